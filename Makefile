@@ -1,0 +1,98 @@
+# Trapeze: make | make test | make run | make bench | make notebooks | make install
+# SAN=1 builds everything with AddressSanitizer and UBSan into build-san/.
+
+PREFIX ?= /usr/local
+CC ?= cc
+SAN ?= 0
+
+ifeq ($(SAN),1)
+B := build-san
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPT := -O1 -g
+else
+B := build
+SANFLAGS :=
+OPT := -O2 -g
+endif
+
+PKGS := gsl nlopt
+CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(OPT) -fPIC \
+          -Iinclude -I. $(SANFLAGS) $(EXTRA_CFLAGS)
+LDLIBS := -lcsv -linih -lnlopt -lgsl -lgslcblas -lpthread -lm
+LDFLAGS := $(SANFLAGS)
+
+LIB_SRC := $(wildcard common/*.c model/*.c sim/*.c sampler/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
+CLI_SRC := $(wildcard cli/*.c)
+CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+BENCH_SRC := $(wildcard bench/bench_*.c)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
+DEPS_OK := build/.deps-ok
+
+.PHONY: all test run bench notebooks install uninstall clean deps
+all: $(B)/libtrapeze.a $(B)/libtrapeze.so $(B)/trapeze
+
+deps: $(DEPS_OK)
+$(DEPS_OK): scripts/install-deps.sh
+	@scripts/install-deps.sh build
+	@mkdir -p build && touch $@
+
+$(B)/obj/%.o: %.c | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/libtrapeze.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/libtrapeze.so: $(LIB_OBJ)
+	$(CC) -shared -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+$(B)/trapeze: $(CLI_OBJ) $(B)/libtrapeze.a
+	$(CC) -o $@ $(CLI_OBJ) $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS)
+
+$(B)/tests/%: tests/%.c tests/check.h $(B)/libtrapeze.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS)
+
+$(B)/bench/%: bench/%.c $(B)/libtrapeze.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS)
+
+# The README's test command. Unit tests, then end-to-end command-line tests,
+# then the notebooks when Jupyter is installed.
+test: all $(TEST_BIN)
+	@scripts/run-tests.sh $(B)
+
+run: all
+	$(B)/trapeze ghostzone --csv $(B)/ghostzone.csv
+
+bench: all $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+notebooks: all
+	@scripts/install-deps.sh notebooks
+	@scripts/run-notebooks.sh $(B)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/trapeze
+	install -m 755 $(B)/trapeze $(DESTDIR)$(PREFIX)/bin/trapeze
+	install -m 644 $(B)/libtrapeze.a $(DESTDIR)$(PREFIX)/lib/libtrapeze.a
+	install -m 755 $(B)/libtrapeze.so $(DESTDIR)$(PREFIX)/lib/libtrapeze.so
+	install -m 644 include/trapeze.h $(DESTDIR)$(PREFIX)/include/trapeze.h
+	cp -R data/. $(DESTDIR)$(PREFIX)/share/trapeze/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(shell sed -n 's/.*TRAPEZE_VERSION "\(.*\)"/\1/p' include/trapeze.h)|' \
+	    scripts/trapeze.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/trapeze.pc
+
+uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/bin/trapeze $(DESTDIR)$(PREFIX)/lib/libtrapeze.* \
+	    $(DESTDIR)$(PREFIX)/include/trapeze.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/trapeze.pc \
+	    $(DESTDIR)$(PREFIX)/share/trapeze
+
+clean:
+	rm -rf build-san $(filter-out build/.deps-ok,$(wildcard build/*))
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -1,0 +1,306 @@
+/*
+ * config.c - the gpgpusim.config option file: "-option value" pairs, '#'
+ * comments, double-quoted values, several options per line allowed, the
+ * last definition of an option wins (GPGPU-Sim's own rules).
+ *
+ * Owns tokenizing, typed access and the record of which options were used.
+ * It must not know what any option means: the model (gpu.c) and the
+ * simulator each interpret the options they honour.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "text.h"
+
+typedef struct {
+    char *name;   /* without the leading '-' */
+    char *value;
+    int line;
+    int used;     /* a getter asked for it: mutable bookkeeping only */
+} option;
+
+struct trapeze_config {
+    char *name;
+    option *options;
+    size_t count, capacity;
+};
+
+static option *find(const trapeze_config *cfg, const char *name)
+{
+    if (name[0] == '-')
+        name++;
+    for (size_t i = cfg->count; i-- > 0;)
+        if (strcmp(cfg->options[i].name, name) == 0)
+            return &cfg->options[i];
+    return NULL;
+}
+
+static trapeze_status add_option(trapeze_config *cfg, const char *name, const char *value,
+                                 int line, trapeze_error *err)
+{
+    option *old = find(cfg, name);
+    if (old) { /* last definition wins, as in GPGPU-Sim */
+        char *copy = trapeze_strdup(value);
+        if (!copy)
+            return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+        free(old->value);
+        old->value = copy;
+        old->line = line;
+        return TRAPEZE_OK;
+    }
+    if (cfg->count == cfg->capacity) {
+        size_t cap = cfg->capacity ? 2 * cfg->capacity : 64;
+        option *grown = realloc(cfg->options, cap * sizeof *grown);
+        if (!grown)
+            return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+        cfg->options = grown;
+        cfg->capacity = cap;
+    }
+    option *o = &cfg->options[cfg->count];
+    o->name = trapeze_strdup(name);
+    o->value = trapeze_strdup(value);
+    o->line = line;
+    o->used = 0;
+    if (!o->name || !o->value) {
+        free(o->name);
+        free(o->value);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    }
+    cfg->count++;
+    return TRAPEZE_OK;
+}
+
+/* A token that starts a new option: '-' then a letter (so "-1" is a value). */
+static int is_option_token(const char *tok)
+{
+    return tok[0] == '-' && isalpha((unsigned char)tok[1]);
+}
+
+typedef struct {
+    const char *p;
+    int line;
+} scanner;
+
+/* Next whitespace-separated token into buf; a double-quoted token may span
+ * lines (GPGPU-Sim's DRAM timing strings do); '#' starts a comment outside
+ * quotes. Returns 0 at end of text, -1 on an unterminated quote. */
+static int next_token(scanner *sc, char *buf, size_t size, int *line)
+{
+    for (;;) {
+        while (isspace((unsigned char)*sc->p))
+            if (*sc->p++ == '\n')
+                sc->line++;
+        if (*sc->p != '#')
+            break;
+        while (*sc->p && *sc->p != '\n')
+            sc->p++;
+    }
+    if (!*sc->p)
+        return 0;
+    *line = sc->line;
+    size_t n = 0;
+    if (*sc->p == '"') {
+        sc->p++;
+        while (*sc->p && *sc->p != '"') {
+            char c = *sc->p++;
+            if (c == '\n')
+                sc->line++;
+            if (isspace((unsigned char)c))
+                continue; /* a quoted value is one token: drop its layout */
+            if (n + 1 < size)
+                buf[n++] = c;
+        }
+        if (!*sc->p)
+            return -1;
+        sc->p++;
+    } else {
+        while (*sc->p && !isspace((unsigned char)*sc->p) && *sc->p != '#')
+            if (n + 1 < size)
+                buf[n++] = *sc->p++;
+            else
+                sc->p++;
+    }
+    buf[n] = '\0';
+    return 1;
+}
+
+trapeze_status trapeze_config_parse(const char *text, const char *name,
+                                    trapeze_config **out, trapeze_error *err)
+{
+    *out = NULL;
+    trapeze_config *cfg = calloc(1, sizeof *cfg);
+    if (!cfg || !(cfg->name = trapeze_strdup(name))) {
+        free(cfg);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    }
+    scanner sc = {text, 1};
+    char tok[1024], opt[1024] = "", value[1024] = "";
+    int line = 0, opt_line = 0, got;
+    trapeze_status s = TRAPEZE_OK;
+    while (!s && (got = next_token(&sc, tok, sizeof tok, &line)) != 0) {
+        if (got < 0) {
+            s = trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: unterminated '\"' in the value of -%s",
+                             name, line, opt[0] ? opt : "?");
+        } else if (is_option_token(tok)) {
+            if (opt[0] && !value[0])
+                break;
+            if (opt[0])
+                s = add_option(cfg, opt, value, opt_line, err);
+            snprintf(opt, sizeof opt, "%s", tok + 1);
+            value[0] = '\0';
+            opt_line = line;
+        } else if (!opt[0]) {
+            s = trapeze_fail(err, TRAPEZE_EPARSE,
+                             "%s:%d: expected an option such as -gpgpu_n_clusters, got '%s'",
+                             name, line, tok);
+        } else {
+            if (value[0])
+                strncat(value, " ", sizeof value - strlen(value) - 1);
+            strncat(value, tok, sizeof value - strlen(value) - 1);
+        }
+    }
+    if (!s && opt[0] && !value[0])
+        s = trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: option -%s: missing value", name,
+                         opt_line, opt);
+    else if (!s && opt[0])
+        s = add_option(cfg, opt, value, opt_line, err);
+    if (s) {
+        trapeze_config_destroy(cfg);
+        return s;
+    }
+    *out = cfg;
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_config_load(const char *path, trapeze_config **out,
+                                   trapeze_error *err)
+{
+    char *text = NULL;
+    trapeze_status s = trapeze_read_file(path, &text, err);
+    if (s) {
+        *out = NULL;
+        return s;
+    }
+    s = trapeze_config_parse(text, path, out, err);
+    free(text);
+    return s;
+}
+
+void trapeze_config_destroy(trapeze_config *cfg)
+{
+    if (!cfg)
+        return;
+    for (size_t i = 0; i < cfg->count; i++) {
+        free(cfg->options[i].name);
+        free(cfg->options[i].value);
+    }
+    free(cfg->options);
+    free(cfg->name);
+    free(cfg);
+}
+
+const char *trapeze_config_name(const trapeze_config *cfg) { return cfg->name; }
+
+int trapeze_config_has(const trapeze_config *cfg, const char *option)
+{
+    return find(cfg, option) != NULL;
+}
+
+static option *use(const trapeze_config *cfg, const char *name)
+{
+    option *o = find(cfg, name);
+    if (o)
+        o->used = 1;
+    return o;
+}
+
+trapeze_status trapeze_config_fail(const trapeze_config *cfg, const char *name,
+                                   trapeze_error *err, const char *fmt, ...)
+{
+    const option *o = find(cfg, name);
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    if (name[0] == '-')
+        name++;
+    if (o)
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: option -%s: %s", cfg->name, o->line,
+                            name, why);
+    return trapeze_fail(err, TRAPEZE_EPARSE, "%s: option -%s: %s", cfg->name, name, why);
+}
+
+trapeze_status trapeze_config_get_int(const trapeze_config *cfg, const char *name,
+                                      long fallback, long *out, trapeze_error *err)
+{
+    const option *o = use(cfg, name);
+    *out = fallback;
+    if (!o)
+        return TRAPEZE_OK;
+    if (!trapeze_parse_long(o->value, out))
+        return trapeze_config_fail(cfg, name, err, "expected an integer, got '%s'", o->value);
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_config_get_double(const trapeze_config *cfg, const char *name,
+                                         double fallback, double *out, trapeze_error *err)
+{
+    const option *o = use(cfg, name);
+    *out = fallback;
+    if (!o)
+        return TRAPEZE_OK;
+    if (!trapeze_parse_double(o->value, out))
+        return trapeze_config_fail(cfg, name, err, "expected a number, got '%s'", o->value);
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_config_get_string(const trapeze_config *cfg, const char *name,
+                                         const char *fallback, const char **out)
+{
+    const option *o = use(cfg, name);
+    *out = o ? o->value : fallback;
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_config_get_doubles(const trapeze_config *cfg, const char *name,
+                                          const char *seps, double *values, int max_values,
+                                          int *count, trapeze_error *err)
+{
+    const option *o = use(cfg, name);
+    *count = 0;
+    if (!o)
+        return TRAPEZE_OK;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", o->value);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, seps, &save); tok; tok = strtok_r(NULL, seps, &save)) {
+        if (*count == max_values)
+            return trapeze_config_fail(cfg, name, err, "more than %d values in '%s'",
+                                       max_values, o->value);
+        if (!trapeze_parse_double(tok, &values[*count]))
+            return trapeze_config_fail(cfg, name, err, "'%s' is not a number (in '%s')", tok,
+                                       o->value);
+        (*count)++;
+    }
+    return TRAPEZE_OK;
+}
+
+size_t trapeze_config_unused(const trapeze_config *cfg, const char **names, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cfg->count; i++) {
+        if (cfg->options[i].used)
+            continue;
+        if (n < max)
+            names[n] = cfg->options[i].name;
+        n++;
+    }
+    return n;
+}

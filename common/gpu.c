@@ -1,0 +1,130 @@
+/*
+ * gpu.c - the hardware summary (trapeze_gpu) that closed-form models need,
+ * read from the GPGPU-Sim options that carry it. The simulator reads the
+ * same config for its own, more detailed purposes; this file must stay a
+ * pure reading of options, with no model or simulator policy in it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+
+/* Per-block limits are not GPGPU-Sim options: CUDA fixes them by compute
+ * capability, which GPGPU-Sim configs state as -gpgpu_ptx_force_max_capability. */
+static void limits_from_capability(trapeze_gpu *gpu)
+{
+    int pre_fermi = gpu->compute_capability < 20;
+    int block_shmem = pre_fermi ? 16384 : 49152;
+    gpu->max_threads_per_block = pre_fermi ? 512 : 1024;
+    gpu->shmem_per_block = gpu->shmem_per_sm < block_shmem ? gpu->shmem_per_sm : block_shmem;
+    /* Tesla coalesces per half-warp; Fermi and later per warp. */
+    gpu->coalesce_degree = pre_fermi ? 16 : 32;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static trapeze_status read_sm_limits(const trapeze_config *cfg, trapeze_gpu *gpu,
+                                     trapeze_error *err)
+{
+    long clusters, cores, ctas, regs, shmem;
+    double pipeline[2];
+    int n;
+    trapeze_status s;
+    if ((s = trapeze_config_get_int(cfg, "gpgpu_n_clusters", 10, &clusters, err)) ||
+        (s = trapeze_config_get_int(cfg, "gpgpu_n_cores_per_cluster", 3, &cores, err)) ||
+        (s = trapeze_config_get_int(cfg, "gpgpu_shader_cta", 8, &ctas, err)) ||
+        (s = trapeze_config_get_int(cfg, "gpgpu_shader_registers", 16384, &regs, err)) ||
+        (s = trapeze_config_get_int(cfg, "gpgpu_shmem_size", 16384, &shmem, err)) ||
+        (s = trapeze_config_get_doubles(cfg, "gpgpu_shader_core_pipeline", ":", pipeline, 2,
+                                        &n, err)))
+        return s;
+    if (clusters < 1 || cores < 1)
+        return trapeze_config_fail(cfg, clusters < 1 ? "gpgpu_n_clusters" : "gpgpu_n_cores_per_cluster",
+                                   err, "must be at least 1");
+    if (ctas < 1)
+        return trapeze_config_fail(cfg, "gpgpu_shader_cta", err, "must be at least 1");
+    if (shmem < 0)
+        return trapeze_config_fail(cfg, "gpgpu_shmem_size", err, "must not be negative");
+    if (n == 0) {
+        pipeline[0] = 1024;
+        pipeline[1] = 32;
+    } else if (n != 2 || pipeline[0] < 1 || pipeline[1] < 1) {
+        return trapeze_config_fail(cfg, "gpgpu_shader_core_pipeline", err,
+                                   "expected THREADS_PER_SM:WARP_SIZE");
+    }
+    gpu->n_sm = (int)(clusters * cores);
+    gpu->max_blocks_per_sm = (int)ctas;
+    gpu->regs_per_sm = (int)regs;
+    gpu->shmem_per_sm = (int)shmem;
+    gpu->max_threads_per_sm = (int)pipeline[0];
+    gpu->warp_size = (int)pipeline[1];
+    return TRAPEZE_OK;
+}
+
+/* Peak DRAM bandwidth = channels x chips per channel x bytes per chip x
+ * command clock x data transfers per command clock. */
+static trapeze_status read_memory(const trapeze_config *cfg, trapeze_gpu *gpu,
+                                  const double *clocks_mhz, trapeze_error *err)
+{
+    long n_mem, per_ctrl, bus_width, ratio;
+    trapeze_status s;
+    if ((s = trapeze_config_get_int(cfg, "gpgpu_n_mem", 8, &n_mem, err)) ||
+        (s = trapeze_config_get_int(cfg, "gpgpu_n_mem_per_ctrlr", 1, &per_ctrl, err)) ||
+        (s = trapeze_config_get_int(cfg, "gpgpu_dram_buswidth", 4, &bus_width, err)) ||
+        (s = trapeze_config_get_int(cfg, "dram_data_command_freq_ratio", 2, &ratio, err)))
+        return s;
+    const char *bad = n_mem < 1 ? "gpgpu_n_mem" : per_ctrl < 1 ? "gpgpu_n_mem_per_ctrlr"
+                    : bus_width < 1 ? "gpgpu_dram_buswidth"
+                    : ratio < 1 ? "dram_data_command_freq_ratio" : NULL;
+    if (bad)
+        return trapeze_config_fail(cfg, bad, err, "must be at least 1");
+    gpu->dram_bandwidth_bps = (double)n_mem * per_ctrl * bus_width * clocks_mhz[3] * 1e6 * ratio;
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_gpu_from_config(const trapeze_config *cfg, trapeze_gpu *gpu,
+                                       trapeze_error *err)
+{
+    memset(gpu, 0, sizeof *gpu);
+    snprintf(gpu->name, sizeof gpu->name, "%s", base_name(trapeze_config_name(cfg)));
+    char *dot = strrchr(gpu->name, '.');
+    if (dot && dot != gpu->name)
+        *dot = '\0';
+
+    double clocks[4];
+    int n;
+    long cc;
+    trapeze_status s;
+    if ((s = trapeze_config_get_doubles(cfg, "gpgpu_clock_domains", ":", clocks, 4, &n, err)))
+        return s;
+    if (n != 4)
+        return trapeze_config_fail(cfg, "gpgpu_clock_domains", err,
+                                   n ? "expected CORE:ICNT:L2:DRAM in MHz" : "is required");
+    for (int i = 0; i < 4; i++)
+        if (clocks[i] <= 0)
+            return trapeze_config_fail(cfg, "gpgpu_clock_domains", err,
+                                       "clock %d is not positive", i + 1);
+    gpu->core_clock_hz = clocks[0] * 1e6;
+    if ((s = read_sm_limits(cfg, gpu, err)) || (s = read_memory(cfg, gpu, clocks, err)))
+        return s;
+    if ((s = trapeze_config_get_int(cfg, "gpgpu_ptx_force_max_capability", 20, &cc, err)))
+        return s;
+    if (cc < 10)
+        return trapeze_config_fail(cfg, "gpgpu_ptx_force_max_capability", err,
+                                   "expected a compute capability such as 13 or 70");
+    gpu->compute_capability = (int)cc;
+    limits_from_capability(gpu);
+    long per_block;
+    if ((s = trapeze_config_get_int(cfg, "gpgpu_shmem_per_block", gpu->shmem_per_block,
+                                    &per_block, err)))
+        return s;
+    if (per_block < 0 || per_block > gpu->shmem_per_sm)
+        return trapeze_config_fail(cfg, "gpgpu_shmem_per_block", err,
+                                   "must lie between 0 and -gpgpu_shmem_size");
+    gpu->shmem_per_block = (int)per_block;
+    return TRAPEZE_OK;
+}

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Installs the Debian packages Trapeze needs, only those missing.
+# Usage: scripts/install-deps.sh [build|notebooks|mpi|all]   (default: build)
+# Called by the Makefile before the first build; safe to run again.
+set -eu
+
+build_pkgs="build-essential pkg-config libgsl-dev libnlopt-dev libcsv-dev libinih-dev"
+notebook_pkgs="jupyter-nbconvert python3-nbconvert python3-ipykernel python3-matplotlib python3-pandas"
+mpi_pkgs="libopenmpi-dev openmpi-bin"
+
+case "${1:-build}" in
+build) want="$build_pkgs" ;;
+notebooks) want="$notebook_pkgs" ;;
+mpi) want="$mpi_pkgs" ;;
+all) want="$build_pkgs $notebook_pkgs $mpi_pkgs" ;;
+*) echo "usage: $0 [build|notebooks|mpi|all]" >&2; exit 2 ;;
+esac
+
+missing=""
+for p in $want; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing:$missing" >&2
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+else
+    echo "install-deps: need root to install:$missing" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q >/dev/null || true
+$SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
