@@ -1,0 +1,118 @@
+/*
+ * memsys.h - the boundary between the SM pipeline (sim/core/) and the memory
+ * system (sim/mem/). The SM side coalesces a warp's access into line
+ * requests (sim_coalesce), offers each to its SM's L1D port
+ * (sim_memsys_access), and collects completions (sim_memsys_pop). Everything
+ * behind the port -- L1D, miss queue, interconnect, L2 slices, DRAM, atomics
+ * -- is sim/mem/'s business; the SM never sees it.
+ *
+ * Contract:
+ *  - Every accepted request completes exactly once: loads when their data
+ *    reach the SM (hit or miss), stores when the write is acknowledged by L2
+ *    (or DRAM when there is no L2), atomics when L2 has performed them.
+ *    sim_memsys_outstanding() counts accepted-but-not-completed requests;
+ *    the "no request lost" invariant is that it is 0 when a kernel ends.
+ *  - A request that cannot be reserved is refused (SIM_MEM_RESERVATION_FAIL
+ *    with a cause) and the SM must offer it again on a later cycle; while it
+ *    does, its load/store unit is blocked for every warp (Choo 1.5).
+ *  - Time: sim_memsys_cycle() is called once per core clock cycle and runs
+ *    the interconnect, L2 and DRAM clock domains at their configured ratios.
+ *  - Atomics and SIM_MEM_VOLATILE loads are performed at L2 on a small
+ *    functional store of 32-bit words, so a persistent kernel's global
+ *    barrier (atomic counter + spinning loads) sees real counter values.
+ */
+#ifndef TRAPEZE_SIM_MEMSYS_H
+#define TRAPEZE_SIM_MEMSYS_H
+
+#include <stdint.h>
+
+#include "trapeze.h"
+
+#define SIM_LINE_BYTES 128
+#define SIM_SECTOR_BYTES 32
+#define SIM_WARP_SIZE_MAX 32
+
+typedef enum {
+    SIM_MEM_LOAD,
+    SIM_MEM_STORE,
+    SIM_MEM_ATOMIC  /* atomicAdd of `value` on the 32-bit word at addr; returns the old value */
+} sim_mem_op;
+
+enum {
+    SIM_MEM_VOLATILE = 1u << 0  /* load served by L2, never by L1 (spinning on a flag) */
+};
+
+typedef struct sim_mem_request {
+    uint64_t addr;         /* line-aligned for loads/stores; word address for atomics */
+    uint32_t sector_mask;  /* 32-byte sectors of the line that are touched (bits 0..3) */
+    uint32_t bytes;        /* bytes actually accessed (for bandwidth statistics) */
+    uint8_t op;            /* sim_mem_op */
+    uint8_t flags;         /* SIM_MEM_VOLATILE ... */
+    uint16_t sm;           /* issuing SM */
+    uint32_t value;        /* atomic operand in, old value / loaded word out */
+    uint64_t tag;          /* opaque to the memory system: the SM's bookkeeping */
+    uint64_t issue_cycle;  /* core cycle the SM first offered it */
+} sim_mem_request;
+
+typedef enum {
+    SIM_MEM_HIT,               /* accepted; completes after the L1 hit latency */
+    SIM_MEM_MISS,              /* accepted; an MSHR entry was allocated, request sent below */
+    SIM_MEM_MERGED,            /* accepted; merged into an existing MSHR entry */
+    SIM_MEM_SENT,              /* accepted; store / atomic / bypassing load sent below */
+    SIM_MEM_RESERVATION_FAIL   /* refused; see cause */
+} sim_mem_outcome;
+
+typedef enum {
+    SIM_FAIL_NONE,
+    SIM_FAIL_LINE_ALLOC,   /* every way of the set is reserved by pending misses */
+    SIM_FAIL_MSHR_ENTRY,   /* no free MSHR entry */
+    SIM_FAIL_MSHR_MERGE,   /* the line's MSHR entry is at its merge limit */
+    SIM_FAIL_MISS_QUEUE,   /* the miss queue towards the interconnect is full */
+    SIM_FAIL_COUNT
+} sim_fail_cause;
+
+/* ---- coalescing (pure functions; sim/mem/coalesce.c) ---- */
+
+typedef struct sim_line_access {
+    uint64_t line_addr;
+    uint32_t sector_mask;
+    uint32_t bytes;
+} sim_line_access;
+
+/* Coalesce the active threads' accesses of `size` bytes each into distinct
+ * 128-byte lines (in order of first appearance). Returns the number of lines
+ * written to out (at most 32). */
+int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_access *out);
+
+/* Shared memory: the number of serialized passes (1 = conflict free) for the
+ * active threads' word addresses on `banks` 4-byte-wide banks. Threads that
+ * read the same word are served by one broadcast. */
+int sim_shmem_conflict_degree(const uint64_t *addr, uint32_t active_mask, int banks);
+
+/* ---- the memory system ---- */
+
+typedef struct sim_memsys sim_memsys;
+typedef struct sim_mem_stats sim_mem_stats;   /* defined in sim/mem/mem_stats.h */
+
+trapeze_status sim_memsys_create(const trapeze_config *cfg, int n_sm, sim_memsys **out,
+                                 trapeze_error *err);
+void sim_memsys_destroy(sim_memsys *m);
+
+sim_mem_outcome sim_memsys_access(sim_memsys *m, const sim_mem_request *req,
+                                  uint64_t cycle, sim_fail_cause *cause);
+/* Pops one completed request of SM `sm`, if any is due at `cycle`. */
+int sim_memsys_pop(sim_memsys *m, int sm, uint64_t cycle, sim_mem_request *done);
+void sim_memsys_cycle(sim_memsys *m, uint64_t cycle);
+uint64_t sim_memsys_outstanding(const sim_memsys *m);
+/* Earliest core cycle > cycle at which anything can happen, or UINT64_MAX
+ * when idle: lets the top level skip dead cycles. */
+uint64_t sim_memsys_next_event(const sim_memsys *m, uint64_t cycle);
+/* Functional words for atomics / volatile loads (initialised to 0). */
+void sim_memsys_poke(sim_memsys *m, uint64_t addr, uint32_t value);
+uint32_t sim_memsys_peek(const sim_memsys *m, uint64_t addr);
+const sim_mem_stats *sim_memsys_stats(const sim_memsys *m);
+void sim_memsys_reset_stats(sim_memsys *m);
+/* Invalidate the L1s (GPGPU-Sim flushes L1 between kernels). */
+void sim_memsys_flush_l1(sim_memsys *m);
+
+#endif
