@@ -26,6 +26,7 @@
 
 #include <stdint.h>
 
+#include "sim/events.h"
 #include "trapeze.h"
 
 #define SIM_LINE_BYTES 128
@@ -94,8 +95,10 @@ int sim_shmem_conflict_degree(const uint64_t *addr, uint32_t active_mask, int ba
 typedef struct sim_memsys sim_memsys;
 typedef struct sim_mem_stats sim_mem_stats;   /* defined in sim/mem/mem_stats.h */
 
-trapeze_status sim_memsys_create(const trapeze_config *cfg, int n_sm, sim_memsys **out,
-                                 trapeze_error *err);
+/* Reads the memory options of cfg (caches, partitions, DRAM, interconnect)
+ * and reports every energy event and L1/L2 bank use to `events`. */
+trapeze_status sim_memsys_create(const trapeze_config *cfg, int n_sm, sim_events *events,
+                                 sim_memsys **out, trapeze_error *err);
 void sim_memsys_destroy(sim_memsys *m);
 
 sim_mem_outcome sim_memsys_access(sim_memsys *m, const sim_mem_request *req,

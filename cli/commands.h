@@ -1,0 +1,16 @@
+/*
+ * commands.h - the subcommands of the trapeze program. Each parses its own
+ * arguments and calls the library; none holds model or simulator logic.
+ * Each returns the process exit status.
+ */
+#ifndef TRAPEZE_CLI_COMMANDS_H
+#define TRAPEZE_CLI_COMMANDS_H
+
+int cli_ghostzone(int argc, char **argv);
+int cli_sim(int argc, char **argv);
+
+/* Where data/ lives: $TRAPEZE_DATA, else next to the program (build/../data),
+ * else the installed share/trapeze. Writes path/relative into out. */
+void cli_data_path(const char *relative, char *out, unsigned long size);
+
+#endif
