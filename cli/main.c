@@ -1,1 +1,48 @@
-int main(void){return 0;}
+/*
+ * main.c - the trapeze program: dispatches to a subcommand. Parses nothing
+ * beyond the subcommand name.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "trapeze.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Trapeze %s: predict and optimize GPU kernel performance.\n"
+            "\n"
+            "usage: trapeze COMMAND [options]\n"
+            "\n"
+            "commands:\n"
+            "  ghostzone   predict the best ghost-zone (trapezoid) height and sync mode\n"
+            "              of iterative stencil loops with Meng's model; export CSV\n"
+            "  sim         run kernels on the cycle-level GPU simulator\n"
+            "\n"
+            "Run 'trapeze COMMAND --help' for a command's options.\n",
+            TRAPEZE_VERSION);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("trapeze %s\n", TRAPEZE_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "ghostzone") == 0)
+        return cli_ghostzone(argc - 1, argv + 1);
+    if (strcmp(cmd, "sim") == 0)
+        return cli_sim(argc - 1, argv + 1);
+    fprintf(stderr, "trapeze: unknown command '%s' (try 'trapeze --help')\n", cmd);
+    return 2;
+}

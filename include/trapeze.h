@@ -96,6 +96,154 @@ typedef struct trapeze_gpu {
 trapeze_status trapeze_gpu_from_config(const trapeze_config *cfg, trapeze_gpu *gpu,
                                        trapeze_error *err);
 
+
+/* ------------------------------------------------------ CSV output files */
+
+/* Rows go to PATH.tmp, which replaces PATH only on trapeze_csv_commit(), so a
+ * failed or interrupted run never leaves a half-written file. Numbers are
+ * written in the shortest form that reads back to the same double. */
+typedef struct trapeze_csv_out trapeze_csv_out;
+
+trapeze_status trapeze_csv_create(const char *path, const char *const *columns, int ncolumns,
+                                  trapeze_csv_out **out, trapeze_error *err);
+trapeze_status trapeze_csv_text(trapeze_csv_out *csv, const char *value);
+trapeze_status trapeze_csv_number(trapeze_csv_out *csv, double value);
+/* Ends the current row; checks it had exactly ncolumns fields. */
+trapeze_status trapeze_csv_end_row(trapeze_csv_out *csv, trapeze_error *err);
+/* Flushes, renames PATH.tmp to PATH and frees csv. */
+trapeze_status trapeze_csv_commit(trapeze_csv_out *csv, trapeze_error *err);
+/* Removes PATH.tmp and frees csv (safe on NULL). */
+void trapeze_csv_abort(trapeze_csv_out *csv);
+
+/* ------------------------------------------------- ghost-zone model (Meng ch.5) */
+
+/* An iterative stencil loop (workload spec, INI). Inputs of the model. */
+#define TRAPEZE_MAX_DIMS 3
+typedef struct trapeze_workload {
+    char name[64];
+    char path[256];
+    int dims;                           /* D: 1, 2 or 3 */
+    double data_len[TRAPEZE_MAX_DIMS];  /* DataLength_i */
+    int halo[TRAPEZE_MAX_DIMS];         /* HaloWidth_i (both sides together) */
+    int blk_len;                        /* thread-block edge, the same in every dimension */
+    int stencil_arrays;                 /* NumStencilArrays */
+    double elem_per_op;                 /* NumElemPerOp */
+    int element_bytes;                  /* x */
+    int iterations;                     /* stencil loops to run (simulation) */
+    int height;                         /* trapezoid height to run; 0 = unset */
+    double profile_elements;            /* N of the profiling run */
+    double insts_per_sm_mc;             /* InstsPerSM_MC */
+    double insts_per_sm_ic;             /* InstsPerSM_IC */
+    double bank_conflict_rate;
+} trapeze_workload;
+
+trapeze_status trapeze_workload_load(const char *path, trapeze_workload *w,
+                                     trapeze_error *err);
+
+/* The parameter vector: every constant Meng measured, assumed or fitted.
+ * Calibration fits these; the default is the dissertation's GTX 280 set. */
+typedef enum {
+    TRAPEZE_GZ_UNCONTENDED_LAT,   /* UncontendedLat, cycles (assumed 300) */
+    TRAPEZE_GZ_SIGMA,             /* sigma: alpha = sigma^(D-1) (fitted 5.0) */
+    TRAPEZE_GZ_BETA,              /* beta: latency hiding (assumed 0.5; used only with tau) */
+    TRAPEZE_GZ_MU,                /* mu: exposed fraction of fence sync (assumed 0.5) */
+    TRAPEZE_GZ_FENCE_PER_BLOCK,   /* fence-barrier cycles per block (measured 210.3) */
+    TRAPEZE_GZ_RELAUNCH,          /* kernel relaunch cycles (measured 3350) */
+    TRAPEZE_GZ_CPI,               /* cycles per warp instruction (4) */
+    TRAPEZE_GZ_BLOCKS_PER_SM,     /* BlksPerSM (8) */
+    TRAPEZE_GZ_NPARAMS
+} trapeze_gz_param;
+
+typedef struct trapeze_gz_params {
+    double value[TRAPEZE_GZ_NPARAMS];
+    double stderr_[TRAPEZE_GZ_NPARAMS];  /* standard errors from a fit; 0 when unknown */
+    char source[128];                    /* where the values came from */
+} trapeze_gz_params;
+
+const char *trapeze_gz_param_name(trapeze_gz_param p);
+/* Meng's GTX 280 values (Table 5.1, sections 5.4.2-5.4.5). */
+void trapeze_gz_params_default(trapeze_gz_params *p);
+/* A calibration file: [ghostzone] name = value for each parameter; absent
+ * names keep their default; unknown names are errors. */
+trapeze_status trapeze_gz_params_load(const char *path, trapeze_gz_params *p,
+                                      trapeze_error *err);
+trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params *p,
+                                      trapeze_error *err);
+
+typedef enum { TRAPEZE_SYNC_RELAUNCH, TRAPEZE_SYNC_FENCE } trapeze_sync;
+const char *trapeze_sync_name(trapeze_sync s);
+
+/* The six per-loop components of Eq. 5.24 (5.25-5.30), in CSV order. */
+typedef enum {
+    TRAPEZE_GZ_GLBSYNC, TRAPEZE_GZ_LOADSTEN, TRAPEZE_GZ_COMMIT,
+    TRAPEZE_GZ_ITERMEM, TRAPEZE_GZ_MISCCOMP, TRAPEZE_GZ_ITERCOMP,
+    TRAPEZE_GZ_NCOMPONENTS
+} trapeze_gz_component;
+const char *trapeze_gz_component_name(trapeze_gz_component c);
+
+typedef struct trapeze_gz_eval {
+    double trapezoids;                         /* T (5.3), real-valued */
+    double passes;                             /* 5.6 */
+    double stage[TRAPEZE_GZ_NCOMPONENTS];      /* per stage: GlbSync, LoadSten, Commit,
+                                                  IterMem, MiscComp, IterComp (per trapezoid
+                                                  for the last two, as in 5.15/5.16) */
+    double per_loop[TRAPEZE_GZ_NCOMPONENTS];   /* 5.25-5.30 */
+    double cps;                                /* 5.2 */
+    double cpl;                                /* 5.1 = sum of per_loop */
+    double dcpl_dh;                            /* analytic gradient */
+    double dcpl_dblk;
+    double dcpl_dparam[TRAPEZE_GZ_NPARAMS];
+} trapeze_gz_eval;
+
+typedef struct trapeze_gz_model trapeze_gz_model;
+
+trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload *w,
+                                 const trapeze_gz_params *p, trapeze_gz_model **out,
+                                 trapeze_error *err);
+void trapeze_gz_destroy(trapeze_gz_model *m);
+/* tau = (1 - beta)(1 + BankConflictRate) in 5.11; off ("paper mode") by default. */
+void trapeze_gz_set_tau(trapeze_gz_model *m, int enabled);
+void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p);
+const trapeze_workload *trapeze_gz_workload(const trapeze_gz_model *m);
+const trapeze_gpu *trapeze_gz_gpu(const trapeze_gz_model *m);
+
+/* CPL and its parts at (h, blk_len); both may be real-valued. TRAPEZE_ERANGE
+ * if (h, blk_len) violates 5.20 or h < 1. */
+trapeze_status trapeze_gz_evaluate(const trapeze_gz_model *m, trapeze_sync sync, double h,
+                                   double blk_len, trapeze_gz_eval *out, trapeze_error *err);
+/* Largest integer h with blk_len - HaloWidth_i * h > 0 for every i (5.20). */
+int trapeze_gz_max_height(const trapeze_gz_model *m, int blk_len);
+/* delta of Eq. 5.23: per-block net cost of fences over relaunch. */
+double trapeze_gz_delta(const trapeze_gz_model *m, double blk_len);
+
+typedef struct trapeze_gz_optimum {
+    trapeze_sync sync;
+    double h_continuous;   /* h* from NLopt under 5.20 */
+    int h_floor;           /* floor(h*): what the dissertation reports */
+    int h_argmin;          /* integer argmin of CPL over every valid h */
+    int blk_len;           /* block edge used (optimized when asked) */
+    double blk_continuous; /* continuous optimum of the block edge, when optimized */
+    double cpl_floor;      /* CPL(h_floor) */
+    double cpl_argmin;     /* CPL(h_argmin) */
+    double cpl_h1;         /* CPL(1): no ghost zone */
+    int evaluations;       /* model evaluations by the optimizer */
+} trapeze_gz_optimum;
+
+/* Minimizes CPL over h with NLopt (gradient-based, constraint 5.20). With
+ * optimize_block, blk_len is a second decision variable bounded by the GPU's
+ * threads per block and shared memory per block. */
+trapeze_status trapeze_gz_optimize(const trapeze_gz_model *m, trapeze_sync sync,
+                                   int optimize_block, trapeze_gz_optimum *out,
+                                   trapeze_error *err);
+
+/* Writes one row per valid h (1..max height) of this model and sync mode:
+ * workload,gpu,sync,h,trapezoids,cpl_cycles,glbsync_cycles,loadsten_cycles,
+ * commit_cycles,itermem_cycles,misccomp_cycles,itercomp_cycles,speedup_vs_h1 */
+extern const char *const trapeze_gz_csv_columns[];
+extern const int trapeze_gz_csv_ncolumns;
+trapeze_status trapeze_gz_write_rows(const trapeze_gz_model *m, trapeze_sync sync,
+                                     int blk_len, trapeze_csv_out *csv, trapeze_error *err);
+
 #ifdef __cplusplus
 }
 #endif

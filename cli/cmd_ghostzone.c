@@ -1,0 +1,258 @@
+/*
+ * cmd_ghostzone.c - `trapeze ghostzone`: argument parsing and printing for
+ * the ghost-zone model. Every computation is a library call.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "common/text.h"
+#include "trapeze.h"
+
+#define MAX_WORKLOADS 64
+
+static const char *const default_workloads[] = {"pathfinder", "hotspot", "poisson", "cell"};
+
+typedef struct {
+    const char *gpu, *calibration, *csv;
+    int modes[2], nmodes;  /* sync modes to optimize */
+    int tau, optimize_block;
+    long height;           /* evaluate this height instead of optimizing; 0 = optimize */
+    const char *workloads[MAX_WORKLOADS];
+    int nworkloads;
+} gz_args;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"usage: trapeze ghostzone [options] [WORKLOAD.ini ...]\n"
+"\n"
+"Predicts the best ghost-zone (trapezoid) height h of iterative stencil loops\n"
+"with Meng's cycles-per-loop model (dissertation ch. 5, Eqs. 5.1-5.30), for\n"
+"kernel-relaunch and memory-fence global sync, and picks the faster mode.\n"
+"With no WORKLOAD it runs the dissertation's four benchmarks (PathFinder,\n"
+"HotSpot, Poisson, Cell) on the GTX 280.\n"
+"\n"
+"options:\n"
+"  --gpu FILE          GPU config in gpgpusim.config syntax\n"
+"                      (default: data/gpus/gtx280.config)\n"
+"  --calibration FILE  model parameters, [ghostzone] INI\n"
+"                      (default: data/calibrations/gtx280-meng2010.ini)\n"
+"  --sync MODE         relaunch, fence or best (default best: both, and the\n"
+"                      faster is reported as chosen)\n"
+"  --tau               apply tau = (1-beta)(1+BankConflictRate) of Eq. 5.11 to\n"
+"                      compute (off by default: 'paper mode', which reproduces\n"
+"                      the dissertation's printed predictions)\n"
+"  --optimize-block    also choose the block edge, bounded by the GPU's threads\n"
+"                      and shared memory per block\n"
+"  --height N          evaluate the model at height N instead of optimizing\n"
+"  --csv FILE          write one row per (workload, sync, h) for every valid h:\n"
+"                      workload,gpu,sync,h,trapezoids,cpl_cycles,glbsync_cycles,\n"
+"                      loadsten_cycles,commit_cycles,itermem_cycles,\n"
+"                      misccomp_cycles,itercomp_cycles,speedup_vs_h1\n"
+"  -h, --help          show this help\n"
+"\n"
+"Output columns: h* is the continuous optimum (NLopt MMA under Eq. 5.20);\n"
+"h = floor(h*), the dissertation's choice; h_argmin is the best integer\n"
+"height; cpl is cycles per loop at h; speedup is CPL(1)/CPL(h); delta is\n"
+"Eq. 5.23's per-block net cost of fences (delta > 0 favours relaunch).\n");
+}
+
+static int bad_usage(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "trapeze ghostzone: ");
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, "\n(try 'trapeze ghostzone --help')\n");
+    return 2;
+}
+
+static int parse_sync(const char *v, gz_args *a)
+{
+    if (strcmp(v, "relaunch") == 0) {
+        a->modes[0] = TRAPEZE_SYNC_RELAUNCH;
+        a->nmodes = 1;
+    } else if (strcmp(v, "fence") == 0) {
+        a->modes[0] = TRAPEZE_SYNC_FENCE;
+        a->nmodes = 1;
+    } else if (strcmp(v, "best") == 0) {
+        a->modes[0] = TRAPEZE_SYNC_RELAUNCH;
+        a->modes[1] = TRAPEZE_SYNC_FENCE;
+        a->nmodes = 2;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* Returns -1 when parsed, else the exit status (0 after --help). */
+static int parse_args(int argc, char **argv, gz_args *a)
+{
+    parse_sync("best", a);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes_value = strcmp(arg, "--gpu") == 0 || strcmp(arg, "--calibration") == 0 ||
+                          strcmp(arg, "--sync") == 0 || strcmp(arg, "--csv") == 0 ||
+                          strcmp(arg, "--height") == 0;
+        if (takes_value && !val)
+            return bad_usage("%s needs a value%s", arg, "");
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(arg, "--gpu") == 0) {
+            a->gpu = val;
+        } else if (strcmp(arg, "--calibration") == 0) {
+            a->calibration = val;
+        } else if (strcmp(arg, "--csv") == 0) {
+            a->csv = val;
+        } else if (strcmp(arg, "--sync") == 0) {
+            if (!parse_sync(val, a))
+                return bad_usage("--sync: expected relaunch, fence or best, got '%s'%s", val, "");
+        } else if (strcmp(arg, "--height") == 0) {
+            if (!trapeze_parse_long(val, &a->height) || a->height < 1)
+                return bad_usage("--height: expected a positive integer, got '%s'%s", val, "");
+        } else if (strcmp(arg, "--tau") == 0) {
+            a->tau = 1;
+        } else if (strcmp(arg, "--optimize-block") == 0) {
+            a->optimize_block = 1;
+        } else if (arg[0] == '-' && arg[1]) {
+            return bad_usage("unknown option '%s'%s", arg, "");
+        } else if (a->nworkloads == MAX_WORKLOADS) {
+            return bad_usage("at most %s workloads%s", "64", "");
+        } else {
+            a->workloads[a->nworkloads++] = arg;
+        }
+        i += takes_value;
+    }
+    if (a->height && a->optimize_block)
+        return bad_usage("--height and --optimize-block exclude each other%s%s", "", "");
+    return -1;
+}
+
+static trapeze_status load_inputs(const gz_args *a, trapeze_gpu *gpu, trapeze_gz_params *p,
+                                  trapeze_error *err)
+{
+    char path[4096];
+    trapeze_config *cfg;
+    if (!a->gpu)
+        cli_data_path("gpus/gtx280.config", path, sizeof path);
+    trapeze_status s = trapeze_config_load(a->gpu ? a->gpu : path, &cfg, err);
+    if (s)
+        return s;
+    s = trapeze_gpu_from_config(cfg, gpu, err);
+    trapeze_config_destroy(cfg);
+    if (s)
+        return s;
+    if (!a->calibration)
+        cli_data_path("calibrations/gtx280-meng2010.ini", path, sizeof path);
+    return trapeze_gz_params_load(a->calibration ? a->calibration : path, p, err);
+}
+
+static void print_header(void)
+{
+    printf("%-12s %-8s %-8s %8s %4s %8s %14s %8s %8s %s\n", "workload", "gpu", "sync", "h*",
+           "h", "h_argmin", "cpl_cycles", "speedup", "delta", "chosen");
+}
+
+typedef struct {
+    trapeze_gz_optimum best[2];
+    double cpl[2];
+} mode_results;
+
+static trapeze_status run_mode(const gz_args *a, const trapeze_gz_model *m, trapeze_sync sync,
+                               trapeze_gz_optimum *o, trapeze_error *err)
+{
+    if (!a->height)
+        return trapeze_gz_optimize(m, sync, a->optimize_block, o, err);
+    /* a fixed height: report it in every column that names a height */
+    trapeze_gz_eval e, one;
+    int blk = trapeze_gz_workload(m)->blk_len;
+    trapeze_status s = trapeze_gz_evaluate(m, sync, (double)a->height, blk, &e, err);
+    if (!s)
+        s = trapeze_gz_evaluate(m, sync, 1, blk, &one, err);
+    if (s)
+        return s;
+    memset(o, 0, sizeof *o);
+    o->sync = sync;
+    o->blk_len = blk;
+    o->h_continuous = (double)a->height;
+    o->h_floor = o->h_argmin = (int)a->height;
+    o->cpl_floor = o->cpl_argmin = e.cpl;
+    o->cpl_h1 = one.cpl;
+    return TRAPEZE_OK;
+}
+
+static trapeze_status run_workload(const gz_args *a, const char *path, const trapeze_gpu *gpu,
+                                   const trapeze_gz_params *p, trapeze_csv_out *csv,
+                                   trapeze_error *err)
+{
+    trapeze_workload w;
+    trapeze_gz_model *m;
+    trapeze_status s = trapeze_workload_load(path, &w, err);
+    if (s || (s = trapeze_gz_create(gpu, &w, p, &m, err)))
+        return s;
+    trapeze_gz_set_tau(m, a->tau);
+    trapeze_gz_optimum o[2];
+    for (int i = 0; i < a->nmodes && !s; i++) {
+        s = run_mode(a, m, (trapeze_sync)a->modes[i], &o[i], err);
+        if (!s && csv)
+            s = trapeze_gz_write_rows(m, (trapeze_sync)a->modes[i], o[i].blk_len, csv, err);
+    }
+    if (!s) {
+        int chosen = a->nmodes == 2 && o[1].cpl_floor < o[0].cpl_floor ? 1 : 0;
+        for (int i = 0; i < a->nmodes; i++)
+            printf("%-12s %-8s %-8s %8.3f %4d %8d %14.1f %7.2fx %8.2f %s\n", w.name,
+                   gpu->name, trapeze_sync_name(o[i].sync), o[i].h_continuous, o[i].h_floor,
+                   o[i].h_argmin, o[i].cpl_floor, o[i].cpl_h1 / o[i].cpl_floor,
+                   trapeze_gz_delta(m, o[i].blk_len), trapeze_sync_name(o[chosen].sync));
+        if (a->optimize_block)
+            for (int i = 0; i < a->nmodes; i++)
+                printf("%-12s block edge for %s: %d (continuous optimum %.2f)\n", w.name,
+                       trapeze_sync_name(o[i].sync), o[i].blk_len, o[i].blk_continuous);
+    }
+    trapeze_gz_destroy(m);
+    return s;
+}
+
+int cli_ghostzone(int argc, char **argv)
+{
+    gz_args a = {0};
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    trapeze_error err = {0};
+    trapeze_gpu gpu;
+    trapeze_gz_params params;
+    trapeze_csv_out *csv = NULL;
+    trapeze_status s = load_inputs(&a, &gpu, &params, &err);
+    if (!s && a.csv)
+        s = trapeze_csv_create(a.csv, trapeze_gz_csv_columns, trapeze_gz_csv_ncolumns, &csv,
+                               &err);
+    if (!s)
+        print_header();
+    int n = a.nworkloads ? a.nworkloads : 4;
+    for (int i = 0; i < n && !s; i++) {
+        char path[4096];
+        if (a.nworkloads) {
+            snprintf(path, sizeof path, "%s", a.workloads[i]);
+        } else {
+            char rel[64];
+            snprintf(rel, sizeof rel, "workloads/%s.ini", default_workloads[i]);
+            cli_data_path(rel, path, sizeof path);
+        }
+        s = run_workload(&a, path, &gpu, &params, csv, &err);
+    }
+    if (!s && csv) {
+        s = trapeze_csv_commit(csv, &err);
+        csv = NULL;
+    }
+    if (s) {
+        trapeze_csv_abort(csv);
+        fprintf(stderr, "trapeze ghostzone: %s\n", err.message);
+        return 1;
+    }
+    if (a.csv)
+        fprintf(stderr, "wrote %s\n", a.csv);
+    return 0;
+}

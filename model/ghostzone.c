@@ -1,0 +1,230 @@
+/*
+ * ghostzone.c - Meng's cycles-per-loop model of ghost-zone (trapezoid)
+ * tiling, Eqs. 5.1-5.30 of the dissertation, for D = 1, 2, 3, with global
+ * sync by kernel relaunch (5.17) or memory fences (5.18), and the
+ * fence-versus-relaunch coefficient delta (5.21-5.23).
+ *
+ * Owns the equations and their gradient. It must not read files, optimize,
+ * or know about the simulator: inputs come in as structs.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "model/dual.h"
+
+struct trapeze_gz_model {
+    trapeze_gpu gpu;
+    trapeze_workload work;
+    trapeze_gz_params params;
+    int tau;
+};
+
+const char *trapeze_sync_name(trapeze_sync s)
+{
+    return s == TRAPEZE_SYNC_FENCE ? "fence" : "relaunch";
+}
+
+const char *trapeze_gz_component_name(trapeze_gz_component c)
+{
+    static const char *const names[TRAPEZE_GZ_NCOMPONENTS] = {
+        "glbsync", "loadsten", "commit", "itermem", "misccomp", "itercomp"};
+    return (unsigned)c < TRAPEZE_GZ_NCOMPONENTS ? names[c] : "?";
+}
+
+trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload *w,
+                                 const trapeze_gz_params *p, trapeze_gz_model **out,
+                                 trapeze_error *err)
+{
+    *out = NULL;
+    if (w->dims < 1 || w->dims > TRAPEZE_MAX_DIMS)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: dimensions must be 1, 2 or 3",
+                            w->name);
+    if (gpu->n_sm < 1 || gpu->core_clock_hz <= 0 || gpu->dram_bandwidth_bps <= 0)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: GPU needs SMs, a clock and bandwidth",
+                            gpu->name);
+    trapeze_gz_model *m = calloc(1, sizeof *m);
+    if (!m)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    m->gpu = *gpu;
+    m->work = *w;
+    m->params = *p;
+    *out = m;
+    return TRAPEZE_OK;
+}
+
+void trapeze_gz_destroy(trapeze_gz_model *m) { free(m); }
+void trapeze_gz_set_tau(trapeze_gz_model *m, int enabled) { m->tau = enabled != 0; }
+void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p) { m->params = *p; }
+const trapeze_workload *trapeze_gz_workload(const trapeze_gz_model *m) { return &m->work; }
+const trapeze_gpu *trapeze_gz_gpu(const trapeze_gz_model *m) { return &m->gpu; }
+
+int trapeze_gz_max_height(const trapeze_gz_model *m, int blk_len)
+{
+    int best = -1;
+    for (int i = 0; i < m->work.dims; i++) {
+        int w = m->work.halo[i];
+        if (w <= 0)
+            continue;
+        int h = (blk_len - 1) / w; /* largest h with blk_len - w*h >= 1 */
+        if (best < 0 || h < best)
+            best = h;
+    }
+    return best < 0 ? blk_len : best; /* no halo: any h keeps the tile */
+}
+
+/* Everything one evaluation needs, as duals in (h, blk_len, parameters). */
+typedef struct {
+    gz_dual h, blk, p[TRAPEZE_GZ_NPARAMS];
+} gz_vars;
+
+static gz_vars make_vars(const trapeze_gz_model *m, double h, double blk)
+{
+    gz_vars v;
+    v.h = dual_var(h, GZ_VAR_H);
+    v.blk = dual_var(blk, GZ_VAR_BLK);
+    for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++)
+        v.p[i] = dual_var(m->params.value[i], GZ_VAR_PARAM0 + i);
+    return v;
+}
+
+/* prod_i (blk - HaloWidth_i * k), the tile edge after k loops (5.3, 5.9, 5.10). */
+static gz_dual tile_elements(const trapeze_workload *w, gz_dual blk, gz_dual k)
+{
+    gz_dual r = dual_const(1.0);
+    for (int i = 0; i < w->dims; i++)
+        r = dual_mul(r, dual_sub(blk, dual_scale(k, w->halo[i])));
+    return r;
+}
+
+/* tau of 5.11, or 1 in paper mode (5.15/5.16 as printed). */
+static gz_dual tau_factor(const trapeze_gz_model *m, const gz_vars *v)
+{
+    if (!m->tau)
+        return dual_const(1.0);
+    gz_dual one_minus_beta = dual_sub(dual_const(1.0), v->p[TRAPEZE_GZ_BETA]);
+    return dual_scale(one_minus_beta, 1.0 + m->work.bank_conflict_rate);
+}
+
+typedef struct {
+    gz_dual trapezoids, passes;
+    gz_dual stage[TRAPEZE_GZ_NCOMPONENTS];
+    gz_dual per_loop[TRAPEZE_GZ_NCOMPONENTS];
+    gz_dual cps, cpl;
+} gz_terms;
+
+static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *t)
+{
+    const trapeze_workload *w = &m->work;
+    const trapeze_gpu *g = &m->gpu;
+    gz_dual one = dual_const(1.0);
+    gz_dual volume = dual_const(1.0);
+    for (int i = 0; i < w->dims; i++)
+        volume = dual_scale(volume, w->data_len[i]);
+    gz_dual out_tile = tile_elements(w, v->blk, v->h);             /* prod(blk - w_i h) */
+    gz_dual loop_tile = tile_elements(w, v->blk, one);             /* prod(blk - w_i)   */
+    gz_dual in_tile = dual_powi(v->blk, w->dims);                  /* blk^D             */
+    gz_dual T = dual_div(volume, out_tile);                        /* 5.3 */
+    gz_dual passes = dual_div(T, dual_scale(v->p[TRAPEZE_GZ_BLOCKS_PER_SM], g->n_sm)); /* 5.5-5.6 */
+    /* 5.7: MemCycles(n) = passes*UL + alpha*n*x*Clock/BW, alpha = sigma^(D-1) */
+    gz_dual alpha = dual_powi(v->p[TRAPEZE_GZ_SIGMA], w->dims - 1);
+    gz_dual per_elem = dual_scale(alpha, w->element_bytes * g->core_clock_hz / g->dram_bandwidth_bps);
+    gz_dual latency = dual_mul(passes, v->p[TRAPEZE_GZ_UNCONTENDED_LAT]);
+#define MEM_CYCLES(n) dual_add(latency, dual_mul(per_elem, (n)))
+    t->stage[TRAPEZE_GZ_LOADSTEN] = dual_scale(MEM_CYCLES(dual_mul(T, in_tile)), w->stencil_arrays); /* 5.8 */
+    t->stage[TRAPEZE_GZ_COMMIT] = MEM_CYCLES(dual_mul(T, out_tile));                                /* 5.9 */
+    t->stage[TRAPEZE_GZ_ITERMEM] = dual_mul(dual_scale(v->h, w->elem_per_op),
+                                            MEM_CYCLES(dual_mul(T, loop_tile)));                    /* 5.10 */
+#undef MEM_CYCLES
+    t->trapezoids = T;
+    t->passes = passes;
+}
+
+static void compute_terms(const trapeze_gz_model *m, const gz_vars *v, trapeze_sync sync,
+                          gz_terms *t)
+{
+    const trapeze_workload *w = &m->work;
+    double per_elem_mc = w->insts_per_sm_mc * m->gpu.n_sm / w->profile_elements; /* 5.14 */
+    double per_elem_ic = w->insts_per_sm_ic * m->gpu.n_sm / w->profile_elements;
+    gz_dual tau_cpi = dual_mul(tau_factor(m, v), v->p[TRAPEZE_GZ_CPI]);
+    gz_dual in_tile = dual_powi(v->blk, w->dims);
+    gz_dual loop_tile = tile_elements(w, v->blk, dual_const(1.0));
+    /* 5.15; with fences MiscComp runs once for all stages and is dropped (5.4.5) */
+    t->stage[TRAPEZE_GZ_MISCCOMP] = sync == TRAPEZE_SYNC_FENCE
+        ? dual_const(0.0)
+        : dual_mul(dual_scale(in_tile, per_elem_mc), tau_cpi);
+    t->stage[TRAPEZE_GZ_ITERCOMP] = dual_mul(dual_mul(v->h, dual_scale(loop_tile, per_elem_ic)),
+                                             tau_cpi); /* 5.16 */
+    t->stage[TRAPEZE_GZ_GLBSYNC] = sync == TRAPEZE_SYNC_FENCE
+        ? dual_mul(dual_mul(v->p[TRAPEZE_GZ_MU], v->p[TRAPEZE_GZ_FENCE_PER_BLOCK]), t->trapezoids) /* 5.18 */
+        : v->p[TRAPEZE_GZ_RELAUNCH];                                                               /* 5.17 */
+}
+
+/* 5.2 and 5.24-5.30: per-stage sum and per-loop components. */
+static void combine(const trapeze_gz_model *m, const gz_vars *v, gz_terms *t)
+{
+    gz_dual blocks_per_sm = dual_scale(t->trapezoids, 1.0 / m->gpu.n_sm); /* T / M */
+    for (int c = 0; c < TRAPEZE_GZ_NCOMPONENTS; c++) {
+        gz_dual stage = t->stage[c];
+        if (c == TRAPEZE_GZ_MISCCOMP || c == TRAPEZE_GZ_ITERCOMP)
+            stage = dual_mul(stage, blocks_per_sm); /* CPT x T / M */
+        t->per_loop[c] = dual_div(stage, v->h);
+        t->cps = c == 0 ? stage : dual_add(t->cps, stage);
+    }
+    t->cpl = dual_div(t->cps, v->h); /* 5.1 */
+}
+
+static trapeze_status check_point(const trapeze_gz_model *m, double h, double blk,
+                                  trapeze_error *err)
+{
+    if (!(h >= 1.0) || !isfinite(h))
+        return trapeze_fail(err, TRAPEZE_ERANGE, "%s: h = %g: the trapezoid height must be >= 1",
+                            m->work.name, h);
+    for (int i = 0; i < m->work.dims; i++)
+        if (!(blk - m->work.halo[i] * h > 0))
+            return trapeze_fail(err, TRAPEZE_ERANGE,
+                                "%s: h = %g violates Eq. 5.20: blk_len - HaloWidth_%d * h = "
+                                "%g - %d * %g must be > 0 (largest valid h: %d)",
+                                m->work.name, h, i, blk, m->work.halo[i], h,
+                                trapeze_gz_max_height(m, (int)blk));
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_gz_evaluate(const trapeze_gz_model *m, trapeze_sync sync, double h,
+                                   double blk_len, trapeze_gz_eval *out, trapeze_error *err)
+{
+    trapeze_status s = check_point(m, h, blk_len, err);
+    if (s)
+        return s;
+    gz_vars v = make_vars(m, h, blk_len);
+    gz_terms t;
+    memory_terms(m, &v, &t);
+    compute_terms(m, &v, sync, &t);
+    combine(m, &v, &t);
+    out->trapezoids = t.trapezoids.v;
+    out->passes = t.passes.v;
+    for (int c = 0; c < TRAPEZE_GZ_NCOMPONENTS; c++) {
+        out->stage[c] = t.stage[c].v;
+        out->per_loop[c] = t.per_loop[c].v;
+    }
+    out->cps = t.cps.v;
+    out->cpl = t.cpl.v;
+    out->dcpl_dh = t.cpl.d[GZ_VAR_H];
+    out->dcpl_dblk = t.cpl.d[GZ_VAR_BLK];
+    for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++)
+        out->dcpl_dparam[i] = t.cpl.d[GZ_VAR_PARAM0 + i];
+    return TRAPEZE_OK;
+}
+
+/* 5.23: delta = mu * FencePerBlock - (InstsPerSM_MC / N) * blk^D * CPI
+ * (times tau when enabled, as in 5.11); M cancels in 5.22. */
+double trapeze_gz_delta(const trapeze_gz_model *m, double blk_len)
+{
+    const double *p = m->params.value;
+    const trapeze_workload *w = &m->work;
+    double tau = m->tau ? (1.0 - p[TRAPEZE_GZ_BETA]) * (1.0 + w->bank_conflict_rate) : 1.0;
+    double misc = w->insts_per_sm_mc / w->profile_elements * pow(blk_len, w->dims) *
+                  p[TRAPEZE_GZ_CPI] * tau;
+    return p[TRAPEZE_GZ_MU] * p[TRAPEZE_GZ_FENCE_PER_BLOCK] - misc;
+}

@@ -1,0 +1,107 @@
+/*
+ * params.c - the ghost-zone model's parameter vector: names, Meng's GTX 280
+ * defaults, and calibration files ([ghostzone] name = value, with optional
+ * name_stderr for fitted standard errors). Must not evaluate the model.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/ini.h"
+
+static const char *const param_names[TRAPEZE_GZ_NPARAMS] = {
+    "uncontended_latency_cycles", "sigma", "beta", "mu", "fence_cycles_per_block",
+    "relaunch_cycles", "cpi", "blocks_per_sm"};
+
+/* Physical ranges: a calibration outside them is an error, not a result. */
+static const double param_min[TRAPEZE_GZ_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01};
+static const double param_max[TRAPEZE_GZ_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3};
+
+const char *trapeze_gz_param_name(trapeze_gz_param p)
+{
+    return (unsigned)p < TRAPEZE_GZ_NPARAMS ? param_names[p] : "?";
+}
+
+void trapeze_gz_params_default(trapeze_gz_params *p)
+{
+    static const double meng_gtx280[TRAPEZE_GZ_NPARAMS] = {
+        300.0,  /* UncontendedLat, assumed (Table 5.1) */
+        5.0,    /* sigma, fitted (5.4.2) */
+        0.5,    /* beta, assumed (5.4.3) */
+        0.5,    /* mu, assumed (5.4.5) */
+        210.3,  /* fence cycles per block, measured (5.4.5) */
+        3350.0, /* relaunch cycles, measured (5.17) */
+        4.0,    /* CPI (Table 5.1) */
+        8.0};   /* BlksPerSM (Table 5.1) */
+    memset(p, 0, sizeof *p);
+    memcpy(p->value, meng_gtx280, sizeof meng_gtx280);
+    snprintf(p->source, sizeof p->source, "Meng 2010, GTX 280 (built-in)");
+}
+
+static int find_param(const char *key, int *is_stderr)
+{
+    size_t n = strlen(key);
+    *is_stderr = n > 7 && strcmp(key + n - 7, "_stderr") == 0;
+    for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++) {
+        size_t len = strlen(param_names[i]);
+        if (strncmp(key, param_names[i], len) == 0 && key[len] == (*is_stderr ? '_' : '\0'))
+            return i;
+    }
+    return -1;
+}
+
+static trapeze_status on_param(void *user, const trapeze_ini_ctx *at, const char *section,
+                               const char *key, const char *value, trapeze_error *err)
+{
+    trapeze_gz_params *p = user;
+    if (strcmp(section, "meta") == 0) {
+        if (strcmp(key, "source") == 0)
+            snprintf(p->source, sizeof p->source, "%s", value);
+        return TRAPEZE_OK; /* other [meta] keys are free-form notes */
+    }
+    if (strcmp(section, "ghostzone") != 0)
+        return trapeze_fail(err, TRAPEZE_EPARSE,
+                            "%s:%d: [%s] %s: unknown section (expected [ghostzone] or [meta])",
+                            at->path, at->line, section, key);
+    int is_stderr;
+    int i = find_param(key, &is_stderr);
+    if (i < 0)
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: [ghostzone] %s: unknown parameter",
+                            at->path, at->line, key);
+    if (is_stderr)
+        return trapeze_ini_double(at, section, key, value, 0, 1e300, &p->stderr_[i], err);
+    return trapeze_ini_double(at, section, key, value, param_min[i], param_max[i],
+                              &p->value[i], err);
+}
+
+trapeze_status trapeze_gz_params_load(const char *path, trapeze_gz_params *p,
+                                      trapeze_error *err)
+{
+    trapeze_gz_params_default(p);
+    snprintf(p->source, sizeof p->source, "%s", path);
+    return trapeze_ini_parse(path, on_param, p, err);
+}
+
+trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params *p,
+                                      trapeze_error *err)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+    fprintf(f, "; Trapeze calibration of the ghost-zone model (Meng 2010, ch. 5)\n");
+    fprintf(f, "[meta]\nsource = %s\n\n[ghostzone]\n", p->source);
+    for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++) {
+        fprintf(f, "%s = %.17g\n", param_names[i], p->value[i]);
+        if (p->stderr_[i] > 0)
+            fprintf(f, "%s_stderr = %.17g\n", param_names[i], p->stderr_[i]);
+    }
+    int failed = ferror(f) | (fclose(f) != 0);
+    if (failed || rename(tmp, path) != 0) {
+        remove(tmp);
+        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write", path);
+    }
+    return TRAPEZE_OK;
+}

@@ -1,0 +1,207 @@
+/*
+ * workload.c - workload specs (INI) for iterative stencil loops:
+ *
+ *   [workload]  name, dimensions, size (e.g. 2000x2000), halo, block (e.g.
+ *               20x20, the same edge in every dimension), stencil_arrays,
+ *               elem_per_op, element_bytes, iterations, height (optional:
+ *               the trapezoid height to run; must satisfy Eq. 5.20)
+ *   [profile]   input_elements, insts_per_sm_mc, insts_per_sm_ic,
+ *               bank_conflict_rate  (Meng's profiled counts, Table 5.2)
+ *
+ * Owns parsing and validation; every error names file, line and key. Must
+ * not evaluate anything.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/ini.h"
+#include "common/text.h"
+
+typedef struct {
+    trapeze_workload *w;
+    int have_dims, have_size, have_block;
+    int size_count, halo_count, block_count;
+    trapeze_ini_ctx size_at, block_at, height_at;
+} load_state;
+
+/* "2000x2000", "2000,2000" or "2000": up to 3 positive numbers. */
+static trapeze_status parse_extent(const trapeze_ini_ctx *at, const char *section,
+                                   const char *key, const char *value, double *out,
+                                   int *count, trapeze_error *err)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", value);
+    *count = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, "x,* ", &save); tok; tok = strtok_r(NULL, "x,* ", &save)) {
+        double v;
+        if (*count == TRAPEZE_MAX_DIMS || !trapeze_parse_double(tok, &v))
+            return trapeze_fail(err, TRAPEZE_EPARSE,
+                                "%s:%d: [%s] %s: expected 1 to 3 sizes like 2000x2000, got '%s'",
+                                at->path, at->line, section, key, value);
+        if (!(v > 0))
+            return trapeze_fail(err, TRAPEZE_ERANGE, "%s:%d: [%s] %s: size %g must be positive",
+                                at->path, at->line, section, key, v);
+        out[(*count)++] = v;
+    }
+    if (*count == 0)
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: [%s] %s: empty value", at->path,
+                            at->line, section, key);
+    return TRAPEZE_OK;
+}
+
+static trapeze_status on_workload_key(load_state *st, const trapeze_ini_ctx *at,
+                                      const char *sec, const char *key, const char *value,
+                                      trapeze_error *err)
+{
+    trapeze_workload *w = st->w;
+    double ext[TRAPEZE_MAX_DIMS];
+    long v;
+    trapeze_status s;
+    if (strcmp(key, "name") == 0) {
+        snprintf(w->name, sizeof w->name, "%s", value);
+    } else if (strcmp(key, "dimensions") == 0) {
+        if ((s = trapeze_ini_int(at, sec, key, value, 1, TRAPEZE_MAX_DIMS, &v, err)))
+            return s;
+        w->dims = (int)v;
+        st->have_dims = 1;
+    } else if (strcmp(key, "size") == 0) {
+        if ((s = parse_extent(at, sec, key, value, w->data_len, &st->size_count, err)))
+            return s;
+        st->have_size = 1;
+        st->size_at = *at;
+    } else if (strcmp(key, "halo") == 0) {
+        if ((s = parse_extent(at, sec, key, value, ext, &st->halo_count, err)))
+            return s;
+        for (int i = 0; i < st->halo_count; i++)
+            w->halo[i] = (int)ext[i];
+    } else if (strcmp(key, "block") == 0) {
+        if ((s = parse_extent(at, sec, key, value, ext, &st->block_count, err)))
+            return s;
+        for (int i = 1; i < st->block_count; i++)
+            if (ext[i] != ext[0])
+                return trapeze_fail(err, TRAPEZE_ERANGE,
+                                    "%s:%d: [%s] %s: the model needs the same block edge in "
+                                    "every dimension, got '%s'",
+                                    at->path, at->line, sec, key, value);
+        w->blk_len = (int)ext[0];
+        st->have_block = 1;
+        st->block_at = *at;
+    } else if (strcmp(key, "stencil_arrays") == 0) {
+        if ((s = trapeze_ini_int(at, sec, key, value, 1, 64, &v, err)))
+            return s;
+        w->stencil_arrays = (int)v;
+    } else if (strcmp(key, "elem_per_op") == 0) {
+        return trapeze_ini_double(at, sec, key, value, 0, 1e6, &w->elem_per_op, err);
+    } else if (strcmp(key, "element_bytes") == 0) {
+        if ((s = trapeze_ini_int(at, sec, key, value, 1, 64, &v, err)))
+            return s;
+        w->element_bytes = (int)v;
+    } else if (strcmp(key, "iterations") == 0) {
+        if ((s = trapeze_ini_int(at, sec, key, value, 1, 1000000000L, &v, err)))
+            return s;
+        w->iterations = (int)v;
+    } else if (strcmp(key, "height") == 0) {
+        if ((s = trapeze_ini_int(at, sec, key, value, 1, 1000000, &v, err)))
+            return s;
+        w->height = (int)v;
+        st->height_at = *at;
+    } else {
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: [%s] %s: unknown key", at->path,
+                            at->line, sec, key);
+    }
+    return TRAPEZE_OK;
+}
+
+static trapeze_status on_profile_key(trapeze_workload *w, const trapeze_ini_ctx *at,
+                                     const char *sec, const char *key, const char *value,
+                                     trapeze_error *err)
+{
+    if (strcmp(key, "input_elements") == 0)
+        return trapeze_ini_double(at, sec, key, value, 1, 1e15, &w->profile_elements, err);
+    if (strcmp(key, "insts_per_sm_mc") == 0)
+        return trapeze_ini_double(at, sec, key, value, 0, 1e15, &w->insts_per_sm_mc, err);
+    if (strcmp(key, "insts_per_sm_ic") == 0)
+        return trapeze_ini_double(at, sec, key, value, 0, 1e15, &w->insts_per_sm_ic, err);
+    if (strcmp(key, "bank_conflict_rate") == 0)
+        return trapeze_ini_double(at, sec, key, value, 0, 1e6, &w->bank_conflict_rate, err);
+    return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: [%s] %s: unknown key", at->path, at->line,
+                        sec, key);
+}
+
+static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *section,
+                             const char *key, const char *value, trapeze_error *err)
+{
+    load_state *st = user;
+    if (strcmp(section, "workload") == 0)
+        return on_workload_key(st, at, section, key, value, err);
+    if (strcmp(section, "profile") == 0)
+        return on_profile_key(st->w, at, section, key, value, err);
+    return trapeze_fail(err, TRAPEZE_EPARSE,
+                        "%s:%d: [%s] %s: unknown section (expected [workload] or [profile])",
+                        at->path, at->line, section, key);
+}
+
+static void set_defaults(trapeze_workload *w, const char *path)
+{
+    memset(w, 0, sizeof *w);
+    snprintf(w->path, sizeof w->path, "%s", path);
+    const char *base = strrchr(path, '/');
+    snprintf(w->name, sizeof w->name, "%s", base ? base + 1 : path);
+    char *dot = strrchr(w->name, '.');
+    if (dot && dot != w->name)
+        *dot = '\0';
+    for (int i = 0; i < TRAPEZE_MAX_DIMS; i++)
+        w->halo[i] = 2; /* a 3-point stencil per dimension */
+    w->stencil_arrays = 1;
+    w->element_bytes = 4;
+    w->iterations = 100;
+}
+
+/* Cross-key checks, reported at the line of the key that disagrees. */
+static trapeze_status validate(load_state *st, const char *path, trapeze_error *err)
+{
+    trapeze_workload *w = st->w;
+    if (!st->have_dims || !st->have_size || !st->have_block)
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s: [workload] %s is required", path,
+                            !st->have_dims ? "dimensions" : !st->have_size ? "size" : "block");
+    if (st->size_count != w->dims)
+        return trapeze_fail(err, TRAPEZE_EPARSE,
+                            "%s:%d: [workload] size: %d sizes given for %d dimensions", path,
+                            st->size_at.line, st->size_count, w->dims);
+    if (st->block_count != 1 && st->block_count != w->dims)
+        return trapeze_fail(err, TRAPEZE_EPARSE,
+                            "%s:%d: [workload] block: %d edges given for %d dimensions", path,
+                            st->block_at.line, st->block_count, w->dims);
+    if (st->halo_count == 1)
+        for (int i = 1; i < TRAPEZE_MAX_DIMS; i++)
+            w->halo[i] = w->halo[0];
+    for (int i = 0; i < w->dims; i++)
+        if (w->blk_len - w->halo[i] < 1)
+            return trapeze_fail(err, TRAPEZE_ERANGE,
+                                "%s:%d: [workload] block: edge %d leaves no output for halo %d "
+                                "(Eq. 5.20 fails even at h = 1)",
+                                path, st->block_at.line, w->blk_len, w->halo[i]);
+    for (int i = 0; i < w->dims && w->height; i++)
+        if (w->blk_len - w->halo[i] * w->height < 1)
+            return trapeze_fail(err, TRAPEZE_ERANGE,
+                                "%s:%d: [workload] height: %d violates Eq. 5.20: block %d - "
+                                "halo %d x %d must be > 0",
+                                path, st->height_at.line, w->height, w->blk_len, w->halo[i],
+                                w->height);
+    if (w->profile_elements <= 0)
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s: [profile] input_elements is required",
+                            path);
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_workload_load(const char *path, trapeze_workload *w,
+                                     trapeze_error *err)
+{
+    set_defaults(w, path);
+    load_state st = {.w = w};
+    trapeze_status s = trapeze_ini_parse(path, on_key, &st, err);
+    return s ? s : validate(&st, path, err);
+}
