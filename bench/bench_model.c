@@ -1,0 +1,76 @@
+/*
+ * bench_model.c - speed of the ghost-zone model: evaluations (CPL with its
+ * full gradient) per second, and the wall time of one full optimization of
+ * the dissertation's four benchmarks in both sync modes. Prints figures;
+ * asserts nothing.
+ */
+#include <stdio.h>
+#include <time.h>
+
+#include "trapeze.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int main(void)
+{
+    const char *names[] = {"pathfinder", "hotspot", "poisson", "cell"};
+    trapeze_config *cfg;
+    trapeze_gpu gpu;
+    trapeze_gz_params p;
+    trapeze_error err;
+    trapeze_gz_model *models[4];
+    if (trapeze_config_load("data/gpus/gtx280.config", &cfg, &err) ||
+        trapeze_gpu_from_config(cfg, &gpu, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
+    trapeze_config_destroy(cfg);
+    trapeze_gz_params_default(&p);
+    for (int i = 0; i < 4; i++) {
+        char path[128];
+        trapeze_workload w;
+        snprintf(path, sizeof path, "data/workloads/%s.ini", names[i]);
+        if (trapeze_workload_load(path, &w, &err) ||
+            trapeze_gz_create(&gpu, &w, &p, &models[i], &err)) {
+            fprintf(stderr, "%s\n", err.message);
+            return 1;
+        }
+    }
+
+    long n = 0;
+    double sink = 0, t0 = now(), t;
+    do {
+        for (int k = 0; k < 10000; k++, n++) {
+            trapeze_gz_eval e;
+            trapeze_gz_evaluate(models[n % 4], (trapeze_sync)(n & 1), 1.0 + (k % 3), 8, &e, NULL);
+            sink += e.cpl + e.dcpl_dh;
+        }
+        t = now() - t0;
+    } while (t < 1.0);
+    printf("model evaluations (CPL + gradient in h, blk and 8 parameters): %.2f million/s (%ld in %.2f s)\n",
+           n / t / 1e6, n, t);
+
+    int rounds = 0, evals = 0;
+    t0 = now();
+    do {
+        for (int i = 0; i < 4; i++)
+            for (int s = 0; s < 2; s++) {
+                trapeze_gz_optimum o;
+                trapeze_gz_optimize(models[i], (trapeze_sync)s, 0, &o, NULL);
+                evals += o.evaluations;
+                sink += o.cpl_floor;
+            }
+        rounds++;
+        t = now() - t0;
+    } while (t < 1.0);
+    printf("full optimization of the 4 benchmarks x 2 sync modes (NLopt MMA + integer argmin): %.3f ms (%d NLopt evaluations)\n",
+           1e3 * t / rounds, evals / rounds);
+    for (int i = 0; i < 4; i++)
+        trapeze_gz_destroy(models[i]);
+    return sink == 0; /* keeps the work observable */
+}
