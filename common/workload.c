@@ -8,8 +8,9 @@
  *   [profile]   input_elements, insts_per_sm_mc, insts_per_sm_ic,
  *               bank_conflict_rate  (Meng's profiled counts, Table 5.2)
  *
- * Owns parsing and validation; every error names file, line and key. Must
- * not evaluate anything.
+ * A shared input: the model reads it to predict, the simulator to generate
+ * stencil kernels. Owns parsing and validation; every error names file, line
+ * and key. Must not evaluate or simulate anything.
  */
 #include <stdio.h>
 #include <stdlib.h>
