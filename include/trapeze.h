@@ -161,6 +161,8 @@ typedef struct trapeze_gz_params {
 } trapeze_gz_params;
 
 const char *trapeze_gz_param_name(trapeze_gz_param p);
+/* The physically meaningful range of a parameter (fits stay inside it). */
+void trapeze_gz_param_range(trapeze_gz_param p, double *lo, double *hi);
 /* Meng's GTX 280 values (Table 5.1, sections 5.4.2-5.4.5). */
 void trapeze_gz_params_default(trapeze_gz_params *p);
 /* A calibration file: [ghostzone] name = value for each parameter; absent
@@ -243,6 +245,41 @@ extern const char *const trapeze_gz_csv_columns[];
 extern const int trapeze_gz_csv_ncolumns;
 trapeze_status trapeze_gz_write_rows(const trapeze_gz_model *m, trapeze_sync sync,
                                      int blk_len, trapeze_csv_out *csv, trapeze_error *err);
+
+/* ------------------------------------------------ calibration (sampler/) */
+
+/* One observation: a workload on a GPU (the model), a sync mode and height,
+ * and the cycles per loop measured by simulation or on hardware. */
+typedef struct trapeze_calib_point {
+    trapeze_gz_model *model;   /* its parameters are overwritten while fitting */
+    trapeze_sync sync;
+    double h, blk_len;
+    double cpl_measured;
+} trapeze_calib_point;
+
+typedef struct trapeze_calib_report {
+    int n_points, n_fitted, iterations;
+    double rms_rel_error;     /* in-sample root mean square of relative residuals */
+    double cv_mape_pct;       /* k-fold cross-validated mean absolute % error */
+    double cv_max_ape_pct;
+} trapeze_calib_report;
+
+#define TRAPEZE_GZ_MASK(p) (1u << (p))
+
+/* Fits the parameters selected by `mask` (TRAPEZE_GZ_MASK bits) by nonlinear
+ * least squares on relative residuals (GSL trust region, the model's analytic
+ * Jacobian), each kept inside its physical range by a change of variable.
+ * p: starting values in; fitted values and standard errors out. Every
+ * point's model is left holding the fitted parameters. */
+trapeze_status trapeze_calib_fit(trapeze_calib_point *pts, int n, unsigned mask,
+                                 trapeze_gz_params *p, trapeze_calib_report *rep,
+                                 trapeze_error *err);
+/* k-fold cross-validation of that fit (folds by a seeded shuffle): fills
+ * rep->cv_mape_pct and rep->cv_max_ape_pct. Models end with `start`. */
+trapeze_status trapeze_calib_cross_validate(trapeze_calib_point *pts, int n, unsigned mask,
+                                            const trapeze_gz_params *start, int k,
+                                            unsigned long seed, trapeze_calib_report *rep,
+                                            trapeze_error *err);
 
 #ifdef __cplusplus
 }

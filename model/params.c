@@ -23,6 +23,13 @@ const char *trapeze_gz_param_name(trapeze_gz_param p)
     return (unsigned)p < TRAPEZE_GZ_NPARAMS ? param_names[p] : "?";
 }
 
+void trapeze_gz_param_range(trapeze_gz_param p, double *lo, double *hi)
+{
+    int i = (unsigned)p < TRAPEZE_GZ_NPARAMS ? (int)p : 0;
+    *lo = param_min[i];
+    *hi = param_max[i];
+}
+
 void trapeze_gz_params_default(trapeze_gz_params *p)
 {
     static const double meng_gtx280[TRAPEZE_GZ_NPARAMS] = {
