@@ -281,6 +281,40 @@ trapeze_status trapeze_calib_cross_validate(trapeze_calib_point *pts, int n, uns
                                             unsigned long seed, trapeze_calib_report *rep,
                                             trapeze_error *err);
 
+/* samples.csv: the calibration's observations, one row per finished
+ * sample, appended whole (one write, then fsync) the moment a sample ends,
+ * so an interrupted run loses nothing and a restarted one skips what is
+ * done. A torn last line (a crash mid-write) is cut off on open. Measured
+ * rows from real hardware use the same columns. */
+typedef struct trapeze_sample {
+    char id[96];            /* unique key of the planned sample */
+    char kind[16];          /* "sim" or "measured" */
+    char workload[64], gpu[64];
+    trapeze_sync sync;
+    int h, blk_len;
+    double data_len[TRAPEZE_MAX_DIMS];
+    int stages;             /* stages timed (warm-up excluded) */
+    double cycles;          /* over the timed stages */
+    double cpl_cycles;      /* cycles / (stages x h) */
+    double warp_instructions;
+} trapeze_sample;
+
+typedef struct trapeze_sample_log trapeze_sample_log;
+
+extern const char *const trapeze_sample_columns[];
+extern const int trapeze_sample_ncolumns;
+
+/* Opens (creating if absent) and reads every complete row. */
+trapeze_status trapeze_sample_log_open(const char *path, trapeze_sample_log **out,
+                                       trapeze_error *err);
+void trapeze_sample_log_close(trapeze_sample_log *log);
+int trapeze_sample_log_count(const trapeze_sample_log *log);
+const trapeze_sample *trapeze_sample_log_get(const trapeze_sample_log *log, int i);
+/* The row with this id, or NULL when the sample is still to run. */
+const trapeze_sample *trapeze_sample_log_find(const trapeze_sample_log *log, const char *id);
+trapeze_status trapeze_sample_log_append(trapeze_sample_log *log, const trapeze_sample *s,
+                                         trapeze_error *err);
+
 #ifdef __cplusplus
 }
 #endif
