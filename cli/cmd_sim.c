@@ -1,12 +1,183 @@
-/* cmd_sim.c - `trapeze sim` (placeholder until the simulator lands). */
+/*
+ * cmd_sim.c - `trapeze sim`: run a built-in kernel on the cycle-level
+ * simulator and print (and optionally write as CSV) its statistics. Holds
+ * argument handling only; the simulator is sim/core and sim/mem.
+ */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
+#include "common/text.h"
+#include "sim/core/gpu_sim.h"
+
+#define MAX_LAUNCHES 4096
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: trapeze sim --gpu FILE KERNEL [name=value ...] [--csv FILE]\n"
+            "                   [--ideal-memory CYCLES] [--quiet]\n"
+            "       trapeze sim --list\n"
+            "\n"
+            "Runs a built-in kernel on the cycle-level GPU simulator configured by FILE\n"
+            "(gpgpusim.config syntax, e.g. data/gpus/gtx480.config) and prints cycles,\n"
+            "warp instructions, IPC and a stall breakdown per kernel launch.\n"
+            "\n"
+            "  --gpu FILE             GPU configuration\n"
+            "  --csv FILE             write one row per kernel launch (kernel,cycles,\n"
+            "                         warp_instructions,ipc,...)\n"
+            "  --ideal-memory CYCLES  replace the memory system by one that answers every\n"
+            "                         request after CYCLES core cycles\n"
+            "  --quiet                no summary on stdout\n"
+            "  --list                 list the built-in kernels and their parameters\n");
+}
+
+static void list(FILE *f)
+{
+    int n;
+    const sim_builtin *b = sim_builtins(&n);
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "%-10s %s\n", b[i].name, b[i].help);
+        for (int j = 0; j < SIM_BUILTIN_MAX_PARAMS && b[i].params[j].name; j++)
+            fprintf(f, "    %s=%ld  %s\n", b[i].params[j].name, b[i].params[j].value,
+                    b[i].params[j].help);
+    }
+}
+
+static void progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t done,
+                     uint64_t blocks)
+{
+    (void)ctx;
+    fprintf(stderr, "\r%s: cycle %llu, %llu/%llu blocks   ", kernel, (unsigned long long)cycle,
+            (unsigned long long)done, (unsigned long long)blocks);
+}
 
 int cli_sim(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "trapeze sim: the simulator is not built yet\n");
-    return 2;
+    const char *gpu_path = NULL, *csv = NULL, *kernel = NULL;
+    long ideal = 0;
+    int quiet = 0;
+    char **params = calloc((size_t)argc + 1, sizeof *params);
+    int n_params = 0;
+    if (!params)
+        return 2;
+    int rc = 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            free(params);
+            return 0;
+        } else if (!strcmp(a, "--list")) {
+            list(stdout);
+            free(params);
+            return 0;
+        } else if (!strcmp(a, "--gpu") || !strcmp(a, "--csv") || !strcmp(a, "--ideal-memory")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "trapeze sim: %s needs a value\n", a);
+                goto out;
+            }
+            const char *v = argv[++i];
+            if (!strcmp(a, "--gpu"))
+                gpu_path = v;
+            else if (!strcmp(a, "--csv"))
+                csv = v;
+            else if (!trapeze_parse_long(v, &ideal) || ideal < 1 || ideal > 1000000) {
+                fprintf(stderr, "trapeze sim: --ideal-memory %s: expected cycles from 1 to 1000000\n", v);
+                goto out;
+            }
+        } else if (!strcmp(a, "--quiet")) {
+            quiet = 1;
+        } else if (a[0] == '-' && a[1] == '-') {
+            fprintf(stderr, "trapeze sim: unknown option %s (see --help)\n", a);
+            goto out;
+        } else if (!kernel) {
+            kernel = a;
+        } else {
+            params[n_params++] = argv[i];
+        }
+    }
+    if (!gpu_path || !kernel) {
+        fprintf(stderr, "trapeze sim: %s\n", !gpu_path ? "--gpu FILE is required" : "no KERNEL given");
+        usage(stderr);
+        goto out;
+    }
+    const sim_builtin *b = sim_builtin_find(kernel);
+    if (!b) {
+        fprintf(stderr, "trapeze sim: no built-in kernel '%s' (trapeze sim --list names them)\n",
+                kernel);
+        goto out;
+    }
+    trapeze_error err = {0};
+    long p[SIM_BUILTIN_MAX_PARAMS];
+    if (sim_builtin_params(b, n_params, params, p, &err)) {
+        fprintf(stderr, "trapeze sim: %s\n", err.message);
+        goto out;
+    }
+    trapeze_config *cfg = NULL;
+    if (trapeze_config_load(gpu_path, &cfg, &err)) {
+        fprintf(stderr, "trapeze sim: %s\n", err.message);
+        goto out;
+    }
+    sim_gpu_options opt;
+    memset(&opt, 0, sizeof opt);
+    if (isatty(2))
+        opt.progress = progress;
+    sim_gpu *g = NULL;
+    sim_core_config core;
+    if (sim_core_config_read(cfg, &core, &err) ||
+        (ideal && sim_mem_port_ideal(core.gpu.n_sm, (int)ideal, &opt.mem, &err)) ||
+        sim_gpu_create(cfg, &opt, &g, &err)) {
+        fprintf(stderr, "trapeze sim: %s\n", err.message);
+        trapeze_config_destroy(cfg);
+        goto out;
+    }
+    sim_kernel **ks = calloc(MAX_LAUNCHES, sizeof *ks);
+    sim_kernel_stats *st = calloc(MAX_LAUNCHES, sizeof *st);
+    int nk = 0, ran = 0;
+    if (!ks || !st) {
+        fprintf(stderr, "trapeze sim: out of memory\n");
+    } else if (b->build(sim_gpu_config(g), p, ks, MAX_LAUNCHES, &nk, &err)) {
+        fprintf(stderr, "trapeze sim: %s\n", err.message);
+    } else {
+        rc = 0;
+        for (; ran < nk; ran++)
+            if (sim_gpu_run(g, ks[ran], &st[ran], &err)) {
+                if (opt.progress)
+                    fputc('\n', stderr);
+                fprintf(stderr, "trapeze sim: %s\n", err.message);
+                rc = 1;
+                break;
+            }
+        if (opt.progress)
+            fprintf(stderr, "\r%60s\r", "");
+        if (!rc && !quiet) {
+            sim_stats_print(stdout, st, ran, sim_gpu_config(g));
+            const char *unused[64];
+            size_t nu = trapeze_config_unused(cfg, unused, 64);
+            if (nu && ideal == 0) {
+                fprintf(stderr, "note: %zu option(s) of %s not modelled:", nu, gpu_path);
+                for (size_t i = 0; i < nu && i < 64; i++)
+                    fprintf(stderr, " -%s", unused[i]);
+                fputc('\n', stderr);
+            }
+        }
+        if (!rc && csv && sim_stats_write_csv(csv, st, ran, &err)) {
+            fprintf(stderr, "trapeze sim: %s\n", err.message);
+            rc = 1;
+        }
+    }
+    for (int i = 0; i < nk; i++)
+        sim_kernel_destroy(ks[i]);
+    for (int i = 0; i < ran; i++)
+        sim_kernel_stats_free(&st[i]);
+    free(ks);
+    free(st);
+    sim_gpu_destroy(g);
+    trapeze_config_destroy(cfg);
+out:
+    free(params);
+    return rc;
 }

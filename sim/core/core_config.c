@@ -1,0 +1,145 @@
+/*
+ * core_config.c - the SM-side options of a gpgpusim.config, read once into
+ * sim_core_config, and the occupancy calculation. Owns parsing and
+ * validation only ("file:line: option -x: ..." errors); no timing here.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "sim/core/gpu_sim.h"
+
+/* Latencies the config may leave out: GPGPU-Sim's own defaults. */
+static const int default_lat[4][SIM_ALU_COUNT] = {
+    {4, 13, 4, 5, 145}, {4, 13, 4, 5, 39}, {8, 19, 8, 8, 330}, {20, 20, 20, 20, 20}};
+static const int default_init[4][SIM_ALU_COUNT] = {
+    {1, 2, 2, 1, 8}, {1, 2, 1, 1, 4}, {8, 16, 8, 8, 130}, {4, 4, 4, 4, 4}};
+
+static trapeze_status read_list(const trapeze_config *cfg, const char *option, int row[],
+                                const int fallback[], int n_expected, trapeze_error *err)
+{
+    double v[SIM_ALU_COUNT];
+    int n;
+    trapeze_status s = trapeze_config_get_doubles(cfg, option, ",", v, SIM_ALU_COUNT, &n, err);
+    if (s)
+        return s;
+    if (n == 0) {
+        memcpy(row, fallback, SIM_ALU_COUNT * sizeof *row);
+        return TRAPEZE_OK;
+    }
+    if (n != n_expected && !(n_expected == 1 && n >= 1))
+        return trapeze_config_fail(cfg, option, err, "expected %d comma-separated values",
+                                   n_expected);
+    for (int i = 0; i < SIM_ALU_COUNT; i++) {
+        double x = v[i < n ? i : n - 1];
+        if (x < 1 || x > 100000 || x != floor(x))
+            return trapeze_config_fail(cfg, option, err, "'%g' is not a whole number of cycles >= 1",
+                                       x);
+        row[i] = (int)x;
+    }
+    return TRAPEZE_OK;
+}
+
+static trapeze_status get_pos(const trapeze_config *cfg, const char *option, long fallback,
+                              long lo, long hi, long *out, trapeze_error *err)
+{
+    trapeze_status s = trapeze_config_get_int(cfg, option, fallback, out, err);
+    if (s)
+        return s;
+    if (*out < lo || *out > hi)
+        return trapeze_config_fail(cfg, option, err, "must lie between %ld and %ld", lo, hi);
+    return TRAPEZE_OK;
+}
+
+trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *c,
+                                    trapeze_error *err)
+{
+    memset(c, 0, sizeof *c);
+    trapeze_status s = trapeze_gpu_from_config(cfg, &c->gpu, err);
+    if (s)
+        return s;
+    if (c->gpu.warp_size != SIM_WARP_LANES)
+        return trapeze_config_fail(cfg, "gpgpu_shader_core_pipeline", err,
+                                   "the simulator models 32-thread warps, not %d",
+                                   c->gpu.warp_size);
+    c->max_warps = c->gpu.max_threads_per_sm / c->gpu.warp_size;
+    if (c->max_warps < 1 || c->max_warps > 255)
+        return trapeze_config_fail(cfg, "gpgpu_shader_core_pipeline", err,
+                                   "between 1 and 255 warps per SM are supported");
+    long v;
+    if ((s = get_pos(cfg, "gpgpu_num_sched_per_core", 1, 1, 16, &v, err)))
+        return s;
+    c->n_sched = (int)v;
+    const char *sched;
+    trapeze_config_get_string(cfg, "gpgpu_scheduler", "lrr", &sched);
+    if (!strcmp(sched, "lrr"))
+        c->sched = SIM_SCHED_LRR;
+    else if (!strcmp(sched, "gto"))
+        c->sched = SIM_SCHED_GTO;
+    else
+        return trapeze_config_fail(cfg, "gpgpu_scheduler", err,
+                                   "'%s' is not a scheduler this simulator has (lrr, gto)",
+                                   sched);
+    if ((s = get_pos(cfg, "gpgpu_num_sp_units", 1, 1, 64, &v, err)))
+        return s;
+    c->n_sp = (int)v;
+    if ((s = get_pos(cfg, "gpgpu_num_sfu_units", 1, 1, 64, &v, err)))
+        return s;
+    c->n_sfu = (int)v;
+    static const char *const lat_opt[4] = {"ptx_opcode_latency_int", "ptx_opcode_latency_fp",
+                                           "ptx_opcode_latency_dp", "ptx_opcode_latency_sfu"};
+    static const char *const init_opt[4] = {
+        "ptx_opcode_initiation_int", "ptx_opcode_initiation_fp", "ptx_opcode_initiation_dp",
+        "ptx_opcode_initiation_sfu"};
+    for (int i = 0; i < 4; i++) {
+        int n_expected = i == 3 ? 1 : SIM_ALU_COUNT;
+        if ((s = read_list(cfg, lat_opt[i], c->lat[i], default_lat[i], n_expected, err)) ||
+            (s = read_list(cfg, init_opt[i], c->init[i], default_init[i], n_expected, err)))
+            return s;
+    }
+    if ((s = get_pos(cfg, "gpgpu_smem_latency", 3, 1, 100000, &v, err)))
+        return s;
+    c->smem_latency = (int)v;
+    if ((s = get_pos(cfg, "gpgpu_shmem_num_banks", 16, 1, 64, &v, err)))
+        return s;
+    c->shmem_banks = (int)v;
+    if ((s = get_pos(cfg, "gpgpu_num_reg_banks", 16, 1, 64, &v, err)))
+        return s;
+    c->reg_banks = (int)v;
+    /* default: 5 microseconds of core clock, rounded */
+    long launch_default = lround(5e-6 * c->gpu.core_clock_hz);
+    if ((s = get_pos(cfg, "trapeze_kernel_launch_latency", launch_default, 0, 1000000000L, &v,
+                     err)))
+        return s;
+    c->launch_latency = (uint64_t)v;
+    if ((s = get_pos(cfg, "trapeze_max_cycles", 2000000000L, 1, 4000000000000000000L, &v,
+                     err)))
+        return s;
+    c->max_cycles = (uint64_t)v;
+    return TRAPEZE_OK;
+}
+
+int sim_occupancy(const sim_core_config *c, const sim_kernel *k, const char **why)
+{
+    int ws = c->gpu.warp_size;
+    int threads = sim_kernel_block_threads(k);
+    int warps = (threads + ws - 1) / ws;
+    int regs = ((k->regs_per_thread + 3) & ~3) * warps * ws;   /* GPGPU-Sim rounds to 4 */
+    const char *limit = "ctas";
+    int n = c->gpu.max_blocks_per_sm;
+    int by_threads = c->gpu.max_threads_per_sm / threads;
+    int by_warps = c->max_warps / warps;
+    int by_regs = regs ? c->gpu.regs_per_sm / regs : n;
+    int by_shmem = k->shmem_bytes ? c->gpu.shmem_per_sm / k->shmem_bytes : n;
+    if (threads > c->gpu.max_threads_per_block)
+        by_threads = 0;
+    if (k->shmem_bytes > c->gpu.shmem_per_block)
+        by_shmem = 0;
+    if (by_threads < n) { n = by_threads; limit = "threads"; }
+    if (by_warps < n) { n = by_warps; limit = "warps"; }
+    if (by_regs < n) { n = by_regs; limit = "registers"; }
+    if (by_shmem < n) { n = by_shmem; limit = "shared memory"; }
+    if (why)
+        *why = limit;
+    return n < 0 ? 0 : n;
+}

@@ -1,0 +1,185 @@
+/*
+ * gpu_sim.h - the whole-GPU simulator's API: read the SM side of a
+ * gpgpusim.config, run kernels (one, or a sequence with a launch latency
+ * between them), collect per-kernel and per-SM statistics.
+ *
+ * The SM side lives in sim/core/ (dispatch, schedulers, scoreboard,
+ * functional units, LDST unit, barriers); the memory system behind each SM's
+ * L1D port is sim/mem/ (sim/memsys.h), reached through a sim_mem_port so that
+ * tests can substitute an ideal fixed-latency memory.
+ */
+#ifndef TRAPEZE_SIM_CORE_GPU_SIM_H
+#define TRAPEZE_SIM_CORE_GPU_SIM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/events.h"
+#include "sim/kernel.h"
+#include "sim/mem/mem_stats.h"
+#include "sim/memsys.h"
+#include "trapeze.h"
+
+/* ------------------------------------------------------------ SM config */
+
+typedef enum { SIM_SCHED_LRR, SIM_SCHED_GTO, SIM_SCHED_COUNT } sim_sched_kind;
+typedef enum { SIM_UNIT_SP, SIM_UNIT_SFU, SIM_UNIT_LDST, SIM_UNIT_NONE } sim_fu;
+
+typedef struct sim_core_config {
+    trapeze_gpu gpu;               /* n_sm, warp size, per-SM limits */
+    int max_warps;                 /* threads per SM / warp size */
+    int n_sched;                   /* -gpgpu_num_sched_per_core */
+    sim_sched_kind sched;          /* -gpgpu_scheduler lrr|gto */
+    int n_sp, n_sfu;               /* -gpgpu_num_sp_units, -gpgpu_num_sfu_units */
+    int lat[4][SIM_ALU_COUNT];     /* [int, fp, dp, sfu][alu] -ptx_opcode_latency_* */
+    int init[4][SIM_ALU_COUNT];    /* -ptx_opcode_initiation_* */
+    int smem_latency;              /* -gpgpu_smem_latency */
+    int shmem_banks;               /* -gpgpu_shmem_num_banks */
+    int reg_banks;                 /* -gpgpu_num_reg_banks (default 16) */
+    uint64_t launch_latency;       /* -trapeze_kernel_launch_latency, core cycles */
+    uint64_t max_cycles;           /* -trapeze_max_cycles: abort a kernel that runs longer */
+} sim_core_config;
+
+trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *out,
+                                    trapeze_error *err);
+
+/* Resident blocks of k per SM and the resource that limits it
+ * ("threads", "warps", "ctas", "registers", "shared memory"); 0 when one
+ * block does not fit (why says which resource). */
+int sim_occupancy(const sim_core_config *c, const sim_kernel *k, const char **why);
+
+/* ------------------------------------------------------------ memory port */
+
+/* The memory system as the SM sees it; sim_mem_port_real() wraps sim/mem. */
+typedef struct sim_mem_port_ops {
+    sim_mem_outcome (*access)(void *m, const sim_mem_request *req, uint64_t cycle,
+                              sim_fail_cause *cause);
+    int (*pop)(void *m, int sm, uint64_t cycle, sim_mem_request *done);
+    void (*cycle)(void *m, uint64_t cycle);
+    uint64_t (*outstanding)(const void *m);
+    uint64_t (*next_event)(const void *m, uint64_t cycle);
+    void (*poke)(void *m, uint64_t addr, uint32_t value);
+    uint32_t (*peek)(const void *m, uint64_t addr);
+    void (*flush_l1)(void *m);
+    void (*reset_stats)(void *m);
+    const sim_mem_stats *(*stats)(const void *m);   /* NULL when the port keeps none */
+    void (*destroy)(void *m);
+} sim_mem_port_ops;
+
+typedef struct sim_mem_port {
+    const sim_mem_port_ops *ops;
+    void *self;
+} sim_mem_port;
+
+/* An ideal memory: every request completes `latency` core cycles after it is
+ * accepted, nothing is ever refused. For tests and for isolating the SM. */
+trapeze_status sim_mem_port_ideal(int n_sm, int latency, sim_mem_port *out, trapeze_error *err);
+/* The real memory system (sim/mem) for cfg. */
+trapeze_status sim_mem_port_real(const trapeze_config *cfg, int n_sm, sim_events *events,
+                                 sim_mem_port *out, trapeze_error *err);
+
+/* ------------------------------------------------------------ statistics */
+
+/* Why a warp scheduler issued nothing in a cycle (one reason per scheduler
+ * cycle; precedence memory > compute > fence > barrier > idle among its
+ * warps). memory: a source register awaits a load, or the LDST unit is busy
+ * or refused; compute: a source awaits an ALU result or every unit of the
+ * class is inside its initiation interval; idle: no warp to run. */
+typedef enum {
+    SIM_STALL_MEMORY, SIM_STALL_COMPUTE, SIM_STALL_FENCE, SIM_STALL_BARRIER, SIM_STALL_IDLE,
+    SIM_STALL_COUNT
+} sim_stall;
+
+typedef struct sim_sm_stats {
+    uint64_t warp_insts;        /* issued warp instructions */
+    uint64_t thread_insts;      /* sum of active lanes */
+    uint64_t issue_slots;       /* scheduler cycles that issued */
+    uint64_t stall[SIM_STALL_COUNT];   /* scheduler cycles that did not, by reason */
+    uint64_t gld_insts, gst_insts, shld_insts, shst_insts, atomic_insts;
+    uint64_t mem_requests;      /* line requests / atomics accepted by the memory system */
+    uint64_t ldst_refused;      /* cycles the LDST unit's head request was refused */
+    uint64_t refused[SIM_FAIL_COUNT];  /* ... by cause */
+    uint64_t shmem_passes;      /* shared-memory passes (conflict degree summed) */
+    uint64_t blocks;            /* blocks completed */
+    uint64_t max_resident_blocks;
+    uint64_t active_cycles;     /* cycles with at least one resident block */
+} sim_sm_stats;
+
+typedef struct sim_kernel_stats {
+    char name[64];
+    uint64_t launch;            /* index in the run's sequence */
+    uint64_t start_cycle;       /* first cycle of the kernel (after its launch latency) */
+    uint64_t cycles;            /* start to the cycle after its last warp finished */
+    uint64_t launch_cycles;     /* launch latency paid before it */
+    uint64_t blocks, resident_blocks_per_sm;
+    double ipc;                 /* warp instructions per cycle, whole GPU */
+    sim_sm_stats total;         /* summed over SMs (max_resident_blocks: max) */
+    uint64_t events[SIM_EV_COUNT];
+    int mem_stats_valid;        /* 1 when the real memory system ran */
+    sim_mem_stats mem;          /* the memory system's counters for this kernel */
+    int n_sm;
+    sim_sm_stats *sm;           /* per SM; owned, free with sim_kernel_stats_free */
+} sim_kernel_stats;
+
+void sim_kernel_stats_free(sim_kernel_stats *s);
+/* CSV: header + one row per kernel, to path.tmp then renamed. */
+trapeze_status sim_stats_write_csv(const char *path, const sim_kernel_stats *s, int n,
+                                   trapeze_error *err);
+/* Short text summary. */
+void sim_stats_print(FILE *f, const sim_kernel_stats *s, int n, const sim_core_config *c);
+
+/* ------------------------------------------------------------ the simulator */
+
+typedef struct sim_gpu sim_gpu;
+
+typedef struct sim_gpu_options {
+    sim_mem_port mem;           /* ops NULL: the real memory system from the config */
+    /* called now and then with the current cycle (progress display); may be NULL */
+    void (*progress)(void *ctx, const char *kernel, uint64_t cycle, uint64_t blocks_done,
+                     uint64_t blocks);
+    void *progress_ctx;
+} sim_gpu_options;
+
+/* opt may be NULL. Takes ownership of opt->mem. */
+trapeze_status sim_gpu_create(const trapeze_config *cfg, const sim_gpu_options *opt,
+                              sim_gpu **out, trapeze_error *err);
+void sim_gpu_destroy(sim_gpu *g);
+const sim_core_config *sim_gpu_config(const sim_gpu *g);
+sim_events *sim_gpu_events(sim_gpu *g);
+/* Launch one kernel and run it to completion. The first launch on g starts
+ * at cycle 0; each later one waits the launch latency after the previous
+ * kernel ended (relaunch). stats is filled (free with sim_kernel_stats_free).
+ * Checks that no memory request is outstanding at the end (EFAIL if one is). */
+trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *stats,
+                           trapeze_error *err);
+/* The functional word at addr (atomic counters). */
+uint32_t sim_gpu_peek(const sim_gpu *g, uint64_t addr);
+uint64_t sim_gpu_cycle(const sim_gpu *g);
+
+/* ------------------------------------------------------------ built-in kernels */
+
+typedef struct sim_builtin_param {
+    const char *name;
+    long value;        /* default */
+    const char *help;
+} sim_builtin_param;
+
+#define SIM_BUILTIN_MAX_PARAMS 8
+
+typedef struct sim_builtin {
+    const char *name;
+    const char *help;
+    sim_builtin_param params[SIM_BUILTIN_MAX_PARAMS];
+    /* Builds the kernel sequence into ks (at most max); returns the count
+     * through n. p: parameter values in the order of params. */
+    trapeze_status (*build)(const sim_core_config *c, const long *p, sim_kernel **ks, int max,
+                            int *n, trapeze_error *err);
+} sim_builtin;
+
+const sim_builtin *sim_builtins(int *n);
+const sim_builtin *sim_builtin_find(const char *name);
+/* Parses "name=value" settings over the defaults into p. */
+trapeze_status sim_builtin_params(const sim_builtin *b, int argc, char **argv, long *p,
+                                  trapeze_error *err);
+
+#endif

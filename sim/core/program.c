@@ -1,0 +1,299 @@
+/*
+ * program.c - the program interpreter: the default instruction source. It
+ * walks a kernel's structured program for one warp, keeps the SIMT stack
+ * (active masks, reconvergence at ENDIF) and loop counters, and turns each
+ * executed instruction into a sim_warp_inst with its 32 lane addresses.
+ *
+ * Timing contract with the SM: next() is called once the previous
+ * instruction has issued. A branch that closes a loop is emitted first and
+ * resolved on the following call, so a spin loop's exit test reads the value
+ * its load returned (the branch waits on that register in the scoreboard).
+ */
+#include <string.h>
+
+#include "sim/kernel.h"
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+        q--;
+    return q;
+}
+
+static int64_t var_value(const sim_kernel *k, const sim_warp_cursor *cur, int v);
+
+static int64_t eval_uniform(const sim_kernel *k, const sim_warp_cursor *cur, const sim_affine *e)
+{
+    int64_t s = e->c;
+    for (int v = SIM_BX; v < SIM_VAR_COUNT; v++)
+        if (e->k[v])
+            s += e->k[v] * var_value(k, cur, v);
+    return s;
+}
+
+static int64_t var_value(const sim_kernel *k, const sim_warp_cursor *cur, int v)
+{
+    if (v <= SIM_BZ)
+        return cur->bid[v - SIM_BX];
+    if (v <= SIM_L3) {
+        int l = v - SIM_L0;
+        return l < cur->loops ? cur->counter[l] : 0;
+    }
+    int d = v - SIM_D0;
+    if (d >= k->n_derived)
+        return 0;
+    const sim_derived *dv = &k->derived[d];
+    int64_t x = floor_div(eval_uniform(k, cur, &dv->e), dv->div);
+    if (dv->mod > 0) {
+        x %= dv->mod;
+        if (x < 0)
+            x += dv->mod;
+    }
+    return x;
+}
+
+int64_t sim_eval_uniform(const sim_kernel *k, const sim_warp_cursor *cur, const sim_affine *e)
+{
+    return eval_uniform(k, cur, e);
+}
+
+static inline int64_t clamp64(int64_t x, int64_t lo, int64_t hi)
+{
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+uint64_t sim_eval_addr(const sim_kernel *k, const sim_warp_cursor *cur, const sim_addr *a,
+                       int lane)
+{
+    int64_t sum = 0;
+    for (int d = 0; d < a->n_dims; d++) {
+        const sim_index *ix = &a->index[d];
+        int64_t x = eval_uniform(k, cur, &ix->e) + ix->e.k[SIM_TX] * cur->tid[0][lane] +
+                    ix->e.k[SIM_TY] * cur->tid[1][lane] + ix->e.k[SIM_TZ] * cur->tid[2][lane];
+        sum += a->stride[d] * clamp64(x, ix->lo, ix->hi);
+    }
+    return k->arrays[a->array].base + (uint64_t)(sum * a->elem_bytes);
+}
+
+/* All active lanes' addresses; the uniform part of each dimension once. */
+static void lane_addrs(const sim_kernel *k, const sim_warp_cursor *cur, const sim_addr *a,
+                       uint32_t active, uint64_t *out)
+{
+    int64_t sum[SIM_WARP_LANES];
+    memset(sum, 0, sizeof sum);
+    for (int d = 0; d < a->n_dims; d++) {
+        const sim_index *ix = &a->index[d];
+        int64_t u = eval_uniform(k, cur, &ix->e);
+        int64_t kx = ix->e.k[SIM_TX], ky = ix->e.k[SIM_TY], kz = ix->e.k[SIM_TZ];
+        int64_t st = a->stride[d];
+        for (int l = 0; l < SIM_WARP_LANES; l++) {
+            int64_t x = u + kx * cur->tid[0][l] + ky * cur->tid[1][l] + kz * cur->tid[2][l];
+            sum[l] += st * clamp64(x, ix->lo, ix->hi);
+        }
+    }
+    uint64_t base = k->arrays[a->array].base;
+    for (int l = 0; l < SIM_WARP_LANES; l++)
+        out[l] = (active >> l & 1) ? base + (uint64_t)(sum[l] * a->elem_bytes) : 0;
+}
+
+static uint32_t eval_pred(const sim_kernel *k, const sim_warp_cursor *cur, const sim_pred *p,
+                          uint32_t active)
+{
+    uint32_t mask = active;
+    for (int c = 0; c < p->n && mask; c++) {
+        const sim_affine *e = &p->c[c].e;
+        int64_t u = eval_uniform(k, cur, e);
+        uint32_t m = 0;
+        for (int l = 0; l < SIM_WARP_LANES; l++) {
+            if (!(mask >> l & 1))
+                continue;
+            int64_t x = u + e->k[SIM_TX] * cur->tid[0][l] + e->k[SIM_TY] * cur->tid[1][l] +
+                        e->k[SIM_TZ] * cur->tid[2][l];
+            int t;
+            switch (p->c[c].cmp) {
+            case SIM_LT: t = x < 0; break;
+            case SIM_LE: t = x <= 0; break;
+            case SIM_GT: t = x > 0; break;
+            case SIM_GE: t = x >= 0; break;
+            case SIM_EQ: t = x == 0; break;
+            default: t = x != 0; break;
+            }
+            m |= (uint32_t)t << l;
+        }
+        mask = m;
+    }
+    return mask;
+}
+
+static void prog_warp_start(void *self, const sim_kernel *k, sim_warp_cursor *cur, int bx,
+                            int by, int bz, int warp)
+{
+    (void)self;
+    memset(cur, 0, sizeof *cur);
+    cur->bid[0] = bx;
+    cur->bid[1] = by;
+    cur->bid[2] = bz;
+    int threads = sim_kernel_block_threads(k);
+    for (int l = 0; l < SIM_WARP_LANES; l++) {
+        int t = warp * SIM_WARP_LANES + l;
+        cur->tid[0][l] = (int16_t)(t % k->block.x);
+        cur->tid[1][l] = (int16_t)((t / k->block.x) % k->block.y);
+        cur->tid[2][l] = (int16_t)(t / (k->block.x * k->block.y));
+        if (t < threads)
+            cur->exist |= 1u << l;
+    }
+    cur->active = cur->exist;
+    cur->pending_branch = -1;
+}
+
+static void emit_simple(sim_warp_inst *out, sim_op op, uint32_t active)
+{
+    out->op = (uint8_t)op;
+    out->alu = SIM_ALU_ADD;
+    out->flags = 0;
+    out->dst = SIM_NO_REG;
+    out->src[0] = out->src[1] = out->src[2] = SIM_NO_REG;
+    out->size = 0;
+    out->active = active;
+    out->value = 0;
+}
+
+/* Resolve the loop-closing branch emitted by the previous call. */
+static void resolve_endloop(const sim_kernel *k, sim_warp_cursor *cur, const uint32_t *reg_value)
+{
+    const sim_inst *in = &k->code[cur->pc];
+    int l = cur->loops - 1;
+    int again;
+    if (in->flags & SIM_INST_SPIN) {
+        int64_t target = eval_uniform(k, cur, &in->trips);
+        again = (int64_t)reg_value[in->spin_reg] < target;
+    } else {
+        again = ++cur->counter[l] < cur->trips[l];
+    }
+    if (again) {
+        cur->pc = cur->loop_pc[l] + 1;
+    } else {
+        cur->loops--;
+        cur->pc++;
+    }
+}
+
+static int prog_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
+                     const uint32_t *reg_value, sim_warp_inst *out)
+{
+    (void)self;
+    if (cur->pending_branch >= 0) {
+        cur->pending_branch = -1;
+        resolve_endloop(k, cur, reg_value);
+    }
+    for (;;) {
+        if (cur->pc >= k->n_code)
+            return 0;
+        const sim_inst *in = &k->code[cur->pc];
+        switch ((sim_op)in->op) {
+        case SIM_OP_INT:
+        case SIM_OP_FP:
+        case SIM_OP_DP:
+        case SIM_OP_SFU:
+            emit_simple(out, (sim_op)in->op, cur->active);
+            out->alu = in->alu;
+            out->dst = in->dst;
+            memcpy(out->src, in->src, sizeof out->src);
+            cur->pc++;
+            return 1;
+        case SIM_OP_LD_GLOBAL:
+        case SIM_OP_ST_GLOBAL:
+        case SIM_OP_LD_SHARED:
+        case SIM_OP_ST_SHARED:
+        case SIM_OP_ATOMIC:
+            emit_simple(out, (sim_op)in->op, cur->active);
+            out->flags = in->flags & SIM_INST_VOLATILE;
+            out->dst = in->dst;
+            memcpy(out->src, in->src, sizeof out->src);
+            out->size = (uint8_t)in->addr.elem_bytes;
+            out->value = in->value;
+            lane_addrs(k, cur, &in->addr, cur->active, out->addr);
+            cur->pc++;
+            return 1;
+        case SIM_OP_BAR:
+        case SIM_OP_FENCE:
+            emit_simple(out, (sim_op)in->op, cur->active);
+            cur->pc++;
+            return 1;
+        case SIM_OP_EXIT:
+            emit_simple(out, SIM_OP_EXIT, cur->active);
+            cur->pc = k->n_code;
+            return 1;
+        case SIM_OP_IF: {
+            uint32_t taken = eval_pred(k, cur, &in->pred, cur->active);
+            uint32_t not_taken = cur->active & ~taken;
+            emit_simple(out, SIM_OP_BRANCH, cur->active);
+            int d = cur->depth;
+            if (d >= SIM_MAX_SIMT_DEPTH)   /* validated nesting makes this unreachable */
+                d = SIM_MAX_SIMT_DEPTH - 1;
+            cur->saved[d] = cur->active;
+            cur->depth = d + 1;
+            const sim_inst *m = &k->code[in->match];
+            if (taken) {
+                cur->pending[d] = not_taken;
+                cur->active = taken;
+                cur->pc++;
+            } else if (m->op == SIM_OP_ELSE) {
+                cur->pending[d] = 0;
+                cur->active = not_taken;
+                cur->pc = in->match + 1;
+            } else {   /* nobody takes it and there is no ELSE: straight to ENDIF */
+                cur->pending[d] = 0;
+                cur->pc = in->match;
+            }
+            return 1;
+        }
+        case SIM_OP_ELSE: {
+            /* reached by the THEN lanes: jump over the ELSE part, or run it */
+            int d = cur->depth - 1;
+            emit_simple(out, SIM_OP_BRANCH, cur->active);
+            if (cur->pending[d]) {
+                cur->active = cur->pending[d];
+                cur->pending[d] = 0;
+                cur->pc++;
+            } else {
+                cur->pc = in->match;
+            }
+            return 1;
+        }
+        case SIM_OP_ENDIF:
+            if (cur->depth > 0) {
+                cur->depth--;
+                cur->active = cur->saved[cur->depth];
+            }
+            cur->pc++;
+            continue;
+        case SIM_OP_LOOP: {
+            int l = cur->loops;
+            int64_t trips = (in->flags & SIM_INST_SPIN) ? 1 : eval_uniform(k, cur, &in->trips);
+            if (trips <= 0) {
+                cur->pc = in->match + 1;
+                continue;
+            }
+            cur->counter[l] = 0;
+            cur->trips[l] = trips;
+            cur->loop_pc[l] = cur->pc;
+            cur->loops = l + 1;
+            cur->pc++;
+            continue;
+        }
+        case SIM_OP_ENDLOOP:
+            emit_simple(out, SIM_OP_BRANCH, cur->active);
+            if (in->flags & SIM_INST_SPIN)
+                out->src[0] = in->spin_reg;
+            cur->pending_branch = cur->pc;
+            return 1;
+        default:
+            cur->pc++;
+            continue;
+        }
+    }
+}
+
+const sim_source_ops sim_program_source = {"program", prog_warp_start, prog_next, NULL};

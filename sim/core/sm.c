@@ -1,0 +1,642 @@
+/*
+ * sm.c - one streaming multiprocessor: resident blocks and warp slots under
+ * the occupancy limits, the warp schedulers' issue stage, the scoreboard,
+ * SP/SFU pipelines with latency and initiation interval, the LDST unit
+ * (coalescing, one request per cycle to the L1D port, blocking every warp's
+ * memory instructions while the head request is refused), shared memory
+ * serialized by bank-conflict degree, barriers, fences and atomics.
+ *
+ * Timing (core cycles), the rules hand-computed tests rely on:
+ *  - a block placed at cycle t issues its first instruction at t+1;
+ *  - an ALU instruction issued at t makes its result available at t+lat
+ *    (a dependent issues then) and holds its unit until t+init;
+ *  - a global access issued at t offers its first line request at t+1, one
+ *    request per cycle; a load's register is ready in the cycle its last
+ *    request completes (sim_memsys_pop), and a dependent issues then;
+ *  - a shared access of conflict degree d issued at t holds the LDST unit
+ *    for d cycles and its result is ready at t + smem_latency + d - 1;
+ *  - EXIT issues like any instruction; the warp finishes once its results
+ *    are written and its requests completed; a block's resources are freed
+ *    in the cycle its last warp finishes;
+ *  - each scheduler issues at most one instruction per cycle, a warp at most
+ *    one per cycle.
+ *
+ * Idle skipping: every warp has a `wake` cycle before which it surely cannot
+ * issue (SIM_NEVER when it waits for an event: a load, a barrier, a fence);
+ * the SM's `next` is their minimum, and the top level visits an SM only at
+ * its `next` or when a completion arrives. Stall reasons of a visit hold
+ * until the next visit, so skipped cycles are accounted in bulk.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "sim/core/sm.h"
+
+enum { TAG_LOAD = 0, TAG_STORE = 1, TAG_ATOMIC = 2 };
+
+static inline uint64_t make_tag(int slot, int kind, int reg)
+{
+    return (uint64_t)slot | (uint64_t)kind << 8 | (uint64_t)reg << 16;
+}
+
+trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_events *ev,
+                           sim_mem_port *mem, trapeze_error *err)
+{
+    memset(sm, 0, sizeof *sm);
+    sm->id = id;
+    sm->cfg = cfg;
+    sm->ev = ev;
+    sm->mem = mem;
+    sm->warps = calloc((size_t)cfg->max_warps, sizeof *sm->warps);
+    sm->blocks = calloc((size_t)cfg->gpu.max_blocks_per_sm, sizeof *sm->blocks);
+    sm->sp_free = calloc((size_t)cfg->n_sp, sizeof *sm->sp_free);
+    sm->sfu_free = calloc((size_t)cfg->n_sfu, sizeof *sm->sfu_free);
+    if (!sm->warps || !sm->blocks || !sm->sp_free || !sm->sfu_free) {
+        sim_sm_free(sm);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory for SM %d", id);
+    }
+    const sim_sched_ops *ops = sim_sched_ops_for(cfg->sched);
+    for (int s = 0; s < cfg->n_sched; s++) {
+        sm->sched[s].ops = ops;
+        sm->sched[s].last = -1;
+    }
+    sm->next = SIM_NEVER;
+    return TRAPEZE_OK;
+}
+
+void sim_sm_free(sim_sm *sm)
+{
+    free(sm->warps);
+    free(sm->blocks);
+    free(sm->sp_free);
+    free(sm->sfu_free);
+    sm->warps = NULL;
+    sm->blocks = NULL;
+    sm->sp_free = sm->sfu_free = NULL;
+}
+
+void sim_sm_begin_kernel(sim_sm *sm, const sim_kernel *k, uint64_t cycle)
+{
+    sm->k = k;
+    sm->src = k->source ? k->source : &sim_program_source;
+    sm->src_self = k->source_self;
+    memset(&sm->st, 0, sizeof sm->st);
+    sm->kernel_start = cycle;
+    sm->last_eval = cycle;   /* first cycle not yet accounted */
+    sm->next = SIM_NEVER;
+    for (int s = 0; s < sm->cfg->n_sched; s++) {
+        sm->sched[s].reason = SIM_STALL_IDLE;
+        sm->sched[s].last = -1;
+        sm->sched[s].rr = 0;
+    }
+    sm->age_counter = 0;
+}
+
+static int block_warps(const sim_sm *sm, const sim_kernel *k)
+{
+    int ws = sm->cfg->gpu.warp_size;
+    return (sim_kernel_block_threads(k) + ws - 1) / ws;
+}
+
+static int block_regs(const sim_sm *sm, const sim_kernel *k)
+{
+    return ((k->regs_per_thread + 3) & ~3) * block_warps(sm, k) * sm->cfg->gpu.warp_size;
+}
+
+int sim_sm_fits(const sim_sm *sm, const sim_kernel *k)
+{
+    const sim_core_config *c = sm->cfg;
+    return sm->n_blocks < c->gpu.max_blocks_per_sm &&
+           sm->used_threads + sim_kernel_block_threads(k) <= c->gpu.max_threads_per_sm &&
+           sm->used_warps + block_warps(sm, k) <= c->max_warps &&
+           sm->used_regs + block_regs(sm, k) <= c->gpu.regs_per_sm &&
+           sm->used_shmem + k->shmem_bytes <= c->gpu.shmem_per_sm;
+}
+
+static void fetch(sim_sm *sm, sim_warp *w)
+{
+    if (!sm->src->next(sm->src_self, sm->k, &w->cur, w->reg_value, &w->inst)) {
+        memset(&w->inst, 0, sizeof w->inst - sizeof w->inst.addr);
+        w->inst.op = SIM_OP_EXIT;
+        w->inst.dst = w->inst.src[0] = w->inst.src[1] = w->inst.src[2] = SIM_NO_REG;
+    }
+    w->has_inst = 1;
+}
+
+void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
+{
+    const sim_kernel *k = sm->k;
+    int b = 0;
+    while (sm->blocks[b].live)
+        b++;
+    sim_block *blk = &sm->blocks[b];
+    memset(blk, 0, sizeof *blk);
+    blk->live = 1;
+    blk->id = id;
+    blk->threads = sim_kernel_block_threads(k);
+    blk->warps = block_warps(sm, k);
+    blk->regs = block_regs(sm, k);
+    blk->shmem = k->shmem_bytes;
+    blk->n_warps = blk->warps;
+    sm->n_blocks++;
+    sm->used_threads += blk->threads;
+    sm->used_warps += blk->warps;
+    sm->used_regs += blk->regs;
+    sm->used_shmem += blk->shmem;
+    if ((uint64_t)sm->n_blocks > sm->st.max_resident_blocks)
+        sm->st.max_resident_blocks = (uint64_t)sm->n_blocks;
+    int bx = (int)(id % k->grid.x);
+    int by = (int)((id / k->grid.x) % k->grid.y);
+    int bz = (int)(id / ((long)k->grid.x * k->grid.y));
+    int slot = 0;
+    for (int i = 0; i < blk->warps; i++) {
+        while (sm->warps[slot].state != W_FREE)
+            slot++;
+        sim_warp *w = &sm->warps[slot];
+        w->state = W_RUN;
+        w->wait = SIM_STALL_IDLE;
+        w->block = (int16_t)b;
+        w->age = sm->age_counter++;
+        w->wake = cycle + 1;
+        w->busy_until = 0;
+        w->pend_loads = w->pend_stores = 0;
+        memset(w->reg_pending, 0, sizeof w->reg_pending);
+        memset(w->reg_ready, 0, sizeof w->reg_ready);
+        memset(w->reg_value, 0, sizeof w->reg_value);
+        sm->src->warp_start(sm->src_self, k, &w->cur, bx, by, bz, i);
+        fetch(sm, w);
+        blk->slot[i] = (uint8_t)slot;
+        sim_sched_add(&sm->sched[slot % sm->cfg->n_sched], slot);
+        slot++;
+    }
+    if (sm->next > cycle + 1)
+        sm->next = cycle + 1;
+}
+
+/* ---- blocks and warps finishing ---- */
+
+static void release_block(sim_sm *sm, sim_block *blk)
+{
+    for (int i = 0; i < blk->warps; i++) {
+        int slot = blk->slot[i];
+        sim_sched_remove(&sm->sched[slot % sm->cfg->n_sched], slot);
+        if (sm->src->warp_end)
+            sm->src->warp_end(sm->src_self, &sm->warps[slot].cur);
+        sm->warps[slot].state = W_FREE;
+    }
+    sm->n_blocks--;
+    sm->used_threads -= blk->threads;
+    sm->used_warps -= blk->warps;
+    sm->used_regs -= blk->regs;
+    sm->used_shmem -= blk->shmem;
+    blk->live = 0;
+    sm->st.blocks++;
+    sm->blocks_finished++;
+}
+
+
+static void try_finish(sim_sm *sm, sim_warp *w, uint64_t t)
+{
+    if (w->pend_loads || w->pend_stores) {
+        w->wake = SIM_NEVER;
+        w->wait = SIM_STALL_MEMORY;
+        return;
+    }
+    if (w->busy_until > t) {
+        w->wake = w->busy_until;
+        w->wait = SIM_STALL_COMPUTE;
+        return;
+    }
+    w->state = W_DONE;
+    w->wake = SIM_NEVER;
+    /* released by release_done(), never inside a scheduler's pick */
+    sm->blocks[w->block].done++;
+}
+
+static void release_done(sim_sm *sm)
+{
+    int nb = sm->cfg->gpu.max_blocks_per_sm;
+    for (int b = 0; b < nb; b++)
+        if (sm->blocks[b].live && sm->blocks[b].done == sm->blocks[b].n_warps)
+            release_block(sm, &sm->blocks[b]);
+}
+
+static void barrier_check(sim_sm *sm, sim_block *blk, uint64_t t)
+{
+    if (blk->arrived == 0 || blk->arrived + blk->exited < blk->n_warps)
+        return;
+    for (int i = 0; i < blk->warps; i++) {
+        sim_warp *w = &sm->warps[blk->slot[i]];
+        if (w->state == W_BAR) {
+            w->state = W_RUN;
+            w->wake = t + 1;
+        }
+    }
+    blk->arrived = 0;
+    if (sm->next > t + 1)
+        sm->next = t + 1;
+}
+
+/* ---- issue ---- */
+
+typedef struct issue_ctx {
+    sim_sm *sm;
+    uint64_t t;
+    unsigned seen;   /* stall reasons met, bit per sim_stall */
+} issue_ctx;
+
+static inline int alu_row(int op)
+{
+    return op == SIM_OP_FP ? 1 : op == SIM_OP_DP ? 2 : op == SIM_OP_SFU ? 3 : 0;
+}
+
+static inline int is_sp(int op)
+{
+    return op == SIM_OP_INT || op == SIM_OP_FP || op == SIM_OP_DP || op == SIM_OP_BRANCH;
+}
+
+static inline int is_ldst(int op)
+{
+    return op >= SIM_OP_LD_GLOBAL && op <= SIM_OP_ATOMIC;
+}
+
+/* Free unit of a pool at t, or -1 with *wake = the earliest it frees. */
+static int free_unit(const uint64_t *pool, int n, uint64_t t, uint64_t *wake)
+{
+    uint64_t best = SIM_NEVER;
+    for (int u = 0; u < n; u++) {
+        if (pool[u] <= t)
+            return u;
+        if (pool[u] < best)
+            best = pool[u];
+    }
+    *wake = best;
+    return -1;
+}
+
+/* Can warp w issue its fetched instruction at t? Sets wait/wake if not. */
+static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
+{
+    const sim_warp_inst *in = &w->inst;
+    uint64_t ready = 0;
+    int regs[4] = {in->src[0], in->src[1], in->src[2], in->dst};
+    for (int i = 0; i < 4; i++) {
+        int r = regs[i];
+        if (r == SIM_NO_REG)
+            continue;
+        if (w->reg_pending[r]) {
+            w->wait = SIM_STALL_MEMORY;
+            w->wake = SIM_NEVER;
+            return 0;
+        }
+        if (w->reg_ready[r] > ready)
+            ready = w->reg_ready[r];
+    }
+    if (ready > t) {
+        w->wait = SIM_STALL_COMPUTE;
+        w->wake = ready;
+        return 0;
+    }
+    int op = in->op;
+    uint64_t wake;
+    if (is_sp(op)) {
+        if (free_unit(sm->sp_free, sm->cfg->n_sp, t, &wake) < 0) {
+            w->wait = SIM_STALL_COMPUTE;
+            w->wake = wake;
+            return 0;
+        }
+    } else if (op == SIM_OP_SFU) {
+        if (free_unit(sm->sfu_free, sm->cfg->n_sfu, t, &wake) < 0) {
+            w->wait = SIM_STALL_COMPUTE;
+            w->wake = wake;
+            return 0;
+        }
+    } else if (is_ldst(op)) {
+        if (sm->lq_n > 0) {
+            w->wait = SIM_STALL_MEMORY;
+            w->wake = t + 1;
+            return 0;
+        }
+        if (sm->ldst_free > t) {
+            w->wait = SIM_STALL_MEMORY;
+            w->wake = sm->ldst_free;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int can_issue(void *vctx, int slot)
+{
+    issue_ctx *ctx = vctx;
+    sim_sm *sm = ctx->sm;
+    sim_warp *w = &sm->warps[slot];
+    switch (w->state) {
+    case W_RUN:
+        if (w->wake > ctx->t || !warp_ready(sm, w, ctx->t)) {
+            ctx->seen |= 1u << w->wait;
+            return 0;
+        }
+        return 1;
+    case W_BAR:
+        ctx->seen |= 1u << SIM_STALL_BARRIER;
+        return 0;
+    case W_FENCE:
+        ctx->seen |= 1u << SIM_STALL_FENCE;
+        return 0;
+    case W_EXITED:
+        if (w->wake <= ctx->t)
+            try_finish(sm, w, ctx->t);
+        if (w->state == W_EXITED)
+            ctx->seen |= 1u << w->wait;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static void reg_events(sim_sm *sm, int slot, const sim_warp_inst *in, uint64_t t)
+{
+    int nb = sm->cfg->reg_banks, base = sm->id * nb;
+    int reads = 0;
+    for (int i = 0; i < 3; i++)
+        if (in->src[i] != SIM_NO_REG) {
+            reads++;
+            sim_events_busy(sm->ev, SIM_UNIT_REG_BANK, base + (in->src[i] + slot) % nb, t);
+        }
+    if (reads)
+        sim_events_count(sm->ev, SIM_EV_REG_READ, (uint64_t)reads);
+    if (in->dst != SIM_NO_REG) {
+        sim_events_count(sm->ev, SIM_EV_REG_WRITE, 1);
+        sim_events_busy(sm->ev, SIM_UNIT_REG_BANK, base + (in->dst + slot) % nb, t);
+    }
+}
+
+static void lq_push(sim_sm *sm, uint64_t addr, uint32_t sectors, uint32_t bytes, int op,
+                    int flags, uint32_t value, uint64_t tag)
+{
+    sim_mem_request *r = &sm->lq[(sm->lq_head + sm->lq_n++) % SIM_WARP_LANES];
+    r->addr = addr;
+    r->sector_mask = sectors;
+    r->bytes = bytes;
+    r->op = (uint8_t)op;
+    r->flags = (uint8_t)flags;
+    r->sm = (uint16_t)sm->id;
+    r->value = value;
+    r->tag = tag;
+    r->issue_cycle = SIM_NEVER;
+}
+
+static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst *in)
+{
+    int op = in->op;
+    if (op == SIM_OP_ATOMIC) {
+        sm->st.atomic_insts++;
+        int n = 0;
+        for (int l = 0; l < SIM_WARP_LANES; l++) {
+            if (!(in->active >> l & 1))
+                continue;
+            uint64_t a = in->addr[l] & ~3ull;
+            lq_push(sm, a, 1u << ((a % SIM_LINE_BYTES) / SIM_SECTOR_BYTES), 4, SIM_MEM_ATOMIC,
+                    0, in->value, make_tag(slot, TAG_ATOMIC, in->dst));
+            n++;
+        }
+        w->pend_stores += (uint32_t)n;
+        if (in->dst != SIM_NO_REG)
+            w->reg_pending[in->dst] += (uint16_t)n;
+        return;
+    }
+    sim_line_access lines[SIM_WARP_LANES];
+    int n = sim_coalesce(in->addr, in->active, in->size, lines);
+    int load = op == SIM_OP_LD_GLOBAL;
+    int flags = (in->flags & SIM_INST_VOLATILE) ? SIM_MEM_VOLATILE : 0;
+    for (int i = 0; i < n; i++)
+        lq_push(sm, lines[i].line_addr, lines[i].sector_mask, lines[i].bytes,
+                load ? SIM_MEM_LOAD : SIM_MEM_STORE, flags, 0,
+                make_tag(slot, load ? TAG_LOAD : TAG_STORE, load ? in->dst : SIM_NO_REG));
+    if (load) {
+        sm->st.gld_insts++;
+        w->pend_loads += (uint32_t)n;
+        if (in->dst != SIM_NO_REG)
+            w->reg_pending[in->dst] += (uint16_t)n;
+    } else {
+        sm->st.gst_insts++;
+        w->pend_stores += (uint32_t)n;
+    }
+}
+
+static void issue(sim_sm *sm, int slot, uint64_t t)
+{
+    sim_warp *w = &sm->warps[slot];
+    const sim_warp_inst *in = &w->inst;
+    const sim_core_config *c = sm->cfg;
+    sm->st.warp_insts++;
+    sm->st.thread_insts += (uint64_t)__builtin_popcount(in->active);
+    sim_events_count(sm->ev, SIM_EV_INST_ISSUE, 1);
+    reg_events(sm, slot, in, t);
+    int op = in->op;
+    uint64_t wake_unused;
+    sim_block *blk = &sm->blocks[w->block];
+    switch (op) {
+    case SIM_OP_INT:
+    case SIM_OP_FP:
+    case SIM_OP_DP:
+    case SIM_OP_BRANCH:
+    case SIM_OP_SFU: {
+        int row = alu_row(op), alu = op == SIM_OP_BRANCH ? SIM_ALU_ADD : in->alu;
+        uint64_t *pool = op == SIM_OP_SFU ? sm->sfu_free : sm->sp_free;
+        int u = free_unit(pool, op == SIM_OP_SFU ? c->n_sfu : c->n_sp, t, &wake_unused);
+        pool[u] = t + (uint64_t)c->init[row][alu];
+        uint64_t done = t + (uint64_t)c->lat[row][alu];
+        if (in->dst != SIM_NO_REG)
+            w->reg_ready[in->dst] = done;
+        if (done > w->busy_until)
+            w->busy_until = done;
+        sim_events_count(sm->ev, op == SIM_OP_SFU ? SIM_EV_SFU_OP
+                                 : (op == SIM_OP_FP || op == SIM_OP_DP) ? SIM_EV_FP_OP
+                                                                        : SIM_EV_INT_OP, 1);
+        break;
+    }
+    case SIM_OP_LD_GLOBAL:
+    case SIM_OP_ST_GLOBAL:
+    case SIM_OP_ATOMIC:
+        issue_global(sm, slot, w, in);
+        break;
+    case SIM_OP_LD_SHARED:
+    case SIM_OP_ST_SHARED: {
+        int d = in->active ? sim_shmem_conflict_degree(in->addr, in->active, c->shmem_banks) : 1;
+        if (d < 1)
+            d = 1;
+        sm->ldst_free = t + (uint64_t)d;
+        sm->st.shmem_passes += (uint64_t)d;
+        sim_events_count(sm->ev, SIM_EV_SHMEM_ACCESS, (uint64_t)d);
+        uint64_t done = t + (uint64_t)c->smem_latency + (uint64_t)d - 1;
+        if (op == SIM_OP_LD_SHARED) {
+            sm->st.shld_insts++;
+            if (in->dst != SIM_NO_REG)
+                w->reg_ready[in->dst] = done;
+        } else {
+            sm->st.shst_insts++;
+        }
+        if (done > w->busy_until)
+            w->busy_until = done;
+        break;
+    }
+    case SIM_OP_BAR:
+        w->state = W_BAR;
+        blk->arrived++;
+        break;
+    case SIM_OP_FENCE:
+        if (w->pend_stores)
+            w->state = W_FENCE;
+        break;
+    default:   /* EXIT */
+        w->state = W_EXITED;
+        w->has_inst = 0;
+        blk->exited++;
+        break;
+    }
+    if (w->state == W_EXITED) {
+        barrier_check(sm, blk, t);
+        try_finish(sm, w, t);
+        return;
+    }
+    fetch(sm, w);
+    w->wake = w->state == W_RUN ? t + 1 : SIM_NEVER;
+    if (w->state == W_BAR)
+        barrier_check(sm, blk, t);
+}
+
+/* ---- the LDST unit's port ---- */
+
+static void ldst_step(sim_sm *sm, uint64_t t)
+{
+    if (!sm->lq_n)
+        return;
+    sim_mem_request *r = &sm->lq[sm->lq_head];
+    if (r->issue_cycle == SIM_NEVER)
+        r->issue_cycle = t;
+    sim_fail_cause cause = SIM_FAIL_NONE;
+    sim_mem_outcome o = sm->mem->ops->access(sm->mem->self, r, t, &cause);
+    if (o == SIM_MEM_RESERVATION_FAIL) {
+        sm->st.ldst_refused++;
+        sm->st.refused[cause < SIM_FAIL_COUNT ? cause : SIM_FAIL_NONE]++;
+        return;
+    }
+    sm->st.mem_requests++;
+    sm->lq_head = (sm->lq_head + 1) % SIM_WARP_LANES;
+    sm->lq_n--;
+}
+
+void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
+{
+    int slot = (int)(done->tag & 0xff), kind = (int)(done->tag >> 8 & 0xff);
+    int reg = (int)(done->tag >> 16 & 0xff);
+    sim_warp *w = &sm->warps[slot];
+    if (kind == TAG_STORE || kind == TAG_ATOMIC) {
+        w->pend_stores--;
+        if (w->pend_stores == 0 && w->state == W_FENCE)
+            w->state = W_RUN;
+    } else {
+        w->pend_loads--;
+    }
+    if (kind != TAG_STORE && reg != SIM_NO_REG) {
+        if ((done->flags & SIM_MEM_VOLATILE) || kind == TAG_ATOMIC)
+            w->reg_value[reg] = done->value;
+        if (--w->reg_pending[reg] == 0)
+            w->reg_ready[reg] = t;
+    }
+    if (w->state == W_RUN) {
+        w->wake = t;
+    } else if (w->state == W_EXITED) {
+        try_finish(sm, w, t);
+    }
+    release_done(sm);
+    if (sm->next > t)
+        sm->next = t;
+}
+
+/* ---- one cycle ---- */
+
+static void account(sim_sm *sm, uint64_t upto)
+{
+    if (upto <= sm->last_eval)
+        return;
+    uint64_t gap = upto - sm->last_eval;
+    for (int s = 0; s < sm->cfg->n_sched; s++) {
+        int r = sm->sched[s].reason;
+        sm->st.stall[r < SIM_STALL_COUNT ? r : SIM_STALL_IDLE] += gap;
+    }
+    if (sm->n_blocks)
+        sm->st.active_cycles += gap;
+    sm->last_eval = upto;
+}
+
+void sim_sm_cycle(sim_sm *sm, uint64_t t)
+{
+    account(sm, t);
+    ldst_step(sm, t);
+    issue_ctx ctx = {sm, t, 0};
+    int busy = sm->n_blocks > 0;
+    for (int s = 0; s < sm->cfg->n_sched; s++) {
+        sim_sched *sc = &sm->sched[s];
+        ctx.seen = 0;
+        int slot = sc->n ? sc->ops->pick(sc, can_issue, &ctx) : -1;
+        if (slot >= 0) {
+            issue(sm, slot, t);
+            sm->st.issue_slots++;
+            sc->reason = SIM_STALL_IDLE;   /* until re-evaluated next cycle */
+        } else {
+            int r = SIM_STALL_IDLE;
+            for (int b = 0; b < SIM_STALL_IDLE; b++)
+                if (ctx.seen >> b & 1) {
+                    r = b;
+                    break;
+                }
+            sc->reason = (uint8_t)r;
+            sm->st.stall[r]++;
+        }
+    }
+    if (busy)
+        sm->st.active_cycles++;
+    sm->last_eval = t + 1;
+    release_done(sm);
+    /* next visit */
+    uint64_t next = sm->lq_n ? t + 1 : SIM_NEVER;
+    int nw = sm->cfg->max_warps;
+    for (int i = 0; i < nw; i++) {
+        const sim_warp *w = &sm->warps[i];
+        if ((w->state == W_RUN || w->state == W_EXITED) && w->wake < next)
+            next = w->wake;
+    }
+    sm->next = next <= t ? t + 1 : next;
+    if (sm->next > t + 1) {
+        /* a gap follows: every scheduler's reason for it, from its warps' states */
+        for (int s = 0; s < sm->cfg->n_sched; s++) {
+            sim_sched *sc = &sm->sched[s];
+            unsigned seen = 0;
+            for (int i = 0; i < sc->n; i++) {
+                const sim_warp *w = &sm->warps[sc->slot[i]];
+                if (w->state == W_RUN || w->state == W_EXITED)
+                    seen |= 1u << w->wait;
+                else if (w->state == W_BAR)
+                    seen |= 1u << SIM_STALL_BARRIER;
+                else if (w->state == W_FENCE)
+                    seen |= 1u << SIM_STALL_FENCE;
+            }
+            int r = SIM_STALL_IDLE;
+            for (int b = 0; b < SIM_STALL_IDLE; b++)
+                if (seen >> b & 1) {
+                    r = b;
+                    break;
+                }
+            sc->reason = (uint8_t)r;
+        }
+    }
+}
+
+void sim_sm_finish_kernel(sim_sm *sm, uint64_t end)
+{
+    account(sm, end);
+}

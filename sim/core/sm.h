@@ -1,0 +1,125 @@
+/*
+ * sm.h - internal to sim/core: one streaming multiprocessor (warp slots,
+ * blocks, schedulers, scoreboard, functional units, LDST unit), the warp
+ * scheduler interface and the TB dispatch-policy interface.
+ */
+#ifndef TRAPEZE_SIM_CORE_SM_H
+#define TRAPEZE_SIM_CORE_SM_H
+
+#include <stdint.h>
+
+#include "sim/core/gpu_sim.h"
+
+#define SIM_NEVER UINT64_MAX
+#define SM_MAX_WARPS 256
+#define SM_MAX_BLOCK_WARPS 128
+
+enum { W_FREE, W_RUN, W_BAR, W_FENCE, W_EXITED, W_DONE };
+
+typedef struct sim_warp {
+    uint8_t state;             /* W_* */
+    uint8_t wait;              /* sim_stall: why it last could not issue */
+    uint8_t has_inst;
+    int16_t block;             /* block slot */
+    uint64_t age;              /* dispatch order (GTO's "oldest") */
+    uint64_t wake;             /* earliest cycle worth checking it again */
+    uint64_t busy_until;       /* last ALU result lands */
+    uint32_t pend_loads, pend_stores;   /* outstanding requests (stores include atomics) */
+    uint16_t reg_pending[SIM_MAX_REGS]; /* outstanding load requests writing the register */
+    uint64_t reg_ready[SIM_MAX_REGS];   /* cycle its ALU result is available */
+    uint32_t reg_value[SIM_MAX_REGS];   /* words returned by atomics / volatile loads */
+    sim_warp_cursor cur;
+    sim_warp_inst inst;        /* the next instruction (fetched) */
+} sim_warp;
+
+typedef struct sim_block {
+    int live;
+    long id;
+    int n_warps, arrived, exited, done;
+    int threads, warps, regs, shmem;
+    uint8_t slot[SM_MAX_BLOCK_WARPS];
+} sim_block;
+
+/* ---- warp schedulers ---- */
+
+typedef struct sim_sched sim_sched;
+/* can_issue(ctx, slot) returns 1 and the scheduler issues that warp. */
+typedef int (*sim_can_issue_fn)(void *ctx, int slot);
+
+typedef struct sim_sched_ops {
+    const char *name;
+    /* Visit the scheduler's warps in priority order until can_issue says
+     * yes; return that slot or -1. */
+    int (*pick)(sim_sched *s, sim_can_issue_fn can_issue, void *ctx);
+} sim_sched_ops;
+
+struct sim_sched {
+    const sim_sched_ops *ops;
+    int n;                       /* warps assigned (slots, oldest first) */
+    uint8_t slot[SM_MAX_WARPS];
+    int last;                    /* slot issued last, -1 none */
+    int rr;                      /* LRR: position after the last issue */
+    uint8_t reason;              /* sim_stall of the last evaluated cycle, or 0xff issued */
+};
+
+const sim_sched_ops *sim_sched_ops_for(sim_sched_kind kind);
+void sim_sched_add(sim_sched *s, int slot);     /* appends: the youngest */
+void sim_sched_remove(sim_sched *s, int slot);
+
+/* ---- TB dispatch policies ---- */
+
+typedef struct sim_dispatch_ops {
+    const char *name;
+    void *(*create)(const sim_kernel *k, int n_sm);
+    void (*destroy)(void *self);
+    /* The SM to consider first in this cycle's dispatch pass. */
+    int (*first_sm)(void *self);
+    /* The block (linear id) to place on `sm` now, or -1 for none. Called
+     * only when one more block fits on sm. */
+    long (*next_block)(void *self, int sm);
+    void (*placed)(void *self, int sm, long block);
+} sim_dispatch_ops;
+
+extern const sim_dispatch_ops sim_dispatch_round_robin;
+
+/* ---- the SM ---- */
+
+typedef struct sim_sm {
+    int id;
+    const sim_core_config *cfg;
+    const sim_kernel *k;
+    const sim_source_ops *src;
+    void *src_self;
+    sim_events *ev;
+    sim_mem_port *mem;
+    sim_warp *warps;             /* max_warps slots */
+    sim_block *blocks;           /* max_blocks slots */
+    int n_blocks;                /* resident */
+    int used_threads, used_warps, used_regs, used_shmem;
+    sim_sched sched[16];
+    uint64_t *sp_free, *sfu_free;  /* per unit: next cycle it accepts */
+    /* LDST unit */
+    sim_mem_request lq[SIM_WARP_LANES];
+    int lq_head, lq_n;
+    uint64_t ldst_free;          /* shared-memory passes keep it until then */
+    uint64_t next;               /* earliest cycle the SM needs a visit */
+    uint64_t last_eval;          /* last cycle accounted */
+    uint64_t age_counter;
+    uint64_t kernel_start;
+    sim_sm_stats st;
+    /* set by the SM, read by the top level */
+    int blocks_finished;         /* since the top level last looked */
+} sim_sm;
+
+trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_events *ev,
+                           sim_mem_port *mem, trapeze_error *err);
+void sim_sm_free(sim_sm *sm);
+void sim_sm_begin_kernel(sim_sm *sm, const sim_kernel *k, uint64_t cycle);
+int sim_sm_fits(const sim_sm *sm, const sim_kernel *k);
+void sim_sm_place_block(sim_sm *sm, long block, uint64_t cycle);
+void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t cycle);
+void sim_sm_cycle(sim_sm *sm, uint64_t cycle);
+/* Accounts the stall reasons up to (excluding) `end`. */
+void sim_sm_finish_kernel(sim_sm *sm, uint64_t end);
+
+#endif
