@@ -40,11 +40,15 @@ typedef enum {
 } sim_mem_op;
 
 enum {
-    SIM_MEM_VOLATILE = 1u << 0  /* load served by L2, never by L1 (spinning on a flag) */
+    SIM_MEM_VOLATILE = 1u << 0,   /* load served by L2, never by L1 (spinning on a flag);
+                                     addr is the word address, value returns the word */
+    SIM_MEM_STORE_VALUE = 1u << 1 /* store: also write `value` to the functional word at
+                                     addr (a word address) when L2 performs the store */
 };
 
 typedef struct sim_mem_request {
-    uint64_t addr;         /* line-aligned for loads/stores; word address for atomics */
+    uint64_t addr;         /* line-aligned for loads/stores; word address for atomics,
+                              volatile loads and SIM_MEM_STORE_VALUE stores */
     uint32_t sector_mask;  /* 32-byte sectors of the line that are touched (bits 0..3) */
     uint32_t bytes;        /* bytes actually accessed (for bandwidth statistics) */
     uint8_t op;            /* sim_mem_op */
@@ -117,5 +121,31 @@ const sim_mem_stats *sim_memsys_stats(const sim_memsys *m);
 void sim_memsys_reset_stats(sim_memsys *m);
 /* Invalidate the L1s (GPGPU-Sim flushes L1 between kernels). */
 void sim_memsys_flush_l1(sim_memsys *m);
+
+/* ---- additions (sim/mem/memsys.c) ----
+ * Call order within core cycle c: the SM offers requests (sim_memsys_access
+ * with cycle c), then sim_memsys_cycle(c), then pops completions due at c.
+ * A request accepted at c enters the interconnect in c. One L1D probe per
+ * SM per cycle is the SM's to enforce (the single 128-byte port). */
+
+typedef struct sim_cache_stats sim_cache_stats;  /* sim/mem/mem_stats.h */
+/* L1D counters of one SM (the sum over SMs is sim_memsys_stats()->l1). */
+const sim_cache_stats *sim_memsys_l1_stats(const sim_memsys *m, int sm);
+/* Units the memory system reports to sim_events: SIM_UNIT_L1_BANK = n_sm
+ * (0 without L1D), SIM_UNIT_L2_BANK = channels x sub-partitions (0 without
+ * L2). Fills only those two entries of units[]. */
+trapeze_status sim_memsys_unit_counts(const trapeze_config *cfg, int n_sm,
+                                      int units[SIM_UNIT_KIND_COUNT], trapeze_error *err);
+/* Peak DRAM bandwidth of the config, bytes per core cycle (all channels). */
+double sim_memsys_dram_peak(const sim_memsys *m);
+/* Unloaded latency of one load that misses L1 and L2 and opens a closed
+ * DRAM row, in core cycles, measured by simulating it alone. */
+trapeze_status sim_memsys_probe_latency(const trapeze_config *cfg, int n_sm, uint64_t *cycles,
+                                        trapeze_error *err);
+/* Streams `lines` distinct 128-byte lines through every SM (sequential
+ * addresses, one load offered per SM per cycle, retried when refused) and
+ * reports DRAM bytes read per core cycle and the configured peak. */
+trapeze_status sim_memsys_probe_stream(const trapeze_config *cfg, int n_sm, uint64_t lines,
+                                       double *achieved, double *peak, trapeze_error *err);
 
 #endif

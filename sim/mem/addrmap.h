@@ -1,0 +1,30 @@
+/*
+ * addrmap.h - GPGPU-Sim's DRAM address decoding (-gpgpu_mem_addr_mapping):
+ * which channel, sub-partition, bank, row and column an address falls in.
+ * Pure functions; owns nothing else.
+ */
+#ifndef TRAPEZE_SIM_MEM_ADDRMAP_H
+#define TRAPEZE_SIM_MEM_ADDRMAP_H
+
+#include <stdint.h>
+
+enum { SIM_AM_CHIP, SIM_AM_BANK, SIM_AM_ROW, SIM_AM_COL, SIM_AM_BURST, SIM_AM_FIELDS };
+
+typedef struct sim_addrmap {
+    int gap;                        /* dramid@N: channel = (addr >> N) % channels; -1: D bits */
+    uint64_t mask[SIM_AM_FIELDS];   /* bit masks of D, B, R, C, S */
+    int n_channel, n_sub, n_bank;
+} sim_addrmap;
+
+typedef struct sim_dram_addr {
+    int chip, bank, sub;            /* sub: global sub-partition index */
+    uint64_t row, col;
+} sim_dram_addr;
+
+/* Parses "dramid@8;0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS". Returns NULL on
+ * success or a static message saying what is wrong. */
+const char *sim_addrmap_parse(const char *text, int n_channel, int n_sub, int n_bank,
+                              sim_addrmap *out);
+sim_dram_addr sim_addrmap_decode(const sim_addrmap *m, uint64_t addr);
+
+#endif

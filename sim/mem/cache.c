@@ -1,0 +1,157 @@
+/*
+ * cache.c - tag array, replacement, set index functions and MSHR table
+ * (GPGPU-Sim's tag_array and mshr_table, minus sectors). Owns line states;
+ * must not send packets or count statistics.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/mem/cache.h"
+
+int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg)
+{
+    memset(c, 0, sizeof *c);
+    c->cfg = *cfg;
+    size_t n_lines = (size_t)cfg->sets * (size_t)cfg->assoc;
+    size_t n_mshr = (size_t)cfg->mshr_entries;
+    c->lines = calloc(n_lines, sizeof *c->lines);
+    c->mshr = calloc(n_mshr, sizeof *c->mshr);
+    c->waiting = calloc(n_mshr * (size_t)cfg->mshr_merge, sizeof *c->waiting);
+    c->free_ids = calloc(n_mshr, sizeof *c->free_ids);
+    c->used_ids = calloc(n_mshr, sizeof *c->used_ids);
+    if (!c->lines || !c->mshr || !c->waiting || !c->free_ids || !c->used_ids) {
+        sim_cache_free(c);
+        return 0;
+    }
+    /* Hand out low ids first so runs do not depend on anything but order. */
+    for (int i = 0; i < cfg->mshr_entries; i++)
+        c->free_ids[i] = cfg->mshr_entries - 1 - i;
+    c->n_free = cfg->mshr_entries;
+    return 1;
+}
+
+void sim_cache_free(sim_cache *c)
+{
+    free(c->lines);
+    free(c->mshr);
+    free(c->waiting);
+    free(c->free_ids);
+    free(c->used_ids);
+    memset(c, 0, sizeof *c);
+}
+
+int sim_cache_set(const sim_cache *c, uint64_t line)
+{
+    unsigned nset = (unsigned)c->cfg.sets;
+    if (c->cfg.set_index == 'H' && (nset == 32 || nset == 64)) {
+        /* Fermi's hash (Nugteren et al., HPCA 2014, as in GPGPU-Sim):
+         * bits 7-11 XOR bits 13,14,15,17,19; 64 sets prepend bit 12. */
+        unsigned lower = (unsigned)(line >> 7) & 0x1f;
+        unsigned upper = (unsigned)((line & 0xe000) >> 13);
+        upper |= (unsigned)((line & 0x20000) >> 14);
+        upper |= (unsigned)((line & 0x80000) >> 15);
+        unsigned set = lower ^ upper;
+        if (nset == 64)
+            set |= (unsigned)((line & 0x1000) >> 6);
+        return (int)set;
+    }
+    return (int)((line >> 7) & (nset - 1));
+}
+
+sim_probe sim_cache_probe(const sim_cache *c, uint64_t line, int *way)
+{
+    const sim_line *set = &c->lines[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc];
+    int invalid = -1, lru = -1;
+    for (int w = 0; w < c->cfg.assoc; w++) {
+        const sim_line *l = &set[w];
+        if (l->state != SIM_LINE_INVALID && l->addr == line) {
+            *way = w;
+            return l->state == SIM_LINE_RESERVED ? SIM_PROBE_HIT_RESERVED : SIM_PROBE_HIT;
+        }
+        if (l->state == SIM_LINE_INVALID) {
+            if (invalid < 0)
+                invalid = w;
+        } else if (l->state == SIM_LINE_VALID && (lru < 0 || l->stamp < set[lru].stamp)) {
+            lru = w;
+        }
+    }
+    *way = invalid >= 0 ? invalid : lru;
+    return *way < 0 ? SIM_PROBE_FAIL : SIM_PROBE_MISS;
+}
+
+void sim_cache_touch(sim_cache *c, sim_line *l)
+{
+    c->clock++;
+    if (c->cfg.rep == 'L')
+        l->stamp = c->clock;
+}
+
+int sim_cache_fill_victim(const sim_cache *c, uint64_t line)
+{
+    int way;
+    sim_probe p = sim_cache_probe(c, line, &way);
+    if (p == SIM_PROBE_HIT)
+        return way;
+    return p == SIM_PROBE_MISS ? way : -1;
+}
+
+sim_line sim_cache_install(sim_cache *c, uint64_t line, int way, int state)
+{
+    sim_line *l = sim_cache_line(c, line, way);
+    sim_line old = *l;
+    c->clock++;
+    l->addr = line;
+    l->stamp = c->clock;
+    l->mshr = -1;
+    l->state = (uint8_t)state;
+    l->dirty = 0;
+    return old;
+}
+
+void sim_cache_invalidate_valid(sim_cache *c)
+{
+    size_t n = (size_t)c->cfg.sets * (size_t)c->cfg.assoc;
+    for (size_t i = 0; i < n; i++)
+        if (c->lines[i].state == SIM_LINE_VALID)
+            c->lines[i].state = SIM_LINE_INVALID;
+}
+
+int sim_cache_mshr_find(const sim_cache *c, uint64_t line)
+{
+    if (c->cfg.alloc == 'm') {
+        /* Allocate-on-miss: a pending line is a RESERVED line that names its entry. */
+        int way;
+        if (sim_cache_probe(c, line, &way) != SIM_PROBE_HIT_RESERVED)
+            return -1;
+        return c->lines[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc + (size_t)way].mshr;
+    }
+    for (int i = 0; i < c->n_used; i++)
+        if (c->mshr[c->used_ids[i]].line == line)
+            return c->used_ids[i];
+    return -1;
+}
+
+int sim_cache_mshr_alloc(sim_cache *c, uint64_t line)
+{
+    int id = c->free_ids[--c->n_free];
+    c->mshr[id].line = line;
+    c->mshr[id].n = 0;
+    c->mshr[id].used_slot = c->n_used;
+    c->used_ids[c->n_used++] = id;
+    return id;
+}
+
+void sim_cache_mshr_add(sim_cache *c, int id, const sim_pkt *p)
+{
+    sim_cache_mshr_waiting(c, id)[c->mshr[id].n++] = *p;
+}
+
+void sim_cache_mshr_release(sim_cache *c, int id)
+{
+    /* Keep the used list dense: move its last element into the hole. */
+    int slot = c->mshr[id].used_slot, last = c->used_ids[--c->n_used];
+    c->used_ids[slot] = last;
+    c->mshr[last].used_slot = slot;
+    c->mshr[id].n = 0;
+    c->free_ids[c->n_free++] = id;
+}

@@ -1,0 +1,77 @@
+/*
+ * cache.h - a tag array with line reservation and an MSHR table, shared by
+ * the L1D and the L2 slices. Owns lines, replacement, set indexing and MSHR
+ * bookkeeping; it must not decide what to send where (l1d.c and l2.c do)
+ * and never counts statistics.
+ */
+#ifndef TRAPEZE_SIM_MEM_CACHE_H
+#define TRAPEZE_SIM_MEM_CACHE_H
+
+#include <stdint.h>
+
+#include "sim/mem/mem_config.h"
+#include "sim/mem/ring.h"
+
+enum { SIM_LINE_INVALID, SIM_LINE_RESERVED, SIM_LINE_VALID };
+
+typedef struct sim_line {
+    uint64_t addr;      /* line address */
+    uint64_t stamp;     /* LRU: last access; FIFO: allocation */
+    int32_t mshr;       /* RESERVED lines: their MSHR entry */
+    uint8_t state;
+    uint8_t dirty;
+} sim_line;
+
+typedef enum {
+    SIM_PROBE_HIT,           /* VALID line with this address */
+    SIM_PROBE_HIT_RESERVED,  /* RESERVED line with this address: a fill is pending */
+    SIM_PROBE_MISS,          /* not present; *way is the victim */
+    SIM_PROBE_FAIL           /* not present and every way reserved */
+} sim_probe;
+
+typedef struct sim_mshr {
+    uint64_t line;
+    int32_t n;          /* requests waiting (the first miss included) */
+    int32_t used_slot;  /* position in the cache's used list */
+} sim_mshr;
+
+typedef struct sim_cache {
+    sim_cache_cfg cfg;
+    sim_line *lines;    /* sets x assoc */
+    sim_mshr *mshr;
+    sim_pkt *waiting;   /* mshr_entries x mshr_merge */
+    int32_t *free_ids, n_free;
+    int32_t *used_ids, n_used;  /* entries in use, for on-fill lookups */
+    uint64_t clock;     /* access counter: deterministic LRU ages */
+} sim_cache;
+
+int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg);
+void sim_cache_free(sim_cache *c);
+int sim_cache_set(const sim_cache *c, uint64_t line);
+sim_probe sim_cache_probe(const sim_cache *c, uint64_t line, int *way);
+static inline sim_line *sim_cache_line(sim_cache *c, uint64_t line, int way)
+{
+    return &c->lines[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc + (size_t)way];
+}
+void sim_cache_touch(sim_cache *c, sim_line *l);
+/* Victim for an on-fill allocation (no reservation): -1 if every way is reserved. */
+int sim_cache_fill_victim(const sim_cache *c, uint64_t line);
+/* Puts `line` in way `way` in `state`; returns the previous contents. */
+sim_line sim_cache_install(sim_cache *c, uint64_t line, int way, int state);
+void sim_cache_invalidate_valid(sim_cache *c);
+
+int sim_cache_mshr_find(const sim_cache *c, uint64_t line);
+static inline int sim_cache_mshr_full(const sim_cache *c) { return c->n_free == 0; }
+static inline int sim_cache_mshr_can_merge(const sim_cache *c, int id)
+{
+    return c->mshr[id].n < c->cfg.mshr_merge;
+}
+int sim_cache_mshr_alloc(sim_cache *c, uint64_t line);
+void sim_cache_mshr_add(sim_cache *c, int id, const sim_pkt *p);
+static inline sim_pkt *sim_cache_mshr_waiting(sim_cache *c, int id)
+{
+    return &c->waiting[(size_t)id * (size_t)c->cfg.mshr_merge];
+}
+void sim_cache_mshr_release(sim_cache *c, int id);
+
+#endif

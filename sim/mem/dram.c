@@ -1,0 +1,248 @@
+/*
+ * dram.c - one DRAM channel: banks with row buffers, an FR-FCFS scheduler
+ * over a bounded request queue, and the GDDR timing constraints CL, WL,
+ * RCD, RP, RAS, RC, RRD, CCD, CCDL (bank groups), CDLR, WR and RTPL, all in
+ * DRAM command cycles. A request moves ceil(bytes / atom) atoms, one column
+ * command each; an atom occupies the data bus for BL / data_command_freq
+ * command cycles. One command per cycle (a single command bus). Rows stay
+ * open until another row of the bank is needed (open-page policy).
+ * Owns DRAM timing only; what a finished request does next is l2.c's.
+ *
+ * FR-FCFS: the oldest request that hits an open row and can issue its
+ * column command now goes first; otherwise the oldest request whose bank
+ * is free of pending row hits gets its PRE or ACT when timing allows.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/mem/memsys_impl.h"
+
+int sim_dram_init(sim_memsys *m, sim_channel *ch)
+{
+    const sim_mem_config *c = &m->cfg;
+    memset(ch, 0, sizeof *ch);
+    ch->banks = calloc((size_t)c->t.nbk, sizeof *ch->banks);
+    ch->t_col_grp = calloc((size_t)c->t.nbkgrp, sizeof *ch->t_col_grp);
+    ch->pool = calloc((size_t)c->sched_queue, sizeof *ch->pool);
+    ch->free_ids = calloc((size_t)c->sched_queue, sizeof *ch->free_ids);
+    if (!ch->banks || !ch->t_col_grp || !ch->pool || !ch->free_ids ||
+        !sim_ring_init(&ch->returning, 16))
+        return 0;
+    for (int b = 0; b < c->t.nbk; b++) {
+        ch->banks[b].row = -1;
+        ch->banks[b].head = ch->banks[b].tail = -1;
+    }
+    for (int i = 0; i < c->sched_queue; i++)
+        ch->free_ids[i] = c->sched_queue - 1 - i;
+    ch->n_free = c->sched_queue;
+    return 1;
+}
+
+void sim_dram_free(sim_channel *ch)
+{
+    free(ch->banks);
+    free(ch->t_col_grp);
+    free(ch->pool);
+    free(ch->free_ids);
+    sim_ring_free(&ch->returning);
+}
+
+static int is_write(const sim_dreq *r)
+{
+    return r->pkt.kind == SIM_PKT_WRITE || r->pkt.kind == SIM_PKT_WRITEBACK;
+}
+
+/* Takes one request per DRAM cycle from the channel's sub-partitions,
+ * rotating between them, once its -dram_latency has passed. */
+static void intake(sim_memsys *m, int c, sim_channel *ch, uint64_t now)
+{
+    int n_sub = m->cfg.n_sub;
+    if (ch->n_free == 0)
+        return;
+    for (int i = 0; i < n_sub; i++) {
+        int s = c * n_sub + (ch->rr_sub + i) % n_sub;
+        sim_ring *q = &m->sub[s].to_dram;
+        if (!q->count || sim_ring_front(q)->ready > now)
+            continue;
+        int id = ch->free_ids[--ch->n_free];
+        sim_dreq *r = &ch->pool[id];
+        memset(r, 0, sizeof *r);
+        r->pkt = *sim_ring_front(q);
+        sim_ring_pop(q);
+        sim_dram_addr da = sim_addrmap_decode(&m->cfg.map, r->pkt.line);
+        r->seq = ch->seq++;
+        r->row = da.row;
+        r->bank = (int16_t)da.bank;
+        uint32_t atom = (uint32_t)m->cfg.atom_bytes;
+        r->atoms_left = (int16_t)(r->pkt.bytes ? (r->pkt.bytes + atom - 1) / atom : 1);
+        r->next = -1;
+        sim_bank *b = &ch->banks[da.bank];
+        if (b->tail >= 0)
+            ch->pool[b->tail].next = id;
+        else
+            b->head = id;
+        b->tail = id;
+        ch->n_queued++;
+        ch->rr_sub = (ch->rr_sub + i + 1) % n_sub;
+        sim_sub_update_active(m, s);
+        return;
+    }
+}
+
+static int col_ready(const sim_memsys *m, const sim_channel *ch, const sim_bank *b,
+                     const sim_dreq *r, uint64_t k)
+{
+    const sim_dram_timing *t = &m->cfg.t;
+    int grp = r->bank / (t->nbk / t->nbkgrp);
+    if (k < b->t_col || k < ch->t_col_any || k < ch->t_col_grp[grp])
+        return 0;
+    if (is_write(r))
+        return k + (uint64_t)t->WL >= ch->bus_free;
+    return k >= ch->t_rd_ok && k + (uint64_t)t->CL >= ch->bus_free &&
+           ch->returning.count < (uint32_t)m->cfg.return_queue;
+}
+
+static void unlink(sim_channel *ch, sim_bank *b, int id)
+{
+    int prev = -1;
+    for (int i = b->head; i != id; i = ch->pool[i].next)
+        prev = i;
+    if (prev < 0)
+        b->head = ch->pool[id].next;
+    else
+        ch->pool[prev].next = ch->pool[id].next;
+    if (b->tail == id)
+        b->tail = prev;
+}
+
+static void issue_col(sim_memsys *m, sim_channel *ch, int id, uint64_t k)
+{
+    const sim_dram_timing *t = &m->cfg.t;
+    sim_dreq *r = &ch->pool[id];
+    sim_bank *b = &ch->banks[r->bank];
+    int grp = r->bank / (t->nbk / t->nbkgrp), wr = is_write(r);
+    uint64_t burst = (uint64_t)m->cfg.burst_cycles;
+    uint64_t data = k + (uint64_t)(wr ? t->WL : t->CL);
+    ch->bus_free = data + burst;
+    ch->t_col_any = k + (uint64_t)t->CCD;
+    ch->t_col_grp[grp] = k + (uint64_t)t->CCDL;
+    if (wr) {
+        uint64_t recovery = data + burst + (uint64_t)t->WR;
+        if (b->t_pre < recovery)
+            b->t_pre = recovery;
+        ch->t_rd_ok = data + burst + (uint64_t)t->CDLR;
+    } else {
+        uint64_t rtp = k + (uint64_t)(t->RTPL > 0 ? t->RTPL : m->cfg.burst_cycles);
+        if (b->t_pre < rtp)
+            b->t_pre = rtp;
+    }
+    if (!r->started) {
+        r->started = 1;
+        if (r->activated)
+            m->stats.dram_row_misses++;
+        else
+            m->stats.dram_row_hits++;
+    }
+    m->stats.dram_busy_cycles += burst;
+    if (wr) {
+        m->stats.dram_bytes_written += (uint64_t)m->cfg.atom_bytes;
+        sim_ev(m, SIM_EV_DRAM_WRITE, 1);
+    } else {
+        m->stats.dram_bytes_read += (uint64_t)m->cfg.atom_bytes;
+        sim_ev(m, SIM_EV_DRAM_READ, 1);
+    }
+    if (--r->atoms_left > 0)
+        return;
+    /* Served: the data bus orders completions, so `returning` stays sorted. */
+    if (wr)
+        m->stats.dram_writes++;
+    else
+        m->stats.dram_reads++;
+    sim_pkt done = r->pkt;
+    done.ready = ch->bus_free;
+    sim_ring_push(&ch->returning, &done);
+    unlink(ch, b, id);
+    ch->free_ids[ch->n_free++] = id;
+    ch->n_queued--;
+}
+
+/* The oldest request of bank b that hits its open row, or -1. */
+static int oldest_hit(const sim_channel *ch, const sim_bank *b)
+{
+    for (int i = b->head; i >= 0; i = ch->pool[i].next)
+        if ((int64_t)ch->pool[i].row == b->row)
+            return i;
+    return -1;
+}
+
+static int try_column(sim_memsys *m, sim_channel *ch, uint64_t k)
+{
+    int best = -1;
+    for (int bi = 0; bi < m->cfg.t.nbk; bi++) {
+        sim_bank *b = &ch->banks[bi];
+        if (b->row < 0 || b->head < 0)
+            continue;
+        int id = oldest_hit(ch, b);
+        if (id >= 0 && col_ready(m, ch, b, &ch->pool[id], k) &&
+            (best < 0 || ch->pool[id].seq < ch->pool[best].seq))
+            best = id;
+    }
+    if (best < 0)
+        return 0;
+    issue_col(m, ch, best, k);
+    return 1;
+}
+
+static void try_row(sim_memsys *m, sim_channel *ch, uint64_t k)
+{
+    const sim_dram_timing *t = &m->cfg.t;
+    int best = -1;
+    for (int bi = 0; bi < t->nbk; bi++) {
+        sim_bank *b = &ch->banks[bi];
+        if (b->head < 0)
+            continue;
+        sim_dreq *r = &ch->pool[b->head];
+        int ok;
+        if (b->row < 0)
+            ok = k >= b->t_act && k >= ch->t_act_any;
+        else
+            ok = oldest_hit(ch, b) < 0 && k >= b->t_pre;
+        if (ok && (best < 0 || r->seq < ch->pool[best].seq))
+            best = b->head;
+    }
+    if (best < 0)
+        return;
+    sim_dreq *r = &ch->pool[best];
+    sim_bank *b = &ch->banks[r->bank];
+    if (b->row < 0) {
+        b->row = (int64_t)r->row;
+        b->t_col = k + (uint64_t)t->RCD;
+        b->t_pre = k + (uint64_t)t->RAS;
+        b->t_act = k + (uint64_t)t->RC;
+        ch->t_act_any = k + (uint64_t)t->RRD;
+        r->activated = 1;
+        m->stats.dram_activates++;
+        sim_ev(m, SIM_EV_DRAM_ACTIVATE, 1);
+    } else {
+        b->row = -1;
+        if (b->t_act < k + (uint64_t)t->RP)
+            b->t_act = k + (uint64_t)t->RP;
+        m->stats.dram_precharges++;
+        sim_ev(m, SIM_EV_DRAM_PRECHARGE, 1);
+    }
+}
+
+/* One DRAM command cycle `tick`, which falls in core cycle `now`. */
+void sim_dram_tick(sim_memsys *m, int c, uint64_t tick, uint64_t now)
+{
+    sim_channel *ch = &m->chan[c];
+    while (ch->returning.count && sim_ring_front(&ch->returning)->ready <= tick &&
+           sim_l2_dram_room(m, sim_ring_front(&ch->returning))) {
+        sim_l2_from_dram(m, sim_ring_front(&ch->returning), now);
+        sim_ring_pop(&ch->returning);
+    }
+    intake(m, c, ch, now);
+    if (ch->n_queued && !try_column(m, ch, tick))
+        try_row(m, ch, tick);
+    sim_chan_update_active(m, c);
+}

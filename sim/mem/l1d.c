@@ -1,0 +1,281 @@
+/*
+ * l1d.c - the SM's port into the memory system: the L1D (allocate-on-miss
+ * reservation, MSHR entry and merge limits, miss queue, write-evict and
+ * no-write-allocate stores), the bypass path (volatile loads, atomics,
+ * -gpgpu_gmem_skip_L1D, no L1), L1 fills and the completion queue the SM
+ * pops. Refusals are counted here by cause; the LDST stall itself is the
+ * SM's. Must not model anything beyond the miss queue (icnt.c takes it).
+ *
+ * Check order on a load miss follows GPGPU-Sim 3.x: line allocation, then
+ * miss queue (read misses keep one slot free, GPGPU-Sim's "+1"), then MSHR.
+ * The configured L1 latency is paid by hits and, after the fill, by misses
+ * (GPGPU-Sim 4 pays it before the tag probe; the total is the same and the
+ * MSHR is held for the same time).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/mem/memsys_impl.h"
+
+/* Per-SM and summed L1 counters move together. */
+#define L1_INC(m, p, f) ((p)->stats.f++, (m)->stats.l1.f++)
+
+int sim_l1_init(sim_memsys *m, sim_sm_port *p)
+{
+    memset(p, 0, sizeof *p);
+    if (m->cfg.l1.enabled && !sim_cache_init(&p->l1, &m->cfg.l1))
+        return 0;
+    p->done.capacity = 64;
+    p->done.items = malloc(p->done.capacity * sizeof *p->done.items);
+    return p->done.items && sim_ring_init(&p->missq, 16) && sim_ring_init(&p->replies, 16);
+}
+
+/* ---- completion heap, ordered by (ready, seq) ---- */
+
+static int done_before(const sim_done *a, const sim_done *b)
+{
+    return a->ready < b->ready || (a->ready == b->ready && a->seq < b->seq);
+}
+
+void sim_done_push(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req, uint64_t ready)
+{
+    sim_done_heap *h = &p->done;
+    if (h->count == h->capacity) {
+        sim_done *items = realloc(h->items, 2 * (size_t)h->capacity * sizeof *items);
+        if (!items) {
+            fputs("trapeze: out of memory in the memory-system simulator\n", stderr);
+            abort();
+        }
+        h->items = items;
+        h->capacity *= 2;
+    }
+    uint32_t i = h->count++;
+    sim_done d = {ready, m->done_seq++, *req};
+    while (i > 0 && done_before(&d, &h->items[(i - 1) / 2])) {
+        h->items[i] = h->items[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->items[i] = d;
+}
+
+int sim_done_pop(sim_done_heap *h, uint64_t cycle, sim_mem_request *out)
+{
+    if (h->count == 0 || h->items[0].ready > cycle)
+        return 0;
+    *out = h->items[0].req;
+    sim_done last = h->items[--h->count];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= h->count)
+            break;
+        if (c + 1 < h->count && done_before(&h->items[c + 1], &h->items[c]))
+            c++;
+        if (!done_before(&h->items[c], &last))
+            break;
+        h->items[i] = h->items[c];
+        i = c;
+    }
+    h->items[i] = last;
+    return 1;
+}
+
+/* ---- access ---- */
+
+static sim_mem_outcome refuse(sim_memsys *m, sim_sm_port *p, sim_fail_cause why,
+                              sim_fail_cause *cause)
+{
+    L1_INC(m, p, reservation_fails);
+    L1_INC(m, p, fails[why]);
+    if (cause)
+        *cause = why;
+    return SIM_MEM_RESERVATION_FAIL;
+}
+
+/* A load that bypasses L1 moves the smallest aligned segment (32, 64 or
+ * 128 bytes) covering its sectors, as GT200-style coalescing shrinks it. */
+static uint32_t segment_bytes(uint32_t sectors)
+{
+    sectors &= 0xf;
+    if (sectors == 0 || (sectors & (sectors - 1)) == 0)
+        return 32;
+    if ((sectors & 0xc) == 0 || (sectors & 0x3) == 0)
+        return 64;
+    return SIM_LINE_BYTES;
+}
+
+static void send_down(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req, int kind,
+                      int fill_l1, uint64_t cycle)
+{
+    sim_pkt pk;
+    memset(&pk, 0, sizeof pk);
+    pk.req = *req;
+    pk.line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
+    pk.ready = cycle;
+    pk.kind = (uint8_t)kind;
+    pk.fill_l1 = (uint8_t)fill_l1;
+    if (kind == SIM_PKT_READ)
+        pk.bytes = fill_l1 ? SIM_LINE_BYTES : segment_bytes(req->sector_mask);
+    else
+        pk.bytes = kind == SIM_PKT_ATOMIC ? 4 : req->bytes;
+    pk.sub = sim_addrmap_decode(&m->cfg.map, pk.line).sub;
+    sim_ring_push(&p->missq, &pk);
+    sim_sm_update_active(m, req->sm);
+}
+
+static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
+                               uint64_t cycle, sim_fail_cause *cause)
+{
+    sim_cache *c = &p->l1;
+    uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
+    int way;
+    sim_probe probe = sim_cache_probe(c, line, &way);
+    sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
+    if (probe == SIM_PROBE_HIT) {
+        sim_cache_touch(c, sim_cache_line(c, line, way));
+        L1_INC(m, p, accesses);
+        L1_INC(m, p, reads);
+        L1_INC(m, p, hits);
+        sim_ev(m, SIM_EV_L1_READ, 1);
+        m->outstanding++;
+        sim_done_push(m, p, req, cycle + (uint64_t)m->cfg.l1_latency);
+        return SIM_MEM_HIT;
+    }
+    int on_miss = c->cfg.alloc == 'm';
+    if (probe == SIM_PROBE_FAIL && on_miss)
+        return refuse(m, p, SIM_FAIL_LINE_ALLOC, cause);
+    if (p->missq.count + 1 >= (uint32_t)c->cfg.miss_queue)
+        return refuse(m, p, SIM_FAIL_MISS_QUEUE, cause);
+    int id = sim_cache_mshr_find(c, line);
+    sim_pkt waiter;
+    memset(&waiter, 0, sizeof waiter);
+    waiter.req = *req;
+    if (id >= 0) {
+        if (!sim_cache_mshr_can_merge(c, id))
+            return refuse(m, p, SIM_FAIL_MSHR_MERGE, cause);
+        sim_cache_mshr_add(c, id, &waiter);
+        if (probe == SIM_PROBE_HIT_RESERVED)
+            sim_cache_touch(c, sim_cache_line(c, line, way));
+        L1_INC(m, p, accesses);
+        L1_INC(m, p, reads);
+        L1_INC(m, p, merges);
+        sim_ev(m, SIM_EV_L1_READ, 1);
+        m->outstanding++;
+        return SIM_MEM_MERGED;
+    }
+    if (sim_cache_mshr_full(c))
+        return refuse(m, p, SIM_FAIL_MSHR_ENTRY, cause);
+    id = sim_cache_mshr_alloc(c, line);
+    sim_cache_mshr_add(c, id, &waiter);
+    if (on_miss) {
+        sim_line old = sim_cache_install(c, line, way, SIM_LINE_RESERVED);
+        sim_cache_line(c, line, way)->mshr = id;
+        if (old.state == SIM_LINE_VALID)
+            L1_INC(m, p, evictions);
+    }
+    L1_INC(m, p, accesses);
+    L1_INC(m, p, reads);
+    L1_INC(m, p, misses);
+    sim_ev(m, SIM_EV_L1_READ, 1);
+    sim_mem_request fetch = *req;
+    fetch.bytes = SIM_LINE_BYTES;
+    send_down(m, p, &fetch, SIM_PKT_READ, 1, cycle);
+    m->outstanding++;
+    return SIM_MEM_MISS;
+}
+
+/* Stores and atomics: write-evict the L1 copy, send down; no allocation. */
+static sim_mem_outcome l1_write(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
+                                uint64_t cycle, sim_fail_cause *cause)
+{
+    if (p->missq.count >= (uint32_t)(m->cfg.l1.enabled ? m->cfg.l1.miss_queue : m->cfg.sm_queue))
+        return refuse(m, p, SIM_FAIL_MISS_QUEUE, cause);
+    if (m->cfg.l1.enabled) {
+        uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
+        int way;
+        if (sim_cache_probe(&p->l1, line, &way) == SIM_PROBE_HIT) {
+            sim_cache_line(&p->l1, line, way)->state = SIM_LINE_INVALID;
+            L1_INC(m, p, evictions);
+        }
+        sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
+        sim_ev(m, SIM_EV_L1_WRITE, 1);
+    }
+    L1_INC(m, p, accesses);
+    if (req->op == SIM_MEM_ATOMIC)
+        L1_INC(m, p, atomics);
+    else
+        L1_INC(m, p, writes);
+    send_down(m, p, req, req->op == SIM_MEM_ATOMIC ? SIM_PKT_ATOMIC : SIM_PKT_WRITE, 0, cycle);
+    m->outstanding++;
+    return SIM_MEM_SENT;
+}
+
+static sim_mem_outcome bypass_load(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
+                                   uint64_t cycle, sim_fail_cause *cause)
+{
+    uint32_t cap = (uint32_t)(m->cfg.l1.enabled ? m->cfg.l1.miss_queue : m->cfg.sm_queue);
+    if (p->missq.count >= cap)
+        return refuse(m, p, SIM_FAIL_MISS_QUEUE, cause);
+    L1_INC(m, p, bypasses);
+    send_down(m, p, req, SIM_PKT_READ, 0, cycle);
+    m->outstanding++;
+    return SIM_MEM_SENT;
+}
+
+sim_mem_outcome sim_l1_access(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
+                              sim_fail_cause *cause)
+{
+    sim_sm_port *p = &m->sm[req->sm];
+    if (cause)
+        *cause = SIM_FAIL_NONE;
+    if (req->op != SIM_MEM_LOAD)
+        return l1_write(m, p, req, cycle, cause);
+    if (!m->cfg.l1.enabled || m->cfg.skip_l1d || (req->flags & SIM_MEM_VOLATILE))
+        return bypass_load(m, p, req, cycle, cause);
+    return l1_load(m, p, req, cycle, cause);
+}
+
+/* A line arrives: it becomes valid and its MSHR entry's requests complete
+ * one per cycle after the L1 latency. */
+static void l1_fill(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t cycle)
+{
+    sim_cache *c = &p->l1;
+    int id = sim_cache_mshr_find(c, pk->line);
+    if (id < 0)
+        return; /* cannot happen: every fill has its entry */
+    if (c->cfg.alloc == 'm') {
+        int way;
+        if (sim_cache_probe(c, pk->line, &way) == SIM_PROBE_HIT_RESERVED)
+            sim_cache_line(c, pk->line, way)->state = SIM_LINE_VALID;
+    } else {
+        int way = sim_cache_fill_victim(c, pk->line);
+        if (way >= 0) {
+            sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
+            if (old.state == SIM_LINE_VALID && old.addr != pk->line)
+                L1_INC(m, p, evictions);
+        }
+    }
+    L1_INC(m, p, fills);
+    sim_ev(m, SIM_EV_L1_FILL, 1);
+    sim_busy(m, SIM_UNIT_L1_BANK, pk->req.sm, cycle);
+    sim_pkt *w = sim_cache_mshr_waiting(c, id);
+    int n = c->mshr[id].n;
+    for (int i = 0; i < n; i++)
+        sim_done_push(m, p, &w[i].req, cycle + (uint64_t)m->cfg.l1_latency + (uint64_t)i);
+    sim_cache_mshr_release(c, id);
+}
+
+/* The SM side of one core cycle: one reply through the fill port. */
+void sim_l1_cycle(sim_memsys *m, int sm, uint64_t cycle)
+{
+    sim_sm_port *p = &m->sm[sm];
+    if (p->replies.count && sim_ring_front(&p->replies)->ready <= cycle) {
+        sim_pkt pk = *sim_ring_front(&p->replies);
+        sim_ring_pop(&p->replies);
+        if (pk.fill_l1)
+            l1_fill(m, p, &pk, cycle);
+        else
+            sim_done_push(m, p, &pk.req, cycle);
+    }
+    sim_sm_update_active(m, sm);
+}

@@ -1,0 +1,327 @@
+/*
+ * mem_config.c - reads the memory options of a gpgpusim.config into
+ * struct sim_mem_config. Owns option names, GPGPU-Sim's defaults for absent
+ * options, and validation (a malformed value is TRAPEZE_EPARSE naming file,
+ * line and option). It must not model timing.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/mem/mem_config.h"
+#include "sim/memsys.h"
+
+/* GPGPU-Sim's default timing is positional and dated; when the option is
+ * absent we use the GTX 480's (Hynix GDDR5) instead, documented. */
+#define DEFAULT_TIMING "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2"
+#define DEFAULT_MAPPING "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS"
+
+static int is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
+
+/* Splits s at any of seps into at most max fields (in place). */
+static int split(char *s, const char *seps, char **fields, int max)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(s, seps, &save); t; t = strtok_r(NULL, seps, &save)) {
+        if (n == max)
+            return max + 1;
+        fields[n++] = t;
+    }
+    return n;
+}
+
+static int parse_uint(const char *s, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < 0 || v > 1000000000)
+        return 0;
+    *out = (int)v;
+    return 1;
+}
+
+static int one_char(const char *s, const char *allowed, char *out)
+{
+    if (!s[0] || s[1] || !strchr(allowed, s[0]))
+        return 0;
+    *out = s[0];
+    return 1;
+}
+
+/* Geometry "[N|S:]sets:line:assoc"; returns a message or NULL. */
+static const char *parse_geometry(char *text, sim_cache_cfg *c)
+{
+    char *f[5];
+    int n = split(text, ":", f, 4);
+    int i = 0;
+    if (n == 4) {
+        if (strcmp(f[0], "N") && strcmp(f[0], "S"))
+            return "the prefix of sets:line:assoc must be N or S";
+        c->sectored = f[0][0] == 'S';
+        i = 1;
+    } else if (n != 3) {
+        return "expected [N|S:]sets:line:assoc";
+    }
+    if (!parse_uint(f[i], &c->sets) || !parse_uint(f[i + 1], &c->line) ||
+        !parse_uint(f[i + 2], &c->assoc))
+        return "sets, line and assoc must be integers";
+    if (!is_pow2(c->sets))
+        return "the number of sets must be a power of two";
+    if (c->line != SIM_LINE_BYTES)
+        return "only 128-byte lines are modelled";
+    if (c->assoc < 1 || c->assoc > 256)
+        return "associativity must be 1..256";
+    return NULL;
+}
+
+static const char *parse_policy(char *text, sim_cache_cfg *c)
+{
+    char *f[6];
+    int n = split(text, ":", f, 5);
+    if (n < 4 || n > 5)
+        return "expected rep:wr:alloc:wr_alloc[:set_index]";
+    c->set_index = 'L';
+    if (!one_char(f[0], "LF", &c->rep))
+        return "replacement must be L (LRU) or F (FIFO)";
+    if (!one_char(f[1], "RBTELR", &c->wr))
+        return "write policy must be R, B, T, E or L";
+    if (!one_char(f[2], "mfs", &c->alloc))
+        return "allocation must be m (on miss), f (on fill) or s (streaming)";
+    if (!one_char(f[3], "NWFL", &c->wr_alloc))
+        return "write allocation must be N, W, F or L";
+    if (n == 5 && !one_char(f[4], "LHPXC", &c->set_index))
+        return "set index function must be L, H, P, X or C";
+    return NULL;
+}
+
+static const char *parse_mshr(char *text, sim_cache_cfg *c)
+{
+    char *f[4];
+    char type;
+    if (split(text, ":", f, 3) != 3 || !one_char(f[0], "AFTS", &type))
+        return "expected mshr_type:entries:max_merge (type A, F, T or S)";
+    if (!parse_uint(f[1], &c->mshr_entries) || !parse_uint(f[2], &c->mshr_merge) ||
+        c->mshr_entries < 1 || c->mshr_merge < 1)
+        return "MSHR entries and max merge must be positive integers";
+    return NULL;
+}
+
+trapeze_status sim_cache_cfg_parse(const trapeze_config *cfg, const char *option,
+                                   const char *text, sim_cache_cfg *out, trapeze_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (strcmp(text, "none") == 0)
+        return TRAPEZE_OK;
+    char buf[256];
+    if (strlen(text) >= sizeof buf)
+        return trapeze_config_fail(cfg, option, err, "cache spec too long");
+    snprintf(buf, sizeof buf, "%s", text);
+    char *g[6];
+    int n = split(buf, ",", g, 5);
+    if (n < 4 || n > 5)
+        return trapeze_config_fail(cfg, option, err,
+                                   "expected [N|S:]sets:line:assoc,rep:wr:alloc:wr_alloc[:idx],"
+                                   "mshr:entries:merge,miss_queue[:...] or none, got '%s'", text);
+    const char *why = parse_geometry(g[0], out);
+    if (!why)
+        why = parse_policy(g[1], out);
+    if (!why)
+        why = parse_mshr(g[2], out);
+    if (!why) {
+        char *f[3];
+        int m = split(g[3], ":", f, 2);
+        if (m < 1 || m > 2 || !parse_uint(f[0], &out->miss_queue) || out->miss_queue < 2)
+            why = "the miss queue size must be an integer of at least 2";
+    }
+    if (why)
+        return trapeze_config_fail(cfg, option, err, "%s (in '%s')", why, text);
+    out->enabled = 1;
+    return TRAPEZE_OK;
+}
+
+static trapeze_status parse_timing(const trapeze_config *cfg, const char *text,
+                                   sim_dram_timing *t, trapeze_error *err)
+{
+    static const char *keys[] = {"nbk", "CCD", "RRD", "RCD", "RAS", "RP", "RC",
+                                 "CL",  "WL",  "CDLR", "WR", "nbkgrp", "CCDL", "RTPL"};
+    int *slots[] = {&t->nbk, &t->CCD, &t->RRD, &t->RCD, &t->RAS, &t->RP, &t->RC,
+                    &t->CL,  &t->WL,  &t->CDLR, &t->WR, &t->nbkgrp, &t->CCDL, &t->RTPL};
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", text);
+    char *save = NULL;
+    for (char *kv = strtok_r(buf, ":", &save); kv; kv = strtok_r(NULL, ":", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq)
+            return trapeze_config_fail(cfg, "gpgpu_dram_timing_opt", err,
+                                       "expected key=value pairs such as CL=12, got '%s'", kv);
+        *eq = '\0';
+        size_t k = 0;
+        while (k < sizeof keys / sizeof *keys && strcmp(keys[k], kv) != 0)
+            k++;
+        if (k == sizeof keys / sizeof *keys)
+            return trapeze_config_fail(cfg, "gpgpu_dram_timing_opt", err,
+                                       "unknown timing parameter '%s'", kv);
+        if (!parse_uint(eq + 1, slots[k]) || *slots[k] > 100000)
+            return trapeze_config_fail(cfg, "gpgpu_dram_timing_opt", err,
+                                       "%s must be a non-negative integer, got '%s'", kv, eq + 1);
+    }
+    if (t->nbk < 1 || t->nbkgrp < 1 || t->nbk % t->nbkgrp || t->nbk > 64)
+        return trapeze_config_fail(cfg, "gpgpu_dram_timing_opt", err,
+                                   "nbk must be 1..64 and a multiple of nbkgrp");
+    return TRAPEZE_OK;
+}
+
+/* Reads an integer option that must lie in [lo, hi]. */
+static trapeze_status get_int(const trapeze_config *cfg, const char *name, long fallback,
+                              long lo, long hi, int *out, trapeze_error *err)
+{
+    long v;
+    trapeze_status s = trapeze_config_get_int(cfg, name, fallback, &v, err);
+    if (s)
+        return s;
+    if (v < lo || v > hi)
+        return trapeze_config_fail(cfg, name, err, "must be between %ld and %ld, got %ld", lo,
+                                   hi, v);
+    *out = (int)v;
+    return TRAPEZE_OK;
+}
+
+static trapeze_status read_clocks(const trapeze_config *cfg, sim_mem_config *c,
+                                  trapeze_error *err)
+{
+    double mhz[SIM_CLK_COUNT] = {500.0, 2000.0, 2000.0, 2000.0}; /* GPGPU-Sim's default */
+    double got[SIM_CLK_COUNT];
+    int n = 0;
+    trapeze_status s = trapeze_config_get_doubles(cfg, "gpgpu_clock_domains", ":", got,
+                                                  SIM_CLK_COUNT, &n, err);
+    if (s)
+        return s;
+    if (n != 0 && n != SIM_CLK_COUNT)
+        return trapeze_config_fail(cfg, "gpgpu_clock_domains", err,
+                                   "expected core:icnt:l2:dram in MHz");
+    for (int i = 0; i < n; i++)
+        mhz[i] = got[i];
+    for (int i = 0; i < SIM_CLK_COUNT; i++) {
+        if (!(mhz[i] >= 0.001 && mhz[i] <= 1e6))
+            return trapeze_config_fail(cfg, "gpgpu_clock_domains", err,
+                                       "clock %d must be between 0.001 and 1e6 MHz", i + 1);
+        c->clock_khz[i] = (uint64_t)llround(mhz[i] * 1000.0);
+    }
+    return TRAPEZE_OK;
+}
+
+static trapeze_status read_caches(const trapeze_config *cfg, sim_mem_config *c,
+                                  trapeze_error *err)
+{
+    const char *l1, *l2;
+    trapeze_status s;
+    trapeze_config_get_string(cfg, "gpgpu_cache:dl1", "none", &l1);
+    trapeze_config_get_string(cfg, "gpgpu_cache:dl2", "none", &l2);
+    if ((s = sim_cache_cfg_parse(cfg, "gpgpu_cache:dl1", l1, &c->l1, err)) ||
+        (s = sim_cache_cfg_parse(cfg, "gpgpu_cache:dl2", l2, &c->l2, err)) ||
+        (s = get_int(cfg, "gpgpu_gmem_skip_L1D", 0, 0, 1, &c->skip_l1d, err)) ||
+        (s = get_int(cfg, "gpgpu_l1_latency", 1, 1, 100000, &c->l1_latency, err)) ||
+        (s = get_int(cfg, "gpgpu_l2_rop_latency", 85, 0, 100000, &c->rop_latency, err)) ||
+        (s = get_int(cfg, "dram_latency", 30, 0, 100000, &c->dram_latency, err)))
+        return s;
+    return TRAPEZE_OK;
+}
+
+static trapeze_status read_queues(const trapeze_config *cfg, sim_mem_config *c,
+                                  trapeze_error *err)
+{
+    double q[4] = {8, 8, 8, 8}; /* GPGPU-Sim's default "8:8:8:8" */
+    int n = 0;
+    trapeze_status s = trapeze_config_get_doubles(cfg, "gpgpu_dram_partition_queues", ":", q,
+                                                  4, &n, err);
+    if (s)
+        return s;
+    if (n != 0 && n != 4)
+        return trapeze_config_fail(cfg, "gpgpu_dram_partition_queues", err,
+                                   "expected icnt_L2:L2_dram:dram_L2:L2_icnt queue sizes");
+    for (int i = 0; i < 4; i++)
+        if (!(q[i] >= 1 && q[i] <= 100000 && q[i] == floor(q[i])))
+            return trapeze_config_fail(cfg, "gpgpu_dram_partition_queues", err,
+                                       "queue sizes must be integers 1..100000");
+    c->q_icnt_l2 = (int)q[0];
+    c->q_l2_dram = (int)q[1];
+    c->q_dram_l2 = (int)q[2];
+    c->q_l2_icnt = (int)q[3];
+    return TRAPEZE_OK;
+}
+
+static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
+                                trapeze_error *err)
+{
+    trapeze_status s;
+    const char *timing, *mapping;
+    if ((s = get_int(cfg, "gpgpu_n_mem", 8, 1, 1024, &c->n_mem, err)) ||
+        (s = get_int(cfg, "gpgpu_n_sub_partition_per_mchannel", 1, 1, 64, &c->n_sub, err)) ||
+        (s = get_int(cfg, "gpgpu_n_mem_per_ctrlr", 1, 1, 64, &c->n_mem_per_ctrlr, err)) ||
+        (s = get_int(cfg, "gpgpu_dram_buswidth", 4, 1, 1024, &c->buswidth, err)) ||
+        (s = get_int(cfg, "gpgpu_dram_burst_length", 4, 1, 1024, &c->burst_length, err)) ||
+        (s = get_int(cfg, "dram_data_command_freq_ratio", 2, 1, 64, &c->freq_ratio, err)) ||
+        (s = get_int(cfg, "gpgpu_frfcfs_dram_sched_queue_size", 16, 0, 100000,
+                     &c->sched_queue, err)) ||
+        (s = get_int(cfg, "gpgpu_dram_return_queue_size", 0, 0, 100000, &c->return_queue,
+                     err)))
+        return s;
+    if (!is_pow2(c->n_sub))
+        return trapeze_config_fail(cfg, "gpgpu_n_sub_partition_per_mchannel", err,
+                                   "must be a power of two");
+    if (c->burst_length % c->freq_ratio)
+        return trapeze_config_fail(cfg, "gpgpu_dram_burst_length", err,
+                                   "must be a multiple of -dram_data_command_freq_ratio (%d)",
+                                   c->freq_ratio);
+    if (c->sched_queue == 0) /* GPGPU-Sim: 0 = unlimited */
+        c->sched_queue = 4096;
+    if (c->return_queue == 0)
+        c->return_queue = 4096;
+    c->atom_bytes = c->burst_length * c->buswidth * c->n_mem_per_ctrlr;
+    c->burst_cycles = c->burst_length / c->freq_ratio;
+    trapeze_config_get_string(cfg, "gpgpu_dram_timing_opt", DEFAULT_TIMING, &timing);
+    sim_dram_timing t = {16, 2, 6, 12, 28, 12, 40, 12, 4, 5, 12, 4, 3, 2};
+    if ((s = parse_timing(cfg, timing, &t, err)))
+        return s;
+    c->t = t;
+    trapeze_config_get_string(cfg, "gpgpu_mem_addr_mapping", DEFAULT_MAPPING, &mapping);
+    const char *why = sim_addrmap_parse(mapping, c->n_mem, c->n_sub, t.nbk, &c->map);
+    if (why)
+        return trapeze_config_fail(cfg, "gpgpu_mem_addr_mapping", err, "%s", why);
+    if (c->map.gap < 0 && !is_pow2(c->n_mem))
+        return trapeze_config_fail(cfg, "gpgpu_mem_addr_mapping", err,
+                                   "D bits need a power-of-two -gpgpu_n_mem; use dramid@N");
+    return TRAPEZE_OK;
+}
+
+static trapeze_status read_icnt(const trapeze_config *cfg, sim_mem_config *c,
+                                trapeze_error *err)
+{
+    trapeze_status s;
+    if ((s = get_int(cfg, "icnt_flit_size", 32, 4, 4096, &c->flit_size, err)) ||
+        (s = get_int(cfg, "trapeze_icnt_latency", 8, 1, 100000, &c->icnt_latency, err)) ||
+        (s = get_int(cfg, "trapeze_icnt_flits_per_cycle", 1, 1, 64, &c->icnt_flits_per_cycle,
+                     err)) ||
+        (s = get_int(cfg, "trapeze_sm_queue", 8, 1, 100000, &c->sm_queue, err)))
+        return s;
+    return TRAPEZE_OK;
+}
+
+trapeze_status sim_mem_config_read(const trapeze_config *cfg, int n_sm, sim_mem_config *out,
+                                   trapeze_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (n_sm < 1 || n_sm > 65535)
+        return trapeze_config_fail(cfg, "gpgpu_n_clusters", err, "need 1..65535 SMs, got %d",
+                                   n_sm);
+    out->n_sm = n_sm;
+    trapeze_status s;
+    if ((s = read_clocks(cfg, out, err)) || (s = read_caches(cfg, out, err)) ||
+        (s = read_queues(cfg, out, err)) || (s = read_dram(cfg, out, err)) ||
+        (s = read_icnt(cfg, out, err)))
+        return s;
+    return TRAPEZE_OK;
+}

@@ -1,0 +1,43 @@
+/*
+ * mem_stats.h - the memory system's statistics (struct sim_mem_stats).
+ * Owns only the layout of the counters; the components of sim/mem/ fill
+ * them. It holds no pointers, so two runs can be compared byte for byte.
+ * Energy events and bank idle intervals are not here: they go to
+ * sim/events.h.
+ */
+#ifndef TRAPEZE_SIM_MEM_STATS_H
+#define TRAPEZE_SIM_MEM_STATS_H
+
+#include <stdint.h>
+
+#include "sim/memsys.h"
+
+/* One cache level (an L1D, or all L1Ds, or all L2 slices together). */
+typedef struct sim_cache_stats {
+    uint64_t accesses;      /* accepted requests that probed the tags */
+    uint64_t reads, writes, atomics;
+    uint64_t hits;          /* data present */
+    uint64_t misses;        /* new MSHR entry, request sent below */
+    uint64_t merges;        /* merged into a pending MSHR entry (hit-reserved included) */
+    uint64_t bypasses;      /* loads that skipped this level (volatile, skip_L1D, no cache) */
+    uint64_t reservation_fails;        /* refusals, all causes (every retry counts) */
+    uint64_t fails[SIM_FAIL_COUNT];    /* refusals by sim_fail_cause */
+    uint64_t stall_cycles;  /* L2 only: cycles the head request could not be served */
+    uint64_t fills, evictions, writebacks;
+} sim_cache_stats;
+
+struct sim_mem_stats {
+    sim_cache_stats l1;     /* summed over SMs; per SM: sim_memsys_l1_stats() */
+    sim_cache_stats l2;     /* summed over sub-partitions */
+    uint64_t icnt_packets_up, icnt_packets_down;  /* SM->L2, L2->SM */
+    uint64_t icnt_flits;
+    uint64_t dram_reads, dram_writes;             /* requests served by DRAM */
+    uint64_t dram_row_hits, dram_row_misses;      /* per request, at its first column command */
+    uint64_t dram_activates, dram_precharges;
+    uint64_t dram_bytes_read, dram_bytes_written; /* atoms moved over the data bus */
+    uint64_t dram_busy_cycles;    /* DRAM command cycles the data bus carried data, all channels */
+    uint64_t dram_cycles;         /* DRAM command cycles elapsed (per channel, not summed) */
+    uint64_t atomics_performed;   /* at L2 (or at the memory partition without L2) */
+};
+
+#endif

@@ -1,0 +1,302 @@
+/*
+ * memsys.c - the memory system as the SM sees it (sim/memsys.h): creation
+ * from the config, the per-core-cycle driver of the clock domains, the
+ * idle-skipping next-event time, completions, functional words, statistics
+ * and the stand-alone probes used by tests and benchmarks. Owns the order
+ * of the parts within a cycle; the parts' behaviour is in their files.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "sim/mem/memsys_impl.h"
+
+/* ---- activity sets ---- */
+
+void sim_sm_update_active(sim_memsys *m, int sm)
+{
+    const sim_sm_port *p = &m->sm[sm];
+    sim_bits_set(&m->sm_active, sm, p->missq.count || p->replies.count);
+}
+
+void sim_sub_update_active(sim_memsys *m, int sub)
+{
+    const sim_subpart *p = &m->sub[sub];
+    sim_bits_set(&m->sub_active, sub,
+                 p->rop.count || p->l2q.count || p->fillq.count || p->respq.count);
+}
+
+void sim_chan_update_active(sim_memsys *m, int chan)
+{
+    const sim_channel *ch = &m->chan[chan];
+    int busy = ch->n_queued || ch->returning.count;
+    for (int s = 0; s < m->cfg.n_sub && !busy; s++)
+        busy = m->sub[chan * m->cfg.n_sub + s].to_dram.count != 0;
+    sim_bits_set(&m->chan_active, chan, busy);
+}
+
+static int bits_init(sim_bits *b, int n)
+{
+    b->n_words = (n + 63) / 64;
+    b->w = calloc((size_t)b->n_words, sizeof *b->w);
+    return b->w != NULL;
+}
+
+/* ---- creation ---- */
+
+static int alloc_parts(sim_memsys *m)
+{
+    m->sm = calloc((size_t)m->n_sm, sizeof *m->sm);
+    m->sub = calloc((size_t)m->n_subs, sizeof *m->sub);
+    m->chan = calloc((size_t)m->cfg.n_mem, sizeof *m->chan);
+    if (!m->sm || !m->sub || !m->chan || !sim_funcmem_init(&m->words) ||
+        !bits_init(&m->sm_active, m->n_sm) || !bits_init(&m->sub_active, m->n_subs) ||
+        !bits_init(&m->chan_active, m->cfg.n_mem))
+        return 0;
+    for (int s = 0; s < m->n_sm; s++)
+        if (!sim_l1_init(m, &m->sm[s]))
+            return 0;
+    for (int s = 0; s < m->n_subs; s++) {
+        sim_subpart *p = &m->sub[s];
+        p->chan = s / m->cfg.n_sub;
+        if ((m->cfg.l2.enabled && !sim_cache_init(&p->l2, &m->cfg.l2)) ||
+            !sim_ring_init(&p->rop, 16) || !sim_ring_init(&p->l2q, (uint32_t)m->cfg.q_icnt_l2) ||
+            !sim_ring_init(&p->fillq, (uint32_t)m->cfg.q_dram_l2) ||
+            !sim_ring_init(&p->respq, (uint32_t)m->cfg.q_l2_icnt) ||
+            !sim_ring_init(&p->to_dram, (uint32_t)m->cfg.q_l2_dram))
+            return 0;
+    }
+    for (int c = 0; c < m->cfg.n_mem; c++)
+        if (!sim_dram_init(m, &m->chan[c]))
+            return 0;
+    return 1;
+}
+
+trapeze_status sim_memsys_create(const trapeze_config *cfg, int n_sm, sim_events *events,
+                                 sim_memsys **out, trapeze_error *err)
+{
+    *out = NULL;
+    sim_memsys *m = calloc(1, sizeof *m);
+    if (!m)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    trapeze_status s = sim_mem_config_read(cfg, n_sm, &m->cfg, err);
+    if (s) {
+        free(m);
+        return s;
+    }
+    m->events = events;
+    m->n_sm = n_sm;
+    m->n_subs = m->cfg.n_mem * m->cfg.n_sub;
+    for (int d = 0; d < SIM_CLK_COUNT; d++)
+        sim_clock_init(&m->clk[d], m->cfg.clock_khz[d], m->cfg.clock_khz[SIM_CLK_CORE]);
+    if (!alloc_parts(m)) {
+        sim_memsys_destroy(m);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    }
+    *out = m;
+    return TRAPEZE_OK;
+}
+
+void sim_memsys_destroy(sim_memsys *m)
+{
+    if (!m)
+        return;
+    for (int s = 0; m->sm && s < m->n_sm; s++) {
+        sim_cache_free(&m->sm[s].l1);
+        sim_ring_free(&m->sm[s].missq);
+        sim_ring_free(&m->sm[s].replies);
+        free(m->sm[s].done.items);
+    }
+    for (int s = 0; m->sub && s < m->n_subs; s++) {
+        sim_subpart *p = &m->sub[s];
+        sim_cache_free(&p->l2);
+        sim_ring_free(&p->rop);
+        sim_ring_free(&p->l2q);
+        sim_ring_free(&p->fillq);
+        sim_ring_free(&p->respq);
+        sim_ring_free(&p->to_dram);
+    }
+    for (int c = 0; m->chan && c < m->cfg.n_mem; c++)
+        sim_dram_free(&m->chan[c]);
+    free(m->sm);
+    free(m->sub);
+    free(m->chan);
+    free(m->sm_active.w);
+    free(m->sub_active.w);
+    free(m->chan_active.w);
+    sim_funcmem_free(&m->words);
+    free(m);
+}
+
+/* ---- the SM's calls ---- */
+
+sim_mem_outcome sim_memsys_access(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
+                                  sim_fail_cause *cause)
+{
+    if (req->sm >= m->n_sm) {
+        if (cause)
+            *cause = SIM_FAIL_NONE;
+        return SIM_MEM_RESERVATION_FAIL; /* a caller bug; never accepted */
+    }
+    return sim_l1_access(m, req, cycle, cause);
+}
+
+int sim_memsys_pop(sim_memsys *m, int sm, uint64_t cycle, sim_mem_request *done)
+{
+    if (sm < 0 || sm >= m->n_sm || !sim_done_pop(&m->sm[sm].done, cycle, done))
+        return 0;
+    m->outstanding--;
+    return 1;
+}
+
+/* Runs every tick of domain d that falls in core cycles up to `cycle`.
+ * An idle domain jumps its tick count in O(1). */
+static void run_dram(sim_memsys *m, uint64_t cycle)
+{
+    sim_clock *ck = &m->clk[SIM_CLK_DRAM];
+    uint64_t end = sim_clock_ticks_through(ck, cycle);
+    for (; ck->next < end; ck->next++) {
+        if (!sim_bits_any(&m->chan_active)) {
+            ck->next = end;
+            break;
+        }
+        uint64_t now = sim_clock_core_cycle(ck, ck->next);
+        int c;
+        SIM_BITS_FOREACH(&m->chan_active, c)
+            sim_dram_tick(m, c, ck->next, now);
+    }
+}
+
+static void run_l2(sim_memsys *m, uint64_t cycle)
+{
+    sim_clock *ck = &m->clk[SIM_CLK_L2];
+    uint64_t end = sim_clock_ticks_through(ck, cycle);
+    for (; ck->next < end; ck->next++) {
+        if (!sim_bits_any(&m->sub_active)) {
+            ck->next = end;
+            break;
+        }
+        uint64_t now = sim_clock_core_cycle(ck, ck->next);
+        int s;
+        SIM_BITS_FOREACH(&m->sub_active, s)
+            sim_l2_tick(m, s, now);
+    }
+}
+
+static void run_icnt(sim_memsys *m, uint64_t cycle)
+{
+    sim_clock *ck = &m->clk[SIM_CLK_ICNT];
+    uint64_t end = sim_clock_ticks_through(ck, cycle);
+    for (; ck->next < end; ck->next++) {
+        if (!sim_bits_any(&m->sm_active) && !sim_bits_any(&m->sub_active)) {
+            ck->next = end;
+            break;
+        }
+        sim_icnt_tick(m, ck->next);
+    }
+}
+
+void sim_memsys_cycle(sim_memsys *m, uint64_t cycle)
+{
+    run_dram(m, cycle);
+    run_l2(m, cycle);
+    run_icnt(m, cycle);
+    int s;
+    SIM_BITS_FOREACH(&m->sm_active, s)
+        sim_l1_cycle(m, s, cycle);
+    m->stats.dram_cycles = m->clk[SIM_CLK_DRAM].next - m->dram_tick_base;
+}
+
+uint64_t sim_memsys_outstanding(const sim_memsys *m) { return m->outstanding; }
+
+static void earliest(uint64_t *best, uint64_t t) { if (t < *best) *best = t; }
+
+/* Anything that must be looked at every cycle answers cycle + 1; queues
+ * that only wait for a timestamp answer that timestamp. Early is safe,
+ * late is not. */
+uint64_t sim_memsys_next_event(const sim_memsys *m, uint64_t cycle)
+{
+    uint64_t best = UINT64_MAX, soon = cycle + 1;
+    int i;
+    SIM_BITS_FOREACH(&m->chan_active, i) {
+        const sim_channel *ch = &m->chan[i];
+        if (ch->n_queued || ch->returning.count)
+            return soon;
+        for (int s = 0; s < m->cfg.n_sub; s++) {
+            sim_ring *q = &m->sub[i * m->cfg.n_sub + s].to_dram;
+            if (q->count)
+                earliest(&best, sim_ring_front(q)->ready);
+        }
+    }
+    SIM_BITS_FOREACH(&m->sub_active, i) {
+        sim_subpart *p = &m->sub[i];
+        if (p->l2q.count || p->fillq.count || p->respq.count)
+            return soon;
+        if (p->rop.count)
+            earliest(&best, sim_ring_front(&p->rop)->ready);
+    }
+    SIM_BITS_FOREACH(&m->sm_active, i) {
+        sim_sm_port *p = &m->sm[i];
+        if (p->missq.count)
+            return soon;
+        if (p->replies.count)
+            earliest(&best, sim_ring_front(&p->replies)->ready);
+    }
+    for (int s = 0; s < m->n_sm; s++)
+        if (m->sm[s].done.count)
+            earliest(&best, m->sm[s].done.items[0].ready);
+    return best == UINT64_MAX ? best : best < soon ? soon : best;
+}
+
+/* ---- functional words, statistics ---- */
+
+void sim_memsys_poke(sim_memsys *m, uint64_t addr, uint32_t value)
+{
+    sim_funcmem_set(&m->words, addr, value);
+}
+
+uint32_t sim_memsys_peek(const sim_memsys *m, uint64_t addr)
+{
+    return sim_funcmem_get(&m->words, addr);
+}
+
+const sim_mem_stats *sim_memsys_stats(const sim_memsys *m) { return &m->stats; }
+
+const sim_cache_stats *sim_memsys_l1_stats(const sim_memsys *m, int sm)
+{
+    return &m->sm[sm].stats;
+}
+
+void sim_memsys_reset_stats(sim_memsys *m)
+{
+    memset(&m->stats, 0, sizeof m->stats);
+    for (int s = 0; s < m->n_sm; s++)
+        memset(&m->sm[s].stats, 0, sizeof m->sm[s].stats);
+    m->dram_tick_base = m->clk[SIM_CLK_DRAM].next;
+}
+
+void sim_memsys_flush_l1(sim_memsys *m)
+{
+    if (!m->cfg.l1.enabled)
+        return;
+    for (int s = 0; s < m->n_sm; s++)
+        sim_cache_invalidate_valid(&m->sm[s].l1);
+}
+
+trapeze_status sim_memsys_unit_counts(const trapeze_config *cfg, int n_sm,
+                                      int units[SIM_UNIT_KIND_COUNT], trapeze_error *err)
+{
+    sim_mem_config c;
+    trapeze_status s = sim_mem_config_read(cfg, n_sm, &c, err);
+    if (s)
+        return s;
+    units[SIM_UNIT_L1_BANK] = c.l1.enabled ? n_sm : 0;
+    units[SIM_UNIT_L2_BANK] = c.l2.enabled ? c.n_mem * c.n_sub : 0;
+    return TRAPEZE_OK;
+}
+
+double sim_memsys_dram_peak(const sim_memsys *m)
+{
+    double per_dram_cycle = (double)m->cfg.n_mem * m->cfg.atom_bytes / m->cfg.burst_cycles;
+    return per_dram_cycle * sim_clock_ratio(&m->clk[SIM_CLK_DRAM]);
+}

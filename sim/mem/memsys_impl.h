@@ -1,0 +1,177 @@
+/*
+ * memsys_impl.h - the inside of struct sim_memsys, shared by the files of
+ * sim/mem/ (one per part: l1d.c, icnt.c, l2.c, dram.c, memsys.c). Owns the
+ * layout and the small helpers every part uses (active sets, events); the
+ * behaviour lives in the parts.
+ *
+ * Time: every timestamp in a queue is a core cycle, except inside a DRAM
+ * channel, which counts its own command clock. In one core cycle the
+ * domains run in the order DRAM, L2, interconnect, SM side, so a reply
+ * flows from DRAM to the SM's fill port without waiting for a next cycle.
+ */
+#ifndef TRAPEZE_SIM_MEM_MEMSYS_IMPL_H
+#define TRAPEZE_SIM_MEM_MEMSYS_IMPL_H
+
+#include <stdint.h>
+
+#include "sim/mem/cache.h"
+#include "sim/mem/clock.h"
+#include "sim/mem/funcmem.h"
+#include "sim/mem/mem_config.h"
+#include "sim/mem/mem_stats.h"
+#include "sim/mem/ring.h"
+#include "sim/memsys.h"
+
+/* Completed requests of one SM, ordered by (ready, seq). */
+typedef struct sim_done {
+    uint64_t ready, seq;
+    sim_mem_request req;
+} sim_done;
+
+typedef struct sim_done_heap {
+    sim_done *items;
+    uint32_t count, capacity;
+} sim_done_heap;
+
+typedef struct sim_sm_port {
+    sim_cache l1;          /* used when cfg.l1.enabled */
+    sim_ring missq;        /* towards the icnt: misses, stores, atomics, bypassing loads */
+    sim_ring replies;      /* from the icnt; ready = arrival */
+    sim_done_heap done;
+    uint64_t inj_free;     /* first icnt tick the injection port is free */
+    uint64_t ej_free;      /* first icnt tick the ejection port is free */
+    sim_cache_stats stats;
+} sim_sm_port;
+
+typedef struct sim_subpart {
+    sim_cache l2;          /* used when cfg.l2.enabled */
+    sim_ring rop;          /* arrived from the icnt; ready = arrival + ROP latency */
+    sim_ring l2q;          /* icnt->L2 queue (bounded) */
+    sim_ring fillq;        /* DRAM->L2 (bounded) */
+    sim_ring respq;        /* L2->icnt (bounded) */
+    sim_ring to_dram;      /* L2->DRAM; ready = sent + dram_latency (bounded) */
+    uint64_t inj_free, ej_free;
+    int chan;
+} sim_subpart;
+
+typedef struct sim_dreq {
+    sim_pkt pkt;
+    uint64_t seq;          /* arrival order: FR-FCFS age */
+    uint64_t row;
+    int32_t next;          /* next in its bank's list, -1 at the end */
+    int16_t bank;
+    int16_t atoms_left;
+    uint8_t activated;     /* an ACT was issued for it: a row miss */
+    uint8_t started;       /* its first column command has issued */
+} sim_dreq;
+
+typedef struct sim_bank {
+    int64_t row;           /* open row, -1 when precharged */
+    uint64_t t_act, t_col, t_pre;  /* earliest ACT, column command, PRE (DRAM ticks) */
+    int32_t head, tail;    /* its requests, oldest first */
+} sim_bank;
+
+typedef struct sim_channel {
+    sim_bank *banks;
+    uint64_t *t_col_grp;   /* per bank group: CCDL */
+    uint64_t t_act_any, t_col_any, t_rd_ok, bus_free;
+    sim_dreq *pool;        /* sched_queue slots */
+    int32_t *free_ids, n_free;
+    int n_queued;
+    sim_ring returning;    /* served, ready = DRAM tick its data is done */
+    uint64_t seq;
+    int rr_sub;
+} sim_channel;
+
+/* A set of component indices, iterated in index order (deterministic). */
+typedef struct sim_bits {
+    uint64_t *w;
+    int n_words;
+} sim_bits;
+
+struct sim_memsys {
+    sim_mem_config cfg;
+    sim_events *events;
+    int n_sm, n_subs;
+    sim_sm_port *sm;
+    sim_subpart *sub;
+    sim_channel *chan;
+    sim_clock clk[SIM_CLK_COUNT];
+    sim_bits sm_active, sub_active, chan_active;
+    sim_funcmem words;
+    sim_mem_stats stats;
+    uint64_t outstanding;
+    uint64_t done_seq;
+    uint64_t dram_tick_base;     /* DRAM ticks at the last stats reset */
+    int rr_sm, rr_sub;           /* icnt arbitration */
+    int reply_flits_line;        /* flits of a reply carrying a line */
+};
+
+static inline void sim_bits_set(sim_bits *b, int i, int on)
+{
+    uint64_t bit = 1ull << (i & 63);
+    if (on)
+        b->w[i >> 6] |= bit;
+    else
+        b->w[i >> 6] &= ~bit;
+}
+
+#define SIM_BITS_FOREACH(b, i)                                                     \
+    for (int w_ = 0; w_ < (b)->n_words; w_++)                                      \
+        for (uint64_t m_ = (b)->w[w_]; m_ && ((i) = w_ * 64 + __builtin_ctzll(m_), 1); \
+             m_ &= m_ - 1)
+
+static inline int sim_bits_any(const sim_bits *b)
+{
+    for (int w = 0; w < b->n_words; w++)
+        if (b->w[w])
+            return 1;
+    return 0;
+}
+
+static inline void sim_ev(sim_memsys *m, sim_event e, uint64_t n)
+{
+    if (m->events)
+        sim_events_count(m->events, e, n);
+}
+
+static inline void sim_busy(sim_memsys *m, sim_unit_kind k, int unit, uint64_t cycle)
+{
+    if (m->events)
+        sim_events_busy(m->events, k, unit, cycle);
+}
+
+static inline int sim_flits(const sim_memsys *m, uint32_t bytes)
+{
+    return (int)((bytes + (uint32_t)m->cfg.flit_size - 1) / (uint32_t)m->cfg.flit_size);
+}
+
+#define SIM_PKT_HEADER_BYTES 8   /* GPGPU-Sim's control bytes per packet */
+
+/* Activity bookkeeping: a part with queued work is in its active set. */
+void sim_sm_update_active(sim_memsys *m, int sm);
+void sim_sub_update_active(sim_memsys *m, int sub);
+void sim_chan_update_active(sim_memsys *m, int chan);
+
+/* l1d.c */
+int sim_l1_init(sim_memsys *m, sim_sm_port *p);
+sim_mem_outcome sim_l1_access(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
+                              sim_fail_cause *cause);
+void sim_l1_cycle(sim_memsys *m, int sm, uint64_t cycle);
+void sim_done_push(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req, uint64_t ready);
+int sim_done_pop(sim_done_heap *h, uint64_t cycle, sim_mem_request *out);
+
+/* icnt.c */
+void sim_icnt_tick(sim_memsys *m, uint64_t tick);
+
+/* l2.c */
+void sim_l2_tick(sim_memsys *m, int sub, uint64_t now);
+void sim_l2_from_dram(sim_memsys *m, const sim_pkt *p, uint64_t now);
+int sim_l2_dram_room(const sim_memsys *m, const sim_pkt *p);
+
+/* dram.c */
+int sim_dram_init(sim_memsys *m, sim_channel *ch);
+void sim_dram_free(sim_channel *ch);
+void sim_dram_tick(sim_memsys *m, int chan, uint64_t tick, uint64_t now);
+
+#endif

@@ -1,0 +1,708 @@
+/*
+ * test_sim_mem.c - the memory system (sim/mem/) against numbers worked out
+ * by hand from the configs: coalescing, bank conflicts, config errors,
+ * address mapping, L1D reservation failures by cause, the latency of one
+ * miss, DRAM row hits and misses, stores, atomics, idle skipping,
+ * determinism. Every test ends with every accepted request completed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "common/text.h"
+#include "sim/mem/addrmap.h"
+#include "sim/mem/mem_config.h"
+#include "sim/mem/mem_stats.h"
+#include "sim/memsys.h"
+
+/* ---- helpers ---- */
+
+/* A GPU config, optionally with options appended (the last one wins). */
+static trapeze_config *config(const char *path, const char *extra)
+{
+    char *text = NULL;
+    trapeze_error err;
+    trapeze_config *cfg = NULL;
+    if (trapeze_read_file(path, &text, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        exit(1);
+    }
+    size_t n = strlen(text) + (extra ? strlen(extra) : 0) + 2;
+    char *all = malloc(n);
+    snprintf(all, n, "%s\n%s", text, extra ? extra : "");
+    if (trapeze_config_parse(all, path, &cfg, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        exit(1);
+    }
+    free(text);
+    free(all);
+    return cfg;
+}
+
+static sim_memsys *memsys(const char *path, const char *extra, int n_sm)
+{
+    trapeze_config *cfg = config(path, extra);
+    sim_memsys *m = NULL;
+    trapeze_error err;
+    if (sim_memsys_create(cfg, n_sm, NULL, &m, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        exit(1);
+    }
+    trapeze_config_destroy(cfg);
+    return m;
+}
+
+static sim_mem_request load(uint64_t addr, int sm)
+{
+    sim_mem_request r;
+    memset(&r, 0, sizeof r);
+    r.addr = addr;
+    r.sector_mask = 0xf;
+    r.bytes = 128;
+    r.op = SIM_MEM_LOAD;
+    r.sm = (uint16_t)sm;
+    r.tag = addr;
+    return r;
+}
+
+/* Runs cycles from `from` until SM sm completes a request; returns that
+ * cycle (or UINT64_MAX after a million cycles). */
+static uint64_t until_done(sim_memsys *m, int sm, uint64_t from, sim_mem_request *done)
+{
+    for (uint64_t c = from; c < from + 1000000; c++) {
+        sim_memsys_cycle(m, c);
+        if (sim_memsys_pop(m, sm, c, done))
+            return c;
+    }
+    return UINT64_MAX;
+}
+
+/* Runs until every accepted request has completed; returns the cycle after. */
+static uint64_t drain(sim_memsys *m, int n_sm, uint64_t from)
+{
+    uint64_t c = from;
+    for (; c < from + 1000000 && sim_memsys_outstanding(m); c++) {
+        sim_memsys_cycle(m, c);
+        sim_mem_request d;
+        for (int s = 0; s < n_sm; s++)
+            while (sim_memsys_pop(m, s, c, &d))
+                ;
+    }
+    CHECK(sim_memsys_outstanding(m) == 0);
+    return c;
+}
+
+#define GTX480 "data/gpus/gtx480.config"
+#define GTX280 "data/gpus/gtx280.config"
+#define V100 "data/gpus/v100.config"
+/* GTX 480 with the DRAM clock equal to the core clock: DRAM cycles are
+ * core cycles, so DRAM timing shows up unrounded. */
+#define SAME_CLOCKS "-gpgpu_clock_domains 700.0:700.0:700.0:700.0\n"
+
+/* ---- coalescing and shared memory ---- */
+
+static void test_coalesce_strides(void)
+{
+    /* 32 threads read 4-byte words at stride s words: the warp spans
+     * 128*s bytes, so s lines; a line holds 32/s threads, i.e. 128/s bytes,
+     * in every 32-byte sector while the stride is at most 8 words (32 B);
+     * at 16 words (64 B) two sectors per line, at 32 words one. */
+    static const int stride[] = {1, 2, 4, 8, 16, 32};
+    static const int lines[] = {1, 2, 4, 8, 16, 32};
+    static const uint32_t sectors[] = {0xf, 0xf, 0xf, 0xf, 0x5, 0x1};
+    static const uint32_t bytes[] = {128, 64, 32, 16, 8, 4};
+    for (int i = 0; i < 6; i++) {
+        uint64_t a[32];
+        sim_line_access out[32];
+        for (int t = 0; t < 32; t++)
+            a[t] = 4096 + (uint64_t)t * (uint64_t)stride[i] * 4;
+        int n = sim_coalesce(a, 0xffffffffu, 4, out);
+        CHECK(n == lines[i]);
+        CHECK(out[0].line_addr == 4096);
+        CHECK(out[n - 1].line_addr == 4096 + (uint64_t)(n - 1) * 128);
+        CHECK(out[0].sector_mask == sectors[i]);
+        CHECK(out[0].bytes == bytes[i]);
+    }
+    /* Misaligned by one word: 31 words in the first line (sectors 0-3,
+     * 124 bytes), the last word in the next line (sector 0, 4 bytes). */
+    uint64_t a[32];
+    sim_line_access out[32];
+    for (int t = 0; t < 32; t++)
+        a[t] = 132 + (uint64_t)t * 4;
+    CHECK(sim_coalesce(a, 0xffffffffu, 4, out) == 2);
+    CHECK(out[0].line_addr == 128 && out[0].sector_mask == 0xf && out[0].bytes == 124);
+    CHECK(out[1].line_addr == 256 && out[1].sector_mask == 0x1 && out[1].bytes == 4);
+    /* First-appearance order, inactive threads ignored: thread 0 reads
+     * line 5, thread 1 line 2, thread 2 (inactive) line 9. */
+    a[0] = 5 * 128;
+    a[1] = 2 * 128 + 64;
+    a[2] = 9 * 128;
+    CHECK(sim_coalesce(a, 0x3u, 4, out) == 2);
+    CHECK(out[0].line_addr == 640 && out[1].line_addr == 256 && out[1].sector_mask == 0x4);
+    /* Every thread the same word: one line, one sector, 4 bytes. */
+    for (int t = 0; t < 32; t++)
+        a[t] = 1000;
+    CHECK(sim_coalesce(a, 0xffffffffu, 4, out) == 1);
+    CHECK(out[0].line_addr == 896 && out[0].sector_mask == 0x8 && out[0].bytes == 4);
+}
+
+static void test_shmem_conflicts(void)
+{
+    /* 32 banks: thread t reads word t*s, bank (t*s) mod 32; a bank gets
+     * gcd(s, 32) distinct words. */
+    static const int stride[] = {1, 2, 3, 4, 8, 16, 32};
+    static const int degree[] = {1, 2, 1, 4, 8, 16, 32};
+    for (int i = 0; i < 7; i++) {
+        uint64_t a[32];
+        for (int t = 0; t < 32; t++)
+            a[t] = (uint64_t)t * (uint64_t)stride[i] * 4;
+        CHECK(sim_shmem_conflict_degree(a, 0xffffffffu, 32) == degree[i]);
+    }
+    uint64_t a[32];
+    for (int t = 0; t < 32; t++)
+        a[t] = 64; /* one word for all: a broadcast */
+    CHECK(sim_shmem_conflict_degree(a, 0xffffffffu, 32) == 1);
+    for (int t = 0; t < 32; t++)
+        a[t] = (uint64_t)(t % 2) * 128; /* words 0 and 32: both bank 0 */
+    CHECK(sim_shmem_conflict_degree(a, 0xffffffffu, 32) == 2);
+    /* 16 banks (GTX 280), stride 2 over the first 16 threads: gcd 2. */
+    for (int t = 0; t < 32; t++)
+        a[t] = (uint64_t)t * 8;
+    CHECK(sim_shmem_conflict_degree(a, 0xffffu, 16) == 2);
+    CHECK(sim_shmem_conflict_degree(a, 0, 32) == 0);
+}
+
+/* ---- configuration ---- */
+
+static void test_config(void)
+{
+    trapeze_config *cfg = config(GTX480, NULL);
+    sim_mem_config c;
+    trapeze_error err;
+    CHECK_OK(sim_mem_config_read(cfg, 15, &c, &err));
+    CHECK(c.l1.enabled && c.l1.sets == 32 && c.l1.assoc == 4 && c.l1.set_index == 'H');
+    CHECK(c.l1.mshr_entries == 64 && c.l1.mshr_merge == 8 && c.l1.miss_queue == 8);
+    CHECK(c.l2.enabled && c.l2.sets == 64 && c.l2.assoc == 8 && c.l2.wr == 'B');
+    CHECK(c.l2.mshr_entries == 256 && c.l2.mshr_merge == 4);
+    CHECK(c.l1_latency == 35 && c.rop_latency == 120 && c.dram_latency == 100);
+    CHECK(c.n_mem == 6 && c.n_sub == 2 && c.t.nbk == 16 && c.t.RCD == 12 && c.t.CCDL == 3);
+    /* atom = BL 8 x 4 bytes x 2 chips = 64 bytes, on the bus 8/4 = 2 cycles */
+    CHECK(c.atom_bytes == 64 && c.burst_cycles == 2);
+    CHECK(c.clock_khz[SIM_CLK_CORE] == 700000 && c.clock_khz[SIM_CLK_DRAM] == 924000);
+    CHECK(c.q_icnt_l2 == 64 && c.sched_queue == 64 && c.return_queue == 116);
+    trapeze_config_destroy(cfg);
+
+    cfg = config(GTX280, NULL);
+    CHECK_OK(sim_mem_config_read(cfg, 30, &c, &err));
+    CHECK(!c.l1.enabled && !c.l2.enabled && c.t.nbk == 8 && c.atom_bytes == 32);
+    trapeze_config_destroy(cfg);
+
+    cfg = config(V100, NULL);
+    CHECK_OK(sim_mem_config_read(cfg, 80, &c, &err));
+    CHECK(c.l1.sectored && c.l1.alloc == 's' && c.l1.assoc == 64 && c.l2.assoc == 24);
+    trapeze_config_destroy(cfg);
+
+    static const struct { const char *text, *want; } bad[] = {
+        {"-gpgpu_n_mem 6\n-gpgpu_cache:dl1 32:100:4,L:L:m:N,A:32:8,8\n",
+         "bad.config:2: option -gpgpu_cache:dl1: only 128-byte lines"},
+        {"-gpgpu_cache:dl2 S:64:128:8,L:B:q:L:L,A:256:4,4:0,32\n",
+         "bad.config:1: option -gpgpu_cache:dl2: allocation must be"},
+        {"-gpgpu_cache:dl1 32:128:4\n", "bad.config:1: option -gpgpu_cache:dl1: expected"},
+        {"-gpgpu_dram_timing_opt \"nbk=16:CL=x\"\n",
+         "bad.config:1: option -gpgpu_dram_timing_opt: CL must be"},
+        {"-gpgpu_dram_timing_opt nbk=16:FOO=2\n",
+         "bad.config:1: option -gpgpu_dram_timing_opt: unknown timing parameter 'FOO'"},
+        {"\n\n-gpgpu_mem_addr_mapping dramid@8;RRRRXBBB\n",
+         "bad.config:3: option -gpgpu_mem_addr_mapping: mask letters"},
+        {"-gpgpu_clock_domains 700:700:700\n", "bad.config:1: option -gpgpu_clock_domains"},
+        {"-gpgpu_l1_latency -3\n", "bad.config:1: option -gpgpu_l1_latency: must be between"},
+        {"-gpgpu_dram_partition_queues 64:64:0:64\n",
+         "bad.config:1: option -gpgpu_dram_partition_queues"},
+        {"-gpgpu_n_sub_partition_per_mchannel 3\n",
+         "bad.config:1: option -gpgpu_n_sub_partition_per_mchannel: must be a power of two"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK_OK(trapeze_config_parse(bad[i].text, "bad.config", &cfg, &err));
+        sim_memsys *m = NULL;
+        CHECK(sim_memsys_create(cfg, 4, NULL, &m, &err) == TRAPEZE_EPARSE);
+        CHECK(m == NULL);
+        if (!strstr(err.message, bad[i].want))
+            fprintf(stderr, "got: %s\nwant: %s\n", err.message, bad[i].want);
+        CHECK(strstr(err.message, bad[i].want) != NULL);
+        trapeze_config_destroy(cfg);
+    }
+}
+
+static void test_addrmap(void)
+{
+    /* GTX 480: channel = (addr >> 8) mod 6; the rest, with the channel
+     * digit removed, reads B at bits 8,13,14,15, R at 16-27, C at 6,7,9-12.
+     * Sub-partition = 2 x channel + (bank & 1). */
+    sim_addrmap map;
+    CHECK(sim_addrmap_parse("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
+                            "BBBCCCCB.CCSSSSSS", 6, 2, 16, &map) == NULL);
+    sim_dram_addr d = sim_addrmap_decode(&map, 0);
+    CHECK(d.chip == 0 && d.bank == 0 && d.row == 0 && d.sub == 0);
+    d = sim_addrmap_decode(&map, 256);          /* 256>>8 = 1: channel 1, rest 0 */
+    CHECK(d.chip == 1 && d.bank == 0 && d.sub == 2);
+    d = sim_addrmap_decode(&map, 1536);         /* 6: channel 0, rest 1<<8: bank bit 0 */
+    CHECK(d.chip == 0 && d.bank == 1 && d.sub == 1);
+    d = sim_addrmap_decode(&map, 3072);         /* 12: channel 0, rest 2<<8 = bit 9: column */
+    CHECK(d.chip == 0 && d.bank == 0 && d.row == 0 && d.col == 4 && d.sub == 0);
+    d = sim_addrmap_decode(&map, 0x60000);      /* 1536: channel 0, rest 256<<8 = bit 16: row 1 */
+    CHECK(d.chip == 0 && d.bank == 0 && d.row == 1 && d.sub == 0);
+    d = sim_addrmap_decode(&map, 0x6000 * 6);   /* rest 0x6000 = bits 13,14: bank 0b0110 */
+    CHECK(d.chip == 0 && d.bank == 6 && d.sub == 0);
+    /* Plain D bits: 4 channels at bits 8-9, C at 6,7,10,11, B at 12-15:
+     * 0x1700 = bits 12 (bank 1), 10 (column bit 2), 9 and 8 (channel 3). */
+    CHECK(sim_addrmap_parse("RRRRRRRR.BBBBCCDD.CCSSSSSS", 4, 1, 16, &map) == NULL);
+    d = sim_addrmap_decode(&map, 0x1700);
+    CHECK(d.chip == 3 && d.bank == 1 && d.col == 4 && d.sub == 3);
+    CHECK(sim_addrmap_parse("RRBBCCSS", 4, 1, 4, &map) != NULL); /* no channel bits */
+}
+
+/* ---- timing ---- */
+
+/* One load that misses everywhere on the GTX 480, issued at cycle 0:
+ *   miss queue -> icnt at cycle 0; 1 flit (8-byte header <= 40-byte flit),
+ *     icnt latency 8 (-trapeze_icnt_latency default): at L2's port in 8;
+ *   ROP latency 120: L2 sees it at 128, misses, sends it to DRAM;
+ *   dram_latency 100: the controller may take it at core cycle 228;
+ *   DRAM clock 924 MHz vs core 700: tick k runs in core cycle
+ *     floor(k*25/33); the first tick in cycle 228 is k = ceil(228*33/25) = 301;
+ *   bank closed: ACT 301, READ at 301+RCD 12 = 313, the second 64-byte atom
+ *     at 313+CCDL 3 = 316, its data ends 316+CL 12+BL/ratio 2 = 330;
+ *     tick 330 is core cycle floor(330*25/33) = 250;
+ *   L2 fills at 250 and replies: 8+128 bytes = 4 flits, received at
+ *     250 + 8 + (4-1) = 261;
+ *   L1 fill at 261, the load completes after the L1 latency: 261 + 35 = 296. */
+static void test_miss_latency(void)
+{
+    sim_memsys *m = memsys(GTX480, NULL, 15);
+    sim_mem_request r = load(0, 3), d;
+    sim_fail_cause why;
+    CHECK(sim_memsys_access(m, &r, 0, &why) == SIM_MEM_MISS);
+    CHECK(sim_memsys_outstanding(m) == 1);
+    CHECK(until_done(m, 3, 0, &d) == 296);
+    CHECK(d.tag == 0 && d.sm == 3);
+    /* The same line again at 300: an L1 hit, done after 35 cycles. */
+    CHECK(sim_memsys_access(m, &r, 300, &why) == SIM_MEM_HIT);
+    CHECK(until_done(m, 3, 300, &d) == 335);
+    const sim_mem_stats *s = sim_memsys_stats(m);
+    CHECK(s->l1.accesses == 2 && s->l1.hits == 1 && s->l1.misses == 1);
+    CHECK(s->l2.misses == 1 && s->l2.fills == 1 && s->dram_reads == 1);
+    CHECK(s->dram_activates == 1 && s->dram_row_misses == 1 && s->dram_bytes_read == 128);
+    CHECK(s->icnt_flits == 1 + 4);
+    CHECK(sim_memsys_l1_stats(m, 3)->hits == 1 && sim_memsys_l1_stats(m, 0)->accesses == 0);
+    uint64_t probe;
+    trapeze_config *cfg = config(GTX480, NULL);
+    trapeze_error err;
+    CHECK_OK(sim_memsys_probe_latency(cfg, 15, &probe, &err));
+    CHECK(probe == 296);
+    trapeze_config_destroy(cfg);
+    drain(m, 15, 336);
+    sim_memsys_destroy(m);
+}
+
+/* Same path with DRAM at the core clock: ready for DRAM at c0 + 228, then
+ *   cold bank:   ACT, +RCD 12, +CCDL 3, +CL 12 +2 = 29 -> c0+257, reply
+ *                at +8+3 -> 268, +35 = c0 + 303;
+ *   row hit:     READ at once: 3+12+2 = 17 -> c0 + 291;
+ *   row miss:    PRE, +RP 12 ACT, then as cold: 12+29 = 41 -> c0 + 315.
+ * Row miss - row hit = RP + RCD = 24 cycles. Addresses (see test_addrmap):
+ * 0 and 3072 share channel 0, bank 0, row 0; 0x60000 is row 1 of bank 0. */
+static void test_row_hit_miss_same_clock(void)
+{
+    sim_memsys *m = memsys(GTX480, SAME_CLOCKS, 1);
+    sim_mem_request r, d;
+    r = load(0, 0);
+    CHECK(sim_memsys_access(m, &r, 0, NULL) == SIM_MEM_MISS);
+    CHECK(until_done(m, 0, 0, &d) == 303);
+    r = load(3072, 0);
+    CHECK(sim_memsys_access(m, &r, 1000, NULL) == SIM_MEM_MISS);
+    uint64_t hit = until_done(m, 0, 1000, &d) - 1000;
+    r = load(0x60000, 0);
+    CHECK(sim_memsys_access(m, &r, 2000, NULL) == SIM_MEM_MISS);
+    uint64_t miss = until_done(m, 0, 2000, &d) - 2000;
+    CHECK(hit == 291);
+    CHECK(miss == 315);
+    CHECK(miss - hit == 12 + 12);
+    const sim_mem_stats *s = sim_memsys_stats(m);
+    CHECK(s->dram_row_hits == 1 && s->dram_row_misses == 2);
+    CHECK(s->dram_activates == 2 && s->dram_precharges == 1);
+    drain(m, 1, 3000);
+    sim_memsys_destroy(m);
+}
+
+/* The real GTX 480 clocks (tick k in core cycle floor(k*25/33)):
+ *   row hit at c0 = 1000: DRAM may start at core 1228, first tick
+ *     ceil(1228*33/25) = 1621; READs 1621 and 1624, data done 1624+14 = 1638
+ *     = core floor(1638*25/33) = 1240; reply 1251; done 1286: 286 cycles.
+ *   row miss at c0 = 2000: core 2228, tick ceil(2228*33/25) = 2941; PRE
+ *     2941, ACT 2953, READs 2965 and 2968, done 2982 = core 2259; reply
+ *     2270; done 2305: 305 cycles.
+ * RP+RCD = 24 DRAM cycles = 18.2 core cycles; here the rounding gives 19. */
+static void test_row_hit_miss_gtx480(void)
+{
+    sim_memsys *m = memsys(GTX480, NULL, 1);
+    sim_mem_request r, d;
+    r = load(0, 0);
+    sim_memsys_access(m, &r, 0, NULL);
+    CHECK(until_done(m, 0, 0, &d) == 296);
+    r = load(3072, 0);
+    sim_memsys_access(m, &r, 1000, NULL);
+    CHECK(until_done(m, 0, 1000, &d) == 1286);
+    r = load(0x60000, 0);
+    sim_memsys_access(m, &r, 2000, NULL);
+    CHECK(until_done(m, 0, 2000, &d) == 2305);
+    drain(m, 1, 3000);
+    sim_memsys_destroy(m);
+}
+
+/* ---- L1D reservation ---- */
+
+/* GTX 480 L1 MSHR: 8 requests per entry. The first miss and 7 merges are
+ * accepted; the 9th request to the line fails on the merge limit. */
+static void test_mshr_merge(void)
+{
+    sim_memsys *m = memsys(GTX480, NULL, 2);
+    sim_fail_cause why;
+    for (int i = 0; i < 8; i++) {
+        sim_mem_request r = load(1 << 20, 1);
+        r.tag = (uint64_t)i;
+        sim_mem_outcome o = sim_memsys_access(m, &r, (uint64_t)i, &why);
+        CHECK(o == (i == 0 ? SIM_MEM_MISS : SIM_MEM_MERGED));
+        sim_memsys_cycle(m, (uint64_t)i);
+    }
+    sim_mem_request r = load(1 << 20, 1);
+    CHECK(sim_memsys_access(m, &r, 8, &why) == SIM_MEM_RESERVATION_FAIL);
+    CHECK(why == SIM_FAIL_MSHR_MERGE);
+    const sim_cache_stats *s = sim_memsys_l1_stats(m, 1);
+    CHECK(s->misses == 1 && s->merges == 7 && s->fails[SIM_FAIL_MSHR_MERGE] == 1);
+    CHECK(s->reservation_fails == 1);
+    /* The 8 complete one per cycle after the fill, in order: 296 .. 303. */
+    sim_mem_request d;
+    uint64_t c = 8;
+    for (int i = 0; i < 8; i++) {
+        c = until_done(m, 1, c, &d);
+        CHECK(c == 296 + (uint64_t)i);
+        CHECK(d.tag == (uint64_t)i);
+        c++;
+    }
+    CHECK(sim_memsys_outstanding(m) == 0);
+    /* The line is valid now: the refused request succeeds as a hit. */
+    CHECK(sim_memsys_access(m, &r, c, &why) == SIM_MEM_HIT);
+    drain(m, 2, c);
+    sim_memsys_destroy(m);
+}
+
+/* GTX 480 L1 MSHR: 64 entries. 64 distinct lines (two per set of the
+ * 32-set cache: lines 0..63 lie below 8 KB, where the Fermi hash is the
+ * plain line index mod 32) take them all, one per cycle; the 65th line
+ * (8192: set 0 XOR bit 13 = set 1, which has 2 free ways) fails on MSHR. */
+static void test_mshr_entries(void)
+{
+    sim_memsys *m = memsys(GTX480, NULL, 1);
+    sim_fail_cause why;
+    for (uint64_t i = 0; i < 64; i++) {
+        sim_mem_request r = load(i * 128, 0);
+        CHECK(sim_memsys_access(m, &r, i, &why) == SIM_MEM_MISS);
+        sim_memsys_cycle(m, i);
+    }
+    sim_mem_request r = load(8192, 0);
+    CHECK(sim_memsys_access(m, &r, 64, &why) == SIM_MEM_RESERVATION_FAIL);
+    CHECK(why == SIM_FAIL_MSHR_ENTRY);
+    CHECK(sim_memsys_stats(m)->l1.fails[SIM_FAIL_MSHR_ENTRY] == 1);
+    drain(m, 1, 64);
+    CHECK(sim_memsys_access(m, &r, 2000, &why) == SIM_MEM_MISS);
+    drain(m, 1, 2000);
+    sim_memsys_destroy(m);
+}
+
+/* Line allocation: five lines that the Fermi hash puts in set 0
+ * (0, 4096: bits 7-11 = 0; 8320: 1 ^ bit 13; 12416: 1 ^ bit 13;
+ * 16640: 2 ^ bit 14) - the fifth finds all 4 ways reserved. */
+static void test_line_alloc_fail(void)
+{
+    sim_memsys *m = memsys(GTX480, NULL, 1);
+    static const uint64_t addr[] = {0, 4096, 8320, 12416, 16640};
+    sim_fail_cause why;
+    for (uint64_t i = 0; i < 4; i++) {
+        sim_mem_request r = load(addr[i], 0);
+        CHECK(sim_memsys_access(m, &r, i, &why) == SIM_MEM_MISS);
+        sim_memsys_cycle(m, i);
+    }
+    sim_mem_request r = load(addr[4], 0);
+    CHECK(sim_memsys_access(m, &r, 4, &why) == SIM_MEM_RESERVATION_FAIL);
+    CHECK(why == SIM_FAIL_LINE_ALLOC);
+    /* The first fill (cycle 261 for a line issued at 0) frees a way: the
+     * retry at 262 allocates it, evicting the LRU valid line. */
+    uint64_t c = 4;
+    for (; c < 400; c++) {
+        sim_memsys_cycle(m, c);
+        if (sim_memsys_access(m, &r, c + 1, &why) != SIM_MEM_RESERVATION_FAIL)
+            break;
+        CHECK(why == SIM_FAIL_LINE_ALLOC);
+    }
+    CHECK(c + 1 == 262);
+    CHECK(sim_memsys_stats(m)->l1.fails[SIM_FAIL_LINE_ALLOC] == 262 - 4);
+    CHECK(sim_memsys_stats(m)->l1.evictions == 1);
+    drain(m, 1, c + 1);
+    sim_memsys_destroy(m);
+}
+
+/* Miss queue of 8: read misses keep one slot free (GPGPU-Sim's "+1"), so 7
+ * fit in one cycle and the 8th fails. A store may use the 8th slot. */
+static void test_miss_queue(void)
+{
+    sim_memsys *m = memsys(GTX480, NULL, 1);
+    sim_fail_cause why;
+    for (uint64_t i = 0; i < 7; i++) {
+        sim_mem_request r = load(i * 128, 0);
+        CHECK(sim_memsys_access(m, &r, 0, &why) == SIM_MEM_MISS);
+    }
+    sim_mem_request r = load(7 * 128, 0);
+    CHECK(sim_memsys_access(m, &r, 0, &why) == SIM_MEM_RESERVATION_FAIL);
+    CHECK(why == SIM_FAIL_MISS_QUEUE);
+    r.op = SIM_MEM_STORE;
+    CHECK(sim_memsys_access(m, &r, 0, &why) == SIM_MEM_SENT);
+    CHECK(sim_memsys_access(m, &r, 0, &why) == SIM_MEM_RESERVATION_FAIL);
+    CHECK(why == SIM_FAIL_MISS_QUEUE);
+    CHECK(sim_memsys_stats(m)->l1.fails[SIM_FAIL_MISS_QUEUE] == 2);
+    drain(m, 1, 0);
+    sim_memsys_destroy(m);
+}
+
+/* ---- stores, atomics, volatile loads ---- */
+
+/* A 128-byte store at cycle 0: 8+128 bytes = 4 flits, received at
+ * 0+8+3 = 11; ROP 120: L2 at 131, write miss, write-allocate (no fetch),
+ * acknowledged: 1 flit back, received 131+8 = 139. Write-evict: a valid L1
+ * copy is dropped, so the next load misses. */
+static void test_store(void)
+{
+    sim_memsys *m = memsys(GTX480, NULL, 1);
+    sim_mem_request r = load(4096, 0), d;
+    r.op = SIM_MEM_STORE;
+    CHECK(sim_memsys_access(m, &r, 0, NULL) == SIM_MEM_SENT);
+    CHECK(until_done(m, 0, 0, &d) == 139);
+    CHECK(d.op == SIM_MEM_STORE);
+    /* Load it (L2 hit now: 1 flit up at 200, L2 at 328, reply 328+11 = 339,
+     * done 339+35 = 374), then store again: the L1 copy goes. */
+    r.op = SIM_MEM_LOAD;
+    CHECK(sim_memsys_access(m, &r, 200, NULL) == SIM_MEM_MISS);
+    CHECK(until_done(m, 0, 200, &d) == 374);
+    CHECK(sim_memsys_access(m, &r, 400, NULL) == SIM_MEM_HIT);
+    drain(m, 1, 400);
+    r.op = SIM_MEM_STORE;
+    CHECK(sim_memsys_access(m, &r, 500, NULL) == SIM_MEM_SENT);
+    r.op = SIM_MEM_LOAD;
+    CHECK(sim_memsys_access(m, &r, 501, NULL) == SIM_MEM_MISS);
+    drain(m, 1, 501);
+    const sim_mem_stats *s = sim_memsys_stats(m);
+    CHECK(s->l2.writes == 2 && s->l2.hits == 3 && s->l2.misses == 1 && s->dram_reads == 0);
+    sim_memsys_destroy(m);
+}
+
+/* Atomics from three SMs to one word reach L2 in issue order and return
+ * 0, 1, 2 (old values); a volatile load then reads 3 + 5 = 8 at L2. */
+static void test_atomics(void)
+{
+    sim_memsys *m = memsys(GTX480, NULL, 4);
+    uint64_t word = 0x10004;
+    for (int i = 0; i < 3; i++) {
+        sim_mem_request r = load(word, i);
+        r.op = SIM_MEM_ATOMIC;
+        r.value = 1;
+        r.bytes = 4;
+        CHECK(sim_memsys_access(m, &r, (uint64_t)i, NULL) == SIM_MEM_SENT);
+        sim_memsys_cycle(m, (uint64_t)i);
+    }
+    uint32_t old[3] = {99, 99, 99};
+    for (uint64_t c = 3; c < 2000; c++) {
+        sim_memsys_cycle(m, c);
+        sim_mem_request d;
+        for (int s = 0; s < 3; s++)
+            if (sim_memsys_pop(m, s, c, &d))
+                old[s] = d.value;
+    }
+    CHECK(old[0] == 0 && old[1] == 1 && old[2] == 2);
+    CHECK(sim_memsys_peek(m, word) == 3);
+    sim_mem_request r = load(word, 3);
+    r.op = SIM_MEM_ATOMIC;
+    r.value = 5;
+    sim_memsys_access(m, &r, 2000, NULL);
+    sim_mem_request d;
+    until_done(m, 3, 2000, &d);
+    CHECK(d.value == 3);
+    /* Volatile load: bypasses L1 (no L1 access counted), value from L2. */
+    r = load(word, 3);
+    r.flags = SIM_MEM_VOLATILE;
+    uint64_t l1_before = sim_memsys_stats(m)->l1.accesses;
+    CHECK(sim_memsys_access(m, &r, 3000, NULL) == SIM_MEM_SENT);
+    until_done(m, 3, 3000, &d);
+    CHECK(d.value == 8);
+    CHECK(sim_memsys_stats(m)->l1.accesses == l1_before);
+    CHECK(sim_memsys_stats(m)->atomics_performed == 4);
+    /* A value-carrying store, then a poke, seen by volatile loads. */
+    r = load(word, 0);
+    r.op = SIM_MEM_STORE;
+    r.flags = SIM_MEM_STORE_VALUE;
+    r.value = 77;
+    sim_memsys_access(m, &r, 4000, NULL);
+    until_done(m, 0, 4000, &d);
+    CHECK(sim_memsys_peek(m, word) == 77);
+    sim_memsys_poke(m, word + 4, 11);
+    r = load(word + 4, 0);
+    r.flags = SIM_MEM_VOLATILE;
+    sim_memsys_access(m, &r, 5000, NULL);
+    until_done(m, 0, 5000, &d);
+    CHECK(d.value == 11 && sim_memsys_peek(m, 0x999990) == 0);
+    drain(m, 4, 6000);
+    sim_memsys_destroy(m);
+}
+
+/* ---- the other GPUs ---- */
+
+/* GTX 280: no L1, no L2. A 32-byte load (one sector) goes icnt -> memory
+ * partition -> DRAM and back, and its reply is one flit smaller. Clocks
+ * core 1300, icnt/L2 650, DRAM 1107: icnt tick k in core cycle 2k. */
+static void test_gtx280(void)
+{
+    sim_memsys *m = memsys(GTX280, NULL, 30);
+    sim_mem_request r = load(0, 5), d;
+    r.sector_mask = 0x1;
+    CHECK(sim_memsys_access(m, &r, 0, NULL) == SIM_MEM_SENT);
+    uint64_t t = until_done(m, 5, 0, &d);
+    CHECK(t != UINT64_MAX);
+    const sim_mem_stats *s = sim_memsys_stats(m);
+    CHECK(s->l1.bypasses == 1 && s->l2.accesses == 0 && s->dram_reads == 1);
+    CHECK(s->dram_bytes_read == 32);
+    /* The same with 4 sectors moves 128 bytes = 4 atoms of 32. */
+    r.sector_mask = 0xf;
+    sim_memsys_access(m, &r, 10000, NULL);
+    until_done(m, 5, 10000, &d);
+    CHECK(s->dram_bytes_read == 32 + 128);
+    r.op = SIM_MEM_STORE;
+    sim_memsys_access(m, &r, 20000, NULL);
+    until_done(m, 5, 20000, &d);
+    CHECK(s->dram_writes == 1);
+    drain(m, 30, 30000);
+    sim_memsys_destroy(m);
+}
+
+static void test_v100(void)
+{
+    sim_memsys *m = memsys(V100, NULL, 80);
+    sim_mem_request r = load(123 * 128, 79), d;
+    CHECK(sim_memsys_access(m, &r, 0, NULL) == SIM_MEM_MISS);
+    CHECK(until_done(m, 79, 0, &d) != UINT64_MAX);
+    CHECK(sim_memsys_access(m, &r, 5000, NULL) == SIM_MEM_HIT);
+    drain(m, 80, 5000);
+    sim_memsys_destroy(m);
+}
+
+/* ---- idle skipping, determinism, bandwidth ---- */
+
+/* Jumping from event to event gives the same completion cycle (296) as
+ * stepping every cycle, in far fewer calls; idle means UINT64_MAX. */
+static void test_next_event(void)
+{
+    sim_memsys *m = memsys(GTX480, NULL, 15);
+    CHECK(sim_memsys_next_event(m, 0) == UINT64_MAX);
+    sim_mem_request r = load(0, 2), d;
+    sim_memsys_access(m, &r, 0, NULL);
+    uint64_t c = 0, calls = 0, done = 0;
+    while (c != UINT64_MAX && calls < 10000) {
+        sim_memsys_cycle(m, c);
+        calls++;
+        if (sim_memsys_pop(m, 2, c, &d))
+            done = c;
+        uint64_t next = sim_memsys_next_event(m, c);
+        CHECK(next > c);
+        c = next;
+    }
+    CHECK(done == 296);
+    CHECK(calls < 100);
+    CHECK(sim_memsys_outstanding(m) == 0);
+    sim_memsys_destroy(m);
+}
+
+/* A fixed mix of loads, stores and atomics over 15 SMs. */
+static void mixed_run(sim_mem_stats *out, sim_cache_stats *sm7)
+{
+    sim_memsys *m = memsys(GTX480, NULL, 15);
+    uint64_t x = 12345;
+    uint64_t c = 0;
+    for (; c < 20000; c++) {
+        for (int s = 0; s < 15; s++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            sim_mem_request r = load(((x >> 20) % 4096) * 128, s);
+            int k = (int)((x >> 8) % 16);
+            r.op = k == 0 ? SIM_MEM_STORE : k == 1 ? SIM_MEM_ATOMIC : SIM_MEM_LOAD;
+            r.value = 1;
+            sim_memsys_access(m, &r, c, NULL);
+        }
+        sim_memsys_cycle(m, c);
+        sim_mem_request d;
+        for (int s = 0; s < 15; s++)
+            while (sim_memsys_pop(m, s, c, &d))
+                ;
+    }
+    drain(m, 15, c);
+    *out = *sim_memsys_stats(m);
+    *sm7 = *sim_memsys_l1_stats(m, 7);
+    CHECK(out->l1.reservation_fails > 0 && out->dram_row_hits > 0 && out->l2.writebacks > 0);
+    sim_memsys_destroy(m);
+}
+
+static void test_determinism(void)
+{
+    sim_mem_stats a, b;
+    sim_cache_stats a7, b7;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0xff, sizeof b);
+    mixed_run(&a, &a7);
+    mixed_run(&b, &b7);
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    CHECK(memcmp(&a7, &b7, sizeof a7) == 0);
+}
+
+/* Saturating sequential loads on the GTX 480: peak = 6 channels x 64 bytes
+ * per 2 DRAM cycles x 924/700 = 253.44 bytes per core cycle. A stream of
+ * row-hitting reads should reach most of it (loose bounds; exact value is
+ * the benchmark's to print). */
+static void test_stream(void)
+{
+    trapeze_config *cfg = config(GTX480, NULL);
+    trapeze_error err;
+    double achieved = 0, peak = 0;
+    CHECK_OK(sim_memsys_probe_stream(cfg, 15, 15 * 2048, &achieved, &peak, &err));
+    CHECK_NEAR(peak, 6 * 64 / 2.0 * 924.0 / 700.0, 1e-9);
+    printf("stream: %.1f of %.1f bytes/cycle (%.0f%%)\n", achieved, peak, 100 * achieved / peak);
+    CHECK(achieved > 0.6 * peak && achieved <= peak);
+    trapeze_config_destroy(cfg);
+}
+
+int main(void)
+{
+    test_coalesce_strides();
+    test_shmem_conflicts();
+    test_config();
+    test_addrmap();
+    test_miss_latency();
+    test_row_hit_miss_same_clock();
+    test_row_hit_miss_gtx480();
+    test_mshr_merge();
+    test_mshr_entries();
+    test_line_alloc_fail();
+    test_miss_queue();
+    test_store();
+    test_atomics();
+    test_gtx280();
+    test_v100();
+    test_next_event();
+    test_determinism();
+    test_stream();
+    return check_report("test_sim_mem");
+}
