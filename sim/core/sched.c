@@ -31,13 +31,16 @@ void sim_sched_remove(sim_sched *s, int slot)
 }
 
 /* LRR: start after the warp that issued last, in slot-list order. */
-static int lrr_pick(sim_sched *s, sim_can_issue_fn can_issue, void *ctx)
+static int lrr_pick(sim_sched *s, const uint64_t *wake, uint64_t t, sim_can_issue_fn can_issue,
+                    void *ctx)
 {
     int n = s->n;
     for (int i = 0; i < n; i++) {
-        int pos = (s->rr + i) % n;
+        int pos = s->rr + i;
+        if (pos >= n)
+            pos -= n;
         int slot = s->slot[pos];
-        if (can_issue(ctx, slot)) {
+        if (wake[slot] <= t && can_issue(ctx, slot)) {
             s->rr = (pos + 1) % n;
             s->last = slot;
             return slot;
@@ -48,13 +51,14 @@ static int lrr_pick(sim_sched *s, sim_can_issue_fn can_issue, void *ctx)
 
 /* GTO: the warp that issued last while it can; then the oldest (the list is
  * kept in dispatch order). */
-static int gto_pick(sim_sched *s, sim_can_issue_fn can_issue, void *ctx)
+static int gto_pick(sim_sched *s, const uint64_t *wake, uint64_t t, sim_can_issue_fn can_issue,
+                    void *ctx)
 {
-    if (s->last >= 0 && can_issue(ctx, s->last))
+    if (s->last >= 0 && wake[s->last] <= t && can_issue(ctx, s->last))
         return s->last;
     for (int i = 0; i < s->n; i++) {
         int slot = s->slot[i];
-        if (slot != s->last && can_issue(ctx, slot)) {
+        if (slot != s->last && wake[slot] <= t && can_issue(ctx, slot)) {
             s->last = slot;
             return slot;
         }

@@ -35,6 +35,10 @@
 
 enum { TAG_LOAD = 0, TAG_STORE = 1, TAG_ATOMIC = 2 };
 
+#define WST(sm, w) ((sm)->wstate[(w) - (sm)->warps])
+#define WWAIT(sm, w) ((sm)->wwait[(w) - (sm)->warps])
+#define WWAKE(sm, w) ((sm)->wwake[(w) - (sm)->warps])
+
 static inline uint64_t make_tag(int slot, int kind, int reg)
 {
     return (uint64_t)slot | (uint64_t)kind << 8 | (uint64_t)reg << 16;
@@ -52,10 +56,17 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
     sm->blocks = calloc((size_t)cfg->gpu.max_blocks_per_sm, sizeof *sm->blocks);
     sm->sp_free = calloc((size_t)cfg->n_sp, sizeof *sm->sp_free);
     sm->sfu_free = calloc((size_t)cfg->n_sfu, sizeof *sm->sfu_free);
-    if (!sm->warps || !sm->blocks || !sm->sp_free || !sm->sfu_free) {
+    sm->wstate = calloc((size_t)cfg->max_warps, 1);
+    sm->wwait = calloc((size_t)cfg->max_warps, 1);
+    sm->wwake = calloc((size_t)cfg->max_warps, sizeof *sm->wwake);
+    sm->wop = calloc((size_t)cfg->max_warps, 1);
+    sm->wldst = calloc((size_t)cfg->max_warps, 1);
+    if (!sm->wop || !sm->wldst || !sm->wstate || !sm->wwait || !sm->wwake || !sm->warps || !sm->blocks || !sm->sp_free || !sm->sfu_free) {
         sim_sm_free(sm);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory for SM %d", id);
     }
+    for (int i = 0; i < cfg->max_warps; i++)
+        sm->wwake[i] = SIM_NEVER;
     const sim_sched_ops *ops = sim_sched_ops_for(cfg->sched);
     for (int s = 0; s < cfg->n_sched; s++) {
         sm->sched[s].ops = ops;
@@ -71,6 +82,14 @@ void sim_sm_free(sim_sm *sm)
     free(sm->blocks);
     free(sm->sp_free);
     free(sm->sfu_free);
+    free(sm->wstate);
+    free(sm->wwait);
+    free(sm->wwake);
+    free(sm->wop);
+    free(sm->wldst);
+    sm->wop = sm->wldst = NULL;
+    sm->wstate = sm->wwait = NULL;
+    sm->wwake = NULL;
     sm->warps = NULL;
     sm->blocks = NULL;
     sm->sp_free = sm->sfu_free = NULL;
@@ -85,6 +104,10 @@ void sim_sm_begin_kernel(sim_sm *sm, const sim_kernel *k, uint64_t cycle)
     sm->kernel_start = cycle;
     sm->last_eval = cycle;   /* first cycle not yet accounted */
     sm->next = SIM_NEVER;
+    sm->warp_next = SIM_NEVER;
+    sm->ldst_waiters = 0;
+    sm->release_pending = 0;
+    memset(sm->wldst, 0, (size_t)sm->cfg->max_warps);
     for (int s = 0; s < sm->cfg->n_sched; s++) {
         sm->sched[s].reason = SIM_STALL_IDLE;
         sm->sched[s].last = -1;
@@ -122,6 +145,7 @@ static void fetch(sim_sm *sm, sim_warp *w)
         w->inst.dst = w->inst.src[0] = w->inst.src[1] = w->inst.src[2] = SIM_NO_REG;
     }
     w->has_inst = 1;
+    sm->wop[w - sm->warps] = w->inst.op;
 }
 
 void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
@@ -151,14 +175,14 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
     int bz = (int)(id / ((long)k->grid.x * k->grid.y));
     int slot = 0;
     for (int i = 0; i < blk->warps; i++) {
-        while (sm->warps[slot].state != W_FREE)
+        while (sm->wstate[slot] != W_FREE)
             slot++;
         sim_warp *w = &sm->warps[slot];
-        w->state = W_RUN;
-        w->wait = SIM_STALL_IDLE;
+        WST(sm, w) = W_RUN;
+        WWAIT(sm, w) = SIM_STALL_IDLE;
         w->block = (int16_t)b;
         w->age = sm->age_counter++;
-        w->wake = cycle + 1;
+        WWAKE(sm, w) = cycle + 1;
         w->busy_until = 0;
         w->pend_loads = w->pend_stores = 0;
         memset(w->reg_pending, 0, sizeof w->reg_pending);
@@ -172,6 +196,8 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
     }
     if (sm->next > cycle + 1)
         sm->next = cycle + 1;
+    if (sm->warp_next > cycle + 1)
+        sm->warp_next = cycle + 1;
 }
 
 /* ---- blocks and warps finishing ---- */
@@ -183,7 +209,8 @@ static void release_block(sim_sm *sm, sim_block *blk)
         sim_sched_remove(&sm->sched[slot % sm->cfg->n_sched], slot);
         if (sm->src->warp_end)
             sm->src->warp_end(sm->src_self, &sm->warps[slot].cur);
-        sm->warps[slot].state = W_FREE;
+        sm->wstate[slot] = W_FREE;
+        sm->wwake[slot] = SIM_NEVER;
     }
     sm->n_blocks--;
     sm->used_threads -= blk->threads;
@@ -199,23 +226,27 @@ static void release_block(sim_sm *sm, sim_block *blk)
 static void try_finish(sim_sm *sm, sim_warp *w, uint64_t t)
 {
     if (w->pend_loads || w->pend_stores) {
-        w->wake = SIM_NEVER;
-        w->wait = SIM_STALL_MEMORY;
+        WWAKE(sm, w) = SIM_NEVER;
+        WWAIT(sm, w) = SIM_STALL_MEMORY;
         return;
     }
     if (w->busy_until > t) {
-        w->wake = w->busy_until;
-        w->wait = SIM_STALL_COMPUTE;
+        WWAKE(sm, w) = w->busy_until;
+        WWAIT(sm, w) = SIM_STALL_COMPUTE;
         return;
     }
-    w->state = W_DONE;
-    w->wake = SIM_NEVER;
+    WST(sm, w) = W_DONE;
+    WWAKE(sm, w) = SIM_NEVER;
     /* released by release_done(), never inside a scheduler's pick */
-    sm->blocks[w->block].done++;
+    if (++sm->blocks[w->block].done == sm->blocks[w->block].n_warps)
+        sm->release_pending = 1;
 }
 
 static void release_done(sim_sm *sm)
 {
+    if (!sm->release_pending)
+        return;
+    sm->release_pending = 0;
     int nb = sm->cfg->gpu.max_blocks_per_sm;
     for (int b = 0; b < nb; b++)
         if (sm->blocks[b].live && sm->blocks[b].done == sm->blocks[b].n_warps)
@@ -228,14 +259,16 @@ static void barrier_check(sim_sm *sm, sim_block *blk, uint64_t t)
         return;
     for (int i = 0; i < blk->warps; i++) {
         sim_warp *w = &sm->warps[blk->slot[i]];
-        if (w->state == W_BAR) {
-            w->state = W_RUN;
-            w->wake = t + 1;
+        if (WST(sm, w) == W_BAR) {
+            WST(sm, w) = W_RUN;
+            WWAKE(sm, w) = t + 1;
         }
     }
     blk->arrived = 0;
     if (sm->next > t + 1)
         sm->next = t + 1;
+    if (sm->warp_next > t + 1)
+        sm->warp_next = t + 1;
 }
 
 /* ---- issue ---- */
@@ -243,7 +276,6 @@ static void barrier_check(sim_sm *sm, sim_block *blk, uint64_t t)
 typedef struct issue_ctx {
     sim_sm *sm;
     uint64_t t;
-    unsigned seen;   /* stall reasons met, bit per sim_stall */
 } issue_ctx;
 
 static inline int alu_row(int op)
@@ -286,72 +318,76 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
         if (r == SIM_NO_REG)
             continue;
         if (w->reg_pending[r]) {
-            w->wait = SIM_STALL_MEMORY;
-            w->wake = SIM_NEVER;
+            WWAIT(sm, w) = SIM_STALL_MEMORY;
+            WWAKE(sm, w) = SIM_NEVER;
             return 0;
         }
         if (w->reg_ready[r] > ready)
             ready = w->reg_ready[r];
     }
     if (ready > t) {
-        w->wait = SIM_STALL_COMPUTE;
-        w->wake = ready;
+        WWAIT(sm, w) = SIM_STALL_COMPUTE;
+        WWAKE(sm, w) = ready;
         return 0;
     }
     int op = in->op;
     uint64_t wake;
     if (is_sp(op)) {
         if (free_unit(sm->sp_free, sm->cfg->n_sp, t, &wake) < 0) {
-            w->wait = SIM_STALL_COMPUTE;
-            w->wake = wake;
+            WWAIT(sm, w) = SIM_STALL_COMPUTE;
+            WWAKE(sm, w) = wake;
             return 0;
         }
     } else if (op == SIM_OP_SFU) {
         if (free_unit(sm->sfu_free, sm->cfg->n_sfu, t, &wake) < 0) {
-            w->wait = SIM_STALL_COMPUTE;
-            w->wake = wake;
+            WWAIT(sm, w) = SIM_STALL_COMPUTE;
+            WWAKE(sm, w) = wake;
             return 0;
         }
     } else if (is_ldst(op)) {
-        if (sm->lq_n > 0) {
-            w->wait = SIM_STALL_MEMORY;
-            w->wake = t + 1;
+        if (sm->lq_n > 0) {   /* normally caught by can_issue already */
+            int slot = (int)(w - sm->warps);
+            WWAIT(sm, w) = SIM_STALL_MEMORY;
+            WWAKE(sm, w) = SIM_NEVER;
+            if (!sm->wldst[slot]) {
+                sm->wldst[slot] = 1;
+                sm->ldst_waiters++;
+            }
             return 0;
         }
         if (sm->ldst_free > t) {
-            w->wait = SIM_STALL_MEMORY;
-            w->wake = sm->ldst_free;
+            WWAIT(sm, w) = SIM_STALL_MEMORY;
+            WWAKE(sm, w) = sm->ldst_free;
             return 0;
         }
     }
     return 1;
 }
 
+/* Called only for warps whose wake has come. */
 static int can_issue(void *vctx, int slot)
 {
     issue_ctx *ctx = vctx;
     sim_sm *sm = ctx->sm;
     sim_warp *w = &sm->warps[slot];
-    switch (w->state) {
+    switch (sm->wstate[slot]) {
     case W_RUN:
-        if (w->wake > ctx->t || !warp_ready(sm, w, ctx->t)) {
-            ctx->seen |= 1u << w->wait;
+        if (sm->lq_n > 0 && is_ldst(sm->wop[slot])) {
+            /* the LDST unit is taken: sleep until its queue drains */
+            sm->wwait[slot] = SIM_STALL_MEMORY;
+            sm->wwake[slot] = SIM_NEVER;
+            if (!sm->wldst[slot]) {
+                sm->wldst[slot] = 1;
+                sm->ldst_waiters++;
+            }
             return 0;
         }
-        return 1;
-    case W_BAR:
-        ctx->seen |= 1u << SIM_STALL_BARRIER;
-        return 0;
-    case W_FENCE:
-        ctx->seen |= 1u << SIM_STALL_FENCE;
-        return 0;
+        return warp_ready(sm, w, ctx->t);
     case W_EXITED:
-        if (w->wake <= ctx->t)
-            try_finish(sm, w, ctx->t);
-        if (w->state == W_EXITED)
-            ctx->seen |= 1u << w->wait;
+        try_finish(sm, w, ctx->t);
         return 0;
     default:
+        sm->wwake[slot] = SIM_NEVER;
         return 0;
     }
 }
@@ -484,27 +520,27 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
         break;
     }
     case SIM_OP_BAR:
-        w->state = W_BAR;
+        WST(sm, w) = W_BAR;
         blk->arrived++;
         break;
     case SIM_OP_FENCE:
         if (w->pend_stores)
-            w->state = W_FENCE;
+            WST(sm, w) = W_FENCE;
         break;
     default:   /* EXIT */
-        w->state = W_EXITED;
+        WST(sm, w) = W_EXITED;
         w->has_inst = 0;
         blk->exited++;
         break;
     }
-    if (w->state == W_EXITED) {
+    if (WST(sm, w) == W_EXITED) {
         barrier_check(sm, blk, t);
         try_finish(sm, w, t);
         return;
     }
     fetch(sm, w);
-    w->wake = w->state == W_RUN ? t + 1 : SIM_NEVER;
-    if (w->state == W_BAR)
+    WWAKE(sm, w) = WST(sm, w) == W_RUN ? t + 1 : SIM_NEVER;
+    if (WST(sm, w) == W_BAR)
         barrier_check(sm, blk, t);
 }
 
@@ -526,7 +562,18 @@ static void ldst_step(sim_sm *sm, uint64_t t)
     }
     sm->st.mem_requests++;
     sm->lq_head = (sm->lq_head + 1) % SIM_WARP_LANES;
-    sm->lq_n--;
+    if (--sm->lq_n == 0 && sm->ldst_waiters) {
+        int nw = sm->cfg->max_warps;
+        for (int i = 0; i < nw; i++) {
+            if (sm->wldst[i]) {
+                sm->wldst[i] = 0;
+                if (sm->wstate[i] == W_RUN && sm->wwake[i] > t)
+                    sm->wwake[i] = t;
+            }
+        }
+        sm->ldst_waiters = 0;
+        sm->warp_next = t;
+    }
 }
 
 void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
@@ -536,8 +583,8 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
     sim_warp *w = &sm->warps[slot];
     if (kind == TAG_STORE || kind == TAG_ATOMIC) {
         w->pend_stores--;
-        if (w->pend_stores == 0 && w->state == W_FENCE)
-            w->state = W_RUN;
+        if (w->pend_stores == 0 && WST(sm, w) == W_FENCE)
+            WST(sm, w) = W_RUN;
     } else {
         w->pend_loads--;
     }
@@ -547,11 +594,13 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
         if (--w->reg_pending[reg] == 0)
             w->reg_ready[reg] = t;
     }
-    if (w->state == W_RUN) {
-        w->wake = t;
-    } else if (w->state == W_EXITED) {
+    if (WST(sm, w) == W_RUN) {
+        WWAKE(sm, w) = t;
+    } else if (WST(sm, w) == W_EXITED) {
         try_finish(sm, w, t);
     }
+    if (WWAKE(sm, w) < sm->warp_next)
+        sm->warp_next = WWAKE(sm, w);
     release_done(sm);
     if (sm->next > t)
         sm->next = t;
@@ -573,27 +622,54 @@ static void account(sim_sm *sm, uint64_t upto)
     sm->last_eval = upto;
 }
 
+/* Why scheduler sc issues nothing, from its warps' states and wait reasons
+ * (precedence memory > compute > fence > barrier > idle). */
+static int sched_reason(const sim_sm *sm, const sim_sched *sc)
+{
+    unsigned seen = 0;
+    for (int i = 0; i < sc->n; i++) {
+        int slot = sc->slot[i];
+        int st = sm->wstate[slot];
+        if (st == W_RUN || st == W_EXITED)
+            seen |= 1u << sm->wwait[slot];
+        else if (st == W_BAR)
+            seen |= 1u << SIM_STALL_BARRIER;
+        else if (st == W_FENCE)
+            seen |= 1u << SIM_STALL_FENCE;
+    }
+    for (int b = 0; b < SIM_STALL_IDLE; b++)
+        if (seen >> b & 1)
+            return b;
+    return SIM_STALL_IDLE;
+}
+
+static void dry_reasons(sim_sm *sm)
+{
+    for (int s = 0; s < sm->cfg->n_sched; s++)
+        sm->sched[s].reason = (uint8_t)sched_reason(sm, &sm->sched[s]);
+}
+
 void sim_sm_cycle(sim_sm *sm, uint64_t t)
 {
     account(sm, t);
     ldst_step(sm, t);
-    issue_ctx ctx = {sm, t, 0};
+    if (sm->warp_next > t) {
+        /* no warp can issue: the LDST port alone worked this cycle */
+        account(sm, t + 1);
+        sm->next = sm->lq_n ? t + 1 : sm->warp_next;
+        return;
+    }
+    issue_ctx ctx = {sm, t};
     int busy = sm->n_blocks > 0;
     for (int s = 0; s < sm->cfg->n_sched; s++) {
         sim_sched *sc = &sm->sched[s];
-        ctx.seen = 0;
-        int slot = sc->n ? sc->ops->pick(sc, can_issue, &ctx) : -1;
+        int slot = sc->n ? sc->ops->pick(sc, sm->wwake, t, can_issue, &ctx) : -1;
         if (slot >= 0) {
             issue(sm, slot, t);
             sm->st.issue_slots++;
-            sc->reason = SIM_STALL_IDLE;   /* until re-evaluated next cycle */
+            sc->reason = SIM_STALL_IDLE;   /* re-evaluated before any gap */
         } else {
-            int r = SIM_STALL_IDLE;
-            for (int b = 0; b < SIM_STALL_IDLE; b++)
-                if (ctx.seen >> b & 1) {
-                    r = b;
-                    break;
-                }
+            int r = sched_reason(sm, sc);
             sc->reason = (uint8_t)r;
             sm->st.stall[r]++;
         }
@@ -602,38 +678,17 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
         sm->st.active_cycles++;
     sm->last_eval = t + 1;
     release_done(sm);
-    /* next visit */
-    uint64_t next = sm->lq_n ? t + 1 : SIM_NEVER;
+    uint64_t wn = SIM_NEVER;
     int nw = sm->cfg->max_warps;
-    for (int i = 0; i < nw; i++) {
-        const sim_warp *w = &sm->warps[i];
-        if ((w->state == W_RUN || w->state == W_EXITED) && w->wake < next)
-            next = w->wake;
-    }
-    sm->next = next <= t ? t + 1 : next;
-    if (sm->next > t + 1) {
-        /* a gap follows: every scheduler's reason for it, from its warps' states */
-        for (int s = 0; s < sm->cfg->n_sched; s++) {
-            sim_sched *sc = &sm->sched[s];
-            unsigned seen = 0;
-            for (int i = 0; i < sc->n; i++) {
-                const sim_warp *w = &sm->warps[sc->slot[i]];
-                if (w->state == W_RUN || w->state == W_EXITED)
-                    seen |= 1u << w->wait;
-                else if (w->state == W_BAR)
-                    seen |= 1u << SIM_STALL_BARRIER;
-                else if (w->state == W_FENCE)
-                    seen |= 1u << SIM_STALL_FENCE;
-            }
-            int r = SIM_STALL_IDLE;
-            for (int b = 0; b < SIM_STALL_IDLE; b++)
-                if (seen >> b & 1) {
-                    r = b;
-                    break;
-                }
-            sc->reason = (uint8_t)r;
-        }
-    }
+    for (int i = 0; i < nw; i++)   /* wwake is SIM_NEVER for every other state */
+        if (sm->wwake[i] < wn)
+            wn = sm->wwake[i];
+    if (wn <= t)
+        wn = t + 1;
+    sm->warp_next = wn;
+    sm->next = sm->lq_n ? t + 1 : wn;
+    if (wn > t + 1)
+        dry_reasons(sm);   /* the reasons that hold until a warp wakes */
 }
 
 void sim_sm_finish_kernel(sim_sm *sm, uint64_t end)

@@ -16,9 +16,10 @@
 
 enum { W_FREE, W_RUN, W_BAR, W_FENCE, W_EXITED, W_DONE };
 
+/* A warp slot. Its hot scheduling fields (state, wait reason, wake cycle)
+ * live in the SM's compact arrays wstate/wwait/wwake, indexed by slot, so
+ * that scanning warps touches a few cache lines instead of one per warp. */
 typedef struct sim_warp {
-    uint8_t state;             /* W_* */
-    uint8_t wait;              /* sim_stall: why it last could not issue */
     uint8_t has_inst;
     int16_t block;             /* block slot */
     uint64_t age;              /* dispatch order (GTO's "oldest") */
@@ -48,9 +49,11 @@ typedef int (*sim_can_issue_fn)(void *ctx, int slot);
 
 typedef struct sim_sched_ops {
     const char *name;
-    /* Visit the scheduler's warps in priority order until can_issue says
-     * yes; return that slot or -1. */
-    int (*pick)(sim_sched *s, sim_can_issue_fn can_issue, void *ctx);
+    /* Visit the scheduler's warps in priority order, skipping those whose
+     * wake[slot] is after t, until can_issue says yes; return that slot or
+     * -1. */
+    int (*pick)(sim_sched *s, const uint64_t *wake, uint64_t t, sim_can_issue_fn can_issue,
+                void *ctx);
 } sim_sched_ops;
 
 struct sim_sched {
@@ -93,6 +96,12 @@ typedef struct sim_sm {
     sim_events *ev;
     sim_mem_port *mem;
     sim_warp *warps;             /* max_warps slots */
+    uint8_t *wstate;             /* per slot: W_* */
+    uint8_t *wwait;              /* per slot: sim_stall, why it last could not issue */
+    uint64_t *wwake;             /* per slot: earliest cycle worth checking it again */
+    uint8_t *wop;                /* per slot: sim_op of the fetched instruction */
+    uint8_t *wldst;              /* per slot: asleep until the LDST queue drains */
+    int release_pending;         /* a block's last warp finished */
     sim_block *blocks;           /* max_blocks slots */
     int n_blocks;                /* resident */
     int used_threads, used_warps, used_regs, used_shmem;
@@ -102,6 +111,8 @@ typedef struct sim_sm {
     sim_mem_request lq[SIM_WARP_LANES];
     int lq_head, lq_n;
     uint64_t ldst_free;          /* shared-memory passes keep it until then */
+    int ldst_waiters;            /* warps with ldst_wait set */
+    uint64_t warp_next;          /* earliest wake of any warp: no issue stage before it */
     uint64_t next;               /* earliest cycle the SM needs a visit */
     uint64_t last_eval;          /* last cycle accounted */
     uint64_t age_counter;
