@@ -14,14 +14,19 @@ typedef struct {
     uint64_t bytes_lo, bytes_hi;
 } line_acc;
 
+/* Bytes [first, last] of a line (first <= last < 128) into the mask. */
+static uint64_t span64(unsigned first, unsigned last)
+{
+    uint64_t hi = last >= 63 ? ~0ull : (2ull << last) - 1;
+    return hi & ~((1ull << first) - 1);
+}
+
 static void mark_bytes(line_acc *a, unsigned first, unsigned last)
 {
-    for (unsigned b = first; b <= last; b++) {
-        if (b < 64)
-            a->bytes_lo |= 1ull << b;
-        else
-            a->bytes_hi |= 1ull << (b - 64);
-    }
+    if (first < 64)
+        a->bytes_lo |= span64(first, last < 64 ? last : 63);
+    if (last >= 64)
+        a->bytes_hi |= span64(first < 64 ? 0 : first - 64, last - 64);
     for (unsigned s = first / SIM_SECTOR_BYTES; s <= last / SIM_SECTOR_BYTES; s++)
         a->line.sector_mask |= 1u << s;
 }

@@ -177,6 +177,11 @@ static int oldest_hit(const sim_channel *ch, const sim_bank *b)
 
 static int try_column(sim_memsys *m, sim_channel *ch, uint64_t k)
 {
+    const sim_dram_timing *t = &m->cfg.t;
+    int latest = t->CL > t->WL ? t->CL : t->WL;
+    /* Most cycles no column command can issue at all: skip the search. */
+    if (k < ch->t_col_any || k + (uint64_t)latest < ch->bus_free)
+        return 0;
     int best = -1;
     for (int bi = 0; bi < m->cfg.t.nbk; bi++) {
         sim_bank *b = &ch->banks[bi];

@@ -323,5 +323,10 @@ trapeze_status sim_mem_config_read(const trapeze_config *cfg, int n_sm, sim_mem_
         (s = read_queues(cfg, out, err)) || (s = read_dram(cfg, out, err)) ||
         (s = read_icnt(cfg, out, err)))
         return s;
+    /* An L2 fill answers all its merged requests at once: they must fit. */
+    if (out->l2.enabled && out->q_l2_icnt < out->l2.mshr_merge)
+        return trapeze_config_fail(cfg, "gpgpu_dram_partition_queues", err,
+                                   "the L2->icnt queue (%d) must hold the L2 MSHR merge limit (%d)",
+                                   out->q_l2_icnt, out->l2.mshr_merge);
     return TRAPEZE_OK;
 }
