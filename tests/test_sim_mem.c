@@ -565,8 +565,16 @@ static void test_atomics(void)
 /* ---- the other GPUs ---- */
 
 /* GTX 280: no L1, no L2. A 32-byte load (one sector) goes icnt -> memory
- * partition -> DRAM and back, and its reply is one flit smaller. Clocks
- * core 1300, icnt/L2 650, DRAM 1107: icnt tick k in core cycle 2k. */
+ * partition -> DRAM and back. Clocks core 1300, icnt/L2 650 (tick k in core
+ * cycle 2k), DRAM 1107 (tick k in core floor(k*1300/1107)); no
+ * -icnt_flit_size, so 32-byte flits; ROP 85 (GPGPU-Sim default), DRAM
+ * latency 100, RCD 11, CL 11, burst 4 / ratio 2 = 2 cycles, atom 4x4x2 = 32:
+ *   icnt tick 0 (core 0), 1 flit, received at tick 8 = core 16;
+ *   ROP: ready 101; the next L2 tick is core 102; to DRAM, ready 202;
+ *   first DRAM tick at core >= 202: k = 173 (core 203); ACT 173, READ 184,
+ *     data done 184+11+2 = 197 = core floor(197*1300/1107) = 231;
+ *   next icnt tick at core >= 231: tick 116 (core 232); reply 8+32 bytes =
+ *     2 flits, received at tick 116+8+1 = 125 = core 250. No L1 latency. */
 static void test_gtx280(void)
 {
     sim_memsys *m = memsys(GTX280, NULL, 30);
@@ -574,6 +582,7 @@ static void test_gtx280(void)
     r.sector_mask = 0x1;
     CHECK(sim_memsys_access(m, &r, 0, NULL) == SIM_MEM_SENT);
     uint64_t t = until_done(m, 5, 0, &d);
+    CHECK(t == 250);
     CHECK(t != UINT64_MAX);
     const sim_mem_stats *s = sim_memsys_stats(m);
     CHECK(s->l1.bypasses == 1 && s->l2.accesses == 0 && s->dram_reads == 1);
@@ -588,6 +597,24 @@ static void test_gtx280(void)
     until_done(m, 5, 20000, &d);
     CHECK(s->dram_writes == 1);
     drain(m, 30, 30000);
+    sim_memsys_destroy(m);
+}
+
+/* Between kernels the L1s are flushed: the same line misses again. */
+static void test_flush_and_reset(void)
+{
+    sim_memsys *m = memsys(GTX480, NULL, 1);
+    sim_mem_request r = load(0, 0), d;
+    sim_memsys_access(m, &r, 0, NULL);
+    until_done(m, 0, 0, &d);
+    CHECK(sim_memsys_access(m, &r, 400, NULL) == SIM_MEM_HIT);
+    drain(m, 1, 400);
+    sim_memsys_flush_l1(m);
+    sim_memsys_reset_stats(m);
+    CHECK(sim_memsys_stats(m)->l1.accesses == 0 && sim_memsys_stats(m)->dram_cycles == 0);
+    CHECK(sim_memsys_access(m, &r, 1000, NULL) == SIM_MEM_MISS);
+    drain(m, 1, 1000);
+    CHECK(sim_memsys_stats(m)->l2.hits == 1 && sim_memsys_l1_stats(m, 0)->misses == 1);
     sim_memsys_destroy(m);
 }
 
@@ -700,6 +727,7 @@ int main(void)
     test_store();
     test_atomics();
     test_gtx280();
+    test_flush_and_reset();
     test_v100();
     test_next_event();
     test_determinism();
