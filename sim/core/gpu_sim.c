@@ -63,13 +63,12 @@ trapeze_status sim_gpu_create(const trapeze_config *cfg, const sim_gpu_options *
         return s;
     }
     g->n_sm = g->cfg.gpu.n_sm;
-    long n_mem = 1, n_sub = 1;
-    trapeze_config_get_int(cfg, "gpgpu_n_mem", 1, &n_mem, NULL);
-    trapeze_config_get_int(cfg, "gpgpu_n_sub_partition_per_mchannel", 1, &n_sub, NULL);
     int units[SIM_UNIT_KIND_COUNT] = {0};
+    if (!g->mem.ops && (s = sim_memsys_unit_counts(cfg, g->n_sm, units, err))) {
+        sim_gpu_destroy(g);
+        return s;
+    }
     units[SIM_UNIT_REG_BANK] = g->n_sm * g->cfg.reg_banks;
-    units[SIM_UNIT_L1_BANK] = g->n_sm;
-    units[SIM_UNIT_L2_BANK] = (int)(n_mem > 0 && n_sub > 0 ? n_mem * n_sub : 1);
     g->ev = sim_events_create(units);
     g->sms = calloc((size_t)g->n_sm, sizeof *g->sms);
     if (!g->ev || !g->sms) {
@@ -193,23 +192,24 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
     unsigned long iter = 0;
     trapeze_status status = TRAPEZE_OK;
     for (;;) {
+        /* GPGPU-Sim's order within a cycle (sim/memsys.h): the SMs offer
+         * requests, the memory system runs, completions due now are popped */
+        uint64_t next = SIM_NEVER;
+        for (int s = 0; s < g->n_sm; s++)
+            if (g->sms[s].next <= t)
+                sim_sm_cycle(&g->sms[s], t);
         mo->cycle(ms, t);
         sim_mem_request r;
         for (int s = 0; s < g->n_sm; s++)
             while (mo->pop(ms, s, t, &r))
                 sim_sm_complete(&g->sms[r.sm < g->n_sm ? r.sm : s], &r, t);
-        uint64_t next = SIM_NEVER;
         for (int s = 0; s < g->n_sm; s++) {
             sim_sm *sm = &g->sms[s];
-            if (sm->next <= t)
-                sim_sm_cycle(sm, t);
             if (sm->blocks_finished) {
                 done += (uint64_t)sm->blocks_finished;
                 sm->blocks_finished = 0;
                 dirty = 1;
             }
-            if (sm->next < next)
-                next = sm->next;
         }
         if (done == total) {
             end = t + 1;

@@ -1,0 +1,551 @@
+/*
+ * test_sim_core.c - the SM side of the simulator, with cycle counts worked
+ * out by hand from the configs below (timing rules: sim/core/sm.c header).
+ *
+ * Most tests run one SM against the ideal memory port (every request
+ * completes LAT cycles after it is accepted) so that counts are exact;
+ * the end-to-end ones use the real memory system of sim/mem.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "sim/core/gpu_sim.h"
+
+#define LAT 100
+
+/* One GTX 480 SM: 2 GTO schedulers, 2 SP units, FP MAD latency 5, FP ADD
+ * latency 4, shared memory latency 26, 32 banks. */
+static const char *const base_cfg =
+    "-gpgpu_ptx_force_max_capability 20\n"
+    "-gpgpu_n_clusters 1\n-gpgpu_n_cores_per_cluster 1\n"
+    "-gpgpu_n_mem 1\n-gpgpu_n_sub_partition_per_mchannel 2\n"
+    "-gpgpu_clock_domains 700.0:700.0:700.0:924.0\n"
+    "-gpgpu_shader_registers 32768\n-gpgpu_shader_core_pipeline 1536:32\n"
+    "-gpgpu_shmem_size 49152\n-gpgpu_shmem_num_banks 32\n-gpgpu_smem_latency 26\n"
+    "-gpgpu_num_sp_units 2\n-gpgpu_num_sfu_units 1\n"
+    "-ptx_opcode_latency_int 4,13,4,5,145\n-ptx_opcode_initiation_int 1,2,2,1,8\n"
+    "-ptx_opcode_latency_fp 4,13,4,5,39\n-ptx_opcode_initiation_fp 1,2,1,1,4\n"
+    "-gpgpu_num_sched_per_core 2\n-gpgpu_scheduler gto\n"
+    "-trapeze_kernel_launch_latency 1000\n";
+
+static trapeze_config *make_cfg(int ctas, const char *extra)
+{
+    char text[4096];
+    snprintf(text, sizeof text, "%s-gpgpu_shader_cta %d\n%s", base_cfg, ctas, extra ? extra : "");
+    trapeze_config *cfg = NULL;
+    trapeze_error err;
+    if (trapeze_config_parse(text, "test.config", &cfg, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        exit(1);
+    }
+    return cfg;
+}
+
+/* A memory port that refuses the first `refuse` offers, then is ideal. */
+typedef struct refusing {
+    sim_mem_port inner;
+    int refuse;
+} refusing;
+
+static sim_mem_outcome ref_access(void *m, const sim_mem_request *req, uint64_t c,
+                                  sim_fail_cause *cause)
+{
+    refusing *r = m;
+    if (r->refuse > 0) {
+        r->refuse--;
+        *cause = SIM_FAIL_MSHR_ENTRY;
+        return SIM_MEM_RESERVATION_FAIL;
+    }
+    return r->inner.ops->access(r->inner.self, req, c, cause);
+}
+static int ref_pop(void *m, int sm, uint64_t c, sim_mem_request *d)
+{
+    refusing *r = m;
+    return r->inner.ops->pop(r->inner.self, sm, c, d);
+}
+static void ref_cycle(void *m, uint64_t c) { (void)m; (void)c; }
+static uint64_t ref_out(const void *m)
+{
+    const refusing *r = m;
+    return r->inner.ops->outstanding(r->inner.self);
+}
+static uint64_t ref_next(const void *m, uint64_t c)
+{
+    const refusing *r = m;
+    return r->inner.ops->next_event(r->inner.self, c);
+}
+static void ref_poke(void *m, uint64_t a, uint32_t v) { (void)m; (void)a; (void)v; }
+static uint32_t ref_peek(const void *m, uint64_t a) { (void)m; (void)a; return 0; }
+static void ref_nop(void *m) { (void)m; }
+static void ref_destroy(void *m)
+{
+    refusing *r = m;
+    r->inner.ops->destroy(r->inner.self);
+    free(r);
+}
+static const sim_mem_port_ops refusing_ops = {ref_access, ref_pop, ref_cycle, ref_out, ref_next,
+                                              ref_poke, ref_peek, ref_nop, ref_nop, NULL,
+                                              ref_destroy};
+
+/* Runs k alone on a fresh GPU; returns its cycles and fills st. refuse < 0: real memory. */
+static uint64_t run_on(trapeze_config *cfg, sim_kernel *k, int refuse, sim_kernel_stats *st)
+{
+    sim_gpu_options opt;
+    memset(&opt, 0, sizeof opt);
+    trapeze_error err;
+    if (refuse >= 0) {
+        refusing *r = calloc(1, sizeof *r);
+        CHECK_OK(sim_mem_port_ideal(1, LAT, &r->inner, &err));
+        r->refuse = refuse;
+        opt.mem.ops = &refusing_ops;
+        opt.mem.self = r;
+    }
+    sim_gpu *g = NULL;
+    CHECK_OK(sim_gpu_create(cfg, &opt, &g, &err));
+    if (!g)
+        return 0;
+    trapeze_status s = sim_gpu_run(g, k, st, &err);
+    CHECK(s == TRAPEZE_OK);
+    if (s)
+        fprintf(stderr, "%s\n", err.message);
+    sim_gpu_destroy(g);
+    return s ? 0 : st->cycles;
+}
+
+static uint64_t run1(trapeze_config *cfg, sim_kernel *k, int refuse)
+{
+    sim_kernel_stats st;
+    uint64_t c = run_on(cfg, k, refuse, &st);
+    sim_kernel_stats_free(&st);
+    return c;
+}
+
+static sim_kernel *end(sim_kb *kb)
+{
+    sim_kernel *k = NULL;
+    trapeze_error err;
+    if (sim_kb_end(kb, &k, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        exit(1);
+    }
+    return k;
+}
+
+static void test_fu_latency(void)
+{
+    trapeze_config *cfg = make_cfg(8, NULL);
+    /* 10 dependent FMAs (MAD latency 5): the block is placed at 0, FMA i
+     * issues at 1 + 5(i-1), the 10th at 46 with its result at 51; EXIT
+     * issues at 47; the warp finishes at 51; the kernel ends at 52. */
+    sim_kb *kb = sim_kb_begin("chain", SIM_DIM(1), SIM_DIM(32));
+    for (int i = 0; i < 10; i++)
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1, 1, 1, 1);
+    sim_kernel *k = end(kb);
+    CHECK(run1(cfg, k, 0) == 52);
+    sim_kernel_destroy(k);
+    /* 10 independent FMAs: issue at 1..10 (initiation 1, two SP units),
+     * EXIT at 11, the last result at 10 + 5 = 15, end 16. */
+    kb = sim_kb_begin("indep", SIM_DIM(1), SIM_DIM(32));
+    for (int i = 0; i < 10; i++)
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1 + i, 20, 21, 22);
+    k = end(kb);
+    CHECK(run1(cfg, k, 0) == 16);
+    sim_kernel_destroy(k);
+    /* 4 dependent integer DIVs (latency 145): 1 + 3*145 = 436 issues the
+     * last, result 581, end 582. */
+    kb = sim_kb_begin("div", SIM_DIM(1), SIM_DIM(32));
+    for (int i = 0; i < 4; i++)
+        sim_kb_alu(kb, SIM_OP_INT, SIM_ALU_DIV, 1, 1, SIM_NO_REG, SIM_NO_REG);
+    k = end(kb);
+    CHECK(run1(cfg, k, 0) == 582);
+    sim_kernel_destroy(k);
+    trapeze_config_destroy(cfg);
+}
+
+/* LD.shared r1 with word stride s, FADD r2 = r1, EXIT. Degree d: LD at 1,
+ * r1 ready at 1 + 26 + d - 1 = 26 + d, FADD then, result at 30 + d, end 31 + d.
+ * `twice`: a second, independent LD (into r3) waits d cycles for the LDST
+ * unit, issues at 1 + d, r3 ready at 26 + 2d; the FADD reads r3: 31 + 2d. */
+static uint64_t shmem_cycles(trapeze_config *cfg, int stride, int twice, sim_kernel_stats *st)
+{
+    sim_kb *kb = sim_kb_begin("shmem", SIM_DIM(1), SIM_DIM(32));
+    int sh = sim_kb_shared(kb, "s", 4 * 32 * 32);
+    sim_kb_ld(kb, 1, sim_at1(sh, 4, sim_ix(SIM_AFF(.k[SIM_TX] = stride))));
+    if (twice)
+        sim_kb_ld(kb, 3, sim_at1(sh, 4, sim_ix(SIM_AFF(.c = 1, .k[SIM_TX] = stride))));
+    sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 2, twice ? 3 : 1, SIM_NO_REG, SIM_NO_REG);
+    sim_kernel *k = end(kb);
+    uint64_t c = run_on(cfg, k, 0, st);
+    sim_kernel_destroy(k);
+    return c;
+}
+
+static void test_bank_conflicts(void)
+{
+    trapeze_config *cfg = make_cfg(8, NULL);
+    sim_kernel_stats st;
+    static const int stride[] = {1, 2, 4, 32}, degree[] = {1, 2, 4, 32};
+    for (int i = 0; i < 4; i++) {
+        uint64_t d = (uint64_t)degree[i];
+        CHECK(shmem_cycles(cfg, stride[i], 0, &st) == 31 + d);
+        CHECK(st.total.shmem_passes == d);
+        sim_kernel_stats_free(&st);
+        CHECK(shmem_cycles(cfg, stride[i], 1, &st) == 31 + 2 * d);
+        CHECK(st.total.shmem_passes == 2 * d);
+        sim_kernel_stats_free(&st);
+    }
+    trapeze_config_destroy(cfg);
+}
+
+/* LD.global r1, FADD r2 = r1, EXIT: LD issues at 1, its request is offered
+ * at 2 and (after `refuse` refusals) accepted at 2 + refuse; it completes
+ * LAT later, the FADD issues the cycle after, +4, end +1:
+ * cycles = 2 + refuse + LAT + 1 + 4 + 1 = LAT + 8 + refuse. */
+static sim_kernel *one_load(void)
+{
+    sim_kb *kb = sim_kb_begin("load", SIM_DIM(1), SIM_DIM(32));
+    int a = sim_kb_global(kb, "a", 4096);
+    sim_kb_ld(kb, 1, sim_at1(a, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 1))));
+    sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 2, 1, SIM_NO_REG, SIM_NO_REG);
+    return end(kb);
+}
+
+static void test_load_latency(void)
+{
+    trapeze_config *cfg = make_cfg(8, NULL);
+    sim_kernel *k = one_load();
+    sim_kernel_stats st;
+    CHECK(run_on(cfg, k, 0, &st) == LAT + 8);
+    CHECK(st.total.mem_requests == 1);   /* 32 floats = one 128-byte line */
+    sim_kernel_stats_free(&st);
+    CHECK(run_on(cfg, k, 7, &st) == LAT + 8 + 7);
+    CHECK(st.total.ldst_refused == 7);
+    CHECK(st.total.refused[SIM_FAIL_MSHR_ENTRY] == 7);
+    sim_kernel_stats_free(&st);
+    sim_kernel_destroy(k);
+    trapeze_config_destroy(cfg);
+
+    /* End to end on the GTX 480's memory system (one SM): the load misses
+     * L1 and L2 and opens a closed row; sim/mem's probe measures that
+     * latency P alone, so the kernel takes P + 8 cycles. */
+    cfg = NULL;
+    trapeze_error err;
+    CHECK_OK(trapeze_config_load("data/gpus/gtx480.config", &cfg, &err));
+    if (!cfg)
+        return;
+    char text[8192];
+    snprintf(text, sizeof text, "-gpgpu_n_clusters 1\n");
+    trapeze_config *one = NULL;
+    /* the shipped file with 1 SM: parse it again with the cluster count replaced */
+    char *file = NULL;
+    FILE *f = fopen("data/gpus/gtx480.config", "r");
+    if (f) {
+        file = calloc(1, 65536);
+        size_t n = fread(file, 1, 65535, f);
+        file[n] = 0;
+        fclose(f);
+        char *p = strstr(file, "-gpgpu_n_clusters 15");
+        if (p)
+            memcpy(p, "-gpgpu_n_clusters  1", 20);
+        CHECK_OK(trapeze_config_parse(file, "gtx480-1sm.config", &one, &err));
+    }
+    free(file);
+    (void)text;
+    if (one) {
+        uint64_t probe = 0;
+        CHECK_OK(sim_memsys_probe_latency(one, 1, &probe, &err));
+        k = one_load();
+        uint64_t c = run1(one, k, -1);
+        printf("one load miss on gtx480: %llu cycles, probe %llu\n", (unsigned long long)c,
+               (unsigned long long)probe);
+        CHECK(probe > 0 && c == probe + 8);
+        sim_kernel_destroy(k);
+        trapeze_config_destroy(one);
+    }
+    trapeze_config_destroy(cfg);
+}
+
+/* ST then FENCE then FADD: ST at 1, offered at 2, acknowledged at 102; the
+ * fence holds the warp until then; FADD at 103, result 107; end 108.
+ * Without the fence: FADD at 2, EXIT at 3, the warp finishes when the
+ * store is acknowledged at 102; end 103. */
+static void test_fence(void)
+{
+    trapeze_config *cfg = make_cfg(8, NULL);
+    for (int fence = 0; fence < 2; fence++) {
+        sim_kb *kb = sim_kb_begin("fence", SIM_DIM(1), SIM_DIM(32));
+        int a = sim_kb_global(kb, "a", 4096);
+        sim_kb_st(kb, sim_at1(a, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 1))), 1);
+        if (fence)
+            sim_kb_fence(kb);
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 2, SIM_NO_REG, SIM_NO_REG, SIM_NO_REG);
+        sim_kernel *k = end(kb);
+        sim_kernel_stats st;
+        uint64_t c = run_on(cfg, k, 0, &st);
+        CHECK(c == (fence ? LAT + 8u : LAT + 3u));
+        if (fence)
+            CHECK(st.total.stall[SIM_STALL_FENCE] >= LAT - 2);
+        sim_kernel_stats_free(&st);
+        sim_kernel_destroy(k);
+    }
+    trapeze_config_destroy(cfg);
+}
+
+/* Two warps (slots 0 and 1, one per scheduler). Warp 0 runs 20 dependent
+ * FMAs, then both meet at a barrier, then warp 1 runs 10 dependent FMAs.
+ * Warp 0: IF branch at 1, FMA i at 2 + 5(i-1) (the 20th at 97), BAR at 98.
+ * Warp 1: branch at 1, BAR at 2, held until warp 0 arrives at 98; branch
+ * at 99, FMA i at 100 + 5(i-1), the 10th at 145, result 150; end 151.
+ * Without the barrier warp 1 is done by 53 and warp 0's chain ends the
+ * kernel: its 20th FMA result at 102, end 103. */
+static void test_barrier(void)
+{
+    trapeze_config *cfg = make_cfg(8, NULL);
+    for (int bar = 0; bar < 2; bar++) {
+        sim_kb *kb = sim_kb_begin("barrier", SIM_DIM(1), SIM_DIM(64));
+        sim_kb_if(kb, sim_pred1(SIM_AFF(.c = -32, .k[SIM_TX] = 1), SIM_LT));
+        for (int i = 0; i < 20; i++)
+            sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1, 1, 1, 1);
+        sim_kb_endif(kb);
+        if (bar)
+            sim_kb_bar(kb);
+        sim_kb_if(kb, sim_pred1(SIM_AFF(.c = -32, .k[SIM_TX] = 1), SIM_GE));
+        for (int i = 0; i < 10; i++)
+            sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 2, 2, 2, 2);
+        sim_kb_endif(kb);
+        sim_kernel *k = end(kb);
+        sim_kernel_stats st;
+        uint64_t c = run_on(cfg, k, 0, &st);
+        CHECK(c == (bar ? 151u : 103u));
+        if (bar)
+            CHECK(st.total.stall[SIM_STALL_BARRIER] >= 90);
+        else
+            CHECK(st.total.stall[SIM_STALL_BARRIER] == 0);
+        /* every scheduler cycle is an issue or one stall reason */
+        uint64_t slots = st.total.issue_slots;
+        for (int r = 0; r < SIM_STALL_COUNT; r++)
+            slots += st.total.stall[r];
+        CHECK(slots == 2 * c);
+        sim_kernel_stats_free(&st);
+        sim_kernel_destroy(k);
+    }
+    trapeze_config_destroy(cfg);
+}
+
+/* Resident blocks are capped by each resource (one SM, 64 blocks, one
+ * instruction each): */
+static void occupancy_case(int ctas, int threads, int regs, int shmem, int expect,
+                           const char *why)
+{
+    trapeze_config *cfg = make_cfg(ctas, NULL);
+    sim_kb *kb = sim_kb_begin("occ", SIM_DIM(64), SIM_DIM(threads));
+    sim_kb_regs(kb, regs);
+    sim_kb_shmem(kb, shmem);
+    sim_kb_alu(kb, SIM_OP_INT, SIM_ALU_DIV, 1, SIM_NO_REG, SIM_NO_REG, SIM_NO_REG);
+    sim_kernel *k = end(kb);
+    sim_core_config c;
+    trapeze_error err;
+    CHECK_OK(sim_core_config_read(cfg, &c, &err));
+    const char *limit = NULL;
+    CHECK(sim_occupancy(&c, k, &limit) == expect);
+    CHECK(limit && !strcmp(limit, why));
+    sim_kernel_stats st;
+    run_on(cfg, k, 0, &st);
+    CHECK(st.total.max_resident_blocks == (uint64_t)expect);
+    CHECK(st.total.blocks == 64);
+    sim_kernel_stats_free(&st);
+    sim_kernel_destroy(k);
+    trapeze_config_destroy(cfg);
+}
+
+static void test_occupancy(void)
+{
+    occupancy_case(8, 32, 1, 0, 8, "ctas");                 /* -gpgpu_shader_cta 8 */
+    occupancy_case(32, 512, 1, 0, 3, "threads");            /* 1536 / 512 = 3 */
+    occupancy_case(32, 33, 1, 0, 24, "warps");              /* 48 warps / 2 per block = 24 (threads: 46) */
+    occupancy_case(32, 256, 21, 0, 5, "registers");         /* 32768 / (24 * 256) = 5 (threads: 6) */
+    occupancy_case(32, 64, 1, 20000, 2, "shared memory");   /* 49152 / 20000 = 2 */
+}
+
+static int run_builtin(trapeze_config *cfg, const char *name, int argc, char **argv,
+                       sim_kernel_stats *st, int max, uint32_t *sync_words)
+{
+    const sim_builtin *b = sim_builtin_find(name);
+    CHECK(b != NULL);
+    if (!b)
+        return 0;
+    long p[SIM_BUILTIN_MAX_PARAMS];
+    trapeze_error err;
+    CHECK_OK(sim_builtin_params(b, argc, argv, p, &err));
+    sim_gpu *g = NULL;
+    CHECK_OK(sim_gpu_create(cfg, NULL, &g, &err));
+    if (!g)
+        return 0;
+    sim_kernel *ks[16];
+    int n = 0;
+    CHECK_OK(b->build(sim_gpu_config(g), p, ks, max < 16 ? max : 16, &n, &err));
+    int ran = 0;
+    for (; ran < n; ran++) {
+        trapeze_status s = sim_gpu_run(g, ks[ran], &st[ran], &err);
+        CHECK(s == TRAPEZE_OK);   /* includes: no memory request outstanding at the end */
+        if (s) {
+            fprintf(stderr, "%s: %s\n", name, err.message);
+            break;
+        }
+    }
+    if (sync_words && n) {
+        const sim_array *sync = &ks[0]->arrays[2];
+        for (int s = 0; s < 4; s++)
+            sync_words[s] = sim_gpu_peek(g, sync->base + 128u * (unsigned)s);
+    }
+    for (int i = 0; i < n; i++)
+        sim_kernel_destroy(ks[i]);
+    sim_gpu_destroy(g);
+    return ran;
+}
+
+static void test_builtins_and_determinism(void)
+{
+    static const char *const gpus[] = {"data/gpus/gtx480.config", "data/gpus/gtx280.config",
+                                       "data/gpus/v100.config"};
+    char *small[][3] = {{"n=20000", NULL, NULL}, {"n=30000", NULL, NULL},
+                        {"steps=20", NULL, NULL}, {"nx=100", "ny=60", "iters=2"},
+                        {"n=10000", "stride=7", NULL}};
+    static const char *const names[] = {"vecadd", "copy", "chase", "jacobi", "strided"};
+    for (int g = 0; g < 3; g++) {
+        trapeze_config *cfg = NULL;
+        trapeze_error err;
+        CHECK_OK(trapeze_config_load(gpus[g], &cfg, &err));
+        if (!cfg)
+            continue;
+        for (int i = 0; i < 5; i++) {
+            int argc = 0;
+            while (argc < 3 && small[i][argc])
+                argc++;
+            sim_kernel_stats a[4], b[4];
+            int na = run_builtin(cfg, names[i], argc, small[i], a, 4, NULL);
+            int nb = run_builtin(cfg, names[i], argc, small[i], b, 4, NULL);
+            CHECK(na == nb && na >= 1);
+            for (int k = 0; k < na && k < nb; k++) {
+                CHECK(a[k].cycles > 0 && a[k].total.warp_insts > 0);
+                /* the same run twice gives the same statistics, byte for byte */
+                CHECK(memcmp(&a[k].total, &b[k].total, sizeof a[k].total) == 0);
+                CHECK(memcmp(&a[k].mem, &b[k].mem, sizeof a[k].mem) == 0);
+                CHECK(memcmp(a[k].events, b[k].events, sizeof a[k].events) == 0);
+                CHECK(memcmp(a[k].sm, b[k].sm, sizeof *a[k].sm * (size_t)a[k].n_sm) == 0);
+                CHECK(a[k].cycles == b[k].cycles);
+            }
+            if (g == 0 && i == 3) {
+                /* CSV files of both runs are identical too */
+                CHECK_OK(sim_stats_write_csv("build/test_sim_a.csv", a, na, &err));
+                CHECK_OK(sim_stats_write_csv("build/test_sim_b.csv", b, nb, &err));
+                char *x = NULL, *y = NULL;
+                FILE *fa = fopen("build/test_sim_a.csv", "r"), *fb = fopen("build/test_sim_b.csv", "r");
+                CHECK(fa && fb);
+                if (fa && fb) {
+                    x = calloc(1, 1 << 16);
+                    y = calloc(1, 1 << 16);
+                    size_t lx = fread(x, 1, (1 << 16) - 1, fa), ly = fread(y, 1, (1 << 16) - 1, fb);
+                    CHECK(lx == ly && lx > 0 && !memcmp(x, y, lx));
+                    CHECK(!strncmp(x, "kernel,cycles,warp_instructions,ipc,", 36));
+                    /* relaunch: the second sweep starts launch latency after the first ends */
+                    CHECK(a[1].start_cycle == a[0].start_cycle + a[0].cycles + a[1].launch_cycles);
+                    CHECK(a[1].launch_cycles == 3500);   /* default: 5 us at 700 MHz */
+                }
+                if (fa)
+                    fclose(fa);
+                if (fb)
+                    fclose(fb);
+                free(x);
+                free(y);
+                remove("build/test_sim_a.csv");
+                remove("build/test_sim_b.csv");
+            }
+            for (int k = 0; k < na; k++)
+                sim_kernel_stats_free(&a[k]);
+            for (int k = 0; k < nb; k++)
+                sim_kernel_stats_free(&b[k]);
+        }
+        trapeze_config_destroy(cfg);
+    }
+}
+
+/* The persistent kernel's global barrier: 400 tiles over the 90 blocks
+ * that fit at once on the GTX 480 (15 SMs x 6 blocks of 256 threads), 3
+ * stages: every block loops over its tiles, so the barrier never waits for
+ * a block that cannot be resident; each stage's counter ends at 90. */
+static void test_global_barrier(void)
+{
+    trapeze_config *cfg = NULL;
+    trapeze_error err;
+    CHECK_OK(trapeze_config_load("data/gpus/gtx480.config", &cfg, &err));
+    if (!cfg)
+        return;
+    char *args[] = {"tiles=400", "stages=3", "block=256"};
+    sim_kernel_stats st[1];
+    uint32_t words[4] = {0};
+    int n = run_builtin(cfg, "gbarrier", 3, args, st, 1, words);
+    CHECK(n == 1);
+    if (n == 1) {
+        CHECK(st[0].blocks == 90);
+        CHECK(st[0].total.atomic_insts == 90 * 3);
+        CHECK(words[0] == 90 && words[1] == 90 && words[2] == 90 && words[3] == 0);
+        CHECK(st[0].total.stall[SIM_STALL_BARRIER] > 0);
+        sim_kernel_stats_free(&st[0]);
+    }
+    trapeze_config_destroy(cfg);
+}
+
+/* Divergence: IF over half the lanes runs with a 16-lane mask. */
+static void test_simt_mask(void)
+{
+    trapeze_config *cfg = make_cfg(8, NULL);
+    sim_kb *kb = sim_kb_begin("diverge", SIM_DIM(1), SIM_DIM(32));
+    sim_kb_if(kb, sim_pred1(SIM_AFF(.c = -16, .k[SIM_TX] = 1), SIM_LT));
+    sim_kb_alu(kb, SIM_OP_INT, SIM_ALU_ADD, 1, SIM_NO_REG, SIM_NO_REG, SIM_NO_REG);
+    sim_kb_else(kb);
+    sim_kb_alu(kb, SIM_OP_INT, SIM_ALU_ADD, 2, SIM_NO_REG, SIM_NO_REG, SIM_NO_REG);
+    sim_kb_alu(kb, SIM_OP_INT, SIM_ALU_ADD, 3, SIM_NO_REG, SIM_NO_REG, SIM_NO_REG);
+    sim_kb_endif(kb);
+    sim_kernel *k = end(kb);
+    sim_kernel_stats st;
+    run_on(cfg, k, 0, &st);
+    /* IF (32) + 1 add (16) + ELSE branch (16) + 2 adds (16) + EXIT (32) */
+    CHECK(st.total.warp_insts == 6);
+    CHECK(st.total.thread_insts == 32 + 16 + 16 + 32 + 32);
+    sim_kernel_stats_free(&st);
+    sim_kernel_destroy(k);
+    trapeze_config_destroy(cfg);
+}
+
+static void test_builder_errors(void)
+{
+    trapeze_error err;
+    sim_kernel *k;
+    sim_kb *kb = sim_kb_begin("bad", SIM_DIM(1), SIM_DIM(32));
+    sim_kb_if(kb, sim_pred1(SIM_AFF(.k[SIM_TX] = 1), SIM_LT));
+    CHECK(sim_kb_end(kb, &k, &err) == TRAPEZE_EINVAL && k == NULL);
+    CHECK(strstr(err.message, "never closed") != NULL);
+    kb = sim_kb_begin("bad", SIM_DIM(1), SIM_DIM(32));
+    sim_kb_alu(kb, SIM_OP_INT, SIM_ALU_ADD, 99, SIM_NO_REG, SIM_NO_REG, SIM_NO_REG);
+    CHECK(sim_kb_end(kb, &k, &err) == TRAPEZE_EINVAL);
+    kb = sim_kb_begin("bad", SIM_DIM(1), SIM_DIM(32));
+    sim_kb_endloop(kb);
+    CHECK(sim_kb_end(kb, &k, &err) == TRAPEZE_EINVAL);
+}
+
+int main(void)
+{
+    test_fu_latency();
+    test_bank_conflicts();
+    test_load_latency();
+    test_fence();
+    test_barrier();
+    test_occupancy();
+    test_simt_mask();
+    test_builder_errors();
+    test_global_barrier();
+    test_builtins_and_determinism();
+    return check_report("test_sim_core");
+}
