@@ -76,25 +76,58 @@ uint64_t sim_eval_addr(const sim_kernel *k, const sim_warp_cursor *cur, const si
     return k->arrays[a->array].base + (uint64_t)(sum * a->elem_bytes);
 }
 
+/* sum[l] (+)= st * clamp(u + kx*tx + ky*ty + kz*tz, lo, hi) for every lane;
+ * `first` stores instead of adding. Inlined with constant flags, so each
+ * variant is one straight loop. */
+static inline __attribute__((always_inline)) void lane_dim(int64_t *sum, const sim_warp_cursor *cur,
+                                     int64_t u, int64_t kx, int64_t ky, int64_t kz,
+                                     int64_t st, int64_t lo, int64_t hi, int first, int use_y,
+                                     int use_z)
+{
+    for (int l = 0; l < SIM_WARP_LANES; l++) {
+        int64_t x = u + kx * cur->tid[0][l];
+        if (use_y)
+            x += ky * cur->tid[1][l];
+        if (use_z)
+            x += kz * cur->tid[2][l];
+        int64_t v = st * clamp64(x, lo, hi);
+        sum[l] = first ? v : sum[l] + v;
+    }
+}
+
 /* All active lanes' addresses; the uniform part of each dimension once. */
 static void lane_addrs(const sim_kernel *k, const sim_warp_cursor *cur, const sim_addr *a,
                        uint32_t active, uint64_t *out)
 {
     int64_t sum[SIM_WARP_LANES];
-    memset(sum, 0, sizeof sum);
+    if (a->n_dims <= 0)
+        memset(sum, 0, sizeof sum);
     for (int d = 0; d < a->n_dims; d++) {
         const sim_index *ix = &a->index[d];
         int64_t u = eval_uniform(k, cur, &ix->e);
         int64_t kx = ix->e.k[SIM_TX], ky = ix->e.k[SIM_TY], kz = ix->e.k[SIM_TZ];
-        int64_t st = a->stride[d];
-        for (int l = 0; l < SIM_WARP_LANES; l++) {
-            int64_t x = u + kx * cur->tid[0][l] + ky * cur->tid[1][l] + kz * cur->tid[2][l];
-            sum[l] += st * clamp64(x, ix->lo, ix->hi);
+        int64_t st = a->stride[d], lo = ix->lo, hi = ix->hi;
+        if (kz != 0) {
+            if (d == 0)
+                lane_dim(sum, cur, u, kx, ky, kz, st, lo, hi, 1, 1, 1);
+            else
+                lane_dim(sum, cur, u, kx, ky, kz, st, lo, hi, 0, 1, 1);
+        } else if (ky != 0) {
+            if (d == 0)
+                lane_dim(sum, cur, u, kx, ky, 0, st, lo, hi, 1, 1, 0);
+            else
+                lane_dim(sum, cur, u, kx, ky, 0, st, lo, hi, 0, 1, 0);
+        } else {
+            if (d == 0)
+                lane_dim(sum, cur, u, kx, 0, 0, st, lo, hi, 1, 0, 0);
+            else
+                lane_dim(sum, cur, u, kx, 0, 0, st, lo, hi, 0, 0, 0);
         }
     }
     uint64_t base = k->arrays[a->array].base;
+    int64_t eb = a->elem_bytes;
     for (int l = 0; l < SIM_WARP_LANES; l++)
-        out[l] = (active >> l & 1) ? base + (uint64_t)(sum[l] * a->elem_bytes) : 0;
+        out[l] = (active >> l & 1) ? base + (uint64_t)(sum[l] * eb) : 0;
 }
 
 static uint32_t eval_pred(const sim_kernel *k, const sim_warp_cursor *cur, const sim_pred *p,

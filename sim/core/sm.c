@@ -563,9 +563,10 @@ static void ldst_step(sim_sm *sm, uint64_t t)
     sm->st.mem_requests++;
     sm->lq_head = (sm->lq_head + 1) % SIM_WARP_LANES;
     if (--sm->lq_n == 0 && sm->ldst_waiters) {
-        int nw = sm->cfg->max_warps;
-        for (int i = 0; i < nw; i++) {
+        int left = sm->ldst_waiters;   /* the number of wldst flags set */
+        for (int i = 0; left > 0; i++) {
             if (sm->wldst[i]) {
+                left--;
                 sm->wldst[i] = 0;
                 if (sm->wstate[i] == W_RUN && sm->wwake[i] > t)
                     sm->wwake[i] = t;
@@ -630,9 +631,12 @@ static int sched_reason(const sim_sm *sm, const sim_sched *sc)
     for (int i = 0; i < sc->n; i++) {
         int slot = sc->slot[i];
         int st = sm->wstate[slot];
-        if (st == W_RUN || st == W_EXITED)
-            seen |= 1u << sm->wwait[slot];
-        else if (st == W_BAR)
+        if (st == W_RUN || st == W_EXITED) {
+            int r = sm->wwait[slot];
+            if (r == SIM_STALL_MEMORY)   /* the highest precedence: settled */
+                return SIM_STALL_MEMORY;
+            seen |= 1u << r;
+        } else if (st == W_BAR)
             seen |= 1u << SIM_STALL_BARRIER;
         else if (st == W_FENCE)
             seen |= 1u << SIM_STALL_FENCE;
@@ -647,6 +651,25 @@ static void dry_reasons(sim_sm *sm)
 {
     for (int s = 0; s < sm->cfg->n_sched; s++)
         sm->sched[s].reason = (uint8_t)sched_reason(sm, &sm->sched[s]);
+}
+
+/* The earliest wake of all slots (wwake is SIM_NEVER for every state but
+ * W_RUN and W_EXITED); branch-free, four running minima. */
+static inline uint64_t min_wake(const uint64_t *w, int n)
+{
+    uint64_t m0 = SIM_NEVER, m1 = SIM_NEVER, m2 = SIM_NEVER, m3 = SIM_NEVER;
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        m0 = w[i] < m0 ? w[i] : m0;
+        m1 = w[i + 1] < m1 ? w[i + 1] : m1;
+        m2 = w[i + 2] < m2 ? w[i + 2] : m2;
+        m3 = w[i + 3] < m3 ? w[i + 3] : m3;
+    }
+    for (; i < n; i++)
+        m0 = w[i] < m0 ? w[i] : m0;
+    m0 = m1 < m0 ? m1 : m0;
+    m2 = m3 < m2 ? m3 : m2;
+    return m2 < m0 ? m2 : m0;
 }
 
 void sim_sm_cycle(sim_sm *sm, uint64_t t)
@@ -678,11 +701,7 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
         sm->st.active_cycles++;
     sm->last_eval = t + 1;
     release_done(sm);
-    uint64_t wn = SIM_NEVER;
-    int nw = sm->cfg->max_warps;
-    for (int i = 0; i < nw; i++)   /* wwake is SIM_NEVER for every other state */
-        if (sm->wwake[i] < wn)
-            wn = sm->wwake[i];
+    uint64_t wn = min_wake(sm->wwake, sm->cfg->max_warps);
     if (wn <= t)
         wn = t + 1;
     sm->warp_next = wn;

@@ -15,38 +15,44 @@ typedef struct {
 } line_acc;
 
 /* Bytes [first, last] of a line (first <= last < 128) into the mask. */
-static uint64_t span64(unsigned first, unsigned last)
+static inline uint64_t span64(unsigned first, unsigned last)
 {
     uint64_t hi = last >= 63 ? ~0ull : (2ull << last) - 1;
     return hi & ~((1ull << first) - 1);
 }
 
-static void mark_bytes(line_acc *a, unsigned first, unsigned last)
+/* The index of `line` in acc, appended (zeroed) if new; *n_lines grows. */
+static inline int find_line(line_acc *acc, int *n_lines, uint64_t line)
 {
-    if (first < 64)
-        a->bytes_lo |= span64(first, last < 64 ? last : 63);
-    if (last >= 64)
-        a->bytes_hi |= span64(first < 64 ? 0 : first - 64, last - 64);
-    for (unsigned s = first / SIM_SECTOR_BYTES; s <= last / SIM_SECTOR_BYTES; s++)
-        a->line.sector_mask |= 1u << s;
-}
-
-/* Adds bytes [addr, addr+n) that lie inside one line; returns the number
- * of lines in use. */
-static int touch(line_acc *acc, int n_lines, uint64_t addr, unsigned n)
-{
-    uint64_t line = addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
-    int i = 0;
-    while (i < n_lines && acc[i].line.line_addr != line)
+    int n = *n_lines, i = 0;
+    while (i < n && acc[i].line.line_addr != line)
         i++;
-    if (i == n_lines) {
+    if (i == n) {
         memset(&acc[i], 0, sizeof acc[i]);
         acc[i].line.line_addr = line;
-        n_lines++;
+        *n_lines = n + 1;
     }
-    unsigned first = (unsigned)(addr - line);
-    mark_bytes(&acc[i], first, first + n - 1);
-    return n_lines;
+    return i;
+}
+
+/* Bytes [first, last] of a line (first <= last < 128) into lo/hi/sectors. */
+static inline void mark_local(uint64_t *lo, uint64_t *hi, uint32_t *sec, unsigned first,
+                              unsigned last)
+{
+    unsigned s0 = first / SIM_SECTOR_BYTES, s1 = last / SIM_SECTOR_BYTES;
+    if (s0 == s1) {   /* the common case: inside one sector, so one half */
+        *sec |= 1u << s0;
+        if (last < 64)
+            *lo |= span64(first, last);
+        else
+            *hi |= span64(first - 64, last - 64);
+        return;
+    }
+    if (first < 64)
+        *lo |= span64(first, last < 64 ? last : 63);
+    if (last >= 64)
+        *hi |= span64(first < 64 ? 0 : first - 64, last - 64);
+    *sec |= ((2u << s1) - 1) & ~((1u << s0) - 1);
 }
 
 int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_access *out)
@@ -59,18 +65,49 @@ int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_
         size = 1;
     if (size > SIM_LINE_BYTES)
         size = SIM_LINE_BYTES;
-    for (int t = 0; t < SIM_WARP_SIZE_MAX; t++) {
-        if (!(active_mask >> t & 1u))
-            continue;
+    /* The bytes of the line touched last gather in locals and are merged
+     * into its entry when another line comes (lines keep the order of their
+     * first appearance: an entry is made at once). */
+    int cur = -1;
+    uint64_t cur_line = 0, lo = 0, hi = 0;
+    uint32_t sec = 0;
+#define COALESCE_SWITCH(L)                                                                    \
+    do {                                                                                   \
+        if (cur >= 0) {                                                                    \
+            acc[cur].bytes_lo |= lo;                                                       \
+            acc[cur].bytes_hi |= hi;                                                       \
+            acc[cur].line.sector_mask |= sec;                                              \
+        }                                                                                  \
+        cur_line = (L);                                                                    \
+        cur = find_line(acc, &n, cur_line);                                                \
+        lo = hi = 0;                                                                       \
+        sec = 0;                                                                           \
+    } while (0)
+    uint32_t m = active_mask;
+    while (m) {
+        int t = __builtin_ctz(m);
+        m &= m - 1;
         uint64_t a = addr[t];
-        uint64_t line_end = (a | (SIM_LINE_BYTES - 1)) + 1;
+        uint64_t line = a & ~(uint64_t)(SIM_LINE_BYTES - 1);
+        uint64_t line_end = line + SIM_LINE_BYTES;
         unsigned head = (unsigned)size;
         if (a + head > line_end)
             head = (unsigned)(line_end - a);
-        n = touch(acc, n, a, head);
-        if (head < (unsigned)size)
-            n = touch(acc, n, line_end, (unsigned)size - head);
+        if (cur < 0 || line != cur_line)
+            COALESCE_SWITCH(line);
+        unsigned first = (unsigned)(a - line);
+        mark_local(&lo, &hi, &sec, first, first + head - 1);
+        if (head < (unsigned)size) {
+            COALESCE_SWITCH(line_end);
+            mark_local(&lo, &hi, &sec, 0, (unsigned)size - head - 1);
+        }
     }
+    if (cur >= 0) {
+        acc[cur].bytes_lo |= lo;
+        acc[cur].bytes_hi |= hi;
+        acc[cur].line.sector_mask |= sec;
+    }
+#undef COALESCE_SWITCH
     if (n > SIM_WARP_SIZE_MAX)
         n = SIM_WARP_SIZE_MAX;
     for (int i = 0; i < n; i++) {
