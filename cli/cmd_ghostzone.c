@@ -155,11 +155,6 @@ static void print_header(void)
            "h", "h_argmin", "cpl_cycles", "speedup", "delta", "chosen");
 }
 
-typedef struct {
-    trapeze_gz_optimum best[2];
-    double cpl[2];
-} mode_results;
-
 static trapeze_status run_mode(const gz_args *a, const trapeze_gz_model *m, trapeze_sync sync,
                                trapeze_gz_optimum *o, trapeze_error *err)
 {
