@@ -1,0 +1,179 @@
+/*
+ * opcodes.c - the SASS opcode table: which simulator instruction class and
+ * ALU sub-op each trace opcode runs as, in one const array (printed in the
+ * README and by `trapeze trace opcodes`), and the per-opcode details the
+ * table does not hold (access width, volatile loads). Knows nothing of
+ * files or lines.
+ */
+#include <string.h>
+
+#include "sim/trace/trace.h"
+
+#define R(mn, mod, op, alu, ex, note) {mn, mod, SIM_OP_##op, SIM_ALU_##alu, ex, note}
+
+/* First match wins: rows with a modifier come before the bare mnemonic.
+ * The rows marked 1 are the names the exporter writes, one per
+ * (class, sub-op), so that an exported trace reads back to the same
+ * instructions. */
+static const sim_trace_opcode table[] = {
+    /* integer */
+    R("IMAD", NULL, INT, MAD, 1, "integer multiply-add (also IMAD.MOV, IMAD.WIDE)"),
+    R("IADD3", NULL, INT, ADD, 1, "integer add"),
+    R("IADD", NULL, INT, ADD, 0, ""),
+    R("IADD32I", NULL, INT, ADD, 0, ""),
+    R("IMNMX", NULL, INT, MAX, 1, "integer min/max"),
+    R("IMUL", NULL, INT, MUL, 1, "integer multiply"),
+    R("IMUL32I", NULL, INT, MUL, 0, ""),
+    R("ISCADD", NULL, INT, ADD, 0, ""),
+    R("LEA", NULL, INT, ADD, 0, "address arithmetic"),
+    R("LOP3", NULL, INT, ADD, 0, "logic"),
+    R("LOP", NULL, INT, ADD, 0, ""),
+    R("LOP32I", NULL, INT, ADD, 0, ""),
+    R("ISETP", NULL, INT, ADD, 0, "integer compare"),
+    R("SHF", NULL, INT, ADD, 0, "shifts"),
+    R("SHL", NULL, INT, ADD, 0, ""),
+    R("SHR", NULL, INT, ADD, 0, ""),
+    R("MOV", NULL, INT, ADD, 0, "moves"),
+    R("MOV32I", NULL, INT, ADD, 0, ""),
+    R("SEL", NULL, INT, ADD, 0, ""),
+    R("PRMT", NULL, INT, ADD, 0, ""),
+    R("S2R", NULL, INT, ADD, 0, "special registers"),
+    R("CS2R", NULL, INT, ADD, 0, ""),
+    R("POPC", NULL, INT, ADD, 0, ""),
+    R("FLO", NULL, INT, ADD, 0, ""),
+    R("LDC", NULL, INT, ADD, 0, "constant cache: not modelled, runs as INT"),
+    /* FP32 and half precision (FP units) */
+    R("FFMA", NULL, FP, MAD, 1, "FP32 fused multiply-add"),
+    R("FFMA32I", NULL, FP, MAD, 0, ""),
+    R("FADD", NULL, FP, ADD, 1, "FP32 add"),
+    R("FADD32I", NULL, FP, ADD, 0, ""),
+    R("FMUL", NULL, FP, MUL, 1, "FP32 multiply"),
+    R("FMUL32I", NULL, FP, MUL, 0, ""),
+    R("FMNMX", NULL, FP, MAX, 1, "FP32 min/max"),
+    R("FSETP", NULL, FP, ADD, 0, "FP32 compare"),
+    R("FSEL", NULL, FP, ADD, 0, ""),
+    R("HADD2", NULL, FP, ADD, 0, "half precision"),
+    R("HMUL2", NULL, FP, MUL, 0, ""),
+    R("HFMA2", NULL, FP, MAD, 0, ""),
+    R("HMMA", NULL, FP, MAD, 0, "tensor cores: not modelled, run as FP32 FMA"),
+    /* FP64 */
+    R("DFMA", NULL, DP, MAD, 1, "FP64 fused multiply-add"),
+    R("DADD", NULL, DP, ADD, 1, "FP64 add"),
+    R("DMUL", NULL, DP, MUL, 1, "FP64 multiply"),
+    R("DMNMX", NULL, DP, MAX, 1, "FP64 min/max"),
+    R("DSETP", NULL, DP, ADD, 0, "FP64 compare"),
+    /* special functions (SFU units; the sub-op picks the configured latency) */
+    R("MUFU", "RCP", SFU, DIV, 1, "reciprocal (sub-op DIV)"),
+    R("MUFU", "RSQ", SFU, DIV, 0, ""),
+    R("MUFU", "SQRT", SFU, DIV, 0, ""),
+    R("MUFU", "EX2", SFU, ADD, 1, "exponential (sub-op ADD)"),
+    R("MUFU", "LG2", SFU, MAX, 1, "logarithm (sub-op MAX)"),
+    R("MUFU", "SIN", SFU, MUL, 1, "sine (sub-op MUL)"),
+    R("MUFU", "COS", SFU, MAD, 1, "cosine (sub-op MAD)"),
+    R("MUFU", NULL, SFU, ADD, 0, "other special functions"),
+    R("I2F", NULL, SFU, ADD, 0, "conversions"),
+    R("F2I", NULL, SFU, ADD, 0, ""),
+    R("F2F", NULL, SFU, ADD, 0, ""),
+    R("I2I", NULL, SFU, ADD, 0, ""),
+    R("FRND", NULL, SFU, ADD, 0, ""),
+    /* memory */
+    R("LDG", NULL, LD_GLOBAL, ADD, 1, "global load (volatile with .STRONG.GPU/.STRONG.SYS)"),
+    R("LD", NULL, LD_GLOBAL, ADD, 0, "generic load: shared inside the shared window, else global"),
+    R("LDL", NULL, LD_GLOBAL, ADD, 0, "local load, as global"),
+    R("LDGSTS", NULL, LD_GLOBAL, ADD, 0, "asynchronous copy, as a global load"),
+    R("STG", NULL, ST_GLOBAL, ADD, 1, "global store"),
+    R("ST", NULL, ST_GLOBAL, ADD, 0, "generic store: shared inside the shared window, else global"),
+    R("STL", NULL, ST_GLOBAL, ADD, 0, "local store, as global"),
+    R("LDS", NULL, LD_SHARED, ADD, 1, "shared load"),
+    R("LDSM", NULL, LD_SHARED, ADD, 0, ""),
+    R("STS", NULL, ST_SHARED, ADD, 1, "shared store"),
+    R("ATOMS", NULL, LD_SHARED, ADD, 0, "shared atomic, timed as a shared access"),
+    R("ATOMG", NULL, ATOMIC, ADD, 1, "global atomic (operand taken as 1)"),
+    R("ATOM", NULL, ATOMIC, ADD, 0, ""),
+    R("RED", NULL, ATOMIC, ADD, 0, "reduction (atomic without result)"),
+    /* synchronization and control */
+    R("BAR", NULL, BAR, ADD, 1, "__syncthreads"),
+    R("MEMBAR", NULL, FENCE, ADD, 1, "__threadfence"),
+    R("EXIT", NULL, EXIT, ADD, 1, "end of the warp"),
+    R("BRA", NULL, BRANCH, ADD, 1, "branches and reconvergence"),
+    R("BRX", NULL, BRANCH, ADD, 0, ""),
+    R("JMP", NULL, BRANCH, ADD, 0, ""),
+    R("JMX", NULL, BRANCH, ADD, 0, ""),
+    R("CALL", NULL, BRANCH, ADD, 0, ""),
+    R("RET", NULL, BRANCH, ADD, 0, ""),
+    R("BSSY", NULL, BRANCH, ADD, 0, ""),
+    R("BSYNC", NULL, BRANCH, ADD, 0, ""),
+    R("BREAK", NULL, BRANCH, ADD, 0, ""),
+    R("WARPSYNC", NULL, BRANCH, ADD, 0, ""),
+    R("SSY", NULL, BRANCH, ADD, 0, ""),
+    R("SYNC", NULL, BRANCH, ADD, 0, ""),
+    R("PBK", NULL, BRANCH, ADD, 0, ""),
+    R("BRK", NULL, BRANCH, ADD, 0, ""),
+};
+
+const sim_trace_opcode *sim_trace_opcodes(int *n)
+{
+    *n = (int)(sizeof table / sizeof table[0]);
+    return table;
+}
+
+/* 1 when the '.'-separated token tok (length n) is among opcode's modifiers. */
+static int has_token(const char *mods, const char *end, const char *tok)
+{
+    size_t n = strlen(tok);
+    for (const char *p = mods; p < end;) {
+        const char *dot = memchr(p, '.', (size_t)(end - p));
+        const char *e = dot ? dot : end;
+        if ((size_t)(e - p) == n && !memcmp(p, tok, n))
+            return 1;
+        p = e + 1;
+    }
+    return 0;
+}
+
+/* Accel-Sim's width rule: the first modifier that is a number of bits
+ * (64, 128) or U<bits> (U8, U16) gives the width; otherwise 4 bytes. */
+static int width_from_modifiers(const char *mods, const char *end)
+{
+    for (const char *p = mods; p < end;) {
+        const char *dot = memchr(p, '.', (size_t)(end - p));
+        const char *e = dot ? dot : end;
+        const char *d = p < e && *p == 'U' ? p + 1 : p;
+        int bits = 0, digits = 0;
+        while (d < e && *d >= '0' && *d <= '9' && bits < 100000) {
+            bits = bits * 10 + (*d++ - '0');
+            digits++;
+        }
+        if (digits && d == e && bits >= 8)
+            return bits / 8 > 255 ? 255 : bits / 8;
+        p = e + 1;
+    }
+    return 4;
+}
+
+void sim_trace_classify(const char *opcode, size_t len, sim_trace_class *out)
+{
+    const char *end = opcode + len;
+    const char *dot = memchr(opcode, '.', len);
+    size_t base = dot ? (size_t)(dot - opcode) : len;
+    const char *mods = dot ? dot + 1 : end;
+    memset(out, 0, sizeof *out);
+    out->op = SIM_OP_INT;
+    out->alu = SIM_ALU_ADD;
+    out->size = (uint8_t)width_from_modifiers(mods, end);
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        const sim_trace_opcode *r = &table[i];
+        if (strlen(r->mnemonic) != base || memcmp(r->mnemonic, opcode, base))
+            continue;
+        if (r->modifier && !has_token(mods, end, r->modifier))
+            continue;
+        out->op = r->op;
+        out->alu = r->alu;
+        out->known = 1;
+        out->generic = !strcmp(r->mnemonic, "LD") || !strcmp(r->mnemonic, "ST");
+        break;
+    }
+    if (out->op == SIM_OP_LD_GLOBAL && has_token(mods, end, "STRONG") &&
+        (has_token(mods, end, "GPU") || has_token(mods, end, "SYS")))
+        out->flags = SIM_INST_VOLATILE;
+}

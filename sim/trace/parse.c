@@ -1,0 +1,354 @@
+/*
+ * parse.c - reading single lines of kernel-N.traceg text: instruction lines
+ * (PC, mask, registers, opcode, width and the three address compression
+ * modes) and the small `key = number` structure lines. Pure functions over
+ * a line's bytes; knows nothing of files, blocks or the simulator's timing.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "sim/trace/parse.h"
+
+#define RZ 255   /* SASS's zero register: no dependence */
+
+typedef struct tokens {
+    const char *p, *end;
+} tokens;
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+static int next_token(tokens *s, const char **t, size_t *n)
+{
+    while (s->p < s->end && is_space(*s->p))
+        s->p++;
+    if (s->p >= s->end)
+        return 0;
+    *t = s->p;
+    while (s->p < s->end && !is_space(*s->p))
+        s->p++;
+    *n = (size_t)(s->p - *t);
+    return 1;
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Hex with an optional 0x, at most max_digits significant digits. */
+static int parse_hex(const char *t, size_t n, int max_digits, uint64_t *v)
+{
+    if (n > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+        t += 2;
+        n -= 2;
+    }
+    if (n == 0)
+        return 0;
+    uint64_t x = 0;
+    int digits = 0;
+    for (size_t i = 0; i < n; i++) {
+        int d = hex_digit(t[i]);
+        if (d < 0)
+            return 0;
+        if (x || d)
+            digits++;
+        if (digits > max_digits)
+            return 0;
+        x = x << 4 | (uint64_t)d;
+    }
+    *v = x;
+    return 1;
+}
+
+static int parse_dec(const char *t, size_t n, long long lo, long long hi, long long *v)
+{
+    size_t i = 0;
+    int neg = 0;
+    if (n && (t[0] == '-' || t[0] == '+')) {
+        neg = t[0] == '-';
+        i = 1;
+    }
+    if (i >= n)
+        return 0;
+    long long x = 0;
+    for (; i < n; i++) {
+        if (t[i] < '0' || t[i] > '9' || x > (1LL << 56))
+            return 0;
+        x = x * 10 + (t[i] - '0');
+    }
+    x = neg ? -x : x;
+    if (x < lo || x > hi)
+        return 0;
+    *v = x;
+    return 1;
+}
+
+/* R<n>, n from 0 to 255; RZ (R255) is no register; the others fold onto
+ * the simulator's SIM_MAX_REGS scoreboard entries (n mod 64). */
+static int parse_reg(const char *t, size_t n, uint8_t *reg)
+{
+    long long r;
+    if (n < 2 || t[0] != 'R' || !parse_dec(t + 1, n - 1, 0, 255, &r) || t[1] == '-' ||
+        t[1] == '+')
+        return 0;
+    *reg = r == RZ ? SIM_NO_REG : (uint8_t)(r % SIM_MAX_REGS);
+    return 1;
+}
+
+static int valid_opcode(const char *t, size_t n)
+{
+    if (!(t[0] >= 'A' && t[0] <= 'Z'))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((t[i] >= 'A' && t[i] <= 'Z') || (t[i] >= '0' && t[i] <= '9') || t[i] == '.' ||
+              t[i] == '_'))
+            return 0;
+    return 1;
+}
+
+static int is_memory(int op)
+{
+    return op >= SIM_OP_LD_GLOBAL && op <= SIM_OP_ATOMIC;
+}
+
+#define NEXT(what)                           \
+    do {                                     \
+        if (!next_token(&s, &t, &n)) {       \
+            *at = NULL;                      \
+            return what;                     \
+        }                                    \
+        *at = t;                             \
+    } while (0)
+
+/* The address list after the width: mode and addresses into out->addr. */
+static const char *parse_addresses(tokens *sp, sim_warp_inst *out, const char **at)
+{
+    tokens s = *sp;
+    const char *t;
+    size_t n;
+    long long mode, x;
+    uint64_t a;
+    uint32_t mask = out->active;
+    NEXT("an address mode (0, 1 or 2)");
+    if (!parse_dec(t, n, 0, 2, &mode))
+        return "an address mode (0, 1 or 2)";
+    int first = mask ? __builtin_ctz(mask) : 32;
+    if (mode == 0) {
+        for (int l = 0; l < SIM_WARP_LANES; l++)
+            if (mask >> l & 1) {
+                NEXT("one hex address per active lane (mode 0)");
+                if (!parse_hex(t, n, 16, &out->addr[l]))
+                    return "one hex address per active lane (mode 0)";
+            }
+    } else if (mode == 1) {
+        NEXT("a hex base address (mode 1)");
+        if (!parse_hex(t, n, 16, &a))
+            return "a hex base address (mode 1)";
+        NEXT("a decimal stride (mode 1)");
+        if (!parse_dec(t, n, INT32_MIN, INT32_MAX, &x))
+            return "a decimal stride (mode 1)";
+        /* base + stride describes one run of consecutive active lanes */
+        uint32_t run = mask >> (first & 31);
+        if (mask && (run & (run + 1)) != 0) {
+            *at = NULL;
+            return "mode 1 only with a contiguous run of active lanes";
+        }
+        for (int l = first, i = 0; l < SIM_WARP_LANES && (mask >> l & 1); l++, i++)
+            out->addr[l] = a + (uint64_t)(x * i);
+    } else {
+        NEXT("a hex base address (mode 2)");
+        if (!parse_hex(t, n, 16, &a))
+            return "a hex base address (mode 2)";
+        for (int l = first; l < SIM_WARP_LANES; l++) {
+            if (!(mask >> l & 1))
+                continue;
+            if (l != first) {
+                NEXT("a decimal delta for each further active lane (mode 2)");
+                if (!parse_dec(t, n, -(1LL << 48), 1LL << 48, &x))
+                    return "a decimal delta for each further active lane (mode 2)";
+                a += (uint64_t)x;
+            }
+            out->addr[l] = a;
+        }
+    }
+    *sp = s;
+    return NULL;
+}
+
+/* Shared accesses are offsets in the block's shared memory; generic ones
+ * inside [shmem_base, local_base) are shared (Accel-Sim's rule). */
+static void resolve_space(const sim_trace_format *f, const sim_trace_class *c,
+                          sim_warp_inst *out)
+{
+    uint64_t lane0 = out->active ? out->addr[__builtin_ctz(out->active)] : 0;
+    int in_window = f->shmem_base && lane0 >= f->shmem_base &&
+                    (!f->local_base || f->local_base <= f->shmem_base || lane0 < f->local_base);
+    if (c->generic && in_window)
+        out->op = out->op == SIM_OP_LD_GLOBAL ? SIM_OP_LD_SHARED : SIM_OP_ST_SHARED;
+    if ((out->op == SIM_OP_LD_SHARED || out->op == SIM_OP_ST_SHARED) && in_window)
+        for (int l = 0; l < SIM_WARP_LANES; l++)
+            if (out->active >> l & 1)
+                out->addr[l] -= f->shmem_base;
+}
+
+static void add_source(sim_warp_inst *out, uint8_t r)
+{
+    if (r == SIM_NO_REG)
+        return;
+    for (int i = 0; i < 3; i++) {
+        if (out->src[i] == r)
+            return;
+        if (out->src[i] == SIM_NO_REG) {
+            out->src[i] = r;
+            return;
+        }
+    }
+}
+
+const char *sim_trace_parse_inst(const sim_trace_format *f, const char *p, const char *end,
+                                 sim_warp_inst *out, sim_trace_class *cls, const char **at)
+{
+    tokens s = {p, end};
+    const char *t;
+    size_t n;
+    uint64_t v;
+    long long count, x;
+    uint8_t reg;
+    if (f->lineinfo) {
+        NEXT("a source line number");
+        if (!parse_dec(t, n, 0, INT32_MAX, &x))
+            return "a source line number";
+    }
+    NEXT("a PC (hex)");
+    if (!parse_hex(t, n, 16, &v))
+        return "a PC (hex)";
+    NEXT("an active mask (hex, at most 8 digits)");
+    if (!parse_hex(t, n, 8, &v))
+        return "an active mask (hex, at most 8 digits)";
+    out->active = (uint32_t)v;
+    out->flags = 0;
+    out->value = 1;
+    out->dst = out->src[0] = out->src[1] = out->src[2] = SIM_NO_REG;
+    NEXT("a destination count (0 to 4)");
+    if (!parse_dec(t, n, 0, 4, &count))
+        return "a destination count (0 to 4)";
+    for (long long i = 0; i < count; i++) {
+        NEXT("a destination register R0..R255");
+        if (!parse_reg(t, n, &reg))
+            return "a destination register R0..R255";
+        if (out->dst == SIM_NO_REG)
+            out->dst = reg;
+    }
+    NEXT("an opcode");
+    if (!valid_opcode(t, n))
+        return "an opcode (capitals, digits and dots)";
+    sim_trace_classify(t, n, cls);
+    out->op = cls->op;
+    out->alu = cls->alu;
+    out->flags = cls->flags;
+    NEXT("a source count (0 to 8)");
+    if (!parse_dec(t, n, 0, 8, &count))
+        return "a source count (0 to 8)";
+    for (long long i = 0; i < count; i++) {
+        NEXT("a source register R0..R255");
+        if (!parse_reg(t, n, &reg))
+            return "a source register R0..R255";
+        add_source(out, reg);
+    }
+    NEXT("a memory width (0: not a memory access)");
+    if (!parse_dec(t, n, 0, 1024, &x))
+        return "a memory width (0: not a memory access)";
+    int mem = is_memory(out->op);
+    if (mem && x == 0)
+        return "a memory width > 0 for a memory opcode";
+    if (x > 0) {
+        memset(out->addr, 0, sizeof out->addr);
+        const char *e = parse_addresses(&s, out, at);
+        if (e)
+            return e;
+    }
+    out->size = mem ? cls->size : 0;
+    if (mem && cls->size != 1 && cls->size != 2 && cls->size != 4 && cls->size != 8 &&
+        cls->size != 16) {
+        *at = NULL;
+        return "an access of 1, 2, 4, 8 or 16 bytes per lane (from the opcode)";
+    }
+    if (mem)
+        resolve_space(f, cls, out);
+    if (f->version >= 5 && next_token(&s, &t, &n)) {
+        *at = t;
+        if (!parse_dec(t, n, INT64_MIN / 2, INT64_MAX / 2, &x) && !parse_hex(t, n, 16, &v))
+            return "an immediate or the end of the line";
+    }
+    if (next_token(&s, &t, &n)) {
+        *at = t;
+        return "the end of the line";
+    }
+    return NULL;
+}
+
+int sim_trace_key_number(const char *p, const char *end, const char *key, long long max,
+                         long long *v)
+{
+    tokens s = {p, end};
+    const char *t;
+    size_t n;
+    /* the key's words, then the number, then nothing */
+    for (const char *k = key; *k;) {
+        while (*k == ' ')
+            k++;
+        const char *ke = k;
+        while (*ke && *ke != ' ')
+            ke++;
+        if (ke == k)
+            break;
+        if (!next_token(&s, &t, &n) || n != (size_t)(ke - k) || memcmp(t, k, n))
+            return 0;
+        k = ke;
+    }
+    if (!next_token(&s, &t, &n) || !parse_dec(t, n, 0, max, v))
+        return 0;
+    return !next_token(&s, &t, &n);
+}
+
+int sim_trace_line_is(const char *p, const char *end, const char *word)
+{
+    tokens s = {p, end};
+    const char *t;
+    size_t n;
+    return next_token(&s, &t, &n) && n == strlen(word) && !memcmp(t, word, n) &&
+           !next_token(&s, &t, &n);
+}
+
+int sim_trace_line_blank(const char *p, const char *end)
+{
+    tokens s = {p, end};
+    const char *t;
+    size_t n;
+    return !next_token(&s, &t, &n);
+}
+
+trapeze_status sim_trace_fail_line(trapeze_error *err, const char *path, long long line,
+                                   const char *what, const char *at, const char *end,
+                                   int whole_line)
+{
+    if (!at)
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: expected %s, got the end of the line",
+                            path, line, what);
+    size_t n = 0;
+    while (at + n < end && n < 60 && at[n] != '\n' && at[n] != '\r' &&
+           (whole_line || !is_space(at[n])))
+        n++;
+    return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: expected %s, got '%.*s'", path, line,
+                        what, (int)n, at);
+}

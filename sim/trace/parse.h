@@ -1,0 +1,49 @@
+/*
+ * parse.h - sim/trace's own line-level parsing of kernel-N.traceg text:
+ * header lines, the per-block structure lines and instruction lines, each
+ * from a [begin, end) span of one line. Shared by the opening pass and the
+ * streaming reader; not part of the library's interface.
+ */
+#ifndef TRAPEZE_SIM_TRACE_PARSE_H
+#define TRAPEZE_SIM_TRACE_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/kernel.h"
+#include "sim/trace/trace.h"
+
+/* What reading an instruction line depends on, from the header. */
+typedef struct sim_trace_format {
+    int version;            /* -accelsim tracer version (default 4) */
+    int lineinfo;           /* -enable lineinfo: a line number precedes the PC */
+    uint64_t shmem_base;    /* -shmem base_addr: start of the shared window */
+    uint64_t local_base;    /* -local mem base_addr: its end */
+} sim_trace_format;
+
+/* Parses one instruction line into out (registers folded to the simulator's
+ * 64, addresses decompressed, shared addresses made window offsets).
+ * Returns NULL, or what was expected, with *at the offending token (NULL at
+ * the end of the line). cls receives the opcode's classification. */
+const char *sim_trace_parse_inst(const sim_trace_format *f, const char *p, const char *end,
+                                 sim_warp_inst *out, sim_trace_class *cls, const char **at);
+
+/* `KEY N` (e.g. "warp = 3", "insts = 120"): 1 and *v when the line is
+ * exactly the key followed by a whole number from 0 to max. */
+int sim_trace_key_number(const char *p, const char *end, const char *key, long long max,
+                         long long *v);
+
+/* 1 when the line, spaces trimmed, is exactly word. */
+int sim_trace_line_is(const char *p, const char *end, const char *word);
+
+/* 1 when the line holds nothing but spaces. */
+int sim_trace_line_blank(const char *p, const char *end);
+
+/* Fills err with "path:line: expected WHAT, got 'TOKEN'" (the rest of the
+ * line instead of one token when whole_line; "got the end of the line"
+ * when at is NULL) and returns TRAPEZE_EPARSE. */
+trapeze_status sim_trace_fail_line(trapeze_error *err, const char *path, long long line,
+                                   const char *what, const char *at, const char *end,
+                                   int whole_line);
+
+#endif

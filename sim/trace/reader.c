@@ -1,0 +1,584 @@
+/*
+ * reader.c - one kernel-N.traceg as a simulator kernel. Opening reads the
+ * file once: the header, then every block section, every line checked (so
+ * a malformed or truncated trace fails here, naming file, line and what was
+ * expected), keeping only each block's byte range. While the simulator
+ * runs, a block's section is read into memory when its first warp starts
+ * and freed when its last warp ends; each warp parses its own lines as it
+ * issues them. Memory: O(blocks) for the index plus the resident blocks'
+ * sections, whatever the file's length. Owns no timing.
+ */
+#define _FILE_OFFSET_BITS 64
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/text.h"
+#include "sim/trace/parse.h"
+
+#define MAX_BLOCK_THREADS 2048
+#define MAX_INSTS (1LL << 40)
+
+typedef struct tb_section tb_section;
+
+/* One warp's position in its block's section (the cursor's ext). */
+typedef struct warp_stream {
+    tb_section *sec;
+    const char *pos, *end;
+    long long left;          /* instruction lines still to read */
+    long long line;          /* file line number of pos */
+} warp_stream;
+
+struct tb_section {
+    long id;
+    int refs;                /* warps started and not yet ended */
+    char *text;
+    size_t len;
+    warp_stream warp[];      /* warps_per_block */
+};
+
+struct sim_trace_kernel {
+    char *path;
+    FILE *file;
+    sim_trace_format fmt;
+    sim_kernel kernel;
+    int warps_per_block;
+    long blocks;
+    long long *tb_off, *tb_line;   /* per block id: #BEGIN_TB's byte offset and line */
+    long long *tb_len;             /* bytes through its #END_TB line */
+    tb_section **loaded;           /* per block id while resident */
+    uint64_t warp_insts, unknown;
+    size_t section_bytes, peak_section_bytes;
+    trapeze_error stream_err;
+};
+
+/* ------------------------------------------------------------ header */
+
+static void trim(const char **p, const char **e)
+{
+    while (*p < *e && (**p == ' ' || **p == '\t'))
+        (*p)++;
+    while (*e > *p && ((*e)[-1] == ' ' || (*e)[-1] == '\t' || (*e)[-1] == '\r' || (*e)[-1] == '\n'))
+        (*e)--;
+}
+
+static int value_dim3(const char *v, sim_dim3 *d)
+{
+    char extra;
+    return sscanf(v, " (%d,%d,%d)%c", &d->x, &d->y, &d->z, &extra) == 3 && d->x >= 1 &&
+           d->y >= 1 && d->z >= 1;
+}
+
+static int value_long(const char *v, long lo, long hi, long *x)
+{
+    return trapeze_parse_long(v, x) && *x >= lo && *x <= hi;
+}
+
+static int value_hex(const char *v, uint64_t *x)
+{
+    char *end;
+    while (*v == ' ')
+        v++;
+    if (!*v)
+        return 0;
+    *x = strtoull(v, &end, 16);
+    while (*end == ' ')
+        end++;
+    return *end == '\0';
+}
+
+/* `-key = value`: the keys the reader uses; others are accepted unread. */
+static trapeze_status header_line(sim_trace_kernel *t, const char *p, const char *e,
+                                  long long line, int *seen_grid, int *seen_block,
+                                  trapeze_error *err)
+{
+    const char *eq = memchr(p, '=', (size_t)(e - p));
+    if (!eq)
+        return sim_trace_fail_line(err, t->path, line, "'-key = value'", p, e, 1);
+    const char *ks = p + 1, *ke = eq, *vs = eq + 1, *ve = e;
+    trim(&ks, &ke);
+    trim(&vs, &ve);
+    char key[64], val[256];
+    snprintf(key, sizeof key, "%.*s", (int)(ke - ks), ks);
+    snprintf(val, sizeof val, "%.*s", (int)(ve - vs), vs);
+    long x;
+    const char *want = NULL;
+    if (!strcmp(key, "kernel name")) {
+        size_t n = strlen(val) < sizeof t->kernel.name ? strlen(val) : sizeof t->kernel.name - 1;
+        memcpy(t->kernel.name, val, n);   /* long C++ names are cut */
+        t->kernel.name[n] = '\0';
+    } else if (!strcmp(key, "grid dim")) {
+        *seen_grid = value_dim3(val, &t->kernel.grid);
+        want = *seen_grid ? NULL : "-grid dim = (x,y,z) with x, y, z >= 1";
+    } else if (!strcmp(key, "block dim")) {
+        *seen_block = value_dim3(val, &t->kernel.block) &&
+                      sim_kernel_block_threads(&t->kernel) <= MAX_BLOCK_THREADS;
+        want = *seen_block ? NULL : "-block dim = (x,y,z), at most 2048 threads";
+    } else if (!strcmp(key, "shmem")) {
+        if (value_long(val, 0, 1 << 30, &x))
+            t->kernel.shmem_bytes = (int)x;
+        else
+            want = "-shmem = bytes (0 to 2^30)";
+    } else if (!strcmp(key, "nregs")) {
+        if (value_long(val, 0, 255, &x))
+            t->kernel.regs_per_thread = x < 1 ? 1 : (int)x;
+        else
+            want = "-nregs = registers per thread (0 to 255)";
+    } else if (!strcmp(key, "accelsim tracer version")) {
+        if (value_long(val, 3, 5, &x))
+            t->fmt.version = (int)x;
+        else
+            want = "-accelsim tracer version = 3, 4 or 5";
+    } else if (!strcmp(key, "enable lineinfo")) {
+        if (value_long(val, 0, 1, &x))
+            t->fmt.lineinfo = (int)x;
+        else
+            want = "-enable lineinfo = 0 or 1";
+    } else if (!strcmp(key, "shmem base_addr")) {
+        want = value_hex(val, &t->fmt.shmem_base) ? NULL : "-shmem base_addr = 0xHEX";
+    } else if (!strcmp(key, "local mem base_addr")) {
+        want = value_hex(val, &t->fmt.local_base) ? NULL : "-local mem base_addr = 0xHEX";
+    }
+    if (want)
+        return sim_trace_fail_line(err, t->path, line, want, vs, ve, 1);
+    return TRAPEZE_OK;
+}
+
+static trapeze_status header_done(sim_trace_kernel *t, long long line, int seen_grid,
+                                  int seen_block, trapeze_error *err)
+{
+    if (!seen_grid || !seen_block)
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: expected '-%s = (x,y,z)' before the "
+                            "first #BEGIN_TB", t->path, line, seen_grid ? "block dim" : "grid dim");
+    long long blocks = (long long)t->kernel.grid.x * t->kernel.grid.y * t->kernel.grid.z;
+    if (blocks > (1LL << 31))
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s: grid of %lld blocks (at most 2^31)",
+                            t->path, blocks);
+    t->blocks = (long)blocks;
+    t->warps_per_block = (sim_kernel_block_threads(&t->kernel) + SIM_WARP_LANES - 1) /
+                         SIM_WARP_LANES;
+    size_t nb = (size_t)blocks;
+    t->tb_off = malloc(nb * sizeof *t->tb_off);
+    t->tb_line = calloc(nb, sizeof *t->tb_line);   /* 0: not seen yet */
+    t->tb_len = malloc(nb * sizeof *t->tb_len);
+    t->loaded = calloc(nb, sizeof *t->loaded);
+    if (!t->tb_off || !t->tb_line || !t->tb_len || !t->loaded)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory for %lld blocks", t->path,
+                            blocks);
+    return TRAPEZE_OK;
+}
+
+/* ------------------------------------------------------------ the opening pass */
+
+typedef enum { S_HEADER, S_BETWEEN, S_TB_START, S_WARPS, S_INSTS_COUNT, S_INSTS } scan_state;
+
+typedef struct scan {
+    scan_state state;
+    long block;              /* current block id */
+    long long block_line;    /* its #BEGIN_TB line */
+    long long begin_off;     /* and byte offset */
+    long long warp, insts, left;
+    unsigned char *warp_seen;
+    int seen_grid, seen_block;
+} scan;
+
+static trapeze_status begin_block_line(sim_trace_kernel *t, scan *s, const char *p,
+                                       const char *e, long long line, trapeze_error *err)
+{
+    sim_dim3 b;
+    char extra;
+    char buf[128];
+    snprintf(buf, sizeof buf, "%.*s", (int)(e - p), p);
+    const sim_dim3 *g = &t->kernel.grid;
+    if (sscanf(buf, " thread block = %d,%d,%d %c", &b.x, &b.y, &b.z, &extra) != 3)
+        return sim_trace_fail_line(err, t->path, line, "'thread block = x,y,z'", p, e, 1);
+    if (b.x < 0 || b.y < 0 || b.z < 0 || b.x >= g->x || b.y >= g->y || b.z >= g->z)
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: thread block %d,%d,%d is outside "
+                            "the grid (%d,%d,%d)", t->path, line, b.x, b.y, b.z, g->x, g->y, g->z);
+    long id = b.x + (long)g->x * (b.y + (long)g->y * b.z);
+    if (t->tb_line[id])
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: thread block %d,%d,%d appears twice "
+                            "(first at line %lld)", t->path, line, b.x, b.y, b.z, t->tb_line[id]);
+    t->tb_line[id] = s->block_line;
+    t->tb_off[id] = s->begin_off;
+    s->block = id;
+    memset(s->warp_seen, 0, (size_t)t->warps_per_block);
+    return TRAPEZE_OK;
+}
+
+static trapeze_status warp_line(sim_trace_kernel *t, scan *s, const char *p, const char *e,
+                                long long line, long long off, long long len,
+                                trapeze_error *err)
+{
+    if (sim_trace_line_is(p, e, "#END_TB")) {
+        t->tb_len[s->block] = off + len - t->tb_off[s->block];
+        s->state = S_BETWEEN;
+        return TRAPEZE_OK;
+    }
+    long long w;
+    if (!sim_trace_key_number(p, e, "warp =", 1 << 20, &w)) {
+        if (s->insts > 0)
+            return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: expected 'warp = N' or #END_TB: "
+                                "warp %lld has more instruction lines than its insts = %lld",
+                                t->path, line, s->warp, s->insts);
+        return sim_trace_fail_line(err, t->path, line, "'warp = N' or #END_TB", p, e, 1);
+    }
+    if (w >= t->warps_per_block)
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: warp %lld: a block of %d threads "
+                            "has warps 0 to %d", t->path, line, w,
+                            sim_kernel_block_threads(&t->kernel), t->warps_per_block - 1);
+    if (s->warp_seen[w])
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: warp %lld appears twice in thread "
+                            "block at line %lld", t->path, line, w, s->block_line);
+    s->warp_seen[w] = 1;
+    s->warp = w;
+    s->insts = 0;
+    s->state = S_INSTS_COUNT;
+    return TRAPEZE_OK;
+}
+
+static trapeze_status inst_line(sim_trace_kernel *t, scan *s, const char *p, const char *e,
+                                long long line, trapeze_error *err)
+{
+    sim_warp_inst in;
+    sim_trace_class cls;
+    const char *at;
+    if (sim_trace_key_number(p, e, "warp =", 1 << 20, &s->warp) || sim_trace_line_is(p, e, "#END_TB"))
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: expected instruction %lld of the "
+                            "%lld that insts = announced, got '%.*s'", t->path, line,
+                            s->insts - s->left + 1, s->insts, (int)(e - p), p);
+    const char *what = sim_trace_parse_inst(&t->fmt, p, e, &in, &cls, &at);
+    if (what)
+        return sim_trace_fail_line(err, t->path, line, what, at, e, 0);
+    t->warp_insts++;
+    t->unknown += !cls.known;
+    if (--s->left == 0)
+        s->state = S_WARPS;
+    return TRAPEZE_OK;
+}
+
+/* One line [p, e) at byte offset off (len bytes with its newline). */
+static trapeze_status scan_line(sim_trace_kernel *t, scan *s, const char *p, const char *e,
+                                long long line, long long off, long long len,
+                                trapeze_error *err)
+{
+    if (sim_trace_line_blank(p, e))
+        return TRAPEZE_OK;
+    switch (s->state) {
+    case S_HEADER:
+        if (sim_trace_line_is(p, e, "#BEGIN_TB")) {
+            trapeze_status st = header_done(t, line, s->seen_grid, s->seen_block, err);
+            if (st)
+                return st;
+            s->warp_seen = calloc((size_t)t->warps_per_block, 1);
+            if (!s->warp_seen)
+                return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+            break;   /* begins a block, below */
+        }
+        if (*p == '-')
+            return header_line(t, p, e, line, &s->seen_grid, &s->seen_block, err);
+        if (*p == '#')
+            return TRAPEZE_OK;
+        return sim_trace_fail_line(err, t->path, line,
+                                   "a '-key = value' header line or #BEGIN_TB", p, e, 1);
+    case S_BETWEEN:
+        if (!sim_trace_line_is(p, e, "#BEGIN_TB"))
+            return sim_trace_fail_line(err, t->path, line, "#BEGIN_TB or the end of the file",
+                                       p, e, 1);
+        break;
+    case S_TB_START:
+        s->state = S_WARPS;
+        return begin_block_line(t, s, p, e, line, err);
+    case S_WARPS:
+        return warp_line(t, s, p, e, line, off, len, err);
+    case S_INSTS_COUNT:
+        if (!sim_trace_key_number(p, e, "insts =", MAX_INSTS, &s->insts))
+            return sim_trace_fail_line(err, t->path, line, "'insts = M'", p, e, 1);
+        s->left = s->insts;
+        s->state = s->insts ? S_INSTS : S_WARPS;
+        return TRAPEZE_OK;
+    case S_INSTS:
+        return inst_line(t, s, p, e, line, err);
+    }
+    /* #BEGIN_TB */
+    s->block_line = line;
+    s->state = S_TB_START;
+    s->begin_off = off;
+    return TRAPEZE_OK;
+}
+
+static trapeze_status scan_end(sim_trace_kernel *t, const scan *s, long long line,
+                               trapeze_error *err)
+{
+    switch (s->state) {
+    case S_HEADER:
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: expected #BEGIN_TB: the trace has "
+                            "no thread block", t->path, line);
+    case S_BETWEEN:
+        break;
+    case S_INSTS:
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: truncated: expected %lld more "
+                            "instruction lines of warp %lld (insts = %lld) in the thread block "
+                            "begun at line %lld", t->path, line, s->left, s->warp, s->insts,
+                            s->block_line);
+    default:
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: truncated: expected #END_TB of the "
+                            "thread block begun at line %lld", t->path, line, s->block_line);
+    }
+    const sim_dim3 *g = &t->kernel.grid;
+    for (long id = 0; id < t->blocks; id++)
+        if (!t->tb_line[id])
+            return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: truncated: expected thread block "
+                                "%ld,%ld,%ld of the (%d,%d,%d) grid", t->path, line,
+                                id % g->x, id / g->x % g->y, id / ((long)g->x * g->y), g->x,
+                                g->y, g->z);
+    return TRAPEZE_OK;
+}
+
+static trapeze_status scan_file(sim_trace_kernel *t, trapeze_error *err)
+{
+    scan s = {.state = S_HEADER};
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    long long off = 0, line = 0;
+    trapeze_status st = TRAPEZE_OK;
+    while (!st && (n = getline(&buf, &cap, t->file)) >= 0) {
+        line++;
+        const char *e = buf + n - (n > 0 && buf[n - 1] == '\n');
+        st = scan_line(t, &s, buf, e, line, off, n, err);
+        off += n;
+    }
+    if (!st && ferror(t->file))
+        st = trapeze_fail(err, TRAPEZE_EIO, "%s: read error after line %lld", t->path, line);
+    if (!st)
+        st = scan_end(t, &s, line + 1, err);
+    free(buf);
+    free(s.warp_seen);
+    return st;
+}
+
+/* ------------------------------------------------------------ streaming */
+
+static void stream_fail(sim_trace_kernel *t, trapeze_status code, const char *what,
+                        long long line)
+{
+    if (!t->stream_err.code)
+        trapeze_fail(&t->stream_err, code, "%s:%lld: %s", t->path, line, what);
+}
+
+/* The next line of [*p, end): its end in *e (without the newline). */
+static const char *take_line(const char **p, const char *end, const char **e)
+{
+    const char *s = *p;
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    *e = nl ? nl : end;
+    *p = nl ? nl + 1 : end;
+    return s;
+}
+
+/* Where each warp's instruction lines begin in a block's section. */
+static void index_warps(sim_trace_kernel *t, tb_section *sec)
+{
+    const char *p = sec->text, *end = sec->text + sec->len, *e;
+    long long line = t->tb_line[sec->id] - 1, v, w = -1;
+    while (p < end) {
+        const char *s = take_line(&p, end, &e);
+        line++;
+        if (sim_trace_key_number(s, e, "warp =", t->warps_per_block - 1, &v)) {
+            w = v;
+        } else if (w >= 0 && sim_trace_key_number(s, e, "insts =", MAX_INSTS, &v)) {
+            warp_stream *ws = &sec->warp[w];
+            ws->pos = p;
+            ws->line = line + 1;
+            ws->left = v;
+            for (long long i = 0; i < v && p < end; line++) {
+                s = take_line(&p, end, &e);
+                i += !sim_trace_line_blank(s, e);
+            }
+            w = -1;
+        }
+    }
+}
+
+static tb_section *load_section(sim_trace_kernel *t, long id)
+{
+    size_t len = (size_t)t->tb_len[id];
+    size_t head = sizeof(tb_section) + (size_t)t->warps_per_block * sizeof(warp_stream);
+    tb_section *sec = calloc(1, head);
+    char *text = malloc(len + 1);
+    if (!sec || !text) {
+        free(sec);
+        free(text);
+        stream_fail(t, TRAPEZE_ENOMEM, "out of memory for a thread block", t->tb_line[id]);
+        return NULL;
+    }
+    if (fseeko(t->file, (off_t)t->tb_off[id], SEEK_SET) || fread(text, 1, len, t->file) != len) {
+        free(sec);
+        free(text);
+        stream_fail(t, TRAPEZE_EIO, "cannot read this thread block again (file changed?)",
+                    t->tb_line[id]);
+        return NULL;
+    }
+    text[len] = '\0';
+    sec->id = id;
+    sec->text = text;
+    sec->len = len;
+    for (int w = 0; w < t->warps_per_block; w++) {
+        sec->warp[w].sec = sec;
+        sec->warp[w].end = text + len;
+    }
+    index_warps(t, sec);
+    t->section_bytes += head + len;
+    if (t->section_bytes > t->peak_section_bytes)
+        t->peak_section_bytes = t->section_bytes;
+    return sec;
+}
+
+static void trace_warp_start(void *self, const sim_kernel *k, sim_warp_cursor *cur, int bx,
+                             int by, int bz, int warp)
+{
+    sim_trace_kernel *t = self;
+    long id = bx + (long)k->grid.x * (by + (long)k->grid.y * bz);
+    cur->bid[0] = bx;
+    cur->bid[1] = by;
+    cur->bid[2] = bz;
+    cur->ext = NULL;
+    if (!t->loaded[id])
+        t->loaded[id] = load_section(t, id);
+    tb_section *sec = t->loaded[id];
+    if (!sec)
+        return;
+    sec->refs++;
+    cur->ext = &sec->warp[warp];
+}
+
+static int trace_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
+                      const uint32_t *reg_value, sim_warp_inst *out)
+{
+    (void)k;
+    (void)reg_value;
+    sim_trace_kernel *t = self;
+    warp_stream *ws = cur->ext;
+    if (!ws || ws->left <= 0)
+        return 0;
+    const char *s, *e;
+    do {
+        if (ws->pos >= ws->end) {
+            stream_fail(t, TRAPEZE_EPARSE, "truncated warp (file changed?)", ws->line);
+            ws->left = 0;
+            return 0;
+        }
+        s = take_line(&ws->pos, ws->end, &e);
+        ws->line++;
+    } while (sim_trace_line_blank(s, e));
+    sim_trace_class cls;
+    const char *at;
+    const char *what = sim_trace_parse_inst(&t->fmt, s, e, out, &cls, &at);
+    ws->left--;
+    if (what) {
+        trapeze_error err;
+        sim_trace_fail_line(&err, t->path, ws->line - 1, what, at, e, 0);
+        if (!t->stream_err.code)
+            t->stream_err = err;
+        ws->left = 0;
+        return 0;
+    }
+    return 1;
+}
+
+static void free_section(sim_trace_kernel *t, tb_section *sec)
+{
+    t->loaded[sec->id] = NULL;
+    t->section_bytes -= sizeof(tb_section) + (size_t)t->warps_per_block * sizeof(warp_stream) +
+                        sec->len;
+    free(sec->text);
+    free(sec);
+}
+
+static void trace_warp_end(void *self, sim_warp_cursor *cur)
+{
+    warp_stream *ws = cur->ext;
+    cur->ext = NULL;
+    if (ws && --ws->sec->refs == 0)
+        free_section(self, ws->sec);
+}
+
+static const sim_source_ops trace_source = {"accel-sim trace", trace_warp_start, trace_next,
+                                            trace_warp_end};
+
+/* ------------------------------------------------------------ the handle */
+
+trapeze_status sim_trace_kernel_open(const char *path, sim_trace_kernel **out,
+                                     trapeze_error *err)
+{
+    *out = NULL;
+    sim_trace_kernel *t = calloc(1, sizeof *t);
+    if (!t || !(t->path = trapeze_strdup(path))) {
+        free(t);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", path);
+    }
+    t->fmt.version = 4;
+    snprintf(t->kernel.name, sizeof t->kernel.name, "trace");
+    t->kernel.regs_per_thread = 1;
+    t->file = fopen(path, "rb");
+    trapeze_status st = t->file ? scan_file(t, err)
+                                : trapeze_fail(err, TRAPEZE_EIO, "%s: cannot open the trace",
+                                               path);
+    if (st) {
+        sim_trace_kernel_close(t);
+        return st;
+    }
+    t->kernel.source = &trace_source;
+    t->kernel.source_self = t;
+    *out = t;
+    return TRAPEZE_OK;
+}
+
+const sim_kernel *sim_trace_kernel_sim(const sim_trace_kernel *t)
+{
+    return &t->kernel;
+}
+
+uint64_t sim_trace_kernel_warp_insts(const sim_trace_kernel *t)
+{
+    return t->warp_insts;
+}
+
+uint64_t sim_trace_kernel_unknown_opcodes(const sim_trace_kernel *t)
+{
+    return t->unknown;
+}
+
+size_t sim_trace_kernel_peak_section_bytes(const sim_trace_kernel *t)
+{
+    return t->peak_section_bytes;
+}
+
+trapeze_status sim_trace_kernel_status(const sim_trace_kernel *t, trapeze_error *err)
+{
+    if (!t->stream_err.code)
+        return TRAPEZE_OK;
+    if (err)
+        *err = t->stream_err;
+    return t->stream_err.code;
+}
+
+void sim_trace_kernel_close(sim_trace_kernel *t)
+{
+    if (!t)
+        return;
+    if (t->loaded)
+        for (long id = 0; id < t->blocks; id++)
+            if (t->loaded[id])
+                free_section(t, t->loaded[id]);
+    if (t->file)
+        fclose(t->file);
+    free(t->loaded);
+    free(t->tb_off);
+    free(t->tb_line);
+    free(t->tb_len);
+    free(t->path);
+    free(t);
+}

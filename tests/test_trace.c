@@ -1,0 +1,291 @@
+/*
+ * test_trace.c - reading Accel-Sim traces: the opcode table's classes,
+ * widths and volatile loads; instruction lines with the three address
+ * compression modes decompressed by hand; registers folded onto the
+ * scoreboard; generic accesses in the shared window; a hand-written trace
+ * simulated to a hand-computed cycle count; and malformed or truncated
+ * traces, each refused with file, line and what was expected.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "sim/trace/parse.h"
+
+static char dir[64];
+
+static const char *const header =
+    "-kernel name = _Z4testPf\n-kernel id = 1\n-grid dim = (2,1,1)\n-block dim = (64,1,1)\n"
+    "-shmem = 0\n-nregs = 16\n-binary version = 70\n-cuda stream id = 0\n"
+    "-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007f0001000000\n"
+    "-nvbit version = 1.5.5\n-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
+    "#traces format = threadblock_x threadblock_y threadblock_z warpid_tb PC mask dest_num "
+    "[reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses]\n\n";
+
+static const sim_trace_format fmt = {4, 0, 0x00007f0000000000ull, 0x00007f0001000000ull};
+
+static const char *parse(const char *line, sim_warp_inst *in, sim_trace_class *c)
+{
+    const char *at;
+    memset(in, 0, sizeof *in);
+    return sim_trace_parse_inst(&fmt, line, line + strlen(line), in, c, &at);
+}
+
+static void opcode_table(void)
+{
+    sim_trace_class c;
+#define CLASS(text, op_, alu_)                                              \
+    do {                                                                    \
+        sim_trace_classify(text, strlen(text), &c);                         \
+        CHECK(c.op == (op_) && c.alu == (alu_));                            \
+    } while (0)
+    CLASS("IMAD.MOV.U32", SIM_OP_INT, SIM_ALU_MAD);
+    CLASS("IADD3", SIM_OP_INT, SIM_ALU_ADD);
+    CLASS("FFMA", SIM_OP_FP, SIM_ALU_MAD);
+    CLASS("FMUL.FTZ", SIM_OP_FP, SIM_ALU_MUL);
+    CLASS("DADD", SIM_OP_DP, SIM_ALU_ADD);
+    CLASS("MUFU.RCP", SIM_OP_SFU, SIM_ALU_DIV);
+    CLASS("MUFU.EX2", SIM_OP_SFU, SIM_ALU_ADD);
+    CLASS("LDS.U.128", SIM_OP_LD_SHARED, SIM_ALU_ADD);
+    CLASS("STG.E.SYS", SIM_OP_ST_GLOBAL, SIM_ALU_ADD);
+    CLASS("RED.E.ADD.STRONG.GPU", SIM_OP_ATOMIC, SIM_ALU_ADD);
+    CLASS("BAR.SYNC", SIM_OP_BAR, SIM_ALU_ADD);
+    CLASS("MEMBAR.SC.GPU", SIM_OP_FENCE, SIM_ALU_ADD);
+    CLASS("BSSY", SIM_OP_BRANCH, SIM_ALU_ADD);
+    CLASS("EXIT", SIM_OP_EXIT, SIM_ALU_ADD);
+    /* LDGSTS is its own mnemonic, not LDG with modifiers */
+    CLASS("LDGSTS.E.BYPASS.128", SIM_OP_LD_GLOBAL, SIM_ALU_ADD);
+    /* widths from the modifiers, Accel-Sim's rule */
+    sim_trace_classify("LDG.E.64.SYS", 12, &c);
+    CHECK(c.size == 8 && c.flags == 0 && c.known);
+    sim_trace_classify("LDG.E.128.CONSTANT.SYS", 22, &c);
+    CHECK(c.size == 16);
+    sim_trace_classify("STS.U8", 6, &c);
+    CHECK(c.size == 1);
+    sim_trace_classify("LDG.E.SYS", 9, &c);
+    CHECK(c.size == 4 && c.flags == 0);
+    sim_trace_classify("LDG.E.STRONG.GPU", 16, &c);
+    CHECK(c.flags == SIM_INST_VOLATILE);
+    /* unknown: the documented INT fallback, counted */
+    sim_trace_classify("VOTEU.ANY", 9, &c);
+    CHECK(c.op == SIM_OP_INT && c.alu == SIM_ALU_ADD && !c.known);
+    /* every exported (class, sub-op) has exactly one row */
+    int n, exported[SIM_OP_COUNT][SIM_ALU_COUNT] = {{0}};
+    const sim_trace_opcode *t = sim_trace_opcodes(&n);
+    for (int i = 0; i < n; i++)
+        exported[t[i].op][t[i].alu] += t[i].exported;
+    for (int op = 0; op < SIM_OP_COUNT; op++)
+        for (int alu = 0; alu < SIM_ALU_COUNT; alu++)
+            CHECK(exported[op][alu] <= 1);
+    CHECK(exported[SIM_OP_FP][SIM_ALU_MAD] == 1 && exported[SIM_OP_SFU][SIM_ALU_MUL] == 1);
+    CHECK(exported[SIM_OP_INT][SIM_ALU_DIV] == 0);
+}
+
+static void instruction_lines(void)
+{
+    sim_warp_inst in;
+    sim_trace_class c;
+    CHECK(parse("0000 ffffffff 1 R1 IMAD.MOV.U32 2 R255 R255 0", &in, &c) == NULL);
+    CHECK(in.op == SIM_OP_INT && in.alu == SIM_ALU_MAD && in.dst == 1 && in.active == ~0u);
+    CHECK(in.src[0] == SIM_NO_REG);   /* RZ is no dependence */
+    /* registers fold mod 64; repeated sources count once */
+    CHECK(parse("0010 0000ffff 1 R70 FFMA 3 R4 R4 R130 0", &in, &c) == NULL);
+    CHECK(in.dst == 6 && in.src[0] == 4 && in.src[1] == 2 && in.src[2] == SIM_NO_REG);
+    CHECK(in.active == 0xffff);
+    /* mode 0: one address per active lane (lanes 0, 2, 5) */
+    CHECK(parse("0080 00000025 1 R4 LDG.E.SYS 1 R2 4 0 0x100 0x7f1234560000 0x20c", &in,
+                &c) == NULL);
+    CHECK(in.op == SIM_OP_LD_GLOBAL && in.size == 4);
+    CHECK(in.addr[0] == 0x100 && in.addr[2] == 0x7f1234560000ull && in.addr[5] == 0x20c);
+    CHECK(in.addr[1] == 0);
+    /* mode 1: lanes 4..11 from 0x2000, 8 bytes apart */
+    CHECK(parse("0090 00000ff0 1 R6 LDG.E.64.SYS 1 R2 8 1 0x2000 8", &in, &c) == NULL);
+    CHECK(in.size == 8 && in.addr[4] == 0x2000 && in.addr[5] == 0x2008 &&
+          in.addr[11] == 0x2038 && in.addr[12] == 0);
+    /* mode 1 with a negative stride */
+    CHECK(parse("0090 00000003 0 STG.E.SYS 2 R2 R3 4 1 0x2000 -4", &in, &c) == NULL);
+    CHECK(in.op == SIM_OP_ST_GLOBAL && in.addr[0] == 0x2000 && in.addr[1] == 0x1ffc);
+    /* mode 2: base, then a delta from the previous active lane (lanes 0,1,3,4) */
+    CHECK(parse("00a0 0000001b 1 R7 LDG.E.SYS 1 R2 4 2 0x1000 4 8 -4", &in, &c) == NULL);
+    CHECK(in.addr[0] == 0x1000 && in.addr[1] == 0x1004 && in.addr[3] == 0x100c &&
+          in.addr[4] == 0x1008);
+    /* a single active lane in mode 2: the base only */
+    CHECK(parse("00a0 00000100 1 R7 LDG.E.SYS 1 R2 4 2 0x1000", &in, &c) == NULL);
+    CHECK(in.addr[8] == 0x1000);
+    /* generic LD inside the shared window: a shared load at the offset */
+    CHECK(parse("00b0 00000001 1 R8 LD.E 1 R2 4 0 0x00007f0000000040", &in, &c) == NULL);
+    CHECK(in.op == SIM_OP_LD_SHARED && in.addr[0] == 0x40);
+    CHECK(parse("00b0 00000001 1 R8 LD.E 1 R2 4 0 0x10000040", &in, &c) == NULL);
+    CHECK(in.op == SIM_OP_LD_GLOBAL && in.addr[0] == 0x10000040);
+    /* errors: what was expected */
+    CHECK(strstr(parse("00c0 fffffffff 0 EXIT 0 0", &in, &c), "active mask") != NULL);
+    CHECK(strstr(parse("00c0 ffffffff 0 EXIT 0", &in, &c), "memory width") != NULL);
+    CHECK(strstr(parse("00c0 ffffffff 0 EXIT 0 0 7", &in, &c), "end of the line") != NULL);
+    CHECK(strstr(parse("00c0 ffffffff 1 X1 MOV 0 0", &in, &c), "destination register") != NULL);
+    CHECK(strstr(parse("00c0 00000005 1 R1 LDG.E 1 R2 4 1 0x10 4", &in, &c), "contiguous") !=
+          NULL);
+    CHECK(strstr(parse("00c0 00000007 1 R1 LDG.E 1 R2 4 2 0x10 4", &in, &c), "delta") != NULL);
+    CHECK(strstr(parse("00c0 00000001 1 R1 LDG.E 1 R2 0", &in, &c), "width > 0") != NULL);
+    CHECK(strstr(parse("00c0 00000001 1 R1 LDG.E 1 R2 4 3 0x10", &in, &c), "address mode") !=
+          NULL);
+}
+
+static void write_file(const char *name, const char *text)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* Opens dir/name and returns the error message ("" when it opened). */
+static const char *open_error(const char *name, const char *body)
+{
+    static trapeze_error err;
+    char text[8192], path[128];
+    snprintf(text, sizeof text, "%s%s", header, body);
+    write_file(name, text);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    sim_trace_kernel *t = NULL;
+    memset(&err, 0, sizeof err);
+    trapeze_status s = sim_trace_kernel_open(path, &t, &err);
+    sim_trace_kernel_close(t);
+    return s ? err.message : "";
+}
+
+#define TB(x, warps) "#BEGIN_TB\nthread block = " #x ",0,0\n" warps "#END_TB\n"
+#define EXIT_WARP(w) "warp = " #w "\ninsts = 1\n0000 ffffffff 0 EXIT 0 0\n"
+
+static void malformed_traces(void)
+{
+    const char *m;
+    /* a good one first */
+    m = open_error("good.traceg", TB(0, EXIT_WARP(0) EXIT_WARP(1)) TB(1, EXIT_WARP(1) EXIT_WARP(0)));
+    CHECK(!strcmp(m, ""));
+    /* truncated inside a block: the header is 16 lines, the first block 17-25 */
+    m = open_error("trunc.traceg", TB(0, EXIT_WARP(0) EXIT_WARP(1)) "#BEGIN_TB\nthread block = 1,0,0\n"
+                   "warp = 0\ninsts = 2\n0000 ffffffff 0 EXIT 0 0\n");
+    CHECK(strstr(m, "trunc.traceg:31: truncated: expected 1 more instruction lines of warp 0") != NULL);
+    m = open_error("trunc2.traceg", TB(0, EXIT_WARP(0) EXIT_WARP(1)) "#BEGIN_TB\nthread block = 1,0,0\n"
+                   EXIT_WARP(0));
+    CHECK(strstr(m, "trunc2.traceg:31: truncated: expected #END_TB of the thread block begun "
+                    "at line 26") != NULL);
+    /* a whole block missing at the end */
+    m = open_error("noblock.traceg", TB(0, EXIT_WARP(0) EXIT_WARP(1)));
+    CHECK(strstr(m, "noblock.traceg:26: truncated: expected thread block 1,0,0") != NULL);
+    /* bad hex in the mask, line 19 */
+    m = open_error("hex.traceg", TB(0, "warp = 0\ninsts = 1\n0000 ffffzfff 0 EXIT 0 0\n"));
+    CHECK(strstr(m, "hex.traceg:21: expected an active mask (hex, at most 8 digits), got "
+                    "'ffffzfff'") != NULL);
+    /* insts = 2 but one line before the next warp */
+    m = open_error("short.traceg", TB(0, "warp = 0\ninsts = 2\n0000 ffffffff 0 EXIT 0 0\n"
+                                       EXIT_WARP(1)));
+    CHECK(strstr(m, "short.traceg:22: expected instruction 2 of the 2 that insts = announced, "
+                    "got 'warp = 1'") != NULL);
+    /* insts = 1 but two lines */
+    m = open_error("long.traceg", TB(0, "warp = 0\ninsts = 1\n0000 ffffffff 0 EXIT 0 0\n"
+                                      "0000 ffffffff 0 EXIT 0 0\n"));
+    CHECK(strstr(m, "long.traceg:22: expected 'warp = N' or #END_TB: warp 0 has more "
+                    "instruction lines than its insts = 1") != NULL);
+    /* a warp the block does not have (64 threads: warps 0 and 1) */
+    m = open_error("warp.traceg", TB(0, EXIT_WARP(2)));
+    CHECK(strstr(m, "warp.traceg:19: warp 2: a block of 64 threads has warps 0 to 1") != NULL);
+    /* a block outside the grid, and one twice */
+    m = open_error("grid.traceg", TB(2, EXIT_WARP(0)));
+    CHECK(strstr(m, "grid.traceg:18: thread block 2,0,0 is outside the grid (2,1,1)") != NULL);
+    m = open_error("twice.traceg", TB(0, EXIT_WARP(0)) TB(0, EXIT_WARP(0)));
+    CHECK(strstr(m, "twice.traceg:24: thread block 0,0,0 appears twice (first at line 17)") !=
+          NULL);
+    /* a missing file */
+    sim_trace_kernel *t = NULL;
+    trapeze_error err;
+    CHECK(sim_trace_kernel_open("/nonexistent/kernel-1.traceg", &t, &err) == TRAPEZE_EIO);
+    CHECK(strstr(err.message, "/nonexistent/kernel-1.traceg: cannot open") != NULL);
+    /* kernelslist: memcpy lines accepted, garbage refused with its line */
+    sim_trace_list l;
+    char path[128];
+    write_file("kernelslist.g", "MemcpyHtoD,0x00007efe7b500000,2052\n\nkernel-1.traceg\n"
+                                "kernel-2.traceg\n");
+    snprintf(path, sizeof path, "%s/kernelslist.g", dir);
+    CHECK_OK(sim_trace_list_read(path, &l, &err));
+    CHECK(l.n == 2 && strstr(l.kernels[1], "/kernel-2.traceg") && l.kernels[1][0] == '/');
+    sim_trace_list_free(&l);
+    write_file("kernelslist.g", "kernel-1.traceg\nMemcpyHtoD,zz,1\n");
+    CHECK(sim_trace_list_read(path, &l, &err) == TRAPEZE_EPARSE);
+    CHECK(strstr(err.message, "kernelslist.g:2: expected a kernel trace file name") != NULL);
+}
+
+/* Ten dependent FFMAs then EXIT on one GTX 480 SM with ideal memory:
+ * FP MAD latency 5, so issue at 1, 6, ..., 46; EXIT at 51; the warp
+ * finishes when the last result is written (51) -> 52 cycles, as the
+ * built-in program gives (tests/test_sim_core.c). */
+static void simulate_hand_trace(void)
+{
+    char body[4096] = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 11\n";
+    for (int i = 0; i < 10; i++)
+        strcat(body, "0010 ffffffff 1 R1 FFMA 3 R1 R2 R3 0\n");
+    strcat(body, "0020 ffffffff 0 EXIT 0 0\n#END_TB\n");
+    char text[8192], path[128];
+    snprintf(text, sizeof text, "%s", header);
+    char *g = strstr(text, "(2,1,1)"), *b = strstr(text, "(64,1,1)");
+    memcpy(g, "(1,1,1)", 7);
+    memcpy(b, "(32,1,1)", 8);
+    strcat(text, body);
+    write_file("ffma.traceg", text);
+    snprintf(path, sizeof path, "%s/ffma.traceg", dir);
+    static const char *const cfg_text =
+        "-gpgpu_ptx_force_max_capability 20\n-gpgpu_n_clusters 1\n-gpgpu_n_cores_per_cluster 1\n"
+        "-gpgpu_n_mem 1\n-gpgpu_n_sub_partition_per_mchannel 2\n"
+        "-gpgpu_clock_domains 700.0:700.0:700.0:924.0\n-gpgpu_shader_registers 32768\n"
+        "-gpgpu_shader_core_pipeline 1536:32\n-gpgpu_shmem_size 49152\n-gpgpu_shader_cta 8\n"
+        "-gpgpu_num_sp_units 2\n-gpgpu_num_sfu_units 1\n"
+        "-ptx_opcode_latency_fp 4,13,4,5,39\n-ptx_opcode_initiation_fp 1,2,1,1,4\n"
+        "-gpgpu_num_sched_per_core 2\n-gpgpu_scheduler gto\n";
+    trapeze_config *cfg = NULL;
+    trapeze_error err;
+    sim_gpu_options opt = {0};
+    sim_gpu *gpu = NULL;
+    sim_trace_kernel *t = NULL;
+    sim_kernel_stats st;
+    CHECK_OK(trapeze_config_parse(cfg_text, "test.config", &cfg, &err));
+    CHECK_OK(sim_mem_port_ideal(1, 100, &opt.mem, &err));
+    CHECK_OK(sim_gpu_create(cfg, &opt, &gpu, &err));
+    CHECK_OK(sim_trace_kernel_open(path, &t, &err));
+    if (gpu && t && !sim_gpu_run(gpu, sim_trace_kernel_sim(t), &st, &err)) {
+        CHECK(st.cycles == 52);
+        CHECK(st.total.warp_insts == 11);
+        CHECK(st.total.thread_insts == 11 * 32);
+        sim_kernel_stats_free(&st);
+    } else {
+        CHECK(!"ran");
+    }
+    sim_trace_kernel_close(t);
+    sim_gpu_destroy(gpu);
+    trapeze_config_destroy(cfg);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/trapeze-trace-XXXXXX");
+    if (!mkdtemp(dir))
+        return 1;
+    opcode_table();
+    instruction_lines();
+    malformed_traces();
+    simulate_hand_trace();
+    static const char *const files[] = {"good", "trunc", "trunc2", "noblock", "hex", "short",
+                                        "long", "warp", "grid", "twice", "ffma"};
+    char path[128];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s.traceg", dir, files[i]);
+        remove(path);
+    }
+    snprintf(path, sizeof path, "%s/kernelslist.g", dir);
+    remove(path);
+    rmdir(dir);
+    return check_report("test_trace");
+}
