@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "common/text.h"
 #include "sim/core/gpu_sim.h"
+#include "sim/trace/trace.h"
 
 #define MAX_LAUNCHES 4096
 
@@ -19,6 +20,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: trapeze sim --gpu FILE KERNEL [name=value ...] [--csv FILE]\n"
             "                   [--ideal-memory CYCLES] [--quiet]\n"
+            "       trapeze sim --gpu FILE --trace DIR/kernelslist.g [--csv FILE] ...\n"
             "       trapeze sim --list\n"
             "\n"
             "Runs a built-in kernel on the cycle-level GPU simulator configured by FILE\n"
@@ -26,6 +28,8 @@ static void usage(FILE *f)
             "warp instructions, IPC and a stall breakdown per kernel launch.\n"
             "\n"
             "  --gpu FILE             GPU configuration\n"
+            "  --trace LIST           run the kernels of an Accel-Sim trace (kernelslist.g)\n"
+            "                         instead of a built-in KERNEL\n"
             "  --csv FILE             write one row per kernel launch (kernel,cycles,\n"
             "                         warp_instructions,ipc,...)\n"
             "  --ideal-memory CYCLES  replace the memory system by one that answers every\n"
@@ -56,7 +60,7 @@ static void progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t don
 
 int cli_sim(int argc, char **argv)
 {
-    const char *gpu_path = NULL, *csv = NULL, *kernel = NULL;
+    const char *gpu_path = NULL, *csv = NULL, *kernel = NULL, *trace = NULL;
     long ideal = 0;
     int quiet = 0;
     char **params = calloc((size_t)argc + 1, sizeof *params);
@@ -74,7 +78,8 @@ int cli_sim(int argc, char **argv)
             list(stdout);
             free(params);
             return 0;
-        } else if (!strcmp(a, "--gpu") || !strcmp(a, "--csv") || !strcmp(a, "--ideal-memory")) {
+        } else if (!strcmp(a, "--gpu") || !strcmp(a, "--csv") || !strcmp(a, "--ideal-memory") ||
+                   !strcmp(a, "--trace")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "trapeze sim: %s needs a value\n", a);
                 goto out;
@@ -84,6 +89,8 @@ int cli_sim(int argc, char **argv)
                 gpu_path = v;
             else if (!strcmp(a, "--csv"))
                 csv = v;
+            else if (!strcmp(a, "--trace"))
+                trace = v;
             else if (!trapeze_parse_long(v, &ideal) || ideal < 1 || ideal > 1000000) {
                 fprintf(stderr, "trapeze sim: --ideal-memory %s: expected cycles from 1 to 1000000\n", v);
                 goto out;
@@ -99,20 +106,22 @@ int cli_sim(int argc, char **argv)
             params[n_params++] = argv[i];
         }
     }
-    if (!gpu_path || !kernel) {
-        fprintf(stderr, "trapeze sim: %s\n", !gpu_path ? "--gpu FILE is required" : "no KERNEL given");
+    if (!gpu_path || !kernel == !trace) {
+        fprintf(stderr, "trapeze sim: %s\n", !gpu_path ? "--gpu FILE is required"
+                                            : trace ? "give a KERNEL or --trace, not both"
+                                                    : "no KERNEL given");
         usage(stderr);
         goto out;
     }
-    const sim_builtin *b = sim_builtin_find(kernel);
-    if (!b) {
+    const sim_builtin *b = trace ? NULL : sim_builtin_find(kernel);
+    if (!trace && !b) {
         fprintf(stderr, "trapeze sim: no built-in kernel '%s' (trapeze sim --list names them)\n",
                 kernel);
         goto out;
     }
     trapeze_error err = {0};
     long p[SIM_BUILTIN_MAX_PARAMS];
-    if (sim_builtin_params(b, n_params, params, p, &err)) {
+    if (!trace && sim_builtin_params(b, n_params, params, p, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         goto out;
     }
@@ -139,8 +148,10 @@ int cli_sim(int argc, char **argv)
     int nk = 0, ran = 0;
     if (!ks || !st) {
         fprintf(stderr, "trapeze sim: out of memory\n");
-    } else if (b->build(sim_gpu_config(g), p, ks, MAX_LAUNCHES, &nk, &err)) {
+    } else if (trace ? sim_trace_run(g, trace, st, MAX_LAUNCHES, &ran, &err)
+                     : b->build(sim_gpu_config(g), p, ks, MAX_LAUNCHES, &nk, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
+        rc = trace ? 1 : rc;
     } else {
         rc = 0;
         for (; ran < nk; ran++)

@@ -1,0 +1,175 @@
+/*
+ * cmd_trace.c - `trapeze trace`: export a built-in kernel as an Accel-Sim
+ * trace, check a trace (every line read, a summary per kernel), print the
+ * SASS opcode table. Argument handling only; the work is sim/trace.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "sim/trace/trace.h"
+
+#define MAX_LAUNCHES 4096
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: trapeze trace export --gpu FILE KERNEL [name=value ...] --out DIR\n"
+            "       trapeze trace check DIR/kernelslist.g\n"
+            "       trapeze trace opcodes\n"
+            "\n"
+            "Accel-Sim SASS traces (kernelslist.g + kernel-N.traceg).\n"
+            "\n"
+            "  export   write a built-in kernel (trapeze sim --list) as a trace in DIR, one\n"
+            "           kernel-N.traceg per launch; run it with\n"
+            "           trapeze sim --gpu FILE --trace DIR/kernelslist.g, or in Accel-Sim\n"
+            "  check    read every line of a trace; print each kernel's grid, block and\n"
+            "           warp instructions, or the first error (file:line: expected ...)\n"
+            "  opcodes  print the table mapping SASS opcodes to simulator classes\n");
+}
+
+static int fail(const char *msg)
+{
+    fprintf(stderr, "trapeze trace: %s\n", msg);
+    return 1;
+}
+
+static int export_kernel(const char *gpu_path, const char *name, int n_params, char **params,
+                         const char *dir)
+{
+    const sim_builtin *b = sim_builtin_find(name);
+    if (!b) {
+        fprintf(stderr, "trapeze trace: no built-in kernel '%s' (trapeze sim --list names "
+                "them)\n", name);
+        return 2;
+    }
+    trapeze_error err = {0};
+    long p[SIM_BUILTIN_MAX_PARAMS];
+    trapeze_config *cfg = NULL;
+    sim_core_config core;
+    if (sim_builtin_params(b, n_params, params, p, &err))
+        return fail(err.message) + 1;
+    if (trapeze_config_load(gpu_path, &cfg, &err) || sim_core_config_read(cfg, &core, &err)) {
+        trapeze_config_destroy(cfg);
+        return fail(err.message);
+    }
+    sim_kernel **ks = calloc(MAX_LAUNCHES, sizeof *ks);
+    int nk = 0, rc = 0;
+    if (!ks || b->build(&core, p, ks, MAX_LAUNCHES, &nk, &err) ||
+        sim_trace_export(ks, nk, dir, &err))
+        rc = fail(ks ? err.message : "out of memory");
+    else
+        printf("wrote %s/kernelslist.g and %d kernel trace%s\n", dir, nk, nk == 1 ? "" : "s");
+    for (int i = 0; i < nk; i++)
+        sim_kernel_destroy(ks[i]);
+    free(ks);
+    trapeze_config_destroy(cfg);
+    return rc;
+}
+
+static int cmd_export(int argc, char **argv)
+{
+    const char *gpu = NULL, *out = NULL, *kernel = NULL;
+    char **params = calloc((size_t)argc + 1, sizeof *params);
+    int n_params = 0, rc = 2;
+    if (!params)
+        return fail("out of memory");
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            free(params);
+            return 0;
+        } else if (!strcmp(argv[i], "--gpu") || !strcmp(argv[i], "--out")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "trapeze trace export: %s needs a value\n", argv[i]);
+                goto out;
+            }
+            *(!strcmp(argv[i], "--gpu") ? &gpu : &out) = argv[i + 1];
+            i++;
+        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
+            fprintf(stderr, "trapeze trace export: unknown option %s (see --help)\n", argv[i]);
+            goto out;
+        } else if (!kernel) {
+            kernel = argv[i];
+        } else {
+            params[n_params++] = argv[i];
+        }
+    }
+    if (!gpu || !out || !kernel) {
+        fprintf(stderr, "trapeze trace export: %s\n", !gpu ? "--gpu FILE is required"
+                                                      : !out ? "--out DIR is required"
+                                                             : "no KERNEL given");
+        usage(stderr);
+        goto out;
+    }
+    rc = export_kernel(gpu, kernel, n_params, params, out);
+out:
+    free(params);
+    return rc;
+}
+
+static int cmd_check(const char *list_path)
+{
+    trapeze_error err = {0};
+    sim_trace_list l;
+    if (sim_trace_list_read(list_path, &l, &err))
+        return fail(err.message);
+    int rc = 0;
+    for (int i = 0; i < l.n && !rc; i++) {
+        sim_trace_kernel *t;
+        if (sim_trace_kernel_open(l.kernels[i], &t, &err)) {
+            rc = fail(err.message);
+            break;
+        }
+        const sim_kernel *k = sim_trace_kernel_sim(t);
+        printf("%s: %s, grid (%d,%d,%d), block (%d,%d,%d), %llu warp instructions, "
+               "%llu with opcodes not in the table\n", l.kernels[i], k->name, k->grid.x,
+               k->grid.y, k->grid.z, k->block.x, k->block.y, k->block.z,
+               (unsigned long long)sim_trace_kernel_warp_insts(t),
+               (unsigned long long)sim_trace_kernel_unknown_opcodes(t));
+        sim_trace_kernel_close(t);
+    }
+    sim_trace_list_free(&l);
+    return rc;
+}
+
+static void print_opcodes(void)
+{
+    int n;
+    const sim_trace_opcode *t = sim_trace_opcodes(&n);
+    printf("%-14s %-10s %-5s %s\n", "opcode", "class", "alu", "note");
+    static const char *const alus[] = {"ADD", "MAX", "MUL", "MAD", "DIV"};
+    for (int i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s%s%s", t[i].mnemonic, t[i].modifier ? "." : "",
+                 t[i].modifier ? t[i].modifier : "");
+        printf("%-14s %-10s %-5s %s%s\n", name, sim_op_name((sim_op)t[i].op), alus[t[i].alu],
+               t[i].exported ? "[exported] " : "", t[i].note);
+    }
+    printf("%-14s %-10s %-5s %s\n", "(other)", "INT", "ADD",
+           "not in the table: runs as an integer op, counted by trapeze trace check");
+}
+
+int cli_trace(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "export"))
+        return cmd_export(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "check") && argc == 3 && strcmp(argv[2], "--help"))
+        return cmd_check(argv[2]);
+    if (!strcmp(argv[1], "opcodes") && argc == 2) {
+        print_opcodes();
+        return 0;
+    }
+    if ((!strcmp(argv[1], "check") || !strcmp(argv[1], "opcodes")) && argc == 3 &&
+        !strcmp(argv[2], "--help")) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "trapeze trace: expected export, check FILE or opcodes (see --help)\n");
+    return 2;
+}

@@ -1,0 +1,88 @@
+#!/bin/sh
+# End-to-end tests of Accel-Sim traces: `trapeze trace export|check|opcodes`
+# and `trapeze sim --trace`. An exported built-in simulates to the same CSV
+# bytes as the built-in itself; malformed or truncated traces give one
+# message naming file, line and what was expected, a non-zero exit and no
+# CSV; value-dependent kernels are refused.
+# Usage: sh tests/cli_trace.sh build/trapeze
+set -u
+T=${1:-build/trapeze}
+G=data/gpus/gtx480.config
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+fails=0
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect_error NAME EXPECTED_TEXT ARGS... (a trapeze sim run with --csv)
+expect_error() {
+    name=$1 text=$2
+    shift 2
+    rm -f "$D/out.csv" "$D/out.csv.tmp"
+    if "$T" sim --gpu $G "$@" --csv "$D/out.csv" >"$D/stdout" 2>"$D/stderr"; then
+        fail "$name: exit status 0"
+    fi
+    [ "$(wc -l <"$D/stderr")" -eq 1 ] || fail "$name: not one line: $(cat "$D/stderr")"
+    grep -qF -- "$text" "$D/stderr" || fail "$name: stderr lacks '$text': $(cat "$D/stderr")"
+    [ ! -e "$D/out.csv" ] && [ ! -e "$D/out.csv.tmp" ] || fail "$name: output file left behind"
+}
+
+# --- export, then the trace and the built-in give the same CSV bytes
+"$T" trace export --gpu $G jacobi nx=48 ny=40 bx=16 by=8 iters=2 --out "$D/j" >"$D/out" 2>"$D/err" \
+    || fail "export exit status: $(cat "$D/err")"
+grep -q 'and 2 kernel traces' "$D/out" || fail "export summary: $(cat "$D/out")"
+[ "$(cat "$D/j/kernelslist.g")" = "$(printf 'kernel-1.traceg\nkernel-2.traceg')" ] || fail "kernelslist.g"
+ls "$D/j" | grep -q '\.tmp$' && fail "temporary file left by export"
+"$T" sim --gpu $G jacobi nx=48 ny=40 bx=16 by=8 iters=2 --csv "$D/builtin.csv" --quiet || fail "built-in run"
+"$T" sim --gpu $G --trace "$D/j/kernelslist.g" --csv "$D/trace.csv" --quiet 2>"$D/err" \
+    || fail "trace run: $(cat "$D/err")"
+cmp -s "$D/builtin.csv" "$D/trace.csv" || fail "trace CSV differs from the built-in's"
+head -c 60 "$D/j/kernel-1.traceg" | grep -q '^-kernel name = jacobi2d' || fail "header"
+
+# check: one line per kernel with its warp instructions
+"$T" trace check "$D/j/kernelslist.g" >"$D/check" || fail "check exit status"
+[ "$(grep -c 'jacobi2d, grid (3,5,1), block (16,8,1), [0-9]* warp instructions, 0 with' "$D/check")" -eq 2 ] \
+    || fail "check output: $(cat "$D/check")"
+# the shipped example reads and runs
+"$T" trace check data/traces/vecadd/kernelslist.g | grep -q 'vecadd, grid (8,1,1), block (128,1,1)' \
+    || fail "shipped example"
+"$T" sim --gpu $G --trace data/traces/vecadd/kernelslist.g 2>/dev/null | grep -q '^vecadd: [0-9]* cycles' \
+    || fail "shipped example run"
+# the opcode table
+"$T" trace opcodes | grep -q '^FFMA  *fp  *MAD' || fail "opcodes lacks FFMA"
+"$T" trace --help | grep -q 'trapeze trace export' || fail "--help"
+
+# --- malformed traces: file, line, what was expected
+cp -r "$D/j" "$D/t"
+head -n 40 "$D/j/kernel-1.traceg" >"$D/t/kernel-1.traceg"
+expect_error "truncated" "kernel-1.traceg:41: truncated: expected" --trace "$D/t/kernelslist.g"
+cp -r "$D/j" "$D/h"
+# the header is 16 lines; then #BEGIN_TB, thread block, warp, insts (with blank lines)
+sed '23s/^\([0-9a-f]*\) ffffffff/\1 ffgfffff/' "$D/j/kernel-1.traceg" >"$D/h/kernel-1.traceg"
+expect_error "bad hex" "kernel-1.traceg:23: expected an active mask (hex, at most 8 digits), got 'ffgfffff'" \
+    --trace "$D/h/kernelslist.g"
+cp -r "$D/j" "$D/c"
+sed '22s/^insts = .*/insts = 99/' "$D/j/kernel-2.traceg" >"$D/c/kernel-2.traceg"
+expect_error "insts mismatch" "kernel-2.traceg:" --trace "$D/c/kernelslist.g"
+grep -q "that insts = announced" "$D/stderr" || fail "insts mismatch message: $(cat "$D/stderr")"
+expect_error "missing list" "nolist.g" --trace "$D/nolist.g"
+printf 'kernel-1.traceg\nkernel-7.traceg\n' >"$D/j/missing.g"
+expect_error "missing kernel file" "kernel-7.traceg: cannot open" --trace "$D/j/missing.g"
+"$T" sim --gpu $G vecadd --trace "$D/j/kernelslist.g" >/dev/null 2>"$D/err" && fail "kernel and trace: exit 0"
+grep -q 'not both' "$D/err" || fail "kernel and trace: message"
+
+# --- export refusals and usage
+if "$T" trace export --gpu $G gbarrier tiles=30 --out "$D/g" >"$D/out" 2>"$D/err"; then
+    fail "gbarrier export: exit status 0"
+fi
+grep -q 'spin loop' "$D/err" || fail "gbarrier message: $(cat "$D/err")"
+[ ! -e "$D/g/kernelslist.g" ] || fail "gbarrier export left a kernelslist.g"
+"$T" trace export --gpu $G vecadd >/dev/null 2>"$D/err"
+[ $? -eq 2 ] || fail "export without --out: exit status"
+grep -q -- '--out DIR is required' "$D/err" || fail "export without --out: message"
+"$T" trace export --gpu $G nosuch --out "$D/n" 2>"$D/err" >/dev/null && fail "bad kernel exit status"
+grep -q "no built-in kernel 'nosuch'" "$D/err" || fail "bad kernel message"
+"$T" trace frob 2>/dev/null && fail "unknown subcommand exit status"
+
+[ "$fails" -eq 0 ] && echo "cli_trace: all passed"
+[ "$fails" -eq 0 ]
