@@ -1,0 +1,202 @@
+/*
+ * bench_trace.c - Accel-Sim trace figures (printed, never asserted), GTX 480
+ * config: the time to open (read and check every line of) a trace and to
+ * simulate it, in simulated warp instructions per second, against the same
+ * kernel run as a built-in program; and peak memory (maxrss of a child
+ * process that opens and simulates one trace) as the trace grows 16-fold,
+ * to show the reader's memory is bounded by resident blocks, not by the
+ * file's length. Traces are written to /tmp and removed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim/trace/trace.h"
+
+static trapeze_config *cfg;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int fail(const char *what, const trapeze_error *err)
+{
+    fprintf(stderr, "bench_trace: %s: %s\n", what, err->message);
+    return 1;
+}
+
+/* Builds a built-in (one launch), runs it, exports it to dir. */
+static int builtin_and_export(const char *name, int argc, char **argv, const char *dir,
+                              sim_kernel_stats *st, double *secs)
+{
+    trapeze_error err;
+    const sim_builtin *b = sim_builtin_find(name);
+    long p[SIM_BUILTIN_MAX_PARAMS];
+    sim_gpu *g = NULL;
+    sim_kernel *k[1];
+    int n = 0;
+    if (sim_builtin_params(b, argc, argv, p, &err) || sim_gpu_create(cfg, NULL, &g, &err) ||
+        b->build(sim_gpu_config(g), p, k, 1, &n, &err)) {
+        sim_gpu_destroy(g);
+        return fail(name, &err);
+    }
+    int rc = 0;
+    double t0 = now();
+    if (st && sim_gpu_run(g, k[0], st, &err))
+        rc = fail(name, &err);
+    if (secs)
+        *secs = now() - t0;
+    if (!rc && sim_trace_export(k, 1, dir, &err))
+        rc = fail("export", &err);
+    sim_kernel_destroy(k[0]);
+    sim_gpu_destroy(g);
+    return rc;
+}
+
+/* Opens and simulates dir/kernel-1.traceg. */
+static int run_trace(const char *dir, double *open_s, double *sim_s, sim_kernel_stats *st,
+                     size_t *peak_sections)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
+    trapeze_error err;
+    sim_trace_kernel *t = NULL;
+    sim_gpu *g = NULL;
+    double t0 = now();
+    if (sim_trace_kernel_open(path, &t, &err))
+        return fail(path, &err);
+    double t1 = now();
+    int rc = 0;
+    if (sim_gpu_create(cfg, NULL, &g, &err) || sim_gpu_run(g, sim_trace_kernel_sim(t), st, &err))
+        rc = fail(path, &err);
+    *open_s = t1 - t0;
+    *sim_s = now() - t1;
+    *peak_sections = sim_trace_kernel_peak_section_bytes(t);
+    sim_gpu_destroy(g);
+    sim_trace_kernel_close(t);
+    return rc;
+}
+
+static void remove_trace(const char *dir)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/kernelslist.g", dir);
+    remove(path);
+    rmdir(dir);
+}
+
+static long file_mb(const char *dir)
+{
+    char path[256];
+    struct stat s;
+    snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
+    return stat(path, &s) ? -1 : (long)(s.st_size >> 20);
+}
+
+static int speed(void)
+{
+    char dir[] = "/tmp/trapeze-bench-trace-XXXXXX";
+    if (!mkdtemp(dir))
+        return 1;
+    static char *jac[] = {"nx=512", "ny=512", "bx=16", "by=16", "iters=1"};
+    sim_kernel_stats a, b;
+    double builtin_s, open_s, sim_s;
+    size_t peak;
+    if (builtin_and_export("jacobi", 5, jac, dir, &a, &builtin_s) ||
+        run_trace(dir, &open_s, &sim_s, &b, &peak))
+        return 1;
+    double wi = (double)b.total.warp_insts;
+    printf("jacobi 512x512 (16x16 blocks), %llu warp instructions, trace of %ld MB:\n",
+           (unsigned long long)b.total.warp_insts, file_mb(dir));
+    printf("  built-in program:  %.3f s simulating, %.2f million warp instructions/s\n",
+           builtin_s, wi / builtin_s / 1e6);
+    printf("  trace:             %.3f s opening (every line checked), %.3f s simulating: "
+           "%.2f million warp instructions/s overall (%.2f simulating only)\n",
+           open_s, sim_s, wi / (open_s + sim_s) / 1e6, wi / sim_s / 1e6);
+    printf("  same cycles: %s (%llu vs %llu)\n", a.cycles == b.cycles ? "yes" : "NO",
+           (unsigned long long)a.cycles, (unsigned long long)b.cycles);
+    sim_kernel_stats_free(&a);
+    sim_kernel_stats_free(&b);
+    remove_trace(dir);
+    return 0;
+}
+
+/* Peak RSS of a child that opens and simulates a vecadd trace of n elements. */
+static int memory(long n)
+{
+    char dir[] = "/tmp/trapeze-bench-trace-XXXXXX";
+    char arg[32];
+    snprintf(arg, sizeof arg, "n=%ld", n);
+    char *va[] = {arg, "block=256"};
+    if (!mkdtemp(dir) || builtin_and_export("vecadd", 2, va, dir, NULL, NULL))
+        return 1;
+    int fd[2];
+    if (pipe(fd))
+        return 1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        double open_s, sim_s;
+        size_t peak = 0;
+        sim_kernel_stats st;
+        int rc = run_trace(dir, &open_s, &sim_s, &st, &peak);
+        char line[160];
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        int len = snprintf(line, sizeof line, "%.2f %.2f %zu %llu %ld", open_s, sim_s, peak,
+                           rc ? 0ULL : (unsigned long long)st.total.warp_insts, ru.ru_maxrss);
+        if (write(fd[1], line, (size_t)len) != len)
+            rc = 1;
+        _exit(rc);
+    }
+    close(fd[1]);
+    char line[160] = "";
+    ssize_t got = read(fd[0], line, sizeof line - 1);
+    close(fd[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    double open_s = 0, sim_s = 0;
+    size_t peak = 0;
+    unsigned long long wi = 0;
+    long maxrss_kb = 0;
+    if (got <= 0 ||
+        sscanf(line, "%lf %lf %zu %llu %ld", &open_s, &sim_s, &peak, &wi, &maxrss_kb) != 5 ||
+        status != 0) {
+        fprintf(stderr, "bench_trace: child failed\n");
+        remove_trace(dir);
+        return 1;
+    }
+    printf("  vecadd n=%-9ld trace %5ld MB, %9llu warp instructions: open %.2f s, simulate "
+           "%.2f s, peak RSS %.1f MB, resident block sections at most %.2f MB\n",
+           n, file_mb(dir), wi, open_s, sim_s, (double)maxrss_kb / 1024.0,
+           (double)peak / 1048576.0);
+    remove_trace(dir);
+    return 0;
+}
+
+int main(void)
+{
+    trapeze_error err;
+    if (trapeze_config_load("data/gpus/gtx480.config", &cfg, &err))
+        return fail("config", &err);
+    int rc = speed();
+    /* TRAPEZE_BENCH_TRACE_MAX=N raises the largest vecadd (elements; about
+     * 8.6 bytes of trace each: 2^28 gives a 2.2 GB trace) */
+    const char *env = getenv("TRAPEZE_BENCH_TRACE_MAX");
+    long max = env ? atol(env) : 1L << 24;
+    printf("memory while reading and simulating a trace (separate process each):\n");
+    for (long n = 1L << 20; !rc && n <= max; n <<= 2)
+        rc = memory(n);
+    trapeze_config_destroy(cfg);
+    return rc;
+}
