@@ -321,6 +321,10 @@ static trapeze_status plan(const sim_stencil_spec *spec, gz_build *b, trapeze_er
     b->stages = (b->iterations + b->h - 1) / b->h;
     b->tiles = 1;
     for (int d = 0; d < b->dims; d++) {
+        if (w->data_len[d] < 1 || w->data_len[d] != (double)(long)w->data_len[d])
+            return trapeze_fail(err, TRAPEZE_ERANGE,
+                                "%s: size %g in dimension %d is not a whole number of elements",
+                                w->name, w->data_len[d], d + 1);
         b->len[d] = (long)w->data_len[d];
         b->tiles_per_dim[d] = (b->len[d] + b->out_edge - 1) / b->out_edge;
         b->tiles *= b->tiles_per_dim[d];
@@ -348,6 +352,7 @@ trapeze_status sim_stencil_build(const sim_stencil_spec *spec, sim_stencil **out
     }
     s->stages = b.stages;
     s->tiles = b.tiles;
+    s->resident_blocks = b.resident;
     s->out_edge = b.out_edge;
     s->insts_per_op = b.insts_per_op;
     s->setup_insts = b.setup_insts;
