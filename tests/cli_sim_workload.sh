@@ -71,6 +71,18 @@ cmp -s "$D/p1.csv" "$D/p2.csv" || fail "the preset and its file differ, or two r
     || fail "--help with --workload"
 "$T" sim --help | grep -q -- '--workload SPEC' || fail "--help lacks --workload"
 
+# --- the seeds' kernels: listed with their parameters, and they run
+"$T" sim --list >"$D/list" || fail "--list exit status"
+for k in matmul matmul_tiled atax bicg gesummv mvt syrk syr2k; do
+    grep -q "^$k " "$D/list" || fail "--list lacks $k"
+done
+grep -q '^    tile=16 ' "$D/list" && grep -q '^    by=8 ' "$D/list" || fail "--list lacks seed parameters"
+"$T" sim --gpu $G atax n=64 block=32 >"$D/out" 2>&1 || fail "atax: $(cat "$D/out")"
+grep -q '^atax_kernel1: ' "$D/out" && grep -q '^atax_kernel2: ' "$D/out" || fail "atax: two launches"
+"$T" sim --gpu $G matmul_tiled n=48 tile=16 --quiet || fail "matmul_tiled n=48"
+expect_error "tiled n not a multiple" "matmul_tiled: n=40 is not a multiple of tile=16" \
+    --gpu $G matmul_tiled n=40 tile=16
+
 # --- bad input
 expect_error "h violates 5.20" "HotSpot: h = 10 violates Eq. 5.20 (block 20, halo 2): largest valid h is 9" \
     --gpu $G --workload hotspot --size 40x40 --h 10
