@@ -36,6 +36,7 @@ static void usage(FILE *f)
             "                         request after CYCLES core cycles\n"
             "  --quiet                no summary on stdout\n"
             "  --list                 list the built-in kernels and their parameters\n");
+    cli_sim_workload_usage(f);
 }
 
 static void list(FILE *f)
@@ -50,7 +51,7 @@ static void list(FILE *f)
     }
 }
 
-static void progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t done,
+void cli_sim_progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t done,
                      uint64_t blocks)
 {
     (void)ctx;
@@ -74,6 +75,9 @@ int cli_sim(int argc, char **argv)
             usage(stdout);
             free(params);
             return 0;
+        } else if (!strcmp(a, "--workload")) {
+            free(params);
+            return cli_sim_workload(argc, argv);
         } else if (!strcmp(a, "--list")) {
             list(stdout);
             free(params);
@@ -133,7 +137,7 @@ int cli_sim(int argc, char **argv)
     sim_gpu_options opt;
     memset(&opt, 0, sizeof opt);
     if (isatty(2))
-        opt.progress = progress;
+        opt.progress = cli_sim_progress;
     sim_gpu *g = NULL;
     sim_core_config core;
     if (sim_core_config_read(cfg, &core, &err) ||

@@ -6,9 +6,18 @@
 #ifndef TRAPEZE_CLI_COMMANDS_H
 #define TRAPEZE_CLI_COMMANDS_H
 
+#include <stdint.h>
+#include <stdio.h>
+
 int cli_ghostzone(int argc, char **argv);
 int cli_sim(int argc, char **argv);
 int cli_trace(int argc, char **argv);
+/* `trapeze sim --workload`: cli_sim hands its whole command line over. */
+int cli_sim_workload(int argc, char **argv);
+void cli_sim_workload_usage(FILE *f);
+/* The simulator's progress display on stderr (a terminal only). */
+void cli_sim_progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t blocks_done,
+                      uint64_t blocks);
 
 /* Where data/ lives: $TRAPEZE_DATA, else next to the program (build/../data),
  * else the installed share/trapeze. Writes path/relative into out. */

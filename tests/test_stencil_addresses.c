@@ -169,6 +169,11 @@ int main(void)
         {2, 4, 16, 2, 1, 1, 4, {8 * 2, 8 * 3, 1}},   /* a wider halo */
         {3, 2, 8, 1, 1, 0, 3, {6 * 2, 6, 6 * 3}},    /* Cell-like */
         {3, 2, 8, 3, 1, 0, 3, {2 * 3, 2 * 2, 2}},
+        {1, 2, 256, 127, 1, 1, 3, {2 * 5, 1, 1}},    /* PathFinder's largest h: output edge 2 */
+        {1, 2, 256, 100, 1, 1, 5, {56 * 3, 1, 1}},
+        {2, 2, 20, 9, 2, 0, 10, {2 * 3, 2 * 2, 1}},  /* HotSpot's largest h */
+        {3, 2, 10, 2, 2, 1, 4, {6 * 2, 6, 6}},       /* 3-D, two staged arrays, an extra load */
+        {3, 4, 12, 2, 1, 0, 3, {4 * 2, 4, 4 * 3}},   /* 3-D, a wider halo */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         check_case(&cases[i], TRAPEZE_SYNC_RELAUNCH);

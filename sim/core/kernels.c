@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "common/text.h"
 #include "sim/core/gpu_sim.h"
+#include "sim/core/kernels_seeds.h"
 
 #define AFF SIM_AFF
 
@@ -256,6 +257,7 @@ static const sim_builtin builtins[] = {
      {{"tiles", 240, "blocks per launch"}, {"stages", 4, "launches"},
       {"block", 256, "threads per block"}},
      build_relaunch},
+    SIM_SEED_BUILTINS,
 };
 
 const sim_builtin *sim_builtins(int *n)

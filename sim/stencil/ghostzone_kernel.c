@@ -129,6 +129,30 @@ static void emit_load_tile(const gz_build *b, sim_kb *kb, int in)
     sim_kb_bar(kb);
 }
 
+/* extra[row][g]: the thread's element in the row of extra data of this
+ * loop. Below 3-D the row is an outermost dimension of a grid's volume;
+ * addresses have at most 3 dimensions, so in 3-D the row shifts the outer
+ * index instead (z + row * len_z, clamped to the whole array): a ghost-zone
+ * thread beyond the grid then reads a plane of the neighbouring row rather
+ * than its own clamped edge, which changes no count and stays in bounds. */
+static sim_addr extra_element(const gz_build *b, sim_affine row)
+{
+    sim_addr a = global_clamped(b, b->extra);
+    if (a.n_dims < SIM_MAX_ADDR_DIMS) {
+        long volume = 1;
+        for (int d = 0; d < b->dims; d++)
+            volume *= b->len[d];
+        a.index[a.n_dims] = sim_ix(row);
+        a.stride[a.n_dims] = volume;
+        a.n_dims++;
+        return a;
+    }
+    long rows = (long)b->stages * b->h;
+    a.index[0].e = sim_aff_add(a.index[0].e, sim_aff_scale(row, b->len[2]));
+    a.index[0].hi = rows * b->len[2] - 1;
+    return a;
+}
+
 /* One stencil op of an interior thread: the (halo+1)^D box of neighbours,
  * the aux arrays at its own position, the extra global loads (IterMem),
  * then FMAs up to insts_per_op. */
@@ -148,18 +172,8 @@ static void emit_stencil_op(const gz_build *b, sim_kb *kb, sim_affine extra_row)
     }
     for (int a = 0; a < b->n_aux; a++, loads++)
         sim_kb_ld(kb, 1 + loads % 6, shared_at(b, b->shared[1 + a], NULL));
-    for (int e = 0; e < (int)b->w->elem_per_op; e++, loads++) {
-        /* extra[row][g]: one row of the spec's extra data per loop */
-        long volume = 1;
-        for (int d = 0; d < b->dims; d++)
-            volume *= b->len[d];
-        sim_addr a = global_clamped(b, b->extra);
-        /* prepend the row as an outermost dimension of `volume` elements */
-        a.index[a.n_dims] = sim_ix(extra_row);
-        a.stride[a.n_dims] = volume;
-        a.n_dims++;
-        sim_kb_ld(kb, 1 + loads % 6, a);
-    }
+    for (int e = 0; e < (int)b->w->elem_per_op; e++, loads++)
+        sim_kb_ld(kb, 1 + loads % 6, extra_element(b, extra_row));
     int fmas = b->insts_per_op - loads - 1; /* the store below is one instruction */
     emit_alu_chain(kb, SIM_OP_FP, fmas < 1 ? 1 : fmas);
 }
@@ -321,6 +335,10 @@ static trapeze_status plan(const sim_stencil_spec *spec, gz_build *b, trapeze_er
     b->stages = (b->iterations + b->h - 1) / b->h;
     b->tiles = 1;
     for (int d = 0; d < b->dims; d++) {
+        if (w->data_len[d] < 1 || w->data_len[d] != (double)(long)w->data_len[d])
+            return trapeze_fail(err, TRAPEZE_ERANGE,
+                                "%s: size %g in dimension %d is not a whole number of elements",
+                                w->name, w->data_len[d], d + 1);
         b->len[d] = (long)w->data_len[d];
         b->tiles_per_dim[d] = (b->len[d] + b->out_edge - 1) / b->out_edge;
         b->tiles *= b->tiles_per_dim[d];
@@ -348,6 +366,7 @@ trapeze_status sim_stencil_build(const sim_stencil_spec *spec, sim_stencil **out
     }
     s->stages = b.stages;
     s->tiles = b.tiles;
+    s->resident_blocks = b.resident;
     s->out_edge = b.out_edge;
     s->insts_per_op = b.insts_per_op;
     s->setup_insts = b.setup_insts;

@@ -36,6 +36,7 @@ typedef struct sim_stencil {
     sim_kernel **kernels;
     int stages;             /* ceil(iterations / h) */
     long tiles;             /* trapezoids per stage: prod ceil(DataLength_i / out_edge) */
+    long resident_blocks;   /* fence: blocks of the persistent kernel; relaunch: tiles */
     int out_edge;           /* blk_len - HaloWidth * h */
     int insts_per_op, setup_insts;
 } sim_stencil;
