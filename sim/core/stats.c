@@ -149,6 +149,16 @@ static trapeze_status finish_row(trapeze_csv_out *csv, const cols *tail, trapeze
     return trapeze_csv_end_row(csv, err);
 }
 
+/* Commits a complete file, or removes it after a failure (status st). */
+static trapeze_status close_csv(trapeze_csv_out *csv, trapeze_status st, trapeze_error *err)
+{
+    if (st) {
+        trapeze_csv_abort(csv);
+        return st;
+    }
+    return trapeze_csv_commit(csv, err);
+}
+
 static double ipc_of(uint64_t insts, uint64_t cycles)
 {
     return cycles ? (double)insts / (double)cycles : 0.0;
@@ -176,11 +186,7 @@ trapeze_status sim_stats_write_csv(const char *path, const sim_kernel_stats *s, 
         st = finish_row(csv, l, err);
     }
     free(l);
-    if (st) {
-        trapeze_csv_abort(csv);
-        return st;
-    }
-    return trapeze_csv_commit(csv, err);
+    return close_csv(csv, st, err);
 }
 
 trapeze_status sim_stats_write_sm_csv(const char *path, const sim_kernel_stats *s, int n,
@@ -210,11 +216,7 @@ trapeze_status sim_stats_write_sm_csv(const char *path, const sim_kernel_stats *
             st = finish_row(csv, l, err);
         }
     free(l);
-    if (st) {
-        trapeze_csv_abort(csv);
-        return st;
-    }
-    return trapeze_csv_commit(csv, err);
+    return close_csv(csv, st, err);
 }
 
 void sim_stats_print(FILE *f, const sim_kernel_stats *s, int n, const sim_core_config *c)
