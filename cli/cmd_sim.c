@@ -19,7 +19,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: trapeze sim --gpu FILE KERNEL [name=value ...] [--csv FILE]\n"
-            "                   [--ideal-memory CYCLES] [--quiet]\n"
+            "                   [--per-sm-csv FILE] [--ideal-memory CYCLES] [--quiet]\n"
             "       trapeze sim --gpu FILE --trace DIR/kernelslist.g [--csv FILE] ...\n"
             "       trapeze sim --list\n"
             "\n"
@@ -32,6 +32,8 @@ static void usage(FILE *f)
             "                         instead of a built-in KERNEL\n"
             "  --csv FILE             write one row per kernel launch (kernel,cycles,\n"
             "                         warp_instructions,ipc,...)\n"
+            "  --per-sm-csv FILE      write one row per kernel launch and SM (kernel,launch,\n"
+            "                         sm,cycles,warp_instructions,ipc,...); they sum to --csv's\n"
             "  --ideal-memory CYCLES  replace the memory system by one that answers every\n"
             "                         request after CYCLES core cycles\n"
             "  --quiet                no summary on stdout\n"
@@ -61,7 +63,7 @@ void cli_sim_progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t do
 
 int cli_sim(int argc, char **argv)
 {
-    const char *gpu_path = NULL, *csv = NULL, *kernel = NULL, *trace = NULL;
+    const char *gpu_path = NULL, *csv = NULL, *sm_csv = NULL, *kernel = NULL, *trace = NULL;
     long ideal = 0;
     int quiet = 0;
     char **params = calloc((size_t)argc + 1, sizeof *params);
@@ -82,8 +84,8 @@ int cli_sim(int argc, char **argv)
             list(stdout);
             free(params);
             return 0;
-        } else if (!strcmp(a, "--gpu") || !strcmp(a, "--csv") || !strcmp(a, "--ideal-memory") ||
-                   !strcmp(a, "--trace")) {
+        } else if (!strcmp(a, "--gpu") || !strcmp(a, "--csv") || !strcmp(a, "--per-sm-csv") ||
+                   !strcmp(a, "--ideal-memory") || !strcmp(a, "--trace")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "trapeze sim: %s needs a value\n", a);
                 goto out;
@@ -95,6 +97,8 @@ int cli_sim(int argc, char **argv)
                 csv = v;
             else if (!strcmp(a, "--trace"))
                 trace = v;
+            else if (!strcmp(a, "--per-sm-csv"))
+                sm_csv = v;
             else if (!trapeze_parse_long(v, &ideal) || ideal < 1 || ideal > 1000000) {
                 fprintf(stderr, "trapeze sim: --ideal-memory %s: expected cycles from 1 to 1000000\n", v);
                 goto out;
@@ -179,7 +183,9 @@ int cli_sim(int argc, char **argv)
                 fputc('\n', stderr);
             }
         }
-        if (!rc && csv && sim_stats_write_csv(csv, st, ran, &err)) {
+        /* per-SM first: when it cannot be written, no kernel CSV appears either */
+        if ((!rc && sm_csv && sim_stats_write_sm_csv(sm_csv, st, ran, &err)) ||
+            (!rc && csv && sim_stats_write_csv(csv, st, ran, &err))) {
             fprintf(stderr, "trapeze sim: %s\n", err.message);
             rc = 1;
         }

@@ -317,6 +317,7 @@ struct sim_warp_cursor {
     int32_t loop_pc[SIM_MAX_LOOP_DEPTH];
     int64_t bid[3];
     int16_t tid[3][SIM_WARP_LANES];
+    int16_t tid_min[3], tid_max[3];   /* bounds of tid over the lanes that exist */
     int32_t pending_branch;   /* a branch instruction still to be reported */
     void *ext;
 };

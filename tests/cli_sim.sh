@@ -30,10 +30,50 @@ expect_error() {
 grep -q '^jacobi2d: [0-9]* cycles, [0-9]* warp instructions, IPC' "$D/out" || fail "summary line"
 [ "$(wc -l <"$D/j.csv")" -eq 3 ] || fail "CSV rows: $(wc -l <"$D/j.csv")"
 head -n 1 "$D/j.csv" | grep -q '^kernel,cycles,warp_instructions,ipc,' || fail "CSV header"
-sed -n 2p "$D/j.csv" | grep -q '^"jacobi2d",[0-9][0-9]*,[0-9][0-9]*,[0-9.]*,' || fail "CSV row"
+sed -n 2p "$D/j.csv" | grep -q '^jacobi2d,[0-9][0-9]*,[0-9][0-9]*,[0-9.]*,' || fail "CSV row"
 [ ! -e "$D/j.csv.tmp" ] || fail "temporary CSV left behind"
 # no progress output when stderr is not a terminal
 grep -q 'cycle [0-9]*, ' "$D/err" && fail "progress written to a non-terminal"
+
+# --- per-SM rows: 15 SMs x 2 launches; for each launch, every counter the
+# kernel CSV also has sums over the SM rows to the kernel row's value, and on
+# each SM issue + stall cycles = cycles x 2 schedulers (GTX 480)
+"$T" sim --gpu $G jacobi nx=100 ny=70 iters=2 --quiet --csv "$D/k.csv" --per-sm-csv "$D/s.csv" \
+    2>"$D/err" || fail "per-SM run: $(cat "$D/err")"
+[ "$(wc -l <"$D/s.csv")" -eq 31 ] || fail "per-SM rows: $(wc -l <"$D/s.csv")"
+head -n 1 "$D/s.csv" | grep -q '^kernel,launch,sm,cycles,warp_instructions,ipc,blocks,' \
+    || fail "per-SM header"
+[ ! -e "$D/s.csv.tmp" ] || fail "temporary per-SM CSV left behind"
+awk -F, '
+    FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; hdr[FILENAME] = $0; next }
+    FILENAME ~ /k\.csv$/ { for (i = 1; i <= NF; i++) kval[$(col[FILENAME, "launch"]), i] = $i; next }
+    {
+        L = $(col[FILENAME, "launch"]); rows[L]++
+        slots = $(col[FILENAME, "issue_slots"])
+        n = split("memory compute fence barrier idle", r, " ")
+        for (j = 1; j <= n; j++) slots += $(col[FILENAME, "stall_" r[j]])
+        if (slots != 2 * $(col[FILENAME, "cycles"])) { print "SM " $3 " launch " L ": " slots " slots"; bad++ }
+        for (i = 1; i <= NF; i++) sum[L, i] += $i
+        sfile = FILENAME
+    }
+    END {
+        nk = split(hdr[ARGV[1]], kn, ","); ns = split(hdr[sfile], sn, ",")
+        checked = 0
+        for (L in rows)
+            for (i = 1; i <= ns; i++) {
+                name = sn[i]
+                if (name == "kernel" || name == "launch" || name == "sm" || name == "cycles" ||
+                    name == "ipc" || name == "max_resident_blocks" || !((ARGV[1], name) in col))
+                    continue
+                k = kval[L, col[ARGV[1], name]]
+                if (sum[L, i] != k) { print "launch " L " " name ": SMs sum to " sum[L, i] ", kernel " k; bad++ }
+                checked++
+            }
+        if (checked < 2 * 20) { print "only " checked " sums checked"; bad++ }
+        exit bad > 0
+    }' "$D/k.csv" "$D/s.csv" >"$D/sums" || fail "per-SM sums: $(cat "$D/sums")"
+expect_error "per-SM CSV in a missing folder" "cannot create" --gpu $G vecadd n=64 \
+    --per-sm-csv "$D/nofolder/s.csv"
 
 # the same run twice: the same bytes
 "$T" sim --gpu $G jacobi nx=64 ny=64 iters=2 --csv "$D/j2.csv" >/dev/null 2>&1

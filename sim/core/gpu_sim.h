@@ -125,6 +125,11 @@ void sim_kernel_stats_free(sim_kernel_stats *s);
 /* CSV: header + one row per kernel, to path.tmp then renamed. */
 trapeze_status sim_stats_write_csv(const char *path, const sim_kernel_stats *s, int n,
                                    trapeze_error *err);
+/* Per-SM CSV: header + one row per kernel and SM (kernel,launch,sm,cycles,
+ * warp_instructions,ipc,blocks,...); the counters of a launch's rows sum to
+ * its row in sim_stats_write_csv's file. Written like it. */
+trapeze_status sim_stats_write_sm_csv(const char *path, const sim_kernel_stats *s, int n,
+                                      trapeze_error *err);
 /* Short text summary. */
 void sim_stats_print(FILE *f, const sim_kernel_stats *s, int n, const sim_core_config *c);
 

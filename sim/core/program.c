@@ -95,39 +95,108 @@ static inline __attribute__((always_inline)) void lane_dim(int64_t *sum, const s
     }
 }
 
-/* All active lanes' addresses; the uniform part of each dimension once. */
-static void lane_addrs(const sim_kernel *k, const sim_warp_cursor *cur, const sim_addr *a,
-                       uint32_t active, uint64_t *out)
+/* Every lane clamped per dimension: the general case (a boundary warp). */
+static void lane_addrs_clamped(const sim_warp_cursor *cur, const sim_addr *a, const int64_t *u,
+                               int64_t *sum)
 {
-    int64_t sum[SIM_WARP_LANES];
     if (a->n_dims <= 0)
-        memset(sum, 0, sizeof sum);
+        memset(sum, 0, SIM_WARP_LANES * sizeof *sum);
     for (int d = 0; d < a->n_dims; d++) {
         const sim_index *ix = &a->index[d];
-        int64_t u = eval_uniform(k, cur, &ix->e);
         int64_t kx = ix->e.k[SIM_TX], ky = ix->e.k[SIM_TY], kz = ix->e.k[SIM_TZ];
         int64_t st = a->stride[d], lo = ix->lo, hi = ix->hi;
         if (kz != 0) {
             if (d == 0)
-                lane_dim(sum, cur, u, kx, ky, kz, st, lo, hi, 1, 1, 1);
+                lane_dim(sum, cur, u[d], kx, ky, kz, st, lo, hi, 1, 1, 1);
             else
-                lane_dim(sum, cur, u, kx, ky, kz, st, lo, hi, 0, 1, 1);
+                lane_dim(sum, cur, u[d], kx, ky, kz, st, lo, hi, 0, 1, 1);
         } else if (ky != 0) {
             if (d == 0)
-                lane_dim(sum, cur, u, kx, ky, 0, st, lo, hi, 1, 1, 0);
+                lane_dim(sum, cur, u[d], kx, ky, 0, st, lo, hi, 1, 1, 0);
             else
-                lane_dim(sum, cur, u, kx, ky, 0, st, lo, hi, 0, 1, 0);
+                lane_dim(sum, cur, u[d], kx, ky, 0, st, lo, hi, 0, 1, 0);
         } else {
             if (d == 0)
-                lane_dim(sum, cur, u, kx, 0, 0, st, lo, hi, 1, 0, 0);
+                lane_dim(sum, cur, u[d], kx, 0, 0, st, lo, hi, 1, 0, 0);
             else
-                lane_dim(sum, cur, u, kx, 0, 0, st, lo, hi, 0, 0, 0);
+                lane_dim(sum, cur, u[d], kx, 0, 0, st, lo, hi, 0, 0, 0);
         }
     }
+}
+
+/* Does clamp(u + kx*tx + ky*ty + kz*tz, lo, hi) leave every existing lane
+ * unchanged? Checked once per warp from the bounds of tx, ty, tz. */
+static int clamp_idle(const sim_warp_cursor *cur, const sim_index *ix, int64_t u)
+{
+    int64_t lo = u, hi = u;
+    for (int i = 0; i < 3; i++) {
+        int64_t k = ix->e.k[SIM_TX + i];
+        int64_t a = k * cur->tid_min[i], b = k * cur->tid_max[i];
+        lo += a < b ? a : b;
+        hi += a < b ? b : a;
+    }
+    return lo >= ix->lo && hi <= ix->hi;
+}
+
+/* out[l] = base + cx*tx + cy*ty + cz*tz for every lane; inlined with
+ * constant flags, so each variant is one straight loop. */
+static inline __attribute__((always_inline)) void lane_affine(uint64_t *out,
+                                                              const sim_warp_cursor *cur,
+                                                              uint64_t base, uint64_t cx,
+                                                              uint64_t cy, uint64_t cz, int use_y,
+                                                              int use_z)
+{
+    for (int l = 0; l < SIM_WARP_LANES; l++) {
+        uint64_t x = base + cx * (uint64_t)(int64_t)cur->tid[0][l];
+        if (use_y)
+            x += cy * (uint64_t)(int64_t)cur->tid[1][l];
+        if (use_z)
+            x += cz * (uint64_t)(int64_t)cur->tid[2][l];
+        out[l] = x;
+    }
+}
+
+/* All active lanes' addresses (inactive lanes get 0); the uniform part of
+ * each dimension once. When no clamp binds for the warp, an address is
+ * affine in the thread index: base + cx*tx + cy*ty + cz*tz, one short loop
+ * (unsigned arithmetic: the same bits as the clamped sum). */
+static void lane_addrs(const sim_kernel *k, const sim_warp_cursor *cur, const sim_addr *a,
+                       uint32_t active, uint64_t *out)
+{
+    int64_t u[SIM_MAX_ADDR_DIMS];
+    int affine = 1;
+    uint64_t eb = (uint64_t)a->elem_bytes, off = 0, cx = 0, cy = 0, cz = 0;
+    for (int d = 0; d < a->n_dims; d++) {
+        const sim_index *ix = &a->index[d];
+        uint64_t st = (uint64_t)a->stride[d];
+        u[d] = eval_uniform(k, cur, &ix->e);
+        affine = affine && clamp_idle(cur, ix, u[d]);
+        off += st * (uint64_t)u[d];
+        cx += st * (uint64_t)ix->e.k[SIM_TX];
+        cy += st * (uint64_t)ix->e.k[SIM_TY];
+        cz += st * (uint64_t)ix->e.k[SIM_TZ];
+    }
     uint64_t base = k->arrays[a->array].base;
-    int64_t eb = a->elem_bytes;
+    if (affine) {
+        base += eb * off;
+        cx *= eb;
+        cy *= eb;
+        cz *= eb;
+        if (cy == 0 && cz == 0)
+            lane_affine(out, cur, base, cx, 0, 0, 0, 0);
+        else if (cz == 0)
+            lane_affine(out, cur, base, cx, cy, 0, 1, 0);
+        else
+            lane_affine(out, cur, base, cx, cy, cz, 1, 1);
+        if (active != UINT32_MAX)
+            for (int l = 0; l < SIM_WARP_LANES; l++)
+                out[l] = (active >> l & 1) ? out[l] : 0;
+        return;
+    }
+    int64_t sum[SIM_WARP_LANES];
+    lane_addrs_clamped(cur, a, u, sum);
     for (int l = 0; l < SIM_WARP_LANES; l++)
-        out[l] = (active >> l & 1) ? base + (uint64_t)(sum[l] * eb) : 0;
+        out[l] = (active >> l & 1) ? base + (uint64_t)sum[l] * eb : 0;
 }
 
 static uint32_t eval_pred(const sim_kernel *k, const sim_warp_cursor *cur, const sim_pred *p,
@@ -168,13 +237,23 @@ static void prog_warp_start(void *self, const sim_kernel *k, sim_warp_cursor *cu
     cur->bid[1] = by;
     cur->bid[2] = bz;
     int threads = sim_kernel_block_threads(k);
+    for (int i = 0; i < 3; i++) {
+        cur->tid_min[i] = INT16_MAX;
+        cur->tid_max[i] = INT16_MIN;
+    }
     for (int l = 0; l < SIM_WARP_LANES; l++) {
         int t = warp * SIM_WARP_LANES + l;
         cur->tid[0][l] = (int16_t)(t % k->block.x);
         cur->tid[1][l] = (int16_t)((t / k->block.x) % k->block.y);
         cur->tid[2][l] = (int16_t)(t / (k->block.x * k->block.y));
-        if (t < threads)
-            cur->exist |= 1u << l;
+        if (t >= threads)
+            continue;
+        cur->exist |= 1u << l;
+        for (int i = 0; i < 3; i++) {
+            int16_t v = cur->tid[i][l];
+            cur->tid_min[i] = v < cur->tid_min[i] ? v : cur->tid_min[i];
+            cur->tid_max[i] = v > cur->tid_max[i] ? v : cur->tid_max[i];
+        }
     }
     cur->active = cur->exist;
     cur->pending_branch = -1;

@@ -39,6 +39,19 @@ enum { TAG_LOAD = 0, TAG_STORE = 1, TAG_ATOMIC = 2 };
 #define WWAIT(sm, w) ((sm)->wwait[(w) - (sm)->warps])
 #define WWAKE(sm, w) ((sm)->wwake[(w) - (sm)->warps])
 
+/* A warp's wake was lowered outside the issue stage: keep the SM's and its
+ * scheduler's earliest wake lower bounds (a scheduler with nothing awake is
+ * not scanned). */
+static inline void wake_lowered(sim_sm *sm, int slot)
+{
+    uint64_t u = sm->wwake[slot];
+    uint64_t *sn = &sm->sched_next[slot % sm->cfg->n_sched];
+    if (u < *sn)
+        *sn = u;
+    if (u < sm->warp_next)
+        sm->warp_next = u;
+}
+
 static inline uint64_t make_tag(int slot, int kind, int reg)
 {
     return (uint64_t)slot | (uint64_t)kind << 8 | (uint64_t)reg << 16;
@@ -105,6 +118,8 @@ void sim_sm_begin_kernel(sim_sm *sm, const sim_kernel *k, uint64_t cycle)
     sm->last_eval = cycle;   /* first cycle not yet accounted */
     sm->next = SIM_NEVER;
     sm->warp_next = SIM_NEVER;
+    for (int s = 0; s < 16; s++)
+        sm->sched_next[s] = SIM_NEVER;
     sm->ldst_waiters = 0;
     sm->release_pending = 0;
     memset(sm->wldst, 0, (size_t)sm->cfg->max_warps);
@@ -192,12 +207,11 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
         fetch(sm, w);
         blk->slot[i] = (uint8_t)slot;
         sim_sched_add(&sm->sched[slot % sm->cfg->n_sched], slot);
+        wake_lowered(sm, slot);
         slot++;
     }
     if (sm->next > cycle + 1)
         sm->next = cycle + 1;
-    if (sm->warp_next > cycle + 1)
-        sm->warp_next = cycle + 1;
 }
 
 /* ---- blocks and warps finishing ---- */
@@ -262,13 +276,12 @@ static void barrier_check(sim_sm *sm, sim_block *blk, uint64_t t)
         if (WST(sm, w) == W_BAR) {
             WST(sm, w) = W_RUN;
             WWAKE(sm, w) = t + 1;
+            wake_lowered(sm, blk->slot[i]);
         }
     }
     blk->arrived = 0;
     if (sm->next > t + 1)
         sm->next = t + 1;
-    if (sm->warp_next > t + 1)
-        sm->warp_next = t + 1;
 }
 
 /* ---- issue ---- */
@@ -568,8 +581,10 @@ static void ldst_step(sim_sm *sm, uint64_t t)
             if (sm->wldst[i]) {
                 left--;
                 sm->wldst[i] = 0;
-                if (sm->wstate[i] == W_RUN && sm->wwake[i] > t)
+                if (sm->wstate[i] == W_RUN && sm->wwake[i] > t) {
                     sm->wwake[i] = t;
+                    wake_lowered(sm, i);
+                }
             }
         }
         sm->ldst_waiters = 0;
@@ -600,8 +615,7 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
     } else if (WST(sm, w) == W_EXITED) {
         try_finish(sm, w, t);
     }
-    if (WWAKE(sm, w) < sm->warp_next)
-        sm->warp_next = WWAKE(sm, w);
+    wake_lowered(sm, slot);
     release_done(sm);
     if (sm->next > t)
         sm->next = t;
@@ -647,29 +661,48 @@ static int sched_reason(const sim_sm *sm, const sim_sched *sc)
     return SIM_STALL_IDLE;
 }
 
-static void dry_reasons(sim_sm *sm)
+/* The reasons of the schedulers that issued this cycle; the others' were
+ * settled in the issue loop, and nothing after their evaluation changes
+ * their warps without waking one (then there is no gap to account). */
+static void dry_reasons(sim_sm *sm, unsigned issued)
 {
     for (int s = 0; s < sm->cfg->n_sched; s++)
-        sm->sched[s].reason = (uint8_t)sched_reason(sm, &sm->sched[s]);
+        if (issued >> s & 1)
+            sm->sched[s].reason = (uint8_t)sched_reason(sm, &sm->sched[s]);
 }
 
-/* The earliest wake of all slots (wwake is SIM_NEVER for every state but
- * W_RUN and W_EXITED); branch-free, four running minima. */
-static inline uint64_t min_wake(const uint64_t *w, int n)
+/* The earliest wake of each scheduler's warps into sched_next (slot w is
+ * scheduler w % n; free slots are SIM_NEVER); returns the earliest of all.
+ * Branch-free running minima over the contiguous wake array. */
+static uint64_t wake_minima(sim_sm *sm)
 {
-    uint64_t m0 = SIM_NEVER, m1 = SIM_NEVER, m2 = SIM_NEVER, m3 = SIM_NEVER;
-    int i = 0;
-    for (; i + 4 <= n; i += 4) {
-        m0 = w[i] < m0 ? w[i] : m0;
-        m1 = w[i + 1] < m1 ? w[i + 1] : m1;
-        m2 = w[i + 2] < m2 ? w[i + 2] : m2;
-        m3 = w[i + 3] < m3 ? w[i + 3] : m3;
+    const uint64_t *w = sm->wwake;
+    int n = sm->cfg->max_warps, ns = sm->cfg->n_sched;
+    uint64_t *m = sm->sched_next;
+    for (int s = 0; s < ns; s++)
+        m[s] = SIM_NEVER;
+    if (ns == 2) {   /* the common case: even and odd slots */
+        uint64_t m0 = SIM_NEVER, m1 = SIM_NEVER;
+        int i = 0;
+        for (; i + 2 <= n; i += 2) {
+            m0 = w[i] < m0 ? w[i] : m0;
+            m1 = w[i + 1] < m1 ? w[i + 1] : m1;
+        }
+        if (i < n)
+            m0 = w[i] < m0 ? w[i] : m0;
+        m[0] = m0;
+        m[1] = m1;
+    } else {
+        for (int i = 0, s = 0; i < n; i++) {
+            m[s] = w[i] < m[s] ? w[i] : m[s];
+            if (++s == ns)
+                s = 0;
+        }
     }
-    for (; i < n; i++)
-        m0 = w[i] < m0 ? w[i] : m0;
-    m0 = m1 < m0 ? m1 : m0;
-    m2 = m3 < m2 ? m3 : m2;
-    return m2 < m0 ? m2 : m0;
+    uint64_t all = SIM_NEVER;
+    for (int s = 0; s < ns; s++)
+        all = m[s] < all ? m[s] : all;
+    return all;
 }
 
 void sim_sm_cycle(sim_sm *sm, uint64_t t)
@@ -684,13 +717,16 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
     }
     issue_ctx ctx = {sm, t};
     int busy = sm->n_blocks > 0;
+    unsigned issued = 0;
     for (int s = 0; s < sm->cfg->n_sched; s++) {
         sim_sched *sc = &sm->sched[s];
-        int slot = sc->n ? sc->ops->pick(sc, sm->wwake, t, can_issue, &ctx) : -1;
+        int awake = sc->n && sm->sched_next[s] <= t;
+        int slot = awake ? sc->ops->pick(sc, sm->wwake, t, can_issue, &ctx) : -1;
         if (slot >= 0) {
             issue(sm, slot, t);
             sm->st.issue_slots++;
             sc->reason = SIM_STALL_IDLE;   /* re-evaluated before any gap */
+            issued |= 1u << s;
         } else {
             int r = sched_reason(sm, sc);
             sc->reason = (uint8_t)r;
@@ -701,13 +737,13 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
         sm->st.active_cycles++;
     sm->last_eval = t + 1;
     release_done(sm);
-    uint64_t wn = min_wake(sm->wwake, sm->cfg->max_warps);
+    uint64_t wn = wake_minima(sm);
     if (wn <= t)
         wn = t + 1;
     sm->warp_next = wn;
     sm->next = sm->lq_n ? t + 1 : wn;
     if (wn > t + 1)
-        dry_reasons(sm);   /* the reasons that hold until a warp wakes */
+        dry_reasons(sm, issued);   /* the reasons that hold until a warp wakes */
 }
 
 void sim_sm_finish_kernel(sim_sm *sm, uint64_t end)

@@ -113,6 +113,7 @@ typedef struct sim_sm {
     uint64_t ldst_free;          /* shared-memory passes keep it until then */
     int ldst_waiters;            /* warps with ldst_wait set */
     uint64_t warp_next;          /* earliest wake of any warp: no issue stage before it */
+    uint64_t sched_next[16];     /* per scheduler: no warp of it wakes before (a lower bound) */
     uint64_t next;               /* earliest cycle the SM needs a visit */
     uint64_t last_eval;          /* last cycle accounted */
     uint64_t age_counter;

@@ -1,11 +1,11 @@
 /*
  * stats.c - writing per-kernel statistics: the CSV (one row per kernel
- * launch, beginning kernel,cycles,warp_instructions,ipc) and the short text
- * summary. Owns formatting only; the counters are filled by sm.c,
- * gpu_sim.c and sim/mem.
+ * launch, beginning kernel,cycles,warp_instructions,ipc), the per-SM CSV
+ * (one row per launch and SM, beginning kernel,launch,sm,cycles,
+ * warp_instructions,ipc; its counters sum to the kernel row's) and the
+ * short text summary. Owns the columns only: files are written by
+ * common/csv_out.c; the counters are filled by sm.c, gpu_sim.c and sim/mem.
  */
-#include <csv.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,143 +25,198 @@ typedef struct col {
     int valid;
 } col;
 
-/* The numeric columns after kernel,cycles,warp_instructions,ipc. */
-static int columns(const sim_kernel_stats *s, col *c, int max)
+/* Appends columns to a list of at most MAX_COLS (names and values). */
+#define MAX_COLS 128
+typedef struct cols {
+    col c[MAX_COLS];
+    int n;
+} cols;
+
+static void add(cols *l, const char *name, uint64_t value, int valid)
 {
-    int n = 0;
-#define C(nm, v, ok)                                                          \
-    do {                                                                      \
-        if (n < max) {                                                        \
-            snprintf(c[n].name, sizeof c[n].name, "%s", nm);                  \
-            c[n].value = (uint64_t)(v);                                       \
-            c[n].valid = (ok);                                                \
-        }                                                                     \
-        n++;                                                                  \
-    } while (0)
-    const sim_sm_stats *t = &s->total;
-    C("launch", s->launch, 1);
-    C("start_cycle", s->start_cycle, 1);
-    C("launch_cycles", s->launch_cycles, 1);
-    C("blocks", s->blocks, 1);
-    C("resident_blocks_per_sm", s->resident_blocks_per_sm, 1);
-    C("thread_instructions", t->thread_insts, 1);
-    C("issue_slots", t->issue_slots, 1);
+    if (l->n >= MAX_COLS)
+        return;
+    snprintf(l->c[l->n].name, sizeof l->c[l->n].name, "%s", name);
+    l->c[l->n].value = value;
+    l->c[l->n].valid = valid;
+    l->n++;
+}
+
+/* The counters one SM keeps; the kernel CSV has their sums over SMs. */
+static void sm_columns(const sim_sm_stats *t, cols *l)
+{
+    char nm[48];
+    add(l, "thread_instructions", t->thread_insts, 1);
+    add(l, "issue_slots", t->issue_slots, 1);
     for (int i = 0; i < SIM_STALL_COUNT; i++) {
-        char nm[48];
         snprintf(nm, sizeof nm, "stall_%s", stall_names[i]);
-        C(nm, t->stall[i], 1);
+        add(l, nm, t->stall[i], 1);
     }
-    C("global_loads", t->gld_insts, 1);
-    C("global_stores", t->gst_insts, 1);
-    C("shared_loads", t->shld_insts, 1);
-    C("shared_stores", t->shst_insts, 1);
-    C("atomics", t->atomic_insts, 1);
-    C("mem_requests", t->mem_requests, 1);
-    C("ldst_refused_cycles", t->ldst_refused, 1);
+    add(l, "global_loads", t->gld_insts, 1);
+    add(l, "global_stores", t->gst_insts, 1);
+    add(l, "shared_loads", t->shld_insts, 1);
+    add(l, "shared_stores", t->shst_insts, 1);
+    add(l, "atomics", t->atomic_insts, 1);
+    add(l, "mem_requests", t->mem_requests, 1);
+    add(l, "ldst_refused_cycles", t->ldst_refused, 1);
     for (int i = 1; i < SIM_FAIL_COUNT; i++) {
-        char nm[48];
         snprintf(nm, sizeof nm, "refused_%s", fail_names[i]);
-        C(nm, t->refused[i], 1);
+        add(l, nm, t->refused[i], 1);
     }
-    C("shmem_passes", t->shmem_passes, 1);
-    C("sm_active_cycles", t->active_cycles, 1);
+    add(l, "shmem_passes", t->shmem_passes, 1);
+    add(l, "sm_active_cycles", t->active_cycles, 1);
+}
+
+static void cache_columns(const char *level, const sim_cache_stats *c, int valid, cols *l)
+{
+    char nm[48];
+#define CC(field)                                                             \
+    do {                                                                      \
+        snprintf(nm, sizeof nm, "%s_%s", level, #field);                      \
+        add(l, nm, c->field, valid);                                          \
+    } while (0)
+    CC(accesses);
+    CC(hits);
+    CC(misses);
+    CC(merges);
+    CC(bypasses);
+    CC(reservation_fails);
+    CC(fills);
+    CC(evictions);
+    CC(writebacks);
+#undef CC
+}
+
+/* The numeric columns of a kernel row after kernel,cycles,warp_instructions,ipc. */
+static void kernel_columns(const sim_kernel_stats *s, cols *l)
+{
+    char nm[48];
+    add(l, "launch", s->launch, 1);
+    add(l, "start_cycle", s->start_cycle, 1);
+    add(l, "launch_cycles", s->launch_cycles, 1);
+    add(l, "blocks", s->blocks, 1);
+    add(l, "resident_blocks_per_sm", s->resident_blocks_per_sm, 1);
+    sm_columns(&s->total, l);
     for (int e = 0; e < SIM_EV_COUNT; e++) {
-        char nm[48];
         snprintf(nm, sizeof nm, "ev_%s", sim_event_name((sim_event)e));
-        C(nm, s->events[e], 1);
+        add(l, nm, s->events[e], 1);
     }
     int mv = s->mem_stats_valid;
     const sim_mem_stats *m = &s->mem;
-    const sim_cache_stats *lv[2] = {&m->l1, &m->l2};
-    for (int l = 0; l < 2; l++) {
-        char nm[48];
-        const char *p = l ? "l2" : "l1";
-#define CC(field)                                                             \
-    do {                                                                      \
-        snprintf(nm, sizeof nm, "%s_%s", p, #field);                          \
-        C(nm, lv[l]->field, mv);                                              \
-    } while (0)
-        CC(accesses);
-        CC(hits);
-        CC(misses);
-        CC(merges);
-        CC(bypasses);
-        CC(reservation_fails);
-        CC(fills);
-        CC(evictions);
-        CC(writebacks);
-#undef CC
-    }
-    C("icnt_flits", m->icnt_flits, mv);
-    C("dram_reads", m->dram_reads, mv);
-    C("dram_writes", m->dram_writes, mv);
-    C("dram_row_hits", m->dram_row_hits, mv);
-    C("dram_row_misses", m->dram_row_misses, mv);
-    C("dram_bytes_read", m->dram_bytes_read, mv);
-    C("dram_bytes_written", m->dram_bytes_written, mv);
-    C("dram_busy_cycles", m->dram_busy_cycles, mv);
-    C("dram_cycles", m->dram_cycles, mv);
-    C("atomics_performed", m->atomics_performed, mv);
-#undef C
-    return n;
+    cache_columns("l1", &m->l1, mv, l);
+    cache_columns("l2", &m->l2, mv, l);
+    add(l, "icnt_flits", m->icnt_flits, mv);
+    add(l, "dram_reads", m->dram_reads, mv);
+    add(l, "dram_writes", m->dram_writes, mv);
+    add(l, "dram_row_hits", m->dram_row_hits, mv);
+    add(l, "dram_row_misses", m->dram_row_misses, mv);
+    add(l, "dram_bytes_read", m->dram_bytes_read, mv);
+    add(l, "dram_bytes_written", m->dram_bytes_written, mv);
+    add(l, "dram_busy_cycles", m->dram_busy_cycles, mv);
+    add(l, "dram_cycles", m->dram_cycles, mv);
+    add(l, "atomics_performed", m->atomics_performed, mv);
 }
 
-#define MAX_COLS 128
+/* A per-SM row's columns after kernel,launch,sm,cycles,warp_instructions,ipc. */
+static void sm_row_columns(const sim_sm_stats *t, cols *l)
+{
+    add(l, "blocks", t->blocks, 1);
+    add(l, "max_resident_blocks", t->max_resident_blocks, 1);
+    sm_columns(t, l);
+}
+
+/* The CSV's header: the leading columns, then the names of `tail`. */
+static trapeze_status create(const char *path, const char *const *lead, int n_lead,
+                             const cols *tail, trapeze_csv_out **out, trapeze_error *err)
+{
+    const char *names[8 + MAX_COLS];
+    for (int i = 0; i < n_lead; i++)
+        names[i] = lead[i];
+    for (int i = 0; i < tail->n; i++)
+        names[n_lead + i] = tail->c[i].name;
+    return trapeze_csv_create(path, names, n_lead + tail->n, out, err);
+}
+
+/* Ends a row with the values of `tail` (an invalid one is an empty field). */
+static trapeze_status finish_row(trapeze_csv_out *csv, const cols *tail, trapeze_error *err)
+{
+    for (int i = 0; i < tail->n; i++) {
+        if (tail->c[i].valid)
+            trapeze_csv_number(csv, (double)tail->c[i].value);
+        else
+            trapeze_csv_text(csv, "");
+    }
+    return trapeze_csv_end_row(csv, err);
+}
+
+/* Commits a complete file, or removes it after a failure (status st). */
+static trapeze_status close_csv(trapeze_csv_out *csv, trapeze_status st, trapeze_error *err)
+{
+    if (st) {
+        trapeze_csv_abort(csv);
+        return st;
+    }
+    return trapeze_csv_commit(csv, err);
+}
+
+static double ipc_of(uint64_t insts, uint64_t cycles)
+{
+    return cycles ? (double)insts / (double)cycles : 0.0;
+}
 
 trapeze_status sim_stats_write_csv(const char *path, const sim_kernel_stats *s, int n,
                                    trapeze_error *err)
 {
-    size_t len = strlen(path) + 5;
-    char *tmp = malloc(len);
-    col *c = calloc(MAX_COLS, sizeof *c);
-    if (!tmp || !c) {
-        free(tmp);
-        free(c);
+    static const char *const lead[] = {"kernel", "cycles", "warp_instructions", "ipc"};
+    cols *l = calloc(1, sizeof *l);
+    if (!l)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    }
-    snprintf(tmp, len, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        trapeze_status st = trapeze_fail(err, TRAPEZE_EIO, "%s: %s", tmp, strerror(errno));
-        free(tmp);
-        free(c);
-        return st;
-    }
     sim_kernel_stats empty;
     memset(&empty, 0, sizeof empty);
-    int nc = columns(n ? &s[0] : &empty, c, MAX_COLS);
-    fputs("kernel,cycles,warp_instructions,ipc", f);
-    for (int i = 0; i < nc && i < MAX_COLS; i++)
-        fprintf(f, ",%s", c[i].name);
-    fputc('\n', f);
-    for (int k = 0; k < n; k++) {
-        csv_fwrite(f, s[k].name, strlen(s[k].name));
-        fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.17g", s[k].cycles, s[k].total.warp_insts,
-                s[k].ipc);
-        nc = columns(&s[k], c, MAX_COLS);
-        for (int i = 0; i < nc && i < MAX_COLS; i++) {
-            if (c[i].valid)
-                fprintf(f, ",%" PRIu64, c[i].value);
-            else
-                fputc(',', f);
+    kernel_columns(n ? &s[0] : &empty, l);
+    trapeze_csv_out *csv = NULL;
+    trapeze_status st = create(path, lead, 4, l, &csv, err);
+    for (int k = 0; k < n && !st; k++) {
+        trapeze_csv_text(csv, s[k].name);
+        trapeze_csv_number(csv, (double)s[k].cycles);
+        trapeze_csv_number(csv, (double)s[k].total.warp_insts);
+        trapeze_csv_number(csv, s[k].ipc);
+        l->n = 0;
+        kernel_columns(&s[k], l);
+        st = finish_row(csv, l, err);
+    }
+    free(l);
+    return close_csv(csv, st, err);
+}
+
+trapeze_status sim_stats_write_sm_csv(const char *path, const sim_kernel_stats *s, int n,
+                                      trapeze_error *err)
+{
+    static const char *const lead[] = {"kernel", "launch", "sm", "cycles",
+                                       "warp_instructions", "ipc"};
+    cols *l = calloc(1, sizeof *l);
+    if (!l)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    sim_sm_stats zero;
+    memset(&zero, 0, sizeof zero);
+    sm_row_columns(&zero, l);
+    trapeze_csv_out *csv = NULL;
+    trapeze_status st = create(path, lead, 6, l, &csv, err);
+    for (int k = 0; k < n && !st; k++)
+        for (int i = 0; i < s[k].n_sm && !st; i++) {
+            const sim_sm_stats *t = &s[k].sm[i];
+            trapeze_csv_text(csv, s[k].name);
+            trapeze_csv_number(csv, (double)s[k].launch);
+            trapeze_csv_number(csv, (double)i);
+            trapeze_csv_number(csv, (double)s[k].cycles);
+            trapeze_csv_number(csv, (double)t->warp_insts);
+            trapeze_csv_number(csv, ipc_of(t->warp_insts, s[k].cycles));
+            l->n = 0;
+            sm_row_columns(t, l);
+            st = finish_row(csv, l, err);
         }
-        fputc('\n', f);
-    }
-    free(c);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        remove(tmp);
-        free(tmp);
-        return trapeze_fail(err, TRAPEZE_EIO, "%s: write failed", path);
-    }
-    if (rename(tmp, path) != 0) {
-        trapeze_status st = trapeze_fail(err, TRAPEZE_EIO, "%s: %s", path, strerror(errno));
-        remove(tmp);
-        free(tmp);
-        return st;
-    }
-    free(tmp);
-    return TRAPEZE_OK;
+    free(l);
+    return close_csv(csv, st, err);
 }
 
 void sim_stats_print(FILE *f, const sim_kernel_stats *s, int n, const sim_core_config *c)

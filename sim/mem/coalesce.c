@@ -83,23 +83,29 @@ int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_
         lo = hi = 0;                                                                       \
         sec = 0;                                                                           \
     } while (0)
+    /* Walk the active lanes as runs of contiguous accesses (lane i+1 reads
+     * right after lane i: the common unit-stride case), one byte span per
+     * run, cut at line boundaries. A run's lines come in increasing order,
+     * the order in which its lanes would have met them. */
     uint32_t m = active_mask;
     while (m) {
         int t = __builtin_ctz(m);
         m &= m - 1;
-        uint64_t a = addr[t];
-        uint64_t line = a & ~(uint64_t)(SIM_LINE_BYTES - 1);
-        uint64_t line_end = line + SIM_LINE_BYTES;
-        unsigned head = (unsigned)size;
-        if (a + head > line_end)
-            head = (unsigned)(line_end - a);
-        if (cur < 0 || line != cur_line)
-            COALESCE_SWITCH(line);
-        unsigned first = (unsigned)(a - line);
-        mark_local(&lo, &hi, &sec, first, first + head - 1);
-        if (head < (unsigned)size) {
-            COALESCE_SWITCH(line_end);
-            mark_local(&lo, &hi, &sec, 0, (unsigned)size - head - 1);
+        uint64_t a = addr[t], end = a + (uint64_t)size;
+        while (m) {
+            int u = __builtin_ctz(m);
+            if (addr[u] != end)
+                break;
+            end += (uint64_t)size;
+            m &= m - 1;
+        }
+        while (a < end) {   /* bytes [a, end) */
+            uint64_t line = a & ~(uint64_t)(SIM_LINE_BYTES - 1);
+            uint64_t stop = line + SIM_LINE_BYTES < end ? line + SIM_LINE_BYTES : end;
+            if (cur < 0 || line != cur_line)
+                COALESCE_SWITCH(line);
+            mark_local(&lo, &hi, &sec, (unsigned)(a - line), (unsigned)(stop - 1 - line));
+            a = stop;
         }
     }
     if (cur >= 0) {

@@ -62,6 +62,7 @@ static void inject_up(sim_memsys *m, int s, uint64_t tick, uint64_t now)
     moved.ready = sim_clock_core_cycle(&m->clk[SIM_CLK_ICNT], done) +
                   (uint64_t)m->cfg.rop_latency;
     sim_ring_pop(&p->missq);
+    p->version++;
     sim_ring_push(&d->rop, &moved);
     m->stats.icnt_packets_up++;
     sim_sm_update_active(m, s);

@@ -222,17 +222,60 @@ static sim_mem_outcome bypass_load(sim_memsys *m, sim_sm_port *p, const sim_mem_
     return SIM_MEM_SENT;
 }
 
+/* Is req the request refused last, offered again to an unchanged port? */
+static int refused_again(const sim_sm_port *p, const sim_mem_request *req)
+{
+    const sim_refusal *r = &p->refused;
+    return r->valid && r->version == p->version && r->addr == req->addr &&
+           r->sector_mask == req->sector_mask && r->bytes == req->bytes && r->op == req->op &&
+           r->flags == req->flags;
+}
+
+static void remember_refusal(sim_sm_port *p, const sim_mem_request *req, int busy,
+                             sim_fail_cause why)
+{
+    sim_refusal *r = &p->refused;
+    r->valid = 1;
+    r->version = p->version;
+    r->addr = req->addr;
+    r->sector_mask = req->sector_mask;
+    r->bytes = req->bytes;
+    r->op = req->op;
+    r->flags = req->flags;
+    r->busy = (uint8_t)busy;
+    r->why = why;
+}
+
 sim_mem_outcome sim_l1_access(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
                               sim_fail_cause *cause)
 {
     sim_sm_port *p = &m->sm[req->sm];
+    sim_fail_cause why = SIM_FAIL_NONE;
+    if (refused_again(p, req)) {
+        /* the same counts and the same bank use as a full probe would make */
+        if (p->refused.busy)
+            sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
+        return refuse(m, p, p->refused.why, cause);
+    }
+    sim_mem_outcome o;
+    int busy = 0;
+    if (req->op != SIM_MEM_LOAD) {
+        o = l1_write(m, p, req, cycle, &why);
+    } else if (!m->cfg.l1.enabled || m->cfg.skip_l1d || (req->flags & SIM_MEM_VOLATILE)) {
+        o = bypass_load(m, p, req, cycle, &why);
+    } else {
+        o = l1_load(m, p, req, cycle, &why);
+        busy = 1;
+    }
+    if (o == SIM_MEM_RESERVATION_FAIL) {
+        remember_refusal(p, req, busy, why);
+    } else {
+        p->refused.valid = 0;
+        p->version++;
+    }
     if (cause)
-        *cause = SIM_FAIL_NONE;
-    if (req->op != SIM_MEM_LOAD)
-        return l1_write(m, p, req, cycle, cause);
-    if (!m->cfg.l1.enabled || m->cfg.skip_l1d || (req->flags & SIM_MEM_VOLATILE))
-        return bypass_load(m, p, req, cycle, cause);
-    return l1_load(m, p, req, cycle, cause);
+        *cause = why;
+    return o;
 }
 
 /* A line arrives: it becomes valid and its MSHR entry's requests complete
@@ -276,6 +319,7 @@ void sim_l1_cycle(sim_memsys *m, int sm, uint64_t cycle)
             l1_fill(m, p, &pk, cycle);
         else
             sim_done_push(m, p, &pk.req, cycle);
+        p->version++;
     }
     sim_sm_update_active(m, sm);
 }

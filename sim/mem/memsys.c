@@ -279,8 +279,10 @@ void sim_memsys_flush_l1(sim_memsys *m)
 {
     if (!m->cfg.l1.enabled)
         return;
-    for (int s = 0; s < m->n_sm; s++)
+    for (int s = 0; s < m->n_sm; s++) {
         sim_cache_invalidate_valid(&m->sm[s].l1);
+        m->sm[s].version++;
+    }
 }
 
 trapeze_status sim_memsys_unit_counts(const trapeze_config *cfg, int n_sm,

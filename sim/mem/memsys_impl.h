@@ -33,8 +33,23 @@ typedef struct sim_done_heap {
     uint32_t count, capacity;
 } sim_done_heap;
 
+/* The last refused request of a port. A refused request is offered again
+ * every cycle; while the port is unchanged (same version) the answer is the
+ * same, so the retry is answered from here without probing again. */
+typedef struct sim_refusal {
+    int valid;
+    uint64_t version;      /* the port's version when it was refused */
+    uint64_t addr;
+    uint32_t sector_mask, bytes;
+    uint8_t op, flags;
+    uint8_t busy;          /* the refusal came after the L1 bank was used */
+    sim_fail_cause why;
+} sim_refusal;
+
 typedef struct sim_sm_port {
     sim_cache l1;          /* used when cfg.l1.enabled */
+    uint64_t version;      /* bumped whenever l1 or missq may have changed */
+    sim_refusal refused;
     sim_ring missq;        /* towards the icnt: misses, stores, atomics, bypassing loads */
     sim_ring replies;      /* from the icnt; ready = arrival */
     sim_done_heap done;
