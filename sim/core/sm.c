@@ -31,13 +31,34 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "sim/mem/popcount.h"
 #include "sim/core/sm.h"
 
 enum { TAG_LOAD = 0, TAG_STORE = 1, TAG_ATOMIC = 2 };
 
 #define WST(sm, w) ((sm)->wstate[(w) - (sm)->warps])
 #define WWAIT(sm, w) ((sm)->wwait[(w) - (sm)->warps])
-#define WWAKE(sm, w) ((sm)->wwake[(w) - (sm)->warps])
+
+/* Every write of a warp's wake goes here: wfinite keeps the slots whose
+ * wake is a cycle (not SIM_NEVER), the only ones wake_minima looks at. */
+static inline void set_wake(sim_sm *sm, int slot, uint64_t v)
+{
+    uint64_t bit = 1ull << (slot & 63), *word = &sm->wfinite[slot >> 6];
+    sm->wwake[slot] = v;
+    *word = v == SIM_NEVER ? *word & ~bit : *word | bit;
+}
+
+/* Puts the warp to sleep until the LDST queue drains. */
+static inline void ldst_sleep(sim_sm *sm, int slot)
+{
+    uint64_t bit = 1ull << (slot & 63), *word = &sm->wldst[slot >> 6];
+    sm->wwait[slot] = SIM_STALL_MEMORY;
+    set_wake(sm, slot, SIM_NEVER);
+    if (!(*word & bit)) {
+        *word |= bit;
+        sm->ldst_waiters++;
+    }
+}
 
 /* A warp's wake was lowered outside the issue stage: keep the SM's and its
  * scheduler's earliest wake lower bounds (a scheduler with nothing awake is
@@ -73,13 +94,12 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
     sm->wwait = calloc((size_t)cfg->max_warps, 1);
     sm->wwake = calloc((size_t)cfg->max_warps, sizeof *sm->wwake);
     sm->wop = calloc((size_t)cfg->max_warps, 1);
-    sm->wldst = calloc((size_t)cfg->max_warps, 1);
-    if (!sm->wop || !sm->wldst || !sm->wstate || !sm->wwait || !sm->wwake || !sm->warps || !sm->blocks || !sm->sp_free || !sm->sfu_free) {
+    if (!sm->wop || !sm->wstate || !sm->wwait || !sm->wwake || !sm->warps || !sm->blocks || !sm->sp_free || !sm->sfu_free) {
         sim_sm_free(sm);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory for SM %d", id);
     }
     for (int i = 0; i < cfg->max_warps; i++)
-        sm->wwake[i] = SIM_NEVER;
+        sm->wwake[i] = SIM_NEVER;   /* and no bit in wfinite */
     const sim_sched_ops *ops = sim_sched_ops_for(cfg->sched);
     for (int s = 0; s < cfg->n_sched; s++) {
         sm->sched[s].ops = ops;
@@ -99,8 +119,7 @@ void sim_sm_free(sim_sm *sm)
     free(sm->wwait);
     free(sm->wwake);
     free(sm->wop);
-    free(sm->wldst);
-    sm->wop = sm->wldst = NULL;
+    sm->wop = NULL;
     sm->wstate = sm->wwait = NULL;
     sm->wwake = NULL;
     sm->warps = NULL;
@@ -122,7 +141,7 @@ void sim_sm_begin_kernel(sim_sm *sm, const sim_kernel *k, uint64_t cycle)
         sm->sched_next[s] = SIM_NEVER;
     sm->ldst_waiters = 0;
     sm->release_pending = 0;
-    memset(sm->wldst, 0, (size_t)sm->cfg->max_warps);
+    memset(sm->wldst, 0, sizeof sm->wldst);
     for (int s = 0; s < sm->cfg->n_sched; s++) {
         sm->sched[s].reason = SIM_STALL_IDLE;
         sm->sched[s].last = -1;
@@ -197,7 +216,7 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
         WWAIT(sm, w) = SIM_STALL_IDLE;
         w->block = (int16_t)b;
         w->age = sm->age_counter++;
-        WWAKE(sm, w) = cycle + 1;
+        set_wake(sm, (int)(w - sm->warps), cycle + 1);
         w->busy_until = 0;
         w->pend_loads = w->pend_stores = 0;
         memset(w->reg_pending, 0, sizeof w->reg_pending);
@@ -224,7 +243,7 @@ static void release_block(sim_sm *sm, sim_block *blk)
         if (sm->src->warp_end)
             sm->src->warp_end(sm->src_self, &sm->warps[slot].cur);
         sm->wstate[slot] = W_FREE;
-        sm->wwake[slot] = SIM_NEVER;
+        set_wake(sm, slot, SIM_NEVER);
     }
     sm->n_blocks--;
     sm->used_threads -= blk->threads;
@@ -240,17 +259,17 @@ static void release_block(sim_sm *sm, sim_block *blk)
 static void try_finish(sim_sm *sm, sim_warp *w, uint64_t t)
 {
     if (w->pend_loads || w->pend_stores) {
-        WWAKE(sm, w) = SIM_NEVER;
+        set_wake(sm, (int)(w - sm->warps), SIM_NEVER);
         WWAIT(sm, w) = SIM_STALL_MEMORY;
         return;
     }
     if (w->busy_until > t) {
-        WWAKE(sm, w) = w->busy_until;
+        set_wake(sm, (int)(w - sm->warps), w->busy_until);
         WWAIT(sm, w) = SIM_STALL_COMPUTE;
         return;
     }
     WST(sm, w) = W_DONE;
-    WWAKE(sm, w) = SIM_NEVER;
+    set_wake(sm, (int)(w - sm->warps), SIM_NEVER);
     /* released by release_done(), never inside a scheduler's pick */
     if (++sm->blocks[w->block].done == sm->blocks[w->block].n_warps)
         sm->release_pending = 1;
@@ -275,7 +294,7 @@ static void barrier_check(sim_sm *sm, sim_block *blk, uint64_t t)
         sim_warp *w = &sm->warps[blk->slot[i]];
         if (WST(sm, w) == W_BAR) {
             WST(sm, w) = W_RUN;
-            WWAKE(sm, w) = t + 1;
+            set_wake(sm, (int)(w - sm->warps), t + 1);
             wake_lowered(sm, blk->slot[i]);
         }
     }
@@ -332,7 +351,7 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
             continue;
         if (w->reg_pending[r]) {
             WWAIT(sm, w) = SIM_STALL_MEMORY;
-            WWAKE(sm, w) = SIM_NEVER;
+            set_wake(sm, (int)(w - sm->warps), SIM_NEVER);
             return 0;
         }
         if (w->reg_ready[r] > ready)
@@ -340,7 +359,7 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
     }
     if (ready > t) {
         WWAIT(sm, w) = SIM_STALL_COMPUTE;
-        WWAKE(sm, w) = ready;
+        set_wake(sm, (int)(w - sm->warps), ready);
         return 0;
     }
     int op = in->op;
@@ -348,29 +367,23 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
     if (is_sp(op)) {
         if (free_unit(sm->sp_free, sm->cfg->n_sp, t, &wake) < 0) {
             WWAIT(sm, w) = SIM_STALL_COMPUTE;
-            WWAKE(sm, w) = wake;
+            set_wake(sm, (int)(w - sm->warps), wake);
             return 0;
         }
     } else if (op == SIM_OP_SFU) {
         if (free_unit(sm->sfu_free, sm->cfg->n_sfu, t, &wake) < 0) {
             WWAIT(sm, w) = SIM_STALL_COMPUTE;
-            WWAKE(sm, w) = wake;
+            set_wake(sm, (int)(w - sm->warps), wake);
             return 0;
         }
     } else if (is_ldst(op)) {
         if (sm->lq_n > 0) {   /* normally caught by can_issue already */
-            int slot = (int)(w - sm->warps);
-            WWAIT(sm, w) = SIM_STALL_MEMORY;
-            WWAKE(sm, w) = SIM_NEVER;
-            if (!sm->wldst[slot]) {
-                sm->wldst[slot] = 1;
-                sm->ldst_waiters++;
-            }
+            ldst_sleep(sm, (int)(w - sm->warps));
             return 0;
         }
         if (sm->ldst_free > t) {
             WWAIT(sm, w) = SIM_STALL_MEMORY;
-            WWAKE(sm, w) = sm->ldst_free;
+            set_wake(sm, (int)(w - sm->warps), sm->ldst_free);
             return 0;
         }
     }
@@ -386,13 +399,7 @@ static int can_issue(void *vctx, int slot)
     switch (sm->wstate[slot]) {
     case W_RUN:
         if (sm->lq_n > 0 && is_ldst(sm->wop[slot])) {
-            /* the LDST unit is taken: sleep until its queue drains */
-            sm->wwait[slot] = SIM_STALL_MEMORY;
-            sm->wwake[slot] = SIM_NEVER;
-            if (!sm->wldst[slot]) {
-                sm->wldst[slot] = 1;
-                sm->ldst_waiters++;
-            }
+            ldst_sleep(sm, slot);   /* the LDST unit is taken */
             return 0;
         }
         return warp_ready(sm, w, ctx->t);
@@ -400,7 +407,7 @@ static int can_issue(void *vctx, int slot)
         try_finish(sm, w, ctx->t);
         return 0;
     default:
-        sm->wwake[slot] = SIM_NEVER;
+        set_wake(sm, slot, SIM_NEVER);
         return 0;
     }
 }
@@ -481,7 +488,7 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
     const sim_warp_inst *in = &w->inst;
     const sim_core_config *c = sm->cfg;
     sm->st.warp_insts++;
-    sm->st.thread_insts += (uint64_t)__builtin_popcount(in->active);
+    sm->st.thread_insts += (uint64_t)sim_popcount32(in->active);
     sim_events_count(sm->ev, SIM_EV_INST_ISSUE, 1);
     reg_events(sm, slot, in, t);
     int op = in->op;
@@ -552,7 +559,7 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
         return;
     }
     fetch(sm, w);
-    WWAKE(sm, w) = WST(sm, w) == W_RUN ? t + 1 : SIM_NEVER;
+    set_wake(sm, (int)(w - sm->warps), WST(sm, w) == W_RUN ? t + 1 : SIM_NEVER);
     if (WST(sm, w) == W_BAR)
         barrier_check(sm, blk, t);
 }
@@ -576,16 +583,15 @@ static void ldst_step(sim_sm *sm, uint64_t t)
     sm->st.mem_requests++;
     sm->lq_head = (sm->lq_head + 1) % SIM_WARP_LANES;
     if (--sm->lq_n == 0 && sm->ldst_waiters) {
-        int left = sm->ldst_waiters;   /* the number of wldst flags set */
-        for (int i = 0; left > 0; i++) {
-            if (sm->wldst[i]) {
-                left--;
-                sm->wldst[i] = 0;
+        for (int wi = 0; wi < SM_MASK_WORDS; wi++) {
+            for (uint64_t b = sm->wldst[wi]; b; b &= b - 1) {
+                int i = wi * 64 + __builtin_ctzll(b);
                 if (sm->wstate[i] == W_RUN && sm->wwake[i] > t) {
-                    sm->wwake[i] = t;
+                    set_wake(sm, i, t);
                     wake_lowered(sm, i);
                 }
             }
+            sm->wldst[wi] = 0;
         }
         sm->ldst_waiters = 0;
         sm->warp_next = t;
@@ -611,7 +617,7 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
             w->reg_ready[reg] = t;
     }
     if (WST(sm, w) == W_RUN) {
-        WWAKE(sm, w) = t;
+        set_wake(sm, (int)(w - sm->warps), t);
     } else if (WST(sm, w) == W_EXITED) {
         try_finish(sm, w, t);
     }
@@ -672,33 +678,21 @@ static void dry_reasons(sim_sm *sm, unsigned issued)
 }
 
 /* The earliest wake of each scheduler's warps into sched_next (slot w is
- * scheduler w % n; free slots are SIM_NEVER); returns the earliest of all.
- * Branch-free running minima over the contiguous wake array. */
+ * scheduler w % n); returns the earliest of all. Only the slots in wfinite
+ * can lower a minimum: in a memory-bound kernel most warps sleep on a load. */
 static uint64_t wake_minima(sim_sm *sm)
 {
     const uint64_t *w = sm->wwake;
-    int n = sm->cfg->max_warps, ns = sm->cfg->n_sched;
+    int ns = sm->cfg->n_sched;
     uint64_t *m = sm->sched_next;
     for (int s = 0; s < ns; s++)
         m[s] = SIM_NEVER;
-    if (ns == 2) {   /* the common case: even and odd slots */
-        uint64_t m0 = SIM_NEVER, m1 = SIM_NEVER;
-        int i = 0;
-        for (; i + 2 <= n; i += 2) {
-            m0 = w[i] < m0 ? w[i] : m0;
-            m1 = w[i + 1] < m1 ? w[i + 1] : m1;
-        }
-        if (i < n)
-            m0 = w[i] < m0 ? w[i] : m0;
-        m[0] = m0;
-        m[1] = m1;
-    } else {
-        for (int i = 0, s = 0; i < n; i++) {
+    for (int wi = 0; wi < SM_MASK_WORDS; wi++)
+        for (uint64_t b = sm->wfinite[wi]; b; b &= b - 1) {
+            int i = wi * 64 + __builtin_ctzll(b);
+            int s = ns == 2 ? i & 1 : i % ns;
             m[s] = w[i] < m[s] ? w[i] : m[s];
-            if (++s == ns)
-                s = 0;
         }
-    }
     uint64_t all = SIM_NEVER;
     for (int s = 0; s < ns; s++)
         all = m[s] < all ? m[s] : all;

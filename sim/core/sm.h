@@ -13,6 +13,7 @@
 #define SIM_NEVER UINT64_MAX
 #define SM_MAX_WARPS 256
 #define SM_MAX_BLOCK_WARPS 128
+#define SM_MASK_WORDS (SM_MAX_WARPS / 64)   /* a bit per warp slot */
 
 enum { W_FREE, W_RUN, W_BAR, W_FENCE, W_EXITED, W_DONE };
 
@@ -100,7 +101,8 @@ typedef struct sim_sm {
     uint8_t *wwait;              /* per slot: sim_stall, why it last could not issue */
     uint64_t *wwake;             /* per slot: earliest cycle worth checking it again */
     uint8_t *wop;                /* per slot: sim_op of the fetched instruction */
-    uint8_t *wldst;              /* per slot: asleep until the LDST queue drains */
+    uint64_t wldst[SM_MASK_WORDS];   /* per slot bit: asleep until the LDST queue drains */
+    uint64_t wfinite[SM_MASK_WORDS]; /* per slot bit: wwake is a cycle, not SIM_NEVER */
     int release_pending;         /* a block's last warp finished */
     sim_block *blocks;           /* max_blocks slots */
     int n_blocks;                /* resident */
@@ -111,7 +113,7 @@ typedef struct sim_sm {
     sim_mem_request lq[SIM_WARP_LANES];
     int lq_head, lq_n;
     uint64_t ldst_free;          /* shared-memory passes keep it until then */
-    int ldst_waiters;            /* warps with ldst_wait set */
+    int ldst_waiters;            /* bits set in wldst */
     uint64_t warp_next;          /* earliest wake of any warp: no issue stage before it */
     uint64_t sched_next[16];     /* per scheduler: no warp of it wakes before (a lower bound) */
     uint64_t next;               /* earliest cycle the SM needs a visit */

@@ -10,6 +10,26 @@
 
 #include "sim/mem/addrmap.h"
 
+/* The mask as runs of contiguous bits, lowest first, each with the position
+ * its lowest bit takes in the gathered field. */
+static void split_runs(uint64_t mask, sim_bitrun *run, int *n_runs)
+{
+    int n = 0, dst = 0;
+    while (mask) {
+        int shift = __builtin_ctzll(mask);
+        uint64_t rest = mask >> shift;
+        int len = rest == ~0ull ? 64 : __builtin_ctzll(~rest);
+        uint64_t bits = len == 64 ? ~0ull : (1ull << len) - 1;
+        run[n].bits = bits;
+        run[n].shift = (uint8_t)shift;
+        run[n].dst = (uint8_t)dst;
+        n++;
+        dst += len;
+        mask &= ~(bits << shift);
+    }
+    *n_runs = n;
+}
+
 const char *sim_addrmap_parse(const char *text, int n_channel, int n_sub, int n_bank,
                               sim_addrmap *out)
 {
@@ -54,18 +74,19 @@ const char *sim_addrmap_parse(const char *text, int n_channel, int n_sub, int n_
     }
     if (out->gap < 0 && out->mask[SIM_AM_CHIP] == 0 && n_channel > 1)
         return "no D (channel) bits and no dramid@N";
+    for (int f = 0; f < SIM_AM_FIELDS; f++)
+        split_runs(out->mask[f], out->run[f], &out->n_runs[f]);
     return NULL;
 }
 
-/* Gathers the bits of addr selected by mask into the low bits (pext). */
-static uint64_t extract(uint64_t addr, uint64_t mask)
+/* Gathers the bits of addr selected by field f's mask into the low bits
+ * (pext), a run of contiguous mask bits at a time. */
+static uint64_t extract(const sim_addrmap *m, uint64_t addr, int f)
 {
     uint64_t v = 0;
-    int pos = 0;
-    for (; mask; mask &= mask - 1, pos++) {
-        uint64_t low = mask & -mask;
-        if (addr & low)
-            v |= 1ull << pos;
+    for (int i = 0; i < m->n_runs[f]; i++) {
+        const sim_bitrun *r = &m->run[f][i];
+        v |= ((addr >> r->shift) & r->bits) << r->dst;
     }
     return v;
 }
@@ -79,12 +100,12 @@ sim_dram_addr sim_addrmap_decode(const sim_addrmap *m, uint64_t addr)
         d.chip = (int)(high % (uint64_t)m->n_channel);
         rest = ((high / (uint64_t)m->n_channel) << m->gap) | (addr & ((1ull << m->gap) - 1));
     } else {
-        d.chip = (int)(extract(addr, m->mask[SIM_AM_CHIP]) % (uint64_t)m->n_channel);
+        d.chip = (int)(extract(m, addr, SIM_AM_CHIP) % (uint64_t)m->n_channel);
     }
-    uint64_t bank = extract(rest, m->mask[SIM_AM_BANK]);
+    uint64_t bank = extract(m, rest, SIM_AM_BANK);
     d.bank = (int)(bank % (uint64_t)m->n_bank);  /* GPGPU-Sim asserts; we wrap */
-    d.row = extract(rest, m->mask[SIM_AM_ROW]);
-    d.col = extract(rest, m->mask[SIM_AM_COL]);
+    d.row = extract(m, rest, SIM_AM_ROW);
+    d.col = extract(m, rest, SIM_AM_COL);
     /* As in GPGPU-Sim: the low bank bits pick the sub-partition. */
     d.sub = d.chip * m->n_sub + (int)(bank % (uint64_t)m->n_sub);
     return d;

@@ -10,10 +10,21 @@
 
 enum { SIM_AM_CHIP, SIM_AM_BANK, SIM_AM_ROW, SIM_AM_COL, SIM_AM_BURST, SIM_AM_FIELDS };
 
+/* A run of contiguous mask bits: field |= ((addr >> shift) & bits) << dst. */
+typedef struct sim_bitrun {
+    uint64_t bits;
+    uint8_t shift, dst;
+} sim_bitrun;
+
+#define SIM_AM_MAX_RUNS 32          /* 64 mask bits make at most 32 runs */
+
 typedef struct sim_addrmap {
     int gap;                        /* dramid@N: channel = (addr >> N) % channels; -1: D bits */
     uint64_t mask[SIM_AM_FIELDS];   /* bit masks of D, B, R, C, S */
     int n_channel, n_sub, n_bank;
+    /* each mask as runs of contiguous bits, so decoding moves a run at once */
+    sim_bitrun run[SIM_AM_FIELDS][SIM_AM_MAX_RUNS];
+    int n_runs[SIM_AM_FIELDS];
 } sim_addrmap;
 
 typedef struct sim_dram_addr {

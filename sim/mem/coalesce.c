@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "sim/mem/popcount.h"
 #include "sim/memsys.h"
 
 /* The lines a warp touches, with a 128-bit byte mask each (to count the
@@ -118,8 +119,8 @@ int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_
         n = SIM_WARP_SIZE_MAX;
     for (int i = 0; i < n; i++) {
         out[i] = acc[i].line;
-        out[i].bytes = (uint32_t)(__builtin_popcountll(acc[i].bytes_lo) +
-                                  __builtin_popcountll(acc[i].bytes_hi));
+        out[i].bytes = (uint32_t)(sim_popcount64(acc[i].bytes_lo) +
+                                  sim_popcount64(acc[i].bytes_hi));
     }
     return n;
 }
