@@ -236,24 +236,37 @@ static void prog_warp_start(void *self, const sim_kernel *k, sim_warp_cursor *cu
     cur->bid[0] = bx;
     cur->bid[1] = by;
     cur->bid[2] = bz;
-    int threads = sim_kernel_block_threads(k);
-    for (int i = 0; i < 3; i++) {
-        cur->tid_min[i] = INT16_MAX;
-        cur->tid_max[i] = INT16_MIN;
-    }
-    for (int l = 0; l < SIM_WARP_LANES; l++) {
-        int t = warp * SIM_WARP_LANES + l;
-        cur->tid[0][l] = (int16_t)(t % k->block.x);
-        cur->tid[1][l] = (int16_t)((t / k->block.x) % k->block.y);
-        cur->tid[2][l] = (int16_t)(t / (k->block.x * k->block.y));
-        if (t >= threads)
-            continue;
-        cur->exist |= 1u << l;
-        for (int i = 0; i < 3; i++) {
-            int16_t v = cur->tid[i][l];
-            cur->tid_min[i] = v < cur->tid_min[i] ? v : cur->tid_min[i];
-            cur->tid_max[i] = v > cur->tid_max[i] ? v : cur->tid_max[i];
+    /* The lanes that exist are a prefix (the block's last warp may be
+     * short). Each lane's thread index is counted up from lane 0's. */
+    int t0 = warp * SIM_WARP_LANES, n = sim_kernel_block_threads(k) - t0;
+    n = n < 0 ? 0 : n > SIM_WARP_LANES ? SIM_WARP_LANES : n;
+    cur->exist = n == SIM_WARP_LANES ? UINT32_MAX : (1u << n) - 1;
+    int tx = t0 % k->block.x, ty = (t0 / k->block.x) % k->block.y;
+    int tz = t0 / (k->block.x * k->block.y);
+    int lo[3] = {INT16_MAX, INT16_MAX, INT16_MAX}, hi[3] = {INT16_MIN, INT16_MIN, INT16_MIN};
+    for (int l = 0; l < SIM_WARP_LANES; l++, tx++) {
+        if (tx == k->block.x) {
+            tx = 0;
+            if (++ty == k->block.y) {
+                ty = 0;
+                tz++;
+            }
         }
+        cur->tid[0][l] = (int16_t)tx;
+        cur->tid[1][l] = (int16_t)ty;
+        cur->tid[2][l] = (int16_t)tz;
+        if (l < n) {
+            lo[0] = tx < lo[0] ? tx : lo[0];
+            hi[0] = tx > hi[0] ? tx : hi[0];
+            lo[1] = ty < lo[1] ? ty : lo[1];
+            hi[1] = ty > hi[1] ? ty : hi[1];
+            lo[2] = tz < lo[2] ? tz : lo[2];
+            hi[2] = tz > hi[2] ? tz : hi[2];
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        cur->tid_min[i] = (int16_t)lo[i];
+        cur->tid_max[i] = (int16_t)hi[i];
     }
     cur->active = cur->exist;
     cur->pending_branch = -1;

@@ -30,40 +30,16 @@ void sim_sched_remove(sim_sched *s, int slot)
         s->last = -1;
 }
 
-/* LRR: start after the warp that issued last, in slot-list order. */
 static int lrr_pick(sim_sched *s, const uint64_t *wake, uint64_t t, sim_can_issue_fn can_issue,
                     void *ctx)
 {
-    int n = s->n;
-    for (int i = 0; i < n; i++) {
-        int pos = s->rr + i;
-        if (pos >= n)
-            pos -= n;
-        int slot = s->slot[pos];
-        if (wake[slot] <= t && can_issue(ctx, slot)) {
-            s->rr = (pos + 1) % n;
-            s->last = slot;
-            return slot;
-        }
-    }
-    return -1;
+    return sim_sched_pick_lrr(s, wake, t, can_issue, ctx);
 }
 
-/* GTO: the warp that issued last while it can; then the oldest (the list is
- * kept in dispatch order). */
 static int gto_pick(sim_sched *s, const uint64_t *wake, uint64_t t, sim_can_issue_fn can_issue,
                     void *ctx)
 {
-    if (s->last >= 0 && wake[s->last] <= t && can_issue(ctx, s->last))
-        return s->last;
-    for (int i = 0; i < s->n; i++) {
-        int slot = s->slot[i];
-        if (slot != s->last && wake[slot] <= t && can_issue(ctx, slot)) {
-            s->last = slot;
-            return slot;
-        }
-    }
-    return -1;
+    return sim_sched_pick_gto(s, wake, t, can_issue, ctx);
 }
 
 static const sim_sched_ops lrr_ops = {"lrr", lrr_pick};

@@ -391,7 +391,7 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
 }
 
 /* Called only for warps whose wake has come. */
-static int can_issue(void *vctx, int slot)
+static inline __attribute__((always_inline)) int can_issue(void *vctx, int slot)
 {
     issue_ctx *ctx = vctx;
     sim_sm *sm = ctx->sm;
@@ -710,12 +710,15 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
         return;
     }
     issue_ctx ctx = {sm, t};
+    int gto = sm->cfg->sched == SIM_SCHED_GTO;   /* the pick loops inline, can_issue in them */
     int busy = sm->n_blocks > 0;
     unsigned issued = 0;
     for (int s = 0; s < sm->cfg->n_sched; s++) {
         sim_sched *sc = &sm->sched[s];
         int awake = sc->n && sm->sched_next[s] <= t;
-        int slot = awake ? sc->ops->pick(sc, sm->wwake, t, can_issue, &ctx) : -1;
+        int slot = !awake ? -1
+                   : gto ? sim_sched_pick_gto(sc, sm->wwake, t, can_issue, &ctx)
+                         : sim_sched_pick_lrr(sc, sm->wwake, t, can_issue, &ctx);
         if (slot >= 0) {
             issue(sm, slot, t);
             sm->st.issue_slots++;

@@ -70,6 +70,44 @@ const sim_sched_ops *sim_sched_ops_for(sim_sched_kind kind);
 void sim_sched_add(sim_sched *s, int slot);     /* appends: the youngest */
 void sim_sched_remove(sim_sched *s, int slot);
 
+/* LRR: start after the warp that issued last, in slot-list order. */
+static inline __attribute__((always_inline)) int
+sim_sched_pick_lrr(sim_sched *s, const uint64_t *wake, uint64_t t, sim_can_issue_fn can_issue,
+                   void *ctx)
+{
+    int n = s->n;
+    for (int i = 0; i < n; i++) {
+        int pos = s->rr + i;
+        if (pos >= n)
+            pos -= n;
+        int slot = s->slot[pos];
+        if (wake[slot] <= t && can_issue(ctx, slot)) {
+            s->rr = (pos + 1) % n;
+            s->last = slot;
+            return slot;
+        }
+    }
+    return -1;
+}
+
+/* GTO: the warp that issued last while it can; then the oldest (the list is
+ * kept in dispatch order). */
+static inline __attribute__((always_inline)) int
+sim_sched_pick_gto(sim_sched *s, const uint64_t *wake, uint64_t t, sim_can_issue_fn can_issue,
+                   void *ctx)
+{
+    if (s->last >= 0 && wake[s->last] <= t && can_issue(ctx, s->last))
+        return s->last;
+    for (int i = 0; i < s->n; i++) {
+        int slot = s->slot[i];
+        if (slot != s->last && wake[slot] <= t && can_issue(ctx, slot)) {
+            s->last = slot;
+            return slot;
+        }
+    }
+    return -1;
+}
+
 /* ---- TB dispatch policies ---- */
 
 typedef struct sim_dispatch_ops {
