@@ -12,7 +12,7 @@ OPT := -O1 -g
 else
 B := build
 SANFLAGS :=
-OPT := -O2 -g
+OPT := -O3 -g
 endif
 
 PKGS := gsl nlopt

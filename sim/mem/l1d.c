@@ -146,7 +146,9 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
         return refuse(m, p, SIM_FAIL_LINE_ALLOC, cause);
     if (p->missq.count + 1 >= (uint32_t)c->cfg.miss_queue)
         return refuse(m, p, SIM_FAIL_MISS_QUEUE, cause);
-    int id = sim_cache_mshr_find(c, line);
+    /* allocate-on-miss: the probe above already found the pending line */
+    int id = !on_miss ? sim_cache_mshr_find(c, line)
+             : probe == SIM_PROBE_HIT_RESERVED ? sim_cache_line(c, line, way)->mshr : -1;
     sim_pkt waiter;
     memset(&waiter, 0, sizeof waiter);
     waiter.req = *req;
