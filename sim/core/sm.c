@@ -100,11 +100,8 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
     }
     for (int i = 0; i < cfg->max_warps; i++)
         sm->wwake[i] = SIM_NEVER;   /* and no bit in wfinite */
-    const sim_sched_ops *ops = sim_sched_ops_for(cfg->sched);
-    for (int s = 0; s < cfg->n_sched; s++) {
-        sm->sched[s].ops = ops;
+    for (int s = 0; s < cfg->n_sched; s++)
         sm->sched[s].last = -1;
-    }
     sm->next = SIM_NEVER;
     return TRAPEZE_OK;
 }
@@ -717,7 +714,7 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
         sim_sched *sc = &sm->sched[s];
         int awake = sc->n && sm->sched_next[s] <= t;
         int slot = !awake ? -1
-                   : gto ? sim_sched_pick_gto(sc, sm->wwake, t, can_issue, &ctx)
+                   : gto ? sim_sched_pick_gto(sc, sm->wwake, sm->wfinite, t, can_issue, &ctx)
                          : sim_sched_pick_lrr(sc, sm->wwake, t, can_issue, &ctx);
         if (slot >= 0) {
             issue(sm, slot, t);

@@ -44,33 +44,29 @@ typedef struct sim_block {
 
 /* ---- warp schedulers ---- */
 
-typedef struct sim_sched sim_sched;
-/* can_issue(ctx, slot) returns 1 and the scheduler issues that warp. */
+/* Loose round-robin (LRR) and greedy-then-oldest (GTO), as GPGPU-Sim's
+ * -gpgpu_scheduler lrr|gto. A scheduler only orders its warps; whether a
+ * warp can issue is the SM's question: can_issue(ctx, slot) returns 1 and
+ * the scheduler issues that warp (it may change that warp's wake, never
+ * another's). The pick loops are inline so that the SM's issue stage gets
+ * them with its can_issue inlined. */
 typedef int (*sim_can_issue_fn)(void *ctx, int slot);
 
-typedef struct sim_sched_ops {
-    const char *name;
-    /* Visit the scheduler's warps in priority order, skipping those whose
-     * wake[slot] is after t, until can_issue says yes; return that slot or
-     * -1. */
-    int (*pick)(sim_sched *s, const uint64_t *wake, uint64_t t, sim_can_issue_fn can_issue,
-                void *ctx);
-} sim_sched_ops;
-
-struct sim_sched {
-    const sim_sched_ops *ops;
+typedef struct sim_sched {
     int n;                       /* warps assigned (slots, oldest first) */
     uint8_t slot[SM_MAX_WARPS];
+    uint8_t pos[SM_MAX_WARPS];   /* per slot of this scheduler: its index in slot[] */
+    uint64_t own[SM_MASK_WORDS]; /* per slot bit: assigned to this scheduler */
     int last;                    /* slot issued last, -1 none */
     int rr;                      /* LRR: position after the last issue */
     uint8_t reason;              /* sim_stall of the last evaluated cycle, or 0xff issued */
-};
+} sim_sched;
 
-const sim_sched_ops *sim_sched_ops_for(sim_sched_kind kind);
 void sim_sched_add(sim_sched *s, int slot);     /* appends: the youngest */
 void sim_sched_remove(sim_sched *s, int slot);
 
-/* LRR: start after the warp that issued last, in slot-list order. */
+/* LRR: start after the warp that issued last, in slot-list order, skipping
+ * warps whose wake[slot] is after t; the slot issued or -1. */
 static inline __attribute__((always_inline)) int
 sim_sched_pick_lrr(sim_sched *s, const uint64_t *wake, uint64_t t, sim_can_issue_fn can_issue,
                    void *ctx)
@@ -91,20 +87,32 @@ sim_sched_pick_lrr(sim_sched *s, const uint64_t *wake, uint64_t t, sim_can_issue
 }
 
 /* GTO: the warp that issued last while it can; then the oldest (the list is
- * kept in dispatch order). */
+ * kept in dispatch order). Only warps with a wake cycle (bits of `finite`)
+ * can be due, so their list positions are gathered into a bit set and
+ * visited in order, instead of walking the whole list: the same warps are
+ * asked in the same order as a walk would. */
 static inline __attribute__((always_inline)) int
-sim_sched_pick_gto(sim_sched *s, const uint64_t *wake, uint64_t t, sim_can_issue_fn can_issue,
-                   void *ctx)
+sim_sched_pick_gto(sim_sched *s, const uint64_t *wake, const uint64_t *finite, uint64_t t,
+                   sim_can_issue_fn can_issue, void *ctx)
 {
-    if (s->last >= 0 && wake[s->last] <= t && can_issue(ctx, s->last))
-        return s->last;
-    for (int i = 0; i < s->n; i++) {
-        int slot = s->slot[i];
-        if (slot != s->last && wake[slot] <= t && can_issue(ctx, slot)) {
-            s->last = slot;
-            return slot;
+    int last = s->last;
+    if (last >= 0 && wake[last] <= t && can_issue(ctx, last))
+        return last;
+    uint64_t due[SM_MASK_WORDS] = {0};   /* by list position */
+    for (int wi = 0; wi < SM_MASK_WORDS; wi++)
+        for (uint64_t b = finite[wi] & s->own[wi]; b; b &= b - 1) {
+            int slot = wi * 64 + __builtin_ctzll(b);
+            if (slot != last && wake[slot] <= t)
+                due[s->pos[slot] >> 6] |= 1ull << (s->pos[slot] & 63);
         }
-    }
+    for (int wi = 0; wi < SM_MASK_WORDS; wi++)
+        for (uint64_t b = due[wi]; b; b &= b - 1) {
+            int slot = s->slot[wi * 64 + __builtin_ctzll(b)];
+            if (can_issue(ctx, slot)) {
+                s->last = slot;
+                return slot;
+            }
+        }
     return -1;
 }
 

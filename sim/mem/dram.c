@@ -82,6 +82,7 @@ static void intake(sim_memsys *m, int c, sim_channel *ch, uint64_t now)
         else
             b->head = id;
         b->tail = id;
+        ch->pending_banks |= 1ull << da.bank;
         ch->n_queued++;
         ch->rr_sub = (ch->rr_sub + i + 1) % n_sub;
         sim_sub_update_active(m, s);
@@ -104,6 +105,8 @@ static int col_ready(const sim_memsys *m, const sim_channel *ch, const sim_bank 
 
 static void unlink(sim_channel *ch, sim_bank *b, int id)
 {
+    if (b->head == id && b->tail == id)   /* its last request */
+        ch->pending_banks &= ~(1ull << (b - ch->banks));
     int prev = -1;
     for (int i = b->head; i != id; i = ch->pool[i].next)
         prev = i;
@@ -183,9 +186,9 @@ static int try_column(sim_memsys *m, sim_channel *ch, uint64_t k)
     if (k < ch->t_col_any || k + (uint64_t)latest < ch->bus_free)
         return 0;
     int best = -1;
-    for (int bi = 0; bi < m->cfg.t.nbk; bi++) {
-        sim_bank *b = &ch->banks[bi];
-        if (b->row < 0 || b->head < 0)
+    for (uint64_t pend = ch->pending_banks; pend; pend &= pend - 1) {
+        sim_bank *b = &ch->banks[__builtin_ctzll(pend)];
+        if (b->row < 0)
             continue;
         int id = oldest_hit(ch, b);
         if (id >= 0 && col_ready(m, ch, b, &ch->pool[id], k) &&
@@ -202,10 +205,8 @@ static void try_row(sim_memsys *m, sim_channel *ch, uint64_t k)
 {
     const sim_dram_timing *t = &m->cfg.t;
     int best = -1;
-    for (int bi = 0; bi < t->nbk; bi++) {
-        sim_bank *b = &ch->banks[bi];
-        if (b->head < 0)
-            continue;
+    for (uint64_t pend = ch->pending_banks; pend; pend &= pend - 1) {
+        sim_bank *b = &ch->banks[__builtin_ctzll(pend)];
         sim_dreq *r = &ch->pool[b->head];
         int ok;
         if (b->row < 0)

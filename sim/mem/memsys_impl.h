@@ -88,6 +88,7 @@ typedef struct sim_bank {
 
 typedef struct sim_channel {
     sim_bank *banks;
+    uint64_t pending_banks; /* bit b: bank b has requests (nbk <= 64) */
     uint64_t *t_col_grp;   /* per bank group: CCDL */
     uint64_t t_act_any, t_col_any, t_rd_ok, bus_free;
     sim_dreq *pool;        /* sched_queue slots */
