@@ -644,6 +644,15 @@ static void account(sim_sm *sm, uint64_t upto)
  * (precedence memory > compute > fence > barrier > idle). */
 static int sched_reason(const sim_sm *sm, const sim_sched *sc)
 {
+    /* The answer does not depend on the order the warps are looked at, so
+     * first the likeliest memory stalls: warps asleep on the LDST unit. */
+    for (int wi = 0; wi < SM_MASK_WORDS; wi++)
+        for (uint64_t b = sm->wldst[wi] & sc->own[wi]; b; b &= b - 1) {
+            int slot = wi * 64 + __builtin_ctzll(b);
+            int st = sm->wstate[slot];
+            if ((st == W_RUN || st == W_EXITED) && sm->wwait[slot] == SIM_STALL_MEMORY)
+                return SIM_STALL_MEMORY;
+        }
     unsigned seen = 0;
     for (int i = 0; i < sc->n; i++) {
         int slot = sc->slot[i];

@@ -40,24 +40,6 @@ void sim_cache_free(sim_cache *c)
     memset(c, 0, sizeof *c);
 }
 
-int sim_cache_set(const sim_cache *c, uint64_t line)
-{
-    unsigned nset = (unsigned)c->cfg.sets;
-    if (c->cfg.set_index == 'H' && (nset == 32 || nset == 64)) {
-        /* Fermi's hash (Nugteren et al., HPCA 2014, as in GPGPU-Sim):
-         * bits 7-11 XOR bits 13,14,15,17,19; 64 sets prepend bit 12. */
-        unsigned lower = (unsigned)(line >> 7) & 0x1f;
-        unsigned upper = (unsigned)((line & 0xe000) >> 13);
-        upper |= (unsigned)((line & 0x20000) >> 14);
-        upper |= (unsigned)((line & 0x80000) >> 15);
-        unsigned set = lower ^ upper;
-        if (nset == 64)
-            set |= (unsigned)((line & 0x1000) >> 6);
-        return (int)set;
-    }
-    return (int)((line >> 7) & (nset - 1));
-}
-
 sim_probe sim_cache_probe(const sim_cache *c, uint64_t line, int *way)
 {
     const sim_line *set = &c->lines[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc];
