@@ -13,6 +13,7 @@
 #include "sim/mem/addrmap.h"
 #include "sim/mem/mem_config.h"
 #include "sim/mem/mem_stats.h"
+#include "sim/mem/memsys_impl.h"
 #include "sim/memsys.h"
 
 /* ---- helpers ---- */
@@ -711,6 +712,42 @@ static void test_stream(void)
     trapeze_config_destroy(cfg);
 }
 
+/* The completion queue pops in (ready, push order) whatever the push order,
+ * across the ring's wrap and its growth: 4 slots, the head moved to 1, then
+ * pushes in falling ready order that wrap and grow it to 8. */
+static void test_done_queue(void)
+{
+    static sim_memsys m;   /* only done_seq is used */
+    sim_sm_port p;
+    memset(&p, 0, sizeof p);
+    p.done.capacity = 4;
+    p.done.items = malloc(4 * sizeof *p.done.items);
+    CHECK(p.done.items != NULL);
+    if (!p.done.items)
+        return;
+    sim_mem_request r;
+    memset(&r, 0, sizeof r);
+    uint64_t ready[] = {10, 10, 12, 9, 12, 7, 10};   /* tags 0..6 */
+    for (int i = 0; i < 2; i++) {
+        r.tag = (uint64_t)i;
+        sim_done_push(&m, &p, &r, ready[i]);
+    }
+    sim_mem_request out;
+    CHECK(!sim_done_pop(&p.done, 9, &out));          /* nothing ready at 9 */
+    CHECK(sim_done_pop(&p.done, 10, &out) && out.tag == 0);
+    for (int i = 2; i < 7; i++) {
+        r.tag = (uint64_t)i;
+        sim_done_push(&m, &p, &r, ready[i]);
+    }
+    CHECK(p.done.capacity == 8 && p.done.count == 6);
+    /* (ready, order): 7:#5, 9:#3, 10:#1, 10:#6, 12:#2, 12:#4 */
+    uint64_t want[] = {5, 3, 1, 6, 2, 4};
+    for (int i = 0; i < 6; i++)
+        CHECK(sim_done_pop(&p.done, 100, &out) && out.tag == want[i]);
+    CHECK(!sim_done_pop(&p.done, 100, &out));
+    free(p.done.items);
+}
+
 int main(void)
 {
     test_coalesce_strides();
@@ -732,5 +769,6 @@ int main(void)
     test_next_event();
     test_determinism();
     test_stream();
+    test_done_queue();
     return check_report("test_sim_mem");
 }

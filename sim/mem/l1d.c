@@ -30,53 +30,47 @@ int sim_l1_init(sim_memsys *m, sim_sm_port *p)
     return p->done.items && sim_ring_init(&p->missq, 16) && sim_ring_init(&p->replies, 16);
 }
 
-/* ---- completion heap, ordered by (ready, seq) ---- */
+/* ---- completion queue, ordered by (ready, seq) ---- */
 
 static int done_before(const sim_done *a, const sim_done *b)
 {
     return a->ready < b->ready || (a->ready == b->ready && a->seq < b->seq);
 }
 
-void sim_done_push(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req, uint64_t ready)
+/* Doubles a full ring, its entries kept in order from head. */
+static void done_grow(sim_done_queue *q)
 {
-    sim_done_heap *h = &p->done;
-    if (h->count == h->capacity) {
-        sim_done *items = realloc(h->items, 2 * (size_t)h->capacity * sizeof *items);
-        if (!items) {
-            fputs("trapeze: out of memory in the memory-system simulator\n", stderr);
-            abort();
-        }
-        h->items = items;
-        h->capacity *= 2;
+    sim_done *items = realloc(q->items, 2 * (size_t)q->capacity * sizeof *items);
+    if (!items) {
+        fputs("trapeze: out of memory in the memory-system simulator\n", stderr);
+        abort();
     }
-    uint32_t i = h->count++;
-    sim_done d = {ready, m->done_seq++, *req};
-    while (i > 0 && done_before(&d, &h->items[(i - 1) / 2])) {
-        h->items[i] = h->items[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->items[i] = d;
+    memcpy(items + q->capacity, items, q->head * sizeof *items);   /* the wrapped part */
+    q->items = items;
+    q->capacity *= 2;
 }
 
-int sim_done_pop(sim_done_heap *h, uint64_t cycle, sim_mem_request *out)
+void sim_done_push(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req, uint64_t ready)
 {
-    if (h->count == 0 || h->items[0].ready > cycle)
-        return 0;
-    *out = h->items[0].req;
-    sim_done last = h->items[--h->count];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= h->count)
-            break;
-        if (c + 1 < h->count && done_before(&h->items[c + 1], &h->items[c]))
-            c++;
-        if (!done_before(&h->items[c], &last))
-            break;
-        h->items[i] = h->items[c];
-        i = c;
+    sim_done_queue *q = &p->done;
+    if (q->count == q->capacity)
+        done_grow(q);
+    uint32_t mask = q->capacity - 1, i = q->count++;
+    sim_done d = {ready, m->done_seq++, *req};
+    while (i > 0 && done_before(&d, &q->items[(q->head + i - 1) & mask])) {
+        q->items[(q->head + i) & mask] = q->items[(q->head + i - 1) & mask];
+        i--;
     }
-    h->items[i] = last;
+    q->items[(q->head + i) & mask] = d;
+}
+
+int sim_done_pop(sim_done_queue *q, uint64_t cycle, sim_mem_request *out)
+{
+    if (q->count == 0 || q->items[q->head].ready > cycle)
+        return 0;
+    *out = q->items[q->head].req;
+    q->head = (q->head + 1) & (q->capacity - 1);
+    q->count--;
     return 1;
 }
 

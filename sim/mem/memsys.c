@@ -244,7 +244,7 @@ uint64_t sim_memsys_next_event(const sim_memsys *m, uint64_t cycle)
     }
     for (int s = 0; s < m->n_sm; s++)
         if (m->sm[s].done.count)
-            earliest(&best, m->sm[s].done.items[0].ready);
+            earliest(&best, m->sm[s].done.items[m->sm[s].done.head].ready);
     return best == UINT64_MAX ? best : best < soon ? soon : best;
 }
 

@@ -22,16 +22,18 @@
 #include "sim/mem/ring.h"
 #include "sim/memsys.h"
 
-/* Completed requests of one SM, ordered by (ready, seq). */
+/* Completed requests of one SM, ordered by (ready, seq): a sorted ring.
+ * Requests complete nearly in order (ready is the current cycle plus a
+ * short latency), so a push moves few entries and a pop takes the front. */
 typedef struct sim_done {
     uint64_t ready, seq;
     sim_mem_request req;
 } sim_done;
 
-typedef struct sim_done_heap {
+typedef struct sim_done_queue {
     sim_done *items;
-    uint32_t count, capacity;
-} sim_done_heap;
+    uint32_t head, count, capacity;   /* capacity: a power of two */
+} sim_done_queue;
 
 /* The last refused request of a port. A refused request is offered again
  * every cycle; while the port is unchanged (same version) the answer is the
@@ -52,7 +54,7 @@ typedef struct sim_sm_port {
     sim_refusal refused;
     sim_ring missq;        /* towards the icnt: misses, stores, atomics, bypassing loads */
     sim_ring replies;      /* from the icnt; ready = arrival */
-    sim_done_heap done;
+    sim_done_queue done;
     uint64_t inj_free;     /* first icnt tick the injection port is free */
     uint64_t ej_free;      /* first icnt tick the ejection port is free */
     sim_cache_stats stats;
@@ -175,7 +177,7 @@ sim_mem_outcome sim_l1_access(sim_memsys *m, const sim_mem_request *req, uint64_
                               sim_fail_cause *cause);
 void sim_l1_cycle(sim_memsys *m, int sm, uint64_t cycle);
 void sim_done_push(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req, uint64_t ready);
-int sim_done_pop(sim_done_heap *h, uint64_t cycle, sim_mem_request *out);
+int sim_done_pop(sim_done_queue *q, uint64_t cycle, sim_mem_request *out);
 
 /* icnt.c */
 void sim_icnt_tick(sim_memsys *m, uint64_t tick);
