@@ -333,6 +333,84 @@ static void test_barrier(void)
     trapeze_config_destroy(cfg);
 }
 
+/* Runs k on the ideal memory; checks its cycles and total issue slots and
+ * stall cycles by reason (memory, compute, fence, barrier, idle), summed
+ * over the SM's two schedulers. */
+static void check_stalls(trapeze_config *cfg, sim_kernel *k, uint64_t cycles, uint64_t issue,
+                         const uint64_t stall[SIM_STALL_COUNT])
+{
+    sim_kernel_stats st;
+    CHECK(run_on(cfg, k, 0, &st) == cycles);
+    CHECK(st.total.issue_slots == issue);
+    for (int r = 0; r < SIM_STALL_COUNT; r++)
+        CHECK(st.total.stall[r] == stall[r]);
+    sim_kernel_stats_free(&st);
+    sim_kernel_destroy(k);
+}
+
+/* Stall attribution: a scheduler cycle without issue is charged to the
+ * reason that holds in that cycle, never to a reason left over from a
+ * warp's earlier wait. Two warps: w0 on scheduler 0, w1 on scheduler 1.
+ *
+ * A, barrier after a load: both warps LD r1, FADD r2 = r1; w0 then runs 20
+ * dependent FMAs; both meet at a barrier; EXIT.
+ *  w0: LD at 1 (offered 2, done 102), FADD 103, IF 104, FMA i at
+ *      105 + 5(i-1) (the 20th at 200, result 205), BAR 201 (releases w1),
+ *      EXIT 202, done at 205; end 206.
+ *      s0: issue 25, memory 2..102 = 101, compute 19x4 + 203..204 = 78,
+ *      idle 0 and 205 = 2.
+ *  w1: LD at 1 sleeps on the LDST queue, LD at 2 (offered 3, done 103),
+ *      FADD 104, IF 105, BAR 106, held until w0's BAR at 201, EXIT 202.
+ *      s1: issue 5, memory 1 + 3..103 = 102, barrier 107..201 = 95,
+ *      idle 0 and 203..205 = 4.
+ *  Cycle 201 is w1's last at the barrier: w0 (scheduler 0, looked at first)
+ *  releases it then, and scheduler 1 must still charge that cycle to the
+ *  barrier, not to the load w1 waited for before it (memory 204, barrier 94
+ *  before the fix).
+ *
+ * B, a warp finishes while the other waits for a load: w0 stores, exits and
+ * waits for the acknowledgement; w1 runs 10 dependent FMAs, then LD r3 and
+ * FADD r4 = r3.
+ *  w0: IF 1, ST 2 (offered 3, acknowledged 103), IF 3, EXIT 4; done at 103.
+ *      s0: issue 4, memory 5..103 = 99, idle 0 and 104..155 = 53.
+ *  w1: IF 1, IF 2, FMA i at 3 + 5(i-1) (the 10th at 48), LD 49 (offered 50,
+ *      done 150), FADD 151 (result 155), EXIT 152, done at 155; end 156.
+ *      s1: issue 15, compute 9x4 + 153..154 = 38, memory 50..150 = 101,
+ *      idle 0 and 155 = 2.
+ *  Once w0 is done scheduler 0 has nothing to run: idle, not the memory
+ *  wait w0 had (memory 247, idle 8 before the fix). */
+static void test_stall_attribution(void)
+{
+    trapeze_config *cfg = make_cfg(8, NULL);
+    sim_affine lo = SIM_AFF(.c = -32, .k[SIM_TX] = 1);
+    sim_kb *kb = sim_kb_begin("bar_after_load", SIM_DIM(1), SIM_DIM(64));
+    int a = sim_kb_global(kb, "a", 4096);
+    sim_kb_ld(kb, 1, sim_at1(a, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 1))));
+    sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 2, 1, SIM_NO_REG, SIM_NO_REG);
+    sim_kb_if(kb, sim_pred1(lo, SIM_LT));
+    for (int i = 0; i < 20; i++)
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 3, 3, 3, 3);
+    sim_kb_endif(kb);
+    sim_kb_bar(kb);
+    const uint64_t stall_a[SIM_STALL_COUNT] = {101 + 102, 78, 0, 95, 2 + 4};
+    check_stalls(cfg, end(kb), 206, 30, stall_a);
+
+    kb = sim_kb_begin("done_during_load", SIM_DIM(1), SIM_DIM(64));
+    a = sim_kb_global(kb, "a", 4096);
+    sim_kb_if(kb, sim_pred1(lo, SIM_LT));
+    sim_kb_st(kb, sim_at1(a, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 1))), 1);
+    sim_kb_endif(kb);
+    sim_kb_if(kb, sim_pred1(lo, SIM_GE));
+    for (int i = 0; i < 10; i++)
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 2, 2, 2, 2);
+    sim_kb_ld(kb, 3, sim_at1(a, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 1))));
+    sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 4, 3, SIM_NO_REG, SIM_NO_REG);
+    sim_kb_endif(kb);
+    const uint64_t stall_b[SIM_STALL_COUNT] = {99 + 101, 38, 0, 0, 53 + 2};
+    check_stalls(cfg, end(kb), 156, 19, stall_b);
+    trapeze_config_destroy(cfg);
+}
+
 /* Resident blocks are capped by each resource (one SM, 64 blocks, one
  * instruction each): */
 static void occupancy_case(int ctas, int threads, int regs, int shmem, int expect,
@@ -542,6 +620,7 @@ int main(void)
     test_load_latency();
     test_fence();
     test_barrier();
+    test_stall_attribution();
     test_occupancy();
     test_simt_mask();
     test_builder_errors();

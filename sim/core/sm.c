@@ -25,7 +25,11 @@
  * issue (SIM_NEVER when it waits for an event: a load, a barrier, a fence);
  * the SM's `next` is their minimum, and the top level visits an SM only at
  * its `next` or when a completion arrives. Stall reasons of a visit hold
- * until the next visit, so skipped cycles are accounted in bulk.
+ * until the next visit, so skipped cycles are accounted in bulk; a
+ * completion that changes a scheduler's warps without waking one (an exited
+ * warp finishing, a block released) marks that scheduler's reason stale, and
+ * a warp a barrier releases keeps "barrier" as its reason for the release
+ * cycle, so no cycle is charged to a wait that no longer holds.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +141,7 @@ void sim_sm_begin_kernel(sim_sm *sm, const sim_kernel *k, uint64_t cycle)
     for (int s = 0; s < 16; s++)
         sm->sched_next[s] = SIM_NEVER;
     sm->ldst_waiters = 0;
+    sm->reasons_stale = 0;
     sm->release_pending = 0;
     memset(sm->wldst, 0, sizeof sm->wldst);
     for (int s = 0; s < sm->cfg->n_sched; s++) {
@@ -250,6 +255,7 @@ static void release_block(sim_sm *sm, sim_block *blk)
     blk->live = 0;
     sm->st.blocks++;
     sm->blocks_finished++;
+    sm->reasons_stale = (1u << sm->cfg->n_sched) - 1;
 }
 
 
@@ -291,6 +297,9 @@ static void barrier_check(sim_sm *sm, sim_block *blk, uint64_t t)
         sim_warp *w = &sm->warps[blk->slot[i]];
         if (WST(sm, w) == W_BAR) {
             WST(sm, w) = W_RUN;
+            /* the barrier held it this cycle (a later scheduler's reason
+             * may look at it before it can issue at t+1) */
+            WWAIT(sm, w) = SIM_STALL_BARRIER;
             set_wake(sm, (int)(w - sm->warps), t + 1);
             wake_lowered(sm, blk->slot[i]);
         }
@@ -619,6 +628,7 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
         try_finish(sm, w, t);
     }
     wake_lowered(sm, slot);
+    sm->reasons_stale |= 1u << (slot % sm->cfg->n_sched);
     release_done(sm);
     if (sm->next > t)
         sm->next = t;
@@ -683,6 +693,18 @@ static void dry_reasons(sim_sm *sm, unsigned issued)
             sm->sched[s].reason = (uint8_t)sched_reason(sm, &sm->sched[s]);
 }
 
+/* A completion changed a warp that waited on memory without waking it (an
+ * exited warp finished, a block was released, a store was acknowledged):
+ * the reasons of its scheduler, set before, no longer hold from now on. */
+static void refresh_reasons(sim_sm *sm)
+{
+    for (unsigned m = sm->reasons_stale; m; m &= m - 1) {
+        sim_sched *sc = &sm->sched[__builtin_ctz(m)];
+        sc->reason = (uint8_t)sched_reason(sm, sc);
+    }
+    sm->reasons_stale = 0;
+}
+
 /* The earliest wake of each scheduler's warps into sched_next (slot w is
  * scheduler w % n); returns the earliest of all. Only the slots in wfinite
  * can lower a minimum: in a memory-bound kernel most warps sleep on a load. */
@@ -711,6 +733,7 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
     ldst_step(sm, t);
     if (sm->warp_next > t) {
         /* no warp can issue: the LDST port alone worked this cycle */
+        refresh_reasons(sm);
         account(sm, t + 1);
         sm->next = sm->lq_n ? t + 1 : sm->warp_next;
         return;
@@ -745,6 +768,7 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
         wn = t + 1;
     sm->warp_next = wn;
     sm->next = sm->lq_n ? t + 1 : wn;
+    sm->reasons_stale = 0;   /* every reason below is of this cycle's state */
     if (wn > t + 1)
         dry_reasons(sm, issued);   /* the reasons that hold until a warp wakes */
 }

@@ -162,6 +162,7 @@ typedef struct sim_sm {
     int ldst_waiters;            /* bits set in wldst */
     uint64_t warp_next;          /* earliest wake of any warp: no issue stage before it */
     uint64_t sched_next[16];     /* per scheduler: no warp of it wakes before (a lower bound) */
+    unsigned reasons_stale;      /* per scheduler bit: its reason needs re-evaluating */
     uint64_t next;               /* earliest cycle the SM needs a visit */
     uint64_t last_eval;          /* last cycle accounted */
     uint64_t age_counter;
