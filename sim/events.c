@@ -8,9 +8,8 @@
 #include "sim/events.h"
 
 struct sim_events {
-    struct sim_events_counts counts;  /* first member: sim_events_count() relies on it */
+    struct sim_events_hot hot;   /* first member: the inline functions of events.h rely on it */
     int units[SIM_UNIT_KIND_COUNT];
-    uint64_t *next_idle_start[SIM_UNIT_KIND_COUNT];  /* per unit: first cycle not yet used */
     sim_idle_stats idle[SIM_UNIT_KIND_COUNT];
 };
 
@@ -21,8 +20,8 @@ sim_events *sim_events_create(const int units[SIM_UNIT_KIND_COUNT])
         return NULL;
     for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++) {
         ev->units[k] = units[k];
-        ev->next_idle_start[k] = calloc(units[k] > 0 ? (size_t)units[k] : 1, sizeof(uint64_t));
-        if (!ev->next_idle_start[k]) {
+        ev->hot.next_idle_start[k] = calloc(units[k] > 0 ? (size_t)units[k] : 1, sizeof(uint64_t));
+        if (!ev->hot.next_idle_start[k]) {
             sim_events_destroy(ev);
             return NULL;
         }
@@ -35,50 +34,49 @@ void sim_events_destroy(sim_events *ev)
     if (!ev)
         return;
     for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++)
-        free(ev->next_idle_start[k]);
+        free(ev->hot.next_idle_start[k]);
     free(ev);
 }
 
 void sim_events_reset(sim_events *ev, uint64_t cycle)
 {
-    memset(&ev->counts, 0, sizeof ev->counts);
+    memset(ev->hot.count, 0, sizeof ev->hot.count);
     memset(ev->idle, 0, sizeof ev->idle);
     for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++)
         for (int u = 0; u < ev->units[k]; u++)
-            ev->next_idle_start[k][u] = cycle;
+            ev->hot.next_idle_start[k][u] = cycle;
 }
 
+/* length >= 1: bucket floor(log2(length)), the last one open-ended */
 static void record_idle(sim_idle_stats *s, uint64_t length)
 {
-    int b = 0;
-    while (b + 1 < SIM_IDLE_BUCKETS && (length >> (b + 1)) != 0)
-        b++;
+    int b = 63 - __builtin_clzll(length);
+    if (b > SIM_IDLE_BUCKETS - 1)
+        b = SIM_IDLE_BUCKETS - 1;
     s->intervals++;
     s->idle_cycles += length;
     s->histogram[b]++;
 }
 
-void sim_events_busy(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cycle)
+void sim_events_idle_ended(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cycle)
 {
-    uint64_t *start = &ev->next_idle_start[kind][unit];
-    if (cycle > *start)
-        record_idle(&ev->idle[kind], cycle - *start);
-    if (cycle + 1 > *start)
-        *start = cycle + 1;
+    uint64_t *start = &ev->hot.next_idle_start[kind][unit];
+    record_idle(&ev->idle[kind], cycle - *start);
+    *start = cycle + 1;
 }
 
 void sim_events_finish(sim_events *ev, uint64_t end_cycle)
 {
     for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++)
         for (int u = 0; u < ev->units[k]; u++) {
-            uint64_t *start = &ev->next_idle_start[k][u];
+            uint64_t *start = &ev->hot.next_idle_start[k][u];
             if (end_cycle > *start)
                 record_idle(&ev->idle[k], end_cycle - *start);
             *start = end_cycle;
         }
 }
 
-uint64_t sim_events_get(const sim_events *ev, sim_event e) { return ev->counts.count[e]; }
+uint64_t sim_events_get(const sim_events *ev, sim_event e) { return ev->hot.count[e]; }
 
 const sim_idle_stats *sim_events_idle(const sim_events *ev, sim_unit_kind kind)
 {

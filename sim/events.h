@@ -60,7 +60,7 @@ void sim_events_reset(sim_events *ev, uint64_t cycle);
 
 static inline void sim_events_count(sim_events *ev, sim_event e, uint64_t n);
 /* Unit `unit` of `kind` is used in `cycle`; closes its open idle interval. */
-void sim_events_busy(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cycle);
+static inline void sim_events_busy(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cycle);
 /* Closes every unit's trailing idle interval at end_cycle. */
 void sim_events_finish(sim_events *ev, uint64_t end_cycle);
 
@@ -69,11 +69,27 @@ const sim_idle_stats *sim_events_idle(const sim_events *ev, sim_unit_kind kind);
 const char *sim_event_name(sim_event e);
 const char *sim_unit_kind_name(sim_unit_kind k);
 
-/* Inline because it sits in the simulator's hottest paths. */
-struct sim_events_counts { uint64_t count[SIM_EV_COUNT]; };
+/* Inline because they sit in the simulator's hottest paths: the first
+ * member of struct sim_events (events.c) is this. */
+struct sim_events_hot {
+    uint64_t count[SIM_EV_COUNT];
+    uint64_t *next_idle_start[SIM_UNIT_KIND_COUNT];  /* per unit: first cycle not yet used */
+};
 static inline void sim_events_count(sim_events *ev, sim_event e, uint64_t n)
 {
-    ((struct sim_events_counts *)ev)->count[e] += n;
+    ((struct sim_events_hot *)ev)->count[e] += n;
+}
+
+/* Records the idle interval [start, cycle) of a unit used again in cycle. */
+void sim_events_idle_ended(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cycle);
+
+static inline void sim_events_busy(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cycle)
+{
+    uint64_t *start = &((struct sim_events_hot *)ev)->next_idle_start[kind][unit];
+    if (cycle == *start)          /* used in the cycle after its last use: no gap */
+        *start = cycle + 1;
+    else if (cycle > *start)
+        sim_events_idle_ended(ev, kind, unit, cycle);
 }
 
 #endif
