@@ -137,3 +137,52 @@ void sim_cache_mshr_release(sim_cache *c, int id)
     c->mshr[id].n = 0;
     c->free_ids[c->n_free++] = id;
 }
+
+sim_fail_cause sim_cache_miss_entry(const sim_cache *c, uint64_t line, sim_probe probe, int way,
+                                    int *id)
+{
+    /* allocate-on-miss: the probe already found the pending line */
+    *id = c->cfg.alloc != 'm' ? sim_cache_mshr_find(c, line)
+          : probe == SIM_PROBE_HIT_RESERVED ? c->lines[(size_t)sim_cache_set(c, line) *
+                                                         (size_t)c->cfg.assoc + (size_t)way].mshr
+                                            : -1;
+    if (*id >= 0)
+        return sim_cache_mshr_can_merge(c, *id) ? SIM_FAIL_NONE : SIM_FAIL_MSHR_MERGE;
+    return sim_cache_mshr_full(c) ? SIM_FAIL_MSHR_ENTRY : SIM_FAIL_NONE;
+}
+
+sim_line *sim_cache_miss_merge(sim_cache *c, int id, const sim_pkt *w, uint64_t line,
+                               sim_probe probe, int way)
+{
+    sim_cache_mshr_add(c, id, w);
+    if (probe != SIM_PROBE_HIT_RESERVED)
+        return NULL;
+    sim_line *l = sim_cache_line(c, line, way);
+    sim_cache_touch(c, l);
+    return l;
+}
+
+sim_line sim_cache_miss_alloc(sim_cache *c, const sim_pkt *w, uint64_t line, int way,
+                              sim_line **reserved)
+{
+    int id = sim_cache_mshr_alloc(c, line);
+    sim_cache_mshr_add(c, id, w);
+    sim_line old = {0};
+    *reserved = NULL;
+    if (c->cfg.alloc == 'm') {
+        old = sim_cache_install(c, line, way, SIM_LINE_RESERVED);
+        *reserved = sim_cache_line(c, line, way);
+        (*reserved)->mshr = id;
+    }
+    return old;
+}
+
+int sim_cache_fill_way(sim_cache *c, uint64_t line)
+{
+    if (c->cfg.alloc != 'm')
+        return sim_cache_fill_victim(c, line);
+    int way;
+    if (sim_cache_probe(c, line, &way) == SIM_PROBE_HIT_RESERVED)
+        sim_cache_line(c, line, way)->state = SIM_LINE_VALID;
+    return -1;
+}

@@ -93,4 +93,33 @@ static inline sim_pkt *sim_cache_mshr_waiting(sim_cache *c, int id)
 }
 void sim_cache_mshr_release(sim_cache *c, int id);
 
+/* ---- a read miss and its fill, the same in the L1D and the L2 (the
+ * caller checks its own queues and counts statistics) ---- */
+
+/* After the caller's probe of `line` (probe, way) missed: *id is the MSHR
+ * entry already waiting for the line, or -1 when a new one is needed; the
+ * refusal when that entry takes no more requests (SIM_FAIL_MSHR_MERGE) or
+ * no entry is free (SIM_FAIL_MSHR_ENTRY), else SIM_FAIL_NONE. */
+sim_fail_cause sim_cache_miss_entry(const sim_cache *c, uint64_t line, sim_probe probe, int way,
+                                    int *id);
+/* The request w joins entry id; a reserved line (probe HIT_RESERVED at
+ * way) counts as used and is returned, else NULL. */
+sim_line *sim_cache_miss_merge(sim_cache *c, int id, const sim_pkt *w, uint64_t line,
+                               sim_probe probe, int way);
+/* A new entry for line with w as its first request. Allocate-on-miss also
+ * reserves the line in way and returns what it displaced (state INVALID
+ * when nothing or allocate-on-fill); *reserved is the reserved line or NULL. */
+sim_line sim_cache_miss_alloc(sim_cache *c, const sim_pkt *w, uint64_t line, int way,
+                              sim_line **reserved);
+/* The line of a fill comes back. Allocate-on-miss: its reserved line
+ * becomes valid; returns -1. Allocate-on-fill: the way to install it in,
+ * for the caller to install once it has dealt with the line there (-1 when
+ * every way is reserved: the line is not kept). */
+int sim_cache_fill_way(sim_cache *c, uint64_t line);
+/* Did installing `line` over `old` evict a valid line? */
+static inline int sim_cache_evicted(const sim_line *old, uint64_t line)
+{
+    return old->state == SIM_LINE_VALID && old->addr != line;
+}
+
 #endif

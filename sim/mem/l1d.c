@@ -140,18 +140,15 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
         return refuse(m, p, SIM_FAIL_LINE_ALLOC, cause);
     if (p->missq.count + 1 >= (uint32_t)c->cfg.miss_queue)
         return refuse(m, p, SIM_FAIL_MISS_QUEUE, cause);
-    /* allocate-on-miss: the probe above already found the pending line */
-    int id = !on_miss ? sim_cache_mshr_find(c, line)
-             : probe == SIM_PROBE_HIT_RESERVED ? sim_cache_line(c, line, way)->mshr : -1;
+    int id;
+    sim_fail_cause why = sim_cache_miss_entry(c, line, probe, way, &id);
+    if (why != SIM_FAIL_NONE)
+        return refuse(m, p, why, cause);
     sim_pkt waiter;
     memset(&waiter, 0, sizeof waiter);
     waiter.req = *req;
     if (id >= 0) {
-        if (!sim_cache_mshr_can_merge(c, id))
-            return refuse(m, p, SIM_FAIL_MSHR_MERGE, cause);
-        sim_cache_mshr_add(c, id, &waiter);
-        if (probe == SIM_PROBE_HIT_RESERVED)
-            sim_cache_touch(c, sim_cache_line(c, line, way));
+        sim_cache_miss_merge(c, id, &waiter, line, probe, way);
         L1_INC(m, p, accesses);
         L1_INC(m, p, reads);
         L1_INC(m, p, merges);
@@ -159,16 +156,9 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
         m->outstanding++;
         return SIM_MEM_MERGED;
     }
-    if (sim_cache_mshr_full(c))
-        return refuse(m, p, SIM_FAIL_MSHR_ENTRY, cause);
-    id = sim_cache_mshr_alloc(c, line);
-    sim_cache_mshr_add(c, id, &waiter);
-    if (on_miss) {
-        sim_line old = sim_cache_install(c, line, way, SIM_LINE_RESERVED);
-        sim_cache_line(c, line, way)->mshr = id;
-        if (old.state == SIM_LINE_VALID)
-            L1_INC(m, p, evictions);
-    }
+    sim_line *reserved;
+    if (sim_cache_miss_alloc(c, &waiter, line, way, &reserved).state == SIM_LINE_VALID)
+        L1_INC(m, p, evictions);
     L1_INC(m, p, accesses);
     L1_INC(m, p, reads);
     L1_INC(m, p, misses);
@@ -282,17 +272,11 @@ static void l1_fill(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t c
     int id = sim_cache_mshr_find(c, pk->line);
     if (id < 0)
         return; /* cannot happen: every fill has its entry */
-    if (c->cfg.alloc == 'm') {
-        int way;
-        if (sim_cache_probe(c, pk->line, &way) == SIM_PROBE_HIT_RESERVED)
-            sim_cache_line(c, pk->line, way)->state = SIM_LINE_VALID;
-    } else {
-        int way = sim_cache_fill_victim(c, pk->line);
-        if (way >= 0) {
-            sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
-            if (old.state == SIM_LINE_VALID && old.addr != pk->line)
-                L1_INC(m, p, evictions);
-        }
+    int way = sim_cache_fill_way(c, pk->line);
+    if (way >= 0) {
+        sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
+        if (sim_cache_evicted(&old, pk->line))
+            L1_INC(m, p, evictions);
     }
     L1_INC(m, p, fills);
     sim_ev(m, SIM_EV_L1_FILL, 1);

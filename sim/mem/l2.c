@@ -124,35 +124,28 @@ static sim_fail_cause serve_read(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uin
     }
     if (probe == SIM_PROBE_FAIL && on_miss)
         return SIM_FAIL_LINE_ALLOC;
-    int id = sim_cache_mshr_find(c, pk->line);
+    int id;
+    sim_fail_cause why = sim_cache_miss_entry(c, pk->line, probe, way, &id);
+    if (why != SIM_FAIL_NONE)
+        return why;
     if (id >= 0) {
-        if (!sim_cache_mshr_can_merge(c, id))
-            return SIM_FAIL_MSHR_MERGE;
         perform(m, pk);
-        sim_cache_mshr_add(c, id, pk);
-        if (probe == SIM_PROBE_HIT_RESERVED) {
-            sim_line *l = sim_cache_line(c, pk->line, way);
-            sim_cache_touch(c, l);
+        sim_line *l = sim_cache_miss_merge(c, id, pk, pk->line, probe, way);
+        if (l)
             l->dirty |= pk->kind == SIM_PKT_ATOMIC;
-        }
         count_access(m, sub, pk, now);
         m->stats.l2.merges++;
         return SIM_FAIL_NONE;
     }
-    if (sim_cache_mshr_full(c))
-        return SIM_FAIL_MSHR_ENTRY;
     sim_line *victim = on_miss ? sim_cache_line(c, pk->line, way) : NULL;
     int dirty_victim = victim && victim->state == SIM_LINE_VALID && victim->dirty;
     if (!dram_room(m, p, 1 + (uint32_t)dirty_victim))
         return SIM_FAIL_MISS_QUEUE;
     perform(m, pk);
-    id = sim_cache_mshr_alloc(c, pk->line);
-    sim_cache_mshr_add(c, id, pk);
-    if (on_miss) {
-        sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_RESERVED);
-        sim_line *l = sim_cache_line(c, pk->line, way);
-        l->mshr = id;
-        l->dirty = pk->kind == SIM_PKT_ATOMIC;
+    sim_line *reserved;
+    sim_line old = sim_cache_miss_alloc(c, pk, pk->line, way, &reserved);
+    if (reserved) {
+        reserved->dirty = pk->kind == SIM_PKT_ATOMIC;
         if (old.state == SIM_LINE_VALID)
             m->stats.l2.evictions++;
         if (dirty_victim)
@@ -219,24 +212,18 @@ static int fill(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_t now)
     int dirty = 0;
     for (int i = 0; i < n; i++)
         dirty |= w[i].kind == SIM_PKT_ATOMIC;
-    if (c->cfg.alloc == 'm') {
-        int way;
-        if (sim_cache_probe(c, pk->line, &way) == SIM_PROBE_HIT_RESERVED)
-            sim_cache_line(c, pk->line, way)->state = SIM_LINE_VALID;
-    } else {
-        int way = sim_cache_fill_victim(c, pk->line);
-        if (way >= 0) {
-            sim_line *v = sim_cache_line(c, pk->line, way);
-            int wb = v->state == SIM_LINE_VALID && v->dirty && v->addr != pk->line;
-            if (wb && !dram_room(m, p, 1))
-                return 0;
-            sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
-            sim_cache_line(c, pk->line, way)->dirty = (uint8_t)dirty;
-            if (old.state == SIM_LINE_VALID && old.addr != pk->line)
-                m->stats.l2.evictions++;
-            if (wb)
-                writeback(m, p, old.addr, now);
-        }
+    int way = sim_cache_fill_way(c, pk->line);
+    int wb = way >= 0 && sim_cache_line(c, pk->line, way)->dirty &&
+             sim_cache_evicted(sim_cache_line(c, pk->line, way), pk->line);
+    if (wb && !dram_room(m, p, 1))
+        return 0;   /* allocate-on-fill changed nothing yet: the fill is retried */
+    if (way >= 0) {
+        sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
+        sim_cache_line(c, pk->line, way)->dirty = (uint8_t)dirty;
+        if (sim_cache_evicted(&old, pk->line))
+            m->stats.l2.evictions++;
+        if (wb)
+            writeback(m, p, old.addr, now);
     }
     for (int i = 0; i < n; i++)
         reply(p, &w[i], now);
