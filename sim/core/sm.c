@@ -64,6 +64,16 @@ static inline void ldst_sleep(sim_sm *sm, int slot)
     }
 }
 
+/* A warp asked while the LDST queue is empty no longer sleeps on it. */
+static inline void ldst_wake(sim_sm *sm, int slot)
+{
+    uint64_t bit = 1ull << (slot & 63), *word = &sm->wldst[slot >> 6];
+    if (*word & bit) {
+        *word &= ~bit;
+        sm->ldst_waiters--;
+    }
+}
+
 /* A warp's wake was lowered outside the issue stage: keep the SM's and its
  * scheduler's earliest wake lower bounds (a scheduler with nothing awake is
  * not scanned). */
@@ -408,6 +418,7 @@ static inline __attribute__((always_inline)) int can_issue(void *vctx, int slot)
             ldst_sleep(sm, slot);   /* the LDST unit is taken */
             return 0;
         }
+        ldst_wake(sm, slot);
         return warp_ready(sm, w, ctx->t);
     case W_EXITED:
         try_finish(sm, w, ctx->t);
@@ -572,6 +583,22 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
 
 /* ---- the LDST unit's port ---- */
 
+/* The LDST queue is empty at t: its sleepers are due (sim_sched_due) and
+ * stay asleep, untouched, until a scheduler asks them; mark their
+ * schedulers and the SM as having warps due. */
+static void ldst_sleepers_due(sim_sm *sm, uint64_t t)
+{
+    for (int s = 0; s < sm->cfg->n_sched; s++)
+        for (int wi = 0; wi < SM_MASK_WORDS; wi++)
+            if (sm->wldst[wi] & sm->sched[s].own[wi]) {
+                if (sm->sched_next[s] > t)
+                    sm->sched_next[s] = t;
+                break;
+            }
+    if (sm->warp_next > t)
+        sm->warp_next = t;
+}
+
 static void ldst_step(sim_sm *sm, uint64_t t)
 {
     if (!sm->lq_n)
@@ -588,20 +615,8 @@ static void ldst_step(sim_sm *sm, uint64_t t)
     }
     sm->st.mem_requests++;
     sm->lq_head = (sm->lq_head + 1) % SIM_WARP_LANES;
-    if (--sm->lq_n == 0 && sm->ldst_waiters) {
-        for (int wi = 0; wi < SM_MASK_WORDS; wi++) {
-            for (uint64_t b = sm->wldst[wi]; b; b &= b - 1) {
-                int i = wi * 64 + __builtin_ctzll(b);
-                if (sm->wstate[i] == W_RUN && sm->wwake[i] > t) {
-                    set_wake(sm, i, t);
-                    wake_lowered(sm, i);
-                }
-            }
-            sm->wldst[wi] = 0;
-        }
-        sm->ldst_waiters = 0;
-        sm->warp_next = t;
-    }
+    if (--sm->lq_n == 0 && sm->ldst_waiters)
+        ldst_sleepers_due(sm, t);
 }
 
 void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
@@ -745,9 +760,12 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
     for (int s = 0; s < sm->cfg->n_sched; s++) {
         sim_sched *sc = &sm->sched[s];
         int awake = sc->n && sm->sched_next[s] <= t;
+        /* the LDST queue changes only when an instruction issues, after a pick */
+        const uint64_t *ldst = sm->lq_n == 0 && sm->ldst_waiters ? sm->wldst : NULL;
         int slot = !awake ? -1
-                   : gto ? sim_sched_pick_gto(sc, sm->wwake, sm->wfinite, t, can_issue, &ctx)
-                         : sim_sched_pick_lrr(sc, sm->wwake, t, can_issue, &ctx);
+                   : gto ? sim_sched_pick_gto(sc, sm->wwake, sm->wfinite, ldst, t, can_issue,
+                                              &ctx)
+                         : sim_sched_pick_lrr(sc, sm->wwake, ldst, t, can_issue, &ctx);
         if (slot >= 0) {
             issue(sm, slot, t);
             sm->st.issue_slots++;
@@ -764,6 +782,11 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
     sm->last_eval = t + 1;
     release_done(sm);
     uint64_t wn = wake_minima(sm);
+    if (sm->lq_n == 0 && sm->ldst_waiters) {
+        /* still due: their schedulers issued before asking them */
+        ldst_sleepers_due(sm, t);
+        wn = t;
+    }
     if (wn <= t)
         wn = t + 1;
     sm->warp_next = wn;

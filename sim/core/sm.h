@@ -65,11 +65,19 @@ typedef struct sim_sched {
 void sim_sched_add(sim_sched *s, int slot);     /* appends: the youngest */
 void sim_sched_remove(sim_sched *s, int slot);
 
+/* Is warp `slot` due at t: its wake has come, or it sleeps on the LDST
+ * queue (a bit of `ldst`, NULL while the queue is busy) and the queue is
+ * empty? */
+static inline int sim_sched_due(const uint64_t *wake, const uint64_t *ldst, int slot, uint64_t t)
+{
+    return wake[slot] <= t || (ldst && (ldst[slot >> 6] >> (slot & 63) & 1));
+}
+
 /* LRR: start after the warp that issued last, in slot-list order, skipping
- * warps whose wake[slot] is after t; the slot issued or -1. */
+ * warps not due; the slot issued or -1. */
 static inline __attribute__((always_inline)) int
-sim_sched_pick_lrr(sim_sched *s, const uint64_t *wake, uint64_t t, sim_can_issue_fn can_issue,
-                   void *ctx)
+sim_sched_pick_lrr(sim_sched *s, const uint64_t *wake, const uint64_t *ldst, uint64_t t,
+                   sim_can_issue_fn can_issue, void *ctx)
 {
     int n = s->n;
     for (int i = 0; i < n; i++) {
@@ -77,7 +85,7 @@ sim_sched_pick_lrr(sim_sched *s, const uint64_t *wake, uint64_t t, sim_can_issue
         if (pos >= n)
             pos -= n;
         int slot = s->slot[pos];
-        if (wake[slot] <= t && can_issue(ctx, slot)) {
+        if (sim_sched_due(wake, ldst, slot, t) && can_issue(ctx, slot)) {
             s->rr = (pos + 1) % n;
             s->last = slot;
             return slot;
@@ -88,23 +96,31 @@ sim_sched_pick_lrr(sim_sched *s, const uint64_t *wake, uint64_t t, sim_can_issue
 
 /* GTO: the warp that issued last while it can; then the oldest (the list is
  * kept in dispatch order). Only warps with a wake cycle (bits of `finite`)
+ * or asleep on an empty LDST queue (bits of `ldst`, as in sim_sched_due)
  * can be due, so their list positions are gathered into a bit set and
  * visited in order, instead of walking the whole list: the same warps are
  * asked in the same order as a walk would. */
 static inline __attribute__((always_inline)) int
-sim_sched_pick_gto(sim_sched *s, const uint64_t *wake, const uint64_t *finite, uint64_t t,
-                   sim_can_issue_fn can_issue, void *ctx)
+sim_sched_pick_gto(sim_sched *s, const uint64_t *wake, const uint64_t *finite,
+                   const uint64_t *ldst, uint64_t t, sim_can_issue_fn can_issue, void *ctx)
 {
     int last = s->last;
-    if (last >= 0 && wake[last] <= t && can_issue(ctx, last))
+    if (last >= 0 && sim_sched_due(wake, ldst, last, t) && can_issue(ctx, last))
         return last;
     uint64_t due[SM_MASK_WORDS] = {0};   /* by list position */
-    for (int wi = 0; wi < SM_MASK_WORDS; wi++)
-        for (uint64_t b = finite[wi] & s->own[wi]; b; b &= b - 1) {
+    for (int wi = 0; wi < SM_MASK_WORDS; wi++) {
+        uint64_t sleepers = ldst ? ldst[wi] & s->own[wi] : 0;
+        for (uint64_t b = finite[wi] & s->own[wi] & ~sleepers; b; b &= b - 1) {
             int slot = wi * 64 + __builtin_ctzll(b);
             if (slot != last && wake[slot] <= t)
                 due[s->pos[slot] >> 6] |= 1ull << (s->pos[slot] & 63);
         }
+        for (uint64_t b = sleepers; b; b &= b - 1) {
+            int slot = wi * 64 + __builtin_ctzll(b);
+            if (slot != last)
+                due[s->pos[slot] >> 6] |= 1ull << (s->pos[slot] & 63);
+        }
+    }
     for (int wi = 0; wi < SM_MASK_WORDS; wi++)
         for (uint64_t b = due[wi]; b; b &= b - 1) {
             int slot = s->slot[wi * 64 + __builtin_ctzll(b)];
@@ -147,7 +163,8 @@ typedef struct sim_sm {
     uint8_t *wwait;              /* per slot: sim_stall, why it last could not issue */
     uint64_t *wwake;             /* per slot: earliest cycle worth checking it again */
     uint8_t *wop;                /* per slot: sim_op of the fetched instruction */
-    uint64_t wldst[SM_MASK_WORDS];   /* per slot bit: asleep until the LDST queue drains */
+    uint64_t wldst[SM_MASK_WORDS];   /* per slot bit: asleep until the LDST queue is empty
+                                      * (due whenever it is: sim_sched_due) */
     uint64_t wfinite[SM_MASK_WORDS]; /* per slot bit: wwake is a cycle, not SIM_NEVER */
     int release_pending;         /* a block's last warp finished */
     sim_block *blocks;           /* max_blocks slots */
