@@ -89,16 +89,29 @@ int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_
      * run, cut at line boundaries. A run's lines come in increasing order,
      * the order in which its lanes would have met them. */
     uint32_t m = active_mask;
+    /* A whole warp: the lanes that start a run in one branch-free pass. */
+    uint32_t starts = 1;
+    if (active_mask == UINT32_MAX)
+        for (int l = 1; l < SIM_WARP_SIZE_MAX; l++)
+            starts |= (uint32_t)(addr[l] != addr[l - 1] + (uint64_t)size) << l;
     while (m) {
         int t = __builtin_ctz(m);
         m &= m - 1;
-        uint64_t a = addr[t], end = a + (uint64_t)size;
-        while (m) {
-            int u = __builtin_ctz(m);
-            if (addr[u] != end)
-                break;
-            end += (uint64_t)size;
-            m &= m - 1;
+        uint64_t a = addr[t], end;
+        if (active_mask == UINT32_MAX) {
+            starts &= starts - 1;   /* t's own bit */
+            int next = starts ? __builtin_ctz(starts) : SIM_WARP_SIZE_MAX;
+            end = a + (uint64_t)size * (uint64_t)(next - t);
+            m = next < SIM_WARP_SIZE_MAX ? UINT32_MAX << next : 0;
+        } else {
+            end = a + (uint64_t)size;
+            while (m) {
+                int u = __builtin_ctz(m);
+                if (addr[u] != end)
+                    break;
+                end += (uint64_t)size;
+                m &= m - 1;
+            }
         }
         while (a < end) {   /* bytes [a, end) */
             uint64_t line = a & ~(uint64_t)(SIM_LINE_BYTES - 1);
