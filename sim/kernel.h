@@ -319,6 +319,10 @@ struct sim_warp_cursor {
     int16_t tid[3][SIM_WARP_LANES];
     int16_t tid_min[3], tid_max[3];   /* bounds of tid over the lanes that exist */
     int32_t pending_branch;   /* a branch instruction still to be reported */
+    /* the lanes' address offsets cx*tx + cy*ty + cz*tz for the last
+     * (cx, cy, cz) the interpreter used (all 0 when zeroed: still right) */
+    uint64_t lane_off_key[3];
+    uint64_t lane_off[SIM_WARP_LANES];
     void *ext;
 };
 

@@ -21,28 +21,25 @@ static int64_t floor_div(int64_t a, int64_t b)
     return q;
 }
 
-static int64_t var_value(const sim_kernel *k, const sim_warp_cursor *cur, int v);
+static int64_t derived_value(const sim_kernel *k, const sim_warp_cursor *cur, int d);
 
+/* Block and loop variables always; derived ones only those the kernel has
+ * (the others read 0), so an index costs a few multiply-adds. */
 static int64_t eval_uniform(const sim_kernel *k, const sim_warp_cursor *cur, const sim_affine *e)
 {
-    int64_t s = e->c;
-    for (int v = SIM_BX; v < SIM_VAR_COUNT; v++)
-        if (e->k[v])
-            s += e->k[v] * var_value(k, cur, v);
+    const int64_t *kv = e->k;
+    int64_t s = e->c + kv[SIM_BX] * cur->bid[0] + kv[SIM_BY] * cur->bid[1] +
+                kv[SIM_BZ] * cur->bid[2];
+    for (int l = 0; l < cur->loops && l < SIM_MAX_LOOP_DEPTH; l++)   /* deeper ones read 0 */
+        s += kv[SIM_L0 + l] * cur->counter[l];
+    for (int d = 0; d < k->n_derived && d <= SIM_D3 - SIM_D0; d++)
+        if (kv[SIM_D0 + d])
+            s += kv[SIM_D0 + d] * derived_value(k, cur, d);
     return s;
 }
 
-static int64_t var_value(const sim_kernel *k, const sim_warp_cursor *cur, int v)
+static int64_t derived_value(const sim_kernel *k, const sim_warp_cursor *cur, int d)
 {
-    if (v <= SIM_BZ)
-        return cur->bid[v - SIM_BX];
-    if (v <= SIM_L3) {
-        int l = v - SIM_L0;
-        return l < cur->loops ? cur->counter[l] : 0;
-    }
-    int d = v - SIM_D0;
-    if (d >= k->n_derived)
-        return 0;
     const sim_derived *dv = &k->derived[d];
     int64_t x = floor_div(eval_uniform(k, cur, &dv->e), dv->div);
     if (dv->mod > 0) {
@@ -138,29 +135,48 @@ static int clamp_idle(const sim_warp_cursor *cur, const sim_index *ix, int64_t u
     return lo >= ix->lo && hi <= ix->hi;
 }
 
-/* out[l] = base + cx*tx + cy*ty + cz*tz for every lane; inlined with
- * constant flags, so each variant is one straight loop. */
-static inline __attribute__((always_inline)) void lane_affine(uint64_t *out,
+/* off[l] = cx*tx + cy*ty + cz*tz for every lane; inlined with constant
+ * flags, so each variant is one straight loop. */
+static inline __attribute__((always_inline)) void lane_affine(uint64_t *off,
                                                               const sim_warp_cursor *cur,
-                                                              uint64_t base, uint64_t cx,
-                                                              uint64_t cy, uint64_t cz, int use_y,
-                                                              int use_z)
+                                                              uint64_t cx, uint64_t cy,
+                                                              uint64_t cz, int use_y, int use_z)
 {
     for (int l = 0; l < SIM_WARP_LANES; l++) {
-        uint64_t x = base + cx * (uint64_t)(int64_t)cur->tid[0][l];
+        uint64_t x = cx * (uint64_t)(int64_t)cur->tid[0][l];
         if (use_y)
             x += cy * (uint64_t)(int64_t)cur->tid[1][l];
         if (use_z)
             x += cz * (uint64_t)(int64_t)cur->tid[2][l];
-        out[l] = x;
+        off[l] = x;
     }
+}
+
+/* The lanes' offsets for (cx, cy, cz), kept in the cursor: a warp's
+ * accesses mostly share one shape (the same array strides), so the
+ * multiplications run once per shape rather than once per access. */
+static const uint64_t *lane_offsets(sim_warp_cursor *cur, uint64_t cx, uint64_t cy, uint64_t cz)
+{
+    uint64_t *key = cur->lane_off_key;
+    if (key[0] != cx || key[1] != cy || key[2] != cz) {
+        if (cy == 0 && cz == 0)
+            lane_affine(cur->lane_off, cur, cx, 0, 0, 0, 0);
+        else if (cz == 0)
+            lane_affine(cur->lane_off, cur, cx, cy, 0, 1, 0);
+        else
+            lane_affine(cur->lane_off, cur, cx, cy, cz, 1, 1);
+        key[0] = cx;
+        key[1] = cy;
+        key[2] = cz;
+    }
+    return cur->lane_off;
 }
 
 /* All active lanes' addresses (inactive lanes get 0); the uniform part of
  * each dimension once. When no clamp binds for the warp, an address is
  * affine in the thread index: base + cx*tx + cy*ty + cz*tz, one short loop
  * (unsigned arithmetic: the same bits as the clamped sum). */
-static void lane_addrs(const sim_kernel *k, const sim_warp_cursor *cur, const sim_addr *a,
+static void lane_addrs(const sim_kernel *k, sim_warp_cursor *cur, const sim_addr *a,
                        uint32_t active, uint64_t *out)
 {
     int64_t u[SIM_MAX_ADDR_DIMS];
@@ -179,18 +195,13 @@ static void lane_addrs(const sim_kernel *k, const sim_warp_cursor *cur, const si
     uint64_t base = k->arrays[a->array].base;
     if (affine) {
         base += eb * off;
-        cx *= eb;
-        cy *= eb;
-        cz *= eb;
-        if (cy == 0 && cz == 0)
-            lane_affine(out, cur, base, cx, 0, 0, 0, 0);
-        else if (cz == 0)
-            lane_affine(out, cur, base, cx, cy, 0, 1, 0);
-        else
-            lane_affine(out, cur, base, cx, cy, cz, 1, 1);
-        if (active != UINT32_MAX)
+        const uint64_t *lane = lane_offsets(cur, cx * eb, cy * eb, cz * eb);
+        if (active == UINT32_MAX)
             for (int l = 0; l < SIM_WARP_LANES; l++)
-                out[l] = (active >> l & 1) ? out[l] : 0;
+                out[l] = base + lane[l];
+        else
+            for (int l = 0; l < SIM_WARP_LANES; l++)
+                out[l] = (active >> l & 1) ? base + lane[l] : 0;
         return;
     }
     int64_t sum[SIM_WARP_LANES];
