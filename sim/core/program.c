@@ -121,17 +121,26 @@ static void lane_addrs_clamped(const sim_warp_cursor *cur, const sim_addr *a, co
     }
 }
 
+/* The range [*lo, *hi] of u + kx*tx + ky*ty + kz*tz over the lanes that
+ * exist, from the bounds of tx, ty, tz. */
+static void lane_range(const sim_warp_cursor *cur, const sim_affine *e, int64_t u, int64_t *lo,
+                       int64_t *hi)
+{
+    *lo = *hi = u;
+    for (int i = 0; i < 3; i++) {
+        int64_t k = e->k[SIM_TX + i];
+        int64_t a = k * cur->tid_min[i], b = k * cur->tid_max[i];
+        *lo += a < b ? a : b;
+        *hi += a < b ? b : a;
+    }
+}
+
 /* Does clamp(u + kx*tx + ky*ty + kz*tz, lo, hi) leave every existing lane
- * unchanged? Checked once per warp from the bounds of tx, ty, tz. */
+ * unchanged? Checked once per warp. */
 static int clamp_idle(const sim_warp_cursor *cur, const sim_index *ix, int64_t u)
 {
-    int64_t lo = u, hi = u;
-    for (int i = 0; i < 3; i++) {
-        int64_t k = ix->e.k[SIM_TX + i];
-        int64_t a = k * cur->tid_min[i], b = k * cur->tid_max[i];
-        lo += a < b ? a : b;
-        hi += a < b ? b : a;
-    }
+    int64_t lo, hi;
+    lane_range(cur, &ix->e, u, &lo, &hi);
     return lo >= ix->lo && hi <= ix->hi;
 }
 
@@ -210,29 +219,42 @@ static void lane_addrs(const sim_kernel *k, sim_warp_cursor *cur, const sim_addr
         out[l] = (active >> l & 1) ? base + (uint64_t)sum[l] * eb : 0;
 }
 
+/* 1 when `x cmp 0` holds for every x in [lo, hi], 0 when for none, -1
+ * when that depends on the lane. */
+static int cmp_over_range(int cmp, int64_t lo, int64_t hi)
+{
+    switch (cmp) {
+    case SIM_LT: return hi < 0 ? 1 : lo >= 0 ? 0 : -1;
+    case SIM_LE: return hi <= 0 ? 1 : lo > 0 ? 0 : -1;
+    case SIM_GT: return lo > 0 ? 1 : hi <= 0 ? 0 : -1;
+    case SIM_GE: return lo >= 0 ? 1 : hi < 0 ? 0 : -1;
+    case SIM_EQ: return lo == 0 && hi == 0 ? 1 : lo > 0 || hi < 0 ? 0 : -1;
+    default: return lo > 0 || hi < 0 ? 1 : lo == 0 && hi == 0 ? 0 : -1;
+    }
+}
+
 static uint32_t eval_pred(const sim_kernel *k, const sim_warp_cursor *cur, const sim_pred *p,
                           uint32_t active)
 {
     uint32_t mask = active;
     for (int c = 0; c < p->n && mask; c++) {
         const sim_affine *e = &p->c[c].e;
-        int64_t u = eval_uniform(k, cur, e);
+        int64_t u = eval_uniform(k, cur, e), lo, hi;
+        /* the same outcome on every lane (a warp away from the boundary a
+         * condition tests) needs no lane loop */
+        lane_range(cur, e, u, &lo, &hi);
+        int all = cmp_over_range(p->c[c].cmp, lo, hi);
+        if (all >= 0) {
+            mask = all ? mask : 0;
+            continue;
+        }
         uint32_t m = 0;
         for (int l = 0; l < SIM_WARP_LANES; l++) {
             if (!(mask >> l & 1))
                 continue;
             int64_t x = u + e->k[SIM_TX] * cur->tid[0][l] + e->k[SIM_TY] * cur->tid[1][l] +
                         e->k[SIM_TZ] * cur->tid[2][l];
-            int t;
-            switch (p->c[c].cmp) {
-            case SIM_LT: t = x < 0; break;
-            case SIM_LE: t = x <= 0; break;
-            case SIM_GT: t = x > 0; break;
-            case SIM_GE: t = x >= 0; break;
-            case SIM_EQ: t = x == 0; break;
-            default: t = x != 0; break;
-            }
-            m |= (uint32_t)t << l;
+            m |= (uint32_t)cmp_over_range(p->c[c].cmp, x, x) << l;
         }
         mask = m;
     }
