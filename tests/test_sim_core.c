@@ -597,6 +597,48 @@ static void test_simt_mask(void)
     trapeze_config_destroy(cfg);
 }
 
+/* Lanes of one 64-thread block (two warps) for which tx + c cmp 0 holds:
+ * the count an IF body of one instruction adds to thread_insts. */
+static uint64_t pred_lanes(trapeze_config *cfg, int64_t c, sim_cmp cmp)
+{
+    sim_kb *kb = sim_kb_begin("pred", SIM_DIM(1), SIM_DIM(64));
+    sim_kb_if(kb, sim_pred1(SIM_AFF(.c = c, .k[SIM_TX] = 1), cmp));
+    sim_kb_alu(kb, SIM_OP_INT, SIM_ALU_ADD, 1, SIM_NO_REG, SIM_NO_REG, SIM_NO_REG);
+    sim_kb_endif(kb);
+    sim_kernel *k = end(kb);
+    sim_kernel_stats st;
+    run_on(cfg, k, 0, &st);
+    uint64_t n = st.total.thread_insts - 64 - 64;   /* less the IF and the EXIT */
+    sim_kernel_stats_free(&st);
+    sim_kernel_destroy(k);
+    return n;
+}
+
+/* Every comparison, for offsets that make a warp's outcome uniform (all
+ * lanes or none: decided from the warp's tx range) and mixed (lane by
+ * lane), against a count over tx = 0..63. */
+static void test_predicates(void)
+{
+    trapeze_config *cfg = make_cfg(8, NULL);
+    const int64_t offsets[] = {-70, -63, -40, -32, -31, 0, 5};
+    for (int cmp = SIM_LT; cmp <= SIM_NE; cmp++)
+        for (size_t i = 0; i < sizeof offsets / sizeof offsets[0]; i++) {
+            uint64_t want = 0;
+            for (int64_t tx = 0; tx < 64; tx++) {
+                int64_t x = tx + offsets[i];
+                int t[] = {x < 0, x <= 0, x > 0, x >= 0, x == 0, x != 0};
+                want += (uint64_t)t[cmp];
+            }
+            uint64_t got = pred_lanes(cfg, offsets[i], (sim_cmp)cmp);
+            CHECK(got == want);
+            if (got != want)
+                fprintf(stderr, "cmp %d c %lld: %llu lanes, want %llu\n", cmp,
+                        (long long)offsets[i], (unsigned long long)got,
+                        (unsigned long long)want);
+        }
+    trapeze_config_destroy(cfg);
+}
+
 static void test_builder_errors(void)
 {
     trapeze_error err;
@@ -623,6 +665,7 @@ int main(void)
     test_stall_attribution();
     test_occupancy();
     test_simt_mask();
+    test_predicates();
     test_builder_errors();
     test_global_barrier();
     test_builtins_and_determinism();
