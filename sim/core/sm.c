@@ -41,7 +41,39 @@
 enum { TAG_LOAD = 0, TAG_STORE = 1, TAG_ATOMIC = 2 };
 
 #define WST(sm, w) ((sm)->wstate[(w) - (sm)->warps])
-#define WWAIT(sm, w) ((sm)->wwait[(w) - (sm)->warps])
+#define SLOT(sm, w) ((int)((w) - (sm)->warps))
+
+/* The stall reason a warp gives its scheduler: its wait reason while it
+ * runs (or has exited and drains), barrier or fence while held there,
+ * none (idle) otherwise. Kept in sm->why[] bit sets so that a
+ * scheduler's reason is a few mask tests. */
+static inline void update_why(sim_sm *sm, int slot)
+{
+    int st = sm->wstate[slot];
+    int r = st == W_RUN || st == W_EXITED ? sm->wwait[slot]
+            : st == W_BAR ? SIM_STALL_BARRIER
+            : st == W_FENCE ? SIM_STALL_FENCE : SIM_STALL_IDLE;
+    int old = sm->wwhy[slot];
+    if (r == old)
+        return;
+    uint64_t bit = 1ull << (slot & 63);
+    sm->why[old][slot >> 6] &= ~bit;
+    sm->why[r][slot >> 6] |= bit;
+    sm->wwhy[slot] = (uint8_t)r;
+}
+
+/* Every write of a warp's state or wait reason goes through these. */
+static inline void set_state(sim_sm *sm, int slot, int st)
+{
+    sm->wstate[slot] = (uint8_t)st;
+    update_why(sm, slot);
+}
+
+static inline void set_wait(sim_sm *sm, int slot, int why)
+{
+    sm->wwait[slot] = (uint8_t)why;
+    update_why(sm, slot);
+}
 
 /* Every write of a warp's wake goes here: wfinite keeps the slots whose
  * wake is a cycle (not SIM_NEVER), the only ones wake_minima looks at. */
@@ -56,7 +88,7 @@ static inline void set_wake(sim_sm *sm, int slot, uint64_t v)
 static inline void ldst_sleep(sim_sm *sm, int slot)
 {
     uint64_t bit = 1ull << (slot & 63), *word = &sm->wldst[slot >> 6];
-    sm->wwait[slot] = SIM_STALL_MEMORY;
+    set_wait(sm, slot, SIM_STALL_MEMORY);
     set_wake(sm, slot, SIM_NEVER);
     if (!(*word & bit)) {
         *word |= bit;
@@ -108,12 +140,15 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
     sm->wwait = calloc((size_t)cfg->max_warps, 1);
     sm->wwake = calloc((size_t)cfg->max_warps, sizeof *sm->wwake);
     sm->wop = calloc((size_t)cfg->max_warps, 1);
-    if (!sm->wop || !sm->wstate || !sm->wwait || !sm->wwake || !sm->warps || !sm->blocks || !sm->sp_free || !sm->sfu_free) {
+    sm->wwhy = malloc((size_t)cfg->max_warps);
+    if (!sm->wwhy || !sm->wop || !sm->wstate || !sm->wwait || !sm->wwake || !sm->warps || !sm->blocks || !sm->sp_free || !sm->sfu_free) {
         sim_sm_free(sm);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory for SM %d", id);
     }
-    for (int i = 0; i < cfg->max_warps; i++)
+    for (int i = 0; i < cfg->max_warps; i++) {
         sm->wwake[i] = SIM_NEVER;   /* and no bit in wfinite */
+        sm->wwhy[i] = SIM_STALL_IDLE;   /* free: no bit in why[] needed */
+    }
     for (int s = 0; s < cfg->n_sched; s++)
         sm->sched[s].last = -1;
     sm->next = SIM_NEVER;
@@ -130,7 +165,8 @@ void sim_sm_free(sim_sm *sm)
     free(sm->wwait);
     free(sm->wwake);
     free(sm->wop);
-    sm->wop = NULL;
+    free(sm->wwhy);
+    sm->wop = sm->wwhy = NULL;
     sm->wstate = sm->wwait = NULL;
     sm->wwake = NULL;
     sm->warps = NULL;
@@ -224,8 +260,8 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
         while (sm->wstate[slot] != W_FREE)
             slot++;
         sim_warp *w = &sm->warps[slot];
-        WST(sm, w) = W_RUN;
-        WWAIT(sm, w) = SIM_STALL_IDLE;
+        set_state(sm, SLOT(sm, w), W_RUN);
+        set_wait(sm, SLOT(sm, w), SIM_STALL_IDLE);
         w->block = (int16_t)b;
         w->age = sm->age_counter++;
         set_wake(sm, (int)(w - sm->warps), cycle + 1);
@@ -254,7 +290,7 @@ static void release_block(sim_sm *sm, sim_block *blk)
         sim_sched_remove(&sm->sched[slot % sm->cfg->n_sched], slot);
         if (sm->src->warp_end)
             sm->src->warp_end(sm->src_self, &sm->warps[slot].cur);
-        sm->wstate[slot] = W_FREE;
+        set_state(sm, slot, W_FREE);
         set_wake(sm, slot, SIM_NEVER);
     }
     sm->n_blocks--;
@@ -273,15 +309,15 @@ static void try_finish(sim_sm *sm, sim_warp *w, uint64_t t)
 {
     if (w->pend_loads || w->pend_stores) {
         set_wake(sm, (int)(w - sm->warps), SIM_NEVER);
-        WWAIT(sm, w) = SIM_STALL_MEMORY;
+        set_wait(sm, SLOT(sm, w), SIM_STALL_MEMORY);
         return;
     }
     if (w->busy_until > t) {
         set_wake(sm, (int)(w - sm->warps), w->busy_until);
-        WWAIT(sm, w) = SIM_STALL_COMPUTE;
+        set_wait(sm, SLOT(sm, w), SIM_STALL_COMPUTE);
         return;
     }
-    WST(sm, w) = W_DONE;
+    set_state(sm, SLOT(sm, w), W_DONE);
     set_wake(sm, (int)(w - sm->warps), SIM_NEVER);
     /* released by release_done(), never inside a scheduler's pick */
     if (++sm->blocks[w->block].done == sm->blocks[w->block].n_warps)
@@ -306,10 +342,10 @@ static void barrier_check(sim_sm *sm, sim_block *blk, uint64_t t)
     for (int i = 0; i < blk->warps; i++) {
         sim_warp *w = &sm->warps[blk->slot[i]];
         if (WST(sm, w) == W_BAR) {
-            WST(sm, w) = W_RUN;
+            set_state(sm, SLOT(sm, w), W_RUN);
             /* the barrier held it this cycle (a later scheduler's reason
              * may look at it before it can issue at t+1) */
-            WWAIT(sm, w) = SIM_STALL_BARRIER;
+            set_wait(sm, SLOT(sm, w), SIM_STALL_BARRIER);
             set_wake(sm, (int)(w - sm->warps), t + 1);
             wake_lowered(sm, blk->slot[i]);
         }
@@ -366,7 +402,7 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
         if (r == SIM_NO_REG)
             continue;
         if (w->reg_pending[r]) {
-            WWAIT(sm, w) = SIM_STALL_MEMORY;
+            set_wait(sm, SLOT(sm, w), SIM_STALL_MEMORY);
             set_wake(sm, (int)(w - sm->warps), SIM_NEVER);
             return 0;
         }
@@ -374,7 +410,7 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
             ready = w->reg_ready[r];
     }
     if (ready > t) {
-        WWAIT(sm, w) = SIM_STALL_COMPUTE;
+        set_wait(sm, SLOT(sm, w), SIM_STALL_COMPUTE);
         set_wake(sm, (int)(w - sm->warps), ready);
         return 0;
     }
@@ -382,13 +418,13 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
     uint64_t wake;
     if (is_sp(op)) {
         if (free_unit(sm->sp_free, sm->cfg->n_sp, t, &wake) < 0) {
-            WWAIT(sm, w) = SIM_STALL_COMPUTE;
+            set_wait(sm, SLOT(sm, w), SIM_STALL_COMPUTE);
             set_wake(sm, (int)(w - sm->warps), wake);
             return 0;
         }
     } else if (op == SIM_OP_SFU) {
         if (free_unit(sm->sfu_free, sm->cfg->n_sfu, t, &wake) < 0) {
-            WWAIT(sm, w) = SIM_STALL_COMPUTE;
+            set_wait(sm, SLOT(sm, w), SIM_STALL_COMPUTE);
             set_wake(sm, (int)(w - sm->warps), wake);
             return 0;
         }
@@ -398,7 +434,7 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
             return 0;
         }
         if (sm->ldst_free > t) {
-            WWAIT(sm, w) = SIM_STALL_MEMORY;
+            set_wait(sm, SLOT(sm, w), SIM_STALL_MEMORY);
             set_wake(sm, (int)(w - sm->warps), sm->ldst_free);
             return 0;
         }
@@ -557,15 +593,15 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
         break;
     }
     case SIM_OP_BAR:
-        WST(sm, w) = W_BAR;
+        set_state(sm, SLOT(sm, w), W_BAR);
         blk->arrived++;
         break;
     case SIM_OP_FENCE:
         if (w->pend_stores)
-            WST(sm, w) = W_FENCE;
+            set_state(sm, SLOT(sm, w), W_FENCE);
         break;
     default:   /* EXIT */
-        WST(sm, w) = W_EXITED;
+        set_state(sm, SLOT(sm, w), W_EXITED);
         w->has_inst = 0;
         blk->exited++;
         break;
@@ -627,7 +663,7 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
     if (kind == TAG_STORE || kind == TAG_ATOMIC) {
         w->pend_stores--;
         if (w->pend_stores == 0 && WST(sm, w) == W_FENCE)
-            WST(sm, w) = W_RUN;
+            set_state(sm, SLOT(sm, w), W_RUN);
     } else {
         w->pend_loads--;
     }
@@ -665,36 +701,14 @@ static void account(sim_sm *sm, uint64_t upto)
     sm->last_eval = upto;
 }
 
-/* Why scheduler sc issues nothing, from its warps' states and wait reasons
- * (precedence memory > compute > fence > barrier > idle). */
+/* Why scheduler sc issues nothing, from its warps' reasons (precedence
+ * memory > compute > fence > barrier > idle). */
 static int sched_reason(const sim_sm *sm, const sim_sched *sc)
 {
-    /* The answer does not depend on the order the warps are looked at, so
-     * first the likeliest memory stalls: warps asleep on the LDST unit. */
-    for (int wi = 0; wi < SM_MASK_WORDS; wi++)
-        for (uint64_t b = sm->wldst[wi] & sc->own[wi]; b; b &= b - 1) {
-            int slot = wi * 64 + __builtin_ctzll(b);
-            int st = sm->wstate[slot];
-            if ((st == W_RUN || st == W_EXITED) && sm->wwait[slot] == SIM_STALL_MEMORY)
-                return SIM_STALL_MEMORY;
-        }
-    unsigned seen = 0;
-    for (int i = 0; i < sc->n; i++) {
-        int slot = sc->slot[i];
-        int st = sm->wstate[slot];
-        if (st == W_RUN || st == W_EXITED) {
-            int r = sm->wwait[slot];
-            if (r == SIM_STALL_MEMORY)   /* the highest precedence: settled */
-                return SIM_STALL_MEMORY;
-            seen |= 1u << r;
-        } else if (st == W_BAR)
-            seen |= 1u << SIM_STALL_BARRIER;
-        else if (st == W_FENCE)
-            seen |= 1u << SIM_STALL_FENCE;
-    }
-    for (int b = 0; b < SIM_STALL_IDLE; b++)
-        if (seen >> b & 1)
-            return b;
+    for (int r = 0; r < SIM_STALL_IDLE; r++)
+        for (int wi = 0; wi < SM_MASK_WORDS; wi++)
+            if (sm->why[r][wi] & sc->own[wi])
+                return r;
     return SIM_STALL_IDLE;
 }
 

@@ -163,6 +163,8 @@ typedef struct sim_sm {
     uint8_t *wwait;              /* per slot: sim_stall, why it last could not issue */
     uint64_t *wwake;             /* per slot: earliest cycle worth checking it again */
     uint8_t *wop;                /* per slot: sim_op of the fetched instruction */
+    uint8_t *wwhy;               /* per slot: the stall reason it gives its scheduler */
+    uint64_t why[SIM_STALL_COUNT][SM_MASK_WORDS];   /* per reason: the slots giving it */
     uint64_t wldst[SM_MASK_WORDS];   /* per slot bit: asleep until the LDST queue is empty
                                       * (due whenever it is: sim_sched_due) */
     uint64_t wfinite[SM_MASK_WORDS]; /* per slot bit: wwake is a cycle, not SIM_NEVER */
