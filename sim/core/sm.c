@@ -779,7 +779,8 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
         int slot = !awake ? -1
                    : gto ? sim_sched_pick_gto(sc, sm->wwake, sm->wfinite, ldst, t, can_issue,
                                               &ctx)
-                         : sim_sched_pick_lrr(sc, sm->wwake, ldst, t, can_issue, &ctx);
+                         : sim_sched_pick_lrr(sc, sm->wwake, sm->wfinite, ldst, t, can_issue,
+                                              &ctx);
         if (slot >= 0) {
             issue(sm, slot, t);
             sm->st.issue_slots++;

@@ -73,33 +73,77 @@ static inline int sim_sched_due(const uint64_t *wake, const uint64_t *ldst, int 
     return wake[slot] <= t || (ldst && (ldst[slot >> 6] >> (slot & 63) & 1));
 }
 
-/* LRR: start after the warp that issued last, in slot-list order, skipping
- * warps not due; the slot issued or -1. */
-static inline __attribute__((always_inline)) int
-sim_sched_pick_lrr(sim_sched *s, const uint64_t *wake, const uint64_t *ldst, uint64_t t,
-                   sim_can_issue_fn can_issue, void *ctx)
+/* The list positions of the scheduler's due warps (sim_sched_due) other
+ * than `skip`, as a bit set: only warps with a wake cycle (bits of
+ * `finite`) or asleep on an empty LDST queue (bits of `ldst`) can be due,
+ * so the picks visit those instead of walking the whole list. */
+static inline __attribute__((always_inline)) void
+sim_sched_due_positions(const sim_sched *s, const uint64_t *wake, const uint64_t *finite,
+                        const uint64_t *ldst, uint64_t t, int skip, uint64_t *due)
 {
-    int n = s->n;
-    for (int i = 0; i < n; i++) {
-        int pos = s->rr + i;
-        if (pos >= n)
-            pos -= n;
-        int slot = s->slot[pos];
-        if (sim_sched_due(wake, ldst, slot, t) && can_issue(ctx, slot)) {
-            s->rr = (pos + 1) % n;
-            s->last = slot;
-            return slot;
+    for (int wi = 0; wi < SM_MASK_WORDS; wi++)
+        due[wi] = 0;
+    for (int wi = 0; wi < SM_MASK_WORDS; wi++) {
+        uint64_t sleepers = ldst ? ldst[wi] & s->own[wi] : 0;
+        for (uint64_t b = finite[wi] & s->own[wi] & ~sleepers; b; b &= b - 1) {
+            int slot = wi * 64 + __builtin_ctzll(b);
+            if (slot != skip && wake[slot] <= t)
+                due[s->pos[slot] >> 6] |= 1ull << (s->pos[slot] & 63);
+        }
+        for (uint64_t b = sleepers; b; b &= b - 1) {
+            int slot = wi * 64 + __builtin_ctzll(b);
+            if (slot != skip)
+                due[s->pos[slot] >> 6] |= 1ull << (s->pos[slot] & 63);
+        }
+    }
+}
+
+/* Asks the warps at the positions in due[] from position `from` up, in
+ * order; the position of the first that issues, or -1. */
+static inline __attribute__((always_inline)) int
+sim_sched_ask_from(const sim_sched *s, const uint64_t *due, int from, sim_can_issue_fn can_issue,
+                   void *ctx)
+{
+    for (int wi = from >> 6; wi < SM_MASK_WORDS; wi++) {
+        uint64_t b = due[wi];
+        if (wi == from >> 6)
+            b &= ~0ull << (from & 63);
+        for (; b; b &= b - 1) {
+            int pos = wi * 64 + __builtin_ctzll(b);
+            if (can_issue(ctx, s->slot[pos]))
+                return pos;
         }
     }
     return -1;
 }
 
+/* LRR: start after the warp that issued last, in slot-list order (wrapping
+ * round), asking only the due warps; the slot issued or -1. */
+static inline __attribute__((always_inline)) int
+sim_sched_pick_lrr(sim_sched *s, const uint64_t *wake, const uint64_t *finite,
+                   const uint64_t *ldst, uint64_t t, sim_can_issue_fn can_issue, void *ctx)
+{
+    uint64_t due[SM_MASK_WORDS];
+    sim_sched_due_positions(s, wake, finite, ldst, t, -1, due);
+    int pos = sim_sched_ask_from(s, due, s->rr, can_issue, ctx);
+    if (pos < 0 && s->rr > 0) {   /* then the positions before rr */
+        uint64_t before[SM_MASK_WORDS];
+        for (int wi = 0; wi < SM_MASK_WORDS; wi++) {
+            int lo = wi * 64, n = s->rr - lo;
+            before[wi] = n <= 0 ? 0 : n >= 64 ? due[wi] : due[wi] & ((1ull << n) - 1);
+        }
+        pos = sim_sched_ask_from(s, before, 0, can_issue, ctx);
+    }
+    if (pos < 0)
+        return -1;
+    s->rr = (pos + 1) % s->n;
+    s->last = s->slot[pos];
+    return s->last;
+}
+
 /* GTO: the warp that issued last while it can; then the oldest (the list is
- * kept in dispatch order). Only warps with a wake cycle (bits of `finite`)
- * or asleep on an empty LDST queue (bits of `ldst`, as in sim_sched_due)
- * can be due, so their list positions are gathered into a bit set and
- * visited in order, instead of walking the whole list: the same warps are
- * asked in the same order as a walk would. */
+ * kept in dispatch order): the same warps asked in the same order as a walk
+ * of the list would. */
 static inline __attribute__((always_inline)) int
 sim_sched_pick_gto(sim_sched *s, const uint64_t *wake, const uint64_t *finite,
                    const uint64_t *ldst, uint64_t t, sim_can_issue_fn can_issue, void *ctx)
@@ -107,29 +151,13 @@ sim_sched_pick_gto(sim_sched *s, const uint64_t *wake, const uint64_t *finite,
     int last = s->last;
     if (last >= 0 && sim_sched_due(wake, ldst, last, t) && can_issue(ctx, last))
         return last;
-    uint64_t due[SM_MASK_WORDS] = {0};   /* by list position */
-    for (int wi = 0; wi < SM_MASK_WORDS; wi++) {
-        uint64_t sleepers = ldst ? ldst[wi] & s->own[wi] : 0;
-        for (uint64_t b = finite[wi] & s->own[wi] & ~sleepers; b; b &= b - 1) {
-            int slot = wi * 64 + __builtin_ctzll(b);
-            if (slot != last && wake[slot] <= t)
-                due[s->pos[slot] >> 6] |= 1ull << (s->pos[slot] & 63);
-        }
-        for (uint64_t b = sleepers; b; b &= b - 1) {
-            int slot = wi * 64 + __builtin_ctzll(b);
-            if (slot != last)
-                due[s->pos[slot] >> 6] |= 1ull << (s->pos[slot] & 63);
-        }
-    }
-    for (int wi = 0; wi < SM_MASK_WORDS; wi++)
-        for (uint64_t b = due[wi]; b; b &= b - 1) {
-            int slot = s->slot[wi * 64 + __builtin_ctzll(b)];
-            if (can_issue(ctx, slot)) {
-                s->last = slot;
-                return slot;
-            }
-        }
-    return -1;
+    uint64_t due[SM_MASK_WORDS];
+    sim_sched_due_positions(s, wake, finite, ldst, t, last, due);
+    int pos = sim_sched_ask_from(s, due, 0, can_issue, ctx);
+    if (pos < 0)
+        return -1;
+    s->last = s->slot[pos];
+    return s->last;
 }
 
 /* ---- TB dispatch policies ---- */
