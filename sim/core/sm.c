@@ -149,8 +149,11 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
         sm->wwake[i] = SIM_NEVER;   /* and no bit in wfinite */
         sm->wwhy[i] = SIM_STALL_IDLE;   /* free: no bit in why[] needed */
     }
-    for (int s = 0; s < cfg->n_sched; s++)
+    sm->words = (cfg->max_warps + 63) / 64;
+    for (int s = 0; s < cfg->n_sched; s++) {
         sm->sched[s].last = -1;
+        sm->sched[s].words = sm->words;
+    }
     sm->next = SIM_NEVER;
     return TRAPEZE_OK;
 }
@@ -625,7 +628,7 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
 static void ldst_sleepers_due(sim_sm *sm, uint64_t t)
 {
     for (int s = 0; s < sm->cfg->n_sched; s++)
-        for (int wi = 0; wi < SM_MASK_WORDS; wi++)
+        for (int wi = 0; wi < sm->words; wi++)
             if (sm->wldst[wi] & sm->sched[s].own[wi]) {
                 if (sm->sched_next[s] > t)
                     sm->sched_next[s] = t;
@@ -706,7 +709,7 @@ static void account(sim_sm *sm, uint64_t upto)
 static int sched_reason(const sim_sm *sm, const sim_sched *sc)
 {
     for (int r = 0; r < SIM_STALL_IDLE; r++)
-        for (int wi = 0; wi < SM_MASK_WORDS; wi++)
+        for (int wi = 0; wi < sm->words; wi++)
             if (sm->why[r][wi] & sc->own[wi])
                 return r;
     return SIM_STALL_IDLE;
@@ -744,7 +747,7 @@ static uint64_t wake_minima(sim_sm *sm)
     uint64_t *m = sm->sched_next;
     for (int s = 0; s < ns; s++)
         m[s] = SIM_NEVER;
-    for (int wi = 0; wi < SM_MASK_WORDS; wi++)
+    for (int wi = 0; wi < sm->words; wi++)
         for (uint64_t b = sm->wfinite[wi]; b; b &= b - 1) {
             int i = wi * 64 + __builtin_ctzll(b);
             int s = ns == 2 ? i & 1 : i % ns;

@@ -57,6 +57,7 @@ typedef struct sim_sched {
     uint8_t slot[SM_MAX_WARPS];
     uint8_t pos[SM_MAX_WARPS];   /* per slot of this scheduler: its index in slot[] */
     uint64_t own[SM_MASK_WORDS]; /* per slot bit: assigned to this scheduler */
+    int words;                   /* words of the bit sets in use: the SM's warp slots / 64 */
     int last;                    /* slot issued last, -1 none */
     int rr;                      /* LRR: position after the last issue */
     uint8_t reason;              /* sim_stall of the last evaluated cycle, or 0xff issued */
@@ -81,9 +82,9 @@ static inline __attribute__((always_inline)) void
 sim_sched_due_positions(const sim_sched *s, const uint64_t *wake, const uint64_t *finite,
                         const uint64_t *ldst, uint64_t t, int skip, uint64_t *due)
 {
-    for (int wi = 0; wi < SM_MASK_WORDS; wi++)
-        due[wi] = 0;
-    for (int wi = 0; wi < SM_MASK_WORDS; wi++) {
+    for (int wi = 0; wi < s->words; wi++)
+        due[wi] = 0;   /* a slot's list position may lie in another word */
+    for (int wi = 0; wi < s->words; wi++) {
         uint64_t sleepers = ldst ? ldst[wi] & s->own[wi] : 0;
         for (uint64_t b = finite[wi] & s->own[wi] & ~sleepers; b; b &= b - 1) {
             int slot = wi * 64 + __builtin_ctzll(b);
@@ -104,7 +105,7 @@ static inline __attribute__((always_inline)) int
 sim_sched_ask_from(const sim_sched *s, const uint64_t *due, int from, sim_can_issue_fn can_issue,
                    void *ctx)
 {
-    for (int wi = from >> 6; wi < SM_MASK_WORDS; wi++) {
+    for (int wi = from >> 6; wi < s->words; wi++) {
         uint64_t b = due[wi];
         if (wi == from >> 6)
             b &= ~0ull << (from & 63);
@@ -128,7 +129,7 @@ sim_sched_pick_lrr(sim_sched *s, const uint64_t *wake, const uint64_t *finite,
     int pos = sim_sched_ask_from(s, due, s->rr, can_issue, ctx);
     if (pos < 0 && s->rr > 0) {   /* then the positions before rr */
         uint64_t before[SM_MASK_WORDS];
-        for (int wi = 0; wi < SM_MASK_WORDS; wi++) {
+        for (int wi = 0; wi < s->words; wi++) {
             int lo = wi * 64, n = s->rr - lo;
             before[wi] = n <= 0 ? 0 : n >= 64 ? due[wi] : due[wi] & ((1ull << n) - 1);
         }
@@ -199,6 +200,7 @@ typedef struct sim_sm {
     int release_pending;         /* a block's last warp finished */
     sim_block *blocks;           /* max_blocks slots */
     int n_blocks;                /* resident */
+    int words;                   /* words of the slot bit sets in use */
     int used_threads, used_warps, used_regs, used_shmem;
     sim_sched sched[16];
     uint64_t *sp_free, *sfu_free;  /* per unit: next cycle it accepts */
