@@ -8,6 +8,8 @@
 
 int cli_ghostzone(int argc, char **argv);
 int cli_sim(int argc, char **argv);
+int cli_calibrate(int argc, char **argv);
+int cli_validate(int argc, char **argv);
 
 /* Where data/ lives: $TRAPEZE_DATA, else next to the program (build/../data),
  * else the installed share/trapeze. Writes path/relative into out. */

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/error.h"
 #include "model/dual.h"
@@ -49,14 +50,32 @@ trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload 
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     m->gpu = *gpu;
     m->work = *w;
-    m->params = *p;
+    trapeze_gz_set_params(m, p);
     *out = m;
     return TRAPEZE_OK;
 }
 
 void trapeze_gz_destroy(trapeze_gz_model *m) { free(m); }
 void trapeze_gz_set_tau(trapeze_gz_model *m, int enabled) { m->tau = enabled != 0; }
-void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p) { m->params = *p; }
+/* A calibration's measured [profile.NAME] replaces the spec's counts. */
+static void apply_profile(trapeze_workload *w, const trapeze_gz_params *p)
+{
+    for (int i = 0; i < p->n_profiles; i++) {
+        const trapeze_gz_profile *pr = &p->profile[i];
+        if (strcasecmp(pr->workload, w->name) != 0)
+            continue;
+        w->profile_elements = pr->input_elements;
+        w->insts_per_sm_mc = pr->insts_per_sm_mc;
+        w->insts_per_sm_ic = pr->insts_per_sm_ic;
+        w->bank_conflict_rate = pr->bank_conflict_rate;
+    }
+}
+
+void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p)
+{
+    m->params = *p;
+    apply_profile(&m->work, p);
+}
 const trapeze_workload *trapeze_gz_workload(const trapeze_gz_model *m) { return &m->work; }
 const trapeze_gpu *trapeze_gz_gpu(const trapeze_gz_model *m) { return &m->gpu; }
 
@@ -129,7 +148,8 @@ static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *
     gz_dual passes = dual_div(T, dual_scale(v->p[TRAPEZE_GZ_BLOCKS_PER_SM], g->n_sm)); /* 5.5-5.6 */
     /* 5.7: MemCycles(n) = passes*UL + alpha*n*x*Clock/BW, alpha = sigma^(D-1) */
     gz_dual alpha = dual_powi(v->p[TRAPEZE_GZ_SIGMA], w->dims - 1);
-    gz_dual per_elem = dual_scale(alpha, w->element_bytes * g->core_clock_hz / g->dram_bandwidth_bps);
+    gz_dual per_elem = dual_div(dual_scale(alpha, w->element_bytes * g->core_clock_hz / g->dram_bandwidth_bps),
+                                v->p[TRAPEZE_GZ_BW_FRACTION]); /* achieved, not peak, bandwidth */
     gz_dual latency = dual_mul(passes, v->p[TRAPEZE_GZ_UNCONTENDED_LAT]);
 #define MEM_CYCLES(n) dual_add(latency, dual_mul(per_elem, (n)))
     t->stage[TRAPEZE_GZ_LOADSTEN] = dual_scale(MEM_CYCLES(dual_mul(T, in_tile)), w->stencil_arrays); /* 5.8 */
@@ -157,7 +177,9 @@ static void compute_terms(const trapeze_gz_model *m, const gz_vars *v, trapeze_s
     t->stage[TRAPEZE_GZ_ITERCOMP] = dual_mul(dual_mul(v->h, dual_scale(loop_tile, per_elem_ic)),
                                              tau_cpi); /* 5.16 */
     t->stage[TRAPEZE_GZ_GLBSYNC] = sync == TRAPEZE_SYNC_FENCE
-        ? dual_mul(dual_mul(v->p[TRAPEZE_GZ_MU], v->p[TRAPEZE_GZ_FENCE_PER_BLOCK]), t->trapezoids) /* 5.18 */
+        ? dual_mul(v->p[TRAPEZE_GZ_MU], /* 5.18, with the fit's intercept */
+                   dual_add(dual_mul(v->p[TRAPEZE_GZ_FENCE_PER_BLOCK], t->trapezoids),
+                            v->p[TRAPEZE_GZ_FENCE_BARRIER]))
         : v->p[TRAPEZE_GZ_RELAUNCH];                                                               /* 5.17 */
 }
 

@@ -1,0 +1,40 @@
+/*
+ * calib_common.h - what `trapeze calibrate` and `trapeze validate` share:
+ * their common options (GPU, workloads, plan shape, threads, samples file),
+ * preset names, the progress line and building the plan. Parsing only.
+ */
+#ifndef TRAPEZE_CLI_CALIB_COMMON_H
+#define TRAPEZE_CLI_CALIB_COMMON_H
+
+#include "trapeze.h"
+
+#define CALIB_MAX_WORKLOADS 16
+
+typedef struct calib_args {
+    const char *cmd;                 /* "calibrate" or "validate", for messages */
+    char gpu[4096];
+    const char *samples;
+    const char *workload_args[CALIB_MAX_WORKLOADS];
+    int n_workloads;
+    int threads;
+    trapeze_calib_options opt;
+} calib_args;
+
+/* Options every calibration command takes; the "options" help text lists them. */
+extern const char calib_common_help[];
+
+/* Tries argv[*i] as a common option (advancing *i over its value). Returns
+ * 1 when taken, 0 when not a common option, -1 after a usage error (printed). */
+int calib_parse_common(calib_args *a, int argc, char **argv, int *i);
+/* Defaults and checks after parsing: the GPU is required. -1 on error. */
+int calib_finish_args(calib_args *a);
+
+trapeze_status calib_make_plan(const calib_args *a, trapeze_calib_plan **plan,
+                               trapeze_error *err);
+
+/* Progress on stderr, one overwritten line, when stderr is a terminal. */
+void calib_progress(void *ctx, int done, int total, const trapeze_sample *s);
+
+int calib_usage_error(const char *cmd, const char *what, const char *value);
+
+#endif

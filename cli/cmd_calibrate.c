@@ -1,0 +1,96 @@
+/*
+ * cmd_calibrate.c - `trapeze calibrate`: plan, run (resuming from
+ * samples.csv) and fit the ghost-zone model's constants for one GPU; writes
+ * the calibration file `trapeze ghostzone --calibration` reads. Parsing and
+ * printing only: every step is a library call.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/calib_common.h"
+#include "cli/commands.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"usage: trapeze calibrate --gpu FILE [options] [WORKLOAD ...]\n"
+"\n"
+"Calibrates Meng's ghost-zone model against the cycle-level simulator, as the\n"
+"dissertation did against hardware: micro-benchmarks (CPI, empty-kernel\n"
+"relaunch, fence barrier over block counts, copy bandwidth, pointer-chase\n"
+"latency), one profiling pair per workload (instructions per phase, bank\n"
+"conflicts), then short stencil samples over (h, grid size, sync mode) placed\n"
+"by a Sobol sequence. Each finished sample is appended to the samples log at\n"
+"once; a rerun skips those already there. Nonlinear least squares then fits\n"
+"the constants, with standard errors and a k-fold cross-validated error.\n"
+"Rows of kind 'measured' in the samples log (hardware, same columns) join the\n"
+"fit the same way.\n"
+"\n"
+"options:\n"
+"%s"
+"  --out FILE          the calibration file to write (default calib.ini)\n"
+"  -h, --help          show this help\n", calib_common_help);
+}
+
+static int parse(int argc, char **argv, calib_args *a, const char **out)
+{
+    for (int i = 1; i < argc; i++) {
+        int r = calib_parse_common(a, argc, argv, &i);
+        if (r < 0)
+            return 2;
+        if (r > 0)
+            continue;
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--out") && val) {
+            *out = argv[++i];
+        } else {
+            calib_usage_error(a->cmd, "unknown option or missing value:", argv[i]);
+            return 2;
+        }
+    }
+    return calib_finish_args(a) < 0 ? 2 : -1;
+}
+
+int cli_calibrate(int argc, char **argv)
+{
+    calib_args a = {.cmd = "calibrate", .threads = 1};
+    trapeze_calib_options_default(&a.opt);
+    const char *out = "calib.ini";
+    int rc = parse(argc, argv, &a, &out);
+    if (rc >= 0)
+        return rc;
+    trapeze_error err = {0};
+    trapeze_calib_plan *plan = NULL;
+    trapeze_sample_log *log = NULL;
+    trapeze_gz_params p;
+    trapeze_calib_report rep;
+    trapeze_status s = calib_make_plan(&a, &plan, &err);
+    if (!s)
+        s = trapeze_sample_log_open(a.samples, &log, &err);
+    if (!s)
+        s = trapeze_calib_run(plan, log, a.threads, calib_progress, NULL, &err);
+    if (!s)
+        s = trapeze_calib_from_log(plan, log, &p, &rep, &err);
+    if (!s)
+        s = trapeze_gz_params_save(out, &p, &err);
+    if (!s) {
+        printf("%-28s %14s %12s\n", "parameter", "value", "stderr");
+        for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++)
+            printf("%-28s %14.6g %12.3g\n", trapeze_gz_param_name((trapeze_gz_param)k),
+                   p.value[k], p.stderr_[k]);
+        printf("%d observations, %d parameters fitted, in-sample RMS %.2f%%, "
+               "%d-fold CV MAPE %.2f%% (max %.2f%%)\nwrote %s\n",
+               rep.n_points, rep.n_fitted, 100 * rep.rms_rel_error, a.opt.folds,
+               rep.cv_mape_pct, rep.cv_max_ape_pct, out);
+    }
+    trapeze_sample_log_close(log);
+    trapeze_calib_plan_destroy(plan);
+    if (s) {
+        fprintf(stderr, "trapeze calibrate: %s\n", err.message);
+        return 1;
+    }
+    return 0;
+}
