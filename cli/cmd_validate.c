@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/calib_common.h"
 #include "cli/commands.h"
@@ -38,11 +39,13 @@ static void usage(FILE *out)
 "                      pick_ratio,sample_warp_instructions,sweep_warp_instructions\n"
 "  --curve FILE        one row per workload, mode and h:\n"
 "                      workload,sync,h,cpl_sim,cpl_model,warp_instructions\n"
+"  --sweep-log FILE    keep the sweep's runs (samples.csv format): a rerun reuses\n"
+"                      them and an interrupted one resumes\n"
 "  -h, --help          show this help\n", calib_common_help);
 }
 
 typedef struct {
-    const char *calibration, *csv, *curve;
+    const char *calibration, *csv, *curve, *sweep;
 } validate_files;
 
 static int parse(int argc, char **argv, calib_args *a, validate_files *f)
@@ -57,6 +60,7 @@ static int parse(int argc, char **argv, calib_args *a, validate_files *f)
         const char **slot = !strcmp(argv[i], "--calibration") ? &f->calibration
                             : !strcmp(argv[i], "--csv")       ? &f->csv
                             : !strcmp(argv[i], "--curve")     ? &f->curve
+                            : !strcmp(argv[i], "--sweep-log") ? &f->sweep
                                                               : NULL;
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
@@ -141,16 +145,18 @@ int cli_validate(int argc, char **argv)
         return rc;
     trapeze_error err = {0};
     trapeze_calib_plan *plan = NULL;
-    trapeze_sample_log *log = NULL;
+    trapeze_sample_log *log = NULL, *sweep = NULL;
     trapeze_gz_params p;
     trapeze_validation v = {0};
     trapeze_status s = trapeze_gz_params_load(f.calibration, &p, &err);
     if (!s)
         s = calib_make_plan(&a, &plan, &err);
-    if (!s)
+    if (!s && access(a.samples, R_OK) == 0)
         s = trapeze_sample_log_open(a.samples, &log, &err);
+    if (!s && f.sweep)
+        s = trapeze_sample_log_open(f.sweep, &sweep, &err);
     if (!s)
-        s = trapeze_calib_validate(plan, &p, log, a.threads, calib_progress, NULL, &v, &err);
+        s = trapeze_calib_validate(plan, &p, log, sweep, a.threads, calib_progress, NULL, &v, &err);
     if (!s && f.csv)
         s = write_rows(f.csv, &v, &err);
     if (!s && f.curve)
@@ -159,6 +165,7 @@ int cli_validate(int argc, char **argv)
         print_rows(&v);
     trapeze_validation_free(&v);
     trapeze_sample_log_close(log);
+    trapeze_sample_log_close(sweep);
     trapeze_calib_plan_destroy(plan);
     if (s) {
         fprintf(stderr, "trapeze validate: %s\n", err.message);

@@ -426,10 +426,13 @@ typedef struct trapeze_validation {
     trapeze_validation_point *points;
 } trapeze_validation;
 
-/* log may be NULL (sample costs then 0). The sweep's runs are themselves a
- * plan: they run in `threads` workers with results in order. */
+/* log: the calibration's samples, for their cost (NULL: 0). sweep_log, when
+ * not NULL, keeps the sweep's runs like samples.csv: rows already there are
+ * reused, new ones appended as they end (a rerun, e.g. after a model change,
+ * simulates nothing again). The runs go to `threads` workers. */
 trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trapeze_gz_params *p,
-                                      const trapeze_sample_log *log, int threads,
+                                      const trapeze_sample_log *log,
+                                      trapeze_sample_log *sweep_log, int threads,
                                       trapeze_calib_progress progress, void *ctx,
                                       trapeze_validation *out, trapeze_error *err);
 void trapeze_validation_free(trapeze_validation *v);

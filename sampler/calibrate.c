@@ -204,6 +204,23 @@ static trapeze_status make_points(const trapeze_calib_plan *plan, const trapeze_
     return TRAPEZE_OK;
 }
 
+/* The parameters of mask that move some observation's CPL: sigma needs a 2-
+ * or 3-D workload, mu a fence sample, ...; the others would make the fit
+ * singular. */
+static unsigned identifiable(const trapeze_calib_point *pts, int n, unsigned mask)
+{
+    unsigned moved = 0;
+    for (int i = 0; i < n; i++) {
+        trapeze_gz_eval e;
+        if (trapeze_gz_evaluate(pts[i].model, pts[i].sync, pts[i].h, pts[i].blk_len, &e, NULL))
+            continue;
+        for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++)
+            if (fabs(e.dcpl_dparam[k]) > 1e-12 * e.cpl)
+                moved |= TRAPEZE_GZ_MASK(k);
+    }
+    return mask & moved;
+}
+
 trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
                                       const trapeze_sample_log *log, trapeze_gz_params *p,
                                       trapeze_calib_report *rep, trapeze_error *err)
@@ -218,7 +235,7 @@ trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
         s = make_points(plan, log, p, &pts, &n, err);
     if (s)
         return s;
-    unsigned mask = plan->opt.fit_mask ? plan->opt.fit_mask : DEFAULT_FIT_MASK;
+    unsigned mask = identifiable(pts, n, plan->opt.fit_mask ? plan->opt.fit_mask : DEFAULT_FIT_MASK);
     trapeze_gz_params start = *p;
     memset(rep, 0, sizeof *rep);
     s = trapeze_calib_fit(pts, n, mask, p, rep, err);

@@ -6,7 +6,7 @@
  *
  * Order: micro-benchmarks of the GPU, then per workload its profiling pair
  * and its `budget` stencil samples. Ids spell out what a sample is
- * (gpu/workload/index:sync:h:volume), so a changed option plans new ids
+ * (gpu/workload/index:sync:h:volume:stages), so a changed option plans new ids
  * instead of reusing rows that measured something else.
  */
 #include <gsl/gsl_qrng.h>
@@ -213,8 +213,8 @@ static void plan_stencil(trapeze_calib_plan *plan, int wi)
             r->data_len[d] = fmax(1.0, floor(ref.data_len[d] * pow(f, 1.0 / w->dims) + 0.5));
             volume *= r->data_len[d];
         }
-        snprintf(r->id, sizeof r->id, "%.20s/%.30s/%02d:%s:h%d:%.0f", plan->gpu.name, w->name, i,
-                 trapeze_sync_name(r->sync), h, volume);
+        snprintf(r->id, sizeof r->id, "%.20s/%.30s/%02d:%s:h%d:%.0f:s%d", plan->gpu.name, w->name,
+                 i, trapeze_sync_name(r->sync), h, volume, o->stages);
     }
     gsl_qrng_free(q);
 }

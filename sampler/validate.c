@@ -40,8 +40,11 @@ static trapeze_status sweep_rows(const trapeze_calib_plan *plan, trapeze_sample 
         for (int m = 0; m < 2; m++)
             for (int h = 1; h <= max_h; h++) {
                 trapeze_sample *r = &rows[(*n)++];
-                snprintf(r->id, sizeof r->id, "sweep/%.40s/%s:h%d", ref.name,
-                         trapeze_sync_name(modes[m]), h);
+                double volume = 1;
+                for (int d = 0; d < ref.dims; d++)
+                    volume *= ref.data_len[d];
+                snprintf(r->id, sizeof r->id, "%.20s/sweep/%.30s/%s:h%d:%.0f:s%d", plan->gpu.name,
+                         ref.name, trapeze_sync_name(modes[m]), h, volume, plan->opt.stages);
                 snprintf(r->kind, sizeof r->kind, "%s", SAMPLER_KIND_SIM);
                 snprintf(r->workload, sizeof r->workload, "%s", ref.name);
                 snprintf(r->gpu, sizeof r->gpu, "%s", plan->gpu.name);
@@ -124,30 +127,66 @@ typedef struct {
     int done, total;
     trapeze_calib_progress fn;
     void *ctx;
+    trapeze_sample_log *log;
+    trapeze_sample *rows;     /* the whole sweep, results copied back by index */
+    const int *index;
 } sweep_progress;
 
-static trapeze_status report(void *arg, int i, const trapeze_sample *row, trapeze_error *err)
+static trapeze_status finished(void *arg, int i, const trapeze_sample *row, trapeze_error *err)
 {
-    (void)i;
-    (void)err;
     sweep_progress *pr = arg;
-    pr->fn(pr->ctx, ++pr->done, pr->total, row);
-    return TRAPEZE_OK;
+    pr->rows[pr->index[i]] = *row;
+    trapeze_status s = pr->log ? trapeze_sample_log_append(pr->log, row, err) : TRAPEZE_OK;
+    if (!s && pr->fn)
+        pr->fn(pr->ctx, ++pr->done, pr->total, row);
+    return s;
+}
+
+/* Runs the sweep rows missing from sweep_log (all when it is NULL). */
+static trapeze_status run_sweep(const trapeze_calib_plan *plan, trapeze_sample *rows, int n,
+                                trapeze_sample_log *sweep_log, int threads, sweep_progress *pr,
+                                trapeze_error *err)
+{
+    trapeze_sample *todo = malloc((size_t)n * sizeof *todo);
+    int *index = malloc((size_t)n * sizeof *index), m = 0;
+    if (!todo || !index) {
+        free(todo);
+        free(index);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        const trapeze_sample *done = sweep_log ? trapeze_sample_log_find(sweep_log, rows[i].id) : NULL;
+        if (done) {
+            rows[i] = *done;
+        } else {
+            index[m] = i;
+            todo[m++] = rows[i];
+        }
+    }
+    pr->log = sweep_log;
+    pr->rows = rows;
+    pr->index = index;
+    pr->done = n - m;
+    trapeze_status s = sampler_run_rows(plan, todo, m, threads, finished, pr, err);
+    free(todo);
+    free(index);
+    return s;
 }
 
 trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trapeze_gz_params *p,
-                                      const trapeze_sample_log *log, int threads,
+                                      const trapeze_sample_log *log,
+                                      trapeze_sample_log *sweep_log, int threads,
                                       trapeze_calib_progress progress, void *ctx,
                                       trapeze_validation *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
-    trapeze_sample *rows;
-    int n;
+    trapeze_sample *rows = NULL;
+    int n = 0;
     trapeze_status s = sweep_rows(plan, &rows, &n, err);
     if (s)
         return s;
-    sweep_progress pr = {0, n, progress, ctx};
-    s = sampler_run_rows(plan, rows, n, threads, progress ? report : NULL, &pr, err);
+    sweep_progress pr = {.total = n, .fn = progress, .ctx = ctx};
+    s = run_sweep(plan, rows, n, sweep_log, threads, &pr, err);
     out->rows = calloc((size_t)plan->n_workloads * 2, sizeof *out->rows);
     out->points = calloc((size_t)n, sizeof *out->points);
     if (!s && (!out->rows || !out->points))
