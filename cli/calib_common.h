@@ -37,4 +37,15 @@ void calib_progress(void *ctx, int done, int total, const trapeze_sample *s);
 
 int calib_usage_error(const char *cmd, const char *what, const char *value);
 
+/* MPI (calib_mpi.c): started by mpirun, MPI_Init and this rank; else rank 0
+ * of 1. Returns whether MPI was started (pass to calib_mpi_stop). */
+int calib_mpi_start(int *argc, char ***argv, int *rank, int *size);
+void calib_mpi_stop(int started);
+/* Under MPI: prints the message and ends every rank (MPI_Abort). */
+void calib_mpi_abort(const char *message);
+/* The pending samples round-robin over the ranks; rank 0 (the only one with
+ * a log) appends them in plan order. A failure aborts every rank. */
+trapeze_status calib_mpi_run(const trapeze_calib_plan *plan, trapeze_sample_log *log, int rank,
+                             int size, trapeze_error *err);
+
 #endif

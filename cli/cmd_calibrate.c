@@ -54,6 +54,28 @@ static int parse(int argc, char **argv, calib_args *a, const char **out)
     return calib_finish_args(a) < 0 ? 2 : -1;
 }
 
+/* Runs the plan's samples: threads in one process, or spread over ranks. */
+static trapeze_status run_samples(const calib_args *a, const trapeze_calib_plan *plan,
+                                  trapeze_sample_log *log, int rank, int size, trapeze_error *err)
+{
+    if (size > 1)
+        return calib_mpi_run(plan, log, rank, size, err);
+    return trapeze_calib_run(plan, log, a->threads, calib_progress, NULL, err);
+}
+
+static void print_result(const trapeze_gz_params *p, const trapeze_calib_report *rep, int folds,
+                         const char *out)
+{
+    printf("%-28s %14s %12s\n", "parameter", "value", "stderr");
+    for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++)
+        printf("%-28s %14.6g %12.3g\n", trapeze_gz_param_name((trapeze_gz_param)k), p->value[k],
+               p->stderr_[k]);
+    printf("%d observations, %d parameters fitted, in-sample RMS %.2f%%, "
+           "%d-fold CV MAPE %.2f%% (max %.2f%%)\nwrote %s\n",
+           rep->n_points, rep->n_fitted, 100 * rep->rms_rel_error, folds, rep->cv_mape_pct,
+           rep->cv_max_ape_pct, out);
+}
+
 int cli_calibrate(int argc, char **argv)
 {
     calib_args a = {.cmd = "calibrate", .threads = 1};
@@ -62,32 +84,25 @@ int cli_calibrate(int argc, char **argv)
     int rc = parse(argc, argv, &a, &out);
     if (rc >= 0)
         return rc;
+    int rank, size, mpi = calib_mpi_start(&argc, &argv, &rank, &size);
     trapeze_error err = {0};
     trapeze_calib_plan *plan = NULL;
     trapeze_sample_log *log = NULL;
     trapeze_gz_params p;
     trapeze_calib_report rep;
     trapeze_status s = calib_make_plan(&a, &plan, &err);
-    if (!s)
+    if (!s && rank == 0)
         s = trapeze_sample_log_open(a.samples, &log, &err);
+    if (s && size > 1)
+        calib_mpi_abort(err.message); /* the other ranks would wait for this one */
     if (!s)
-        s = trapeze_calib_run(plan, log, a.threads, calib_progress, NULL, &err);
-    if (!s)
-        s = trapeze_calib_from_log(plan, log, &p, &rep, &err);
-    if (!s)
-        s = trapeze_gz_params_save(out, &p, &err);
-    if (!s) {
-        printf("%-28s %14s %12s\n", "parameter", "value", "stderr");
-        for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++)
-            printf("%-28s %14.6g %12.3g\n", trapeze_gz_param_name((trapeze_gz_param)k),
-                   p.value[k], p.stderr_[k]);
-        printf("%d observations, %d parameters fitted, in-sample RMS %.2f%%, "
-               "%d-fold CV MAPE %.2f%% (max %.2f%%)\nwrote %s\n",
-               rep.n_points, rep.n_fitted, 100 * rep.rms_rel_error, a.opt.folds,
-               rep.cv_mape_pct, rep.cv_max_ape_pct, out);
-    }
+        s = run_samples(&a, plan, log, rank, size, &err);
+    if (!s && rank == 0 && !(s = trapeze_calib_from_log(plan, log, &p, &rep, &err)) &&
+        !(s = trapeze_gz_params_save(out, &p, &err)))
+        print_result(&p, &rep, a.opt.folds, out);
     trapeze_sample_log_close(log);
     trapeze_calib_plan_destroy(plan);
+    calib_mpi_stop(mpi);
     if (s) {
         fprintf(stderr, "trapeze calibrate: %s\n", err.message);
         return 1;

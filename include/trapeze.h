@@ -380,6 +380,14 @@ trapeze_status trapeze_calib_reference(const trapeze_calib_plan *plan, int workl
 trapeze_status trapeze_calib_run_sample(const trapeze_calib_plan *plan, int i,
                                         trapeze_sample *out, trapeze_error *err);
 
+/* The plan indices of the samples missing from log, in plan order (todo
+ * holds room for the plan's count). A logged row under a planned id that is
+ * not that sample is an error. For drivers that spread samples over
+ * processes (MPI): each runs trapeze_calib_run_sample on its share. */
+trapeze_status trapeze_calib_pending(const trapeze_calib_plan *plan,
+                                     const trapeze_sample_log *log, int *todo, int *n,
+                                     trapeze_error *err);
+
 /* Progress: called from the caller's thread or a worker, under a lock. */
 typedef void (*trapeze_calib_progress)(void *ctx, int done, int total, const trapeze_sample *s);
 

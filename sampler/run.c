@@ -112,27 +112,38 @@ static trapeze_status same_sample(const trapeze_sample *planned, const trapeze_s
     return TRAPEZE_OK;
 }
 
+trapeze_status trapeze_calib_pending(const trapeze_calib_plan *plan,
+                                     const trapeze_sample_log *log, int *todo, int *n,
+                                     trapeze_error *err)
+{
+    *n = 0;
+    for (int i = 0; i < plan->count; i++) {
+        const trapeze_sample *logged = trapeze_sample_log_find(log, plan->rows[i].id);
+        trapeze_status s = logged ? same_sample(&plan->rows[i], logged, err) : TRAPEZE_OK;
+        if (s)
+            return s;
+        if (!logged)
+            todo[(*n)++] = i;
+    }
+    return TRAPEZE_OK;
+}
+
 trapeze_status trapeze_calib_run(const trapeze_calib_plan *plan, trapeze_sample_log *log,
                                  int threads, trapeze_calib_progress progress, void *ctx,
                                  trapeze_error *err)
 {
-    trapeze_sample *todo = malloc((size_t)(plan->count ? plan->count : 1) * sizeof *todo);
-    const char **ids = malloc((size_t)(plan->count ? plan->count : 1) * sizeof *ids);
-    if (!todo || !ids) {
-        free(todo);
-        free(ids);
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    }
-    int n = 0;
-    trapeze_status s = TRAPEZE_OK;
-    for (int i = 0; i < plan->count && !s; i++) {
-        const trapeze_sample *logged = trapeze_sample_log_find(log, plan->rows[i].id);
+    size_t room = (size_t)(plan->count ? plan->count : 1);
+    trapeze_sample *todo = malloc(room * sizeof *todo);
+    const char **ids = malloc(room * sizeof *ids);
+    int *pending = malloc(room * sizeof *pending), n = 0;
+    trapeze_status s = todo && ids && pending ? TRAPEZE_OK
+                                              : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    if (!s)
+        s = trapeze_calib_pending(plan, log, pending, &n, err);
+    for (int i = 0; !s && i < plan->count; i++)
         ids[i] = plan->rows[i].id;
-        if (logged)
-            s = same_sample(&plan->rows[i], logged, err);
-        else
-            todo[n++] = plan->rows[i];
-    }
+    for (int k = 0; !s && k < n; k++)
+        todo[k] = plan->rows[pending[k]];
     run_ctx r = {.log = log, .done = plan->count - n, .total = plan->count,
                  .progress = progress, .ctx = ctx};
     if (!s)
@@ -141,5 +152,6 @@ trapeze_status trapeze_calib_run(const trapeze_calib_plan *plan, trapeze_sample_
         s = trapeze_sample_log_sort(log, ids, plan->count, err);
     free(todo);
     free(ids);
+    free(pending);
     return s;
 }
