@@ -154,6 +154,9 @@ typedef enum {
     TRAPEZE_GZ_BW_FRACTION,       /* achieved / peak DRAM bandwidth (extension; 1 = Meng) */
     TRAPEZE_GZ_FENCE_BARRIER,     /* fence-barrier cycles per stage, the intercept of Meng's
                                      fit (his "negligible" delta; 0 = Meng) */
+    TRAPEZE_GZ_OVERLAP,           /* omega: memory/compute overlap, CPS = GlbSync +
+                                     (MemAcc^p + Comp^p)^(1/p), p = 1/(1-omega): 0 is
+                                     Meng's sum, toward 1 the larger of the two (extension) */
     TRAPEZE_GZ_NPARAMS
 } trapeze_gz_param;
 
@@ -170,6 +173,10 @@ typedef struct trapeze_gz_params {
     double value[TRAPEZE_GZ_NPARAMS];
     double stderr_[TRAPEZE_GZ_NPARAMS];  /* standard errors from a fit; 0 when unknown */
     char source[128];                    /* where the values came from */
+    int whole_tiles;                     /* extension, "whole_tiles = 1" in [ghostzone]: at a
+                                            whole h, T = prod ceil(DataLength_i / edge_i) and
+                                            the busiest SM runs ceil(T / M) trapezoids, as a
+                                            launch does (else 5.3's real-valued T) */
     int n_profiles;                      /* [profile.NAME] sections of a calibration file */
     trapeze_gz_profile profile[TRAPEZE_GZ_MAX_PROFILES];
 } trapeze_gz_params;
@@ -346,7 +353,7 @@ typedef struct trapeze_calib_options {
     int max_h;               /* largest h sampled and validated; 0: every valid h */
     double sweep_budget;     /* warp instructions of one workload's validation sweep,
                                 which sets the reference grid (5e8) */
-    double min_fraction, max_fraction; /* sample volume / reference volume (1/4 .. 1/2) */
+    double min_fraction, max_fraction; /* sample volume / reference volume (1/2 .. 1) */
     int folds;               /* k of cross-validation (5) */
     unsigned long seed;      /* cross-validation folds */
     unsigned fit_mask;       /* TRAPEZE_GZ_MASK bits fitted; 0: the default set */

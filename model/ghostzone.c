@@ -133,6 +133,22 @@ typedef struct {
     gz_dual cps, cpl;
 } gz_terms;
 
+/* The whole-tiles extension applies at whole heights only, so that the
+ * continuous optimizer still sees Meng's smooth T between them. */
+static int whole_tiles(const trapeze_gz_model *m, const gz_vars *v)
+{
+    return m->params.whole_tiles && v->h.v == floor(v->h.v) && v->blk.v == floor(v->blk.v);
+}
+
+/* Tiles a launch has: prod ceil(DataLength_i / (blk - HaloWidth_i h)). */
+static double launched_tiles(const trapeze_workload *w, double blk, double h)
+{
+    double tiles = 1;
+    for (int i = 0; i < w->dims; i++)
+        tiles *= ceil(w->data_len[i] / (blk - w->halo[i] * h));
+    return tiles;
+}
+
 static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *t)
 {
     const trapeze_workload *w = &m->work;
@@ -145,6 +161,8 @@ static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *
     gz_dual loop_tile = tile_elements(w, v->blk, one);             /* prod(blk - w_i)   */
     gz_dual in_tile = dual_powi(v->blk, w->dims);                  /* blk^D             */
     gz_dual T = dual_div(volume, out_tile);                        /* 5.3 */
+    if (whole_tiles(m, v))
+        T = dual_const(launched_tiles(w, v->blk.v, v->h.v));
     gz_dual passes = dual_div(T, dual_scale(v->p[TRAPEZE_GZ_BLOCKS_PER_SM], g->n_sm)); /* 5.5-5.6 */
     /* 5.7: MemCycles(n) = passes*UL + alpha*n*x*Clock/BW, alpha = sigma^(D-1) */
     gz_dual alpha = dual_powi(v->p[TRAPEZE_GZ_SIGMA], w->dims - 1);
@@ -183,14 +201,41 @@ static void compute_terms(const trapeze_gz_model *m, const gz_vars *v, trapeze_s
         : v->p[TRAPEZE_GZ_RELAUNCH];                                                               /* 5.17 */
 }
 
+/* The overlap extension: memory and compute of a stage combined as
+ * (M^p + C^p)^(1/p), p = 1/(1 - omega), returned as the factor that scales
+ * both (so the six components still add up to CPL). Exactly 1 at omega = 0
+ * (Meng's 5.2), with the derivative in omega kept for the fit. */
+static gz_dual overlap_factor(const gz_vars *v, const gz_terms *t, gz_dual blocks_per_sm)
+{
+    gz_dual mem = dual_add(dual_add(t->stage[TRAPEZE_GZ_LOADSTEN], t->stage[TRAPEZE_GZ_COMMIT]),
+                           t->stage[TRAPEZE_GZ_ITERMEM]);
+    gz_dual comp = dual_mul(dual_add(t->stage[TRAPEZE_GZ_MISCCOMP], t->stage[TRAPEZE_GZ_ITERCOMP]),
+                            blocks_per_sm);
+    gz_dual sum = dual_add(mem, comp);
+    if (!(mem.v > 0 && comp.v > 0))
+        return dual_const(1.0); /* nothing to overlap */
+    gz_dual p = dual_div(dual_const(1.0), dual_sub(dual_const(1.0), v->p[TRAPEZE_GZ_OVERLAP]));
+    gz_dual inv_p = dual_div(dual_const(1.0), p);
+    gz_dual norm = dual_pow(dual_add(dual_pow(mem, p), dual_pow(comp, p)), inv_p);
+    gz_dual r = dual_div(norm, sum);
+    if (v->p[TRAPEZE_GZ_OVERLAP].v == 0)
+        r.v = 1.0; /* Meng's model to the last bit */
+    return r;
+}
+
 /* 5.2 and 5.24-5.30: per-stage sum and per-loop components. */
 static void combine(const trapeze_gz_model *m, const gz_vars *v, gz_terms *t)
 {
     gz_dual blocks_per_sm = dual_scale(t->trapezoids, 1.0 / m->gpu.n_sm); /* T / M */
+    if (whole_tiles(m, v))
+        blocks_per_sm = dual_const(ceil(blocks_per_sm.v)); /* the busiest SM */
+    gz_dual overlap = overlap_factor(v, t, blocks_per_sm);
     for (int c = 0; c < TRAPEZE_GZ_NCOMPONENTS; c++) {
         gz_dual stage = t->stage[c];
         if (c == TRAPEZE_GZ_MISCCOMP || c == TRAPEZE_GZ_ITERCOMP)
             stage = dual_mul(stage, blocks_per_sm); /* CPT x T / M */
+        if (c != TRAPEZE_GZ_GLBSYNC)
+            stage = dual_mul(stage, overlap);
         t->per_loop[c] = dual_div(stage, v->h);
         t->cps = c == 0 ? stage : dual_add(t->cps, stage);
     }

@@ -12,11 +12,11 @@
 
 static const char *const param_names[TRAPEZE_GZ_NPARAMS] = {
     "uncontended_latency_cycles", "sigma", "beta", "mu", "fence_cycles_per_block",
-    "relaunch_cycles", "cpi", "blocks_per_sm", "bandwidth_fraction", "fence_barrier_cycles"};
+    "relaunch_cycles", "cpi", "blocks_per_sm", "bandwidth_fraction", "fence_barrier_cycles", "overlap"};
 
 /* Physical ranges: a calibration outside them is an error, not a result. */
-static const double param_min[TRAPEZE_GZ_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01, 0.01, 0};
-static const double param_max[TRAPEZE_GZ_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3, 1, 1e9};
+static const double param_min[TRAPEZE_GZ_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01, 0.01, 0, 0};
+static const double param_max[TRAPEZE_GZ_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3, 1, 1e9, 0.95};
 
 const char *trapeze_gz_param_name(trapeze_gz_param p)
 {
@@ -42,7 +42,8 @@ void trapeze_gz_params_default(trapeze_gz_params *p)
         4.0,    /* CPI (Table 5.1) */
         8.0,    /* BlksPerSM (Table 5.1) */
         1.0,    /* bandwidth fraction: Meng assumes the peak (5.4.2) */
-        0.0};   /* fence-barrier intercept: "negligible" (5.4.5) */
+        0.0,    /* fence-barrier intercept: "negligible" (5.4.5) */
+        0.0};   /* overlap: none, memory and compute add up (5.2) */
     memset(p, 0, sizeof *p);
     memcpy(p->value, meng_gtx280, sizeof meng_gtx280);
     snprintf(p->source, sizeof p->source, "Meng 2010, GTX 280 (built-in)");
@@ -110,6 +111,12 @@ static trapeze_status on_param(void *user, const trapeze_ini_ctx *at, const char
         return trapeze_fail(err, TRAPEZE_EPARSE,
                             "%s:%d: [%s] %s: unknown section (expected [ghostzone], [profile.NAME] or [meta])",
                             at->path, at->line, section, key);
+    if (strcmp(key, "whole_tiles") == 0) {
+        long on;
+        trapeze_status s = trapeze_ini_int(at, section, key, value, 0, 1, &on, err);
+        p->whole_tiles = (int)on;
+        return s;
+    }
     int is_stderr;
     int i = find_param(key, &is_stderr);
     if (i < 0)
@@ -144,6 +151,8 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
         if (p->stderr_[i] > 0)
             fprintf(f, "%s_stderr = %.17g\n", param_names[i], p->stderr_[i]);
     }
+    if (p->whole_tiles)
+        fprintf(f, "whole_tiles = 1\n");
     for (int i = 0; i < p->n_profiles; i++) {
         fprintf(f, "\n[profile.%s]\n", p->profile[i].workload);
         for (int k = 0; k < 4; k++)

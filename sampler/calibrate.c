@@ -18,7 +18,13 @@
 #define DEFAULT_FIT_MASK                                                                   \
     (TRAPEZE_GZ_MASK(TRAPEZE_GZ_UNCONTENDED_LAT) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_SIGMA) |     \
      TRAPEZE_GZ_MASK(TRAPEZE_GZ_MU) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_RELAUNCH) |               \
-     TRAPEZE_GZ_MASK(TRAPEZE_GZ_CPI) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_BW_FRACTION))
+     TRAPEZE_GZ_MASK(TRAPEZE_GZ_CPI) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_BW_FRACTION) |         \
+     TRAPEZE_GZ_MASK(TRAPEZE_GZ_OVERLAP))
+
+static unsigned fit_mask(const trapeze_calib_plan *plan)
+{
+    return plan->opt.fit_mask ? plan->opt.fit_mask : DEFAULT_FIT_MASK;
+}
 
 static trapeze_status logged(const trapeze_sample_log *log, const trapeze_sample *planned,
                              const trapeze_sample **out, trapeze_error *err)
@@ -89,6 +95,8 @@ static trapeze_status micro_values(const trapeze_calib_plan *plan, const trapeze
     clamp_param(p, TRAPEZE_GZ_FENCE_BARRIER, intercept);
     clamp_param(p, TRAPEZE_GZ_MU, 0.5);   /* Meng's assumption as the fit's start */
     clamp_param(p, TRAPEZE_GZ_SIGMA, 1.0); /* no dimension penalty to start with */
+    if (fit_mask(plan) & TRAPEZE_GZ_MASK(TRAPEZE_GZ_OVERLAP))
+        clamp_param(p, TRAPEZE_GZ_OVERLAP, 0.5); /* the fit cannot leave the edge 0 */
     return TRAPEZE_OK;
 }
 
@@ -226,6 +234,7 @@ trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
                                       trapeze_calib_report *rep, trapeze_error *err)
 {
     trapeze_gz_params_default(p);
+    p->whole_tiles = 1; /* the model predicts launches of whole tiles */
     trapeze_status s = micro_values(plan, log, p, err);
     if (!s)
         s = profiles(plan, log, p, err);
@@ -235,12 +244,16 @@ trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
         s = make_points(plan, log, p, &pts, &n, err);
     if (s)
         return s;
-    unsigned mask = identifiable(pts, n, plan->opt.fit_mask ? plan->opt.fit_mask : DEFAULT_FIT_MASK);
+    unsigned mask = identifiable(pts, n, fit_mask(plan));
     trapeze_gz_params start = *p;
     memset(rep, 0, sizeof *rep);
     s = trapeze_calib_fit(pts, n, mask, p, rep, err);
+    /* more folds when each training set would otherwise be too small to fit */
     int folds = plan->opt.folds < n ? plan->opt.folds : n;
-    if (!s)
+    while (folds < n && n - (n + folds - 1) / folds <= rep->n_fitted)
+        folds++;
+    rep->cv_mape_pct = rep->cv_max_ape_pct = NAN;
+    if (!s && n - 1 > rep->n_fitted)
         s = trapeze_calib_cross_validate(pts, n, mask, &start, folds, plan->opt.seed, rep, err);
     free_points(pts, n);
     if (!s)

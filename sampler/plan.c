@@ -27,8 +27,8 @@ void trapeze_calib_options_default(trapeze_calib_options *o)
     o->budget = 8;
     o->stages = 2;
     o->sweep_budget = 5e8;
-    o->min_fraction = 1.0 / 4;
-    o->max_fraction = 1.0 / 2;
+    o->min_fraction = 1.0 / 2;
+    o->max_fraction = 1.0;
     o->folds = 5;
     o->seed = 1;
 }
