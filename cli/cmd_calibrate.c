@@ -29,7 +29,30 @@ static void usage(FILE *out)
 "options:\n"
 "%s"
 "  --out FILE          the calibration file to write (default calib.ini)\n"
+"  --fit LIST          parameters to fit, comma-separated calibration-file names\n"
+"                      (default: uncontended_latency_cycles,sigma,mu,\n"
+"                      relaunch_cycles,cpi,overlap; those no\n"
+"                      sample moves are left out)\n"
+"  --real-tiles        calibrate with Meng's real-valued T (Eq. 5.3) instead of\n"
+"                      whole tiles at whole heights\n"
 "  -h, --help          show this help\n", calib_common_help);
+}
+
+/* "cpi,mu" -> TRAPEZE_GZ_MASK bits; -1 after a usage message. */
+static int parse_fit(const char *list, unsigned *mask)
+{
+    char names[512];
+    snprintf(names, sizeof names, "%s", list);
+    *mask = 0;
+    for (char *save, *name = strtok_r(names, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        int k = 0;
+        while (k < TRAPEZE_GZ_NPARAMS && strcmp(name, trapeze_gz_param_name((trapeze_gz_param)k)))
+            k++;
+        if (k == TRAPEZE_GZ_NPARAMS)
+            return calib_usage_error("calibrate", "--fit: no parameter named", name);
+        *mask |= TRAPEZE_GZ_MASK(k);
+    }
+    return *mask ? 0 : calib_usage_error("calibrate", "--fit: an empty list", NULL);
 }
 
 static int parse(int argc, char **argv, calib_args *a, const char **out)
@@ -46,6 +69,12 @@ static int parse(int argc, char **argv, calib_args *a, const char **out)
             return 0;
         } else if (!strcmp(argv[i], "--out") && val) {
             *out = argv[++i];
+        } else if (!strcmp(argv[i], "--fit") && val) {
+            if (parse_fit(val, &a->opt.fit_mask) < 0)
+                return 2;
+            i++;
+        } else if (!strcmp(argv[i], "--real-tiles")) {
+            a->opt.real_tiles = 1;
         } else {
             calib_usage_error(a->cmd, "unknown option or missing value:", argv[i]);
             return 2;

@@ -357,6 +357,7 @@ typedef struct trapeze_calib_options {
     int folds;               /* k of cross-validation (5) */
     unsigned long seed;      /* cross-validation folds */
     unsigned fit_mask;       /* TRAPEZE_GZ_MASK bits fitted; 0: the default set */
+    int real_tiles;          /* 1: calibrate Meng's real-valued T, not whole tiles */
 } trapeze_calib_options;
 
 void trapeze_calib_options_default(trapeze_calib_options *o);

@@ -168,6 +168,13 @@ static trapeze_status run_sweep(const trapeze_calib_plan *plan, trapeze_sample *
     pr->index = index;
     pr->done = n - m;
     trapeze_status s = sampler_run_rows(plan, todo, m, threads, finished, pr, err);
+    const char **ids = malloc((size_t)n * sizeof *ids);
+    for (int i = 0; ids && i < n; i++)
+        ids[i] = rows[i].id;
+    if (!s && sweep_log) /* sweep order, whatever the threads */
+        s = ids ? trapeze_sample_log_sort(sweep_log, ids, n, err)
+                : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    free(ids);
     free(todo);
     free(index);
     return s;
