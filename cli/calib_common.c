@@ -104,6 +104,31 @@ int calib_parse_common(calib_args *a, int argc, char **argv, int *i)
     return 1;
 }
 
+int calib_parse(calib_args *a, int argc, char **argv, calib_own_option own, void *ctx,
+                void (*usage)(FILE *out))
+{
+    for (int i = 1; i < argc; i++) {
+        int r = calib_parse_common(a, argc, argv, &i);
+        if (r < 0)
+            return 2;
+        if (r > 0)
+            continue;
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        }
+        int taken = own(a, ctx, argv[i], i + 1 < argc ? argv[i + 1] : NULL);
+        if (taken < 0)
+            return 2;
+        if (taken == 0) {
+            calib_usage_error(a->cmd, "unknown option or missing value:", argv[i]);
+            return 2;
+        }
+        i += taken - 1;
+    }
+    return calib_finish_args(a) < 0 ? 2 : -1;
+}
+
 int calib_finish_args(calib_args *a)
 {
     if (!a->gpu[0])
@@ -139,4 +164,14 @@ void calib_progress(void *ctx, int done, int total, const trapeze_sample *s)
     if (done == total)
         fputc('\n', stderr);
     fflush(stderr);
+}
+
+int calib_exit(const calib_args *a, trapeze_calib_plan *plan, trapeze_sample_log *log,
+               trapeze_status s, const trapeze_error *err)
+{
+    trapeze_sample_log_close(log);
+    trapeze_calib_plan_destroy(plan);
+    if (s)
+        fprintf(stderr, "trapeze %s: %s\n", a->cmd, err->message);
+    return s ? 1 : 0;
 }

@@ -6,6 +6,8 @@
 #ifndef TRAPEZE_CLI_CALIB_COMMON_H
 #define TRAPEZE_CLI_CALIB_COMMON_H
 
+#include <stdio.h>
+
 #include "trapeze.h"
 
 #define CALIB_MAX_WORKLOADS 16
@@ -26,11 +28,26 @@ extern const char calib_common_help[];
 /* Tries argv[*i] as a common option (advancing *i over its value). Returns
  * 1 when taken, 0 when not a common option, -1 after a usage error (printed). */
 int calib_parse_common(calib_args *a, int argc, char **argv, int *i);
+/* A command's own option: returns how many arguments it took (1 or 2), 0
+ * when arg is not its option, -1 after a usage error (printed). val is the
+ * next argument or NULL. */
+typedef int (*calib_own_option)(calib_args *a, void *ctx, const char *arg, const char *val);
+
+/* Parses argv: common options, -h/--help (prints usage), then `own`.
+ * Returns -1 when parsed, else the exit status (0 after --help, 2 on error). */
+int calib_parse(calib_args *a, int argc, char **argv, calib_own_option own, void *ctx,
+                void (*usage)(FILE *out));
+
 /* Defaults and checks after parsing: the GPU is required. -1 on error. */
 int calib_finish_args(calib_args *a);
 
 trapeze_status calib_make_plan(const calib_args *a, trapeze_calib_plan **plan,
                                trapeze_error *err);
+
+/* The end of a command: frees plan and log, prints err when s failed, and
+ * returns the exit status. */
+int calib_exit(const calib_args *a, trapeze_calib_plan *plan, trapeze_sample_log *log,
+               trapeze_status s, const trapeze_error *err);
 
 /* Progress on stderr, one overwritten line, when stderr is a terminal. */
 void calib_progress(void *ctx, int done, int total, const trapeze_sample *s);

@@ -55,32 +55,19 @@ static int parse_fit(const char *list, unsigned *mask)
     return *mask ? 0 : calib_usage_error("calibrate", "--fit: an empty list", NULL);
 }
 
-static int parse(int argc, char **argv, calib_args *a, const char **out)
+static int own_option(calib_args *a, void *ctx, const char *arg, const char *val)
 {
-    for (int i = 1; i < argc; i++) {
-        int r = calib_parse_common(a, argc, argv, &i);
-        if (r < 0)
-            return 2;
-        if (r > 0)
-            continue;
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--out") && val) {
-            *out = argv[++i];
-        } else if (!strcmp(argv[i], "--fit") && val) {
-            if (parse_fit(val, &a->opt.fit_mask) < 0)
-                return 2;
-            i++;
-        } else if (!strcmp(argv[i], "--real-tiles")) {
-            a->opt.real_tiles = 1;
-        } else {
-            calib_usage_error(a->cmd, "unknown option or missing value:", argv[i]);
-            return 2;
-        }
+    if (!strcmp(arg, "--out") && val) {
+        *(const char **)ctx = val;
+        return 2;
     }
-    return calib_finish_args(a) < 0 ? 2 : -1;
+    if (!strcmp(arg, "--fit") && val)
+        return parse_fit(val, &a->opt.fit_mask) < 0 ? -1 : 2;
+    if (!strcmp(arg, "--real-tiles")) {
+        a->opt.real_tiles = 1;
+        return 1;
+    }
+    return 0;
 }
 
 /* Runs the plan's samples: threads in one process, or spread over ranks. */
@@ -110,7 +97,7 @@ int cli_calibrate(int argc, char **argv)
     calib_args a = {.cmd = "calibrate", .threads = 1};
     trapeze_calib_options_default(&a.opt);
     const char *out = "calib.ini";
-    int rc = parse(argc, argv, &a, &out);
+    int rc = calib_parse(&a, argc, argv, own_option, &out, usage);
     if (rc >= 0)
         return rc;
     int rank, size, mpi = calib_mpi_start(&argc, &argv, &rank, &size);
@@ -129,12 +116,7 @@ int cli_calibrate(int argc, char **argv)
     if (!s && rank == 0 && !(s = trapeze_calib_from_log(plan, log, &p, &rep, &err)) &&
         !(s = trapeze_gz_params_save(out, &p, &err)))
         print_result(&p, &rep, a.opt.folds, out);
-    trapeze_sample_log_close(log);
-    trapeze_calib_plan_destroy(plan);
+    rc = calib_exit(&a, plan, log, s, &err);
     calib_mpi_stop(mpi);
-    if (s) {
-        fprintf(stderr, "trapeze calibrate: %s\n", err.message);
-        return 1;
-    }
-    return 0;
+    return rc;
 }

@@ -48,71 +48,57 @@ typedef struct {
     const char *calibration, *csv, *curve, *sweep;
 } validate_files;
 
-static int parse(int argc, char **argv, calib_args *a, validate_files *f)
+static int own_option(calib_args *a, void *ctx, const char *arg, const char *val)
 {
-    for (int i = 1; i < argc; i++) {
-        int r = calib_parse_common(a, argc, argv, &i);
-        if (r < 0)
-            return 2;
-        if (r > 0)
-            continue;
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        const char **slot = !strcmp(argv[i], "--calibration") ? &f->calibration
-                            : !strcmp(argv[i], "--csv")       ? &f->csv
-                            : !strcmp(argv[i], "--curve")     ? &f->curve
-                            : !strcmp(argv[i], "--sweep-log") ? &f->sweep
-                                                              : NULL;
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return 0;
-        }
-        if (!slot || !val) {
-            calib_usage_error(a->cmd, "unknown option or missing value:", argv[i]);
-            return 2;
-        }
-        *slot = val;
-        i++;
-    }
-    if (calib_finish_args(a) < 0)
-        return 2;
-    if (!f->calibration) {
-        calib_usage_error(a->cmd, "--calibration FILE is required", NULL);
-        return 2;
-    }
-    return -1;
+    (void)a;
+    validate_files *f = ctx;
+    const char **slot = !strcmp(arg, "--calibration") ? &f->calibration
+                        : !strcmp(arg, "--csv")       ? &f->csv
+                        : !strcmp(arg, "--curve")     ? &f->curve
+                        : !strcmp(arg, "--sweep-log") ? &f->sweep
+                                                      : NULL;
+    if (!slot || !val)
+        return 0;
+    *slot = val;
+    return 2;
 }
 
-static trapeze_status write_rows(const char *path, const trapeze_validation *v, trapeze_error *err)
+/* One CSV row of row i: text fields, then numbers. */
+typedef void (*row_fn)(const trapeze_validation *v, int i, const char **text, double *nums);
+
+static void summary_row(const trapeze_validation *v, int i, const char **text, double *nums)
 {
-    trapeze_csv_out *csv;
-    trapeze_status s = trapeze_csv_create(path, row_columns, 9, &csv, err);
-    for (int i = 0; !s && i < v->n_rows; i++) {
-        const trapeze_validation_row *r = &v->rows[i];
-        trapeze_csv_text(csv, r->workload);
-        trapeze_csv_text(csv, trapeze_sync_name(r->sync));
-        double nums[] = {r->mape_pct, r->max_ape_pct, r->h_model, r->h_sim_best, r->pick_ratio,
-                         r->sample_warp_instructions, r->sweep_warp_instructions};
-        for (int k = 0; k < 7; k++)
-            trapeze_csv_number(csv, nums[k]);
-        s = trapeze_csv_end_row(csv, err);
-    }
-    if (s) {
-        trapeze_csv_abort(csv);
-        return s;
-    }
-    return trapeze_csv_commit(csv, err);
+    const trapeze_validation_row *r = &v->rows[i];
+    text[0] = r->workload;
+    text[1] = trapeze_sync_name(r->sync);
+    double values[] = {r->mape_pct, r->max_ape_pct, r->h_model, r->h_sim_best, r->pick_ratio,
+                       r->sample_warp_instructions, r->sweep_warp_instructions};
+    memcpy(nums, values, sizeof values);
 }
 
-static trapeze_status write_curve(const char *path, const trapeze_validation *v, trapeze_error *err)
+static void curve_row(const trapeze_validation *v, int i, const char **text, double *nums)
+{
+    const trapeze_validation_point *p = &v->points[i];
+    text[0] = p->workload;
+    text[1] = trapeze_sync_name(p->sync);
+    double values[] = {p->h, p->cpl_sim, p->cpl_model, p->warp_instructions};
+    memcpy(nums, values, sizeof values);
+}
+
+/* n rows of ncolumns (two text columns first), through PATH.tmp. */
+static trapeze_status write_csv(const char *path, const char *const *columns, int ncolumns,
+                                const trapeze_validation *v, int n, row_fn row,
+                                trapeze_error *err)
 {
     trapeze_csv_out *csv;
-    trapeze_status s = trapeze_csv_create(path, curve_columns, 6, &csv, err);
-    for (int i = 0; !s && i < v->n_points; i++) {
-        const trapeze_validation_point *p = &v->points[i];
-        trapeze_csv_text(csv, p->workload);
-        trapeze_csv_text(csv, trapeze_sync_name(p->sync));
-        double nums[] = {p->h, p->cpl_sim, p->cpl_model, p->warp_instructions};
-        for (int k = 0; k < 4; k++)
+    trapeze_status s = trapeze_csv_create(path, columns, ncolumns, &csv, err);
+    for (int i = 0; !s && i < n; i++) {
+        const char *text[2];
+        double nums[16];
+        row(v, i, text, nums);
+        trapeze_csv_text(csv, text[0]);
+        trapeze_csv_text(csv, text[1]);
+        for (int k = 0; k < ncolumns - 2; k++)
             trapeze_csv_number(csv, nums[k]);
         s = trapeze_csv_end_row(csv, err);
     }
@@ -140,9 +126,13 @@ int cli_validate(int argc, char **argv)
     calib_args a = {.cmd = "validate", .threads = 1};
     validate_files f = {0};
     trapeze_calib_options_default(&a.opt);
-    int rc = parse(argc, argv, &a, &f);
+    int rc = calib_parse(&a, argc, argv, own_option, &f, usage);
     if (rc >= 0)
         return rc;
+    if (!f.calibration) {
+        calib_usage_error(a.cmd, "--calibration FILE is required", NULL);
+        return 2;
+    }
     trapeze_error err = {0};
     trapeze_calib_plan *plan = NULL;
     trapeze_sample_log *log = NULL, *sweep = NULL;
@@ -158,18 +148,12 @@ int cli_validate(int argc, char **argv)
     if (!s)
         s = trapeze_calib_validate(plan, &p, log, sweep, a.threads, calib_progress, NULL, &v, &err);
     if (!s && f.csv)
-        s = write_rows(f.csv, &v, &err);
+        s = write_csv(f.csv, row_columns, 9, &v, v.n_rows, summary_row, &err);
     if (!s && f.curve)
-        s = write_curve(f.curve, &v, &err);
+        s = write_csv(f.curve, curve_columns, 6, &v, v.n_points, curve_row, &err);
     if (!s)
         print_rows(&v);
     trapeze_validation_free(&v);
-    trapeze_sample_log_close(log);
     trapeze_sample_log_close(sweep);
-    trapeze_calib_plan_destroy(plan);
-    if (s) {
-        fprintf(stderr, "trapeze validate: %s\n", err.message);
-        return 1;
-    }
-    return 0;
+    return calib_exit(&a, plan, log, s, &err);
 }

@@ -12,15 +12,15 @@ trap 'rm -rf "$D"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# small: 8 micro-benchmarks, 2 x 2 profiling runs, 2 x 6 stencil samples
-ARGS="--gpu gtx480 --budget 6 --stages 1 --sweep-budget 2e7 poisson pathfinder"
+# small: 8 micro-benchmarks, a profiling pair, 8 stencil samples
+ARGS="--gpu gtx480 --budget 8 --stages 1 --sweep-budget 5e6 poisson"
 rows() { [ -f "$1" ] && tail -n +2 "$1" | wc -l || echo 0; }
 
 # --- uninterrupted, one thread
 "$T" calibrate $ARGS --samples "$D/a.csv" --out "$D/a.ini" >"$D/a.out" 2>"$D/a.err" \
     || fail "calibrate: $(cat "$D/a.err")"
 total=$(rows "$D/a.csv")
-[ "$total" -eq 24 ] || fail "expected 24 samples, got $total"
+[ "$total" -eq 18 ] || fail "expected 18 samples, got $total"
 grep -q '^\[ghostzone\]' "$D/a.ini" && grep -q '^cpi_stderr = ' "$D/a.ini" \
     && grep -q '^\[profile.Poisson\]' "$D/a.ini" || fail "calibration file content: $(cat "$D/a.ini")"
 grep -q 'CV MAPE' "$D/a.out" || fail "no cross-validated error printed"
