@@ -113,6 +113,14 @@ int main(void)
     test_micro_and_profile(log, &p);
     CHECK(rep.n_points == o.budget && isfinite(rep.cv_mape_pct) && rep.cv_mape_pct >= 0);
 
+    /* a row measured on hardware (same columns, kind "measured") joins the fit */
+    trapeze_sample hw = *trapeze_sample_log_get(log, trapeze_sample_log_count(log) - 1);
+    snprintf(hw.id, sizeof hw.id, "lab/PathFinder/run1");
+    snprintf(hw.kind, sizeof hw.kind, "measured");
+    CHECK_OK(trapeze_sample_log_append(log, &hw, &err));
+    CHECK_OK(trapeze_calib_from_log(plan, log, &p, &rep, &err));
+    CHECK(rep.n_points == o.budget + 1);
+
     /* a logged row must be the sample planned under its id */
     trapeze_sample_log_close(log);
     remove(path);
