@@ -4,8 +4,8 @@
  * placement of stencil samples over (h, grid size, sync mode) and the
  * sample ids; must not run samples or fit.
  *
- * Order: micro-benchmarks of the GPU, then per workload its profiling pair
- * and its `budget` stencil samples. Ids spell out what a sample is
+ * Order: micro-benchmarks of the GPU, every workload's profiling pair, then
+ * every workload's `budget` stencil samples. Ids spell out what a sample is
  * (gpu/workload/index:sync:h:volume:stages), so a changed option plans new ids
  * instead of reusing rows that measured something else.
  */

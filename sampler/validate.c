@@ -2,7 +2,8 @@
  * validate.c - a calibration against full simulations: every h up to the
  * plan's max_h in both sync modes on each workload's reference grid, run as
  * samples (same timing, see sample_run.c), compared with the calibrated
- * model. Owns the error, pick and cost figures; must not fit or write files.
+ * model. Owns the error, pick and cost figures; must not fit, and writes no
+ * file but the sweep log it is given.
  */
 #include <math.h>
 #include <stdio.h>
