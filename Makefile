@@ -24,6 +24,13 @@ LDFLAGS := $(SANFLAGS)
 LIB_SRC := $(wildcard common/*.c model/*.c sim/*.c sim/core/*.c sim/mem/*.c sim/stencil/*.c sim/trace/*.c sampler/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 CLI_SRC := $(wildcard cli/*.c)
+# `mpirun -n N trapeze calibrate`: only cli/calib_mpi.c sees MPI, and only when
+# OpenMPI is installed (scripts/install-deps.sh mpi); the library stays MPI-free.
+MPI_OK := $(shell pkg-config --exists ompi-c 2>/dev/null && echo 1)
+ifeq ($(MPI_OK),1)
+$(B)/obj/cli/calib_mpi.o: CFLAGS += -DTRAPEZE_MPI $(shell pkg-config --cflags ompi-c)
+CLI_LIBS := $(shell pkg-config --libs ompi-c)
+endif
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
@@ -51,7 +58,7 @@ $(B)/libtrapeze.so: $(LIB_OBJ)
 	$(CC) -shared -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(B)/trapeze: $(CLI_OBJ) $(B)/libtrapeze.a
-	$(CC) -o $@ $(CLI_OBJ) $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS)
+	$(CC) -o $@ $(CLI_OBJ) $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS) $(CLI_LIBS)
 
 $(B)/tests/%: tests/%.c tests/check.h $(B)/libtrapeze.a
 	@mkdir -p $(dir $@)

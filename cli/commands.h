@@ -18,6 +18,8 @@ void cli_sim_workload_usage(FILE *f);
 /* The simulator's progress display on stderr (a terminal only). */
 void cli_sim_progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t blocks_done,
                       uint64_t blocks);
+int cli_calibrate(int argc, char **argv);
+int cli_validate(int argc, char **argv);
 
 /* Where data/ lives: $TRAPEZE_DATA, else next to the program (build/../data),
  * else the installed share/trapeze. Writes path/relative into out. */

@@ -20,6 +20,8 @@ static void usage(FILE *out)
             "              of iterative stencil loops with Meng's model; export CSV\n"
             "  sim         run kernels on the cycle-level GPU simulator\n"
             "  trace       export, check and list Accel-Sim SASS traces\n"
+            "  calibrate   fit the ghost-zone model's constants to short simulations\n"
+            "  validate    check a calibration against full simulations\n"
             "\n"
             "Run 'trapeze COMMAND --help' for a command's options.\n",
             TRAPEZE_VERSION);
@@ -46,6 +48,10 @@ int main(int argc, char **argv)
         return cli_sim(argc - 1, argv + 1);
     if (strcmp(cmd, "trace") == 0)
         return cli_trace(argc - 1, argv + 1);
+    if (strcmp(cmd, "calibrate") == 0)
+        return cli_calibrate(argc - 1, argv + 1);
+    if (strcmp(cmd, "validate") == 0)
+        return cli_validate(argc - 1, argv + 1);
     fprintf(stderr, "trapeze: unknown command '%s' (try 'trapeze --help')\n", cmd);
     return 2;
 }

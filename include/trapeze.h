@@ -151,13 +151,34 @@ typedef enum {
     TRAPEZE_GZ_RELAUNCH,          /* kernel relaunch cycles (measured 3350) */
     TRAPEZE_GZ_CPI,               /* cycles per warp instruction (4) */
     TRAPEZE_GZ_BLOCKS_PER_SM,     /* BlksPerSM (8) */
+    TRAPEZE_GZ_BW_FRACTION,       /* achieved / peak DRAM bandwidth (extension; 1 = Meng) */
+    TRAPEZE_GZ_FENCE_BARRIER,     /* fence-barrier cycles per stage, the intercept of Meng's
+                                     fit (his "negligible" delta; 0 = Meng) */
+    TRAPEZE_GZ_OVERLAP,           /* omega: memory/compute overlap, CPS = GlbSync +
+                                     (MemAcc^p + Comp^p)^(1/p), p = 1/(1-omega): 0 is
+                                     Meng's sum, toward 1 the larger of the two (extension) */
     TRAPEZE_GZ_NPARAMS
 } trapeze_gz_param;
+
+/* A workload's [profile] counts as measured on the calibrated GPU (the
+ * profiling run of a calibration). They replace the workload spec's counts
+ * in trapeze_gz_create when the names match (case-insensitive). */
+#define TRAPEZE_GZ_MAX_PROFILES 16
+typedef struct trapeze_gz_profile {
+    char workload[64];
+    double input_elements, insts_per_sm_mc, insts_per_sm_ic, bank_conflict_rate;
+} trapeze_gz_profile;
 
 typedef struct trapeze_gz_params {
     double value[TRAPEZE_GZ_NPARAMS];
     double stderr_[TRAPEZE_GZ_NPARAMS];  /* standard errors from a fit; 0 when unknown */
     char source[128];                    /* where the values came from */
+    int whole_tiles;                     /* extension, "whole_tiles = 1" in [ghostzone]: at a
+                                            whole h, T = prod ceil(DataLength_i / edge_i) and
+                                            the busiest SM runs ceil(T / M) trapezoids, as a
+                                            launch does (else 5.3's real-valued T) */
+    int n_profiles;                      /* [profile.NAME] sections of a calibration file */
+    trapeze_gz_profile profile[TRAPEZE_GZ_MAX_PROFILES];
 } trapeze_gz_params;
 
 const char *trapeze_gz_param_name(trapeze_gz_param p);
@@ -166,7 +187,9 @@ void trapeze_gz_param_range(trapeze_gz_param p, double *lo, double *hi);
 /* Meng's GTX 280 values (Table 5.1, sections 5.4.2-5.4.5). */
 void trapeze_gz_params_default(trapeze_gz_params *p);
 /* A calibration file: [ghostzone] name = value for each parameter; absent
- * names keep their default; unknown names are errors. */
+ * names keep their default; unknown names are errors. [profile.NAME]
+ * sections (input_elements, insts_per_sm_mc, insts_per_sm_ic,
+ * bank_conflict_rate) carry the measured counts of workload NAME. */
 trapeze_status trapeze_gz_params_load(const char *path, trapeze_gz_params *p,
                                       trapeze_error *err);
 trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params *p,
@@ -297,6 +320,7 @@ typedef struct trapeze_sample {
     double cycles;          /* over the timed stages */
     double cpl_cycles;      /* cycles / (stages x h) */
     double warp_instructions;
+    double bank_conflicts;  /* shared-memory passes beyond one per access (profiling) */
 } trapeze_sample;
 
 typedef struct trapeze_sample_log trapeze_sample_log;
@@ -314,6 +338,120 @@ const trapeze_sample *trapeze_sample_log_get(const trapeze_sample_log *log, int 
 const trapeze_sample *trapeze_sample_log_find(const trapeze_sample_log *log, const char *id);
 trapeze_status trapeze_sample_log_append(trapeze_sample_log *log, const trapeze_sample *s,
                                          trapeze_error *err);
+/* Rewrites the file (PATH.tmp, renamed) with the rows in the order of ids;
+ * rows whose id is not listed follow in their order. No write when the rows
+ * are already in that order. */
+trapeze_status trapeze_sample_log_sort(trapeze_sample_log *log, const char *const *ids, int n,
+                                       trapeze_error *err);
+
+/* ------------------------------------- sampled calibration (sampler/) */
+
+/* What a calibration samples and how. Defaults: trapeze_calib_options_default. */
+typedef struct trapeze_calib_options {
+    int budget;              /* stencil samples per workload (8) */
+    int stages;              /* timed stages per sample, after one warm-up stage (2) */
+    int max_h;               /* largest h sampled and validated; 0: every valid h */
+    double sweep_budget;     /* warp instructions of one workload's validation sweep,
+                                which sets the reference grid (5e8) */
+    double min_fraction, max_fraction; /* sample volume / reference volume (1/2 .. 1) */
+    int folds;               /* k of cross-validation (5) */
+    unsigned long seed;      /* cross-validation folds */
+    unsigned fit_mask;       /* TRAPEZE_GZ_MASK bits fitted; 0: the default set */
+    int real_tiles;          /* 1: calibrate Meng's real-valued T, not whole tiles */
+} trapeze_calib_options;
+
+void trapeze_calib_options_default(trapeze_calib_options *o);
+
+/* The samples of one calibration, in a fixed order: micro-benchmarks for the
+ * GPU, one profiling pair per workload (h = 1 and h = 2, one stage), then
+ * `budget` stencil samples per workload over (h, grid size, sync mode) placed
+ * by a Sobol sequence. Each is a trapeze_sample row without results. */
+typedef struct trapeze_calib_plan trapeze_calib_plan;
+
+trapeze_status trapeze_calib_plan_create(const char *gpu_config_path,
+                                         const trapeze_workload *workloads, int n,
+                                         const trapeze_calib_options *o,
+                                         trapeze_calib_plan **out, trapeze_error *err);
+void trapeze_calib_plan_destroy(trapeze_calib_plan *plan);
+int trapeze_calib_plan_count(const trapeze_calib_plan *plan);
+const trapeze_sample *trapeze_calib_plan_sample(const trapeze_calib_plan *plan, int i);
+const trapeze_gpu *trapeze_calib_plan_gpu(const trapeze_calib_plan *plan);
+
+/* The workload at the grid a validation sweep uses (scaled so that the sweep
+ * over every h up to max_h in both modes costs about sweep_budget warp
+ * instructions), and the largest h sampled and validated for it. */
+trapeze_status trapeze_calib_reference(const trapeze_calib_plan *plan, int workload,
+                                       trapeze_workload *out, int *max_h, trapeze_error *err);
+
+/* Runs planned sample i on a fresh simulator and fills out with its results
+ * (cycles of the timed stages, cpl_cycles, warp instructions spent). */
+trapeze_status trapeze_calib_run_sample(const trapeze_calib_plan *plan, int i,
+                                        trapeze_sample *out, trapeze_error *err);
+
+/* The plan indices of the samples missing from log, in plan order (todo
+ * holds room for the plan's count). A logged row under a planned id that is
+ * not that sample is an error. For drivers that spread samples over
+ * processes (MPI): each runs trapeze_calib_run_sample on its share. */
+trapeze_status trapeze_calib_pending(const trapeze_calib_plan *plan,
+                                     const trapeze_sample_log *log, int *todo, int *n,
+                                     trapeze_error *err);
+
+/* Progress: called from the caller's thread or a worker, under a lock. */
+typedef void (*trapeze_calib_progress)(void *ctx, int done, int total, const trapeze_sample *s);
+
+/* Runs, in `threads` workers, every planned sample missing from log, appending
+ * each to log the moment it ends. At the end the log is rewritten in plan
+ * order (rows not in the plan, e.g. measured ones, kept after), so its bytes
+ * do not depend on the thread count. Samples are run independently, each on
+ * its own simulator: the results are those of a serial run. */
+trapeze_status trapeze_calib_run(const trapeze_calib_plan *plan, trapeze_sample_log *log,
+                                 int threads, trapeze_calib_progress progress, void *ctx,
+                                 trapeze_error *err);
+
+/* The calibration from a log holding the plan's samples: profiled counts per
+ * workload, micro-benchmark values as starting points (and as the values of
+ * parameters not fitted), then the least-squares fit over every stencil row
+ * of the plan's workloads and GPU (simulated or measured) and its k-fold
+ * cross-validation. */
+trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
+                                      const trapeze_sample_log *log, trapeze_gz_params *p,
+                                      trapeze_calib_report *rep, trapeze_error *err);
+
+/* Validation of a calibration against full simulations of every h up to the
+ * plan's max_h, both modes, on the reference grid. One row per workload and
+ * sync mode; curve rows per h. */
+typedef struct trapeze_validation_row {
+    char workload[64];
+    trapeze_sync sync;
+    double mape_pct, max_ape_pct;
+    int h_model, h_sim_best;
+    double pick_ratio;        /* CPL_sim(h_sim_best) / CPL_sim(h_model), <= 1 */
+    double sample_warp_instructions, sweep_warp_instructions;
+} trapeze_validation_row;
+
+typedef struct trapeze_validation_point {
+    char workload[64];
+    trapeze_sync sync;
+    int h;
+    double cpl_sim, cpl_model, warp_instructions;
+} trapeze_validation_point;
+
+typedef struct trapeze_validation {
+    int n_rows, n_points;
+    trapeze_validation_row *rows;
+    trapeze_validation_point *points;
+} trapeze_validation;
+
+/* log: the calibration's samples, for their cost (NULL: 0). sweep_log, when
+ * not NULL, keeps the sweep's runs like samples.csv: rows already there are
+ * reused, new ones appended as they end (a rerun, e.g. after a model change,
+ * simulates nothing again). The runs go to `threads` workers. */
+trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trapeze_gz_params *p,
+                                      const trapeze_sample_log *log,
+                                      trapeze_sample_log *sweep_log, int threads,
+                                      trapeze_calib_progress progress, void *ctx,
+                                      trapeze_validation *out, trapeze_error *err);
+void trapeze_validation_free(trapeze_validation *v);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #ifndef TRAPEZE_MODEL_DUAL_H
 #define TRAPEZE_MODEL_DUAL_H
 
+#include <math.h>
+
 #include "trapeze.h"
 
 /* Variables: h, blk_len, then the parameter vector. */
@@ -77,6 +79,16 @@ static inline gz_dual dual_powi(gz_dual a, int n)
     gz_dual r = dual_const(1.0);
     for (int i = 0; i < n; i++)
         r = dual_mul(r, a);
+    return r;
+}
+
+/* a^b for a > 0, both duals: exp(b ln a). */
+static inline gz_dual dual_pow(gz_dual a, gz_dual b)
+{
+    double la = log(a.v), v = exp(b.v * la);
+    gz_dual r = {.v = v};
+    for (int i = 0; i < GZ_NVARS; i++)
+        r.d[i] = v * (b.d[i] * la + b.v * a.d[i] / a.v);
     return r;
 }
 

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/error.h"
 #include "model/dual.h"
@@ -49,14 +50,32 @@ trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload 
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     m->gpu = *gpu;
     m->work = *w;
-    m->params = *p;
+    trapeze_gz_set_params(m, p);
     *out = m;
     return TRAPEZE_OK;
 }
 
 void trapeze_gz_destroy(trapeze_gz_model *m) { free(m); }
 void trapeze_gz_set_tau(trapeze_gz_model *m, int enabled) { m->tau = enabled != 0; }
-void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p) { m->params = *p; }
+/* A calibration's measured [profile.NAME] replaces the spec's counts. */
+static void apply_profile(trapeze_workload *w, const trapeze_gz_params *p)
+{
+    for (int i = 0; i < p->n_profiles; i++) {
+        const trapeze_gz_profile *pr = &p->profile[i];
+        if (strcasecmp(pr->workload, w->name) != 0)
+            continue;
+        w->profile_elements = pr->input_elements;
+        w->insts_per_sm_mc = pr->insts_per_sm_mc;
+        w->insts_per_sm_ic = pr->insts_per_sm_ic;
+        w->bank_conflict_rate = pr->bank_conflict_rate;
+    }
+}
+
+void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p)
+{
+    m->params = *p;
+    apply_profile(&m->work, p);
+}
 const trapeze_workload *trapeze_gz_workload(const trapeze_gz_model *m) { return &m->work; }
 const trapeze_gpu *trapeze_gz_gpu(const trapeze_gz_model *m) { return &m->gpu; }
 
@@ -114,6 +133,22 @@ typedef struct {
     gz_dual cps, cpl;
 } gz_terms;
 
+/* The whole-tiles extension applies at whole heights only, so that the
+ * continuous optimizer still sees Meng's smooth T between them. */
+static int whole_tiles(const trapeze_gz_model *m, const gz_vars *v)
+{
+    return m->params.whole_tiles && v->h.v == floor(v->h.v) && v->blk.v == floor(v->blk.v);
+}
+
+/* Tiles a launch has: prod ceil(DataLength_i / (blk - HaloWidth_i h)). */
+static double launched_tiles(const trapeze_workload *w, double blk, double h)
+{
+    double tiles = 1;
+    for (int i = 0; i < w->dims; i++)
+        tiles *= ceil(w->data_len[i] / (blk - w->halo[i] * h));
+    return tiles;
+}
+
 static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *t)
 {
     const trapeze_workload *w = &m->work;
@@ -126,10 +161,13 @@ static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *
     gz_dual loop_tile = tile_elements(w, v->blk, one);             /* prod(blk - w_i)   */
     gz_dual in_tile = dual_powi(v->blk, w->dims);                  /* blk^D             */
     gz_dual T = dual_div(volume, out_tile);                        /* 5.3 */
+    if (whole_tiles(m, v))
+        T = dual_const(launched_tiles(w, v->blk.v, v->h.v));
     gz_dual passes = dual_div(T, dual_scale(v->p[TRAPEZE_GZ_BLOCKS_PER_SM], g->n_sm)); /* 5.5-5.6 */
     /* 5.7: MemCycles(n) = passes*UL + alpha*n*x*Clock/BW, alpha = sigma^(D-1) */
     gz_dual alpha = dual_powi(v->p[TRAPEZE_GZ_SIGMA], w->dims - 1);
-    gz_dual per_elem = dual_scale(alpha, w->element_bytes * g->core_clock_hz / g->dram_bandwidth_bps);
+    gz_dual per_elem = dual_div(dual_scale(alpha, w->element_bytes * g->core_clock_hz / g->dram_bandwidth_bps),
+                                v->p[TRAPEZE_GZ_BW_FRACTION]); /* achieved, not peak, bandwidth */
     gz_dual latency = dual_mul(passes, v->p[TRAPEZE_GZ_UNCONTENDED_LAT]);
 #define MEM_CYCLES(n) dual_add(latency, dual_mul(per_elem, (n)))
     t->stage[TRAPEZE_GZ_LOADSTEN] = dual_scale(MEM_CYCLES(dual_mul(T, in_tile)), w->stencil_arrays); /* 5.8 */
@@ -157,18 +195,47 @@ static void compute_terms(const trapeze_gz_model *m, const gz_vars *v, trapeze_s
     t->stage[TRAPEZE_GZ_ITERCOMP] = dual_mul(dual_mul(v->h, dual_scale(loop_tile, per_elem_ic)),
                                              tau_cpi); /* 5.16 */
     t->stage[TRAPEZE_GZ_GLBSYNC] = sync == TRAPEZE_SYNC_FENCE
-        ? dual_mul(dual_mul(v->p[TRAPEZE_GZ_MU], v->p[TRAPEZE_GZ_FENCE_PER_BLOCK]), t->trapezoids) /* 5.18 */
+        ? dual_mul(v->p[TRAPEZE_GZ_MU], /* 5.18, with the fit's intercept */
+                   dual_add(dual_mul(v->p[TRAPEZE_GZ_FENCE_PER_BLOCK], t->trapezoids),
+                            v->p[TRAPEZE_GZ_FENCE_BARRIER]))
         : v->p[TRAPEZE_GZ_RELAUNCH];                                                               /* 5.17 */
+}
+
+/* The overlap extension: memory and compute of a stage combined as
+ * (M^p + C^p)^(1/p), p = 1/(1 - omega), returned as the factor that scales
+ * both (so the six components still add up to CPL). Exactly 1 at omega = 0
+ * (Meng's 5.2), with the derivative in omega kept for the fit. */
+static gz_dual overlap_factor(const gz_vars *v, const gz_terms *t, gz_dual blocks_per_sm)
+{
+    gz_dual mem = dual_add(dual_add(t->stage[TRAPEZE_GZ_LOADSTEN], t->stage[TRAPEZE_GZ_COMMIT]),
+                           t->stage[TRAPEZE_GZ_ITERMEM]);
+    gz_dual comp = dual_mul(dual_add(t->stage[TRAPEZE_GZ_MISCCOMP], t->stage[TRAPEZE_GZ_ITERCOMP]),
+                            blocks_per_sm);
+    gz_dual sum = dual_add(mem, comp);
+    if (!(mem.v > 0 && comp.v > 0))
+        return dual_const(1.0); /* nothing to overlap */
+    gz_dual p = dual_div(dual_const(1.0), dual_sub(dual_const(1.0), v->p[TRAPEZE_GZ_OVERLAP]));
+    gz_dual inv_p = dual_div(dual_const(1.0), p);
+    gz_dual norm = dual_pow(dual_add(dual_pow(mem, p), dual_pow(comp, p)), inv_p);
+    gz_dual r = dual_div(norm, sum);
+    if (v->p[TRAPEZE_GZ_OVERLAP].v == 0)
+        r.v = 1.0; /* Meng's model to the last bit */
+    return r;
 }
 
 /* 5.2 and 5.24-5.30: per-stage sum and per-loop components. */
 static void combine(const trapeze_gz_model *m, const gz_vars *v, gz_terms *t)
 {
     gz_dual blocks_per_sm = dual_scale(t->trapezoids, 1.0 / m->gpu.n_sm); /* T / M */
+    if (whole_tiles(m, v))
+        blocks_per_sm = dual_const(ceil(blocks_per_sm.v)); /* the busiest SM */
+    gz_dual overlap = overlap_factor(v, t, blocks_per_sm);
     for (int c = 0; c < TRAPEZE_GZ_NCOMPONENTS; c++) {
         gz_dual stage = t->stage[c];
         if (c == TRAPEZE_GZ_MISCCOMP || c == TRAPEZE_GZ_ITERCOMP)
             stage = dual_mul(stage, blocks_per_sm); /* CPT x T / M */
+        if (c != TRAPEZE_GZ_GLBSYNC)
+            stage = dual_mul(stage, overlap);
         t->per_loop[c] = dual_div(stage, v->h);
         t->cps = c == 0 ? stage : dual_add(t->cps, stage);
     }

@@ -12,11 +12,11 @@
 
 static const char *const param_names[TRAPEZE_GZ_NPARAMS] = {
     "uncontended_latency_cycles", "sigma", "beta", "mu", "fence_cycles_per_block",
-    "relaunch_cycles", "cpi", "blocks_per_sm"};
+    "relaunch_cycles", "cpi", "blocks_per_sm", "bandwidth_fraction", "fence_barrier_cycles", "overlap"};
 
 /* Physical ranges: a calibration outside them is an error, not a result. */
-static const double param_min[TRAPEZE_GZ_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01};
-static const double param_max[TRAPEZE_GZ_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3};
+static const double param_min[TRAPEZE_GZ_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01, 0.01, 0, 0};
+static const double param_max[TRAPEZE_GZ_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3, 1, 1e9, 0.95};
 
 const char *trapeze_gz_param_name(trapeze_gz_param p)
 {
@@ -40,7 +40,10 @@ void trapeze_gz_params_default(trapeze_gz_params *p)
         210.3,  /* fence cycles per block, measured (5.4.5) */
         3350.0, /* relaunch cycles, measured (5.17) */
         4.0,    /* CPI (Table 5.1) */
-        8.0};   /* BlksPerSM (Table 5.1) */
+        8.0,    /* BlksPerSM (Table 5.1) */
+        1.0,    /* bandwidth fraction: Meng assumes the peak (5.4.2) */
+        0.0,    /* fence-barrier intercept: "negligible" (5.4.5) */
+        0.0};   /* overlap: none, memory and compute add up (5.2) */
     memset(p, 0, sizeof *p);
     memcpy(p->value, meng_gtx280, sizeof meng_gtx280);
     snprintf(p->source, sizeof p->source, "Meng 2010, GTX 280 (built-in)");
@@ -58,6 +61,41 @@ static int find_param(const char *key, int *is_stderr)
     return -1;
 }
 
+static const char *const profile_keys[] = {"input_elements", "insts_per_sm_mc",
+                                           "insts_per_sm_ic", "bank_conflict_rate"};
+
+static double *profile_field(trapeze_gz_profile *pr, int k)
+{
+    double *fields[] = {&pr->input_elements, &pr->insts_per_sm_mc, &pr->insts_per_sm_ic,
+                        &pr->bank_conflict_rate};
+    return fields[k];
+}
+
+/* [profile.NAME] key = value: the measured counts of workload NAME. */
+static trapeze_status on_profile(trapeze_gz_params *p, const trapeze_ini_ctx *at,
+                                 const char *section, const char *key, const char *value,
+                                 trapeze_error *err)
+{
+    const char *name = section + strlen("profile.");
+    int i = 0;
+    while (i < p->n_profiles && strcmp(p->profile[i].workload, name) != 0)
+        i++;
+    if (i == p->n_profiles) {
+        if (i == TRAPEZE_GZ_MAX_PROFILES || strlen(name) >= sizeof p->profile[i].workload)
+            return trapeze_fail(err, TRAPEZE_ERANGE, "%s:%d: [%s]: too many or too long a name",
+                                at->path, at->line, section);
+        memset(&p->profile[i], 0, sizeof p->profile[i]);
+        snprintf(p->profile[i].workload, sizeof p->profile[i].workload, "%s", name);
+        p->n_profiles++;
+    }
+    for (int k = 0; k < 4; k++)
+        if (strcmp(key, profile_keys[k]) == 0)
+            return trapeze_ini_double(at, section, key, value, k == 0 ? 1 : 0, 1e15,
+                                      profile_field(&p->profile[i], k), err);
+    return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: [%s] %s: unknown key", at->path, at->line,
+                        section, key);
+}
+
 static trapeze_status on_param(void *user, const trapeze_ini_ctx *at, const char *section,
                                const char *key, const char *value, trapeze_error *err)
 {
@@ -67,10 +105,18 @@ static trapeze_status on_param(void *user, const trapeze_ini_ctx *at, const char
             snprintf(p->source, sizeof p->source, "%s", value);
         return TRAPEZE_OK; /* other [meta] keys are free-form notes */
     }
+    if (strncmp(section, "profile.", 8) == 0 && section[8])
+        return on_profile(p, at, section, key, value, err);
     if (strcmp(section, "ghostzone") != 0)
         return trapeze_fail(err, TRAPEZE_EPARSE,
-                            "%s:%d: [%s] %s: unknown section (expected [ghostzone] or [meta])",
+                            "%s:%d: [%s] %s: unknown section (expected [ghostzone], [profile.NAME] or [meta])",
                             at->path, at->line, section, key);
+    if (strcmp(key, "whole_tiles") == 0) {
+        long on;
+        trapeze_status s = trapeze_ini_int(at, section, key, value, 0, 1, &on, err);
+        p->whole_tiles = (int)on;
+        return s;
+    }
     int is_stderr;
     int i = find_param(key, &is_stderr);
     if (i < 0)
@@ -104,6 +150,14 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
         fprintf(f, "%s = %.17g\n", param_names[i], p->value[i]);
         if (p->stderr_[i] > 0)
             fprintf(f, "%s_stderr = %.17g\n", param_names[i], p->stderr_[i]);
+    }
+    if (p->whole_tiles)
+        fprintf(f, "whole_tiles = 1\n");
+    for (int i = 0; i < p->n_profiles; i++) {
+        fprintf(f, "\n[profile.%s]\n", p->profile[i].workload);
+        for (int k = 0; k < 4; k++)
+            fprintf(f, "%s = %.17g\n", profile_keys[k],
+                    *profile_field((trapeze_gz_profile *)&p->profile[i], k));
     }
     int failed = ferror(f) | (fclose(f) != 0);
     if (failed || rename(tmp, path) != 0) {

@@ -16,7 +16,7 @@
 
 const char *const trapeze_sample_columns[] = {
     "sample_id", "kind", "workload", "gpu", "sync", "h", "blk_len", "size_0", "size_1",
-    "size_2", "stages", "cycles", "cpl_cycles", "warp_instructions"};
+    "size_2", "stages", "cycles", "cpl_cycles", "warp_instructions", "bank_conflicts"};
 const int trapeze_sample_ncolumns =
     (int)(sizeof trapeze_sample_columns / sizeof trapeze_sample_columns[0]);
 
@@ -96,6 +96,7 @@ static trapeze_status to_sample(const char *path, int line, const row_fields *r,
     s->cycles = v[11];
     s->cpl_cycles = v[12];
     s->warp_instructions = v[13];
+    s->bank_conflicts = v[14];
     if (s->h < 1 || s->blk_len < 1 || s->stages < 1 || !(s->cpl_cycles > 0))
         return trapeze_fail(err, TRAPEZE_ERANGE,
                             "%s:%d: h, blk_len, stages and cpl_cycles must be positive", path, line);
@@ -238,19 +239,85 @@ static size_t put_text(char *out, size_t room, const char *s)
     return n;
 }
 
+/* The CSV text of one row, '\n' included; 0 when it does not fit. */
+static size_t format_row(const trapeze_sample *s, char *row, size_t room)
+{
+    size_t n = 0;
+    const char *texts[] = {s->id, s->kind, s->workload, s->gpu, trapeze_sync_name(s->sync)};
+    for (int i = 0; i < 5 && n < room; i++)
+        n += put_text(row + n, room - n, texts[i]);
+    if (n < room)
+        n += (size_t)snprintf(row + n, room - n,
+                              "%d,%d,%.17g,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g\n", s->h,
+                              s->blk_len, s->data_len[0], s->data_len[1], s->data_len[2],
+                              s->stages, s->cycles, s->cpl_cycles, s->warp_instructions,
+                              s->bank_conflicts);
+    return n < room ? n : 0;
+}
+
 trapeze_status trapeze_sample_log_append(trapeze_sample_log *log, const trapeze_sample *s,
                                          trapeze_error *err)
 {
     char row[1024];
-    size_t n = 0;
-    const char *texts[] = {s->id, s->kind, s->workload, s->gpu, trapeze_sync_name(s->sync)};
-    for (int i = 0; i < 5; i++)
-        n += put_text(row + n, sizeof row - n, texts[i]);
-    n += (size_t)snprintf(row + n, sizeof row - n, "%d,%d,%.17g,%.17g,%.17g,%d,%.17g,%.17g,%.17g\n",
-                          s->h, s->blk_len, s->data_len[0], s->data_len[1], s->data_len[2],
-                          s->stages, s->cycles, s->cpl_cycles, s->warp_instructions);
-    if (n >= sizeof row)
+    size_t n = format_row(s, row, sizeof row);
+    if (!n)
         return trapeze_fail(err, TRAPEZE_EINVAL, "%s: sample row too long", log->path);
     trapeze_status st = write_all(log, row, n, err);
     return st ? st : keep(log, s, err);
+}
+
+static int rank_of(const trapeze_sample *s, const char *const *ids, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(s->id, ids[i]) == 0)
+            return i;
+    return n;
+}
+
+/* Rows in the order of ids (rows without one keep their order, after). */
+static void order_rows(trapeze_sample *rows, int count, const char *const *ids, int n)
+{
+    for (int i = 1; i < count; i++) { /* insertion sort: stable, logs are short */
+        trapeze_sample r = rows[i];
+        int key = rank_of(&r, ids, n), j = i;
+        while (j > 0 && rank_of(&rows[j - 1], ids, n) > key) {
+            rows[j] = rows[j - 1];
+            j--;
+        }
+        rows[j] = r;
+    }
+}
+
+trapeze_status trapeze_sample_log_sort(trapeze_sample_log *log, const char *const *ids, int n,
+                                       trapeze_error *err)
+{
+    int sorted = 1;
+    for (int i = 1; i < log->count && sorted; i++)
+        sorted = rank_of(&log->rows[i - 1], ids, n) <= rank_of(&log->rows[i], ids, n);
+    if (sorted)
+        return TRAPEZE_OK;
+    order_rows(log->rows, log->count, ids, n);
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", log->path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+    if (fd < 0)
+        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+    int old = log->fd;
+    log->fd = fd;
+    trapeze_status st = write_header(log, err);
+    for (int i = 0; i < log->count && !st; i++) {
+        char row[1024];
+        size_t len = format_row(&log->rows[i], row, sizeof row);
+        st = write_all(log, row, len, err);
+    }
+    if (!st && rename(tmp, log->path) != 0)
+        st = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot replace: %s", log->path, strerror(errno));
+    if (st) {
+        close(fd);
+        remove(tmp);
+        log->fd = old;
+        return st;
+    }
+    close(old);
+    return TRAPEZE_OK;
 }

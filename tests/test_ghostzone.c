@@ -151,7 +151,7 @@ static void check_gradient(trapeze_gz_model *m, trapeze_sync sync, double h, dou
     CHECK(relative_gap(e.dcpl_dblk, (hi.cpl - lo.cpl) / (2 * step)) < 1e-5);
     trapeze_gz_params p = meng;
     for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++) {
-        double v = meng.value[i], d = 1e-5 * v;
+        double v = meng.value[i], d = 1e-5 * (v != 0 ? v : 1); /* 0: an unused extension */
         p.value[i] = v + d;
         trapeze_gz_set_params(m, &p);
         trapeze_gz_evaluate(m, sync, h, blk, &hi, &err);

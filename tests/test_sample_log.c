@@ -68,7 +68,7 @@ int main(void)
 
     /* malformed content is an error naming file, line and field */
     f = fopen(path, "a");
-    fputs("x,sim,HotSpot,gtx480,relaunch,2,16,512,256,1,3,many,1,1\n", f);
+    fputs("x,sim,HotSpot,gtx480,relaunch,2,16,512,256,1,3,many,1,1,0\n", f);
     fclose(f);
     CHECK(trapeze_sample_log_open(path, &log, &err) == TRAPEZE_EPARSE);
     CHECK(strstr(err.message, "test_sample_log.csv:6: field cycles: expected a number, got 'many'") != NULL);

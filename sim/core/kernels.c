@@ -174,6 +174,14 @@ static void tile_body(sim_kb *kb, int in, int out, sim_affine tile, long bs)
     sim_kb_st(kb, sim_at1(out, 4, sim_ix(i)), 2);
 }
 
+/* Persistent blocks that fit at once for a `bs`-thread block (0 asked: all). */
+static long resident_or(const sim_core_config *c, long blocks, long bs)
+{
+    sim_kernel probe = {.block = {(int)bs, 1, 1}, .regs_per_thread = 8};
+    long fit = (long)sim_occupancy(c, &probe, NULL) * c->gpu.n_sm;
+    return blocks ? blocks : (fit > 0 ? fit : 1);
+}
+
 /* ---- gbarrier: a persistent kernel; `stages` stages separated by global
  * barriers; each of `blocks` resident blocks loops over the `tiles` tiles ---- */
 static trapeze_status build_gbarrier(const sim_core_config *c, const long *p, sim_kernel **ks,
@@ -182,12 +190,9 @@ static trapeze_status build_gbarrier(const sim_core_config *c, const long *p, si
     long tiles = p[0], blocks = p[1], stages = p[2], bs = p[3];
     if (blocks == 0) {
         /* as many as can be resident at once: the barrier cannot deadlock */
-        sim_kernel probe = {.block = {(int)bs, 1, 1}, .regs_per_thread = 8};
-        blocks = (long)sim_occupancy(c, &probe, NULL) * c->gpu.n_sm;
+        blocks = resident_or(c, 0, bs);
         if (blocks > tiles)
             blocks = tiles;
-        if (blocks < 1)
-            blocks = 1;
     }
     sim_kb *kb = sim_kb_begin("gbarrier", SIM_DIM((int)blocks), SIM_DIM((int)bs));
     sim_kb_regs(kb, 8);
@@ -229,6 +234,47 @@ static trapeze_status build_relaunch(const sim_core_config *c, const long *p, si
     return TRAPEZE_OK;
 }
 
+/* ---- calibration micro-benchmarks: CPI, empty relaunch, fence barrier ---- */
+static trapeze_status build_fma(const sim_core_config *c, const long *p, sim_kernel **ks,
+                                int max, int *n, trapeze_error *err)
+{
+    (void)max;
+    long iters = p[0], bs = p[2], blocks = resident_or(c, p[1], bs);
+    sim_kb *kb = sim_kb_begin("fma", SIM_DIM((int)blocks), SIM_DIM((int)bs));
+    sim_kb_regs(kb, 8);
+    sim_kb_loop(kb, AFF(.c = iters));
+    for (int r = 1; r <= 4; r++) /* four independent chains keep the pipeline full */
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, r, r, r, SIM_NO_REG);
+    sim_kb_endloop(kb);
+    return finish(kb, ks, n, err);
+}
+
+static trapeze_status build_empty(const sim_core_config *c, const long *p, sim_kernel **ks,
+                                  int max, int *n, trapeze_error *err)
+{
+    long launches = p[1], bs = p[2], blocks = resident_or(c, p[0], bs);
+    if (launches > max)
+        return trapeze_fail(err, TRAPEZE_ERANGE, "empty: launches=%ld (at most %d)", launches, max);
+    trapeze_status s = TRAPEZE_OK;
+    for (long l = 0; l < launches && !s; l++)
+        s = finish(sim_kb_begin("empty", SIM_DIM((int)blocks), SIM_DIM((int)bs)), ks, n, err);
+    return s;
+}
+
+static trapeze_status build_fencebar(const sim_core_config *c, const long *p, sim_kernel **ks,
+                                     int max, int *n, trapeze_error *err)
+{
+    (void)max;
+    long stages = p[1], bs = p[2], blocks = resident_or(c, p[0], bs);
+    sim_kb *kb = sim_kb_begin("fencebar", SIM_DIM((int)blocks), SIM_DIM((int)bs));
+    sim_kb_regs(kb, 8);
+    int sync = sim_kb_global(kb, "sync", 128 * (uint64_t)stages);
+    sim_kb_loop(kb, AFF(.c = stages));
+    sim_kb_global_barrier(kb, sync, AFF(.k[SIM_L0] = 1), blocks, 5);
+    sim_kb_endloop(kb);
+    return finish(kb, ks, n, err);
+}
+
 static const sim_builtin builtins[] = {
     {"vecadd", "c[i] = a[i] + b[i] on floats",
      {{"n", 1 << 20, "elements"}, {"block", 256, "threads per block"}},
@@ -258,6 +304,18 @@ static const sim_builtin builtins[] = {
       {"block", 256, "threads per block"}},
      build_relaunch},
     SIM_SEED_BUILTINS,
+    {"fma", "independent FMA chains on all resident blocks (cycles per warp instruction)",
+     {{"iters", 256, "loop trips of 4 FMAs"}, {"blocks", 0, "blocks (0: all that fit at once)"},
+      {"block", 256, "threads per block"}},
+     build_fma},
+    {"empty", "launches of blocks that do nothing (kernel relaunch cost)",
+     {{"blocks", 0, "blocks (0: all that fit at once)"}, {"launches", 4, "launches"},
+      {"block", 256, "threads per block"}},
+     build_empty},
+    {"fencebar", "persistent blocks doing nothing but global fence barriers",
+     {{"blocks", 0, "blocks (0: all that fit at once)"}, {"stages", 4, "barriers"},
+      {"block", 256, "threads per block"}},
+     build_fencebar},
 };
 
 const sim_builtin *sim_builtins(int *n)
@@ -304,7 +362,7 @@ trapeze_status sim_builtin_params(const sim_builtin *b, int argc, char **argv, l
             return trapeze_fail(err, TRAPEZE_EINVAL, "%s: no parameter '%.*s' (see --list)",
                                 b->name, (int)len, argv[a]);
         long v;
-        int zero_ok = !strcmp(b->name, "gbarrier") && !strcmp(b->params[found].name, "blocks");
+        int zero_ok = !strcmp(b->params[found].name, "blocks") && b->params[found].value == 0;
         if (!trapeze_parse_long(eq + 1, &v) || v < (zero_ok ? 0 : 1) || v > (1L << 31) - 1)
             return trapeze_fail(err, TRAPEZE_ERANGE,
                                 "%s: parameter %s=%s: expected a whole number from %d to 2^31-1",

@@ -1,0 +1,68 @@
+/*
+ * calib_common.h - what `trapeze calibrate` and `trapeze validate` share:
+ * their common options (GPU, workloads, plan shape, threads, samples file),
+ * preset names, the progress line and building the plan. Parsing only.
+ */
+#ifndef TRAPEZE_CLI_CALIB_COMMON_H
+#define TRAPEZE_CLI_CALIB_COMMON_H
+
+#include <stdio.h>
+
+#include "trapeze.h"
+
+#define CALIB_MAX_WORKLOADS 16
+
+typedef struct calib_args {
+    const char *cmd;                 /* "calibrate" or "validate", for messages */
+    char gpu[4096];
+    const char *samples;
+    const char *workload_args[CALIB_MAX_WORKLOADS];
+    int n_workloads;
+    int threads;
+    trapeze_calib_options opt;
+} calib_args;
+
+/* Options every calibration command takes; the "options" help text lists them. */
+extern const char calib_common_help[];
+
+/* Tries argv[*i] as a common option (advancing *i over its value). Returns
+ * 1 when taken, 0 when not a common option, -1 after a usage error (printed). */
+int calib_parse_common(calib_args *a, int argc, char **argv, int *i);
+/* A command's own option: returns how many arguments it took (1 or 2), 0
+ * when arg is not its option, -1 after a usage error (printed). val is the
+ * next argument or NULL. */
+typedef int (*calib_own_option)(calib_args *a, void *ctx, const char *arg, const char *val);
+
+/* Parses argv: common options, -h/--help (prints usage), then `own`.
+ * Returns -1 when parsed, else the exit status (0 after --help, 2 on error). */
+int calib_parse(calib_args *a, int argc, char **argv, calib_own_option own, void *ctx,
+                void (*usage)(FILE *out));
+
+/* Defaults and checks after parsing: the GPU is required. -1 on error. */
+int calib_finish_args(calib_args *a);
+
+trapeze_status calib_make_plan(const calib_args *a, trapeze_calib_plan **plan,
+                               trapeze_error *err);
+
+/* The end of a command: frees plan and log, prints err when s failed, and
+ * returns the exit status. */
+int calib_exit(const calib_args *a, trapeze_calib_plan *plan, trapeze_sample_log *log,
+               trapeze_status s, const trapeze_error *err);
+
+/* Progress on stderr, one overwritten line, when stderr is a terminal. */
+void calib_progress(void *ctx, int done, int total, const trapeze_sample *s);
+
+int calib_usage_error(const char *cmd, const char *what, const char *value);
+
+/* MPI (calib_mpi.c): started by mpirun, MPI_Init and this rank; else rank 0
+ * of 1. Returns whether MPI was started (pass to calib_mpi_stop). */
+int calib_mpi_start(int *argc, char ***argv, int *rank, int *size);
+void calib_mpi_stop(int started);
+/* Under MPI: prints the message and ends every rank (MPI_Abort). */
+void calib_mpi_abort(const char *message);
+/* The pending samples round-robin over the ranks; rank 0 (the only one with
+ * a log) appends them in plan order. A failure aborts every rank. */
+trapeze_status calib_mpi_run(const trapeze_calib_plan *plan, trapeze_sample_log *log, int rank,
+                             int size, trapeze_error *err);
+
+#endif

@@ -1,0 +1,121 @@
+/*
+ * calib_mpi.c - `mpirun -n N trapeze calibrate ...`: the plan's pending
+ * samples spread over MPI ranks round-robin; rank 0 receives them in plan
+ * order and appends each to samples.csv as it arrives, so the log and the
+ * calibration are the bytes of a serial run. The library stays MPI-free:
+ * this file is compiled with MPI only when the Makefile finds OpenMPI
+ * (pkg-config ompi-c); otherwise, and when not started by mpirun, it is a
+ * single process.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/calib_common.h"
+
+#ifdef TRAPEZE_MPI
+#include <mpi.h>
+
+/* Started by mpirun (OpenMPI or PMIx) rather than by hand. */
+static int under_mpirun(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK");
+}
+
+int calib_mpi_start(int *argc, char ***argv, int *rank, int *size)
+{
+    *rank = 0;
+    *size = 1;
+    if (!under_mpirun())
+        return 0;
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+    return 1;
+}
+
+void calib_mpi_stop(int started)
+{
+    if (started)
+        MPI_Finalize();
+}
+
+typedef struct {
+    int status;
+    trapeze_sample row;
+    char message[sizeof ((trapeze_error *)0)->message];
+} result_msg;
+
+/* A failure on any rank ends every rank with its message. */
+void calib_mpi_abort(const char *message)
+{
+    fprintf(stderr, "trapeze calibrate: %s\n", message);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+static void run_one(const trapeze_calib_plan *plan, int index, result_msg *m)
+{
+    trapeze_error err = {0};
+    memset(m, 0, sizeof *m);
+    m->status = trapeze_calib_run_sample(plan, index, &m->row, &err);
+    if (m->status)
+        snprintf(m->message, sizeof m->message, "%s", err.message);
+}
+
+trapeze_status calib_mpi_run(const trapeze_calib_plan *plan, trapeze_sample_log *log, int rank,
+                             int size, trapeze_error *err)
+{
+    int count = trapeze_calib_plan_count(plan), n = 0;
+    int *todo = malloc((size_t)(count ? count : 1) * sizeof *todo);
+    if (!todo)
+        calib_mpi_abort("out of memory");
+    trapeze_status s = rank == 0 ? trapeze_calib_pending(plan, log, todo, &n, err) : TRAPEZE_OK;
+    if (s)
+        calib_mpi_abort(err->message);
+    MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(todo, n, MPI_INT, 0, MPI_COMM_WORLD);
+    result_msg m;
+    for (int k = 0; k < n; k++) {
+        int owner = k % size;
+        if (owner == rank)
+            run_one(plan, todo[k], &m);
+        if (rank == 0 && owner != 0)
+            MPI_Recv(&m, sizeof m, MPI_BYTE, owner, k, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        else if (rank != 0 && owner == rank)
+            MPI_Send(&m, sizeof m, MPI_BYTE, 0, k, MPI_COMM_WORLD);
+        if (rank != 0 && owner == rank && m.status)
+            calib_mpi_abort(m.message);
+        if (rank == 0 && m.status)
+            calib_mpi_abort(m.message);
+        if (rank == 0 && (s = trapeze_sample_log_append(log, &m.row, err)))
+            calib_mpi_abort(err->message);
+        if (rank == 0)
+            calib_progress(NULL, count - n + k + 1, count, &m.row);
+    }
+    free(todo);
+    return TRAPEZE_OK;
+}
+
+#else
+
+int calib_mpi_start(int *argc, char ***argv, int *rank, int *size)
+{
+    (void)argc;
+    (void)argv;
+    *rank = 0;
+    *size = 1;
+    return 0;
+}
+
+void calib_mpi_stop(int started) { (void)started; }
+
+void calib_mpi_abort(const char *message) { (void)message; }
+
+trapeze_status calib_mpi_run(const trapeze_calib_plan *plan, trapeze_sample_log *log, int rank,
+                             int size, trapeze_error *err)
+{
+    (void)plan, (void)log, (void)rank, (void)size, (void)err;
+    return TRAPEZE_EINVAL; /* never called: size is 1 without MPI */
+}
+
+#endif

@@ -1,0 +1,122 @@
+/*
+ * cmd_calibrate.c - `trapeze calibrate`: plan, run (resuming from
+ * samples.csv) and fit the ghost-zone model's constants for one GPU; writes
+ * the calibration file `trapeze ghostzone --calibration` reads. Parsing and
+ * printing only: every step is a library call.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/calib_common.h"
+#include "cli/commands.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"usage: trapeze calibrate --gpu FILE [options] [WORKLOAD ...]\n"
+"\n"
+"Calibrates Meng's ghost-zone model against the cycle-level simulator, as the\n"
+"dissertation did against hardware: micro-benchmarks (CPI, empty-kernel\n"
+"relaunch, fence barrier over block counts, copy bandwidth, pointer-chase\n"
+"latency), one profiling pair per workload (instructions per phase, bank\n"
+"conflicts), then short stencil samples over (h, grid size, sync mode) placed\n"
+"by a Sobol sequence. Each finished sample is appended to the samples log at\n"
+"once; a rerun skips those already there. Nonlinear least squares then fits\n"
+"the constants, with standard errors and a k-fold cross-validated error.\n"
+"Rows of kind 'measured' in the samples log (hardware, same columns) join the\n"
+"fit the same way.\n"
+"\n"
+"options:\n"
+"%s"
+"  --out FILE          the calibration file to write (default calib.ini)\n"
+"  --fit LIST          parameters to fit, comma-separated calibration-file names\n"
+"                      (default: uncontended_latency_cycles,sigma,mu,\n"
+"                      relaunch_cycles,cpi,overlap; those no\n"
+"                      sample moves are left out)\n"
+"  --real-tiles        calibrate with Meng's real-valued T (Eq. 5.3) instead of\n"
+"                      whole tiles at whole heights\n"
+"  -h, --help          show this help\n", calib_common_help);
+}
+
+/* "cpi,mu" -> TRAPEZE_GZ_MASK bits; -1 after a usage message. */
+static int parse_fit(const char *list, unsigned *mask)
+{
+    char names[512];
+    snprintf(names, sizeof names, "%s", list);
+    *mask = 0;
+    for (char *save, *name = strtok_r(names, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        int k = 0;
+        while (k < TRAPEZE_GZ_NPARAMS && strcmp(name, trapeze_gz_param_name((trapeze_gz_param)k)))
+            k++;
+        if (k == TRAPEZE_GZ_NPARAMS)
+            return calib_usage_error("calibrate", "--fit: no parameter named", name);
+        *mask |= TRAPEZE_GZ_MASK(k);
+    }
+    return *mask ? 0 : calib_usage_error("calibrate", "--fit: an empty list", NULL);
+}
+
+static int own_option(calib_args *a, void *ctx, const char *arg, const char *val)
+{
+    if (!strcmp(arg, "--out") && val) {
+        *(const char **)ctx = val;
+        return 2;
+    }
+    if (!strcmp(arg, "--fit") && val)
+        return parse_fit(val, &a->opt.fit_mask) < 0 ? -1 : 2;
+    if (!strcmp(arg, "--real-tiles")) {
+        a->opt.real_tiles = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* Runs the plan's samples: threads in one process, or spread over ranks. */
+static trapeze_status run_samples(const calib_args *a, const trapeze_calib_plan *plan,
+                                  trapeze_sample_log *log, int rank, int size, trapeze_error *err)
+{
+    if (size > 1)
+        return calib_mpi_run(plan, log, rank, size, err);
+    return trapeze_calib_run(plan, log, a->threads, calib_progress, NULL, err);
+}
+
+static void print_result(const trapeze_gz_params *p, const trapeze_calib_report *rep, int folds,
+                         const char *out)
+{
+    printf("%-28s %14s %12s\n", "parameter", "value", "stderr");
+    for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++)
+        printf("%-28s %14.6g %12.3g\n", trapeze_gz_param_name((trapeze_gz_param)k), p->value[k],
+               p->stderr_[k]);
+    printf("%d observations, %d parameters fitted, in-sample RMS %.2f%%, "
+           "%d-fold CV MAPE %.2f%% (max %.2f%%)\nwrote %s\n",
+           rep->n_points, rep->n_fitted, 100 * rep->rms_rel_error, folds, rep->cv_mape_pct,
+           rep->cv_max_ape_pct, out);
+}
+
+int cli_calibrate(int argc, char **argv)
+{
+    calib_args a = {.cmd = "calibrate", .threads = 1};
+    trapeze_calib_options_default(&a.opt);
+    const char *out = "calib.ini";
+    int rc = calib_parse(&a, argc, argv, own_option, &out, usage);
+    if (rc >= 0)
+        return rc;
+    int rank, size, mpi = calib_mpi_start(&argc, &argv, &rank, &size);
+    trapeze_error err = {0};
+    trapeze_calib_plan *plan = NULL;
+    trapeze_sample_log *log = NULL;
+    trapeze_gz_params p;
+    trapeze_calib_report rep;
+    trapeze_status s = calib_make_plan(&a, &plan, &err);
+    if (!s && rank == 0)
+        s = trapeze_sample_log_open(a.samples, &log, &err);
+    if (s && size > 1)
+        calib_mpi_abort(err.message); /* the other ranks would wait for this one */
+    if (!s)
+        s = run_samples(&a, plan, log, rank, size, &err);
+    if (!s && rank == 0 && !(s = trapeze_calib_from_log(plan, log, &p, &rep, &err)) &&
+        !(s = trapeze_gz_params_save(out, &p, &err)))
+        print_result(&p, &rep, a.opt.folds, out);
+    rc = calib_exit(&a, plan, log, s, &err);
+    calib_mpi_stop(mpi);
+    return rc;
+}

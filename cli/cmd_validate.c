@@ -1,0 +1,159 @@
+/*
+ * cmd_validate.c - `trapeze validate`: full simulations of every h in both
+ * sync modes against a calibration's predictions; prints per workload and
+ * mode the error, the picked h against the best simulated one and the
+ * sample cost against the sweep's. Parsing and printing only.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/calib_common.h"
+#include "cli/commands.h"
+
+static const char *const row_columns[] = {
+    "workload", "sync", "mape_pct", "max_ape_pct", "h_model", "h_sim_best", "pick_ratio",
+    "sample_warp_instructions", "sweep_warp_instructions"};
+static const char *const curve_columns[] = {"workload", "sync", "h", "cpl_sim", "cpl_model",
+                                            "warp_instructions"};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"usage: trapeze validate --gpu FILE --calibration FILE [options] [WORKLOAD ...]\n"
+"\n"
+"Simulates every valid h (up to --max-h) in both sync modes on each workload's\n"
+"reference grid (the one calibration samples are scaled from; held out: no\n"
+"sample ran at it) and compares with the calibrated model's CPL. Prints per\n"
+"workload and mode: mean and maximum absolute percentage error, the h the\n"
+"model picks against the h the simulator finds best and the ratio of their\n"
+"simulated performance, and the warp instructions the calibration's samples\n"
+"cost (from the samples log) against those of the sweep. Use the options the\n"
+"calibration used (--budget, --stages, --max-h, --sweep-budget).\n"
+"\n"
+"options:\n"
+"%s"
+"  --calibration FILE  the calibration to check (from trapeze calibrate)\n"
+"  --csv FILE          one row per workload and sync mode:\n"
+"                      workload,sync,mape_pct,max_ape_pct,h_model,h_sim_best,\n"
+"                      pick_ratio,sample_warp_instructions,sweep_warp_instructions\n"
+"  --curve FILE        one row per workload, mode and h:\n"
+"                      workload,sync,h,cpl_sim,cpl_model,warp_instructions\n"
+"  --sweep-log FILE    keep the sweep's runs (samples.csv format): a rerun reuses\n"
+"                      them and an interrupted one resumes\n"
+"  -h, --help          show this help\n", calib_common_help);
+}
+
+typedef struct {
+    const char *calibration, *csv, *curve, *sweep;
+} validate_files;
+
+static int own_option(calib_args *a, void *ctx, const char *arg, const char *val)
+{
+    (void)a;
+    validate_files *f = ctx;
+    const char **slot = !strcmp(arg, "--calibration") ? &f->calibration
+                        : !strcmp(arg, "--csv")       ? &f->csv
+                        : !strcmp(arg, "--curve")     ? &f->curve
+                        : !strcmp(arg, "--sweep-log") ? &f->sweep
+                                                      : NULL;
+    if (!slot || !val)
+        return 0;
+    *slot = val;
+    return 2;
+}
+
+/* One CSV row of row i: text fields, then numbers. */
+typedef void (*row_fn)(const trapeze_validation *v, int i, const char **text, double *nums);
+
+static void summary_row(const trapeze_validation *v, int i, const char **text, double *nums)
+{
+    const trapeze_validation_row *r = &v->rows[i];
+    text[0] = r->workload;
+    text[1] = trapeze_sync_name(r->sync);
+    double values[] = {r->mape_pct, r->max_ape_pct, r->h_model, r->h_sim_best, r->pick_ratio,
+                       r->sample_warp_instructions, r->sweep_warp_instructions};
+    memcpy(nums, values, sizeof values);
+}
+
+static void curve_row(const trapeze_validation *v, int i, const char **text, double *nums)
+{
+    const trapeze_validation_point *p = &v->points[i];
+    text[0] = p->workload;
+    text[1] = trapeze_sync_name(p->sync);
+    double values[] = {p->h, p->cpl_sim, p->cpl_model, p->warp_instructions};
+    memcpy(nums, values, sizeof values);
+}
+
+/* n rows of ncolumns (two text columns first), through PATH.tmp. */
+static trapeze_status write_csv(const char *path, const char *const *columns, int ncolumns,
+                                const trapeze_validation *v, int n, row_fn row,
+                                trapeze_error *err)
+{
+    trapeze_csv_out *csv;
+    trapeze_status s = trapeze_csv_create(path, columns, ncolumns, &csv, err);
+    for (int i = 0; !s && i < n; i++) {
+        const char *text[2];
+        double nums[16];
+        row(v, i, text, nums);
+        trapeze_csv_text(csv, text[0]);
+        trapeze_csv_text(csv, text[1]);
+        for (int k = 0; k < ncolumns - 2; k++)
+            trapeze_csv_number(csv, nums[k]);
+        s = trapeze_csv_end_row(csv, err);
+    }
+    if (s) {
+        trapeze_csv_abort(csv);
+        return s;
+    }
+    return trapeze_csv_commit(csv, err);
+}
+
+static void print_rows(const trapeze_validation *v)
+{
+    printf("%-12s %-8s %8s %8s %7s %10s %10s %12s\n", "workload", "sync", "mape_%", "max_%",
+           "h_model", "h_sim_best", "pick_ratio", "sample_cost%");
+    for (int i = 0; i < v->n_rows; i++) {
+        const trapeze_validation_row *r = &v->rows[i];
+        printf("%-12s %-8s %8.2f %8.2f %7d %10d %10.4f %12.2f\n", r->workload,
+               trapeze_sync_name(r->sync), r->mape_pct, r->max_ape_pct, r->h_model, r->h_sim_best,
+               r->pick_ratio, 100 * r->sample_warp_instructions / r->sweep_warp_instructions);
+    }
+}
+
+int cli_validate(int argc, char **argv)
+{
+    calib_args a = {.cmd = "validate", .threads = 1};
+    validate_files f = {0};
+    trapeze_calib_options_default(&a.opt);
+    int rc = calib_parse(&a, argc, argv, own_option, &f, usage);
+    if (rc >= 0)
+        return rc;
+    if (!f.calibration) {
+        calib_usage_error(a.cmd, "--calibration FILE is required", NULL);
+        return 2;
+    }
+    trapeze_error err = {0};
+    trapeze_calib_plan *plan = NULL;
+    trapeze_sample_log *log = NULL, *sweep = NULL;
+    trapeze_gz_params p;
+    trapeze_validation v = {0};
+    trapeze_status s = trapeze_gz_params_load(f.calibration, &p, &err);
+    if (!s)
+        s = calib_make_plan(&a, &plan, &err);
+    if (!s && access(a.samples, R_OK) == 0)
+        s = trapeze_sample_log_open(a.samples, &log, &err);
+    if (!s && f.sweep)
+        s = trapeze_sample_log_open(f.sweep, &sweep, &err);
+    if (!s)
+        s = trapeze_calib_validate(plan, &p, log, sweep, a.threads, calib_progress, NULL, &v, &err);
+    if (!s && f.csv)
+        s = write_csv(f.csv, row_columns, 9, &v, v.n_rows, summary_row, &err);
+    if (!s && f.curve)
+        s = write_csv(f.curve, curve_columns, 6, &v, v.n_points, curve_row, &err);
+    if (!s)
+        print_rows(&v);
+    trapeze_validation_free(&v);
+    trapeze_sample_log_close(sweep);
+    return calib_exit(&a, plan, log, s, &err);
+}

@@ -1,0 +1,275 @@
+/*
+ * calibrate.c - from the rows of a finished calibration run to the model's
+ * parameters: the micro-benchmarks' values, each workload's profiled
+ * instruction counts, then the least-squares fit (fit.c) over every stencil
+ * observation and its cross-validated error. Owns how samples become
+ * parameters; must not run samples or write files.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "sampler/sampler.h"
+
+/* Fitted unless the caller picks: the constants the micro-benchmarks cannot
+ * isolate in the stencil kernels (overlap, contention, latency hiding).
+ * The bandwidth fraction stays as the copy measured it, blocks_per_sm as the
+ * occupancy gives it: fitting either did not lower the cross-validated error
+ * (README, "Calibration"). */
+#define DEFAULT_FIT_MASK                                                                   \
+    (TRAPEZE_GZ_MASK(TRAPEZE_GZ_UNCONTENDED_LAT) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_SIGMA) |     \
+     TRAPEZE_GZ_MASK(TRAPEZE_GZ_MU) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_RELAUNCH) |               \
+     TRAPEZE_GZ_MASK(TRAPEZE_GZ_CPI) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_OVERLAP))
+
+static unsigned fit_mask(const trapeze_calib_plan *plan)
+{
+    return plan->opt.fit_mask ? plan->opt.fit_mask : DEFAULT_FIT_MASK;
+}
+
+static trapeze_status logged(const trapeze_sample_log *log, const trapeze_sample *planned,
+                             const trapeze_sample **out, trapeze_error *err)
+{
+    *out = trapeze_sample_log_find(log, planned->id);
+    if (!*out)
+        return trapeze_fail(err, TRAPEZE_EINVAL,
+                            "samples.csv has no row %s: run the calibration's samples first",
+                            planned->id);
+    return TRAPEZE_OK;
+}
+
+/* Fence barrier cost: least-squares line over the block counts, as Meng
+ * fitted 210.3 x T + delta (a negative slope is read as none). */
+static void fence_line(const double *blocks, const double *cycles, int n, double *slope,
+                       double *intercept)
+{
+    double mb = 0, mc = 0, sbb = 0, sbc = 0;
+    for (int i = 0; i < n; i++) {
+        mb += blocks[i] / n;
+        mc += cycles[i] / n;
+    }
+    for (int i = 0; i < n; i++) {
+        sbb += (blocks[i] - mb) * (blocks[i] - mb);
+        sbc += (blocks[i] - mb) * (cycles[i] - mc);
+    }
+    *slope = sbb > 0 && sbc > 0 ? sbc / sbb : 0;
+    *intercept = mc - *slope * mb;
+}
+
+static void clamp_param(trapeze_gz_params *p, trapeze_gz_param k, double v)
+{
+    double lo, hi;
+    trapeze_gz_param_range(k, &lo, &hi);
+    p->value[k] = v < lo ? lo : v > hi ? hi : v;
+}
+
+static trapeze_status micro_values(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
+                                   trapeze_gz_params *p, trapeze_error *err)
+{
+    double blocks[16], cycles[16];
+    int nf = 0;
+    for (int i = 0; i < plan->count; i++) {
+        const trapeze_sample *r, *planned = &plan->rows[i];
+        if (strcmp(planned->kind, SAMPLER_KIND_MICRO) != 0)
+            continue;
+        trapeze_status s = logged(log, planned, &r, err);
+        if (s)
+            return s;
+        const char *m = r->workload;
+        if (strcmp(m, "fma") == 0) {
+            clamp_param(p, TRAPEZE_GZ_CPI, r->cpl_cycles);
+            clamp_param(p, TRAPEZE_GZ_BLOCKS_PER_SM, r->data_len[0] / plan->gpu.n_sm);
+        } else if (strcmp(m, "empty") == 0) {
+            clamp_param(p, TRAPEZE_GZ_RELAUNCH, r->cpl_cycles);
+        } else if (strcmp(m, "copy") == 0) {
+            clamp_param(p, TRAPEZE_GZ_BW_FRACTION, r->cpl_cycles);
+        } else if (strcmp(m, "chase") == 0) {
+            clamp_param(p, TRAPEZE_GZ_UNCONTENDED_LAT, r->cpl_cycles);
+        } else if (strcmp(m, "fencebar") == 0 && nf < 16) {
+            blocks[nf] = r->data_len[0];
+            cycles[nf++] = r->cpl_cycles;
+        }
+    }
+    double slope, intercept;
+    fence_line(blocks, cycles, nf, &slope, &intercept);
+    clamp_param(p, TRAPEZE_GZ_FENCE_PER_BLOCK, slope);
+    clamp_param(p, TRAPEZE_GZ_FENCE_BARRIER, intercept);
+    clamp_param(p, TRAPEZE_GZ_MU, 0.5);   /* Meng's assumption as the fit's start */
+    clamp_param(p, TRAPEZE_GZ_SIGMA, 1.0); /* no dimension penalty to start with */
+    if (fit_mask(plan) & TRAPEZE_GZ_MASK(TRAPEZE_GZ_OVERLAP))
+        clamp_param(p, TRAPEZE_GZ_OVERLAP, 0.5); /* the fit cannot leave the edge 0 */
+    return TRAPEZE_OK;
+}
+
+static double tiles_of(const trapeze_workload *w, const trapeze_sample *r)
+{
+    int widest = 1;
+    for (int d = 0; d < w->dims; d++)
+        widest = w->halo[d] > widest ? w->halo[d] : widest;
+    double tiles = 1, out = w->blk_len - widest * r->h;
+    for (int d = 0; d < w->dims; d++)
+        tiles *= ceil(r->data_len[d] / out);
+    return tiles;
+}
+
+/* Meng's profiling (5.14), with the simulator's counts: one stage at h = 2
+ * minus one at h = 1, per tile, is one loop of IterComp; the rest of the h = 1
+ * tile is MiscComp (setup, staging, commit). Expressed per SM of this GPU for
+ * an input of N elements, so that 5.15/5.16 give back the counts per tile. */
+static trapeze_status profile_of(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
+                                 const trapeze_workload *w, int first_row,
+                                 trapeze_gz_profile *pr, trapeze_error *err)
+{
+    const trapeze_sample *r1, *r2;
+    trapeze_status s = logged(log, &plan->rows[first_row], &r1, err);
+    if (!s)
+        s = logged(log, &plan->rows[first_row + 1], &r2, err);
+    if (s)
+        return s;
+    double per_tile1 = r1->warp_instructions / tiles_of(w, r1);
+    double ic_tile = r2->warp_instructions / tiles_of(w, r2) - per_tile1;
+    double mc_tile = per_tile1 - ic_tile;
+    if (!(ic_tile > 0 && mc_tile > 0))
+        return trapeze_fail(err, TRAPEZE_EFAIL, "%s: profiling gave no per-loop instructions",
+                            w->name);
+    double n = 1, in_tile = 1, loop_tile = 1;
+    for (int d = 0; d < w->dims; d++) {
+        n *= r1->data_len[d];
+        in_tile *= w->blk_len;
+        loop_tile *= w->blk_len - w->halo[d];
+    }
+    memset(pr, 0, sizeof *pr);
+    snprintf(pr->workload, sizeof pr->workload, "%s", w->name);
+    pr->input_elements = n;
+    pr->insts_per_sm_mc = mc_tile / in_tile * n / plan->gpu.n_sm;
+    pr->insts_per_sm_ic = ic_tile / loop_tile * n / plan->gpu.n_sm;
+    pr->bank_conflict_rate = r1->bank_conflicts / r1->warp_instructions;
+    return TRAPEZE_OK;
+}
+
+static trapeze_status profiles(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
+                               trapeze_gz_params *p, trapeze_error *err)
+{
+    p->n_profiles = 0;
+    for (int i = 0; i + 1 < plan->count; i++) {
+        if (strcmp(plan->rows[i].kind, SAMPLER_KIND_PROFILE) != 0 || plan->rows[i].h != 1)
+            continue;
+        if (p->n_profiles == TRAPEZE_GZ_MAX_PROFILES)
+            return trapeze_fail(err, TRAPEZE_ERANGE, "calibration: at most %d workloads",
+                                TRAPEZE_GZ_MAX_PROFILES);
+        const trapeze_workload *w = sampler_workload(plan, plan->rows[i].workload);
+        trapeze_status s = profile_of(plan, log, w, i, &p->profile[p->n_profiles], err);
+        if (s)
+            return s;
+        p->n_profiles++;
+    }
+    return TRAPEZE_OK;
+}
+
+/* The fit's observations: every stencil row of the plan's GPU and workloads,
+ * simulated or measured. */
+static int is_observation(const trapeze_calib_plan *plan, const trapeze_sample *r)
+{
+    return (strcmp(r->kind, SAMPLER_KIND_SIM) == 0 || strcmp(r->kind, SAMPLER_KIND_MEASURED) == 0) &&
+           strcmp(r->gpu, plan->gpu.name) == 0 && sampler_workload(plan, r->workload) != NULL;
+}
+
+static void free_points(trapeze_calib_point *pts, int n)
+{
+    for (int i = 0; i < n; i++)
+        trapeze_gz_destroy(pts[i].model);
+    free(pts);
+}
+
+static trapeze_status make_points(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
+                                  const trapeze_gz_params *p, trapeze_calib_point **out, int *n,
+                                  trapeze_error *err)
+{
+    int total = trapeze_sample_log_count(log);
+    trapeze_calib_point *pts = calloc((size_t)(total ? total : 1), sizeof *pts);
+    if (!pts)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    *n = 0;
+    for (int i = 0; i < total; i++) {
+        const trapeze_sample *r = trapeze_sample_log_get(log, i);
+        if (!is_observation(plan, r))
+            continue;
+        trapeze_workload w;
+        sampler_resize(sampler_workload(plan, r->workload), r->data_len, &w);
+        w.blk_len = r->blk_len;
+        trapeze_calib_point *pt = &pts[*n];
+        trapeze_status s = trapeze_gz_create(&plan->gpu, &w, p, &pt->model, err);
+        if (s) {
+            free_points(pts, *n);
+            return s;
+        }
+        pt->sync = r->sync;
+        pt->h = r->h;
+        pt->blk_len = r->blk_len;
+        pt->cpl_measured = r->cpl_cycles;
+        (*n)++;
+    }
+    *out = pts;
+    return TRAPEZE_OK;
+}
+
+/* The parameters of mask that move some observation's CPL: sigma needs a 2-
+ * or 3-D workload, mu a fence sample, ...; the others would make the fit
+ * singular. */
+static unsigned identifiable(const trapeze_calib_point *pts, int n, unsigned mask)
+{
+    unsigned moved = 0;
+    for (int i = 0; i < n; i++) {
+        trapeze_gz_eval e;
+        if (trapeze_gz_evaluate(pts[i].model, pts[i].sync, pts[i].h, pts[i].blk_len, &e, NULL))
+            continue;
+        for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++)
+            if (fabs(e.dcpl_dparam[k]) > 1e-12 * e.cpl)
+                moved |= TRAPEZE_GZ_MASK(k);
+    }
+    return mask & moved;
+}
+
+trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
+                                      const trapeze_sample_log *log, trapeze_gz_params *p,
+                                      trapeze_calib_report *rep, trapeze_error *err)
+{
+    trapeze_gz_params_default(p);
+    p->whole_tiles = !plan->opt.real_tiles; /* the model predicts launches of whole tiles */
+    trapeze_status s = micro_values(plan, log, p, err);
+    if (!s)
+        s = profiles(plan, log, p, err);
+    trapeze_calib_point *pts = NULL;
+    int n = 0;
+    if (!s)
+        s = make_points(plan, log, p, &pts, &n, err);
+    if (s)
+        return s;
+    unsigned mask = identifiable(pts, n, fit_mask(plan));
+    trapeze_gz_params start = *p;
+    memset(rep, 0, sizeof *rep);
+    s = trapeze_calib_fit(pts, n, mask, p, rep, err);
+    /* more folds when each training set would otherwise be too small to fit */
+    int folds = plan->opt.folds < n ? plan->opt.folds : n;
+    while (folds < n && n - (n + folds - 1) / folds <= rep->n_fitted)
+        folds++;
+    rep->cv_mape_pct = rep->cv_max_ape_pct = NAN;
+    if (!s && n - 1 > rep->n_fitted)
+        s = trapeze_calib_cross_validate(pts, n, mask, &start, folds, plan->opt.seed, rep, err);
+    free_points(pts, n);
+    for (int k = 0; !s && k < TRAPEZE_GZ_NPARAMS; k++) {
+        double lo, hi;
+        trapeze_gz_param_range((trapeze_gz_param)k, &lo, &hi);
+        if (!(p->value[k] >= lo && p->value[k] <= hi))
+            s = trapeze_fail(err, TRAPEZE_ERANGE,
+                             "calibration: %s = %g left [%g, %g]: the samples do not determine "
+                             "it; leave it out of the fit",
+                             trapeze_gz_param_name((trapeze_gz_param)k), p->value[k], lo, hi);
+    }
+    if (!s)
+        snprintf(p->source, sizeof p->source,
+                 "trapeze calibrate on %.40s: %d observations, %d-fold CV MAPE %.2f%%",
+                 plan->gpu.name, n, folds, fmin(rep->cv_mape_pct, 1e6));
+    return s;
+}

@@ -1,0 +1,49 @@
+/*
+ * sampler.h - what the calibration's files share inside the library: the
+ * plan's layout, running one sample on the simulator, and the deterministic
+ * worker pool. Not part of the public API (include/trapeze.h has that).
+ */
+#ifndef TRAPEZE_SAMPLER_SAMPLER_H
+#define TRAPEZE_SAMPLER_SAMPLER_H
+
+#include "trapeze.h"
+
+/* Sample kinds, as written in samples.csv's `kind` column. */
+#define SAMPLER_KIND_MICRO "micro"      /* micro-benchmark: workload column names it */
+#define SAMPLER_KIND_PROFILE "profile"  /* one stage at h = 1 or 2: instruction counts */
+#define SAMPLER_KIND_SIM "sim"          /* a short stencil run: the fit's observations */
+#define SAMPLER_KIND_MEASURED "measured" /* the same, measured on hardware */
+
+struct trapeze_calib_plan {
+    char *config_path;       /* each run loads its own copy (configs track use) */
+    trapeze_gpu gpu;
+    int resident_256;        /* blocks of 256 threads resident per SM */
+    trapeze_calib_options opt;
+    int n_workloads;
+    trapeze_workload *workloads;
+    int count;
+    trapeze_sample *rows;    /* planned rows, results zero */
+};
+
+/* The plan's workload of that name, or NULL. */
+const trapeze_workload *sampler_workload(const trapeze_calib_plan *plan, const char *name);
+/* w with data_len replaced (sizes of a sample). */
+void sampler_resize(const trapeze_workload *w, const double *data_len, trapeze_workload *out);
+
+/* Runs row (its kind, workload, sync, h, sizes, stages) on a fresh simulator
+ * of the plan's GPU and fills its results. */
+trapeze_status sampler_run_row(const trapeze_calib_plan *plan, trapeze_sample *row,
+                               trapeze_error *err);
+
+/* Called under the pool's lock as each row ends, in completion order. */
+typedef trapeze_status (*sampler_done_fn)(void *ctx, int i, const trapeze_sample *row,
+                                          trapeze_error *err);
+
+/* Runs rows[0..n) in `threads` workers (each row independent, on its own
+ * simulator, so results do not depend on the thread count). Stops handing
+ * out rows at the first error; reports the error of the lowest row index. */
+trapeze_status sampler_run_rows(const trapeze_calib_plan *plan, trapeze_sample *rows, int n,
+                                int threads, sampler_done_fn done, void *ctx,
+                                trapeze_error *err);
+
+#endif

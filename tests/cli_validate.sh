@@ -1,0 +1,59 @@
+#!/bin/sh
+# End-to-end tests of `trapeze validate` on a tiny sweep: one CSV row per
+# workload and mode with the documented header, curve rows for every h, the
+# sweep log reused by a rerun (same bytes, nothing simulated again), and bad
+# input giving one message, a non-zero exit and no output file.
+# Usage: sh tests/cli_validate.sh build/trapeze
+set -u
+T=${1:-build/trapeze}
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+PLAN="--gpu gtx480 --budget 10 --stages 1 --sweep-budget 4e6 --max-h 3"
+"$T" calibrate $PLAN --samples "$D/s.csv" --out "$D/c.ini" poisson >/dev/null 2>"$D/err" \
+    || fail "calibrate: $(cat "$D/err")"
+"$T" validate $PLAN --calibration "$D/c.ini" --samples "$D/s.csv" --sweep-log "$D/sweep.csv" \
+    --csv "$D/v.csv" --curve "$D/curve.csv" poisson >"$D/out" 2>"$D/err" || fail "validate: $(cat "$D/err")"
+[ "$(head -1 "$D/v.csv")" = "workload,sync,mape_pct,max_ape_pct,h_model,h_sim_best,pick_ratio,sample_warp_instructions,sweep_warp_instructions" ] \
+    || fail "csv header: $(head -1 "$D/v.csv")"
+[ "$(tail -n +2 "$D/v.csv" | cut -d, -f1,2 | tr '\n' ' ')" = "Poisson,relaunch Poisson,fence " ] \
+    || fail "csv rows: $(cat "$D/v.csv")"
+# --max-h 3: h = 1, 2, 3 in both modes, and the sweep log holds the same 6 runs
+[ "$(tail -n +2 "$D/curve.csv" | cut -d, -f2,3 | tr '\n' ' ')" = "relaunch,1 relaunch,2 relaunch,3 fence,1 fence,2 fence,3 " ] \
+    || fail "curve rows: $(cat "$D/curve.csv")"
+[ "$(tail -n +2 "$D/sweep.csv" | wc -l)" -eq 6 ] || fail "sweep log rows"
+awk -F, 'NR > 1 && !($7 > 0 && $7 <= 1 && $3 >= 0 && $4 >= $3 && $9 > 0) { exit 1 }' "$D/v.csv" \
+    || fail "pick ratio in (0, 1], max >= mean error, sweep cost > 0: $(cat "$D/v.csv")"
+# the summary's sweep cost is the sum of the curve's
+sum=$(awk -F, 'NR > 1 && $2 == "fence" { s += $6 } END { printf "%.0f", s }' "$D/curve.csv")
+[ "$sum" = "$(awk -F, '$2 == "fence" { printf "%.0f", $9 }' "$D/v.csv")" ] || fail "sweep cost sum"
+grep -q '^Poisson *relaunch' "$D/out" || fail "table: $(cat "$D/out")"
+
+# a rerun reuses the sweep log: same bytes, the log untouched
+cp "$D/sweep.csv" "$D/sweep.before"
+"$T" validate $PLAN --calibration "$D/c.ini" --samples "$D/s.csv" --sweep-log "$D/sweep.csv" \
+    --csv "$D/v2.csv" poisson >/dev/null 2>&1 || fail "rerun"
+cmp -s "$D/v.csv" "$D/v2.csv" && cmp -s "$D/sweep.csv" "$D/sweep.before" || fail "rerun changed bytes"
+
+expect_error() {
+    name=$1 text=$2
+    shift 2
+    rm -f "$D/x.csv" "$D/x.csv.tmp"
+    if "$T" validate "$@" --csv "$D/x.csv" >"$D/stdout" 2>"$D/stderr"; then
+        fail "$name: exit status 0"
+    fi
+    grep -qF -- "$text" "$D/stderr" || fail "$name: stderr lacks '$text': $(cat "$D/stderr")"
+    [ ! -e "$D/x.csv" ] && [ ! -e "$D/x.csv.tmp" ] || fail "$name: output file left behind"
+}
+expect_error "no calibration" "--calibration FILE is required" $PLAN poisson
+printf '[ghostzone]\ncpi = -1\n' >"$D/bad.ini"
+expect_error "bad calibration" "bad.ini:2: [ghostzone] cpi" $PLAN --calibration "$D/bad.ini" poisson
+printf '[profile.Poisson]\ninsts_per_sm_ic = many\n' >"$D/bad2.ini"
+expect_error "bad profile" "bad2.ini:2: [profile.Poisson] insts_per_sm_ic" $PLAN --calibration "$D/bad2.ini" poisson
+expect_error "bad max-h" "--max-h: expected a number" $PLAN --max-h x --calibration "$D/c.ini" poisson
+"$T" validate --help | grep -q '^usage: trapeze validate' || fail "--help"
+
+[ "$fails" -eq 0 ] && echo "cli_validate: all passed"
+[ "$fails" -eq 0 ]

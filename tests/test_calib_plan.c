@@ -1,0 +1,139 @@
+/*
+ * Tests of the sampled calibration's plan, runs and fit on the GTX 480
+ * config with PathFinder: the Sobol placement (first point (1/2,1/2,1/2)),
+ * micro-benchmark values against the config (2 schedulers: CPI 0.5; launch
+ * latency 5 us x 700 MHz = 3500 cycles; unloaded load latency 296), the
+ * profiled instruction counts against the kernel's hand-counted shape, and
+ * the fit's outputs (standard errors, a cross-validated error).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "trapeze.h"
+
+static const trapeze_sample *find_kind(const trapeze_calib_plan *plan, const char *kind,
+                                       const char *workload, int nth)
+{
+    for (int i = 0; i < trapeze_calib_plan_count(plan); i++) {
+        const trapeze_sample *s = trapeze_calib_plan_sample(plan, i);
+        if (!strcmp(s->kind, kind) && !strcmp(s->workload, workload) && nth-- == 0)
+            return s;
+    }
+    return NULL;
+}
+
+static void test_plan_shape(const trapeze_calib_plan *plan, const trapeze_calib_options *o)
+{
+    int n = trapeze_calib_plan_count(plan);
+    CHECK(n == 8 + 2 + o->budget); /* micro-benchmarks, profiling pair, stencil samples */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            CHECK(strcmp(trapeze_calib_plan_sample(plan, i)->id,
+                         trapeze_calib_plan_sample(plan, j)->id) != 0);
+    trapeze_workload ref;
+    int max_h;
+    CHECK_OK(trapeze_calib_reference(plan, 0, &ref, &max_h, NULL));
+    CHECK(max_h >= 1 && max_h <= 127); /* 5.20: (256 - 1) / 2 */
+    /* Sobol's first point is (1/2, 1/2, 1/2): h = floor((max_h + 1)^(1/2)),
+     * fence (u >= 1/2), volume sqrt(min x max) of the reference */
+    const trapeze_sample *first = find_kind(plan, "sim", "PathFinder", 0);
+    CHECK(first->h == (int)floor(sqrt(max_h + 1.0)));
+    CHECK(first->sync == TRAPEZE_SYNC_FENCE);
+    CHECK_NEAR(first->data_len[0], floor(ref.data_len[0] * sqrt(o->min_fraction * o->max_fraction) + 0.5), 0);
+    int modes[2] = {0, 0};
+    for (int k = 0; k < o->budget; k++) {
+        const trapeze_sample *s = find_kind(plan, "sim", "PathFinder", k);
+        modes[s->sync]++;
+        CHECK(s->h >= 1 && s->h <= max_h);
+        double f = s->data_len[0] / ref.data_len[0];
+        CHECK(f >= o->min_fraction * 0.99 && f <= o->max_fraction * 1.01);
+    }
+    CHECK(modes[0] > 0 && modes[1] > 0);
+}
+
+static double logged(const trapeze_sample_log *log, const char *id_part)
+{
+    for (int i = 0; i < trapeze_sample_log_count(log); i++)
+        if (strstr(trapeze_sample_log_get(log, i)->id, id_part))
+            return trapeze_sample_log_get(log, i)->cpl_cycles;
+    return NAN;
+}
+
+static void test_micro_and_profile(const trapeze_sample_log *log, const trapeze_gz_params *p)
+{
+    CHECK_NEAR(logged(log, "micro/fma"), 0.5, 0.01);        /* 2 schedulers, 1 issue each */
+    CHECK_NEAR(logged(log, "micro/empty"), 3500 + 25, 10);   /* launch latency + an empty grid */
+    CHECK_NEAR(logged(log, "micro/chase"), 296, 0.03 * 296); /* README: 296 unloaded */
+    double bw = logged(log, "micro/copy");
+    CHECK(bw > 0.8 && bw <= 1.0);
+    /* PathFinder, per tile of 8 warps: a loop is the op's 18 instructions
+     * (round(1859 x 30 / 1e5 x 32)) + IF, BAR, IF, store, BAR, ENDLOOP = 23;
+     * the rest is setup 19 (round(1998 x 30 / 1e5 x 32)) + load, store, BAR
+     * + commit IF, store + EXIT = 25. Counts per SM of 15 for N elements. */
+    CHECK(p->n_profiles == 1 && !strcmp(p->profile[0].workload, "PathFinder"));
+    const trapeze_gz_profile *pr = &p->profile[0];
+    double per_tile = pr->input_elements / 15;
+    CHECK_NEAR(pr->insts_per_sm_ic * 254 / per_tile, 8 * 23, 0.01 * 8 * 23);
+    CHECK_NEAR(pr->insts_per_sm_mc * 256 / per_tile, 8 * 25, 0.01 * 8 * 25);
+    CHECK(pr->bank_conflict_rate == 0); /* unit-stride shared accesses */
+    /* micro-benchmarks set what is not fitted by default */
+    CHECK_NEAR(p->value[TRAPEZE_GZ_BLOCKS_PER_SM], 6, 0); /* 1536 threads / 256 */
+    CHECK(p->value[TRAPEZE_GZ_FENCE_BARRIER] > 0);
+    CHECK(p->stderr_[TRAPEZE_GZ_CPI] > 0 && p->stderr_[TRAPEZE_GZ_BETA] == 0);
+}
+
+int main(void)
+{
+    trapeze_error err;
+    trapeze_workload w;
+    trapeze_calib_options o;
+    trapeze_calib_plan *plan;
+    trapeze_calib_options_default(&o);
+    o.budget = 8;
+    o.stages = 1;
+    o.sweep_budget = 2e7;
+    CHECK_OK(trapeze_workload_load("data/workloads/pathfinder.ini", &w, &err));
+    CHECK_OK(trapeze_calib_plan_create("data/gpus/gtx480.config", &w, 1, &o, &plan, &err));
+    test_plan_shape(plan, &o);
+
+    const char *path = "build/test_calib_plan.csv";
+    remove(path);
+    trapeze_sample_log *log;
+    CHECK_OK(trapeze_sample_log_open(path, &log, &err));
+    CHECK_OK(trapeze_calib_run(plan, log, 2, NULL, NULL, &err));
+    CHECK(trapeze_sample_log_count(log) == trapeze_calib_plan_count(plan));
+    for (int i = 0; i < trapeze_sample_log_count(log); i++) /* plan order, whatever the threads */
+        CHECK(!strcmp(trapeze_sample_log_get(log, i)->id, trapeze_calib_plan_sample(plan, i)->id));
+
+    trapeze_gz_params p;
+    trapeze_calib_report rep;
+    CHECK_OK(trapeze_calib_from_log(plan, log, &p, &rep, &err));
+    test_micro_and_profile(log, &p);
+    CHECK(rep.n_points == o.budget && isfinite(rep.cv_mape_pct) && rep.cv_mape_pct >= 0);
+
+    /* a row measured on hardware (same columns, kind "measured") joins the fit */
+    trapeze_sample hw = *trapeze_sample_log_get(log, trapeze_sample_log_count(log) - 1);
+    snprintf(hw.id, sizeof hw.id, "lab/PathFinder/run1");
+    snprintf(hw.kind, sizeof hw.kind, "measured");
+    CHECK_OK(trapeze_sample_log_append(log, &hw, &err));
+    CHECK_OK(trapeze_calib_from_log(plan, log, &p, &rep, &err));
+    CHECK(rep.n_points == o.budget + 1);
+
+    /* a logged row must be the sample planned under its id */
+    trapeze_sample_log_close(log);
+    remove(path);
+    trapeze_sample odd = *trapeze_calib_plan_sample(plan, 0);
+    odd.stages = 7;
+    odd.cpl_cycles = 1;
+    CHECK_OK(trapeze_sample_log_open(path, &log, &err));
+    CHECK_OK(trapeze_sample_log_append(log, &odd, &err));
+    CHECK(trapeze_calib_run(plan, log, 1, NULL, NULL, &err) == TRAPEZE_EPARSE);
+    CHECK(strstr(err.message, "does not match the planned sample") != NULL);
+    CHECK(trapeze_calib_from_log(plan, log, &p, &rep, &err) == TRAPEZE_EINVAL); /* rows missing */
+    trapeze_sample_log_close(log);
+    trapeze_calib_plan_destroy(plan);
+    remove(path);
+    return check_report("test_calib_plan");
+}
