@@ -118,7 +118,7 @@ int cli_sim(int argc, char **argv)
         fprintf(stderr, "trapeze sim: %s\n", !gpu_path ? "--gpu FILE is required"
                                             : trace ? "give a KERNEL or --trace, not both"
                                                     : "no KERNEL given");
-        usage(stderr);
+        fprintf(stderr, "(try 'trapeze sim --help')\n");
         goto out;
     }
     const sim_builtin *b = trace ? NULL : sim_builtin_find(kernel);

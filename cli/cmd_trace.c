@@ -100,7 +100,7 @@ static int cmd_export(int argc, char **argv)
         fprintf(stderr, "trapeze trace export: %s\n", !gpu ? "--gpu FILE is required"
                                                       : !out ? "--out DIR is required"
                                                              : "no KERNEL given");
-        usage(stderr);
+        fprintf(stderr, "(try 'trapeze trace --help')\n");
         goto out;
     }
     rc = export_kernel(gpu, kernel, n_params, params, out);

@@ -5,12 +5,8 @@
 # thread count changes no byte, the calibration feeds `trapeze ghostzone`,
 # and bad input gives one message, a non-zero exit and no output file.
 # Usage: sh tests/cli_calibrate.sh build/trapeze
-set -u
-T=${1:-build/trapeze}
-D=$(mktemp -d)
-trap 'rm -rf "$D"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+MAX_ERR_LINES=2   # the message and a "(try --help)" hint
+. "$(dirname "$0")/lib/cli.sh"
 
 # small: 8 micro-benchmarks, a profiling pair, 8 stencil samples
 ARGS="--gpu gtx480 --budget 8 --stages 1 --sweep-budget 5e6 poisson"
@@ -67,17 +63,7 @@ fi
 grep -q '^Poisson *gtx480 *relaunch' "$D/gz.out" || fail "ghostzone output: $(cat "$D/gz.out")"
 
 # --- bad input
-expect_error() {
-    name=$1 text=$2
-    shift 2
-    rm -f "$D/x.ini" "$D/x.ini.tmp"
-    if "$T" calibrate "$@" --out "$D/x.ini" >"$D/stdout" 2>"$D/stderr"; then
-        fail "$name: exit status 0"
-    fi
-    [ "$(wc -l <"$D/stderr")" -le 2 ] || fail "$name: more than one message: $(cat "$D/stderr")"
-    grep -qF -- "$text" "$D/stderr" || fail "$name: stderr lacks '$text': $(cat "$D/stderr")"
-    [ ! -e "$D/x.ini" ] && [ ! -e "$D/x.ini.tmp" ] || fail "$name: output file left behind"
-}
+expect_error() { n=$1 t=$2; shift 2; expect_failure "$n" "$t" "$D/x.ini" "$T" calibrate "$@" --out "$D/x.ini"; }
 expect_error "no gpu" "--gpu FILE is required" poisson
 expect_error "bad budget" "--budget: expected a number from 1 to 4096, got '0'" --gpu gtx480 --budget 0
 expect_error "fractional threads" "expected a whole number, got '1.5'" --gpu gtx480 --threads 1.5
@@ -91,5 +77,4 @@ expect_error "malformed row" "torn.csv:5: field h: expected a number, got '1x'" 
     --samples "$D/torn.csv" poisson
 "$T" calibrate --help | grep -q '^usage: trapeze calibrate' || fail "--help"
 
-[ "$fails" -eq 0 ] && echo "cli_calibrate: all passed"
-[ "$fails" -eq 0 ]
+finish cli_calibrate

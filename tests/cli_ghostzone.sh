@@ -3,26 +3,10 @@
 # input, which must give one message naming file, line and field, a non-zero
 # exit, and no output file (nor its temporary) left behind.
 # Usage: sh tests/cli_ghostzone.sh build/trapeze
-set -u
-T=${1:-build/trapeze}
-D=$(mktemp -d)
-trap 'rm -rf "$D"' EXIT
-fails=0
+MAX_ERR_LINES=2   # the message and a "(try --help)" hint
+. "$(dirname "$0")/lib/cli.sh"
 
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# expect_error NAME EXPECTED_TEXT ARGS... : non-zero exit, message, no CSV
-expect_error() {
-    name=$1 text=$2
-    shift 2
-    rm -f "$D/out.csv" "$D/out.csv.tmp"
-    if "$T" ghostzone --csv "$D/out.csv" "$@" >"$D/stdout" 2>"$D/stderr"; then
-        fail "$name: exit status 0"
-    fi
-    grep -qF -- "$text" "$D/stderr" || fail "$name: stderr lacks '$text': $(cat "$D/stderr")"
-    [ "$(wc -l <"$D/stderr")" -le 2 ] || fail "$name: more than one message"
-    [ ! -e "$D/out.csv" ] && [ ! -e "$D/out.csv.tmp" ] || fail "$name: output file left behind"
-}
+expect_error() { n=$1 t=$2; shift 2; expect_failure "$n" "$t" "$D/out.csv" "$T" ghostzone --csv "$D/out.csv" "$@"; }
 
 # --- the main job: the dissertation's predictions on the GTX 280
 "$T" ghostzone --csv "$D/gz.csv" >"$D/out" 2>"$D/err" || fail "main job exit status"
@@ -65,5 +49,4 @@ expect_error "calibration out of range" "$D/cal.ini:3: [ghostzone] mu: 2 is outs
 # a failure after rows were written still leaves no file
 expect_error "late failure" "$D/nope.ini: cannot open" data/workloads/pathfinder.ini "$D/nope.ini"
 
-[ "$fails" -eq 0 ] && echo "cli_ghostzone: all passed"
-[ "$fails" -eq 0 ]
+finish cli_ghostzone

@@ -3,26 +3,11 @@
 # --help, and bad input (kernel name, parameter, config), which must give a
 # clear message, a non-zero exit and no CSV (nor its temporary) left behind.
 # Usage: sh tests/cli_sim.sh build/trapeze
-set -u
-T=${1:-build/trapeze}
+MAX_ERR_LINES=2   # the message and a hint or a note
+. "$(dirname "$0")/lib/cli.sh"
 G=data/gpus/gtx480.config
-D=$(mktemp -d)
-trap 'rm -rf "$D"' EXIT
-fails=0
 
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# expect_error NAME EXPECTED_TEXT ARGS...
-expect_error() {
-    name=$1 text=$2
-    shift 2
-    rm -f "$D/out.csv" "$D/out.csv.tmp"
-    if "$T" sim "$@" --csv "$D/out.csv" >"$D/stdout" 2>"$D/stderr"; then
-        fail "$name: exit status 0"
-    fi
-    grep -qF -- "$text" "$D/stderr" || fail "$name: stderr lacks '$text': $(cat "$D/stderr")"
-    [ ! -e "$D/out.csv" ] && [ ! -e "$D/out.csv.tmp" ] || fail "$name: output file left behind"
-}
+expect_error() { n=$1 t=$2; shift 2; expect_failure "$n" "$t" "$D/out.csv" "$T" sim "$@" --csv "$D/out.csv"; }
 
 # --- a small run: summary on stdout, one CSV row per launch
 "$T" sim --gpu $G jacobi nx=64 ny=64 iters=2 --csv "$D/j.csv" >"$D/out" 2>"$D/err" \
@@ -109,5 +94,4 @@ printf -- '-gpgpu_clock_domains 700.0:700.0:700.0:924.0\n-gpgpu_scheduler fifo\n
 expect_error "unknown scheduler" "bad2.config:2: option -gpgpu_scheduler" --gpu "$D/bad2.config" vecadd
 expect_error "block too big" "does not fit on an SM" --gpu $G vecadd block=2048
 
-[ "$fails" -eq 0 ] && echo "cli_sim: all passed"
-[ "$fails" -eq 0 ]
+finish cli_sim

@@ -4,27 +4,10 @@
 # violating Eq. 5.20, h < 1, bad sync, bad size, missing file, bad INI),
 # which must give one clear message, a non-zero exit and no CSV left.
 # Usage: sh tests/cli_sim_workload.sh build/trapeze
-set -u
-T=${1:-build/trapeze}
+. "$(dirname "$0")/lib/cli.sh"
 G=data/gpus/gtx480.config
-D=$(mktemp -d)
-trap 'rm -rf "$D"' EXIT
-fails=0
 
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# expect_error NAME EXPECTED_TEXT ARGS...
-expect_error() {
-    name=$1 text=$2
-    shift 2
-    rm -f "$D/out.csv" "$D/out.csv.tmp"
-    if "$T" sim "$@" --csv "$D/out.csv" >"$D/stdout" 2>"$D/stderr"; then
-        fail "$name: exit status 0"
-    fi
-    grep -qF -- "$text" "$D/stderr" || fail "$name: stderr lacks '$text': $(cat "$D/stderr")"
-    [ "$(wc -l <"$D/stderr")" -eq 1 ] || fail "$name: more than one line on stderr: $(cat "$D/stderr")"
-    [ ! -e "$D/out.csv" ] && [ ! -e "$D/out.csv.tmp" ] || fail "$name: output file left behind"
-}
+expect_error() { n=$1 t=$2; shift 2; expect_failure "$n" "$t" "$D/out.csv" "$T" sim "$@" --csv "$D/out.csv"; }
 
 # --- relaunch: 5 iterations at h = 2 are ceil(5/2) = 3 launches of 7x7 = 49 tiles
 # (a 100x100 grid, output tile edge 20 - 2x2 = 16)
@@ -101,5 +84,4 @@ expect_error "no --gpu" "--gpu FILE is required" --workload hotspot
 expect_error "bad option" "--list: not an option of a --workload run" --gpu $G --workload hotspot --list
 expect_error "missing config" "nope.config" --gpu "$D/nope.config" --workload hotspot
 
-[ "$fails" -eq 0 ] && echo "cli_sim_workload: all passed"
-[ "$fails" -eq 0 ]
+finish cli_sim_workload

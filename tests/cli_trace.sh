@@ -5,27 +5,10 @@
 # message naming file, line and what was expected, a non-zero exit and no
 # CSV; value-dependent kernels are refused.
 # Usage: sh tests/cli_trace.sh build/trapeze
-set -u
-T=${1:-build/trapeze}
+. "$(dirname "$0")/lib/cli.sh"
 G=data/gpus/gtx480.config
-D=$(mktemp -d)
-trap 'rm -rf "$D"' EXIT
-fails=0
 
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# expect_error NAME EXPECTED_TEXT ARGS... (a trapeze sim run with --csv)
-expect_error() {
-    name=$1 text=$2
-    shift 2
-    rm -f "$D/out.csv" "$D/out.csv.tmp"
-    if "$T" sim --gpu $G "$@" --csv "$D/out.csv" >"$D/stdout" 2>"$D/stderr"; then
-        fail "$name: exit status 0"
-    fi
-    [ "$(wc -l <"$D/stderr")" -eq 1 ] || fail "$name: not one line: $(cat "$D/stderr")"
-    grep -qF -- "$text" "$D/stderr" || fail "$name: stderr lacks '$text': $(cat "$D/stderr")"
-    [ ! -e "$D/out.csv" ] && [ ! -e "$D/out.csv.tmp" ] || fail "$name: output file left behind"
-}
+expect_error() { n=$1 t=$2; shift 2; expect_failure "$n" "$t" "$D/out.csv" "$T" sim --gpu $G "$@" --csv "$D/out.csv"; }
 
 # --- export, then the trace and the built-in give the same CSV bytes
 "$T" trace export --gpu $G jacobi nx=48 ny=40 bx=16 by=8 iters=2 --out "$D/j" >"$D/out" 2>"$D/err" \
@@ -84,5 +67,4 @@ grep -q -- '--out DIR is required' "$D/err" || fail "export without --out: messa
 grep -q "no built-in kernel 'nosuch'" "$D/err" || fail "bad kernel message"
 "$T" trace frob 2>/dev/null && fail "unknown subcommand exit status"
 
-[ "$fails" -eq 0 ] && echo "cli_trace: all passed"
-[ "$fails" -eq 0 ]
+finish cli_trace

@@ -4,12 +4,8 @@
 # sweep log reused by a rerun (same bytes, nothing simulated again), and bad
 # input giving one message, a non-zero exit and no output file.
 # Usage: sh tests/cli_validate.sh build/trapeze
-set -u
-T=${1:-build/trapeze}
-D=$(mktemp -d)
-trap 'rm -rf "$D"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+MAX_ERR_LINES=2   # the message and a "(try --help)" hint
+. "$(dirname "$0")/lib/cli.sh"
 
 PLAN="--gpu gtx480 --budget 10 --stages 1 --sweep-budget 4e6 --max-h 3"
 "$T" calibrate $PLAN --samples "$D/s.csv" --out "$D/c.ini" poisson >/dev/null 2>"$D/err" \
@@ -37,16 +33,7 @@ cp "$D/sweep.csv" "$D/sweep.before"
     --csv "$D/v2.csv" poisson >/dev/null 2>&1 || fail "rerun"
 cmp -s "$D/v.csv" "$D/v2.csv" && cmp -s "$D/sweep.csv" "$D/sweep.before" || fail "rerun changed bytes"
 
-expect_error() {
-    name=$1 text=$2
-    shift 2
-    rm -f "$D/x.csv" "$D/x.csv.tmp"
-    if "$T" validate "$@" --csv "$D/x.csv" >"$D/stdout" 2>"$D/stderr"; then
-        fail "$name: exit status 0"
-    fi
-    grep -qF -- "$text" "$D/stderr" || fail "$name: stderr lacks '$text': $(cat "$D/stderr")"
-    [ ! -e "$D/x.csv" ] && [ ! -e "$D/x.csv.tmp" ] || fail "$name: output file left behind"
-}
+expect_error() { n=$1 t=$2; shift 2; expect_failure "$n" "$t" "$D/x.csv" "$T" validate "$@" --csv "$D/x.csv"; }
 expect_error "no calibration" "--calibration FILE is required" $PLAN poisson
 printf '[ghostzone]\ncpi = -1\n' >"$D/bad.ini"
 expect_error "bad calibration" "bad.ini:2: [ghostzone] cpi" $PLAN --calibration "$D/bad.ini" poisson
@@ -55,5 +42,4 @@ expect_error "bad profile" "bad2.ini:2: [profile.Poisson] insts_per_sm_ic" $PLAN
 expect_error "bad max-h" "--max-h: expected a number" $PLAN --max-h x --calibration "$D/c.ini" poisson
 "$T" validate --help | grep -q '^usage: trapeze validate' || fail "--help"
 
-[ "$fails" -eq 0 ] && echo "cli_validate: all passed"
-[ "$fails" -eq 0 ]
+finish cli_validate
