@@ -31,8 +31,10 @@ static const char *const presets[] = {"pathfinder", "hotspot", "poisson", "cell"
 
 int calib_usage_error(const char *cmd, const char *what, const char *value)
 {
-    fprintf(stderr, "trapeze %s: %s%s%s%s\n(try 'trapeze %s --help')\n", cmd, what,
-            value ? " '" : "", value ? value : "", value ? "'" : "", cmd);
+    if (value)
+        cli_usage_error(cmd, "%s '%s'", what, value);
+    else
+        cli_usage_error(cmd, "%s", what);
     return -1;
 }
 

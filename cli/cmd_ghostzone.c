@@ -59,14 +59,6 @@ static void usage(FILE *out)
 "Eq. 5.23's per-block net cost of fences (delta > 0 favours relaunch).\n");
 }
 
-static int bad_usage(const char *fmt, const char *a, const char *b)
-{
-    fprintf(stderr, "trapeze ghostzone: ");
-    fprintf(stderr, fmt, a, b);
-    fprintf(stderr, "\n(try 'trapeze ghostzone --help')\n");
-    return 2;
-}
-
 static int parse_sync(const char *v, gz_args *a)
 {
     if (strcmp(v, "relaunch") == 0) {
@@ -96,7 +88,7 @@ static int parse_args(int argc, char **argv, gz_args *a)
                           strcmp(arg, "--sync") == 0 || strcmp(arg, "--csv") == 0 ||
                           strcmp(arg, "--height") == 0;
         if (takes_value && !val)
-            return bad_usage("%s needs a value%s", arg, "");
+            return cli_usage_error("ghostzone", "%s needs a value", arg);
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             usage(stdout);
             return 0;
@@ -108,25 +100,25 @@ static int parse_args(int argc, char **argv, gz_args *a)
             a->csv = val;
         } else if (strcmp(arg, "--sync") == 0) {
             if (!parse_sync(val, a))
-                return bad_usage("--sync: expected relaunch, fence or best, got '%s'%s", val, "");
+                return cli_usage_error("ghostzone", "--sync: expected relaunch, fence or best, got '%s'", val);
         } else if (strcmp(arg, "--height") == 0) {
             if (!trapeze_parse_long(val, &a->height) || a->height < 1)
-                return bad_usage("--height: expected a positive integer, got '%s'%s", val, "");
+                return cli_usage_error("ghostzone", "--height: expected a positive integer, got '%s'", val);
         } else if (strcmp(arg, "--tau") == 0) {
             a->tau = 1;
         } else if (strcmp(arg, "--optimize-block") == 0) {
             a->optimize_block = 1;
         } else if (arg[0] == '-' && arg[1]) {
-            return bad_usage("unknown option '%s'%s", arg, "");
+            return cli_usage_error("ghostzone", "unknown option '%s'", arg);
         } else if (a->nworkloads == MAX_WORKLOADS) {
-            return bad_usage("at most %s workloads%s", "64", "");
+            return cli_usage_error("ghostzone", "at most %s workloads", "64");
         } else {
             a->workloads[a->nworkloads++] = arg;
         }
         i += takes_value;
     }
     if (a->height && a->optimize_block)
-        return bad_usage("--height and --optimize-block exclude each other%s%s", "", "");
+        return cli_usage_error("ghostzone", "--height and --optimize-block exclude each other");
     return -1;
 }
 

@@ -115,10 +115,9 @@ int cli_sim(int argc, char **argv)
         }
     }
     if (!gpu_path || !kernel == !trace) {
-        fprintf(stderr, "trapeze sim: %s\n", !gpu_path ? "--gpu FILE is required"
+        rc = cli_usage_error("sim", "%s", !gpu_path ? "--gpu FILE is required"
                                             : trace ? "give a KERNEL or --trace, not both"
                                                     : "no KERNEL given");
-        fprintf(stderr, "(try 'trapeze sim --help')\n");
         goto out;
     }
     const sim_builtin *b = trace ? NULL : sim_builtin_find(kernel);

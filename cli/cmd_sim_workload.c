@@ -38,14 +38,6 @@ void cli_sim_workload_usage(FILE *f)
             "It prints each launch's statistics and the cycles per loop (CPL).\n");
 }
 
-static int bad(const char *fmt, const char *a, const char *b)
-{
-    fprintf(stderr, "trapeze sim: ");
-    fprintf(stderr, fmt, a, b);
-    fputc('\n', stderr);
-    return 2;
-}
-
 /* A whole number in [lo, hi] for option `opt`; 0 when it is not one. */
 static int parse_count(const char *opt, const char *v, long lo, long hi, long *out)
 {
@@ -76,9 +68,9 @@ static int parse_args(int argc, char **argv, workload_args *a)
         for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
             known |= !strcmp(o, valued[k]);
         if (!known)
-            return bad("%s: not an option of a --workload run%s (see --help)", o, "");
+            return cli_usage_error("sim", "%s: not an option of a --workload run", o);
         if (i + 1 >= argc)
-            return bad("%s needs a value%s", o, "");
+            return cli_usage_error("sim", "%s needs a value", o);
         const char *v = argv[++i];
         if (!strcmp(o, "--gpu"))
             a->gpu = v;
@@ -94,12 +86,12 @@ static int parse_args(int argc, char **argv, workload_args *a)
             return 2;
         else if (!strcmp(o, "--sync")) {
             if (strcmp(v, "relaunch") && strcmp(v, "fence"))
-                return bad("--sync %s: expected relaunch or fence%s", v, "");
+                return cli_usage_error("sim", "--sync %s: expected relaunch or fence", v);
             a->sync = strcmp(v, "fence") ? TRAPEZE_SYNC_RELAUNCH : TRAPEZE_SYNC_FENCE;
         }
     }
     if (!a->gpu)
-        return bad("--gpu FILE is required%s%s", "", "");
+        return cli_usage_error("sim", "--gpu FILE is required");
     return 0;
 }
 

@@ -97,10 +97,9 @@ static int cmd_export(int argc, char **argv)
         }
     }
     if (!gpu || !out || !kernel) {
-        fprintf(stderr, "trapeze trace export: %s\n", !gpu ? "--gpu FILE is required"
+        rc = cli_usage_error("trace", "%s", !gpu ? "--gpu FILE is required"
                                                       : !out ? "--out DIR is required"
                                                              : "no KERNEL given");
-        fprintf(stderr, "(try 'trapeze trace --help')\n");
         goto out;
     }
     rc = export_kernel(gpu, kernel, n_params, params, out);

@@ -21,6 +21,11 @@ void cli_sim_progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t bl
 int cli_calibrate(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 
+/* A bad command line: "trapeze CMD: message" and a pointer to CMD --help on
+ * stderr. Returns 2, the exit status of a usage error. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Where data/ lives: $TRAPEZE_DATA, else next to the program (build/../data),
  * else the installed share/trapeze. Writes path/relative into out. */
 void cli_data_path(const char *relative, char *out, unsigned long size);

@@ -4,6 +4,7 @@
 # violating Eq. 5.20, h < 1, bad sync, bad size, missing file, bad INI),
 # which must give one clear message, a non-zero exit and no CSV left.
 # Usage: sh tests/cli_sim_workload.sh build/trapeze
+MAX_ERR_LINES=2   # the message and a "(try --help)" hint
 . "$(dirname "$0")/lib/cli.sh"
 G=data/gpus/gtx480.config
 
