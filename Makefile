@@ -38,7 +38,7 @@ BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 DEPS_OK := build/.deps-ok
 
-.PHONY: all test run bench notebooks install uninstall clean deps
+.PHONY: all test run-tests run bench notebooks install uninstall clean deps
 all: $(B)/libtrapeze.a $(B)/libtrapeze.so $(B)/trapeze
 
 deps: $(DEPS_OK)
@@ -68,9 +68,15 @@ $(B)/bench/%: bench/%.c $(B)/libtrapeze.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS)
 
-# The README's test command. Unit tests, then end-to-end command-line tests,
-# then the notebooks when Jupyter is installed.
-test: all $(TEST_BIN)
+# The README's test command. Installs what every test needs (OpenMPI for the
+# mpirun test, Jupyter for the notebooks), then builds in a fresh make so that
+# the MPI check above sees OpenMPI, then runs unit tests, command-line tests
+# and notebooks.
+test:
+	@scripts/install-deps.sh all
+	@$(MAKE) --no-print-directory run-tests
+
+run-tests: all $(TEST_BIN)
 	@scripts/run-tests.sh $(B)
 
 run: all
