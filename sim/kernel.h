@@ -157,7 +157,9 @@ typedef enum { SIM_ALU_ADD, SIM_ALU_MAX, SIM_ALU_MUL, SIM_ALU_MAD, SIM_ALU_DIV, 
 
 enum {
     SIM_INST_VOLATILE = 1u << 0,   /* global load served at L2 (never L1) with its word's value */
-    SIM_INST_SPIN = 1u << 1        /* LOOP/ENDLOOP: repeat until value(reg) >= target */
+    SIM_INST_SPIN = 1u << 1        /* LOOP/ENDLOOP: repeat until value(reg) >= target; on a
+                                    * dynamic instruction: issued inside a spin loop (it
+                                    * waits, it does not advance: the simulator's hang guard) */
 };
 
 /* One static instruction. Unused register fields are SIM_NO_REG. */
@@ -232,6 +234,9 @@ typedef struct sim_kernel {
     sim_inst *code;            /* ends with SIM_OP_EXIT */
     const sim_source_ops *source;   /* NULL: interpret code */
     void *source_self;
+    /* the most blocks a global barrier of the program waits for
+     * (sim_kb_global_barrier); 0: none. They must all be resident at once. */
+    int64_t barrier_blocks;
 } sim_kernel;
 
 void sim_kernel_destroy(sim_kernel *k);
@@ -319,6 +324,7 @@ struct sim_warp_cursor {
     int16_t tid[3][SIM_WARP_LANES];
     int16_t tid_min[3], tid_max[3];   /* bounds of tid over the lanes that exist */
     int32_t pending_branch;   /* a branch instruction still to be reported */
+    int32_t spin_depth;       /* enclosing spin loops */
     /* the lanes' address offsets cx*tx + cy*ty + cz*tz for the last
      * (cx, cy, cz) the interpreter used (all 0 when zeroed: still right) */
     uint64_t lane_off_key[3];
@@ -334,5 +340,11 @@ extern const sim_source_ops sim_program_source;
 int64_t sim_eval_uniform(const sim_kernel *k, const sim_warp_cursor *cur, const sim_affine *e);
 uint64_t sim_eval_addr(const sim_kernel *k, const sim_warp_cursor *cur, const sim_addr *a,
                        int lane);
+/* For a program warp inside a spin loop: the word its innermost spin loop
+ * polls (the loop's volatile load or atomic into the tested register, at
+ * the first active lane) and the value it waits for; 0 when the warp is in
+ * no spin loop (or the kernel is not a program). */
+int sim_program_spin_wait(const sim_kernel *k, const sim_warp_cursor *cur, uint64_t *addr,
+                          int64_t *target);
 
 #endif

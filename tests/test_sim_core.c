@@ -575,6 +575,135 @@ static void test_global_barrier(void)
     trapeze_config_destroy(cfg);
 }
 
+/* ---- the hang guard ---- */
+
+/* Runs k on a fresh GPU (ideal memory when cfg has one SM, else the real
+ * one); returns sim_gpu_run's status, the message and the cycle it ended. */
+static trapeze_status run_status(trapeze_config *cfg, sim_kernel *k, int ideal,
+                                 trapeze_error *err, uint64_t *cycle)
+{
+    sim_gpu_options opt;
+    memset(&opt, 0, sizeof opt);
+    if (ideal)
+        CHECK_OK(sim_mem_port_ideal(1, LAT, &opt.mem, err));
+    sim_gpu *g = NULL;
+    CHECK_OK(sim_gpu_create(cfg, &opt, &g, err));
+    if (!g)
+        return TRAPEZE_EFAIL;
+    sim_kernel_stats st;
+    trapeze_status s = sim_gpu_run(g, k, &st, err);
+    if (!s)
+        sim_kernel_stats_free(&st);
+    *cycle = sim_gpu_cycle(g);
+    sim_gpu_destroy(g);
+    return s;
+}
+
+/* A global barrier over more blocks than can be resident: the built-in
+ * gbarrier with blocks=200 on the GTX 480, where 6 blocks of 256 threads
+ * fit per SM (1536 threads) x 15 SMs = 90. Refused before cycle 0 with a
+ * message naming the kernel, what it waits for and the limit. A barrier
+ * over more blocks than the grid has is refused too. */
+static void test_hang_barrier_not_resident(void)
+{
+    trapeze_config *cfg = NULL;
+    trapeze_error err;
+    CHECK_OK(trapeze_config_load("data/gpus/gtx480.config", &cfg, &err));
+    if (!cfg)
+        return;
+    const sim_builtin *b = sim_builtin_find("gbarrier");
+    char *args[] = {"blocks=200", "tiles=400", "stages=2"};
+    long p[SIM_BUILTIN_MAX_PARAMS];
+    CHECK_OK(sim_builtin_params(b, 3, args, p, &err));
+    sim_core_config c;
+    CHECK_OK(sim_core_config_read(cfg, &c, &err));
+    sim_kernel *ks[1] = {NULL};
+    int n = 0;
+    CHECK_OK(b->build(&c, p, ks, 1, &n, &err));
+    CHECK(n == 1 && ks[0]->barrier_blocks == 200);
+    uint64_t cycle = 99;
+    CHECK(run_status(cfg, ks[0], 0, &err, &cycle) == TRAPEZE_ERANGE);
+    CHECK(cycle == 0);
+    CHECK(strstr(err.message, "kernel gbarrier: its global barrier waits for 200 blocks but at "
+                              "most 90 can be resident at once (6 per SM, limited by threads, "
+                              "x 15 SMs)") != NULL);
+    sim_kernel_destroy(ks[0]);
+    /* blocks=90: all resident, it runs (test_global_barrier checks it) */
+    sim_kb *kb = sim_kb_begin("short_grid", SIM_DIM(2), SIM_DIM(32));
+    int sync = sim_kb_global(kb, "sync", 128);
+    sim_kb_global_barrier(kb, sync, SIM_AFF(.c = 0), 4, 1);
+    sim_kernel *k = end(kb);
+    CHECK(run_status(cfg, k, 0, &err, &cycle) == TRAPEZE_ERANGE);
+    CHECK(strstr(err.message, "waits for 4 blocks but the grid has 2") != NULL);
+    sim_kernel_destroy(k);
+    trapeze_config_destroy(cfg);
+}
+
+/* A warp that polls a word nobody writes: one block, one warp, a spin loop
+ * around a volatile load of flag[0] (0x10000000, the first global array)
+ * until it reads 1. Its only instructions are spin-loop ones, so the last
+ * progress is the block's placement at cycle 0. With ideal memory a poll
+ * whose load issues at t is offered at t+1, completes at t+101, its
+ * closing branch issues at t+102 and the next load at t+103: loads at
+ * 1 + 103n. The guard (-trapeze_hang_cycles 10000) stops at the first
+ * visited cycle whose next event lies beyond 10000: the offer at 9993 of
+ * the load issued at 1 + 103 x 97 = 9992 (completion 10093), so the
+ * launch ends at cycle 9994. */
+static void test_hang_spin(void)
+{
+    trapeze_config *cfg = make_cfg(8, "-trapeze_hang_cycles 10000\n");
+    sim_kb *kb = sim_kb_begin("poll", SIM_DIM(1), SIM_DIM(32));
+    int flag = sim_kb_global(kb, "flag", 128);
+    sim_kb_spin(kb);
+    sim_kb_ld_volatile(kb, 1, sim_at1(flag, 4, sim_ix(SIM_AFF(.c = 0))));
+    sim_kb_endspin(kb, 1, SIM_AFF(.c = 1));
+    sim_kernel *k = end(kb);
+    trapeze_error err;
+    uint64_t cycle = 0;
+    CHECK(run_status(cfg, k, 1, &err, &cycle) == TRAPEZE_EFAIL);
+    CHECK(cycle == 9994);
+    CHECK(strstr(err.message, "kernel poll: no progress for 10000 cycles") != NULL);
+    CHECK(strstr(err.message, ": 1 warps spin until the word at 0x10000000 (now 0) reaches 1, "
+                              "0 wait at __syncthreads, 0 at a fence, 0 on memory, 0 other; "
+                              "0 of 1 blocks done, 1 resident") != NULL);
+    sim_kernel_destroy(k);
+    trapeze_config_destroy(cfg);
+}
+
+/* Waiting on memory is not spinning, but it is no progress either: ten
+ * dependent loads (each address from the last load's register) leave
+ * gaps of LAT + 2 = 102 cycles between issues (offered the cycle after
+ * issue, ready LAT later, the dependent issues the cycle after). A limit
+ * of 150 lets the kernel finish (10 x 102 + the exit); 90 stops it in its
+ * first wait, with the warp counted as waiting on memory: the first load
+ * issues at cycle 1, is offered at 2, and the next event is its
+ * completion at 102, so the guard sees the gap coming and the launch ends
+ * at cycle 3 (idle skipping looks ahead; it never runs through a gap it
+ * will refuse). */
+static void test_hang_memory_wait(void)
+{
+    sim_kb *kb = sim_kb_begin("chain", SIM_DIM(1), SIM_DIM(32));
+    int a = sim_kb_global(kb, "a", 4096);
+    for (int i = 0; i < 10; i++) {
+        sim_kb_ld(kb, 1, sim_at1(a, 4, sim_ix(SIM_AFF(.c = 32 * i, .k[SIM_TX] = 1))));
+        sim_kb_uses(kb, 1);
+    }
+    sim_kernel *k = end(kb);
+    trapeze_error err;
+    uint64_t cycle = 0;
+    trapeze_config *ok = make_cfg(8, "-trapeze_hang_cycles 150\n");
+    CHECK(run_status(ok, k, 1, &err, &cycle) == TRAPEZE_OK);
+    CHECK(cycle > 10 * 102);
+    trapeze_config *tight = make_cfg(8, "-trapeze_hang_cycles 90\n");
+    CHECK(run_status(tight, k, 1, &err, &cycle) == TRAPEZE_EFAIL);
+    CHECK(cycle == 3);
+    CHECK(strstr(err.message, ": 0 warps spin, 0 wait at __syncthreads, 0 at a fence, 1 on "
+                              "memory, 0 other; 0 of 1 blocks done, 1 resident") != NULL);
+    sim_kernel_destroy(k);
+    trapeze_config_destroy(ok);
+    trapeze_config_destroy(tight);
+}
+
 /* Divergence: IF over half the lanes runs with a 16-lane mask. */
 static void test_simt_mask(void)
 {
@@ -668,6 +797,9 @@ int main(void)
     test_predicates();
     test_builder_errors();
     test_global_barrier();
+    test_hang_barrier_not_resident();
+    test_hang_spin();
+    test_hang_memory_wait();
     test_builtins_and_determinism();
     return check_report("test_sim_core");
 }

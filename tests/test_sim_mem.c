@@ -630,6 +630,58 @@ static void test_v100(void)
     sim_memsys_destroy(m);
 }
 
+/* A fill is not starved by hits. V100, 80 SMs: SMs 2..79 poll one line
+ * with volatile loads (two in flight each, reissued as they complete; a
+ * 128-byte reply is 4 flits, so the slice's reply queue fills and then
+ * frees one slot per 4 icnt cycles, which the next hit takes). At cycle
+ * 1000 SMs 0 and 1 load another line of the same sub-partition: one L2
+ * miss with 2 requests, whose fill needs 2 reply slots at once. It used to
+ * wait for ever (the V100 fence-mode stencils' hang); it must complete
+ * within 1500 cycles: the unloaded miss (~650 cycles: icnt, ROP 120, DRAM
+ * latency 100, L1 28) plus a full reply queue drained once (64 x 4 icnt
+ * cycles), with room to spare, while the pollers keep completing. */
+static void test_fill_not_starved(void)
+{
+    sim_memsys *m = memsys(V100, NULL, 80);
+    uint64_t flag = 0x20000000, line = flag + 128;
+    int sub = sim_addrmap_decode(&m->cfg.map, flag).sub;
+    while (sim_addrmap_decode(&m->cfg.map, line).sub != sub)
+        line += 128;
+    int in_flight[80] = {0};
+    uint64_t done_at[2] = {0, 0}, polls_after = 0, c = 0;
+    int issued[2] = {0, 0};
+    for (; c < 4000; c++) {
+        for (int s = 2; s < 80; s++)
+            while (in_flight[s] < 2) {
+                sim_mem_request r = load(flag, s);
+                r.flags = SIM_MEM_VOLATILE;
+                if (sim_memsys_access(m, &r, c, NULL) == SIM_MEM_RESERVATION_FAIL)
+                    break;
+                in_flight[s]++;
+            }
+        for (int s = 0; s < 2; s++)
+            if (c >= 1000 && !issued[s]) {
+                sim_mem_request r = load(line, s);
+                issued[s] = sim_memsys_access(m, &r, c, NULL) != SIM_MEM_RESERVATION_FAIL;
+            }
+        sim_memsys_cycle(m, c);
+        sim_mem_request d;
+        for (int s = 0; s < 80; s++)
+            while (sim_memsys_pop(m, s, c, &d)) {
+                if (s < 2)
+                    done_at[s] = c;
+                else
+                    in_flight[s]--, polls_after += done_at[0] > 0;
+            }
+    }
+    CHECK(sim_memsys_stats(m)->l2.merges >= 1);
+    CHECK(done_at[0] > 1000 && done_at[0] < 2500);
+    CHECK(done_at[1] > 1000 && done_at[1] < 2500);
+    CHECK(polls_after > 100);   /* the pollers were still at it */
+    drain(m, 80, c);
+    sim_memsys_destroy(m);
+}
+
 /* ---- idle skipping, determinism, bandwidth ---- */
 
 /* Jumping from event to event gives the same completion cycle (296) as
@@ -766,6 +818,7 @@ int main(void)
     test_gtx280();
     test_flush_and_reset();
     test_v100();
+    test_fill_not_starved();
     test_next_event();
     test_determinism();
     test_stream();

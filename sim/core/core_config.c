@@ -116,6 +116,14 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
                      err)))
         return s;
     c->max_cycles = (uint64_t)v;
+    /* No progress for a million cycles is a hang: a warp that waits this
+     * long for one load would need thousands of requests queued ahead of
+     * it. The longest stretch without progress measured over the test
+     * suite and a sweep of the four stencils on the GTX 280 is 1,525
+     * cycles (gbarrier on the GTX 280), 650 times shorter. */
+    if ((s = get_pos(cfg, "trapeze_hang_cycles", 1000000L, 1, 4000000000000000000L, &v, err)))
+        return s;
+    c->hang_cycles = (uint64_t)v;
     return TRAPEZE_OK;
 }
 

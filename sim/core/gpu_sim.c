@@ -161,6 +161,9 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
                             k->shmem_bytes, why);
     if (sim_kernel_block_threads(k) > SM_MAX_BLOCK_WARPS * SIM_WARP_LANES)
         return trapeze_fail(err, TRAPEZE_ERANGE, "kernel %s: block too large", k->name);
+    trapeze_status barrier = sim_hang_check_barrier(&g->cfg, k, per_sm, why, err);
+    if (barrier)
+        return barrier;
     st->sm = calloc((size_t)g->n_sm, sizeof *st->sm);
     if (!st->sm)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory");
@@ -187,7 +190,7 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
     for (int s = 0; s < g->n_sm; s++)
         sim_sm_begin_kernel(&g->sms[s], k, start);
 
-    uint64_t total = st->blocks, done = 0, t = start, end;
+    uint64_t total = st->blocks, done = 0, t = start, end, progress = start;
     int dirty = 1;
     unsigned long iter = 0;
     trapeze_status status = TRAPEZE_OK;
@@ -209,7 +212,10 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
                 done += (uint64_t)sm->blocks_finished;
                 sm->blocks_finished = 0;
                 dirty = 1;
+                progress = t;
             }
+            if (sm->progress > progress)
+                progress = sm->progress;
         }
         if (done == total) {
             end = t + 1;
@@ -217,6 +223,8 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
         }
         if (dirty && !dispatch(g, pol, ps, k, t))
             dirty = 0;
+        else if (dirty)
+            progress = t;
         if (dirty)
             next = t + 1;
         for (int s = 0; s < g->n_sm; s++)
@@ -233,11 +241,15 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
             end = t + 1;
             break;
         }
+        if (next - progress > g->cfg.hang_cycles) {
+            status = sim_hang_report(g->sms, g->n_sm, &g->mem, k, t, done, err);
+            end = t + 1;
+            break;
+        }
         if (next - start > g->cfg.max_cycles) {
             status = trapeze_fail(err, TRAPEZE_EFAIL,
                                   "kernel %s: still running after %llu cycles "
-                                  "(-trapeze_max_cycles; %llu of %llu blocks done; a global "
-                                  "barrier over more blocks than fit on the GPU never opens)",
+                                  "(-trapeze_max_cycles; %llu of %llu blocks done)",
                                   k->name, (unsigned long long)g->cfg.max_cycles,
                                   (unsigned long long)done, (unsigned long long)total);
             end = t + 1;

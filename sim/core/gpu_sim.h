@@ -38,6 +38,8 @@ typedef struct sim_core_config {
     int reg_banks;                 /* -gpgpu_num_reg_banks (default 16) */
     uint64_t launch_latency;       /* -trapeze_kernel_launch_latency, core cycles */
     uint64_t max_cycles;           /* -trapeze_max_cycles: abort a kernel that runs longer */
+    uint64_t hang_cycles;          /* -trapeze_hang_cycles: abort a kernel without progress
+                                    * for longer (see sim_gpu_run) */
 } sim_core_config;
 
 trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *out,
@@ -154,7 +156,12 @@ sim_events *sim_gpu_events(sim_gpu *g);
 /* Launch one kernel and run it to completion. The first launch on g starts
  * at cycle 0; each later one waits the launch latency after the previous
  * kernel ended (relaunch). stats is filled (free with sim_kernel_stats_free).
- * Checks that no memory request is outstanding at the end (EFAIL if one is). */
+ * Checks that no memory request is outstanding at the end (EFAIL if one is).
+ * A hang is never silent: ERANGE at once when a global barrier of k waits
+ * for more blocks than can be resident; EFAIL when for hang_cycles no warp
+ * issues an instruction outside a spin loop and no block starts or
+ * finishes (the message says what the warps wait on), or when the launch
+ * passes max_cycles. */
 trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *stats,
                            trapeze_error *err);
 /* The functional word at addr (atomic counters). */

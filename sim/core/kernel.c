@@ -490,6 +490,8 @@ void sim_kb_global_barrier(sim_kb *kb, int counter, sim_affine stage, int64_t bl
     if (!kb)
         return;
     sim_kernel *k = kb->k;
+    if (blocks > k->barrier_blocks)
+        k->barrier_blocks = blocks;
     /* counter[stage * 32] (one 128-byte line per stage) */
     sim_addr word = sim_at1(counter, 4, sim_ix(sim_aff_scale(stage, 32)));
     sim_affine linear_tid = SIM_AFF(.k[SIM_TX] = 1, .k[SIM_TY] = k->block.x,

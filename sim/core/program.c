@@ -333,14 +333,14 @@ static void resolve_endloop(const sim_kernel *k, sim_warp_cursor *cur, const uin
         cur->pc = cur->loop_pc[l] + 1;
     } else {
         cur->loops--;
+        cur->spin_depth -= (in->flags & SIM_INST_SPIN) != 0;
         cur->pc++;
     }
 }
 
-static int prog_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
-                     const uint32_t *reg_value, sim_warp_inst *out)
+static int next_inst(const sim_kernel *k, sim_warp_cursor *cur, const uint32_t *reg_value,
+                     sim_warp_inst *out)
 {
-    (void)self;
     if (cur->pending_branch >= 0) {
         cur->pending_branch = -1;
         resolve_endloop(k, cur, reg_value);
@@ -438,6 +438,7 @@ static int prog_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
             cur->trips[l] = trips;
             cur->loop_pc[l] = cur->pc;
             cur->loops = l + 1;
+            cur->spin_depth += (in->flags & SIM_INST_SPIN) != 0;
             cur->pc++;
             continue;
         }
@@ -454,4 +455,43 @@ static int prog_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
     }
 }
 
+/* The next instruction, marked SIM_INST_SPIN inside a spin loop (the loop's
+ * closing branch included: it is emitted before the loop is left). */
+static int prog_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
+                     const uint32_t *reg_value, sim_warp_inst *out)
+{
+    (void)self;
+    if (!next_inst(k, cur, reg_value, out))
+        return 0;
+    if (cur->spin_depth > 0)
+        out->flags |= SIM_INST_SPIN;
+    return 1;
+}
+
 const sim_source_ops sim_program_source = {"program", prog_warp_start, prog_next, NULL};
+
+static int first_lane(uint32_t mask)
+{
+    return mask ? __builtin_ctz(mask) : 0;
+}
+
+int sim_program_spin_wait(const sim_kernel *k, const sim_warp_cursor *cur, uint64_t *addr,
+                          int64_t *target)
+{
+    if (k->source || cur->spin_depth <= 0)
+        return 0;
+    for (int l = cur->loops - 1; l >= 0; l--) {
+        const sim_inst *loop = &k->code[cur->loop_pc[l]];
+        if (!(loop->flags & SIM_INST_SPIN))
+            continue;
+        const sim_inst *end = &k->code[loop->match];
+        *target = eval_uniform(k, cur, &end->trips);
+        *addr = 0;
+        for (const sim_inst *in = loop + 1; in < end; in++)
+            if ((in->op == SIM_OP_LD_GLOBAL || in->op == SIM_OP_ATOMIC) &&
+                in->dst == end->spin_reg)
+                *addr = sim_eval_addr(k, cur, &in->addr, first_lane(cur->active));
+        return 1;
+    }
+    return 0;
+}

@@ -184,6 +184,7 @@ void sim_sm_begin_kernel(sim_sm *sm, const sim_kernel *k, uint64_t cycle)
     sm->src_self = k->source_self;
     memset(&sm->st, 0, sizeof sm->st);
     sm->kernel_start = cycle;
+    sm->progress = cycle;
     sm->last_eval = cycle;   /* first cycle not yet accounted */
     sm->next = SIM_NEVER;
     sm->warp_next = SIM_NEVER;
@@ -546,6 +547,8 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
     sm->st.warp_insts++;
     sm->st.thread_insts += (uint64_t)sim_popcount32(in->active);
     sim_events_count(sm->ev, SIM_EV_INST_ISSUE, 1);
+    if (!(in->flags & SIM_INST_SPIN))
+        sm->progress = t;
     reg_events(sm, slot, in, t);
     int op = in->op;
     uint64_t wake_unused;

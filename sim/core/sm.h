@@ -216,6 +216,7 @@ typedef struct sim_sm {
     uint64_t last_eval;          /* last cycle accounted */
     uint64_t age_counter;
     uint64_t kernel_start;
+    uint64_t progress;           /* last cycle a warp issued outside a spin loop (hang.c) */
     sim_sm_stats st;
     /* set by the SM, read by the top level */
     int blocks_finished;         /* since the top level last looked */
@@ -231,5 +232,18 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t cycle);
 void sim_sm_cycle(sim_sm *sm, uint64_t cycle);
 /* Accounts the stall reasons up to (excluding) `end`. */
 void sim_sm_finish_kernel(sim_sm *sm, uint64_t end);
+
+/* ---- the hang guard (hang.c) ---- */
+
+/* An error when k's global barrier waits for more blocks than its grid has
+ * or than can be resident at once (per_sm blocks per SM, limited by `limit`). */
+trapeze_status sim_hang_check_barrier(const sim_core_config *c, const sim_kernel *k, int per_sm,
+                                      const char *limit, trapeze_error *err);
+/* The error for a launch without progress for c->hang_cycles: what its
+ * resident warps wait on (spinning, and on which word; barrier; fence;
+ * memory) and how many blocks are done. */
+trapeze_status sim_hang_report(const sim_sm *sms, int n_sm, const sim_mem_port *mem,
+                               const sim_kernel *k, uint64_t cycle, uint64_t blocks_done,
+                               trapeze_error *err);
 
 #endif

@@ -16,9 +16,10 @@
 
 #include "sim/mem/memsys_impl.h"
 
+/* Room for n more replies besides those held for a waiting fill. */
 static int respq_room(const sim_memsys *m, const sim_subpart *p, uint32_t n)
 {
-    return p->respq.count + n <= (uint32_t)m->cfg.q_l2_icnt;
+    return p->respq.count + p->fill_held + n <= (uint32_t)m->cfg.q_l2_icnt;
 }
 
 static int dram_room(const sim_memsys *m, const sim_subpart *p, uint32_t n)
@@ -198,19 +199,26 @@ static sim_fail_cause serve_write(sim_memsys *m, sim_subpart *p, sim_pkt *pk, ui
     return SIM_FAIL_NONE;
 }
 
-/* A line from DRAM: install it and answer every request waiting on it. */
+/* A line from DRAM: install it and answer every request waiting on it.
+ * It needs a reply slot per waiting request at once. While it waits for
+ * them, the slots the icnt frees are held for it (fill_held): a stream of
+ * hits that takes each slot as it frees (warps spinning on a barrier
+ * counter in this slice) would otherwise starve the fill for ever. */
 static int fill(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_t now)
 {
     sim_cache *c = &p->l2;
     int id = sim_cache_mshr_find(c, pk->line);
     if (id < 0)
         return 1; /* cannot happen: every fetch has its entry */
-    int n = c->mshr[id].n;
-    if (!respq_room(m, p, (uint32_t)n))
+    uint32_t n = (uint32_t)c->mshr[id].n;
+    p->fill_held = 0;
+    if (!respq_room(m, p, n)) {
+        p->fill_held = n;
         return 0;
+    }
     sim_pkt *w = sim_cache_mshr_waiting(c, id);
     int dirty = 0;
-    for (int i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++)
         dirty |= w[i].kind == SIM_PKT_ATOMIC;
     int way = sim_cache_fill_way(c, pk->line);
     int wb = way >= 0 && sim_cache_line(c, pk->line, way)->dirty &&
@@ -225,7 +233,7 @@ static int fill(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_t now)
         if (wb)
             writeback(m, p, old.addr, now);
     }
-    for (int i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++)
         reply(p, &w[i], now);
     sim_cache_mshr_release(c, id);
     m->stats.l2.fills++;

@@ -67,6 +67,7 @@ typedef struct sim_subpart {
     sim_ring fillq;        /* DRAM->L2 (bounded) */
     sim_ring respq;        /* L2->icnt (bounded) */
     sim_ring to_dram;      /* L2->DRAM; ready = sent + dram_latency (bounded) */
+    uint32_t fill_held;    /* respq slots held for the fill at fillq's head (l2.c) */
     uint64_t inj_free, ej_free;
     int chan;
 } sim_subpart;
