@@ -64,7 +64,7 @@ $(B)/tests/%: tests/%.c tests/check.h $(B)/libtrapeze.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS)
 
-$(B)/bench/%: bench/%.c $(B)/libtrapeze.a
+$(B)/bench/%: bench/%.c bench/bench_common.h $(B)/libtrapeze.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS)
 

@@ -15,13 +15,7 @@
 
 #include "common/text.h"
 #include "trapeze.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "bench/bench_common.h"
 
 static int fail(const trapeze_error *err)
 {

@@ -12,28 +12,17 @@
 #include <time.h>
 
 #include "sim/core/gpu_sim.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "bench/bench_common.h"
 
 /* Runs a built-in; returns 0 on success with the first launch's stats. */
 static int run(const trapeze_config *cfg, const char *name, int argc, char **argv,
                sim_kernel_stats *st, double *secs)
 {
     trapeze_error err;
-    const sim_builtin *b = sim_builtin_find(name);
-    long p[SIM_BUILTIN_MAX_PARAMS];
-    sim_gpu *g = NULL;
+    sim_gpu *g;
     sim_kernel *k[1];
-    int n = 0;
-    if (!b || sim_builtin_params(b, argc, argv, p, &err) || sim_gpu_create(cfg, NULL, &g, &err) ||
-        b->build(sim_gpu_config(g), p, k, 1, &n, &err)) {
+    if (bench_builtin(cfg, name, argc, argv, &g, &k[0], &err)) {
         fprintf(stderr, "bench_sim: %s: %s\n", name, err.message);
-        sim_gpu_destroy(g);
         return 1;
     }
     double t0 = now();

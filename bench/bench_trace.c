@@ -17,15 +17,9 @@
 #include <unistd.h>
 
 #include "sim/trace/trace.h"
+#include "bench/bench_common.h"
 
 static trapeze_config *cfg;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int fail(const char *what, const trapeze_error *err)
 {
@@ -38,16 +32,10 @@ static int builtin_and_export(const char *name, int argc, char **argv, const cha
                               sim_kernel_stats *st, double *secs)
 {
     trapeze_error err;
-    const sim_builtin *b = sim_builtin_find(name);
-    long p[SIM_BUILTIN_MAX_PARAMS];
-    sim_gpu *g = NULL;
+    sim_gpu *g;
     sim_kernel *k[1];
-    int n = 0;
-    if (sim_builtin_params(b, argc, argv, p, &err) || sim_gpu_create(cfg, NULL, &g, &err) ||
-        b->build(sim_gpu_config(g), p, k, 1, &n, &err)) {
-        sim_gpu_destroy(g);
+    if (bench_builtin(cfg, name, argc, argv, &g, &k[0], &err))
         return fail(name, &err);
-    }
     int rc = 0;
     double t0 = now();
     if (st && sim_gpu_run(g, k[0], st, &err))

@@ -10,16 +10,10 @@
 #include <time.h>
 
 #include "sim/stencil/stencil_run.h"
+#include "bench/bench_common.h"
 
 #define STAGES 2
 #define HEIGHT 2
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int run(const trapeze_config *cfg, const trapeze_workload *w, trapeze_sync sync)
 {
