@@ -17,7 +17,7 @@
 #include "common/error.h"
 #include "sampler/sampler.h"
 #include "sim/core/gpu_sim.h"
-#include "sim/stencil/ghostzone_kernel.h"
+#include "sim/stencil/stencil_run.h"
 
 typedef struct {
     double cycles, warp_insts, conflicts;
@@ -75,26 +75,22 @@ static trapeze_status build_stencil(const trapeze_calib_plan *plan, const trapez
                                     trapeze_error *err)
 {
     sim_stencil_spec spec = {.workload = w, .h = h, .sync = sync, .iterations = stages * h};
-    trapeze_status s = sim_stencil_build(&spec, out, err);
-    if (s || sync != TRAPEZE_SYNC_FENCE)
-        return s;
-    /* the barrier needs every block resident: occupancy x SMs, capped by tiles */
     trapeze_config *cfg;
     sim_core_config core;
-    if ((s = trapeze_config_load(plan->config_path, &cfg, err)))
-        return s;
-    s = sim_core_config_read(cfg, &core, err);
-    trapeze_config_destroy(cfg);
-    long resident = s ? 0 : (long)sim_occupancy(&core, (*out)->kernels[0], NULL) * core.gpu.n_sm;
-    sim_stencil_destroy(*out);
-    *out = NULL;
+    trapeze_status s = trapeze_config_load(plan->config_path, &cfg, err);
     if (s)
         return s;
-    if (resident < 1)
-        return trapeze_fail(err, TRAPEZE_ERANGE, "%s: one block of %d^%d threads does not fit an SM",
-                            w->name, w->blk_len, w->dims);
-    spec.resident_blocks = resident;
-    return sim_stencil_build(&spec, out, err);
+    int per_sm;
+    const char *limit;
+    *out = NULL;
+    if (!(s = sim_core_config_read(cfg, &core, err)))
+        s = sim_stencil_build_sized(&core, &spec, out, &per_sm, &limit, err);
+    trapeze_config_destroy(cfg);
+    if (s) {
+        sim_stencil_destroy(*out);
+        *out = NULL;
+    }
+    return s;
 }
 
 /* One build of `stages` stages, run whole; timed from the end of kernel

@@ -10,35 +10,34 @@
 #include "common/error.h"
 #include "sim/stencil/stencil_run.h"
 
-/* Builds the stencil; in fence mode with resident_blocks 0, rebuilds it with
- * the persistent grid cut to what is resident at once. */
-static trapeze_status build_sized(const sim_core_config *c, const sim_stencil_spec *spec,
-                                  sim_stencil_result *r, trapeze_error *err)
+trapeze_status sim_stencil_build_sized(const sim_core_config *c, const sim_stencil_spec *spec,
+                                       sim_stencil **out, int *blocks_per_sm,
+                                       const char **limit, trapeze_error *err)
 {
-    trapeze_status rc = sim_stencil_build(spec, &r->stencil, err);
+    trapeze_status rc = sim_stencil_build(spec, out, err);
     if (rc)
         return rc;
-    r->blocks_per_sm = sim_occupancy(c, r->stencil->kernels[0], &r->occupancy_limit);
-    if (r->blocks_per_sm < 1)
+    *blocks_per_sm = sim_occupancy(c, (*out)->kernels[0], limit);
+    if (*blocks_per_sm < 1)
         return trapeze_fail(err, TRAPEZE_ERANGE, "%s: a block of %d threads does not fit on an "
                             "SM (%s)", spec->workload->name,
-                            sim_kernel_block_threads(r->stencil->kernels[0]), r->occupancy_limit);
+                            sim_kernel_block_threads((*out)->kernels[0]), *limit);
     if (spec->sync != TRAPEZE_SYNC_FENCE)
         return TRAPEZE_OK;
-    long fit = (long)r->blocks_per_sm * c->gpu.n_sm;
+    long fit = (long)*blocks_per_sm * c->gpu.n_sm;
     if (spec->resident_blocks > fit)
         return trapeze_fail(err, TRAPEZE_ERANGE,
                             "%s: %ld persistent blocks cannot all be resident (%d per SM x %d "
                             "SMs = %ld): the global barrier would never open",
-                            spec->workload->name, spec->resident_blocks, r->blocks_per_sm,
+                            spec->workload->name, spec->resident_blocks, *blocks_per_sm,
                             c->gpu.n_sm, fit);
-    if (spec->resident_blocks > 0 || r->stencil->tiles <= fit)
+    if (spec->resident_blocks > 0 || (*out)->tiles <= fit)
         return TRAPEZE_OK;
     sim_stencil_spec sized = *spec;
     sized.resident_blocks = fit;
-    sim_stencil_destroy(r->stencil);
-    r->stencil = NULL;
-    return sim_stencil_build(&sized, &r->stencil, err);
+    sim_stencil_destroy(*out);
+    *out = NULL;
+    return sim_stencil_build(&sized, out, err);
 }
 
 trapeze_status sim_stencil_run(sim_gpu *g, const sim_stencil_spec *spec,
@@ -48,7 +47,8 @@ trapeze_status sim_stencil_run(sim_gpu *g, const sim_stencil_spec *spec,
     sim_stencil_result *r = calloc(1, sizeof *r);
     if (!r)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    trapeze_status rc = build_sized(sim_gpu_config(g), spec, r, err);
+    trapeze_status rc = sim_stencil_build_sized(sim_gpu_config(g), spec, &r->stencil,
+                                                &r->blocks_per_sm, &r->occupancy_limit, err);
     if (!rc && !(r->stats = calloc((size_t)r->stencil->n_kernels, sizeof *r->stats)))
         rc = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     for (int i = 0; !rc && i < r->stencil->n_kernels; i++) {

@@ -23,10 +23,17 @@ typedef struct sim_stencil_result {
     double cpl;                 /* cycles / iterations */
 } sim_stencil_result;
 
-/* Builds spec's stencil and runs it on g. In fence mode a zero
+/* Builds spec's stencil for the GPU c describes. In fence mode a zero
  * spec->resident_blocks means "as many as are resident at once":
  * occupancy x SMs, capped by the tiles, so the global barrier cannot
- * deadlock; a larger explicit count is refused for the same reason. */
+ * deadlock; a larger explicit count is refused for the same reason.
+ * blocks_per_sm and limit: the block's occupancy and the resource that caps
+ * it. On error *out may hold a stencil to destroy. */
+trapeze_status sim_stencil_build_sized(const sim_core_config *c, const sim_stencil_spec *spec,
+                                       sim_stencil **out, int *blocks_per_sm,
+                                       const char **limit, trapeze_error *err);
+
+/* Builds spec's stencil (sim_stencil_build_sized) and runs it on g. */
 trapeze_status sim_stencil_run(sim_gpu *g, const sim_stencil_spec *spec,
                                sim_stencil_result **out, trapeze_error *err);
 void sim_stencil_result_destroy(sim_stencil_result *r);
