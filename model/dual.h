@@ -1,9 +1,16 @@
 /*
  * dual.h - forward-mode differentiation for the closed-form models: a value
- * carried with its exact partial derivatives in every model variable. The
- * model's equations are written once, over gz_dual, and yield CPL and its
- * analytic gradient together (tests compare it with finite differences).
- * Only arithmetic lives here; no model knowledge.
+ * carried with its exact partial derivatives in every model variable. Each
+ * model's equations are written once over its own dual type and yield the
+ * value and its analytic gradient together (tests compare with finite
+ * differences). Only arithmetic lives here; no model knowledge.
+ *
+ * TRAPEZE_DUAL_DEFINE(T, P, N) generates a fixed-width dual type T with N
+ * partials and its arithmetic as static inline functions P_const, P_var,
+ * P_add, P_sub, P_mul, P_div, P_scale, P_powi, P_pow, P_exp, P_log,
+ * P_sigmoid. Each model picks the width it needs, so every type stays
+ * fixed-size (no allocation) and the loops unroll. The ghost-zone model
+ * uses T = gz_dual, P = dual (the names it has always used).
  */
 #ifndef TRAPEZE_MODEL_DUAL_H
 #define TRAPEZE_MODEL_DUAL_H
@@ -12,84 +19,98 @@
 
 #include "trapeze.h"
 
-/* Variables: h, blk_len, then the parameter vector. */
+#define TRAPEZE_DUAL_DEFINE(T, P, N)                                                   \
+    typedef struct {                                                                   \
+        double v;                                                                      \
+        double d[N];                                                                   \
+    } T;                                                                               \
+    static inline T P##_const(double v)                                                \
+    {                                                                                  \
+        T r = {.v = v};                                                                \
+        return r;                                                                      \
+    }                                                                                  \
+    static inline T P##_var(double v, int var)                                         \
+    {                                                                                  \
+        T r = {.v = v};                                                                \
+        r.d[var] = 1.0;                                                                \
+        return r;                                                                      \
+    }                                                                                  \
+    static inline T P##_add(T a, T b)                                                  \
+    {                                                                                  \
+        T r = {.v = a.v + b.v};                                                        \
+        for (int i = 0; i < (N); i++)                                                  \
+            r.d[i] = a.d[i] + b.d[i];                                                  \
+        return r;                                                                      \
+    }                                                                                  \
+    static inline T P##_sub(T a, T b)                                                  \
+    {                                                                                  \
+        T r = {.v = a.v - b.v};                                                        \
+        for (int i = 0; i < (N); i++)                                                  \
+            r.d[i] = a.d[i] - b.d[i];                                                  \
+        return r;                                                                      \
+    }                                                                                  \
+    static inline T P##_mul(T a, T b)                                                  \
+    {                                                                                  \
+        T r = {.v = a.v * b.v};                                                        \
+        for (int i = 0; i < (N); i++)                                                  \
+            r.d[i] = a.d[i] * b.v + a.v * b.d[i];                                      \
+        return r;                                                                      \
+    }                                                                                  \
+    static inline T P##_div(T a, T b)                                                  \
+    {                                                                                  \
+        T r = {.v = a.v / b.v};                                                        \
+        double inv2 = 1.0 / (b.v * b.v);                                               \
+        for (int i = 0; i < (N); i++)                                                  \
+            r.d[i] = (a.d[i] * b.v - a.v * b.d[i]) * inv2;                             \
+        return r;                                                                      \
+    }                                                                                  \
+    static inline T P##_scale(T a, double k)                                           \
+    {                                                                                  \
+        T r = {.v = a.v * k};                                                          \
+        for (int i = 0; i < (N); i++)                                                  \
+            r.d[i] = a.d[i] * k;                                                       \
+        return r;                                                                      \
+    }                                                                                  \
+    static inline T P##_powi(T a, int n)                                               \
+    {                                                                                  \
+        T r = P##_const(1.0);                                                          \
+        for (int i = 0; i < n; i++)                                                    \
+            r = P##_mul(r, a);                                                         \
+        return r;                                                                      \
+    }                                                                                  \
+    /* a^b for a > 0, both duals: exp(b ln a). */                                      \
+    static inline T P##_pow(T a, T b)                                                  \
+    {                                                                                  \
+        double la = log(a.v), v = exp(b.v * la);                                       \
+        T r = {.v = v};                                                                \
+        for (int i = 0; i < (N); i++)                                                  \
+            r.d[i] = v * (b.d[i] * la + b.v * a.d[i] / a.v);                           \
+        return r;                                                                      \
+    }                                                                                  \
+    /* f(a) with f(a.v) = fv and f'(a.v) = fd: the chain rule, once. */               \
+    static inline T P##_apply(T a, double fv, double fd)                               \
+    {                                                                                  \
+        T r = {.v = fv};                                                               \
+        for (int i = 0; i < (N); i++)                                                  \
+            r.d[i] = fd * a.d[i];                                                      \
+        return r;                                                                      \
+    }                                                                                  \
+    static inline T P##_exp(T a)                                                       \
+    {                                                                                  \
+        double e = exp(a.v);                                                           \
+        return P##_apply(a, e, e);                                                     \
+    }                                                                                  \
+    static inline T P##_log(T a) { return P##_apply(a, log(a.v), 1.0 / a.v); }         \
+    /* 1 / (1 + e^-a): the relaxed indicator of smooth threshold models. */           \
+    static inline T P##_sigmoid(T a)                                                   \
+    {                                                                                  \
+        double s = a.v >= 0 ? 1.0 / (1.0 + exp(-a.v)) : exp(a.v) / (1.0 + exp(a.v));  \
+        return P##_apply(a, s, s * (1.0 - s));                                         \
+    }
+
+/* The ghost-zone model's variables: h, blk_len, then the parameter vector. */
 enum { GZ_VAR_H, GZ_VAR_BLK, GZ_VAR_PARAM0, GZ_NVARS = GZ_VAR_PARAM0 + TRAPEZE_GZ_NPARAMS };
 
-typedef struct {
-    double v;
-    double d[GZ_NVARS];
-} gz_dual;
-
-static inline gz_dual dual_const(double v)
-{
-    gz_dual r = {.v = v};
-    return r;
-}
-
-static inline gz_dual dual_var(double v, int var)
-{
-    gz_dual r = {.v = v};
-    r.d[var] = 1.0;
-    return r;
-}
-
-static inline gz_dual dual_add(gz_dual a, gz_dual b)
-{
-    gz_dual r = {.v = a.v + b.v};
-    for (int i = 0; i < GZ_NVARS; i++)
-        r.d[i] = a.d[i] + b.d[i];
-    return r;
-}
-
-static inline gz_dual dual_sub(gz_dual a, gz_dual b)
-{
-    gz_dual r = {.v = a.v - b.v};
-    for (int i = 0; i < GZ_NVARS; i++)
-        r.d[i] = a.d[i] - b.d[i];
-    return r;
-}
-
-static inline gz_dual dual_mul(gz_dual a, gz_dual b)
-{
-    gz_dual r = {.v = a.v * b.v};
-    for (int i = 0; i < GZ_NVARS; i++)
-        r.d[i] = a.d[i] * b.v + a.v * b.d[i];
-    return r;
-}
-
-static inline gz_dual dual_div(gz_dual a, gz_dual b)
-{
-    gz_dual r = {.v = a.v / b.v};
-    double inv2 = 1.0 / (b.v * b.v);
-    for (int i = 0; i < GZ_NVARS; i++)
-        r.d[i] = (a.d[i] * b.v - a.v * b.d[i]) * inv2;
-    return r;
-}
-
-static inline gz_dual dual_scale(gz_dual a, double k)
-{
-    gz_dual r = {.v = a.v * k};
-    for (int i = 0; i < GZ_NVARS; i++)
-        r.d[i] = a.d[i] * k;
-    return r;
-}
-
-static inline gz_dual dual_powi(gz_dual a, int n)
-{
-    gz_dual r = dual_const(1.0);
-    for (int i = 0; i < n; i++)
-        r = dual_mul(r, a);
-    return r;
-}
-
-/* a^b for a > 0, both duals: exp(b ln a). */
-static inline gz_dual dual_pow(gz_dual a, gz_dual b)
-{
-    double la = log(a.v), v = exp(b.v * la);
-    gz_dual r = {.v = v};
-    for (int i = 0; i < GZ_NVARS; i++)
-        r.d[i] = v * (b.d[i] * la + b.v * a.d[i] / a.v);
-    return r;
-}
+TRAPEZE_DUAL_DEFINE(gz_dual, dual, GZ_NVARS)
 
 #endif
