@@ -233,7 +233,18 @@ const trapeze_workload *trapeze_gz_workload(const trapeze_gz_model *m);
 const trapeze_gpu *trapeze_gz_gpu(const trapeze_gz_model *m);
 
 /* CPL and its parts at (h, blk_len); both may be real-valued. TRAPEZE_ERANGE
- * if (h, blk_len) violates 5.20 or h < 1. */
+ * if (h, blk_len) violates 5.20 or h < 1.
+ *
+ * The gradient at a whole height. With whole_tiles off (Meng's paper mode)
+ * CPL is one smooth function of h and blk_len, and dcpl_dh / dcpl_dblk are
+ * its exact derivatives everywhere, whole heights included: they agree with
+ * central finite differences taken across the whole height. With whole_tiles
+ * on, the value at a whole (h, blk_len) is the step model's (tiles counted
+ * with ceilings, as a launch has them) and between whole values the smooth
+ * model's; the gradient at a whole height is then the step model's slope
+ * within its step (the tile count held at its launched value), not the
+ * slope of the smooth model between heights. dcpl_dparam is exact in both
+ * cases. */
 trapeze_status trapeze_gz_evaluate(const trapeze_gz_model *m, trapeze_sync sync, double h,
                                    double blk_len, trapeze_gz_eval *out, trapeze_error *err);
 /* Largest integer h with blk_len - HaloWidth_i * h > 0 for every i (5.20). */
