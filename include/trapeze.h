@@ -355,6 +355,35 @@ trapeze_status trapeze_sample_log_append(trapeze_sample_log *log, const trapeze_
 trapeze_status trapeze_sample_log_sort(trapeze_sample_log *log, const char *const *ids, int n,
                                        trapeze_error *err);
 
+/* Hardware measurements in: an Nsight Compute CSV export (`ncu --csv --page
+ * raw`) of a ghost-zone run becomes one kind = "measured" sample, which a
+ * calibration fits like a simulated one. Cycles come from
+ * gpc__cycles_elapsed.max (else sm__cycles_elapsed.max or .avg), warp
+ * instructions from smsp__inst_executed.sum, bank conflicts from
+ * l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum, DRAM bytes from
+ * dram__bytes_read.sum / dram__bytes_write.sum (the last three optional). */
+typedef struct trapeze_ncu_options {
+    const char *workload, *gpu;        /* the names the calibration plans with */
+    trapeze_sync sync;
+    int h, blk_len;
+    double data_len[TRAPEZE_MAX_DIMS]; /* grid of the run; 0 = 1 */
+    int stages;                        /* fence: stages in the one launch (required) */
+    const char *kernel;                /* keep launches whose name contains this; NULL: all */
+    int skip;                          /* kept launches to drop first (warm-up) */
+    double relaunch_gap_cycles;        /* added per launch in relaunch mode (ncu times
+                                          launches alone, without the gaps between them) */
+} trapeze_ncu_options;
+
+typedef struct trapeze_ncu_summary {
+    int launches;                      /* launches imported */
+    double dram_read_bytes, dram_write_bytes;
+    int has_instructions, has_dram;    /* whether the export had those metrics */
+} trapeze_ncu_summary;
+
+trapeze_status trapeze_ncu_import(const char *path, const trapeze_ncu_options *o,
+                                  trapeze_sample *out, trapeze_ncu_summary *summary,
+                                  trapeze_error *err);
+
 /* ------------------------------------- sampled calibration (sampler/) */
 
 /* What a calibration samples and how. Defaults: trapeze_calib_options_default. */
