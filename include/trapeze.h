@@ -93,8 +93,13 @@ typedef struct trapeze_gpu {
     int compute_capability;       /* e.g. 13, 20, 70 */
 } trapeze_gpu;
 
+/* name: -trapeze_gpu_name when set, else the config file's name without
+ * extension, or its folder's name for GPGPU-Sim's gpgpusim.config. */
 trapeze_status trapeze_gpu_from_config(const trapeze_config *cfg, trapeze_gpu *gpu,
                                        trapeze_error *err);
+/* 16 hex digits identifying what the models read of a GPU (every field but
+ * the name): a calibration records it, and is refused for another GPU. */
+void trapeze_gpu_fingerprint(const trapeze_gpu *gpu, char out[17]);
 
 
 /* ------------------------------------------------------ CSV output files */
@@ -179,8 +184,15 @@ typedef struct trapeze_gz_params {
                                             launch does (else 5.3's real-valued T) */
     int n_profiles;                      /* [profile.NAME] sections of a calibration file */
     trapeze_gz_profile profile[TRAPEZE_GZ_MAX_PROFILES];
+    char gpu[64];                        /* [meta] gpu: the GPU it was made for ("" unknown) */
+    char gpu_fingerprint[17];            /* [meta] gpu_fingerprint (trapeze_gpu_fingerprint) */
 } trapeze_gz_params;
 
+/* TRAPEZE_EINVAL when p records a GPU whose fingerprint differs from gpu's
+ * (a calibration used with another GPU), naming both; OK when they match or
+ * p records none (a hand-written file). */
+trapeze_status trapeze_gz_params_check_gpu(const trapeze_gz_params *p, const trapeze_gpu *gpu,
+                                           trapeze_error *err);
 const char *trapeze_gz_param_name(trapeze_gz_param p);
 /* The physically meaningful range of a parameter (fits stay inside it). */
 void trapeze_gz_param_range(trapeze_gz_param p, double *lo, double *hi);
