@@ -18,7 +18,7 @@ endif
 PKGS := gsl nlopt
 CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(OPT) -fPIC \
           -Iinclude -I. $(SANFLAGS) $(EXTRA_CFLAGS)
-LDLIBS := -lcsv -linih -lnlopt -lgsl -lgslcblas -lpthread -lm
+LDLIBS := -lcsv -linih -lnlopt -lgsl -lgslcblas -llzma -lpthread -lm
 LDFLAGS := $(SANFLAGS)
 
 LIB_SRC := $(wildcard common/*.c model/*.c sim/*.c sim/core/*.c sim/mem/*.c sim/stencil/*.c sim/trace/*.c sampler/*.c)
