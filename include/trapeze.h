@@ -93,8 +93,13 @@ typedef struct trapeze_gpu {
     int compute_capability;       /* e.g. 13, 20, 70 */
 } trapeze_gpu;
 
+/* name: -trapeze_gpu_name when set, else the config file's name without
+ * extension, or its folder's name for GPGPU-Sim's gpgpusim.config. */
 trapeze_status trapeze_gpu_from_config(const trapeze_config *cfg, trapeze_gpu *gpu,
                                        trapeze_error *err);
+/* 16 hex digits identifying what the models read of a GPU (every field but
+ * the name): a calibration records it, and is refused for another GPU. */
+void trapeze_gpu_fingerprint(const trapeze_gpu *gpu, char out[17]);
 
 
 /* ------------------------------------------------------ CSV output files */
@@ -179,8 +184,15 @@ typedef struct trapeze_gz_params {
                                             launch does (else 5.3's real-valued T) */
     int n_profiles;                      /* [profile.NAME] sections of a calibration file */
     trapeze_gz_profile profile[TRAPEZE_GZ_MAX_PROFILES];
+    char gpu[64];                        /* [meta] gpu: the GPU it was made for ("" unknown) */
+    char gpu_fingerprint[17];            /* [meta] gpu_fingerprint (trapeze_gpu_fingerprint) */
 } trapeze_gz_params;
 
+/* TRAPEZE_EINVAL when p records a GPU whose fingerprint differs from gpu's
+ * (a calibration used with another GPU), naming both; OK when they match or
+ * p records none (a hand-written file). */
+trapeze_status trapeze_gz_params_check_gpu(const trapeze_gz_params *p, const trapeze_gpu *gpu,
+                                           trapeze_error *err);
 const char *trapeze_gz_param_name(trapeze_gz_param p);
 /* The physically meaningful range of a parameter (fits stay inside it). */
 void trapeze_gz_param_range(trapeze_gz_param p, double *lo, double *hi);
@@ -237,7 +249,18 @@ const trapeze_workload *trapeze_gz_workload(const trapeze_gz_model *m);
 const trapeze_gpu *trapeze_gz_gpu(const trapeze_gz_model *m);
 
 /* CPL and its parts at (h, blk_len); both may be real-valued. TRAPEZE_ERANGE
- * if (h, blk_len) violates 5.20 or h < 1. */
+ * if (h, blk_len) violates 5.20 or h < 1.
+ *
+ * The gradient at a whole height. With whole_tiles off (Meng's paper mode)
+ * CPL is one smooth function of h and blk_len, and dcpl_dh / dcpl_dblk are
+ * its exact derivatives everywhere, whole heights included: they agree with
+ * central finite differences taken across the whole height. With whole_tiles
+ * on, the value at a whole (h, blk_len) is the step model's (tiles counted
+ * with ceilings, as a launch has them) and between whole values the smooth
+ * model's; the gradient at a whole height is then the step model's slope
+ * within its step (the tile count held at its launched value), not the
+ * slope of the smooth model between heights. dcpl_dparam is exact in both
+ * cases. */
 trapeze_status trapeze_gz_evaluate(const trapeze_gz_model *m, trapeze_sync sync, double h,
                                    double blk_len, trapeze_gz_eval *out, trapeze_error *err);
 /* Largest integer h with blk_len - HaloWidth_i * h > 0 for every i (5.20). */
@@ -347,6 +370,35 @@ trapeze_status trapeze_sample_log_append(trapeze_sample_log *log, const trapeze_
  * are already in that order. */
 trapeze_status trapeze_sample_log_sort(trapeze_sample_log *log, const char *const *ids, int n,
                                        trapeze_error *err);
+
+/* Hardware measurements in: an Nsight Compute CSV export (`ncu --csv --page
+ * raw`) of a ghost-zone run becomes one kind = "measured" sample, which a
+ * calibration fits like a simulated one. Cycles come from
+ * gpc__cycles_elapsed.max (else sm__cycles_elapsed.max or .avg), warp
+ * instructions from smsp__inst_executed.sum, bank conflicts from
+ * l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum, DRAM bytes from
+ * dram__bytes_read.sum / dram__bytes_write.sum (the last three optional). */
+typedef struct trapeze_ncu_options {
+    const char *workload, *gpu;        /* the names the calibration plans with */
+    trapeze_sync sync;
+    int h, blk_len;
+    double data_len[TRAPEZE_MAX_DIMS]; /* grid of the run; 0 = 1 */
+    int stages;                        /* fence: stages in the one launch (required) */
+    const char *kernel;                /* keep launches whose name contains this; NULL: all */
+    int skip;                          /* kept launches to drop first (warm-up) */
+    double relaunch_gap_cycles;        /* added per launch in relaunch mode (ncu times
+                                          launches alone, without the gaps between them) */
+} trapeze_ncu_options;
+
+typedef struct trapeze_ncu_summary {
+    int launches;                      /* launches imported */
+    double dram_read_bytes, dram_write_bytes;
+    int has_instructions, has_dram;    /* whether the export had those metrics */
+} trapeze_ncu_summary;
+
+trapeze_status trapeze_ncu_import(const char *path, const trapeze_ncu_options *o,
+                                  trapeze_sample *out, trapeze_ncu_summary *summary,
+                                  trapeze_error *err);
 
 /* ------------------------------------- sampled calibration (sampler/) */
 

@@ -104,6 +104,10 @@ static trapeze_status on_param(void *user, const trapeze_ini_ctx *at, const char
     if (strcmp(section, "meta") == 0) {
         if (strcmp(key, "source") == 0)
             snprintf(p->source, sizeof p->source, "%s", value);
+        else if (strcmp(key, "gpu") == 0)
+            snprintf(p->gpu, sizeof p->gpu, "%s", value);
+        else if (strcmp(key, "gpu_fingerprint") == 0)
+            snprintf(p->gpu_fingerprint, sizeof p->gpu_fingerprint, "%s", value);
         return TRAPEZE_OK; /* other [meta] keys are free-form notes */
     }
     if (strncmp(section, "profile.", 8) == 0 && section[8])
@@ -146,7 +150,10 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
     if (!f)
         return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create: %s", tmp, strerror(errno));
     fprintf(f, "; Trapeze calibration of the ghost-zone model (Meng 2010, ch. 5)\n");
-    fprintf(f, "[meta]\nsource = %s\n\n[ghostzone]\n", p->source);
+    fprintf(f, "[meta]\nsource = %s\n", p->source);
+    if (p->gpu[0])
+        fprintf(f, "gpu = %s\ngpu_fingerprint = %s\n", p->gpu, p->gpu_fingerprint);
+    fprintf(f, "\n[ghostzone]\n");
     for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++) {
         fprintf(f, "%s = %.17g\n", gz_param_names[i], p->value[i]);
         if (p->stderr_[i] > 0)
@@ -166,4 +173,19 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
         return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write", path);
     }
     return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_gz_params_check_gpu(const trapeze_gz_params *p, const trapeze_gpu *gpu,
+                                           trapeze_error *err)
+{
+    if (!p->gpu_fingerprint[0])
+        return TRAPEZE_OK;
+    char fp[17];
+    trapeze_gpu_fingerprint(gpu, fp);
+    if (strcmp(fp, p->gpu_fingerprint) == 0)
+        return TRAPEZE_OK;
+    return trapeze_fail(err, TRAPEZE_EINVAL,
+                        "made for GPU %s (fingerprint %s), not for %s (fingerprint %s); use "
+                        "the calibration made for %s, or force it with --force-calibration",
+                        p->gpu, p->gpu_fingerprint, gpu->name, fp, gpu->name);
 }
