@@ -303,6 +303,10 @@ trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload 
                                  const trapeze_gz_params *p, trapeze_gz_model **out,
                                  trapeze_error *err);
 void trapeze_gz_destroy(trapeze_gz_model *m);
+/* A [profile.NAME] of p matching the workload's name replaces its counts
+ * once, at create; trapeze_gz_set_params changes the parameter values (and
+ * whole_tiles) only, never the workload. The generic model interface
+ * (model/model.h) passes parameters to each evaluation instead. */
 /* tau = (1 - beta)(1 + BankConflictRate) in 5.11; off ("paper mode") by default. */
 void trapeze_gz_set_tau(trapeze_gz_model *m, int enabled);
 void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p);
@@ -362,7 +366,7 @@ trapeze_status trapeze_gz_write_rows(const trapeze_gz_model *m, trapeze_sync syn
 /* One observation: a workload on a GPU (the model), a sync mode and height,
  * and the cycles per loop measured by simulation or on hardware. */
 typedef struct trapeze_calib_point {
-    trapeze_gz_model *model;   /* its parameters are overwritten while fitting */
+    trapeze_gz_model *model;   /* left holding the fitted parameters (never read while fitting) */
     trapeze_sync sync;
     double h, blk_len;
     double cpl_measured;
