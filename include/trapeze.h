@@ -420,14 +420,24 @@ typedef struct trapeze_sample_log trapeze_sample_log;
 extern const char *const trapeze_sample_columns[];
 extern const int trapeze_sample_ncolumns;
 
-/* Opens (creating if absent) and reads every complete row. */
+/* Opens (creating if absent), locks and reads every row. The open log holds
+ * an exclusive lock: a second open of the same file, by this process or
+ * another, fails (TRAPEZE_EIO, "in use by another run"). A file that is not a
+ * samples log, a NUL byte, a malformed row or a repeated id is an error
+ * naming file and line, and the file is left unchanged. A torn last row
+ * written by this program is cut off (see trapeze_sample_log_note). */
 trapeze_status trapeze_sample_log_open(const char *path, trapeze_sample_log **out,
                                        trapeze_error *err);
+/* What opening repaired (a torn last row cut, a missing final newline
+ * added), as one line for the user, or NULL when it changed nothing. */
+const char *trapeze_sample_log_note(const trapeze_sample_log *log);
 void trapeze_sample_log_close(trapeze_sample_log *log);
 int trapeze_sample_log_count(const trapeze_sample_log *log);
 const trapeze_sample *trapeze_sample_log_get(const trapeze_sample_log *log, int i);
 /* The row with this id, or NULL when the sample is still to run. */
 const trapeze_sample *trapeze_sample_log_find(const trapeze_sample_log *log, const char *id);
+/* Appends one row (one write, then fsync). An id already in the log is
+ * TRAPEZE_EINVAL: no id is ever appended twice. */
 trapeze_status trapeze_sample_log_append(trapeze_sample_log *log, const trapeze_sample *s,
                                          trapeze_error *err);
 /* Rewrites the file (PATH.tmp, renamed) with the rows in the order of ids;
