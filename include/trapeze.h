@@ -556,6 +556,29 @@ trapeze_status trapeze_idle_csv_load(const char *path, trapeze_idle_hist **out, 
 trapeze_status trapeze_idle_hist_write_rows(const trapeze_idle_hist *h, trapeze_csv_out *csv,
                                             trapeze_error *err);
 
+/* A fitted idle-period distribution (model/idle_fit.c), for short samples
+ * whose tails are sparse: per next_access kind, lengths 1..short_max keep
+ * their observed counts (point masses), longer periods follow a mixture of
+ * two log-normals truncated to > short_max, fitted by binned maximum
+ * likelihood (GSL Nelder-Mead). A kind with fewer than min_tail periods
+ * beyond short_max keeps its observed counts (fitted = 0). */
+typedef struct trapeze_idle_fit {
+    int short_max;
+    int fitted[TRAPEZE_NEXT_N];
+    double tail_periods[TRAPEZE_NEXT_N];      /* observed periods > short_max */
+    double weight[TRAPEZE_NEXT_N];            /* of the first log-normal */
+    double mu[TRAPEZE_NEXT_N][2], sigma[TRAPEZE_NEXT_N][2];  /* of ln(cycles) */
+    double ks[TRAPEZE_NEXT_N];                /* Kolmogorov-Smirnov distance, observed vs fit */
+    double ks_all;                            /* the same over all kinds together */
+    int iterations;                           /* Nelder-Mead steps, all kinds */
+} trapeze_idle_fit;
+
+/* Fits h; smoothed (may be NULL) receives the fitted expected counts on the
+ * same buckets, the same total per kind, ready for trapeze_sleep_create. */
+trapeze_status trapeze_idle_hist_fit(const trapeze_idle_hist *h, int short_max, double min_tail,
+                                     trapeze_idle_fit *fit, trapeze_idle_hist *smoothed,
+                                     trapeze_error *err);
+
 /* ---------------------------------- sleep thresholds (model/sleep.c) */
 
 /* Low-leakage modes of a structure, shallowest first. Energies are in
