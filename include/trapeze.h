@@ -630,6 +630,45 @@ typedef struct trapeze_grp_eval {
 trapeze_status trapeze_grp_evaluate(const trapeze_grp_model *m, const trapeze_grouping *g,
                                     trapeze_grp_eval *out, trapeze_error *err);
 
+/* Groupings as the model sees the simulator's baselines and the tiles:
+ * round-robin (TB t in queue t mod n_sm at position t / n_sm), BCS (pairs
+ * 2p, 2p+1 together, pair p in queue p mod n_sm), and tiles of gx x gy TBs
+ * over the grid (y and z folded), taken in row-major (tile_order 0) or
+ * column-major (1) tile order, each tile whole to the least-loaded queue
+ * (balance), TBs row-major inside. out is allocated (trapeze_grouping_free). */
+trapeze_status trapeze_grp_grouping_rr(const trapeze_grp_model *m, trapeze_grouping *out,
+                                       trapeze_error *err);
+trapeze_status trapeze_grp_grouping_bcs(const trapeze_grp_model *m, trapeze_grouping *out,
+                                        trapeze_error *err);
+trapeze_status trapeze_grp_grouping_tiles(const trapeze_grp_model *m, int gx, int gy,
+                                          int tile_order, trapeze_grouping *out,
+                                          trapeze_error *err);
+
+/* The optimizer's result. */
+typedef struct trapeze_grp_choice {
+    char source[32];          /* "tiles", or the name of the candidate that won */
+    int gx, gy, tile_order;   /* the tile chosen (0 when a candidate won) */
+    double gx_continuous, gy_continuous;   /* the relaxation's optimum */
+    double relaxed_cycles;    /* the relaxation's value there */
+    int model_evaluations;    /* discrete groupings the model predicted */
+    int nlopt_evaluations;
+    trapeze_grp_eval eval;    /* the prediction of the chosen grouping */
+} trapeze_grp_choice;
+
+/* Picks a grouping minimizing predicted cycles. The relaxation: tile width
+ * and height (gx, gy) real, the model's cycles between whole shapes
+ * interpolated bilinearly (exact gradients of the interpolant), minimized
+ * by NLopt SLSQP from several starts under gx * gy <= TBs per SM, for both
+ * tile orders; then rounded (the whole shapes around the optimum, grown to
+ * fill the SM) and refined (every rounded shape in both orders predicted by
+ * the discrete model). Candidates (e.g. the baselines' groupings) compete
+ * with the tiles; a tie keeps the tiles. out is allocated. */
+trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
+                                    const trapeze_grouping *candidates,
+                                    const char *const *candidate_names, int n_candidates,
+                                    trapeze_grouping *out, trapeze_grp_choice *choice,
+                                    trapeze_error *err);
+
 #ifdef __cplusplus
 }
 #endif
