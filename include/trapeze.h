@@ -36,6 +36,9 @@ typedef struct trapeze_error {
 } trapeze_error;
 
 const char *trapeze_status_name(trapeze_status status);
+/* sizeof the named public struct ("trapeze_gz_eval", ...), 0 if unknown:
+ * for bindings that allocate or mirror the library's structs. */
+size_t trapeze_struct_size(const char *name);
 
 /* ----------------------------------------- GPU config (gpgpusim.config) */
 
@@ -93,8 +96,13 @@ typedef struct trapeze_gpu {
     int compute_capability;       /* e.g. 13, 20, 70 */
 } trapeze_gpu;
 
+/* name: -trapeze_gpu_name when set, else the config file's name without
+ * extension, or its folder's name for GPGPU-Sim's gpgpusim.config. */
 trapeze_status trapeze_gpu_from_config(const trapeze_config *cfg, trapeze_gpu *gpu,
                                        trapeze_error *err);
+/* 16 hex digits identifying what the models read of a GPU (every field but
+ * the name): a calibration records it, and is refused for another GPU. */
+void trapeze_gpu_fingerprint(const trapeze_gpu *gpu, char out[17]);
 
 
 /* ------------------------------------------------------ CSV output files */
@@ -114,6 +122,68 @@ trapeze_status trapeze_csv_end_row(trapeze_csv_out *csv, trapeze_error *err);
 trapeze_status trapeze_csv_commit(trapeze_csv_out *csv, trapeze_error *err);
 /* Removes PATH.tmp and frees csv (safe on NULL). */
 void trapeze_csv_abort(trapeze_csv_out *csv);
+
+/* ------------------------------------------ power description (data/power/) */
+
+/* What a GPU's hardware costs in energy: joules per event, constant and
+ * idle-SM power, leakage per structure and the sleep modes of the structures
+ * that can sleep. Loaded from an INI file (data/power/NAME.ini); neutral, so
+ * that model/ can read the mode tables without sim/. */
+typedef enum {
+    TRAPEZE_PE_INST_ISSUE,      /* per warp instruction (fetch, buffer, scheduler) */
+    TRAPEZE_PE_REG_READ,        /* per active thread and operand */
+    TRAPEZE_PE_REG_WRITE,       /* per active thread */
+    TRAPEZE_PE_INT_OP,          /* per active thread */
+    TRAPEZE_PE_FP_OP,
+    TRAPEZE_PE_SFU_OP,
+    TRAPEZE_PE_SHMEM_ACCESS,    /* per shared-memory pass (conflict replays included) */
+    TRAPEZE_PE_L1_READ_HIT, TRAPEZE_PE_L1_READ_MISS,
+    TRAPEZE_PE_L1_WRITE_HIT, TRAPEZE_PE_L1_WRITE_MISS,
+    TRAPEZE_PE_L2_READ_HIT, TRAPEZE_PE_L2_READ_MISS,
+    TRAPEZE_PE_L2_WRITE_HIT, TRAPEZE_PE_L2_WRITE_MISS,
+    TRAPEZE_PE_ICNT_FLIT,
+    TRAPEZE_PE_DRAM_ACTIVATE, TRAPEZE_PE_DRAM_READ, TRAPEZE_PE_DRAM_WRITE,
+    TRAPEZE_PE_DRAM_PRECHARGE,  /* DRAM: per command (read/write: per burst) */
+    TRAPEZE_PE_COUNT
+} trapeze_power_event;
+
+/* Structures with leakage; the first three can sleep. Instances: rf, shmem,
+ * l1d, sm_other per SM; l2 per L2 slice. */
+typedef enum {
+    TRAPEZE_PS_L1D, TRAPEZE_PS_L2, TRAPEZE_PS_RF,
+    TRAPEZE_PS_SHMEM, TRAPEZE_PS_SM_OTHER,
+    TRAPEZE_PS_COUNT
+} trapeze_power_structure;
+#define TRAPEZE_PS_SLEEPABLE 3      /* l1d, l2, rf */
+#define TRAPEZE_POWER_MAX_MODES 4   /* "on" and up to three sleep modes */
+
+typedef struct trapeze_power_mode {
+    char name[16];           /* "on", "sleep", "off", "shallow", "deep", "gated" */
+    double leak_fraction;    /* leakage in this mode / leakage when ON */
+    int wake_cycles;         /* core cycles from the wake signal to ON */
+    double transition_j;     /* energy of one ON -> mode -> ON round trip */
+    int retains_state;       /* 0: contents lost (only for dead or about-to-be-written data) */
+} trapeze_power_mode;
+
+typedef struct trapeze_power {
+    char name[64];
+    char path[256];
+    double event_j[TRAPEZE_PE_COUNT];
+    double constant_w;                      /* whole chip, always */
+    double idle_sm_w;                       /* per SM with no resident block */
+    double leak_w[TRAPEZE_PS_COUNT];        /* per instance, when ON */
+    int n_modes[TRAPEZE_PS_SLEEPABLE];      /* mode[s][0] is always "on" (1.0, 0 cycles) */
+    trapeze_power_mode mode[TRAPEZE_PS_SLEEPABLE][TRAPEZE_POWER_MAX_MODES];
+} trapeze_power;
+
+/* Every [event_j] key, [power_w] constant and idle_sm and [leakage_w] key is
+ * required; [mode.STRUCT.NAME] sections add sleep modes in file order. An
+ * error names file, line and field. */
+trapeze_status trapeze_power_load(const char *path, trapeze_power *p, trapeze_error *err);
+const char *trapeze_power_event_name(trapeze_power_event e);
+const char *trapeze_power_structure_name(trapeze_power_structure s);
+/* Index of mode `name` of sleepable structure s, or -1. */
+int trapeze_power_mode_find(const trapeze_power *p, trapeze_power_structure s, const char *name);
 
 /* ------------------------------------------------- ghost-zone model (Meng ch.5) */
 
@@ -179,8 +249,15 @@ typedef struct trapeze_gz_params {
                                             launch does (else 5.3's real-valued T) */
     int n_profiles;                      /* [profile.NAME] sections of a calibration file */
     trapeze_gz_profile profile[TRAPEZE_GZ_MAX_PROFILES];
+    char gpu[64];                        /* [meta] gpu: the GPU it was made for ("" unknown) */
+    char gpu_fingerprint[17];            /* [meta] gpu_fingerprint (trapeze_gpu_fingerprint) */
 } trapeze_gz_params;
 
+/* TRAPEZE_EINVAL when p records a GPU whose fingerprint differs from gpu's
+ * (a calibration used with another GPU), naming both; OK when they match or
+ * p records none (a hand-written file). */
+trapeze_status trapeze_gz_params_check_gpu(const trapeze_gz_params *p, const trapeze_gpu *gpu,
+                                           trapeze_error *err);
 const char *trapeze_gz_param_name(trapeze_gz_param p);
 /* The physically meaningful range of a parameter (fits stay inside it). */
 void trapeze_gz_param_range(trapeze_gz_param p, double *lo, double *hi);
@@ -226,6 +303,10 @@ trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload 
                                  const trapeze_gz_params *p, trapeze_gz_model **out,
                                  trapeze_error *err);
 void trapeze_gz_destroy(trapeze_gz_model *m);
+/* A [profile.NAME] of p matching the workload's name replaces its counts
+ * once, at create; trapeze_gz_set_params changes the parameter values (and
+ * whole_tiles) only, never the workload. The generic model interface
+ * (model/model.h) passes parameters to each evaluation instead. */
 /* tau = (1 - beta)(1 + BankConflictRate) in 5.11; off ("paper mode") by default. */
 void trapeze_gz_set_tau(trapeze_gz_model *m, int enabled);
 void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p);
@@ -285,7 +366,7 @@ trapeze_status trapeze_gz_write_rows(const trapeze_gz_model *m, trapeze_sync syn
 /* One observation: a workload on a GPU (the model), a sync mode and height,
  * and the cycles per loop measured by simulation or on hardware. */
 typedef struct trapeze_calib_point {
-    trapeze_gz_model *model;   /* its parameters are overwritten while fitting */
+    trapeze_gz_model *model;   /* left holding the fitted parameters (never read while fitting) */
     trapeze_sync sync;
     double h, blk_len;
     double cpl_measured;
@@ -339,14 +420,24 @@ typedef struct trapeze_sample_log trapeze_sample_log;
 extern const char *const trapeze_sample_columns[];
 extern const int trapeze_sample_ncolumns;
 
-/* Opens (creating if absent) and reads every complete row. */
+/* Opens (creating if absent), locks and reads every row. The open log holds
+ * an exclusive lock: a second open of the same file, by this process or
+ * another, fails (TRAPEZE_EIO, "in use by another run"). A file that is not a
+ * samples log, a NUL byte, a malformed row or a repeated id is an error
+ * naming file and line, and the file is left unchanged. A torn last row
+ * written by this program is cut off (see trapeze_sample_log_note). */
 trapeze_status trapeze_sample_log_open(const char *path, trapeze_sample_log **out,
                                        trapeze_error *err);
+/* What opening repaired (a torn last row cut, a missing final newline
+ * added), as one line for the user, or NULL when it changed nothing. */
+const char *trapeze_sample_log_note(const trapeze_sample_log *log);
 void trapeze_sample_log_close(trapeze_sample_log *log);
 int trapeze_sample_log_count(const trapeze_sample_log *log);
 const trapeze_sample *trapeze_sample_log_get(const trapeze_sample_log *log, int i);
 /* The row with this id, or NULL when the sample is still to run. */
 const trapeze_sample *trapeze_sample_log_find(const trapeze_sample_log *log, const char *id);
+/* Appends one row (one write, then fsync). An id already in the log is
+ * TRAPEZE_EINVAL: no id is ever appended twice. */
 trapeze_status trapeze_sample_log_append(trapeze_sample_log *log, const trapeze_sample *s,
                                          trapeze_error *err);
 /* Rewrites the file (PATH.tmp, renamed) with the rows in the order of ids;
