@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/calib_common.h"
+#include "common/error.h"
 #include "cli/commands.h"
 
 static const char *const row_columns[] = {
@@ -34,6 +35,7 @@ static void usage(FILE *out)
 "options:\n"
 "%s"
 "  --calibration FILE  the calibration to check (from trapeze calibrate)\n"
+"  --force-calibration check it although it records another GPU than --gpu\n"
 "  --csv FILE          one row per workload and sync mode:\n"
 "                      workload,sync,mape_pct,max_ape_pct,h_model,h_sim_best,\n"
 "                      pick_ratio,sample_warp_instructions,sweep_warp_instructions\n"
@@ -46,12 +48,17 @@ static void usage(FILE *out)
 
 typedef struct {
     const char *calibration, *csv, *curve, *sweep;
+    int force_calibration;
 } validate_files;
 
 static int own_option(calib_args *a, void *ctx, const char *arg, const char *val)
 {
     (void)a;
     validate_files *f = ctx;
+    if (!strcmp(arg, "--force-calibration")) {
+        f->force_calibration = 1;
+        return 1;
+    }
     const char **slot = !strcmp(arg, "--calibration") ? &f->calibration
                         : !strcmp(arg, "--csv")       ? &f->csv
                         : !strcmp(arg, "--curve")     ? &f->curve
@@ -158,6 +165,12 @@ int cli_validate(int argc, char **argv)
     trapeze_status s = trapeze_gz_params_load(f.calibration, &p, &err);
     if (!s)
         s = calib_make_plan(&a, &plan, &err);
+    if (!s && !f.force_calibration &&
+        (s = trapeze_gz_params_check_gpu(&p, trapeze_calib_plan_gpu(plan), &err))) {
+        char why[sizeof err.message];
+        snprintf(why, sizeof why, "%s", err.message);
+        trapeze_fail(&err, s, "%s: %s", f.calibration, why);
+    }
     if (!s && access(a.samples, R_OK) == 0)
         s = calib_open_log(&a, a.samples, &log, &err);
     if (!s && f.sweep)

@@ -90,14 +90,58 @@ static trapeze_status read_memory(const trapeze_config *cfg, trapeze_gpu *gpu,
     return TRAPEZE_OK;
 }
 
+/* The GPU's name: -trapeze_gpu_name when the config sets it; else the file's
+ * name without its extension (gtx480.config -> gtx480); but GPGPU-Sim and
+ * Accel-Sim name every config gpgpusim.config, in a folder named after the
+ * GPU (SM7_QV100/gpgpusim.config -> SM7_QV100). */
+static void gpu_name(const trapeze_config *cfg, char *out, size_t size)
+{
+    const char *set = "";
+    if (trapeze_config_get_string(cfg, "trapeze_gpu_name", "", &set) == TRAPEZE_OK && set[0]) {
+        snprintf(out, size, "%s", set);
+        return;
+    }
+    const char *path = trapeze_config_name(cfg), *base = base_name(path);
+    if (strcmp(base, "gpgpusim.config") == 0 && base != path) {
+        size_t dir_len = (size_t)(base - path) - 1; /* without the '/' */
+        const char *dir = path;
+        for (size_t i = 0; i < dir_len; i++)
+            if (path[i] == '/')
+                dir = path + i + 1;
+        snprintf(out, size, "%.*s", (int)(path + dir_len - dir), dir);
+        if (out[0])
+            return;
+    }
+    snprintf(out, size, "%s", base);
+    char *dot = strrchr(out, '.');
+    if (dot && dot != out)
+        *dot = '\0';
+}
+
+/* FNV-1a over the canonical text of every field a model reads: two configs
+ * with the same fingerprint give the model the same GPU, whatever their
+ * names, comments, or options the models do not read. */
+void trapeze_gpu_fingerprint(const trapeze_gpu *g, char out[17])
+{
+    char text[512];
+    int n = snprintf(text, sizeof text, "%d %.17g %.17g %d %d %d %d %d %d %d %d %d", g->n_sm,
+                     g->core_clock_hz, g->dram_bandwidth_bps, g->warp_size,
+                     g->max_threads_per_block, g->shmem_per_block, g->shmem_per_sm,
+                     g->max_threads_per_sm, g->max_blocks_per_sm, g->regs_per_sm,
+                     g->coalesce_degree, g->compute_capability);
+    unsigned long long h = 14695981039346656037ULL;
+    for (int i = 0; i < n && i < (int)sizeof text; i++) {
+        h ^= (unsigned char)text[i];
+        h *= 1099511628211ULL;
+    }
+    snprintf(out, 17, "%016llx", h);
+}
+
 trapeze_status trapeze_gpu_from_config(const trapeze_config *cfg, trapeze_gpu *gpu,
                                        trapeze_error *err)
 {
     memset(gpu, 0, sizeof *gpu);
-    snprintf(gpu->name, sizeof gpu->name, "%s", base_name(trapeze_config_name(cfg)));
-    char *dot = strrchr(gpu->name, '.');
-    if (dot && dot != gpu->name)
-        *dot = '\0';
+    gpu_name(cfg, gpu->name, sizeof gpu->name);
 
     double clocks[4];
     int n;

@@ -36,6 +36,9 @@ typedef struct trapeze_error {
 } trapeze_error;
 
 const char *trapeze_status_name(trapeze_status status);
+/* sizeof the named public struct ("trapeze_gz_eval", ...), 0 if unknown:
+ * for bindings that allocate or mirror the library's structs. */
+size_t trapeze_struct_size(const char *name);
 
 /* ----------------------------------------- GPU config (gpgpusim.config) */
 
@@ -107,8 +110,13 @@ typedef struct trapeze_gpu {
     int compute_capability;       /* e.g. 13, 20, 70 */
 } trapeze_gpu;
 
+/* name: -trapeze_gpu_name when set, else the config file's name without
+ * extension, or its folder's name for GPGPU-Sim's gpgpusim.config. */
 trapeze_status trapeze_gpu_from_config(const trapeze_config *cfg, trapeze_gpu *gpu,
                                        trapeze_error *err);
+/* 16 hex digits identifying what the models read of a GPU (every field but
+ * the name): a calibration records it, and is refused for another GPU. */
+void trapeze_gpu_fingerprint(const trapeze_gpu *gpu, char out[17]);
 
 
 /* ------------------------------------------------------ CSV output files */
@@ -133,6 +141,68 @@ trapeze_status trapeze_csv_finish(trapeze_csv_out *csv, trapeze_error *err);
 trapeze_status trapeze_csv_commit(trapeze_csv_out *csv, trapeze_error *err);
 /* Removes PATH.tmp and frees csv (safe on NULL). */
 void trapeze_csv_abort(trapeze_csv_out *csv);
+
+/* ------------------------------------------ power description (data/power/) */
+
+/* What a GPU's hardware costs in energy: joules per event, constant and
+ * idle-SM power, leakage per structure and the sleep modes of the structures
+ * that can sleep. Loaded from an INI file (data/power/NAME.ini); neutral, so
+ * that model/ can read the mode tables without sim/. */
+typedef enum {
+    TRAPEZE_PE_INST_ISSUE,      /* per warp instruction (fetch, buffer, scheduler) */
+    TRAPEZE_PE_REG_READ,        /* per active thread and operand */
+    TRAPEZE_PE_REG_WRITE,       /* per active thread */
+    TRAPEZE_PE_INT_OP,          /* per active thread */
+    TRAPEZE_PE_FP_OP,
+    TRAPEZE_PE_SFU_OP,
+    TRAPEZE_PE_SHMEM_ACCESS,    /* per shared-memory pass (conflict replays included) */
+    TRAPEZE_PE_L1_READ_HIT, TRAPEZE_PE_L1_READ_MISS,
+    TRAPEZE_PE_L1_WRITE_HIT, TRAPEZE_PE_L1_WRITE_MISS,
+    TRAPEZE_PE_L2_READ_HIT, TRAPEZE_PE_L2_READ_MISS,
+    TRAPEZE_PE_L2_WRITE_HIT, TRAPEZE_PE_L2_WRITE_MISS,
+    TRAPEZE_PE_ICNT_FLIT,
+    TRAPEZE_PE_DRAM_ACTIVATE, TRAPEZE_PE_DRAM_READ, TRAPEZE_PE_DRAM_WRITE,
+    TRAPEZE_PE_DRAM_PRECHARGE,  /* DRAM: per command (read/write: per burst) */
+    TRAPEZE_PE_COUNT
+} trapeze_power_event;
+
+/* Structures with leakage; the first three can sleep. Instances: rf, shmem,
+ * l1d, sm_other per SM; l2 per L2 slice. */
+typedef enum {
+    TRAPEZE_PS_L1D, TRAPEZE_PS_L2, TRAPEZE_PS_RF,
+    TRAPEZE_PS_SHMEM, TRAPEZE_PS_SM_OTHER,
+    TRAPEZE_PS_COUNT
+} trapeze_power_structure;
+#define TRAPEZE_PS_SLEEPABLE 3      /* l1d, l2, rf */
+#define TRAPEZE_POWER_MAX_MODES 4   /* "on" and up to three sleep modes */
+
+typedef struct trapeze_power_mode {
+    char name[16];           /* "on", "sleep", "off", "shallow", "deep", "gated" */
+    double leak_fraction;    /* leakage in this mode / leakage when ON */
+    int wake_cycles;         /* core cycles from the wake signal to ON */
+    double transition_j;     /* energy of one ON -> mode -> ON round trip */
+    int retains_state;       /* 0: contents lost (only for dead or about-to-be-written data) */
+} trapeze_power_mode;
+
+typedef struct trapeze_power {
+    char name[64];
+    char path[256];
+    double event_j[TRAPEZE_PE_COUNT];
+    double constant_w;                      /* whole chip, always */
+    double idle_sm_w;                       /* per SM with no resident block */
+    double leak_w[TRAPEZE_PS_COUNT];        /* per instance, when ON */
+    int n_modes[TRAPEZE_PS_SLEEPABLE];      /* mode[s][0] is always "on" (1.0, 0 cycles) */
+    trapeze_power_mode mode[TRAPEZE_PS_SLEEPABLE][TRAPEZE_POWER_MAX_MODES];
+} trapeze_power;
+
+/* Every [event_j] key, [power_w] constant and idle_sm and [leakage_w] key is
+ * required; [mode.STRUCT.NAME] sections add sleep modes in file order. An
+ * error names file, line and field. */
+trapeze_status trapeze_power_load(const char *path, trapeze_power *p, trapeze_error *err);
+const char *trapeze_power_event_name(trapeze_power_event e);
+const char *trapeze_power_structure_name(trapeze_power_structure s);
+/* Index of mode `name` of sleepable structure s, or -1. */
+int trapeze_power_mode_find(const trapeze_power *p, trapeze_power_structure s, const char *name);
 
 /* ------------------------------------------------- ghost-zone model (Meng ch.5) */
 
@@ -198,8 +268,15 @@ typedef struct trapeze_gz_params {
                                             launch does (else 5.3's real-valued T) */
     int n_profiles;                      /* [profile.NAME] sections of a calibration file */
     trapeze_gz_profile profile[TRAPEZE_GZ_MAX_PROFILES];
+    char gpu[64];                        /* [meta] gpu: the GPU it was made for ("" unknown) */
+    char gpu_fingerprint[17];            /* [meta] gpu_fingerprint (trapeze_gpu_fingerprint) */
 } trapeze_gz_params;
 
+/* TRAPEZE_EINVAL when p records a GPU whose fingerprint differs from gpu's
+ * (a calibration used with another GPU), naming both; OK when they match or
+ * p records none (a hand-written file). */
+trapeze_status trapeze_gz_params_check_gpu(const trapeze_gz_params *p, const trapeze_gpu *gpu,
+                                           trapeze_error *err);
 const char *trapeze_gz_param_name(trapeze_gz_param p);
 /* The physically meaningful range of a parameter (fits stay inside it). */
 void trapeze_gz_param_range(trapeze_gz_param p, double *lo, double *hi);
@@ -245,6 +322,10 @@ trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload 
                                  const trapeze_gz_params *p, trapeze_gz_model **out,
                                  trapeze_error *err);
 void trapeze_gz_destroy(trapeze_gz_model *m);
+/* A [profile.NAME] of p matching the workload's name replaces its counts
+ * once, at create; trapeze_gz_set_params changes the parameter values (and
+ * whole_tiles) only, never the workload. The generic model interface
+ * (model/model.h) passes parameters to each evaluation instead. */
 /* tau = (1 - beta)(1 + BankConflictRate) in 5.11; off ("paper mode") by default. */
 void trapeze_gz_set_tau(trapeze_gz_model *m, int enabled);
 void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p);
@@ -252,7 +333,18 @@ const trapeze_workload *trapeze_gz_workload(const trapeze_gz_model *m);
 const trapeze_gpu *trapeze_gz_gpu(const trapeze_gz_model *m);
 
 /* CPL and its parts at (h, blk_len); both may be real-valued. TRAPEZE_ERANGE
- * if (h, blk_len) violates 5.20 or h < 1. */
+ * if (h, blk_len) violates 5.20 or h < 1.
+ *
+ * The gradient at a whole height. With whole_tiles off (Meng's paper mode)
+ * CPL is one smooth function of h and blk_len, and dcpl_dh / dcpl_dblk are
+ * its exact derivatives everywhere, whole heights included: they agree with
+ * central finite differences taken across the whole height. With whole_tiles
+ * on, the value at a whole (h, blk_len) is the step model's (tiles counted
+ * with ceilings, as a launch has them) and between whole values the smooth
+ * model's; the gradient at a whole height is then the step model's slope
+ * within its step (the tile count held at its launched value), not the
+ * slope of the smooth model between heights. dcpl_dparam is exact in both
+ * cases. */
 trapeze_status trapeze_gz_evaluate(const trapeze_gz_model *m, trapeze_sync sync, double h,
                                    double blk_len, trapeze_gz_eval *out, trapeze_error *err);
 /* Largest integer h with blk_len - HaloWidth_i * h > 0 for every i (5.20). */
@@ -288,12 +380,120 @@ extern const int trapeze_gz_csv_ncolumns;
 trapeze_status trapeze_gz_write_rows(const trapeze_gz_model *m, trapeze_sync sync,
                                      int blk_len, trapeze_csv_out *csv, trapeze_error *err);
 
+/* ------------------------------------- locality graph (contract: sim/locality/ fills it) */
+
+/* Inter-TB locality of one kernel (Tripathy's PAVER graph): vertices are
+ * TBs by linear id (bx + by*gx + bz*gx*gy), an undirected edge i < j carries
+ * the data both read. Built by sim/locality/ from a kernel or a trace,
+ * consumed by model/ (the grouping model). Plain data: whoever fills it owns
+ * the arrays. */
+typedef struct trapeze_locality_edge {
+    long tb_i, tb_j;              /* i < j */
+    double shared_elements;       /* distinct data elements both TBs read */
+    double shared_lines;          /* distinct cache lines both TBs read */
+} trapeze_locality_edge;
+
+typedef struct trapeze_locality_graph {
+    long n_tbs;
+    int grid[3];                  /* gx, gy, gz */
+    double *footprint_elements;   /* per TB: distinct elements it reads */
+    double *footprint_lines;      /* per TB: distinct cache lines it reads */
+    long n_edges;
+    trapeze_locality_edge *edges;
+} trapeze_locality_graph;
+
+/* --------------------------------------------- explicit TB grouping (contract file) */
+
+/* Which SM group queue each TB is placed in and its position there. The
+ * file is CSV `tb,group,order`, every TB exactly once, orders 0.. within a
+ * group without gaps (trapeze_grouping_load checks it). */
+typedef struct trapeze_grouping {
+    long n_tbs;
+    int n_groups;
+    int *group;                   /* per TB: 0..n_groups-1 */
+    long *order;                  /* per TB: position in its group's queue */
+} trapeze_grouping;
+
+trapeze_status trapeze_grouping_alloc(trapeze_grouping *g, long n_tbs, int n_groups,
+                                      trapeze_error *err);
+void trapeze_grouping_free(trapeze_grouping *g);
+/* Every TB once, groups in range, each group's orders exactly 0..size-1. */
+trapeze_status trapeze_grouping_check(const trapeze_grouping *g, trapeze_error *err);
+trapeze_status trapeze_grouping_save(const char *path, const trapeze_grouping *g,
+                                     trapeze_error *err);
+/* n_tbs and n_groups: what the kernel and GPU expect (a mismatch is an error
+ * naming the file and line). */
+trapeze_status trapeze_grouping_load(const char *path, long n_tbs, int n_groups,
+                                     trapeze_grouping *g, trapeze_error *err);
+
+/* ------------------------------------------ TB grouping model (model/group.c) */
+
+/* The grouping model's constants: what capacity, contention and timing leave
+ * unknown, fitted from short samples. */
+typedef enum {
+    TRAPEZE_GRP_MU,        /* L2 accesses per footprint line of a TB running alone */
+    TRAPEZE_GRP_ETA1,      /* fraction of lines shared with a co-resident TB that hit in L1 */
+    TRAPEZE_GRP_ETA2,      /* fraction of lines shared with an earlier TB that hit in L2 */
+    TRAPEZE_GRP_RETAIN2,   /* L2 retention: lines survive about retain2 x L2 capacity of traffic */
+    TRAPEZE_GRP_THETA,     /* union of overlaps: theta x largest + (1-theta) x saturating sum */
+    TRAPEZE_GRP_NU,        /* DRAM reads per line missed in L2 */
+    TRAPEZE_GRP_CWAVE,     /* cycles for one SM to run a wave of its co-resident TBs */
+    TRAPEZE_GRP_TL2,       /* cycles per L2 access (the whole GPU's L2 throughput) */
+    TRAPEZE_GRP_TDRAM,     /* cycles per DRAM read */
+    TRAPEZE_GRP_OVERLAP,   /* omega: cycles = (Tc^p + T2^p + Td^p)^(1/p), p = 1/(1-omega) */
+    TRAPEZE_GRP_NPARAMS
+} trapeze_grp_param;
+
+typedef struct trapeze_grp_params {
+    double value[TRAPEZE_GRP_NPARAMS];
+    double stderr_[TRAPEZE_GRP_NPARAMS];
+    char source[128];
+} trapeze_grp_params;
+
+const char *trapeze_grp_param_name(trapeze_grp_param p);
+void trapeze_grp_param_range(trapeze_grp_param p, double *lo, double *hi);
+void trapeze_grp_params_default(trapeze_grp_params *p);
+
+/* What the model needs of the GPU and of the kernel's occupancy. */
+typedef struct trapeze_grp_machine {
+    int n_sm;
+    int tbs_per_sm;        /* co-resident TBs per SM (occupancy), x */
+    double l1_lines;       /* L1D capacity per SM, in lines */
+    double l2_lines;       /* L2 capacity, whole GPU, in lines */
+} trapeze_grp_machine;
+
+typedef struct trapeze_grp_model trapeze_grp_model;
+
+/* Copies what it needs of the graph. */
+trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
+                                  const trapeze_grp_machine *m, const trapeze_grp_params *p,
+                                  trapeze_grp_model **out, trapeze_error *err);
+void trapeze_grp_destroy(trapeze_grp_model *m);
+void trapeze_grp_set_params(trapeze_grp_model *m, const trapeze_grp_params *p);
+
+typedef struct trapeze_grp_eval {
+    double l1_shared_hits;   /* L1 hits on lines another TB of the same SM brought */
+    double l2_accesses;      /* L1 misses sent to L2 (lines) */
+    double dram_reads;
+    double max_queue;        /* TBs in the longest group queue */
+    double t_compute, t_l2, t_dram;
+    double cycles;
+    /* exact gradients in the parameters */
+    double dl2_dparam[TRAPEZE_GRP_NPARAMS];
+    double ddram_dparam[TRAPEZE_GRP_NPARAMS];
+    double dcycles_dparam[TRAPEZE_GRP_NPARAMS];
+} trapeze_grp_eval;
+
+/* Predicts a grouping (n_groups must be the machine's n_sm). */
+trapeze_status trapeze_grp_evaluate(const trapeze_grp_model *m, const trapeze_grouping *g,
+                                    trapeze_grp_eval *out, trapeze_error *err);
+
 /* ------------------------------------------------ calibration (sampler/) */
 
 /* One observation: a workload on a GPU (the model), a sync mode and height,
  * and the cycles per loop measured by simulation or on hardware. */
 typedef struct trapeze_calib_point {
-    trapeze_gz_model *model;   /* its parameters are overwritten while fitting */
+    trapeze_gz_model *model;   /* left holding the fitted parameters (never read while fitting) */
     trapeze_sync sync;
     double h, blk_len;
     double cpl_measured;
@@ -372,6 +572,35 @@ trapeze_status trapeze_sample_log_append(trapeze_sample_log *log, const trapeze_
  * are already in that order. */
 trapeze_status trapeze_sample_log_sort(trapeze_sample_log *log, const char *const *ids, int n,
                                        trapeze_error *err);
+
+/* Hardware measurements in: an Nsight Compute CSV export (`ncu --csv --page
+ * raw`) of a ghost-zone run becomes one kind = "measured" sample, which a
+ * calibration fits like a simulated one. Cycles come from
+ * gpc__cycles_elapsed.max (else sm__cycles_elapsed.max or .avg), warp
+ * instructions from smsp__inst_executed.sum, bank conflicts from
+ * l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum, DRAM bytes from
+ * dram__bytes_read.sum / dram__bytes_write.sum (the last three optional). */
+typedef struct trapeze_ncu_options {
+    const char *workload, *gpu;        /* the names the calibration plans with */
+    trapeze_sync sync;
+    int h, blk_len;
+    double data_len[TRAPEZE_MAX_DIMS]; /* grid of the run; 0 = 1 */
+    int stages;                        /* fence: stages in the one launch (required) */
+    const char *kernel;                /* keep launches whose name contains this; NULL: all */
+    int skip;                          /* kept launches to drop first (warm-up) */
+    double relaunch_gap_cycles;        /* added per launch in relaunch mode (ncu times
+                                          launches alone, without the gaps between them) */
+} trapeze_ncu_options;
+
+typedef struct trapeze_ncu_summary {
+    int launches;                      /* launches imported */
+    double dram_read_bytes, dram_write_bytes;
+    int has_instructions, has_dram;    /* whether the export had those metrics */
+} trapeze_ncu_summary;
+
+trapeze_status trapeze_ncu_import(const char *path, const trapeze_ncu_options *o,
+                                  trapeze_sample *out, trapeze_ncu_summary *summary,
+                                  trapeze_error *err);
 
 /* ------------------------------------- sampled calibration (sampler/) */
 
