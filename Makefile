@@ -1,5 +1,6 @@
 # Trapeze: make | make test | make run | make bench | make notebooks | make install
-# SAN=1 builds everything with AddressSanitizer and UBSan into build-san/.
+# SAN=1 builds everything with AddressSanitizer and UBSan (float-cast-overflow too:
+# gcc leaves it out of "undefined") into build-san/.
 
 PREFIX ?= /usr/local
 CC ?= cc
@@ -7,7 +8,7 @@ SAN ?= 0
 
 ifeq ($(SAN),1)
 B := build-san
-SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SANFLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 OPT := -O1 -g
 else
 B := build
