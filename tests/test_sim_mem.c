@@ -223,7 +223,7 @@ static void test_config(void)
         {"-gpgpu_dram_partition_queues 64:64:0:64\n",
          "bad.config:1: option -gpgpu_dram_partition_queues"},
         {"-dram_bnkgrp_indexing_policy 2\n",
-         "bad.config:1: option -dram_bnkgrp_indexing_policy: must be between 0 and 1"},
+         "bad.config:1: option -dram_bnkgrp_indexing_policy: 2 is outside [0, 1]"},
         {"-gpgpu_memory_partition_indexing 1\n",
          "bad.config:1: option -gpgpu_memory_partition_indexing: 1 is not modelled"},
         {"-gpgpu_n_mem 6\n-gpgpu_memory_partition_indexing 2\n",
@@ -652,6 +652,41 @@ static void test_sectors(void)
     sim_memsys_destroy(m);
 }
 
+/* The V100's sectored L1 (S:4:128:64, allocation on fill), counted by hand:
+ *  1. a load of sectors 0 and 1 of line 0x8000: 2 accesses, 2 misses, two
+ *     32-byte reads to L2 (2 L2 accesses, not the line's 4); it completes
+ *     once, when both sectors are back;
+ *  2. a load of the whole line: sectors 0 and 1 hit, 2 and 3 miss: 4 more
+ *     accesses, 2 hits, 2 misses, 2 more L2 accesses; one completion;
+ *  3. the whole line again: 4 hits, done after the L1 latency (28). */
+static void test_l1_sectors(void)
+{
+    sim_memsys *m = memsys(V100, NULL, 1);
+    sim_mem_request r = load(0x8000, 0), d;
+    r.sector_mask = 0x3;
+    r.bytes = 64;
+    CHECK(sim_memsys_access(m, &r, 0, NULL) == SIM_MEM_MISS);
+    uint64_t end = drain(m, 1, 0);
+    const sim_mem_stats *s = sim_memsys_stats(m);
+    CHECK(s->l1.accesses == 2 && s->l1.misses == 2 && s->l1.hits == 0);
+    CHECK(s->l2.accesses == 2 && s->l2.misses == 2);
+    r = load(0x8000, 0);
+    CHECK(sim_memsys_access(m, &r, end, NULL) == SIM_MEM_MISS);
+    int completions = 0;
+    for (uint64_t c = end; c < end + 5000; c++) {
+        sim_memsys_cycle(m, c);
+        while (sim_memsys_pop(m, 0, c, &d))
+            completions++;
+    }
+    CHECK(completions == 1 && sim_memsys_outstanding(m) == 0);
+    CHECK(s->l1.accesses == 6 && s->l1.hits == 2 && s->l1.misses == 4);
+    CHECK(s->l2.accesses == 4 && s->l2.misses == 4);
+    CHECK(sim_memsys_access(m, &r, end + 5000, NULL) == SIM_MEM_HIT);
+    CHECK(until_done(m, 0, end + 5000, &d) == end + 5000 + 28);
+    CHECK(s->l1.accesses == 10 && s->l1.hits == 6);
+    sim_memsys_destroy(m);
+}
+
 /* Atomics from three SMs to one word reach L2 in issue order and return
  * 0, 1, 2 (old values); a volatile load then reads 3 + 5 = 8 at L2. */
 static void test_atomics(void)
@@ -966,6 +1001,7 @@ int main(void)
     test_miss_queue();
     test_store();
     test_sectors();
+    test_l1_sectors();
     test_atomics();
     test_gtx280();
     test_flush_and_reset();

@@ -118,6 +118,12 @@ def main():
             errs.setdefault(gpu, []).append((abs(err), r["trace"]))
             for t in ("dram_bytes_read", "dram_bytes_written"):
                 tz[t] = tz[t] * 32 / ATOM[gpu]
+            if True:
+                # Accel-Sim's L1 (write-no-allocate on both GPUs) counts every
+                # global store as an access and a miss; Trapeze's L1 counts
+                # stores (and atomics) as accesses only
+                tz["l1_misses"] += tz["l1_accesses"] - tz["l1_hits"] - tz["l1_misses"] - \
+                    tz["l1_merges"]
             row = [r["trace"], gpu, "%d" % rc, "%d" % tz["cycles"], "%+.1f" % err] + \
                   [ratio(tz[t], float(r[c])) for c, t in COUNTERS]
             out_rows.append(row)

@@ -117,6 +117,9 @@ void sim_memsys_destroy(sim_memsys *m)
         return;
     for (int s = 0; m->sm && s < m->n_sm; s++) {
         sim_cache_free(&m->sm[s].l1);
+        free(m->sm[s].par);
+        free(m->sm[s].par_left);
+        free(m->sm[s].par_free);
         sim_ring_free(&m->sm[s].missq);
         sim_ring_free(&m->sm[s].replies);
         free(m->sm[s].done.items);

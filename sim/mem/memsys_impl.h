@@ -58,6 +58,11 @@ typedef struct sim_sm_port {
     uint64_t inj_free;     /* first icnt tick the injection port is free */
     uint64_t ej_free;      /* first icnt tick the ejection port is free */
     sim_cache_stats stats;
+    /* sectored L1: a request whose sectors wait in several MSHR entries
+     * completes when the last arrives: par[i] is it, par_left[i] its
+     * sectors outstanding, par_free the free ids (l1d.c) */
+    sim_mem_request *par;
+    int32_t *par_left, *par_free, n_par_free;
 } sim_sm_port;
 
 typedef struct sim_subpart {
