@@ -658,7 +658,7 @@ static void test_sectors(void)
  *     once, when both sectors are back;
  *  2. a load of the whole line: sectors 0 and 1 hit, 2 and 3 miss: 4 more
  *     accesses, 2 hits, 2 misses, 2 more L2 accesses; one completion;
- *  3. the whole line again: 4 hits, done after the L1 latency (28). */
+ *  3. the whole line again: 4 hits, done after the L1 latency (20). */
 static void test_l1_sectors(void)
 {
     sim_memsys *m = memsys(V100, NULL, 1);
@@ -682,7 +682,7 @@ static void test_l1_sectors(void)
     CHECK(s->l1.accesses == 6 && s->l1.hits == 2 && s->l1.misses == 4);
     CHECK(s->l2.accesses == 4 && s->l2.misses == 4);
     CHECK(sim_memsys_access(m, &r, end + 5000, NULL) == SIM_MEM_HIT);
-    CHECK(until_done(m, 0, end + 5000, &d) == end + 5000 + 28);
+    CHECK(until_done(m, 0, end + 5000, &d) == end + 5000 + 20);
     CHECK(s->l1.accesses == 10 && s->l1.hits == 6);
     sim_memsys_destroy(m);
 }
