@@ -47,4 +47,16 @@ int cli_resolve_preset(const char *cmd, const char *option, const char *folder,
 int cli_apply_size(const char *cmd, const char *text, trapeze_workload *w);
 int cli_import(int argc, char **argv);
 
+/* The progress line of long runs (progress.c): "PREFIX: done/total UNIT,
+ * elapsed, rate, about T left  DETAIL" on stderr, overwritten, only when
+ * stderr is a terminal. Zero-initialize; set prefix as you like. */
+typedef struct cli_progress {
+    const char *prefix;
+    int checked, on;
+    double start, done0;
+} cli_progress;
+void cli_progress_update(cli_progress *p, double done, double total, const char *unit,
+                         const char *detail);
+void cli_format_duration(double seconds, char *out, size_t size);
+
 #endif
