@@ -664,6 +664,31 @@ trapeze_status trapeze_sleep_evaluate(const trapeze_sleep_model *m, const double
 /* The oracle: every period in its best allowed mode (or ON), wakes hidden. */
 void trapeze_sleep_oracle(const trapeze_sleep_model *m, trapeze_sleep_eval *out);
 
+/* The seed's fixed thresholds: each mode entered at its wake-up delay
+ * (Snooze 2 cycles; Slumber 4/13/16). */
+void trapeze_sleep_seed_thresholds(const trapeze_sleep_structure *s, double *theta);
+
+/* The thresholds that maximize the leakage saved with the exposed wake-up
+ * penalty at most max_penalty (a fraction of the requester cycles, 0.01 =
+ * 1%): NLopt SLSQP on the smooth model from several starts (the seed's
+ * thresholds, the break-even times, the crossovers, a ladder of lengths),
+ * thresholds kept in mode order; then the whole-cycle thresholds a policy
+ * runs, checked against the budget with the hard model. */
+typedef struct trapeze_sleep_choice {
+    double theta[TRAPEZE_SLEEP_MAX_MODES];       /* continuous optimum */
+    double theta_int[TRAPEZE_SLEEP_MAX_MODES];   /* whole cycles: sleep when T >= theta_int */
+    double seed_theta[TRAPEZE_SLEEP_MAX_MODES];
+    trapeze_sleep_eval smooth;    /* the smooth model at theta */
+    trapeze_sleep_eval chosen;    /* the hard model at theta_int */
+    trapeze_sleep_eval seed;      /* the hard model at the seed's thresholds */
+    trapeze_sleep_eval oracle;
+    int feasible;                 /* chosen.penalty_fraction <= max_penalty */
+    int starts, evaluations;
+} trapeze_sleep_choice;
+
+trapeze_status trapeze_sleep_optimize(const trapeze_sleep_model *m, double max_penalty,
+                                      trapeze_sleep_choice *out, trapeze_error *err);
+
 #ifdef __cplusplus
 }
 #endif

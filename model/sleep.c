@@ -30,6 +30,7 @@
 
 #include "common/error.h"
 #include "model/dual.h"
+#include "model/sleep_priv.h"
 
 TRAPEZE_DUAL_DEFINE(sl_dual, sl, TRAPEZE_SLEEP_MAX_MODES)
 
@@ -320,4 +321,34 @@ void trapeze_sleep_oracle(const trapeze_sleep_model *m, trapeze_sleep_eval *out)
     out->leak_on_cycles = m->leak_on;
     out->saving_cycles = saving;
     out->saving_fraction = saving / m->leak_on;
+}
+
+/* ------------------------------------------------- for the search (priv) */
+
+int sleep_period_lengths(const trapeze_sleep_model *m, double *lengths)
+{
+    int n = 0;
+    for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++) {
+        int used = 0;
+        for (int a = 0; a < TRAPEZE_NEXT_N; a++)
+            used |= m->h.count[a][b] > 0;
+        if (used)
+            lengths[n++] = trapeze_idle_bucket_length(b);
+    }
+    return n;
+}
+
+double sleep_longest_period(const trapeze_sleep_model *m)
+{
+    for (int b = TRAPEZE_IDLE_NBUCKETS - 1; b >= 0; b--)
+        for (int a = 0; a < TRAPEZE_NEXT_N; a++)
+            if (m->h.count[a][b] > 0)
+                return trapeze_idle_bucket_length(b);
+    return 1;
+}
+
+void trapeze_sleep_seed_thresholds(const trapeze_sleep_structure *s, double *theta)
+{
+    for (int i = 0; i < s->n_modes; i++)
+        theta[i] = s->mode[i].wake_cycles;
 }
