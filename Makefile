@@ -18,7 +18,7 @@ endif
 PKGS := gsl nlopt
 CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(OPT) -fPIC \
           -Iinclude -I. $(SANFLAGS) $(EXTRA_CFLAGS)
-LDLIBS := -lcsv -linih -lnlopt -lgsl -lgslcblas -lpthread -lm
+LDLIBS := -lcsv -linih -lnlopt -lgsl -lgslcblas -llzma -lpthread -lm
 LDFLAGS := $(SANFLAGS)
 
 LIB_SRC := $(wildcard common/*.c model/*.c sim/*.c sim/core/*.c sim/mem/*.c sim/stencil/*.c sim/trace/*.c sampler/*.c)
@@ -38,7 +38,7 @@ BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 DEPS_OK := build/.deps-ok
 
-.PHONY: all test run-tests run bench notebooks install uninstall clean deps
+.PHONY: all test run-tests run bench notebooks install install-python uninstall clean deps
 all: $(B)/libtrapeze.a $(B)/libtrapeze.so $(B)/trapeze
 
 deps: $(DEPS_OK)
@@ -109,6 +109,15 @@ install: all
 	cp -R data/. $(DESTDIR)$(PREFIX)/share/trapeze/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|' \
 	    scripts/trapeze.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/trapeze.pc
+
+# The Python package goes where Debian's python3 looks (PYDIR), with a link
+# to the installed library, so `import trapeze` works after make install.
+PYDIR ?= $(shell /usr/bin/python3 -c "import sysconfig; print(sysconfig.get_path('purelib'))" 2>/dev/null)
+install-python: install
+	@test -n "$(PYDIR)" || { echo "install-python: no python3 (set PYDIR)"; exit 1; }
+	install -d $(DESTDIR)$(PYDIR)/trapeze/lib
+	install -m 644 python/trapeze/*.py $(DESTDIR)$(PYDIR)/trapeze/
+	ln -sf $(PREFIX)/lib/libtrapeze.so.$(VERSION) $(DESTDIR)$(PYDIR)/trapeze/lib/libtrapeze.so
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/bin/trapeze $(DESTDIR)$(PREFIX)/lib/libtrapeze.* \

@@ -155,9 +155,9 @@ int cli_validate(int argc, char **argv)
         trapeze_fail(&err, s, "%s: %s", f.calibration, why);
     }
     if (!s && access(a.samples, R_OK) == 0)
-        s = trapeze_sample_log_open(a.samples, &log, &err);
+        s = calib_open_log(&a, a.samples, &log, &err);
     if (!s && f.sweep)
-        s = trapeze_sample_log_open(f.sweep, &sweep, &err);
+        s = calib_open_log(&a, f.sweep, &sweep, &err);
     if (!s)
         s = trapeze_calib_validate(plan, &p, log, sweep, a.threads, calib_progress, NULL, &v, &err);
     if (!s && f.csv)

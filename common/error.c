@@ -3,6 +3,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "error.h"
 
@@ -38,4 +39,27 @@ void trapeze_error_clear(trapeze_error *err)
         err->code = TRAPEZE_OK;
         err->message[0] = '\0';
     }
+}
+
+/* Bindings (python/trapeze) allocate the library's structs by these sizes
+ * and check their mirrors against them at import, so a layout change fails
+ * loudly instead of corrupting memory. */
+size_t trapeze_struct_size(const char *name)
+{
+    static const struct {
+        const char *name;
+        size_t size;
+    } sizes[] = {
+        {"trapeze_error", sizeof(trapeze_error)},
+        {"trapeze_gpu", sizeof(trapeze_gpu)},
+        {"trapeze_workload", sizeof(trapeze_workload)},
+        {"trapeze_gz_params", sizeof(trapeze_gz_params)},
+        {"trapeze_gz_eval", sizeof(trapeze_gz_eval)},
+        {"trapeze_gz_optimum", sizeof(trapeze_gz_optimum)},
+        {"trapeze_sample", sizeof(trapeze_sample)},
+    };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (strcmp(sizes[i].name, name) == 0)
+            return sizes[i].size;
+    return 0;
 }

@@ -36,6 +36,9 @@ typedef struct trapeze_error {
 } trapeze_error;
 
 const char *trapeze_status_name(trapeze_status status);
+/* sizeof the named public struct ("trapeze_gz_eval", ...), 0 if unknown:
+ * for bindings that allocate or mirror the library's structs. */
+size_t trapeze_struct_size(const char *name);
 
 /* ----------------------------------------- GPU config (gpgpusim.config) */
 
@@ -119,6 +122,68 @@ trapeze_status trapeze_csv_end_row(trapeze_csv_out *csv, trapeze_error *err);
 trapeze_status trapeze_csv_commit(trapeze_csv_out *csv, trapeze_error *err);
 /* Removes PATH.tmp and frees csv (safe on NULL). */
 void trapeze_csv_abort(trapeze_csv_out *csv);
+
+/* ------------------------------------------ power description (data/power/) */
+
+/* What a GPU's hardware costs in energy: joules per event, constant and
+ * idle-SM power, leakage per structure and the sleep modes of the structures
+ * that can sleep. Loaded from an INI file (data/power/NAME.ini); neutral, so
+ * that model/ can read the mode tables without sim/. */
+typedef enum {
+    TRAPEZE_PE_INST_ISSUE,      /* per warp instruction (fetch, buffer, scheduler) */
+    TRAPEZE_PE_REG_READ,        /* per active thread and operand */
+    TRAPEZE_PE_REG_WRITE,       /* per active thread */
+    TRAPEZE_PE_INT_OP,          /* per active thread */
+    TRAPEZE_PE_FP_OP,
+    TRAPEZE_PE_SFU_OP,
+    TRAPEZE_PE_SHMEM_ACCESS,    /* per shared-memory pass (conflict replays included) */
+    TRAPEZE_PE_L1_READ_HIT, TRAPEZE_PE_L1_READ_MISS,
+    TRAPEZE_PE_L1_WRITE_HIT, TRAPEZE_PE_L1_WRITE_MISS,
+    TRAPEZE_PE_L2_READ_HIT, TRAPEZE_PE_L2_READ_MISS,
+    TRAPEZE_PE_L2_WRITE_HIT, TRAPEZE_PE_L2_WRITE_MISS,
+    TRAPEZE_PE_ICNT_FLIT,
+    TRAPEZE_PE_DRAM_ACTIVATE, TRAPEZE_PE_DRAM_READ, TRAPEZE_PE_DRAM_WRITE,
+    TRAPEZE_PE_DRAM_PRECHARGE,  /* DRAM: per command (read/write: per burst) */
+    TRAPEZE_PE_COUNT
+} trapeze_power_event;
+
+/* Structures with leakage; the first three can sleep. Instances: rf, shmem,
+ * l1d, sm_other per SM; l2 per L2 slice. */
+typedef enum {
+    TRAPEZE_PS_L1D, TRAPEZE_PS_L2, TRAPEZE_PS_RF,
+    TRAPEZE_PS_SHMEM, TRAPEZE_PS_SM_OTHER,
+    TRAPEZE_PS_COUNT
+} trapeze_power_structure;
+#define TRAPEZE_PS_SLEEPABLE 3      /* l1d, l2, rf */
+#define TRAPEZE_POWER_MAX_MODES 4   /* "on" and up to three sleep modes */
+
+typedef struct trapeze_power_mode {
+    char name[16];           /* "on", "sleep", "off", "shallow", "deep", "gated" */
+    double leak_fraction;    /* leakage in this mode / leakage when ON */
+    int wake_cycles;         /* core cycles from the wake signal to ON */
+    double transition_j;     /* energy of one ON -> mode -> ON round trip */
+    int retains_state;       /* 0: contents lost (only for dead or about-to-be-written data) */
+} trapeze_power_mode;
+
+typedef struct trapeze_power {
+    char name[64];
+    char path[256];
+    double event_j[TRAPEZE_PE_COUNT];
+    double constant_w;                      /* whole chip, always */
+    double idle_sm_w;                       /* per SM with no resident block */
+    double leak_w[TRAPEZE_PS_COUNT];        /* per instance, when ON */
+    int n_modes[TRAPEZE_PS_SLEEPABLE];      /* mode[s][0] is always "on" (1.0, 0 cycles) */
+    trapeze_power_mode mode[TRAPEZE_PS_SLEEPABLE][TRAPEZE_POWER_MAX_MODES];
+} trapeze_power;
+
+/* Every [event_j] key, [power_w] constant and idle_sm and [leakage_w] key is
+ * required; [mode.STRUCT.NAME] sections add sleep modes in file order. An
+ * error names file, line and field. */
+trapeze_status trapeze_power_load(const char *path, trapeze_power *p, trapeze_error *err);
+const char *trapeze_power_event_name(trapeze_power_event e);
+const char *trapeze_power_structure_name(trapeze_power_structure s);
+/* Index of mode `name` of sleepable structure s, or -1. */
+int trapeze_power_mode_find(const trapeze_power *p, trapeze_power_structure s, const char *name);
 
 /* ------------------------------------------------- ghost-zone model (Meng ch.5) */
 
@@ -238,6 +303,10 @@ trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload 
                                  const trapeze_gz_params *p, trapeze_gz_model **out,
                                  trapeze_error *err);
 void trapeze_gz_destroy(trapeze_gz_model *m);
+/* A [profile.NAME] of p matching the workload's name replaces its counts
+ * once, at create; trapeze_gz_set_params changes the parameter values (and
+ * whole_tiles) only, never the workload. The generic model interface
+ * (model/model.h) passes parameters to each evaluation instead. */
 /* tau = (1 - beta)(1 + BankConflictRate) in 5.11; off ("paper mode") by default. */
 void trapeze_gz_set_tau(trapeze_gz_model *m, int enabled);
 void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p);
@@ -297,7 +366,7 @@ trapeze_status trapeze_gz_write_rows(const trapeze_gz_model *m, trapeze_sync syn
 /* One observation: a workload on a GPU (the model), a sync mode and height,
  * and the cycles per loop measured by simulation or on hardware. */
 typedef struct trapeze_calib_point {
-    trapeze_gz_model *model;   /* its parameters are overwritten while fitting */
+    trapeze_gz_model *model;   /* left holding the fitted parameters (never read while fitting) */
     trapeze_sync sync;
     double h, blk_len;
     double cpl_measured;
@@ -351,14 +420,24 @@ typedef struct trapeze_sample_log trapeze_sample_log;
 extern const char *const trapeze_sample_columns[];
 extern const int trapeze_sample_ncolumns;
 
-/* Opens (creating if absent) and reads every complete row. */
+/* Opens (creating if absent), locks and reads every row. The open log holds
+ * an exclusive lock: a second open of the same file, by this process or
+ * another, fails (TRAPEZE_EIO, "in use by another run"). A file that is not a
+ * samples log, a NUL byte, a malformed row or a repeated id is an error
+ * naming file and line, and the file is left unchanged. A torn last row
+ * written by this program is cut off (see trapeze_sample_log_note). */
 trapeze_status trapeze_sample_log_open(const char *path, trapeze_sample_log **out,
                                        trapeze_error *err);
+/* What opening repaired (a torn last row cut, a missing final newline
+ * added), as one line for the user, or NULL when it changed nothing. */
+const char *trapeze_sample_log_note(const trapeze_sample_log *log);
 void trapeze_sample_log_close(trapeze_sample_log *log);
 int trapeze_sample_log_count(const trapeze_sample_log *log);
 const trapeze_sample *trapeze_sample_log_get(const trapeze_sample_log *log, int i);
 /* The row with this id, or NULL when the sample is still to run. */
 const trapeze_sample *trapeze_sample_log_find(const trapeze_sample_log *log, const char *id);
+/* Appends one row (one write, then fsync). An id already in the log is
+ * TRAPEZE_EINVAL: no id is ever appended twice. */
 trapeze_status trapeze_sample_log_append(trapeze_sample_log *log, const trapeze_sample *s,
                                          trapeze_error *err);
 /* Rewrites the file (PATH.tmp, renamed) with the rows in the order of ids;
@@ -688,6 +767,182 @@ typedef struct trapeze_sleep_choice {
 
 trapeze_status trapeze_sleep_optimize(const trapeze_sleep_model *m, double max_penalty,
                                       trapeze_sleep_choice *out, trapeze_error *err);
+
+/* ------------------------------------------ thread-block locality graph */
+
+/* Which thread blocks (TBs) of a kernel read the same data (PAVER's locality
+ * graph, Tripathy 2021 ch. 3): per TB its footprint (distinct global
+ * elements and cache lines it reads), and an edge for every pair of TBs
+ * that read at least one common line. TB ids are linear:
+ * tb = bx + by*gx + bz*gx*gy. Built by the simulator's analysis from a
+ * kernel (exact for the program kernels: every address of every load is
+ * evaluated) or from a trace's addresses; read by the grouping model. */
+typedef struct trapeze_locality_edge {
+    long tb_i, tb_j;                /* tb_i < tb_j */
+    long long shared_elements;      /* distinct elements (addresses) both read */
+    long long shared_lines;         /* distinct cache lines both read (>= 1) */
+} trapeze_locality_edge;
+
+typedef struct trapeze_locality_graph {
+    char kernel[64];
+    int grid[3];                    /* gx, gy, gz */
+    long n_tbs;
+    int line_bytes;                 /* cache line the lines are counted in */
+    long long *elements;            /* per TB: distinct elements read */
+    long long *lines;               /* per TB: distinct lines read */
+    long n_edges;
+    trapeze_locality_edge *edges;   /* sorted by (tb_i, tb_j) */
+} trapeze_locality_graph;
+
+void trapeze_locality_graph_free(trapeze_locality_graph *g);
+/* PAVER's sparsity score: 1 - (ordered pairs i != j sharing an element) /
+ * n_tbs^2 (Table 3.2: 0.857 for the 13 x 13 matrix multiply). */
+double trapeze_locality_spscore(const trapeze_locality_graph *g);
+/* The graph of launch `launch` (0 first) of a built-in kernel of the
+ * simulator (`trapeze sim --list`) with "name=value" parameters, for the
+ * GPU of cfg (line size 128 B). */
+trapeze_status trapeze_locality_builtin(const trapeze_config *cfg, const char *kernel,
+                                        char *const *params, int n_params, int launch,
+                                        trapeze_locality_graph *out, trapeze_error *err);
+/* The graph of launch `launch` of an Accel-Sim trace (kernelslist.g), from
+ * the addresses of its global loads. */
+trapeze_status trapeze_locality_trace(const char *kernelslist, int launch,
+                                      trapeze_locality_graph *out, trapeze_error *err);
+/* CSV: edges `tb_i,tb_j,shared_elements,shared_lines`; footprints
+ * `tb,bx,by,bz,elements,lines`. Either path may be NULL. */
+trapeze_status trapeze_locality_write_csv(const trapeze_locality_graph *g, const char *edges_path,
+                                          const char *footprint_path, trapeze_error *err);
+/* Reads both files back (the footprint file gives the TBs and the grid). */
+trapeze_status trapeze_locality_read_csv(const char *edges_path, const char *footprint_path,
+                                         trapeze_locality_graph *out, trapeze_error *err);
+
+/* A TB grouping: which SM group queue each TB is placed in and in what
+ * order, run by the simulator's explicit dispatch policy
+ * (-trapeze_tb_dispatch explicit -trapeze_tb_grouping FILE). File: CSV
+ * `tb,group,order`, every TB exactly once, groups 0..n_groups-1, orders of a
+ * group 0..size-1 (any row order). */
+typedef struct trapeze_grouping {
+    long n_tbs;
+    int n_groups;                   /* 1 + the largest group */
+    int *group;                     /* per TB */
+    long *order;                    /* per TB: position in its group */
+} trapeze_grouping;
+
+void trapeze_grouping_free(trapeze_grouping *g);
+/* n_tbs > 0: the file must hold exactly those TBs; max_groups > 0: groups
+ * must lie below it (the SMs). Errors name file, line and field. */
+trapeze_status trapeze_grouping_load(const char *path, long n_tbs, int max_groups,
+                                     trapeze_grouping *out, trapeze_error *err);
+trapeze_status trapeze_grouping_save(const char *path, const trapeze_grouping *g,
+                                     trapeze_error *err);
+
+
+/* Allocates n_tbs TBs in n_groups groups (all in group 0, order 0). */
+trapeze_status trapeze_grouping_alloc(trapeze_grouping *g, long n_tbs, int n_groups,
+                                      trapeze_error *err);
+/* Every TB once, groups in range, each group's orders exactly 0..size-1. */
+trapeze_status trapeze_grouping_check(const trapeze_grouping *g, trapeze_error *err);
+
+/* ------------------------------------------ TB grouping model (model/group.c) */
+
+/* The grouping model's constants: what capacity, contention and timing leave
+ * unknown, fitted from short samples. */
+typedef enum {
+    TRAPEZE_GRP_MU,        /* L2 accesses per footprint line of a TB running alone */
+    TRAPEZE_GRP_ETA1,      /* fraction of lines shared with a co-resident TB that hit in L1 */
+    TRAPEZE_GRP_ETA2,      /* fraction of lines shared with an earlier TB that hit in L2 */
+    TRAPEZE_GRP_RETAIN2,   /* L2 retention: lines survive about retain2 x L2 capacity of traffic */
+    TRAPEZE_GRP_THETA,     /* union of overlaps: theta x largest + (1-theta) x saturating sum */
+    TRAPEZE_GRP_NU,        /* DRAM reads per line missed in L2 */
+    TRAPEZE_GRP_CWAVE,     /* cycles for one SM to run a wave of its co-resident TBs */
+    TRAPEZE_GRP_TL2,       /* cycles per L2 access (the whole GPU's L2 throughput) */
+    TRAPEZE_GRP_TDRAM,     /* cycles per DRAM read */
+    TRAPEZE_GRP_OVERLAP,   /* omega: cycles = (Tc^p + T2^p + Td^p)^(1/p), p = 1/(1-omega) */
+    TRAPEZE_GRP_NPARAMS
+} trapeze_grp_param;
+
+typedef struct trapeze_grp_params {
+    double value[TRAPEZE_GRP_NPARAMS];
+    double stderr_[TRAPEZE_GRP_NPARAMS];
+    char source[128];
+} trapeze_grp_params;
+
+const char *trapeze_grp_param_name(trapeze_grp_param p);
+void trapeze_grp_param_range(trapeze_grp_param p, double *lo, double *hi);
+void trapeze_grp_params_default(trapeze_grp_params *p);
+
+/* What the model needs of the GPU and of the kernel's occupancy. */
+typedef struct trapeze_grp_machine {
+    int n_sm;
+    int tbs_per_sm;        /* co-resident TBs per SM (occupancy), x */
+    double l1_lines;       /* L1D capacity per SM, in lines */
+    double l2_lines;       /* L2 capacity, whole GPU, in lines */
+} trapeze_grp_machine;
+
+typedef struct trapeze_grp_model trapeze_grp_model;
+
+/* Copies what it needs of the graph. */
+trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
+                                  const trapeze_grp_machine *m, const trapeze_grp_params *p,
+                                  trapeze_grp_model **out, trapeze_error *err);
+void trapeze_grp_destroy(trapeze_grp_model *m);
+void trapeze_grp_set_params(trapeze_grp_model *m, const trapeze_grp_params *p);
+
+typedef struct trapeze_grp_eval {
+    double l1_shared_hits;   /* L1 hits on lines another TB of the same SM brought */
+    double l2_accesses;      /* L1 misses sent to L2 (lines) */
+    double dram_reads;
+    double max_queue;        /* TBs in the longest group queue */
+    double t_compute, t_l2, t_dram;
+    double cycles;
+    /* exact gradients in the parameters */
+    double dl2_dparam[TRAPEZE_GRP_NPARAMS];
+    double ddram_dparam[TRAPEZE_GRP_NPARAMS];
+    double dcycles_dparam[TRAPEZE_GRP_NPARAMS];
+} trapeze_grp_eval;
+
+/* Predicts a grouping (n_groups must be the machine's n_sm). */
+trapeze_status trapeze_grp_evaluate(const trapeze_grp_model *m, const trapeze_grouping *g,
+                                    trapeze_grp_eval *out, trapeze_error *err);
+
+/* Groupings as the model sees the simulator's baselines and the tiles:
+ * round-robin (TB t in queue t mod n_sm at position t / n_sm), BCS (pairs
+ * 2p, 2p+1 together, pair p in queue p mod n_sm), and tiles of gx x gy TBs
+ * over the grid (y and z folded), taken in row-major (tile_order 0) or
+ * column-major (1) tile order, each tile whole to the least-loaded queue
+ * (balance), TBs row-major inside. out is allocated (trapeze_grouping_free). */
+trapeze_status trapeze_grp_grouping_rr(const trapeze_grp_model *m, trapeze_grouping *out,
+                                       trapeze_error *err);
+trapeze_status trapeze_grp_grouping_bcs(const trapeze_grp_model *m, trapeze_grouping *out,
+                                        trapeze_error *err);
+trapeze_status trapeze_grp_grouping_tiles(const trapeze_grp_model *m, int gx, int gy,
+                                          int tile_order, trapeze_grouping *out,
+                                          trapeze_error *err);
+
+/* The optimizer's result. */
+typedef struct trapeze_grp_choice {
+    char source[32];          /* "tiles", or the name of the candidate that won */
+    int gx, gy, tile_order;   /* the tile chosen (0 when a candidate won) */
+    double gx_continuous, gy_continuous;   /* the relaxation's optimum */
+    double relaxed_cycles;    /* the relaxation's value there */
+    int model_evaluations;    /* discrete groupings the model predicted */
+    int nlopt_evaluations;
+    trapeze_grp_eval eval;    /* the prediction of the chosen grouping */
+} trapeze_grp_choice;
+
+/* Picks a grouping minimizing predicted cycles. The relaxation: tile width
+ * and height (gx, gy) real, the model's cycles between whole shapes
+ * interpolated bilinearly (exact gradients of the interpolant), minimized
+ * by NLopt SLSQP from several starts under gx * gy <= TBs per SM, for both
+ * tile orders; then rounded (the whole shapes around the optimum, grown to
+ * fill the SM) and refined (every rounded shape in both orders predicted by
+ * the discrete model). Candidates (e.g. the baselines' groupings) compete
+ * with the tiles; a tie keeps the tiles. out is allocated. */
+trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
+                                    const trapeze_grouping *candidates,
+                                    const char *const *candidate_names, int n_candidates,
+                                    trapeze_grouping *out, trapeze_grp_choice *choice,
+                                    trapeze_error *err);
 
 #ifdef __cplusplus
 }

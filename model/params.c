@@ -9,25 +9,26 @@
 
 #include "common/error.h"
 #include "common/ini.h"
+#include "model/ghostzone.h"
 
-static const char *const param_names[TRAPEZE_GZ_NPARAMS] = {
+const char *const gz_param_names[TRAPEZE_GZ_NPARAMS] = {
     "uncontended_latency_cycles", "sigma", "beta", "mu", "fence_cycles_per_block",
     "relaunch_cycles", "cpi", "blocks_per_sm", "bandwidth_fraction", "fence_barrier_cycles", "overlap"};
 
 /* Physical ranges: a calibration outside them is an error, not a result. */
-static const double param_min[TRAPEZE_GZ_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01, 0.01, 0, 0};
-static const double param_max[TRAPEZE_GZ_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3, 1, 1e9, 0.95};
+const double gz_param_min[TRAPEZE_GZ_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01, 0.01, 0, 0};
+const double gz_param_max[TRAPEZE_GZ_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3, 1, 1e9, 0.95};
 
 const char *trapeze_gz_param_name(trapeze_gz_param p)
 {
-    return (unsigned)p < TRAPEZE_GZ_NPARAMS ? param_names[p] : "?";
+    return (unsigned)p < TRAPEZE_GZ_NPARAMS ? gz_param_names[p] : "?";
 }
 
 void trapeze_gz_param_range(trapeze_gz_param p, double *lo, double *hi)
 {
     int i = (unsigned)p < TRAPEZE_GZ_NPARAMS ? (int)p : 0;
-    *lo = param_min[i];
-    *hi = param_max[i];
+    *lo = gz_param_min[i];
+    *hi = gz_param_max[i];
 }
 
 void trapeze_gz_params_default(trapeze_gz_params *p)
@@ -54,8 +55,8 @@ static int find_param(const char *key, int *is_stderr)
     size_t n = strlen(key);
     *is_stderr = n > 7 && strcmp(key + n - 7, "_stderr") == 0;
     for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++) {
-        size_t len = strlen(param_names[i]);
-        if (strncmp(key, param_names[i], len) == 0 && key[len] == (*is_stderr ? '_' : '\0'))
+        size_t len = strlen(gz_param_names[i]);
+        if (strncmp(key, gz_param_names[i], len) == 0 && key[len] == (*is_stderr ? '_' : '\0'))
             return i;
     }
     return -1;
@@ -128,7 +129,7 @@ static trapeze_status on_param(void *user, const trapeze_ini_ctx *at, const char
                             at->path, at->line, key);
     if (is_stderr)
         return trapeze_ini_double(at, section, key, value, 0, 1e300, &p->stderr_[i], err);
-    return trapeze_ini_double(at, section, key, value, param_min[i], param_max[i],
+    return trapeze_ini_double(at, section, key, value, gz_param_min[i], gz_param_max[i],
                               &p->value[i], err);
 }
 
@@ -154,9 +155,9 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
         fprintf(f, "gpu = %s\ngpu_fingerprint = %s\n", p->gpu, p->gpu_fingerprint);
     fprintf(f, "\n[ghostzone]\n");
     for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++) {
-        fprintf(f, "%s = %.17g\n", param_names[i], p->value[i]);
+        fprintf(f, "%s = %.17g\n", gz_param_names[i], p->value[i]);
         if (p->stderr_[i] > 0)
-            fprintf(f, "%s_stderr = %.17g\n", param_names[i], p->stderr_[i]);
+            fprintf(f, "%s_stderr = %.17g\n", gz_param_names[i], p->stderr_[i]);
     }
     if (p->whole_tiles)
         fprintf(f, "whole_tiles = 1\n");

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sim/mem/mem_config.h"
+#include "sim/mem/setindex.h"
 #include "sim/memsys.h"
 
 /* GPGPU-Sim's default timing is positional and dated; when the option is
@@ -128,6 +129,8 @@ trapeze_status sim_cache_cfg_parse(const trapeze_config *cfg, const char *option
     const char *why = parse_geometry(g[0], out);
     if (!why)
         why = parse_policy(g[1], out);
+    if (!why)
+        why = sim_set_index_check(out->set_index, (unsigned)out->sets);
     if (!why)
         why = parse_mshr(g[2], out);
     if (!why) {
@@ -294,6 +297,22 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
     if (c->map.gap < 0 && !is_pow2(c->n_mem))
         return trapeze_config_fail(cfg, "gpgpu_mem_addr_mapping", err,
                                    "D bits need a power-of-two -gpgpu_n_mem; use dramid@N");
+    if ((s = get_int(cfg, "gpgpu_memory_partition_indexing", 0, 0, 5, &c->map.indexing, err)))
+        return s;
+    if (c->map.indexing != SIM_AM_CONSECUTIVE && c->map.indexing != SIM_AM_IPOLY)
+        return trapeze_config_fail(cfg, "gpgpu_memory_partition_indexing", err,
+                                   "%d is not modelled: 0 (consecutive) or 2 (IPOLY)",
+                                   c->map.indexing);
+    if (c->map.indexing == SIM_AM_IPOLY) {
+        unsigned n = 1;
+        while (n < (unsigned)c->n_mem)
+            n <<= 1;
+        n *= (unsigned)c->n_sub;
+        if (c->map.gap < 0 || (n != 16 && n != 32 && n != 64))
+            return trapeze_config_fail(cfg, "gpgpu_memory_partition_indexing", err,
+                                       "IPOLY (2) needs dramid@N and 16, 32 or 64 "
+                                       "sub-partitions (channels rounded up to a power of two)");
+    }
     return TRAPEZE_OK;
 }
 

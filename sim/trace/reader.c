@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/error.h"
 #include "common/text.h"
@@ -522,10 +523,19 @@ trapeze_status sim_trace_kernel_open(const char *path, sim_trace_kernel **out,
     t->fmt.version = 4;
     snprintf(t->kernel.name, sizeof t->kernel.name, "trace");
     t->kernel.regs_per_thread = 1;
-    t->file = fopen(path, "rb");
-    trapeze_status st = t->file ? scan_file(t, err)
-                                : trapeze_fail(err, TRAPEZE_EIO, "%s: cannot open the trace",
-                                               path);
+    /* kernelslist.g names kernel-N.traceg; archives hold kernel-N.traceg.xz */
+    char xz[4096];
+    snprintf(xz, sizeof xz, "%s.xz", path);
+    int use_xz = access(path, F_OK) != 0 && access(xz, R_OK) == 0;
+    if (use_xz) {
+        free(t->path);
+        if (!(t->path = trapeze_strdup(xz))) {
+            free(t);
+            return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", xz);
+        }
+    }
+    t->file = sim_trace_fopen(t->path, err);
+    trapeze_status st = t->file ? scan_file(t, err) : err ? err->code : TRAPEZE_EIO;
     if (st) {
         sim_trace_kernel_close(t);
         return st;
