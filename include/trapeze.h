@@ -679,6 +679,14 @@ typedef struct trapeze_sleep_structure {
     trapeze_sleep_mode mode[TRAPEZE_SLEEP_MAX_MODES];
 } trapeze_sleep_structure;
 
+/* A structure's modes from a power description (its "on" mode skipped):
+ * tau_m = wake_cycles (the linear model: the wake-up is time that saves
+ * nothing), E_tr in ON-cycles = transition_j x clock_hz / leak_w. */
+trapeze_status trapeze_sleep_structure_from_power(const trapeze_power *p,
+                                                  trapeze_power_structure s, double clock_hz,
+                                                  trapeze_sleep_structure *out,
+                                                  trapeze_error *err);
+
 /* The seeds' tables under the linear model (tau_m = wake_m, E_tr = 0):
  * caches (l1d, l2) Snooze's sleep 0.228 / off 0.015, 2-cycle wake;
  * rf Slumber's shallow 0.94 in 4 / deep 0.42 in 13 / gated 0 in 16. */

@@ -63,6 +63,8 @@ double trapeze_sleep_crossover(const trapeze_sleep_mode *a, const trapeze_sleep_
     return (ca - cb) / (b->leak_fraction - a->leak_fraction);
 }
 
+static trapeze_status check_structure(const trapeze_sleep_structure *s, trapeze_error *err);
+
 static trapeze_sleep_mode mode(const char *name, double p, double wake, int keeps)
 {
     trapeze_sleep_mode m = {.leak_fraction = p, .wake_cycles = wake, .lost_cycles = wake,
@@ -92,6 +94,36 @@ trapeze_status trapeze_sleep_structure_default(const char *name, trapeze_sleep_s
         return TRAPEZE_OK;
     }
     return trapeze_fail(err, TRAPEZE_EINVAL, "unknown structure '%s' (l1d, l2 or rf)", name);
+}
+
+trapeze_status trapeze_sleep_structure_from_power(const trapeze_power *p,
+                                                  trapeze_power_structure s, double clock_hz,
+                                                  trapeze_sleep_structure *out,
+                                                  trapeze_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if ((int)s < 0 || s >= TRAPEZE_PS_SLEEPABLE)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: structure %d cannot sleep", p->path, (int)s);
+    snprintf(out->name, sizeof out->name, "%s", trapeze_power_structure_name(s));
+    double leak = p->leak_w[s];
+    for (int i = 0; i < p->n_modes[s]; i++) {
+        const trapeze_power_mode *pm = &p->mode[s][i];
+        if (!strcmp(pm->name, "on"))
+            continue;
+        if (out->n_modes == TRAPEZE_SLEEP_MAX_MODES)
+            return trapeze_fail(err, TRAPEZE_ERANGE, "%s: %s has more than %d sleep modes",
+                                p->path, out->name, TRAPEZE_SLEEP_MAX_MODES);
+        if (pm->transition_j > 0 && !(leak > 0 && clock_hz > 0))
+            return trapeze_fail(err, TRAPEZE_ERANGE,
+                                "%s: mode %s.%s: a transition energy needs the structure's "
+                                "leakage and the clock", p->path, out->name, pm->name);
+        trapeze_sleep_mode *m = &out->mode[out->n_modes++];
+        *m = mode(pm->name, pm->leak_fraction, pm->wake_cycles, pm->retains_state);
+        m->transition_cycles = pm->transition_j > 0 ? pm->transition_j * clock_hz / leak : 0;
+    }
+    if (out->n_modes == 0)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: %s has no sleep mode", p->path, out->name);
+    return check_structure(out, err);
 }
 
 const char *trapeze_sleep_policy_name(trapeze_sleep_policy p)

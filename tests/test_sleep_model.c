@@ -35,6 +35,31 @@ static void test_break_even_algebra(void)
     CHECK_NEAR(trapeze_sleep_period_saving(&rf.mode[0], 6), 0.12, 1e-12); /* "6 - 4 = 2 cycles" */
 }
 
+/* The shipped power description gives the same tables (GTX 480: 700 MHz). */
+static void test_from_power(void)
+{
+    trapeze_power p;
+    trapeze_error err;
+    CHECK_OK(trapeze_power_load("data/power/gtx480.ini", &p, &err));
+    trapeze_sleep_structure s;
+    CHECK_OK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_RF, 700e6, &s, &err));
+    CHECK(s.n_modes == 3 && !strcmp(s.name, "rf"));
+    CHECK(s.mode[2].retains_state == 0 && s.mode[1].retains_state == 1);
+    CHECK_NEAR(trapeze_sleep_crossover(&s.mode[0], &s.mode[1]), 14.0385, 1e-4);
+    CHECK_NEAR(trapeze_sleep_crossover(&s.mode[1], &s.mode[2]), 20.1429, 1e-4);
+    CHECK_OK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_L2, 700e6, &s, &err));
+    CHECK(s.n_modes == 2 && s.mode[0].leak_fraction == 0.228 && s.mode[1].wake_cycles == 2);
+    /* 1 pJ per round trip of a 0.61 W register file at 700 MHz:
+     * 1e-12 * 7e8 / 0.61 = 1.1475 ON-cycles; deep: T_be = 13 + 1.1475/0.58. */
+    p.mode[TRAPEZE_PS_RF][trapeze_power_mode_find(&p, TRAPEZE_PS_RF, "deep")].transition_j = 1e-12;
+    CHECK_OK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_RF, 700e6, &s, &err));
+    CHECK_NEAR(s.mode[1].transition_cycles, 1e-12 * 7e8 / 0.61, 1e-12);
+    CHECK_NEAR(trapeze_sleep_break_even(&s.mode[1]), 13 + 1e-12 * 7e8 / 0.61 / 0.58, 1e-12);
+    CHECK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_RF, 0, &s, &err) == TRAPEZE_ERANGE);
+    CHECK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_SHMEM, 7e8, &s, &err) ==
+          TRAPEZE_EINVAL);
+}
+
 static void test_buckets(void)
 {
     double lo, hi;
@@ -288,6 +313,7 @@ static void test_bad_input(void)
 int main(void)
 {
     test_break_even_algebra();
+    test_from_power();
     test_buckets();
     test_hand_histogram();
     test_hazard_rate();
