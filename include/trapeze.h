@@ -700,18 +700,28 @@ double trapeze_sleep_period_saving(const trapeze_sleep_mode *m, double T);
 /* The length at which modes a and b save the same (the crossover). */
 double trapeze_sleep_crossover(const trapeze_sleep_mode *a, const trapeze_sleep_mode *b);
 
-/* How the structure learns of an idle period. LOOKAHEAD (Snooze's request
- * queues, Slumber's latency and warp look-ahead): the length is known, the
- * period goes to the deepest allowed mode m with T >= theta_m, and the wake
- * starts lead_cycles early. TIMEOUT (cache decay): after theta_1 idle cycles
- * the structure enters mode 1, after theta_2 mode 2, ...; the wake starts at
- * the access (plus lead_cycles of warning). */
+/* How the structure learns of an idle period (the simulator's policies,
+ * sim/power/, follow the same rules):
+ * LOOKAHEAD (Slumber): the length T is predicted; the period goes to the
+ *   deepest allowed mode m with T >= theta_m.
+ * TIMEOUT (Snooze, drowsy, cache decay): after theta_m idle cycles the
+ *   structure enters mode m; it sleeps only if the access is not yet
+ *   visible, i.e. T > theta_m + lost.
+ * Waking: a mode whose bit is set in exact_wake is woken by a countdown
+ *   exactly in time (lost = tau_m cycles of the period, no stall); any other
+ *   mode is woken when the access becomes visible, lead_cycles before it
+ *   (lost = lead_cycles, stall = max(0, wake_m - lead_cycles)). A period
+ *   ending dead needs no wake: lost = 0, no stall. */
 typedef enum { TRAPEZE_SLEEP_LOOKAHEAD, TRAPEZE_SLEEP_TIMEOUT } trapeze_sleep_policy;
 const char *trapeze_sleep_policy_name(trapeze_sleep_policy p);
 
 typedef struct trapeze_sleep_options {
     trapeze_sleep_policy policy;   /* LOOKAHEAD */
-    double lead_cycles;            /* warning before an access (3, Snooze's queue lead) */
+    double lead_cycles;            /* warning before an access (3: Snooze's request queue,
+                                      Slumber's 3-warp look-ahead) */
+    unsigned exact_wake;           /* bit m: mode m woken exactly in time (0) */
+    int gate_writes;               /* 1: state-losing modes also before a write (the RF: the
+                                      write overwrites); 0: only dead periods (Snooze) (1) */
     double smoothing;              /* s of the relaxed indicator sigma((T - theta)/s) (1) */
     double penalty_scale;          /* kappa: kernel cycles lost per exposed wake cycle (1) */
     double requester_cycles;       /* cycles x requesters the penalty is a fraction of;

@@ -83,10 +83,13 @@ static void put(trapeze_idle_hist *h, trapeze_next_access a, int length, double 
 }
 
 /* 10 write periods of 20 cycles, 5 read periods of 20, 3 read periods of 10,
- * Slumber's thresholds 4/13/16, lead 3. By hand: writes gate (20-16 = 4
- * each), 20-cycle reads go deep (0.58*7 = 4.06), 10-cycle reads shallow
- * (0.06*6 = 0.36): 40 + 20.3 + 1.08 = 61.38 ON-cycles of 330 idle + 18
- * access cycles. Exposed wakes: 13*10 + 10*5 + 1*3 = 183 cycles. */
+ * Slumber's thresholds 4/13/16, look-ahead 3. Every wake started by the
+ * look-ahead (lost 3): writes gate (20-3 = 17 each), 20-cycle reads go deep
+ * (0.58*17 = 9.86), 10-cycle reads shallow (0.06*7 = 0.42): 170 + 49.3 +
+ * 1.26 = 220.56 ON-cycles of 330 idle + 18 access cycles; stalls 13*10 +
+ * 10*5 + 1*3 = 183 cycles. Slumber's countdown wakes of deep and gated
+ * (exact: lost = tau = wake, no stall): 10*4 + 5*0.58*7 + 1.26 = 61.56,
+ * stalls 3 (shallow only). */
 static void test_hand_histogram(void)
 {
     trapeze_idle_hist h;
@@ -103,45 +106,89 @@ static void test_hand_histogram(void)
     double theta[3] = {4, 13, 16};
     trapeze_sleep_eval e;
     CHECK_OK(trapeze_sleep_evaluate(m, theta, 0, &e, &err));
-    CHECK_NEAR(e.saving_cycles, 61.38, 1e-9);
+    CHECK_NEAR(e.saving_cycles, 220.56, 1e-9);
     CHECK_NEAR(e.leak_on_cycles, 348, 1e-12);
-    CHECK_NEAR(e.saving_fraction, 61.38 / 348, 1e-12);
+    CHECK_NEAR(e.saving_fraction, 220.56 / 348, 1e-12);
     CHECK_NEAR(e.penalty_cycles, 183, 1e-12);
     CHECK_NEAR(e.penalty_fraction, 0.183, 1e-12);
-    CHECK_NEAR(e.mode_cycles[0], 0, 1e-12);
-    CHECK_NEAR(e.mode_cycles[1], 30, 1e-12);
-    CHECK_NEAR(e.mode_cycles[2], 100, 1e-12);
-    CHECK_NEAR(e.mode_cycles[3], 200, 1e-12);
+    CHECK_NEAR(e.mode_cycles[0], 3 * 18, 1e-12);
+    CHECK_NEAR(e.mode_cycles[1], 21, 1e-12);
+    CHECK_NEAR(e.mode_cycles[2], 85, 1e-12);
+    CHECK_NEAR(e.mode_cycles[3], 170, 1e-12);
+    trapeze_sleep_destroy(m);
+
+    o.exact_wake = 1u << 1 | 1u << 2;
+    CHECK_OK(trapeze_sleep_create(&rf, &h, &o, &m, &err));
+    CHECK_OK(trapeze_sleep_evaluate(m, theta, 0, &e, &err));
+    CHECK_NEAR(e.saving_cycles, 61.56, 1e-9);
+    CHECK_NEAR(e.penalty_cycles, 3, 1e-12);
+    CHECK_NEAR(e.mode_cycles[0], 10 * 16 + 5 * 13 + 3 * 3, 1e-12);
     /* The oracle keeps 20-cycle writes in deep sleep: 20 < 20.14. */
     trapeze_sleep_oracle(m, &e);
     CHECK_NEAR(e.saving_cycles, 40.6 + 20.3 + 1.08, 1e-9);
     CHECK_NEAR(e.mode_cycles[2], 300, 1e-12);
     CHECK_NEAR(e.penalty_cycles, 0, 0);
+    trapeze_sleep_destroy(m);
     /* Without a requester count the penalty is spread over the estimated
      * instances: none dead here, so one instance of 348 cycles. */
-    trapeze_sleep_destroy(m);
     o.requester_cycles = 0;
     CHECK_OK(trapeze_sleep_create(&rf, &h, &o, &m, &err));
     CHECK_OK(trapeze_sleep_evaluate(m, theta, 0, &e, &err));
-    CHECK_NEAR(e.penalty_fraction, 183.0 / 348, 1e-12);
+    CHECK_NEAR(e.penalty_fraction, 3.0 / 348, 1e-12);
+    trapeze_sleep_destroy(m);
+    /* Snooze's rule for caches: gated only when dead, never before a write. */
+    o.gate_writes = 0;
+    CHECK_OK(trapeze_sleep_create(&rf, &h, &o, &m, &err));
+    CHECK_OK(trapeze_sleep_evaluate(m, theta, 0, &e, &err));
+    CHECK_NEAR(e.saving_cycles, 15 * 0.58 * 7 + 1.26, 1e-9);
     trapeze_sleep_destroy(m);
 
     /* Time-out ladder, one 20-cycle write period, thresholds 4/13/16, no
-     * lead: shallow 4..13 (0.06*9), deep 13..16 (0.58*3), gated 16..20 (1*4),
-     * minus the gated round trip 16: 0.54 + 1.74 + 4 - 16 = -9.72. */
+     * warning (lead 0: nothing lost, the whole wake stalls): shallow 4..13
+     * (0.06*9), deep 13..16 (0.58*3), gated 16..20 (1*4) = 6.28; stall 16.
+     * With lead 3: the access is seen at 17, so gated 16..17 only:
+     * 0.54 + 1.74 + 1 = 3.28, stall 13. And a dead period of 20 gates at
+     * 16 whatever the lead: 0.54 + 1.74 + 4, no stall. */
     trapeze_idle_hist w;
     trapeze_idle_hist_init(&w, "gtx480", "k", "rf", "warp_reg");
     put(&w, TRAPEZE_NEXT_WRITE, 20, 1);
     o.policy = TRAPEZE_SLEEP_TIMEOUT;
     o.lead_cycles = 0;
+    o.exact_wake = 0;
+    o.gate_writes = 1;
     CHECK_OK(trapeze_sleep_create(&rf, &w, &o, &m, &err));
     CHECK_OK(trapeze_sleep_evaluate(m, theta, 0, &e, &err));
-    CHECK_NEAR(e.saving_cycles, 0.54 + 1.74 + 4 - 16, 1e-9);
+    CHECK_NEAR(e.saving_cycles, 6.28, 1e-9);
     CHECK_NEAR(e.penalty_cycles, 16, 1e-12);
     CHECK_NEAR(e.mode_cycles[0], 4, 1e-12);
     CHECK_NEAR(e.mode_cycles[1], 9, 1e-12);
     CHECK_NEAR(e.mode_cycles[2], 3, 1e-12);
     CHECK_NEAR(e.mode_cycles[3], 4, 1e-12);
+    trapeze_sleep_destroy(m);
+    o.lead_cycles = 3;
+    CHECK_OK(trapeze_sleep_create(&rf, &w, &o, &m, &err));
+    CHECK_OK(trapeze_sleep_evaluate(m, theta, 0, &e, &err));
+    CHECK_NEAR(e.saving_cycles, 3.28, 1e-9);
+    CHECK_NEAR(e.penalty_cycles, 13, 1e-12);
+    trapeze_sleep_destroy(m);
+    /* The simulator's rule: a period of exactly theta + lead never sleeps. */
+    double at17[3] = {17, 100, 100};
+    trapeze_idle_hist_init(&w, "gtx480", "k", "rf", "warp_reg");
+    put(&w, TRAPEZE_NEXT_READ, 20, 1);
+    CHECK_OK(trapeze_sleep_create(&rf, &w, &o, &m, &err));
+    CHECK_OK(trapeze_sleep_evaluate(m, at17, 0, &e, &err));
+    CHECK(e.saving_cycles == 0 && e.penalty_cycles == 0);
+    at17[0] = 16;
+    CHECK_OK(trapeze_sleep_evaluate(m, at17, 0, &e, &err));
+    CHECK_NEAR(e.saving_cycles, 0.06, 1e-12);
+    CHECK_NEAR(e.penalty_cycles, 1, 1e-12);
+    trapeze_sleep_destroy(m);
+    trapeze_idle_hist_init(&w, "gtx480", "k", "rf", "warp_reg");
+    put(&w, TRAPEZE_NEXT_DEAD, 20, 1);
+    CHECK_OK(trapeze_sleep_create(&rf, &w, &o, &m, &err));
+    CHECK_OK(trapeze_sleep_evaluate(m, theta, 0, &e, &err));
+    CHECK_NEAR(e.saving_cycles, 6.28, 1e-9);
+    CHECK_NEAR(e.penalty_cycles, 0, 0);
     trapeze_sleep_destroy(m);
 }
 
@@ -206,6 +253,7 @@ static void test_hazard_rate(void)
     trapeze_sleep_options o;
     trapeze_sleep_options_default(&o);
     o.policy = TRAPEZE_SLEEP_TIMEOUT;
+    o.lead_cycles = 0;
     trapeze_error err;
     probe p = {.var = 0};
     CHECK_OK(trapeze_sleep_create(&one, &h, &o, &p.m, &err));
@@ -233,7 +281,7 @@ static void test_lookahead_crossovers(void)
         put(&h, TRAPEZE_NEXT_WRITE, L, 100);
     trapeze_sleep_options o;
     trapeze_sleep_options_default(&o);
-    o.lead_cycles = 16;
+    o.exact_wake = 7;    /* countdown wakes: lost = tau = wake, no stall */
     o.smoothing = 0.5;   /* sigma' is then negligible at the grid's edge (L = 1) */
     trapeze_error err;
     probe p = {.theta = {4, 13, 30}, .var = 1};

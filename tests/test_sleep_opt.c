@@ -33,7 +33,7 @@ static void test_crossovers_and_oracle(void)
         h.count[TRAPEZE_NEXT_WRITE][L - 1] = 100;
     trapeze_sleep_options o;
     trapeze_sleep_options_default(&o);
-    o.lead_cycles = 16;
+    o.exact_wake = 7;    /* countdown wakes: every wake hidden, lost = tau */
     o.smoothing = 0.5;
     trapeze_sleep_model *m;
     CHECK_OK(trapeze_sleep_create(&rf, &h, &o, &m, &err));
@@ -64,6 +64,7 @@ static void test_hazard_optimum(void)
     trapeze_sleep_options o;
     trapeze_sleep_options_default(&o);
     o.policy = TRAPEZE_SLEEP_TIMEOUT;
+    o.lead_cycles = 0;
     trapeze_sleep_model *m;
     trapeze_error err;
     CHECK_OK(trapeze_sleep_create(&one, &h, &o, &m, &err));
