@@ -371,7 +371,7 @@ void trapeze_sleep_oracle(const trapeze_sleep_model *m, trapeze_sleep_eval *out)
             double n = m->h.count[a][b], T = trapeze_idle_bucket_length(b);
             if (n == 0)
                 continue;
-            double best = 0;
+            double best = 0, lost = 0;
             int slot = 0;
             for (int k = 0; k < m->n_allowed[a]; k++) {
                 int i = m->allowed[a][k];
@@ -382,10 +382,12 @@ void trapeze_sleep_oracle(const trapeze_sleep_model *m, trapeze_sleep_eval *out)
                 if (s > best) {
                     best = s;
                     slot = i + 1;
+                    lost = a == TRAPEZE_NEXT_DEAD ? 0 : md->lost_cycles;
                 }
             }
             saving += n * best;
-            out->mode_cycles[slot] += n * T;
+            out->mode_cycles[slot] += n * (T - lost);   /* the wake-up is ON time */
+            out->mode_cycles[0] += n * lost;
         }
     out->periods = trapeze_idle_hist_periods(&m->h, -1);
     out->idle_cycles = trapeze_idle_hist_idle_cycles(&m->h, -1);

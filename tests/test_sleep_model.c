@@ -126,7 +126,9 @@ static void test_hand_histogram(void)
     /* The oracle keeps 20-cycle writes in deep sleep: 20 < 20.14. */
     trapeze_sleep_oracle(m, &e);
     CHECK_NEAR(e.saving_cycles, 40.6 + 20.3 + 1.08, 1e-9);
-    CHECK_NEAR(e.mode_cycles[2], 300, 1e-12);
+    CHECK_NEAR(e.mode_cycles[2], 15 * 7, 1e-12);         /* 20 - 13 each */
+    CHECK_NEAR(e.mode_cycles[1], 3 * 6, 1e-12);
+    CHECK_NEAR(e.mode_cycles[0], 15 * 13 + 3 * 4, 1e-12);
     CHECK_NEAR(e.penalty_cycles, 0, 0);
     trapeze_sleep_destroy(m);
     /* Without a requester count the penalty is spread over the estimated
