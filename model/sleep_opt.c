@@ -199,6 +199,72 @@ static void whole_cycles(const trapeze_sleep_model *m, double budget, const doub
     free(lengths);
 }
 
+/* The distribution-free thresholds: for a look-ahead the crossovers of
+ * neighbouring modes (the first mode at its break-even), for a time-out
+ * each mode's break-even (the 2-competitive ski-rental choice). */
+static void prior_thresholds(const trapeze_sleep_model *m, double *prior)
+{
+    const trapeze_sleep_structure *st = trapeze_sleep_structure_of(m);
+    int lookahead = trapeze_sleep_options_of(m)->policy == TRAPEZE_SLEEP_LOOKAHEAD;
+    for (int i = 0; i < st->n_modes; i++) {
+        prior[i] = trapeze_sleep_break_even(&st->mode[i]);
+        if (lookahead && i > 0)
+            prior[i] = fmax(prior[i - 1], trapeze_sleep_crossover(&st->mode[i - 1], &st->mode[i]));
+    }
+}
+
+static int no_worse(const trapeze_sleep_eval *e, const trapeze_sleep_eval *ref, double budget)
+{
+    return within(e, budget) && e->saving_fraction >= ref->saving_fraction - 1e-12 &&
+           e->penalty_fraction <= ref->penalty_fraction + 1e-12;
+}
+
+/* Thresholds the histogram cannot tell apart (no period between them) give
+ * the same prediction; of those, take the one nearest the prior, so that
+ * periods the sample did not see are treated as the algebra says. Moves
+ * each threshold toward its prior by bisection on whole cycles, keeping
+ * only moves that predict no less saving and no more penalty. */
+static void settle(const trapeze_sleep_model *m, double budget, double *t, trapeze_sleep_eval *e,
+                   int *evals)
+{
+    int n = trapeze_sleep_structure_of(m)->n_modes;
+    double prior[TRAPEZE_SLEEP_MAX_MODES];
+    prior_thresholds(m, prior);
+    /* Deepest first, then shallowest first: a threshold rising toward its
+     * prior is not blocked by the next one still waiting to rise. */
+    for (int pass = 0; pass < 2 * n; pass++) {
+        int i = pass < n ? n - 1 - pass : pass - n;
+        double lo = i > 0 ? t[i - 1] : 0, hi = i + 1 < n ? t[i + 1] : INFINITY;
+        double good = t[i], goal = fmin(fmax(ceil(prior[i] - 1e-9), lo), hi);
+        for (int step = 0; step < 40 && good != goal; step++) {
+            double x[TRAPEZE_SLEEP_MAX_MODES];
+            memcpy(x, t, sizeof x);
+            x[i] = goal;
+            trapeze_sleep_eval trial;
+            trapeze_sleep_evaluate(m, x, 0, &trial, NULL);
+            (*evals)++;
+            if (no_worse(&trial, e, budget)) {
+                good = goal;
+                *e = trial;
+                break;
+            }
+            double mid = good < goal ? floor(0.5 * (good + goal)) : ceil(0.5 * (good + goal));
+            if (mid == good)
+                break;
+            x[i] = mid;
+            trapeze_sleep_evaluate(m, x, 0, &trial, NULL);
+            (*evals)++;
+            if (no_worse(&trial, e, budget)) {
+                good = mid;
+                *e = trial;
+            } else {
+                goal = mid;
+            }
+        }
+        t[i] = good;
+    }
+}
+
 trapeze_status trapeze_sleep_optimize(const trapeze_sleep_model *m, double max_penalty,
                                       trapeze_sleep_choice *out, trapeze_error *err)
 {
@@ -232,6 +298,7 @@ trapeze_status trapeze_sleep_optimize(const trapeze_sleep_model *m, double max_p
         trapeze_sleep_evaluate(m, out->theta, 1, &out->smooth, NULL);
     }
     whole_cycles(m, max_penalty, out->theta, out->theta_int, &out->chosen, &s.evaluations);
+    settle(m, max_penalty, out->theta_int, &out->chosen, &s.evaluations);
     out->feasible = within(&out->chosen, max_penalty);
     trapeze_sleep_seed_thresholds(st, out->seed_theta);
     trapeze_sleep_evaluate(m, out->seed_theta, 0, &out->seed, NULL);

@@ -48,6 +48,11 @@ near "$(value model rf gated saving_fraction)" 0.4516129032258 || fail "rf model
 near "$(value seed rf gated saving_fraction)" 0.4516129032258 || fail "rf seed saving"
 [ "$(value seed rf deep threshold_cycles)" = 13 ] || fail "rf seed deep threshold"
 near "$(value model rf gated mode_cycles_fraction)" 0.4666666666667 || fail "rf gated share 14/30"
+# Thresholds the histogram cannot tell apart settle at the algebra's
+# whole-cycle choice: shallow at its break-even 4, deep above 14.04, gated
+# above 20.14 (any gated threshold up to 30 predicts the same here).
+[ "$(value model rf shallow threshold_cycles),$(value model rf deep threshold_cycles),$(value model rf gated threshold_cycles)" = 4,15,21 ] \
+    || fail "rf settled thresholds: $(value model rf deep threshold_cycles)"
 
 # --structures and --fit (too few periods to fit: kept as observed)
 "$T" sleep --gpu gtx480 --idle-csv "$D/idle.csv" --structures l2 --fit >"$D/stdout" 2>"$D/err" \
