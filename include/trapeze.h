@@ -71,6 +71,20 @@ trapeze_status trapeze_config_get_doubles(const trapeze_config *cfg, const char 
                                           const char *seps, double *values,
                                           int max_values, int *count,
                                           trapeze_error *err);
+/* Range-checked getters, the ones to use (common/number.h's rule: checked in
+ * the wide type before any conversion). The value, `fallback` when absent,
+ * must lie in [lo, hi]; else "file:line: option -x: V is outside [lo, hi]". */
+trapeze_status trapeze_config_get_int_in(const trapeze_config *cfg, const char *option,
+                                         long fallback, long lo, long hi, long *out,
+                                         trapeze_error *err);
+trapeze_status trapeze_config_get_double_in(const trapeze_config *cfg, const char *option,
+                                            double fallback, double lo, double hi, double *out,
+                                            trapeze_error *err);
+/* A list of whole numbers ("1024:32") in [lo, hi], read as integers (no
+ * "1e10"): *count = 0 when the option is absent. */
+trapeze_status trapeze_config_get_ints(const trapeze_config *cfg, const char *option,
+                                       const char *seps, long lo, long hi, long *values,
+                                       int max_values, int *count, trapeze_error *err);
 /* Report a semantic error about an option's value, located at its line. */
 trapeze_status trapeze_config_fail(const trapeze_config *cfg, const char *option,
                                    trapeze_error *err, const char *fmt, ...)
@@ -118,7 +132,12 @@ trapeze_status trapeze_csv_text(trapeze_csv_out *csv, const char *value);
 trapeze_status trapeze_csv_number(trapeze_csv_out *csv, double value);
 /* Ends the current row; checks it had exactly ncolumns fields. */
 trapeze_status trapeze_csv_end_row(trapeze_csv_out *csv, trapeze_error *err);
-/* Flushes, renames PATH.tmp to PATH and frees csv. */
+/* Flushes, fsyncs and closes PATH.tmp without renaming it yet: the first
+ * phase of a command's all-or-nothing outputs (finish every file, then
+ * commit each, or abort each). On failure, removes PATH.tmp and frees csv;
+ * the message carries the system's reason (e.g. "No space left on device"). */
+trapeze_status trapeze_csv_finish(trapeze_csv_out *csv, trapeze_error *err);
+/* Finishes (if not yet), renames PATH.tmp to PATH and frees csv. */
 trapeze_status trapeze_csv_commit(trapeze_csv_out *csv, trapeze_error *err);
 /* Removes PATH.tmp and frees csv (safe on NULL). */
 void trapeze_csv_abort(trapeze_csv_out *csv);
