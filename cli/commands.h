@@ -58,6 +58,7 @@ int cli_resolve_preset(const char *cmd, const char *option, const char *folder,
  * w->data_len. 0, or 2 (the usage-error status) after printing why. */
 int cli_apply_size(const char *cmd, const char *text, trapeze_workload *w);
 int cli_import(int argc, char **argv);
+int cli_sleep(int argc, char **argv);
 
 /* The progress line of long runs (progress.c): "PREFIX: done/total UNIT,
  * elapsed, rate, about T left  DETAIL" on stderr, overwritten, only when

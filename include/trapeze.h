@@ -698,6 +698,14 @@ typedef struct trapeze_sleep_structure {
     trapeze_sleep_mode mode[TRAPEZE_SLEEP_MAX_MODES];
 } trapeze_sleep_structure;
 
+/* A structure's modes from a power description (its "on" mode skipped):
+ * tau_m = wake_cycles (the linear model: the wake-up is time that saves
+ * nothing), E_tr in ON-cycles = transition_j x clock_hz / leak_w. */
+trapeze_status trapeze_sleep_structure_from_power(const trapeze_power *p,
+                                                  trapeze_power_structure s, double clock_hz,
+                                                  trapeze_sleep_structure *out,
+                                                  trapeze_error *err);
+
 /* The seeds' tables under the linear model (tau_m = wake_m, E_tr = 0):
  * caches (l1d, l2) Snooze's sleep 0.228 / off 0.015, 2-cycle wake;
  * rf Slumber's shallow 0.94 in 4 / deep 0.42 in 13 / gated 0 in 16. */
@@ -711,18 +719,28 @@ double trapeze_sleep_period_saving(const trapeze_sleep_mode *m, double T);
 /* The length at which modes a and b save the same (the crossover). */
 double trapeze_sleep_crossover(const trapeze_sleep_mode *a, const trapeze_sleep_mode *b);
 
-/* How the structure learns of an idle period. LOOKAHEAD (Snooze's request
- * queues, Slumber's latency and warp look-ahead): the length is known, the
- * period goes to the deepest allowed mode m with T >= theta_m, and the wake
- * starts lead_cycles early. TIMEOUT (cache decay): after theta_1 idle cycles
- * the structure enters mode 1, after theta_2 mode 2, ...; the wake starts at
- * the access (plus lead_cycles of warning). */
+/* How the structure learns of an idle period (the simulator's policies,
+ * sim/power/, follow the same rules):
+ * LOOKAHEAD (Slumber): the length T is predicted; the period goes to the
+ *   deepest allowed mode m with T >= theta_m.
+ * TIMEOUT (Snooze, drowsy, cache decay): after theta_m idle cycles the
+ *   structure enters mode m; it sleeps only if the access is not yet
+ *   visible, i.e. T > theta_m + lost.
+ * Waking: a mode whose bit is set in exact_wake is woken by a countdown
+ *   exactly in time (lost = tau_m cycles of the period, no stall); any other
+ *   mode is woken when the access becomes visible, lead_cycles before it
+ *   (lost = lead_cycles, stall = max(0, wake_m - lead_cycles)). A period
+ *   ending dead needs no wake: lost = 0, no stall. */
 typedef enum { TRAPEZE_SLEEP_LOOKAHEAD, TRAPEZE_SLEEP_TIMEOUT } trapeze_sleep_policy;
 const char *trapeze_sleep_policy_name(trapeze_sleep_policy p);
 
 typedef struct trapeze_sleep_options {
     trapeze_sleep_policy policy;   /* LOOKAHEAD */
-    double lead_cycles;            /* warning before an access (3, Snooze's queue lead) */
+    double lead_cycles;            /* warning before an access (3: Snooze's request queue,
+                                      Slumber's 3-warp look-ahead) */
+    unsigned exact_wake;           /* bit m: mode m woken exactly in time (0) */
+    int gate_writes;               /* 1: state-losing modes also before a write (the RF: the
+                                      write overwrites); 0: only dead periods (Snooze) (1) */
     double smoothing;              /* s of the relaxed indicator sigma((T - theta)/s) (1) */
     double penalty_scale;          /* kappa: kernel cycles lost per exposed wake cycle (1) */
     double requester_cycles;       /* cycles x requesters the penalty is a fraction of;
@@ -761,6 +779,31 @@ trapeze_status trapeze_sleep_evaluate(const trapeze_sleep_model *m, const double
                                       int smooth, trapeze_sleep_eval *out, trapeze_error *err);
 /* The oracle: every period in its best allowed mode (or ON), wakes hidden. */
 void trapeze_sleep_oracle(const trapeze_sleep_model *m, trapeze_sleep_eval *out);
+
+/* The seed's fixed thresholds: each mode entered at its wake-up delay
+ * (Snooze 2 cycles; Slumber 4/13/16). */
+void trapeze_sleep_seed_thresholds(const trapeze_sleep_structure *s, double *theta);
+
+/* The thresholds that maximize the leakage saved with the exposed wake-up
+ * penalty at most max_penalty (a fraction of the requester cycles, 0.01 =
+ * 1%): NLopt SLSQP on the smooth model from several starts (the seed's
+ * thresholds, the break-even times, the crossovers, a ladder of lengths),
+ * thresholds kept in mode order; then the whole-cycle thresholds a policy
+ * runs, checked against the budget with the hard model. */
+typedef struct trapeze_sleep_choice {
+    double theta[TRAPEZE_SLEEP_MAX_MODES];       /* continuous optimum */
+    double theta_int[TRAPEZE_SLEEP_MAX_MODES];   /* whole cycles: sleep when T >= theta_int */
+    double seed_theta[TRAPEZE_SLEEP_MAX_MODES];
+    trapeze_sleep_eval smooth;    /* the smooth model at theta */
+    trapeze_sleep_eval chosen;    /* the hard model at theta_int */
+    trapeze_sleep_eval seed;      /* the hard model at the seed's thresholds */
+    trapeze_sleep_eval oracle;
+    int feasible;                 /* chosen.penalty_fraction <= max_penalty */
+    int starts, evaluations;
+} trapeze_sleep_choice;
+
+trapeze_status trapeze_sleep_optimize(const trapeze_sleep_model *m, double max_penalty,
+                                      trapeze_sleep_choice *out, trapeze_error *err);
 
 /* ------------------------------------------ thread-block locality graph */
 
