@@ -1,5 +1,6 @@
 # Trapeze: make | make test | make run | make bench | make notebooks | make install
-# SAN=1 builds everything with AddressSanitizer and UBSan into build-san/.
+# SAN=1 builds everything with AddressSanitizer and UBSan (float-cast-overflow too:
+# gcc leaves it out of "undefined") into build-san/.
 
 PREFIX ?= /usr/local
 CC ?= cc
@@ -7,7 +8,7 @@ SAN ?= 0
 
 ifeq ($(SAN),1)
 B := build-san
-SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SANFLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 OPT := -O1 -g
 else
 B := build
@@ -38,7 +39,7 @@ BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 DEPS_OK := build/.deps-ok
 
-.PHONY: all test run-tests run bench notebooks install uninstall clean deps
+.PHONY: all test run-tests run bench notebooks install install-python uninstall clean deps
 all: $(B)/libtrapeze.a $(B)/libtrapeze.so $(B)/trapeze
 
 deps: $(DEPS_OK)
@@ -109,6 +110,15 @@ install: all
 	cp -R data/. $(DESTDIR)$(PREFIX)/share/trapeze/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|' \
 	    scripts/trapeze.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/trapeze.pc
+
+# The Python package goes where Debian's python3 looks (PYDIR), with a link
+# to the installed library, so `import trapeze` works after make install.
+PYDIR ?= $(shell /usr/bin/python3 -c "import sysconfig; print(sysconfig.get_path('purelib'))" 2>/dev/null)
+install-python: install
+	@test -n "$(PYDIR)" || { echo "install-python: no python3 (set PYDIR)"; exit 1; }
+	install -d $(DESTDIR)$(PYDIR)/trapeze/lib
+	install -m 644 python/trapeze/*.py $(DESTDIR)$(PYDIR)/trapeze/
+	ln -sf $(PREFIX)/lib/libtrapeze.so.$(VERSION) $(DESTDIR)$(PYDIR)/trapeze/lib/libtrapeze.so
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/bin/trapeze $(DESTDIR)$(PREFIX)/lib/libtrapeze.* \
