@@ -120,7 +120,8 @@ static trapeze_status check_points(const trapeze_calib_point *pts, int n, int n_
     return TRAPEZE_OK;
 }
 
-/* Standard errors: s^2 (J^T J)^-1 in u, mapped to theta by the chain rule. */
+/* Standard errors: s^2 (J^T J)^-1 in u, mapped to theta by the chain rule;
+ * correlations are the same in u and theta (each map is monotone). */
 static void standard_errors(problem *pb, gsl_multifit_nlinear_workspace *w, double chisq,
                             trapeze_gz_params *p)
 {
@@ -132,8 +133,39 @@ static void standard_errors(problem *pb, gsl_multifit_nlinear_workspace *w, doub
         double dtheta;
         to_param(pb->fitted[j], gsl_vector_get(gsl_multifit_nlinear_position(w), j), &dtheta);
         p->stderr_[pb->fitted[j]] = fabs(dtheta) * sqrt(s2 * gsl_matrix_get(covar, j, j));
+        for (int k = 0; k < m; k++) {
+            double d = sqrt(gsl_matrix_get(covar, j, j) * gsl_matrix_get(covar, k, k));
+            p->corr[pb->fitted[j]][pb->fitted[k]] = d > 0 ? gsl_matrix_get(covar, j, k) / d : 0;
+        }
     }
     gsl_matrix_free(covar);
+}
+
+/* A fitted value the transform has pushed against its range limit. */
+static int at_range_limit(int param, double theta)
+{
+    double lo, hi;
+    trapeze_gz_param_range((trapeze_gz_param)param, &lo, &hi);
+    double tol = 1e-6 * (bounded(param) ? hi - lo : 1.0);
+    return theta - lo < tol || (bounded(param) && hi - theta < tol);
+}
+
+static void identifiability(const problem *pb, const trapeze_gz_params *p,
+                            trapeze_calib_report *rep)
+{
+    for (int j = 0; j < pb->n_fitted; j++) {
+        int a = pb->fitted[j];
+        rep->at_bound[a] = at_range_limit(a, p->value[a]);
+        rep->max_corr[a] = 0;
+        rep->corr_with[a] = -1;
+        for (int k = 0; k < pb->n_fitted; k++) {
+            int b = pb->fitted[k];
+            if (b != a && fabs(p->corr[a][b]) > fabs(rep->max_corr[a])) {
+                rep->max_corr[a] = p->corr[a][b];
+                rep->corr_with[a] = b;
+            }
+        }
+    }
 }
 
 trapeze_status trapeze_calib_fit(trapeze_calib_point *pts, int n, unsigned mask,
@@ -164,8 +196,10 @@ trapeze_status trapeze_calib_fit(trapeze_calib_point *pts, int n, unsigned mask,
         apply(&pb, gsl_multifit_nlinear_position(w), dtheta);
         memcpy(p->value, pb.params.value, sizeof p->value);
         memset(p->stderr_, 0, sizeof p->stderr_);
+        memset(p->corr, 0, sizeof p->corr);
         standard_errors(&pb, w, chisq, p);
         if (rep) {
+            identifiability(&pb, p, rep);
             rep->n_points = n;
             rep->n_fitted = pb.n_fitted;
             rep->iterations = (int)gsl_multifit_nlinear_niter(w);
