@@ -287,6 +287,25 @@ trapeze_status trapeze_gz_optimize(const trapeze_gz_model *m, trapeze_sync sync,
                                    int optimize_block, trapeze_gz_optimum *out,
                                    trapeze_error *err);
 
+/* One integer decision (sync mode, h) and what is known of it. */
+typedef struct trapeze_gz_choice {
+    trapeze_sync sync;
+    int h;
+    double cpl_model;
+    double diff_sd;            /* standard deviation of cpl_model - the best's cpl_model,
+                                  from the fit's covariance (0 for the best, and when the
+                                  calibration has no standard errors) */
+    int index;                 /* position before ranking (internal) */
+    double cpl_sim;            /* trapeze_calib_verify: simulated CPL (0: not simulated) */
+    double warp_instructions;  /* trapeze_calib_verify: what simulating it cost */
+} trapeze_gz_choice;
+
+/* Every valid (mode, h) at block edge blk_len, best first by the model's CPL
+ * (*out is malloc'ed: free() it). p: the model's parameters, whose stderr_
+ * and corr give each candidate's uncertainty relative to the best. */
+trapeze_status trapeze_gz_rank(const trapeze_gz_model *m, const trapeze_gz_params *p, int blk_len,
+                               trapeze_gz_choice **out, int *n, trapeze_error *err);
+
 /* Writes one row per valid h (1..max height) of this model and sync mode:
  * workload,gpu,sync,h,trapezoids,cpl_cycles,glbsync_cycles,loadsten_cycles,
  * commit_cycles,itermem_cycles,misccomp_cycles,itercomp_cycles,speedup_vs_h1 */
@@ -528,6 +547,14 @@ trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
                                             void *ctx, trapeze_size_validation *out,
                                             trapeze_error *err);
 void trapeze_size_validation_free(trapeze_size_validation *v);
+
+/* Decides by simulation among the model's best candidates: runs each of
+ * c[0..n) on workload w (its own size) on the GPU of gpu_config_path for
+ * `stages` timed stages after a warm-up (the samples' timing), in `threads`
+ * workers, and fills cpl_sim and warp_instructions. */
+trapeze_status trapeze_calib_verify(const char *gpu_config_path, const trapeze_workload *w,
+                                    trapeze_gz_choice *c, int n, int stages, int threads,
+                                    trapeze_error *err);
 
 #ifdef __cplusplus
 }
