@@ -1,0 +1,137 @@
+/* test_power.c - power descriptions: the shipped files carry the seeds' mode
+ * tables and the notes' numbers; malformed files name file, line and field. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/check.h"
+#include "trapeze.h"
+
+static void test_shipped(void)
+{
+    trapeze_power p;
+    trapeze_error err = {0};
+    CHECK_OK(trapeze_power_load("data/power/gtx480.ini", &p, &err));
+    CHECK(strcmp(p.name, "gtx480") == 0);
+    CHECK_NEAR(p.constant_w, 11.0, 0);        /* GPUWattch CONST_DYNAMICN */
+    CHECK_NEAR(p.idle_sm_w, 1.59, 0);
+    CHECK_NEAR(p.event_j[TRAPEZE_PE_REG_READ], 7.27e-12, 1e-20);
+    CHECK_NEAR(p.event_j[TRAPEZE_PE_DRAM_READ], 26.9e-9, 1e-18);
+    CHECK_NEAR(p.leak_w[TRAPEZE_PS_RF], 0.61, 0);
+    /* Snooze Table 5.2 */
+    CHECK(p.n_modes[TRAPEZE_PS_L1D] == 3 && p.n_modes[TRAPEZE_PS_L2] == 3);
+    int sl = trapeze_power_mode_find(&p, TRAPEZE_PS_L2, "sleep");
+    int off = trapeze_power_mode_find(&p, TRAPEZE_PS_L2, "off");
+    CHECK(sl == 1 && off == 2);
+    CHECK_NEAR(p.mode[TRAPEZE_PS_L2][sl].leak_fraction, 0.228, 0);
+    CHECK_NEAR(p.mode[TRAPEZE_PS_L2][off].leak_fraction, 0.015, 0);
+    CHECK(p.mode[TRAPEZE_PS_L2][off].wake_cycles == 2 && !p.mode[TRAPEZE_PS_L2][off].retains_state);
+    CHECK(p.mode[TRAPEZE_PS_L1D][0].leak_fraction == 1.0 && p.mode[TRAPEZE_PS_L1D][0].wake_cycles == 0);
+    /* Slumber Table 6.1 */
+    const trapeze_power_mode *rf = p.mode[TRAPEZE_PS_RF];
+    CHECK(p.n_modes[TRAPEZE_PS_RF] == 4);
+    CHECK(!strcmp(rf[1].name, "shallow") && rf[1].wake_cycles == 4 && rf[1].leak_fraction == 0.94);
+    CHECK(!strcmp(rf[2].name, "deep") && rf[2].wake_cycles == 13 && rf[2].leak_fraction == 0.42);
+    CHECK(!strcmp(rf[3].name, "gated") && rf[3].wake_cycles == 16 && rf[3].leak_fraction == 0.0);
+    CHECK(rf[2].retains_state && !rf[3].retains_state);
+    CHECK(trapeze_power_mode_find(&p, TRAPEZE_PS_SHMEM, "on") == -1);
+
+    CHECK_OK(trapeze_power_load("data/power/v100.ini", &p, &err));
+    CHECK(strcmp(p.name, "v100") == 0);
+    CHECK_NEAR(p.constant_w, 32.325, 0);      /* AccelWattch constant_power */
+    CHECK_NEAR(p.idle_sm_w, 0.2828, 0);
+    CHECK_NEAR(p.event_j[TRAPEZE_PE_REG_READ], 2.50e-12, 1e-20);
+    /* per-SM leakage scaled to AccelWattch's 0.48 W static per active SM */
+    double sm = p.leak_w[TRAPEZE_PS_RF] + p.leak_w[TRAPEZE_PS_SHMEM] + p.leak_w[TRAPEZE_PS_L1D] +
+                p.leak_w[TRAPEZE_PS_SM_OTHER];
+    CHECK_NEAR(sm, 0.48, 1e-3);
+    CHECK(p.n_modes[TRAPEZE_PS_RF] == 4 && p.mode[TRAPEZE_PS_RF][3].wake_cycles == 16);
+}
+
+/* Writes the shipped GTX 480 file with `line` replaced (or appended when
+ * `old` is NULL) and returns the error message of loading it. */
+static trapeze_status load_edited(const char *old, const char *repl, char *msg, size_t n,
+                                  int *line_of_edit)
+{
+    FILE *in = fopen("data/power/gtx480.ini", "r");
+    char path[] = "/tmp/trapeze-power-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    char buf[512];
+    int line = 0;
+    *line_of_edit = 0;
+    while (in && out && fgets(buf, sizeof buf, in)) {
+        line++;
+        if (old && !strncmp(buf, old, strlen(old))) {
+            *line_of_edit = line;
+            if (repl)
+                fprintf(out, "%s\n", repl);
+            else
+                fputs("\n", out);  /* keep line numbers */
+        } else {
+            fputs(buf, out);
+        }
+    }
+    if (!old && out) {
+        fprintf(out, "%s\n", repl);
+        *line_of_edit = line + 1;
+    }
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    trapeze_power p;
+    trapeze_error err = {0};
+    trapeze_status rc = trapeze_power_load(path, &p, &err);
+    /* the message with the temporary path replaced by FILE */
+    const char *at = strstr(err.message, path);
+    if (at)
+        snprintf(msg, n, "FILE%s", at + strlen(path));
+    else
+        snprintf(msg, n, "%s", err.message);
+    unlink(path);
+    return rc;
+}
+
+static void test_malformed(void)
+{
+    char msg[768], want[256];
+    int line;
+    CHECK(load_edited("reg_read =", "reg_read = lots", msg, sizeof msg, &line) == TRAPEZE_EPARSE);
+    snprintf(want, sizeof want, "FILE:%d: [event_j] reg_read: expected a number in [0, 1], got 'lots'", line);
+    CHECK(line > 0 && strcmp(msg, want) == 0);
+
+    CHECK(load_edited("idle_sm =", NULL, msg, sizeof msg, &line) == TRAPEZE_EPARSE);
+    CHECK(strcmp(msg, "FILE: [power_w] idle_sm: missing") == 0);
+
+    CHECK(load_edited("leak_fraction = 0.94", "leak_fraction = 1.5", msg, sizeof msg, &line) ==
+          TRAPEZE_ERANGE);
+    snprintf(want, sizeof want,
+             "FILE:%d: [mode.rf.shallow] leak_fraction: 1.5 is outside [0, 1]", line);
+    CHECK(strcmp(msg, want) == 0);
+
+    CHECK(load_edited(NULL, "[mode.l1d.nap]\nleak_fraction = 0.5", msg, sizeof msg, &line) ==
+          TRAPEZE_EPARSE);
+    CHECK(strcmp(msg, "FILE: [mode.l1d.nap] wake_cycles: missing") == 0);
+
+    /* the RF already has three sleep modes */
+    CHECK(load_edited(NULL, "[mode.rf.nap]\nleak_fraction = 0.5", msg, sizeof msg, &line) ==
+          TRAPEZE_ERANGE);
+    CHECK(strstr(msg, "[mode.rf.nap] leak_fraction: more than 3 sleep modes") != NULL);
+
+    CHECK(load_edited(NULL, "[mode.shmem.nap]\nleak_fraction = 0.5", msg, sizeof msg, &line) ==
+          TRAPEZE_EPARSE);
+    CHECK(strstr(msg, "[mode.shmem.nap] leak_fraction: section must be") != NULL);
+
+    CHECK(load_edited("l2 = ", "l3 = 0.1", msg, sizeof msg, &line) == TRAPEZE_EPARSE);
+    snprintf(want, sizeof want, "FILE:%d: [leakage_w] l3: unknown key", line);
+    CHECK(strcmp(msg, want) == 0);
+}
+
+int main(void)
+{
+    test_shipped();
+    test_malformed();
+    return check_report("test_power");
+}
