@@ -760,6 +760,30 @@ trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
                                     trapeze_grouping *out, trapeze_grp_choice *choice,
                                     trapeze_error *err);
 
+/* One observation of a grouping, simulated or measured: the model of the
+ * kernel on the GPU, the grouping that ran, and what was measured (a value
+ * <= 0 is not used). */
+typedef struct trapeze_grp_observation {
+    const trapeze_grp_model *model;
+    const trapeze_grouping *grouping;
+    double cycles, l2_accesses, dram_reads;
+} trapeze_grp_observation;
+
+#define TRAPEZE_GRP_MASK(p) (1ul << (p))
+/* Fits the parameters selected by mask (0: all) to every measured value by
+ * nonlinear least squares on relative residuals (the generic fit, the
+ * model's exact Jacobian), in stages from p: the L1 constants (mu, eta1,
+ * theta) on L2 accesses, the L2 constants (nu, eta2, retain2) on DRAM
+ * reads, the timing constants on cycles from a linear least-squares start,
+ * then all of them on every value. p: start in, fitted values and standard
+ * errors out. With folds >= 2, also the k-fold cross-validated error
+ * (observation i held out in fold i mod k; rep->cv_mape_pct,
+ * rep->cv_max_ape_pct). Models keep their own parameters (set them with
+ * trapeze_grp_set_params). */
+trapeze_status trapeze_grp_fit(const trapeze_grp_observation *obs, int n, unsigned long mask,
+                               int folds, trapeze_grp_params *p, trapeze_calib_report *rep,
+                               trapeze_error *err);
+
 #ifdef __cplusplus
 }
 #endif

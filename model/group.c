@@ -33,23 +33,23 @@
 #include "common/error.h"
 #include "model/group.h"
 
-static const char *const param_names[TRAPEZE_GRP_NPARAMS] = {
+const char *const grp_param_names[TRAPEZE_GRP_NPARAMS] = {
     "mu", "eta1", "eta2", "retain2", "theta", "nu", "cwave_cycles", "tl2_cycles",
     "tdram_cycles", "overlap"};
-static const double param_min[TRAPEZE_GRP_NPARAMS] = {0.1, 0, 0, 0.01, 0, 0.01, 0, 0, 0, 0};
-static const double param_max[TRAPEZE_GRP_NPARAMS] = {100, 1, 1, 100, 1, 100, 1e9, 1e3, 1e3,
+const double grp_param_min[TRAPEZE_GRP_NPARAMS] = {0.1, 0, 0, 0.01, 0, 0.01, 0, 0, 0, 0};
+const double grp_param_max[TRAPEZE_GRP_NPARAMS] = {100, 1, 1, 100, 1, 100, 1e9, 1e3, 1e3,
                                                       0.95};
 
 const char *trapeze_grp_param_name(trapeze_grp_param p)
 {
-    return (unsigned)p < TRAPEZE_GRP_NPARAMS ? param_names[p] : "?";
+    return (unsigned)p < TRAPEZE_GRP_NPARAMS ? grp_param_names[p] : "?";
 }
 
 void trapeze_grp_param_range(trapeze_grp_param p, double *lo, double *hi)
 {
     int i = (unsigned)p < TRAPEZE_GRP_NPARAMS ? (int)p : 0;
-    *lo = param_min[i];
-    *hi = param_max[i];
+    *lo = grp_param_min[i];
+    *hi = grp_param_max[i];
 }
 
 /* Uncalibrated starting values: every footprint line fetched once, shared
@@ -216,8 +216,8 @@ static grp_dual pnorm3(grp_dual a, grp_dual b, grp_dual c, grp_dual q)
 /* Beyond this many e-foldings a weight is dropped (below 1e-9). */
 #define MAX_EFOLD 20.7
 
-trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const trapeze_grouping *g,
-                                  grp_duals *out, trapeze_error *err)
+trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const double *params,
+                                  const trapeze_grouping *g, grp_duals *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     if (g->n_tbs != m->n || g->n_groups > m->m.n_sm)
@@ -247,7 +247,7 @@ trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const trapeze_grou
 
     grp_dual P[TRAPEZE_GRP_NPARAMS];
     for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
-        P[k] = gd_var(m->p.value[k], GRP_VAR_PARAM0 + k);
+        P[k] = gd_var(params[k], GRP_VAR_PARAM0 + k);
     int x = m->m.tbs_per_sm;
     double e1 = m->fbar / m->m.l1_lines;                        /* e-foldings per TB, L1 */
     grp_dual e2 = gd_div(gd_const(m->fbar / m->m.l2_lines), P[TRAPEZE_GRP_RETAIN2]);
@@ -312,7 +312,7 @@ trapeze_status trapeze_grp_evaluate(const trapeze_grp_model *m, const trapeze_gr
 {
     grp_duals d;
     memset(out, 0, sizeof *out);
-    trapeze_status s = grp_evaluate_duals(m, g, &d, err);
+    trapeze_status s = grp_evaluate_duals(m, m->p.value, g, &d, err);
     if (s != TRAPEZE_OK)
         return s;
     out->l1_shared_hits = d.l1_hits.v;
