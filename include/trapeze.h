@@ -71,6 +71,20 @@ trapeze_status trapeze_config_get_doubles(const trapeze_config *cfg, const char 
                                           const char *seps, double *values,
                                           int max_values, int *count,
                                           trapeze_error *err);
+/* Range-checked getters, the ones to use (common/number.h's rule: checked in
+ * the wide type before any conversion). The value, `fallback` when absent,
+ * must lie in [lo, hi]; else "file:line: option -x: V is outside [lo, hi]". */
+trapeze_status trapeze_config_get_int_in(const trapeze_config *cfg, const char *option,
+                                         long fallback, long lo, long hi, long *out,
+                                         trapeze_error *err);
+trapeze_status trapeze_config_get_double_in(const trapeze_config *cfg, const char *option,
+                                            double fallback, double lo, double hi, double *out,
+                                            trapeze_error *err);
+/* A list of whole numbers ("1024:32") in [lo, hi], read as integers (no
+ * "1e10"): *count = 0 when the option is absent. */
+trapeze_status trapeze_config_get_ints(const trapeze_config *cfg, const char *option,
+                                       const char *seps, long lo, long hi, long *values,
+                                       int max_values, int *count, trapeze_error *err);
 /* Report a semantic error about an option's value, located at its line. */
 trapeze_status trapeze_config_fail(const trapeze_config *cfg, const char *option,
                                    trapeze_error *err, const char *fmt, ...)
@@ -118,7 +132,12 @@ trapeze_status trapeze_csv_text(trapeze_csv_out *csv, const char *value);
 trapeze_status trapeze_csv_number(trapeze_csv_out *csv, double value);
 /* Ends the current row; checks it had exactly ncolumns fields. */
 trapeze_status trapeze_csv_end_row(trapeze_csv_out *csv, trapeze_error *err);
-/* Flushes, renames PATH.tmp to PATH and frees csv. */
+/* Flushes, fsyncs and closes PATH.tmp without renaming it yet: the first
+ * phase of a command's all-or-nothing outputs (finish every file, then
+ * commit each, or abort each). On failure, removes PATH.tmp and frees csv;
+ * the message carries the system's reason (e.g. "No space left on device"). */
+trapeze_status trapeze_csv_finish(trapeze_csv_out *csv, trapeze_error *err);
+/* Finishes (if not yet), renames PATH.tmp to PATH and frees csv. */
 trapeze_status trapeze_csv_commit(trapeze_csv_out *csv, trapeze_error *err);
 /* Removes PATH.tmp and frees csv (safe on NULL). */
 void trapeze_csv_abort(trapeze_csv_out *csv);
@@ -583,6 +602,165 @@ trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trap
                                       trapeze_calib_progress progress, void *ctx,
                                       trapeze_validation *out, trapeze_error *err);
 void trapeze_validation_free(trapeze_validation *v);
+
+/* ------------------------------------- idle periods (neutral type, common/) */
+
+/* One structure and granularity's idle-period histogram, split by what ends
+ * each period. Bucketing of the idle-period CSV (`trapeze sim --idle-csv`):
+ * lengths 1..1024 cycles exactly, then log2 buckets [2^k+1, 2^(k+1)],
+ * k = 10..31. sampler/ fills it from a simulation, model/ reads it. */
+#define TRAPEZE_IDLE_EXACT 1024
+#define TRAPEZE_IDLE_NBUCKETS (TRAPEZE_IDLE_EXACT + 22)
+
+typedef enum {
+    TRAPEZE_NEXT_READ,    /* the period ends with a read: state must be kept */
+    TRAPEZE_NEXT_WRITE,   /* ends with a write that overwrites the contents */
+    TRAPEZE_NEXT_DEAD,    /* never accessed again (evicted, warp exited, kernel ended) */
+    TRAPEZE_NEXT_N
+} trapeze_next_access;
+const char *trapeze_next_access_name(trapeze_next_access a);
+
+typedef struct trapeze_idle_hist {
+    char gpu[64], kernel[64];
+    char structure[16];     /* l1d, l2, rf */
+    char granularity[16];   /* line, bank (l1d); line, slice (l2); warp_reg, bank (rf) */
+    double cycles;          /* cycles observed (the simulated window); 0 when unknown */
+    double requesters;      /* SMs whose accesses wait on the structure; 0 when unknown */
+    double count[TRAPEZE_NEXT_N][TRAPEZE_IDLE_NBUCKETS];  /* idle periods per bucket */
+} trapeze_idle_hist;
+
+/* The bucket of a length in cycles (>= 1), or -1 when out of range. */
+int trapeze_idle_bucket(double length);
+/* A bucket's inclusive length range, and the length the models give its
+ * periods (the exact length, or the middle of a log2 bucket). */
+void trapeze_idle_bucket_range(int bucket, double *lo, double *hi);
+double trapeze_idle_bucket_length(int bucket);
+void trapeze_idle_hist_init(trapeze_idle_hist *h, const char *gpu, const char *kernel,
+                            const char *structure, const char *granularity);
+/* Number of periods (next: one kind, or -1 for all) and their idle cycles. */
+double trapeze_idle_hist_periods(const trapeze_idle_hist *h, int next);
+double trapeze_idle_hist_idle_cycles(const trapeze_idle_hist *h, int next);
+
+/* The idle-period CSV, columns exactly trapeze_idle_csv_columns. Loads every
+ * (gpu, kernel, structure, granularity) group as one histogram, in order of
+ * first appearance; *out is malloc'd (free()). A bucket whose bounds are not
+ * the contract's, an unknown structure or next_access, a negative count:
+ * TRAPEZE_EPARSE naming file, line and field. */
+extern const char *const trapeze_idle_csv_columns[];
+extern const int trapeze_idle_csv_ncolumns;
+trapeze_status trapeze_idle_csv_load(const char *path, trapeze_idle_hist **out, int *n,
+                                     trapeze_error *err);
+/* Appends the non-empty buckets of h as rows of that CSV. */
+trapeze_status trapeze_idle_hist_write_rows(const trapeze_idle_hist *h, trapeze_csv_out *csv,
+                                            trapeze_error *err);
+
+/* A fitted idle-period distribution (model/idle_fit.c), for short samples
+ * whose tails are sparse: per next_access kind, lengths 1..short_max keep
+ * their observed counts (point masses), longer periods follow a mixture of
+ * two log-normals truncated to > short_max, fitted by binned maximum
+ * likelihood (GSL Nelder-Mead). A kind with fewer than min_tail periods
+ * beyond short_max keeps its observed counts (fitted = 0). */
+typedef struct trapeze_idle_fit {
+    int short_max;
+    int fitted[TRAPEZE_NEXT_N];
+    double tail_periods[TRAPEZE_NEXT_N];      /* observed periods > short_max */
+    double weight[TRAPEZE_NEXT_N];            /* of the first log-normal */
+    double mu[TRAPEZE_NEXT_N][2], sigma[TRAPEZE_NEXT_N][2];  /* of ln(cycles) */
+    double ks[TRAPEZE_NEXT_N];                /* Kolmogorov-Smirnov distance, observed vs fit */
+    double ks_all;                            /* the same over all kinds together */
+    int iterations;                           /* Nelder-Mead steps, all kinds */
+} trapeze_idle_fit;
+
+/* Fits h; smoothed (may be NULL) receives the fitted expected counts on the
+ * same buckets, the same total per kind, ready for trapeze_sleep_create. */
+trapeze_status trapeze_idle_hist_fit(const trapeze_idle_hist *h, int short_max, double min_tail,
+                                     trapeze_idle_fit *fit, trapeze_idle_hist *smoothed,
+                                     trapeze_error *err);
+
+/* ---------------------------------- sleep thresholds (model/sleep.c) */
+
+/* Low-leakage modes of a structure, shallowest first. Energies are in
+ * "ON-cycles": one unit is the leakage of the structure ON for one cycle
+ * (E_tr [J] x clock [Hz] / P_on [W]), so the model needs no watts. */
+#define TRAPEZE_SLEEP_MAX_MODES 4
+typedef struct trapeze_sleep_mode {
+    char name[16];
+    double leak_fraction;      /* p_m: leakage in the mode / leakage ON */
+    double wake_cycles;        /* t_wake,m: cycles to come back ON */
+    double lost_cycles;        /* tau_m: entry + exit cycles that save nothing */
+    double transition_cycles;  /* E_tr,m in ON-cycles */
+    int retains_state;         /* 0: allowed only for periods ending in a write or dead */
+} trapeze_sleep_mode;
+
+typedef struct trapeze_sleep_structure {
+    char name[16];             /* l1d, l2, rf */
+    int n_modes;
+    trapeze_sleep_mode mode[TRAPEZE_SLEEP_MAX_MODES];
+} trapeze_sleep_structure;
+
+/* The seeds' tables under the linear model (tau_m = wake_m, E_tr = 0):
+ * caches (l1d, l2) Snooze's sleep 0.228 / off 0.015, 2-cycle wake;
+ * rf Slumber's shallow 0.94 in 4 / deep 0.42 in 13 / gated 0 in 16. */
+trapeze_status trapeze_sleep_structure_default(const char *name, trapeze_sleep_structure *s,
+                                               trapeze_error *err);
+/* T_be,m = tau_m + E_tr,m / (1 - p_m) (cycles). */
+double trapeze_sleep_break_even(const trapeze_sleep_mode *m);
+/* Saving of one period of length T spent in mode m, in ON-cycles:
+ * (1 - p_m)(T - tau_m) - E_tr,m. */
+double trapeze_sleep_period_saving(const trapeze_sleep_mode *m, double T);
+/* The length at which modes a and b save the same (the crossover). */
+double trapeze_sleep_crossover(const trapeze_sleep_mode *a, const trapeze_sleep_mode *b);
+
+/* How the structure learns of an idle period. LOOKAHEAD (Snooze's request
+ * queues, Slumber's latency and warp look-ahead): the length is known, the
+ * period goes to the deepest allowed mode m with T >= theta_m, and the wake
+ * starts lead_cycles early. TIMEOUT (cache decay): after theta_1 idle cycles
+ * the structure enters mode 1, after theta_2 mode 2, ...; the wake starts at
+ * the access (plus lead_cycles of warning). */
+typedef enum { TRAPEZE_SLEEP_LOOKAHEAD, TRAPEZE_SLEEP_TIMEOUT } trapeze_sleep_policy;
+const char *trapeze_sleep_policy_name(trapeze_sleep_policy p);
+
+typedef struct trapeze_sleep_options {
+    trapeze_sleep_policy policy;   /* LOOKAHEAD */
+    double lead_cycles;            /* warning before an access (3, Snooze's queue lead) */
+    double smoothing;              /* s of the relaxed indicator sigma((T - theta)/s) (1) */
+    double penalty_scale;          /* kappa: kernel cycles lost per exposed wake cycle (1) */
+    double requester_cycles;       /* cycles x requesters the penalty is a fraction of;
+                                      0: from the histogram (see trapeze_sleep_create) */
+} trapeze_sleep_options;
+void trapeze_sleep_options_default(trapeze_sleep_options *o);
+
+typedef struct trapeze_sleep_eval {
+    double periods, idle_cycles;
+    double leak_on_cycles;       /* leakage of the observed cycles always ON (ON-cycles) */
+    double saving_cycles;        /* expected leakage saved (ON-cycles) */
+    double saving_fraction;      /* saving / leak_on: 0.3 = 30% of the leakage */
+    double penalty_cycles;       /* exposed wake-up cycles, all periods */
+    double penalty_fraction;     /* kappa x penalty_cycles / requester cycles */
+    double mode_cycles[TRAPEZE_SLEEP_MAX_MODES + 1]; /* idle cycles per mode; [0] is ON */
+    double dsaving[TRAPEZE_SLEEP_MAX_MODES];   /* d saving_fraction / d theta_m, exact */
+    double dpenalty[TRAPEZE_SLEEP_MAX_MODES];  /* d penalty_fraction / d theta_m, exact */
+} trapeze_sleep_eval;
+
+typedef struct trapeze_sleep_model trapeze_sleep_model;
+
+/* The model of one structure over one histogram (copied). The requester
+ * cycles are o->requester_cycles, else h->cycles x h->requesters, else
+ * estimated: one instance per dead period (each instance's last period is
+ * dead), cycles = (idle + access cycles) / instances, one requester. */
+trapeze_status trapeze_sleep_create(const trapeze_sleep_structure *s, const trapeze_idle_hist *h,
+                                    const trapeze_sleep_options *o, trapeze_sleep_model **out,
+                                    trapeze_error *err);
+void trapeze_sleep_destroy(trapeze_sleep_model *m);
+const trapeze_sleep_structure *trapeze_sleep_structure_of(const trapeze_sleep_model *m);
+const trapeze_sleep_options *trapeze_sleep_options_of(const trapeze_sleep_model *m);
+/* Expected saving and penalty at thresholds theta[0..n_modes-1], smooth in
+ * theta, with exact gradients (dual numbers). smooth = 0 evaluates the hard
+ * indicator instead (what a simulator does with integer thresholds). */
+trapeze_status trapeze_sleep_evaluate(const trapeze_sleep_model *m, const double *theta,
+                                      int smooth, trapeze_sleep_eval *out, trapeze_error *err);
+/* The oracle: every period in its best allowed mode (or ON), wakes hidden. */
+void trapeze_sleep_oracle(const trapeze_sleep_model *m, trapeze_sleep_eval *out);
 
 /* ------------------------------------------ thread-block locality graph */
 
