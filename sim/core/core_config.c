@@ -92,6 +92,40 @@ static trapeze_status get_pos(const trapeze_config *cfg, const char *option, lon
     return trapeze_config_get_int_in(cfg, option, fallback, lo, hi, out, err);
 }
 
+static const char *const tb_dispatch_names[SIM_TB_COUNT] = {
+    "rr", "bcs", "chen", "mst", "kway", "rbts", "explicit"};
+
+const char *sim_tb_dispatch_name(sim_tb_dispatch d)
+{
+    return d >= 0 && d < SIM_TB_COUNT ? tb_dispatch_names[d] : "?";
+}
+
+/* -trapeze_tb_dispatch rr|bcs|chen|mst|kway|rbts|explicit and, for explicit,
+ * -trapeze_tb_grouping FILE (read when a kernel launches: its TB count). */
+static trapeze_status read_tb_dispatch(const trapeze_config *cfg, sim_core_config *c,
+                                       trapeze_error *err)
+{
+    const char *d, *file;
+    trapeze_config_get_string(cfg, "trapeze_tb_dispatch", "rr", &d);
+    trapeze_config_get_string(cfg, "trapeze_tb_grouping", "", &file);
+    int found = -1;
+    for (int i = 0; i < SIM_TB_COUNT; i++)
+        if (!strcmp(d, tb_dispatch_names[i]))
+            found = i;
+    if (found < 0)
+        return trapeze_config_fail(cfg, "trapeze_tb_dispatch", err,
+                                   "'%s' is not a TB dispatch policy (rr, bcs, chen, mst, kway, "
+                                   "rbts, explicit)", d);
+    c->tb_dispatch = (sim_tb_dispatch)found;
+    if (strlen(file) >= sizeof c->tb_grouping)
+        return trapeze_config_fail(cfg, "trapeze_tb_grouping", err, "path too long");
+    strcpy(c->tb_grouping, file);
+    if (c->tb_dispatch == SIM_TB_EXPLICIT && !file[0])
+        return trapeze_config_fail(cfg, "trapeze_tb_dispatch", err,
+                                   "explicit needs -trapeze_tb_grouping FILE");
+    return TRAPEZE_OK;
+}
+
 trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *c,
                                     trapeze_error *err)
 {
@@ -174,7 +208,7 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     if ((s = get_pos(cfg, "trapeze_hang_cycles", 1000000L, 1, 4000000000000000000L, &v, err)))
         return s;
     c->hang_cycles = (uint64_t)v;
-    return TRAPEZE_OK;
+    return read_tb_dispatch(cfg, c, err);
 }
 
 int sim_occupancy(const sim_core_config *c, const sim_kernel *k, const char **why)

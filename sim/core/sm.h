@@ -164,19 +164,35 @@ sim_sched_pick_gto(sim_sched *s, const uint64_t *wake, const uint64_t *finite,
 
 /* ---- TB dispatch policies ---- */
 
+struct sim_sm;
+
+/* What a policy may look at when a launch starts. */
+typedef struct sim_dispatch_ctx {
+    const sim_kernel *k;
+    const sim_core_config *cfg;
+    const struct sim_sm *sms;    /* n_sm of them (their resident blocks) */
+    int n_sm;
+    int per_sm;                  /* blocks of k resident per SM at most (occupancy) */
+} sim_dispatch_ctx;
+
 typedef struct sim_dispatch_ops {
     const char *name;
-    void *(*create)(const sim_kernel *k, int n_sm);
+    trapeze_status (*create)(const sim_dispatch_ctx *c, void **self, trapeze_error *err);
     void (*destroy)(void *self);
     /* The SM to consider first in this cycle's dispatch pass. */
     int (*first_sm)(void *self);
     /* The block (linear id) to place on `sm` now, or -1 for none. Called
-     * only when one more block fits on sm. */
-    long (*next_block)(void *self, int sm);
+     * only when one more block fits on sm; room: how many fit (>= 1). */
+    long (*next_block)(void *self, int sm, int room);
     void (*placed)(void *self, int sm, long block);
+    /* Blocks moved by task stealing so far; NULL: the policy never steals. */
+    uint64_t (*stolen)(const void *self);
 } sim_dispatch_ops;
 
-extern const sim_dispatch_ops sim_dispatch_round_robin;
+/* The policy of a kind (never NULL for a kind below SIM_TB_COUNT). */
+const sim_dispatch_ops *sim_dispatch_policy(sim_tb_dispatch kind);
+extern const sim_dispatch_ops sim_dispatch_round_robin, sim_dispatch_bcs, sim_dispatch_chen,
+    sim_dispatch_groups;
 
 /* ---- the SM ---- */
 
