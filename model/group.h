@@ -21,6 +21,7 @@ struct trapeze_grp_model {
     int grid[3];
     double *f;                /* footprint lines per TB */
     double fbar;              /* mean footprint */
+    double fresh;             /* mean lines a TB adds to L2 (see group.c) */
     long *adj_start;          /* CSR adjacency, both directions: n + 1 */
     long *adj_tb;
     double *adj_s;            /* shared lines */

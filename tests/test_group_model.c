@@ -82,8 +82,8 @@ static void test_shared_pair_halves_l2(void)
     CHECK_NEAR(same.l1_shared_hits, 10, 1e-12);
     CHECK_NEAR(split.l1_shared_hits, 0, 1e-12);
     /* DRAM: the second TB's lines are in L2 either way; retention
-     * exp(-10 / 1e6) */
-    CHECK_NEAR(same.dram_reads, 20 - 10 * exp(-1e-5), 1e-9);
+     * exp(-fresh / C2), fresh = (10 + 0) / 2 lines a TB adds */
+    CHECK_NEAR(same.dram_reads, 20 - 10 * exp(-5e-6), 1e-9);
     CHECK_NEAR(split.dram_reads, same.dram_reads, 1e-12);
     /* cycles = cwave Q / x + tl2 l2: same 100 * 2/2 + 10; split 100 * 1/2 + 20 */
     CHECK_NEAR(same.cycles, 110, 1e-6);
