@@ -204,10 +204,17 @@ static sim_mem_outcome l1_load_sectored(sim_memsys *m, sim_sm_port *p,
     int way[4], id[4], n_miss = 0, n_wait = 0;
     sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
     /* check everything first: a request is taken whole or refused */
+    /* one tag lookup for the line; the sectors' states from its bits */
+    int first = __builtin_ctz(want), lw;
+    sim_probe p0 = sim_cache_probe_sector(c, line, first, &lw);
+    const sim_line *l = p0 == SIM_PROBE_MISS || p0 == SIM_PROBE_FAIL ? NULL
+                                                                   : sim_cache_line(c, line, lw);
     for (int s = 0; s < 4; s++) {
         if (!(want >> s & 1))
             continue;
-        probe[s] = sim_cache_probe_sector(c, line, s, &way[s]);
+        way[s] = lw;
+        probe[s] = !l ? p0 : (l->sect_valid >> s & 1) ? SIM_PROBE_HIT
+                   : (l->sect_pend >> s & 1) ? SIM_PROBE_HIT_RESERVED : SIM_PROBE_SECTOR_MISS;
         id[s] = -1;
         if (probe[s] == SIM_PROBE_HIT)
             continue;
