@@ -124,15 +124,18 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
     int way;
     sim_probe probe = sim_cache_probe(c, line, &way);
-    sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
+    uint32_t wake = sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
     if (probe == SIM_PROBE_HIT) {
+        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line, way,
+                                                SIM_NEXT_READ, cycle));
         sim_cache_touch(c, sim_cache_line(c, line, way));
         L1_INC(m, p, accesses);
         L1_INC(m, p, reads);
         L1_INC(m, p, hits);
         sim_ev(m, SIM_EV_L1_READ, 1);
+        sim_ev(m, SIM_EV_L1_READ_HIT, 1);
         m->outstanding++;
-        sim_done_push(m, p, req, cycle + (uint64_t)m->cfg.l1_latency);
+        sim_done_push(m, p, req, cycle + (uint64_t)m->cfg.l1_latency + wake);
         return SIM_MEM_HIT;
     }
     int on_miss = c->cfg.alloc == 'm';
@@ -148,6 +151,8 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     memset(&waiter, 0, sizeof waiter);
     waiter.req = *req;
     if (id >= 0) {
+        if (probe == SIM_PROBE_HIT_RESERVED)
+            sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line, way, SIM_NEXT_READ, cycle);
         sim_cache_miss_merge(c, id, &waiter, line, probe, way);
         L1_INC(m, p, accesses);
         L1_INC(m, p, reads);
@@ -157,6 +162,10 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
         return SIM_MEM_MERGED;
     }
     sim_line *reserved;
+    /* the frame is taken for the new line: its old contents end dead-on-write */
+    if (on_miss)
+        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line, way,
+                                                SIM_NEXT_WRITE, cycle));
     if (sim_cache_miss_alloc(c, &waiter, line, way, &reserved).state == SIM_LINE_VALID)
         L1_INC(m, p, evictions);
     L1_INC(m, p, accesses);
@@ -165,7 +174,7 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     sim_ev(m, SIM_EV_L1_READ, 1);
     sim_mem_request fetch = *req;
     fetch.bytes = SIM_LINE_BYTES;
-    send_down(m, p, &fetch, SIM_PKT_READ, 1, cycle);
+    send_down(m, p, &fetch, SIM_PKT_READ, 1, cycle + wake);
     m->outstanding++;
     return SIM_MEM_MISS;
 }
@@ -180,10 +189,13 @@ static sim_mem_outcome l1_write(sim_memsys *m, sim_sm_port *p, const sim_mem_req
         uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
         int way;
         if (sim_cache_probe(&p->l1, line, &way) == SIM_PROBE_HIT) {
+            sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, &p->l1, line, way, SIM_NEXT_WRITE,
+                           cycle);
             sim_cache_line(&p->l1, line, way)->state = SIM_LINE_INVALID;
             L1_INC(m, p, evictions);
+            sim_ev(m, SIM_EV_L1_WRITE_HIT, 1);
         }
-        sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
+        sim_busy_as(m, SIM_UNIT_L1_BANK, req->sm, cycle, SIM_NEXT_WRITE);
         sim_ev(m, SIM_EV_L1_WRITE, 1);
     }
     L1_INC(m, p, accesses);
@@ -274,13 +286,14 @@ static void l1_fill(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t c
         return; /* cannot happen: every fill has its entry */
     int way = sim_cache_fill_way(c, pk->line);
     if (way >= 0) {
+        sim_busy_frame(m, SIM_UNIT_L1_LINE, pk->req.sm, c, pk->line, way, SIM_NEXT_WRITE, cycle);
         sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
         if (sim_cache_evicted(&old, pk->line))
             L1_INC(m, p, evictions);
     }
     L1_INC(m, p, fills);
     sim_ev(m, SIM_EV_L1_FILL, 1);
-    sim_busy(m, SIM_UNIT_L1_BANK, pk->req.sm, cycle);
+    sim_busy_as(m, SIM_UNIT_L1_BANK, pk->req.sm, cycle, SIM_NEXT_WRITE);
     sim_pkt *w = sim_cache_mshr_waiting(c, id);
     int n = c->mshr[id].n;
     for (int i = 0; i < n; i++)

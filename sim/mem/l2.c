@@ -72,7 +72,8 @@ static void perform(sim_memsys *m, sim_pkt *pk)
     }
 }
 
-static void count_access(sim_memsys *m, int sub, const sim_pkt *pk, uint64_t now)
+/* Counts one access and returns its bank's wake-up stall. */
+static uint32_t count_access(sim_memsys *m, int sub, const sim_pkt *pk, uint64_t now)
 {
     sim_cache_stats *s = &m->stats.l2;
     s->accesses++;
@@ -88,7 +89,8 @@ static void count_access(sim_memsys *m, int sub, const sim_pkt *pk, uint64_t now
         }
         sim_ev(m, SIM_EV_L2_READ, 1);
     }
-    sim_busy(m, SIM_UNIT_L2_BANK, sub, now);
+    return sim_busy_as(m, SIM_UNIT_L2_BANK, sub, now,
+                       pk->kind == SIM_PKT_READ ? SIM_NEXT_READ : SIM_NEXT_WRITE);
 }
 
 /* No L2: reads, atomics and writes go to DRAM, which replies. */
@@ -115,12 +117,16 @@ static sim_fail_cause serve_read(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uin
         if (!respq_room(m, p, 1))
             return SIM_FAIL_COUNT; /* blocked on the reply queue: no cause of its own */
         sim_line *l = sim_cache_line(c, pk->line, way);
+        sim_next_access what = pk->kind == SIM_PKT_ATOMIC ? SIM_NEXT_WRITE : SIM_NEXT_READ;
+        uint32_t wake = sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way, what, now);
         sim_cache_touch(c, l);
         l->dirty |= pk->kind == SIM_PKT_ATOMIC;
         perform(m, pk);
-        count_access(m, sub, pk, now);
+        wake = sim_max_u32(wake, count_access(m, sub, pk, now));
         m->stats.l2.hits++;
-        reply(p, pk, now);
+        if (pk->kind != SIM_PKT_ATOMIC)
+            sim_ev(m, SIM_EV_L2_READ_HIT, 1);
+        reply(p, pk, now + wake);
         return SIM_FAIL_NONE;
     }
     if (probe == SIM_PROBE_FAIL && on_miss)
@@ -131,6 +137,9 @@ static sim_fail_cause serve_read(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uin
         return why;
     if (id >= 0) {
         perform(m, pk);
+        if (probe == SIM_PROBE_HIT_RESERVED)
+            sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
+                           pk->kind == SIM_PKT_ATOMIC ? SIM_NEXT_WRITE : SIM_NEXT_READ, now);
         sim_line *l = sim_cache_miss_merge(c, id, pk, pk->line, probe, way);
         if (l)
             l->dirty |= pk->kind == SIM_PKT_ATOMIC;
@@ -144,6 +153,9 @@ static sim_fail_cause serve_read(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uin
         return SIM_FAIL_MISS_QUEUE;
     perform(m, pk);
     sim_line *reserved;
+    uint32_t wake = on_miss ? sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
+                                             SIM_NEXT_WRITE, now)
+                            : 0;
     sim_line old = sim_cache_miss_alloc(c, pk, pk->line, way, &reserved);
     if (reserved) {
         reserved->dirty = pk->kind == SIM_PKT_ATOMIC;
@@ -152,9 +164,10 @@ static sim_fail_cause serve_read(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uin
         if (dirty_victim)
             writeback(m, p, old.addr, now);
     }
-    count_access(m, sub, pk, now);
+    wake = sim_max_u32(wake, count_access(m, sub, pk, now));
     m->stats.l2.misses++;
-    to_dram(m, p, pk, SIM_PKT_FETCH, pk->line, SIM_LINE_BYTES, SIM_DRAM_DONE_FILL_L2, now);
+    to_dram(m, p, pk, SIM_PKT_FETCH, pk->line, SIM_LINE_BYTES, SIM_DRAM_DONE_FILL_L2,
+            now + wake);
     return SIM_FAIL_NONE;
 }
 
@@ -176,15 +189,21 @@ static sim_fail_cause serve_write(sim_memsys *m, sim_subpart *p, sim_pkt *pk, ui
     if (!dram_room(m, p, (uint32_t)forward + (uint32_t)dirty_victim))
         return SIM_FAIL_MISS_QUEUE;
     perform(m, pk);
-    count_access(m, sub, pk, now);
+    uint32_t wake = count_access(m, sub, pk, now);
     if (probe == SIM_PROBE_HIT || probe == SIM_PROBE_HIT_RESERVED) {
+        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
+                                                SIM_NEXT_WRITE, now));
         m->stats.l2.hits += probe == SIM_PROBE_HIT;
+        if (probe == SIM_PROBE_HIT)
+            sim_ev(m, SIM_EV_L2_WRITE_HIT, 1);
         m->stats.l2.merges += probe == SIM_PROBE_HIT_RESERVED;
         sim_cache_touch(c, l);
         l->dirty |= !through;
     } else {
         m->stats.l2.misses++;
         if (allocate) {
+            wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
+                                                    SIM_NEXT_WRITE, now));
             sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
             sim_cache_line(c, pk->line, way)->dirty = !through;
             if (old.state == SIM_LINE_VALID)
@@ -195,7 +214,7 @@ static sim_fail_cause serve_write(sim_memsys *m, sim_subpart *p, sim_pkt *pk, ui
     }
     if (forward)
         to_dram(m, p, pk, SIM_PKT_WRITEBACK, pk->line, pk->bytes, SIM_DRAM_DONE_NONE, now);
-    reply(p, pk, now);
+    reply(p, pk, now + wake);
     return SIM_FAIL_NONE;
 }
 
@@ -226,6 +245,8 @@ static int fill(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_t now)
     if (wb && !dram_room(m, p, 1))
         return 0;   /* allocate-on-fill changed nothing yet: the fill is retried */
     if (way >= 0) {
+        sim_busy_frame(m, SIM_UNIT_L2_LINE, (int)(p - m->sub), c, pk->line, way, SIM_NEXT_WRITE,
+                       now);
         sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
         sim_cache_line(c, pk->line, way)->dirty = (uint8_t)dirty;
         if (sim_cache_evicted(&old, pk->line))
@@ -238,7 +259,7 @@ static int fill(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_t now)
     sim_cache_mshr_release(c, id);
     m->stats.l2.fills++;
     sim_ev(m, SIM_EV_L2_FILL, 1);
-    sim_busy(m, SIM_UNIT_L2_BANK, (int)(p - m->sub), now);
+    sim_busy_as(m, SIM_UNIT_L2_BANK, (int)(p - m->sub), now, SIM_NEXT_WRITE);
     return 1;
 }
 
