@@ -185,17 +185,18 @@ static sim_mem_outcome l1_write(sim_memsys *m, sim_sm_port *p, const sim_mem_req
 {
     if (p->missq.count >= (uint32_t)(m->cfg.l1.enabled ? m->cfg.l1.miss_queue : m->cfg.sm_queue))
         return refuse(m, p, SIM_FAIL_MISS_QUEUE, cause);
+    uint32_t wake = 0;
     if (m->cfg.l1.enabled) {
         uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
         int way;
         if (sim_cache_probe(&p->l1, line, &way) == SIM_PROBE_HIT) {
-            sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, &p->l1, line, way, SIM_NEXT_WRITE,
-                           cycle);
+            wake = sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, &p->l1, line, way,
+                                  SIM_NEXT_WRITE, cycle);
             sim_cache_line(&p->l1, line, way)->state = SIM_LINE_INVALID;
             L1_INC(m, p, evictions);
             sim_ev(m, SIM_EV_L1_WRITE_HIT, 1);
         }
-        sim_busy_as(m, SIM_UNIT_L1_BANK, req->sm, cycle, SIM_NEXT_WRITE);
+        wake = sim_max_u32(wake, sim_busy_as(m, SIM_UNIT_L1_BANK, req->sm, cycle, SIM_NEXT_WRITE));
         sim_ev(m, SIM_EV_L1_WRITE, 1);
     }
     L1_INC(m, p, accesses);
@@ -203,7 +204,8 @@ static sim_mem_outcome l1_write(sim_memsys *m, sim_sm_port *p, const sim_mem_req
         L1_INC(m, p, atomics);
     else
         L1_INC(m, p, writes);
-    send_down(m, p, req, req->op == SIM_MEM_ATOMIC ? SIM_PKT_ATOMIC : SIM_PKT_WRITE, 0, cycle);
+    send_down(m, p, req, req->op == SIM_MEM_ATOMIC ? SIM_PKT_ATOMIC : SIM_PKT_WRITE, 0,
+              cycle + wake);
     m->outstanding++;
     return SIM_MEM_SENT;
 }
@@ -285,19 +287,23 @@ static void l1_fill(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t c
     if (id < 0)
         return; /* cannot happen: every fill has its entry */
     int way = sim_cache_fill_way(c, pk->line);
+    uint32_t wake = 0;
     if (way >= 0) {
-        sim_busy_frame(m, SIM_UNIT_L1_LINE, pk->req.sm, c, pk->line, way, SIM_NEXT_WRITE, cycle);
+        wake = sim_busy_frame(m, SIM_UNIT_L1_LINE, pk->req.sm, c, pk->line, way, SIM_NEXT_WRITE,
+                              cycle);
         sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
         if (sim_cache_evicted(&old, pk->line))
             L1_INC(m, p, evictions);
     }
     L1_INC(m, p, fills);
     sim_ev(m, SIM_EV_L1_FILL, 1);
-    sim_busy_as(m, SIM_UNIT_L1_BANK, pk->req.sm, cycle, SIM_NEXT_WRITE);
+    wake = sim_max_u32(wake, sim_busy_as(m, SIM_UNIT_L1_BANK, pk->req.sm, cycle,
+                                         SIM_NEXT_WRITE));
     sim_pkt *w = sim_cache_mshr_waiting(c, id);
     int n = c->mshr[id].n;
     for (int i = 0; i < n; i++)
-        sim_done_push(m, p, &w[i].req, cycle + (uint64_t)m->cfg.l1_latency + (uint64_t)i);
+        sim_done_push(m, p, &w[i].req,
+                      cycle + (uint64_t)m->cfg.l1_latency + wake + (uint64_t)i);
     sim_cache_mshr_release(c, id);
 }
 

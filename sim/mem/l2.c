@@ -244,9 +244,11 @@ static int fill(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_t now)
              sim_cache_evicted(sim_cache_line(c, pk->line, way), pk->line);
     if (wb && !dram_room(m, p, 1))
         return 0;   /* allocate-on-fill changed nothing yet: the fill is retried */
+    /* a sleeping slice or frame delays the replies by its wake-up */
+    uint32_t wake = sim_busy_as(m, SIM_UNIT_L2_BANK, (int)(p - m->sub), now, SIM_NEXT_WRITE);
     if (way >= 0) {
-        sim_busy_frame(m, SIM_UNIT_L2_LINE, (int)(p - m->sub), c, pk->line, way, SIM_NEXT_WRITE,
-                       now);
+        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L2_LINE, (int)(p - m->sub), c,
+                                                pk->line, way, SIM_NEXT_WRITE, now));
         sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
         sim_cache_line(c, pk->line, way)->dirty = (uint8_t)dirty;
         if (sim_cache_evicted(&old, pk->line))
@@ -255,11 +257,10 @@ static int fill(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_t now)
             writeback(m, p, old.addr, now);
     }
     for (uint32_t i = 0; i < n; i++)
-        reply(p, &w[i], now);
+        reply(p, &w[i], now + wake);
     sim_cache_mshr_release(c, id);
     m->stats.l2.fills++;
     sim_ev(m, SIM_EV_L2_FILL, 1);
-    sim_busy_as(m, SIM_UNIT_L2_BANK, (int)(p - m->sub), now, SIM_NEXT_WRITE);
     return 1;
 }
 
