@@ -81,8 +81,8 @@ void sim_idle_hist_add(sim_idle_hist *dst, const sim_idle_hist *src)
 {
     for (int n = 0; n < SIM_NEXT_COUNT; n++)
         for (int b = 0; b < SIM_IDLE_BINS; b++) {
-            dst->count[n][b] += src->count[n][b];
-            dst->sum[n][b] += src->sum[n][b];
+            dst->bin[n][b].count += src->bin[n][b].count;
+            dst->bin[n][b].sum += src->bin[n][b].sum;
         }
     dst->tracked_cycles += src->tracked_cycles;
 }
@@ -90,8 +90,8 @@ void sim_idle_hist_add(sim_idle_hist *dst, const sim_idle_hist *src)
 static void record_idle(sim_idle_hist *h, uint64_t length, sim_next_access what)
 {
     int b = sim_idle_bin(length);
-    h->count[what][b]++;
-    h->sum[what][b] += length;
+    h->bin[what][b].count++;
+    h->bin[what][b].sum += length;
 }
 
 uint32_t sim_events_idle_ended(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cycle,

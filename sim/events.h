@@ -67,13 +67,14 @@ typedef enum {
 typedef enum { SIM_NEXT_READ, SIM_NEXT_WRITE, SIM_NEXT_DEAD, SIM_NEXT_COUNT } sim_next_access;
 
 /* Idle-period histogram: lengths 1..SIM_IDLE_EXACT one bin each, then
- * log2 buckets [2^k+1, 2^(k+1)] for k = 10..63. sum holds the total length
- * of each bin's periods (so policies are exact on the buckets too). */
+ * log2 buckets [2^k+1, 2^(k+1)] for k = 10..63. Each bin counts its
+ * periods and sums their lengths (so policies are exact on the buckets too). */
 #define SIM_IDLE_EXACT 1024
 #define SIM_IDLE_BINS (SIM_IDLE_EXACT + 54)
 typedef struct sim_idle_hist {
-    uint64_t count[SIM_NEXT_COUNT][SIM_IDLE_BINS];
-    uint64_t sum[SIM_NEXT_COUNT][SIM_IDLE_BINS];
+    struct {
+        uint64_t count, sum;   /* together: one cache line per recorded period */
+    } bin[SIM_NEXT_COUNT][SIM_IDLE_BINS];
     uint64_t tracked_cycles;   /* unit-cycles the units were allocated */
 } sim_idle_hist;
 

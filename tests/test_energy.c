@@ -29,7 +29,7 @@ static trapeze_power power;
 
 static uint64_t count(const sim_idle_hist *h, sim_next_access n, uint64_t len)
 {
-    return h->count[n][sim_idle_bin(len)];
+    return h->bin[n][sim_idle_bin(len)].count;
 }
 
 static uint64_t total(const sim_idle_hist *h)
@@ -37,7 +37,7 @@ static uint64_t total(const sim_idle_hist *h)
     uint64_t c = 0;
     for (int n = 0; n < SIM_NEXT_COUNT; n++)
         for (int b = 0; b < SIM_IDLE_BINS; b++)
-            c += h->count[n][b];
+            c += h->bin[n][b].count;
     return c;
 }
 
@@ -131,6 +131,26 @@ static void test_one_warp(void)
                             &err));
     sim_sleep_evaluate(&sim_sleep_drowsy, &c.p, h, &r);
     CHECK(r.mode_cycles[2] == 2 + 18 && r.stall_cycles == 0);
+    sim_kernel_stats_free(&st);
+    sim_gpu_destroy(g);
+
+    /* Slumber in the simulator: r2's write at 5 ends a 5-cycle period spent
+     * in shallow sleep, woken 3 cycles ahead: it waits 4 - 3 = 1 cycle, so
+     * the MAD's result lands at 11, EXIT issues at 7, the block is released
+     * at 11 and the kernel ends at 12 instead of 11. */
+    sim_sleep_config sc;
+    CHECK_OK(sim_sleep_config_read(cfg, &sc, &err));
+    CHECK_OK(sim_sleep_config_set(&sc, TRAPEZE_PS_RF, "slumber", &err));
+    CHECK_OK(sim_mem_port_ideal(1, 100, &opt.mem, &err));
+    opt.sleep = &sc;
+    CHECK_OK(sim_gpu_create(cfg, &opt, &g, &err));
+    CHECK_OK(sim_gpu_run(g, k, &st, &err));
+    CHECK(st.cycles == 12);
+    CHECK(st.total.wake_stall_cycles == 1);
+    h = &sim_gpu_idle(g, 0, NULL)[SIM_UNIT_REG];
+    CHECK(count(h, SIM_NEXT_WRITE, 5) == 1 && count(h, SIM_NEXT_DEAD, 5) == 2);
+    CHECK(count(h, SIM_NEXT_DEAD, 11) == 1);
+    CHECK(st.energy.sleep[TRAPEZE_PS_RF].stall_cycles == 1);
     sim_kernel_stats_free(&st);
     sim_gpu_destroy(g);
     sim_kernel_destroy(k);

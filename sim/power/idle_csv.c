@@ -36,7 +36,7 @@ trapeze_status sim_idle_write_csv(const char *path, const char *gpu, const char 
             const sim_idle_hist *h = &hists[i][k];
             for (int b = 0; b < SIM_IDLE_BINS; b++)
                 for (int x = 0; x < SIM_NEXT_COUNT; x++) {
-                    if (!h->count[x][b])
+                    if (!h->bin[x][b].count)
                         continue;
                     uint64_t lo, hi;
                     sim_idle_bin_range(b, &lo, &hi);
@@ -47,7 +47,7 @@ trapeze_status sim_idle_write_csv(const char *path, const char *gpu, const char 
                     trapeze_csv_number(csv, (double)lo);
                     trapeze_csv_number(csv, (double)hi);
                     trapeze_csv_text(csv, sim_next_access_name((sim_next_access)x));
-                    trapeze_csv_number(csv, (double)h->count[x][b]);
+                    trapeze_csv_number(csv, (double)h->bin[x][b].count);
                     if ((s = trapeze_csv_end_row(csv, err))) {
                         trapeze_csv_abort(csv);
                         return s;

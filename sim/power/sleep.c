@@ -127,8 +127,8 @@ void sim_sleep_evaluate(const sim_sleep_ops *ops, const sim_sleep_params *p,
     r->tracked = h->tracked_cycles;
     for (int n = 0; n < SIM_NEXT_COUNT; n++)
         for (int b = 0; b < SIM_IDLE_BINS; b++)
-            if (h->count[n][b])
-                add_bin(ops, p, (sim_next_access)n, h->count[n][b], h->sum[n][b], r);
+            if (h->bin[n][b].count)
+                add_bin(ops, p, (sim_next_access)n, h->bin[n][b].count, h->bin[n][b].sum, r);
     uint64_t asleep = 0;
     for (int m = 1; m < TRAPEZE_POWER_MAX_MODES; m++)
         asleep += r->mode_cycles[m];
