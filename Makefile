@@ -1,5 +1,6 @@
 # Trapeze: make | make test | make run | make bench | make notebooks | make install
-# SAN=1 builds everything with AddressSanitizer and UBSan into build-san/.
+# SAN=1 builds everything with AddressSanitizer and UBSan (float-cast-overflow too:
+# gcc leaves it out of "undefined") into build-san/.
 
 PREFIX ?= /usr/local
 CC ?= cc
@@ -7,7 +8,7 @@ SAN ?= 0
 
 ifeq ($(SAN),1)
 B := build-san
-SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SANFLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 OPT := -O1 -g
 else
 B := build
@@ -18,10 +19,10 @@ endif
 PKGS := gsl nlopt
 CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(OPT) -fPIC \
           -Iinclude -I. $(SANFLAGS) $(EXTRA_CFLAGS)
-LDLIBS := -lcsv -linih -lnlopt -lgsl -lgslcblas -lpthread -lm
+LDLIBS := -lcsv -linih -lmetis -lnlopt -lgsl -lgslcblas -llzma -lpthread -lm
 LDFLAGS := $(SANFLAGS)
 
-LIB_SRC := $(wildcard common/*.c model/*.c sim/*.c sim/core/*.c sim/mem/*.c sim/power/*.c sim/stencil/*.c sim/trace/*.c sampler/*.c)
+LIB_SRC := $(wildcard common/*.c model/*.c sim/*.c sim/core/*.c sim/mem/*.c sim/power/*.c sim/stencil/*.c sim/trace/*.c sim/locality/*.c sampler/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 CLI_SRC := $(wildcard cli/*.c)
 # `mpirun -n N trapeze calibrate`: only cli/calib_mpi.c sees MPI, and only when
@@ -38,7 +39,7 @@ BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 DEPS_OK := build/.deps-ok
 
-.PHONY: all test run-tests run bench notebooks install uninstall clean deps
+.PHONY: all test run-tests run bench notebooks install install-python uninstall clean deps
 all: $(B)/libtrapeze.a $(B)/libtrapeze.so $(B)/trapeze
 
 deps: $(DEPS_OK)
@@ -54,8 +55,16 @@ $(B)/libtrapeze.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/libtrapeze.so: $(LIB_OBJ)
-	$(CC) -shared -o $@ $^ $(LDFLAGS) $(LDLIBS)
+# The shared library carries a SONAME (libtrapeze.so.MAJOR) and exports only
+# the public trapeze_* symbols (scripts/libtrapeze.map); the static library and
+# the tests keep every symbol.
+VERSION := $(shell sed -n 's/.*TRAPEZE_VERSION "\(.*\)"/\1/p' include/trapeze.h)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+$(B)/libtrapeze.so: $(LIB_OBJ) scripts/libtrapeze.map
+	$(CC) -shared -o $@.$(VERSION) $(LIB_OBJ) -Wl,-soname,libtrapeze.so.$(SOMAJOR) \
+	    -Wl,--version-script=scripts/libtrapeze.map $(LDFLAGS) $(LDLIBS)
+	ln -sf libtrapeze.so.$(VERSION) $(B)/libtrapeze.so.$(SOMAJOR)
+	ln -sf libtrapeze.so.$(SOMAJOR) $@
 
 $(B)/trapeze: $(CLI_OBJ) $(B)/libtrapeze.a
 	$(CC) -o $@ $(CLI_OBJ) $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS) $(CLI_LIBS)
@@ -94,11 +103,22 @@ install: all
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/trapeze
 	install -m 755 $(B)/trapeze $(DESTDIR)$(PREFIX)/bin/trapeze
 	install -m 644 $(B)/libtrapeze.a $(DESTDIR)$(PREFIX)/lib/libtrapeze.a
-	install -m 755 $(B)/libtrapeze.so $(DESTDIR)$(PREFIX)/lib/libtrapeze.so
+	install -m 755 $(B)/libtrapeze.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libtrapeze.so.$(VERSION)
+	ln -sf libtrapeze.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libtrapeze.so.$(SOMAJOR)
+	ln -sf libtrapeze.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libtrapeze.so
 	install -m 644 include/trapeze.h $(DESTDIR)$(PREFIX)/include/trapeze.h
 	cp -R data/. $(DESTDIR)$(PREFIX)/share/trapeze/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(shell sed -n 's/.*TRAPEZE_VERSION "\(.*\)"/\1/p' include/trapeze.h)|' \
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|' \
 	    scripts/trapeze.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/trapeze.pc
+
+# The Python package goes where Debian's python3 looks (PYDIR), with a link
+# to the installed library, so `import trapeze` works after make install.
+PYDIR ?= $(shell /usr/bin/python3 -c "import sysconfig; print(sysconfig.get_path('purelib'))" 2>/dev/null)
+install-python: install
+	@test -n "$(PYDIR)" || { echo "install-python: no python3 (set PYDIR)"; exit 1; }
+	install -d $(DESTDIR)$(PYDIR)/trapeze/lib
+	install -m 644 python/trapeze/*.py $(DESTDIR)$(PYDIR)/trapeze/
+	ln -sf $(PREFIX)/lib/libtrapeze.so.$(VERSION) $(DESTDIR)$(PYDIR)/trapeze/lib/libtrapeze.so
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/bin/trapeze $(DESTDIR)$(PREFIX)/lib/libtrapeze.* \

@@ -168,6 +168,15 @@ void calib_progress(void *ctx, int done, int total, const trapeze_sample *s)
     fflush(stderr);
 }
 
+trapeze_status calib_open_log(const calib_args *a, const char *path, trapeze_sample_log **log,
+                              trapeze_error *err)
+{
+    trapeze_status s = trapeze_sample_log_open(path, log, err);
+    if (!s && trapeze_sample_log_note(*log))
+        fprintf(stderr, "trapeze %s: note: %s\n", a->cmd, trapeze_sample_log_note(*log));
+    return s;
+}
+
 int calib_exit(const calib_args *a, trapeze_calib_plan *plan, trapeze_sample_log *log,
                trapeze_status s, const trapeze_error *err)
 {

@@ -44,6 +44,10 @@ int calib_finish_args(calib_args *a);
 trapeze_status calib_make_plan(const calib_args *a, trapeze_calib_plan **plan,
                                trapeze_error *err);
 
+/* Opens a samples or sweep log; says on stderr what opening repaired. */
+trapeze_status calib_open_log(const calib_args *a, const char *path, trapeze_sample_log **log,
+                              trapeze_error *err);
+
 /* The end of a command: frees plan and log, prints err when s failed, and
  * returns the exit status. */
 int calib_exit(const calib_args *a, trapeze_calib_plan *plan, trapeze_sample_log *log,

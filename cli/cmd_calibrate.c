@@ -108,7 +108,7 @@ int cli_calibrate(int argc, char **argv)
     trapeze_calib_report rep;
     trapeze_status s = calib_make_plan(&a, &plan, &err);
     if (!s && rank == 0)
-        s = trapeze_sample_log_open(a.samples, &log, &err);
+        s = calib_open_log(&a, a.samples, &log, &err);
     if (s && size > 1)
         calib_mpi_abort(err.message); /* the other ranks would wait for this one */
     if (!s)

@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
+#include "common/error.h"
 #include "common/text.h"
 #include "trapeze.h"
 
@@ -17,7 +19,7 @@ static const char *const default_workloads[] = {"pathfinder", "hotspot", "poisso
 typedef struct {
     const char *gpu, *calibration, *csv;
     int modes[2], nmodes;  /* sync modes to optimize */
-    int tau, optimize_block;
+    int tau, optimize_block, force_calibration;
     long height;           /* evaluate this height instead of optimizing; 0 = optimize */
     const char *workloads[MAX_WORKLOADS];
     int nworkloads;
@@ -35,10 +37,13 @@ static void usage(FILE *out)
 "HotSpot, Poisson, Cell) on the GTX 280.\n"
 "\n"
 "options:\n"
-"  --gpu FILE          GPU config in gpgpusim.config syntax\n"
-"                      (default: data/gpus/gtx280.config)\n"
-"  --calibration FILE  model parameters, [ghostzone] INI\n"
-"                      (default: data/calibrations/gtx280-meng2010.ini)\n"
+"  --gpu FILE|NAME     GPU config in gpgpusim.config syntax, or a shipped preset\n"
+"                      (gtx280, gtx480, v100; default: gtx280 with Meng's own\n"
+"                      constants, the dissertation's 'paper mode')\n"
+"  --calibration FILE|NAME\n"
+"                      model parameters, [ghostzone] INI (default: the\n"
+"                      calibration shipped for --gpu, data/calibrations/NAME.ini)\n"
+"  --force-calibration use --calibration although it records another GPU\n"
 "  --sync MODE         relaunch, fence or best (default best: both, and the\n"
 "                      faster is reported as chosen)\n"
 "  --tau               apply tau = (1-beta)(1+BankConflictRate) of Eq. 5.11 to\n"
@@ -104,6 +109,8 @@ static int parse_args(int argc, char **argv, gz_args *a)
         } else if (strcmp(arg, "--height") == 0) {
             if (!trapeze_parse_long(val, &a->height) || a->height < 1)
                 return cli_usage_error("ghostzone", "--height: expected a positive integer, got '%s'", val);
+        } else if (strcmp(arg, "--force-calibration") == 0) {
+            a->force_calibration = 1;
         } else if (strcmp(arg, "--tau") == 0) {
             a->tau = 1;
         } else if (strcmp(arg, "--optimize-block") == 0) {
@@ -122,23 +129,49 @@ static int parse_args(int argc, char **argv, gz_args *a)
     return -1;
 }
 
-static trapeze_status load_inputs(const gz_args *a, trapeze_gpu *gpu, trapeze_gz_params *p,
-                                  trapeze_error *err)
+/* The GPU, then its calibration: --calibration when given, else the one
+ * shipped for that GPU (data/calibrations/NAME.ini), else none: an error,
+ * never another GPU's constants. No --gpu at all is the dissertation's
+ * paper mode, the GTX 280 with Meng's constants. */
+static int load_inputs(const gz_args *a, trapeze_gpu *gpu, trapeze_gz_params *p,
+                       trapeze_error *err)
 {
-    char path[4096];
+    char path[4096], calib[4096];
     trapeze_config *cfg;
-    if (!a->gpu)
-        cli_data_path("gpus/gtx280.config", path, sizeof path);
-    trapeze_status s = trapeze_config_load(a->gpu ? a->gpu : path, &cfg, err);
+    if (cli_resolve_preset("ghostzone", "--gpu", "gpus", ".config", a->gpu ? a->gpu : "gtx280",
+                           path, sizeof path))
+        return 2;
+    trapeze_status s = trapeze_config_load(path, &cfg, err);
+    if (!s) {
+        s = trapeze_gpu_from_config(cfg, gpu, err);
+        trapeze_config_destroy(cfg);
+    }
     if (s)
-        return s;
-    s = trapeze_gpu_from_config(cfg, gpu, err);
-    trapeze_config_destroy(cfg);
-    if (s)
-        return s;
-    if (!a->calibration)
-        cli_data_path("calibrations/gtx280-meng2010.ini", path, sizeof path);
-    return trapeze_gz_params_load(a->calibration ? a->calibration : path, p, err);
+        return 1;
+    if (a->calibration) {
+        if (cli_resolve_preset("ghostzone", "--calibration", "calibrations", ".ini",
+                               a->calibration, calib, sizeof calib))
+            return 2;
+    } else {
+        char rel[128];
+        snprintf(rel, sizeof rel, "calibrations/%.64s.ini", a->gpu ? gpu->name : "gtx280-meng2010");
+        cli_data_path(rel, calib, sizeof calib);
+        if (access(calib, R_OK) != 0) {
+            trapeze_fail(err, TRAPEZE_EINVAL, "no calibration shipped for GPU %s (%s): make one "
+                         "with 'trapeze calibrate --gpu %s --out FILE' and pass --calibration "
+                         "FILE", gpu->name, calib, a->gpu);
+            return 1;
+        }
+    }
+    if (trapeze_gz_params_load(calib, p, err))
+        return 1;
+    if (!a->force_calibration && trapeze_gz_params_check_gpu(p, gpu, err)) {
+        char why[sizeof err->message];
+        snprintf(why, sizeof why, "%s", err->message);
+        trapeze_fail(err, TRAPEZE_EINVAL, "%s: %s", calib, why);
+        return 1;
+    }
+    return 0;
 }
 
 static void print_header(void)
@@ -212,24 +245,31 @@ int cli_ghostzone(int argc, char **argv)
     trapeze_gpu gpu;
     trapeze_gz_params params;
     trapeze_csv_out *csv = NULL;
-    trapeze_status s = load_inputs(&a, &gpu, &params, &err);
+    int loaded = load_inputs(&a, &gpu, &params, &err);
+    if (loaded == 2)
+        return 2;
+    trapeze_status s = loaded ? TRAPEZE_EINVAL : TRAPEZE_OK;
     if (!s && a.csv)
         s = trapeze_csv_create(a.csv, trapeze_gz_csv_columns, trapeze_gz_csv_ncolumns, &csv,
                                &err);
-    if (!s)
-        print_header();
+    /* every name resolved before anything is printed */
     int n = a.nworkloads ? a.nworkloads : 4;
+    static char paths[MAX_WORKLOADS][4096];
     for (int i = 0; i < n && !s; i++) {
-        char path[4096];
-        if (a.nworkloads) {
-            snprintf(path, sizeof path, "%s", a.workloads[i]);
-        } else {
+        if (!a.nworkloads) {
             char rel[64];
             snprintf(rel, sizeof rel, "workloads/%s.ini", default_workloads[i]);
-            cli_data_path(rel, path, sizeof path);
+            cli_data_path(rel, paths[i], sizeof paths[i]);
+        } else if (cli_resolve_preset("ghostzone", "workload", "workloads", ".ini",
+                                      a.workloads[i], paths[i], sizeof paths[i])) {
+            trapeze_csv_abort(csv);
+            return 2;
         }
-        s = run_workload(&a, path, &gpu, &params, csv, &err);
     }
+    if (!s)
+        print_header();
+    for (int i = 0; i < n && !s; i++)
+        s = run_workload(&a, paths[i], &gpu, &params, csv, &err);
     if (!s && csv) {
         s = trapeze_csv_commit(csv, &err);
         csv = NULL;

@@ -95,24 +95,6 @@ static int parse_args(int argc, char **argv, workload_args *a)
     return 0;
 }
 
-/* "AxB[xC]": exactly one positive whole number per dimension of w. */
-static int apply_size(const char *text, trapeze_workload *w)
-{
-    char buf[128], *save = NULL;
-    snprintf(buf, sizeof buf, "%s", text);
-    int n = 0;
-    for (char *tok = strtok_r(buf, "x", &save); tok; tok = strtok_r(NULL, "x", &save)) {
-        long v;
-        if (n == w->dims || !trapeze_parse_long(tok, &v) || v < 1)
-            break;
-        w->data_len[n++] = (double)v;
-    }
-    if (n == w->dims && !strtok_r(NULL, "x", &save))
-        return 0;
-    fprintf(stderr, "trapeze sim: --size %s: expected %d positive whole number(s) joined by "
-            "'x' for %s (%d-D)\n", text, w->dims, w->name, w->dims);
-    return 2;
-}
 
 /* A bare name (no '/', no ".ini") is a preset in data/workloads/. */
 static int load_workload(const char *name, trapeze_workload *w)
@@ -177,7 +159,7 @@ static int run(const workload_args *a, trapeze_workload *w)
         fprintf(stderr, "trapeze sim: %s\n", err.message);
     else if (!a->quiet)
         print_summary(r, &spec, sim_gpu_config(g));
-    if (!rc && a->csv && sim_stats_write_csv(a->csv, r->stats, r->n_stats, &err)) {
+    if (!rc && a->csv && sim_stats_write_csv(a->csv, r->stats, r->n_stats, NULL, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         rc = err.code;
     }
@@ -194,7 +176,7 @@ int cli_sim_workload(int argc, char **argv)
     if (rc)
         return rc < 0 ? 0 : rc;
     trapeze_workload w;
-    if ((rc = load_workload(a.workload, &w)) || (a.size && (rc = apply_size(a.size, &w))))
+    if ((rc = load_workload(a.workload, &w)) || (a.size && (rc = cli_apply_size("sim", a.size, &w))))
         return rc;
     return run(&a, &w);
 }

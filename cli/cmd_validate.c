@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/calib_common.h"
+#include "common/error.h"
 #include "cli/commands.h"
 
 static const char *const row_columns[] = {
@@ -34,6 +35,7 @@ static void usage(FILE *out)
 "options:\n"
 "%s"
 "  --calibration FILE  the calibration to check (from trapeze calibrate)\n"
+"  --force-calibration check it although it records another GPU than --gpu\n"
 "  --csv FILE          one row per workload and sync mode:\n"
 "                      workload,sync,mape_pct,max_ape_pct,h_model,h_sim_best,\n"
 "                      pick_ratio,sample_warp_instructions,sweep_warp_instructions\n"
@@ -46,12 +48,17 @@ static void usage(FILE *out)
 
 typedef struct {
     const char *calibration, *csv, *curve, *sweep;
+    int force_calibration;
 } validate_files;
 
 static int own_option(calib_args *a, void *ctx, const char *arg, const char *val)
 {
     (void)a;
     validate_files *f = ctx;
+    if (!strcmp(arg, "--force-calibration")) {
+        f->force_calibration = 1;
+        return 1;
+    }
     const char **slot = !strcmp(arg, "--calibration") ? &f->calibration
                         : !strcmp(arg, "--csv")       ? &f->csv
                         : !strcmp(arg, "--curve")     ? &f->curve
@@ -85,10 +92,12 @@ static void curve_row(const trapeze_validation *v, int i, const char **text, dou
     memcpy(nums, values, sizeof values);
 }
 
-/* n rows of ncolumns (two text columns first), through PATH.tmp. */
+/* n rows of ncolumns (two text columns first) into PATH.tmp, finished
+ * (flushed, closed) but not yet renamed: *out is committed or aborted with
+ * the other output, so --csv and --curve appear together or not at all. */
 static trapeze_status write_csv(const char *path, const char *const *columns, int ncolumns,
                                 const trapeze_validation *v, int n, row_fn row,
-                                trapeze_error *err)
+                                trapeze_csv_out **out, trapeze_error *err)
 {
     trapeze_csv_out *csv;
     trapeze_status s = trapeze_csv_create(path, columns, ncolumns, &csv, err);
@@ -106,7 +115,22 @@ static trapeze_status write_csv(const char *path, const char *const *columns, in
         trapeze_csv_abort(csv);
         return s;
     }
-    return trapeze_csv_commit(csv, err);
+    s = trapeze_csv_finish(csv, err);
+    *out = s ? NULL : csv;
+    return s;
+}
+
+/* Renames both finished outputs into place (either may be NULL). */
+static trapeze_status commit_both(trapeze_csv_out **a, trapeze_csv_out **b, trapeze_error *err)
+{
+    trapeze_csv_out *x = *a, *y = *b;
+    *a = *b = NULL;
+    trapeze_status s = x ? trapeze_csv_commit(x, err) : TRAPEZE_OK;
+    if (s) {
+        trapeze_csv_abort(y);
+        return s;
+    }
+    return y ? trapeze_csv_commit(y, err) : TRAPEZE_OK;
 }
 
 static void print_rows(const trapeze_validation *v)
@@ -141,16 +165,27 @@ int cli_validate(int argc, char **argv)
     trapeze_status s = trapeze_gz_params_load(f.calibration, &p, &err);
     if (!s)
         s = calib_make_plan(&a, &plan, &err);
+    if (!s && !f.force_calibration &&
+        (s = trapeze_gz_params_check_gpu(&p, trapeze_calib_plan_gpu(plan), &err))) {
+        char why[sizeof err.message];
+        snprintf(why, sizeof why, "%s", err.message);
+        trapeze_fail(&err, s, "%s: %s", f.calibration, why);
+    }
     if (!s && access(a.samples, R_OK) == 0)
-        s = trapeze_sample_log_open(a.samples, &log, &err);
+        s = calib_open_log(&a, a.samples, &log, &err);
     if (!s && f.sweep)
-        s = trapeze_sample_log_open(f.sweep, &sweep, &err);
+        s = calib_open_log(&a, f.sweep, &sweep, &err);
     if (!s)
         s = trapeze_calib_validate(plan, &p, log, sweep, a.threads, calib_progress, NULL, &v, &err);
+    trapeze_csv_out *rows_csv = NULL, *curve_csv = NULL;
     if (!s && f.csv)
-        s = write_csv(f.csv, row_columns, 9, &v, v.n_rows, summary_row, &err);
+        s = write_csv(f.csv, row_columns, 9, &v, v.n_rows, summary_row, &rows_csv, &err);
     if (!s && f.curve)
-        s = write_csv(f.curve, curve_columns, 6, &v, v.n_points, curve_row, &err);
+        s = write_csv(f.curve, curve_columns, 6, &v, v.n_points, curve_row, &curve_csv, &err);
+    if (!s)
+        s = commit_both(&rows_csv, &curve_csv, &err);
+    trapeze_csv_abort(rows_csv);
+    trapeze_csv_abort(curve_csv);
     if (!s)
         print_rows(&v);
     trapeze_validation_free(&v);

@@ -6,10 +6,12 @@
 #ifndef TRAPEZE_CLI_COMMANDS_H
 #define TRAPEZE_CLI_COMMANDS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "sim/core/gpu_sim.h"
+#include "trapeze.h"
 
 int cli_ghostzone(int argc, char **argv);
 int cli_sim(int argc, char **argv);
@@ -22,6 +24,7 @@ void cli_sim_progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t bl
                       uint64_t blocks);
 int cli_calibrate(int argc, char **argv);
 int cli_validate(int argc, char **argv);
+int cli_locality(int argc, char **argv);
 
 /* A bad command line: "trapeze CMD: message" and a pointer to CMD --help on
  * stderr. Returns 2, the exit status of a usage error. */
@@ -39,5 +42,18 @@ trapeze_status cli_power_options(const trapeze_config *cfg, const char *power_ar
                                  trapeze_power *power, sim_sleep_config *sleep,
                                  trapeze_error *err);
 void cli_print_energy(FILE *f, const sim_kernel_stats *st, int n, const sim_sleep_config *sc);
+
+/* Presets (presets.c): a bare name (no '/', no '.') is a shipped file,
+ * data/FOLDER/NAME.SUFFIX; anything else is a path, copied. Writes the path
+ * to out and returns 0; for an unknown preset prints one message with the
+ * nearest name and the list ("trapeze CMD: OPTION NAME: no such preset;
+ * did you mean ...") and returns -1. */
+int cli_is_preset_name(const char *arg);
+int cli_resolve_preset(const char *cmd, const char *option, const char *folder,
+                       const char *suffix, const char *arg, char *out, size_t size);
+/* --size "AxB[xC]": one positive whole number per dimension of w, set in
+ * w->data_len. 0, or 2 (the usage-error status) after printing why. */
+int cli_apply_size(const char *cmd, const char *text, trapeze_workload *w);
+int cli_import(int argc, char **argv);
 
 #endif

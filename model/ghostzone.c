@@ -14,6 +14,7 @@
 
 #include "common/error.h"
 #include "model/dual.h"
+#include "model/ghostzone.h"
 
 struct trapeze_gz_model {
     trapeze_gpu gpu;
@@ -34,6 +35,23 @@ const char *trapeze_gz_component_name(trapeze_gz_component c)
     return (unsigned)c < TRAPEZE_GZ_NCOMPONENTS ? names[c] : "?";
 }
 
+/* A calibration's measured [profile.NAME] replaces the spec's counts, once,
+ * when the model is created: the workload (inputs) stays apart from the
+ * fitted parameters, which trapeze_gz_set_params and every evaluation of
+ * the generic interface change without touching it. */
+static void apply_profile(trapeze_workload *w, const trapeze_gz_params *p)
+{
+    for (int i = 0; i < p->n_profiles; i++) {
+        const trapeze_gz_profile *pr = &p->profile[i];
+        if (strcasecmp(pr->workload, w->name) != 0)
+            continue;
+        w->profile_elements = pr->input_elements;
+        w->insts_per_sm_mc = pr->insts_per_sm_mc;
+        w->insts_per_sm_ic = pr->insts_per_sm_ic;
+        w->bank_conflict_rate = pr->bank_conflict_rate;
+    }
+}
+
 trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload *w,
                                  const trapeze_gz_params *p, trapeze_gz_model **out,
                                  trapeze_error *err)
@@ -50,6 +68,7 @@ trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload 
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     m->gpu = *gpu;
     m->work = *w;
+    apply_profile(&m->work, p);
     trapeze_gz_set_params(m, p);
     *out = m;
     return TRAPEZE_OK;
@@ -57,27 +76,13 @@ trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload 
 
 void trapeze_gz_destroy(trapeze_gz_model *m) { free(m); }
 void trapeze_gz_set_tau(trapeze_gz_model *m, int enabled) { m->tau = enabled != 0; }
-/* A calibration's measured [profile.NAME] replaces the spec's counts. */
-static void apply_profile(trapeze_workload *w, const trapeze_gz_params *p)
-{
-    for (int i = 0; i < p->n_profiles; i++) {
-        const trapeze_gz_profile *pr = &p->profile[i];
-        if (strcasecmp(pr->workload, w->name) != 0)
-            continue;
-        w->profile_elements = pr->input_elements;
-        w->insts_per_sm_mc = pr->insts_per_sm_mc;
-        w->insts_per_sm_ic = pr->insts_per_sm_ic;
-        w->bank_conflict_rate = pr->bank_conflict_rate;
-    }
-}
-
 void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p)
 {
     m->params = *p;
-    apply_profile(&m->work, p);
 }
 const trapeze_workload *trapeze_gz_workload(const trapeze_gz_model *m) { return &m->work; }
 const trapeze_gpu *trapeze_gz_gpu(const trapeze_gz_model *m) { return &m->gpu; }
+const double *gz_param_values(const trapeze_gz_model *m) { return m->params.value; }
 
 int trapeze_gz_max_height(const trapeze_gz_model *m, int blk_len)
 {
@@ -98,13 +103,13 @@ typedef struct {
     gz_dual h, blk, p[TRAPEZE_GZ_NPARAMS];
 } gz_vars;
 
-static gz_vars make_vars(const trapeze_gz_model *m, double h, double blk)
+static gz_vars make_vars(const double *params, double h, double blk)
 {
     gz_vars v;
     v.h = dual_var(h, GZ_VAR_H);
     v.blk = dual_var(blk, GZ_VAR_BLK);
     for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++)
-        v.p[i] = dual_var(m->params.value[i], GZ_VAR_PARAM0 + i);
+        v.p[i] = dual_var(params[i], GZ_VAR_PARAM0 + i);
     return v;
 }
 
@@ -261,10 +266,18 @@ static trapeze_status check_point(const trapeze_gz_model *m, double h, double bl
 trapeze_status trapeze_gz_evaluate(const trapeze_gz_model *m, trapeze_sync sync, double h,
                                    double blk_len, trapeze_gz_eval *out, trapeze_error *err)
 {
+    return gz_evaluate_at(m, m->params.value, sync, h, blk_len, out, err);
+}
+
+/* The equations at an explicit parameter vector (the generic interface's
+ * evaluate, model/ghostzone_model.c); the model's own values are not read. */
+trapeze_status gz_evaluate_at(const trapeze_gz_model *m, const double *params, trapeze_sync sync,
+                              double h, double blk_len, trapeze_gz_eval *out, trapeze_error *err)
+{
     trapeze_status s = check_point(m, h, blk_len, err);
     if (s)
         return s;
-    gz_vars v = make_vars(m, h, blk_len);
+    gz_vars v = make_vars(params, h, blk_len);
     gz_terms t;
     memory_terms(m, &v, &t);
     compute_terms(m, &v, sync, &t);

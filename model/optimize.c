@@ -1,201 +1,193 @@
 /*
- * optimize.c - choosing the trapezoid height (and optionally the block
- * edge) by gradient-based constrained minimization of CPL with NLopt's MMA,
- * under Eq. 5.20 (blk_len - HaloWidth_i * h > 0). Also the integer choices:
- * floor(h*) as the dissertation did, and the exact integer argmin.
+ * optimize.c - the generic optimizer: minimizes any model's value
+ * (model/model.h) over its decision variables at fixed parameters, with
+ * NLopt's gradient-based MMA inside a box and under the model's inequality
+ * constraints, from one or more start points (multi-start; the extra starts
+ * come from a Sobol sequence, so runs are reproducible).
  *
- * Owns the search only; the equations are ghostzone.c's.
+ * Owns the search only: it must not know any model's equations, and it
+ * never writes into a model (parameters are passed in).
  */
+#include <gsl/gsl_qrng.h>
 #include <math.h>
 #include <nlopt.h>
 #include <string.h>
 
 #include "common/error.h"
+#include "model/model.h"
 
-/* 5.20 is strict; keep the continuous search this far inside it, relative
- * to blk_len, so the model stays finite (T grows without bound at the edge). */
-#define EDGE_MARGIN 1e-9
-/* An objective value for points outside 5.20, where the model is undefined:
- * MMA treats it as a failed, non-conservative step and shrinks. */
+/* An objective value for points where the model is undefined (outside its
+ * domain): MMA treats it as a failed, non-conservative step and shrinks. */
 #define OUTSIDE_VALUE 1e30
 
+/* The search runs over the free variables only; `x` holds the full vector
+ * with the fixed ones in place. */
 typedef struct {
-    const trapeze_gz_model *model;
-    trapeze_sync sync;
-    double fixed_blk;   /* used when the block edge is not a variable */
-    int with_block;
+    const trapeze_model *model;
+    const double *params;
+    double x[TRAPEZE_MODEL_MAX_DECISIONS];
+    int free_var[TRAPEZE_MODEL_MAX_DECISIONS];
+    unsigned nfree;
     int evaluations;
 } search;
 
-static double objective(unsigned n, const double *x, double *grad, void *data)
+typedef struct {
+    search *s;
+    int k;
+} constraint_ref;
+
+static void expand(search *s, const double *xr)
+{
+    for (unsigned j = 0; j < s->nfree; j++)
+        s->x[s->free_var[j]] = xr[j];
+}
+
+static double objective(unsigned n, const double *xr, double *grad, void *data)
 {
     search *s = data;
-    double blk = s->with_block ? x[1] : s->fixed_blk;
-    trapeze_gz_eval e;
+    double value, full[TRAPEZE_MODEL_MAX_DECISIONS];
+    expand(s, xr);
     s->evaluations++;
-    if (trapeze_gz_evaluate(s->model, s->sync, x[0], blk, &e, NULL) != TRAPEZE_OK) {
+    if (trapeze_model_evaluate(s->model, s->params, s->x, &value, NULL, grad ? full : NULL,
+                               NULL) != TRAPEZE_OK) {
         if (grad)
             memset(grad, 0, n * sizeof *grad);
         return OUTSIDE_VALUE;
     }
-    if (grad) {
-        grad[0] = e.dcpl_dh;
-        if (s->with_block)
-            grad[1] = e.dcpl_dblk;
-    }
-    return e.cpl;
+    for (unsigned j = 0; grad && j < n; j++)
+        grad[j] = full[s->free_var[j]];
+    return value;
 }
 
-typedef struct {
-    search *s;
-    int dim;  /* which HaloWidth_i */
-} edge;
-
-/* 5.20 as NLopt wants it, c(x) <= 0: HaloWidth_i * h - blk_len + margin <= 0. */
-static double edge_constraint(unsigned n, const double *x, double *grad, void *data)
+static double constraint(unsigned n, const double *xr, double *grad, void *data)
 {
-    const edge *c = data;
-    int w = trapeze_gz_workload(c->s->model)->halo[c->dim];
-    double blk = c->s->with_block ? x[1] : c->s->fixed_blk;
-    if (grad) {
-        grad[0] = w;
-        if (n > 1)
-            grad[1] = -1.0 + EDGE_MARGIN;
-    }
-    return w * x[0] - blk * (1.0 - EDGE_MARGIN);
+    const constraint_ref *c = data;
+    double full[TRAPEZE_MODEL_MAX_DECISIONS];
+    expand(c->s, xr);
+    const trapeze_model *m = c->s->model;
+    double v = m->ops->constraint(m->self, c->k, c->s->x, grad ? full : NULL);
+    for (unsigned j = 0; grad && j < n; j++)
+        grad[j] = full[c->s->free_var[j]];
+    return v;
 }
 
-static int widest_halo(const trapeze_workload *w)
+void trapeze_minimize_options_default(trapeze_minimize_options *o)
 {
-    int most = 0;
-    for (int i = 0; i < w->dims; i++)
-        if (w->halo[i] > most)
-            most = w->halo[i];
-    return most;
+    memset(o, 0, sizeof *o);
+    o->n_starts = 1;
 }
 
-/* Largest block edge the GPU allows: threads per block and shared memory
- * per block (the staged arrays live in shared memory). */
-static int largest_block(const trapeze_gz_model *m)
+/* One MMA run from xr (reduced), leaving the end point there. */
+static trapeze_status run_mma(search *s, const double *lo, const double *hi,
+                              const trapeze_minimize_options *o, double *xr, double *f,
+                              trapeze_error *err)
 {
-    const trapeze_workload *w = trapeze_gz_workload(m);
-    const trapeze_gpu *g = trapeze_gz_gpu(m);
-    int b = 1;
-    for (;;) {
-        double elems = pow(b + 1, w->dims);
-        if (elems > g->max_threads_per_block ||
-            elems * w->stencil_arrays * w->element_bytes > g->shmem_per_block)
-            return b;
-        b++;
-    }
-}
-
-static trapeze_status run_nlopt(search *s, const double *lo, const double *hi, double *x,
-                                trapeze_error *err)
-{
-    unsigned n = s->with_block ? 2 : 1;
-    const trapeze_workload *w = trapeze_gz_workload(s->model);
-    nlopt_opt opt = nlopt_create(NLOPT_LD_MMA, n);
+    const trapeze_model *m = s->model;
+    int nc = m->ops->nconstraints ? m->ops->nconstraints(m->self) : 0;
+    if (nc > TRAPEZE_MODEL_MAX_CONSTRAINTS)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: %d constraints (at most %d)",
+                            m->ops->name, nc, TRAPEZE_MODEL_MAX_CONSTRAINTS);
+    nlopt_opt opt = nlopt_create(NLOPT_LD_MMA, s->nfree);
     if (!opt)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    edge edges[TRAPEZE_MAX_DIMS];
+    constraint_ref refs[TRAPEZE_MODEL_MAX_CONSTRAINTS];
     nlopt_set_lower_bounds(opt, lo);
     nlopt_set_upper_bounds(opt, hi);
     nlopt_set_min_objective(opt, objective, s);
-    for (int i = 0; i < w->dims; i++) {
-        edges[i] = (edge){s, i};
-        nlopt_add_inequality_constraint(opt, edge_constraint, &edges[i], 0.0);
+    for (int k = 0; k < nc; k++) {
+        refs[k] = (constraint_ref){s, k};
+        nlopt_add_inequality_constraint(opt, constraint, &refs[k], 0.0);
     }
-    nlopt_set_xtol_rel(opt, 1e-12);
-    nlopt_set_ftol_rel(opt, 1e-14);
-    nlopt_set_maxeval(opt, 2000);
-    double f;
-    nlopt_result r = nlopt_optimize(opt, x, &f);
+    nlopt_set_xtol_rel(opt, o->xtol_rel > 0 ? o->xtol_rel : 1e-12);
+    nlopt_set_ftol_rel(opt, o->ftol_rel > 0 ? o->ftol_rel : 1e-14);
+    nlopt_set_maxeval(opt, o->max_evaluations > 0 ? o->max_evaluations : 2000);
+    nlopt_result r = nlopt_optimize(opt, xr, f);
     nlopt_destroy(opt);
-    if (r < 0 || f >= OUTSIDE_VALUE)
-        return trapeze_fail(err, TRAPEZE_EFAIL, "%s: NLopt MMA failed (code %d)", w->name,
+    if (r < 0 || *f >= OUTSIDE_VALUE)
+        return trapeze_fail(err, TRAPEZE_EFAIL, "%s: NLopt MMA failed (code %d)", m->ops->name,
                             (int)r);
     return TRAPEZE_OK;
 }
 
-static double cpl_at(const trapeze_gz_model *m, trapeze_sync sync, double h, double blk)
+static trapeze_status check_options(const trapeze_model *m, const trapeze_minimize_options *o,
+                                    trapeze_error *err)
 {
-    trapeze_gz_eval e;
-    return trapeze_gz_evaluate(m, sync, h, blk, &e, NULL) == TRAPEZE_OK ? e.cpl : INFINITY;
-}
-
-/* Continuous h* at a fixed block edge, then floor and integer argmin. */
-static trapeze_status optimize_height(const trapeze_gz_model *m, trapeze_sync sync, int blk,
-                                      trapeze_gz_optimum *out, trapeze_error *err)
-{
-    const trapeze_workload *w = trapeze_gz_workload(m);
-    int hmax = trapeze_gz_max_height(m, blk);
-    if (hmax < 1)
-        return trapeze_fail(err, TRAPEZE_ERANGE, "%s: block edge %d admits no height (5.20)",
-                            w->name, blk);
-    search s = {m, sync, blk, 0, 0};
-    double lo = 1.0, hi = blk * (1.0 - EDGE_MARGIN) / widest_halo(w), x = 1.0;
-    trapeze_status st = run_nlopt(&s, &lo, &hi, &x, err);
-    if (st)
-        return st;
-    out->sync = sync;
-    out->blk_len = blk;
-    out->h_continuous = x;
-    out->h_floor = (int)floor(x);
-    if (out->h_floor > hmax)
-        out->h_floor = hmax; /* x can sit in (hmax, hmax + 1) only at the strict edge */
-    out->cpl_floor = cpl_at(m, sync, out->h_floor, blk);
-    out->cpl_h1 = cpl_at(m, sync, 1, blk);
-    out->h_argmin = 1;
-    out->cpl_argmin = out->cpl_h1;
-    for (int h = 2; h <= hmax; h++) {
-        double c = cpl_at(m, sync, h, blk);
-        if (c < out->cpl_argmin) {
-            out->cpl_argmin = c;
-            out->h_argmin = h;
-        }
-    }
-    out->evaluations = s.evaluations;
+    int nd = m->ops->ndecisions;
+    if (nd < 1 || nd > TRAPEZE_MODEL_MAX_DECISIONS)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: %d decision variables (1 to %d)",
+                            m->ops->name, nd, TRAPEZE_MODEL_MAX_DECISIONS);
+    if (o->n_starts < 1)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: %d start points", m->ops->name,
+                            o->n_starts);
     return TRAPEZE_OK;
 }
 
-/* (h, blk_len) jointly: NLopt on both, then the block edge rounded to the
- * better neighbour and the height re-optimized there. */
-static trapeze_status optimize_both(const trapeze_gz_model *m, trapeze_sync sync,
-                                    trapeze_gz_optimum *out, trapeze_error *err)
-{
-    const trapeze_workload *w = trapeze_gz_workload(m);
-    int bmax = largest_block(m), wmax = widest_halo(w);
-    if (bmax <= wmax)
-        return trapeze_fail(err, TRAPEZE_ERANGE,
-                            "%s: the GPU's largest block (edge %d) leaves no output tile",
-                            w->name, bmax);
-    search s = {m, sync, 0, 1, 0};
-    double lo[2] = {1.0, wmax + 1.0}, hi[2] = {(double)bmax / wmax, bmax};
-    double x[2] = {1.0, bmax};
-    trapeze_status st = run_nlopt(&s, lo, hi, x, err);
-    if (st)
-        return st;
-    trapeze_gz_optimum down, up;
-    int b_lo = (int)floor(x[1]), b_hi = b_lo + 1 <= bmax ? b_lo + 1 : b_lo;
-    if ((st = optimize_height(m, sync, b_lo, &down, err)) ||
-        (st = optimize_height(m, sync, b_hi, &up, err)))
-        return st;
-    *out = up.cpl_floor < down.cpl_floor ? up : down;
-    out->blk_continuous = x[1];
-    out->evaluations += s.evaluations + (out == &up ? down.evaluations : up.evaluations);
-    return TRAPEZE_OK;
-}
-
-trapeze_status trapeze_gz_optimize(const trapeze_gz_model *m, trapeze_sync sync,
-                                   int optimize_block, trapeze_gz_optimum *out,
-                                   trapeze_error *err)
+trapeze_status trapeze_model_minimize(const trapeze_model *m, const double *params,
+                                      const double *x_start, const trapeze_minimize_options *o,
+                                      trapeze_minimum *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (optimize_block)
-        return optimize_both(m, sync, out, err);
-    int blk = trapeze_gz_workload(m)->blk_len;
-    trapeze_status st = optimize_height(m, sync, blk, out, err);
-    out->blk_continuous = blk;
+    trapeze_status st = check_options(m, o, err);
+    if (st)
+        return st;
+    int nd = m->ops->ndecisions;
+    double box_lo[TRAPEZE_MODEL_MAX_DECISIONS], box_hi[TRAPEZE_MODEL_MAX_DECISIONS];
+    if (!o->lo || !o->hi)
+        m->ops->decision_bounds(m->self, box_lo, box_hi);
+    search s = {.model = m, .params = params};
+    double lo[TRAPEZE_MODEL_MAX_DECISIONS], hi[TRAPEZE_MODEL_MAX_DECISIONS];
+    for (int i = 0; i < nd; i++) {
+        s.x[i] = x_start[i];
+        if (o->fixed & (1u << i))
+            continue;
+        lo[s.nfree] = o->lo ? o->lo[i] : box_lo[i];
+        hi[s.nfree] = o->hi ? o->hi[i] : box_hi[i];
+        s.free_var[s.nfree++] = i;
+    }
+    double x0[TRAPEZE_MODEL_MAX_DECISIONS];
+    memcpy(x0, s.x, sizeof x0);
+    if (s.nfree == 0) { /* nothing to move: the value at the start */
+        memcpy(out->x, x0, sizeof out->x);
+        out->evaluations = 1;
+        return trapeze_model_evaluate(m, params, x0, &out->value, NULL, NULL, err);
+    }
+    gsl_qrng *sobol = o->n_starts > 1 ? gsl_qrng_alloc(gsl_qrng_sobol, s.nfree) : NULL;
+    if (o->n_starts > 1 && !sobol)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    /* A start that fails (say, MMA cannot leave an undefined region) does
+     * not sink the others; the first failure is reported when all fail. */
+    trapeze_error first_err = {0};
+    trapeze_status first = TRAPEZE_OK;
+    int found = 0;
+    out->value = INFINITY;
+    for (int start = 0; start < o->n_starts; start++) {
+        double xr[TRAPEZE_MODEL_MAX_DECISIONS], u[TRAPEZE_MODEL_MAX_DECISIONS], f;
+        trapeze_error e;
+        for (unsigned j = 0; j < s.nfree; j++)
+            xr[j] = x0[s.free_var[j]];
+        if (start > 0) {
+            gsl_qrng_get(sobol, u);
+            for (unsigned j = 0; j < s.nfree; j++)
+                xr[j] = lo[j] + u[j] * (hi[j] - lo[j]);
+        }
+        trapeze_status r = run_mma(&s, lo, hi, o, xr, &f, &e);
+        if (r && !first) {
+            first = r;
+            first_err = e;
+        }
+        if (!r && f < out->value) {
+            found = 1;
+            out->value = f;
+            expand(&s, xr);
+            memcpy(out->x, s.x, sizeof out->x);
+        }
+    }
+    if (!found) {
+        if (err)
+            *err = first_err;
+        st = first;
+    }
+    gsl_qrng_free(sobol);
+    out->evaluations = s.evaluations;
     return st;
 }

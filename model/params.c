@@ -6,28 +6,30 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/error.h"
 #include "common/ini.h"
+#include "model/ghostzone.h"
 
-static const char *const param_names[TRAPEZE_GZ_NPARAMS] = {
+const char *const gz_param_names[TRAPEZE_GZ_NPARAMS] = {
     "uncontended_latency_cycles", "sigma", "beta", "mu", "fence_cycles_per_block",
     "relaunch_cycles", "cpi", "blocks_per_sm", "bandwidth_fraction", "fence_barrier_cycles", "overlap"};
 
 /* Physical ranges: a calibration outside them is an error, not a result. */
-static const double param_min[TRAPEZE_GZ_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01, 0.01, 0, 0};
-static const double param_max[TRAPEZE_GZ_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3, 1, 1e9, 0.95};
+const double gz_param_min[TRAPEZE_GZ_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01, 0.01, 0, 0};
+const double gz_param_max[TRAPEZE_GZ_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3, 1, 1e9, 0.95};
 
 const char *trapeze_gz_param_name(trapeze_gz_param p)
 {
-    return (unsigned)p < TRAPEZE_GZ_NPARAMS ? param_names[p] : "?";
+    return (unsigned)p < TRAPEZE_GZ_NPARAMS ? gz_param_names[p] : "?";
 }
 
 void trapeze_gz_param_range(trapeze_gz_param p, double *lo, double *hi)
 {
     int i = (unsigned)p < TRAPEZE_GZ_NPARAMS ? (int)p : 0;
-    *lo = param_min[i];
-    *hi = param_max[i];
+    *lo = gz_param_min[i];
+    *hi = gz_param_max[i];
 }
 
 void trapeze_gz_params_default(trapeze_gz_params *p)
@@ -54,8 +56,8 @@ static int find_param(const char *key, int *is_stderr)
     size_t n = strlen(key);
     *is_stderr = n > 7 && strcmp(key + n - 7, "_stderr") == 0;
     for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++) {
-        size_t len = strlen(param_names[i]);
-        if (strncmp(key, param_names[i], len) == 0 && key[len] == (*is_stderr ? '_' : '\0'))
+        size_t len = strlen(gz_param_names[i]);
+        if (strncmp(key, gz_param_names[i], len) == 0 && key[len] == (*is_stderr ? '_' : '\0'))
             return i;
     }
     return -1;
@@ -103,6 +105,10 @@ static trapeze_status on_param(void *user, const trapeze_ini_ctx *at, const char
     if (strcmp(section, "meta") == 0) {
         if (strcmp(key, "source") == 0)
             snprintf(p->source, sizeof p->source, "%s", value);
+        else if (strcmp(key, "gpu") == 0)
+            snprintf(p->gpu, sizeof p->gpu, "%s", value);
+        else if (strcmp(key, "gpu_fingerprint") == 0)
+            snprintf(p->gpu_fingerprint, sizeof p->gpu_fingerprint, "%s", value);
         return TRAPEZE_OK; /* other [meta] keys are free-form notes */
     }
     if (strncmp(section, "profile.", 8) == 0 && section[8])
@@ -124,8 +130,22 @@ static trapeze_status on_param(void *user, const trapeze_ini_ctx *at, const char
                             at->path, at->line, key);
     if (is_stderr)
         return trapeze_ini_double(at, section, key, value, 0, 1e300, &p->stderr_[i], err);
-    return trapeze_ini_double(at, section, key, value, param_min[i], param_max[i],
+    return trapeze_ini_double(at, section, key, value, gz_param_min[i], gz_param_max[i],
                               &p->value[i], err);
+}
+
+typedef struct {
+    trapeze_gz_params *p;
+    int set;    /* [ghostzone] and [profile.NAME] keys read */
+} load_state;
+
+static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *section,
+                             const char *key, const char *value, trapeze_error *err)
+{
+    load_state *st = user;
+    trapeze_status s = on_param(st->p, at, section, key, value, err);
+    st->set += !s && strcmp(section, "meta") != 0;
+    return s;
 }
 
 trapeze_status trapeze_gz_params_load(const char *path, trapeze_gz_params *p,
@@ -133,7 +153,17 @@ trapeze_status trapeze_gz_params_load(const char *path, trapeze_gz_params *p,
 {
     trapeze_gz_params_default(p);
     snprintf(p->source, sizeof p->source, "%s", path);
-    return trapeze_ini_parse(path, on_param, p, err);
+    load_state st = {p, 0};
+    trapeze_status s = trapeze_ini_parse(path, on_key, &st, err);
+    if (s)
+        return s;
+    /* an empty or truncated file is a mistake, not "use the defaults" */
+    if (st.set == 0)
+        return trapeze_fail(err, TRAPEZE_EPARSE,
+                            "%s: sets nothing (expected [ghostzone] name = value lines); "
+                            "leave out --calibration for the built-in defaults",
+                            path);
+    return TRAPEZE_OK;
 }
 
 trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params *p,
@@ -145,11 +175,14 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
     if (!f)
         return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create: %s", tmp, strerror(errno));
     fprintf(f, "; Trapeze calibration of the ghost-zone model (Meng 2010, ch. 5)\n");
-    fprintf(f, "[meta]\nsource = %s\n\n[ghostzone]\n", p->source);
+    fprintf(f, "[meta]\nsource = %s\n", p->source);
+    if (p->gpu[0])
+        fprintf(f, "gpu = %s\ngpu_fingerprint = %s\n", p->gpu, p->gpu_fingerprint);
+    fprintf(f, "\n[ghostzone]\n");
     for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++) {
-        fprintf(f, "%s = %.17g\n", param_names[i], p->value[i]);
+        fprintf(f, "%s = %.17g\n", gz_param_names[i], p->value[i]);
         if (p->stderr_[i] > 0)
-            fprintf(f, "%s_stderr = %.17g\n", param_names[i], p->stderr_[i]);
+            fprintf(f, "%s_stderr = %.17g\n", gz_param_names[i], p->stderr_[i]);
     }
     if (p->whole_tiles)
         fprintf(f, "whole_tiles = 1\n");
@@ -159,10 +192,36 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
             fprintf(f, "%s = %.17g\n", profile_keys[k],
                     *profile_field((trapeze_gz_profile *)&p->profile[i], k));
     }
-    int failed = ferror(f) | (fclose(f) != 0);
-    if (failed || rename(tmp, path) != 0) {
+    errno = 0;
+    int failed = ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0;
+    int e = errno;
+    if (fclose(f) != 0 && !failed) {
+        failed = 1;
+        e = errno;
+    }
+    if (!failed && rename(tmp, path) != 0) {
+        failed = 1;
+        e = errno;
+    }
+    if (failed) {
         remove(tmp);
-        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write", path);
+        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path,
+                            strerror(e ? e : EIO));
     }
     return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_gz_params_check_gpu(const trapeze_gz_params *p, const trapeze_gpu *gpu,
+                                           trapeze_error *err)
+{
+    if (!p->gpu_fingerprint[0])
+        return TRAPEZE_OK;
+    char fp[17];
+    trapeze_gpu_fingerprint(gpu, fp);
+    if (strcmp(fp, p->gpu_fingerprint) == 0)
+        return TRAPEZE_OK;
+    return trapeze_fail(err, TRAPEZE_EINVAL,
+                        "made for GPU %s (fingerprint %s), not for %s (fingerprint %s); use "
+                        "the calibration made for %s, or force it with --force-calibration",
+                        p->gpu, p->gpu_fingerprint, gpu->name, fp, gpu->name);
 }

@@ -267,9 +267,12 @@ trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
                              "it; leave it out of the fit",
                              trapeze_gz_param_name((trapeze_gz_param)k), p->value[k], lo, hi);
     }
-    if (!s)
+    if (!s) {
         snprintf(p->source, sizeof p->source,
                  "trapeze calibrate on %.40s: %d observations, %d-fold CV MAPE %.2f%%",
                  plan->gpu.name, n, folds, fmin(rep->cv_mape_pct, 1e6));
+        snprintf(p->gpu, sizeof p->gpu, "%s", plan->gpu.name);
+        trapeze_gpu_fingerprint(&plan->gpu, p->gpu_fingerprint);
+    }
     return s;
 }

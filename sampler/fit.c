@@ -1,17 +1,20 @@
 /*
- * fit.c - calibration of the ghost-zone model: nonlinear least squares on
- * relative residuals (cpl_model - cpl_measured) / cpl_measured with GSL's
- * trust-region solver and the model's analytic Jacobian, standard errors
- * from the covariance, and k-fold cross-validation.
+ * fit.c - the generic fit of any model (model/model.h): nonlinear least
+ * squares on relative residuals (value - measured) / measured with GSL's
+ * trust-region solver and the model's analytic Jacobian in its parameters,
+ * standard errors from the covariance, and k-fold cross-validation. The
+ * ghost-zone calibration (trapeze_calib_fit, trapeze_calib_cross_validate)
+ * is this fit on the ghost-zone model's instances.
  *
  * Parameters are fitted through a change of variable that keeps each inside
  * its physical range (log for one-sided, logistic for [lo, hi] <= 1), so the
  * solver itself is unconstrained. Owns fitting only: it must not run
- * simulations or read sample files.
+ * simulations, read sample files, or write into a model (parameters are
+ * passed to every evaluation).
  */
 #include <gsl/gsl_blas.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit_nlinear.h>
-#include <gsl/gsl_permutation.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -19,28 +22,25 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "model/ghostzone.h"
+#include "sampler/fit.h"
 
 typedef struct {
-    trapeze_calib_point *pts;
+    const trapeze_fit_point *pts;
     int n;
-    int fitted[TRAPEZE_GZ_NPARAMS];  /* parameter index of each unknown */
+    const trapeze_model_ops *ops;
+    int fitted[TRAPEZE_MODEL_MAX_PARAMS];  /* parameter index of each unknown */
     int n_fitted;
-    trapeze_gz_params params;        /* current values */
+    double params[TRAPEZE_MODEL_MAX_PARAMS]; /* current values */
 } problem;
 
-static int bounded(int param)
-{
-    double lo, hi;
-    trapeze_gz_param_range((trapeze_gz_param)param, &lo, &hi);
-    return hi <= 1.0;
-}
+static int bounded(const trapeze_model_ops *ops, int k) { return ops->param_hi[k] <= 1.0; }
 
 /* theta(u) and dtheta/du for each kind of range. */
-static double to_param(int param, double u, double *dtheta_du)
+static double to_param(const trapeze_model_ops *ops, int k, double u, double *dtheta_du)
 {
-    double lo, hi;
-    trapeze_gz_param_range((trapeze_gz_param)param, &lo, &hi);
-    if (bounded(param)) {
+    double lo = ops->param_lo[k], hi = ops->param_hi[k];
+    if (bounded(ops, k)) {
         double s = 1.0 / (1.0 + exp(-u));
         *dtheta_du = (hi - lo) * s * (1.0 - s);
         return lo + (hi - lo) * s;
@@ -50,14 +50,13 @@ static double to_param(int param, double u, double *dtheta_du)
     return lo + e;
 }
 
-static double to_unknown(int param, double theta)
+static double to_unknown(const trapeze_model_ops *ops, int k, double theta)
 {
-    double lo, hi;
-    trapeze_gz_param_range((trapeze_gz_param)param, &lo, &hi);
+    double lo = ops->param_lo[k], hi = ops->param_hi[k];
     double span = hi - lo, eps = 1e-9 * (span < 1 ? span : 1);
     if (theta < lo + eps)
         theta = lo + eps; /* the edge itself is not reachable by the transform */
-    if (bounded(param)) {
+    if (bounded(ops, k)) {
         if (theta > hi - eps)
             theta = hi - eps;
         double s = (theta - lo) / span;
@@ -70,26 +69,24 @@ static void apply(problem *pb, const gsl_vector *u, double *dtheta)
 {
     for (int j = 0; j < pb->n_fitted; j++) {
         int k = pb->fitted[j];
-        pb->params.value[k] = to_param(k, gsl_vector_get(u, j), &dtheta[j]);
+        pb->params[k] = to_param(pb->ops, k, gsl_vector_get(u, j), &dtheta[j]);
     }
-    for (int i = 0; i < pb->n; i++)
-        trapeze_gz_set_params(pb->pts[i].model, &pb->params);
 }
 
 /* Residuals and, when J is non-NULL, the Jacobian in the unknowns u. */
 static int evaluate(problem *pb, const gsl_vector *u, gsl_vector *f, gsl_matrix *J)
 {
-    double dtheta[TRAPEZE_GZ_NPARAMS];
+    double dtheta[TRAPEZE_MODEL_MAX_PARAMS], dparams[TRAPEZE_MODEL_MAX_PARAMS], value;
     apply(pb, u, dtheta);
     for (int i = 0; i < pb->n; i++) {
-        const trapeze_calib_point *pt = &pb->pts[i];
-        trapeze_gz_eval e;
-        if (trapeze_gz_evaluate(pt->model, pt->sync, pt->h, pt->blk_len, &e, NULL))
+        const trapeze_fit_point *pt = &pb->pts[i];
+        if (trapeze_model_evaluate(&pt->model, pb->params, pt->decisions, &value,
+                                   J ? dparams : NULL, NULL, NULL))
             return GSL_EDOM;
         if (f)
-            gsl_vector_set(f, i, (e.cpl - pt->cpl_measured) / pt->cpl_measured);
+            gsl_vector_set(f, i, (value - pt->measured) / pt->measured);
         for (int j = 0; J && j < pb->n_fitted; j++)
-            gsl_matrix_set(J, i, j, e.dcpl_dparam[pb->fitted[j]] * dtheta[j] / pt->cpl_measured);
+            gsl_matrix_set(J, i, j, dparams[pb->fitted[j]] * dtheta[j] / pt->measured);
     }
     return GSL_SUCCESS;
 }
@@ -104,7 +101,7 @@ static int jacobian_fn(const gsl_vector *u, void *data, gsl_matrix *J)
     return evaluate(data, u, NULL, J);
 }
 
-static trapeze_status check_points(const trapeze_calib_point *pts, int n, int n_fitted,
+static trapeze_status check_points(const trapeze_fit_point *pts, int n, int n_fitted,
                                    trapeze_error *err)
 {
     if (n_fitted == 0)
@@ -113,98 +110,145 @@ static trapeze_status check_points(const trapeze_calib_point *pts, int n, int n_
         return trapeze_fail(err, TRAPEZE_EINVAL,
                             "calibration: %d samples cannot determine %d parameters", n,
                             n_fitted);
-    for (int i = 0; i < n; i++)
-        if (!(pts[i].cpl_measured > 0))
+    for (int i = 0; i < n; i++) {
+        if (pts[i].model.ops != pts[0].model.ops)
+            return trapeze_fail(err, TRAPEZE_EINVAL,
+                                "calibration: sample %d is of model %s, not %s", i,
+                                pts[i].model.ops->name, pts[0].model.ops->name);
+        if (!(pts[i].measured > 0))
             return trapeze_fail(err, TRAPEZE_ERANGE,
                                 "calibration: sample %d has a non-positive measured CPL", i);
+    }
     return TRAPEZE_OK;
 }
 
 /* Standard errors: s^2 (J^T J)^-1 in u, mapped to theta by the chain rule. */
-static void standard_errors(problem *pb, gsl_multifit_nlinear_workspace *w, double chisq,
-                            trapeze_gz_params *p)
+static trapeze_status standard_errors(problem *pb, gsl_multifit_nlinear_workspace *w,
+                                      double chisq, double *stderr_out, trapeze_error *err)
 {
     int m = pb->n_fitted;
     gsl_matrix *covar = gsl_matrix_alloc((size_t)m, (size_t)m);
+    if (!covar)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0, covar);
     double s2 = chisq / (pb->n - m);
     for (int j = 0; j < m; j++) {
         double dtheta;
-        to_param(pb->fitted[j], gsl_vector_get(gsl_multifit_nlinear_position(w), j), &dtheta);
-        p->stderr_[pb->fitted[j]] = fabs(dtheta) * sqrt(s2 * gsl_matrix_get(covar, j, j));
+        to_param(pb->ops, pb->fitted[j], gsl_vector_get(gsl_multifit_nlinear_position(w), j),
+                 &dtheta);
+        stderr_out[pb->fitted[j]] = fabs(dtheta) * sqrt(s2 * gsl_matrix_get(covar, j, j));
     }
     gsl_matrix_free(covar);
-}
-
-trapeze_status trapeze_calib_fit(trapeze_calib_point *pts, int n, unsigned mask,
-                                 trapeze_gz_params *p, trapeze_calib_report *rep,
-                                 trapeze_error *err)
-{
-    problem pb = {.pts = pts, .n = n, .params = *p};
-    for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++)
-        if (mask & TRAPEZE_GZ_MASK(k))
-            pb.fitted[pb.n_fitted++] = k;
-    trapeze_status s = check_points(pts, n, pb.n_fitted, err);
-    if (s)
-        return s;
-    gsl_multifit_nlinear_fdf fdf = {.f = residual_fn, .df = jacobian_fn, .n = (size_t)n,
-                                    .p = (size_t)pb.n_fitted, .params = &pb};
-    gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
-    gsl_multifit_nlinear_workspace *w =
-        gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, (size_t)n, (size_t)pb.n_fitted);
-    gsl_vector *u = gsl_vector_alloc((size_t)pb.n_fitted);
-    for (int j = 0; j < pb.n_fitted; j++)
-        gsl_vector_set(u, j, to_unknown(pb.fitted[j], p->value[pb.fitted[j]]));
-    int info, status = gsl_multifit_nlinear_init(u, &fdf, w);
-    if (status == GSL_SUCCESS)
-        status = gsl_multifit_nlinear_driver(500, 1e-12, 1e-12, 1e-14, NULL, NULL, &info, w);
-    double chisq = 0, dtheta[TRAPEZE_GZ_NPARAMS];
-    if (status == GSL_SUCCESS || status == GSL_EMAXITER) {
-        gsl_blas_ddot(gsl_multifit_nlinear_residual(w), gsl_multifit_nlinear_residual(w), &chisq);
-        apply(&pb, gsl_multifit_nlinear_position(w), dtheta);
-        memcpy(p->value, pb.params.value, sizeof p->value);
-        memset(p->stderr_, 0, sizeof p->stderr_);
-        standard_errors(&pb, w, chisq, p);
-        if (rep) {
-            rep->n_points = n;
-            rep->n_fitted = pb.n_fitted;
-            rep->iterations = (int)gsl_multifit_nlinear_niter(w);
-            rep->rms_rel_error = sqrt(chisq / n);
-        }
-    }
-    gsl_vector_free(u);
-    gsl_multifit_nlinear_free(w);
-    if (status != GSL_SUCCESS && status != GSL_EMAXITER)
-        return trapeze_fail(err, TRAPEZE_EFAIL, "calibration: the least-squares fit failed: %s",
-                            gsl_strerror(status));
     return TRAPEZE_OK;
 }
 
-static double abs_pct_error(const trapeze_calib_point *pt)
+static trapeze_status setup(problem *pb, const trapeze_fit_point *pts, int n, unsigned long mask,
+                            const double *params, trapeze_error *err)
 {
-    trapeze_gz_eval e;
-    if (trapeze_gz_evaluate(pt->model, pt->sync, pt->h, pt->blk_len, &e, NULL))
-        return INFINITY;
-    return 100.0 * fabs(e.cpl - pt->cpl_measured) / pt->cpl_measured;
+    memset(pb, 0, sizeof *pb);
+    pb->pts = pts;
+    pb->n = n;
+    if (n < 1)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "calibration: no samples");
+    pb->ops = pts[0].model.ops;
+    if (pb->ops->nparams > TRAPEZE_MODEL_MAX_PARAMS)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: %d parameters (at most %d)",
+                            pb->ops->name, pb->ops->nparams, TRAPEZE_MODEL_MAX_PARAMS);
+    memcpy(pb->params, params, (size_t)pb->ops->nparams * sizeof *params);
+    for (int k = 0; k < pb->ops->nparams; k++)
+        if (mask & (1ul << k))
+            pb->fitted[pb->n_fitted++] = k;
+    return check_points(pts, n, pb->n_fitted, err);
 }
 
-trapeze_status trapeze_calib_cross_validate(trapeze_calib_point *pts, int n, unsigned mask,
-                                            const trapeze_gz_params *start, int k,
+/* The trust-region solve from params; fills params, stderr_out and rep. */
+static trapeze_status solve(problem *pb, double *params, double *stderr_out,
+                            trapeze_calib_report *rep, trapeze_error *err)
+{
+    size_t n = (size_t)pb->n, p = (size_t)pb->n_fitted;
+    gsl_multifit_nlinear_fdf fdf = {.f = residual_fn, .df = jacobian_fn, .n = n, .p = p,
+                                    .params = pb};
+    gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
+    gsl_multifit_nlinear_workspace *w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust,
+                                                                   &fp, n, p);
+    gsl_vector *u = gsl_vector_alloc(p);
+    if (!w || !u) {
+        gsl_vector_free(u);
+        if (w)
+            gsl_multifit_nlinear_free(w);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    }
+    for (int j = 0; j < pb->n_fitted; j++)
+        gsl_vector_set(u, j, to_unknown(pb->ops, pb->fitted[j], params[pb->fitted[j]]));
+    int info, status = gsl_multifit_nlinear_init(u, &fdf, w);
+    if (status == GSL_SUCCESS)
+        status = gsl_multifit_nlinear_driver(500, 1e-12, 1e-12, 1e-14, NULL, NULL, &info, w);
+    double chisq = 0, dtheta[TRAPEZE_MODEL_MAX_PARAMS];
+    trapeze_status s = TRAPEZE_OK;
+    if (status == GSL_SUCCESS || status == GSL_EMAXITER) {
+        gsl_blas_ddot(gsl_multifit_nlinear_residual(w), gsl_multifit_nlinear_residual(w), &chisq);
+        apply(pb, gsl_multifit_nlinear_position(w), dtheta);
+        memcpy(params, pb->params, (size_t)pb->ops->nparams * sizeof *params);
+        if (stderr_out) {
+            memset(stderr_out, 0, (size_t)pb->ops->nparams * sizeof *stderr_out);
+            s = standard_errors(pb, w, chisq, stderr_out, err);
+        }
+        if (rep) {
+            rep->n_points = pb->n;
+            rep->n_fitted = pb->n_fitted;
+            rep->iterations = (int)gsl_multifit_nlinear_niter(w);
+            rep->rms_rel_error = sqrt(chisq / pb->n);
+        }
+    } else {
+        s = trapeze_fail(err, TRAPEZE_EFAIL, "calibration: the least-squares fit failed: %s",
+                         gsl_strerror(status));
+    }
+    gsl_vector_free(u);
+    gsl_multifit_nlinear_free(w);
+    return s;
+}
+
+trapeze_status trapeze_model_fit(const trapeze_fit_point *pts, int n, unsigned long mask,
+                                 double *params, double *stderr_out, trapeze_calib_report *rep,
+                                 trapeze_error *err)
+{
+    gsl_set_error_handler_off(); /* GSL's default handler aborts the process */
+    problem pb;
+    trapeze_status s = setup(&pb, pts, n, mask, params, err);
+    return s ? s : solve(&pb, params, stderr_out, rep, err);
+}
+
+static double abs_pct_error(const trapeze_fit_point *pt, const double *params)
+{
+    double value;
+    if (trapeze_model_evaluate(&pt->model, params, pt->decisions, &value, NULL, NULL, NULL))
+        return INFINITY;
+    return 100.0 * fabs(value - pt->measured) / pt->measured;
+}
+
+trapeze_status trapeze_model_cross_validate(const trapeze_fit_point *pts, int n,
+                                            unsigned long mask, const double *start, int k,
                                             unsigned long seed, trapeze_calib_report *rep,
                                             trapeze_error *err)
 {
     if (k < 2 || k > n)
         return trapeze_fail(err, TRAPEZE_EINVAL, "cross-validation: %d folds for %d samples", k, n);
+    gsl_set_error_handler_off();
+    int np = pts[0].model.ops->nparams;
     size_t *order = malloc((size_t)n * sizeof *order);
-    trapeze_calib_point *train = malloc((size_t)n * sizeof *train);
-    if (!order || !train) {
+    trapeze_fit_point *train = malloc((size_t)n * sizeof *train);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!order || !train || !rng || np > TRAPEZE_MODEL_MAX_PARAMS) {
         free(order);
         free(train);
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+        if (rng)
+            gsl_rng_free(rng);
+        return np > TRAPEZE_MODEL_MAX_PARAMS
+                   ? trapeze_fail(err, TRAPEZE_EINVAL, "cross-validation: too many parameters")
+                   : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
     for (int i = 0; i < n; i++)
         order[i] = (size_t)i;
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, seed);
     gsl_ran_shuffle(rng, order, (size_t)n, sizeof *order);
     gsl_rng_free(rng);
@@ -215,22 +259,83 @@ trapeze_status trapeze_calib_cross_validate(trapeze_calib_point *pts, int n, uns
         for (int i = 0; i < n; i++)
             if (i % k != fold)
                 train[m++] = pts[order[i]];
-        trapeze_gz_params p = *start;
-        s = trapeze_calib_fit(train, m, mask, &p, NULL, err);
+        double p[TRAPEZE_MODEL_MAX_PARAMS];
+        memcpy(p, start, (size_t)np * sizeof *p);
+        s = trapeze_model_fit(train, m, mask, p, NULL, NULL, err);
         for (int i = fold; !s && i < n; i += k) { /* held-out points, under the fold's fit */
-            trapeze_gz_set_params(pts[order[i]].model, &p);
-            double e = abs_pct_error(&pts[order[i]]);
+            double e = abs_pct_error(&pts[order[i]], p);
             sum += e;
             worst = e > worst ? e : worst;
         }
     }
-    for (int i = 0; i < n; i++)
-        trapeze_gz_set_params(pts[i].model, start);
     free(order);
     free(train);
     if (!s) {
         rep->cv_mape_pct = sum / n;
         rep->cv_max_ape_pct = worst;
     }
+    return s;
+}
+
+/* ---------------------------------- the ghost-zone calibration on it */
+
+/* The generic points of calibration points: one instance (model, sync)
+ * each, at (h, blk_len). */
+static trapeze_status gz_points(const trapeze_calib_point *pts, int n, gz_instance **inst,
+                                trapeze_fit_point **fp, trapeze_error *err)
+{
+    *inst = calloc((size_t)(n > 0 ? n : 1), sizeof **inst);
+    *fp = calloc((size_t)(n > 0 ? n : 1), sizeof **fp);
+    if (!*inst || !*fp) {
+        free(*inst);
+        free(*fp);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        (*inst)[i] = (gz_instance){pts[i].model, pts[i].sync};
+        (*fp)[i].model = gz_as_model(&(*inst)[i]);
+        (*fp)[i].decisions[GZ_DECISION_H] = pts[i].h;
+        (*fp)[i].decisions[GZ_DECISION_BLK] = pts[i].blk_len;
+        (*fp)[i].measured = pts[i].cpl_measured;
+    }
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_calib_fit(trapeze_calib_point *pts, int n, unsigned mask,
+                                 trapeze_gz_params *p, trapeze_calib_report *rep,
+                                 trapeze_error *err)
+{
+    gz_instance *inst;
+    trapeze_fit_point *fp;
+    trapeze_status s = gz_points(pts, n, &inst, &fp, err);
+    if (s)
+        return s;
+    trapeze_gz_params fitted = *p;
+    s = trapeze_model_fit(fp, n, mask, fitted.value, fitted.stderr_, rep, err);
+    if (!s) {
+        *p = fitted;
+        for (int i = 0; i < n; i++) /* as documented: models hold the fit */
+            trapeze_gz_set_params(pts[i].model, p);
+    }
+    free(inst);
+    free(fp);
+    return s;
+}
+
+trapeze_status trapeze_calib_cross_validate(trapeze_calib_point *pts, int n, unsigned mask,
+                                            const trapeze_gz_params *start, int k,
+                                            unsigned long seed, trapeze_calib_report *rep,
+                                            trapeze_error *err)
+{
+    gz_instance *inst;
+    trapeze_fit_point *fp;
+    trapeze_status s = gz_points(pts, n, &inst, &fp, err);
+    if (s)
+        return s;
+    s = trapeze_model_cross_validate(fp, n, mask, start->value, k, seed, rep, err);
+    for (int i = 0; i < n; i++)
+        trapeze_gz_set_params(pts[i].model, start);
+    free(inst);
+    free(fp);
     return s;
 }

@@ -1,18 +1,40 @@
 /*
  * samples.c - samples.csv, the calibration's append-only log of finished
- * samples. Owns the file format, crash safety (whole rows, fsync, torn last
- * line cut off) and lookup by id; must not plan or run samples.
+ * samples (also the validation's sweep log). Owns the file format, crash
+ * safety and lookup by id; must not plan or run samples.
+ *
+ * What it guarantees (docs/reliability.md):
+ *  - a finished row is never lost: the file is read by length (a NUL byte
+ *    is an error naming its line, not an end of text); a file that does not
+ *    start with the header is refused and left as it is;
+ *  - only a real torn last row is cut (a last line without '\n' whose kind
+ *    is one this program writes, or too short to name one: re-runnable),
+ *    and the cut is reported by trapeze_sample_log_note(); a last line of
+ *    another kind (a hand-typed "measured" row) is kept and given its
+ *    newline, or refused if malformed - never dropped;
+ *  - one writer: the open log holds an exclusive flock(), so a second run
+ *    on the same file fails at once with a clear message;
+ *  - an id is never in the log twice (refused on read and on append);
+ *  - a row is appended with one write() then fsync(); a failed write (disk
+ *    full) is cut back so the file keeps whole rows only.
+ * Invariants: rows[i] came from line i + 2 of the file; ids are unique.
  */
 #include <csv.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/number.h"
 #include "common/text.h"
+#include "sampler/sampler.h"
 
 const char *const trapeze_sample_columns[] = {
     "sample_id", "kind", "workload", "gpu", "sync", "h", "blk_len", "size_0", "size_1",
@@ -20,23 +42,32 @@ const char *const trapeze_sample_columns[] = {
 const int trapeze_sample_ncolumns =
     (int)(sizeof trapeze_sample_columns / sizeof trapeze_sample_columns[0]);
 
+/* Kinds this program writes: a torn row of one of them is simply run again. */
+static const char *const program_kinds[] = {SAMPLER_KIND_MICRO, SAMPLER_KIND_PROFILE,
+                                             SAMPLER_KIND_SIM};
+
 struct trapeze_sample_log {
     char *path;
     int fd;
     trapeze_sample *rows;
     int count, capacity;
+    char note[640];   /* what opening repaired, for the caller to print; "" if nothing */
 };
 
+#define FIELD_MAX 128
 typedef struct {
-    char field[16][128];
+    char field[16][FIELD_MAX];
     int n;
+    int too_long;     /* index + 1 of the first field longer than FIELD_MAX - 1 */
 } row_fields;
 
 static void on_field(void *s, size_t len, void *data)
 {
     row_fields *r = data;
     if (r->n < 16) {
-        size_t n = len < 127 ? len : 127;
+        if (len >= FIELD_MAX && !r->too_long)
+            r->too_long = r->n + 1;
+        size_t n = len < FIELD_MAX - 1 ? len : FIELD_MAX - 1;
         memcpy(r->field[r->n], s, n);
         r->field[r->n][n] = '\0';
     }
@@ -49,31 +80,23 @@ static int split_row(const char *line, size_t len, row_fields *r)
     memset(r, 0, sizeof *r);
     csv_init(&p, CSV_APPEND_NULL);
     size_t used = csv_parse(&p, line, len, on_field, NULL, r);
-    csv_fini(&p, on_field, NULL, r);
+    int ok = used == len && csv_fini(&p, on_field, NULL, r) == 0;
     csv_free(&p);
-    return used == len;
-}
-
-static trapeze_status number(const char *path, int line, int col, const char *text, double *out,
-                             trapeze_error *err)
-{
-    if (!trapeze_parse_double(text, out))
-        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: field %s: expected a number, got '%s'",
-                            path, line, trapeze_sample_columns[col], text);
-    return TRAPEZE_OK;
+    return ok;
 }
 
 static trapeze_status to_sample(const char *path, int line, const row_fields *r,
                                 trapeze_sample *s, trapeze_error *err)
 {
-    double v[16];
+    trapeze_where at = {path, line, ""};
+    char what[64];
     trapeze_status st;
     if (r->n != trapeze_sample_ncolumns)
         return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: %d fields, expected %d", path, line,
                             r->n, trapeze_sample_ncolumns);
-    for (int c = 5; c < trapeze_sample_ncolumns; c++)
-        if ((st = number(path, line, c, r->field[c], &v[c], err)))
-            return st;
+    if (r->too_long)
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: field %s: longer than %d characters",
+                            path, line, trapeze_sample_columns[r->too_long - 1], FIELD_MAX - 1);
     memset(s, 0, sizeof *s);
     char *const dest[] = {s->id, s->kind, s->workload, s->gpu};
     const size_t room[] = {sizeof s->id, sizeof s->kind, sizeof s->workload, sizeof s->gpu};
@@ -83,23 +106,32 @@ static trapeze_status to_sample(const char *path, int line, const row_fields *r,
                                 path, line, trapeze_sample_columns[c], room[c] - 1);
         memcpy(dest[c], r->field[c], strlen(r->field[c]) + 1);
     }
-    if (strcmp(r->field[4], "relaunch") != 0 && strcmp(r->field[4], "fence") != 0)
+    if (strcmp(r->field[4], "relaunch") != 0 && strcmp(r->field[4], "fence") != 0) {
+        char q[96];
         return trapeze_fail(err, TRAPEZE_EPARSE,
                             "%s:%d: field sync: expected relaunch or fence, got '%s'", path, line,
-                            r->field[4]);
+                            trapeze_escape(r->field[4], strlen(r->field[4]), q, sizeof q));
+    }
     s->sync = strcmp(r->field[4], "fence") == 0 ? TRAPEZE_SYNC_FENCE : TRAPEZE_SYNC_RELAUNCH;
-    s->h = (int)v[5];
-    s->blk_len = (int)v[6];
-    for (int d = 0; d < TRAPEZE_MAX_DIMS; d++)
-        s->data_len[d] = v[7 + d];
-    s->stages = (int)v[10];
-    s->cycles = v[11];
-    s->cpl_cycles = v[12];
-    s->warp_instructions = v[13];
-    s->bank_conflicts = v[14];
-    if (s->h < 1 || s->blk_len < 1 || s->stages < 1 || !(s->cpl_cycles > 0))
-        return trapeze_fail(err, TRAPEZE_ERANGE,
-                            "%s:%d: h, blk_len, stages and cpl_cycles must be positive", path, line);
+    at.what = what;
+    int *const ints[] = {&s->h, &s->blk_len, &s->stages};
+    const int int_col[] = {5, 6, 10};
+    for (int i = 0; i < 3; i++) {
+        snprintf(what, sizeof what, "field %s", trapeze_sample_columns[int_col[i]]);
+        if ((st = trapeze_num_int(r->field[int_col[i]], 1, INT_MAX, &at, ints[i], err)))
+            return st;
+    }
+    double *const reals[] = {&s->data_len[0], &s->data_len[1], &s->data_len[2], &s->cycles,
+                             &s->cpl_cycles,  &s->warp_instructions, &s->bank_conflicts};
+    const int real_col[] = {7, 8, 9, 11, 12, 13, 14};
+    for (int i = 0; i < 7; i++) {
+        snprintf(what, sizeof what, "field %s", trapeze_sample_columns[real_col[i]]);
+        if ((st = trapeze_num_double(r->field[real_col[i]], 0, DBL_MAX, &at, reals[i], err)))
+            return st;
+    }
+    if (!(s->cpl_cycles > 0))
+        return trapeze_fail(err, TRAPEZE_ERANGE, "%s:%d: field cpl_cycles: must be positive",
+                            path, line);
     return TRAPEZE_OK;
 }
 
@@ -117,58 +149,220 @@ static trapeze_status keep(trapeze_sample_log *log, const trapeze_sample *s, tra
     return TRAPEZE_OK;
 }
 
-static trapeze_status write_all(trapeze_sample_log *log, const char *text, size_t len,
+static int find_index(const trapeze_sample_log *log, const char *id)
+{
+    for (int i = 0; i < log->count; i++)
+        if (strcmp(log->rows[i].id, id) == 0)
+            return i;
+    return -1;
+}
+
+/* A row read from line `line`: kept unless its id is already there. */
+static trapeze_status keep_read(trapeze_sample_log *log, int line, const trapeze_sample *s,
                                 trapeze_error *err)
 {
-    /* one write() of a whole row: O_APPEND keeps concurrent rows whole */
-    if (write(log->fd, text, len) != (ssize_t)len || fsync(log->fd) != 0)
-        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot append: %s", log->path, strerror(errno));
+    int i = find_index(log, s->id);
+    if (i >= 0) {
+        char q[128];
+        return trapeze_fail(err, TRAPEZE_EPARSE,
+                            "%s:%d: sample id '%s' is already on line %d: a fit would count it "
+                            "twice; delete one of the two rows",
+                            log->path, line, trapeze_escape(s->id, strlen(s->id), q, sizeof q),
+                            i + 2);
+    }
+    return keep(log, s, err);
+}
+
+/* Writes all of text at the end of the file, then fsync. On failure the
+ * file is cut back to its old end, so it never holds a part of a row. */
+static trapeze_status write_all(trapeze_sample_log *log, int fd, const char *text, size_t len,
+                                trapeze_error *err)
+{
+    off_t end = lseek(fd, 0, SEEK_END);
+    size_t done = 0;
+    int e = 0;
+    /* one write() of a whole row as a rule; the loop only finishes a short one */
+    while (done < len && !e) {
+        ssize_t n = write(fd, text + done, len - done);
+        if (n > 0)
+            done += (size_t)n;
+        else if (n < 0 && errno != EINTR)
+            e = errno;
+        else if (n == 0)
+            e = EIO;
+    }
+    if (!e && fsync(fd) != 0)
+        e = errno;
+    if (!e)
+        return TRAPEZE_OK;
+    if (end >= 0 && ftruncate(fd, end) != 0) {
+        /* the row stays torn; the next open cuts it */
+    }
+    return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot append: %s", log->path, strerror(e));
+}
+
+static size_t header_text(char *line, size_t room)
+{
+    size_t n = 0;
+    for (int c = 0; c < trapeze_sample_ncolumns && n < room; c++)
+        n += (size_t)snprintf(line + n, room - n, "%s%s", trapeze_sample_columns[c],
+                              c + 1 < trapeze_sample_ncolumns ? "," : "\n");
+    return n;
+}
+
+static trapeze_status write_header(trapeze_sample_log *log, int fd, trapeze_error *err)
+{
+    char line[512];
+    return write_all(log, fd, line, header_text(line, sizeof line), err);
+}
+
+static trapeze_status foreign(const trapeze_sample_log *log, trapeze_error *err)
+{
+    return trapeze_fail(err, TRAPEZE_EPARSE,
+                        "%s:1: not a samples log (the first line must be the header %s,%s,...); "
+                        "the file is left as it is",
+                        log->path, trapeze_sample_columns[0], trapeze_sample_columns[1]);
+}
+
+/* Line 1 (p[0..n), `whole` when it ended with '\n'). A header cut short
+ * (a kill while creating the log) is rewritten; anything else is foreign. */
+static trapeze_status read_header(trapeze_sample_log *log, const char *p, size_t n, int whole,
+                                  trapeze_error *err)
+{
+    char want[512];
+    size_t want_len = header_text(want, sizeof want) - 1; /* without '\n' */
+    if (!whole && n < want_len && memcmp(p, want, n) == 0) {
+        if (ftruncate(log->fd, 0) != 0)
+            return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot rewrite a torn header: %s",
+                                log->path, strerror(errno));
+        snprintf(log->note, sizeof log->note, "%s:1: rewrote a header cut short", log->path);
+        return write_header(log, log->fd, err);
+    }
+    if (!whole || n != want_len || memcmp(p, want, n) != 0)
+        return foreign(log, err);
     return TRAPEZE_OK;
 }
 
-/* Reads complete rows; a last line without '\n' is a torn write: cut off. */
-static trapeze_status read_rows(trapeze_sample_log *log, const char *text, trapeze_error *err)
+static int is_program_kind(const char *kind)
 {
-    size_t total = strlen(text), complete = 0;
-    int line = 0;
-    const char *p = text;
-    trapeze_status st = TRAPEZE_OK;
-    while (!st && *p) {
-        const char *nl = strchr(p, '\n');
-        if (!nl)
-            break; /* torn */
-        row_fields r;
-        line++;
-        if (!split_row(p, (size_t)(nl - p), &r)) {
-            st = trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: malformed CSV", log->path, line);
-        } else if (line == 1) {
-            for (int c = 0; c < trapeze_sample_ncolumns && !st; c++)
-                if (r.n != trapeze_sample_ncolumns || strcmp(r.field[c], trapeze_sample_columns[c]))
-                    st = trapeze_fail(err, TRAPEZE_EPARSE,
-                                      "%s:1: header: expected the columns %s,%s,...", log->path,
-                                      trapeze_sample_columns[0], trapeze_sample_columns[1]);
-        } else {
-            trapeze_sample s;
-            if (!(st = to_sample(log->path, line, &r, &s, err)))
-                st = keep(log, &s, err);
-        }
-        p = nl + 1;
-        complete = (size_t)(p - text);
+    for (size_t i = 0; i < sizeof program_kinds / sizeof *program_kinds; i++)
+        if (strcmp(kind, program_kinds[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* The kind field of a partial row, when the row got past it (a comma after). */
+static int partial_kind(const char *p, size_t n, char *kind, size_t room)
+{
+    row_fields r;
+    const char *comma = memchr(p, ',', n);
+    if (!comma)
+        return 0;
+    const char *second = memchr(comma + 1, ',', n - (size_t)(comma + 1 - p));
+    if (!second || !split_row(p, (size_t)(second - p), &r) || r.n < 2)
+        return 0;
+    snprintf(kind, room, "%s", r.field[1]);
+    return 1;
+}
+
+/* The last line, p[0..n) at byte `at`, has no '\n'. */
+static trapeze_status read_unterminated(trapeze_sample_log *log, int line, const char *p,
+                                        size_t n, size_t at, trapeze_error *err)
+{
+    char kind[FIELD_MAX];
+    if (!partial_kind(p, n, kind, sizeof kind) || is_program_kind(kind)) {
+        /* a torn write of this program's row: the sample is run again */
+        if (ftruncate(log->fd, (off_t)at) != 0)
+            return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot cut a torn last row: %s",
+                                log->path, strerror(errno));
+        snprintf(log->note, sizeof log->note,
+                 "%s:%d: cut a partial last row (%zu bytes) left by an interrupted run; "
+                 "its sample will run again",
+                 log->path, line, n);
+        return TRAPEZE_OK;
     }
-    if (!st && complete < total && ftruncate(log->fd, (off_t)complete) != 0)
-        st = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot cut a torn last row: %s", log->path,
-                          strerror(errno));
+    /* someone else's row (a hand-typed measurement): keep it or refuse it */
+    row_fields r;
+    trapeze_sample s;
+    trapeze_status st;
+    if (!split_row(p, n, &r))
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: malformed CSV (last row)", log->path,
+                            line);
+    if ((st = to_sample(log->path, line, &r, &s, err)) ||
+        (st = keep_read(log, line, &s, err)) ||
+        (st = write_all(log, log->fd, "\n", 1, err)))
+        return st;
+    snprintf(log->note, sizeof log->note,
+             "%s:%d: the last row had no final newline; kept it and added one", log->path, line);
+    return TRAPEZE_OK;
+}
+
+/* Reads every row of text[0..len). */
+static trapeze_status read_rows(trapeze_sample_log *log, const char *text, size_t len,
+                                trapeze_error *err)
+{
+    size_t pos = 0;
+    int line = 0;
+    trapeze_status st = TRAPEZE_OK;
+    while (!st && pos < len) {
+        const char *p = text + pos;
+        const char *nl = memchr(p, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - p) : len - pos;
+        line++;
+        if (memchr(p, '\0', n)) {
+            if (line == 1)
+                return foreign(log, err);
+            return trapeze_fail(err, TRAPEZE_EPARSE,
+                                "%s:%d: a NUL byte in the row: the file is damaged or not a "
+                                "samples log; it is left as it is",
+                                log->path, line);
+        }
+        if (line == 1) {
+            st = read_header(log, p, n, nl != NULL, err);
+        } else if (!nl) {
+            st = read_unterminated(log, line, p, n, pos, err);
+        } else {
+            row_fields r;
+            trapeze_sample s;
+            if (!split_row(p, n, &r))
+                st = trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: malformed CSV", log->path, line);
+            else if (!(st = to_sample(log->path, line, &r, &s, err)))
+                st = keep_read(log, line, &s, err);
+        }
+        pos += n + (nl != NULL);
+    }
     return st;
 }
 
-static trapeze_status write_header(trapeze_sample_log *log, trapeze_error *err)
+/* Opens and locks path; retries when the file was replaced (by a sort of
+ * the run that held the lock) between open and lock. */
+static trapeze_status open_locked(trapeze_sample_log *log, trapeze_error *err)
 {
-    char line[512] = "";
-    for (int c = 0; c < trapeze_sample_ncolumns; c++) {
-        strcat(line, trapeze_sample_columns[c]);
-        strcat(line, c + 1 < trapeze_sample_ncolumns ? "," : "\n");
+    for (int tries = 0; tries < 8; tries++) {
+        int fd = open(log->path, O_RDWR | O_CREAT | O_APPEND, 0644);
+        if (fd < 0)
+            return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot open: %s", log->path,
+                                strerror(errno));
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int e = errno;
+            close(fd);
+            if (e == EWOULDBLOCK)
+                return trapeze_fail(err, TRAPEZE_EIO,
+                                    "%s: in use by another run (it holds the file's lock); "
+                                    "wait for it to end, or give another file",
+                                    log->path);
+            return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot lock: %s", log->path,
+                                strerror(e));
+        }
+        struct stat by_fd, by_path;
+        if (fstat(fd, &by_fd) == 0 && stat(log->path, &by_path) == 0 &&
+            by_fd.st_dev == by_path.st_dev && by_fd.st_ino == by_path.st_ino) {
+            log->fd = fd;
+            return TRAPEZE_OK;
+        }
+        close(fd);
     }
-    return write_all(log, line, strlen(line), err);
+    return trapeze_fail(err, TRAPEZE_EIO, "%s: the file keeps being replaced", log->path);
 }
 
 trapeze_status trapeze_sample_log_open(const char *path, trapeze_sample_log **out,
@@ -180,19 +374,14 @@ trapeze_status trapeze_sample_log_open(const char *path, trapeze_sample_log **ou
         free(log);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
-    log->fd = open(path, O_RDWR | O_CREAT | O_APPEND, 0644);
-    if (log->fd < 0) {
-        trapeze_status st = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot open: %s", path,
-                                         strerror(errno));
-        trapeze_sample_log_close(log);
-        return st;
-    }
+    log->fd = -1;
     char *text = NULL;
-    trapeze_status st = trapeze_read_file(path, &text, err);
+    size_t len = 0;
+    trapeze_status st = open_locked(log, err);
     if (!st)
-        st = text[0] ? read_rows(log, text, err) : write_header(log, err);
-    if (!st && text[0] && log->count == 0 && !strchr(text, '\n'))
-        st = write_header(log, err); /* only a torn header was there */
+        st = trapeze_read_fd(log->fd, path, &text, &len, err);
+    if (!st)
+        st = len ? read_rows(log, text, len, err) : write_header(log, log->fd, err);
     free(text);
     if (st) {
         trapeze_sample_log_close(log);
@@ -200,6 +389,11 @@ trapeze_status trapeze_sample_log_open(const char *path, trapeze_sample_log **ou
     }
     *out = log;
     return TRAPEZE_OK;
+}
+
+const char *trapeze_sample_log_note(const trapeze_sample_log *log)
+{
+    return log->note[0] ? log->note : NULL;
 }
 
 void trapeze_sample_log_close(trapeze_sample_log *log)
@@ -222,10 +416,8 @@ const trapeze_sample *trapeze_sample_log_get(const trapeze_sample_log *log, int 
 
 const trapeze_sample *trapeze_sample_log_find(const trapeze_sample_log *log, const char *id)
 {
-    for (int i = 0; i < log->count; i++)
-        if (strcmp(log->rows[i].id, id) == 0)
-            return &log->rows[i];
-    return NULL;
+    int i = find_index(log, id);
+    return i >= 0 ? &log->rows[i] : NULL;
 }
 
 /* A text field, quoted by libcsv only when it must be. */
@@ -259,10 +451,16 @@ trapeze_status trapeze_sample_log_append(trapeze_sample_log *log, const trapeze_
                                          trapeze_error *err)
 {
     char row[1024];
+    if (find_index(log, s->id) >= 0) {
+        char q[128];
+        return trapeze_fail(err, TRAPEZE_EINVAL,
+                            "%s: sample id '%s' is already in the log; not appended twice",
+                            log->path, trapeze_escape(s->id, strlen(s->id), q, sizeof q));
+    }
     size_t n = format_row(s, row, sizeof row);
     if (!n)
         return trapeze_fail(err, TRAPEZE_EINVAL, "%s: sample row too long", log->path);
-    trapeze_status st = write_all(log, row, n, err);
+    trapeze_status st = write_all(log, log->fd, row, n, err);
     return st ? st : keep(log, s, err);
 }
 
@@ -302,13 +500,18 @@ trapeze_status trapeze_sample_log_sort(trapeze_sample_log *log, const char *cons
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
     if (fd < 0)
         return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+    /* the new file is locked before it takes the name, so the lock never lapses */
+    trapeze_status st = TRAPEZE_OK;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+        st = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot lock: %s", tmp, strerror(errno));
     int old = log->fd;
     log->fd = fd;
-    trapeze_status st = write_header(log, err);
+    if (!st)
+        st = write_header(log, fd, err);
     for (int i = 0; i < log->count && !st; i++) {
         char row[1024];
         size_t len = format_row(&log->rows[i], row, sizeof row);
-        st = write_all(log, row, len, err);
+        st = write_all(log, fd, row, len, err);
     }
     if (!st && rename(tmp, log->path) != 0)
         st = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot replace: %s", log->path, strerror(errno));

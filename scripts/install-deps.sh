@@ -4,8 +4,8 @@
 # Called by the Makefile before the first build; safe to run again.
 set -eu
 
-build_pkgs="build-essential pkg-config libgsl-dev libnlopt-dev libcsv-dev libinih-dev"
-notebook_pkgs="jupyter-nbconvert python3-nbconvert python3-ipykernel python3-matplotlib python3-pandas"
+build_pkgs="build-essential pkg-config libgsl-dev libnlopt-dev libcsv-dev libinih-dev libmetis-dev liblzma-dev xz-utils"
+notebook_pkgs="jupyter-nbconvert python3-nbconvert python3-ipykernel python3-matplotlib python3-pandas python3-pytest"
 mpi_pkgs="libopenmpi-dev openmpi-bin"
 
 case "${1:-build}" in

@@ -24,6 +24,22 @@ for t in tests/cli_*.sh; do
         echo "FAIL $t"; echo "$out" | tail -n 30; fail=$((fail + 1))
     fi
 done
+# The Python package (python/trapeze) over this build's library and program.
+# A sanitizer build's library cannot be loaded into Python (ASan must come
+# first in the process), so it is tested with the plain build only.
+if ldd "$B/libtrapeze.so" 2>/dev/null | grep -q libasan; then
+    echo "SKIP python (sanitizer build: the package is tested with the plain build)"
+elif /usr/bin/python3 -c 'import pytest, pandas' 2>/dev/null; then
+    count=$((count + 1))
+    if out=$(PYTHONPATH=python TRAPEZE_LIB="$B/libtrapeze.so" TRAPEZE_PROGRAM="$B/trapeze" \
+             /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests 2>&1); then
+        echo "PASS python ($(echo "$out" | tail -n 1))"
+    else
+        echo "FAIL python"; echo "$out" | tail -n 30; fail=$((fail + 1))
+    fi
+else
+    echo "SKIP python (pytest or pandas missing: scripts/install-deps.sh notebooks)"
+fi
 if command -v jupyter-nbconvert >/dev/null 2>&1 || [ -x /usr/bin/jupyter-nbconvert ]; then
     count=$((count + 1))
     if out=$(scripts/run-notebooks.sh "$B" 2>&1); then

@@ -157,9 +157,11 @@ typedef enum { SIM_ALU_ADD, SIM_ALU_MAX, SIM_ALU_MUL, SIM_ALU_MAD, SIM_ALU_DIV, 
 
 enum {
     SIM_INST_VOLATILE = 1u << 0,   /* global load served at L2 (never L1) with its word's value */
-    SIM_INST_SPIN = 1u << 1        /* LOOP/ENDLOOP: repeat until value(reg) >= target; on a
+    SIM_INST_SPIN = 1u << 1,       /* LOOP/ENDLOOP: repeat until value(reg) >= target; on a
                                     * dynamic instruction: issued inside a spin loop (it
                                     * waits, it does not advance: the simulator's hang guard) */
+    SIM_INST_WARP_END = 1u << 2    /* dynamic EXIT the SM makes when a warp's stream ends:
+                                    * it retires every lane still live */
 };
 
 /* One static instruction. Unused register fields are SIM_NO_REG. */

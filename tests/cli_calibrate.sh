@@ -70,11 +70,52 @@ expect_error "fractional threads" "expected a whole number, got '1.5'" --gpu gtx
 expect_error "missing gpu" "nope.config" --gpu nope.config poisson
 expect_error "unknown workload" "nothing.ini" --gpu gtx480 nothing.ini
 printf 'sample_id,kind\n' >"$D/bad.csv"
-expect_error "bad samples header" "bad.csv:1: header" --gpu gtx480 --samples "$D/bad.csv" poisson
+expect_error "bad samples header" "bad.csv:1: not a samples log" --gpu gtx480 --samples "$D/bad.csv" poisson
 cp "$D/a.csv" "$D/torn.csv"
 sed -i '5s/,relaunch,1,/,relaunch,1x,/' "$D/torn.csv"
-expect_error "malformed row" "torn.csv:5: field h: expected a number, got '1x'" --gpu gtx480 \
-    --samples "$D/torn.csv" poisson
+expect_error "malformed row" "torn.csv:5: field h: expected an integer in [1, 2147483647], got '1x'" \
+    --gpu gtx480 --samples "$D/torn.csv" poisson
+
+# --- issue 11: nothing finished is lost, whatever the file holds
+# a NUL byte in row 5: refused, the log unchanged (it used to be cut to 4 rows)
+cp "$D/a.csv" "$D/nul.csv"
+printf '\000' | dd of="$D/nul.csv" bs=1 seek=$(($(head -n 5 "$D/a.csv" | wc -c) + 3)) conv=notrunc 2>/dev/null
+cp "$D/nul.csv" "$D/nul.before"
+expect_error "NUL byte" "nul.csv:6: a NUL byte in the row" --gpu gtx480 --samples "$D/nul.csv" $ARGS
+cmp -s "$D/nul.csv" "$D/nul.before" || fail "NUL byte: the log was changed"
+# a gzip file given as --samples: refused, unchanged (it used to be overwritten)
+gzip -c "$D/a.csv" >"$D/gz.csv"
+cp "$D/gz.csv" "$D/gz.before"
+expect_error "gzip log" "gz.csv:1: not a samples log" --gpu gtx480 --samples "$D/gz.csv" $ARGS
+cmp -s "$D/gz.csv" "$D/gz.before" || fail "gzip log: the file was changed"
+# a hand-appended measured row without a final newline is used, not dropped
+cp "$D/a.csv" "$D/hand.csv"
+grep ',sim,' "$D/a.csv" | head -n 1 | sed 's/^[^,]*,sim,/lab-1,measured,/' | tr -d '\n' >>"$D/hand.csv"
+"$T" calibrate $ARGS --samples "$D/hand.csv" --out "$D/hand.ini" >"$D/hand.out" 2>"$D/hand.err" \
+    || fail "hand-appended row: $(cat "$D/hand.err")"
+grep -q "hand.csv:20: the last row had no final newline; kept it" "$D/hand.err" \
+    || fail "hand-appended row: no note: $(cat "$D/hand.err")"
+[ "$(rows "$D/hand.csv")" -eq 19 ] && tail -n 1 "$D/hand.csv" | grep -q '^lab-1,measured,' \
+    || fail "hand-appended row: not kept"
+grep -q '^9 observations' "$D/hand.out" || fail "hand-appended row not fitted: $(cat "$D/hand.out")"
+# a second run on a log in use fails at once, and adds nothing
+cp "$D/a.csv" "$D/busy.csv"
+flock "$D/busy.csv" sh -c "touch '$D/held'; sleep 30" &
+holder=$!
+while [ ! -e "$D/held" ]; do sleep 0.01; done
+expect_error "log in use" "busy.csv: in use by another run" --gpu gtx480 --samples "$D/busy.csv" $ARGS
+kill $holder 2>/dev/null
+wait $holder 2>/dev/null
+cmp -s "$D/busy.csv" "$D/a.csv" || fail "log in use: the log was changed"
+# a full disk: the calibration file's error gives the system's reason, leaves nothing
+if [ -w /dev/full ]; then
+    ln -sf /dev/full "$D/full.ini.tmp"
+    "$T" calibrate $ARGS --samples "$D/a.csv" --out "$D/full.ini" >/dev/null 2>"$D/full.err" \
+        && fail "disk full: exit status 0"
+    grep -q "full.ini: cannot write: No space left on device" "$D/full.err" \
+        || fail "disk full: no reason given: $(cat "$D/full.err")"
+    [ ! -e "$D/full.ini" ] || fail "disk full: a calibration file was left"
+fi
 "$T" calibrate --help | grep -q '^usage: trapeze calibrate' || fail "--help"
 
 finish cli_calibrate

@@ -39,7 +39,7 @@ grep -q '^  sleep l1d snooze:bank .* sleep [1-9]' "$D/out2" || fail "snooze line
 
 # bad input
 printf '[event_j]\ninst_issue = x\n' >"$D/bad.ini"
-expect_failure "bad power value" "$D/bad.ini:2: [event_j] inst_issue: expected a number, got 'x'" \
+expect_failure "bad power value" "$D/bad.ini:2: [event_j] inst_issue: expected a number" \
     "$D/o.csv" "$T" sim --gpu $G vecadd n=1024 --power "$D/bad.ini" --csv "$D/o.csv"
 expect_failure "power file missing" "data/power/gtx999.ini: cannot open" "$D/o.csv" \
     "$T" sim --gpu $G vecadd n=1024 --power gtx999 --csv "$D/o.csv"

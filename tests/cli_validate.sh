@@ -40,6 +40,14 @@ expect_error "bad calibration" "bad.ini:2: [ghostzone] cpi" $PLAN --calibration 
 printf '[profile.Poisson]\ninsts_per_sm_ic = many\n' >"$D/bad2.ini"
 expect_error "bad profile" "bad2.ini:2: [profile.Poisson] insts_per_sm_ic" $PLAN --calibration "$D/bad2.ini" poisson
 expect_error "bad max-h" "--max-h: expected a number" $PLAN --max-h x --calibration "$D/c.ini" poisson
+# a NUL byte in row 3 of the sweep log: refused, the log unchanged (it was cut to 2 rows)
+cp "$D/sweep.before" "$D/sweep.nul"
+printf '\000' | dd of="$D/sweep.nul" bs=1 seek=$(($(head -n 3 "$D/sweep.before" | wc -c) + 2)) \
+    conv=notrunc 2>/dev/null
+cp "$D/sweep.nul" "$D/sweep.nul.before"
+expect_error "NUL in sweep log" "sweep.nul:4: a NUL byte in the row" $PLAN --calibration "$D/c.ini" \
+    --samples "$D/s.csv" --sweep-log "$D/sweep.nul" poisson
+cmp -s "$D/sweep.nul" "$D/sweep.nul.before" || fail "NUL in sweep log: the log was changed"
 "$T" validate --help | grep -q '^usage: trapeze validate' || fail "--help"
 
 finish cli_validate

@@ -105,13 +105,18 @@ static void test_calibration_file(const trapeze_gz_params *meng)
     CHECK(q.whole_tiles == 1 && q.n_profiles == 1 && !strcmp(q.profile[0].workload, "HotSpot"));
     CHECK(q.profile[0].insts_per_sm_ic == 3660.8 && q.profile[0].bank_conflict_rate == 0.125);
     CHECK(q.value[TRAPEZE_GZ_OVERLAP] == 0.25);
-    /* the profile replaces the spec's counts (IterComp scales with them) */
+    /* the profile replaces the spec's counts (IterComp scales with them) in
+     * a model created with it; setting parameters later leaves them alone */
     trapeze_gz_model *m = hotspot(meng);
     double ic = eval(m, meng, TRAPEZE_SYNC_FENCE, 2).per_loop[TRAPEZE_GZ_ITERCOMP];
     q.whole_tiles = 0;
     q.value[TRAPEZE_GZ_OVERLAP] = 0;
     double expect = ic / (16645.0 / 250000) * (3660.8 / 20736);
+    CHECK_NEAR(eval(m, &q, TRAPEZE_SYNC_FENCE, 2).per_loop[TRAPEZE_GZ_ITERCOMP], ic, 1e-9 * ic);
+    trapeze_gz_destroy(m);
+    m = hotspot(&q);
     CHECK_NEAR(eval(m, &q, TRAPEZE_SYNC_FENCE, 2).per_loop[TRAPEZE_GZ_ITERCOMP], expect, 1e-9 * expect);
+    CHECK_NEAR(eval(m, meng, TRAPEZE_SYNC_FENCE, 2).per_loop[TRAPEZE_GZ_ITERCOMP], expect, 1e-9 * expect);
     trapeze_gz_destroy(m);
     FILE *f = fopen(path, "a");
     fputs("[profile.Cell]\ninsts = 3\n", f);

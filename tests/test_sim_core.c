@@ -163,6 +163,69 @@ static void test_fu_latency(void)
     trapeze_config_destroy(cfg);
 }
 
+/* Accel-Sim's config lines (copied from SM7_QV100's gpgpusim.config and
+ * trace.config): the six-value _int lists (the sixth is SHFL), GPGPU-Sim's
+ * launch latency option, and trace mode's per-class latency,initiation
+ * pairs replacing the PTX lists. With sp 2,2 ten dependent FMAs issue at
+ * 1, 3, ..., 19, the last result is at 21, the kernel ends at 22 (52 with
+ * the PTX MAD latency 5). The six-value line was refused before. */
+/* base_cfg without its int lists and launch latency (the first line of an
+ * option wins), then `extra`. */
+static trapeze_config *accelsim_cfg(const char *extra, trapeze_error *err)
+{
+    char text[4096];
+    snprintf(text, sizeof text, "%s", base_cfg);
+    const char *drop[] = {"-ptx_opcode_latency_int", "-ptx_opcode_initiation_int",
+                          "-trapeze_kernel_launch_latency"};
+    for (int i = 0; i < 3; i++) {
+        char *at = strstr(text, drop[i]), *nl = at ? strchr(at, '\n') : NULL;
+        if (at && nl)
+            memmove(at, nl + 1, strlen(nl + 1) + 1);
+    }
+    strcat(text, "-gpgpu_shader_cta 8\n");
+    strcat(text, extra);
+    trapeze_config *cfg = NULL;
+    return trapeze_config_parse(text, "qv100.config", &cfg, err) ? NULL : cfg;
+}
+
+static void test_accelsim_option_lines(void)
+{
+    trapeze_error err;
+    sim_core_config c;
+    trapeze_config *cfg = accelsim_cfg("-ptx_opcode_latency_int 4,13,4,5,145,21\n"
+                                       "-ptx_opcode_initiation_int 2,2,2,2,8,4\n"
+                                       "-gpgpu_kernel_launch_latency 5000\n"
+                                       "-trace_opcode_latency_initiation_int 2,2\n"
+                                       "-trace_opcode_latency_initiation_sp 2,2\n"
+                                       "-trace_opcode_latency_initiation_dp 8,4\n"
+                                       "-trace_opcode_latency_initiation_sfu 20,8\n", &err);
+    CHECK(cfg != NULL);
+    CHECK_OK(sim_core_config_read(cfg, &c, &err));
+    CHECK(c.shfl_lat == 21 && c.shfl_init == 4);
+    CHECK(c.launch_latency == 5000);
+    CHECK(c.lat[0][SIM_ALU_DIV] == 2 && c.init[0][SIM_ALU_DIV] == 2);
+    CHECK(c.lat[1][SIM_ALU_MAD] == 2 && c.init[1][SIM_ALU_MAD] == 2);
+    CHECK(c.lat[2][SIM_ALU_ADD] == 8 && c.init[2][SIM_ALU_ADD] == 4);
+    CHECK(c.lat[3][0] == 20 && c.init[3][0] == 8);
+    sim_kb *kb = sim_kb_begin("chain", SIM_DIM(1), SIM_DIM(32));
+    for (int i = 0; i < 10; i++)
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1, 1, 1, 1);
+    sim_kernel *k = end(kb);
+    CHECK(run1(cfg, k, 0) == 22);
+    sim_kernel_destroy(k);
+    trapeze_config_destroy(cfg);
+    /* the old name is an alias, GPGPU-Sim's name its default */
+    cfg = accelsim_cfg("-gpgpu_kernel_launch_latency 7\n-trapeze_kernel_launch_latency 9\n",
+                       &err);
+    CHECK_OK(sim_core_config_read(cfg, &c, &err));
+    CHECK(c.launch_latency == 9);
+    trapeze_config_destroy(cfg);
+    cfg = accelsim_cfg("-trace_opcode_latency_initiation_sp 2\n", &err);
+    CHECK(sim_core_config_read(cfg, &c, &err) == TRAPEZE_EPARSE);
+    CHECK(strstr(err.message, "qv100.config:") && strstr(err.message, "latency,initiation"));
+    trapeze_config_destroy(cfg);
+}
+
 /* LD.shared r1 with word stride s, FADD r2 = r1, EXIT. Degree d: LD at 1,
  * r1 ready at 1 + 26 + d - 1 = 26 + d, FADD then, result at 30 + d, end 31 + d.
  * `twice`: a second, independent LD (into r3) waits d cycles for the LDST
@@ -516,8 +579,8 @@ static void test_builtins_and_determinism(void)
             }
             if (g == 0 && i == 3) {
                 /* CSV files of both runs are identical too */
-                CHECK_OK(sim_stats_write_csv("build/test_sim_a.csv", a, na, &err));
-                CHECK_OK(sim_stats_write_csv("build/test_sim_b.csv", b, nb, &err));
+                CHECK_OK(sim_stats_write_csv("build/test_sim_a.csv", a, na, NULL, &err));
+                CHECK_OK(sim_stats_write_csv("build/test_sim_b.csv", b, nb, NULL, &err));
                 char *x = NULL, *y = NULL;
                 FILE *fa = fopen("build/test_sim_a.csv", "r"), *fb = fopen("build/test_sim_b.csv", "r");
                 CHECK(fa && fb);
@@ -787,6 +850,7 @@ static void test_builder_errors(void)
 int main(void)
 {
     test_fu_latency();
+    test_accelsim_option_lines();
     test_bank_conflicts();
     test_load_latency();
     test_fence();

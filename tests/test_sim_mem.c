@@ -11,6 +11,7 @@
 #include "check.h"
 #include "common/text.h"
 #include "sim/mem/addrmap.h"
+#include "sim/mem/cache.h"
 #include "sim/mem/mem_config.h"
 #include "sim/mem/mem_stats.h"
 #include "sim/mem/memsys_impl.h"
@@ -216,7 +217,7 @@ static void test_config(void)
         {"\n\n-gpgpu_mem_addr_mapping dramid@8;RRRRXBBB\n",
          "bad.config:3: option -gpgpu_mem_addr_mapping: mask letters"},
         {"-gpgpu_clock_domains 700:700:700\n", "bad.config:1: option -gpgpu_clock_domains"},
-        {"-gpgpu_l1_latency -3\n", "bad.config:1: option -gpgpu_l1_latency: must be between"},
+        {"-gpgpu_l1_latency -3\n", "bad.config:1: option -gpgpu_l1_latency: -3 is outside [1, 100000]"},
         {"-gpgpu_dram_partition_queues 64:64:0:64\n",
          "bad.config:1: option -gpgpu_dram_partition_queues"},
         {"-gpgpu_n_sub_partition_per_mchannel 3\n",
@@ -225,7 +226,9 @@ static void test_config(void)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         CHECK_OK(trapeze_config_parse(bad[i].text, "bad.config", &cfg, &err));
         sim_memsys *m = NULL;
-        CHECK(sim_memsys_create(cfg, 4, NULL, &m, &err) == TRAPEZE_EPARSE);
+        /* a value outside its range is ERANGE (common/number.h), the rest EPARSE */
+        trapeze_status want = strstr(bad[i].want, "is outside") ? TRAPEZE_ERANGE : TRAPEZE_EPARSE;
+        CHECK(sim_memsys_create(cfg, 4, NULL, &m, &err) == want);
         CHECK(m == NULL);
         if (!strstr(err.message, bad[i].want))
             fprintf(stderr, "got: %s\nwant: %s\n", err.message, bad[i].want);
@@ -260,6 +263,78 @@ static void test_addrmap(void)
     d = sim_addrmap_decode(&map, 0x1700);
     CHECK(d.chip == 3 && d.bank == 1 && d.col == 4 && d.sub == 3);
     CHECK(sim_addrmap_parse("RRBBCCSS", 4, 1, 4, &map) != NULL); /* no channel bits */
+}
+
+/* L2 set indexing as GPGPU-Sim's l2_cache_config::set_index: the partition
+ * address (channel digit divided out, sub-partition bit squeezed out), then
+ * the spec's set function. Hand-computed:
+ *  - GTX 480 (dramid@8, 6 channels, sub bit = bank bit 0 = bit 8):
+ *    0x12345 >> 8 = 291 = 6*48 + 3 -> 48<<8 | 0x45 = 0x3045; bit 8 is 0,
+ *    squeezed out: (0x3045 >> 9) << 8 | 0x45 = 0x1845. The line 0x12300
+ *    gives 0x1800: linear set (0x1800 >> 7) & 63 = 48 (the full address
+ *    gave (0x12300 >> 7) & 63 = 6).
+ *  - IPOLY(37), 32 sets: higher bits a = addr >> 12, index b = bits 7-11;
+ *    a = 1 (a[0]) flips index bits 0 and 2: set 5; a = 2 (a[1]) flips bits
+ *    1 and 3: set 10; a = 1 with b = 3: 3 ^ 5 = 6.
+ *  - Fermi hash, 64 sets: 0x1000 has only bit 12, which becomes set bit 5:
+ *    set 32 (bit 6, set 64, was out of range).
+ *  - V100 sub-partition under -gpgpu_memory_partition_indexing 2 (IPOLY(67)
+ *    over 32 x 2 = 64): 0x2000 >> 8 = 32: channel 0, rest 0x100 = bank bit
+ *    0: sub 1; a = 32 / 32 = 1 flips bits 0 and 1 of 1: sub 2, channel 1.
+ *    0x100: channel 1, sub 2, a = 0: unchanged.
+ *  - V100 slice 0: its first 32 lines (partition lines 0..31, same higher
+ *    bits) fall in 32 different sets; indexed linearly by the full address
+ *    (the old reading, P ignored) they fell in 2: a slice's lines are
+ *    16384*k + {0, 128}, whose bits 7-11 are 0 or 1. */
+static void test_set_index(void)
+{
+    sim_addrmap map;
+    CHECK(sim_addrmap_parse("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
+                            "BBBCCCCB.CCSSSSSS", 6, 2, 16, &map) == NULL);
+    CHECK(map.sub_mask == 0x100);
+    CHECK(sim_addrmap_partition_address(&map, 0x12345) == 0x1845);
+    sim_cache_cfg l2 = {.enabled = 1, .sets = 64, .line = 128, .assoc = 8, .rep = 'L',
+                        .wr = 'B', .alloc = 'm', .wr_alloc = 'L', .set_index = 'L',
+                        .mshr_entries = 4, .mshr_merge = 4, .miss_queue = 4};
+    sim_cache c;
+    CHECK(sim_cache_init(&c, &l2));
+    CHECK(sim_cache_set(&c, 0x12300) == 6);
+    c.part = &map;
+    CHECK(sim_cache_set(&c, 0x12300) == 48);
+    sim_cache_free(&c);
+    CHECK(sim_set_index(1u << 12, 32, 7, 'P') == 5);
+    CHECK(sim_set_index(2u << 12, 32, 7, 'P') == 10);
+    CHECK(sim_set_index((1u << 12) | (3u << 7), 32, 7, 'P') == 6);
+    CHECK(sim_set_index(0x1000, 64, 7, 'H') == 32);
+    CHECK(sim_set_index(0x1000, 32, 7, 'H') == 0);
+    CHECK(sim_addrmap_parse("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
+                            "RBBBCCCB.CCCSSSSS", 32, 2, 16, &map) == NULL);
+    sim_dram_addr d = sim_addrmap_decode(&map, 0x2000);
+    CHECK(d.sub == 1 && d.chip == 0);
+    map.indexing = SIM_AM_IPOLY;
+    d = sim_addrmap_decode(&map, 0x2000);
+    CHECK(d.sub == 2 && d.chip == 1);
+    d = sim_addrmap_decode(&map, 0x100);
+    CHECK(d.sub == 2 && d.chip == 1);
+    map.indexing = SIM_AM_CONSECUTIVE;
+    l2.sets = 32;
+    l2.set_index = 'P';
+    CHECK(sim_cache_init(&c, &l2));
+    c.part = &map;
+    uint64_t seen_part = 0, seen_full = 0;
+    int lines = 0;
+    for (uint64_t a = 0; lines < 32; a += 128)
+        if (sim_addrmap_decode(&map, a).sub == 0) {
+            seen_full |= 1ull << sim_set_index(a, 32, 7, 'L');
+            seen_part |= 1ull << sim_cache_set(&c, a);
+            lines++;
+        }
+    CHECK(__builtin_popcountll(seen_part) == 32);
+    CHECK(__builtin_popcountll(seen_full) == 2);
+    sim_cache_free(&c);
+    CHECK(sim_set_index_check('P', 8) != NULL);
+    CHECK(sim_set_index_check('H', 16) != NULL);
+    CHECK(sim_set_index_check('P', 32) == NULL);
 }
 
 /* ---- timing ---- */
@@ -708,7 +783,9 @@ static void test_next_event(void)
     sim_memsys_destroy(m);
 }
 
-/* A fixed mix of loads, stores and atomics over 15 SMs. */
+/* A fixed mix of loads, stores and atomics over 15 SMs, over 2 MB (the
+ * 768 KB L2 must evict and write back; since its sets are indexed by the
+ * partition address, 512 KB fit in it). */
 static void mixed_run(sim_mem_stats *out, sim_cache_stats *sm7)
 {
     sim_memsys *m = memsys(GTX480, NULL, 15);
@@ -717,7 +794,7 @@ static void mixed_run(sim_mem_stats *out, sim_cache_stats *sm7)
     for (; c < 20000; c++) {
         for (int s = 0; s < 15; s++) {
             x = x * 6364136223846793005ull + 1442695040888963407ull;
-            sim_mem_request r = load(((x >> 20) % 4096) * 128, s);
+            sim_mem_request r = load(((x >> 20) % 16384) * 128, s);
             int k = (int)((x >> 8) % 16);
             r.op = k == 0 ? SIM_MEM_STORE : k == 1 ? SIM_MEM_ATOMIC : SIM_MEM_LOAD;
             r.value = 1;
@@ -806,6 +883,7 @@ int main(void)
     test_shmem_conflicts();
     test_config();
     test_addrmap();
+    test_set_index();
     test_miss_latency();
     test_row_hit_miss_same_clock();
     test_row_hit_miss_gtx480();

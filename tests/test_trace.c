@@ -219,6 +219,16 @@ static void malformed_traces(void)
     CHECK(strstr(err.message, "kernelslist.g:2: expected a kernel trace file name") != NULL);
 }
 
+/* One GTX 480 SM (the hand-computed trace runs). */
+static const char *const sm_config =
+    "-gpgpu_ptx_force_max_capability 20\n-gpgpu_n_clusters 1\n-gpgpu_n_cores_per_cluster 1\n"
+    "-gpgpu_n_mem 1\n-gpgpu_n_sub_partition_per_mchannel 2\n"
+    "-gpgpu_clock_domains 700.0:700.0:700.0:924.0\n-gpgpu_shader_registers 32768\n"
+    "-gpgpu_shader_core_pipeline 1536:32\n-gpgpu_shmem_size 49152\n-gpgpu_shader_cta 8\n"
+    "-gpgpu_num_sp_units 2\n-gpgpu_num_sfu_units 1\n"
+    "-ptx_opcode_latency_fp 4,13,4,5,39\n-ptx_opcode_initiation_fp 1,2,1,1,4\n"
+    "-gpgpu_num_sched_per_core 2\n-gpgpu_scheduler gto\n";
+
 /* Ten dependent FFMAs then EXIT on one GTX 480 SM with ideal memory:
  * FP MAD latency 5, so issue at 1, 6, ..., 46; EXIT at 51; the warp
  * finishes when the last result is written (51) -> 52 cycles, as the
@@ -237,21 +247,13 @@ static void simulate_hand_trace(void)
     strcat(text, body);
     write_file("ffma.traceg", text);
     snprintf(path, sizeof path, "%s/ffma.traceg", dir);
-    static const char *const cfg_text =
-        "-gpgpu_ptx_force_max_capability 20\n-gpgpu_n_clusters 1\n-gpgpu_n_cores_per_cluster 1\n"
-        "-gpgpu_n_mem 1\n-gpgpu_n_sub_partition_per_mchannel 2\n"
-        "-gpgpu_clock_domains 700.0:700.0:700.0:924.0\n-gpgpu_shader_registers 32768\n"
-        "-gpgpu_shader_core_pipeline 1536:32\n-gpgpu_shmem_size 49152\n-gpgpu_shader_cta 8\n"
-        "-gpgpu_num_sp_units 2\n-gpgpu_num_sfu_units 1\n"
-        "-ptx_opcode_latency_fp 4,13,4,5,39\n-ptx_opcode_initiation_fp 1,2,1,1,4\n"
-        "-gpgpu_num_sched_per_core 2\n-gpgpu_scheduler gto\n";
     trapeze_config *cfg = NULL;
     trapeze_error err;
     sim_gpu_options opt = {0};
     sim_gpu *gpu = NULL;
     sim_trace_kernel *t = NULL;
     sim_kernel_stats st;
-    CHECK_OK(trapeze_config_parse(cfg_text, "test.config", &cfg, &err));
+    CHECK_OK(trapeze_config_parse(sm_config, "test.config", &cfg, &err));
     CHECK_OK(sim_mem_port_ideal(1, 100, &opt.mem, &err));
     CHECK_OK(sim_gpu_create(cfg, &opt, &gpu, &err));
     CHECK_OK(sim_trace_kernel_open(path, &t, &err));
@@ -259,6 +261,62 @@ static void simulate_hand_trace(void)
         CHECK(st.cycles == 52);
         CHECK(st.total.warp_insts == 11);
         CHECK(st.total.thread_insts == 11 * 32);
+        sim_kernel_stats_free(&st);
+    } else {
+        CHECK(!"ran");
+    }
+    sim_trace_kernel_close(t);
+    sim_gpu_destroy(gpu);
+    trapeze_config_destroy(cfg);
+}
+
+/* Accel-Sim's EXIT: a lane retires when it executes an EXIT, a warp when
+ * all its lanes have; a predicated-off EXIT (mask 0) retires nothing. One
+ * block of 48 threads on the GTX 480 SM above (FP MAD latency 5), ideal
+ * memory. Warp 0 (32 lanes):
+ *   t=1  EXIT mask 0          nothing retires, the warp goes on
+ *   t=2  FFMA R1 <- R1        result at 7
+ *   t=3  EXIT 0000ffff        lanes 0-15 retire, 16-31 live
+ *   t=7  FFMA R1 <- R1 (ffff0000) waits for R1 (7), result at 12
+ *   t=8  EXIT ffff0000        no lane left: the warp ends once R1 is
+ *                             written (12) -> 13 cycles.
+ * Warp 1 has lanes 0-15 only (48 threads): its one EXIT 0000ffff retires
+ * every lane it has, so no implicit EXIT follows. 6 warp instructions,
+ * thread instructions 0+32+16+16+16 + 16 = 96. Ending a warp at its first
+ * EXIT gave 2 cycles and 2 warp instructions. */
+static void exit_retires_lanes(void)
+{
+    static const char *const body =
+        "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 5\n"
+        "0000 00000000 0 EXIT 0 0\n"
+        "0010 ffffffff 1 R1 FFMA 3 R1 R2 R3 0\n"
+        "0020 0000ffff 0 EXIT 0 0\n"
+        "0030 ffff0000 1 R1 FFMA 3 R1 R2 R3 0\n"
+        "0040 ffff0000 0 EXIT 0 0\n"
+        "warp = 1\ninsts = 1\n"
+        "0040 0000ffff 0 EXIT 0 0\n#END_TB\n";
+    char text[8192], path[128];
+    snprintf(text, sizeof text, "%s", header);
+    char *g = strstr(text, "(2,1,1)"), *b = strstr(text, "(64,1,1)");
+    memcpy(g, "(1,1,1)", 7);
+    memcpy(b, "(48,1,1)", 8);
+    strcat(text, body);
+    write_file("exit.traceg", text);
+    snprintf(path, sizeof path, "%s/exit.traceg", dir);
+    trapeze_config *cfg = NULL;
+    trapeze_error err;
+    sim_gpu_options opt = {0};
+    sim_gpu *gpu = NULL;
+    sim_trace_kernel *t = NULL;
+    sim_kernel_stats st;
+    CHECK_OK(trapeze_config_parse(sm_config, "test.config", &cfg, &err));
+    CHECK_OK(sim_mem_port_ideal(1, 100, &opt.mem, &err));
+    CHECK_OK(sim_gpu_create(cfg, &opt, &gpu, &err));
+    CHECK_OK(sim_trace_kernel_open(path, &t, &err));
+    if (gpu && t && !sim_gpu_run(gpu, sim_trace_kernel_sim(t), &st, &err)) {
+        CHECK(st.cycles == 13);
+        CHECK(st.total.warp_insts == 6);
+        CHECK(st.total.thread_insts == 96);
         sim_kernel_stats_free(&st);
     } else {
         CHECK(!"ran");
@@ -277,8 +335,9 @@ int main(void)
     instruction_lines();
     malformed_traces();
     simulate_hand_trace();
+    exit_retires_lanes();
     static const char *const files[] = {"good", "trunc", "trunc2", "noblock", "hex", "short",
-                                        "long", "warp", "grid", "twice", "ffma"};
+                                        "long", "warp", "grid", "twice", "ffma", "exit"};
     char path[128];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/%s.traceg", dir, files[i]);

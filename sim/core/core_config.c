@@ -15,21 +15,34 @@ static const int default_lat[4][SIM_ALU_COUNT] = {
 static const int default_init[4][SIM_ALU_COUNT] = {
     {1, 2, 2, 1, 8}, {1, 2, 1, 1, 4}, {8, 16, 8, 8, 130}, {4, 4, 4, 4, 4}};
 
+/* One -ptx_opcode_* list: ADD,MAX,MUL,MAD,DIV (n_expected 5) or a single
+ * value (n_expected 1). The _int lists of GPGPU-Sim 4 have a sixth value,
+ * SHFL: with `extra` non-NULL it is accepted there (else the fallback). */
 static trapeze_status read_list(const trapeze_config *cfg, const char *option, int row[],
-                                const int fallback[], int n_expected, trapeze_error *err)
+                                const int fallback[], int n_expected, int *extra,
+                                trapeze_error *err)
 {
-    double v[SIM_ALU_COUNT];
+    double v[SIM_ALU_COUNT + 1];
     int n;
-    trapeze_status s = trapeze_config_get_doubles(cfg, option, ",", v, SIM_ALU_COUNT, &n, err);
+    trapeze_status s = trapeze_config_get_doubles(cfg, option, ",", v, SIM_ALU_COUNT + 1, &n,
+                                                  err);
     if (s)
         return s;
     if (n == 0) {
         memcpy(row, fallback, SIM_ALU_COUNT * sizeof *row);
         return TRAPEZE_OK;
     }
-    if (n != n_expected && !(n_expected == 1 && n >= 1))
-        return trapeze_config_fail(cfg, option, err, "expected %d comma-separated values",
-                                   n_expected);
+    if (extra && n == SIM_ALU_COUNT + 1) {
+        if (v[n - 1] < 1 || v[n - 1] > 100000 || v[n - 1] != floor(v[n - 1]))
+            return trapeze_config_fail(cfg, option, err,
+                                       "'%g' (SHFL) is not a whole number of cycles >= 1",
+                                       v[n - 1]);
+        *extra = (int)v[n - 1];
+        n--;
+    }
+    if (n != n_expected && !(n_expected == 1 && n >= 1 && n <= SIM_ALU_COUNT))
+        return trapeze_config_fail(cfg, option, err, "expected %d comma-separated values%s",
+                                   n_expected, extra ? " (or 6, the sixth SHFL's)" : "");
     for (int i = 0; i < SIM_ALU_COUNT; i++) {
         double x = v[i < n ? i : n - 1];
         if (x < 1 || x > 100000 || x != floor(x))
@@ -41,14 +54,42 @@ static trapeze_status read_list(const trapeze_config *cfg, const char *option, i
 }
 
 static trapeze_status get_pos(const trapeze_config *cfg, const char *option, long fallback,
+                              long lo, long hi, long *out, trapeze_error *err);
+
+/* Accel-Sim's trace.config: -trace_opcode_latency_initiation_{int,sp,dp,sfu}
+ * L,I give every instruction of the class latency L and initiation interval
+ * I (trace mode has no per-operation latencies), replacing the PTX lists. */
+static trapeze_status read_trace_latencies(const trapeze_config *cfg, sim_core_config *c,
+                                           trapeze_error *err)
+{
+    static const char *const opt[4] = {
+        "trace_opcode_latency_initiation_int", "trace_opcode_latency_initiation_sp",
+        "trace_opcode_latency_initiation_dp", "trace_opcode_latency_initiation_sfu"};
+    for (int i = 0; i < 4; i++) {
+        double v[3];
+        int n;
+        trapeze_status s = trapeze_config_get_doubles(cfg, opt[i], ",", v, 3, &n, err);
+        if (s)
+            return s;
+        if (n == 0)
+            continue;
+        if (n != 2 || v[0] < 1 || v[1] < 1 || v[0] > 100000 || v[1] > 100000 ||
+            v[0] != floor(v[0]) || v[1] != floor(v[1]))
+            return trapeze_config_fail(cfg, opt[i], err,
+                                       "expected latency,initiation: two whole numbers of "
+                                       "cycles >= 1");
+        for (int a = 0; a < SIM_ALU_COUNT; a++) {
+            c->lat[i][a] = (int)v[0];
+            c->init[i][a] = (int)v[1];
+        }
+    }
+    return TRAPEZE_OK;
+}
+
+static trapeze_status get_pos(const trapeze_config *cfg, const char *option, long fallback,
                               long lo, long hi, long *out, trapeze_error *err)
 {
-    trapeze_status s = trapeze_config_get_int(cfg, option, fallback, out, err);
-    if (s)
-        return s;
-    if (*out < lo || *out > hi)
-        return trapeze_config_fail(cfg, option, err, "must lie between %ld and %ld", lo, hi);
-    return TRAPEZE_OK;
+    return trapeze_config_get_int_in(cfg, option, fallback, lo, hi, out, err);
 }
 
 trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *c,
@@ -91,12 +132,18 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     static const char *const init_opt[4] = {
         "ptx_opcode_initiation_int", "ptx_opcode_initiation_fp", "ptx_opcode_initiation_dp",
         "ptx_opcode_initiation_sfu"};
+    c->shfl_lat = default_lat[0][SIM_ALU_ADD];
+    c->shfl_init = default_init[0][SIM_ALU_ADD];
     for (int i = 0; i < 4; i++) {
         int n_expected = i == 3 ? 1 : SIM_ALU_COUNT;
-        if ((s = read_list(cfg, lat_opt[i], c->lat[i], default_lat[i], n_expected, err)) ||
-            (s = read_list(cfg, init_opt[i], c->init[i], default_init[i], n_expected, err)))
+        if ((s = read_list(cfg, lat_opt[i], c->lat[i], default_lat[i], n_expected,
+                           i == 0 ? &c->shfl_lat : NULL, err)) ||
+            (s = read_list(cfg, init_opt[i], c->init[i], default_init[i], n_expected,
+                           i == 0 ? &c->shfl_init : NULL, err)))
             return s;
     }
+    if ((s = read_trace_latencies(cfg, c, err)))
+        return s;
     if ((s = get_pos(cfg, "gpgpu_smem_latency", 3, 1, 100000, &v, err)))
         return s;
     c->smem_latency = (int)v;
@@ -106,9 +153,12 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     if ((s = get_pos(cfg, "gpgpu_num_reg_banks", 16, 1, 64, &v, err)))
         return s;
     c->reg_banks = (int)v;
-    /* default: 5 microseconds of core clock, rounded */
+    /* default: 5 microseconds of core clock, rounded; GPGPU-Sim's own
+     * option, or Trapeze's older name for it */
     long launch_default = lround(5e-6 * c->gpu.core_clock_hz);
-    if ((s = get_pos(cfg, "trapeze_kernel_launch_latency", launch_default, 0, 1000000000L, &v,
+    if ((s = get_pos(cfg, "gpgpu_kernel_launch_latency", launch_default, 0, 1000000000L,
+                     &launch_default, err)) ||
+        (s = get_pos(cfg, "trapeze_kernel_launch_latency", launch_default, 0, 1000000000L, &v,
                      err)))
         return s;
     c->launch_latency = (uint64_t)v;

@@ -33,11 +33,15 @@ typedef struct sim_core_config {
     sim_sched_kind sched;          /* -gpgpu_scheduler lrr|gto */
     int n_sp, n_sfu;               /* -gpgpu_num_sp_units, -gpgpu_num_sfu_units */
     int lat[4][SIM_ALU_COUNT];     /* [int, fp, dp, sfu][alu] -ptx_opcode_latency_* */
-    int init[4][SIM_ALU_COUNT];    /* -ptx_opcode_initiation_* */
+    int init[4][SIM_ALU_COUNT];    /* -ptx_opcode_initiation_*; a trace.config's
+                                    * -trace_opcode_latency_initiation_{int,sp,dp,sfu}
+                                    * L,I sets a whole row (Accel-Sim's trace mode) */
+    int shfl_lat, shfl_init;       /* 6th value of the _int lists (SHFL); SHFL runs as INT ADD */
     int smem_latency;              /* -gpgpu_smem_latency */
     int shmem_banks;               /* -gpgpu_shmem_num_banks */
     int reg_banks;                 /* -gpgpu_num_reg_banks (default 16) */
-    uint64_t launch_latency;       /* -trapeze_kernel_launch_latency, core cycles */
+    uint64_t launch_latency;       /* -gpgpu_kernel_launch_latency (alias
+                                    * -trapeze_kernel_launch_latency), core cycles */
     uint64_t max_cycles;           /* -trapeze_max_cycles: abort a kernel that runs longer */
     uint64_t hang_cycles;          /* -trapeze_hang_cycles: abort a kernel without progress
                                     * for longer (see sim_gpu_run) */
@@ -130,14 +134,16 @@ typedef struct sim_kernel_stats {
 } sim_kernel_stats;
 
 void sim_kernel_stats_free(sim_kernel_stats *s);
-/* CSV: header + one row per kernel, to path.tmp then renamed. */
+/* CSV: header + one row per kernel, to path.tmp then renamed; with held
+ * non-NULL, finished but not renamed: the caller commits or aborts *held
+ * (all-or-nothing outputs, see common/csv_out.c). */
 trapeze_status sim_stats_write_csv(const char *path, const sim_kernel_stats *s, int n,
-                                   trapeze_error *err);
+                                   trapeze_csv_out **held, trapeze_error *err);
 /* Per-SM CSV: header + one row per kernel and SM (kernel,launch,sm,cycles,
  * warp_instructions,ipc,blocks,...); the counters of a launch's rows sum to
  * its row in sim_stats_write_csv's file. Written like it. */
 trapeze_status sim_stats_write_sm_csv(const char *path, const sim_kernel_stats *s, int n,
-                                      trapeze_error *err);
+                                      trapeze_csv_out **held, trapeze_error *err);
 /* Short text summary. */
 void sim_stats_print(FILE *f, const sim_kernel_stats *s, int n, const sim_core_config *c);
 

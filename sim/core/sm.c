@@ -15,9 +15,14 @@
  *    request completes (sim_memsys_pop), and a dependent issues then;
  *  - a shared access of conflict degree d issued at t holds the LDST unit
  *    for d cycles and its result is ready at t + smem_latency + d - 1;
- *  - EXIT issues like any instruction; the warp finishes once its results
- *    are written and its requests completed; a block's resources are freed
- *    in the cycle its last warp finishes;
+ *  - EXIT issues like any instruction and retires the lanes of its active
+ *    mask (Accel-Sim's semantics: a predicated-off EXIT, mask 0, retires
+ *    none, as in the bounds check `@!P0 EXIT` real traces begin with);
+ *    while lanes remain the warp goes on with its next instruction. The
+ *    end of a warp's instruction stream is an EXIT of every live lane.
+ *    Once no lane is live the warp finishes when its results are written
+ *    and its requests completed; a block's resources are freed in the
+ *    cycle its last warp finishes;
  *  - each scheduler issues at most one instruction per cycle, a warp at most
  *    one per cycle.
  *
@@ -228,6 +233,7 @@ static void fetch(sim_sm *sm, sim_warp *w)
     if (!sm->src->next(sm->src_self, sm->k, &w->cur, w->reg_value, &w->inst)) {
         memset(&w->inst, 0, sizeof w->inst - sizeof w->inst.addr);
         w->inst.op = SIM_OP_EXIT;
+        w->inst.flags = SIM_INST_WARP_END;
         w->inst.dst = w->inst.src[0] = w->inst.src[1] = w->inst.src[2] = SIM_NO_REG;
     }
     w->has_inst = 1;
@@ -269,6 +275,8 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
         set_state(sm, SLOT(sm, w), W_RUN);
         set_wait(sm, SLOT(sm, w), SIM_STALL_IDLE);
         w->block = (int16_t)b;
+        int lanes = blk->threads - i * SIM_WARP_LANES;
+        w->live = lanes >= SIM_WARP_LANES ? UINT32_MAX : (1u << lanes) - 1;
         w->age = sm->age_counter++;
         set_wake(sm, (int)(w - sm->warps), cycle + 1);
         w->busy_until = 0;
@@ -656,7 +664,10 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
         if (w->pend_stores)
             set_state(sm, SLOT(sm, w), W_FENCE);
         break;
-    default:   /* EXIT */
+    default:   /* EXIT: its lanes retire; the warp ends with its last lane */
+        w->live = (in->flags & SIM_INST_WARP_END) ? 0 : w->live & ~in->active;
+        if (w->live)
+            break;
         set_state(sm, SLOT(sm, w), W_EXITED);
         w->has_inst = 0;
         blk->exited++;

@@ -23,6 +23,7 @@ enum { W_FREE, W_RUN, W_BAR, W_FENCE, W_EXITED, W_DONE };
 typedef struct sim_warp {
     uint8_t has_inst;
     int16_t block;             /* block slot */
+    uint32_t live;             /* lanes that exist and have not executed an EXIT */
     uint64_t age;              /* dispatch order (GTO's "oldest") */
     uint64_t wake;             /* earliest cycle worth checking it again */
     uint64_t busy_until;       /* last ALU result lands */

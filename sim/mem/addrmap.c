@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim/mem/addrmap.h"
+#include "sim/mem/setindex.h"
 
 /* The mask as runs of contiguous bits, lowest first, each with the position
  * its lowest bit takes in the gathered field. */
@@ -41,10 +42,12 @@ const char *sim_addrmap_parse(const char *text, int n_channel, int n_sub, int n_
     const char *p = text;
     if (strncmp(p, "dramid@", 7) == 0) {
         p += 7;
-        int gap = 0;
-        while (*p >= '0' && *p <= '9')
+        int gap = 0, digits = 0;
+        while (*p >= '0' && *p <= '9' && gap <= 40) { /* stop before gap can overflow */
             gap = gap * 10 + (*p++ - '0');
-        if (*p != ';' || gap > 40)
+            digits++;
+        }
+        if (*p != ';' || !digits || gap > 40)
             return "expected dramid@N; with N a bit position below 41";
         out->gap = gap;
         p++;
@@ -76,6 +79,12 @@ const char *sim_addrmap_parse(const char *text, int n_channel, int n_sub, int n_
         return "no D (channel) bits and no dramid@N";
     for (int f = 0; f < SIM_AM_FIELDS; f++)
         split_runs(out->mask[f], out->run[f], &out->n_runs[f]);
+    /* GPGPU-Sim: the lowest log2(n_sub) bank bits select the sub-partition */
+    int want = 0;
+    while ((1 << want) < n_sub)
+        want++;
+    for (uint64_t b = out->mask[SIM_AM_BANK]; b && want > 0; b &= b - 1, want--)
+        out->sub_mask |= b & -b;
     return NULL;
 }
 
@@ -108,5 +117,42 @@ sim_dram_addr sim_addrmap_decode(const sim_addrmap *m, uint64_t addr)
     d.col = extract(m, rest, SIM_AM_COL);
     /* As in GPGPU-Sim: the low bank bits pick the sub-partition. */
     d.sub = d.chip * m->n_sub + (int)(bank % (uint64_t)m->n_sub);
+    if (m->indexing == SIM_AM_IPOLY && m->gap >= 0) {
+        /* addrdec.cc's IPOLY: the sub-partition hashed with the address
+         * bits above the channel, over the next power of two of channels,
+         * then taken modulo the real count */
+        unsigned pow2 = 1;
+        while (pow2 < (unsigned)m->n_channel)
+            pow2 <<= 1;
+        unsigned n = pow2 * (unsigned)m->n_sub;
+        uint64_t high = (addr >> m->gap) / (uint64_t)m->n_channel;
+        unsigned sub = sim_ipoly_hash(high, (unsigned)d.sub, n) %
+                       (unsigned)(m->n_channel * m->n_sub);
+        d.sub = (int)sub;
+        d.chip = (int)sub / m->n_sub;
+    }
     return d;
+}
+
+/* Removes the bits of mask from v, closing each gap (GPGPU-Sim's
+ * addrdec_packbits(~mask, v, 64, 0)); the highest first, so the lower
+ * positions stay where they are. */
+static uint64_t squeeze(uint64_t v, uint64_t mask)
+{
+    while (mask) {
+        int b = 63 - __builtin_clzll(mask);
+        uint64_t low = b ? v & ((1ull << b) - 1) : 0;
+        v = b == 63 ? low : ((v >> (b + 1)) << b) | low;
+        mask &= ~(1ull << b);
+    }
+    return v;
+}
+
+uint64_t sim_addrmap_partition_address(const sim_addrmap *m, uint64_t addr)
+{
+    if (m->gap < 0)
+        return squeeze(addr, m->mask[SIM_AM_CHIP] | m->sub_mask);
+    uint64_t low = addr & ((1ull << m->gap) - 1);
+    uint64_t pa = (((addr >> m->gap) / (uint64_t)m->n_channel) << m->gap) | low;
+    return squeeze(pa, m->sub_mask);
 }

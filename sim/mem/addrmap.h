@@ -16,12 +16,17 @@ typedef struct sim_bitrun {
     uint8_t shift, dst;
 } sim_bitrun;
 
-#define SIM_AM_MAX_RUNS 32          /* 64 mask bits make at most 32 runs */
+#define SIM_AM_MAX_RUNS 32
+
+enum { SIM_AM_CONSECUTIVE = 0, SIM_AM_IPOLY = 2 };   /* GPGPU-Sim's numbers */          /* 64 mask bits make at most 32 runs */
 
 typedef struct sim_addrmap {
     int gap;                        /* dramid@N: channel = (addr >> N) % channels; -1: D bits */
     uint64_t mask[SIM_AM_FIELDS];   /* bit masks of D, B, R, C, S */
     int n_channel, n_sub, n_bank;
+    uint64_t sub_mask;              /* the low log2(n_sub) B bits: the sub-partition's */
+    int indexing;                   /* -gpgpu_memory_partition_indexing: SIM_AM_CONSECUTIVE
+                                     * or SIM_AM_IPOLY (sub-partition hashed) */
     /* each mask as runs of contiguous bits, so decoding moves a run at once */
     sim_bitrun run[SIM_AM_FIELDS][SIM_AM_MAX_RUNS];
     int n_runs[SIM_AM_FIELDS];
@@ -37,5 +42,9 @@ typedef struct sim_dram_addr {
 const char *sim_addrmap_parse(const char *text, int n_channel, int n_sub, int n_bank,
                               sim_addrmap *out);
 sim_dram_addr sim_addrmap_decode(const sim_addrmap *m, uint64_t addr);
+/* GPGPU-Sim's partition_address: addr with the channel (and sub-partition)
+ * bits taken out, what the L2 slice indexes its sets with ("to reduce set
+ * camping": every line of a slice has the same channel bits). */
+uint64_t sim_addrmap_partition_address(const sim_addrmap *m, uint64_t addr);
 
 #endif

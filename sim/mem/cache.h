@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "sim/mem/mem_config.h"
+#include "sim/mem/setindex.h"
 #include "sim/mem/ring.h"
 
 enum { SIM_LINE_INVALID, SIM_LINE_RESERVED, SIM_LINE_VALID };
@@ -43,28 +44,23 @@ typedef struct sim_cache {
     int32_t *free_ids, n_free;
     int32_t *used_ids, n_used;  /* entries in use, for on-fill lookups */
     uint64_t clock;     /* access counter: deterministic LRU ages */
+    const sim_addrmap *part;  /* L2 slices: sets index the partition address */
 } sim_cache;
 
 int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg);
 void sim_cache_free(sim_cache *c);
-/* The set of a line address (sets are a power of two; -gpgpu_cache "H" is
- * Fermi's hash). Inline: every probe starts here. */
+/* The set of a line address: GPGPU-Sim's set index function of the
+ * -gpgpu_cache spec (setindex.h), applied in an L2 slice to the partition
+ * address (channel and sub-partition bits removed, as l2_cache_config
+ * does). Inline: every probe starts here. */
 static inline int sim_cache_set(const sim_cache *c, uint64_t line)
 {
     unsigned nset = (unsigned)c->cfg.sets;
-    if (c->cfg.set_index == 'H' && (nset == 32 || nset == 64)) {
-        /* Fermi's hash (Nugteren et al., HPCA 2014, as in GPGPU-Sim):
-         * bits 7-11 XOR bits 13,14,15,17,19; 64 sets prepend bit 12. */
-        unsigned lower = (unsigned)(line >> 7) & 0x1f;
-        unsigned upper = (unsigned)((line & 0xe000) >> 13);
-        upper |= (unsigned)((line & 0x20000) >> 14);
-        upper |= (unsigned)((line & 0x80000) >> 15);
-        unsigned set = lower ^ upper;
-        if (nset == 64)
-            set |= (unsigned)((line & 0x1000) >> 6);
-        return (int)set;
-    }
-    return (int)((line >> 7) & (nset - 1));
+    if (c->part)
+        line = sim_addrmap_partition_address(c->part, line);
+    if (c->cfg.set_index == 'L' || c->cfg.set_index == 'C')
+        return (int)((line >> 7) & (nset - 1));
+    return (int)sim_set_index(line, nset, 7, c->cfg.set_index);
 }
 
 sim_probe sim_cache_probe(const sim_cache *c, uint64_t line, int *way);

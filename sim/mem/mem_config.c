@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sim/mem/mem_config.h"
+#include "sim/mem/setindex.h"
 #include "sim/memsys.h"
 
 /* GPGPU-Sim's default timing is positional and dated; when the option is
@@ -129,6 +130,8 @@ trapeze_status sim_cache_cfg_parse(const trapeze_config *cfg, const char *option
     if (!why)
         why = parse_policy(g[1], out);
     if (!why)
+        why = sim_set_index_check(out->set_index, (unsigned)out->sets);
+    if (!why)
         why = parse_mshr(g[2], out);
     if (!why) {
         char *f[3];
@@ -179,14 +182,10 @@ static trapeze_status get_int(const trapeze_config *cfg, const char *name, long 
                               long lo, long hi, int *out, trapeze_error *err)
 {
     long v;
-    trapeze_status s = trapeze_config_get_int(cfg, name, fallback, &v, err);
-    if (s)
-        return s;
-    if (v < lo || v > hi)
-        return trapeze_config_fail(cfg, name, err, "must be between %ld and %ld, got %ld", lo,
-                                   hi, v);
-    *out = (int)v;
-    return TRAPEZE_OK;
+    trapeze_status s = trapeze_config_get_int_in(cfg, name, fallback, lo, hi, &v, err);
+    if (!s)
+        *out = (int)v; /* lo <= v <= hi, ints */
+    return s;
 }
 
 static trapeze_status read_clocks(const trapeze_config *cfg, sim_mem_config *c,
@@ -294,6 +293,22 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
     if (c->map.gap < 0 && !is_pow2(c->n_mem))
         return trapeze_config_fail(cfg, "gpgpu_mem_addr_mapping", err,
                                    "D bits need a power-of-two -gpgpu_n_mem; use dramid@N");
+    if ((s = get_int(cfg, "gpgpu_memory_partition_indexing", 0, 0, 5, &c->map.indexing, err)))
+        return s;
+    if (c->map.indexing != SIM_AM_CONSECUTIVE && c->map.indexing != SIM_AM_IPOLY)
+        return trapeze_config_fail(cfg, "gpgpu_memory_partition_indexing", err,
+                                   "%d is not modelled: 0 (consecutive) or 2 (IPOLY)",
+                                   c->map.indexing);
+    if (c->map.indexing == SIM_AM_IPOLY) {
+        unsigned n = 1;
+        while (n < (unsigned)c->n_mem)
+            n <<= 1;
+        n *= (unsigned)c->n_sub;
+        if (c->map.gap < 0 || (n != 16 && n != 32 && n != 64))
+            return trapeze_config_fail(cfg, "gpgpu_memory_partition_indexing", err,
+                                       "IPOLY (2) needs dramid@N and 16, 32 or 64 "
+                                       "sub-partitions (channels rounded up to a power of two)");
+    }
     return TRAPEZE_OK;
 }
 

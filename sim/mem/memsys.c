@@ -65,6 +65,7 @@ static int alloc_parts(sim_memsys *m)
             !sim_ring_init(&p->respq, (uint32_t)m->cfg.q_l2_icnt) ||
             !sim_ring_init(&p->to_dram, (uint32_t)m->cfg.q_l2_dram))
             return 0;
+        p->l2.part = &m->cfg.map;
     }
     for (int c = 0; c < m->cfg.n_mem; c++)
         if (!sim_dram_init(m, &m->chan[c]))

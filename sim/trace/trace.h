@@ -36,6 +36,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sim/core/gpu_sim.h"
 #include "sim/kernel.h"
@@ -76,6 +77,11 @@ void sim_trace_classify(const char *opcode, size_t len, sim_trace_class *out);
  * instructions stream from the file. */
 typedef struct sim_trace_kernel sim_trace_kernel;
 
+/* A trace file for reading: plain, or .xz (decompressed, streaming, into an
+ * anonymous temporary file); another compression (gzip, bzip2, zstd, ...)
+ * is an error naming the file. NULL with err filled on failure. xz.c. */
+FILE *sim_trace_fopen(const char *path, trapeze_error *err);
+/* Opens PATH, or PATH.xz when PATH does not exist. */
 trapeze_status sim_trace_kernel_open(const char *path, sim_trace_kernel **out,
                                      trapeze_error *err);
 const sim_kernel *sim_trace_kernel_sim(const sim_trace_kernel *t);

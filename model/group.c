@@ -1,0 +1,330 @@
+/*
+ * group.c - the TB grouping model: for a grouping (which TBs share an SM's
+ * group queue, in what order, x of them co-resident by occupancy) predict
+ * inter-TB L1 hits, L2 accesses, DRAM reads and cycles from the locality
+ * graph, the footprints, the cache capacities and the occupancy, with exact
+ * gradients in the parameters (dual numbers). Owns the equations only: no
+ * search (group_opt.c), no simulation, no file formats.
+ *
+ * The equations (docs/grouping.md derives them). TB p sits at position k_p
+ * of queue g_p and at rank r_p of the launch order (queues interleaved:
+ * position 0 of every queue, then position 1, ...). With s_pj the lines p
+ * and j share and f_p p's footprint:
+ *
+ *   L1 (same queue, earlier, Dk = k_p - k_j >= 1):
+ *     w1 = 1 while co-resident (Dk <= x - 1), then exp(-(Dk - x + 1) fbar / C1)
+ *   L2 (any queue, earlier in launch order, Dr = r_p - r_j >= 1):
+ *     w2 = exp(-Dr fbar / (retain2 C2))
+ *   overlap with earlier TBs under weights w:
+ *     O(w) = theta max_j w s_pj + (1 - theta) min(f_p, sum_j w s_pj)
+ *     (the largest overlap is exact when TBs share one panel, the clipped
+ *      sum when they share disjoint ones; theta is fitted)
+ *   l1_hits   = sum_p eta1 O_p(w1)
+ *   l2        = sum_p (mu f_p - eta1 O_p(w1))
+ *   dram      = sum_p nu (f_p - eta2 O_p(w2))
+ *   Tc = cwave Q / x (Q: longest queue), T2 = tl2 l2, Td = tdram dram
+ *   cycles    = (Tc^q + T2^q + Td^q)^(1/q), q = 1 / (1 - omega)
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "model/group.h"
+
+static const char *const param_names[TRAPEZE_GRP_NPARAMS] = {
+    "mu", "eta1", "eta2", "retain2", "theta", "nu", "cwave_cycles", "tl2_cycles",
+    "tdram_cycles", "overlap"};
+static const double param_min[TRAPEZE_GRP_NPARAMS] = {0.1, 0, 0, 0.01, 0, 0.01, 0, 0, 0, 0};
+static const double param_max[TRAPEZE_GRP_NPARAMS] = {100, 1, 1, 100, 1, 100, 1e9, 1e3, 1e3,
+                                                      0.95};
+
+const char *trapeze_grp_param_name(trapeze_grp_param p)
+{
+    return (unsigned)p < TRAPEZE_GRP_NPARAMS ? param_names[p] : "?";
+}
+
+void trapeze_grp_param_range(trapeze_grp_param p, double *lo, double *hi)
+{
+    int i = (unsigned)p < TRAPEZE_GRP_NPARAMS ? (int)p : 0;
+    *lo = param_min[i];
+    *hi = param_max[i];
+}
+
+/* Uncalibrated starting values: every footprint line fetched once, shared
+ * lines mostly caught, throughputs of a Fermi-class GPU (12 L2 slices, a
+ * 128-byte line per DRAM read at ~250 bytes per core cycle). */
+void trapeze_grp_params_default(trapeze_grp_params *p)
+{
+    static const double v[TRAPEZE_GRP_NPARAMS] = {1.0, 0.8, 1.0, 1.0, 0.5,
+                                                  1.0, 1000.0, 1.0 / 12, 0.5, 0.5};
+    memset(p, 0, sizeof *p);
+    memcpy(p->value, v, sizeof v);
+    snprintf(p->source, sizeof p->source, "uncalibrated defaults (built-in)");
+}
+
+/* ------------------------------------------------------------ the graph */
+
+void trapeze_grp_destroy(trapeze_grp_model *m)
+{
+    if (!m)
+        return;
+    free(m->f);
+    free(m->adj_start);
+    free(m->adj_tb);
+    free(m->adj_s);
+    free(m);
+}
+
+/* Both directions of every edge, grouped by TB (counting sort). */
+static trapeze_status build_adjacency(trapeze_grp_model *m, const trapeze_locality_graph *g,
+                                      trapeze_error *err)
+{
+    long n = m->n, ne = g->n_edges;
+    m->adj_start = calloc((size_t)n + 1, sizeof *m->adj_start);
+    m->adj_tb = malloc(((size_t)ne * 2 + 1) * sizeof *m->adj_tb);
+    m->adj_s = malloc(((size_t)ne * 2 + 1) * sizeof *m->adj_s);
+    long *fill = calloc((size_t)n + 1, sizeof *fill);
+    if (!m->adj_start || !m->adj_tb || !m->adj_s || !fill) {
+        free(fill);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping model: out of memory (%ld edges)", ne);
+    }
+    for (long e = 0; e < ne; e++) {
+        const trapeze_locality_edge *ed = &g->edges[e];
+        if (ed->tb_i < 0 || ed->tb_j >= n || ed->tb_i >= ed->tb_j || ed->shared_lines < 0) {
+            free(fill);
+            return trapeze_fail(err, TRAPEZE_EINVAL,
+                                "locality graph: edge %ld (%ld, %ld, %lld lines): need 0 <= i < j < %ld and lines >= 0",
+                                e, ed->tb_i, ed->tb_j, ed->shared_lines, n);
+        }
+        m->adj_start[ed->tb_i + 1]++;
+        m->adj_start[ed->tb_j + 1]++;
+    }
+    for (long t = 0; t < n; t++)
+        m->adj_start[t + 1] += m->adj_start[t];
+    for (long e = 0; e < ne; e++) {
+        const trapeze_locality_edge *ed = &g->edges[e];
+        long a = m->adj_start[ed->tb_i] + fill[ed->tb_i]++;
+        long b = m->adj_start[ed->tb_j] + fill[ed->tb_j]++;
+        m->adj_tb[a] = ed->tb_j;
+        m->adj_s[a] = (double)ed->shared_lines;
+        m->adj_tb[b] = ed->tb_i;
+        m->adj_s[b] = (double)ed->shared_lines;
+    }
+    free(fill);
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
+                                  const trapeze_grp_machine *mach, const trapeze_grp_params *p,
+                                  trapeze_grp_model **out, trapeze_error *err)
+{
+    *out = NULL;
+    if (!graph || graph->n_tbs < 1 || !graph->lines || (graph->n_edges && !graph->edges))
+        return trapeze_fail(err, TRAPEZE_EINVAL, "grouping model: empty locality graph");
+    if (mach->n_sm < 1 || mach->tbs_per_sm < 1 || !(mach->l1_lines > 0) ||
+        !(mach->l2_lines > 0))
+        return trapeze_fail(err, TRAPEZE_EINVAL,
+                            "grouping model: machine needs n_sm, TBs per SM and L1/L2 lines > 0 (got %d, %d, %g, %g)",
+                            mach->n_sm, mach->tbs_per_sm, mach->l1_lines, mach->l2_lines);
+    trapeze_grp_model *m = calloc(1, sizeof *m);
+    if (!m)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping model: out of memory");
+    m->n = graph->n_tbs;
+    memcpy(m->grid, graph->grid, sizeof m->grid);
+    m->m = *mach;
+    m->p = *p;
+    m->f = malloc((size_t)m->n * sizeof *m->f);
+    if (!m->f) {
+        trapeze_grp_destroy(m);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping model: out of memory");
+    }
+    double sum = 0;
+    for (long t = 0; t < m->n; t++) {
+        m->f[t] = (double)graph->lines[t];
+        if (!(m->f[t] >= 0)) {
+            trapeze_grp_destroy(m);
+            return trapeze_fail(err, TRAPEZE_EINVAL, "locality graph: TB %ld: footprint %lld lines",
+                                t, graph->lines[t]);
+        }
+        sum += m->f[t];
+    }
+    m->fbar = sum / (double)m->n;
+    trapeze_status s = build_adjacency(m, graph, err);
+    if (s != TRAPEZE_OK) {
+        trapeze_grp_destroy(m);
+        return s;
+    }
+    *out = m;
+    return TRAPEZE_OK;
+}
+
+void trapeze_grp_set_params(trapeze_grp_model *m, const trapeze_grp_params *p)
+{
+    m->p = *p;
+}
+
+/* ------------------------------------------------------------ evaluation */
+
+typedef struct {
+    long tb;
+    long order;
+    int group;
+} slot;
+
+static int by_launch(const void *a, const void *b)
+{
+    const slot *x = a, *y = b;
+    if (x->order != y->order)
+        return x->order < y->order ? -1 : 1;
+    return (x->group > y->group) - (x->group < y->group);
+}
+
+/* min(a, b) of duals: the branch whose value is smaller carries the gradient. */
+static grp_dual gd_min(grp_dual a, grp_dual b)
+{
+    return a.v <= b.v ? a : b;
+}
+
+/* theta * largest + (1 - theta) * min(f, sum): the union of overlaps. */
+static grp_dual overlap(grp_dual theta, grp_dual max, grp_dual sum, double f)
+{
+    grp_dual clipped = gd_min(sum, gd_const(f));
+    return gd_add(gd_mul(theta, max), gd_mul(gd_sub(gd_const(1), theta), clipped));
+}
+
+/* (a^q + b^q + c^q)^(1/q) computed as a log-sum-exp, so large q neither
+ * overflows nor loses the gradient. */
+static grp_dual pnorm3(grp_dual a, grp_dual b, grp_dual c, grp_dual q)
+{
+    grp_dual t[3] = {a, b, c}, l[3];
+    double lmax = -HUGE_VAL;
+    for (int i = 0; i < 3; i++) {
+        if (t[i].v < 1e-300)
+            t[i] = gd_const(1e-300);
+        l[i] = gd_mul(q, gd_log(t[i]));
+        if (l[i].v > lmax)
+            lmax = l[i].v;
+    }
+    grp_dual s = gd_const(0);
+    for (int i = 0; i < 3; i++)
+        s = gd_add(s, gd_exp(gd_sub(l[i], gd_const(lmax))));
+    return gd_exp(gd_div(gd_add(gd_const(lmax), gd_log(s)), q));
+}
+
+/* Beyond this many e-foldings a weight is dropped (below 1e-9). */
+#define MAX_EFOLD 20.7
+
+trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const trapeze_grouping *g,
+                                  grp_duals *out, trapeze_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (g->n_tbs != m->n || g->n_groups > m->m.n_sm)
+        return trapeze_fail(err, TRAPEZE_EINVAL,
+                            "grouping of %ld TBs in %d groups for a model of %ld TBs on %d SMs",
+                            g->n_tbs, g->n_groups, m->n, m->m.n_sm);
+    trapeze_status s = trapeze_grouping_check(g, err);
+    if (s != TRAPEZE_OK)
+        return s;
+    long n = m->n;
+    slot *launch = malloc((size_t)n * sizeof *launch);
+    long *rank = malloc((size_t)n * sizeof *rank);
+    long *qlen = calloc((size_t)g->n_groups, sizeof *qlen);
+    if (!launch || !rank || !qlen) {
+        free(launch);
+        free(rank);
+        free(qlen);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping model: out of memory");
+    }
+    for (long t = 0; t < n; t++) {
+        launch[t] = (slot){t, g->order[t], g->group[t]};
+        qlen[g->group[t]]++;
+    }
+    qsort(launch, (size_t)n, sizeof *launch, by_launch);
+    for (long r = 0; r < n; r++)
+        rank[launch[r].tb] = r;
+
+    grp_dual P[TRAPEZE_GRP_NPARAMS];
+    for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
+        P[k] = gd_var(m->p.value[k], GRP_VAR_PARAM0 + k);
+    int x = m->m.tbs_per_sm;
+    double e1 = m->fbar / m->m.l1_lines;                        /* e-foldings per TB, L1 */
+    grp_dual e2 = gd_div(gd_const(m->fbar / m->m.l2_lines), P[TRAPEZE_GRP_RETAIN2]);
+
+    grp_dual o1_total = gd_const(0), o2_total = gd_const(0);
+    double f_total = 0;
+    for (long p = 0; p < n; p++) {
+        double sum1 = 0, max1 = 0;
+        grp_dual sum2 = gd_const(0), max2 = gd_const(0);
+        for (long a = m->adj_start[p]; a < m->adj_start[p + 1]; a++) {
+            long j = m->adj_tb[a];
+            double sh = m->adj_s[a];
+            long dk = g->order[p] - g->order[j];
+            if (g->group[j] == g->group[p] && dk > 0) {
+                double w = dk <= x - 1 ? 1.0 : exp(-(double)(dk - x + 1) * e1);
+                sum1 += w * sh;
+                if (w * sh > max1)
+                    max1 = w * sh;
+            }
+            long dr = rank[p] - rank[j];
+            if (dr > 0 && (double)dr * e2.v < MAX_EFOLD) {
+                grp_dual w = gd_scale(gd_exp(gd_scale(e2, -(double)dr)), sh);
+                sum2 = gd_add(sum2, w);
+                if (w.v > max2.v)
+                    max2 = w;
+            }
+        }
+        o1_total = gd_add(o1_total, overlap(P[TRAPEZE_GRP_THETA], gd_const(max1),
+                                            gd_const(sum1), m->f[p]));
+        o2_total = gd_add(o2_total, overlap(P[TRAPEZE_GRP_THETA], max2, sum2, m->f[p]));
+        f_total += m->f[p];
+    }
+    long qmax = 0;
+    for (int k = 0; k < g->n_groups; k++)
+        if (qlen[k] > qmax)
+            qmax = qlen[k];
+    free(launch);
+    free(rank);
+    free(qlen);
+
+    out->l1_hits = gd_mul(P[TRAPEZE_GRP_ETA1], o1_total);
+    out->l2 = gd_sub(gd_scale(P[TRAPEZE_GRP_MU], f_total), out->l1_hits);
+    out->dram = gd_mul(P[TRAPEZE_GRP_NU],
+                       gd_sub(gd_const(f_total), gd_mul(P[TRAPEZE_GRP_ETA2], o2_total)));
+    out->max_queue = (double)qmax;
+    out->tc = gd_scale(P[TRAPEZE_GRP_CWAVE], (double)qmax / x);
+    out->t2 = gd_mul(P[TRAPEZE_GRP_TL2], out->l2);
+    out->td = gd_mul(P[TRAPEZE_GRP_TDRAM], out->dram);
+    grp_dual q = gd_div(gd_const(1), gd_sub(gd_const(1), P[TRAPEZE_GRP_OVERLAP]));
+    out->cycles = pnorm3(out->tc, out->t2, out->td, q);
+    return TRAPEZE_OK;
+}
+
+static void copy_grad(double *dst, const grp_dual *d)
+{
+    for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
+        dst[k] = d->d[GRP_VAR_PARAM0 + k];
+}
+
+trapeze_status trapeze_grp_evaluate(const trapeze_grp_model *m, const trapeze_grouping *g,
+                                    trapeze_grp_eval *out, trapeze_error *err)
+{
+    grp_duals d;
+    memset(out, 0, sizeof *out);
+    trapeze_status s = grp_evaluate_duals(m, g, &d, err);
+    if (s != TRAPEZE_OK)
+        return s;
+    out->l1_shared_hits = d.l1_hits.v;
+    out->l2_accesses = d.l2.v;
+    out->dram_reads = d.dram.v;
+    out->max_queue = d.max_queue;
+    out->t_compute = d.tc.v;
+    out->t_l2 = d.t2.v;
+    out->t_dram = d.td.v;
+    out->cycles = d.cycles.v;
+    copy_grad(out->dl2_dparam, &d.l2);
+    copy_grad(out->ddram_dparam, &d.dram);
+    copy_grad(out->dcycles_dparam, &d.cycles);
+    return TRAPEZE_OK;
+}

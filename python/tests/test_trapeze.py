@@ -1,0 +1,96 @@
+"""The Python package against what it wraps: the dissertation's numbers the C
+tests also check, the command line's own CSV output byte for byte, the
+analytic gradient against finite differences, and the calibration/GPU pairing.
+Run by `make test` (scripts/run-tests.sh) with TRAPEZE_LIB and TRAPEZE_PROGRAM
+pointing at the build under test."""
+import io
+import math
+import os
+import subprocess
+
+import pandas as pd
+import pytest
+
+import trapeze
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def cli(*args):
+    return subprocess.run([trapeze._lib.program()] + list(args), check=True,
+                          capture_output=True, text=True, cwd=ROOT)
+
+
+def test_paper_mode_pathfinder_matches_dissertation():
+    df = trapeze.ghostzone("pathfinder")
+    r = df.set_index("sync")
+    assert r.loc["relaunch", "h"] == 12 and abs(r.loc["relaunch", "h_continuous"] - 12.25) < 0.01
+    assert r.loc["fence", "h"] == 19 and r.loc["fence", "h_argmin"] == 20
+    assert (df["chosen"] == "relaunch").all()
+    assert (df["gpu"] == "gtx280").all()
+
+
+def test_rows_equal_the_command_lines_csv(tmp_path):
+    out = tmp_path / "gz.csv"
+    cli("ghostzone", "--gpu", "gtx480", "--csv", str(out), "hotspot")
+    want = pd.read_csv(out)
+    got = trapeze.ghostzone_rows("hotspot", gpu="gtx480")
+    assert list(got.columns) == list(want.columns)
+    pd.testing.assert_frame_equal(got, want)
+
+
+def test_evaluate_gradient_matches_finite_differences():
+    h, step = 2.3, 1e-5
+    e = trapeze.evaluate("hotspot", h, "fence", gpu="gtx480")
+    lo = trapeze.evaluate("hotspot", h - step, "fence", gpu="gtx480")["cpl_cycles"]
+    hi = trapeze.evaluate("hotspot", h + step, "fence", gpu="gtx480")["cpl_cycles"]
+    fd = (hi - lo) / (2 * step)
+    assert math.isclose(e["dcpl_dh"], fd, rel_tol=1e-5)
+    # in paper mode (no overlap extension) CPL is the sum of its six components (5.24)
+    paper = trapeze.evaluate("hotspot", h, "fence")
+    parts = sum(paper[k + "_cycles"] for k in
+                ("glbsync", "loadsten", "commit", "itermem", "misccomp", "itercomp"))
+    assert math.isclose(parts, paper["cpl_cycles"], rel_tol=1e-12)
+    assert set("dcpl_d" + p for p in trapeze.param_names()) <= set(e)
+
+
+def test_gpu_uses_its_own_calibration_and_refuses_another():
+    v100 = trapeze.ghostzone("pathfinder", gpu="v100")
+    explicit = trapeze.ghostzone("pathfinder", gpu="v100", calibration="v100")
+    pd.testing.assert_frame_equal(v100, explicit)
+    assert v100.set_index("sync").loc["relaunch", "h"] == 16
+    with pytest.raises(trapeze.TrapezeError, match="made for GPU gtx480"):
+        trapeze.ghostzone("pathfinder", gpu="v100", calibration="gtx480")
+    forced = trapeze.ghostzone("pathfinder", gpu="v100", calibration="gtx480",
+                               force_calibration=True)
+    assert not forced.equals(v100)
+
+
+def test_bad_input_raises_with_the_librarys_message(tmp_path):
+    bad = tmp_path / "bad.ini"
+    text = open(os.path.join(ROOT, "data/workloads/hotspot.ini")).read()
+    bad.write_text(text.replace("iterations = ", "iterations = lots ; ", 1))
+    with pytest.raises(trapeze.TrapezeError, match="bad.ini:[0-9]+: \\[workload\\] iterations"):
+        trapeze.ghostzone(str(bad), gpu="gtx480")
+    with pytest.raises(trapeze.TrapezeError, match="no such preset"):
+        trapeze.ghostzone("hotspt")
+
+
+def test_sim_returns_the_command_lines_csv(tmp_path):
+    out = tmp_path / "sim.csv"
+    cli("sim", "--gpu", "data/gpus/gtx480.config", "--quiet", "--csv", str(out), "vecadd", "n=4096")
+    want = pd.read_csv(out)
+    got = trapeze.sim("gtx480", kernel="vecadd", params={"n": 4096})
+    pd.testing.assert_frame_equal(got, want)
+    assert got.loc[0, "cycles"] > 0 and got.loc[0, "warp_instructions"] > 0
+    with pytest.raises(trapeze.TrapezeError):
+        trapeze.sim("gtx480", kernel="nosuchkernel")
+
+
+def test_calibrate_reproduces_the_shipped_calibration(tmp_path):
+    samples = tmp_path / "s.csv"
+    samples.write_bytes(open(os.path.join(ROOT, "data/calibrations/gtx480-samples.csv"), "rb").read())
+    out = tmp_path / "c.ini"
+    log = trapeze.calibrate("gtx480", str(samples), str(out))
+    assert list(log.columns)[:2] == ["sample_id", "kind"]
+    assert out.read_bytes() == open(os.path.join(ROOT, "data/calibrations/gtx480.ini"), "rb").read()

@@ -1,0 +1,167 @@
+"""Loading libtrapeze.so with ctypes and mirroring the few structs Python reads.
+
+Owns the C boundary only: finding the library and the data folder, the
+function prototypes, and the struct mirrors, each checked against the C
+size (trapeze_struct_size) at load so a layout change fails at import, not
+as corrupted memory. No model or simulator logic lives here.
+"""
+import ctypes
+import ctypes.util
+import os
+import shutil
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_TREE = os.path.abspath(os.path.join(_HERE, "..", ".."))   # python/trapeze -> the source tree
+
+
+class TrapezeError(RuntimeError):
+    """A library call failed; the message names file, line and field where it can."""
+
+
+def _candidates():
+    env = os.environ.get("TRAPEZE_LIB")
+    if env:
+        yield env
+    yield os.path.join(_HERE, "lib", "libtrapeze.so")               # make install / pip install
+    yield os.path.join(_TREE, "build", "libtrapeze.so")             # the source tree
+    found = ctypes.util.find_library("trapeze")
+    if found:
+        yield found
+
+
+def data_dir():
+    """Where the shipped data/ (GPU configs, workloads, calibrations) is."""
+    for d in (os.environ.get("TRAPEZE_DATA"), os.path.join(_HERE, "data"),
+              os.path.join(_TREE, "data"), "/usr/local/share/trapeze", "/usr/share/trapeze"):
+        if d and os.path.isdir(os.path.join(d, "gpus")):
+            return d
+    raise TrapezeError("cannot find Trapeze's data folder: set TRAPEZE_DATA")
+
+
+def program():
+    """The trapeze command-line program beside the library (for the simulator runs)."""
+    for p in (os.environ.get("TRAPEZE_PROGRAM"), os.path.join(_TREE, "build", "trapeze"),
+              shutil.which("trapeze")):
+        if p and os.access(p, os.X_OK):
+            return p
+    raise TrapezeError("cannot find the trapeze program: set TRAPEZE_PROGRAM")
+
+
+class Error(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_int), ("message", ctypes.c_char * 768)]
+
+
+NCOMPONENTS = 6
+
+
+def _gz_eval_struct(nparams):
+    class GzEval(ctypes.Structure):
+        _fields_ = [("trapezoids", ctypes.c_double), ("passes", ctypes.c_double),
+                    ("stage", ctypes.c_double * NCOMPONENTS),
+                    ("per_loop", ctypes.c_double * NCOMPONENTS),
+                    ("cps", ctypes.c_double), ("cpl", ctypes.c_double),
+                    ("dcpl_dh", ctypes.c_double), ("dcpl_dblk", ctypes.c_double),
+                    ("dcpl_dparam", ctypes.c_double * nparams)]
+    return GzEval
+
+
+MAX_DIMS = 3
+
+
+class Workload(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char * 64), ("path", ctypes.c_char * 256),
+                ("dims", ctypes.c_int), ("data_len", ctypes.c_double * MAX_DIMS),
+                ("halo", ctypes.c_int * MAX_DIMS), ("blk_len", ctypes.c_int),
+                ("stencil_arrays", ctypes.c_int), ("elem_per_op", ctypes.c_double),
+                ("element_bytes", ctypes.c_int), ("iterations", ctypes.c_int),
+                ("height", ctypes.c_int), ("profile_elements", ctypes.c_double),
+                ("insts_per_sm_mc", ctypes.c_double), ("insts_per_sm_ic", ctypes.c_double),
+                ("bank_conflict_rate", ctypes.c_double)]
+
+
+class GzOptimum(ctypes.Structure):
+    _fields_ = [("sync", ctypes.c_int), ("h_continuous", ctypes.c_double),
+                ("h_floor", ctypes.c_int), ("h_argmin", ctypes.c_int), ("blk_len", ctypes.c_int),
+                ("blk_continuous", ctypes.c_double), ("cpl_floor", ctypes.c_double),
+                ("cpl_argmin", ctypes.c_double), ("cpl_h1", ctypes.c_double),
+                ("evaluations", ctypes.c_int)]
+
+
+class Lib:
+    """The loaded library, its prototypes and its struct sizes."""
+
+    def __init__(self):
+        errors = []
+        self.so = None
+        for path in _candidates():
+            try:
+                self.so = ctypes.CDLL(path)
+                self.path = path
+                break
+            except OSError as e:
+                errors.append(f"{path}: {e}")
+        if self.so is None:
+            raise TrapezeError("cannot load libtrapeze.so (build it with make, or set "
+                               "TRAPEZE_LIB): " + "; ".join(errors))
+        so = self.so
+        so.trapeze_struct_size.restype = ctypes.c_size_t
+        so.trapeze_struct_size.argtypes = [ctypes.c_char_p]
+        self.size = {n: so.trapeze_struct_size(n.encode()) for n in
+                     ("trapeze_error", "trapeze_gpu", "trapeze_workload", "trapeze_gz_params",
+                      "trapeze_gz_eval", "trapeze_gz_optimum")}
+        # the eval struct ends with one double per parameter: derive their count
+        base = ctypes.sizeof(_gz_eval_struct(0))
+        self.nparams = (self.size["trapeze_gz_eval"] - base) // 8
+        self.GzEval = _gz_eval_struct(self.nparams)
+        for name, mirror in (("trapeze_error", Error), ("trapeze_gz_eval", self.GzEval),
+                             ("trapeze_workload", Workload),
+                             ("trapeze_gz_optimum", GzOptimum)):
+            if ctypes.sizeof(mirror) != self.size[name]:
+                raise TrapezeError(f"{self.path}: struct {name} is {self.size[name]} bytes, "
+                                   f"the binding's mirror {ctypes.sizeof(mirror)}: rebuild both")
+        P, I, D = ctypes.c_void_p, ctypes.c_int, ctypes.c_double
+        proto = {
+            "trapeze_config_load": (I, [ctypes.c_char_p, ctypes.POINTER(P), P]),
+            "trapeze_config_destroy": (None, [P]),
+            "trapeze_gpu_from_config": (I, [P, P, P]),
+            "trapeze_workload_load": (I, [ctypes.c_char_p, P, P]),
+            "trapeze_gz_params_load": (I, [ctypes.c_char_p, P, P]),
+            "trapeze_gz_params_default": (None, [P]),
+            "trapeze_gz_params_check_gpu": (I, [P, P, P]),
+            "trapeze_gz_create": (I, [P, P, P, ctypes.POINTER(P), P]),
+            "trapeze_gz_destroy": (None, [P]),
+            "trapeze_gz_set_tau": (None, [P, I]),
+            "trapeze_gz_evaluate": (I, [P, I, D, D, P, P]),
+            "trapeze_gz_optimize": (I, [P, I, I, P, P]),
+            "trapeze_gz_max_height": (I, [P, I]),
+            "trapeze_gz_delta": (D, [P, D]),
+            "trapeze_gz_param_name": (ctypes.c_char_p, [I]),
+            "trapeze_csv_create": (I, [ctypes.c_char_p, P, I, ctypes.POINTER(P), P]),
+            "trapeze_csv_commit": (I, [P, P]),
+            "trapeze_csv_abort": (None, [P]),
+            "trapeze_gz_write_rows": (I, [P, I, I, P, P]),
+        }
+        for name, (res, args) in proto.items():
+            f = getattr(so, name)
+            f.restype, f.argtypes = res, args
+        cols = (ctypes.c_char_p * 64).in_dll(so, "trapeze_gz_csv_columns")
+        n = ctypes.c_int.in_dll(so, "trapeze_gz_csv_ncolumns").value
+        self.gz_csv_columns = [cols[i].decode() for i in range(n)]
+
+    def buffer(self, struct_name):
+        """Zeroed memory for a C struct Python only passes by pointer."""
+        return ctypes.create_string_buffer(self.size[struct_name])
+
+    def check(self, status, err):
+        if status != 0:
+            raise TrapezeError(err.message.decode(errors="replace"))
+
+
+_lib = None
+
+
+def lib():
+    global _lib
+    if _lib is None:
+        _lib = Lib()
+    return _lib

@@ -1,0 +1,31 @@
+/*
+ * setindex.h - GPGPU-Sim's set index functions (gpu-cache.cc hash_function,
+ * hashing.cc): which set of a cache, or which memory sub-partition, an
+ * address falls in. Pure functions of the address; no state, no timing.
+ *
+ *   'L' linear   (addr >> line_log2) mod sets
+ *   'H' Fermi    bits 7-11 XOR bits 13,14,15,17,19 (Nugteren et al., HPCA
+ *                2014); 64 sets put bit 12 in bit 5. 32 or 64 sets only.
+ *   'P' IPOLY    Rau's pseudo-random interleaving, the polynomials GPGPU-Sim
+ *                uses: IPOLY(5) for 16, IPOLY(37) for 32, IPOLY(67) for 64.
+ *   'X' XOR      index XOR the next log2(sets) bits above it.
+ *   'C' custom   GPGPU-Sim implements none (its index is then always 0);
+ *                taken here as linear.
+ */
+#ifndef TRAPEZE_SIM_MEM_SETINDEX_H
+#define TRAPEZE_SIM_MEM_SETINDEX_H
+
+#include <stdint.h>
+
+/* IPOLY: index (log2(n) bits) XOR the polynomial's bits of higher. n is 16,
+ * 32 or 64; other n return index unchanged (the config reader refuses them). */
+unsigned sim_ipoly_hash(uint64_t higher, unsigned index, unsigned n);
+
+/* The set of addr in a cache of `sets` sets (a power of two) of lines of
+ * 2^line_log2 bytes under function fn ('L', 'H', 'P', 'X', 'C'). */
+unsigned sim_set_index(uint64_t addr, unsigned sets, int line_log2, char fn);
+
+/* Does function fn work with this many sets? NULL or why not. */
+const char *sim_set_index_check(char fn, unsigned sets);
+
+#endif

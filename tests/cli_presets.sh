@@ -1,0 +1,61 @@
+#!/bin/sh
+# A GPU and its calibration go together: --gpu NAME uses the calibration
+# shipped for that GPU (its recorded fingerprint must match the config's,
+# or the shipped file would be refused), a calibration recorded for another
+# GPU is refused unless forced, the fingerprint follows the options, not the
+# name, GPGPU-Sim's gpgpusim.config takes its folder's name, and a misspelt
+# preset names the nearest one, before anything reaches stdout.
+# Usage: sh tests/cli_presets.sh build/trapeze
+MAX_ERR_LINES=1
+. "$(dirname "$0")/lib/cli.sh"
+
+# --gpu v100 alone gives exactly what the V100 calibration gives
+"$T" ghostzone --gpu v100 pathfinder >"$D/auto" 2>"$D/err" || fail "--gpu v100: $(cat "$D/err")"
+"$T" ghostzone --gpu data/gpus/v100.config --calibration data/calibrations/v100.ini pathfinder \
+    >"$D/explicit" 2>&1 || fail "explicit v100 calibration"
+cmp -s "$D/auto" "$D/explicit" || fail "--gpu v100 did not use data/calibrations/v100.ini"
+# ... and not the GTX 280's constants (the old silent default)
+"$T" ghostzone --gpu v100 --calibration gtx280-meng2010 --force-calibration pathfinder >"$D/meng" 2>&1
+cmp -s "$D/auto" "$D/meng" && fail "--gpu v100 gave the GTX 280 constants' answer"
+grep -Eq '^PathFinder +v100 +relaunch' "$D/auto" || fail "gpu column: $(cat "$D/auto")"
+
+# another GPU's calibration: refused (exit 1, one message, nothing on stdout), or forced
+"$T" ghostzone --gpu v100 --calibration gtx480 pathfinder >"$D/out" 2>"$D/err" && fail "mismatch accepted"
+grep -q "made for GPU gtx480 (fingerprint [0-9a-f]*), not for v100" "$D/err" || fail "mismatch message: $(cat "$D/err")"
+[ -s "$D/out" ] && fail "stdout before the mismatch error"
+"$T" ghostzone --gpu v100 --calibration gtx480 --force-calibration pathfinder >/dev/null 2>&1 || fail "--force-calibration"
+
+"$T" validate --gpu gtx480 --calibration data/calibrations/v100.ini hotspot >"$D/out" 2>"$D/err" \
+    && fail "validate accepted another GPU's calibration"
+grep -q "v100.ini: made for GPU v100" "$D/err" || fail "validate mismatch message: $(cat "$D/err")"
+
+# the fingerprint is the options': an Accel-Sim-style folder with the V100's
+# options under another name is accepted and named after its folder; one
+# option changed is refused
+mkdir -p "$D/SM7_MINE" "$D/SM7_OTHER"
+cp data/gpus/v100.config "$D/SM7_MINE/gpgpusim.config"
+"$T" ghostzone --gpu "$D/SM7_MINE/gpgpusim.config" --calibration v100 pathfinder >"$D/out" 2>"$D/err" \
+    || fail "same options, other name refused: $(cat "$D/err")"
+grep -Eq '^PathFinder +SM7_MINE ' "$D/out" || fail "gpgpusim.config not named after its folder: $(cat "$D/out")"
+sed 's/^-gpgpu_n_clusters .*/-gpgpu_n_clusters 40/' data/gpus/v100.config >"$D/SM7_OTHER/gpgpusim.config"
+grep -q '^-gpgpu_n_clusters 40' "$D/SM7_OTHER/gpgpusim.config" || fail "test setup: n_clusters not changed"
+"$T" ghostzone --gpu "$D/SM7_OTHER/gpgpusim.config" --calibration v100 pathfinder >/dev/null 2>"$D/err" \
+    && fail "changed options accepted"
+grep -q "not for SM7_OTHER" "$D/err" || fail "changed-options message: $(cat "$D/err")"
+# a GPU with no shipped calibration: an error, never another GPU's constants
+"$T" ghostzone --gpu "$D/SM7_OTHER/gpgpusim.config" pathfinder >"$D/out" 2>"$D/err" && fail "uncalibrated GPU accepted"
+grep -q "no calibration shipped for GPU SM7_OTHER" "$D/err" || fail "uncalibrated message: $(cat "$D/err")"
+
+# misspelt presets: usage error (2), the nearest name, nothing on stdout
+for args in "--gpu gtx48 pathfinder:--gpu gtx48: no such preset; did you mean 'gtx480'?" \
+            "hotspt:workload hotspt: no such preset; did you mean 'hotspot'?" \
+            "--gpu gtx480 --calibration v10 hotspot:--calibration v10: no such preset; did you mean 'v100'?"; do
+    a=${args%%:*} want=${args#*:}
+    # shellcheck disable=SC2086
+    "$T" ghostzone $a >"$D/out" 2>"$D/err"
+    rc=$?
+    [ "$rc" -eq 2 ] || fail "$a: exit $rc, expected 2"
+    grep -qF -- "$want" "$D/err" || fail "$a: stderr lacks '$want': $(cat "$D/err")"
+    [ -s "$D/out" ] && fail "$a: stdout before the error"
+done
+finish cli_presets

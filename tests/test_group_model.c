@@ -1,0 +1,273 @@
+/*
+ * test_group_model.c - the TB grouping model on hand-computed cases, its
+ * gradients against finite differences, and the grouping file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "trapeze.h"
+
+/* A graph of n TBs on a 1D grid, every footprint f lines. */
+typedef struct {
+    trapeze_locality_graph g;
+    long long fe[64], fl[64];
+    trapeze_locality_edge e[256];
+} small_graph;
+
+static void graph_init(small_graph *s, long n, long long f)
+{
+    memset(s, 0, sizeof *s);
+    s->g.n_tbs = n;
+    s->g.grid[0] = (int)n;
+    s->g.grid[1] = s->g.grid[2] = 1;
+    for (long t = 0; t < n; t++)
+        s->fe[t] = 32 * (s->fl[t] = f);
+    s->g.elements = s->fe;
+    s->g.lines = s->fl;
+    s->g.edges = s->e;
+}
+
+static void edge(small_graph *s, long i, long j, long long lines)
+{
+    s->e[s->g.n_edges++] = (trapeze_locality_edge){i, j, 32 * lines, lines};
+}
+
+/* queue[t] and position[t] given as arrays. */
+static void set_grouping(trapeze_grouping *g, const int *group, const long *order)
+{
+    for (long t = 0; t < g->n_tbs; t++) {
+        g->group[t] = group[t];
+        g->order[t] = order[t];
+    }
+}
+
+static trapeze_grp_params exact_params(void)
+{
+    trapeze_grp_params p;
+    trapeze_grp_params_default(&p);
+    p.value[TRAPEZE_GRP_MU] = 1;
+    p.value[TRAPEZE_GRP_ETA1] = 1;
+    p.value[TRAPEZE_GRP_ETA2] = 1;
+    p.value[TRAPEZE_GRP_NU] = 1;
+    p.value[TRAPEZE_GRP_CWAVE] = 100;
+    p.value[TRAPEZE_GRP_TL2] = 1;
+    p.value[TRAPEZE_GRP_TDRAM] = 0;
+    p.value[TRAPEZE_GRP_OVERLAP] = 0;   /* q = 1: the three times add up */
+    return p;
+}
+
+/* Two TBs reading the same 10 lines: on one SM the second finds them in L1
+ * and L2 accesses halve (20 -> 10); split over two SMs both miss. */
+static void test_shared_pair_halves_l2(void)
+{
+    small_graph s;
+    graph_init(&s, 2, 10);
+    edge(&s, 0, 1, 10);
+    trapeze_grp_machine mach = {2, 2, 128, 1e6};
+    trapeze_grp_params p = exact_params();
+    trapeze_grp_model *m;
+    CHECK_OK(trapeze_grp_create(&s.g, &mach, &p, &m, NULL));
+    trapeze_grouping g;
+    CHECK_OK(trapeze_grouping_alloc(&g, 2, 2, NULL));
+    trapeze_grp_eval same, split;
+    set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
+    CHECK_OK(trapeze_grp_evaluate(m, &g, &same, NULL));
+    set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
+    CHECK_OK(trapeze_grp_evaluate(m, &g, &split, NULL));
+    CHECK_NEAR(same.l2_accesses, 10, 1e-12);
+    CHECK_NEAR(split.l2_accesses, 20, 1e-12);
+    CHECK_NEAR(same.l1_shared_hits, 10, 1e-12);
+    CHECK_NEAR(split.l1_shared_hits, 0, 1e-12);
+    /* DRAM: the second TB's lines are in L2 either way; retention
+     * exp(-10 / 1e6) */
+    CHECK_NEAR(same.dram_reads, 20 - 10 * exp(-1e-5), 1e-9);
+    CHECK_NEAR(split.dram_reads, same.dram_reads, 1e-12);
+    /* cycles = cwave Q / x + tl2 l2: same 100 * 2/2 + 10; split 100 * 1/2 + 20 */
+    CHECK_NEAR(same.cycles, 110, 1e-6);
+    CHECK_NEAR(split.cycles, 70, 1e-6);
+    CHECK_NEAR(same.max_queue, 2, 0);
+    trapeze_grouping_free(&g);
+    trapeze_grp_destroy(m);
+}
+
+/* Three TBs of one row reading one panel of 4 lines (a clique): the third
+ * overlaps 4 lines with each earlier TB. Largest overlap: 4 (the truth);
+ * clipped sum: 8; theta blends them. */
+static void test_clique_theta(void)
+{
+    small_graph s;
+    graph_init(&s, 3, 10);
+    edge(&s, 0, 1, 4);
+    edge(&s, 0, 2, 4);
+    edge(&s, 1, 2, 4);
+    trapeze_grp_machine mach = {1, 3, 128, 1e6};
+    trapeze_grp_params p = exact_params();
+    trapeze_grouping g;
+    CHECK_OK(trapeze_grouping_alloc(&g, 3, 1, NULL));
+    set_grouping(&g, (int[]){0, 0, 0}, (long[]){0, 1, 2});
+    const double theta[3] = {0, 0.5, 1}, l2[3] = {30 - 12, 30 - 10, 30 - 8};
+    for (int i = 0; i < 3; i++) {
+        p.value[TRAPEZE_GRP_THETA] = theta[i];
+        trapeze_grp_model *m;
+        trapeze_grp_eval e;
+        CHECK_OK(trapeze_grp_create(&s.g, &mach, &p, &m, NULL));
+        CHECK_OK(trapeze_grp_evaluate(m, &g, &e, NULL));
+        CHECK_NEAR(e.l2_accesses, l2[i], 1e-12);
+        /* d l2 / d theta = -(max - clipped sum) summed: TB1 0, TB2 -(4 - 8) */
+        CHECK_NEAR(e.dl2_dparam[TRAPEZE_GRP_THETA], 4, 1e-12);
+        trapeze_grp_destroy(m);
+    }
+    trapeze_grouping_free(&g);
+}
+
+/* One TB per SM at a time (x = 1): the second TB of the queue finds the
+ * first's lines only as far as L1 kept them, exp(-fbar / C1). */
+static void test_l1_decay_after_residency(void)
+{
+    small_graph s;
+    graph_init(&s, 2, 10);
+    edge(&s, 0, 1, 10);
+    trapeze_grp_machine mach = {1, 1, 10, 1e6};
+    trapeze_grp_params p = exact_params();
+    trapeze_grp_model *m;
+    CHECK_OK(trapeze_grp_create(&s.g, &mach, &p, &m, NULL));
+    trapeze_grouping g;
+    CHECK_OK(trapeze_grouping_alloc(&g, 2, 1, NULL));
+    set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
+    trapeze_grp_eval e;
+    CHECK_OK(trapeze_grp_evaluate(m, &g, &e, NULL));
+    CHECK_NEAR(e.l2_accesses, 20 - 10 * exp(-1.0), 1e-12);
+    /* a bad grouping for this model is refused */
+    trapeze_grouping g2;
+    CHECK_OK(trapeze_grouping_alloc(&g2, 2, 2, NULL));
+    trapeze_error err;
+    CHECK(trapeze_grp_evaluate(m, &g2, &e, &err) == TRAPEZE_EINVAL);
+    trapeze_grouping_free(&g2);
+    trapeze_grouping_free(&g);
+    trapeze_grp_destroy(m);
+}
+
+/* Exact gradients: every parameter, three outputs, a random graph and
+ * grouping, against central differences. */
+static void test_gradients(void)
+{
+    small_graph s;
+    graph_init(&s, 40, 0);
+    unsigned long r = 12345;
+#define RND() ((r = r * 6364136223846793005UL + 1442695040888963407UL) >> 33)
+    for (int t = 0; t < 40; t++)
+        s.fl[t] = 20 + (long long)(RND() % 30);
+    for (int i = 0; i < 40; i++)
+        for (int j = i + 1; j < 40 && s.g.n_edges < 250; j++)
+            if (RND() % 5 == 0)
+                edge(&s, i, j, 1 + (long long)(RND() % 15));
+    trapeze_grp_machine mach = {3, 4, 64, 2000};
+    trapeze_grp_params p;
+    trapeze_grp_params_default(&p);
+    p.value[TRAPEZE_GRP_MU] = 1.3;
+    p.value[TRAPEZE_GRP_ETA2] = 0.7;
+    p.value[TRAPEZE_GRP_RETAIN2] = 0.3;
+    p.value[TRAPEZE_GRP_THETA] = 0.4;
+    p.value[TRAPEZE_GRP_NU] = 1.2;
+    p.value[TRAPEZE_GRP_CWAVE] = 3000;
+    p.value[TRAPEZE_GRP_TL2] = 2;
+    p.value[TRAPEZE_GRP_TDRAM] = 3;
+    p.value[TRAPEZE_GRP_OVERLAP] = 0.6;
+    trapeze_grouping g;
+    CHECK_OK(trapeze_grouping_alloc(&g, 40, 3, NULL));
+    long next[3] = {0, 0, 0};
+    for (int t = 0; t < 40; t++) {
+        g.group[t] = (int)(RND() % 3);
+        g.order[t] = next[g.group[t]]++;
+    }
+    trapeze_grp_model *m;
+    CHECK_OK(trapeze_grp_create(&s.g, &mach, &p, &m, NULL));
+    trapeze_grp_eval e;
+    CHECK_OK(trapeze_grp_evaluate(m, &g, &e, NULL));
+    CHECK(e.l1_shared_hits > 0 && e.dram_reads > 0);
+    for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++) {
+        trapeze_grp_params q = p;
+        double h = 1e-6 * (fabs(p.value[k]) + 1e-3);
+        trapeze_grp_eval hi, lo;
+        q.value[k] = p.value[k] + h;
+        trapeze_grp_set_params(m, &q);
+        CHECK_OK(trapeze_grp_evaluate(m, &g, &hi, NULL));
+        q.value[k] = p.value[k] - h;
+        trapeze_grp_set_params(m, &q);
+        CHECK_OK(trapeze_grp_evaluate(m, &g, &lo, NULL));
+        double fd_c = (hi.cycles - lo.cycles) / (2 * h);
+        double fd_l2 = (hi.l2_accesses - lo.l2_accesses) / (2 * h);
+        double fd_d = (hi.dram_reads - lo.dram_reads) / (2 * h);
+        CHECK_NEAR(e.dcycles_dparam[k], fd_c, 1e-5 * (fabs(fd_c) + 1));
+        CHECK_NEAR(e.dl2_dparam[k], fd_l2, 1e-5 * (fabs(fd_l2) + 1));
+        CHECK_NEAR(e.ddram_dparam[k], fd_d, 1e-5 * (fabs(fd_d) + 1));
+    }
+    /* the gradients that must not vanish here */
+    CHECK(fabs(e.ddram_dparam[TRAPEZE_GRP_RETAIN2]) > 1e-6);
+    CHECK(fabs(e.dcycles_dparam[TRAPEZE_GRP_OVERLAP]) > 1e-6);
+    trapeze_grouping_free(&g);
+    trapeze_grp_destroy(m);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static void expect_load_error(const char *path, const char *text, const char *fragment)
+{
+    trapeze_grouping g;
+    trapeze_error err;
+    write_text(path, text);
+    CHECK(trapeze_grouping_load(path, 3, 2, &g, &err) != TRAPEZE_OK);
+    if (!strstr(err.message, fragment))
+        fprintf(stderr, "message '%s' lacks '%s'\n", err.message, fragment);
+    CHECK(strstr(err.message, fragment) != NULL);
+    CHECK(g.group == NULL);
+}
+
+static void test_grouping_file(void)
+{
+    char dir[] = "/tmp/trapeze-grp-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[128];
+    snprintf(path, sizeof path, "%s/g.csv", dir);
+    trapeze_grouping g, back;
+    CHECK_OK(trapeze_grouping_alloc(&g, 3, 2, NULL));
+    set_grouping(&g, (int[]){1, 0, 1}, (long[]){1, 0, 0});
+    CHECK_OK(trapeze_grouping_save(path, &g, NULL));
+    CHECK_OK(trapeze_grouping_load(path, 3, 2, &back, NULL));
+    for (int t = 0; t < 3; t++)
+        CHECK(back.group[t] == g.group[t] && back.order[t] == g.order[t]);
+    trapeze_grouping_free(&back);
+    /* a grouping with a gap in a queue is refused before anything is written */
+    g.order[0] = 2;
+    trapeze_error err;
+    CHECK(trapeze_grouping_save(path, &g, &err) == TRAPEZE_ERANGE);
+    trapeze_grouping_free(&g);
+
+    expect_load_error(path, "tb,grp,order\n0,0,0\n", ":1: header field 2");
+    expect_load_error(path, "tb,group,order\n0,0,0\n1,0,1\n0,1,0\n", ":4: field tb: TB 0 again");
+    expect_load_error(path, "tb,group,order\n0,0,0\n1,2,0\n2,1,0\n", ":3: field group: 2 is not a group queue (0..1)");
+    expect_load_error(path, "tb,group,order\n0,0,0\n1,x,0\n", ":3: field group: expected a whole number, got 'x'");
+    expect_load_error(path, "tb,group,order\n0,0,0\n1,1,0\n", "TB 2 is missing");
+    expect_load_error(path, "tb,group,order\n0,0,0\n1,0,2\n2,1,0\n", "field order: 2, but group 0 holds 2 TBs");
+    expect_load_error(path, "tb,group,order\n0,0\n", ":2: 2 fields, expected 3");
+    remove(path);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    test_shared_pair_halves_l2();
+    test_clique_theta();
+    test_l1_decay_after_residency();
+    test_gradients();
+    test_grouping_file();
+    return check_report("test_group_model");
+}
