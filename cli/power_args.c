@@ -47,6 +47,8 @@ void cli_print_energy(FILE *f, const sim_kernel_stats *st, int n, const sim_slee
             sum.j[p] += e->j[p];
         sum.total_j += e->total_j;
         sum.seconds += e->seconds;
+        for (int s = 0; s < TRAPEZE_PS_SLEEPABLE; s++)
+            sum.unallocated[s] += e->unallocated[s];
         for (int s = 0; s < TRAPEZE_PS_SLEEPABLE; s++) {
             sim_sleep_result *r = &sum.sleep[s];
             const sim_sleep_result *x = &e->sleep[s];

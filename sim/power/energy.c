@@ -100,6 +100,9 @@ void sim_energy_compute(const sim_energy_input *in, sim_energy *out)
         double tr = 0;
         double all = sim_energy_leak(in, (trapeze_power_structure)s, &in->sleep->s[s],
                                      &out->sleep[s], &tr);
+        sim_unit_kind k = sim_sleep_unit((trapeze_power_structure)s, in->sleep->s[s].line);
+        double un = in->geo->physical_units[k] * (double)in->cycles - (double)out->sleep[s].tracked;
+        out->unallocated[s] = un > 0 ? un : 0;
         out->j[leak_part[s]] = all - tr;
         out->j[SIM_EN_TRANSITION] += tr;
     }
@@ -131,6 +134,9 @@ void sim_energy_print(FILE *f, const sim_energy *e, const sim_sleep_config *sc)
         uint64_t tr = 0;
         for (int m = 1; m < TRAPEZE_POWER_MAX_MODES; m++)
             tr += r->entries[m];
+        if (e->unallocated[s] > 0)
+            fprintf(f, " (unallocated %.0f, %s)", e->unallocated[s],
+                    sim_sleep_policy(c->kind)->gates_unallocated ? "gated" : "on");
         fprintf(f, "; transitions %llu, wake-ups %llu, wake stall %llu\n",
                 (unsigned long long)tr, (unsigned long long)r->wakeups,
                 (unsigned long long)r->stall_cycles);

@@ -50,6 +50,8 @@ typedef struct sim_energy {
     double total_j;
     double seconds;
     sim_sleep_result sleep[TRAPEZE_PS_SLEEPABLE];   /* the configured policy of each */
+    double unallocated[TRAPEZE_PS_SLEEPABLE];       /* unit-cycles outside tracked units
+                                                       (registers of no warp) */
 } sim_energy;
 
 typedef struct sim_energy_input {
