@@ -23,6 +23,7 @@
 #include "sim/stencil/stencil_run.h"
 
 static trapeze_power gtx480, v100;
+static const trapeze_power *cur = &gtx480;   /* the GPU of the trend checks */
 
 typedef struct trend {
     double snooze[2][2];     /* [l1d, l2][bank, line]: leakage remaining, % */
@@ -37,7 +38,7 @@ typedef struct trend {
 static double leak_of(sim_gpu *g, const sim_idle_hist *h, uint64_t cycles,
                       trapeze_power_structure s, int line, sim_sleep_kind kind)
 {
-    sim_energy_input in = {.pw = &gtx480, .clock_hz = sim_gpu_config(g)->gpu.core_clock_hz,
+    sim_energy_input in = {.pw = cur, .clock_hz = sim_gpu_config(g)->gpu.core_clock_hz,
                            .n_sm = sim_gpu_config(g)->gpu.n_sm, .cycles = cycles,
                            .geo = sim_gpu_energy_geometry(g)};
     for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++)
@@ -46,7 +47,7 @@ static double leak_of(sim_gpu *g, const sim_idle_hist *h, uint64_t cycles,
     c.kind = kind;
     c.line = line;
     sim_unit_kind u = sim_sleep_unit(s, line);
-    if (sim_sleep_bind(&c, s, &gtx480, in.clock_hz, in.geo->unit_leak_w[u], NULL))
+    if (sim_sleep_bind(&c, s, cur, in.clock_hz, in.geo->unit_leak_w[u], NULL))
         return NAN;
     sim_sleep_result r;
     return sim_energy_leak(&in, s, &c, &r, NULL);
@@ -73,7 +74,7 @@ static int run_job(const trapeze_config *cfg, const job *j, const char *rf, sim_
         fprintf(stderr, "bench_energy: %s\n", err.message);
         return 1;
     }
-    sim_gpu_options opt = {.power = &gtx480, .sleep = &sc, .keep_idle = 1};
+    sim_gpu_options opt = {.power = cur, .sleep = &sc, .keep_idle = 1};
     sim_gpu *g = NULL;
     if (sim_gpu_create(cfg, &opt, &g, &err))
         goto fail;
@@ -178,9 +179,7 @@ static int measure(const trapeze_config *cfg, const job *j, trend *t)
     return 0;
 }
 
-static void trends(const trapeze_config *cfg)
-{
-    static const job jobs[] = {
+static const job jobs[] = {
         {"vecadd", "vecadd", 1, {"n=262144"}, NULL},
         {"matmul", "matmul", 1, {"n=128"}, NULL},
         {"atax", "atax", 1, {"n=512"}, NULL},
@@ -193,16 +192,23 @@ static void trends(const trapeze_config *cfg)
         {"Poisson", NULL, 0, {NULL}, "poisson"},
         {"PathFinder", NULL, 0, {NULL}, "pathfinder"},
         {"Cell", NULL, 0, {NULL}, "cell"},
-    };
+};
+
+/* The trend table of the jobs whose bit is set in `mask` on cfg, then the
+ * seed's row (Fermi, or Volta: Snooze only). */
+static void trends(const trapeze_config *cfg, const char *gpu, unsigned mask, int volta)
+{
     int n = (int)(sizeof jobs / sizeof *jobs), ok = 0;
     trend mean;
     memset(&mean, 0, sizeof mean);
-    printf("seed trend checks, GTX 480 (Snooze: leakage remaining %% of always-on; RF: leakage "
-           "saving %%)\n");
+    printf("seed trend checks, %s (Snooze: leakage remaining %% of always-on; RF: leakage "
+           "saving %%)\n", gpu);
     printf("%-11s %9s %9s %9s %9s %8s %8s %8s %8s\n", "kernel", "L1 bank", "L1 block", "L2 bank",
            "L2 block", "drowsy", "slumber", ">16cyc", "penalty");
     for (int i = 0; i < n; i++) {
         trend t;
+        if (!(mask >> i & 1))
+            continue;
         double t0 = now();
         if (measure(cfg, &jobs[i], &t))
             continue;
@@ -224,8 +230,12 @@ static void trends(const trapeze_config *cfg)
            mean.snooze[0][0] / ok, mean.snooze[0][1] / ok, mean.snooze[1][0] / ok,
            mean.snooze[1][1] / ok, mean.drowsy / ok, mean.slumber / ok, mean.long_share / ok,
            mean.penalty / ok);
-    printf("%-11s %8.2f%% %8.2f%% %8.2f%% %8.2f%% %7.1f%% %7.1f%% %7s %7.2f%%\n", "seed", 28.56,
-           11.17, 36.27, 7.31, 85.0, 94.0, ">75%", 1.2);
+    if (volta)
+        printf("%-11s %8.2f%% %8.2f%% %8.2f%% %8.2f%%  (seed 004 Fig. 5.13, Volta; no RF numbers)\n",
+               "seed", 25.03, 4.03, 26.49, 4.28);
+    else
+        printf("%-11s %8.2f%% %8.2f%% %8.2f%% %8.2f%% %7.1f%% %7.1f%% %7s %7.2f%%\n", "seed",
+               28.56, 11.17, 36.27, 7.31, 85.0, 94.0, ">75%", 1.2);
 }
 
 /* CPU seconds of this process: the machine running the benchmarks is
@@ -336,7 +346,8 @@ static void v100_memory(void)
     trapeze_config_destroy(cfg);
 }
 
-/* Sections: all, or those named on the command line (memory speed trends). */
+/* Sections: all, or those named on the command line (memory speed trends
+ * trends-v100). */
 static int wanted(int argc, char **argv, const char *name)
 {
     if (argc < 2)
@@ -362,7 +373,16 @@ int main(int argc, char **argv)
     if (wanted(argc, argv, "speed"))
         speed(cfg);
     if (wanted(argc, argv, "trends"))
-        trends(cfg);
+        trends(cfg, "GTX 480", ~0u, 0);
+    trapeze_config *volta = NULL;
+    if (wanted(argc, argv, "trends-v100") &&
+        !trapeze_config_load("data/gpus/v100.config", &volta, &err)) {
+        cur = &v100;
+        /* matmul, atax, syrk, HotSpot, Cell */
+        trends(volta, "V100", (1u << 1) | (1u << 2) | (1u << 6) | (1u << 8) | (1u << 11), 1);
+        cur = &gtx480;
+    }
+    trapeze_config_destroy(volta);
     trapeze_config_destroy(cfg);
     return 0;
 }
