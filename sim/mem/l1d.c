@@ -124,10 +124,14 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
     int way;
     sim_probe probe = sim_cache_probe(c, line, &way);
-    uint32_t wake = sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
+    /* Only accepted accesses use the L1D (its bank-level idle periods): a
+     * request refused for a reservation failure waits without waking it,
+     * as Snooze's reservation queue arranges (seed 004 section 3.3). */
+    uint32_t wake;
     if (probe == SIM_PROBE_HIT) {
-        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line, way,
-                                                SIM_NEXT_READ, cycle));
+        wake = sim_max_u32(sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle),
+                           sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line, way,
+                                          SIM_NEXT_READ, cycle));
         sim_cache_touch(c, sim_cache_line(c, line, way));
         L1_INC(m, p, accesses);
         L1_INC(m, p, reads);
@@ -150,6 +154,7 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     sim_pkt waiter;
     memset(&waiter, 0, sizeof waiter);
     waiter.req = *req;
+    wake = sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
     if (id >= 0) {
         if (probe == SIM_PROBE_HIT_RESERVED)
             sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line, way, SIM_NEXT_READ, cycle);
@@ -252,9 +257,7 @@ sim_mem_outcome sim_l1_access(sim_memsys *m, const sim_mem_request *req, uint64_
     sim_sm_port *p = &m->sm[req->sm];
     sim_fail_cause why = SIM_FAIL_NONE;
     if (refused_again(p, req)) {
-        /* the same counts and the same bank use as a full probe would make */
-        if (p->refused.busy)
-            sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
+        /* the same counts as a full probe would make */
         return refuse(m, p, p->refused.why, cause);
     }
     sim_mem_outcome o;
