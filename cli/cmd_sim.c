@@ -47,6 +47,8 @@ static void usage(FILE *f)
             "  --idle-csv FILE        write idle-period histograms (gpu,kernel,structure,\n"
             "                         granularity,length_min_cycles,length_max_cycles,\n"
             "                         next_access,count)\n"
+            "  --grouping FILE        dispatch TBs by the grouping FILE (tb,group,order;\n"
+            "                         the option -trapeze_tb_dispatch explicit)\n"
             "  --quiet                no summary on stdout\n"
             "  --list                 list the built-in kernels and their parameters\n");
     cli_sim_workload_usage(f);
@@ -68,8 +70,16 @@ void cli_sim_progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t do
                      uint64_t blocks)
 {
     (void)ctx;
-    fprintf(stderr, "\r%s: cycle %llu, %llu/%llu blocks   ", kernel, (unsigned long long)cycle,
-            (unsigned long long)done, (unsigned long long)blocks);
+    static cli_progress line;
+    static char last[64];
+    if (strncmp(last, kernel, sizeof last - 1) != 0) { /* a new launch: a new clock */
+        snprintf(last, sizeof last, "%s", kernel);
+        memset(&line, 0, sizeof line);
+    }
+    char detail[64];
+    snprintf(detail, sizeof detail, "cycle %llu", (unsigned long long)cycle);
+    line.prefix = last;
+    cli_progress_update(&line, (double)done, (double)blocks, "blocks", detail);
 }
 
 /* *p, which becomes NULL (a handle given to commit, which frees it). */
@@ -84,6 +94,7 @@ int cli_sim(int argc, char **argv)
 {
     const char *gpu_path = NULL, *csv = NULL, *sm_csv = NULL, *kernel = NULL, *trace = NULL;
     const char *power_arg = NULL, *idle_csv = NULL, *sleep_arg[TRAPEZE_PS_SLEEPABLE] = {0};
+    const char *grouping = NULL;
     long ideal = 0;
     int quiet = 0;
     char **params = calloc((size_t)argc + 1, sizeof *params);
@@ -108,7 +119,7 @@ int cli_sim(int argc, char **argv)
                    !strcmp(a, "--ideal-memory") || !strcmp(a, "--trace") ||
                    !strcmp(a, "--power") || !strcmp(a, "--idle-csv") ||
                    !strcmp(a, "--sleep-l1d") || !strcmp(a, "--sleep-l2") ||
-                   !strcmp(a, "--sleep-rf")) {
+                   !strcmp(a, "--sleep-rf") || !strcmp(a, "--grouping")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "trapeze sim: %s needs a value\n", a);
                 goto out;
@@ -132,6 +143,8 @@ int cli_sim(int argc, char **argv)
                 sleep_arg[TRAPEZE_PS_L2] = v;
             else if (!strcmp(a, "--sleep-rf"))
                 sleep_arg[TRAPEZE_PS_RF] = v;
+            else if (!strcmp(a, "--grouping"))
+                grouping = v;
             else if (!trapeze_parse_long(v, &ideal) || ideal < 1 || ideal > 1000000) {
                 fprintf(stderr, "trapeze sim: --ideal-memory %s: expected cycles from 1 to 1000000\n", v);
                 goto out;
@@ -184,6 +197,7 @@ int cli_sim(int argc, char **argv)
     opt.power = power_arg ? &power : NULL;
     opt.sleep = &sleep;
     opt.keep_idle = idle_csv != NULL;
+    opt.tb_grouping = grouping;
     sim_gpu *g = NULL;
     sim_core_config core;
     if (sim_core_config_read(cfg, &core, &err) ||

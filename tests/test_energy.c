@@ -157,20 +157,45 @@ static void test_one_warp(void)
     trapeze_config_destroy(cfg);
 }
 
-/* Runs built-in `name` on data/gpus/gtx480.config with the given sleep
- * policies; returns the stats of the first launch. */
-static void run_builtin(const char *name, int np, char **params, const sim_sleep_config *sc,
-                        const trapeze_power *pw, sim_kernel_stats *st, sim_sleep_config *bound)
+/* data/gpus/gtx480.config, with every clock domain at the core's 700 MHz
+ * when one_clock (so that delaying a lone request shifts its whole round
+ * trip by exactly the delay: no DRAM clock edge to re-align to). */
+static trapeze_config *gtx480_config(int one_clock)
 {
+    static char text[65536];
+    FILE *f = fopen("data/gpus/gtx480.config", "r");
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[n] = '\0';
+    char *clk = strstr(text, "-gpgpu_clock_domains 700.0:700.0:700.0:924.0");
+    CHECK(clk != NULL);
+    if (one_clock && clk)
+        memcpy(clk + 39, "700.0", 5);   /* the DRAM clock */
     trapeze_config *cfg = NULL;
     trapeze_error err = {0};
-    CHECK_OK(trapeze_config_load("data/gpus/gtx480.config", &cfg, &err));
+    CHECK_OK(trapeze_config_parse(text, "gtx480.config", &cfg, &err));
+    return cfg;
+}
+
+/* Runs built-in `name` on the GTX 480 with the given sleep policies;
+ * returns the stats of the first launch. */
+static void run_builtin(const char *name, int np, char **params, const sim_sleep_config *sc,
+                        const trapeze_power *pw, sim_kernel_stats *st, sim_sleep_config *bound,
+                        int one_clock)
+{
+    trapeze_config *cfg = gtx480_config(one_clock);
+    trapeze_error err = {0};
     sim_gpu_options opt;
     memset(&opt, 0, sizeof opt);
     opt.power = pw;
     opt.sleep = sc;
     sim_gpu *g = NULL;
     CHECK_OK(sim_gpu_create(cfg, &opt, &g, &err));
+    if (!g) {
+        fprintf(stderr, "%s\n", err.message);
+        exit(1);
+    }
     const sim_builtin *b = sim_builtin_find(name);
     long p[SIM_BUILTIN_MAX_PARAMS];
     CHECK_OK(sim_builtin_params(b, np, params, p, &err));
@@ -198,17 +223,18 @@ static void default_sleep(sim_sleep_config *sc)
 /* One thread, 32 dependent loads 4 bytes apart: one miss (its fill) and 31
  * hits in the same line. With Snooze on the L1D at bank level and no
  * look-ahead, the sleeping L1D delays each of these 33 accesses by its
- * 2-cycle wake-up: the kernel is longer by exactly 66 cycles. */
+ * 2-cycle wake-up: the kernel is longer by exactly 66 cycles (every clock
+ * domain at 700 MHz, so the miss's round trip shifts as a whole). */
 static void test_wake_stall(void)
 {
     char *params[] = {"steps=32", "stride=4"};
     sim_sleep_config sc, bound;
     default_sleep(&sc);
     sim_kernel_stats base, slow;
-    run_builtin("chase", 2, params, &sc, &power, &base, NULL);
+    run_builtin("chase", 2, params, &sc, &power, &base, NULL, 1);
     CHECK_OK(sim_sleep_config_set(&sc, TRAPEZE_PS_L1D, "snooze:bank", NULL));
     sc.s[TRAPEZE_PS_L1D].p.lookahead = 0;
-    run_builtin("chase", 2, params, &sc, &power, &slow, &bound);
+    run_builtin("chase", 2, params, &sc, &power, &slow, &bound, 1);
     const sim_sleep_result *r = &slow.energy.sleep[TRAPEZE_PS_L1D];
     CHECK(r->wakeups == 33);
     CHECK(r->stall_cycles == 2 * r->wakeups);
@@ -220,7 +246,7 @@ static void test_wake_stall(void)
     /* with the seed's look-ahead (3 >= 2) the wake-up is hidden: same cycles */
     sim_kernel_stats hidden;
     sc.s[TRAPEZE_PS_L1D].p.lookahead = 3;
-    run_builtin("chase", 2, params, &sc, &power, &hidden, NULL);
+    run_builtin("chase", 2, params, &sc, &power, &hidden, NULL, 1);
     CHECK(hidden.cycles == base.cycles);
     CHECK(hidden.energy.sleep[TRAPEZE_PS_L1D].stall_cycles == 0);
     CHECK(hidden.energy.j[SIM_EN_LEAK_L1D] < 0.5 * base.energy.j[SIM_EN_LEAK_L1D]);
@@ -237,8 +263,8 @@ static void test_timing_unchanged(void)
     sim_sleep_config sc;
     default_sleep(&sc);
     sim_kernel_stats off, on;
-    run_builtin("jacobi", 2, params, NULL, NULL, &off, NULL);
-    run_builtin("jacobi", 2, params, &sc, &power, &on, NULL);
+    run_builtin("jacobi", 2, params, NULL, NULL, &off, NULL, 0);
+    run_builtin("jacobi", 2, params, &sc, &power, &on, NULL, 0);
     CHECK(off.cycles == on.cycles && on.cycles > 0);
     CHECK(memcmp(&off.total, &on.total, sizeof off.total) == 0);
     CHECK(memcmp(off.events, on.events, sizeof off.events) == 0);
