@@ -37,6 +37,12 @@ awk -F, 'NR > 1 && ($5 <= 1024 ? $5 != $6 : ($6 != 2 * ($5 - 1) || $5 - 1 < 1024
 grep -q '^  sleep rf  slumber:warp_reg .* gated [1-9]' "$D/out2" || fail "slumber line"
 grep -q '^  sleep l1d snooze:bank .* sleep [1-9]' "$D/out2" || fail "snooze line"
 
+# a workload run: the same options
+"$T" sim --gpu $G --workload hotspot --size 64x64 --iterations 2 --power gtx480 --sleep-rf drowsy \
+    --idle-csv "$D/w.csv" >"$D/out3" 2>"$D/err" || fail "workload run: $(cat "$D/err")"
+grep -q '^  sleep rf  drowsy:warp_reg .* deep [1-9]' "$D/out3" || fail "workload energy lines"
+grep -q '^[a-zA-Z0-9 ]*,HotSpot[a-z_0-9]*,rf,warp_reg,' "$D/w.csv" || fail "workload idle CSV"
+
 # bad input
 printf '[event_j]\ninst_issue = x\n' >"$D/bad.ini"
 expect_failure "bad power value" "$D/bad.ini:2: [event_j] inst_issue: expected a number" \
