@@ -38,6 +38,8 @@
 
 TRAPEZE_DUAL_DEFINE(sl_dual, sl, TRAPEZE_SLEEP_MAX_MODES)
 
+#define SATURATE 60.0
+
 struct trapeze_sleep_model {
     trapeze_sleep_structure s;
     trapeze_sleep_options o;
@@ -263,6 +265,13 @@ static sl_dual indicator(sl_dual x, double s, int smooth, int strict)
 {
     if (!smooth)
         return sl_const(strict ? (x.v > 0 ? 1.0 : 0.0) : (x.v >= 0 ? 1.0 : 0.0));
+    /* Beyond SATURATE widths the sigmoid is 1 to double precision (its
+     * derivative rounds to 0) or below 1e-26: taken as 1 or 0, which skips
+     * the exponential for almost every bucket. */
+    if (x.v > SATURATE * s)
+        return sl_const(1.0);
+    if (x.v < -SATURATE * s)
+        return sl_const(0.0);
     return sl_sigmoid(sl_scale(x, 1.0 / s));
 }
 
@@ -318,8 +327,10 @@ static void add_bucket(const trapeze_sleep_model *m, int cls, double T, double n
             prev_e = md[i].transition_cycles;
         }
         prev_p = md[i].leak_fraction;
-        *saving = sl_add(*saving, sl_scale(sl_mul(on, gain), n));
-        *penalty = sl_add(*penalty, sl_scale(on, n * (stall - prev_x)));
+        if (on.v != 0) {
+            *saving = sl_add(*saving, sl_scale(sl_mul(on, gain), n));
+            *penalty = sl_add(*penalty, sl_scale(on, n * (stall - prev_x)));
+        }
         prev_x = stall;
         on_v[k] = on.v;
         from[k] = fmax(0.0, timeout ? T - theta[i].v - lost : T - lost);
