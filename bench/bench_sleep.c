@@ -34,6 +34,10 @@ static int run(const char *structure, trapeze_sleep_policy policy)
     fill(&h, structure);
     trapeze_sleep_options_default(&o);
     o.policy = policy;
+    /* trapeze sleep's presets: Slumber (deep and gated on countdowns),
+     * Snooze (gated only when dead) */
+    o.exact_wake = policy == TRAPEZE_SLEEP_LOOKAHEAD ? 6 : 0;
+    o.gate_writes = policy == TRAPEZE_SLEEP_LOOKAHEAD;
     if (trapeze_sleep_structure_default(structure, &st, &err) ||
         trapeze_sleep_create(&st, &h, &o, &m, &err)) {
         fprintf(stderr, "%s\n", err.message);
