@@ -21,7 +21,8 @@ const char calib_common_help[] =
 "  --sweep-budget N    warp instructions of one workload's validation sweep; sets\n"
 "                      the reference grid samples are scaled from (default 5e8)\n"
 "  --min-fraction F, --max-fraction F\n"
-"                      sample grid volume / reference volume (default 1/2, 1)\n"
+"                      sample grid volume / reference volume (default 1/2, 1;\n"
+"                      at most 64: samples may span several reference grids)\n"
 "  --threads N         parallel samples (default 1; results do not depend on it)\n"
 "  --folds K           cross-validation folds (default 5)\n"
 "  WORKLOAD            a workload spec (.ini) or a shipped preset: pathfinder,\n"
@@ -69,8 +70,8 @@ int calib_parse_common(calib_args *a, int argc, char **argv, int *i)
     const char *arg = argv[*i], *val = *i + 1 < argc ? argv[*i + 1] : NULL;
     static const struct { const char *name; double lo, hi; } numeric[] = {
         {"--budget", 1, 4096}, {"--stages", 1, 32}, {"--max-h", 1, 1e6}, {"--threads", 1, 256},
-        {"--folds", 2, 100}, {"--sweep-budget", 1e3, 1e15}, {"--min-fraction", 1e-6, 1},
-        {"--max-fraction", 1e-6, 1}};
+        {"--folds", 2, 100}, {"--sweep-budget", 1e3, 1e15}, {"--min-fraction", 1e-6, 64},
+        {"--max-fraction", 1e-6, 64}};
     double *real[] = {&a->opt.sweep_budget, &a->opt.min_fraction, &a->opt.max_fraction};
     int *whole[] = {&a->opt.budget, &a->opt.stages, &a->opt.max_h, &a->threads, &a->opt.folds};
     for (size_t k = 0; k < sizeof numeric / sizeof numeric[0]; k++) {

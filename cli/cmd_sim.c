@@ -36,6 +36,8 @@ static void usage(FILE *f)
             "                         sm,cycles,warp_instructions,ipc,...); they sum to --csv's\n"
             "  --ideal-memory CYCLES  replace the memory system by one that answers every\n"
             "                         request after CYCLES core cycles\n"
+            "  --grouping FILE        dispatch TBs by the grouping FILE (tb,group,order;\n"
+            "                         the option -trapeze_tb_dispatch explicit)\n"
             "  --quiet                no summary on stdout\n"
             "  --list                 list the built-in kernels and their parameters\n");
     cli_sim_workload_usage(f);
@@ -80,6 +82,7 @@ static trapeze_csv_out *exchange(trapeze_csv_out **p)
 int cli_sim(int argc, char **argv)
 {
     const char *gpu_path = NULL, *csv = NULL, *sm_csv = NULL, *kernel = NULL, *trace = NULL;
+    const char *grouping = NULL;
     long ideal = 0;
     int quiet = 0;
     char **params = calloc((size_t)argc + 1, sizeof *params);
@@ -101,7 +104,8 @@ int cli_sim(int argc, char **argv)
             free(params);
             return 0;
         } else if (!strcmp(a, "--gpu") || !strcmp(a, "--csv") || !strcmp(a, "--per-sm-csv") ||
-                   !strcmp(a, "--ideal-memory") || !strcmp(a, "--trace")) {
+                   !strcmp(a, "--ideal-memory") || !strcmp(a, "--trace") ||
+                   !strcmp(a, "--grouping")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "trapeze sim: %s needs a value\n", a);
                 goto out;
@@ -115,6 +119,8 @@ int cli_sim(int argc, char **argv)
                 trace = v;
             else if (!strcmp(a, "--per-sm-csv"))
                 sm_csv = v;
+            else if (!strcmp(a, "--grouping"))
+                grouping = v;
             else if (!trapeze_parse_long(v, &ideal) || ideal < 1 || ideal > 1000000) {
                 fprintf(stderr, "trapeze sim: --ideal-memory %s: expected cycles from 1 to 1000000\n", v);
                 goto out;
@@ -157,6 +163,7 @@ int cli_sim(int argc, char **argv)
     memset(&opt, 0, sizeof opt);
     if (isatty(2))
         opt.progress = cli_sim_progress;
+    opt.tb_grouping = grouping;
     sim_gpu *g = NULL;
     sim_core_config core;
     if (sim_core_config_read(cfg, &core, &err) ||
