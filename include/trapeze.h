@@ -891,7 +891,7 @@ void trapeze_sleep_seed_thresholds(const trapeze_sleep_structure *s, double *the
 
 /* The thresholds that maximize the leakage saved with the exposed wake-up
  * penalty at most max_penalty (a fraction of the requester cycles, 0.01 =
- * 1%): NLopt SLSQP on the smooth model from several starts (the seed's
+ * 1%): the generic optimizer (model/model.h, NLopt MMA) on the smooth model from several starts (the seed's
  * thresholds, the break-even times, the crossovers, a ladder of lengths),
  * thresholds kept in mode order; then the whole-cycle thresholds a policy
  * runs, checked against the budget with the hard model. */
