@@ -877,6 +877,11 @@ typedef struct trapeze_grp_machine {
     int tbs_per_sm;        /* co-resident TBs per SM (occupancy), x */
     double l1_lines;       /* L1D capacity per SM, in lines */
     double l2_lines;       /* L2 capacity, whole GPU, in lines */
+    int by_elements;       /* 1: data counted in elements (footprints and shares in
+                              elements, capacities converted at the graph's mean
+                              elements per line): L2 accesses follow the elements
+                              a TB reads more closely than its lines when lines
+                              are partly used; 0: in lines */
 } trapeze_grp_machine;
 
 typedef struct trapeze_grp_model trapeze_grp_model;
