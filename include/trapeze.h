@@ -938,7 +938,8 @@ typedef struct trapeze_grp_choice {
 /* Picks a grouping minimizing predicted cycles. The relaxation: tile width
  * and height (gx, gy) real, the model's cycles between whole shapes
  * interpolated bilinearly (exact gradients of the interpolant), minimized
- * by NLopt SLSQP from several starts under gx * gy <= TBs per SM, for both
+ * by NLopt SLSQP from several starts under gx * gy <= min(TBs per SM at
+ * once, ceil(TBs / SMs)) (resident at once, no SM left idle), for both
  * tile orders; then rounded (the whole shapes around the optimum, grown to
  * fill the SM) and refined (every rounded shape in both orders predicted by
  * the discrete model). Candidates (e.g. the baselines' groupings) compete
@@ -967,9 +968,9 @@ typedef struct trapeze_grp_observation {
  * nonlinear least squares on relative residuals (the generic fit, the
  * model's exact Jacobian), in stages from p: the L1 constants (mu, eta1,
  * theta) on L2 accesses, the L2 constants (nu, eta2, retain2) on DRAM
- * reads, the timing constants on cycles from a linear least-squares start,
- * then all of them on every value. p: start in, fitted values and standard
- * errors out. With folds >= 2, also the k-fold cross-validated error
+ * reads, the timing constants on cycles from a linear least-squares start
+ * (each constant from its own observable). p: start in, fitted values and
+ * standard errors out; rep: the relative error over every value. With folds >= 2, also the k-fold cross-validated error
  * (observation i held out in fold i mod k; rep->cv_mape_pct,
  * rep->cv_max_ape_pct). Models keep their own parameters (set them with
  * trapeze_grp_set_params). */
