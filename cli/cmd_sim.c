@@ -59,8 +59,16 @@ void cli_sim_progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t do
                      uint64_t blocks)
 {
     (void)ctx;
-    fprintf(stderr, "\r%s: cycle %llu, %llu/%llu blocks   ", kernel, (unsigned long long)cycle,
-            (unsigned long long)done, (unsigned long long)blocks);
+    static cli_progress line;
+    static char last[64];
+    if (strncmp(last, kernel, sizeof last - 1) != 0) { /* a new launch: a new clock */
+        snprintf(last, sizeof last, "%s", kernel);
+        memset(&line, 0, sizeof line);
+    }
+    char detail[64];
+    snprintf(detail, sizeof detail, "cycle %llu", (unsigned long long)cycle);
+    line.prefix = last;
+    cli_progress_update(&line, (double)done, (double)blocks, "blocks", detail);
 }
 
 /* *p, which becomes NULL (a handle given to commit, which frees it). */

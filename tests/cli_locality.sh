@@ -36,7 +36,7 @@ printf 'tb,group,order\n3,0,0\n2,0,1\n1,1,0\n0,1,1\n' >"$D/g.csv"
     || fail "sim --grouping"
 [ "$(sed -n 2p "$D/s.csv" | cut -d, -f1)" = "matmul" ] || fail "sim --grouping CSV"
 printf 'tb,group,order\n3,0,0\n2,0,1\n1,1,0\n' >"$D/g.csv"
-expect_failure "grouping misses a TB" "g.csv: field tb: TB 0 is missing" "$D/s.csv" \
+expect_failure "grouping misses a TB" "g.csv: TB 0 missing" "$D/s.csv" \
     "$T" sim --gpu $G matmul n=32 block=16 --grouping "$D/g.csv" --csv "$D/s.csv"
 
 expect_failure "launch past the end" "jacobi has 1 launch, no launch 3" "$D/x.csv" \

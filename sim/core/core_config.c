@@ -4,6 +4,7 @@
  * validation only ("file:line: option -x: ..." errors); no timing here.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -92,6 +93,44 @@ static trapeze_status get_pos(const trapeze_config *cfg, const char *option, lon
     return trapeze_config_get_int_in(cfg, option, fallback, lo, hi, out, err);
 }
 
+/* lrr, gto, GPGPU-Sim's two_level_active:N:INNER:OUTER (inner 0 LRR or
+ * 2 GTO, outer 1: the pending warps in turn) and Chen's
+ * locality_two_level:N. */
+static trapeze_status read_scheduler(const trapeze_config *cfg, const char *v,
+                                     sim_core_config *c, trapeze_error *err)
+{
+    int n = 0, inner = 0, outer = 1, used = 0;
+    if (!strcmp(v, "lrr")) {
+        c->sched = SIM_SCHED_LRR;
+    } else if (!strcmp(v, "gto")) {
+        c->sched = SIM_SCHED_GTO;
+    } else if (sscanf(v, "two_level_active:%d:%d:%d%n", &n, &inner, &outer, &used) == 3 &&
+               !v[used]) {
+        if (inner != 0 && inner != 2)
+            return trapeze_config_fail(cfg, "gpgpu_scheduler", err,
+                                       "two_level_active inner policy %d: 0 (LRR) or 2 (GTO)",
+                                       inner);
+        if (outer != 1)
+            return trapeze_config_fail(cfg, "gpgpu_scheduler", err,
+                                       "two_level_active outer policy %d: only 1 (pending warps "
+                                       "in turn)", outer);
+        c->sched = SIM_SCHED_TWO_LEVEL;
+        c->inner_gto = inner == 2;
+    } else if (sscanf(v, "locality_two_level:%d%n", &n, &used) == 1 && !v[used]) {
+        c->sched = SIM_SCHED_LOCALITY;
+    } else {
+        return trapeze_config_fail(cfg, "gpgpu_scheduler", err,
+                                   "'%s' is not a scheduler this simulator has (lrr, gto, "
+                                   "two_level_active:N:0|2:1, locality_two_level:N)", v);
+    }
+    if ((c->sched == SIM_SCHED_TWO_LEVEL || c->sched == SIM_SCHED_LOCALITY) &&
+        (n < 1 || n > c->max_warps))
+        return trapeze_config_fail(cfg, "gpgpu_scheduler", err,
+                                   "%d active warps: between 1 and %d", n, c->max_warps);
+    c->active_warps = n;
+    return TRAPEZE_OK;
+}
+
 static const char *const tb_dispatch_names[SIM_TB_COUNT] = {
     "rr", "bcs", "chen", "mst", "kway", "rbts", "explicit"};
 
@@ -147,14 +186,8 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     c->n_sched = (int)v;
     const char *sched;
     trapeze_config_get_string(cfg, "gpgpu_scheduler", "lrr", &sched);
-    if (!strcmp(sched, "lrr"))
-        c->sched = SIM_SCHED_LRR;
-    else if (!strcmp(sched, "gto"))
-        c->sched = SIM_SCHED_GTO;
-    else
-        return trapeze_config_fail(cfg, "gpgpu_scheduler", err,
-                                   "'%s' is not a scheduler this simulator has (lrr, gto)",
-                                   sched);
+    if ((s = read_scheduler(cfg, sched, c, err)))
+        return s;
     if ((s = get_pos(cfg, "gpgpu_num_sp_units", 1, 1, 64, &v, err)))
         return s;
     c->n_sp = (int)v;

@@ -22,7 +22,14 @@
 
 /* ------------------------------------------------------------ SM config */
 
-typedef enum { SIM_SCHED_LRR, SIM_SCHED_GTO, SIM_SCHED_COUNT } sim_sched_kind;
+/* Warp schedulers (-gpgpu_scheduler lrr | gto | two_level_active:N:I:O |
+ * locality_two_level:N; sim/core/sm.h, sched_two_level.h) */
+typedef enum {
+    SIM_SCHED_LRR, SIM_SCHED_GTO,
+    SIM_SCHED_TWO_LEVEL,   /* N active warps fed from a pending FIFO (Narasiman, Gebhart) */
+    SIM_SCHED_LOCALITY,    /* Chen 2016's locality-aware two-level scheduler */
+    SIM_SCHED_COUNT
+} sim_sched_kind;
 /* TB dispatch policies (-trapeze_tb_dispatch; sim/core/dispatch*.c) */
 typedef enum {
     SIM_TB_RR,         /* rr: GPGPU-Sim's round-robin, blocks in id order */
@@ -41,7 +48,9 @@ typedef struct sim_core_config {
     trapeze_gpu gpu;               /* n_sm, warp size, per-SM limits */
     int max_warps;                 /* threads per SM / warp size */
     int n_sched;                   /* -gpgpu_num_sched_per_core */
-    sim_sched_kind sched;          /* -gpgpu_scheduler lrr|gto */
+    sim_sched_kind sched;          /* -gpgpu_scheduler */
+    int active_warps;              /* two-level: active set size per scheduler */
+    int inner_gto;                 /* two-level: GTO (1) or LRR (0) among the active */
     int n_sp, n_sfu;               /* -gpgpu_num_sp_units, -gpgpu_num_sfu_units */
     int lat[4][SIM_ALU_COUNT];     /* [int, fp, dp, sfu][alu] -ptx_opcode_latency_* */
     int init[4][SIM_ALU_COUNT];    /* -ptx_opcode_initiation_*; a trace.config's

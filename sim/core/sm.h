@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "sim/core/gpu_sim.h"
+#include "sim/memsys.h"
 
 #define SIM_NEVER UINT64_MAX
 #define SM_MAX_WARPS 256
@@ -33,6 +34,9 @@ typedef struct sim_warp {
     uint32_t reg_value[SIM_MAX_REGS];   /* words returned by atomics / volatile loads */
     sim_warp_cursor cur;
     sim_warp_inst inst;        /* the next instruction (fetched) */
+    /* Chen's warp access range: a region of 64 lines and the lines of it
+     * the warp's first loads read (sched_two_level.c) */
+    uint64_t loc_region, loc_lines;
 } sim_warp;
 
 typedef struct sim_block {
@@ -62,6 +66,11 @@ typedef struct sim_sched {
     int last;                    /* slot issued last, -1 none */
     int rr;                      /* LRR: position after the last issue */
     uint8_t reason;              /* sim_stall of the last evaluated cycle, or 0xff issued */
+    /* two-level schedulers (sched_two_level.h): the active set and the
+     * pending warps, oldest first; max_active 0: one level (LRR, GTO) */
+    int max_active, n_active, n_pend;
+    uint64_t act[SM_MASK_WORDS]; /* per slot bit: in the active set */
+    uint8_t pend[SM_MAX_WARPS];
 } sim_sched;
 
 void sim_sched_add(sim_sched *s, int slot);     /* appends: the youngest */
@@ -249,6 +258,9 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t cycle);
 void sim_sm_cycle(sim_sm *sm, uint64_t cycle);
 /* Accounts the stall reasons up to (excluding) `end`. */
 void sim_sm_finish_kernel(sim_sm *sm, uint64_t end);
+
+/* Chen's access range of warp w starting at `start` (sched_range.c). */
+void sim_sched_warp_range(const sim_kernel *k, const sim_warp_cursor *start, sim_warp *w);
 
 /* ---- the hang guard (hang.c) ---- */
 
