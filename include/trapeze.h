@@ -1025,6 +1025,11 @@ typedef struct trapeze_grp_machine {
     int tbs_per_sm;        /* co-resident TBs per SM (occupancy), x */
     double l1_lines;       /* L1D capacity per SM, in lines */
     double l2_lines;       /* L2 capacity, whole GPU, in lines */
+    int by_elements;       /* 1: data counted in elements (footprints and shares in
+                              elements, capacities converted at the graph's mean
+                              elements per line): L2 accesses follow the elements
+                              a TB reads more closely than its lines when lines
+                              are partly used; 0: in lines */
 } trapeze_grp_machine;
 
 typedef struct trapeze_grp_model trapeze_grp_model;
@@ -1081,7 +1086,8 @@ typedef struct trapeze_grp_choice {
 /* Picks a grouping minimizing predicted cycles. The relaxation: tile width
  * and height (gx, gy) real, the model's cycles between whole shapes
  * interpolated bilinearly (exact gradients of the interpolant), minimized
- * by NLopt SLSQP from several starts under gx * gy <= TBs per SM, for both
+ * by NLopt SLSQP from several starts under gx * gy <= min(TBs per SM at
+ * once, ceil(TBs / SMs)) (resident at once, no SM left idle), for both
  * tile orders; then rounded (the whole shapes around the optimum, grown to
  * fill the SM) and refined (every rounded shape in both orders predicted by
  * the discrete model). Candidates (e.g. the baselines' groupings) compete
@@ -1110,9 +1116,9 @@ typedef struct trapeze_grp_observation {
  * nonlinear least squares on relative residuals (the generic fit, the
  * model's exact Jacobian), in stages from p: the L1 constants (mu, eta1,
  * theta) on L2 accesses, the L2 constants (nu, eta2, retain2) on DRAM
- * reads, the timing constants on cycles from a linear least-squares start,
- * then all of them on every value. p: start in, fitted values and standard
- * errors out. With folds >= 2, also the k-fold cross-validated error
+ * reads, the timing constants on cycles from a linear least-squares start
+ * (each constant from its own observable). p: start in, fitted values and
+ * standard errors out; rep: the relative error over every value. With folds >= 2, also the k-fold cross-validated error
  * (observation i held out in fold i mod k; rep->cv_mape_pct,
  * rep->cv_max_ape_pct). Models keep their own parameters (set them with
  * trapeze_grp_set_params). */
