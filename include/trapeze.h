@@ -216,6 +216,12 @@ typedef struct trapeze_workload {
     int halo[TRAPEZE_MAX_DIMS];         /* HaloWidth_i (both sides together) */
     int blk_len;                        /* thread-block edge, the same in every dimension */
     int regs_per_thread;                /* registers per thread (16, the generated kernels') */
+    int star;                           /* "shape = star": neighbours along the axes only (a 3-D
+                                           7-point star); 0: the whole (halo+1)^D box */
+#define TRAPEZE_MAX_AUX_ARRAYS 8
+    int aux_halo[TRAPEZE_MAX_AUX_ARRAYS]; /* per extra array (stencil_arrays - 1, in order): the
+                                           neighbourhood it is read with, both sides together,
+                                           in the stencil's shape (0: its own element), <= halo */
     int stencil_arrays;                 /* NumStencilArrays */
     double elem_per_op;                 /* NumElemPerOp */
     int element_bytes;                  /* x */
@@ -255,6 +261,10 @@ typedef enum {
                                      wave of tiles it waits through (polling contention at
                                      the L2; 0 = Meng) */
     TRAPEZE_GZ_OVERLAP_FENCE,     /* omega of fence mode when fence_overlap = 1 */
+    TRAPEZE_GZ_HALO_REREAD,       /* rho: DRAM cost of the staged elements a neighbouring tile
+                                     also loads (ghost zones re-read from L2), relative to a
+                                     first read: LoadSten moves V + rho (T blk^D - V) elements
+                                     (1 = Meng: every staged element from DRAM) */
     TRAPEZE_GZ_NPARAMS
 } trapeze_gz_param;
 

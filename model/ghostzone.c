@@ -208,7 +208,13 @@ static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *
                                 v->p[TRAPEZE_GZ_BW_FRACTION]); /* achieved, not peak, bandwidth */
     gz_dual latency = dual_mul(passes, v->p[TRAPEZE_GZ_UNCONTENDED_LAT]);
 #define MEM_CYCLES(n) dual_add(latency, dual_mul(per_elem, (n)))
-    t->stage[TRAPEZE_GZ_LOADSTEN] = dual_scale(MEM_CYCLES(dual_mul(T, in_tile)), w->stencil_arrays); /* 5.8 */
+    /* 5.8; of the T blk^D staged elements, those beyond the grid's V are
+     * ghost zones a neighbour loads too: rho of a DRAM read each */
+    gz_dual staged = dual_mul(T, in_tile);
+    if (staged.v > volume.v) /* written so that rho = 1 adds exactly 0 (Meng to the bit) */
+        staged = dual_add(staged, dual_mul(dual_sub(v->p[TRAPEZE_GZ_HALO_REREAD], dual_const(1.0)),
+                                           dual_sub(staged, volume)));
+    t->stage[TRAPEZE_GZ_LOADSTEN] = dual_scale(MEM_CYCLES(staged), w->stencil_arrays);
     t->stage[TRAPEZE_GZ_COMMIT] = MEM_CYCLES(dual_mul(T, out_tile));                                /* 5.9 */
     t->stage[TRAPEZE_GZ_ITERMEM] = dual_mul(dual_scale(v->h, w->elem_per_op),
                                             MEM_CYCLES(dual_mul(T, loop_tile)));                    /* 5.10 */

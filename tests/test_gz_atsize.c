@@ -186,6 +186,15 @@ static void test_tile_costs(void)
     CHECK_NEAR(eval(big, TRAPEZE_SYNC_RELAUNCH, 2).stage[TRAPEZE_GZ_GLBSYNC],
                tiles.stage[TRAPEZE_GZ_GLBSYNC], 0);
     trapeze_gz_destroy(big);
+    /* halo re-reads: with rho = 0 only the grid's own 148^2 elements of each of
+     * the 2 staged arrays come from DRAM, against 100 tiles x 20^2 at rho = 1 */
+    p.value[TRAPEZE_GZ_HALO_REREAD] = 0;
+    trapeze_gz_set_params(m, &p);
+    trapeze_gz_eval reread = eval(m, TRAPEZE_SYNC_RELAUNCH, 2);
+    double lat = reread.passes * p.value[TRAPEZE_GZ_UNCONTENDED_LAT];
+    CHECK_NEAR((reread.stage[TRAPEZE_GZ_LOADSTEN] / 2 - lat) / (tiles.stage[TRAPEZE_GZ_LOADSTEN] / 2 - lat),
+               148.0 * 148 / (100 * 400), 1e-12);
+    p.value[TRAPEZE_GZ_HALO_REREAD] = 1;
     /* fence_overlap: fence mode takes its own omega, relaunch keeps the shared one */
     p.value[TRAPEZE_GZ_OVERLAP_FENCE] = 0.6;
     trapeze_gz_set_params(m, &p);
@@ -210,7 +219,7 @@ static void test_gradients(void)
                        {TRAPEZE_GZ_BW_FRACTION, 0.9}, {TRAPEZE_GZ_FENCE_BARRIER, 400},
                        {TRAPEZE_GZ_OVERLAP, 0.4}, {TRAPEZE_GZ_TILE_CYCLES, 80},
                        {TRAPEZE_GZ_FENCE_MISC, 0.3}, {TRAPEZE_GZ_FENCE_POLL, 0.02},
-                       {TRAPEZE_GZ_OVERLAP_FENCE, 0.5}};
+                       {TRAPEZE_GZ_OVERLAP_FENCE, 0.5}, {TRAPEZE_GZ_HALO_REREAD, 0.6}};
     for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
         p.value[(int)set[i][0]] = set[i][1];
     trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", 300, 300, &p);
