@@ -295,6 +295,9 @@ typedef struct trapeze_gz_params {
                                             are the persistent kernel's, min(T, BlksPerSM M),
                                             not T (5.18) */
     int fence_overlap;                   /* "fence_overlap = 1": fence mode has its own omega */
+    int fence_staging;                   /* "fence_staging = 1": fence MiscComp is the profiled
+                                            MiscComp less the kernel's setup (run once), plus
+                                            fence_misc_fraction of the setup */
     double corr[TRAPEZE_GZ_NPARAMS][TRAPEZE_GZ_NPARAMS]; /* fitted parameters' correlations
                                             ([correlation] "a,b = r"; 0 when unknown); with
                                             stderr_ they give the fit's covariance */
@@ -583,6 +586,7 @@ typedef struct trapeze_calib_options {
 #define TRAPEZE_GZ_STRUCT_WAVES 2u
 #define TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE 4u
 #define TRAPEZE_GZ_STRUCT_FENCE_OVERLAP 8u
+#define TRAPEZE_GZ_STRUCT_FENCE_STAGING 16u
 
 void trapeze_calib_options_default(trapeze_calib_options *o);
 

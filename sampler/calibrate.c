@@ -55,6 +55,7 @@ static void set_structure(const trapeze_calib_plan *plan, trapeze_gz_params *p)
     p->waves = (st & TRAPEZE_GZ_STRUCT_WAVES) != 0;
     p->persistent_fence = (st & TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE) != 0;
     p->fence_overlap = (st & TRAPEZE_GZ_STRUCT_FENCE_OVERLAP) != 0;
+    p->fence_staging = (st & TRAPEZE_GZ_STRUCT_FENCE_STAGING) != 0;
 }
 
 /* A fitted parameter cannot leave a range edge (the transform's slope
