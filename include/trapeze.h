@@ -231,6 +231,9 @@ typedef struct trapeze_workload {
     double insts_per_sm_mc;             /* InstsPerSM_MC */
     double insts_per_sm_ic;             /* InstsPerSM_IC */
     double bank_conflict_rate;
+    double setup_insts;                 /* per-thread setup instructions of the generated kernel,
+                                           from the spec's own [profile] (a calibration's profile
+                                           does not change it); 0: derive from the counts */
 } trapeze_workload;
 
 trapeze_status trapeze_workload_load(const char *path, trapeze_workload *w,
@@ -566,17 +569,18 @@ trapeze_status trapeze_ncu_import(const char *path, const trapeze_ncu_options *o
 
 /* What a calibration samples and how. Defaults: trapeze_calib_options_default. */
 typedef struct trapeze_calib_options {
-    int budget;              /* stencil samples per workload (8) */
+    int budget;              /* stencil samples per workload (12) */
     int stages;              /* timed stages per sample, after one warm-up stage (2) */
     int max_h;               /* largest h sampled and validated; 0: every valid h */
     double sweep_budget;     /* warp instructions of one workload's validation sweep,
                                 which sets the reference grid (5e8) */
-    double min_fraction, max_fraction; /* sample volume / reference volume (1/2 .. 1) */
+    double min_fraction, max_fraction; /* sample volume / reference volume (1/4 .. 4) */
     int folds;               /* k of cross-validation (5) */
     unsigned long seed;      /* cross-validation folds */
     unsigned fit_mask;       /* TRAPEZE_GZ_MASK bits fitted; 0: the default set */
     int real_tiles;          /* 1: calibrate Meng's real-valued T, not whole tiles */
-    unsigned structure;      /* TRAPEZE_GZ_STRUCT_* bits: the model extensions switched on */
+    unsigned structure;      /* TRAPEZE_GZ_STRUCT_* bits: the model extensions switched on
+                                (all of them: the at-size structure) */
     double holdout;          /* fraction of each workload's samples, the largest, held out
                                 to measure extrapolation (0.25; 0: none) */
 } trapeze_calib_options;

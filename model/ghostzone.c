@@ -83,7 +83,8 @@ trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload 
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     m->gpu = *gpu;
     m->work = *w;
-    m->setup_insts = spec_setup_insts(w);
+    m->setup_insts = w->setup_insts > 0 ? w->setup_insts : spec_setup_insts(w);
+    m->work.setup_insts = m->setup_insts; /* a model re-created from this workload keeps it */
     apply_profile(&m->work, p);
     trapeze_gz_set_params(m, p);
     *out = m;

@@ -278,6 +278,14 @@ static unsigned identifiable(const trapeze_calib_point *pts, int n, unsigned mas
     return mask & moved;
 }
 
+static int bits_set(unsigned mask)
+{
+    int n = 0;
+    for (; mask; mask &= mask - 1)
+        n++;
+    return n;
+}
+
 static double volume_of(const trapeze_calib_point *pt)
 {
     const trapeze_workload *w = trapeze_gz_workload(pt->model);
@@ -371,6 +379,12 @@ trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
     if (s)
         return s;
     unsigned mask = identifiable(pts, n, fit_mask(plan));
+    /* too few observations for the at-size constants (a small --budget): the
+     * structure stays, its constants keep their starting values, and only
+     * the default set is fitted */
+    if (!plan->opt.fit_mask && n <= 2 * bits_set(mask))
+        mask = identifiable(pts, n, fit_mask(plan) & ~AT_SIZE_FIT_MASK &
+                                        ~TRAPEZE_GZ_MASK(TRAPEZE_GZ_OVERLAP_FENCE));
     trapeze_gz_params start = *p;
     memset(rep, 0, sizeof *rep);
     s = trapeze_calib_fit(pts, n, mask, p, rep, err);

@@ -79,7 +79,7 @@ class Workload(ctypes.Structure):
                 ("element_bytes", ctypes.c_int), ("iterations", ctypes.c_int),
                 ("height", ctypes.c_int), ("profile_elements", ctypes.c_double),
                 ("insts_per_sm_mc", ctypes.c_double), ("insts_per_sm_ic", ctypes.c_double),
-                ("bank_conflict_rate", ctypes.c_double)]
+                ("bank_conflict_rate", ctypes.c_double), ("setup_insts", ctypes.c_double)]
 
 
 class GzOptimum(ctypes.Structure):
