@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/options.h"
+
 #include "sim/events.h"
 #include "sim/kernel.h"
 #include "sim/mem/mem_stats.h"
@@ -46,6 +48,8 @@ typedef struct sim_core_config {
                                     * for longer (see sim_gpu_run) */
 } sim_core_config;
 
+/* The SM-side options, one row each (name, type, default, range, help). */
+extern const trapeze_opt sim_core_options[];
 trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *out,
                                     trapeze_error *err);
 

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "common/options.h"
 #include "sim/mem/addrmap.h"
 #include "trapeze.h"
 
@@ -52,6 +53,8 @@ typedef struct sim_mem_config {
     sim_addrmap map;
 } sim_mem_config;
 
+/* The memory-side options, one row each (name, type, default, range, help). */
+extern const trapeze_opt sim_mem_options[];
 trapeze_status sim_mem_config_read(const trapeze_config *cfg, int n_sm, sim_mem_config *out,
                                    trapeze_error *err);
 /* Parses one cache spec (exposed for tests). */
