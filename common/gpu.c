@@ -34,6 +34,7 @@ static const char *base_name(const char *path)
 #define MAX_SM 4096
 
 const trapeze_opt trapeze_gpu_options[] = {
+    {"trapeze_gpu_name", OPT_TEXT, "(file name)", 0, 0, "the GPU's name in outputs and samples"},
     {"gpgpu_clock_domains", OPT_LIST, "(required)", 0, 0, "core:icnt:l2:dram clocks in MHz"},
     {"gpgpu_n_clusters", OPT_INT, "10", 1, MAX_SM, "SM clusters"},
     {"gpgpu_n_cores_per_cluster", OPT_INT, "3", 1, MAX_SM, "SMs per cluster (product <= 4096)"},
