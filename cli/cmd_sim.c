@@ -191,7 +191,7 @@ int cli_sim(int argc, char **argv)
         if (!rc && !quiet) {
             sim_stats_print(stdout, st, ran, sim_gpu_config(g));
             const char *unused[64];
-            size_t nu = trapeze_config_unused(cfg, unused, 64);
+            size_t nu = sim_config_unknown(cfg, unused, 64);
             if (nu && ideal == 0) {
                 fprintf(stderr, "note: %zu option(s) of %s not modelled:", nu, gpu_path);
                 for (size_t i = 0; i < nu && i < 64; i++)

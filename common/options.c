@@ -38,6 +38,24 @@ trapeze_status trapeze_opt_int(const trapeze_config *cfg, const trapeze_opt *tab
                                      out, err);
 }
 
+size_t trapeze_opt_unknown(const trapeze_config *cfg, const trapeze_opt *const *tables, int n,
+                           const char **names, size_t max)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < trapeze_config_count(cfg); i++) {
+        const char *name = trapeze_config_option(cfg, i);
+        int known = 0;
+        for (int t = 0; t < n && !known; t++)
+            known = trapeze_opt_find(tables[t], name) != NULL;
+        if (known)
+            continue;
+        if (count < max)
+            names[count] = name;
+        count++;
+    }
+    return count;
+}
+
 void trapeze_opt_print(FILE *f, const char *component, const trapeze_opt *table)
 {
     static const char *const type_name[] = {"int", "number", "list", "text"};

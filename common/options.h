@@ -45,6 +45,10 @@ trapeze_status trapeze_opt_int(const trapeze_config *cfg, const trapeze_opt *tab
 trapeze_status trapeze_opt_int_or(const trapeze_config *cfg, const trapeze_opt *table,
                                   const char *name, long fallback, long *out,
                                   trapeze_error *err);
+/* Options of cfg that none of the n tables lists (Trapeze does not read
+ * them): returns how many; writes at most max names. */
+size_t trapeze_opt_unknown(const trapeze_config *cfg, const trapeze_opt *const *tables, int n,
+                           const char **names, size_t max);
 /* Prints the table: one line per option (name, type, default, range, help). */
 void trapeze_opt_print(FILE *f, const char *component, const trapeze_opt *table);
 

@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "common/options.h"
 #include "sim/core/gpu_sim.h"
+#include "sim/mem/mem_config.h"
 
 /* Every SM-side option: one row each (common/options.h). */
 const trapeze_opt sim_core_options[] = {
@@ -213,6 +214,13 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
         return s;
     c->hang_cycles = (uint64_t)v;
     return TRAPEZE_OK;
+}
+
+size_t sim_config_unknown(const trapeze_config *cfg, const char **names, size_t max)
+{
+    const trapeze_opt *const tables[] = {trapeze_gpu_options, sim_core_options,
+                                         sim_mem_options};
+    return trapeze_opt_unknown(cfg, tables, 3, names, max);
 }
 
 int sim_occupancy(const sim_core_config *c, const sim_kernel *k, const char **why)

@@ -50,6 +50,9 @@ typedef struct sim_core_config {
 
 /* The SM-side options, one row each (name, type, default, range, help). */
 extern const trapeze_opt sim_core_options[];
+/* Options of cfg that no table of the simulator or the GPU summary lists:
+ * what a run ignores (how many; at most max names written). */
+size_t sim_config_unknown(const trapeze_config *cfg, const char **names, size_t max);
 trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *out,
                                     trapeze_error *err);
 
