@@ -77,6 +77,15 @@ static int parse_uint(const char *s, int *out)
     return 1;
 }
 
+/* A one-letter field: its position in `letters` (the enum's order). */
+static int letter(const char *s, const char *letters, int *out)
+{
+    if (!s[0] || s[1] || !strchr(letters, s[0]))
+        return 0;
+    *out = (int)(strchr(letters, s[0]) - letters);
+    return 1;
+}
+
 static int one_char(const char *s, const char *allowed, char *out)
 {
     if (!s[0] || s[1] || !strchr(allowed, s[0]))
@@ -117,17 +126,23 @@ static const char *parse_policy(char *text, sim_cache_cfg *c)
     int n = split(text, ":", f, 5);
     if (n < 4 || n > 5)
         return "expected rep:wr:alloc:wr_alloc[:set_index]";
-    c->set_index = 'L';
-    if (!one_char(f[0], "LF", &c->rep))
+    int v[5] = {0, 0, 0, 0, SIM_SETIDX_LINEAR};
+    if (!letter(f[0], "LF", &v[0]))
         return "replacement must be L (LRU) or F (FIFO)";
-    if (!one_char(f[1], "RBTELR", &c->wr))
+    if (!letter(f[1], "RBTEL", &v[1]))
         return "write policy must be R, B, T, E or L";
-    if (!one_char(f[2], "mfs", &c->alloc))
+    if (!letter(f[2], "mfs", &v[2]))
         return "allocation must be m (on miss), f (on fill) or s (streaming)";
-    if (!one_char(f[3], "NWFL", &c->wr_alloc))
+    if (!letter(f[3], "NWFL", &v[3]))
         return "write allocation must be N, W, F or L";
-    if (n == 5 && !one_char(f[4], "LHPXC", &c->set_index))
+    if (n == 5 && !letter(f[4], "LHPXC", &v[4]))
         return "set index function must be L, H, P, X or C";
+    /* each v[i] is a position in its letter string: a value of its enum */
+    c->rep = (sim_cache_rep)v[0];
+    c->wr = (sim_cache_write)v[1];
+    c->alloc = (sim_cache_alloc)v[2];
+    c->wr_alloc = (sim_cache_write_alloc)v[3];
+    c->set_index = (sim_set_index_fn)v[4];
     return NULL;
 }
 
