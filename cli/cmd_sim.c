@@ -37,6 +37,8 @@ static void usage(FILE *f)
             "                         sm,cycles,warp_instructions,ipc,...); they sum to --csv's\n"
             "  --ideal-memory CYCLES  replace the memory system by one that answers every\n"
             "                         request after CYCLES core cycles\n"
+            "  --grouping FILE        dispatch TBs by the grouping FILE (tb,group,order;\n"
+            "                         the option -trapeze_tb_dispatch explicit)\n"
             "  --quiet                no summary on stdout\n"
             "  --list                 list the built-in kernels and their parameters\n"
             "  --options              list the config options the simulator reads (name,\n"
@@ -60,8 +62,16 @@ void cli_sim_progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t do
                      uint64_t blocks)
 {
     (void)ctx;
-    fprintf(stderr, "\r%s: cycle %llu, %llu/%llu blocks   ", kernel, (unsigned long long)cycle,
-            (unsigned long long)done, (unsigned long long)blocks);
+    static cli_progress line;
+    static char last[64];
+    if (strncmp(last, kernel, sizeof last - 1) != 0) { /* a new launch: a new clock */
+        snprintf(last, sizeof last, "%s", kernel);
+        memset(&line, 0, sizeof line);
+    }
+    char detail[64];
+    snprintf(detail, sizeof detail, "cycle %llu", (unsigned long long)cycle);
+    line.prefix = last;
+    cli_progress_update(&line, (double)done, (double)blocks, "blocks", detail);
 }
 
 /* *p, which becomes NULL (a handle given to commit, which frees it). */
@@ -75,6 +85,7 @@ static trapeze_csv_out *exchange(trapeze_csv_out **p)
 int cli_sim(int argc, char **argv)
 {
     const char *gpu_path = NULL, *csv = NULL, *sm_csv = NULL, *kernel = NULL, *trace = NULL;
+    const char *grouping = NULL;
     long ideal = 0;
     int quiet = 0;
     char **params = calloc((size_t)argc + 1, sizeof *params);
@@ -102,7 +113,8 @@ int cli_sim(int argc, char **argv)
             free(params);
             return 0;
         } else if (!strcmp(a, "--gpu") || !strcmp(a, "--csv") || !strcmp(a, "--per-sm-csv") ||
-                   !strcmp(a, "--ideal-memory") || !strcmp(a, "--trace")) {
+                   !strcmp(a, "--ideal-memory") || !strcmp(a, "--trace") ||
+                   !strcmp(a, "--grouping")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "trapeze sim: %s needs a value\n", a);
                 goto out;
@@ -116,6 +128,8 @@ int cli_sim(int argc, char **argv)
                 trace = v;
             else if (!strcmp(a, "--per-sm-csv"))
                 sm_csv = v;
+            else if (!strcmp(a, "--grouping"))
+                grouping = v;
             else if (!trapeze_parse_long(v, &ideal) || ideal < 1 || ideal > 1000000) {
                 fprintf(stderr, "trapeze sim: --ideal-memory %s: expected cycles from 1 to 1000000\n", v);
                 goto out;
@@ -158,6 +172,7 @@ int cli_sim(int argc, char **argv)
     memset(&opt, 0, sizeof opt);
     if (isatty(2))
         opt.progress = cli_sim_progress;
+    opt.tb_grouping = grouping;
     sim_gpu *g = NULL;
     sim_core_config core;
     if (sim_core_config_read(cfg, &core, &err) ||

@@ -44,6 +44,8 @@ const trapeze_opt sim_mem_options[] = {
      "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:..."},
     {"gpgpu_mem_addr_mapping", OPT_TEXT, "GTX 480's", 0, 0,
      "dramid@N; then the D/B/R/C/S bit mask, most significant bit first"},
+    {"dram_bnkgrp_indexing_policy", OPT_INT, "0", 0, 1,
+     "a bank's group from its high bits (0) or low bits (1)"},
     {"gpgpu_memory_partition_indexing", OPT_INT, "0", 0, 5,
      "sub-partition indexing (2: IPOLY)"},
     {"icnt_flit_size", OPT_INT, "32", 4, 4096, "interconnect flit, bytes"},
@@ -335,6 +337,8 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
     if ((s = parse_timing(cfg, timing, &t, err)))
         return s;
     c->t = t;
+    if ((s = get_int(cfg, "dram_bnkgrp_indexing_policy", &c->bnkgrp_lower, err)))
+        return s;
     trapeze_config_get_string(cfg, "gpgpu_mem_addr_mapping", DEFAULT_MAPPING, &mapping);
     const char *why = sim_addrmap_parse(mapping, c->n_mem, c->n_sub, t.nbk, &c->map);
     if (why)
