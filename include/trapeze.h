@@ -57,8 +57,7 @@ void trapeze_config_destroy(trapeze_config *cfg);
 const char *trapeze_config_name(const trapeze_config *cfg);
 int trapeze_config_has(const trapeze_config *cfg, const char *option);
 /* Typed getters: `fallback` when the option is absent; a malformed value is
- * TRAPEZE_EPARSE with "file:line: option -x: ..." in err. Every getter marks
- * the option as used, so unused ones can be reported as ignored. */
+ * TRAPEZE_EPARSE with "file:line: option -x: ..." in err. Getters only read. */
 trapeze_status trapeze_config_get_int(const trapeze_config *cfg, const char *option,
                                       long fallback, long *out, trapeze_error *err);
 trapeze_status trapeze_config_get_double(const trapeze_config *cfg, const char *option,
@@ -89,9 +88,11 @@ trapeze_status trapeze_config_get_ints(const trapeze_config *cfg, const char *op
 trapeze_status trapeze_config_fail(const trapeze_config *cfg, const char *option,
                                    trapeze_error *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* Options present in the file that no getter has asked for (ignored by
- * Trapeze). Returns how many; writes at most `max` names. */
-size_t trapeze_config_unused(const trapeze_config *cfg, const char **names, size_t max);
+/* The options the file defines (each once: the last definition), in file
+ * order; trapeze_config_option is NULL past the end. A config never changes
+ * when read, so one parsed config may be shared by threads. */
+size_t trapeze_config_count(const trapeze_config *cfg);
+const char *trapeze_config_option(const trapeze_config *cfg, size_t i);
 
 /* The hardware facts every model needs, read from a config. */
 typedef struct trapeze_gpu {

@@ -156,7 +156,7 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
         sim_done_push(m, p, req, cycle + (uint64_t)m->cfg.l1_latency + wake);
         return SIM_MEM_HIT;
     }
-    int on_miss = c->cfg.alloc == 'm';
+    int on_miss = c->cfg.alloc == SIM_ALLOC_ON_MISS;
     if (probe == SIM_PROBE_FAIL && on_miss)
         return refuse(m, p, SIM_FAIL_LINE_ALLOC, cause);
     if (p->missq.count + 1 >= (uint32_t)c->cfg.miss_queue)
