@@ -182,9 +182,9 @@ static void test_config(void)
     sim_mem_config c;
     trapeze_error err;
     CHECK_OK(sim_mem_config_read(cfg, 15, &c, &err));
-    CHECK(c.l1.enabled && c.l1.sets == 32 && c.l1.assoc == 4 && c.l1.set_index == 'H');
+    CHECK(c.l1.enabled && c.l1.sets == 32 && c.l1.assoc == 4 && c.l1.set_index == SIM_SETIDX_FERMI);
     CHECK(c.l1.mshr_entries == 64 && c.l1.mshr_merge == 8 && c.l1.miss_queue == 8);
-    CHECK(c.l2.enabled && c.l2.sets == 64 && c.l2.assoc == 8 && c.l2.wr == 'B');
+    CHECK(c.l2.enabled && c.l2.sets == 64 && c.l2.assoc == 8 && c.l2.wr == SIM_WR_BACK);
     CHECK(c.l2.mshr_entries == 256 && c.l2.mshr_merge == 4);
     CHECK(c.l1_latency == 35 && c.rop_latency == 120 && c.dram_latency == 100);
     CHECK(c.n_mem == 6 && c.n_sub == 2 && c.t.nbk == 16 && c.t.RCD == 12 && c.t.CCDL == 3);
@@ -202,8 +202,8 @@ static void test_config(void)
 
     cfg = config(V100, NULL);
     CHECK_OK(sim_mem_config_read(cfg, 80, &c, &err));
-    CHECK(c.l1.sectored && c.l1.alloc == 's' && c.l1.assoc == 64 && c.l2.assoc == 24);
-    CHECK(c.l2.set_index == 'P' && c.map.indexing == SIM_AM_IPOLY && c.bnkgrp_lower == 1);
+    CHECK(c.l1.sectored && c.l1.alloc == SIM_ALLOC_STREAMING && c.l1.assoc == 64 && c.l2.assoc == 24);
+    CHECK(c.l2.set_index == SIM_SETIDX_IPOLY && c.map.indexing == SIM_AM_IPOLY && c.bnkgrp_lower == 1);
     trapeze_config_destroy(cfg);
 
     static const struct { const char *text, *want; } bad[] = {
@@ -303,8 +303,9 @@ static void test_set_index(void)
                             "BBBCCCCB.CCSSSSSS", 6, 2, 16, &map) == NULL);
     CHECK(map.sub_mask == 0x100);
     CHECK(sim_addrmap_partition_address(&map, 0x12345) == 0x1845);
-    sim_cache_cfg l2 = {.enabled = 1, .sets = 64, .line = 128, .assoc = 8, .rep = 'L',
-                        .wr = 'B', .alloc = 'm', .wr_alloc = 'L', .set_index = 'L',
+    sim_cache_cfg l2 = {.enabled = 1, .sets = 64, .line = 128, .assoc = 8, .rep = SIM_REP_LRU,
+                        .wr = SIM_WR_BACK, .alloc = SIM_ALLOC_ON_MISS,
+                        .wr_alloc = SIM_WALLOC_LAZY, .set_index = SIM_SETIDX_LINEAR,
                         .mshr_entries = 4, .mshr_merge = 4, .miss_queue = 4};
     sim_cache c;
     CHECK(sim_cache_init(&c, &l2));
@@ -312,11 +313,11 @@ static void test_set_index(void)
     c.part = &map;
     CHECK(sim_cache_set(&c, 0x12300) == 48);
     sim_cache_free(&c);
-    CHECK(sim_set_index(1u << 12, 32, 7, 'P') == 5);
-    CHECK(sim_set_index(2u << 12, 32, 7, 'P') == 10);
-    CHECK(sim_set_index((1u << 12) | (3u << 7), 32, 7, 'P') == 6);
-    CHECK(sim_set_index(0x1000, 64, 7, 'H') == 32);
-    CHECK(sim_set_index(0x1000, 32, 7, 'H') == 0);
+    CHECK(sim_set_index(1u << 12, 32, 7, SIM_SETIDX_IPOLY) == 5);
+    CHECK(sim_set_index(2u << 12, 32, 7, SIM_SETIDX_IPOLY) == 10);
+    CHECK(sim_set_index((1u << 12) | (3u << 7), 32, 7, SIM_SETIDX_IPOLY) == 6);
+    CHECK(sim_set_index(0x1000, 64, 7, SIM_SETIDX_FERMI) == 32);
+    CHECK(sim_set_index(0x1000, 32, 7, SIM_SETIDX_FERMI) == 0);
     CHECK(sim_addrmap_parse("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
                             "RBBBCCCB.CCCSSSSS", 32, 2, 16, &map) == NULL);
     sim_dram_addr d = sim_addrmap_decode(&map, 0x2000);
@@ -335,16 +336,16 @@ static void test_set_index(void)
     int lines = 0;
     for (uint64_t a = 0; lines < 32; a += 128)
         if (sim_addrmap_decode(&map, a).sub == 0) {
-            seen_full |= 1ull << sim_set_index(a, 32, 7, 'L');
+            seen_full |= 1ull << sim_set_index(a, 32, 7, SIM_SETIDX_LINEAR);
             seen_part |= 1ull << sim_cache_set(&c, a);
             lines++;
         }
     CHECK(__builtin_popcountll(seen_part) == 32);
     CHECK(__builtin_popcountll(seen_full) == 2);
     sim_cache_free(&c);
-    CHECK(sim_set_index_check('P', 8) != NULL);
-    CHECK(sim_set_index_check('H', 16) != NULL);
-    CHECK(sim_set_index_check('P', 32) == NULL);
+    CHECK(sim_set_index_check(SIM_SETIDX_IPOLY, 8) != NULL);
+    CHECK(sim_set_index_check(SIM_SETIDX_FERMI, 16) != NULL);
+    CHECK(sim_set_index_check(SIM_SETIDX_IPOLY, 32) == NULL);
 }
 
 /* The MSHR table's key index (open addressing, backward-shift deletion):

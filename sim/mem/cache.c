@@ -73,7 +73,7 @@ sim_probe sim_cache_probe(const sim_cache *c, uint64_t line, int *way)
 void sim_cache_touch(sim_cache *c, sim_line *l)
 {
     c->clock++;
-    if (c->cfg.rep == 'L')
+    if (c->cfg.rep == SIM_REP_LRU)
         l->stamp = c->clock;
 }
 
@@ -177,7 +177,7 @@ int sim_cache_mshr_find(const sim_cache *c, uint64_t line)
 {
     if (c->cfg.sectored)
         return sim_cache_mshr_lookup(c, line);
-    if (c->cfg.alloc == 'm') {
+    if (c->cfg.alloc == SIM_ALLOC_ON_MISS) {
         /* Allocate-on-miss: a pending line is a RESERVED line that names its entry. */
         int way;
         if (sim_cache_probe(c, line, &way) != SIM_PROBE_HIT_RESERVED)
@@ -218,7 +218,7 @@ sim_fail_cause sim_cache_miss_entry(const sim_cache *c, uint64_t line, sim_probe
                                     int *id)
 {
     /* allocate-on-miss: the probe already found the pending line */
-    *id = c->cfg.alloc != 'm' ? sim_cache_mshr_find(c, line)
+    *id = c->cfg.alloc != SIM_ALLOC_ON_MISS ? sim_cache_mshr_find(c, line)
           : probe == SIM_PROBE_HIT_RESERVED ? c->lines[(size_t)sim_cache_set(c, line) *
                                                          (size_t)c->cfg.assoc + (size_t)way].mshr
                                             : -1;
@@ -245,7 +245,7 @@ sim_line sim_cache_miss_alloc(sim_cache *c, const sim_pkt *w, uint64_t line, int
     sim_cache_mshr_add(c, id, w);
     sim_line old = {0};
     *reserved = NULL;
-    if (c->cfg.alloc == 'm') {
+    if (c->cfg.alloc == SIM_ALLOC_ON_MISS) {
         old = sim_cache_install(c, line, way, SIM_LINE_RESERVED);
         *reserved = sim_cache_line(c, line, way);
         (*reserved)->mshr = id;
@@ -255,7 +255,7 @@ sim_line sim_cache_miss_alloc(sim_cache *c, const sim_pkt *w, uint64_t line, int
 
 int sim_cache_fill_way(sim_cache *c, uint64_t line)
 {
-    if (c->cfg.alloc != 'm')
+    if (c->cfg.alloc != SIM_ALLOC_ON_MISS)
         return sim_cache_fill_victim(c, line);
     int way;
     if (sim_cache_probe(c, line, &way) == SIM_PROBE_HIT_RESERVED)

@@ -70,7 +70,7 @@ static inline int sim_cache_set(const sim_cache *c, uint64_t line)
     unsigned nset = (unsigned)c->cfg.sets;
     if (c->part)
         line = sim_addrmap_partition_address(c->part, line);
-    if (c->cfg.set_index == 'L' || c->cfg.set_index == 'C')
+    if (c->cfg.set_index == SIM_SETIDX_LINEAR || c->cfg.set_index == SIM_SETIDX_CUSTOM)
         return (int)((line >> 7) & (nset - 1));
     return (int)sim_set_index(line, nset, 7, c->cfg.set_index);
 }
