@@ -103,6 +103,16 @@ static inline uint64_t sim_sector_key(uint64_t line, int sector)
  * present, sector not), MISS (*way the victim: invalid, else the least
  * recently used line without a pending sector) or FAIL (none). */
 sim_probe sim_cache_probe_sector(const sim_cache *c, uint64_t line, int sector, int *way);
+/* The way holding line (any state but INVALID), or -1: a probe without the
+ * victim search, for lookups that allocate nothing. */
+static inline int sim_cache_find(const sim_cache *c, uint64_t line)
+{
+    const sim_line *set = &c->lines[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc];
+    for (int w = 0; w < c->cfg.assoc; w++)
+        if (set[w].addr == line && set[w].state != SIM_LINE_INVALID)
+            return w;
+    return -1;
+}
 /* The MSHR entry waiting for key, searching the entries in use; -1 none. */
 int sim_cache_mshr_lookup(const sim_cache *c, uint64_t key);
 static inline int sim_cache_mshr_full(const sim_cache *c) { return c->n_free == 0; }
