@@ -114,8 +114,10 @@ test:
 run-tests: all $(TEST_BIN) $(FUZZ_REG)
 	@scripts/run-tests.sh $(B)
 
+# The main job on built-in defaults: a short calibration against the
+# simulator, then the best height and sync mode of the shipped benchmarks.
 run: all
-	$(B)/trapeze ghostzone --csv $(B)/ghostzone.csv
+	@scripts/run-main-job.sh $(B)
 
 bench: all $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
