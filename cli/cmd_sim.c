@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "common/text.h"
 #include "sim/core/gpu_sim.h"
+#include "sim/mem/mem_config.h"
 #include "sim/trace/trace.h"
 
 #define MAX_LAUNCHES 4096
@@ -21,7 +22,7 @@ static void usage(FILE *f)
             "usage: trapeze sim --gpu FILE KERNEL [name=value ...] [--csv FILE]\n"
             "                   [--per-sm-csv FILE] [--ideal-memory CYCLES] [--quiet]\n"
             "       trapeze sim --gpu FILE --trace DIR/kernelslist.g [--csv FILE] ...\n"
-            "       trapeze sim --list\n"
+            "       trapeze sim --list | --options\n"
             "\n"
             "Runs a built-in kernel on the cycle-level GPU simulator configured by FILE\n"
             "(gpgpusim.config syntax, e.g. data/gpus/gtx480.config) and prints cycles,\n"
@@ -50,7 +51,9 @@ static void usage(FILE *f)
             "  --grouping FILE        dispatch TBs by the grouping FILE (tb,group,order;\n"
             "                         the option -trapeze_tb_dispatch explicit)\n"
             "  --quiet                no summary on stdout\n"
-            "  --list                 list the built-in kernels and their parameters\n");
+            "  --list                 list the built-in kernels and their parameters\n"
+            "  --options              list the config options the simulator reads (name,\n"
+            "                         type, default, range, help)\n");
     cli_sim_workload_usage(f);
 }
 
@@ -113,6 +116,12 @@ int cli_sim(int argc, char **argv)
             return cli_sim_workload(argc, argv);
         } else if (!strcmp(a, "--list")) {
             list(stdout);
+            free(params);
+            return 0;
+        } else if (!strcmp(a, "--options")) {
+            trapeze_opt_print(stdout, "GPU (model and simulator)", trapeze_gpu_options);
+            trapeze_opt_print(stdout, "SM cores", sim_core_options);
+            trapeze_opt_print(stdout, "memory system", sim_mem_options);
             free(params);
             return 0;
         } else if (!strcmp(a, "--gpu") || !strcmp(a, "--csv") || !strcmp(a, "--per-sm-csv") ||
@@ -233,7 +242,7 @@ int cli_sim(int argc, char **argv)
             if (opt.power)
                 cli_print_energy(stdout, st, ran, sim_gpu_sleep(g));
             const char *unused[64];
-            size_t nu = trapeze_config_unused(cfg, unused, 64);
+            size_t nu = sim_config_unknown(cfg, unused, 64);
             if (nu && ideal == 0) {
                 fprintf(stderr, "note: %zu option(s) of %s not modelled:", nu, gpu_path);
                 for (size_t i = 0; i < nu && i < 64; i++)

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/options.h"
+
 #include "sim/events.h"
 #include "sim/kernel.h"
 #include "sim/mem/mem_stats.h"
@@ -70,6 +72,11 @@ typedef struct sim_core_config {
     char tb_grouping[512];         /* -trapeze_tb_grouping: the explicit policy's file */
 } sim_core_config;
 
+/* The SM-side options, one row each (name, type, default, range, help). */
+extern const trapeze_opt sim_core_options[];
+/* Options of cfg that no table of the simulator or the GPU summary lists:
+ * what a run ignores (how many; at most max names written). */
+size_t sim_config_unknown(const trapeze_config *cfg, const char **names, size_t max);
 trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *out,
                                     trapeze_error *err);
 

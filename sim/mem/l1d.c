@@ -156,7 +156,7 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
         sim_done_push(m, p, req, cycle + (uint64_t)m->cfg.l1_latency + wake);
         return SIM_MEM_HIT;
     }
-    int on_miss = c->cfg.alloc == 'm';
+    int on_miss = c->cfg.alloc == SIM_ALLOC_ON_MISS;
     if (probe == SIM_PROBE_FAIL && on_miss)
         return refuse(m, p, SIM_FAIL_LINE_ALLOC, cause);
     if (p->missq.count + 1 >= (uint32_t)c->cfg.miss_queue)
@@ -217,10 +217,17 @@ static sim_mem_outcome l1_load_sectored(sim_memsys *m, sim_sm_port *p,
     sim_probe probe[4];
     int way[4], id[4], n_miss = 0, n_wait = 0;
     /* check everything first: a request is taken whole or refused */
+    /* one tag lookup for the line; the sectors' states from its bits */
+    int first = __builtin_ctz(want), lw;
+    sim_probe p0 = sim_cache_probe_sector(c, line, first, &lw);
+    const sim_line *l = p0 == SIM_PROBE_MISS || p0 == SIM_PROBE_FAIL ? NULL
+                                                                   : sim_cache_line(c, line, lw);
     for (int s = 0; s < 4; s++) {
         if (!(want >> s & 1))
             continue;
-        probe[s] = sim_cache_probe_sector(c, line, s, &way[s]);
+        way[s] = lw;
+        probe[s] = !l ? p0 : (l->sect_valid >> s & 1) ? SIM_PROBE_HIT
+                   : (l->sect_pend >> s & 1) ? SIM_PROBE_HIT_RESERVED : SIM_PROBE_SECTOR_MISS;
         id[s] = -1;
         if (probe[s] == SIM_PROBE_HIT)
             continue;

@@ -112,7 +112,7 @@ static sim_fail_cause serve_read(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uin
     sim_cache *c = &p->l2;
     int way, sub = (int)(p - m->sub);
     sim_probe probe = sim_cache_probe(c, pk->line, &way);
-    int on_miss = c->cfg.alloc == 'm';
+    int on_miss = c->cfg.alloc == SIM_ALLOC_ON_MISS;
     if (probe == SIM_PROBE_HIT) {
         if (!respq_room(m, p, 1))
             return SIM_FAIL_COUNT; /* blocked on the reply queue: no cause of its own */
@@ -176,11 +176,11 @@ static sim_fail_cause serve_write(sim_memsys *m, sim_subpart *p, sim_pkt *pk, ui
     sim_cache *c = &p->l2;
     int way, sub = (int)(p - m->sub);
     sim_probe probe = sim_cache_probe(c, pk->line, &way);
-    int through = c->cfg.wr == 'T';
+    int through = c->cfg.wr == SIM_WR_THROUGH;
     int forward = through || ((probe == SIM_PROBE_MISS || probe == SIM_PROBE_FAIL) &&
-                              c->cfg.wr_alloc == 'N');
+                              c->cfg.wr_alloc == SIM_WALLOC_NONE);
     sim_line *l = probe == SIM_PROBE_FAIL ? NULL : sim_cache_line(c, pk->line, way);
-    int allocate = probe == SIM_PROBE_MISS && c->cfg.wr_alloc != 'N';
+    int allocate = probe == SIM_PROBE_MISS && c->cfg.wr_alloc != SIM_WALLOC_NONE;
     int dirty_victim = allocate && l->state == SIM_LINE_VALID && l->dirty;
     if (probe == SIM_PROBE_FAIL && !forward)
         return SIM_FAIL_LINE_ALLOC;
@@ -411,15 +411,15 @@ static sim_fail_cause sector_write(sim_memsys *m, sim_subpart *p, sim_pkt *w, in
     int way, sub = (int)(p - m->sub);
     uint8_t bit = (uint8_t)(1u << sector);
     sim_probe probe = sim_cache_probe_sector(c, w->line, sector, &way);
-    int through = c->cfg.wr == 'T';
+    int through = c->cfg.wr == SIM_WR_THROUGH;
     int present = probe == SIM_PROBE_HIT || probe == SIM_PROBE_HIT_RESERVED ||
                   probe == SIM_PROBE_SECTOR_MISS;
-    int allocate = probe == SIM_PROBE_MISS && c->cfg.wr_alloc != 'N';
+    int allocate = probe == SIM_PROBE_MISS && c->cfg.wr_alloc != SIM_WALLOC_NONE;
     int forward = through || (!present && !allocate);
     int dirty = allocate && victim_dirty(c, w->line, way, probe);
     if (!respq_room(m, p, 1))
         return SIM_FAIL_COUNT;
-    if (probe == SIM_PROBE_FAIL && c->cfg.wr_alloc != 'N' && !through)
+    if (probe == SIM_PROBE_FAIL && c->cfg.wr_alloc != SIM_WALLOC_NONE && !through)
         return SIM_FAIL_LINE_ALLOC;
     if (!dram_room(m, p, (uint32_t)forward + (uint32_t)dirty))
         return SIM_FAIL_MISS_QUEUE;
