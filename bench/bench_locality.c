@@ -9,7 +9,8 @@
  *     seeds' kernels and a stencil under each policy, normalized to
  *     round-robin, beside the seeds' numbers (PAVER, Tripathy 2021 Figs.
  *     3.11/3.13; Chen 2016 §5.1-5.2). GTX 480; `bench_locality v100` adds
- *     the V100, `bench_locality speed` prints 1 and 2 only.
+ *     the V100, `bench_locality v100-only` the V100 alone, `bench_locality
+ *     speed` 1 and 2 only.
  */
 #include <math.h>
 #include <stdio.h>
@@ -274,6 +275,8 @@ static int trends(const char *gpu)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "v100-only"))
+        return trends("data/gpus/v100.config") != 0;
     int speed_only = argc > 1 && !strcmp(argv[1], "speed");
     if (graph_speed() || sim_speed() || (!speed_only && trends("data/gpus/gtx480.config")))
         return 1;
