@@ -57,8 +57,7 @@ void trapeze_config_destroy(trapeze_config *cfg);
 const char *trapeze_config_name(const trapeze_config *cfg);
 int trapeze_config_has(const trapeze_config *cfg, const char *option);
 /* Typed getters: `fallback` when the option is absent; a malformed value is
- * TRAPEZE_EPARSE with "file:line: option -x: ..." in err. Every getter marks
- * the option as used, so unused ones can be reported as ignored. */
+ * TRAPEZE_EPARSE with "file:line: option -x: ..." in err. Getters only read. */
 trapeze_status trapeze_config_get_int(const trapeze_config *cfg, const char *option,
                                       long fallback, long *out, trapeze_error *err);
 trapeze_status trapeze_config_get_double(const trapeze_config *cfg, const char *option,
@@ -89,9 +88,11 @@ trapeze_status trapeze_config_get_ints(const trapeze_config *cfg, const char *op
 trapeze_status trapeze_config_fail(const trapeze_config *cfg, const char *option,
                                    trapeze_error *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* Options present in the file that no getter has asked for (ignored by
- * Trapeze). Returns how many; writes at most `max` names. */
-size_t trapeze_config_unused(const trapeze_config *cfg, const char **names, size_t max);
+/* The options the file defines (each once: the last definition), in file
+ * order; trapeze_config_option is NULL past the end. A config never changes
+ * when read, so one parsed config may be shared by threads. */
+size_t trapeze_config_count(const trapeze_config *cfg);
+const char *trapeze_config_option(const trapeze_config *cfg, size_t i);
 
 /* The hardware facts every model needs, read from a config. */
 typedef struct trapeze_gpu {
@@ -215,6 +216,13 @@ typedef struct trapeze_workload {
     double data_len[TRAPEZE_MAX_DIMS];  /* DataLength_i */
     int halo[TRAPEZE_MAX_DIMS];         /* HaloWidth_i (both sides together) */
     int blk_len;                        /* thread-block edge, the same in every dimension */
+    int regs_per_thread;                /* registers per thread (16, the generated kernels') */
+    int star;                           /* "shape = star": neighbours along the axes only (a 3-D
+                                           7-point star); 0: the whole (halo+1)^D box */
+#define TRAPEZE_MAX_AUX_ARRAYS 8
+    int aux_halo[TRAPEZE_MAX_AUX_ARRAYS]; /* per extra array (stencil_arrays - 1, in order): the
+                                           neighbourhood it is read with, both sides together,
+                                           in the stencil's shape (0: its own element), <= halo */
     int stencil_arrays;                 /* NumStencilArrays */
     double elem_per_op;                 /* NumElemPerOp */
     int element_bytes;                  /* x */
@@ -224,6 +232,9 @@ typedef struct trapeze_workload {
     double insts_per_sm_mc;             /* InstsPerSM_MC */
     double insts_per_sm_ic;             /* InstsPerSM_IC */
     double bank_conflict_rate;
+    double setup_insts;                 /* per-thread setup instructions of the generated kernel,
+                                           from the spec's own [profile] (a calibration's profile
+                                           does not change it); 0: derive from the counts */
 } trapeze_workload;
 
 trapeze_status trapeze_workload_load(const char *path, trapeze_workload *w,
@@ -246,6 +257,18 @@ typedef enum {
     TRAPEZE_GZ_OVERLAP,           /* omega: memory/compute overlap, CPS = GlbSync +
                                      (MemAcc^p + Comp^p)^(1/p), p = 1/(1-omega): 0 is
                                      Meng's sum, toward 1 the larger of the two (extension) */
+    TRAPEZE_GZ_TILE_CYCLES,       /* relaunch: cycles per tile on the busiest SM beyond its
+                                     instructions (block dispatch and retire; 0 = Meng) */
+    TRAPEZE_GZ_FENCE_MISC,        /* fence: fraction of MiscComp the persistent kernel still
+                                     runs per tile (staging, commit; 0 = Meng, who drops it) */
+    TRAPEZE_GZ_FENCE_POLL,        /* fence: cycles per stage per participating block and per
+                                     wave of tiles it waits through (polling contention at
+                                     the L2; 0 = Meng) */
+    TRAPEZE_GZ_OVERLAP_FENCE,     /* omega of fence mode when fence_overlap = 1 */
+    TRAPEZE_GZ_HALO_REREAD,       /* rho: DRAM cost of the staged elements a neighbouring tile
+                                     also loads (ghost zones re-read from L2), relative to a
+                                     first read: LoadSten moves V + rho (T blk^D - V) elements
+                                     (1 = Meng: every staged element from DRAM) */
     TRAPEZE_GZ_NPARAMS
 } trapeze_gz_param;
 
@@ -266,6 +289,22 @@ typedef struct trapeze_gz_params {
                                             whole h, T = prod ceil(DataLength_i / edge_i) and
                                             the busiest SM runs ceil(T / M) trapezoids, as a
                                             launch does (else 5.3's real-valued T) */
+    int occupancy;                       /* "occupancy = 1": resident blocks per SM from the GPU
+                                            and the workload's block, registers and shared
+                                            memory (trapeze_gz_occupancy), not blocks_per_sm */
+    int waves;                           /* "waves = 1": at a whole h, passes (5.6) are whole
+                                            waves, ceil(T / (BlksPerSM M)): the partial last
+                                            wave costs a whole latency */
+    int persistent_fence;                /* "persistent_fence = 1": the fence barrier's blocks
+                                            are the persistent kernel's, min(T, BlksPerSM M),
+                                            not T (5.18) */
+    int fence_overlap;                   /* "fence_overlap = 1": fence mode has its own omega */
+    int fence_staging;                   /* "fence_staging = 1": fence MiscComp is the profiled
+                                            MiscComp less the kernel's setup (run once), plus
+                                            fence_misc_fraction of the setup */
+    double corr[TRAPEZE_GZ_NPARAMS][TRAPEZE_GZ_NPARAMS]; /* fitted parameters' correlations
+                                            ([correlation] "a,b = r"; 0 when unknown); with
+                                            stderr_ they give the fit's covariance */
     int n_profiles;                      /* [profile.NAME] sections of a calibration file */
     trapeze_gz_profile profile[TRAPEZE_GZ_MAX_PROFILES];
     char gpu[64];                        /* [meta] gpu: the GPU it was made for ("" unknown) */
@@ -349,6 +388,10 @@ trapeze_status trapeze_gz_evaluate(const trapeze_gz_model *m, trapeze_sync sync,
                                    double blk_len, trapeze_gz_eval *out, trapeze_error *err);
 /* Largest integer h with blk_len - HaloWidth_i * h > 0 for every i (5.20). */
 int trapeze_gz_max_height(const trapeze_gz_model *m, int blk_len);
+/* Resident blocks per SM of the workload's block (blk_len^D threads, its
+ * registers, stencil_arrays tiles of shared memory), by the same rule as the
+ * simulator's occupancy: CTA slots, threads, warps, registers, shared memory. */
+int trapeze_gz_occupancy(const trapeze_gpu *gpu, const trapeze_workload *w, int blk_len);
 /* delta of Eq. 5.23: per-block net cost of fences over relaunch. */
 double trapeze_gz_delta(const trapeze_gz_model *m, double blk_len);
 
@@ -372,6 +415,25 @@ trapeze_status trapeze_gz_optimize(const trapeze_gz_model *m, trapeze_sync sync,
                                    int optimize_block, trapeze_gz_optimum *out,
                                    trapeze_error *err);
 
+/* One integer decision (sync mode, h) and what is known of it. */
+typedef struct trapeze_gz_choice {
+    trapeze_sync sync;
+    int h;
+    double cpl_model;
+    double diff_sd;            /* standard deviation of cpl_model - the best's cpl_model,
+                                  from the fit's covariance (0 for the best, and when the
+                                  calibration has no standard errors) */
+    int index;                 /* position before ranking (internal) */
+    double cpl_sim;            /* trapeze_calib_verify: simulated CPL (0: not simulated) */
+    double warp_instructions;  /* trapeze_calib_verify: what simulating it cost */
+} trapeze_gz_choice;
+
+/* Every valid (mode, h) at block edge blk_len, best first by the model's CPL
+ * (*out is malloc'ed: free() it). p: the model's parameters, whose stderr_
+ * and corr give each candidate's uncertainty relative to the best. */
+trapeze_status trapeze_gz_rank(const trapeze_gz_model *m, const trapeze_gz_params *p, int blk_len,
+                               trapeze_gz_choice **out, int *n, trapeze_error *err);
+
 /* Writes one row per valid h (1..max height) of this model and sync mode:
  * workload,gpu,sync,h,trapezoids,cpl_cycles,glbsync_cycles,loadsten_cycles,
  * commit_cycles,itermem_cycles,misccomp_cycles,itercomp_cycles,speedup_vs_h1 */
@@ -392,6 +454,16 @@ typedef struct trapeze_calib_point {
 } trapeze_calib_point;
 
 typedef struct trapeze_calib_report {
+    /* identifiability, per parameter (fitted ones only): at a range limit,
+     * and its largest |correlation| with another fitted parameter */
+#define TRAPEZE_CALIB_MAX_PARAMS 32
+    int at_bound[TRAPEZE_CALIB_MAX_PARAMS];
+    double max_corr[TRAPEZE_CALIB_MAX_PARAMS];
+    int corr_with[TRAPEZE_CALIB_MAX_PARAMS];
+    double corr[TRAPEZE_CALIB_MAX_PARAMS][TRAPEZE_CALIB_MAX_PARAMS]; /* fitted pairs, else 0 */
+    /* extrapolation: a fit without the largest samples, judged on them */
+    int n_holdout;
+    double holdout_mape_pct, holdout_max_ape_pct, holdout_bias_pct;
     int n_points, n_fitted, iterations;
     double rms_rel_error;     /* in-sample root mean square of relative residuals */
     double cv_mape_pct;       /* k-fold cross-validated mean absolute % error */
@@ -498,17 +570,28 @@ trapeze_status trapeze_ncu_import(const char *path, const trapeze_ncu_options *o
 
 /* What a calibration samples and how. Defaults: trapeze_calib_options_default. */
 typedef struct trapeze_calib_options {
-    int budget;              /* stencil samples per workload (8) */
+    int budget;              /* stencil samples per workload (12) */
     int stages;              /* timed stages per sample, after one warm-up stage (2) */
     int max_h;               /* largest h sampled and validated; 0: every valid h */
     double sweep_budget;     /* warp instructions of one workload's validation sweep,
                                 which sets the reference grid (5e8) */
-    double min_fraction, max_fraction; /* sample volume / reference volume (1/2 .. 1) */
+    double min_fraction, max_fraction; /* sample volume / reference volume (1/4 .. 4) */
     int folds;               /* k of cross-validation (5) */
     unsigned long seed;      /* cross-validation folds */
     unsigned fit_mask;       /* TRAPEZE_GZ_MASK bits fitted; 0: the default set */
     int real_tiles;          /* 1: calibrate Meng's real-valued T, not whole tiles */
+    unsigned structure;      /* TRAPEZE_GZ_STRUCT_* bits: the model extensions switched on
+                                (all of them: the at-size structure) */
+    double holdout;          /* fraction of each workload's samples, the largest, held out
+                                to measure extrapolation (0.25; 0: none) */
 } trapeze_calib_options;
+
+/* Model structure switches a calibration turns on (trapeze_gz_params flags). */
+#define TRAPEZE_GZ_STRUCT_OCCUPANCY 1u
+#define TRAPEZE_GZ_STRUCT_WAVES 2u
+#define TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE 4u
+#define TRAPEZE_GZ_STRUCT_FENCE_OVERLAP 8u
+#define TRAPEZE_GZ_STRUCT_FENCE_STAGING 16u
 
 void trapeze_calib_options_default(trapeze_calib_options *o);
 
@@ -584,6 +667,7 @@ typedef struct trapeze_validation_point {
     trapeze_sync sync;
     int h;
     double cpl_sim, cpl_model, warp_instructions;
+    double area_factor;       /* grid area / reference area (validate --sizes; 1 otherwise) */
 } trapeze_validation_point;
 
 typedef struct trapeze_validation {
@@ -602,6 +686,46 @@ trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trap
                                       trapeze_calib_progress progress, void *ctx,
                                       trapeze_validation *out, trapeze_error *err);
 void trapeze_validation_free(trapeze_validation *v);
+
+/* Validation at the sizes users run: each workload's reference grid scaled
+ * to each area factor, the plausible heights of both modes (those whose
+ * output tile keeps a quarter of the block, at most 10, plus the model's
+ * pick), a few stages each. One row per (workload, size). */
+typedef struct trapeze_size_validation_row {
+    char workload[64];
+    double area_factor;                 /* grid area / reference area */
+    double data_len[TRAPEZE_MAX_DIMS];
+    int n_points;
+    double mape_pct;                    /* both modes */
+    double bias_pct[2];                 /* mean signed % error: relaunch, fence */
+    trapeze_sync sync_model, sync_sim_best;
+    int h_model, h_sim_best;            /* the model's best integer (mode, h); the simulator's */
+    int sync_right;                     /* 1 when the two modes agree */
+    double pick_ratio;                  /* CPL_sim(best) / CPL_sim(model's pick), <= 1 */
+    double sweep_warp_instructions;
+} trapeze_size_validation_row;
+
+typedef struct trapeze_size_validation {
+    int n_rows, n_points;
+    trapeze_size_validation_row *rows;
+    trapeze_validation_point *points;   /* per (workload, size, mode, h) */
+} trapeze_size_validation;
+
+trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
+                                            const trapeze_gz_params *p, const double *factors,
+                                            int n_factors, int stages, trapeze_sample_log *sweep_log,
+                                            int threads, trapeze_calib_progress progress,
+                                            void *ctx, trapeze_size_validation *out,
+                                            trapeze_error *err);
+void trapeze_size_validation_free(trapeze_size_validation *v);
+
+/* Decides by simulation among the model's best candidates: runs each of
+ * c[0..n) on workload w (its own size) on the GPU of gpu_config_path for
+ * `stages` timed stages after a warm-up (the samples' timing), in `threads`
+ * workers, and fills cpl_sim and warp_instructions. */
+trapeze_status trapeze_calib_verify(const char *gpu_config_path, const trapeze_workload *w,
+                                    trapeze_gz_choice *c, int n, int stages, int threads,
+                                    trapeze_error *err);
 
 /* ------------------------------------- idle periods (neutral type, common/) */
 
@@ -698,6 +822,14 @@ typedef struct trapeze_sleep_structure {
     trapeze_sleep_mode mode[TRAPEZE_SLEEP_MAX_MODES];
 } trapeze_sleep_structure;
 
+/* A structure's modes from a power description (its "on" mode skipped):
+ * tau_m = wake_cycles (the linear model: the wake-up is time that saves
+ * nothing), E_tr in ON-cycles = transition_j x clock_hz / leak_w. */
+trapeze_status trapeze_sleep_structure_from_power(const trapeze_power *p,
+                                                  trapeze_power_structure s, double clock_hz,
+                                                  trapeze_sleep_structure *out,
+                                                  trapeze_error *err);
+
 /* The seeds' tables under the linear model (tau_m = wake_m, E_tr = 0):
  * caches (l1d, l2) Snooze's sleep 0.228 / off 0.015, 2-cycle wake;
  * rf Slumber's shallow 0.94 in 4 / deep 0.42 in 13 / gated 0 in 16. */
@@ -711,18 +843,28 @@ double trapeze_sleep_period_saving(const trapeze_sleep_mode *m, double T);
 /* The length at which modes a and b save the same (the crossover). */
 double trapeze_sleep_crossover(const trapeze_sleep_mode *a, const trapeze_sleep_mode *b);
 
-/* How the structure learns of an idle period. LOOKAHEAD (Snooze's request
- * queues, Slumber's latency and warp look-ahead): the length is known, the
- * period goes to the deepest allowed mode m with T >= theta_m, and the wake
- * starts lead_cycles early. TIMEOUT (cache decay): after theta_1 idle cycles
- * the structure enters mode 1, after theta_2 mode 2, ...; the wake starts at
- * the access (plus lead_cycles of warning). */
+/* How the structure learns of an idle period (the simulator's policies,
+ * sim/power/, follow the same rules):
+ * LOOKAHEAD (Slumber): the length T is predicted; the period goes to the
+ *   deepest allowed mode m with T >= theta_m.
+ * TIMEOUT (Snooze, drowsy, cache decay): after theta_m idle cycles the
+ *   structure enters mode m; it sleeps only if the access is not yet
+ *   visible, i.e. T > theta_m + lost.
+ * Waking: a mode whose bit is set in exact_wake is woken by a countdown
+ *   exactly in time (lost = tau_m cycles of the period, no stall); any other
+ *   mode is woken when the access becomes visible, lead_cycles before it
+ *   (lost = lead_cycles, stall = max(0, wake_m - lead_cycles)). A period
+ *   ending dead needs no wake: lost = 0, no stall. */
 typedef enum { TRAPEZE_SLEEP_LOOKAHEAD, TRAPEZE_SLEEP_TIMEOUT } trapeze_sleep_policy;
 const char *trapeze_sleep_policy_name(trapeze_sleep_policy p);
 
 typedef struct trapeze_sleep_options {
     trapeze_sleep_policy policy;   /* LOOKAHEAD */
-    double lead_cycles;            /* warning before an access (3, Snooze's queue lead) */
+    double lead_cycles;            /* warning before an access (3: Snooze's request queue,
+                                      Slumber's 3-warp look-ahead) */
+    unsigned exact_wake;           /* bit m: mode m woken exactly in time (0) */
+    int gate_writes;               /* 1: state-losing modes also before a write (the RF: the
+                                      write overwrites); 0: only dead periods (Snooze) (1) */
     double smoothing;              /* s of the relaxed indicator sigma((T - theta)/s) (1) */
     double penalty_scale;          /* kappa: kernel cycles lost per exposed wake cycle (1) */
     double requester_cycles;       /* cycles x requesters the penalty is a fraction of;
@@ -761,6 +903,31 @@ trapeze_status trapeze_sleep_evaluate(const trapeze_sleep_model *m, const double
                                       int smooth, trapeze_sleep_eval *out, trapeze_error *err);
 /* The oracle: every period in its best allowed mode (or ON), wakes hidden. */
 void trapeze_sleep_oracle(const trapeze_sleep_model *m, trapeze_sleep_eval *out);
+
+/* The seed's fixed thresholds: each mode entered at its wake-up delay
+ * (Snooze 2 cycles; Slumber 4/13/16). */
+void trapeze_sleep_seed_thresholds(const trapeze_sleep_structure *s, double *theta);
+
+/* The thresholds that maximize the leakage saved with the exposed wake-up
+ * penalty at most max_penalty (a fraction of the requester cycles, 0.01 =
+ * 1%): the generic optimizer (model/model.h, NLopt MMA) on the smooth model from several starts (the seed's
+ * thresholds, the break-even times, the crossovers, a ladder of lengths),
+ * thresholds kept in mode order; then the whole-cycle thresholds a policy
+ * runs, checked against the budget with the hard model. */
+typedef struct trapeze_sleep_choice {
+    double theta[TRAPEZE_SLEEP_MAX_MODES];       /* continuous optimum */
+    double theta_int[TRAPEZE_SLEEP_MAX_MODES];   /* whole cycles: sleep when T >= theta_int */
+    double seed_theta[TRAPEZE_SLEEP_MAX_MODES];
+    trapeze_sleep_eval smooth;    /* the smooth model at theta */
+    trapeze_sleep_eval chosen;    /* the hard model at theta_int */
+    trapeze_sleep_eval seed;      /* the hard model at the seed's thresholds */
+    trapeze_sleep_eval oracle;
+    int feasible;                 /* chosen.penalty_fraction <= max_penalty */
+    int starts, evaluations;
+} trapeze_sleep_choice;
+
+trapeze_status trapeze_sleep_optimize(const trapeze_sleep_model *m, double max_penalty,
+                                      trapeze_sleep_choice *out, trapeze_error *err);
 
 /* ------------------------------------------ thread-block locality graph */
 
@@ -842,7 +1009,7 @@ trapeze_status trapeze_grouping_check(const trapeze_grouping *g, trapeze_error *
 /* The grouping model's constants: what capacity, contention and timing leave
  * unknown, fitted from short samples. */
 typedef enum {
-    TRAPEZE_GRP_MU,        /* L2 accesses per footprint line of a TB running alone */
+    TRAPEZE_GRP_MU,        /* L2 accesses per footprint line a TB fetches itself */
     TRAPEZE_GRP_ETA1,      /* fraction of lines shared with a co-resident TB that hit in L1 */
     TRAPEZE_GRP_ETA2,      /* fraction of lines shared with an earlier TB that hit in L2 */
     TRAPEZE_GRP_RETAIN2,   /* L2 retention: lines survive about retain2 x L2 capacity of traffic */
@@ -864,6 +1031,12 @@ typedef struct trapeze_grp_params {
 const char *trapeze_grp_param_name(trapeze_grp_param p);
 void trapeze_grp_param_range(trapeze_grp_param p, double *lo, double *hi);
 void trapeze_grp_params_default(trapeze_grp_params *p);
+/* Calibration file: [group] name = value (name_stderr), [meta] source;
+ * absent names keep their defaults. Errors name file, line and key. */
+trapeze_status trapeze_grp_params_load(const char *path, trapeze_grp_params *p,
+                                       trapeze_error *err);
+trapeze_status trapeze_grp_params_save(const char *path, const trapeze_grp_params *p,
+                                       trapeze_error *err);
 
 /* What the model needs of the GPU and of the kernel's occupancy. */
 typedef struct trapeze_grp_machine {
@@ -871,6 +1044,11 @@ typedef struct trapeze_grp_machine {
     int tbs_per_sm;        /* co-resident TBs per SM (occupancy), x */
     double l1_lines;       /* L1D capacity per SM, in lines */
     double l2_lines;       /* L2 capacity, whole GPU, in lines */
+    int by_elements;       /* 1: data counted in elements (footprints and shares in
+                              elements, capacities converted at the graph's mean
+                              elements per line): L2 accesses follow the elements
+                              a TB reads more closely than its lines when lines
+                              are partly used; 0: in lines */
 } trapeze_grp_machine;
 
 typedef struct trapeze_grp_model trapeze_grp_model;
@@ -927,16 +1105,80 @@ typedef struct trapeze_grp_choice {
 /* Picks a grouping minimizing predicted cycles. The relaxation: tile width
  * and height (gx, gy) real, the model's cycles between whole shapes
  * interpolated bilinearly (exact gradients of the interpolant), minimized
- * by NLopt SLSQP from several starts under gx * gy <= TBs per SM, for both
+ * by NLopt SLSQP from several starts under gx * gy <= min(TBs per SM at
+ * once, ceil(TBs / SMs)) (resident at once, no SM left idle), for both
  * tile orders; then rounded (the whole shapes around the optimum, grown to
  * fill the SM) and refined (every rounded shape in both orders predicted by
  * the discrete model). Candidates (e.g. the baselines' groupings) compete
- * with the tiles; a tie keeps the tiles. out is allocated. */
+ * with the tiles; a tie keeps the tiles. candidates[0] is the default (the
+ * GPU's own policy, round-robin): another grouping replaces it only when
+ * predicted faster by more than `margin` (relative; e.g. the model's
+ * cross-validated error), so a model that cannot tell them apart keeps the
+ * default. out is allocated. */
 trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
                                     const trapeze_grouping *candidates,
                                     const char *const *candidate_names, int n_candidates,
-                                    trapeze_grouping *out, trapeze_grp_choice *choice,
-                                    trapeze_error *err);
+                                    double margin, trapeze_grouping *out,
+                                    trapeze_grp_choice *choice, trapeze_error *err);
+
+/* One observation of a grouping, simulated or measured: the model of the
+ * kernel on the GPU, the grouping that ran, and what was measured (a value
+ * <= 0 is not used). */
+typedef struct trapeze_grp_observation {
+    const trapeze_grp_model *model;
+    const trapeze_grouping *grouping;
+    double cycles, l2_accesses, dram_reads;
+} trapeze_grp_observation;
+
+#define TRAPEZE_GRP_MASK(p) (1ul << (p))
+/* Fits the parameters selected by mask (0: all) to every measured value by
+ * nonlinear least squares on relative residuals (the generic fit, the
+ * model's exact Jacobian), in stages from p: the L1 constants (mu, eta1,
+ * theta) on L2 accesses, the L2 constants (nu, eta2, retain2) on DRAM
+ * reads, the timing constants on cycles from a linear least-squares start
+ * (each constant from its own observable). p: start in, fitted values and
+ * standard errors out; rep: the relative error over every value. With folds >= 2, also the k-fold cross-validated error
+ * (observation i held out in fold i mod k; rep->cv_mape_pct,
+ * rep->cv_max_ape_pct). Models keep their own parameters (set them with
+ * trapeze_grp_set_params). */
+trapeze_status trapeze_grp_fit(const trapeze_grp_observation *obs, int n, unsigned long mask,
+                               int folds, trapeze_grp_params *p, trapeze_calib_report *rep,
+                               trapeze_error *err);
+
+/* A kernel's grouping problem on a GPU (sampler/: the simulator joined to
+ * the model): the locality graph and machine of one launch of a built-in
+ * kernel ("name=value" parameters), the model's view of the simulator's
+ * policies, and simulations of that launch alone (caches cold). */
+typedef struct trapeze_grp_problem trapeze_grp_problem;
+
+trapeze_status trapeze_grp_problem_builtin(const char *gpu_config_path, const char *kernel,
+                                           char *const *params, int n_params, int launch,
+                                           trapeze_grp_problem **out, trapeze_error *err);
+void trapeze_grp_problem_destroy(trapeze_grp_problem *pb);
+const trapeze_locality_graph *trapeze_grp_problem_graph(const trapeze_grp_problem *pb);
+const trapeze_grp_machine *trapeze_grp_problem_machine(const trapeze_grp_problem *pb);
+/* The grouping policy rr, bcs, mst, kway or rbts places (PAVER's group
+ * lists: list k to SM k mod n_sm), as the model predicts it; EINVAL for a
+ * dynamic policy (chen). */
+trapeze_status trapeze_grp_problem_policy_grouping(const trapeze_grp_problem *pb,
+                                                   const trapeze_grp_model *m,
+                                                   const char *policy, trapeze_grouping *out,
+                                                   trapeze_error *err);
+
+typedef struct trapeze_grp_measured {
+    double cycles;
+    double l2_accesses;       /* L2 read accesses (the loads' L1 misses) */
+    double dram_reads;
+    double l1_hits;
+    double warp_instructions; /* the simulated work */
+    double stolen_blocks;
+} trapeze_grp_measured;
+
+/* Simulates the launch under a policy (-trapeze_tb_dispatch NAME) or, when
+ * grouping is not NULL, under the explicit policy running it. */
+trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const char *policy,
+                                            const trapeze_grouping *grouping,
+                                            trapeze_grp_measured *out, trapeze_error *err);
 
 #ifdef __cplusplus
 }
