@@ -708,6 +708,11 @@ typedef struct trapeze_size_validation_row {
     int sync_right;                     /* 1 when the two modes agree */
     double pick_ratio;                  /* CPL_sim(best) / CPL_sim(model's pick), <= 1 */
     double sweep_warp_instructions;
+    /* `ghostzone --verify 3` on the same runs: the fastest simulated of the model's three
+     * best (mode, h), and the warp instructions those three cost */
+    double verify_pick_ratio;
+    int verify_sync_right;
+    double verify_warp_instructions;
 } trapeze_size_validation_row;
 
 typedef struct trapeze_size_validation {
