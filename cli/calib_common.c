@@ -160,13 +160,13 @@ trapeze_status calib_make_plan(const calib_args *a, trapeze_calib_plan **plan,
 
 void calib_progress(void *ctx, int done, int total, const trapeze_sample *s)
 {
-    (void)ctx;
-    if (!isatty(2))
-        return;
-    fprintf(stderr, "\r%d/%d samples  %-60.60s", done, total, s->id);
-    if (done == total)
-        fputc('\n', stderr);
-    fflush(stderr);
+    /* one line per command: the samples' clock starts with the first report */
+    static cli_progress line;
+    int threads = ctx ? *(const int *)ctx : 1;
+    int running = total - done < threads ? total - done : threads;
+    char detail[160];
+    snprintf(detail, sizeof detail, "(%d running, %d left) %s", running, total - done, s->id);
+    cli_progress_update(&line, done, total, "samples", detail);
 }
 
 trapeze_status calib_open_log(const calib_args *a, const char *path, trapeze_sample_log **log,

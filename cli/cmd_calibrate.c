@@ -121,7 +121,7 @@ static trapeze_status run_samples(const calib_args *a, const trapeze_calib_plan 
 {
     if (size > 1)
         return calib_mpi_run(plan, log, rank, size, err);
-    return trapeze_calib_run(plan, log, a->threads, calib_progress, NULL, err);
+    return trapeze_calib_run(plan, log, a->threads, calib_progress, (void *)&a->threads, err);
 }
 
 static void print_result(const trapeze_gz_params *p, const trapeze_calib_report *rep, int folds,

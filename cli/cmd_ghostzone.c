@@ -93,9 +93,17 @@ static int parse_sync(const char *v, gz_args *a)
     return 1;
 }
 
+static const cli_opt options[] = {
+    {"--gpu", 1, 0}, {"--calibration", 1, 0}, {"--force-calibration", 0, 0}, {"--sync", 1, 0},
+    {"--csv", 1, 0}, {"--height", 1, 0}, {"--tau", 0, 0}, {"--optimize-block", 0, 0},
+    {"--verify", 1, 0}, {"--stages", 1, 0}, {"--threads", 1, 0}, {NULL, 0, 0}};
+
 /* Returns -1 when parsed, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, gz_args *a)
 {
+    int rc = cli_check_options("ghostzone", argc, argv, 1, options);
+    if (rc)
+        return rc;
     parse_sync("best", a);
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];

@@ -331,7 +331,7 @@ int cli_validate(int argc, char **argv)
         return calib_exit(&a, plan, log, s, &err);
     }
     if (!s)
-        s = trapeze_calib_validate(plan, &p, log, sweep, a.threads, calib_progress, NULL, &v, &err);
+        s = trapeze_calib_validate(plan, &p, log, sweep, a.threads, calib_progress, &a.threads, &v, &err);
     trapeze_csv_out *rows_csv = NULL, *curve_csv = NULL;
     if (!s && f.csv)
         s = write_csv(f.csv, row_columns, 9, &v, v.n_rows, summary_row, &rows_csv, &err);

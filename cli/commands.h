@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim/core/gpu_sim.h"
 #include "trapeze.h"
 
 int cli_ghostzone(int argc, char **argv);
@@ -24,6 +25,7 @@ void cli_sim_progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t bl
 int cli_calibrate(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_locality(int argc, char **argv);
+int cli_group(int argc, char **argv);
 
 /* A bad command line: "trapeze CMD: message" and a pointer to CMD --help on
  * stderr. Returns 2, the exit status of a usage error. */
@@ -34,17 +36,50 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  * else the installed share/trapeze. Writes path/relative into out. */
 void cli_data_path(const char *relative, char *out, unsigned long size);
 
+/* power_args.c: --power FILE|GPU and --sleep-* into a loaded description
+ * and sleep policies (config options first, flags over them). */
+trapeze_status cli_power_options(const trapeze_config *cfg, const char *power_arg,
+                                 const char *const sleep_arg[TRAPEZE_PS_SLEEPABLE],
+                                 trapeze_power *power, sim_sleep_config *sleep,
+                                 trapeze_error *err);
+void cli_print_energy(FILE *f, const sim_kernel_stats *st, int n, const sim_sleep_config *sc);
+
 /* Presets (presets.c): a bare name (no '/', no '.') is a shipped file,
  * data/FOLDER/NAME.SUFFIX; anything else is a path, copied. Writes the path
  * to out and returns 0; for an unknown preset prints one message with the
  * nearest name and the list ("trapeze CMD: OPTION NAME: no such preset;
  * did you mean ...") and returns -1. */
 int cli_is_preset_name(const char *arg);
+int cli_edit_distance(const char *a, const char *b);
+
+/* A command's options (args.c), a table ended by {NULL}: name, whether it
+ * takes a value, whether it may be given more than once. */
+typedef struct cli_opt {
+    const char *name;
+    int value, repeat;
+} cli_opt;
+/* Before a command parses argv[first..]: an unknown option (with the
+ * nearest known one), an option given twice, or a missing value is one
+ * usage error on stderr and returns 2; else 0 (also for -h/--help). */
+int cli_check_options(const char *cmd, int argc, char **argv, int first, const cli_opt *opts);
 int cli_resolve_preset(const char *cmd, const char *option, const char *folder,
                        const char *suffix, const char *arg, char *out, size_t size);
 /* --size "AxB[xC]": one positive whole number per dimension of w, set in
  * w->data_len. 0, or 2 (the usage-error status) after printing why. */
 int cli_apply_size(const char *cmd, const char *text, trapeze_workload *w);
 int cli_import(int argc, char **argv);
+int cli_sleep(int argc, char **argv);
+
+/* The progress line of long runs (progress.c): "PREFIX: done/total UNIT,
+ * elapsed, rate, about T left  DETAIL" on stderr, overwritten, only when
+ * stderr is a terminal. Zero-initialize; set prefix as you like. */
+typedef struct cli_progress {
+    const char *prefix;
+    int checked, on;
+    double start, done0;
+} cli_progress;
+void cli_progress_update(cli_progress *p, double done, double total, const char *unit,
+                         const char *detail);
+void cli_format_duration(double seconds, char *out, size_t size);
 
 #endif

@@ -57,8 +57,7 @@ void trapeze_config_destroy(trapeze_config *cfg);
 const char *trapeze_config_name(const trapeze_config *cfg);
 int trapeze_config_has(const trapeze_config *cfg, const char *option);
 /* Typed getters: `fallback` when the option is absent; a malformed value is
- * TRAPEZE_EPARSE with "file:line: option -x: ..." in err. Every getter marks
- * the option as used, so unused ones can be reported as ignored. */
+ * TRAPEZE_EPARSE with "file:line: option -x: ..." in err. Getters only read. */
 trapeze_status trapeze_config_get_int(const trapeze_config *cfg, const char *option,
                                       long fallback, long *out, trapeze_error *err);
 trapeze_status trapeze_config_get_double(const trapeze_config *cfg, const char *option,
@@ -89,9 +88,11 @@ trapeze_status trapeze_config_get_ints(const trapeze_config *cfg, const char *op
 trapeze_status trapeze_config_fail(const trapeze_config *cfg, const char *option,
                                    trapeze_error *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* Options present in the file that no getter has asked for (ignored by
- * Trapeze). Returns how many; writes at most `max` names. */
-size_t trapeze_config_unused(const trapeze_config *cfg, const char **names, size_t max);
+/* The options the file defines (each once: the last definition), in file
+ * order; trapeze_config_option is NULL past the end. A config never changes
+ * when read, so one parsed config may be shared by threads. */
+size_t trapeze_config_count(const trapeze_config *cfg);
+const char *trapeze_config_option(const trapeze_config *cfg, size_t i);
 
 /* The hardware facts every model needs, read from a config. */
 typedef struct trapeze_gpu {
@@ -832,6 +833,14 @@ typedef struct trapeze_sleep_structure {
     trapeze_sleep_mode mode[TRAPEZE_SLEEP_MAX_MODES];
 } trapeze_sleep_structure;
 
+/* A structure's modes from a power description (its "on" mode skipped):
+ * tau_m = wake_cycles (the linear model: the wake-up is time that saves
+ * nothing), E_tr in ON-cycles = transition_j x clock_hz / leak_w. */
+trapeze_status trapeze_sleep_structure_from_power(const trapeze_power *p,
+                                                  trapeze_power_structure s, double clock_hz,
+                                                  trapeze_sleep_structure *out,
+                                                  trapeze_error *err);
+
 /* The seeds' tables under the linear model (tau_m = wake_m, E_tr = 0):
  * caches (l1d, l2) Snooze's sleep 0.228 / off 0.015, 2-cycle wake;
  * rf Slumber's shallow 0.94 in 4 / deep 0.42 in 13 / gated 0 in 16. */
@@ -845,18 +854,28 @@ double trapeze_sleep_period_saving(const trapeze_sleep_mode *m, double T);
 /* The length at which modes a and b save the same (the crossover). */
 double trapeze_sleep_crossover(const trapeze_sleep_mode *a, const trapeze_sleep_mode *b);
 
-/* How the structure learns of an idle period. LOOKAHEAD (Snooze's request
- * queues, Slumber's latency and warp look-ahead): the length is known, the
- * period goes to the deepest allowed mode m with T >= theta_m, and the wake
- * starts lead_cycles early. TIMEOUT (cache decay): after theta_1 idle cycles
- * the structure enters mode 1, after theta_2 mode 2, ...; the wake starts at
- * the access (plus lead_cycles of warning). */
+/* How the structure learns of an idle period (the simulator's policies,
+ * sim/power/, follow the same rules):
+ * LOOKAHEAD (Slumber): the length T is predicted; the period goes to the
+ *   deepest allowed mode m with T >= theta_m.
+ * TIMEOUT (Snooze, drowsy, cache decay): after theta_m idle cycles the
+ *   structure enters mode m; it sleeps only if the access is not yet
+ *   visible, i.e. T > theta_m + lost.
+ * Waking: a mode whose bit is set in exact_wake is woken by a countdown
+ *   exactly in time (lost = tau_m cycles of the period, no stall); any other
+ *   mode is woken when the access becomes visible, lead_cycles before it
+ *   (lost = lead_cycles, stall = max(0, wake_m - lead_cycles)). A period
+ *   ending dead needs no wake: lost = 0, no stall. */
 typedef enum { TRAPEZE_SLEEP_LOOKAHEAD, TRAPEZE_SLEEP_TIMEOUT } trapeze_sleep_policy;
 const char *trapeze_sleep_policy_name(trapeze_sleep_policy p);
 
 typedef struct trapeze_sleep_options {
     trapeze_sleep_policy policy;   /* LOOKAHEAD */
-    double lead_cycles;            /* warning before an access (3, Snooze's queue lead) */
+    double lead_cycles;            /* warning before an access (3: Snooze's request queue,
+                                      Slumber's 3-warp look-ahead) */
+    unsigned exact_wake;           /* bit m: mode m woken exactly in time (0) */
+    int gate_writes;               /* 1: state-losing modes also before a write (the RF: the
+                                      write overwrites); 0: only dead periods (Snooze) (1) */
     double smoothing;              /* s of the relaxed indicator sigma((T - theta)/s) (1) */
     double penalty_scale;          /* kappa: kernel cycles lost per exposed wake cycle (1) */
     double requester_cycles;       /* cycles x requesters the penalty is a fraction of;
@@ -895,6 +914,31 @@ trapeze_status trapeze_sleep_evaluate(const trapeze_sleep_model *m, const double
                                       int smooth, trapeze_sleep_eval *out, trapeze_error *err);
 /* The oracle: every period in its best allowed mode (or ON), wakes hidden. */
 void trapeze_sleep_oracle(const trapeze_sleep_model *m, trapeze_sleep_eval *out);
+
+/* The seed's fixed thresholds: each mode entered at its wake-up delay
+ * (Snooze 2 cycles; Slumber 4/13/16). */
+void trapeze_sleep_seed_thresholds(const trapeze_sleep_structure *s, double *theta);
+
+/* The thresholds that maximize the leakage saved with the exposed wake-up
+ * penalty at most max_penalty (a fraction of the requester cycles, 0.01 =
+ * 1%): the generic optimizer (model/model.h, NLopt MMA) on the smooth model from several starts (the seed's
+ * thresholds, the break-even times, the crossovers, a ladder of lengths),
+ * thresholds kept in mode order; then the whole-cycle thresholds a policy
+ * runs, checked against the budget with the hard model. */
+typedef struct trapeze_sleep_choice {
+    double theta[TRAPEZE_SLEEP_MAX_MODES];       /* continuous optimum */
+    double theta_int[TRAPEZE_SLEEP_MAX_MODES];   /* whole cycles: sleep when T >= theta_int */
+    double seed_theta[TRAPEZE_SLEEP_MAX_MODES];
+    trapeze_sleep_eval smooth;    /* the smooth model at theta */
+    trapeze_sleep_eval chosen;    /* the hard model at theta_int */
+    trapeze_sleep_eval seed;      /* the hard model at the seed's thresholds */
+    trapeze_sleep_eval oracle;
+    int feasible;                 /* chosen.penalty_fraction <= max_penalty */
+    int starts, evaluations;
+} trapeze_sleep_choice;
+
+trapeze_status trapeze_sleep_optimize(const trapeze_sleep_model *m, double max_penalty,
+                                      trapeze_sleep_choice *out, trapeze_error *err);
 
 /* ------------------------------------------ thread-block locality graph */
 
@@ -976,7 +1020,7 @@ trapeze_status trapeze_grouping_check(const trapeze_grouping *g, trapeze_error *
 /* The grouping model's constants: what capacity, contention and timing leave
  * unknown, fitted from short samples. */
 typedef enum {
-    TRAPEZE_GRP_MU,        /* L2 accesses per footprint line of a TB running alone */
+    TRAPEZE_GRP_MU,        /* L2 accesses per footprint line a TB fetches itself */
     TRAPEZE_GRP_ETA1,      /* fraction of lines shared with a co-resident TB that hit in L1 */
     TRAPEZE_GRP_ETA2,      /* fraction of lines shared with an earlier TB that hit in L2 */
     TRAPEZE_GRP_RETAIN2,   /* L2 retention: lines survive about retain2 x L2 capacity of traffic */
@@ -998,6 +1042,12 @@ typedef struct trapeze_grp_params {
 const char *trapeze_grp_param_name(trapeze_grp_param p);
 void trapeze_grp_param_range(trapeze_grp_param p, double *lo, double *hi);
 void trapeze_grp_params_default(trapeze_grp_params *p);
+/* Calibration file: [group] name = value (name_stderr), [meta] source;
+ * absent names keep their defaults. Errors name file, line and key. */
+trapeze_status trapeze_grp_params_load(const char *path, trapeze_grp_params *p,
+                                       trapeze_error *err);
+trapeze_status trapeze_grp_params_save(const char *path, const trapeze_grp_params *p,
+                                       trapeze_error *err);
 
 /* What the model needs of the GPU and of the kernel's occupancy. */
 typedef struct trapeze_grp_machine {
@@ -1005,6 +1055,11 @@ typedef struct trapeze_grp_machine {
     int tbs_per_sm;        /* co-resident TBs per SM (occupancy), x */
     double l1_lines;       /* L1D capacity per SM, in lines */
     double l2_lines;       /* L2 capacity, whole GPU, in lines */
+    int by_elements;       /* 1: data counted in elements (footprints and shares in
+                              elements, capacities converted at the graph's mean
+                              elements per line): L2 accesses follow the elements
+                              a TB reads more closely than its lines when lines
+                              are partly used; 0: in lines */
 } trapeze_grp_machine;
 
 typedef struct trapeze_grp_model trapeze_grp_model;
@@ -1061,16 +1116,80 @@ typedef struct trapeze_grp_choice {
 /* Picks a grouping minimizing predicted cycles. The relaxation: tile width
  * and height (gx, gy) real, the model's cycles between whole shapes
  * interpolated bilinearly (exact gradients of the interpolant), minimized
- * by NLopt SLSQP from several starts under gx * gy <= TBs per SM, for both
+ * by NLopt SLSQP from several starts under gx * gy <= min(TBs per SM at
+ * once, ceil(TBs / SMs)) (resident at once, no SM left idle), for both
  * tile orders; then rounded (the whole shapes around the optimum, grown to
  * fill the SM) and refined (every rounded shape in both orders predicted by
  * the discrete model). Candidates (e.g. the baselines' groupings) compete
- * with the tiles; a tie keeps the tiles. out is allocated. */
+ * with the tiles; a tie keeps the tiles. candidates[0] is the default (the
+ * GPU's own policy, round-robin): another grouping replaces it only when
+ * predicted faster by more than `margin` (relative; e.g. the model's
+ * cross-validated error), so a model that cannot tell them apart keeps the
+ * default. out is allocated. */
 trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
                                     const trapeze_grouping *candidates,
                                     const char *const *candidate_names, int n_candidates,
-                                    trapeze_grouping *out, trapeze_grp_choice *choice,
-                                    trapeze_error *err);
+                                    double margin, trapeze_grouping *out,
+                                    trapeze_grp_choice *choice, trapeze_error *err);
+
+/* One observation of a grouping, simulated or measured: the model of the
+ * kernel on the GPU, the grouping that ran, and what was measured (a value
+ * <= 0 is not used). */
+typedef struct trapeze_grp_observation {
+    const trapeze_grp_model *model;
+    const trapeze_grouping *grouping;
+    double cycles, l2_accesses, dram_reads;
+} trapeze_grp_observation;
+
+#define TRAPEZE_GRP_MASK(p) (1ul << (p))
+/* Fits the parameters selected by mask (0: all) to every measured value by
+ * nonlinear least squares on relative residuals (the generic fit, the
+ * model's exact Jacobian), in stages from p: the L1 constants (mu, eta1,
+ * theta) on L2 accesses, the L2 constants (nu, eta2, retain2) on DRAM
+ * reads, the timing constants on cycles from a linear least-squares start
+ * (each constant from its own observable). p: start in, fitted values and
+ * standard errors out; rep: the relative error over every value. With folds >= 2, also the k-fold cross-validated error
+ * (observation i held out in fold i mod k; rep->cv_mape_pct,
+ * rep->cv_max_ape_pct). Models keep their own parameters (set them with
+ * trapeze_grp_set_params). */
+trapeze_status trapeze_grp_fit(const trapeze_grp_observation *obs, int n, unsigned long mask,
+                               int folds, trapeze_grp_params *p, trapeze_calib_report *rep,
+                               trapeze_error *err);
+
+/* A kernel's grouping problem on a GPU (sampler/: the simulator joined to
+ * the model): the locality graph and machine of one launch of a built-in
+ * kernel ("name=value" parameters), the model's view of the simulator's
+ * policies, and simulations of that launch alone (caches cold). */
+typedef struct trapeze_grp_problem trapeze_grp_problem;
+
+trapeze_status trapeze_grp_problem_builtin(const char *gpu_config_path, const char *kernel,
+                                           char *const *params, int n_params, int launch,
+                                           trapeze_grp_problem **out, trapeze_error *err);
+void trapeze_grp_problem_destroy(trapeze_grp_problem *pb);
+const trapeze_locality_graph *trapeze_grp_problem_graph(const trapeze_grp_problem *pb);
+const trapeze_grp_machine *trapeze_grp_problem_machine(const trapeze_grp_problem *pb);
+/* The grouping policy rr, bcs, mst, kway or rbts places (PAVER's group
+ * lists: list k to SM k mod n_sm), as the model predicts it; EINVAL for a
+ * dynamic policy (chen). */
+trapeze_status trapeze_grp_problem_policy_grouping(const trapeze_grp_problem *pb,
+                                                   const trapeze_grp_model *m,
+                                                   const char *policy, trapeze_grouping *out,
+                                                   trapeze_error *err);
+
+typedef struct trapeze_grp_measured {
+    double cycles;
+    double l2_accesses;       /* L2 read accesses (the loads' L1 misses) */
+    double dram_reads;
+    double l1_hits;
+    double warp_instructions; /* the simulated work */
+    double stolen_blocks;
+} trapeze_grp_measured;
+
+/* Simulates the launch under a policy (-trapeze_tb_dispatch NAME) or, when
+ * grouping is not NULL, under the explicit policy running it. */
+trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const char *policy,
+                                            const trapeze_grouping *grouping,
+                                            trapeze_grp_measured *out, trapeze_error *err);
 
 #ifdef __cplusplus
 }

@@ -15,7 +15,9 @@
 #define SAMPLER_KIND_MEASURED "measured" /* the same, measured on hardware */
 
 struct trapeze_calib_plan {
-    char *config_path;       /* each run loads its own copy (configs track use) */
+    char *config_path;
+    trapeze_config *cfg;     /* parsed once; read-only, shared by every worker thread
+                                (a config never changes when read) */
     trapeze_gpu gpu;
     int resident_256;        /* blocks of 256 threads resident per SM */
     trapeze_calib_options opt;

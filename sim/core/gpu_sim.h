@@ -14,22 +14,46 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/options.h"
+
 #include "sim/events.h"
 #include "sim/kernel.h"
 #include "sim/mem/mem_stats.h"
 #include "sim/memsys.h"
+#include "sim/power/energy.h"
 #include "trapeze.h"
 
 /* ------------------------------------------------------------ SM config */
 
-typedef enum { SIM_SCHED_LRR, SIM_SCHED_GTO, SIM_SCHED_COUNT } sim_sched_kind;
+/* Warp schedulers (-gpgpu_scheduler lrr | gto | two_level_active:N:I:O |
+ * locality_two_level:N; sim/core/sm.h, sched_two_level.h) */
+typedef enum {
+    SIM_SCHED_LRR, SIM_SCHED_GTO,
+    SIM_SCHED_TWO_LEVEL,   /* N active warps fed from a pending FIFO (Narasiman, Gebhart) */
+    SIM_SCHED_LOCALITY,    /* Chen 2016's locality-aware two-level scheduler */
+    SIM_SCHED_COUNT
+} sim_sched_kind;
+/* TB dispatch policies (-trapeze_tb_dispatch; sim/core/dispatch*.c) */
+typedef enum {
+    SIM_TB_RR,         /* rr: GPGPU-Sim's round-robin, blocks in id order */
+    SIM_TB_BCS,        /* bcs: consecutive pairs to one SM, once two fit (Lee HPCA'14) */
+    SIM_TB_CHEN,       /* chen: the waiting TB sharing most lines with the SM's residents */
+    SIM_TB_MST,        /* mst: PAVER's MST-TS */
+    SIM_TB_KWAY,       /* kway: PAVER's k-way-TS */
+    SIM_TB_RBTS,       /* rbts: PAVER's RB-TS (Algorithm 1) */
+    SIM_TB_EXPLICIT,   /* explicit: a grouping file (-trapeze_tb_grouping) */
+    SIM_TB_COUNT
+} sim_tb_dispatch;
+const char *sim_tb_dispatch_name(sim_tb_dispatch d);
 typedef enum { SIM_UNIT_SP, SIM_UNIT_SFU, SIM_UNIT_LDST, SIM_UNIT_NONE } sim_fu;
 
 typedef struct sim_core_config {
     trapeze_gpu gpu;               /* n_sm, warp size, per-SM limits */
     int max_warps;                 /* threads per SM / warp size */
     int n_sched;                   /* -gpgpu_num_sched_per_core */
-    sim_sched_kind sched;          /* -gpgpu_scheduler lrr|gto */
+    sim_sched_kind sched;          /* -gpgpu_scheduler */
+    int active_warps;              /* two-level: active set size per scheduler */
+    int inner_gto;                 /* two-level: GTO (1) or LRR (0) among the active */
     int n_sp, n_sfu;               /* -gpgpu_num_sp_units, -gpgpu_num_sfu_units */
     int lat[4][SIM_ALU_COUNT];     /* [int, fp, dp, sfu][alu] -ptx_opcode_latency_* */
     int init[4][SIM_ALU_COUNT];    /* -ptx_opcode_initiation_*; a trace.config's
@@ -44,8 +68,15 @@ typedef struct sim_core_config {
     uint64_t max_cycles;           /* -trapeze_max_cycles: abort a kernel that runs longer */
     uint64_t hang_cycles;          /* -trapeze_hang_cycles: abort a kernel without progress
                                     * for longer (see sim_gpu_run) */
+    sim_tb_dispatch tb_dispatch;   /* -trapeze_tb_dispatch */
+    char tb_grouping[512];         /* -trapeze_tb_grouping: the explicit policy's file */
 } sim_core_config;
 
+/* The SM-side options, one row each (name, type, default, range, help). */
+extern const trapeze_opt sim_core_options[];
+/* Options of cfg that no table of the simulator or the GPU summary lists:
+ * what a run ignores (how many; at most max names written). */
+size_t sim_config_unknown(const trapeze_config *cfg, const char **names, size_t max);
 trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *out,
                                     trapeze_error *err);
 
@@ -109,6 +140,7 @@ typedef struct sim_sm_stats {
     uint64_t blocks;            /* blocks completed */
     uint64_t max_resident_blocks;
     uint64_t active_cycles;     /* cycles with at least one resident block */
+    uint64_t wake_stall_cycles; /* instruction delays waiting for sleeping registers */
 } sim_sm_stats;
 
 typedef struct sim_kernel_stats {
@@ -118,6 +150,7 @@ typedef struct sim_kernel_stats {
     uint64_t cycles;            /* start to the cycle after its last warp finished */
     uint64_t launch_cycles;     /* launch latency paid before it */
     uint64_t blocks, resident_blocks_per_sm;
+    uint64_t stolen_blocks;     /* TBs moved by the dispatch policy's task stealing */
     double ipc;                 /* warp instructions per cycle, whole GPU */
     sim_sm_stats total;         /* summed over SMs (max_resident_blocks: max) */
     uint64_t events[SIM_EV_COUNT];
@@ -125,6 +158,10 @@ typedef struct sim_kernel_stats {
     sim_mem_stats mem;          /* the memory system's counters for this kernel */
     int n_sm;
     sim_sm_stats *sm;           /* per SM; owned, free with sim_kernel_stats_free */
+    int energy_valid;           /* 1 when the simulator had a power description */
+    sim_energy energy;          /* joules by component; sleep-mode cycles per structure */
+    double event_j[TRAPEZE_PE_COUNT];  /* the description's energies (per-SM CSV columns) */
+    double idle_sm_w, clock_hz;
 } sim_kernel_stats;
 
 void sim_kernel_stats_free(sim_kernel_stats *s);
@@ -151,6 +188,19 @@ typedef struct sim_gpu_options {
     void (*progress)(void *ctx, const char *kernel, uint64_t cycle, uint64_t blocks_done,
                      uint64_t blocks);
     void *progress_ctx;
+    /* energy: a power description (NULL: no energy accounting, no sleep
+     * policy but always_on), the sleep policies (NULL: the config's
+     * -trapeze_sleep_* options), and whether to keep idle-period histograms
+     * per kernel name (sim_gpu_idle). The pointers must outlive the gpu. */
+    const trapeze_power *power;
+    const sim_sleep_config *sleep;
+    int keep_idle;
+    /* called for every block placed (tests, traces of the dispatch); may be NULL */
+    void (*on_place)(void *ctx, int sm, long block, uint64_t cycle);
+    void *on_place_ctx;
+    /* not NULL: the explicit TB dispatch policy with this grouping file,
+     * whatever the config says */
+    const char *tb_grouping;
 } sim_gpu_options;
 
 /* opt may be NULL. Takes ownership of opt->mem. */
@@ -173,6 +223,17 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
 /* The functional word at addr (atomic counters). */
 uint32_t sim_gpu_peek(const sim_gpu *g, uint64_t addr);
 uint64_t sim_gpu_cycle(const sim_gpu *g);
+/* The sleep policies as bound to the power description. */
+const sim_sleep_config *sim_gpu_sleep(const sim_gpu *g);
+const sim_energy_geometry *sim_gpu_energy_geometry(const sim_gpu *g);
+/* With keep_idle: the kernels (by name, in first-launch order) and their
+ * idle-period histograms summed over launches, SIM_UNIT_KIND_COUNT each. */
+int sim_gpu_idle_count(const sim_gpu *g);
+const sim_idle_hist *sim_gpu_idle(const sim_gpu *g, int i, const char **kernel);
+/* The idle-period CSV (docs/energy.md): gpu,kernel,structure,granularity,
+ * length_min_cycles,length_max_cycles,next_access,count; written like the
+ * other CSVs (PATH.tmp renamed on success). */
+trapeze_status sim_gpu_write_idle_csv(const sim_gpu *g, const char *path, trapeze_error *err);
 
 /* ------------------------------------------------------------ built-in kernels */
 

@@ -42,6 +42,7 @@
 #include "common/error.h"
 #include "sim/mem/popcount.h"
 #include "sim/core/sm.h"
+#include "sim/core/sched_two_level.h"
 
 enum { TAG_LOAD = 0, TAG_STORE = 1, TAG_ATOMIC = 2 };
 
@@ -155,9 +156,11 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
         sm->wwhy[i] = SIM_STALL_IDLE;   /* free: no bit in why[] needed */
     }
     sm->words = (cfg->max_warps + 63) / 64;
+    int two_level = cfg->sched == SIM_SCHED_TWO_LEVEL || cfg->sched == SIM_SCHED_LOCALITY;
     for (int s = 0; s < cfg->n_sched; s++) {
         sm->sched[s].last = -1;
         sm->sched[s].words = sm->words;
+        sm->sched[s].max_active = two_level ? cfg->active_warps : 0;
     }
     sm->next = SIM_NEVER;
     return TRAPEZE_OK;
@@ -240,6 +243,8 @@ static void fetch(sim_sm *sm, sim_warp *w)
     sm->wop[w - sm->warps] = w->inst.op;
 }
 
+static void warp_regs(sim_sm *sm, int slot, uint64_t t, int open);
+
 void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
 {
     const sim_kernel *k = sm->k;
@@ -283,10 +288,13 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
         memset(w->reg_ready, 0, sizeof w->reg_ready);
         memset(w->reg_value, 0, sizeof w->reg_value);
         sm->src->warp_start(sm->src_self, k, &w->cur, bx, by, bz, i);
+        if (sm->cfg->sched == SIM_SCHED_LOCALITY)
+            sim_sched_warp_range(k, &w->cur, w);
         fetch(sm, w);
         blk->slot[i] = (uint8_t)slot;
         sim_sched_add(&sm->sched[slot % sm->cfg->n_sched], slot);
         wake_lowered(sm, slot);
+        warp_regs(sm, slot, cycle, 1);
         slot++;
     }
     if (sm->next > cycle + 1)
@@ -295,10 +303,11 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
 
 /* ---- blocks and warps finishing ---- */
 
-static void release_block(sim_sm *sm, sim_block *blk)
+static void release_block(sim_sm *sm, sim_block *blk, uint64_t t)
 {
     for (int i = 0; i < blk->warps; i++) {
         int slot = blk->slot[i];
+        warp_regs(sm, slot, t, 0);
         sim_sched_remove(&sm->sched[slot % sm->cfg->n_sched], slot);
         if (sm->src->warp_end)
             sm->src->warp_end(sm->src_self, &sm->warps[slot].cur);
@@ -336,7 +345,7 @@ static void try_finish(sim_sm *sm, sim_warp *w, uint64_t t)
         sm->release_pending = 1;
 }
 
-static void release_done(sim_sm *sm)
+static void release_done(sim_sm *sm, uint64_t t)
 {
     if (!sm->release_pending)
         return;
@@ -344,7 +353,7 @@ static void release_done(sim_sm *sm)
     int nb = sm->cfg->gpu.max_blocks_per_sm;
     for (int b = 0; b < nb; b++)
         if (sm->blocks[b].live && sm->blocks[b].done == sm->blocks[b].n_warps)
-            release_block(sm, &sm->blocks[b]);
+            release_block(sm, &sm->blocks[b], t);
 }
 
 static void barrier_check(sim_sm *sm, sim_block *blk, uint64_t t)
@@ -477,21 +486,63 @@ static inline __attribute__((always_inline)) int can_issue(void *vctx, int slot)
     }
 }
 
-static void reg_events(sim_sm *sm, int slot, const sim_warp_inst *in, uint64_t t)
+/* Register-file energy events and idle periods (bank and 128-byte warp
+ * register); returns the wake-up stall of the slowest operand (0 unless a
+ * sleep policy with an exposed wake-up is active). */
+static uint32_t reg_events(sim_sm *sm, int slot, const sim_warp_inst *in, uint64_t t)
 {
     int nb = sm->cfg->reg_banks, base = sm->id * nb;
+    int reg_base = (sm->id * sm->cfg->max_warps + slot) * SIM_MAX_REGS;
+    uint64_t lanes = (uint64_t)sim_popcount32(in->active);
+    uint32_t stall = 0, s;
     int reads = 0;
     for (int i = 0; i < 3; i++)
         if (in->src[i] != SIM_NO_REG) {
             reads++;
-            sim_events_busy(sm->ev, SIM_UNIT_REG_BANK, base + (in->src[i] + slot) % nb, t);
+            s = sim_events_busy(sm->ev, SIM_UNIT_REG_BANK, base + (in->src[i] + slot) % nb, t);
+            stall = s > stall ? s : stall;
+            s = sim_events_access(sm->ev, SIM_UNIT_REG, reg_base + in->src[i], t, SIM_NEXT_READ);
+            stall = s > stall ? s : stall;
         }
-    if (reads)
+    if (reads) {
         sim_events_count(sm->ev, SIM_EV_REG_READ, (uint64_t)reads);
+        sim_events_count(sm->ev, SIM_EV_REG_READ_LANES, (uint64_t)reads * lanes);
+    }
     if (in->dst != SIM_NO_REG) {
         sim_events_count(sm->ev, SIM_EV_REG_WRITE, 1);
-        sim_events_busy(sm->ev, SIM_UNIT_REG_BANK, base + (in->dst + slot) % nb, t);
+        sim_events_count(sm->ev, SIM_EV_REG_WRITE_LANES, lanes);
+        s = sim_events_access(sm->ev, SIM_UNIT_REG_BANK, base + (in->dst + slot) % nb, t,
+                              SIM_NEXT_WRITE);
+        stall = s > stall ? s : stall;
+        s = sim_events_access(sm->ev, SIM_UNIT_REG, reg_base + in->dst, t, SIM_NEXT_WRITE);
+        stall = s > stall ? s : stall;
     }
+    return stall;
+}
+
+/* A warp's registers are allocated (its first access ends an idle period
+ * that began at allocation) or released (their last period ends dead). */
+static void warp_regs(sim_sm *sm, int slot, uint64_t t, int open)
+{
+    int n = sm->k->regs_per_thread < SIM_MAX_REGS ? sm->k->regs_per_thread : SIM_MAX_REGS;
+    int reg_base = (sm->id * sm->cfg->max_warps + slot) * SIM_MAX_REGS;
+    for (int r = 0; r < n; r++)
+        if (open)
+            sim_events_open(sm->ev, SIM_UNIT_REG, reg_base + r, t);
+        else
+            sim_events_close(sm->ev, SIM_UNIT_REG, reg_base + r, t);
+}
+
+/* A wake-up stall of the register file delays the instruction: its results
+ * and the warp's next issue come `stall` cycles later. */
+static void wake_stall(sim_sm *sm, sim_warp *w, const sim_warp_inst *in, uint32_t stall,
+                       uint64_t t)
+{
+    sm->st.wake_stall_cycles += stall;
+    if (in->dst != SIM_NO_REG && w->reg_ready[in->dst] > t)
+        w->reg_ready[in->dst] += stall;
+    if (w->busy_until > t)
+        w->busy_until += stall;
 }
 
 static void lq_push(sim_sm *sm, uint64_t addr, uint32_t sectors, uint32_t bytes, int op,
@@ -557,7 +608,7 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
     sim_events_count(sm->ev, SIM_EV_INST_ISSUE, 1);
     if (!(in->flags & SIM_INST_SPIN))
         sm->progress = t;
-    reg_events(sm, slot, in, t);
+    uint32_t stall = reg_events(sm, slot, in, t);
     int op = in->op;
     uint64_t wake_unused;
     sim_block *blk = &sm->blocks[w->block];
@@ -579,6 +630,10 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
         sim_events_count(sm->ev, op == SIM_OP_SFU ? SIM_EV_SFU_OP
                                  : (op == SIM_OP_FP || op == SIM_OP_DP) ? SIM_EV_FP_OP
                                                                         : SIM_EV_INT_OP, 1);
+        sim_events_count(sm->ev, op == SIM_OP_SFU ? SIM_EV_SFU_LANES
+                                 : (op == SIM_OP_FP || op == SIM_OP_DP) ? SIM_EV_FP_LANES
+                                                                        : SIM_EV_INT_LANES,
+                         (uint64_t)sim_popcount32(in->active));
         break;
     }
     case SIM_OP_LD_GLOBAL:
@@ -628,8 +683,10 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
         try_finish(sm, w, t);
         return;
     }
+    if (stall)
+        wake_stall(sm, w, in, stall, t);
     fetch(sm, w);
-    set_wake(sm, (int)(w - sm->warps), WST(sm, w) == W_RUN ? t + 1 : SIM_NEVER);
+    set_wake(sm, (int)(w - sm->warps), WST(sm, w) == W_RUN ? t + 1 + stall : SIM_NEVER);
     if (WST(sm, w) == W_BAR)
         barrier_check(sm, blk, t);
 }
@@ -697,7 +754,7 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
     }
     wake_lowered(sm, slot);
     sm->reasons_stale |= 1u << (slot % sm->cfg->n_sched);
-    release_done(sm);
+    release_done(sm, t);
     if (sm->next > t)
         sm->next = t;
 }
@@ -796,8 +853,14 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
         int slot = !awake ? -1
                    : gto ? sim_sched_pick_gto(sc, sm->wwake, sm->wfinite, ldst, t, can_issue,
                                               &ctx)
-                         : sim_sched_pick_lrr(sc, sm->wwake, sm->wfinite, ldst, t, can_issue,
-                                              &ctx);
+                   : !sc->max_active
+                       ? sim_sched_pick_lrr(sc, sm->wwake, sm->wfinite, ldst, t, can_issue,
+                                            &ctx)
+                   : sm->cfg->sched == SIM_SCHED_LOCALITY
+                       ? sim_sched_pick_locality(sm, sc, sm->wwake, sm->wfinite, ldst, t,
+                                                 can_issue, &ctx)
+                       : sim_sched_pick_two_level(sm, sc, sm->wwake, sm->wfinite, ldst, t,
+                                                  can_issue, &ctx);
         if (slot >= 0) {
             issue(sm, slot, t);
             sm->st.issue_slots++;
@@ -812,7 +875,7 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
     if (busy)
         sm->st.active_cycles++;
     sm->last_eval = t + 1;
-    release_done(sm);
+    release_done(sm, t);
     uint64_t wn = wake_minima(sm);
     if (sm->lq_n == 0 && sm->ldst_waiters) {
         /* still due: their schedulers issued before asking them */
