@@ -38,9 +38,9 @@ static void usage(FILE *out)
 "  --real-tiles        calibrate with Meng's real-valued T (Eq. 5.3) instead of\n"
 "                      whole tiles at whole heights\n"
 "  --structure LIST    model extensions to switch on, comma-separated: occupancy,\n"
-"                      waves, persistent_fence, fence_overlap, fence_staging, or\n"
-"                      'at-size' for all five (the default), or 'meng' for\n"
-"                      none (the structure before issue 12); with any, the\n"
+"                      waves, persistent_fence, fence_overlap, fence_staging;\n"
+"                      'at-size' (the default) is occupancy,fence_overlap,\n"
+"                      fence_staging; 'meng' is none; with any, the\n"
 "                      fit adds tile_cycles, fence_misc_fraction,\n"
 "                      fence_cycles_per_block, fence_barrier_cycles (and\n"
 "                      overlap_fence) (docs/calibration.md)\n"
@@ -75,9 +75,7 @@ static int parse_structure(const char *list, unsigned *bits)
         {"persistent_fence", TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE},
         {"fence_overlap", TRAPEZE_GZ_STRUCT_FENCE_OVERLAP},
         {"fence_staging", TRAPEZE_GZ_STRUCT_FENCE_STAGING},
-        {"at-size", TRAPEZE_GZ_STRUCT_OCCUPANCY | TRAPEZE_GZ_STRUCT_WAVES |
-                        TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE | TRAPEZE_GZ_STRUCT_FENCE_OVERLAP |
-                        TRAPEZE_GZ_STRUCT_FENCE_STAGING},
+        {"at-size", TRAPEZE_GZ_STRUCT_AT_SIZE},
         {"meng", 0}};
     char buf[256];
     snprintf(buf, sizeof buf, "%s", list);
