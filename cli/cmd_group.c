@@ -112,6 +112,9 @@ static void print_table(const row *rows, const trapeze_grp_choice *ch, int simul
         printf("optimized: tiles of %d x %d TBs, %s tile order (relaxation: %.2f x %.2f)\n",
                ch->gx, ch->gy, ch->tile_order ? "column-major" : "row-major",
                ch->gx_continuous, ch->gy_continuous);
+    else if (!strcmp(ch->source, "rr"))
+        printf("optimized: round-robin kept (nothing predicted faster by more than the margin);\n"
+               "           run the GPU's own dispatch (a grouping file only places rr statically)\n");
     else
         printf("optimized: the %s grouping (no tile shape predicted better)\n", ch->source);
     printf("model evaluations: %d groupings, %d NLopt steps\n", ch->model_evaluations,
@@ -268,7 +271,12 @@ int cli_group(int argc, char **argv)
             s = trapeze_grp_evaluate(m, pred_of[i], &rows[i].pred, &err);
             rows[i].predicted = 1;
         }
-    if (!s && !no_sim) {
+    int kept = !s && !strcmp(ch.source, "rr");
+    if (!s && !no_sim && kept) {
+        /* round-robin kept: what runs is the GPU's own dispatch, simulated above */
+        rows[N_POLICIES - 1].sim = rows[0].sim;
+        rows[N_POLICIES - 1].simulated = 1;
+    } else if (!s && !no_sim) {
         if (isatty(2))
             fprintf(stderr, "\rsimulating optimized (%d of %d)...", N_POLICIES, N_POLICIES);
         s = trapeze_grp_problem_simulate(pb, NULL, &best, &rows[N_POLICIES - 1].sim, &err);

@@ -29,7 +29,8 @@
  * (on the GTX 480 the fencebar slope is 0, the stencils' is not). */
 #define AT_SIZE_FIT_MASK                                                                   \
     (TRAPEZE_GZ_MASK(TRAPEZE_GZ_TILE_CYCLES) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_MISC) |     \
-     TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_PER_BLOCK) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_BARRIER))
+     TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_PER_BLOCK) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_BARRIER) |   \
+     TRAPEZE_GZ_MASK(TRAPEZE_GZ_HALO_REREAD))
 
 static unsigned fit_mask(const trapeze_calib_plan *plan)
 {
@@ -54,6 +55,7 @@ static void set_structure(const trapeze_calib_plan *plan, trapeze_gz_params *p)
     p->waves = (st & TRAPEZE_GZ_STRUCT_WAVES) != 0;
     p->persistent_fence = (st & TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE) != 0;
     p->fence_overlap = (st & TRAPEZE_GZ_STRUCT_FENCE_OVERLAP) != 0;
+    p->fence_staging = (st & TRAPEZE_GZ_STRUCT_FENCE_STAGING) != 0;
 }
 
 /* A fitted parameter cannot leave a range edge (the transform's slope
@@ -63,12 +65,14 @@ static void start_inside(const trapeze_calib_plan *plan, trapeze_gz_params *p)
     static const struct { trapeze_gz_param k; double v; } starts[] = {
         {TRAPEZE_GZ_OVERLAP, 0.5}, {TRAPEZE_GZ_OVERLAP_FENCE, 0.5}, {TRAPEZE_GZ_TILE_CYCLES, 100},
         {TRAPEZE_GZ_FENCE_MISC, 0.5}, {TRAPEZE_GZ_FENCE_PER_BLOCK, 10},
-        {TRAPEZE_GZ_FENCE_POLL, 0.1}, {TRAPEZE_GZ_FENCE_BARRIER, 100}};
+        {TRAPEZE_GZ_FENCE_POLL, 0.1}, {TRAPEZE_GZ_FENCE_BARRIER, 100}, {TRAPEZE_GZ_HALO_REREAD, 0.5}};
     unsigned mask = fit_mask(plan);
     if (plan->opt.structure && !(mask & TRAPEZE_GZ_MASK(TRAPEZE_GZ_MU)))
         p->value[TRAPEZE_GZ_MU] = 1; /* the fitted barrier constants are its exposed cost */
     for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
-        if ((mask & TRAPEZE_GZ_MASK(starts[i].k)) && p->value[starts[i].k] < 1e-6 * starts[i].v)
+        if ((mask & TRAPEZE_GZ_MASK(starts[i].k)) &&
+            (p->value[starts[i].k] < 1e-6 * starts[i].v ||
+             (starts[i].k == TRAPEZE_GZ_HALO_REREAD && p->value[starts[i].k] >= 1)))
             clamp_param(p, starts[i].k, starts[i].v);
 }
 
@@ -160,9 +164,9 @@ static double tiles_of(const trapeze_workload *w, const trapeze_sample *r)
  * minus one at h = 1, per tile, is one loop of IterComp; the rest of the h = 1
  * tile is MiscComp (setup, staging, commit). Expressed per SM of this GPU for
  * an input of N elements, so that 5.15/5.16 give back the counts per tile. */
-static trapeze_status profile_of(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
-                                 const trapeze_workload *w, int first_row,
-                                 trapeze_gz_profile *pr, trapeze_error *err)
+trapeze_status sampler_profile_of(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
+                                  const trapeze_workload *w, int first_row,
+                                  trapeze_gz_profile *pr, trapeze_error *err)
 {
     const trapeze_sample *r1, *r2;
     trapeze_status s = logged(log, &plan->rows[first_row], &r1, err);
@@ -202,7 +206,7 @@ static trapeze_status profiles(const trapeze_calib_plan *plan, const trapeze_sam
             return trapeze_fail(err, TRAPEZE_ERANGE, "calibration: at most %d workloads",
                                 TRAPEZE_GZ_MAX_PROFILES);
         const trapeze_workload *w = sampler_workload(plan, plan->rows[i].workload);
-        trapeze_status s = profile_of(plan, log, w, i, &p->profile[p->n_profiles], err);
+        trapeze_status s = sampler_profile_of(plan, log, w, i, &p->profile[p->n_profiles], err);
         if (s)
             return s;
         p->n_profiles++;
@@ -272,6 +276,14 @@ static unsigned identifiable(const trapeze_calib_point *pts, int n, unsigned mas
                 moved |= TRAPEZE_GZ_MASK(k);
     }
     return mask & moved;
+}
+
+static int bits_set(unsigned mask)
+{
+    int n = 0;
+    for (; mask; mask &= mask - 1)
+        n++;
+    return n;
 }
 
 static double volume_of(const trapeze_calib_point *pt)
@@ -367,6 +379,12 @@ trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
     if (s)
         return s;
     unsigned mask = identifiable(pts, n, fit_mask(plan));
+    /* too few observations for the at-size constants (a small --budget): the
+     * structure stays, its constants keep their starting values, and only
+     * the default set is fitted */
+    if (!plan->opt.fit_mask && n <= 2 * bits_set(mask))
+        mask = identifiable(pts, n, fit_mask(plan) & ~AT_SIZE_FIT_MASK &
+                                        ~TRAPEZE_GZ_MASK(TRAPEZE_GZ_OVERLAP_FENCE));
     trapeze_gz_params start = *p;
     memset(rep, 0, sizeof *rep);
     s = trapeze_calib_fit(pts, n, mask, p, rep, err);

@@ -24,11 +24,17 @@
 void trapeze_calib_options_default(trapeze_calib_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->budget = 8;
+    o->budget = 12;
     o->stages = 2;
     o->sweep_budget = 5e8;
-    o->min_fraction = 1.0 / 2;
-    o->max_fraction = 1.0;
+    /* from a quarter of the reference grid (under one wave) to 4 times it
+     * (up to 16 waves): per-launch and per-tile costs, and the fence
+     * barrier's participants, are then told apart (docs/calibration.md) */
+    o->min_fraction = 1.0 / 4;
+    o->max_fraction = 4.0;
+    o->structure = TRAPEZE_GZ_STRUCT_OCCUPANCY | TRAPEZE_GZ_STRUCT_WAVES |
+                   TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE | TRAPEZE_GZ_STRUCT_FENCE_OVERLAP |
+                   TRAPEZE_GZ_STRUCT_FENCE_STAGING;
     o->folds = 5;
     o->seed = 1;
     o->holdout = 0.25;

@@ -48,6 +48,12 @@ trapeze_status sampler_run_rows(const trapeze_calib_plan *plan, trapeze_sample *
                                 int threads, sampler_done_fn done, void *ctx,
                                 trapeze_error *err);
 
+/* The profiled counts of workload w from its profiling pair, plan rows
+ * first_row (h = 1) and first_row + 1 (h = 2), found in log (calibrate.c). */
+trapeze_status sampler_profile_of(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
+                                  const trapeze_workload *w, int first_row,
+                                  trapeze_gz_profile *pr, trapeze_error *err);
+
 /* Heights a size sweep runs (validate_sizes.c): those whose output tile
  * keeps a quarter of the block, thinned to at most 10; returns the count. */
 int sampler_plausible_heights(const trapeze_workload *w, int max_h, int *hs);

@@ -348,6 +348,38 @@ static void test_set_index(void)
     CHECK(sim_set_index_check(SIM_SETIDX_IPOLY, 32) == NULL);
 }
 
+/* The MSHR table's key index (open addressing, backward-shift deletion):
+ * after a fixed pseudo-random mix of allocations and releases, every key
+ * in use is found under its entry and released keys are not found. */
+static void test_mshr_index(void)
+{
+    sim_cache_cfg cfg = {.enabled = 1, .sets = 4, .line = 128, .assoc = 4, .rep = 'L',
+                         .wr = 'B', .alloc = 'f', .wr_alloc = 'N', .set_index = 'L',
+                         .sectored = 1, .mshr_entries = 64, .mshr_merge = 2, .miss_queue = 4};
+    sim_cache c;
+    CHECK(sim_cache_init(&c, &cfg));
+    uint64_t key[64];
+    int live[64] = {0}, ok = 1;
+    uint64_t x = 99;
+    for (int step = 0; step < 20000; step++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        int i = (int)(x >> 58);   /* 0..63 */
+        if (live[i]) {
+            sim_cache_mshr_release(&c, live[i] - 1);
+            ok &= sim_cache_mshr_lookup(&c, key[i]) < 0;
+            live[i] = 0;
+        } else if (!sim_cache_mshr_full(&c)) {
+            key[i] = ((x >> 20) % 512) * 4096 + (uint64_t)i * 32;   /* distinct per i */
+            live[i] = 1 + sim_cache_mshr_alloc(&c, key[i]);
+        }
+        for (int k = 0; k < 64; k++)
+            if (live[k])
+                ok &= sim_cache_mshr_lookup(&c, key[k]) == live[k] - 1;
+    }
+    CHECK(ok);
+    sim_cache_free(&c);
+}
+
 /* ---- timing ---- */
 
 /* The GTX 480's L2 read line-granular ('N' instead of 'S'): the timing
@@ -659,7 +691,7 @@ static void test_sectors(void)
  *     once, when both sectors are back;
  *  2. a load of the whole line: sectors 0 and 1 hit, 2 and 3 miss: 4 more
  *     accesses, 2 hits, 2 misses, 2 more L2 accesses; one completion;
- *  3. the whole line again: 4 hits, done after the L1 latency (28). */
+ *  3. the whole line again: 4 hits, done after the L1 latency (20). */
 static void test_l1_sectors(void)
 {
     sim_memsys *m = memsys(V100, NULL, 1);
@@ -683,7 +715,7 @@ static void test_l1_sectors(void)
     CHECK(s->l1.accesses == 6 && s->l1.hits == 2 && s->l1.misses == 4);
     CHECK(s->l2.accesses == 4 && s->l2.misses == 4);
     CHECK(sim_memsys_access(m, &r, end + 5000, NULL) == SIM_MEM_HIT);
-    CHECK(until_done(m, 0, end + 5000, &d) == end + 5000 + 28);
+    CHECK(until_done(m, 0, end + 5000, &d) == end + 5000 + 20);
     CHECK(s->l1.accesses == 10 && s->l1.hits == 6);
     sim_memsys_destroy(m);
 }
@@ -993,6 +1025,7 @@ int main(void)
     test_config();
     test_addrmap();
     test_set_index();
+    test_mshr_index();
     test_miss_latency();
     test_row_hit_miss_same_clock();
     test_row_hit_miss_gtx480();
