@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "common/text.h"
 #include "sim/core/gpu_sim.h"
+#include "sim/mem/mem_config.h"
 #include "sim/trace/trace.h"
 
 #define MAX_LAUNCHES 4096
@@ -21,7 +22,7 @@ static void usage(FILE *f)
             "usage: trapeze sim --gpu FILE KERNEL [name=value ...] [--csv FILE]\n"
             "                   [--per-sm-csv FILE] [--ideal-memory CYCLES] [--quiet]\n"
             "       trapeze sim --gpu FILE --trace DIR/kernelslist.g [--csv FILE] ...\n"
-            "       trapeze sim --list\n"
+            "       trapeze sim --list | --options\n"
             "\n"
             "Runs a built-in kernel on the cycle-level GPU simulator configured by FILE\n"
             "(gpgpusim.config syntax, e.g. data/gpus/gtx480.config) and prints cycles,\n"
@@ -36,10 +37,23 @@ static void usage(FILE *f)
             "                         sm,cycles,warp_instructions,ipc,...); they sum to --csv's\n"
             "  --ideal-memory CYCLES  replace the memory system by one that answers every\n"
             "                         request after CYCLES core cycles\n"
+            "  --power FILE|GPU       account energy with a power description (an INI file, or\n"
+            "                         gtx480 / v100 for data/power/GPU.ini): prints joules and\n"
+            "                         average watts by component, adds _j columns to the CSVs\n"
+            "  --sleep-l1d POLICY[:G] L1D sleep policy: always_on, snooze, oracle; G line|bank\n"
+            "  --sleep-l2 POLICY[:G]  L2 sleep policy: always_on, snooze, oracle; G line|slice\n"
+            "  --sleep-rf POLICY[:G]  register-file sleep policy: always_on, drowsy, slumber,\n"
+            "                         oracle; G warp_reg|bank (policies change timing; they\n"
+            "                         need --power; config: -trapeze_sleep_l1d etc.)\n"
+            "  --idle-csv FILE        write idle-period histograms (gpu,kernel,structure,\n"
+            "                         granularity,length_min_cycles,length_max_cycles,\n"
+            "                         next_access,count)\n"
             "  --grouping FILE        dispatch TBs by the grouping FILE (tb,group,order;\n"
             "                         the option -trapeze_tb_dispatch explicit)\n"
             "  --quiet                no summary on stdout\n"
-            "  --list                 list the built-in kernels and their parameters\n");
+            "  --list                 list the built-in kernels and their parameters\n"
+            "  --options              list the config options the simulator reads (name,\n"
+            "                         type, default, range, help)\n");
     cli_sim_workload_usage(f);
 }
 
@@ -82,6 +96,7 @@ static trapeze_csv_out *exchange(trapeze_csv_out **p)
 int cli_sim(int argc, char **argv)
 {
     const char *gpu_path = NULL, *csv = NULL, *sm_csv = NULL, *kernel = NULL, *trace = NULL;
+    const char *power_arg = NULL, *idle_csv = NULL, *sleep_arg[TRAPEZE_PS_SLEEPABLE] = {0};
     const char *grouping = NULL;
     long ideal = 0;
     int quiet = 0;
@@ -103,9 +118,18 @@ int cli_sim(int argc, char **argv)
             list(stdout);
             free(params);
             return 0;
+        } else if (!strcmp(a, "--options")) {
+            trapeze_opt_print(stdout, "GPU (model and simulator)", trapeze_gpu_options);
+            trapeze_opt_print(stdout, "SM cores", sim_core_options);
+            trapeze_opt_print(stdout, "memory system", sim_mem_options);
+            trapeze_opt_print(stdout, "sleep policies (with --power)", sim_sleep_options);
+            free(params);
+            return 0;
         } else if (!strcmp(a, "--gpu") || !strcmp(a, "--csv") || !strcmp(a, "--per-sm-csv") ||
                    !strcmp(a, "--ideal-memory") || !strcmp(a, "--trace") ||
-                   !strcmp(a, "--grouping")) {
+                   !strcmp(a, "--power") || !strcmp(a, "--idle-csv") ||
+                   !strcmp(a, "--sleep-l1d") || !strcmp(a, "--sleep-l2") ||
+                   !strcmp(a, "--sleep-rf") || !strcmp(a, "--grouping")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "trapeze sim: %s needs a value\n", a);
                 goto out;
@@ -119,6 +143,16 @@ int cli_sim(int argc, char **argv)
                 trace = v;
             else if (!strcmp(a, "--per-sm-csv"))
                 sm_csv = v;
+            else if (!strcmp(a, "--power"))
+                power_arg = v;
+            else if (!strcmp(a, "--idle-csv"))
+                idle_csv = v;
+            else if (!strcmp(a, "--sleep-l1d"))
+                sleep_arg[TRAPEZE_PS_L1D] = v;
+            else if (!strcmp(a, "--sleep-l2"))
+                sleep_arg[TRAPEZE_PS_L2] = v;
+            else if (!strcmp(a, "--sleep-rf"))
+                sleep_arg[TRAPEZE_PS_RF] = v;
             else if (!strcmp(a, "--grouping"))
                 grouping = v;
             else if (!trapeze_parse_long(v, &ideal) || ideal < 1 || ideal > 1000000) {
@@ -163,6 +197,16 @@ int cli_sim(int argc, char **argv)
     memset(&opt, 0, sizeof opt);
     if (isatty(2))
         opt.progress = cli_sim_progress;
+    trapeze_power power;
+    sim_sleep_config sleep;
+    if (cli_power_options(cfg, power_arg, sleep_arg, &power, &sleep, &err)) {
+        fprintf(stderr, "trapeze sim: %s\n", err.message);
+        trapeze_config_destroy(cfg);
+        goto out;
+    }
+    opt.power = power_arg ? &power : NULL;
+    opt.sleep = &sleep;
+    opt.keep_idle = idle_csv != NULL;
     opt.tb_grouping = grouping;
     sim_gpu *g = NULL;
     sim_core_config core;
@@ -196,8 +240,10 @@ int cli_sim(int argc, char **argv)
             fprintf(stderr, "\r%60s\r", "");
         if (!rc && !quiet) {
             sim_stats_print(stdout, st, ran, sim_gpu_config(g));
+            if (opt.power)
+                cli_print_energy(stdout, st, ran, sim_gpu_sleep(g));
             const char *unused[64];
-            size_t nu = trapeze_config_unused(cfg, unused, 64);
+            size_t nu = sim_config_unknown(cfg, unused, 64);
             if (nu && ideal == 0) {
                 fprintf(stderr, "note: %zu option(s) of %s not modelled:", nu, gpu_path);
                 for (size_t i = 0; i < nu && i < 64; i++)
@@ -207,7 +253,8 @@ int cli_sim(int argc, char **argv)
         }
         /* all or nothing: both files finished before either is renamed */
         trapeze_csv_out *held_sm = NULL, *held = NULL;
-        if ((!rc && sm_csv && sim_stats_write_sm_csv(sm_csv, st, ran, &held_sm, &err)) ||
+        if ((!rc && idle_csv && sim_gpu_write_idle_csv(g, idle_csv, &err)) ||
+            (!rc && sm_csv && sim_stats_write_sm_csv(sm_csv, st, ran, &held_sm, &err)) ||
             (!rc && csv && sim_stats_write_csv(csv, st, ran, &held, &err)) ||
             (held_sm && trapeze_csv_commit(exchange(&held_sm), &err)) ||
             (held && trapeze_csv_commit(exchange(&held), &err))) {

@@ -15,6 +15,7 @@
 
 typedef struct {
     const char *gpu, *workload, *csv, *size;
+    const char *power, *idle_csv, *sleep[TRAPEZE_PS_SLEEPABLE];   /* energy (cli/power_args.c) */
     long h, iterations;   /* 0: the spec's height (else 1) and iterations */
     trapeze_sync sync;
     int quiet;
@@ -26,6 +27,7 @@ void cli_sim_workload_usage(FILE *f)
             "\n"
             "usage: trapeze sim --gpu FILE --workload SPEC [--h N] [--sync relaunch|fence]\n"
             "                   [--iterations N] [--size AxB] [--csv FILE] [--quiet]\n"
+            "                   [--power FILE|GPU] [--sleep-l1d|--sleep-l2|--sleep-rf P] [--idle-csv F]\n"
             "\n"
             "With --workload, builds Meng's ghost-zone stencil from a workload spec (an INI\n"
             "file, or a preset name: pathfinder, hotspot, poisson, cell) and runs it:\n"
@@ -63,7 +65,8 @@ static int parse_args(int argc, char **argv, workload_args *a)
             return -1;
         }
         static const char *const valued[] = {"--gpu", "--workload", "--csv", "--size", "--h",
-                                             "--sync", "--iterations"};
+                                             "--sync", "--iterations", "--power", "--idle-csv",
+                                             "--sleep-l1d", "--sleep-l2", "--sleep-rf"};
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
             known |= !strcmp(o, valued[k]);
@@ -78,6 +81,16 @@ static int parse_args(int argc, char **argv, workload_args *a)
             a->workload = v;
         else if (!strcmp(o, "--csv"))
             a->csv = v;
+        else if (!strcmp(o, "--power"))
+            a->power = v;
+        else if (!strcmp(o, "--idle-csv"))
+            a->idle_csv = v;
+        else if (!strcmp(o, "--sleep-l1d"))
+            a->sleep[TRAPEZE_PS_L1D] = v;
+        else if (!strcmp(o, "--sleep-l2"))
+            a->sleep[TRAPEZE_PS_L2] = v;
+        else if (!strcmp(o, "--sleep-rf"))
+            a->sleep[TRAPEZE_PS_RF] = v;
         else if (!strcmp(o, "--size"))
             a->size = v;
         else if (!strcmp(o, "--h") && !parse_count(o, v, 1, 1000000, &a->h))
@@ -144,7 +157,14 @@ static int run(const workload_args *a, trapeze_workload *w)
     trapeze_config *cfg = NULL;
     sim_gpu *g = NULL;
     sim_gpu_options opt = {.progress = isatty(2) ? cli_sim_progress : NULL};
-    if (trapeze_config_load(a->gpu, &cfg, &err) || sim_gpu_create(cfg, &opt, &g, &err)) {
+    trapeze_power power;
+    sim_sleep_config sleep;
+    opt.power = a->power ? &power : NULL;
+    opt.sleep = &sleep;
+    opt.keep_idle = a->idle_csv != NULL;
+    if (trapeze_config_load(a->gpu, &cfg, &err) ||
+        cli_power_options(cfg, a->power, a->sleep, &power, &sleep, &err) ||
+        sim_gpu_create(cfg, &opt, &g, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         trapeze_config_destroy(cfg);
         return 1;
@@ -157,9 +177,13 @@ static int run(const workload_args *a, trapeze_workload *w)
         fprintf(stderr, "\r%60s\r", "");
     if (rc)
         fprintf(stderr, "trapeze sim: %s\n", err.message);
-    else if (!a->quiet)
+    else if (!a->quiet) {
         print_summary(r, &spec, sim_gpu_config(g));
-    if (!rc && a->csv && sim_stats_write_csv(a->csv, r->stats, r->n_stats, NULL, &err)) {
+        if (opt.power)
+            cli_print_energy(stdout, r->stats, r->n_stats, sim_gpu_sleep(g));
+    }
+    if (!rc && ((a->idle_csv && sim_gpu_write_idle_csv(g, a->idle_csv, &err)) ||
+                (a->csv && sim_stats_write_csv(a->csv, r->stats, r->n_stats, NULL, &err)))) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         rc = err.code;
     }

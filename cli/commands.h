@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim/core/gpu_sim.h"
 #include "trapeze.h"
 
 int cli_ghostzone(int argc, char **argv);
@@ -34,6 +35,14 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /* Where data/ lives: $TRAPEZE_DATA, else next to the program (build/../data),
  * else the installed share/trapeze. Writes path/relative into out. */
 void cli_data_path(const char *relative, char *out, unsigned long size);
+
+/* power_args.c: --power FILE|GPU and --sleep-* into a loaded description
+ * and sleep policies (config options first, flags over them). */
+trapeze_status cli_power_options(const trapeze_config *cfg, const char *power_arg,
+                                 const char *const sleep_arg[TRAPEZE_PS_SLEEPABLE],
+                                 trapeze_power *power, sim_sleep_config *sleep,
+                                 trapeze_error *err);
+void cli_print_energy(FILE *f, const sim_kernel_stats *st, int n, const sim_sleep_config *sc);
 
 /* Presets (presets.c): a bare name (no '/', no '.') is a shipped file,
  * data/FOLDER/NAME.SUFFIX; anything else is a path, copied. Writes the path
