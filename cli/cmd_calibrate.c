@@ -38,12 +38,14 @@ static void usage(FILE *out)
 "  --real-tiles        calibrate with Meng's real-valued T (Eq. 5.3) instead of\n"
 "                      whole tiles at whole heights\n"
 "  --structure LIST    model extensions to switch on, comma-separated: occupancy,\n"
-"                      waves, persistent_fence, fence_overlap, fence_staging, or\n"
-"                      'at-size' for all five (the default), or 'meng' for\n"
-"                      none (the structure before issue 12); with any, the\n"
+"                      waves, persistent_fence, fence_overlap, fence_staging;\n"
+"                      'at-size' (the default) is occupancy,fence_overlap,\n"
+"                      fence_staging; 'meng' is none; with any, the\n"
 "                      fit adds tile_cycles, fence_misc_fraction,\n"
-"                      fence_cycles_per_block, fence_barrier_cycles (and\n"
-"                      overlap_fence) (docs/calibration.md)\n"
+"                      fence_cycles_per_block, fence_barrier_cycles,\n"
+"                      halo_reread (and overlap_fence) and holds mu at 1; a\n"
+"                      plan with fewer than two samples per such constant\n"
+"                      calibrates 'meng' (docs/calibration.md)\n"
 "  --holdout F         fraction of each workload's samples, the largest grids,\n"
 "                      held out of a second fit to report the extrapolation\n"
 "                      error (default 0.25; 0: none)\n"
@@ -75,9 +77,7 @@ static int parse_structure(const char *list, unsigned *bits)
         {"persistent_fence", TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE},
         {"fence_overlap", TRAPEZE_GZ_STRUCT_FENCE_OVERLAP},
         {"fence_staging", TRAPEZE_GZ_STRUCT_FENCE_STAGING},
-        {"at-size", TRAPEZE_GZ_STRUCT_OCCUPANCY | TRAPEZE_GZ_STRUCT_WAVES |
-                        TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE | TRAPEZE_GZ_STRUCT_FENCE_OVERLAP |
-                        TRAPEZE_GZ_STRUCT_FENCE_STAGING},
+        {"at-size", TRAPEZE_GZ_STRUCT_AT_SIZE},
         {"meng", 0}};
     char buf[256];
     snprintf(buf, sizeof buf, "%s", list);
@@ -149,6 +149,9 @@ static void print_result(const trapeze_gz_params *p, const trapeze_calib_report 
                "(max %.2f%%, bias %+.2f%%)\n",
                rep->n_holdout, rep->holdout_mape_pct, rep->holdout_max_ape_pct,
                rep->holdout_bias_pct);
+    else if (rep->n_points > 0)
+        printf("extrapolation: not measured (holding out the largest samples would leave "
+               "fewer than two per fitted constant; raise --budget)\n");
 }
 
 int cli_calibrate(int argc, char **argv)

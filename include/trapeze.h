@@ -581,7 +581,7 @@ typedef struct trapeze_calib_options {
     unsigned fit_mask;       /* TRAPEZE_GZ_MASK bits fitted; 0: the default set */
     int real_tiles;          /* 1: calibrate Meng's real-valued T, not whole tiles */
     unsigned structure;      /* TRAPEZE_GZ_STRUCT_* bits: the model extensions switched on
-                                (all of them: the at-size structure) */
+                                (TRAPEZE_GZ_STRUCT_AT_SIZE) */
     double holdout;          /* fraction of each workload's samples, the largest, held out
                                 to measure extrapolation (0.25; 0: none) */
 } trapeze_calib_options;
@@ -592,6 +592,12 @@ typedef struct trapeze_calib_options {
 #define TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE 4u
 #define TRAPEZE_GZ_STRUCT_FENCE_OVERLAP 8u
 #define TRAPEZE_GZ_STRUCT_FENCE_STAGING 16u
+/* The default: the switches that lowered the error outside the calibration's
+ * range (docs/calibration.md, "What each change removed"); waves and
+ * persistent_fence did not and stay off. */
+#define TRAPEZE_GZ_STRUCT_AT_SIZE                                                          \
+    (TRAPEZE_GZ_STRUCT_OCCUPANCY | TRAPEZE_GZ_STRUCT_FENCE_OVERLAP |                       \
+     TRAPEZE_GZ_STRUCT_FENCE_STAGING)
 
 void trapeze_calib_options_default(trapeze_calib_options *o);
 
@@ -703,6 +709,11 @@ typedef struct trapeze_size_validation_row {
     int sync_right;                     /* 1 when the two modes agree */
     double pick_ratio;                  /* CPL_sim(best) / CPL_sim(model's pick), <= 1 */
     double sweep_warp_instructions;
+    /* `ghostzone --verify 3` on the same runs: the fastest simulated of the model's three
+     * best (mode, h), and the warp instructions those three cost */
+    double verify_pick_ratio;
+    int verify_sync_right;
+    double verify_warp_instructions;
 } trapeze_size_validation_row;
 
 typedef struct trapeze_size_validation {

@@ -334,7 +334,11 @@ static trapeze_status extrapolation(const trapeze_calib_plan *plan, trapeze_cali
             train[m++] = pts[i];
     }
     trapeze_status s = TRAPEZE_OK;
-    if (k > 0 && m > rep->n_fitted) {
+    /* Fewer than two training points per fitted constant leaves some of them
+     * free to run wild outside the training grids (seen: a 5.8e10% error and
+     * NaN with 20 points for 11 constants): no extrapolation figure then,
+     * rather than a meaningless one. */
+    if (k > 0 && m >= 2 * rep->n_fitted) {
         trapeze_gz_params p = *start;
         trapeze_error quiet;
         if (trapeze_calib_fit(train, m, identifiable(train, m, mask), &p, NULL, &quiet) == TRAPEZE_OK) {
@@ -345,12 +349,16 @@ static trapeze_status extrapolation(const trapeze_calib_plan *plan, trapeze_cali
                 trapeze_gz_set_params(pt->model, &p);
                 if ((s = trapeze_gz_evaluate(pt->model, pt->sync, pt->h, pt->blk_len, &e, err)))
                     break;
+                if (!isfinite(e.cpl)) { /* the training fit does not extrapolate at all */
+                    sum = bias = worst = NAN;
+                    break;
+                }
                 double rel = 100 * (e.cpl - pt->cpl_measured) / pt->cpl_measured;
                 sum += fabs(rel);
                 bias += rel;
                 worst = fmax(worst, fabs(rel));
             }
-            rep->n_holdout = k;
+            rep->n_holdout = isfinite(sum) ? k : 0;
             rep->holdout_mape_pct = sum / k;
             rep->holdout_bias_pct = bias / k;
             rep->holdout_max_ape_pct = worst;
@@ -363,10 +371,26 @@ static trapeze_status extrapolation(const trapeze_calib_plan *plan, trapeze_cali
     return s;
 }
 
-trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
+/* Observations the fit will have (make_points' count, without models). */
+static int count_observations(const trapeze_calib_plan *plan, const trapeze_sample_log *log)
+{
+    int n = 0;
+    for (int i = 0; i < trapeze_sample_log_count(log); i++)
+        n += is_observation(plan, trapeze_sample_log_get(log, i));
+    return n;
+}
+
+trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *given,
                                       const trapeze_sample_log *log, trapeze_gz_params *p,
                                       trapeze_calib_report *rep, trapeze_error *err)
 {
+    /* too few observations for the at-size constants (a small --budget, one
+     * workload): Meng's structure and fit set, which such a plan determines */
+    trapeze_calib_plan local = *given;
+    const trapeze_calib_plan *plan = &local;
+    if (!local.opt.fit_mask && local.opt.structure &&
+        count_observations(given, log) <= 2 * bits_set(fit_mask(given)))
+        local.opt.structure = 0;
     trapeze_gz_params_default(p);
     set_structure(plan, p);
     trapeze_status s = micro_values(plan, log, p, err);
@@ -379,12 +403,6 @@ trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
     if (s)
         return s;
     unsigned mask = identifiable(pts, n, fit_mask(plan));
-    /* too few observations for the at-size constants (a small --budget): the
-     * structure stays, its constants keep their starting values, and only
-     * the default set is fitted */
-    if (!plan->opt.fit_mask && n <= 2 * bits_set(mask))
-        mask = identifiable(pts, n, fit_mask(plan) & ~AT_SIZE_FIT_MASK &
-                                        ~TRAPEZE_GZ_MASK(TRAPEZE_GZ_OVERLAP_FENCE));
     trapeze_gz_params start = *p;
     memset(rep, 0, sizeof *rep);
     s = trapeze_calib_fit(pts, n, mask, p, rep, err);
@@ -412,7 +430,7 @@ trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
         snprintf(p->source, sizeof p->source,
                  "trapeze calibrate on %.40s: %d observations, %d-fold CV MAPE %.2f%%",
                  plan->gpu.name, n, folds, fmin(rep->cv_mape_pct, 1e6));
-        snprintf(p->gpu, sizeof p->gpu, "%s", plan->gpu.name);
+        snprintf(p->gpu, sizeof p->gpu, "%.*s", (int)sizeof p->gpu - 1, plan->gpu.name);
         trapeze_gpu_fingerprint(&plan->gpu, p->gpu_fingerprint);
     }
     return s;

@@ -32,9 +32,7 @@ void trapeze_calib_options_default(trapeze_calib_options *o)
      * barrier's participants, are then told apart (docs/calibration.md) */
     o->min_fraction = 1.0 / 4;
     o->max_fraction = 4.0;
-    o->structure = TRAPEZE_GZ_STRUCT_OCCUPANCY | TRAPEZE_GZ_STRUCT_WAVES |
-                   TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE | TRAPEZE_GZ_STRUCT_FENCE_OVERLAP |
-                   TRAPEZE_GZ_STRUCT_FENCE_STAGING;
+    o->structure = TRAPEZE_GZ_STRUCT_AT_SIZE;
     o->folds = 5;
     o->seed = 1;
     o->holdout = 0.25;

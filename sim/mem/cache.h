@@ -52,6 +52,8 @@ typedef struct sim_cache {
     int32_t *used_ids, n_used;  /* entries in use, for on-fill lookups */
     uint64_t clock;     /* access counter: deterministic LRU ages */
     const sim_addrmap *part;  /* L2 slices: sets index the partition address */
+    int alloc_assoc;    /* ways allocated per set (>= cfg.assoc: the L1 carve-out
+                         * changes cfg.assoc between kernels) */
     /* the entries in use by key (open addressing, linear probing, 2x the
      * entries rounded up to a power of two; -1 empty): lookups without
      * walking the used list */

@@ -23,8 +23,14 @@
 int sim_l1_init(sim_memsys *m, sim_sm_port *p)
 {
     memset(p, 0, sizeof *p);
-    if (m->cfg.l1.enabled && !sim_cache_init(&p->l1, &m->cfg.l1))
+    /* the adaptive carve-out: room for 4x the ways (GPGPU-Sim's
+     * MAX_DEFAULT_CACHE_SIZE_MULTIBLIER), the spec's until a kernel sets it */
+    sim_cache_cfg l1 = m->cfg.l1;
+    if (m->cfg.adaptive_l1)
+        l1.assoc *= 4;
+    if (m->cfg.l1.enabled && !sim_cache_init(&p->l1, &l1))
         return 0;
+    p->l1.cfg.assoc = m->cfg.l1.assoc;
     if (m->cfg.l1.enabled && m->cfg.l1.sectored) {
         /* a parent has a waiter in some MSHR entry, at most entries x merge */
         int n = m->cfg.l1.mshr_entries * m->cfg.l1.mshr_merge;
