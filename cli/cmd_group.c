@@ -148,55 +148,41 @@ int cli_group(int argc, char **argv)
     long launch = 0;
     double margin = 0.01;
     int no_sim = 0, n_params = 0, rc = 2;
+    const char *launch_text = NULL, *margin_text = NULL;
+    const char **operands = calloc((size_t)argc + 1, sizeof *operands);
     char **params = calloc((size_t)argc + 1, sizeof *params);
-    if (!params)
+    if (!params || !operands) {
+        free(params);
+        free(operands);
         return 2;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            free(params);
-            return 0;
-        } else if (!strcmp(a, "--gpu") || !strcmp(a, "--launch") || !strcmp(a, "--calibration") ||
-                   !strcmp(a, "--out") || !strcmp(a, "--csv") || !strcmp(a, "--margin") ||
-                   !strcmp(a, "--save-calibration")) {
-            if (i + 1 >= argc) {
-                rc = cli_usage_error("group", "%s needs a value", a);
-                goto out;
-            }
-            const char *v = argv[++i];
-            if (!strcmp(a, "--gpu"))
-                gpu = v;
-            else if (!strcmp(a, "--calibration"))
-                calib = v;
-            else if (!strcmp(a, "--out"))
-                out_path = v;
-            else if (!strcmp(a, "--csv"))
-                csv = v;
-            else if (!strcmp(a, "--save-calibration"))
-                save_calib = v;
-            else if (!strcmp(a, "--margin")) {
-                if (!trapeze_parse_double(v, &margin) || margin < 0 || margin >= 100) {
-                    rc = cli_usage_error("group", "--margin %s: expected a percentage in [0, 100)", v);
-                    goto out;
-                }
-                margin /= 100;
-            }
-            else if (!trapeze_parse_long(v, &launch) || launch < 0 || launch > 1000000) {
-                rc = cli_usage_error("group", "--launch %s: expected a launch index >= 0", v);
-                goto out;
-            }
-        } else if (!strcmp(a, "--no-sim")) {
-            no_sim = 1;
-        } else if (a[0] == '-' && a[1] == '-') {
-            rc = cli_usage_error("group", "unknown option %s", a);
-            goto out;
-        } else if (!kernel) {
-            kernel = a;
-        } else {
-            params[n_params++] = argv[i];
-        }
     }
+    const cli_field fields[] = {
+        {"--gpu", &gpu, NULL}, {"--launch", &launch_text, NULL}, {"--calibration", &calib, NULL},
+        {"--out", &out_path, NULL}, {"--csv", &csv, NULL}, {"--margin", &margin_text, NULL},
+        {"--save-calibration", &save_calib, NULL}, {"--no-sim", NULL, &no_sim},
+        {NULL, NULL, NULL}};
+    int n_ops = 0;
+    rc = cli_parse_options("group", argc, argv, 1, fields, operands, argc, &n_ops, usage);
+    if (rc >= 0)
+        goto out;
+    rc = 2;
+    if (margin_text) {
+        if (!trapeze_parse_double(margin_text, &margin) || margin < 0 || margin >= 100) {
+            rc = cli_usage_error("group", "--margin %s: expected a percentage in [0, 100)",
+                                 margin_text);
+            goto out;
+        }
+        margin /= 100;
+    }
+    if (launch_text &&
+        (!trapeze_parse_long(launch_text, &launch) || launch < 0 || launch > 1000000)) {
+        rc = cli_usage_error("group", "--launch %s: expected a launch index >= 0", launch_text);
+        goto out;
+    }
+    if (n_ops > 0)
+        kernel = operands[0];
+    for (int i = 1; i < n_ops; i++)
+        params[n_params++] = (char *)operands[i];
     if (!gpu || !kernel) {
         rc = cli_usage_error("group", "%s", !gpu ? "--gpu FILE is required" : "no KERNEL given");
         goto out;
@@ -315,6 +301,7 @@ int cli_group(int argc, char **argv)
     trapeze_grp_destroy(m);
     trapeze_grp_problem_destroy(pb);
 out:
+    free(operands);
     free(params);
     return rc;
 }
