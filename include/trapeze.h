@@ -554,6 +554,111 @@ trapeze_status trapeze_sample_log_append(trapeze_sample_log *log, const trapeze_
 trapeze_status trapeze_sample_log_sort(trapeze_sample_log *log, const char *const *ids, int n,
                                        trapeze_error *err);
 
+/* ---- samples of any model: rows (id, kind, model, inputs, outputs) ---- */
+
+/* A model's row layout: its columns after sample_id and kind, inputs (what
+ * a sample runs) then outputs (what it measured). A log file holds rows of
+ * one model: header `sample_id,kind,model,<columns>`, each row naming the
+ * model. The ghost-zone logs keep the columns they always had (no model
+ * column: trapeze_gz_sample_schema.implicit_model), so every log written
+ * before still reads and appends unchanged. */
+typedef enum { TRAPEZE_FIELD_TEXT, TRAPEZE_FIELD_INT, TRAPEZE_FIELD_REAL } trapeze_field_type;
+
+typedef struct trapeze_field {
+    const char *name;                 /* CSV column (units in the name) */
+    trapeze_field_type type;
+    int output;                       /* 0: input, 1: measured output */
+    double min, max;                  /* a number's range, checked on read */
+    const char *const *choices;       /* TEXT: allowed values (NULL-terminated), or NULL */
+} trapeze_field;
+
+#define TRAPEZE_ROW_MAX_FIELDS 24
+#define TRAPEZE_ROW_TEXT 64
+
+typedef struct trapeze_sample_row trapeze_sample_row;
+
+typedef struct trapeze_row_schema {
+    const char *model;                /* "ghostzone", "sleep", "group", ... */
+    int nfields;                      /* <= TRAPEZE_ROW_MAX_FIELDS */
+    const trapeze_field *fields;
+    /* kinds this program writes: a torn last row of one of them is cut and
+     * re-run; a torn row of another kind (typed by hand) is kept */
+    const char *const *program_kinds; /* NULL-terminated */
+    int implicit_model;               /* 1: no model column (ghost-zone logs) */
+    /* model-specific check of a row just read (NULL: none); line for messages */
+    trapeze_status (*check)(const trapeze_sample_row *row, const char *path, int line,
+                            trapeze_error *err);
+} trapeze_row_schema;
+
+struct trapeze_sample_row {
+    char id[96];
+    char kind[16];
+    const trapeze_row_schema *schema; /* its model: schema->model */
+    char text[TRAPEZE_ROW_MAX_FIELDS][TRAPEZE_ROW_TEXT]; /* TEXT fields, by field index */
+    double value[TRAPEZE_ROW_MAX_FIELDS];                /* INT and REAL fields */
+};
+
+/* The ghost-zone model's rows: the columns of trapeze_sample_columns. */
+extern const trapeze_row_schema trapeze_gz_sample_schema;
+
+/* Index of the field called name, or -1. */
+int trapeze_row_field(const trapeze_row_schema *schema, const char *name);
+/* An empty row of schema with id and kind. */
+void trapeze_row_init(trapeze_sample_row *row, const trapeze_row_schema *schema, const char *id,
+                      const char *kind);
+/* Set and read a field by name (TRAPEZE_EINVAL for an unknown name, the
+ * wrong type or a text that does not fit). */
+trapeze_status trapeze_row_set_text(trapeze_sample_row *row, const char *name, const char *text);
+trapeze_status trapeze_row_set_number(trapeze_sample_row *row, const char *name, double v);
+const char *trapeze_row_text(const trapeze_sample_row *row, const char *name);   /* NULL: none */
+double trapeze_row_number(const trapeze_sample_row *row, const char *name);      /* NAN: none */
+/* 1 when the two rows ran the same sample: same kind and equal inputs. */
+int trapeze_row_same_inputs(const trapeze_sample_row *a, const trapeze_sample_row *b);
+/* The ghost-zone row as a generic row, and back (the schema must be the
+ * ghost-zone one). */
+void trapeze_gz_sample_to_row(const trapeze_sample *s, trapeze_sample_row *row);
+trapeze_status trapeze_gz_sample_from_row(const trapeze_sample_row *row, trapeze_sample *s,
+                                          trapeze_error *err);
+
+/* A samples log of any model, with every guarantee of the ghost-zone one
+ * above (lock, whole rows, torn row cut, ids unique). */
+trapeze_status trapeze_sample_log_open_schema(const char *path, const trapeze_row_schema *schema,
+                                              trapeze_sample_log **out, trapeze_error *err);
+const trapeze_row_schema *trapeze_sample_log_schema(const trapeze_sample_log *log);
+const trapeze_sample_row *trapeze_sample_log_row(const trapeze_sample_log *log, int i);
+const trapeze_sample_row *trapeze_sample_log_find_row(const trapeze_sample_log *log,
+                                                      const char *id);
+trapeze_status trapeze_sample_log_append_row(trapeze_sample_log *log, const trapeze_sample_row *row,
+                                             trapeze_error *err);
+
+/* A plan of samples of one model: the planned rows (inputs set, outputs
+ * empty) and how to run row i (on a fresh simulator, so rows are
+ * independent and may run in any thread). */
+typedef struct trapeze_sample_set {
+    const trapeze_row_schema *schema;
+    int count;
+    const trapeze_sample_row *rows;
+    trapeze_status (*run)(const void *ctx, int i, trapeze_sample_row *out, trapeze_error *err);
+    const void *ctx;
+} trapeze_sample_set;
+
+typedef void (*trapeze_sample_progress)(void *ctx, int done, int total,
+                                        const trapeze_sample_row *row);
+
+/* The indices of the set's rows missing from log, in plan order (todo has
+ * room for set->count). A logged row under a planned id that ran another
+ * sample (other kind or inputs) is an error. For drivers that spread
+ * samples over processes (MPI): each runs set->run on its share. */
+trapeze_status trapeze_samples_pending(const trapeze_sample_set *set,
+                                       const trapeze_sample_log *log, int *todo, int *n,
+                                       trapeze_error *err);
+/* Runs every pending row in `threads` workers, appending each to log the
+ * moment it ends; then rewrites the log in plan order (rows not in the plan
+ * kept after), so its bytes do not depend on the thread count. */
+trapeze_status trapeze_samples_run(const trapeze_sample_set *set, trapeze_sample_log *log,
+                                   int threads, trapeze_sample_progress progress, void *ctx,
+                                   trapeze_error *err);
+
 /* Hardware measurements in: an Nsight Compute CSV export (`ncu --csv --page
  * raw`) of a ghost-zone run becomes one kind = "measured" sample, which a
  * calibration fits like a simulated one. Cycles come from
@@ -634,6 +739,11 @@ trapeze_status trapeze_calib_run_sample(const trapeze_calib_plan *plan, int i,
 trapeze_status trapeze_calib_pending(const trapeze_calib_plan *plan,
                                      const trapeze_sample_log *log, int *todo, int *n,
                                      trapeze_error *err);
+
+/* The plan as a generic sample set (ghost-zone rows), for drivers such as
+ * MPI that run trapeze_samples_pending and set->run themselves. Valid as
+ * long as the plan. */
+const trapeze_sample_set *trapeze_calib_sample_set(const trapeze_calib_plan *plan);
 
 /* Progress: called from the caller's thread or a worker, under a lock. */
 typedef void (*trapeze_calib_progress)(void *ctx, int done, int total, const trapeze_sample *s);

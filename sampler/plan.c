@@ -284,6 +284,10 @@ trapeze_status trapeze_calib_plan_create(const char *gpu_config_path,
         plan_profile(plan, &plan->workloads[i]);
     for (int i = 0; i < n; i++)
         plan_stencil(plan, i);
+    if ((s = sampler_plan_set(plan, err))) {
+        trapeze_calib_plan_destroy(plan);
+        return s;
+    }
     *out = plan;
     return TRAPEZE_OK;
 }
@@ -295,6 +299,7 @@ void trapeze_calib_plan_destroy(trapeze_calib_plan *plan)
     free(plan->config_path);
     free(plan->workloads);
     free(plan->rows);
+    free(plan->set_rows);
     free(plan);
 }
 
