@@ -1,5 +1,6 @@
 # Trapeze: make | make test | make run | make bench | make notebooks | make install
-# SAN=1 builds everything with AddressSanitizer and UBSan into build-san/.
+# SAN=1 builds everything with AddressSanitizer and UBSan (float-cast-overflow too:
+# gcc leaves it out of "undefined") into build-san/.
 
 PREFIX ?= /usr/local
 CC ?= cc
@@ -7,7 +8,7 @@ SAN ?= 0
 
 ifeq ($(SAN),1)
 B := build-san
-SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SANFLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 OPT := -O1 -g
 else
 B := build
@@ -18,10 +19,10 @@ endif
 PKGS := gsl nlopt
 CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(OPT) -fPIC \
           -Iinclude -I. $(SANFLAGS) $(EXTRA_CFLAGS)
-LDLIBS := -lcsv -linih -lnlopt -lgsl -lgslcblas -llzma -lpthread -lm
+LDLIBS := -lcsv -linih -lmetis -lnlopt -lgsl -lgslcblas -llzma -lpthread -lm
 LDFLAGS := $(SANFLAGS)
 
-LIB_SRC := $(wildcard common/*.c model/*.c sim/*.c sim/core/*.c sim/mem/*.c sim/stencil/*.c sim/trace/*.c sampler/*.c)
+LIB_SRC := $(wildcard common/*.c model/*.c sim/*.c sim/core/*.c sim/mem/*.c sim/stencil/*.c sim/trace/*.c sim/locality/*.c sampler/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 CLI_SRC := $(wildcard cli/*.c)
 # `mpirun -n N trapeze calibrate`: only cli/calib_mpi.c sees MPI, and only when

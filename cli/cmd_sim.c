@@ -61,6 +61,14 @@ void cli_sim_progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t do
             (unsigned long long)done, (unsigned long long)blocks);
 }
 
+/* *p, which becomes NULL (a handle given to commit, which frees it). */
+static trapeze_csv_out *exchange(trapeze_csv_out **p)
+{
+    trapeze_csv_out *c = *p;
+    *p = NULL;
+    return c;
+}
+
 int cli_sim(int argc, char **argv)
 {
     const char *gpu_path = NULL, *csv = NULL, *sm_csv = NULL, *kernel = NULL, *trace = NULL;
@@ -182,12 +190,17 @@ int cli_sim(int argc, char **argv)
                 fputc('\n', stderr);
             }
         }
-        /* per-SM first: when it cannot be written, no kernel CSV appears either */
-        if ((!rc && sm_csv && sim_stats_write_sm_csv(sm_csv, st, ran, &err)) ||
-            (!rc && csv && sim_stats_write_csv(csv, st, ran, &err))) {
+        /* all or nothing: both files finished before either is renamed */
+        trapeze_csv_out *held_sm = NULL, *held = NULL;
+        if ((!rc && sm_csv && sim_stats_write_sm_csv(sm_csv, st, ran, &held_sm, &err)) ||
+            (!rc && csv && sim_stats_write_csv(csv, st, ran, &held, &err)) ||
+            (held_sm && trapeze_csv_commit(exchange(&held_sm), &err)) ||
+            (held && trapeze_csv_commit(exchange(&held), &err))) {
             fprintf(stderr, "trapeze sim: %s\n", err.message);
             rc = 1;
         }
+        trapeze_csv_abort(held_sm);
+        trapeze_csv_abort(held);
     }
     for (int i = 0; i < nk; i++)
         sim_kernel_destroy(ks[i]);

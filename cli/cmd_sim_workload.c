@@ -159,7 +159,7 @@ static int run(const workload_args *a, trapeze_workload *w)
         fprintf(stderr, "trapeze sim: %s\n", err.message);
     else if (!a->quiet)
         print_summary(r, &spec, sim_gpu_config(g));
-    if (!rc && a->csv && sim_stats_write_csv(a->csv, r->stats, r->n_stats, &err)) {
+    if (!rc && a->csv && sim_stats_write_csv(a->csv, r->stats, r->n_stats, NULL, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         rc = err.code;
     }

@@ -92,10 +92,12 @@ static void curve_row(const trapeze_validation *v, int i, const char **text, dou
     memcpy(nums, values, sizeof values);
 }
 
-/* n rows of ncolumns (two text columns first), through PATH.tmp. */
+/* n rows of ncolumns (two text columns first) into PATH.tmp, finished
+ * (flushed, closed) but not yet renamed: *out is committed or aborted with
+ * the other output, so --csv and --curve appear together or not at all. */
 static trapeze_status write_csv(const char *path, const char *const *columns, int ncolumns,
                                 const trapeze_validation *v, int n, row_fn row,
-                                trapeze_error *err)
+                                trapeze_csv_out **out, trapeze_error *err)
 {
     trapeze_csv_out *csv;
     trapeze_status s = trapeze_csv_create(path, columns, ncolumns, &csv, err);
@@ -113,7 +115,22 @@ static trapeze_status write_csv(const char *path, const char *const *columns, in
         trapeze_csv_abort(csv);
         return s;
     }
-    return trapeze_csv_commit(csv, err);
+    s = trapeze_csv_finish(csv, err);
+    *out = s ? NULL : csv;
+    return s;
+}
+
+/* Renames both finished outputs into place (either may be NULL). */
+static trapeze_status commit_both(trapeze_csv_out **a, trapeze_csv_out **b, trapeze_error *err)
+{
+    trapeze_csv_out *x = *a, *y = *b;
+    *a = *b = NULL;
+    trapeze_status s = x ? trapeze_csv_commit(x, err) : TRAPEZE_OK;
+    if (s) {
+        trapeze_csv_abort(y);
+        return s;
+    }
+    return y ? trapeze_csv_commit(y, err) : TRAPEZE_OK;
 }
 
 static void print_rows(const trapeze_validation *v)
@@ -160,10 +177,15 @@ int cli_validate(int argc, char **argv)
         s = calib_open_log(&a, f.sweep, &sweep, &err);
     if (!s)
         s = trapeze_calib_validate(plan, &p, log, sweep, a.threads, calib_progress, NULL, &v, &err);
+    trapeze_csv_out *rows_csv = NULL, *curve_csv = NULL;
     if (!s && f.csv)
-        s = write_csv(f.csv, row_columns, 9, &v, v.n_rows, summary_row, &err);
+        s = write_csv(f.csv, row_columns, 9, &v, v.n_rows, summary_row, &rows_csv, &err);
     if (!s && f.curve)
-        s = write_csv(f.curve, curve_columns, 6, &v, v.n_points, curve_row, &err);
+        s = write_csv(f.curve, curve_columns, 6, &v, v.n_points, curve_row, &curve_csv, &err);
+    if (!s)
+        s = commit_both(&rows_csv, &curve_csv, &err);
+    trapeze_csv_abort(rows_csv);
+    trapeze_csv_abort(curve_csv);
     if (!s)
         print_rows(&v);
     trapeze_validation_free(&v);

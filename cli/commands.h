@@ -23,6 +23,7 @@ void cli_sim_progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t bl
                       uint64_t blocks);
 int cli_calibrate(int argc, char **argv);
 int cli_validate(int argc, char **argv);
+int cli_locality(int argc, char **argv);
 
 /* A bad command line: "trapeze CMD: message" and a pointer to CMD --help on
  * stderr. Returns 2, the exit status of a usage error. */

@@ -22,6 +22,7 @@ static void usage(FILE *out)
             "  trace       export, check and list Accel-Sim SASS traces\n"
             "  calibrate   fit the ghost-zone model's constants to short simulations\n"
             "  validate    check a calibration against full simulations\n"
+            "  locality    thread-block locality graph of a kernel (CSV edge list)\n"
             "  import      hardware measurements in (Nsight Compute CSV -> samples log)\n"
             "\n"
             "Run 'trapeze COMMAND --help' for a command's options.\n",
@@ -53,6 +54,8 @@ int main(int argc, char **argv)
         return cli_calibrate(argc - 1, argv + 1);
     if (strcmp(cmd, "validate") == 0)
         return cli_validate(argc - 1, argv + 1);
+    if (strcmp(cmd, "locality") == 0)
+        return cli_locality(argc - 1, argv + 1);
     if (strcmp(cmd, "import") == 0)
         return cli_import(argc - 1, argv + 1);
     fprintf(stderr, "trapeze: unknown command '%s' (try 'trapeze --help')\n", cmd);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "number.h"
 #include "text.h"
 
 typedef struct {
@@ -290,6 +291,61 @@ trapeze_status trapeze_config_get_doubles(const trapeze_config *cfg, const char 
         (*count)++;
     }
     return TRAPEZE_OK;
+}
+
+/* Where option o is, for common/number.h's messages. */
+static trapeze_where where_of(const trapeze_config *cfg, const option *o, char *label,
+                              size_t room)
+{
+    snprintf(label, room, "option -%s", o->name);
+    trapeze_where w = {cfg->name, o->line, label};
+    return w;
+}
+
+trapeze_status trapeze_config_get_int_in(const trapeze_config *cfg, const char *name,
+                                         long fallback, long lo, long hi, long *out,
+                                         trapeze_error *err)
+{
+    const option *o = use(cfg, name);
+    char label[1100];
+    *out = fallback;
+    if (!o)
+        return TRAPEZE_OK;
+    trapeze_where w = where_of(cfg, o, label, sizeof label);
+    return trapeze_num_long(o->value, lo, hi, &w, out, err);
+}
+
+trapeze_status trapeze_config_get_double_in(const trapeze_config *cfg, const char *name,
+                                            double fallback, double lo, double hi, double *out,
+                                            trapeze_error *err)
+{
+    const option *o = use(cfg, name);
+    char label[1100];
+    *out = fallback;
+    if (!o)
+        return TRAPEZE_OK;
+    trapeze_where w = where_of(cfg, o, label, sizeof label);
+    return trapeze_num_double(o->value, lo, hi, &w, out, err);
+}
+
+trapeze_status trapeze_config_get_ints(const trapeze_config *cfg, const char *name,
+                                       const char *seps, long lo, long hi, long *values,
+                                       int max_values, int *count, trapeze_error *err)
+{
+    const option *o = use(cfg, name);
+    char label[1100];
+    double v[64];
+    *count = 0;
+    if (!o)
+        return TRAPEZE_OK;
+    if (max_values > 64)
+        max_values = 64;
+    trapeze_where w = where_of(cfg, o, label, sizeof label);
+    trapeze_status s = trapeze_num_list(o->value, seps, (double)lo, (double)hi, 1, &w, v,
+                                        max_values, count, err);
+    for (int i = 0; !s && i < *count; i++)
+        s = trapeze_num_whole(v[i], lo, hi, &w, &values[i], err);
+    return s;
 }
 
 size_t trapeze_config_unused(const trapeze_config *cfg, const char **names, size_t max)

@@ -2,12 +2,17 @@
  * csv_out.c - CSV files written through libcsv, atomically: rows go to a
  * temporary file renamed over the target only when the whole file is done.
  * Owns quoting, number formatting and the rename; knows no column meanings.
+ * A command with several outputs makes them all or none: it finishes each
+ * (trapeze_csv_finish: written, flushed, fsync'ed, closed, not yet renamed),
+ * and only when all are finished commits them, else aborts them all. The
+ * first write error's errno is kept so the message gives the system's reason.
  */
 #include <csv.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "text.h"
@@ -19,23 +24,31 @@ struct trapeze_csv_out {
     int ncolumns;
     int fields_in_row;
     int write_failed;
+    int write_errno;  /* errno of the first failed write, 0 if none */
 };
+
+static void failed(trapeze_csv_out *csv)
+{
+    if (!csv->write_failed)
+        csv->write_errno = errno ? errno : EIO;
+    csv->write_failed = 1;
+}
 
 static void put_field(trapeze_csv_out *csv, const char *text)
 {
     if (csv->fields_in_row++ > 0 && fputc(',', csv->file) == EOF)
-        csv->write_failed = 1;
+        failed(csv);
     if (csv_fwrite(csv->file, text, strlen(text)) != 0)
-        csv->write_failed = 1;
+        failed(csv);
 }
 
 /* A field that needs no quoting is written bare: numbers stay numbers. */
 static void put_bare(trapeze_csv_out *csv, const char *text)
 {
     if (csv->fields_in_row++ > 0 && fputc(',', csv->file) == EOF)
-        csv->write_failed = 1;
+        failed(csv);
     if (fputs(text, csv->file) == EOF)
-        csv->write_failed = 1;
+        failed(csv);
 }
 
 trapeze_status trapeze_csv_text(trapeze_csv_out *csv, const char *value)
@@ -66,7 +79,7 @@ trapeze_status trapeze_csv_end_row(trapeze_csv_out *csv, trapeze_error *err)
         return trapeze_fail(err, TRAPEZE_EINVAL, "%s: row has %d fields, header has %d",
                             csv->path, n, csv->ncolumns);
     if (fputc('\n', csv->file) == EOF)
-        csv->write_failed = 1;
+        failed(csv);
     return TRAPEZE_OK;
 }
 
@@ -106,13 +119,31 @@ trapeze_status trapeze_csv_create(const char *path, const char *const *columns, 
     return TRAPEZE_OK;
 }
 
+trapeze_status trapeze_csv_finish(trapeze_csv_out *csv, trapeze_error *err)
+{
+    if (!csv->file)
+        return TRAPEZE_OK;
+    errno = 0;
+    if (!csv->write_failed && (fflush(csv->file) != 0 || fsync(fileno(csv->file)) != 0))
+        failed(csv);
+    if (fclose(csv->file) != 0 && !csv->write_failed)
+        failed(csv);
+    csv->file = NULL;
+    if (!csv->write_failed)
+        return TRAPEZE_OK;
+    trapeze_status s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", csv->path,
+                                    strerror(csv->write_errno));
+    trapeze_csv_abort(csv);
+    return s;
+}
+
 trapeze_status trapeze_csv_commit(trapeze_csv_out *csv, trapeze_error *err)
 {
-    int failed = csv->write_failed | (fflush(csv->file) != 0) | (fclose(csv->file) != 0);
-    csv->file = NULL;
-    if (failed || rename(csv->tmp_path, csv->path) != 0) {
-        trapeze_status s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", csv->path,
-                                        strerror(errno));
+    trapeze_status s = trapeze_csv_finish(csv, err);
+    if (s)
+        return s; /* csv is freed */
+    if (rename(csv->tmp_path, csv->path) != 0) {
+        s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", csv->path, strerror(errno));
         remove(csv->tmp_path);
         free_csv(csv);
         return s;

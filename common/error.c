@@ -1,5 +1,8 @@
 /*
  * error.c - status names and the one place a trapeze_error is filled.
+ * Messages quote what users gave (values, lines of files that may be
+ * binary), so every message is made printable here: control bytes and
+ * bytes that are not valid UTF-8 are written as \xHH.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,13 +24,50 @@ const char *trapeze_status_name(trapeze_status status)
     return "unknown status";
 }
 
+/* Length of the valid UTF-8 sequence of 2 to 4 bytes at s, or 0. */
+static size_t utf8_seq(const unsigned char *s)
+{
+    size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (s[0] > 0xf4)
+        n = 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+static void printable(const char *in, char *out, size_t room)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *s = (const unsigned char *)in;
+    size_t n = 0;
+    while (*s && n + 5 < room) {
+        size_t seq = *s >= 0x80 ? utf8_seq(s) : 0;
+        if (*s >= 0x20 && *s != 0x7f && *s < 0x80) {
+            out[n++] = (char)*s++;
+        } else if (seq && n + seq < room) {
+            while (seq--)
+                out[n++] = (char)*s++;
+        } else {
+            out[n++] = '\\';
+            out[n++] = 'x';
+            out[n++] = hex[*s >> 4];
+            out[n++] = hex[*s & 15];
+            s++;
+        }
+    }
+    out[n] = '\0';
+}
+
 trapeze_status trapeze_fail(trapeze_error *err, trapeze_status code, const char *fmt, ...)
 {
     if (err) {
+        char raw[sizeof err->message];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        vsnprintf(raw, sizeof raw, fmt, ap);
         va_end(ap);
+        printable(raw, err->message, sizeof err->message);
         err->code = code;
     }
     return code;

@@ -27,35 +27,41 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* The most SMs a config may declare: the simulator allocates per SM, and the
+ * largest GPU made has 144; a typo such as 49152 is refused here, by name,
+ * before anything is allocated. */
+#define MAX_SM 4096
+
 static trapeze_status read_sm_limits(const trapeze_config *cfg, trapeze_gpu *gpu,
                                      trapeze_error *err)
 {
-    long clusters, cores, ctas, regs, shmem;
-    double pipeline[2];
+    long clusters, cores, ctas, regs, shmem, pipeline[2] = {1024, 32};
     int n;
     trapeze_status s;
-    if ((s = trapeze_config_get_int(cfg, "gpgpu_n_clusters", 10, &clusters, err)) ||
-        (s = trapeze_config_get_int(cfg, "gpgpu_n_cores_per_cluster", 3, &cores, err)) ||
-        (s = trapeze_config_get_int(cfg, "gpgpu_shader_cta", 8, &ctas, err)) ||
-        (s = trapeze_config_get_int(cfg, "gpgpu_shader_registers", 16384, &regs, err)) ||
-        (s = trapeze_config_get_int(cfg, "gpgpu_shmem_size", 16384, &shmem, err)) ||
-        (s = trapeze_config_get_doubles(cfg, "gpgpu_shader_core_pipeline", ":", pipeline, 2,
-                                        &n, err)))
+    if ((s = trapeze_config_get_int_in(cfg, "gpgpu_n_clusters", 10, 1, MAX_SM, &clusters,
+                                       err)) ||
+        (s = trapeze_config_get_int_in(cfg, "gpgpu_n_cores_per_cluster", 3, 1, MAX_SM, &cores,
+                                       err)) ||
+        (s = trapeze_config_get_int_in(cfg, "gpgpu_shader_cta", 8, 1, 4096, &ctas, err)) ||
+        (s = trapeze_config_get_int_in(cfg, "gpgpu_shader_registers", 16384, 1, 1L << 24,
+                                       &regs, err)) ||
+        (s = trapeze_config_get_int_in(cfg, "gpgpu_shmem_size", 16384, 0, 1L << 30, &shmem,
+                                       err)) ||
+        (s = trapeze_config_get_ints(cfg, "gpgpu_shader_core_pipeline", ":", 1, 1L << 16,
+                                     pipeline, 2, &n, err)))
         return s;
-    if (clusters < 1 || cores < 1)
-        return trapeze_config_fail(cfg, clusters < 1 ? "gpgpu_n_clusters" : "gpgpu_n_cores_per_cluster",
-                                   err, "must be at least 1");
-    if (ctas < 1)
-        return trapeze_config_fail(cfg, "gpgpu_shader_cta", err, "must be at least 1");
-    if (shmem < 0)
-        return trapeze_config_fail(cfg, "gpgpu_shmem_size", err, "must not be negative");
+    if (clusters * cores > MAX_SM)
+        return trapeze_config_fail(cfg, "gpgpu_n_cores_per_cluster", err,
+                                   "%ld clusters x %ld cores is more than %d SMs", clusters,
+                                   cores, MAX_SM);
     if (n == 0) {
         pipeline[0] = 1024;
         pipeline[1] = 32;
-    } else if (n != 2 || pipeline[0] < 1 || pipeline[1] < 1) {
+    } else if (n != 2) {
         return trapeze_config_fail(cfg, "gpgpu_shader_core_pipeline", err,
                                    "expected THREADS_PER_SM:WARP_SIZE");
     }
+    /* every value below was range-checked into int's range above */
     gpu->n_sm = (int)(clusters * cores);
     gpu->max_blocks_per_sm = (int)ctas;
     gpu->regs_per_sm = (int)regs;
@@ -72,16 +78,14 @@ static trapeze_status read_memory(const trapeze_config *cfg, trapeze_gpu *gpu,
 {
     long n_mem, per_ctrl, bus_width, ratio;
     trapeze_status s;
-    if ((s = trapeze_config_get_int(cfg, "gpgpu_n_mem", 8, &n_mem, err)) ||
-        (s = trapeze_config_get_int(cfg, "gpgpu_n_mem_per_ctrlr", 1, &per_ctrl, err)) ||
-        (s = trapeze_config_get_int(cfg, "gpgpu_dram_buswidth", 4, &bus_width, err)) ||
-        (s = trapeze_config_get_int(cfg, "dram_data_command_freq_ratio", 2, &ratio, err)))
+    if ((s = trapeze_config_get_int_in(cfg, "gpgpu_n_mem", 8, 1, 1024, &n_mem, err)) ||
+        (s = trapeze_config_get_int_in(cfg, "gpgpu_n_mem_per_ctrlr", 1, 1, 64, &per_ctrl,
+                                       err)) ||
+        (s = trapeze_config_get_int_in(cfg, "gpgpu_dram_buswidth", 4, 1, 1024, &bus_width,
+                                       err)) ||
+        (s = trapeze_config_get_int_in(cfg, "dram_data_command_freq_ratio", 2, 1, 64, &ratio,
+                                       err)))
         return s;
-    const char *bad = n_mem < 1 ? "gpgpu_n_mem" : per_ctrl < 1 ? "gpgpu_n_mem_per_ctrlr"
-                    : bus_width < 1 ? "gpgpu_dram_buswidth"
-                    : ratio < 1 ? "dram_data_command_freq_ratio" : NULL;
-    if (bad)
-        return trapeze_config_fail(cfg, bad, err, "must be at least 1");
     gpu->dram_bandwidth_bps = (double)n_mem * per_ctrl * bus_width * clocks_mhz[3] * 1e6 * ratio;
     return TRAPEZE_OK;
 }
@@ -149,26 +153,21 @@ trapeze_status trapeze_gpu_from_config(const trapeze_config *cfg, trapeze_gpu *g
         return trapeze_config_fail(cfg, "gpgpu_clock_domains", err,
                                    n ? "expected CORE:ICNT:L2:DRAM in MHz" : "is required");
     for (int i = 0; i < 4; i++)
-        if (clocks[i] <= 0)
+        if (!(clocks[i] > 0 && clocks[i] <= 1e6))
             return trapeze_config_fail(cfg, "gpgpu_clock_domains", err,
-                                       "clock %d is not positive", i + 1);
+                                       "clock %d is outside (0, 1e6] MHz", i + 1);
     gpu->core_clock_hz = clocks[0] * 1e6;
     if ((s = read_sm_limits(cfg, gpu, err)) || (s = read_memory(cfg, gpu, clocks, err)))
         return s;
-    if ((s = trapeze_config_get_int(cfg, "gpgpu_ptx_force_max_capability", 20, &cc, err)))
+    if ((s = trapeze_config_get_int_in(cfg, "gpgpu_ptx_force_max_capability", 20, 10, 1000, &cc,
+                                       err)))
         return s;
-    if (cc < 10)
-        return trapeze_config_fail(cfg, "gpgpu_ptx_force_max_capability", err,
-                                   "expected a compute capability such as 13 or 70");
     gpu->compute_capability = (int)cc;
     limits_from_capability(gpu);
     long per_block;
-    if ((s = trapeze_config_get_int(cfg, "gpgpu_shmem_per_block", gpu->shmem_per_block,
-                                    &per_block, err)))
+    if ((s = trapeze_config_get_int_in(cfg, "gpgpu_shmem_per_block", gpu->shmem_per_block, 0,
+                                       gpu->shmem_per_sm, &per_block, err)))
         return s;
-    if (per_block < 0 || per_block > gpu->shmem_per_sm)
-        return trapeze_config_fail(cfg, "gpgpu_shmem_per_block", err,
-                                   "must lie between 0 and -gpgpu_shmem_size");
     gpu->shmem_per_block = (int)per_block;
     return TRAPEZE_OK;
 }

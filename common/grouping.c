@@ -186,9 +186,12 @@ static void on_row(int c, void *data)
     }
 }
 
-trapeze_status trapeze_grouping_load(const char *path, long n_tbs, int n_groups,
+trapeze_status trapeze_grouping_load(const char *path, long n_tbs, int max_groups,
                                      trapeze_grouping *g, trapeze_error *err)
 {
+    if (n_tbs < 1)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: the number of TBs must be given", path);
+    int n_groups = max_groups > 0 ? max_groups : (n_tbs < 1 << 30 ? (int)n_tbs : 1 << 30);
     char *text;
     trapeze_status s = trapeze_read_file(path, &text, err);
     if (s != TRAPEZE_OK)
@@ -222,6 +225,10 @@ trapeze_status trapeze_grouping_load(const char *path, long n_tbs, int n_groups,
                                     path, t, n_tbs);
     free(r.seen);
     if (r.status == TRAPEZE_OK) {
+        int top = 0;   /* n_groups: 1 + the largest group named */
+        for (long t = 0; t < n_tbs; t++)
+            top = g->group[t] > top ? g->group[t] : top;
+        g->n_groups = top + 1;
         trapeze_error e2;
         if (trapeze_grouping_check(g, &e2) != TRAPEZE_OK)
             r.status = trapeze_fail(err, TRAPEZE_EPARSE, "%s: %s", path, e2.message);

@@ -18,7 +18,11 @@
 
 #include "common/error.h"
 #include "common/ini.h"
+#include "common/number.h"
 #include "common/text.h"
+
+/* Halo widths and block edges: counts of elements, far below int's range. */
+#define MAX_EDGE 1000000
 
 typedef struct {
     trapeze_workload *w;
@@ -27,30 +31,18 @@ typedef struct {
     trapeze_ini_ctx size_at, block_at, height_at;
 } load_state;
 
-/* "2000x2000", "2000,2000" or "2000": up to 3 positive numbers. */
+/* "2000x2000", "2000,2000" or "2000": 1 to 3 numbers in [lo, hi], whole
+ * numbers when `whole` (halo and block are counts: "0.5x0.5" is refused,
+ * not read as 0). Checked by common/number.h before any conversion. */
 static trapeze_status parse_extent(const trapeze_ini_ctx *at, const char *section,
-                                   const char *key, const char *value, double *out,
-                                   int *count, trapeze_error *err)
+                                   const char *key, const char *value, double lo, double hi,
+                                   int whole, double *out, int *count, trapeze_error *err)
 {
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", value);
-    *count = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, "x,* ", &save); tok; tok = strtok_r(NULL, "x,* ", &save)) {
-        double v;
-        if (*count == TRAPEZE_MAX_DIMS || !trapeze_parse_double(tok, &v))
-            return trapeze_fail(err, TRAPEZE_EPARSE,
-                                "%s:%d: [%s] %s: expected 1 to 3 sizes like 2000x2000, got '%s'",
-                                at->path, at->line, section, key, value);
-        if (!(v > 0))
-            return trapeze_fail(err, TRAPEZE_ERANGE, "%s:%d: [%s] %s: size %g must be positive",
-                                at->path, at->line, section, key, v);
-        out[(*count)++] = v;
-    }
-    if (*count == 0)
-        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: [%s] %s: empty value", at->path,
-                            at->line, section, key);
-    return TRAPEZE_OK;
+    char label[96];
+    snprintf(label, sizeof label, "[%s] %s", section, key);
+    trapeze_where w = {at->path, at->line, label};
+    return trapeze_num_list(value, "x,* ", lo, hi, whole, &w, out, TRAPEZE_MAX_DIMS, count,
+                            err);
 }
 
 static trapeze_status on_workload_key(load_state *st, const trapeze_ini_ctx *at,
@@ -69,17 +61,18 @@ static trapeze_status on_workload_key(load_state *st, const trapeze_ini_ctx *at,
         w->dims = (int)v;
         st->have_dims = 1;
     } else if (strcmp(key, "size") == 0) {
-        if ((s = parse_extent(at, sec, key, value, w->data_len, &st->size_count, err)))
+        if ((s = parse_extent(at, sec, key, value, 1, 1e15, 0, w->data_len, &st->size_count,
+                              err)))
             return s;
         st->have_size = 1;
         st->size_at = *at;
     } else if (strcmp(key, "halo") == 0) {
-        if ((s = parse_extent(at, sec, key, value, ext, &st->halo_count, err)))
+        if ((s = parse_extent(at, sec, key, value, 1, MAX_EDGE, 1, ext, &st->halo_count, err)))
             return s;
         for (int i = 0; i < st->halo_count; i++)
-            w->halo[i] = (int)ext[i];
+            w->halo[i] = (int)ext[i]; /* whole, in [1, MAX_EDGE] */
     } else if (strcmp(key, "block") == 0) {
-        if ((s = parse_extent(at, sec, key, value, ext, &st->block_count, err)))
+        if ((s = parse_extent(at, sec, key, value, 1, MAX_EDGE, 1, ext, &st->block_count, err)))
             return s;
         for (int i = 1; i < st->block_count; i++)
             if (ext[i] != ext[0])
@@ -87,7 +80,7 @@ static trapeze_status on_workload_key(load_state *st, const trapeze_ini_ctx *at,
                                     "%s:%d: [%s] %s: the model needs the same block edge in "
                                     "every dimension, got '%s'",
                                     at->path, at->line, sec, key, value);
-        w->blk_len = (int)ext[0];
+        w->blk_len = (int)ext[0]; /* whole, in [1, MAX_EDGE] */
         st->have_block = 1;
         st->block_at = *at;
     } else if (strcmp(key, "stencil_arrays") == 0) {

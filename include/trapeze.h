@@ -71,6 +71,20 @@ trapeze_status trapeze_config_get_doubles(const trapeze_config *cfg, const char 
                                           const char *seps, double *values,
                                           int max_values, int *count,
                                           trapeze_error *err);
+/* Range-checked getters, the ones to use (common/number.h's rule: checked in
+ * the wide type before any conversion). The value, `fallback` when absent,
+ * must lie in [lo, hi]; else "file:line: option -x: V is outside [lo, hi]". */
+trapeze_status trapeze_config_get_int_in(const trapeze_config *cfg, const char *option,
+                                         long fallback, long lo, long hi, long *out,
+                                         trapeze_error *err);
+trapeze_status trapeze_config_get_double_in(const trapeze_config *cfg, const char *option,
+                                            double fallback, double lo, double hi, double *out,
+                                            trapeze_error *err);
+/* A list of whole numbers ("1024:32") in [lo, hi], read as integers (no
+ * "1e10"): *count = 0 when the option is absent. */
+trapeze_status trapeze_config_get_ints(const trapeze_config *cfg, const char *option,
+                                       const char *seps, long lo, long hi, long *values,
+                                       int max_values, int *count, trapeze_error *err);
 /* Report a semantic error about an option's value, located at its line. */
 trapeze_status trapeze_config_fail(const trapeze_config *cfg, const char *option,
                                    trapeze_error *err, const char *fmt, ...)
@@ -118,7 +132,12 @@ trapeze_status trapeze_csv_text(trapeze_csv_out *csv, const char *value);
 trapeze_status trapeze_csv_number(trapeze_csv_out *csv, double value);
 /* Ends the current row; checks it had exactly ncolumns fields. */
 trapeze_status trapeze_csv_end_row(trapeze_csv_out *csv, trapeze_error *err);
-/* Flushes, renames PATH.tmp to PATH and frees csv. */
+/* Flushes, fsyncs and closes PATH.tmp without renaming it yet: the first
+ * phase of a command's all-or-nothing outputs (finish every file, then
+ * commit each, or abort each). On failure, removes PATH.tmp and frees csv;
+ * the message carries the system's reason (e.g. "No space left on device"). */
+trapeze_status trapeze_csv_finish(trapeze_csv_out *csv, trapeze_error *err);
+/* Finishes (if not yet), renames PATH.tmp to PATH and frees csv. */
 trapeze_status trapeze_csv_commit(trapeze_csv_out *csv, trapeze_error *err);
 /* Removes PATH.tmp and frees csv (safe on NULL). */
 void trapeze_csv_abort(trapeze_csv_out *csv);
@@ -360,114 +379,6 @@ extern const char *const trapeze_gz_csv_columns[];
 extern const int trapeze_gz_csv_ncolumns;
 trapeze_status trapeze_gz_write_rows(const trapeze_gz_model *m, trapeze_sync sync,
                                      int blk_len, trapeze_csv_out *csv, trapeze_error *err);
-
-/* ------------------------------------- locality graph (contract: sim/locality/ fills it) */
-
-/* Inter-TB locality of one kernel (Tripathy's PAVER graph): vertices are
- * TBs by linear id (bx + by*gx + bz*gx*gy), an undirected edge i < j carries
- * the data both read. Built by sim/locality/ from a kernel or a trace,
- * consumed by model/ (the grouping model). Plain data: whoever fills it owns
- * the arrays. */
-typedef struct trapeze_locality_edge {
-    long tb_i, tb_j;              /* i < j */
-    double shared_elements;       /* distinct data elements both TBs read */
-    double shared_lines;          /* distinct cache lines both TBs read */
-} trapeze_locality_edge;
-
-typedef struct trapeze_locality_graph {
-    long n_tbs;
-    int grid[3];                  /* gx, gy, gz */
-    double *footprint_elements;   /* per TB: distinct elements it reads */
-    double *footprint_lines;      /* per TB: distinct cache lines it reads */
-    long n_edges;
-    trapeze_locality_edge *edges;
-} trapeze_locality_graph;
-
-/* --------------------------------------------- explicit TB grouping (contract file) */
-
-/* Which SM group queue each TB is placed in and its position there. The
- * file is CSV `tb,group,order`, every TB exactly once, orders 0.. within a
- * group without gaps (trapeze_grouping_load checks it). */
-typedef struct trapeze_grouping {
-    long n_tbs;
-    int n_groups;
-    int *group;                   /* per TB: 0..n_groups-1 */
-    long *order;                  /* per TB: position in its group's queue */
-} trapeze_grouping;
-
-trapeze_status trapeze_grouping_alloc(trapeze_grouping *g, long n_tbs, int n_groups,
-                                      trapeze_error *err);
-void trapeze_grouping_free(trapeze_grouping *g);
-/* Every TB once, groups in range, each group's orders exactly 0..size-1. */
-trapeze_status trapeze_grouping_check(const trapeze_grouping *g, trapeze_error *err);
-trapeze_status trapeze_grouping_save(const char *path, const trapeze_grouping *g,
-                                     trapeze_error *err);
-/* n_tbs and n_groups: what the kernel and GPU expect (a mismatch is an error
- * naming the file and line). */
-trapeze_status trapeze_grouping_load(const char *path, long n_tbs, int n_groups,
-                                     trapeze_grouping *g, trapeze_error *err);
-
-/* ------------------------------------------ TB grouping model (model/group.c) */
-
-/* The grouping model's constants: what capacity, contention and timing leave
- * unknown, fitted from short samples. */
-typedef enum {
-    TRAPEZE_GRP_MU,        /* L2 accesses per footprint line of a TB running alone */
-    TRAPEZE_GRP_ETA1,      /* fraction of lines shared with a co-resident TB that hit in L1 */
-    TRAPEZE_GRP_ETA2,      /* fraction of lines shared with an earlier TB that hit in L2 */
-    TRAPEZE_GRP_RETAIN2,   /* L2 retention: lines survive about retain2 x L2 capacity of traffic */
-    TRAPEZE_GRP_THETA,     /* union of overlaps: theta x largest + (1-theta) x saturating sum */
-    TRAPEZE_GRP_NU,        /* DRAM reads per line missed in L2 */
-    TRAPEZE_GRP_CWAVE,     /* cycles for one SM to run a wave of its co-resident TBs */
-    TRAPEZE_GRP_TL2,       /* cycles per L2 access (the whole GPU's L2 throughput) */
-    TRAPEZE_GRP_TDRAM,     /* cycles per DRAM read */
-    TRAPEZE_GRP_OVERLAP,   /* omega: cycles = (Tc^p + T2^p + Td^p)^(1/p), p = 1/(1-omega) */
-    TRAPEZE_GRP_NPARAMS
-} trapeze_grp_param;
-
-typedef struct trapeze_grp_params {
-    double value[TRAPEZE_GRP_NPARAMS];
-    double stderr_[TRAPEZE_GRP_NPARAMS];
-    char source[128];
-} trapeze_grp_params;
-
-const char *trapeze_grp_param_name(trapeze_grp_param p);
-void trapeze_grp_param_range(trapeze_grp_param p, double *lo, double *hi);
-void trapeze_grp_params_default(trapeze_grp_params *p);
-
-/* What the model needs of the GPU and of the kernel's occupancy. */
-typedef struct trapeze_grp_machine {
-    int n_sm;
-    int tbs_per_sm;        /* co-resident TBs per SM (occupancy), x */
-    double l1_lines;       /* L1D capacity per SM, in lines */
-    double l2_lines;       /* L2 capacity, whole GPU, in lines */
-} trapeze_grp_machine;
-
-typedef struct trapeze_grp_model trapeze_grp_model;
-
-/* Copies what it needs of the graph. */
-trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
-                                  const trapeze_grp_machine *m, const trapeze_grp_params *p,
-                                  trapeze_grp_model **out, trapeze_error *err);
-void trapeze_grp_destroy(trapeze_grp_model *m);
-void trapeze_grp_set_params(trapeze_grp_model *m, const trapeze_grp_params *p);
-
-typedef struct trapeze_grp_eval {
-    double l1_shared_hits;   /* L1 hits on lines another TB of the same SM brought */
-    double l2_accesses;      /* L1 misses sent to L2 (lines) */
-    double dram_reads;
-    double max_queue;        /* TBs in the longest group queue */
-    double t_compute, t_l2, t_dram;
-    double cycles;
-    /* exact gradients in the parameters */
-    double dl2_dparam[TRAPEZE_GRP_NPARAMS];
-    double ddram_dparam[TRAPEZE_GRP_NPARAMS];
-    double dcycles_dparam[TRAPEZE_GRP_NPARAMS];
-} trapeze_grp_eval;
-
-/* Predicts a grouping (n_groups must be the machine's n_sm). */
-trapeze_status trapeze_grp_evaluate(const trapeze_grp_model *m, const trapeze_grouping *g,
-                                    trapeze_grp_eval *out, trapeze_error *err);
 
 /* ------------------------------------------------ calibration (sampler/) */
 
@@ -801,6 +712,341 @@ trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trap
                                       trapeze_calib_progress progress, void *ctx,
                                       trapeze_validation *out, trapeze_error *err);
 void trapeze_validation_free(trapeze_validation *v);
+
+/* ------------------------------------- idle periods (neutral type, common/) */
+
+/* One structure and granularity's idle-period histogram, split by what ends
+ * each period. Bucketing of the idle-period CSV (`trapeze sim --idle-csv`):
+ * lengths 1..1024 cycles exactly, then log2 buckets [2^k+1, 2^(k+1)],
+ * k = 10..31. sampler/ fills it from a simulation, model/ reads it. */
+#define TRAPEZE_IDLE_EXACT 1024
+#define TRAPEZE_IDLE_NBUCKETS (TRAPEZE_IDLE_EXACT + 22)
+
+typedef enum {
+    TRAPEZE_NEXT_READ,    /* the period ends with a read: state must be kept */
+    TRAPEZE_NEXT_WRITE,   /* ends with a write that overwrites the contents */
+    TRAPEZE_NEXT_DEAD,    /* never accessed again (evicted, warp exited, kernel ended) */
+    TRAPEZE_NEXT_N
+} trapeze_next_access;
+const char *trapeze_next_access_name(trapeze_next_access a);
+
+typedef struct trapeze_idle_hist {
+    char gpu[64], kernel[64];
+    char structure[16];     /* l1d, l2, rf */
+    char granularity[16];   /* line, bank (l1d); line, slice (l2); warp_reg, bank (rf) */
+    double cycles;          /* cycles observed (the simulated window); 0 when unknown */
+    double requesters;      /* SMs whose accesses wait on the structure; 0 when unknown */
+    double count[TRAPEZE_NEXT_N][TRAPEZE_IDLE_NBUCKETS];  /* idle periods per bucket */
+} trapeze_idle_hist;
+
+/* The bucket of a length in cycles (>= 1), or -1 when out of range. */
+int trapeze_idle_bucket(double length);
+/* A bucket's inclusive length range, and the length the models give its
+ * periods (the exact length, or the middle of a log2 bucket). */
+void trapeze_idle_bucket_range(int bucket, double *lo, double *hi);
+double trapeze_idle_bucket_length(int bucket);
+void trapeze_idle_hist_init(trapeze_idle_hist *h, const char *gpu, const char *kernel,
+                            const char *structure, const char *granularity);
+/* Number of periods (next: one kind, or -1 for all) and their idle cycles. */
+double trapeze_idle_hist_periods(const trapeze_idle_hist *h, int next);
+double trapeze_idle_hist_idle_cycles(const trapeze_idle_hist *h, int next);
+
+/* The idle-period CSV, columns exactly trapeze_idle_csv_columns. Loads every
+ * (gpu, kernel, structure, granularity) group as one histogram, in order of
+ * first appearance; *out is malloc'd (free()). A bucket whose bounds are not
+ * the contract's, an unknown structure or next_access, a negative count:
+ * TRAPEZE_EPARSE naming file, line and field. */
+extern const char *const trapeze_idle_csv_columns[];
+extern const int trapeze_idle_csv_ncolumns;
+trapeze_status trapeze_idle_csv_load(const char *path, trapeze_idle_hist **out, int *n,
+                                     trapeze_error *err);
+/* Appends the non-empty buckets of h as rows of that CSV. */
+trapeze_status trapeze_idle_hist_write_rows(const trapeze_idle_hist *h, trapeze_csv_out *csv,
+                                            trapeze_error *err);
+
+/* A fitted idle-period distribution (model/idle_fit.c), for short samples
+ * whose tails are sparse: per next_access kind, lengths 1..short_max keep
+ * their observed counts (point masses), longer periods follow a mixture of
+ * two log-normals truncated to > short_max, fitted by binned maximum
+ * likelihood (GSL Nelder-Mead). A kind with fewer than min_tail periods
+ * beyond short_max keeps its observed counts (fitted = 0). */
+typedef struct trapeze_idle_fit {
+    int short_max;
+    int fitted[TRAPEZE_NEXT_N];
+    double tail_periods[TRAPEZE_NEXT_N];      /* observed periods > short_max */
+    double weight[TRAPEZE_NEXT_N];            /* of the first log-normal */
+    double mu[TRAPEZE_NEXT_N][2], sigma[TRAPEZE_NEXT_N][2];  /* of ln(cycles) */
+    double ks[TRAPEZE_NEXT_N];                /* Kolmogorov-Smirnov distance, observed vs fit */
+    double ks_all;                            /* the same over all kinds together */
+    int iterations;                           /* Nelder-Mead steps, all kinds */
+} trapeze_idle_fit;
+
+/* Fits h; smoothed (may be NULL) receives the fitted expected counts on the
+ * same buckets, the same total per kind, ready for trapeze_sleep_create. */
+trapeze_status trapeze_idle_hist_fit(const trapeze_idle_hist *h, int short_max, double min_tail,
+                                     trapeze_idle_fit *fit, trapeze_idle_hist *smoothed,
+                                     trapeze_error *err);
+
+/* ---------------------------------- sleep thresholds (model/sleep.c) */
+
+/* Low-leakage modes of a structure, shallowest first. Energies are in
+ * "ON-cycles": one unit is the leakage of the structure ON for one cycle
+ * (E_tr [J] x clock [Hz] / P_on [W]), so the model needs no watts. */
+#define TRAPEZE_SLEEP_MAX_MODES 4
+typedef struct trapeze_sleep_mode {
+    char name[16];
+    double leak_fraction;      /* p_m: leakage in the mode / leakage ON */
+    double wake_cycles;        /* t_wake,m: cycles to come back ON */
+    double lost_cycles;        /* tau_m: entry + exit cycles that save nothing */
+    double transition_cycles;  /* E_tr,m in ON-cycles */
+    int retains_state;         /* 0: allowed only for periods ending in a write or dead */
+} trapeze_sleep_mode;
+
+typedef struct trapeze_sleep_structure {
+    char name[16];             /* l1d, l2, rf */
+    int n_modes;
+    trapeze_sleep_mode mode[TRAPEZE_SLEEP_MAX_MODES];
+} trapeze_sleep_structure;
+
+/* The seeds' tables under the linear model (tau_m = wake_m, E_tr = 0):
+ * caches (l1d, l2) Snooze's sleep 0.228 / off 0.015, 2-cycle wake;
+ * rf Slumber's shallow 0.94 in 4 / deep 0.42 in 13 / gated 0 in 16. */
+trapeze_status trapeze_sleep_structure_default(const char *name, trapeze_sleep_structure *s,
+                                               trapeze_error *err);
+/* T_be,m = tau_m + E_tr,m / (1 - p_m) (cycles). */
+double trapeze_sleep_break_even(const trapeze_sleep_mode *m);
+/* Saving of one period of length T spent in mode m, in ON-cycles:
+ * (1 - p_m)(T - tau_m) - E_tr,m. */
+double trapeze_sleep_period_saving(const trapeze_sleep_mode *m, double T);
+/* The length at which modes a and b save the same (the crossover). */
+double trapeze_sleep_crossover(const trapeze_sleep_mode *a, const trapeze_sleep_mode *b);
+
+/* How the structure learns of an idle period. LOOKAHEAD (Snooze's request
+ * queues, Slumber's latency and warp look-ahead): the length is known, the
+ * period goes to the deepest allowed mode m with T >= theta_m, and the wake
+ * starts lead_cycles early. TIMEOUT (cache decay): after theta_1 idle cycles
+ * the structure enters mode 1, after theta_2 mode 2, ...; the wake starts at
+ * the access (plus lead_cycles of warning). */
+typedef enum { TRAPEZE_SLEEP_LOOKAHEAD, TRAPEZE_SLEEP_TIMEOUT } trapeze_sleep_policy;
+const char *trapeze_sleep_policy_name(trapeze_sleep_policy p);
+
+typedef struct trapeze_sleep_options {
+    trapeze_sleep_policy policy;   /* LOOKAHEAD */
+    double lead_cycles;            /* warning before an access (3, Snooze's queue lead) */
+    double smoothing;              /* s of the relaxed indicator sigma((T - theta)/s) (1) */
+    double penalty_scale;          /* kappa: kernel cycles lost per exposed wake cycle (1) */
+    double requester_cycles;       /* cycles x requesters the penalty is a fraction of;
+                                      0: from the histogram (see trapeze_sleep_create) */
+} trapeze_sleep_options;
+void trapeze_sleep_options_default(trapeze_sleep_options *o);
+
+typedef struct trapeze_sleep_eval {
+    double periods, idle_cycles;
+    double leak_on_cycles;       /* leakage of the observed cycles always ON (ON-cycles) */
+    double saving_cycles;        /* expected leakage saved (ON-cycles) */
+    double saving_fraction;      /* saving / leak_on: 0.3 = 30% of the leakage */
+    double penalty_cycles;       /* exposed wake-up cycles, all periods */
+    double penalty_fraction;     /* kappa x penalty_cycles / requester cycles */
+    double mode_cycles[TRAPEZE_SLEEP_MAX_MODES + 1]; /* idle cycles per mode; [0] is ON */
+    double dsaving[TRAPEZE_SLEEP_MAX_MODES];   /* d saving_fraction / d theta_m, exact */
+    double dpenalty[TRAPEZE_SLEEP_MAX_MODES];  /* d penalty_fraction / d theta_m, exact */
+} trapeze_sleep_eval;
+
+typedef struct trapeze_sleep_model trapeze_sleep_model;
+
+/* The model of one structure over one histogram (copied). The requester
+ * cycles are o->requester_cycles, else h->cycles x h->requesters, else
+ * estimated: one instance per dead period (each instance's last period is
+ * dead), cycles = (idle + access cycles) / instances, one requester. */
+trapeze_status trapeze_sleep_create(const trapeze_sleep_structure *s, const trapeze_idle_hist *h,
+                                    const trapeze_sleep_options *o, trapeze_sleep_model **out,
+                                    trapeze_error *err);
+void trapeze_sleep_destroy(trapeze_sleep_model *m);
+const trapeze_sleep_structure *trapeze_sleep_structure_of(const trapeze_sleep_model *m);
+const trapeze_sleep_options *trapeze_sleep_options_of(const trapeze_sleep_model *m);
+/* Expected saving and penalty at thresholds theta[0..n_modes-1], smooth in
+ * theta, with exact gradients (dual numbers). smooth = 0 evaluates the hard
+ * indicator instead (what a simulator does with integer thresholds). */
+trapeze_status trapeze_sleep_evaluate(const trapeze_sleep_model *m, const double *theta,
+                                      int smooth, trapeze_sleep_eval *out, trapeze_error *err);
+/* The oracle: every period in its best allowed mode (or ON), wakes hidden. */
+void trapeze_sleep_oracle(const trapeze_sleep_model *m, trapeze_sleep_eval *out);
+
+/* ------------------------------------------ thread-block locality graph */
+
+/* Which thread blocks (TBs) of a kernel read the same data (PAVER's locality
+ * graph, Tripathy 2021 ch. 3): per TB its footprint (distinct global
+ * elements and cache lines it reads), and an edge for every pair of TBs
+ * that read at least one common line. TB ids are linear:
+ * tb = bx + by*gx + bz*gx*gy. Built by the simulator's analysis from a
+ * kernel (exact for the program kernels: every address of every load is
+ * evaluated) or from a trace's addresses; read by the grouping model. */
+typedef struct trapeze_locality_edge {
+    long tb_i, tb_j;                /* tb_i < tb_j */
+    long long shared_elements;      /* distinct elements (addresses) both read */
+    long long shared_lines;         /* distinct cache lines both read (>= 1) */
+} trapeze_locality_edge;
+
+typedef struct trapeze_locality_graph {
+    char kernel[64];
+    int grid[3];                    /* gx, gy, gz */
+    long n_tbs;
+    int line_bytes;                 /* cache line the lines are counted in */
+    long long *elements;            /* per TB: distinct elements read */
+    long long *lines;               /* per TB: distinct lines read */
+    long n_edges;
+    trapeze_locality_edge *edges;   /* sorted by (tb_i, tb_j) */
+} trapeze_locality_graph;
+
+void trapeze_locality_graph_free(trapeze_locality_graph *g);
+/* PAVER's sparsity score: 1 - (ordered pairs i != j sharing an element) /
+ * n_tbs^2 (Table 3.2: 0.857 for the 13 x 13 matrix multiply). */
+double trapeze_locality_spscore(const trapeze_locality_graph *g);
+/* The graph of launch `launch` (0 first) of a built-in kernel of the
+ * simulator (`trapeze sim --list`) with "name=value" parameters, for the
+ * GPU of cfg (line size 128 B). */
+trapeze_status trapeze_locality_builtin(const trapeze_config *cfg, const char *kernel,
+                                        char *const *params, int n_params, int launch,
+                                        trapeze_locality_graph *out, trapeze_error *err);
+/* The graph of launch `launch` of an Accel-Sim trace (kernelslist.g), from
+ * the addresses of its global loads. */
+trapeze_status trapeze_locality_trace(const char *kernelslist, int launch,
+                                      trapeze_locality_graph *out, trapeze_error *err);
+/* CSV: edges `tb_i,tb_j,shared_elements,shared_lines`; footprints
+ * `tb,bx,by,bz,elements,lines`. Either path may be NULL. */
+trapeze_status trapeze_locality_write_csv(const trapeze_locality_graph *g, const char *edges_path,
+                                          const char *footprint_path, trapeze_error *err);
+/* Reads both files back (the footprint file gives the TBs and the grid). */
+trapeze_status trapeze_locality_read_csv(const char *edges_path, const char *footprint_path,
+                                         trapeze_locality_graph *out, trapeze_error *err);
+
+/* A TB grouping: which SM group queue each TB is placed in and in what
+ * order, run by the simulator's explicit dispatch policy
+ * (-trapeze_tb_dispatch explicit -trapeze_tb_grouping FILE). File: CSV
+ * `tb,group,order`, every TB exactly once, groups 0..n_groups-1, orders of a
+ * group 0..size-1 (any row order). */
+typedef struct trapeze_grouping {
+    long n_tbs;
+    int n_groups;                   /* 1 + the largest group */
+    int *group;                     /* per TB */
+    long *order;                    /* per TB: position in its group */
+} trapeze_grouping;
+
+void trapeze_grouping_free(trapeze_grouping *g);
+/* n_tbs > 0: the file must hold exactly those TBs; max_groups > 0: groups
+ * must lie below it (the SMs). Errors name file, line and field. */
+trapeze_status trapeze_grouping_load(const char *path, long n_tbs, int max_groups,
+                                     trapeze_grouping *out, trapeze_error *err);
+trapeze_status trapeze_grouping_save(const char *path, const trapeze_grouping *g,
+                                     trapeze_error *err);
+
+
+/* Allocates n_tbs TBs in n_groups groups (all in group 0, order 0). */
+trapeze_status trapeze_grouping_alloc(trapeze_grouping *g, long n_tbs, int n_groups,
+                                      trapeze_error *err);
+/* Every TB once, groups in range, each group's orders exactly 0..size-1. */
+trapeze_status trapeze_grouping_check(const trapeze_grouping *g, trapeze_error *err);
+
+/* ------------------------------------------ TB grouping model (model/group.c) */
+
+/* The grouping model's constants: what capacity, contention and timing leave
+ * unknown, fitted from short samples. */
+typedef enum {
+    TRAPEZE_GRP_MU,        /* L2 accesses per footprint line of a TB running alone */
+    TRAPEZE_GRP_ETA1,      /* fraction of lines shared with a co-resident TB that hit in L1 */
+    TRAPEZE_GRP_ETA2,      /* fraction of lines shared with an earlier TB that hit in L2 */
+    TRAPEZE_GRP_RETAIN2,   /* L2 retention: lines survive about retain2 x L2 capacity of traffic */
+    TRAPEZE_GRP_THETA,     /* union of overlaps: theta x largest + (1-theta) x saturating sum */
+    TRAPEZE_GRP_NU,        /* DRAM reads per line missed in L2 */
+    TRAPEZE_GRP_CWAVE,     /* cycles for one SM to run a wave of its co-resident TBs */
+    TRAPEZE_GRP_TL2,       /* cycles per L2 access (the whole GPU's L2 throughput) */
+    TRAPEZE_GRP_TDRAM,     /* cycles per DRAM read */
+    TRAPEZE_GRP_OVERLAP,   /* omega: cycles = (Tc^p + T2^p + Td^p)^(1/p), p = 1/(1-omega) */
+    TRAPEZE_GRP_NPARAMS
+} trapeze_grp_param;
+
+typedef struct trapeze_grp_params {
+    double value[TRAPEZE_GRP_NPARAMS];
+    double stderr_[TRAPEZE_GRP_NPARAMS];
+    char source[128];
+} trapeze_grp_params;
+
+const char *trapeze_grp_param_name(trapeze_grp_param p);
+void trapeze_grp_param_range(trapeze_grp_param p, double *lo, double *hi);
+void trapeze_grp_params_default(trapeze_grp_params *p);
+
+/* What the model needs of the GPU and of the kernel's occupancy. */
+typedef struct trapeze_grp_machine {
+    int n_sm;
+    int tbs_per_sm;        /* co-resident TBs per SM (occupancy), x */
+    double l1_lines;       /* L1D capacity per SM, in lines */
+    double l2_lines;       /* L2 capacity, whole GPU, in lines */
+} trapeze_grp_machine;
+
+typedef struct trapeze_grp_model trapeze_grp_model;
+
+/* Copies what it needs of the graph. */
+trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
+                                  const trapeze_grp_machine *m, const trapeze_grp_params *p,
+                                  trapeze_grp_model **out, trapeze_error *err);
+void trapeze_grp_destroy(trapeze_grp_model *m);
+void trapeze_grp_set_params(trapeze_grp_model *m, const trapeze_grp_params *p);
+
+typedef struct trapeze_grp_eval {
+    double l1_shared_hits;   /* L1 hits on lines another TB of the same SM brought */
+    double l2_accesses;      /* L1 misses sent to L2 (lines) */
+    double dram_reads;
+    double max_queue;        /* TBs in the longest group queue */
+    double t_compute, t_l2, t_dram;
+    double cycles;
+    /* exact gradients in the parameters */
+    double dl2_dparam[TRAPEZE_GRP_NPARAMS];
+    double ddram_dparam[TRAPEZE_GRP_NPARAMS];
+    double dcycles_dparam[TRAPEZE_GRP_NPARAMS];
+} trapeze_grp_eval;
+
+/* Predicts a grouping (n_groups must be the machine's n_sm). */
+trapeze_status trapeze_grp_evaluate(const trapeze_grp_model *m, const trapeze_grouping *g,
+                                    trapeze_grp_eval *out, trapeze_error *err);
+
+/* Groupings as the model sees the simulator's baselines and the tiles:
+ * round-robin (TB t in queue t mod n_sm at position t / n_sm), BCS (pairs
+ * 2p, 2p+1 together, pair p in queue p mod n_sm), and tiles of gx x gy TBs
+ * over the grid (y and z folded), taken in row-major (tile_order 0) or
+ * column-major (1) tile order, each tile whole to the least-loaded queue
+ * (balance), TBs row-major inside. out is allocated (trapeze_grouping_free). */
+trapeze_status trapeze_grp_grouping_rr(const trapeze_grp_model *m, trapeze_grouping *out,
+                                       trapeze_error *err);
+trapeze_status trapeze_grp_grouping_bcs(const trapeze_grp_model *m, trapeze_grouping *out,
+                                        trapeze_error *err);
+trapeze_status trapeze_grp_grouping_tiles(const trapeze_grp_model *m, int gx, int gy,
+                                          int tile_order, trapeze_grouping *out,
+                                          trapeze_error *err);
+
+/* The optimizer's result. */
+typedef struct trapeze_grp_choice {
+    char source[32];          /* "tiles", or the name of the candidate that won */
+    int gx, gy, tile_order;   /* the tile chosen (0 when a candidate won) */
+    double gx_continuous, gy_continuous;   /* the relaxation's optimum */
+    double relaxed_cycles;    /* the relaxation's value there */
+    int model_evaluations;    /* discrete groupings the model predicted */
+    int nlopt_evaluations;
+    trapeze_grp_eval eval;    /* the prediction of the chosen grouping */
+} trapeze_grp_choice;
+
+/* Picks a grouping minimizing predicted cycles. The relaxation: tile width
+ * and height (gx, gy) real, the model's cycles between whole shapes
+ * interpolated bilinearly (exact gradients of the interpolant), minimized
+ * by NLopt SLSQP from several starts under gx * gy <= TBs per SM, for both
+ * tile orders; then rounded (the whole shapes around the optimum, grown to
+ * fill the SM) and refined (every rounded shape in both orders predicted by
+ * the discrete model). Candidates (e.g. the baselines' groupings) compete
+ * with the tiles; a tie keeps the tiles. out is allocated. */
+trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
+                                    const trapeze_grouping *candidates,
+                                    const char *const *candidate_names, int n_candidates,
+                                    trapeze_grouping *out, trapeze_grp_choice *choice,
+                                    trapeze_error *err);
 
 #ifdef __cplusplus
 }

@@ -92,10 +92,10 @@ static trapeze_status build_adjacency(trapeze_grp_model *m, const trapeze_locali
     }
     for (long e = 0; e < ne; e++) {
         const trapeze_locality_edge *ed = &g->edges[e];
-        if (ed->tb_i < 0 || ed->tb_j >= n || ed->tb_i >= ed->tb_j || !(ed->shared_lines >= 0)) {
+        if (ed->tb_i < 0 || ed->tb_j >= n || ed->tb_i >= ed->tb_j || ed->shared_lines < 0) {
             free(fill);
             return trapeze_fail(err, TRAPEZE_EINVAL,
-                                "locality graph: edge %ld (%ld, %ld, %g lines): need 0 <= i < j < %ld and lines >= 0",
+                                "locality graph: edge %ld (%ld, %ld, %lld lines): need 0 <= i < j < %ld and lines >= 0",
                                 e, ed->tb_i, ed->tb_j, ed->shared_lines, n);
         }
         m->adj_start[ed->tb_i + 1]++;
@@ -108,9 +108,9 @@ static trapeze_status build_adjacency(trapeze_grp_model *m, const trapeze_locali
         long a = m->adj_start[ed->tb_i] + fill[ed->tb_i]++;
         long b = m->adj_start[ed->tb_j] + fill[ed->tb_j]++;
         m->adj_tb[a] = ed->tb_j;
-        m->adj_s[a] = ed->shared_lines;
+        m->adj_s[a] = (double)ed->shared_lines;
         m->adj_tb[b] = ed->tb_i;
-        m->adj_s[b] = ed->shared_lines;
+        m->adj_s[b] = (double)ed->shared_lines;
     }
     free(fill);
     return TRAPEZE_OK;
@@ -121,7 +121,7 @@ trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
                                   trapeze_grp_model **out, trapeze_error *err)
 {
     *out = NULL;
-    if (!graph || graph->n_tbs < 1 || !graph->footprint_lines || (graph->n_edges && !graph->edges))
+    if (!graph || graph->n_tbs < 1 || !graph->lines || (graph->n_edges && !graph->edges))
         return trapeze_fail(err, TRAPEZE_EINVAL, "grouping model: empty locality graph");
     if (mach->n_sm < 1 || mach->tbs_per_sm < 1 || !(mach->l1_lines > 0) ||
         !(mach->l2_lines > 0))
@@ -142,11 +142,11 @@ trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
     }
     double sum = 0;
     for (long t = 0; t < m->n; t++) {
-        m->f[t] = graph->footprint_lines[t];
+        m->f[t] = (double)graph->lines[t];
         if (!(m->f[t] >= 0)) {
             trapeze_grp_destroy(m);
-            return trapeze_fail(err, TRAPEZE_EINVAL, "locality graph: TB %ld: footprint %g lines",
-                                t, graph->footprint_lines[t]);
+            return trapeze_fail(err, TRAPEZE_EINVAL, "locality graph: TB %ld: footprint %lld lines",
+                                t, graph->lines[t]);
         }
         sum += m->f[t];
     }
@@ -220,7 +220,7 @@ trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const trapeze_grou
                                   grp_duals *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (g->n_tbs != m->n || g->n_groups != m->m.n_sm)
+    if (g->n_tbs != m->n || g->n_groups > m->m.n_sm)
         return trapeze_fail(err, TRAPEZE_EINVAL,
                             "grouping of %ld TBs in %d groups for a model of %ld TBs on %d SMs",
                             g->n_tbs, g->n_groups, m->n, m->m.n_sm);

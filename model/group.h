@@ -8,14 +8,10 @@
 #include "model/dual.h"
 #include "trapeze.h"
 
-/* Variables of the grouping model's duals: the parameter vector, then the
- * two decision variables of the tile relaxation (tile width and height). */
-enum {
-    GRP_VAR_PARAM0 = 0,
-    GRP_VAR_GX = TRAPEZE_GRP_NPARAMS,
-    GRP_VAR_GY,
-    GRP_NVARS
-};
+/* Variables of the grouping model's duals: the parameter vector. (The tile
+ * relaxation's decisions are differentiated in group_opt.c, on the
+ * interpolant of the model over tile shapes.) */
+enum { GRP_VAR_PARAM0 = 0, GRP_NVARS = TRAPEZE_GRP_NPARAMS };
 
 TRAPEZE_DUAL_DEFINE(grp_dual, gd, GRP_NVARS)
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/error.h"
 #include "common/ini.h"
@@ -133,12 +134,36 @@ static trapeze_status on_param(void *user, const trapeze_ini_ctx *at, const char
                               &p->value[i], err);
 }
 
+typedef struct {
+    trapeze_gz_params *p;
+    int set;    /* [ghostzone] and [profile.NAME] keys read */
+} load_state;
+
+static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *section,
+                             const char *key, const char *value, trapeze_error *err)
+{
+    load_state *st = user;
+    trapeze_status s = on_param(st->p, at, section, key, value, err);
+    st->set += !s && strcmp(section, "meta") != 0;
+    return s;
+}
+
 trapeze_status trapeze_gz_params_load(const char *path, trapeze_gz_params *p,
                                       trapeze_error *err)
 {
     trapeze_gz_params_default(p);
     snprintf(p->source, sizeof p->source, "%s", path);
-    return trapeze_ini_parse(path, on_param, p, err);
+    load_state st = {p, 0};
+    trapeze_status s = trapeze_ini_parse(path, on_key, &st, err);
+    if (s)
+        return s;
+    /* an empty or truncated file is a mistake, not "use the defaults" */
+    if (st.set == 0)
+        return trapeze_fail(err, TRAPEZE_EPARSE,
+                            "%s: sets nothing (expected [ghostzone] name = value lines); "
+                            "leave out --calibration for the built-in defaults",
+                            path);
+    return TRAPEZE_OK;
 }
 
 trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params *p,
@@ -167,10 +192,21 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
             fprintf(f, "%s = %.17g\n", profile_keys[k],
                     *profile_field((trapeze_gz_profile *)&p->profile[i], k));
     }
-    int failed = ferror(f) | (fclose(f) != 0);
-    if (failed || rename(tmp, path) != 0) {
+    errno = 0;
+    int failed = ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0;
+    int e = errno;
+    if (fclose(f) != 0 && !failed) {
+        failed = 1;
+        e = errno;
+    }
+    if (!failed && rename(tmp, path) != 0) {
+        failed = 1;
+        e = errno;
+    }
+    if (failed) {
         remove(tmp);
-        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write", path);
+        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path,
+                            strerror(e ? e : EIO));
     }
     return TRAPEZE_OK;
 }

@@ -4,7 +4,7 @@
 # Called by the Makefile before the first build; safe to run again.
 set -eu
 
-build_pkgs="build-essential pkg-config libgsl-dev libnlopt-dev libcsv-dev libinih-dev liblzma-dev xz-utils"
+build_pkgs="build-essential pkg-config libgsl-dev libnlopt-dev libcsv-dev libinih-dev libmetis-dev liblzma-dev xz-utils"
 notebook_pkgs="jupyter-nbconvert python3-nbconvert python3-ipykernel python3-matplotlib python3-pandas python3-pytest"
 mpi_pkgs="libopenmpi-dev openmpi-bin"
 

@@ -30,10 +30,10 @@ sed 's/^elem_per_op = 1/elemperop = 1/' data/workloads/pathfinder.ini >"$D/unkno
 expect_error "unknown workload key" "$D/unknown.ini:12: [workload] elemperop: unknown key" "$D/unknown.ini"
 
 sed 's/^size = 1000000/size = -1000000/' data/workloads/pathfinder.ini >"$D/negative.ini"
-expect_error "negative size" "$D/negative.ini:8: [workload] size: size -1e+06 must be positive" "$D/negative.ini"
+expect_error "negative size" "$D/negative.ini:8: [workload] size: -1000000 is outside [1, 1e+15]" "$D/negative.ini"
 
 sed 's/^iterations = 100/iterations = lots/' data/workloads/pathfinder.ini >"$D/malformed.ini"
-expect_error "malformed value" "$D/malformed.ini:14: [workload] iterations: expected an integer, got 'lots'" "$D/malformed.ini"
+expect_error "malformed value" "$D/malformed.ini:14: [workload] iterations: expected an integer in [1, 1000000000], got 'lots'" "$D/malformed.ini"
 
 printf '%s\n' "$(cat data/workloads/pathfinder.ini)" | sed 's/^iterations = 100/iterations = 100\nheight = 128/' >"$D/tall.ini"
 expect_error "height violates 5.20" "$D/tall.ini:15: [workload] height: 128 violates Eq. 5.20" "$D/tall.ini"
@@ -45,6 +45,39 @@ expect_error "malformed gpu option" "$D/bad.config:$line: option -gpgpu_clock_do
 
 printf '[ghostzone]\nsigma = 5\nmu = 2\n' >"$D/cal.ini"
 expect_error "calibration out of range" "$D/cal.ini:3: [ghostzone] mu: 2 is outside [0, 1]" --calibration "$D/cal.ini"
+
+# issue 11: numbers out of range are refused with the range, never cast (each
+# of these used to exit 0 with h* = 5.5e67, h = -2147483648 or CPL = inf)
+bad_hotspot() { sed "s/^$1 = .*/$1 = $2/" data/workloads/hotspot.ini >"$D/range.ini"; }
+bad_hotspot halo 3000000000x3000000000
+expect_error "huge halo" "range.ini:8: [workload] halo: 3000000000 is outside [1, 1e+06]" "$D/range.ini"
+bad_hotspot halo 4294967298
+expect_error "halo past 2^32" "range.ini:8: [workload] halo: 4294967298 is outside [1, 1e+06]" "$D/range.ini"
+bad_hotspot halo 0.5x0.5
+expect_error "fractional halo" "range.ini:8: [workload] halo: '0.5' is not an integer" "$D/range.ini"
+bad_hotspot block 6333333331
+expect_error "huge block" "range.ini:9: [workload] block: 6333333331 is outside [1, 1e+06]" "$D/range.ini"
+printf '[workload]\nname = x\000y\n' >"$D/nul.ini"
+expect_error "NUL byte in a workload" "nul.ini:2: a NUL byte: not a text file" "$D/nul.ini"
+cfg_with() { grep -v -- "^-$1 " data/gpus/gtx280.config >"$D/range.config"; echo "-$1 $2" >>"$D/range.config"; }
+last=$(($(grep -vc -- '^-gpgpu_n_clusters ' data/gpus/gtx280.config) + 1))
+cfg_with gpgpu_n_clusters 4294967311
+expect_error "SM count past 2^32" "range.config:$last: option -gpgpu_n_clusters: 4294967311 is outside [1, " --gpu "$D/range.config"
+cfg_with gpgpu_shader_registers 4294967296
+expect_error "registers past 2^32" "option -gpgpu_shader_registers: 4294967296 is outside [1, " --gpu "$D/range.config"
+cfg_with gpgpu_shader_core_pipeline 1e10:32
+expect_error "pipeline 1e10" "option -gpgpu_shader_core_pipeline: '1e10' is not an integer" --gpu "$D/range.config"
+cfg_with gpgpu_shader_core_pipeline 10000000000:32
+expect_error "pipeline past int" "option -gpgpu_shader_core_pipeline: 10000000000 is outside [1, " --gpu "$D/range.config"
+# raw bytes in a value are shown escaped, never echoed to the terminal
+cfg_with gpgpu_n_clusters "$(printf '\001\377x')"
+expect_error "binary value" "option -gpgpu_n_clusters: expected an integer in [1, 4096], got '\\x01\\xffx'" \
+    --gpu "$D/range.config"
+# a calibration file that sets nothing is refused (it was taken as all defaults)
+: >"$D/empty.ini"
+expect_error "empty calibration" "empty.ini: sets nothing" --calibration "$D/empty.ini"
+printf '; only a comment\n[meta]\nsource = x\n' >"$D/empty.ini"
+expect_error "calibration of comments" "empty.ini: sets nothing" --calibration "$D/empty.ini"
 
 # a failure after rows were written still leaves no file
 expect_error "late failure" "$D/nope.ini: cannot open" data/workloads/pathfinder.ini "$D/nope.ini"

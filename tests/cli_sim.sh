@@ -59,6 +59,20 @@ awk -F, '
     }' "$D/k.csv" "$D/s.csv" >"$D/sums" || fail "per-SM sums: $(cat "$D/sums")"
 expect_error "per-SM CSV in a missing folder" "cannot create" --gpu $G vecadd n=64 \
     --per-sm-csv "$D/nofolder/s.csv"
+# issue 11: an unwritable --csv leaves no --per-sm-csv either (all or nothing)
+rm -f "$D/sm_only.csv"
+expect_failure "kernel CSV in a missing folder" "cannot create" "$D/nofolder/k.csv" \
+    "$T" sim --gpu $G vecadd n=64 --per-sm-csv "$D/sm_only.csv" --csv "$D/nofolder/k.csv"
+[ ! -e "$D/sm_only.csv" ] && [ ! -e "$D/sm_only.csv.tmp" ] || fail "a per-SM CSV was left without its kernel CSV"
+# a full disk: the reason is given, and nothing is left
+if [ -w /dev/full ]; then
+    ln -sf /dev/full "$D/full.csv.tmp"   # the temporary file lands on a full device
+    "$T" sim --gpu $G vecadd n=64 --csv "$D/full.csv" >/dev/null 2>"$D/full.err" \
+        && fail "disk full: exit status 0"
+    grep -q "full.csv: cannot write: No space left on device" "$D/full.err" \
+        || fail "disk full: no reason given: $(cat "$D/full.err")"
+    [ ! -e "$D/full.csv" ] || fail "disk full: a CSV was left"
+fi
 
 # the same run twice: the same bytes
 "$T" sim --gpu $G jacobi nx=64 ny=64 iters=2 --csv "$D/j2.csv" >/dev/null 2>&1
@@ -93,5 +107,23 @@ expect_error "malformed option" "bad1.config:3: option -gpgpu_num_sp_units" --gp
 printf -- '-gpgpu_clock_domains 700.0:700.0:700.0:924.0\n-gpgpu_scheduler fifo\n' >"$D/bad2.config"
 expect_error "unknown scheduler" "bad2.config:2: option -gpgpu_scheduler" --gpu "$D/bad2.config" vecadd
 expect_error "block too big" "does not fit on an SM" --gpu $G vecadd block=2048
+
+# issue 11: out-of-range options are refused by name and range, never cast
+sim_cfg() { grep -v -- "^-$1 " $G >"$D/range.config"; echo "-$1 $2" >>"$D/range.config"; }
+sim_cfg gpgpu_n_clusters 4294967311
+expect_error "SM count past 2^32" "option -gpgpu_n_clusters: 4294967311 is outside [1, 4096]" \
+    --gpu "$D/range.config" vecadd
+sim_cfg gpgpu_n_clusters 49152
+expect_error "49152 SMs" "option -gpgpu_n_clusters: 49152 is outside [1, 4096]" --gpu "$D/range.config" vecadd
+sim_cfg gpgpu_shader_registers 4294967296
+expect_error "registers past 2^32" "option -gpgpu_shader_registers: 4294967296 is outside" \
+    --gpu "$D/range.config" vecadd
+sim_cfg gpgpu_shader_core_pipeline 1e10:32
+expect_error "pipeline 1e10" "option -gpgpu_shader_core_pipeline: '1e10' is not an integer" \
+    --gpu "$D/range.config" vecadd
+map=$(grep -- '^-gpgpu_mem_addr_mapping ' $G | sed 's/dramid@[0-9]*;/dramid@4294967304;/; s/^-gpgpu_mem_addr_mapping //')
+sim_cfg gpgpu_mem_addr_mapping "$map"
+expect_error "dramid past 2^32" "option -gpgpu_mem_addr_mapping: expected dramid@N; with N a bit position below 41" \
+    --gpu "$D/range.config" vecadd
 
 finish cli_sim

@@ -48,6 +48,17 @@ cp -r "$D/j" "$D/c"
 sed '22s/^insts = .*/insts = 99/' "$D/j/kernel-2.traceg" >"$D/c/kernel-2.traceg"
 expect_error "insts mismatch" "kernel-2.traceg:" --trace "$D/c/kernelslist.g"
 grep -q "that insts = announced" "$D/stderr" || fail "insts mismatch message: $(cat "$D/stderr")"
+# issue 11: a three-line header declaring 2^31 - 1 blocks is refused before any
+# per-block table is allocated (it asked for 16 GB); a dimension past int is
+# refused, not wrapped (sscanf read 4294967297 as 1)
+mkdir -p "$D/big"
+printf 'kernel-1.traceg\n' >"$D/big/kernelslist.g"
+printf -- '-kernel name = big\n-grid dim = (2147483647,1,1)\n-block dim = (32,1,1)\n#BEGIN_TB\n' \
+    >"$D/big/kernel-1.traceg"
+expect_error "huge grid" "kernel-1.traceg: a grid of 2147483647 blocks, but a file of 80 bytes holds at most 2 thread blocks" \
+    --trace "$D/big/kernelslist.g"
+sed 's/^-grid dim = .*/-grid dim = (4294967297,1,1)/' "$D/j/kernel-1.traceg" >"$D/big/kernel-1.traceg"
+expect_error "grid past int" "kernel-1.traceg:3: expected -grid dim = (x,y,z)" --trace "$D/big/kernelslist.g"
 expect_error "missing list" "nolist.g" --trace "$D/nolist.g"
 printf 'kernel-1.traceg\nkernel-7.traceg\n' >"$D/j/missing.g"
 expect_error "missing kernel file" "kernel-7.traceg: cannot open" --trace "$D/j/missing.g"

@@ -13,11 +13,11 @@
 /* A graph of n TBs on a 1D grid, every footprint f lines. */
 typedef struct {
     trapeze_locality_graph g;
-    double fe[64], fl[64];
+    long long fe[64], fl[64];
     trapeze_locality_edge e[256];
 } small_graph;
 
-static void graph_init(small_graph *s, long n, double f)
+static void graph_init(small_graph *s, long n, long long f)
 {
     memset(s, 0, sizeof *s);
     s->g.n_tbs = n;
@@ -25,12 +25,12 @@ static void graph_init(small_graph *s, long n, double f)
     s->g.grid[1] = s->g.grid[2] = 1;
     for (long t = 0; t < n; t++)
         s->fe[t] = 32 * (s->fl[t] = f);
-    s->g.footprint_elements = s->fe;
-    s->g.footprint_lines = s->fl;
+    s->g.elements = s->fe;
+    s->g.lines = s->fl;
     s->g.edges = s->e;
 }
 
-static void edge(small_graph *s, long i, long j, double lines)
+static void edge(small_graph *s, long i, long j, long long lines)
 {
     s->e[s->g.n_edges++] = (trapeze_locality_edge){i, j, 32 * lines, lines};
 }
@@ -159,11 +159,11 @@ static void test_gradients(void)
     unsigned long r = 12345;
 #define RND() ((r = r * 6364136223846793005UL + 1442695040888963407UL) >> 33)
     for (int t = 0; t < 40; t++)
-        s.fl[t] = 20 + (double)(RND() % 30);
+        s.fl[t] = 20 + (long long)(RND() % 30);
     for (int i = 0; i < 40; i++)
         for (int j = i + 1; j < 40 && s.g.n_edges < 250; j++)
             if (RND() % 5 == 0)
-                edge(&s, i, j, 1 + (double)(RND() % 15));
+                edge(&s, i, j, 1 + (long long)(RND() % 15));
     trapeze_grp_machine mach = {3, 4, 64, 2000};
     trapeze_grp_params p;
     trapeze_grp_params_default(&p);

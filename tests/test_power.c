@@ -99,7 +99,7 @@ static void test_malformed(void)
     char msg[768], want[256];
     int line;
     CHECK(load_edited("reg_read =", "reg_read = lots", msg, sizeof msg, &line) == TRAPEZE_EPARSE);
-    snprintf(want, sizeof want, "FILE:%d: [event_j] reg_read: expected a number, got 'lots'", line);
+    snprintf(want, sizeof want, "FILE:%d: [event_j] reg_read: expected a number in [0, 1], got 'lots'", line);
     CHECK(line > 0 && strcmp(msg, want) == 0);
 
     CHECK(load_edited("idle_sm =", NULL, msg, sizeof msg, &line) == TRAPEZE_EPARSE);

@@ -579,8 +579,8 @@ static void test_builtins_and_determinism(void)
             }
             if (g == 0 && i == 3) {
                 /* CSV files of both runs are identical too */
-                CHECK_OK(sim_stats_write_csv("build/test_sim_a.csv", a, na, &err));
-                CHECK_OK(sim_stats_write_csv("build/test_sim_b.csv", b, nb, &err));
+                CHECK_OK(sim_stats_write_csv("build/test_sim_a.csv", a, na, NULL, &err));
+                CHECK_OK(sim_stats_write_csv("build/test_sim_b.csv", b, nb, NULL, &err));
                 char *x = NULL, *y = NULL;
                 FILE *fa = fopen("build/test_sim_a.csv", "r"), *fb = fopen("build/test_sim_b.csv", "r");
                 CHECK(fa && fb);

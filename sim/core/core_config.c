@@ -89,12 +89,7 @@ static trapeze_status read_trace_latencies(const trapeze_config *cfg, sim_core_c
 static trapeze_status get_pos(const trapeze_config *cfg, const char *option, long fallback,
                               long lo, long hi, long *out, trapeze_error *err)
 {
-    trapeze_status s = trapeze_config_get_int(cfg, option, fallback, out, err);
-    if (s)
-        return s;
-    if (*out < lo || *out > hi)
-        return trapeze_config_fail(cfg, option, err, "must lie between %ld and %ld", lo, hi);
-    return TRAPEZE_OK;
+    return trapeze_config_get_int_in(cfg, option, fallback, lo, hi, out, err);
 }
 
 trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *c,

@@ -128,14 +128,16 @@ typedef struct sim_kernel_stats {
 } sim_kernel_stats;
 
 void sim_kernel_stats_free(sim_kernel_stats *s);
-/* CSV: header + one row per kernel, to path.tmp then renamed. */
+/* CSV: header + one row per kernel, to path.tmp then renamed; with held
+ * non-NULL, finished but not renamed: the caller commits or aborts *held
+ * (all-or-nothing outputs, see common/csv_out.c). */
 trapeze_status sim_stats_write_csv(const char *path, const sim_kernel_stats *s, int n,
-                                   trapeze_error *err);
+                                   trapeze_csv_out **held, trapeze_error *err);
 /* Per-SM CSV: header + one row per kernel and SM (kernel,launch,sm,cycles,
  * warp_instructions,ipc,blocks,...); the counters of a launch's rows sum to
  * its row in sim_stats_write_csv's file. Written like it. */
 trapeze_status sim_stats_write_sm_csv(const char *path, const sim_kernel_stats *s, int n,
-                                      trapeze_error *err);
+                                      trapeze_csv_out **held, trapeze_error *err);
 /* Short text summary. */
 void sim_stats_print(FILE *f, const sim_kernel_stats *s, int n, const sim_core_config *c);
 

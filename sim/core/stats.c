@@ -149,14 +149,20 @@ static trapeze_status finish_row(trapeze_csv_out *csv, const cols *tail, trapeze
     return trapeze_csv_end_row(csv, err);
 }
 
-/* Commits a complete file, or removes it after a failure (status st). */
-static trapeze_status close_csv(trapeze_csv_out *csv, trapeze_status st, trapeze_error *err)
+/* Commits a complete file (or, with held, finishes it and hands it back
+ * uncommitted), or removes it after a failure (status st). */
+static trapeze_status close_csv(trapeze_csv_out *csv, trapeze_status st,
+                                trapeze_csv_out **held, trapeze_error *err)
 {
     if (st) {
         trapeze_csv_abort(csv);
         return st;
     }
-    return trapeze_csv_commit(csv, err);
+    if (!held)
+        return trapeze_csv_commit(csv, err);
+    st = trapeze_csv_finish(csv, err);
+    *held = st ? NULL : csv;
+    return st;
 }
 
 static double ipc_of(uint64_t insts, uint64_t cycles)
@@ -165,7 +171,7 @@ static double ipc_of(uint64_t insts, uint64_t cycles)
 }
 
 trapeze_status sim_stats_write_csv(const char *path, const sim_kernel_stats *s, int n,
-                                   trapeze_error *err)
+                                   trapeze_csv_out **held, trapeze_error *err)
 {
     static const char *const lead[] = {"kernel", "cycles", "warp_instructions", "ipc"};
     cols *l = calloc(1, sizeof *l);
@@ -186,11 +192,11 @@ trapeze_status sim_stats_write_csv(const char *path, const sim_kernel_stats *s, 
         st = finish_row(csv, l, err);
     }
     free(l);
-    return close_csv(csv, st, err);
+    return close_csv(csv, st, held, err);
 }
 
 trapeze_status sim_stats_write_sm_csv(const char *path, const sim_kernel_stats *s, int n,
-                                      trapeze_error *err)
+                                      trapeze_csv_out **held, trapeze_error *err)
 {
     static const char *const lead[] = {"kernel", "launch", "sm", "cycles",
                                        "warp_instructions", "ipc"};
@@ -216,7 +222,7 @@ trapeze_status sim_stats_write_sm_csv(const char *path, const sim_kernel_stats *
             st = finish_row(csv, l, err);
         }
     free(l);
-    return close_csv(csv, st, err);
+    return close_csv(csv, st, held, err);
 }
 
 void sim_stats_print(FILE *f, const sim_kernel_stats *s, int n, const sim_core_config *c)

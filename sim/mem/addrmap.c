@@ -42,10 +42,12 @@ const char *sim_addrmap_parse(const char *text, int n_channel, int n_sub, int n_
     const char *p = text;
     if (strncmp(p, "dramid@", 7) == 0) {
         p += 7;
-        int gap = 0;
-        while (*p >= '0' && *p <= '9')
+        int gap = 0, digits = 0;
+        while (*p >= '0' && *p <= '9' && gap <= 40) { /* stop before gap can overflow */
             gap = gap * 10 + (*p++ - '0');
-        if (*p != ';' || gap > 40)
+            digits++;
+        }
+        if (*p != ';' || !digits || gap > 40)
             return "expected dramid@N; with N a bit position below 41";
         out->gap = gap;
         p++;

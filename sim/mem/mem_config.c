@@ -182,14 +182,10 @@ static trapeze_status get_int(const trapeze_config *cfg, const char *name, long 
                               long lo, long hi, int *out, trapeze_error *err)
 {
     long v;
-    trapeze_status s = trapeze_config_get_int(cfg, name, fallback, &v, err);
-    if (s)
-        return s;
-    if (v < lo || v > hi)
-        return trapeze_config_fail(cfg, name, err, "must be between %ld and %ld, got %ld", lo,
-                                   hi, v);
-    *out = (int)v;
-    return TRAPEZE_OK;
+    trapeze_status s = trapeze_config_get_int_in(cfg, name, fallback, lo, hi, &v, err);
+    if (!s)
+        *out = (int)v; /* lo <= v <= hi, ints */
+    return s;
 }
 
 static trapeze_status read_clocks(const trapeze_config *cfg, sim_mem_config *c,

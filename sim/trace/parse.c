@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/text.h"
 #include "sim/trace/parse.h"
 
 #define RZ 255   /* SASS's zero register: no dependence */
@@ -349,6 +350,7 @@ trapeze_status sim_trace_fail_line(trapeze_error *err, const char *path, long lo
     while (at + n < end && n < 60 && at[n] != '\n' && at[n] != '\r' &&
            (whole_line || !is_space(at[n])))
         n++;
-    return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: expected %s, got '%.*s'", path, line,
-                        what, (int)n, at);
+    char q[256]; /* raw bytes of a binary file are shown escaped */
+    return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: expected %s, got '%s'", path, line,
+                        what, trapeze_escape(at, n, q, sizeof q));
 }

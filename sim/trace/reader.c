@@ -9,9 +9,13 @@
  * sections, whatever the file's length. Owns no timing.
  */
 #define _FILE_OFFSET_BITS 64
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/error.h"
@@ -20,6 +24,8 @@
 
 #define MAX_BLOCK_THREADS 2048
 #define MAX_INSTS (1LL << 40)
+/* The shortest thread-block section: "#BEGIN_TB\nthread block=0,0,0\n#END_TB" is 36 bytes. */
+#define MIN_TB_BYTES 32
 
 typedef struct tb_section tb_section;
 
@@ -64,11 +70,42 @@ static void trim(const char **p, const char **e)
         (*e)--;
 }
 
+/* "x,y,z" (in parentheses when parens), each a decimal in [lo, INT_MAX],
+ * checked before it is stored (sscanf's %d would wrap 4294967297 to 1). */
+static int read_triple(const char *v, int parens, long lo, sim_dim3 *d)
+{
+    int *out[3] = {&d->x, &d->y, &d->z};
+    while (*v == ' ' || *v == '\t')
+        v++;
+    if (parens && *v++ != '(')
+        return 0;
+    for (int i = 0; i < 3; i++) {
+        while (*v == ' ')
+            v++;
+        if (!isdigit((unsigned char)*v))
+            return 0;
+        char *end;
+        errno = 0;
+        long x = strtol(v, &end, 10);
+        if (errno == ERANGE || x < lo || x > INT_MAX)
+            return 0;
+        *out[i] = (int)x;
+        v = end;
+        while (*v == ' ')
+            v++;
+        if (i < 2 && *v++ != ',')
+            return 0;
+    }
+    if (parens && *v++ != ')')
+        return 0;
+    while (*v == ' ' || *v == '\t' || *v == '\r')
+        v++;
+    return *v == '\0';
+}
+
 static int value_dim3(const char *v, sim_dim3 *d)
 {
-    char extra;
-    return sscanf(v, " (%d,%d,%d)%c", &d->x, &d->y, &d->z, &extra) == 3 && d->x >= 1 &&
-           d->y >= 1 && d->z >= 1;
+    return read_triple(v, 1, 1, d);
 }
 
 static int value_long(const char *v, long lo, long hi, long *x)
@@ -156,6 +193,15 @@ static trapeze_status header_done(sim_trace_kernel *t, long long line, int seen_
     if (blocks > (1LL << 31))
         return trapeze_fail(err, TRAPEZE_EPARSE, "%s: grid of %lld blocks (at most 2^31)",
                             t->path, blocks);
+    /* Every block has a section in the file, of MIN_TB_BYTES at least: a grid
+     * the file cannot hold is refused before its per-block tables exist. */
+    struct stat st;
+    if (fstat(fileno(t->file), &st) == 0 && blocks > (long long)st.st_size / MIN_TB_BYTES)
+        return trapeze_fail(err, TRAPEZE_EPARSE,
+                            "%s: a grid of %lld blocks, but a file of %lld bytes holds at most "
+                            "%lld thread blocks (%d bytes each at least)",
+                            t->path, blocks, (long long)st.st_size,
+                            (long long)st.st_size / MIN_TB_BYTES, MIN_TB_BYTES);
     t->blocks = (long)blocks;
     t->warps_per_block = (sim_kernel_block_threads(&t->kernel) + SIM_WARP_LANES - 1) /
                          SIM_WARP_LANES;
@@ -188,11 +234,14 @@ static trapeze_status begin_block_line(sim_trace_kernel *t, scan *s, const char 
                                        const char *e, long long line, trapeze_error *err)
 {
     sim_dim3 b;
-    char extra;
     char buf[128];
     snprintf(buf, sizeof buf, "%.*s", (int)(e - p), p);
     const sim_dim3 *g = &t->kernel.grid;
-    if (sscanf(buf, " thread block = %d,%d,%d %c", &b.x, &b.y, &b.z, &extra) != 3)
+    const char *v = buf;
+    while (*v == ' ' || *v == '\t')
+        v++;
+    if (strncmp(v, "thread block", 12) != 0 || !(v = strchr(v, '=')) ||
+        !read_triple(v + 1, 0, 0, &b))
         return sim_trace_fail_line(err, t->path, line, "'thread block = x,y,z'", p, e, 1);
     if (b.x < 0 || b.y < 0 || b.z < 0 || b.x >= g->x || b.y >= g->y || b.z >= g->z)
         return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: thread block %d,%d,%d is outside "

@@ -1,0 +1,133 @@
+/*
+ * cmd_locality.c - `trapeze locality`: the thread-block locality graph of a
+ * built-in kernel's launch or a trace's kernel: a summary on stdout, the
+ * edge list and footprints as CSV. Argument handling only; the analysis is
+ * sim/locality.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "common/text.h"
+#include "trapeze.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: trapeze locality --gpu FILE KERNEL [name=value ...] [--launch N]\n"
+            "                        [--locality-csv FILE] [--footprint-csv FILE] [--quiet]\n"
+            "       trapeze locality --trace DIR/kernelslist.g [--launch N] ...\n"
+            "\n"
+            "Builds the locality graph of one kernel launch: which thread blocks (TBs)\n"
+            "read the same global elements and cache lines (PAVER's graph; SpScore is\n"
+            "1 - nonzero off-diagonal entries / TBs^2). Built-in kernels are analysed\n"
+            "exactly (every address of every load); traces from their load addresses.\n"
+            "\n"
+            "  --gpu FILE             GPU configuration (for the built-in kernel's shape)\n"
+            "  --trace LIST           a kernel of an Accel-Sim trace instead of KERNEL\n"
+            "  --launch N             which launch (0 first; default 0)\n"
+            "  --locality-csv FILE    edge list: tb_i,tb_j,shared_elements,shared_lines\n"
+            "  --footprint-csv FILE   per TB: tb,bx,by,bz,elements,lines\n"
+            "  --quiet                no summary on stdout\n");
+}
+
+static void summary(const trapeze_locality_graph *g)
+{
+    long long el = 0, ln = 0, max_el = 0, sum_shared = 0;
+    for (long t = 0; t < g->n_tbs; t++) {
+        el += g->elements[t];
+        ln += g->lines[t];
+    }
+    long with_el = 0;
+    for (long e = 0; e < g->n_edges; e++) {
+        with_el += g->edges[e].shared_elements > 0;
+        sum_shared += g->edges[e].shared_elements;
+        if (g->edges[e].shared_elements > max_el)
+            max_el = g->edges[e].shared_elements;
+    }
+    double n = (double)g->n_tbs;
+    printf("kernel %s: %ld TBs (grid %d x %d x %d)\n", g->kernel, g->n_tbs, g->grid[0],
+           g->grid[1], g->grid[2]);
+    printf("footprint per TB: %.1f elements, %.1f lines of %d B (mean)\n", (double)el / n,
+           (double)ln / n, g->line_bytes);
+    printf("edges: %ld sharing lines, %ld sharing elements (largest %lld, mean %.1f)\n",
+           g->n_edges, with_el, max_el, with_el ? (double)sum_shared / (double)with_el : 0.0);
+    printf("SpScore: %.5f\n", trapeze_locality_spscore(g));
+}
+
+int cli_locality(int argc, char **argv)
+{
+    const char *gpu = NULL, *trace = NULL, *kernel = NULL, *edges = NULL, *fp = NULL;
+    long launch = 0;
+    int quiet = 0, n_params = 0, rc = 2;
+    char **params = calloc((size_t)argc + 1, sizeof *params);
+    if (!params)
+        return 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            free(params);
+            return 0;
+        } else if (!strcmp(a, "--gpu") || !strcmp(a, "--trace") || !strcmp(a, "--launch") ||
+                   !strcmp(a, "--locality-csv") || !strcmp(a, "--footprint-csv")) {
+            if (i + 1 >= argc) {
+                rc = cli_usage_error("locality", "%s needs a value", a);
+                goto out;
+            }
+            const char *v = argv[++i];
+            if (!strcmp(a, "--gpu"))
+                gpu = v;
+            else if (!strcmp(a, "--trace"))
+                trace = v;
+            else if (!strcmp(a, "--locality-csv"))
+                edges = v;
+            else if (!strcmp(a, "--footprint-csv"))
+                fp = v;
+            else if (!trapeze_parse_long(v, &launch) || launch < 0 || launch > 1000000) {
+                rc = cli_usage_error("locality", "--launch %s: expected a launch index >= 0", v);
+                goto out;
+            }
+        } else if (!strcmp(a, "--quiet")) {
+            quiet = 1;
+        } else if (a[0] == '-' && a[1] == '-') {
+            rc = cli_usage_error("locality", "unknown option %s", a);
+            goto out;
+        } else if (!kernel) {
+            kernel = a;
+        } else {
+            params[n_params++] = argv[i];
+        }
+    }
+    if (!kernel == !trace || (kernel && !gpu)) {
+        rc = cli_usage_error("locality", "%s", trace ? "give a KERNEL or --trace, not both"
+                                               : !kernel ? "no KERNEL given"
+                                                         : "--gpu FILE is required");
+        goto out;
+    }
+    trapeze_error err = {0};
+    trapeze_locality_graph g;
+    trapeze_config *cfg = NULL;
+    trapeze_status s = trace ? trapeze_locality_trace(trace, (int)launch, &g, &err)
+                             : trapeze_config_load(gpu, &cfg, &err);
+    if (!s && !trace)
+        s = trapeze_locality_builtin(cfg, kernel, params, n_params, (int)launch, &g, &err);
+    trapeze_config_destroy(cfg);
+    if (s) {
+        fprintf(stderr, "trapeze locality: %s\n", err.message);
+        rc = 1;
+        goto out;
+    }
+    if (!quiet)
+        summary(&g);
+    rc = 0;
+    if ((edges || fp) && trapeze_locality_write_csv(&g, edges, fp, &err)) {
+        fprintf(stderr, "trapeze locality: %s\n", err.message);
+        rc = 1;
+    }
+    trapeze_locality_graph_free(&g);
+out:
+    free(params);
+    return rc;
+}

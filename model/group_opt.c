@@ -1,0 +1,352 @@
+/*
+ * group_opt.c - choosing a TB grouping with the grouping model: the
+ * groupings of the baselines and of rectangular tiles, the continuous
+ * relaxation over tile shapes (NLopt SLSQP with exact gradients of the
+ * interpolated model), rounding and refinement. Owns the search only; the
+ * predictions are group.c's.
+ *
+ * Why tiles: the seeds' kernels and the stencils are grid-structured, and a
+ * gx x gy tile of neighbouring TBs is the shape whose union of footprints is
+ * smallest for sharing along rows, columns or halos (Chen's rectangles,
+ * Tripathy's "same row and same column" pattern). The tile runs whole on
+ * one SM, so gx * gy <= x (the co-resident TBs) keeps it resident at once;
+ * tiles go to the least-loaded queue, which balances the SMs.
+ */
+#include <math.h>
+#include <nlopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "model/group.h"
+
+/* ------------------------------------------------------------ groupings */
+
+static trapeze_status alloc_for(const trapeze_grp_model *m, trapeze_grouping *out,
+                                trapeze_error *err)
+{
+    return trapeze_grouping_alloc(out, m->n, m->m.n_sm, err);
+}
+
+trapeze_status trapeze_grp_grouping_rr(const trapeze_grp_model *m, trapeze_grouping *out,
+                                       trapeze_error *err)
+{
+    trapeze_status s = alloc_for(m, out, err);
+    for (long t = 0; s == TRAPEZE_OK && t < m->n; t++) {
+        out->group[t] = (int)(t % m->m.n_sm);
+        out->order[t] = t / m->m.n_sm;
+    }
+    return s;
+}
+
+trapeze_status trapeze_grp_grouping_bcs(const trapeze_grp_model *m, trapeze_grouping *out,
+                                        trapeze_error *err)
+{
+    trapeze_status s = alloc_for(m, out, err);
+    for (long t = 0; s == TRAPEZE_OK && t < m->n; t++) {
+        long pair = t / 2;
+        out->group[t] = (int)(pair % m->m.n_sm);
+        out->order[t] = (pair / m->m.n_sm) * 2 + t % 2;
+    }
+    return s;
+}
+
+/* The grid as the tiles see it: x by (everything else), y and z folded. */
+static void grid_2d(const trapeze_grp_model *m, long *gx, long *gy)
+{
+    long x = m->grid[0];
+    if (x < 1 || x > m->n || m->n % x != 0)
+        x = m->n;
+    *gx = x;
+    *gy = m->n / x;
+}
+
+trapeze_status trapeze_grp_grouping_tiles(const trapeze_grp_model *m, int gx, int gy,
+                                          int tile_order, trapeze_grouping *out,
+                                          trapeze_error *err)
+{
+    long GX, GY;
+    grid_2d(m, &GX, &GY);
+    if (gx < 1 || gy < 1 || gx > GX || gy > GY)
+        return trapeze_fail(err, TRAPEZE_ERANGE, "tile %d x %d outside the %ld x %ld grid", gx,
+                            gy, GX, GY);
+    trapeze_status s = alloc_for(m, out, err);
+    long *load = calloc((size_t)m->m.n_sm, sizeof *load);
+    if (s != TRAPEZE_OK || !load) {
+        free(load);
+        trapeze_grouping_free(out);
+        return s != TRAPEZE_OK ? s : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    }
+    long tcx = (GX + gx - 1) / gx, tcy = (GY + gy - 1) / gy;
+    for (long t = 0; t < tcx * tcy; t++) {
+        long tx = tile_order ? t / tcy : t % tcx, ty = tile_order ? t % tcy : t / tcx;
+        int q = 0;
+        for (int k = 1; k < m->m.n_sm; k++)
+            if (load[k] < load[q])
+                q = k;
+        for (long y = ty * gy; y < (ty + 1) * gy && y < GY; y++)
+            for (long x = tx * gx; x < (tx + 1) * gx && x < GX; x++) {
+                out->group[y * GX + x] = q;
+                out->order[y * GX + x] = load[q]++;
+            }
+    }
+    free(load);
+    return TRAPEZE_OK;
+}
+
+/* ------------------------------------------------------------ relaxation */
+
+typedef struct {
+    const trapeze_grp_model *m;
+    int order;
+    int xmax, ymax;      /* shapes 1..xmax by 1..ymax */
+    int vx, vy;          /* which of gx, gy are NLopt variables (index or -1) */
+    double *cycles;      /* [order][gx][gy] cache, NAN until predicted */
+    int evaluations, nlopt_evaluations;
+    trapeze_status status;
+    trapeze_error *err;
+} relax;
+
+static double *cell(relax *r, int order, int gx, int gy)
+{
+    return &r->cycles[((size_t)order * (r->xmax + 1) + gx) * (r->ymax + 1) + gy];
+}
+
+/* The discrete model at a whole shape (cached). */
+static double shape_cycles(relax *r, int order, int gx, int gy, trapeze_grp_eval *e)
+{
+    double *c = cell(r, order, gx, gy);
+    if (!isnan(*c) && !e)
+        return *c;
+    trapeze_grouping g;
+    trapeze_grp_eval local;
+    if (!e)
+        e = &local;
+    if (trapeze_grp_grouping_tiles(r->m, gx, gy, order, &g, r->err) != TRAPEZE_OK ||
+        trapeze_grp_evaluate(r->m, &g, e, r->err) != TRAPEZE_OK) {
+        r->status = TRAPEZE_EFAIL;
+        trapeze_grouping_free(&g);
+        return HUGE_VAL;
+    }
+    trapeze_grouping_free(&g);
+    r->evaluations++;
+    return *c = e->cycles;
+}
+
+/* Bilinear interpolation between the four whole shapes around (u, v), and
+ * its exact gradient. */
+static double interpolate(relax *r, double u, double v, double *du, double *dv)
+{
+    int i = (int)floor(u), j = (int)floor(v);
+    if (i >= r->xmax)
+        i = r->xmax - 1;
+    if (j >= r->ymax)
+        j = r->ymax - 1;
+    if (i < 1)
+        i = 1;
+    if (j < 1)
+        j = 1;
+    int i1 = i + 1 <= r->xmax ? i + 1 : i, j1 = j + 1 <= r->ymax ? j + 1 : j;
+    double a = i1 > i ? u - i : 0, b = j1 > j ? v - j : 0;
+    double c00 = shape_cycles(r, r->order, i, j, NULL), c10 = shape_cycles(r, r->order, i1, j, NULL);
+    double c01 = shape_cycles(r, r->order, i, j1, NULL), c11 = shape_cycles(r, r->order, i1, j1, NULL);
+    *du = i1 > i ? (1 - b) * (c10 - c00) + b * (c11 - c01) : 0;
+    *dv = j1 > j ? (1 - a) * (c01 - c00) + a * (c11 - c10) : 0;
+    return (1 - a) * (1 - b) * c00 + a * (1 - b) * c10 + (1 - a) * b * c01 + a * b * c11;
+}
+
+static void unpack(const relax *r, const double *x, double *u, double *v)
+{
+    *u = r->vx >= 0 ? x[r->vx] : 1;
+    *v = r->vy >= 0 ? x[r->vy] : 1;
+}
+
+static double objective(unsigned n, const double *x, double *grad, void *data)
+{
+    relax *r = data;
+    double u, v, du, dv;
+    (void)n;
+    unpack(r, x, &u, &v);
+    r->nlopt_evaluations++;
+    double c = interpolate(r, u, v, &du, &dv);
+    if (grad) {
+        if (r->vx >= 0)
+            grad[r->vx] = du;
+        if (r->vy >= 0)
+            grad[r->vy] = dv;
+    }
+    return c;
+}
+
+/* gx * gy - x <= 0: the tile is resident at once. */
+static double resident(unsigned n, const double *x, double *grad, void *data)
+{
+    relax *r = data;
+    double u, v;
+    (void)n;
+    unpack(r, x, &u, &v);
+    if (grad) {
+        if (r->vx >= 0)
+            grad[r->vx] = v;
+        if (r->vy >= 0)
+            grad[r->vy] = u;
+    }
+    return u * v - r->m->m.tbs_per_sm;
+}
+
+/* One SLSQP run from (u0, v0); keeps the best point in (*bu, *bv, *bc). */
+static void relax_from(relax *r, double u0, double v0, double *bu, double *bv, double *bc)
+{
+    int n = (r->vx >= 0) + (r->vy >= 0);
+    double x[2], lo[2], hi[2], f;
+    if (r->vx >= 0) {
+        x[r->vx] = u0, lo[r->vx] = 1, hi[r->vx] = r->xmax;
+    }
+    if (r->vy >= 0) {
+        x[r->vy] = v0, lo[r->vy] = 1, hi[r->vy] = r->ymax;
+    }
+    nlopt_opt opt = nlopt_create(NLOPT_LD_SLSQP, (unsigned)n);
+    if (!opt)
+        return;
+    nlopt_set_lower_bounds(opt, lo);
+    nlopt_set_upper_bounds(opt, hi);
+    nlopt_set_min_objective(opt, objective, r);
+    if (n == 2)
+        nlopt_add_inequality_constraint(opt, resident, r, 1e-9);
+    nlopt_set_xtol_rel(opt, 1e-6);
+    nlopt_set_maxeval(opt, 200);
+    nlopt_result res = nlopt_optimize(opt, x, &f);
+    nlopt_destroy(opt);
+    double u, v;
+    unpack(r, x, &u, &v);
+    if (res > 0 && u * v <= r->m->m.tbs_per_sm + 1e-6 && f < *bc) {
+        *bu = u, *bv = v, *bc = f;
+    }
+}
+
+/* ------------------------------------------------------------ the search */
+
+typedef struct {
+    int gx, gy, order;
+} shape;
+
+static int add_shape(shape *list, int n, int max, const relax *r, int gx, int gy, int order)
+{
+    if (gx < 1 || gy < 1 || gx > r->xmax || gy > r->ymax ||
+        (long)gx * gy > r->m->m.tbs_per_sm || n >= max)
+        return n;
+    for (int k = 0; k < n; k++)
+        if (list[k].gx == gx && list[k].gy == gy && list[k].order == order)
+            return n;
+    list[n] = (shape){gx, gy, order};
+    return n + 1;
+}
+
+trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
+                                    const trapeze_grouping *candidates,
+                                    const char *const *candidate_names, int n_candidates,
+                                    trapeze_grouping *out, trapeze_grp_choice *choice,
+                                    trapeze_error *err)
+{
+    memset(choice, 0, sizeof *choice);
+    memset(out, 0, sizeof *out);
+    long GX, GY;
+    grid_2d(m, &GX, &GY);
+    int x = m->m.tbs_per_sm;
+    relax r = {.m = m, .status = TRAPEZE_OK, .err = err};
+    r.xmax = (int)(GX < x ? GX : x);
+    r.ymax = (int)(GY < x ? GY : x);
+    r.vx = r.xmax > 1 ? 0 : -1;
+    r.vy = r.ymax > 1 ? (r.vx >= 0 ? 1 : 0) : -1;
+    size_t cells = (size_t)2 * (r.xmax + 1) * (r.ymax + 1);
+    r.cycles = malloc(cells * sizeof *r.cycles);
+    if (!r.cycles)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    for (size_t k = 0; k < cells; k++)
+        r.cycles[k] = NAN;
+
+    /* relaxation, per tile order, from three starts */
+    shape list[64];
+    int n_shapes = 0;
+    double best_relaxed = HUGE_VAL;
+    for (int order = 0; order < 2 && r.status == TRAPEZE_OK; order++) {
+        r.order = order;
+        double bu = 1, bv = 1, bc = HUGE_VAL, s = sqrt((double)x);
+        if (r.vx >= 0 || r.vy >= 0) {
+            relax_from(&r, 1, fmin(r.ymax, x), &bu, &bv, &bc);
+            relax_from(&r, fmin(r.xmax, x), 1, &bu, &bv, &bc);
+            relax_from(&r, fmin(r.xmax, s), fmin(r.ymax, x / fmin(r.xmax, s)), &bu, &bv, &bc);
+        }
+        if (bc == HUGE_VAL) {   /* nothing to relax (1 x 1 shapes only) or no run converged */
+            double du, dv;
+            bc = interpolate(&r, bu, bv, &du, &dv);
+        }
+        if (bc < best_relaxed) {
+            best_relaxed = bc;
+            choice->gx_continuous = bu;
+            choice->gy_continuous = bv;
+        }
+        /* rounding: the whole shapes around the optimum, and grown to fill the SM */
+        int fx = (int)floor(bu + 1e-9), fy = (int)floor(bv + 1e-9);
+        for (int ox = 0; ox <= 1; ox++)
+            for (int oy = 0; oy <= 1; oy++) {
+                int gx = fx + ox, gy = fy + oy;
+                for (int o = 0; o < 2; o++) {
+                    n_shapes = add_shape(list, n_shapes, 64, &r, gx, gy, o);
+                    if (gx >= 1)
+                        n_shapes = add_shape(list, n_shapes, 64, &r, gx,
+                                             (int)fmin(r.ymax, x / gx), o);
+                    if (gy >= 1)
+                        n_shapes = add_shape(list, n_shapes, 64, &r,
+                                             (int)fmin(r.xmax, x / gy), gy, o);
+                }
+            }
+    }
+    choice->relaxed_cycles = best_relaxed;
+
+    /* refinement: every rounded shape, both orders, by the discrete model */
+    double best = HUGE_VAL;
+    for (int k = 0; k < n_shapes && r.status == TRAPEZE_OK; k++) {
+        trapeze_grp_eval e;
+        double c = shape_cycles(&r, list[k].order, list[k].gx, list[k].gy, &e);
+        if (c < best) {
+            best = c;
+            choice->gx = list[k].gx;
+            choice->gy = list[k].gy;
+            choice->tile_order = list[k].order;
+            choice->eval = e;
+        }
+    }
+    choice->model_evaluations = r.evaluations;
+    choice->nlopt_evaluations = r.nlopt_evaluations;
+    free(r.cycles);
+    if (r.status != TRAPEZE_OK)
+        return r.status;
+    snprintf(choice->source, sizeof choice->source, "tiles");
+    int winner = -1;
+    for (int c = 0; c < n_candidates; c++) {
+        trapeze_grp_eval e;
+        trapeze_status s = trapeze_grp_evaluate(m, &candidates[c], &e, err);
+        if (s != TRAPEZE_OK)
+            return s;
+        choice->model_evaluations++;
+        if (e.cycles < best) {
+            best = e.cycles;
+            winner = c;
+            choice->eval = e;
+        }
+    }
+    if (winner >= 0) {
+        snprintf(choice->source, sizeof choice->source, "%s",
+                 candidate_names ? candidate_names[winner] : "candidate");
+        choice->gx = choice->gy = choice->tile_order = 0;
+        trapeze_status s = trapeze_grouping_alloc(out, m->n, candidates[winner].n_groups, err);
+        if (s != TRAPEZE_OK)
+            return s;
+        memcpy(out->group, candidates[winner].group, (size_t)m->n * sizeof *out->group);
+        memcpy(out->order, candidates[winner].order, (size_t)m->n * sizeof *out->order);
+        return TRAPEZE_OK;
+    }
+    return trapeze_grp_grouping_tiles(m, choice->gx, choice->gy, choice->tile_order, out, err);
+}

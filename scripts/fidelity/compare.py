@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Compare Trapeze's simulator with Accel-Sim's counters (a reference CSV in the
+format of data/fidelity/accelsim-reference.csv).
+
+For every (trace, gpu) row of the reference: generate the trace if it is not in
+WORK yet (scripts/fidelity/gen_*.py, fix_exit.py, `trapeze trace export`), run
+`trapeze sim --trace` on the GPU's config (data/gpus/X.config followed by
+data/fidelity/X.trace.config), and print the cycle error and the counter ratios
+(Trapeze / Accel-Sim), then the mean and worst |cycle error| per GPU.
+
+usage: compare.py [--trapeze build/trapeze] [--work build/fidelity]
+                  [--ref data/fidelity/accelsim-reference.csv] [--only T1,T2]
+                  [--csv OUT]
+"""
+import argparse, csv, os, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.join(ROOT, "scripts", "fidelity")
+
+# reference gpu name -> (Trapeze config, trace-mode overlay)
+GPUS = {
+    "gtx480": ("data/gpus/gtx480.config", "data/fidelity/gtx480.trace.config"),
+    "qv100": ("data/gpus/v100.config", "data/fidelity/qv100.trace.config"),
+}
+
+# reference column -> Trapeze --csv column
+COUNTERS = [("winst", "warp_instructions"), ("l1a", "l1_accesses"), ("l1m", "l1_misses"),
+            ("l2a", "l2_accesses"), ("l2m", "l2_misses"), ("dram_rd_B", "dram_bytes_read"),
+            ("dram_wr_B", "dram_bytes_written")]
+
+
+def gen(trace, work, trapeze):
+    """Writes WORK/TRACE/kernelslist.g (quietly) unless it is there."""
+    out = os.path.join(work, trace)
+    if os.path.exists(os.path.join(out, "kernelslist.g")):
+        return out
+    py = [sys.executable]
+    quiet = dict(stdout=subprocess.DEVNULL, check=True)
+    if trace.endswith("_nx"):
+        base = gen(trace[:-3], work, trapeze)
+        subprocess.run(py + [os.path.join(HERE, "fix_exit.py"), base, out], **quiet)
+    elif trace.startswith("jacobi_"):
+        subprocess.run(py + [os.path.join(HERE, "gen_jacobi_trace.py"), trace[7:], out], **quiet)
+    elif trace.startswith("strided_s"):
+        subprocess.run(py + [os.path.join(HERE, "gen_kernels.py"), "strided", trace[9:], out],
+                       **quiet)
+    elif trace.startswith("matmul_"):
+        subprocess.run(py + [os.path.join(HERE, "gen_kernels.py"), "matmul", trace[7:], out],
+                       **quiet)
+    elif trace.startswith("tz_"):
+        kernel, params = {
+            "tz_jacobi_512": ("jacobi", ["nx=512", "ny=512"]),
+            "tz_strided_s8": ("strided", ["stride=8"]),
+            "tz_vecadd": ("vecadd", []),
+            "tz_matmul_tiled_128": ("matmul_tiled", ["n=128"]),
+            "tz_matmul_tiled_256": ("matmul_tiled", ["n=256"]),
+        }[trace]
+        subprocess.run([trapeze, "trace", "export", "--gpu",
+                        os.path.join(ROOT, "data/gpus/v100.config"), kernel] + params +
+                       ["--out", out], **quiet)
+    else:
+        raise SystemExit("compare.py: no generator for trace '%s'" % trace)
+    return out
+
+
+def simulate(trapeze, gpu, trace_dir, tmp):
+    cfg_path = os.path.join(tmp, gpu + ".config")
+    if not os.path.exists(cfg_path):
+        with open(cfg_path, "w") as f:
+            for part in GPUS[gpu]:
+                f.write(open(os.path.join(ROOT, part)).read() + "\n")
+    out = os.path.join(tmp, "run.csv")
+    subprocess.run([trapeze, "sim", "--gpu", cfg_path, "--trace",
+                    os.path.join(trace_dir, "kernelslist.g"), "--csv", out, "--quiet"],
+                   check=True, stderr=subprocess.DEVNULL)
+    rows = list(csv.DictReader(open(out)))
+    total = {}
+    for r in rows:   # sum over launches (one per trace here)
+        for k, v in r.items():
+            try:
+                total[k] = total.get(k, 0) + float(v)
+            except ValueError:
+                pass
+    return total
+
+
+def ratio(t, r):
+    return "-" if r == 0 and t == 0 else ("inf" if r == 0 else "%.2f" % (t / r))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--trapeze", default=os.path.join(ROOT, "build/trapeze"))
+    ap.add_argument("--work", default=os.path.join(ROOT, "build/fidelity"))
+    ap.add_argument("--ref", default=os.path.join(ROOT, "data/fidelity/accelsim-reference.csv"))
+    ap.add_argument("--only", default="")
+    ap.add_argument("--csv", default="")
+    a = ap.parse_args()
+    only = set(a.only.split(",")) if a.only else None
+    os.makedirs(a.work, exist_ok=True)
+    ref = [r for r in csv.DictReader(open(a.ref)) if not only or r["trace"] in only]
+    errs = {}
+    out_rows = []
+    head = ["trace", "gpu", "ref_cycles", "tz_cycles", "cycle_err_%"] + \
+           [c for c, _ in COUNTERS]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in ref:
+            gpu = r["gpu"]
+            tz = simulate(a.trapeze, gpu, gen(r["trace"], a.work, a.trapeze), tmp)
+            rc = float(r["cycles"])
+            err = 100.0 * (tz["cycles"] - rc) / rc
+            errs.setdefault(gpu, []).append((abs(err), r["trace"]))
+            row = [r["trace"], gpu, "%d" % rc, "%d" % tz["cycles"], "%+.1f" % err] + \
+                  [ratio(tz[t], float(r[c])) for c, t in COUNTERS]
+            out_rows.append(row)
+            print("| " + " | ".join(row) + " |", flush=True)
+    print()
+    print("| GPU | kernels | mean \\|cycle error\\| | worst |")
+    print("|---|---|---|---|")
+    for gpu, e in errs.items():
+        worst = max(e)
+        print("| %s | %d | %.1f%% | %.1f%% (%s) |" % (gpu, len(e), sum(x for x, _ in e) / len(e),
+                                                    worst[0], worst[1]))
+    if a.csv:
+        with open(a.csv + ".tmp", "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(head)
+            w.writerows(out_rows)
+        os.replace(a.csv + ".tmp", a.csv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,478 @@
+/*
+ * build.c - the locality graph of a kernel (sim_locality_build). Owns the
+ * footprints and the pair counts; knows nothing of dispatch or CSV.
+ *
+ * How (LocalityGuru's "address map" without its syntax trees: the kernel
+ * representation already holds the address expressions, so the analysis
+ * runs every warp of every block through the kernel's own instruction
+ * source and keeps the addresses of its global loads):
+ *  1. per TB: the sorted distinct element addresses and lines it reads
+ *     (footprints), appended as (key, tb) pairs, TBs in increasing id;
+ *  2. the pairs sorted by key (stable LSD radix sort): each key's TBs are
+ *     one run, already in increasing id;
+ *  3. runs of two or more TBs are counted per distinct TB set (a broadcast
+ *     array read by every TB is one set with a large weight, not
+ *     n^2/2 pair updates per element);
+ *  4. each set adds its weight to every pair of its TBs (a hash map of
+ *     pairs), lines and elements separately; edges sorted by (i, j).
+ * Invariants: keys of one TB are distinct; a run's TBs strictly increase;
+ * an edge's shared_lines >= 1 and shared_elements <= its TBs' footprints.
+ */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "sim/locality/locality.h"
+
+#define MAX_WARP_INSTS 200000000ull   /* a warp that long is a stuck stream */
+#define MAX_EDGES 100000000L
+
+typedef struct { uint64_t key; uint32_t tb; uint32_t pad; } pair;
+
+/* ---- sorting ---- */
+
+/* LSD radix sort of a[0..n) by value, skipping bytes where all keys agree. */
+static void radix_u64(uint64_t *a, uint64_t *tmp, size_t n)
+{
+    if (n < 2)
+        return;
+    uint64_t diff = 0;
+    for (size_t i = 1; i < n; i++)
+        diff |= a[i] ^ a[0];
+    for (int shift = 0; shift < 64; shift += 8) {
+        if (!(diff >> shift & 0xff))
+            continue;
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[(a[i] >> shift & 0xff) + 1]++;
+        for (int b = 0; b < 256; b++)
+            count[b + 1] += count[b];
+        for (size_t i = 0; i < n; i++)
+            tmp[count[a[i] >> shift & 0xff]++] = a[i];
+        memcpy(a, tmp, n * sizeof *a);
+    }
+}
+
+/* Stable LSD radix sort of pairs by key (equal keys keep their TB order). */
+static void radix_pairs(pair *a, pair *tmp, size_t n)
+{
+    if (n < 2)
+        return;
+    uint64_t diff = 0;
+    for (size_t i = 1; i < n; i++)
+        diff |= a[i].key ^ a[0].key;
+    for (int shift = 0; shift < 64; shift += 8) {
+        if (!(diff >> shift & 0xff))
+            continue;
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[(a[i].key >> shift & 0xff) + 1]++;
+        for (int b = 0; b < 256; b++)
+            count[b + 1] += count[b];
+        for (size_t i = 0; i < n; i++)
+            tmp[count[a[i].key >> shift & 0xff]++] = a[i];
+        memcpy(a, tmp, n * sizeof *a);
+    }
+}
+
+/* ---- growable arrays ---- */
+
+typedef struct { void *p; size_t n, cap, size; } vec;
+
+static int vec_reserve(vec *v, size_t more)
+{
+    if (v->n + more <= v->cap)
+        return 0;
+    size_t cap = v->cap ? v->cap : 1024;
+    while (cap < v->n + more)
+        cap *= 2;
+    void *p = realloc(v->p, cap * v->size);
+    if (!p)
+        return -1;
+    v->p = p;
+    v->cap = cap;
+    return 0;
+}
+
+/* ---- 1. footprints ---- */
+
+/* Appends the addresses of the global loads of every warp of block tb. */
+static trapeze_status block_addresses(const sim_kernel *k, long tb, vec *addr,
+                                      trapeze_error *err)
+{
+    const sim_source_ops *src = k->source ? k->source : &sim_program_source;
+    int threads = sim_kernel_block_threads(k);
+    int warps = (threads + SIM_WARP_LANES - 1) / SIM_WARP_LANES;
+    int bx = (int)(tb % k->grid.x), by = (int)(tb / k->grid.x % k->grid.y);
+    int bz = (int)(tb / ((long)k->grid.x * k->grid.y));
+    uint32_t regs[SIM_MAX_REGS];
+    for (int r = 0; r < SIM_MAX_REGS; r++)
+        regs[r] = UINT32_MAX;   /* every spin loop's word has arrived */
+    sim_warp_cursor *cur = calloc(1, sizeof *cur);
+    sim_warp_inst *in = malloc(sizeof *in);
+    if (!cur || !in) {
+        free(cur);
+        free(in);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
+    }
+    trapeze_status s = TRAPEZE_OK;
+    for (int w = 0; w < warps && !s; w++) {
+        memset(cur, 0, sizeof *cur);
+        src->warp_start(k->source_self, k, cur, bx, by, bz, w);
+        uint64_t n = 0;
+        while (src->next(k->source_self, k, cur, regs, in)) {
+            if (++n > MAX_WARP_INSTS) {
+                s = trapeze_fail(err, TRAPEZE_ERANGE,
+                                 "locality: kernel %s: warp %d of block %ld runs more than "
+                                 "%llu instructions", k->name, w, tb, MAX_WARP_INSTS);
+                break;
+            }
+            if (in->op != SIM_OP_LD_GLOBAL || (in->flags & SIM_INST_VOLATILE) || !in->active)
+                continue;
+            if (vec_reserve(addr, SIM_WARP_LANES)) {
+                s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
+                break;
+            }
+            uint64_t *a = (uint64_t *)addr->p + addr->n;
+            for (int l = 0; l < SIM_WARP_LANES; l++)
+                if (in->active >> l & 1)
+                    *a++ = in->addr[l];
+            addr->n = (size_t)(a - (uint64_t *)addr->p);
+        }
+        if (src->warp_end)
+            src->warp_end(k->source_self, cur);
+    }
+    free(cur);
+    free(in);
+    return s;
+}
+
+/* Sorted distinct values of a[0..n) in place; returns how many. */
+static size_t unique_sorted(uint64_t *a, uint64_t *tmp, size_t n)
+{
+    radix_u64(a, tmp, n);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || a[i] != a[m - 1])
+            a[m++] = a[i];
+    return m;
+}
+
+static int push_pairs(vec *pairs, const uint64_t *keys, size_t n, long tb)
+{
+    if (vec_reserve(pairs, n))
+        return -1;
+    pair *p = (pair *)pairs->p + pairs->n;
+    for (size_t i = 0; i < n; i++)
+        p[i] = (pair){keys[i], (uint32_t)tb, 0};
+    pairs->n += n;
+    return 0;
+}
+
+/* ---- 3. distinct TB sets ---- */
+
+typedef struct set_entry { size_t off; uint32_t len; uint32_t hash; int64_t weight; } set_entry;
+
+typedef struct set_table {
+    set_entry *e;        /* open addressing; len 0 = empty */
+    size_t cap, n;
+    vec members;         /* uint32 arena */
+} set_table;
+
+static uint32_t hash_tbs(const uint32_t *t, uint32_t n)
+{
+    uint32_t h = 2166136261u;
+    for (uint32_t i = 0; i < n; i++) {
+        h ^= t[i];
+        h *= 16777619u;
+        h ^= h >> 15;
+    }
+    return h ? h : 1;
+}
+
+static int set_grow(set_table *st)
+{
+    size_t cap = st->cap ? st->cap * 2 : 4096;
+    set_entry *e = calloc(cap, sizeof *e);
+    if (!e)
+        return -1;
+    for (size_t i = 0; i < st->cap; i++)
+        if (st->e[i].len) {
+            size_t j = st->e[i].hash & (cap - 1);
+            while (e[j].len)
+                j = (j + 1) & (cap - 1);
+            e[j] = st->e[i];
+        }
+    free(st->e);
+    st->e = e;
+    st->cap = cap;
+    return 0;
+}
+
+static int set_add(set_table *st, const uint32_t *t, uint32_t n, int64_t weight)
+{
+    if ((st->n + 1) * 2 > st->cap && set_grow(st))
+        return -1;
+    uint32_t h = hash_tbs(t, n);
+    size_t j = h & (st->cap - 1);
+    const uint32_t *arena = st->members.p;
+    for (; st->e[j].len; j = (j + 1) & (st->cap - 1))
+        if (st->e[j].hash == h && st->e[j].len == n &&
+            !memcmp(arena + st->e[j].off, t, n * sizeof *t)) {
+            st->e[j].weight += weight;
+            return 0;
+        }
+    if (vec_reserve(&st->members, n))
+        return -1;
+    memcpy((uint32_t *)st->members.p + st->members.n, t, n * sizeof *t);
+    st->e[j] = (set_entry){st->members.n, n, h, weight};
+    st->members.n += n;
+    st->n++;
+    return 0;
+}
+
+/* The sets of TBs sharing each key of the sorted pairs. */
+static int collect_sets(const pair *p, size_t n, set_table *st)
+{
+    uint32_t *run = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && p[j].key == p[i].key)
+            j++;
+        if (j - i >= 2) {
+            if (j - i > cap) {
+                cap = j - i;
+                uint32_t *r = realloc(run, cap * sizeof *r);
+                if (!r) {
+                    free(run);
+                    return -1;
+                }
+                run = r;
+            }
+            for (size_t q = i; q < j; q++) {
+                run[q - i] = p[q].tb;
+                assert(q == i || p[q].tb > p[q - 1].tb);
+            }
+            if (set_add(st, run, (uint32_t)(j - i), 1)) {
+                free(run);
+                return -1;
+            }
+        }
+        i = j;
+    }
+    free(run);
+    return 0;
+}
+
+/* ---- 4. pairs ---- */
+
+typedef struct edge_map {
+    uint64_t *key;       /* (i << 32 | j) + 1; 0 empty */
+    int64_t *el, *ln;
+    size_t cap, n;
+} edge_map;
+
+static int edge_grow(edge_map *m)
+{
+    size_t cap = m->cap ? m->cap * 2 : 1 << 14;
+    uint64_t *key = calloc(cap, sizeof *key);
+    int64_t *el = malloc(cap * sizeof *el), *ln = malloc(cap * sizeof *ln);
+    if (!key || !el || !ln) {
+        free(key);
+        free(el);
+        free(ln);
+        return -1;
+    }
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->key[i]) {
+            uint64_t h = (m->key[i] * 0x9e3779b97f4a7c15ull) >> 20;
+            size_t j = h & (cap - 1);
+            while (key[j])
+                j = (j + 1) & (cap - 1);
+            key[j] = m->key[i];
+            el[j] = m->el[i];
+            ln[j] = m->ln[i];
+        }
+    free(m->key);
+    free(m->el);
+    free(m->ln);
+    m->key = key;
+    m->el = el;
+    m->ln = ln;
+    m->cap = cap;
+    return 0;
+}
+
+static int edge_add(edge_map *m, uint32_t i, uint32_t j, int64_t el, int64_t ln)
+{
+    if ((m->n + 1) * 2 > m->cap && edge_grow(m))
+        return -1;
+    uint64_t k = ((uint64_t)i << 32 | j) + 1;
+    uint64_t h = (k * 0x9e3779b97f4a7c15ull) >> 20;
+    size_t s = h & (m->cap - 1);
+    for (; m->key[s]; s = (s + 1) & (m->cap - 1))
+        if (m->key[s] == k) {
+            m->el[s] += el;
+            m->ln[s] += ln;
+            return 0;
+        }
+    m->key[s] = k;
+    m->el[s] = el;
+    m->ln[s] = ln;
+    m->n++;
+    return 0;
+}
+
+static trapeze_status add_set_pairs(const set_table *st, int lines, edge_map *m,
+                                    trapeze_error *err)
+{
+    const uint32_t *arena = st->members.p;
+    for (size_t e = 0; e < st->cap; e++) {
+        const set_entry *s = &st->e[e];
+        if (!s->len)
+            continue;
+        if ((long)m->n + (long)s->len * (s->len - 1) / 2 > MAX_EDGES)
+            return trapeze_fail(err, TRAPEZE_ERANGE,
+                                "locality: more than %ld TB pairs share data (graph too dense)",
+                                MAX_EDGES);
+        const uint32_t *t = arena + s->off;
+        for (uint32_t a = 0; a < s->len; a++)
+            for (uint32_t b = a + 1; b < s->len; b++)
+                if (edge_add(m, t[a], t[b], lines ? 0 : s->weight, lines ? s->weight : 0))
+                    return trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
+    }
+    return TRAPEZE_OK;
+}
+
+static trapeze_status to_edges(const edge_map *m, trapeze_locality_graph *g, trapeze_error *err)
+{
+    g->edges = calloc(m->n ? m->n : 1, sizeof *g->edges);
+    uint64_t *keys = malloc((m->n ? m->n : 1) * sizeof *keys);
+    uint64_t *tmp = malloc((m->n ? m->n : 1) * sizeof *tmp);
+    if (!g->edges || !keys || !tmp) {
+        free(keys);
+        free(tmp);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->key[i])
+            keys[n++] = m->key[i];
+    radix_u64(keys, tmp, n);
+    for (size_t e = 0; e < n; e++) {   /* look each up again: the map is small next to the work */
+        uint64_t k = keys[e];
+        size_t s = ((k * 0x9e3779b97f4a7c15ull) >> 20) & (m->cap - 1);
+        while (m->key[s] != k)
+            s = (s + 1) & (m->cap - 1);
+        trapeze_locality_edge *ed = &g->edges[e];
+        ed->tb_i = (long)((k - 1) >> 32);
+        ed->tb_j = (long)((k - 1) & 0xffffffffu);
+        ed->shared_elements = m->el[s];
+        ed->shared_lines = m->ln[s];
+        assert(ed->shared_lines >= 1 && ed->shared_elements >= 0);
+        assert(ed->shared_elements <= g->elements[ed->tb_i]);
+    }
+    g->n_edges = (long)n;
+    free(keys);
+    free(tmp);
+    return TRAPEZE_OK;
+}
+
+/* ---- the whole build ---- */
+
+trapeze_status sim_locality_build(const sim_kernel *k, int line_bytes,
+                                  trapeze_locality_graph *g, trapeze_error *err)
+{
+    memset(g, 0, sizeof *g);
+    if (line_bytes < 1 || (line_bytes & (line_bytes - 1)))
+        return trapeze_fail(err, TRAPEZE_EINVAL, "locality: line size %d is not a power of two",
+                            line_bytes);
+    long n = sim_kernel_blocks(k);
+    if (n < 1 || n > (long)UINT32_MAX)
+        return trapeze_fail(err, TRAPEZE_ERANGE, "locality: kernel %s has %ld blocks", k->name, n);
+    snprintf(g->kernel, sizeof g->kernel, "%s", k->name);
+    g->grid[0] = k->grid.x;
+    g->grid[1] = k->grid.y;
+    g->grid[2] = k->grid.z;
+    g->n_tbs = n;
+    g->line_bytes = line_bytes;
+    int shift = __builtin_ctz((unsigned)line_bytes);
+    g->elements = calloc((size_t)n, sizeof *g->elements);
+    g->lines = calloc((size_t)n, sizeof *g->lines);
+    vec addr = {.size = sizeof(uint64_t)}, tmp = {.size = sizeof(uint64_t)};
+    vec el_pairs = {.size = sizeof(pair)}, ln_pairs = {.size = sizeof(pair)};
+    set_table el_sets = {.members = {.size = sizeof(uint32_t)}};
+    set_table ln_sets = {.members = {.size = sizeof(uint32_t)}};
+    edge_map edges = {0};
+    pair *ptmp = NULL;
+    trapeze_status s = TRAPEZE_OK;
+    if (!g->elements || !g->lines) {
+        s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
+        goto out;
+    }
+    for (long tb = 0; tb < n && !s; tb++) {
+        addr.n = 0;
+        if ((s = block_addresses(k, tb, &addr, err)))
+            break;
+        if (vec_reserve(&tmp, addr.n > tmp.n ? addr.n - tmp.n : 0)) {
+            s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
+            break;
+        }
+        uint64_t *a = addr.p;
+        size_t m = unique_sorted(a, tmp.p, addr.n);
+        g->elements[tb] = (long long)m;
+        if (push_pairs(&el_pairs, a, m, tb)) {
+            s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
+            break;
+        }
+        size_t nl = 0;   /* lines of sorted addresses are sorted */
+        for (size_t i = 0; i < m; i++) {
+            uint64_t l = a[i] >> shift;
+            if (nl == 0 || a[nl - 1] != l)
+                a[nl++] = l;
+        }
+        g->lines[tb] = (long long)nl;
+        if (push_pairs(&ln_pairs, a, nl, tb))
+            s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
+    }
+    if (s)
+        goto out;
+    size_t most = el_pairs.n > ln_pairs.n ? el_pairs.n : ln_pairs.n;
+    ptmp = malloc((most ? most : 1) * sizeof *ptmp);
+    if (!ptmp) {
+        s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
+        goto out;
+    }
+    radix_pairs(el_pairs.p, ptmp, el_pairs.n);
+    radix_pairs(ln_pairs.p, ptmp, ln_pairs.n);
+    if (collect_sets(el_pairs.p, el_pairs.n, &el_sets) ||
+        collect_sets(ln_pairs.p, ln_pairs.n, &ln_sets)) {
+        s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
+        goto out;
+    }
+    /* lines first: every pair sharing an element shares its line, so the
+     * element pass finds its pairs in the map already */
+    if ((s = add_set_pairs(&ln_sets, 1, &edges, err)) ||
+        (s = add_set_pairs(&el_sets, 0, &edges, err)))
+        goto out;
+    s = to_edges(&edges, g, err);
+out:
+    free(addr.p);
+    free(tmp.p);
+    free(el_pairs.p);
+    free(ln_pairs.p);
+    free(ptmp);
+    free(el_sets.e);
+    free(el_sets.members.p);
+    free(ln_sets.e);
+    free(ln_sets.members.p);
+    free(edges.key);
+    free(edges.el);
+    free(edges.ln);
+    if (s)
+        trapeze_locality_graph_free(g);
+    return s;
+}

@@ -1,0 +1,29 @@
+#!/bin/sh
+# GPGPU-Sim's shipped configs load unchanged (tests/configs/upstream: the
+# option lines of SM2_GTX480, SM7_QV100, SM7_TITANV, SM75_RTX2060 and
+# SM86_RTX3070, six-value -ptx_opcode_*_int lines among them) and run a
+# kernel. Each run's occupancy is hand-computed from the config: a 256-thread
+# vecadd block fits min(threads per SM / 256, -gpgpu_shader_cta) times per SM.
+# The "not modelled" note reaches the terminal before any result, and the GPU
+# is named after the config's folder.
+# Usage: sh tests/cli_upstream_configs.sh build/trapeze
+. "$(dirname "$0")/lib/cli.sh"
+U=tests/configs/upstream
+# NAME:blocks per SM  (1536/256 = 6; 1024/256 = 4; 2048/256 = 8; CTA limits 8, 16, 32 do not bind)
+for case in SM2_GTX480:6 SM7_QV100:8 SM7_TITANV:8 SM75_RTX2060:4 SM86_RTX3070:6; do
+    name=${case%%:*} per_sm=${case#*:}
+    cfg=$U/$name/gpgpusim.config
+    "$T" sim --gpu "$cfg" vecadd n=65536 >"$D/out" 2>"$D/both" || fail "$name: exit status: $(cat "$D/both")"
+    grep -q "($per_sm per SM at most)" "$D/out" || fail "$name: expected $per_sm blocks per SM: $(head -1 "$D/out")"
+    "$T" sim --gpu "$cfg" vecadd n=65536 >"$D/merged" 2>&1
+    head -1 "$D/merged" | grep -q '^note: [0-9]* option(s) of .* not modelled' \
+        || fail "$name: the note does not come first: $(head -1 "$D/merged")"
+    "$T" ghostzone --gpu "$cfg" --calibration v100 --force-calibration pathfinder >"$D/gz" 2>/dev/null \
+        || fail "$name: ghostzone"
+    grep -Eq "^PathFinder +$name " "$D/gz" || fail "$name: GPU not named after its folder: $(cat "$D/gz")"
+done
+# the six-value latency line is read, not skipped: a seventh value is an error naming it
+sed 's/^-ptx_opcode_latency_int .*/-ptx_opcode_latency_int 4,13,4,5,145,32,7/' $U/SM7_QV100/gpgpusim.config >"$D/seven.config"
+"$T" sim --gpu "$D/seven.config" vecadd >/dev/null 2>"$D/err" && fail "seven latency values accepted"
+grep -q "ptx_opcode_latency_int" "$D/err" || fail "seven values: message does not name the option: $(cat "$D/err")"
+finish cli_upstream_configs

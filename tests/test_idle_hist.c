@@ -1,0 +1,207 @@
+/*
+ * Tests of the idle-period histogram: the contract's CSV written and read
+ * back (every group, every count), the bad rows it must refuse with file,
+ * line and field, and the fitted distribution: it recovers a known
+ * log-normal mixture from its expected counts, and from 20000 seeded draws
+ * it predicts the sleep model's saving within half a point.
+ */
+#define _DEFAULT_SOURCE   /* mkdtemp */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "trapeze.h"
+
+static char dir[64];
+
+static void path_of(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/%s", dir, name);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_roundtrip(void)
+{
+    trapeze_idle_hist a, b;
+    trapeze_idle_hist_init(&a, "gtx480", "hotspot", "l1d", "line");
+    trapeze_idle_hist_init(&b, "gtx480", "hotspot", "rf", "warp_reg");
+    a.count[TRAPEZE_NEXT_READ][0] = 12;
+    a.count[TRAPEZE_NEXT_WRITE][1023] = 3;
+    a.count[TRAPEZE_NEXT_DEAD][trapeze_idle_bucket(3000)] = 7;
+    b.count[TRAPEZE_NEXT_READ][16] = 5;
+    char path[512];
+    path_of(path, sizeof path, "idle.csv");
+    trapeze_csv_out *csv;
+    trapeze_error err;
+    CHECK_OK(trapeze_csv_create(path, trapeze_idle_csv_columns, trapeze_idle_csv_ncolumns, &csv,
+                                &err));
+    CHECK_OK(trapeze_idle_hist_write_rows(&a, csv, &err));
+    CHECK_OK(trapeze_idle_hist_write_rows(&b, csv, &err));
+    CHECK_OK(trapeze_csv_commit(csv, &err));
+    trapeze_idle_hist *h;
+    int n;
+    CHECK_OK(trapeze_idle_csv_load(path, &h, &n, &err));
+    CHECK(n == 2);
+    if (n == 2) {
+        CHECK(memcmp(h[0].count, a.count, sizeof a.count) == 0);
+        CHECK(memcmp(h[1].count, b.count, sizeof b.count) == 0);
+        CHECK(!strcmp(h[1].structure, "rf") && !strcmp(h[1].kernel, "hotspot"));
+        CHECK(trapeze_idle_hist_periods(&h[0], -1) == 22);
+        CHECK(trapeze_idle_hist_idle_cycles(&h[0], TRAPEZE_NEXT_DEAD) == 7 * 3072.5);
+    }
+    free(h);
+}
+
+/* Each bad file must fail with its line and field in the message. */
+static void expect_bad(const char *body, const char *needle)
+{
+    char path[512];
+    path_of(path, sizeof path, "bad.csv");
+    char text[1024];
+    snprintf(text, sizeof text,
+             "gpu,kernel,structure,granularity,length_min_cycles,length_max_cycles,"
+             "next_access,count\n%s",
+             body);
+    write_text(path, text);
+    trapeze_idle_hist *h = NULL;
+    int n;
+    trapeze_error err = {0};
+    CHECK(trapeze_idle_csv_load(path, &h, &n, &err) == TRAPEZE_EPARSE);
+    CHECK(h == NULL);
+    if (!strstr(err.message, needle))
+        fprintf(stderr, "message '%s' lacks '%s'\n", err.message, needle);
+    CHECK(strstr(err.message, needle) != NULL);
+}
+
+static void test_bad_rows(void)
+{
+    expect_bad("g,k,l1d,line,1025,4096,read,1\n", ":2: field length_max_cycles");
+    expect_bad("g,k,l1d,line,3,3,read,1\ng,k,l1d,line,1026,2048,read,1\n",
+               ":3: field length_min_cycles");
+    expect_bad("g,k,l1d,line,3,3,fetch,1\n", ":2: field next_access");
+    expect_bad("g,k,l1d,line,3,3,read,-1\n", ":2: field count");
+    expect_bad("g,k,dram,line,3,3,read,1\n", ":2: field structure");
+    expect_bad("g,k,rf,line,3,3,read,1\n", ":2: field granularity");
+    expect_bad("g,k,rf,bank,3,3,read\n", ":2: 7 fields");
+    expect_bad("", "no idle-period rows");
+    char path[512];
+    path_of(path, sizeof path, "bad.csv");
+    write_text(path, "gpu,kernel,structure,granularity,min,max,next_access,count\n");
+    trapeze_idle_hist *h;
+    int n;
+    trapeze_error err;
+    CHECK(trapeze_idle_csv_load(path, &h, &n, &err) == TRAPEZE_EPARSE);
+    CHECK(strstr(err.message, ":1: header column 5") != NULL);
+}
+
+/* Short periods 1..4 as point masses, then 30% lognormal(ln 20, 0.5) and
+ * 70% lognormal(ln 300, 1.0), truncated to > 4. */
+static const double W = 0.3, MU0 = 2.995732, S0 = 0.5, MU1 = 5.703782, S1 = 1.0;
+
+static double cdf(double x)
+{
+    double a = 0.5 * erfc(-(log(x) - MU0) / (S0 * M_SQRT2));
+    double b = 0.5 * erfc(-(log(x) - MU1) / (S1 * M_SQRT2));
+    return W * a + (1 - W) * b;
+}
+
+static void expected(trapeze_idle_hist *h, double total)
+{
+    trapeze_idle_hist_init(h, "g", "k", "l2", "line");
+    double short_mass[4] = {0.2, 0.1, 0.05, 0.05};   /* of all periods */
+    double tail = 1 - 0.4, rest = 1 - cdf(4.5);
+    for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++) {
+        double lo, hi;
+        trapeze_idle_bucket_range(b, &lo, &hi);
+        h->count[TRAPEZE_NEXT_READ][b] =
+            b < 4 ? total * short_mass[b] : total * tail * (cdf(hi + 0.5) - cdf(lo - 0.5)) / rest;
+    }
+}
+
+/* A deterministic draw from `expected`'s distribution (inverse CDF by
+ * bisection, a fixed LCG), so the test is the same on every machine. */
+static double draw(unsigned long long *state)
+{
+    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+    double u = (double)(*state >> 11) / 9007199254740992.0;
+    if (u < 0.4)
+        return u < 0.2 ? 1 : u < 0.3 ? 2 : u < 0.35 ? 3 : 4;
+    double target = cdf(4.5) + (u - 0.4) / 0.6 * (1 - cdf(4.5)), lo = 4.5, hi = 1e9;
+    for (int i = 0; i < 100; i++) {
+        double mid = sqrt(lo * hi);
+        if (cdf(mid) < target)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return floor(lo + 0.5);
+}
+
+static void test_fit(void)
+{
+    static trapeze_idle_hist truth, smooth, sample;
+    trapeze_idle_fit fit;
+    trapeze_error err;
+    expected(&truth, 1e6);
+    CHECK_OK(trapeze_idle_hist_fit(&truth, 4, 50, &fit, &smooth, &err));
+    CHECK(fit.fitted[TRAPEZE_NEXT_READ] && !fit.fitted[TRAPEZE_NEXT_WRITE]);
+    CHECK_NEAR(fit.weight[TRAPEZE_NEXT_READ], W, 2e-3);
+    CHECK_NEAR(fit.mu[TRAPEZE_NEXT_READ][0], MU0, 5e-3);
+    CHECK_NEAR(fit.sigma[TRAPEZE_NEXT_READ][0], S0, 5e-3);
+    CHECK_NEAR(fit.mu[TRAPEZE_NEXT_READ][1], MU1, 5e-3);
+    CHECK_NEAR(fit.sigma[TRAPEZE_NEXT_READ][1], S1, 5e-3);
+    CHECK(fit.ks_all < 1e-3);
+    CHECK_NEAR(trapeze_idle_hist_periods(&smooth, -1), 1e6, 1e-3);
+    for (int b = 0; b < 4; b++)   /* short periods are kept as observed */
+        CHECK(smooth.count[TRAPEZE_NEXT_READ][b] == truth.count[TRAPEZE_NEXT_READ][b]);
+
+    trapeze_idle_hist_init(&sample, "g", "k", "l2", "line");
+    unsigned long long state = 42;
+    for (int i = 0; i < 20000; i++)
+        sample.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(draw(&state))] += 1;
+    CHECK_OK(trapeze_idle_hist_fit(&sample, 4, 50, &fit, &smooth, &err));
+    CHECK(fit.ks_all < 0.02);
+    /* The deep sleep of the caches at a 40-cycle threshold: the fitted
+     * sample's saving is the true distribution's within half a point. */
+    trapeze_sleep_structure l2;
+    CHECK_OK(trapeze_sleep_structure_default("l2", &l2, &err));
+    trapeze_sleep_options o;
+    trapeze_sleep_options_default(&o);
+    double theta[2] = {40, 1e9};
+    trapeze_sleep_eval et, ef;
+    trapeze_sleep_model *mt, *mf;
+    CHECK_OK(trapeze_sleep_create(&l2, &truth, &o, &mt, &err));
+    CHECK_OK(trapeze_sleep_create(&l2, &smooth, &o, &mf, &err));
+    CHECK_OK(trapeze_sleep_evaluate(mt, theta, 0, &et, &err));
+    CHECK_OK(trapeze_sleep_evaluate(mf, theta, 0, &ef, &err));
+    CHECK(et.saving_fraction > 0.3);
+    CHECK_NEAR(ef.saving_fraction, et.saving_fraction, 0.005);
+    trapeze_sleep_destroy(mt);
+    trapeze_sleep_destroy(mf);
+    CHECK(trapeze_idle_hist_fit(&sample, 1024, 50, &fit, NULL, &err) == TRAPEZE_ERANGE);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/trapeze-idle-XXXXXX");
+    if (!mkdtemp(dir))
+        return 1;
+    test_roundtrip();
+    test_bad_rows();
+    test_fit();
+    char path[512];
+    path_of(path, sizeof path, "idle.csv");
+    remove(path);
+    path_of(path, sizeof path, "bad.csv");
+    remove(path);
+    remove(dir);
+    return check_report("test_idle_hist");
+}
