@@ -1,7 +1,8 @@
 /*
- * cmd_sim.c - `trapeze sim`: run a built-in kernel on the cycle-level
- * simulator and print (and optionally write as CSV) its statistics. Holds
- * argument handling only; the simulator is sim/core and sim/mem.
+ * cmd_sim.c - `trapeze sim`: run a built-in kernel or a trace on the
+ * cycle-level simulator and print (and optionally write as CSV) its
+ * statistics. Holds argument handling only, through the public simulator
+ * API (trapeze_sim_* in trapeze.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +11,7 @@
 
 #include "cli/commands.h"
 #include "common/text.h"
-#include "sim/core/gpu_sim.h"
-#include "sim/trace/trace.h"
-
-#define MAX_LAUNCHES 4096
+#include "trapeze.h"
 
 static void usage(FILE *f)
 {
@@ -43,30 +41,32 @@ static void usage(FILE *f)
 
 static void list(FILE *f)
 {
-    int n;
-    const sim_builtin *b = sim_builtins(&n);
-    for (int i = 0; i < n; i++) {
-        fprintf(f, "%-10s %s\n", b[i].name, b[i].help);
-        for (int j = 0; j < SIM_BUILTIN_MAX_PARAMS && b[i].params[j].name; j++)
-            fprintf(f, "    %s=%ld  %s\n", b[i].params[j].name, b[i].params[j].value,
-                    b[i].params[j].help);
+    const char *name, *help, *pname;
+    for (int i = 0; (name = trapeze_sim_builtin(i, &help)); i++) {
+        fprintf(f, "%-10s %s\n", name, help);
+        long value;
+        for (int j = 0; (pname = trapeze_sim_builtin_param(i, j, &value, &help)); j++)
+            fprintf(f, "    %s=%ld  %s\n", pname, value, help);
     }
 }
 
-void cli_sim_progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t done,
-                     uint64_t blocks)
+void cli_sim_progress(void *ctx, const char *kernel, unsigned long long cycle,
+                      unsigned long long done, unsigned long long blocks)
 {
     (void)ctx;
-    fprintf(stderr, "\r%s: cycle %llu, %llu/%llu blocks   ", kernel, (unsigned long long)cycle,
-            (unsigned long long)done, (unsigned long long)blocks);
+    fprintf(stderr, "\r%s: cycle %llu, %llu/%llu blocks   ", kernel, cycle, done, blocks);
 }
 
-/* *p, which becomes NULL (a handle given to commit, which frees it). */
-static trapeze_csv_out *exchange(trapeze_csv_out **p)
+static void note_unused(const trapeze_config *cfg, const char *gpu_path)
 {
-    trapeze_csv_out *c = *p;
-    *p = NULL;
-    return c;
+    const char *unused[64];
+    size_t nu = trapeze_config_unused(cfg, unused, 64);
+    if (!nu)
+        return;
+    fprintf(stderr, "note: %zu option(s) of %s not modelled:", nu, gpu_path);
+    for (size_t i = 0; i < nu && i < 64; i++)
+        fprintf(stderr, " -%s", unused[i]);
+    fputc('\n', stderr);
 }
 
 int cli_sim(int argc, char **argv)
@@ -128,15 +128,8 @@ int cli_sim(int argc, char **argv)
                                                     : "no KERNEL given");
         goto out;
     }
-    const sim_builtin *b = trace ? NULL : sim_builtin_find(kernel);
-    if (!trace && !b) {
-        fprintf(stderr, "trapeze sim: no built-in kernel '%s' (trapeze sim --list names them)\n",
-                kernel);
-        goto out;
-    }
     trapeze_error err = {0};
-    long p[SIM_BUILTIN_MAX_PARAMS];
-    if (!trace && sim_builtin_params(b, n_params, params, p, &err)) {
+    if (!trace && trapeze_sim_builtin_check(kernel, n_params, params, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         goto out;
     }
@@ -145,70 +138,31 @@ int cli_sim(int argc, char **argv)
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         goto out;
     }
-    sim_gpu_options opt;
-    memset(&opt, 0, sizeof opt);
-    if (isatty(2))
-        opt.progress = cli_sim_progress;
-    sim_gpu *g = NULL;
-    sim_core_config core;
-    if (sim_core_config_read(cfg, &core, &err) ||
-        (ideal && sim_mem_port_ideal(core.gpu.n_sm, (int)ideal, &opt.mem, &err)) ||
-        sim_gpu_create(cfg, &opt, &g, &err)) {
+    trapeze_sim_options opt = {.ideal_memory_cycles = (int)ideal,
+                               .progress = isatty(2) ? cli_sim_progress : NULL};
+    trapeze_sim *sim = NULL;
+    rc = 1;
+    if (trapeze_sim_create(cfg, &opt, &sim, &err) ||
+        (trace ? trapeze_sim_run_trace(sim, trace, &err)
+               : trapeze_sim_run_builtin(sim, kernel, n_params, params, &err))) {
+        if (opt.progress)
+            fputc('\n', stderr);
         fprintf(stderr, "trapeze sim: %s\n", err.message);
-        trapeze_config_destroy(cfg);
-        goto out;
-    }
-    sim_kernel **ks = calloc(MAX_LAUNCHES, sizeof *ks);
-    sim_kernel_stats *st = calloc(MAX_LAUNCHES, sizeof *st);
-    int nk = 0, ran = 0;
-    if (!ks || !st) {
-        fprintf(stderr, "trapeze sim: out of memory\n");
-    } else if (trace ? sim_trace_run(g, trace, st, MAX_LAUNCHES, &ran, &err)
-                     : b->build(sim_gpu_config(g), p, ks, MAX_LAUNCHES, &nk, &err)) {
-        fprintf(stderr, "trapeze sim: %s\n", err.message);
-        rc = trace ? 1 : rc;
     } else {
         rc = 0;
-        for (; ran < nk; ran++)
-            if (sim_gpu_run(g, ks[ran], &st[ran], &err)) {
-                if (opt.progress)
-                    fputc('\n', stderr);
-                fprintf(stderr, "trapeze sim: %s\n", err.message);
-                rc = 1;
-                break;
-            }
         if (opt.progress)
             fprintf(stderr, "\r%60s\r", "");
-        if (!rc && !quiet) {
-            sim_stats_print(stdout, st, ran, sim_gpu_config(g));
-            const char *unused[64];
-            size_t nu = trapeze_config_unused(cfg, unused, 64);
-            if (nu && ideal == 0) {
-                fprintf(stderr, "note: %zu option(s) of %s not modelled:", nu, gpu_path);
-                for (size_t i = 0; i < nu && i < 64; i++)
-                    fprintf(stderr, " -%s", unused[i]);
-                fputc('\n', stderr);
-            }
+        if (!quiet) {
+            trapeze_sim_print(sim, stdout);
+            if (ideal == 0)
+                note_unused(cfg, gpu_path);
         }
-        /* all or nothing: both files finished before either is renamed */
-        trapeze_csv_out *held_sm = NULL, *held = NULL;
-        if ((!rc && sm_csv && sim_stats_write_sm_csv(sm_csv, st, ran, &held_sm, &err)) ||
-            (!rc && csv && sim_stats_write_csv(csv, st, ran, &held, &err)) ||
-            (held_sm && trapeze_csv_commit(exchange(&held_sm), &err)) ||
-            (held && trapeze_csv_commit(exchange(&held), &err))) {
+        if ((csv || sm_csv) && trapeze_sim_write_csv(sim, csv, sm_csv, &err)) {
             fprintf(stderr, "trapeze sim: %s\n", err.message);
             rc = 1;
         }
-        trapeze_csv_abort(held_sm);
-        trapeze_csv_abort(held);
     }
-    for (int i = 0; i < nk; i++)
-        sim_kernel_destroy(ks[i]);
-    for (int i = 0; i < ran; i++)
-        sim_kernel_stats_free(&st[i]);
-    free(ks);
-    free(st);
-    sim_gpu_destroy(g);
+    trapeze_sim_destroy(sim);
     trapeze_config_destroy(cfg);
 out:
     free(params);

@@ -11,6 +11,7 @@
 #define TRAPEZE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -379,6 +380,119 @@ extern const char *const trapeze_gz_csv_columns[];
 extern const int trapeze_gz_csv_ncolumns;
 trapeze_status trapeze_gz_write_rows(const trapeze_gz_model *m, trapeze_sync sync,
                                      int blk_len, trapeze_csv_out *csv, trapeze_error *err);
+
+/* ------------------------------------------------- the simulator (sim/) */
+
+/* A cycle-level GPU simulator built from a config. Every run (a built-in
+ * kernel sequence, an Accel-Sim trace, a ghost-zone stencil workload)
+ * continues on the same GPU: the first launch starts at cycle 0, each later
+ * one after the config's kernel launch latency. Statistics of every launch
+ * are kept until the simulator is destroyed. One simulator per thread;
+ * separate simulators share nothing. */
+typedef struct trapeze_sim trapeze_sim;
+
+typedef void (*trapeze_sim_progress)(void *ctx, const char *kernel, unsigned long long cycle,
+                                     unsigned long long blocks_done, unsigned long long blocks);
+
+typedef struct trapeze_sim_options {
+    int ideal_memory_cycles;       /* > 0: every memory request answered after this many
+                                      core cycles, nothing refused (isolates the SMs) */
+    trapeze_sim_progress progress; /* now and then during a launch; may be NULL */
+    void *progress_ctx;
+} trapeze_sim_options;
+
+/* o may be NULL. The config must outlive the simulator. */
+trapeze_status trapeze_sim_create(const trapeze_config *cfg, const trapeze_sim_options *o,
+                                  trapeze_sim **out, trapeze_error *err);
+void trapeze_sim_destroy(trapeze_sim *sim);
+
+/* Built-in kernels (trapeze sim --list): i from 0 while the name is not
+ * NULL; parameter j of kernel i likewise, with its default. */
+const char *trapeze_sim_builtin(int i, const char **help);
+const char *trapeze_sim_builtin_param(int i, int j, long *default_value, const char **help);
+/* Checks a built-in's name and "name=value" settings without running. */
+trapeze_status trapeze_sim_builtin_check(const char *name, int n, char *const *settings,
+                                         trapeze_error *err);
+/* Builds the built-in's kernel sequence for this GPU and runs it. */
+trapeze_status trapeze_sim_run_builtin(trapeze_sim *sim, const char *name, int n,
+                                       char *const *settings, trapeze_error *err);
+/* Runs the kernels of an Accel-Sim kernelslist.g in order, one trace open
+ * at a time. */
+trapeze_status trapeze_sim_run_trace(trapeze_sim *sim, const char *kernelslist,
+                                     trapeze_error *err);
+
+/* A ghost-zone stencil workload at height h: relaunch runs one kernel per
+ * stage; fence one persistent kernel sized to what the GPU holds at once.
+ * cycles_per_loop = cycles / iterations with every launch and the launch
+ * latency before each (warm-up included), unlike the samples log's
+ * cpl_cycles, which times only the stages after a warm-up one. */
+typedef struct trapeze_sim_stencil_result {
+    int iterations, stages;
+    long tiles;                    /* trapezoids per stage */
+    long resident_blocks;          /* fence: blocks of the persistent kernel */
+    int out_edge;                  /* output tile edge: blk_len - HaloWidth h */
+    int blocks_per_sm;
+    char occupancy_limit[32];      /* the resource that caps blocks_per_sm */
+    int insts_per_op, setup_insts;
+    unsigned long long cycles, warp_instructions;
+    double cycles_per_loop;
+} trapeze_sim_stencil_result;
+
+/* iterations 0: the workload's. */
+trapeze_status trapeze_sim_run_stencil(trapeze_sim *sim, const trapeze_workload *w,
+                                       trapeze_sync sync, int h, int iterations,
+                                       trapeze_sim_stencil_result *out, trapeze_error *err);
+
+/* Statistics of the launches run so far, in order. */
+typedef struct trapeze_sim_launch {
+    char name[64];
+    unsigned long long launch;          /* index in the simulator's sequence */
+    unsigned long long start_cycle, cycles, launch_cycles, blocks;
+    unsigned long long warp_instructions, thread_instructions;
+    double ipc;                         /* warp instructions per cycle, whole GPU */
+} trapeze_sim_launch;
+
+int trapeze_sim_launches(const trapeze_sim *sim);
+trapeze_status trapeze_sim_launch_stats(const trapeze_sim *sim, int i, trapeze_sim_launch *out,
+                                        trapeze_error *err);
+unsigned long long trapeze_sim_cycle(const trapeze_sim *sim);
+/* The per-launch CSV (and, when per_sm_csv is not NULL, the per-SM one);
+ * all or nothing: both are complete before either replaces its file. */
+trapeze_status trapeze_sim_write_csv(const trapeze_sim *sim, const char *csv,
+                                     const char *per_sm_csv, trapeze_error *err);
+/* The text summary of every launch (trapeze sim's output). */
+void trapeze_sim_print(const trapeze_sim *sim, FILE *f);
+
+/* What trapeze trace check reports of each kernel of a kernelslist.g. */
+typedef struct trapeze_trace_kernel_info {
+    const char *path;                   /* the kernel's trace file */
+    char name[64];
+    int grid[3], block[3];
+    unsigned long long warp_instructions;
+    unsigned long long unknown_opcodes; /* run as integer ops */
+} trapeze_trace_kernel_info;
+
+/* Opens every kernel trace a kernelslist.g names (one at a time) and calls
+ * each with what it holds; stops at the first unreadable one. */
+trapeze_status trapeze_trace_check(const char *kernelslist,
+                                   void (*each)(void *ctx, const trapeze_trace_kernel_info *k),
+                                   void *ctx, trapeze_error *err);
+
+/* The SASS opcode table: i from 0 while it returns 1. */
+typedef struct trapeze_trace_opcode_info {
+    const char *mnemonic, *modifier;    /* modifier NULL: any */
+    const char *op_class;               /* what the simulator runs it as */
+    const char *alu;                    /* ADD, MAX, MUL, MAD, DIV */
+    int exported;                       /* the name the exporter writes */
+    const char *note;
+} trapeze_trace_opcode_info;
+int trapeze_trace_opcode(int i, trapeze_trace_opcode_info *out);
+
+/* Writes a built-in's kernels as an Accel-Sim trace: DIR/kernelslist.g and
+ * DIR/kernel-N.traceg; *kernels gets how many. */
+trapeze_status trapeze_trace_export_builtin(const trapeze_config *cfg, const char *name, int n,
+                                            char *const *settings, const char *dir,
+                                            int *kernels, trapeze_error *err);
 
 /* ------------------------------------------------ calibration (sampler/) */
 

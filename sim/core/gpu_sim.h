@@ -170,6 +170,25 @@ sim_events *sim_gpu_events(sim_gpu *g);
  * passes max_cycles. */
 trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *stats,
                            trapeze_error *err);
+/* A kernel sequence: n kernels, given up front (kernels) or produced one
+ * at a time by open (kernels NULL; a trace opened per kernel) and released
+ * by close after the launch (may be NULL; with ok set, an error it returns
+ * fails that launch). ran, when not NULL, sees each launch's statistics. */
+typedef struct sim_sequence {
+    int n;
+    sim_kernel *const *kernels;
+    trapeze_status (*open)(void *ctx, int i, const sim_kernel **k, trapeze_error *err);
+    trapeze_status (*close)(void *ctx, int i, int ok, trapeze_error *err);
+    void (*ran)(void *ctx, int i, const sim_kernel_stats *st);
+    void *ctx;
+} sim_sequence;
+
+/* Runs seq's kernels in order on g (sim_gpu_run each: the launch latency
+ * between them), stopping at the first error. keep[0..n) (may be NULL:
+ * statistics freed after ran) receives each launch's statistics, which the
+ * caller frees; *ran (may be NULL) counts the launches that finished. */
+trapeze_status sim_gpu_run_sequence(sim_gpu *g, const sim_sequence *seq, sim_kernel_stats *keep,
+                                    int *ran, trapeze_error *err);
 /* The functional word at addr (atomic counters). */
 uint32_t sim_gpu_peek(const sim_gpu *g, uint64_t addr);
 uint64_t sim_gpu_cycle(const sim_gpu *g);
