@@ -252,11 +252,11 @@ static void test_grouping_file(void)
     trapeze_grouping_free(&g);
 
     expect_load_error(path, "tb,grp,order\n0,0,0\n", ":1: header field 2");
-    expect_load_error(path, "tb,group,order\n0,0,0\n1,0,1\n0,1,0\n", ":4: field tb: TB 0 listed twice");
-    expect_load_error(path, "tb,group,order\n0,0,0\n1,2,0\n2,1,0\n", ":3: field group: 2 outside 0..1");
-    expect_load_error(path, "tb,group,order\n0,0,0\n1,x,0\n", ":3: field group: 'x' is not an integer");
-    expect_load_error(path, "tb,group,order\n0,0,0\n1,1,0\n", "TB 2 missing");
-    expect_load_error(path, "tb,group,order\n0,0,0\n1,0,2\n2,1,0\n", "order 2 outside 0..1");
+    expect_load_error(path, "tb,group,order\n0,0,0\n1,0,1\n0,1,0\n", ":4: field tb: TB 0 again");
+    expect_load_error(path, "tb,group,order\n0,0,0\n1,2,0\n2,1,0\n", ":3: field group: 2 is not a group queue (0..1)");
+    expect_load_error(path, "tb,group,order\n0,0,0\n1,x,0\n", ":3: field group: expected a whole number, got 'x'");
+    expect_load_error(path, "tb,group,order\n0,0,0\n1,1,0\n", "TB 2 is missing");
+    expect_load_error(path, "tb,group,order\n0,0,0\n1,0,2\n2,1,0\n", "field order: 2, but group 0 holds 2 TBs");
     expect_load_error(path, "tb,group,order\n0,0\n", ":2: 2 fields, expected 3");
     remove(path);
     rmdir(dir);
