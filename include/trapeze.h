@@ -373,6 +373,26 @@ trapeze_status trapeze_gz_optimize(const trapeze_gz_model *m, trapeze_sync sync,
                                    int optimize_block, trapeze_gz_optimum *out,
                                    trapeze_error *err);
 
+/* The optimum's fields at a given height h (every height field is h,
+ * cpl_floor = cpl_argmin = CPL(h), cpl_h1 = CPL(1)) at the workload's
+ * block edge: what `trapeze ghostzone --height` reports. */
+trapeze_status trapeze_gz_at_height(const trapeze_gz_model *m, trapeze_sync sync, int h,
+                                    trapeze_gz_optimum *out, trapeze_error *err);
+
+/* The decision: each sync mode of modes optimized (trapeze_gz_optimize),
+ * or, with height > 0, taken at that height (trapeze_gz_at_height), and
+ * the faster: the lower CPL at the height each reports (h_floor), the
+ * first of modes on a tie. */
+typedef struct trapeze_gz_decision {
+    int n_modes;
+    trapeze_gz_optimum mode[2];
+    int chosen;                /* index into mode */
+} trapeze_gz_decision;
+
+trapeze_status trapeze_gz_decide(const trapeze_gz_model *m, const trapeze_sync *modes,
+                                 int n_modes, int optimize_block, int height,
+                                 trapeze_gz_decision *out, trapeze_error *err);
+
 /* Writes one row per valid h (1..max height) of this model and sync mode:
  * workload,gpu,sync,h,trapezoids,cpl_cycles,glbsync_cycles,loadsten_cycles,
  * commit_cycles,itermem_cycles,misccomp_cycles,itercomp_cycles,speedup_vs_h1 */
