@@ -64,6 +64,7 @@ static void usage(FILE *out)
 "Eq. 5.23's per-block net cost of fences (delta > 0 favours relaunch).\n");
 }
 
+/* 0: a sync mode (or best); -1: not one. */
 static int parse_sync(const char *v, gz_args *a)
 {
     if (strcmp(v, "relaunch") == 0) {
@@ -77,9 +78,9 @@ static int parse_sync(const char *v, gz_args *a)
         a->modes[1] = TRAPEZE_SYNC_FENCE;
         a->nmodes = 2;
     } else {
-        return 0;
+        return -1;
     }
-    return 1;
+    return 0;
 }
 
 /* Returns -1 when parsed, else the exit status (0 after --help). */
@@ -104,7 +105,7 @@ static int parse_args(int argc, char **argv, gz_args *a)
         } else if (strcmp(arg, "--csv") == 0) {
             a->csv = val;
         } else if (strcmp(arg, "--sync") == 0) {
-            if (!parse_sync(val, a))
+            if (parse_sync(val, a) != 0)
                 return cli_usage_error("ghostzone", "--sync: expected relaunch, fence or best, got '%s'", val);
         } else if (strcmp(arg, "--height") == 0) {
             if (!trapeze_parse_long(val, &a->height) || a->height < 1)

@@ -41,14 +41,14 @@ void cli_sim_workload_usage(FILE *f)
             "warm-up one.\n");
 }
 
-/* A whole number in [lo, hi] for option `opt`; 0 when it is not one. */
+/* A whole number in [lo, hi] for option `opt`: 0; else the message and 2. */
 static int parse_count(const char *opt, const char *v, long lo, long hi, long *out)
 {
     if (trapeze_parse_long(v, out) && *out >= lo && *out <= hi)
-        return 1;
+        return 0;
     fprintf(stderr, "trapeze sim: %s %s: expected a whole number from %ld to %ld\n", opt, v,
             lo, hi);
-    return 0;
+    return 2;
 }
 
 /* 0: run; -1: help printed; otherwise the exit status of a bad command line. */
@@ -83,9 +83,9 @@ static int parse_args(int argc, char **argv, workload_args *a)
             a->csv = v;
         else if (!strcmp(o, "--size"))
             a->size = v;
-        else if (!strcmp(o, "--h") && !parse_count(o, v, 1, 1000000, &a->h))
+        else if (!strcmp(o, "--h") && parse_count(o, v, 1, 1000000, &a->h))
             return 2;
-        else if (!strcmp(o, "--iterations") && !parse_count(o, v, 1, 1000000000L, &a->iterations))
+        else if (!strcmp(o, "--iterations") && parse_count(o, v, 1, 1000000000L, &a->iterations))
             return 2;
         else if (!strcmp(o, "--sync")) {
             if (strcmp(v, "relaunch") && strcmp(v, "fence"))

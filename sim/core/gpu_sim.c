@@ -4,11 +4,13 @@
  * which nothing can happen; kernel sequences with a launch latency between
  * them (relaunch); per-kernel statistics and the no-request-lost invariant.
  *
- * One cycle t, in order: the memory system's cycle; completions due at t
- * are handed to their SMs; every SM whose `next` has come runs its LDST
- * port and issue stage; TB dispatch places blocks (issuing from t+1). The
- * next visited cycle is the earliest of the SMs' `next`, the memory
- * system's next event and, while blocks wait for room, t+1.
+ * One cycle t, in order (GPGPU-Sim's): every SM whose `next` has come runs
+ * its LDST port (offering a request to the memory system) and its issue
+ * stage; the memory system's cycle; completions due at t are handed to
+ * their SMs; finished blocks are counted; TB dispatch places blocks
+ * (issuing from t+1). The next visited cycle is the earliest of the SMs'
+ * `next`, the memory system's next event and, while blocks wait for room,
+ * t+1. docs/architecture.md has the same order.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -42,87 +42,12 @@
 #include "common/error.h"
 #include "sim/mem/popcount.h"
 #include "sim/core/sm.h"
+#include "sim/core/warp_slots.h"
 
 enum { TAG_LOAD = 0, TAG_STORE = 1, TAG_ATOMIC = 2 };
 
 #define WST(sm, w) ((sm)->wstate[(w) - (sm)->warps])
 #define SLOT(sm, w) ((int)((w) - (sm)->warps))
-
-/* The stall reason a warp gives its scheduler: its wait reason while it
- * runs (or has exited and drains), barrier or fence while held there,
- * none (idle) otherwise. Kept in sm->why[] bit sets so that a
- * scheduler's reason is a few mask tests. */
-static inline void update_why(sim_sm *sm, int slot)
-{
-    int st = sm->wstate[slot];
-    int r = st == W_RUN || st == W_EXITED ? sm->wwait[slot]
-            : st == W_BAR ? SIM_STALL_BARRIER
-            : st == W_FENCE ? SIM_STALL_FENCE : SIM_STALL_IDLE;
-    int old = sm->wwhy[slot];
-    if (r == old)
-        return;
-    uint64_t bit = 1ull << (slot & 63);
-    sm->why[old][slot >> 6] &= ~bit;
-    sm->why[r][slot >> 6] |= bit;
-    sm->wwhy[slot] = (uint8_t)r;
-}
-
-/* Every write of a warp's state or wait reason goes through these. */
-static inline void set_state(sim_sm *sm, int slot, int st)
-{
-    sm->wstate[slot] = (uint8_t)st;
-    update_why(sm, slot);
-}
-
-static inline void set_wait(sim_sm *sm, int slot, int why)
-{
-    sm->wwait[slot] = (uint8_t)why;
-    update_why(sm, slot);
-}
-
-/* Every write of a warp's wake goes here: wfinite keeps the slots whose
- * wake is a cycle (not SIM_NEVER), the only ones wake_minima looks at. */
-static inline void set_wake(sim_sm *sm, int slot, uint64_t v)
-{
-    uint64_t bit = 1ull << (slot & 63), *word = &sm->wfinite[slot >> 6];
-    sm->wwake[slot] = v;
-    *word = v == SIM_NEVER ? *word & ~bit : *word | bit;
-}
-
-/* Puts the warp to sleep until the LDST queue drains. */
-static inline void ldst_sleep(sim_sm *sm, int slot)
-{
-    uint64_t bit = 1ull << (slot & 63), *word = &sm->wldst[slot >> 6];
-    set_wait(sm, slot, SIM_STALL_MEMORY);
-    set_wake(sm, slot, SIM_NEVER);
-    if (!(*word & bit)) {
-        *word |= bit;
-        sm->ldst_waiters++;
-    }
-}
-
-/* A warp asked while the LDST queue is empty no longer sleeps on it. */
-static inline void ldst_wake(sim_sm *sm, int slot)
-{
-    uint64_t bit = 1ull << (slot & 63), *word = &sm->wldst[slot >> 6];
-    if (*word & bit) {
-        *word &= ~bit;
-        sm->ldst_waiters--;
-    }
-}
-
-/* A warp's wake was lowered outside the issue stage: keep the SM's and its
- * scheduler's earliest wake lower bounds (a scheduler with nothing awake is
- * not scanned). */
-static inline void wake_lowered(sim_sm *sm, int slot)
-{
-    uint64_t u = sm->wwake[slot];
-    uint64_t *sn = &sm->sched_next[slot % sm->cfg->n_sched];
-    if (u < *sn)
-        *sn = u;
-    if (u < sm->warp_next)
-        sm->warp_next = u;
-}
 
 static inline uint64_t make_tag(int slot, int kind, int reg)
 {
@@ -773,7 +698,7 @@ static uint64_t wake_minima(sim_sm *sm)
     return all;
 }
 
-void sim_sm_cycle(sim_sm *sm, uint64_t t)
+static void sm_cycle(sim_sm *sm, uint64_t t)
 {
     account(sm, t);
     ldst_step(sm, t);
@@ -826,6 +751,14 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
     sm->reasons_stale = 0;   /* every reason below is of this cycle's state */
     if (wn > t + 1)
         dry_reasons(sm, issued);   /* the reasons that hold until a warp wakes */
+}
+
+/* The cycle, then (TRAPEZE_CHECKS builds) the warp-slot invariants. */
+void sim_sm_cycle(sim_sm *sm, uint64_t t)
+{
+    sm_cycle(sm, t);
+    if (TRAPEZE_CHECKS_ON)
+        sim_sm_check_slots(sm, t);
 }
 
 void sim_sm_finish_kernel(sim_sm *sm, uint64_t end)

@@ -1,9 +1,10 @@
 /*
  * memsys.c - the memory system as the SM sees it (sim/memsys.h): creation
- * from the config, the per-core-cycle driver of the clock domains, the
- * idle-skipping next-event time, completions, functional words, statistics
- * and the stand-alone probes used by tests and benchmarks. Owns the order
- * of the parts within a cycle; the parts' behaviour is in their files.
+ * from the config, the activity sets, the per-core-cycle driver of the
+ * clock domains, the idle-skipping next-event time, accepting requests and
+ * handing back completions, and the statistics' reset. Owns the order of
+ * the parts within a cycle; the parts' behaviour is in their files (the
+ * functional words in funcmem.c, the stand-alone probes in probe.c).
  */
 #include <stdlib.h>
 #include <string.h>
