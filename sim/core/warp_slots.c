@@ -34,8 +34,10 @@ void sim_sm_check_slots(const sim_sm *sm, uint64_t t)
             continue;
         }
         TRAPEZE_ASSERT(sm->wwhy[i] == derived_reason(sm, i));
+        /* idle is the fallback reason: a slot never used has no bit at all */
         for (int r = 0; r < SIM_STALL_COUNT; r++)
-            TRAPEZE_ASSERT(bit(sm->why[r], i) == (r == sm->wwhy[i]));
+            TRAPEZE_ASSERT(r == sm->wwhy[i] ? bit(sm->why[r], i) || r == SIM_STALL_IDLE
+                                            : !bit(sm->why[r], i));
         TRAPEZE_ASSERT(bit(sm->wfinite, i) == (sm->wwake[i] != SIM_NEVER));
         parked += bit(sm->wldst, i);
         if (sm->wwake[i] < earliest[i % ns])

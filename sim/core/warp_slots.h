@@ -8,7 +8,8 @@
  * Invariants (checked by sim_sm_check_slots after every SM cycle when built
  * with TRAPEZE_CHECKS, i.e. `make test SAN=1`), for every slot i:
  *  - wwhy[i] is the reason update_why derives from wstate[i] and wwait[i],
- *    and slot i's bit is set in why[wwhy[i]] and in no other why[r];
+ *    and slot i's bit is set in why[wwhy[i]] (idle, the fallback reason,
+ *    may lack it: a slot never used has no bit) and in no other why[r];
  *  - slot i's bit is set in wfinite iff wwake[i] != SIM_NEVER;
  *  - ldst_waiters is the number of bits set in wldst;
  *  - no bit is set at or beyond max_warps in any of these sets;
