@@ -21,7 +21,8 @@ const char calib_common_help[] =
 "  --sweep-budget N    warp instructions of one workload's validation sweep; sets\n"
 "                      the reference grid samples are scaled from (default 5e8)\n"
 "  --min-fraction F, --max-fraction F\n"
-"                      sample grid volume / reference volume (default 1/2, 1)\n"
+"                      sample grid volume / reference volume (default 1/2, 1;\n"
+"                      at most 64: samples may span several reference grids)\n"
 "  --threads N         parallel samples (default 1; results do not depend on it)\n"
 "  --folds K           cross-validation folds (default 5)\n"
 "  WORKLOAD            a workload spec (.ini) or a shipped preset: pathfinder,\n"
@@ -69,8 +70,8 @@ int calib_parse_common(calib_args *a, int argc, char **argv, int *i)
     const char *arg = argv[*i], *val = *i + 1 < argc ? argv[*i + 1] : NULL;
     static const struct { const char *name; double lo, hi; } numeric[] = {
         {"--budget", 1, 4096}, {"--stages", 1, 32}, {"--max-h", 1, 1e6}, {"--threads", 1, 256},
-        {"--folds", 2, 100}, {"--sweep-budget", 1e3, 1e15}, {"--min-fraction", 1e-6, 1},
-        {"--max-fraction", 1e-6, 1}};
+        {"--folds", 2, 100}, {"--sweep-budget", 1e3, 1e15}, {"--min-fraction", 1e-6, 64},
+        {"--max-fraction", 1e-6, 64}};
     double *real[] = {&a->opt.sweep_budget, &a->opt.min_fraction, &a->opt.max_fraction};
     int *whole[] = {&a->opt.budget, &a->opt.stages, &a->opt.max_h, &a->threads, &a->opt.folds};
     for (size_t k = 0; k < sizeof numeric / sizeof numeric[0]; k++) {
@@ -159,13 +160,13 @@ trapeze_status calib_make_plan(const calib_args *a, trapeze_calib_plan **plan,
 
 void calib_progress(void *ctx, int done, int total, const trapeze_sample *s)
 {
-    (void)ctx;
-    if (!isatty(2))
-        return;
-    fprintf(stderr, "\r%d/%d samples  %-60.60s", done, total, s->id);
-    if (done == total)
-        fputc('\n', stderr);
-    fflush(stderr);
+    /* one line per command: the samples' clock starts with the first report */
+    static cli_progress line;
+    int threads = ctx ? *(const int *)ctx : 1;
+    int running = total - done < threads ? total - done : threads;
+    char detail[160];
+    snprintf(detail, sizeof detail, "(%d running, %d left) %s", running, total - done, s->id);
+    cli_progress_update(&line, done, total, "samples", detail);
 }
 
 trapeze_status calib_open_log(const calib_args *a, const char *path, trapeze_sample_log **log,

@@ -4,11 +4,13 @@
  * the calibration file `trapeze ghostzone --calibration` reads. Parsing and
  * printing only: every step is a library call.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/calib_common.h"
 #include "cli/commands.h"
+#include "common/text.h"
 
 static void usage(FILE *out)
 {
@@ -35,6 +37,15 @@ static void usage(FILE *out)
 "                      sample moves are left out)\n"
 "  --real-tiles        calibrate with Meng's real-valued T (Eq. 5.3) instead of\n"
 "                      whole tiles at whole heights\n"
+"  --structure LIST    model extensions to switch on, comma-separated: occupancy,\n"
+"                      waves, persistent_fence, fence_overlap, or 'at-size' for\n"
+"                      all four, or 'meng' for none (default); with any, the\n"
+"                      fit adds tile_cycles, fence_misc_fraction,\n"
+"                      fence_cycles_per_block, fence_barrier_cycles (and\n"
+"                      overlap_fence) (docs/calibration.md)\n"
+"  --holdout F         fraction of each workload's samples, the largest grids,\n"
+"                      held out of a second fit to report the extrapolation\n"
+"                      error (default 0.25; 0: none)\n"
 "  -h, --help          show this help\n", calib_common_help);
 }
 
@@ -55,8 +66,41 @@ static int parse_fit(const char *list, unsigned *mask)
     return *mask ? 0 : calib_usage_error("calibrate", "--fit: an empty list", NULL);
 }
 
+/* "occupancy,waves" -> TRAPEZE_GZ_STRUCT_* bits; -1 after a usage message. */
+static int parse_structure(const char *list, unsigned *bits)
+{
+    static const struct { const char *name; unsigned bits; } names[] = {
+        {"occupancy", TRAPEZE_GZ_STRUCT_OCCUPANCY}, {"waves", TRAPEZE_GZ_STRUCT_WAVES},
+        {"persistent_fence", TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE},
+        {"fence_overlap", TRAPEZE_GZ_STRUCT_FENCE_OVERLAP},
+        {"at-size", TRAPEZE_GZ_STRUCT_OCCUPANCY | TRAPEZE_GZ_STRUCT_WAVES |
+                        TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE | TRAPEZE_GZ_STRUCT_FENCE_OVERLAP},
+        {"meng", 0}};
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    *bits = 0;
+    for (char *save, *name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        size_t k = 0;
+        while (k < sizeof names / sizeof names[0] && strcmp(name, names[k].name))
+            k++;
+        if (k == sizeof names / sizeof names[0])
+            return calib_usage_error("calibrate", "--structure: no extension named", name);
+        *bits |= names[k].bits;
+    }
+    return 0;
+}
+
 static int own_option(calib_args *a, void *ctx, const char *arg, const char *val)
 {
+    if (!strcmp(arg, "--structure") && val)
+        return parse_structure(val, &a->opt.structure) < 0 ? -1 : 2;
+    if (!strcmp(arg, "--holdout") && val) {
+        double f;
+        if (!trapeze_parse_double(val, &f) || !(f >= 0 && f < 1))
+            return calib_usage_error("calibrate", "--holdout: expected a fraction in [0, 1), got", val);
+        a->opt.holdout = f;
+        return 2;
+    }
     if (!strcmp(arg, "--out") && val) {
         *(const char **)ctx = val;
         return 2;
@@ -76,20 +120,32 @@ static trapeze_status run_samples(const calib_args *a, const trapeze_calib_plan 
 {
     if (size > 1)
         return calib_mpi_run(plan, log, rank, size, err);
-    return trapeze_calib_run(plan, log, a->threads, calib_progress, NULL, err);
+    return trapeze_calib_run(plan, log, a->threads, calib_progress, (void *)&a->threads, err);
 }
 
 static void print_result(const trapeze_gz_params *p, const trapeze_calib_report *rep, int folds,
                          const char *out)
 {
-    printf("%-28s %14s %12s\n", "parameter", "value", "stderr");
-    for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++)
-        printf("%-28s %14.6g %12.3g\n", trapeze_gz_param_name((trapeze_gz_param)k), p->value[k],
+    printf("%-28s %14s %12s  %s\n", "parameter", "value", "stderr", "identifiability (fitted)");
+    for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++) {
+        printf("%-28s %14.6g %12.3g", trapeze_gz_param_name((trapeze_gz_param)k), p->value[k],
                p->stderr_[k]);
+        if (p->stderr_[k] > 0 && rep->corr_with[k] >= 0)
+            printf("  %s|r| %.2f with %s", rep->at_bound[k] ? "AT BOUND, " : "",
+                   fabs(rep->max_corr[k]), trapeze_gz_param_name((trapeze_gz_param)rep->corr_with[k]));
+        else if (p->stderr_[k] > 0)
+            printf("  %s", rep->at_bound[k] ? "AT BOUND" : "");
+        putchar('\n');
+    }
     printf("%d observations, %d parameters fitted, in-sample RMS %.2f%%, "
            "%d-fold CV MAPE %.2f%% (max %.2f%%)\nwrote %s\n",
            rep->n_points, rep->n_fitted, 100 * rep->rms_rel_error, folds, rep->cv_mape_pct,
            rep->cv_max_ape_pct, out);
+    if (rep->n_holdout > 0)
+        printf("extrapolation: fitted without the %d largest samples, on them: MAPE %.2f%% "
+               "(max %.2f%%, bias %+.2f%%)\n",
+               rep->n_holdout, rep->holdout_mape_pct, rep->holdout_max_ape_pct,
+               rep->holdout_bias_pct);
 }
 
 int cli_calibrate(int argc, char **argv)

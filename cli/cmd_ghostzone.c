@@ -21,6 +21,7 @@ typedef struct {
     int modes[2], nmodes;  /* sync modes to optimize */
     int tau, optimize_block, force_calibration;
     long height;           /* evaluate this height instead of optimizing; 0 = optimize */
+    long verify, stages, threads; /* simulate the `verify` best candidates */
     const char *workloads[MAX_WORKLOADS];
     int nworkloads;
 } gz_args;
@@ -52,6 +53,11 @@ static void usage(FILE *out)
 "  --optimize-block    also choose the block edge, bounded by the GPU's threads\n"
 "                      and shared memory per block\n"
 "  --height N          evaluate the model at height N instead of optimizing\n"
+"  --verify N          simulate the model's N best (mode, h) at the workload's\n"
+"                      own grid for --stages stages and decide by simulation\n"
+"                      (prints each candidate and the warp instructions spent)\n"
+"  --stages N          timed stages per verified candidate (default 2)\n"
+"  --threads N         candidates simulated in parallel (default 1)\n"
 "  --csv FILE          write one row per (workload, sync, h) for every valid h:\n"
 "                      workload,gpu,sync,h,trapezoids,cpl_cycles,glbsync_cycles,\n"
 "                      loadsten_cycles,commit_cycles,itermem_cycles,\n"
@@ -60,8 +66,13 @@ static void usage(FILE *out)
 "\n"
 "Output columns: h* is the continuous optimum (NLopt MMA under Eq. 5.20);\n"
 "h = floor(h*), the dissertation's choice; h_argmin is the best integer\n"
-"height; cpl is cycles per loop at h; speedup is CPL(1)/CPL(h); delta is\n"
-"Eq. 5.23's per-block net cost of fences (delta > 0 favours relaunch).\n");
+"height; cpl is cycles per loop at h_argmin; speedup is CPL(1)/CPL(h_argmin);\n"
+"delta is Eq. 5.23's per-block net cost of fences (delta > 0 favours\n"
+"relaunch); chosen is the mode of the best integer (mode, h).\n"
+"Below each workload, 'best:' is the headline: the best integer (mode, h),\n"
+"the predicted margin over the runner-up and its standard deviation from\n"
+"the calibration's covariance (stderr and [correlation]); a margin within\n"
+"two standard deviations is flagged, and --verify decides it.\n");
 }
 
 /* 0: a sync mode (or best); -1: not one. */
@@ -83,16 +94,25 @@ static int parse_sync(const char *v, gz_args *a)
     return 0;
 }
 
+static const cli_opt options[] = {
+    {"--gpu", 1, 0}, {"--calibration", 1, 0}, {"--force-calibration", 0, 0}, {"--sync", 1, 0},
+    {"--csv", 1, 0}, {"--height", 1, 0}, {"--tau", 0, 0}, {"--optimize-block", 0, 0},
+    {"--verify", 1, 0}, {"--stages", 1, 0}, {"--threads", 1, 0}, {NULL, 0, 0}};
+
 /* Returns -1 when parsed, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, gz_args *a)
 {
+    int rc = cli_check_options("ghostzone", argc, argv, 1, options);
+    if (rc)
+        return rc;
     parse_sync("best", a);
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         int takes_value = strcmp(arg, "--gpu") == 0 || strcmp(arg, "--calibration") == 0 ||
                           strcmp(arg, "--sync") == 0 || strcmp(arg, "--csv") == 0 ||
-                          strcmp(arg, "--height") == 0;
+                          strcmp(arg, "--height") == 0 || strcmp(arg, "--verify") == 0 ||
+                          strcmp(arg, "--stages") == 0 || strcmp(arg, "--threads") == 0;
         if (takes_value && !val)
             return cli_usage_error("ghostzone", "%s needs a value", arg);
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
@@ -110,6 +130,12 @@ static int parse_args(int argc, char **argv, gz_args *a)
         } else if (strcmp(arg, "--height") == 0) {
             if (!trapeze_parse_long(val, &a->height) || a->height < 1)
                 return cli_usage_error("ghostzone", "--height: expected a positive integer, got '%s'", val);
+        } else if (strcmp(arg, "--verify") == 0 || strcmp(arg, "--stages") == 0 ||
+                   strcmp(arg, "--threads") == 0) {
+            long *slot = arg[2] == 'v' ? &a->verify : arg[2] == 's' ? &a->stages : &a->threads;
+            if (!trapeze_parse_long(val, slot) || *slot < 1 || *slot > (arg[2] == 'v' ? 1000 : 32))
+                return cli_usage_error("ghostzone", "%s: expected a positive integer%s, got '%s'", arg,
+                                       arg[2] == 'v' ? " up to 1000" : " up to 32", val);
         } else if (strcmp(arg, "--force-calibration") == 0) {
             a->force_calibration = 1;
         } else if (strcmp(arg, "--tau") == 0) {
@@ -127,6 +153,9 @@ static int parse_args(int argc, char **argv, gz_args *a)
     }
     if (a->height && a->optimize_block)
         return cli_usage_error("ghostzone", "--height and --optimize-block exclude each other");
+    if (a->verify && (a->height || a->optimize_block || a->nmodes != 2))
+        return cli_usage_error("ghostzone", "--verify decides among both modes' heights: not with "
+                               "--height, --optimize-block or --sync");
     return -1;
 }
 
@@ -135,13 +164,14 @@ static int parse_args(int argc, char **argv, gz_args *a)
  * never another GPU's constants. No --gpu at all is the dissertation's
  * paper mode, the GTX 280 with Meng's constants. */
 static int load_inputs(const gz_args *a, trapeze_gpu *gpu, trapeze_gz_params *p,
-                       trapeze_error *err)
+                       char *gpu_path, size_t gpu_path_size, trapeze_error *err)
 {
     char path[4096], calib[4096];
     trapeze_config *cfg;
     if (cli_resolve_preset("ghostzone", "--gpu", "gpus", ".config", a->gpu ? a->gpu : "gtx280",
                            path, sizeof path))
         return 2;
+    snprintf(gpu_path, gpu_path_size, "%s", path);
     trapeze_status s = trapeze_config_load(path, &cfg, err);
     if (!s) {
         s = trapeze_gpu_from_config(cfg, gpu, err);
@@ -181,9 +211,58 @@ static void print_header(void)
            "h", "h_argmin", "cpl_cycles", "speedup", "delta", "chosen");
 }
 
+/* The headline: the best integer (mode, h), its margin over the runner-up
+ * and that margin's uncertainty; with --verify, the decision by simulation. */
+/* spec: the workload as its file gives it; the model's copy carries the
+ * calibration's profiled counts, which must not shape the simulated kernel. */
+static trapeze_status decide(const gz_args *a, const char *gpu_path, const trapeze_gz_model *m,
+                             const trapeze_workload *spec, const trapeze_gz_params *p,
+                             trapeze_error *err)
+{
+    const trapeze_workload *w = spec;
+    trapeze_gz_choice *c;
+    int n;
+    trapeze_status s = trapeze_gz_rank(m, p, w->blk_len, &c, &n, err);
+    if (s)
+        return s;
+    printf("%-12s best: %s h=%d (CPL %.1f)", w->name, trapeze_sync_name(c[0].sync), c[0].h,
+           c[0].cpl_model);
+    if (n > 1) {
+        double margin = c[1].cpl_model / c[0].cpl_model - 1, sd = c[1].diff_sd / c[0].cpl_model;
+        printf("; runner-up %s h=%d: %+.2f%% +- %.2f%%", trapeze_sync_name(c[1].sync), c[1].h,
+               100 * margin, 100 * sd);
+        if (sd > 0 && margin < 2 * sd)
+            printf(", within the calibration's uncertainty%s",
+                   a->verify ? "" : " (--verify 3 decides by simulation)");
+        else if (sd == 0)
+            printf(" (no uncertainty: the calibration has no standard errors)");
+    }
+    putchar('\n');
+    if (a->verify && !s) {
+        int k = a->verify < n ? (int)a->verify : n, best = 0;
+        double work = 0;
+        s = trapeze_calib_verify(gpu_path, w, c, k, a->stages ? (int)a->stages : 2,
+                                 a->threads ? (int)a->threads : 1, err);
+        for (int i = 0; i < k && !s; i++) {
+            printf("%-12s verify: %-8s h=%-3d cpl_sim %12.1f  model %12.1f (%+.2f%%)\n", w->name,
+                   trapeze_sync_name(c[i].sync), c[i].h, c[i].cpl_sim, c[i].cpl_model,
+                   100 * (c[i].cpl_model / c[i].cpl_sim - 1));
+            work += c[i].warp_instructions;
+            if (c[i].cpl_sim < c[best].cpl_sim)
+                best = i;
+        }
+        if (!s)
+            printf("%-12s verified: %s h=%d, the fastest of %d simulated (%ld stages each, "
+                   "%.4g warp instructions)\n", w->name, trapeze_sync_name(c[best].sync),
+                   c[best].h, k, a->stages ? a->stages : 2, work);
+    }
+    free(c);
+    return s;
+}
+
 static trapeze_status run_workload(const gz_args *a, const char *path, const trapeze_gpu *gpu,
-                                   const trapeze_gz_params *p, trapeze_csv_out *csv,
-                                   trapeze_error *err)
+                                   const char *gpu_path, const trapeze_gz_params *p,
+                                   trapeze_csv_out *csv, trapeze_error *err)
 {
     trapeze_workload w;
     trapeze_gz_model *m;
@@ -201,12 +280,14 @@ static trapeze_status run_workload(const gz_args *a, const char *path, const tra
         for (int i = 0; i < a->nmodes; i++)
             printf("%-12s %-8s %-8s %8.3f %4d %8d %14.1f %7.2fx %8.2f %s\n", w.name,
                    gpu->name, trapeze_sync_name(o[i].sync), o[i].h_continuous, o[i].h_floor,
-                   o[i].h_argmin, o[i].cpl_floor, o[i].cpl_h1 / o[i].cpl_floor,
+                   o[i].h_argmin, o[i].cpl_argmin, o[i].cpl_h1 / o[i].cpl_argmin,
                    trapeze_gz_delta(m, o[i].blk_len), trapeze_sync_name(o[d.chosen].sync));
         if (a->optimize_block)
             for (int i = 0; i < a->nmodes; i++)
                 printf("%-12s block edge for %s: %d (continuous optimum %.2f)\n", w.name,
                        trapeze_sync_name(o[i].sync), o[i].blk_len, o[i].blk_continuous);
+        if (!a->height && !a->optimize_block && a->nmodes == 2)
+            s = decide(a, gpu_path, m, &w, p, err);
     }
     trapeze_gz_destroy(m);
     return s;
@@ -222,7 +303,8 @@ int cli_ghostzone(int argc, char **argv)
     trapeze_gpu gpu;
     trapeze_gz_params params;
     trapeze_csv_out *csv = NULL;
-    int loaded = load_inputs(&a, &gpu, &params, &err);
+    char gpu_path[4096];
+    int loaded = load_inputs(&a, &gpu, &params, gpu_path, sizeof gpu_path, &err);
     if (loaded == 2)
         return 2;
     trapeze_status s = loaded ? TRAPEZE_EINVAL : TRAPEZE_OK;
@@ -246,7 +328,7 @@ int cli_ghostzone(int argc, char **argv)
     if (!s)
         print_header();
     for (int i = 0; i < n && !s; i++)
-        s = run_workload(&a, paths[i], &gpu, &params, csv, &err);
+        s = run_workload(&a, paths[i], &gpu, gpu_path, &params, csv, &err);
     if (!s && csv) {
         s = trapeze_csv_commit(csv, &err);
         csv = NULL;

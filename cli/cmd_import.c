@@ -67,6 +67,13 @@ static int parse(int argc, char **argv, import_args *a)
         }
         return cli_usage_error("import", "expected a source: ncu");
     }
+    static const cli_opt options[] = {
+        {"--gpu", 1, 0}, {"--workload", 1, 0}, {"--samples", 1, 0}, {"--size", 1, 0},
+        {"--kernel", 1, 0}, {"--h", 1, 0}, {"--block", 1, 0}, {"--stages", 1, 0},
+        {"--skip", 1, 0}, {"--sync", 1, 0}, {"--relaunch-gap", 1, 0}, {NULL, 0, 0}};
+    int rc = cli_check_options("import", argc, argv, 2, options);
+    if (rc)
+        return rc;
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         const char **str = !strcmp(o, "--gpu")            ? &a->gpu

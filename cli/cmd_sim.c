@@ -34,6 +34,8 @@ static void usage(FILE *f)
             "                         sm,cycles,warp_instructions,ipc,...); they sum to --csv's\n"
             "  --ideal-memory CYCLES  replace the memory system by one that answers every\n"
             "                         request after CYCLES core cycles\n"
+            "  --grouping FILE        dispatch TBs by the grouping FILE (tb,group,order;\n"
+            "                         the option -trapeze_tb_dispatch explicit)\n"
             "  --quiet                no summary on stdout\n"
             "  --list                 list the built-in kernels and their parameters\n");
     cli_sim_workload_usage(f);
@@ -54,7 +56,16 @@ void cli_sim_progress(void *ctx, const char *kernel, unsigned long long cycle,
                       unsigned long long done, unsigned long long blocks)
 {
     (void)ctx;
-    fprintf(stderr, "\r%s: cycle %llu, %llu/%llu blocks   ", kernel, cycle, done, blocks);
+    static cli_progress line;
+    static char last[64];
+    if (strncmp(last, kernel, sizeof last - 1) != 0) { /* a new launch: a new clock */
+        snprintf(last, sizeof last, "%s", kernel);
+        memset(&line, 0, sizeof line);
+    }
+    char detail[64];
+    snprintf(detail, sizeof detail, "cycle %llu", cycle);
+    line.prefix = last;
+    cli_progress_update(&line, (double)done, (double)blocks, "blocks", detail);
 }
 
 static void note_unused(const trapeze_config *cfg, const char *gpu_path)
@@ -72,6 +83,7 @@ static void note_unused(const trapeze_config *cfg, const char *gpu_path)
 int cli_sim(int argc, char **argv)
 {
     const char *gpu_path = NULL, *csv = NULL, *sm_csv = NULL, *kernel = NULL, *trace = NULL;
+    const char *grouping = NULL;
     long ideal = 0;
     int quiet = 0;
     char **params = calloc((size_t)argc + 1, sizeof *params);
@@ -93,7 +105,8 @@ int cli_sim(int argc, char **argv)
             free(params);
             return 0;
         } else if (!strcmp(a, "--gpu") || !strcmp(a, "--csv") || !strcmp(a, "--per-sm-csv") ||
-                   !strcmp(a, "--ideal-memory") || !strcmp(a, "--trace")) {
+                   !strcmp(a, "--ideal-memory") || !strcmp(a, "--trace") ||
+                   !strcmp(a, "--grouping")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "trapeze sim: %s needs a value\n", a);
                 goto out;
@@ -107,6 +120,8 @@ int cli_sim(int argc, char **argv)
                 trace = v;
             else if (!strcmp(a, "--per-sm-csv"))
                 sm_csv = v;
+            else if (!strcmp(a, "--grouping"))
+                grouping = v;
             else if (!trapeze_parse_long(v, &ideal) || ideal < 1 || ideal > 1000000) {
                 fprintf(stderr, "trapeze sim: --ideal-memory %s: expected cycles from 1 to 1000000\n", v);
                 goto out;
@@ -138,7 +153,7 @@ int cli_sim(int argc, char **argv)
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         goto out;
     }
-    trapeze_sim_options opt = {.ideal_memory_cycles = (int)ideal,
+    trapeze_sim_options opt = {.ideal_memory_cycles = (int)ideal, .tb_grouping = grouping,
                                .progress = isatty(2) ? cli_sim_progress : NULL};
     trapeze_sim *sim = NULL;
     rc = 1;

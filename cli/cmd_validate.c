@@ -5,18 +5,27 @@
  * sample cost against the sweep's. Parsing and printing only.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/calib_common.h"
 #include "common/error.h"
 #include "cli/commands.h"
+#include "common/text.h"
 
 static const char *const row_columns[] = {
     "workload", "sync", "mape_pct", "max_ape_pct", "h_model", "h_sim_best", "pick_ratio",
     "sample_warp_instructions", "sweep_warp_instructions"};
 static const char *const curve_columns[] = {"workload", "sync", "h", "cpl_sim", "cpl_model",
                                             "warp_instructions"};
+static const char *const size_columns[] = {
+    "workload", "area_factor", "size_0", "size_1", "size_2", "points", "mape_pct",
+    "bias_relaunch_pct", "bias_fence_pct", "sync_model", "h_model", "sync_sim_best",
+    "h_sim_best", "sync_right", "pick_ratio", "sweep_warp_instructions"};
+static const char *const size_curve_columns[] = {"workload", "area_factor", "sync", "h", "cpl_sim",
+                                                 "cpl_model", "warp_instructions"};
+#define MAX_SIZES 16
 
 static void usage(FILE *out)
 {
@@ -43,18 +52,63 @@ static void usage(FILE *out)
 "                      workload,sync,h,cpl_sim,cpl_model,warp_instructions\n"
 "  --sweep-log FILE    keep the sweep's runs (samples.csv format): a rerun reuses\n"
 "                      them and an interrupted one resumes\n"
+"  --sizes F1,F2,...   validate at the reference grid scaled to these area\n"
+"                      factors (e.g. 1,16,100) instead: the plausible h of both\n"
+"                      modes (output tile >= 1/4 of the block, at most 10, plus\n"
+"                      the model's pick); per workload and size: MAPE, bias per\n"
+"                      mode, the model's (mode, h) against the simulator's best,\n"
+"                      pick ratio and whether the sync mode is right. --csv rows:\n"
+"                      workload,area_factor,size_0,size_1,size_2,points,mape_pct,\n"
+"                      bias_relaunch_pct,bias_fence_pct,sync_model,h_model,\n"
+"                      sync_sim_best,h_sim_best,sync_right,pick_ratio,\n"
+"                      sweep_warp_instructions; --curve rows: workload,\n"
+"                      area_factor,sync,h,cpl_sim,cpl_model,warp_instructions.\n"
+"                      The grids scale the calibration's reference grid (give\n"
+"                      the calibration's --stages and --sweep-budget)\n"
+"  --sweep-stages N    timed stages per --sizes point (default: --stages)\n"
 "  -h, --help          show this help\n", calib_common_help);
 }
 
 typedef struct {
     const char *calibration, *csv, *curve, *sweep;
+    double sizes[MAX_SIZES];
+    int n_sizes;
+    int sweep_stages;
     int force_calibration;
 } validate_files;
 
+/* "1,16,100": positive area factors. Returns 2 when taken, -1 on error. */
+static int parse_sizes(calib_args *a, validate_files *f, const char *val)
+{
+    const char *p = val;
+    f->n_sizes = 0;
+    while (*p) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || !(v > 0 && v <= 1e6) || (*end && *end != ',') || f->n_sizes == MAX_SIZES)
+            return calib_usage_error(a->cmd,
+                                     "--sizes: expected up to 16 positive area factors such as 1,16,100, got",
+                                     val);
+        f->sizes[f->n_sizes++] = v;
+        p = *end ? end + 1 : end;
+    }
+    if (!f->n_sizes)
+        return calib_usage_error(a->cmd, "--sizes: expected area factors, got", val);
+    return 2;
+}
+
 static int own_option(calib_args *a, void *ctx, const char *arg, const char *val)
 {
-    (void)a;
     validate_files *f = ctx;
+    if (!strcmp(arg, "--sizes") && val)
+        return parse_sizes(a, f, val);
+    if (!strcmp(arg, "--sweep-stages") && val) {
+        long n;
+        if (!trapeze_parse_long(val, &n) || n < 1 || n > 32)
+            return calib_usage_error(a->cmd, "--sweep-stages: expected 1 to 32, got", val);
+        f->sweep_stages = (int)n;
+        return 2;
+    }
     if (!strcmp(arg, "--force-calibration")) {
         f->force_calibration = 1;
         return 1;
@@ -145,6 +199,92 @@ static void print_rows(const trapeze_validation *v)
     }
 }
 
+static trapeze_status write_sizes(const char *path, const trapeze_size_validation *v,
+                                  trapeze_error *err)
+{
+    trapeze_csv_out *csv;
+    trapeze_status s = trapeze_csv_create(path, size_columns, 16, &csv, err);
+    for (int i = 0; !s && i < v->n_rows; i++) {
+        const trapeze_size_validation_row *r = &v->rows[i];
+        trapeze_csv_text(csv, r->workload);
+        double nums[] = {r->area_factor, r->data_len[0], r->data_len[1], r->data_len[2],
+                         r->n_points, r->mape_pct, r->bias_pct[0], r->bias_pct[1]};
+        for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
+            trapeze_csv_number(csv, nums[k]);
+        trapeze_csv_text(csv, trapeze_sync_name(r->sync_model));
+        trapeze_csv_number(csv, r->h_model);
+        trapeze_csv_text(csv, trapeze_sync_name(r->sync_sim_best));
+        trapeze_csv_number(csv, r->h_sim_best);
+        trapeze_csv_number(csv, r->sync_right);
+        trapeze_csv_number(csv, r->pick_ratio);
+        trapeze_csv_number(csv, r->sweep_warp_instructions);
+        s = trapeze_csv_end_row(csv, err);
+    }
+    if (s) {
+        trapeze_csv_abort(csv);
+        return s;
+    }
+    return trapeze_csv_commit(csv, err);
+}
+
+static trapeze_status write_size_curve(const char *path, const trapeze_size_validation *v,
+                                       trapeze_error *err)
+{
+    trapeze_csv_out *csv;
+    trapeze_status s = trapeze_csv_create(path, size_curve_columns, 7, &csv, err);
+    for (int i = 0; !s && i < v->n_points; i++) {
+        const trapeze_validation_point *p = &v->points[i];
+        trapeze_csv_text(csv, p->workload);
+        trapeze_csv_number(csv, p->area_factor);
+        trapeze_csv_text(csv, trapeze_sync_name(p->sync));
+        trapeze_csv_number(csv, p->h);
+        trapeze_csv_number(csv, p->cpl_sim);
+        trapeze_csv_number(csv, p->cpl_model);
+        trapeze_csv_number(csv, p->warp_instructions);
+        s = trapeze_csv_end_row(csv, err);
+    }
+    if (s) {
+        trapeze_csv_abort(csv);
+        return s;
+    }
+    return trapeze_csv_commit(csv, err);
+}
+
+static void print_sizes(const trapeze_size_validation *v)
+{
+    printf("%-12s %7s %14s %7s %9s %9s %-13s %-13s %5s %10s\n", "workload", "area_x", "grid",
+           "mape_%", "bias_rl_%", "bias_fn_%", "model_pick", "sim_best", "sync", "pick_ratio");
+    for (int i = 0; i < v->n_rows; i++) {
+        const trapeze_size_validation_row *r = &v->rows[i];
+        char grid[48], mp[24], sb[24];
+        snprintf(grid, sizeof grid, "%.0fx%.0fx%.0f", r->data_len[0], r->data_len[1], r->data_len[2]);
+        snprintf(mp, sizeof mp, "%s %d", trapeze_sync_name(r->sync_model), r->h_model);
+        snprintf(sb, sizeof sb, "%s %d", trapeze_sync_name(r->sync_sim_best), r->h_sim_best);
+        printf("%-12s %7.4g %14s %7.2f %+9.2f %+9.2f %-13s %-13s %5s %10.4f\n", r->workload,
+               r->area_factor, grid, r->mape_pct, r->bias_pct[0], r->bias_pct[1], mp, sb,
+               r->sync_right ? "right" : "WRONG", r->pick_ratio);
+    }
+}
+
+static int validate_sizes(calib_args *a, validate_files *f, const trapeze_gz_params *p,
+                          trapeze_calib_plan *plan, trapeze_sample_log *sweep,
+                          trapeze_error *err)
+{
+    trapeze_size_validation v = {0};
+    trapeze_status s = trapeze_calib_validate_sizes(plan, p, f->sizes, f->n_sizes,
+                                                    f->sweep_stages ? f->sweep_stages : a->opt.stages,
+                                                    sweep,
+                                                    a->threads, calib_progress, NULL, &v, err);
+    if (!s && f->csv)
+        s = write_sizes(f->csv, &v, err);
+    if (!s && f->curve)
+        s = write_size_curve(f->curve, &v, err);
+    if (!s)
+        print_sizes(&v);
+    trapeze_size_validation_free(&v);
+    return s;
+}
+
 int cli_validate(int argc, char **argv)
 {
     calib_args a = {.cmd = "validate", .threads = 1};
@@ -175,8 +315,13 @@ int cli_validate(int argc, char **argv)
         s = calib_open_log(&a, a.samples, &log, &err);
     if (!s && f.sweep)
         s = calib_open_log(&a, f.sweep, &sweep, &err);
+    if (!s && f.n_sizes) {
+        s = validate_sizes(&a, &f, &p, plan, sweep, &err);
+        trapeze_sample_log_close(sweep);
+        return calib_exit(&a, plan, log, s, &err);
+    }
     if (!s)
-        s = trapeze_calib_validate(plan, &p, log, sweep, a.threads, calib_progress, NULL, &v, &err);
+        s = trapeze_calib_validate(plan, &p, log, sweep, a.threads, calib_progress, &a.threads, &v, &err);
     trapeze_csv_out *rows_csv = NULL, *curve_csv = NULL;
     if (!s && f.csv)
         s = write_csv(f.csv, row_columns, 9, &v, v.n_rows, summary_row, &rows_csv, &err);

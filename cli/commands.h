@@ -40,11 +40,36 @@ void cli_data_path(const char *relative, char *out, unsigned long size);
  * nearest name and the list ("trapeze CMD: OPTION NAME: no such preset;
  * did you mean ...") and returns -1. */
 int cli_is_preset_name(const char *arg);
+int cli_edit_distance(const char *a, const char *b);
+
+/* A command's options (args.c), a table ended by {NULL}: name, whether it
+ * takes a value, whether it may be given more than once. */
+typedef struct cli_opt {
+    const char *name;
+    int value, repeat;
+} cli_opt;
+/* Before a command parses argv[first..]: an unknown option (with the
+ * nearest known one), an option given twice, or a missing value is one
+ * usage error on stderr and returns 2; else 0 (also for -h/--help). */
+int cli_check_options(const char *cmd, int argc, char **argv, int first, const cli_opt *opts);
 int cli_resolve_preset(const char *cmd, const char *option, const char *folder,
                        const char *suffix, const char *arg, char *out, size_t size);
 /* --size "AxB[xC]": one positive whole number per dimension of w, set in
  * w->data_len. 0, or 2 (the usage-error status) after printing why. */
 int cli_apply_size(const char *cmd, const char *text, trapeze_workload *w);
 int cli_import(int argc, char **argv);
+int cli_sleep(int argc, char **argv);
+
+/* The progress line of long runs (progress.c): "PREFIX: done/total UNIT,
+ * elapsed, rate, about T left  DETAIL" on stderr, overwritten, only when
+ * stderr is a terminal. Zero-initialize; set prefix as you like. */
+typedef struct cli_progress {
+    const char *prefix;
+    int checked, on;
+    double start, done0;
+} cli_progress;
+void cli_progress_update(cli_progress *p, double done, double total, const char *unit,
+                         const char *detail);
+void cli_format_duration(double seconds, char *out, size_t size);
 
 #endif

@@ -24,6 +24,7 @@ static void usage(FILE *out)
             "  validate    check a calibration against full simulations\n"
             "  locality    thread-block locality graph of a kernel (CSV edge list)\n"
             "  import      hardware measurements in (Nsight Compute CSV -> samples log)\n"
+            "  sleep       choose L1D, L2 and register-file sleep thresholds from idle periods\n"
             "\n"
             "Run 'trapeze COMMAND --help' for a command's options.\n",
             TRAPEZE_VERSION);
@@ -58,6 +59,8 @@ int main(int argc, char **argv)
         return cli_locality(argc - 1, argv + 1);
     if (strcmp(cmd, "import") == 0)
         return cli_import(argc - 1, argv + 1);
+    if (strcmp(cmd, "sleep") == 0)
+        return cli_sleep(argc - 1, argv + 1);
     fprintf(stderr, "trapeze: unknown command '%s' (try 'trapeze --help')\n", cmd);
     return 2;
 }

@@ -16,7 +16,7 @@
 int cli_is_preset_name(const char *arg) { return !strchr(arg, '/') && !strchr(arg, '.'); }
 
 /* Levenshtein distance of two short names (case-sensitive). */
-static int edit_distance(const char *a, const char *b)
+int cli_edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 63 || lb > 63)
@@ -77,7 +77,7 @@ static void list_presets(const char *folder, const char *suffix, const char *arg
     for (int i = 0; i < n; i++) {
         size_t used = strlen(list);
         snprintf(list + used, lsize - used, "%s%.63s", used ? ", " : "", names[i]);
-        int dist = edit_distance(arg, names[i]);
+        int dist = cli_edit_distance(arg, names[i]);
         if (dist < best) {
             best = dist;
             snprintf(nearest, nsize, "%.63s", names[i]);

@@ -1,9 +1,9 @@
 /*
  * grouping.c - the explicit TB grouping file (CONTRACTS.md): CSV
  * `tb,group,order`, every TB exactly once, each group's orders 0..size-1.
- * Owns storage (alloc/free), reading (with file/line/field errors),
- * checking and writing; the
- * simulator's explicit dispatch policy runs what it reads.
+ * Owns storage, reading (with file/line/field errors), checking and
+ * writing; the simulator's explicit dispatch policy runs what it reads, the
+ * grouping optimizer (model/group_opt.c) writes it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,16 @@
 #include "common/error.h"
 
 static const char *const cols[] = {"tb", "group", "order"};
+
+void trapeze_grouping_free(trapeze_grouping *g)
+{
+    if (!g)
+        return;
+    free(g->group);
+    free(g->order);
+    g->group = NULL;
+    g->order = NULL;
+}
 
 trapeze_status trapeze_grouping_alloc(trapeze_grouping *g, long n_tbs, int n_groups,
                                       trapeze_error *err)
@@ -31,14 +41,49 @@ trapeze_status trapeze_grouping_alloc(trapeze_grouping *g, long n_tbs, int n_gro
     return TRAPEZE_OK;
 }
 
-void trapeze_grouping_free(trapeze_grouping *g)
+/* Orders within each group must be exactly 0..size-1: count per group, then
+ * mark each (group, order) slot once. */
+trapeze_status trapeze_grouping_check(const trapeze_grouping *g, trapeze_error *err)
 {
-    if (!g)
-        return;
-    free(g->group);
-    free(g->order);
-    g->group = NULL;
-    g->order = NULL;
+    if (g->n_tbs < 1 || g->n_groups < 1 || !g->group || !g->order)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "grouping: empty");
+    long *size = calloc((size_t)g->n_groups + 1, sizeof *size);
+    long *start = calloc((size_t)g->n_groups + 1, sizeof *start);
+    unsigned char *seen = calloc((size_t)g->n_tbs, 1);
+    trapeze_status s = TRAPEZE_OK;
+    if (!size || !start || !seen) {
+        s = trapeze_fail(err, TRAPEZE_ENOMEM, "grouping: out of memory");
+        goto out;
+    }
+    for (long t = 0; t < g->n_tbs; t++) {
+        if (g->group[t] < 0 || g->group[t] >= g->n_groups) {
+            s = trapeze_fail(err, TRAPEZE_ERANGE, "grouping: TB %ld: group %d outside 0..%d", t,
+                             g->group[t], g->n_groups - 1);
+            goto out;
+        }
+        size[g->group[t]]++;
+    }
+    for (int k = 1; k <= g->n_groups; k++)
+        start[k] = start[k - 1] + size[k - 1];
+    for (long t = 0; t < g->n_tbs; t++) {
+        long o = g->order[t];
+        if (o < 0 || o >= size[g->group[t]]) {
+            s = trapeze_fail(err, TRAPEZE_ERANGE,
+                             "grouping: TB %ld: order %ld outside 0..%ld of group %d", t, o,
+                             size[g->group[t]] - 1, g->group[t]);
+            goto out;
+        }
+        if (seen[start[g->group[t]] + o]++) {
+            s = trapeze_fail(err, TRAPEZE_ERANGE, "grouping: TB %ld: group %d order %ld taken twice",
+                             t, g->group[t], o);
+            goto out;
+        }
+    }
+out:
+    free(size);
+    free(start);
+    free(seen);
+    return s;
 }
 
 typedef struct {
@@ -173,57 +218,11 @@ trapeze_status trapeze_grouping_load(const char *path, long n_tbs, int max_group
     return TRAPEZE_OK;
 }
 
-/* Orders within each group must be exactly 0..size-1: count per group, then
- * mark each (group, order) slot once. */
-trapeze_status trapeze_grouping_check(const trapeze_grouping *g, trapeze_error *err)
-{
-    if (g->n_tbs < 1 || g->n_groups < 1 || !g->group || !g->order)
-        return trapeze_fail(err, TRAPEZE_EINVAL, "grouping: empty");
-    long *size = calloc((size_t)g->n_groups + 1, sizeof *size);
-    long *start = calloc((size_t)g->n_groups + 1, sizeof *start);
-    unsigned char *seen = calloc((size_t)g->n_tbs, 1);
-    trapeze_status s = TRAPEZE_OK;
-    if (!size || !start || !seen) {
-        s = trapeze_fail(err, TRAPEZE_ENOMEM, "grouping: out of memory");
-        goto out;
-    }
-    for (long t = 0; t < g->n_tbs; t++) {
-        if (g->group[t] < 0 || g->group[t] >= g->n_groups) {
-            s = trapeze_fail(err, TRAPEZE_ERANGE, "grouping: TB %ld: group %d outside 0..%d", t,
-                             g->group[t], g->n_groups - 1);
-            goto out;
-        }
-        size[g->group[t]]++;
-    }
-    for (int k = 1; k <= g->n_groups; k++)
-        start[k] = start[k - 1] + size[k - 1];
-    for (long t = 0; t < g->n_tbs; t++) {
-        long o = g->order[t];
-        if (o < 0 || o >= size[g->group[t]]) {
-            s = trapeze_fail(err, TRAPEZE_ERANGE,
-                             "grouping: TB %ld: order %ld outside 0..%ld of group %d", t, o,
-                             size[g->group[t]] - 1, g->group[t]);
-            goto out;
-        }
-        if (seen[start[g->group[t]] + o]++) {
-            s = trapeze_fail(err, TRAPEZE_ERANGE, "grouping: TB %ld: group %d order %ld taken twice",
-                             t, g->group[t], o);
-            goto out;
-        }
-    }
-out:
-    free(size);
-    free(start);
-    free(seen);
-    return s;
-}
-
 trapeze_status trapeze_grouping_save(const char *path, const trapeze_grouping *g,
                                      trapeze_error *err)
 {
     trapeze_csv_out *csv = NULL;
-    /* an invalid grouping is refused before anything is written */
-    trapeze_status s = trapeze_grouping_check(g, err);
+    trapeze_status s = trapeze_grouping_check(g, err);   /* never write a bad file */
     if (!s)
         s = trapeze_csv_create(path, cols, 3, &csv, err);
     for (long tb = 0; !s && tb < g->n_tbs; tb++) {

@@ -87,6 +87,10 @@ static trapeze_status on_workload_key(load_state *st, const trapeze_ini_ctx *at,
         if ((s = trapeze_ini_int(at, sec, key, value, 1, 64, &v, err)))
             return s;
         w->stencil_arrays = (int)v;
+    } else if (strcmp(key, "registers") == 0) {
+        if ((s = trapeze_ini_int(at, sec, key, value, 16, 255, &v, err)))
+            return s;
+        w->regs_per_thread = (int)v;
     } else if (strcmp(key, "elem_per_op") == 0) {
         return trapeze_ini_double(at, sec, key, value, 0, 1e6, &w->elem_per_op, err);
     } else if (strcmp(key, "element_bytes") == 0) {
@@ -150,6 +154,7 @@ static void set_defaults(trapeze_workload *w, const char *path)
     for (int i = 0; i < TRAPEZE_MAX_DIMS; i++)
         w->halo[i] = 2; /* a 3-point stencil per dimension */
     w->stencil_arrays = 1;
+    w->regs_per_thread = 16; /* what the generated kernels use */
     w->element_bytes = 4;
     w->iterations = 100;
 }

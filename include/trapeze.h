@@ -216,6 +216,7 @@ typedef struct trapeze_workload {
     double data_len[TRAPEZE_MAX_DIMS];  /* DataLength_i */
     int halo[TRAPEZE_MAX_DIMS];         /* HaloWidth_i (both sides together) */
     int blk_len;                        /* thread-block edge, the same in every dimension */
+    int regs_per_thread;                /* registers per thread (16, the generated kernels') */
     int stencil_arrays;                 /* NumStencilArrays */
     double elem_per_op;                 /* NumElemPerOp */
     int element_bytes;                  /* x */
@@ -247,6 +248,14 @@ typedef enum {
     TRAPEZE_GZ_OVERLAP,           /* omega: memory/compute overlap, CPS = GlbSync +
                                      (MemAcc^p + Comp^p)^(1/p), p = 1/(1-omega): 0 is
                                      Meng's sum, toward 1 the larger of the two (extension) */
+    TRAPEZE_GZ_TILE_CYCLES,       /* relaunch: cycles per tile on the busiest SM beyond its
+                                     instructions (block dispatch and retire; 0 = Meng) */
+    TRAPEZE_GZ_FENCE_MISC,        /* fence: fraction of MiscComp the persistent kernel still
+                                     runs per tile (staging, commit; 0 = Meng, who drops it) */
+    TRAPEZE_GZ_FENCE_POLL,        /* fence: cycles per stage per participating block and per
+                                     wave of tiles it waits through (polling contention at
+                                     the L2; 0 = Meng) */
+    TRAPEZE_GZ_OVERLAP_FENCE,     /* omega of fence mode when fence_overlap = 1 */
     TRAPEZE_GZ_NPARAMS
 } trapeze_gz_param;
 
@@ -267,6 +276,19 @@ typedef struct trapeze_gz_params {
                                             whole h, T = prod ceil(DataLength_i / edge_i) and
                                             the busiest SM runs ceil(T / M) trapezoids, as a
                                             launch does (else 5.3's real-valued T) */
+    int occupancy;                       /* "occupancy = 1": resident blocks per SM from the GPU
+                                            and the workload's block, registers and shared
+                                            memory (trapeze_gz_occupancy), not blocks_per_sm */
+    int waves;                           /* "waves = 1": at a whole h, passes (5.6) are whole
+                                            waves, ceil(T / (BlksPerSM M)): the partial last
+                                            wave costs a whole latency */
+    int persistent_fence;                /* "persistent_fence = 1": the fence barrier's blocks
+                                            are the persistent kernel's, min(T, BlksPerSM M),
+                                            not T (5.18) */
+    int fence_overlap;                   /* "fence_overlap = 1": fence mode has its own omega */
+    double corr[TRAPEZE_GZ_NPARAMS][TRAPEZE_GZ_NPARAMS]; /* fitted parameters' correlations
+                                            ([correlation] "a,b = r"; 0 when unknown); with
+                                            stderr_ they give the fit's covariance */
     int n_profiles;                      /* [profile.NAME] sections of a calibration file */
     trapeze_gz_profile profile[TRAPEZE_GZ_MAX_PROFILES];
     char gpu[64];                        /* [meta] gpu: the GPU it was made for ("" unknown) */
@@ -350,6 +372,10 @@ trapeze_status trapeze_gz_evaluate(const trapeze_gz_model *m, trapeze_sync sync,
                                    double blk_len, trapeze_gz_eval *out, trapeze_error *err);
 /* Largest integer h with blk_len - HaloWidth_i * h > 0 for every i (5.20). */
 int trapeze_gz_max_height(const trapeze_gz_model *m, int blk_len);
+/* Resident blocks per SM of the workload's block (blk_len^D threads, its
+ * registers, stencil_arrays tiles of shared memory), by the same rule as the
+ * simulator's occupancy: CTA slots, threads, warps, registers, shared memory. */
+int trapeze_gz_occupancy(const trapeze_gpu *gpu, const trapeze_workload *w, int blk_len);
 /* delta of Eq. 5.23: per-block net cost of fences over relaunch. */
 double trapeze_gz_delta(const trapeze_gz_model *m, double blk_len);
 
@@ -381,7 +407,7 @@ trapeze_status trapeze_gz_at_height(const trapeze_gz_model *m, trapeze_sync sync
 
 /* The decision: each sync mode of modes optimized (trapeze_gz_optimize),
  * or, with height > 0, taken at that height (trapeze_gz_at_height), and
- * the faster: the lower CPL at the height each reports (h_floor), the
+ * the faster: the lower CPL at its best integer height (cpl_argmin), the
  * first of modes on a tie. */
 typedef struct trapeze_gz_decision {
     int n_modes;
@@ -392,6 +418,25 @@ typedef struct trapeze_gz_decision {
 trapeze_status trapeze_gz_decide(const trapeze_gz_model *m, const trapeze_sync *modes,
                                  int n_modes, int optimize_block, int height,
                                  trapeze_gz_decision *out, trapeze_error *err);
+
+/* One integer decision (sync mode, h) and what is known of it. */
+typedef struct trapeze_gz_choice {
+    trapeze_sync sync;
+    int h;
+    double cpl_model;
+    double diff_sd;            /* standard deviation of cpl_model - the best's cpl_model,
+                                  from the fit's covariance (0 for the best, and when the
+                                  calibration has no standard errors) */
+    int index;                 /* position before ranking (internal) */
+    double cpl_sim;            /* trapeze_calib_verify: simulated CPL (0: not simulated) */
+    double warp_instructions;  /* trapeze_calib_verify: what simulating it cost */
+} trapeze_gz_choice;
+
+/* Every valid (mode, h) at block edge blk_len, best first by the model's CPL
+ * (*out is malloc'ed: free() it). p: the model's parameters, whose stderr_
+ * and corr give each candidate's uncertainty relative to the best. */
+trapeze_status trapeze_gz_rank(const trapeze_gz_model *m, const trapeze_gz_params *p, int blk_len,
+                               trapeze_gz_choice **out, int *n, trapeze_error *err);
 
 /* Writes one row per valid h (1..max height) of this model and sync mode:
  * workload,gpu,sync,h,trapezoids,cpl_cycles,glbsync_cycles,loadsten_cycles,
@@ -417,6 +462,8 @@ typedef void (*trapeze_sim_progress)(void *ctx, const char *kernel, unsigned lon
 typedef struct trapeze_sim_options {
     int ideal_memory_cycles;       /* > 0: every memory request answered after this many
                                       core cycles, nothing refused (isolates the SMs) */
+    const char *tb_grouping;       /* not NULL: the explicit TB dispatch policy with this
+                                      grouping file (tb,group,order), whatever the config says */
     trapeze_sim_progress progress; /* now and then during a launch; may be NULL */
     void *progress_ctx;
 } trapeze_sim_options;
@@ -526,6 +573,16 @@ typedef struct trapeze_calib_point {
 } trapeze_calib_point;
 
 typedef struct trapeze_calib_report {
+    /* identifiability, per parameter (fitted ones only): at a range limit,
+     * and its largest |correlation| with another fitted parameter */
+#define TRAPEZE_CALIB_MAX_PARAMS 32
+    int at_bound[TRAPEZE_CALIB_MAX_PARAMS];
+    double max_corr[TRAPEZE_CALIB_MAX_PARAMS];
+    int corr_with[TRAPEZE_CALIB_MAX_PARAMS];
+    double corr[TRAPEZE_CALIB_MAX_PARAMS][TRAPEZE_CALIB_MAX_PARAMS]; /* fitted pairs, else 0 */
+    /* extrapolation: a fit without the largest samples, judged on them */
+    int n_holdout;
+    double holdout_mape_pct, holdout_max_ape_pct, holdout_bias_pct;
     int n_points, n_fitted, iterations;
     double rms_rel_error;     /* in-sample root mean square of relative residuals */
     double cv_mape_pct;       /* k-fold cross-validated mean absolute % error */
@@ -747,7 +804,16 @@ typedef struct trapeze_calib_options {
     unsigned long seed;      /* cross-validation folds */
     unsigned fit_mask;       /* TRAPEZE_GZ_MASK bits fitted; 0: the default set */
     int real_tiles;          /* 1: calibrate Meng's real-valued T, not whole tiles */
+    unsigned structure;      /* TRAPEZE_GZ_STRUCT_* bits: the model extensions switched on */
+    double holdout;          /* fraction of each workload's samples, the largest, held out
+                                to measure extrapolation (0.25; 0: none) */
 } trapeze_calib_options;
+
+/* Model structure switches a calibration turns on (trapeze_gz_params flags). */
+#define TRAPEZE_GZ_STRUCT_OCCUPANCY 1u
+#define TRAPEZE_GZ_STRUCT_WAVES 2u
+#define TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE 4u
+#define TRAPEZE_GZ_STRUCT_FENCE_OVERLAP 8u
 
 void trapeze_calib_options_default(trapeze_calib_options *o);
 
@@ -828,6 +894,7 @@ typedef struct trapeze_validation_point {
     trapeze_sync sync;
     int h;
     double cpl_sim, cpl_model, warp_instructions;
+    double area_factor;       /* grid area / reference area (validate --sizes; 1 otherwise) */
 } trapeze_validation_point;
 
 typedef struct trapeze_validation {
@@ -846,6 +913,46 @@ trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trap
                                       trapeze_calib_progress progress, void *ctx,
                                       trapeze_validation *out, trapeze_error *err);
 void trapeze_validation_free(trapeze_validation *v);
+
+/* Validation at the sizes users run: each workload's reference grid scaled
+ * to each area factor, the plausible heights of both modes (those whose
+ * output tile keeps a quarter of the block, at most 10, plus the model's
+ * pick), a few stages each. One row per (workload, size). */
+typedef struct trapeze_size_validation_row {
+    char workload[64];
+    double area_factor;                 /* grid area / reference area */
+    double data_len[TRAPEZE_MAX_DIMS];
+    int n_points;
+    double mape_pct;                    /* both modes */
+    double bias_pct[2];                 /* mean signed % error: relaunch, fence */
+    trapeze_sync sync_model, sync_sim_best;
+    int h_model, h_sim_best;            /* the model's best integer (mode, h); the simulator's */
+    int sync_right;                     /* 1 when the two modes agree */
+    double pick_ratio;                  /* CPL_sim(best) / CPL_sim(model's pick), <= 1 */
+    double sweep_warp_instructions;
+} trapeze_size_validation_row;
+
+typedef struct trapeze_size_validation {
+    int n_rows, n_points;
+    trapeze_size_validation_row *rows;
+    trapeze_validation_point *points;   /* per (workload, size, mode, h) */
+} trapeze_size_validation;
+
+trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
+                                            const trapeze_gz_params *p, const double *factors,
+                                            int n_factors, int stages, trapeze_sample_log *sweep_log,
+                                            int threads, trapeze_calib_progress progress,
+                                            void *ctx, trapeze_size_validation *out,
+                                            trapeze_error *err);
+void trapeze_size_validation_free(trapeze_size_validation *v);
+
+/* Decides by simulation among the model's best candidates: runs each of
+ * c[0..n) on workload w (its own size) on the GPU of gpu_config_path for
+ * `stages` timed stages after a warm-up (the samples' timing), in `threads`
+ * workers, and fills cpl_sim and warp_instructions. */
+trapeze_status trapeze_calib_verify(const char *gpu_config_path, const trapeze_workload *w,
+                                    trapeze_gz_choice *c, int n, int stages, int threads,
+                                    trapeze_error *err);
 
 /* ------------------------------------- idle periods (neutral type, common/) */
 
@@ -942,6 +1049,14 @@ typedef struct trapeze_sleep_structure {
     trapeze_sleep_mode mode[TRAPEZE_SLEEP_MAX_MODES];
 } trapeze_sleep_structure;
 
+/* A structure's modes from a power description (its "on" mode skipped):
+ * tau_m = wake_cycles (the linear model: the wake-up is time that saves
+ * nothing), E_tr in ON-cycles = transition_j x clock_hz / leak_w. */
+trapeze_status trapeze_sleep_structure_from_power(const trapeze_power *p,
+                                                  trapeze_power_structure s, double clock_hz,
+                                                  trapeze_sleep_structure *out,
+                                                  trapeze_error *err);
+
 /* The seeds' tables under the linear model (tau_m = wake_m, E_tr = 0):
  * caches (l1d, l2) Snooze's sleep 0.228 / off 0.015, 2-cycle wake;
  * rf Slumber's shallow 0.94 in 4 / deep 0.42 in 13 / gated 0 in 16. */
@@ -955,18 +1070,28 @@ double trapeze_sleep_period_saving(const trapeze_sleep_mode *m, double T);
 /* The length at which modes a and b save the same (the crossover). */
 double trapeze_sleep_crossover(const trapeze_sleep_mode *a, const trapeze_sleep_mode *b);
 
-/* How the structure learns of an idle period. LOOKAHEAD (Snooze's request
- * queues, Slumber's latency and warp look-ahead): the length is known, the
- * period goes to the deepest allowed mode m with T >= theta_m, and the wake
- * starts lead_cycles early. TIMEOUT (cache decay): after theta_1 idle cycles
- * the structure enters mode 1, after theta_2 mode 2, ...; the wake starts at
- * the access (plus lead_cycles of warning). */
+/* How the structure learns of an idle period (the simulator's policies,
+ * sim/power/, follow the same rules):
+ * LOOKAHEAD (Slumber): the length T is predicted; the period goes to the
+ *   deepest allowed mode m with T >= theta_m.
+ * TIMEOUT (Snooze, drowsy, cache decay): after theta_m idle cycles the
+ *   structure enters mode m; it sleeps only if the access is not yet
+ *   visible, i.e. T > theta_m + lost.
+ * Waking: a mode whose bit is set in exact_wake is woken by a countdown
+ *   exactly in time (lost = tau_m cycles of the period, no stall); any other
+ *   mode is woken when the access becomes visible, lead_cycles before it
+ *   (lost = lead_cycles, stall = max(0, wake_m - lead_cycles)). A period
+ *   ending dead needs no wake: lost = 0, no stall. */
 typedef enum { TRAPEZE_SLEEP_LOOKAHEAD, TRAPEZE_SLEEP_TIMEOUT } trapeze_sleep_policy;
 const char *trapeze_sleep_policy_name(trapeze_sleep_policy p);
 
 typedef struct trapeze_sleep_options {
     trapeze_sleep_policy policy;   /* LOOKAHEAD */
-    double lead_cycles;            /* warning before an access (3, Snooze's queue lead) */
+    double lead_cycles;            /* warning before an access (3: Snooze's request queue,
+                                      Slumber's 3-warp look-ahead) */
+    unsigned exact_wake;           /* bit m: mode m woken exactly in time (0) */
+    int gate_writes;               /* 1: state-losing modes also before a write (the RF: the
+                                      write overwrites); 0: only dead periods (Snooze) (1) */
     double smoothing;              /* s of the relaxed indicator sigma((T - theta)/s) (1) */
     double penalty_scale;          /* kappa: kernel cycles lost per exposed wake cycle (1) */
     double requester_cycles;       /* cycles x requesters the penalty is a fraction of;
@@ -1005,6 +1130,31 @@ trapeze_status trapeze_sleep_evaluate(const trapeze_sleep_model *m, const double
                                       int smooth, trapeze_sleep_eval *out, trapeze_error *err);
 /* The oracle: every period in its best allowed mode (or ON), wakes hidden. */
 void trapeze_sleep_oracle(const trapeze_sleep_model *m, trapeze_sleep_eval *out);
+
+/* The seed's fixed thresholds: each mode entered at its wake-up delay
+ * (Snooze 2 cycles; Slumber 4/13/16). */
+void trapeze_sleep_seed_thresholds(const trapeze_sleep_structure *s, double *theta);
+
+/* The thresholds that maximize the leakage saved with the exposed wake-up
+ * penalty at most max_penalty (a fraction of the requester cycles, 0.01 =
+ * 1%): NLopt SLSQP on the smooth model from several starts (the seed's
+ * thresholds, the break-even times, the crossovers, a ladder of lengths),
+ * thresholds kept in mode order; then the whole-cycle thresholds a policy
+ * runs, checked against the budget with the hard model. */
+typedef struct trapeze_sleep_choice {
+    double theta[TRAPEZE_SLEEP_MAX_MODES];       /* continuous optimum */
+    double theta_int[TRAPEZE_SLEEP_MAX_MODES];   /* whole cycles: sleep when T >= theta_int */
+    double seed_theta[TRAPEZE_SLEEP_MAX_MODES];
+    trapeze_sleep_eval smooth;    /* the smooth model at theta */
+    trapeze_sleep_eval chosen;    /* the hard model at theta_int */
+    trapeze_sleep_eval seed;      /* the hard model at the seed's thresholds */
+    trapeze_sleep_eval oracle;
+    int feasible;                 /* chosen.penalty_fraction <= max_penalty */
+    int starts, evaluations;
+} trapeze_sleep_choice;
+
+trapeze_status trapeze_sleep_optimize(const trapeze_sleep_model *m, double max_penalty,
+                                      trapeze_sleep_choice *out, trapeze_error *err);
 
 /* ------------------------------------------ thread-block locality graph */
 

@@ -132,7 +132,7 @@ static gz_dual tau_factor(const trapeze_gz_model *m, const gz_vars *v)
 }
 
 typedef struct {
-    gz_dual trapezoids, passes;
+    gz_dual trapezoids, passes, participants;
     gz_dual stage[TRAPEZE_GZ_NCOMPONENTS];
     gz_dual per_loop[TRAPEZE_GZ_NCOMPONENTS];
     gz_dual cps, cpl;
@@ -154,6 +154,36 @@ static double launched_tiles(const trapeze_workload *w, double blk, double h)
     return tiles;
 }
 
+int trapeze_gz_occupancy(const trapeze_gpu *g, const trapeze_workload *w, int blk_len)
+{
+    int ws = g->warp_size > 0 ? g->warp_size : 32;
+    long threads = 1;
+    for (int d = 0; d < w->dims; d++)
+        threads *= blk_len;
+    long warps = (threads + ws - 1) / ws;
+    int regs_thread = w->regs_per_thread > 16 ? w->regs_per_thread : 16;
+    long regs = (long)((regs_thread + 3) & ~3) * warps * ws; /* GPGPU-Sim rounds to 4 */
+    long shmem = threads * w->stencil_arrays * w->element_bytes;
+    long n = g->max_blocks_per_sm;
+    long limits[] = {threads > g->max_threads_per_block ? 0 : g->max_threads_per_sm / threads,
+                     (g->max_threads_per_sm / ws) / warps,
+                     g->regs_per_sm > 0 ? g->regs_per_sm / regs : n,
+                     shmem > g->shmem_per_block ? 0 : g->shmem_per_sm / shmem};
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
+        if (limits[i] < n)
+            n = limits[i];
+    return n < 0 ? 0 : (int)n;
+}
+
+/* Resident blocks per SM: as the occupancy rule gives it, or the parameter. */
+static gz_dual resident_per_sm(const trapeze_gz_model *m, const gz_vars *v)
+{
+    if (!m->params.occupancy)
+        return v->p[TRAPEZE_GZ_BLOCKS_PER_SM];
+    int r = trapeze_gz_occupancy(&m->gpu, &m->work, (int)floor(v->blk.v));
+    return dual_const(r < 1 ? 1 : r);
+}
+
 static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *t)
 {
     const trapeze_workload *w = &m->work;
@@ -168,7 +198,10 @@ static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *
     gz_dual T = dual_div(volume, out_tile);                        /* 5.3 */
     if (whole_tiles(m, v))
         T = dual_const(launched_tiles(w, v->blk.v, v->h.v));
-    gz_dual passes = dual_div(T, dual_scale(v->p[TRAPEZE_GZ_BLOCKS_PER_SM], g->n_sm)); /* 5.5-5.6 */
+    gz_dual concurrent = dual_scale(resident_per_sm(m, v), g->n_sm); /* 5.5 */
+    gz_dual passes = dual_div(T, concurrent);                       /* 5.6 */
+    if (m->params.waves && whole_tiles(m, v))
+        passes = dual_const(ceil(passes.v - 1e-9)); /* the partial last wave is a whole one */
     /* 5.7: MemCycles(n) = passes*UL + alpha*n*x*Clock/BW, alpha = sigma^(D-1) */
     gz_dual alpha = dual_powi(v->p[TRAPEZE_GZ_SIGMA], w->dims - 1);
     gz_dual per_elem = dual_div(dual_scale(alpha, w->element_bytes * g->core_clock_hz / g->dram_bandwidth_bps),
@@ -182,6 +215,22 @@ static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *
 #undef MEM_CYCLES
     t->trapezoids = T;
     t->passes = passes;
+    /* blocks meeting at a fence barrier: every trapezoid (5.18), or those of
+     * the persistent kernel, which holds only what is resident at once */
+    t->participants = T;
+    if (m->params.persistent_fence && T.v > concurrent.v)
+        t->participants = concurrent;
+}
+
+/* 5.18 with the fit's intercept, a participant's cost and the polling
+ * contention among participants: mu (delta + F P + poll P^2), increasing in
+ * P whenever the three are >= 0. */
+static gz_dual fence_barrier(const gz_vars *v, gz_dual participants)
+{
+    gz_dual per_block = dual_add(v->p[TRAPEZE_GZ_FENCE_PER_BLOCK],
+                                 dual_mul(v->p[TRAPEZE_GZ_FENCE_POLL], participants));
+    return dual_mul(v->p[TRAPEZE_GZ_MU],
+                    dual_add(dual_mul(per_block, participants), v->p[TRAPEZE_GZ_FENCE_BARRIER]));
 }
 
 static void compute_terms(const trapeze_gz_model *m, const gz_vars *v, trapeze_sync sync,
@@ -193,16 +242,17 @@ static void compute_terms(const trapeze_gz_model *m, const gz_vars *v, trapeze_s
     gz_dual tau_cpi = dual_mul(tau_factor(m, v), v->p[TRAPEZE_GZ_CPI]);
     gz_dual in_tile = dual_powi(v->blk, w->dims);
     gz_dual loop_tile = tile_elements(w, v->blk, dual_const(1.0));
-    /* 5.15; with fences MiscComp runs once for all stages and is dropped (5.4.5) */
+    gz_dual misc = dual_mul(dual_scale(in_tile, per_elem_mc), tau_cpi); /* 5.15 */
+    /* with fences Meng drops MiscComp (5.4.5); the persistent kernel still
+     * stages and commits every tile: that fraction stays. Relaunch pays
+     * each block's dispatch and retire on top of its instructions. */
     t->stage[TRAPEZE_GZ_MISCCOMP] = sync == TRAPEZE_SYNC_FENCE
-        ? dual_const(0.0)
-        : dual_mul(dual_scale(in_tile, per_elem_mc), tau_cpi);
+        ? dual_mul(misc, v->p[TRAPEZE_GZ_FENCE_MISC])
+        : dual_add(misc, v->p[TRAPEZE_GZ_TILE_CYCLES]);
     t->stage[TRAPEZE_GZ_ITERCOMP] = dual_mul(dual_mul(v->h, dual_scale(loop_tile, per_elem_ic)),
                                              tau_cpi); /* 5.16 */
     t->stage[TRAPEZE_GZ_GLBSYNC] = sync == TRAPEZE_SYNC_FENCE
-        ? dual_mul(v->p[TRAPEZE_GZ_MU], /* 5.18, with the fit's intercept */
-                   dual_add(dual_mul(v->p[TRAPEZE_GZ_FENCE_PER_BLOCK], t->trapezoids),
-                            v->p[TRAPEZE_GZ_FENCE_BARRIER]))
+        ? fence_barrier(v, t->participants)
         : v->p[TRAPEZE_GZ_RELAUNCH];                                                               /* 5.17 */
 }
 
@@ -210,31 +260,35 @@ static void compute_terms(const trapeze_gz_model *m, const gz_vars *v, trapeze_s
  * (M^p + C^p)^(1/p), p = 1/(1 - omega), returned as the factor that scales
  * both (so the six components still add up to CPL). Exactly 1 at omega = 0
  * (Meng's 5.2), with the derivative in omega kept for the fit. */
-static gz_dual overlap_factor(const gz_vars *v, const gz_terms *t, gz_dual blocks_per_sm)
+static gz_dual overlap_factor(const gz_vars *v, const gz_terms *t, gz_dual blocks_per_sm,
+                              gz_dual omega)
 {
     gz_dual mem = dual_add(dual_add(t->stage[TRAPEZE_GZ_LOADSTEN], t->stage[TRAPEZE_GZ_COMMIT]),
                            t->stage[TRAPEZE_GZ_ITERMEM]);
     gz_dual comp = dual_mul(dual_add(t->stage[TRAPEZE_GZ_MISCCOMP], t->stage[TRAPEZE_GZ_ITERCOMP]),
                             blocks_per_sm);
     gz_dual sum = dual_add(mem, comp);
+    (void)v;
     if (!(mem.v > 0 && comp.v > 0))
         return dual_const(1.0); /* nothing to overlap */
-    gz_dual p = dual_div(dual_const(1.0), dual_sub(dual_const(1.0), v->p[TRAPEZE_GZ_OVERLAP]));
+    gz_dual p = dual_div(dual_const(1.0), dual_sub(dual_const(1.0), omega));
     gz_dual inv_p = dual_div(dual_const(1.0), p);
     gz_dual norm = dual_pow(dual_add(dual_pow(mem, p), dual_pow(comp, p)), inv_p);
     gz_dual r = dual_div(norm, sum);
-    if (v->p[TRAPEZE_GZ_OVERLAP].v == 0)
+    if (omega.v == 0)
         r.v = 1.0; /* Meng's model to the last bit */
     return r;
 }
 
 /* 5.2 and 5.24-5.30: per-stage sum and per-loop components. */
-static void combine(const trapeze_gz_model *m, const gz_vars *v, gz_terms *t)
+static void combine(const trapeze_gz_model *m, const gz_vars *v, trapeze_sync sync, gz_terms *t)
 {
     gz_dual blocks_per_sm = dual_scale(t->trapezoids, 1.0 / m->gpu.n_sm); /* T / M */
     if (whole_tiles(m, v))
         blocks_per_sm = dual_const(ceil(blocks_per_sm.v)); /* the busiest SM */
-    gz_dual overlap = overlap_factor(v, t, blocks_per_sm);
+    gz_dual omega = sync == TRAPEZE_SYNC_FENCE && m->params.fence_overlap
+        ? v->p[TRAPEZE_GZ_OVERLAP_FENCE] : v->p[TRAPEZE_GZ_OVERLAP];
+    gz_dual overlap = overlap_factor(v, t, blocks_per_sm, omega);
     for (int c = 0; c < TRAPEZE_GZ_NCOMPONENTS; c++) {
         gz_dual stage = t->stage[c];
         if (c == TRAPEZE_GZ_MISCCOMP || c == TRAPEZE_GZ_ITERCOMP)
@@ -281,7 +335,7 @@ trapeze_status gz_evaluate_at(const trapeze_gz_model *m, const double *params, t
     gz_terms t;
     memory_terms(m, &v, &t);
     compute_terms(m, &v, sync, &t);
-    combine(m, &v, &t);
+    combine(m, &v, sync, &t);
     out->trapezoids = t.trapezoids.v;
     out->passes = t.passes.v;
     for (int c = 0; c < TRAPEZE_GZ_NCOMPONENTS; c++) {

@@ -158,6 +158,6 @@ trapeze_status trapeze_gz_decide(const trapeze_gz_model *m, const trapeze_sync *
     if (s)
         return s;
     out->n_modes = n_modes;
-    out->chosen = n_modes == 2 && out->mode[1].cpl_floor < out->mode[0].cpl_floor ? 1 : 0;
+    out->chosen = n_modes == 2 && out->mode[1].cpl_argmin < out->mode[0].cpl_argmin ? 1 : 0;
     return TRAPEZE_OK;
 }

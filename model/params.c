@@ -14,11 +14,14 @@
 
 const char *const gz_param_names[TRAPEZE_GZ_NPARAMS] = {
     "uncontended_latency_cycles", "sigma", "beta", "mu", "fence_cycles_per_block",
-    "relaunch_cycles", "cpi", "blocks_per_sm", "bandwidth_fraction", "fence_barrier_cycles", "overlap"};
+    "relaunch_cycles", "cpi", "blocks_per_sm", "bandwidth_fraction", "fence_barrier_cycles", "overlap",
+    "tile_cycles", "fence_misc_fraction", "fence_poll_cycles", "overlap_fence"};
 
 /* Physical ranges: a calibration outside them is an error, not a result. */
-const double gz_param_min[TRAPEZE_GZ_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01, 0.01, 0, 0};
-const double gz_param_max[TRAPEZE_GZ_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3, 1, 1e9, 0.95};
+const double gz_param_min[TRAPEZE_GZ_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01, 0.01, 0, 0,
+                                                  0, 0, 0, 0};
+const double gz_param_max[TRAPEZE_GZ_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3, 1, 1e9, 0.95,
+                                                  1e7, 1, 1e7, 0.95};
 
 const char *trapeze_gz_param_name(trapeze_gz_param p)
 {
@@ -45,7 +48,11 @@ void trapeze_gz_params_default(trapeze_gz_params *p)
         8.0,    /* BlksPerSM (Table 5.1) */
         1.0,    /* bandwidth fraction: Meng assumes the peak (5.4.2) */
         0.0,    /* fence-barrier intercept: "negligible" (5.4.5) */
-        0.0};   /* overlap: none, memory and compute add up (5.2) */
+        0.0,    /* overlap: none, memory and compute add up (5.2) */
+        0.0,    /* tile cycles: none beyond the instructions */
+        0.0,    /* fence MiscComp fraction: dropped (5.4.5) */
+        0.0,    /* fence polling: none */
+        0.0};   /* fence-mode overlap (used with fence_overlap = 1) */
     memset(p, 0, sizeof *p);
     memcpy(p->value, meng_gtx280, sizeof meng_gtx280);
     snprintf(p->source, sizeof p->source, "Meng 2010, GTX 280 (built-in)");
@@ -98,6 +105,50 @@ static trapeze_status on_profile(trapeze_gz_params *p, const trapeze_ini_ctx *at
                         section, key);
 }
 
+/* [correlation] "a,b = r": one pair of fitted parameters, |r| <= 1. */
+static trapeze_status on_correlation(trapeze_gz_params *p, const trapeze_ini_ctx *at,
+                                     const char *key, const char *value, trapeze_error *err)
+{
+    char names[128];
+    snprintf(names, sizeof names, "%s", key);
+    char *comma = strchr(names, ',');
+    int a = -1, b = -1, is_stderr;
+    if (comma) {
+        *comma = '\0';
+        a = find_param(names, &is_stderr);
+        a = is_stderr ? -1 : a;
+        b = find_param(comma + 1, &is_stderr);
+        b = is_stderr ? -1 : b;
+    }
+    if (a < 0 || b < 0 || a == b)
+        return trapeze_fail(err, TRAPEZE_EPARSE,
+                            "%s:%d: [correlation] %s: expected two parameter names, NAME,NAME",
+                            at->path, at->line, key);
+    trapeze_status s = trapeze_ini_double(at, "correlation", key, value, -1, 1, &p->corr[a][b], err);
+    p->corr[b][a] = p->corr[a][b];
+    return s;
+}
+
+/* The structure switches of a calibration file: name = 0 or 1. */
+static const char *const flag_names[] = {"whole_tiles", "occupancy", "waves", "persistent_fence",
+                                         "fence_overlap"};
+#define N_FLAGS (int)(sizeof flag_names / sizeof flag_names[0])
+
+static int *flag_slot(trapeze_gz_params *p, int i)
+{
+    int *slots[N_FLAGS] = {&p->whole_tiles, &p->occupancy, &p->waves, &p->persistent_fence,
+                           &p->fence_overlap};
+    return slots[i];
+}
+
+static int *structure_flag(trapeze_gz_params *p, const char *key)
+{
+    for (int i = 0; i < N_FLAGS; i++)
+        if (strcmp(key, flag_names[i]) == 0)
+            return flag_slot(p, i);
+    return NULL;
+}
+
 static trapeze_status on_param(void *user, const trapeze_ini_ctx *at, const char *section,
                                const char *key, const char *value, trapeze_error *err)
 {
@@ -113,14 +164,17 @@ static trapeze_status on_param(void *user, const trapeze_ini_ctx *at, const char
     }
     if (strncmp(section, "profile.", 8) == 0 && section[8])
         return on_profile(p, at, section, key, value, err);
+    if (strcmp(section, "correlation") == 0)
+        return on_correlation(p, at, key, value, err);
     if (strcmp(section, "ghostzone") != 0)
         return trapeze_fail(err, TRAPEZE_EPARSE,
                             "%s:%d: [%s] %s: unknown section (expected [ghostzone], [profile.NAME] or [meta])",
                             at->path, at->line, section, key);
-    if (strcmp(key, "whole_tiles") == 0) {
+    int *flag = structure_flag(p, key);
+    if (flag) {
         long on;
         trapeze_status s = trapeze_ini_int(at, section, key, value, 0, 1, &on, err);
-        p->whole_tiles = (int)on;
+        *flag = (int)on;
         return s;
     }
     int is_stderr;
@@ -184,8 +238,16 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
         if (p->stderr_[i] > 0)
             fprintf(f, "%s_stderr = %.17g\n", gz_param_names[i], p->stderr_[i]);
     }
-    if (p->whole_tiles)
-        fprintf(f, "whole_tiles = 1\n");
+    for (int i = 0; i < N_FLAGS; i++)
+        if (*flag_slot((trapeze_gz_params *)p, i))
+            fprintf(f, "%s = 1\n", flag_names[i]);
+    int header = 0;
+    for (int a = 0; a < TRAPEZE_GZ_NPARAMS; a++)
+        for (int b = a + 1; b < TRAPEZE_GZ_NPARAMS; b++)
+            if (p->corr[a][b] != 0) {
+                fprintf(f, "%s%s,%s = %.17g\n", header++ ? "" : "\n[correlation]\n",
+                        gz_param_names[a], gz_param_names[b], p->corr[a][b]);
+            }
     for (int i = 0; i < p->n_profiles; i++) {
         fprintf(f, "\n[profile.%s]\n", p->profile[i].workload);
         for (int k = 0; k < 4; k++)

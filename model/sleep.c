@@ -8,20 +8,24 @@
  * not know where histograms come from (sampler/) nor search (sleep_opt.c).
  *
  * Accounting, in ON-cycles (the leakage of the structure ON for a cycle):
- * a period of length T spent in mode m saves S_m(T) = (1 - p_m)(T - tau_m)
- * - E_tr,m. Both policies are written as a ladder over the modes a period
- * may use (state-losing modes only when the period ends in a write or is
- * dead), each rung switched on by an indicator 1[T >= theta_m] relaxed to
- * sigma((T - theta_m)/s):
+ * a period of length T spent in mode m saves (1 - p_m)(T_asleep) - E_tr,m,
+ * where T_asleep is the period less the wake-up inside it ("lost": tau_m
+ * for a countdown wake timed exactly, the warning lead for a wake started
+ * when the access becomes visible, 0 for a dead period) and, for a
+ * time-out, less the wait theta_m. With exact wakes this is the seed's
+ * linear model S_m(T) = (1 - p_m)(T - tau_m) - E_tr,m (§6). Both policies
+ * are written as a ladder over the modes a period may use (state-losing
+ * modes only when the period is dead, or ends in a write if gate_writes),
+ * each rung switched on by an indicator relaxed to a sigmoid of width s:
  *   LOOKAHEAD  saving = sum_k 1[T >= theta_k] (S_k(T) - S_{k-1}(T)), which
  *              with ordered thresholds is S of the deepest rung reached;
- *   TIMEOUT    saving = sum_k 1[T >= theta_k] ((p_{k-1} - p_k)(T - theta_k)
- *              - (C_k - C_{k-1})), C_k = (1 - p_k) tau_k + E_tr,k: ON until
- *              theta_1, then each mode in turn, paying the round trip of the
- *              deepest mode reached.
- * The exposed penalty telescopes the same way over max(0, wake_k - lead).
- * For TIMEOUT with one mode, d saving/d theta = 0 is the hazard-rate
- * condition f(theta)/(1 - F(theta)) = 1/T_be.
+ *   TIMEOUT    saving = sum_k 1[T > theta_k + lost_k] ((p_{k-1} - p_k)
+ *              (T - theta_k - lost_k) - (E_k - E_{k-1})): ON until theta_1,
+ *              then each mode in turn (exact for one mode; with several,
+ *              each rung's own lost cycles are an approximation).
+ * The stall max(0, wake_k - lead) telescopes the same way. For TIMEOUT
+ * with one mode, d saving/d theta = 0 is the hazard-rate condition
+ * f(theta + lost)/(1 - F(theta + lost)) = (1 - p)/E_tr (= 1/T_be for tau_m = 0).
  */
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +34,7 @@
 
 #include "common/error.h"
 #include "model/dual.h"
+#include "model/sleep_priv.h"
 
 TRAPEZE_DUAL_DEFINE(sl_dual, sl, TRAPEZE_SLEEP_MAX_MODES)
 
@@ -62,6 +67,8 @@ double trapeze_sleep_crossover(const trapeze_sleep_mode *a, const trapeze_sleep_
     return (ca - cb) / (b->leak_fraction - a->leak_fraction);
 }
 
+static trapeze_status check_structure(const trapeze_sleep_structure *s, trapeze_error *err);
+
 static trapeze_sleep_mode mode(const char *name, double p, double wake, int keeps)
 {
     trapeze_sleep_mode m = {.leak_fraction = p, .wake_cycles = wake, .lost_cycles = wake,
@@ -93,6 +100,36 @@ trapeze_status trapeze_sleep_structure_default(const char *name, trapeze_sleep_s
     return trapeze_fail(err, TRAPEZE_EINVAL, "unknown structure '%s' (l1d, l2 or rf)", name);
 }
 
+trapeze_status trapeze_sleep_structure_from_power(const trapeze_power *p,
+                                                  trapeze_power_structure s, double clock_hz,
+                                                  trapeze_sleep_structure *out,
+                                                  trapeze_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if ((int)s < 0 || s >= TRAPEZE_PS_SLEEPABLE)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: structure %d cannot sleep", p->path, (int)s);
+    snprintf(out->name, sizeof out->name, "%s", trapeze_power_structure_name(s));
+    double leak = p->leak_w[s];
+    for (int i = 0; i < p->n_modes[s]; i++) {
+        const trapeze_power_mode *pm = &p->mode[s][i];
+        if (!strcmp(pm->name, "on"))
+            continue;
+        if (out->n_modes == TRAPEZE_SLEEP_MAX_MODES)
+            return trapeze_fail(err, TRAPEZE_ERANGE, "%s: %s has more than %d sleep modes",
+                                p->path, out->name, TRAPEZE_SLEEP_MAX_MODES);
+        if (pm->transition_j > 0 && !(leak > 0 && clock_hz > 0))
+            return trapeze_fail(err, TRAPEZE_ERANGE,
+                                "%s: mode %s.%s: a transition energy needs the structure's "
+                                "leakage and the clock", p->path, out->name, pm->name);
+        trapeze_sleep_mode *m = &out->mode[out->n_modes++];
+        *m = mode(pm->name, pm->leak_fraction, pm->wake_cycles, pm->retains_state);
+        m->transition_cycles = pm->transition_j > 0 ? pm->transition_j * clock_hz / leak : 0;
+    }
+    if (out->n_modes == 0)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: %s has no sleep mode", p->path, out->name);
+    return check_structure(out, err);
+}
+
 const char *trapeze_sleep_policy_name(trapeze_sleep_policy p)
 {
     return p == TRAPEZE_SLEEP_TIMEOUT ? "timeout" : "lookahead";
@@ -103,6 +140,7 @@ void trapeze_sleep_options_default(trapeze_sleep_options *o)
     memset(o, 0, sizeof *o);
     o->policy = TRAPEZE_SLEEP_LOOKAHEAD;
     o->lead_cycles = 3;      /* Snooze: the request queue leads the access by 3-5 cycles */
+    o->gate_writes = 1;
     o->smoothing = 1;
     o->penalty_scale = 1;
 }
@@ -169,7 +207,8 @@ trapeze_status trapeze_sleep_create(const trapeze_sleep_structure *s, const trap
     m->h = *h;
     for (int a = 0; a < TRAPEZE_NEXT_N; a++)
         for (int i = 0; i < s->n_modes; i++)
-            if (s->mode[i].retains_state || a != TRAPEZE_NEXT_READ)
+            if (s->mode[i].retains_state || a == TRAPEZE_NEXT_DEAD ||
+                (a == TRAPEZE_NEXT_WRITE && o->gate_writes))
                 m->allowed[a][m->n_allowed[a]++] = i;
     double accesses = trapeze_idle_hist_periods(h, TRAPEZE_NEXT_READ) +
                       trapeze_idle_hist_periods(h, TRAPEZE_NEXT_WRITE);
@@ -201,61 +240,91 @@ const trapeze_sleep_options *trapeze_sleep_options_of(const trapeze_sleep_model 
 
 /* -------------------------------------------------------------- evaluate */
 
-static double round_trip(const trapeze_sleep_mode *m)
+/* Cycles of a period in mode i that save nothing (the wake-up inside the
+ * period) and the wake-up cycles the ending access waits for. */
+static void wake_cost(const trapeze_sleep_model *m, int i, int dead, double *lost, double *stall)
 {
-    return (1.0 - m->leak_fraction) * m->lost_cycles + m->transition_cycles;
+    const trapeze_sleep_mode *md = &m->s.mode[i];
+    if (dead) {
+        *lost = *stall = 0;
+    } else if (m->o.exact_wake >> i & 1) {
+        *lost = md->lost_cycles;
+        *stall = 0;
+    } else {
+        *lost = m->o.lead_cycles;
+        *stall = fmax(0.0, md->wake_cycles - m->o.lead_cycles);
+    }
 }
 
-static double exposed(const trapeze_sleep_model *m, const trapeze_sleep_mode *md)
-{
-    return fmax(0.0, md->wake_cycles - m->o.lead_cycles);
-}
-
-/* The relaxed (or hard) indicator 1[T >= theta]. */
-static sl_dual indicator(double T, sl_dual theta, double s, int smooth)
+/* The relaxed (or hard) indicator that a rung is reached: x = T - theta
+ * (look-ahead: T >= theta) or T - theta - lost (time-out: T > theta + lost,
+ * the simulator's rule for whole cycles). */
+static sl_dual indicator(sl_dual x, double s, int smooth, int strict)
 {
     if (!smooth)
-        return sl_const(T >= theta.v ? 1.0 : 0.0);
-    return sl_sigmoid(sl_scale(sl_sub(sl_const(T), theta), 1.0 / s));
+        return sl_const(strict ? (x.v > 0 ? 1.0 : 0.0) : (x.v >= 0 ? 1.0 : 0.0));
+    return sl_sigmoid(sl_scale(x, 1.0 / s));
+}
+
+/* Where the cycles of n periods of length T go (reported, not
+ * differentiated): rung k holds from[k] cycles (the period less the
+ * wake-up, and for a time-out less the wait) when reached (on[k]). Under
+ * look-ahead the deepest rung reached takes the whole period; under a
+ * time-out a deeper rung takes over from its own entry. Whatever no rung
+ * holds is ON. With ordered thresholds on[] does not increase with k. */
+static void occupancy(int timeout, const int *allowed, int na, double T, double n,
+                      const double *on, const double *from, double *mode_cycles)
+{
+    double asleep = 0;
+    for (int k = 0; k < na; k++) {
+        double on_next = k + 1 < na ? on[k + 1] : 0.0;
+        double next = timeout ? on_next * (k + 1 < na ? from[k + 1] : 0.0) : on_next * from[k];
+        double mine = fmax(0.0, on[k] * from[k] - next);
+        mode_cycles[allowed[k] + 1] += n * mine;
+        asleep += mine;
+    }
+    mode_cycles[0] += n * fmax(0.0, T - asleep);
 }
 
 /* One bucket of one class: adds n periods of length T to the sums. */
-static void add_bucket(const trapeze_sleep_model *m, const int *allowed, int na, double T,
-                       double n, const sl_dual *theta, int smooth, sl_dual *saving,
-                       sl_dual *penalty, double *mode_cycles)
+static void add_bucket(const trapeze_sleep_model *m, int cls, double T, double n,
+                       const sl_dual *theta, int smooth, sl_dual *saving, sl_dual *penalty,
+                       double *mode_cycles)
 {
     const trapeze_sleep_mode *md = m->s.mode;
-    double prev_p = 1.0, prev_c = 0.0, prev_s = 0.0, prev_x = 0.0;
-    double time_left = T;     /* idle cycles not yet given to a deeper rung */
+    const int *allowed = m->allowed[cls];
+    int na = m->n_allowed[cls], dead = cls == TRAPEZE_NEXT_DEAD;
+    int timeout = m->o.policy == TRAPEZE_SLEEP_TIMEOUT;
+    double prev_p = 1.0, prev_e = 0.0, prev_s = 0.0, prev_x = 0.0;
+    double on_v[TRAPEZE_SLEEP_MAX_MODES], from[TRAPEZE_SLEEP_MAX_MODES];
     for (int k = 0; k < na; k++) {
         int i = allowed[k];
-        sl_dual on = indicator(T, theta[i], m->o.smoothing, smooth);
-        sl_dual gain;
-        if (m->o.policy == TRAPEZE_SLEEP_LOOKAHEAD) {
-            double s_i = trapeze_sleep_period_saving(&md[i], T);
+        double lost, stall;
+        wake_cost(m, i, dead, &lost, &stall);
+        sl_dual room = sl_sub(sl_const(T), theta[i]);   /* T - theta */
+        sl_dual on, gain;
+        if (!timeout) {
+            /* S_i(T) - S_{i-1}(T), S_i = (1 - p_i)(T - lost_i) - E_i */
+            on = indicator(room, m->o.smoothing, smooth, 0);
+            double s_i = (1.0 - md[i].leak_fraction) * (T - lost) - md[i].transition_cycles;
             gain = sl_const(s_i - prev_s);
             prev_s = s_i;
         } else {
-            /* (p_{k-1} - p_k)(T - theta_k) - (C_k - C_{k-1}) */
-            double c_i = round_trip(&md[i]);
-            gain = sl_sub(sl_scale(sl_sub(sl_const(T), theta[i]), prev_p - md[i].leak_fraction),
-                          sl_const(c_i - prev_c));
-            prev_c = c_i;
+            /* (p_{k-1} - p_k)(T - theta_k - lost) - (E_k - E_{k-1}) */
+            sl_dual asleep = sl_sub(room, sl_const(lost));
+            on = indicator(asleep, m->o.smoothing, smooth, 1);
+            gain = sl_sub(sl_scale(asleep, prev_p - md[i].leak_fraction),
+                          sl_const(md[i].transition_cycles - prev_e));
+            prev_e = md[i].transition_cycles;
         }
         prev_p = md[i].leak_fraction;
-        double x_i = exposed(m, &md[i]);
         *saving = sl_add(*saving, sl_scale(sl_mul(on, gain), n));
-        *penalty = sl_add(*penalty, sl_scale(on, n * (x_i - prev_x)));
-        prev_x = x_i;
-        /* Occupancy (reported, not differentiated): the share of the period
-         * from this rung on; the previous rung keeps what this one does not. */
-        double from = m->o.policy == TRAPEZE_SLEEP_TIMEOUT ? fmax(0.0, T - theta[i].v) : T;
-        double here = on.v * fmin(from, time_left);
-        int prev_slot = k == 0 ? 0 : allowed[k - 1] + 1;
-        mode_cycles[prev_slot] += n * (time_left - here);
-        time_left = here;
+        *penalty = sl_add(*penalty, sl_scale(on, n * (stall - prev_x)));
+        prev_x = stall;
+        on_v[k] = on.v;
+        from[k] = fmax(0.0, timeout ? T - theta[i].v - lost : T - lost);
     }
-    mode_cycles[na ? allowed[na - 1] + 1 : 0] += n * time_left;
+    occupancy(timeout, allowed, na, T, n, on_v, from, mode_cycles);
 }
 
 trapeze_status trapeze_sleep_evaluate(const trapeze_sleep_model *m, const double *theta,
@@ -275,8 +344,8 @@ trapeze_status trapeze_sleep_evaluate(const trapeze_sleep_model *m, const double
             double n = m->h.count[a][b];
             if (n == 0)
                 continue;
-            add_bucket(m, m->allowed[a], m->n_allowed[a], trapeze_idle_bucket_length(b), n, th,
-                       smooth, &saving, &penalty, out->mode_cycles);
+            add_bucket(m, a, trapeze_idle_bucket_length(b), n, th, smooth, &saving, &penalty,
+                       out->mode_cycles);
         }
     out->periods = trapeze_idle_hist_periods(&m->h, -1);
     out->idle_cycles = trapeze_idle_hist_idle_cycles(&m->h, -1);
@@ -302,22 +371,57 @@ void trapeze_sleep_oracle(const trapeze_sleep_model *m, trapeze_sleep_eval *out)
             double n = m->h.count[a][b], T = trapeze_idle_bucket_length(b);
             if (n == 0)
                 continue;
-            double best = 0;
+            double best = 0, lost = 0;
             int slot = 0;
             for (int k = 0; k < m->n_allowed[a]; k++) {
                 int i = m->allowed[a][k];
-                double s = trapeze_sleep_period_saving(&m->s.mode[i], T);
+                const trapeze_sleep_mode *md = &m->s.mode[i];
+                double s = a == TRAPEZE_NEXT_DEAD
+                               ? (1.0 - md->leak_fraction) * T - md->transition_cycles
+                               : trapeze_sleep_period_saving(md, T);
                 if (s > best) {
                     best = s;
                     slot = i + 1;
+                    lost = a == TRAPEZE_NEXT_DEAD ? 0 : md->lost_cycles;
                 }
             }
             saving += n * best;
-            out->mode_cycles[slot] += n * T;
+            out->mode_cycles[slot] += n * (T - lost);   /* the wake-up is ON time */
+            out->mode_cycles[0] += n * lost;
         }
     out->periods = trapeze_idle_hist_periods(&m->h, -1);
     out->idle_cycles = trapeze_idle_hist_idle_cycles(&m->h, -1);
     out->leak_on_cycles = m->leak_on;
     out->saving_cycles = saving;
     out->saving_fraction = saving / m->leak_on;
+}
+
+/* ------------------------------------------------- for the search (priv) */
+
+int sleep_period_lengths(const trapeze_sleep_model *m, double *lengths)
+{
+    int n = 0;
+    for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++) {
+        int used = 0;
+        for (int a = 0; a < TRAPEZE_NEXT_N; a++)
+            used |= m->h.count[a][b] > 0;
+        if (used)
+            lengths[n++] = trapeze_idle_bucket_length(b);
+    }
+    return n;
+}
+
+double sleep_longest_period(const trapeze_sleep_model *m)
+{
+    for (int b = TRAPEZE_IDLE_NBUCKETS - 1; b >= 0; b--)
+        for (int a = 0; a < TRAPEZE_NEXT_N; a++)
+            if (m->h.count[a][b] > 0)
+                return trapeze_idle_bucket_length(b);
+    return 1;
+}
+
+void trapeze_sleep_seed_thresholds(const trapeze_sleep_structure *s, double *theta)
+{
+    for (int i = 0; i < s->n_modes; i++)
+        theta[i] = s->mode[i].wake_cycles;
 }

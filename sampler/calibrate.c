@@ -23,9 +23,53 @@
      TRAPEZE_GZ_MASK(TRAPEZE_GZ_MU) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_RELAUNCH) |               \
      TRAPEZE_GZ_MASK(TRAPEZE_GZ_CPI) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_OVERLAP))
 
+/* With the at-size structure, the per-tile and fence constants are fitted
+ * too: the micro-benchmarks run no stencil, so they cannot see the tile
+ * loop's dispatch, the persistent kernel's staging or the barrier under load
+ * (on the GTX 480 the fencebar slope is 0, the stencils' is not). */
+#define AT_SIZE_FIT_MASK                                                                   \
+    (TRAPEZE_GZ_MASK(TRAPEZE_GZ_TILE_CYCLES) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_MISC) |     \
+     TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_PER_BLOCK) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_BARRIER))
+
 static unsigned fit_mask(const trapeze_calib_plan *plan)
 {
-    return plan->opt.fit_mask ? plan->opt.fit_mask : DEFAULT_FIT_MASK;
+    if (plan->opt.fit_mask)
+        return plan->opt.fit_mask;
+    unsigned m = DEFAULT_FIT_MASK;
+    if (plan->opt.structure) /* mu would only rescale the fitted barrier: held at 1 */
+        m = (m & ~TRAPEZE_GZ_MASK(TRAPEZE_GZ_MU)) | AT_SIZE_FIT_MASK;
+    if (plan->opt.structure & TRAPEZE_GZ_STRUCT_FENCE_OVERLAP)
+        m |= TRAPEZE_GZ_MASK(TRAPEZE_GZ_OVERLAP_FENCE);
+    return m;
+}
+
+static void clamp_param(trapeze_gz_params *p, trapeze_gz_param k, double v);
+
+/* The structure switches of the plan's options, as model flags. */
+static void set_structure(const trapeze_calib_plan *plan, trapeze_gz_params *p)
+{
+    unsigned st = plan->opt.structure;
+    p->whole_tiles = !plan->opt.real_tiles; /* the model predicts launches of whole tiles */
+    p->occupancy = (st & TRAPEZE_GZ_STRUCT_OCCUPANCY) != 0;
+    p->waves = (st & TRAPEZE_GZ_STRUCT_WAVES) != 0;
+    p->persistent_fence = (st & TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE) != 0;
+    p->fence_overlap = (st & TRAPEZE_GZ_STRUCT_FENCE_OVERLAP) != 0;
+}
+
+/* A fitted parameter cannot leave a range edge (the transform's slope
+ * vanishes there): one starting at Meng's 0 starts inside instead. */
+static void start_inside(const trapeze_calib_plan *plan, trapeze_gz_params *p)
+{
+    static const struct { trapeze_gz_param k; double v; } starts[] = {
+        {TRAPEZE_GZ_OVERLAP, 0.5}, {TRAPEZE_GZ_OVERLAP_FENCE, 0.5}, {TRAPEZE_GZ_TILE_CYCLES, 100},
+        {TRAPEZE_GZ_FENCE_MISC, 0.5}, {TRAPEZE_GZ_FENCE_PER_BLOCK, 10},
+        {TRAPEZE_GZ_FENCE_POLL, 0.1}, {TRAPEZE_GZ_FENCE_BARRIER, 100}};
+    unsigned mask = fit_mask(plan);
+    if (plan->opt.structure && !(mask & TRAPEZE_GZ_MASK(TRAPEZE_GZ_MU)))
+        p->value[TRAPEZE_GZ_MU] = 1; /* the fitted barrier constants are its exposed cost */
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+        if ((mask & TRAPEZE_GZ_MASK(starts[i].k)) && p->value[starts[i].k] < 1e-6 * starts[i].v)
+            clamp_param(p, starts[i].k, starts[i].v);
 }
 
 static trapeze_status logged(const trapeze_sample_log *log, const trapeze_sample *planned,
@@ -97,8 +141,7 @@ static trapeze_status micro_values(const trapeze_calib_plan *plan, const trapeze
     clamp_param(p, TRAPEZE_GZ_FENCE_BARRIER, intercept);
     clamp_param(p, TRAPEZE_GZ_MU, 0.5);   /* Meng's assumption as the fit's start */
     clamp_param(p, TRAPEZE_GZ_SIGMA, 1.0); /* no dimension penalty to start with */
-    if (fit_mask(plan) & TRAPEZE_GZ_MASK(TRAPEZE_GZ_OVERLAP))
-        clamp_param(p, TRAPEZE_GZ_OVERLAP, 0.5); /* the fit cannot leave the edge 0 */
+    start_inside(plan, p);
     return TRAPEZE_OK;
 }
 
@@ -231,12 +274,89 @@ static unsigned identifiable(const trapeze_calib_point *pts, int n, unsigned mas
     return mask & moved;
 }
 
+static double volume_of(const trapeze_calib_point *pt)
+{
+    const trapeze_workload *w = trapeze_gz_workload(pt->model);
+    double v = 1;
+    for (int d = 0; d < w->dims; d++)
+        v *= w->data_len[d];
+    return v;
+}
+
+/* Is point i among the largest `fraction` of its workload's points (by grid
+ * volume; ties broken by index, so the choice is deterministic)? */
+static int held_out(const trapeze_calib_point *pts, int n, int i, double fraction)
+{
+    const char *name = trapeze_gz_workload(pts[i].model)->name;
+    int total = 0, larger = 0;
+    for (int j = 0; j < n; j++) {
+        if (strcmp(trapeze_gz_workload(pts[j].model)->name, name) != 0)
+            continue;
+        total++;
+        double vj = volume_of(&pts[j]), vi = volume_of(&pts[i]);
+        larger += vj > vi || (vj == vi && j > i);
+    }
+    return larger < (int)floor(fraction * total);
+}
+
+/* Fits on all but each workload's largest samples and reports the error on
+ * those: how the calibration extrapolates to grids larger than it saw. */
+static trapeze_status extrapolation(const trapeze_calib_plan *plan, trapeze_calib_point *pts, int n,
+                                    unsigned mask, const trapeze_gz_params *start,
+                                    trapeze_calib_report *rep, trapeze_error *err)
+{
+    rep->n_holdout = 0;
+    if (!(plan->opt.holdout > 0))
+        return TRAPEZE_OK;
+    trapeze_calib_point *train = malloc((size_t)n * sizeof *train);
+    int *out = malloc((size_t)n * sizeof *out), m = 0, k = 0;
+    if (!train || !out) {
+        free(train);
+        free(out);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        if (held_out(pts, n, i, plan->opt.holdout))
+            out[k++] = i;
+        else
+            train[m++] = pts[i];
+    }
+    trapeze_status s = TRAPEZE_OK;
+    if (k > 0 && m > rep->n_fitted) {
+        trapeze_gz_params p = *start;
+        trapeze_error quiet;
+        if (trapeze_calib_fit(train, m, identifiable(train, m, mask), &p, NULL, &quiet) == TRAPEZE_OK) {
+            double sum = 0, bias = 0, worst = 0;
+            for (int j = 0; j < k; j++) {
+                trapeze_calib_point *pt = &pts[out[j]];
+                trapeze_gz_eval e;
+                trapeze_gz_set_params(pt->model, &p);
+                if ((s = trapeze_gz_evaluate(pt->model, pt->sync, pt->h, pt->blk_len, &e, err)))
+                    break;
+                double rel = 100 * (e.cpl - pt->cpl_measured) / pt->cpl_measured;
+                sum += fabs(rel);
+                bias += rel;
+                worst = fmax(worst, fabs(rel));
+            }
+            rep->n_holdout = k;
+            rep->holdout_mape_pct = sum / k;
+            rep->holdout_bias_pct = bias / k;
+            rep->holdout_max_ape_pct = worst;
+        }
+        for (int i = 0; i < n; i++)
+            trapeze_gz_set_params(pts[i].model, start);
+    }
+    free(train);
+    free(out);
+    return s;
+}
+
 trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
                                       const trapeze_sample_log *log, trapeze_gz_params *p,
                                       trapeze_calib_report *rep, trapeze_error *err)
 {
     trapeze_gz_params_default(p);
-    p->whole_tiles = !plan->opt.real_tiles; /* the model predicts launches of whole tiles */
+    set_structure(plan, p);
     trapeze_status s = micro_values(plan, log, p, err);
     if (!s)
         s = profiles(plan, log, p, err);
@@ -257,6 +377,9 @@ trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
     rep->cv_mape_pct = rep->cv_max_ape_pct = NAN;
     if (!s && n - 1 > rep->n_fitted)
         s = trapeze_calib_cross_validate(pts, n, mask, &start, folds, plan->opt.seed, rep, err);
+    rep->holdout_mape_pct = rep->holdout_max_ape_pct = rep->holdout_bias_pct = NAN;
+    if (!s)
+        s = extrapolation(plan, pts, n, mask, &start, rep, err);
     free_points(pts, n);
     for (int k = 0; !s && k < TRAPEZE_GZ_NPARAMS; k++) {
         double lo, hi;

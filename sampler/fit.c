@@ -122,9 +122,12 @@ static trapeze_status check_points(const trapeze_fit_point *pts, int n, int n_fi
     return TRAPEZE_OK;
 }
 
-/* Standard errors: s^2 (J^T J)^-1 in u, mapped to theta by the chain rule. */
+/* Standard errors: s^2 (J^T J)^-1 in u, mapped to theta by the chain rule;
+ * correlations (into rep, when not NULL) are the same in u and theta, each
+ * map being monotone. */
 static trapeze_status standard_errors(problem *pb, gsl_multifit_nlinear_workspace *w,
-                                      double chisq, double *stderr_out, trapeze_error *err)
+                                      double chisq, double *stderr_out, trapeze_calib_report *rep,
+                                      trapeze_error *err)
 {
     int m = pb->n_fitted;
     gsl_matrix *covar = gsl_matrix_alloc((size_t)m, (size_t)m);
@@ -137,9 +140,34 @@ static trapeze_status standard_errors(problem *pb, gsl_multifit_nlinear_workspac
         to_param(pb->ops, pb->fitted[j], gsl_vector_get(gsl_multifit_nlinear_position(w), j),
                  &dtheta);
         stderr_out[pb->fitted[j]] = fabs(dtheta) * sqrt(s2 * gsl_matrix_get(covar, j, j));
+        for (int k = 0; rep && k < m; k++) {
+            double d = sqrt(gsl_matrix_get(covar, j, j) * gsl_matrix_get(covar, k, k));
+            rep->corr[pb->fitted[j]][pb->fitted[k]] = d > 0 ? gsl_matrix_get(covar, j, k) / d : 0;
+        }
     }
     gsl_matrix_free(covar);
     return TRAPEZE_OK;
+}
+
+/* Identifiability of each fitted parameter: at a range limit (the transform
+ * pushed it to its edge), and its largest |correlation| with another. */
+static void identifiability(const problem *pb, const double *params, trapeze_calib_report *rep)
+{
+    for (int j = 0; j < pb->n_fitted; j++) {
+        int a = pb->fitted[j];
+        double lo = pb->ops->param_lo[a], hi = pb->ops->param_hi[a];
+        double tol = 1e-6 * (bounded(pb->ops, a) ? hi - lo : 1.0);
+        rep->at_bound[a] = params[a] - lo < tol || (bounded(pb->ops, a) && hi - params[a] < tol);
+        rep->max_corr[a] = 0;
+        rep->corr_with[a] = -1;
+        for (int k = 0; k < pb->n_fitted; k++) {
+            int b = pb->fitted[k];
+            if (b != a && fabs(rep->corr[a][b]) > fabs(rep->max_corr[a])) {
+                rep->max_corr[a] = rep->corr[a][b];
+                rep->corr_with[a] = b;
+            }
+        }
+    }
 }
 
 static trapeze_status setup(problem *pb, const trapeze_fit_point *pts, int n, unsigned long mask,
@@ -189,9 +217,13 @@ static trapeze_status solve(problem *pb, double *params, double *stderr_out,
         gsl_blas_ddot(gsl_multifit_nlinear_residual(w), gsl_multifit_nlinear_residual(w), &chisq);
         apply(pb, gsl_multifit_nlinear_position(w), dtheta);
         memcpy(params, pb->params, (size_t)pb->ops->nparams * sizeof *params);
+        if (rep)
+            memset(rep->corr, 0, sizeof rep->corr);
         if (stderr_out) {
             memset(stderr_out, 0, (size_t)pb->ops->nparams * sizeof *stderr_out);
-            s = standard_errors(pb, w, chisq, stderr_out, err);
+            s = standard_errors(pb, w, chisq, stderr_out, rep, err);
+            if (rep && !s)
+                identifiability(pb, params, rep);
         }
         if (rep) {
             rep->n_points = pb->n;
@@ -311,8 +343,14 @@ trapeze_status trapeze_calib_fit(trapeze_calib_point *pts, int n, unsigned mask,
     if (s)
         return s;
     trapeze_gz_params fitted = *p;
+    trapeze_calib_report own;
+    if (!rep)
+        rep = &own; /* the correlations go into the parameters either way */
     s = trapeze_model_fit(fp, n, mask, fitted.value, fitted.stderr_, rep, err);
     if (!s) {
+        for (int a = 0; a < TRAPEZE_GZ_NPARAMS; a++)
+            for (int b = 0; b < TRAPEZE_GZ_NPARAMS; b++)
+                fitted.corr[a][b] = a != b ? rep->corr[a][b] : 0;
         *p = fitted;
         for (int i = 0; i < n; i++) /* as documented: models hold the fit */
             trapeze_gz_set_params(pts[i].model, p);

@@ -31,6 +31,7 @@ void trapeze_calib_options_default(trapeze_calib_options *o)
     o->max_fraction = 1.0;
     o->folds = 5;
     o->seed = 1;
+    o->holdout = 0.25;
 }
 
 const trapeze_workload *sampler_workload(const trapeze_calib_plan *plan, const char *name)
@@ -223,10 +224,11 @@ static trapeze_status check_options(const trapeze_calib_options *o, trapeze_erro
 {
     if (o->budget < 1 || o->budget > 4096 || o->stages < 1 || o->stages > 32 || o->max_h < 0 ||
         !(o->sweep_budget > 0) || !(o->min_fraction > 0) || !(o->max_fraction >= o->min_fraction) ||
-        o->max_fraction > 1 || o->folds < 2)
+        o->max_fraction > 64 || o->folds < 2 || !(o->holdout >= 0 && o->holdout < 1))
         return trapeze_fail(err, TRAPEZE_ERANGE,
                             "calibration options: budget 1..4096, stages 1..32, max_h >= 0, "
-                            "0 < min_fraction <= max_fraction <= 1, folds >= 2");
+                            "0 < min_fraction <= max_fraction <= 64, folds >= 2, "
+                            "0 <= holdout < 1");
     return TRAPEZE_OK;
 }
 

@@ -59,4 +59,8 @@ trapeze_status sampler_run_rows(const trapeze_calib_plan *plan, trapeze_sample *
                                 int threads, sampler_done_fn done, void *ctx,
                                 trapeze_error *err);
 
+/* Heights a size sweep runs (validate_sizes.c): those whose output tile
+ * keeps a quarter of the block, thinned to at most 10; returns the count. */
+int sampler_plausible_heights(const trapeze_workload *w, int max_h, int *hs);
+
 #endif

@@ -108,6 +108,7 @@ static trapeze_status summarize(const trapeze_calib_plan *plan, const trapeze_gz
         pt->cpl_sim = rows[i].cpl_cycles;
         pt->cpl_model = e.cpl;
         pt->warp_instructions = rows[i].warp_instructions;
+        pt->area_factor = 1;
         double ape = 100 * fabs(e.cpl - pt->cpl_sim) / pt->cpl_sim;
         vr->mape_pct += ape / n;
         vr->max_ape_pct = fmax(vr->max_ape_pct, ape);

@@ -47,6 +47,8 @@ trapeze_status trapeze_sim_create(const trapeze_config *cfg, const trapeze_sim_o
         opt.progress = progress_adapter;
         opt.progress_ctx = sim;
     }
+    if (o)
+        opt.tb_grouping = o->tb_grouping;
     trapeze_status s = TRAPEZE_OK;
     if (o && o->ideal_memory_cycles > 0) {
         sim_core_config core;

@@ -19,12 +19,37 @@ grep -Eq '^Cell .* fence$' "$D/out" || fail "Cell chooses fences"
 "$T" ghostzone --help | grep -q -- "--calibration" || fail "--help"
 "$T" --help | grep -q ghostzone || fail "trapeze --help"
 
+# --- the headline: the best integer (mode, h) and its margin over the runner-up
+"$T" ghostzone --gpu data/gpus/gtx480.config --calibration data/calibrations/gtx480.ini \
+    data/workloads/hotspot.ini >"$D/hl" 2>&1 || fail "headline: $(cat "$D/hl")"
+# the best is the lower h_argmin CPL of the two mode rows, in the chosen mode
+want=$(awk '$3 == "relaunch" || $3 == "fence" { if (!b || $7 < b) { b = $7; m = $3; h = $6 } } END { print m " h=" h }' "$D/hl")
+grep -q "^HotSpot *best: $want " "$D/hl" || fail "headline names $want: $(cat "$D/hl")"
+grep -Eq 'runner-up (relaunch|fence) h=[0-9]+: \+[0-9.]+% \+- [0-9.]+%' "$D/hl" || fail "margin: $(cat "$D/hl")"
+
+# --- --verify: the 2 best simulated at the workload's own grid, decided by simulation
+sed 's/^size = 2000x2000/size = 148x148/' data/workloads/hotspot.ini >"$D/small.ini"
+"$T" ghostzone --gpu data/gpus/gtx480.config --calibration data/calibrations/gtx480.ini \
+    --verify 2 --stages 1 "$D/small.ini" >"$D/v" 2>&1 || fail "verify: $(cat "$D/v")"
+[ "$(grep -c ' verify: ' "$D/v")" -eq 2 ] || fail "two candidates: $(cat "$D/v")"
+fastest=$(awk '/ verify: / { if (!b || $6 < b) { b = $6; m = $3; h = $4 } } END { print m " " h }' "$D/v")
+grep -q "verified: $fastest, the fastest of 2 simulated (1 stages each" "$D/v" || fail "verified pick: $(cat "$D/v")"
+# a fence candidate's CPL is the simulator's: (cycles of warm-up + 1 stage - warm-up alone) / h
+set -- $(awk '/ verify: fence/ { sub("h=", "", $4); print $4, $6; exit }' "$D/v")
+[ -n "$1" ] || fail "no fence candidate: $(cat "$D/v")"
+cycles() { "$T" sim --gpu data/gpus/gtx480.config --workload "$D/small.ini" --sync fence --h "$1" \
+    --iterations "$2" | sed -n 's/.*(\([0-9]*\) cycles.*/\1/p'; }
+want=$(awk -v a="$(cycles "$1" $(($1 * 2)))" -v b="$(cycles "$1" "$1")" -v h="$1" 'BEGIN { printf "%.1f", (a - b) / h }')
+[ "$2" = "$want" ] || fail "fence h=$1: cpl_sim $2, simulator $want"
+
 # --- bad input
 expect_error "missing workload" "$D/nope.ini: cannot open" "$D/nope.ini"
 expect_error "missing gpu" "$D/nope.config: cannot open" --gpu "$D/nope.config"
 expect_error "bad --sync" "--sync: expected relaunch, fence or best, got 'sideways'" --sync sideways
 expect_error "bad --height" "--height: expected a positive integer, got '-3'" --height -3
 expect_error "unknown option" "unknown option '--frobnicate'" --frobnicate
+expect_error "verify with height" "--verify decides among both modes' heights" --verify 2 --height 2
+expect_error "bad verify" "--verify: expected a positive integer up to 1000, got '0'" --verify 0
 
 sed 's/^elem_per_op = 1/elemperop = 1/' data/workloads/pathfinder.ini >"$D/unknown.ini"
 expect_error "unknown workload key" "$D/unknown.ini:12: [workload] elemperop: unknown key" "$D/unknown.ini"

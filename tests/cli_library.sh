@@ -50,7 +50,10 @@ int main(int argc, char **argv)
     return 0;
 }
 C
-if ${CC:-cc} -std=c11 -Wall -Werror -Iinclude -o "$D/prog" "$D/prog.c" -L"$B" -ltrapeze 2>"$D/cc.err"; then
+# a sanitizer build's library needs its runtime first in the program
+san=""
+ldd "$SO" | grep -q libasan && san="-fsanitize=address,undefined"
+if ${CC:-cc} -std=c11 -Wall -Werror $san -Iinclude -o "$D/prog" "$D/prog.c" -L"$B" -ltrapeze 2>"$D/cc.err"; then
     out=$(LD_LIBRARY_PATH="$B" "$D/prog" data/gpus/gtx280.config data/workloads/pathfinder.ini 2>&1)
     [ "$out" = "12.25 12" ] || fail "program linked to the .so printed '$out', expected '12.25 12'"
     ldd "$D/prog" | grep -q "libtrapeze.so.$major" || fail "program not linked against the SONAME"

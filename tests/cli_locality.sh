@@ -30,6 +30,15 @@ grep -q '^168,12,12,0,3200,' "$D/f.csv" || fail "footprint of the corner TB"
 cmp -s "$D/b.csv" "$D/t.csv" || fail "trace graph differs from the built-in's"
 "$T" locality --help | grep -q -- '--locality-csv FILE' || fail "--help"
 
+# trapeze sim --grouping: the explicit dispatch policy runs a grouping file
+printf 'tb,group,order\n3,0,0\n2,0,1\n1,1,0\n0,1,1\n' >"$D/g.csv"
+"$T" sim --gpu $G matmul n=32 block=16 --grouping "$D/g.csv" --csv "$D/s.csv" --quiet \
+    || fail "sim --grouping"
+[ "$(sed -n 2p "$D/s.csv" | cut -d, -f1)" = "matmul" ] || fail "sim --grouping CSV"
+printf 'tb,group,order\n3,0,0\n2,0,1\n1,1,0\n' >"$D/g.csv"
+expect_failure "grouping misses a TB" "g.csv: TB 0 missing" "$D/s.csv" \
+    "$T" sim --gpu $G matmul n=32 block=16 --grouping "$D/g.csv" --csv "$D/s.csv"
+
 expect_failure "launch past the end" "jacobi has 1 launch, no launch 3" "$D/x.csv" \
     "$T" locality --gpu $G jacobi --launch 3 --locality-csv "$D/x.csv"
 expect_failure "unknown kernel" "no built-in kernel 'nope'" "$D/x.csv" \

@@ -33,6 +33,28 @@ cp "$D/sweep.csv" "$D/sweep.before"
     --csv "$D/v2.csv" poisson >/dev/null 2>&1 || fail "rerun"
 cmp -s "$D/v.csv" "$D/v2.csv" && cmp -s "$D/sweep.csv" "$D/sweep.before" || fail "rerun changed bytes"
 
+# --sizes: one row per size, the curve's heights are plausible ones (--max-h 3:
+# 1..3 in both modes, the model's pick among them), the reference at 1x
+"$T" validate $PLAN --calibration "$D/c.ini" --samples "$D/s.csv" --sweep-log "$D/sz.csv" \
+    --sizes 1,4 --sweep-stages 1 --csv "$D/sz-v.csv" --curve "$D/sz-c.csv" poisson >"$D/out" 2>"$D/err" \
+    || fail "validate --sizes: $(cat "$D/err")"
+[ "$(head -1 "$D/sz-v.csv")" = "workload,area_factor,size_0,size_1,size_2,points,mape_pct,bias_relaunch_pct,bias_fence_pct,sync_model,h_model,sync_sim_best,h_sim_best,sync_right,pick_ratio,sweep_warp_instructions" ] \
+    || fail "sizes header: $(head -1 "$D/sz-v.csv")"
+[ "$(tail -n +2 "$D/sz-v.csv" | cut -d, -f1,2,6 | tr '\n' ' ')" = "Poisson,1,6 Poisson,4,6 " ] \
+    || fail "sizes rows: $(cat "$D/sz-v.csv")"
+# the 4x grid has twice the 1x grid's edges
+awk -F, 'NR == 2 { a = $3 } NR == 3 && ($3 < 2 * a - 1 || $3 > 2 * a + 1) { exit 1 }' "$D/sz-v.csv" \
+    || fail "4x edges: $(cat "$D/sz-v.csv")"
+# pick ratio in (0, 1]; sync_right says whether the two picks' modes agree
+awk -F, 'NR > 1 && !($15 > 0 && $15 <= 1 && $14 == ($10 == $12)) { exit 1 }' "$D/sz-v.csv" \
+    || fail "pick ratio / sync_right: $(cat "$D/sz-v.csv")"
+# the pick ratio is the best simulated CPL over the model's pick's, from the curve
+awk -F, 'NR == FNR && FNR > 1 && $2 == 1 { if (!b || $5 < b) b = $5; c[$3 ":" $4] = $5; next }
+         FNR == 2 { r = b / c[$10 ":" $11]; if (r < $15 - 1e-9 || r > $15 + 1e-9) exit 1 }' \
+    "$D/sz-c.csv" "$D/sz-v.csv" || fail "pick ratio from the curve"
+[ "$(tail -n +2 "$D/sz-c.csv" | wc -l)" -eq 12 ] || fail "sizes curve rows: $(cat "$D/sz-c.csv")"
+grep -q 'Poisson .*right\|Poisson .*WRONG' "$D/out" || fail "sizes table: $(cat "$D/out")"
+
 expect_error() { n=$1 t=$2; shift 2; expect_failure "$n" "$t" "$D/x.csv" "$T" validate "$@" --csv "$D/x.csv"; }
 expect_error "no calibration" "--calibration FILE is required" $PLAN poisson
 printf '[ghostzone]\ncpi = -1\n' >"$D/bad.ini"
@@ -48,6 +70,8 @@ cp "$D/sweep.nul" "$D/sweep.nul.before"
 expect_error "NUL in sweep log" "sweep.nul:4: a NUL byte in the row" $PLAN --calibration "$D/c.ini" \
     --samples "$D/s.csv" --sweep-log "$D/sweep.nul" poisson
 cmp -s "$D/sweep.nul" "$D/sweep.nul.before" || fail "NUL in sweep log: the log was changed"
+expect_error "bad sizes" "--sizes: expected up to 16 positive area factors" $PLAN --sizes 1,-4 --calibration "$D/c.ini" poisson
+expect_error "bad sweep stages" "--sweep-stages: expected 1 to 32" $PLAN --sweep-stages 0 --sizes 1 --calibration "$D/c.ini" poisson
 "$T" validate --help | grep -q '^usage: trapeze validate' || fail "--help"
 
 finish cli_validate

@@ -67,7 +67,12 @@ static void test_micro_and_profile(const trapeze_sample_log *log, const trapeze_
     CHECK_NEAR(logged(log, "micro/empty"), 3500 + 25, 10);   /* launch latency + an empty grid */
     CHECK_NEAR(logged(log, "micro/chase"), 296, 0.03 * 296); /* README: 296 unloaded */
     double bw = logged(log, "micro/copy");
-    CHECK(bw > 0.8 && bw <= 1.0);
+    /* The GTX 480's sectored L2 reads 32-byte sectors, each holding a whole
+     * 64-byte GDDR5 burst, and writes back whole dirty lines (full bursts):
+     * the copy's 4N read + 4N written bytes take (2 x 4N + 4N) / peak, so
+     * at most 8/12 = 0.667 of peak counts as moved (it was > 0.8 when lines
+     * moved whole). */
+    CHECK(bw > 0.6 && bw <= 8.0 / 12.0);
     /* PathFinder, per tile of 8 warps: a loop is the op's 18 instructions
      * (round(1859 x 30 / 1e5 x 32)) + IF, BAR, IF, store, BAR, ENDLOOP = 23;
      * the rest is setup 19 (round(1998 x 30 / 1e5 x 32)) + load, store, BAR

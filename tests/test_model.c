@@ -326,7 +326,7 @@ static void test_joint_search_counts_every_evaluation(void)
 }
 
 /* The sync-mode decision and a fixed height, as trapeze ghostzone reports
- * them: the chosen mode has the lower CPL at its reported height; a fixed
+ * them: the chosen mode has the lower CPL at its best integer height; a fixed
  * height fills every height field with it. */
 static void test_decision(void)
 {
@@ -340,7 +340,7 @@ static void test_decision(void)
         CHECK(d.n_modes == 2 && d.mode[0].sync == TRAPEZE_SYNC_RELAUNCH &&
               d.mode[1].sync == TRAPEZE_SYNC_FENCE);
         int other = 1 - d.chosen;
-        CHECK(d.mode[d.chosen].cpl_floor <= d.mode[other].cpl_floor);
+        CHECK(d.mode[d.chosen].cpl_argmin <= d.mode[other].cpl_argmin);
         chose[d.chosen]++;
         trapeze_gz_optimum o;
         CHECK_OK(trapeze_gz_optimize(m, TRAPEZE_SYNC_FENCE, 0, &o, NULL));

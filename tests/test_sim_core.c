@@ -169,8 +169,8 @@ static void test_fu_latency(void)
  * pairs replacing the PTX lists. With sp 2,2 ten dependent FMAs issue at
  * 1, 3, ..., 19, the last result is at 21, the kernel ends at 22 (52 with
  * the PTX MAD latency 5). The six-value line was refused before. */
-/* base_cfg without its int lists and launch latency (the first line of an
- * option wins), then `extra`. */
+/* base_cfg without its int lists and launch latency (so that the lines
+ * under test are the only ones), then `extra`. */
 static trapeze_config *accelsim_cfg(const char *extra, trapeze_error *err)
 {
     char text[4096];

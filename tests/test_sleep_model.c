@@ -35,6 +35,31 @@ static void test_break_even_algebra(void)
     CHECK_NEAR(trapeze_sleep_period_saving(&rf.mode[0], 6), 0.12, 1e-12); /* "6 - 4 = 2 cycles" */
 }
 
+/* The shipped power description gives the same tables (GTX 480: 700 MHz). */
+static void test_from_power(void)
+{
+    trapeze_power p;
+    trapeze_error err;
+    CHECK_OK(trapeze_power_load("data/power/gtx480.ini", &p, &err));
+    trapeze_sleep_structure s;
+    CHECK_OK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_RF, 700e6, &s, &err));
+    CHECK(s.n_modes == 3 && !strcmp(s.name, "rf"));
+    CHECK(s.mode[2].retains_state == 0 && s.mode[1].retains_state == 1);
+    CHECK_NEAR(trapeze_sleep_crossover(&s.mode[0], &s.mode[1]), 14.0385, 1e-4);
+    CHECK_NEAR(trapeze_sleep_crossover(&s.mode[1], &s.mode[2]), 20.1429, 1e-4);
+    CHECK_OK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_L2, 700e6, &s, &err));
+    CHECK(s.n_modes == 2 && s.mode[0].leak_fraction == 0.228 && s.mode[1].wake_cycles == 2);
+    /* 1 pJ per round trip of a 0.61 W register file at 700 MHz:
+     * 1e-12 * 7e8 / 0.61 = 1.1475 ON-cycles; deep: T_be = 13 + 1.1475/0.58. */
+    p.mode[TRAPEZE_PS_RF][trapeze_power_mode_find(&p, TRAPEZE_PS_RF, "deep")].transition_j = 1e-12;
+    CHECK_OK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_RF, 700e6, &s, &err));
+    CHECK_NEAR(s.mode[1].transition_cycles, 1e-12 * 7e8 / 0.61, 1e-12);
+    CHECK_NEAR(trapeze_sleep_break_even(&s.mode[1]), 13 + 1e-12 * 7e8 / 0.61 / 0.58, 1e-12);
+    CHECK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_RF, 0, &s, &err) == TRAPEZE_ERANGE);
+    CHECK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_SHMEM, 7e8, &s, &err) ==
+          TRAPEZE_EINVAL);
+}
+
 static void test_buckets(void)
 {
     double lo, hi;
@@ -58,10 +83,13 @@ static void put(trapeze_idle_hist *h, trapeze_next_access a, int length, double 
 }
 
 /* 10 write periods of 20 cycles, 5 read periods of 20, 3 read periods of 10,
- * Slumber's thresholds 4/13/16, lead 3. By hand: writes gate (20-16 = 4
- * each), 20-cycle reads go deep (0.58*7 = 4.06), 10-cycle reads shallow
- * (0.06*6 = 0.36): 40 + 20.3 + 1.08 = 61.38 ON-cycles of 330 idle + 18
- * access cycles. Exposed wakes: 13*10 + 10*5 + 1*3 = 183 cycles. */
+ * Slumber's thresholds 4/13/16, look-ahead 3. Every wake started by the
+ * look-ahead (lost 3): writes gate (20-3 = 17 each), 20-cycle reads go deep
+ * (0.58*17 = 9.86), 10-cycle reads shallow (0.06*7 = 0.42): 170 + 49.3 +
+ * 1.26 = 220.56 ON-cycles of 330 idle + 18 access cycles; stalls 13*10 +
+ * 10*5 + 1*3 = 183 cycles. Slumber's countdown wakes of deep and gated
+ * (exact: lost = tau = wake, no stall): 10*4 + 5*0.58*7 + 1.26 = 61.56,
+ * stalls 3 (shallow only). */
 static void test_hand_histogram(void)
 {
     trapeze_idle_hist h;
@@ -78,45 +106,91 @@ static void test_hand_histogram(void)
     double theta[3] = {4, 13, 16};
     trapeze_sleep_eval e;
     CHECK_OK(trapeze_sleep_evaluate(m, theta, 0, &e, &err));
-    CHECK_NEAR(e.saving_cycles, 61.38, 1e-9);
+    CHECK_NEAR(e.saving_cycles, 220.56, 1e-9);
     CHECK_NEAR(e.leak_on_cycles, 348, 1e-12);
-    CHECK_NEAR(e.saving_fraction, 61.38 / 348, 1e-12);
+    CHECK_NEAR(e.saving_fraction, 220.56 / 348, 1e-12);
     CHECK_NEAR(e.penalty_cycles, 183, 1e-12);
     CHECK_NEAR(e.penalty_fraction, 0.183, 1e-12);
-    CHECK_NEAR(e.mode_cycles[0], 0, 1e-12);
-    CHECK_NEAR(e.mode_cycles[1], 30, 1e-12);
-    CHECK_NEAR(e.mode_cycles[2], 100, 1e-12);
-    CHECK_NEAR(e.mode_cycles[3], 200, 1e-12);
+    CHECK_NEAR(e.mode_cycles[0], 3 * 18, 1e-12);
+    CHECK_NEAR(e.mode_cycles[1], 21, 1e-12);
+    CHECK_NEAR(e.mode_cycles[2], 85, 1e-12);
+    CHECK_NEAR(e.mode_cycles[3], 170, 1e-12);
+    trapeze_sleep_destroy(m);
+
+    o.exact_wake = 1u << 1 | 1u << 2;
+    CHECK_OK(trapeze_sleep_create(&rf, &h, &o, &m, &err));
+    CHECK_OK(trapeze_sleep_evaluate(m, theta, 0, &e, &err));
+    CHECK_NEAR(e.saving_cycles, 61.56, 1e-9);
+    CHECK_NEAR(e.penalty_cycles, 3, 1e-12);
+    CHECK_NEAR(e.mode_cycles[0], 10 * 16 + 5 * 13 + 3 * 3, 1e-12);
     /* The oracle keeps 20-cycle writes in deep sleep: 20 < 20.14. */
     trapeze_sleep_oracle(m, &e);
     CHECK_NEAR(e.saving_cycles, 40.6 + 20.3 + 1.08, 1e-9);
-    CHECK_NEAR(e.mode_cycles[2], 300, 1e-12);
+    CHECK_NEAR(e.mode_cycles[2], 15 * 7, 1e-12);         /* 20 - 13 each */
+    CHECK_NEAR(e.mode_cycles[1], 3 * 6, 1e-12);
+    CHECK_NEAR(e.mode_cycles[0], 15 * 13 + 3 * 4, 1e-12);
     CHECK_NEAR(e.penalty_cycles, 0, 0);
+    trapeze_sleep_destroy(m);
     /* Without a requester count the penalty is spread over the estimated
      * instances: none dead here, so one instance of 348 cycles. */
-    trapeze_sleep_destroy(m);
     o.requester_cycles = 0;
     CHECK_OK(trapeze_sleep_create(&rf, &h, &o, &m, &err));
     CHECK_OK(trapeze_sleep_evaluate(m, theta, 0, &e, &err));
-    CHECK_NEAR(e.penalty_fraction, 183.0 / 348, 1e-12);
+    CHECK_NEAR(e.penalty_fraction, 3.0 / 348, 1e-12);
+    trapeze_sleep_destroy(m);
+    /* Snooze's rule for caches: gated only when dead, never before a write. */
+    o.gate_writes = 0;
+    CHECK_OK(trapeze_sleep_create(&rf, &h, &o, &m, &err));
+    CHECK_OK(trapeze_sleep_evaluate(m, theta, 0, &e, &err));
+    CHECK_NEAR(e.saving_cycles, 15 * 0.58 * 7 + 1.26, 1e-9);
     trapeze_sleep_destroy(m);
 
     /* Time-out ladder, one 20-cycle write period, thresholds 4/13/16, no
-     * lead: shallow 4..13 (0.06*9), deep 13..16 (0.58*3), gated 16..20 (1*4),
-     * minus the gated round trip 16: 0.54 + 1.74 + 4 - 16 = -9.72. */
+     * warning (lead 0: nothing lost, the whole wake stalls): shallow 4..13
+     * (0.06*9), deep 13..16 (0.58*3), gated 16..20 (1*4) = 6.28; stall 16.
+     * With lead 3: the access is seen at 17, so gated 16..17 only:
+     * 0.54 + 1.74 + 1 = 3.28, stall 13. And a dead period of 20 gates at
+     * 16 whatever the lead: 0.54 + 1.74 + 4, no stall. */
     trapeze_idle_hist w;
     trapeze_idle_hist_init(&w, "gtx480", "k", "rf", "warp_reg");
     put(&w, TRAPEZE_NEXT_WRITE, 20, 1);
     o.policy = TRAPEZE_SLEEP_TIMEOUT;
     o.lead_cycles = 0;
+    o.exact_wake = 0;
+    o.gate_writes = 1;
     CHECK_OK(trapeze_sleep_create(&rf, &w, &o, &m, &err));
     CHECK_OK(trapeze_sleep_evaluate(m, theta, 0, &e, &err));
-    CHECK_NEAR(e.saving_cycles, 0.54 + 1.74 + 4 - 16, 1e-9);
+    CHECK_NEAR(e.saving_cycles, 6.28, 1e-9);
     CHECK_NEAR(e.penalty_cycles, 16, 1e-12);
     CHECK_NEAR(e.mode_cycles[0], 4, 1e-12);
     CHECK_NEAR(e.mode_cycles[1], 9, 1e-12);
     CHECK_NEAR(e.mode_cycles[2], 3, 1e-12);
     CHECK_NEAR(e.mode_cycles[3], 4, 1e-12);
+    trapeze_sleep_destroy(m);
+    o.lead_cycles = 3;
+    CHECK_OK(trapeze_sleep_create(&rf, &w, &o, &m, &err));
+    CHECK_OK(trapeze_sleep_evaluate(m, theta, 0, &e, &err));
+    CHECK_NEAR(e.saving_cycles, 3.28, 1e-9);
+    CHECK_NEAR(e.penalty_cycles, 13, 1e-12);
+    trapeze_sleep_destroy(m);
+    /* The simulator's rule: a period of exactly theta + lead never sleeps. */
+    double at17[3] = {17, 100, 100};
+    trapeze_idle_hist_init(&w, "gtx480", "k", "rf", "warp_reg");
+    put(&w, TRAPEZE_NEXT_READ, 20, 1);
+    CHECK_OK(trapeze_sleep_create(&rf, &w, &o, &m, &err));
+    CHECK_OK(trapeze_sleep_evaluate(m, at17, 0, &e, &err));
+    CHECK(e.saving_cycles == 0 && e.penalty_cycles == 0);
+    at17[0] = 16;
+    CHECK_OK(trapeze_sleep_evaluate(m, at17, 0, &e, &err));
+    CHECK_NEAR(e.saving_cycles, 0.06, 1e-12);
+    CHECK_NEAR(e.penalty_cycles, 1, 1e-12);
+    trapeze_sleep_destroy(m);
+    trapeze_idle_hist_init(&w, "gtx480", "k", "rf", "warp_reg");
+    put(&w, TRAPEZE_NEXT_DEAD, 20, 1);
+    CHECK_OK(trapeze_sleep_create(&rf, &w, &o, &m, &err));
+    CHECK_OK(trapeze_sleep_evaluate(m, theta, 0, &e, &err));
+    CHECK_NEAR(e.saving_cycles, 6.28, 1e-9);
+    CHECK_NEAR(e.penalty_cycles, 0, 0);
     trapeze_sleep_destroy(m);
 }
 
@@ -181,6 +255,7 @@ static void test_hazard_rate(void)
     trapeze_sleep_options o;
     trapeze_sleep_options_default(&o);
     o.policy = TRAPEZE_SLEEP_TIMEOUT;
+    o.lead_cycles = 0;
     trapeze_error err;
     probe p = {.var = 0};
     CHECK_OK(trapeze_sleep_create(&one, &h, &o, &p.m, &err));
@@ -208,7 +283,7 @@ static void test_lookahead_crossovers(void)
         put(&h, TRAPEZE_NEXT_WRITE, L, 100);
     trapeze_sleep_options o;
     trapeze_sleep_options_default(&o);
-    o.lead_cycles = 16;
+    o.exact_wake = 7;    /* countdown wakes: lost = tau = wake, no stall */
     o.smoothing = 0.5;   /* sigma' is then negligible at the grid's edge (L = 1) */
     trapeze_error err;
     probe p = {.theta = {4, 13, 30}, .var = 1};
@@ -288,6 +363,7 @@ static void test_bad_input(void)
 int main(void)
 {
     test_break_even_algebra();
+    test_from_power();
     test_buckets();
     test_hand_histogram();
     test_hazard_rate();

@@ -22,6 +22,10 @@ GPUS = {
     "gtx480": ("data/gpus/gtx480.config", "data/fidelity/gtx480.trace.config"),
     "qv100": ("data/gpus/v100.config", "data/fidelity/qv100.trace.config"),
 }
+# DRAM atom (bytes per column command: burst length x bus width x chips).
+# Accel-Sim's dram_rd_B / dram_wr_B are column commands x 32 bytes; Trapeze's
+# dram_bytes_* are commands x atom, so they compare after x 32 / atom.
+ATOM = {"gtx480": 64, "qv100": 32}
 
 # reference column -> Trapeze --csv column
 COUNTERS = [("winst", "warp_instructions"), ("l1a", "l1_accesses"), ("l1m", "l1_misses"),
@@ -112,6 +116,14 @@ def main():
             rc = float(r["cycles"])
             err = 100.0 * (tz["cycles"] - rc) / rc
             errs.setdefault(gpu, []).append((abs(err), r["trace"]))
+            for t in ("dram_bytes_read", "dram_bytes_written"):
+                tz[t] = tz[t] * 32 / ATOM[gpu]
+            if True:
+                # Accel-Sim's L1 (write-no-allocate on both GPUs) counts every
+                # global store as an access and a miss; Trapeze's L1 counts
+                # stores (and atomics) as accesses only
+                tz["l1_misses"] += tz["l1_accesses"] - tz["l1_hits"] - tz["l1_misses"] - \
+                    tz["l1_merges"]
             row = [r["trace"], gpu, "%d" % rc, "%d" % tz["cycles"], "%+.1f" % err] + \
                   [ratio(tz[t], float(r[c])) for c, t in COUNTERS]
             out_rows.append(row)

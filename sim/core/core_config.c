@@ -4,6 +4,7 @@
  * validation only ("file:line: option -x: ..." errors); no timing here.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -92,6 +93,78 @@ static trapeze_status get_pos(const trapeze_config *cfg, const char *option, lon
     return trapeze_config_get_int_in(cfg, option, fallback, lo, hi, out, err);
 }
 
+/* lrr, gto, GPGPU-Sim's two_level_active:N:INNER:OUTER (inner 0 LRR or
+ * 2 GTO, outer 1: the pending warps in turn) and Chen's
+ * locality_two_level:N. */
+static trapeze_status read_scheduler(const trapeze_config *cfg, const char *v,
+                                     sim_core_config *c, trapeze_error *err)
+{
+    int n = 0, inner = 0, outer = 1, used = 0;
+    if (!strcmp(v, "lrr")) {
+        c->sched = SIM_SCHED_LRR;
+    } else if (!strcmp(v, "gto")) {
+        c->sched = SIM_SCHED_GTO;
+    } else if (sscanf(v, "two_level_active:%d:%d:%d%n", &n, &inner, &outer, &used) == 3 &&
+               !v[used]) {
+        if (inner != 0 && inner != 2)
+            return trapeze_config_fail(cfg, "gpgpu_scheduler", err,
+                                       "two_level_active inner policy %d: 0 (LRR) or 2 (GTO)",
+                                       inner);
+        if (outer != 1)
+            return trapeze_config_fail(cfg, "gpgpu_scheduler", err,
+                                       "two_level_active outer policy %d: only 1 (pending warps "
+                                       "in turn)", outer);
+        c->sched = SIM_SCHED_TWO_LEVEL;
+        c->inner_gto = inner == 2;
+    } else if (sscanf(v, "locality_two_level:%d%n", &n, &used) == 1 && !v[used]) {
+        c->sched = SIM_SCHED_LOCALITY;
+    } else {
+        return trapeze_config_fail(cfg, "gpgpu_scheduler", err,
+                                   "'%s' is not a scheduler this simulator has (lrr, gto, "
+                                   "two_level_active:N:0|2:1, locality_two_level:N)", v);
+    }
+    if ((c->sched == SIM_SCHED_TWO_LEVEL || c->sched == SIM_SCHED_LOCALITY) &&
+        (n < 1 || n > c->max_warps))
+        return trapeze_config_fail(cfg, "gpgpu_scheduler", err,
+                                   "%d active warps: between 1 and %d", n, c->max_warps);
+    c->active_warps = n;
+    return TRAPEZE_OK;
+}
+
+static const char *const tb_dispatch_names[SIM_TB_COUNT] = {
+    "rr", "bcs", "chen", "mst", "kway", "rbts", "explicit"};
+
+const char *sim_tb_dispatch_name(sim_tb_dispatch d)
+{
+    return d >= 0 && d < SIM_TB_COUNT ? tb_dispatch_names[d] : "?";
+}
+
+/* -trapeze_tb_dispatch rr|bcs|chen|mst|kway|rbts|explicit and, for explicit,
+ * -trapeze_tb_grouping FILE (read when a kernel launches: its TB count). */
+static trapeze_status read_tb_dispatch(const trapeze_config *cfg, sim_core_config *c,
+                                       trapeze_error *err)
+{
+    const char *d, *file;
+    trapeze_config_get_string(cfg, "trapeze_tb_dispatch", "rr", &d);
+    trapeze_config_get_string(cfg, "trapeze_tb_grouping", "", &file);
+    int found = -1;
+    for (int i = 0; i < SIM_TB_COUNT; i++)
+        if (!strcmp(d, tb_dispatch_names[i]))
+            found = i;
+    if (found < 0)
+        return trapeze_config_fail(cfg, "trapeze_tb_dispatch", err,
+                                   "'%s' is not a TB dispatch policy (rr, bcs, chen, mst, kway, "
+                                   "rbts, explicit)", d);
+    c->tb_dispatch = (sim_tb_dispatch)found;
+    if (strlen(file) >= sizeof c->tb_grouping)
+        return trapeze_config_fail(cfg, "trapeze_tb_grouping", err, "path too long");
+    strcpy(c->tb_grouping, file);
+    if (c->tb_dispatch == SIM_TB_EXPLICIT && !file[0])
+        return trapeze_config_fail(cfg, "trapeze_tb_dispatch", err,
+                                   "explicit needs -trapeze_tb_grouping FILE");
+    return TRAPEZE_OK;
+}
+
 trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *c,
                                     trapeze_error *err)
 {
@@ -113,14 +186,8 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     c->n_sched = (int)v;
     const char *sched;
     trapeze_config_get_string(cfg, "gpgpu_scheduler", "lrr", &sched);
-    if (!strcmp(sched, "lrr"))
-        c->sched = SIM_SCHED_LRR;
-    else if (!strcmp(sched, "gto"))
-        c->sched = SIM_SCHED_GTO;
-    else
-        return trapeze_config_fail(cfg, "gpgpu_scheduler", err,
-                                   "'%s' is not a scheduler this simulator has (lrr, gto)",
-                                   sched);
+    if ((s = read_scheduler(cfg, sched, c, err)))
+        return s;
     if ((s = get_pos(cfg, "gpgpu_num_sp_units", 1, 1, 64, &v, err)))
         return s;
     c->n_sp = (int)v;
@@ -174,7 +241,7 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     if ((s = get_pos(cfg, "trapeze_hang_cycles", 1000000L, 1, 4000000000000000000L, &v, err)))
         return s;
     c->hang_cycles = (uint64_t)v;
-    return TRAPEZE_OK;
+    return read_tb_dispatch(cfg, c, err);
 }
 
 int sim_occupancy(const sim_core_config *c, const sim_kernel *k, const char **why)

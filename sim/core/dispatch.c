@@ -1,28 +1,50 @@
 /*
- * dispatch.c - thread-block dispatch policies (sim_dispatch_ops). The top
- * level asks a policy, once per cycle, which block goes to which SM; the SM
- * decides whether one more block fits (occupancy). Round-robin is
+ * dispatch.c - thread-block dispatch policies (sim_dispatch_ops): the
+ * table of policies by -trapeze_tb_dispatch, and round-robin. The top
+ * level asks a policy, once per cycle, which block goes to which SM; the
+ * SM decides whether one more block fits (occupancy). Round-robin is
  * GPGPU-Sim's: blocks in launch order, SMs visited in turn starting after
  * the one that got the last block, at most one block per SM per cycle.
- * Locality-aware policies plug in here with their own next_block.
+ * The locality-aware policies are dispatch_bcs.c (BCS), dispatch_chen.c
+ * (Chen's) and dispatch_groups.c (PAVER's group queues: MST-TS, k-way-TS,
+ * RB-TS, and explicit groupings).
  */
 #include <stdlib.h>
 
+#include "common/error.h"
 #include "sim/core/sm.h"
+
+const sim_dispatch_ops *sim_dispatch_policy(sim_tb_dispatch kind)
+{
+    switch (kind) {
+    case SIM_TB_BCS:
+        return &sim_dispatch_bcs;
+    case SIM_TB_CHEN:
+        return &sim_dispatch_chen;
+    case SIM_TB_MST:
+    case SIM_TB_KWAY:
+    case SIM_TB_RBTS:
+    case SIM_TB_EXPLICIT:
+        return &sim_dispatch_groups;
+    default:
+        return &sim_dispatch_round_robin;
+    }
+}
 
 typedef struct rr_state {
     long next, total;
     int n_sm, first;
 } rr_state;
 
-static void *rr_create(const sim_kernel *k, int n_sm)
+static trapeze_status rr_create(const sim_dispatch_ctx *c, void **self, trapeze_error *err)
 {
     rr_state *s = calloc(1, sizeof *s);
-    if (s) {
-        s->total = sim_kernel_blocks(k);
-        s->n_sm = n_sm;
-    }
-    return s;
+    if (!s)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory");
+    s->total = sim_kernel_blocks(c->k);
+    s->n_sm = c->n_sm;
+    *self = s;
+    return TRAPEZE_OK;
 }
 
 static void rr_destroy(void *self)
@@ -35,9 +57,10 @@ static int rr_first(void *self)
     return ((rr_state *)self)->first;
 }
 
-static long rr_next(void *self, int sm)
+static long rr_next(void *self, int sm, int room)
 {
     (void)sm;
+    (void)room;
     rr_state *s = self;
     return s->next < s->total ? s->next : -1;
 }
@@ -50,5 +73,5 @@ static void rr_placed(void *self, int sm, long block)
     s->first = (sm + 1) % s->n_sm;
 }
 
-const sim_dispatch_ops sim_dispatch_round_robin = {"round-robin", rr_create, rr_destroy,
-                                                   rr_first, rr_next, rr_placed};
+const sim_dispatch_ops sim_dispatch_round_robin = {"rr", rr_create, rr_destroy, rr_first,
+                                                   rr_next, rr_placed, NULL};

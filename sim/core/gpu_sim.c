@@ -28,6 +28,8 @@ struct sim_gpu {
     uint64_t launches;
     void (*progress)(void *, const char *, uint64_t, uint64_t, uint64_t);
     void *progress_ctx;
+    void (*on_place)(void *, int, long, uint64_t);
+    void *on_place_ctx;
 };
 
 void sim_gpu_destroy(sim_gpu *g)
@@ -58,11 +60,21 @@ trapeze_status sim_gpu_create(const trapeze_config *cfg, const sim_gpu_options *
         g->mem = opt->mem;
         g->progress = opt->progress;
         g->progress_ctx = opt->progress_ctx;
+        g->on_place = opt->on_place;
+        g->on_place_ctx = opt->on_place_ctx;
     }
     trapeze_status s = sim_core_config_read(cfg, &g->cfg, err);
     if (s) {
         sim_gpu_destroy(g);
         return s;
+    }
+    if (opt && opt->tb_grouping) {
+        if (strlen(opt->tb_grouping) >= sizeof g->cfg.tb_grouping) {
+            sim_gpu_destroy(g);
+            return trapeze_fail(err, TRAPEZE_EINVAL, "grouping file name too long");
+        }
+        g->cfg.tb_dispatch = SIM_TB_EXPLICIT;
+        strcpy(g->cfg.tb_grouping, opt->tb_grouping);
     }
     g->n_sm = g->cfg.gpu.n_sm;
     int units[SIM_UNIT_KIND_COUNT] = {0};
@@ -132,18 +144,20 @@ static void add_sm_stats(sim_sm_stats *to, const sim_sm_stats *from)
 
 /* One dispatch pass at the end of cycle t; returns blocks placed. */
 static int dispatch(sim_gpu *g, const sim_dispatch_ops *pol, void *ps, const sim_kernel *k,
-                    uint64_t t)
+                    int per_sm, uint64_t t)
 {
     int placed = 0, first = pol->first_sm(ps);
     for (int i = 0; i < g->n_sm; i++) {
         int s = (first + i) % g->n_sm;
         if (!sim_sm_fits(&g->sms[s], k))
             continue;
-        long b = pol->next_block(ps, s);
+        long b = pol->next_block(ps, s, per_sm - g->sms[s].n_blocks);
         if (b < 0)
             continue;
         sim_sm_place_block(&g->sms[s], b, t);
         pol->placed(ps, s, b);
+        if (g->on_place)
+            g->on_place(g->on_place_ctx, s, b, t);
         placed++;
     }
     return placed;
@@ -169,11 +183,13 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
     st->sm = calloc((size_t)g->n_sm, sizeof *st->sm);
     if (!st->sm)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory");
-    const sim_dispatch_ops *pol = &sim_dispatch_round_robin;
-    void *ps = pol->create(k, g->n_sm);
-    if (!ps) {
+    const sim_dispatch_ops *pol = sim_dispatch_policy(g->cfg.tb_dispatch);
+    sim_dispatch_ctx dctx = {k, &g->cfg, g->sms, g->n_sm, per_sm};
+    void *ps = NULL;
+    trapeze_status made = pol->create(&dctx, &ps, err);
+    if (made) {
         sim_kernel_stats_free(st);
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory");
+        return made;
     }
     snprintf(st->name, sizeof st->name, "%s", k->name);
     st->launch = g->launches;
@@ -223,7 +239,7 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
             end = t + 1;
             break;
         }
-        if (dirty && !dispatch(g, pol, ps, k, t))
+        if (dirty && !dispatch(g, pol, ps, k, per_sm, t))
             dirty = 0;
         else if (dirty)
             progress = t;
@@ -261,6 +277,7 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
         if (g->progress && (++iter & 0xffff) == 0)
             g->progress(g->progress_ctx, k->name, t - start, done, total);
     }
+    st->stolen_blocks = pol->stolen ? pol->stolen(ps) : 0;
     pol->destroy(ps);
     if (status) {
         g->cycle = end;

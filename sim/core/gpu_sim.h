@@ -22,14 +22,35 @@
 
 /* ------------------------------------------------------------ SM config */
 
-typedef enum { SIM_SCHED_LRR, SIM_SCHED_GTO, SIM_SCHED_COUNT } sim_sched_kind;
+/* Warp schedulers (-gpgpu_scheduler lrr | gto | two_level_active:N:I:O |
+ * locality_two_level:N; sim/core/sm.h, sched_two_level.h) */
+typedef enum {
+    SIM_SCHED_LRR, SIM_SCHED_GTO,
+    SIM_SCHED_TWO_LEVEL,   /* N active warps fed from a pending FIFO (Narasiman, Gebhart) */
+    SIM_SCHED_LOCALITY,    /* Chen 2016's locality-aware two-level scheduler */
+    SIM_SCHED_COUNT
+} sim_sched_kind;
+/* TB dispatch policies (-trapeze_tb_dispatch; sim/core/dispatch*.c) */
+typedef enum {
+    SIM_TB_RR,         /* rr: GPGPU-Sim's round-robin, blocks in id order */
+    SIM_TB_BCS,        /* bcs: consecutive pairs to one SM, once two fit (Lee HPCA'14) */
+    SIM_TB_CHEN,       /* chen: the waiting TB sharing most lines with the SM's residents */
+    SIM_TB_MST,        /* mst: PAVER's MST-TS */
+    SIM_TB_KWAY,       /* kway: PAVER's k-way-TS */
+    SIM_TB_RBTS,       /* rbts: PAVER's RB-TS (Algorithm 1) */
+    SIM_TB_EXPLICIT,   /* explicit: a grouping file (-trapeze_tb_grouping) */
+    SIM_TB_COUNT
+} sim_tb_dispatch;
+const char *sim_tb_dispatch_name(sim_tb_dispatch d);
 typedef enum { SIM_UNIT_SP, SIM_UNIT_SFU, SIM_UNIT_LDST, SIM_UNIT_NONE } sim_fu;
 
 typedef struct sim_core_config {
     trapeze_gpu gpu;               /* n_sm, warp size, per-SM limits */
     int max_warps;                 /* threads per SM / warp size */
     int n_sched;                   /* -gpgpu_num_sched_per_core */
-    sim_sched_kind sched;          /* -gpgpu_scheduler lrr|gto */
+    sim_sched_kind sched;          /* -gpgpu_scheduler */
+    int active_warps;              /* two-level: active set size per scheduler */
+    int inner_gto;                 /* two-level: GTO (1) or LRR (0) among the active */
     int n_sp, n_sfu;               /* -gpgpu_num_sp_units, -gpgpu_num_sfu_units */
     int lat[4][SIM_ALU_COUNT];     /* [int, fp, dp, sfu][alu] -ptx_opcode_latency_* */
     int init[4][SIM_ALU_COUNT];    /* -ptx_opcode_initiation_*; a trace.config's
@@ -44,6 +65,8 @@ typedef struct sim_core_config {
     uint64_t max_cycles;           /* -trapeze_max_cycles: abort a kernel that runs longer */
     uint64_t hang_cycles;          /* -trapeze_hang_cycles: abort a kernel without progress
                                     * for longer (see sim_gpu_run) */
+    sim_tb_dispatch tb_dispatch;   /* -trapeze_tb_dispatch */
+    char tb_grouping[512];         /* -trapeze_tb_grouping: the explicit policy's file */
 } sim_core_config;
 
 trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *out,
@@ -118,6 +141,7 @@ typedef struct sim_kernel_stats {
     uint64_t cycles;            /* start to the cycle after its last warp finished */
     uint64_t launch_cycles;     /* launch latency paid before it */
     uint64_t blocks, resident_blocks_per_sm;
+    uint64_t stolen_blocks;     /* TBs moved by the dispatch policy's task stealing */
     double ipc;                 /* warp instructions per cycle, whole GPU */
     sim_sm_stats total;         /* summed over SMs (max_resident_blocks: max) */
     uint64_t events[SIM_EV_COUNT];
@@ -151,6 +175,12 @@ typedef struct sim_gpu_options {
     void (*progress)(void *ctx, const char *kernel, uint64_t cycle, uint64_t blocks_done,
                      uint64_t blocks);
     void *progress_ctx;
+    /* called for every block placed (tests, traces of the dispatch); may be NULL */
+    void (*on_place)(void *ctx, int sm, long block, uint64_t cycle);
+    void *on_place_ctx;
+    /* not NULL: the explicit TB dispatch policy with this grouping file,
+     * whatever the config says */
+    const char *tb_grouping;
 } sim_gpu_options;
 
 /* opt may be NULL. Takes ownership of opt->mem. */

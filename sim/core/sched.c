@@ -14,6 +14,31 @@ void sim_sched_add(sim_sched *s, int slot)
     s->pos[slot] = (uint8_t)s->n;
     s->slot[s->n++] = (uint8_t)slot;
     s->own[slot >> 6] |= 1ull << (slot & 63);
+    if (!s->max_active)
+        return;
+    if (s->n_active < s->max_active) {   /* two-level: active while there is room */
+        s->act[slot >> 6] |= 1ull << (slot & 63);
+        s->n_active++;
+    } else {
+        s->pend[s->n_pend++] = (uint8_t)slot;
+    }
+}
+
+/* Two-level: out of the active set or the pending list. */
+static void two_level_remove(sim_sched *s, int slot)
+{
+    uint64_t bit = 1ull << (slot & 63);
+    if (s->act[slot >> 6] & bit) {
+        s->act[slot >> 6] &= ~bit;
+        s->n_active--;
+        return;
+    }
+    for (int i = 0; i < s->n_pend; i++)
+        if (s->pend[i] == slot) {
+            memmove(&s->pend[i], &s->pend[i + 1], (size_t)(s->n_pend - i - 1));
+            s->n_pend--;
+            return;
+        }
 }
 
 void sim_sched_remove(sim_sched *s, int slot)
@@ -33,4 +58,6 @@ void sim_sched_remove(sim_sched *s, int slot)
         }
     if (s->last == slot)
         s->last = -1;
+    if (s->max_active)
+        two_level_remove(s, slot);
 }

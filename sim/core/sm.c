@@ -42,6 +42,7 @@
 #include "common/error.h"
 #include "sim/mem/popcount.h"
 #include "sim/core/sm.h"
+#include "sim/core/sched_two_level.h"
 #include "sim/core/warp_slots.h"
 
 enum { TAG_LOAD = 0, TAG_STORE = 1, TAG_ATOMIC = 2 };
@@ -80,9 +81,11 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
         sm->wwhy[i] = SIM_STALL_IDLE;   /* free: no bit in why[] needed */
     }
     sm->words = (cfg->max_warps + 63) / 64;
+    int two_level = cfg->sched == SIM_SCHED_TWO_LEVEL || cfg->sched == SIM_SCHED_LOCALITY;
     for (int s = 0; s < cfg->n_sched; s++) {
         sm->sched[s].last = -1;
         sm->sched[s].words = sm->words;
+        sm->sched[s].max_active = two_level ? cfg->active_warps : 0;
     }
     sm->next = SIM_NEVER;
     return TRAPEZE_OK;
@@ -208,6 +211,8 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
         memset(w->reg_ready, 0, sizeof w->reg_ready);
         memset(w->reg_value, 0, sizeof w->reg_value);
         sm->src->warp_start(sm->src_self, k, &w->cur, bx, by, bz, i);
+        if (sm->cfg->sched == SIM_SCHED_LOCALITY)
+            sim_sched_warp_range(k, &w->cur, w);
         fetch(sm, w);
         blk->slot[i] = (uint8_t)slot;
         sim_sched_add(&sm->sched[slot % sm->cfg->n_sched], slot);
@@ -721,8 +726,14 @@ static void sm_cycle(sim_sm *sm, uint64_t t)
         int slot = !awake ? -1
                    : gto ? sim_sched_pick_gto(sc, sm->wwake, sm->wfinite, ldst, t, can_issue,
                                               &ctx)
-                         : sim_sched_pick_lrr(sc, sm->wwake, sm->wfinite, ldst, t, can_issue,
-                                              &ctx);
+                   : !sc->max_active
+                       ? sim_sched_pick_lrr(sc, sm->wwake, sm->wfinite, ldst, t, can_issue,
+                                            &ctx)
+                   : sm->cfg->sched == SIM_SCHED_LOCALITY
+                       ? sim_sched_pick_locality(sm, sc, sm->wwake, sm->wfinite, ldst, t,
+                                                 can_issue, &ctx)
+                       : sim_sched_pick_two_level(sm, sc, sm->wwake, sm->wfinite, ldst, t,
+                                                  can_issue, &ctx);
         if (slot >= 0) {
             issue(sm, slot, t);
             sm->st.issue_slots++;

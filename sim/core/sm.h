@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "sim/core/gpu_sim.h"
+#include "sim/memsys.h"
 
 #define SIM_NEVER UINT64_MAX
 #define SM_MAX_WARPS 256
@@ -33,6 +34,9 @@ typedef struct sim_warp {
     uint32_t reg_value[SIM_MAX_REGS];   /* words returned by atomics / volatile loads */
     sim_warp_cursor cur;
     sim_warp_inst inst;        /* the next instruction (fetched) */
+    /* Chen's warp access range: a region of 64 lines and the lines of it
+     * the warp's first loads read (sched_two_level.c) */
+    uint64_t loc_region, loc_lines;
 } sim_warp;
 
 typedef struct sim_block {
@@ -62,6 +66,11 @@ typedef struct sim_sched {
     int last;                    /* slot issued last, -1 none */
     int rr;                      /* LRR: position after the last issue */
     uint8_t reason;              /* sim_stall of the last evaluated cycle, or 0xff issued */
+    /* two-level schedulers (sched_two_level.h): the active set and the
+     * pending warps, oldest first; max_active 0: one level (LRR, GTO) */
+    int max_active, n_active, n_pend;
+    uint64_t act[SM_MASK_WORDS]; /* per slot bit: in the active set */
+    uint8_t pend[SM_MAX_WARPS];
 } sim_sched;
 
 void sim_sched_add(sim_sched *s, int slot);     /* appends: the youngest */
@@ -164,19 +173,35 @@ sim_sched_pick_gto(sim_sched *s, const uint64_t *wake, const uint64_t *finite,
 
 /* ---- TB dispatch policies ---- */
 
+struct sim_sm;
+
+/* What a policy may look at when a launch starts. */
+typedef struct sim_dispatch_ctx {
+    const sim_kernel *k;
+    const sim_core_config *cfg;
+    const struct sim_sm *sms;    /* n_sm of them (their resident blocks) */
+    int n_sm;
+    int per_sm;                  /* blocks of k resident per SM at most (occupancy) */
+} sim_dispatch_ctx;
+
 typedef struct sim_dispatch_ops {
     const char *name;
-    void *(*create)(const sim_kernel *k, int n_sm);
+    trapeze_status (*create)(const sim_dispatch_ctx *c, void **self, trapeze_error *err);
     void (*destroy)(void *self);
     /* The SM to consider first in this cycle's dispatch pass. */
     int (*first_sm)(void *self);
     /* The block (linear id) to place on `sm` now, or -1 for none. Called
-     * only when one more block fits on sm. */
-    long (*next_block)(void *self, int sm);
+     * only when one more block fits on sm; room: how many fit (>= 1). */
+    long (*next_block)(void *self, int sm, int room);
     void (*placed)(void *self, int sm, long block);
+    /* Blocks moved by task stealing so far; NULL: the policy never steals. */
+    uint64_t (*stolen)(const void *self);
 } sim_dispatch_ops;
 
-extern const sim_dispatch_ops sim_dispatch_round_robin;
+/* The policy of a kind (never NULL for a kind below SIM_TB_COUNT). */
+const sim_dispatch_ops *sim_dispatch_policy(sim_tb_dispatch kind);
+extern const sim_dispatch_ops sim_dispatch_round_robin, sim_dispatch_bcs, sim_dispatch_chen,
+    sim_dispatch_groups;
 
 /* ---- the SM ---- */
 
@@ -233,6 +258,9 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t cycle);
 void sim_sm_cycle(sim_sm *sm, uint64_t cycle);
 /* Accounts the stall reasons up to (excluding) `end`. */
 void sim_sm_finish_kernel(sim_sm *sm, uint64_t end);
+
+/* Chen's access range of warp w starting at `start` (sched_range.c). */
+void sim_sched_warp_range(const sim_kernel *k, const sim_warp_cursor *start, sim_warp *w);
 
 /* ---- the hang guard (hang.c) ---- */
 

@@ -87,6 +87,7 @@ sim_line sim_cache_install(sim_cache *c, uint64_t line, int way, int state)
     l->mshr = -1;
     l->state = (uint8_t)state;
     l->dirty = 0;
+    l->sect_valid = l->sect_pend = l->sect_dirty = 0;
     return old;
 }
 
@@ -98,8 +99,41 @@ void sim_cache_invalidate_valid(sim_cache *c)
             c->lines[i].state = SIM_LINE_INVALID;
 }
 
+sim_probe sim_cache_probe_sector(const sim_cache *c, uint64_t line, int sector, int *way)
+{
+    const sim_line *set = &c->lines[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc];
+    int invalid = -1, lru = -1;
+    uint8_t bit = (uint8_t)(1u << sector);
+    for (int w = 0; w < c->cfg.assoc; w++) {
+        const sim_line *l = &set[w];
+        if (l->state != SIM_LINE_INVALID && l->addr == line) {
+            *way = w;
+            return (l->sect_valid & bit) ? SIM_PROBE_HIT
+                   : (l->sect_pend & bit) ? SIM_PROBE_HIT_RESERVED : SIM_PROBE_SECTOR_MISS;
+        }
+        if (l->state == SIM_LINE_INVALID) {
+            if (invalid < 0)
+                invalid = w;
+        } else if (!l->sect_pend && (lru < 0 || l->stamp < set[lru].stamp)) {
+            lru = w;
+        }
+    }
+    *way = invalid >= 0 ? invalid : lru;
+    return *way < 0 ? SIM_PROBE_FAIL : SIM_PROBE_MISS;
+}
+
+int sim_cache_mshr_lookup(const sim_cache *c, uint64_t key)
+{
+    for (int i = 0; i < c->n_used; i++)
+        if (c->mshr[c->used_ids[i]].line == key)
+            return c->used_ids[i];
+    return -1;
+}
+
 int sim_cache_mshr_find(const sim_cache *c, uint64_t line)
 {
+    if (c->cfg.sectored)
+        return sim_cache_mshr_lookup(c, line);
     if (c->cfg.alloc == 'm') {
         /* Allocate-on-miss: a pending line is a RESERVED line that names its entry. */
         int way;

@@ -21,13 +21,20 @@ typedef struct sim_line {
     int32_t mshr;       /* RESERVED lines: their MSHR entry */
     uint8_t state;
     uint8_t dirty;
+    /* sectored caches ('S' specs): per 32-byte sector, bit s of each mask.
+     * A line's tag is VALID once allocated; a sector is readable when its
+     * valid bit is set and being fetched while its pend bit is. A line with
+     * a pending sector is never a victim. */
+    uint8_t sect_valid, sect_pend, sect_dirty;
 } sim_line;
 
 typedef enum {
     SIM_PROBE_HIT,           /* VALID line with this address */
     SIM_PROBE_HIT_RESERVED,  /* RESERVED line with this address: a fill is pending */
     SIM_PROBE_MISS,          /* not present; *way is the victim */
-    SIM_PROBE_FAIL           /* not present and every way reserved */
+    SIM_PROBE_FAIL,          /* not present and every way reserved */
+    SIM_PROBE_SECTOR_MISS    /* sectored: the line is present, the sector neither valid
+                              * nor pending; *way is the line */
 } sim_probe;
 
 typedef struct sim_mshr {
@@ -76,6 +83,21 @@ sim_line sim_cache_install(sim_cache *c, uint64_t line, int way, int state);
 void sim_cache_invalidate_valid(sim_cache *c);
 
 int sim_cache_mshr_find(const sim_cache *c, uint64_t line);
+
+/* ---- sectored caches: a line's tag, four 32-byte sectors (GPGPU-Sim's
+ * sector_cache_block). MSHR entries are per sector, keyed by the sector's
+ * address (sim_sector_key). ---- */
+
+static inline uint64_t sim_sector_key(uint64_t line, int sector)
+{
+    return line | (uint64_t)sector * 32u;
+}
+/* HIT (sector valid), HIT_RESERVED (sector pending), SECTOR_MISS (line
+ * present, sector not), MISS (*way the victim: invalid, else the least
+ * recently used line without a pending sector) or FAIL (none). */
+sim_probe sim_cache_probe_sector(const sim_cache *c, uint64_t line, int sector, int *way);
+/* The MSHR entry waiting for key, searching the entries in use; -1 none. */
+int sim_cache_mshr_lookup(const sim_cache *c, uint64_t key);
 static inline int sim_cache_mshr_full(const sim_cache *c) { return c->n_free == 0; }
 static inline int sim_cache_mshr_can_merge(const sim_cache *c, int id)
 {

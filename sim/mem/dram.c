@@ -17,6 +17,13 @@
 
 #include "sim/mem/memsys_impl.h"
 
+/* GPGPU-Sim's -dram_bnkgrp_indexing_policy: 1 takes the bank's low bits. */
+static inline int bank_group(const sim_memsys *m, int bank)
+{
+    const sim_dram_timing *t = &m->cfg.t;
+    return m->cfg.bnkgrp_lower ? bank % t->nbkgrp : bank / (t->nbk / t->nbkgrp);
+}
+
 int sim_dram_init(sim_memsys *m, sim_channel *ch)
 {
     const sim_mem_config *c = &m->cfg;
@@ -94,7 +101,7 @@ static int col_ready(const sim_memsys *m, const sim_channel *ch, const sim_bank 
                      const sim_dreq *r, uint64_t k)
 {
     const sim_dram_timing *t = &m->cfg.t;
-    int grp = r->bank / (t->nbk / t->nbkgrp);
+    int grp = bank_group(m, r->bank);
     if (k < b->t_col || k < ch->t_col_any || k < ch->t_col_grp[grp])
         return 0;
     if (is_write(r))
@@ -123,7 +130,7 @@ static void issue_col(sim_memsys *m, sim_channel *ch, int id, uint64_t k)
     const sim_dram_timing *t = &m->cfg.t;
     sim_dreq *r = &ch->pool[id];
     sim_bank *b = &ch->banks[r->bank];
-    int grp = r->bank / (t->nbk / t->nbkgrp), wr = is_write(r);
+    int grp = bank_group(m, r->bank), wr = is_write(r);
     uint64_t burst = (uint64_t)m->cfg.burst_cycles;
     uint64_t data = k + (uint64_t)(wr ? t->WL : t->CL);
     ch->bus_free = data + burst;

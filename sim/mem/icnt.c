@@ -24,7 +24,7 @@ static uint32_t payload_up(const sim_pkt *p)
 static uint32_t payload_down(const sim_pkt *p)
 {
     switch (p->kind) {
-    case SIM_PKT_READ: return p->fill_l1 ? SIM_LINE_BYTES : p->bytes;
+    case SIM_PKT_READ: return p->bytes;   /* a line, a sector (sectored L1) or a segment */
     case SIM_PKT_ATOMIC: return 4;
     default: return 0; /* write acknowledgement */
     }

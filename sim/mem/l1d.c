@@ -25,6 +25,18 @@ int sim_l1_init(sim_memsys *m, sim_sm_port *p)
     memset(p, 0, sizeof *p);
     if (m->cfg.l1.enabled && !sim_cache_init(&p->l1, &m->cfg.l1))
         return 0;
+    if (m->cfg.l1.enabled && m->cfg.l1.sectored) {
+        /* a parent has a waiter in some MSHR entry, at most entries x merge */
+        int n = m->cfg.l1.mshr_entries * m->cfg.l1.mshr_merge;
+        p->par = calloc((size_t)n, sizeof *p->par);
+        p->par_left = calloc((size_t)n, sizeof *p->par_left);
+        p->par_free = calloc((size_t)n, sizeof *p->par_free);
+        if (!p->par || !p->par_left || !p->par_free)
+            return 0;
+        for (int i = 0; i < n; i++)
+            p->par_free[i] = n - 1 - i;
+        p->n_par_free = n;
+    }
     p->done.capacity = 64;
     p->done.items = malloc(p->done.capacity * sizeof *p->done.items);
     return p->done.items && sim_ring_init(&p->missq, 16) && sim_ring_init(&p->replies, 16);
@@ -108,8 +120,10 @@ static void send_down(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
     pk.ready = cycle;
     pk.kind = (uint8_t)kind;
     pk.fill_l1 = (uint8_t)fill_l1;
-    if (kind == SIM_PKT_READ)
-        pk.bytes = fill_l1 ? SIM_LINE_BYTES : segment_bytes(req->sector_mask);
+    if (kind == SIM_PKT_READ && fill_l1)   /* a line, or a sectored L1's one sector */
+        pk.bytes = m->cfg.l1.sectored ? SIM_SECTOR_BYTES : SIM_LINE_BYTES;
+    else if (kind == SIM_PKT_READ)
+        pk.bytes = segment_bytes(req->sector_mask);
     else
         pk.bytes = kind == SIM_PKT_ATOMIC ? 4 : req->bytes;
     pk.sub = sim_addrmap_decode(&m->cfg.map, pk.line).sub;
@@ -170,6 +184,123 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     return SIM_MEM_MISS;
 }
 
+/* ---- sectored L1 ('S' spec, GPGPU-Sim's sector cache; V100): a load is
+ * looked up sector by sector (the four sectors of a line sit in different
+ * L1 banks and are served in the same cycle); a missing sector gets its own
+ * MSHR entry and a 32-byte read to L2; the request completes once all its
+ * sectors are there. Counted per sector, as GPGPU-Sim counts. Allocation
+ * on fill (GPGPU-Sim's streaming L1 allocates on fill too). ---- */
+
+static sim_mem_outcome l1_load_sectored(sim_memsys *m, sim_sm_port *p,
+                                        const sim_mem_request *req, uint64_t cycle,
+                                        sim_fail_cause *cause)
+{
+    sim_cache *c = &p->l1;
+    uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
+    uint8_t want = (uint8_t)(req->sector_mask & 0xf);
+    if (!want)
+        want = 0xf;
+    sim_probe probe[4];
+    int way[4], id[4], n_miss = 0, n_wait = 0;
+    sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
+    /* check everything first: a request is taken whole or refused */
+    for (int s = 0; s < 4; s++) {
+        if (!(want >> s & 1))
+            continue;
+        probe[s] = sim_cache_probe_sector(c, line, s, &way[s]);
+        id[s] = -1;
+        if (probe[s] == SIM_PROBE_HIT)
+            continue;
+        id[s] = sim_cache_mshr_lookup(c, sim_sector_key(line, s));
+        if (id[s] >= 0 && !sim_cache_mshr_can_merge(c, id[s]))
+            return refuse(m, p, SIM_FAIL_MSHR_MERGE, cause);
+        n_miss += id[s] < 0;
+        n_wait++;
+    }
+    if (n_miss && p->missq.count + (uint32_t)n_miss >= (uint32_t)c->cfg.miss_queue)
+        return refuse(m, p, SIM_FAIL_MISS_QUEUE, cause);
+    if (n_miss > c->n_free)
+        return refuse(m, p, SIM_FAIL_MSHR_ENTRY, cause);
+    if (n_wait > 1 && !p->n_par_free)
+        return refuse(m, p, SIM_FAIL_MSHR_ENTRY, cause);
+    sim_pkt waiter;
+    memset(&waiter, 0, sizeof waiter);
+    waiter.req = *req;
+    if (n_wait > 1) {
+        int pid = p->par_free[--p->n_par_free];
+        p->par[pid] = *req;
+        p->par_left[pid] = n_wait;
+        waiter.parent = pid + 1;
+    }
+    for (int s = 0; s < 4; s++) {
+        if (!(want >> s & 1))
+            continue;
+        L1_INC(m, p, accesses);
+        L1_INC(m, p, reads);
+        sim_ev(m, SIM_EV_L1_READ, 1);
+        if (probe[s] == SIM_PROBE_HIT) {
+            sim_cache_touch(c, sim_cache_line(c, line, way[s]));
+            L1_INC(m, p, hits);
+        } else if (id[s] >= 0) {
+            sim_cache_mshr_add(c, id[s], &waiter);
+            L1_INC(m, p, merges);
+        } else {
+            int e = sim_cache_mshr_alloc(c, sim_sector_key(line, s));
+            sim_cache_mshr_add(c, e, &waiter);
+            L1_INC(m, p, misses);
+            sim_mem_request fetch = *req;
+            fetch.addr = line;
+            fetch.sector_mask = 1u << s;
+            fetch.bytes = SIM_SECTOR_BYTES;
+            send_down(m, p, &fetch, SIM_PKT_READ, 1, cycle);
+        }
+    }
+    m->outstanding++;
+    if (!n_wait) {
+        sim_done_push(m, p, req, cycle + (uint64_t)m->cfg.l1_latency);
+        return SIM_MEM_HIT;
+    }
+    return n_miss ? SIM_MEM_MISS : SIM_MEM_MERGED;
+}
+
+/* A sector arrives: it becomes valid (the line allocated now if it is not
+ * there: allocation on fill) and the requests waiting on it move on. */
+static void l1_fill_sector(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t cycle)
+{
+    sim_cache *c = &p->l1;
+    int s = __builtin_ctz((pk->req.sector_mask & 0xf) | 0x10u);
+    int id = s < 4 ? sim_cache_mshr_lookup(c, sim_sector_key(pk->line, s)) : -1;
+    if (id < 0)
+        return; /* cannot happen: every fill has its entry */
+    int way;
+    sim_probe pr = sim_cache_probe_sector(c, pk->line, s, &way);
+    if (pr == SIM_PROBE_MISS) {
+        sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
+        if (old.state == SIM_LINE_VALID)
+            L1_INC(m, p, evictions);
+        pr = SIM_PROBE_SECTOR_MISS;
+    }
+    if (pr != SIM_PROBE_FAIL)
+        sim_cache_line(c, pk->line, way)->sect_valid |= (uint8_t)(1u << s);
+    L1_INC(m, p, fills);
+    sim_ev(m, SIM_EV_L1_FILL, 1);
+    sim_busy(m, SIM_UNIT_L1_BANK, pk->req.sm, cycle);
+    sim_pkt *w = sim_cache_mshr_waiting(c, id);
+    int n = c->mshr[id].n, k = 0;
+    for (int i = 0; i < n; i++) {
+        const sim_mem_request *done = &w[i].req;
+        if (w[i].parent) {
+            int pid = w[i].parent - 1;
+            if (--p->par_left[pid] > 0)
+                continue;
+            done = &p->par[pid];
+            p->par_free[p->n_par_free++] = pid;
+        }
+        sim_done_push(m, p, done, cycle + (uint64_t)m->cfg.l1_latency + (uint64_t)k++);
+    }
+    sim_cache_mshr_release(c, id);
+}
+
 /* Stores and atomics: write-evict the L1 copy, send down; no allocation. */
 static sim_mem_outcome l1_write(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
                                 uint64_t cycle, sim_fail_cause *cause)
@@ -186,11 +317,16 @@ static sim_mem_outcome l1_write(sim_memsys *m, sim_sm_port *p, const sim_mem_req
         sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
         sim_ev(m, SIM_EV_L1_WRITE, 1);
     }
-    L1_INC(m, p, accesses);
-    if (req->op == SIM_MEM_ATOMIC)
-        L1_INC(m, p, atomics);
-    else
-        L1_INC(m, p, writes);
+    /* a sectored L1 counts an access per sector, as GPGPU-Sim's does */
+    int n = m->cfg.l1.enabled && m->cfg.l1.sectored && req->op != SIM_MEM_ATOMIC
+                ? __builtin_popcount(req->sector_mask & 0xf) : 1;
+    for (int i = 0; i < (n ? n : 1); i++) {
+        L1_INC(m, p, accesses);
+        if (req->op == SIM_MEM_ATOMIC)
+            L1_INC(m, p, atomics);
+        else
+            L1_INC(m, p, writes);
+    }
     send_down(m, p, req, req->op == SIM_MEM_ATOMIC ? SIM_PKT_ATOMIC : SIM_PKT_WRITE, 0, cycle);
     m->outstanding++;
     return SIM_MEM_SENT;
@@ -250,7 +386,8 @@ sim_mem_outcome sim_l1_access(sim_memsys *m, const sim_mem_request *req, uint64_
     } else if (!m->cfg.l1.enabled || m->cfg.skip_l1d || (req->flags & SIM_MEM_VOLATILE)) {
         o = bypass_load(m, p, req, cycle, &why);
     } else {
-        o = l1_load(m, p, req, cycle, &why);
+        o = m->cfg.l1.sectored ? l1_load_sectored(m, p, req, cycle, &why)
+                               : l1_load(m, p, req, cycle, &why);
         busy = 1;
     }
     if (o == SIM_MEM_RESERVATION_FAIL) {
@@ -295,7 +432,9 @@ void sim_l1_cycle(sim_memsys *m, int sm, uint64_t cycle)
     if (p->replies.count && sim_ring_front(&p->replies)->ready <= cycle) {
         sim_pkt pk = *sim_ring_front(&p->replies);
         sim_ring_pop(&p->replies);
-        if (pk.fill_l1)
+        if (pk.fill_l1 && m->cfg.l1.sectored)
+            l1_fill_sector(m, p, &pk, cycle);
+        else if (pk.fill_l1)
             l1_fill(m, p, &pk, cycle);
         else
             sim_done_push(m, p, &pk.req, cycle);

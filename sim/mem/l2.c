@@ -242,6 +242,239 @@ static int fill(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_t now)
     return 1;
 }
 
+/* ---- sectored L2 ('S' spec): GPGPU-Sim's sector cache. A request is
+ * broken into 32-byte sector requests (memory_sub_partition's
+ * breakdown_request_to_sector_requests: a 128-byte request is four, a 64-byte
+ * one its half), served one per L2 cycle; each misses, merges and fills on
+ * its own, DRAM moves sectors, a dirty line writes back its dirty sectors.
+ * The request's reply leaves when its last sector is served. ---- */
+
+/* serve_sectored's answer when a sector was served and more remain */
+#define SECTOR_SERVED ((sim_fail_cause)(SIM_FAIL_COUNT + 1))
+
+/* The sectors a request covers, as GPGPU-Sim splits it. */
+static uint8_t request_sectors(const sim_pkt *pk)
+{
+    uint8_t m = (uint8_t)(pk->req.sector_mask & 0xf);
+    if (pk->kind == SIM_PKT_ATOMIC || pk->bytes <= 4)   /* one word */
+        return (uint8_t)(1u << ((pk->req.addr % SIM_LINE_BYTES) / SIM_SECTOR_BYTES));
+    if (pk->bytes >= SIM_LINE_BYTES || !m)
+        return 0xf;
+    if (pk->bytes > SIM_SECTOR_BYTES)   /* a 64-byte segment: its aligned half */
+        return (uint8_t)(((m & 0x3) ? 0x3 : 0) | ((m & 0xc) ? 0xc : 0));
+    return m;
+}
+
+/* Sector request w is served (hit, write, or its fill came back). */
+static void sector_done(sim_subpart *p, const sim_pkt *w, uint64_t now)
+{
+    if (!w->parent) {
+        reply(p, w, now);
+        return;
+    }
+    int id = w->parent - 1;
+    if (--p->par_left[id] == 0) {
+        reply(p, &p->par[id], now);
+        p->par_free[p->n_par_free++] = id;
+    }
+}
+
+static void writeback_sectors(sim_memsys *m, sim_subpart *p, const sim_line *old, uint64_t now)
+{
+    sim_pkt wb;
+    memset(&wb, 0, sizeof wb);
+    wb.sub = (int32_t)(p - m->sub);
+    wb.sectors = old->sect_dirty;
+    m->stats.l2.writebacks++;
+    to_dram(m, p, &wb, SIM_PKT_WRITEBACK, old->addr,
+            (uint32_t)__builtin_popcount(old->sect_dirty) * SIM_SECTOR_BYTES,
+            SIM_DRAM_DONE_NONE, now);
+}
+
+/* Allocates `line` in way (a MISS's victim), writing back its dirty
+ * sectors; the caller checked DRAM queue room for that write-back. */
+static sim_line *sector_allocate(sim_memsys *m, sim_subpart *p, uint64_t line, int way,
+                                 uint64_t now)
+{
+    sim_line *l = sim_cache_line(&p->l2, line, way);
+    if (l->state == SIM_LINE_VALID) {
+        m->stats.l2.evictions++;
+        if (l->sect_dirty)
+            writeback_sectors(m, p, l, now);
+    }
+    sim_cache_install(&p->l2, line, way, SIM_LINE_VALID);
+    return l;
+}
+
+static int victim_dirty(const sim_cache *c, uint64_t line, int way, sim_probe probe)
+{
+    return probe == SIM_PROBE_MISS && c->lines[(size_t)sim_cache_set(c, line) *
+                                                   (size_t)c->cfg.assoc + (size_t)way]
+                                              .state == SIM_LINE_VALID &&
+           c->lines[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc + (size_t)way]
+               .sect_dirty;
+}
+
+static sim_fail_cause sector_read(sim_memsys *m, sim_subpart *p, sim_pkt *w, int sector,
+                                  uint64_t now)
+{
+    sim_cache *c = &p->l2;
+    int way, sub = (int)(p - m->sub);
+    uint8_t bit = (uint8_t)(1u << sector);
+    uint64_t key = sim_sector_key(w->line, sector);
+    sim_probe probe = sim_cache_probe_sector(c, w->line, sector, &way);
+    if (!respq_room(m, p, 1))
+        return SIM_FAIL_COUNT;
+    if (probe == SIM_PROBE_HIT) {
+        sim_line *l = sim_cache_line(c, w->line, way);
+        sim_cache_touch(c, l);
+        if (w->kind == SIM_PKT_ATOMIC)
+            l->sect_dirty |= bit;
+        count_access(m, sub, w, now);
+        m->stats.l2.hits++;
+        sector_done(p, w, now);
+        return SIM_FAIL_NONE;
+    }
+    if (probe == SIM_PROBE_FAIL)
+        return SIM_FAIL_LINE_ALLOC;
+    if (probe == SIM_PROBE_HIT_RESERVED) {
+        int id = sim_cache_mshr_lookup(c, key);
+        if (id < 0 || !sim_cache_mshr_can_merge(c, id))
+            return SIM_FAIL_MSHR_MERGE;
+        sim_cache_mshr_add(c, id, w);
+        sim_line *l = sim_cache_line(c, w->line, way);
+        sim_cache_touch(c, l);
+        if (w->kind == SIM_PKT_ATOMIC)
+            l->sect_dirty |= bit;
+        count_access(m, sub, w, now);
+        m->stats.l2.merges++;
+        return SIM_FAIL_NONE;
+    }
+    if (sim_cache_mshr_full(c))
+        return SIM_FAIL_MSHR_ENTRY;
+    int dirty = victim_dirty(c, w->line, way, probe);
+    if (!dram_room(m, p, 1 + (uint32_t)dirty))
+        return SIM_FAIL_MISS_QUEUE;
+    sim_line *l = probe == SIM_PROBE_MISS ? sector_allocate(m, p, w->line, way, now)
+                                          : sim_cache_line(c, w->line, way);
+    sim_cache_touch(c, l);
+    l->sect_pend |= bit;
+    if (w->kind == SIM_PKT_ATOMIC)
+        l->sect_dirty |= bit;
+    int id = sim_cache_mshr_alloc(c, key);
+    sim_cache_mshr_add(c, id, w);
+    count_access(m, sub, w, now);
+    m->stats.l2.misses++;
+    to_dram(m, p, w, SIM_PKT_FETCH, w->line, SIM_SECTOR_BYTES, SIM_DRAM_DONE_FILL_L2, now);
+    return SIM_FAIL_NONE;
+}
+
+/* A sector write: write-back policies mark it valid and dirty (a write miss
+ * allocates the line without fetching: GPGPU-Sim's lazy fetch, whole-sector
+ * writes); write-through and no-write-allocate misses go on to DRAM. */
+static sim_fail_cause sector_write(sim_memsys *m, sim_subpart *p, sim_pkt *w, int sector,
+                                   uint64_t now)
+{
+    sim_cache *c = &p->l2;
+    int way, sub = (int)(p - m->sub);
+    uint8_t bit = (uint8_t)(1u << sector);
+    sim_probe probe = sim_cache_probe_sector(c, w->line, sector, &way);
+    int through = c->cfg.wr == 'T';
+    int present = probe == SIM_PROBE_HIT || probe == SIM_PROBE_HIT_RESERVED ||
+                  probe == SIM_PROBE_SECTOR_MISS;
+    int allocate = probe == SIM_PROBE_MISS && c->cfg.wr_alloc != 'N';
+    int forward = through || (!present && !allocate);
+    int dirty = allocate && victim_dirty(c, w->line, way, probe);
+    if (!respq_room(m, p, 1))
+        return SIM_FAIL_COUNT;
+    if (probe == SIM_PROBE_FAIL && c->cfg.wr_alloc != 'N' && !through)
+        return SIM_FAIL_LINE_ALLOC;
+    if (!dram_room(m, p, (uint32_t)forward + (uint32_t)dirty))
+        return SIM_FAIL_MISS_QUEUE;
+    count_access(m, sub, w, now);
+    if (probe == SIM_PROBE_HIT)
+        m->stats.l2.hits++;
+    else if (probe == SIM_PROBE_HIT_RESERVED)
+        m->stats.l2.merges++;
+    else
+        m->stats.l2.misses++;
+    sim_line *l = present ? sim_cache_line(c, w->line, way)
+                  : allocate ? sector_allocate(m, p, w->line, way, now) : NULL;
+    if (l) {
+        sim_cache_touch(c, l);
+        if (!(l->sect_pend & bit))
+            l->sect_valid |= bit;
+        if (!through)
+            l->sect_dirty |= bit;
+    }
+    if (forward)
+        to_dram(m, p, w, SIM_PKT_WRITEBACK, w->line, SIM_SECTOR_BYTES, SIM_DRAM_DONE_NONE, now);
+    sector_done(p, w, now);
+    return SIM_FAIL_NONE;
+}
+
+/* Serves the next sector of the request at the head of the L2 queue;
+ * SIM_FAIL_NONE once its last sector is served (the caller pops it). */
+static sim_fail_cause serve_sectored(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uint64_t now)
+{
+    if (!pk->split) {
+        /* the functional effect once per request, when it reaches the head
+         * of the in-order queue (no later request is served before it) */
+        perform(m, pk);
+        pk->sectors = request_sectors(pk);
+        pk->split = 1;
+        pk->parent = 0;
+        if (__builtin_popcount(pk->sectors) > 1) {
+            if (!p->n_par_free)
+                return SIM_FAIL_MSHR_ENTRY;   /* cannot happen: sized for every waiter */
+            int id = p->par_free[--p->n_par_free];
+            p->par[id] = *pk;
+            p->par_left[id] = __builtin_popcount(pk->sectors);
+            pk->parent = id + 1;
+        }
+    }
+    int sector = __builtin_ctz(pk->sectors);
+    sim_pkt w = *pk;
+    w.sectors = (uint8_t)(1u << sector);
+    w.bytes = SIM_SECTOR_BYTES;
+    sim_fail_cause why = w.kind == SIM_PKT_WRITE ? sector_write(m, p, &w, sector, now)
+                                                 : sector_read(m, p, &w, sector, now);
+    if (why != SIM_FAIL_NONE)
+        return why;
+    pk->sectors &= (uint8_t)~w.sectors;
+    return pk->sectors ? SECTOR_SERVED : SIM_FAIL_NONE;
+}
+
+/* A sector from DRAM: it becomes valid and its waiting requests are served. */
+static int fill_sector(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_t now)
+{
+    sim_cache *c = &p->l2;
+    int sector = __builtin_ctz(pk->sectors | 0x10u);
+    int id = sim_cache_mshr_lookup(c, sim_sector_key(pk->line, sector & 3));
+    if (id < 0 || sector > 3)
+        return 1; /* cannot happen: every fetch has its entry */
+    uint32_t n = (uint32_t)c->mshr[id].n;
+    p->fill_held = 0;
+    if (!respq_room(m, p, n)) {
+        p->fill_held = n;
+        return 0;
+    }
+    int way;
+    if (sim_cache_probe_sector(c, pk->line, sector, &way) == SIM_PROBE_HIT_RESERVED) {
+        sim_line *l = sim_cache_line(c, pk->line, way);
+        l->sect_pend &= (uint8_t)~(1u << sector);
+        l->sect_valid |= (uint8_t)(1u << sector);
+    }
+    sim_pkt *w = sim_cache_mshr_waiting(c, id);
+    for (uint32_t i = 0; i < n; i++)
+        sector_done(p, &w[i], now);
+    sim_cache_mshr_release(c, id);
+    m->stats.l2.fills++;
+    sim_ev(m, SIM_EV_L2_FILL, 1);
+    sim_busy(m, SIM_UNIT_L2_BANK, (int)(p - m->sub), now);
+    return 1;
+}
+
 static void stall(sim_memsys *m, sim_fail_cause why)
 {
     m->stats.l2.stall_cycles++;
@@ -259,21 +492,25 @@ void sim_l2_tick(sim_memsys *m, int sub, uint64_t now)
         sim_ring_push(&p->l2q, sim_ring_front(&p->rop));
         sim_ring_pop(&p->rop);
     }
+    int sectored = m->cfg.l2.enabled && m->cfg.l2.sectored;
     if (p->fillq.count && sim_ring_front(&p->fillq)->ready <= now &&
-        fill(m, p, sim_ring_front(&p->fillq), now))
+        (sectored ? fill_sector(m, p, sim_ring_front(&p->fillq), now)
+                  : fill(m, p, sim_ring_front(&p->fillq), now)))
         sim_ring_pop(&p->fillq);
     if (p->l2q.count) {
         sim_pkt *pk = sim_ring_front(&p->l2q);
         sim_fail_cause why;
         if (!m->cfg.l2.enabled)
             why = serve_uncached(m, p, pk, now) ? SIM_FAIL_NONE : SIM_FAIL_MISS_QUEUE;
+        else if (sectored)
+            why = serve_sectored(m, p, pk, now);
         else if (pk->kind == SIM_PKT_WRITE)
             why = serve_write(m, p, pk, now);
         else
             why = serve_read(m, p, pk, now);
         if (why == SIM_FAIL_NONE)
             sim_ring_pop(&p->l2q);
-        else
+        else if (why != SECTOR_SERVED)
             stall(m, why);
     }
     sim_sub_update_active(m, sub);

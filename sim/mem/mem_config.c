@@ -286,6 +286,8 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
     if ((s = parse_timing(cfg, timing, &t, err)))
         return s;
     c->t = t;
+    if ((s = get_int(cfg, "dram_bnkgrp_indexing_policy", 0, 0, 1, &c->bnkgrp_lower, err)))
+        return s;
     trapeze_config_get_string(cfg, "gpgpu_mem_addr_mapping", DEFAULT_MAPPING, &mapping);
     const char *why = sim_addrmap_parse(mapping, c->n_mem, c->n_sub, t.nbk, &c->map);
     if (why)

@@ -67,6 +67,19 @@ static int alloc_parts(sim_memsys *m)
             !sim_ring_init(&p->to_dram, (uint32_t)m->cfg.q_l2_dram))
             return 0;
         p->l2.part = &m->cfg.map;
+        if (m->cfg.l2.enabled && m->cfg.l2.sectored) {
+            /* every parent with a sector outstanding has a waiter in an MSHR
+             * entry; one more for the request being split */
+            int n = m->cfg.l2.mshr_entries * m->cfg.l2.mshr_merge + 1;
+            p->par = calloc((size_t)n, sizeof *p->par);
+            p->par_left = calloc((size_t)n, sizeof *p->par_left);
+            p->par_free = calloc((size_t)n, sizeof *p->par_free);
+            if (!p->par || !p->par_left || !p->par_free)
+                return 0;
+            for (int i = 0; i < n; i++)
+                p->par_free[i] = n - 1 - i;
+            p->n_par_free = n;
+        }
     }
     for (int c = 0; c < m->cfg.n_mem; c++)
         if (!sim_dram_init(m, &m->chan[c]))
@@ -105,6 +118,9 @@ void sim_memsys_destroy(sim_memsys *m)
         return;
     for (int s = 0; m->sm && s < m->n_sm; s++) {
         sim_cache_free(&m->sm[s].l1);
+        free(m->sm[s].par);
+        free(m->sm[s].par_left);
+        free(m->sm[s].par_free);
         sim_ring_free(&m->sm[s].missq);
         sim_ring_free(&m->sm[s].replies);
         free(m->sm[s].done.items);
@@ -117,6 +133,9 @@ void sim_memsys_destroy(sim_memsys *m)
         sim_ring_free(&p->fillq);
         sim_ring_free(&p->respq);
         sim_ring_free(&p->to_dram);
+        free(p->par);
+        free(p->par_left);
+        free(p->par_free);
     }
     for (int c = 0; m->chan && c < m->cfg.n_mem; c++)
         sim_dram_free(&m->chan[c]);

@@ -58,6 +58,11 @@ typedef struct sim_sm_port {
     uint64_t inj_free;     /* first icnt tick the injection port is free */
     uint64_t ej_free;      /* first icnt tick the ejection port is free */
     sim_cache_stats stats;
+    /* sectored L1: a request whose sectors wait in several MSHR entries
+     * completes when the last arrives: par[i] is it, par_left[i] its
+     * sectors outstanding, par_free the free ids (l1d.c) */
+    sim_mem_request *par;
+    int32_t *par_left, *par_free, n_par_free;
 } sim_sm_port;
 
 typedef struct sim_subpart {
@@ -68,6 +73,12 @@ typedef struct sim_subpart {
     sim_ring respq;        /* L2->icnt (bounded) */
     sim_ring to_dram;      /* L2->DRAM; ready = sent + dram_latency (bounded) */
     uint32_t fill_held;    /* respq slots held for the fill at fillq's head (l2.c) */
+    /* sectored L2: a request of several sectors is served a sector per L2
+     * cycle (GPGPU-Sim breaks it into sector requests); its reply leaves
+     * when its last sector is served. par[i] holds such a request, left[i]
+     * its sectors not yet served; free ids in par_free. */
+    sim_pkt *par;
+    int32_t *par_left, *par_free, n_par_free;
     uint64_t inj_free, ej_free;
     int chan;
 } sim_subpart;

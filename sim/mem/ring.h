@@ -33,6 +33,10 @@ typedef struct sim_pkt {
     uint8_t kind;         /* sim_pkt_kind */
     uint8_t fill_l1;      /* the reply fills the L1 and releases its MSHR entry */
     uint8_t dram_done;    /* SIM_DRAM_DONE_... */
+    uint8_t sectors;      /* sectored L2: sectors still to serve (bit s: bytes 32s..32s+31);
+                           * a sector request: its one sector */
+    uint8_t split;        /* sectored L2: sectors computed at the head of the queue */
+    int32_t parent;       /* sectored L2: 1 + the parent entry its reply waits in, 0 none */
 } sim_pkt;
 
 typedef struct sim_ring {

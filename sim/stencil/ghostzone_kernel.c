@@ -243,7 +243,7 @@ static sim_kb *begin_kernel(gz_build *b, const char *name, sim_dim3 grid)
         tile *= (uint64_t)b->blk;
     for (int a = 0; a <= b->n_aux; a++)
         b->shared[a] = sim_kb_shared(kb, "tile", tile * b->w->element_bytes);
-    sim_kb_regs(kb, FIRST_TEMP + 8);
+    sim_kb_regs(kb, b->w->regs_per_thread > FIRST_TEMP + 8 ? b->w->regs_per_thread : FIRST_TEMP + 8);
     emit_alu_chain(kb, SIM_OP_INT, b->setup_insts); /* MiscComp */
     return kb;
 }

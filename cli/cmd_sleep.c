@@ -1,0 +1,355 @@
+/*
+ * cmd_sleep.c - `trapeze sleep`: argument parsing and printing for the
+ * sleep-threshold model. Reads idle-period histograms, picks each
+ * structure's policy preset (Snooze for the caches, Slumber for the
+ * register file, as the simulator runs them), and prints the thresholds the
+ * library chooses next to the seed's and the oracle's. Every computation is
+ * a library call.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "common/text.h"
+#include "trapeze.h"
+
+typedef struct {
+    const char *gpu, *power, *idle_csv, *csv, *kernel;
+    int want[TRAPEZE_PS_SLEEPABLE];
+    double max_penalty, cycles, lead;   /* lead < 0: the preset's */
+    int fit;
+} sleep_args;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+"usage: trapeze sleep --gpu NAME|FILE --idle-csv FILE [KERNEL] [options]\n"
+"\n"
+"Chooses the sleep thresholds of the L1D, L2 and register file that save the\n"
+"most leakage with the exposed wake-up penalty within a budget, from the\n"
+"idle-period histograms of a simulation (the break-even model of docs/sleep.md:\n"
+"smooth in the thresholds, exact gradients, NLopt SLSQP from several starts).\n"
+"Caches follow Snooze (time-out, woken by the request queue 3 cycles ahead;\n"
+"gated only when dead), the register file Slumber (predicted length, deep and\n"
+"gated woken by a countdown, shallow by the 3-warp look-ahead). Printed next\n"
+"to the seed's fixed thresholds (Snooze 2; Slumber 4/13/16) and the oracle.\n"
+"\n"
+"options:\n"
+"  --gpu NAME|FILE      GPU config (gtx480, v100, ...): SM count and clock\n"
+"  --power NAME|FILE    power description with the sleep modes (default:\n"
+"                       data/power/GPU.ini)\n"
+"  --idle-csv FILE      idle-period histograms (trapeze sim --idle-csv): columns\n"
+"                       gpu,kernel,structure,granularity,length_min_cycles,\n"
+"                       length_max_cycles,next_access,count\n"
+"  KERNEL               only the histograms of this kernel (default: every one)\n"
+"  --structures LIST    comma-separated subset of l1d,l2,rf (default: all)\n"
+"  --max-penalty F      budget of exposed wake-up cycles, a fraction of the SM\n"
+"                       cycles (default 0.01: 1%%)\n"
+"  --cycles N           cycles the histograms cover (default: estimated, one\n"
+"                       instance per dead period)\n"
+"  --lead N             cycles of warning before an access (default 3)\n"
+"  --fit                optimize on the fitted distribution (short periods as\n"
+"                       observed, a two-log-normal tail) and print its fit\n"
+"  --csv FILE           one row per kernel, structure, granularity, choice\n"
+"                       (model, seed, oracle) and mode: threshold_cycles,\n"
+"                       break_even_cycles, mode_cycles_fraction, saving_fraction,\n"
+"                       penalty_fraction\n"
+"  -h, --help           show this help\n");
+}
+
+static int parse_structures(const char *v, sleep_args *a)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", v);
+    memset(a->want, 0, sizeof a->want);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int found = 0;
+        for (int s = 0; s < TRAPEZE_PS_SLEEPABLE; s++)
+            if (!strcmp(t, trapeze_power_structure_name((trapeze_power_structure)s)))
+                a->want[s] = found = 1;
+        if (!found)
+            return cli_usage_error("sleep", "--structures: '%s' is not l1d, l2 or rf", t);
+    }
+    return -1;
+}
+
+/* Returns -1 when parsed, else the exit status (0 after --help). */
+static int parse_args(int argc, char **argv, sleep_args *a)
+{
+    for (int s = 0; s < TRAPEZE_PS_SLEEPABLE; s++)
+        a->want[s] = 1;
+    a->max_penalty = 0.01;
+    a->lead = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        static const char *const valued[] = {"--gpu", "--power", "--idle-csv", "--csv",
+                                             "--structures", "--max-penalty", "--cycles",
+                                             "--lead", NULL};
+        int takes_value = 0;
+        for (int k = 0; valued[k]; k++)
+            takes_value |= !strcmp(arg, valued[k]);
+        if (takes_value && !val)
+            return cli_usage_error("sleep", "%s needs a value", arg);
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(arg, "--gpu")) {
+            a->gpu = val;
+        } else if (!strcmp(arg, "--power")) {
+            a->power = val;
+        } else if (!strcmp(arg, "--idle-csv")) {
+            a->idle_csv = val;
+        } else if (!strcmp(arg, "--csv")) {
+            a->csv = val;
+        } else if (!strcmp(arg, "--structures")) {
+            int rc = parse_structures(val, a);
+            if (rc >= 0)
+                return rc;
+        } else if (!strcmp(arg, "--max-penalty")) {
+            if (!trapeze_parse_double(val, &a->max_penalty) || a->max_penalty < 0 ||
+                a->max_penalty > 1)
+                return cli_usage_error("sleep", "--max-penalty: expected a fraction in [0, 1], "
+                                       "got '%s'", val);
+        } else if (!strcmp(arg, "--cycles")) {
+            if (!trapeze_parse_double(val, &a->cycles) || a->cycles <= 0)
+                return cli_usage_error("sleep", "--cycles: expected a positive number, got '%s'",
+                                       val);
+        } else if (!strcmp(arg, "--lead")) {
+            if (!trapeze_parse_double(val, &a->lead) || a->lead < 0)
+                return cli_usage_error("sleep", "--lead: expected cycles >= 0, got '%s'", val);
+        } else if (!strcmp(arg, "--fit")) {
+            a->fit = 1;
+        } else if (arg[0] == '-' && arg[1]) {
+            return cli_usage_error("sleep", "unknown option '%s'", arg);
+        } else if (a->kernel) {
+            return cli_usage_error("sleep", "one KERNEL at most ('%s' and '%s')", a->kernel, arg);
+        } else {
+            a->kernel = arg;
+        }
+        i += takes_value;
+    }
+    if (!a->gpu)
+        return cli_usage_error("sleep", "--gpu is required");
+    if (!a->idle_csv)
+        return cli_usage_error("sleep", "--idle-csv FILE is required (write one with "
+                               "'trapeze sim KERNEL --gpu %s --idle-csv FILE')", a->gpu);
+    return -1;
+}
+
+/* The simulator's policy for each structure (sim/power/snooze.c, slumber.c). */
+static void preset(trapeze_power_structure s, const trapeze_sleep_structure *st,
+                   const sleep_args *a, trapeze_sleep_options *o, const char **name)
+{
+    trapeze_sleep_options_default(o);
+    if (s == TRAPEZE_PS_RF) {
+        *name = "slumber";
+        o->policy = TRAPEZE_SLEEP_LOOKAHEAD;
+        o->gate_writes = 1;
+        for (int i = 0; i < st->n_modes; i++)   /* countdown wakes for deep and gated */
+            if (!strcmp(st->mode[i].name, "deep") || !strcmp(st->mode[i].name, "gated"))
+                o->exact_wake |= 1u << i;
+    } else {
+        *name = "snooze";
+        o->policy = TRAPEZE_SLEEP_TIMEOUT;
+        o->gate_writes = 0;
+    }
+    if (a->lead >= 0)
+        o->lead_cycles = a->lead;
+}
+
+static const char *const csv_columns[] = {
+    "gpu", "kernel", "structure", "granularity", "policy", "choice", "mode", "threshold_cycles",
+    "break_even_cycles", "mode_cycles_fraction", "saving_fraction", "penalty_fraction"};
+
+static trapeze_status write_rows(trapeze_csv_out *csv, const trapeze_idle_hist *h,
+                                 const char *policy, const trapeze_sleep_structure *st,
+                                 const trapeze_sleep_choice *c, trapeze_error *err)
+{
+    static const char *const choice[] = {"model", "seed", "oracle"};
+    const trapeze_sleep_eval *ev[] = {&c->chosen, &c->seed, &c->oracle};
+    const double *theta[] = {c->theta_int, c->seed_theta, NULL};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < st->n_modes; i++) {
+            trapeze_csv_text(csv, h->gpu);
+            trapeze_csv_text(csv, h->kernel);
+            trapeze_csv_text(csv, h->structure);
+            trapeze_csv_text(csv, h->granularity);
+            trapeze_csv_text(csv, policy);
+            trapeze_csv_text(csv, choice[k]);
+            trapeze_csv_text(csv, st->mode[i].name);
+            if (theta[k])
+                trapeze_csv_number(csv, theta[k][i]);
+            else
+                trapeze_csv_text(csv, "");
+            trapeze_csv_number(csv, trapeze_sleep_break_even(&st->mode[i]));
+            trapeze_csv_number(csv, ev[k]->mode_cycles[i + 1] / ev[k]->idle_cycles);
+            trapeze_csv_number(csv, ev[k]->saving_fraction);
+            trapeze_csv_number(csv, ev[k]->penalty_fraction);
+            trapeze_status s = trapeze_csv_end_row(csv, err);
+            if (s)
+                return s;
+        }
+    return TRAPEZE_OK;
+}
+
+static void print_choice(const trapeze_idle_hist *h, const char *policy,
+                         const trapeze_sleep_options *o, const trapeze_sleep_structure *st,
+                         const trapeze_sleep_choice *c, double budget)
+{
+    printf("%s %s %s/%s: %s (%s, lead %g), %.0f idle periods, %.1f%% of the cycles idle\n",
+           h->gpu, h->kernel, h->structure, h->granularity, policy,
+           trapeze_sleep_policy_name(o->policy), o->lead_cycles, c->chosen.periods,
+           100 * c->chosen.idle_cycles / c->chosen.leak_on_cycles);
+    printf("  %-8s %6s %6s %8s %9s %7s\n", "mode", "T_be", "seed", "model", "(theta*)",
+           "cycles");
+    for (int i = 0; i < st->n_modes; i++)
+        printf("  %-8s %6.2f %6g %8g %9.2f %6.1f%%\n", st->mode[i].name,
+               trapeze_sleep_break_even(&st->mode[i]), c->seed_theta[i], c->theta_int[i],
+               c->theta[i], 100 * c->chosen.mode_cycles[i + 1] / c->chosen.idle_cycles);
+    printf("  leakage saved: model %.2f%%, seed %.2f%%, oracle %.2f%%; penalty: model %.3f%%, "
+           "seed %.3f%% (budget %.3g%%)%s\n",
+           100 * c->chosen.saving_fraction, 100 * c->seed.saving_fraction,
+           100 * c->oracle.saving_fraction, 100 * c->chosen.penalty_fraction,
+           100 * c->seed.penalty_fraction, 100 * budget,
+           c->feasible ? "" : "  BUDGET NOT MET");
+}
+
+static void print_fit(const trapeze_idle_fit *f)
+{
+    printf("  fit: periods 1..%d as observed; tail:", f->short_max);
+    for (int k = 0; k < TRAPEZE_NEXT_N; k++) {
+        if (!f->fitted[k]) {
+            if (f->tail_periods[k] > 0)
+                printf(" %s as observed (%.0f periods);",
+                       trapeze_next_access_name((trapeze_next_access)k), f->tail_periods[k]);
+            continue;
+        }
+        printf(" %s %.2f x LN(%.2f, %.2f) + %.2f x LN(%.2f, %.2f), KS %.4f;",
+               trapeze_next_access_name((trapeze_next_access)k), f->weight[k], f->mu[k][0],
+               f->sigma[k][0], 1 - f->weight[k], f->mu[k][1], f->sigma[k][1], f->ks[k]);
+    }
+    printf(" KS over all %.4f\n", f->ks_all);
+}
+
+static int structure_of(const char *name)
+{
+    for (int s = 0; s < TRAPEZE_PS_SLEEPABLE; s++)
+        if (!strcmp(name, trapeze_power_structure_name((trapeze_power_structure)s)))
+            return s;
+    return -1;
+}
+
+/* One histogram: the structure's model, its optimum, printed and logged. */
+static int run_one(const sleep_args *a, const trapeze_gpu *gpu, const trapeze_power *pw,
+                   trapeze_idle_hist *h, trapeze_csv_out *csv, trapeze_error *err)
+{
+    int s = structure_of(h->structure);
+    trapeze_sleep_structure st;
+    if (trapeze_sleep_structure_from_power(pw, (trapeze_power_structure)s, gpu->core_clock_hz,
+                                           &st, err))
+        return 1;
+    h->requesters = gpu->n_sm;
+    if (a->cycles > 0)
+        h->cycles = a->cycles;
+    trapeze_sleep_options o;
+    const char *policy;
+    preset((trapeze_power_structure)s, &st, a, &o, &policy);
+    trapeze_idle_fit fit;
+    trapeze_idle_hist *use = h, *smooth = NULL;
+    if (a->fit) {
+        smooth = malloc(sizeof *smooth);
+        if (!smooth || trapeze_idle_hist_fit(h, 8, 50, &fit, smooth, err)) {
+            free(smooth);
+            return 1;
+        }
+        use = smooth;
+    }
+    trapeze_sleep_model *m;
+    trapeze_sleep_choice c;
+    int rc = 1;
+    if (!trapeze_sleep_create(&st, use, &o, &m, err)) {
+        if (!trapeze_sleep_optimize(m, a->max_penalty, &c, err)) {
+            print_choice(h, policy, &o, &st, &c, a->max_penalty);
+            if (a->fit)
+                print_fit(&fit);
+            rc = csv && write_rows(csv, h, policy, &st, &c, err) ? 1 : 0;
+        }
+        trapeze_sleep_destroy(m);
+    }
+    free(smooth);
+    return rc;
+}
+
+static int load_gpu_and_power(const sleep_args *a, trapeze_gpu *gpu, trapeze_power *pw,
+                              trapeze_error *err)
+{
+    char path[4096];
+    trapeze_config *cfg;
+    if (cli_resolve_preset("sleep", "--gpu", "gpus", ".config", a->gpu, path, sizeof path))
+        return 2;
+    trapeze_status s = trapeze_config_load(path, &cfg, err);
+    if (!s) {
+        s = trapeze_gpu_from_config(cfg, gpu, err);
+        trapeze_config_destroy(cfg);
+    }
+    if (s)
+        return 1;
+    if (cli_resolve_preset("sleep", "--power", "power", ".ini", a->power ? a->power : gpu->name,
+                           path, sizeof path))
+        return 2;
+    return trapeze_power_load(path, pw, err) ? 1 : 0;
+}
+
+int cli_sleep(int argc, char **argv)
+{
+    sleep_args a = {0};
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    trapeze_error err = {0};
+    trapeze_gpu gpu;
+    trapeze_power pw;
+    if ((rc = load_gpu_and_power(&a, &gpu, &pw, &err))) {
+        if (rc == 1)
+            fprintf(stderr, "trapeze sleep: %s\n", err.message);
+        return rc;
+    }
+    trapeze_idle_hist *h;
+    int n;
+    if (trapeze_idle_csv_load(a.idle_csv, &h, &n, &err)) {
+        fprintf(stderr, "trapeze sleep: %s\n", err.message);
+        return 1;
+    }
+    trapeze_csv_out *csv = NULL;
+    if (a.csv && trapeze_csv_create(a.csv, csv_columns, (int)(sizeof csv_columns /
+                                                              sizeof csv_columns[0]),
+                                    &csv, &err)) {
+        fprintf(stderr, "trapeze sleep: %s\n", err.message);
+        free(h);
+        return 1;
+    }
+    int used = 0;
+    rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        if (!a.want[structure_of(h[i].structure)] || (a.kernel && strcmp(a.kernel, h[i].kernel)))
+            continue;
+        used++;
+        rc = run_one(&a, &gpu, &pw, &h[i], csv, &err);
+    }
+    if (!rc && !used) {
+        snprintf(err.message, sizeof err.message, "%s: no histogram of %s%s%s", a.idle_csv,
+                 a.kernel ? "kernel " : "the structures asked for",
+                 a.kernel ? a.kernel : "", "");
+        rc = 1;
+    }
+    if (!rc && csv)
+        rc = trapeze_csv_commit(csv, &err) ? 1 : 0;
+    else
+        trapeze_csv_abort(csv);
+    if (rc)
+        fprintf(stderr, "trapeze sleep: %s\n", err.message);
+    free(h);
+    return rc;
+}

@@ -1,0 +1,308 @@
+/*
+ * sleep_opt.c - choosing the sleep thresholds: maximize the expected
+ * leakage saved under a budget on the exposed wake-up penalty, by NLopt's
+ * SLSQP on the smooth model and its exact gradients, from several starts;
+ * then the whole-cycle thresholds a hardware policy runs, checked with the
+ * hard indicator and, if the rounding broke the budget, raised greedily
+ * (the raise that gives up the least saving per penalty removed) until it
+ * holds. Owns the search only; the equations are sleep.c's.
+ */
+#include <math.h>
+#include <nlopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "model/sleep_priv.h"
+
+#define MAX_STARTS 16
+#define FEASIBLE_SLACK 1e-9
+
+typedef struct {
+    const trapeze_sleep_model *m;
+    double budget;
+    int evaluations;
+} search;
+
+static double saving_objective(unsigned n, const double *x, double *grad, void *data)
+{
+    search *s = data;
+    trapeze_sleep_eval e;
+    s->evaluations++;
+    trapeze_sleep_evaluate(s->m, x, 1, &e, NULL);
+    if (grad)
+        for (unsigned i = 0; i < n; i++)
+            grad[i] = e.dsaving[i];
+    return e.saving_fraction;
+}
+
+/* penalty - budget <= 0 */
+static double penalty_constraint(unsigned n, const double *x, double *grad, void *data)
+{
+    search *s = data;
+    trapeze_sleep_eval e;
+    trapeze_sleep_evaluate(s->m, x, 1, &e, NULL);
+    if (grad)
+        for (unsigned i = 0; i < n; i++)
+            grad[i] = e.dpenalty[i];
+    return e.penalty_fraction - s->budget;
+}
+
+typedef struct {
+    int i;   /* theta_i - theta_{i+1} <= 0 */
+} order;
+
+static double order_constraint(unsigned n, const double *x, double *grad, void *data)
+{
+    const order *o = data;
+    if (grad) {
+        memset(grad, 0, n * sizeof *grad);
+        grad[o->i] = 1;
+        grad[o->i + 1] = -1;
+    }
+    return x[o->i] - x[o->i + 1];
+}
+
+static void clip_ordered(double *x, int n, double lo, double hi)
+{
+    for (int i = 0; i < n; i++) {
+        x[i] = fmin(fmax(x[i], lo), hi);
+        if (i > 0 && x[i] < x[i - 1])
+            x[i] = x[i - 1];
+    }
+}
+
+/* Starting points: the seed's thresholds, the break-even times, the
+ * crossovers of neighbouring modes, a ladder of lengths, never sleeping. */
+static int starts(const trapeze_sleep_structure *st, double lo, double hi,
+                  double x[MAX_STARTS][TRAPEZE_SLEEP_MAX_MODES])
+{
+    int n = st->n_modes, k = 0;
+    trapeze_sleep_seed_thresholds(st, x[k++]);
+    for (int i = 0; i < n; i++)
+        x[k][i] = trapeze_sleep_break_even(&st->mode[i]);
+    k++;
+    x[k][0] = trapeze_sleep_break_even(&st->mode[0]);
+    for (int i = 1; i < n; i++)
+        x[k][i] = trapeze_sleep_crossover(&st->mode[i - 1], &st->mode[i]);
+    k++;
+    for (double v = 1; v <= 4096 && k < MAX_STARTS - 1; v *= 4, k++)
+        for (int i = 0; i < n; i++)
+            x[k][i] = v * (1 + 0.5 * i);
+    for (int i = 0; i < n; i++)
+        x[k][i] = hi;
+    k++;
+    for (int j = 0; j < k; j++) {
+        for (int i = 0; i < n; i++)
+            if (!isfinite(x[j][i]))
+                x[j][i] = hi;
+        clip_ordered(x[j], n, lo, hi);
+    }
+    return k;
+}
+
+static int within(const trapeze_sleep_eval *e, double budget)
+{
+    return e->penalty_fraction <= budget + FEASIBLE_SLACK;
+}
+
+/* One SLSQP run from x (updated in place). */
+static void local_search(search *s, int n, double lo, double hi, double *x)
+{
+    nlopt_opt opt = nlopt_create(NLOPT_LD_SLSQP, (unsigned)n);
+    double lb[TRAPEZE_SLEEP_MAX_MODES], ub[TRAPEZE_SLEEP_MAX_MODES];
+    order ord[TRAPEZE_SLEEP_MAX_MODES];
+    for (int i = 0; i < n; i++) {
+        lb[i] = lo;
+        ub[i] = hi;
+        ord[i].i = i;
+    }
+    nlopt_set_lower_bounds(opt, lb);
+    nlopt_set_upper_bounds(opt, ub);
+    nlopt_set_max_objective(opt, saving_objective, s);
+    nlopt_add_inequality_constraint(opt, penalty_constraint, s, 1e-12);
+    for (int i = 0; i + 1 < n; i++)
+        nlopt_add_inequality_constraint(opt, order_constraint, &ord[i], 1e-9);
+    nlopt_set_xtol_rel(opt, 1e-9);
+    nlopt_set_ftol_rel(opt, 1e-12);
+    nlopt_set_maxeval(opt, 400);
+    double f;
+    nlopt_optimize(opt, x, &f);   /* x is kept whatever the status; checked by the caller */
+    nlopt_destroy(opt);
+}
+
+/* Raise theta_i just past the shortest period it still puts to sleep. */
+static int raise_past(const double *lengths, int nl, double *t, int i, int n)
+{
+    for (int j = 0; j < nl; j++)
+        if (lengths[j] >= t[i]) {
+            t[i] = floor(lengths[j]) + 1;
+            for (int k = i + 1; k < n; k++)
+                t[k] = fmax(t[k], t[i]);
+            return 1;
+        }
+    return 0;
+}
+
+/* Whole-cycle thresholds: the best of floor/ceil per mode under the
+ * budget, else raised until the budget holds. */
+static void whole_cycles(const trapeze_sleep_model *m, double budget, const double *theta,
+                         double *best, trapeze_sleep_eval *best_e, int *evals)
+{
+    int n = trapeze_sleep_structure_of(m)->n_modes, found = 0;
+    for (int mask = 0; mask < (1 << n); mask++) {
+        double t[TRAPEZE_SLEEP_MAX_MODES];
+        for (int i = 0; i < n; i++)
+            t[i] = (mask >> i & 1) ? ceil(theta[i]) : floor(theta[i]);
+        clip_ordered(t, n, 0, INFINITY);
+        trapeze_sleep_eval e;
+        trapeze_sleep_evaluate(m, t, 0, &e, NULL);
+        (*evals)++;
+        if (within(&e, budget) && (!found || e.saving_fraction > best_e->saving_fraction)) {
+            memcpy(best, t, sizeof t);
+            *best_e = e;
+            found = 1;
+        }
+    }
+    if (found)
+        return;
+    double *lengths = malloc(TRAPEZE_IDLE_NBUCKETS * sizeof *lengths);
+    int nl = lengths ? sleep_period_lengths(m, lengths) : 0;
+    for (int i = 0; i < n; i++)
+        best[i] = ceil(theta[i]);
+    clip_ordered(best, n, 0, INFINITY);
+    trapeze_sleep_evaluate(m, best, 0, best_e, NULL);
+    for (int step = 0; step < 4 * TRAPEZE_IDLE_NBUCKETS && !within(best_e, budget); step++) {
+        double pick[TRAPEZE_SLEEP_MAX_MODES], pick_ratio = INFINITY;
+        trapeze_sleep_eval pick_e;
+        for (int i = 0; i < n; i++) {
+            double t[TRAPEZE_SLEEP_MAX_MODES];
+            memcpy(t, best, sizeof t);
+            if (!raise_past(lengths, nl, t, i, n))
+                continue;
+            trapeze_sleep_eval e;
+            trapeze_sleep_evaluate(m, t, 0, &e, NULL);
+            (*evals)++;
+            double freed = best_e->penalty_fraction - e.penalty_fraction;
+            double ratio = (best_e->saving_fraction - e.saving_fraction) / freed;
+            if (freed > 0 && ratio < pick_ratio) {
+                pick_ratio = ratio;
+                memcpy(pick, t, sizeof t);
+                pick_e = e;
+            }
+        }
+        if (!(pick_ratio < INFINITY))
+            break;   /* nothing left to raise: every mode is past the longest period */
+        memcpy(best, pick, sizeof pick);
+        *best_e = pick_e;
+    }
+    free(lengths);
+}
+
+/* The distribution-free thresholds: for a look-ahead the crossovers of
+ * neighbouring modes (the first mode at its break-even), for a time-out
+ * each mode's break-even (the 2-competitive ski-rental choice). */
+static void prior_thresholds(const trapeze_sleep_model *m, double *prior)
+{
+    const trapeze_sleep_structure *st = trapeze_sleep_structure_of(m);
+    int lookahead = trapeze_sleep_options_of(m)->policy == TRAPEZE_SLEEP_LOOKAHEAD;
+    for (int i = 0; i < st->n_modes; i++) {
+        prior[i] = trapeze_sleep_break_even(&st->mode[i]);
+        if (lookahead && i > 0)
+            prior[i] = fmax(prior[i - 1], trapeze_sleep_crossover(&st->mode[i - 1], &st->mode[i]));
+    }
+}
+
+static int no_worse(const trapeze_sleep_eval *e, const trapeze_sleep_eval *ref, double budget)
+{
+    return within(e, budget) && e->saving_fraction >= ref->saving_fraction - 1e-12 &&
+           e->penalty_fraction <= ref->penalty_fraction + 1e-12;
+}
+
+/* Thresholds the histogram cannot tell apart (no period between them) give
+ * the same prediction; of those, take the one nearest the prior, so that
+ * periods the sample did not see are treated as the algebra says. Moves
+ * each threshold toward its prior by bisection on whole cycles, keeping
+ * only moves that predict no less saving and no more penalty. */
+static void settle(const trapeze_sleep_model *m, double budget, double *t, trapeze_sleep_eval *e,
+                   int *evals)
+{
+    int n = trapeze_sleep_structure_of(m)->n_modes;
+    double prior[TRAPEZE_SLEEP_MAX_MODES];
+    prior_thresholds(m, prior);
+    /* Deepest first, then shallowest first: a threshold rising toward its
+     * prior is not blocked by the next one still waiting to rise. */
+    for (int pass = 0; pass < 2 * n; pass++) {
+        int i = pass < n ? n - 1 - pass : pass - n;
+        double lo = i > 0 ? t[i - 1] : 0, hi = i + 1 < n ? t[i + 1] : INFINITY;
+        double good = t[i], goal = fmin(fmax(ceil(prior[i] - 1e-9), lo), hi);
+        for (int step = 0; step < 40 && good != goal; step++) {
+            double x[TRAPEZE_SLEEP_MAX_MODES];
+            memcpy(x, t, sizeof x);
+            x[i] = goal;
+            trapeze_sleep_eval trial;
+            trapeze_sleep_evaluate(m, x, 0, &trial, NULL);
+            (*evals)++;
+            if (no_worse(&trial, e, budget)) {
+                good = goal;
+                *e = trial;
+                break;
+            }
+            double mid = good < goal ? floor(0.5 * (good + goal)) : ceil(0.5 * (good + goal));
+            if (mid == good)
+                break;
+            x[i] = mid;
+            trapeze_sleep_evaluate(m, x, 0, &trial, NULL);
+            (*evals)++;
+            if (no_worse(&trial, e, budget)) {
+                good = mid;
+                *e = trial;
+            } else {
+                goal = mid;
+            }
+        }
+        t[i] = good;
+    }
+}
+
+trapeze_status trapeze_sleep_optimize(const trapeze_sleep_model *m, double max_penalty,
+                                      trapeze_sleep_choice *out, trapeze_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!(max_penalty >= 0) || !isfinite(max_penalty))
+        return trapeze_fail(err, TRAPEZE_ERANGE, "penalty budget %g must be >= 0", max_penalty);
+    const trapeze_sleep_structure *st = trapeze_sleep_structure_of(m);
+    int n = st->n_modes;
+    double lo = 0, hi = sleep_longest_period(m) + 10 * trapeze_sleep_options_of(m)->smoothing + 1;
+    search s = {.m = m, .budget = max_penalty};
+    double x[MAX_STARTS][TRAPEZE_SLEEP_MAX_MODES];
+    int k = starts(st, lo, hi, x), have = 0;
+    for (int j = 0; j < k; j++) {
+        local_search(&s, n, lo, hi, x[j]);
+        clip_ordered(x[j], n, lo, hi);
+        trapeze_sleep_eval e;
+        trapeze_sleep_evaluate(m, x[j], 1, &e, NULL);
+        if (within(&e, max_penalty) &&
+            (!have || e.saving_fraction > out->smooth.saving_fraction + 1e-12)) {
+            memcpy(out->theta, x[j], sizeof out->theta);
+            out->smooth = e;
+            have = 1;
+        }
+    }
+    out->starts = k;
+    if (!have) {
+        /* Not even "never sleep" met the budget in the smooth model (its
+         * tails): fall back to it; the whole-cycle step enforces the budget. */
+        for (int i = 0; i < n; i++)
+            out->theta[i] = hi;
+        trapeze_sleep_evaluate(m, out->theta, 1, &out->smooth, NULL);
+    }
+    whole_cycles(m, max_penalty, out->theta, out->theta_int, &out->chosen, &s.evaluations);
+    settle(m, max_penalty, out->theta_int, &out->chosen, &s.evaluations);
+    out->feasible = within(&out->chosen, max_penalty);
+    trapeze_sleep_seed_thresholds(st, out->seed_theta);
+    trapeze_sleep_evaluate(m, out->seed_theta, 0, &out->seed, NULL);
+    trapeze_sleep_oracle(m, &out->oracle);
+    out->evaluations = s.evaluations;
+    return TRAPEZE_OK;
+}

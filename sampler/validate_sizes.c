@@ -1,0 +1,331 @@
+/*
+ * validate_sizes.c - a calibration against simulations at the sizes users
+ * run: each workload's reference grid scaled by area factors (1x up to 100x
+ * and beyond), a few stages per point, the plausible heights of both sync
+ * modes. Owns the choice of grids and heights and the per-size figures (MAPE,
+ * bias per mode, the (mode, h) picked against the simulator's best, the sync
+ * mode's correctness); must not fit, and writes no file but the sweep log.
+ *
+ * Plausible heights do not depend on the calibration (so one sweep log serves
+ * every model variant): the h whose output tile keeps at least a quarter of
+ * the block's elements, thinned to at most MAX_HEIGHTS; the model's own pick
+ * is added when it lies outside, so the pick ratio is always measured.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "sampler/sampler.h"
+
+#define MAX_HEIGHTS 10
+#define MIN_TILE_EFFICIENCY 0.25
+
+static const trapeze_sync modes[2] = {TRAPEZE_SYNC_RELAUNCH, TRAPEZE_SYNC_FENCE};
+
+void trapeze_size_validation_free(trapeze_size_validation *v)
+{
+    free(v->rows);
+    free(v->points);
+    memset(v, 0, sizeof *v);
+}
+
+/* Output elements over input elements of one tile at height h. */
+static double tile_efficiency(const trapeze_workload *w, int h)
+{
+    double e = 1;
+    for (int d = 0; d < w->dims; d++)
+        e *= (double)(w->blk_len - w->halo[d] * h) / w->blk_len;
+    return e;
+}
+
+int sampler_plausible_heights(const trapeze_workload *w, int max_h, int *hs)
+{
+    int n = 0, last = 0;
+    while (last < max_h && tile_efficiency(w, last + 1) >= MIN_TILE_EFFICIENCY)
+        last++;
+    if (last < 1)
+        last = 1;
+    if (last <= MAX_HEIGHTS) {
+        for (int h = 1; h <= last; h++)
+            hs[n++] = h;
+        return n;
+    }
+    /* 1..4, then geometric steps up to `last` */
+    for (int h = 1; h <= 4; h++)
+        hs[n++] = h;
+    double ratio = pow(last / 4.0, 1.0 / (MAX_HEIGHTS - 4));
+    for (int k = 1; k <= MAX_HEIGHTS - 4; k++) {
+        int h = (int)floor(4 * pow(ratio, k) + 0.5);
+        if (h > hs[n - 1])
+            hs[n++] = h;
+    }
+    return n;
+}
+
+/* The reference grid of workload wi scaled to `factor` times its area. */
+static void grid_at(const trapeze_calib_plan *plan, int wi, double factor, trapeze_workload *out,
+                    int *max_h)
+{
+    trapeze_workload ref;
+    trapeze_calib_reference(plan, wi, &ref, max_h, NULL);
+    *out = ref;
+    double s = pow(factor, 1.0 / ref.dims);
+    for (int d = 0; d < ref.dims; d++)
+        out->data_len[d] = fmax(1.0, floor(ref.data_len[d] * s + 0.5));
+}
+
+/* The model's best integer h per mode over every valid h. */
+static trapeze_status model_picks(const trapeze_calib_plan *plan, const trapeze_gz_params *p,
+                                  const trapeze_workload *w, int *pick, trapeze_error *err)
+{
+    trapeze_gz_model *m;
+    trapeze_status s = trapeze_gz_create(&plan->gpu, w, p, &m, err);
+    if (s)
+        return s;
+    int hmax = trapeze_gz_max_height(m, w->blk_len);
+    for (int k = 0; k < 2; k++) {
+        double best = INFINITY;
+        pick[k] = 1;
+        for (int h = 1; h <= hmax; h++) {
+            trapeze_gz_eval e;
+            if (trapeze_gz_evaluate(m, modes[k], h, w->blk_len, &e, NULL) == TRAPEZE_OK &&
+                e.cpl < best) {
+                best = e.cpl;
+                pick[k] = h;
+            }
+        }
+    }
+    trapeze_gz_destroy(m);
+    return TRAPEZE_OK;
+}
+
+static void fill_row(const trapeze_calib_plan *plan, const trapeze_workload *w, trapeze_sync sync,
+                     int h, int stages, trapeze_sample *r)
+{
+    double volume = 1;
+    memset(r, 0, sizeof *r);
+    for (int d = 0; d < w->dims; d++)
+        volume *= w->data_len[d];
+    snprintf(r->id, sizeof r->id, "%.20s/sweep/%.30s/%s:h%d:%.0f:s%d", plan->gpu.name, w->name,
+             trapeze_sync_name(sync), h, volume, stages);
+    snprintf(r->kind, sizeof r->kind, "%s", SAMPLER_KIND_SIM);
+    snprintf(r->workload, sizeof r->workload, "%s", w->name);
+    snprintf(r->gpu, sizeof r->gpu, "%s", plan->gpu.name);
+    r->sync = sync;
+    r->h = h;
+    r->blk_len = w->blk_len;
+    r->stages = stages;
+    for (int d = 0; d < TRAPEZE_MAX_DIMS; d++)
+        r->data_len[d] = d < w->dims ? w->data_len[d] : 1;
+}
+
+/* Heights of one (workload, size, mode): the plausible ones plus the pick. */
+static int heights_for(const trapeze_workload *w, int max_h, int pick, int *hs)
+{
+    int n = sampler_plausible_heights(w, max_h, hs), have = 0;
+    for (int i = 0; i < n; i++)
+        have |= hs[i] == pick;
+    if (!have) {
+        int i = n++;
+        while (i > 0 && hs[i - 1] > pick) {
+            hs[i] = hs[i - 1];
+            i--;
+        }
+        hs[i] = pick;
+    }
+    return n;
+}
+
+typedef struct {
+    trapeze_sample *rows;
+    int n, cap;
+} row_list;
+
+static trapeze_status push(row_list *l, const trapeze_sample *r, trapeze_error *err)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 64;
+        trapeze_sample *rows = realloc(l->rows, (size_t)cap * sizeof *rows);
+        if (!rows)
+            return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+        l->rows = rows;
+        l->cap = cap;
+    }
+    l->rows[l->n++] = *r;
+    return TRAPEZE_OK;
+}
+
+/* Summarizes the points of one (workload, size): rows[0..n), relaunch first. */
+static trapeze_status summarize(const trapeze_calib_plan *plan, const trapeze_gz_params *p,
+                                const trapeze_workload *w, double factor, const int *pick,
+                                const trapeze_sample *rows, int n,
+                                trapeze_size_validation_row *vr, trapeze_validation_point *pts,
+                                trapeze_error *err)
+{
+    trapeze_gz_model *m;
+    trapeze_status s = trapeze_gz_create(&plan->gpu, w, p, &m, err);
+    if (s)
+        return s;
+    memset(vr, 0, sizeof *vr);
+    snprintf(vr->workload, sizeof vr->workload, "%s", w->name);
+    vr->area_factor = factor;
+    for (int d = 0; d < TRAPEZE_MAX_DIMS; d++)
+        vr->data_len[d] = d < w->dims ? w->data_len[d] : 1;
+    int count[2] = {0, 0}, best_sim = 0, picked = -1;
+    for (int i = 0; i < n && !s; i++) {
+        trapeze_gz_eval e;
+        s = trapeze_gz_evaluate(m, rows[i].sync, rows[i].h, w->blk_len, &e, err);
+        trapeze_validation_point *pt = &pts[i];
+        snprintf(pt->workload, sizeof pt->workload, "%s", w->name);
+        pt->sync = rows[i].sync;
+        pt->h = rows[i].h;
+        pt->cpl_sim = rows[i].cpl_cycles;
+        pt->cpl_model = e.cpl;
+        pt->warp_instructions = rows[i].warp_instructions;
+        pt->area_factor = factor;
+        int k = pt->sync == TRAPEZE_SYNC_FENCE;
+        double rel = (e.cpl - pt->cpl_sim) / pt->cpl_sim;
+        vr->mape_pct += 100 * fabs(rel);
+        vr->bias_pct[k] += 100 * rel;
+        count[k]++;
+        vr->sweep_warp_instructions += pt->warp_instructions;
+        if (pt->cpl_sim < pts[best_sim].cpl_sim)
+            best_sim = i;
+        if (pt->h == pick[k] && (picked < 0 || pt->cpl_model < pts[picked].cpl_model))
+            picked = i;
+    }
+    trapeze_gz_destroy(m);
+    if (s)
+        return s;
+    vr->n_points = n;
+    vr->mape_pct /= n;
+    for (int k = 0; k < 2; k++)
+        vr->bias_pct[k] = count[k] ? vr->bias_pct[k] / count[k] : NAN;
+    vr->h_model = pts[picked].h;
+    vr->sync_model = pts[picked].sync;
+    vr->h_sim_best = pts[best_sim].h;
+    vr->sync_sim_best = pts[best_sim].sync;
+    vr->pick_ratio = pts[best_sim].cpl_sim / pts[picked].cpl_sim;
+    vr->sync_right = vr->sync_model == vr->sync_sim_best;
+    return TRAPEZE_OK;
+}
+
+typedef struct {
+    int done, total;
+    trapeze_calib_progress fn;
+    void *ctx;
+    trapeze_sample_log *log;
+    trapeze_sample *rows;
+    const int *index;
+} sweep_progress;
+
+static trapeze_status finished(void *arg, int i, const trapeze_sample *row, trapeze_error *err)
+{
+    sweep_progress *pr = arg;
+    pr->rows[pr->index[i]] = *row;
+    trapeze_status s = pr->log ? trapeze_sample_log_append(pr->log, row, err) : TRAPEZE_OK;
+    if (!s && pr->fn)
+        pr->fn(pr->ctx, ++pr->done, pr->total, row);
+    return s;
+}
+
+/* Runs the rows missing from the sweep log, then sorts the log in sweep order. */
+static trapeze_status run_missing(const trapeze_calib_plan *plan, trapeze_sample *rows, int n,
+                                  trapeze_sample_log *sweep_log, int threads,
+                                  trapeze_calib_progress progress, void *ctx, trapeze_error *err)
+{
+    trapeze_sample *todo = malloc((size_t)(n ? n : 1) * sizeof *todo);
+    int *index = malloc((size_t)(n ? n : 1) * sizeof *index), m = 0;
+    const char **ids = malloc((size_t)(n ? n : 1) * sizeof *ids);
+    trapeze_status s = TRAPEZE_OK;
+    if (!todo || !index || !ids)
+        s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    for (int i = 0; !s && i < n; i++) {
+        const trapeze_sample *done = sweep_log ? trapeze_sample_log_find(sweep_log, rows[i].id) : NULL;
+        if (done) {
+            rows[i] = *done;
+        } else {
+            index[m] = i;
+            todo[m++] = rows[i];
+        }
+        ids[i] = rows[i].id;
+    }
+    sweep_progress pr = {.done = n - m, .total = n, .fn = progress, .ctx = ctx, .log = sweep_log,
+                         .rows = rows, .index = index};
+    if (!s)
+        s = sampler_run_rows(plan, todo, m, threads, finished, &pr, err);
+    if (!s && sweep_log)
+        s = trapeze_sample_log_sort(sweep_log, ids, n, err);
+    free(ids);
+    free(todo);
+    free(index);
+    return s;
+}
+
+/* The rows of one (workload, size), relaunch then fence, h ascending. */
+static trapeze_status plan_size(const trapeze_calib_plan *plan, const trapeze_gz_params *p, int wi,
+                                double factor, int stages, trapeze_workload *w, int *pick,
+                                row_list *l, trapeze_error *err)
+{
+    int max_h;
+    grid_at(plan, wi, factor, w, &max_h);
+    trapeze_status s = model_picks(plan, p, w, pick, err);
+    for (int k = 0; !s && k < 2; k++) {
+        int hs[MAX_HEIGHTS + 2], nh = heights_for(w, max_h, pick[k], hs);
+        for (int i = 0; !s && i < nh; i++) {
+            trapeze_sample r;
+            fill_row(plan, w, modes[k], hs[i], stages, &r);
+            s = push(l, &r, err);
+        }
+    }
+    return s;
+}
+
+trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
+                                            const trapeze_gz_params *p, const double *factors,
+                                            int n_factors, int stages, trapeze_sample_log *sweep_log,
+                                            int threads, trapeze_calib_progress progress,
+                                            void *ctx, trapeze_size_validation *out,
+                                            trapeze_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int groups = plan->n_workloads * n_factors;
+    int *start = calloc((size_t)groups + 1, sizeof *start), *picks = calloc((size_t)groups * 2, sizeof *picks);
+    trapeze_workload *grids = calloc((size_t)groups, sizeof *grids);
+    row_list l = {0};
+    trapeze_status s = start && picks && grids ? TRAPEZE_OK
+                                               : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    if (!s && (stages < 1 || stages > 32))
+        s = trapeze_fail(err, TRAPEZE_ERANGE, "validate --sizes: %d stages (1 to 32)", stages);
+    for (int g = 0; !s && g < groups; g++) {
+        if (!(factors[g % n_factors] > 0))
+            s = trapeze_fail(err, TRAPEZE_ERANGE, "validate --sizes: area factor %g is not positive",
+                             factors[g % n_factors]);
+        start[g] = l.n;
+        if (!s)
+            s = plan_size(plan, p, g / n_factors, factors[g % n_factors], stages, &grids[g],
+                          &picks[2 * g], &l, err);
+    }
+    if (!s) {
+        start[groups] = l.n;
+        s = run_missing(plan, l.rows, l.n, sweep_log, threads, progress, ctx, err);
+    }
+    if (!s && (!(out->rows = calloc((size_t)groups, sizeof *out->rows)) ||
+               !(out->points = calloc((size_t)(l.n ? l.n : 1), sizeof *out->points))))
+        s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    for (int g = 0; !s && g < groups; g++) {
+        s = summarize(plan, p, &grids[g], factors[g % n_factors], &picks[2 * g], l.rows + start[g],
+                      start[g + 1] - start[g], &out->rows[g], out->points + start[g], err);
+        out->n_rows += !s;
+    }
+    out->n_points = s ? 0 : l.n;
+    if (s)
+        trapeze_size_validation_free(out);
+    free(l.rows);
+    free(start);
+    free(picks);
+    free(grids);
+    return s;
+}

@@ -1,0 +1,56 @@
+/*
+ * verify.c - the sampled half of a decision: the model's best few (mode, h)
+ * simulated at the user's own grid for a few stages, so that a choice the
+ * model cannot make within its uncertainty is made by simulation, at a small
+ * fraction of a sweep's cost. Owns building and running those rows; must not
+ * rank candidates (model/decide.c) or print.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "sampler/sampler.h"
+
+trapeze_status trapeze_calib_verify(const char *gpu_config_path, const trapeze_workload *w,
+                                    trapeze_gz_choice *c, int n, int stages, int threads,
+                                    trapeze_error *err)
+{
+    if (n < 1 || stages < 1 || stages > 32)
+        return trapeze_fail(err, TRAPEZE_ERANGE, "verify: %d candidates, %d stages", n, stages);
+    trapeze_calib_options o;
+    trapeze_calib_options_default(&o);
+    o.budget = 1;
+    o.stages = stages;
+    trapeze_calib_plan *plan;
+    trapeze_status s = trapeze_calib_plan_create(gpu_config_path, w, 1, &o, &plan, err);
+    if (s)
+        return s;
+    trapeze_sample *rows = calloc((size_t)n, sizeof *rows);
+    if (!rows) {
+        trapeze_calib_plan_destroy(plan);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        trapeze_sample *r = &rows[i];
+        snprintf(r->id, sizeof r->id, "verify/%.40s/%s:h%d", w->name, trapeze_sync_name(c[i].sync),
+                 c[i].h);
+        snprintf(r->kind, sizeof r->kind, "%s", SAMPLER_KIND_SIM);
+        snprintf(r->workload, sizeof r->workload, "%s", w->name);
+        snprintf(r->gpu, sizeof r->gpu, "%s", plan->gpu.name);
+        r->sync = c[i].sync;
+        r->h = c[i].h;
+        r->blk_len = w->blk_len;
+        r->stages = stages;
+        for (int d = 0; d < TRAPEZE_MAX_DIMS; d++)
+            r->data_len[d] = d < w->dims ? w->data_len[d] : 1;
+    }
+    s = sampler_run_rows(plan, rows, n, threads, NULL, NULL, err);
+    for (int i = 0; !s && i < n; i++) {
+        c[i].cpl_sim = rows[i].cpl_cycles;
+        c[i].warp_instructions = rows[i].warp_instructions;
+    }
+    free(rows);
+    trapeze_calib_plan_destroy(plan);
+    return s;
+}

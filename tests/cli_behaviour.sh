@@ -1,0 +1,31 @@
+#!/bin/sh
+# One behaviour in every command (cli/args.c): a misspelt option is a usage
+# error (exit 2) naming the nearest option, a repeated option is a usage
+# error, an option missing its value too; each is one message on stderr and
+# nothing on stdout.
+# Usage: sh tests/cli_behaviour.sh build/trapeze
+MAX_ERR_LINES=2   # the message and a "(try --help)" hint
+. "$(dirname "$0")/lib/cli.sh"
+
+# usage_error NAME EXPECTED_TEXT ARGS...: exit 2, the text, one message, empty stdout
+usage_error() {
+    name=$1 text=$2
+    shift 2
+    "$T" "$@" >"$D/out" 2>"$D/err"
+    rc=$?
+    [ "$rc" -eq 2 ] || fail "$name: exit $rc, expected 2 ($(cat "$D/err"))"
+    grep -qF -- "$text" "$D/err" || fail "$name: stderr lacks '$text': $(cat "$D/err")"
+    [ "$(wc -l <"$D/err")" -le "$MAX_ERR_LINES" ] || fail "$name: more than one message"
+    [ -s "$D/out" ] && fail "$name: stdout before the error: $(head -2 "$D/out")"
+}
+
+usage_error "ghostzone misspelt" "unknown option '--gpuu'; did you mean '--gpu'?" ghostzone --gpuu gtx480
+usage_error "ghostzone misspelt 2" "did you mean '--height'?" ghostzone --heigth 3
+usage_error "ghostzone repeated" "--gpu given twice" ghostzone --gpu gtx480 --gpu v100
+usage_error "ghostzone no value" "--csv needs a value" ghostzone --csv
+usage_error "ghostzone far off" "unknown option '--frobnicate'" ghostzone --frobnicate
+usage_error "import misspelt" "did you mean '--samples'?" import ncu x.csv --sample s.csv
+usage_error "import repeated" "--h given twice" import ncu x.csv --h 1 --h 2
+# a negative number is a value, not an option (and then refused by the command)
+usage_error "negative value" "--height: expected a positive integer, got '-3'" ghostzone --height -3
+finish cli_behaviour

@@ -1,0 +1,83 @@
+#!/bin/sh
+# `trapeze sleep`: thresholds from an idle-period CSV, checked by hand on
+# histograms small enough to work out: 100 L1D read periods of 10 cycles
+# under Snooze (time-out, woken 3 cycles ahead) and 100 register write
+# periods of 30 cycles under Slumber; bad input gets one message naming
+# the file, line or option, and leaves no CSV behind.
+# Usage: sh tests/cli_sleep.sh build/trapeze
+MAX_ERR_LINES=2   # the message and a "(try --help)" hint
+. "$(dirname "$0")/lib/cli.sh"
+
+H=gpu,kernel,structure,granularity,length_min_cycles,length_max_cycles,next_access,count
+cat >"$D/idle.csv" <<CSV
+$H
+gtx480,k1,l1d,line,10,10,read,100
+gtx480,k1,rf,warp_reg,30,30,write,100
+gtx480,k2,l2,slice,1025,2048,dead,3
+CSV
+
+"$T" sleep --gpu gtx480 --idle-csv "$D/idle.csv" k1 --csv "$D/out.csv" >"$D/stdout" 2>"$D/err" \
+    || fail "sleep exit status: $(cat "$D/err")"
+grep -q "gtx480 k1 l1d/line: snooze" "$D/stdout" || fail "l1d summary: $(cat "$D/stdout")"
+grep -q "gtx480 k1 rf/warp_reg: slumber" "$D/stdout" || fail "rf summary: $(cat "$D/stdout")"
+grep -q "k2" "$D/stdout" && fail "kernel filter: k2 printed"
+# 2 cache modes + 3 RF modes, x (model, seed, oracle), + header
+[ "$(wc -l <"$D/out.csv")" -eq 16 ] || fail "CSV rows: $(wc -l <"$D/out.csv")"
+
+# value CHOICE STRUCTURE MODE COLUMN: one cell of the CSV
+value() {
+    awk -F, -v c="$1" -v s="$2" -v m="$3" -v col="$4" \
+        'NR == 1 { for (i = 1; i <= NF; i++) ix[$i] = i; next }
+         $6 == c && $3 == s && $7 == m { print $(ix[col]) }' "$D/out.csv"
+}
+# near A B: |A - B| < 1e-9
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(d < 1e-9 && d > -1e-9) }'; }
+
+# L1D: sleeping at once (theta 0) sleeps 10 - 3 cycles of each period at
+# 22.8%: 100 x 0.772 x 7 / (1000 idle + 100 access cycles); the seed's
+# theta 2 sleeps 5 cycles; the oracle wakes in time (2 lost): 8 cycles.
+near "$(value model l1d sleep saving_fraction)" 0.4912727272727 || fail "l1d model saving $(value model l1d sleep saving_fraction)"
+[ "$(value model l1d sleep threshold_cycles)" = 0 ] || fail "l1d model threshold"
+near "$(value seed l1d sleep saving_fraction)" 0.3509090909091 || fail "l1d seed saving"
+near "$(value oracle l1d sleep saving_fraction)" 0.5614545454545 || fail "l1d oracle saving"
+[ "$(value seed l1d off threshold_cycles)" = 2 ] || fail "l1d seed threshold"
+near "$(value model l1d sleep penalty_fraction)" 0 || fail "l1d penalty (lead 3 > wake 2)"
+# RF: a write period of 30 >= 20.14 gates, the countdown wakes it in time:
+# 100 x (30 - 16) / (3000 + 100); the seed (16) and the oracle agree.
+near "$(value model rf gated saving_fraction)" 0.4516129032258 || fail "rf model saving"
+near "$(value seed rf gated saving_fraction)" 0.4516129032258 || fail "rf seed saving"
+[ "$(value seed rf deep threshold_cycles)" = 13 ] || fail "rf seed deep threshold"
+near "$(value model rf gated mode_cycles_fraction)" 0.4666666666667 || fail "rf gated share 14/30"
+# Thresholds the histogram cannot tell apart settle at the algebra's
+# whole-cycle choice: shallow at its break-even 4, deep above 14.04, gated
+# above 20.14 (any gated threshold up to 30 predicts the same here).
+[ "$(value model rf shallow threshold_cycles),$(value model rf deep threshold_cycles),$(value model rf gated threshold_cycles)" = 4,15,21 ] \
+    || fail "rf settled thresholds: $(value model rf deep threshold_cycles)"
+
+# --structures and --fit (too few periods to fit: kept as observed)
+"$T" sleep --gpu gtx480 --idle-csv "$D/idle.csv" --structures l2 --fit >"$D/stdout" 2>"$D/err" \
+    || fail "l2 only: $(cat "$D/err")"
+grep -q "k2 l2/slice" "$D/stdout" || fail "l2 only output: $(cat "$D/stdout")"
+grep -q "l1d" "$D/stdout" && fail "--structures l2 printed l1d"
+grep -q "dead as observed (3 periods)" "$D/stdout" || fail "fit line: $(cat "$D/stdout")"
+
+"$T" sleep --help | grep -q "max-penalty" || fail "--help"
+
+# --- bad input: one message, no CSV
+O="$D/bad.csv"
+expect_failure "no gpu" "--gpu is required" "$O" "$T" sleep --idle-csv "$D/idle.csv" --csv "$O"
+expect_failure "no idle csv" "--idle-csv FILE is required" "$O" "$T" sleep --gpu gtx480 --csv "$O"
+expect_failure "structure" "'l3' is not l1d, l2 or rf" "$O" "$T" sleep --gpu gtx480 \
+    --idle-csv "$D/idle.csv" --structures l1d,l3 --csv "$O"
+expect_failure "budget" "--max-penalty: expected a fraction" "$O" "$T" sleep --gpu gtx480 \
+    --idle-csv "$D/idle.csv" --max-penalty 2 --csv "$O"
+printf '%s\ngtx480,k1,l1d,line,10,10,read,1\ngtx480,k1,l1d,line,11,11,fetch,1\n' "$H" >"$D/badrow.csv"
+expect_failure "bad row" "$D/badrow.csv:3: field next_access" "$O" "$T" sleep --gpu gtx480 \
+    --idle-csv "$D/badrow.csv" --csv "$O"
+expect_failure "kernel" "no histogram of kernel nope" "$O" "$T" sleep --gpu gtx480 \
+    --idle-csv "$D/idle.csv" nope --csv "$O"
+expect_failure "gpu preset" "no such preset" "$O" "$T" sleep --gpu gtx48 \
+    --idle-csv "$D/idle.csv" --csv "$O"
+expect_failure "missing file" "$D/none.csv" "$O" "$T" sleep --gpu gtx480 \
+    --idle-csv "$D/none.csv" --csv "$O"
+finish cli_sleep.sh

@@ -1,0 +1,281 @@
+/*
+ * Tests of the at-size structure of the ghost-zone model (docs/calibration.md):
+ * occupancy from the GPU and the workload, as the simulator computes it;
+ * whole waves on hand-made grids; the fence barrier's participants and its
+ * monotonicity; the persistent kernel's MiscComp fraction; the per-tile
+ * relaunch cost; the fence-mode overlap; every new parameter's gradient
+ * against finite differences; and calibration files with the switches and
+ * a [correlation] section.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "sim/core/gpu_sim.h"
+#include "sim/stencil/stencil_run.h"
+#include "trapeze.h"
+
+static trapeze_gpu gpu_of(const char *path)
+{
+    trapeze_config *cfg;
+    trapeze_gpu gpu;
+    trapeze_error err;
+    CHECK_OK(trapeze_config_load(path, &cfg, &err));
+    CHECK_OK(trapeze_gpu_from_config(cfg, &gpu, &err));
+    trapeze_config_destroy(cfg);
+    return gpu;
+}
+
+static trapeze_workload workload(const char *name)
+{
+    char path[128];
+    trapeze_workload w;
+    trapeze_error err;
+    snprintf(path, sizeof path, "data/workloads/%s.ini", name);
+    CHECK_OK(trapeze_workload_load(path, &w, &err));
+    return w;
+}
+
+/* The simulator's occupancy of the generated relaunch kernel. */
+static int sim_resident(const char *config, const trapeze_workload *w)
+{
+    trapeze_config *cfg;
+    sim_core_config core;
+    trapeze_error err;
+    sim_stencil *st = NULL;
+    CHECK_OK(trapeze_config_load(config, &cfg, &err));
+    CHECK_OK(sim_core_config_read(cfg, &core, &err));
+    trapeze_config_destroy(cfg);
+    sim_stencil_spec spec = {.workload = w, .h = 1, .sync = TRAPEZE_SYNC_RELAUNCH, .iterations = 1};
+    CHECK_OK(sim_stencil_build(&spec, &st, &err));
+    int r = st ? sim_occupancy(&core, st->kernels[0], NULL) : -1;
+    sim_stencil_destroy(st);
+    return r;
+}
+
+static void test_occupancy(void)
+{
+    static const struct { const char *gpu, *work; int regs, expect; } cases[] = {
+        /* GTX 480: 1536 threads, 48 warps, 32768 registers, 48 KB, 8 CTAs per SM */
+        {"data/gpus/gtx480.config", "hotspot", 16, 3},    /* 1536 / 400 threads */
+        {"data/gpus/gtx480.config", "pathfinder", 16, 6}, /* 1536 / 256 */
+        {"data/gpus/gtx480.config", "cell", 16, 3},       /* 1536 / 512 */
+        {"data/gpus/gtx480.config", "hotspot", 64, 1},    /* 32768 / (64 x 13 warps x 32) */
+        {"data/gpus/gtx480.config", "hotspot", 32, 2},    /* 32768 / (32 x 416) = 2.46 */
+        /* V100: 2048 threads, 64 warps: 13-warp blocks fit 4 by warps, not 5 by threads */
+        {"data/gpus/v100.config", "hotspot", 16, 4},
+        {"data/gpus/v100.config", "pathfinder", 16, 8},
+        {"data/gpus/gtx280.config", "hotspot", 16, 2},    /* 1024 / 400 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        trapeze_gpu g = gpu_of(cases[i].gpu);
+        trapeze_workload w = workload(cases[i].work);
+        w.regs_per_thread = cases[i].regs;
+        int r = trapeze_gz_occupancy(&g, &w, w.blk_len);
+        CHECK(r == cases[i].expect);
+        if (r != cases[i].expect)
+            fprintf(stderr, "%s %s regs %d: %d\n", cases[i].gpu, cases[i].work, cases[i].regs, r);
+        CHECK(r == sim_resident(cases[i].gpu, &w)); /* the simulator's own count */
+    }
+}
+
+static trapeze_gz_model *model(const char *gpu_path, const char *name, double x, double y,
+                               const trapeze_gz_params *p)
+{
+    trapeze_gpu g = gpu_of(gpu_path);
+    trapeze_workload w = workload(name);
+    trapeze_gz_model *m = NULL;
+    trapeze_error err;
+    w.data_len[0] = x;
+    w.data_len[1] = y;
+    CHECK_OK(trapeze_gz_create(&g, &w, p, &m, &err));
+    return m;
+}
+
+static trapeze_gz_eval eval(const trapeze_gz_model *m, trapeze_sync sync, double h)
+{
+    trapeze_gz_eval e;
+    memset(&e, 0, sizeof e);
+    CHECK_OK(trapeze_gz_evaluate(m, sync, h, trapeze_gz_workload(m)->blk_len, &e, NULL));
+    return e;
+}
+
+static trapeze_gz_params at_size(void)
+{
+    trapeze_gz_params p;
+    trapeze_gz_params_default(&p);
+    p.whole_tiles = p.occupancy = p.waves = p.persistent_fence = p.fence_overlap = 1;
+    return p;
+}
+
+static void test_waves(void)
+{
+    trapeze_gz_params p = at_size();
+    /* HotSpot on the GTX 480, h = 2: output edge 16, 3 blocks x 15 SMs = 45 at once */
+    static const struct { double x, y, tiles, waves; } cases[] = {
+        {148, 148, 100, 3},  /* 10 x 10 tiles: 2 full waves and a partial one of 10 */
+        {144, 160, 90, 2},   /* 9 x 10: exactly 2 waves */
+        {16, 16, 1, 1},      /* one tile is one wave */
+        {720, 16, 45, 1},    /* 45 x 1: one full wave */
+        {736, 16, 46, 2},    /* one tile more: a second wave */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", cases[i].x, cases[i].y, &p);
+        trapeze_gz_eval e = eval(m, TRAPEZE_SYNC_RELAUNCH, 2);
+        CHECK_NEAR(e.trapezoids, cases[i].tiles, 0);
+        CHECK_NEAR(e.passes, cases[i].waves, 0);
+        trapeze_gz_destroy(m);
+    }
+    /* without the switch: Meng's real-valued passes, T / (BlksPerSM M) with the parameter 8 */
+    p.waves = p.occupancy = 0;
+    trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
+    CHECK_NEAR(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).passes, 100.0 / (8 * 15), 1e-12);
+    /* occupancy alone: 100 / 45, still real-valued */
+    p.occupancy = 1;
+    trapeze_gz_set_params(m, &p);
+    CHECK_NEAR(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).passes, 100.0 / 45, 1e-12);
+    trapeze_gz_destroy(m);
+}
+
+/* GlbSync of fence mode on grids of 1..90 tiles: the barrier's participants
+ * are the persistent kernel's blocks, min(T, 45); the cost rises with them. */
+static void test_fence_barrier(void)
+{
+    trapeze_gz_params p = at_size();
+    p.value[TRAPEZE_GZ_MU] = 1;
+    p.value[TRAPEZE_GZ_FENCE_BARRIER] = 400;
+    p.value[TRAPEZE_GZ_FENCE_PER_BLOCK] = 3;
+    p.value[TRAPEZE_GZ_FENCE_POLL] = 0.05;
+    double last = 0;
+    for (int tiles = 1; tiles <= 90; tiles++) {
+        trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", 16.0 * tiles, 16, &p);
+        double sync = eval(m, TRAPEZE_SYNC_FENCE, 2).stage[TRAPEZE_GZ_GLBSYNC];
+        double blocks = tiles < 45 ? tiles : 45;
+        CHECK_NEAR(sync, 400 + 3 * blocks + 0.05 * blocks * blocks, 1e-9 * sync);
+        CHECK(tiles > 45 ? sync == last : sync > last); /* flat once every resident block takes part */
+        last = sync;
+        trapeze_gz_destroy(m);
+    }
+    /* Meng's 5.18: every trapezoid takes part, mu x 210.3 x T */
+    trapeze_gz_params meng;
+    trapeze_gz_params_default(&meng);
+    trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", 16.0 * 90, 16, &meng);
+    CHECK_NEAR(eval(m, TRAPEZE_SYNC_FENCE, 2).stage[TRAPEZE_GZ_GLBSYNC], 0.5 * 210.3 * 90, 1e-9);
+    trapeze_gz_destroy(m);
+}
+
+/* The persistent kernel's MiscComp fraction and relaunch's per-tile cost,
+ * with memory and compute simply added (overlap 0). */
+static void test_tile_costs(void)
+{
+    trapeze_gz_params p = at_size();
+    trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
+    trapeze_gz_eval relaunch = eval(m, TRAPEZE_SYNC_RELAUNCH, 2);
+    CHECK_NEAR(eval(m, TRAPEZE_SYNC_FENCE, 2).per_loop[TRAPEZE_GZ_MISCCOMP], 0, 0); /* Meng drops it */
+    p.value[TRAPEZE_GZ_FENCE_MISC] = 0.25;
+    p.value[TRAPEZE_GZ_TILE_CYCLES] = 70;
+    trapeze_gz_set_params(m, &p);
+    CHECK_NEAR(eval(m, TRAPEZE_SYNC_FENCE, 2).per_loop[TRAPEZE_GZ_MISCCOMP],
+               0.25 * relaunch.per_loop[TRAPEZE_GZ_MISCCOMP], 1e-9 * relaunch.cpl);
+    /* 100 tiles on 15 SMs: the busiest runs 7, each 70 cycles more, over h = 2 loops */
+    trapeze_gz_eval tiles = eval(m, TRAPEZE_SYNC_RELAUNCH, 2);
+    CHECK_NEAR(tiles.cpl - relaunch.cpl, 70.0 * 7 / 2, 1e-9 * relaunch.cpl);
+    /* the relaunch itself is per launch: the same on a grid 16x the area */
+    trapeze_gz_model *big = model("data/gpus/gtx480.config", "hotspot", 592, 592, &p);
+    CHECK_NEAR(eval(big, TRAPEZE_SYNC_RELAUNCH, 2).stage[TRAPEZE_GZ_GLBSYNC],
+               tiles.stage[TRAPEZE_GZ_GLBSYNC], 0);
+    trapeze_gz_destroy(big);
+    /* fence_overlap: fence mode takes its own omega, relaunch keeps the shared one */
+    p.value[TRAPEZE_GZ_OVERLAP_FENCE] = 0.6;
+    trapeze_gz_set_params(m, &p);
+    CHECK_NEAR(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).cpl, tiles.cpl, 1e-9 * tiles.cpl);
+    p.fence_overlap = 0;
+    trapeze_gz_set_params(m, &p);
+    double shared = eval(m, TRAPEZE_SYNC_FENCE, 2).cpl;
+    p.fence_overlap = 1;
+    trapeze_gz_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 2).cpl < shared); /* 0.6 hides more than 0 */
+    trapeze_gz_destroy(m);
+}
+
+/* Every parameter's derivative against central differences, both modes,
+ * at a whole height (steps) and between heights (smooth T). */
+static void test_gradients(void)
+{
+    trapeze_gz_params p = at_size();
+    double set[][2] = {{TRAPEZE_GZ_UNCONTENDED_LAT, 250}, {TRAPEZE_GZ_SIGMA, 1.5},
+                       {TRAPEZE_GZ_MU, 0.8}, {TRAPEZE_GZ_FENCE_PER_BLOCK, 4},
+                       {TRAPEZE_GZ_RELAUNCH, 3500}, {TRAPEZE_GZ_CPI, 0.55},
+                       {TRAPEZE_GZ_BW_FRACTION, 0.9}, {TRAPEZE_GZ_FENCE_BARRIER, 400},
+                       {TRAPEZE_GZ_OVERLAP, 0.4}, {TRAPEZE_GZ_TILE_CYCLES, 80},
+                       {TRAPEZE_GZ_FENCE_MISC, 0.3}, {TRAPEZE_GZ_FENCE_POLL, 0.02},
+                       {TRAPEZE_GZ_OVERLAP_FENCE, 0.5}};
+    for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
+        p.value[(int)set[i][0]] = set[i][1];
+    trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", 300, 300, &p);
+    double hs[] = {2, 2.5};
+    for (int s = 0; s < 2; s++)
+        for (int hi = 0; hi < 2; hi++)
+            for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++) {
+                if (k == TRAPEZE_GZ_BLOCKS_PER_SM || k == TRAPEZE_GZ_BETA)
+                    continue; /* occupancy replaces the one; tau is off for the other */
+                trapeze_gz_params q = p;
+                trapeze_gz_set_params(m, &q);
+                double g = eval(m, (trapeze_sync)s, hs[hi]).dcpl_dparam[k];
+                double step = 1e-6 * (fabs(p.value[k]) + 1e-3);
+                q.value[k] = p.value[k] + step;
+                trapeze_gz_set_params(m, &q);
+                double up = eval(m, (trapeze_sync)s, hs[hi]).cpl;
+                q.value[k] = p.value[k] - step;
+                trapeze_gz_set_params(m, &q);
+                double down = eval(m, (trapeze_sync)s, hs[hi]).cpl;
+                double fd = (up - down) / (2 * step);
+                CHECK_NEAR(g, fd, 1e-5 * (fabs(fd) + 1e-6 * up));
+            }
+    /* terms of one mode do not move the other */
+    trapeze_gz_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).dcpl_dparam[TRAPEZE_GZ_FENCE_MISC] == 0);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 2).dcpl_dparam[TRAPEZE_GZ_TILE_CYCLES] == 0);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).dcpl_dparam[TRAPEZE_GZ_OVERLAP_FENCE] == 0);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 2).dcpl_dparam[TRAPEZE_GZ_FENCE_POLL] > 0);
+    trapeze_gz_destroy(m);
+}
+
+static void test_file_roundtrip(void)
+{
+    trapeze_gz_params p = at_size(), q;
+    trapeze_error err;
+    p.fence_overlap = 0;
+    p.value[TRAPEZE_GZ_TILE_CYCLES] = 81.5;
+    p.corr[TRAPEZE_GZ_CPI][TRAPEZE_GZ_TILE_CYCLES] = p.corr[TRAPEZE_GZ_TILE_CYCLES][TRAPEZE_GZ_CPI] = -0.625;
+    const char *path = "build/tests/atsize-roundtrip.ini";
+    CHECK_OK(trapeze_gz_params_save(path, &p, &err));
+    CHECK_OK(trapeze_gz_params_load(path, &q, &err));
+    CHECK(q.whole_tiles == 1 && q.occupancy == 1 && q.waves == 1 && q.persistent_fence == 1 &&
+          q.fence_overlap == 0);
+    CHECK(q.value[TRAPEZE_GZ_TILE_CYCLES] == 81.5);
+    CHECK(q.corr[TRAPEZE_GZ_TILE_CYCLES][TRAPEZE_GZ_CPI] == -0.625);
+    CHECK(q.corr[TRAPEZE_GZ_CPI][TRAPEZE_GZ_TILE_CYCLES] == -0.625);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "[correlation]\ncpi,cpi = 0.5\n");
+    fclose(f);
+    CHECK(trapeze_gz_params_load(path, &q, &err) == TRAPEZE_EPARSE);
+    CHECK(strstr(err.message, ":2: [correlation] cpi,cpi") != NULL);
+    f = fopen(path, "w");
+    fprintf(f, "[correlation]\ncpi,mu = 1.5\n");
+    fclose(f);
+    CHECK(trapeze_gz_params_load(path, &q, &err) != TRAPEZE_OK);
+    remove(path);
+}
+
+int main(void)
+{
+    test_occupancy();
+    test_waves();
+    test_fence_barrier();
+    test_tile_costs();
+    test_gradients();
+    test_file_roundtrip();
+    return check_report("test_gz_atsize");
+}
