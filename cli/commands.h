@@ -24,6 +24,7 @@ void cli_sim_progress(void *ctx, const char *kernel, unsigned long long cycle,
 int cli_calibrate(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_locality(int argc, char **argv);
+int cli_group(int argc, char **argv);
 
 /* A bad command line: "trapeze CMD: message" and a pointer to CMD --help on
  * stderr. Returns 2, the exit status of a usage error. */

@@ -23,6 +23,7 @@ static void usage(FILE *out)
             "  calibrate   fit the ghost-zone model's constants to short simulations\n"
             "  validate    check a calibration against full simulations\n"
             "  locality    thread-block locality graph of a kernel (CSV edge list)\n"
+            "  group       choose a TB grouping with the locality model; compare policies\n"
             "  import      hardware measurements in (Nsight Compute CSV -> samples log)\n"
             "  sleep       choose L1D, L2 and register-file sleep thresholds from idle periods\n"
             "\n"
@@ -57,6 +58,8 @@ int main(int argc, char **argv)
         return cli_validate(argc - 1, argv + 1);
     if (strcmp(cmd, "locality") == 0)
         return cli_locality(argc - 1, argv + 1);
+    if (strcmp(cmd, "group") == 0)
+        return cli_group(argc - 1, argv + 1);
     if (strcmp(cmd, "import") == 0)
         return cli_import(argc - 1, argv + 1);
     if (strcmp(cmd, "sleep") == 0)

@@ -1,27 +1,16 @@
 /*
- * grouping.c - the explicit TB grouping file (CONTRACTS.md): CSV
- * `tb,group,order`, every TB exactly once, each group's orders 0..size-1.
- * Owns storage, reading (with file/line/field errors), checking and
- * writing; the simulator's explicit dispatch policy runs what it reads, the
- * grouping optimizer (model/group_opt.c) writes it.
+ * grouping.c - the explicit TB grouping (trapeze_grouping) and its file, the
+ * contract between the grouping optimizer (model/) and the simulator's
+ * explicit dispatch policy: CSV `tb,group,order`, every TB exactly once.
+ * Owns storage, validation and the file format; knows nothing of how a
+ * grouping is chosen or run.
  */
+#include <csv.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/csv_in.h"
-#include "common/error.h"
-
-static const char *const cols[] = {"tb", "group", "order"};
-
-void trapeze_grouping_free(trapeze_grouping *g)
-{
-    if (!g)
-        return;
-    free(g->group);
-    free(g->order);
-    g->group = NULL;
-    g->order = NULL;
-}
+#include "error.h"
+#include "text.h"
 
 trapeze_status trapeze_grouping_alloc(trapeze_grouping *g, long n_tbs, int n_groups,
                                       trapeze_error *err)
@@ -39,6 +28,15 @@ trapeze_status trapeze_grouping_alloc(trapeze_grouping *g, long n_tbs, int n_gro
     g->n_tbs = n_tbs;
     g->n_groups = n_groups;
     return TRAPEZE_OK;
+}
+
+void trapeze_grouping_free(trapeze_grouping *g)
+{
+    if (!g)
+        return;
+    free(g->group);
+    free(g->order);
+    memset(g, 0, sizeof *g);
 }
 
 /* Orders within each group must be exactly 0..size-1: count per group, then
@@ -86,155 +84,156 @@ out:
     return s;
 }
 
-typedef struct {
-    const char *path;
-    long n_tbs, cap;      /* n_tbs 0: grows with the largest tb seen */
-    int max_groups;
-    int *group;
-    long *order;
-    int *line;            /* per TB: the line that placed it, 0 none */
-    long rows;
-} load_ctx;
-
-static int grow(load_ctx *c, long need)
-{
-    if (need <= c->cap)
-        return 0;
-    long cap = c->cap ? c->cap : 1024;
-    while (cap < need)
-        cap *= 2;
-    int *g = realloc(c->group, (size_t)cap * sizeof *g);
-    if (g)
-        c->group = g;
-    long *o = realloc(c->order, (size_t)cap * sizeof *o);
-    if (o)
-        c->order = o;
-    int *l = realloc(c->line, (size_t)cap * sizeof *l);
-    if (l)
-        c->line = l;
-    if (!g || !o || !l)
-        return -1;
-    memset(c->line + c->cap, 0, (size_t)(cap - c->cap) * sizeof *l);
-    c->cap = cap;
-    return 0;
-}
-
-static trapeze_status row(void *vctx, const long long *v, int line, trapeze_error *err)
-{
-    load_ctx *c = vctx;
-    long limit = c->n_tbs ? c->n_tbs : (1L << 31) - 1;
-    if (v[0] < 0 || v[0] >= limit)
-        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: field tb: %lld is not a TB of the "
-                            "kernel (0..%ld)", c->path, line, v[0], limit - 1);
-    if (v[1] < 0 || (c->max_groups > 0 && v[1] >= c->max_groups) || v[1] > 1 << 20)
-        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: field group: %lld is not a group "
-                            "queue (0..%d)", c->path, line, v[1],
-                            c->max_groups > 0 ? c->max_groups - 1 : 1 << 20);
-    if (v[2] < 0 || v[2] >= limit)
-        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: field order: %lld is out of range",
-                            c->path, line, v[2]);
-    if (grow(c, (long)v[0] + 1))
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", c->path);
-    long tb = (long)v[0];
-    if (c->line[tb])
-        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: field tb: TB %ld again (first on "
-                            "line %d)", c->path, line, tb, c->line[tb]);
-    c->line[tb] = line;
-    c->group[tb] = (int)v[1];
-    c->order[tb] = (long)v[2];
-    c->rows++;
-    return TRAPEZE_OK;
-}
-
-/* Every TB once, and each group's orders exactly 0..size-1. */
-static trapeze_status check(load_ctx *c, long n, int n_groups, trapeze_error *err)
-{
-    for (long tb = 0; tb < n; tb++)
-        if (!c->line[tb])
-            return trapeze_fail(err, TRAPEZE_EPARSE, "%s: field tb: TB %ld is missing (every TB "
-                                "of the kernel exactly once)", c->path, tb);
-    long *size = calloc((size_t)n_groups, sizeof *size);
-    long *start = calloc((size_t)n_groups + 1, sizeof *start);
-    char *seen = calloc((size_t)n, 1);
-    trapeze_status s = TRAPEZE_OK;
-    if (!size || !start || !seen) {
-        s = trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", c->path);
-        goto out;
-    }
-    for (long tb = 0; tb < n; tb++)
-        size[c->group[tb]]++;
-    for (int g = 0; g < n_groups; g++)
-        start[g + 1] = start[g] + size[g];
-    for (long tb = 0; tb < n && !s; tb++) {
-        int g = c->group[tb];
-        if (c->order[tb] >= size[g])
-            s = trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: field order: %ld, but group %d holds "
-                             "%ld TBs (orders 0..%ld)", c->path, c->line[tb], c->order[tb], g,
-                             size[g], size[g] - 1);
-        else if (seen[start[g] + c->order[tb]]++)
-            s = trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: field order: %ld appears twice in "
-                             "group %d", c->path, c->line[tb], c->order[tb], g);
-    }
-out:
-    free(size);
-    free(start);
-    free(seen);
-    return s;
-}
-
-trapeze_status trapeze_grouping_load(const char *path, long n_tbs, int max_groups,
-                                     trapeze_grouping *out, trapeze_error *err)
-{
-    memset(out, 0, sizeof *out);
-    load_ctx c = {.path = path, .n_tbs = n_tbs, .max_groups = max_groups};
-    trapeze_status s = trapeze_csv_read_integers(path, cols, 3, row, &c, err);
-    long n = n_tbs > 0 ? n_tbs : c.cap;
-    if (!s && n_tbs <= 0) {   /* the TBs are 0..largest id */
-        n = 0;
-        for (long tb = 0; tb < c.cap; tb++)
-            if (c.line[tb])
-                n = tb + 1;
-    }
-    if (!s && c.rows == 0)
-        s = trapeze_fail(err, TRAPEZE_EPARSE, "%s: no TBs", path);
-    if (!s && grow(&c, n))
-        s = trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", path);
-    int n_groups = 0;
-    for (long tb = 0; !s && tb < n; tb++)
-        if (c.line[tb] && c.group[tb] + 1 > n_groups)
-            n_groups = c.group[tb] + 1;
-    if (!s)
-        s = check(&c, n, n_groups, err);
-    free(c.line);
-    if (s) {
-        free(c.group);
-        free(c.order);
-        return s;
-    }
-    out->n_tbs = n;
-    out->n_groups = n_groups;
-    out->group = c.group;
-    out->order = c.order;
-    return TRAPEZE_OK;
-}
-
 trapeze_status trapeze_grouping_save(const char *path, const trapeze_grouping *g,
                                      trapeze_error *err)
 {
-    trapeze_csv_out *csv = NULL;
-    trapeze_status s = trapeze_grouping_check(g, err);   /* never write a bad file */
-    if (!s)
-        s = trapeze_csv_create(path, cols, 3, &csv, err);
-    for (long tb = 0; !s && tb < g->n_tbs; tb++) {
-        trapeze_csv_number(csv, (double)tb);
-        trapeze_csv_number(csv, (double)g->group[tb]);
-        trapeze_csv_number(csv, (double)g->order[tb]);
+    static const char *const cols[] = {"tb", "group", "order"};
+    trapeze_status s = trapeze_grouping_check(g, err);
+    if (s != TRAPEZE_OK)
+        return s;
+    trapeze_csv_out *csv;
+    if ((s = trapeze_csv_create(path, cols, 3, &csv, err)) != TRAPEZE_OK)
+        return s;
+    for (long t = 0; t < g->n_tbs && s == TRAPEZE_OK; t++) {
+        trapeze_csv_number(csv, (double)t);
+        trapeze_csv_number(csv, g->group[t]);
+        trapeze_csv_number(csv, (double)g->order[t]);
         s = trapeze_csv_end_row(csv, err);
     }
-    if (s) {
-        if (csv)
-            trapeze_csv_abort(csv);
+    if (s != TRAPEZE_OK) {
+        trapeze_csv_abort(csv);
         return s;
     }
     return trapeze_csv_commit(csv, err);
+}
+
+/* ---- reading: libcsv callbacks fill the grouping row by row ---- */
+
+typedef struct {
+    const char *path;
+    trapeze_grouping *g;
+    unsigned char *seen;
+    long line;           /* 1-based file line of the current row */
+    int field;
+    long value[3];
+    int row_ok;
+    trapeze_status status;
+    trapeze_error *err;
+} reader;
+
+static const char *const field_names[3] = {"tb", "group", "order"};
+
+static void on_field(void *text, size_t len, void *data)
+{
+    reader *r = data;
+    (void)len;
+    if (r->status != TRAPEZE_OK)
+        return;
+    if (r->field >= 3) {
+        r->status = trapeze_fail(r->err, TRAPEZE_EPARSE, "%s:%ld: more than 3 fields", r->path,
+                                 r->line);
+        return;
+    }
+    if (r->line == 1) {
+        if (strcmp(text, field_names[r->field]) != 0)
+            r->status = trapeze_fail(r->err, TRAPEZE_EPARSE,
+                                     "%s:1: header field %d is '%s', expected 'tb,group,order'",
+                                     r->path, r->field + 1, (const char *)text);
+        r->field++;
+        return;
+    }
+    if (!trapeze_parse_long(text, &r->value[r->field]))
+        r->status = trapeze_fail(r->err, TRAPEZE_EPARSE, "%s:%ld: field %s: '%s' is not an integer",
+                                 r->path, r->line, field_names[r->field], (const char *)text);
+    r->field++;
+}
+
+static void on_row(int c, void *data)
+{
+    reader *r = data;
+    (void)c;
+    long line = r->line++;
+    int fields = r->field;
+    r->field = 0;
+    if (r->status != TRAPEZE_OK || line == 1) {
+        if (r->status == TRAPEZE_OK && fields != 3)
+            r->status = trapeze_fail(r->err, TRAPEZE_EPARSE, "%s:1: header has %d fields, expected 'tb,group,order'",
+                                     r->path, fields);
+        return;
+    }
+    if (fields != 3) {
+        r->status = trapeze_fail(r->err, TRAPEZE_EPARSE, "%s:%ld: %d fields, expected 3", r->path,
+                                 line, fields);
+        return;
+    }
+    long tb = r->value[0], grp = r->value[1], ord = r->value[2];
+    trapeze_grouping *g = r->g;
+    if (tb < 0 || tb >= g->n_tbs)
+        r->status = trapeze_fail(r->err, TRAPEZE_ERANGE, "%s:%ld: field tb: %ld outside 0..%ld",
+                                 r->path, line, tb, g->n_tbs - 1);
+    else if (grp < 0 || grp >= g->n_groups)
+        r->status = trapeze_fail(r->err, TRAPEZE_ERANGE, "%s:%ld: field group: %ld outside 0..%d",
+                                 r->path, line, grp, g->n_groups - 1);
+    else if (ord < 0 || ord >= g->n_tbs)
+        r->status = trapeze_fail(r->err, TRAPEZE_ERANGE, "%s:%ld: field order: %ld outside 0..%ld",
+                                 r->path, line, ord, g->n_tbs - 1);
+    else if (r->seen[tb]++)
+        r->status = trapeze_fail(r->err, TRAPEZE_EPARSE, "%s:%ld: field tb: TB %ld listed twice",
+                                 r->path, line, tb);
+    else {
+        g->group[tb] = (int)grp;
+        g->order[tb] = ord;
+    }
+}
+
+trapeze_status trapeze_grouping_load(const char *path, long n_tbs, int max_groups,
+                                     trapeze_grouping *g, trapeze_error *err)
+{
+    if (n_tbs < 1)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: the number of TBs must be given", path);
+    int n_groups = max_groups > 0 ? max_groups : (n_tbs < 1 << 30 ? (int)n_tbs : 1 << 30);
+    char *text;
+    trapeze_status s = trapeze_read_file(path, &text, err);
+    if (s != TRAPEZE_OK)
+        return s;
+    if ((s = trapeze_grouping_alloc(g, n_tbs, n_groups, err)) != TRAPEZE_OK) {
+        free(text);
+        return s;
+    }
+    reader r = {.path = path, .g = g, .line = 1, .status = TRAPEZE_OK, .err = err};
+    r.seen = calloc((size_t)n_tbs, 1);
+    struct csv_parser p;
+    if (!r.seen || csv_init(&p, CSV_APPEND_NULL) != 0) {
+        free(r.seen);
+        free(text);
+        trapeze_grouping_free(g);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", path);
+    }
+    size_t len = strlen(text);
+    if (csv_parse(&p, text, len, on_field, on_row, &r) != len && r.status == TRAPEZE_OK)
+        r.status = trapeze_fail(err, TRAPEZE_EPARSE, "%s:%ld: %s", path, r.line,
+                                csv_strerror(csv_error(&p)));
+    csv_fini(&p, on_field, on_row, &r);
+    csv_free(&p);
+    free(text);
+    if (r.status == TRAPEZE_OK && r.line == 1)
+        r.status = trapeze_fail(err, TRAPEZE_EPARSE, "%s: empty (expected header 'tb,group,order')",
+                                path);
+    for (long t = 0; r.status == TRAPEZE_OK && t < n_tbs; t++)
+        if (!r.seen[t])
+            r.status = trapeze_fail(err, TRAPEZE_EPARSE, "%s: TB %ld missing (%ld TBs expected)",
+                                    path, t, n_tbs);
+    free(r.seen);
+    if (r.status == TRAPEZE_OK) {
+        int top = 0;   /* n_groups: 1 + the largest group named */
+        for (long t = 0; t < n_tbs; t++)
+            top = g->group[t] > top ? g->group[t] : top;
+        g->n_groups = top + 1;
+        trapeze_error e2;
+        if (trapeze_grouping_check(g, &e2) != TRAPEZE_OK)
+            r.status = trapeze_fail(err, TRAPEZE_EPARSE, "%s: %s", path, e2.message);
+    }
+    if (r.status != TRAPEZE_OK)
+        trapeze_grouping_free(g);
+    return r.status;
 }

@@ -1236,7 +1236,7 @@ trapeze_status trapeze_grouping_check(const trapeze_grouping *g, trapeze_error *
 /* The grouping model's constants: what capacity, contention and timing leave
  * unknown, fitted from short samples. */
 typedef enum {
-    TRAPEZE_GRP_MU,        /* L2 accesses per footprint line of a TB running alone */
+    TRAPEZE_GRP_MU,        /* L2 accesses per footprint line a TB fetches itself */
     TRAPEZE_GRP_ETA1,      /* fraction of lines shared with a co-resident TB that hit in L1 */
     TRAPEZE_GRP_ETA2,      /* fraction of lines shared with an earlier TB that hit in L2 */
     TRAPEZE_GRP_RETAIN2,   /* L2 retention: lines survive about retain2 x L2 capacity of traffic */
@@ -1258,6 +1258,12 @@ typedef struct trapeze_grp_params {
 const char *trapeze_grp_param_name(trapeze_grp_param p);
 void trapeze_grp_param_range(trapeze_grp_param p, double *lo, double *hi);
 void trapeze_grp_params_default(trapeze_grp_params *p);
+/* Calibration file: [group] name = value (name_stderr), [meta] source;
+ * absent names keep their defaults. Errors name file, line and key. */
+trapeze_status trapeze_grp_params_load(const char *path, trapeze_grp_params *p,
+                                       trapeze_error *err);
+trapeze_status trapeze_grp_params_save(const char *path, const trapeze_grp_params *p,
+                                       trapeze_error *err);
 
 /* What the model needs of the GPU and of the kernel's occupancy. */
 typedef struct trapeze_grp_machine {
@@ -1325,12 +1331,75 @@ typedef struct trapeze_grp_choice {
  * tile orders; then rounded (the whole shapes around the optimum, grown to
  * fill the SM) and refined (every rounded shape in both orders predicted by
  * the discrete model). Candidates (e.g. the baselines' groupings) compete
- * with the tiles; a tie keeps the tiles. out is allocated. */
+ * with the tiles; a tie keeps the tiles. candidates[0] is the default (the
+ * GPU's own policy, round-robin): another grouping replaces it only when
+ * predicted faster by more than `margin` (relative; e.g. the model's
+ * cross-validated error), so a model that cannot tell them apart keeps the
+ * default. out is allocated. */
 trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
                                     const trapeze_grouping *candidates,
                                     const char *const *candidate_names, int n_candidates,
-                                    trapeze_grouping *out, trapeze_grp_choice *choice,
-                                    trapeze_error *err);
+                                    double margin, trapeze_grouping *out,
+                                    trapeze_grp_choice *choice, trapeze_error *err);
+
+/* One observation of a grouping, simulated or measured: the model of the
+ * kernel on the GPU, the grouping that ran, and what was measured (a value
+ * <= 0 is not used). */
+typedef struct trapeze_grp_observation {
+    const trapeze_grp_model *model;
+    const trapeze_grouping *grouping;
+    double cycles, l2_accesses, dram_reads;
+} trapeze_grp_observation;
+
+#define TRAPEZE_GRP_MASK(p) (1ul << (p))
+/* Fits the parameters selected by mask (0: all) to every measured value by
+ * nonlinear least squares on relative residuals (the generic fit, the
+ * model's exact Jacobian), in stages from p: the L1 constants (mu, eta1,
+ * theta) on L2 accesses, the L2 constants (nu, eta2, retain2) on DRAM
+ * reads, the timing constants on cycles from a linear least-squares start,
+ * then all of them on every value. p: start in, fitted values and standard
+ * errors out. With folds >= 2, also the k-fold cross-validated error
+ * (observation i held out in fold i mod k; rep->cv_mape_pct,
+ * rep->cv_max_ape_pct). Models keep their own parameters (set them with
+ * trapeze_grp_set_params). */
+trapeze_status trapeze_grp_fit(const trapeze_grp_observation *obs, int n, unsigned long mask,
+                               int folds, trapeze_grp_params *p, trapeze_calib_report *rep,
+                               trapeze_error *err);
+
+/* A kernel's grouping problem on a GPU (sampler/: the simulator joined to
+ * the model): the locality graph and machine of one launch of a built-in
+ * kernel ("name=value" parameters), the model's view of the simulator's
+ * policies, and simulations of that launch alone (caches cold). */
+typedef struct trapeze_grp_problem trapeze_grp_problem;
+
+trapeze_status trapeze_grp_problem_builtin(const char *gpu_config_path, const char *kernel,
+                                           char *const *params, int n_params, int launch,
+                                           trapeze_grp_problem **out, trapeze_error *err);
+void trapeze_grp_problem_destroy(trapeze_grp_problem *pb);
+const trapeze_locality_graph *trapeze_grp_problem_graph(const trapeze_grp_problem *pb);
+const trapeze_grp_machine *trapeze_grp_problem_machine(const trapeze_grp_problem *pb);
+/* The grouping policy rr, bcs, mst, kway or rbts places (PAVER's group
+ * lists: list k to SM k mod n_sm), as the model predicts it; EINVAL for a
+ * dynamic policy (chen). */
+trapeze_status trapeze_grp_problem_policy_grouping(const trapeze_grp_problem *pb,
+                                                   const trapeze_grp_model *m,
+                                                   const char *policy, trapeze_grouping *out,
+                                                   trapeze_error *err);
+
+typedef struct trapeze_grp_measured {
+    double cycles;
+    double l2_accesses;       /* L2 read accesses (the loads' L1 misses) */
+    double dram_reads;
+    double l1_hits;
+    double warp_instructions; /* the simulated work */
+    double stolen_blocks;
+} trapeze_grp_measured;
+
+/* Simulates the launch under a policy (-trapeze_tb_dispatch NAME) or, when
+ * grouping is not NULL, under the explicit policy running it. */
+trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const char *policy,
+                                            const trapeze_grouping *grouping,
+                                            trapeze_grp_measured *out, trapeze_error *err);
 
 #ifdef __cplusplus
 }

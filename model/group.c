@@ -14,13 +14,15 @@
  *   L1 (same queue, earlier, Dk = k_p - k_j >= 1):
  *     w1 = 1 while co-resident (Dk <= x - 1), then exp(-(Dk - x + 1) fbar / C1)
  *   L2 (any queue, earlier in launch order, Dr = r_p - r_j >= 1):
- *     w2 = exp(-Dr fbar / (retain2 C2))
+ *     w2 = exp(-Dr fresh / (retain2 C2)), fresh: the lines a TB adds to L2
+ *     (its footprint less its largest overlap with a TB of smaller id, mean)
  *   overlap with earlier TBs under weights w:
  *     O(w) = theta max_j w s_pj + (1 - theta) min(f_p, sum_j w s_pj)
  *     (the largest overlap is exact when TBs share one panel, the clipped
  *      sum when they share disjoint ones; theta is fitted)
- *   l1_hits   = sum_p eta1 O_p(w1)
- *   l2        = sum_p (mu f_p - eta1 O_p(w1))
+ *   l1_hits   = mu sum_p eta1 O_p(w1)
+ *   l2        = mu sum_p (f_p - eta1 O_p(w1))
+ *   (mu: L2 accesses per footprint line; a line found in L1 saves them all)
  *   dram      = sum_p nu (f_p - eta2 O_p(w2))
  *   Tc = cwave Q / x (Q: longest queue), T2 = tl2 l2, Td = tdram dram
  *   cycles    = (Tc^q + T2^q + Td^q)^(1/q), q = 1 / (1 - omega)
@@ -33,23 +35,23 @@
 #include "common/error.h"
 #include "model/group.h"
 
-static const char *const param_names[TRAPEZE_GRP_NPARAMS] = {
+const char *const grp_param_names[TRAPEZE_GRP_NPARAMS] = {
     "mu", "eta1", "eta2", "retain2", "theta", "nu", "cwave_cycles", "tl2_cycles",
     "tdram_cycles", "overlap"};
-static const double param_min[TRAPEZE_GRP_NPARAMS] = {0.1, 0, 0, 0.01, 0, 0.01, 0, 0, 0, 0};
-static const double param_max[TRAPEZE_GRP_NPARAMS] = {100, 1, 1, 100, 1, 100, 1e9, 1e3, 1e3,
+const double grp_param_min[TRAPEZE_GRP_NPARAMS] = {0.1, 0, 0, 0.01, 0, 0.01, 0, 0, 0, 0};
+const double grp_param_max[TRAPEZE_GRP_NPARAMS] = {100, 1, 1, 100, 1, 100, 1e9, 1e3, 1e3,
                                                       0.95};
 
 const char *trapeze_grp_param_name(trapeze_grp_param p)
 {
-    return (unsigned)p < TRAPEZE_GRP_NPARAMS ? param_names[p] : "?";
+    return (unsigned)p < TRAPEZE_GRP_NPARAMS ? grp_param_names[p] : "?";
 }
 
 void trapeze_grp_param_range(trapeze_grp_param p, double *lo, double *hi)
 {
     int i = (unsigned)p < TRAPEZE_GRP_NPARAMS ? (int)p : 0;
-    *lo = param_min[i];
-    *hi = param_max[i];
+    *lo = grp_param_min[i];
+    *hi = grp_param_max[i];
 }
 
 /* Uncalibrated starting values: every footprint line fetched once, shared
@@ -156,6 +158,17 @@ trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
         trapeze_grp_destroy(m);
         return s;
     }
+    /* What a TB adds to L2, about: its lines less its largest overlap with
+     * a TB of smaller id (the kernel's union, spread over its TBs). */
+    double fresh = 0;
+    for (long t = 0; t < m->n; t++) {
+        double most = 0;
+        for (long a = m->adj_start[t]; a < m->adj_start[t + 1]; a++)
+            if (m->adj_tb[a] < t && m->adj_s[a] > most)
+                most = m->adj_s[a];
+        fresh += m->f[t] > most ? m->f[t] - most : 0;
+    }
+    m->fresh = fresh / (double)m->n;
     *out = m;
     return TRAPEZE_OK;
 }
@@ -216,8 +229,8 @@ static grp_dual pnorm3(grp_dual a, grp_dual b, grp_dual c, grp_dual q)
 /* Beyond this many e-foldings a weight is dropped (below 1e-9). */
 #define MAX_EFOLD 20.7
 
-trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const trapeze_grouping *g,
-                                  grp_duals *out, trapeze_error *err)
+trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const double *params,
+                                  const trapeze_grouping *g, grp_duals *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     if (g->n_tbs != m->n || g->n_groups > m->m.n_sm)
@@ -246,11 +259,18 @@ trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const trapeze_grou
         rank[launch[r].tb] = r;
 
     grp_dual P[TRAPEZE_GRP_NPARAMS];
-    for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
-        P[k] = gd_var(m->p.value[k], GRP_VAR_PARAM0 + k);
+    for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++) {
+        /* a fit may step outside a range (its change of variable bounds
+         * only one side): held at the edge, the model stays finite */
+        double v = params[k];
+        if (v >= grp_param_min[k] && v <= grp_param_max[k])
+            P[k] = gd_var(v, GRP_VAR_PARAM0 + k);
+        else
+            P[k] = gd_const(v > grp_param_max[k] ? grp_param_max[k] : grp_param_min[k]);
+    }
     int x = m->m.tbs_per_sm;
     double e1 = m->fbar / m->m.l1_lines;                        /* e-foldings per TB, L1 */
-    grp_dual e2 = gd_div(gd_const(m->fbar / m->m.l2_lines), P[TRAPEZE_GRP_RETAIN2]);
+    grp_dual e2 = gd_div(gd_const(m->fresh / m->m.l2_lines), P[TRAPEZE_GRP_RETAIN2]);
 
     grp_dual o1_total = gd_const(0), o2_total = gd_const(0);
     double f_total = 0;
@@ -289,7 +309,9 @@ trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const trapeze_grou
     free(qlen);
 
     out->l1_hits = gd_mul(P[TRAPEZE_GRP_ETA1], o1_total);
-    out->l2 = gd_sub(gd_scale(P[TRAPEZE_GRP_MU], f_total), out->l1_hits);
+    /* a line a TB need not fetch itself saves every access to it (mu) */
+    out->l2 = gd_mul(P[TRAPEZE_GRP_MU], gd_sub(gd_const(f_total), out->l1_hits));
+    out->l1_hits = gd_mul(P[TRAPEZE_GRP_MU], out->l1_hits);
     out->dram = gd_mul(P[TRAPEZE_GRP_NU],
                        gd_sub(gd_const(f_total), gd_mul(P[TRAPEZE_GRP_ETA2], o2_total)));
     out->max_queue = (double)qmax;
@@ -312,7 +334,7 @@ trapeze_status trapeze_grp_evaluate(const trapeze_grp_model *m, const trapeze_gr
 {
     grp_duals d;
     memset(out, 0, sizeof *out);
-    trapeze_status s = grp_evaluate_duals(m, g, &d, err);
+    trapeze_status s = grp_evaluate_duals(m, m->p.value, g, &d, err);
     if (s != TRAPEZE_OK)
         return s;
     out->l1_shared_hits = d.l1_hits.v;

@@ -6,6 +6,7 @@
 #define TRAPEZE_MODEL_GROUP_H
 
 #include "model/dual.h"
+#include "model/model.h"
 #include "trapeze.h"
 
 /* Variables of the grouping model's duals: the parameter vector. (The tile
@@ -20,6 +21,7 @@ struct trapeze_grp_model {
     int grid[3];
     double *f;                /* footprint lines per TB */
     double fbar;              /* mean footprint */
+    double fresh;             /* mean lines a TB adds to L2 (see group.c) */
     long *adj_start;          /* CSR adjacency, both directions: n + 1 */
     long *adj_tb;
     double *adj_s;            /* shared lines */
@@ -33,7 +35,25 @@ typedef struct grp_duals {
     double max_queue;
 } grp_duals;
 
-trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const trapeze_grouping *g,
-                                  grp_duals *out, trapeze_error *err);
+/* The model at params (not the model's own: the fit moves them). */
+trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const double *params,
+                                  const trapeze_grouping *g, grp_duals *out, trapeze_error *err);
+
+extern const char *const grp_param_names[TRAPEZE_GRP_NPARAMS];
+extern const double grp_param_min[TRAPEZE_GRP_NPARAMS], grp_param_max[TRAPEZE_GRP_NPARAMS];
+
+/* ---- behind the generic interface (group_model.c) ---- */
+
+typedef enum { GRP_OUT_CYCLES, GRP_OUT_L2, GRP_OUT_DRAM, GRP_NOUTPUTS } grp_output;
+
+/* One observable of one grouping: the instance a fit point holds. */
+typedef struct grp_instance {
+    const trapeze_grp_model *model;
+    const trapeze_grouping *grouping;
+    grp_output output;
+} grp_instance;
+
+extern const trapeze_model_ops grp_model_ops;
+trapeze_model grp_as_model(const grp_instance *inst);
 
 #endif

@@ -246,8 +246,8 @@ static int add_shape(shape *list, int n, int max, const relax *r, int gx, int gy
 trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
                                     const trapeze_grouping *candidates,
                                     const char *const *candidate_names, int n_candidates,
-                                    trapeze_grouping *out, trapeze_grp_choice *choice,
-                                    trapeze_error *err)
+                                    double margin, trapeze_grouping *out,
+                                    trapeze_grp_choice *choice, trapeze_error *err)
 {
     memset(choice, 0, sizeof *choice);
     memset(out, 0, sizeof *out);
@@ -325,17 +325,25 @@ trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
         return r.status;
     snprintf(choice->source, sizeof choice->source, "tiles");
     int winner = -1;
+    trapeze_grp_eval first;
     for (int c = 0; c < n_candidates; c++) {
         trapeze_grp_eval e;
         trapeze_status s = trapeze_grp_evaluate(m, &candidates[c], &e, err);
         if (s != TRAPEZE_OK)
             return s;
         choice->model_evaluations++;
+        if (c == 0)
+            first = e;
         if (e.cycles < best) {
             best = e.cycles;
             winner = c;
             choice->eval = e;
         }
+    }
+    /* the default stays unless beaten by more than the margin */
+    if (n_candidates > 0 && winner != 0 && !(best < first.cycles * (1 - margin))) {
+        winner = 0;
+        choice->eval = first;
     }
     if (winner >= 0) {
         snprintf(choice->source, sizeof choice->source, "%s",

@@ -1,0 +1,305 @@
+/*
+ * cmd_group.c - `trapeze group`: choose a TB grouping for one launch of a
+ * built-in kernel with the calibrated grouping model, write it as a
+ * grouping file, and print its predicted and simulated cycles and L2
+ * accesses beside the simulator's policies (rr, bcs, chen, mst, kway,
+ * rbts). Argument handling and printing only; the model is model/group*.c,
+ * the joining to the simulator sampler/group_problem.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "common/text.h"
+#include "trapeze.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: trapeze group --gpu FILE KERNEL [name=value ...] [--launch N]\n"
+            "                     [--calibration FILE] [--out GROUPING] [--csv FILE]\n"
+            "                     [--no-sim]\n"
+            "\n"
+            "Chooses which thread blocks (TBs) share an SM's group queue, and in what\n"
+            "order, for one launch of a built-in kernel (trapeze sim --list): the\n"
+            "grouping model (docs/grouping.md) predicts L2 accesses, DRAM reads and\n"
+            "cycles from the kernel's locality graph, the caches and the occupancy; a\n"
+            "relaxation over tile shapes is optimized with NLopt, rounded and refined,\n"
+            "and the simulator's own policies compete as candidates. Prints the\n"
+            "chosen grouping's predicted and simulated cycles and L2 accesses beside\n"
+            "round-robin (rr), BCS, Chen's dispatch, MST-TS, k-way-TS and RB-TS.\n"
+            "\n"
+            "  --gpu FILE           GPU configuration (gpgpusim.config syntax)\n"
+            "  --launch N           which launch of the kernel (0 first; default 0)\n"
+            "  --calibration FILE   the model's constants ([group] section); without it\n"
+            "                       they are fitted to the simulations of rr, bcs, mst,\n"
+            "                       kway and rbts (with --no-sim: the GPU's\n"
+            "                       data/calibrations/NAME-group.ini, else defaults)\n"
+            "  --save-calibration FILE  write the constants used\n"
+            "  --out GROUPING       write the chosen grouping (CSV tb,group,order), for\n"
+            "                       trapeze sim --grouping GROUPING\n"
+            "  --csv FILE           one row per policy: predicted and simulated figures\n"
+            "  --margin PCT         another grouping replaces round-robin only when\n"
+            "                       predicted faster by more than PCT%% (default 1)\n"
+            "  --no-sim             predictions only (no simulation)\n");
+}
+
+#define N_POLICIES 7
+static const char *const policies[N_POLICIES] = {"rr", "bcs", "chen", "mst", "kway", "rbts",
+                                                 "optimized"};
+
+typedef struct {
+    int predicted, simulated;
+    trapeze_grp_eval pred;
+    trapeze_grp_measured sim;
+} row;
+
+static const char *const csv_columns[] = {
+    "gpu", "kernel", "launch", "policy", "pred_cycles", "pred_l2_accesses", "pred_dram_reads",
+    "sim_cycles", "sim_l2_accesses", "sim_dram_reads", "sim_l1_hits"};
+
+static trapeze_status write_csv(const char *path, const char *gpu, const char *kernel,
+                                int launch, const row *rows, trapeze_error *err)
+{
+    trapeze_csv_out *csv;
+    trapeze_status s = trapeze_csv_create(path, csv_columns, 11, &csv, err);
+    for (int i = 0; !s && i < N_POLICIES; i++) {
+        const row *r = &rows[i];
+        trapeze_csv_text(csv, gpu);
+        trapeze_csv_text(csv, kernel);
+        trapeze_csv_number(csv, launch);
+        trapeze_csv_text(csv, policies[i]);
+        const double v[7] = {r->pred.cycles, r->pred.l2_accesses, r->pred.dram_reads,
+                             r->sim.cycles, r->sim.l2_accesses, r->sim.dram_reads,
+                             r->sim.l1_hits};
+        for (int k = 0; k < 7; k++) {
+            int have = k < 3 ? r->predicted : r->simulated;
+            if (have)
+                trapeze_csv_number(csv, v[k]);
+            else
+                trapeze_csv_text(csv, "");
+        }
+        s = trapeze_csv_end_row(csv, err);
+    }
+    if (s) {
+        trapeze_csv_abort(csv);
+        return s;
+    }
+    return trapeze_csv_commit(csv, err);
+}
+
+static void print_table(const row *rows, const trapeze_grp_choice *ch, int simulated)
+{
+    printf("%-10s %14s %14s %14s %14s %9s\n", "policy", "pred_cycles", "pred_L2",
+           simulated ? "sim_cycles" : "", simulated ? "sim_L2" : "",
+           simulated ? "vs_rr" : "");
+    for (int i = 0; i < N_POLICIES; i++) {
+        const row *r = &rows[i];
+        printf("%-10s", policies[i]);
+        if (r->predicted)
+            printf(" %14.0f %14.0f", r->pred.cycles, r->pred.l2_accesses);
+        else
+            printf(" %14s %14s", "-", "-");
+        if (r->simulated)
+            printf(" %14.0f %14.0f %+8.2f%%", r->sim.cycles, r->sim.l2_accesses,
+                   100.0 * (r->sim.cycles / rows[0].sim.cycles - 1));
+        printf("\n");
+    }
+    if (!strcmp(ch->source, "tiles"))
+        printf("optimized: tiles of %d x %d TBs, %s tile order (relaxation: %.2f x %.2f)\n",
+               ch->gx, ch->gy, ch->tile_order ? "column-major" : "row-major",
+               ch->gx_continuous, ch->gy_continuous);
+    else
+        printf("optimized: the %s grouping (no tile shape predicted better)\n", ch->source);
+    printf("model evaluations: %d groupings, %d NLopt steps\n", ch->model_evaluations,
+           ch->nlopt_evaluations);
+}
+
+/* data/calibrations/NAME-group.ini for gpu config .../NAME.config, if present. */
+static int default_calibration(const char *gpu, char *out, size_t size)
+{
+    const char *base = strrchr(gpu, '/');
+    base = base ? base + 1 : gpu;
+    char name[128], rel[256];
+    snprintf(name, sizeof name, "%s", base);
+    char *dot = strrchr(name, '.');
+    if (dot)
+        *dot = '\0';
+    snprintf(rel, sizeof rel, "calibrations/%s-group.ini", name);
+    cli_data_path(rel, out, size);
+    return access(out, R_OK) == 0;
+}
+
+int cli_group(int argc, char **argv)
+{
+    const char *gpu = NULL, *kernel = NULL, *calib = NULL, *out_path = NULL, *csv = NULL;
+    const char *save_calib = NULL;
+    /* with five samples: the L1 and DRAM scales and the three times; the
+     * sharing shapes (eta2, retain2, theta) and omega keep their defaults */
+    const unsigned long fit_mask =
+        TRAPEZE_GRP_MASK(TRAPEZE_GRP_MU) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_ETA1) |
+        TRAPEZE_GRP_MASK(TRAPEZE_GRP_NU) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_CWAVE) |
+        TRAPEZE_GRP_MASK(TRAPEZE_GRP_TL2) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_TDRAM);
+    long launch = 0;
+    double margin = 0.01;
+    int no_sim = 0, n_params = 0, rc = 2;
+    char **params = calloc((size_t)argc + 1, sizeof *params);
+    if (!params)
+        return 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            free(params);
+            return 0;
+        } else if (!strcmp(a, "--gpu") || !strcmp(a, "--launch") || !strcmp(a, "--calibration") ||
+                   !strcmp(a, "--out") || !strcmp(a, "--csv") || !strcmp(a, "--margin") ||
+                   !strcmp(a, "--save-calibration")) {
+            if (i + 1 >= argc) {
+                rc = cli_usage_error("group", "%s needs a value", a);
+                goto out;
+            }
+            const char *v = argv[++i];
+            if (!strcmp(a, "--gpu"))
+                gpu = v;
+            else if (!strcmp(a, "--calibration"))
+                calib = v;
+            else if (!strcmp(a, "--out"))
+                out_path = v;
+            else if (!strcmp(a, "--csv"))
+                csv = v;
+            else if (!strcmp(a, "--save-calibration"))
+                save_calib = v;
+            else if (!strcmp(a, "--margin")) {
+                if (!trapeze_parse_double(v, &margin) || margin < 0 || margin >= 100) {
+                    rc = cli_usage_error("group", "--margin %s: expected a percentage in [0, 100)", v);
+                    goto out;
+                }
+                margin /= 100;
+            }
+            else if (!trapeze_parse_long(v, &launch) || launch < 0 || launch > 1000000) {
+                rc = cli_usage_error("group", "--launch %s: expected a launch index >= 0", v);
+                goto out;
+            }
+        } else if (!strcmp(a, "--no-sim")) {
+            no_sim = 1;
+        } else if (a[0] == '-' && a[1] == '-') {
+            rc = cli_usage_error("group", "unknown option %s", a);
+            goto out;
+        } else if (!kernel) {
+            kernel = a;
+        } else {
+            params[n_params++] = argv[i];
+        }
+    }
+    if (!gpu || !kernel) {
+        rc = cli_usage_error("group", "%s", !gpu ? "--gpu FILE is required" : "no KERNEL given");
+        goto out;
+    }
+    rc = 1;
+    trapeze_error err = {0};
+    trapeze_grp_params p;
+    char calib_path[1024];
+    if (!calib && no_sim && default_calibration(gpu, calib_path, sizeof calib_path))
+        calib = calib_path;
+    if (calib ? trapeze_grp_params_load(calib, &p, &err) != TRAPEZE_OK
+              : (trapeze_grp_params_default(&p), 0)) {
+        fprintf(stderr, "trapeze group: %s\n", err.message);
+        goto out;
+    }
+    if (!calib && no_sim)
+        fprintf(stderr, "note: no calibration for this GPU; the model's constants are uncalibrated defaults\n");
+    trapeze_grp_problem *pb = NULL;
+    trapeze_grp_model *m = NULL;
+    trapeze_grouping cand[5], best;
+    memset(cand, 0, sizeof cand);
+    memset(&best, 0, sizeof best);
+    const char *cand_names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
+    row rows[N_POLICIES];
+    memset(rows, 0, sizeof rows);
+    trapeze_grp_choice ch;
+    memset(&ch, 0, sizeof ch);
+    trapeze_calib_report rep;
+    memset(&rep, 0, sizeof rep);
+    int fitted = 0;
+    trapeze_status s = trapeze_grp_problem_builtin(gpu, kernel, params, n_params, (int)launch,
+                                                   &pb, &err);
+    if (!s)
+        s = trapeze_grp_create(trapeze_grp_problem_graph(pb), trapeze_grp_problem_machine(pb),
+                               &p, &m, &err);
+    for (int c = 0; !s && c < 5; c++)
+        s = trapeze_grp_problem_policy_grouping(pb, m, cand_names[c], &cand[c], &err);
+    /* the simulator's policies first: they are the comparison and, without a
+     * calibration file, the samples the model is fitted to */
+    for (int i = 0; !s && !no_sim && i < N_POLICIES - 1; i++) {
+        if (isatty(2))
+            fprintf(stderr, "\rsimulating %s (%d of %d)...", policies[i], i + 1, N_POLICIES);
+        s = trapeze_grp_problem_simulate(pb, policies[i], NULL, &rows[i].sim, &err);
+        rows[i].simulated = 1;
+    }
+    if (!s && !calib && !no_sim) {
+        /* rr bcs mst kway rbts: the policies with a fixed grouping */
+        trapeze_grp_observation obs[5];
+        const int row_of[5] = {0, 1, 3, 4, 5};
+        for (int c = 0; c < 5; c++)
+            obs[c] = (trapeze_grp_observation){m, &cand[c], rows[row_of[c]].sim.cycles,
+                                               rows[row_of[c]].sim.l2_accesses,
+                                               rows[row_of[c]].sim.dram_reads};
+        s = trapeze_grp_fit(obs, 5, fit_mask, 5, &p, &rep, &err);
+        if (!s) {
+            trapeze_grp_set_params(m, &p);
+            fitted = 1;
+        }
+    }
+    if (!s && save_calib)
+        s = trapeze_grp_params_save(save_calib, &p, &err);
+    if (!s)
+        s = trapeze_grp_optimize(m, cand, cand_names, 5, margin, &best, &ch, &err);
+    if (!s && out_path)
+        s = trapeze_grouping_save(out_path, &best, &err);
+    /* predictions: rr bcs (chen: dynamic) mst kway rbts optimized */
+    const trapeze_grouping *pred_of[N_POLICIES] = {&cand[0], &cand[1], NULL, &cand[2],
+                                                   &cand[3], &cand[4], &best};
+    for (int i = 0; !s && i < N_POLICIES; i++)
+        if (pred_of[i]) {
+            s = trapeze_grp_evaluate(m, pred_of[i], &rows[i].pred, &err);
+            rows[i].predicted = 1;
+        }
+    if (!s && !no_sim) {
+        if (isatty(2))
+            fprintf(stderr, "\rsimulating optimized (%d of %d)...", N_POLICIES, N_POLICIES);
+        s = trapeze_grp_problem_simulate(pb, NULL, &best, &rows[N_POLICIES - 1].sim, &err);
+        rows[N_POLICIES - 1].simulated = 1;
+    }
+    if (isatty(2) && !no_sim)
+        fprintf(stderr, "\r%40s\r", "");
+    if (!s) {
+        const trapeze_locality_graph *g = trapeze_grp_problem_graph(pb);
+        const trapeze_grp_machine *mc = trapeze_grp_problem_machine(pb);
+        printf("kernel %s launch %ld: %ld TBs (grid %d x %d x %d), %d SMs x %d co-resident TBs\n",
+               kernel, launch, g->n_tbs, g->grid[0], g->grid[1], g->grid[2], mc->n_sm,
+               mc->tbs_per_sm);
+        printf("model constants: %s\n", p.source);
+        if (fitted)
+            printf("fitted to rr, bcs, mst, kway, rbts: rms error %.2f%%, cross-validated %.2f%% (max %.2f%%)\n",
+                   100 * rep.rms_rel_error, rep.cv_mape_pct, rep.cv_max_ape_pct);
+        print_table(rows, &ch, !no_sim);
+        if (csv)
+            s = write_csv(csv, gpu, kernel, (int)launch, rows, &err);
+    }
+    if (s)
+        fprintf(stderr, "trapeze group: %s\n", err.message);
+    else
+        rc = 0;
+    for (int c = 0; c < 5; c++)
+        trapeze_grouping_free(&cand[c]);
+    trapeze_grouping_free(&best);
+    trapeze_grp_destroy(m);
+    trapeze_grp_problem_destroy(pb);
+out:
+    free(params);
+    return rc;
+}

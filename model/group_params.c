@@ -1,0 +1,82 @@
+/*
+ * group_params.c - the grouping model's calibration file: [group] name =
+ * value (and name_stderr) for each constant, [meta] source. Absent names
+ * keep their default; an unknown name or section is an error naming file
+ * and line. Must not evaluate the model.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "common/ini.h"
+#include "model/group.h"
+
+static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *section,
+                             const char *key, const char *value, trapeze_error *err)
+{
+    trapeze_grp_params *p = user;
+    if (strcmp(section, "meta") == 0) {
+        if (strcmp(key, "source") == 0)
+            snprintf(p->source, sizeof p->source, "%s", value);
+        return TRAPEZE_OK;   /* other [meta] keys are notes */
+    }
+    if (strcmp(section, "group") != 0)
+        return trapeze_fail(err, TRAPEZE_EPARSE,
+                            "%s:%d: [%s] %s: unknown section (expected [group] or [meta])",
+                            at->path, at->line, section, key);
+    for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++) {
+        size_t len = strlen(grp_param_names[k]);
+        if (strncmp(key, grp_param_names[k], len) != 0)
+            continue;
+        if (key[len] == '\0')
+            return trapeze_ini_double(at, section, key, value, grp_param_min[k],
+                                      grp_param_max[k], &p->value[k], err);
+        if (strcmp(key + len, "_stderr") == 0)
+            return trapeze_ini_double(at, section, key, value, 0, 1e300, &p->stderr_[k], err);
+    }
+    return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: [group] %s: unknown key", at->path,
+                        at->line, key);
+}
+
+trapeze_status trapeze_grp_params_load(const char *path, trapeze_grp_params *p,
+                                       trapeze_error *err)
+{
+    trapeze_grp_params_default(p);
+    snprintf(p->source, sizeof p->source, "%s", path);
+    return trapeze_ini_parse(path, on_key, p, err);
+}
+
+trapeze_status trapeze_grp_params_save(const char *path, const trapeze_grp_params *p,
+                                       trapeze_error *err)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+    fprintf(f, "; Trapeze calibration of the TB grouping model (docs/grouping.md)\n");
+    fprintf(f, "[meta]\nsource = %s\n\n[group]\n", p->source);
+    for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++) {
+        fprintf(f, "%s = %.17g\n", grp_param_names[k], p->value[k]);
+        if (p->stderr_[k] > 0)
+            fprintf(f, "%s_stderr = %.17g\n", grp_param_names[k], p->stderr_[k]);
+    }
+    errno = 0;
+    int failed = ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0;
+    int e = errno;
+    if (fclose(f) != 0 && !failed) {
+        failed = 1;
+        e = errno;
+    }
+    if (!failed && rename(tmp, path) != 0) {
+        failed = 1;
+        e = errno;
+    }
+    if (failed) {
+        remove(tmp);
+        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path, strerror(e ? e : EIO));
+    }
+    return TRAPEZE_OK;
+}

@@ -1,0 +1,203 @@
+/*
+ * group_fit.c - calibrating the grouping model: every measured observable
+ * of every observed grouping becomes one point of the generic fit
+ * (sampler/fit.c) through the model's ops table (model/group_model.c).
+ * Owns the mapping from observations to fit points only.
+ */
+#include <gsl/gsl_linalg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "model/group.h"
+#include "sampler/fit.h"
+
+/* The fit points of the outputs in `outputs` (bit per grp_output). */
+static int make_points(const trapeze_grp_observation *obs, int n, unsigned outputs,
+                       grp_instance *inst, trapeze_fit_point *pts)
+{
+    int np = 0;
+    for (int i = 0; i < n; i++) {
+        const double measured[GRP_NOUTPUTS] = {obs[i].cycles, obs[i].l2_accesses,
+                                               obs[i].dram_reads};
+        for (int o = 0; o < GRP_NOUTPUTS; o++) {
+            if (!(outputs >> o & 1) || !(measured[o] > 0))
+                continue;
+            inst[np] = (grp_instance){obs[i].model, obs[i].grouping, (grp_output)o};
+            pts[np].model = grp_as_model(&inst[np]);
+            pts[np].measured = measured[o];
+            np++;
+        }
+    }
+    return np;
+}
+
+/* Starting values of the timing constants: cycles ~ cwave Q/x + tl2 l2 +
+ * tdram dram (omega = 0, the sum) by linear least squares on relative
+ * residuals, at the current cache constants. A coefficient that comes out
+ * non-positive keeps its old value. Without it the trust region starts
+ * where one time dominates the others and can step into overflow. */
+static void timing_start(const trapeze_grp_observation *obs, int n, trapeze_grp_params *p)
+{
+    double A[3][3] = {{0}}, b[3] = {0};
+    int used = 0;
+    for (int i = 0; i < n; i++) {
+        grp_duals d;
+        if (!(obs[i].cycles > 0) ||
+            grp_evaluate_duals(obs[i].model, p->value, obs[i].grouping, &d, NULL))
+            continue;
+        double x[3] = {d.max_queue / obs[i].model->m.tbs_per_sm, d.l2.v, d.dram.v};
+        for (int r = 0; r < 3; r++) {
+            x[r] /= obs[i].cycles;
+        }
+        for (int r = 0; r < 3; r++) {
+            b[r] += x[r];
+            for (int c = 0; c < 3; c++)
+                A[r][c] += x[r] * x[c];
+        }
+        used++;
+    }
+    if (used < 3)
+        return;
+    gsl_matrix_view Am = gsl_matrix_view_array(&A[0][0], 3, 3);
+    gsl_vector_view bv = gsl_vector_view_array(b, 3);
+    gsl_vector *sol = gsl_vector_alloc(3);
+    gsl_permutation *perm = gsl_permutation_alloc(3);
+    int sign;
+    if (sol && perm && gsl_linalg_LU_decomp(&Am.matrix, perm, &sign) == GSL_SUCCESS &&
+        gsl_linalg_LU_solve(&Am.matrix, perm, &bv.vector, sol) == GSL_SUCCESS) {
+        const int k[3] = {TRAPEZE_GRP_CWAVE, TRAPEZE_GRP_TL2, TRAPEZE_GRP_TDRAM};
+        for (int r = 0; r < 3; r++) {
+            double v = gsl_vector_get(sol, r);
+            if (v > grp_param_min[k[r]] && v < grp_param_max[k[r]] && isfinite(v))
+                p->value[k[r]] = v;
+        }
+    }
+    gsl_vector_free(sol);
+    gsl_permutation_free(perm);
+}
+
+/* One stage: the parameters of `mask` on the values of `outputs`. */
+static trapeze_status fit_stage(const trapeze_grp_observation *obs, int n, unsigned outputs,
+                                unsigned long mask, grp_instance *inst, trapeze_fit_point *pts,
+                                trapeze_grp_params *p, trapeze_calib_report *rep,
+                                trapeze_error *err)
+{
+    int np = make_points(obs, n, outputs, inst, pts);
+    int nfit = 0;
+    for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
+        nfit += (int)(mask >> k & 1);
+    if (nfit == 0 || np <= nfit)
+        return TRAPEZE_OK;   /* nothing to learn here, or too little: the joint fit decides */
+    return trapeze_model_fit(pts, np, mask, p->value, p->stderr_, rep, err);
+}
+
+static trapeze_status cross_validate(const trapeze_grp_observation *obs, int n,
+                                     unsigned long mask, int folds, const double *start,
+                                     trapeze_calib_report *rep, trapeze_error *err);
+
+trapeze_status trapeze_grp_fit(const trapeze_grp_observation *obs, int n, unsigned long mask,
+                               int folds, trapeze_grp_params *p, trapeze_calib_report *rep,
+                               trapeze_error *err)
+{
+    if (n < 1)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "grouping fit: no observations");
+    if (mask == 0)
+        mask = (1ul << TRAPEZE_GRP_NPARAMS) - 1;
+    grp_instance *inst = calloc((size_t)n * GRP_NOUTPUTS, sizeof *inst);
+    trapeze_fit_point *pts = calloc((size_t)n * GRP_NOUTPUTS, sizeof *pts);
+    if (!inst || !pts) {
+        free(inst);
+        free(pts);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping fit: out of memory");
+    }
+    trapeze_calib_report local;
+    if (!rep)
+        rep = &local;
+    memset(rep, 0, sizeof *rep);
+    double start[TRAPEZE_GRP_NPARAMS];
+    memcpy(start, p->value, sizeof start);
+    /* Staged, each stage from the last one's values: the L1 constants on
+     * L2 accesses, the L2 constants on DRAM reads, the timing constants on
+     * cycles (from a linear start), then everything on everything. */
+    const unsigned long l1 = TRAPEZE_GRP_MASK(TRAPEZE_GRP_MU) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_ETA1) |
+                             TRAPEZE_GRP_MASK(TRAPEZE_GRP_THETA);
+    const unsigned long l2 = TRAPEZE_GRP_MASK(TRAPEZE_GRP_NU) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_ETA2) |
+                             TRAPEZE_GRP_MASK(TRAPEZE_GRP_RETAIN2);
+    const unsigned long timing = TRAPEZE_GRP_MASK(TRAPEZE_GRP_CWAVE) |
+                                 TRAPEZE_GRP_MASK(TRAPEZE_GRP_TL2) |
+                                 TRAPEZE_GRP_MASK(TRAPEZE_GRP_TDRAM) |
+                                 TRAPEZE_GRP_MASK(TRAPEZE_GRP_OVERLAP);
+    trapeze_status s = fit_stage(obs, n, 1u << GRP_OUT_L2, mask & l1, inst, pts, p, NULL, err);
+    if (!s)
+        s = fit_stage(obs, n, 1u << GRP_OUT_DRAM, mask & l2, inst, pts, p, NULL, err);
+    if (!s && (mask & timing)) {
+        trapeze_grp_params lin = *p;
+        timing_start(obs, n, &lin);
+        for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
+            if (mask & timing & TRAPEZE_GRP_MASK(k))
+                p->value[k] = lin.value[k];
+        s = fit_stage(obs, n, 1u << GRP_OUT_CYCLES, mask & timing, inst, pts, p, NULL, err);
+    }
+    int np = make_points(obs, n, (1u << GRP_NOUTPUTS) - 1, inst, pts);
+    if (!s && !np)
+        s = trapeze_fail(err, TRAPEZE_EINVAL, "grouping fit: nothing measured");
+    if (!s)
+        s = trapeze_model_fit(pts, np, mask, p->value, p->stderr_, rep, err);
+    free(inst);
+    free(pts);
+    if (!s && folds >= 2 && n >= folds)
+        s = cross_validate(obs, n, mask, folds, start, rep, err);
+    if (!s)
+        snprintf(p->source, sizeof p->source, "fitted to %d observations (%d values)", n, np);
+    return s;
+}
+
+/* k-fold cross-validation by whole observations (observation i is in fold
+ * i mod k): each fold is fitted, staged, from `start` on the others, and
+ * every measured value of its held-out groupings is predicted. */
+static trapeze_status cross_validate(const trapeze_grp_observation *obs, int n,
+                                     unsigned long mask, int folds, const double *start,
+                                     trapeze_calib_report *rep, trapeze_error *err)
+{
+    trapeze_grp_observation *train = malloc((size_t)n * sizeof *train);
+    if (!train)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping fit: out of memory");
+    double sum = 0, worst = 0;
+    int count = 0;
+    trapeze_status s = TRAPEZE_OK;
+    for (int f = 0; f < folds && !s; f++) {
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (i % folds != f)
+                train[m++] = obs[i];
+        trapeze_grp_params p;
+        memset(&p, 0, sizeof p);
+        memcpy(p.value, start, sizeof p.value);
+        s = trapeze_grp_fit(train, m, mask, 0, &p, NULL, err);
+        for (int i = f; !s && i < n; i += folds) {
+            grp_duals d;
+            if ((s = grp_evaluate_duals(obs[i].model, p.value, obs[i].grouping, &d, err)))
+                break;
+            const double pred[GRP_NOUTPUTS] = {d.cycles.v, d.l2.v, d.dram.v};
+            const double meas[GRP_NOUTPUTS] = {obs[i].cycles, obs[i].l2_accesses,
+                                               obs[i].dram_reads};
+            for (int o = 0; o < GRP_NOUTPUTS; o++) {
+                if (!(meas[o] > 0))
+                    continue;
+                double e = 100.0 * fabs(pred[o] - meas[o]) / meas[o];
+                sum += e;
+                worst = e > worst ? e : worst;
+                count++;
+            }
+        }
+    }
+    free(train);
+    if (!s) {
+        rep->cv_mape_pct = count ? sum / count : 0;
+        rep->cv_max_ape_pct = worst;
+    }
+    return s;
+}

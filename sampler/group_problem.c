@@ -1,0 +1,262 @@
+/*
+ * group_problem.c - a kernel's TB grouping problem on a GPU, where the
+ * simulator meets the grouping model: the locality graph and the machine
+ * (SMs, co-resident TBs, L1 and L2 lines) the model needs, the model's view
+ * of each simulator policy's grouping, and simulations of one launch under
+ * a policy or an explicit grouping (the samples and the ground truth).
+ * Owns the joining only: the equations are model/'s, the dispatch sim/'s.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "common/text.h"
+#include "sim/core/gpu_sim.h"
+#include "sim/locality/locality.h"
+#include "sim/mem/mem_config.h"
+
+#define MAX_LAUNCHES 64
+
+struct trapeze_grp_problem {
+    char gpu_path[512];
+    char *cfg_text;                   /* the GPU config, to which a policy line is added */
+    const sim_builtin *builtin;
+    long p[SIM_BUILTIN_MAX_PARAMS];
+    int launch;
+    trapeze_locality_graph graph;
+    trapeze_grp_machine machine;
+};
+
+void trapeze_grp_problem_destroy(trapeze_grp_problem *pb)
+{
+    if (!pb)
+        return;
+    free(pb->cfg_text);
+    trapeze_locality_graph_free(&pb->graph);
+    free(pb);
+}
+
+const trapeze_locality_graph *trapeze_grp_problem_graph(const trapeze_grp_problem *pb)
+{
+    return &pb->graph;
+}
+
+const trapeze_grp_machine *trapeze_grp_problem_machine(const trapeze_grp_problem *pb)
+{
+    return &pb->machine;
+}
+
+/* The GPU config with `-trapeze_tb_dispatch policy` (NULL: as is) and
+ * `-trapeze_tb_grouping file` (NULL: none) added. */
+static trapeze_status config_with(const trapeze_grp_problem *pb, const char *policy,
+                                  const char *grouping_file, trapeze_config **out,
+                                  trapeze_error *err)
+{
+    size_t n = strlen(pb->cfg_text) + 256;
+    char *text = malloc(n);
+    if (!text)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    snprintf(text, n, "%s\n%s%s\n%s%s\n", pb->cfg_text, policy ? "-trapeze_tb_dispatch " : "",
+             policy ? policy : "", grouping_file ? "-trapeze_tb_grouping " : "",
+             grouping_file ? grouping_file : "");
+    trapeze_status s = trapeze_config_parse(text, pb->gpu_path, out, err);
+    free(text);
+    return s;
+}
+
+/* The launch's kernel built for the config's SMs (ks holds MAX_LAUNCHES). */
+static trapeze_status build_launch(const trapeze_grp_problem *pb, const sim_core_config *core,
+                                   sim_kernel **ks, int *nk, trapeze_error *err)
+{
+    trapeze_status s = pb->builtin->build(core, pb->p, ks, MAX_LAUNCHES, nk, err);
+    if (!s && (pb->launch < 0 || pb->launch >= *nk))
+        s = trapeze_fail(err, TRAPEZE_ERANGE, "%s has %d launch%s, no launch %d",
+                         pb->builtin->name, *nk, *nk == 1 ? "" : "es", pb->launch);
+    return s;
+}
+
+static void destroy_kernels(sim_kernel **ks, int nk)
+{
+    for (int i = 0; i < nk; i++)
+        sim_kernel_destroy(ks[i]);
+    free(ks);
+}
+
+/* SMs, occupancy and cache lines as the simulator sees them. */
+static trapeze_status read_machine(trapeze_grp_problem *pb, const trapeze_config *cfg,
+                                   trapeze_error *err)
+{
+    sim_core_config core;
+    sim_mem_config mem;
+    trapeze_status s = sim_core_config_read(cfg, &core, err);
+    if (s || (s = sim_mem_config_read(cfg, core.gpu.n_sm, &mem, err)))
+        return s;
+    sim_kernel **ks = calloc(MAX_LAUNCHES, sizeof *ks);
+    int nk = 0;
+    if (!ks)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    if (!(s = build_launch(pb, &core, ks, &nk, err))) {
+        const char *why = "";
+        int x = sim_occupancy(&core, ks[pb->launch], &why);
+        if (x < 1)
+            s = trapeze_fail(err, TRAPEZE_ERANGE, "%s: one block does not fit on an SM (%s)",
+                             pb->builtin->name, why);
+        pb->machine.n_sm = core.gpu.n_sm;
+        pb->machine.tbs_per_sm = x;
+        double l1 = mem.skip_l1d ? 0 : (double)mem.l1.sets * mem.l1.assoc;
+        pb->machine.l1_lines = l1 > 0 ? l1 : 1e-3;   /* no L1: nothing survives */
+        pb->machine.l2_lines = (double)mem.l2.sets * mem.l2.assoc * mem.n_mem * mem.n_sub;
+        if (!(pb->machine.l2_lines > 0))
+            pb->machine.l2_lines = 1e-3;
+    }
+    destroy_kernels(ks, nk);
+    return s;
+}
+
+trapeze_status trapeze_grp_problem_builtin(const char *gpu_config_path, const char *kernel,
+                                           char *const *params, int n_params, int launch,
+                                           trapeze_grp_problem **out, trapeze_error *err)
+{
+    *out = NULL;
+    trapeze_grp_problem *pb = calloc(1, sizeof *pb);
+    if (!pb)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    snprintf(pb->gpu_path, sizeof pb->gpu_path, "%s", gpu_config_path);
+    pb->launch = launch;
+    pb->builtin = sim_builtin_find(kernel);
+    trapeze_status s = pb->builtin ? TRAPEZE_OK
+                                   : trapeze_fail(err, TRAPEZE_EINVAL,
+                                                  "no built-in kernel '%s' (trapeze sim --list names them)",
+                                                  kernel);
+    trapeze_config *cfg = NULL;
+    if (!s)
+        s = sim_builtin_params(pb->builtin, n_params, (char **)params, pb->p, err);
+    if (!s)
+        s = trapeze_read_file(gpu_config_path, &pb->cfg_text, err);
+    if (!s)
+        s = config_with(pb, NULL, NULL, &cfg, err);
+    if (!s)
+        s = trapeze_locality_builtin(cfg, kernel, params, n_params, launch, &pb->graph, err);
+    if (!s)
+        s = read_machine(pb, cfg, err);
+    trapeze_config_destroy(cfg);
+    if (s) {
+        trapeze_grp_problem_destroy(pb);
+        return s;
+    }
+    *out = pb;
+    return TRAPEZE_OK;
+}
+
+/* ------------------------------------------------------------ policies */
+
+/* Group lists as the model's queues: list k goes to SM k mod n_sm (the
+ * first n_sm lists are the SMs' at launch; later ones go to whichever SM
+ * finishes first, about in turn). */
+static trapeze_status lists_to_grouping(const sim_tb_groups *l, long n, int n_sm,
+                                        trapeze_grouping *out, trapeze_error *err)
+{
+    trapeze_status s = trapeze_grouping_alloc(out, n, n_sm, err);
+    long *load = calloc((size_t)n_sm, sizeof *load);
+    if (!s && !load)
+        s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    for (int k = 0; !s && k < l->n_groups; k++)
+        for (long i = l->gstart[k]; i < l->gstart[k + 1]; i++) {
+            out->group[l->ids[i]] = k % n_sm;
+            out->order[l->ids[i]] = load[k % n_sm]++;
+        }
+    free(load);
+    if (s)
+        trapeze_grouping_free(out);
+    return s;
+}
+
+trapeze_status trapeze_grp_problem_policy_grouping(const trapeze_grp_problem *pb,
+                                                   const trapeze_grp_model *m,
+                                                   const char *policy, trapeze_grouping *out,
+                                                   trapeze_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (strcmp(policy, "rr") == 0)
+        return trapeze_grp_grouping_rr(m, out, err);
+    if (strcmp(policy, "bcs") == 0)
+        return trapeze_grp_grouping_bcs(m, out, err);
+    int which = strcmp(policy, "mst") == 0 ? 0 : strcmp(policy, "kway") == 0 ? 1
+                                             : strcmp(policy, "rbts") == 0 ? 2 : -1;
+    if (which < 0)
+        return trapeze_fail(err, TRAPEZE_EINVAL,
+                            "policy '%s' has no fixed grouping the model can predict (rr, bcs, mst, kway, rbts do)",
+                            policy);
+    sim_locality_adj a;
+    sim_tb_groups l;
+    const trapeze_grp_machine *mc = &pb->machine;
+    trapeze_status s = sim_locality_adj_build(&pb->graph, &a, err);
+    if (s)
+        return s;
+    s = which == 0   ? sim_locality_mst_ts(&a, mc->n_sm, mc->tbs_per_sm, &l, err)
+        : which == 1 ? sim_locality_kway_ts(&a, mc->n_sm, &l, err)
+                     : sim_locality_rb_ts(&a, mc->tbs_per_sm, &l, err);
+    sim_locality_adj_free(&a);
+    if (s)
+        return s;
+    s = lists_to_grouping(&l, pb->graph.n_tbs, mc->n_sm, out, err);
+    sim_tb_groups_free(&l);
+    return s;
+}
+
+/* ------------------------------------------------------------ simulation */
+
+trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const char *policy,
+                                            const trapeze_grouping *grouping,
+                                            trapeze_grp_measured *out, trapeze_error *err)
+{
+    memset(out, 0, sizeof *out);
+    char path[64] = "";
+    trapeze_status s = TRAPEZE_OK;
+    if (grouping) {   /* the explicit policy reads a file: a private temporary one */
+        snprintf(path, sizeof path, "/tmp/trapeze-grouping-XXXXXX");
+        int fd = mkstemp(path);
+        if (fd < 0)
+            return trapeze_fail(err, TRAPEZE_EIO, "cannot create a temporary grouping file");
+        close(fd);
+        s = trapeze_grouping_save(path, grouping, err);
+        policy = "explicit";
+    }
+    trapeze_config *cfg = NULL;
+    sim_gpu *g = NULL;
+    sim_gpu_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.tb_grouping = grouping ? path : NULL;
+    sim_kernel **ks = calloc(MAX_LAUNCHES, sizeof *ks);
+    int nk = 0;
+    if (!s && !ks)
+        s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    if (!s)
+        s = config_with(pb, policy, grouping ? path : NULL, &cfg, err);
+    if (!s)
+        s = sim_gpu_create(cfg, &opt, &g, err);
+    if (!s)
+        s = build_launch(pb, sim_gpu_config(g), ks, &nk, err);
+    sim_kernel_stats st;
+    memset(&st, 0, sizeof st);
+    if (!s)
+        s = sim_gpu_run(g, ks[pb->launch], &st, err);
+    if (!s) {
+        out->cycles = (double)st.cycles;
+        out->l2_accesses = (double)st.mem.l2.reads;
+        out->dram_reads = (double)st.mem.dram_reads;
+        out->l1_hits = (double)st.mem.l1.hits;
+        out->warp_instructions = (double)st.total.warp_insts;
+        out->stolen_blocks = (double)st.stolen_blocks;
+    }
+    sim_kernel_stats_free(&st);
+    if (ks)
+        destroy_kernels(ks, nk);
+    sim_gpu_destroy(g);
+    trapeze_config_destroy(cfg);
+    if (path[0])
+        remove(path);
+    return s;
+}

@@ -1,0 +1,48 @@
+#!/bin/sh
+# End-to-end tests of `trapeze group`: on a 6 x 6 matrix multiply it writes a
+# grouping file holding every TB once, a CSV row per policy, and a
+# calibration that, read back, predicts the same figures without
+# simulating; the chosen grouping run by `trapeze sim --grouping` takes the
+# cycles the table gives it; bad command lines and files give one message
+# and no output.
+# Usage: sh tests/cli_group.sh build/trapeze
+. "$(dirname "$0")/lib/cli.sh"
+G=data/gpus/gtx480.config
+
+"$T" group --gpu $G matmul n=96 block=16 --out "$D/g.csv" --csv "$D/p.csv" \
+    --save-calibration "$D/c.ini" >"$D/out" 2>"$D/err" || fail "group exit status: $(cat "$D/err")"
+grep -q '36 TBs (grid 6 x 6 x 1), 15 SMs x 6 co-resident TBs' "$D/out" || fail "summary: $(cat "$D/out")"
+[ "$(head -n 1 "$D/g.csv")" = "tb,group,order" ] || fail "grouping header"
+[ "$(awk -F, 'NR > 1 { print $1 }' "$D/g.csv" | sort -n | uniq | wc -l)" -eq 36 ] \
+    || fail "grouping: every TB once"
+[ "$(wc -l <"$D/g.csv")" -eq 37 ] || fail "grouping rows"
+[ "$(head -n 1 "$D/p.csv")" = "gpu,kernel,launch,policy,pred_cycles,pred_l2_accesses,pred_dram_reads,sim_cycles,sim_l2_accesses,sim_dram_reads,sim_l1_hits" ] \
+    || fail "CSV header"
+[ "$(cut -d, -f4 "$D/p.csv" | tr '\n' ' ')" = "policy rr bcs chen mst kway rbts optimized " ] \
+    || fail "CSV policies: $(cut -d, -f4 "$D/p.csv")"
+# chen has no prediction (dynamic), every policy a simulation
+[ "$(grep ',chen,' "$D/p.csv" | cut -d, -f5)" = "" ] || fail "chen predicted"
+[ "$(awk -F, 'NR > 1 && $8 > 0' "$D/p.csv" | wc -l)" -eq 7 ] || fail "simulated rows"
+
+# the saved constants predict the same figures without simulating
+"$T" group --gpu $G matmul n=96 block=16 --calibration "$D/c.ini" --no-sim --csv "$D/q.csv" \
+    >/dev/null 2>"$D/err" || fail "--no-sim: $(cat "$D/err")"
+[ "$(cut -d, -f4-7 "$D/q.csv")" = "$(cut -d, -f4-7 "$D/p.csv")" ] || fail "predictions from the saved calibration differ"
+
+# the grouping file runs in the simulator with the cycles the table gives
+"$T" sim --gpu $G matmul n=96 block=16 --grouping "$D/g.csv" --csv "$D/s.csv" --quiet || fail "sim --grouping"
+[ "$(sed -n 2p "$D/s.csv" | cut -d, -f2)" = "$(grep ',optimized,' "$D/p.csv" | cut -d, -f8)" ] \
+    || fail "sim --grouping cycles $(sed -n 2p "$D/s.csv" | cut -d, -f2) vs the table's"
+"$T" group --help | grep -q -- '--out GROUPING' || fail "--help"
+
+expect_failure "unknown kernel" "no built-in kernel 'nope'" "$D/x.csv" \
+    "$T" group --gpu $G nope --out "$D/x.csv"
+MAX_ERR_LINES=2 expect_failure "bad margin" "--margin -1: expected a percentage" "$D/x.csv" \
+    "$T" group --gpu $G matmul --margin -1 --out "$D/x.csv"
+printf '[group]\nmu = 2\nfoo = 1\n' >"$D/bad.ini"
+expect_failure "bad calibration" "bad.ini:3: [group] foo: unknown key" "$D/x.csv" \
+    "$T" group --gpu $G matmul --calibration "$D/bad.ini" --no-sim --out "$D/x.csv"
+printf '[group]\neta1 = 3\n' >"$D/bad.ini"
+expect_failure "calibration out of range" "bad.ini:2" "$D/x.csv" \
+    "$T" group --gpu $G matmul --calibration "$D/bad.ini" --no-sim --out "$D/x.csv"
+finish cli_group
