@@ -219,6 +219,29 @@ typedef struct sim_sequence {
  * caller frees; *ran (may be NULL) counts the launches that finished. */
 trapeze_status sim_gpu_run_sequence(sim_gpu *g, const sim_sequence *seq, sim_kernel_stats *keep,
                                     int *ran, trapeze_error *err);
+/* sim_gpu_run in three parts: begin (checks, dispatch policy, blocks
+ * placed from the start cycle), step (one visited cycle; 0 once the launch
+ * ended or failed), end (statistics into st, the request check; returns
+ * the launch's status). Between steps the caller may read the GPU; it must
+ * not start another launch on it. */
+typedef struct sim_launch {
+    sim_gpu *g;
+    const sim_kernel *k;
+    sim_kernel_stats *st;
+    const struct sim_dispatch_ops *pol;
+    void *ps;
+    int per_sm;
+    uint64_t start, t, end, total, done, progress;
+    int dirty, running;
+    unsigned long iter;
+    trapeze_status status;
+} sim_launch;
+
+trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st,
+                                    sim_launch *l, trapeze_error *err);
+int sim_gpu_launch_step(sim_launch *l, trapeze_error *err);
+trapeze_status sim_gpu_launch_end(sim_launch *l, trapeze_error *err);
+
 /* The functional word at addr (atomic counters). */
 uint32_t sim_gpu_peek(const sim_gpu *g, uint64_t addr);
 uint64_t sim_gpu_cycle(const sim_gpu *g);
