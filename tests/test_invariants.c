@@ -44,7 +44,7 @@ static void waiters_off(void)
 }
 static void finite_off(void)
 {
-    sm.wwake[3] = 17; /* without its wfinite bit */
+    sm.wretry[3] = 17; /* without its wfinite bit */
     sim_sm_check_slots(&sm, 0);
 }
 static void reason_off(void)
@@ -54,7 +54,7 @@ static void reason_off(void)
 }
 static void bound_off(void)
 {
-    set_wake(&sm, 2, 40);
+    set_retry(&sm, 2, 40);
     sm.sched_next[2 % cfg.n_sched] = 50; /* would skip the warp past cycle 40 */
     sim_sm_check_slots(&sm, 0);
 }

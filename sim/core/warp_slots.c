@@ -38,10 +38,10 @@ void sim_sm_check_slots(const sim_sm *sm, uint64_t t)
         for (int r = 0; r < SIM_STALL_COUNT; r++)
             TRAPEZE_ASSERT(r == sm->wwhy[i] ? bit(sm->why[r], i) || r == SIM_STALL_IDLE
                                             : !bit(sm->why[r], i));
-        TRAPEZE_ASSERT(bit(sm->wfinite, i) == (sm->wwake[i] != SIM_NEVER));
+        TRAPEZE_ASSERT(bit(sm->wfinite, i) == (sm->wretry[i] != SIM_NEVER));
         parked += bit(sm->wldst, i);
-        if (sm->wwake[i] < earliest[i % ns])
-            earliest[i % ns] = sm->wwake[i];
+        if (sm->wretry[i] < earliest[i % ns])
+            earliest[i % ns] = sm->wretry[i];
     }
     TRAPEZE_ASSERT(parked == sm->ldst_waiters);
     for (int s = 0; s < ns; s++) {

@@ -10,10 +10,10 @@
  *  - wwhy[i] is the reason update_why derives from wstate[i] and wwait[i],
  *    and slot i's bit is set in why[wwhy[i]] (idle, the fallback reason,
  *    may lack it: a slot never used has no bit) and in no other why[r];
- *  - slot i's bit is set in wfinite iff wwake[i] != SIM_NEVER;
+ *  - slot i's bit is set in wfinite iff wretry[i] != SIM_NEVER;
  *  - ldst_waiters is the number of bits set in wldst;
  *  - no bit is set at or beyond max_warps in any of these sets;
- *  - sched_next[s] is at most the earliest wwake of scheduler s's slots
+ *  - sched_next[s] is at most the earliest wretry of scheduler s's slots
  *    (i % n_sched == s), and warp_next at most the earliest of all, or the
  *    cycle after the one just run (the issue stage's floor): a warp is never
  *    skipped past the cycle it could issue.
@@ -56,29 +56,29 @@ static inline void set_wait(sim_sm *sm, int slot, int why)
     update_why(sm, slot);
 }
 
-/* Every write of a warp's wake goes here: wfinite keeps the slots whose
- * wake is a cycle (not SIM_NEVER), the only ones wake_minima looks at. */
-static inline void set_wake(sim_sm *sm, int slot, uint64_t v)
+/* Every write of a warp's retry cycle goes here: wfinite keeps the slots whose
+ * retry is a cycle (not SIM_NEVER), the only ones retry_minima looks at. */
+static inline void set_retry(sim_sm *sm, int slot, uint64_t v)
 {
     uint64_t bit = 1ull << (slot & 63), *word = &sm->wfinite[slot >> 6];
-    sm->wwake[slot] = v;
+    sm->wretry[slot] = v;
     *word = v == SIM_NEVER ? *word & ~bit : *word | bit;
 }
 
-/* Puts the warp to sleep until the LDST queue drains. */
-static inline void ldst_sleep(sim_sm *sm, int slot)
+/* Parks the warp until the LDST queue drains. */
+static inline void ldst_park(sim_sm *sm, int slot)
 {
     uint64_t bit = 1ull << (slot & 63), *word = &sm->wldst[slot >> 6];
     set_wait(sm, slot, SIM_STALL_MEMORY);
-    set_wake(sm, slot, SIM_NEVER);
+    set_retry(sm, slot, SIM_NEVER);
     if (!(*word & bit)) {
         *word |= bit;
         sm->ldst_waiters++;
     }
 }
 
-/* A warp asked while the LDST queue is empty no longer sleeps on it. */
-static inline void ldst_wake(sim_sm *sm, int slot)
+/* A warp asked while the LDST queue is empty is no longer parked on it. */
+static inline void ldst_unpark(sim_sm *sm, int slot)
 {
     uint64_t bit = 1ull << (slot & 63), *word = &sm->wldst[slot >> 6];
     if (*word & bit) {
@@ -87,12 +87,12 @@ static inline void ldst_wake(sim_sm *sm, int slot)
     }
 }
 
-/* A warp's wake was lowered outside the issue stage: keep the SM's and its
- * scheduler's earliest wake lower bounds (a scheduler with nothing awake is
+/* A warp's retry cycle was lowered outside the issue stage: keep the SM's and its
+ * scheduler's earliest retry lower bounds (a scheduler with nothing due_now is
  * not scanned). */
-static inline void wake_lowered(sim_sm *sm, int slot)
+static inline void retry_lowered(sim_sm *sm, int slot)
 {
-    uint64_t u = sm->wwake[slot];
+    uint64_t u = sm->wretry[slot];
     uint64_t *sn = &sm->sched_next[slot % sm->cfg->n_sched];
     if (u < *sn)
         *sn = u;
