@@ -2,7 +2,8 @@
  * Tests of a launch in three parts (sim_gpu_launch_begin/step/end): stepping
  * visits strictly increasing cycles and gives the statistics sim_gpu_run
  * gives; idle cycles are skipped; a step after the end does nothing; a
- * kernel that cannot fit fails at begin.
+ * kernel that cannot fit fails at begin. The kernel's totals are the SMs'
+ * counters combined as SIM_SM_COUNTERS declares.
  */
 #include <string.h>
 
@@ -51,6 +52,31 @@ int main(void)
     CHECK(stepped.cycles == whole.cycles && stepped.total.warp_insts == whole.total.warp_insts);
     CHECK(memcmp(&stepped.total, &whole.total, sizeof whole.total) == 0);
     CHECK(sim_gpu_cycle(a) == sim_gpu_cycle(b) && sim_gpu_cycle(b) == whole.cycles);
+    /* every counter of SIM_SM_COUNTERS: the kernel's total is the SMs' sum
+     * (or maximum), as the list declares */
+    int counters = 0, nonzero = 0;
+#define SUM(acc, v) ((acc) + (v))
+#define MAX(acc, v) ((acc) > (v) ? (acc) : (v))
+#define CHECK_SCALAR(f, name, how)                                              \
+    {                                                                           \
+        uint64_t acc = 0;                                                       \
+        for (int i = 0; i < whole.n_sm; i++)                                    \
+            acc = how(acc, whole.sm[i].f);                                      \
+        CHECK(acc == whole.total.f);                                            \
+        counters++;                                                             \
+        nonzero += acc != 0;                                                    \
+    }
+#define CHECK_ARRAY(f, n, prefix, names, first, how)                            \
+    for (int j = 0; j < (n); j++) {                                             \
+        uint64_t acc = 0;                                                       \
+        for (int i = 0; i < whole.n_sm; i++)                                    \
+            acc = how(acc, whole.sm[i].f[j]);                                   \
+        CHECK(acc == whole.total.f[j]);                                         \
+        counters++;                                                             \
+    }
+    SIM_SM_COUNTERS(CHECK_SCALAR, CHECK_ARRAY)
+    CHECK(counters == (int)(sizeof whole.total / sizeof(uint64_t)));
+    CHECK(nonzero >= 5 && whole.total.max_resident_blocks < whole.total.blocks);
     sim_kernel_stats_free(&whole);
     sim_kernel_stats_free(&stepped);
 

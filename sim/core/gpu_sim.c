@@ -130,17 +130,22 @@ void sim_kernel_stats_free(sim_kernel_stats *s)
     }
 }
 
+/* A kernel's total over SMs: every counter of SIM_SM_COUNTERS summed, or
+ * its maximum taken, as the list says. */
+#define SUM(a, b) ((a) + (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
 static void add_sm_stats(sim_sm_stats *to, const sim_sm_stats *from)
 {
-    uint64_t *a = (uint64_t *)to;
-    const uint64_t *b = (const uint64_t *)from;
-    size_t n = sizeof *to / sizeof(uint64_t);
-    uint64_t max_res = to->max_resident_blocks > from->max_resident_blocks
-                           ? to->max_resident_blocks : from->max_resident_blocks;
-    for (size_t i = 0; i < n; i++)
-        a[i] += b[i];
-    to->max_resident_blocks = max_res;
+#define SIM_SM_ADD(f, name, how) to->f = how(to->f, from->f);
+#define SIM_SM_ADD_ARRAY(f, n, prefix, names, first, how)                      \
+    for (int i = 0; i < (n); i++)                                               \
+        to->f[i] = how(to->f[i], from->f[i]);
+    SIM_SM_COUNTERS(SIM_SM_ADD, SIM_SM_ADD_ARRAY)
+#undef SIM_SM_ADD
+#undef SIM_SM_ADD_ARRAY
 }
+#undef SUM
+#undef MAX
 
 /* One dispatch pass at the end of cycle t; returns blocks placed. */
 static int dispatch(sim_gpu *g, const sim_dispatch_ops *pol, void *ps, const sim_kernel *k,

@@ -119,19 +119,41 @@ typedef enum {
     SIM_STALL_COUNT
 } sim_stall;
 
+/* The SM's counters, declared once. Each line generates a field of
+ * sim_sm_stats, its CSV column(s) (sim/core/stats.c, in this order) and how
+ * the SMs' values combine into a kernel's total (gpu_sim.c):
+ *   SCALAR(field, "csv_name", SUM|MAX)   one counter;
+ *   ARRAY(field, N, "csv_prefix", names, first, SUM)   N counters, columns
+ *     csv_prefix + names[i] for i >= first (refused[0], "none", is no column).
+ * A csv_name of "" marks a counter written elsewhere in the row (the lead
+ * warp_instructions, the per-SM blocks columns). */
+#define SIM_SM_COUNTERS(SCALAR, ARRAY)                                              \
+    SCALAR(warp_insts, "", SUM)           /* issued warp instructions */            \
+    SCALAR(thread_insts, "thread_instructions", SUM) /* sum of active lanes */      \
+    SCALAR(issue_slots, "issue_slots", SUM)   /* scheduler cycles that issued */    \
+    ARRAY(stall, SIM_STALL_COUNT, "stall_", sim_stall_names, 0, SUM) /* by reason */ \
+    SCALAR(gld_insts, "global_loads", SUM)                                           \
+    SCALAR(gst_insts, "global_stores", SUM)                                          \
+    SCALAR(shld_insts, "shared_loads", SUM)                                          \
+    SCALAR(shst_insts, "shared_stores", SUM)                                         \
+    SCALAR(atomic_insts, "atomics", SUM)                                             \
+    SCALAR(mem_requests, "mem_requests", SUM) /* accepted by the memory system */   \
+    SCALAR(ldst_refused, "ldst_refused_cycles", SUM) /* head request refused */     \
+    ARRAY(refused, SIM_FAIL_COUNT, "refused_", sim_fail_names, 1, SUM) /* by cause */ \
+    SCALAR(shmem_passes, "shmem_passes", SUM) /* conflict degree summed */          \
+    SCALAR(blocks, "", SUM)                   /* blocks completed */                \
+    SCALAR(max_resident_blocks, "", MAX)                                             \
+    SCALAR(active_cycles, "sm_active_cycles", SUM) /* at least one resident block */
+
+extern const char *const sim_stall_names[SIM_STALL_COUNT]; /* memory, compute, ... */
+extern const char *const sim_fail_names[SIM_FAIL_COUNT];   /* none, line_alloc, ... */
+
 typedef struct sim_sm_stats {
-    uint64_t warp_insts;        /* issued warp instructions */
-    uint64_t thread_insts;      /* sum of active lanes */
-    uint64_t issue_slots;       /* scheduler cycles that issued */
-    uint64_t stall[SIM_STALL_COUNT];   /* scheduler cycles that did not, by reason */
-    uint64_t gld_insts, gst_insts, shld_insts, shst_insts, atomic_insts;
-    uint64_t mem_requests;      /* line requests / atomics accepted by the memory system */
-    uint64_t ldst_refused;      /* cycles the LDST unit's head request was refused */
-    uint64_t refused[SIM_FAIL_COUNT];  /* ... by cause */
-    uint64_t shmem_passes;      /* shared-memory passes (conflict degree summed) */
-    uint64_t blocks;            /* blocks completed */
-    uint64_t max_resident_blocks;
-    uint64_t active_cycles;     /* cycles with at least one resident block */
+#define SIM_SM_FIELD(f, name, how) uint64_t f;
+#define SIM_SM_ARRAY(f, n, prefix, names, first, how) uint64_t f[n];
+    SIM_SM_COUNTERS(SIM_SM_FIELD, SIM_SM_ARRAY)
+#undef SIM_SM_FIELD
+#undef SIM_SM_ARRAY
 } sim_sm_stats;
 
 typedef struct sim_kernel_stats {
