@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/assert.h"
 #include "common/error.h"
 #include "sim/mem/memsys_impl.h"
 
@@ -166,6 +167,8 @@ int sim_memsys_pop(sim_memsys *m, int sm, uint64_t cycle, sim_mem_request *done)
 {
     if (sm < 0 || sm >= m->n_sm || !sim_done_pop(&m->sm[sm].done, cycle, done))
         return 0;
+    /* request accounting: every completion answers one accepted request */
+    TRAPEZE_ASSERT(m->outstanding > 0);
     m->outstanding--;
     return 1;
 }
