@@ -18,13 +18,26 @@ SANFLAGS :=
 OPT := -O3 -g
 endif
 
+# FUZZ=1 (used by `make fuzz`): clang, libFuzzer instrumentation, ASan and
+# UBSan, into build-fuzz/. Warnings stay warnings there (-Wno-error): -Werror
+# is the gcc builds' job, and clang warns on things gcc does not (e.g. unused
+# static inline functions that a macro generates).
+ifeq ($(FUZZ),1)
+B := build-fuzz
+CC := clang
+SANFLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all \
+            -fno-omit-frame-pointer -fsanitize=fuzzer-no-link -Wno-error
+OPT := -O1 -g
+endif
+FUZZ_SECONDS ?= 30
+
 PKGS := gsl nlopt
 CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(OPT) -fPIC \
           -Iinclude -I. $(SANFLAGS) $(EXTRA_CFLAGS)
-LDLIBS := -lcsv -linih -lmetis -lnlopt -lgsl -lgslcblas -llzma -lpthread -lm
+LDLIBS := -lcsv -linih -lmetis -lnlopt -lgsl -lgslcblas -llzma -lstdc++ -lpthread -lm
 LDFLAGS := $(SANFLAGS)
 
-LIB_SRC := $(wildcard common/*.c model/*.c sim/*.c sim/core/*.c sim/mem/*.c sim/stencil/*.c sim/trace/*.c sim/locality/*.c sampler/*.c)
+LIB_SRC := $(wildcard common/*.c model/*.c sim/*.c sim/core/*.c sim/mem/*.c sim/power/*.c sim/stencil/*.c sim/trace/*.c sim/locality/*.c sampler/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 CLI_SRC := $(wildcard cli/*.c)
 # `mpirun -n N trapeze calibrate`: only cli/calib_mpi.c sees MPI, and only when
@@ -37,11 +50,16 @@ endif
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+# fuzz/fuzz_NAME.c: a libFuzzer target per parser; in `make test` each also
+# runs once over its seeds and reproducers (fuzz/driver.c) as test_fuzz_NAME.
+FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
+FUZZ_REG := $(FUZZ_SRC:fuzz/fuzz_%.c=$(B)/tests/test_fuzz_%)
+FUZZ_BIN := $(FUZZ_SRC:fuzz/fuzz_%.c=$(B)/fuzz/fuzz_%)
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 DEPS_OK := build/.deps-ok
 
-.PHONY: all test run-tests run bench notebooks install install-python uninstall clean deps
+.PHONY: all test run-tests run bench notebooks install install-python uninstall clean deps fuzz fuzz-run
 all: $(B)/libtrapeze.a $(B)/libtrapeze.so $(B)/trapeze
 
 deps: $(DEPS_OK)
@@ -75,6 +93,16 @@ $(B)/tests/%: tests/%.c tests/check.h $(B)/libtrapeze.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS)
 
+$(B)/tests/test_fuzz_%: fuzz/fuzz_%.c fuzz/driver.c fuzz/util.c fuzz/fuzz.h $(B)/libtrapeze.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ fuzz/fuzz_$*.c fuzz/driver.c fuzz/util.c $(B)/libtrapeze.a \
+	    $(LDFLAGS) $(LDLIBS)
+
+$(B)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/seed_init.c fuzz/util.c fuzz/fuzz.h $(B)/libtrapeze.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ fuzz/fuzz_$*.c fuzz/seed_init.c fuzz/util.c \
+	    $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS)
+
 $(B)/bench/%: bench/%.c bench/bench_common.h $(B)/libtrapeze.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS)
@@ -87,14 +115,25 @@ test:
 	@scripts/install-deps.sh all
 	@$(MAKE) --no-print-directory run-tests
 
-run-tests: all $(TEST_BIN)
+run-tests: all $(TEST_BIN) $(FUZZ_REG)
 	@scripts/run-tests.sh $(B)
 
+# The main job on built-in defaults: a short calibration against the
+# simulator, then the best height and sync mode of the shipped benchmarks.
 run: all
-	$(B)/trapeze ghostzone --csv $(B)/ghostzone.csv
+	@scripts/run-main-job.sh $(B)
 
 bench: all $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+# Each parser's libFuzzer target for FUZZ_SECONDS (default 30), ASan+UBSan;
+# a crash fails with the reproducer's path (scripts/fuzz.sh).
+fuzz:
+	@scripts/install-deps.sh fuzz
+	@$(MAKE) --no-print-directory FUZZ=1 fuzz-run
+
+fuzz-run: $(FUZZ_BIN)
+	@scripts/fuzz.sh $(B) $(FUZZ_SECONDS)
 
 notebooks: all
 	@scripts/install-deps.sh notebooks
@@ -128,6 +167,6 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/share/trapeze
 
 clean:
-	rm -rf build-san $(filter-out build/.deps-ok,$(wildcard build/*))
+	rm -rf build-san build-fuzz $(filter-out build/.deps-ok,$(wildcard build/*))
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -38,8 +38,9 @@ static void usage(FILE *out)
 "  --real-tiles        calibrate with Meng's real-valued T (Eq. 5.3) instead of\n"
 "                      whole tiles at whole heights\n"
 "  --structure LIST    model extensions to switch on, comma-separated: occupancy,\n"
-"                      waves, persistent_fence, fence_overlap, or 'at-size' for\n"
-"                      all four, or 'meng' for none (default); with any, the\n"
+"                      waves, persistent_fence, fence_overlap, fence_staging;\n"
+"                      'at-size' (the default) is occupancy,fence_overlap,\n"
+"                      fence_staging; 'meng' is none; with any, the\n"
 "                      fit adds tile_cycles, fence_misc_fraction,\n"
 "                      fence_cycles_per_block, fence_barrier_cycles (and\n"
 "                      overlap_fence) (docs/calibration.md)\n"
@@ -73,8 +74,8 @@ static int parse_structure(const char *list, unsigned *bits)
         {"occupancy", TRAPEZE_GZ_STRUCT_OCCUPANCY}, {"waves", TRAPEZE_GZ_STRUCT_WAVES},
         {"persistent_fence", TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE},
         {"fence_overlap", TRAPEZE_GZ_STRUCT_FENCE_OVERLAP},
-        {"at-size", TRAPEZE_GZ_STRUCT_OCCUPANCY | TRAPEZE_GZ_STRUCT_WAVES |
-                        TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE | TRAPEZE_GZ_STRUCT_FENCE_OVERLAP},
+        {"fence_staging", TRAPEZE_GZ_STRUCT_FENCE_STAGING},
+        {"at-size", TRAPEZE_GZ_STRUCT_AT_SIZE},
         {"meng", 0}};
     char buf[256];
     snprintf(buf, sizeof buf, "%s", list);
@@ -130,11 +131,11 @@ static void print_result(const trapeze_gz_params *p, const trapeze_calib_report 
     for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++) {
         printf("%-28s %14.6g %12.3g", trapeze_gz_param_name((trapeze_gz_param)k), p->value[k],
                p->stderr_[k]);
-        if (p->stderr_[k] > 0 && rep->corr_with[k] >= 0)
+        if (rep->corr_with[k] >= 0)
             printf("  %s|r| %.2f with %s", rep->at_bound[k] ? "AT BOUND, " : "",
                    fabs(rep->max_corr[k]), trapeze_gz_param_name((trapeze_gz_param)rep->corr_with[k]));
-        else if (p->stderr_[k] > 0)
-            printf("  %s", rep->at_bound[k] ? "AT BOUND" : "");
+        else if (rep->at_bound[k])
+            printf("  AT BOUND");
         putchar('\n');
     }
     printf("%d observations, %d parameters fitted, in-sample RMS %.2f%%, "
@@ -146,6 +147,9 @@ static void print_result(const trapeze_gz_params *p, const trapeze_calib_report 
                "(max %.2f%%, bias %+.2f%%)\n",
                rep->n_holdout, rep->holdout_mape_pct, rep->holdout_max_ape_pct,
                rep->holdout_bias_pct);
+    else if (rep->n_points > 0)
+        printf("extrapolation: not measured (holding out the largest samples would leave "
+               "fewer than two per fitted constant; raise --budget)\n");
 }
 
 int cli_calibrate(int argc, char **argv)

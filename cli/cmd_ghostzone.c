@@ -229,8 +229,9 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
            c[0].cpl_model);
     if (n > 1) {
         double margin = c[1].cpl_model / c[0].cpl_model - 1, sd = c[1].diff_sd / c[0].cpl_model;
-        printf("; runner-up %s h=%d: %+.2f%% +- %.2f%%", trapeze_sync_name(c[1].sync), c[1].h,
-               100 * margin, 100 * sd);
+        printf("; runner-up %s h=%d: %+.2f%%", trapeze_sync_name(c[1].sync), c[1].h, 100 * margin);
+        if (sd > 0)
+            printf(" +- %.2f%%", 100 * sd);
         if (sd > 0 && margin < 2 * sd)
             printf(", within the calibration's uncertainty%s",
                    a->verify ? "" : " (--verify 3 decides by simulation)");

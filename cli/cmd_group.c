@@ -113,7 +113,9 @@ static void print_table(const row *rows, const trapeze_grp_choice *ch, int simul
                ch->gx, ch->gy, ch->tile_order ? "column-major" : "row-major",
                ch->gx_continuous, ch->gy_continuous);
     else
-        printf("optimized: the %s grouping (no tile shape predicted better)\n", ch->source);
+        printf("optimized: the %s policy (no tile shape predicted faster by more than the\n"
+               "           margin); run that policy (a grouping file only places it statically)\n",
+               ch->source);
     printf("model evaluations: %d groupings, %d NLopt steps\n", ch->model_evaluations,
            ch->nlopt_evaluations);
 }
@@ -256,8 +258,14 @@ int cli_group(int argc, char **argv)
     }
     if (!s && save_calib)
         s = trapeze_grp_params_save(save_calib, &p, &err);
+    /* the candidates were simulated: their measured cycles decide among them */
+    const int row_of_cand[5] = {0, 1, 3, 4, 5};
+    double measured[5];
+    for (int c = 0; c < 5; c++)
+        measured[c] = rows[row_of_cand[c]].sim.cycles;
     if (!s)
-        s = trapeze_grp_optimize(m, cand, cand_names, 5, margin, &best, &ch, &err);
+        s = trapeze_grp_optimize(m, cand, cand_names, no_sim ? NULL : measured, 5, margin, &best,
+                                 &ch, &err);
     if (!s && out_path)
         s = trapeze_grouping_save(out_path, &best, &err);
     /* predictions: rr bcs (chen: dynamic) mst kway rbts optimized */
@@ -268,7 +276,14 @@ int cli_group(int argc, char **argv)
             s = trapeze_grp_evaluate(m, pred_of[i], &rows[i].pred, &err);
             rows[i].predicted = 1;
         }
-    if (!s && !no_sim) {
+    int kept = -1;   /* a policy won: what runs is that policy, simulated above */
+    for (int c = 0; !s && c < 5; c++)
+        if (!strcmp(ch.source, cand_names[c]))
+            kept = row_of_cand[c];
+    if (!s && !no_sim && kept >= 0) {
+        rows[N_POLICIES - 1].sim = rows[kept].sim;
+        rows[N_POLICIES - 1].simulated = 1;
+    } else if (!s && !no_sim) {
         if (isatty(2))
             fprintf(stderr, "\rsimulating optimized (%d of %d)...", N_POLICIES, N_POLICIES);
         s = trapeze_grp_problem_simulate(pb, NULL, &best, &rows[N_POLICIES - 1].sim, &err);

@@ -170,6 +170,8 @@ int cli_import(int argc, char **argv)
     trapeze_sample_log *log;
     if (trapeze_sample_log_open(a.samples, &log, &err))
         return fail(&err);
+    if (trapeze_sample_log_note(log))
+        fprintf(stderr, "trapeze import: note: %s\n", trapeze_sample_log_note(log));
     if (trapeze_sample_log_find(log, row.id)) {
         trapeze_sample_log_close(log);
         fprintf(stderr, "trapeze import: %s already holds sample %s; nothing appended\n",

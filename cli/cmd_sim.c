@@ -19,7 +19,7 @@ static void usage(FILE *f)
             "usage: trapeze sim --gpu FILE KERNEL [name=value ...] [--csv FILE]\n"
             "                   [--per-sm-csv FILE] [--ideal-memory CYCLES] [--quiet]\n"
             "       trapeze sim --gpu FILE --trace DIR/kernelslist.g [--csv FILE] ...\n"
-            "       trapeze sim --list\n"
+            "       trapeze sim --list | --options\n"
             "\n"
             "Runs a built-in kernel on the cycle-level GPU simulator configured by FILE\n"
             "(gpgpusim.config syntax, e.g. data/gpus/gtx480.config) and prints cycles,\n"
@@ -34,10 +34,23 @@ static void usage(FILE *f)
             "                         sm,cycles,warp_instructions,ipc,...); they sum to --csv's\n"
             "  --ideal-memory CYCLES  replace the memory system by one that answers every\n"
             "                         request after CYCLES core cycles\n"
+            "  --power FILE|GPU       account energy with a power description (an INI file, or\n"
+            "                         gtx480 / v100 for data/power/GPU.ini): prints joules and\n"
+            "                         average watts by component, adds _j columns to the CSVs\n"
+            "  --sleep-l1d POLICY[:G] L1D sleep policy: always_on, snooze, oracle; G line|bank\n"
+            "  --sleep-l2 POLICY[:G]  L2 sleep policy: always_on, snooze, oracle; G line|slice\n"
+            "  --sleep-rf POLICY[:G]  register-file sleep policy: always_on, drowsy, slumber,\n"
+            "                         oracle; G warp_reg|bank (policies change timing; they\n"
+            "                         need --power; config: -trapeze_sleep_l1d etc.)\n"
+            "  --idle-csv FILE        write idle-period histograms (gpu,kernel,structure,\n"
+            "                         granularity,length_min_cycles,length_max_cycles,\n"
+            "                         next_access,count)\n"
             "  --grouping FILE        dispatch TBs by the grouping FILE (tb,group,order;\n"
             "                         the option -trapeze_tb_dispatch explicit)\n"
             "  --quiet                no summary on stdout\n"
-            "  --list                 list the built-in kernels and their parameters\n");
+            "  --list                 list the built-in kernels and their parameters\n"
+            "  --options              list the config options the simulator reads (name,\n"
+            "                         type, default, range, help)\n");
     cli_sim_workload_usage(f);
 }
 
@@ -71,7 +84,7 @@ void cli_sim_progress(void *ctx, const char *kernel, unsigned long long cycle,
 static void note_unused(const trapeze_config *cfg, const char *gpu_path)
 {
     const char *unused[64];
-    size_t nu = trapeze_config_unused(cfg, unused, 64);
+    size_t nu = trapeze_sim_unmodelled_options(cfg, unused, 64);
     if (!nu)
         return;
     fprintf(stderr, "note: %zu option(s) of %s not modelled:", nu, gpu_path);
@@ -83,6 +96,7 @@ static void note_unused(const trapeze_config *cfg, const char *gpu_path)
 int cli_sim(int argc, char **argv)
 {
     const char *gpu_path = NULL, *csv = NULL, *sm_csv = NULL, *kernel = NULL, *trace = NULL;
+    const char *power_arg = NULL, *idle_csv = NULL, *sleep_arg[TRAPEZE_PS_SLEEPABLE] = {0};
     const char *grouping = NULL;
     long ideal = 0;
     int quiet = 0;
@@ -104,9 +118,15 @@ int cli_sim(int argc, char **argv)
             list(stdout);
             free(params);
             return 0;
+        } else if (!strcmp(a, "--options")) {
+            trapeze_sim_print_options(stdout);
+            free(params);
+            return 0;
         } else if (!strcmp(a, "--gpu") || !strcmp(a, "--csv") || !strcmp(a, "--per-sm-csv") ||
                    !strcmp(a, "--ideal-memory") || !strcmp(a, "--trace") ||
-                   !strcmp(a, "--grouping")) {
+                   !strcmp(a, "--power") || !strcmp(a, "--idle-csv") ||
+                   !strcmp(a, "--sleep-l1d") || !strcmp(a, "--sleep-l2") ||
+                   !strcmp(a, "--sleep-rf") || !strcmp(a, "--grouping")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "trapeze sim: %s needs a value\n", a);
                 goto out;
@@ -120,6 +140,16 @@ int cli_sim(int argc, char **argv)
                 trace = v;
             else if (!strcmp(a, "--per-sm-csv"))
                 sm_csv = v;
+            else if (!strcmp(a, "--power"))
+                power_arg = v;
+            else if (!strcmp(a, "--idle-csv"))
+                idle_csv = v;
+            else if (!strcmp(a, "--sleep-l1d"))
+                sleep_arg[TRAPEZE_PS_L1D] = v;
+            else if (!strcmp(a, "--sleep-l2"))
+                sleep_arg[TRAPEZE_PS_L2] = v;
+            else if (!strcmp(a, "--sleep-rf"))
+                sleep_arg[TRAPEZE_PS_RF] = v;
             else if (!strcmp(a, "--grouping"))
                 grouping = v;
             else if (!trapeze_parse_long(v, &ideal) || ideal < 1 || ideal > 1000000) {
@@ -153,8 +183,18 @@ int cli_sim(int argc, char **argv)
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         goto out;
     }
+    trapeze_power power;
+    if (power_arg && cli_power_load(power_arg, &power, &err)) {
+        fprintf(stderr, "trapeze sim: %s\n", err.message);
+        trapeze_config_destroy(cfg);
+        goto out;
+    }
     trapeze_sim_options opt = {.ideal_memory_cycles = (int)ideal, .tb_grouping = grouping,
-                               .progress = isatty(2) ? cli_sim_progress : NULL};
+                               .progress = isatty(2) ? cli_sim_progress : NULL,
+                               .power = power_arg ? &power : NULL,
+                               .keep_idle = idle_csv != NULL};
+    for (int i = 0; i < TRAPEZE_PS_SLEEPABLE; i++)
+        opt.sleep[i] = sleep_arg[i];
     trapeze_sim *sim = NULL;
     rc = 1;
     if (trapeze_sim_create(cfg, &opt, &sim, &err) ||
@@ -169,10 +209,13 @@ int cli_sim(int argc, char **argv)
             fprintf(stderr, "\r%60s\r", "");
         if (!quiet) {
             trapeze_sim_print(sim, stdout);
+            if (opt.power)
+                trapeze_sim_print_energy(sim, stdout);
             if (ideal == 0)
                 note_unused(cfg, gpu_path);
         }
-        if ((csv || sm_csv) && trapeze_sim_write_csv(sim, csv, sm_csv, &err)) {
+        if ((idle_csv && trapeze_sim_write_idle_csv(sim, idle_csv, &err)) ||
+            ((csv || sm_csv) && trapeze_sim_write_csv(sim, csv, sm_csv, &err))) {
             fprintf(stderr, "trapeze sim: %s\n", err.message);
             rc = 1;
         }

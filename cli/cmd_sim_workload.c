@@ -15,6 +15,7 @@
 
 typedef struct {
     const char *gpu, *workload, *csv, *size;
+    const char *power, *idle_csv, *sleep[TRAPEZE_PS_SLEEPABLE];   /* energy (cli/power_args.c) */
     long h, iterations;   /* 0: the spec's height (else 1) and iterations */
     trapeze_sync sync;
     int quiet;
@@ -26,6 +27,7 @@ void cli_sim_workload_usage(FILE *f)
             "\n"
             "usage: trapeze sim --gpu FILE --workload SPEC [--h N] [--sync relaunch|fence]\n"
             "                   [--iterations N] [--size AxB] [--csv FILE] [--quiet]\n"
+            "                   [--power FILE|GPU] [--sleep-l1d|--sleep-l2|--sleep-rf P] [--idle-csv F]\n"
             "\n"
             "With --workload, builds Meng's ghost-zone stencil from a workload spec (an INI\n"
             "file, or a preset name: pathfinder, hotspot, poisson, cell) and runs it:\n"
@@ -66,7 +68,8 @@ static int parse_args(int argc, char **argv, workload_args *a)
             return -1;
         }
         static const char *const valued[] = {"--gpu", "--workload", "--csv", "--size", "--h",
-                                             "--sync", "--iterations"};
+                                             "--sync", "--iterations", "--power", "--idle-csv",
+                                             "--sleep-l1d", "--sleep-l2", "--sleep-rf"};
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
             known |= !strcmp(o, valued[k]);
@@ -81,6 +84,16 @@ static int parse_args(int argc, char **argv, workload_args *a)
             a->workload = v;
         else if (!strcmp(o, "--csv"))
             a->csv = v;
+        else if (!strcmp(o, "--power"))
+            a->power = v;
+        else if (!strcmp(o, "--idle-csv"))
+            a->idle_csv = v;
+        else if (!strcmp(o, "--sleep-l1d"))
+            a->sleep[TRAPEZE_PS_L1D] = v;
+        else if (!strcmp(o, "--sleep-l2"))
+            a->sleep[TRAPEZE_PS_L2] = v;
+        else if (!strcmp(o, "--sleep-rf"))
+            a->sleep[TRAPEZE_PS_RF] = v;
         else if (!strcmp(o, "--size"))
             a->size = v;
         else if (!strcmp(o, "--h") && parse_count(o, v, 1, 1000000, &a->h))
@@ -144,8 +157,15 @@ static int run(const workload_args *a, trapeze_workload *w)
     trapeze_error err;
     trapeze_config *cfg = NULL;
     trapeze_sim *sim = NULL;
-    trapeze_sim_options opt = {.progress = isatty(2) ? cli_sim_progress : NULL};
-    if (trapeze_config_load(a->gpu, &cfg, &err) || trapeze_sim_create(cfg, &opt, &sim, &err)) {
+    trapeze_power power;
+    trapeze_sim_options opt = {.progress = isatty(2) ? cli_sim_progress : NULL,
+                               .power = a->power ? &power : NULL,
+                               .keep_idle = a->idle_csv != NULL};
+    for (int i = 0; i < TRAPEZE_PS_SLEEPABLE; i++)
+        opt.sleep[i] = a->sleep[i];
+    if (trapeze_config_load(a->gpu, &cfg, &err) ||
+        (a->power && cli_power_load(a->power, &power, &err)) ||
+        trapeze_sim_create(cfg, &opt, &sim, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         trapeze_config_destroy(cfg);
         return 1;
@@ -157,9 +177,13 @@ static int run(const workload_args *a, trapeze_workload *w)
         fprintf(stderr, "\r%60s\r", "");
     if (rc)
         fprintf(stderr, "trapeze sim: %s\n", err.message);
-    else if (!a->quiet)
+    else if (!a->quiet) {
         print_summary(sim, &r, w, a->sync, h);
-    if (!rc && a->csv && (rc = trapeze_sim_write_csv(sim, a->csv, NULL, &err)))
+        if (opt.power)
+            trapeze_sim_print_energy(sim, stdout);
+    }
+    if (!rc && ((a->idle_csv && (rc = trapeze_sim_write_idle_csv(sim, a->idle_csv, &err))) ||
+                (a->csv && (rc = trapeze_sim_write_csv(sim, a->csv, NULL, &err)))))
         fprintf(stderr, "trapeze sim: %s\n", err.message);
     trapeze_sim_destroy(sim);
     trapeze_config_destroy(cfg);

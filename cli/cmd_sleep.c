@@ -30,7 +30,7 @@ static void usage(FILE *out)
 "Chooses the sleep thresholds of the L1D, L2 and register file that save the\n"
 "most leakage with the exposed wake-up penalty within a budget, from the\n"
 "idle-period histograms of a simulation (the break-even model of docs/sleep.md:\n"
-"smooth in the thresholds, exact gradients, NLopt SLSQP from several starts).\n"
+"smooth in the thresholds, exact gradients, NLopt MMA from several starts).\n"
 "Caches follow Snooze (time-out, woken by the request queue 3 cycles ahead;\n"
 "gated only when dead), the register file Slumber (predicted length, deep and\n"
 "gated woken by a countdown, shallow by the 3-warp look-ahead). Printed next\n"
@@ -75,23 +75,26 @@ static int parse_structures(const char *v, sleep_args *a)
     return -1;
 }
 
+static const cli_opt options[] = {
+    {"--gpu", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0}, {"--csv", 1, 0},
+    {"--structures", 1, 0}, {"--max-penalty", 1, 0}, {"--cycles", 1, 0}, {"--lead", 1, 0},
+    {"--fit", 0, 0}, {NULL, 0, 0}};
+
 /* Returns -1 when parsed, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, sleep_args *a)
 {
+    int rc = cli_check_options("sleep", argc, argv, 1, options);
+    if (rc)
+        return rc;
     for (int s = 0; s < TRAPEZE_PS_SLEEPABLE; s++)
         a->want[s] = 1;
     a->max_penalty = 0.01;
     a->lead = -1;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        static const char *const valued[] = {"--gpu", "--power", "--idle-csv", "--csv",
-                                             "--structures", "--max-penalty", "--cycles",
-                                             "--lead", NULL};
         int takes_value = 0;
-        for (int k = 0; valued[k]; k++)
-            takes_value |= !strcmp(arg, valued[k]);
-        if (takes_value && !val)
-            return cli_usage_error("sleep", "%s needs a value", arg);
+        for (int k = 0; options[k].name; k++)
+            takes_value |= options[k].value && !strcmp(arg, options[k].name);
         if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
             usage(stdout);
             return 0;

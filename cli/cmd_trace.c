@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "common/text.h"
 #include "trapeze.h"
 
 
@@ -15,6 +16,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: trapeze trace export --gpu FILE KERNEL [name=value ...] --out DIR\n"
+            "       trapeze trace export --gpu FILE --workload SPEC [--h N] [--iterations N]\n"
+            "                            [--size AxB] --out DIR\n"
             "       trapeze trace check DIR/kernelslist.g\n"
             "       trapeze trace opcodes\n"
             "\n"
@@ -22,7 +25,11 @@ static void usage(FILE *f)
             "\n"
             "  export   write a built-in kernel (trapeze sim --list) as a trace in DIR, one\n"
             "           kernel-N.traceg per launch; run it with\n"
-            "           trapeze sim --gpu FILE --trace DIR/kernelslist.g, or in Accel-Sim\n"
+            "           trapeze sim --gpu FILE --trace DIR/kernelslist.g, or in Accel-Sim;\n"
+            "           with --workload, a ghost-zone stencil (a preset: pathfinder,\n"
+            "           hotspot, poisson, cell, or an INI file) in relaunch mode, one\n"
+            "           kernel per stage, sized for the GPU as trapeze sim --workload does\n"
+            "           (--h: trapezoid height, --iterations: stencil loops, --size: grid)\n"
             "  check    read every line of a trace; print each kernel's grid, block and\n"
             "           warp instructions, or the first error (file:line: expected ...)\n"
             "  opcodes  print the table mapping SASS opcodes to simulator classes\n");
@@ -53,9 +60,39 @@ static int export_kernel(const char *gpu_path, const char *name, int n_params, c
     return rc;
 }
 
+/* The ghost-zone stencil of a workload spec, relaunch mode (the fence
+ * mode's global barrier spins on loaded values: no fixed trace). */
+static int export_workload(const char *gpu_path, const char *name, long h, long iterations,
+                           const char *size, const char *dir)
+{
+    char path[4096];
+    trapeze_workload w;
+    trapeze_error err = {0};
+    if (cli_resolve_preset("trace", "--workload", "workloads", ".ini", name, path,
+                           sizeof path))
+        return 2;
+    if (trapeze_workload_load(path, &w, &err))
+        return fail(err.message);
+    if (size && cli_apply_size("trace", size, &w))
+        return 2;
+    trapeze_config *cfg = NULL;
+    int hh = h ? (int)h : w.height ? w.height : 1, rc = 0;
+    trapeze_sim_stencil_result r;
+    if (trapeze_config_load(gpu_path, &cfg, &err) ||
+        trapeze_trace_export_stencil(cfg, &w, hh, (int)iterations, dir, &r, &err))
+        rc = fail(err.message);
+    else
+        printf("wrote %s/kernelslist.g and %d kernel trace%s (%s, h = %d, %d stages of %ld "
+               "tiles)\n", dir, r.stages, r.stages == 1 ? "" : "s", w.name, hh, r.stages,
+               r.tiles);
+    trapeze_config_destroy(cfg);
+    return rc;
+}
+
 static int cmd_export(int argc, char **argv)
 {
-    const char *gpu = NULL, *out = NULL, *kernel = NULL;
+    const char *gpu = NULL, *out = NULL, *kernel = NULL, *workload = NULL, *size = NULL;
+    long h = 0, iterations = 0;
     char **params = calloc((size_t)argc + 1, sizeof *params);
     int n_params = 0, rc = 2;
     if (!params)
@@ -72,6 +109,22 @@ static int cmd_export(int argc, char **argv)
             }
             *(!strcmp(argv[i], "--gpu") ? &gpu : &out) = argv[i + 1];
             i++;
+        } else if (!strcmp(argv[i], "--workload") || !strcmp(argv[i], "--size") ||
+                   !strcmp(argv[i], "--h") || !strcmp(argv[i], "--iterations")) {
+            const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+            long *n = !strcmp(o, "--h") ? &h : !strcmp(o, "--iterations") ? &iterations : NULL;
+            if (!v) {
+                fprintf(stderr, "trapeze trace export: %s needs a value\n", o);
+                goto out;
+            }
+            if (n && (!trapeze_parse_long(v, n) || *n < 1 || *n > 1000000000L)) {
+                fprintf(stderr, "trapeze trace export: %s %s: expected a whole number from 1 "
+                        "to 1000000000\n", o, v);
+                goto out;
+            }
+            if (!n)
+                *(!strcmp(o, "--workload") ? &workload : &size) = v;
+            i++;
         } else if (argv[i][0] == '-' && argv[i][1] == '-') {
             fprintf(stderr, "trapeze trace export: unknown option %s (see --help)\n", argv[i]);
             goto out;
@@ -81,13 +134,17 @@ static int cmd_export(int argc, char **argv)
             params[n_params++] = argv[i];
         }
     }
-    if (!gpu || !out || !kernel) {
+    if (!gpu || !out || (!kernel && !workload) || (kernel && workload) ||
+        (!workload && (h || iterations || size))) {
         rc = cli_usage_error("trace", "%s", !gpu ? "--gpu FILE is required"
-                                                      : !out ? "--out DIR is required"
-                                                             : "no KERNEL given");
+                                            : !out ? "--out DIR is required"
+                                            : kernel && workload ? "give a KERNEL or --workload, not both"
+                                            : workload || kernel ? "--h, --iterations and --size go with --workload"
+                                                                 : "no KERNEL or --workload given");
         goto out;
     }
-    rc = export_kernel(gpu, kernel, n_params, params, out);
+    rc = workload ? export_workload(gpu, workload, h, iterations, size, out)
+                  : export_kernel(gpu, kernel, n_params, params, out);
 out:
     free(params);
     return rc;

@@ -22,7 +22,8 @@ static const char *const curve_columns[] = {"workload", "sync", "h", "cpl_sim", 
 static const char *const size_columns[] = {
     "workload", "area_factor", "size_0", "size_1", "size_2", "points", "mape_pct",
     "bias_relaunch_pct", "bias_fence_pct", "sync_model", "h_model", "sync_sim_best",
-    "h_sim_best", "sync_right", "pick_ratio", "sweep_warp_instructions"};
+    "h_sim_best", "sync_right", "pick_ratio", "sweep_warp_instructions", "verify3_pick_ratio",
+    "verify3_sync_right", "verify3_warp_instructions"};
 static const char *const size_curve_columns[] = {"workload", "area_factor", "sync", "h", "cpl_sim",
                                                  "cpl_model", "warp_instructions"};
 #define MAX_SIZES 16
@@ -61,7 +62,11 @@ static void usage(FILE *out)
 "                      workload,area_factor,size_0,size_1,size_2,points,mape_pct,\n"
 "                      bias_relaunch_pct,bias_fence_pct,sync_model,h_model,\n"
 "                      sync_sim_best,h_sim_best,sync_right,pick_ratio,\n"
-"                      sweep_warp_instructions; --curve rows: workload,\n"
+"                      sweep_warp_instructions,verify3_pick_ratio,\n"
+"                      verify3_sync_right,verify3_warp_instructions (what\n"
+"                      ghostzone --verify 3 decides on the same runs, and their\n"
+"                      cost; the model's 3 best are always simulated);\n"
+"                      --curve rows: workload,\n"
 "                      area_factor,sync,h,cpl_sim,cpl_model,warp_instructions.\n"
 "                      The grids scale the calibration's reference grid (give\n"
 "                      the calibration's --stages and --sweep-budget)\n"
@@ -203,7 +208,7 @@ static trapeze_status write_sizes(const char *path, const trapeze_size_validatio
                                   trapeze_error *err)
 {
     trapeze_csv_out *csv;
-    trapeze_status s = trapeze_csv_create(path, size_columns, 16, &csv, err);
+    trapeze_status s = trapeze_csv_create(path, size_columns, 19, &csv, err);
     for (int i = 0; !s && i < v->n_rows; i++) {
         const trapeze_size_validation_row *r = &v->rows[i];
         trapeze_csv_text(csv, r->workload);
@@ -218,6 +223,9 @@ static trapeze_status write_sizes(const char *path, const trapeze_size_validatio
         trapeze_csv_number(csv, r->sync_right);
         trapeze_csv_number(csv, r->pick_ratio);
         trapeze_csv_number(csv, r->sweep_warp_instructions);
+        trapeze_csv_number(csv, r->verify_pick_ratio);
+        trapeze_csv_number(csv, r->verify_sync_right);
+        trapeze_csv_number(csv, r->verify_warp_instructions);
         s = trapeze_csv_end_row(csv, err);
     }
     if (s) {
@@ -252,17 +260,19 @@ static trapeze_status write_size_curve(const char *path, const trapeze_size_vali
 
 static void print_sizes(const trapeze_size_validation *v)
 {
-    printf("%-12s %7s %14s %7s %9s %9s %-13s %-13s %5s %10s\n", "workload", "area_x", "grid",
-           "mape_%", "bias_rl_%", "bias_fn_%", "model_pick", "sim_best", "sync", "pick_ratio");
+    printf("%-12s %7s %14s %7s %9s %9s %-13s %-13s %5s %10s %9s %8s\n", "workload", "area_x", "grid",
+           "mape_%", "bias_rl_%", "bias_fn_%", "model_pick", "sim_best", "sync", "pick_ratio",
+           "verify3", "v3_sweep%");
     for (int i = 0; i < v->n_rows; i++) {
         const trapeze_size_validation_row *r = &v->rows[i];
         char grid[48], mp[24], sb[24];
         snprintf(grid, sizeof grid, "%.0fx%.0fx%.0f", r->data_len[0], r->data_len[1], r->data_len[2]);
         snprintf(mp, sizeof mp, "%s %d", trapeze_sync_name(r->sync_model), r->h_model);
         snprintf(sb, sizeof sb, "%s %d", trapeze_sync_name(r->sync_sim_best), r->h_sim_best);
-        printf("%-12s %7.4g %14s %7.2f %+9.2f %+9.2f %-13s %-13s %5s %10.4f\n", r->workload,
-               r->area_factor, grid, r->mape_pct, r->bias_pct[0], r->bias_pct[1], mp, sb,
-               r->sync_right ? "right" : "WRONG", r->pick_ratio);
+        printf("%-12s %7.4g %14s %7.2f %+9.2f %+9.2f %-13s %-13s %5s %10.4f %9.4f %8.2f\n",
+               r->workload, r->area_factor, grid, r->mape_pct, r->bias_pct[0], r->bias_pct[1], mp,
+               sb, r->sync_right ? "right" : "WRONG", r->pick_ratio, r->verify_pick_ratio,
+               100 * r->verify_warp_instructions / r->sweep_warp_instructions);
     }
 }
 

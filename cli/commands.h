@@ -35,6 +35,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  * else the installed share/trapeze. Writes path/relative into out. */
 void cli_data_path(const char *relative, char *out, unsigned long size);
 
+/* power_args.c: --power FILE|GPU (a bare name: data/power/NAME.ini) loaded. */
+trapeze_status cli_power_load(const char *power_arg, trapeze_power *power, trapeze_error *err);
+
 /* Presets (presets.c): a bare name (no '/', no '.') is a shipped file,
  * data/FOLDER/NAME.SUFFIX; anything else is a path, copied. Writes the path
  * to out and returns 0; for an unknown preset prints one message with the

@@ -3,9 +3,12 @@
  * comments, double-quoted values, several options per line allowed, the
  * last definition of an option wins (GPGPU-Sim's own rules).
  *
- * Owns tokenizing, typed access and the record of which options were used.
- * It must not know what any option means: the model (gpu.c) and the
- * simulator each interpret the options they honour.
+ * Owns tokenizing and typed access. A parsed config never changes when it
+ * is read (getters are pure lookups), so one parsed config may be shared by
+ * every thread of a run; which options Trapeze reads is known from the
+ * option tables (common/options.h), not recorded here. It must not know
+ * what any option means: the model (gpu.c) and the simulator each interpret
+ * the options they honour.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -23,7 +26,6 @@ typedef struct {
     char *name;   /* without the leading '-' */
     char *value;
     int line;
-    int used;     /* a getter asked for it: mutable bookkeeping only */
 } option;
 
 struct trapeze_config {
@@ -67,7 +69,6 @@ static trapeze_status add_option(trapeze_config *cfg, const char *name, const ch
     o->name = trapeze_strdup(name);
     o->value = trapeze_strdup(value);
     o->line = line;
-    o->used = 0;
     if (!o->name || !o->value) {
         free(o->name);
         free(o->value);
@@ -213,12 +214,9 @@ int trapeze_config_has(const trapeze_config *cfg, const char *option)
     return find(cfg, option) != NULL;
 }
 
-static option *use(const trapeze_config *cfg, const char *name)
+static const option *use(const trapeze_config *cfg, const char *name)
 {
-    option *o = find(cfg, name);
-    if (o)
-        o->used = 1;
-    return o;
+    return find(cfg, name);
 }
 
 trapeze_status trapeze_config_fail(const trapeze_config *cfg, const char *name,
@@ -348,15 +346,9 @@ trapeze_status trapeze_config_get_ints(const trapeze_config *cfg, const char *na
     return s;
 }
 
-size_t trapeze_config_unused(const trapeze_config *cfg, const char **names, size_t max)
+size_t trapeze_config_count(const trapeze_config *cfg) { return cfg->count; }
+
+const char *trapeze_config_option(const trapeze_config *cfg, size_t i)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < cfg->count; i++) {
-        if (cfg->options[i].used)
-            continue;
-        if (n < max)
-            names[n] = cfg->options[i].name;
-        n++;
-    }
-    return n;
+    return i < cfg->count ? cfg->options[i].name : NULL;
 }

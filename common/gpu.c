@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "options.h"
 
 /* Per-block limits are not GPGPU-Sim options: CUDA fixes them by compute
  * capability, which GPGPU-Sim configs state as -gpgpu_ptx_force_max_capability. */
@@ -32,21 +33,37 @@ static const char *base_name(const char *path)
  * before anything is allocated. */
 #define MAX_SM 4096
 
+const trapeze_opt trapeze_gpu_options[] = {
+    {"trapeze_gpu_name", OPT_TEXT, "(file name)", 0, 0, "the GPU's name in outputs and samples"},
+    {"gpgpu_clock_domains", OPT_LIST, "(required)", 0, 0, "core:icnt:l2:dram clocks in MHz"},
+    {"gpgpu_n_clusters", OPT_INT, "10", 1, MAX_SM, "SM clusters"},
+    {"gpgpu_n_cores_per_cluster", OPT_INT, "3", 1, MAX_SM, "SMs per cluster (product <= 4096)"},
+    {"gpgpu_shader_cta", OPT_INT, "8", 1, 4096, "thread blocks resident per SM at most"},
+    {"gpgpu_shader_registers", OPT_INT, "16384", 1, 1L << 24, "registers per SM"},
+    {"gpgpu_shmem_size", OPT_INT, "16384", 0, 1L << 30, "shared memory per SM, bytes"},
+    {"gpgpu_shmem_per_block", OPT_INT, "", 0, 1L << 30,
+     "shared memory per block, bytes (default: by capability, <= -gpgpu_shmem_size)"},
+    {"gpgpu_shader_core_pipeline", OPT_LIST, "1024:32", 1, 1L << 16,
+     "threads per SM:warp size"},
+    {"gpgpu_ptx_force_max_capability", OPT_INT, "20", 10, 1000,
+     "compute capability (13, 20, 70, ...)"},
+    {"gpgpu_n_mem", OPT_INT, "8", 1, 1024, "memory channels"},
+    {"gpgpu_n_mem_per_ctrlr", OPT_INT, "1", 1, 64, "DRAM chips per channel"},
+    {"gpgpu_dram_buswidth", OPT_INT, "4", 1, 1024, "bytes per DRAM chip transfer"},
+    {"dram_data_command_freq_ratio", OPT_INT, "2", 1, 64, "data transfers per command clock"},
+    {NULL, OPT_INT, NULL, 0, 0, NULL}};
+
+#define OPT(name, out) trapeze_opt_int(cfg, trapeze_gpu_options, name, out, err)
+
 static trapeze_status read_sm_limits(const trapeze_config *cfg, trapeze_gpu *gpu,
                                      trapeze_error *err)
 {
     long clusters, cores, ctas, regs, shmem, pipeline[2] = {1024, 32};
     int n;
     trapeze_status s;
-    if ((s = trapeze_config_get_int_in(cfg, "gpgpu_n_clusters", 10, 1, MAX_SM, &clusters,
-                                       err)) ||
-        (s = trapeze_config_get_int_in(cfg, "gpgpu_n_cores_per_cluster", 3, 1, MAX_SM, &cores,
-                                       err)) ||
-        (s = trapeze_config_get_int_in(cfg, "gpgpu_shader_cta", 8, 1, 4096, &ctas, err)) ||
-        (s = trapeze_config_get_int_in(cfg, "gpgpu_shader_registers", 16384, 1, 1L << 24,
-                                       &regs, err)) ||
-        (s = trapeze_config_get_int_in(cfg, "gpgpu_shmem_size", 16384, 0, 1L << 30, &shmem,
-                                       err)) ||
+    if ((s = OPT("gpgpu_n_clusters", &clusters)) || (s = OPT("gpgpu_n_cores_per_cluster", &cores)) ||
+        (s = OPT("gpgpu_shader_cta", &ctas)) || (s = OPT("gpgpu_shader_registers", &regs)) ||
+        (s = OPT("gpgpu_shmem_size", &shmem)) ||
         (s = trapeze_config_get_ints(cfg, "gpgpu_shader_core_pipeline", ":", 1, 1L << 16,
                                      pipeline, 2, &n, err)))
         return s;
@@ -78,13 +95,9 @@ static trapeze_status read_memory(const trapeze_config *cfg, trapeze_gpu *gpu,
 {
     long n_mem, per_ctrl, bus_width, ratio;
     trapeze_status s;
-    if ((s = trapeze_config_get_int_in(cfg, "gpgpu_n_mem", 8, 1, 1024, &n_mem, err)) ||
-        (s = trapeze_config_get_int_in(cfg, "gpgpu_n_mem_per_ctrlr", 1, 1, 64, &per_ctrl,
-                                       err)) ||
-        (s = trapeze_config_get_int_in(cfg, "gpgpu_dram_buswidth", 4, 1, 1024, &bus_width,
-                                       err)) ||
-        (s = trapeze_config_get_int_in(cfg, "dram_data_command_freq_ratio", 2, 1, 64, &ratio,
-                                       err)))
+    if ((s = OPT("gpgpu_n_mem", &n_mem)) || (s = OPT("gpgpu_n_mem_per_ctrlr", &per_ctrl)) ||
+        (s = OPT("gpgpu_dram_buswidth", &bus_width)) ||
+        (s = OPT("dram_data_command_freq_ratio", &ratio)))
         return s;
     gpu->dram_bandwidth_bps = (double)n_mem * per_ctrl * bus_width * clocks_mhz[3] * 1e6 * ratio;
     return TRAPEZE_OK;
@@ -159,15 +172,18 @@ trapeze_status trapeze_gpu_from_config(const trapeze_config *cfg, trapeze_gpu *g
     gpu->core_clock_hz = clocks[0] * 1e6;
     if ((s = read_sm_limits(cfg, gpu, err)) || (s = read_memory(cfg, gpu, clocks, err)))
         return s;
-    if ((s = trapeze_config_get_int_in(cfg, "gpgpu_ptx_force_max_capability", 20, 10, 1000, &cc,
-                                       err)))
+    if ((s = OPT("gpgpu_ptx_force_max_capability", &cc)))
         return s;
     gpu->compute_capability = (int)cc;
     limits_from_capability(gpu);
     long per_block;
-    if ((s = trapeze_config_get_int_in(cfg, "gpgpu_shmem_per_block", gpu->shmem_per_block, 0,
-                                       gpu->shmem_per_sm, &per_block, err)))
+    if ((s = trapeze_opt_int_or(cfg, trapeze_gpu_options, "gpgpu_shmem_per_block",
+                                gpu->shmem_per_block, &per_block, err)))
         return s;
+    if (per_block > gpu->shmem_per_sm)
+        return trapeze_config_fail(cfg, "gpgpu_shmem_per_block", err,
+                                   "%ld is more than -gpgpu_shmem_size (%d)", per_block,
+                                   gpu->shmem_per_sm);
     gpu->shmem_per_block = (int)per_block;
     return TRAPEZE_OK;
 }

@@ -27,8 +27,8 @@
 typedef struct {
     trapeze_workload *w;
     int have_dims, have_size, have_block;
-    int size_count, halo_count, block_count;
-    trapeze_ini_ctx size_at, block_at, height_at;
+    int size_count, halo_count, block_count, aux_count;
+    trapeze_ini_ctx size_at, block_at, height_at, aux_at;
 } load_state;
 
 /* "2000x2000", "2000,2000" or "2000": 1 to 3 numbers in [lo, hi], whole
@@ -43,6 +43,30 @@ static trapeze_status parse_extent(const trapeze_ini_ctx *at, const char *sectio
     trapeze_where w = {at->path, at->line, label};
     return trapeze_num_list(value, "x,* ", lo, hi, whole, &w, out, TRAPEZE_MAX_DIMS, count,
                             err);
+}
+
+/* "2" or "2,0": one halo per extra array (a single value: all of them). */
+static trapeze_status parse_aux_halo(load_state *st, const trapeze_ini_ctx *at, const char *sec,
+                                     const char *key, const char *value, trapeze_error *err)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", value);
+    int n = 0;
+    for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        long v;
+        if (!trapeze_parse_long(tok, &v) || v < 0 || v > MAX_EDGE || n == TRAPEZE_MAX_AUX_ARRAYS)
+            return trapeze_fail(err, TRAPEZE_EPARSE,
+                                "%s:%d: [%s] %s: expected up to %d halo widths >= 0 like 2,0, "
+                                "got '%s'", at->path, at->line, sec, key, TRAPEZE_MAX_AUX_ARRAYS,
+                                value);
+        st->w->aux_halo[n++] = (int)v;
+    }
+    if (n == 0)
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: [%s] %s: empty value", at->path,
+                            at->line, sec, key);
+    st->aux_count = n;
+    st->aux_at = *at;
+    return TRAPEZE_OK;
 }
 
 static trapeze_status on_workload_key(load_state *st, const trapeze_ini_ctx *at,
@@ -87,6 +111,14 @@ static trapeze_status on_workload_key(load_state *st, const trapeze_ini_ctx *at,
         if ((s = trapeze_ini_int(at, sec, key, value, 1, 64, &v, err)))
             return s;
         w->stencil_arrays = (int)v;
+    } else if (strcmp(key, "shape") == 0) {
+        if (strcmp(value, "box") != 0 && strcmp(value, "star") != 0)
+            return trapeze_fail(err, TRAPEZE_EPARSE,
+                                "%s:%d: [%s] %s: expected box or star, got '%s'", at->path,
+                                at->line, sec, key, value);
+        w->star = strcmp(value, "star") == 0;
+    } else if (strcmp(key, "aux_halo") == 0) {
+        return parse_aux_halo(st, at, sec, key, value, err);
     } else if (strcmp(key, "registers") == 0) {
         if ((s = trapeze_ini_int(at, sec, key, value, 16, 255, &v, err)))
             return s;
@@ -190,6 +222,24 @@ static trapeze_status validate(load_state *st, const char *path, trapeze_error *
                                 "halo %d x %d must be > 0",
                                 path, st->height_at.line, w->height, w->blk_len, w->halo[i],
                                 w->height);
+    if (st->aux_count > 1 && st->aux_count != w->stencil_arrays - 1)
+        return trapeze_fail(err, TRAPEZE_EPARSE,
+                            "%s:%d: [workload] aux_halo: %d widths given for %d extra arrays "
+                            "(stencil_arrays - 1)", path, st->aux_at.line, st->aux_count,
+                            w->stencil_arrays - 1);
+    if (st->aux_count && w->stencil_arrays < 2)
+        return trapeze_fail(err, TRAPEZE_EPARSE,
+                            "%s:%d: [workload] aux_halo: the stencil has no extra array "
+                            "(stencil_arrays = 1)", path, st->aux_at.line);
+    for (int a = 1; a < w->stencil_arrays - 1 && st->aux_count == 1 && a < TRAPEZE_MAX_AUX_ARRAYS; a++)
+        w->aux_halo[a] = w->aux_halo[0];
+    for (int a = 0; a < TRAPEZE_MAX_AUX_ARRAYS; a++)
+        for (int i = 0; i < w->dims; i++)
+            if (w->aux_halo[a] > w->halo[i])
+                return trapeze_fail(err, TRAPEZE_ERANGE,
+                                    "%s:%d: [workload] aux_halo: %d is wider than the halo %d "
+                                    "(the staged tile would not hold it)",
+                                    path, st->aux_at.line, w->aux_halo[a], w->halo[i]);
     if (w->profile_elements <= 0)
         return trapeze_fail(err, TRAPEZE_EPARSE, "%s: [profile] input_elements is required",
                             path);

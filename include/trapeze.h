@@ -58,8 +58,7 @@ void trapeze_config_destroy(trapeze_config *cfg);
 const char *trapeze_config_name(const trapeze_config *cfg);
 int trapeze_config_has(const trapeze_config *cfg, const char *option);
 /* Typed getters: `fallback` when the option is absent; a malformed value is
- * TRAPEZE_EPARSE with "file:line: option -x: ..." in err. Every getter marks
- * the option as used, so unused ones can be reported as ignored. */
+ * TRAPEZE_EPARSE with "file:line: option -x: ..." in err. Getters only read. */
 trapeze_status trapeze_config_get_int(const trapeze_config *cfg, const char *option,
                                       long fallback, long *out, trapeze_error *err);
 trapeze_status trapeze_config_get_double(const trapeze_config *cfg, const char *option,
@@ -90,9 +89,11 @@ trapeze_status trapeze_config_get_ints(const trapeze_config *cfg, const char *op
 trapeze_status trapeze_config_fail(const trapeze_config *cfg, const char *option,
                                    trapeze_error *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* Options present in the file that no getter has asked for (ignored by
- * Trapeze). Returns how many; writes at most `max` names. */
-size_t trapeze_config_unused(const trapeze_config *cfg, const char **names, size_t max);
+/* The options the file defines (each once: the last definition), in file
+ * order; trapeze_config_option is NULL past the end. A config never changes
+ * when read, so one parsed config may be shared by threads. */
+size_t trapeze_config_count(const trapeze_config *cfg);
+const char *trapeze_config_option(const trapeze_config *cfg, size_t i);
 
 /* The hardware facts every model needs, read from a config. */
 typedef struct trapeze_gpu {
@@ -217,6 +218,12 @@ typedef struct trapeze_workload {
     int halo[TRAPEZE_MAX_DIMS];         /* HaloWidth_i (both sides together) */
     int blk_len;                        /* thread-block edge, the same in every dimension */
     int regs_per_thread;                /* registers per thread (16, the generated kernels') */
+    int star;                           /* "shape = star": neighbours along the axes only (a 3-D
+                                           7-point star); 0: the whole (halo+1)^D box */
+#define TRAPEZE_MAX_AUX_ARRAYS 8
+    int aux_halo[TRAPEZE_MAX_AUX_ARRAYS]; /* per extra array (stencil_arrays - 1, in order): the
+                                           neighbourhood it is read with, both sides together,
+                                           in the stencil's shape (0: its own element), <= halo */
     int stencil_arrays;                 /* NumStencilArrays */
     double elem_per_op;                 /* NumElemPerOp */
     int element_bytes;                  /* x */
@@ -226,6 +233,9 @@ typedef struct trapeze_workload {
     double insts_per_sm_mc;             /* InstsPerSM_MC */
     double insts_per_sm_ic;             /* InstsPerSM_IC */
     double bank_conflict_rate;
+    double setup_insts;                 /* per-thread setup instructions of the generated kernel,
+                                           from the spec's own [profile] (a calibration's profile
+                                           does not change it); 0: derive from the counts */
 } trapeze_workload;
 
 trapeze_status trapeze_workload_load(const char *path, trapeze_workload *w,
@@ -256,6 +266,10 @@ typedef enum {
                                      wave of tiles it waits through (polling contention at
                                      the L2; 0 = Meng) */
     TRAPEZE_GZ_OVERLAP_FENCE,     /* omega of fence mode when fence_overlap = 1 */
+    TRAPEZE_GZ_HALO_REREAD,       /* rho: DRAM cost of the staged elements a neighbouring tile
+                                     also loads (ghost zones re-read from L2), relative to a
+                                     first read: LoadSten moves V + rho (T blk^D - V) elements
+                                     (1 = Meng: every staged element from DRAM) */
     TRAPEZE_GZ_NPARAMS
 } trapeze_gz_param;
 
@@ -286,6 +300,9 @@ typedef struct trapeze_gz_params {
                                             are the persistent kernel's, min(T, BlksPerSM M),
                                             not T (5.18) */
     int fence_overlap;                   /* "fence_overlap = 1": fence mode has its own omega */
+    int fence_staging;                   /* "fence_staging = 1": fence MiscComp is the profiled
+                                            MiscComp less the kernel's setup (run once), plus
+                                            fence_misc_fraction of the setup */
     double corr[TRAPEZE_GZ_NPARAMS][TRAPEZE_GZ_NPARAMS]; /* fitted parameters' correlations
                                             ([correlation] "a,b = r"; 0 when unknown); with
                                             stderr_ they give the fit's covariance */
@@ -466,6 +483,13 @@ typedef struct trapeze_sim_options {
                                       grouping file (tb,group,order), whatever the config says */
     trapeze_sim_progress progress; /* now and then during a launch; may be NULL */
     void *progress_ctx;
+    /* energy: a power description (NULL: no energy accounting; copied),
+     * sleep policies by structure (NULL entries: the config's
+     * -trapeze_sleep_* options; the text of --sleep-l1d etc.), and whether
+     * to keep idle-period histograms for trapeze_sim_write_idle_csv */
+    const trapeze_power *power;
+    const char *sleep[TRAPEZE_PS_SLEEPABLE];
+    int keep_idle;
 } trapeze_sim_options;
 
 /* o may be NULL. The config must outlive the simulator. */
@@ -529,6 +553,25 @@ trapeze_status trapeze_sim_write_csv(const trapeze_sim *sim, const char *csv,
                                      const char *per_sm_csv, trapeze_error *err);
 /* The text summary of every launch (trapeze sim's output). */
 void trapeze_sim_print(const trapeze_sim *sim, FILE *f);
+/* With a power description: the energy breakdown summed over every launch. */
+void trapeze_sim_print_energy(const trapeze_sim *sim, FILE *f);
+/* With keep_idle: the idle-period CSV (CONTRACTS.md format) of every kernel. */
+trapeze_status trapeze_sim_write_idle_csv(const trapeze_sim *sim, const char *path,
+                                          trapeze_error *err);
+/* Every config option the model and the simulator read, with its type,
+ * default, range and help, by component (trapeze sim --options). */
+void trapeze_sim_print_options(FILE *f);
+/* Options of cfg the simulator does not model (reported as ignored). */
+size_t trapeze_sim_unmodelled_options(const trapeze_config *cfg, const char **names, size_t max);
+
+/* Writes a workload's ghost-zone stencil at height h, relaunch mode (one
+ * kernel per stage; the fence mode's barrier spins on loaded values and has
+ * no fixed trace), as an Accel-Sim trace in dir; out gets its shape
+ * (stages = kernels written, tiles, out_edge; nothing is simulated, so no
+ * cycles). iterations 0: the workload's. */
+trapeze_status trapeze_trace_export_stencil(const trapeze_config *cfg, const trapeze_workload *w,
+                                            int h, int iterations, const char *dir,
+                                            trapeze_sim_stencil_result *out, trapeze_error *err);
 
 /* What trapeze trace check reports of each kernel of a kernelslist.g. */
 typedef struct trapeze_trace_kernel_info {
@@ -794,17 +837,18 @@ trapeze_status trapeze_ncu_import(const char *path, const trapeze_ncu_options *o
 
 /* What a calibration samples and how. Defaults: trapeze_calib_options_default. */
 typedef struct trapeze_calib_options {
-    int budget;              /* stencil samples per workload (8) */
+    int budget;              /* stencil samples per workload (12) */
     int stages;              /* timed stages per sample, after one warm-up stage (2) */
     int max_h;               /* largest h sampled and validated; 0: every valid h */
     double sweep_budget;     /* warp instructions of one workload's validation sweep,
                                 which sets the reference grid (5e8) */
-    double min_fraction, max_fraction; /* sample volume / reference volume (1/2 .. 1) */
+    double min_fraction, max_fraction; /* sample volume / reference volume (1/4 .. 4) */
     int folds;               /* k of cross-validation (5) */
     unsigned long seed;      /* cross-validation folds */
     unsigned fit_mask;       /* TRAPEZE_GZ_MASK bits fitted; 0: the default set */
     int real_tiles;          /* 1: calibrate Meng's real-valued T, not whole tiles */
-    unsigned structure;      /* TRAPEZE_GZ_STRUCT_* bits: the model extensions switched on */
+    unsigned structure;      /* TRAPEZE_GZ_STRUCT_* bits: the model extensions switched on
+                                (TRAPEZE_GZ_STRUCT_AT_SIZE) */
     double holdout;          /* fraction of each workload's samples, the largest, held out
                                 to measure extrapolation (0.25; 0: none) */
 } trapeze_calib_options;
@@ -814,6 +858,13 @@ typedef struct trapeze_calib_options {
 #define TRAPEZE_GZ_STRUCT_WAVES 2u
 #define TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE 4u
 #define TRAPEZE_GZ_STRUCT_FENCE_OVERLAP 8u
+#define TRAPEZE_GZ_STRUCT_FENCE_STAGING 16u
+/* The default: the switches that lowered the error outside the calibration's
+ * range (docs/calibration.md, "What each change removed"); waves and
+ * persistent_fence did not and stay off. */
+#define TRAPEZE_GZ_STRUCT_AT_SIZE                                                          \
+    (TRAPEZE_GZ_STRUCT_OCCUPANCY | TRAPEZE_GZ_STRUCT_FENCE_OVERLAP |                       \
+     TRAPEZE_GZ_STRUCT_FENCE_STAGING)
 
 void trapeze_calib_options_default(trapeze_calib_options *o);
 
@@ -930,6 +981,11 @@ typedef struct trapeze_size_validation_row {
     int sync_right;                     /* 1 when the two modes agree */
     double pick_ratio;                  /* CPL_sim(best) / CPL_sim(model's pick), <= 1 */
     double sweep_warp_instructions;
+    /* `ghostzone --verify 3` on the same runs: the fastest simulated of the model's three
+     * best (mode, h), and the warp instructions those three cost */
+    double verify_pick_ratio;
+    int verify_sync_right;
+    double verify_warp_instructions;
 } trapeze_size_validation_row;
 
 typedef struct trapeze_size_validation {
@@ -1137,7 +1193,7 @@ void trapeze_sleep_seed_thresholds(const trapeze_sleep_structure *s, double *the
 
 /* The thresholds that maximize the leakage saved with the exposed wake-up
  * penalty at most max_penalty (a fraction of the requester cycles, 0.01 =
- * 1%): NLopt SLSQP on the smooth model from several starts (the seed's
+ * 1%): the generic optimizer (model/model.h, NLopt MMA) on the smooth model from several starts (the seed's
  * thresholds, the break-even times, the crossovers, a ladder of lengths),
  * thresholds kept in mode order; then the whole-cycle thresholds a policy
  * runs, checked against the budget with the hard model. */
@@ -1271,6 +1327,11 @@ typedef struct trapeze_grp_machine {
     int tbs_per_sm;        /* co-resident TBs per SM (occupancy), x */
     double l1_lines;       /* L1D capacity per SM, in lines */
     double l2_lines;       /* L2 capacity, whole GPU, in lines */
+    int by_elements;       /* 1: data counted in elements (footprints and shares in
+                              elements, capacities converted at the graph's mean
+                              elements per line): L2 accesses follow the elements
+                              a TB reads more closely than its lines when lines
+                              are partly used; 0: in lines */
 } trapeze_grp_machine;
 
 typedef struct trapeze_grp_model trapeze_grp_model;
@@ -1327,18 +1388,23 @@ typedef struct trapeze_grp_choice {
 /* Picks a grouping minimizing predicted cycles. The relaxation: tile width
  * and height (gx, gy) real, the model's cycles between whole shapes
  * interpolated bilinearly (exact gradients of the interpolant), minimized
- * by NLopt SLSQP from several starts under gx * gy <= TBs per SM, for both
+ * by NLopt SLSQP from several starts under gx * gy <= min(TBs per SM at
+ * once, ceil(TBs / SMs)) (resident at once, no SM left idle), for both
  * tile orders; then rounded (the whole shapes around the optimum, grown to
  * fill the SM) and refined (every rounded shape in both orders predicted by
  * the discrete model). Candidates (e.g. the baselines' groupings) compete
- * with the tiles; a tie keeps the tiles. candidates[0] is the default (the
- * GPU's own policy, round-robin): another grouping replaces it only when
- * predicted faster by more than `margin` (relative; e.g. the model's
- * cross-validated error), so a model that cannot tell them apart keeps the
- * default. out is allocated. */
+ * with the tiles. candidates[0] is the default (the GPU's own policy,
+ * round-robin). Among the candidates the fastest wins: by measured_cycles
+ * when given (they were simulated; NULL: by the model, and only when
+ * predicted faster than the default by more than `margin`). The tiles then
+ * replace the winner only when the model predicts them faster than it
+ * predicts the winner by more than `margin` (relative; e.g. the model's
+ * error), so a model that cannot tell them apart keeps the winner. out is
+ * allocated. */
 trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
                                     const trapeze_grouping *candidates,
-                                    const char *const *candidate_names, int n_candidates,
+                                    const char *const *candidate_names,
+                                    const double *measured_cycles, int n_candidates,
                                     double margin, trapeze_grouping *out,
                                     trapeze_grp_choice *choice, trapeze_error *err);
 
@@ -1356,9 +1422,9 @@ typedef struct trapeze_grp_observation {
  * nonlinear least squares on relative residuals (the generic fit, the
  * model's exact Jacobian), in stages from p: the L1 constants (mu, eta1,
  * theta) on L2 accesses, the L2 constants (nu, eta2, retain2) on DRAM
- * reads, the timing constants on cycles from a linear least-squares start,
- * then all of them on every value. p: start in, fitted values and standard
- * errors out. With folds >= 2, also the k-fold cross-validated error
+ * reads, the timing constants on cycles from a linear least-squares start
+ * (each constant from its own observable). p: start in, fitted values and
+ * standard errors out; rep: the relative error over every value. With folds >= 2, also the k-fold cross-validated error
  * (observation i held out in fold i mod k; rep->cv_mape_pct,
  * rep->cv_max_ape_pct). Models keep their own parameters (set them with
  * trapeze_grp_set_params). */

@@ -81,7 +81,7 @@ void trapeze_grp_destroy(trapeze_grp_model *m)
 
 /* Both directions of every edge, grouped by TB (counting sort). */
 static trapeze_status build_adjacency(trapeze_grp_model *m, const trapeze_locality_graph *g,
-                                      trapeze_error *err)
+                                      int by_elements, trapeze_error *err)
 {
     long n = m->n, ne = g->n_edges;
     m->adj_start = calloc((size_t)n + 1, sizeof *m->adj_start);
@@ -109,10 +109,11 @@ static trapeze_status build_adjacency(trapeze_grp_model *m, const trapeze_locali
         const trapeze_locality_edge *ed = &g->edges[e];
         long a = m->adj_start[ed->tb_i] + fill[ed->tb_i]++;
         long b = m->adj_start[ed->tb_j] + fill[ed->tb_j]++;
+        double sh = (double)(by_elements ? ed->shared_elements : ed->shared_lines);
         m->adj_tb[a] = ed->tb_j;
-        m->adj_s[a] = (double)ed->shared_lines;
+        m->adj_s[a] = sh;
         m->adj_tb[b] = ed->tb_i;
-        m->adj_s[b] = (double)ed->shared_lines;
+        m->adj_s[b] = sh;
     }
     free(fill);
     return TRAPEZE_OK;
@@ -142,9 +143,22 @@ trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
         trapeze_grp_destroy(m);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping model: out of memory");
     }
+    /* the unit: lines, or elements with capacities converted at the
+     * graph's mean elements per line */
+    int el = mach->by_elements && graph->elements;
+    double el_sum = 0, ln_sum = 0;
+    for (long t = 0; el && t < m->n; t++) {
+        el_sum += (double)graph->elements[t];
+        ln_sum += (double)graph->lines[t];
+    }
+    if (el && el_sum > 0 && ln_sum > 0) {
+        m->m.l1_lines *= el_sum / ln_sum;
+        m->m.l2_lines *= el_sum / ln_sum;
+    }
+    m->by_elements = el;
     double sum = 0;
     for (long t = 0; t < m->n; t++) {
-        m->f[t] = (double)graph->lines[t];
+        m->f[t] = (double)(el ? graph->elements[t] : graph->lines[t]);
         if (!(m->f[t] >= 0)) {
             trapeze_grp_destroy(m);
             return trapeze_fail(err, TRAPEZE_EINVAL, "locality graph: TB %ld: footprint %lld lines",
@@ -153,7 +167,7 @@ trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
         sum += m->f[t];
     }
     m->fbar = sum / (double)m->n;
-    trapeze_status s = build_adjacency(m, graph, err);
+    trapeze_status s = build_adjacency(m, graph, el, err);
     if (s != TRAPEZE_OK) {
         trapeze_grp_destroy(m);
         return s;

@@ -19,9 +19,10 @@ TRAPEZE_DUAL_DEFINE(grp_dual, gd, GRP_NVARS)
 struct trapeze_grp_model {
     long n;                   /* TBs */
     int grid[3];
-    double *f;                /* footprint lines per TB */
+    double *f;                /* footprint per TB (lines, or elements) */
     double fbar;              /* mean footprint */
     double fresh;             /* mean lines a TB adds to L2 (see group.c) */
+    int by_elements;          /* f and adj_s in elements, m's capacities converted */
     long *adj_start;          /* CSR adjacency, both directions: n + 1 */
     long *adj_tb;
     double *adj_s;            /* shared lines */

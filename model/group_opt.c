@@ -9,8 +9,9 @@
  * gx x gy tile of neighbouring TBs is the shape whose union of footprints is
  * smallest for sharing along rows, columns or halos (Chen's rectangles,
  * Tripathy's "same row and same column" pattern). The tile runs whole on
- * one SM, so gx * gy <= x (the co-resident TBs) keeps it resident at once;
- * tiles go to the least-loaded queue, which balances the SMs.
+ * one SM, so gx * gy <= x (the co-resident TBs) keeps it resident at once,
+ * and gx * gy <= ceil(TBs / SMs) leaves no SM idle on a small grid; tiles
+ * go to the least-loaded queue, which balances the SMs.
  */
 #include <math.h>
 #include <nlopt.h>
@@ -100,6 +101,7 @@ trapeze_status trapeze_grp_grouping_tiles(const trapeze_grp_model *m, int gx, in
 typedef struct {
     const trapeze_grp_model *m;
     int order;
+    int cap;             /* the largest tile: TBs per SM at once, at most a fair share */
     int xmax, ymax;      /* shapes 1..xmax by 1..ymax */
     int vx, vy;          /* which of gx, gy are NLopt variables (index or -1) */
     double *cycles;      /* [order][gx][gy] cache, NAN until predicted */
@@ -192,7 +194,7 @@ static double resident(unsigned n, const double *x, double *grad, void *data)
         if (r->vy >= 0)
             grad[r->vy] = u;
     }
-    return u * v - r->m->m.tbs_per_sm;
+    return u * v - r->cap;
 }
 
 /* One SLSQP run from (u0, v0); keeps the best point in (*bu, *bv, *bc). */
@@ -220,7 +222,7 @@ static void relax_from(relax *r, double u0, double v0, double *bu, double *bv, d
     nlopt_destroy(opt);
     double u, v;
     unpack(r, x, &u, &v);
-    if (res > 0 && u * v <= r->m->m.tbs_per_sm + 1e-6 && f < *bc) {
+    if (res > 0 && u * v <= r->cap + 1e-6 && f < *bc) {
         *bu = u, *bv = v, *bc = f;
     }
 }
@@ -234,7 +236,7 @@ typedef struct {
 static int add_shape(shape *list, int n, int max, const relax *r, int gx, int gy, int order)
 {
     if (gx < 1 || gy < 1 || gx > r->xmax || gy > r->ymax ||
-        (long)gx * gy > r->m->m.tbs_per_sm || n >= max)
+        (long)gx * gy > r->cap || n >= max)
         return n;
     for (int k = 0; k < n; k++)
         if (list[k].gx == gx && list[k].gy == gy && list[k].order == order)
@@ -245,7 +247,8 @@ static int add_shape(shape *list, int n, int max, const relax *r, int gx, int gy
 
 trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
                                     const trapeze_grouping *candidates,
-                                    const char *const *candidate_names, int n_candidates,
+                                    const char *const *candidate_names,
+                                    const double *measured_cycles, int n_candidates,
                                     double margin, trapeze_grouping *out,
                                     trapeze_grp_choice *choice, trapeze_error *err)
 {
@@ -253,8 +256,10 @@ trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
     memset(out, 0, sizeof *out);
     long GX, GY;
     grid_2d(m, &GX, &GY);
-    int x = m->m.tbs_per_sm;
-    relax r = {.m = m, .status = TRAPEZE_OK, .err = err};
+    /* a tile is resident at once (x) and leaves no SM idle (balance) */
+    long fair = (m->n + m->m.n_sm - 1) / m->m.n_sm;
+    int x = (int)(m->m.tbs_per_sm < fair ? m->m.tbs_per_sm : fair);
+    relax r = {.m = m, .cap = x, .status = TRAPEZE_OK, .err = err};
     r.xmax = (int)(GX < x ? GX : x);
     r.ymax = (int)(GY < x ? GY : x);
     r.vx = r.xmax > 1 ? 0 : -1;
@@ -324,26 +329,34 @@ trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
     if (r.status != TRAPEZE_OK)
         return r.status;
     snprintf(choice->source, sizeof choice->source, "tiles");
+    /* the candidates: by their measured cycles when given (they were
+     * simulated: measurement decides among them), else by the model; the
+     * default (candidates[0]) is left only for a better one */
     int winner = -1;
-    trapeze_grp_eval first;
-    for (int c = 0; c < n_candidates; c++) {
-        trapeze_grp_eval e;
-        trapeze_status s = trapeze_grp_evaluate(m, &candidates[c], &e, err);
-        if (s != TRAPEZE_OK)
-            return s;
-        choice->model_evaluations++;
-        if (c == 0)
-            first = e;
-        if (e.cycles < best) {
-            best = e.cycles;
-            winner = c;
-            choice->eval = e;
+    trapeze_grp_eval tiles = choice->eval;
+    if (n_candidates > 0) {
+        trapeze_grp_eval e[n_candidates];
+        for (int c = 0; c < n_candidates; c++) {
+            trapeze_status s = trapeze_grp_evaluate(m, &candidates[c], &e[c], err);
+            if (s != TRAPEZE_OK)
+                return s;
+            choice->model_evaluations++;
         }
-    }
-    /* the default stays unless beaten by more than the margin */
-    if (n_candidates > 0 && winner != 0 && !(best < first.cycles * (1 - margin))) {
         winner = 0;
-        choice->eval = first;
+        for (int c = 1; c < n_candidates; c++) {
+            double now_c = measured_cycles ? measured_cycles[c] : e[c].cycles;
+            double now_w = measured_cycles ? measured_cycles[winner] : e[winner].cycles;
+            int beats_default = measured_cycles ? measured_cycles[c] < measured_cycles[0]
+                                                : e[c].cycles < e[0].cycles * (1 - margin);
+            if (now_c < now_w && beats_default)
+                winner = c;
+        }
+        /* the tiles replace it when the model predicts them faster than the
+         * model predicts it, by more than the margin */
+        if (tiles.cycles < e[winner].cycles * (1 - margin))
+            winner = -1;
+        else
+            choice->eval = e[winner];
     }
     if (winner >= 0) {
         snprintf(choice->source, sizeof choice->source, "%s",

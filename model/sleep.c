@@ -38,6 +38,8 @@
 
 TRAPEZE_DUAL_DEFINE(sl_dual, sl, TRAPEZE_SLEEP_MAX_MODES)
 
+#define SATURATE 60.0
+
 struct trapeze_sleep_model {
     trapeze_sleep_structure s;
     trapeze_sleep_options o;
@@ -46,6 +48,14 @@ struct trapeze_sleep_model {
     double requester_cycles;   /* what the penalty is a fraction of */
     int allowed[TRAPEZE_NEXT_N][TRAPEZE_SLEEP_MAX_MODES];  /* mode indices per class */
     int n_allowed[TRAPEZE_NEXT_N];
+    /* Per class, the non-empty buckets in increasing length: length T[j],
+     * count n[j], and prefix sums cn[j] = sum_{i<j} n[i], cnt[j] = sum_{i<j}
+     * n[i] T[i] (j = 0..len), so that a sum over every bucket past a point
+     * costs one subtraction. */
+    int len[TRAPEZE_NEXT_N];
+    double T[TRAPEZE_NEXT_N][TRAPEZE_IDLE_NBUCKETS], n[TRAPEZE_NEXT_N][TRAPEZE_IDLE_NBUCKETS];
+    double cn[TRAPEZE_NEXT_N][TRAPEZE_IDLE_NBUCKETS + 1];
+    double cnt[TRAPEZE_NEXT_N][TRAPEZE_IDLE_NBUCKETS + 1];
 };
 
 /* ------------------------------------------------------- break-even algebra */
@@ -210,6 +220,16 @@ trapeze_status trapeze_sleep_create(const trapeze_sleep_structure *s, const trap
             if (s->mode[i].retains_state || a == TRAPEZE_NEXT_DEAD ||
                 (a == TRAPEZE_NEXT_WRITE && o->gate_writes))
                 m->allowed[a][m->n_allowed[a]++] = i;
+    for (int a = 0; a < TRAPEZE_NEXT_N; a++)
+        for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++) {
+            if (h->count[a][b] == 0)
+                continue;
+            int j = m->len[a]++;
+            m->T[a][j] = trapeze_idle_bucket_length(b);
+            m->n[a][j] = h->count[a][b];
+            m->cn[a][j + 1] = m->cn[a][j] + m->n[a][j];
+            m->cnt[a][j + 1] = m->cnt[a][j] + m->n[a][j] * m->T[a][j];
+        }
     double accesses = trapeze_idle_hist_periods(h, TRAPEZE_NEXT_READ) +
                       trapeze_idle_hist_periods(h, TRAPEZE_NEXT_WRITE);
     m->leak_on = trapeze_idle_hist_idle_cycles(h, -1) + accesses;
@@ -256,75 +276,105 @@ static void wake_cost(const trapeze_sleep_model *m, int i, int dead, double *los
     }
 }
 
-/* The relaxed (or hard) indicator that a rung is reached: x = T - theta
- * (look-ahead: T >= theta) or T - theta - lost (time-out: T > theta + lost,
- * the simulator's rule for whole cycles). */
-static sl_dual indicator(sl_dual x, double s, int smooth, int strict)
+/* First index j of class a with T[j] > x (strict) or T[j] >= x. */
+static int first_past(const trapeze_sleep_model *m, int a, double x, int strict)
 {
-    if (!smooth)
-        return sl_const(strict ? (x.v > 0 ? 1.0 : 0.0) : (x.v >= 0 ? 1.0 : 0.0));
-    return sl_sigmoid(sl_scale(x, 1.0 / s));
-}
-
-/* Where the cycles of n periods of length T go (reported, not
- * differentiated): rung k holds from[k] cycles (the period less the
- * wake-up, and for a time-out less the wait) when reached (on[k]). Under
- * look-ahead the deepest rung reached takes the whole period; under a
- * time-out a deeper rung takes over from its own entry. Whatever no rung
- * holds is ON. With ordered thresholds on[] does not increase with k. */
-static void occupancy(int timeout, const int *allowed, int na, double T, double n,
-                      const double *on, const double *from, double *mode_cycles)
-{
-    double asleep = 0;
-    for (int k = 0; k < na; k++) {
-        double on_next = k + 1 < na ? on[k + 1] : 0.0;
-        double next = timeout ? on_next * (k + 1 < na ? from[k + 1] : 0.0) : on_next * from[k];
-        double mine = fmax(0.0, on[k] * from[k] - next);
-        mode_cycles[allowed[k] + 1] += n * mine;
-        asleep += mine;
+    int lo = 0, hi = m->len[a];
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (strict ? m->T[a][mid] > x : m->T[a][mid] >= x)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
-    mode_cycles[0] += n * fmax(0.0, T - asleep);
+    return lo;
 }
 
-/* One bucket of one class: adds n periods of length T to the sums. */
-static void add_bucket(const trapeze_sleep_model *m, int cls, double T, double n,
-                       const sl_dual *theta, int smooth, sl_dual *saving, sl_dual *penalty,
-                       double *mode_cycles)
+/* S0 = sum_j n_j on_j and S1 = sum_j n_j on_j T_j over the periods of class
+ * a longer than `floor`, where on_j is the rung's indicator at T_j - center
+ * (hard: >= 0, or > 0 when strict; smooth: the sigmoid of width s). Beyond
+ * SATURATE widths the sigmoid is 1 to double precision (its derivative
+ * rounds to 0) or below 1e-26, so only the band around the center is summed
+ * bucket by bucket; the buckets past it come from the prefix sums. */
+static void rung_sums(const trapeze_sleep_model *m, int a, sl_dual center, double floor,
+                      int strict, int smooth, sl_dual *S0, sl_dual *S1)
+{
+    int start = first_past(m, a, floor, 1), end = m->len[a];
+    double w = smooth ? SATURATE * m->o.smoothing : 0;
+    int band = first_past(m, a, center.v - w, strict && !smooth);
+    int past = smooth ? first_past(m, a, center.v + w, 1) : band;
+    if (band < start)
+        band = start;
+    if (past < band)
+        past = band;
+    *S0 = sl_const(m->cn[a][end] - m->cn[a][past]);
+    *S1 = sl_const(m->cnt[a][end] - m->cnt[a][past]);
+    for (int j = band; j < past; j++) {
+        sl_dual x = sl_scale(sl_sub(sl_const(m->T[a][j]), center), 1.0 / m->o.smoothing);
+        sl_dual on = sl_sigmoid(x);
+        *S0 = sl_add(*S0, sl_scale(on, m->n[a][j]));
+        *S1 = sl_add(*S1, sl_scale(on, m->n[a][j] * m->T[a][j]));
+    }
+}
+
+/* One class of periods: adds its expected saving and stall (duals) and its
+ * idle cycles per mode. Every rung's gain is linear in T, gain = A + B T,
+ * so the class's share is A S0 + B S1:
+ *   LOOKAHEAD  S_k(T) - S_{k-1}(T), S_k = (1 - p_k)(T - lost_k) - E_k,
+ *              rung on when T >= theta_k (a period shorter than its wake-up
+ *              then saves a negative amount, where the simulator leaves it
+ *              ON: the two differ only for thresholds below lost_k, which
+ *              the search never keeps; at T = lost_k both save -E_k);
+ *   TIMEOUT    (p_{k-1} - p_k)(T - theta_k - lost_k) - (E_k - E_{k-1}),
+ *              rung on when T > theta_k + lost_k.
+ * Occupancy: rung k holds from_k = T - lost_k (look-ahead) or T - theta_k -
+ * lost_k (time-out) cycles when reached; under look-ahead a deeper rung
+ * takes the whole period, under a time-out it takes over from its entry;
+ * the rest is ON (exact for thresholds in mode order). */
+static void add_class(const trapeze_sleep_model *m, int a, const sl_dual *theta, int smooth,
+                      sl_dual *saving, sl_dual *penalty, double *mode_cycles)
 {
     const trapeze_sleep_mode *md = m->s.mode;
-    const int *allowed = m->allowed[cls];
-    int na = m->n_allowed[cls], dead = cls == TRAPEZE_NEXT_DEAD;
+    const int *allowed = m->allowed[a];
+    int na = m->n_allowed[a], dead = a == TRAPEZE_NEXT_DEAD;
     int timeout = m->o.policy == TRAPEZE_SLEEP_TIMEOUT;
-    double prev_p = 1.0, prev_e = 0.0, prev_s = 0.0, prev_x = 0.0;
-    double on_v[TRAPEZE_SLEEP_MAX_MODES], from[TRAPEZE_SLEEP_MAX_MODES];
+    double prev_p = 1.0, prev_e = 0.0, prev_lost = 0.0, prev_x = 0.0;
+    double s0[TRAPEZE_SLEEP_MAX_MODES], s1[TRAPEZE_SLEEP_MAX_MODES];
+    double from_a[TRAPEZE_SLEEP_MAX_MODES];
     for (int k = 0; k < na; k++) {
         int i = allowed[k];
-        double lost, stall;
+        double lost, stall, p = md[i].leak_fraction, e = md[i].transition_cycles;
         wake_cost(m, i, dead, &lost, &stall);
-        sl_dual room = sl_sub(sl_const(T), theta[i]);   /* T - theta */
-        sl_dual on, gain;
+        sl_dual S0, S1, A;
+        double B = prev_p - p;
         if (!timeout) {
-            /* S_i(T) - S_{i-1}(T), S_i = (1 - p_i)(T - lost_i) - E_i */
-            on = indicator(room, m->o.smoothing, smooth, 0);
-            double s_i = (1.0 - md[i].leak_fraction) * (T - lost) - md[i].transition_cycles;
-            gain = sl_const(s_i - prev_s);
-            prev_s = s_i;
+            rung_sums(m, a, theta[i], 0, 0, smooth, &S0, &S1);
+            A = sl_const(-(1.0 - p) * lost - e + (1.0 - prev_p) * prev_lost + prev_e);
+            from_a[k] = -lost;
         } else {
-            /* (p_{k-1} - p_k)(T - theta_k - lost) - (E_k - E_{k-1}) */
-            sl_dual asleep = sl_sub(room, sl_const(lost));
-            on = indicator(asleep, m->o.smoothing, smooth, 1);
-            gain = sl_sub(sl_scale(asleep, prev_p - md[i].leak_fraction),
-                          sl_const(md[i].transition_cycles - prev_e));
-            prev_e = md[i].transition_cycles;
+            sl_dual center = sl_add(theta[i], sl_const(lost));
+            rung_sums(m, a, center, 0, 1, smooth, &S0, &S1);
+            A = sl_sub(sl_scale(center, -B), sl_const(e - prev_e));
+            from_a[k] = -center.v;
         }
-        prev_p = md[i].leak_fraction;
-        *saving = sl_add(*saving, sl_scale(sl_mul(on, gain), n));
-        *penalty = sl_add(*penalty, sl_scale(on, n * (stall - prev_x)));
+        *saving = sl_add(*saving, sl_add(sl_mul(A, S0), sl_scale(S1, B)));
+        *penalty = sl_add(*penalty, sl_scale(S0, stall - prev_x));
+        s0[k] = S0.v;
+        s1[k] = S1.v;
+        prev_p = p;
+        prev_e = e;
+        prev_lost = lost;
         prev_x = stall;
-        on_v[k] = on.v;
-        from[k] = fmax(0.0, timeout ? T - theta[i].v - lost : T - lost);
     }
-    occupancy(timeout, allowed, na, T, n, on_v, from, mode_cycles);
+    double asleep = 0;
+    for (int k = 0; k < na; k++) {
+        double mine = from_a[k] * s0[k] + s1[k];
+        if (k + 1 < na)
+            mine -= (timeout ? from_a[k + 1] : from_a[k]) * s0[k + 1] + s1[k + 1];
+        mode_cycles[allowed[k] + 1] += mine;
+        asleep += mine;
+    }
+    mode_cycles[0] += m->cnt[a][m->len[a]] - asleep;
 }
 
 trapeze_status trapeze_sleep_evaluate(const trapeze_sleep_model *m, const double *theta,
@@ -340,13 +390,7 @@ trapeze_status trapeze_sleep_evaluate(const trapeze_sleep_model *m, const double
     }
     sl_dual saving = sl_const(0), penalty = sl_const(0);
     for (int a = 0; a < TRAPEZE_NEXT_N; a++)
-        for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++) {
-            double n = m->h.count[a][b];
-            if (n == 0)
-                continue;
-            add_bucket(m, a, trapeze_idle_bucket_length(b), n, th, smooth, &saving, &penalty,
-                       out->mode_cycles);
-        }
+        add_class(m, a, th, smooth, &saving, &penalty, out->mode_cycles);
     out->periods = trapeze_idle_hist_periods(&m->h, -1);
     out->idle_cycles = trapeze_idle_hist_idle_cycles(&m->h, -1);
     out->leak_on_cycles = m->leak_on;

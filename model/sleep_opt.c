@@ -1,7 +1,8 @@
 /*
  * sleep_opt.c - choosing the sleep thresholds: maximize the expected
  * leakage saved under a budget on the exposed wake-up penalty, by NLopt's
- * SLSQP on the smooth model and its exact gradients, from several starts;
+ * SLSQP on the model's generic ops table (sleep_model.c: the smooth model
+ * and its exact gradients, in u = ln(1 + theta)) from several starts;
  * then the whole-cycle thresholds a hardware policy runs, checked with the
  * hard indicator and, if the rounding broke the budget, raised greedily
  * (the raise that gives up the least saving per penalty removed) until it
@@ -18,49 +19,34 @@
 #define MAX_STARTS 16
 #define FEASIBLE_SLACK 1e-9
 
+/* The local search: NLopt SLSQP on the model's generic ops table
+ * (sleep_model.c, decisions u = ln(1 + theta)). Not the generic
+ * optimizer's MMA (model/optimize.c): with an order constraint active (a
+ * mode switched off sits at the next one's threshold) MMA's inner
+ * iterations took 0.1 to 15 s per start on a full histogram, where SLSQP
+ * takes milliseconds (docs/sleep.md). */
 typedef struct {
-    const trapeze_sleep_model *m;
-    double budget;
-    int evaluations;
+    const trapeze_model *gm;
+    int k;              /* constraint index */
+    int *evaluations;
 } search;
 
-static double saving_objective(unsigned n, const double *x, double *grad, void *data)
+static double objective(unsigned n, const double *u, double *grad, void *data)
 {
-    search *s = data;
-    trapeze_sleep_eval e;
-    s->evaluations++;
-    trapeze_sleep_evaluate(s->m, x, 1, &e, NULL);
-    if (grad)
-        for (unsigned i = 0; i < n; i++)
-            grad[i] = e.dsaving[i];
-    return e.saving_fraction;
+    (void)n;
+    const search *r = data;
+    double v;
+    (*r->evaluations)++;
+    if (trapeze_model_evaluate(r->gm, NULL, u, &v, NULL, grad, NULL))
+        return INFINITY;
+    return v;
 }
 
-/* penalty - budget <= 0 */
-static double penalty_constraint(unsigned n, const double *x, double *grad, void *data)
+static double constraint(unsigned n, const double *u, double *grad, void *data)
 {
-    search *s = data;
-    trapeze_sleep_eval e;
-    trapeze_sleep_evaluate(s->m, x, 1, &e, NULL);
-    if (grad)
-        for (unsigned i = 0; i < n; i++)
-            grad[i] = e.dpenalty[i];
-    return e.penalty_fraction - s->budget;
-}
-
-typedef struct {
-    int i;   /* theta_i - theta_{i+1} <= 0 */
-} order;
-
-static double order_constraint(unsigned n, const double *x, double *grad, void *data)
-{
-    const order *o = data;
-    if (grad) {
-        memset(grad, 0, n * sizeof *grad);
-        grad[o->i] = 1;
-        grad[o->i + 1] = -1;
-    }
-    return x[o->i] - x[o->i + 1];
+    (void)n;
+    const search *r = data;
+    return r->gm->ops->constraint(r->gm->self, r->k, u, grad);
 }
 
 static void clip_ordered(double *x, int n, double lo, double hi)
@@ -106,29 +92,33 @@ static int within(const trapeze_sleep_eval *e, double budget)
     return e->penalty_fraction <= budget + FEASIBLE_SLACK;
 }
 
-/* One SLSQP run from x (updated in place). */
-static void local_search(search *s, int n, double lo, double hi, double *x)
+/* One SLSQP run from theta (updated in place). */
+static void local_search(const trapeze_model *gm, int n, double *theta, int *evaluations)
 {
+    double lo[TRAPEZE_SLEEP_MAX_MODES], hi[TRAPEZE_SLEEP_MAX_MODES], u[TRAPEZE_SLEEP_MAX_MODES];
+    gm->ops->decision_bounds(gm->self, lo, hi);
+    for (int i = 0; i < n; i++)
+        u[i] = fmin(fmax(log1p(theta[i]), lo[i]), hi[i]);
     nlopt_opt opt = nlopt_create(NLOPT_LD_SLSQP, (unsigned)n);
-    double lb[TRAPEZE_SLEEP_MAX_MODES], ub[TRAPEZE_SLEEP_MAX_MODES];
-    order ord[TRAPEZE_SLEEP_MAX_MODES];
-    for (int i = 0; i < n; i++) {
-        lb[i] = lo;
-        ub[i] = hi;
-        ord[i].i = i;
+    if (!opt)
+        return;
+    search refs[TRAPEZE_SLEEP_MAX_MODES + 1];
+    nlopt_set_lower_bounds(opt, lo);
+    nlopt_set_upper_bounds(opt, hi);
+    refs[0] = (search){gm, -1, evaluations};
+    nlopt_set_min_objective(opt, objective, &refs[0]);
+    int nc = gm->ops->nconstraints(gm->self);
+    for (int k = 0; k < nc; k++) {
+        refs[k + 1] = (search){gm, k, evaluations};
+        nlopt_add_inequality_constraint(opt, constraint, &refs[k + 1], k ? 1e-9 : 1e-12);
     }
-    nlopt_set_lower_bounds(opt, lb);
-    nlopt_set_upper_bounds(opt, ub);
-    nlopt_set_max_objective(opt, saving_objective, s);
-    nlopt_add_inequality_constraint(opt, penalty_constraint, s, 1e-12);
-    for (int i = 0; i + 1 < n; i++)
-        nlopt_add_inequality_constraint(opt, order_constraint, &ord[i], 1e-9);
     nlopt_set_xtol_rel(opt, 1e-9);
     nlopt_set_ftol_rel(opt, 1e-12);
     nlopt_set_maxeval(opt, 400);
     double f;
-    nlopt_optimize(opt, x, &f);   /* x is kept whatever the status; checked by the caller */
+    nlopt_optimize(opt, u, &f);   /* u is kept whatever the status; judged by the caller */
     nlopt_destroy(opt);
+    sleep_to_theta(n, u, theta, NULL);
 }
 
 /* Raise theta_i just past the shortest period it still puts to sleep. */
@@ -274,11 +264,13 @@ trapeze_status trapeze_sleep_optimize(const trapeze_sleep_model *m, double max_p
     const trapeze_sleep_structure *st = trapeze_sleep_structure_of(m);
     int n = st->n_modes;
     double lo = 0, hi = sleep_longest_period(m) + 10 * trapeze_sleep_options_of(m)->smoothing + 1;
-    search s = {.m = m, .budget = max_penalty};
+    int evaluations = 0;
+    sleep_instance in = {.m = m, .budget = max_penalty};
+    trapeze_model gm = sleep_as_model(&in);
     double x[MAX_STARTS][TRAPEZE_SLEEP_MAX_MODES];
     int k = starts(st, lo, hi, x), have = 0;
     for (int j = 0; j < k; j++) {
-        local_search(&s, n, lo, hi, x[j]);
+        local_search(&gm, n, x[j], &evaluations);
         clip_ordered(x[j], n, lo, hi);
         trapeze_sleep_eval e;
         trapeze_sleep_evaluate(m, x[j], 1, &e, NULL);
@@ -297,12 +289,12 @@ trapeze_status trapeze_sleep_optimize(const trapeze_sleep_model *m, double max_p
             out->theta[i] = hi;
         trapeze_sleep_evaluate(m, out->theta, 1, &out->smooth, NULL);
     }
-    whole_cycles(m, max_penalty, out->theta, out->theta_int, &out->chosen, &s.evaluations);
-    settle(m, max_penalty, out->theta_int, &out->chosen, &s.evaluations);
+    whole_cycles(m, max_penalty, out->theta, out->theta_int, &out->chosen, &evaluations);
+    settle(m, max_penalty, out->theta_int, &out->chosen, &evaluations);
     out->feasible = within(&out->chosen, max_penalty);
     trapeze_sleep_seed_thresholds(st, out->seed_theta);
     trapeze_sleep_evaluate(m, out->seed_theta, 0, &out->seed, NULL);
     trapeze_sleep_oracle(m, &out->oracle);
-    out->evaluations = s.evaluations;
+    out->evaluations = evaluations;
     return TRAPEZE_OK;
 }

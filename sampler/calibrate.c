@@ -29,7 +29,8 @@
  * (on the GTX 480 the fencebar slope is 0, the stencils' is not). */
 #define AT_SIZE_FIT_MASK                                                                   \
     (TRAPEZE_GZ_MASK(TRAPEZE_GZ_TILE_CYCLES) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_MISC) |     \
-     TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_PER_BLOCK) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_BARRIER))
+     TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_PER_BLOCK) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_BARRIER) |   \
+     TRAPEZE_GZ_MASK(TRAPEZE_GZ_HALO_REREAD))
 
 static unsigned fit_mask(const trapeze_calib_plan *plan)
 {
@@ -54,6 +55,7 @@ static void set_structure(const trapeze_calib_plan *plan, trapeze_gz_params *p)
     p->waves = (st & TRAPEZE_GZ_STRUCT_WAVES) != 0;
     p->persistent_fence = (st & TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE) != 0;
     p->fence_overlap = (st & TRAPEZE_GZ_STRUCT_FENCE_OVERLAP) != 0;
+    p->fence_staging = (st & TRAPEZE_GZ_STRUCT_FENCE_STAGING) != 0;
 }
 
 /* A fitted parameter cannot leave a range edge (the transform's slope
@@ -63,12 +65,14 @@ static void start_inside(const trapeze_calib_plan *plan, trapeze_gz_params *p)
     static const struct { trapeze_gz_param k; double v; } starts[] = {
         {TRAPEZE_GZ_OVERLAP, 0.5}, {TRAPEZE_GZ_OVERLAP_FENCE, 0.5}, {TRAPEZE_GZ_TILE_CYCLES, 100},
         {TRAPEZE_GZ_FENCE_MISC, 0.5}, {TRAPEZE_GZ_FENCE_PER_BLOCK, 10},
-        {TRAPEZE_GZ_FENCE_POLL, 0.1}, {TRAPEZE_GZ_FENCE_BARRIER, 100}};
+        {TRAPEZE_GZ_FENCE_POLL, 0.1}, {TRAPEZE_GZ_FENCE_BARRIER, 100}, {TRAPEZE_GZ_HALO_REREAD, 0.5}};
     unsigned mask = fit_mask(plan);
     if (plan->opt.structure && !(mask & TRAPEZE_GZ_MASK(TRAPEZE_GZ_MU)))
         p->value[TRAPEZE_GZ_MU] = 1; /* the fitted barrier constants are its exposed cost */
     for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
-        if ((mask & TRAPEZE_GZ_MASK(starts[i].k)) && p->value[starts[i].k] < 1e-6 * starts[i].v)
+        if ((mask & TRAPEZE_GZ_MASK(starts[i].k)) &&
+            (p->value[starts[i].k] < 1e-6 * starts[i].v ||
+             (starts[i].k == TRAPEZE_GZ_HALO_REREAD && p->value[starts[i].k] >= 1)))
             clamp_param(p, starts[i].k, starts[i].v);
 }
 
@@ -160,9 +164,9 @@ static double tiles_of(const trapeze_workload *w, const trapeze_sample *r)
  * minus one at h = 1, per tile, is one loop of IterComp; the rest of the h = 1
  * tile is MiscComp (setup, staging, commit). Expressed per SM of this GPU for
  * an input of N elements, so that 5.15/5.16 give back the counts per tile. */
-static trapeze_status profile_of(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
-                                 const trapeze_workload *w, int first_row,
-                                 trapeze_gz_profile *pr, trapeze_error *err)
+trapeze_status sampler_profile_of(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
+                                  const trapeze_workload *w, int first_row,
+                                  trapeze_gz_profile *pr, trapeze_error *err)
 {
     const trapeze_sample *r1, *r2;
     trapeze_status s = logged(log, &plan->rows[first_row], &r1, err);
@@ -202,7 +206,7 @@ static trapeze_status profiles(const trapeze_calib_plan *plan, const trapeze_sam
             return trapeze_fail(err, TRAPEZE_ERANGE, "calibration: at most %d workloads",
                                 TRAPEZE_GZ_MAX_PROFILES);
         const trapeze_workload *w = sampler_workload(plan, plan->rows[i].workload);
-        trapeze_status s = profile_of(plan, log, w, i, &p->profile[p->n_profiles], err);
+        trapeze_status s = sampler_profile_of(plan, log, w, i, &p->profile[p->n_profiles], err);
         if (s)
             return s;
         p->n_profiles++;
@@ -274,6 +278,14 @@ static unsigned identifiable(const trapeze_calib_point *pts, int n, unsigned mas
     return mask & moved;
 }
 
+static int bits_set(unsigned mask)
+{
+    int n = 0;
+    for (; mask; mask &= mask - 1)
+        n++;
+    return n;
+}
+
 static double volume_of(const trapeze_calib_point *pt)
 {
     const trapeze_workload *w = trapeze_gz_workload(pt->model);
@@ -322,7 +334,11 @@ static trapeze_status extrapolation(const trapeze_calib_plan *plan, trapeze_cali
             train[m++] = pts[i];
     }
     trapeze_status s = TRAPEZE_OK;
-    if (k > 0 && m > rep->n_fitted) {
+    /* Fewer than two training points per fitted constant leaves some of them
+     * free to run wild outside the training grids (seen: a 5.8e10% error and
+     * NaN with 20 points for 11 constants): no extrapolation figure then,
+     * rather than a meaningless one. */
+    if (k > 0 && m >= 2 * rep->n_fitted) {
         trapeze_gz_params p = *start;
         trapeze_error quiet;
         if (trapeze_calib_fit(train, m, identifiable(train, m, mask), &p, NULL, &quiet) == TRAPEZE_OK) {
@@ -333,12 +349,16 @@ static trapeze_status extrapolation(const trapeze_calib_plan *plan, trapeze_cali
                 trapeze_gz_set_params(pt->model, &p);
                 if ((s = trapeze_gz_evaluate(pt->model, pt->sync, pt->h, pt->blk_len, &e, err)))
                     break;
+                if (!isfinite(e.cpl)) { /* the training fit does not extrapolate at all */
+                    sum = bias = worst = NAN;
+                    break;
+                }
                 double rel = 100 * (e.cpl - pt->cpl_measured) / pt->cpl_measured;
                 sum += fabs(rel);
                 bias += rel;
                 worst = fmax(worst, fabs(rel));
             }
-            rep->n_holdout = k;
+            rep->n_holdout = isfinite(sum) ? k : 0;
             rep->holdout_mape_pct = sum / k;
             rep->holdout_bias_pct = bias / k;
             rep->holdout_max_ape_pct = worst;
@@ -351,10 +371,26 @@ static trapeze_status extrapolation(const trapeze_calib_plan *plan, trapeze_cali
     return s;
 }
 
-trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
+/* Observations the fit will have (make_points' count, without models). */
+static int count_observations(const trapeze_calib_plan *plan, const trapeze_sample_log *log)
+{
+    int n = 0;
+    for (int i = 0; i < trapeze_sample_log_count(log); i++)
+        n += is_observation(plan, trapeze_sample_log_get(log, i));
+    return n;
+}
+
+trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *given,
                                       const trapeze_sample_log *log, trapeze_gz_params *p,
                                       trapeze_calib_report *rep, trapeze_error *err)
 {
+    /* too few observations for the at-size constants (a small --budget, one
+     * workload): Meng's structure and fit set, which such a plan determines */
+    trapeze_calib_plan local = *given;
+    const trapeze_calib_plan *plan = &local;
+    if (!local.opt.fit_mask && local.opt.structure &&
+        count_observations(given, log) <= 2 * bits_set(fit_mask(given)))
+        local.opt.structure = 0;
     trapeze_gz_params_default(p);
     set_structure(plan, p);
     trapeze_status s = micro_values(plan, log, p, err);
@@ -394,7 +430,7 @@ trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
         snprintf(p->source, sizeof p->source,
                  "trapeze calibrate on %.40s: %d observations, %d-fold CV MAPE %.2f%%",
                  plan->gpu.name, n, folds, fmin(rep->cv_mape_pct, 1e6));
-        snprintf(p->gpu, sizeof p->gpu, "%s", plan->gpu.name);
+        snprintf(p->gpu, sizeof p->gpu, "%.*s", (int)sizeof p->gpu - 1, plan->gpu.name);
         trapeze_gpu_fingerprint(&plan->gpu, p->gpu_fingerprint);
     }
     return s;

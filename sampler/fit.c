@@ -217,8 +217,13 @@ static trapeze_status solve(problem *pb, double *params, double *stderr_out,
         gsl_blas_ddot(gsl_multifit_nlinear_residual(w), gsl_multifit_nlinear_residual(w), &chisq);
         apply(pb, gsl_multifit_nlinear_position(w), dtheta);
         memcpy(params, pb->params, (size_t)pb->ops->nparams * sizeof *params);
-        if (rep)
+        if (rep) {
             memset(rep->corr, 0, sizeof rep->corr);
+            for (int k = 0; k < TRAPEZE_CALIB_MAX_PARAMS; k++) {
+                rep->at_bound[k] = 0;
+                rep->corr_with[k] = -1; /* not fitted */
+            }
+        }
         if (stderr_out) {
             memset(stderr_out, 0, (size_t)pb->ops->nparams * sizeof *stderr_out);
             s = standard_errors(pb, w, chisq, stderr_out, rep, err);

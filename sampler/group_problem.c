@@ -104,6 +104,7 @@ static trapeze_status read_machine(trapeze_grp_problem *pb, const trapeze_config
             s = trapeze_fail(err, TRAPEZE_ERANGE, "%s: one block does not fit on an SM (%s)",
                              pb->builtin->name, why);
         pb->machine.n_sm = core.gpu.n_sm;
+        pb->machine.by_elements = 1;   /* closer to L2 accesses (docs/grouping.md) */
         pb->machine.tbs_per_sm = x;
         double l1 = mem.skip_l1d ? 0 : (double)mem.l1.sets * mem.l1.assoc;
         pb->machine.l1_lines = l1 > 0 ? l1 : 1e-3;   /* no L1: nothing survives */

@@ -24,11 +24,15 @@
 void trapeze_calib_options_default(trapeze_calib_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->budget = 8;
+    o->budget = 12;
     o->stages = 2;
     o->sweep_budget = 5e8;
-    o->min_fraction = 1.0 / 2;
-    o->max_fraction = 1.0;
+    /* from a quarter of the reference grid (under one wave) to 4 times it
+     * (up to 16 waves): per-launch and per-tile costs, and the fence
+     * barrier's participants, are then told apart (docs/calibration.md) */
+    o->min_fraction = 1.0 / 4;
+    o->max_fraction = 4.0;
+    o->structure = TRAPEZE_GZ_STRUCT_AT_SIZE;
     o->folds = 5;
     o->seed = 1;
     o->holdout = 0.25;
@@ -237,17 +241,15 @@ static trapeze_status check_options(const trapeze_calib_options *o, trapeze_erro
 
 static trapeze_status read_gpu(trapeze_calib_plan *plan, trapeze_error *err)
 {
-    trapeze_config *cfg;
     sim_core_config core;
-    trapeze_status s = trapeze_config_load(plan->config_path, &cfg, err);
+    trapeze_status s = trapeze_config_load(plan->config_path, &plan->cfg, err);
     if (s)
         return s;
-    if (!(s = trapeze_gpu_from_config(cfg, &plan->gpu, err)) &&
-        !(s = sim_core_config_read(cfg, &core, err))) {
+    if (!(s = trapeze_gpu_from_config(plan->cfg, &plan->gpu, err)) &&
+        !(s = sim_core_config_read(plan->cfg, &core, err))) {
         sim_kernel probe = {.block = {256, 1, 1}, .regs_per_thread = 8};
         plan->resident_256 = sim_occupancy(&core, &probe, NULL);
     }
-    trapeze_config_destroy(cfg);
     return s;
 }
 
@@ -301,6 +303,7 @@ void trapeze_calib_plan_destroy(trapeze_calib_plan *plan)
 {
     if (!plan)
         return;
+    trapeze_config_destroy(plan->cfg);
     free(plan->config_path);
     free(plan->workloads);
     free(plan->rows);

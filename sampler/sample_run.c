@@ -23,20 +23,11 @@ typedef struct {
     double cycles, warp_insts, conflicts;
 } run_totals;
 
-static trapeze_status new_gpu(const trapeze_calib_plan *plan, trapeze_config **cfg, sim_gpu **g,
-                              trapeze_error *err)
+/* A fresh simulator of the plan's GPU, from the config parsed once. */
+static trapeze_status new_gpu(const trapeze_calib_plan *plan, sim_gpu **g, trapeze_error *err)
 {
     *g = NULL;
-    trapeze_status s = trapeze_config_load(plan->config_path, cfg, err);
-    if (!s && (s = sim_gpu_create(*cfg, NULL, g, err)))
-        trapeze_config_destroy(*cfg);
-    return s;
-}
-
-static void drop_gpu(trapeze_config *cfg, sim_gpu *g)
-{
-    sim_gpu_destroy(g);
-    trapeze_config_destroy(cfg);
+    return sim_gpu_create(plan->cfg, NULL, g, err);
 }
 
 static void add_stats(run_totals *t, const sim_kernel_stats *st)
@@ -66,17 +57,15 @@ static void ran_kernel(void *ctx, int i, const sim_kernel_stats *st)
 static trapeze_status run_kernels(const trapeze_calib_plan *plan, sim_kernel **ks, int n,
                                   int from_end_of, run_totals *t, trapeze_error *err)
 {
-    trapeze_config *cfg;
     sim_gpu *g;
-    trapeze_status s = new_gpu(plan, &cfg, &g, err);
+    trapeze_status s = new_gpu(plan, &g, err);
     timing tm = {g, t, from_end_of, 0};
     sim_sequence seq = {.n = n, .kernels = ks, .ran = ran_kernel, .ctx = &tm};
     if (!s)
         s = sim_gpu_run_sequence(g, &seq, NULL, NULL, err);
     if (!s)
         t->cycles += (double)sim_gpu_cycle(g) - tm.start;
-    if (g)
-        drop_gpu(cfg, g);
+    sim_gpu_destroy(g);
     return s;
 }
 
@@ -85,17 +74,13 @@ static trapeze_status build_stencil(const trapeze_calib_plan *plan, const trapez
                                     trapeze_error *err)
 {
     sim_stencil_spec spec = {.workload = w, .h = h, .sync = sync, .iterations = stages * h};
-    trapeze_config *cfg;
     sim_core_config core;
-    trapeze_status s = trapeze_config_load(plan->config_path, &cfg, err);
-    if (s)
-        return s;
     int per_sm;
     const char *limit;
     *out = NULL;
-    if (!(s = sim_core_config_read(cfg, &core, err)))
+    trapeze_status s = sim_core_config_read(plan->cfg, &core, err);
+    if (!s)
         s = sim_stencil_build_sized(&core, &spec, out, &per_sm, &limit, err);
-    trapeze_config_destroy(cfg);
     if (s) {
         sim_stencil_destroy(*out);
         *out = NULL;
@@ -154,13 +139,8 @@ static trapeze_status run_builtin(const trapeze_calib_plan *plan, const char *na
                                   const long *p, int from_end_of, run_totals *t,
                                   trapeze_error *err)
 {
-    trapeze_config *cfg;
     sim_core_config core;
-    trapeze_status s = trapeze_config_load(plan->config_path, &cfg, err);
-    if (s)
-        return s;
-    s = sim_core_config_read(cfg, &core, err);
-    trapeze_config_destroy(cfg);
+    trapeze_status s = sim_core_config_read(plan->cfg, &core, err);
     sim_kernel *ks[64];
     int n = 0;
     const sim_builtin *b = sim_builtin_find(name);

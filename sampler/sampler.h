@@ -15,7 +15,9 @@
 #define SAMPLER_KIND_MEASURED "measured" /* the same, measured on hardware */
 
 struct trapeze_calib_plan {
-    char *config_path;       /* each run loads its own copy (configs track use) */
+    char *config_path;
+    trapeze_config *cfg;     /* parsed once; read-only, shared by every worker thread
+                                (a config never changes when read) */
     trapeze_gpu gpu;
     int resident_256;        /* blocks of 256 threads resident per SM */
     trapeze_calib_options opt;
@@ -58,6 +60,12 @@ trapeze_status sampler_pool_run(int n, int threads, sampler_task_fn run, sampler
 trapeze_status sampler_run_rows(const trapeze_calib_plan *plan, trapeze_sample *rows, int n,
                                 int threads, sampler_done_fn done, void *ctx,
                                 trapeze_error *err);
+
+/* The profiled counts of workload w from its profiling pair, plan rows
+ * first_row (h = 1) and first_row + 1 (h = 2), found in log (calibrate.c). */
+trapeze_status sampler_profile_of(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
+                                  const trapeze_workload *w, int first_row,
+                                  trapeze_gz_profile *pr, trapeze_error *err);
 
 /* Heights a size sweep runs (validate_sizes.c): those whose output tile
  * keeps a quarter of the block, thinned to at most 10; returns the count. */

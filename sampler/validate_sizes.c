@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/error.h"
 #include "sampler/sampler.h"
@@ -77,13 +78,29 @@ static void grid_at(const trapeze_calib_plan *plan, int wi, double factor, trape
 }
 
 /* The model's best integer h per mode over every valid h. */
+/* The model's best integer h per mode, and its VERIFY_TOP best (mode, h)
+ * overall (what `trapeze ghostzone --verify 3` would simulate): pick[0..1],
+ * then top[2 * i] = mode, top[2 * i + 1] = h. */
+#define VERIFY_TOP 3
 static trapeze_status model_picks(const trapeze_calib_plan *plan, const trapeze_gz_params *p,
-                                  const trapeze_workload *w, int *pick, trapeze_error *err)
+                                  const trapeze_workload *w, int *pick, int *top,
+                                  trapeze_error *err)
 {
     trapeze_gz_model *m;
     trapeze_status s = trapeze_gz_create(&plan->gpu, w, p, &m, err);
     if (s)
         return s;
+    trapeze_gz_choice *c;
+    int n;
+    if ((s = trapeze_gz_rank(m, p, w->blk_len, &c, &n, err))) {
+        trapeze_gz_destroy(m);
+        return s;
+    }
+    for (int i = 0; i < VERIFY_TOP; i++) {
+        top[2 * i] = i < n ? (int)c[i].sync : -1;
+        top[2 * i + 1] = i < n ? c[i].h : 0;
+    }
+    free(c);
     int hmax = trapeze_gz_max_height(m, w->blk_len);
     for (int k = 0; k < 2; k++) {
         double best = INFINITY;
@@ -121,20 +138,30 @@ static void fill_row(const trapeze_calib_plan *plan, const trapeze_workload *w, 
         r->data_len[d] = d < w->dims ? w->data_len[d] : 1;
 }
 
-/* Heights of one (workload, size, mode): the plausible ones plus the pick. */
-static int heights_for(const trapeze_workload *w, int max_h, int pick, int *hs)
+/* Adds h to the ascending hs[0..n) unless there; returns the new count. */
+static int add_height(int *hs, int n, int h)
 {
-    int n = sampler_plausible_heights(w, max_h, hs), have = 0;
     for (int i = 0; i < n; i++)
-        have |= hs[i] == pick;
-    if (!have) {
-        int i = n++;
-        while (i > 0 && hs[i - 1] > pick) {
-            hs[i] = hs[i - 1];
-            i--;
-        }
-        hs[i] = pick;
+        if (hs[i] == h)
+            return n;
+    int i = n++;
+    while (i > 0 && hs[i - 1] > h) {
+        hs[i] = hs[i - 1];
+        i--;
     }
+    hs[i] = h;
+    return n;
+}
+
+/* Heights of one (workload, size, mode k): the plausible ones, the pick and
+ * the top candidates of that mode. */
+static int heights_for(const trapeze_workload *w, int max_h, int k, int pick, const int *top,
+                       int *hs)
+{
+    int n = add_height(hs, sampler_plausible_heights(w, max_h, hs), pick);
+    for (int i = 0; i < VERIFY_TOP; i++)
+        if (top[2 * i] == (int)modes[k])
+            n = add_height(hs, n, top[2 * i + 1]);
     return n;
 }
 
@@ -160,7 +187,7 @@ static trapeze_status push(row_list *l, const trapeze_sample *r, trapeze_error *
 /* Summarizes the points of one (workload, size): rows[0..n), relaunch first. */
 static trapeze_status summarize(const trapeze_calib_plan *plan, const trapeze_gz_params *p,
                                 const trapeze_workload *w, double factor, const int *pick,
-                                const trapeze_sample *rows, int n,
+                                const int *top, const trapeze_sample *rows, int n,
                                 trapeze_size_validation_row *vr, trapeze_validation_point *pts,
                                 trapeze_error *err)
 {
@@ -209,6 +236,18 @@ static trapeze_status summarize(const trapeze_calib_plan *plan, const trapeze_gz
     vr->sync_sim_best = pts[best_sim].sync;
     vr->pick_ratio = pts[best_sim].cpl_sim / pts[picked].cpl_sim;
     vr->sync_right = vr->sync_model == vr->sync_sim_best;
+    /* --verify 3 on these runs: the fastest simulated of the model's top three */
+    int verified = picked;
+    vr->verify_warp_instructions = 0;
+    for (int t = 0; t < VERIFY_TOP; t++)
+        for (int i = 0; i < n; i++)
+            if ((int)pts[i].sync == top[2 * t] && pts[i].h == top[2 * t + 1]) {
+                vr->verify_warp_instructions += pts[i].warp_instructions;
+                if (pts[i].cpl_sim < pts[verified].cpl_sim)
+                    verified = i;
+            }
+    vr->verify_pick_ratio = pts[best_sim].cpl_sim / pts[verified].cpl_sim;
+    vr->verify_sync_right = pts[verified].sync == vr->sync_sim_best;
     return TRAPEZE_OK;
 }
 
@@ -267,18 +306,62 @@ static trapeze_status run_missing(const trapeze_calib_plan *plan, trapeze_sample
 /* The rows of one (workload, size), relaunch then fence, h ascending. */
 static trapeze_status plan_size(const trapeze_calib_plan *plan, const trapeze_gz_params *p, int wi,
                                 double factor, int stages, trapeze_workload *w, int *pick,
-                                row_list *l, trapeze_error *err)
+                                int *top, row_list *l, trapeze_error *err)
 {
     int max_h;
     grid_at(plan, wi, factor, w, &max_h);
-    trapeze_status s = model_picks(plan, p, w, pick, err);
+    trapeze_status s = model_picks(plan, p, w, pick, top, err);
     for (int k = 0; !s && k < 2; k++) {
-        int hs[MAX_HEIGHTS + 2], nh = heights_for(w, max_h, pick[k], hs);
+        int hs[MAX_HEIGHTS + 2 + VERIFY_TOP], nh = heights_for(w, max_h, k, pick[k], top, hs);
         for (int i = 0; !s && i < nh; i++) {
             trapeze_sample r;
             fill_row(plan, w, modes[k], hs[i], stages, &r);
             s = push(l, &r, err);
         }
+    }
+    return s;
+}
+
+static int has_profile(const trapeze_gz_params *p, const char *name)
+{
+    for (int i = 0; i < p->n_profiles; i++)
+        if (strcasecmp(p->profile[i].workload, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* A workload the calibration never saw has no [profile.NAME]: its spec's
+ * counts are another GPU's. Meng profiles every new stencil once (5.14), so
+ * its profiling pair runs here (kept in the sweep log) and its counts join
+ * a copy of the parameters; the fitted constants stay as calibrated. */
+static trapeze_status profile_unseen(const trapeze_calib_plan *plan, trapeze_gz_params *p,
+                                     trapeze_sample_log *sweep_log, int threads,
+                                     trapeze_error *err)
+{
+    trapeze_status s = TRAPEZE_OK;
+    for (int i = 0; !s && i + 1 < plan->count; i++) {
+        const trapeze_sample *r = &plan->rows[i];
+        if (strcmp(r->kind, SAMPLER_KIND_PROFILE) != 0 || r->h != 1 ||
+            has_profile(p, r->workload))
+            continue;
+        if (p->n_profiles == TRAPEZE_GZ_MAX_PROFILES)
+            return trapeze_fail(err, TRAPEZE_ERANGE, "validate: at most %d profiled workloads",
+                                TRAPEZE_GZ_MAX_PROFILES);
+        trapeze_sample pair[2] = {plan->rows[i], plan->rows[i + 1]};
+        trapeze_sample_log *log = sweep_log;
+        if (!log)
+            return trapeze_fail(err, TRAPEZE_EINVAL,
+                                "validate --sizes: %s has no [profile.%s] in the calibration; "
+                                "give --sweep-log FILE to keep its profiling run", r->workload,
+                                r->workload);
+        for (int k = 0; !s && k < 2; k++)
+            if (!trapeze_sample_log_find(log, pair[k].id) &&
+                !(s = sampler_run_rows(plan, &pair[k], 1, threads, NULL, NULL, err)))
+                s = trapeze_sample_log_append(log, &pair[k], err);
+        if (!s)
+            s = sampler_profile_of(plan, log, sampler_workload(plan, r->workload), i,
+                                   &p->profile[p->n_profiles], err);
+        p->n_profiles += !s;
     }
     return s;
 }
@@ -292,10 +375,16 @@ trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
 {
     memset(out, 0, sizeof *out);
     int groups = plan->n_workloads * n_factors;
+    trapeze_gz_params profiled = *p;
+    trapeze_status ps = profile_unseen(plan, &profiled, sweep_log, threads, err);
+    if (ps)
+        return ps;
+    p = &profiled;
     int *start = calloc((size_t)groups + 1, sizeof *start), *picks = calloc((size_t)groups * 2, sizeof *picks);
+    int *tops = calloc((size_t)groups * 2 * VERIFY_TOP, sizeof *tops);
     trapeze_workload *grids = calloc((size_t)groups, sizeof *grids);
     row_list l = {0};
-    trapeze_status s = start && picks && grids ? TRAPEZE_OK
+    trapeze_status s = start && picks && grids && tops ? TRAPEZE_OK
                                                : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     if (!s && (stages < 1 || stages > 32))
         s = trapeze_fail(err, TRAPEZE_ERANGE, "validate --sizes: %d stages (1 to 32)", stages);
@@ -306,7 +395,7 @@ trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
         start[g] = l.n;
         if (!s)
             s = plan_size(plan, p, g / n_factors, factors[g % n_factors], stages, &grids[g],
-                          &picks[2 * g], &l, err);
+                          &picks[2 * g], &tops[2 * VERIFY_TOP * g], &l, err);
     }
     if (!s) {
         start[groups] = l.n;
@@ -316,8 +405,9 @@ trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
                !(out->points = calloc((size_t)(l.n ? l.n : 1), sizeof *out->points))))
         s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     for (int g = 0; !s && g < groups; g++) {
-        s = summarize(plan, p, &grids[g], factors[g % n_factors], &picks[2 * g], l.rows + start[g],
-                      start[g + 1] - start[g], &out->rows[g], out->points + start[g], err);
+        s = summarize(plan, p, &grids[g], factors[g % n_factors], &picks[2 * g],
+                      &tops[2 * VERIFY_TOP * g], l.rows + start[g], start[g + 1] - start[g],
+                      &out->rows[g], out->points + start[g], err);
         out->n_rows += !s;
     }
     out->n_points = s ? 0 : l.n;
@@ -326,6 +416,7 @@ trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
     free(l.rows);
     free(start);
     free(picks);
+    free(tops);
     free(grids);
     return s;
 }

@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/options.h"
+#include "sim/mem/mem_config.h"
+#include "sim/power/sleep.h"
 #include "sim/core/gpu_sim.h"
 #include "sim/stencil/stencil_run.h"
 #include "sim/trace/trace.h"
@@ -18,6 +21,8 @@
 struct trapeze_sim {
     const trapeze_config *cfg;
     sim_gpu *gpu;
+    trapeze_power power;       /* the caller's, copied (the GPU keeps a pointer) */
+    sim_sleep_config sleep;
     trapeze_sim_progress progress;
     void *progress_ctx;
     sim_kernel_stats *stats;   /* every launch so far */
@@ -47,10 +52,23 @@ trapeze_status trapeze_sim_create(const trapeze_config *cfg, const trapeze_sim_o
         opt.progress = progress_adapter;
         opt.progress_ctx = sim;
     }
-    if (o)
-        opt.tb_grouping = o->tb_grouping;
     trapeze_status s = TRAPEZE_OK;
-    if (o && o->ideal_memory_cycles > 0) {
+    if (o) {
+        opt.tb_grouping = o->tb_grouping;
+        opt.keep_idle = o->keep_idle;
+        if (o->power) {
+            sim->power = *o->power;
+            opt.power = &sim->power;
+        }
+        /* the config's sleep policies, the options' over them */
+        s = sim_sleep_config_read(cfg, &sim->sleep, err);
+        for (int i = 0; !s && i < TRAPEZE_PS_SLEEPABLE; i++)
+            if (o->sleep[i])
+                s = sim_sleep_config_set(&sim->sleep, (trapeze_power_structure)i, o->sleep[i],
+                                         err);
+        opt.sleep = &sim->sleep;
+    }
+    if (!s && o && o->ideal_memory_cycles > 0) {
         sim_core_config core;
         if (!(s = sim_core_config_read(cfg, &core, err)))
             s = sim_mem_port_ideal(core.gpu.n_sm, o->ideal_memory_cycles, &opt.mem, err);
@@ -273,6 +291,44 @@ void trapeze_sim_print(const trapeze_sim *sim, FILE *f)
     sim_stats_print(f, sim->stats, sim->n, sim_gpu_config(sim->gpu));
 }
 
+void trapeze_sim_print_energy(const trapeze_sim *sim, FILE *f)
+{
+    sim_energy sum;
+    memset(&sum, 0, sizeof sum);
+    for (int k = 0; k < sim->n; k++) {
+        const sim_energy *e = &sim->stats[k].energy;
+        for (int p = 0; p < SIM_EN_COUNT; p++)
+            sum.j[p] += e->j[p];
+        sum.total_j += e->total_j;
+        sum.seconds += e->seconds;
+        for (int s = 0; s < TRAPEZE_PS_SLEEPABLE; s++)
+            sum.unallocated[s] += e->unallocated[s];
+        for (int s = 0; s < TRAPEZE_PS_SLEEPABLE; s++) {
+            sim_sleep_result *r = &sum.sleep[s];
+            const sim_sleep_result *x = &e->sleep[s];
+            r->tracked += x->tracked;
+            for (int m = 0; m < TRAPEZE_POWER_MAX_MODES; m++) {
+                r->mode_cycles[m] += x->mode_cycles[m];
+                r->entries[m] += x->entries[m];
+            }
+            r->wakeups += x->wakeups;
+            r->stall_cycles += x->stall_cycles;
+        }
+    }
+    sim_energy_print(f, &sum, sim_gpu_sleep(sim->gpu));
+}
+
+trapeze_status trapeze_sim_write_idle_csv(const trapeze_sim *sim, const char *path,
+                                          trapeze_error *err)
+{
+    return sim_gpu_write_idle_csv(sim->gpu, path, err);
+}
+
+size_t trapeze_sim_unmodelled_options(const trapeze_config *cfg, const char **names, size_t max)
+{
+    return sim_config_unknown(cfg, names, max);
+}
+
 /* ---- traces ---- */
 
 trapeze_status trapeze_trace_export_builtin(const trapeze_config *cfg, const char *name, int n,
@@ -332,4 +388,44 @@ int trapeze_trace_opcode(int i, trapeze_trace_opcode_info *out)
                                        t[i].alu < 5 ? alus[t[i].alu] : "?", t[i].exported,
                                        t[i].note};
     return 1;
+}
+
+trapeze_status trapeze_trace_export_stencil(const trapeze_config *cfg, const trapeze_workload *w,
+                                            int h, int iterations, const char *dir,
+                                            trapeze_sim_stencil_result *out, trapeze_error *err)
+{
+    memset(out, 0, sizeof *out);
+    sim_core_config core;
+    trapeze_status s = sim_core_config_read(cfg, &core, err);
+    if (s)
+        return s;
+    sim_stencil_spec spec = {.workload = w, .h = h, .sync = TRAPEZE_SYNC_RELAUNCH,
+                             .iterations = iterations};
+    sim_stencil *st = NULL;
+    int per_sm;
+    const char *limit = NULL;
+    s = sim_stencil_build_sized(&core, &spec, &st, &per_sm, &limit, err);
+    if (!s)
+        s = sim_trace_export(st->kernels, st->n_kernels, dir, err);
+    if (!s) {
+        out->stages = st->stages;
+        out->tiles = st->tiles;
+        out->resident_blocks = st->resident_blocks;
+        out->out_edge = st->out_edge;
+        out->blocks_per_sm = per_sm;
+        out->insts_per_op = st->insts_per_op;
+        out->setup_insts = st->setup_insts;
+        out->iterations = iterations > 0 ? iterations : w->iterations;
+        snprintf(out->occupancy_limit, sizeof out->occupancy_limit, "%s", limit ? limit : "");
+    }
+    sim_stencil_destroy(st);
+    return s;
+}
+
+void trapeze_sim_print_options(FILE *f)
+{
+    trapeze_opt_print(f, "GPU (model and simulator)", trapeze_gpu_options);
+    trapeze_opt_print(f, "SM cores", sim_core_options);
+    trapeze_opt_print(f, "memory system", sim_mem_options);
+    trapeze_opt_print(f, "sleep policies (with --power)", sim_sleep_options);
 }

@@ -1,7 +1,9 @@
 /*
- * events.c - energy event counters and idle-interval histograms.
- * Owns only counting; it must not model timing or energy.
+ * events.c - energy event counters and idle-period histograms.
+ * Owns only counting; it must not model timing or energy (a wake-up hook
+ * set by sim/power answers what an idle period costs in time).
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,8 +12,15 @@
 struct sim_events {
     struct sim_events_hot hot;   /* first member: the inline functions of events.h rely on it */
     int units[SIM_UNIT_KIND_COUNT];
-    sim_idle_stats idle[SIM_UNIT_KIND_COUNT];
+    int64_t alloc_acc[SIM_UNIT_KIND_COUNT];   /* sum of (close - open) over allocations */
+    sim_events_wake_fn wake[SIM_UNIT_KIND_COUNT];
+    void *wake_ctx[SIM_UNIT_KIND_COUNT];
+    sim_idle_hist hist[SIM_UNIT_KIND_COUNT];
 };
+
+/* Warp registers come and go with their warps; every other unit exists
+ * for the whole kernel. */
+static int fixed_kind(int k) { return k != SIM_UNIT_REG; }
 
 sim_events *sim_events_create(const int units[SIM_UNIT_KIND_COUNT])
 {
@@ -19,13 +28,14 @@ sim_events *sim_events_create(const int units[SIM_UNIT_KIND_COUNT])
     if (!ev)
         return NULL;
     for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++) {
-        ev->units[k] = units[k];
+        ev->units[k] = units[k] > 0 ? units[k] : 0;
         ev->hot.next_idle_start[k] = calloc(units[k] > 0 ? (size_t)units[k] : 1, sizeof(uint64_t));
         if (!ev->hot.next_idle_start[k]) {
             sim_events_destroy(ev);
             return NULL;
         }
     }
+    sim_events_reset(ev, 0);
     return ev;
 }
 
@@ -38,49 +48,106 @@ void sim_events_destroy(sim_events *ev)
     free(ev);
 }
 
+void sim_events_set_wake(sim_events *ev, sim_unit_kind kind, sim_events_wake_fn fn, void *ctx)
+{
+    ev->wake[kind] = fn;
+    ev->wake_ctx[kind] = ctx;
+}
+
 void sim_events_reset(sim_events *ev, uint64_t cycle)
 {
     memset(ev->hot.count, 0, sizeof ev->hot.count);
-    memset(ev->idle, 0, sizeof ev->idle);
-    for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++)
+    memset(ev->hist, 0, sizeof ev->hist);
+    for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++) {
+        uint64_t v = fixed_kind(k) ? cycle : SIM_EV_UNALLOCATED;
         for (int u = 0; u < ev->units[k]; u++)
-            ev->hot.next_idle_start[k][u] = cycle;
+            ev->hot.next_idle_start[k][u] = v;
+        ev->alloc_acc[k] = fixed_kind(k) ? -(int64_t)cycle * ev->units[k] : 0;
+    }
 }
 
-/* length >= 1: bucket floor(log2(length)), the last one open-ended */
-static void record_idle(sim_idle_stats *s, uint64_t length)
+void sim_idle_bin_range(int b, uint64_t *lo, uint64_t *hi)
 {
-    int b = 63 - __builtin_clzll(length);
-    if (b > SIM_IDLE_BUCKETS - 1)
-        b = SIM_IDLE_BUCKETS - 1;
-    s->intervals++;
-    s->idle_cycles += length;
-    s->histogram[b]++;
+    if (b < SIM_IDLE_EXACT) {
+        *lo = *hi = (uint64_t)b + 1;
+        return;
+    }
+    int k = b - SIM_IDLE_EXACT + 10;
+    *lo = (1ull << k) + 1;
+    *hi = k == 63 ? UINT64_MAX : 1ull << (k + 1);
 }
 
-void sim_events_idle_ended(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cycle)
+void sim_idle_hist_add(sim_idle_hist *dst, const sim_idle_hist *src)
+{
+    for (int n = 0; n < SIM_NEXT_COUNT; n++)
+        for (int b = 0; b < SIM_IDLE_BINS; b++) {
+            dst->bin[n][b].count += src->bin[n][b].count;
+            dst->bin[n][b].sum += src->bin[n][b].sum;
+        }
+    dst->tracked_cycles += src->tracked_cycles;
+}
+
+static void record_idle(sim_idle_hist *h, uint64_t length, sim_next_access what)
+{
+    int b = sim_idle_bin(length);
+    h->bin[what][b].count++;
+    h->bin[what][b].sum += length;
+}
+
+uint32_t sim_events_idle_ended(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cycle,
+                               sim_next_access what)
 {
     uint64_t *start = &ev->hot.next_idle_start[kind][unit];
-    record_idle(&ev->idle[kind], cycle - *start);
+    uint64_t length = cycle - *start;
+    assert(*start != SIM_EV_UNALLOCATED && length >= 1);
+    record_idle(&ev->hist[kind], length, what);
     *start = cycle + 1;
+    return ev->wake[kind] ? ev->wake[kind](ev->wake_ctx[kind], length, what) : 0;
+}
+
+void sim_events_open(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cycle)
+{
+    uint64_t *start = &ev->hot.next_idle_start[kind][unit];
+    assert(!fixed_kind(kind) && *start == SIM_EV_UNALLOCATED);
+    *start = cycle;
+    ev->alloc_acc[kind] -= (int64_t)cycle;
+}
+
+static void close_unit(sim_events *ev, int kind, int unit, uint64_t cycle)
+{
+    uint64_t *start = &ev->hot.next_idle_start[kind][unit];
+    if (*start == SIM_EV_UNALLOCATED)
+        return;
+    if (cycle > *start)
+        record_idle(&ev->hist[kind], cycle - *start, SIM_NEXT_DEAD);
+    ev->alloc_acc[kind] += (int64_t)cycle;
+    *start = SIM_EV_UNALLOCATED;
+}
+
+void sim_events_close(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cycle)
+{
+    assert(!fixed_kind(kind));
+    close_unit(ev, kind, unit, cycle);
 }
 
 void sim_events_finish(sim_events *ev, uint64_t end_cycle)
 {
-    for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++)
-        for (int u = 0; u < ev->units[k]; u++) {
-            uint64_t *start = &ev->hot.next_idle_start[k][u];
-            if (end_cycle > *start)
-                record_idle(&ev->idle[k], end_cycle - *start);
-            *start = end_cycle;
-        }
+    for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++) {
+        for (int u = 0; u < ev->units[k]; u++)
+            close_unit(ev, k, u, end_cycle);
+        assert(ev->alloc_acc[k] >= 0);
+        ev->hist[k].tracked_cycles = (uint64_t)ev->alloc_acc[k];
+        ev->alloc_acc[k] = 0;
+    }
 }
 
 uint64_t sim_events_get(const sim_events *ev, sim_event e) { return ev->hot.count[e]; }
 
-const sim_idle_stats *sim_events_idle(const sim_events *ev, sim_unit_kind kind)
+int sim_events_units(const sim_events *ev, sim_unit_kind kind) { return ev->units[kind]; }
+
+const sim_idle_hist *sim_events_hist(const sim_events *ev, sim_unit_kind kind)
 {
-    return &ev->idle[kind];
+    return &ev->hist[kind];
 }
 
 const char *sim_event_name(sim_event e)
@@ -88,12 +155,21 @@ const char *sim_event_name(sim_event e)
     static const char *const names[SIM_EV_COUNT] = {
         "inst_issue", "reg_read", "reg_write", "int_op", "fp_op", "sfu_op", "shmem_access",
         "l1_read", "l1_write", "l1_fill", "l2_read", "l2_write", "l2_fill", "icnt_flit",
-        "dram_activate", "dram_precharge", "dram_read", "dram_write"};
+        "dram_activate", "dram_precharge", "dram_read", "dram_write", "reg_read_lanes",
+        "reg_write_lanes", "int_lanes", "fp_lanes", "sfu_lanes", "l1_read_hit",
+        "l1_write_hit", "l2_read_hit", "l2_write_hit"};
     return (unsigned)e < SIM_EV_COUNT ? names[e] : "?";
 }
 
 const char *sim_unit_kind_name(sim_unit_kind k)
 {
-    static const char *const names[SIM_UNIT_KIND_COUNT] = {"reg_bank", "l1_bank", "l2_bank"};
+    static const char *const names[SIM_UNIT_KIND_COUNT] = {"reg_bank", "l1_bank", "l2_bank",
+                                                           "warp_reg", "l1_line", "l2_line"};
     return (unsigned)k < SIM_UNIT_KIND_COUNT ? names[k] : "?";
+}
+
+const char *sim_next_access_name(sim_next_access n)
+{
+    static const char *const names[SIM_NEXT_COUNT] = {"read", "write", "dead"};
+    return (unsigned)n < SIM_NEXT_COUNT ? names[n] : "?";
 }

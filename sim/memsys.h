@@ -133,7 +133,8 @@ typedef struct sim_cache_stats sim_cache_stats;  /* sim/mem/mem_stats.h */
 const sim_cache_stats *sim_memsys_l1_stats(const sim_memsys *m, int sm);
 /* Units the memory system reports to sim_events: SIM_UNIT_L1_BANK = n_sm
  * (0 without L1D), SIM_UNIT_L2_BANK = channels x sub-partitions (0 without
- * L2). Fills only those two entries of units[]. */
+ * L2), SIM_UNIT_L1_LINE / SIM_UNIT_L2_LINE = their line frames (sets x
+ * ways each). Fills only those four entries of units[]. */
 trapeze_status sim_memsys_unit_counts(const trapeze_config *cfg, int n_sm,
                                       int units[SIM_UNIT_KIND_COUNT], trapeze_error *err);
 /* Peak DRAM bandwidth of the config, bytes per core cycle (all channels). */

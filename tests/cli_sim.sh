@@ -126,4 +126,16 @@ sim_cfg gpgpu_mem_addr_mapping "$map"
 expect_error "dramid past 2^32" "option -gpgpu_mem_addr_mapping: expected dramid@N; with N a bit position below 41" \
     --gpu "$D/range.config" vecadd
 
+# --options: the tables the readers use (name, type, default, range, help)
+"$T" sim --options >"$D/options" || fail "--options exit status"
+grep -q '^  -gpgpu_n_clusters  *int  *10  *\[1, 4096\]  *SM clusters' "$D/options" \
+    || fail "--options lacks -gpgpu_n_clusters: $(head -3 "$D/options")"
+grep -q '^  -gpgpu_l1_latency  *int  *1  *\[1, 100000\]' "$D/options" || fail "--options lacks -gpgpu_l1_latency"
+[ "$(grep -c '^  -' "$D/options")" -ge 50 ] || fail "--options: fewer than 50 options"
+# every option name a reader in sim/ or common/ asks for by name has a row
+for name in $(grep -ohE '(trapeze_config_get_[a-z_]+|trapeze_config_has|get_pos|get_int|OPT|trapeze_opt_int(_or)?)\((cfg, )?("|[a-z_]+_options, ")[A-Za-z0-9_:]+"' \
+        sim/*/*.c sim/*.c common/*.c | sed 's/.*"\([^"]*\)"$/\1/' | sort -u); do
+    grep -q -- "^  -$name " "$D/options" || fail "--options lacks -$name, which a reader asks for"
+done
+
 finish cli_sim

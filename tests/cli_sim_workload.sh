@@ -70,6 +70,15 @@ expect_error "tiled n not a multiple" "matmul_tiled: n=40 is not a multiple of t
 # --- bad input
 expect_error "h violates 5.20" "HotSpot: h = 10 violates Eq. 5.20 (block 20, halo 2): largest valid h is 9" \
     --gpu $G --workload hotspot --size 40x40 --h 10
+ # shape and per-array halos: one message naming file, line and field
+sed 's/^halo = 2x2/halo = 2x2\nshape = round/' data/workloads/hotspot.ini >"$D/shape.ini"
+line=$(grep -n '^shape' "$D/shape.ini" | cut -d: -f1)
+expect_error "bad shape" "shape.ini:$line: [workload] shape: expected box or star, got 'round'" --gpu $G --workload "$D/shape.ini"
+sed 's/^halo = 2x2/halo = 2x2\naux_halo = 4/' data/workloads/hotspot.ini >"$D/aux.ini"
+line=$(grep -n '^aux_halo' "$D/aux.ini" | cut -d: -f1)
+expect_error "aux halo wider" "aux.ini:$line: [workload] aux_halo: 4 is wider than the halo 2" --gpu $G --workload "$D/aux.ini"
+sed 's/^halo = 2x2/halo = 2x2\naux_halo = 2,0/' data/workloads/hotspot.ini >"$D/aux2.ini"
+expect_error "aux halo count" "[workload] aux_halo: 2 widths given for 1 extra arrays" --gpu $G --workload "$D/aux2.ini"
 expect_error "h = 0" "--h 0: expected a whole number from 1" --gpu $G --workload hotspot --h 0
 expect_error "h not a number" "--h two: expected a whole number" --gpu $G --workload hotspot --h two
 expect_error "bad sync" "--sync barrier: expected relaunch or fence" --gpu $G --workload hotspot --sync barrier

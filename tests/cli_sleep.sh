@@ -80,4 +80,8 @@ expect_failure "gpu preset" "no such preset" "$O" "$T" sleep --gpu gtx48 \
     --idle-csv "$D/idle.csv" --csv "$O"
 expect_failure "missing file" "$D/none.csv" "$O" "$T" sleep --gpu gtx480 \
     --idle-csv "$D/none.csv" --csv "$O"
+expect_failure "misspelt" "did you mean '--max-penalty'?" "$O" "$T" sleep --gpu gtx480 \
+    --idle-csv "$D/idle.csv" --max-penality 0.1 --csv "$O"
+expect_failure "repeated" "--gpu given twice" "$O" "$T" sleep --gpu gtx480 --gpu v100 \
+    --idle-csv "$D/idle.csv" --csv "$O"
 finish cli_sleep.sh

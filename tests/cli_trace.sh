@@ -22,6 +22,21 @@ ls "$D/j" | grep -q '\.tmp$' && fail "temporary file left by export"
 cmp -s "$D/builtin.csv" "$D/trace.csv" || fail "trace CSV differs from the built-in's"
 head -c 60 "$D/j/kernel-1.traceg" | grep -q '^-kernel name = jacobi2d' || fail "header"
 
+# --- a ghost-zone stencil (--workload, relaunch mode): the trace simulates to
+# the same CSV bytes as trapeze sim --workload
+"$T" trace export --gpu $G --workload hotspot --size 100x100 --iterations 4 --h 2 --out "$D/hs" \
+    >"$D/out" 2>"$D/err" || fail "workload export: $(cat "$D/err")"
+grep -q 'and 2 kernel traces (HotSpot, h = 2, 2 stages' "$D/out" || fail "workload summary: $(cat "$D/out")"
+"$T" sim --gpu $G --workload hotspot --size 100x100 --iterations 4 --h 2 --csv "$D/wl.csv" --quiet \
+    || fail "workload run"
+"$T" sim --gpu $G --trace "$D/hs/kernelslist.g" --csv "$D/wltrace.csv" --quiet 2>/dev/null \
+    || fail "workload trace run"
+cmp -s "$D/wl.csv" "$D/wltrace.csv" || fail "workload trace CSV differs from the workload run's"
+"$T" trace export --gpu $G --workload nosuch --out "$D/x" >"$D/out" 2>"$D/err" && fail "unknown preset accepted"
+grep -q 'no such preset' "$D/err" || fail "unknown preset message: $(cat "$D/err")"
+"$T" trace export --gpu $G jacobi --workload hotspot --out "$D/x" 2>"$D/err" && fail "KERNEL and --workload"
+grep -q 'not both' "$D/err" || fail "KERNEL and --workload message: $(cat "$D/err")"
+
 # check: one line per kernel with its warp instructions
 "$T" trace check "$D/j/kernelslist.g" >"$D/check" || fail "check exit status"
 [ "$(grep -c 'jacobi2d, grid (3,5,1), block (16,8,1), [0-9]* warp instructions, 0 with' "$D/check")" -eq 2 ] \

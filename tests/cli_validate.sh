@@ -38,7 +38,7 @@ cmp -s "$D/v.csv" "$D/v2.csv" && cmp -s "$D/sweep.csv" "$D/sweep.before" || fail
 "$T" validate $PLAN --calibration "$D/c.ini" --samples "$D/s.csv" --sweep-log "$D/sz.csv" \
     --sizes 1,4 --sweep-stages 1 --csv "$D/sz-v.csv" --curve "$D/sz-c.csv" poisson >"$D/out" 2>"$D/err" \
     || fail "validate --sizes: $(cat "$D/err")"
-[ "$(head -1 "$D/sz-v.csv")" = "workload,area_factor,size_0,size_1,size_2,points,mape_pct,bias_relaunch_pct,bias_fence_pct,sync_model,h_model,sync_sim_best,h_sim_best,sync_right,pick_ratio,sweep_warp_instructions" ] \
+[ "$(head -1 "$D/sz-v.csv")" = "workload,area_factor,size_0,size_1,size_2,points,mape_pct,bias_relaunch_pct,bias_fence_pct,sync_model,h_model,sync_sim_best,h_sim_best,sync_right,pick_ratio,sweep_warp_instructions,verify3_pick_ratio,verify3_sync_right,verify3_warp_instructions" ] \
     || fail "sizes header: $(head -1 "$D/sz-v.csv")"
 [ "$(tail -n +2 "$D/sz-v.csv" | cut -d, -f1,2,6 | tr '\n' ' ')" = "Poisson,1,6 Poisson,4,6 " ] \
     || fail "sizes rows: $(cat "$D/sz-v.csv")"
@@ -53,6 +53,10 @@ awk -F, 'NR == FNR && FNR > 1 && $2 == 1 { if (!b || $5 < b) b = $5; c[$3 ":" $4
          FNR == 2 { r = b / c[$10 ":" $11]; if (r < $15 - 1e-9 || r > $15 + 1e-9) exit 1 }' \
     "$D/sz-c.csv" "$D/sz-v.csv" || fail "pick ratio from the curve"
 [ "$(tail -n +2 "$D/sz-c.csv" | wc -l)" -eq 12 ] || fail "sizes curve rows: $(cat "$D/sz-c.csv")"
+# --verify 3 on the same runs: never worse than the model's pick, never better than the best,
+# and it costs at most the sweep
+awk -F, 'NR > 1 && !($17 >= $15 && $17 <= 1 && $19 > 0 && $19 <= $16) { exit 1 }' "$D/sz-v.csv" \
+    || fail "verify3 columns: $(cat "$D/sz-v.csv")"
 grep -q 'Poisson .*right\|Poisson .*WRONG' "$D/out" || fail "sizes table: $(cat "$D/out")"
 
 expect_error() { n=$1 t=$2; shift 2; expect_failure "$n" "$t" "$D/x.csv" "$T" validate "$@" --csv "$D/x.csv"; }

@@ -66,7 +66,7 @@ static void test_shared_pair_halves_l2(void)
     small_graph s;
     graph_init(&s, 2, 10);
     edge(&s, 0, 1, 10);
-    trapeze_grp_machine mach = {2, 2, 128, 1e6};
+    trapeze_grp_machine mach = {2, 2, 128, 1e6, 0};
     trapeze_grp_params p = exact_params();
     trapeze_grp_model *m;
     CHECK_OK(trapeze_grp_create(&s.g, &mach, &p, &m, NULL));
@@ -89,6 +89,15 @@ static void test_shared_pair_halves_l2(void)
     CHECK_NEAR(same.cycles, 110, 1e-6);
     CHECK_NEAR(split.cycles, 70, 1e-6);
     CHECK_NEAR(same.max_queue, 2, 0);
+    trapeze_grp_destroy(m);
+    /* counted in elements (32 a line here): 32 times the accesses, the same
+     * decay (capacities converted at 32 elements a line) */
+    mach.by_elements = 1;
+    CHECK_OK(trapeze_grp_create(&s.g, &mach, &p, &m, NULL));
+    set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
+    CHECK_OK(trapeze_grp_evaluate(m, &g, &same, NULL));
+    CHECK_NEAR(same.l2_accesses, 320, 1e-9);
+    CHECK_NEAR(same.dram_reads, 640 - 320 * exp(-5e-6), 1e-6);
     trapeze_grouping_free(&g);
     trapeze_grp_destroy(m);
 }
@@ -103,7 +112,7 @@ static void test_clique_theta(void)
     edge(&s, 0, 1, 4);
     edge(&s, 0, 2, 4);
     edge(&s, 1, 2, 4);
-    trapeze_grp_machine mach = {1, 3, 128, 1e6};
+    trapeze_grp_machine mach = {1, 3, 128, 1e6, 0};
     trapeze_grp_params p = exact_params();
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 3, 1, NULL));
@@ -130,7 +139,7 @@ static void test_l1_decay_after_residency(void)
     small_graph s;
     graph_init(&s, 2, 10);
     edge(&s, 0, 1, 10);
-    trapeze_grp_machine mach = {1, 1, 10, 1e6};
+    trapeze_grp_machine mach = {1, 1, 10, 1e6, 0};
     trapeze_grp_params p = exact_params();
     trapeze_grp_model *m;
     CHECK_OK(trapeze_grp_create(&s.g, &mach, &p, &m, NULL));
@@ -164,7 +173,7 @@ static void test_gradients(void)
         for (int j = i + 1; j < 40 && s.g.n_edges < 250; j++)
             if (RND() % 5 == 0)
                 edge(&s, i, j, 1 + (long long)(RND() % 15));
-    trapeze_grp_machine mach = {3, 4, 64, 2000};
+    trapeze_grp_machine mach = {3, 4, 64, 2000, 0};
     trapeze_grp_params p;
     trapeze_grp_params_default(&p);
     p.value[TRAPEZE_GRP_MU] = 1.3;

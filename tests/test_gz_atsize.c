@@ -106,6 +106,7 @@ static trapeze_gz_params at_size(void)
     trapeze_gz_params p;
     trapeze_gz_params_default(&p);
     p.whole_tiles = p.occupancy = p.waves = p.persistent_fence = p.fence_overlap = 1;
+    p.fence_staging = 0; /* test_tile_costs switches it on; the gradients check both */
     return p;
 }
 
@@ -186,6 +187,33 @@ static void test_tile_costs(void)
     CHECK_NEAR(eval(big, TRAPEZE_SYNC_RELAUNCH, 2).stage[TRAPEZE_GZ_GLBSYNC],
                tiles.stage[TRAPEZE_GZ_GLBSYNC], 0);
     trapeze_gz_destroy(big);
+    /* fence_staging: the persistent kernel runs the spec's setup (HotSpot: 13488 x 30 /
+     * 250000 x 32 = 51.8 -> 52 instructions per thread, 13 warps) once, the rest of
+     * MiscComp per tile; fence_misc_fraction (0.25) of the setup stays */
+    p.fence_staging = 1;
+    p.n_profiles = 1; /* the GTX 480 calibration's profile: 2740.608 x 15 / 20736 x 400 = 793 per tile */
+    snprintf(p.profile[0].workload, sizeof p.profile[0].workload, "HotSpot");
+    p.profile[0].input_elements = 20736;
+    p.profile[0].insts_per_sm_mc = 2740.608;
+    p.profile[0].insts_per_sm_ic = 3660.8;
+    trapeze_gz_model *cal = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
+    double misc_tile = 793.0 * p.value[TRAPEZE_GZ_CPI];
+    double setup = 52.0 * 13 * p.value[TRAPEZE_GZ_CPI];
+    trapeze_gz_eval staged = eval(cal, TRAPEZE_SYNC_FENCE, 2);
+    trapeze_gz_destroy(cal);
+    p.n_profiles = 0;
+    CHECK_NEAR(staged.stage[TRAPEZE_GZ_MISCCOMP], misc_tile - setup + 0.25 * setup, 1e-9 * misc_tile);
+    CHECK(staged.stage[TRAPEZE_GZ_MISCCOMP] < 0.5 * misc_tile); /* the setup is most of it */
+    p.fence_staging = 0;
+    /* halo re-reads: with rho = 0 only the grid's own 148^2 elements of each of
+     * the 2 staged arrays come from DRAM, against 100 tiles x 20^2 at rho = 1 */
+    p.value[TRAPEZE_GZ_HALO_REREAD] = 0;
+    trapeze_gz_set_params(m, &p);
+    trapeze_gz_eval reread = eval(m, TRAPEZE_SYNC_RELAUNCH, 2);
+    double lat = reread.passes * p.value[TRAPEZE_GZ_UNCONTENDED_LAT];
+    CHECK_NEAR((reread.stage[TRAPEZE_GZ_LOADSTEN] / 2 - lat) / (tiles.stage[TRAPEZE_GZ_LOADSTEN] / 2 - lat),
+               148.0 * 148 / (100 * 400), 1e-12);
+    p.value[TRAPEZE_GZ_HALO_REREAD] = 1;
     /* fence_overlap: fence mode takes its own omega, relaunch keeps the shared one */
     p.value[TRAPEZE_GZ_OVERLAP_FENCE] = 0.6;
     trapeze_gz_set_params(m, &p);
@@ -210,11 +238,13 @@ static void test_gradients(void)
                        {TRAPEZE_GZ_BW_FRACTION, 0.9}, {TRAPEZE_GZ_FENCE_BARRIER, 400},
                        {TRAPEZE_GZ_OVERLAP, 0.4}, {TRAPEZE_GZ_TILE_CYCLES, 80},
                        {TRAPEZE_GZ_FENCE_MISC, 0.3}, {TRAPEZE_GZ_FENCE_POLL, 0.02},
-                       {TRAPEZE_GZ_OVERLAP_FENCE, 0.5}};
+                       {TRAPEZE_GZ_OVERLAP_FENCE, 0.5}, {TRAPEZE_GZ_HALO_REREAD, 0.6}};
     for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
         p.value[(int)set[i][0]] = set[i][1];
     trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", 300, 300, &p);
     double hs[] = {2, 2.5};
+    for (int staging = 0; staging < 2; staging++) {
+    p.fence_staging = staging;
     for (int s = 0; s < 2; s++)
         for (int hi = 0; hi < 2; hi++)
             for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++) {
@@ -233,6 +263,7 @@ static void test_gradients(void)
                 double fd = (up - down) / (2 * step);
                 CHECK_NEAR(g, fd, 1e-5 * (fabs(fd) + 1e-6 * up));
             }
+    }
     /* terms of one mode do not move the other */
     trapeze_gz_set_params(m, &p);
     CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).dcpl_dparam[TRAPEZE_GZ_FENCE_MISC] == 0);

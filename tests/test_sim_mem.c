@@ -182,9 +182,9 @@ static void test_config(void)
     sim_mem_config c;
     trapeze_error err;
     CHECK_OK(sim_mem_config_read(cfg, 15, &c, &err));
-    CHECK(c.l1.enabled && c.l1.sets == 32 && c.l1.assoc == 4 && c.l1.set_index == 'H');
+    CHECK(c.l1.enabled && c.l1.sets == 32 && c.l1.assoc == 4 && c.l1.set_index == SIM_SETIDX_FERMI);
     CHECK(c.l1.mshr_entries == 64 && c.l1.mshr_merge == 8 && c.l1.miss_queue == 8);
-    CHECK(c.l2.enabled && c.l2.sets == 64 && c.l2.assoc == 8 && c.l2.wr == 'B');
+    CHECK(c.l2.enabled && c.l2.sets == 64 && c.l2.assoc == 8 && c.l2.wr == SIM_WR_BACK);
     CHECK(c.l2.mshr_entries == 256 && c.l2.mshr_merge == 4);
     CHECK(c.l1_latency == 35 && c.rop_latency == 120 && c.dram_latency == 100);
     CHECK(c.n_mem == 6 && c.n_sub == 2 && c.t.nbk == 16 && c.t.RCD == 12 && c.t.CCDL == 3);
@@ -202,8 +202,8 @@ static void test_config(void)
 
     cfg = config(V100, NULL);
     CHECK_OK(sim_mem_config_read(cfg, 80, &c, &err));
-    CHECK(c.l1.sectored && c.l1.alloc == 's' && c.l1.assoc == 64 && c.l2.assoc == 24);
-    CHECK(c.l2.set_index == 'P' && c.map.indexing == SIM_AM_IPOLY && c.bnkgrp_lower == 1);
+    CHECK(c.l1.sectored && c.l1.alloc == SIM_ALLOC_STREAMING && c.l1.assoc == 64 && c.l2.assoc == 24);
+    CHECK(c.l2.set_index == SIM_SETIDX_IPOLY && c.map.indexing == SIM_AM_IPOLY && c.bnkgrp_lower == 1);
     trapeze_config_destroy(cfg);
 
     static const struct { const char *text, *want; } bad[] = {
@@ -303,8 +303,9 @@ static void test_set_index(void)
                             "BBBCCCCB.CCSSSSSS", 6, 2, 16, &map) == NULL);
     CHECK(map.sub_mask == 0x100);
     CHECK(sim_addrmap_partition_address(&map, 0x12345) == 0x1845);
-    sim_cache_cfg l2 = {.enabled = 1, .sets = 64, .line = 128, .assoc = 8, .rep = 'L',
-                        .wr = 'B', .alloc = 'm', .wr_alloc = 'L', .set_index = 'L',
+    sim_cache_cfg l2 = {.enabled = 1, .sets = 64, .line = 128, .assoc = 8, .rep = SIM_REP_LRU,
+                        .wr = SIM_WR_BACK, .alloc = SIM_ALLOC_ON_MISS,
+                        .wr_alloc = SIM_WALLOC_LAZY, .set_index = SIM_SETIDX_LINEAR,
                         .mshr_entries = 4, .mshr_merge = 4, .miss_queue = 4};
     sim_cache c;
     CHECK(sim_cache_init(&c, &l2));
@@ -312,11 +313,11 @@ static void test_set_index(void)
     c.part = &map;
     CHECK(sim_cache_set(&c, 0x12300) == 48);
     sim_cache_free(&c);
-    CHECK(sim_set_index(1u << 12, 32, 7, 'P') == 5);
-    CHECK(sim_set_index(2u << 12, 32, 7, 'P') == 10);
-    CHECK(sim_set_index((1u << 12) | (3u << 7), 32, 7, 'P') == 6);
-    CHECK(sim_set_index(0x1000, 64, 7, 'H') == 32);
-    CHECK(sim_set_index(0x1000, 32, 7, 'H') == 0);
+    CHECK(sim_set_index(1u << 12, 32, 7, SIM_SETIDX_IPOLY) == 5);
+    CHECK(sim_set_index(2u << 12, 32, 7, SIM_SETIDX_IPOLY) == 10);
+    CHECK(sim_set_index((1u << 12) | (3u << 7), 32, 7, SIM_SETIDX_IPOLY) == 6);
+    CHECK(sim_set_index(0x1000, 64, 7, SIM_SETIDX_FERMI) == 32);
+    CHECK(sim_set_index(0x1000, 32, 7, SIM_SETIDX_FERMI) == 0);
     CHECK(sim_addrmap_parse("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
                             "RBBBCCCB.CCCSSSSS", 32, 2, 16, &map) == NULL);
     sim_dram_addr d = sim_addrmap_decode(&map, 0x2000);
@@ -335,16 +336,48 @@ static void test_set_index(void)
     int lines = 0;
     for (uint64_t a = 0; lines < 32; a += 128)
         if (sim_addrmap_decode(&map, a).sub == 0) {
-            seen_full |= 1ull << sim_set_index(a, 32, 7, 'L');
+            seen_full |= 1ull << sim_set_index(a, 32, 7, SIM_SETIDX_LINEAR);
             seen_part |= 1ull << sim_cache_set(&c, a);
             lines++;
         }
     CHECK(__builtin_popcountll(seen_part) == 32);
     CHECK(__builtin_popcountll(seen_full) == 2);
     sim_cache_free(&c);
-    CHECK(sim_set_index_check('P', 8) != NULL);
-    CHECK(sim_set_index_check('H', 16) != NULL);
-    CHECK(sim_set_index_check('P', 32) == NULL);
+    CHECK(sim_set_index_check(SIM_SETIDX_IPOLY, 8) != NULL);
+    CHECK(sim_set_index_check(SIM_SETIDX_FERMI, 16) != NULL);
+    CHECK(sim_set_index_check(SIM_SETIDX_IPOLY, 32) == NULL);
+}
+
+/* The MSHR table's key index (open addressing, backward-shift deletion):
+ * after a fixed pseudo-random mix of allocations and releases, every key
+ * in use is found under its entry and released keys are not found. */
+static void test_mshr_index(void)
+{
+    sim_cache_cfg cfg = {.enabled = 1, .sets = 4, .line = 128, .assoc = 4, .rep = 'L',
+                         .wr = 'B', .alloc = 'f', .wr_alloc = 'N', .set_index = 'L',
+                         .sectored = 1, .mshr_entries = 64, .mshr_merge = 2, .miss_queue = 4};
+    sim_cache c;
+    CHECK(sim_cache_init(&c, &cfg));
+    uint64_t key[64];
+    int live[64] = {0}, ok = 1;
+    uint64_t x = 99;
+    for (int step = 0; step < 20000; step++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        int i = (int)(x >> 58);   /* 0..63 */
+        if (live[i]) {
+            sim_cache_mshr_release(&c, live[i] - 1);
+            ok &= sim_cache_mshr_lookup(&c, key[i]) < 0;
+            live[i] = 0;
+        } else if (!sim_cache_mshr_full(&c)) {
+            key[i] = ((x >> 20) % 512) * 4096 + (uint64_t)i * 32;   /* distinct per i */
+            live[i] = 1 + sim_cache_mshr_alloc(&c, key[i]);
+        }
+        for (int k = 0; k < 64; k++)
+            if (live[k])
+                ok &= sim_cache_mshr_lookup(&c, key[k]) == live[k] - 1;
+    }
+    CHECK(ok);
+    sim_cache_free(&c);
 }
 
 /* ---- timing ---- */
@@ -658,7 +691,7 @@ static void test_sectors(void)
  *     once, when both sectors are back;
  *  2. a load of the whole line: sectors 0 and 1 hit, 2 and 3 miss: 4 more
  *     accesses, 2 hits, 2 misses, 2 more L2 accesses; one completion;
- *  3. the whole line again: 4 hits, done after the L1 latency (28). */
+ *  3. the whole line again: 4 hits, done after the L1 latency (20). */
 static void test_l1_sectors(void)
 {
     sim_memsys *m = memsys(V100, NULL, 1);
@@ -682,7 +715,7 @@ static void test_l1_sectors(void)
     CHECK(s->l1.accesses == 6 && s->l1.hits == 2 && s->l1.misses == 4);
     CHECK(s->l2.accesses == 4 && s->l2.misses == 4);
     CHECK(sim_memsys_access(m, &r, end + 5000, NULL) == SIM_MEM_HIT);
-    CHECK(until_done(m, 0, end + 5000, &d) == end + 5000 + 28);
+    CHECK(until_done(m, 0, end + 5000, &d) == end + 5000 + 20);
     CHECK(s->l1.accesses == 10 && s->l1.hits == 6);
     sim_memsys_destroy(m);
 }
@@ -992,6 +1025,7 @@ int main(void)
     test_config();
     test_addrmap();
     test_set_index();
+    test_mshr_index();
     test_miss_latency();
     test_row_hit_miss_same_clock();
     test_row_hit_miss_gtx480();

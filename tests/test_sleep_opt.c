@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "model/sleep_priv.h"
 #include "trapeze.h"
 
 static void lomax(trapeze_idle_hist *h, trapeze_next_access a, double alpha, double lambda,
@@ -120,8 +121,50 @@ static void test_budget(void)
     trapeze_sleep_destroy(m);
 }
 
+/* The model through the generic interface (sleep_model.c): value 1 -
+ * saving, decisions u = ln(1 + theta) with the chain rule, constraint 0 the
+ * budget, the others the mode order. */
+static void test_generic_interface(void)
+{
+    trapeze_sleep_structure rf;
+    trapeze_error err;
+    CHECK_OK(trapeze_sleep_structure_default("rf", &rf, &err));
+    static trapeze_idle_hist h;
+    trapeze_idle_hist_init(&h, "g", "k", "rf", "warp_reg");
+    lomax(&h, TRAPEZE_NEXT_READ, 1.5, 30, 1e4);
+    lomax(&h, TRAPEZE_NEXT_WRITE, 1.2, 60, 5e3);
+    trapeze_sleep_options o;
+    trapeze_sleep_options_default(&o);
+    o.requester_cycles = 1e6;
+    trapeze_sleep_model *m;
+    CHECK_OK(trapeze_sleep_create(&rf, &h, &o, &m, &err));
+    sleep_instance in = {m, 0.01};
+    trapeze_model gm = sleep_as_model(&in);
+    CHECK(gm.ops->ndecisions == 3 && gm.ops->nparams == 0 && gm.ops->nconstraints(gm.self) == 3);
+    double u[3] = {log1p(5.0), log1p(17.0), log1p(24.0)}, theta[3] = {5, 17, 24}, v, du[3];
+    trapeze_sleep_eval e;
+    CHECK_OK(trapeze_sleep_evaluate(m, theta, 1, &e, &err));
+    CHECK_OK(trapeze_model_evaluate(&gm, NULL, u, &v, NULL, du, &err));
+    CHECK_NEAR(v, 1 - e.saving_fraction, 1e-12);
+    for (int i = 0; i < 3; i++) {
+        CHECK_NEAR(du[i], -e.dsaving[i] * (1 + theta[i]), 1e-9 * fabs(du[i]) + 1e-15);
+        double g[3];
+        double c = gm.ops->constraint(gm.self, 0, u, g);
+        CHECK_NEAR(c, e.penalty_fraction - 0.01, 1e-12);
+        CHECK_NEAR(g[i], e.dpenalty[i] * (1 + theta[i]), 1e-9 * fabs(g[i]) + 1e-15);
+    }
+    double g[3];
+    CHECK_NEAR(gm.ops->constraint(gm.self, 2, u, g), u[1] - u[2], 1e-15);
+    CHECK(g[0] == 0 && g[1] == 1 && g[2] == -1);
+    double lo[3], hi[3];
+    gm.ops->decision_bounds(gm.self, lo, hi);
+    CHECK(lo[0] == 0 && hi[2] > log(3e9));   /* the Lomax tail reaches the last bucket, 3.2e9 */
+    trapeze_sleep_destroy(m);
+}
+
 int main(void)
 {
+    test_generic_interface();
     test_crossovers_and_oracle();
     test_hazard_optimum();
     test_budget();

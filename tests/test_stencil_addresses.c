@@ -19,6 +19,7 @@ typedef struct {
     long extra_loads;       /* from "extra" */
     long stores;
     long out_of_bounds;
+    long shared_loads[9];   /* per shared array, in allocation order (0: the iterated one) */
     long *writes;           /* per element of grid_a and grid_b */
 } tally;
 
@@ -45,8 +46,14 @@ static void count_inst(const sim_kernel *k, const sim_warp_inst *in, long volume
             t->out_of_bounds++;
             continue;
         }
-        if (shared)
+        if (shared) {
+            int ordinal = 0;
+            for (int b = 0; b < a; b++)
+                ordinal += k->arrays[b].space == SIM_SPACE_SHARED;
+            if (in->op == SIM_OP_LD_SHARED && ordinal < 9)
+                t->shared_loads[ordinal]++;
             continue;
+        }
         const char *name = k->arrays[a].name;
         long elem = (long)((in->addr[lane] - k->arrays[a].base) / 4);
         if (in->op == SIM_OP_ST_GLOBAL) {
@@ -159,8 +166,56 @@ static void check_case(const stencil_case *c, trapeze_sync sync)
     sim_stencil_destroy(s);
 }
 
+/* The neighbourhood one stencil op reads: per interior thread, a (halo+1)^D
+ * box or an axis star of the iterated array, and each extra array's own
+ * aux_halo neighbourhood (its own element by default). One relaunch stage at
+ * h = 1: every tile's interior threads run one op. */
+static void check_shape(int dims, int halo, int star, int arrays, int aux_halo, long points,
+                        long aux_points)
+{
+    trapeze_workload w;
+    memset(&w, 0, sizeof w);
+    snprintf(w.name, sizeof w.name, "shape%dd", dims);
+    w.dims = dims;
+    w.blk_len = 8;
+    w.stencil_arrays = arrays;
+    w.element_bytes = 4;
+    w.iterations = 1;
+    w.star = star;
+    w.aux_halo[0] = aux_halo;
+    w.profile_elements = 1000;
+    w.insts_per_sm_ic = w.insts_per_sm_mc = 100;
+    long T = 1, interior = 1;
+    for (int d = 0; d < dims; d++) {
+        w.halo[d] = halo;
+        w.data_len[d] = 2.0 * (8 - halo);
+        T *= 2;
+        interior *= 8 - halo;
+    }
+    sim_stencil_spec spec = {.workload = &w, .h = 1, .sync = TRAPEZE_SYNC_RELAUNCH, .insts_per_op = 80};
+    sim_stencil *s;
+    trapeze_error err;
+    CHECK_OK(sim_stencil_build(&spec, &s, &err));
+    tally t = {0};
+    long volume = (long)(w.data_len[0] * (dims > 1 ? w.data_len[1] : 1) * (dims > 2 ? w.data_len[2] : 1));
+    t.writes = calloc((size_t)(2 * volume), sizeof *t.writes);
+    walk_kernel(s->kernels[0], volume, &t);
+    CHECK(t.out_of_bounds == 0);
+    CHECK(t.shared_loads[0] == T * interior * points);
+    if (arrays > 1)
+        CHECK(t.shared_loads[1] == T * interior * aux_points);
+    free(t.writes);
+    sim_stencil_destroy(s);
+}
+
 int main(void)
 {
+    check_shape(3, 2, 1, 1, 0, 7, 0);   /* 3-D 7-point star */
+    check_shape(3, 2, 0, 1, 0, 27, 0);  /* 3-D 27-point box (Cell) */
+    check_shape(2, 2, 0, 1, 0, 9, 0);   /* 2-D 9-point box */
+    check_shape(2, 2, 1, 2, 0, 5, 1);   /* 2-D 5-point star, a second array at its own element */
+    check_shape(1, 4, 0, 2, 2, 5, 3);   /* 1-D radius 2 on two arrays, the second radius 1 */
+    check_shape(2, 4, 1, 2, 2, 9, 5);   /* 2-D radius-2 star, the second array a radius-1 star */
     const stencil_case cases[] = {
         /* D halo blk h arrays extra iters  sizes (multiples of blk - halo h) */
         {1, 2, 64, 3, 1, 1, 7, {58 * 5, 1, 1}},      /* PathFinder-like, one extra load per op */

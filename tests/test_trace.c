@@ -68,7 +68,7 @@ static void opcode_table(void)
     sim_trace_classify("LDG.E.STRONG.GPU", 16, &c);
     CHECK(c.flags == SIM_INST_VOLATILE);
     /* unknown: the documented INT fallback, counted */
-    sim_trace_classify("VOTEU.ANY", 9, &c);
+    sim_trace_classify("NOSUCHOP.ANY", 12, &c); /* in no Accel-Sim table either */
     CHECK(c.op == SIM_OP_INT && c.alu == SIM_ALU_ADD && !c.known);
     /* every exported (class, sub-op) has exactly one row */
     int n, exported[SIM_OP_COUNT][SIM_ALU_COUNT] = {{0}};

@@ -66,17 +66,20 @@ def _gz_eval_struct(nparams):
 
 
 MAX_DIMS = 3
+MAX_AUX_ARRAYS = 8
 
 
 class Workload(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char * 64), ("path", ctypes.c_char * 256),
                 ("dims", ctypes.c_int), ("data_len", ctypes.c_double * MAX_DIMS),
                 ("halo", ctypes.c_int * MAX_DIMS), ("blk_len", ctypes.c_int),
+                ("regs_per_thread", ctypes.c_int), ("star", ctypes.c_int),
+                ("aux_halo", ctypes.c_int * MAX_AUX_ARRAYS),
                 ("stencil_arrays", ctypes.c_int), ("elem_per_op", ctypes.c_double),
                 ("element_bytes", ctypes.c_int), ("iterations", ctypes.c_int),
                 ("height", ctypes.c_int), ("profile_elements", ctypes.c_double),
                 ("insts_per_sm_mc", ctypes.c_double), ("insts_per_sm_ic", ctypes.c_double),
-                ("bank_conflict_rate", ctypes.c_double)]
+                ("bank_conflict_rate", ctypes.c_double), ("setup_insts", ctypes.c_double)]
 
 
 class GzOptimum(ctypes.Structure):

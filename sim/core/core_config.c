@@ -8,7 +8,50 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/options.h"
 #include "sim/core/gpu_sim.h"
+#include "sim/mem/mem_config.h"
+
+/* Every SM-side option: one row each (common/options.h). */
+const trapeze_opt sim_core_options[] = {
+    {"gpgpu_num_sched_per_core", OPT_INT, "1", 1, 16, "warp schedulers per SM"},
+    {"gpgpu_scheduler", OPT_TEXT, "lrr", 0, 0,
+     "warp scheduler: lrr, gto, two_level_active:N:0|2:1, locality_two_level:N"},
+    {"gpgpu_num_sp_units", OPT_INT, "1", 1, 64, "SP (ALU) pipelines per SM"},
+    {"gpgpu_num_sfu_units", OPT_INT, "1", 1, 64, "SFU pipelines per SM"},
+    {"ptx_opcode_latency_int", OPT_LIST, "4,13,4,5,145", 1, 100000,
+     "INT latencies: add,max,mul,mad,div[,shfl]"},
+    {"ptx_opcode_latency_fp", OPT_LIST, "4,13,4,5,39", 1, 100000, "FP latencies"},
+    {"ptx_opcode_latency_dp", OPT_LIST, "8,19,8,8,330", 1, 100000, "DP latencies"},
+    {"ptx_opcode_latency_sfu", OPT_LIST, "20", 1, 100000, "SFU latency"},
+    {"ptx_opcode_initiation_int", OPT_LIST, "1,2,2,1,8", 1, 100000, "INT initiation intervals"},
+    {"ptx_opcode_initiation_fp", OPT_LIST, "1,2,1,1,4", 1, 100000, "FP initiation intervals"},
+    {"ptx_opcode_initiation_dp", OPT_LIST, "8,16,8,8,130", 1, 100000,
+     "DP initiation intervals"},
+    {"ptx_opcode_initiation_sfu", OPT_LIST, "4", 1, 100000, "SFU initiation interval"},
+    {"trace_opcode_latency_initiation_int", OPT_LIST, "unset", 1, 100000,
+     "trace mode: INT latency,initiation"},
+    {"trace_opcode_latency_initiation_sp", OPT_LIST, "unset", 1, 100000,
+     "trace mode: SP latency,initiation"},
+    {"trace_opcode_latency_initiation_dp", OPT_LIST, "unset", 1, 100000,
+     "trace mode: DP latency,initiation"},
+    {"trace_opcode_latency_initiation_sfu", OPT_LIST, "unset", 1, 100000,
+     "trace mode: SFU latency,initiation"},
+    {"gpgpu_smem_latency", OPT_INT, "3", 1, 100000, "shared-memory latency, cycles"},
+    {"gpgpu_shmem_num_banks", OPT_INT, "16", 1, 64, "shared-memory banks"},
+    {"gpgpu_num_reg_banks", OPT_INT, "16", 1, 64, "register-file banks"},
+    {"gpgpu_kernel_launch_latency", OPT_INT, "", 0, 1000000000L,
+     "kernel launch latency, core cycles (default 5 us)"},
+    {"trapeze_kernel_launch_latency", OPT_INT, "", 0, 1000000000L,
+     "older name of -gpgpu_kernel_launch_latency"},
+    {"trapeze_max_cycles", OPT_INT, "2000000000", 1, 4000000000000000000L,
+     "stop a launch after this many cycles"},
+    {"trapeze_hang_cycles", OPT_INT, "1000000", 1, 4000000000000000000L,
+     "a launch without progress this long is a hang"},
+    {"trapeze_tb_dispatch", OPT_TEXT, "rr", 0, 0,
+     "thread-block dispatch: rr, bcs, chen, mst, kway, rbts, explicit"},
+    {"trapeze_tb_grouping", OPT_TEXT, "", 0, 0, "grouping file for -trapeze_tb_dispatch explicit"},
+    {NULL, OPT_INT, NULL, 0, 0, NULL}};
 
 /* Latencies the config may leave out: GPGPU-Sim's own defaults. */
 static const int default_lat[4][SIM_ALU_COUNT] = {
@@ -54,8 +97,8 @@ static trapeze_status read_list(const trapeze_config *cfg, const char *option, i
     return TRAPEZE_OK;
 }
 
-static trapeze_status get_pos(const trapeze_config *cfg, const char *option, long fallback,
-                              long lo, long hi, long *out, trapeze_error *err);
+static trapeze_status get_pos(const trapeze_config *cfg, const char *option, long *out,
+                              trapeze_error *err);
 
 /* Accel-Sim's trace.config: -trace_opcode_latency_initiation_{int,sp,dp,sfu}
  * L,I give every instruction of the class latency L and initiation interval
@@ -87,10 +130,11 @@ static trapeze_status read_trace_latencies(const trapeze_config *cfg, sim_core_c
     return TRAPEZE_OK;
 }
 
-static trapeze_status get_pos(const trapeze_config *cfg, const char *option, long fallback,
-                              long lo, long hi, long *out, trapeze_error *err)
+/* An integer option of sim_core_options: its default and range from its row. */
+static trapeze_status get_pos(const trapeze_config *cfg, const char *option, long *out,
+                              trapeze_error *err)
 {
-    return trapeze_config_get_int_in(cfg, option, fallback, lo, hi, out, err);
+    return trapeze_opt_int(cfg, sim_core_options, option, out, err);
 }
 
 /* lrr, gto, GPGPU-Sim's two_level_active:N:INNER:OUTER (inner 0 LRR or
@@ -181,17 +225,17 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
         return trapeze_config_fail(cfg, "gpgpu_shader_core_pipeline", err,
                                    "between 1 and 255 warps per SM are supported");
     long v;
-    if ((s = get_pos(cfg, "gpgpu_num_sched_per_core", 1, 1, 16, &v, err)))
+    if ((s = get_pos(cfg, "gpgpu_num_sched_per_core", &v, err)))
         return s;
     c->n_sched = (int)v;
     const char *sched;
     trapeze_config_get_string(cfg, "gpgpu_scheduler", "lrr", &sched);
     if ((s = read_scheduler(cfg, sched, c, err)))
         return s;
-    if ((s = get_pos(cfg, "gpgpu_num_sp_units", 1, 1, 64, &v, err)))
+    if ((s = get_pos(cfg, "gpgpu_num_sp_units", &v, err)))
         return s;
     c->n_sp = (int)v;
-    if ((s = get_pos(cfg, "gpgpu_num_sfu_units", 1, 1, 64, &v, err)))
+    if ((s = get_pos(cfg, "gpgpu_num_sfu_units", &v, err)))
         return s;
     c->n_sfu = (int)v;
     static const char *const lat_opt[4] = {"ptx_opcode_latency_int", "ptx_opcode_latency_fp",
@@ -211,26 +255,25 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     }
     if ((s = read_trace_latencies(cfg, c, err)))
         return s;
-    if ((s = get_pos(cfg, "gpgpu_smem_latency", 3, 1, 100000, &v, err)))
+    if ((s = get_pos(cfg, "gpgpu_smem_latency", &v, err)))
         return s;
     c->smem_latency = (int)v;
-    if ((s = get_pos(cfg, "gpgpu_shmem_num_banks", 16, 1, 64, &v, err)))
+    if ((s = get_pos(cfg, "gpgpu_shmem_num_banks", &v, err)))
         return s;
     c->shmem_banks = (int)v;
-    if ((s = get_pos(cfg, "gpgpu_num_reg_banks", 16, 1, 64, &v, err)))
+    if ((s = get_pos(cfg, "gpgpu_num_reg_banks", &v, err)))
         return s;
     c->reg_banks = (int)v;
     /* default: 5 microseconds of core clock, rounded; GPGPU-Sim's own
      * option, or Trapeze's older name for it */
     long launch_default = lround(5e-6 * c->gpu.core_clock_hz);
-    if ((s = get_pos(cfg, "gpgpu_kernel_launch_latency", launch_default, 0, 1000000000L,
-                     &launch_default, err)) ||
-        (s = get_pos(cfg, "trapeze_kernel_launch_latency", launch_default, 0, 1000000000L, &v,
-                     err)))
+    if ((s = trapeze_opt_int_or(cfg, sim_core_options, "gpgpu_kernel_launch_latency",
+                                launch_default, &launch_default, err)) ||
+        (s = trapeze_opt_int_or(cfg, sim_core_options, "trapeze_kernel_launch_latency",
+                                launch_default, &v, err)))
         return s;
     c->launch_latency = (uint64_t)v;
-    if ((s = get_pos(cfg, "trapeze_max_cycles", 2000000000L, 1, 4000000000000000000L, &v,
-                     err)))
+    if ((s = get_pos(cfg, "trapeze_max_cycles", &v, err)))
         return s;
     c->max_cycles = (uint64_t)v;
     /* No progress for a million cycles is a hang: a warp that waits this
@@ -238,10 +281,17 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
      * it. The longest stretch without progress measured over the test
      * suite and a sweep of the four stencils on the GTX 280 is 1,525
      * cycles (gbarrier on the GTX 280), 650 times shorter. */
-    if ((s = get_pos(cfg, "trapeze_hang_cycles", 1000000L, 1, 4000000000000000000L, &v, err)))
+    if ((s = get_pos(cfg, "trapeze_hang_cycles", &v, err)))
         return s;
     c->hang_cycles = (uint64_t)v;
     return read_tb_dispatch(cfg, c, err);
+}
+
+size_t sim_config_unknown(const trapeze_config *cfg, const char **names, size_t max)
+{
+    const trapeze_opt *const tables[] = {trapeze_gpu_options, sim_core_options,
+                                         sim_mem_options, sim_sleep_options};
+    return trapeze_opt_unknown(cfg, tables, 4, names, max);
 }
 
 int sim_occupancy(const sim_core_config *c, const sim_kernel *k, const char **why)

@@ -12,11 +12,13 @@
  * `next`, the memory system's next event and, while blocks wait for room,
  * t+1. docs/architecture.md has the same order.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
 #include "sim/core/sm.h"
+#include "sim/power/idle_csv.h"
 
 struct sim_gpu {
     sim_core_config cfg;
@@ -28,6 +30,14 @@ struct sim_gpu {
     uint64_t launches;
     void (*progress)(void *, const char *, uint64_t, uint64_t, uint64_t);
     void *progress_ctx;
+    const trapeze_power *power;      /* NULL: no energy */
+    sim_sleep_config sleep;          /* bound to power */
+    sim_energy_geometry geo;
+    int keep_idle, n_idle;
+    struct idle_agg {
+        char name[64];
+        sim_idle_hist h[SIM_UNIT_KIND_COUNT];
+    } *idle;
     void (*on_place)(void *, int, long, uint64_t);
     void *on_place_ctx;
 };
@@ -43,7 +53,37 @@ void sim_gpu_destroy(sim_gpu *g)
     if (g->mem.ops)
         g->mem.ops->destroy(g->mem.self);
     sim_events_destroy(g->ev);
+    free(g->idle);
     free(g);
+}
+
+/* The sleep policies bound to the power description; the timing-active
+ * granularity of each structure gets the wake-up hook. */
+static trapeze_status setup_power(sim_gpu *g, const trapeze_config *cfg,
+                                  const sim_sleep_config *sleep, const int *units,
+                                  trapeze_error *err)
+{
+    trapeze_status s;
+    if (sleep)
+        g->sleep = *sleep;
+    else if ((s = sim_sleep_config_read(cfg, &g->sleep, err)))
+        return s;
+    if (g->power) {
+        int n_l1 = units[SIM_UNIT_L1_BANK], n_l2 = units[SIM_UNIT_L2_BANK];
+        sim_energy_geometry_init(&g->geo, g->power, g->n_sm, g->cfg.gpu.regs_per_sm,
+                                 g->cfg.reg_banks, n_l1, n_l1 ? units[SIM_UNIT_L1_LINE] / n_l1 : 0,
+                                 n_l2, n_l2 ? units[SIM_UNIT_L2_LINE] / n_l2 : 0);
+    }
+    for (int st = 0; st < TRAPEZE_PS_SLEEPABLE; st++) {
+        sim_sleep_choice *c = &g->sleep.s[st];
+        sim_unit_kind k = sim_sleep_unit((trapeze_power_structure)st, c->line);
+        if ((s = sim_sleep_bind(c, (trapeze_power_structure)st, g->power,
+                                g->cfg.gpu.core_clock_hz, g->geo.unit_leak_w[k], err)))
+            return s;
+        if (c->kind != SIM_SLEEP_ALWAYS_ON)
+            sim_events_set_wake(g->ev, k, sim_sleep_wake, c);
+    }
+    return TRAPEZE_OK;
 }
 
 trapeze_status sim_gpu_create(const trapeze_config *cfg, const sim_gpu_options *opt,
@@ -60,6 +100,8 @@ trapeze_status sim_gpu_create(const trapeze_config *cfg, const sim_gpu_options *
         g->mem = opt->mem;
         g->progress = opt->progress;
         g->progress_ctx = opt->progress_ctx;
+        g->power = opt->power;
+        g->keep_idle = opt->keep_idle;
         g->on_place = opt->on_place;
         g->on_place_ctx = opt->on_place_ctx;
     }
@@ -83,6 +125,7 @@ trapeze_status sim_gpu_create(const trapeze_config *cfg, const sim_gpu_options *
         return s;
     }
     units[SIM_UNIT_REG_BANK] = g->n_sm * g->cfg.reg_banks;
+    units[SIM_UNIT_REG] = g->n_sm * g->cfg.max_warps * SIM_MAX_REGS;
     g->ev = sim_events_create(units);
     g->sms = calloc((size_t)g->n_sm, sizeof *g->sms);
     if (!g->ev || !g->sms) {
@@ -98,6 +141,10 @@ trapeze_status sim_gpu_create(const trapeze_config *cfg, const sim_gpu_options *
             sim_gpu_destroy(g);
             return s;
         }
+    if ((s = setup_power(g, cfg, opt ? opt->sleep : NULL, units, err))) {
+        sim_gpu_destroy(g);
+        return s;
+    }
     *out = g;
     return TRAPEZE_OK;
 }
@@ -110,6 +157,77 @@ const sim_core_config *sim_gpu_config(const sim_gpu *g)
 sim_events *sim_gpu_events(sim_gpu *g)
 {
     return g->ev;
+}
+
+const sim_sleep_config *sim_gpu_sleep(const sim_gpu *g) { return &g->sleep; }
+
+const sim_energy_geometry *sim_gpu_energy_geometry(const sim_gpu *g) { return &g->geo; }
+
+int sim_gpu_idle_count(const sim_gpu *g) { return g->n_idle; }
+
+const sim_idle_hist *sim_gpu_idle(const sim_gpu *g, int i, const char **kernel)
+{
+    if (kernel)
+        *kernel = g->idle[i].name;
+    return g->idle[i].h;
+}
+
+static void kernel_energy(sim_gpu *g, sim_kernel_stats *st)
+{
+    sim_energy_input in = {.pw = g->power,
+                           .clock_hz = g->cfg.gpu.core_clock_hz,
+                           .n_sm = g->n_sm,
+                           .cycles = st->cycles,
+                           .sm_active_cycles = st->total.active_cycles,
+                           .events = st->events,
+                           .geo = &g->geo,
+                           .sleep = &g->sleep};
+    for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++)
+        in.hist[k] = sim_events_hist(g->ev, (sim_unit_kind)k);
+    sim_energy_compute(&in, &st->energy);
+    st->energy_valid = 1;
+    memcpy(st->event_j, g->power->event_j, sizeof st->event_j);
+    st->idle_sm_w = g->power->idle_sm_w;
+    st->clock_hz = in.clock_hz;
+}
+
+trapeze_status sim_gpu_write_idle_csv(const sim_gpu *g, const char *path, trapeze_error *err)
+{
+    const char **names = calloc((size_t)g->n_idle + 1, sizeof *names);
+    const sim_idle_hist **h = calloc((size_t)g->n_idle + 1, sizeof *h);
+    trapeze_status s = TRAPEZE_ENOMEM;
+    if (names && h) {
+        for (int i = 0; i < g->n_idle; i++) {
+            names[i] = g->idle[i].name;
+            h[i] = g->idle[i].h;
+        }
+        s = sim_idle_write_csv(path, g->cfg.gpu.name, names, h, g->n_idle, err);
+    } else {
+        trapeze_fail(err, s, "simulator: out of memory");
+    }
+    free(names);
+    free(h);
+    return s;
+}
+
+/* Adds this launch's histograms to its kernel name's. */
+static trapeze_status keep_idle(sim_gpu *g, const char *name, trapeze_error *err)
+{
+    int i = 0;
+    while (i < g->n_idle && strcmp(g->idle[i].name, name))
+        i++;
+    if (i == g->n_idle) {
+        struct idle_agg *n = realloc(g->idle, (size_t)(g->n_idle + 1) * sizeof *n);
+        if (!n)
+            return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory");
+        g->idle = n;
+        memset(&n[i], 0, sizeof n[i]);
+        snprintf(n[i].name, sizeof n[i].name, "%s", name);
+        g->n_idle++;
+    }
+    for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++)
+        sim_idle_hist_add(&g->idle[i].h[k], sim_events_hist(g->ev, (sim_unit_kind)k));
+    return TRAPEZE_OK;
 }
 
 uint32_t sim_gpu_peek(const sim_gpu *g, uint64_t addr)
@@ -147,9 +265,10 @@ static void add_sm_stats(sim_sm_stats *to, const sim_sm_stats *from)
 #undef SUM
 #undef MAX
 
-/* One dispatch pass at the end of cycle t; returns blocks placed. */
+/* One dispatch pass at the end of cycle t; returns blocks placed, or -1
+ * (err filled) when an SM's warp slots cannot be allocated. */
 static int dispatch(sim_gpu *g, const sim_dispatch_ops *pol, void *ps, const sim_kernel *k,
-                    int per_sm, uint64_t t)
+                    int per_sm, uint64_t t, trapeze_error *err)
 {
     int placed = 0, first = pol->first_sm(ps);
     for (int i = 0; i < g->n_sm; i++) {
@@ -159,6 +278,8 @@ static int dispatch(sim_gpu *g, const sim_dispatch_ops *pol, void *ps, const sim
         long b = pol->next_block(ps, s, per_sm - g->sms[s].n_blocks);
         if (b < 0)
             continue;
+        if (sim_sm_take_slots(&g->sms[s], err))
+            return -1; /* the block stays with the policy: the run ends here */
         sim_sm_place_block(&g->sms[s], b, t);
         pol->placed(ps, s, b);
         if (g->on_place)
@@ -267,7 +388,13 @@ int sim_gpu_launch_step(sim_launch *l, trapeze_error *err)
             end = t + 1;
             break;
         }
-        if (dirty && !dispatch(g, l->pol, l->ps, k, l->per_sm, t))
+        int placed = dirty ? dispatch(g, l->pol, l->ps, k, l->per_sm, t, err) : 0;
+        if (placed < 0) {
+            status = TRAPEZE_ENOMEM;
+            end = t + 1;
+            break;
+        }
+        if (dirty && !placed)
             dirty = 0;
         else if (dirty)
             progress = t;
@@ -348,6 +475,12 @@ trapeze_status sim_gpu_launch_end(sim_launch *l, trapeze_error *err)
     st->ipc = st->cycles ? (double)st->total.warp_insts / (double)st->cycles : 0.0;
     for (int e = 0; e < SIM_EV_COUNT; e++)
         st->events[e] = sim_events_get(g->ev, (sim_event)e);
+    if (g->power)
+        kernel_energy(g, st);
+    if (g->keep_idle && (status = keep_idle(g, k->name, err))) {
+        sim_kernel_stats_free(st);
+        return status;
+    }
     if (mo->stats) {
         st->mem = *mo->stats(ms);
         st->mem_stats_valid = 1;

@@ -14,10 +14,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/options.h"
+
 #include "sim/events.h"
 #include "sim/kernel.h"
 #include "sim/mem/mem_stats.h"
 #include "sim/memsys.h"
+#include "sim/power/energy.h"
 #include "trapeze.h"
 
 /* ------------------------------------------------------------ SM config */
@@ -69,6 +72,11 @@ typedef struct sim_core_config {
     char tb_grouping[512];         /* -trapeze_tb_grouping: the explicit policy's file */
 } sim_core_config;
 
+/* The SM-side options, one row each (name, type, default, range, help). */
+extern const trapeze_opt sim_core_options[];
+/* Options of cfg that no table of the simulator or the GPU summary lists:
+ * what a run ignores (how many; at most max names written). */
+size_t sim_config_unknown(const trapeze_config *cfg, const char **names, size_t max);
 trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *out,
                                     trapeze_error *err);
 
@@ -143,7 +151,8 @@ typedef enum {
     SCALAR(shmem_passes, "shmem_passes", SUM) /* conflict degree summed */          \
     SCALAR(blocks, "", SUM)                   /* blocks completed */                \
     SCALAR(max_resident_blocks, "", MAX)                                             \
-    SCALAR(active_cycles, "sm_active_cycles", SUM) /* at least one resident block */
+    SCALAR(active_cycles, "sm_active_cycles", SUM) /* at least one resident block */ \
+    SCALAR(wake_stall_cycles, "rf_wake_stall_cycles", SUM) /* waits for sleeping registers */
 
 extern const char *const sim_stall_names[SIM_STALL_COUNT]; /* memory, compute, ... */
 extern const char *const sim_fail_names[SIM_FAIL_COUNT];   /* none, line_alloc, ... */
@@ -171,6 +180,10 @@ typedef struct sim_kernel_stats {
     sim_mem_stats mem;          /* the memory system's counters for this kernel */
     int n_sm;
     sim_sm_stats *sm;           /* per SM; owned, free with sim_kernel_stats_free */
+    int energy_valid;           /* 1 when the simulator had a power description */
+    sim_energy energy;          /* joules by component; sleep-mode cycles per structure */
+    double event_j[TRAPEZE_PE_COUNT];  /* the description's energies (per-SM CSV columns) */
+    double idle_sm_w, clock_hz;
 } sim_kernel_stats;
 
 void sim_kernel_stats_free(sim_kernel_stats *s);
@@ -197,6 +210,13 @@ typedef struct sim_gpu_options {
     void (*progress)(void *ctx, const char *kernel, uint64_t cycle, uint64_t blocks_done,
                      uint64_t blocks);
     void *progress_ctx;
+    /* energy: a power description (NULL: no energy accounting, no sleep
+     * policy but always_on), the sleep policies (NULL: the config's
+     * -trapeze_sleep_* options), and whether to keep idle-period histograms
+     * per kernel name (sim_gpu_idle). The pointers must outlive the gpu. */
+    const trapeze_power *power;
+    const sim_sleep_config *sleep;
+    int keep_idle;
     /* called for every block placed (tests, traces of the dispatch); may be NULL */
     void (*on_place)(void *ctx, int sm, long block, uint64_t cycle);
     void *on_place_ctx;
@@ -267,6 +287,17 @@ trapeze_status sim_gpu_launch_end(sim_launch *l, trapeze_error *err);
 /* The functional word at addr (atomic counters). */
 uint32_t sim_gpu_peek(const sim_gpu *g, uint64_t addr);
 uint64_t sim_gpu_cycle(const sim_gpu *g);
+/* The sleep policies as bound to the power description. */
+const sim_sleep_config *sim_gpu_sleep(const sim_gpu *g);
+const sim_energy_geometry *sim_gpu_energy_geometry(const sim_gpu *g);
+/* With keep_idle: the kernels (by name, in first-launch order) and their
+ * idle-period histograms summed over launches, SIM_UNIT_KIND_COUNT each. */
+int sim_gpu_idle_count(const sim_gpu *g);
+const sim_idle_hist *sim_gpu_idle(const sim_gpu *g, int i, const char **kernel);
+/* The idle-period CSV (docs/energy.md): gpu,kernel,structure,granularity,
+ * length_min_cycles,length_max_cycles,next_access,count; written like the
+ * other CSVs (PATH.tmp renamed on success). */
+trapeze_status sim_gpu_write_idle_csv(const sim_gpu *g, const char *path, trapeze_error *err);
 
 /* ------------------------------------------------------------ built-in kernels */
 

@@ -63,7 +63,8 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
     sm->cfg = cfg;
     sm->ev = ev;
     sm->mem = mem;
-    sm->warps = calloc((size_t)cfg->max_warps, sizeof *sm->warps);
+    /* sm->warps (about 2 KB a slot) waits for the SM's first block:
+     * sim_sm_take_slots, so an SM that never runs a block costs little */
     sm->blocks = calloc((size_t)cfg->gpu.max_blocks_per_sm, sizeof *sm->blocks);
     sm->sp_free = calloc((size_t)cfg->n_sp, sizeof *sm->sp_free);
     sm->sfu_free = calloc((size_t)cfg->n_sfu, sizeof *sm->sfu_free);
@@ -72,7 +73,7 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
     sm->wretry = calloc((size_t)cfg->max_warps, sizeof *sm->wretry);
     sm->wop = calloc((size_t)cfg->max_warps, 1);
     sm->wwhy = malloc((size_t)cfg->max_warps);
-    if (!sm->wwhy || !sm->wop || !sm->wstate || !sm->wwait || !sm->wretry || !sm->warps || !sm->blocks || !sm->sp_free || !sm->sfu_free) {
+    if (!sm->wwhy || !sm->wop || !sm->wstate || !sm->wwait || !sm->wretry || !sm->blocks || !sm->sp_free || !sm->sfu_free) {
         sim_sm_free(sm);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory for SM %d", id);
     }
@@ -88,6 +89,17 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
         sm->sched[s].max_active = two_level ? cfg->active_warps : 0;
     }
     sm->next = SIM_NEVER;
+    return TRAPEZE_OK;
+}
+
+trapeze_status sim_sm_take_slots(sim_sm *sm, trapeze_error *err)
+{
+    if (sm->warps)
+        return TRAPEZE_OK;
+    sm->warps = calloc((size_t)sm->cfg->max_warps, sizeof *sm->warps);
+    if (!sm->warps)
+        return trapeze_fail(err, TRAPEZE_ENOMEM,
+                            "simulator: out of memory for the warp slots of SM %d", sm->id);
     return TRAPEZE_OK;
 }
 
@@ -168,6 +180,8 @@ static void fetch(sim_sm *sm, sim_warp *w)
     sm->wop[w - sm->warps] = w->inst.op;
 }
 
+static void warp_regs(sim_sm *sm, int slot, uint64_t t, int open);
+
 void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
 {
     const sim_kernel *k = sm->k;
@@ -217,6 +231,7 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
         blk->slot[i] = (uint8_t)slot;
         sim_sched_add(&sm->sched[slot % sm->cfg->n_sched], slot);
         retry_lowered(sm, slot);
+        warp_regs(sm, slot, cycle, 1);
         slot++;
     }
     if (sm->next > cycle + 1)
@@ -225,10 +240,11 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
 
 /* ---- blocks and warps finishing ---- */
 
-static void release_block(sim_sm *sm, sim_block *blk)
+static void release_block(sim_sm *sm, sim_block *blk, uint64_t t)
 {
     for (int i = 0; i < blk->warps; i++) {
         int slot = blk->slot[i];
+        warp_regs(sm, slot, t, 0);
         sim_sched_remove(&sm->sched[slot % sm->cfg->n_sched], slot);
         if (sm->src->warp_end)
             sm->src->warp_end(sm->src_self, &sm->warps[slot].cur);
@@ -266,7 +282,7 @@ static void try_finish(sim_sm *sm, sim_warp *w, uint64_t t)
         sm->release_pending = 1;
 }
 
-static void release_done(sim_sm *sm)
+static void release_done(sim_sm *sm, uint64_t t)
 {
     if (!sm->release_pending)
         return;
@@ -274,7 +290,7 @@ static void release_done(sim_sm *sm)
     int nb = sm->cfg->gpu.max_blocks_per_sm;
     for (int b = 0; b < nb; b++)
         if (sm->blocks[b].live && sm->blocks[b].done == sm->blocks[b].n_warps)
-            release_block(sm, &sm->blocks[b]);
+            release_block(sm, &sm->blocks[b], t);
 }
 
 static void barrier_check(sim_sm *sm, sim_block *blk, uint64_t t)
@@ -407,21 +423,63 @@ static inline __attribute__((always_inline)) int can_issue(void *vctx, int slot)
     }
 }
 
-static void reg_events(sim_sm *sm, int slot, const sim_warp_inst *in, uint64_t t)
+/* Register-file energy events and idle periods (bank and 128-byte warp
+ * register); returns the wake-up stall of the slowest operand (0 unless a
+ * sleep policy with an exposed wake-up is active). */
+static uint32_t reg_events(sim_sm *sm, int slot, const sim_warp_inst *in, uint64_t t)
 {
     int nb = sm->cfg->reg_banks, base = sm->id * nb;
+    int reg_base = (sm->id * sm->cfg->max_warps + slot) * SIM_MAX_REGS;
+    uint64_t lanes = (uint64_t)sim_popcount32(in->active);
+    uint32_t stall = 0, s;
     int reads = 0;
     for (int i = 0; i < 3; i++)
         if (in->src[i] != SIM_NO_REG) {
             reads++;
-            sim_events_busy(sm->ev, SIM_UNIT_REG_BANK, base + (in->src[i] + slot) % nb, t);
+            s = sim_events_busy(sm->ev, SIM_UNIT_REG_BANK, base + (in->src[i] + slot) % nb, t);
+            stall = s > stall ? s : stall;
+            s = sim_events_access(sm->ev, SIM_UNIT_REG, reg_base + in->src[i], t, SIM_NEXT_READ);
+            stall = s > stall ? s : stall;
         }
-    if (reads)
+    if (reads) {
         sim_events_count(sm->ev, SIM_EV_REG_READ, (uint64_t)reads);
+        sim_events_count(sm->ev, SIM_EV_REG_READ_LANES, (uint64_t)reads * lanes);
+    }
     if (in->dst != SIM_NO_REG) {
         sim_events_count(sm->ev, SIM_EV_REG_WRITE, 1);
-        sim_events_busy(sm->ev, SIM_UNIT_REG_BANK, base + (in->dst + slot) % nb, t);
+        sim_events_count(sm->ev, SIM_EV_REG_WRITE_LANES, lanes);
+        s = sim_events_access(sm->ev, SIM_UNIT_REG_BANK, base + (in->dst + slot) % nb, t,
+                              SIM_NEXT_WRITE);
+        stall = s > stall ? s : stall;
+        s = sim_events_access(sm->ev, SIM_UNIT_REG, reg_base + in->dst, t, SIM_NEXT_WRITE);
+        stall = s > stall ? s : stall;
     }
+    return stall;
+}
+
+/* A warp's registers are allocated (its first access ends an idle period
+ * that began at allocation) or released (their last period ends dead). */
+static void warp_regs(sim_sm *sm, int slot, uint64_t t, int open)
+{
+    int n = sm->k->regs_per_thread < SIM_MAX_REGS ? sm->k->regs_per_thread : SIM_MAX_REGS;
+    int reg_base = (sm->id * sm->cfg->max_warps + slot) * SIM_MAX_REGS;
+    for (int r = 0; r < n; r++)
+        if (open)
+            sim_events_open(sm->ev, SIM_UNIT_REG, reg_base + r, t);
+        else
+            sim_events_close(sm->ev, SIM_UNIT_REG, reg_base + r, t);
+}
+
+/* A wake-up stall of the register file delays the instruction: its results
+ * and the warp's next issue come `stall` cycles later. */
+static void wake_stall(sim_sm *sm, sim_warp *w, const sim_warp_inst *in, uint32_t stall,
+                       uint64_t t)
+{
+    sm->st.wake_stall_cycles += stall;
+    if (in->dst != SIM_NO_REG && w->reg_ready[in->dst] > t)
+        w->reg_ready[in->dst] += stall;
+    if (w->busy_until > t)
+        w->busy_until += stall;
 }
 
 static void lq_push(sim_sm *sm, uint64_t addr, uint32_t sectors, uint32_t bytes, int op,
@@ -487,7 +545,7 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
     sim_events_count(sm->ev, SIM_EV_INST_ISSUE, 1);
     if (!(in->flags & SIM_INST_SPIN))
         sm->progress = t;
-    reg_events(sm, slot, in, t);
+    uint32_t stall = reg_events(sm, slot, in, t);
     int op = in->op;
     uint64_t retry_unused;
     sim_block *blk = &sm->blocks[w->block];
@@ -509,6 +567,10 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
         sim_events_count(sm->ev, op == SIM_OP_SFU ? SIM_EV_SFU_OP
                                  : (op == SIM_OP_FP || op == SIM_OP_DP) ? SIM_EV_FP_OP
                                                                         : SIM_EV_INT_OP, 1);
+        sim_events_count(sm->ev, op == SIM_OP_SFU ? SIM_EV_SFU_LANES
+                                 : (op == SIM_OP_FP || op == SIM_OP_DP) ? SIM_EV_FP_LANES
+                                                                        : SIM_EV_INT_LANES,
+                         (uint64_t)sim_popcount32(in->active));
         break;
     }
     case SIM_OP_LD_GLOBAL:
@@ -558,8 +620,10 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
         try_finish(sm, w, t);
         return;
     }
+    if (stall)
+        wake_stall(sm, w, in, stall, t);
     fetch(sm, w);
-    set_retry(sm, (int)(w - sm->warps), WST(sm, w) == W_RUN ? t + 1 : SIM_NEVER);
+    set_retry(sm, (int)(w - sm->warps), WST(sm, w) == W_RUN ? t + 1 + stall : SIM_NEVER);
     if (WST(sm, w) == W_BAR)
         barrier_check(sm, blk, t);
 }
@@ -627,7 +691,7 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
     }
     retry_lowered(sm, slot);
     sm->reasons_stale |= 1u << (slot % sm->cfg->n_sched);
-    release_done(sm);
+    release_done(sm, t);
     if (sm->next > t)
         sm->next = t;
 }
@@ -748,7 +812,7 @@ static void sm_cycle(sim_sm *sm, uint64_t t)
     if (busy)
         sm->st.active_cycles++;
     sm->last_eval = t + 1;
-    release_done(sm);
+    release_done(sm, t);
     uint64_t wn = retry_minima(sm);
     if (sm->lq_n == 0 && sm->ldst_waiters) {
         /* still due: their schedulers issued before asking them */

@@ -22,11 +22,12 @@ const char *const sim_fail_names[SIM_FAIL_COUNT] = {"none", "line_alloc", "mshr_
 typedef struct col {
     char name[48];
     uint64_t value;
-    int valid;
+    double joules;      /* a _j column: written instead of value */
+    int valid, is_j;
 } col;
 
 /* Appends columns to a list of at most MAX_COLS (names and values). */
-#define MAX_COLS 128
+#define MAX_COLS 192
 typedef struct cols {
     col c[MAX_COLS];
     int n;
@@ -39,7 +40,57 @@ static void add(cols *l, const char *name, uint64_t value, int valid)
     snprintf(l->c[l->n].name, sizeof l->c[l->n].name, "%s", name);
     l->c[l->n].value = value;
     l->c[l->n].valid = valid;
+    l->c[l->n].is_j = 0;
     l->n++;
+}
+
+static void add_j(cols *l, const char *name, double joules)
+{
+    if (l->n >= MAX_COLS)
+        return;
+    add(l, name, 0, 1);
+    l->c[l->n - 1].joules = joules;
+    l->c[l->n - 1].is_j = 1;
+}
+
+/* Energy columns of a kernel row (runs with a power description). */
+static void energy_columns(const sim_kernel_stats *s, cols *l)
+{
+    char nm[48];
+    const sim_energy *e = &s->energy;
+    for (int p = 0; p < SIM_EN_COUNT; p++) {
+        snprintf(nm, sizeof nm, "%s_j", sim_energy_part_name((sim_energy_part)p));
+        add_j(l, nm, e->j[p]);
+    }
+    add_j(l, "total_j", e->total_j);
+    for (int st = 0; st < TRAPEZE_PS_SLEEPABLE; st++) {
+        const char *sn = trapeze_power_structure_name((trapeze_power_structure)st);
+        const sim_sleep_result *r = &e->sleep[st];
+        uint64_t asleep = 0, tr = 0;
+        for (int m = 1; m < TRAPEZE_POWER_MAX_MODES; m++) {
+            asleep += r->mode_cycles[m];
+            tr += r->entries[m];
+        }
+        snprintf(nm, sizeof nm, "%s_sleep_unit_cycles", sn);
+        add(l, nm, asleep, 1);
+        snprintf(nm, sizeof nm, "%s_transitions", sn);
+        add(l, nm, tr, 1);
+        snprintf(nm, sizeof nm, "%s_wakeups", sn);
+        add(l, nm, r->wakeups, 1);
+        snprintf(nm, sizeof nm, "%s_wake_stall_cycles", sn);
+        add(l, nm, r->stall_cycles, 1);
+    }
+}
+
+/* The per-SM energies that are exact per SM: idle-SM power, instruction
+ * issue, shared memory. */
+static void sm_energy_columns(const sim_kernel_stats *s, const sim_sm_stats *t, cols *l)
+{
+    double idle = (double)s->cycles - (double)t->active_cycles;
+    add_j(l, "idle_sm_j", s->clock_hz > 0 ? s->idle_sm_w * (idle > 0 ? idle : 0) / s->clock_hz
+                                          : 0);
+    add_j(l, "dyn_inst_issue_j", (double)t->warp_insts * s->event_j[TRAPEZE_PE_INST_ISSUE]);
+    add_j(l, "dyn_shmem_j", (double)t->shmem_passes * s->event_j[TRAPEZE_PE_SHMEM_ACCESS]);
 }
 
 /* The counters one SM keeps (SIM_SM_COUNTERS, in its order); the kernel
@@ -108,6 +159,8 @@ static void kernel_columns(const sim_kernel_stats *s, cols *l)
     add(l, "dram_busy_cycles", m->dram_busy_cycles, mv);
     add(l, "dram_cycles", m->dram_cycles, mv);
     add(l, "atomics_performed", m->atomics_performed, mv);
+    if (s->energy_valid)
+        energy_columns(s, l);
 }
 
 /* A per-SM row's columns after kernel,launch,sm,cycles,warp_instructions,ipc. */
@@ -134,7 +187,9 @@ static trapeze_status create(const char *path, const char *const *lead, int n_le
 static trapeze_status finish_row(trapeze_csv_out *csv, const cols *tail, trapeze_error *err)
 {
     for (int i = 0; i < tail->n; i++) {
-        if (tail->c[i].valid)
+        if (tail->c[i].is_j)
+            trapeze_csv_number(csv, tail->c[i].joules);
+        else if (tail->c[i].valid)
             trapeze_csv_number(csv, (double)tail->c[i].value);
         else
             trapeze_csv_text(csv, "");
@@ -199,6 +254,8 @@ trapeze_status sim_stats_write_sm_csv(const char *path, const sim_kernel_stats *
     sim_sm_stats zero;
     memset(&zero, 0, sizeof zero);
     sm_row_columns(&zero, l);
+    if (n && s[0].energy_valid)
+        sm_energy_columns(&s[0], &zero, l);
     trapeze_csv_out *csv = NULL;
     trapeze_status st = create(path, lead, 6, l, &csv, err);
     for (int k = 0; k < n && !st; k++)
@@ -212,6 +269,8 @@ trapeze_status sim_stats_write_sm_csv(const char *path, const sim_kernel_stats *
             trapeze_csv_number(csv, ipc_of(t->warp_insts, s[k].cycles));
             l->n = 0;
             sm_row_columns(t, l);
+            if (s[0].energy_valid)
+                sm_energy_columns(&s[k], t, l);
             st = finish_row(csv, l, err);
         }
     free(l);

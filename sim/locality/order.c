@@ -161,11 +161,17 @@ trapeze_status sim_locality_kway_ts(const sim_locality_adj *a, int n_sm, sim_tb_
         out->gstart[part[t] + 1]++;
     for (int g = 0; g < n_sm; g++)
         out->gstart[g + 1] += out->gstart[g];
-    long *fill = local;   /* reuse: positions per part */
+    /* positions per part: n_sm of them, which may be more than the TBs */
+    long *fill = malloc((size_t)n_sm * sizeof *fill);
+    if (!fill) {
+        s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
+        goto out;
+    }
     for (int g = 0; g < n_sm; g++)
         fill[g] = out->gstart[g];
     for (long t = 0; t < n; t++)
         tmp[fill[part[t]]++] = (uint32_t)t;
+    free(fill);
     for (int g = 0; g < n_sm && !s; g++)
         s = sim_locality_mst_order(a, tmp + out->gstart[g], out->gstart[g + 1] - out->gstart[g],
                                    out->ids + out->gstart[g], err);

@@ -20,7 +20,15 @@ int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg)
     c->waiting = calloc(n_mshr * (size_t)cfg->mshr_merge, sizeof *c->waiting);
     c->free_ids = calloc(n_mshr, sizeof *c->free_ids);
     c->used_ids = calloc(n_mshr, sizeof *c->used_ids);
-    if (!c->lines || !c->mshr || !c->waiting || !c->free_ids || !c->used_ids) {
+    uint32_t n_slot = 2;
+    while (n_slot < 2 * (uint32_t)n_mshr)
+        n_slot *= 2;
+    c->slot = malloc(n_slot * sizeof *c->slot);
+    c->slot_mask = n_slot - 1;
+    if (c->slot)
+        for (uint32_t i = 0; i < n_slot; i++)
+            c->slot[i] = -1;
+    if (!c->lines || !c->mshr || !c->waiting || !c->free_ids || !c->used_ids || !c->slot) {
         sim_cache_free(c);
         return 0;
     }
@@ -38,6 +46,7 @@ void sim_cache_free(sim_cache *c)
     free(c->waiting);
     free(c->free_ids);
     free(c->used_ids);
+    free(c->slot);
     memset(c, 0, sizeof *c);
 }
 
@@ -65,7 +74,7 @@ sim_probe sim_cache_probe(const sim_cache *c, uint64_t line, int *way)
 void sim_cache_touch(sim_cache *c, sim_line *l)
 {
     c->clock++;
-    if (c->cfg.rep == 'L')
+    if (c->cfg.rep == SIM_REP_LRU)
         l->stamp = c->clock;
 }
 
@@ -123,29 +132,60 @@ sim_probe sim_cache_probe_sector(const sim_cache *c, uint64_t line, int sector, 
     return *way < 0 ? SIM_PROBE_FAIL : SIM_PROBE_MISS;
 }
 
+static inline uint32_t slot_of(const sim_cache *c, uint64_t key)
+{
+    return (uint32_t)((key >> 5) * 0x9e3779b97f4a7c15ull >> 32) & c->slot_mask;
+}
+
 int sim_cache_mshr_lookup(const sim_cache *c, uint64_t key)
 {
-    for (int i = 0; i < c->n_used; i++)
-        if (c->mshr[c->used_ids[i]].line == key)
-            return c->used_ids[i];
-    return -1;
+    for (uint32_t i = slot_of(c, key);; i = (i + 1) & c->slot_mask) {
+        int32_t id = c->slot[i];
+        if (id < 0)
+            return -1;
+        if (c->mshr[id].line == key)
+            return id;
+    }
+}
+
+static void slot_insert(sim_cache *c, uint64_t key, int32_t id)
+{
+    uint32_t i = slot_of(c, key);
+    while (c->slot[i] >= 0)
+        i = (i + 1) & c->slot_mask;
+    c->slot[i] = id;
+}
+
+/* Removes id (keyed key), shifting back the entries of its probe run so that
+ * no lookup stops early at the hole (the table has no tombstones). */
+static void slot_remove(sim_cache *c, uint64_t key, int32_t id)
+{
+    uint32_t i = slot_of(c, key);
+    while (c->slot[i] != id)
+        i = (i + 1) & c->slot_mask;
+    for (uint32_t j = (i + 1) & c->slot_mask; c->slot[j] >= 0; j = (j + 1) & c->slot_mask) {
+        uint32_t home = slot_of(c, c->mshr[c->slot[j]].line);
+        /* j's entry may fill the hole at i when its home is not in (i, j] */
+        if (((j - home) & c->slot_mask) >= ((j - i) & c->slot_mask)) {
+            c->slot[i] = c->slot[j];
+            i = j;
+        }
+    }
+    c->slot[i] = -1;
 }
 
 int sim_cache_mshr_find(const sim_cache *c, uint64_t line)
 {
     if (c->cfg.sectored)
         return sim_cache_mshr_lookup(c, line);
-    if (c->cfg.alloc == 'm') {
+    if (c->cfg.alloc == SIM_ALLOC_ON_MISS) {
         /* Allocate-on-miss: a pending line is a RESERVED line that names its entry. */
         int way;
         if (sim_cache_probe(c, line, &way) != SIM_PROBE_HIT_RESERVED)
             return -1;
         return c->lines[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc + (size_t)way].mshr;
     }
-    for (int i = 0; i < c->n_used; i++)
-        if (c->mshr[c->used_ids[i]].line == line)
-            return c->used_ids[i];
-    return -1;
+    return sim_cache_mshr_lookup(c, line);
 }
 
 /* MSHR invariants (TRAPEZE_CHECKS builds): every entry is either free or
@@ -171,6 +211,7 @@ int sim_cache_mshr_alloc(sim_cache *c, uint64_t line)
     c->mshr[id].used_slot = c->n_used;
     c->used_ids[c->n_used++] = id;
     check_entry(c, id);
+    slot_insert(c, line, id);
     return id;
 }
 
@@ -185,6 +226,7 @@ void sim_cache_mshr_release(sim_cache *c, int id)
 {
     check_entry(c, id);
     /* Keep the used list dense: move its last element into the hole. */
+    slot_remove(c, c->mshr[id].line, id);
     int slot = c->mshr[id].used_slot, last = c->used_ids[--c->n_used];
     c->used_ids[slot] = last;
     c->mshr[last].used_slot = slot;
@@ -197,7 +239,7 @@ sim_fail_cause sim_cache_miss_entry(const sim_cache *c, uint64_t line, sim_probe
                                     int *id)
 {
     /* allocate-on-miss: the probe already found the pending line */
-    *id = c->cfg.alloc != 'm' ? sim_cache_mshr_find(c, line)
+    *id = c->cfg.alloc != SIM_ALLOC_ON_MISS ? sim_cache_mshr_find(c, line)
           : probe == SIM_PROBE_HIT_RESERVED ? c->lines[(size_t)sim_cache_set(c, line) *
                                                          (size_t)c->cfg.assoc + (size_t)way].mshr
                                             : -1;
@@ -224,7 +266,7 @@ sim_line sim_cache_miss_alloc(sim_cache *c, const sim_pkt *w, uint64_t line, int
     sim_cache_mshr_add(c, id, w);
     sim_line old = {0};
     *reserved = NULL;
-    if (c->cfg.alloc == 'm') {
+    if (c->cfg.alloc == SIM_ALLOC_ON_MISS) {
         old = sim_cache_install(c, line, way, SIM_LINE_RESERVED);
         /* a reservation never evicts a line whose fill is still pending */
         TRAPEZE_ASSERT(old.state != SIM_LINE_RESERVED);
@@ -236,7 +278,7 @@ sim_line sim_cache_miss_alloc(sim_cache *c, const sim_pkt *w, uint64_t line, int
 
 int sim_cache_fill_way(sim_cache *c, uint64_t line)
 {
-    if (c->cfg.alloc != 'm')
+    if (c->cfg.alloc != SIM_ALLOC_ON_MISS)
         return sim_cache_fill_victim(c, line);
     int way;
     if (sim_cache_probe(c, line, &way) == SIM_PROBE_HIT_RESERVED) {

@@ -52,6 +52,11 @@ typedef struct sim_cache {
     int32_t *used_ids, n_used;  /* entries in use, for on-fill lookups */
     uint64_t clock;     /* access counter: deterministic LRU ages */
     const sim_addrmap *part;  /* L2 slices: sets index the partition address */
+    /* the entries in use by key (open addressing, linear probing, 2x the
+     * entries rounded up to a power of two; -1 empty): lookups without
+     * walking the used list */
+    int32_t *slot;
+    uint32_t slot_mask;
 } sim_cache;
 
 int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg);
@@ -65,7 +70,7 @@ static inline int sim_cache_set(const sim_cache *c, uint64_t line)
     unsigned nset = (unsigned)c->cfg.sets;
     if (c->part)
         line = sim_addrmap_partition_address(c->part, line);
-    if (c->cfg.set_index == 'L' || c->cfg.set_index == 'C')
+    if (c->cfg.set_index == SIM_SETIDX_LINEAR || c->cfg.set_index == SIM_SETIDX_CUSTOM)
         return (int)((line >> 7) & (nset - 1));
     return (int)sim_set_index(line, nset, 7, c->cfg.set_index);
 }

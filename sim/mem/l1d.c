@@ -138,18 +138,25 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
     int way;
     sim_probe probe = sim_cache_probe(c, line, &way);
-    sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
+    /* Only accepted accesses use the L1D (its bank-level idle periods): a
+     * request refused for a reservation failure waits without waking it,
+     * as Snooze's reservation queue arranges (seed 004 section 3.3). */
+    uint32_t wake;
     if (probe == SIM_PROBE_HIT) {
+        wake = sim_max_u32(sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle),
+                           sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line, way,
+                                          SIM_NEXT_READ, cycle));
         sim_cache_touch(c, sim_cache_line(c, line, way));
         L1_INC(m, p, accesses);
         L1_INC(m, p, reads);
         L1_INC(m, p, hits);
         sim_ev(m, SIM_EV_L1_READ, 1);
+        sim_ev(m, SIM_EV_L1_READ_HIT, 1);
         m->outstanding++;
-        sim_done_push(m, p, req, cycle + (uint64_t)m->cfg.l1_latency);
+        sim_done_push(m, p, req, cycle + (uint64_t)m->cfg.l1_latency + wake);
         return SIM_MEM_HIT;
     }
-    int on_miss = c->cfg.alloc == 'm';
+    int on_miss = c->cfg.alloc == SIM_ALLOC_ON_MISS;
     if (probe == SIM_PROBE_FAIL && on_miss)
         return refuse(m, p, SIM_FAIL_LINE_ALLOC, cause);
     if (p->missq.count + 1 >= (uint32_t)c->cfg.miss_queue)
@@ -161,7 +168,10 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     sim_pkt waiter;
     memset(&waiter, 0, sizeof waiter);
     waiter.req = *req;
+    wake = sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
     if (id >= 0) {
+        if (probe == SIM_PROBE_HIT_RESERVED)
+            sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line, way, SIM_NEXT_READ, cycle);
         sim_cache_miss_merge(c, id, &waiter, line, probe, way);
         L1_INC(m, p, accesses);
         L1_INC(m, p, reads);
@@ -171,6 +181,10 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
         return SIM_MEM_MERGED;
     }
     sim_line *reserved;
+    /* the frame is taken for the new line: its old contents end dead-on-write */
+    if (on_miss)
+        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line, way,
+                                                SIM_NEXT_WRITE, cycle));
     if (sim_cache_miss_alloc(c, &waiter, line, way, &reserved).state == SIM_LINE_VALID)
         L1_INC(m, p, evictions);
     L1_INC(m, p, accesses);
@@ -179,7 +193,7 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     sim_ev(m, SIM_EV_L1_READ, 1);
     sim_mem_request fetch = *req;
     fetch.bytes = SIM_LINE_BYTES;
-    send_down(m, p, &fetch, SIM_PKT_READ, 1, cycle);
+    send_down(m, p, &fetch, SIM_PKT_READ, 1, cycle + wake);
     m->outstanding++;
     return SIM_MEM_MISS;
 }
@@ -202,12 +216,18 @@ static sim_mem_outcome l1_load_sectored(sim_memsys *m, sim_sm_port *p,
         want = 0xf;
     sim_probe probe[4];
     int way[4], id[4], n_miss = 0, n_wait = 0;
-    sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
     /* check everything first: a request is taken whole or refused */
+    /* one tag lookup for the line; the sectors' states from its bits */
+    int first = __builtin_ctz(want), lw;
+    sim_probe p0 = sim_cache_probe_sector(c, line, first, &lw);
+    const sim_line *l = p0 == SIM_PROBE_MISS || p0 == SIM_PROBE_FAIL ? NULL
+                                                                   : sim_cache_line(c, line, lw);
     for (int s = 0; s < 4; s++) {
         if (!(want >> s & 1))
             continue;
-        probe[s] = sim_cache_probe_sector(c, line, s, &way[s]);
+        way[s] = lw;
+        probe[s] = !l ? p0 : (l->sect_valid >> s & 1) ? SIM_PROBE_HIT
+                   : (l->sect_pend >> s & 1) ? SIM_PROBE_HIT_RESERVED : SIM_PROBE_SECTOR_MISS;
         id[s] = -1;
         if (probe[s] == SIM_PROBE_HIT)
             continue;
@@ -223,6 +243,8 @@ static sim_mem_outcome l1_load_sectored(sim_memsys *m, sim_sm_port *p,
         return refuse(m, p, SIM_FAIL_MSHR_ENTRY, cause);
     if (n_wait > 1 && !p->n_par_free)
         return refuse(m, p, SIM_FAIL_MSHR_ENTRY, cause);
+    /* accepted: it uses the L1D (a refused request does not wake it) */
+    uint32_t wake = sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
     sim_pkt waiter;
     memset(&waiter, 0, sizeof waiter);
     waiter.req = *req;
@@ -239,8 +261,11 @@ static sim_mem_outcome l1_load_sectored(sim_memsys *m, sim_sm_port *p,
         L1_INC(m, p, reads);
         sim_ev(m, SIM_EV_L1_READ, 1);
         if (probe[s] == SIM_PROBE_HIT) {
+            wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line,
+                                                    way[s], SIM_NEXT_READ, cycle));
             sim_cache_touch(c, sim_cache_line(c, line, way[s]));
             L1_INC(m, p, hits);
+            sim_ev(m, SIM_EV_L1_READ_HIT, 1);
         } else if (id[s] >= 0) {
             sim_cache_mshr_add(c, id[s], &waiter);
             L1_INC(m, p, merges);
@@ -252,12 +277,12 @@ static sim_mem_outcome l1_load_sectored(sim_memsys *m, sim_sm_port *p,
             fetch.addr = line;
             fetch.sector_mask = 1u << s;
             fetch.bytes = SIM_SECTOR_BYTES;
-            send_down(m, p, &fetch, SIM_PKT_READ, 1, cycle);
+            send_down(m, p, &fetch, SIM_PKT_READ, 1, cycle + wake);
         }
     }
     m->outstanding++;
     if (!n_wait) {
-        sim_done_push(m, p, req, cycle + (uint64_t)m->cfg.l1_latency);
+        sim_done_push(m, p, req, cycle + (uint64_t)m->cfg.l1_latency + wake);
         return SIM_MEM_HIT;
     }
     return n_miss ? SIM_MEM_MISS : SIM_MEM_MERGED;
@@ -280,11 +305,14 @@ static void l1_fill_sector(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uin
             L1_INC(m, p, evictions);
         pr = SIM_PROBE_SECTOR_MISS;
     }
-    if (pr != SIM_PROBE_FAIL)
+    uint32_t wake = sim_busy_as(m, SIM_UNIT_L1_BANK, pk->req.sm, cycle, SIM_NEXT_WRITE);
+    if (pr != SIM_PROBE_FAIL) {
+        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L1_LINE, pk->req.sm, c, pk->line,
+                                                way, SIM_NEXT_WRITE, cycle));
         sim_cache_line(c, pk->line, way)->sect_valid |= (uint8_t)(1u << s);
+    }
     L1_INC(m, p, fills);
     sim_ev(m, SIM_EV_L1_FILL, 1);
-    sim_busy(m, SIM_UNIT_L1_BANK, pk->req.sm, cycle);
     sim_pkt *w = sim_cache_mshr_waiting(c, id);
     int n = c->mshr[id].n, k = 0;
     for (int i = 0; i < n; i++) {
@@ -296,7 +324,7 @@ static void l1_fill_sector(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uin
             done = &p->par[pid];
             p->par_free[p->n_par_free++] = pid;
         }
-        sim_done_push(m, p, done, cycle + (uint64_t)m->cfg.l1_latency + (uint64_t)k++);
+        sim_done_push(m, p, done, cycle + (uint64_t)m->cfg.l1_latency + wake + (uint64_t)k++);
     }
     sim_cache_mshr_release(c, id);
 }
@@ -307,14 +335,18 @@ static sim_mem_outcome l1_write(sim_memsys *m, sim_sm_port *p, const sim_mem_req
 {
     if (p->missq.count >= (uint32_t)(m->cfg.l1.enabled ? m->cfg.l1.miss_queue : m->cfg.sm_queue))
         return refuse(m, p, SIM_FAIL_MISS_QUEUE, cause);
+    uint32_t wake = 0;
     if (m->cfg.l1.enabled) {
         uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
         int way;
         if (sim_cache_probe(&p->l1, line, &way) == SIM_PROBE_HIT) {
+            wake = sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, &p->l1, line, way,
+                                  SIM_NEXT_WRITE, cycle);
             sim_cache_line(&p->l1, line, way)->state = SIM_LINE_INVALID;
             L1_INC(m, p, evictions);
+            sim_ev(m, SIM_EV_L1_WRITE_HIT, 1);
         }
-        sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
+        wake = sim_max_u32(wake, sim_busy_as(m, SIM_UNIT_L1_BANK, req->sm, cycle, SIM_NEXT_WRITE));
         sim_ev(m, SIM_EV_L1_WRITE, 1);
     }
     /* a sectored L1 counts an access per sector, as GPGPU-Sim's does */
@@ -327,7 +359,8 @@ static sim_mem_outcome l1_write(sim_memsys *m, sim_sm_port *p, const sim_mem_req
         else
             L1_INC(m, p, writes);
     }
-    send_down(m, p, req, req->op == SIM_MEM_ATOMIC ? SIM_PKT_ATOMIC : SIM_PKT_WRITE, 0, cycle);
+    send_down(m, p, req, req->op == SIM_MEM_ATOMIC ? SIM_PKT_ATOMIC : SIM_PKT_WRITE, 0,
+              cycle + wake);
     m->outstanding++;
     return SIM_MEM_SENT;
 }
@@ -374,9 +407,7 @@ sim_mem_outcome sim_l1_access(sim_memsys *m, const sim_mem_request *req, uint64_
     sim_sm_port *p = &m->sm[req->sm];
     sim_fail_cause why = SIM_FAIL_NONE;
     if (refused_again(p, req)) {
-        /* the same counts and the same bank use as a full probe would make */
-        if (p->refused.busy)
-            sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
+        /* the same counts as a full probe would make */
         return refuse(m, p, p->refused.why, cause);
     }
     sim_mem_outcome o;
@@ -410,18 +441,23 @@ static void l1_fill(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t c
     if (id < 0)
         return; /* cannot happen: every fill has its entry */
     int way = sim_cache_fill_way(c, pk->line);
+    uint32_t wake = 0;
     if (way >= 0) {
+        wake = sim_busy_frame(m, SIM_UNIT_L1_LINE, pk->req.sm, c, pk->line, way, SIM_NEXT_WRITE,
+                              cycle);
         sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
         if (sim_cache_evicted(&old, pk->line))
             L1_INC(m, p, evictions);
     }
     L1_INC(m, p, fills);
     sim_ev(m, SIM_EV_L1_FILL, 1);
-    sim_busy(m, SIM_UNIT_L1_BANK, pk->req.sm, cycle);
+    wake = sim_max_u32(wake, sim_busy_as(m, SIM_UNIT_L1_BANK, pk->req.sm, cycle,
+                                         SIM_NEXT_WRITE));
     sim_pkt *w = sim_cache_mshr_waiting(c, id);
     int n = c->mshr[id].n;
     for (int i = 0; i < n; i++)
-        sim_done_push(m, p, &w[i].req, cycle + (uint64_t)m->cfg.l1_latency + (uint64_t)i);
+        sim_done_push(m, p, &w[i].req,
+                      cycle + (uint64_t)m->cfg.l1_latency + wake + (uint64_t)i);
     sim_cache_mshr_release(c, id);
 }
 

@@ -72,7 +72,8 @@ static void perform(sim_memsys *m, sim_pkt *pk)
     }
 }
 
-static void count_access(sim_memsys *m, int sub, const sim_pkt *pk, uint64_t now)
+/* Counts one access and returns its bank's wake-up stall. */
+static uint32_t count_access(sim_memsys *m, int sub, const sim_pkt *pk, uint64_t now)
 {
     sim_cache_stats *s = &m->stats.l2;
     s->accesses++;
@@ -88,7 +89,8 @@ static void count_access(sim_memsys *m, int sub, const sim_pkt *pk, uint64_t now
         }
         sim_ev(m, SIM_EV_L2_READ, 1);
     }
-    sim_busy(m, SIM_UNIT_L2_BANK, sub, now);
+    return sim_busy_as(m, SIM_UNIT_L2_BANK, sub, now,
+                       pk->kind == SIM_PKT_READ ? SIM_NEXT_READ : SIM_NEXT_WRITE);
 }
 
 /* No L2: reads, atomics and writes go to DRAM, which replies. */
@@ -110,17 +112,21 @@ static sim_fail_cause serve_read(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uin
     sim_cache *c = &p->l2;
     int way, sub = (int)(p - m->sub);
     sim_probe probe = sim_cache_probe(c, pk->line, &way);
-    int on_miss = c->cfg.alloc == 'm';
+    int on_miss = c->cfg.alloc == SIM_ALLOC_ON_MISS;
     if (probe == SIM_PROBE_HIT) {
         if (!respq_room(m, p, 1))
             return SIM_FAIL_COUNT; /* blocked on the reply queue: no cause of its own */
         sim_line *l = sim_cache_line(c, pk->line, way);
+        sim_next_access what = pk->kind == SIM_PKT_ATOMIC ? SIM_NEXT_WRITE : SIM_NEXT_READ;
+        uint32_t wake = sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way, what, now);
         sim_cache_touch(c, l);
         l->dirty |= pk->kind == SIM_PKT_ATOMIC;
         perform(m, pk);
-        count_access(m, sub, pk, now);
+        wake = sim_max_u32(wake, count_access(m, sub, pk, now));
         m->stats.l2.hits++;
-        reply(p, pk, now);
+        if (pk->kind != SIM_PKT_ATOMIC)
+            sim_ev(m, SIM_EV_L2_READ_HIT, 1);
+        reply(p, pk, now + wake);
         return SIM_FAIL_NONE;
     }
     if (probe == SIM_PROBE_FAIL && on_miss)
@@ -131,6 +137,9 @@ static sim_fail_cause serve_read(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uin
         return why;
     if (id >= 0) {
         perform(m, pk);
+        if (probe == SIM_PROBE_HIT_RESERVED)
+            sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
+                           pk->kind == SIM_PKT_ATOMIC ? SIM_NEXT_WRITE : SIM_NEXT_READ, now);
         sim_line *l = sim_cache_miss_merge(c, id, pk, pk->line, probe, way);
         if (l)
             l->dirty |= pk->kind == SIM_PKT_ATOMIC;
@@ -144,6 +153,9 @@ static sim_fail_cause serve_read(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uin
         return SIM_FAIL_MISS_QUEUE;
     perform(m, pk);
     sim_line *reserved;
+    uint32_t wake = on_miss ? sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
+                                             SIM_NEXT_WRITE, now)
+                            : 0;
     sim_line old = sim_cache_miss_alloc(c, pk, pk->line, way, &reserved);
     if (reserved) {
         reserved->dirty = pk->kind == SIM_PKT_ATOMIC;
@@ -152,9 +164,10 @@ static sim_fail_cause serve_read(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uin
         if (dirty_victim)
             writeback(m, p, old.addr, now);
     }
-    count_access(m, sub, pk, now);
+    wake = sim_max_u32(wake, count_access(m, sub, pk, now));
     m->stats.l2.misses++;
-    to_dram(m, p, pk, SIM_PKT_FETCH, pk->line, SIM_LINE_BYTES, SIM_DRAM_DONE_FILL_L2, now);
+    to_dram(m, p, pk, SIM_PKT_FETCH, pk->line, SIM_LINE_BYTES, SIM_DRAM_DONE_FILL_L2,
+            now + wake);
     return SIM_FAIL_NONE;
 }
 
@@ -163,11 +176,11 @@ static sim_fail_cause serve_write(sim_memsys *m, sim_subpart *p, sim_pkt *pk, ui
     sim_cache *c = &p->l2;
     int way, sub = (int)(p - m->sub);
     sim_probe probe = sim_cache_probe(c, pk->line, &way);
-    int through = c->cfg.wr == 'T';
+    int through = c->cfg.wr == SIM_WR_THROUGH;
     int forward = through || ((probe == SIM_PROBE_MISS || probe == SIM_PROBE_FAIL) &&
-                              c->cfg.wr_alloc == 'N');
+                              c->cfg.wr_alloc == SIM_WALLOC_NONE);
     sim_line *l = probe == SIM_PROBE_FAIL ? NULL : sim_cache_line(c, pk->line, way);
-    int allocate = probe == SIM_PROBE_MISS && c->cfg.wr_alloc != 'N';
+    int allocate = probe == SIM_PROBE_MISS && c->cfg.wr_alloc != SIM_WALLOC_NONE;
     int dirty_victim = allocate && l->state == SIM_LINE_VALID && l->dirty;
     if (probe == SIM_PROBE_FAIL && !forward)
         return SIM_FAIL_LINE_ALLOC;
@@ -176,15 +189,21 @@ static sim_fail_cause serve_write(sim_memsys *m, sim_subpart *p, sim_pkt *pk, ui
     if (!dram_room(m, p, (uint32_t)forward + (uint32_t)dirty_victim))
         return SIM_FAIL_MISS_QUEUE;
     perform(m, pk);
-    count_access(m, sub, pk, now);
+    uint32_t wake = count_access(m, sub, pk, now);
     if (probe == SIM_PROBE_HIT || probe == SIM_PROBE_HIT_RESERVED) {
+        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
+                                                SIM_NEXT_WRITE, now));
         m->stats.l2.hits += probe == SIM_PROBE_HIT;
+        if (probe == SIM_PROBE_HIT)
+            sim_ev(m, SIM_EV_L2_WRITE_HIT, 1);
         m->stats.l2.merges += probe == SIM_PROBE_HIT_RESERVED;
         sim_cache_touch(c, l);
         l->dirty |= !through;
     } else {
         m->stats.l2.misses++;
         if (allocate) {
+            wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
+                                                    SIM_NEXT_WRITE, now));
             sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
             sim_cache_line(c, pk->line, way)->dirty = !through;
             if (old.state == SIM_LINE_VALID)
@@ -195,7 +214,7 @@ static sim_fail_cause serve_write(sim_memsys *m, sim_subpart *p, sim_pkt *pk, ui
     }
     if (forward)
         to_dram(m, p, pk, SIM_PKT_WRITEBACK, pk->line, pk->bytes, SIM_DRAM_DONE_NONE, now);
-    reply(p, pk, now);
+    reply(p, pk, now + wake);
     return SIM_FAIL_NONE;
 }
 
@@ -225,7 +244,11 @@ static int fill(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_t now)
              sim_cache_evicted(sim_cache_line(c, pk->line, way), pk->line);
     if (wb && !dram_room(m, p, 1))
         return 0;   /* allocate-on-fill changed nothing yet: the fill is retried */
+    /* a sleeping slice or frame delays the replies by its wake-up */
+    uint32_t wake = sim_busy_as(m, SIM_UNIT_L2_BANK, (int)(p - m->sub), now, SIM_NEXT_WRITE);
     if (way >= 0) {
+        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L2_LINE, (int)(p - m->sub), c,
+                                                pk->line, way, SIM_NEXT_WRITE, now));
         sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
         sim_cache_line(c, pk->line, way)->dirty = (uint8_t)dirty;
         if (sim_cache_evicted(&old, pk->line))
@@ -234,11 +257,10 @@ static int fill(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_t now)
             writeback(m, p, old.addr, now);
     }
     for (uint32_t i = 0; i < n; i++)
-        reply(p, &w[i], now);
+        reply(p, &w[i], now + wake);
     sim_cache_mshr_release(c, id);
     m->stats.l2.fills++;
     sim_ev(m, SIM_EV_L2_FILL, 1);
-    sim_busy(m, SIM_UNIT_L2_BANK, (int)(p - m->sub), now);
     return 1;
 }
 
@@ -325,14 +347,18 @@ static sim_fail_cause sector_read(sim_memsys *m, sim_subpart *p, sim_pkt *w, int
     sim_probe probe = sim_cache_probe_sector(c, w->line, sector, &way);
     if (!respq_room(m, p, 1))
         return SIM_FAIL_COUNT;
+    sim_next_access what = w->kind == SIM_PKT_ATOMIC ? SIM_NEXT_WRITE : SIM_NEXT_READ;
     if (probe == SIM_PROBE_HIT) {
         sim_line *l = sim_cache_line(c, w->line, way);
+        uint32_t wake = sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, w->line, way, what, now);
         sim_cache_touch(c, l);
         if (w->kind == SIM_PKT_ATOMIC)
             l->sect_dirty |= bit;
-        count_access(m, sub, w, now);
+        wake = sim_max_u32(wake, count_access(m, sub, w, now));
         m->stats.l2.hits++;
-        sector_done(p, w, now);
+        if (w->kind != SIM_PKT_ATOMIC)
+            sim_ev(m, SIM_EV_L2_READ_HIT, 1);
+        sector_done(p, w, now + wake);
         return SIM_FAIL_NONE;
     }
     if (probe == SIM_PROBE_FAIL)
@@ -343,6 +369,7 @@ static sim_fail_cause sector_read(sim_memsys *m, sim_subpart *p, sim_pkt *w, int
             return SIM_FAIL_MSHR_MERGE;
         sim_cache_mshr_add(c, id, w);
         sim_line *l = sim_cache_line(c, w->line, way);
+        sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, w->line, way, what, now);
         sim_cache_touch(c, l);
         if (w->kind == SIM_PKT_ATOMIC)
             l->sect_dirty |= bit;
@@ -355,6 +382,10 @@ static sim_fail_cause sector_read(sim_memsys *m, sim_subpart *p, sim_pkt *w, int
     int dirty = victim_dirty(c, w->line, way, probe);
     if (!dram_room(m, p, 1 + (uint32_t)dirty))
         return SIM_FAIL_MISS_QUEUE;
+    /* a new line takes the frame (write); a missing sector of a present line
+     * is written into it by the fill */
+    uint32_t wake = sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, w->line, way,
+                                   probe == SIM_PROBE_MISS ? SIM_NEXT_WRITE : what, now);
     sim_line *l = probe == SIM_PROBE_MISS ? sector_allocate(m, p, w->line, way, now)
                                           : sim_cache_line(c, w->line, way);
     sim_cache_touch(c, l);
@@ -363,9 +394,10 @@ static sim_fail_cause sector_read(sim_memsys *m, sim_subpart *p, sim_pkt *w, int
         l->sect_dirty |= bit;
     int id = sim_cache_mshr_alloc(c, key);
     sim_cache_mshr_add(c, id, w);
-    count_access(m, sub, w, now);
+    wake = sim_max_u32(wake, count_access(m, sub, w, now));
     m->stats.l2.misses++;
-    to_dram(m, p, w, SIM_PKT_FETCH, w->line, SIM_SECTOR_BYTES, SIM_DRAM_DONE_FILL_L2, now);
+    to_dram(m, p, w, SIM_PKT_FETCH, w->line, SIM_SECTOR_BYTES, SIM_DRAM_DONE_FILL_L2,
+            now + wake);
     return SIM_FAIL_NONE;
 }
 
@@ -379,19 +411,24 @@ static sim_fail_cause sector_write(sim_memsys *m, sim_subpart *p, sim_pkt *w, in
     int way, sub = (int)(p - m->sub);
     uint8_t bit = (uint8_t)(1u << sector);
     sim_probe probe = sim_cache_probe_sector(c, w->line, sector, &way);
-    int through = c->cfg.wr == 'T';
+    int through = c->cfg.wr == SIM_WR_THROUGH;
     int present = probe == SIM_PROBE_HIT || probe == SIM_PROBE_HIT_RESERVED ||
                   probe == SIM_PROBE_SECTOR_MISS;
-    int allocate = probe == SIM_PROBE_MISS && c->cfg.wr_alloc != 'N';
+    int allocate = probe == SIM_PROBE_MISS && c->cfg.wr_alloc != SIM_WALLOC_NONE;
     int forward = through || (!present && !allocate);
     int dirty = allocate && victim_dirty(c, w->line, way, probe);
     if (!respq_room(m, p, 1))
         return SIM_FAIL_COUNT;
-    if (probe == SIM_PROBE_FAIL && c->cfg.wr_alloc != 'N' && !through)
+    if (probe == SIM_PROBE_FAIL && c->cfg.wr_alloc != SIM_WALLOC_NONE && !through)
         return SIM_FAIL_LINE_ALLOC;
     if (!dram_room(m, p, (uint32_t)forward + (uint32_t)dirty))
         return SIM_FAIL_MISS_QUEUE;
-    count_access(m, sub, w, now);
+    uint32_t wake = count_access(m, sub, w, now);
+    if (present || allocate)
+        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, w->line, way,
+                                                SIM_NEXT_WRITE, now));
+    if (probe == SIM_PROBE_HIT)
+        sim_ev(m, SIM_EV_L2_WRITE_HIT, 1);
     if (probe == SIM_PROBE_HIT)
         m->stats.l2.hits++;
     else if (probe == SIM_PROBE_HIT_RESERVED)
@@ -409,7 +446,7 @@ static sim_fail_cause sector_write(sim_memsys *m, sim_subpart *p, sim_pkt *w, in
     }
     if (forward)
         to_dram(m, p, w, SIM_PKT_WRITEBACK, w->line, SIM_SECTOR_BYTES, SIM_DRAM_DONE_NONE, now);
-    sector_done(p, w, now);
+    sector_done(p, w, now + wake);
     return SIM_FAIL_NONE;
 }
 
@@ -459,19 +496,22 @@ static int fill_sector(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_
         p->fill_held = n;
         return 0;
     }
-    int way;
+    int way, sub = (int)(p - m->sub);
+    /* a sleeping slice or frame delays the replies by its wake-up */
+    uint32_t wake = sim_busy_as(m, SIM_UNIT_L2_BANK, sub, now, SIM_NEXT_WRITE);
     if (sim_cache_probe_sector(c, pk->line, sector, &way) == SIM_PROBE_HIT_RESERVED) {
         sim_line *l = sim_cache_line(c, pk->line, way);
+        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
+                                                SIM_NEXT_WRITE, now));
         l->sect_pend &= (uint8_t)~(1u << sector);
         l->sect_valid |= (uint8_t)(1u << sector);
     }
     sim_pkt *w = sim_cache_mshr_waiting(c, id);
     for (uint32_t i = 0; i < n; i++)
-        sector_done(p, &w[i], now);
+        sector_done(p, &w[i], now + wake);
     sim_cache_mshr_release(c, id);
     m->stats.l2.fills++;
     sim_ev(m, SIM_EV_L2_FILL, 1);
-    sim_busy(m, SIM_UNIT_L2_BANK, (int)(p - m->sub), now);
     return 1;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/options.h"
 #include "sim/mem/mem_config.h"
 #include "sim/mem/setindex.h"
 #include "sim/memsys.h"
@@ -18,6 +19,40 @@
  * absent we use the GTX 480's (Hynix GDDR5) instead, documented. */
 #define DEFAULT_TIMING "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2"
 #define DEFAULT_MAPPING "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS"
+
+/* Every memory-side option: one row each (common/options.h). The channel
+ * count, chips, bus width and clocks are the hardware summary's
+ * (trapeze_gpu_options, common/gpu.c): read through that table. */
+const trapeze_opt sim_mem_options[] = {
+    {"gpgpu_cache:dl1", OPT_TEXT, "none", 0, 0,
+     "L1D: [N|S:]sets:line:assoc,rep:wr:alloc:wr_alloc[:idx],mshr:entries:merge,queue"},
+    {"gpgpu_cache:dl2", OPT_TEXT, "none", 0, 0, "L2 slice per sub-partition, same form"},
+    {"gpgpu_gmem_skip_L1D", OPT_INT, "0", 0, 1, "1: global accesses bypass the L1"},
+    {"gpgpu_l1_latency", OPT_INT, "1", 1, 100000, "L1 hit latency, core cycles"},
+    {"gpgpu_l2_rop_latency", OPT_INT, "85", 0, 100000, "L2 (ROP) latency, core cycles"},
+    {"dram_latency", OPT_INT, "30", 0, 100000, "DRAM latency beyond timing, core cycles"},
+    {"gpgpu_dram_partition_queues", OPT_LIST, "8:8:8:8", 1, 100000,
+     "icnt_L2:L2_dram:dram_L2:L2_icnt queue sizes"},
+    {"gpgpu_n_sub_partition_per_mchannel", OPT_INT, "1", 1, 64,
+     "L2 sub-partitions per channel (power of two)"},
+    {"gpgpu_dram_burst_length", OPT_INT, "4", 1, 1024, "DRAM burst length"},
+    {"gpgpu_frfcfs_dram_sched_queue_size", OPT_INT, "16", 0, 100000,
+     "FR-FCFS queue per channel (0: unlimited)"},
+    {"gpgpu_dram_return_queue_size", OPT_INT, "0", 0, 100000,
+     "DRAM return queue (0: unlimited)"},
+    {"gpgpu_dram_timing_opt", OPT_TEXT, "GTX 480's", 0, 0,
+     "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:..."},
+    {"gpgpu_mem_addr_mapping", OPT_TEXT, "GTX 480's", 0, 0,
+     "dramid@N; then the D/B/R/C/S bit mask, most significant bit first"},
+    {"dram_bnkgrp_indexing_policy", OPT_INT, "0", 0, 1,
+     "a bank's group from its high bits (0) or low bits (1)"},
+    {"gpgpu_memory_partition_indexing", OPT_INT, "0", 0, 5,
+     "sub-partition indexing (2: IPOLY)"},
+    {"icnt_flit_size", OPT_INT, "32", 4, 4096, "interconnect flit, bytes"},
+    {"trapeze_icnt_latency", OPT_INT, "8", 1, 100000, "interconnect latency, icnt cycles"},
+    {"trapeze_icnt_flits_per_cycle", OPT_INT, "1", 1, 64, "flits per icnt cycle per port"},
+    {"trapeze_sm_queue", OPT_INT, "8", 1, 100000, "SM port queue when there is no L1"},
+    {NULL, OPT_INT, NULL, 0, 0, NULL}};
 
 static int is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
 
@@ -41,6 +76,15 @@ static int parse_uint(const char *s, int *out)
     if (end == s || *end || v < 0 || v > 1000000000)
         return 0;
     *out = (int)v;
+    return 1;
+}
+
+/* A one-letter field: its position in `letters` (the enum's order). */
+static int letter(const char *s, const char *letters, int *out)
+{
+    if (!s[0] || s[1] || !strchr(letters, s[0]))
+        return 0;
+    *out = (int)(strchr(letters, s[0]) - letters);
     return 1;
 }
 
@@ -84,17 +128,23 @@ static const char *parse_policy(char *text, sim_cache_cfg *c)
     int n = split(text, ":", f, 5);
     if (n < 4 || n > 5)
         return "expected rep:wr:alloc:wr_alloc[:set_index]";
-    c->set_index = 'L';
-    if (!one_char(f[0], "LF", &c->rep))
+    int v[5] = {0, 0, 0, 0, SIM_SETIDX_LINEAR};
+    if (!letter(f[0], "LF", &v[0]))
         return "replacement must be L (LRU) or F (FIFO)";
-    if (!one_char(f[1], "RBTELR", &c->wr))
+    if (!letter(f[1], "RBTEL", &v[1]))
         return "write policy must be R, B, T, E or L";
-    if (!one_char(f[2], "mfs", &c->alloc))
+    if (!letter(f[2], "mfs", &v[2]))
         return "allocation must be m (on miss), f (on fill) or s (streaming)";
-    if (!one_char(f[3], "NWFL", &c->wr_alloc))
+    if (!letter(f[3], "NWFL", &v[3]))
         return "write allocation must be N, W, F or L";
-    if (n == 5 && !one_char(f[4], "LHPXC", &c->set_index))
+    if (n == 5 && !letter(f[4], "LHPXC", &v[4]))
         return "set index function must be L, H, P, X or C";
+    /* each v[i] is a position in its letter string: a value of its enum */
+    c->rep = (sim_cache_rep)v[0];
+    c->wr = (sim_cache_write)v[1];
+    c->alloc = (sim_cache_alloc)v[2];
+    c->wr_alloc = (sim_cache_write_alloc)v[3];
+    c->set_index = (sim_set_index_fn)v[4];
     return NULL;
 }
 
@@ -177,14 +227,17 @@ static trapeze_status parse_timing(const trapeze_config *cfg, const char *text,
     return TRAPEZE_OK;
 }
 
-/* Reads an integer option that must lie in [lo, hi]. */
-static trapeze_status get_int(const trapeze_config *cfg, const char *name, long fallback,
-                              long lo, long hi, int *out, trapeze_error *err)
+/* An integer option of sim_mem_options (or of the GPU summary's table):
+ * default and range from its row; the value fits an int by that range. */
+static trapeze_status get_int(const trapeze_config *cfg, const char *name, int *out,
+                              trapeze_error *err)
 {
     long v;
-    trapeze_status s = trapeze_config_get_int_in(cfg, name, fallback, lo, hi, &v, err);
+    const trapeze_opt *table =
+        trapeze_opt_find(sim_mem_options, name) ? sim_mem_options : trapeze_gpu_options;
+    trapeze_status s = trapeze_opt_int(cfg, table, name, &v, err);
     if (!s)
-        *out = (int)v; /* lo <= v <= hi, ints */
+        *out = (int)v;
     return s;
 }
 
@@ -221,10 +274,10 @@ static trapeze_status read_caches(const trapeze_config *cfg, sim_mem_config *c,
     trapeze_config_get_string(cfg, "gpgpu_cache:dl2", "none", &l2);
     if ((s = sim_cache_cfg_parse(cfg, "gpgpu_cache:dl1", l1, &c->l1, err)) ||
         (s = sim_cache_cfg_parse(cfg, "gpgpu_cache:dl2", l2, &c->l2, err)) ||
-        (s = get_int(cfg, "gpgpu_gmem_skip_L1D", 0, 0, 1, &c->skip_l1d, err)) ||
-        (s = get_int(cfg, "gpgpu_l1_latency", 1, 1, 100000, &c->l1_latency, err)) ||
-        (s = get_int(cfg, "gpgpu_l2_rop_latency", 85, 0, 100000, &c->rop_latency, err)) ||
-        (s = get_int(cfg, "dram_latency", 30, 0, 100000, &c->dram_latency, err)))
+        (s = get_int(cfg, "gpgpu_gmem_skip_L1D", &c->skip_l1d, err)) ||
+        (s = get_int(cfg, "gpgpu_l1_latency", &c->l1_latency, err)) ||
+        (s = get_int(cfg, "gpgpu_l2_rop_latency", &c->rop_latency, err)) ||
+        (s = get_int(cfg, "dram_latency", &c->dram_latency, err)))
         return s;
     return TRAPEZE_OK;
 }
@@ -257,16 +310,14 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
 {
     trapeze_status s;
     const char *timing, *mapping;
-    if ((s = get_int(cfg, "gpgpu_n_mem", 8, 1, 1024, &c->n_mem, err)) ||
-        (s = get_int(cfg, "gpgpu_n_sub_partition_per_mchannel", 1, 1, 64, &c->n_sub, err)) ||
-        (s = get_int(cfg, "gpgpu_n_mem_per_ctrlr", 1, 1, 64, &c->n_mem_per_ctrlr, err)) ||
-        (s = get_int(cfg, "gpgpu_dram_buswidth", 4, 1, 1024, &c->buswidth, err)) ||
-        (s = get_int(cfg, "gpgpu_dram_burst_length", 4, 1, 1024, &c->burst_length, err)) ||
-        (s = get_int(cfg, "dram_data_command_freq_ratio", 2, 1, 64, &c->freq_ratio, err)) ||
-        (s = get_int(cfg, "gpgpu_frfcfs_dram_sched_queue_size", 16, 0, 100000,
-                     &c->sched_queue, err)) ||
-        (s = get_int(cfg, "gpgpu_dram_return_queue_size", 0, 0, 100000, &c->return_queue,
-                     err)))
+    if ((s = get_int(cfg, "gpgpu_n_mem", &c->n_mem, err)) ||
+        (s = get_int(cfg, "gpgpu_n_sub_partition_per_mchannel", &c->n_sub, err)) ||
+        (s = get_int(cfg, "gpgpu_n_mem_per_ctrlr", &c->n_mem_per_ctrlr, err)) ||
+        (s = get_int(cfg, "gpgpu_dram_buswidth", &c->buswidth, err)) ||
+        (s = get_int(cfg, "gpgpu_dram_burst_length", &c->burst_length, err)) ||
+        (s = get_int(cfg, "dram_data_command_freq_ratio", &c->freq_ratio, err)) ||
+        (s = get_int(cfg, "gpgpu_frfcfs_dram_sched_queue_size", &c->sched_queue, err)) ||
+        (s = get_int(cfg, "gpgpu_dram_return_queue_size", &c->return_queue, err)))
         return s;
     if (!is_pow2(c->n_sub))
         return trapeze_config_fail(cfg, "gpgpu_n_sub_partition_per_mchannel", err,
@@ -286,7 +337,7 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
     if ((s = parse_timing(cfg, timing, &t, err)))
         return s;
     c->t = t;
-    if ((s = get_int(cfg, "dram_bnkgrp_indexing_policy", 0, 0, 1, &c->bnkgrp_lower, err)))
+    if ((s = get_int(cfg, "dram_bnkgrp_indexing_policy", &c->bnkgrp_lower, err)))
         return s;
     trapeze_config_get_string(cfg, "gpgpu_mem_addr_mapping", DEFAULT_MAPPING, &mapping);
     const char *why = sim_addrmap_parse(mapping, c->n_mem, c->n_sub, t.nbk, &c->map);
@@ -295,7 +346,7 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
     if (c->map.gap < 0 && !is_pow2(c->n_mem))
         return trapeze_config_fail(cfg, "gpgpu_mem_addr_mapping", err,
                                    "D bits need a power-of-two -gpgpu_n_mem; use dramid@N");
-    if ((s = get_int(cfg, "gpgpu_memory_partition_indexing", 0, 0, 5, &c->map.indexing, err)))
+    if ((s = get_int(cfg, "gpgpu_memory_partition_indexing", &c->map.indexing, err)))
         return s;
     if (c->map.indexing != SIM_AM_CONSECUTIVE && c->map.indexing != SIM_AM_IPOLY)
         return trapeze_config_fail(cfg, "gpgpu_memory_partition_indexing", err,
@@ -318,11 +369,10 @@ static trapeze_status read_icnt(const trapeze_config *cfg, sim_mem_config *c,
                                 trapeze_error *err)
 {
     trapeze_status s;
-    if ((s = get_int(cfg, "icnt_flit_size", 32, 4, 4096, &c->flit_size, err)) ||
-        (s = get_int(cfg, "trapeze_icnt_latency", 8, 1, 100000, &c->icnt_latency, err)) ||
-        (s = get_int(cfg, "trapeze_icnt_flits_per_cycle", 1, 1, 64, &c->icnt_flits_per_cycle,
-                     err)) ||
-        (s = get_int(cfg, "trapeze_sm_queue", 8, 1, 100000, &c->sm_queue, err)))
+    if ((s = get_int(cfg, "icnt_flit_size", &c->flit_size, err)) ||
+        (s = get_int(cfg, "trapeze_icnt_latency", &c->icnt_latency, err)) ||
+        (s = get_int(cfg, "trapeze_icnt_flits_per_cycle", &c->icnt_flits_per_cycle, err)) ||
+        (s = get_int(cfg, "trapeze_sm_queue", &c->sm_queue, err)))
         return s;
     return TRAPEZE_OK;
 }

@@ -9,20 +9,32 @@
 
 #include <stdint.h>
 
+#include "common/options.h"
 #include "sim/mem/addrmap.h"
+#include "sim/mem/setindex.h"
 #include "trapeze.h"
 
 /* One -gpgpu_cache:dlN spec:
  * [N|S:]sets:line:assoc,rep:wr:alloc:wr_alloc[:set_index],mshr:entries:merge,miss_queue[:...] */
+/* The policy letters, parsed into these once (mem_config.c). */
+typedef enum { SIM_REP_LRU, SIM_REP_FIFO } sim_cache_rep;                   /* L F */
+typedef enum {
+    SIM_WR_READ_ONLY, SIM_WR_BACK, SIM_WR_THROUGH, SIM_WR_EVICT, SIM_WR_LOCAL_BACK /* R B T E L */
+} sim_cache_write;
+typedef enum { SIM_ALLOC_ON_MISS, SIM_ALLOC_ON_FILL, SIM_ALLOC_STREAMING } sim_cache_alloc; /* m f s */
+typedef enum {
+    SIM_WALLOC_NONE, SIM_WALLOC_WRITE, SIM_WALLOC_FETCH, SIM_WALLOC_LAZY    /* N W F L */
+} sim_cache_write_alloc;
+
 typedef struct sim_cache_cfg {
     int enabled;            /* 0 for "none" */
     int sectored;           /* 'S' prefix: parsed, modelled line-granular */
     int sets, line, assoc;
-    char rep;               /* 'L' LRU, 'F' FIFO */
-    char wr;                /* 'L','T','B','E','R' (L1 stores are always write-evict) */
-    char alloc;             /* 'm' on miss (reserve), 'f' on fill, 's' streaming (= on fill) */
-    char wr_alloc;          /* 'N' no write-allocate, else allocate without fetching */
-    char set_index;         /* 'L' linear, 'H' Fermi hash; others treated as linear */
+    sim_cache_rep rep;
+    sim_cache_write wr;             /* L1 stores are always write-evict */
+    sim_cache_alloc alloc;          /* on miss (reserve), on fill, streaming (= on fill) */
+    sim_cache_write_alloc wr_alloc; /* none, else allocate without fetching */
+    sim_set_index_fn set_index;
     int mshr_entries, mshr_merge;
     int miss_queue;
 } sim_cache_cfg;
@@ -54,6 +66,8 @@ typedef struct sim_mem_config {
     sim_addrmap map;
 } sim_mem_config;
 
+/* The memory-side options, one row each (name, type, default, range, help). */
+extern const trapeze_opt sim_mem_options[];
 trapeze_status sim_mem_config_read(const trapeze_config *cfg, int n_sm, sim_mem_config *out,
                                    trapeze_error *err);
 /* Parses one cache spec (exposed for tests). */

@@ -318,6 +318,8 @@ trapeze_status sim_memsys_unit_counts(const trapeze_config *cfg, int n_sm,
         return s;
     units[SIM_UNIT_L1_BANK] = c.l1.enabled ? n_sm : 0;
     units[SIM_UNIT_L2_BANK] = c.l2.enabled ? c.n_mem * c.n_sub : 0;
+    units[SIM_UNIT_L1_LINE] = c.l1.enabled ? n_sm * c.l1.sets * c.l1.assoc : 0;
+    units[SIM_UNIT_L2_LINE] = c.l2.enabled ? c.n_mem * c.n_sub * c.l2.sets * c.l2.assoc : 0;
     return TRAPEZE_OK;
 }
 

@@ -165,10 +165,31 @@ static inline void sim_ev(sim_memsys *m, sim_event e, uint64_t n)
         sim_events_count(m->events, e, n);
 }
 
-static inline void sim_busy(sim_memsys *m, sim_unit_kind k, int unit, uint64_t cycle)
+/* Bank-level use by a read; returns the wake-up stall (sim_events_access). */
+static inline uint32_t sim_busy(sim_memsys *m, sim_unit_kind k, int unit, uint64_t cycle)
 {
-    if (m->events)
-        sim_events_busy(m->events, k, unit, cycle);
+    return m->events ? sim_events_busy(m->events, k, unit, cycle) : 0;
+}
+
+static inline uint32_t sim_busy_as(sim_memsys *m, sim_unit_kind k, int unit, uint64_t cycle,
+                                   sim_next_access what)
+{
+    return m->events ? sim_events_access(m->events, k, unit, cycle, what) : 0;
+}
+
+static inline uint32_t sim_max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+
+/* Use of line frame `way` of line's set in cache c, the idx-th cache of
+ * its kind (SM or slice); returns the wake-up stall. */
+static inline uint32_t sim_busy_frame(sim_memsys *m, sim_unit_kind k, int idx, const sim_cache *c,
+                                      uint64_t line, int way, sim_next_access what,
+                                      uint64_t cycle)
+{
+    if (!m->events || way < 0)
+        return 0;
+    int frames = c->cfg.sets * c->cfg.assoc;
+    int frame = sim_cache_set(c, line) * c->cfg.assoc + way;
+    return sim_events_access(m->events, k, idx * frames + frame, cycle, what);
 }
 
 static inline int sim_flits(const sim_memsys *m, uint32_t bytes)

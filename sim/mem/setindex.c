@@ -57,11 +57,11 @@ static int log2u(unsigned n)
     return l;
 }
 
-unsigned sim_set_index(uint64_t addr, unsigned sets, int line_log2, char fn)
+unsigned sim_set_index(uint64_t addr, unsigned sets, int line_log2, sim_set_index_fn fn)
 {
     unsigned linear = (unsigned)(addr >> line_log2) & (sets - 1);
     switch (fn) {
-    case 'H': {
+    case SIM_SETIDX_FERMI: {
         if (sets != 32 && sets != 64)
             return linear;
         unsigned lower = (unsigned)(addr >> line_log2) & 0x1f;
@@ -73,20 +73,20 @@ unsigned sim_set_index(uint64_t addr, unsigned sets, int line_log2, char fn)
             set |= (unsigned)((addr & 0x1000) >> 7);           /* bit 12 -> bit 5 */
         return set;
     }
-    case 'P':
+    case SIM_SETIDX_IPOLY:
         return sim_ipoly_hash(addr >> (line_log2 + log2u(sets)), linear, sets);
-    case 'X':
+    case SIM_SETIDX_XOR:
         return linear ^ ((unsigned)(addr >> (line_log2 + log2u(sets))) & (sets - 1));
     default:
         return linear;
     }
 }
 
-const char *sim_set_index_check(char fn, unsigned sets)
+const char *sim_set_index_check(sim_set_index_fn fn, unsigned sets)
 {
-    if (fn == 'H' && sets != 32 && sets != 64)
+    if (fn == SIM_SETIDX_FERMI && sets != 32 && sets != 64)
         return "the Fermi hash (H) needs 32 or 64 sets";
-    if (fn == 'P' && sets != 16 && sets != 32 && sets != 64)
+    if (fn == SIM_SETIDX_IPOLY && sets != 16 && sets != 32 && sets != 64)
         return "the IPOLY hash (P) needs 16, 32 or 64 sets";
     return 0;
 }

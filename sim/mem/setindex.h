@@ -17,15 +17,24 @@
 
 #include <stdint.h>
 
+/* The functions, parsed from the letters once (sim/mem/mem_config.c). */
+typedef enum {
+    SIM_SETIDX_LINEAR,  /* 'L' */
+    SIM_SETIDX_FERMI,   /* 'H' */
+    SIM_SETIDX_IPOLY,   /* 'P' */
+    SIM_SETIDX_XOR,     /* 'X' */
+    SIM_SETIDX_CUSTOM   /* 'C', taken as linear */
+} sim_set_index_fn;
+
 /* IPOLY: index (log2(n) bits) XOR the polynomial's bits of higher. n is 16,
  * 32 or 64; other n return index unchanged (the config reader refuses them). */
 unsigned sim_ipoly_hash(uint64_t higher, unsigned index, unsigned n);
 
 /* The set of addr in a cache of `sets` sets (a power of two) of lines of
- * 2^line_log2 bytes under function fn ('L', 'H', 'P', 'X', 'C'). */
-unsigned sim_set_index(uint64_t addr, unsigned sets, int line_log2, char fn);
+ * 2^line_log2 bytes under function fn. */
+unsigned sim_set_index(uint64_t addr, unsigned sets, int line_log2, sim_set_index_fn fn);
 
 /* Does function fn work with this many sets? NULL or why not. */
-const char *sim_set_index_check(char fn, unsigned sets);
+const char *sim_set_index_check(sim_set_index_fn fn, unsigned sets);
 
 #endif

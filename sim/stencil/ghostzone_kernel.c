@@ -153,25 +153,49 @@ static sim_addr extra_element(const gz_build *b, sim_affine row)
     return a;
 }
 
-/* One stencil op of an interior thread: the (halo+1)^D box of neighbours,
- * the aux arrays at its own position, the extra global loads (IterMem),
- * then FMAs up to insts_per_op. */
-static void emit_stencil_op(const gz_build *b, sim_kb *kb, sim_affine extra_row)
+/* Loads of array `shared` at every offset of the neighbourhood [-left_d,
+ * right_d] per dimension in the stencil's shape: the whole box, or along the
+ * axes only (a star). Returns the loads. */
+static int emit_neighbourhood(const gz_build *b, sim_kb *kb, int shared, const int *left,
+                              const int *right, int loads)
 {
-    int off[TRAPEZE_MAX_DIMS] = {0}, lo[TRAPEZE_MAX_DIMS], loads = 0;
-    for (int d = 0; d < b->dims; d++)
-        lo[d] = off[d] = -b->left[d];
-    for (;;) { /* odometer over the neighbourhood box */
-        sim_kb_ld(kb, 1 + loads % 6, shared_at(b, b->shared[0], off));
-        loads++;
+    int off[TRAPEZE_MAX_DIMS] = {0}, lo[TRAPEZE_MAX_DIMS], hi[TRAPEZE_MAX_DIMS], n = 0;
+    for (int d = 0; d < b->dims; d++) {
+        lo[d] = off[d] = -left[d];
+        hi[d] = right[d];
+    }
+    for (;;) { /* odometer over the box */
+        int off_axis = 0;
+        for (int d = 0; d < b->dims; d++)
+            off_axis += off[d] != 0;
+        if (!b->w->star || off_axis <= 1) {
+            sim_kb_ld(kb, 1 + (loads + n) % 6, shared_at(b, shared, off));
+            n++;
+        }
         int d = 0;
-        while (d < b->dims && ++off[d] > b->right[d])
+        while (d < b->dims && ++off[d] > hi[d])
             off[d] = lo[d], d++;
         if (d == b->dims)
-            break;
+            return n;
     }
-    for (int a = 0; a < b->n_aux; a++, loads++)
-        sim_kb_ld(kb, 1 + loads % 6, shared_at(b, b->shared[1 + a], NULL));
+}
+
+/* One stencil op of an interior thread: the neighbourhood of the iterated
+ * array (box or star), each extra array's own neighbourhood (aux_halo; its
+ * own element by default), the extra global loads (IterMem), then FMAs up
+ * to insts_per_op. */
+static void emit_stencil_op(const gz_build *b, sim_kb *kb, sim_affine extra_row)
+{
+    int loads = emit_neighbourhood(b, kb, b->shared[0], b->left, b->right, 0);
+    for (int a = 0; a < b->n_aux; a++) {
+        int halo = a < TRAPEZE_MAX_AUX_ARRAYS ? b->w->aux_halo[a] : 0;
+        int left[TRAPEZE_MAX_DIMS], right[TRAPEZE_MAX_DIMS];
+        for (int d = 0; d < b->dims; d++) {
+            left[d] = halo / 2;
+            right[d] = halo - halo / 2;
+        }
+        loads += emit_neighbourhood(b, kb, b->shared[1 + a], left, right, loads);
+    }
     for (int e = 0; e < (int)b->w->elem_per_op; e++, loads++)
         sim_kb_ld(kb, 1 + loads % 6, extra_element(b, extra_row));
     int fmas = b->insts_per_op - loads - 1; /* the store below is one instruction */

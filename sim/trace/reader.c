@@ -143,9 +143,7 @@ static trapeze_status header_line(sim_trace_kernel *t, const char *p, const char
     long x;
     const char *want = NULL;
     if (!strcmp(key, "kernel name")) {
-        size_t n = strlen(val) < sizeof t->kernel.name ? strlen(val) : sizeof t->kernel.name - 1;
-        memcpy(t->kernel.name, val, n);   /* long C++ names are cut */
-        t->kernel.name[n] = '\0';
+        sim_trace_demangle(val, t->kernel.name, sizeof t->kernel.name);
     } else if (!strcmp(key, "grid dim")) {
         *seen_grid = value_dim3(val, &t->kernel.grid);
         want = *seen_grid ? NULL : "-grid dim = (x,y,z) with x, y, z >= 1";

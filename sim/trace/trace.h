@@ -77,6 +77,9 @@ void sim_trace_classify(const char *opcode, size_t len, sim_trace_class *out);
  * instructions stream from the file. */
 typedef struct sim_trace_kernel sim_trace_kernel;
 
+/* name, demangled when it is a mangled C++ name, into out (size bytes); a
+ * name too long keeps its function name and elides the arguments. */
+void sim_trace_demangle(const char *name, char *out, size_t size);
 /* A trace file for reading: plain, or .xz (decompressed, streaming, into an
  * anonymous temporary file); another compression (gzip, bzip2, zstd, ...)
  * is an error naming the file. NULL with err filled on failure. xz.c. */
