@@ -11,6 +11,7 @@ the model, the seed and the best swept thresholds within the budget, and the cos
 
 usage: scripts/validate-sleep.py [--trapeze build/trapeze] [--budget 0.01] [--out FILE.csv]
        [--gpus gtx480,v100] [--kernels 'jacobi nx=512 ny=512;matmul n=128;...']
+       [--samples 'jacobi nx=256 ny=256;...']  (thresholds from these smaller runs instead)
        scripts/validate-sleep.py --summary FILE.csv     (the table of docs/sleep.md)
 Needs the simulator's power model and sleep policies (`trapeze sim --power --sleep-*
 --idle-csv`).
@@ -156,6 +157,8 @@ def main():
     ap.add_argument("--gpus", default="gtx480,v100")
     ap.add_argument("--kernels", default=";".join(KERNELS))
     ap.add_argument("--out")
+    ap.add_argument("--samples", help="one kernel spec per kernel: the sample the thresholds "
+                    "come from (default: the always-on run of the kernel itself)")
     a = ap.parse_args()
     if a.summary:
         return summary(a.summary, a.budget)
@@ -163,15 +166,22 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for gpu in a.gpus.split(","):
-            for kernel in a.kernels.split(";"):
+            samples = a.samples.split(";") if a.samples else [None] * len(a.kernels.split(";"))
+            for kernel, sample in zip(a.kernels.split(";"), samples):
                 sim = Sim(os.path.abspath(a.trapeze), gpu, kernel, tmp)
                 idle = os.path.join(tmp, "idle.csv")
-                base = sim.simulate(idle_csv=idle)
+                base = sim.simulate(idle_csv=None if sample else idle)
+                sample_insts = sim.warp_insts
+                sample_cycles = base["cycles"]
+                if sample:
+                    probe = Sim(os.path.abspath(a.trapeze), gpu, sample, tmp)
+                    sample_cycles = probe.simulate(idle_csv=idle)["cycles"]
+                    sample_insts = probe.warp_insts
                 if gpu not in n_sm:
                     text = open(sim.cfg).read()
                     n_sm[gpu] = int(re.search(r"-gpgpu_n_clusters (\d+)", text).group(1)) * int(
                         re.search(r"-gpgpu_n_cores_per_cluster (\d+)", text).group(1))
-                pred, model_s = model(a.trapeze, gpu, idle, base["cycles"], a.budget, tmp)
+                pred, model_s = model(a.trapeze, gpu, idle, sample_cycles, a.budget, tmp)
                 sm_cycles = lambda r: r["cycles"] * n_sm[gpu]
                 sims = {(c, s): sim.simulate(thresholds_of(pred, c), only=s)
                         for c in ("model", "seed") for s in MODES}
@@ -186,7 +196,7 @@ def main():
                         if pen <= a.budget and (best[s] is None or
                                                 r[s]["saving"] > best[s][1]["saving"]):
                             best[s] = (t, r[s], pen)
-                sweep_insts = sim.warp_insts
+                sweep_insts = sim.warp_insts - (0 if sample else sample_insts)
                 for s in MODES:
                     for c in ("model", "seed"):
                         r = sims[(c, s)]
@@ -199,8 +209,10 @@ def main():
                     rows.append([gpu, kernel.split()[0], s, "best_swept",
                                  "/".join(map(str, b[0] if isinstance(b[0], tuple) else [b[0]])),
                                  "", b[1]["saving"], "", b[2], ""])
-                print("%s %s: %d simulations (%d warp instructions), model %.2f s" %
-                      (gpu, kernel, sim.runs, sweep_insts, model_s), file=sys.stderr)
+                print("%s %s: sample %d warp instructions = %.1f%% of the %d simulations "
+                      "after it (%d warp instructions); model %.2f s" %
+                      (gpu, kernel, sample_insts, 100.0 * sample_insts / sweep_insts,
+                       sim.runs - (0 if sample else 1), sweep_insts, model_s), file=sys.stderr)
     head = ["gpu", "kernel", "structure", "choice", "thresholds", "pred_saving", "sim_saving",
             "pred_stall", "sim_stall", "cycles_change"]
     w = csv.writer(open(a.out, "w") if a.out else sys.stdout)
