@@ -1,6 +1,7 @@
 # Trapeze: make | make test | make run | make bench | make notebooks | make install
 # SAN=1 builds everything with AddressSanitizer and UBSan (float-cast-overflow too:
-# gcc leaves it out of "undefined") into build-san/.
+# gcc leaves it out of "undefined") into build-san/, with the invariant checks
+# on (TRAPEZE_CHECKS: TRAPEZE_ASSERT, common/assert.h).
 
 PREFIX ?= /usr/local
 CC ?= cc
@@ -8,7 +9,8 @@ SAN ?= 0
 
 ifeq ($(SAN),1)
 B := build-san
-SANFLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
+SANFLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer \
+            -DTRAPEZE_CHECKS
 OPT := -O1 -g
 else
 B := build

@@ -38,7 +38,7 @@ static int run(const trapeze_config *cfg, const trapeze_workload *w, trapeze_syn
             printf(" (%ld persistent blocks)", r->stencil->resident_blocks);
         printf(": %llu warp instructions, %llu cycles, CPL %.0f; %.1f s, %.2f million simulated "
                "warp instructions/s\n",
-               (unsigned long long)r->warp_insts, (unsigned long long)r->cycles, r->cpl, secs,
+               (unsigned long long)r->warp_insts, (unsigned long long)r->cycles, r->cycles_per_loop, secs,
                (double)r->warp_insts / secs / 1e6);
     }
     sim_stencil_result_destroy(r);

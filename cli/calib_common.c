@@ -62,7 +62,7 @@ static int number_arg(calib_args *a, const char *opt, const char *val, double lo
         snprintf(what, sizeof what, "%s: expected a number from %g to %g, got", opt, lo, hi);
         return calib_usage_error(a->cmd, what, val);
     }
-    return 1;
+    return 0;
 }
 
 int calib_parse_common(calib_args *a, int argc, char **argv, int *i)

@@ -1,6 +1,7 @@
 /*
- * calib_mpi.c - `mpirun -n N trapeze calibrate ...`: the plan's pending
- * samples spread over MPI ranks round-robin; rank 0 receives them in plan
+ * calib_mpi.c - `mpirun -n N trapeze calibrate ...`: the pending samples
+ * of a sample set (any model's; the calibration plan's here) spread over
+ * MPI ranks round-robin; rank 0 receives them in plan
  * order and appends each to samples.csv as it arrives, so the log and the
  * calibration are the bytes of a serial run. The library stays MPI-free:
  * this file is compiled with MPI only when the Makefile finds OpenMPI
@@ -42,7 +43,7 @@ void calib_mpi_stop(int started)
 
 typedef struct {
     int status;
-    trapeze_sample row;
+    trapeze_sample_row row;  /* row.schema is set again on receipt (addresses differ) */
     char message[sizeof ((trapeze_error *)0)->message];
 } result_msg;
 
@@ -53,23 +54,32 @@ void calib_mpi_abort(const char *message)
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
-static void run_one(const trapeze_calib_plan *plan, int index, result_msg *m)
+static void run_one(const trapeze_sample_set *set, int index, result_msg *m)
 {
     trapeze_error err = {0};
     memset(m, 0, sizeof *m);
-    m->status = trapeze_calib_run_sample(plan, index, &m->row, &err);
+    m->row = set->rows[index];
+    m->status = set->run(set->ctx, index, &m->row, &err);
     if (m->status)
         snprintf(m->message, sizeof m->message, "%s", err.message);
+}
+
+static void progress(int done, int total, const trapeze_sample_row *row)
+{
+    trapeze_sample s;
+    if (trapeze_gz_sample_from_row(row, &s, NULL) == TRAPEZE_OK)
+        calib_progress(NULL, done, total, &s);
 }
 
 trapeze_status calib_mpi_run(const trapeze_calib_plan *plan, trapeze_sample_log *log, int rank,
                              int size, trapeze_error *err)
 {
-    int count = trapeze_calib_plan_count(plan), n = 0;
+    const trapeze_sample_set *set = trapeze_calib_sample_set(plan);
+    int count = set->count, n = 0;
     int *todo = malloc((size_t)(count ? count : 1) * sizeof *todo);
     if (!todo)
         calib_mpi_abort("out of memory");
-    trapeze_status s = rank == 0 ? trapeze_calib_pending(plan, log, todo, &n, err) : TRAPEZE_OK;
+    trapeze_status s = rank == 0 ? trapeze_samples_pending(set, log, todo, &n, err) : TRAPEZE_OK;
     if (s)
         calib_mpi_abort(err->message);
     MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -78,7 +88,7 @@ trapeze_status calib_mpi_run(const trapeze_calib_plan *plan, trapeze_sample_log 
     for (int k = 0; k < n; k++) {
         int owner = k % size;
         if (owner == rank)
-            run_one(plan, todo[k], &m);
+            run_one(set, todo[k], &m);
         if (rank == 0 && owner != 0)
             MPI_Recv(&m, sizeof m, MPI_BYTE, owner, k, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         else if (rank != 0 && owner == rank)
@@ -87,10 +97,11 @@ trapeze_status calib_mpi_run(const trapeze_calib_plan *plan, trapeze_sample_log 
             calib_mpi_abort(m.message);
         if (rank == 0 && m.status)
             calib_mpi_abort(m.message);
-        if (rank == 0 && (s = trapeze_sample_log_append(log, &m.row, err)))
+        m.row.schema = set->schema;
+        if (rank == 0 && (s = trapeze_sample_log_append_row(log, &m.row, err)))
             calib_mpi_abort(err->message);
         if (rank == 0)
-            calib_progress(NULL, count - n + k + 1, count, &m.row);
+            progress(count - n + k + 1, count, &m.row);
     }
     free(todo);
     return TRAPEZE_OK;

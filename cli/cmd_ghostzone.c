@@ -75,6 +75,7 @@ static void usage(FILE *out)
 "two standard deviations is flagged, and --verify decides it.\n");
 }
 
+/* 0: a sync mode (or best); -1: not one. */
 static int parse_sync(const char *v, gz_args *a)
 {
     if (strcmp(v, "relaunch") == 0) {
@@ -88,9 +89,9 @@ static int parse_sync(const char *v, gz_args *a)
         a->modes[1] = TRAPEZE_SYNC_FENCE;
         a->nmodes = 2;
     } else {
-        return 0;
+        return -1;
     }
-    return 1;
+    return 0;
 }
 
 static const cli_opt options[] = {
@@ -124,7 +125,7 @@ static int parse_args(int argc, char **argv, gz_args *a)
         } else if (strcmp(arg, "--csv") == 0) {
             a->csv = val;
         } else if (strcmp(arg, "--sync") == 0) {
-            if (!parse_sync(val, a))
+            if (parse_sync(val, a) != 0)
                 return cli_usage_error("ghostzone", "--sync: expected relaunch, fence or best, got '%s'", val);
         } else if (strcmp(arg, "--height") == 0) {
             if (!trapeze_parse_long(val, &a->height) || a->height < 1)
@@ -210,29 +211,6 @@ static void print_header(void)
            "h", "h_argmin", "cpl_cycles", "speedup", "delta", "chosen");
 }
 
-static trapeze_status run_mode(const gz_args *a, const trapeze_gz_model *m, trapeze_sync sync,
-                               trapeze_gz_optimum *o, trapeze_error *err)
-{
-    if (!a->height)
-        return trapeze_gz_optimize(m, sync, a->optimize_block, o, err);
-    /* a fixed height: report it in every column that names a height */
-    trapeze_gz_eval e, one;
-    int blk = trapeze_gz_workload(m)->blk_len;
-    trapeze_status s = trapeze_gz_evaluate(m, sync, (double)a->height, blk, &e, err);
-    if (!s)
-        s = trapeze_gz_evaluate(m, sync, 1, blk, &one, err);
-    if (s)
-        return s;
-    memset(o, 0, sizeof *o);
-    o->sync = sync;
-    o->blk_len = blk;
-    o->h_continuous = (double)a->height;
-    o->h_floor = o->h_argmin = (int)a->height;
-    o->cpl_floor = o->cpl_argmin = e.cpl;
-    o->cpl_h1 = one.cpl;
-    return TRAPEZE_OK;
-}
-
 /* The headline: the best integer (mode, h), its margin over the runner-up
  * and that margin's uncertainty; with --verify, the decision by simulation. */
 /* spec: the workload as its file gives it; the model's copy carries the
@@ -293,19 +271,18 @@ static trapeze_status run_workload(const gz_args *a, const char *path, const tra
     if (s || (s = trapeze_gz_create(gpu, &w, p, &m, err)))
         return s;
     trapeze_gz_set_tau(m, a->tau);
-    trapeze_gz_optimum o[2];
-    for (int i = 0; i < a->nmodes && !s; i++) {
-        s = run_mode(a, m, (trapeze_sync)a->modes[i], &o[i], err);
-        if (!s && csv)
-            s = trapeze_gz_write_rows(m, (trapeze_sync)a->modes[i], o[i].blk_len, csv, err);
-    }
+    trapeze_sync modes[2] = {(trapeze_sync)a->modes[0], (trapeze_sync)a->modes[1]};
+    trapeze_gz_decision d;
+    s = trapeze_gz_decide(m, modes, a->nmodes, a->optimize_block, (int)a->height, &d, err);
+    const trapeze_gz_optimum *o = d.mode;
+    for (int i = 0; !s && csv && i < a->nmodes; i++)
+        s = trapeze_gz_write_rows(m, o[i].sync, o[i].blk_len, csv, err);
     if (!s) {
-        int chosen = a->nmodes == 2 && o[1].cpl_argmin < o[0].cpl_argmin ? 1 : 0;
         for (int i = 0; i < a->nmodes; i++)
             printf("%-12s %-8s %-8s %8.3f %4d %8d %14.1f %7.2fx %8.2f %s\n", w.name,
                    gpu->name, trapeze_sync_name(o[i].sync), o[i].h_continuous, o[i].h_floor,
                    o[i].h_argmin, o[i].cpl_argmin, o[i].cpl_h1 / o[i].cpl_argmin,
-                   trapeze_gz_delta(m, o[i].blk_len), trapeze_sync_name(o[chosen].sync));
+                   trapeze_gz_delta(m, o[i].blk_len), trapeze_sync_name(o[d.chosen].sync));
         if (a->optimize_block)
             for (int i = 0; i < a->nmodes; i++)
                 printf("%-12s block edge for %s: %d (continuous optimum %.2f)\n", w.name,

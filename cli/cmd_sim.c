@@ -1,7 +1,8 @@
 /*
- * cmd_sim.c - `trapeze sim`: run a built-in kernel on the cycle-level
- * simulator and print (and optionally write as CSV) its statistics. Holds
- * argument handling only; the simulator is sim/core and sim/mem.
+ * cmd_sim.c - `trapeze sim`: run a built-in kernel or a trace on the
+ * cycle-level simulator and print (and optionally write as CSV) its
+ * statistics. Holds argument handling only, through the public simulator
+ * API (trapeze_sim_* in trapeze.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,11 +11,7 @@
 
 #include "cli/commands.h"
 #include "common/text.h"
-#include "sim/core/gpu_sim.h"
-#include "sim/mem/mem_config.h"
-#include "sim/trace/trace.h"
-
-#define MAX_LAUNCHES 4096
+#include "trapeze.h"
 
 static void usage(FILE *f)
 {
@@ -59,18 +56,17 @@ static void usage(FILE *f)
 
 static void list(FILE *f)
 {
-    int n;
-    const sim_builtin *b = sim_builtins(&n);
-    for (int i = 0; i < n; i++) {
-        fprintf(f, "%-10s %s\n", b[i].name, b[i].help);
-        for (int j = 0; j < SIM_BUILTIN_MAX_PARAMS && b[i].params[j].name; j++)
-            fprintf(f, "    %s=%ld  %s\n", b[i].params[j].name, b[i].params[j].value,
-                    b[i].params[j].help);
+    const char *name, *help, *pname;
+    for (int i = 0; (name = trapeze_sim_builtin(i, &help)); i++) {
+        fprintf(f, "%-10s %s\n", name, help);
+        long value;
+        for (int j = 0; (pname = trapeze_sim_builtin_param(i, j, &value, &help)); j++)
+            fprintf(f, "    %s=%ld  %s\n", pname, value, help);
     }
 }
 
-void cli_sim_progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t done,
-                     uint64_t blocks)
+void cli_sim_progress(void *ctx, const char *kernel, unsigned long long cycle,
+                      unsigned long long done, unsigned long long blocks)
 {
     (void)ctx;
     static cli_progress line;
@@ -80,17 +76,21 @@ void cli_sim_progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t do
         memset(&line, 0, sizeof line);
     }
     char detail[64];
-    snprintf(detail, sizeof detail, "cycle %llu", (unsigned long long)cycle);
+    snprintf(detail, sizeof detail, "cycle %llu", cycle);
     line.prefix = last;
     cli_progress_update(&line, (double)done, (double)blocks, "blocks", detail);
 }
 
-/* *p, which becomes NULL (a handle given to commit, which frees it). */
-static trapeze_csv_out *exchange(trapeze_csv_out **p)
+static void note_unused(const trapeze_config *cfg, const char *gpu_path)
 {
-    trapeze_csv_out *c = *p;
-    *p = NULL;
-    return c;
+    const char *unused[64];
+    size_t nu = trapeze_sim_unmodelled_options(cfg, unused, 64);
+    if (!nu)
+        return;
+    fprintf(stderr, "note: %zu option(s) of %s not modelled:", nu, gpu_path);
+    for (size_t i = 0; i < nu && i < 64; i++)
+        fprintf(stderr, " -%s", unused[i]);
+    fputc('\n', stderr);
 }
 
 int cli_sim(int argc, char **argv)
@@ -119,10 +119,7 @@ int cli_sim(int argc, char **argv)
             free(params);
             return 0;
         } else if (!strcmp(a, "--options")) {
-            trapeze_opt_print(stdout, "GPU (model and simulator)", trapeze_gpu_options);
-            trapeze_opt_print(stdout, "SM cores", sim_core_options);
-            trapeze_opt_print(stdout, "memory system", sim_mem_options);
-            trapeze_opt_print(stdout, "sleep policies (with --power)", sim_sleep_options);
+            trapeze_sim_print_options(stdout);
             free(params);
             return 0;
         } else if (!strcmp(a, "--gpu") || !strcmp(a, "--csv") || !strcmp(a, "--per-sm-csv") ||
@@ -176,15 +173,8 @@ int cli_sim(int argc, char **argv)
                                                     : "no KERNEL given");
         goto out;
     }
-    const sim_builtin *b = trace ? NULL : sim_builtin_find(kernel);
-    if (!trace && !b) {
-        fprintf(stderr, "trapeze sim: no built-in kernel '%s' (trapeze sim --list names them)\n",
-                kernel);
-        goto out;
-    }
     trapeze_error err = {0};
-    long p[SIM_BUILTIN_MAX_PARAMS];
-    if (!trace && sim_builtin_params(b, n_params, params, p, &err)) {
+    if (!trace && trapeze_sim_builtin_check(kernel, n_params, params, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         goto out;
     }
@@ -193,84 +183,44 @@ int cli_sim(int argc, char **argv)
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         goto out;
     }
-    sim_gpu_options opt;
-    memset(&opt, 0, sizeof opt);
-    if (isatty(2))
-        opt.progress = cli_sim_progress;
     trapeze_power power;
-    sim_sleep_config sleep;
-    if (cli_power_options(cfg, power_arg, sleep_arg, &power, &sleep, &err)) {
+    if (power_arg && cli_power_load(power_arg, &power, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         trapeze_config_destroy(cfg);
         goto out;
     }
-    opt.power = power_arg ? &power : NULL;
-    opt.sleep = &sleep;
-    opt.keep_idle = idle_csv != NULL;
-    opt.tb_grouping = grouping;
-    sim_gpu *g = NULL;
-    sim_core_config core;
-    if (sim_core_config_read(cfg, &core, &err) ||
-        (ideal && sim_mem_port_ideal(core.gpu.n_sm, (int)ideal, &opt.mem, &err)) ||
-        sim_gpu_create(cfg, &opt, &g, &err)) {
+    trapeze_sim_options opt = {.ideal_memory_cycles = (int)ideal, .tb_grouping = grouping,
+                               .progress = isatty(2) ? cli_sim_progress : NULL,
+                               .power = power_arg ? &power : NULL,
+                               .keep_idle = idle_csv != NULL};
+    for (int i = 0; i < TRAPEZE_PS_SLEEPABLE; i++)
+        opt.sleep[i] = sleep_arg[i];
+    trapeze_sim *sim = NULL;
+    rc = 1;
+    if (trapeze_sim_create(cfg, &opt, &sim, &err) ||
+        (trace ? trapeze_sim_run_trace(sim, trace, &err)
+               : trapeze_sim_run_builtin(sim, kernel, n_params, params, &err))) {
+        if (opt.progress)
+            fputc('\n', stderr);
         fprintf(stderr, "trapeze sim: %s\n", err.message);
-        trapeze_config_destroy(cfg);
-        goto out;
-    }
-    sim_kernel **ks = calloc(MAX_LAUNCHES, sizeof *ks);
-    sim_kernel_stats *st = calloc(MAX_LAUNCHES, sizeof *st);
-    int nk = 0, ran = 0;
-    if (!ks || !st) {
-        fprintf(stderr, "trapeze sim: out of memory\n");
-    } else if (trace ? sim_trace_run(g, trace, st, MAX_LAUNCHES, &ran, &err)
-                     : b->build(sim_gpu_config(g), p, ks, MAX_LAUNCHES, &nk, &err)) {
-        fprintf(stderr, "trapeze sim: %s\n", err.message);
-        rc = trace ? 1 : rc;
     } else {
         rc = 0;
-        for (; ran < nk; ran++)
-            if (sim_gpu_run(g, ks[ran], &st[ran], &err)) {
-                if (opt.progress)
-                    fputc('\n', stderr);
-                fprintf(stderr, "trapeze sim: %s\n", err.message);
-                rc = 1;
-                break;
-            }
         if (opt.progress)
             fprintf(stderr, "\r%60s\r", "");
-        if (!rc && !quiet) {
-            sim_stats_print(stdout, st, ran, sim_gpu_config(g));
+        if (!quiet) {
+            trapeze_sim_print(sim, stdout);
             if (opt.power)
-                cli_print_energy(stdout, st, ran, sim_gpu_sleep(g));
-            const char *unused[64];
-            size_t nu = sim_config_unknown(cfg, unused, 64);
-            if (nu && ideal == 0) {
-                fprintf(stderr, "note: %zu option(s) of %s not modelled:", nu, gpu_path);
-                for (size_t i = 0; i < nu && i < 64; i++)
-                    fprintf(stderr, " -%s", unused[i]);
-                fputc('\n', stderr);
-            }
+                trapeze_sim_print_energy(sim, stdout);
+            if (ideal == 0)
+                note_unused(cfg, gpu_path);
         }
-        /* all or nothing: both files finished before either is renamed */
-        trapeze_csv_out *held_sm = NULL, *held = NULL;
-        if ((!rc && idle_csv && sim_gpu_write_idle_csv(g, idle_csv, &err)) ||
-            (!rc && sm_csv && sim_stats_write_sm_csv(sm_csv, st, ran, &held_sm, &err)) ||
-            (!rc && csv && sim_stats_write_csv(csv, st, ran, &held, &err)) ||
-            (held_sm && trapeze_csv_commit(exchange(&held_sm), &err)) ||
-            (held && trapeze_csv_commit(exchange(&held), &err))) {
+        if ((idle_csv && trapeze_sim_write_idle_csv(sim, idle_csv, &err)) ||
+            ((csv || sm_csv) && trapeze_sim_write_csv(sim, csv, sm_csv, &err))) {
             fprintf(stderr, "trapeze sim: %s\n", err.message);
             rc = 1;
         }
-        trapeze_csv_abort(held_sm);
-        trapeze_csv_abort(held);
     }
-    for (int i = 0; i < nk; i++)
-        sim_kernel_destroy(ks[i]);
-    for (int i = 0; i < ran; i++)
-        sim_kernel_stats_free(&st[i]);
-    free(ks);
-    free(st);
-    sim_gpu_destroy(g);
+    trapeze_sim_destroy(sim);
     trapeze_config_destroy(cfg);
 out:
     free(params);

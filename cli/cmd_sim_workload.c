@@ -1,8 +1,8 @@
 /*
  * cmd_sim_workload.c - `trapeze sim --workload SPEC`: parses the options of
  * a ghost-zone stencil run, resolves preset names (hotspot ->
- * data/workloads/hotspot.ini) and prints what sim_stencil_run() returns.
- * Argument handling only; building and running is sim/stencil.
+ * data/workloads/hotspot.ini) and prints what trapeze_sim_run_stencil()
+ * returns. Argument handling only, through the public simulator API.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 
 #include "cli/commands.h"
 #include "common/text.h"
-#include "sim/stencil/stencil_run.h"
+#include "trapeze.h"
 
 typedef struct {
     const char *gpu, *workload, *csv, *size;
@@ -37,17 +37,20 @@ void cli_sim_workload_usage(FILE *f)
             "                         a global barrier per stage)\n"
             "  --iterations N         stencil loops (default: the spec's)\n"
             "  --size AxB             grid size, one number per dimension (default: the spec's)\n"
-            "It prints each launch's statistics and the cycles per loop (CPL).\n");
+            "It prints each launch's statistics and the run's cycles per loop: its cycles\n"
+            "(warm-up stage and launch latencies included) over the iterations. The\n"
+            "calibration's CPL (samples.csv cpl_cycles) times only the stages after a\n"
+            "warm-up one.\n");
 }
 
-/* A whole number in [lo, hi] for option `opt`; 0 when it is not one. */
+/* A whole number in [lo, hi] for option `opt`: 0; else the message and 2. */
 static int parse_count(const char *opt, const char *v, long lo, long hi, long *out)
 {
     if (trapeze_parse_long(v, out) && *out >= lo && *out <= hi)
-        return 1;
+        return 0;
     fprintf(stderr, "trapeze sim: %s %s: expected a whole number from %ld to %ld\n", opt, v,
             lo, hi);
-    return 0;
+    return 2;
 }
 
 /* 0: run; -1: help printed; otherwise the exit status of a bad command line. */
@@ -93,9 +96,9 @@ static int parse_args(int argc, char **argv, workload_args *a)
             a->sleep[TRAPEZE_PS_RF] = v;
         else if (!strcmp(o, "--size"))
             a->size = v;
-        else if (!strcmp(o, "--h") && !parse_count(o, v, 1, 1000000, &a->h))
+        else if (!strcmp(o, "--h") && parse_count(o, v, 1, 1000000, &a->h))
             return 2;
-        else if (!strcmp(o, "--iterations") && !parse_count(o, v, 1, 1000000000L, &a->iterations))
+        else if (!strcmp(o, "--iterations") && parse_count(o, v, 1, 1000000000L, &a->iterations))
             return 2;
         else if (!strcmp(o, "--sync")) {
             if (strcmp(v, "relaunch") && strcmp(v, "fence"))
@@ -134,61 +137,55 @@ static int load_workload(const char *name, trapeze_workload *w)
     return 0;
 }
 
-static void print_summary(const sim_stencil_result *r, const sim_stencil_spec *spec,
-                          const sim_core_config *c)
+static void print_summary(const trapeze_sim *sim, const trapeze_sim_stencil_result *r,
+                          const trapeze_workload *w, trapeze_sync sync, int h)
 {
-    const sim_stencil *s = r->stencil;
-    sim_stats_print(stdout, r->stats, r->n_stats, c);
+    trapeze_sim_print(sim, stdout);
     printf("%s, %s, h = %d: %d iterations in %d stages of %ld tiles (output tile edge %d), ",
-           spec->workload->name, trapeze_sync_name(spec->sync), spec->h, r->iterations,
-           s->stages, s->tiles, s->out_edge);
-    if (spec->sync == TRAPEZE_SYNC_FENCE)
-        printf("%ld persistent blocks (%d per SM, limited by %s), ", s->resident_blocks,
+           w->name, trapeze_sync_name(sync), h, r->iterations, r->stages, r->tiles, r->out_edge);
+    if (sync == TRAPEZE_SYNC_FENCE)
+        printf("%ld persistent blocks (%d per SM, limited by %s), ", r->resident_blocks,
                r->blocks_per_sm, r->occupancy_limit);
-    printf("%d and %d instructions per stencil op and per thread setup\n", s->insts_per_op,
-           s->setup_insts);
-    printf("CPL: %.1f cycles per loop (%llu cycles / %d iterations)\n", r->cpl,
-           (unsigned long long)r->cycles, r->iterations);
+    printf("%d and %d instructions per stencil op and per thread setup\n", r->insts_per_op,
+           r->setup_insts);
+    printf("run cycles per loop: %.1f (%llu cycles / %d iterations, warm-up included)\n",
+           r->cycles_per_loop, r->cycles, r->iterations);
 }
 
 static int run(const workload_args *a, trapeze_workload *w)
 {
     trapeze_error err;
     trapeze_config *cfg = NULL;
-    sim_gpu *g = NULL;
-    sim_gpu_options opt = {.progress = isatty(2) ? cli_sim_progress : NULL};
+    trapeze_sim *sim = NULL;
     trapeze_power power;
-    sim_sleep_config sleep;
-    opt.power = a->power ? &power : NULL;
-    opt.sleep = &sleep;
-    opt.keep_idle = a->idle_csv != NULL;
+    trapeze_sim_options opt = {.progress = isatty(2) ? cli_sim_progress : NULL,
+                               .power = a->power ? &power : NULL,
+                               .keep_idle = a->idle_csv != NULL};
+    for (int i = 0; i < TRAPEZE_PS_SLEEPABLE; i++)
+        opt.sleep[i] = a->sleep[i];
     if (trapeze_config_load(a->gpu, &cfg, &err) ||
-        cli_power_options(cfg, a->power, a->sleep, &power, &sleep, &err) ||
-        sim_gpu_create(cfg, &opt, &g, &err)) {
+        (a->power && cli_power_load(a->power, &power, &err)) ||
+        trapeze_sim_create(cfg, &opt, &sim, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         trapeze_config_destroy(cfg);
         return 1;
     }
-    sim_stencil_spec spec = {.workload = w, .h = a->h ? (int)a->h : w->height ? w->height : 1,
-                             .sync = a->sync, .iterations = (int)a->iterations};
-    sim_stencil_result *r = NULL;
-    trapeze_status rc = sim_stencil_run(g, &spec, &r, &err);
+    int h = a->h ? (int)a->h : w->height ? w->height : 1;
+    trapeze_sim_stencil_result r;
+    trapeze_status rc = trapeze_sim_run_stencil(sim, w, a->sync, h, (int)a->iterations, &r, &err);
     if (opt.progress)
         fprintf(stderr, "\r%60s\r", "");
     if (rc)
         fprintf(stderr, "trapeze sim: %s\n", err.message);
     else if (!a->quiet) {
-        print_summary(r, &spec, sim_gpu_config(g));
+        print_summary(sim, &r, w, a->sync, h);
         if (opt.power)
-            cli_print_energy(stdout, r->stats, r->n_stats, sim_gpu_sleep(g));
+            trapeze_sim_print_energy(sim, stdout);
     }
-    if (!rc && ((a->idle_csv && sim_gpu_write_idle_csv(g, a->idle_csv, &err)) ||
-                (a->csv && sim_stats_write_csv(a->csv, r->stats, r->n_stats, NULL, &err)))) {
+    if (!rc && ((a->idle_csv && (rc = trapeze_sim_write_idle_csv(sim, a->idle_csv, &err))) ||
+                (a->csv && (rc = trapeze_sim_write_csv(sim, a->csv, NULL, &err)))))
         fprintf(stderr, "trapeze sim: %s\n", err.message);
-        rc = err.code;
-    }
-    sim_stencil_result_destroy(r);
-    sim_gpu_destroy(g);
+    trapeze_sim_destroy(sim);
     trapeze_config_destroy(cfg);
     return rc ? 1 : 0;
 }

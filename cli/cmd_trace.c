@@ -9,10 +9,8 @@
 
 #include "cli/commands.h"
 #include "common/text.h"
-#include "sim/stencil/stencil_run.h"
-#include "sim/trace/trace.h"
+#include "trapeze.h"
 
-#define MAX_LAUNCHES 4096
 
 static void usage(FILE *f)
 {
@@ -46,32 +44,18 @@ static int fail(const char *msg)
 static int export_kernel(const char *gpu_path, const char *name, int n_params, char **params,
                          const char *dir)
 {
-    const sim_builtin *b = sim_builtin_find(name);
-    if (!b) {
-        fprintf(stderr, "trapeze trace: no built-in kernel '%s' (trapeze sim --list names "
-                "them)\n", name);
+    trapeze_error err = {0};
+    if (trapeze_sim_builtin_check(name, n_params, params, &err)) {
+        fprintf(stderr, "trapeze trace: %s\n", err.message);
         return 2;
     }
-    trapeze_error err = {0};
-    long p[SIM_BUILTIN_MAX_PARAMS];
     trapeze_config *cfg = NULL;
-    sim_core_config core;
-    if (sim_builtin_params(b, n_params, params, p, &err))
-        return fail(err.message) + 1;
-    if (trapeze_config_load(gpu_path, &cfg, &err) || sim_core_config_read(cfg, &core, &err)) {
-        trapeze_config_destroy(cfg);
-        return fail(err.message);
-    }
-    sim_kernel **ks = calloc(MAX_LAUNCHES, sizeof *ks);
     int nk = 0, rc = 0;
-    if (!ks || b->build(&core, p, ks, MAX_LAUNCHES, &nk, &err) ||
-        sim_trace_export(ks, nk, dir, &err))
-        rc = fail(ks ? err.message : "out of memory");
+    if (trapeze_config_load(gpu_path, &cfg, &err) ||
+        trapeze_trace_export_builtin(cfg, name, n_params, params, dir, &nk, &err))
+        rc = fail(err.message);
     else
         printf("wrote %s/kernelslist.g and %d kernel trace%s\n", dir, nk, nk == 1 ? "" : "s");
-    for (int i = 0; i < nk; i++)
-        sim_kernel_destroy(ks[i]);
-    free(ks);
     trapeze_config_destroy(cfg);
     return rc;
 }
@@ -92,24 +76,15 @@ static int export_workload(const char *gpu_path, const char *name, long h, long 
     if (size && cli_apply_size("trace", size, &w))
         return 2;
     trapeze_config *cfg = NULL;
-    sim_core_config core;
-    if (trapeze_config_load(gpu_path, &cfg, &err) || sim_core_config_read(cfg, &core, &err)) {
-        trapeze_config_destroy(cfg);
-        return fail(err.message);
-    }
-    sim_stencil_spec spec = {.workload = &w, .h = h ? (int)h : w.height ? w.height : 1,
-                             .sync = TRAPEZE_SYNC_RELAUNCH, .iterations = (int)iterations};
-    sim_stencil *st = NULL;
-    int per_sm, rc = 0;
-    const char *limit;
-    if (sim_stencil_build_sized(&core, &spec, &st, &per_sm, &limit, &err) ||
-        sim_trace_export(st->kernels, st->n_kernels, dir, &err))
+    int hh = h ? (int)h : w.height ? w.height : 1, rc = 0;
+    trapeze_sim_stencil_result r;
+    if (trapeze_config_load(gpu_path, &cfg, &err) ||
+        trapeze_trace_export_stencil(cfg, &w, hh, (int)iterations, dir, &r, &err))
         rc = fail(err.message);
     else
         printf("wrote %s/kernelslist.g and %d kernel trace%s (%s, h = %d, %d stages of %ld "
-               "tiles)\n", dir, st->n_kernels, st->n_kernels == 1 ? "" : "s", w.name, spec.h,
-               st->stages, st->tiles);
-    sim_stencil_destroy(st);
+               "tiles)\n", dir, r.stages, r.stages == 1 ? "" : "s", w.name, hh, r.stages,
+               r.tiles);
     trapeze_config_destroy(cfg);
     return rc;
 }
@@ -175,43 +150,31 @@ out:
     return rc;
 }
 
+static void print_kernel(void *ctx, const trapeze_trace_kernel_info *k)
+{
+    (void)ctx;
+    printf("%s: %s, grid (%d,%d,%d), block (%d,%d,%d), %llu warp instructions, "
+           "%llu with opcodes not in the table\n", k->path, k->name, k->grid[0], k->grid[1],
+           k->grid[2], k->block[0], k->block[1], k->block[2], k->warp_instructions,
+           k->unknown_opcodes);
+}
+
 static int cmd_check(const char *list_path)
 {
     trapeze_error err = {0};
-    sim_trace_list l;
-    if (sim_trace_list_read(list_path, &l, &err))
-        return fail(err.message);
-    int rc = 0;
-    for (int i = 0; i < l.n && !rc; i++) {
-        sim_trace_kernel *t;
-        if (sim_trace_kernel_open(l.kernels[i], &t, &err)) {
-            rc = fail(err.message);
-            break;
-        }
-        const sim_kernel *k = sim_trace_kernel_sim(t);
-        printf("%s: %s, grid (%d,%d,%d), block (%d,%d,%d), %llu warp instructions, "
-               "%llu with opcodes not in the table\n", l.kernels[i], k->name, k->grid.x,
-               k->grid.y, k->grid.z, k->block.x, k->block.y, k->block.z,
-               (unsigned long long)sim_trace_kernel_warp_insts(t),
-               (unsigned long long)sim_trace_kernel_unknown_opcodes(t));
-        sim_trace_kernel_close(t);
-    }
-    sim_trace_list_free(&l);
-    return rc;
+    return trapeze_trace_check(list_path, print_kernel, NULL, &err) ? fail(err.message) : 0;
 }
 
 static void print_opcodes(void)
 {
-    int n;
-    const sim_trace_opcode *t = sim_trace_opcodes(&n);
+    trapeze_trace_opcode_info o;
     printf("%-14s %-10s %-5s %s\n", "opcode", "class", "alu", "note");
-    static const char *const alus[] = {"ADD", "MAX", "MUL", "MAD", "DIV"};
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; trapeze_trace_opcode(i, &o); i++) {
         char name[32];
-        snprintf(name, sizeof name, "%s%s%s", t[i].mnemonic, t[i].modifier ? "." : "",
-                 t[i].modifier ? t[i].modifier : "");
-        printf("%-14s %-10s %-5s %s%s\n", name, sim_op_name((sim_op)t[i].op), alus[t[i].alu],
-               t[i].exported ? "[exported] " : "", t[i].note);
+        snprintf(name, sizeof name, "%s%s%s", o.mnemonic, o.modifier ? "." : "",
+                 o.modifier ? o.modifier : "");
+        printf("%-14s %-10s %-5s %s%s\n", name, o.op_class, o.alu, o.exported ? "[exported] " : "",
+               o.note);
     }
     printf("%-14s %-10s %-5s %s\n", "(other)", "INT", "ADD",
            "not in the table: runs as an integer op, counted by trapeze trace check");

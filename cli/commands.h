@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sim/core/gpu_sim.h"
 #include "trapeze.h"
 
 int cli_ghostzone(int argc, char **argv);
@@ -20,8 +19,8 @@ int cli_trace(int argc, char **argv);
 int cli_sim_workload(int argc, char **argv);
 void cli_sim_workload_usage(FILE *f);
 /* The simulator's progress display on stderr (a terminal only). */
-void cli_sim_progress(void *ctx, const char *kernel, uint64_t cycle, uint64_t blocks_done,
-                      uint64_t blocks);
+void cli_sim_progress(void *ctx, const char *kernel, unsigned long long cycle,
+                      unsigned long long blocks_done, unsigned long long blocks);
 int cli_calibrate(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_locality(int argc, char **argv);
@@ -36,13 +35,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  * else the installed share/trapeze. Writes path/relative into out. */
 void cli_data_path(const char *relative, char *out, unsigned long size);
 
-/* power_args.c: --power FILE|GPU and --sleep-* into a loaded description
- * and sleep policies (config options first, flags over them). */
-trapeze_status cli_power_options(const trapeze_config *cfg, const char *power_arg,
-                                 const char *const sleep_arg[TRAPEZE_PS_SLEEPABLE],
-                                 trapeze_power *power, sim_sleep_config *sleep,
-                                 trapeze_error *err);
-void cli_print_energy(FILE *f, const sim_kernel_stats *st, int n, const sim_sleep_config *sc);
+/* power_args.c: --power FILE|GPU (a bare name: data/power/NAME.ini) loaded. */
+trapeze_status cli_power_load(const char *power_arg, trapeze_power *power, trapeze_error *err);
 
 /* Presets (presets.c): a bare name (no '/', no '.') is a shipped file,
  * data/FOLDER/NAME.SUFFIX; anything else is a path, copied. Writes the path

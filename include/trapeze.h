@@ -11,6 +11,7 @@
 #define TRAPEZE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -415,6 +416,26 @@ trapeze_status trapeze_gz_optimize(const trapeze_gz_model *m, trapeze_sync sync,
                                    int optimize_block, trapeze_gz_optimum *out,
                                    trapeze_error *err);
 
+/* The optimum's fields at a given height h (every height field is h,
+ * cpl_floor = cpl_argmin = CPL(h), cpl_h1 = CPL(1)) at the workload's
+ * block edge: what `trapeze ghostzone --height` reports. */
+trapeze_status trapeze_gz_at_height(const trapeze_gz_model *m, trapeze_sync sync, int h,
+                                    trapeze_gz_optimum *out, trapeze_error *err);
+
+/* The decision: each sync mode of modes optimized (trapeze_gz_optimize),
+ * or, with height > 0, taken at that height (trapeze_gz_at_height), and
+ * the faster: the lower CPL at its best integer height (cpl_argmin), the
+ * first of modes on a tie. */
+typedef struct trapeze_gz_decision {
+    int n_modes;
+    trapeze_gz_optimum mode[2];
+    int chosen;                /* index into mode */
+} trapeze_gz_decision;
+
+trapeze_status trapeze_gz_decide(const trapeze_gz_model *m, const trapeze_sync *modes,
+                                 int n_modes, int optimize_block, int height,
+                                 trapeze_gz_decision *out, trapeze_error *err);
+
 /* One integer decision (sync mode, h) and what is known of it. */
 typedef struct trapeze_gz_choice {
     trapeze_sync sync;
@@ -441,6 +462,147 @@ extern const char *const trapeze_gz_csv_columns[];
 extern const int trapeze_gz_csv_ncolumns;
 trapeze_status trapeze_gz_write_rows(const trapeze_gz_model *m, trapeze_sync sync,
                                      int blk_len, trapeze_csv_out *csv, trapeze_error *err);
+
+/* ------------------------------------------------- the simulator (sim/) */
+
+/* A cycle-level GPU simulator built from a config. Every run (a built-in
+ * kernel sequence, an Accel-Sim trace, a ghost-zone stencil workload)
+ * continues on the same GPU: the first launch starts at cycle 0, each later
+ * one after the config's kernel launch latency. Statistics of every launch
+ * are kept until the simulator is destroyed. One simulator per thread;
+ * separate simulators share nothing. */
+typedef struct trapeze_sim trapeze_sim;
+
+typedef void (*trapeze_sim_progress)(void *ctx, const char *kernel, unsigned long long cycle,
+                                     unsigned long long blocks_done, unsigned long long blocks);
+
+typedef struct trapeze_sim_options {
+    int ideal_memory_cycles;       /* > 0: every memory request answered after this many
+                                      core cycles, nothing refused (isolates the SMs) */
+    const char *tb_grouping;       /* not NULL: the explicit TB dispatch policy with this
+                                      grouping file (tb,group,order), whatever the config says */
+    trapeze_sim_progress progress; /* now and then during a launch; may be NULL */
+    void *progress_ctx;
+    /* energy: a power description (NULL: no energy accounting; copied),
+     * sleep policies by structure (NULL entries: the config's
+     * -trapeze_sleep_* options; the text of --sleep-l1d etc.), and whether
+     * to keep idle-period histograms for trapeze_sim_write_idle_csv */
+    const trapeze_power *power;
+    const char *sleep[TRAPEZE_PS_SLEEPABLE];
+    int keep_idle;
+} trapeze_sim_options;
+
+/* o may be NULL. The config must outlive the simulator. */
+trapeze_status trapeze_sim_create(const trapeze_config *cfg, const trapeze_sim_options *o,
+                                  trapeze_sim **out, trapeze_error *err);
+void trapeze_sim_destroy(trapeze_sim *sim);
+
+/* Built-in kernels (trapeze sim --list): i from 0 while the name is not
+ * NULL; parameter j of kernel i likewise, with its default. */
+const char *trapeze_sim_builtin(int i, const char **help);
+const char *trapeze_sim_builtin_param(int i, int j, long *default_value, const char **help);
+/* Checks a built-in's name and "name=value" settings without running. */
+trapeze_status trapeze_sim_builtin_check(const char *name, int n, char *const *settings,
+                                         trapeze_error *err);
+/* Builds the built-in's kernel sequence for this GPU and runs it. */
+trapeze_status trapeze_sim_run_builtin(trapeze_sim *sim, const char *name, int n,
+                                       char *const *settings, trapeze_error *err);
+/* Runs the kernels of an Accel-Sim kernelslist.g in order, one trace open
+ * at a time. */
+trapeze_status trapeze_sim_run_trace(trapeze_sim *sim, const char *kernelslist,
+                                     trapeze_error *err);
+
+/* A ghost-zone stencil workload at height h: relaunch runs one kernel per
+ * stage; fence one persistent kernel sized to what the GPU holds at once.
+ * cycles_per_loop = cycles / iterations with every launch and the launch
+ * latency before each (warm-up included), unlike the samples log's
+ * cpl_cycles, which times only the stages after a warm-up one. */
+typedef struct trapeze_sim_stencil_result {
+    int iterations, stages;
+    long tiles;                    /* trapezoids per stage */
+    long resident_blocks;          /* fence: blocks of the persistent kernel */
+    int out_edge;                  /* output tile edge: blk_len - HaloWidth h */
+    int blocks_per_sm;
+    char occupancy_limit[32];      /* the resource that caps blocks_per_sm */
+    int insts_per_op, setup_insts;
+    unsigned long long cycles, warp_instructions;
+    double cycles_per_loop;
+} trapeze_sim_stencil_result;
+
+/* iterations 0: the workload's. */
+trapeze_status trapeze_sim_run_stencil(trapeze_sim *sim, const trapeze_workload *w,
+                                       trapeze_sync sync, int h, int iterations,
+                                       trapeze_sim_stencil_result *out, trapeze_error *err);
+
+/* Statistics of the launches run so far, in order. */
+typedef struct trapeze_sim_launch {
+    char name[64];
+    unsigned long long launch;          /* index in the simulator's sequence */
+    unsigned long long start_cycle, cycles, launch_cycles, blocks;
+    unsigned long long warp_instructions, thread_instructions;
+    double ipc;                         /* warp instructions per cycle, whole GPU */
+} trapeze_sim_launch;
+
+int trapeze_sim_launches(const trapeze_sim *sim);
+trapeze_status trapeze_sim_launch_stats(const trapeze_sim *sim, int i, trapeze_sim_launch *out,
+                                        trapeze_error *err);
+unsigned long long trapeze_sim_cycle(const trapeze_sim *sim);
+/* The per-launch CSV (and, when per_sm_csv is not NULL, the per-SM one);
+ * all or nothing: both are complete before either replaces its file. */
+trapeze_status trapeze_sim_write_csv(const trapeze_sim *sim, const char *csv,
+                                     const char *per_sm_csv, trapeze_error *err);
+/* The text summary of every launch (trapeze sim's output). */
+void trapeze_sim_print(const trapeze_sim *sim, FILE *f);
+/* With a power description: the energy breakdown summed over every launch. */
+void trapeze_sim_print_energy(const trapeze_sim *sim, FILE *f);
+/* With keep_idle: the idle-period CSV (CONTRACTS.md format) of every kernel. */
+trapeze_status trapeze_sim_write_idle_csv(const trapeze_sim *sim, const char *path,
+                                          trapeze_error *err);
+/* Every config option the model and the simulator read, with its type,
+ * default, range and help, by component (trapeze sim --options). */
+void trapeze_sim_print_options(FILE *f);
+/* Options of cfg the simulator does not model (reported as ignored). */
+size_t trapeze_sim_unmodelled_options(const trapeze_config *cfg, const char **names, size_t max);
+
+/* Writes a workload's ghost-zone stencil at height h, relaunch mode (one
+ * kernel per stage; the fence mode's barrier spins on loaded values and has
+ * no fixed trace), as an Accel-Sim trace in dir; out gets its shape
+ * (stages = kernels written, tiles, out_edge; nothing is simulated, so no
+ * cycles). iterations 0: the workload's. */
+trapeze_status trapeze_trace_export_stencil(const trapeze_config *cfg, const trapeze_workload *w,
+                                            int h, int iterations, const char *dir,
+                                            trapeze_sim_stencil_result *out, trapeze_error *err);
+
+/* What trapeze trace check reports of each kernel of a kernelslist.g. */
+typedef struct trapeze_trace_kernel_info {
+    const char *path;                   /* the kernel's trace file */
+    char name[64];
+    int grid[3], block[3];
+    unsigned long long warp_instructions;
+    unsigned long long unknown_opcodes; /* run as integer ops */
+} trapeze_trace_kernel_info;
+
+/* Opens every kernel trace a kernelslist.g names (one at a time) and calls
+ * each with what it holds; stops at the first unreadable one. */
+trapeze_status trapeze_trace_check(const char *kernelslist,
+                                   void (*each)(void *ctx, const trapeze_trace_kernel_info *k),
+                                   void *ctx, trapeze_error *err);
+
+/* The SASS opcode table: i from 0 while it returns 1. */
+typedef struct trapeze_trace_opcode_info {
+    const char *mnemonic, *modifier;    /* modifier NULL: any */
+    const char *op_class;               /* what the simulator runs it as */
+    const char *alu;                    /* ADD, MAX, MUL, MAD, DIV */
+    int exported;                       /* the name the exporter writes */
+    const char *note;
+} trapeze_trace_opcode_info;
+int trapeze_trace_opcode(int i, trapeze_trace_opcode_info *out);
+
+/* Writes a built-in's kernels as an Accel-Sim trace: DIR/kernelslist.g and
+ * DIR/kernel-N.traceg; *kernels gets how many. */
+trapeze_status trapeze_trace_export_builtin(const trapeze_config *cfg, const char *name, int n,
+                                            char *const *settings, const char *dir,
+                                            int *kernels, trapeze_error *err);
 
 /* ------------------------------------------------ calibration (sampler/) */
 
@@ -536,6 +698,111 @@ trapeze_status trapeze_sample_log_append(trapeze_sample_log *log, const trapeze_
  * are already in that order. */
 trapeze_status trapeze_sample_log_sort(trapeze_sample_log *log, const char *const *ids, int n,
                                        trapeze_error *err);
+
+/* ---- samples of any model: rows (id, kind, model, inputs, outputs) ---- */
+
+/* A model's row layout: its columns after sample_id and kind, inputs (what
+ * a sample runs) then outputs (what it measured). A log file holds rows of
+ * one model: header `sample_id,kind,model,<columns>`, each row naming the
+ * model. The ghost-zone logs keep the columns they always had (no model
+ * column: trapeze_gz_sample_schema.implicit_model), so every log written
+ * before still reads and appends unchanged. */
+typedef enum { TRAPEZE_FIELD_TEXT, TRAPEZE_FIELD_INT, TRAPEZE_FIELD_REAL } trapeze_field_type;
+
+typedef struct trapeze_field {
+    const char *name;                 /* CSV column (units in the name) */
+    trapeze_field_type type;
+    int output;                       /* 0: input, 1: measured output */
+    double min, max;                  /* a number's range, checked on read */
+    const char *const *choices;       /* TEXT: allowed values (NULL-terminated), or NULL */
+} trapeze_field;
+
+#define TRAPEZE_ROW_MAX_FIELDS 24
+#define TRAPEZE_ROW_TEXT 64
+
+typedef struct trapeze_sample_row trapeze_sample_row;
+
+typedef struct trapeze_row_schema {
+    const char *model;                /* "ghostzone", "sleep", "group", ... */
+    int nfields;                      /* <= TRAPEZE_ROW_MAX_FIELDS */
+    const trapeze_field *fields;
+    /* kinds this program writes: a torn last row of one of them is cut and
+     * re-run; a torn row of another kind (typed by hand) is kept */
+    const char *const *program_kinds; /* NULL-terminated */
+    int implicit_model;               /* 1: no model column (ghost-zone logs) */
+    /* model-specific check of a row just read (NULL: none); line for messages */
+    trapeze_status (*check)(const trapeze_sample_row *row, const char *path, int line,
+                            trapeze_error *err);
+} trapeze_row_schema;
+
+struct trapeze_sample_row {
+    char id[96];
+    char kind[16];
+    const trapeze_row_schema *schema; /* its model: schema->model */
+    char text[TRAPEZE_ROW_MAX_FIELDS][TRAPEZE_ROW_TEXT]; /* TEXT fields, by field index */
+    double value[TRAPEZE_ROW_MAX_FIELDS];                /* INT and REAL fields */
+};
+
+/* The ghost-zone model's rows: the columns of trapeze_sample_columns. */
+extern const trapeze_row_schema trapeze_gz_sample_schema;
+
+/* Index of the field called name, or -1. */
+int trapeze_row_field(const trapeze_row_schema *schema, const char *name);
+/* An empty row of schema with id and kind. */
+void trapeze_row_init(trapeze_sample_row *row, const trapeze_row_schema *schema, const char *id,
+                      const char *kind);
+/* Set and read a field by name (TRAPEZE_EINVAL for an unknown name, the
+ * wrong type or a text that does not fit). */
+trapeze_status trapeze_row_set_text(trapeze_sample_row *row, const char *name, const char *text);
+trapeze_status trapeze_row_set_number(trapeze_sample_row *row, const char *name, double v);
+const char *trapeze_row_text(const trapeze_sample_row *row, const char *name);   /* NULL: none */
+double trapeze_row_number(const trapeze_sample_row *row, const char *name);      /* NAN: none */
+/* 1 when the two rows ran the same sample: same kind and equal inputs. */
+int trapeze_row_same_inputs(const trapeze_sample_row *a, const trapeze_sample_row *b);
+/* The ghost-zone row as a generic row, and back (the schema must be the
+ * ghost-zone one). */
+void trapeze_gz_sample_to_row(const trapeze_sample *s, trapeze_sample_row *row);
+trapeze_status trapeze_gz_sample_from_row(const trapeze_sample_row *row, trapeze_sample *s,
+                                          trapeze_error *err);
+
+/* A samples log of any model, with every guarantee of the ghost-zone one
+ * above (lock, whole rows, torn row cut, ids unique). */
+trapeze_status trapeze_sample_log_open_schema(const char *path, const trapeze_row_schema *schema,
+                                              trapeze_sample_log **out, trapeze_error *err);
+const trapeze_row_schema *trapeze_sample_log_schema(const trapeze_sample_log *log);
+const trapeze_sample_row *trapeze_sample_log_row(const trapeze_sample_log *log, int i);
+const trapeze_sample_row *trapeze_sample_log_find_row(const trapeze_sample_log *log,
+                                                      const char *id);
+trapeze_status trapeze_sample_log_append_row(trapeze_sample_log *log, const trapeze_sample_row *row,
+                                             trapeze_error *err);
+
+/* A plan of samples of one model: the planned rows (inputs set, outputs
+ * empty) and how to run row i (on a fresh simulator, so rows are
+ * independent and may run in any thread). */
+typedef struct trapeze_sample_set {
+    const trapeze_row_schema *schema;
+    int count;
+    const trapeze_sample_row *rows;
+    trapeze_status (*run)(const void *ctx, int i, trapeze_sample_row *out, trapeze_error *err);
+    const void *ctx;
+} trapeze_sample_set;
+
+typedef void (*trapeze_sample_progress)(void *ctx, int done, int total,
+                                        const trapeze_sample_row *row);
+
+/* The indices of the set's rows missing from log, in plan order (todo has
+ * room for set->count). A logged row under a planned id that ran another
+ * sample (other kind or inputs) is an error. For drivers that spread
+ * samples over processes (MPI): each runs set->run on its share. */
+trapeze_status trapeze_samples_pending(const trapeze_sample_set *set,
+                                       const trapeze_sample_log *log, int *todo, int *n,
+                                       trapeze_error *err);
+/* Runs every pending row in `threads` workers, appending each to log the
+ * moment it ends; then rewrites the log in plan order (rows not in the plan
+ * kept after), so its bytes do not depend on the thread count. */
+trapeze_status trapeze_samples_run(const trapeze_sample_set *set, trapeze_sample_log *log,
+                                   int threads, trapeze_sample_progress progress, void *ctx,
+                                   trapeze_error *err);
 
 /* Hardware measurements in: an Nsight Compute CSV export (`ncu --csv --page
  * raw`) of a ghost-zone run becomes one kind = "measured" sample, which a
@@ -634,6 +901,11 @@ trapeze_status trapeze_calib_run_sample(const trapeze_calib_plan *plan, int i,
 trapeze_status trapeze_calib_pending(const trapeze_calib_plan *plan,
                                      const trapeze_sample_log *log, int *todo, int *n,
                                      trapeze_error *err);
+
+/* The plan as a generic sample set (ghost-zone rows), for drivers such as
+ * MPI that run trapeze_samples_pending and set->run themselves. Valid as
+ * long as the plan. */
+const trapeze_sample_set *trapeze_calib_sample_set(const trapeze_calib_plan *plan);
 
 /* Progress: called from the caller's thread or a worker, under a lock. */
 typedef void (*trapeze_calib_progress)(void *ctx, int done, int total, const trapeze_sample *s);

@@ -3,7 +3,7 @@
  * block edge) of the ghost-zone model: the continuous optimum from the
  * generic optimizer (model/optimize.c: NLopt's MMA under Eq. 5.20), then
  * the integer choices: floor(h*) as the dissertation did, and the exact
- * integer argmin.
+ * integer argmin; a given height's figures; the choice of sync mode.
  *
  * Owns the ghost-zone choices only; the search is optimize.c's, the
  * equations ghostzone.c's, the constraints ghostzone_model.c's.
@@ -119,4 +119,45 @@ trapeze_status trapeze_gz_optimize(const trapeze_gz_model *m, trapeze_sync sync,
     trapeze_status st = optimize_height(m, sync, blk, out, err);
     out->blk_continuous = blk;
     return st;
+}
+
+trapeze_status trapeze_gz_at_height(const trapeze_gz_model *m, trapeze_sync sync, int h,
+                                    trapeze_gz_optimum *out, trapeze_error *err)
+{
+    memset(out, 0, sizeof *out);
+    trapeze_gz_eval e, one;
+    int blk = trapeze_gz_workload(m)->blk_len;
+    trapeze_status s = trapeze_gz_evaluate(m, sync, (double)h, blk, &e, err);
+    if (!s)
+        s = trapeze_gz_evaluate(m, sync, 1, blk, &one, err);
+    if (s)
+        return s;
+    out->sync = sync;
+    out->blk_len = blk;
+    out->blk_continuous = blk;
+    out->h_continuous = (double)h;
+    out->h_floor = out->h_argmin = h;
+    out->cpl_floor = out->cpl_argmin = e.cpl;
+    out->cpl_h1 = one.cpl;
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_gz_decide(const trapeze_gz_model *m, const trapeze_sync *modes,
+                                 int n_modes, int optimize_block, int height,
+                                 trapeze_gz_decision *out, trapeze_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (n_modes < 1 || n_modes > 2 || (height > 0 && optimize_block))
+        return trapeze_fail(err, TRAPEZE_EINVAL,
+                            "%s: one or two sync modes, and a fixed height or a block search",
+                            trapeze_gz_workload(m)->name);
+    trapeze_status s = TRAPEZE_OK;
+    for (int i = 0; i < n_modes && !s; i++)
+        s = height > 0 ? trapeze_gz_at_height(m, modes[i], height, &out->mode[i], err)
+                       : trapeze_gz_optimize(m, modes[i], optimize_block, &out->mode[i], err);
+    if (s)
+        return s;
+    out->n_modes = n_modes;
+    out->chosen = n_modes == 2 && out->mode[1].cpl_argmin < out->mode[0].cpl_argmin ? 1 : 0;
+    return TRAPEZE_OK;
 }

@@ -193,7 +193,7 @@ static void plan_profile(trapeze_calib_plan *plan, const trapeze_workload *w)
     }
 }
 
-static void plan_stencil(trapeze_calib_plan *plan, int wi)
+static trapeze_status plan_stencil(trapeze_calib_plan *plan, int wi, trapeze_error *err)
 {
     const trapeze_workload *w = &plan->workloads[wi];
     trapeze_workload ref;
@@ -201,6 +201,8 @@ static void plan_stencil(trapeze_calib_plan *plan, int wi)
     trapeze_calib_reference(plan, wi, &ref, &max_h, NULL);
     const trapeze_calib_options *o = &plan->opt;
     gsl_qrng *q = gsl_qrng_alloc(gsl_qrng_sobol, 3);
+    if (!q)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     for (int i = 0; i < o->budget; i++) {
         double u[3];
         gsl_qrng_get(q, u);
@@ -222,6 +224,7 @@ static void plan_stencil(trapeze_calib_plan *plan, int wi)
                  i, trapeze_sync_name(r->sync), h, volume, o->stages);
     }
     gsl_qrng_free(q);
+    return TRAPEZE_OK;
 }
 
 static trapeze_status check_options(const trapeze_calib_options *o, trapeze_error *err)
@@ -286,8 +289,12 @@ trapeze_status trapeze_calib_plan_create(const char *gpu_config_path,
     plan_micro(plan);
     for (int i = 0; i < n; i++)
         plan_profile(plan, &plan->workloads[i]);
-    for (int i = 0; i < n; i++)
-        plan_stencil(plan, i);
+    for (int i = 0; i < n && !s; i++)
+        s = plan_stencil(plan, i, err);
+    if (s || (s = sampler_plan_set(plan, err))) {
+        trapeze_calib_plan_destroy(plan);
+        return s;
+    }
     *out = plan;
     return TRAPEZE_OK;
 }
@@ -300,6 +307,7 @@ void trapeze_calib_plan_destroy(trapeze_calib_plan *plan)
     free(plan->config_path);
     free(plan->workloads);
     free(plan->rows);
+    free(plan->set_rows);
     free(plan);
 }
 

@@ -1,8 +1,9 @@
 /*
- * run.c - running samples: a pool of worker threads that takes rows in
- * order, each on its own simulator, and the calibration run that skips rows
- * already in samples.csv and appends each new one the moment it ends. Owns
- * concurrency and resumption; must not plan, time or fit samples.
+ * run.c - running samples of any model: a pool of worker threads that takes
+ * tasks in order (each sample on its own simulator), and the run of a
+ * sample set that skips rows already in the log and appends each new one
+ * the moment it ends; the calibration plan as such a set. Owns concurrency
+ * and resumption; must not plan, time or fit samples.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -12,20 +13,18 @@
 #include "sampler/sampler.h"
 
 typedef struct {
-    const trapeze_calib_plan *plan;
-    trapeze_sample *rows;
-    int n, next;
-    sampler_done_fn done;
+    sampler_task_fn run, done;
     void *ctx;
+    int n, next;
     pthread_mutex_t lock;
-    int failed_at;            /* lowest failing row, n when none */
+    int failed_at;            /* lowest failing task, n when none */
     trapeze_error first;
 } pool;
 
-static void fail_row(pool *p, int i, const trapeze_error *e)
+static void fail_task(pool *p, int k, const trapeze_error *e)
 {
-    if (i < p->failed_at) {
-        p->failed_at = i;
+    if (k < p->failed_at) {
+        p->failed_at = k;
         p->first = *e;
     }
 }
@@ -35,26 +34,28 @@ static void *worker(void *arg)
     pool *p = arg;
     for (;;) {
         pthread_mutex_lock(&p->lock);
-        int i = p->failed_at < p->n ? p->n : p->next++;
+        int k = p->failed_at < p->n ? p->n : p->next++;
         pthread_mutex_unlock(&p->lock);
-        if (i >= p->n)
+        if (k >= p->n)
             return NULL;
-        trapeze_error e;
-        trapeze_status s = sampler_run_row(p->plan, &p->rows[i], &e);
+        trapeze_error e = {0};
+        trapeze_status s = p->run(p->ctx, k, &e);
         pthread_mutex_lock(&p->lock);
         if (!s && p->done)
-            s = p->done(p->ctx, i, &p->rows[i], &e);
-        if (s)
-            fail_row(p, i, &e);
+            s = p->done(p->ctx, k, &e);
+        if (s) {
+            if (!e.code)
+                e.code = s;
+            fail_task(p, k, &e);
+        }
         pthread_mutex_unlock(&p->lock);
     }
 }
 
-trapeze_status sampler_run_rows(const trapeze_calib_plan *plan, trapeze_sample *rows, int n,
-                                int threads, sampler_done_fn done, void *ctx,
-                                trapeze_error *err)
+trapeze_status sampler_pool_run(int n, int threads, sampler_task_fn run, sampler_task_fn done,
+                                void *ctx, trapeze_error *err)
 {
-    pool p = {.plan = plan, .rows = rows, .n = n, .done = done, .ctx = ctx, .failed_at = n};
+    pool p = {.run = run, .done = done, .ctx = ctx, .n = n, .failed_at = n};
     if (threads < 1)
         threads = 1;
     if (threads > n)
@@ -78,80 +79,166 @@ trapeze_status sampler_run_rows(const trapeze_calib_plan *plan, trapeze_sample *
     return TRAPEZE_OK;
 }
 
-/* ---- a calibration run over samples.csv ---- */
+/* ---- ghost-zone rows of a plan, run in the pool ---- */
 
 typedef struct {
-    trapeze_sample_log *log;
-    int done, total;
-    trapeze_calib_progress progress;
+    const trapeze_calib_plan *plan;
+    trapeze_sample *rows;
+    sampler_done_fn done;
     void *ctx;
-} run_ctx;
+} gz_rows;
 
-static trapeze_status append_row(void *arg, int i, const trapeze_sample *row, trapeze_error *err)
+static trapeze_status run_gz_row(void *arg, int k, trapeze_error *err)
 {
-    (void)i;
-    run_ctx *r = arg;
-    trapeze_status s = trapeze_sample_log_append(r->log, row, err);
+    gz_rows *g = arg;
+    return sampler_run_row(g->plan, &g->rows[k], err);
+}
+
+static trapeze_status done_gz_row(void *arg, int k, trapeze_error *err)
+{
+    gz_rows *g = arg;
+    return g->done ? g->done(g->ctx, k, &g->rows[k], err) : TRAPEZE_OK;
+}
+
+trapeze_status sampler_run_rows(const trapeze_calib_plan *plan, trapeze_sample *rows, int n,
+                                int threads, sampler_done_fn done, void *ctx,
+                                trapeze_error *err)
+{
+    gz_rows g = {plan, rows, done, ctx};
+    return sampler_pool_run(n, threads, run_gz_row, done_gz_row, &g, err);
+}
+
+/* ---- a sample set run over its log ---- */
+
+typedef struct {
+    const trapeze_sample_set *set;
+    trapeze_sample_log *log;
+    const int *pending;          /* set index of task k */
+    trapeze_sample_row *results; /* task k's row */
+    int done, total;
+    trapeze_sample_progress progress;
+    void *ctx;
+} set_run;
+
+static trapeze_status run_set_row(void *arg, int k, trapeze_error *err)
+{
+    set_run *r = arg;
+    r->results[k] = r->set->rows[r->pending[k]];
+    return r->set->run(r->set->ctx, r->pending[k], &r->results[k], err);
+}
+
+static trapeze_status append_set_row(void *arg, int k, trapeze_error *err)
+{
+    set_run *r = arg;
+    trapeze_status s = trapeze_sample_log_append_row(r->log, &r->results[k], err);
     if (!s && r->progress)
-        r->progress(r->ctx, ++r->done, r->total, row);
+        r->progress(r->ctx, ++r->done, r->total, &r->results[k]);
     return s;
 }
 
-/* A logged row must be the sample planned under its id. */
-static trapeze_status same_sample(const trapeze_sample *planned, const trapeze_sample *logged,
-                                  trapeze_error *err)
-{
-    int same = planned->h == logged->h && planned->sync == logged->sync &&
-               planned->stages == logged->stages && strcmp(planned->kind, logged->kind) == 0;
-    for (int d = 0; d < TRAPEZE_MAX_DIMS; d++)
-        same = same && planned->data_len[d] == logged->data_len[d];
-    if (!same)
-        return trapeze_fail(err, TRAPEZE_EPARSE,
-                            "samples.csv: row %s does not match the planned sample of that id",
-                            planned->id);
-    return TRAPEZE_OK;
-}
-
-trapeze_status trapeze_calib_pending(const trapeze_calib_plan *plan,
-                                     const trapeze_sample_log *log, int *todo, int *n,
-                                     trapeze_error *err)
+trapeze_status trapeze_samples_pending(const trapeze_sample_set *set,
+                                       const trapeze_sample_log *log, int *todo, int *n,
+                                       trapeze_error *err)
 {
     *n = 0;
-    for (int i = 0; i < plan->count; i++) {
-        const trapeze_sample *logged = trapeze_sample_log_find(log, plan->rows[i].id);
-        trapeze_status s = logged ? same_sample(&plan->rows[i], logged, err) : TRAPEZE_OK;
-        if (s)
-            return s;
+    if (trapeze_sample_log_schema(log) != set->schema)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "samples log of %s rows, plan of %s rows",
+                            trapeze_sample_log_schema(log)->model, set->schema->model);
+    for (int i = 0; i < set->count; i++) {
+        const trapeze_sample_row *logged = trapeze_sample_log_find_row(log, set->rows[i].id);
+        if (logged && !trapeze_row_same_inputs(&set->rows[i], logged))
+            return trapeze_fail(err, TRAPEZE_EPARSE,
+                                "samples.csv: row %s does not match the planned sample of that id",
+                                set->rows[i].id);
         if (!logged)
             todo[(*n)++] = i;
     }
     return TRAPEZE_OK;
 }
 
+trapeze_status trapeze_samples_run(const trapeze_sample_set *set, trapeze_sample_log *log,
+                                   int threads, trapeze_sample_progress progress, void *ctx,
+                                   trapeze_error *err)
+{
+    size_t room = (size_t)(set->count ? set->count : 1);
+    trapeze_sample_row *results = malloc(room * sizeof *results);
+    const char **ids = malloc(room * sizeof *ids);
+    int *pending = malloc(room * sizeof *pending), n = 0;
+    trapeze_status s = results && ids && pending
+                           ? TRAPEZE_OK
+                           : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    if (!s)
+        s = trapeze_samples_pending(set, log, pending, &n, err);
+    for (int i = 0; !s && i < set->count; i++)
+        ids[i] = set->rows[i].id;
+    set_run r = {.set = set, .log = log, .pending = pending, .results = results,
+                 .done = set->count - n, .total = set->count, .progress = progress, .ctx = ctx};
+    if (!s)
+        s = sampler_pool_run(n, threads, run_set_row, append_set_row, &r, err);
+    if (!s)
+        s = trapeze_sample_log_sort(log, ids, set->count, err);
+    free(results);
+    free(ids);
+    free(pending);
+    return s;
+}
+
+/* ---- the calibration plan as a sample set ---- */
+
+static trapeze_status run_plan_row(const void *ctx, int i, trapeze_sample_row *out,
+                                   trapeze_error *err)
+{
+    const trapeze_calib_plan *plan = ctx;
+    trapeze_sample row;
+    trapeze_status s = trapeze_calib_run_sample(plan, i, &row, err);
+    if (!s)
+        trapeze_gz_sample_to_row(&row, out);
+    return s;
+}
+
+trapeze_status sampler_plan_set(trapeze_calib_plan *plan, trapeze_error *err)
+{
+    plan->set_rows = calloc((size_t)(plan->count ? plan->count : 1), sizeof *plan->set_rows);
+    if (!plan->set_rows)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    for (int i = 0; i < plan->count; i++)
+        trapeze_gz_sample_to_row(&plan->rows[i], &plan->set_rows[i]);
+    plan->set = (trapeze_sample_set){&trapeze_gz_sample_schema, plan->count, plan->set_rows,
+                                     run_plan_row, plan};
+    return TRAPEZE_OK;
+}
+
+const trapeze_sample_set *trapeze_calib_sample_set(const trapeze_calib_plan *plan)
+{
+    return &plan->set;
+}
+
+trapeze_status trapeze_calib_pending(const trapeze_calib_plan *plan,
+                                     const trapeze_sample_log *log, int *todo, int *n,
+                                     trapeze_error *err)
+{
+    return trapeze_samples_pending(&plan->set, log, todo, n, err);
+}
+
+/* The ghost-zone progress callback, called with each generic row. */
+typedef struct {
+    trapeze_calib_progress fn;
+    void *ctx;
+} gz_progress;
+
+static void gz_progress_row(void *arg, int done, int total, const trapeze_sample_row *row)
+{
+    gz_progress *g = arg;
+    trapeze_sample s;
+    if (trapeze_gz_sample_from_row(row, &s, NULL) == TRAPEZE_OK)
+        g->fn(g->ctx, done, total, &s);
+}
+
 trapeze_status trapeze_calib_run(const trapeze_calib_plan *plan, trapeze_sample_log *log,
                                  int threads, trapeze_calib_progress progress, void *ctx,
                                  trapeze_error *err)
 {
-    size_t room = (size_t)(plan->count ? plan->count : 1);
-    trapeze_sample *todo = malloc(room * sizeof *todo);
-    const char **ids = malloc(room * sizeof *ids);
-    int *pending = malloc(room * sizeof *pending), n = 0;
-    trapeze_status s = todo && ids && pending ? TRAPEZE_OK
-                                              : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    if (!s)
-        s = trapeze_calib_pending(plan, log, pending, &n, err);
-    for (int i = 0; !s && i < plan->count; i++)
-        ids[i] = plan->rows[i].id;
-    for (int k = 0; !s && k < n; k++)
-        todo[k] = plan->rows[pending[k]];
-    run_ctx r = {.log = log, .done = plan->count - n, .total = plan->count,
-                 .progress = progress, .ctx = ctx};
-    if (!s)
-        s = sampler_run_rows(plan, todo, n, threads, append_row, &r, err);
-    if (!s)
-        s = trapeze_sample_log_sort(log, ids, plan->count, err);
-    free(todo);
-    free(ids);
-    free(pending);
-    return s;
+    gz_progress g = {progress, ctx};
+    return trapeze_samples_run(&plan->set, log, threads, progress ? gz_progress_row : NULL, &g,
+                               err);
 }

@@ -36,6 +36,22 @@ static void add_stats(run_totals *t, const sim_kernel_stats *st)
     t->conflicts += (double)(st->total.shmem_passes - st->total.shld_insts - st->total.shst_insts);
 }
 
+typedef struct {
+    sim_gpu *g;
+    run_totals *t;
+    int from_end_of;
+    double start;
+} timing;
+
+/* After each launch: its counts, and the start of the timed part. */
+static void ran_kernel(void *ctx, int i, const sim_kernel_stats *st)
+{
+    timing *tm = ctx;
+    add_stats(tm->t, st);
+    if (i == tm->from_end_of)
+        tm->start = (double)sim_gpu_cycle(tm->g);
+}
+
 /* Runs kernels in sequence on one simulator; cycles from the end of kernel
  * `from_end_of` (-1: from cycle 0) to the end of the last. */
 static trapeze_status run_kernels(const trapeze_calib_plan *plan, sim_kernel **ks, int n,
@@ -43,18 +59,12 @@ static trapeze_status run_kernels(const trapeze_calib_plan *plan, sim_kernel **k
 {
     sim_gpu *g;
     trapeze_status s = new_gpu(plan, &g, err);
-    double start = 0;
-    for (int i = 0; i < n && !s; i++) {
-        sim_kernel_stats st;
-        if (!(s = sim_gpu_run(g, ks[i], &st, err))) {
-            add_stats(t, &st);
-            sim_kernel_stats_free(&st);
-        }
-        if (i == from_end_of)
-            start = (double)sim_gpu_cycle(g);
-    }
+    timing tm = {g, t, from_end_of, 0};
+    sim_sequence seq = {.n = n, .kernels = ks, .ran = ran_kernel, .ctx = &tm};
     if (!s)
-        t->cycles += (double)sim_gpu_cycle(g) - start;
+        s = sim_gpu_run_sequence(g, &seq, NULL, NULL, err);
+    if (!s)
+        t->cycles += (double)sim_gpu_cycle(g) - tm.start;
     sim_gpu_destroy(g);
     return s;
 }

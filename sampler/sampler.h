@@ -25,7 +25,12 @@ struct trapeze_calib_plan {
     trapeze_workload *workloads;
     int count;
     trapeze_sample *rows;    /* planned rows, results zero */
+    trapeze_sample_row *set_rows; /* the same as generic rows, for set */
+    trapeze_sample_set set;  /* the plan as a sample set (run.c) */
 };
+
+/* Fills plan->set_rows and plan->set from plan->rows (run.c). */
+trapeze_status sampler_plan_set(trapeze_calib_plan *plan, trapeze_error *err);
 
 /* The plan's workload of that name, or NULL. */
 const trapeze_workload *sampler_workload(const trapeze_calib_plan *plan, const char *name);
@@ -40,6 +45,14 @@ trapeze_status sampler_run_row(const trapeze_calib_plan *plan, trapeze_sample *r
 /* Called under the pool's lock as each row ends, in completion order. */
 typedef trapeze_status (*sampler_done_fn)(void *ctx, int i, const trapeze_sample *row,
                                           trapeze_error *err);
+
+/* The worker pool: runs task k = 0..n-1 by run(ctx, k) in `threads`
+ * workers (tasks independent), then done(ctx, k) under the pool's lock as
+ * each ends, in completion order. Stops handing out tasks at the first
+ * error; reports the error of the lowest task. */
+typedef trapeze_status (*sampler_task_fn)(void *ctx, int k, trapeze_error *err);
+trapeze_status sampler_pool_run(int n, int threads, sampler_task_fn run, sampler_task_fn done,
+                                void *ctx, trapeze_error *err);
 
 /* Runs rows[0..n) in `threads` workers (each row independent, on its own
  * simulator, so results do not depend on the thread count). Stops handing

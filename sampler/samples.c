@@ -1,6 +1,7 @@
 /*
- * samples.c - samples.csv, the calibration's append-only log of finished
- * samples (also the validation's sweep log). Owns the file format, crash
+ * samples.c - samples.csv, the append-only log of finished samples of one
+ * model (the calibration's, the validation's sweep log, and any model's
+ * rows: sampler/rows.c has their layout). Owns the file format, crash
  * safety and lookup by id; must not plan or run samples.
  *
  * What it guarantees (docs/reliability.md):
@@ -42,29 +43,46 @@ const char *const trapeze_sample_columns[] = {
 const int trapeze_sample_ncolumns =
     (int)(sizeof trapeze_sample_columns / sizeof trapeze_sample_columns[0]);
 
-/* Kinds this program writes: a torn row of one of them is simply run again. */
-static const char *const program_kinds[] = {SAMPLER_KIND_MICRO, SAMPLER_KIND_PROFILE,
-                                             SAMPLER_KIND_SIM};
-
 struct trapeze_sample_log {
     char *path;
     int fd;
-    trapeze_sample *rows;
+    const trapeze_row_schema *schema;
+    trapeze_sample_row *rows;
+    trapeze_sample *gz;   /* the same rows as trapeze_sample, for a ghost-zone log */
     int count, capacity;
     char note[640];   /* what opening repaired, for the caller to print; "" if nothing */
 };
 
+/* sample_id, kind, model (unless implicit), then the schema's fields. */
+#define MAX_COLUMNS (3 + TRAPEZE_ROW_MAX_FIELDS)
 #define FIELD_MAX 128
 typedef struct {
-    char field[16][FIELD_MAX];
+    char field[MAX_COLUMNS][FIELD_MAX];
     int n;
     int too_long;     /* index + 1 of the first field longer than FIELD_MAX - 1 */
 } row_fields;
 
+/* Columns before the schema's fields. */
+static int lead_columns(const trapeze_row_schema *schema)
+{
+    return schema->implicit_model ? 2 : 3;
+}
+
+static int ncolumns(const trapeze_row_schema *schema)
+{
+    return lead_columns(schema) + schema->nfields;
+}
+
+static const char *column_name(const trapeze_row_schema *schema, int c)
+{
+    static const char *const lead[] = {"sample_id", "kind", "model"};
+    return c < lead_columns(schema) ? lead[c] : schema->fields[c - lead_columns(schema)].name;
+}
+
 static void on_field(void *s, size_t len, void *data)
 {
     row_fields *r = data;
-    if (r->n < 16) {
+    if (r->n < MAX_COLUMNS) {
         if (len >= FIELD_MAX && !r->too_long)
             r->too_long = r->n + 1;
         size_t n = len < FIELD_MAX - 1 ? len : FIELD_MAX - 1;
@@ -85,67 +103,104 @@ static int split_row(const char *line, size_t len, row_fields *r)
     return ok;
 }
 
-static trapeze_status to_sample(const char *path, int line, const row_fields *r,
-                                trapeze_sample *s, trapeze_error *err)
+/* One TEXT field: within room, and one of its choices when it has some. */
+static trapeze_status text_field(const trapeze_field *f, const char *text, const char *path,
+                                 int line, char *dest, size_t room, trapeze_error *err)
 {
-    trapeze_where at = {path, line, ""};
-    char what[64];
-    trapeze_status st;
-    if (r->n != trapeze_sample_ncolumns)
-        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: %d fields, expected %d", path, line,
-                            r->n, trapeze_sample_ncolumns);
-    if (r->too_long)
-        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: field %s: longer than %d characters",
-                            path, line, trapeze_sample_columns[r->too_long - 1], FIELD_MAX - 1);
-    memset(s, 0, sizeof *s);
-    char *const dest[] = {s->id, s->kind, s->workload, s->gpu};
-    const size_t room[] = {sizeof s->id, sizeof s->kind, sizeof s->workload, sizeof s->gpu};
-    for (int c = 0; c < 4; c++) {
-        if (strlen(r->field[c]) >= room[c])
-            return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: field %s: longer than %zu characters",
-                                path, line, trapeze_sample_columns[c], room[c] - 1);
-        memcpy(dest[c], r->field[c], strlen(r->field[c]) + 1);
+    if (strlen(text) >= room)
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: field %s: longer than %zu characters",
+                            path, line, f->name, room - 1);
+    int ok = !f->choices;
+    for (int k = 0; f->choices && f->choices[k] && !ok; k++)
+        ok = strcmp(text, f->choices[k]) == 0;
+    if (!ok) {
+        char q[96], list[160] = "";
+        for (int k = 0; f->choices[k]; k++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                     k == 0 ? "" : f->choices[k + 1] ? ", " : " or ", f->choices[k]);
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: field %s: expected %s, got '%s'", path,
+                            line, f->name, list, trapeze_escape(text, strlen(text), q, sizeof q));
     }
-    if (strcmp(r->field[4], "relaunch") != 0 && strcmp(r->field[4], "fence") != 0) {
-        char q[96];
-        return trapeze_fail(err, TRAPEZE_EPARSE,
-                            "%s:%d: field sync: expected relaunch or fence, got '%s'", path, line,
-                            trapeze_escape(r->field[4], strlen(r->field[4]), q, sizeof q));
-    }
-    s->sync = strcmp(r->field[4], "fence") == 0 ? TRAPEZE_SYNC_FENCE : TRAPEZE_SYNC_RELAUNCH;
-    at.what = what;
-    int *const ints[] = {&s->h, &s->blk_len, &s->stages};
-    const int int_col[] = {5, 6, 10};
-    for (int i = 0; i < 3; i++) {
-        snprintf(what, sizeof what, "field %s", trapeze_sample_columns[int_col[i]]);
-        if ((st = trapeze_num_int(r->field[int_col[i]], 1, INT_MAX, &at, ints[i], err)))
-            return st;
-    }
-    double *const reals[] = {&s->data_len[0], &s->data_len[1], &s->data_len[2], &s->cycles,
-                             &s->cpl_cycles,  &s->warp_instructions, &s->bank_conflicts};
-    const int real_col[] = {7, 8, 9, 11, 12, 13, 14};
-    for (int i = 0; i < 7; i++) {
-        snprintf(what, sizeof what, "field %s", trapeze_sample_columns[real_col[i]]);
-        if ((st = trapeze_num_double(r->field[real_col[i]], 0, DBL_MAX, &at, reals[i], err)))
-            return st;
-    }
-    if (!(s->cpl_cycles > 0))
-        return trapeze_fail(err, TRAPEZE_ERANGE, "%s:%d: field cpl_cycles: must be positive",
-                            path, line);
+    memcpy(dest, text, strlen(text) + 1);
     return TRAPEZE_OK;
 }
 
-static trapeze_status keep(trapeze_sample_log *log, const trapeze_sample *s, trapeze_error *err)
+static trapeze_status number_field(const trapeze_field *f, const char *text, const char *path,
+                                   int line, double *out, trapeze_error *err)
+{
+    char what[96];
+    snprintf(what, sizeof what, "field %s", f->name);
+    trapeze_where at = {path, line, what};
+    if (f->type == TRAPEZE_FIELD_REAL)
+        return trapeze_num_double(text, f->min, f->max, &at, out, err);
+    long v;
+    trapeze_status st = trapeze_num_long(text, (long)f->min, (long)f->max, &at, &v, err);
+    *out = (double)v;
+    return st;
+}
+
+static trapeze_status to_row(const trapeze_sample_log *log, int line, const row_fields *r,
+                             trapeze_sample_row *row, trapeze_error *err)
+{
+    const trapeze_row_schema *schema = log->schema;
+    const char *path = log->path;
+    static const trapeze_field id_field = {"sample_id", TRAPEZE_FIELD_TEXT, 0, 0, 0, NULL};
+    static const trapeze_field kind_field = {"kind", TRAPEZE_FIELD_TEXT, 0, 0, 0, NULL};
+    trapeze_status st;
+    int lead = lead_columns(schema);
+    if (r->n != ncolumns(schema))
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: %d fields, expected %d", path, line,
+                            r->n, ncolumns(schema));
+    if (r->too_long)
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: field %s: longer than %d characters",
+                            path, line, column_name(schema, r->too_long - 1), FIELD_MAX - 1);
+    memset(row, 0, sizeof *row);
+    row->schema = schema;
+    if ((st = text_field(&id_field, r->field[0], path, line, row->id, sizeof row->id, err)) ||
+        (st = text_field(&kind_field, r->field[1], path, line, row->kind, sizeof row->kind, err)))
+        return st;
+    if (lead == 3 && strcmp(r->field[2], schema->model) != 0) {
+        char q[96];
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: field model: expected %s, got '%s'",
+                            path, line, schema->model,
+                            trapeze_escape(r->field[2], strlen(r->field[2]), q, sizeof q));
+    }
+    for (int i = 0; i < schema->nfields; i++) {
+        const trapeze_field *f = &schema->fields[i];
+        const char *text = r->field[lead + i];
+        st = f->type == TRAPEZE_FIELD_TEXT
+                 ? text_field(f, text, path, line, row->text[i], TRAPEZE_ROW_TEXT, err)
+                 : number_field(f, text, path, line, &row->value[i], err);
+        if (st)
+            return st;
+    }
+    return schema->check ? schema->check(row, path, line, err) : TRAPEZE_OK;
+}
+
+static int is_gz(const trapeze_sample_log *log)
+{
+    return log->schema == &trapeze_gz_sample_schema;
+}
+
+static trapeze_status keep(trapeze_sample_log *log, const trapeze_sample_row *s,
+                           trapeze_error *err)
 {
     if (log->count == log->capacity) {
         int cap = log->capacity ? 2 * log->capacity : 64;
-        trapeze_sample *grown = realloc(log->rows, (size_t)cap * sizeof *grown);
-        if (!grown)
+        trapeze_sample_row *grown = realloc(log->rows, (size_t)cap * sizeof *grown);
+        if (grown)
+            log->rows = grown;
+        trapeze_sample *gz = is_gz(log) ? realloc(log->gz, (size_t)cap * sizeof *gz) : NULL;
+        if (gz)
+            log->gz = gz;
+        if (!grown || (is_gz(log) && !gz))
             return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-        log->rows = grown;
         log->capacity = cap;
     }
-    log->rows[log->count++] = *s;
+    log->rows[log->count] = *s;
+    if (is_gz(log))
+        trapeze_gz_sample_from_row(s, &log->gz[log->count], NULL);
+    log->count++;
     return TRAPEZE_OK;
 }
 
@@ -158,7 +213,7 @@ static int find_index(const trapeze_sample_log *log, const char *id)
 }
 
 /* A row read from line `line`: kept unless its id is already there. */
-static trapeze_status keep_read(trapeze_sample_log *log, int line, const trapeze_sample *s,
+static trapeze_status keep_read(trapeze_sample_log *log, int line, const trapeze_sample_row *s,
                                 trapeze_error *err)
 {
     int i = find_index(log, s->id);
@@ -201,19 +256,20 @@ static trapeze_status write_all(trapeze_sample_log *log, int fd, const char *tex
     return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot append: %s", log->path, strerror(e));
 }
 
-static size_t header_text(char *line, size_t room)
+static size_t header_text(const trapeze_row_schema *schema, char *line, size_t room)
 {
     size_t n = 0;
-    for (int c = 0; c < trapeze_sample_ncolumns && n < room; c++)
-        n += (size_t)snprintf(line + n, room - n, "%s%s", trapeze_sample_columns[c],
-                              c + 1 < trapeze_sample_ncolumns ? "," : "\n");
-    return n;
+    int nc = ncolumns(schema);
+    for (int c = 0; c < nc && n < room; c++)
+        n += (size_t)snprintf(line + n, room - n, "%s%s", column_name(schema, c),
+                              c + 1 < nc ? "," : "\n");
+    return n < room ? n : 0;
 }
 
 static trapeze_status write_header(trapeze_sample_log *log, int fd, trapeze_error *err)
 {
-    char line[512];
-    return write_all(log, fd, line, header_text(line, sizeof line), err);
+    char line[2048];
+    return write_all(log, fd, line, header_text(log->schema, line, sizeof line), err);
 }
 
 static trapeze_status foreign(const trapeze_sample_log *log, trapeze_error *err)
@@ -221,7 +277,7 @@ static trapeze_status foreign(const trapeze_sample_log *log, trapeze_error *err)
     return trapeze_fail(err, TRAPEZE_EPARSE,
                         "%s:1: not a samples log (the first line must be the header %s,%s,...); "
                         "the file is left as it is",
-                        log->path, trapeze_sample_columns[0], trapeze_sample_columns[1]);
+                        log->path, column_name(log->schema, 0), column_name(log->schema, 1));
 }
 
 /* Line 1 (p[0..n), `whole` when it ended with '\n'). A header cut short
@@ -229,8 +285,8 @@ static trapeze_status foreign(const trapeze_sample_log *log, trapeze_error *err)
 static trapeze_status read_header(trapeze_sample_log *log, const char *p, size_t n, int whole,
                                   trapeze_error *err)
 {
-    char want[512];
-    size_t want_len = header_text(want, sizeof want) - 1; /* without '\n' */
+    char want[2048];
+    size_t want_len = header_text(log->schema, want, sizeof want) - 1; /* without '\n' */
     if (!whole && n < want_len && memcmp(p, want, n) == 0) {
         if (ftruncate(log->fd, 0) != 0)
             return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot rewrite a torn header: %s",
@@ -243,10 +299,10 @@ static trapeze_status read_header(trapeze_sample_log *log, const char *p, size_t
     return TRAPEZE_OK;
 }
 
-static int is_program_kind(const char *kind)
+static int is_program_kind(const trapeze_sample_log *log, const char *kind)
 {
-    for (size_t i = 0; i < sizeof program_kinds / sizeof *program_kinds; i++)
-        if (strcmp(kind, program_kinds[i]) == 0)
+    for (int i = 0; log->schema->program_kinds && log->schema->program_kinds[i]; i++)
+        if (strcmp(kind, log->schema->program_kinds[i]) == 0)
             return 1;
     return 0;
 }
@@ -270,7 +326,7 @@ static trapeze_status read_unterminated(trapeze_sample_log *log, int line, const
                                         size_t n, size_t at, trapeze_error *err)
 {
     char kind[FIELD_MAX];
-    if (!partial_kind(p, n, kind, sizeof kind) || is_program_kind(kind)) {
+    if (!partial_kind(p, n, kind, sizeof kind) || is_program_kind(log, kind)) {
         /* a torn write of this program's row: the sample is run again */
         if (ftruncate(log->fd, (off_t)at) != 0)
             return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot cut a torn last row: %s",
@@ -283,12 +339,12 @@ static trapeze_status read_unterminated(trapeze_sample_log *log, int line, const
     }
     /* someone else's row (a hand-typed measurement): keep it or refuse it */
     row_fields r;
-    trapeze_sample s;
+    trapeze_sample_row s;
     trapeze_status st;
     if (!split_row(p, n, &r))
         return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: malformed CSV (last row)", log->path,
                             line);
-    if ((st = to_sample(log->path, line, &r, &s, err)) ||
+    if ((st = to_row(log, line, &r, &s, err)) ||
         (st = keep_read(log, line, &s, err)) ||
         (st = write_all(log, log->fd, "\n", 1, err)))
         return st;
@@ -323,10 +379,10 @@ static trapeze_status read_rows(trapeze_sample_log *log, const char *text, size_
             st = read_unterminated(log, line, p, n, pos, err);
         } else {
             row_fields r;
-            trapeze_sample s;
+            trapeze_sample_row s;
             if (!split_row(p, n, &r))
                 st = trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: malformed CSV", log->path, line);
-            else if (!(st = to_sample(log->path, line, &r, &s, err)))
+            else if (!(st = to_row(log, line, &r, &s, err)))
                 st = keep_read(log, line, &s, err);
         }
         pos += n + (nl != NULL);
@@ -368,12 +424,22 @@ static trapeze_status open_locked(trapeze_sample_log *log, trapeze_error *err)
 trapeze_status trapeze_sample_log_open(const char *path, trapeze_sample_log **out,
                                        trapeze_error *err)
 {
+    return trapeze_sample_log_open_schema(path, &trapeze_gz_sample_schema, out, err);
+}
+
+trapeze_status trapeze_sample_log_open_schema(const char *path, const trapeze_row_schema *schema,
+                                              trapeze_sample_log **out, trapeze_error *err)
+{
     *out = NULL;
+    if (!schema || schema->nfields < 1 || schema->nfields > TRAPEZE_ROW_MAX_FIELDS)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: a row schema needs 1 to %d fields", path,
+                            TRAPEZE_ROW_MAX_FIELDS);
     trapeze_sample_log *log = calloc(1, sizeof *log);
     if (!log || !(log->path = trapeze_strdup(path))) {
         free(log);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
+    log->schema = schema;
     log->fd = -1;
     char *text = NULL;
     size_t len = 0;
@@ -403,18 +469,36 @@ void trapeze_sample_log_close(trapeze_sample_log *log)
     if (log->fd >= 0)
         close(log->fd);
     free(log->rows);
+    free(log->gz);
     free(log->path);
     free(log);
 }
 
 int trapeze_sample_log_count(const trapeze_sample_log *log) { return log->count; }
+const trapeze_row_schema *trapeze_sample_log_schema(const trapeze_sample_log *log)
+{
+    return log->schema;
+}
 
+/* The ghost-zone view: NULL for a log of another model. */
 const trapeze_sample *trapeze_sample_log_get(const trapeze_sample_log *log, int i)
+{
+    return is_gz(log) && i >= 0 && i < log->count ? &log->gz[i] : NULL;
+}
+
+const trapeze_sample *trapeze_sample_log_find(const trapeze_sample_log *log, const char *id)
+{
+    int i = is_gz(log) ? find_index(log, id) : -1;
+    return i >= 0 ? &log->gz[i] : NULL;
+}
+
+const trapeze_sample_row *trapeze_sample_log_row(const trapeze_sample_log *log, int i)
 {
     return i >= 0 && i < log->count ? &log->rows[i] : NULL;
 }
 
-const trapeze_sample *trapeze_sample_log_find(const trapeze_sample_log *log, const char *id)
+const trapeze_sample_row *trapeze_sample_log_find_row(const trapeze_sample_log *log,
+                                                      const char *id)
 {
     int i = find_index(log, id);
     return i >= 0 ? &log->rows[i] : NULL;
@@ -431,40 +515,64 @@ static size_t put_text(char *out, size_t room, const char *s)
     return n;
 }
 
-/* The CSV text of one row, '\n' included; 0 when it does not fit. */
-static size_t format_row(const trapeze_sample *s, char *row, size_t room)
+/* The CSV text of one row, '\n' included; 0 when it does not fit. Whole
+ * numbers of INT fields as integers, others in the shortest form that
+ * reads back to the same double (%.17g). */
+static size_t format_row(const trapeze_row_schema *schema, const trapeze_sample_row *s,
+                         char *row, size_t room)
 {
     size_t n = 0;
-    const char *texts[] = {s->id, s->kind, s->workload, s->gpu, trapeze_sync_name(s->sync)};
-    for (int i = 0; i < 5 && n < room; i++)
-        n += put_text(row + n, room - n, texts[i]);
+    n += put_text(row + n, room - n, s->id);
     if (n < room)
-        n += (size_t)snprintf(row + n, room - n,
-                              "%d,%d,%.17g,%.17g,%.17g,%d,%.17g,%.17g,%.17g,%.17g\n", s->h,
-                              s->blk_len, s->data_len[0], s->data_len[1], s->data_len[2],
-                              s->stages, s->cycles, s->cpl_cycles, s->warp_instructions,
-                              s->bank_conflicts);
+        n += put_text(row + n, room - n, s->kind);
+    if (n < room && !schema->implicit_model)
+        n += put_text(row + n, room - n, schema->model);
+    for (int i = 0; i < schema->nfields && n < room; i++) {
+        const trapeze_field *f = &schema->fields[i];
+        if (f->type == TRAPEZE_FIELD_TEXT)
+            n += put_text(row + n, room - n, s->text[i]);
+        else if (f->type == TRAPEZE_FIELD_INT)
+            n += (size_t)snprintf(row + n, room - n, "%ld,", (long)s->value[i]);
+        else
+            n += (size_t)snprintf(row + n, room - n, "%.17g,", s->value[i]);
+    }
+    if (n < room && n > 0)
+        row[n - 1] = '\n'; /* the last comma ends the row */
     return n < room ? n : 0;
 }
 
 trapeze_status trapeze_sample_log_append(trapeze_sample_log *log, const trapeze_sample *s,
                                          trapeze_error *err)
 {
-    char row[1024];
+    if (!is_gz(log))
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: a log of %s rows, not ghost-zone ones",
+                            log->path, log->schema->model);
+    trapeze_sample_row row;
+    trapeze_gz_sample_to_row(s, &row);
+    return trapeze_sample_log_append_row(log, &row, err);
+}
+
+trapeze_status trapeze_sample_log_append_row(trapeze_sample_log *log, const trapeze_sample_row *s,
+                                             trapeze_error *err)
+{
+    char row[4096];
+    if (s->schema != log->schema)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: a %s row in a log of %s rows", log->path,
+                            s->schema ? s->schema->model : "?", log->schema->model);
     if (find_index(log, s->id) >= 0) {
         char q[128];
         return trapeze_fail(err, TRAPEZE_EINVAL,
                             "%s: sample id '%s' is already in the log; not appended twice",
                             log->path, trapeze_escape(s->id, strlen(s->id), q, sizeof q));
     }
-    size_t n = format_row(s, row, sizeof row);
+    size_t n = format_row(log->schema, s, row, sizeof row);
     if (!n)
         return trapeze_fail(err, TRAPEZE_EINVAL, "%s: sample row too long", log->path);
     trapeze_status st = write_all(log, log->fd, row, n, err);
     return st ? st : keep(log, s, err);
 }
 
-static int rank_of(const trapeze_sample *s, const char *const *ids, int n)
+static int rank_of(const trapeze_sample_row *s, const char *const *ids, int n)
 {
     for (int i = 0; i < n; i++)
         if (strcmp(s->id, ids[i]) == 0)
@@ -473,10 +581,10 @@ static int rank_of(const trapeze_sample *s, const char *const *ids, int n)
 }
 
 /* Rows in the order of ids (rows without one keep their order, after). */
-static void order_rows(trapeze_sample *rows, int count, const char *const *ids, int n)
+static void order_rows(trapeze_sample_row *rows, int count, const char *const *ids, int n)
 {
     for (int i = 1; i < count; i++) { /* insertion sort: stable, logs are short */
-        trapeze_sample r = rows[i];
+        trapeze_sample_row r = rows[i];
         int key = rank_of(&r, ids, n), j = i;
         while (j > 0 && rank_of(&rows[j - 1], ids, n) > key) {
             rows[j] = rows[j - 1];
@@ -495,6 +603,8 @@ trapeze_status trapeze_sample_log_sort(trapeze_sample_log *log, const char *cons
     if (sorted)
         return TRAPEZE_OK;
     order_rows(log->rows, log->count, ids, n);
+    for (int i = 0; is_gz(log) && i < log->count; i++)
+        trapeze_gz_sample_from_row(&log->rows[i], &log->gz[i], NULL);
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp", log->path);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
@@ -509,8 +619,8 @@ trapeze_status trapeze_sample_log_sort(trapeze_sample_log *log, const char *cons
     if (!st)
         st = write_header(log, fd, err);
     for (int i = 0; i < log->count && !st; i++) {
-        char row[1024];
-        size_t len = format_row(&log->rows[i], row, sizeof row);
+        char row[4096];
+        size_t len = format_row(log->schema, &log->rows[i], row, sizeof row);
         st = write_all(log, fd, row, len, err);
     }
     if (!st && rename(tmp, log->path) != 0)

@@ -20,15 +20,15 @@ grep -q '^HotSpot, relaunch, h = 2: 5 iterations in 3 stages of 49 tiles (output
     || fail "relaunch description line"
 grep -q '64 and 52 instructions per stencil op and per thread setup' "$D/out" \
     || fail "HotSpot's profiled instruction counts (16645 and 13488 x 30 / 250000 x 32)"
-cycles=$(sed -n 's/^CPL: [0-9.]* cycles per loop (\([0-9]*\) cycles \/ 5 iterations)$/\1/p' "$D/out")
-[ -n "$cycles" ] || fail "CPL line: $(cat "$D/out")"
-# CPL = cycles / iterations; the total is the CSV's cycles plus launch latencies
+cycles=$(sed -n 's/^run cycles per loop: [0-9.]* (\([0-9]*\) cycles \/ 5 iterations, warm-up included)$/\1/p' "$D/out")
+[ -n "$cycles" ] || fail "run cycles per loop line: $(cat "$D/out")"
+# run cycles per loop = cycles / iterations; the total is the CSV's cycles plus launch latencies
 sum=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "cycles") c = i; if ($i == "launch_cycles") l = i } }
                NR > 1 { s += $c + $l } END { print s }' "$D/r.csv")
 [ "$sum" = "$cycles" ] || fail "CSV cycles + launch cycles $sum != $cycles"
-cpl=$(sed -n 's/^CPL: \([0-9.]*\) cycles.*/\1/p' "$D/out")
+cpl=$(sed -n 's/^run cycles per loop: \([0-9.]*\) (.*/\1/p' "$D/out")
 awk -v c="$cycles" -v p="$cpl" 'BEGIN { d = c / 5 - p; exit !(d < 0.051 && d > -0.051) }' \
-    || fail "CPL $cpl != $cycles / 5"
+    || fail "run cycles per loop $cpl != $cycles / 5"
 [ "$(wc -l <"$D/r.csv")" -eq 4 ] || fail "CSV rows: $(wc -l <"$D/r.csv")"
 head -n 1 "$D/r.csv" | grep -q '^kernel,cycles,warp_instructions,ipc,' || fail "CSV header"
 [ ! -e "$D/r.csv.tmp" ] || fail "temporary CSV left behind"

@@ -325,6 +325,43 @@ static void test_joint_search_counts_every_evaluation(void)
     CHECK(upper_won > 0); /* the case the old code got wrong is among them */
 }
 
+/* The sync-mode decision and a fixed height, as trapeze ghostzone reports
+ * them: the chosen mode has the lower CPL at its best integer height; a fixed
+ * height fills every height field with it. */
+static void test_decision(void)
+{
+    const char *names[] = {"pathfinder", "hotspot", "poisson", "cell"};
+    trapeze_sync both[2] = {TRAPEZE_SYNC_RELAUNCH, TRAPEZE_SYNC_FENCE};
+    int chose[2] = {0, 0};
+    for (int i = 0; i < 4; i++) {
+        trapeze_gz_model *m = gz_for(names[i], &calib);
+        trapeze_gz_decision d;
+        CHECK_OK(trapeze_gz_decide(m, both, 2, 0, 0, &d, NULL));
+        CHECK(d.n_modes == 2 && d.mode[0].sync == TRAPEZE_SYNC_RELAUNCH &&
+              d.mode[1].sync == TRAPEZE_SYNC_FENCE);
+        int other = 1 - d.chosen;
+        CHECK(d.mode[d.chosen].cpl_argmin <= d.mode[other].cpl_argmin);
+        chose[d.chosen]++;
+        trapeze_gz_optimum o;
+        CHECK_OK(trapeze_gz_optimize(m, TRAPEZE_SYNC_FENCE, 0, &o, NULL));
+        CHECK(o.cpl_floor == d.mode[1].cpl_floor && o.h_floor == d.mode[1].h_floor);
+        /* at a fixed height */
+        CHECK_OK(trapeze_gz_decide(m, both + 1, 1, 0, 2, &d, NULL));
+        trapeze_gz_eval e2, e1;
+        int blk = trapeze_gz_workload(m)->blk_len;
+        CHECK_OK(trapeze_gz_evaluate(m, TRAPEZE_SYNC_FENCE, 2, blk, &e2, NULL));
+        CHECK_OK(trapeze_gz_evaluate(m, TRAPEZE_SYNC_FENCE, 1, blk, &e1, NULL));
+        CHECK(d.n_modes == 1 && d.chosen == 0 && d.mode[0].h_floor == 2 &&
+              d.mode[0].h_argmin == 2 && d.mode[0].h_continuous == 2);
+        CHECK(d.mode[0].cpl_floor == e2.cpl && d.mode[0].cpl_argmin == e2.cpl &&
+              d.mode[0].cpl_h1 == e1.cpl && d.mode[0].blk_len == blk);
+        trapeze_error err;
+        CHECK(trapeze_gz_decide(m, both, 2, 1, 2, &d, &err) == TRAPEZE_EINVAL);
+        trapeze_gz_destroy(m);
+    }
+    CHECK(chose[0] + chose[1] == 4);
+}
+
 int main(void)
 {
     load("gtx480");
@@ -334,5 +371,6 @@ int main(void)
     test_multistart();
     test_fit_toy();
     test_joint_search_counts_every_evaluation();
+    test_decision();
     return check_report("test_model");
 }

@@ -422,7 +422,7 @@ static void check_stalls(trapeze_config *cfg, sim_kernel *k, uint64_t cycles, ui
  *      EXIT 202, done at 205; end 206.
  *      s0: issue 25, memory 2..102 = 101, compute 19x4 + 203..204 = 78,
  *      idle 0 and 205 = 2.
- *  w1: LD at 1 sleeps on the LDST queue, LD at 2 (offered 3, done 103),
+ *  w1: LD at 1 is parked on the LDST queue, LD at 2 (offered 3, done 103),
  *      FADD 104, IF 105, BAR 106, held until w0's BAR at 201, EXIT 202.
  *      s1: issue 5, memory 1 + 3..103 = 102, barrier 107..201 = 95,
  *      idle 0 and 203..205 = 4.

@@ -242,10 +242,10 @@ static double run_case(const trapeze_config *cfg, const trapeze_workload *w, int
                   (uint32_t)resident);
         CHECK(sim_stencil_barrier_counter(r->stencil, g.stages) != 0);
     }
-    CHECK(r->cpl * iterations == (double)r->cycles);
+    CHECK(r->cycles_per_loop * iterations == (double)r->cycles);
     if (check_failures != fail_before)
         fprintf(stderr, "  in %s h=%d %s\n", w->name, h, trapeze_sync_name(sync));
-    double cpl = r->cpl;
+    double cpl = r->cycles_per_loop;
     sim_stencil_result_destroy(r);
     sim_gpu_destroy(gpu);
     return cpl;

@@ -4,11 +4,13 @@
  * which nothing can happen; kernel sequences with a launch latency between
  * them (relaunch); per-kernel statistics and the no-request-lost invariant.
  *
- * One cycle t, in order: the memory system's cycle; completions due at t
- * are handed to their SMs; every SM whose `next` has come runs its LDST
- * port and issue stage; TB dispatch places blocks (issuing from t+1). The
- * next visited cycle is the earliest of the SMs' `next`, the memory
- * system's next event and, while blocks wait for room, t+1.
+ * One cycle t, in order (GPGPU-Sim's): every SM whose `next` has come runs
+ * its LDST port (offering a request to the memory system) and its issue
+ * stage; the memory system's cycle; completions due at t are handed to
+ * their SMs; finished blocks are counted; TB dispatch places blocks
+ * (issuing from t+1). The next visited cycle is the earliest of the SMs'
+ * `next`, the memory system's next event and, while blocks wait for room,
+ * t+1. docs/architecture.md has the same order.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,17 +248,22 @@ void sim_kernel_stats_free(sim_kernel_stats *s)
     }
 }
 
+/* A kernel's total over SMs: every counter of SIM_SM_COUNTERS summed, or
+ * its maximum taken, as the list says. */
+#define SUM(a, b) ((a) + (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
 static void add_sm_stats(sim_sm_stats *to, const sim_sm_stats *from)
 {
-    uint64_t *a = (uint64_t *)to;
-    const uint64_t *b = (const uint64_t *)from;
-    size_t n = sizeof *to / sizeof(uint64_t);
-    uint64_t max_res = to->max_resident_blocks > from->max_resident_blocks
-                           ? to->max_resident_blocks : from->max_resident_blocks;
-    for (size_t i = 0; i < n; i++)
-        a[i] += b[i];
-    to->max_resident_blocks = max_res;
+#define SIM_SM_ADD(f, name, how) to->f = how(to->f, from->f);
+#define SIM_SM_ADD_ARRAY(f, n, prefix, names, first, how)                      \
+    for (int i = 0; i < (n); i++)                                               \
+        to->f[i] = how(to->f[i], from->f[i]);
+    SIM_SM_COUNTERS(SIM_SM_ADD, SIM_SM_ADD_ARRAY)
+#undef SIM_SM_ADD
+#undef SIM_SM_ADD_ARRAY
 }
+#undef SUM
+#undef MAX
 
 /* One dispatch pass at the end of cycle t; returns blocks placed, or -1
  * (err filled) when an SM's warp slots cannot be allocated. */
@@ -282,9 +289,15 @@ static int dispatch(sim_gpu *g, const sim_dispatch_ops *pol, void *ps, const sim
     return placed;
 }
 
-trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st,
-                           trapeze_error *err)
+/* A launch runs in three parts so that a caller can interleave its own
+ * work between visited cycles (a debugger, a co-simulation, a progress
+ * display): sim_gpu_launch_begin checks and places the kernel, each
+ * sim_gpu_launch_step runs one visited cycle, sim_gpu_launch_end collects
+ * the statistics. sim_gpu_run is the three in a row. */
+trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st,
+                                    sim_launch *l, trapeze_error *err)
 {
+    memset(l, 0, sizeof *l);
     memset(st, 0, sizeof *st);
     const char *why = NULL;
     int per_sm = sim_occupancy(&g->cfg, k, &why);
@@ -334,11 +347,28 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
     for (int s = 0; s < g->n_sm; s++)
         sim_sm_begin_kernel(&g->sms[s], k, start);
 
-    uint64_t total = st->blocks, done = 0, t = start, end, progress = start;
-    int dirty = 1;
-    unsigned long iter = 0;
+    *l = (sim_launch){.g = g, .k = k, .st = st, .pol = pol, .ps = ps, .per_sm = per_sm,
+                      .start = start, .t = start, .total = st->blocks, .progress = start,
+                      .dirty = 1, .running = 1};
+    return TRAPEZE_OK;
+}
+
+/* One visited cycle t (the order is the file comment's); then the next
+ * cycle worth visiting. 0 when the launch ended: all blocks done, or an
+ * error (l->status, err filled). */
+int sim_gpu_launch_step(sim_launch *l, trapeze_error *err)
+{
+    if (!l->running)
+        return 0;
+    sim_gpu *g = l->g;
+    const sim_kernel *k = l->k;
+    const sim_mem_port_ops *mo = g->mem.ops;
+    void *ms = g->mem.self;
+    uint64_t t = l->t, done = l->done, total = l->total, start = l->start;
+    uint64_t progress = l->progress, end = 0;
+    int dirty = l->dirty;
     trapeze_status status = TRAPEZE_OK;
-    for (;;) {
+    for (int once = 1; once; once = 0) {
         /* GPGPU-Sim's order within a cycle (sim/memsys.h): the SMs offer
          * requests, the memory system runs, completions due now are popped */
         uint64_t next = SIM_NEVER;
@@ -365,7 +395,7 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
             end = t + 1;
             break;
         }
-        int placed = dirty ? dispatch(g, pol, ps, k, per_sm, t, err) : 0;
+        int placed = dirty ? dispatch(g, l->pol, l->ps, k, l->per_sm, t, err) : 0;
         if (placed < 0) {
             status = TRAPEZE_ENOMEM;
             end = t + 1;
@@ -406,9 +436,34 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
             break;
         }
         t = next > t ? next : t + 1;
-        if (g->progress && (++iter & 0xffff) == 0)
+        if (g->progress && (++l->iter & 0xffff) == 0)
             g->progress(g->progress_ctx, k->name, t - start, done, total);
     }
+    l->t = t;
+    l->done = done;
+    l->progress = progress;
+    l->dirty = dirty;
+    if (end) {
+        l->end = end;
+        l->status = status;
+        l->running = 0;
+    }
+    return l->running;
+}
+
+/* The launch's statistics into st (or, after an error, its status), the
+ * no-request-lost check, and the GPU's clock moved to the launch's end. */
+trapeze_status sim_gpu_launch_end(sim_launch *l, trapeze_error *err)
+{
+    sim_gpu *g = l->g;
+    const sim_kernel *k = l->k;
+    sim_kernel_stats *st = l->st;
+    const sim_dispatch_ops *pol = l->pol;
+    void *ps = l->ps;
+    const sim_mem_port_ops *mo = g->mem.ops;
+    void *ms = g->mem.self;
+    uint64_t end = l->end, start = l->start;
+    trapeze_status status = l->status;
     st->stolen_blocks = pol->stolen ? pol->stolen(ps) : 0;
     pol->destroy(ps);
     if (status) {
@@ -447,4 +502,16 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
                             k->name, (unsigned long long)lost);
     }
     return TRAPEZE_OK;
+}
+
+trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st,
+                           trapeze_error *err)
+{
+    sim_launch l;
+    trapeze_status s = sim_gpu_launch_begin(g, k, st, &l, err);
+    if (s)
+        return s;
+    while (sim_gpu_launch_step(&l, err))
+        ;
+    return sim_gpu_launch_end(&l, err);
 }

@@ -130,20 +130,42 @@ typedef enum {
     SIM_STALL_COUNT
 } sim_stall;
 
+/* The SM's counters, declared once. Each line generates a field of
+ * sim_sm_stats, its CSV column(s) (sim/core/stats.c, in this order) and how
+ * the SMs' values combine into a kernel's total (gpu_sim.c):
+ *   SCALAR(field, "csv_name", SUM|MAX)   one counter;
+ *   ARRAY(field, N, "csv_prefix", names, first, SUM)   N counters, columns
+ *     csv_prefix + names[i] for i >= first (refused[0], "none", is no column).
+ * A csv_name of "" marks a counter written elsewhere in the row (the lead
+ * warp_instructions, the per-SM blocks columns). */
+#define SIM_SM_COUNTERS(SCALAR, ARRAY)                                              \
+    SCALAR(warp_insts, "", SUM)           /* issued warp instructions */            \
+    SCALAR(thread_insts, "thread_instructions", SUM) /* sum of active lanes */      \
+    SCALAR(issue_slots, "issue_slots", SUM)   /* scheduler cycles that issued */    \
+    ARRAY(stall, SIM_STALL_COUNT, "stall_", sim_stall_names, 0, SUM) /* by reason */ \
+    SCALAR(gld_insts, "global_loads", SUM)                                           \
+    SCALAR(gst_insts, "global_stores", SUM)                                          \
+    SCALAR(shld_insts, "shared_loads", SUM)                                          \
+    SCALAR(shst_insts, "shared_stores", SUM)                                         \
+    SCALAR(atomic_insts, "atomics", SUM)                                             \
+    SCALAR(mem_requests, "mem_requests", SUM) /* accepted by the memory system */   \
+    SCALAR(ldst_refused, "ldst_refused_cycles", SUM) /* head request refused */     \
+    ARRAY(refused, SIM_FAIL_COUNT, "refused_", sim_fail_names, 1, SUM) /* by cause */ \
+    SCALAR(shmem_passes, "shmem_passes", SUM) /* conflict degree summed */          \
+    SCALAR(blocks, "", SUM)                   /* blocks completed */                \
+    SCALAR(max_resident_blocks, "", MAX)                                             \
+    SCALAR(active_cycles, "sm_active_cycles", SUM) /* at least one resident block */ \
+    SCALAR(wake_stall_cycles, "rf_wake_stall_cycles", SUM) /* waits for sleeping registers */
+
+extern const char *const sim_stall_names[SIM_STALL_COUNT]; /* memory, compute, ... */
+extern const char *const sim_fail_names[SIM_FAIL_COUNT];   /* none, line_alloc, ... */
+
 typedef struct sim_sm_stats {
-    uint64_t warp_insts;        /* issued warp instructions */
-    uint64_t thread_insts;      /* sum of active lanes */
-    uint64_t issue_slots;       /* scheduler cycles that issued */
-    uint64_t stall[SIM_STALL_COUNT];   /* scheduler cycles that did not, by reason */
-    uint64_t gld_insts, gst_insts, shld_insts, shst_insts, atomic_insts;
-    uint64_t mem_requests;      /* line requests / atomics accepted by the memory system */
-    uint64_t ldst_refused;      /* cycles the LDST unit's head request was refused */
-    uint64_t refused[SIM_FAIL_COUNT];  /* ... by cause */
-    uint64_t shmem_passes;      /* shared-memory passes (conflict degree summed) */
-    uint64_t blocks;            /* blocks completed */
-    uint64_t max_resident_blocks;
-    uint64_t active_cycles;     /* cycles with at least one resident block */
-    uint64_t wake_stall_cycles; /* instruction delays waiting for sleeping registers */
+#define SIM_SM_FIELD(f, name, how) uint64_t f;
+#define SIM_SM_ARRAY(f, n, prefix, names, first, how) uint64_t f[n];
+    SIM_SM_COUNTERS(SIM_SM_FIELD, SIM_SM_ARRAY)
+#undef SIM_SM_FIELD
+#undef SIM_SM_ARRAY
 } sim_sm_stats;
 
 typedef struct sim_kernel_stats {
@@ -223,6 +245,48 @@ sim_events *sim_gpu_events(sim_gpu *g);
  * passes max_cycles. */
 trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *stats,
                            trapeze_error *err);
+/* A kernel sequence: n kernels, given up front (kernels) or produced one
+ * at a time by open (kernels NULL; a trace opened per kernel) and released
+ * by close after the launch (may be NULL; with ok set, an error it returns
+ * fails that launch). ran, when not NULL, sees each launch's statistics. */
+typedef struct sim_sequence {
+    int n;
+    sim_kernel *const *kernels;
+    trapeze_status (*open)(void *ctx, int i, const sim_kernel **k, trapeze_error *err);
+    trapeze_status (*close)(void *ctx, int i, int ok, trapeze_error *err);
+    void (*ran)(void *ctx, int i, const sim_kernel_stats *st);
+    void *ctx;
+} sim_sequence;
+
+/* Runs seq's kernels in order on g (sim_gpu_run each: the launch latency
+ * between them), stopping at the first error. keep[0..n) (may be NULL:
+ * statistics freed after ran) receives each launch's statistics, which the
+ * caller frees; *ran (may be NULL) counts the launches that finished. */
+trapeze_status sim_gpu_run_sequence(sim_gpu *g, const sim_sequence *seq, sim_kernel_stats *keep,
+                                    int *ran, trapeze_error *err);
+/* sim_gpu_run in three parts: begin (checks, dispatch policy, blocks
+ * placed from the start cycle), step (one visited cycle; 0 once the launch
+ * ended or failed), end (statistics into st, the request check; returns
+ * the launch's status). Between steps the caller may read the GPU; it must
+ * not start another launch on it. */
+typedef struct sim_launch {
+    sim_gpu *g;
+    const sim_kernel *k;
+    sim_kernel_stats *st;
+    const struct sim_dispatch_ops *pol;
+    void *ps;
+    int per_sm;
+    uint64_t start, t, end, total, done, progress;
+    int dirty, running;
+    unsigned long iter;
+    trapeze_status status;
+} sim_launch;
+
+trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st,
+                                    sim_launch *l, trapeze_error *err);
+int sim_gpu_launch_step(sim_launch *l, trapeze_error *err);
+trapeze_status sim_gpu_launch_end(sim_launch *l, trapeze_error *err);
+
 /* The functional word at addr (atomic counters). */
 uint32_t sim_gpu_peek(const sim_gpu *g, uint64_t addr);
 uint64_t sim_gpu_cycle(const sim_gpu *g);

@@ -1,7 +1,8 @@
 /*
- * mem_port.c - the memory system as the SM sees it (sim_mem_port): the
- * ideal fixed-latency memory used by tests and for isolating the SM, and
- * the adapter to the real memory system of sim/mem (sim/memsys.h).
+ * mem_port.c - the ideal memory behind the SM's memory port
+ * (sim_mem_port, gpu_sim.h): every request answered a fixed latency after
+ * it is accepted, nothing refused; used by tests and `--ideal-memory` to
+ * isolate the SM. The adapter to the real memory system is mem_real.c.
  */
 #include <stdlib.h>
 #include <string.h>

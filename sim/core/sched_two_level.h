@@ -8,8 +8,8 @@
  * event are demoted to the tail of the pending list, and pending warps that
  * no longer wait are promoted, oldest in the list first, while the active
  * set has room. A warp waits when it cannot become due without an event:
- * its wake is SIM_NEVER (a load, a barrier, a fence, its stores draining)
- * and it does not merely sleep on a busy LDST queue. GPGPU-Sim promotes the
+ * its retry cycle is SIM_NEVER (a load, a barrier, a fence, its stores draining)
+ * and it is not merely parked on a busy LDST queue. GPGPU-Sim promotes the
  * pending head even if it waits (to be demoted again at the next pick);
  * promoting only warps that can run keeps the active set useful and lets
  * the SM skip idle cycles. Among the active: LRR (INNER 0) or GTO (2).
@@ -99,10 +99,10 @@ static inline void tl_reorder(const sim_sm *sm, sim_sched *s, int locality)
 
 /* The due positions of active warps (and, with `also`, of slot `also`). */
 static inline __attribute__((always_inline)) void
-tl_due_active(const sim_sched *s, const uint64_t *wake, const uint64_t *finite,
+tl_due_active(const sim_sched *s, const uint64_t *retry, const uint64_t *finite,
               const uint64_t *ldst, uint64_t t, int skip, uint64_t *due)
 {
-    sim_sched_due_positions(s, wake, finite, ldst, t, skip, due);
+    sim_sched_due_positions(s, retry, finite, ldst, t, skip, due);
     for (int wi = 0; wi < s->words; wi++)
         for (uint64_t b = due[wi]; b; b &= b - 1) {
             int pos = wi * 64 + __builtin_ctzll(b);
@@ -112,7 +112,7 @@ tl_due_active(const sim_sched *s, const uint64_t *wake, const uint64_t *finite,
 }
 
 static inline __attribute__((always_inline)) int
-sim_sched_pick_two_level(const sim_sm *sm, sim_sched *s, const uint64_t *wake,
+sim_sched_pick_two_level(const sim_sm *sm, sim_sched *s, const uint64_t *retry,
                          const uint64_t *finite, const uint64_t *ldst, uint64_t t,
                          sim_can_issue_fn can_issue, void *ctx)
 {
@@ -120,16 +120,16 @@ sim_sched_pick_two_level(const sim_sm *sm, sim_sched *s, const uint64_t *wake,
     uint64_t due[SM_MASK_WORDS];
     if (sm->cfg->inner_gto) {
         int last = s->last;
-        if (last >= 0 && tl_active(s, last) && sim_sched_due(wake, ldst, last, t) &&
+        if (last >= 0 && tl_active(s, last) && sim_sched_due(retry, ldst, last, t) &&
             can_issue(ctx, last))
             return last;
-        tl_due_active(s, wake, finite, ldst, t, last, due);
+        tl_due_active(s, retry, finite, ldst, t, last, due);
         int pos = sim_sched_ask_from(s, due, 0, can_issue, ctx);
         if (pos < 0)
             return -1;
         return s->last = s->slot[pos];
     }
-    tl_due_active(s, wake, finite, ldst, t, -1, due);
+    tl_due_active(s, retry, finite, ldst, t, -1, due);
     int pos = sim_sched_ask_from(s, due, s->rr, can_issue, ctx);
     if (pos < 0 && s->rr > 0) {
         uint64_t before[SM_MASK_WORDS];
@@ -145,7 +145,7 @@ sim_sched_pick_two_level(const sim_sm *sm, sim_sched *s, const uint64_t *wake,
     return s->last = s->slot[pos];
 }
 
-static inline int sim_sched_pick_locality(const sim_sm *sm, sim_sched *s, const uint64_t *wake,
+static inline int sim_sched_pick_locality(const sim_sm *sm, sim_sched *s, const uint64_t *retry,
                                           const uint64_t *finite, const uint64_t *ldst,
                                           uint64_t t, sim_can_issue_fn can_issue, void *ctx)
 {
@@ -155,7 +155,7 @@ static inline int sim_sched_pick_locality(const sim_sm *sm, sim_sched *s, const 
     int warps_per_block = (sim_kernel_block_threads(sm->k) + SIM_WARP_LANES - 1) / SIM_WARP_LANES;
     uint64_t span = 2ull * (uint64_t)sm->cfg->gpu.max_blocks_per_sm * (uint64_t)warps_per_block;
     if (s->n && sm->age_counter > span) {
-        sim_sched_due_positions(s, wake, finite, ldst, t, -1, due);
+        sim_sched_due_positions(s, retry, finite, ldst, t, -1, due);
         for (int wi = 0; wi < s->words; wi++)
             for (uint64_t b = due[wi]; b; b &= b - 1) {
                 int slot = s->slot[wi * 64 + __builtin_ctzll(b)];
@@ -167,10 +167,10 @@ static inline int sim_sched_pick_locality(const sim_sm *sm, sim_sched *s, const 
     }
 fresh:;
     int last = s->last;
-    if (last >= 0 && tl_active(s, last) && sim_sched_due(wake, ldst, last, t) &&
+    if (last >= 0 && tl_active(s, last) && sim_sched_due(retry, ldst, last, t) &&
         can_issue(ctx, last))
         return last;
-    tl_due_active(s, wake, finite, ldst, t, last, due);
+    tl_due_active(s, retry, finite, ldst, t, last, due);
     int cand[SM_MAX_WARPS], n = 0;
     int64_t score[SM_MAX_WARPS];
     for (int wi = 0; wi < s->words; wi++)

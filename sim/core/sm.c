@@ -26,7 +26,7 @@
  *  - each scheduler issues at most one instruction per cycle, a warp at most
  *    one per cycle.
  *
- * Idle skipping: every warp has a `wake` cycle before which it surely cannot
+ * Idle skipping: every warp has a `retry` cycle before which it surely cannot
  * issue (SIM_NEVER when it waits for an event: a load, a barrier, a fence);
  * the SM's `next` is their minimum, and the top level visits an SM only at
  * its `next` or when a completion arrives. Stall reasons of a visit hold
@@ -43,87 +43,12 @@
 #include "sim/mem/popcount.h"
 #include "sim/core/sm.h"
 #include "sim/core/sched_two_level.h"
+#include "sim/core/warp_slots.h"
 
 enum { TAG_LOAD = 0, TAG_STORE = 1, TAG_ATOMIC = 2 };
 
 #define WST(sm, w) ((sm)->wstate[(w) - (sm)->warps])
 #define SLOT(sm, w) ((int)((w) - (sm)->warps))
-
-/* The stall reason a warp gives its scheduler: its wait reason while it
- * runs (or has exited and drains), barrier or fence while held there,
- * none (idle) otherwise. Kept in sm->why[] bit sets so that a
- * scheduler's reason is a few mask tests. */
-static inline void update_why(sim_sm *sm, int slot)
-{
-    int st = sm->wstate[slot];
-    int r = st == W_RUN || st == W_EXITED ? sm->wwait[slot]
-            : st == W_BAR ? SIM_STALL_BARRIER
-            : st == W_FENCE ? SIM_STALL_FENCE : SIM_STALL_IDLE;
-    int old = sm->wwhy[slot];
-    if (r == old)
-        return;
-    uint64_t bit = 1ull << (slot & 63);
-    sm->why[old][slot >> 6] &= ~bit;
-    sm->why[r][slot >> 6] |= bit;
-    sm->wwhy[slot] = (uint8_t)r;
-}
-
-/* Every write of a warp's state or wait reason goes through these. */
-static inline void set_state(sim_sm *sm, int slot, int st)
-{
-    sm->wstate[slot] = (uint8_t)st;
-    update_why(sm, slot);
-}
-
-static inline void set_wait(sim_sm *sm, int slot, int why)
-{
-    sm->wwait[slot] = (uint8_t)why;
-    update_why(sm, slot);
-}
-
-/* Every write of a warp's wake goes here: wfinite keeps the slots whose
- * wake is a cycle (not SIM_NEVER), the only ones wake_minima looks at. */
-static inline void set_wake(sim_sm *sm, int slot, uint64_t v)
-{
-    uint64_t bit = 1ull << (slot & 63), *word = &sm->wfinite[slot >> 6];
-    sm->wwake[slot] = v;
-    *word = v == SIM_NEVER ? *word & ~bit : *word | bit;
-}
-
-/* Puts the warp to sleep until the LDST queue drains. */
-static inline void ldst_sleep(sim_sm *sm, int slot)
-{
-    uint64_t bit = 1ull << (slot & 63), *word = &sm->wldst[slot >> 6];
-    set_wait(sm, slot, SIM_STALL_MEMORY);
-    set_wake(sm, slot, SIM_NEVER);
-    if (!(*word & bit)) {
-        *word |= bit;
-        sm->ldst_waiters++;
-    }
-}
-
-/* A warp asked while the LDST queue is empty no longer sleeps on it. */
-static inline void ldst_wake(sim_sm *sm, int slot)
-{
-    uint64_t bit = 1ull << (slot & 63), *word = &sm->wldst[slot >> 6];
-    if (*word & bit) {
-        *word &= ~bit;
-        sm->ldst_waiters--;
-    }
-}
-
-/* A warp's wake was lowered outside the issue stage: keep the SM's and its
- * scheduler's earliest wake lower bounds (a scheduler with nothing awake is
- * not scanned). */
-static inline void wake_lowered(sim_sm *sm, int slot)
-{
-    uint64_t u = sm->wwake[slot];
-    uint64_t *sn = &sm->sched_next[slot % sm->cfg->n_sched];
-    if (u < *sn)
-        *sn = u;
-    if (u < sm->warp_next)
-        sm->warp_next = u;
-}
 
 static inline uint64_t make_tag(int slot, int kind, int reg)
 {
@@ -145,15 +70,15 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
     sm->sfu_free = calloc((size_t)cfg->n_sfu, sizeof *sm->sfu_free);
     sm->wstate = calloc((size_t)cfg->max_warps, 1);
     sm->wwait = calloc((size_t)cfg->max_warps, 1);
-    sm->wwake = calloc((size_t)cfg->max_warps, sizeof *sm->wwake);
+    sm->wretry = calloc((size_t)cfg->max_warps, sizeof *sm->wretry);
     sm->wop = calloc((size_t)cfg->max_warps, 1);
     sm->wwhy = malloc((size_t)cfg->max_warps);
-    if (!sm->wwhy || !sm->wop || !sm->wstate || !sm->wwait || !sm->wwake || !sm->blocks || !sm->sp_free || !sm->sfu_free) {
+    if (!sm->wwhy || !sm->wop || !sm->wstate || !sm->wwait || !sm->wretry || !sm->blocks || !sm->sp_free || !sm->sfu_free) {
         sim_sm_free(sm);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory for SM %d", id);
     }
     for (int i = 0; i < cfg->max_warps; i++) {
-        sm->wwake[i] = SIM_NEVER;   /* and no bit in wfinite */
+        sm->wretry[i] = SIM_NEVER;   /* and no bit in wfinite */
         sm->wwhy[i] = SIM_STALL_IDLE;   /* free: no bit in why[] needed */
     }
     sm->words = (cfg->max_warps + 63) / 64;
@@ -186,12 +111,12 @@ void sim_sm_free(sim_sm *sm)
     free(sm->sfu_free);
     free(sm->wstate);
     free(sm->wwait);
-    free(sm->wwake);
+    free(sm->wretry);
     free(sm->wop);
     free(sm->wwhy);
     sm->wop = sm->wwhy = NULL;
     sm->wstate = sm->wwait = NULL;
-    sm->wwake = NULL;
+    sm->wretry = NULL;
     sm->warps = NULL;
     sm->blocks = NULL;
     sm->sp_free = sm->sfu_free = NULL;
@@ -293,7 +218,7 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
         int lanes = blk->threads - i * SIM_WARP_LANES;
         w->live = lanes >= SIM_WARP_LANES ? UINT32_MAX : (1u << lanes) - 1;
         w->age = sm->age_counter++;
-        set_wake(sm, (int)(w - sm->warps), cycle + 1);
+        set_retry(sm, (int)(w - sm->warps), cycle + 1);
         w->busy_until = 0;
         w->pend_loads = w->pend_stores = 0;
         memset(w->reg_pending, 0, sizeof w->reg_pending);
@@ -305,7 +230,7 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
         fetch(sm, w);
         blk->slot[i] = (uint8_t)slot;
         sim_sched_add(&sm->sched[slot % sm->cfg->n_sched], slot);
-        wake_lowered(sm, slot);
+        retry_lowered(sm, slot);
         warp_regs(sm, slot, cycle, 1);
         slot++;
     }
@@ -324,7 +249,7 @@ static void release_block(sim_sm *sm, sim_block *blk, uint64_t t)
         if (sm->src->warp_end)
             sm->src->warp_end(sm->src_self, &sm->warps[slot].cur);
         set_state(sm, slot, W_FREE);
-        set_wake(sm, slot, SIM_NEVER);
+        set_retry(sm, slot, SIM_NEVER);
     }
     sm->n_blocks--;
     sm->used_threads -= blk->threads;
@@ -341,17 +266,17 @@ static void release_block(sim_sm *sm, sim_block *blk, uint64_t t)
 static void try_finish(sim_sm *sm, sim_warp *w, uint64_t t)
 {
     if (w->pend_loads || w->pend_stores) {
-        set_wake(sm, (int)(w - sm->warps), SIM_NEVER);
+        set_retry(sm, (int)(w - sm->warps), SIM_NEVER);
         set_wait(sm, SLOT(sm, w), SIM_STALL_MEMORY);
         return;
     }
     if (w->busy_until > t) {
-        set_wake(sm, (int)(w - sm->warps), w->busy_until);
+        set_retry(sm, (int)(w - sm->warps), w->busy_until);
         set_wait(sm, SLOT(sm, w), SIM_STALL_COMPUTE);
         return;
     }
     set_state(sm, SLOT(sm, w), W_DONE);
-    set_wake(sm, (int)(w - sm->warps), SIM_NEVER);
+    set_retry(sm, (int)(w - sm->warps), SIM_NEVER);
     /* released by release_done(), never inside a scheduler's pick */
     if (++sm->blocks[w->block].done == sm->blocks[w->block].n_warps)
         sm->release_pending = 1;
@@ -379,8 +304,8 @@ static void barrier_check(sim_sm *sm, sim_block *blk, uint64_t t)
             /* the barrier held it this cycle (a later scheduler's reason
              * may look at it before it can issue at t+1) */
             set_wait(sm, SLOT(sm, w), SIM_STALL_BARRIER);
-            set_wake(sm, (int)(w - sm->warps), t + 1);
-            wake_lowered(sm, blk->slot[i]);
+            set_retry(sm, (int)(w - sm->warps), t + 1);
+            retry_lowered(sm, blk->slot[i]);
         }
     }
     blk->arrived = 0;
@@ -410,8 +335,8 @@ static inline int is_ldst(int op)
     return op >= SIM_OP_LD_GLOBAL && op <= SIM_OP_ATOMIC;
 }
 
-/* Free unit of a pool at t, or -1 with *wake = the earliest it frees. */
-static int free_unit(const uint64_t *pool, int n, uint64_t t, uint64_t *wake)
+/* Free unit of a pool at t, or -1 with *retry = the earliest it frees. */
+static int free_unit(const uint64_t *pool, int n, uint64_t t, uint64_t *retry)
 {
     uint64_t best = SIM_NEVER;
     for (int u = 0; u < n; u++) {
@@ -420,11 +345,11 @@ static int free_unit(const uint64_t *pool, int n, uint64_t t, uint64_t *wake)
         if (pool[u] < best)
             best = pool[u];
     }
-    *wake = best;
+    *retry = best;
     return -1;
 }
 
-/* Can warp w issue its fetched instruction at t? Sets wait/wake if not. */
+/* Can warp w issue its fetched instruction at t? Sets wait/retry if not. */
 static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
 {
     const sim_warp_inst *in = &w->inst;
@@ -436,7 +361,7 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
             continue;
         if (w->reg_pending[r]) {
             set_wait(sm, SLOT(sm, w), SIM_STALL_MEMORY);
-            set_wake(sm, (int)(w - sm->warps), SIM_NEVER);
+            set_retry(sm, (int)(w - sm->warps), SIM_NEVER);
             return 0;
         }
         if (w->reg_ready[r] > ready)
@@ -444,38 +369,38 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
     }
     if (ready > t) {
         set_wait(sm, SLOT(sm, w), SIM_STALL_COMPUTE);
-        set_wake(sm, (int)(w - sm->warps), ready);
+        set_retry(sm, (int)(w - sm->warps), ready);
         return 0;
     }
     int op = in->op;
-    uint64_t wake;
+    uint64_t retry;
     if (is_sp(op)) {
-        if (free_unit(sm->sp_free, sm->cfg->n_sp, t, &wake) < 0) {
+        if (free_unit(sm->sp_free, sm->cfg->n_sp, t, &retry) < 0) {
             set_wait(sm, SLOT(sm, w), SIM_STALL_COMPUTE);
-            set_wake(sm, (int)(w - sm->warps), wake);
+            set_retry(sm, (int)(w - sm->warps), retry);
             return 0;
         }
     } else if (op == SIM_OP_SFU) {
-        if (free_unit(sm->sfu_free, sm->cfg->n_sfu, t, &wake) < 0) {
+        if (free_unit(sm->sfu_free, sm->cfg->n_sfu, t, &retry) < 0) {
             set_wait(sm, SLOT(sm, w), SIM_STALL_COMPUTE);
-            set_wake(sm, (int)(w - sm->warps), wake);
+            set_retry(sm, (int)(w - sm->warps), retry);
             return 0;
         }
     } else if (is_ldst(op)) {
         if (sm->lq_n > 0) {   /* normally caught by can_issue already */
-            ldst_sleep(sm, (int)(w - sm->warps));
+            ldst_park(sm, (int)(w - sm->warps));
             return 0;
         }
         if (sm->ldst_free > t) {
             set_wait(sm, SLOT(sm, w), SIM_STALL_MEMORY);
-            set_wake(sm, (int)(w - sm->warps), sm->ldst_free);
+            set_retry(sm, (int)(w - sm->warps), sm->ldst_free);
             return 0;
         }
     }
     return 1;
 }
 
-/* Called only for warps whose wake has come. */
+/* Called only for warps whose retry cycle has come. */
 static inline __attribute__((always_inline)) int can_issue(void *vctx, int slot)
 {
     issue_ctx *ctx = vctx;
@@ -484,16 +409,16 @@ static inline __attribute__((always_inline)) int can_issue(void *vctx, int slot)
     switch (sm->wstate[slot]) {
     case W_RUN:
         if (sm->lq_n > 0 && is_ldst(sm->wop[slot])) {
-            ldst_sleep(sm, slot);   /* the LDST unit is taken */
+            ldst_park(sm, slot);   /* the LDST unit is taken */
             return 0;
         }
-        ldst_wake(sm, slot);
+        ldst_unpark(sm, slot);
         return warp_ready(sm, w, ctx->t);
     case W_EXITED:
         try_finish(sm, w, ctx->t);
         return 0;
     default:
-        set_wake(sm, slot, SIM_NEVER);
+        set_retry(sm, slot, SIM_NEVER);
         return 0;
     }
 }
@@ -622,7 +547,7 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
         sm->progress = t;
     uint32_t stall = reg_events(sm, slot, in, t);
     int op = in->op;
-    uint64_t wake_unused;
+    uint64_t retry_unused;
     sim_block *blk = &sm->blocks[w->block];
     switch (op) {
     case SIM_OP_INT:
@@ -632,7 +557,7 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
     case SIM_OP_SFU: {
         int row = alu_row(op), alu = op == SIM_OP_BRANCH ? SIM_ALU_ADD : in->alu;
         uint64_t *pool = op == SIM_OP_SFU ? sm->sfu_free : sm->sp_free;
-        int u = free_unit(pool, op == SIM_OP_SFU ? c->n_sfu : c->n_sp, t, &wake_unused);
+        int u = free_unit(pool, op == SIM_OP_SFU ? c->n_sfu : c->n_sp, t, &retry_unused);
         pool[u] = t + (uint64_t)c->init[row][alu];
         uint64_t done = t + (uint64_t)c->lat[row][alu];
         if (in->dst != SIM_NO_REG)
@@ -698,17 +623,17 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
     if (stall)
         wake_stall(sm, w, in, stall, t);
     fetch(sm, w);
-    set_wake(sm, (int)(w - sm->warps), WST(sm, w) == W_RUN ? t + 1 + stall : SIM_NEVER);
+    set_retry(sm, (int)(w - sm->warps), WST(sm, w) == W_RUN ? t + 1 + stall : SIM_NEVER);
     if (WST(sm, w) == W_BAR)
         barrier_check(sm, blk, t);
 }
 
 /* ---- the LDST unit's port ---- */
 
-/* The LDST queue is empty at t: its sleepers are due (sim_sched_due) and
- * stay asleep, untouched, until a scheduler asks them; mark their
+/* The LDST queue is empty at t: its parked are due (sim_sched_due) and
+ * stay parked, untouched, until a scheduler asks them; mark their
  * schedulers and the SM as having warps due. */
-static void ldst_sleepers_due(sim_sm *sm, uint64_t t)
+static void ldst_parked_due(sim_sm *sm, uint64_t t)
 {
     for (int s = 0; s < sm->cfg->n_sched; s++)
         for (int wi = 0; wi < sm->words; wi++)
@@ -738,7 +663,7 @@ static void ldst_step(sim_sm *sm, uint64_t t)
     sm->st.mem_requests++;
     sm->lq_head = (sm->lq_head + 1) % SIM_WARP_LANES;
     if (--sm->lq_n == 0 && sm->ldst_waiters)
-        ldst_sleepers_due(sm, t);
+        ldst_parked_due(sm, t);
 }
 
 void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
@@ -760,11 +685,11 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
             w->reg_ready[reg] = t;
     }
     if (WST(sm, w) == W_RUN) {
-        set_wake(sm, (int)(w - sm->warps), t);
+        set_retry(sm, (int)(w - sm->warps), t);
     } else if (WST(sm, w) == W_EXITED) {
         try_finish(sm, w, t);
     }
-    wake_lowered(sm, slot);
+    retry_lowered(sm, slot);
     sm->reasons_stale |= 1u << (slot % sm->cfg->n_sched);
     release_done(sm, t);
     if (sm->next > t)
@@ -820,12 +745,12 @@ static void refresh_reasons(sim_sm *sm)
     sm->reasons_stale = 0;
 }
 
-/* The earliest wake of each scheduler's warps into sched_next (slot w is
+/* The earliest retry cycle of each scheduler's warps into sched_next (slot w is
  * scheduler w % n); returns the earliest of all. Only the slots in wfinite
- * can lower a minimum: in a memory-bound kernel most warps sleep on a load. */
-static uint64_t wake_minima(sim_sm *sm)
+ * can lower a minimum: in a memory-bound kernel most warps wait on a load. */
+static uint64_t retry_minima(sim_sm *sm)
 {
-    const uint64_t *w = sm->wwake;
+    const uint64_t *w = sm->wretry;
     int ns = sm->cfg->n_sched;
     uint64_t *m = sm->sched_next;
     for (int s = 0; s < ns; s++)
@@ -842,7 +767,7 @@ static uint64_t wake_minima(sim_sm *sm)
     return all;
 }
 
-void sim_sm_cycle(sim_sm *sm, uint64_t t)
+static void sm_cycle(sim_sm *sm, uint64_t t)
 {
     account(sm, t);
     ldst_step(sm, t);
@@ -859,19 +784,19 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
     unsigned issued = 0;
     for (int s = 0; s < sm->cfg->n_sched; s++) {
         sim_sched *sc = &sm->sched[s];
-        int awake = sc->n && sm->sched_next[s] <= t;
+        int due_now = sc->n && sm->sched_next[s] <= t;
         /* the LDST queue changes only when an instruction issues, after a pick */
         const uint64_t *ldst = sm->lq_n == 0 && sm->ldst_waiters ? sm->wldst : NULL;
-        int slot = !awake ? -1
-                   : gto ? sim_sched_pick_gto(sc, sm->wwake, sm->wfinite, ldst, t, can_issue,
+        int slot = !due_now ? -1
+                   : gto ? sim_sched_pick_gto(sc, sm->wretry, sm->wfinite, ldst, t, can_issue,
                                               &ctx)
                    : !sc->max_active
-                       ? sim_sched_pick_lrr(sc, sm->wwake, sm->wfinite, ldst, t, can_issue,
+                       ? sim_sched_pick_lrr(sc, sm->wretry, sm->wfinite, ldst, t, can_issue,
                                             &ctx)
                    : sm->cfg->sched == SIM_SCHED_LOCALITY
-                       ? sim_sched_pick_locality(sm, sc, sm->wwake, sm->wfinite, ldst, t,
+                       ? sim_sched_pick_locality(sm, sc, sm->wretry, sm->wfinite, ldst, t,
                                                  can_issue, &ctx)
-                       : sim_sched_pick_two_level(sm, sc, sm->wwake, sm->wfinite, ldst, t,
+                       : sim_sched_pick_two_level(sm, sc, sm->wretry, sm->wfinite, ldst, t,
                                                   can_issue, &ctx);
         if (slot >= 0) {
             issue(sm, slot, t);
@@ -888,10 +813,10 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
         sm->st.active_cycles++;
     sm->last_eval = t + 1;
     release_done(sm, t);
-    uint64_t wn = wake_minima(sm);
+    uint64_t wn = retry_minima(sm);
     if (sm->lq_n == 0 && sm->ldst_waiters) {
         /* still due: their schedulers issued before asking them */
-        ldst_sleepers_due(sm, t);
+        ldst_parked_due(sm, t);
         wn = t;
     }
     if (wn <= t)
@@ -900,7 +825,15 @@ void sim_sm_cycle(sim_sm *sm, uint64_t t)
     sm->next = sm->lq_n ? t + 1 : wn;
     sm->reasons_stale = 0;   /* every reason below is of this cycle's state */
     if (wn > t + 1)
-        dry_reasons(sm, issued);   /* the reasons that hold until a warp wakes */
+        dry_reasons(sm, issued);   /* the reasons that hold until a warp is due */
+}
+
+/* The cycle, then (TRAPEZE_CHECKS builds) the warp-slot invariants. */
+void sim_sm_cycle(sim_sm *sm, uint64_t t)
+{
+    sm_cycle(sm, t);
+    if (TRAPEZE_CHECKS_ON)
+        sim_sm_check_slots(sm, t);
 }
 
 void sim_sm_finish_kernel(sim_sm *sm, uint64_t end)

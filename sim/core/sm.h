@@ -18,15 +18,15 @@
 
 enum { W_FREE, W_RUN, W_BAR, W_FENCE, W_EXITED, W_DONE };
 
-/* A warp slot. Its hot scheduling fields (state, wait reason, wake cycle)
- * live in the SM's compact arrays wstate/wwait/wwake, indexed by slot, so
+/* A warp slot. Its hot scheduling fields (state, wait reason, retry cycle)
+ * live in the SM's compact arrays wstate/wwait/wretry, indexed by slot, so
  * that scanning warps touches a few cache lines instead of one per warp. */
 typedef struct sim_warp {
     uint8_t has_inst;
     int16_t block;             /* block slot */
     uint32_t live;             /* lanes that exist and have not executed an EXIT */
     uint64_t age;              /* dispatch order (GTO's "oldest") */
-    uint64_t wake;             /* earliest cycle worth checking it again */
+    uint64_t retry;             /* earliest cycle worth checking it again */
     uint64_t busy_until;       /* last ALU result lands */
     uint32_t pend_loads, pend_stores;   /* outstanding requests (stores include atomics) */
     uint16_t reg_pending[SIM_MAX_REGS]; /* outstanding load requests writing the register */
@@ -52,7 +52,7 @@ typedef struct sim_block {
 /* Loose round-robin (LRR) and greedy-then-oldest (GTO), as GPGPU-Sim's
  * -gpgpu_scheduler lrr|gto. A scheduler only orders its warps; whether a
  * warp can issue is the SM's question: can_issue(ctx, slot) returns 1 and
- * the scheduler issues that warp (it may change that warp's wake, never
+ * the scheduler issues that warp (it may change that warp's retry cycle, never
  * another's). The pick loops are inline so that the SM's issue stage gets
  * them with its can_issue inlined. */
 typedef int (*sim_can_issue_fn)(void *ctx, int slot);
@@ -76,32 +76,32 @@ typedef struct sim_sched {
 void sim_sched_add(sim_sched *s, int slot);     /* appends: the youngest */
 void sim_sched_remove(sim_sched *s, int slot);
 
-/* Is warp `slot` due at t: its wake has come, or it sleeps on the LDST
+/* Is warp `slot` due at t: its retry cycle has come, or it is parked on the LDST
  * queue (a bit of `ldst`, NULL while the queue is busy) and the queue is
  * empty? */
-static inline int sim_sched_due(const uint64_t *wake, const uint64_t *ldst, int slot, uint64_t t)
+static inline int sim_sched_due(const uint64_t *retry, const uint64_t *ldst, int slot, uint64_t t)
 {
-    return wake[slot] <= t || (ldst && (ldst[slot >> 6] >> (slot & 63) & 1));
+    return retry[slot] <= t || (ldst && (ldst[slot >> 6] >> (slot & 63) & 1));
 }
 
 /* The list positions of the scheduler's due warps (sim_sched_due) other
- * than `skip`, as a bit set: only warps with a wake cycle (bits of
- * `finite`) or asleep on an empty LDST queue (bits of `ldst`) can be due,
+ * than `skip`, as a bit set: only warps with a retry cycle (bits of
+ * `finite`) or parked on an empty LDST queue (bits of `ldst`) can be due,
  * so the picks visit those instead of walking the whole list. */
 static inline __attribute__((always_inline)) void
-sim_sched_due_positions(const sim_sched *s, const uint64_t *wake, const uint64_t *finite,
+sim_sched_due_positions(const sim_sched *s, const uint64_t *retry, const uint64_t *finite,
                         const uint64_t *ldst, uint64_t t, int skip, uint64_t *due)
 {
     for (int wi = 0; wi < s->words; wi++)
         due[wi] = 0;   /* a slot's list position may lie in another word */
     for (int wi = 0; wi < s->words; wi++) {
-        uint64_t sleepers = ldst ? ldst[wi] & s->own[wi] : 0;
-        for (uint64_t b = finite[wi] & s->own[wi] & ~sleepers; b; b &= b - 1) {
+        uint64_t parked = ldst ? ldst[wi] & s->own[wi] : 0;
+        for (uint64_t b = finite[wi] & s->own[wi] & ~parked; b; b &= b - 1) {
             int slot = wi * 64 + __builtin_ctzll(b);
-            if (slot != skip && wake[slot] <= t)
+            if (slot != skip && retry[slot] <= t)
                 due[s->pos[slot] >> 6] |= 1ull << (s->pos[slot] & 63);
         }
-        for (uint64_t b = sleepers; b; b &= b - 1) {
+        for (uint64_t b = parked; b; b &= b - 1) {
             int slot = wi * 64 + __builtin_ctzll(b);
             if (slot != skip)
                 due[s->pos[slot] >> 6] |= 1ull << (s->pos[slot] & 63);
@@ -131,11 +131,11 @@ sim_sched_ask_from(const sim_sched *s, const uint64_t *due, int from, sim_can_is
 /* LRR: start after the warp that issued last, in slot-list order (wrapping
  * round), asking only the due warps; the slot issued or -1. */
 static inline __attribute__((always_inline)) int
-sim_sched_pick_lrr(sim_sched *s, const uint64_t *wake, const uint64_t *finite,
+sim_sched_pick_lrr(sim_sched *s, const uint64_t *retry, const uint64_t *finite,
                    const uint64_t *ldst, uint64_t t, sim_can_issue_fn can_issue, void *ctx)
 {
     uint64_t due[SM_MASK_WORDS];
-    sim_sched_due_positions(s, wake, finite, ldst, t, -1, due);
+    sim_sched_due_positions(s, retry, finite, ldst, t, -1, due);
     int pos = sim_sched_ask_from(s, due, s->rr, can_issue, ctx);
     if (pos < 0 && s->rr > 0) {   /* then the positions before rr */
         uint64_t before[SM_MASK_WORDS];
@@ -156,14 +156,14 @@ sim_sched_pick_lrr(sim_sched *s, const uint64_t *wake, const uint64_t *finite,
  * kept in dispatch order): the same warps asked in the same order as a walk
  * of the list would. */
 static inline __attribute__((always_inline)) int
-sim_sched_pick_gto(sim_sched *s, const uint64_t *wake, const uint64_t *finite,
+sim_sched_pick_gto(sim_sched *s, const uint64_t *retry, const uint64_t *finite,
                    const uint64_t *ldst, uint64_t t, sim_can_issue_fn can_issue, void *ctx)
 {
     int last = s->last;
-    if (last >= 0 && sim_sched_due(wake, ldst, last, t) && can_issue(ctx, last))
+    if (last >= 0 && sim_sched_due(retry, ldst, last, t) && can_issue(ctx, last))
         return last;
     uint64_t due[SM_MASK_WORDS];
-    sim_sched_due_positions(s, wake, finite, ldst, t, last, due);
+    sim_sched_due_positions(s, retry, finite, ldst, t, last, due);
     int pos = sim_sched_ask_from(s, due, 0, can_issue, ctx);
     if (pos < 0)
         return -1;
@@ -216,13 +216,13 @@ typedef struct sim_sm {
     sim_warp *warps;             /* max_warps slots */
     uint8_t *wstate;             /* per slot: W_* */
     uint8_t *wwait;              /* per slot: sim_stall, why it last could not issue */
-    uint64_t *wwake;             /* per slot: earliest cycle worth checking it again */
+    uint64_t *wretry;             /* per slot: earliest cycle worth checking it again */
     uint8_t *wop;                /* per slot: sim_op of the fetched instruction */
     uint8_t *wwhy;               /* per slot: the stall reason it gives its scheduler */
     uint64_t why[SIM_STALL_COUNT][SM_MASK_WORDS];   /* per reason: the slots giving it */
-    uint64_t wldst[SM_MASK_WORDS];   /* per slot bit: asleep until the LDST queue is empty
+    uint64_t wldst[SM_MASK_WORDS];   /* per slot bit: parked until the LDST queue is empty
                                       * (due whenever it is: sim_sched_due) */
-    uint64_t wfinite[SM_MASK_WORDS]; /* per slot bit: wwake is a cycle, not SIM_NEVER */
+    uint64_t wfinite[SM_MASK_WORDS]; /* per slot bit: wretry is a cycle, not SIM_NEVER */
     int release_pending;         /* a block's last warp finished */
     sim_block *blocks;           /* max_blocks slots */
     int n_blocks;                /* resident */
@@ -235,8 +235,8 @@ typedef struct sim_sm {
     int lq_head, lq_n;
     uint64_t ldst_free;          /* shared-memory passes keep it until then */
     int ldst_waiters;            /* bits set in wldst */
-    uint64_t warp_next;          /* earliest wake of any warp: no issue stage before it */
-    uint64_t sched_next[16];     /* per scheduler: no warp of it wakes before (a lower bound) */
+    uint64_t warp_next;          /* earliest retry cycle of any warp: no issue stage before it */
+    uint64_t sched_next[16];     /* per scheduler: no warp of it is retried before (a lower bound) */
     unsigned reasons_stale;      /* per scheduler bit: its reason needs re-evaluating */
     uint64_t next;               /* earliest cycle the SM needs a visit */
     uint64_t last_eval;          /* last cycle accounted */

@@ -14,10 +14,10 @@
 #include "common/error.h"
 #include "sim/core/gpu_sim.h"
 
-static const char *const stall_names[SIM_STALL_COUNT] = {"memory", "compute", "fence",
-                                                         "barrier", "idle"};
-static const char *const fail_names[SIM_FAIL_COUNT] = {"none", "line_alloc", "mshr_entry",
-                                                       "mshr_merge", "miss_queue"};
+const char *const sim_stall_names[SIM_STALL_COUNT] = {"memory", "compute", "fence", "barrier",
+                                                      "idle"};
+const char *const sim_fail_names[SIM_FAIL_COUNT] = {"none", "line_alloc", "mshr_entry",
+                                                    "mshr_merge", "miss_queue"};
 
 typedef struct col {
     char name[48];
@@ -93,30 +93,22 @@ static void sm_energy_columns(const sim_kernel_stats *s, const sim_sm_stats *t, 
     add_j(l, "dyn_shmem_j", (double)t->shmem_passes * s->event_j[TRAPEZE_PE_SHMEM_ACCESS]);
 }
 
-/* The counters one SM keeps; the kernel CSV has their sums over SMs. */
+/* The counters one SM keeps (SIM_SM_COUNTERS, in its order); the kernel
+ * CSV has their totals over SMs. */
 static void sm_columns(const sim_sm_stats *t, cols *l)
 {
     char nm[48];
-    add(l, "thread_instructions", t->thread_insts, 1);
-    add(l, "issue_slots", t->issue_slots, 1);
-    for (int i = 0; i < SIM_STALL_COUNT; i++) {
-        snprintf(nm, sizeof nm, "stall_%s", stall_names[i]);
-        add(l, nm, t->stall[i], 1);
+#define SIM_SM_COLUMN(f, name, how)                                             \
+    if ((name)[0])                                                              \
+        add(l, name, t->f, 1);
+#define SIM_SM_COLUMNS(f, n, prefix, names, first, how)                         \
+    for (int i = (first); i < (n); i++) {                                       \
+        snprintf(nm, sizeof nm, "%s%s", prefix, names[i]);                      \
+        add(l, nm, t->f[i], 1);                                                 \
     }
-    add(l, "global_loads", t->gld_insts, 1);
-    add(l, "global_stores", t->gst_insts, 1);
-    add(l, "shared_loads", t->shld_insts, 1);
-    add(l, "shared_stores", t->shst_insts, 1);
-    add(l, "atomics", t->atomic_insts, 1);
-    add(l, "mem_requests", t->mem_requests, 1);
-    add(l, "ldst_refused_cycles", t->ldst_refused, 1);
-    for (int i = 1; i < SIM_FAIL_COUNT; i++) {
-        snprintf(nm, sizeof nm, "refused_%s", fail_names[i]);
-        add(l, nm, t->refused[i], 1);
-    }
-    add(l, "shmem_passes", t->shmem_passes, 1);
-    add(l, "sm_active_cycles", t->active_cycles, 1);
-    add(l, "rf_wake_stall_cycles", t->wake_stall_cycles, 1);
+    SIM_SM_COUNTERS(SIM_SM_COLUMN, SIM_SM_COLUMNS)
+#undef SIM_SM_COLUMN
+#undef SIM_SM_COLUMNS
 }
 
 static void cache_columns(const char *level, const sim_cache_stats *c, int valid, cols *l)
@@ -302,7 +294,7 @@ void sim_stats_print(FILE *f, const sim_kernel_stats *s, int n, const sim_core_c
         if (slots) {
             fprintf(f, "  scheduler cycles: issue %.1f%%", 100.0 * (double)t->issue_slots / (double)slots);
             for (int i = 0; i < SIM_STALL_COUNT; i++)
-                fprintf(f, ", %s %.1f%%", stall_names[i], 100.0 * (double)t->stall[i] / (double)slots);
+                fprintf(f, ", %s %.1f%%", sim_stall_names[i], 100.0 * (double)t->stall[i] / (double)slots);
             fputc('\n', f);
         }
         if (x->mem_stats_valid) {

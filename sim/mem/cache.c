@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/assert.h"
 #include "sim/mem/cache.h"
 
 int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg)
@@ -188,24 +189,43 @@ int sim_cache_mshr_find(const sim_cache *c, uint64_t line)
     return sim_cache_mshr_lookup(c, line);
 }
 
+/* MSHR invariants (TRAPEZE_CHECKS builds): every entry is either free or
+ * in use (n_free + n_used = entries); an entry in use sits at its
+ * used_slot of the used list and holds 1..mshr_merge waiting requests once
+ * its first miss joined; a released entry holds none. A RESERVED line's
+ * mshr is an entry in use for that line. */
+static void check_entry(const sim_cache *c, int id)
+{
+    TRAPEZE_ASSERT(id >= 0 && id < c->cfg.mshr_entries);
+    TRAPEZE_ASSERT(c->n_free + c->n_used == c->cfg.mshr_entries);
+    TRAPEZE_ASSERT(c->mshr[id].n >= 0 && c->mshr[id].n <= c->cfg.mshr_merge);
+    TRAPEZE_ASSERT(c->mshr[id].used_slot < c->n_used &&
+                   c->used_ids[c->mshr[id].used_slot] == id);
+}
+
 int sim_cache_mshr_alloc(sim_cache *c, uint64_t line)
 {
+    TRAPEZE_ASSERT(c->n_free > 0); /* callers check sim_cache_mshr_full first */
     int id = c->free_ids[--c->n_free];
     c->mshr[id].line = line;
     c->mshr[id].n = 0;
     c->mshr[id].used_slot = c->n_used;
     c->used_ids[c->n_used++] = id;
+    check_entry(c, id);
     slot_insert(c, line, id);
     return id;
 }
 
 void sim_cache_mshr_add(sim_cache *c, int id, const sim_pkt *p)
 {
+    TRAPEZE_ASSERT(c->mshr[id].n < c->cfg.mshr_merge); /* sim_cache_mshr_can_merge */
     sim_cache_mshr_waiting(c, id)[c->mshr[id].n++] = *p;
+    check_entry(c, id);
 }
 
 void sim_cache_mshr_release(sim_cache *c, int id)
 {
+    check_entry(c, id);
     /* Keep the used list dense: move its last element into the hole. */
     slot_remove(c, c->mshr[id].line, id);
     int slot = c->mshr[id].used_slot, last = c->used_ids[--c->n_used];
@@ -213,6 +233,7 @@ void sim_cache_mshr_release(sim_cache *c, int id)
     c->mshr[last].used_slot = slot;
     c->mshr[id].n = 0;
     c->free_ids[c->n_free++] = id;
+    TRAPEZE_ASSERT(c->n_free + c->n_used == c->cfg.mshr_entries);
 }
 
 sim_fail_cause sim_cache_miss_entry(const sim_cache *c, uint64_t line, sim_probe probe, int way,
@@ -248,6 +269,8 @@ sim_line sim_cache_miss_alloc(sim_cache *c, const sim_pkt *w, uint64_t line, int
     *reserved = NULL;
     if (c->cfg.alloc == SIM_ALLOC_ON_MISS) {
         old = sim_cache_install(c, line, way, SIM_LINE_RESERVED);
+        /* a reservation never evicts a line whose fill is still pending */
+        TRAPEZE_ASSERT(old.state != SIM_LINE_RESERVED);
         *reserved = sim_cache_line(c, line, way);
         (*reserved)->mshr = id;
     }
@@ -259,7 +282,12 @@ int sim_cache_fill_way(sim_cache *c, uint64_t line)
     if (c->cfg.alloc != SIM_ALLOC_ON_MISS)
         return sim_cache_fill_victim(c, line);
     int way;
-    if (sim_cache_probe(c, line, &way) == SIM_PROBE_HIT_RESERVED)
-        sim_cache_line(c, line, way)->state = SIM_LINE_VALID;
+    if (sim_cache_probe(c, line, &way) == SIM_PROBE_HIT_RESERVED) {
+        sim_line *l = sim_cache_line(c, line, way);
+        /* the fill answers the entry that reserved the line */
+        TRAPEZE_ASSERT(l->mshr >= 0 && l->mshr < c->cfg.mshr_entries &&
+                       c->mshr[l->mshr].line == line);
+        l->state = SIM_LINE_VALID;
+    }
     return -1;
 }

@@ -1,13 +1,15 @@
 /*
  * memsys.c - the memory system as the SM sees it (sim/memsys.h): creation
- * from the config, the per-core-cycle driver of the clock domains, the
- * idle-skipping next-event time, completions, functional words, statistics
- * and the stand-alone probes used by tests and benchmarks. Owns the order
- * of the parts within a cycle; the parts' behaviour is in their files.
+ * from the config, the activity sets, the per-core-cycle driver of the
+ * clock domains, the idle-skipping next-event time, accepting requests and
+ * handing back completions, and the statistics' reset. Owns the order of
+ * the parts within a cycle; the parts' behaviour is in their files (the
+ * functional words in funcmem.c, the stand-alone probes in probe.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/assert.h"
 #include "common/error.h"
 #include "sim/mem/memsys_impl.h"
 
@@ -165,6 +167,8 @@ int sim_memsys_pop(sim_memsys *m, int sm, uint64_t cycle, sim_mem_request *done)
 {
     if (sm < 0 || sm >= m->n_sm || !sim_done_pop(&m->sm[sm].done, cycle, done))
         return 0;
+    /* request accounting: every completion answers one accepted request */
+    TRAPEZE_ASSERT(m->outstanding > 0);
     m->outstanding--;
     return 1;
 }

@@ -51,11 +51,11 @@ trapeze_status sim_stencil_run(sim_gpu *g, const sim_stencil_spec *spec,
                                                 &r->blocks_per_sm, &r->occupancy_limit, err);
     if (!rc && !(r->stats = calloc((size_t)r->stencil->n_kernels, sizeof *r->stats)))
         rc = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    for (int i = 0; !rc && i < r->stencil->n_kernels; i++) {
-        rc = sim_gpu_run(g, r->stencil->kernels[i], &r->stats[i], err);
-        if (rc)
-            break;
-        r->n_stats++;
+    sim_sequence seq = {.n = rc ? 0 : r->stencil->n_kernels,
+                        .kernels = rc ? NULL : r->stencil->kernels};
+    if (!rc)
+        rc = sim_gpu_run_sequence(g, &seq, r->stats, &r->n_stats, err);
+    for (int i = 0; !rc && i < r->n_stats; i++) {
         r->cycles += r->stats[i].launch_cycles + r->stats[i].cycles;
         r->warp_insts += r->stats[i].total.warp_insts;
     }
@@ -64,7 +64,7 @@ trapeze_status sim_stencil_run(sim_gpu *g, const sim_stencil_spec *spec,
         return rc;
     }
     r->iterations = spec->iterations > 0 ? spec->iterations : spec->workload->iterations;
-    r->cpl = (double)r->cycles / r->iterations;
+    r->cycles_per_loop = (double)r->cycles / r->iterations;
     *out = r;
     return TRAPEZE_OK;
 }

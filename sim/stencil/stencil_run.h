@@ -2,8 +2,8 @@
  * stencil_run.h - running a ghost-zone stencil (ghostzone_kernel.h) on the
  * simulated GPU: build its kernels, size the persistent kernel of fence mode
  * to what the GPU holds at once, run every launch and collect per-launch
- * statistics and cycles per loop (CPL = cycles / iterations, launch latency
- * between relaunched stages included).
+ * statistics and the run's cycles per loop (cycles / iterations, warm-up
+ * and the launch latency between relaunched stages included).
  */
 #ifndef TRAPEZE_SIM_STENCIL_STENCIL_RUN_H
 #define TRAPEZE_SIM_STENCIL_STENCIL_RUN_H
@@ -20,7 +20,8 @@ typedef struct sim_stencil_result {
     const char *occupancy_limit;  /* the resource that caps it ("threads", ...) */
     uint64_t cycles;            /* every launch plus the launch latency before each */
     uint64_t warp_insts;
-    double cpl;                 /* cycles / iterations */
+    double cycles_per_loop;     /* cycles / iterations (the whole run: not the samples
+                                   log's CPL, which excludes a warm-up stage) */
 } sim_stencil_result;
 
 /* Builds spec's stencil for the GPU c describes. In fence mode a zero

@@ -93,17 +93,27 @@ trapeze_status sim_trace_list_read(const char *path, sim_trace_list *out, trapez
     return st;
 }
 
-static trapeze_status run_one(sim_gpu *g, const char *path, sim_kernel_stats *st,
-                              trapeze_error *err)
+typedef struct {
+    const sim_trace_list *list;
+    sim_trace_kernel *open;     /* the one trace open at a time */
+} replay;
+
+static trapeze_status open_kernel(void *ctx, int i, const sim_kernel **k, trapeze_error *err)
 {
-    sim_trace_kernel *t;
-    trapeze_status s = sim_trace_kernel_open(path, &t, err);
-    if (s)
-        return s;
-    s = sim_gpu_run(g, sim_trace_kernel_sim(t), st, err);
-    if (!s && (s = sim_trace_kernel_status(t, err)))
-        sim_kernel_stats_free(st);
-    sim_trace_kernel_close(t);
+    replay *r = ctx;
+    trapeze_status s = sim_trace_kernel_open(r->list->kernels[i], &r->open, err);
+    *k = s ? NULL : sim_trace_kernel_sim(r->open);
+    return s;
+}
+
+/* An error met while streaming the trace fails its launch. */
+static trapeze_status close_kernel(void *ctx, int i, int ok, trapeze_error *err)
+{
+    (void)i;
+    replay *r = ctx;
+    trapeze_status s = ok ? sim_trace_kernel_status(r->open, err) : TRAPEZE_OK;
+    sim_trace_kernel_close(r->open);
+    r->open = NULL;
     return s;
 }
 
@@ -118,9 +128,10 @@ trapeze_status sim_trace_run(sim_gpu *g, const char *kernelslist, sim_kernel_sta
     if (l.n > max)
         s = trapeze_fail(err, TRAPEZE_ERANGE, "%s: %d kernels (at most %d)", kernelslist, l.n,
                          max);
-    for (int i = 0; !s && i < l.n; i++)
-        if (!(s = run_one(g, l.kernels[i], &st[i], err)))
-            (*n)++;
+    replay r = {&l, NULL};
+    sim_sequence seq = {.n = l.n, .open = open_kernel, .close = close_kernel, .ctx = &r};
+    if (!s)
+        s = sim_gpu_run_sequence(g, &seq, st, n, err);
     sim_trace_list_free(&l);
     return s;
 }

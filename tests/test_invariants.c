@@ -1,0 +1,99 @@
+/*
+ * Tests of the invariant checks (common/assert.h): the SM's warp-slot
+ * checker accepts the state of a real run after every cycle (a whole kernel
+ * runs with it on in the sanitizer build) and aborts on each kind of broken
+ * bookkeeping. In a build without TRAPEZE_CHECKS the checks are compiled
+ * out, which is tested too (a broken state passes unnoticed there).
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "common/assert.h"
+#include "sim/core/gpu_sim.h"
+#include "sim/core/warp_slots.h"
+
+static sim_core_config cfg;
+static sim_sm sm;
+static sim_mem_port port;
+
+/* Runs fn in a child; 1 when it ended by SIGABRT. */
+static int aborts(void (*fn)(void))
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        fclose(stderr); /* the expected message is noise here */
+        fn();
+        _exit(0);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+}
+
+static void consistent(void) { sim_sm_check_slots(&sm, 0); }
+static void waiters_off(void)
+{
+    sm.ldst_waiters++;
+    sim_sm_check_slots(&sm, 0);
+}
+static void finite_off(void)
+{
+    sm.wretry[3] = 17; /* without its wfinite bit */
+    sim_sm_check_slots(&sm, 0);
+}
+static void reason_off(void)
+{
+    sm.why[SIM_STALL_MEMORY][0] |= 1ull << 5; /* a second reason for slot 5 */
+    sim_sm_check_slots(&sm, 0);
+}
+static void bound_off(void)
+{
+    set_retry(&sm, 2, 40);
+    sm.sched_next[2 % cfg.n_sched] = 50; /* would skip the warp past cycle 40 */
+    sim_sm_check_slots(&sm, 0);
+}
+
+int main(void)
+{
+    trapeze_config *c;
+    trapeze_error err;
+    CHECK_OK(trapeze_config_load("data/gpus/gtx480.config", &c, &err));
+    CHECK_OK(sim_core_config_read(c, &cfg, &err));
+    CHECK_OK(sim_mem_port_ideal(cfg.gpu.n_sm, 100, &port, &err));
+    CHECK_OK(sim_sm_init(&sm, 0, &cfg, NULL, &port, &err));
+    CHECK(!aborts(consistent));
+    int on = TRAPEZE_CHECKS_ON;
+    CHECK(aborts(waiters_off) == on);
+    CHECK(aborts(finite_off) == on);
+    CHECK(aborts(reason_off) == on);
+    CHECK(aborts(bound_off) == on);
+    sim_sm_free(&sm);
+    port.ops->destroy(port.self);
+
+    /* a whole kernel with the checker after every SM cycle (when on) */
+    sim_gpu *g;
+    CHECK_OK(sim_gpu_create(c, NULL, &g, &err));
+    const sim_builtin *b = sim_builtin_find("jacobi");
+    long p[SIM_BUILTIN_MAX_PARAMS];
+    char *set[] = {"nx=96", "ny=64", "iters=2"};
+    CHECK_OK(sim_builtin_params(b, 3, set, p, &err));
+    sim_kernel *ks[4];
+    int nk = 0;
+    CHECK_OK(b->build(sim_gpu_config(g), p, ks, 4, &nk, &err));
+    sim_sequence seq = {.n = nk, .kernels = ks};
+    int ran;
+    CHECK_OK(sim_gpu_run_sequence(g, &seq, NULL, &ran, &err));
+    CHECK(ran == nk && nk == 2);
+    for (int i = 0; i < nk; i++)
+        sim_kernel_destroy(ks[i]);
+    sim_gpu_destroy(g);
+    trapeze_config_destroy(c);
+    printf("invariant checks %s\n", on ? "on" : "compiled out");
+    return check_report("test_invariants");
+}
