@@ -72,8 +72,10 @@ trapeze_status trapeze_sleep_sample_builtin(const trapeze_config *cfg, const tra
         s = b->build(sim_gpu_config(g), p, ks, MAX_LAUNCHES, &nk, err);
     for (int i = 0; !s && i < nk; i++) {
         sim_kernel_stats st;
+        memset(&st, 0, sizeof st);
         if (!(s = sim_gpu_run(g, ks[i], &st, err)))
             *cycles += (double)st.cycles;
+        sim_kernel_stats_free(&st);
     }
     if (!s) {
         for (int u = 0; u < NUNITS; u++)
