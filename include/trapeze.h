@@ -1136,10 +1136,10 @@ typedef struct trapeze_grp_choice {
  * round-robin). Among the candidates the fastest wins: by measured_cycles
  * when given (they were simulated; NULL: by the model, and only when
  * predicted faster than the default by more than `margin`). The tiles then
- * replace the winner only when the model predicts them faster than it
- * predicts the winner by more than `margin` (relative; e.g. the model's
- * error), so a model that cannot tell them apart keeps the winner. out is
- * allocated. */
+ * replace the winner only when predicted faster than the winner, taken at
+ * the lower of its prediction and its measurement, by more than `margin`
+ * (relative; e.g. the model's error), so a model that cannot tell them
+ * apart keeps the winner. out is allocated. */
 trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
                                     const trapeze_grouping *candidates,
                                     const char *const *candidate_names,

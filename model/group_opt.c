@@ -352,8 +352,13 @@ trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
                 winner = c;
         }
         /* the tiles replace it when the model predicts them faster than the
-         * model predicts it, by more than the margin */
-        if (tiles.cycles < e[winner].cycles * (1 - margin))
+         * winner by more than the margin, the winner taken at the lower of
+         * its prediction and its measurement (a model that overestimates the
+         * winner must not let a tile through) */
+        double bar = e[winner].cycles;
+        if (measured_cycles && measured_cycles[winner] < bar)
+            bar = measured_cycles[winner];
+        if (tiles.cycles < bar * (1 - margin))
             winner = -1;
         else
             choice->eval = e[winner];

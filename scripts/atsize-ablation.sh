@@ -16,7 +16,7 @@ for st in meng occupancy,waves,persistent_fence,fence_overlap,fence_staging \
           occupancy,persistent_fence,fence_overlap,fence_staging \
           occupancy,waves,fence_overlap,fence_staging \
           occupancy,waves,persistent_fence,fence_staging \
-          occupancy,waves,persistent_fence,fence_overlap; do
+          occupancy,waves,persistent_fence,fence_overlap at-size; do
     cp "$S" "$D/s.csv"; cp "$REF" "$D/ref.csv"; cp "$SZ" "$D/sz.csv"
     "$T" calibrate --gpu "$G" --samples "$D/s.csv" --out "$D/c.ini" --structure "$st" >"$D/cal" 2>&1 || { echo "| $st | fit failed |"; continue; }
     fitted=$(sed -n 's/.* \([0-9]*\) parameters fitted.*/\1/p' "$D/cal")

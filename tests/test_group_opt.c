@@ -193,6 +193,26 @@ static void test_candidate_wins(void)
     CHECK_OK(trapeze_grp_optimize(m, cand, names, measured, 2, 0.5, &kept, &ch2, NULL));
     CHECK(strcmp(ch2.source, "rr") == 0);
     trapeze_grouping_free(&kept);
+    /* a tile predicted faster than the winner's prediction but not than its
+     * measurement is not taken: on the 8 x 8 row-sharing graph, rr measured
+     * at 1 cycle keeps rr; measured at its prediction lets the tile in */
+    graph r;
+    matmul_like(&r, 8, 8, 30, 2);
+    trapeze_grp_model *mr = model_for(&r, 4, 4);
+    trapeze_grouping rr_g;
+    CHECK_OK(trapeze_grp_grouping_rr(mr, &rr_g, NULL));
+    trapeze_grp_eval e_r;
+    CHECK_OK(trapeze_grp_evaluate(mr, &rr_g, &e_r, NULL));
+    const double fast[1] = {1}, as_predicted[1] = {e_r.cycles};
+    CHECK_OK(trapeze_grp_optimize(mr, &rr_g, names, fast, 1, 0.01, &kept, &ch2, NULL));
+    CHECK(strcmp(ch2.source, "rr") == 0);
+    trapeze_grouping_free(&kept);
+    CHECK_OK(trapeze_grp_optimize(mr, &rr_g, names, as_predicted, 1, 0.01, &kept, &ch2, NULL));
+    CHECK(strcmp(ch2.source, "tiles") == 0);
+    trapeze_grouping_free(&kept);
+    trapeze_grouping_free(&rr_g);
+    trapeze_grp_destroy(mr);
+    graph_free(&r);
     for (long t = 0; t < 16; t++)
         CHECK(best.group[t] == cand[1].group[t] && best.order[t] == cand[1].order[t]);
     /* 8 shared pairs, each caught in L1 (eta1 0.8): 160 - 0.8 * 80 */

@@ -322,6 +322,13 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
     const sim_mem_port_ops *mo = g->mem.ops;
     void *ms = g->mem.self;
     mo->flush_l1(ms);
+    if (mo->carve_l1) {
+        /* GPGPU-Sim's carve-out counts the blocks resident at once: the
+         * occupancy, or fewer when the grid is smaller than a full wave */
+        long waves = ((long)st->blocks + g->n_sm - 1) / g->n_sm;
+        long resident = per_sm < waves ? per_sm : waves;
+        mo->carve_l1(ms, (long)k->shmem_bytes * resident);
+    }
     mo->reset_stats(ms);
     sim_events_reset(g->ev, start);
     for (int s = 0; s < g->n_sm; s++)
