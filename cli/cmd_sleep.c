@@ -15,8 +15,12 @@
 #include "common/text.h"
 #include "trapeze.h"
 
+#define MAX_PARAMS 16
+
 typedef struct {
     const char *gpu, *power, *idle_csv, *csv, *kernel;
+    char *params[MAX_PARAMS];   /* name=value settings of a built-in KERNEL */
+    int nparams;
     int want[TRAPEZE_PS_SLEEPABLE];
     double max_penalty, cycles, lead;   /* lead < 0: the preset's */
     int fit;
@@ -25,7 +29,8 @@ typedef struct {
 static void usage(FILE *out)
 {
     fprintf(out,
-"usage: trapeze sleep --gpu NAME|FILE --idle-csv FILE [KERNEL] [options]\n"
+"usage: trapeze sleep --gpu NAME|FILE KERNEL [name=value ...] [options]\n"
+"       trapeze sleep --gpu NAME|FILE --idle-csv FILE [KERNEL] [options]\n"
 "\n"
 "Chooses the sleep thresholds of the L1D, L2 and register file that save the\n"
 "most leakage with the exposed wake-up penalty within a budget, from the\n"
@@ -43,7 +48,9 @@ static void usage(FILE *out)
 "  --idle-csv FILE      idle-period histograms (trapeze sim --idle-csv): columns\n"
 "                       gpu,kernel,structure,granularity,length_min_cycles,\n"
 "                       length_max_cycles,next_access,count\n"
-"  KERNEL               only the histograms of this kernel (default: every one)\n"
+"  KERNEL [name=value]  without --idle-csv: simulate this built-in kernel (trapeze\n"
+"                       sim --list) always on and use its idle periods and cycles;\n"
+"                       with --idle-csv: only this kernel's histograms\n"
 "  --structures LIST    comma-separated subset of l1d,l2,rf (default: all)\n"
 "  --max-penalty F      budget of exposed wake-up cycles, a fraction of the SM\n"
 "                       cycles (default 0.01: 1%%)\n"
@@ -126,18 +133,22 @@ static int parse_args(int argc, char **argv, sleep_args *a)
             a->fit = 1;
         } else if (arg[0] == '-' && arg[1]) {
             return cli_usage_error("sleep", "unknown option '%s'", arg);
-        } else if (a->kernel) {
-            return cli_usage_error("sleep", "one KERNEL at most ('%s' and '%s')", a->kernel, arg);
-        } else {
+        } else if (!a->kernel) {
             a->kernel = arg;
+        } else if (a->nparams < MAX_PARAMS && strchr(arg, '=')) {
+            a->params[a->nparams++] = argv[i];
+        } else {
+            return cli_usage_error("sleep", "'%s': one KERNEL and its name=value settings", arg);
         }
         i += takes_value;
     }
     if (!a->gpu)
         return cli_usage_error("sleep", "--gpu is required");
-    if (!a->idle_csv)
-        return cli_usage_error("sleep", "--idle-csv FILE is required (write one with "
-                               "'trapeze sim KERNEL --gpu %s --idle-csv FILE')", a->gpu);
+    if (!a->idle_csv && !a->kernel)
+        return cli_usage_error("sleep", "a built-in KERNEL to simulate, or --idle-csv FILE");
+    if (a->idle_csv && a->nparams)
+        return cli_usage_error("sleep", "'%s': settings only for a KERNEL simulated here, not "
+                               "with --idle-csv", a->params[0]);
     return -1;
 }
 
@@ -285,19 +296,16 @@ static int run_one(const sleep_args *a, const trapeze_gpu *gpu, const trapeze_po
     return rc;
 }
 
-static int load_gpu_and_power(const sleep_args *a, trapeze_gpu *gpu, trapeze_power *pw,
-                              trapeze_error *err)
+/* The GPU (cfg stays loaded for a simulation) and its power description. */
+static int load_gpu_and_power(const sleep_args *a, trapeze_config **cfg, trapeze_gpu *gpu,
+                              trapeze_power *pw, trapeze_error *err)
 {
     char path[4096];
-    trapeze_config *cfg;
     if (cli_resolve_preset("sleep", "--gpu", "gpus", ".config", a->gpu, path, sizeof path))
         return 2;
-    trapeze_status s = trapeze_config_load(path, &cfg, err);
-    if (!s) {
-        s = trapeze_gpu_from_config(cfg, gpu, err);
-        trapeze_config_destroy(cfg);
-    }
-    if (s)
+    if (trapeze_config_load(path, cfg, err))
+        return 1;
+    if (trapeze_gpu_from_config(*cfg, gpu, err))
         return 1;
     if (cli_resolve_preset("sleep", "--power", "power", ".ini", a->power ? a->power : gpu->name,
                            path, sizeof path))
@@ -314,16 +322,25 @@ int cli_sleep(int argc, char **argv)
     trapeze_error err = {0};
     trapeze_gpu gpu;
     trapeze_power pw;
-    if ((rc = load_gpu_and_power(&a, &gpu, &pw, &err))) {
+    trapeze_config *cfg = NULL;
+    rc = load_gpu_and_power(&a, &cfg, &gpu, &pw, &err);
+    trapeze_idle_hist *h = NULL;
+    int n = 0;
+    double cycles = 0;
+    if (!rc && (a.idle_csv ? trapeze_idle_csv_load(a.idle_csv, &h, &n, &err)
+                           : trapeze_sleep_sample_builtin(cfg, &pw, a.kernel, a.nparams,
+                                                          a.params, &h, &n, &cycles, &err)))
+        rc = 1;
+    trapeze_config_destroy(cfg);
+    if (rc) {
         if (rc == 1)
             fprintf(stderr, "trapeze sleep: %s\n", err.message);
         return rc;
     }
-    trapeze_idle_hist *h;
-    int n;
-    if (trapeze_idle_csv_load(a.idle_csv, &h, &n, &err)) {
-        fprintf(stderr, "trapeze sleep: %s\n", err.message);
-        return 1;
+    if (!a.idle_csv) {
+        a.kernel = NULL;   /* the simulated run is all there is */
+        if (a.cycles <= 0)
+            a.cycles = cycles;
     }
     trapeze_csv_out *csv = NULL;
     if (a.csv && trapeze_csv_create(a.csv, csv_columns, (int)(sizeof csv_columns /
@@ -342,9 +359,9 @@ int cli_sleep(int argc, char **argv)
         rc = run_one(&a, &gpu, &pw, &h[i], csv, &err);
     }
     if (!rc && !used) {
-        snprintf(err.message, sizeof err.message, "%s: no histogram of %s%s%s", a.idle_csv,
-                 a.kernel ? "kernel " : "the structures asked for",
-                 a.kernel ? a.kernel : "", "");
+        snprintf(err.message, sizeof err.message, "%s: no histogram of %s%s",
+                 a.idle_csv ? a.idle_csv : "simulation",
+                 a.kernel ? "kernel " : "the structures asked for", a.kernel ? a.kernel : "");
         rc = 1;
     }
     if (!rc && csv)

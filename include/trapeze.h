@@ -1187,6 +1187,17 @@ trapeze_status trapeze_sleep_evaluate(const trapeze_sleep_model *m, const double
 /* The oracle: every period in its best allowed mode (or ON), wakes hidden. */
 void trapeze_sleep_oracle(const trapeze_sleep_model *m, trapeze_sleep_eval *out);
 
+/* The idle periods of one simulation (sampler/sleep_sample.c): built-in
+ * kernel `kernel` with "name=value" settings, on a fresh simulator of cfg
+ * with power description pw, every structure always on; one histogram per
+ * structure and granularity (l1d line, bank; l2 line, slice; rf warp_reg,
+ * bank), the run's kernels summed, with cycles (the kernels' cycles) and
+ * requesters (SMs) set. *out is malloc'd (free()). */
+trapeze_status trapeze_sleep_sample_builtin(const trapeze_config *cfg, const trapeze_power *pw,
+                                            const char *kernel, int argc, char **argv,
+                                            trapeze_idle_hist **out, int *n, double *cycles,
+                                            trapeze_error *err);
+
 /* The seed's fixed thresholds: each mode entered at its wake-up delay
  * (Snooze 2 cycles; Slumber 4/13/16). */
 void trapeze_sleep_seed_thresholds(const trapeze_sleep_structure *s, double *theta);

@@ -63,10 +63,28 @@ grep -q "dead as observed (3 periods)" "$D/stdout" || fail "fit line: $(cat "$D/
 
 "$T" sleep --help | grep -q "max-penalty" || fail "--help"
 
+# A kernel simulated by trapeze sleep itself gives the same choices, to the
+# bit, as its idle CSV from trapeze sim with the run's cycles.
+"$T" sleep --gpu gtx480 vecadd n=65536 --csv "$D/direct.csv" >/dev/null 2>"$D/err" \
+    || fail "simulated kernel: $(cat "$D/err")"
+cyc=$("$T" sim --gpu data/gpus/gtx480.config vecadd n=65536 --power gtx480 --idle-csv "$D/vi.csv" 2>/dev/null |
+      sed -n 's/^vecadd: \([0-9]*\) cycles.*/\1/p')
+"$T" sleep --gpu gtx480 --idle-csv "$D/vi.csv" --cycles "$cyc" --csv "$D/via.csv" >/dev/null \
+    || fail "via the idle CSV"
+cut -d, -f3- "$D/direct.csv" >"$D/d2"
+cut -d, -f3- "$D/via.csv" >"$D/v2"
+[ "$(wc -l <"$D/d2")" -eq 43 ] || fail "rows of a simulated kernel: $(wc -l <"$D/d2")"
+cmp -s "$D/d2" "$D/v2" || fail "simulated here and via trapeze sim differ"
+
 # --- bad input: one message, no CSV
 O="$D/bad.csv"
 expect_failure "no gpu" "--gpu is required" "$O" "$T" sleep --idle-csv "$D/idle.csv" --csv "$O"
-expect_failure "no idle csv" "--idle-csv FILE is required" "$O" "$T" sleep --gpu gtx480 --csv "$O"
+expect_failure "no input" "a built-in KERNEL to simulate, or --idle-csv FILE" "$O" "$T" sleep \
+    --gpu gtx480 --csv "$O"
+expect_failure "no kernel" "no built-in kernel 'nosuch'" "$O" "$T" sleep --gpu gtx480 nosuch \
+    --csv "$O"
+expect_failure "settings with csv" "settings only for a KERNEL simulated here" "$O" "$T" sleep \
+    --gpu gtx480 --idle-csv "$D/idle.csv" k1 n=5 --csv "$O"
 expect_failure "structure" "'l3' is not l1d, l2 or rf" "$O" "$T" sleep --gpu gtx480 \
     --idle-csv "$D/idle.csv" --structures l1d,l3 --csv "$O"
 expect_failure "budget" "--max-penalty: expected a fraction" "$O" "$T" sleep --gpu gtx480 \
