@@ -38,7 +38,7 @@ int main(void)
     if (trapeze_grp_evaluate(m, &rr, &e, &err))
         goto out;
     double t3 = now();
-    if (trapeze_grp_optimize(m, &rr, names, 1, 0.01, &best, &ch, &err))
+    if (trapeze_grp_optimize(m, &rr, names, NULL, 1, 0.01, &best, &ch, &err))
         goto out;
     double t4 = now();
     printf("jacobi 2048x2048, %ld TBs, %ld edges, %d SMs x %d TBs\n", g->n_tbs, g->n_edges,

@@ -9,8 +9,10 @@
  *     seeds' kernels and a stencil under each policy, normalized to
  *     round-robin, beside the seeds' numbers (PAVER, Tripathy 2021 Figs.
  *     3.11/3.13; Chen 2016 §5.1-5.2). GTX 480; `bench_locality v100` adds
- *     the V100.
+ *     the V100, `bench_locality v100-only` the V100 alone, `bench_locality
+ *     speed` 1 and 2 only.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,7 @@ typedef struct {
     int argc;
     char *argv[4];
     const char *what;
+    int high;   /* high inter-TB locality (PAVER's class): the geomean rows */
 } bench_kernel;
 
 /* PolyBench/GPU shapes at the built-ins' default sizes; the stencil at
@@ -42,14 +45,14 @@ typedef struct {
  * syr2k, the stencil; the matrix-vector kernels are 1-D grids whose TBs
  * share only the vectors. */
 static const bench_kernel kernels[] = {
-    {"matmul", 0, {NULL}, "PAVER MM, n=200"},
-    {"syrk", 0, {NULL}, "n=128"},
-    {"syr2k", 0, {NULL}, "n=128"},
-    {"atax", 2, {"n=1024", "block=64"}, "16 TBs"},
-    {"bicg", 2, {"n=1024", "block=64"}, "16 TBs"},
-    {"gesummv", 2, {"n=1024", "block=64"}, "16 TBs"},
-    {"mvt", 2, {"n=1024", "block=64"}, "16 TBs"},
-    {"jacobi", 2, {"nx=1024", "ny=1024"}, "stencil 1024^2"},
+    {"matmul", 0, {NULL}, "PAVER MM, n=200", 1},
+    {"syrk", 0, {NULL}, "n=128", 1},
+    {"syr2k", 0, {NULL}, "n=128", 1},
+    {"atax", 2, {"n=1024", "block=64"}, "16 TBs", 0},
+    {"bicg", 2, {"n=1024", "block=64"}, "16 TBs", 0},
+    {"gesummv", 2, {"n=1024", "block=64"}, "16 TBs", 0},
+    {"mvt", 2, {"n=1024", "block=64"}, "16 TBs", 0},
+    {"jacobi", 2, {"nx=1024", "ny=1024"}, "stencil 1024^2", 1},
 };
 
 typedef struct {
@@ -162,26 +165,68 @@ static int graph_speed(void)
     return 0;
 }
 
-/* Wall time of the Jacobi 2048^2 launch per variant, best of 2, / rr's. */
+/* The setup a locality policy does before the launch: the graph, then its
+ * groups (CPU seconds). */
+static double setup_time(const sim_kernel *k, const char *dispatch, int n_sm, int per_sm)
+{
+    trapeze_error err;
+    double t0 = cpu_now();
+    if (!strcmp(dispatch, "rr") || !strcmp(dispatch, "bcs"))
+        return 0;
+    trapeze_locality_graph g;
+    sim_locality_adj a;
+    sim_tb_groups gr = {0};
+    if (sim_locality_build(k, SIM_LINE_BYTES, &g, &err) || sim_locality_adj_build(&g, &a, &err))
+        return -1;
+    trapeze_status s = !strcmp(dispatch, "mst")    ? sim_locality_mst_ts(&a, n_sm, per_sm, &gr, &err)
+                       : !strcmp(dispatch, "kway") ? sim_locality_kway_ts(&a, n_sm, &gr, &err)
+                       : !strcmp(dispatch, "rbts") ? sim_locality_rb_ts(&a, per_sm, &gr, &err)
+                                                   : TRAPEZE_OK;
+    double t = cpu_now() - t0;
+    sim_tb_groups_free(&gr);
+    sim_locality_adj_free(&a);
+    trapeze_locality_graph_free(&g);
+    return s ? -1 : t;
+}
+
+/* CPU time of the Jacobi 2048^2 launch per variant (best of 2), the part
+ * spent in the policy's setup, and the simulated cycles. */
 static int sim_speed(void)
 {
+    trapeze_config *cfg = NULL;
+    trapeze_error err;
+    sim_gpu *g;
+    sim_kernel *k;
+    if (trapeze_config_load("data/gpus/gtx480.config", &cfg, &err) ||
+        bench_builtin(cfg, "jacobi", 0, NULL, &g, &k, &err)) {
+        fprintf(stderr, "bench_locality: %s\n", err.message);
+        return 1;
+    }
+    int per_sm = sim_occupancy(sim_gpu_config(g), k, NULL);
+    int n_sm = sim_gpu_config(g)->gpu.n_sm;
     double base = 0;
-    printf("jacobi 2048x2048 CPU time per policy, best of 2, relative to rr + GTO:\n ");
+    printf("jacobi 2048x2048 (gtx480) CPU time per policy, best of 2: total, of which policy "
+           "setup (graph, groups), and simulated cycles; the simulation part / rr's:\n");
     for (int v = 0; v < N_VARIANTS; v++) {
         double best = 1e9;
+        uint64_t c = 0, l2;
         for (int rep = 0; rep < 2; rep++) {
-            uint64_t c, l2;
             double s;
             if (run("data/gpus/gtx480.config", &variants[v], "jacobi", 0, NULL, &c, &l2, &s))
                 return 1;
             best = s < best ? s : best;
         }
+        double setup = setup_time(k, variants[v].dispatch, n_sm, per_sm);
+        double simpart = best - (setup > 0 ? setup : 0);
         if (v == 0)
-            base = best;
-        printf(" %s %.3f s (%.2f)", variants[v].name, best, best / base);
+            base = simpart;
+        printf("  %-7s %.3f s, setup %.3f s, %llu cycles, simulation %.3f s (%.2f)\n",
+               variants[v].name, best, setup, (unsigned long long)c, simpart, simpart / base);
         fflush(stdout);
     }
-    printf("\n");
+    sim_kernel_destroy(k);
+    sim_gpu_destroy(g);
+    trapeze_config_destroy(cfg);
     return 0;
 }
 
@@ -192,6 +237,8 @@ static int trends(const char *gpu)
     for (int v = 1; v < N_VARIANTS; v++)
         printf(" %13s", variants[v].name);
     printf("\n");
+    double lc[2][N_VARIANTS] = {{0}}, ll[2][N_VARIANTS] = {{0}};
+    int nh[2] = {0, 0};
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
         const bench_kernel *k = &kernels[i];
         uint64_t c[N_VARIANTS], l2[N_VARIANTS];
@@ -206,7 +253,18 @@ static int trends(const char *gpu)
                    (double)l2[v] / (double)(l2[0] ? l2[0] : 1));
         printf("   (rr %llu cycles, %llu L2)\n", (unsigned long long)c[0],
                (unsigned long long)l2[0]);
+        for (int v = 1; v < N_VARIANTS; v++) {
+            lc[k->high][v] += log((double)c[v] / (double)c[0]);
+            ll[k->high][v] += log((double)l2[v] / (double)(l2[0] ? l2[0] : 1));
+        }
+        nh[k->high]++;
         fflush(stdout);
+    }
+    for (int h = 1; h >= 0; h--) {
+        printf("%-24s", h ? "geomean high locality" : "geomean low locality");
+        for (int v = 1; v < N_VARIANTS; v++)
+            printf("   %5.3f %5.3f", exp(lc[h][v] / nh[h]), exp(ll[h][v] / nh[h]));
+        printf("\n");
     }
     printf("seeds (Fermi, high inter-TB locality, vs LRR): RB-TS 0.775 cycles (1.29x) and 0.567 "
            "L2; k-way 0.808 (1.238x), 0.614; MST 0.973 (1.028x), 0.784; SYRK up to 0.455 "
@@ -217,7 +275,10 @@ static int trends(const char *gpu)
 
 int main(int argc, char **argv)
 {
-    if (graph_speed() || sim_speed() || trends("data/gpus/gtx480.config"))
+    if (argc > 1 && !strcmp(argv[1], "v100-only"))
+        return trends("data/gpus/v100.config") != 0;
+    int speed_only = argc > 1 && !strcmp(argv[1], "speed");
+    if (graph_speed() || sim_speed() || (!speed_only && trends("data/gpus/gtx480.config")))
         return 1;
     if (argc > 1 && !strcmp(argv[1], "v100") && trends("data/gpus/v100.config"))
         return 1;

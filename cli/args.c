@@ -65,3 +65,46 @@ int cli_check_options(const char *cmd, int argc, char **argv, int first, const c
     }
     return 0;
 }
+
+static const cli_field *field_of(const cli_field *fields, const char *name)
+{
+    for (const cli_field *f = fields; f->name; f++)
+        if (strcmp(f->name, name) == 0)
+            return f;
+    return NULL;
+}
+
+int cli_parse_options(const char *cmd, int argc, char **argv, int first, const cli_field *fields,
+                      const char **operands, int max_operands, int *n_operands,
+                      void (*usage)(FILE *out))
+{
+    *n_operands = 0;
+    for (int i = first; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        }
+    cli_opt opts[64];
+    int n = 0;
+    for (const cli_field *f = fields; f->name && n < 63; f++)
+        opts[n++] = (cli_opt){f->name, f->text != NULL, 0};
+    opts[n] = (cli_opt){NULL, 0, 0};
+    int rc = cli_check_options(cmd, argc, argv, first, opts);
+    if (rc)
+        return rc;
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        int optlike = a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9');
+        const cli_field *f = optlike ? field_of(fields, a) : NULL;
+        if (f && f->text) {
+            *f->text = argv[++i];
+        } else if (f) {
+            *f->flag = 1;
+        } else if (*n_operands < max_operands) {
+            operands[(*n_operands)++] = a;
+        } else {
+            return cli_usage_error(cmd, "unexpected argument '%s'", a);
+        }
+    }
+    return -1;
+}

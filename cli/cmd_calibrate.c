@@ -149,6 +149,9 @@ static void print_result(const trapeze_gz_params *p, const trapeze_calib_report 
                "(max %.2f%%, bias %+.2f%%)\n",
                rep->n_holdout, rep->holdout_mape_pct, rep->holdout_max_ape_pct,
                rep->holdout_bias_pct);
+    else if (rep->n_points > 0)
+        printf("extrapolation: not measured (holding out the largest samples would leave "
+               "fewer than two per fitted constant; raise --budget)\n");
 }
 
 int cli_calibrate(int argc, char **argv)

@@ -112,11 +112,10 @@ static void print_table(const row *rows, const trapeze_grp_choice *ch, int simul
         printf("optimized: tiles of %d x %d TBs, %s tile order (relaxation: %.2f x %.2f)\n",
                ch->gx, ch->gy, ch->tile_order ? "column-major" : "row-major",
                ch->gx_continuous, ch->gy_continuous);
-    else if (!strcmp(ch->source, "rr"))
-        printf("optimized: round-robin kept (nothing predicted faster by more than the margin);\n"
-               "           run the GPU's own dispatch (a grouping file only places rr statically)\n");
     else
-        printf("optimized: the %s grouping (no tile shape predicted better)\n", ch->source);
+        printf("optimized: the %s policy (no tile shape predicted faster by more than the\n"
+               "           margin); run that policy (a grouping file only places it statically)\n",
+               ch->source);
     printf("model evaluations: %d groupings, %d NLopt steps\n", ch->model_evaluations,
            ch->nlopt_evaluations);
 }
@@ -149,55 +148,41 @@ int cli_group(int argc, char **argv)
     long launch = 0;
     double margin = 0.01;
     int no_sim = 0, n_params = 0, rc = 2;
+    const char *launch_text = NULL, *margin_text = NULL;
+    const char **operands = calloc((size_t)argc + 1, sizeof *operands);
     char **params = calloc((size_t)argc + 1, sizeof *params);
-    if (!params)
+    if (!params || !operands) {
+        free(params);
+        free(operands);
         return 2;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            free(params);
-            return 0;
-        } else if (!strcmp(a, "--gpu") || !strcmp(a, "--launch") || !strcmp(a, "--calibration") ||
-                   !strcmp(a, "--out") || !strcmp(a, "--csv") || !strcmp(a, "--margin") ||
-                   !strcmp(a, "--save-calibration")) {
-            if (i + 1 >= argc) {
-                rc = cli_usage_error("group", "%s needs a value", a);
-                goto out;
-            }
-            const char *v = argv[++i];
-            if (!strcmp(a, "--gpu"))
-                gpu = v;
-            else if (!strcmp(a, "--calibration"))
-                calib = v;
-            else if (!strcmp(a, "--out"))
-                out_path = v;
-            else if (!strcmp(a, "--csv"))
-                csv = v;
-            else if (!strcmp(a, "--save-calibration"))
-                save_calib = v;
-            else if (!strcmp(a, "--margin")) {
-                if (!trapeze_parse_double(v, &margin) || margin < 0 || margin >= 100) {
-                    rc = cli_usage_error("group", "--margin %s: expected a percentage in [0, 100)", v);
-                    goto out;
-                }
-                margin /= 100;
-            }
-            else if (!trapeze_parse_long(v, &launch) || launch < 0 || launch > 1000000) {
-                rc = cli_usage_error("group", "--launch %s: expected a launch index >= 0", v);
-                goto out;
-            }
-        } else if (!strcmp(a, "--no-sim")) {
-            no_sim = 1;
-        } else if (a[0] == '-' && a[1] == '-') {
-            rc = cli_usage_error("group", "unknown option %s", a);
-            goto out;
-        } else if (!kernel) {
-            kernel = a;
-        } else {
-            params[n_params++] = argv[i];
-        }
     }
+    const cli_field fields[] = {
+        {"--gpu", &gpu, NULL}, {"--launch", &launch_text, NULL}, {"--calibration", &calib, NULL},
+        {"--out", &out_path, NULL}, {"--csv", &csv, NULL}, {"--margin", &margin_text, NULL},
+        {"--save-calibration", &save_calib, NULL}, {"--no-sim", NULL, &no_sim},
+        {NULL, NULL, NULL}};
+    int n_ops = 0;
+    rc = cli_parse_options("group", argc, argv, 1, fields, operands, argc, &n_ops, usage);
+    if (rc >= 0)
+        goto out;
+    rc = 2;
+    if (margin_text) {
+        if (!trapeze_parse_double(margin_text, &margin) || margin < 0 || margin >= 100) {
+            rc = cli_usage_error("group", "--margin %s: expected a percentage in [0, 100)",
+                                 margin_text);
+            goto out;
+        }
+        margin /= 100;
+    }
+    if (launch_text &&
+        (!trapeze_parse_long(launch_text, &launch) || launch < 0 || launch > 1000000)) {
+        rc = cli_usage_error("group", "--launch %s: expected a launch index >= 0", launch_text);
+        goto out;
+    }
+    if (n_ops > 0)
+        kernel = operands[0];
+    for (int i = 1; i < n_ops; i++)
+        params[n_params++] = (char *)operands[i];
     if (!gpu || !kernel) {
         rc = cli_usage_error("group", "%s", !gpu ? "--gpu FILE is required" : "no KERNEL given");
         goto out;
@@ -259,8 +244,14 @@ int cli_group(int argc, char **argv)
     }
     if (!s && save_calib)
         s = trapeze_grp_params_save(save_calib, &p, &err);
+    /* the candidates were simulated: their measured cycles decide among them */
+    const int row_of_cand[5] = {0, 1, 3, 4, 5};
+    double measured[5];
+    for (int c = 0; c < 5; c++)
+        measured[c] = rows[row_of_cand[c]].sim.cycles;
     if (!s)
-        s = trapeze_grp_optimize(m, cand, cand_names, 5, margin, &best, &ch, &err);
+        s = trapeze_grp_optimize(m, cand, cand_names, no_sim ? NULL : measured, 5, margin, &best,
+                                 &ch, &err);
     if (!s && out_path)
         s = trapeze_grouping_save(out_path, &best, &err);
     /* predictions: rr bcs (chen: dynamic) mst kway rbts optimized */
@@ -271,10 +262,12 @@ int cli_group(int argc, char **argv)
             s = trapeze_grp_evaluate(m, pred_of[i], &rows[i].pred, &err);
             rows[i].predicted = 1;
         }
-    int kept = !s && !strcmp(ch.source, "rr");
-    if (!s && !no_sim && kept) {
-        /* round-robin kept: what runs is the GPU's own dispatch, simulated above */
-        rows[N_POLICIES - 1].sim = rows[0].sim;
+    int kept = -1;   /* a policy won: what runs is that policy, simulated above */
+    for (int c = 0; !s && c < 5; c++)
+        if (!strcmp(ch.source, cand_names[c]))
+            kept = row_of_cand[c];
+    if (!s && !no_sim && kept >= 0) {
+        rows[N_POLICIES - 1].sim = rows[kept].sim;
         rows[N_POLICIES - 1].simulated = 1;
     } else if (!s && !no_sim) {
         if (isatty(2))
@@ -308,6 +301,7 @@ int cli_group(int argc, char **argv)
     trapeze_grp_destroy(m);
     trapeze_grp_problem_destroy(pb);
 out:
+    free(operands);
     free(params);
     return rc;
 }

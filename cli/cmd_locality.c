@@ -61,45 +61,32 @@ int cli_locality(int argc, char **argv)
     const char *gpu = NULL, *trace = NULL, *kernel = NULL, *edges = NULL, *fp = NULL;
     long launch = 0;
     int quiet = 0, n_params = 0, rc = 2;
+    const char *launch_text = NULL;
+    const char **operands = calloc((size_t)argc + 1, sizeof *operands);
     char **params = calloc((size_t)argc + 1, sizeof *params);
-    if (!params)
+    if (!params || !operands) {
+        free(params);
+        free(operands);
         return 2;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            free(params);
-            return 0;
-        } else if (!strcmp(a, "--gpu") || !strcmp(a, "--trace") || !strcmp(a, "--launch") ||
-                   !strcmp(a, "--locality-csv") || !strcmp(a, "--footprint-csv")) {
-            if (i + 1 >= argc) {
-                rc = cli_usage_error("locality", "%s needs a value", a);
-                goto out;
-            }
-            const char *v = argv[++i];
-            if (!strcmp(a, "--gpu"))
-                gpu = v;
-            else if (!strcmp(a, "--trace"))
-                trace = v;
-            else if (!strcmp(a, "--locality-csv"))
-                edges = v;
-            else if (!strcmp(a, "--footprint-csv"))
-                fp = v;
-            else if (!trapeze_parse_long(v, &launch) || launch < 0 || launch > 1000000) {
-                rc = cli_usage_error("locality", "--launch %s: expected a launch index >= 0", v);
-                goto out;
-            }
-        } else if (!strcmp(a, "--quiet")) {
-            quiet = 1;
-        } else if (a[0] == '-' && a[1] == '-') {
-            rc = cli_usage_error("locality", "unknown option %s", a);
-            goto out;
-        } else if (!kernel) {
-            kernel = a;
-        } else {
-            params[n_params++] = argv[i];
-        }
     }
+    const cli_field fields[] = {
+        {"--gpu", &gpu, NULL}, {"--trace", &trace, NULL}, {"--launch", &launch_text, NULL},
+        {"--locality-csv", &edges, NULL}, {"--footprint-csv", &fp, NULL},
+        {"--quiet", NULL, &quiet}, {NULL, NULL, NULL}};
+    int n_ops = 0;
+    rc = cli_parse_options("locality", argc, argv, 1, fields, operands, argc, &n_ops, usage);
+    if (rc >= 0)
+        goto out;
+    rc = 2;
+    if (launch_text &&
+        (!trapeze_parse_long(launch_text, &launch) || launch < 0 || launch > 1000000)) {
+        rc = cli_usage_error("locality", "--launch %s: expected a launch index >= 0", launch_text);
+        goto out;
+    }
+    if (n_ops > 0)
+        kernel = operands[0];
+    for (int i = 1; i < n_ops; i++)
+        params[n_params++] = (char *)operands[i];
     if (!kernel == !trace || (kernel && !gpu)) {
         rc = cli_usage_error("locality", "%s", trace ? "give a KERNEL or --trace, not both"
                                                : !kernel ? "no KERNEL given"
@@ -128,6 +115,7 @@ int cli_locality(int argc, char **argv)
     }
     trapeze_locality_graph_free(&g);
 out:
+    free(operands);
     free(params);
     return rc;
 }

@@ -122,6 +122,7 @@ int cli_sim(int argc, char **argv)
             trapeze_opt_print(stdout, "GPU (model and simulator)", trapeze_gpu_options);
             trapeze_opt_print(stdout, "SM cores", sim_core_options);
             trapeze_opt_print(stdout, "memory system", sim_mem_options);
+            trapeze_opt_print(stdout, "sleep policies (with --power)", sim_sleep_options);
             free(params);
             return 0;
         } else if (!strcmp(a, "--gpu") || !strcmp(a, "--csv") || !strcmp(a, "--per-sm-csv") ||

@@ -62,6 +62,20 @@ typedef struct cli_opt {
  * nearest known one), an option given twice, or a missing value is one
  * usage error on stderr and returns 2; else 0 (also for -h/--help). */
 int cli_check_options(const char *cmd, int argc, char **argv, int first, const cli_opt *opts);
+/* A command's options for cli_parse_options, a table ended by {NULL}: a
+ * value option stores its text in *text, a flag sets *flag to 1. */
+typedef struct cli_field {
+    const char *name;
+    const char **text;   /* value options */
+    int *flag;           /* flag options */
+} cli_field;
+/* The checks of cli_check_options, then each value into its text and each
+ * flag into its flag; the other arguments, in order, into operands (at most
+ * max_operands, else a usage error). -h/--help prints usage and returns 0;
+ * a usage error returns 2; parsed, -1. */
+int cli_parse_options(const char *cmd, int argc, char **argv, int first, const cli_field *fields,
+                      const char **operands, int max_operands, int *n_operands,
+                      void (*usage)(FILE *out));
 int cli_resolve_preset(const char *cmd, const char *option, const char *folder,
                        const char *suffix, const char *arg, char *out, size_t size);
 /* --size "AxB[xC]": one positive whole number per dimension of w, set in

@@ -1121,14 +1121,18 @@ typedef struct trapeze_grp_choice {
  * tile orders; then rounded (the whole shapes around the optimum, grown to
  * fill the SM) and refined (every rounded shape in both orders predicted by
  * the discrete model). Candidates (e.g. the baselines' groupings) compete
- * with the tiles; a tie keeps the tiles. candidates[0] is the default (the
- * GPU's own policy, round-robin): another grouping replaces it only when
- * predicted faster by more than `margin` (relative; e.g. the model's
- * cross-validated error), so a model that cannot tell them apart keeps the
- * default. out is allocated. */
+ * with the tiles. candidates[0] is the default (the GPU's own policy,
+ * round-robin). Among the candidates the fastest wins: by measured_cycles
+ * when given (they were simulated; NULL: by the model, and only when
+ * predicted faster than the default by more than `margin`). The tiles then
+ * replace the winner only when predicted faster than the winner, taken at
+ * the lower of its prediction and its measurement, by more than `margin`
+ * (relative; e.g. the model's error), so a model that cannot tell them
+ * apart keeps the winner. out is allocated. */
 trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
                                     const trapeze_grouping *candidates,
-                                    const char *const *candidate_names, int n_candidates,
+                                    const char *const *candidate_names,
+                                    const double *measured_cycles, int n_candidates,
                                     double margin, trapeze_grouping *out,
                                     trapeze_grp_choice *choice, trapeze_error *err);
 

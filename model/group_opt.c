@@ -247,7 +247,8 @@ static int add_shape(shape *list, int n, int max, const relax *r, int gx, int gy
 
 trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
                                     const trapeze_grouping *candidates,
-                                    const char *const *candidate_names, int n_candidates,
+                                    const char *const *candidate_names,
+                                    const double *measured_cycles, int n_candidates,
                                     double margin, trapeze_grouping *out,
                                     trapeze_grp_choice *choice, trapeze_error *err)
 {
@@ -328,26 +329,39 @@ trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
     if (r.status != TRAPEZE_OK)
         return r.status;
     snprintf(choice->source, sizeof choice->source, "tiles");
+    /* the candidates: by their measured cycles when given (they were
+     * simulated: measurement decides among them), else by the model; the
+     * default (candidates[0]) is left only for a better one */
     int winner = -1;
-    trapeze_grp_eval first;
-    for (int c = 0; c < n_candidates; c++) {
-        trapeze_grp_eval e;
-        trapeze_status s = trapeze_grp_evaluate(m, &candidates[c], &e, err);
-        if (s != TRAPEZE_OK)
-            return s;
-        choice->model_evaluations++;
-        if (c == 0)
-            first = e;
-        if (e.cycles < best) {
-            best = e.cycles;
-            winner = c;
-            choice->eval = e;
+    trapeze_grp_eval tiles = choice->eval;
+    if (n_candidates > 0) {
+        trapeze_grp_eval e[n_candidates];
+        for (int c = 0; c < n_candidates; c++) {
+            trapeze_status s = trapeze_grp_evaluate(m, &candidates[c], &e[c], err);
+            if (s != TRAPEZE_OK)
+                return s;
+            choice->model_evaluations++;
         }
-    }
-    /* the default stays unless beaten by more than the margin */
-    if (n_candidates > 0 && winner != 0 && !(best < first.cycles * (1 - margin))) {
         winner = 0;
-        choice->eval = first;
+        for (int c = 1; c < n_candidates; c++) {
+            double now_c = measured_cycles ? measured_cycles[c] : e[c].cycles;
+            double now_w = measured_cycles ? measured_cycles[winner] : e[winner].cycles;
+            int beats_default = measured_cycles ? measured_cycles[c] < measured_cycles[0]
+                                                : e[c].cycles < e[0].cycles * (1 - margin);
+            if (now_c < now_w && beats_default)
+                winner = c;
+        }
+        /* the tiles replace it when the model predicts them faster than the
+         * winner by more than the margin, the winner taken at the lower of
+         * its prediction and its measurement (a model that overestimates the
+         * winner must not let a tile through) */
+        double bar = e[winner].cycles;
+        if (measured_cycles && measured_cycles[winner] < bar)
+            bar = measured_cycles[winner];
+        if (tiles.cycles < bar * (1 - margin))
+            winner = -1;
+        else
+            choice->eval = e[winner];
     }
     if (winner >= 0) {
         snprintf(choice->source, sizeof choice->source, "%s",

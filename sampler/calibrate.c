@@ -334,7 +334,11 @@ static trapeze_status extrapolation(const trapeze_calib_plan *plan, trapeze_cali
             train[m++] = pts[i];
     }
     trapeze_status s = TRAPEZE_OK;
-    if (k > 0 && m > rep->n_fitted) {
+    /* Fewer than two training points per fitted constant leaves some of them
+     * free to run wild outside the training grids (seen: a 5.8e10% error and
+     * NaN with 20 points for 11 constants): no extrapolation figure then,
+     * rather than a meaningless one. */
+    if (k > 0 && m >= 2 * rep->n_fitted) {
         trapeze_gz_params p = *start;
         trapeze_error quiet;
         if (trapeze_calib_fit(train, m, identifiable(train, m, mask), &p, NULL, &quiet) == TRAPEZE_OK) {
@@ -345,12 +349,16 @@ static trapeze_status extrapolation(const trapeze_calib_plan *plan, trapeze_cali
                 trapeze_gz_set_params(pt->model, &p);
                 if ((s = trapeze_gz_evaluate(pt->model, pt->sync, pt->h, pt->blk_len, &e, err)))
                     break;
+                if (!isfinite(e.cpl)) { /* the training fit does not extrapolate at all */
+                    sum = bias = worst = NAN;
+                    break;
+                }
                 double rel = 100 * (e.cpl - pt->cpl_measured) / pt->cpl_measured;
                 sum += fabs(rel);
                 bias += rel;
                 worst = fmax(worst, fabs(rel));
             }
-            rep->n_holdout = k;
+            rep->n_holdout = isfinite(sum) ? k : 0;
             rep->holdout_mape_pct = sum / k;
             rep->holdout_bias_pct = bias / k;
             rep->holdout_max_ape_pct = worst;

@@ -82,7 +82,8 @@ static void timing_start(const trapeze_grp_observation *obs, int n, trapeze_grp_
 /* One stage: the parameters of `mask` on the values of `outputs`; their
  * standard errors go to p->stderr_, the others' stay. */
 static trapeze_status fit_stage(const trapeze_grp_observation *obs, int n, unsigned outputs,
-                                unsigned long mask, grp_instance *inst, trapeze_fit_point *pts,
+                                unsigned long mask, unsigned long primary, grp_instance *inst,
+                                trapeze_fit_point *pts,
                                 trapeze_grp_params *p, trapeze_calib_report *rep,
                                 trapeze_error *err)
 {
@@ -93,7 +94,13 @@ static trapeze_status fit_stage(const trapeze_grp_observation *obs, int n, unsig
     if (nfit == 0 || np <= nfit)
         return TRAPEZE_OK;   /* nothing to learn here, or too little: the starts stay */
     double se[TRAPEZE_GRP_NPARAMS];
-    trapeze_status s = trapeze_model_fit(pts, np, mask, p->value, se, rep, err);
+    /* the scale alone first: with groupings that differ little the others
+     * are nearly degenerate and the solver stalls from the defaults */
+    trapeze_status s = TRAPEZE_OK;
+    if ((mask & primary) && nfit > 1 && np > 1)
+        s = trapeze_model_fit(pts, np, mask & primary, p->value, se, NULL, err);
+    if (!s)
+        s = trapeze_model_fit(pts, np, mask, p->value, se, rep, err);
     for (int k = 0; !s && k < TRAPEZE_GRP_NPARAMS; k++)
         if (mask >> k & 1)
             p->stderr_[k] = se[k];
@@ -158,16 +165,19 @@ trapeze_status trapeze_grp_fit(const trapeze_grp_observation *obs, int n, unsign
                                  TRAPEZE_GRP_MASK(TRAPEZE_GRP_TL2) |
                                  TRAPEZE_GRP_MASK(TRAPEZE_GRP_TDRAM) |
                                  TRAPEZE_GRP_MASK(TRAPEZE_GRP_OVERLAP);
-    trapeze_status s = fit_stage(obs, n, 1u << GRP_OUT_L2, mask & l1, inst, pts, p, NULL, err);
+    trapeze_status s = fit_stage(obs, n, 1u << GRP_OUT_L2, mask & l1,
+                                   TRAPEZE_GRP_MASK(TRAPEZE_GRP_MU), inst, pts, p, NULL, err);
     if (!s)
-        s = fit_stage(obs, n, 1u << GRP_OUT_DRAM, mask & l2, inst, pts, p, NULL, err);
+        s = fit_stage(obs, n, 1u << GRP_OUT_DRAM, mask & l2, TRAPEZE_GRP_MASK(TRAPEZE_GRP_NU),
+                      inst, pts, p, NULL, err);
     if (!s && (mask & timing)) {
         trapeze_grp_params lin = *p;
         timing_start(obs, n, &lin);
         for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
             if (mask & timing & TRAPEZE_GRP_MASK(k))
                 p->value[k] = lin.value[k];
-        s = fit_stage(obs, n, 1u << GRP_OUT_CYCLES, mask & timing, inst, pts, p, NULL, err);
+        s = fit_stage(obs, n, 1u << GRP_OUT_CYCLES, mask & timing,
+                      TRAPEZE_GRP_MASK(TRAPEZE_GRP_CWAVE), inst, pts, p, NULL, err);
     }
     /* each constant from its own observable: no joint stage, which traded
      * L2 accuracy for cycles where fewer L2 accesses did not mean fewer

@@ -121,6 +121,13 @@ const sim_mem_stats *sim_memsys_stats(const sim_memsys *m);
 void sim_memsys_reset_stats(sim_memsys *m);
 /* Invalidate the L1s (GPGPU-Sim flushes L1 between kernels). */
 void sim_memsys_flush_l1(sim_memsys *m);
+/* -gpgpu_adaptive_cache_config 1 (Volta): a kernel whose resident blocks
+ * use `shmem` bytes of shared memory per SM gets the L1 ways GPGPU-Sim
+ * gives it (shader.cc: 4x the spec's ways with none, 15/16 up to 8 KB, 7/8
+ * up to 16 KB, 3/4 up to 32 KB, 1/2 up to 64 KB, 1/4 above; the spec's
+ * when shmem reaches -gpgpu_shmem_size); empties the L1s. Without the
+ * option it does nothing. Returns the ways. */
+int sim_memsys_carve_l1(sim_memsys *m, long shmem);
 
 /* ---- additions (sim/mem/memsys.c) ----
  * Call order within core cycle c: the SM offers requests (sim_memsys_access

@@ -26,6 +26,11 @@ usage_error "ghostzone no value" "--csv needs a value" ghostzone --csv
 usage_error "ghostzone far off" "unknown option '--frobnicate'" ghostzone --frobnicate
 usage_error "import misspelt" "did you mean '--samples'?" import ncu x.csv --sample s.csv
 usage_error "import repeated" "--h given twice" import ncu x.csv --h 1 --h 2
+usage_error "group misspelt" "did you mean '--margin'?" group --gpu data/gpus/gtx480.config --margn 2 syrk
+usage_error "group repeated" "--out given twice" group --gpu data/gpus/gtx480.config --out a --out b syrk
+usage_error "locality misspelt" "did you mean '--trace'?" locality --tracee x
+usage_error "locality repeated" "--gpu given twice" locality --gpu a --gpu b matmul
+usage_error "locality no value" "--launch needs a value" locality --gpu data/gpus/gtx480.config matmul --launch
 # a negative number is a value, not an option (and then refused by the command)
 usage_error "negative value" "--height: expected a positive integer, got '-3'" ghostzone --height -3
 finish cli_behaviour

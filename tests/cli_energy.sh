@@ -57,4 +57,16 @@ printf -- '-trapeze_sleep_l2 snooze:bank\n' >"$D/pol.config"
 cat $G "$D/pol.config" >"$D/g.config"
 expect_failure "config policy" "g.config:" "$D/o.csv" \
     "$T" sim --gpu "$D/g.config" vecadd n=1024 --power gtx480 --csv "$D/o.csv"
+# sleep options in the config are read (never "not modelled") and range-checked
+cat $G >"$D/s.config"
+printf -- '-trapeze_sleep_rf slumber\n-trapeze_sleep_lookahead_rf 4\n' >>"$D/s.config"
+"$T" sim --gpu "$D/s.config" vecadd n=4096 --power gtx480 >"$D/out4" 2>"$D/err" \
+    || fail "config policy run: $(cat "$D/err")"
+grep -q 'sleep rf  slumber:warp_reg' "$D/out4" || fail "config policy not applied"
+grep -q 'trapeze_sleep' "$D/err" && fail "sleep options reported as not modelled: $(cat "$D/err")"
+"$T" sim --options | grep -q '^  -trapeze_slumber_gated  *int  *16  *\[1, 1024\]' \
+    || fail "--options lacks -trapeze_slumber_gated"
+printf -- '-trapeze_sleep_lookahead_rf 2000\n' >>"$D/s.config"
+expect_failure "lookahead range" "option -trapeze_sleep_lookahead_rf: 2000 is outside [0, 1024]" \
+    "$D/o.csv" "$T" sim --gpu "$D/s.config" vecadd n=1024 --power gtx480 --csv "$D/o.csv"
 finish cli_energy

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "common/text.h"
@@ -259,6 +260,12 @@ static void test_partitions(void)
     for (int i = 0; i < 16; i += 2)
         CHECK(gr.ids[i + 1] == gr.ids[i] + 8);
     sim_tb_groups_free(&gr);
+    /* more SMs than TBs (a V100's 80 SMs): a TB per part, the rest empty */
+    CHECK_OK(sim_locality_kway_ts(&a, 20, &gr, &err));
+    CHECK(gr.n_groups == 20 && gr.gstart[20] == 16);
+    for (int i = 0; i < 20; i++)
+        CHECK(gr.gstart[i + 1] - gr.gstart[i] == (i < 16));
+    sim_tb_groups_free(&gr);
     CHECK_OK(sim_locality_rb_ts(&a, 2, &gr, &err));
     CHECK(gr.n_groups == 8 && columns_whole(&gr, 16));
     for (int i = 0; i < gr.n_groups; i++)
@@ -289,7 +296,8 @@ static void write_text(const char *path, const char *text)
  * queue is empty: it steals 3 - floor(3 / 2) = 2 from the tail: 4, 5. */
 static void test_stealing(void)
 {
-    const char *path = "/tmp/trapeze-dispatch-grouping.csv";
+    char path[64];   /* per process: test runs may overlap */
+    snprintf(path, sizeof path, "/tmp/trapeze-dispatch-%d.csv", (int)getpid());
     write_text(path, "tb,group,order\n6,1,0\n7,1,1\n0,0,0\n1,0,1\n2,0,2\n3,0,3\n4,0,4\n5,0,5\n");
     sim_kernel *k = column_kernel(4, 2);
     placements p;
@@ -315,7 +323,8 @@ static void test_stealing(void)
 /* Every policy places every block exactly once, and twice the same way. */
 static void test_every_block_once(void)
 {
-    const char *path = "/tmp/trapeze-dispatch-all.csv";
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/trapeze-dispatch-all-%d.csv", (int)getpid());
     trapeze_error err;
     trapeze_config *base = NULL;
     CHECK_OK(trapeze_config_load("data/gpus/gtx480.config", &base, &err));

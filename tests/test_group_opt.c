@@ -109,7 +109,7 @@ static void test_tile_shape(void)
         trapeze_grp_model *m = model_for(&s, 4, 4);
         trapeze_grouping best, rr;
         trapeze_grp_choice ch;
-        CHECK_OK(trapeze_grp_optimize(m, NULL, NULL, 0, 0, &best, &ch, NULL));
+        CHECK_OK(trapeze_grp_optimize(m, NULL, NULL, NULL, 0, 0, &best, &ch, NULL));
         CHECK(strcmp(ch.source, "tiles") == 0);
         CHECK(ch.gx * ch.gy <= 4);
         CHECK(ch.gx_continuous * ch.gy_continuous <= 4 + 1e-6);
@@ -173,7 +173,7 @@ static void test_candidate_wins(void)
     }
     const char *names[2] = {"rr", "mirror"};
     trapeze_grp_choice ch;
-    CHECK_OK(trapeze_grp_optimize(m, cand, names, 2, 0, &best, &ch, NULL));
+    CHECK_OK(trapeze_grp_optimize(m, cand, names, NULL, 2, 0, &best, &ch, NULL));
     CHECK(strcmp(ch.source, "mirror") == 0);
     /* mirror beats rr by 64 vs 160 L2 accesses' worth of cycles; a margin
      * wider than that gain keeps the default, rr */
@@ -183,10 +183,36 @@ static void test_candidate_wins(void)
     CHECK(gain > 0.05);
     trapeze_grouping kept;
     trapeze_grp_choice ch2;
-    CHECK_OK(trapeze_grp_optimize(m, cand, names, 2, gain + 0.01, &kept, &ch2, NULL));
+    CHECK_OK(trapeze_grp_optimize(m, cand, names, NULL, 2, gain + 0.01, &kept, &ch2, NULL));
     CHECK(strcmp(ch2.source, "rr") == 0 && kept.group[5] == cand[0].group[5]);
     CHECK_NEAR(ch2.eval.cycles, e_rr.cycles, 1e-9);
     trapeze_grouping_free(&kept);
+    /* measured cycles decide among candidates: rr measured faster than the
+     * mirror wins whatever the model says */
+    const double measured[2] = {1000, 1001};
+    CHECK_OK(trapeze_grp_optimize(m, cand, names, measured, 2, 0.5, &kept, &ch2, NULL));
+    CHECK(strcmp(ch2.source, "rr") == 0);
+    trapeze_grouping_free(&kept);
+    /* a tile predicted faster than the winner's prediction but not than its
+     * measurement is not taken: on the 8 x 8 row-sharing graph, rr measured
+     * at 1 cycle keeps rr; measured at its prediction lets the tile in */
+    graph r;
+    matmul_like(&r, 8, 8, 30, 2);
+    trapeze_grp_model *mr = model_for(&r, 4, 4);
+    trapeze_grouping rr_g;
+    CHECK_OK(trapeze_grp_grouping_rr(mr, &rr_g, NULL));
+    trapeze_grp_eval e_r;
+    CHECK_OK(trapeze_grp_evaluate(mr, &rr_g, &e_r, NULL));
+    const double fast[1] = {1}, as_predicted[1] = {e_r.cycles};
+    CHECK_OK(trapeze_grp_optimize(mr, &rr_g, names, fast, 1, 0.01, &kept, &ch2, NULL));
+    CHECK(strcmp(ch2.source, "rr") == 0);
+    trapeze_grouping_free(&kept);
+    CHECK_OK(trapeze_grp_optimize(mr, &rr_g, names, as_predicted, 1, 0.01, &kept, &ch2, NULL));
+    CHECK(strcmp(ch2.source, "tiles") == 0);
+    trapeze_grouping_free(&kept);
+    trapeze_grouping_free(&rr_g);
+    trapeze_grp_destroy(mr);
+    graph_free(&r);
     for (long t = 0; t < 16; t++)
         CHECK(best.group[t] == cand[1].group[t] && best.order[t] == cand[1].order[t]);
     /* 8 shared pairs, each caught in L1 (eta1 0.8): 160 - 0.8 * 80 */

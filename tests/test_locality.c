@@ -181,8 +181,8 @@ static void test_trace(trapeze_config *cfg, const trapeze_locality_graph *progra
     trapeze_locality_graph g;
     CHECK_OK(trapeze_locality_trace(list, 0, &g, &err));
     CHECK(same_graph(&g, program));
-    CHECK(trapeze_locality_trace(list, 1, &g, &err) == TRAPEZE_ERANGE);
     trapeze_locality_graph_free(&g);
+    CHECK(trapeze_locality_trace(list, 1, &g, &err) == TRAPEZE_ERANGE);
     sim_kernel_destroy(ks[0]);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
@@ -201,7 +201,9 @@ static void write_text(const char *path, const char *text)
 static void test_csv(const trapeze_locality_graph *g)
 {
     trapeze_error err;
-    const char *e = "/tmp/trapeze-loc-edges.csv", *f = "/tmp/trapeze-loc-fp.csv";
+    char e[64], f[64];   /* per process: test runs may overlap */
+    snprintf(e, sizeof e, "/tmp/trapeze-loc-%d-edges.csv", (int)getpid());
+    snprintf(f, sizeof f, "/tmp/trapeze-loc-%d-fp.csv", (int)getpid());
     CHECK_OK(trapeze_locality_write_csv(g, e, f, &err));
     trapeze_locality_graph back;
     CHECK_OK(trapeze_locality_read_csv(e, f, &back, &err));
@@ -227,7 +229,8 @@ static void test_csv(const trapeze_locality_graph *g)
 
 static void test_grouping(void)
 {
-    const char *path = "/tmp/trapeze-grouping.csv";
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/trapeze-grouping-%d.csv", (int)getpid());
     trapeze_grouping g;
     trapeze_error err;
     write_text(path, "tb,group,order\n0,1,1\n1,0,0\n2,1,0\n3,0,1\n");

@@ -720,6 +720,50 @@ static void test_l1_sectors(void)
     sim_memsys_destroy(m);
 }
 
+/* Loads lines 0..n-1 (128 B each, all sectors) on SM 0 one per cycle as
+ * the port takes them, from cycle c, and drains; returns the cycle after. */
+static uint64_t load_lines(sim_memsys *m, int n, uint64_t c)
+{
+    for (int i = 0; i < n; c++) {
+        sim_mem_request r = load((uint64_t)i * 128, 0), d;
+        if (sim_memsys_access(m, &r, c, NULL) != SIM_MEM_RESERVATION_FAIL)
+            i++;
+        sim_memsys_cycle(m, c);
+        while (sim_memsys_pop(m, 0, c, &d))
+            ;
+    }
+    return drain(m, 1, c);
+}
+
+/* The Volta L1/shared carve-out (-gpgpu_adaptive_cache_config 1), as
+ * GPGPU-Sim's shader.cc sets it: the V100's L1 spec has 64 ways (32 KB),
+ * the carve-out up to 4 x 64 = 256 (128 KB): 256 ways with no shared
+ * memory, 240 (15/16) with 8 KB, 224 (7/8) with 10 KB, 64 (1/4) with
+ * 70 KB, the spec's 64 when the whole 96 KB is used. With 256 ways a
+ * 128 KB working set (1024 lines, 256 per set of the 4) stays: reloaded,
+ * its 4096 sectors all hit; with the fixed 32 KB L1 none does. */
+static void test_l1_carveout(void)
+{
+    sim_memsys *m = memsys(V100, NULL, 1);   /* v100.config sets the option */
+    CHECK(sim_memsys_carve_l1(m, 8192) == 240);
+    CHECK(sim_memsys_carve_l1(m, 10000) == 224);
+    CHECK(sim_memsys_carve_l1(m, 70000) == 64);
+    CHECK(sim_memsys_carve_l1(m, 98304) == 64);
+    CHECK(sim_memsys_carve_l1(m, 0) == 256);
+    uint64_t c = load_lines(m, 1024, 0);
+    uint64_t hits = sim_memsys_stats(m)->l1.hits;
+    load_lines(m, 1024, c);
+    CHECK(sim_memsys_stats(m)->l1.hits - hits == 4096);
+    sim_memsys_destroy(m);
+    m = memsys(V100, "-gpgpu_adaptive_cache_config 0\n", 1);
+    CHECK(sim_memsys_carve_l1(m, 0) == 64);   /* not configured: the spec's */
+    c = load_lines(m, 1024, 0);
+    hits = sim_memsys_stats(m)->l1.hits;
+    load_lines(m, 1024, c);
+    CHECK(sim_memsys_stats(m)->l1.hits - hits == 0);
+    sim_memsys_destroy(m);
+}
+
 /* Atomics from three SMs to one word reach L2 in issue order and return
  * 0, 1, 2 (old values); a volatile load then reads 3 + 5 = 8 at L2. */
 static void test_atomics(void)
@@ -1036,6 +1080,7 @@ int main(void)
     test_store();
     test_sectors();
     test_l1_sectors();
+    test_l1_carveout();
     test_atomics();
     test_gtx280();
     test_flush_and_reset();

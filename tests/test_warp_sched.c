@@ -10,6 +10,8 @@
  *    (one load's latency, not four);
  *  - Chen's access ranges: a warp reading one line has one bit, warps of
  *    blocks reading the same line share it (locality 1), others 0;
+ *  - with barriers (the tiled matmul: __syncthreads per tile) every
+ *    scheduler finishes every block with the same instructions;
  *  - bad -gpgpu_scheduler values are refused with the option's line.
  */
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "common/text.h"
 #include "sim/core/sm.h"
 
 #define AFF SIM_AFF
@@ -172,10 +175,58 @@ static void test_config(void)
     trapeze_config_destroy(cfg);
 }
 
+/* Barriers: a warp waiting at __syncthreads is demoted, its block's other
+ * warps must still be promoted to reach it. */
+static void test_barriers(void)
+{
+    static const char *const scheds[] = {"gto", "two_level_active:1:0:1",
+                                         "two_level_active:2:2:1", "locality_two_level:1",
+                                         "locality_two_level:6"};
+    trapeze_error err;
+    char *text = NULL;
+    CHECK_OK(trapeze_read_file("data/gpus/gtx480.config", &text, &err));
+    uint64_t insts = 0;
+    for (size_t i = 0; i < sizeof scheds / sizeof scheds[0] && text; i++) {
+        char *full = malloc(strlen(text) + 128);
+        sprintf(full, "%s\n-gpgpu_scheduler %s\n", text, scheds[i]);
+        trapeze_config *cfg = NULL;
+        CHECK_OK(trapeze_config_parse(full, "gtx480.config", &cfg, &err));
+        free(full);
+        sim_core_config core;
+        CHECK_OK(sim_core_config_read(cfg, &core, &err));
+        const sim_builtin *b = sim_builtin_find("matmul_tiled");
+        char *params[] = {"n=64", "tile=16"};
+        long p[SIM_BUILTIN_MAX_PARAMS];
+        sim_kernel *ks[1];
+        int nk = 0;
+        sim_gpu *g = NULL;
+        sim_kernel_stats st;
+        CHECK_OK(sim_builtin_params(b, 2, params, p, &err));
+        CHECK_OK(b->build(&core, p, ks, 1, &nk, &err));
+        CHECK_OK(sim_gpu_create(cfg, NULL, &g, &err));
+        trapeze_status s = g ? sim_gpu_run(g, ks[0], &st, &err) : TRAPEZE_EFAIL;
+        if (s)
+            fprintf(stderr, "%s: %s\n", scheds[i], err.message);
+        CHECK(s == TRAPEZE_OK);
+        if (!s) {
+            CHECK(st.total.blocks == 16);
+            if (!insts)
+                insts = st.total.warp_insts;
+            CHECK(st.total.warp_insts == insts);
+            sim_kernel_stats_free(&st);
+        }
+        sim_gpu_destroy(g);
+        sim_kernel_destroy(ks[0]);
+        trapeze_config_destroy(cfg);
+    }
+    free(text);
+}
+
 int main(void)
 {
     test_active_set();
     test_ranges();
+    test_barriers();
     test_config();
     return check_report("test_warp_sched");
 }

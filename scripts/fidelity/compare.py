@@ -99,7 +99,15 @@ def main():
     ap.add_argument("--ref", default=os.path.join(ROOT, "data/fidelity/accelsim-reference.csv"))
     ap.add_argument("--only", default="")
     ap.add_argument("--csv", default="")
+    ap.add_argument("--config", action="append", default=[], metavar="GPU=FILE[,FILE...]",
+                    help="run GPU (gtx480, qv100) on these config files instead of Trapeze's "
+                         "(e.g. Accel-Sim's gpgpusim.config,trace.config)")
     a = ap.parse_args()
+    for c in a.config:
+        gpu, _, files = c.partition("=")
+        if gpu not in GPUS or not files:
+            raise SystemExit("compare.py: --config %s: expected gtx480=FILE[,FILE] or qv100=..." % c)
+        GPUS[gpu] = tuple(os.path.abspath(f) for f in files.split(","))
     only = set(a.only.split(",")) if a.only else None
     os.makedirs(a.work, exist_ok=True)
     ref = [r for r in csv.DictReader(open(a.ref)) if not only or r["trace"] in only]

@@ -290,8 +290,8 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
 size_t sim_config_unknown(const trapeze_config *cfg, const char **names, size_t max)
 {
     const trapeze_opt *const tables[] = {trapeze_gpu_options, sim_core_options,
-                                         sim_mem_options};
-    return trapeze_opt_unknown(cfg, tables, 3, names, max);
+                                         sim_mem_options, sim_sleep_options};
+    return trapeze_opt_unknown(cfg, tables, 4, names, max);
 }
 
 int sim_occupancy(const sim_core_config *c, const sim_kernel *k, const char **why)

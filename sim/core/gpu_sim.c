@@ -258,9 +258,10 @@ static void add_sm_stats(sim_sm_stats *to, const sim_sm_stats *from)
     to->max_resident_blocks = max_res;
 }
 
-/* One dispatch pass at the end of cycle t; returns blocks placed. */
+/* One dispatch pass at the end of cycle t; returns blocks placed, or -1
+ * (err filled) when an SM's warp slots cannot be allocated. */
 static int dispatch(sim_gpu *g, const sim_dispatch_ops *pol, void *ps, const sim_kernel *k,
-                    int per_sm, uint64_t t)
+                    int per_sm, uint64_t t, trapeze_error *err)
 {
     int placed = 0, first = pol->first_sm(ps);
     for (int i = 0; i < g->n_sm; i++) {
@@ -270,6 +271,8 @@ static int dispatch(sim_gpu *g, const sim_dispatch_ops *pol, void *ps, const sim
         long b = pol->next_block(ps, s, per_sm - g->sms[s].n_blocks);
         if (b < 0)
             continue;
+        if (sim_sm_take_slots(&g->sms[s], err))
+            return -1; /* the block stays with the policy: the run ends here */
         sim_sm_place_block(&g->sms[s], b, t);
         pol->placed(ps, s, b);
         if (g->on_place)
@@ -319,6 +322,13 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
     const sim_mem_port_ops *mo = g->mem.ops;
     void *ms = g->mem.self;
     mo->flush_l1(ms);
+    if (mo->carve_l1) {
+        /* GPGPU-Sim's carve-out counts the blocks resident at once: the
+         * occupancy, or fewer when the grid is smaller than a full wave */
+        long waves = ((long)st->blocks + g->n_sm - 1) / g->n_sm;
+        long resident = per_sm < waves ? per_sm : waves;
+        mo->carve_l1(ms, (long)k->shmem_bytes * resident);
+    }
     mo->reset_stats(ms);
     sim_events_reset(g->ev, start);
     for (int s = 0; s < g->n_sm; s++)
@@ -355,7 +365,13 @@ trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st
             end = t + 1;
             break;
         }
-        if (dirty && !dispatch(g, pol, ps, k, per_sm, t))
+        int placed = dirty ? dispatch(g, pol, ps, k, per_sm, t, err) : 0;
+        if (placed < 0) {
+            status = TRAPEZE_ENOMEM;
+            end = t + 1;
+            break;
+        }
+        if (dirty && !placed)
             dirty = 0;
         else if (dirty)
             progress = t;

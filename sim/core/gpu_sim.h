@@ -101,6 +101,9 @@ typedef struct sim_mem_port_ops {
     void (*reset_stats)(void *m);
     const sim_mem_stats *(*stats)(const void *m);   /* NULL when the port keeps none */
     void (*destroy)(void *m);
+    /* the L1/shared carve-out for a kernel using `shmem` bytes per SM; NULL
+     * when the port has no L1 to carve */
+    void (*carve_l1)(void *m, long shmem);
 } sim_mem_port_ops;
 
 typedef struct sim_mem_port {

@@ -61,9 +61,14 @@ static void r_destroy(void *m)
     sim_memsys_destroy(m);
 }
 
+static void r_carve(void *m, long shmem)
+{
+    sim_memsys_carve_l1(m, shmem);
+}
+
 static const sim_mem_port_ops real_ops = {r_access, r_pop, r_cycle, r_outstanding, r_next,
                                           r_poke, r_peek, r_flush, r_reset, r_stats,
-                                          r_destroy};
+                                          r_destroy, r_carve};
 
 trapeze_status sim_mem_port_real(const trapeze_config *cfg, int n_sm, sim_events *events,
                                  sim_mem_port *out, trapeze_error *err)

@@ -138,7 +138,8 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
     sm->cfg = cfg;
     sm->ev = ev;
     sm->mem = mem;
-    sm->warps = calloc((size_t)cfg->max_warps, sizeof *sm->warps);
+    /* sm->warps (about 2 KB a slot) waits for the SM's first block:
+     * sim_sm_take_slots, so an SM that never runs a block costs little */
     sm->blocks = calloc((size_t)cfg->gpu.max_blocks_per_sm, sizeof *sm->blocks);
     sm->sp_free = calloc((size_t)cfg->n_sp, sizeof *sm->sp_free);
     sm->sfu_free = calloc((size_t)cfg->n_sfu, sizeof *sm->sfu_free);
@@ -147,7 +148,7 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
     sm->wwake = calloc((size_t)cfg->max_warps, sizeof *sm->wwake);
     sm->wop = calloc((size_t)cfg->max_warps, 1);
     sm->wwhy = malloc((size_t)cfg->max_warps);
-    if (!sm->wwhy || !sm->wop || !sm->wstate || !sm->wwait || !sm->wwake || !sm->warps || !sm->blocks || !sm->sp_free || !sm->sfu_free) {
+    if (!sm->wwhy || !sm->wop || !sm->wstate || !sm->wwait || !sm->wwake || !sm->blocks || !sm->sp_free || !sm->sfu_free) {
         sim_sm_free(sm);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory for SM %d", id);
     }
@@ -163,6 +164,17 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
         sm->sched[s].max_active = two_level ? cfg->active_warps : 0;
     }
     sm->next = SIM_NEVER;
+    return TRAPEZE_OK;
+}
+
+trapeze_status sim_sm_take_slots(sim_sm *sm, trapeze_error *err)
+{
+    if (sm->warps)
+        return TRAPEZE_OK;
+    sm->warps = calloc((size_t)sm->cfg->max_warps, sizeof *sm->warps);
+    if (!sm->warps)
+        return trapeze_fail(err, TRAPEZE_ENOMEM,
+                            "simulator: out of memory for the warp slots of SM %d", sm->id);
     return TRAPEZE_OK;
 }
 

@@ -253,6 +253,10 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
 void sim_sm_free(sim_sm *sm);
 void sim_sm_begin_kernel(sim_sm *sm, const sim_kernel *k, uint64_t cycle);
 int sim_sm_fits(const sim_sm *sm, const sim_kernel *k);
+/* Allocates the SM's warp slots if it has none yet (they wait for its first
+ * block, so memory follows the SMs in use, not the SM count). Call before
+ * sim_sm_place_block. */
+trapeze_status sim_sm_take_slots(sim_sm *sm, trapeze_error *err);
 void sim_sm_place_block(sim_sm *sm, long block, uint64_t cycle);
 void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t cycle);
 void sim_sm_cycle(sim_sm *sm, uint64_t cycle);

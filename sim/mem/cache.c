@@ -12,6 +12,7 @@ int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg)
 {
     memset(c, 0, sizeof *c);
     c->cfg = *cfg;
+    c->alloc_assoc = cfg->assoc;
     size_t n_lines = (size_t)cfg->sets * (size_t)cfg->assoc;
     size_t n_mshr = (size_t)cfg->mshr_entries;
     c->lines = calloc(n_lines, sizeof *c->lines);

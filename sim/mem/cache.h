@@ -52,6 +52,8 @@ typedef struct sim_cache {
     int32_t *used_ids, n_used;  /* entries in use, for on-fill lookups */
     uint64_t clock;     /* access counter: deterministic LRU ages */
     const sim_addrmap *part;  /* L2 slices: sets index the partition address */
+    int alloc_assoc;    /* ways allocated per set (>= cfg.assoc: the L1 carve-out
+                         * changes cfg.assoc between kernels) */
     /* the entries in use by key (open addressing, linear probing, 2x the
      * entries rounded up to a power of two; -1 empty): lookups without
      * walking the used list */
@@ -101,6 +103,16 @@ static inline uint64_t sim_sector_key(uint64_t line, int sector)
  * present, sector not), MISS (*way the victim: invalid, else the least
  * recently used line without a pending sector) or FAIL (none). */
 sim_probe sim_cache_probe_sector(const sim_cache *c, uint64_t line, int sector, int *way);
+/* The way holding line (any state but INVALID), or -1: a probe without the
+ * victim search, for lookups that allocate nothing. */
+static inline int sim_cache_find(const sim_cache *c, uint64_t line)
+{
+    const sim_line *set = &c->lines[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc];
+    for (int w = 0; w < c->cfg.assoc; w++)
+        if (set[w].addr == line && set[w].state != SIM_LINE_INVALID)
+            return w;
+    return -1;
+}
 /* The MSHR entry waiting for key, searching the entries in use; -1 none. */
 int sim_cache_mshr_lookup(const sim_cache *c, uint64_t key);
 static inline int sim_cache_mshr_full(const sim_cache *c) { return c->n_free == 0; }

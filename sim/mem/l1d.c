@@ -23,8 +23,14 @@
 int sim_l1_init(sim_memsys *m, sim_sm_port *p)
 {
     memset(p, 0, sizeof *p);
-    if (m->cfg.l1.enabled && !sim_cache_init(&p->l1, &m->cfg.l1))
+    /* the adaptive carve-out: room for 4x the ways (GPGPU-Sim's
+     * MAX_DEFAULT_CACHE_SIZE_MULTIBLIER), the spec's until a kernel sets it */
+    sim_cache_cfg l1 = m->cfg.l1;
+    if (m->cfg.adaptive_l1)
+        l1.assoc *= 4;
+    if (m->cfg.l1.enabled && !sim_cache_init(&p->l1, &l1))
         return 0;
+    p->l1.cfg.assoc = m->cfg.l1.assoc;
     if (m->cfg.l1.enabled && m->cfg.l1.sectored) {
         /* a parent has a waiter in some MSHR entry, at most entries x merge */
         int n = m->cfg.l1.mshr_entries * m->cfg.l1.mshr_merge;
@@ -218,10 +224,9 @@ static sim_mem_outcome l1_load_sectored(sim_memsys *m, sim_sm_port *p,
     int way[4], id[4], n_miss = 0, n_wait = 0;
     /* check everything first: a request is taken whole or refused */
     /* one tag lookup for the line; the sectors' states from its bits */
-    int first = __builtin_ctz(want), lw;
-    sim_probe p0 = sim_cache_probe_sector(c, line, first, &lw);
-    const sim_line *l = p0 == SIM_PROBE_MISS || p0 == SIM_PROBE_FAIL ? NULL
-                                                                   : sim_cache_line(c, line, lw);
+    int lw = sim_cache_find(c, line);   /* allocation on fill: no victim now */
+    sim_probe p0 = SIM_PROBE_MISS;
+    const sim_line *l = lw < 0 ? NULL : sim_cache_line(c, line, lw);
     for (int s = 0; s < 4; s++) {
         if (!(want >> s & 1))
             continue;

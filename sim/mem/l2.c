@@ -345,10 +345,10 @@ static sim_fail_cause sector_read(sim_memsys *m, sim_subpart *p, sim_pkt *w, int
     uint8_t bit = (uint8_t)(1u << sector);
     uint64_t key = sim_sector_key(w->line, sector);
     sim_probe probe = sim_cache_probe_sector(c, w->line, sector, &way);
-    if (!respq_room(m, p, 1))
-        return SIM_FAIL_COUNT;
     sim_next_access what = w->kind == SIM_PKT_ATOMIC ? SIM_NEXT_WRITE : SIM_NEXT_READ;
     if (probe == SIM_PROBE_HIT) {
+        if (!respq_room(m, p, 1))
+            return SIM_FAIL_COUNT; /* blocked on the reply queue: no cause of its own */
         sim_line *l = sim_cache_line(c, w->line, way);
         uint32_t wake = sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, w->line, way, what, now);
         sim_cache_touch(c, l);
@@ -455,15 +455,16 @@ static sim_fail_cause sector_write(sim_memsys *m, sim_subpart *p, sim_pkt *w, in
 static sim_fail_cause serve_sectored(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uint64_t now)
 {
     if (!pk->split) {
+        uint8_t sectors = request_sectors(pk);
+        if (__builtin_popcount(sectors) > 1 && !p->n_par_free)
+            return SIM_FAIL_MSHR_ENTRY;   /* cannot happen: sized for every waiter */
         /* the functional effect once per request, when it reaches the head
          * of the in-order queue (no later request is served before it) */
         perform(m, pk);
-        pk->sectors = request_sectors(pk);
+        pk->sectors = sectors;
         pk->split = 1;
         pk->parent = 0;
-        if (__builtin_popcount(pk->sectors) > 1) {
-            if (!p->n_par_free)
-                return SIM_FAIL_MSHR_ENTRY;   /* cannot happen: sized for every waiter */
+        if (__builtin_popcount(sectors) > 1) {
             int id = p->par_free[--p->n_par_free];
             p->par[id] = *pk;
             p->par_left[id] = __builtin_popcount(pk->sectors);

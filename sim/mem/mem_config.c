@@ -28,6 +28,8 @@ const trapeze_opt sim_mem_options[] = {
      "L1D: [N|S:]sets:line:assoc,rep:wr:alloc:wr_alloc[:idx],mshr:entries:merge,queue"},
     {"gpgpu_cache:dl2", OPT_TEXT, "none", 0, 0, "L2 slice per sub-partition, same form"},
     {"gpgpu_gmem_skip_L1D", OPT_INT, "0", 0, 1, "1: global accesses bypass the L1"},
+    {"gpgpu_adaptive_cache_config", OPT_INT, "0", 0, 1,
+     "1: Volta's L1/shared carve-out, L1 ways from the shared memory a kernel leaves"},
     {"gpgpu_l1_latency", OPT_INT, "1", 1, 100000, "L1 hit latency, core cycles"},
     {"gpgpu_l2_rop_latency", OPT_INT, "85", 0, 100000, "L2 (ROP) latency, core cycles"},
     {"dram_latency", OPT_INT, "30", 0, 100000, "DRAM latency beyond timing, core cycles"},
@@ -275,6 +277,8 @@ static trapeze_status read_caches(const trapeze_config *cfg, sim_mem_config *c,
     if ((s = sim_cache_cfg_parse(cfg, "gpgpu_cache:dl1", l1, &c->l1, err)) ||
         (s = sim_cache_cfg_parse(cfg, "gpgpu_cache:dl2", l2, &c->l2, err)) ||
         (s = get_int(cfg, "gpgpu_gmem_skip_L1D", &c->skip_l1d, err)) ||
+        (s = get_int(cfg, "gpgpu_adaptive_cache_config", &c->adaptive_l1, err)) ||
+        (s = get_int(cfg, "gpgpu_shmem_size", &c->shmem_size, err)) ||
         (s = get_int(cfg, "gpgpu_l1_latency", &c->l1_latency, err)) ||
         (s = get_int(cfg, "gpgpu_l2_rop_latency", &c->rop_latency, err)) ||
         (s = get_int(cfg, "dram_latency", &c->dram_latency, err)))

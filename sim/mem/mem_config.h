@@ -49,6 +49,9 @@ typedef struct sim_mem_config {
     int n_sm;
     sim_cache_cfg l1, l2;
     int skip_l1d;                  /* -gpgpu_gmem_skip_L1D */
+    int adaptive_l1;               /* -gpgpu_adaptive_cache_config 1: the L1 has up to 4x the
+                                    * spec's ways, as many as a kernel's shared memory leaves */
+    int shmem_size;                /* -gpgpu_shmem_size (the carve-out's limit) */
     int l1_latency;                /* core cycles */
     int rop_latency, dram_latency; /* core cycles, as GPGPU-Sim counts them */
     int n_mem, n_sub;              /* channels, sub-partitions per channel */

@@ -295,6 +295,24 @@ void sim_memsys_reset_stats(sim_memsys *m)
     m->dram_tick_base = m->clk[SIM_CLK_DRAM].next;
 }
 
+int sim_memsys_carve_l1(sim_memsys *m, long shmem)
+{
+    int base = m->cfg.l1.assoc, max = 4 * base, ways = base;
+    if (!m->cfg.l1.enabled || !m->cfg.adaptive_l1)
+        return base;
+    if (shmem < m->cfg.shmem_size)
+        ways = shmem <= 0 ? max : shmem <= 8192 ? max * 15 / 16 : shmem <= 16384 ? max * 7 / 8
+               : shmem <= 32768 ? max * 3 / 4 : shmem <= 65536 ? max / 2 : max / 4;
+    for (int s = 0; s < m->n_sm; s++) {
+        sim_cache *c = &m->sm[s].l1;
+        /* lines are indexed set x ways: a new way count empties them all */
+        memset(c->lines, 0, (size_t)c->cfg.sets * (size_t)c->alloc_assoc * sizeof *c->lines);
+        c->cfg.assoc = ways;
+        m->sm[s].version++;
+    }
+    return ways;
+}
+
 void sim_memsys_flush_l1(sim_memsys *m)
 {
     if (!m->cfg.l1.enabled)
@@ -314,7 +332,8 @@ trapeze_status sim_memsys_unit_counts(const trapeze_config *cfg, int n_sm,
         return s;
     units[SIM_UNIT_L1_BANK] = c.l1.enabled ? n_sm : 0;
     units[SIM_UNIT_L2_BANK] = c.l2.enabled ? c.n_mem * c.n_sub : 0;
-    units[SIM_UNIT_L1_LINE] = c.l1.enabled ? n_sm * c.l1.sets * c.l1.assoc : 0;
+    units[SIM_UNIT_L1_LINE] = c.l1.enabled ? n_sm * c.l1.sets * c.l1.assoc * (c.adaptive_l1 ? 4 : 1)
+                                           : 0;
     units[SIM_UNIT_L2_LINE] = c.l2.enabled ? c.n_mem * c.n_sub * c.l2.sets * c.l2.assoc : 0;
     return TRAPEZE_OK;
 }

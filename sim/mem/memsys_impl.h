@@ -187,7 +187,7 @@ static inline uint32_t sim_busy_frame(sim_memsys *m, sim_unit_kind k, int idx, c
 {
     if (!m->events || way < 0)
         return 0;
-    int frames = c->cfg.sets * c->cfg.assoc;
+    int frames = c->cfg.sets * c->alloc_assoc;   /* a unit index per allocated frame */
     int frame = sim_cache_set(c, line) * c->cfg.assoc + way;
     return sim_events_access(m->events, k, idx * frames + frame, cycle, what);
 }

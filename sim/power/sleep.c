@@ -3,7 +3,11 @@
  * the wake-up hook the pipeline's accesses reach through sim/events, and the
  * energy of a policy over an idle-period histogram. Owns no timing: the
  * hook only answers how long an access waits.
+ *
+ * Invariant (asserted): the unit-cycles a policy spends asleep never exceed
+ * the tracked unit-cycles of the histogram it is evaluated over.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -132,6 +136,9 @@ void sim_sleep_evaluate(const sim_sleep_ops *ops, const sim_sleep_params *p,
     uint64_t asleep = 0;
     for (int m = 1; m < TRAPEZE_POWER_MAX_MODES; m++)
         asleep += r->mode_cycles[m];
+    /* every period lies inside its unit's allocated time, and a policy
+     * sleeps at most the whole period */
+    assert(asleep <= r->tracked);
     r->mode_cycles[0] = r->tracked - asleep;
 }
 

@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "common/options.h"
 #include "sim/events.h"
 #include "trapeze.h"
 
@@ -77,8 +78,9 @@ typedef struct sim_sleep_config {
     sim_sleep_choice s[TRAPEZE_PS_SLEEPABLE];   /* l1d, l2, rf */
 } sim_sleep_config;
 
-/* Defaults, then the -trapeze_sleep_* options of cfg (one registration line
- * each in sleep_config.c). */
+/* The -trapeze_sleep_* options (common/options.h rows, one each). */
+extern const trapeze_opt sim_sleep_options[];
+/* Defaults, then the -trapeze_sleep_* options of cfg. */
 trapeze_status sim_sleep_config_read(const trapeze_config *cfg, sim_sleep_config *sc,
                                      trapeze_error *err);
 /* "POLICY[:GRANULARITY]" for structure s ("snooze:line", "slumber"). */

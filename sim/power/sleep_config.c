@@ -9,36 +9,55 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/options.h"
 #include "sim/power/sleep.h"
 
 static const char *const structure_key[TRAPEZE_PS_SLEEPABLE] = {"l1d", "l2", "rf"};
 
-/* Integer options: option, structure (-1: every one), field, default, range. */
+/* The options, one registration line each (common/options.h). */
+const trapeze_opt sim_sleep_options[] = {
+    {"trapeze_sleep_l1d", OPT_TEXT, "always_on", 0, 0,
+     "L1D sleep policy[:granularity]: always_on, snooze, oracle; line|bank"},
+    {"trapeze_sleep_l2", OPT_TEXT, "always_on", 0, 0,
+     "L2 sleep policy[:granularity]: always_on, snooze, oracle; line|slice"},
+    {"trapeze_sleep_rf", OPT_TEXT, "always_on", 0, 0,
+     "RF sleep policy[:granularity]: always_on, drowsy, slumber, oracle; warp_reg|bank"},
+    {"trapeze_sleep_threshold_l1d", OPT_INT, "0", 0, 1024, "L1D idle cycles before sleeping"},
+    {"trapeze_sleep_threshold_l2", OPT_INT, "0", 0, 1024, "L2 idle cycles before sleeping"},
+    {"trapeze_sleep_threshold_rf", OPT_INT, "0", 0, 1024, "RF (drowsy) idle cycles before sleeping"},
+    {"trapeze_sleep_lookahead_l1d", OPT_INT, "3", 0, 1024,
+     "cycles an L1D learns of an access ahead (Snooze: 3-5)"},
+    {"trapeze_sleep_lookahead_l2", OPT_INT, "3", 0, 1024, "cycles an L2 slice learns of an access ahead"},
+    {"trapeze_sleep_lookahead_rf", OPT_INT, "3", 0, 1024,
+     "warp scheduler look-ahead, cycles (Slumber: 3 future warps)"},
+    {"trapeze_slumber_shallow", OPT_INT, "4", 1, 1024, "Slumber: shallow sleep from this idle length"},
+    {"trapeze_slumber_deep", OPT_INT, "13", 1, 1024, "Slumber: deep sleep from this idle length"},
+    {"trapeze_slumber_gated", OPT_INT, "16", 1, 1024,
+     "Slumber: power gating from this idle length (next access a write, or dead)"},
+    {"trapeze_drowsy_wake", OPT_INT, "1", 0, 1024, "Warped RF: drowsy wake-up, cycles"},
+    {NULL, OPT_INT, NULL, 0, 0, NULL}};
+
+/* Where each integer option goes: structure and field. */
 typedef struct {
     const char *option;
     int structure;
     size_t offset;
-    int fallback, lo, hi;
-} int_option;
+} int_field;
 
 #define P(field) offsetof(sim_sleep_params, field)
-static const int_option int_options[] = {
-    {"trapeze_sleep_threshold_l1d", TRAPEZE_PS_L1D, P(threshold), 0, 0, 1024},
-    {"trapeze_sleep_threshold_l2", TRAPEZE_PS_L2, P(threshold), 0, 0, 1024},
-    {"trapeze_sleep_threshold_rf", TRAPEZE_PS_RF, P(threshold), 0, 0, 1024},
-    {"trapeze_sleep_lookahead_l1d", TRAPEZE_PS_L1D, P(lookahead), 3, 0, 1024},  /* Snooze: 3-5 */
-    {"trapeze_sleep_lookahead_l2", TRAPEZE_PS_L2, P(lookahead), 3, 0, 1024},
-    {"trapeze_sleep_lookahead_rf", TRAPEZE_PS_RF, P(lookahead), 3, 0, 1024},    /* 3 future warps */
-    {"trapeze_slumber_shallow", TRAPEZE_PS_RF, P(slumber[0]), 4, 1, 1024},      /* Table 6.1 */
-    {"trapeze_slumber_deep", TRAPEZE_PS_RF, P(slumber[1]), 13, 1, 1024},
-    {"trapeze_slumber_gated", TRAPEZE_PS_RF, P(slumber[2]), 16, 1, 1024},
-    {"trapeze_drowsy_wake", TRAPEZE_PS_RF, P(drowsy_wake), 1, 0, 1024},         /* Warped RF */
+static const int_field int_fields[] = {
+    {"trapeze_sleep_threshold_l1d", TRAPEZE_PS_L1D, P(threshold)},
+    {"trapeze_sleep_threshold_l2", TRAPEZE_PS_L2, P(threshold)},
+    {"trapeze_sleep_threshold_rf", TRAPEZE_PS_RF, P(threshold)},
+    {"trapeze_sleep_lookahead_l1d", TRAPEZE_PS_L1D, P(lookahead)},
+    {"trapeze_sleep_lookahead_l2", TRAPEZE_PS_L2, P(lookahead)},
+    {"trapeze_sleep_lookahead_rf", TRAPEZE_PS_RF, P(lookahead)},
+    {"trapeze_slumber_shallow", TRAPEZE_PS_RF, P(slumber[0])},
+    {"trapeze_slumber_deep", TRAPEZE_PS_RF, P(slumber[1])},
+    {"trapeze_slumber_gated", TRAPEZE_PS_RF, P(slumber[2])},
+    {"trapeze_drowsy_wake", TRAPEZE_PS_RF, P(drowsy_wake)},
 };
 #undef P
-
-/* Policy options: option, structure. */
-static const char *const policy_option[TRAPEZE_PS_SLEEPABLE] = {
-    "trapeze_sleep_l1d", "trapeze_sleep_l2", "trapeze_sleep_rf"};
 
 trapeze_status sim_sleep_config_set(sim_sleep_config *sc, trapeze_power_structure s,
                                     const char *value, trapeze_error *err)
@@ -81,18 +100,16 @@ trapeze_status sim_sleep_config_read(const trapeze_config *cfg, sim_sleep_config
         sc->s[s].line = 1;
         const char *v;
         trapeze_error why = {0};
-        trapeze_config_get_string(cfg, policy_option[s], NULL, &v);
+        const char *name = sim_sleep_options[s].name;   /* the first three rows */
+        trapeze_config_get_string(cfg, name, NULL, &v);
         if (v && sim_sleep_config_set(sc, (trapeze_power_structure)s, v, &why))
-            return trapeze_config_fail(cfg, policy_option[s], err, "%s", why.message);
+            return trapeze_config_fail(cfg, name, err, "%s", why.message);
     }
-    for (size_t i = 0; i < sizeof int_options / sizeof *int_options; i++) {
-        const int_option *o = &int_options[i];
+    for (size_t i = 0; i < sizeof int_fields / sizeof *int_fields; i++) {
+        const int_field *o = &int_fields[i];
         long v;
-        if ((st = trapeze_config_get_int(cfg, o->option, o->fallback, &v, err)))
+        if ((st = trapeze_opt_int(cfg, sim_sleep_options, o->option, &v, err)))
             return st;
-        if (v < o->lo || v > o->hi)
-            return trapeze_config_fail(cfg, o->option, err, "must lie between %d and %d",
-                                       o->lo, o->hi);
         *(int *)((char *)&sc->s[o->structure].p + o->offset) = (int)v;
     }
     const int *th = sc->s[TRAPEZE_PS_RF].p.slumber;

@@ -1,0 +1,27 @@
+#!/usr/bin/env python3
+"""Summary of `trapeze group --csv` files (scripts/group-validate.sh): per
+kernel, the optimized grouping's simulated cycles against the best of the six
+policies, round-robin and RB-TS, and the model's errors (predicted against
+simulated L2 accesses and cycles, mean absolute % over the predicted rows).
+Usage: python3 scripts/group-summary.py FILE.csv..."""
+import csv
+import sys
+
+print("| kernel | launch | opt vs best of six | opt vs rr | opt vs RB-TS | L2 error (mean, max) | cycles error (mean, max) |")
+print("|---|---|---|---|---|---|---|")
+for path in sys.argv[1:]:
+    rows = {r["policy"]: r for r in csv.DictReader(open(path))}
+    sim = {p: float(r["sim_cycles"]) for p, r in rows.items()}
+    six = min(sim[p] for p in ("rr", "bcs", "chen", "mst", "kway", "rbts"))
+    opt = sim["optimized"]
+    l2e, cye = [], []
+    for p, r in rows.items():
+        if r["pred_cycles"] == "" or p == "optimized":
+            continue
+        l2e.append(100 * abs(float(r["pred_l2_accesses"]) / float(r["sim_l2_accesses"]) - 1))
+        cye.append(100 * abs(float(r["pred_cycles"]) / float(r["sim_cycles"]) - 1))
+    k = rows["rr"]
+    print("| %s | %s | %+.2f%% | %+.2f%% | %+.2f%% | %.1f%%, %.1f%% | %.1f%%, %.1f%% |" % (
+        k["kernel"], k["launch"], 100 * (opt / six - 1), 100 * (opt / sim["rr"] - 1),
+        100 * (opt / sim["rbts"] - 1), sum(l2e) / len(l2e), max(l2e),
+        sum(cye) / len(cye), max(cye)))

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Every command the README shows runs: each line of its ```sh blocks that
+# starts with build/trapeze, and its ```python block, run in a scratch copy
+# of the tree (data/ copied, since calibrate and validate append to the logs
+# they are given), each with exit status 0 and no "nan" in what it prints.
+# Usage: sh tests/cli_readme.sh build/trapeze
+. "$(dirname "$0")/lib/cli.sh"
+B=$(cd "$(dirname "$T")" && pwd)
+root=$(pwd)
+mkdir -p "$D/tree/build"
+cp -R data "$D/tree/data"
+ln -s "$B/trapeze" "$D/tree/build/trapeze"
+for f in "$B"/libtrapeze.so*; do ln -s "$f" "$D/tree/build/$(basename "$f")"; done
+ln -s "$root/python" "$D/tree/python"
+awk '/^```sh$/ {on = 1; next} /^```/ {on = 0} on && /^build\/trapeze / {print}' README.md >"$D/commands"
+[ "$(wc -l <"$D/commands")" -ge 10 ] || fail "found only $(wc -l <"$D/commands") commands in README.md"
+n=0
+while IFS= read -r cmd; do
+    n=$((n + 1))
+    if ! (cd "$D/tree" && sh -c "$cmd" >"$D/out.$n" 2>&1); then
+        fail "README command failed: $cmd: $(tail -3 "$D/out.$n")"
+    elif grep -qiw 'nan' "$D/out.$n"; then
+        fail "README command printed nan: $cmd"
+    fi
+done <"$D/commands"
+awk '/^```python$/ {on = 1; next} /^```/ {on = 0} on {print}' README.md >"$D/example.py"
+if ldd "$B/libtrapeze.so" 2>/dev/null | grep -q libasan; then
+    : # a sanitizer build's library cannot be loaded into Python
+elif ! (cd "$D/tree" && PYTHONPATH=python TRAPEZE_LIB="$B/libtrapeze.so" TRAPEZE_PROGRAM="$B/trapeze" \
+        /usr/bin/python3 "$D/example.py" >"$D/py.out" 2>&1); then
+    fail "README Python example: $(tail -3 "$D/py.out")"
+fi
+finish "cli_readme ($n commands)"

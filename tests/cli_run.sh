@@ -1,0 +1,21 @@
+#!/bin/sh
+# `make run`, the main job on built-in defaults (scripts/run-main-job.sh): a
+# short calibration against the simulator, then the best height and sync
+# mode of the four benchmarks and their CSV. Checks that every step ran,
+# that the calibration records the GPU it was made for, that the CSV holds
+# every valid height of both modes (PathFinder 127, HotSpot and Poisson 9,
+# Cell 3 on the GTX 480's block sizes), and that no figure printed is NaN
+# (a too-small hold-out once printed "MAPE nan%").
+# Usage: sh tests/cli_run.sh build/trapeze
+. "$(dirname "$0")/lib/cli.sh"
+B=$(dirname "$T")
+scripts/run-main-job.sh "$B" >"$D/out" 2>&1 || fail "run-main-job exit status: $(tail -5 "$D/out")"
+for w in PathFinder HotSpot Poisson Cell; do
+    grep -Eq "^$w +best: (relaunch|fence) h=[0-9]+" "$D/out" || fail "no decision for $w"
+done
+grep -qi 'nan' "$D/out" && fail "a NaN printed: $(grep -i nan "$D/out" | head -2)"
+grep -q '^gpu = gtx480$' "$B/run/gtx480.ini" || fail "calibration does not record its GPU"
+[ "$(wc -l <"$B/run/ghostzone.csv")" -eq $((1 + 2 * (127 + 9 + 9 + 3))) ] \
+    || fail "CSV rows: $(wc -l <"$B/run/ghostzone.csv")"
+[ "$(wc -l <"$B/run/samples.csv")" -gt 24 ] || fail "samples log: $(wc -l <"$B/run/samples.csv") rows"
+finish cli_run
