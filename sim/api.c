@@ -166,6 +166,14 @@ static trapeze_status build_builtin(const sim_core_config *c, const char *name, 
     return s ? s : b->build(c, p, ks, MAX_LAUNCHES, nk, err);
 }
 
+/* Names the run of launches [from, sim->n) in their statistics, so that the
+ * CSV rows of several runs can be told apart and combined. */
+static void label_run(trapeze_sim *sim, int from, const char *run)
+{
+    for (int k = from; k < sim->n; k++)
+        snprintf(sim->stats[k].run, sizeof sim->stats[k].run, "%s", run);
+}
+
 trapeze_status trapeze_sim_run_builtin(trapeze_sim *sim, const char *name, int n,
                                        char *const *settings, trapeze_error *err)
 {
@@ -180,6 +188,11 @@ trapeze_status trapeze_sim_run_builtin(trapeze_sim *sim, const char *name, int n
     if (!s)
         s = sim_gpu_run_sequence(sim->gpu, &seq, sim->stats + sim->n, &ran, err);
     sim->n += ran;
+    char run[160];
+    int used = snprintf(run, sizeof run, "%s", name);
+    for (int i = 0; i < n && used > 0 && used < (int)sizeof run; i++)
+        used += snprintf(run + used, sizeof run - (size_t)used, " %s", settings[i]);
+    label_run(sim, sim->n - ran, run);
     for (int i = 0; i < nk; i++)
         sim_kernel_destroy(ks[i]);
     free(ks);
@@ -199,6 +212,9 @@ trapeze_status trapeze_sim_run_trace(trapeze_sim *sim, const char *kernelslist,
         return s;
     s = sim_trace_run(sim->gpu, kernelslist, sim->stats + sim->n, n, &ran, err);
     sim->n += ran;
+    char run[160];
+    snprintf(run, sizeof run, "trace %s", kernelslist);
+    label_run(sim, sim->n - ran, run);
     return s;
 }
 
@@ -230,6 +246,13 @@ trapeze_status trapeze_sim_run_stencil(trapeze_sim *sim, const trapeze_workload 
     /* the launches' statistics move into the simulator's list */
     memcpy(sim->stats + sim->n, r->stats, (size_t)r->n_stats * sizeof *r->stats);
     sim->n += r->n_stats;
+    char run[160], size[64] = "";
+    for (int i = 0, used = 0; i < w->dims && used < (int)sizeof size; i++)
+        used += snprintf(size + used, sizeof size - (size_t)used, "%s%.0f", i ? "x" : "",
+                         w->data_len[i]);
+    snprintf(run, sizeof run, "%.48s h=%d sync=%s size=%s iterations=%d", w->name, h,
+             trapeze_sync_name(sync), size, out->iterations);
+    label_run(sim, sim->n - r->n_stats, run);
     r->n_stats = 0;
     sim_stencil_result_destroy(r);
     return TRAPEZE_OK;
@@ -276,7 +299,7 @@ trapeze_status trapeze_sim_write_csv(const trapeze_sim *sim, const char *csv,
     if (per_sm_csv)
         s = sim_stats_write_sm_csv(per_sm_csv, sim->stats, sim->n, &held_sm, err);
     if (!s && csv)
-        s = sim_stats_write_csv(csv, sim->stats, sim->n, &held, err);
+        s = sim_stats_write_csv(csv, sim->stats, sim->n, &sim_gpu_config(sim->gpu)->gpu, &held, err);
     if (!s && held_sm)
         s = trapeze_csv_commit(exchange(&held_sm), err);
     if (!s && held)

@@ -579,8 +579,10 @@ static void test_builtins_and_determinism(void)
             }
             if (g == 0 && i == 3) {
                 /* CSV files of both runs are identical too */
-                CHECK_OK(sim_stats_write_csv("build/test_sim_a.csv", a, na, NULL, &err));
-                CHECK_OK(sim_stats_write_csv("build/test_sim_b.csv", b, nb, NULL, &err));
+                trapeze_gpu gpu;
+                CHECK_OK(trapeze_gpu_from_config(cfg, &gpu, &err));
+                CHECK_OK(sim_stats_write_csv("build/test_sim_a.csv", a, na, &gpu, NULL, &err));
+                CHECK_OK(sim_stats_write_csv("build/test_sim_b.csv", b, nb, &gpu, NULL, &err));
                 char *x = NULL, *y = NULL;
                 FILE *fa = fopen("build/test_sim_a.csv", "r"), *fb = fopen("build/test_sim_b.csv", "r");
                 CHECK(fa && fb);
@@ -590,6 +592,14 @@ static void test_builtins_and_determinism(void)
                     size_t lx = fread(x, 1, (1 << 16) - 1, fa), ly = fread(y, 1, (1 << 16) - 1, fb);
                     CHECK(lx == ly && lx > 0 && !memcmp(x, y, lx));
                     CHECK(!strncmp(x, "kernel,cycles,warp_instructions,ipc,", 36));
+                    /* rows that combine across runs end with the GPU, the run and
+                     * seconds: cycles / core clock (the GTX 480's 700 MHz) */
+                    const char *nl = strchr(x, '\n');
+                    CHECK(nl && nl - x > 15 && !strncmp(nl - 15, ",gpu,run,time_s", 15));
+                    char want[96];
+                    snprintf(want, sizeof want, ",%s,,%.17g\n", gpu.name,
+                             (double)a[0].cycles / gpu.core_clock_hz);
+                    CHECK(gpu.core_clock_hz == 700e6 && strstr(x, want) != NULL);
                     /* relaunch: the second sweep starts launch latency after the first ends */
                     CHECK(a[1].start_cycle == a[0].start_cycle + a[0].cycles + a[1].launch_cycles);
                     CHECK(a[1].launch_cycles == 3500);   /* default: 5 us at 700 MHz */

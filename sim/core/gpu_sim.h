@@ -170,6 +170,7 @@ typedef struct sim_sm_stats {
 
 typedef struct sim_kernel_stats {
     char name[64];
+    char run[160];              /* the run it belongs to, as the caller described it */
     uint64_t launch;            /* index in the run's sequence */
     uint64_t start_cycle;       /* first cycle of the kernel (after its launch latency) */
     uint64_t cycles;            /* start to the cycle after its last warp finished */
@@ -194,7 +195,8 @@ void sim_kernel_stats_free(sim_kernel_stats *s);
  * non-NULL, finished but not renamed: the caller commits or aborts *held
  * (all-or-nothing outputs, see common/csv_out.c). */
 trapeze_status sim_stats_write_csv(const char *path, const sim_kernel_stats *s, int n,
-                                   trapeze_csv_out **held, trapeze_error *err);
+                                   const trapeze_gpu *gpu, trapeze_csv_out **held,
+                                   trapeze_error *err);
 /* Per-SM CSV: header + one row per kernel and SM (kernel,launch,sm,cycles,
  * warp_instructions,ipc,blocks,...); the counters of a launch's rows sum to
  * its row in sim_stats_write_csv's file. Written like it. */

@@ -183,8 +183,8 @@ static trapeze_status create(const char *path, const char *const *lead, int n_le
     return trapeze_csv_create(path, names, n_lead + tail->n, out, err);
 }
 
-/* Ends a row with the values of `tail` (an invalid one is an empty field). */
-static trapeze_status finish_row(trapeze_csv_out *csv, const cols *tail, trapeze_error *err)
+/* The values of `tail` (an invalid one is an empty field). */
+static void write_tail(trapeze_csv_out *csv, const cols *tail)
 {
     for (int i = 0; i < tail->n; i++) {
         if (tail->c[i].is_j)
@@ -194,6 +194,12 @@ static trapeze_status finish_row(trapeze_csv_out *csv, const cols *tail, trapeze
         else
             trapeze_csv_text(csv, "");
     }
+}
+
+/* Ends a row with the values of `tail`. */
+static trapeze_status finish_row(trapeze_csv_out *csv, const cols *tail, trapeze_error *err)
+{
+    write_tail(csv, tail);
     return trapeze_csv_end_row(csv, err);
 }
 
@@ -219,7 +225,8 @@ static double ipc_of(uint64_t insts, uint64_t cycles)
 }
 
 trapeze_status sim_stats_write_csv(const char *path, const sim_kernel_stats *s, int n,
-                                   trapeze_csv_out **held, trapeze_error *err)
+                                   const trapeze_gpu *gpu, trapeze_csv_out **held,
+                                   trapeze_error *err)
 {
     static const char *const lead[] = {"kernel", "cycles", "warp_instructions", "ipc"};
     cols *l = calloc(1, sizeof *l);
@@ -228,6 +235,11 @@ trapeze_status sim_stats_write_csv(const char *path, const sim_kernel_stats *s, 
     sim_kernel_stats empty;
     memset(&empty, 0, sizeof empty);
     kernel_columns(n ? &s[0] : &empty, l);
+    /* what makes rows of several runs combine: the GPU, the run, seconds */
+    const char *trail[] = {"gpu", "run", "time_s"};
+    const int n_trail = (int)(sizeof trail / sizeof trail[0]);
+    for (int i = 0; i < n_trail && l->n < MAX_COLS; i++)
+        add(l, trail[i], 0, 1);
     trapeze_csv_out *csv = NULL;
     trapeze_status st = create(path, lead, 4, l, &csv, err);
     for (int k = 0; k < n && !st; k++) {
@@ -237,7 +249,12 @@ trapeze_status sim_stats_write_csv(const char *path, const sim_kernel_stats *s, 
         trapeze_csv_number(csv, s[k].ipc);
         l->n = 0;
         kernel_columns(&s[k], l);
-        st = finish_row(csv, l, err);
+        write_tail(csv, l);
+        trapeze_csv_text(csv, gpu->name);
+        trapeze_csv_text(csv, s[k].run);
+        trapeze_csv_number(csv, gpu->core_clock_hz > 0 ? (double)s[k].cycles / gpu->core_clock_hz
+                                                       : 0.0);
+        st = trapeze_csv_end_row(csv, err);
     }
     free(l);
     return close_csv(csv, st, held, err);
