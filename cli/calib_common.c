@@ -187,3 +187,19 @@ int calib_exit(const calib_args *a, trapeze_calib_plan *plan, trapeze_sample_log
         fprintf(stderr, "trapeze %s: %s\n", a->cmd, err->message);
     return s ? 1 : 0;
 }
+
+int calib_check_options(const char *cmd, int argc, char **argv, const cli_opt *own)
+{
+    static const cli_opt common[] = {
+        {"--gpu", 1, 0}, {"--samples", 1, 0}, {"--budget", 1, 0}, {"--stages", 1, 0},
+        {"--max-h", 1, 0}, {"--sweep-budget", 1, 0}, {"--min-fraction", 1, 0},
+        {"--max-fraction", 1, 0}, {"--threads", 1, 0}, {"--folds", 1, 0}};
+    cli_opt all[64];
+    int n = 0;
+    for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
+        all[n++] = common[i];
+    for (const cli_opt *o = own; o->name && n < 63; o++)
+        all[n++] = *o;
+    all[n] = (cli_opt){NULL, 0, 0};
+    return cli_check_options(cmd, argc, argv, 1, all);
+}

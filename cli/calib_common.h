@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "cli/commands.h"
 #include "trapeze.h"
 
 #define CALIB_MAX_WORKLOADS 16
@@ -37,6 +38,10 @@ typedef int (*calib_own_option)(calib_args *a, void *ctx, const char *arg, const
  * Returns -1 when parsed, else the exit status (0 after --help, 2 on error). */
 int calib_parse(calib_args *a, int argc, char **argv, calib_own_option own, void *ctx,
                 void (*usage)(FILE *out));
+
+/* The options every calibration command takes, plus the command's own
+ * (cli_check_options: unknown with the nearest one, repeated, no value). */
+int calib_check_options(const char *cmd, int argc, char **argv, const cli_opt *own);
 
 /* Defaults and checks after parsing: the GPU is required. -1 on error. */
 int calib_finish_args(calib_args *a);

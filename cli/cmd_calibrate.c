@@ -159,7 +159,12 @@ int cli_calibrate(int argc, char **argv)
     calib_args a = {.cmd = "calibrate", .threads = 1};
     trapeze_calib_options_default(&a.opt);
     const char *out = "calib.ini";
-    int rc = calib_parse(&a, argc, argv, own_option, &out, usage);
+    static const cli_opt own[] = {{"--out", 1, 0}, {"--fit", 1, 0}, {"--real-tiles", 0, 0},
+                                  {"--structure", 1, 0}, {"--holdout", 1, 0}, {NULL, 0, 0}};
+    int rc = calib_check_options("calibrate", argc, argv, own);
+    if (rc)
+        return rc;
+    rc = calib_parse(&a, argc, argv, own_option, &out, usage);
     if (rc >= 0)
         return rc;
     int rank, size, mpi = calib_mpi_start(&argc, &argv, &rank, &size);

@@ -105,6 +105,25 @@ int cli_sim(int argc, char **argv)
     if (!params)
         return 2;
     int rc = 2;
+    /* a --workload run has options of its own (cmd_sim_workload.c) */
+    static const cli_opt kernel_opts[] = {
+        {"--gpu", 1, 0}, {"--csv", 1, 0}, {"--per-sm-csv", 1, 0}, {"--ideal-memory", 1, 0},
+        {"--trace", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0}, {"--sleep-l1d", 1, 0},
+        {"--sleep-l2", 1, 0}, {"--sleep-rf", 1, 0}, {"--grouping", 1, 0}, {"--quiet", 0, 0},
+        {"--list", 0, 0}, {"--options", 0, 0}, {"--workload", 1, 0}, {NULL, 0, 0}};
+    static const cli_opt workload_opts[] = {
+        {"--gpu", 1, 0}, {"--workload", 1, 0}, {"--csv", 1, 0}, {"--size", 1, 0}, {"--h", 1, 0},
+        {"--sync", 1, 0}, {"--iterations", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0},
+        {"--sleep-l1d", 1, 0}, {"--sleep-l2", 1, 0}, {"--sleep-rf", 1, 0}, {"--quiet", 0, 0},
+        {NULL, 0, 0}};
+    int workload_run = 0;
+    for (int i = 1; i < argc; i++)
+        workload_run |= !strcmp(argv[i], "--workload");
+    if ((rc = cli_check_options("sim", argc, argv, 1, workload_run ? workload_opts : kernel_opts))) {
+        free(params);
+        return rc;
+    }
+    rc = 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

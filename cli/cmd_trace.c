@@ -97,6 +97,14 @@ static int cmd_export(int argc, char **argv)
     int n_params = 0, rc = 2;
     if (!params)
         return fail("out of memory");
+    static const cli_opt options[] = {{"--gpu", 1, 0}, {"--out", 1, 0}, {"--workload", 1, 0},
+                                      {"--h", 1, 0}, {"--iterations", 1, 0}, {"--size", 1, 0},
+                                      {NULL, 0, 0}};
+    if ((rc = cli_check_options("trace export", argc, argv, 1, options))) {
+        free(params);
+        return rc;
+    }
+    rc = 2;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);

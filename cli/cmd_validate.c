@@ -300,7 +300,14 @@ int cli_validate(int argc, char **argv)
     calib_args a = {.cmd = "validate", .threads = 1};
     validate_files f = {0};
     trapeze_calib_options_default(&a.opt);
-    int rc = calib_parse(&a, argc, argv, own_option, &f, usage);
+    static const cli_opt own[] = {
+        {"--calibration", 1, 0}, {"--force-calibration", 0, 0}, {"--csv", 1, 0},
+        {"--curve", 1, 0}, {"--sweep-log", 1, 0}, {"--sizes", 1, 0}, {"--sweep-stages", 1, 0},
+        {NULL, 0, 0}};
+    int rc = calib_check_options("validate", argc, argv, own);
+    if (rc)
+        return rc;
+    rc = calib_parse(&a, argc, argv, own_option, &f, usage);
     if (rc >= 0)
         return rc;
     if (!f.calibration) {

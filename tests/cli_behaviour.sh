@@ -31,6 +31,13 @@ usage_error "group repeated" "--out given twice" group --gpu data/gpus/gtx480.co
 usage_error "locality misspelt" "did you mean '--trace'?" locality --tracee x
 usage_error "locality repeated" "--gpu given twice" locality --gpu a --gpu b matmul
 usage_error "locality no value" "--launch needs a value" locality --gpu data/gpus/gtx480.config matmul --launch
+usage_error "sim misspelt" "did you mean '--gpu'?" sim --gpuu data/gpus/gtx480.config vecadd
+usage_error "sim repeated" "--csv given twice" sim --gpu data/gpus/gtx480.config --csv a --csv b vecadd
+usage_error "sim workload option" "did you mean '--h'?" sim --gpu data/gpus/gtx480.config --workload hotspot --hh 2
+usage_error "calibrate misspelt" "did you mean '--budget'?" calibrate --gpu gtx480 --buget 3
+usage_error "validate repeated" "--calibration given twice" validate --gpu gtx480 --calibration a --calibration b
+usage_error "trace export misspelt" "did you mean '--out'?" trace export --gpu data/gpus/gtx480.config --outt x vecadd
+usage_error "sleep misspelt" "unknown option '--max-penalt'" sleep --gpu gtx480 --max-penalt 0.01
 # a negative number is a value, not an option (and then refused by the command)
 usage_error "negative value" "--height: expected a positive integer, got '-3'" ghostzone --height -3
 finish cli_behaviour

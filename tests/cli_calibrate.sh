@@ -81,12 +81,12 @@ expect_error "malformed row" "torn.csv:5: field h: expected an integer in [1, 21
 cp "$D/a.csv" "$D/nul.csv"
 printf '\000' | dd of="$D/nul.csv" bs=1 seek=$(($(head -n 5 "$D/a.csv" | wc -c) + 3)) conv=notrunc 2>/dev/null
 cp "$D/nul.csv" "$D/nul.before"
-expect_error "NUL byte" "nul.csv:6: a NUL byte in the row" --gpu gtx480 --samples "$D/nul.csv" $ARGS
+expect_error "NUL byte" "nul.csv:6: a NUL byte in the row" --samples "$D/nul.csv" $ARGS
 cmp -s "$D/nul.csv" "$D/nul.before" || fail "NUL byte: the log was changed"
 # a gzip file given as --samples: refused, unchanged (it used to be overwritten)
 gzip -c "$D/a.csv" >"$D/gz.csv"
 cp "$D/gz.csv" "$D/gz.before"
-expect_error "gzip log" "gz.csv:1: not a samples log" --gpu gtx480 --samples "$D/gz.csv" $ARGS
+expect_error "gzip log" "gz.csv:1: not a samples log" --samples "$D/gz.csv" $ARGS
 cmp -s "$D/gz.csv" "$D/gz.before" || fail "gzip log: the file was changed"
 # a hand-appended measured row without a final newline is used, not dropped
 cp "$D/a.csv" "$D/hand.csv"
@@ -103,7 +103,7 @@ cp "$D/a.csv" "$D/busy.csv"
 flock "$D/busy.csv" sh -c "touch '$D/held'; sleep 30" &
 holder=$!
 while [ ! -e "$D/held" ]; do sleep 0.01; done
-expect_error "log in use" "busy.csv: in use by another run" --gpu gtx480 --samples "$D/busy.csv" $ARGS
+expect_error "log in use" "busy.csv: in use by another run" --samples "$D/busy.csv" $ARGS
 kill $holder 2>/dev/null
 wait $holder 2>/dev/null
 cmp -s "$D/busy.csv" "$D/a.csv" || fail "log in use: the log was changed"

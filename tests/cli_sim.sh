@@ -101,7 +101,7 @@ expect_error "zero parameter" "parameter stride=0" --gpu $G strided stride=0
 expect_error "not name=value" "expected name=value" --gpu $G jacobi 17
 expect_error "missing config" "nope.config" --gpu "$D/nope.config" vecadd
 expect_error "no --gpu" "--gpu FILE is required" vecadd
-expect_error "unknown option" "unknown option --frobnicate" --gpu $G vecadd --frobnicate
+expect_error "unknown option" "unknown option '--frobnicate'" --gpu $G vecadd --frobnicate
 printf -- '-gpgpu_n_clusters 15\n-gpgpu_clock_domains 700.0:700.0:700.0:924.0\n-gpgpu_num_sp_units two\n' >"$D/bad1.config"
 expect_error "malformed option" "bad1.config:3: option -gpgpu_num_sp_units" --gpu "$D/bad1.config" vecadd
 printf -- '-gpgpu_clock_domains 700.0:700.0:700.0:924.0\n-gpgpu_scheduler fifo\n' >"$D/bad2.config"

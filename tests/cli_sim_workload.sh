@@ -91,7 +91,7 @@ expect_error "unknown INI key" "bad.ini:7: [workload] stencils: unknown key" --g
 printf '[workload]\nname = Frac\ndimensions = 1\nsize = 100.5\nblock = 32\n[profile]\ninput_elements = 100\n' >"$D/frac.ini"
 expect_error "fractional size" "Frac: size 100.5 in dimension 1 is not a whole number" --gpu $G --workload "$D/frac.ini"
 expect_error "no --gpu" "--gpu FILE is required" --workload hotspot
-expect_error "bad option" "--list: not an option of a --workload run" --gpu $G --workload hotspot --list
+expect_error "bad option" "unknown option '--list'" --gpu $G --workload hotspot --list
 expect_error "missing config" "nope.config" --gpu "$D/nope.config" --workload hotspot
 
 finish cli_sim_workload

@@ -65,7 +65,7 @@ printf '[ghostzone]\ncpi = -1\n' >"$D/bad.ini"
 expect_error "bad calibration" "bad.ini:2: [ghostzone] cpi" $PLAN --calibration "$D/bad.ini" poisson
 printf '[profile.Poisson]\ninsts_per_sm_ic = many\n' >"$D/bad2.ini"
 expect_error "bad profile" "bad2.ini:2: [profile.Poisson] insts_per_sm_ic" $PLAN --calibration "$D/bad2.ini" poisson
-expect_error "bad max-h" "--max-h: expected a number" $PLAN --max-h x --calibration "$D/c.ini" poisson
+expect_error "bad max-h" "--max-h: expected a number" --gpu gtx480 --budget 10 --stages 1 --sweep-budget 4e6 --max-h x --calibration "$D/c.ini" poisson
 # a NUL byte in row 3 of the sweep log: refused, the log unchanged (it was cut to 2 rows)
 cp "$D/sweep.before" "$D/sweep.nul"
 printf '\000' | dd of="$D/sweep.nul" bs=1 seek=$(($(head -n 3 "$D/sweep.before" | wc -c) + 2)) \

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "sim/core/gpu_sim.h"
@@ -280,7 +281,9 @@ static void test_file_roundtrip(void)
     p.fence_overlap = 0;
     p.value[TRAPEZE_GZ_TILE_CYCLES] = 81.5;
     p.corr[TRAPEZE_GZ_CPI][TRAPEZE_GZ_TILE_CYCLES] = p.corr[TRAPEZE_GZ_TILE_CYCLES][TRAPEZE_GZ_CPI] = -0.625;
-    const char *path = "build/tests/atsize-roundtrip.ini";
+    /* a private temporary file: the test may run from any build folder */
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/trapeze-atsize-%ld.ini", (long)getpid());
     CHECK_OK(trapeze_gz_params_save(path, &p, &err));
     CHECK_OK(trapeze_gz_params_load(path, &q, &err));
     CHECK(q.whole_tiles == 1 && q.occupancy == 1 && q.waves == 1 && q.persistent_fence == 1 &&
