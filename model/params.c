@@ -218,6 +218,14 @@ trapeze_status trapeze_gz_params_load(const char *path, trapeze_gz_params *p,
                             "%s: sets nothing (expected [ghostzone] name = value lines); "
                             "leave out --calibration for the built-in defaults",
                             path);
+    /* a profile's counts are per input element: without that count the
+     * section is incomplete (and would save a value no load accepts) */
+    for (int i = 0; i < p->n_profiles; i++)
+        if (!(p->profile[i].input_elements >= 1))
+            return trapeze_fail(err, TRAPEZE_EPARSE,
+                                "%s: [profile.%s] input_elements: missing (a profile needs "
+                                "input_elements, insts_per_sm_mc and insts_per_sm_ic)",
+                                path, p->profile[i].workload);
     return TRAPEZE_OK;
 }
 
