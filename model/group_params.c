@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/text.h"
 #include "common/ini.h"
 #include "model/group.h"
 
@@ -63,20 +64,5 @@ trapeze_status trapeze_grp_params_save(const char *path, const trapeze_grp_param
         if (p->stderr_[k] > 0)
             fprintf(f, "%s_stderr = %.17g\n", grp_param_names[k], p->stderr_[k]);
     }
-    errno = 0;
-    int failed = ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0;
-    int e = errno;
-    if (fclose(f) != 0 && !failed) {
-        failed = 1;
-        e = errno;
-    }
-    if (!failed && rename(tmp, path) != 0) {
-        failed = 1;
-        e = errno;
-    }
-    if (failed) {
-        remove(tmp);
-        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path, strerror(e ? e : EIO));
-    }
-    return TRAPEZE_OK;
+    return trapeze_file_commit(f, tmp, path, err);
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/text.h"
 #include "common/ini.h"
 #include "model/ghostzone.h"
 
@@ -263,23 +264,7 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
             fprintf(f, "%s = %.17g\n", profile_keys[k],
                     *profile_field((trapeze_gz_profile *)&p->profile[i], k));
     }
-    errno = 0;
-    int failed = ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0;
-    int e = errno;
-    if (fclose(f) != 0 && !failed) {
-        failed = 1;
-        e = errno;
-    }
-    if (!failed && rename(tmp, path) != 0) {
-        failed = 1;
-        e = errno;
-    }
-    if (failed) {
-        remove(tmp);
-        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path,
-                            strerror(e ? e : EIO));
-    }
-    return TRAPEZE_OK;
+    return trapeze_file_commit(f, tmp, path, err);
 }
 
 trapeze_status trapeze_gz_params_check_gpu(const trapeze_gz_params *p, const trapeze_gpu *gpu,
