@@ -115,6 +115,7 @@ int cli_sim(int argc, char **argv)
         {"--gpu", 1, 0}, {"--workload", 1, 0}, {"--csv", 1, 0}, {"--size", 1, 0}, {"--h", 1, 0},
         {"--sync", 1, 0}, {"--iterations", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0},
         {"--sleep-l1d", 1, 0}, {"--sleep-l2", 1, 0}, {"--sleep-rf", 1, 0}, {"--quiet", 0, 0},
+        {"--grouping", 1, 0},
         {NULL, 0, 0}};
     int workload_run = 0;
     for (int i = 1; i < argc; i++)
