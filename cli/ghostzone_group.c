@@ -74,7 +74,8 @@ static void print_row(const char *name, const trapeze_gz_group_row *r)
     double share = r->ghost_elements > 0 ? r->l1_reread / r->ghost_elements : 0;
     printf(" CPL %10.1f (%+.2f%%)  halo re-reads in L1 %.1f%% (rr %.1f%%), rho %.3g%s\n",
            r->cpl_grouped, 100 * (r->cpl_grouped / r->cpl_rr - 1), 100 * share, 100 * share_rr,
-           r->rho, r->kept_rr ? "; rr kept" : "");
+           r->rho, !r->kept_rr ? "" : r->gain_sd > 0 ? "; rr kept (gain within 1% + 2 sd of rho)"
+                                                    : "; rr kept (gain within 1%)");
 }
 
 trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,

@@ -1502,7 +1502,10 @@ typedef struct trapeze_gz_group_row {
     double cpl_grouped;        /* with the model's best grouping (evaluated rows) */
     double cpl;                /* the row's CPL: cpl_grouped when lower than cpl_rr by more
                                   than the margin, else cpl_rr (kept_rr) */
-    int kept_rr;               /* evaluated, and no grouping beat rr by the margin */
+    double gain_sd;            /* standard deviation of cpl_rr - cpl_grouped from the
+                                  calibration's stderr of halo_reread (the gain is ~ rho) */
+    int kept_rr;               /* evaluated, and the grouping's gain was not above
+                                  margin x cpl_rr + 2 gain_sd */
     char source[32];           /* "tiles", "rr", "bcs" (relaunch), "none" (fence) */
     int gx, gy, tile_order;
     int model_evaluations;
@@ -1522,7 +1525,8 @@ double trapeze_gz_group_rho(double rho, double phi_rr, double phi_g);
 /* spec: the workload as its file gives it (p's [profile.NAME] applies as in
  * trapeze_gz_create); gp: the grouping model's constants (its L1 side
  * used); margin: a grouping replaces rr only when predicted to lower the
- * CPL (and, among tiles, the L2 accesses) by more than this fraction; exhaustive: visit every relaunch
+ * CPL by more than this fraction plus two gain_sd (and, among tiles, the
+ * L2 accesses by more than this fraction); exhaustive: visit every relaunch
  * height (else heights whose bound cannot beat the best are skipped). */
 trapeze_status trapeze_gz_group_optimize(const char *gpu_config_path,
                                          const trapeze_workload *spec,

@@ -33,9 +33,12 @@
  * whose bound is not below the best CPL found is skipped without building
  * its graph (exact: tests/test_gz_group.c checks it against visiting all).
  * A grouping replaces round-robin at a height only when its CPL is lower by
- * more than the margin: it runs statically placed (the explicit policy),
- * which costs a little of round-robin's dynamic balance, and the gains the
- * halo predicts are small (docs/grouping.md has the simulated check).
+ * more than the margin plus two standard deviations of that gain: it runs
+ * statically placed (the explicit policy), which costs a little of
+ * round-robin's dynamic balance, and the gain is proportional to rho, so
+ * it carries rho's relative standard error from the calibration (on the
+ * GTX 480 rho = 1.0 +- 4.7: not identified, and the simulated gains are
+ * nil; docs/grouping.md).
  * Fence mode runs persistent blocks that loop over the tiles, so there is
  * no TB dispatch to group: its heights keep the ghost-zone model's CPL.
  */
@@ -297,7 +300,9 @@ trapeze_status trapeze_gz_group_optimize(const char *gpu_config_path,
         /* a grouping runs statically placed; it must be predicted faster
          * than the default dispatch by more than the margin to replace it */
         r->cpl = r->cpl_rr;
-        if (!s && r->cpl_grouped < r->cpl_rr * (1 - margin))
+        double rho_cal = p->value[TRAPEZE_GZ_HALO_REREAD], gain = r->cpl_rr - r->cpl_grouped;
+        r->gain_sd = rho_cal > 0 ? fabs(gain) * p->stderr_[TRAPEZE_GZ_HALO_REREAD] / rho_cal : 0;
+        if (!s && gain > margin * r->cpl_rr + 2 * r->gain_sd)
             r->cpl = r->cpl_grouped;
         else if (!s) {
             r->kept_rr = 1;
