@@ -123,7 +123,7 @@ trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
                b->h, b->gx, b->gy, b->tile_order ? "col-major" : "row-major", b->cpl);
     else
         printf("%-12s best with grouping: relaunch h=%d, %s (CPL %.1f)\n", name, b->h,
-               b->kept_rr ? "rr: no grouping predicted faster by more than 1%" : b->source, b->cpl);
+               b->kept_rr ? "rr (no grouping gains more than 1% + 2 sd of rho)" : b->source, b->cpl);
     if (g->out) {
         s = trapeze_grouping_save(g->out, &r.grouping, err);
         if (!s)
