@@ -65,20 +65,23 @@ static void list(FILE *f)
     }
 }
 
-void cli_sim_progress(void *ctx, const char *kernel, unsigned long long cycle,
-                      unsigned long long done, unsigned long long blocks)
+/* "launch 3/10 jacobi: 120/240 blocks, ..., cycle 5000": the line restarts
+ * its clock with every launch, whose blocks it counts. */
+void cli_sim_progress(void *ctx, const trapeze_sim_progress_info *p)
 {
     (void)ctx;
     static cli_progress line;
-    static char last[64];
-    if (strncmp(last, kernel, sizeof last - 1) != 0) { /* a new launch: a new clock */
-        snprintf(last, sizeof last, "%s", kernel);
+    static char prefix[96];
+    static int last_launch = -1;
+    if (p->launch != last_launch || p->cycle == 0) { /* a new launch: a new clock */
+        last_launch = p->launch;
+        snprintf(prefix, sizeof prefix, "launch %d/%d %.60s", p->launch, p->launches, p->kernel);
         memset(&line, 0, sizeof line);
     }
     char detail[64];
-    snprintf(detail, sizeof detail, "cycle %llu", cycle);
-    line.prefix = last;
-    cli_progress_update(&line, (double)done, (double)blocks, "blocks", detail);
+    snprintf(detail, sizeof detail, "cycle %llu", p->cycle);
+    line.prefix = prefix;
+    cli_progress_update(&line, (double)p->blocks_done, (double)p->blocks, "blocks", detail);
 }
 
 static void note_unused(const trapeze_config *cfg, const char *gpu_path)
@@ -192,6 +195,11 @@ int cli_sim(int argc, char **argv)
                                                     : "no KERNEL given");
         goto out;
     }
+    char gpu_file[4096];
+    if (cli_resolve_preset("sim", "--gpu", "gpus", ".config", gpu_path, gpu_file,
+                           sizeof gpu_file))
+        goto out;
+    gpu_path = gpu_file;
     trapeze_error err = {0};
     if (!trace && trapeze_sim_builtin_check(kernel, n_params, params, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
