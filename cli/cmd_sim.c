@@ -235,11 +235,14 @@ int cli_sim(int argc, char **argv)
         if (opt.progress)
             fprintf(stderr, "\r%60s\r", "");
         if (!quiet) {
+            /* the note before the results, on a terminal too (where stdout
+             * is line-buffered and would otherwise come first) */
+            if (ideal == 0)
+                note_unused(cfg, gpu_path);
+            fflush(stderr);
             trapeze_sim_print(sim, stdout);
             if (opt.power)
                 trapeze_sim_print_energy(sim, stdout);
-            if (ideal == 0)
-                note_unused(cfg, gpu_path);
         }
         if ((idle_csv && trapeze_sim_write_idle_csv(sim, idle_csv, &err)) ||
             ((csv || sm_csv) && trapeze_sim_write_csv(sim, csv, sm_csv, &err))) {
