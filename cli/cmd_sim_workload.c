@@ -15,6 +15,7 @@
 
 typedef struct {
     const char *gpu, *workload, *csv, *size, *grouping;
+    char gpu_file[4096];
     const char *power, *idle_csv, *sleep[TRAPEZE_PS_SLEEPABLE];   /* energy (cli/power_args.c) */
     long h, iterations;   /* 0: the spec's height (else 1) and iterations */
     trapeze_sync sync;
@@ -114,27 +115,20 @@ static int parse_args(int argc, char **argv, workload_args *a)
     }
     if (!a->gpu)
         return cli_usage_error("sim", "--gpu FILE is required");
+    if (cli_resolve_preset("sim", "--gpu", "gpus", ".config", a->gpu, a->gpu_file,
+                           sizeof a->gpu_file))
+        return 2;
+    a->gpu = a->gpu_file;
     return 0;
 }
 
 
-/* A bare name (no '/', no ".ini") is a preset in data/workloads/. */
+/* A workload spec file or a preset name (data/workloads/NAME.ini). */
 static int load_workload(const char *name, trapeze_workload *w)
 {
     char path[4096];
-    size_t len = strlen(name);
-    if (!strchr(name, '/') && (len < 4 || strcmp(name + len - 4, ".ini"))) {
-        char rel[512];
-        snprintf(rel, sizeof rel, "workloads/%s.ini", name);
-        cli_data_path(rel, path, sizeof path);
-        if (access(path, R_OK) != 0) {
-            fprintf(stderr, "trapeze sim: --workload %s: no such preset (%s) and no such file; "
-                    "presets: pathfinder, hotspot, poisson, cell\n", name, path);
-            return 1;
-        }
-    } else {
-        snprintf(path, sizeof path, "%s", name);
-    }
+    if (cli_resolve_preset("sim", "--workload", "workloads", ".ini", name, path, sizeof path))
+        return 2;
     trapeze_error err;
     if (trapeze_workload_load(path, w, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);

@@ -473,8 +473,17 @@ trapeze_status trapeze_gz_write_rows(const trapeze_gz_model *m, trapeze_sync syn
  * separate simulators share nothing. */
 typedef struct trapeze_sim trapeze_sim;
 
-typedef void (*trapeze_sim_progress)(void *ctx, const char *kernel, unsigned long long cycle,
-                                     unsigned long long blocks_done, unsigned long long blocks);
+/* Where a run stands, for a progress display: the launch running, its
+ * number in this run (from 1) of how many the run has, cycles into the
+ * launch and its blocks done. Reported when a launch begins and now and then
+ * during it. */
+typedef struct trapeze_sim_progress_info {
+    const char *kernel;
+    int launch, launches;
+    unsigned long long cycle, blocks_done, blocks;
+} trapeze_sim_progress_info;
+
+typedef void (*trapeze_sim_progress)(void *ctx, const trapeze_sim_progress_info *p);
 
 typedef struct trapeze_sim_options {
     int ideal_memory_cycles;       /* > 0: every memory request answered after this many
@@ -1001,6 +1010,16 @@ trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
                                             void *ctx, trapeze_size_validation *out,
                                             trapeze_error *err);
 void trapeze_size_validation_free(trapeze_size_validation *v);
+
+/* A validation as the CSV files `trapeze validate` writes: rows_csv one row
+ * per workload and mode (--csv), curve_csv one per point (--curve); with
+ * --sizes, one row per workload and size, and one per (size, mode, h).
+ * Either path may be NULL; both files appear, or neither. */
+trapeze_status trapeze_validation_write_csv(const trapeze_validation *v, const char *rows_csv,
+                                            const char *curve_csv, trapeze_error *err);
+trapeze_status trapeze_size_validation_write_csv(const trapeze_size_validation *v,
+                                                 const char *rows_csv, const char *curve_csv,
+                                                 trapeze_error *err);
 
 /* Decides by simulation among the model's best candidates: runs each of
  * c[0..n) on workload w (its own size) on the GPU of gpu_config_path for
