@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/calib_common.h"
+#include "cli/calib_group.h"
 #include "cli/commands.h"
 #include "common/text.h"
 
@@ -156,6 +157,10 @@ static void print_result(const trapeze_gz_params *p, const trapeze_calib_report 
 
 int cli_calibrate(int argc, char **argv)
 {
+    int model = cli_calib_model_group(argc, argv, "calibrate");
+    if (model >= 0)
+        return model;
+    argc = -model - 1;   /* --model ghostzone: removed */
     calib_args a = {.cmd = "calibrate", .threads = 1};
     trapeze_calib_options_default(&a.opt);
     const char *out = "calib.ini";

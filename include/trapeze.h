@@ -1497,6 +1497,62 @@ trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const
                                             const trapeze_grouping *grouping,
                                             trapeze_grp_measured *out, trapeze_error *err);
 
+/* The decision of one launch (sampler/group_decide.c), what `trapeze group`
+ * and `trapeze validate --model group` run. Policies, in this order: rr,
+ * bcs, chen, mst, kway, rbts, optimized. */
+#define TRAPEZE_GRP_NPOLICIES 7
+extern const char *const trapeze_grp_policy_names[TRAPEZE_GRP_NPOLICIES];
+/* mu, eta1, nu, cwave, tl2, tdram: what five samples of one launch fit */
+extern const unsigned long trapeze_grp_fit_mask_default;
+
+typedef struct trapeze_grp_outcome {
+    int predicted[TRAPEZE_GRP_NPOLICIES], simulated[TRAPEZE_GRP_NPOLICIES];
+    trapeze_grp_eval pred[TRAPEZE_GRP_NPOLICIES];
+    trapeze_grp_measured sim[TRAPEZE_GRP_NPOLICIES];
+    trapeze_grp_choice choice;
+    trapeze_grp_params params;         /* the constants used (fitted when fitted) */
+    trapeze_calib_report fit;
+    int fitted;
+    int optimized_simulated;           /* the chosen grouping was simulated here (not a
+                                          policy's own run) */
+    trapeze_grouping grouping;         /* the chosen grouping */
+} trapeze_grp_outcome;
+
+/* sim: the six policies' measurements, rr..rbts in the order above (NULL:
+ * predictions only, the model ranks the candidates); fit: fit
+ * trapeze_grp_fit_mask_default to rr, bcs, mst, kway and rbts from p;
+ * margin as trapeze_grp_optimize's. With sim, the chosen grouping is
+ * simulated unless a policy won (then its run is the optimized row). */
+trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_grp_params *p,
+                                  const trapeze_grp_measured *sim, int fit, double margin,
+                                  trapeze_grp_outcome *out, trapeze_error *err);
+void trapeze_grp_outcome_free(trapeze_grp_outcome *o);
+
+/* The grouping model's samples (sampler/group_samples.c): one launch under
+ * one policy, a row of model "group" in a samples log (columns gpu, kernel,
+ * params, launch, policy, then cycles, l2_accesses, dram_reads, l1_hits,
+ * warp_instructions), run by trapeze_samples_run (threads, resumed from the
+ * log). */
+extern const trapeze_row_schema trapeze_grp_sample_schema;
+typedef struct trapeze_grp_launch {
+    const char *kernel;
+    const char *params;        /* "name=value name=value" or NULL */
+    int launch;
+} trapeze_grp_launch;
+typedef struct trapeze_grp_plan trapeze_grp_plan;
+/* Rows launch by launch: rr, bcs, (chen when with_chen), mst, kway, rbts;
+ * ids KERNEL[.PARAMS].lLAUNCH.POLICY. */
+trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *gpu_name,
+                                       const trapeze_grp_launch *l, int n, int with_chen,
+                                       trapeze_grp_plan **out, trapeze_error *err);
+void trapeze_grp_plan_destroy(trapeze_grp_plan *plan);
+const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan);
+/* Launch i's measurements from the log, in trapeze_grp_policy_names order
+ * (chen's left zero when not planned); EINVAL when one is not logged. */
+trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
+                                         const trapeze_sample_log *log, int launch,
+                                         trapeze_grp_measured sim[6], trapeze_error *err);
+
 
 /* ---- ghost zones and groupings together (sampler/gz_group.c) ----
  * For each trapezoid height: the relaunched stage's locality graph, the
