@@ -1404,6 +1404,26 @@ trapeze_status trapeze_grp_grouping_tiles(const trapeze_grp_model *m, int gx, in
                                           int tile_order, trapeze_grouping *out,
                                           trapeze_error *err);
 
+/* A soft assignment of the TBs to the SM queues, for graphs without grid
+ * structure (model/group_soft.c): shares X[p][g] = softmax(theta[p]) that
+ * minimize the shared data kept apart plus a balance penalty (L-BFGS),
+ * rounded under ceil(n / n_sm) TBs per queue, refined by moves that keep
+ * more shared data, ordered greedily within a queue. */
+typedef struct trapeze_grp_soft_info {
+    double relaxed_start, relaxed;   /* the relaxation's objective: start, optimum */
+    double rounded_kept, kept;       /* shared data within queues: rounded, refined */
+    double total_shared;             /* all shared data (each edge once) */
+    int moves, nlopt_evaluations;
+} trapeze_grp_soft_info;
+trapeze_status trapeze_grp_grouping_soft(const trapeze_grp_model *m, trapeze_grouping *out,
+                                         trapeze_grp_soft_info *info, trapeze_error *err);
+/* The relaxation's objective at theta (n x G) for G queues, its gradient
+ * into grad (may be NULL); X (n x G) and dX (n x G + G) are scratch. */
+double trapeze_grp_soft_objective(const trapeze_grp_model *m, int G, const double *theta,
+                                  double *grad, double *X, double *dX);
+/* Shared data (the model's units) between TBs of the same queue. */
+double trapeze_grp_kept_shared(const trapeze_grp_model *m, const trapeze_grouping *g);
+
 /* The optimizer's result. */
 typedef struct trapeze_grp_choice {
     char source[32];          /* "tiles", or the name of the candidate that won */
@@ -1471,6 +1491,11 @@ typedef struct trapeze_grp_problem trapeze_grp_problem;
 trapeze_status trapeze_grp_problem_builtin(const char *gpu_config_path, const char *kernel,
                                            char *const *params, int n_params, int launch,
                                            trapeze_grp_problem **out, trapeze_error *err);
+/* The same for launch `launch` of an Accel-Sim trace (kernelslist.g): the
+ * graph from its loads' addresses (trapeze_locality_trace). */
+trapeze_status trapeze_grp_problem_trace(const char *gpu_config_path, const char *kernelslist,
+                                         int launch, trapeze_grp_problem **out,
+                                         trapeze_error *err);
 void trapeze_grp_problem_destroy(trapeze_grp_problem *pb);
 const trapeze_locality_graph *trapeze_grp_problem_graph(const trapeze_grp_problem *pb);
 const trapeze_grp_machine *trapeze_grp_problem_machine(const trapeze_grp_problem *pb);
@@ -1516,6 +1541,9 @@ typedef struct trapeze_grp_outcome {
     int optimized_simulated;           /* the chosen grouping was simulated here (not a
                                           policy's own run) */
     trapeze_grouping grouping;         /* the chosen grouping */
+    int soft_tried;                    /* the soft assignment was computed */
+    trapeze_grp_soft_info soft;
+    double soft_pred_cycles;
 } trapeze_grp_outcome;
 
 /* sim: the six policies' measurements, rr..rbts in the order above (NULL:
@@ -1523,9 +1551,12 @@ typedef struct trapeze_grp_outcome {
  * trapeze_grp_fit_mask_default to rr, bcs, mst, kway and rbts from p;
  * margin as trapeze_grp_optimize's. With sim, the chosen grouping is
  * simulated unless a policy won (then its run is the optimized row). */
+/* soft: the soft assignment (trapeze_grp_grouping_soft) competes too, as
+ * the tiles do: it replaces the choice only when predicted faster than it
+ * (taken at the lower of its prediction and its measurement) by margin. */
 trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_grp_params *p,
                                   const trapeze_grp_measured *sim, int fit, double margin,
-                                  trapeze_grp_outcome *out, trapeze_error *err);
+                                  int soft, trapeze_grp_outcome *out, trapeze_error *err);
 void trapeze_grp_outcome_free(trapeze_grp_outcome *o);
 
 /* The grouping model's samples (sampler/group_samples.c): one launch under
