@@ -96,6 +96,7 @@ static trapeze_status model_picks(const trapeze_calib_plan *plan, const trapeze_
         trapeze_gz_destroy(m);
         return s;
     }
+    trapeze_gz_verify_order(c, n, VERIFY_TOP);
     for (int i = 0; i < VERIFY_TOP; i++) {
         top[2 * i] = i < n ? (int)c[i].sync : -1;
         top[2 * i + 1] = i < n ? c[i].h : 0;
