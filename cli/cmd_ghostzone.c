@@ -54,7 +54,8 @@ static void usage(FILE *out)
 "                      and shared memory per block\n"
 "  --height N          evaluate the model at height N instead of optimizing\n"
 "  --verify N          simulate the model's N best (mode, h) at the workload's\n"
-"                      own grid for --stages stages and decide by simulation\n"
+"                      own grid (and the other mode's best when those N are one\n"
+"                      mode) for --stages stages and decide by simulation\n"
 "                      (prints each candidate and the warp instructions spent)\n"
 "  --stages N          timed stages per verified candidate (default 2)\n"
 "  --threads N         candidates simulated in parallel (default 1)\n"
@@ -245,9 +246,8 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
     }
     putchar('\n');
     if (a->verify && !s) {
-        int k = a->verify < n ? (int)a->verify : n, best = 0;
+        int k = trapeze_gz_verify_order(c, n, a->verify < n ? (int)a->verify : n), best = 0;
         double work = 0;
-        trapeze_gz_verify_order(c, n, k);
         s = trapeze_calib_verify(gpu_path, w, c, k, a->stages ? (int)a->stages : 2,
                                  a->threads ? (int)a->threads : 1, err);
         for (int i = 0; i < k && !s; i++) {

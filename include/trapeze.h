@@ -469,11 +469,11 @@ typedef struct trapeze_gz_choice {
 trapeze_status trapeze_gz_rank(const trapeze_gz_model *m, const trapeze_gz_params *p, int blk_len,
                                trapeze_gz_choice **out, int *n, trapeze_error *err);
 
-/* The candidates `--verify k` simulates: the model's k best of a ranking c[0..n-1],
- * except that for k >= 2 the k-th is the other mode's best when the first k - 1
- * are all one mode (the sync mode is the decision the model misses most often:
- * both modes are then verified). Reorders c in place, keeping the rest in order. */
-void trapeze_gz_verify_order(trapeze_gz_choice *c, int n, int k);
+/* The candidates `--verify k` simulates: the model's k best of a ranking c[0..n-1]
+ * and, when those are all one mode (k >= 2), the other mode's best as well (the
+ * sync mode is the decision the model misses most often). Moves that one to c[k],
+ * keeping the rest in order, and returns how many to simulate: k or k + 1. */
+int trapeze_gz_verify_order(trapeze_gz_choice *c, int n, int k);
 
 /* Writes one row per valid h (1..max height) of this model and sync mode:
  * workload,gpu,sync,h,trapezoids,cpl_cycles,glbsync_cycles,loadsten_cycles,

@@ -40,21 +40,24 @@ static double difference_sd(const trapeze_gz_params *p, const double *ga, const 
     return var > 0 ? sqrt(var) : 0;
 }
 
-void trapeze_gz_verify_order(trapeze_gz_choice *c, int n, int k)
+int trapeze_gz_verify_order(trapeze_gz_choice *c, int n, int k)
 {
-    if (k < 2 || k > n)
-        return;
+    if (k > n)
+        k = n;
+    if (k < 2)
+        return k < 0 ? 0 : k;
     for (int i = 1; i < k; i++)
         if (c[i].sync != c[0].sync)
-            return; /* both modes are among the k best already */
+            return k; /* both modes are among the k best already */
     int other = k;
     while (other < n && c[other].sync == c[0].sync)
         other++;
     if (other == n)
-        return; /* one mode only */
+        return k; /* one mode only */
     trapeze_gz_choice moved = c[other];
-    memmove(c + k, c + k - 1, (size_t)(other - k + 1) * sizeof *c); /* k-1..other-1 down one */
-    c[k - 1] = moved;
+    memmove(c + k + 1, c + k, (size_t)(other - k) * sizeof *c); /* k..other-1 down one */
+    c[k] = moved;
+    return k + 1;
 }
 
 trapeze_status trapeze_gz_rank(const trapeze_gz_model *m, const trapeze_gz_params *p, int blk_len,

@@ -27,8 +27,12 @@ DATA=${DATA:-data}   # tests point it elsewhere
 PROV=$DATA/PROVENANCE.csv
 CAL=$DATA/calibrations
 VAL=$DATA/validation
-BENCH="pathfinder hotspot poisson cell"
+# the size sweeps in three groups, cheapest and most read first: the 2-D
+# benchmarks (the README's figures), the stencils no calibration sees, and
+# PathFinder and Cell (many heights; 3-D at 100x)
+MAIN="hotspot poisson"
 UNSEEN="box9 star7 multi1d"
+OTHERS="pathfinder cell"
 
 # The simulator is sim/, the GPU configs and what places and times the runs
 # (sampler/plan.c, run.c, sample_run.c): the last commit touching them,
@@ -115,10 +119,14 @@ reference() {
         --samples $CAL/$g-samples.csv --sweep-log $VAL/$g-sweep.csv \
         --csv $VAL/$g.csv --curve $VAL/$g-curve.csv
 }
-step_sizes_gtx480_small() { sizes gtx480 bench 1,16 $BENCH; sizes gtx480 unseen 1,16 $UNSEEN; }
-step_sizes_gtx480() { sizes gtx480 bench "$SIZES" $BENCH; sizes gtx480 unseen "$SIZES" $UNSEEN; }
-step_sizes_v100_small() { sizes v100 bench 1,16 $BENCH; sizes v100 unseen 1,16 $UNSEEN; }
-step_sizes_v100() { sizes v100 bench "$V100_SIZES" $BENCH; sizes v100 unseen "$V100_SIZES" $UNSEEN; }
+step_sizes_gtx480_small() { sizes gtx480 main 1,16 $MAIN; sizes gtx480 unseen 1,16 $UNSEEN;
+    sizes gtx480 others 1,16 $OTHERS; }
+step_sizes_gtx480() { sizes gtx480 main "$SIZES" $MAIN; sizes gtx480 unseen "$SIZES" $UNSEEN;
+    sizes gtx480 others "$SIZES" $OTHERS; }
+step_sizes_v100_small() { sizes v100 main 1,16 $MAIN; sizes v100 unseen 1,16 $UNSEEN;
+    sizes v100 others 1,16 $OTHERS; }
+step_sizes_v100() { sizes v100 main "$V100_SIZES" $MAIN; sizes v100 unseen "$V100_SIZES" $UNSEEN;
+    sizes v100 others "$V100_SIZES" $OTHERS; }
 step_reference_gtx480() { reference gtx480; }
 step_reference_v100() { reference v100; }
 step_reference_gtx280() { reference gtx280; }
@@ -151,7 +159,7 @@ STEPS=${*:-$ALL}
 for s in $STEPS; do
     s=$(echo "$s" | tr - _)
     command -v "step_$s" >/dev/null 2>&1 || { echo "regenerate-data.sh: no step '$s' (--list)" >&2; exit 2; }
-    case $s in sizes_*) STEP_TOTAL=$((STEP_TOTAL + 2)) ;; *) STEP_TOTAL=$((STEP_TOTAL + 1)) ;; esac
+    case $s in sizes_*) STEP_TOTAL=$((STEP_TOTAL + 3)) ;; *) STEP_TOTAL=$((STEP_TOTAL + 1)) ;; esac
 done
 for s in $STEPS; do "step_$(echo "$s" | tr - _)"; done
 echo "regenerate-data.sh: finished on simulator $SIM" >&2

@@ -50,10 +50,10 @@ if sh "$R" --check >"$D/out"; then fail "--check passed a stale file"; fi
 grep -q '^STALE .*gtx480-samples.csv (made on 0000000' "$D/out" || fail "stale: $(cat "$D/out")"
 sh "$R" cal-gtx480 2>"$D/err" || fail "third run: $(cat "$D/err")"
 [ "$(cat "$D/data/calibrations/gtx480-samples.csv")" = "run" ] || fail "stale log kept"
-# the size sweeps are two steps (benchmarks, unseen stencils) each writing three files
+# the size sweeps are three steps (2-D benchmarks, unseen stencils, the others) of three files
 sh "$R" sizes-gtx480-small 2>"$D/err" || fail "sizes: $(cat "$D/err")"
-grep -q '^\[2/2\] sizes-gtx480-unseen (1,16): done' "$D/err" || fail "sizes progress: $(cat "$D/err")"
-for f in gtx480-sizes-bench.csv gtx480-sizes-unseen-points.csv gtx480-sizes-unseen-sweep.csv; do
+grep -q '^\[3/3\] sizes-gtx480-others (1,16): done' "$D/err" || fail "sizes progress: $(cat "$D/err")"
+for f in gtx480-sizes-main.csv gtx480-sizes-unseen-points.csv gtx480-sizes-others-sweep.csv; do
     grep -q "validation/$f," "$D/data/PROVENANCE.csv" || fail "PROVENANCE lacks $f"
 done
 MAX_ERR_LINES=1 expect_failure "unknown step" "no step 'nonsense'" "$D/none" sh "$R" nonsense

@@ -341,7 +341,7 @@ static void test_row_penalty_fence_iter(void)
     trapeze_gz_destroy(flat);
 }
 
-/* --verify's candidates: both modes once k >= 2. */
+/* --verify's candidates: the k best, and the other mode's best when those are one mode. */
 static void test_verify_order(void)
 {
     trapeze_gz_choice c[5];
@@ -352,14 +352,16 @@ static void test_verify_order(void)
         c[i].h = h[i];
         c[i].cpl_model = 100 + i;
     }
-    trapeze_gz_verify_order(c, 5, 3); /* fence 4, fence 3, relaunch 5; then fence 5, relaunch 6 */
-    int want_sync[] = {1, 1, 0, 1, 0}, want_h[] = {4, 3, 5, 5, 6};
+    CHECK(trapeze_gz_verify_order(c, 5, 3) == 4); /* fence 4, 3, 5, then relaunch 5 */
+    int want_sync[] = {1, 1, 1, 0, 0}, want_h[] = {4, 3, 5, 5, 6};
     for (int i = 0; i < 5; i++)
         CHECK(c[i].sync == (trapeze_sync)want_sync[i] && c[i].h == want_h[i]);
-    trapeze_gz_verify_order(c, 5, 3); /* both modes already: unchanged */
-    for (int i = 0; i < 5; i++)
-        CHECK(c[i].sync == (trapeze_sync)want_sync[i] && c[i].h == want_h[i]);
-    trapeze_gz_verify_order(c, 5, 1); /* one candidate: the model's best alone */
+    CHECK(trapeze_gz_verify_order(c, 5, 2) == 3); /* fence 4, 3, relaunch 5 moved up */
+    CHECK(c[2].sync == TRAPEZE_SYNC_RELAUNCH && c[2].h == 5 && c[3].sync == TRAPEZE_SYNC_FENCE &&
+          c[3].h == 5 && c[4].h == 6);
+    CHECK(trapeze_gz_verify_order(c, 5, 3) == 3); /* both modes among the 3: as they are */
+    CHECK(trapeze_gz_verify_order(c, 5, 1) == 1); /* one candidate: the model's best alone */
+    CHECK(trapeze_gz_verify_order(c, 5, 9) == 5); /* no more than there are */
     CHECK(c[0].h == 4 && c[1].h == 3);
 }
 
