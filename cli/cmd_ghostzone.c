@@ -56,7 +56,8 @@ static void usage(FILE *out)
 "                      and shared memory per block\n"
 "  --height N          evaluate the model at height N instead of optimizing\n"
 "  --verify N          simulate the model's N best (mode, h) at the workload's\n"
-"                      own grid for --stages stages and decide by simulation\n"
+"                      own grid (and the other mode's best when those N are one\n"
+"                      mode) for --stages stages and decide by simulation\n"
 "                      (prints each candidate and the warp instructions spent)\n"
 "  --stages N          timed stages per verified candidate (default 2)\n"
 "  --threads N         candidates simulated in parallel (default 1)\n"
@@ -76,7 +77,12 @@ static void usage(FILE *out)
 "Below each workload, 'best:' is the headline: the best integer (mode, h),\n"
 "the predicted margin over the runner-up and its standard deviation from\n"
 "the calibration's covariance (stderr and [correlation]); a margin within\n"
-"two standard deviations is flagged, and --verify decides it.\n");
+"two standard deviations is flagged, and --verify decides it.\n"
+"\n"
+"Instruction counts: a workload with a [profile.NAME] in the calibration uses\n"
+"those (measured on the calibrated GPU); one without uses its spec's [profile],\n"
+"Meng's GTX 280 per-SM counts (30 SMs), as instructions per element on any GPU,\n"
+"and says so on stderr when the GPU has another SM count.\n");
 }
 
 /* 0: a sync mode (or best); -1: not one. */
@@ -253,7 +259,7 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
     }
     putchar('\n');
     if (a->verify && !s) {
-        int k = a->verify < n ? (int)a->verify : n, best = 0;
+        int k = trapeze_gz_verify_order(c, n, a->verify < n ? (int)a->verify : n), best = 0;
         double work = 0;
         s = trapeze_calib_verify(gpu_path, w, c, k, a->stages ? (int)a->stages : 2,
                                  a->threads ? (int)a->threads : 1, err);
@@ -284,6 +290,10 @@ static trapeze_status run_workload(const gz_args *a, const char *path, const tra
     if (s || (s = trapeze_gz_create(gpu, &w, p, &m, err)))
         return s;
     trapeze_gz_set_tau(m, a->tau);
+    if (trapeze_gz_profile_sms(m) != gpu->n_sm)
+        fprintf(stderr, "%s: no [profile.%s] in the calibration: the spec's instruction counts "
+                "(Meng's GTX 280, per SM of %g) are used per element on %s's %d SMs\n",
+                w.name, w.name, trapeze_gz_profile_sms(m), gpu->name, gpu->n_sm);
     trapeze_sync modes[2] = {(trapeze_sync)a->modes[0], (trapeze_sync)a->modes[1]};
     trapeze_gz_decision d;
     s = trapeze_gz_decide(m, modes, a->nmodes, a->optimize_block, (int)a->height, &d, err);

@@ -270,6 +270,10 @@ typedef enum {
                                      also loads (ghost zones re-read from L2), relative to a
                                      first read: LoadSten moves V + rho (T blk^D - V) elements
                                      (1 = Meng: every staged element from DRAM) */
+    TRAPEZE_GZ_FENCE_ITER,        /* psi: fence: the persistent kernel's loop iterations after
+                                     a tile's first run psi more instructions than the relaunch
+                                     profile's (tile coordinates recomputed per iteration):
+                                     IterComp + psi (h - 1) IterComp/h (0 = Meng) */
     TRAPEZE_GZ_NPARAMS
 } trapeze_gz_param;
 
@@ -303,6 +307,11 @@ typedef struct trapeze_gz_params {
     int fence_staging;                   /* "fence_staging = 1": fence MiscComp is the profiled
                                             MiscComp less the kernel's setup (run once), plus
                                             fence_misc_fraction of the setup */
+    int fence_iter;                      /* "fence_iter = 1": fence IterComp adds
+                                            fence_iter_fraction (h - 1) iterations */
+    int row_penalty;                     /* "row_penalty = 1": Meng's dimension penalty is paid
+                                            once by any tile whose rows are not contiguous,
+                                            alpha = sigma for D >= 2 (not sigma^(D-1)) */
     double corr[TRAPEZE_GZ_NPARAMS][TRAPEZE_GZ_NPARAMS]; /* fitted parameters' correlations
                                             ([correlation] "a,b = r"; 0 when unknown); with
                                             stderr_ they give the fit's covariance */
@@ -370,6 +379,11 @@ void trapeze_gz_destroy(trapeze_gz_model *m);
 void trapeze_gz_set_tau(trapeze_gz_model *m, int enabled);
 void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p);
 const trapeze_workload *trapeze_gz_workload(const trapeze_gz_model *m);
+/* The SM count the workload's per-SM instruction counts were measured on: the
+ * model's GPU's when a calibration's [profile.NAME] supplied them, 30 (Meng's
+ * GTX 280) when they are the spec's own [profile]; 5.14 uses it, not the GPU's
+ * M, so a spec's counts mean the same instructions per element on any GPU. */
+double trapeze_gz_profile_sms(const trapeze_gz_model *m);
 const trapeze_gpu *trapeze_gz_gpu(const trapeze_gz_model *m);
 
 /* CPL and its parts at (h, blk_len); both may be real-valued. TRAPEZE_ERANGE
@@ -454,6 +468,12 @@ typedef struct trapeze_gz_choice {
  * and corr give each candidate's uncertainty relative to the best. */
 trapeze_status trapeze_gz_rank(const trapeze_gz_model *m, const trapeze_gz_params *p, int blk_len,
                                trapeze_gz_choice **out, int *n, trapeze_error *err);
+
+/* The candidates `--verify k` simulates: the model's k best of a ranking c[0..n-1]
+ * and, when those are all one mode (k >= 2), the other mode's best as well (the
+ * sync mode is the decision the model misses most often). Moves that one to c[k],
+ * keeping the rest in order, and returns how many to simulate: k or k + 1. */
+int trapeze_gz_verify_order(trapeze_gz_choice *c, int n, int k);
 
 /* Writes one row per valid h (1..max height) of this model and sync mode:
  * workload,gpu,sync,h,trapezoids,cpl_cycles,glbsync_cycles,loadsten_cycles,
@@ -868,12 +888,15 @@ typedef struct trapeze_calib_options {
 #define TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE 4u
 #define TRAPEZE_GZ_STRUCT_FENCE_OVERLAP 8u
 #define TRAPEZE_GZ_STRUCT_FENCE_STAGING 16u
+#define TRAPEZE_GZ_STRUCT_ROW_PENALTY 32u
+#define TRAPEZE_GZ_STRUCT_FENCE_ITER 64u
 /* The default: the switches that lowered the error outside the calibration's
  * range (docs/calibration.md, "What each change removed"); waves and
  * persistent_fence did not and stay off. */
 #define TRAPEZE_GZ_STRUCT_AT_SIZE                                                          \
     (TRAPEZE_GZ_STRUCT_OCCUPANCY | TRAPEZE_GZ_STRUCT_FENCE_OVERLAP |                       \
-     TRAPEZE_GZ_STRUCT_FENCE_STAGING)
+     TRAPEZE_GZ_STRUCT_FENCE_STAGING | TRAPEZE_GZ_STRUCT_ROW_PENALTY |                     \
+     TRAPEZE_GZ_STRUCT_FENCE_ITER)
 
 void trapeze_calib_options_default(trapeze_calib_options *o);
 
