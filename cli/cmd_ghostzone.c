@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/ghostzone_group.h"
 #include "common/error.h"
 #include "common/text.h"
 #include "trapeze.h"
@@ -24,6 +25,7 @@ typedef struct {
     long verify, stages, threads; /* simulate the `verify` best candidates */
     const char *workloads[MAX_WORKLOADS];
     int nworkloads;
+    cli_gz_group group;    /* --group and its options (ghostzone_group.c) */
 } gz_args;
 
 static void usage(FILE *out)
@@ -62,7 +64,9 @@ static void usage(FILE *out)
 "                      workload,gpu,sync,h,trapezoids,cpl_cycles,glbsync_cycles,\n"
 "                      loadsten_cycles,commit_cycles,itermem_cycles,\n"
 "                      misccomp_cycles,itercomp_cycles,speedup_vs_h1\n"
-"  -h, --help          show this help\n"
+"  -h, --help          show this help\n");
+    cli_gz_group_usage(out);
+    fprintf(out,
 "\n"
 "Output columns: h* is the continuous optimum (NLopt MMA under Eq. 5.20);\n"
 "h = floor(h*), the dissertation's choice; h_argmin is the best integer\n"
@@ -97,7 +101,8 @@ static int parse_sync(const char *v, gz_args *a)
 static const cli_opt options[] = {
     {"--gpu", 1, 0}, {"--calibration", 1, 0}, {"--force-calibration", 0, 0}, {"--sync", 1, 0},
     {"--csv", 1, 0}, {"--height", 1, 0}, {"--tau", 0, 0}, {"--optimize-block", 0, 0},
-    {"--verify", 1, 0}, {"--stages", 1, 0}, {"--threads", 1, 0}, {NULL, 0, 0}};
+    {"--verify", 1, 0}, {"--stages", 1, 0}, {"--threads", 1, 0}, CLI_GZ_GROUP_OPTIONS,
+    {NULL, 0, 0}};
 
 /* Returns -1 when parsed, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, gz_args *a)
@@ -115,6 +120,11 @@ static int parse_args(int argc, char **argv, gz_args *a)
                           strcmp(arg, "--stages") == 0 || strcmp(arg, "--threads") == 0;
         if (takes_value && !val)
             return cli_usage_error("ghostzone", "%s needs a value", arg);
+        int group_args = cli_gz_group_parse(&a->group, arg, val);
+        if (group_args) {
+            i += group_args - 1;
+            continue;
+        }
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             usage(stdout);
             return 0;
@@ -156,6 +166,9 @@ static int parse_args(int argc, char **argv, gz_args *a)
     if (a->verify && (a->height || a->optimize_block || a->nmodes != 2))
         return cli_usage_error("ghostzone", "--verify decides among both modes' heights: not with "
                                "--height, --optimize-block or --sync");
+    if (a->group.enabled && (a->height || a->optimize_block))
+        return cli_usage_error("ghostzone", "--group chooses h itself: not with --height or "
+                               "--optimize-block");
     return -1;
 }
 
@@ -289,6 +302,8 @@ static trapeze_status run_workload(const gz_args *a, const char *path, const tra
                        trapeze_sync_name(o[i].sync), o[i].blk_len, o[i].blk_continuous);
         if (!a->height && !a->optimize_block && a->nmodes == 2)
             s = decide(a, gpu_path, m, &w, p, err);
+        if (!s && a->group.enabled)
+            s = cli_gz_group_run(&a->group, gpu_path, &w, p, a->tau, a->stages, err);
     }
     trapeze_gz_destroy(m);
     return s;

@@ -126,7 +126,7 @@ static int default_calibration(const char *gpu, char *out, size_t size)
     const char *base = strrchr(gpu, '/');
     base = base ? base + 1 : gpu;
     char name[128], rel[256];
-    snprintf(name, sizeof name, "%s", base);
+    snprintf(name, sizeof name, "%.127s", base);
     char *dot = strrchr(name, '.');
     if (dot)
         *dot = '\0';
@@ -187,6 +187,12 @@ int cli_group(int argc, char **argv)
         rc = cli_usage_error("group", "%s", !gpu ? "--gpu FILE is required" : "no KERNEL given");
         goto out;
     }
+    char gpu_file[4096];
+    if (cli_resolve_preset("group", "--gpu", "gpus", ".config", gpu, gpu_file, sizeof gpu_file)) {
+        rc = 2;
+        goto out;
+    }
+    gpu = gpu_file;
     rc = 1;
     trapeze_error err = {0};
     trapeze_grp_params p;

@@ -473,8 +473,17 @@ trapeze_status trapeze_gz_write_rows(const trapeze_gz_model *m, trapeze_sync syn
  * separate simulators share nothing. */
 typedef struct trapeze_sim trapeze_sim;
 
-typedef void (*trapeze_sim_progress)(void *ctx, const char *kernel, unsigned long long cycle,
-                                     unsigned long long blocks_done, unsigned long long blocks);
+/* Where a run stands, for a progress display: the launch running, its
+ * number in this run (from 1) of how many the run has, cycles into the
+ * launch and its blocks done. Reported when a launch begins and now and then
+ * during it. */
+typedef struct trapeze_sim_progress_info {
+    const char *kernel;
+    int launch, launches;
+    unsigned long long cycle, blocks_done, blocks;
+} trapeze_sim_progress_info;
+
+typedef void (*trapeze_sim_progress)(void *ctx, const trapeze_sim_progress_info *p);
 
 typedef struct trapeze_sim_options {
     int ideal_memory_cycles;       /* > 0: every memory request answered after this many
@@ -1002,6 +1011,16 @@ trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
                                             trapeze_error *err);
 void trapeze_size_validation_free(trapeze_size_validation *v);
 
+/* A validation as the CSV files `trapeze validate` writes: rows_csv one row
+ * per workload and mode (--csv), curve_csv one per point (--curve); with
+ * --sizes, one row per workload and size, and one per (size, mode, h).
+ * Either path may be NULL; both files appear, or neither. */
+trapeze_status trapeze_validation_write_csv(const trapeze_validation *v, const char *rows_csv,
+                                            const char *curve_csv, trapeze_error *err);
+trapeze_status trapeze_size_validation_write_csv(const trapeze_size_validation *v,
+                                                 const char *rows_csv, const char *curve_csv,
+                                                 trapeze_error *err);
+
 /* Decides by simulation among the model's best candidates: runs each of
  * c[0..n) on workload w (its own size) on the GPU of gpu_config_path for
  * `stages` timed stages after a warm-up (the samples' timing), in `threads`
@@ -1477,6 +1496,70 @@ typedef struct trapeze_grp_measured {
 trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const char *policy,
                                             const trapeze_grouping *grouping,
                                             trapeze_grp_measured *out, trapeze_error *err);
+
+
+/* ---- ghost zones and groupings together (sampler/gz_group.c) ----
+ * For each trapezoid height: the relaunched stage's locality graph, the
+ * grouping of its TBs the grouping model predicts keeps most halo re-reads
+ * in L1, and the ghost-zone model's cycles per loop with the re-reads that
+ * grouping leaves to memory: halo_reread rho scaled to
+ * trapeze_gz_group_rho(rho, phi(rr), phi(g)), phi = re-reads served by L1 /
+ * ghost-zone elements (docs/grouping.md). Fence mode has no TB dispatch to
+ * group (persistent blocks loop over the tiles): its rows keep the model's
+ * CPL. */
+typedef struct trapeze_gz_group_row {
+    trapeze_sync sync;
+    int h;
+    int evaluated;             /* relaunch: 0 when skipped (cpl_bound >= the best found) */
+    long tiles;                /* TBs of a stage (evaluated rows) */
+    double ghost_elements;     /* stencil_arrays (T blk^D - V): the halo re-reads */
+    double l1_reread_rr, l1_reread;  /* of them, served by L1 under rr / the grouping */
+    double l2_rr, l2;          /* the grouping model's L2 accesses of one stage */
+    double rho;                /* the halo_reread the grouping leaves */
+    double cpl_rr;             /* the ghost-zone model as calibrated (default dispatch) */
+    double cpl_bound;          /* CPL with free halo re-reads (rho = 0): no grouping beats it */
+    double cpl_grouped;        /* with the model's best grouping (evaluated rows) */
+    double cpl;                /* the row's CPL: cpl_grouped when lower than cpl_rr by more
+                                  than the margin, else cpl_rr (kept_rr) */
+    double gain_sd;            /* standard deviation of cpl_rr - cpl_grouped from the
+                                  calibration's stderr of halo_reread (the gain is ~ rho) */
+    int kept_rr;               /* evaluated, and the grouping's gain was not above
+                                  margin x cpl_rr + 2 gain_sd */
+    char source[32];           /* "tiles", "rr", "bcs" (relaunch), "none" (fence) */
+    int gx, gy, tile_order;
+    int model_evaluations;
+} trapeze_gz_group_row;
+
+typedef struct trapeze_gz_group_result {
+    int n_rows;                /* relaunch h = 1..hmax, then fence h = 1..hmax */
+    trapeze_gz_group_row *rows;
+    int best;                  /* row of the lowest CPL */
+    int best_relaunch;         /* row of the lowest relaunch CPL: grouping's */
+    trapeze_grouping grouping; /* the grouping of best_relaunch (its stage's TBs) */
+    int model_evaluations;
+} trapeze_gz_group_result;
+
+/* rho (1 - phi_g) / (1 - phi_rr), at least 0; rho when phi_rr >= 1. */
+double trapeze_gz_group_rho(double rho, double phi_rr, double phi_g);
+/* spec: the workload as its file gives it (p's [profile.NAME] applies as in
+ * trapeze_gz_create); gp: the grouping model's constants (its L1 side
+ * used); margin: a grouping replaces rr only when predicted to lower the
+ * CPL by more than this fraction plus two gain_sd (and, among tiles, the
+ * L2 accesses by more than this fraction); exhaustive: visit every relaunch
+ * height (else heights whose bound cannot beat the best are skipped). */
+trapeze_status trapeze_gz_group_optimize(const char *gpu_config_path,
+                                         const trapeze_workload *spec,
+                                         const trapeze_gz_params *p, int tau,
+                                         const trapeze_grp_params *gp, double margin,
+                                         int exhaustive, trapeze_gz_group_result *out,
+                                         trapeze_error *err);
+void trapeze_gz_group_result_free(trapeze_gz_group_result *r);
+/* Simulated cycles per loop of the relaunched stencil at h (iterations 0:
+ * the workload's), TBs dispatched by grouping (NULL: the GPU's policy). */
+trapeze_status trapeze_gz_group_simulate(const char *gpu_config_path,
+                                         const trapeze_workload *spec, int h, int iterations,
+                                         const trapeze_grouping *grouping, double *cpl,
+                                         trapeze_error *err);
 
 #ifdef __cplusplus
 }
