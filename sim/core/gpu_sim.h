@@ -109,6 +109,7 @@ typedef struct sim_mem_port_ops {
 typedef struct sim_mem_port {
     const sim_mem_port_ops *ops;
     void *self;
+    int ports;     /* accesses the LDST unit may offer per cycle (-gpgpu_l1_banks); 0: 1 */
 } sim_mem_port;
 
 /* An ideal memory: every request completes `latency` core cycles after it is
