@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/ghostzone_group.h"
 #include "common/error.h"
 #include "common/text.h"
 #include "trapeze.h"
@@ -24,6 +25,7 @@ typedef struct {
     long verify, stages, threads; /* simulate the `verify` best candidates */
     const char *workloads[MAX_WORKLOADS];
     int nworkloads;
+    cli_gz_group group;    /* --group and its options (ghostzone_group.c) */
     cli_gz_energy_opts energy;  /* --objective, --power, --max-penalty (ghostzone_energy.c) */
 } gz_args;
 
@@ -55,7 +57,8 @@ static void usage(FILE *out)
 "                      and shared memory per block\n"
 "  --height N          evaluate the model at height N instead of optimizing\n"
 "  --verify N          simulate the model's N best (mode, h) at the workload's\n"
-"                      own grid for --stages stages and decide by simulation\n"
+"                      own grid (and the other mode's best when those N are one\n"
+"                      mode) for --stages stages and decide by simulation\n"
 "                      (prints each candidate and the warp instructions spent)\n"
 "  --stages N          timed stages per verified candidate (default 2)\n"
 "  --threads N         candidates simulated in parallel (default 1)\n"
@@ -73,7 +76,9 @@ static void usage(FILE *out)
 "  --energy-samples FILE\n"
 "                      log of those samples (resumed: logged ones are not run\n"
 "                      again; --threads N runs them in parallel)\n"
-"  -h, --help          show this help\n"
+"  -h, --help          show this help\n");
+    cli_gz_group_usage(out);
+    fprintf(out,
 "\n"
 "Output columns: h* is the continuous optimum (NLopt MMA under Eq. 5.20);\n"
 "h = floor(h*), the dissertation's choice; h_argmin is the best integer\n"
@@ -83,7 +88,12 @@ static void usage(FILE *out)
 "Below each workload, 'best:' is the headline: the best integer (mode, h),\n"
 "the predicted margin over the runner-up and its standard deviation from\n"
 "the calibration's covariance (stderr and [correlation]); a margin within\n"
-"two standard deviations is flagged, and --verify decides it.\n");
+"two standard deviations is flagged, and --verify decides it.\n"
+"\n"
+"Instruction counts: a workload with a [profile.NAME] in the calibration uses\n"
+"those (measured on the calibrated GPU); one without uses its spec's [profile],\n"
+"Meng's GTX 280 per-SM counts (30 SMs), as instructions per element on any GPU,\n"
+"and says so on stderr when the GPU has another SM count.\n");
 }
 
 /* 0: a sync mode (or best); -1: not one. */
@@ -109,7 +119,8 @@ static const cli_opt options[] = {
     {"--gpu", 1, 0}, {"--calibration", 1, 0}, {"--force-calibration", 0, 0}, {"--sync", 1, 0},
     {"--csv", 1, 0}, {"--height", 1, 0}, {"--tau", 0, 0}, {"--optimize-block", 0, 0},
     {"--verify", 1, 0}, {"--stages", 1, 0}, {"--threads", 1, 0}, {"--objective", 1, 0},
-    {"--power", 1, 0}, {"--max-penalty", 1, 0}, {"--energy-samples", 1, 0}, {NULL, 0, 0}};
+    {"--power", 1, 0}, {"--max-penalty", 1, 0}, {"--energy-samples", 1, 0}, CLI_GZ_GROUP_OPTIONS,
+    {NULL, 0, 0}};
 
 /* Returns -1 when parsed, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, gz_args *a)
@@ -128,6 +139,11 @@ static int parse_args(int argc, char **argv, gz_args *a)
                           cli_gz_energy_option(arg);
         if (takes_value && !val)
             return cli_usage_error("ghostzone", "%s needs a value", arg);
+        int group_args = cli_gz_group_parse(&a->group, arg, val);
+        if (group_args) {
+            i += group_args - 1;
+            continue;
+        }
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             usage(stdout);
             return 0;
@@ -180,6 +196,9 @@ static int parse_args(int argc, char **argv, gz_args *a)
     if (a->verify && (a->height || a->optimize_block || a->nmodes != 2))
         return cli_usage_error("ghostzone", "--verify decides among both modes' heights: not with "
                                "--height, --optimize-block or --sync");
+    if (a->group.enabled && (a->height || a->optimize_block))
+        return cli_usage_error("ghostzone", "--group chooses h itself: not with --height or "
+                               "--optimize-block");
     return -1;
 }
 
@@ -264,7 +283,7 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
     }
     putchar('\n');
     if (a->verify && !s) {
-        int k = a->verify < n ? (int)a->verify : n, best = 0;
+        int k = trapeze_gz_verify_order(c, n, a->verify < n ? (int)a->verify : n), best = 0;
         double work = 0;
         s = trapeze_calib_verify(gpu_path, w, c, k, a->stages ? (int)a->stages : 2,
                                  a->threads ? (int)a->threads : 1, err);
@@ -295,6 +314,10 @@ static trapeze_status run_workload(const gz_args *a, const char *path, const tra
     if (s || (s = trapeze_gz_create(gpu, &w, p, &m, err)))
         return s;
     trapeze_gz_set_tau(m, a->tau);
+    if (trapeze_gz_profile_sms(m) != gpu->n_sm)
+        fprintf(stderr, "%s: no [profile.%s] in the calibration: the spec's instruction counts "
+                "(Meng's GTX 280, per SM of %g) are used per element on %s's %d SMs\n",
+                w.name, w.name, trapeze_gz_profile_sms(m), gpu->name, gpu->n_sm);
     trapeze_sync modes[2] = {(trapeze_sync)a->modes[0], (trapeze_sync)a->modes[1]};
     trapeze_gz_decision d;
     s = trapeze_gz_decide(m, modes, a->nmodes, a->optimize_block, (int)a->height, &d, err);
@@ -313,6 +336,8 @@ static trapeze_status run_workload(const gz_args *a, const char *path, const tra
                        trapeze_sync_name(o[i].sync), o[i].blk_len, o[i].blk_continuous);
         if (!a->height && !a->optimize_block && a->nmodes == 2)
             s = decide(a, gpu_path, m, &w, p, err);
+        if (!s && a->group.enabled)
+            s = cli_gz_group_run(&a->group, gpu_path, &w, p, a->tau, a->stages, err);
         if (!s && a->energy.enabled)
             s = cli_gz_energy(&a->energy, gpu_path, &w, m, p, modes, a->nmodes, csv, err);
     }

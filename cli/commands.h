@@ -19,8 +19,7 @@ int cli_trace(int argc, char **argv);
 int cli_sim_workload(int argc, char **argv);
 void cli_sim_workload_usage(FILE *f);
 /* The simulator's progress display on stderr (a terminal only). */
-void cli_sim_progress(void *ctx, const char *kernel, unsigned long long cycle,
-                      unsigned long long blocks_done, unsigned long long blocks);
+void cli_sim_progress(void *ctx, const trapeze_sim_progress_info *p);
 int cli_calibrate(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_locality(int argc, char **argv);
