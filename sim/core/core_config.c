@@ -40,6 +40,8 @@ const trapeze_opt sim_core_options[] = {
     {"gpgpu_smem_latency", OPT_INT, "3", 1, 100000, "shared-memory latency, cycles"},
     {"gpgpu_shmem_num_banks", OPT_INT, "16", 1, 64, "shared-memory banks"},
     {"gpgpu_num_reg_banks", OPT_INT, "16", 1, 64, "register-file banks"},
+    {"gpgpu_coalesce_arch", OPT_INT, "13", 1, 1000,
+     "coalescing rules (>= 40: every global access a 32-byte sector of its own)"},
     {"gpgpu_kernel_launch_latency", OPT_INT, "", 0, 1000000000L,
      "kernel launch latency, core cycles (default 5 us)"},
     {"trapeze_kernel_launch_latency", OPT_INT, "", 0, 1000000000L,
@@ -264,6 +266,9 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     if ((s = get_pos(cfg, "gpgpu_num_reg_banks", &v, err)))
         return s;
     c->reg_banks = (int)v;
+    if ((s = get_pos(cfg, "gpgpu_coalesce_arch", &v, err)))
+        return s;
+    c->sector_accesses = v >= 40;
     /* default: 5 microseconds of core clock, rounded; GPGPU-Sim's own
      * option, or Trapeze's older name for it */
     long launch_default = lround(5e-6 * c->gpu.core_clock_hz);
