@@ -62,6 +62,8 @@ const trapeze_opt sim_core_options[] = {
      "read, unused (GPGPU-Sim 4 always adds the warp id to the bank)"},
     {"gpgpu_pipeline_widths", OPT_LIST, "1,1,1,1,1,1,1,1,1,1,1", 0, 64,
      "ID_OC sp,dp,int,sfu,mem, OC_EX sp,dp,int,sfu,mem, EX_WB[,tensor]"},
+    {"gpgpu_coalesce_arch", OPT_INT, "13", 1, 1000,
+     "coalescing rules (>= 40: every global access a 32-byte sector of its own)"},
     {"gpgpu_kernel_launch_latency", OPT_INT, "", 0, 1000000000L,
      "kernel launch latency, core cycles (default 5 us)"},
     {"trapeze_kernel_launch_latency", OPT_INT, "", 0, 1000000000L,
@@ -380,6 +382,9 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     c->reg_banks = (int)v;
     if ((s = read_oc(cfg, c, err)))
         return s;
+    if ((s = get_pos(cfg, "gpgpu_coalesce_arch", &v, err)))
+        return s;
+    c->sector_accesses = v >= 40;
     /* default: 5 microseconds of core clock, rounded; GPGPU-Sim's own
      * option, or Trapeze's older name for it */
     long launch_default = lround(5e-6 * c->gpu.core_clock_hz);
