@@ -45,7 +45,8 @@ static void usage(FILE *f)
             "                       trapeze sim --grouping GROUPING\n"
             "  --csv FILE           one row per policy: predicted and simulated figures\n"
             "  --margin PCT         another grouping replaces round-robin only when\n"
-            "                       predicted faster by more than PCT%% (default 1)\n"
+            "                       predicted faster by more than PCT%% (default 1; when\n"
+            "                       the constants are fitted, at least the fit's rms error)\n"
             "  --soft               also try a soft assignment of TBs to the SM queues\n"
             "                       (relaxed, NLopt, rounded, refined; for graphs without\n"
             "                       grid structure), chosen when predicted faster\n"
@@ -253,6 +254,7 @@ int cli_group(int argc, char **argv)
         if (fitted)
             printf("fitted to rr, bcs, mst, kway, rbts: rms error %.2f%%, cross-validated %.2f%% (max %.2f%%)\n",
                    100 * rep.rms_rel_error, rep.cv_mape_pct, rep.cv_max_ape_pct);
+        printf("margin: %.2f%%\n", 100 * o.margin);
         print_table(rows, &ch, !no_sim);
         if (o.soft_tried)
             printf("soft assignment: predicted %.0f cycles; shared data within queues %.0f of %.0f "

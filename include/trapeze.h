@@ -1711,6 +1711,8 @@ typedef struct trapeze_grp_outcome {
     trapeze_grp_params params;         /* the constants used (fitted when fitted) */
     trapeze_calib_report fit;
     int fitted;
+    double margin;                     /* the margin used: the one given, or the fit's rms
+                                          relative error when fitted and larger */
     int optimized_simulated;           /* the chosen grouping was simulated here (not a
                                           policy's own run) */
     trapeze_grouping grouping;         /* the chosen grouping */
@@ -1722,7 +1724,8 @@ typedef struct trapeze_grp_outcome {
 /* sim: the six policies' measurements, rr..rbts in the order above (NULL:
  * predictions only, the model ranks the candidates); fit: fit
  * trapeze_grp_fit_mask_default to rr, bcs, mst, kway and rbts from p;
- * margin as trapeze_grp_optimize's. With sim, the chosen grouping is
+ * margin as trapeze_grp_optimize's, raised to the fit's rms relative error
+ * when fitted (a model cannot tell apart what its own error covers). With sim, the chosen grouping is
  * simulated unless a policy won (then its run is the optimized row). */
 /* soft: the soft assignment (trapeze_grp_grouping_soft) competes too, as
  * the tiles do: it replaces the choice only when predicted faster than it
@@ -1784,7 +1787,8 @@ typedef struct trapeze_gz_group_row {
     double gain_sd;            /* standard deviation of cpl_rr - cpl_grouped from the
                                   calibration's stderr of halo_reread (the gain is ~ rho) */
     int kept_rr;               /* evaluated, and the grouping's gain was not above
-                                  margin x cpl_rr + 2 gain_sd */
+                                  margin x cpl_rr + 2 gain_sd, or the calibration did not
+                                  fit halo_reread (its stderr is 0) */
     char source[32];           /* "tiles", "rr", "bcs" (relaunch), "none" (fence) */
     int gx, gy, tile_order;
     int model_evaluations;

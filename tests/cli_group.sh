@@ -12,6 +12,9 @@ G=data/gpus/gtx480.config
 "$T" group --gpu $G matmul n=96 block=16 --out "$D/g.csv" --csv "$D/p.csv" \
     --save-calibration "$D/c.ini" >"$D/out" 2>"$D/err" || fail "group exit status: $(cat "$D/err")"
 grep -q '36 TBs (grid 6 x 6 x 1), 15 SMs x 6 co-resident TBs' "$D/out" || fail "summary: $(cat "$D/out")"
+# the margin is the fit's rms error when that is above the 1% asked
+want=$(awk '/^fitted to/ { e = $10; sub("%,", "", e); printf "%.2f", (e + 0 > 1 ? e : 1) }' "$D/out")
+grep -q "^margin: $want%$" "$D/out" || fail "margin $want: $(grep -E '^(fitted|margin)' "$D/out")"
 [ "$(head -n 1 "$D/g.csv")" = "tb,group,order" ] || fail "grouping header"
 [ "$(awk -F, 'NR > 1 { print $1 }' "$D/g.csv" | sort -n | uniq | wc -l)" -eq 36 ] \
     || fail "grouping: every TB once"
