@@ -14,6 +14,8 @@
 const char calib_common_help[] =
 "  --gpu FILE|NAME     GPU config (gpgpusim.config syntax) or a shipped preset:\n"
 "                      gtx280, gtx480, v100 (required)\n"
+"  --model MODEL       ghostzone (default) or group: the TB grouping model\n"
+"                      (--model group --help lists its options)\n"
 "  --samples FILE      the samples log (default samples.csv)\n"
 "  --budget N          stencil samples per workload (default 12)\n"
 "  --stages N          timed stages per sample, after one warm-up (default 2)\n"

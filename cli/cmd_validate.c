@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/calib_common.h"
+#include "cli/calib_group.h"
 #include "common/error.h"
 #include "cli/commands.h"
 #include "common/text.h"
@@ -166,6 +167,10 @@ static int validate_sizes(calib_args *a, validate_files *f, const trapeze_gz_par
 
 int cli_validate(int argc, char **argv)
 {
+    int model = cli_calib_model_group(argc, argv, "validate");
+    if (model >= 0)
+        return model;
+    argc = -model - 1;   /* --model ghostzone: removed */
     calib_args a = {.cmd = "validate", .threads = 1};
     validate_files f = {0};
     trapeze_calib_options_default(&a.opt);

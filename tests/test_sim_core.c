@@ -163,6 +163,82 @@ static void test_fu_latency(void)
     trapeze_config_destroy(cfg);
 }
 
+/* The operand collector (sim/core/opndcoll.c), SM2_GTX480's options: 6 SP
+ * collector units, 2 in and 2 out ports, 16 banks, pipeline widths 1. A
+ * dependent FMA (MAD latency 5) issued at t is in a collector unit at t+1,
+ * reads r1 (bank 1) at t+2, is dispatched at t+3, taken by an SP unit at
+ * t+4, written back at t+4+5+2 = t+11, when the next issues: the 10th
+ * issues at 1 + 9*11 = 100, its result at 111, the kernel ends at 112 (52
+ * without the collector). */
+static const char *const oc_gtx480 =
+    "-gpgpu_operand_collector_num_units_sp 6\n-gpgpu_operand_collector_num_in_ports_sp 2\n"
+    "-gpgpu_operand_collector_num_out_ports_sp 2\n-gpgpu_num_reg_banks 16\n";
+
+static uint64_t one_inst(trapeze_config *cfg, sim_op op, sim_alu alu, int dst, int a, int b,
+                         int c)
+{
+    sim_kb *kb = sim_kb_begin("one", SIM_DIM(1), SIM_DIM(32));
+    sim_kb_alu(kb, op, alu, dst, a, b, c);
+    sim_kernel *k = end(kb);
+    uint64_t cyc = run1(cfg, k, 0);
+    sim_kernel_destroy(k);
+    return cyc;
+}
+
+static void test_operand_collector(void)
+{
+    trapeze_config *cfg = make_cfg(8, oc_gtx480);
+    sim_kb *kb = sim_kb_begin("chain", SIM_DIM(1), SIM_DIM(32));
+    for (int i = 0; i < 10; i++)
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1, 1, 1, 1);
+    sim_kernel *k = end(kb);
+    CHECK(run1(cfg, k, 0) == 112);
+    sim_kernel_destroy(k);
+    /* bank conflict: r2 and r18 share bank 2 (warp 0), read at steps 3 and
+     * 4, r3 (bank 3) at 3; dispatched at 5, unit at 6, result at 6+5+2 =
+     * 13, end 14. r2, r20, r3 (banks 2, 4, 3) are all read at 3: end 13. */
+    CHECK(one_inst(cfg, SIM_OP_FP, SIM_ALU_MAD, 1, 2, 18, 3) == 14);
+    CHECK(one_inst(cfg, SIM_OP_FP, SIM_ALU_MAD, 1, 2, 20, 3) == 13);
+    /* a register read twice is read once (GPGPU-Sim drops duplicates) */
+    CHECK(one_inst(cfg, SIM_OP_FP, SIM_ALU_MAD, 1, 2, 2, 2) == 13);
+    trapeze_config_destroy(cfg);
+    /* without the options the timing is the old one: one FMA issued at 1,
+     * result at 6, end 7 */
+    cfg = make_cfg(8, NULL);
+    CHECK(one_inst(cfg, SIM_OP_FP, SIM_ALU_MAD, 1, 2, 18, 3) == 7);
+    trapeze_config_destroy(cfg);
+    /* sub-cores: two independent FP DIVs (latency 39, initiation 4) of warp
+     * 0. Shared units: DIV1 issues at 1, unit 0 at 5, result 5+39+2 = 46;
+     * DIV2 issues at 2 (ID_OC freed at 2), its unit (1) at 6, result 47,
+     * end 48. Sub-core 0 owns one of the 2 SP units: DIV2 waits for it
+     * until 5+4 = 9, result 50, end 51. */
+    static const char *const two_divs =
+        "-gpgpu_operand_collector_num_units_sp 6\n-gpgpu_operand_collector_num_in_ports_sp 2\n"
+        "-gpgpu_operand_collector_num_out_ports_sp 2\n-gpgpu_num_reg_banks 16\n"
+        "-gpgpu_operand_collector_num_units_sfu 8\n-gpgpu_operand_collector_num_units_mem 2\n"
+        "-gpgpu_pipeline_widths 2,0,0,2,2,2,0,0,2,2,2\n-gpgpu_num_sfu_units 2\n";
+    for (int sub = 0; sub < 2; sub++) {
+        char extra[1024];
+        snprintf(extra, sizeof extra, "%s-gpgpu_sub_core_model %d\n", two_divs, sub);
+        cfg = make_cfg(8, extra);
+        kb = sim_kb_begin("divs", SIM_DIM(1), SIM_DIM(32));
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_DIV, 1, 20, SIM_NO_REG, SIM_NO_REG);
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_DIV, 2, 21, SIM_NO_REG, SIM_NO_REG);
+        k = end(kb);
+        CHECK(run1(cfg, k, 0) == (sub ? 51u : 48u));
+        sim_kernel_destroy(k);
+        trapeze_config_destroy(cfg);
+    }
+    /* refused: units that do not divide among the schedulers */
+    trapeze_error err;
+    sim_core_config c;
+    cfg = make_cfg(8, "-gpgpu_sub_core_model 1\n-gpgpu_operand_collector_num_units_sp 5\n"
+                      "-gpgpu_pipeline_widths 2,0,0,2,2,2,0,0,2,2,2\n");
+    CHECK(sim_core_config_read(cfg, &c, &err) == TRAPEZE_EPARSE);
+    CHECK(strstr(err.message, "gpgpu_sub_core_model") != NULL);
+    trapeze_config_destroy(cfg);
+}
+
 /* Accel-Sim's config lines (copied from SM7_QV100's gpgpusim.config and
  * trace.config): the six-value _int lists (the sixth is SHFL), GPGPU-Sim's
  * launch latency option, and trace mode's per-class latency,initiation
@@ -900,6 +976,7 @@ int main(void)
 {
     test_fu_latency();
     test_accelsim_option_lines();
+    test_operand_collector();
     test_bank_conflicts();
     test_load_latency();
     test_sector_accesses();

@@ -111,7 +111,11 @@ def test_calibrate_reproduces_the_shipped_calibration(tmp_path):
     out = tmp_path / "c.ini"
     log = trapeze.calibrate("gtx480", str(samples), str(out))
     assert list(log.columns)[:2] == ["sample_id", "kind"]
-    assert out.read_bytes() == open(os.path.join(ROOT, "data/calibrations/gtx480.ini"), "rb").read()
+    # the shipped file also records the simulator commit it was made on
+    # (scripts/regenerate-data.sh): provenance, not calibration
+    shipped = open(os.path.join(ROOT, "data/calibrations/gtx480.ini"), "rb").read()
+    shipped = b"".join(l for l in shipped.splitlines(True) if not l.startswith(b"simulator_commit = "))
+    assert out.read_bytes() == shipped
 
 
 def test_validate_in_process_equals_the_command_line(tmp_path):

@@ -42,6 +42,28 @@ const trapeze_opt sim_core_options[] = {
     {"gpgpu_num_reg_banks", OPT_INT, "16", 1, 64, "register-file banks"},
     {"gpgpu_coalesce_arch", OPT_INT, "13", 1, 1000,
      "coalescing rules (>= 40: every global access a 32-byte sector of its own)"},
+    {"gpgpu_sub_core_model", OPT_INT, "0", 0, 1,
+     "V100 sub-cores: each scheduler its own units, banks, collector units"},
+    {"gpgpu_enable_specialized_operand_collector", OPT_INT, "1", 0, 1,
+     "collector units per unit type (1) or only the generic ones (0)"},
+    {"gpgpu_operand_collector_num_units_sp", OPT_INT, "", 0, 64, "SP collector units (4)"},
+    {"gpgpu_operand_collector_num_units_sfu", OPT_INT, "", 0, 64, "SFU collector units (4)"},
+    {"gpgpu_operand_collector_num_units_mem", OPT_INT, "", 0, 64, "MEM collector units (2)"},
+    {"gpgpu_operand_collector_num_units_gen", OPT_INT, "", 0, 64, "generic collector units (0)"},
+    {"gpgpu_operand_collector_num_in_ports_sp", OPT_INT, "", 0, 16, "SP in ports (1)"},
+    {"gpgpu_operand_collector_num_in_ports_sfu", OPT_INT, "", 0, 16, "SFU in ports (1)"},
+    {"gpgpu_operand_collector_num_in_ports_mem", OPT_INT, "", 0, 16, "MEM in ports (1)"},
+    {"gpgpu_operand_collector_num_in_ports_gen", OPT_INT, "", 0, 16, "generic in ports (0)"},
+    {"gpgpu_operand_collector_num_out_ports_sp", OPT_INT, "", 0, 16, "SP dispatch units (1)"},
+    {"gpgpu_operand_collector_num_out_ports_sfu", OPT_INT, "", 0, 16, "SFU dispatch units (1)"},
+    {"gpgpu_operand_collector_num_out_ports_mem", OPT_INT, "", 0, 16, "MEM dispatch units (1)"},
+    {"gpgpu_operand_collector_num_out_ports_gen", OPT_INT, "", 0, 16,
+     "generic dispatch units (0)"},
+    {"gpgpu_reg_file_port_throughput", OPT_INT, "1", 1, 8, "collector steps per cycle"},
+    {"gpgpu_reg_bank_use_warp_id", OPT_INT, "0", 0, 1,
+     "read, unused (GPGPU-Sim 4 always adds the warp id to the bank)"},
+    {"gpgpu_pipeline_widths", OPT_LIST, "1,1,1,1,1,1,1,1,1,1,1", 0, 64,
+     "ID_OC sp,dp,int,sfu,mem, OC_EX sp,dp,int,sfu,mem, EX_WB[,tensor]"},
     {"gpgpu_kernel_launch_latency", OPT_INT, "", 0, 1000000000L,
      "kernel launch latency, core cycles (default 5 us)"},
     {"trapeze_kernel_launch_latency", OPT_INT, "", 0, 1000000000L,
@@ -128,6 +150,98 @@ static trapeze_status read_trace_latencies(const trapeze_config *cfg, sim_core_c
             c->lat[i][a] = (int)v[0];
             c->init[i][a] = (int)v[1];
         }
+    }
+    return TRAPEZE_OK;
+}
+
+/* The operand collector's options (sim_oc_config). It is on when a config
+ * names any collector-unit count or the sub-core model; unset counts then
+ * take GPGPU-Sim's defaults. */
+static trapeze_status read_oc(const trapeze_config *cfg, sim_core_config *c, trapeze_error *err)
+{
+    static const char *const set[4] = {"sp", "sfu", "mem", "gen"};
+    static const int def_units[4] = {4, 4, 2, 0}, def_ports[4] = {1, 1, 1, 0};
+    sim_oc_config *o = &c->oc;
+    trapeze_status s;
+    long v;
+    if ((s = get_pos(cfg, "gpgpu_sub_core_model", &v, err)))
+        return s;
+    o->sub_core = (int)v;
+    o->on = o->sub_core;
+    for (int i = 0; i < 4; i++) {
+        char name[64];
+        long *dst[3] = {NULL, NULL, NULL};
+        const char *what[3] = {"units", "in_ports", "out_ports"};
+        long u, in, out;
+        dst[0] = &u, dst[1] = &in, dst[2] = &out;
+        for (int j = 0; j < 3; j++) {
+            snprintf(name, sizeof name, "gpgpu_operand_collector_num_%s_%s", what[j], set[i]);
+            if ((s = trapeze_opt_int_or(cfg, sim_core_options, name, -1, dst[j], err)))
+                return s;
+            if (j == 0 && u >= 0)
+                o->on = 1;
+        }
+        o->units[i] = u >= 0 ? (int)u : def_units[i];
+        o->in_ports[i] = in >= 0 ? (int)in : def_ports[i];
+        o->out_ports[i] = out >= 0 ? (int)out : def_ports[i];
+    }
+    if ((s = get_pos(cfg, "gpgpu_enable_specialized_operand_collector", &v, err)))
+        return s;
+    o->specialized = (int)v;
+    if ((s = get_pos(cfg, "gpgpu_reg_file_port_throughput", &v, err)) ||
+        (s = get_pos(cfg, "gpgpu_reg_bank_use_warp_id", &v, err)))
+        return s;
+    o->port_throughput = (int)v;
+    if (o->port_throughput < 1)
+        o->port_throughput = 1;
+    double w[16];
+    int n;
+    if ((s = trapeze_config_get_doubles(cfg, "gpgpu_pipeline_widths", ",", w, 16, &n, err)))
+        return s;
+    static const int idoc[3] = {0, 3, 4}, ocex[3] = {5, 8, 9};   /* SP, SFU, MEM */
+    if (n && n < 10)
+        return trapeze_config_fail(cfg, "gpgpu_pipeline_widths", err,
+                                   "expected at least 10 comma-separated widths (ID_OC and "
+                                   "OC_EX of sp,dp,int,sfu,mem), got %d", n);
+    for (int k = 0; k < 3; k++) {
+        double a = n ? w[idoc[k]] : 1, b = n ? w[ocex[k]] : 1;
+        if (a < 0 || b < 0 || a > 64 || b > 64 || a != floor(a) || b != floor(b))
+            return trapeze_config_fail(cfg, "gpgpu_pipeline_widths", err,
+                                       "widths are whole numbers from 0 to 64");
+        o->idoc_w[k] = (int)a;
+        o->ocex_w[k] = (int)b;
+    }
+    if (!o->on)
+        return TRAPEZE_OK;
+    /* every kind needs a way into a collector unit and out of its ID_OC and
+     * OC_EX registers (GPGPU-Sim would deadlock or assert) */
+    int parts = o->sub_core ? c->n_sched : 1;
+    static const char *const kind[3] = {"sp", "sfu", "mem"};
+    for (int k = 0; k < 3; k++) {
+        int own = o->specialized && o->units[k] >= parts && o->in_ports[k] > 0 &&
+                  o->out_ports[k] > 0;
+        int gen = o->units[3] >= parts && o->in_ports[3] > 0 && o->out_ports[3] > 0;
+        if (!own && !gen)
+            return trapeze_config_fail(cfg, "gpgpu_operand_collector_num_units_gen", err,
+                                       "%s instructions have no collector unit, in port and "
+                                       "out port (own or generic)%s", kind[k],
+                                       o->sub_core ? " per scheduler" : "");
+        if (o->idoc_w[k] < parts || o->ocex_w[k] < parts)
+            return trapeze_config_fail(cfg, "gpgpu_pipeline_widths", err,
+                                       "the %s ID_OC and OC_EX widths must be at least %d",
+                                       kind[k], parts);
+    }
+    if (o->sub_core) {
+        if (c->reg_banks % c->n_sched || c->n_sp % c->n_sched || c->n_sfu % c->n_sched)
+            return trapeze_config_fail(cfg, "gpgpu_sub_core_model", err,
+                                       "register banks (%d), SP units (%d) and SFU units (%d) "
+                                       "must divide among the %d schedulers", c->reg_banks,
+                                       c->n_sp, c->n_sfu, c->n_sched);
+        for (int i = 0; i < 4; i++)
+            if ((i == 3 || o->specialized) && c->oc.units[i] % c->n_sched)
+                return trapeze_config_fail(cfg, "gpgpu_sub_core_model", err,
+                                           "%d %s collector units do not divide among %d "
+                                           "schedulers", c->oc.units[i], set[i], c->n_sched);
     }
     return TRAPEZE_OK;
 }
@@ -269,6 +383,8 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     if ((s = get_pos(cfg, "gpgpu_coalesce_arch", &v, err)))
         return s;
     c->sector_accesses = v >= 40;
+    if ((s = read_oc(cfg, c, err)))
+        return s;
     /* default: 5 microseconds of core clock, rounded; GPGPU-Sim's own
      * option, or Trapeze's older name for it */
     long launch_default = lround(5e-6 * c->gpu.core_clock_hz);

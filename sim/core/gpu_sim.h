@@ -47,6 +47,20 @@ typedef enum {
 const char *sim_tb_dispatch_name(sim_tb_dispatch d);
 typedef enum { SIM_UNIT_SP, SIM_UNIT_SFU, SIM_UNIT_LDST, SIM_UNIT_NONE } sim_fu;
 
+/* The operand collector and sub-cores (sim/core/opndcoll.c), GPGPU-Sim's
+ * options; on == 0 (no -gpgpu_operand_collector_* option and no
+ * -gpgpu_sub_core_model 1): instructions go from issue straight to their
+ * unit, as before. */
+typedef struct sim_oc_config {
+    int on;
+    int sub_core;                  /* -gpgpu_sub_core_model */
+    int specialized;               /* -gpgpu_enable_specialized_operand_collector */
+    int units[4], in_ports[4], out_ports[4];   /* sp, sfu, mem, gen:
+                                    * -gpgpu_operand_collector_num_{units,in_ports,out_ports}_* */
+    int port_throughput;           /* -gpgpu_reg_file_port_throughput */
+    int idoc_w[3], ocex_w[3];      /* -gpgpu_pipeline_widths: ID_OC_, OC_EX_ SP, SFU, MEM */
+} sim_oc_config;
+
 typedef struct sim_core_config {
     trapeze_gpu gpu;               /* n_sm, warp size, per-SM limits */
     int max_warps;                 /* threads per SM / warp size */
@@ -65,6 +79,7 @@ typedef struct sim_core_config {
     int sector_accesses;           /* -gpgpu_coalesce_arch >= 40 (Maxwell on): a warp's global
                                       load or store is one request per 32-byte sector */
     int reg_banks;                 /* -gpgpu_num_reg_banks (default 16) */
+    sim_oc_config oc;              /* operand collector, sub-cores */
     uint64_t launch_latency;       /* -gpgpu_kernel_launch_latency (alias
                                     * -trapeze_kernel_launch_latency), core cycles */
     uint64_t max_cycles;           /* -trapeze_max_cycles: abort a kernel that runs longer */

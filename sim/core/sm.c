@@ -89,6 +89,15 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
         sm->sched[s].max_active = two_level ? cfg->active_warps : 0;
     }
     sm->next = SIM_NEVER;
+    trapeze_status st = sim_oc_init(&sm->oc, cfg, err);
+    if (st) {
+        sim_sm_free(sm);
+        return st;
+    }
+    sm->lq_max = 1;
+    if (cfg->oc.on)
+        sm->lq_max = 1 + cfg->oc.ocex_w[SIM_OC_MEM] < SM_LQ_INSTS
+                         ? 1 + cfg->oc.ocex_w[SIM_OC_MEM] : SM_LQ_INSTS;
     return TRAPEZE_OK;
 }
 
@@ -114,6 +123,7 @@ void sim_sm_free(sim_sm *sm)
     free(sm->wretry);
     free(sm->wop);
     free(sm->wwhy);
+    sim_oc_free(&sm->oc);
     sm->wop = sm->wwhy = NULL;
     sm->wstate = sm->wwait = NULL;
     sm->wretry = NULL;
@@ -145,6 +155,7 @@ void sim_sm_begin_kernel(sim_sm *sm, const sim_kernel *k, uint64_t cycle)
         sm->sched[s].rr = 0;
     }
     sm->age_counter = 0;
+    sim_oc_reset(&sm->oc);
 }
 
 static int block_warps(const sim_sm *sm, const sim_kernel *k)
@@ -335,6 +346,18 @@ static inline int is_ldst(int op)
     return op >= SIM_OP_LD_GLOBAL && op <= SIM_OP_ATOMIC;
 }
 
+/* The collector's pipeline kind of an op. */
+static inline int oc_kind(int op)
+{
+    return op == SIM_OP_SFU ? SIM_OC_SFU : is_ldst(op) ? SIM_OC_MEM : SIM_OC_SP;
+}
+
+/* The sub-core of a warp (its scheduler's) or 0 without sub-cores. */
+static inline int oc_part(const sim_sm *sm, const sim_warp *w)
+{
+    return sm->cfg->oc.sub_core ? (int)(w - sm->warps) % sm->cfg->n_sched : 0;
+}
+
 /* Free unit of a pool at t, or -1 with *retry = the earliest it frees. */
 static int free_unit(const uint64_t *pool, int n, uint64_t t, uint64_t *retry)
 {
@@ -374,6 +397,19 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
     }
     int op = in->op;
     uint64_t retry;
+    if (sm->oc.c->on && (is_sp(op) || op == SIM_OP_SFU || is_ldst(op))) {
+        /* its unit is the collector's question, at dispatch */
+        if (is_ldst(op) && sm->lq_insts >= sm->lq_max) {
+            ldst_park(sm, (int)(w - sm->warps));
+            return 0;
+        }
+        if (!sim_oc_can_issue(&sm->oc, oc_kind(op), oc_part(sm, w), t, &retry)) {
+            set_wait(sm, SLOT(sm, w), is_ldst(op) ? SIM_STALL_MEMORY : SIM_STALL_COMPUTE);
+            set_retry(sm, (int)(w - sm->warps), retry);
+            return 0;
+        }
+        return 1;
+    }
     if (is_sp(op)) {
         if (free_unit(sm->sp_free, sm->cfg->n_sp, t, &retry) < 0) {
             set_wait(sm, SLOT(sm, w), SIM_STALL_COMPUTE);
@@ -387,7 +423,7 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
             return 0;
         }
     } else if (is_ldst(op)) {
-        if (sm->lq_n > 0) {   /* normally caught by can_issue already */
+        if (sm->lq_insts >= sm->lq_max) {   /* normally caught by can_issue already */
             ldst_park(sm, (int)(w - sm->warps));
             return 0;
         }
@@ -408,7 +444,7 @@ static inline __attribute__((always_inline)) int can_issue(void *vctx, int slot)
     sim_warp *w = &sm->warps[slot];
     switch (sm->wstate[slot]) {
     case W_RUN:
-        if (sm->lq_n > 0 && is_ldst(sm->wop[slot])) {
+        if (sm->lq_insts >= sm->lq_max && is_ldst(sm->wop[slot])) {
             ldst_park(sm, slot);   /* the LDST unit is taken */
             return 0;
         }
@@ -483,9 +519,12 @@ static void wake_stall(sim_sm *sm, sim_warp *w, const sim_warp_inst *in, uint32_
 }
 
 static void lq_push(sim_sm *sm, uint64_t addr, uint32_t sectors, uint32_t bytes, int op,
-                    int flags, uint32_t value, uint64_t tag)
+                    int flags, uint32_t value, uint64_t tag, uint64_t at)
 {
-    sim_mem_request *r = &sm->lq[(sm->lq_head + sm->lq_n++) % SIM_WARP_LANES];
+    int i = (sm->lq_head + sm->lq_n++) % SM_LQ_SIZE;
+    sm->lq_at[i] = at;
+    sm->lq_last[i] = 0;
+    sim_mem_request *r = &sm->lq[i];
     r->addr = addr;
     r->sector_mask = sectors;
     r->bytes = bytes;
@@ -513,9 +552,20 @@ static uint32_t sector_bytes(const sim_warp_inst *in, uint64_t sector)
     return (uint32_t)sim_popcount32(touched);
 }
 
-static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst *in)
+/* The requests pushed since lq held `before` are one instruction's. */
+static void lq_end_inst(sim_sm *sm, int before)
 {
-    int op = in->op;
+    if (sm->lq_n == before)
+        return;
+    sm->lq_last[(sm->lq_head + sm->lq_n - 1) % SM_LQ_SIZE] = 1;
+    sm->lq_insts++;
+}
+
+/* at: the cycle the LDST unit takes the instruction (its first request is
+ * offered the cycle after). */
+static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst *in, uint64_t at)
+{
+    int op = in->op, before = sm->lq_n;
     if (op == SIM_OP_ATOMIC) {
         sm->st.atomic_insts++;
         int n = 0;
@@ -524,12 +574,13 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
                 continue;
             uint64_t a = in->addr[l] & ~3ull;
             lq_push(sm, a, 1u << ((a % SIM_LINE_BYTES) / SIM_SECTOR_BYTES), 4, SIM_MEM_ATOMIC,
-                    0, in->value, make_tag(slot, TAG_ATOMIC, in->dst));
+                    0, in->value, make_tag(slot, TAG_ATOMIC, in->dst), at + 1);
             n++;
         }
         w->pend_stores += (uint32_t)n;
         if (in->dst != SIM_NO_REG)
             w->reg_pending[in->dst] += (uint16_t)n;
+        lq_end_inst(sm, before);
         return;
     }
     sim_line_access lines[SIM_WARP_LANES];
@@ -549,13 +600,14 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
                 if (lines[i].sector_mask >> sct & 1)
                     lq_push(sm, lines[i].line_addr, 1u << sct,
                             sector_bytes(in, lines[i].line_addr + (uint64_t)sct * SIM_SECTOR_BYTES),
-                            kind, flags, 0, tag);
+                            kind, flags, 0, tag, at + 1);
         n = sectors;
     } else {
         for (int i = 0; i < n; i++)
             lq_push(sm, lines[i].line_addr, lines[i].sector_mask, lines[i].bytes, kind, flags, 0,
-                    tag);
+                    tag, at + 1);
     }
+    lq_end_inst(sm, before);
     if (load) {
         sm->st.gld_insts++;
         w->pend_loads += (uint32_t)n;
@@ -565,6 +617,17 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
         sm->st.gst_insts++;
         w->pend_stores += (uint32_t)n;
     }
+}
+
+/* The cycle the LDST unit takes a memory instruction issued at t: t, or
+ * through the collector (its address and data registers read). */
+static uint64_t mem_at(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst *in, uint64_t t)
+{
+    if (!sm->cfg->oc.on)
+        return t;
+    uint64_t e = sim_oc_collect(&sm->oc, SIM_OC_MEM, oc_part(sm, w), slot, in->src, t);
+    sim_oc_execute(&sm->oc, e);   /* a later instruction's requests queue behind (lq_at) */
+    return e;
 }
 
 static void issue(sim_sm *sm, int slot, uint64_t t)
@@ -589,9 +652,29 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
     case SIM_OP_SFU: {
         int row = alu_row(op), alu = op == SIM_OP_BRANCH ? SIM_ALU_ADD : in->alu;
         uint64_t *pool = op == SIM_OP_SFU ? sm->sfu_free : sm->sp_free;
-        int u = free_unit(pool, op == SIM_OP_SFU ? c->n_sfu : c->n_sp, t, &retry_unused);
-        pool[u] = t + (uint64_t)c->init[row][alu];
-        uint64_t done = t + (uint64_t)c->lat[row][alu];
+        int n_units = op == SIM_OP_SFU ? c->n_sfu : c->n_sp;
+        uint64_t done;
+        if (c->oc.on) {
+            /* through the collector; the unit takes it at e (the earliest free
+             * of its sub-core's units), EX_WB at e + lat + 1, written back and
+             * its dependents issue at e + lat + 2 */
+            int part = oc_part(sm, w), per = n_units / (c->oc.sub_core ? c->n_sched : 1);
+            uint64_t e = sim_oc_collect(&sm->oc, oc_kind(op), part, slot, in->src, t);
+            uint64_t *u = pool + part * per;
+            for (int i = 1; i < per; i++)
+                if (pool[part * per + i] < *u)
+                    u = pool + part * per + i;
+            e = *u > e ? *u : e;
+            sim_oc_execute(&sm->oc, e);
+            *u = e + (uint64_t)c->init[row][alu];
+            done = e + (uint64_t)c->lat[row][alu] + 2;
+            if (in->dst != SIM_NO_REG)
+                sim_oc_write(&sm->oc, part, slot, in->dst, done);
+        } else {
+            int u = free_unit(pool, n_units, t, &retry_unused);
+            pool[u] = t + (uint64_t)c->init[row][alu];
+            done = t + (uint64_t)c->lat[row][alu];
+        }
         if (in->dst != SIM_NO_REG)
             w->reg_ready[in->dst] = done;
         if (done > w->busy_until)
@@ -608,17 +691,21 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
     case SIM_OP_LD_GLOBAL:
     case SIM_OP_ST_GLOBAL:
     case SIM_OP_ATOMIC:
-        issue_global(sm, slot, w, in);
+        issue_global(sm, slot, w, in, mem_at(sm, slot, w, in, t));
         break;
     case SIM_OP_LD_SHARED:
     case SIM_OP_ST_SHARED: {
         int d = in->active ? sim_shmem_conflict_degree(in->addr, in->active, c->shmem_banks) : 1;
         if (d < 1)
             d = 1;
-        sm->ldst_free = t + (uint64_t)d;
+        uint64_t at = mem_at(sm, slot, w, in, t);
+        at = sm->ldst_free > at ? sm->ldst_free : at;   /* (only with the collector) */
+        sm->ldst_free = at + (uint64_t)d;
         sm->st.shmem_passes += (uint64_t)d;
         sim_events_count(sm->ev, SIM_EV_SHMEM_ACCESS, (uint64_t)d);
-        uint64_t done = t + (uint64_t)c->smem_latency + (uint64_t)d - 1;
+        uint64_t done = at + (uint64_t)c->smem_latency + (uint64_t)d - 1;
+        if (c->oc.on && op == SIM_OP_LD_SHARED && in->dst != SIM_NO_REG)
+            sim_oc_write(&sm->oc, oc_part(sm, w), slot, in->dst, done);
         if (op == SIM_OP_LD_SHARED) {
             sm->st.shld_insts++;
             if (in->dst != SIM_NO_REG)
@@ -683,7 +770,7 @@ static void ldst_parked_due(sim_sm *sm, uint64_t t)
 static void ldst_step(sim_sm *sm, uint64_t t)
 {
     int ports = sm->mem->ports > 1 ? sm->mem->ports : 1;
-    for (int k = 0; k < ports && sm->lq_n; k++) {
+    for (int k = 0; k < ports && sm->lq_n && sm->lq_at[sm->lq_head] <= t; k++) {
         sim_mem_request *r = &sm->lq[sm->lq_head];
         if (r->issue_cycle == SIM_NEVER)
             r->issue_cycle = t;
@@ -695,8 +782,10 @@ static void ldst_step(sim_sm *sm, uint64_t t)
             return;
         }
         sm->st.mem_requests++;
-        sm->lq_head = (sm->lq_head + 1) % SIM_WARP_LANES;
-        if (--sm->lq_n == 0 && sm->ldst_waiters)
+        int last = sm->lq_last[sm->lq_head];
+        sm->lq_head = (sm->lq_head + 1) % SM_LQ_SIZE;
+        sm->lq_n--;
+        if (last && sm->lq_insts-- == sm->lq_max && sm->ldst_waiters)
             ldst_parked_due(sm, t);
     }
 }
@@ -716,8 +805,11 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
     if (kind != TAG_STORE && reg != SIM_NO_REG) {
         if ((done->flags & SIM_MEM_VOLATILE) || kind == TAG_ATOMIC)
             w->reg_value[reg] = done->value;
-        if (--w->reg_pending[reg] == 0)
+        if (--w->reg_pending[reg] == 0) {
             w->reg_ready[reg] = t;
+            if (sm->cfg->oc.on)   /* written back after this cycle's collector steps */
+                sim_oc_write(&sm->oc, oc_part(sm, w), slot, reg, t + 1);
+        }
     }
     if (WST(sm, w) == W_RUN) {
         set_retry(sm, (int)(w - sm->warps), t);
@@ -821,7 +913,7 @@ static void sm_cycle(sim_sm *sm, uint64_t t)
         sim_sched *sc = &sm->sched[s];
         int due_now = sc->n && sm->sched_next[s] <= t;
         /* the LDST queue changes only when an instruction issues, after a pick */
-        const uint64_t *ldst = sm->lq_n == 0 && sm->ldst_waiters ? sm->wldst : NULL;
+        const uint64_t *ldst = sm->lq_insts < sm->lq_max && sm->ldst_waiters ? sm->wldst : NULL;
         int slot = !due_now ? -1
                    : gto ? sim_sched_pick_gto(sc, sm->wretry, sm->wfinite, ldst, t, can_issue,
                                               &ctx)
@@ -849,7 +941,7 @@ static void sm_cycle(sim_sm *sm, uint64_t t)
     sm->last_eval = t + 1;
     release_done(sm, t);
     uint64_t wn = retry_minima(sm);
-    if (sm->lq_n == 0 && sm->ldst_waiters) {
+    if (sm->lq_insts < sm->lq_max && sm->ldst_waiters) {
         /* still due: their schedulers issued before asking them */
         ldst_parked_due(sm, t);
         wn = t;

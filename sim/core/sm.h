@@ -9,12 +9,15 @@
 #include <stdint.h>
 
 #include "sim/core/gpu_sim.h"
+#include "sim/core/opndcoll.h"
 #include "sim/memsys.h"
 
 #define SIM_NEVER UINT64_MAX
 #define SM_MAX_WARPS 256
 #define SM_MAX_BLOCK_WARPS 128
 #define SM_MASK_WORDS (SM_MAX_WARPS / 64)   /* a bit per warp slot */
+#define SM_LQ_INSTS 8                        /* memory instructions queued at most */
+#define SM_LQ_SIZE (SM_LQ_INSTS * SIM_WARP_LANES)   /* their requests */
 
 enum { W_FREE, W_RUN, W_BAR, W_FENCE, W_EXITED, W_DONE };
 
@@ -230,9 +233,16 @@ typedef struct sim_sm {
     int used_threads, used_warps, used_regs, used_shmem;
     sim_sched sched[16];
     uint64_t *sp_free, *sfu_free;  /* per unit: next cycle it accepts */
+    sim_oc oc;                   /* operand collector (oc.c->on: in use) */
     /* LDST unit */
-    sim_mem_request lq[SIM_WARP_LANES];
+    sim_mem_request lq[SM_LQ_SIZE];
+    uint64_t lq_at[SM_LQ_SIZE];  /* first cycle the request may be offered */
+    uint8_t lq_last[SM_LQ_SIZE]; /* the last request of its instruction */
     int lq_head, lq_n;
+    int lq_insts;                /* instructions with requests in lq */
+    int lq_max;                  /* a memory instruction issues while lq_insts < this: 1,
+                                  * or with the operand collector 1 + the OC_EX_MEM
+                                  * width (those wait there while the unit drains) */
     uint64_t ldst_free;          /* shared-memory passes keep it until then */
     int ldst_waiters;            /* bits set in wldst */
     uint64_t warp_next;          /* earliest retry cycle of any warp: no issue stage before it */

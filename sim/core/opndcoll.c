@@ -1,0 +1,259 @@
+/*
+ * opndcoll.c - the operand collector between an SM's issue stage and its
+ * functional units, as GPGPU-Sim 4's opndcoll_rfu_t models it, with
+ * register-bank conflicts and the V100 sub-core partition. Owns the
+ * booking of ID_OC slots, collector units, bank read/write slots, dispatch
+ * units and OC_EX slots; it does not issue, execute or touch memory.
+ *
+ * GPGPU-Sim's facts (shader.cc) this follows. A cycle runs writeback,
+ * execute, read_operands (the collector's step, -gpgpu_reg_file_port_
+ * throughput times), issue. A step: (1) each dispatch unit moves one ready
+ * collector unit (all operands read, an OC_EX slot free) to OC_EX and frees
+ * it; (2) each register bank grants the read at the head of its FIFO
+ * queue, unless a writeback took the bank this step (writes first); (3)
+ * each in port moves an instruction from its ID_OC register into a free
+ * collector unit of its sets and queues its reads (one per distinct source
+ * register; bank = (reg + warp id) mod banks, or, with sub-cores, within
+ * the issuing scheduler's banks/n_sched). A unit takes an OC_EX
+ * instruction in execute(), before read_operands; the result reaches EX_WB
+ * latency + 1 cycles after, and writeback (the next cycle) releases the
+ * scoreboard and writes the bank.
+ *
+ * So with one step a cycle and no conflict, an instruction issued at t is
+ * in a collector unit at t+1, read at t+2, dispatched at t+3, taken by its
+ * unit at e = t+4, and its dependents issue at e + latency + 2; with two
+ * steps (V100) it is read in t+1's second step and taken at t+3.
+ *
+ * How: instructions are booked in issue order at issue time, each resource
+ * as "free from step s" (the queues are FIFO, so the first free slot after
+ * the previous booking is GPGPU-Sim's). Simplifications: a write booked
+ * after a read was granted the same step does not displace it; writes are
+ * remembered SIM_OC_RING steps ahead; in ports serve one instruction a step.
+ *
+ * Invariants (checked in TRAPEZE_CHECKS builds): an instruction issued at t
+ * is allocated at a step >= (t+1)*P, its reads after its allocation, its
+ * dispatch after its reads, its unit after its dispatch.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/assert.h"
+#include "sim/core/opndcoll.h"
+#include "sim/kernel.h"
+
+static const uint8_t kind_set[SIM_OC_KINDS] = {SIM_OC_SET_SP, SIM_OC_SET_SFU, SIM_OC_SET_MEM};
+
+static uint64_t *alloc_steps(size_t n)
+{
+    return calloc(n ? n : 1, sizeof(uint64_t));
+}
+
+trapeze_status sim_oc_init(sim_oc *oc, const sim_core_config *cfg, trapeze_error *err)
+{
+    memset(oc, 0, sizeof *oc);
+    const sim_oc_config *c = &cfg->oc;
+    oc->c = c;
+    if (!c->on)
+        return TRAPEZE_OK;
+    oc->P = c->port_throughput;
+    oc->parts = c->sub_core ? cfg->n_sched : 1;
+    oc->nb = cfg->reg_banks;
+    oc->bps = oc->nb / oc->parts;
+    oc->bank_next = alloc_steps((size_t)oc->nb);
+    oc->bank_wr = malloc((size_t)oc->nb * SIM_OC_RING * sizeof *oc->bank_wr);
+    int bad = !oc->bank_next || !oc->bank_wr;
+    for (int s = 0; s < SIM_OC_SETS; s++) {
+        int on = s == SIM_OC_SET_GEN || c->specialized;
+        oc->cu_n[s] = on ? c->units[s] / oc->parts : 0;
+        oc->disp_n[s] = on && c->units[s] ? c->out_ports[s] : 0;
+        oc->cu_free[s] = alloc_steps((size_t)(oc->cu_n[s] * oc->parts));
+        oc->disp_next[s] = alloc_steps((size_t)oc->disp_n[s]);
+        bad |= !oc->cu_free[s] || !oc->disp_next[s];
+    }
+    /* in ports, as create_exec_pipeline adds them */
+    if (c->specialized)
+        for (int k = 0; k < SIM_OC_KINDS; k++)
+            for (int i = 0; i < c->in_ports[k] && oc->n_ports < SIM_OC_MAX_PORTS; i++) {
+                oc->port_kinds[oc->n_ports] = (uint8_t)(1u << k);
+                oc->port_sets[oc->n_ports++] = (uint8_t)(1u << kind_set[k] | 1u << SIM_OC_SET_GEN);
+            }
+    for (int i = 0; i < c->in_ports[SIM_OC_SET_GEN] && oc->n_ports < SIM_OC_MAX_PORTS; i++) {
+        oc->port_kinds[oc->n_ports] = (1u << SIM_OC_KINDS) - 1;
+        oc->port_sets[oc->n_ports++] = 1u << SIM_OC_SET_GEN;
+    }
+    for (int k = 0; k < SIM_OC_KINDS; k++) {
+        oc->idoc_w[k] = c->idoc_w[k] / oc->parts;
+        oc->ocex_w[k] = c->ocex_w[k] / oc->parts;
+        oc->idoc[k] = alloc_steps((size_t)(oc->idoc_w[k] * oc->parts));
+        oc->ocex[k] = alloc_steps((size_t)(oc->ocex_w[k] * oc->parts));
+        bad |= !oc->idoc[k] || !oc->ocex[k];
+    }
+    if (bad) {
+        sim_oc_free(oc);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory for the operand "
+                                                 "collector");
+    }
+    sim_oc_reset(oc);
+    return TRAPEZE_OK;
+}
+
+void sim_oc_free(sim_oc *oc)
+{
+    free(oc->bank_next);
+    free(oc->bank_wr);
+    for (int s = 0; s < SIM_OC_SETS; s++) {
+        free(oc->cu_free[s]);
+        free(oc->disp_next[s]);
+    }
+    for (int k = 0; k < SIM_OC_KINDS; k++) {
+        free(oc->idoc[k]);
+        free(oc->ocex[k]);
+    }
+    const sim_oc_config *c = oc->c;
+    memset(oc, 0, sizeof *oc);
+    oc->c = c;
+}
+
+/* Everything free (a launch starts after every booking of the previous
+ * one has passed: its results were all written). */
+void sim_oc_reset(sim_oc *oc)
+{
+    if (!oc->c || !oc->c->on)
+        return;
+    for (size_t i = 0; i < (size_t)oc->nb * SIM_OC_RING; i++)
+        oc->bank_wr[i] = UINT64_MAX;
+    memset(oc->bank_next, 0, (size_t)oc->nb * sizeof *oc->bank_next);
+    for (int s = 0; s < SIM_OC_SETS; s++) {
+        memset(oc->cu_free[s], 0, (size_t)(oc->cu_n[s] * oc->parts) * sizeof(uint64_t));
+        memset(oc->disp_next[s], 0, (size_t)oc->disp_n[s] * sizeof(uint64_t));
+    }
+    for (int k = 0; k < SIM_OC_KINDS; k++) {
+        memset(oc->idoc[k], 0, (size_t)(oc->idoc_w[k] * oc->parts) * sizeof(uint64_t));
+        memset(oc->ocex[k], 0, (size_t)(oc->ocex_w[k] * oc->parts) * sizeof(uint64_t));
+    }
+    memset(oc->port_next, 0, sizeof oc->port_next);
+}
+
+int sim_oc_can_issue(const sim_oc *oc, int kind, int part, uint64_t t, uint64_t *retry)
+{
+    const uint64_t *slot = oc->idoc[kind] + part * oc->idoc_w[kind];
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < oc->idoc_w[kind]; i++) {
+        uint64_t cyc = slot[i] / (uint64_t)oc->P;   /* freed in that cycle's read_operands */
+        if (cyc <= t)
+            return 1;
+        best = cyc < best ? cyc : best;
+    }
+    *retry = best;
+    return 0;
+}
+
+/* The slot of n (from `base`) that frees first. */
+static uint64_t *earliest(uint64_t *base, int n)
+{
+    uint64_t *best = base;
+    for (int i = 1; i < n; i++)
+        if (base[i] < *best)
+            best = base + i;
+    return best;
+}
+
+static int bank_of(const sim_oc *oc, int part, int wid, int reg)
+{
+    /* GPGPU-Sim 4's register_bank(): the warp id is always added
+     * (-gpgpu_reg_bank_use_warp_id is read there but unused) */
+    int b = reg + wid;
+    return oc->parts > 1 ? b % oc->bps + part * oc->bps : b % oc->nb;
+}
+
+static int write_booked(const sim_oc *oc, int bank, uint64_t step)
+{
+    return oc->bank_wr[(size_t)bank * SIM_OC_RING + step % SIM_OC_RING] == step;
+}
+
+/* Books a read of bank b from step `from`: the first step after the bank's
+ * previous read (FIFO queue) that no write takes. */
+static uint64_t book_read(sim_oc *oc, int b, uint64_t from)
+{
+    uint64_t g = from > oc->bank_next[b] ? from : oc->bank_next[b];
+    if (g > from)
+        oc->conflicts++;
+    while (write_booked(oc, b, g)) {
+        g++;
+        oc->conflicts++;
+    }
+    oc->bank_next[b] = g + 1;
+    return g;
+}
+
+uint64_t sim_oc_collect(sim_oc *oc, int kind, int part, int wid, const uint8_t src[3], uint64_t t)
+{
+    uint64_t P = (uint64_t)oc->P;
+    /* ID_OC: the slot freeing first (sim_oc_can_issue found one by t) */
+    uint64_t *idoc = earliest(oc->idoc[kind] + part * oc->idoc_w[kind], oc->idoc_w[kind]);
+    /* a collector unit through an in port that serves this kind */
+    uint64_t a = UINT64_MAX, *cu = NULL;
+    int port = -1;
+    for (int p = 0; p < oc->n_ports; p++) {
+        if (!(oc->port_kinds[p] >> kind & 1))
+            continue;
+        for (int s = 0; s < SIM_OC_SETS; s++) {
+            if (!(oc->port_sets[p] >> s & 1) || !oc->cu_n[s])
+                continue;
+            uint64_t *u = earliest(oc->cu_free[s] + part * oc->cu_n[s], oc->cu_n[s]);
+            uint64_t at = (t + 1) * P;
+            at = *u > at ? *u : at;
+            at = oc->port_next[p] > at ? oc->port_next[p] : at;
+            if (at < a) {
+                a = at;
+                cu = u;
+                port = p;
+            }
+        }
+    }
+    TRAPEZE_ASSERT(cu != NULL);   /* sim_oc_config validation: every kind has a set */
+    oc->port_next[port] = a + 1;
+    *idoc = a;
+    /* reads: one per distinct register, from the step after allocation */
+    uint64_t ready = a + 1;
+    for (int i = 0; i < 3; i++) {
+        int r = src[i];
+        if (r == SIM_NO_REG || (i > 0 && r == src[0]) || (i > 1 && r == src[1]))
+            continue;
+        uint64_t g = book_read(oc, bank_of(oc, part, wid, r), a + 1);
+        ready = g + 1 > ready ? g + 1 : ready;
+    }
+    /* dispatch: a dispatch unit of the collector's set, an OC_EX slot */
+    int set = 0;
+    for (int s = 0; s < SIM_OC_SETS; s++)
+        if (cu >= oc->cu_free[s] && cu < oc->cu_free[s] + oc->cu_n[s] * oc->parts)
+            set = s;
+    uint64_t d = ready;
+    uint64_t *du = oc->disp_n[set] ? earliest(oc->disp_next[set], oc->disp_n[set]) : NULL;
+    if (du && *du > d)
+        d = *du;
+    uint64_t *ex = earliest(oc->ocex[kind] + part * oc->ocex_w[kind], oc->ocex_w[kind]);
+    if (*ex > d)
+        d = *ex;
+    if (du)
+        *du = d + 1;
+    *cu = d;   /* a unit freed by dispatch is allocated again from the same step */
+    oc->pend_ocex = ex;
+    uint64_t e = d / P + 1;
+    *ex = UINT64_MAX;   /* until sim_oc_execute */
+    if (TRAPEZE_CHECKS_ON)
+        TRAPEZE_ASSERT(a >= (t + 1) * P && ready > a && d >= ready && e > t);
+    return e;
+}
+
+void sim_oc_execute(sim_oc *oc, uint64_t e)
+{
+    *oc->pend_ocex = e * (uint64_t)oc->P;   /* execute runs before the cycle's first step */
+}
+
+void sim_oc_write(sim_oc *oc, int part, int wid, int reg, uint64_t w)
+{
+    uint64_t step = w * (uint64_t)oc->P;
+    int b = bank_of(oc, part, wid, reg);
+    oc->bank_wr[(size_t)b * SIM_OC_RING + step % SIM_OC_RING] = step;
+}
