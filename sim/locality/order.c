@@ -14,6 +14,7 @@
  *  - inside a k-way part or an RB-TS leaf the TBs are in MST order.
  */
 #include <metis.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,10 +121,18 @@ static trapeze_status metis_parts(const sim_locality_adj *a, const uint32_t *set
     METIS_SetDefaultOptions(opt);
     opt[METIS_OPTION_NUMBERING] = 0;
     opt[METIS_OPTION_SEED] = 1;
+    /* METIS draws from GKlib's one process-wide random state: two
+     * partitions at once (simulations in threads, e.g. the grouping samples'
+     * runner) would interleave its draws and partition differently from run
+     * to run. One at a time, each from its seed, is the same whatever the
+     * thread count. */
+    static pthread_mutex_t metis_lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&metis_lock);
     int r = nparts == 2 ? METIS_PartGraphRecursive(&nv, &ncon, xadj, adjncy, NULL, NULL, adjwgt,
                                                    &np, NULL, NULL, opt, &cut, part)
                         : METIS_PartGraphKway(&nv, &ncon, xadj, adjncy, NULL, NULL, adjwgt, &np,
                                               NULL, NULL, opt, &cut, part);
+    pthread_mutex_unlock(&metis_lock);
     if (r != METIS_OK)
         s = trapeze_fail(err, TRAPEZE_EFAIL, "locality: METIS failed to partition %ld TBs into "
                          "%d parts (status %d)", n, nparts, r);
