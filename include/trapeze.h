@@ -1384,6 +1384,27 @@ trapeze_status trapeze_gz_energy_sample_run(const trapeze_config *cfg, const tra
  * at the workload's block (fewer when they coincide). Returns the count. */
 int trapeze_gz_energy_sample_heights(const trapeze_gz_model *m, int heights[3]);
 
+/* The samples as a log (trapeze_sample_log_open_schema with
+ * trapeze_gz_energy_schema): planned (each sync mode of modes x
+ * trapeze_gz_energy_sample_heights, ids WORKLOAD-SYNC-hH, kind "energy"),
+ * run and resumed by trapeze_samples_run in any number of threads; a row
+ * holds the window's inputs, its energies and the thresholds chosen on its
+ * idle periods with max_penalty, their saving and penalty. cfg must outlive
+ * the plan. */
+extern const trapeze_row_schema trapeze_gz_energy_schema;
+typedef struct trapeze_gz_energy_plan trapeze_gz_energy_plan;
+trapeze_status trapeze_gz_energy_plan_create(const trapeze_config *cfg, const trapeze_power *pw,
+                                             const trapeze_workload *spec,
+                                             const trapeze_gz_model *m, const trapeze_sync *modes,
+                                             int n_modes, double max_penalty,
+                                             trapeze_gz_energy_plan **out, trapeze_error *err);
+void trapeze_gz_energy_plan_destroy(trapeze_gz_energy_plan *p);
+const trapeze_sample_set *trapeze_gz_energy_plan_set(const trapeze_gz_energy_plan *p);
+/* A logged row back as a sample (no histograms) and its sleep choice. */
+trapeze_status trapeze_gz_energy_from_row(const trapeze_sample_row *row, const trapeze_power *pw,
+                                          int n_sm, trapeze_gz_energy_sample *s,
+                                          trapeze_gz_sleep *sl, trapeze_error *err);
+
 /* CSV of trapeze ghostzone --objective: trapeze_gz_csv_columns, then
  * energy_j_per_loop,dynamic_j,sync_j,leakage_j,saved_j,edp_js,
  * cpl_sleep_cycles,l1d_saving,l2_saving,rf_saving,penalty_fraction,

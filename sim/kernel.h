@@ -308,6 +308,8 @@ struct sim_warp_inst {
     uint8_t size;          /* bytes per lane for memory ops */
     uint32_t active;       /* SIMT active mask */
     uint32_t value;        /* atomic operand */
+    uint32_t pc;           /* byte offset in the kernel's code (trace PC; the
+                            * interpreter's: static index x 16), for the I-cache */
     uint64_t addr[SIM_WARP_LANES];  /* per-lane address (global: virtual; shared: offset) */
 };
 

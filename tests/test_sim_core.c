@@ -239,6 +239,56 @@ static void test_operand_collector(void)
     trapeze_config_destroy(cfg);
 }
 
+/* Instruction fetch (sim/core/fetch.c), SM2_GTX480's I-cache: one warp, 4
+ * independent FMAs and EXIT (PCs 0..64, one 128-byte line). Cycle 1: the
+ * fetch misses, the fill leaves and completes at 1 + LAT (after the SM's
+ * stages of that cycle), enters the fetch buffer at 102, is decoded at
+ * 103; the first two issue at 104 and 105; the ibuffer is empty
+ * after 105's issue, the fetch (a hit) then makes the next two issuable at
+ * 107 (107, 108), and EXIT at 110. The 4th FMA's result is at 108 + 5 =
+ * 113, the kernel ends at 114 (10 without a fetch model).
+ * Two warps (one fetch a cycle, round robin): warp 0 misses at 1, warp 1
+ * merges at 2 and fetches again at 102 (a hit); both issue at 104, 105;
+ * warp 0 fetches at 105, warp 1 at 106: issuable at 107 and 108; warp 1's
+ * third and fourth at 108, 109, its last result at 114, end 115. */
+static void test_instruction_fetch(void)
+{
+    trapeze_config *cfg = make_cfg(8, "-gpgpu_cache:il1 N:4:128:4,L:R:f:N:L,S:2:32,4\n");
+    sim_kb *kb = sim_kb_begin("four", SIM_DIM(1), SIM_DIM(32));
+    for (int i = 0; i < 4; i++)
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1 + i, 20, 21, 22);
+    sim_kernel *k = end(kb);
+    CHECK(run1(cfg, k, 0) == LAT + 14);
+    trapeze_config *off = make_cfg(8, NULL);
+    CHECK(run1(off, k, 0) == 10);
+    trapeze_config_destroy(off);
+    sim_kernel_destroy(k);
+    kb = sim_kb_begin("four2", SIM_DIM(1), SIM_DIM(64));
+    for (int i = 0; i < 4; i++)
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1 + i, 20, 21, 22);
+    k = end(kb);
+    CHECK(run1(cfg, k, 0) == LAT + 15);
+    sim_kernel_destroy(k);
+    /* nine instructions (8 FMAs, EXIT): PCs 0..128, two lines; the second
+     * misses when the warp reaches the 9th (EXIT): FMAs 1-8 issue at 104,
+     * 105, 107, 108, 110, 111, 113, 114; the fetch at 114 misses line 1
+     * (PC 128), its fill completes at 114 + LAT, EXIT at 114 + LAT + 3 = 217;
+     * the 8th result (114 + 5) is long written: the kernel ends at 218. */
+    kb = sim_kb_begin("nine", SIM_DIM(1), SIM_DIM(32));
+    for (int i = 0; i < 8; i++)
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1 + i, 20, 21, 22);
+    k = end(kb);
+    CHECK(run1(cfg, k, 0) == 2 * LAT + 18);
+    sim_kernel_destroy(k);
+    trapeze_config_destroy(cfg);
+    trapeze_error err;
+    sim_core_config c;
+    cfg = make_cfg(8, "-gpgpu_cache:il1 N:4:100:4,L:R:f:N:L,S:2:32,4\n");
+    CHECK(sim_core_config_read(cfg, &c, &err) == TRAPEZE_EPARSE);
+    CHECK(strstr(err.message, "gpgpu_cache:il1") != NULL);
+    trapeze_config_destroy(cfg);
+}
+
 /* Accel-Sim's config lines (copied from SM7_QV100's gpgpusim.config and
  * trace.config): the six-value _int lists (the sixth is SHFL), GPGPU-Sim's
  * launch latency option, and trace mode's per-class latency,initiation
@@ -348,6 +398,39 @@ static sim_kernel *one_load(void)
     sim_kb_ld(kb, 1, sim_at1(a, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 1))));
     sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 2, 1, SIM_NO_REG, SIM_NO_REG);
     return end(kb);
+}
+
+/* -gpgpu_coalesce_arch 70 (GPGPU-Sim from arch 40 on): a warp's load of 32
+ * consecutive floats is four 32-byte requests, not one line. On the ideal
+ * port (one request a cycle) they are offered at 2..5 and the last completes
+ * at 5 + LAT: the kernel is 3 cycles longer than with one request. Lanes
+ * reading floats 64 bytes apart touch sectors 0 and 2 of 16 lines: 32
+ * requests, where Fermi's rules (arch 20) make 16 lines; with no dependent
+ * instruction the kernel ends a cycle after its last request completes:
+ * 2 + (n - 1) + LAT + 1, i.e. LAT + 3 + n - 1. */
+static void test_sector_accesses(void)
+{
+    trapeze_config *cfg = make_cfg(8, "-gpgpu_coalesce_arch 70\n");
+    sim_kernel *k = one_load();
+    sim_kernel_stats st;
+    CHECK(run_on(cfg, k, 0, &st) == LAT + 8 + 3);
+    CHECK(st.total.mem_requests == 4);
+    sim_kernel_stats_free(&st);
+    sim_kernel_destroy(k);
+    sim_kb *kb = sim_kb_begin("spread", SIM_DIM(1), SIM_DIM(32));
+    int a = sim_kb_global(kb, "a", 4096);
+    sim_kb_ld(kb, 1, sim_at1(a, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 16))));
+    k = end(kb);
+    CHECK(run_on(cfg, k, 0, &st) == LAT + 3 + 31);
+    CHECK(st.total.mem_requests == 32);
+    sim_kernel_stats_free(&st);
+    trapeze_config_destroy(cfg);
+    cfg = make_cfg(8, "-gpgpu_coalesce_arch 20\n");   /* Fermi: lines */
+    CHECK(run_on(cfg, k, 0, &st) == LAT + 3 + 15);
+    CHECK(st.total.mem_requests == 16);
+    sim_kernel_stats_free(&st);
+    sim_kernel_destroy(k);
+    trapeze_config_destroy(cfg);
 }
 
 static void test_load_latency(void)
@@ -944,8 +1027,10 @@ int main(void)
     test_fu_latency();
     test_accelsim_option_lines();
     test_operand_collector();
+    test_instruction_fetch();
     test_bank_conflicts();
     test_load_latency();
+    test_sector_accesses();
     test_fence();
     test_barrier();
     test_stall_attribution();

@@ -62,6 +62,11 @@ const trapeze_opt sim_core_options[] = {
      "read, unused (GPGPU-Sim 4 always adds the warp id to the bank)"},
     {"gpgpu_pipeline_widths", OPT_LIST, "1,1,1,1,1,1,1,1,1,1,1", 0, 64,
      "ID_OC sp,dp,int,sfu,mem, OC_EX sp,dp,int,sfu,mem, EX_WB[,tensor]"},
+    {"gpgpu_coalesce_arch", OPT_INT, "13", 1, 1000,
+     "coalescing rules (>= 40: every global access a 32-byte sector of its own)"},
+    {"gpgpu_cache:il1", OPT_TEXT, "", 0, 0,
+     "I-cache N:sets:line:assoc,L:R:f:N:L,S:mshr:merge,mq (unset: no fetch model)"},
+    {"gpgpu_inst_fetch_throughput", OPT_INT, "1", 1, 16, "I-cache fetches per SM per cycle"},
     {"gpgpu_kernel_launch_latency", OPT_INT, "", 0, 1000000000L,
      "kernel launch latency, core cycles (default 5 us)"},
     {"trapeze_kernel_launch_latency", OPT_INT, "", 0, 1000000000L,
@@ -244,6 +249,40 @@ static trapeze_status read_oc(const trapeze_config *cfg, sim_core_config *c, tra
     return TRAPEZE_OK;
 }
 
+/* -gpgpu_cache:il1 (GPGPU-Sim's cache spec; the I-cache reads its geometry
+ * and MSHR entries) and -gpgpu_inst_fetch_throughput. */
+static trapeze_status read_ifetch(const trapeze_config *cfg, sim_core_config *c,
+                                  trapeze_error *err)
+{
+    const char *spec;
+    long v;
+    trapeze_status s = get_pos(cfg, "gpgpu_inst_fetch_throughput", &v, err);
+    if (s)
+        return s;
+    c->ifetch.throughput = (int)v;
+    trapeze_config_get_string(cfg, "gpgpu_cache:il1", "", &spec);
+    if (!spec[0])
+        return TRAPEZE_OK;
+    char kind, mshr_kind;
+    int sets, line, assoc, used = 0, mshr = 0, merge = 0;
+    if (sscanf(spec, "%c:%d:%d:%d%n", &kind, &sets, &line, &assoc, &used) != 4 ||
+        (kind != 'N' && kind != 'S') || sets < 1 || sets > 4096 || assoc < 1 || assoc > 64 ||
+        line < 16 || line > 4096 || (line & (line - 1)))
+        return trapeze_config_fail(cfg, "gpgpu_cache:il1", err,
+                                   "'%s': expected N:sets:line:assoc,... (line a power of 2 "
+                                   "from 16 to 4096, at most 4096 sets and 64 ways)", spec);
+    /* the MSHR field is the third comma-separated one: S:entries:merge */
+    const char *f = strchr(spec, ',');
+    f = f ? strchr(f + 1, ',') : NULL;
+    if (!f || sscanf(f + 1, "%c:%d:%d", &mshr_kind, &mshr, &merge) != 3 || mshr < 1 ||
+        mshr > 64)
+        return trapeze_config_fail(cfg, "gpgpu_cache:il1", err,
+                                   "'%s': expected an MSHR field (S:entries:merge, 1 to 64 "
+                                   "entries) after the policy field", spec);
+    c->ifetch = (sim_ifetch_config){1, sets, line, assoc, mshr, c->ifetch.throughput};
+    return TRAPEZE_OK;
+}
+
 /* An integer option of sim_core_options: its default and range from its row. */
 static trapeze_status get_pos(const trapeze_config *cfg, const char *option, long *out,
                               trapeze_error *err)
@@ -379,6 +418,11 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
         return s;
     c->reg_banks = (int)v;
     if ((s = read_oc(cfg, c, err)))
+        return s;
+    if ((s = get_pos(cfg, "gpgpu_coalesce_arch", &v, err)))
+        return s;
+    c->sector_accesses = v >= 40;
+    if ((s = read_ifetch(cfg, c, err)))
         return s;
     /* default: 5 microseconds of core clock, rounded; GPGPU-Sim's own
      * option, or Trapeze's older name for it */

@@ -61,6 +61,15 @@ typedef struct sim_oc_config {
     int idoc_w[3], ocex_w[3];      /* -gpgpu_pipeline_widths: ID_OC_, OC_EX_ SP, SFU, MEM */
 } sim_oc_config;
 
+/* Instruction fetch through an I-cache (sim/core/fetch.c); on == 0 (no
+ * -gpgpu_cache:il1): a warp's next instruction is always there, as before. */
+typedef struct sim_ifetch_config {
+    int on;
+    int sets, line, assoc;         /* -gpgpu_cache:il1 N:sets:line:assoc,...,S:mshr:merge */
+    int mshr;                      /* line fills outstanding at most */
+    int throughput;                /* -gpgpu_inst_fetch_throughput: fetches per cycle */
+} sim_ifetch_config;
+
 typedef struct sim_core_config {
     trapeze_gpu gpu;               /* n_sm, warp size, per-SM limits */
     int max_warps;                 /* threads per SM / warp size */
@@ -76,8 +85,11 @@ typedef struct sim_core_config {
     int shfl_lat, shfl_init;       /* 6th value of the _int lists (SHFL); SHFL runs as INT ADD */
     int smem_latency;              /* -gpgpu_smem_latency */
     int shmem_banks;               /* -gpgpu_shmem_num_banks */
+    int sector_accesses;           /* -gpgpu_coalesce_arch >= 40 (Maxwell on): a warp's global
+                                      load or store is one request per 32-byte sector */
     int reg_banks;                 /* -gpgpu_num_reg_banks (default 16) */
     sim_oc_config oc;              /* operand collector, sub-cores */
+    sim_ifetch_config ifetch;      /* instruction fetch, I-cache */
     uint64_t launch_latency;       /* -gpgpu_kernel_launch_latency (alias
                                     * -trapeze_kernel_launch_latency), core cycles */
     uint64_t max_cycles;           /* -trapeze_max_cycles: abort a kernel that runs longer */

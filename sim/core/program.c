@@ -349,6 +349,7 @@ static int next_inst(const sim_kernel *k, sim_warp_cursor *cur, const uint32_t *
         if (cur->pc >= k->n_code)
             return 0;
         const sim_inst *in = &k->code[cur->pc];
+        out->pc = (uint32_t)cur->pc * 16;   /* SASS instructions are 16 bytes */
         switch ((sim_op)in->op) {
         case SIM_OP_INT:
         case SIM_OP_FP:

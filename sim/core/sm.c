@@ -45,7 +45,7 @@
 #include "sim/core/sched_two_level.h"
 #include "sim/core/warp_slots.h"
 
-enum { TAG_LOAD = 0, TAG_STORE = 1, TAG_ATOMIC = 2 };
+enum { TAG_LOAD = 0, TAG_STORE = 1, TAG_ATOMIC = 2, TAG_IFETCH = 3 /* fetch.c */ };
 
 #define WST(sm, w) ((sm)->wstate[(w) - (sm)->warps])
 #define SLOT(sm, w) ((int)((w) - (sm)->warps))
@@ -90,14 +90,26 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
     }
     sm->next = SIM_NEVER;
     trapeze_status st = sim_oc_init(&sm->oc, cfg, err);
+    if (!st)
+        st = sim_fetch_init(sm, err);
     if (st) {
         sim_sm_free(sm);
         return st;
     }
+    sm->oc_on = cfg->oc.on;
     sm->lq_max = 1;
     if (cfg->oc.on)
         sm->lq_max = 1 + cfg->oc.ocex_w[SIM_OC_MEM] < SM_LQ_INSTS
                          ? 1 + cfg->oc.ocex_w[SIM_OC_MEM] : SM_LQ_INSTS;
+    for (sm->lq_size = SIM_WARP_LANES; sm->lq_size < sm->lq_max * SIM_WARP_LANES;)
+        sm->lq_size *= 2;
+    sm->lq = calloc((size_t)sm->lq_size, sizeof *sm->lq);
+    sm->lq_at = calloc((size_t)sm->lq_size, sizeof *sm->lq_at);
+    sm->lq_last = calloc((size_t)sm->lq_size, 1);
+    if (!sm->lq || !sm->lq_at || !sm->lq_last) {
+        sim_sm_free(sm);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory for SM %d", id);
+    }
     return TRAPEZE_OK;
 }
 
@@ -124,6 +136,13 @@ void sim_sm_free(sim_sm *sm)
     free(sm->wop);
     free(sm->wwhy);
     sim_oc_free(&sm->oc);
+    sim_fetch_free(sm);
+    free(sm->lq);
+    free(sm->lq_at);
+    free(sm->lq_last);
+    sm->lq = NULL;
+    sm->lq_at = NULL;
+    sm->lq_last = NULL;
     sm->wop = sm->wwhy = NULL;
     sm->wstate = sm->wwait = NULL;
     sm->wretry = NULL;
@@ -156,6 +175,7 @@ void sim_sm_begin_kernel(sim_sm *sm, const sim_kernel *k, uint64_t cycle)
     }
     sm->age_counter = 0;
     sim_oc_reset(&sm->oc);
+    sim_fetch_begin_kernel(sm);
 }
 
 static int block_warps(const sim_sm *sm, const sim_kernel *k)
@@ -231,6 +251,8 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
         w->age = sm->age_counter++;
         set_retry(sm, (int)(w - sm->warps), cycle + 1);
         w->busy_until = 0;
+        w->ibuf = w->imiss = 0;   /* (fetch.c: the first fetch comes) */
+        w->ibuf_ready = 0;
         w->pend_loads = w->pend_stores = 0;
         memset(w->reg_pending, 0, sizeof w->reg_pending);
         memset(w->reg_ready, 0, sizeof w->reg_ready);
@@ -376,6 +398,12 @@ static int free_unit(const uint64_t *pool, int n, uint64_t t, uint64_t *retry)
 static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
 {
     const sim_warp_inst *in = &w->inst;
+    if (sm->if_on && (!w->ibuf || w->ibuf_ready > t)) {
+        /* not fetched and decoded yet (fetch.c wakes it) */
+        set_wait(sm, SLOT(sm, w), SIM_STALL_IDLE);
+        set_retry(sm, SLOT(sm, w), w->ibuf ? w->ibuf_ready : SIM_NEVER);
+        return 0;
+    }
     uint64_t ready = 0;
     int regs[4] = {in->src[0], in->src[1], in->src[2], in->dst};
     for (int i = 0; i < 4; i++) {
@@ -397,7 +425,7 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
     }
     int op = in->op;
     uint64_t retry;
-    if (sm->oc.c->on && (is_sp(op) || op == SIM_OP_SFU || is_ldst(op))) {
+    if (sm->oc_on && (is_sp(op) || op == SIM_OP_SFU || is_ldst(op))) {
         /* its unit is the collector's question, at dispatch */
         if (is_ldst(op) && sm->lq_insts >= sm->lq_max) {
             ldst_park(sm, (int)(w - sm->warps));
@@ -521,7 +549,7 @@ static void wake_stall(sim_sm *sm, sim_warp *w, const sim_warp_inst *in, uint32_
 static void lq_push(sim_sm *sm, uint64_t addr, uint32_t sectors, uint32_t bytes, int op,
                     int flags, uint32_t value, uint64_t tag, uint64_t at)
 {
-    int i = (sm->lq_head + sm->lq_n++) % SM_LQ_SIZE;
+    int i = (sm->lq_head + sm->lq_n++) & (sm->lq_size - 1);
     sm->lq_at[i] = at;
     sm->lq_last[i] = 0;
     sim_mem_request *r = &sm->lq[i];
@@ -536,12 +564,28 @@ static void lq_push(sim_sm *sm, uint64_t addr, uint32_t sectors, uint32_t bytes,
     r->issue_cycle = SIM_NEVER;
 }
 
+/* Bytes of the 32-byte sector at `sector` that the active lanes touch. */
+static uint32_t sector_bytes(const sim_warp_inst *in, uint64_t sector)
+{
+    uint32_t touched = 0;
+    for (int l = 0; l < SIM_WARP_LANES; l++) {
+        if (!(in->active >> l & 1))
+            continue;
+        for (int b = 0; b < in->size; b++) {
+            uint64_t a = in->addr[l] + (uint64_t)b;
+            if (a >= sector && a < sector + SIM_SECTOR_BYTES)
+                touched |= 1u << (a - sector);
+        }
+    }
+    return (uint32_t)sim_popcount32(touched);
+}
+
 /* The requests pushed since lq held `before` are one instruction's. */
 static void lq_end_inst(sim_sm *sm, int before)
 {
     if (sm->lq_n == before)
         return;
-    sm->lq_last[(sm->lq_head + sm->lq_n - 1) % SM_LQ_SIZE] = 1;
+    sm->lq_last[(sm->lq_head + sm->lq_n - 1) & (sm->lq_size - 1)] = 1;
     sm->lq_insts++;
 }
 
@@ -571,10 +615,26 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
     int n = sim_coalesce(in->addr, in->active, in->size, lines);
     int load = op == SIM_OP_LD_GLOBAL;
     int flags = (in->flags & SIM_INST_VOLATILE) ? SIM_MEM_VOLATILE : 0;
+    uint64_t tag = make_tag(slot, load ? TAG_LOAD : TAG_STORE, load ? in->dst : SIM_NO_REG);
+    int kind = load ? SIM_MEM_LOAD : SIM_MEM_STORE;
+    int sectors = 0;
     for (int i = 0; i < n; i++)
-        lq_push(sm, lines[i].line_addr, lines[i].sector_mask, lines[i].bytes,
-                load ? SIM_MEM_LOAD : SIM_MEM_STORE, flags, 0,
-                make_tag(slot, load ? TAG_LOAD : TAG_STORE, load ? in->dst : SIM_NO_REG), at + 1);
+        sectors += sim_popcount32(lines[i].sector_mask & 0xf);
+    if (sm->cfg->sector_accesses && !(flags & SIM_MEM_VOLATILE) && sectors <= SIM_WARP_LANES) {
+        /* GPGPU-Sim's coalescer from arch 40 on: 32-byte segments, so a
+         * request per sector, in line order, each carrying its bytes */
+        for (int i = 0; i < n; i++)
+            for (int sct = 0; sct < 4; sct++)
+                if (lines[i].sector_mask >> sct & 1)
+                    lq_push(sm, lines[i].line_addr, 1u << sct,
+                            sector_bytes(in, lines[i].line_addr + (uint64_t)sct * SIM_SECTOR_BYTES),
+                            kind, flags, 0, tag, at + 1);
+        n = sectors;
+    } else {
+        for (int i = 0; i < n; i++)
+            lq_push(sm, lines[i].line_addr, lines[i].sector_mask, lines[i].bytes, kind, flags, 0,
+                    tag, at + 1);
+    }
     lq_end_inst(sm, before);
     if (load) {
         sm->st.gld_insts++;
@@ -591,7 +651,7 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
  * through the collector (its address and data registers read). */
 static uint64_t mem_at(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst *in, uint64_t t)
 {
-    if (!sm->cfg->oc.on)
+    if (!sm->oc_on)
         return t;
     uint64_t e = sim_oc_collect(&sm->oc, SIM_OC_MEM, oc_part(sm, w), slot, in->src, t);
     sim_oc_execute(&sm->oc, e);   /* a later instruction's requests queue behind (lq_at) */
@@ -604,6 +664,8 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
     const sim_warp_inst *in = &w->inst;
     const sim_core_config *c = sm->cfg;
     sm->st.warp_insts++;
+    if (sm->if_on)
+        w->ibuf--;
     sm->st.thread_insts += (uint64_t)sim_popcount32(in->active);
     sim_events_count(sm->ev, SIM_EV_INST_ISSUE, 1);
     if (!(in->flags & SIM_INST_SPIN))
@@ -751,7 +813,7 @@ static void ldst_step(sim_sm *sm, uint64_t t)
         }
         sm->st.mem_requests++;
         int last = sm->lq_last[sm->lq_head];
-        sm->lq_head = (sm->lq_head + 1) % SM_LQ_SIZE;
+        sm->lq_head = (sm->lq_head + 1) & (sm->lq_size - 1);
         sm->lq_n--;
         if (last && sm->lq_insts-- == sm->lq_max && sm->ldst_waiters)
             ldst_parked_due(sm, t);
@@ -763,6 +825,13 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
     int slot = (int)(done->tag & 0xff), kind = (int)(done->tag >> 8 & 0xff);
     int reg = (int)(done->tag >> 16 & 0xff);
     sim_warp *w = &sm->warps[slot];
+    if (kind == TAG_IFETCH) {
+        sim_fetch_fill(sm, slot, (uint32_t)(done->tag >> 32), t);
+        sm->reasons_stale |= 1u << (slot % sm->cfg->n_sched);
+        if (sm->next > t)
+            sm->next = t;
+        return;
+    }
     if (kind == TAG_STORE || kind == TAG_ATOMIC) {
         w->pend_stores--;
         if (w->pend_stores == 0 && WST(sm, w) == W_FENCE)
@@ -775,7 +844,7 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
             w->reg_value[reg] = done->value;
         if (--w->reg_pending[reg] == 0) {
             w->reg_ready[reg] = t;
-            if (sm->cfg->oc.on)   /* written back after this cycle's collector steps */
+            if (sm->oc_on)   /* written back after this cycle's collector steps */
                 sim_oc_write(&sm->oc, oc_part(sm, w), slot, reg, t + 1);
         }
     }
@@ -867,10 +936,13 @@ static void sm_cycle(sim_sm *sm, uint64_t t)
     account(sm, t);
     ldst_step(sm, t);
     if (sm->warp_next > t) {
-        /* no warp can issue: the LDST port alone worked this cycle */
+        /* no warp can issue: the LDST port (and fetch) alone worked this cycle */
+        int fetching = sim_fetch_cycle(sm, t);
         refresh_reasons(sm);
         account(sm, t + 1);
-        sm->next = sm->lq_n ? t + 1 : sm->warp_next;
+        sm->next = sm->lq_n || fetching ? t + 1 : sm->warp_next;
+        if (sm->warp_next < sm->next)   /* a fetch hit readied a warp */
+            sm->next = sm->warp_next > t ? sm->warp_next : t + 1;
         return;
     }
     issue_ctx ctx = {sm, t};
@@ -908,6 +980,7 @@ static void sm_cycle(sim_sm *sm, uint64_t t)
         sm->st.active_cycles++;
     sm->last_eval = t + 1;
     release_done(sm, t);
+    int fetching = sim_fetch_cycle(sm, t);
     uint64_t wn = retry_minima(sm);
     if (sm->lq_insts < sm->lq_max && sm->ldst_waiters) {
         /* still due: their schedulers issued before asking them */
@@ -917,7 +990,7 @@ static void sm_cycle(sim_sm *sm, uint64_t t)
     if (wn <= t)
         wn = t + 1;
     sm->warp_next = wn;
-    sm->next = sm->lq_n ? t + 1 : wn;
+    sm->next = sm->lq_n || fetching ? t + 1 : wn;
     sm->reasons_stale = 0;   /* every reason below is of this cycle's state */
     if (wn > t + 1)
         dry_reasons(sm, issued);   /* the reasons that hold until a warp is due */

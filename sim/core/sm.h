@@ -17,7 +17,6 @@
 #define SM_MAX_BLOCK_WARPS 128
 #define SM_MASK_WORDS (SM_MAX_WARPS / 64)   /* a bit per warp slot */
 #define SM_LQ_INSTS 8                        /* memory instructions queued at most */
-#define SM_LQ_SIZE (SM_LQ_INSTS * SIM_WARP_LANES)   /* their requests */
 
 enum { W_FREE, W_RUN, W_BAR, W_FENCE, W_EXITED, W_DONE };
 
@@ -35,12 +34,29 @@ typedef struct sim_warp {
     uint16_t reg_pending[SIM_MAX_REGS]; /* outstanding load requests writing the register */
     uint64_t reg_ready[SIM_MAX_REGS];   /* cycle its ALU result is available */
     uint32_t reg_value[SIM_MAX_REGS];   /* words returned by atomics / volatile loads */
+    uint8_t ibuf;              /* I-fetch on: decoded instructions in its ibuffer (0-2) */
+    uint8_t imiss;             /* waiting for an I-cache fill */
+    uint64_t ibuf_ready;       /* they may issue from this cycle (decode) */
     sim_warp_cursor cur;
     sim_warp_inst inst;        /* the next instruction (fetched) */
     /* Chen's warp access range: a region of 64 lines and the lines of it
      * the warp's first loads read (sched_two_level.c) */
     uint64_t loc_region, loc_lines;
 } sim_warp;
+
+/* The I-cache and fetch unit of an SM (fetch.c). */
+typedef struct sim_icache {
+    uint64_t *tag;               /* sets * assoc: line number + 1, 0 invalid */
+    uint64_t *used;              /* LRU stamps */
+    uint8_t *pending;            /* a fill is on its way */
+    uint64_t stamp;
+    int fills;                   /* MSHR entries in use */
+    int n_send;                  /* fills not yet accepted by the memory port */
+    uint32_t send_way[64];       /* their line slots */
+    uint8_t send_slot[64];       /* the warps that missed */
+    int last;                    /* warp slot fetched last (round robin) */
+    uint64_t hits, misses;
+} sim_icache;
 
 typedef struct sim_block {
     int live;
@@ -233,12 +249,15 @@ typedef struct sim_sm {
     int used_threads, used_warps, used_regs, used_shmem;
     sim_sched sched[16];
     uint64_t *sp_free, *sfu_free;  /* per unit: next cycle it accepts */
-    sim_oc oc;                   /* operand collector (oc.c->on: in use) */
+    int oc_on;                   /* the operand collector is in use */
+    int if_on;                   /* instruction fetch is modelled */
+    sim_icache ic;
+    sim_oc oc;
     /* LDST unit */
-    sim_mem_request lq[SM_LQ_SIZE];
-    uint64_t lq_at[SM_LQ_SIZE];  /* first cycle the request may be offered */
-    uint8_t lq_last[SM_LQ_SIZE]; /* the last request of its instruction */
-    int lq_head, lq_n;
+    sim_mem_request *lq;         /* lq_size (a power of 2) entries */
+    uint64_t *lq_at;             /* first cycle the request may be offered */
+    uint8_t *lq_last;            /* the last request of its instruction */
+    int lq_head, lq_n, lq_size;
     int lq_insts;                /* instructions with requests in lq */
     int lq_max;                  /* a memory instruction issues while lq_insts < this: 1,
                                   * or with the operand collector 1 + the OC_EX_MEM
@@ -272,6 +291,18 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t cycle);
 void sim_sm_cycle(sim_sm *sm, uint64_t cycle);
 /* Accounts the stall reasons up to (excluding) `end`. */
 void sim_sm_finish_kernel(sim_sm *sm, uint64_t end);
+
+/* ---- instruction fetch (fetch.c) ---- */
+
+trapeze_status sim_fetch_init(sim_sm *sm, trapeze_error *err);
+void sim_fetch_free(sim_sm *sm);
+void sim_fetch_begin_kernel(sim_sm *sm);
+/* The fetch stage of cycle t (after issue); returns 1 when a warp still
+ * waits for a fetch slot or a fill request for the memory port (the SM needs
+ * cycle t+1). */
+int sim_fetch_cycle(sim_sm *sm, uint64_t t);
+/* An I-cache fill requested by warp `slot` for line slot `way` arrived at t. */
+void sim_fetch_fill(sim_sm *sm, int slot, uint32_t way, uint64_t t);
 
 /* Chen's access range of warp w starting at `start` (sched_range.c). */
 void sim_sched_warp_range(const sim_kernel *k, const sim_warp_cursor *start, sim_warp *w);

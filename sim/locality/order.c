@@ -23,6 +23,12 @@
 
 #define MAX_METIS_WEIGHT (1 << 24)   /* edge weights scaled below this (idx_t sums) */
 
+/* METIS keeps its random generator in process-wide state and reseeds it on
+ * every call: two threads partitioning at once (samples run in workers)
+ * interleave their draws and get other partitions. One call at a time keeps
+ * a grouping independent of what runs beside it (tests/test_group_opt.c). */
+static pthread_mutex_t metis_lock = PTHREAD_MUTEX_INITIALIZER;
+
 void sim_tb_groups_free(sim_tb_groups *g)
 {
     if (!g)
@@ -121,12 +127,6 @@ static trapeze_status metis_parts(const sim_locality_adj *a, const uint32_t *set
     METIS_SetDefaultOptions(opt);
     opt[METIS_OPTION_NUMBERING] = 0;
     opt[METIS_OPTION_SEED] = 1;
-    /* METIS draws from GKlib's one process-wide random state: two
-     * partitions at once (simulations in threads, e.g. the grouping samples'
-     * runner) would interleave its draws and partition differently from run
-     * to run. One at a time, each from its seed, is the same whatever the
-     * thread count. */
-    static pthread_mutex_t metis_lock = PTHREAD_MUTEX_INITIALIZER;
     pthread_mutex_lock(&metis_lock);
     int r = nparts == 2 ? METIS_PartGraphRecursive(&nv, &ncon, xadj, adjncy, NULL, NULL, adjwgt,
                                                    &np, NULL, NULL, opt, &cut, part)

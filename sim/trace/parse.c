@@ -233,6 +233,7 @@ const char *sim_trace_parse_inst(const sim_trace_format *f, const char *p, const
     NEXT("a PC (hex)");
     if (!parse_hex(t, n, 16, &v))
         return "a PC (hex)";
+    out->pc = (uint32_t)v;
     NEXT("an active mask (hex, at most 8 digits)");
     if (!parse_hex(t, n, 8, &v))
         return "an active mask (hex, at most 8 digits)";
