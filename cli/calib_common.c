@@ -14,6 +14,8 @@
 const char calib_common_help[] =
 "  --gpu FILE|NAME     GPU config (gpgpusim.config syntax) or a shipped preset:\n"
 "                      gtx280, gtx480, v100 (required)\n"
+"  --model MODEL       ghostzone (default) or group: the TB grouping model\n"
+"                      (--model group --help lists its options)\n"
 "  --samples FILE      the samples log (default samples.csv)\n"
 "  --budget N          stencil samples per workload (default 12)\n"
 "  --stages N          timed stages per sample, after one warm-up (default 2)\n"
@@ -37,19 +39,6 @@ int calib_usage_error(const char *cmd, const char *what, const char *value)
     else
         cli_usage_error(cmd, "%s", what);
     return -1;
-}
-
-/* A bare name is a shipped preset; anything with a '/' or a dot is a path. */
-static void resolve(const char *arg, const char *folder, const char *suffix, char *out,
-                    size_t size)
-{
-    if (strchr(arg, '/') || strchr(arg, '.')) {
-        snprintf(out, size, "%s", arg);
-        return;
-    }
-    char rel[256];
-    snprintf(rel, sizeof rel, "%s/%.64s%s", folder, arg, suffix);
-    cli_data_path(rel, out, size);
 }
 
 static int number_arg(calib_args *a, const char *opt, const char *val, double lo, double hi,
@@ -92,9 +81,11 @@ int calib_parse_common(calib_args *a, int argc, char **argv, int *i)
     if (strcmp(arg, "--gpu") == 0 || strcmp(arg, "--samples") == 0) {
         if (!val)
             return calib_usage_error(a->cmd, arg, "needs a value");
-        if (arg[2] == 'g')
-            resolve(val, "gpus", ".config", a->gpu, sizeof a->gpu);
-        else
+        if (arg[2] == 'g') {
+            if (cli_resolve_preset(a->cmd, "--gpu", "gpus", ".config", val, a->gpu,
+                                   sizeof a->gpu))
+                return -1;
+        } else
             a->samples = val;
         (*i)++;
         return 1;
@@ -141,6 +132,10 @@ int calib_finish_args(calib_args *a)
     if (!a->n_workloads)
         for (size_t k = 0; k < sizeof presets / sizeof presets[0]; k++)
             a->workload_args[a->n_workloads++] = presets[k];
+    for (int k = 0; k < a->n_workloads; k++)
+        if (cli_resolve_preset(a->cmd, "workload", "workloads", ".ini", a->workload_args[k],
+                               a->workload_paths[k], sizeof a->workload_paths[k]))
+            return -1;
     return 0;
 }
 
@@ -149,9 +144,7 @@ trapeze_status calib_make_plan(const calib_args *a, trapeze_calib_plan **plan,
 {
     trapeze_workload w[CALIB_MAX_WORKLOADS];
     for (int k = 0; k < a->n_workloads; k++) {
-        char path[4096];
-        resolve(a->workload_args[k], "workloads", ".ini", path, sizeof path);
-        trapeze_status s = trapeze_workload_load(path, &w[k], err);
+        trapeze_status s = trapeze_workload_load(a->workload_paths[k], &w[k], err);
         if (s)
             return s;
     }

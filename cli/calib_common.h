@@ -18,6 +18,7 @@ typedef struct calib_args {
     char gpu[4096];
     const char *samples;
     const char *workload_args[CALIB_MAX_WORKLOADS];
+    char workload_paths[CALIB_MAX_WORKLOADS][1024]; /* presets resolved (calib_finish_args) */
     int n_workloads;
     int threads;
     trapeze_calib_options opt;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/calib_common.h"
+#include "cli/calib_group.h"
 #include "cli/commands.h"
 #include "common/text.h"
 
@@ -38,12 +39,14 @@ static void usage(FILE *out)
 "  --real-tiles        calibrate with Meng's real-valued T (Eq. 5.3) instead of\n"
 "                      whole tiles at whole heights\n"
 "  --structure LIST    model extensions to switch on, comma-separated: occupancy,\n"
-"                      waves, persistent_fence, fence_overlap, fence_staging;\n"
+"                      waves, persistent_fence, fence_overlap, fence_staging,\n"
+"                      row_penalty, fence_iter;\n"
 "                      'at-size' (the default) is occupancy,fence_overlap,\n"
-"                      fence_staging; 'meng' is none; with any, the\n"
-"                      fit adds tile_cycles, fence_misc_fraction,\n"
+"                      fence_staging,row_penalty,fence_iter; 'meng' is none;\n"
+"                      with any, the fit adds tile_cycles, fence_misc_fraction,\n"
 "                      fence_cycles_per_block, fence_barrier_cycles,\n"
-"                      halo_reread (and overlap_fence) and holds mu at 1; a\n"
+"                      halo_reread (and overlap_fence, fence_iter_fraction)\n"
+"                      and holds mu at 1; a\n"
 "                      plan with fewer than two samples per such constant\n"
 "                      calibrates 'meng' (docs/calibration.md)\n"
 "  --holdout F         fraction of each workload's samples, the largest grids,\n"
@@ -77,6 +80,8 @@ static int parse_structure(const char *list, unsigned *bits)
         {"persistent_fence", TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE},
         {"fence_overlap", TRAPEZE_GZ_STRUCT_FENCE_OVERLAP},
         {"fence_staging", TRAPEZE_GZ_STRUCT_FENCE_STAGING},
+        {"row_penalty", TRAPEZE_GZ_STRUCT_ROW_PENALTY},
+        {"fence_iter", TRAPEZE_GZ_STRUCT_FENCE_ITER},
         {"at-size", TRAPEZE_GZ_STRUCT_AT_SIZE},
         {"meng", 0}};
     char buf[256];
@@ -156,6 +161,10 @@ static void print_result(const trapeze_gz_params *p, const trapeze_calib_report 
 
 int cli_calibrate(int argc, char **argv)
 {
+    int model = cli_calib_model_group(argc, argv, "calibrate");
+    if (model >= 0)
+        return model;
+    argc = -model - 1;   /* --model ghostzone: removed */
     calib_args a = {.cmd = "calibrate", .threads = 1};
     trapeze_calib_options_default(&a.opt);
     const char *out = "calib.ini";

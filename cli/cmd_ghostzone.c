@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/ghostzone_group.h"
 #include "common/error.h"
 #include "common/text.h"
 #include "trapeze.h"
@@ -24,6 +25,8 @@ typedef struct {
     long verify, stages, threads; /* simulate the `verify` best candidates */
     const char *workloads[MAX_WORKLOADS];
     int nworkloads;
+    cli_gz_group group;    /* --group and its options (ghostzone_group.c) */
+    cli_gz_energy_opts energy;  /* --objective, --power, --max-penalty (ghostzone_energy.c) */
 } gz_args;
 
 static void usage(FILE *out)
@@ -54,7 +57,8 @@ static void usage(FILE *out)
 "                      and shared memory per block\n"
 "  --height N          evaluate the model at height N instead of optimizing\n"
 "  --verify N          simulate the model's N best (mode, h) at the workload's\n"
-"                      own grid for --stages stages and decide by simulation\n"
+"                      own grid (and the other mode's best when those N are one\n"
+"                      mode) for --stages stages and decide by simulation\n"
 "                      (prints each candidate and the warp instructions spent)\n"
 "  --stages N          timed stages per verified candidate (default 2)\n"
 "  --threads N         candidates simulated in parallel (default 1)\n"
@@ -62,7 +66,16 @@ static void usage(FILE *out)
 "                      workload,gpu,sync,h,trapezoids,cpl_cycles,glbsync_cycles,\n"
 "                      loadsten_cycles,commit_cycles,itermem_cycles,\n"
 "                      misccomp_cycles,itercomp_cycles,speedup_vs_h1\n"
-"  -h, --help          show this help\n"
+"                      (with --objective, energy columns follow: docs/sleep.md)\n"
+"  --objective OBJ     time, energy or edp: also predict the energy per loop of\n"
+"                      every (sync, h) with sleep thresholds chosen for it, from\n"
+"                      short simulated samples (3 heights per sync mode), and\n"
+"                      pick by OBJ (prints the picks by all three)\n"
+"  --power FILE|NAME   power description (default: data/power/GPU.ini)\n"
+"  --max-penalty F     sleep wake-up penalty budget, fraction of cycles (0.01)\n"
+"  -h, --help          show this help\n");
+    cli_gz_group_usage(out);
+    fprintf(out,
 "\n"
 "Output columns: h* is the continuous optimum (NLopt MMA under Eq. 5.20);\n"
 "h = floor(h*), the dissertation's choice; h_argmin is the best integer\n"
@@ -72,7 +85,12 @@ static void usage(FILE *out)
 "Below each workload, 'best:' is the headline: the best integer (mode, h),\n"
 "the predicted margin over the runner-up and its standard deviation from\n"
 "the calibration's covariance (stderr and [correlation]); a margin within\n"
-"two standard deviations is flagged, and --verify decides it.\n");
+"two standard deviations is flagged, and --verify decides it.\n"
+"\n"
+"Instruction counts: a workload with a [profile.NAME] in the calibration uses\n"
+"those (measured on the calibrated GPU); one without uses its spec's [profile],\n"
+"Meng's GTX 280 per-SM counts (30 SMs), as instructions per element on any GPU,\n"
+"and says so on stderr when the GPU has another SM count.\n");
 }
 
 /* 0: a sync mode (or best); -1: not one. */
@@ -97,7 +115,8 @@ static int parse_sync(const char *v, gz_args *a)
 static const cli_opt options[] = {
     {"--gpu", 1, 0}, {"--calibration", 1, 0}, {"--force-calibration", 0, 0}, {"--sync", 1, 0},
     {"--csv", 1, 0}, {"--height", 1, 0}, {"--tau", 0, 0}, {"--optimize-block", 0, 0},
-    {"--verify", 1, 0}, {"--stages", 1, 0}, {"--threads", 1, 0}, {NULL, 0, 0}};
+    {"--verify", 1, 0}, {"--stages", 1, 0}, {"--threads", 1, 0}, {"--objective", 1, 0},
+    {"--power", 1, 0}, {"--max-penalty", 1, 0}, CLI_GZ_GROUP_OPTIONS, {NULL, 0, 0}};
 
 /* Returns -1 when parsed, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, gz_args *a)
@@ -112,9 +131,15 @@ static int parse_args(int argc, char **argv, gz_args *a)
         int takes_value = strcmp(arg, "--gpu") == 0 || strcmp(arg, "--calibration") == 0 ||
                           strcmp(arg, "--sync") == 0 || strcmp(arg, "--csv") == 0 ||
                           strcmp(arg, "--height") == 0 || strcmp(arg, "--verify") == 0 ||
-                          strcmp(arg, "--stages") == 0 || strcmp(arg, "--threads") == 0;
+                          strcmp(arg, "--stages") == 0 || strcmp(arg, "--threads") == 0 ||
+                          cli_gz_energy_option(arg);
         if (takes_value && !val)
             return cli_usage_error("ghostzone", "%s needs a value", arg);
+        int group_args = cli_gz_group_parse(&a->group, arg, val);
+        if (group_args) {
+            i += group_args - 1;
+            continue;
+        }
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             usage(stdout);
             return 0;
@@ -136,6 +161,10 @@ static int parse_args(int argc, char **argv, gz_args *a)
             if (!trapeze_parse_long(val, slot) || *slot < 1 || *slot > (arg[2] == 'v' ? 1000 : 32))
                 return cli_usage_error("ghostzone", "%s: expected a positive integer%s, got '%s'", arg,
                                        arg[2] == 'v' ? " up to 1000" : " up to 32", val);
+        } else if (cli_gz_energy_option(arg)) {
+            int rc2 = cli_gz_energy_parse(arg, val, &a->energy);
+            if (rc2)
+                return rc2;
         } else if (strcmp(arg, "--force-calibration") == 0) {
             a->force_calibration = 1;
         } else if (strcmp(arg, "--tau") == 0) {
@@ -151,11 +180,19 @@ static int parse_args(int argc, char **argv, gz_args *a)
         }
         i += takes_value;
     }
+    if ((a->energy.power || a->energy.max_penalty > 0) && !a->energy.enabled)
+        return cli_usage_error("ghostzone", "--power and --max-penalty need --objective");
+    if (a->energy.enabled && (a->height || a->optimize_block || a->verify))
+        return cli_usage_error("ghostzone", "--objective ranks every height at the workload's "
+                               "block: not with --height, --optimize-block or --verify");
     if (a->height && a->optimize_block)
         return cli_usage_error("ghostzone", "--height and --optimize-block exclude each other");
     if (a->verify && (a->height || a->optimize_block || a->nmodes != 2))
         return cli_usage_error("ghostzone", "--verify decides among both modes' heights: not with "
                                "--height, --optimize-block or --sync");
+    if (a->group.enabled && (a->height || a->optimize_block))
+        return cli_usage_error("ghostzone", "--group chooses h itself: not with --height or "
+                               "--optimize-block");
     return -1;
 }
 
@@ -240,7 +277,7 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
     }
     putchar('\n');
     if (a->verify && !s) {
-        int k = a->verify < n ? (int)a->verify : n, best = 0;
+        int k = trapeze_gz_verify_order(c, n, a->verify < n ? (int)a->verify : n), best = 0;
         double work = 0;
         s = trapeze_calib_verify(gpu_path, w, c, k, a->stages ? (int)a->stages : 2,
                                  a->threads ? (int)a->threads : 1, err);
@@ -271,11 +308,15 @@ static trapeze_status run_workload(const gz_args *a, const char *path, const tra
     if (s || (s = trapeze_gz_create(gpu, &w, p, &m, err)))
         return s;
     trapeze_gz_set_tau(m, a->tau);
+    if (trapeze_gz_profile_sms(m) != gpu->n_sm)
+        fprintf(stderr, "%s: no [profile.%s] in the calibration: the spec's instruction counts "
+                "(Meng's GTX 280, per SM of %g) are used per element on %s's %d SMs\n",
+                w.name, w.name, trapeze_gz_profile_sms(m), gpu->name, gpu->n_sm);
     trapeze_sync modes[2] = {(trapeze_sync)a->modes[0], (trapeze_sync)a->modes[1]};
     trapeze_gz_decision d;
     s = trapeze_gz_decide(m, modes, a->nmodes, a->optimize_block, (int)a->height, &d, err);
     const trapeze_gz_optimum *o = d.mode;
-    for (int i = 0; !s && csv && i < a->nmodes; i++)
+    for (int i = 0; !s && csv && !a->energy.enabled && i < a->nmodes; i++)
         s = trapeze_gz_write_rows(m, o[i].sync, o[i].blk_len, csv, err);
     if (!s) {
         for (int i = 0; i < a->nmodes; i++)
@@ -289,6 +330,10 @@ static trapeze_status run_workload(const gz_args *a, const char *path, const tra
                        trapeze_sync_name(o[i].sync), o[i].blk_len, o[i].blk_continuous);
         if (!a->height && !a->optimize_block && a->nmodes == 2)
             s = decide(a, gpu_path, m, &w, p, err);
+        if (!s && a->group.enabled)
+            s = cli_gz_group_run(&a->group, gpu_path, &w, p, a->tau, a->stages, err);
+        if (!s && a->energy.enabled)
+            s = cli_gz_energy(&a->energy, gpu_path, &w, m, p, modes, a->nmodes, csv, err);
     }
     trapeze_gz_destroy(m);
     return s;
@@ -310,8 +355,11 @@ int cli_ghostzone(int argc, char **argv)
         return 2;
     trapeze_status s = loaded ? TRAPEZE_EINVAL : TRAPEZE_OK;
     if (!s && a.csv)
-        s = trapeze_csv_create(a.csv, trapeze_gz_csv_columns, trapeze_gz_csv_ncolumns, &csv,
-                               &err);
+        s = a.energy.enabled
+            ? trapeze_csv_create(a.csv, trapeze_gz_energy_csv_columns,
+                                 trapeze_gz_energy_csv_ncolumns, &csv, &err)
+            : trapeze_csv_create(a.csv, trapeze_gz_csv_columns, trapeze_gz_csv_ncolumns, &csv,
+                                 &err);
     /* every name resolved before anything is printed */
     int n = a.nworkloads ? a.nworkloads : 4;
     static char paths[MAX_WORKLOADS][4096];

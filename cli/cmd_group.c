@@ -47,9 +47,8 @@ static void usage(FILE *f)
             "  --no-sim             predictions only (no simulation)\n");
 }
 
-#define N_POLICIES 7
-static const char *const policies[N_POLICIES] = {"rr", "bcs", "chen", "mst", "kway", "rbts",
-                                                 "optimized"};
+#define N_POLICIES TRAPEZE_GRP_NPOLICIES
+#define policies trapeze_grp_policy_names
 
 typedef struct {
     int predicted, simulated;
@@ -126,7 +125,7 @@ static int default_calibration(const char *gpu, char *out, size_t size)
     const char *base = strrchr(gpu, '/');
     base = base ? base + 1 : gpu;
     char name[128], rel[256];
-    snprintf(name, sizeof name, "%s", base);
+    snprintf(name, sizeof name, "%.127s", base);
     char *dot = strrchr(name, '.');
     if (dot)
         *dot = '\0';
@@ -139,12 +138,6 @@ int cli_group(int argc, char **argv)
 {
     const char *gpu = NULL, *kernel = NULL, *calib = NULL, *out_path = NULL, *csv = NULL;
     const char *save_calib = NULL;
-    /* with five samples: the L1 and DRAM scales and the three times; the
-     * sharing shapes (eta2, retain2, theta) and omega keep their defaults */
-    const unsigned long fit_mask =
-        TRAPEZE_GRP_MASK(TRAPEZE_GRP_MU) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_ETA1) |
-        TRAPEZE_GRP_MASK(TRAPEZE_GRP_NU) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_CWAVE) |
-        TRAPEZE_GRP_MASK(TRAPEZE_GRP_TL2) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_TDRAM);
     long launch = 0;
     double margin = 0.01;
     int no_sim = 0, n_params = 0, rc = 2;
@@ -187,6 +180,12 @@ int cli_group(int argc, char **argv)
         rc = cli_usage_error("group", "%s", !gpu ? "--gpu FILE is required" : "no KERNEL given");
         goto out;
     }
+    char gpu_file[4096];
+    if (cli_resolve_preset("group", "--gpu", "gpus", ".config", gpu, gpu_file, sizeof gpu_file)) {
+        rc = 2;
+        goto out;
+    }
+    gpu = gpu_file;
     rc = 1;
     trapeze_error err = {0};
     trapeze_grp_params p;
@@ -201,80 +200,32 @@ int cli_group(int argc, char **argv)
     if (!calib && no_sim)
         fprintf(stderr, "note: no calibration for this GPU; the model's constants are uncalibrated defaults\n");
     trapeze_grp_problem *pb = NULL;
-    trapeze_grp_model *m = NULL;
-    trapeze_grouping cand[5], best;
-    memset(cand, 0, sizeof cand);
-    memset(&best, 0, sizeof best);
-    const char *cand_names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
-    row rows[N_POLICIES];
-    memset(rows, 0, sizeof rows);
-    trapeze_grp_choice ch;
-    memset(&ch, 0, sizeof ch);
-    trapeze_calib_report rep;
-    memset(&rep, 0, sizeof rep);
-    int fitted = 0;
+    trapeze_grp_measured sim[N_POLICIES - 1];
+    memset(sim, 0, sizeof sim);
+    trapeze_grp_outcome o;
+    memset(&o, 0, sizeof o);
     trapeze_status s = trapeze_grp_problem_builtin(gpu, kernel, params, n_params, (int)launch,
                                                    &pb, &err);
-    if (!s)
-        s = trapeze_grp_create(trapeze_grp_problem_graph(pb), trapeze_grp_problem_machine(pb),
-                               &p, &m, &err);
-    for (int c = 0; !s && c < 5; c++)
-        s = trapeze_grp_problem_policy_grouping(pb, m, cand_names[c], &cand[c], &err);
     /* the simulator's policies first: they are the comparison and, without a
      * calibration file, the samples the model is fitted to */
     for (int i = 0; !s && !no_sim && i < N_POLICIES - 1; i++) {
         if (isatty(2))
             fprintf(stderr, "\rsimulating %s (%d of %d)...", policies[i], i + 1, N_POLICIES);
-        s = trapeze_grp_problem_simulate(pb, policies[i], NULL, &rows[i].sim, &err);
-        rows[i].simulated = 1;
+        s = trapeze_grp_problem_simulate(pb, policies[i], NULL, &sim[i], &err);
     }
-    if (!s && !calib && !no_sim) {
-        /* rr bcs mst kway rbts: the policies with a fixed grouping */
-        trapeze_grp_observation obs[5];
-        const int row_of[5] = {0, 1, 3, 4, 5};
-        for (int c = 0; c < 5; c++)
-            obs[c] = (trapeze_grp_observation){m, &cand[c], rows[row_of[c]].sim.cycles,
-                                               rows[row_of[c]].sim.l2_accesses,
-                                               rows[row_of[c]].sim.dram_reads};
-        s = trapeze_grp_fit(obs, 5, fit_mask, 5, &p, &rep, &err);
-        if (!s) {
-            trapeze_grp_set_params(m, &p);
-            fitted = 1;
-        }
-    }
-    if (!s && save_calib)
-        s = trapeze_grp_params_save(save_calib, &p, &err);
-    /* the candidates were simulated: their measured cycles decide among them */
-    const int row_of_cand[5] = {0, 1, 3, 4, 5};
-    double measured[5];
-    for (int c = 0; c < 5; c++)
-        measured[c] = rows[row_of_cand[c]].sim.cycles;
     if (!s)
-        s = trapeze_grp_optimize(m, cand, cand_names, no_sim ? NULL : measured, 5, margin, &best,
-                                 &ch, &err);
+        s = trapeze_grp_decide(pb, &p, no_sim ? NULL : sim, !calib, margin, &o, &err);
+    if (!s && save_calib)
+        s = trapeze_grp_params_save(save_calib, &o.params, &err);
     if (!s && out_path)
-        s = trapeze_grouping_save(out_path, &best, &err);
-    /* predictions: rr bcs (chen: dynamic) mst kway rbts optimized */
-    const trapeze_grouping *pred_of[N_POLICIES] = {&cand[0], &cand[1], NULL, &cand[2],
-                                                   &cand[3], &cand[4], &best};
-    for (int i = 0; !s && i < N_POLICIES; i++)
-        if (pred_of[i]) {
-            s = trapeze_grp_evaluate(m, pred_of[i], &rows[i].pred, &err);
-            rows[i].predicted = 1;
-        }
-    int kept = -1;   /* a policy won: what runs is that policy, simulated above */
-    for (int c = 0; !s && c < 5; c++)
-        if (!strcmp(ch.source, cand_names[c]))
-            kept = row_of_cand[c];
-    if (!s && !no_sim && kept >= 0) {
-        rows[N_POLICIES - 1].sim = rows[kept].sim;
-        rows[N_POLICIES - 1].simulated = 1;
-    } else if (!s && !no_sim) {
-        if (isatty(2))
-            fprintf(stderr, "\rsimulating optimized (%d of %d)...", N_POLICIES, N_POLICIES);
-        s = trapeze_grp_problem_simulate(pb, NULL, &best, &rows[N_POLICIES - 1].sim, &err);
-        rows[N_POLICIES - 1].simulated = 1;
-    }
+        s = trapeze_grouping_save(out_path, &o.grouping, &err);
+    row rows[N_POLICIES];
+    for (int i = 0; i < N_POLICIES; i++)
+        rows[i] = (row){o.predicted[i], o.simulated[i], o.pred[i], o.sim[i]};
+    const trapeze_grp_choice ch = o.choice;
+    const trapeze_calib_report rep = o.fit;
+    const int fitted = o.fitted;
+    p = o.params;
     if (isatty(2) && !no_sim)
         fprintf(stderr, "\r%40s\r", "");
     if (!s) {
@@ -295,10 +246,7 @@ int cli_group(int argc, char **argv)
         fprintf(stderr, "trapeze group: %s\n", err.message);
     else
         rc = 0;
-    for (int c = 0; c < 5; c++)
-        trapeze_grouping_free(&cand[c]);
-    trapeze_grouping_free(&best);
-    trapeze_grp_destroy(m);
+    trapeze_grp_outcome_free(&o);
     trapeze_grp_problem_destroy(pb);
 out:
     free(operands);

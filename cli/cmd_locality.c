@@ -93,6 +93,14 @@ int cli_locality(int argc, char **argv)
                                                          : "--gpu FILE is required");
         goto out;
     }
+    char gpu_file[4096];
+    if (gpu && cli_resolve_preset("locality", "--gpu", "gpus", ".config", gpu, gpu_file,
+                                  sizeof gpu_file)) {
+        rc = 2;
+        goto out;
+    }
+    if (gpu)
+        gpu = gpu_file;
     trapeze_error err = {0};
     trapeze_locality_graph g;
     trapeze_config *cfg = NULL;

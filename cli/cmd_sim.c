@@ -65,20 +65,23 @@ static void list(FILE *f)
     }
 }
 
-void cli_sim_progress(void *ctx, const char *kernel, unsigned long long cycle,
-                      unsigned long long done, unsigned long long blocks)
+/* "launch 3/10 jacobi: 120/240 blocks, ..., cycle 5000": the line restarts
+ * its clock with every launch, whose blocks it counts. */
+void cli_sim_progress(void *ctx, const trapeze_sim_progress_info *p)
 {
     (void)ctx;
     static cli_progress line;
-    static char last[64];
-    if (strncmp(last, kernel, sizeof last - 1) != 0) { /* a new launch: a new clock */
-        snprintf(last, sizeof last, "%s", kernel);
+    static char prefix[96];
+    static int last_launch = -1;
+    if (p->launch != last_launch || p->cycle == 0) { /* a new launch: a new clock */
+        last_launch = p->launch;
+        snprintf(prefix, sizeof prefix, "launch %d/%d %.60s", p->launch, p->launches, p->kernel);
         memset(&line, 0, sizeof line);
     }
     char detail[64];
-    snprintf(detail, sizeof detail, "cycle %llu", cycle);
-    line.prefix = last;
-    cli_progress_update(&line, (double)done, (double)blocks, "blocks", detail);
+    snprintf(detail, sizeof detail, "cycle %llu", p->cycle);
+    line.prefix = prefix;
+    cli_progress_update(&line, (double)p->blocks_done, (double)p->blocks, "blocks", detail);
 }
 
 static void note_unused(const trapeze_config *cfg, const char *gpu_path)
@@ -115,6 +118,7 @@ int cli_sim(int argc, char **argv)
         {"--gpu", 1, 0}, {"--workload", 1, 0}, {"--csv", 1, 0}, {"--size", 1, 0}, {"--h", 1, 0},
         {"--sync", 1, 0}, {"--iterations", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0},
         {"--sleep-l1d", 1, 0}, {"--sleep-l2", 1, 0}, {"--sleep-rf", 1, 0}, {"--quiet", 0, 0},
+        {"--grouping", 1, 0},
         {NULL, 0, 0}};
     int workload_run = 0;
     for (int i = 1; i < argc; i++)
@@ -192,6 +196,11 @@ int cli_sim(int argc, char **argv)
                                                     : "no KERNEL given");
         goto out;
     }
+    char gpu_file[4096];
+    if (cli_resolve_preset("sim", "--gpu", "gpus", ".config", gpu_path, gpu_file,
+                           sizeof gpu_file))
+        goto out;
+    gpu_path = gpu_file;
     trapeze_error err = {0};
     if (!trace && trapeze_sim_builtin_check(kernel, n_params, params, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
@@ -227,11 +236,14 @@ int cli_sim(int argc, char **argv)
         if (opt.progress)
             fprintf(stderr, "\r%60s\r", "");
         if (!quiet) {
+            /* the note before the results, on a terminal too (where stdout
+             * is line-buffered and would otherwise come first) */
+            if (ideal == 0)
+                note_unused(cfg, gpu_path);
+            fflush(stderr);
             trapeze_sim_print(sim, stdout);
             if (opt.power)
                 trapeze_sim_print_energy(sim, stdout);
-            if (ideal == 0)
-                note_unused(cfg, gpu_path);
         }
         if ((idle_csv && trapeze_sim_write_idle_csv(sim, idle_csv, &err)) ||
             ((csv || sm_csv) && trapeze_sim_write_csv(sim, csv, sm_csv, &err))) {

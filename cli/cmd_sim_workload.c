@@ -14,7 +14,8 @@
 #include "trapeze.h"
 
 typedef struct {
-    const char *gpu, *workload, *csv, *size;
+    const char *gpu, *workload, *csv, *size, *grouping;
+    char gpu_file[4096];
     const char *power, *idle_csv, *sleep[TRAPEZE_PS_SLEEPABLE];   /* energy (cli/power_args.c) */
     long h, iterations;   /* 0: the spec's height (else 1) and iterations */
     trapeze_sync sync;
@@ -28,6 +29,7 @@ void cli_sim_workload_usage(FILE *f)
             "usage: trapeze sim --gpu FILE --workload SPEC [--h N] [--sync relaunch|fence]\n"
             "                   [--iterations N] [--size AxB] [--csv FILE] [--quiet]\n"
             "                   [--power FILE|GPU] [--sleep-l1d|--sleep-l2|--sleep-rf P] [--idle-csv F]\n"
+            "                   [--grouping FILE]\n"
             "\n"
             "With --workload, builds Meng's ghost-zone stencil from a workload spec (an INI\n"
             "file, or a preset name: pathfinder, hotspot, poisson, cell) and runs it:\n"
@@ -37,6 +39,8 @@ void cli_sim_workload_usage(FILE *f)
             "                         a global barrier per stage)\n"
             "  --iterations N         stencil loops (default: the spec's)\n"
             "  --size AxB             grid size, one number per dimension (default: the spec's)\n"
+            "  --grouping FILE        relaunch: dispatch each stage's TBs by the grouping FILE\n"
+            "                         (tb,group,order; trapeze ghostzone --group-out writes one)\n"
             "It prints each launch's statistics and the run's cycles per loop: its cycles\n"
             "(warm-up stage and launch latencies included) over the iterations. The\n"
             "calibration's CPL (samples.csv cpl_cycles) times only the stages after a\n"
@@ -69,7 +73,8 @@ static int parse_args(int argc, char **argv, workload_args *a)
         }
         static const char *const valued[] = {"--gpu", "--workload", "--csv", "--size", "--h",
                                              "--sync", "--iterations", "--power", "--idle-csv",
-                                             "--sleep-l1d", "--sleep-l2", "--sleep-rf"};
+                                             "--sleep-l1d", "--sleep-l2", "--sleep-rf",
+                                             "--grouping"};
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
             known |= !strcmp(o, valued[k]);
@@ -94,6 +99,8 @@ static int parse_args(int argc, char **argv, workload_args *a)
             a->sleep[TRAPEZE_PS_L2] = v;
         else if (!strcmp(o, "--sleep-rf"))
             a->sleep[TRAPEZE_PS_RF] = v;
+        else if (!strcmp(o, "--grouping"))
+            a->grouping = v;
         else if (!strcmp(o, "--size"))
             a->size = v;
         else if (!strcmp(o, "--h") && parse_count(o, v, 1, 1000000, &a->h))
@@ -108,27 +115,20 @@ static int parse_args(int argc, char **argv, workload_args *a)
     }
     if (!a->gpu)
         return cli_usage_error("sim", "--gpu FILE is required");
+    if (cli_resolve_preset("sim", "--gpu", "gpus", ".config", a->gpu, a->gpu_file,
+                           sizeof a->gpu_file))
+        return 2;
+    a->gpu = a->gpu_file;
     return 0;
 }
 
 
-/* A bare name (no '/', no ".ini") is a preset in data/workloads/. */
+/* A workload spec file or a preset name (data/workloads/NAME.ini). */
 static int load_workload(const char *name, trapeze_workload *w)
 {
     char path[4096];
-    size_t len = strlen(name);
-    if (!strchr(name, '/') && (len < 4 || strcmp(name + len - 4, ".ini"))) {
-        char rel[512];
-        snprintf(rel, sizeof rel, "workloads/%s.ini", name);
-        cli_data_path(rel, path, sizeof path);
-        if (access(path, R_OK) != 0) {
-            fprintf(stderr, "trapeze sim: --workload %s: no such preset (%s) and no such file; "
-                    "presets: pathfinder, hotspot, poisson, cell\n", name, path);
-            return 1;
-        }
-    } else {
-        snprintf(path, sizeof path, "%s", name);
-    }
+    if (cli_resolve_preset("sim", "--workload", "workloads", ".ini", name, path, sizeof path))
+        return 2;
     trapeze_error err;
     if (trapeze_workload_load(path, w, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
@@ -160,7 +160,7 @@ static int run(const workload_args *a, trapeze_workload *w)
     trapeze_power power;
     trapeze_sim_options opt = {.progress = isatty(2) ? cli_sim_progress : NULL,
                                .power = a->power ? &power : NULL,
-                               .keep_idle = a->idle_csv != NULL};
+                               .keep_idle = a->idle_csv != NULL, .tb_grouping = a->grouping};
     for (int i = 0; i < TRAPEZE_PS_SLEEPABLE; i++)
         opt.sleep[i] = a->sleep[i];
     if (trapeze_config_load(a->gpu, &cfg, &err) ||

@@ -151,6 +151,10 @@ static int cmd_export(int argc, char **argv)
                                                                  : "no KERNEL or --workload given");
         goto out;
     }
+    char gpu_file[4096];
+    if (cli_resolve_preset("trace", "--gpu", "gpus", ".config", gpu, gpu_file, sizeof gpu_file))
+        goto out;
+    gpu = gpu_file;
     rc = workload ? export_workload(gpu, workload, h, iterations, size, out)
                   : export_kernel(gpu, kernel, n_params, params, out);
 out:

@@ -10,22 +10,11 @@
 #include <unistd.h>
 
 #include "cli/calib_common.h"
+#include "cli/calib_group.h"
 #include "common/error.h"
 #include "cli/commands.h"
 #include "common/text.h"
 
-static const char *const row_columns[] = {
-    "workload", "sync", "mape_pct", "max_ape_pct", "h_model", "h_sim_best", "pick_ratio",
-    "sample_warp_instructions", "sweep_warp_instructions"};
-static const char *const curve_columns[] = {"workload", "sync", "h", "cpl_sim", "cpl_model",
-                                            "warp_instructions"};
-static const char *const size_columns[] = {
-    "workload", "area_factor", "size_0", "size_1", "size_2", "points", "mape_pct",
-    "bias_relaunch_pct", "bias_fence_pct", "sync_model", "h_model", "sync_sim_best",
-    "h_sim_best", "sync_right", "pick_ratio", "sweep_warp_instructions", "verify3_pick_ratio",
-    "verify3_sync_right", "verify3_warp_instructions"};
-static const char *const size_curve_columns[] = {"workload", "area_factor", "sync", "h", "cpl_sim",
-                                                 "cpl_model", "warp_instructions"};
 #define MAX_SIZES 16
 
 static void usage(FILE *out)
@@ -129,69 +118,6 @@ static int own_option(calib_args *a, void *ctx, const char *arg, const char *val
     return 2;
 }
 
-/* One CSV row of row i: text fields, then numbers. */
-typedef void (*row_fn)(const trapeze_validation *v, int i, const char **text, double *nums);
-
-static void summary_row(const trapeze_validation *v, int i, const char **text, double *nums)
-{
-    const trapeze_validation_row *r = &v->rows[i];
-    text[0] = r->workload;
-    text[1] = trapeze_sync_name(r->sync);
-    double values[] = {r->mape_pct, r->max_ape_pct, r->h_model, r->h_sim_best, r->pick_ratio,
-                       r->sample_warp_instructions, r->sweep_warp_instructions};
-    memcpy(nums, values, sizeof values);
-}
-
-static void curve_row(const trapeze_validation *v, int i, const char **text, double *nums)
-{
-    const trapeze_validation_point *p = &v->points[i];
-    text[0] = p->workload;
-    text[1] = trapeze_sync_name(p->sync);
-    double values[] = {p->h, p->cpl_sim, p->cpl_model, p->warp_instructions};
-    memcpy(nums, values, sizeof values);
-}
-
-/* n rows of ncolumns (two text columns first) into PATH.tmp, finished
- * (flushed, closed) but not yet renamed: *out is committed or aborted with
- * the other output, so --csv and --curve appear together or not at all. */
-static trapeze_status write_csv(const char *path, const char *const *columns, int ncolumns,
-                                const trapeze_validation *v, int n, row_fn row,
-                                trapeze_csv_out **out, trapeze_error *err)
-{
-    trapeze_csv_out *csv;
-    trapeze_status s = trapeze_csv_create(path, columns, ncolumns, &csv, err);
-    for (int i = 0; !s && i < n; i++) {
-        const char *text[2];
-        double nums[16];
-        row(v, i, text, nums);
-        trapeze_csv_text(csv, text[0]);
-        trapeze_csv_text(csv, text[1]);
-        for (int k = 0; k < ncolumns - 2; k++)
-            trapeze_csv_number(csv, nums[k]);
-        s = trapeze_csv_end_row(csv, err);
-    }
-    if (s) {
-        trapeze_csv_abort(csv);
-        return s;
-    }
-    s = trapeze_csv_finish(csv, err);
-    *out = s ? NULL : csv;
-    return s;
-}
-
-/* Renames both finished outputs into place (either may be NULL). */
-static trapeze_status commit_both(trapeze_csv_out **a, trapeze_csv_out **b, trapeze_error *err)
-{
-    trapeze_csv_out *x = *a, *y = *b;
-    *a = *b = NULL;
-    trapeze_status s = x ? trapeze_csv_commit(x, err) : TRAPEZE_OK;
-    if (s) {
-        trapeze_csv_abort(y);
-        return s;
-    }
-    return y ? trapeze_csv_commit(y, err) : TRAPEZE_OK;
-}
-
 static void print_rows(const trapeze_validation *v)
 {
     printf("%-12s %-8s %8s %8s %7s %10s %10s %12s\n", "workload", "sync", "mape_%", "max_%",
@@ -202,60 +128,6 @@ static void print_rows(const trapeze_validation *v)
                trapeze_sync_name(r->sync), r->mape_pct, r->max_ape_pct, r->h_model, r->h_sim_best,
                r->pick_ratio, 100 * r->sample_warp_instructions / r->sweep_warp_instructions);
     }
-}
-
-static trapeze_status write_sizes(const char *path, const trapeze_size_validation *v,
-                                  trapeze_error *err)
-{
-    trapeze_csv_out *csv;
-    trapeze_status s = trapeze_csv_create(path, size_columns, 19, &csv, err);
-    for (int i = 0; !s && i < v->n_rows; i++) {
-        const trapeze_size_validation_row *r = &v->rows[i];
-        trapeze_csv_text(csv, r->workload);
-        double nums[] = {r->area_factor, r->data_len[0], r->data_len[1], r->data_len[2],
-                         r->n_points, r->mape_pct, r->bias_pct[0], r->bias_pct[1]};
-        for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
-            trapeze_csv_number(csv, nums[k]);
-        trapeze_csv_text(csv, trapeze_sync_name(r->sync_model));
-        trapeze_csv_number(csv, r->h_model);
-        trapeze_csv_text(csv, trapeze_sync_name(r->sync_sim_best));
-        trapeze_csv_number(csv, r->h_sim_best);
-        trapeze_csv_number(csv, r->sync_right);
-        trapeze_csv_number(csv, r->pick_ratio);
-        trapeze_csv_number(csv, r->sweep_warp_instructions);
-        trapeze_csv_number(csv, r->verify_pick_ratio);
-        trapeze_csv_number(csv, r->verify_sync_right);
-        trapeze_csv_number(csv, r->verify_warp_instructions);
-        s = trapeze_csv_end_row(csv, err);
-    }
-    if (s) {
-        trapeze_csv_abort(csv);
-        return s;
-    }
-    return trapeze_csv_commit(csv, err);
-}
-
-static trapeze_status write_size_curve(const char *path, const trapeze_size_validation *v,
-                                       trapeze_error *err)
-{
-    trapeze_csv_out *csv;
-    trapeze_status s = trapeze_csv_create(path, size_curve_columns, 7, &csv, err);
-    for (int i = 0; !s && i < v->n_points; i++) {
-        const trapeze_validation_point *p = &v->points[i];
-        trapeze_csv_text(csv, p->workload);
-        trapeze_csv_number(csv, p->area_factor);
-        trapeze_csv_text(csv, trapeze_sync_name(p->sync));
-        trapeze_csv_number(csv, p->h);
-        trapeze_csv_number(csv, p->cpl_sim);
-        trapeze_csv_number(csv, p->cpl_model);
-        trapeze_csv_number(csv, p->warp_instructions);
-        s = trapeze_csv_end_row(csv, err);
-    }
-    if (s) {
-        trapeze_csv_abort(csv);
-        return s;
-    }
-    return trapeze_csv_commit(csv, err);
 }
 
 static void print_sizes(const trapeze_size_validation *v)
@@ -285,10 +157,8 @@ static int validate_sizes(calib_args *a, validate_files *f, const trapeze_gz_par
                                                     f->sweep_stages ? f->sweep_stages : a->opt.stages,
                                                     sweep,
                                                     a->threads, calib_progress, NULL, &v, err);
-    if (!s && f->csv)
-        s = write_sizes(f->csv, &v, err);
-    if (!s && f->curve)
-        s = write_size_curve(f->curve, &v, err);
+    if (!s)
+        s = trapeze_size_validation_write_csv(&v, f->csv, f->curve, err);
     if (!s)
         print_sizes(&v);
     trapeze_size_validation_free(&v);
@@ -297,6 +167,10 @@ static int validate_sizes(calib_args *a, validate_files *f, const trapeze_gz_par
 
 int cli_validate(int argc, char **argv)
 {
+    int model = cli_calib_model_group(argc, argv, "validate");
+    if (model >= 0)
+        return model;
+    argc = -model - 1;   /* --model ghostzone: removed */
     calib_args a = {.cmd = "validate", .threads = 1};
     validate_files f = {0};
     trapeze_calib_options_default(&a.opt);
@@ -339,15 +213,8 @@ int cli_validate(int argc, char **argv)
     }
     if (!s)
         s = trapeze_calib_validate(plan, &p, log, sweep, a.threads, calib_progress, &a.threads, &v, &err);
-    trapeze_csv_out *rows_csv = NULL, *curve_csv = NULL;
-    if (!s && f.csv)
-        s = write_csv(f.csv, row_columns, 9, &v, v.n_rows, summary_row, &rows_csv, &err);
-    if (!s && f.curve)
-        s = write_csv(f.curve, curve_columns, 6, &v, v.n_points, curve_row, &curve_csv, &err);
     if (!s)
-        s = commit_both(&rows_csv, &curve_csv, &err);
-    trapeze_csv_abort(rows_csv);
-    trapeze_csv_abort(curve_csv);
+        s = trapeze_validation_write_csv(&v, f.csv, f.curve, &err);
     if (!s)
         print_rows(&v);
     trapeze_validation_free(&v);

@@ -19,8 +19,7 @@ int cli_trace(int argc, char **argv);
 int cli_sim_workload(int argc, char **argv);
 void cli_sim_workload_usage(FILE *f);
 /* The simulator's progress display on stderr (a terminal only). */
-void cli_sim_progress(void *ctx, const char *kernel, unsigned long long cycle,
-                      unsigned long long blocks_done, unsigned long long blocks);
+void cli_sim_progress(void *ctx, const trapeze_sim_progress_info *p);
 int cli_calibrate(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_locality(int argc, char **argv);
@@ -37,6 +36,24 @@ void cli_data_path(const char *relative, char *out, unsigned long size);
 
 /* power_args.c: --power FILE|GPU (a bare name: data/power/NAME.ini) loaded. */
 trapeze_status cli_power_load(const char *power_arg, trapeze_power *power, trapeze_error *err);
+
+/* ghostzone_energy.c: `ghostzone --objective`: samples, calibration, sleep
+ * thresholds and the picks by time, energy and EDP of one workload (spec:
+ * as its file gives it, for the simulator; m: the model), printed; rows of
+ * trapeze_gz_energy_csv_columns to csv when not NULL. */
+typedef struct cli_gz_energy_opts {
+    int enabled;                   /* --objective given */
+    trapeze_gz_objective objective;
+    const char *power;             /* --power; NULL: data/power/GPU.ini */
+    double max_penalty;            /* --max-penalty (0.01) */
+} cli_gz_energy_opts;
+/* 1 for --objective, --power, --max-penalty; parse one (0, or exit status 2). */
+int cli_gz_energy_option(const char *arg);
+int cli_gz_energy_parse(const char *arg, const char *val, cli_gz_energy_opts *o);
+trapeze_status cli_gz_energy(const cli_gz_energy_opts *o, const char *gpu_path,
+                             const trapeze_workload *spec, const trapeze_gz_model *m,
+                             const trapeze_gz_params *p, const trapeze_sync *modes, int nmodes,
+                             trapeze_csv_out *csv, trapeze_error *err);
 
 /* Presets (presets.c): a bare name (no '/', no '.') is a shipped file,
  * data/FOLDER/NAME.SUFFIX; anything else is a path, copied. Writes the path

@@ -97,6 +97,11 @@ size_t trapeze_struct_size(const char *name)
         {"trapeze_gz_eval", sizeof(trapeze_gz_eval)},
         {"trapeze_gz_optimum", sizeof(trapeze_gz_optimum)},
         {"trapeze_sample", sizeof(trapeze_sample)},
+        {"trapeze_calib_options", sizeof(trapeze_calib_options)},
+        {"trapeze_calib_report", sizeof(trapeze_calib_report)},
+        {"trapeze_validation", sizeof(trapeze_validation)},
+        {"trapeze_size_validation", sizeof(trapeze_size_validation)},
+        {"trapeze_sim_stencil_result", sizeof(trapeze_sim_stencil_result)},
     };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         if (strcmp(sizes[i].name, name) == 0)

@@ -270,6 +270,10 @@ typedef enum {
                                      also loads (ghost zones re-read from L2), relative to a
                                      first read: LoadSten moves V + rho (T blk^D - V) elements
                                      (1 = Meng: every staged element from DRAM) */
+    TRAPEZE_GZ_FENCE_ITER,        /* psi: fence: the persistent kernel's loop iterations after
+                                     a tile's first run psi more instructions than the relaunch
+                                     profile's (tile coordinates recomputed per iteration):
+                                     IterComp + psi (h - 1) IterComp/h (0 = Meng) */
     TRAPEZE_GZ_NPARAMS
 } trapeze_gz_param;
 
@@ -303,6 +307,11 @@ typedef struct trapeze_gz_params {
     int fence_staging;                   /* "fence_staging = 1": fence MiscComp is the profiled
                                             MiscComp less the kernel's setup (run once), plus
                                             fence_misc_fraction of the setup */
+    int fence_iter;                      /* "fence_iter = 1": fence IterComp adds
+                                            fence_iter_fraction (h - 1) iterations */
+    int row_penalty;                     /* "row_penalty = 1": Meng's dimension penalty is paid
+                                            once by any tile whose rows are not contiguous,
+                                            alpha = sigma for D >= 2 (not sigma^(D-1)) */
     double corr[TRAPEZE_GZ_NPARAMS][TRAPEZE_GZ_NPARAMS]; /* fitted parameters' correlations
                                             ([correlation] "a,b = r"; 0 when unknown); with
                                             stderr_ they give the fit's covariance */
@@ -370,6 +379,11 @@ void trapeze_gz_destroy(trapeze_gz_model *m);
 void trapeze_gz_set_tau(trapeze_gz_model *m, int enabled);
 void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p);
 const trapeze_workload *trapeze_gz_workload(const trapeze_gz_model *m);
+/* The SM count the workload's per-SM instruction counts were measured on: the
+ * model's GPU's when a calibration's [profile.NAME] supplied them, 30 (Meng's
+ * GTX 280) when they are the spec's own [profile]; 5.14 uses it, not the GPU's
+ * M, so a spec's counts mean the same instructions per element on any GPU. */
+double trapeze_gz_profile_sms(const trapeze_gz_model *m);
 const trapeze_gpu *trapeze_gz_gpu(const trapeze_gz_model *m);
 
 /* CPL and its parts at (h, blk_len); both may be real-valued. TRAPEZE_ERANGE
@@ -455,6 +469,12 @@ typedef struct trapeze_gz_choice {
 trapeze_status trapeze_gz_rank(const trapeze_gz_model *m, const trapeze_gz_params *p, int blk_len,
                                trapeze_gz_choice **out, int *n, trapeze_error *err);
 
+/* The candidates `--verify k` simulates: the model's k best of a ranking c[0..n-1]
+ * and, when those are all one mode (k >= 2), the other mode's best as well (the
+ * sync mode is the decision the model misses most often). Moves that one to c[k],
+ * keeping the rest in order, and returns how many to simulate: k or k + 1. */
+int trapeze_gz_verify_order(trapeze_gz_choice *c, int n, int k);
+
 /* Writes one row per valid h (1..max height) of this model and sync mode:
  * workload,gpu,sync,h,trapezoids,cpl_cycles,glbsync_cycles,loadsten_cycles,
  * commit_cycles,itermem_cycles,misccomp_cycles,itercomp_cycles,speedup_vs_h1 */
@@ -473,8 +493,17 @@ trapeze_status trapeze_gz_write_rows(const trapeze_gz_model *m, trapeze_sync syn
  * separate simulators share nothing. */
 typedef struct trapeze_sim trapeze_sim;
 
-typedef void (*trapeze_sim_progress)(void *ctx, const char *kernel, unsigned long long cycle,
-                                     unsigned long long blocks_done, unsigned long long blocks);
+/* Where a run stands, for a progress display: the launch running, its
+ * number in this run (from 1) of how many the run has, cycles into the
+ * launch and its blocks done. Reported when a launch begins and now and then
+ * during it. */
+typedef struct trapeze_sim_progress_info {
+    const char *kernel;
+    int launch, launches;
+    unsigned long long cycle, blocks_done, blocks;
+} trapeze_sim_progress_info;
+
+typedef void (*trapeze_sim_progress)(void *ctx, const trapeze_sim_progress_info *p);
 
 typedef struct trapeze_sim_options {
     int ideal_memory_cycles;       /* > 0: every memory request answered after this many
@@ -859,12 +888,15 @@ typedef struct trapeze_calib_options {
 #define TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE 4u
 #define TRAPEZE_GZ_STRUCT_FENCE_OVERLAP 8u
 #define TRAPEZE_GZ_STRUCT_FENCE_STAGING 16u
+#define TRAPEZE_GZ_STRUCT_ROW_PENALTY 32u
+#define TRAPEZE_GZ_STRUCT_FENCE_ITER 64u
 /* The default: the switches that lowered the error outside the calibration's
  * range (docs/calibration.md, "What each change removed"); waves and
  * persistent_fence did not and stay off. */
 #define TRAPEZE_GZ_STRUCT_AT_SIZE                                                          \
     (TRAPEZE_GZ_STRUCT_OCCUPANCY | TRAPEZE_GZ_STRUCT_FENCE_OVERLAP |                       \
-     TRAPEZE_GZ_STRUCT_FENCE_STAGING)
+     TRAPEZE_GZ_STRUCT_FENCE_STAGING | TRAPEZE_GZ_STRUCT_ROW_PENALTY |                     \
+     TRAPEZE_GZ_STRUCT_FENCE_ITER)
 
 void trapeze_calib_options_default(trapeze_calib_options *o);
 
@@ -1001,6 +1033,16 @@ trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
                                             void *ctx, trapeze_size_validation *out,
                                             trapeze_error *err);
 void trapeze_size_validation_free(trapeze_size_validation *v);
+
+/* A validation as the CSV files `trapeze validate` writes: rows_csv one row
+ * per workload and mode (--csv), curve_csv one per point (--curve); with
+ * --sizes, one row per workload and size, and one per (size, mode, h).
+ * Either path may be NULL; both files appear, or neither. */
+trapeze_status trapeze_validation_write_csv(const trapeze_validation *v, const char *rows_csv,
+                                            const char *curve_csv, trapeze_error *err);
+trapeze_status trapeze_size_validation_write_csv(const trapeze_size_validation *v,
+                                                 const char *rows_csv, const char *curve_csv,
+                                                 trapeze_error *err);
 
 /* Decides by simulation among the model's best candidates: runs each of
  * c[0..n) on workload w (its own size) on the GPU of gpu_config_path for
@@ -1222,6 +1264,135 @@ typedef struct trapeze_sleep_choice {
 
 trapeze_status trapeze_sleep_optimize(const trapeze_sleep_model *m, double max_penalty,
                                       trapeze_sleep_choice *out, trapeze_error *err);
+
+/* ------------------ energy-aware ghost zones (model/gz_energy.c, sampler/gz_energy_sample.c) */
+
+/* Energy per stencil loop at (sync mode, h): dynamic energy from the
+ * ghost-zone model's counts (warp instructions and elements moved per loop)
+ * times joules per count calibrated on simulated samples, plus the GPU's
+ * leakage and constant power over the predicted cycles, less what the sleep
+ * model's thresholds save on the L1D, L2 and register file. */
+#define TRAPEZE_GZE_NSTRUCT 3     /* l1d (line), l2 (line), rf (warp_reg): TRAPEZE_PS_* order */
+
+/* A sample: a short window of the workload (a reduced grid, two stages)
+ * simulated with a power description, every structure always on. */
+typedef struct trapeze_gz_energy_sample {
+    trapeze_sync sync;
+    int h;
+    double data_len[TRAPEZE_MAX_DIMS];   /* the window's grid */
+    int iterations;                      /* loops it ran */
+    double cycles, seconds, warp_instructions;
+    double dyn_compute_j;                /* core, register file, shared memory, L1D */
+    double dyn_memory_j;                 /* L2, interconnect, DRAM */
+    double leak_w[TRAPEZE_PS_COUNT];     /* average leakage power by structure, always on */
+    double constant_w, idle_sm_w;        /* constant power; idle-SM energy / seconds */
+    double unit_cycles[TRAPEZE_GZE_NSTRUCT]; /* every unit-cycle of the structure (allocated
+                                            or not): what its leakage is spread over */
+    trapeze_idle_hist hist[TRAPEZE_GZE_NSTRUCT];
+} trapeze_gz_energy_sample;
+
+/* Joules per counted event and the GPU's static power, per sync mode. */
+typedef struct trapeze_gz_energy_coef {
+    double inst_j[2];                    /* per warp instruction the model counts [sync] */
+    double element_j[2];                 /* per element the model moves to or from memory */
+    double leak_w[TRAPEZE_PS_COUNT];     /* whole GPU, every unit ON */
+    double constant_w;
+    double idle_sm_w;                    /* every SM idle: paid during a relaunch's GlbSync */
+    int n_samples[2];
+} trapeze_gz_energy_coef;
+
+/* What the sleep thresholds chosen on one sample's histograms give. */
+typedef struct trapeze_gz_sleep {
+    int valid;                           /* 0: no sleep (everything ON) */
+    double saving[TRAPEZE_GZE_NSTRUCT];  /* leakage saved, fraction of the structure's */
+    double penalty[TRAPEZE_GZE_NSTRUCT]; /* exposed wake-up cycles per SM-cycle */
+    double theta[TRAPEZE_GZE_NSTRUCT][TRAPEZE_SLEEP_MAX_MODES]; /* whole-cycle thresholds */
+    int n_modes[TRAPEZE_GZE_NSTRUCT];
+} trapeze_gz_sleep;
+
+/* Per loop counts of the model: warp instructions (MiscComp and IterComp
+ * of every trapezoid, redundant ones included) and elements loaded,
+ * committed and read per iteration; with d/dh. */
+typedef struct trapeze_gz_counts {
+    double insts, elements;
+    double dinsts_dh, delements_dh;
+} trapeze_gz_counts;
+trapeze_status trapeze_gz_energy_counts(const trapeze_gz_model *m, trapeze_sync sync, double h,
+                                        trapeze_gz_counts *out, trapeze_error *err);
+
+typedef struct trapeze_gz_energy_eval {
+    trapeze_sync sync;
+    double h;
+    double cpl;                          /* the time model's cycles per loop */
+    double cpl_sleep;                    /* cpl x (1 + sum of the sleep penalties) */
+    double seconds;                      /* cpl_sleep / clock */
+    trapeze_gz_counts counts;
+    double dynamic_j, sync_j, leakage_j, saved_j;   /* per loop; leakage after saving */
+    double energy_j;                     /* dynamic + sync + leakage */
+    double edp;                          /* energy_j x seconds (J s per loop) */
+    double denergy_dh, dedp_dh;          /* exact, the sleep choice held */
+    trapeze_gz_sleep sleep;
+} trapeze_gz_energy_eval;
+
+trapeze_status trapeze_gz_energy_evaluate(const trapeze_gz_model *m,
+                                          const trapeze_gz_energy_coef *c,
+                                          const trapeze_gz_sleep *sl, trapeze_sync sync,
+                                          double h, trapeze_gz_energy_eval *out,
+                                          trapeze_error *err);
+
+/* Joules per count from samples: per sync mode, the samples' dynamic
+ * energy over the model's counts of the same windows (model m's workload
+ * with each window's grid and iterations, parameters p); static power the
+ * samples' average. A sync mode without samples takes the other's. */
+trapeze_status trapeze_gz_energy_calibrate(const trapeze_gz_model *m, const trapeze_gz_params *p,
+                                           const trapeze_gz_energy_sample *s, int n,
+                                           trapeze_gz_energy_coef *out, trapeze_error *err);
+
+/* The thresholds of each structure (Snooze's time-out for the caches,
+ * Slumber's look-ahead for the register file, as `trapeze sleep`) chosen
+ * by trapeze_sleep_optimize on a sample's histograms with max_penalty. */
+trapeze_status trapeze_gz_energy_sleep(const trapeze_power *pw, double clock_hz,
+                                       const trapeze_gz_energy_sample *s, double max_penalty,
+                                       trapeze_gz_sleep *out, trapeze_error *err);
+
+typedef enum { TRAPEZE_GZ_OBJ_TIME, TRAPEZE_GZ_OBJ_ENERGY, TRAPEZE_GZ_OBJ_EDP } trapeze_gz_objective;
+const char *trapeze_gz_objective_name(trapeze_gz_objective o);
+/* 0 and *o set, or -1 for a name that is not time, energy or edp. */
+int trapeze_gz_objective_parse(const char *name, trapeze_gz_objective *o);
+double trapeze_gz_energy_objective(const trapeze_gz_energy_eval *e, trapeze_gz_objective o);
+
+/* Every (sync mode of modes, whole h) at the workload's block, each with the
+ * sleep choice of the sample of the same mode nearest in h (sleeps[i] of
+ * samples[i]; none: no sleep); *out malloc'd (free()). best[o]: the index of
+ * the lowest objective o (the first on a tie). */
+trapeze_status trapeze_gz_energy_rank(const trapeze_gz_model *m, const trapeze_gz_energy_coef *c,
+                                      const trapeze_gz_energy_sample *samples,
+                                      const trapeze_gz_sleep *sleeps, int n_samples,
+                                      const trapeze_sync *modes, int n_modes,
+                                      trapeze_gz_energy_eval **out, int *n, int best[3],
+                                      trapeze_error *err);
+
+/* The window of workload w sampled at (sync, h): the grid cut to about four
+ * waves of tiles (at most the workload's own), two stages of h loops. */
+void trapeze_gz_energy_window(const trapeze_gpu *gpu, const trapeze_workload *w, int h,
+                              trapeze_workload *window);
+/* Simulates that window on a fresh simulator of cfg with pw, always on. */
+trapeze_status trapeze_gz_energy_sample_run(const trapeze_config *cfg, const trapeze_power *pw,
+                                            const trapeze_workload *w, trapeze_sync sync, int h,
+                                            trapeze_gz_energy_sample *out, trapeze_error *err);
+/* The heights sampled per sync mode: 1, the middle and the largest valid h
+ * at the workload's block (fewer when they coincide). Returns the count. */
+int trapeze_gz_energy_sample_heights(const trapeze_gz_model *m, int heights[3]);
+
+/* CSV of trapeze ghostzone --objective: trapeze_gz_csv_columns, then
+ * energy_j_per_loop,dynamic_j,sync_j,leakage_j,saved_j,edp_js,
+ * cpl_sleep_cycles,l1d_saving,l2_saving,rf_saving,penalty_fraction,
+ * l1d_thresholds,l2_thresholds,rf_thresholds (thresholds: "a/b/c"). */
+extern const char *const trapeze_gz_energy_csv_columns[];
+extern const int trapeze_gz_energy_csv_ncolumns;
+trapeze_status trapeze_gz_energy_write_rows(const trapeze_gz_model *m,
+                                            const trapeze_gz_energy_eval *e, int n,
+                                            trapeze_csv_out *csv, trapeze_error *err);
 
 /* ------------------------------------------ thread-block locality graph */
 
@@ -1477,6 +1648,126 @@ typedef struct trapeze_grp_measured {
 trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const char *policy,
                                             const trapeze_grouping *grouping,
                                             trapeze_grp_measured *out, trapeze_error *err);
+
+/* The decision of one launch (sampler/group_decide.c), what `trapeze group`
+ * and `trapeze validate --model group` run. Policies, in this order: rr,
+ * bcs, chen, mst, kway, rbts, optimized. */
+#define TRAPEZE_GRP_NPOLICIES 7
+extern const char *const trapeze_grp_policy_names[TRAPEZE_GRP_NPOLICIES];
+/* mu, eta1, nu, cwave, tl2, tdram: what five samples of one launch fit */
+extern const unsigned long trapeze_grp_fit_mask_default;
+
+typedef struct trapeze_grp_outcome {
+    int predicted[TRAPEZE_GRP_NPOLICIES], simulated[TRAPEZE_GRP_NPOLICIES];
+    trapeze_grp_eval pred[TRAPEZE_GRP_NPOLICIES];
+    trapeze_grp_measured sim[TRAPEZE_GRP_NPOLICIES];
+    trapeze_grp_choice choice;
+    trapeze_grp_params params;         /* the constants used (fitted when fitted) */
+    trapeze_calib_report fit;
+    int fitted;
+    int optimized_simulated;           /* the chosen grouping was simulated here (not a
+                                          policy's own run) */
+    trapeze_grouping grouping;         /* the chosen grouping */
+} trapeze_grp_outcome;
+
+/* sim: the six policies' measurements, rr..rbts in the order above (NULL:
+ * predictions only, the model ranks the candidates); fit: fit
+ * trapeze_grp_fit_mask_default to rr, bcs, mst, kway and rbts from p;
+ * margin as trapeze_grp_optimize's. With sim, the chosen grouping is
+ * simulated unless a policy won (then its run is the optimized row). */
+trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_grp_params *p,
+                                  const trapeze_grp_measured *sim, int fit, double margin,
+                                  trapeze_grp_outcome *out, trapeze_error *err);
+void trapeze_grp_outcome_free(trapeze_grp_outcome *o);
+
+/* The grouping model's samples (sampler/group_samples.c): one launch under
+ * one policy, a row of model "group" in a samples log (columns gpu, kernel,
+ * params, launch, policy, then cycles, l2_accesses, dram_reads, l1_hits,
+ * warp_instructions), run by trapeze_samples_run (threads, resumed from the
+ * log). */
+extern const trapeze_row_schema trapeze_grp_sample_schema;
+typedef struct trapeze_grp_launch {
+    const char *kernel;
+    const char *params;        /* "name=value name=value" or NULL */
+    int launch;
+} trapeze_grp_launch;
+typedef struct trapeze_grp_plan trapeze_grp_plan;
+/* Rows launch by launch: rr, bcs, (chen when with_chen), mst, kway, rbts;
+ * ids KERNEL[.PARAMS].lLAUNCH.POLICY. */
+trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *gpu_name,
+                                       const trapeze_grp_launch *l, int n, int with_chen,
+                                       trapeze_grp_plan **out, trapeze_error *err);
+void trapeze_grp_plan_destroy(trapeze_grp_plan *plan);
+const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan);
+/* Launch i's measurements from the log, in trapeze_grp_policy_names order
+ * (chen's left zero when not planned); EINVAL when one is not logged. */
+trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
+                                         const trapeze_sample_log *log, int launch,
+                                         trapeze_grp_measured sim[6], trapeze_error *err);
+
+
+/* ---- ghost zones and groupings together (sampler/gz_group.c) ----
+ * For each trapezoid height: the relaunched stage's locality graph, the
+ * grouping of its TBs the grouping model predicts keeps most halo re-reads
+ * in L1, and the ghost-zone model's cycles per loop with the re-reads that
+ * grouping leaves to memory: halo_reread rho scaled to
+ * trapeze_gz_group_rho(rho, phi(rr), phi(g)), phi = re-reads served by L1 /
+ * ghost-zone elements (docs/grouping.md). Fence mode has no TB dispatch to
+ * group (persistent blocks loop over the tiles): its rows keep the model's
+ * CPL. */
+typedef struct trapeze_gz_group_row {
+    trapeze_sync sync;
+    int h;
+    int evaluated;             /* relaunch: 0 when skipped (cpl_bound >= the best found) */
+    long tiles;                /* TBs of a stage (evaluated rows) */
+    double ghost_elements;     /* stencil_arrays (T blk^D - V): the halo re-reads */
+    double l1_reread_rr, l1_reread;  /* of them, served by L1 under rr / the grouping */
+    double l2_rr, l2;          /* the grouping model's L2 accesses of one stage */
+    double rho;                /* the halo_reread the grouping leaves */
+    double cpl_rr;             /* the ghost-zone model as calibrated (default dispatch) */
+    double cpl_bound;          /* CPL with free halo re-reads (rho = 0): no grouping beats it */
+    double cpl_grouped;        /* with the model's best grouping (evaluated rows) */
+    double cpl;                /* the row's CPL: cpl_grouped when lower than cpl_rr by more
+                                  than the margin, else cpl_rr (kept_rr) */
+    double gain_sd;            /* standard deviation of cpl_rr - cpl_grouped from the
+                                  calibration's stderr of halo_reread (the gain is ~ rho) */
+    int kept_rr;               /* evaluated, and the grouping's gain was not above
+                                  margin x cpl_rr + 2 gain_sd */
+    char source[32];           /* "tiles", "rr", "bcs" (relaunch), "none" (fence) */
+    int gx, gy, tile_order;
+    int model_evaluations;
+} trapeze_gz_group_row;
+
+typedef struct trapeze_gz_group_result {
+    int n_rows;                /* relaunch h = 1..hmax, then fence h = 1..hmax */
+    trapeze_gz_group_row *rows;
+    int best;                  /* row of the lowest CPL */
+    int best_relaunch;         /* row of the lowest relaunch CPL: grouping's */
+    trapeze_grouping grouping; /* the grouping of best_relaunch (its stage's TBs) */
+    int model_evaluations;
+} trapeze_gz_group_result;
+
+/* rho (1 - phi_g) / (1 - phi_rr), at least 0; rho when phi_rr >= 1. */
+double trapeze_gz_group_rho(double rho, double phi_rr, double phi_g);
+/* spec: the workload as its file gives it (p's [profile.NAME] applies as in
+ * trapeze_gz_create); gp: the grouping model's constants (its L1 side
+ * used); margin: a grouping replaces rr only when predicted to lower the
+ * CPL by more than this fraction plus two gain_sd (and, among tiles, the
+ * L2 accesses by more than this fraction); exhaustive: visit every relaunch
+ * height (else heights whose bound cannot beat the best are skipped). */
+trapeze_status trapeze_gz_group_optimize(const char *gpu_config_path,
+                                         const trapeze_workload *spec,
+                                         const trapeze_gz_params *p, int tau,
+                                         const trapeze_grp_params *gp, double margin,
+                                         int exhaustive, trapeze_gz_group_result *out,
+                                         trapeze_error *err);
+void trapeze_gz_group_result_free(trapeze_gz_group_result *r);
+/* Simulated cycles per loop of the relaunched stencil at h (iterations 0:
+ * the workload's), TBs dispatched by grouping (NULL: the GPU's policy). */
+trapeze_status trapeze_gz_group_simulate(const char *gpu_config_path,
+                                         const trapeze_workload *spec, int h, int iterations,
+                                         const trapeze_grouping *grouping, double *cpl,
+                                         trapeze_error *err);
 
 #ifdef __cplusplus
 }

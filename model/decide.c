@@ -40,6 +40,26 @@ static double difference_sd(const trapeze_gz_params *p, const double *ga, const 
     return var > 0 ? sqrt(var) : 0;
 }
 
+int trapeze_gz_verify_order(trapeze_gz_choice *c, int n, int k)
+{
+    if (k > n)
+        k = n;
+    if (k < 2)
+        return k < 0 ? 0 : k;
+    for (int i = 1; i < k; i++)
+        if (c[i].sync != c[0].sync)
+            return k; /* both modes are among the k best already */
+    int other = k;
+    while (other < n && c[other].sync == c[0].sync)
+        other++;
+    if (other == n)
+        return k; /* one mode only */
+    trapeze_gz_choice moved = c[other];
+    memmove(c + k + 1, c + k, (size_t)(other - k) * sizeof *c); /* k..other-1 down one */
+    c[k] = moved;
+    return k + 1;
+}
+
 trapeze_status trapeze_gz_rank(const trapeze_gz_model *m, const trapeze_gz_params *p, int blk_len,
                                trapeze_gz_choice **out, int *n, trapeze_error *err)
 {

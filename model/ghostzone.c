@@ -24,6 +24,9 @@ struct trapeze_gz_model {
     double setup_insts;     /* per thread, from the spec's own [profile] (before a
                                calibration's replaces it): what the generated kernel runs
                                once per launch, i.e. once per tile only with relaunch */
+    double profile_sms;     /* the SMs the per-SM counts were measured on: the GPU's own
+                               for a calibration's [profile.NAME], Meng's 30 for a spec's
+                               [profile] (5.14 multiplies them back by this, not by M) */
 };
 
 /* The generated kernels' setup per thread: the spec's InstsPerSM_MC read as
@@ -54,8 +57,9 @@ const char *trapeze_gz_component_name(trapeze_gz_component c)
  * when the model is created: the workload (inputs) stays apart from the
  * fitted parameters, which trapeze_gz_set_params and every evaluation of
  * the generic interface change without touching it. */
-static void apply_profile(trapeze_workload *w, const trapeze_gz_params *p)
+static int apply_profile(trapeze_workload *w, const trapeze_gz_params *p)
 {
+    int found = 0;
     for (int i = 0; i < p->n_profiles; i++) {
         const trapeze_gz_profile *pr = &p->profile[i];
         if (strcasecmp(pr->workload, w->name) != 0)
@@ -64,7 +68,9 @@ static void apply_profile(trapeze_workload *w, const trapeze_gz_params *p)
         w->insts_per_sm_mc = pr->insts_per_sm_mc;
         w->insts_per_sm_ic = pr->insts_per_sm_ic;
         w->bank_conflict_rate = pr->bank_conflict_rate;
+        found = 1;
     }
+    return found;
 }
 
 trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload *w,
@@ -85,7 +91,9 @@ trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload 
     m->work = *w;
     m->setup_insts = w->setup_insts > 0 ? w->setup_insts : spec_setup_insts(w);
     m->work.setup_insts = m->setup_insts; /* a model re-created from this workload keeps it */
-    apply_profile(&m->work, p);
+    /* a spec's counts are Meng's GTX 280 per-SM values (what sim/stencil generates
+     * from): on another GPU they are the same instructions per element, not per SM */
+    m->profile_sms = apply_profile(&m->work, p) ? gpu->n_sm : SPEC_PROFILE_SMS;
     trapeze_gz_set_params(m, p);
     *out = m;
     return TRAPEZE_OK;
@@ -99,6 +107,7 @@ void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p)
 }
 const trapeze_workload *trapeze_gz_workload(const trapeze_gz_model *m) { return &m->work; }
 const trapeze_gpu *trapeze_gz_gpu(const trapeze_gz_model *m) { return &m->gpu; }
+double trapeze_gz_profile_sms(const trapeze_gz_model *m) { return m->profile_sms; }
 const double *gz_param_values(const trapeze_gz_model *m) { return m->params.value; }
 
 int trapeze_gz_max_height(const trapeze_gz_model *m, int blk_len)
@@ -219,8 +228,12 @@ static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *
     gz_dual passes = dual_div(T, concurrent);                       /* 5.6 */
     if (m->params.waves && whole_tiles(m, v))
         passes = dual_const(ceil(passes.v - 1e-9)); /* the partial last wave is a whole one */
-    /* 5.7: MemCycles(n) = passes*UL + alpha*n*x*Clock/BW, alpha = sigma^(D-1) */
-    gz_dual alpha = dual_powi(v->p[TRAPEZE_GZ_SIGMA], w->dims - 1);
+    /* 5.7: MemCycles(n) = passes*UL + alpha*n*x*Clock/BW, alpha = sigma^(D-1).
+     * With row_penalty, alpha = sigma once the rows are not contiguous (D >= 2):
+     * a 3-D tile is more rows of the same length, not rows costlier per element,
+     * and sigma^2 fitted on 2-D grids over-priced a memory-bound 3-D star by 50-68% */
+    int penalty_dims = m->params.row_penalty && w->dims > 2 ? 1 : w->dims - 1;
+    gz_dual alpha = dual_powi(v->p[TRAPEZE_GZ_SIGMA], penalty_dims);
     gz_dual per_elem = dual_div(dual_scale(alpha, w->element_bytes * g->core_clock_hz / g->dram_bandwidth_bps),
                                 v->p[TRAPEZE_GZ_BW_FRACTION]); /* achieved, not peak, bandwidth */
     gz_dual latency = dual_mul(passes, v->p[TRAPEZE_GZ_UNCONTENDED_LAT]);
@@ -260,8 +273,8 @@ static void compute_terms(const trapeze_gz_model *m, const gz_vars *v, trapeze_s
                           gz_terms *t)
 {
     const trapeze_workload *w = &m->work;
-    double per_elem_mc = w->insts_per_sm_mc * m->gpu.n_sm / w->profile_elements; /* 5.14 */
-    double per_elem_ic = w->insts_per_sm_ic * m->gpu.n_sm / w->profile_elements;
+    double per_elem_mc = w->insts_per_sm_mc * m->profile_sms / w->profile_elements; /* 5.14 */
+    double per_elem_ic = w->insts_per_sm_ic * m->profile_sms / w->profile_elements;
     gz_dual tau_cpi = dual_mul(tau_factor(m, v), v->p[TRAPEZE_GZ_CPI]);
     gz_dual in_tile = dual_powi(v->blk, w->dims);
     gz_dual loop_tile = tile_elements(w, v->blk, dual_const(1.0));
@@ -284,8 +297,15 @@ static void compute_terms(const trapeze_gz_model *m, const gz_vars *v, trapeze_s
             ? dual_mul(misc, v->p[TRAPEZE_GZ_FENCE_MISC])
             : dual_add(misc, v->p[TRAPEZE_GZ_TILE_CYCLES]);
     }
-    t->stage[TRAPEZE_GZ_ITERCOMP] = dual_mul(dual_mul(v->h, dual_scale(loop_tile, per_elem_ic)),
-                                             tau_cpi); /* 5.16 */
+    gz_dual per_iter = dual_mul(dual_scale(loop_tile, per_elem_ic), tau_cpi);
+    t->stage[TRAPEZE_GZ_ITERCOMP] = dual_mul(v->h, per_iter); /* 5.16 */
+    /* the persistent kernel's iterations after a tile's first run more
+     * instructions than the relaunch profile (its tile coordinates are
+     * derived, not block indices): psi (h - 1) iterations' worth more */
+    if (sync == TRAPEZE_SYNC_FENCE && m->params.fence_iter)
+        t->stage[TRAPEZE_GZ_ITERCOMP] = dual_add(
+            t->stage[TRAPEZE_GZ_ITERCOMP],
+            dual_mul(dual_mul(v->p[TRAPEZE_GZ_FENCE_ITER], dual_sub(v->h, dual_const(1.0))), per_iter));
     t->stage[TRAPEZE_GZ_GLBSYNC] = sync == TRAPEZE_SYNC_FENCE
         ? fence_barrier(v, t->participants)
         : v->p[TRAPEZE_GZ_RELAUNCH];                                                               /* 5.17 */
@@ -393,7 +413,8 @@ double trapeze_gz_delta(const trapeze_gz_model *m, double blk_len)
     const double *p = m->params.value;
     const trapeze_workload *w = &m->work;
     double tau = m->tau ? (1.0 - p[TRAPEZE_GZ_BETA]) * (1.0 + w->bank_conflict_rate) : 1.0;
-    double misc = w->insts_per_sm_mc / w->profile_elements * pow(blk_len, w->dims) *
+    double misc = w->insts_per_sm_mc * m->profile_sms / m->gpu.n_sm / w->profile_elements *
+                  pow(blk_len, w->dims) *
                   p[TRAPEZE_GZ_CPI] * tau;
     return p[TRAPEZE_GZ_MU] * p[TRAPEZE_GZ_FENCE_PER_BLOCK] - misc;
 }

@@ -16,13 +16,14 @@
 const char *const gz_param_names[TRAPEZE_GZ_NPARAMS] = {
     "uncontended_latency_cycles", "sigma", "beta", "mu", "fence_cycles_per_block",
     "relaunch_cycles", "cpi", "blocks_per_sm", "bandwidth_fraction", "fence_barrier_cycles", "overlap",
-    "tile_cycles", "fence_misc_fraction", "fence_poll_cycles", "overlap_fence", "halo_reread"};
+    "tile_cycles", "fence_misc_fraction", "fence_poll_cycles", "overlap_fence", "halo_reread",
+    "fence_iter_fraction"};
 
 /* Physical ranges: a calibration outside them is an error, not a result. */
 const double gz_param_min[TRAPEZE_GZ_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01, 0.01, 0, 0,
-                                                  0, 0, 0, 0, 0};
+                                                  0, 0, 0, 0, 0, 0};
 const double gz_param_max[TRAPEZE_GZ_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3, 1, 1e9, 0.95,
-                                                  1e7, 1, 1e7, 0.95, 1};
+                                                  1e7, 1, 1e7, 0.95, 1, 3};
 
 const char *trapeze_gz_param_name(trapeze_gz_param p)
 {
@@ -54,7 +55,8 @@ void trapeze_gz_params_default(trapeze_gz_params *p)
         0.0,    /* fence MiscComp fraction: dropped (5.4.5) */
         0.0,    /* fence polling: none */
         0.0,    /* fence-mode overlap (used with fence_overlap = 1) */
-        1.0};   /* halo re-reads cost a DRAM read each (5.8) */
+        1.0,    /* halo re-reads cost a DRAM read each (5.8) */
+        0.0};   /* fence iterations cost what the relaunch profile counts */
     memset(p, 0, sizeof *p);
     memcpy(p->value, meng_gtx280, sizeof meng_gtx280);
     snprintf(p->source, sizeof p->source, "Meng 2010, GTX 280 (built-in)");
@@ -133,13 +135,14 @@ static trapeze_status on_correlation(trapeze_gz_params *p, const trapeze_ini_ctx
 
 /* The structure switches of a calibration file: name = 0 or 1. */
 static const char *const flag_names[] = {"whole_tiles", "occupancy", "waves", "persistent_fence",
-                                         "fence_overlap", "fence_staging"};
+                                         "fence_overlap", "fence_staging", "row_penalty", "fence_iter"};
 #define N_FLAGS (int)(sizeof flag_names / sizeof flag_names[0])
 
 static int *flag_slot(trapeze_gz_params *p, int i)
 {
     int *slots[N_FLAGS] = {&p->whole_tiles, &p->occupancy, &p->waves, &p->persistent_fence,
-                           &p->fence_overlap, &p->fence_staging};
+                           &p->fence_overlap, &p->fence_staging, &p->row_penalty,
+                           &p->fence_iter};
     return slots[i];
 }
 

@@ -41,6 +41,8 @@ static unsigned fit_mask(const trapeze_calib_plan *plan)
         m = (m & ~TRAPEZE_GZ_MASK(TRAPEZE_GZ_MU)) | AT_SIZE_FIT_MASK;
     if (plan->opt.structure & TRAPEZE_GZ_STRUCT_FENCE_OVERLAP)
         m |= TRAPEZE_GZ_MASK(TRAPEZE_GZ_OVERLAP_FENCE);
+    if (plan->opt.structure & TRAPEZE_GZ_STRUCT_FENCE_ITER)
+        m |= TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_ITER);
     return m;
 }
 
@@ -56,6 +58,8 @@ static void set_structure(const trapeze_calib_plan *plan, trapeze_gz_params *p)
     p->persistent_fence = (st & TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE) != 0;
     p->fence_overlap = (st & TRAPEZE_GZ_STRUCT_FENCE_OVERLAP) != 0;
     p->fence_staging = (st & TRAPEZE_GZ_STRUCT_FENCE_STAGING) != 0;
+    p->row_penalty = (st & TRAPEZE_GZ_STRUCT_ROW_PENALTY) != 0;
+    p->fence_iter = (st & TRAPEZE_GZ_STRUCT_FENCE_ITER) != 0;
 }
 
 /* A fitted parameter cannot leave a range edge (the transform's slope
@@ -65,7 +69,8 @@ static void start_inside(const trapeze_calib_plan *plan, trapeze_gz_params *p)
     static const struct { trapeze_gz_param k; double v; } starts[] = {
         {TRAPEZE_GZ_OVERLAP, 0.5}, {TRAPEZE_GZ_OVERLAP_FENCE, 0.5}, {TRAPEZE_GZ_TILE_CYCLES, 100},
         {TRAPEZE_GZ_FENCE_MISC, 0.5}, {TRAPEZE_GZ_FENCE_PER_BLOCK, 10},
-        {TRAPEZE_GZ_FENCE_POLL, 0.1}, {TRAPEZE_GZ_FENCE_BARRIER, 100}, {TRAPEZE_GZ_HALO_REREAD, 0.5}};
+        {TRAPEZE_GZ_FENCE_POLL, 0.1}, {TRAPEZE_GZ_FENCE_BARRIER, 100}, {TRAPEZE_GZ_HALO_REREAD, 0.5},
+        {TRAPEZE_GZ_FENCE_ITER, 0.3}};
     unsigned mask = fit_mask(plan);
     if (plan->opt.structure && !(mask & TRAPEZE_GZ_MASK(TRAPEZE_GZ_MU)))
         p->value[TRAPEZE_GZ_MU] = 1; /* the fitted barrier constants are its exposed cost */

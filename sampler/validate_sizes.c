@@ -77,11 +77,12 @@ static void grid_at(const trapeze_calib_plan *plan, int wi, double factor, trape
         out->data_len[d] = fmax(1.0, floor(ref.data_len[d] * s + 0.5));
 }
 
-/* The model's best integer h per mode over every valid h. */
 /* The model's best integer h per mode, and its VERIFY_TOP best (mode, h)
- * overall (what `trapeze ghostzone --verify 3` would simulate): pick[0..1],
+ * overall, with the other mode's best when those are one mode (what
+ * `trapeze ghostzone --verify 3` would simulate): pick[0..1],
  * then top[2 * i] = mode, top[2 * i + 1] = h. */
 #define VERIFY_TOP 3
+#define VERIFY_SLOTS (VERIFY_TOP + 1) /* and the other mode's best when the 3 are one mode */
 static trapeze_status model_picks(const trapeze_calib_plan *plan, const trapeze_gz_params *p,
                                   const trapeze_workload *w, int *pick, int *top,
                                   trapeze_error *err)
@@ -96,9 +97,10 @@ static trapeze_status model_picks(const trapeze_calib_plan *plan, const trapeze_
         trapeze_gz_destroy(m);
         return s;
     }
-    for (int i = 0; i < VERIFY_TOP; i++) {
-        top[2 * i] = i < n ? (int)c[i].sync : -1;
-        top[2 * i + 1] = i < n ? c[i].h : 0;
+    int got = trapeze_gz_verify_order(c, n, VERIFY_TOP);
+    for (int i = 0; i < VERIFY_SLOTS; i++) {
+        top[2 * i] = i < got ? (int)c[i].sync : -1;
+        top[2 * i + 1] = i < got ? c[i].h : 0;
     }
     free(c);
     int hmax = trapeze_gz_max_height(m, w->blk_len);
@@ -159,7 +161,7 @@ static int heights_for(const trapeze_workload *w, int max_h, int k, int pick, co
                        int *hs)
 {
     int n = add_height(hs, sampler_plausible_heights(w, max_h, hs), pick);
-    for (int i = 0; i < VERIFY_TOP; i++)
+    for (int i = 0; i < VERIFY_SLOTS; i++)
         if (top[2 * i] == (int)modes[k])
             n = add_height(hs, n, top[2 * i + 1]);
     return n;
@@ -239,7 +241,7 @@ static trapeze_status summarize(const trapeze_calib_plan *plan, const trapeze_gz
     /* --verify 3 on these runs: the fastest simulated of the model's top three */
     int verified = picked;
     vr->verify_warp_instructions = 0;
-    for (int t = 0; t < VERIFY_TOP; t++)
+    for (int t = 0; t < VERIFY_SLOTS; t++)
         for (int i = 0; i < n; i++)
             if ((int)pts[i].sync == top[2 * t] && pts[i].h == top[2 * t + 1]) {
                 vr->verify_warp_instructions += pts[i].warp_instructions;
@@ -312,7 +314,7 @@ static trapeze_status plan_size(const trapeze_calib_plan *plan, const trapeze_gz
     grid_at(plan, wi, factor, w, &max_h);
     trapeze_status s = model_picks(plan, p, w, pick, top, err);
     for (int k = 0; !s && k < 2; k++) {
-        int hs[MAX_HEIGHTS + 2 + VERIFY_TOP], nh = heights_for(w, max_h, k, pick[k], top, hs);
+        int hs[MAX_HEIGHTS + 2 + VERIFY_SLOTS], nh = heights_for(w, max_h, k, pick[k], top, hs);
         for (int i = 0; !s && i < nh; i++) {
             trapeze_sample r;
             fill_row(plan, w, modes[k], hs[i], stages, &r);
@@ -381,7 +383,7 @@ trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
         return ps;
     p = &profiled;
     int *start = calloc((size_t)groups + 1, sizeof *start), *picks = calloc((size_t)groups * 2, sizeof *picks);
-    int *tops = calloc((size_t)groups * 2 * VERIFY_TOP, sizeof *tops);
+    int *tops = calloc((size_t)groups * 2 * VERIFY_SLOTS, sizeof *tops);
     trapeze_workload *grids = calloc((size_t)groups, sizeof *grids);
     row_list l = {0};
     trapeze_status s = start && picks && grids && tops ? TRAPEZE_OK
@@ -395,7 +397,7 @@ trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
         start[g] = l.n;
         if (!s)
             s = plan_size(plan, p, g / n_factors, factors[g % n_factors], stages, &grids[g],
-                          &picks[2 * g], &tops[2 * VERIFY_TOP * g], &l, err);
+                          &picks[2 * g], &tops[2 * VERIFY_SLOTS * g], &l, err);
     }
     if (!s) {
         start[groups] = l.n;
@@ -406,7 +408,7 @@ trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
         s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     for (int g = 0; !s && g < groups; g++) {
         s = summarize(plan, p, &grids[g], factors[g % n_factors], &picks[2 * g],
-                      &tops[2 * VERIFY_TOP * g], l.rows + start[g], start[g + 1] - start[g],
+                      &tops[2 * VERIFY_SLOTS * g], l.rows + start[g], start[g + 1] - start[g],
                       &out->rows[g], out->points + start[g], err);
         out->n_rows += !s;
     }

@@ -3,7 +3,7 @@
 # same spanning samples and judged on the extrapolation hold-out, the
 # reference sweep and the size sweep (no simulation: the logs hold every run;
 # a variant whose pick falls outside them is stopped and marked "-").
-# Usage: scripts/atsize-ablation.sh TRAPEZE GPU SAMPLES REF_SWEEP SIZE_SWEEP SIZES WORKLOAD...
+# Usage: [STRUCTURES="a b ..."] scripts/atsize-ablation.sh TRAPEZE GPU SAMPLES REF_SWEEP SIZE_SWEEP SIZES WORKLOAD...
 T=$1 G=$2 S=$3 REF=$4 SZ=$5 SIZES=$6
 shift 6
 D=$(mktemp -d)
@@ -11,12 +11,13 @@ trap 'rm -rf "$D"' EXIT
 printf '| structure | fitted | CV MAPE | extrapolation MAPE | reference MAPE |'
 for w in "$@"; do for f in $(echo "$SIZES" | tr , ' '); do printf ' %s %sx |' "$w" "$f"; done; done
 printf '\n'
-for st in meng occupancy,waves,persistent_fence,fence_overlap,fence_staging \
-          waves,persistent_fence,fence_overlap,fence_staging \
-          occupancy,persistent_fence,fence_overlap,fence_staging \
-          occupancy,waves,fence_overlap,fence_staging \
-          occupancy,waves,persistent_fence,fence_staging \
-          occupancy,waves,persistent_fence,fence_overlap at-size; do
+# STRUCTURES (environment) replaces the variants compared
+: "${STRUCTURES:=meng occupancy,waves,persistent_fence,fence_overlap,fence_staging \
+waves,persistent_fence,fence_overlap,fence_staging occupancy,persistent_fence,fence_overlap,fence_staging \
+occupancy,waves,fence_overlap,fence_staging occupancy,waves,persistent_fence,fence_staging \
+occupancy,waves,persistent_fence,fence_overlap occupancy,fence_overlap,fence_staging \
+occupancy,fence_overlap,fence_staging,fence_iter occupancy,fence_overlap,fence_staging,row_penalty at-size}"
+for st in $STRUCTURES; do
     cp "$S" "$D/s.csv"; cp "$REF" "$D/ref.csv"; cp "$SZ" "$D/sz.csv"
     "$T" calibrate --gpu "$G" --samples "$D/s.csv" --out "$D/c.ini" --structure "$st" >"$D/cal" 2>&1 || { echo "| $st | fit failed |"; continue; }
     fitted=$(sed -n 's/.* \([0-9]*\) parameters fitted.*/\1/p' "$D/cal")

@@ -23,18 +23,10 @@ struct trapeze_sim {
     sim_gpu *gpu;
     trapeze_power power;       /* the caller's, copied (the GPU keeps a pointer) */
     sim_sleep_config sleep;
-    trapeze_sim_progress progress;
-    void *progress_ctx;
     sim_kernel_stats *stats;   /* every launch so far */
     int n, capacity;
 };
 
-static void progress_adapter(void *ctx, const char *kernel, uint64_t cycle, uint64_t done,
-                             uint64_t blocks)
-{
-    trapeze_sim *sim = ctx;
-    sim->progress(sim->progress_ctx, kernel, cycle, done, blocks);
-}
 
 trapeze_status trapeze_sim_create(const trapeze_config *cfg, const trapeze_sim_options *o,
                                   trapeze_sim **out, trapeze_error *err)
@@ -47,10 +39,8 @@ trapeze_status trapeze_sim_create(const trapeze_config *cfg, const trapeze_sim_o
     sim_gpu_options opt;
     memset(&opt, 0, sizeof opt);
     if (o && o->progress) {
-        sim->progress = o->progress;
-        sim->progress_ctx = o->progress_ctx;
-        opt.progress = progress_adapter;
-        opt.progress_ctx = sim;
+        opt.progress = o->progress;
+        opt.progress_ctx = o->progress_ctx;
     }
     trapeze_status s = TRAPEZE_OK;
     if (o) {

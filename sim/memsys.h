@@ -42,8 +42,10 @@ typedef enum {
 enum {
     SIM_MEM_VOLATILE = 1u << 0,   /* load served by L2, never by L1 (spinning on a flag);
                                      addr is the word address, value returns the word */
-    SIM_MEM_STORE_VALUE = 1u << 1 /* store: also write `value` to the functional word at
+    SIM_MEM_STORE_VALUE = 1u << 1,/* store: also write `value` to the functional word at
                                      addr (a word address) when L2 performs the store */
+    SIM_MEM_QUEUED = 1u << 2      /* set by the memory system: the access came through the
+                                     L1 latency queue, so it completes without the latency */
 };
 
 typedef struct sim_mem_request {
@@ -73,6 +75,8 @@ typedef enum {
     SIM_FAIL_MSHR_ENTRY,   /* no free MSHR entry */
     SIM_FAIL_MSHR_MERGE,   /* the line's MSHR entry is at its merge limit */
     SIM_FAIL_MISS_QUEUE,   /* the miss queue towards the interconnect is full */
+    SIM_FAIL_L1_BANK,      /* the L1 bank's latency queue is full (GPGPU-Sim's BK_CONF;
+                              not an L1 reservation failure) */
     SIM_FAIL_COUNT
 } sim_fail_cause;
 
@@ -105,8 +109,20 @@ trapeze_status sim_memsys_create(const trapeze_config *cfg, int n_sm, sim_events
                                  sim_memsys **out, trapeze_error *err);
 void sim_memsys_destroy(sim_memsys *m);
 
+/* Probes the L1 now: a hit completes -gpgpu_l1_latency cycles later, a
+ * miss that long after its fill (the unit tests' port). */
 sim_mem_outcome sim_memsys_access(sim_memsys *m, const sim_mem_request *req,
                                   uint64_t cycle, sim_fail_cause *cause);
+/* The LDST unit's port (GPGPU-Sim 4's l1_latency_queue): an access the L1
+ * serves enters its bank's queue of -gpgpu_l1_latency stages (refused with
+ * SIM_FAIL_L1_BANK when all are taken) and is probed when it reaches the
+ * end, in order; a refused probe holds the queue. A hit completes at its
+ * probe, a miss at its fill. Bypassing loads and atomics are probed at once.
+ * Returns SIM_MEM_SENT for a queued access. */
+sim_mem_outcome sim_memsys_offer(sim_memsys *m, const sim_mem_request *req,
+                                 uint64_t cycle, sim_fail_cause *cause);
+/* Accesses the LDST unit may offer in one cycle: -gpgpu_l1_banks. */
+int sim_memsys_ports(const sim_memsys *m);
 /* Pops one completed request of SM `sm`, if any is due at `cycle`. */
 int sim_memsys_pop(sim_memsys *m, int sm, uint64_t cycle, sim_mem_request *done);
 void sim_memsys_cycle(sim_memsys *m, uint64_t cycle);

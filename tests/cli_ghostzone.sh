@@ -31,9 +31,13 @@ grep -Eq 'runner-up (relaunch|fence) h=[0-9]+: \+[0-9.]+% \+- [0-9.]+%' "$D/hl" 
 sed 's/^size = 2000x2000/size = 148x148/' data/workloads/hotspot.ini >"$D/small.ini"
 "$T" ghostzone --gpu data/gpus/gtx480.config --calibration data/calibrations/gtx480.ini \
     --verify 2 --stages 1 "$D/small.ini" >"$D/v" 2>&1 || fail "verify: $(cat "$D/v")"
-[ "$(grep -c ' verify: ' "$D/v")" -eq 2 ] || fail "two candidates: $(cat "$D/v")"
+# the 2 best, and the other mode's best as a third when those two are one mode
+n=$(grep -c ' verify: ' "$D/v")
+same=$(awk '/ verify: / { m[++k] = $3 } END { print (m[1] == m[2]) }' "$D/v")
+[ "$n" -eq $((2 + same)) ] || fail "two candidates (+1 when one mode): $(cat "$D/v")"
+[ "$(awk '/ verify: / { print $3 }' "$D/v" | sort -u | wc -l)" -eq 2 ] || fail "both modes verified: $(cat "$D/v")"
 fastest=$(awk '/ verify: / { if (!b || $6 < b) { b = $6; m = $3; h = $4 } } END { print m " " h }' "$D/v")
-grep -q "verified: $fastest, the fastest of 2 simulated (1 stages each" "$D/v" || fail "verified pick: $(cat "$D/v")"
+grep -q "verified: $fastest, the fastest of $n simulated (1 stages each" "$D/v" || fail "verified pick: $(cat "$D/v")"
 # a fence candidate's CPL is the simulator's: (cycles of warm-up + 1 stage - warm-up alone) / h
 set -- $(awk '/ verify: fence/ { sub("h=", "", $4); print $4, $6; exit }' "$D/v")
 [ -n "$1" ] || fail "no fence candidate: $(cat "$D/v")"

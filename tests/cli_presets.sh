@@ -58,4 +58,29 @@ for args in "--gpu gtx48 pathfinder:--gpu gtx48: no such preset; did you mean 'g
     grep -qF -- "$want" "$D/err" || fail "$a: stderr lacks '$want': $(cat "$D/err")"
     [ -s "$D/out" ] && fail "$a: stdout before the error"
 done
+
+# every command takes the same preset names wherever it takes a file: a
+# shipped name runs, a misspelt one is a usage error naming the nearest
+# (found when sim, sim --workload, group, locality, trace export and the
+# workloads of calibrate took only paths)
+for args in "sim --gpu gtx48 jacobi:'gtx480'" \
+            "sim --gpu gtx480 --workload hotspt --iterations 2:'hotspot'" \
+            "group --gpu gtx48 jacobi --no-sim:'gtx480'" \
+            "locality --gpu v10 jacobi:'v100'" \
+            "trace export --gpu gtx48 jacobi --out $D/tr:'gtx480'" \
+            "calibrate --gpu gtx480 --samples $D/s.csv hotspt:'hotspot'" \
+            "validate --gpu gtx4800 --calibration gtx480 hotspot:'gtx480'"; do
+    a=${args%%:*} want="did you mean ${args#*:}"
+    # shellcheck disable=SC2086
+    "$T" $a >"$D/out" 2>"$D/err"
+    rc=$?
+    [ "$rc" -eq 2 ] || fail "$a: exit $rc, expected 2 ($(cat "$D/err"))"
+    grep -qF -- "$want" "$D/err" || fail "$a: stderr lacks \"$want\": $(cat "$D/err")"
+    [ -s "$D/out" ] && fail "$a: stdout before the error"
+done
+"$T" sim --gpu gtx480 jacobi nx=64 ny=64 --csv "$D/preset.csv" >/dev/null 2>"$D/err" || fail "sim --gpu gtx480: $(cat "$D/err")"
+"$T" sim --gpu data/gpus/gtx480.config jacobi nx=64 ny=64 --csv "$D/file.csv" >/dev/null 2>&1
+cmp -s "$D/preset.csv" "$D/file.csv" || fail "sim --gpu gtx480 differs from the config file"
+"$T" locality --gpu v100 jacobi --quiet >/dev/null 2>"$D/err" || fail "locality --gpu v100: $(cat "$D/err")"
+"$T" trace export --gpu gtx480 jacobi nx=64 ny=64 --out "$D/tr" >/dev/null 2>"$D/err" || fail "trace export --gpu gtx480: $(cat "$D/err")"
 finish cli_presets

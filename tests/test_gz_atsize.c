@@ -239,7 +239,9 @@ static void test_gradients(void)
                        {TRAPEZE_GZ_BW_FRACTION, 0.9}, {TRAPEZE_GZ_FENCE_BARRIER, 400},
                        {TRAPEZE_GZ_OVERLAP, 0.4}, {TRAPEZE_GZ_TILE_CYCLES, 80},
                        {TRAPEZE_GZ_FENCE_MISC, 0.3}, {TRAPEZE_GZ_FENCE_POLL, 0.02},
-                       {TRAPEZE_GZ_OVERLAP_FENCE, 0.5}, {TRAPEZE_GZ_HALO_REREAD, 0.6}};
+                       {TRAPEZE_GZ_OVERLAP_FENCE, 0.5}, {TRAPEZE_GZ_HALO_REREAD, 0.6},
+                       {TRAPEZE_GZ_FENCE_ITER, 0.4}};
+    p.fence_iter = 1;
     for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
         p.value[(int)set[i][0]] = set[i][1];
     trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", 300, 300, &p);
@@ -271,7 +273,96 @@ static void test_gradients(void)
     CHECK(eval(m, TRAPEZE_SYNC_FENCE, 2).dcpl_dparam[TRAPEZE_GZ_TILE_CYCLES] == 0);
     CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).dcpl_dparam[TRAPEZE_GZ_OVERLAP_FENCE] == 0);
     CHECK(eval(m, TRAPEZE_SYNC_FENCE, 2).dcpl_dparam[TRAPEZE_GZ_FENCE_POLL] > 0);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).dcpl_dparam[TRAPEZE_GZ_FENCE_ITER] == 0);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 2).dcpl_dparam[TRAPEZE_GZ_FENCE_ITER] > 0);
     trapeze_gz_destroy(m);
+    /* a 3-D star with row_penalty: sigma's derivative (alpha = sigma, not sigma^2) and h */
+    trapeze_gz_params r = at_size();
+    r.row_penalty = 1;
+    r.value[TRAPEZE_GZ_SIGMA] = 2.2;
+    r.value[TRAPEZE_GZ_OVERLAP] = 0.4;
+    trapeze_gz_model *star = model("data/gpus/gtx480.config", "star7", 86, 86, &r);
+    for (int s = 0; s < 2; s++) {
+        trapeze_gz_eval e = eval(star, (trapeze_sync)s, 1.5);
+        double step = 1e-6;
+        trapeze_gz_params q = r;
+        q.value[TRAPEZE_GZ_SIGMA] = 2.2 + step;
+        trapeze_gz_set_params(star, &q);
+        double up = eval(star, (trapeze_sync)s, 1.5).cpl;
+        q.value[TRAPEZE_GZ_SIGMA] = 2.2 - step;
+        trapeze_gz_set_params(star, &q);
+        double down = eval(star, (trapeze_sync)s, 1.5).cpl;
+        trapeze_gz_set_params(star, &r);
+        CHECK_NEAR(e.dcpl_dparam[TRAPEZE_GZ_SIGMA], (up - down) / (2 * step),
+                   1e-5 * fabs(e.dcpl_dparam[TRAPEZE_GZ_SIGMA]) + 1e-9 * e.cpl);
+        double hu = eval(star, (trapeze_sync)s, 1.5 + step).cpl;
+        double hd = eval(star, (trapeze_sync)s, 1.5 - step).cpl;
+        CHECK_NEAR(e.dcpl_dh, (hu - hd) / (2 * step), 1e-5 * fabs(e.dcpl_dh) + 1e-9 * e.cpl);
+    }
+    trapeze_gz_destroy(star);
+}
+
+/* row_penalty: a 3-D tile pays sigma once, as a 2-D one does (sigma^2 without
+ * it); 1-D and 2-D are unchanged. fence_iter: fence IterComp grows by psi
+ * (h - 1) iterations' worth, 0 at h = 1, relaunch untouched. */
+static void test_row_penalty_fence_iter(void)
+{
+    trapeze_gz_params p = at_size();
+    p.value[TRAPEZE_GZ_UNCONTENDED_LAT] = 0; /* memory = alpha x elements x constant */
+    p.value[TRAPEZE_GZ_OVERLAP] = 0;         /* Meng's sum: components unscaled */
+    p.value[TRAPEZE_GZ_SIGMA] = 2;
+    trapeze_gz_model *star = model("data/gpus/gtx480.config", "star7", 86, 86, &p);
+    trapeze_gz_eval cube = eval(star, TRAPEZE_SYNC_RELAUNCH, 1);
+    p.row_penalty = 1;
+    trapeze_gz_set_params(star, &p);
+    trapeze_gz_eval rows = eval(star, TRAPEZE_SYNC_RELAUNCH, 1);
+    CHECK_NEAR(rows.stage[TRAPEZE_GZ_LOADSTEN], cube.stage[TRAPEZE_GZ_LOADSTEN] / 2,
+               1e-12 * cube.stage[TRAPEZE_GZ_LOADSTEN]); /* sigma^2 = 4 -> sigma = 2 */
+    CHECK_NEAR(rows.stage[TRAPEZE_GZ_COMMIT], cube.stage[TRAPEZE_GZ_COMMIT] / 2,
+               1e-12 * cube.stage[TRAPEZE_GZ_COMMIT]);
+    CHECK(rows.stage[TRAPEZE_GZ_ITERCOMP] == cube.stage[TRAPEZE_GZ_ITERCOMP]);
+    trapeze_gz_destroy(star);
+    trapeze_gz_model *flat = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
+    double with = eval(flat, TRAPEZE_SYNC_RELAUNCH, 2).cpl;
+    p.row_penalty = 0;
+    trapeze_gz_set_params(flat, &p);
+    CHECK(eval(flat, TRAPEZE_SYNC_RELAUNCH, 2).cpl == with);
+    /* fence_iter at psi = 0.5: h = 3 adds 0.5 x 2 iterations = one iteration's IterComp */
+    trapeze_gz_eval base3 = eval(flat, TRAPEZE_SYNC_FENCE, 3), base1 = eval(flat, TRAPEZE_SYNC_FENCE, 1);
+    trapeze_gz_eval rl3 = eval(flat, TRAPEZE_SYNC_RELAUNCH, 3);
+    p.fence_iter = 1;
+    p.value[TRAPEZE_GZ_FENCE_ITER] = 0.5;
+    trapeze_gz_set_params(flat, &p);
+    trapeze_gz_eval it3 = eval(flat, TRAPEZE_SYNC_FENCE, 3);
+    CHECK_NEAR(it3.stage[TRAPEZE_GZ_ITERCOMP], base3.stage[TRAPEZE_GZ_ITERCOMP] * (1 + 1.0 / 3),
+               1e-12 * base3.stage[TRAPEZE_GZ_ITERCOMP]);
+    CHECK(eval(flat, TRAPEZE_SYNC_FENCE, 1).cpl == base1.cpl);
+    CHECK(eval(flat, TRAPEZE_SYNC_RELAUNCH, 3).cpl == rl3.cpl);
+    trapeze_gz_destroy(flat);
+}
+
+/* --verify's candidates: the k best, and the other mode's best when those are one mode. */
+static void test_verify_order(void)
+{
+    trapeze_gz_choice c[5];
+    memset(c, 0, sizeof c);
+    int sync[] = {1, 1, 1, 0, 0}, h[] = {4, 3, 5, 5, 6};
+    for (int i = 0; i < 5; i++) {
+        c[i].sync = (trapeze_sync)sync[i];
+        c[i].h = h[i];
+        c[i].cpl_model = 100 + i;
+    }
+    CHECK(trapeze_gz_verify_order(c, 5, 3) == 4); /* fence 4, 3, 5, then relaunch 5 */
+    int want_sync[] = {1, 1, 1, 0, 0}, want_h[] = {4, 3, 5, 5, 6};
+    for (int i = 0; i < 5; i++)
+        CHECK(c[i].sync == (trapeze_sync)want_sync[i] && c[i].h == want_h[i]);
+    CHECK(trapeze_gz_verify_order(c, 5, 2) == 3); /* fence 4, 3, relaunch 5 moved up */
+    CHECK(c[2].sync == TRAPEZE_SYNC_RELAUNCH && c[2].h == 5 && c[3].sync == TRAPEZE_SYNC_FENCE &&
+          c[3].h == 5 && c[4].h == 6);
+    CHECK(trapeze_gz_verify_order(c, 5, 3) == 3); /* both modes among the 3: as they are */
+    CHECK(trapeze_gz_verify_order(c, 5, 1) == 1); /* one candidate: the model's best alone */
+    CHECK(trapeze_gz_verify_order(c, 5, 9) == 5); /* no more than there are */
+    CHECK(c[0].h == 4 && c[1].h == 3);
 }
 
 static void test_file_roundtrip(void)
@@ -287,7 +378,11 @@ static void test_file_roundtrip(void)
     CHECK_OK(trapeze_gz_params_save(path, &p, &err));
     CHECK_OK(trapeze_gz_params_load(path, &q, &err));
     CHECK(q.whole_tiles == 1 && q.occupancy == 1 && q.waves == 1 && q.persistent_fence == 1 &&
-          q.fence_overlap == 0);
+          q.fence_overlap == 0 && q.row_penalty == 0 && q.fence_iter == 0);
+    p.row_penalty = p.fence_iter = 1;
+    CHECK_OK(trapeze_gz_params_save(path, &p, &err));
+    CHECK_OK(trapeze_gz_params_load(path, &q, &err));
+    CHECK(q.row_penalty == 1 && q.fence_iter == 1);
     CHECK(q.value[TRAPEZE_GZ_TILE_CYCLES] == 81.5);
     CHECK(q.corr[TRAPEZE_GZ_TILE_CYCLES][TRAPEZE_GZ_CPI] == -0.625);
     CHECK(q.corr[TRAPEZE_GZ_CPI][TRAPEZE_GZ_TILE_CYCLES] == -0.625);
@@ -310,6 +405,8 @@ int main(void)
     test_fence_barrier();
     test_tile_costs();
     test_gradients();
+    test_row_penalty_fence_iter();
+    test_verify_order();
     test_file_roundtrip();
     return check_report("test_gz_atsize");
 }

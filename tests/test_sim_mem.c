@@ -407,6 +407,84 @@ static void test_mshr_index(void)
  *   L1 fill at 265, the load completes after the L1 latency: 265 + 35 = 300.
  * Line-granular (L2_LINE): one 128-byte fetch, two atoms at 313 and 316,
  *   data ends 330 = core 250, reply received 261, done 296. */
+/* The L1 latency queue (GPGPU-Sim 4's l1_latency_queue), through the SM's
+ * port sim_memsys_offer, on the GTX 480 (-gpgpu_l1_latency 35, 1 bank):
+ *  - the miss of test_miss_latency offered at 0 is probed at 35 and leaves
+ *    for the icnt at 36 (the icnt runs before the SM side of a cycle, as
+ *    GPGPU-Sim drains the L1 miss queue before the queue's probe); L2 port
+ *    44, ROP 164, sectors 164..167; the DRAM may take them at 264..267,
+ *    ticks ceil(c*33/25) = 349, 350, 352, 353; ACT 349, READs 361, 364,
+ *    367, 370; data ends 384 = core 290; reply 4 flits, 290+8+3 = 301; the
+ *    fill completes the load: 301 (no L1 latency after it);
+ *  - a hit offered at 301 is probed and completes at 336;
+ *  - with -gpgpu_l1_latency 2: offers at 0 and 1 are taken, one at 2 finds
+ *    both stages full (the head leaves only in cycle 2's probe), one more in
+ *    the same cycle as an accepted one finds the entry stage taken;
+ *  - with -gpgpu_l1_latency 3 and one MSHR entry: X (miss) offered at 0,
+ *    Y (another line) at 1 and Z (a hit) at 2: X is probed at 3, Y's probe
+ *    is refused from 4 until X's fill frees the entry; in X's fill cycle f
+ *    Y is probed, Z the cycle after: Z completes at f + 1, held behind Y,
+ *    where probed on arrival it would at 2 + 3. */
+static void test_l1_latency_queue(void)
+{
+    sim_memsys *m = memsys(GTX480, NULL, 15);
+    sim_mem_request r = load(0, 3), d;
+    sim_fail_cause why;
+    CHECK(sim_memsys_offer(m, &r, 0, &why) == SIM_MEM_SENT && why == SIM_FAIL_NONE);
+    CHECK(sim_memsys_outstanding(m) == 1);
+    CHECK(until_done(m, 3, 0, &d) == 301);
+    CHECK(sim_memsys_offer(m, &r, 301, &why) == SIM_MEM_SENT);
+    CHECK(until_done(m, 3, 301, &d) == 336);
+    CHECK(sim_memsys_stats(m)->l1.hits == 1 && sim_memsys_stats(m)->l1.misses == 1);
+    uint64_t probe;
+    trapeze_config *cfg = config(GTX480, NULL);
+    trapeze_error err;
+    CHECK_OK(sim_memsys_probe_latency(cfg, 15, &probe, &err));
+    CHECK(probe == 301);
+    trapeze_config_destroy(cfg);
+    drain(m, 15, 337);
+    sim_memsys_destroy(m);
+
+    m = memsys(GTX480, "-gpgpu_l1_latency 2\n", 15);
+    sim_mem_request a = load(0, 0), b = load(128, 0), c2 = load(256, 0);
+    CHECK(sim_memsys_offer(m, &a, 0, &why) == SIM_MEM_SENT);
+    sim_memsys_cycle(m, 0);
+    CHECK(sim_memsys_offer(m, &b, 1, &why) == SIM_MEM_SENT);
+    CHECK(sim_memsys_offer(m, &c2, 1, &why) == SIM_MEM_RESERVATION_FAIL && why == SIM_FAIL_L1_BANK);
+    sim_memsys_cycle(m, 1);
+    CHECK(sim_memsys_offer(m, &c2, 2, &why) == SIM_MEM_RESERVATION_FAIL && why == SIM_FAIL_L1_BANK);
+    sim_memsys_cycle(m, 2);
+    CHECK(sim_memsys_offer(m, &c2, 3, &why) == SIM_MEM_SENT);
+    CHECK(sim_memsys_stats(m)->l1.reservation_fails == 0);   /* not an L1 refusal */
+    drain(m, 15, 3);
+    sim_memsys_destroy(m);
+
+    m = memsys(GTX480, "-gpgpu_l1_latency 3\n-gpgpu_cache:dl1 N:32:128:4,L:L:m:N:H,A:1:8,8\n", 15);
+    sim_mem_request x = load(0, 0), y = load(128, 0), z = load(4096, 0);
+    CHECK(sim_memsys_offer(m, &z, 0, &why) == SIM_MEM_SENT);   /* bring z's line in */
+    uint64_t t0 = drain(m, 15, 0);
+    uint64_t done_x = 0, done_z = 0;
+    CHECK(sim_memsys_offer(m, &x, t0, &why) == SIM_MEM_SENT);
+    for (uint64_t c = t0; c < t0 + 100000 && (!done_x || !done_z); c++) {
+        if (c == t0 + 1)
+            CHECK(sim_memsys_offer(m, &y, c, &why) == SIM_MEM_SENT);
+        if (c == t0 + 2)
+            CHECK(sim_memsys_offer(m, &z, c, &why) == SIM_MEM_SENT);
+        sim_memsys_cycle(m, c);
+        while (sim_memsys_pop(m, 0, c, &d)) {
+            if (d.tag == x.tag)
+                done_x = c;
+            if (d.tag == z.tag)
+                done_z = c;
+        }
+    }
+    CHECK(done_x > t0 + 5 && done_z == done_x + 1);
+    /* Y refused from t0 + 4 through done_x - 1 */
+    CHECK(sim_memsys_stats(m)->l1.fails[SIM_FAIL_MSHR_ENTRY] == done_x - (t0 + 4));
+    drain(m, 15, done_z + 1);
+    sim_memsys_destroy(m);
+}
+
 static void test_miss_latency(void)
 {
     sim_memsys *m = memsys(GTX480, NULL, 15);
@@ -426,12 +504,6 @@ static void test_miss_latency(void)
     CHECK(s->dram_bytes_read == 4 * 64 && s->dram_busy_cycles == 4 * 2);
     CHECK(s->icnt_flits == 1 + 4);
     CHECK(sim_memsys_l1_stats(m, 3)->hits == 1 && sim_memsys_l1_stats(m, 0)->accesses == 0);
-    uint64_t probe;
-    trapeze_config *cfg = config(GTX480, NULL);
-    trapeze_error err;
-    CHECK_OK(sim_memsys_probe_latency(cfg, 15, &probe, &err));
-    CHECK(probe == 300);
-    trapeze_config_destroy(cfg);
     drain(m, 15, 336);
     sim_memsys_destroy(m);
     m = memsys(GTX480, L2_LINE, 15);
@@ -1071,6 +1143,7 @@ int main(void)
     test_set_index();
     test_mshr_index();
     test_miss_latency();
+    test_l1_latency_queue();
     test_row_hit_miss_same_clock();
     test_row_hit_miss_gtx480();
     test_mshr_merge();

@@ -8,8 +8,9 @@ corresponding CSV files.
     e = trapeze.evaluate("hotspot", h=2, sync="fence", gpu="gtx480")  # CPL and its gradient
     sim = trapeze.sim("gtx480", kernel="vecadd", params={"n": 4096})
 
-The model runs in-process through libtrapeze.so (ctypes); simulation,
-calibration and validation run the trapeze program, whose CSV they read.
+Everything runs in-process through libtrapeze.so (ctypes): the model, the
+simulator, calibration and validation; the tables come from the library's
+own CSV writers, so they equal the command line's files byte for byte.
 GPU, workload and calibration arguments take a file path or a shipped
 preset name (gtx480, v100, hotspot, ...), as the command line does; a GPU
 without --calibration uses the calibration shipped for it, and another
@@ -17,12 +18,11 @@ GPU's calibration is refused unless force_calibration=True.
 """
 import ctypes
 import os
-import subprocess
 import tempfile
 
 import pandas as pd
 
-from ._lib import GzOptimum, TrapezeError, Workload, data_dir, lib, program
+from ._lib import CalibOptions, GzOptimum, TrapezeError, Workload, data_dir, lib
 
 __all__ = ["TrapezeError", "ghostzone", "ghostzone_rows", "evaluate", "sim", "calibrate",
            "validate", "samples", "param_names", "library_path"]
@@ -189,41 +189,89 @@ def ghostzone_rows(workload, gpu=None, calibration=None, sync="best", force_cali
     return pd.concat(frames, ignore_index=True)
 
 
-def _run(args):
-    p = subprocess.run([program()] + args, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise TrapezeError(p.stderr.strip() or f"trapeze {' '.join(args)}: exit {p.returncode}")
-    return p
+class _Handles:
+    """The library handles of one call, each released on exit whatever happens."""
+
+    def __init__(self):
+        self.L = lib()
+        self.err = ctypes.create_string_buffer(self.L.size["trapeze_error"])
+        self._release = []
+
+    def own(self, handle, destroy):
+        self._release.append((handle, destroy))
+        return handle
+
+    def check(self, status, prefix=""):
+        if status != 0:
+            msg = ctypes.cast(ctypes.addressof(self.err) + ctypes.sizeof(ctypes.c_int),
+                              ctypes.c_char_p).value.decode(errors="replace")
+            raise TrapezeError(prefix + msg)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        for handle, destroy in reversed(self._release):
+            destroy(handle)
+
+
+def _workload(h, name, size=None):
+    """A workload spec loaded (preset or file), its grid set to size ("AxB[xC]")."""
+    w = Workload()
+    h.check(h.L.so.trapeze_workload_load(_resolve(name, "workloads", ".ini").encode(),
+                                         ctypes.byref(w), h.err))
+    if size is not None:
+        parts = str(size).split("x")
+        if len(parts) != w.dims or not all(p.isdigit() and int(p) > 0 for p in parts):
+            raise TrapezeError(f"size {size}: expected {w.dims} positive whole numbers "
+                               f"joined by 'x' for {w.name.decode()}")
+        for i, p in enumerate(parts):
+            w.data_len[i] = float(p)
+    return w
+
+
+def _config(h, gpu):
+    cfg = ctypes.c_void_p()
+    h.check(h.L.so.trapeze_config_load(_resolve(gpu, "gpus", ".config").encode(),
+                                       ctypes.byref(cfg), h.err))
+    return h.own(cfg, h.L.so.trapeze_config_destroy)
 
 
 def sim(gpu, kernel=None, params=None, workload=None, trace=None, h=None, sync=None,
         size=None, iterations=None, per_sm=False):
-    """Runs the simulator on a built-in kernel (with name=value params), a ghost-zone
-    workload (h, sync, size, iterations) or an Accel-Sim trace (kernelslist.g), and
-    returns the rows of `trapeze sim --csv` (or --per-sm-csv with per_sm=True)."""
-    gpu = _resolve(gpu, "gpus", ".config")
+    """Runs the simulator in-process on a built-in kernel (with name=value params), a
+    ghost-zone workload (h, sync, size, iterations) or an Accel-Sim trace
+    (kernelslist.g), and returns the rows of `trapeze sim --csv` (or --per-sm-csv with
+    per_sm=True), which the library writes."""
     chosen = [x for x in (kernel, workload, trace) if x is not None]
     if len(chosen) != 1:
         raise TrapezeError("sim: give exactly one of kernel, workload or trace")
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "sim.csv")
-        args = ["sim", "--gpu", gpu, "--quiet"]
-        if per_sm and workload is None:
-            args += ["--csv", os.path.join(tmp, "all.csv"), "--per-sm-csv", out]
-        else:
-            args += ["--csv", out]
+    if sync is not None and sync not in SYNC:
+        raise TrapezeError(f"sync: expected relaunch or fence, got {sync!r}")
+    with _Handles() as H, tempfile.TemporaryDirectory() as tmp:
+        so = H.L.so
+        cfg = _config(H, gpu)
+        s = ctypes.c_void_p()
+        H.check(so.trapeze_sim_create(cfg, None, ctypes.byref(s), H.err))
+        H.own(s, so.trapeze_sim_destroy)
         if kernel is not None:
-            args += [kernel] + [f"{k}={v}" for k, v in (params or {}).items()]
+            settings = [f"{k}={v}".encode() for k, v in (params or {}).items()]
+            argv = (ctypes.c_char_p * (len(settings) + 1))(*settings)
+            H.check(so.trapeze_sim_run_builtin(s, kernel.encode(), len(settings), argv, H.err))
         elif trace is not None:
-            args += ["--trace", trace]
+            H.check(so.trapeze_sim_run_trace(s, trace.encode(), H.err))
         else:
-            args += ["--workload", workload]
-            for flag, v in (("--h", h), ("--sync", sync), ("--size", size),
-                            ("--iterations", iterations)):
-                if v is not None:
-                    args += [flag, str(v)]
-        _run(args)
-        return pd.read_csv(out)
+            w = _workload(H, workload, size)
+            height = h if h is not None else (w.height or 1)
+            out = H.L.buffer("trapeze_sim_stencil_result")
+            H.check(so.trapeze_sim_run_stencil(s, ctypes.byref(w), SYNC[sync or "relaunch"],
+                                               int(height), int(iterations or 0), out, H.err))
+        path = os.path.join(tmp, "sim.csv")
+        if per_sm:
+            H.check(so.trapeze_sim_write_csv(s, None, path.encode(), H.err))
+        else:
+            H.check(so.trapeze_sim_write_csv(s, path.encode(), None, H.err))
+        return pd.read_csv(path)
 
 
 def samples(path):
@@ -231,29 +279,93 @@ def samples(path):
     return pd.read_csv(path)
 
 
-def calibrate(gpu, samples_path, out, workloads=(), threads=1, budget=None):
-    """Calibrates the ghost-zone model for gpu from short simulations (resumable:
-    finished samples in samples_path are kept) and writes the calibration file
-    out. Returns the samples log as a DataFrame."""
-    args = ["calibrate", "--gpu", gpu, "--samples", samples_path, "--out", out,
-            "--threads", str(threads)]
-    if budget is not None:
-        args += ["--budget", str(budget)]
-    _run(args + list(workloads))
+_DEFAULT_WORKLOADS = ("pathfinder", "hotspot", "poisson", "cell")
+
+
+_PLAN_OPTIONS = ("budget", "stages", "max_h", "sweep_budget", "min_fraction", "max_fraction",
+                 "folds", "seed", "holdout")
+
+
+def _options(H, options):
+    """The command line's defaults, with options (budget=..., max_h=..., the names of
+    calibrate's flags) over them."""
+    opt = CalibOptions()
+    H.L.so.trapeze_calib_options_default(ctypes.byref(opt))
+    for name, value in options.items():
+        if name not in _PLAN_OPTIONS:
+            raise TrapezeError(f"{name}: not a calibration option ({', '.join(_PLAN_OPTIONS)})")
+        kind = type(getattr(opt, name))
+        setattr(opt, name, kind(value))
+    return opt
+
+
+def _plan(H, gpu, workloads, options):
+    """A calibration plan for gpu over the workloads (the command line's defaults)."""
+    names = list(workloads) or list(_DEFAULT_WORKLOADS)
+    ws = (Workload * len(names))(*[_workload(H, n) for n in names])
+    opt = _options(H, options)
+    plan = ctypes.c_void_p()
+    H.check(H.L.so.trapeze_calib_plan_create(_resolve(gpu, "gpus", ".config").encode(), ws,
+                                             len(names), ctypes.byref(opt),
+                                             ctypes.byref(plan), H.err))
+    return H.own(plan, H.L.so.trapeze_calib_plan_destroy)
+
+
+def _log(H, path):
+    log = ctypes.c_void_p()
+    H.check(H.L.so.trapeze_sample_log_open(path.encode(), ctypes.byref(log), H.err))
+    return H.own(log, H.L.so.trapeze_sample_log_close)
+
+
+def calibrate(gpu, samples_path, out, workloads=(), threads=1, **options):
+    """Calibrates the ghost-zone model for gpu from short simulations, in-process
+    (resumable: finished samples in samples_path are kept) and writes the calibration
+    file out, as `trapeze calibrate` does. options: budget, stages, max_h, sweep_budget,
+    min_fraction, max_fraction, folds, seed, holdout (the command's flags). Returns the
+    samples log as a DataFrame."""
+    with _Handles() as H:
+        so = H.L.so
+        plan = _plan(H, gpu, workloads, options)
+        log = _log(H, samples_path)
+        H.check(so.trapeze_calib_run(plan, log, int(threads), None, None, H.err))
+        params = H.L.buffer("trapeze_gz_params")
+        report = H.L.buffer("trapeze_calib_report")
+        H.check(so.trapeze_calib_from_log(plan, log, params, report, H.err))
+        H.check(so.trapeze_gz_params_save(out.encode(), params, H.err))
     return pd.read_csv(samples_path)
 
 
 def validate(gpu, calibration, samples_path=None, workloads=(), threads=1, curve=False,
-             sweep_log=None):
-    """Validates a calibration against full simulation; returns the rows of
-    `trapeze validate --csv` (or --curve with curve=True)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "v.csv")
-        args = ["validate", "--gpu", gpu, "--calibration", calibration,
-                "--threads", str(threads), "--curve" if curve else "--csv", out]
-        if samples_path:
-            args += ["--samples", samples_path]
-        if sweep_log:
-            args += ["--sweep-log", sweep_log]
-        _run(args + list(workloads))
-        return pd.read_csv(out)
+             sweep_log=None, sizes=None, sweep_stages=None, force_calibration=False,
+             **options):
+    """Validates a calibration against full simulation, in-process; returns the rows
+    of `trapeze validate --csv` (or --curve with curve=True). With sizes (area factors,
+    e.g. [1, 16, 100]) it validates at those grid sizes, as `validate --sizes`.
+    options: as calibrate's (the plan the calibration used)."""
+    with _Handles() as H, tempfile.TemporaryDirectory() as tmp:
+        so = H.L.so
+        params = H.L.buffer("trapeze_gz_params")
+        calibration = _resolve(calibration, "calibrations", ".ini")
+        H.check(so.trapeze_gz_params_load(calibration.encode(), params, H.err))
+        plan = _plan(H, gpu, workloads, options)
+        if not force_calibration:
+            H.check(so.trapeze_gz_params_check_gpu(params, so.trapeze_calib_plan_gpu(plan),
+                                                   H.err), calibration + ": ")
+        log = _log(H, samples_path) if samples_path and os.path.exists(samples_path) else None
+        sweep = _log(H, sweep_log) if sweep_log else None
+        path = os.path.join(tmp, "v.csv").encode()
+        rows, points = (None, path) if curve else (path, None)
+        if sizes:
+            factors = (ctypes.c_double * len(sizes))(*[float(f) for f in sizes])
+            v = H.own(H.L.buffer("trapeze_size_validation"), so.trapeze_size_validation_free)
+            opt = _options(H, options)
+            H.check(so.trapeze_calib_validate_sizes(plan, params, factors, len(sizes),
+                                                    int(sweep_stages or opt.stages), sweep,
+                                                    int(threads), None, None, v, H.err))
+            H.check(so.trapeze_size_validation_write_csv(v, rows, points, H.err))
+        else:
+            v = H.own(H.L.buffer("trapeze_validation"), so.trapeze_validation_free)
+            H.check(so.trapeze_calib_validate(plan, params, log, sweep, int(threads), None,
+                                              None, v, H.err))
+            H.check(so.trapeze_validation_write_csv(v, rows, points, H.err))
+        return pd.read_csv(path.decode())

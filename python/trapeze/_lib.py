@@ -90,6 +90,15 @@ class GzOptimum(ctypes.Structure):
                 ("evaluations", ctypes.c_int)]
 
 
+class CalibOptions(ctypes.Structure):
+    _fields_ = [("budget", ctypes.c_int), ("stages", ctypes.c_int), ("max_h", ctypes.c_int),
+                ("sweep_budget", ctypes.c_double), ("min_fraction", ctypes.c_double),
+                ("max_fraction", ctypes.c_double), ("folds", ctypes.c_int),
+                ("seed", ctypes.c_ulong), ("fit_mask", ctypes.c_uint),
+                ("real_tiles", ctypes.c_int), ("structure", ctypes.c_uint),
+                ("holdout", ctypes.c_double)]
+
+
 class Lib:
     """The loaded library, its prototypes and its struct sizes."""
 
@@ -111,14 +120,17 @@ class Lib:
         so.trapeze_struct_size.argtypes = [ctypes.c_char_p]
         self.size = {n: so.trapeze_struct_size(n.encode()) for n in
                      ("trapeze_error", "trapeze_gpu", "trapeze_workload", "trapeze_gz_params",
-                      "trapeze_gz_eval", "trapeze_gz_optimum")}
+                      "trapeze_gz_eval", "trapeze_gz_optimum", "trapeze_calib_options",
+                      "trapeze_calib_report", "trapeze_validation",
+                      "trapeze_size_validation", "trapeze_sim_stencil_result")}
         # the eval struct ends with one double per parameter: derive their count
         base = ctypes.sizeof(_gz_eval_struct(0))
         self.nparams = (self.size["trapeze_gz_eval"] - base) // 8
         self.GzEval = _gz_eval_struct(self.nparams)
         for name, mirror in (("trapeze_error", Error), ("trapeze_gz_eval", self.GzEval),
                              ("trapeze_workload", Workload),
-                             ("trapeze_gz_optimum", GzOptimum)):
+                             ("trapeze_gz_optimum", GzOptimum),
+                             ("trapeze_calib_options", CalibOptions)):
             if ctypes.sizeof(mirror) != self.size[name]:
                 raise TrapezeError(f"{self.path}: struct {name} is {self.size[name]} bytes, "
                                    f"the binding's mirror {ctypes.sizeof(mirror)}: rebuild both")
@@ -143,6 +155,31 @@ class Lib:
             "trapeze_csv_commit": (I, [P, P]),
             "trapeze_csv_abort": (None, [P]),
             "trapeze_gz_write_rows": (I, [P, I, I, P, P]),
+            "trapeze_gz_params_save": (I, [ctypes.c_char_p, P, P]),
+            # the simulator
+            "trapeze_sim_create": (I, [P, P, ctypes.POINTER(P), P]),
+            "trapeze_sim_destroy": (None, [P]),
+            "trapeze_sim_run_builtin": (I, [P, ctypes.c_char_p, I,
+                                            ctypes.POINTER(ctypes.c_char_p), P]),
+            "trapeze_sim_run_trace": (I, [P, ctypes.c_char_p, P]),
+            "trapeze_sim_run_stencil": (I, [P, P, I, I, I, P, P]),
+            "trapeze_sim_write_csv": (I, [P, ctypes.c_char_p, ctypes.c_char_p, P]),
+            # calibration and validation
+            "trapeze_calib_options_default": (None, [P]),
+            "trapeze_calib_plan_create": (I, [ctypes.c_char_p, P, I, P, ctypes.POINTER(P), P]),
+            "trapeze_calib_plan_destroy": (None, [P]),
+            "trapeze_calib_plan_gpu": (P, [P]),
+            "trapeze_sample_log_open": (I, [ctypes.c_char_p, ctypes.POINTER(P), P]),
+            "trapeze_sample_log_close": (None, [P]),
+            "trapeze_calib_run": (I, [P, P, I, P, P, P]),
+            "trapeze_calib_from_log": (I, [P, P, P, P, P]),
+            "trapeze_calib_validate": (I, [P, P, P, P, I, P, P, P, P]),
+            "trapeze_calib_validate_sizes": (I, [P, P, ctypes.POINTER(D), I, I, P, I, P, P, P,
+                                                 P]),
+            "trapeze_validation_free": (None, [P]),
+            "trapeze_size_validation_free": (None, [P]),
+            "trapeze_validation_write_csv": (I, [P, ctypes.c_char_p, ctypes.c_char_p, P]),
+            "trapeze_size_validation_write_csv": (I, [P, ctypes.c_char_p, ctypes.c_char_p, P]),
         }
         for name, (res, args) in proto.items():
             f = getattr(so, name)

@@ -28,8 +28,9 @@ struct sim_gpu {
     sim_sm *sms;
     uint64_t cycle;      /* first cycle after the last kernel */
     uint64_t launches;
-    void (*progress)(void *, const char *, uint64_t, uint64_t, uint64_t);
+    trapeze_sim_progress progress;
     void *progress_ctx;
+    int seq_launch, seq_launches; /* the running launch's place in its sequence */
     const trapeze_power *power;      /* NULL: no energy */
     sim_sleep_config sleep;          /* bound to power */
     sim_energy_geometry geo;
@@ -289,6 +290,25 @@ static int dispatch(sim_gpu *g, const sim_dispatch_ops *pol, void *ps, const sim
     return placed;
 }
 
+
+void sim_gpu_sequence_at(sim_gpu *g, int launch, int launches)
+{
+    g->seq_launch = launch;
+    g->seq_launches = launches;
+}
+
+/* The progress callback with the launch's place in its sequence (a launch
+ * run alone is 1 of 1). */
+static void report(sim_gpu *g, const sim_kernel *k, uint64_t cycle, uint64_t done,
+                   uint64_t blocks)
+{
+    trapeze_sim_progress_info p = {.kernel = k->name,
+                                   .launch = g->seq_launches ? g->seq_launch : 1,
+                                   .launches = g->seq_launches ? g->seq_launches : 1,
+                                   .cycle = cycle, .blocks_done = done, .blocks = blocks};
+    g->progress(g->progress_ctx, &p);
+}
+
 /* A launch runs in three parts so that a caller can interleave its own
  * work between visited cycles (a debugger, a co-simulation, a progress
  * display): sim_gpu_launch_begin checks and places the kernel, each
@@ -350,6 +370,8 @@ trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_
     *l = (sim_launch){.g = g, .k = k, .st = st, .pol = pol, .ps = ps, .per_sm = per_sm,
                       .start = start, .t = start, .total = st->blocks, .progress = start,
                       .dirty = 1, .running = 1};
+    if (g->progress) /* every launch shows, however short */
+        report(g, k, 0, 0, st->blocks);
     return TRAPEZE_OK;
 }
 
@@ -437,7 +459,7 @@ int sim_gpu_launch_step(sim_launch *l, trapeze_error *err)
         }
         t = next > t ? next : t + 1;
         if (g->progress && (++l->iter & 0xffff) == 0)
-            g->progress(g->progress_ctx, k->name, t - start, done, total);
+            report(g, k, t - start, done, total);
     }
     l->t = t;
     l->done = done;

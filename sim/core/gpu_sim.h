@@ -68,6 +68,7 @@ typedef struct sim_ifetch_config {
     int sets, line, assoc;         /* -gpgpu_cache:il1 N:sets:line:assoc,...,S:mshr:merge */
     int mshr;                      /* line fills outstanding at most */
     int throughput;                /* -gpgpu_inst_fetch_throughput: fetches per cycle */
+    int perfect;                   /* -gpgpu_perfect_inst_const_cache: every fetch hits */
 } sim_ifetch_config;
 
 typedef struct sim_core_config {
@@ -134,6 +135,7 @@ typedef struct sim_mem_port_ops {
 typedef struct sim_mem_port {
     const sim_mem_port_ops *ops;
     void *self;
+    int ports;     /* accesses the LDST unit may offer per cycle (-gpgpu_l1_banks); 0: 1 */
 } sim_mem_port;
 
 /* An ideal memory: every request completes `latency` core cycles after it is
@@ -237,8 +239,7 @@ typedef struct sim_gpu sim_gpu;
 typedef struct sim_gpu_options {
     sim_mem_port mem;           /* ops NULL: the real memory system from the config */
     /* called now and then with the current cycle (progress display); may be NULL */
-    void (*progress)(void *ctx, const char *kernel, uint64_t cycle, uint64_t blocks_done,
-                     uint64_t blocks);
+    trapeze_sim_progress progress;
     void *progress_ctx;
     /* energy: a power description (NULL: no energy accounting, no sleep
      * policy but always_on), the sleep policies (NULL: the config's
@@ -309,6 +310,9 @@ typedef struct sim_launch {
     trapeze_status status;
 } sim_launch;
 
+/* The next launches are number `launch` (from 1) of `launches` of one
+ * sequence, for the progress display; 0 launches: a launch on its own. */
+void sim_gpu_sequence_at(sim_gpu *g, int launch, int launches);
 trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st,
                                     sim_launch *l, trapeze_error *err);
 int sim_gpu_launch_step(sim_launch *l, trapeze_error *err);

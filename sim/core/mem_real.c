@@ -8,7 +8,7 @@
 static sim_mem_outcome r_access(void *m, const sim_mem_request *req, uint64_t cycle,
                                 sim_fail_cause *cause)
 {
-    return sim_memsys_access(m, req, cycle, cause);
+    return sim_memsys_offer(m, req, cycle, cause);
 }
 
 static int r_pop(void *m, int sm, uint64_t cycle, sim_mem_request *done)
@@ -79,5 +79,6 @@ trapeze_status sim_mem_port_real(const trapeze_config *cfg, int n_sm, sim_events
         return s;
     out->ops = &real_ops;
     out->self = m;
+    out->ports = sim_memsys_ports(m);
     return TRAPEZE_OK;
 }

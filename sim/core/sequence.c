@@ -21,7 +21,9 @@ trapeze_status sim_gpu_run_sequence(sim_gpu *g, const sim_sequence *seq, sim_ker
         if (s)
             return s;
         sim_kernel_stats st;
+        sim_gpu_sequence_at(g, i + 1, seq->n);
         s = sim_gpu_run(g, k, &st, err);
+        sim_gpu_sequence_at(g, 0, 0);
         if (seq->close) {
             /* always closed; its check counts only when the launch succeeded */
             trapeze_status c = seq->close(seq->ctx, i, s == TRAPEZE_OK, s ? NULL : err);

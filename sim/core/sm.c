@@ -763,26 +763,29 @@ static void ldst_parked_due(sim_sm *sm, uint64_t t)
         sm->warp_next = t;
 }
 
+/* Offers the queued requests in order, up to the port's accesses per cycle
+ * (GPGPU-Sim: one per L1 bank), until one is refused. */
 static void ldst_step(sim_sm *sm, uint64_t t)
 {
-    if (!sm->lq_n || sm->lq_at[sm->lq_head] > t)
-        return;
-    sim_mem_request *r = &sm->lq[sm->lq_head];
-    if (r->issue_cycle == SIM_NEVER)
-        r->issue_cycle = t;
-    sim_fail_cause cause = SIM_FAIL_NONE;
-    sim_mem_outcome o = sm->mem->ops->access(sm->mem->self, r, t, &cause);
-    if (o == SIM_MEM_RESERVATION_FAIL) {
-        sm->st.ldst_refused++;
-        sm->st.refused[cause < SIM_FAIL_COUNT ? cause : SIM_FAIL_NONE]++;
-        return;
+    int ports = sm->mem->ports > 1 ? sm->mem->ports : 1;
+    for (int k = 0; k < ports && sm->lq_n && sm->lq_at[sm->lq_head] <= t; k++) {
+        sim_mem_request *r = &sm->lq[sm->lq_head];
+        if (r->issue_cycle == SIM_NEVER)
+            r->issue_cycle = t;
+        sim_fail_cause cause = SIM_FAIL_NONE;
+        sim_mem_outcome o = sm->mem->ops->access(sm->mem->self, r, t, &cause);
+        if (o == SIM_MEM_RESERVATION_FAIL) {
+            sm->st.ldst_refused++;
+            sm->st.refused[cause < SIM_FAIL_COUNT ? cause : SIM_FAIL_NONE]++;
+            return;
+        }
+        sm->st.mem_requests++;
+        int last = sm->lq_last[sm->lq_head];
+        sm->lq_head = (sm->lq_head + 1) & (sm->lq_size - 1);
+        sm->lq_n--;
+        if (last && sm->lq_insts-- == sm->lq_max && sm->ldst_waiters)
+            ldst_parked_due(sm, t);
     }
-    sm->st.mem_requests++;
-    int last = sm->lq_last[sm->lq_head];
-    sm->lq_head = (sm->lq_head + 1) & (sm->lq_size - 1);
-    sm->lq_n--;
-    if (last && sm->lq_insts-- == sm->lq_max && sm->ldst_waiters)
-        ldst_parked_due(sm, t);
 }
 
 void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)

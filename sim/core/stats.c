@@ -17,7 +17,7 @@
 const char *const sim_stall_names[SIM_STALL_COUNT] = {"memory", "compute", "fence", "barrier",
                                                       "idle"};
 const char *const sim_fail_names[SIM_FAIL_COUNT] = {"none", "line_alloc", "mshr_entry",
-                                                    "mshr_merge", "miss_queue"};
+                                                    "mshr_merge", "miss_queue", "l1_bank"};
 
 typedef struct col {
     char name[48];

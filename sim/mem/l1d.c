@@ -8,13 +8,23 @@
  *
  * Check order on a load miss follows GPGPU-Sim 3.x: line allocation, then
  * miss queue (read misses keep one slot free, GPGPU-Sim's "+1"), then MSHR.
- * The configured L1 latency is paid by hits and, after the fill, by misses
- * (GPGPU-Sim 4 pays it before the tag probe; the total is the same and the
- * MSHR is held for the same time).
+ *
+ * L1 latency (GPGPU-Sim 4's l1_latency_queue, shader.cc): an access the L1
+ * serves (loads, stores) offered by the LDST unit (sim_l1_offer) enters the
+ * latency queue of its bank, -gpgpu_l1_latency stages, if its entry stage is
+ * free, i.e. if the queue holds fewer than that many (stages compact behind
+ * a stalled head); it reaches the last stage that many cycles later and is
+ * probed then, in order, one per bank per cycle. A refused probe holds its
+ * queue: the accesses behind it, hits too, wait. A hit completes at its
+ * probe, a miss when its fill arrives. Invariant: l1q_count is the sum of
+ * the banks' queue lengths, each at most l1_latency; queued accesses count
+ * in `outstanding`. sim_l1_access (the unit tests' direct port) probes at
+ * once and pays the latency after the hit or the fill instead.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/assert.h"
 #include "sim/mem/memsys_impl.h"
 
 /* Per-SM and summed L1 counters move together. */
@@ -42,6 +52,14 @@ int sim_l1_init(sim_memsys *m, sim_sm_port *p)
         for (int i = 0; i < n; i++)
             p->par_free[i] = n - 1 - i;
         p->n_par_free = n;
+    }
+    if (m->cfg.l1.enabled) {
+        p->l1q = calloc((size_t)m->cfg.l1_banks, sizeof *p->l1q);
+        if (!p->l1q)
+            return 0;
+        for (int b = 0; b < m->cfg.l1_banks; b++)
+            if (!sim_ring_init(&p->l1q[b], (uint32_t)m->cfg.l1_latency))
+                return 0;
     }
     p->done.capacity = 64;
     p->done.items = malloc(p->done.capacity * sizeof *p->done.items);
@@ -93,6 +111,13 @@ int sim_done_pop(sim_done_queue *q, uint64_t cycle, sim_mem_request *out)
 }
 
 /* ---- access ---- */
+
+/* Cycles from probe (hit) or fill (miss) to completion: none for an access
+ * that waited in the latency queue before its probe. */
+static uint64_t lat_after(const sim_memsys *m, const sim_mem_request *req)
+{
+    return (req->flags & SIM_MEM_QUEUED) ? 0 : (uint64_t)m->cfg.l1_latency;
+}
 
 static sim_mem_outcome refuse(sim_memsys *m, sim_sm_port *p, sim_fail_cause why,
                               sim_fail_cause *cause)
@@ -159,7 +184,7 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
         sim_ev(m, SIM_EV_L1_READ, 1);
         sim_ev(m, SIM_EV_L1_READ_HIT, 1);
         m->outstanding++;
-        sim_done_push(m, p, req, cycle + (uint64_t)m->cfg.l1_latency + wake);
+        sim_done_push(m, p, req, cycle + lat_after(m, req) + wake);
         return SIM_MEM_HIT;
     }
     int on_miss = c->cfg.alloc == SIM_ALLOC_ON_MISS;
@@ -287,7 +312,7 @@ static sim_mem_outcome l1_load_sectored(sim_memsys *m, sim_sm_port *p,
     }
     m->outstanding++;
     if (!n_wait) {
-        sim_done_push(m, p, req, cycle + (uint64_t)m->cfg.l1_latency + wake);
+        sim_done_push(m, p, req, cycle + lat_after(m, req) + wake);
         return SIM_MEM_HIT;
     }
     return n_miss ? SIM_MEM_MISS : SIM_MEM_MERGED;
@@ -329,7 +354,7 @@ static void l1_fill_sector(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uin
             done = &p->par[pid];
             p->par_free[p->n_par_free++] = pid;
         }
-        sim_done_push(m, p, done, cycle + (uint64_t)m->cfg.l1_latency + wake + (uint64_t)k++);
+        sim_done_push(m, p, done, cycle + lat_after(m, done) + wake + (uint64_t)k++);
     }
     sim_cache_mshr_release(c, id);
 }
@@ -437,6 +462,83 @@ sim_mem_outcome sim_l1_access(sim_memsys *m, const sim_mem_request *req, uint64_
     return o;
 }
 
+/* ---- the latency queue ---- */
+
+/* Does the access go through the L1 (and so its latency queue)? */
+static int through_l1(const sim_memsys *m, const sim_mem_request *req)
+{
+    if (!m->cfg.l1.enabled || req->op == SIM_MEM_ATOMIC)
+        return 0;
+    return req->op != SIM_MEM_LOAD || !(m->cfg.skip_l1d || (req->flags & SIM_MEM_VOLATILE));
+}
+
+/* GPGPU-Sim's set_bank (linear) of the access's address, which the
+ * coalescer shrinks as memory_coalescing_arch_reduce_and_send does: the
+ * line for an access using both 64-byte halves, else the half, else the
+ * one sector used in it. */
+static int l1_bank(const sim_memsys *m, const sim_mem_request *req)
+{
+    uint64_t a = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
+    uint32_t q = req->sector_mask & 0xf;
+    if (q && (q & 0x3) && (q & 0xc))
+        q = 0;                           /* both halves: 128 bytes at the line */
+    else if (q & 0xc) {
+        a += 64;                         /* the upper half only */
+        q >>= 2;
+    }
+    if (q == 0x2)
+        a += 32;                         /* the upper sector of the half only */
+    return (int)((a / (uint64_t)m->cfg.l1_bank_bytes) & (uint64_t)(m->cfg.l1_banks - 1));
+}
+
+sim_mem_outcome sim_l1_offer(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
+                             sim_fail_cause *cause)
+{
+    if (!through_l1(m, req))
+        return sim_l1_access(m, req, cycle, cause);
+    sim_sm_port *p = &m->sm[req->sm];
+    sim_ring *q = &p->l1q[l1_bank(m, req)];
+    /* its entry stage is free unless every stage is taken or an access
+     * entered it this cycle */
+    uint64_t ready = cycle + (uint64_t)m->cfg.l1_latency;
+    if (q->count >= (uint32_t)m->cfg.l1_latency ||
+        (q->count && q->items[(q->head + q->count - 1) & q->mask].ready == ready)) {
+        if (cause)
+            *cause = SIM_FAIL_L1_BANK;
+        return SIM_MEM_RESERVATION_FAIL;
+    }
+    sim_pkt pk;
+    memset(&pk, 0, sizeof pk);
+    pk.req = *req;
+    pk.req.flags |= SIM_MEM_QUEUED;
+    pk.ready = ready;
+    sim_ring_push(q, &pk);
+    p->l1q_count++;
+    m->outstanding++;
+    sim_sm_update_active(m, req->sm);
+    if (cause)
+        *cause = SIM_FAIL_NONE;
+    return SIM_MEM_SENT;
+}
+
+/* Each bank probes the access at the end of its queue, if it has got there;
+ * a refused one stays and is probed again next cycle. */
+static void l1_queues_cycle(sim_memsys *m, sim_sm_port *p, uint64_t cycle)
+{
+    for (int b = 0; p->l1q_count && b < m->cfg.l1_banks; b++) {
+        sim_ring *q = &p->l1q[b];
+        if (!q->count || sim_ring_front(q)->ready > cycle)
+            continue;
+        sim_mem_request r = sim_ring_front(q)->req;
+        if (sim_l1_access(m, &r, cycle, NULL) == SIM_MEM_RESERVATION_FAIL)
+            continue;
+        sim_ring_pop(q);
+        p->l1q_count--;
+        TRAPEZE_ASSERT(m->outstanding > 0);
+        m->outstanding--;   /* counted when it was queued, and again by the probe */
+    }
+}
+
 /* A line arrives: it becomes valid and its MSHR entry's requests complete
  * one per cycle after the L1 latency. */
 static void l1_fill(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t cycle)
@@ -462,11 +564,13 @@ static void l1_fill(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t c
     int n = c->mshr[id].n;
     for (int i = 0; i < n; i++)
         sim_done_push(m, p, &w[i].req,
-                      cycle + (uint64_t)m->cfg.l1_latency + wake + (uint64_t)i);
+                      cycle + lat_after(m, &w[i].req) + wake + (uint64_t)i);
     sim_cache_mshr_release(c, id);
 }
 
-/* The SM side of one core cycle: one reply through the fill port. */
+/* The SM side of one core cycle: one reply through the fill port, then the
+ * latency queues' probes (GPGPU-Sim's ldst_unit::cycle order: fill, then
+ * L1_latency_queue_cycle). */
 void sim_l1_cycle(sim_memsys *m, int sm, uint64_t cycle)
 {
     sim_sm_port *p = &m->sm[sm];
@@ -481,5 +585,7 @@ void sim_l1_cycle(sim_memsys *m, int sm, uint64_t cycle)
             sim_done_push(m, p, &pk.req, cycle);
         p->version++;
     }
+    if (p->l1q_count)
+        l1_queues_cycle(m, p, cycle);
     sim_sm_update_active(m, sm);
 }

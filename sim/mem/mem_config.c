@@ -30,7 +30,12 @@ const trapeze_opt sim_mem_options[] = {
     {"gpgpu_gmem_skip_L1D", OPT_INT, "0", 0, 1, "1: global accesses bypass the L1"},
     {"gpgpu_adaptive_cache_config", OPT_INT, "0", 0, 1,
      "1: Volta's L1/shared carve-out, L1 ways from the shared memory a kernel leaves"},
-    {"gpgpu_l1_latency", OPT_INT, "1", 1, 100000, "L1 hit latency, core cycles"},
+    {"gpgpu_l1_latency", OPT_INT, "1", 1, 100000,
+     "L1 latency: stages of the per-bank queue an access waits in before its tag probe"},
+    {"gpgpu_l1_banks", OPT_INT, "1", 1, 64, "L1 banks (a latency queue each; power of two)"},
+    {"gpgpu_l1_banks_byte_interleaving", OPT_INT, "32", 1, 4096,
+     "bytes of consecutive addresses per L1 bank (power of two)"},
+    {"gpgpu_l1_banks_hashing_function", OPT_INT, "0", 0, 0, "L1 bank function (0: linear)"},
     {"gpgpu_l2_rop_latency", OPT_INT, "85", 0, 100000, "L2 (ROP) latency, core cycles"},
     {"dram_latency", OPT_INT, "30", 0, 100000, "DRAM latency beyond timing, core cycles"},
     {"gpgpu_dram_partition_queues", OPT_LIST, "8:8:8:8", 1, 100000,
@@ -280,9 +285,18 @@ static trapeze_status read_caches(const trapeze_config *cfg, sim_mem_config *c,
         (s = get_int(cfg, "gpgpu_adaptive_cache_config", &c->adaptive_l1, err)) ||
         (s = get_int(cfg, "gpgpu_shmem_size", &c->shmem_size, err)) ||
         (s = get_int(cfg, "gpgpu_l1_latency", &c->l1_latency, err)) ||
+        (s = get_int(cfg, "gpgpu_l1_banks", &c->l1_banks, err)) ||
+        (s = get_int(cfg, "gpgpu_l1_banks_byte_interleaving", &c->l1_bank_bytes, err)) ||
+        (s = get_int(cfg, "gpgpu_l1_banks_hashing_function", &c->l1_bank_hash, err)) ||
         (s = get_int(cfg, "gpgpu_l2_rop_latency", &c->rop_latency, err)) ||
         (s = get_int(cfg, "dram_latency", &c->dram_latency, err)))
         return s;
+    if (!is_pow2(c->l1_banks))
+        return trapeze_config_fail(cfg, "gpgpu_l1_banks", err, "%d is not a power of two",
+                                   c->l1_banks);
+    if (!is_pow2(c->l1_bank_bytes))
+        return trapeze_config_fail(cfg, "gpgpu_l1_banks_byte_interleaving", err,
+                                   "%d is not a power of two", c->l1_bank_bytes);
     return TRAPEZE_OK;
 }
 

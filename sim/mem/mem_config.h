@@ -52,7 +52,10 @@ typedef struct sim_mem_config {
     int adaptive_l1;               /* -gpgpu_adaptive_cache_config 1: the L1 has up to 4x the
                                     * spec's ways, as many as a kernel's shared memory leaves */
     int shmem_size;                /* -gpgpu_shmem_size (the carve-out's limit) */
-    int l1_latency;                /* core cycles */
+    int l1_latency;                /* core cycles: stages of each L1 bank's latency queue */
+    int l1_banks;                  /* -gpgpu_l1_banks: latency queues, one access each a cycle */
+    int l1_bank_bytes;             /* -gpgpu_l1_banks_byte_interleaving */
+    int l1_bank_hash;              /* -gpgpu_l1_banks_hashing_function: 0 (linear) only */
     int rop_latency, dram_latency; /* core cycles, as GPGPU-Sim counts them */
     int n_mem, n_sub;              /* channels, sub-partitions per channel */
     int n_mem_per_ctrlr, buswidth, burst_length, freq_ratio;

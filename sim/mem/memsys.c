@@ -18,7 +18,7 @@
 void sim_sm_update_active(sim_memsys *m, int sm)
 {
     const sim_sm_port *p = &m->sm[sm];
-    sim_bits_set(&m->sm_active, sm, p->missq.count || p->replies.count);
+    sim_bits_set(&m->sm_active, sm, p->missq.count || p->replies.count || p->l1q_count);
 }
 
 void sim_sub_update_active(sim_memsys *m, int sub)
@@ -124,6 +124,9 @@ void sim_memsys_destroy(sim_memsys *m)
         free(m->sm[s].par_free);
         sim_ring_free(&m->sm[s].missq);
         sim_ring_free(&m->sm[s].replies);
+        for (int b = 0; m->sm[s].l1q && b < m->cfg.l1_banks; b++)
+            sim_ring_free(&m->sm[s].l1q[b]);
+        free(m->sm[s].l1q);
         free(m->sm[s].done.items);
     }
     for (int s = 0; m->sub && s < m->n_subs; s++) {
@@ -161,6 +164,22 @@ sim_mem_outcome sim_memsys_access(sim_memsys *m, const sim_mem_request *req, uin
         return SIM_MEM_RESERVATION_FAIL; /* a caller bug; never accepted */
     }
     return sim_l1_access(m, req, cycle, cause);
+}
+
+sim_mem_outcome sim_memsys_offer(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
+                                 sim_fail_cause *cause)
+{
+    if (req->sm >= m->n_sm) {
+        if (cause)
+            *cause = SIM_FAIL_NONE;
+        return SIM_MEM_RESERVATION_FAIL; /* a caller bug; never accepted */
+    }
+    return sim_l1_offer(m, req, cycle, cause);
+}
+
+int sim_memsys_ports(const sim_memsys *m)
+{
+    return m->cfg.l1.enabled ? m->cfg.l1_banks : 1;
 }
 
 int sim_memsys_pop(sim_memsys *m, int sm, uint64_t cycle, sim_mem_request *done)
@@ -265,6 +284,9 @@ uint64_t sim_memsys_next_event(const sim_memsys *m, uint64_t cycle)
             return soon;
         if (p->replies.count)
             earliest(&best, sim_ring_front(&p->replies)->ready);
+        for (int b = 0; p->l1q_count && b < m->cfg.l1_banks; b++)
+            if (p->l1q[b].count)
+                earliest(&best, sim_ring_front(&p->l1q[b])->ready);
     }
     for (int s = 0; s < m->n_sm; s++)
         if (m->sm[s].done.count)

@@ -54,6 +54,9 @@ typedef struct sim_sm_port {
     sim_refusal refused;
     sim_ring missq;        /* towards the icnt: misses, stores, atomics, bypassing loads */
     sim_ring replies;      /* from the icnt; ready = arrival */
+    sim_ring *l1q;         /* per L1 bank: accesses in its latency queue, oldest first;
+                            * ready = the cycle they reach its last stage (l1d.c) */
+    int l1q_count;         /* accesses in all of them */
     sim_done_queue done;
     uint64_t inj_free;     /* first icnt tick the injection port is free */
     uint64_t ej_free;      /* first icnt tick the ejection port is free */
@@ -208,6 +211,8 @@ void sim_chan_update_active(sim_memsys *m, int chan);
 int sim_l1_init(sim_memsys *m, sim_sm_port *p);
 sim_mem_outcome sim_l1_access(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
                               sim_fail_cause *cause);
+sim_mem_outcome sim_l1_offer(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
+                             sim_fail_cause *cause);
 void sim_l1_cycle(sim_memsys *m, int sm, uint64_t cycle);
 void sim_done_push(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req, uint64_t ready);
 int sim_done_pop(sim_done_queue *q, uint64_t cycle, sim_mem_request *out);

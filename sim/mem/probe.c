@@ -22,7 +22,7 @@ trapeze_status sim_memsys_probe_latency(const trapeze_config *cfg, int n_sm, uin
     r.sector_mask = 0xf;
     r.bytes = 4;
     r.op = SIM_MEM_LOAD;
-    sim_memsys_access(m, &r, 0, NULL);
+    sim_memsys_offer(m, &r, 0, NULL);   /* as the SM offers it */
     *cycles = 0;
     for (uint64_t c = 0; c < 1000000; c++) {
         sim_memsys_cycle(m, c);
@@ -67,7 +67,7 @@ trapeze_status sim_memsys_probe_stream(const trapeze_config *cfg, int n_sm, uint
             r.op = SIM_MEM_LOAD;
             r.sm = (uint16_t)sm;
             r.issue_cycle = c;
-            if (sim_memsys_access(m, &r, c, NULL) != SIM_MEM_RESERVATION_FAIL)
+            if (sim_memsys_offer(m, &r, c, NULL) != SIM_MEM_RESERVATION_FAIL)
                 next[sm]++;
         }
         sim_memsys_cycle(m, c);

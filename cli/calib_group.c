@@ -1,0 +1,392 @@
+/*
+ * calib_group.c - `trapeze calibrate --model group` and `trapeze validate
+ * --model group`: the grouping model's samples (one launch under one
+ * policy) run through the samples log (threads, resumed), then the
+ * constants fitted (calibrate: written as a [group] file) or every launch
+ * decided and compared with the simulations (validate: predicted against
+ * simulated cycles and L2 accesses per policy, and the targets of
+ * docs/grouping.md). Parsing and printing only.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/calib_group.h"
+#include "cli/commands.h"
+#include "common/error.h"
+#include "common/text.h"
+
+#define MAX_LAUNCHES 64
+
+/* The launches of docs/grouping.md's validation. */
+static const char *const default_launches[] = {
+    "matmul", "matmul_tiled", "syrk", "syr2k", "atax", "atax@1", "bicg", "bicg@1",
+    "gesummv", "mvt", "mvt@1", "jacobi,nx=512,ny=512"};
+
+typedef struct {
+    const char *cmd;
+    char storage[MAX_LAUNCHES][128];
+    char params[MAX_LAUNCHES][128];
+    trapeze_grp_launch l[MAX_LAUNCHES];
+    int n;
+} launches;
+
+static void usage_for(FILE *f, const char *cmd)
+{
+    int cal = !strcmp(cmd, "calibrate");
+    fprintf(f,
+            "usage: trapeze %s --model group --gpu FILE|NAME [--samples FILE] [--threads N]\n"
+            "       %s%s\n\n",
+            cmd, cal ? "                  --out FILE " : "                 [--csv FILE] [--margin PCT] ",
+            cal ? "LAUNCH" : "[LAUNCH ...]");
+    if (cal)
+        fprintf(f,
+                "Fits the grouping model's constants (docs/grouping.md) to one launch simulated\n"
+                "under rr, bcs, mst, kway and rbts and writes them as a [group] file, for\n"
+                "trapeze group --calibration FILE --no-sim.\n");
+    else
+        fprintf(f,
+                "For each launch (default: the 12 of docs/grouping.md's validation), simulates\n"
+                "rr, bcs, chen, mst, kway and rbts, fits the grouping model to rr, bcs, mst,\n"
+                "kway and rbts, chooses a grouping (trapeze group) and prints predicted\n"
+                "against simulated cycles and L2 accesses per policy, then the issue's targets.\n");
+    fprintf(f,
+            "\n"
+            "LAUNCH is KERNEL[,name=value...][@N]: a built-in kernel (trapeze sim --list),\n"
+            "its parameters and the launch index (default 0), e.g. jacobi,nx=512,ny=512.\n"
+            "Each simulation is a row of the samples log (--samples, default\n"
+            "group-samples.csv) appended when it ends; a rerun skips the rows already there.\n"
+            "  --threads N     simulations run at once (default 1)\n"
+            "%s",
+            cal ? "  --out FILE      the [group] calibration file to write\n"
+                : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
+                  "  --margin PCT    as trapeze group's (default 1)\n");
+}
+
+static void usage_calibrate(FILE *f) { usage_for(f, "calibrate"); }
+static void usage_validate(FILE *f) { usage_for(f, "validate"); }
+
+/* "jacobi,nx=512,ny=512@0" into ls->l[ls->n]; 0, or 2 after a usage error. */
+static int parse_launch(launches *ls, const char *text)
+{
+    if (ls->n == MAX_LAUNCHES)
+        return cli_usage_error(ls->cmd, "at most %d launches", MAX_LAUNCHES);
+    char *s = ls->storage[ls->n], *p = ls->params[ls->n];
+    snprintf(s, sizeof ls->storage[0], "%s", text);
+    long launch = 0;
+    char *at = strchr(s, '@');
+    if (at) {
+        *at = '\0';
+        if (!trapeze_parse_long(at + 1, &launch) || launch < 0 || launch > 1000000)
+            return cli_usage_error(ls->cmd, "%s: expected KERNEL[,name=value...][@N]", text);
+    }
+    p[0] = '\0';
+    char *comma = strchr(s, ',');
+    if (comma) {
+        *comma = '\0';
+        snprintf(p, sizeof ls->params[0], "%s", comma + 1);
+        for (char *c = p; *c; c++)
+            if (*c == ',')
+                *c = ' ';
+    }
+    if (!s[0])
+        return cli_usage_error(ls->cmd, "%s: expected KERNEL[,name=value...][@N]", text);
+    ls->l[ls->n++] = (trapeze_grp_launch){s, p, (int)launch};
+    return 0;
+}
+
+/* The GPU's name, for the rows. */
+static trapeze_status gpu_name(const char *path, char *name, size_t size, trapeze_error *err)
+{
+    trapeze_config *cfg;
+    trapeze_gpu gpu;
+    trapeze_status s = trapeze_config_load(path, &cfg, err);
+    if (!s) {
+        s = trapeze_gpu_from_config(cfg, &gpu, err);
+        trapeze_config_destroy(cfg);
+    }
+    if (!s)
+        snprintf(name, size, "%s", gpu.name);
+    return s;
+}
+
+static void progress(void *ctx, int done, int total, const trapeze_sample_row *row)
+{
+    (void)ctx;
+    fprintf(stderr, "\r%d of %d samples (%s)%20s", done, total, row->id, "");
+    if (done == total)
+        fprintf(stderr, "\r%80s\r", "");
+}
+
+/* Runs the plan's pending rows into the log; says how many ran. */
+static trapeze_status run_samples(const trapeze_grp_plan *plan, trapeze_sample_log *log,
+                                  int threads, trapeze_error *err)
+{
+    const trapeze_sample_set *set = trapeze_grp_plan_set(plan);
+    int *todo = malloc(sizeof *todo * (size_t)(set->count > 0 ? set->count : 1)), n = 0;
+    if (!todo)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    trapeze_status s = trapeze_samples_pending(set, log, todo, &n, err);
+    free(todo);
+    if (!s)
+        s = trapeze_samples_run(set, log, threads, isatty(2) ? progress : NULL, NULL, err);
+    if (!s)
+        printf("samples: %d planned, %d run now, %d from the log\n", set->count, n,
+               set->count - n);
+    return s;
+}
+
+static double pct(double pred, double sim) { return 100 * (pred / sim - 1); }
+
+/* One launch's table and the figures the summary needs. */
+typedef struct {
+    double opt_vs_best, opt_vs_rr, opt_vs_rbts, l2_err, cyc_err, samples_work, all_work;
+} launch_figures;
+
+static void print_launch(const trapeze_grp_launch *l, const trapeze_grp_outcome *o,
+                         launch_figures *f)
+{
+    printf("\n%s%s%s launch %d: chosen %s", l->kernel, l->params[0] ? " " : "", l->params,
+           l->launch, o->choice.source);
+    if (!strcmp(o->choice.source, "tiles"))
+        printf(" %d x %d %s", o->choice.gx, o->choice.gy,
+               o->choice.tile_order ? "column-major" : "row-major");
+    printf("; fit rms %.2f%%\n", 100 * o->fit.rms_rel_error);
+    printf("%-10s %12s %12s %8s %12s %12s %8s\n", "policy", "pred_cycles", "sim_cycles", "err",
+           "pred_L2", "sim_L2", "err");
+    double best = INFINITY, l2 = 0, cyc = 0;
+    int np = 0;
+    for (int i = 0; i < TRAPEZE_GRP_NPOLICIES; i++) {
+        const char *name = trapeze_grp_policy_names[i];
+        printf("%-10s", name);
+        if (o->predicted[i])
+            printf(" %12.0f %12.0f %+7.2f%% %12.0f %12.0f %+7.2f%%\n", o->pred[i].cycles,
+                   o->sim[i].cycles, pct(o->pred[i].cycles, o->sim[i].cycles),
+                   o->pred[i].l2_accesses, o->sim[i].l2_accesses,
+                   pct(o->pred[i].l2_accesses, o->sim[i].l2_accesses));
+        else
+            printf(" %12s %12.0f %8s %12s %12.0f %8s\n", "-", o->sim[i].cycles, "", "-",
+                   o->sim[i].l2_accesses, "");
+        if (i < TRAPEZE_GRP_NPOLICIES - 1 && o->sim[i].cycles < best)
+            best = o->sim[i].cycles;
+        /* the model's errors over the fitted samples (rr bcs mst kway rbts) */
+        if (o->predicted[i] && i < TRAPEZE_GRP_NPOLICIES - 1) {
+            l2 += fabs(pct(o->pred[i].l2_accesses, o->sim[i].l2_accesses));
+            cyc += fabs(pct(o->pred[i].cycles, o->sim[i].cycles));
+            np++;
+        }
+        if (i != 2 && i < TRAPEZE_GRP_NPOLICIES - 1)
+            f->samples_work += o->sim[i].warp_instructions;
+        if (i < TRAPEZE_GRP_NPOLICIES - 1 || o->optimized_simulated)
+            f->all_work += o->sim[i].warp_instructions;
+    }
+    const double opt = o->sim[TRAPEZE_GRP_NPOLICIES - 1].cycles;
+    f->opt_vs_best = pct(opt, best);
+    f->opt_vs_rr = pct(opt, o->sim[0].cycles);
+    f->opt_vs_rbts = pct(opt, o->sim[5].cycles);
+    f->l2_err = np ? l2 / np : 0;
+    f->cyc_err = np ? cyc / np : 0;
+    printf("optimized: %+.2f%% vs the best of six, %+.2f%% vs rr, %+.2f%% vs rbts; model error "
+           "(mean over rr bcs mst kway rbts): L2 %.1f%%, cycles %.1f%%\n", f->opt_vs_best,
+           f->opt_vs_rr, f->opt_vs_rbts, f->l2_err, f->cyc_err);
+}
+
+static void print_targets(const launch_figures *f, int n)
+{
+    int best2 = 0, rr1 = 0, l2 = 0, cyc = 0, beats_rbts = 0;
+    double samples = 0, all = 0;
+    for (int i = 0; i < n; i++) {
+        best2 += f[i].opt_vs_best <= 2;
+        rr1 += f[i].opt_vs_rr <= 1;
+        beats_rbts += f[i].opt_vs_rbts < 0;
+        l2 += f[i].l2_err <= 10;
+        cyc += f[i].cyc_err <= 5;
+        samples += f[i].samples_work;
+        all += f[i].all_work;
+    }
+    printf("\ntargets over %d launches:\n", n);
+    printf("  optimized within 2%% of the best of the six policies: %d of %d\n", best2, n);
+    printf("  better than RB-TS on at least one: %s (%d launches)\n", beats_rbts ? "yes" : "no",
+           beats_rbts);
+    printf("  never worse than rr by more than 1%%: %d of %d\n", rr1, n);
+    printf("  predicted L2 accesses within 10%% (mean over the policies): %d of %d\n", l2, n);
+    printf("  predicted cycles within 5%% (mean over the policies): %d of %d\n", cyc, n);
+    printf("  samples' share of the simulated work (warp instructions): %.1f%% (target 5%%)\n",
+           all > 0 ? 100 * samples / all : 0);
+}
+
+static const char *const csv_columns[] = {"gpu", "kernel", "params", "launch", "policy",
+                                          "pred_cycles", "sim_cycles", "pred_l2_accesses",
+                                          "sim_l2_accesses"};
+
+static void csv_rows(trapeze_csv_out *csv, const char *gpu, const trapeze_grp_launch *l,
+                     const trapeze_grp_outcome *o, trapeze_error *err, trapeze_status *s)
+{
+    for (int i = 0; !*s && i < TRAPEZE_GRP_NPOLICIES; i++) {
+        trapeze_csv_text(csv, gpu);
+        trapeze_csv_text(csv, l->kernel);
+        trapeze_csv_text(csv, l->params);
+        trapeze_csv_number(csv, l->launch);
+        trapeze_csv_text(csv, trapeze_grp_policy_names[i]);
+        if (o->predicted[i])
+            trapeze_csv_number(csv, o->pred[i].cycles);
+        else
+            trapeze_csv_text(csv, "");
+        trapeze_csv_number(csv, o->sim[i].cycles);
+        if (o->predicted[i])
+            trapeze_csv_number(csv, o->pred[i].l2_accesses);
+        else
+            trapeze_csv_text(csv, "");
+        trapeze_csv_number(csv, o->sim[i].l2_accesses);
+        *s = trapeze_csv_end_row(csv, err);
+    }
+}
+
+/* After the samples: validate decides every launch, calibrate fits one. */
+static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
+                             const launches *ls, const trapeze_grp_plan *plan,
+                             const trapeze_sample_log *log, double margin, const char *out,
+                             const char *csv_path, trapeze_error *err)
+{
+    trapeze_status s = TRAPEZE_OK;
+    trapeze_csv_out *csv = NULL;
+    launch_figures f[MAX_LAUNCHES];
+    memset(f, 0, sizeof f);
+    if (csv_path)
+        s = trapeze_csv_create(csv_path, csv_columns, 9, &csv, err);
+    for (int i = 0; !s && i < ls->n; i++) {
+        trapeze_grp_measured sim[6];
+        trapeze_grp_problem *pb = NULL;
+        trapeze_grp_outcome o;
+        memset(&o, 0, sizeof o);
+        trapeze_grp_params p;
+        trapeze_grp_params_default(&p);
+        char params[128], *argv[32];
+        int argc = 0;
+        snprintf(params, sizeof params, "%s", ls->l[i].params);
+        for (char *save, *t = strtok_r(params, " ", &save); t && argc < 32;
+             t = strtok_r(NULL, " ", &save))
+            argv[argc++] = t;
+        s = trapeze_grp_plan_measured(plan, log, i, sim, err);
+        if (!s)
+            s = trapeze_grp_problem_builtin(gpu, ls->l[i].kernel, argv, argc, ls->l[i].launch,
+                                            &pb, err);
+        if (!s && validate)
+            s = trapeze_grp_decide(pb, &p, sim, 1, margin, &o, err);
+        if (!s && !validate) {
+            /* chen is not planned: decide needs its slot only for the table */
+            sim[2] = sim[0];
+            s = trapeze_grp_decide(pb, &p, sim, 1, margin, &o, err);
+            if (!s) {
+                snprintf(o.params.source, sizeof o.params.source,
+                         "trapeze calibrate --model group on %.24s: %.40s launch %d", gpu_nm,
+                         ls->l[i].kernel, ls->l[i].launch);
+                s = trapeze_grp_params_save(out, &o.params, err);
+            }
+            if (!s) {
+                printf("fitted to rr, bcs, mst, kway, rbts of %s launch %d: rms error %.2f%%, "
+                       "cross-validated %.2f%%\n", ls->l[i].kernel, ls->l[i].launch,
+                       100 * o.fit.rms_rel_error, o.fit.cv_mape_pct);
+                for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
+                    printf("  %-14s %.6g\n", trapeze_grp_param_name((trapeze_grp_param)k),
+                           o.params.value[k]);
+                fprintf(stderr, "wrote %s\n", out);
+            }
+        }
+        if (!s && validate)
+            print_launch(&ls->l[i], &o, &f[i]);
+        if (!s && csv)
+            csv_rows(csv, gpu_nm, &ls->l[i], &o, err, &s);
+        trapeze_grp_outcome_free(&o);
+        trapeze_grp_problem_destroy(pb);
+    }
+    if (!s && validate)
+        print_targets(f, ls->n);
+    if (!s && csv)
+        return trapeze_csv_commit(csv, err);
+    trapeze_csv_abort(csv);
+    return s;
+}
+
+static int run(int argc, char **argv, const char *cmd)
+{
+    int validate = !strcmp(cmd, "validate");
+    const char *model = NULL, *gpu = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
+               *csv = NULL, *margin_text = NULL;
+    const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
+                                    {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
+                                    {"--out", &out, NULL}, {NULL, NULL, NULL}};
+    const cli_field val_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
+                                    {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
+                                    {"--csv", &csv, NULL}, {"--margin", &margin_text, NULL},
+                                    {NULL, NULL, NULL}};
+    static launches ls;
+    memset(&ls, 0, sizeof ls);
+    ls.cmd = cmd;
+    const char *ops[MAX_LAUNCHES + 1];
+    int n_ops = 0;
+    int rc = cli_parse_options(cmd, argc, argv, 1, validate ? val_fields : cal_fields, ops,
+                               MAX_LAUNCHES, &n_ops, validate ? usage_validate : usage_calibrate);
+    if (rc >= 0)
+        return rc;
+    long threads = 1;
+    double margin = 1;
+    if (threads_text && (!trapeze_parse_long(threads_text, &threads) || threads < 1 || threads > 64))
+        return cli_usage_error(cmd, "--threads %s: expected 1 to 64", threads_text);
+    if (margin_text && (!trapeze_parse_double(margin_text, &margin) || margin < 0 || margin >= 100))
+        return cli_usage_error(cmd, "--margin %s: expected a percentage in [0, 100)", margin_text);
+    if (!gpu)
+        return cli_usage_error(cmd, "--gpu FILE is required");
+    if (!validate && (!out || n_ops != 1))
+        return cli_usage_error(cmd, "%s", !out ? "--model group needs --out FILE"
+                                              : "--model group calibrates one LAUNCH");
+    for (int i = 0; i < n_ops; i++)
+        if (parse_launch(&ls, ops[i]))
+            return 2;
+    for (int i = 0; !n_ops && i < (int)(sizeof default_launches / sizeof *default_launches); i++)
+        parse_launch(&ls, default_launches[i]);
+    char gpu_file[4096], gpu_nm[64];
+    if (cli_resolve_preset(cmd, "--gpu", "gpus", ".config", gpu, gpu_file, sizeof gpu_file))
+        return 2;
+    trapeze_error err = {0};
+    trapeze_grp_plan *plan = NULL;
+    trapeze_sample_log *log = NULL;
+    trapeze_status s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
+    if (!s)
+        s = trapeze_grp_plan_create(gpu_file, gpu_nm, ls.l, ls.n, validate, &plan, &err);
+    if (!s)
+        s = trapeze_sample_log_open_schema(samples ? samples : "group-samples.csv",
+                                           &trapeze_grp_sample_schema, &log, &err);
+    if (!s && trapeze_sample_log_note(log))
+        fprintf(stderr, "%s\n", trapeze_sample_log_note(log));
+    if (!s)
+        s = run_samples(plan, log, (int)threads, &err);
+    if (!s)
+        s = finish(validate, gpu_file, gpu_nm, &ls, plan, log, margin / 100, out, csv, &err);
+    trapeze_sample_log_close(log);
+    trapeze_grp_plan_destroy(plan);
+    if (s) {
+        fprintf(stderr, "trapeze %s: %s\n", cmd, err.message);
+        return 1;
+    }
+    return 0;
+}
+
+int cli_calib_model_group(int argc, char **argv, const char *cmd)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--model")) {
+            if (!strcmp(argv[i + 1], "group"))
+                return run(argc, argv, cmd);
+            if (strcmp(argv[i + 1], "ghostzone"))
+                return cli_usage_error(cmd, "--model %s: expected ghostzone or group",
+                                       argv[i + 1]);
+            /* ghostzone: the command as without --model */
+            for (int k = i; k + 2 <= argc; k++)
+                argv[k] = argv[k + 2];
+            return -(argc - 2) - 1;
+        }
+    return -argc - 1;
+}

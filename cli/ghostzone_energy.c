@@ -1,0 +1,156 @@
+/*
+ * ghostzone_energy.c - `trapeze ghostzone --objective time|energy|edp`: the
+ * energy half of the ghost-zone command (cmd_ghostzone.c parses and calls
+ * cli_gz_energy once per workload). Samples, calibration, sleep thresholds
+ * and ranking are library calls (sampler/gz_energy_sample.c,
+ * model/gz_energy.c); this file only sequences them and prints.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "common/error.h"
+#include "common/text.h"
+#include "trapeze.h"
+
+#define MAX_SAMPLES 6   /* 3 heights x 2 sync modes */
+
+static void print_pick(const char *name, const char *label, const trapeze_gz_energy_eval *e,
+                       const trapeze_gz_energy_eval *ref)
+{
+    printf("%-12s by %-7s %-8s h=%-3.0f cpl %10.1f  energy %9.4f mJ/loop  edp %10.4g uJs", name,
+           label, trapeze_sync_name(e->sync), e->h, e->cpl_sleep, 1e3 * e->energy_j,
+           1e6 * e->edp);
+    if (ref && ref != e)
+        printf("  (vs time pick: cycles %+.2f%%, energy %+.2f%%)",
+               100 * (e->cpl_sleep / ref->cpl_sleep - 1), 100 * (e->energy_j / ref->energy_j - 1));
+    putchar('\n');
+}
+
+static void print_thresholds(const char *name, const trapeze_gz_energy_eval *e)
+{
+    static const char *const st[TRAPEZE_GZE_NSTRUCT] = {"l1d", "l2", "rf"};
+    printf("%-12s sleep at the pick:", name);
+    for (int x = 0; x < TRAPEZE_GZE_NSTRUCT; x++) {
+        printf(" %s ", st[x]);
+        if (!e->sleep.valid || !e->sleep.n_modes[x]) {
+            printf("on");
+            continue;
+        }
+        for (int i = 0; i < e->sleep.n_modes[x]; i++)
+            printf("%s%.0f", i ? "/" : "", e->sleep.theta[x][i]);
+        printf(" (saves %.1f%%)", 100 * e->sleep.saving[x]);
+    }
+    double pen = e->sleep.penalty[0] + e->sleep.penalty[1] + e->sleep.penalty[2];
+    printf("; penalty %.2f%% of cycles\n", 100 * pen);
+}
+
+static trapeze_status run_samples(const cli_gz_energy_opts *o, const char *gpu_path,
+                                  const trapeze_power *pw, const trapeze_workload *spec,
+                                  const trapeze_gz_model *m, const trapeze_sync *modes,
+                                  int nmodes, trapeze_gz_energy_sample *s, int *n,
+                                  trapeze_error *err)
+{
+    int heights[3], nh = trapeze_gz_energy_sample_heights(m, heights);
+    trapeze_config *cfg = NULL;
+    trapeze_status st = trapeze_config_load(gpu_path, &cfg, err);
+    *n = 0;
+    for (int i = 0; i < nmodes && !st; i++)
+        for (int j = 0; j < nh && !st; j++) {
+            if (isatty(STDERR_FILENO))
+                fprintf(stderr, "\r%s: energy sample %d of %d (%s h=%d)   ", spec->name, *n + 1,
+                        nmodes * nh, trapeze_sync_name(modes[i]), heights[j]);
+            st = trapeze_gz_energy_sample_run(cfg, pw, spec, modes[i], heights[j], &s[*n], err);
+            if (!st)
+                (*n)++;
+        }
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\r%60s\r", "");
+    trapeze_config_destroy(cfg);
+    (void)o;
+    return st;
+}
+
+trapeze_status cli_gz_energy(const cli_gz_energy_opts *o, const char *gpu_path,
+                             const trapeze_workload *spec, const trapeze_gz_model *m,
+                             const trapeze_gz_params *p, const trapeze_sync *modes, int nmodes,
+                             trapeze_csv_out *csv, trapeze_error *err)
+{
+    const trapeze_gpu *gpu = trapeze_gz_gpu(m);
+    const char *name = trapeze_gz_workload(m)->name;
+    trapeze_power pw;
+    trapeze_status s = cli_power_load(o->power ? o->power : gpu->name, &pw, err);
+    if (s)
+        return s;
+    trapeze_gz_energy_sample *smp = calloc(MAX_SAMPLES, sizeof *smp);
+    trapeze_gz_sleep sl[MAX_SAMPLES];
+    trapeze_gz_energy_coef c;
+    trapeze_gz_energy_eval *e = NULL;
+    int ns = 0, n = 0, best[3];
+    if (!smp)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    s = run_samples(o, gpu_path, &pw, spec, m, modes, nmodes, smp, &ns, err);
+    if (!s)
+        s = trapeze_gz_energy_calibrate(m, p, smp, ns, &c, err);
+    for (int i = 0; i < ns && !s; i++)
+        s = trapeze_gz_energy_sleep(&pw, gpu->core_clock_hz, &smp[i], o->max_penalty, &sl[i],
+                                    err);
+    if (!s)
+        s = trapeze_gz_energy_rank(m, &c, smp, sl, ns, modes, nmodes, &e, &n, best, err);
+    if (!s) {
+        double insts = 0;
+        for (int i = 0; i < ns; i++)
+            insts += smp[i].warp_instructions;
+        printf("%-12s energy: %s, %d samples (", name, pw.path, ns);
+        for (int i = 0; i < ns; i++)
+            printf("%s%s h=%d", i ? ", " : "", trapeze_sync_name(smp[i].sync), smp[i].h);
+        printf("; %.4g warp instructions)\n", insts);
+        for (int k = 0; k < 2; k++)
+            if (c.n_samples[k])
+                printf("%-12s calibrated %-8s %.4g nJ per counted warp instruction, %.4g nJ "
+                       "per element moved\n", name, trapeze_sync_name((trapeze_sync)k),
+                       1e9 * c.inst_j[k], 1e9 * c.element_j[k]);
+        const trapeze_gz_energy_eval *t = &e[best[TRAPEZE_GZ_OBJ_TIME]];
+        print_pick(name, "time", t, NULL);
+        print_pick(name, "energy", &e[best[TRAPEZE_GZ_OBJ_ENERGY]], t);
+        print_pick(name, "edp", &e[best[TRAPEZE_GZ_OBJ_EDP]], t);
+        const trapeze_gz_energy_eval *pick = &e[best[o->objective]];
+        printf("%-12s chosen (%s): %s h=%.0f\n", name, trapeze_gz_objective_name(o->objective),
+               trapeze_sync_name(pick->sync), pick->h);
+        print_thresholds(name, pick);
+        if (csv)
+            s = trapeze_gz_energy_write_rows(m, e, n, csv, err);
+    }
+    free(e);
+    free(smp);
+    return s;
+}
+
+int cli_gz_energy_option(const char *arg)
+{
+    return !strcmp(arg, "--objective") || !strcmp(arg, "--power") ||
+           !strcmp(arg, "--max-penalty");
+}
+
+int cli_gz_energy_parse(const char *arg, const char *val, cli_gz_energy_opts *o)
+{
+    if (!strcmp(arg, "--objective")) {
+        if (trapeze_gz_objective_parse(val, &o->objective) != 0)
+            return cli_usage_error("ghostzone", "--objective: expected time, energy or edp, "
+                                   "got '%s'", val);
+        o->enabled = 1;
+        if (!(o->max_penalty > 0))
+            o->max_penalty = 0.01;
+    } else if (!strcmp(arg, "--power")) {
+        o->power = val;
+    } else {
+        double v;
+        if (!trapeze_parse_double(val, &v) || !(v > 0) || v >= 1)
+            return cli_usage_error("ghostzone", "--max-penalty: expected a fraction in (0, 1), "
+                                   "got '%s'", val);
+        o->max_penalty = v;
+    }
+    return 0;
+}

@@ -1,0 +1,103 @@
+/*
+ * group_decide.c - the grouping decision of one launch, shared by `trapeze
+ * group` and `trapeze validate --model group`: the model's constants fitted
+ * to the simulated policies with a fixed grouping (or given), the optimizer
+ * run with those policies as candidates (their measured cycles rank them),
+ * the chosen grouping simulated when it is not one of them, and every
+ * policy predicted. Owns the sequence only: the model is model/group*.c,
+ * the simulations group_problem.c's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "trapeze.h"
+
+const char *const trapeze_grp_policy_names[TRAPEZE_GRP_NPOLICIES] = {
+    "rr", "bcs", "chen", "mst", "kway", "rbts", "optimized"};
+
+/* The candidates (policies with a fixed grouping) and their rows. */
+#define N_CAND 5
+static const char *const cand_names[N_CAND] = {"rr", "bcs", "mst", "kway", "rbts"};
+static const int row_of_cand[N_CAND] = {0, 1, 3, 4, 5};
+
+/* With five samples: the L1 and DRAM scales and the three times; the
+ * sharing shapes (eta2, retain2, theta) and omega keep their values. */
+const unsigned long trapeze_grp_fit_mask_default =
+    TRAPEZE_GRP_MASK(TRAPEZE_GRP_MU) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_ETA1) |
+    TRAPEZE_GRP_MASK(TRAPEZE_GRP_NU) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_CWAVE) |
+    TRAPEZE_GRP_MASK(TRAPEZE_GRP_TL2) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_TDRAM);
+
+void trapeze_grp_outcome_free(trapeze_grp_outcome *o)
+{
+    if (o)
+        trapeze_grouping_free(&o->grouping);
+}
+
+trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_grp_params *p,
+                                  const trapeze_grp_measured *sim, int fit, double margin,
+                                  trapeze_grp_outcome *out, trapeze_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->params = *p;
+    trapeze_grp_model *m = NULL;
+    trapeze_grouping cand[N_CAND];
+    memset(cand, 0, sizeof cand);
+    trapeze_status s = trapeze_grp_create(trapeze_grp_problem_graph(pb),
+                                          trapeze_grp_problem_machine(pb), p, &m, err);
+    for (int c = 0; !s && c < N_CAND; c++)
+        s = trapeze_grp_problem_policy_grouping(pb, m, cand_names[c], &cand[c], err);
+    for (int i = 0; sim && i < TRAPEZE_GRP_NPOLICIES - 1; i++) {
+        out->sim[i] = sim[i];
+        out->simulated[i] = 1;
+    }
+    if (!s && sim && fit) {
+        trapeze_grp_observation obs[N_CAND];
+        for (int c = 0; c < N_CAND; c++) {
+            const trapeze_grp_measured *r = &sim[row_of_cand[c]];
+            obs[c] = (trapeze_grp_observation){m, &cand[c], r->cycles, r->l2_accesses,
+                                               r->dram_reads};
+        }
+        s = trapeze_grp_fit(obs, N_CAND, trapeze_grp_fit_mask_default, N_CAND, &out->params,
+                            &out->fit, err);
+        if (!s) {
+            trapeze_grp_set_params(m, &out->params);
+            out->fitted = 1;
+        }
+    }
+    double measured[N_CAND];
+    for (int c = 0; c < N_CAND; c++)
+        measured[c] = sim ? sim[row_of_cand[c]].cycles : 0;
+    if (!s)
+        s = trapeze_grp_optimize(m, cand, cand_names, sim ? measured : NULL, N_CAND, margin,
+                                 &out->grouping, &out->choice, err);
+    /* predictions: rr bcs (chen: dynamic, none) mst kway rbts optimized */
+    const trapeze_grouping *pred_of[TRAPEZE_GRP_NPOLICIES] = {
+        &cand[0], &cand[1], NULL, &cand[2], &cand[3], &cand[4], &out->grouping};
+    for (int i = 0; !s && i < TRAPEZE_GRP_NPOLICIES; i++)
+        if (pred_of[i]) {
+            s = trapeze_grp_evaluate(m, pred_of[i], &out->pred[i], err);
+            out->predicted[i] = 1;
+        }
+    /* a policy won: what runs is that policy, simulated already */
+    int kept = -1;
+    for (int c = 0; !s && c < N_CAND; c++)
+        if (!strcmp(out->choice.source, cand_names[c]))
+            kept = row_of_cand[c];
+    const int opt = TRAPEZE_GRP_NPOLICIES - 1;
+    if (!s && sim && kept >= 0) {
+        out->sim[opt] = sim[kept];
+        out->simulated[opt] = 1;
+    } else if (!s && sim) {
+        s = trapeze_grp_problem_simulate(pb, NULL, &out->grouping, &out->sim[opt], err);
+        out->simulated[opt] = 1;
+        out->optimized_simulated = 1;
+    }
+    for (int c = 0; c < N_CAND; c++)
+        trapeze_grouping_free(&cand[c]);
+    trapeze_grp_destroy(m);
+    if (s)
+        trapeze_grp_outcome_free(out);
+    return s;
+}

@@ -1,0 +1,176 @@
+/*
+ * group_samples.c - the grouping model's samples: one launch of a built-in
+ * kernel simulated under one dispatch policy, as rows of the samples log
+ * (model "group"), planned for a list of launches and run by the generic
+ * runner (run.c: threads, appended the moment each ends, resumed from the
+ * log). Owns the row layout and the plan; the simulation is
+ * group_problem.c's.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "trapeze.h"
+
+static const char *const policy_names[] = {"rr", "bcs", "chen", "mst", "kway", "rbts", NULL};
+static const char *const program_kinds[] = {"sim", NULL};
+#define BIG 1.7976931348623157e308
+
+static const trapeze_field fields[] = {
+    {"gpu", TRAPEZE_FIELD_TEXT, 0, 0, 0, NULL},
+    {"kernel", TRAPEZE_FIELD_TEXT, 0, 0, 0, NULL},
+    {"params", TRAPEZE_FIELD_TEXT, 0, 0, 0, NULL},
+    {"launch", TRAPEZE_FIELD_INT, 0, 0, 1e6, NULL},
+    {"policy", TRAPEZE_FIELD_TEXT, 0, 0, 0, policy_names},
+    {"cycles", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
+    {"l2_accesses", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
+    {"dram_reads", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
+    {"l1_hits", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
+    {"warp_instructions", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
+};
+
+static trapeze_status check_row(const trapeze_sample_row *row, const char *path, int line,
+                                trapeze_error *err)
+{
+    if (!(trapeze_row_number(row, "cycles") > 0))
+        return trapeze_fail(err, TRAPEZE_ERANGE, "%s:%d: field cycles: must be positive", path,
+                            line);
+    return TRAPEZE_OK;
+}
+
+const trapeze_row_schema trapeze_grp_sample_schema = {
+    .model = "group",
+    .nfields = (int)(sizeof fields / sizeof fields[0]),
+    .fields = fields,
+    .program_kinds = program_kinds,
+    .implicit_model = 0,
+    .check = check_row,
+};
+
+struct trapeze_grp_plan {
+    char gpu_path[1024];
+    int n_launches, n_policies;
+    trapeze_sample_row *rows;     /* launch-major: launch i, policy k at i * n_policies + k */
+    trapeze_sample_set set;
+};
+
+/* An id of letters, digits and ._=- : "jacobi.nx=512.ny=512.l0.rr". */
+static void make_id(char *id, size_t size, const trapeze_grp_launch *l, const char *policy)
+{
+    char params[128];
+    snprintf(params, sizeof params, "%s", l->params ? l->params : "");
+    for (char *c = params; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '=' && *c != '_' && *c != '-')
+            *c = '.';
+    int n = snprintf(id, size, "%.40s%s%.40s.l%d.%s", l->kernel, params[0] ? "." : "",
+                     params, l->launch, policy);
+    (void)n;   /* kernel and params fit a row's text (63), so the id (95) holds them */
+}
+
+/* Runs row i: the launch under its policy on a fresh simulator. */
+static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, trapeze_error *err)
+{
+    const trapeze_grp_plan *plan = ctx;
+    *out = plan->rows[i];
+    char params[TRAPEZE_ROW_TEXT], *argv[32];
+    int argc = 0;
+    snprintf(params, sizeof params, "%s", trapeze_row_text(out, "params"));
+    for (char *save, *t = strtok_r(params, " ", &save); t && argc < 32; t = strtok_r(NULL, " ", &save))
+        argv[argc++] = t;
+    trapeze_grp_problem *pb = NULL;
+    trapeze_grp_measured m;
+    trapeze_status s = trapeze_grp_problem_builtin(plan->gpu_path, trapeze_row_text(out, "kernel"),
+                                                   argv, argc, (int)trapeze_row_number(out, "launch"),
+                                                   &pb, err);
+    if (!s)
+        s = trapeze_grp_problem_simulate(pb, trapeze_row_text(out, "policy"), NULL, &m, err);
+    trapeze_grp_problem_destroy(pb);
+    if (!s) {
+        trapeze_row_set_number(out, "cycles", m.cycles);
+        trapeze_row_set_number(out, "l2_accesses", m.l2_accesses);
+        trapeze_row_set_number(out, "dram_reads", m.dram_reads);
+        trapeze_row_set_number(out, "l1_hits", m.l1_hits);
+        trapeze_row_set_number(out, "warp_instructions", m.warp_instructions);
+    }
+    return s;
+}
+
+void trapeze_grp_plan_destroy(trapeze_grp_plan *plan)
+{
+    if (!plan)
+        return;
+    free(plan->rows);
+    free(plan);
+}
+
+trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *gpu_name,
+                                       const trapeze_grp_launch *l, int n, int with_chen,
+                                       trapeze_grp_plan **out, trapeze_error *err)
+{
+    *out = NULL;
+    trapeze_grp_plan *plan = calloc(1, sizeof *plan);
+    int np = with_chen ? 6 : 5;
+    static const char *const fixed[] = {"rr", "bcs", "mst", "kway", "rbts"};
+    if (!plan || !(plan->rows = calloc((size_t)(n > 0 ? n : 1) * np, sizeof *plan->rows))) {
+        trapeze_grp_plan_destroy(plan);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    }
+    snprintf(plan->gpu_path, sizeof plan->gpu_path, "%s", gpu_config_path);
+    plan->n_launches = n;
+    plan->n_policies = np;
+    trapeze_status s = TRAPEZE_OK;
+    for (int i = 0; i < n && !s; i++)
+        for (int k = 0; k < np && !s; k++) {
+            const char *pol = with_chen ? policy_names[k] : fixed[k];
+            trapeze_sample_row *r = &plan->rows[i * np + k];
+            char id[sizeof r->id];
+            make_id(id, sizeof id, &l[i], pol);
+            trapeze_row_init(r, &trapeze_grp_sample_schema, id, "sim");
+            if (trapeze_row_set_text(r, "gpu", gpu_name) ||
+                trapeze_row_set_text(r, "kernel", l[i].kernel) ||
+                trapeze_row_set_text(r, "params", l[i].params ? l[i].params : "") ||
+                trapeze_row_set_number(r, "launch", l[i].launch) ||
+                trapeze_row_set_text(r, "policy", pol))
+                s = trapeze_fail(err, TRAPEZE_EINVAL, "%s: kernel, parameters or GPU name too "
+                                 "long for a samples row (%d characters)", id,
+                                 TRAPEZE_ROW_TEXT - 1);
+        }
+    plan->set = (trapeze_sample_set){&trapeze_grp_sample_schema, n * np, plan->rows, run_row, plan};
+    if (s) {
+        trapeze_grp_plan_destroy(plan);
+        return s;
+    }
+    *out = plan;
+    return TRAPEZE_OK;
+}
+
+const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan)
+{
+    return &plan->set;
+}
+
+trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
+                                         const trapeze_sample_log *log, int launch,
+                                         trapeze_grp_measured sim[6], trapeze_error *err)
+{
+    memset(sim, 0, 6 * sizeof *sim);
+    for (int k = 0; k < plan->n_policies; k++) {
+        const trapeze_sample_row *planned = &plan->rows[launch * plan->n_policies + k];
+        const trapeze_sample_row *r = trapeze_sample_log_find_row(log, planned->id);
+        if (!r)
+            return trapeze_fail(err, TRAPEZE_EINVAL, "sample %s is not in the log", planned->id);
+        const char *pol = trapeze_row_text(r, "policy");
+        int slot = 0;
+        while (policy_names[slot] && strcmp(policy_names[slot], pol))
+            slot++;
+        sim[slot].cycles = trapeze_row_number(r, "cycles");
+        sim[slot].l2_accesses = trapeze_row_number(r, "l2_accesses");
+        sim[slot].dram_reads = trapeze_row_number(r, "dram_reads");
+        sim[slot].l1_hits = trapeze_row_number(r, "l1_hits");
+        sim[slot].warp_instructions = trapeze_row_number(r, "warp_instructions");
+    }
+    return TRAPEZE_OK;
+}

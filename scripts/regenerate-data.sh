@@ -1,0 +1,165 @@
+#!/bin/sh
+# Regenerates every shipped calibration and validation file of the ghost-zone
+# model in data/ on the current simulator, one step at a time, with a progress
+# line per step and its wall time, and records in data/PROVENANCE.csv (and in
+# each calibration's [meta]) the simulator commit each file was made on, so
+# that a stale file shows (--check).
+#
+# Usage: scripts/regenerate-data.sh [--list | --check | STEP...]
+#   no STEP: every step, in the order below (cheap and important first)
+#   --list:  the steps, what each runs and its measured cost
+#   --check: each file's recorded simulator commit against the current one
+# Environment: TRAPEZE (build/trapeze), THREADS (2), SIZES (1,16,100: the area
+# factors of the size sweeps; V100_SIZES for the V100, same default), DATA
+# (data: where the files are).
+#
+# Resumable: a samples or sweep log made on the current simulator commit is
+# kept and resumed (the runs already in it are not simulated again); one made
+# on another commit, or of unknown provenance, is removed first. So an
+# interrupted regeneration is finished by running the same command again.
+set -eu
+cd "$(dirname "$0")/.."
+T=${TRAPEZE:-build/trapeze}
+THREADS=${THREADS:-2}
+SIZES=${SIZES:-1,16,100}
+V100_SIZES=${V100_SIZES:-$SIZES}
+DATA=${DATA:-data}   # tests point it elsewhere
+PROV=$DATA/PROVENANCE.csv
+CAL=$DATA/calibrations
+VAL=$DATA/validation
+# the size sweeps in three groups, cheapest and most read first: the 2-D
+# benchmarks (the README's figures), the stencils no calibration sees, and
+# PathFinder and Cell (many heights; 3-D at 100x)
+MAIN="hotspot poisson"
+UNSEEN="box9 star7 multi1d"
+OTHERS="pathfinder cell"
+
+# The simulator is sim/, the GPU configs and what places and times the runs
+# (sampler/plan.c, run.c, sample_run.c): the last commit touching them,
+# "+dirty" when the work tree changes them.
+SIM_PATHS="sim data/gpus sampler/plan.c sampler/run.c sampler/sample_run.c"
+sim_commit() {
+    c=$(git log -1 --format=%h -- $SIM_PATHS 2>/dev/null || echo unknown)
+    [ -z "$(git status --porcelain -- $SIM_PATHS 2>/dev/null)" ] || c="$c+dirty"
+    echo "$c"
+}
+SIM=$(sim_commit)
+
+recorded() { # recorded simulator commit of file $1 ("" when none)
+    [ -f "$PROV" ] && awk -F, -v f="$1" '$1 == f { c = $2 } END { print c }' "$PROV" || echo ""
+}
+
+record() { # file command seconds: one row per file, sorted by file
+    row=$(printf '%s,%s,%s,%s,%s,"%s"' "$1" "$SIM" "$(git rev-parse --short HEAD)" "$3" \
+        "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$2")
+    { echo "file,simulator_commit,head_commit,seconds,finished_utc,command"
+      { [ -f "$PROV" ] && awk -F, -v f="$1" 'NR > 1 && $1 != f' "$PROV"; echo "$row"; } | sort -t, -k1,1
+    } >"$PROV.tmp"
+    mv "$PROV.tmp" "$PROV"
+}
+
+fresh_log() { # keep a log made on this simulator (resume), else start it anew
+    if [ -f "$1" ] && [ "$(recorded "$1")" != "$SIM" ]; then
+        echo "  $1: made on simulator $(recorded "$1" | sed 's/^$/(unknown)/'), now $SIM: removed" >&2
+        rm -f "$1"
+    fi
+}
+
+stamp_calibration() { # the simulator commit in the calibration's [meta]
+    sed -i "/^simulator_commit = /d; /^\[meta\]/a simulator_commit = $SIM" "$1"
+}
+
+STEP_N=0
+STEP_TOTAL=0
+run_step() { # name, then the files it writes (first: the log it resumes), then -- command
+    name=$1
+    shift
+    files=""
+    while [ "$1" != "--" ]; do files="$files $1"; shift; done
+    shift
+    STEP_N=$((STEP_N + 1))
+    log=$(echo "$files" | awk '{ print $1 }')
+    fresh_log "$log"
+    start=$(date +%s)
+    echo "[$STEP_N/$STEP_TOTAL] $name: started $(date -u +%H:%M:%S) UTC, simulator $SIM: $*" >&2
+    "$@"
+    secs=$(($(date +%s) - start))
+    for f in $files; do
+        case $f in *.ini) stamp_calibration "$f" ;; esac
+        record "$f" "$*" "$secs"
+    done
+    echo "[$STEP_N/$STEP_TOTAL] $name: done in ${secs} s" >&2
+}
+
+# One function per step: name, files, command.
+step_cal_gtx480() { run_step cal-gtx480 $CAL/gtx480-samples.csv $CAL/gtx480.ini -- \
+    "$T" calibrate --gpu gtx480 --threads "$THREADS" --samples $CAL/gtx480-samples.csv \
+    --out $CAL/gtx480.ini; }
+step_cal_v100() { run_step cal-v100 $CAL/v100-samples.csv $CAL/v100.ini -- \
+    "$T" calibrate --gpu v100 --threads "$THREADS" --samples $CAL/v100-samples.csv \
+    --out $CAL/v100.ini; }
+step_cal_gtx280() { run_step cal-gtx280 $CAL/gtx280-samples.csv $CAL/gtx280.ini -- \
+    "$T" calibrate --gpu gtx280 --threads "$THREADS" --samples $CAL/gtx280-samples.csv \
+    --out $CAL/gtx280.ini; }
+# size sweeps: GPU, group name, sizes, workloads
+sizes() {
+    g=$1 grp=$2 sz=$3
+    shift 3
+    run_step "sizes-$g-$grp ($sz)" $VAL/$g-sizes-$grp-sweep.csv $VAL/$g-sizes-$grp.csv \
+        $VAL/$g-sizes-$grp-points.csv -- \
+        "$T" validate --gpu "$g" --threads "$THREADS" --calibration $CAL/$g.ini \
+        --sweep-stages 1 --sizes "$sz" --sweep-log $VAL/$g-sizes-$grp-sweep.csv \
+        --csv $VAL/$g-sizes-$grp.csv --curve $VAL/$g-sizes-$grp-points.csv "$@"
+}
+# the reference sweep of the four benchmarks (every h, both modes, 2 stages)
+reference() {
+    g=$1
+    run_step "reference-$g" $VAL/$g-sweep.csv $VAL/$g.csv $VAL/$g-curve.csv -- \
+        "$T" validate --gpu "$g" --threads "$THREADS" --calibration $CAL/$g.ini \
+        --samples $CAL/$g-samples.csv --sweep-log $VAL/$g-sweep.csv \
+        --csv $VAL/$g.csv --curve $VAL/$g-curve.csv
+}
+step_sizes_gtx480_small() { sizes gtx480 main 1,16 $MAIN; sizes gtx480 unseen 1,16 $UNSEEN;
+    sizes gtx480 others 1,16 $OTHERS; }
+step_sizes_gtx480() { sizes gtx480 main "$SIZES" $MAIN; sizes gtx480 unseen "$SIZES" $UNSEEN;
+    sizes gtx480 others "$SIZES" $OTHERS; }
+step_sizes_v100_small() { sizes v100 main 1,16 $MAIN; sizes v100 unseen 1,16 $UNSEEN;
+    sizes v100 others 1,16 $OTHERS; }
+step_sizes_v100() { sizes v100 main "$V100_SIZES" $MAIN; sizes v100 unseen "$V100_SIZES" $UNSEEN;
+    sizes v100 others "$V100_SIZES" $OTHERS; }
+step_reference_gtx480() { reference gtx480; }
+step_reference_v100() { reference v100; }
+step_reference_gtx280() { reference gtx280; }
+
+# cheap and important first: the GTX 480 calibration and its 1x/16x sweeps,
+# the V100's, then 100x (the costliest), the GTX 280, the reference sweeps
+ALL="cal_gtx480 sizes_gtx480_small cal_v100 sizes_v100_small sizes_gtx480 sizes_v100 \
+cal_gtx280 reference_gtx480 reference_v100 reference_gtx280"
+
+case ${1:-} in
+--list)
+    for s in $ALL; do echo "$s"; done
+    echo "measured wall times: data/PROVENANCE.csv (seconds column)"
+    exit 0 ;;
+--check)
+    [ -f "$PROV" ] || { echo "no $PROV: every file is of unknown provenance"; exit 1; }
+    stale=0
+    for f in $(awk -F, 'NR > 1 { print $1 }' "$PROV"); do
+        c=$(recorded "$f")
+        if [ "$c" = "$SIM" ]; then echo "current  $f ($c)"; else echo "STALE    $f (made on $c, simulator now $SIM)"; stale=1; fi
+    done
+    exit $stale ;;
+-h|--help)
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0 ;;
+esac
+
+STEPS=${*:-$ALL}
+[ -x "$T" ] || { echo "regenerate-data.sh: $T not built (make)" >&2; exit 1; }
+for s in $STEPS; do
+    s=$(echo "$s" | tr - _)
+    command -v "step_$s" >/dev/null 2>&1 || { echo "regenerate-data.sh: no step '$s' (--list)" >&2; exit 2; }
+    case $s in sizes_*) STEP_TOTAL=$((STEP_TOTAL + 3)) ;; *) STEP_TOTAL=$((STEP_TOTAL + 1)) ;; esac
+done
+for s in $STEPS; do "step_$(echo "$s" | tr - _)"; done
+echo "regenerate-data.sh: finished on simulator $SIM" >&2

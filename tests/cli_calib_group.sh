@@ -1,0 +1,64 @@
+#!/bin/sh
+# End-to-end tests of `trapeze validate --model group` and `trapeze
+# calibrate --model group` (cli/calib_group.c, sampler/group_samples.c) on
+# two small launches on the GTX 480: the table agrees with `trapeze group`
+# (same samples, same fit, same choice); a rerun takes every sample from the
+# log; a log cut short resumes with only the missing samples and ends
+# byte-identical; the targets summary counts what the tables print; the
+# calibration file written predicts what validate predicted.
+# Usage: sh tests/cli_calib_group.sh build/trapeze
+MAX_ERR_LINES=2
+. "$(dirname "$0")/lib/cli.sh"
+G=data/gpus/gtx480.config
+
+"$T" validate --model group --gpu $G --samples "$D/s.csv" --csv "$D/v.csv" --threads 2 \
+    matmul,n=96,block=16 syrk,n=64 >"$D/out" 2>"$D/err" || fail "validate: $(cat "$D/err")"
+grep -q '^samples: 12 planned, 12 run now, 0 from the log$' "$D/out" || fail "first run: $(head -1 "$D/out")"
+[ "$(wc -l <"$D/s.csv")" -eq 13 ] || fail "log rows"
+[ "$(wc -l <"$D/v.csv")" -eq 15 ] || fail "csv rows"
+# the same figures as trapeze group (policy, predicted and simulated cycles and L2)
+"$T" group --gpu $G matmul n=96 block=16 --csv "$D/g.csv" >/dev/null 2>&1 || fail "group"
+a=$(awk -F, 'NR > 1 { print $4, $5, $8, $6, $9 }' "$D/g.csv")
+b=$(awk -F, 'NR > 1 && $2 == "matmul" { print $5, $6, $7, $8, $9 }' "$D/v.csv")
+[ "$a" = "$b" ] || fail "validate and group differ:
+$a
+--
+$b"
+# the summary counts the launches' own lines
+n2=$(awk '/^optimized: / { v = $2; sub("%", "", v); if (v + 0 <= 2) n++ } END { print n + 0 }' "$D/out")
+grep -q "within 2% of the best of the six policies: $n2 of 2" "$D/out" || fail "summary: $(tail -7 "$D/out")"
+
+# a rerun runs nothing and prints the same
+cp "$D/s.csv" "$D/full.csv"
+"$T" validate --model group --gpu $G --samples "$D/s.csv" matmul,n=96,block=16 syrk,n=64 \
+    >"$D/out2" 2>&1 || fail "rerun"
+grep -q '^samples: 12 planned, 0 run now, 12 from the log$' "$D/out2" || fail "rerun: $(head -1 "$D/out2")"
+[ "$(tail -n +2 "$D/out2")" = "$(tail -n +2 "$D/out")" ] || fail "rerun prints differently"
+cmp -s "$D/s.csv" "$D/full.csv" || fail "rerun changed the log"
+# a log cut after 4 samples (a killed run): the 8 others run, the log ends the same
+head -5 "$D/full.csv" >"$D/s.csv"
+"$T" validate --model group --gpu $G --samples "$D/s.csv" matmul,n=96,block=16 syrk,n=64 \
+    >"$D/out3" 2>&1 || fail "resume"
+grep -q '^samples: 12 planned, 8 run now, 4 from the log$' "$D/out3" || fail "resume: $(head -1 "$D/out3")"
+cmp -s "$D/s.csv" "$D/full.csv" || fail "resumed log differs"
+
+# calibrate reuses the log's samples and writes constants that predict the same
+"$T" calibrate --model group --gpu $G --samples "$D/s.csv" --out "$D/c.ini" syrk,n=64 \
+    >"$D/cal" 2>&1 || fail "calibrate: $(cat "$D/cal")"
+grep -q '^samples: 5 planned, 0 run now, 5 from the log$' "$D/cal" || fail "calibrate samples: $(head -1 "$D/cal")"
+grep -q '^\[group\]' "$D/c.ini" || fail "calibration file"
+"$T" group --gpu $G syrk n=64 --calibration "$D/c.ini" --no-sim --csv "$D/q.csv" >/dev/null 2>&1 \
+    || fail "group --calibration"
+[ "$(awk -F, '$4 == "rr" { print $5 }' "$D/q.csv")" = "$(awk -F, '$2 == "syrk" && $5 == "rr" { print $6 }' "$D/v.csv")" ] \
+    || fail "calibration predicts rr differently"
+"$T" validate --model group --help | grep -q 'LAUNCH is KERNEL' || fail "--help"
+
+expect_failure "bad model" "--model foo: expected ghostzone or group" "$D/none" \
+    "$T" validate --model foo --gpu $G
+expect_failure "calibrate needs --out" "--model group needs --out FILE" "$D/none" \
+    "$T" calibrate --model group --gpu $G syrk
+expect_failure "bad launch" "syrk@x: expected KERNEL" "$D/none" \
+    "$T" validate --model group --gpu $G --samples "$D/s.csv" syrk@x
+expect_failure "unknown kernel" "no built-in kernel 'nope'" "$D/v2.csv" \
+    "$T" validate --model group --gpu $G --samples "$D/s2.csv" --csv "$D/v2.csv" nope
+finish cli_calib_group

@@ -1,0 +1,79 @@
+#!/bin/sh
+# `trapeze ghostzone --objective time|energy|edp`: a small 1-D stencil on
+# the GTX 480 (six simulated samples, about a second of CPU). Each pick is
+# the argmin of its own objective over every (sync, h) row of the CSV; each
+# row's energy is the sum of its parts and its EDP energy x seconds; the
+# rows do not depend on the objective (same samples, same bytes); bad
+# options get one message and leave no CSV behind.
+# Usage: sh tests/cli_gz_energy.sh build/trapeze
+MAX_ERR_LINES=2   # the message and a "(try --help)" hint
+. "$(dirname "$0")/lib/cli.sh"
+
+cat >"$D/tiny.ini" <<'INI'
+[workload]
+name = Tiny1D
+dimensions = 1
+size = 16384
+halo = 2
+block = 64
+stencil_arrays = 1
+elem_per_op = 1
+element_bytes = 4
+iterations = 8
+
+[profile]
+input_elements = 16384
+insts_per_sm_mc = 200
+insts_per_sm_ic = 180
+bank_conflict_rate = 0
+INI
+
+"$T" ghostzone --gpu gtx480 --objective energy "$D/tiny.ini" --csv "$D/e.csv" >"$D/out" 2>"$D/err" \
+    || fail "ghostzone --objective energy: $(cat "$D/err")"
+for what in "by time" "by energy" "by edp" "chosen (energy)" "sleep at the pick" \
+    "6 samples (relaunch h=1, relaunch h=16, relaunch h=31, fence h=1, fence h=16, fence h=31"; do
+    grep -qF "$what" "$D/out" || fail "stdout lacks '$what': $(cat "$D/out")"
+done
+head -1 "$D/e.csv" | grep -q ',speedup_vs_h1,energy_j_per_loop,dynamic_j,sync_j,leakage_j,saved_j,edp_js,cpl_sleep_cycles,l1d_saving,l2_saving,rf_saving,penalty_fraction,l1d_thresholds,l2_thresholds,rf_thresholds$' \
+    || fail "CSV header: $(head -1 "$D/e.csv")"
+# h = 1 .. 31 (64 - 2h >= 1) for both sync modes
+[ "$(wc -l <"$D/e.csv")" -eq 63 ] || fail "CSV rows: $(wc -l <"$D/e.csv")"
+
+# argmin COLUMN: "sync h" of the row with the lowest value (the first on a tie)
+argmin() {
+    awk -F, -v col="$1" 'NR == 1 { for (i = 1; i <= NF; i++) ix[$i] = i; next }
+        best == "" || $ix[col] + 0 < v { v = $ix[col] + 0; best = $3 " " $4 }
+        END { print best }' "$D/e.csv"
+}
+# pick LABEL: "sync h" of the line "NAME by LABEL SYNC h=H ..."
+pick() { awk -v l="$1" '$2 == "by" && $3 == l { sub("h=", "", $5); print $4 " " $5 }' "$D/out"; }
+[ "$(pick time)" = "$(argmin cpl_sleep_cycles)" ] || fail "time pick $(pick time) != $(argmin cpl_sleep_cycles)"
+[ "$(pick energy)" = "$(argmin energy_j_per_loop)" ] || fail "energy pick $(pick energy) != $(argmin energy_j_per_loop)"
+[ "$(pick edp)" = "$(argmin edp_js)" ] || fail "edp pick $(pick edp) != $(argmin edp_js)"
+chosen=$(awk '$2 == "chosen" { sub("h=", "", $5); print $4 " " $5 }' "$D/out")
+[ "$chosen" = "$(pick energy)" ] || fail "chosen $chosen is not the energy pick $(pick energy)"
+
+# energy = dynamic + sync + leakage; edp = energy x cpl_sleep / 700 MHz
+bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) ix[$i] = i; next }
+    { e = $ix["energy_j_per_loop"]; s = $ix["dynamic_j"] + $ix["sync_j"] + $ix["leakage_j"];
+      d = e * $ix["cpl_sleep_cycles"] / 700e6;
+      if ((e - s) ^ 2 > (1e-9 * e) ^ 2 || ($ix["edp_js"] - d) ^ 2 > (1e-9 * d) ^ 2) print NR }' "$D/e.csv")
+[ -z "$bad" ] || fail "rows whose parts do not add up: $bad"
+
+"$T" ghostzone --gpu gtx480 --objective time "$D/tiny.ini" --csv "$D/t.csv" >"$D/out2" 2>"$D/err" \
+    || fail "ghostzone --objective time: $(cat "$D/err")"
+cmp -s "$D/e.csv" "$D/t.csv" || fail "the rows depend on the objective (or the run is not deterministic)"
+grep -q "chosen (time): $(pick time | sed 's/ / h=/')\$" "$D/out2" || fail "time choice: $(grep chosen "$D/out2")"
+
+expect_failure "bad objective" "--objective: expected time, energy or edp, got 'power'" "$D/x.csv" \
+    "$T" ghostzone --gpu gtx480 --objective power "$D/tiny.ini" --csv "$D/x.csv"
+expect_failure "power without objective" "--power and --max-penalty need --objective" "$D/x.csv" \
+    "$T" ghostzone --gpu gtx480 --power gtx480 "$D/tiny.ini" --csv "$D/x.csv"
+expect_failure "objective with height" "--objective ranks every height" "$D/x.csv" \
+    "$T" ghostzone --gpu gtx480 --objective edp --height 3 "$D/tiny.ini" --csv "$D/x.csv"
+expect_failure "bad budget" "--max-penalty: expected a fraction in (0, 1), got '2'" "$D/x.csv" \
+    "$T" ghostzone --gpu gtx480 --objective energy --max-penalty 2 "$D/tiny.ini" --csv "$D/x.csv"
+MAX_ERR_LINES=1
+expect_failure "no power description" "power/gtx280.ini" "$D/x.csv" \
+    "$T" ghostzone --objective energy "$D/tiny.ini" --csv "$D/x.csv"
+finish cli_gz_energy

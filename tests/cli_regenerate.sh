@@ -1,0 +1,60 @@
+#!/bin/sh
+# scripts/regenerate-data.sh with a stand-in for trapeze (no simulation): a
+# progress line per step, the simulator commit recorded per file (PROVENANCE
+# and the calibration's [meta]), a log of unknown or other provenance removed
+# before its step and one of this simulator resumed, --check telling stale
+# files, and an unknown step refused.
+# Usage: sh tests/cli_regenerate.sh build/trapeze
+. "$(dirname "$0")/lib/cli.sh"
+R="$(dirname "$0")/../scripts/regenerate-data.sh"
+# the stand-in appends a line to every file named after --samples, --sweep-log,
+# --out, --csv or --curve, as a run that simulated one more sample would
+cat >"$D/fake" <<'FAKE'
+#!/bin/sh
+while [ $# -gt 0 ]; do
+    case $1 in
+    --samples|--sweep-log|--csv|--curve) echo "run" >>"$2"; shift ;;
+    --out) printf '[meta]\nsource = fake\n[ghostzone]\n' >"$2"; shift ;;
+    esac
+    shift
+done
+FAKE
+chmod +x "$D/fake"
+mkdir -p "$D/data/calibrations" "$D/data/validation"
+echo "old simulator's sample" >"$D/data/calibrations/gtx480-samples.csv"
+sim=$(cd "$(dirname "$0")/.." && git log -1 --format=%h -- sim data/gpus sampler/plan.c sampler/run.c sampler/sample_run.c)
+export TRAPEZE="$D/fake" DATA="$D/data"
+
+sh "$R" cal-gtx480 2>"$D/err" || fail "cal-gtx480: $(cat "$D/err")"
+grep -q '^\[1/1\] cal-gtx480: started .* simulator '"$sim" "$D/err" || fail "progress: $(cat "$D/err")"
+grep -q '^\[1/1\] cal-gtx480: done in [0-9]* s' "$D/err" || fail "timing: $(cat "$D/err")"
+grep -q 'gtx480-samples.csv: made on simulator (unknown)' "$D/err" || fail "removal said: $(cat "$D/err")"
+# the old log is gone: the stand-in's one run alone
+[ "$(cat "$D/data/calibrations/gtx480-samples.csv")" = "run" ] || fail "old log kept"
+awk -F, -v s="$sim" '$1 ~ /gtx480.ini$/ && $2 ~ "^" s { ok = 1 } END { exit !ok }' "$D/data/PROVENANCE.csv" \
+    || fail "PROVENANCE: $(cat "$D/data/PROVENANCE.csv")"
+[ "$(head -1 "$D/data/PROVENANCE.csv")" = "file,simulator_commit,head_commit,seconds,finished_utc,command" ] \
+    || fail "PROVENANCE header"
+sed -n '2p' "$D/data/calibrations/gtx480.ini" | grep -q "^simulator_commit = $sim" \
+    || fail "[meta] stamp: $(cat "$D/data/calibrations/gtx480.ini")"
+# same simulator: resumed, not removed (a second run line), one PROVENANCE row per file
+sh "$R" cal-gtx480 2>"$D/err" || fail "rerun: $(cat "$D/err")"
+[ "$(grep -c run "$D/data/calibrations/gtx480-samples.csv")" -eq 2 ] || fail "log not resumed"
+[ "$(grep -c 'gtx480.ini,' "$D/data/PROVENANCE.csv")" -eq 1 ] || fail "PROVENANCE rows repeated"
+[ "$(grep -c '^simulator_commit' "$D/data/calibrations/gtx480.ini")" -eq 1 ] || fail "stamp repeated"
+sh "$R" --check >"$D/out" || fail "--check on current files: $(cat "$D/out")"
+grep -q '^current .*gtx480.ini' "$D/out" || fail "--check lists: $(cat "$D/out")"
+# made on another simulator: stale, and its log is removed before the step
+sed -i 's/^\([^,]*gtx480-samples.csv\),[^,]*,/\1,0000000,/' "$D/data/PROVENANCE.csv"
+if sh "$R" --check >"$D/out"; then fail "--check passed a stale file"; fi
+grep -q '^STALE .*gtx480-samples.csv (made on 0000000' "$D/out" || fail "stale: $(cat "$D/out")"
+sh "$R" cal-gtx480 2>"$D/err" || fail "third run: $(cat "$D/err")"
+[ "$(cat "$D/data/calibrations/gtx480-samples.csv")" = "run" ] || fail "stale log kept"
+# the size sweeps are three steps (2-D benchmarks, unseen stencils, the others) of three files
+sh "$R" sizes-gtx480-small 2>"$D/err" || fail "sizes: $(cat "$D/err")"
+grep -q '^\[3/3\] sizes-gtx480-others (1,16): done' "$D/err" || fail "sizes progress: $(cat "$D/err")"
+for f in gtx480-sizes-main.csv gtx480-sizes-unseen-points.csv gtx480-sizes-others-sweep.csv; do
+    grep -q "validation/$f," "$D/data/PROVENANCE.csv" || fail "PROVENANCE lacks $f"
+done
+MAX_ERR_LINES=1 expect_failure "unknown step" "no step 'nonsense'" "$D/none" sh "$R" nonsense
+finish cli_regenerate
