@@ -262,6 +262,13 @@ static void test_instruction_fetch(void)
     trapeze_config *off = make_cfg(8, NULL);
     CHECK(run1(off, k, 0) == 10);
     trapeze_config_destroy(off);
+    /* SM7_QV100's perfect I-cache: every fetch hits. Fetch at 1, issue at
+     * 3 and 4, fetch at 4, issue at 6 and 7, fetch at 7, EXIT at 9; the
+     * last result at 7 + 5 = 12, end 13 */
+    off = make_cfg(8, "-gpgpu_cache:il1 N:4:128:4,L:R:f:N:L,S:2:32,4\n"
+                      "-gpgpu_perfect_inst_const_cache 1\n");
+    CHECK(run1(off, k, 0) == 13);
+    trapeze_config_destroy(off);
     sim_kernel_destroy(k);
     kb = sim_kb_begin("four2", SIM_DIM(1), SIM_DIM(64));
     for (int i = 0; i < 4; i++)

@@ -67,6 +67,8 @@ const trapeze_opt sim_core_options[] = {
     {"gpgpu_cache:il1", OPT_TEXT, "", 0, 0,
      "I-cache N:sets:line:assoc,L:R:f:N:L,S:mshr:merge,mq (unset: no fetch model)"},
     {"gpgpu_inst_fetch_throughput", OPT_INT, "1", 1, 16, "I-cache fetches per SM per cycle"},
+    {"gpgpu_perfect_inst_const_cache", OPT_INT, "0", 0, 1,
+     "every I-cache access hits (fetch and ibuffer still modelled)"},
     {"gpgpu_kernel_launch_latency", OPT_INT, "", 0, 1000000000L,
      "kernel launch latency, core cycles (default 5 us)"},
     {"trapeze_kernel_launch_latency", OPT_INT, "", 0, 1000000000L,
@@ -260,6 +262,9 @@ static trapeze_status read_ifetch(const trapeze_config *cfg, sim_core_config *c,
     if (s)
         return s;
     c->ifetch.throughput = (int)v;
+    long perfect;
+    if ((s = get_pos(cfg, "gpgpu_perfect_inst_const_cache", &perfect, err)))
+        return s;
     trapeze_config_get_string(cfg, "gpgpu_cache:il1", "", &spec);
     if (!spec[0])
         return TRAPEZE_OK;
@@ -279,7 +284,8 @@ static trapeze_status read_ifetch(const trapeze_config *cfg, sim_core_config *c,
         return trapeze_config_fail(cfg, "gpgpu_cache:il1", err,
                                    "'%s': expected an MSHR field (S:entries:merge, 1 to 64 "
                                    "entries) after the policy field", spec);
-    c->ifetch = (sim_ifetch_config){1, sets, line, assoc, mshr, c->ifetch.throughput};
+    c->ifetch = (sim_ifetch_config){1, sets, line, assoc, mshr, c->ifetch.throughput,
+                                    (int)perfect};
     return TRAPEZE_OK;
 }
 

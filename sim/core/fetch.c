@@ -101,6 +101,11 @@ static void access_icache(sim_sm *sm, int slot, uint64_t t)
     const sim_ifetch_config *c = &sm->cfg->ifetch;
     sim_icache *ic = &sm->ic;
     sim_warp *w = &sm->warps[slot];
+    if (c->perfect) {   /* -gpgpu_perfect_inst_const_cache: status = HIT */
+        ic->hits++;
+        fill_ibuffer(sm, slot, t + 2);
+        return;
+    }
     uint64_t line = (IFETCH_BASE + w->inst.pc) / (uint64_t)c->line;
     uint32_t base = (uint32_t)(line % (uint64_t)c->sets) * (uint32_t)c->assoc;
     int victim = -1;

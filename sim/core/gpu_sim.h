@@ -68,6 +68,7 @@ typedef struct sim_ifetch_config {
     int sets, line, assoc;         /* -gpgpu_cache:il1 N:sets:line:assoc,...,S:mshr:merge */
     int mshr;                      /* line fills outstanding at most */
     int throughput;                /* -gpgpu_inst_fetch_throughput: fetches per cycle */
+    int perfect;                   /* -gpgpu_perfect_inst_const_cache: every fetch hits */
 } sim_ifetch_config;
 
 typedef struct sim_core_config {
