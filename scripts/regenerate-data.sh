@@ -9,7 +9,8 @@
 #   no STEP: every step, in the order below (cheap and important first)
 #   --list:  the steps, what each runs and its measured cost
 #   --check: each file's recorded simulator commit against the current one
-#            (seconds "incomplete": the step was interrupted; run it again)
+#            (seconds "incomplete": the step was interrupted; run it again), and
+#            every file a step writes that is missing or has no provenance row
 # Environment: TRAPEZE (build/trapeze), THREADS (2), SIZES (1,16,100: the area
 # factors of the size sweeps; V100_SIZES for the V100, same default), DATA
 # (data: where the files are).
@@ -138,14 +139,28 @@ step_reference_gtx280() { reference gtx280; }
 ALL="cal_gtx480 sizes_gtx480_small cal_v100 sizes_v100_small sizes_gtx480 sizes_v100 \
 cal_gtx280 reference_gtx480 reference_v100 reference_gtx280"
 
+all_outputs() {
+    for g in gtx480 v100 gtx280; do
+        echo "$CAL/$g.ini $CAL/$g-samples.csv $VAL/$g.csv $VAL/$g-curve.csv $VAL/$g-sweep.csv"
+    done
+    for g in gtx480 v100; do for grp in main unseen others; do
+        echo "$VAL/$g-sizes-$grp.csv $VAL/$g-sizes-$grp-points.csv $VAL/$g-sizes-$grp-sweep.csv"
+    done; done
+}
+
 case ${1:-} in
 --list)
     for s in $ALL; do echo "$s"; done
     echo "measured wall times: data/PROVENANCE.csv (seconds column)"
     exit 0 ;;
 --check)
-    [ -f "$PROV" ] || { echo "no $PROV: every file is of unknown provenance"; exit 1; }
     stale=0
+    # every file a step writes: without a PROVENANCE row it predates this script
+    for f in $(all_outputs); do
+        if [ ! -f "$f" ]; then echo "MISSING  $f"; stale=1
+        elif [ -z "$(recorded "$f")" ]; then echo "UNKNOWN  $f (no provenance: made before this script)"; stale=1; fi
+    done
+    [ -f "$PROV" ] || exit 1
     for f in $(awk -F, 'NR > 1 { print $1 }' "$PROV"); do
         c=$(recorded "$f")
         inc=$(awk -F, -v f="$f" '$1 == f && $4 == "incomplete" { print " INCOMPLETE" }' "$PROV")

@@ -43,8 +43,12 @@ sh "$R" cal-gtx480 2>"$D/err" || fail "rerun: $(cat "$D/err")"
 [ "$(grep -c run "$D/data/calibrations/gtx480-samples.csv")" -eq 2 ] || fail "log not resumed"
 [ "$(grep -c 'gtx480.ini,' "$D/data/PROVENANCE.csv")" -eq 1 ] || fail "PROVENANCE rows repeated"
 [ "$(grep -c '^simulator_commit' "$D/data/calibrations/gtx480.ini")" -eq 1 ] || fail "stamp repeated"
-sh "$R" --check >"$D/out" || fail "--check on current files: $(cat "$D/out")"
+# --check: current files, the other steps' files missing, a file of no provenance unknown
+echo old >"$D/data/calibrations/v100.ini"
+if sh "$R" --check >"$D/out"; then fail "--check passed with files missing"; fi
 grep -q '^current .*gtx480.ini' "$D/out" || fail "--check lists: $(cat "$D/out")"
+grep -q '^MISSING .*validation/gtx280-curve.csv' "$D/out" || fail "--check missing: $(cat "$D/out")"
+grep -q '^UNKNOWN .*calibrations/v100.ini' "$D/out" || fail "--check unknown: $(cat "$D/out")"
 # made on another simulator: stale, and its log is removed before the step
 sed -i 's/^\([^,]*gtx480-samples.csv\),[^,]*,/\1,0000000,/' "$D/data/PROVENANCE.csv"
 if sh "$R" --check >"$D/out"; then fail "--check passed a stale file"; fi
