@@ -525,6 +525,14 @@ sim_mem_outcome sim_l1_offer(sim_memsys *m, const sim_mem_request *req, uint64_t
  * a refused one stays and is probed again next cycle. */
 static void l1_queues_cycle(sim_memsys *m, sim_sm_port *p, uint64_t cycle)
 {
+    if (TRAPEZE_CHECKS_ON) {   /* the invariant of the file comment */
+        int sum = 0;
+        for (int b = 0; b < m->cfg.l1_banks; b++) {
+            TRAPEZE_ASSERT(p->l1q[b].count <= (uint32_t)m->cfg.l1_latency);
+            sum += (int)p->l1q[b].count;
+        }
+        TRAPEZE_ASSERT(sum == p->l1q_count && (uint64_t)sum <= m->outstanding);
+    }
     for (int b = 0; p->l1q_count && b < m->cfg.l1_banks; b++) {
         sim_ring *q = &p->l1q[b];
         if (!q->count || sim_ring_front(q)->ready > cycle)
