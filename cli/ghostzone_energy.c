@@ -95,6 +95,11 @@ static trapeze_status run_samples(const cli_gz_energy_opts *o, const char *gpu_p
         else if (!(st = trapeze_gz_energy_from_row(r, pw, trapeze_gz_gpu(m)->n_sm, &s[*n],
                                                    &sl[*n], err)))
             (*n)++;
+        else {   /* the row's message, with the file it came from */
+            char why[sizeof err->message];
+            snprintf(why, sizeof why, "%s", err->message);
+            trapeze_fail(err, st, "%s: %s", o->samples ? o->samples : "samples log", why);
+        }
     }
     trapeze_sample_log_close(log);
     trapeze_gz_energy_plan_destroy(plan);

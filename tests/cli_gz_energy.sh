@@ -91,6 +91,16 @@ a=$(awk '$3 == "fence" && $2 == "calibrated" { print $4 }' "$D/out")
 b=$(awk '$3 == "fence" && $2 == "calibrated" { print $4 }' "$D/out4")
 [ -n "$a" ] && [ "$a" != "$b" ] || fail "edited sample not read: fence nJ/inst $a then $b"
 
+# a log edited into nonsense: one message naming the file and the field
+awk -F, -v OFS=, '$1 == "Tiny1D-fence-h1" { $25 = "0/x" } { print }' "$D/l1.csv" >"$D/bad1.csv"
+expect_failure "bad thresholds" "$D/bad1.csv: sample Tiny1D-fence-h1: thresholds '0/x' are not A/B/C" \
+    "$D/x.csv" "$T" ghostzone --gpu gtx480 --objective energy "$D/tiny.ini" \
+    --energy-samples "$D/bad1.csv" --csv "$D/x.csv"
+awk -F, -v OFS=, '$1 == "Tiny1D-fence-h1" { $19 = "1.5" } { print }' "$D/l1.csv" >"$D/bad2.csv"
+expect_failure "saving out of range" "bad2.csv:5: field l1d_saving: 1.5 is outside [0, 1]" \
+    "$D/x.csv" "$T" ghostzone --gpu gtx480 --objective energy "$D/tiny.ini" \
+    --energy-samples "$D/bad2.csv" --csv "$D/x.csv"
+
 expect_failure "bad objective" "--objective: expected time, energy or edp, got 'power'" "$D/x.csv" \
     "$T" ghostzone --gpu gtx480 --objective power "$D/tiny.ini" --csv "$D/x.csv"
 expect_failure "power without objective" "--power, --max-penalty and --energy-samples need" "$D/x.csv" \
