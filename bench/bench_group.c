@@ -49,6 +49,15 @@ int main(void)
     printf("optimize (%d predictions, %d NLopt steps): %8.3f s, chose %s %dx%d\n",
            ch.model_evaluations, ch.nlopt_evaluations, t4 - t3, ch.source, ch.gx, ch.gy);
     trapeze_grouping_free(&best);
+    trapeze_grp_soft_info si;
+    double t5 = now();
+    if (trapeze_grp_grouping_soft(m, &best, &si, &err))
+        goto out;
+    double t6 = now();
+    printf("soft assignment (%d NLopt steps, %d refining moves, %.1f%% of shared data within "
+           "queues): %8.3f s\n", si.nlopt_evaluations, si.moves, 100 * si.kept / si.total_shared,
+           t6 - t5);
+    trapeze_grouping_free(&best);
     rc = 0;
 out:
     if (rc)

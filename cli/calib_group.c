@@ -274,11 +274,11 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
             s = trapeze_grp_problem_builtin(gpu, ls->l[i].kernel, argv, argc, ls->l[i].launch,
                                             &pb, err);
         if (!s && validate)
-            s = trapeze_grp_decide(pb, &p, sim, 1, margin, &o, err);
+            s = trapeze_grp_decide(pb, &p, sim, 1, margin, 0, &o, err);
         if (!s && !validate) {
             /* chen is not planned: decide needs its slot only for the table */
             sim[2] = sim[0];
-            s = trapeze_grp_decide(pb, &p, sim, 1, margin, &o, err);
+            s = trapeze_grp_decide(pb, &p, sim, 1, margin, 0, &o, err);
             if (!s) {
                 snprintf(o.params.source, sizeof o.params.source,
                          "trapeze calibrate --model group on %.24s: %.40s launch %d", gpu_nm,

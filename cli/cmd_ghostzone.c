@@ -73,6 +73,9 @@ static void usage(FILE *out)
 "                      pick by OBJ (prints the picks by all three)\n"
 "  --power FILE|NAME   power description (default: data/power/GPU.ini)\n"
 "  --max-penalty F     sleep wake-up penalty budget, fraction of cycles (0.01)\n"
+"  --energy-samples FILE\n"
+"                      log of those samples (resumed: logged ones are not run\n"
+"                      again; --threads N runs them in parallel)\n"
 "  -h, --help          show this help\n");
     cli_gz_group_usage(out);
     fprintf(out,
@@ -116,7 +119,8 @@ static const cli_opt options[] = {
     {"--gpu", 1, 0}, {"--calibration", 1, 0}, {"--force-calibration", 0, 0}, {"--sync", 1, 0},
     {"--csv", 1, 0}, {"--height", 1, 0}, {"--tau", 0, 0}, {"--optimize-block", 0, 0},
     {"--verify", 1, 0}, {"--stages", 1, 0}, {"--threads", 1, 0}, {"--objective", 1, 0},
-    {"--power", 1, 0}, {"--max-penalty", 1, 0}, CLI_GZ_GROUP_OPTIONS, {NULL, 0, 0}};
+    {"--power", 1, 0}, {"--max-penalty", 1, 0}, {"--energy-samples", 1, 0}, CLI_GZ_GROUP_OPTIONS,
+    {NULL, 0, 0}};
 
 /* Returns -1 when parsed, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, gz_args *a)
@@ -180,8 +184,10 @@ static int parse_args(int argc, char **argv, gz_args *a)
         }
         i += takes_value;
     }
-    if ((a->energy.power || a->energy.max_penalty > 0) && !a->energy.enabled)
-        return cli_usage_error("ghostzone", "--power and --max-penalty need --objective");
+    if ((a->energy.power || a->energy.max_penalty > 0 || a->energy.samples) && !a->energy.enabled)
+        return cli_usage_error("ghostzone", "--power, --max-penalty and --energy-samples need "
+                               "--objective");
+    a->energy.threads = (int)a->threads;
     if (a->energy.enabled && (a->height || a->optimize_block || a->verify))
         return cli_usage_error("ghostzone", "--objective ranks every height at the workload's "
                                "block: not with --height, --optimize-block or --verify");

@@ -19,7 +19,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: trapeze group --gpu FILE KERNEL [name=value ...] [--launch N]\n"
+            "usage: trapeze group --gpu FILE KERNEL [name=value ...] | --trace LIST [--launch N]\n"
             "                     [--calibration FILE] [--out GROUPING] [--csv FILE]\n"
             "                     [--no-sim]\n"
             "\n"
@@ -33,6 +33,8 @@ static void usage(FILE *f)
             "round-robin (rr), BCS, Chen's dispatch, MST-TS, k-way-TS and RB-TS.\n"
             "\n"
             "  --gpu FILE           GPU configuration (gpgpusim.config syntax)\n"
+            "  --trace LIST         an Accel-Sim trace (DIR/kernelslist.g) instead of a\n"
+            "                       built-in KERNEL: the graph from its loads' addresses\n"
             "  --launch N           which launch of the kernel (0 first; default 0)\n"
             "  --calibration FILE   the model's constants ([group] section); without it\n"
             "                       they are fitted to the simulations of rr, bcs, mst,\n"
@@ -43,7 +45,11 @@ static void usage(FILE *f)
             "                       trapeze sim --grouping GROUPING\n"
             "  --csv FILE           one row per policy: predicted and simulated figures\n"
             "  --margin PCT         another grouping replaces round-robin only when\n"
-            "                       predicted faster by more than PCT%% (default 1)\n"
+            "                       predicted faster by more than PCT%% (default 1; when\n"
+            "                       the constants are fitted, at least the fit's rms error)\n"
+            "  --soft               also try a soft assignment of TBs to the SM queues\n"
+            "                       (relaxed, NLopt, rounded, refined; for graphs without\n"
+            "                       grid structure), chosen when predicted faster\n"
             "  --no-sim             predictions only (no simulation)\n");
 }
 
@@ -111,6 +117,8 @@ static void print_table(const row *rows, const trapeze_grp_choice *ch, int simul
         printf("optimized: tiles of %d x %d TBs, %s tile order (relaxation: %.2f x %.2f)\n",
                ch->gx, ch->gy, ch->tile_order ? "column-major" : "row-major",
                ch->gx_continuous, ch->gy_continuous);
+    else if (!strcmp(ch->source, "soft"))
+        printf("optimized: the soft assignment\n");
     else
         printf("optimized: the %s policy (no tile shape predicted faster by more than the\n"
                "           margin); run that policy (a grouping file only places it statically)\n",
@@ -136,11 +144,11 @@ static int default_calibration(const char *gpu, char *out, size_t size)
 
 int cli_group(int argc, char **argv)
 {
-    const char *gpu = NULL, *kernel = NULL, *calib = NULL, *out_path = NULL, *csv = NULL;
+    const char *gpu = NULL, *kernel = NULL, *trace = NULL, *calib = NULL, *out_path = NULL, *csv = NULL;
     const char *save_calib = NULL;
     long launch = 0;
     double margin = 0.01;
-    int no_sim = 0, n_params = 0, rc = 2;
+    int no_sim = 0, soft = 0, n_params = 0, rc = 2;
     const char *launch_text = NULL, *margin_text = NULL;
     const char **operands = calloc((size_t)argc + 1, sizeof *operands);
     char **params = calloc((size_t)argc + 1, sizeof *params);
@@ -150,9 +158,9 @@ int cli_group(int argc, char **argv)
         return 2;
     }
     const cli_field fields[] = {
-        {"--gpu", &gpu, NULL}, {"--launch", &launch_text, NULL}, {"--calibration", &calib, NULL},
+        {"--gpu", &gpu, NULL}, {"--trace", &trace, NULL}, {"--launch", &launch_text, NULL}, {"--calibration", &calib, NULL},
         {"--out", &out_path, NULL}, {"--csv", &csv, NULL}, {"--margin", &margin_text, NULL},
-        {"--save-calibration", &save_calib, NULL}, {"--no-sim", NULL, &no_sim},
+        {"--save-calibration", &save_calib, NULL}, {"--no-sim", NULL, &no_sim}, {"--soft", NULL, &soft},
         {NULL, NULL, NULL}};
     int n_ops = 0;
     rc = cli_parse_options("group", argc, argv, 1, fields, operands, argc, &n_ops, usage);
@@ -176,6 +184,13 @@ int cli_group(int argc, char **argv)
         kernel = operands[0];
     for (int i = 1; i < n_ops; i++)
         params[n_params++] = (char *)operands[i];
+    if (trace && n_ops > 0) {
+        rc = cli_usage_error("group", "--trace %s and KERNEL %s exclude each other", trace,
+                             operands[0]);
+        goto out;
+    }
+    if (trace)
+        kernel = trace;
     if (!gpu || !kernel) {
         rc = cli_usage_error("group", "%s", !gpu ? "--gpu FILE is required" : "no KERNEL given");
         goto out;
@@ -204,8 +219,9 @@ int cli_group(int argc, char **argv)
     memset(sim, 0, sizeof sim);
     trapeze_grp_outcome o;
     memset(&o, 0, sizeof o);
-    trapeze_status s = trapeze_grp_problem_builtin(gpu, kernel, params, n_params, (int)launch,
-                                                   &pb, &err);
+    trapeze_status s =
+        trace ? trapeze_grp_problem_trace(gpu, trace, (int)launch, &pb, &err)
+              : trapeze_grp_problem_builtin(gpu, kernel, params, n_params, (int)launch, &pb, &err);
     /* the simulator's policies first: they are the comparison and, without a
      * calibration file, the samples the model is fitted to */
     for (int i = 0; !s && !no_sim && i < N_POLICIES - 1; i++) {
@@ -214,7 +230,7 @@ int cli_group(int argc, char **argv)
         s = trapeze_grp_problem_simulate(pb, policies[i], NULL, &sim[i], &err);
     }
     if (!s)
-        s = trapeze_grp_decide(pb, &p, no_sim ? NULL : sim, !calib, margin, &o, &err);
+        s = trapeze_grp_decide(pb, &p, no_sim ? NULL : sim, !calib, margin, soft, &o, &err);
     if (!s && save_calib)
         s = trapeze_grp_params_save(save_calib, &o.params, &err);
     if (!s && out_path)
@@ -238,7 +254,13 @@ int cli_group(int argc, char **argv)
         if (fitted)
             printf("fitted to rr, bcs, mst, kway, rbts: rms error %.2f%%, cross-validated %.2f%% (max %.2f%%)\n",
                    100 * rep.rms_rel_error, rep.cv_mape_pct, rep.cv_max_ape_pct);
+        printf("margin: %.2f%%\n", 100 * o.margin);
         print_table(rows, &ch, !no_sim);
+        if (o.soft_tried)
+            printf("soft assignment: predicted %.0f cycles; shared data within queues %.0f of %.0f "
+                   "(rounded %.0f, %d refining moves; relaxation %.4f -> %.4f in %d NLopt steps)\n",
+                   o.soft_pred_cycles, o.soft.kept, o.soft.total_shared, o.soft.rounded_kept,
+                   o.soft.moves, o.soft.relaxed_start, o.soft.relaxed, o.soft.nlopt_evaluations);
         if (csv)
             s = write_csv(csv, gpu, kernel, (int)launch, rows, &err);
     }

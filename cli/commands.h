@@ -46,8 +46,10 @@ typedef struct cli_gz_energy_opts {
     trapeze_gz_objective objective;
     const char *power;             /* --power; NULL: data/power/GPU.ini */
     double max_penalty;            /* --max-penalty (0.01) */
+    const char *samples;           /* --energy-samples: the samples log; NULL: a temporary one */
+    int threads;                   /* --threads */
 } cli_gz_energy_opts;
-/* 1 for --objective, --power, --max-penalty; parse one (0, or exit status 2). */
+/* 1 for --objective, --power, --max-penalty, --energy-samples; parse one (0, or exit status 2). */
 int cli_gz_energy_option(const char *arg);
 int cli_gz_energy_parse(const char *arg, const char *val, cli_gz_energy_opts *o);
 trapeze_status cli_gz_energy(const cli_gz_energy_opts *o, const char *gpu_path,

@@ -5,6 +5,7 @@
  * and ranking are library calls (sampler/gz_energy_sample.c,
  * model/gz_energy.c); this file only sequences them and prints.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,29 +48,61 @@ static void print_thresholds(const char *name, const trapeze_gz_energy_eval *e)
     printf("; penalty %.2f%% of cycles\n", 100 * pen);
 }
 
+static void progress(void *ctx, int done, int total, const trapeze_sample_row *row)
+{
+    (void)ctx;
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\renergy samples: %d of %d (%s)   %s", done, total, row->id,
+                done == total ? "\n" : "");
+}
+
+/* The plan's samples through the samples log (--energy-samples FILE, else a
+ * temporary one): run in --threads workers, the logged ones skipped, then
+ * read back in plan order. */
 static trapeze_status run_samples(const cli_gz_energy_opts *o, const char *gpu_path,
                                   const trapeze_power *pw, const trapeze_workload *spec,
                                   const trapeze_gz_model *m, const trapeze_sync *modes,
-                                  int nmodes, trapeze_gz_energy_sample *s, int *n,
-                                  trapeze_error *err)
+                                  int nmodes, trapeze_gz_energy_sample *s, trapeze_gz_sleep *sl,
+                                  int *n, trapeze_error *err)
 {
-    int heights[3], nh = trapeze_gz_energy_sample_heights(m, heights);
+    char dir[] = "/tmp/trapeze-energy-XXXXXX", tmp[64] = "";
+    const char *path = o->samples;
     trapeze_config *cfg = NULL;
-    trapeze_status st = trapeze_config_load(gpu_path, &cfg, err);
+    trapeze_gz_energy_plan *plan = NULL;
+    trapeze_sample_log *log = NULL;
     *n = 0;
-    for (int i = 0; i < nmodes && !st; i++)
-        for (int j = 0; j < nh && !st; j++) {
-            if (isatty(STDERR_FILENO))
-                fprintf(stderr, "\r%s: energy sample %d of %d (%s h=%d)   ", spec->name, *n + 1,
-                        nmodes * nh, trapeze_sync_name(modes[i]), heights[j]);
-            st = trapeze_gz_energy_sample_run(cfg, pw, spec, modes[i], heights[j], &s[*n], err);
-            if (!st)
-                (*n)++;
-        }
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "\r%60s\r", "");
+    if (!path) {
+        if (!mkdtemp(dir))
+            return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create: %s", dir, strerror(errno));
+        snprintf(tmp, sizeof tmp, "%s/samples.csv", dir);
+        path = tmp;
+    }
+    trapeze_status st = trapeze_config_load(gpu_path, &cfg, err);
+    if (!st)
+        st = trapeze_gz_energy_plan_create(cfg, pw, spec, m, modes, nmodes, o->max_penalty, &plan,
+                                           err);
+    if (!st)
+        st = trapeze_sample_log_open_schema(path, &trapeze_gz_energy_schema, &log, err);
+    if (!st)
+        st = trapeze_samples_run(trapeze_gz_energy_plan_set(plan), log,
+                                 o->threads > 0 ? o->threads : 1, progress, NULL, err);
+    const trapeze_sample_set *set = plan ? trapeze_gz_energy_plan_set(plan) : NULL;
+    for (int i = 0; !st && i < set->count; i++) {
+        const trapeze_sample_row *r = trapeze_sample_log_find_row(log, set->rows[i].id);
+        if (!r)
+            st = trapeze_fail(err, TRAPEZE_EINVAL, "%s: sample %s missing after the run", path,
+                              set->rows[i].id);
+        else if (!(st = trapeze_gz_energy_from_row(r, pw, trapeze_gz_gpu(m)->n_sm, &s[*n],
+                                                   &sl[*n], err)))
+            (*n)++;
+    }
+    trapeze_sample_log_close(log);
+    trapeze_gz_energy_plan_destroy(plan);
     trapeze_config_destroy(cfg);
-    (void)o;
+    if (tmp[0]) {
+        unlink(tmp);
+        rmdir(dir);
+    }
     return st;
 }
 
@@ -91,12 +124,9 @@ trapeze_status cli_gz_energy(const cli_gz_energy_opts *o, const char *gpu_path,
     int ns = 0, n = 0, best[3];
     if (!smp)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    s = run_samples(o, gpu_path, &pw, spec, m, modes, nmodes, smp, &ns, err);
+    s = run_samples(o, gpu_path, &pw, spec, m, modes, nmodes, smp, sl, &ns, err);
     if (!s)
         s = trapeze_gz_energy_calibrate(m, p, smp, ns, &c, err);
-    for (int i = 0; i < ns && !s; i++)
-        s = trapeze_gz_energy_sleep(&pw, gpu->core_clock_hz, &smp[i], o->max_penalty, &sl[i],
-                                    err);
     if (!s)
         s = trapeze_gz_energy_rank(m, &c, smp, sl, ns, modes, nmodes, &e, &n, best, err);
     if (!s) {
@@ -131,7 +161,7 @@ trapeze_status cli_gz_energy(const cli_gz_energy_opts *o, const char *gpu_path,
 int cli_gz_energy_option(const char *arg)
 {
     return !strcmp(arg, "--objective") || !strcmp(arg, "--power") ||
-           !strcmp(arg, "--max-penalty");
+           !strcmp(arg, "--max-penalty") || !strcmp(arg, "--energy-samples");
 }
 
 int cli_gz_energy_parse(const char *arg, const char *val, cli_gz_energy_opts *o)
@@ -145,6 +175,8 @@ int cli_gz_energy_parse(const char *arg, const char *val, cli_gz_energy_opts *o)
             o->max_penalty = 0.01;
     } else if (!strcmp(arg, "--power")) {
         o->power = val;
+    } else if (!strcmp(arg, "--energy-samples")) {
+        o->samples = val;
     } else {
         double v;
         if (!trapeze_parse_double(val, &v) || !(v > 0) || v >= 1)

@@ -75,7 +75,7 @@ static void print_row(const char *name, const trapeze_gz_group_row *r)
     printf(" CPL %10.1f (%+.2f%%)  halo re-reads in L1 %.1f%% (rr %.1f%%), rho %.3g%s\n",
            r->cpl_grouped, 100 * (r->cpl_grouped / r->cpl_rr - 1), 100 * share, 100 * share_rr,
            r->rho, !r->kept_rr ? "" : r->gain_sd > 0 ? "; rr kept (gain within 1% + 2 sd of rho)"
-                                                    : "; rr kept (gain within 1%)");
+                                                    : "; rr kept (rho not fitted, or gain within 1%)");
 }
 
 trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
@@ -123,7 +123,7 @@ trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
                b->h, b->gx, b->gy, b->tile_order ? "col-major" : "row-major", b->cpl);
     else
         printf("%-12s best with grouping: relaunch h=%d, %s (CPL %.1f)\n", name, b->h,
-               b->kept_rr ? "rr (no grouping gains more than 1% + 2 sd of rho)" : b->source, b->cpl);
+               b->kept_rr ? "rr (no grouping's gain is above 1% + 2 sd of a fitted rho)" : b->source, b->cpl);
     if (g->out) {
         s = trapeze_grouping_save(g->out, &r.grouping, err);
         if (!s)

@@ -1384,6 +1384,27 @@ trapeze_status trapeze_gz_energy_sample_run(const trapeze_config *cfg, const tra
  * at the workload's block (fewer when they coincide). Returns the count. */
 int trapeze_gz_energy_sample_heights(const trapeze_gz_model *m, int heights[3]);
 
+/* The samples as a log (trapeze_sample_log_open_schema with
+ * trapeze_gz_energy_schema): planned (each sync mode of modes x
+ * trapeze_gz_energy_sample_heights, ids WORKLOAD-SYNC-hH, kind "energy"),
+ * run and resumed by trapeze_samples_run in any number of threads; a row
+ * holds the window's inputs, its energies and the thresholds chosen on its
+ * idle periods with max_penalty, their saving and penalty. cfg must outlive
+ * the plan. */
+extern const trapeze_row_schema trapeze_gz_energy_schema;
+typedef struct trapeze_gz_energy_plan trapeze_gz_energy_plan;
+trapeze_status trapeze_gz_energy_plan_create(const trapeze_config *cfg, const trapeze_power *pw,
+                                             const trapeze_workload *spec,
+                                             const trapeze_gz_model *m, const trapeze_sync *modes,
+                                             int n_modes, double max_penalty,
+                                             trapeze_gz_energy_plan **out, trapeze_error *err);
+void trapeze_gz_energy_plan_destroy(trapeze_gz_energy_plan *p);
+const trapeze_sample_set *trapeze_gz_energy_plan_set(const trapeze_gz_energy_plan *p);
+/* A logged row back as a sample (no histograms) and its sleep choice. */
+trapeze_status trapeze_gz_energy_from_row(const trapeze_sample_row *row, const trapeze_power *pw,
+                                          int n_sm, trapeze_gz_energy_sample *s,
+                                          trapeze_gz_sleep *sl, trapeze_error *err);
+
 /* CSV of trapeze ghostzone --objective: trapeze_gz_csv_columns, then
  * energy_j_per_loop,dynamic_j,sync_j,leakage_j,saved_j,edp_js,
  * cpl_sleep_cycles,l1d_saving,l2_saving,rf_saving,penalty_fraction,
@@ -1556,6 +1577,26 @@ trapeze_status trapeze_grp_grouping_tiles(const trapeze_grp_model *m, int gx, in
                                           int tile_order, trapeze_grouping *out,
                                           trapeze_error *err);
 
+/* A soft assignment of the TBs to the SM queues, for graphs without grid
+ * structure (model/group_soft.c): shares X[p][g] = softmax(theta[p]) that
+ * minimize the shared data kept apart plus a balance penalty (L-BFGS),
+ * rounded under ceil(n / n_sm) TBs per queue, refined by moves that keep
+ * more shared data, ordered greedily within a queue. */
+typedef struct trapeze_grp_soft_info {
+    double relaxed_start, relaxed;   /* the relaxation's objective: start, optimum */
+    double rounded_kept, kept;       /* shared data within queues: rounded, refined */
+    double total_shared;             /* all shared data (each edge once) */
+    int moves, nlopt_evaluations;
+} trapeze_grp_soft_info;
+trapeze_status trapeze_grp_grouping_soft(const trapeze_grp_model *m, trapeze_grouping *out,
+                                         trapeze_grp_soft_info *info, trapeze_error *err);
+/* The relaxation's objective at theta (n x G) for G queues, its gradient
+ * into grad (may be NULL); X (n x G) and dX (n x G + G) are scratch. */
+double trapeze_grp_soft_objective(const trapeze_grp_model *m, int G, const double *theta,
+                                  double *grad, double *X, double *dX);
+/* Shared data (the model's units) between TBs of the same queue. */
+double trapeze_grp_kept_shared(const trapeze_grp_model *m, const trapeze_grouping *g);
+
 /* The optimizer's result. */
 typedef struct trapeze_grp_choice {
     char source[32];          /* "tiles", or the name of the candidate that won */
@@ -1623,6 +1664,11 @@ typedef struct trapeze_grp_problem trapeze_grp_problem;
 trapeze_status trapeze_grp_problem_builtin(const char *gpu_config_path, const char *kernel,
                                            char *const *params, int n_params, int launch,
                                            trapeze_grp_problem **out, trapeze_error *err);
+/* The same for launch `launch` of an Accel-Sim trace (kernelslist.g): the
+ * graph from its loads' addresses (trapeze_locality_trace). */
+trapeze_status trapeze_grp_problem_trace(const char *gpu_config_path, const char *kernelslist,
+                                         int launch, trapeze_grp_problem **out,
+                                         trapeze_error *err);
 void trapeze_grp_problem_destroy(trapeze_grp_problem *pb);
 const trapeze_locality_graph *trapeze_grp_problem_graph(const trapeze_grp_problem *pb);
 const trapeze_grp_machine *trapeze_grp_problem_machine(const trapeze_grp_problem *pb);
@@ -1665,19 +1711,28 @@ typedef struct trapeze_grp_outcome {
     trapeze_grp_params params;         /* the constants used (fitted when fitted) */
     trapeze_calib_report fit;
     int fitted;
+    double margin;                     /* the margin used: the one given, or the fit's rms
+                                          relative error when fitted and larger */
     int optimized_simulated;           /* the chosen grouping was simulated here (not a
                                           policy's own run) */
     trapeze_grouping grouping;         /* the chosen grouping */
+    int soft_tried;                    /* the soft assignment was computed */
+    trapeze_grp_soft_info soft;
+    double soft_pred_cycles;
 } trapeze_grp_outcome;
 
 /* sim: the six policies' measurements, rr..rbts in the order above (NULL:
  * predictions only, the model ranks the candidates); fit: fit
  * trapeze_grp_fit_mask_default to rr, bcs, mst, kway and rbts from p;
- * margin as trapeze_grp_optimize's. With sim, the chosen grouping is
+ * margin as trapeze_grp_optimize's, raised to the fit's rms relative error
+ * when fitted (a model cannot tell apart what its own error covers). With sim, the chosen grouping is
  * simulated unless a policy won (then its run is the optimized row). */
+/* soft: the soft assignment (trapeze_grp_grouping_soft) competes too, as
+ * the tiles do: it replaces the choice only when predicted faster than it
+ * (taken at the lower of its prediction and its measurement) by margin. */
 trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_grp_params *p,
                                   const trapeze_grp_measured *sim, int fit, double margin,
-                                  trapeze_grp_outcome *out, trapeze_error *err);
+                                  int soft, trapeze_grp_outcome *out, trapeze_error *err);
 void trapeze_grp_outcome_free(trapeze_grp_outcome *o);
 
 /* The grouping model's samples (sampler/group_samples.c): one launch under
@@ -1732,7 +1787,8 @@ typedef struct trapeze_gz_group_row {
     double gain_sd;            /* standard deviation of cpl_rr - cpl_grouped from the
                                   calibration's stderr of halo_reread (the gain is ~ rho) */
     int kept_rr;               /* evaluated, and the grouping's gain was not above
-                                  margin x cpl_rr + 2 gain_sd */
+                                  margin x cpl_rr + 2 gain_sd, or the calibration did not
+                                  fit halo_reread (its stderr is 0) */
     char source[32];           /* "tiles", "rr", "bcs" (relaunch), "none" (fence) */
     int gx, gy, tile_order;
     int model_evaluations;

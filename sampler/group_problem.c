@@ -4,6 +4,8 @@
  * (SMs, co-resident TBs, L1 and L2 lines) the model needs, the model's view
  * of each simulator policy's grouping, and simulations of one launch under
  * a policy or an explicit grouping (the samples and the ground truth).
+ * The launch is a built-in kernel's or an Accel-Sim trace's (graph from the
+ * trace's addresses, simulation streaming from its file).
  * Owns the joining only: the equations are model/'s, the dispatch sim/'s.
  */
 #include <stdio.h>
@@ -16,13 +18,15 @@
 #include "sim/core/gpu_sim.h"
 #include "sim/locality/locality.h"
 #include "sim/mem/mem_config.h"
+#include "sim/trace/trace.h"
 
 #define MAX_LAUNCHES 64
 
 struct trapeze_grp_problem {
     char gpu_path[512];
     char *cfg_text;                   /* the GPU config, to which a policy line is added */
-    const sim_builtin *builtin;
+    const sim_builtin *builtin;       /* NULL: an Accel-Sim trace */
+    char trace[1024];                 /* its kernelslist.g */
     long p[SIM_BUILTIN_MAX_PARAMS];
     int launch;
     trapeze_locality_graph graph;
@@ -66,22 +70,50 @@ static trapeze_status config_with(const trapeze_grp_problem *pb, const char *pol
     return s;
 }
 
-/* The launch's kernel built for the config's SMs (ks holds MAX_LAUNCHES). */
-static trapeze_status build_launch(const trapeze_grp_problem *pb, const sim_core_config *core,
-                                   sim_kernel **ks, int *nk, trapeze_error *err)
+/* The launch's kernel: a built-in's built for the config's SMs, or a
+ * trace's streaming from its file (opened anew for each run). */
+typedef struct launch_handle {
+    sim_kernel **ks;
+    int nk;
+    sim_trace_kernel *t;
+    const sim_kernel *k;
+} launch_handle;
+
+static void close_launch(launch_handle *h)
 {
-    trapeze_status s = pb->builtin->build(core, pb->p, ks, MAX_LAUNCHES, nk, err);
-    if (!s && (pb->launch < 0 || pb->launch >= *nk))
-        s = trapeze_fail(err, TRAPEZE_ERANGE, "%s has %d launch%s, no launch %d",
-                         pb->builtin->name, *nk, *nk == 1 ? "" : "es", pb->launch);
-    return s;
+    for (int i = 0; h->ks && i < h->nk; i++)
+        sim_kernel_destroy(h->ks[i]);
+    free(h->ks);
+    sim_trace_kernel_close(h->t);
+    memset(h, 0, sizeof *h);
 }
 
-static void destroy_kernels(sim_kernel **ks, int nk)
+static trapeze_status open_launch(const trapeze_grp_problem *pb, const sim_core_config *core,
+                                  launch_handle *h, trapeze_error *err)
 {
-    for (int i = 0; i < nk; i++)
-        sim_kernel_destroy(ks[i]);
-    free(ks);
+    memset(h, 0, sizeof *h);
+    trapeze_status s;
+    if (!pb->builtin) {
+        sim_trace_list l;
+        if ((s = sim_trace_list_read(pb->trace, &l, err)))
+            return s;
+        if (pb->launch < 0 || pb->launch >= l.n)
+            s = trapeze_fail(err, TRAPEZE_ERANGE, "%s: %d kernel%s, no launch %d", pb->trace,
+                             l.n, l.n == 1 ? "" : "s", pb->launch);
+        else if (!(s = sim_trace_kernel_open(l.kernels[pb->launch], &h->t, err)))
+            h->k = sim_trace_kernel_sim(h->t);
+        sim_trace_list_free(&l);
+        return s;
+    }
+    if (!(h->ks = calloc(MAX_LAUNCHES, sizeof *h->ks)))
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    s = pb->builtin->build(core, pb->p, h->ks, MAX_LAUNCHES, &h->nk, err);
+    if (!s && (pb->launch < 0 || pb->launch >= h->nk))
+        s = trapeze_fail(err, TRAPEZE_ERANGE, "%s has %d launch%s, no launch %d",
+                         pb->builtin->name, h->nk, h->nk == 1 ? "" : "es", pb->launch);
+    if (!s)
+        h->k = h->ks[pb->launch];
+    return s;
 }
 
 /* SMs, occupancy and cache lines as the simulator sees them. */
@@ -93,16 +125,13 @@ static trapeze_status read_machine(trapeze_grp_problem *pb, const trapeze_config
     trapeze_status s = sim_core_config_read(cfg, &core, err);
     if (s || (s = sim_mem_config_read(cfg, core.gpu.n_sm, &mem, err)))
         return s;
-    sim_kernel **ks = calloc(MAX_LAUNCHES, sizeof *ks);
-    int nk = 0;
-    if (!ks)
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    if (!(s = build_launch(pb, &core, ks, &nk, err))) {
+    launch_handle h;
+    if (!(s = open_launch(pb, &core, &h, err))) {
         const char *why = "";
-        int x = sim_occupancy(&core, ks[pb->launch], &why);
+        int x = sim_occupancy(&core, h.k, &why);
         if (x < 1)
             s = trapeze_fail(err, TRAPEZE_ERANGE, "%s: one block does not fit on an SM (%s)",
-                             pb->builtin->name, why);
+                             h.k->name, why);
         pb->machine.n_sm = core.gpu.n_sm;
         pb->machine.by_elements = 1;   /* closer to L2 accesses (docs/grouping.md) */
         pb->machine.tbs_per_sm = x;
@@ -112,8 +141,36 @@ static trapeze_status read_machine(trapeze_grp_problem *pb, const trapeze_config
         if (!(pb->machine.l2_lines > 0))
             pb->machine.l2_lines = 1e-3;
     }
-    destroy_kernels(ks, nk);
+    close_launch(&h);
     return s;
+}
+
+trapeze_status trapeze_grp_problem_trace(const char *gpu_config_path, const char *kernelslist,
+                                         int launch, trapeze_grp_problem **out,
+                                         trapeze_error *err)
+{
+    *out = NULL;
+    trapeze_grp_problem *pb = calloc(1, sizeof *pb);
+    if (!pb)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    snprintf(pb->gpu_path, sizeof pb->gpu_path, "%s", gpu_config_path);
+    snprintf(pb->trace, sizeof pb->trace, "%s", kernelslist);
+    pb->launch = launch;
+    trapeze_config *cfg = NULL;
+    trapeze_status s = trapeze_read_file(gpu_config_path, &pb->cfg_text, err);
+    if (!s)
+        s = config_with(pb, NULL, NULL, &cfg, err);
+    if (!s)
+        s = trapeze_locality_trace(kernelslist, launch, &pb->graph, err);
+    if (!s)
+        s = read_machine(pb, cfg, err);
+    trapeze_config_destroy(cfg);
+    if (s) {
+        trapeze_grp_problem_destroy(pb);
+        return s;
+    }
+    *out = pb;
+    return TRAPEZE_OK;
 }
 
 trapeze_status trapeze_grp_problem_builtin(const char *gpu_config_path, const char *kernel,
@@ -230,20 +287,20 @@ trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const
     sim_gpu_options opt;
     memset(&opt, 0, sizeof opt);
     opt.tb_grouping = grouping ? path : NULL;
-    sim_kernel **ks = calloc(MAX_LAUNCHES, sizeof *ks);
-    int nk = 0;
-    if (!s && !ks)
-        s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    launch_handle h;
+    memset(&h, 0, sizeof h);
     if (!s)
         s = config_with(pb, policy, grouping ? path : NULL, &cfg, err);
     if (!s)
         s = sim_gpu_create(cfg, &opt, &g, err);
     if (!s)
-        s = build_launch(pb, sim_gpu_config(g), ks, &nk, err);
+        s = open_launch(pb, sim_gpu_config(g), &h, err);
     sim_kernel_stats st;
     memset(&st, 0, sizeof st);
     if (!s)
-        s = sim_gpu_run(g, ks[pb->launch], &st, err);
+        s = sim_gpu_run(g, h.k, &st, err);
+    if (!s && h.t)   /* an error met while streaming the trace fails the run */
+        s = sim_trace_kernel_status(h.t, err);
     if (!s) {
         out->cycles = (double)st.cycles;
         out->l2_accesses = (double)st.mem.l2.reads;
@@ -253,8 +310,7 @@ trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const
         out->stolen_blocks = (double)st.stolen_blocks;
     }
     sim_kernel_stats_free(&st);
-    if (ks)
-        destroy_kernels(ks, nk);
+    close_launch(&h);
     sim_gpu_destroy(g);
     trapeze_config_destroy(cfg);
     if (path[0])

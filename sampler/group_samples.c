@@ -57,7 +57,10 @@ struct trapeze_grp_plan {
     trapeze_sample_set set;
 };
 
-/* An id of letters, digits and ._=- : "jacobi.nx=512.ny=512.l0.rr". */
+/* An id of letters, digits and ._=- : "jacobi.nx=512.ny=512.l0.rr" (kernel
+ * and parameters at most ID_PART characters each, checked by the plan, so
+ * that it fits a row's id whole and two launches never share one). */
+#define ID_PART 40
 static void make_id(char *id, size_t size, const trapeze_grp_launch *l, const char *policy)
 {
     char params[128];
@@ -65,9 +68,8 @@ static void make_id(char *id, size_t size, const trapeze_grp_launch *l, const ch
     for (char *c = params; *c; c++)
         if (!isalnum((unsigned char)*c) && *c != '=' && *c != '_' && *c != '-')
             *c = '.';
-    int n = snprintf(id, size, "%.40s%s%.40s.l%d.%s", l->kernel, params[0] ? "." : "",
-                     params, l->launch, policy);
-    (void)n;   /* kernel and params fit a row's text (63), so the id (95) holds them */
+    snprintf(id, size, "%.40s%s%.40s.l%d.%s", l->kernel, params[0] ? "." : "", params,
+             l->launch, policy);
 }
 
 /* Runs row i: the launch under its policy on a fresh simulator. */
@@ -122,6 +124,11 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
     plan->n_launches = n;
     plan->n_policies = np;
     trapeze_status s = TRAPEZE_OK;
+    for (int i = 0; i < n && !s; i++)
+        if (strlen(l[i].kernel) > ID_PART || (l[i].params && strlen(l[i].params) > ID_PART))
+            s = trapeze_fail(err, TRAPEZE_EINVAL, "%.40s...: kernel name and parameters are "
+                             "limited to %d characters each in a samples log", l[i].kernel,
+                             ID_PART);
     for (int i = 0; i < n && !s; i++)
         for (int k = 0; k < np && !s; k++) {
             const char *pol = with_chen ? policy_names[k] : fixed[k];

@@ -36,9 +36,11 @@
  * more than the margin plus two standard deviations of that gain: it runs
  * statically placed (the explicit policy), which costs a little of
  * round-robin's dynamic balance, and the gain is proportional to rho, so
- * it carries rho's relative standard error from the calibration (on the
- * GTX 480 rho = 1.0 +- 4.7: not identified, and the simulated gains are
- * nil; docs/grouping.md).
+ * it carries rho's relative standard error from the calibration; a
+ * calibration that did not fit rho (no standard error: Meng's 1 assumed)
+ * keeps round-robin everywhere. Simulated, the groupings the halo favours
+ * were no faster or slower (docs/grouping.md), so only a measured rho may
+ * move a decision.
  * Fence mode runs persistent blocks that loop over the tiles, so there is
  * no TB dispatch to group: its heights keep the ghost-zone model's CPL.
  */
@@ -302,7 +304,9 @@ trapeze_status trapeze_gz_group_optimize(const char *gpu_config_path,
         r->cpl = r->cpl_rr;
         double rho_cal = p->value[TRAPEZE_GZ_HALO_REREAD], gain = r->cpl_rr - r->cpl_grouped;
         r->gain_sd = rho_cal > 0 ? fabs(gain) * p->stderr_[TRAPEZE_GZ_HALO_REREAD] / rho_cal : 0;
-        if (!s && gain > margin * r->cpl_rr + 2 * r->gain_sd)
+        /* rho not fitted (no standard error): the gain rests on an assumption */
+        int measured = p->stderr_[TRAPEZE_GZ_HALO_REREAD] > 0;
+        if (!s && measured && gain > margin * r->cpl_rr + 2 * r->gain_sd)
             r->cpl = r->cpl_grouped;
         else if (!s) {
             r->kept_rr = 1;

@@ -9,6 +9,7 @@
 #   no STEP: every step, in the order below (cheap and important first)
 #   --list:  the steps, what each runs and its measured cost
 #   --check: each file's recorded simulator commit against the current one
+#            (seconds "incomplete": the step was interrupted; run it again)
 # Environment: TRAPEZE (build/trapeze), THREADS (2), SIZES (1,16,100: the area
 # factors of the size sweeps; V100_SIZES for the V100, same default), DATA
 # (data: where the files are).
@@ -80,6 +81,7 @@ run_step() { # name, then the files it writes (first: the log it resumes), then 
     STEP_N=$((STEP_N + 1))
     log=$(echo "$files" | awk '{ print $1 }')
     fresh_log "$log"
+    record "$log" "$*" incomplete # an interrupted step's log is this simulator's: resumed
     start=$(date +%s)
     echo "[$STEP_N/$STEP_TOTAL] $name: started $(date -u +%H:%M:%S) UTC, simulator $SIM: $*" >&2
     "$@"
@@ -146,7 +148,8 @@ case ${1:-} in
     stale=0
     for f in $(awk -F, 'NR > 1 { print $1 }' "$PROV"); do
         c=$(recorded "$f")
-        if [ "$c" = "$SIM" ]; then echo "current  $f ($c)"; else echo "STALE    $f (made on $c, simulator now $SIM)"; stale=1; fi
+        inc=$(awk -F, -v f="$f" '$1 == f && $4 == "incomplete" { print " INCOMPLETE" }' "$PROV")
+        if [ "$c" = "$SIM" ]; then echo "current  $f ($c)$inc"; else echo "STALE    $f (made on $c, simulator now $SIM)$inc"; stale=1; fi
     done
     exit $stale ;;
 -h|--help)

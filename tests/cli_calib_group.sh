@@ -61,4 +61,7 @@ expect_failure "bad launch" "syrk@x: expected KERNEL" "$D/none" \
     "$T" validate --model group --gpu $G --samples "$D/s.csv" syrk@x
 expect_failure "unknown kernel" "no built-in kernel 'nope'" "$D/v2.csv" \
     "$T" validate --model group --gpu $G --samples "$D/s2.csv" --csv "$D/v2.csv" nope
+expect_failure "id too long" "limited to 40 characters each" "$D/v3.csv" \
+    "$T" validate --model group --gpu $G --samples "$D/s3.csv" --csv "$D/v3.csv" \
+    jacobi,nx=512,ny=512,bx=16,by=16,iters=1,nx=512,ny=512
 finish cli_calib_group

@@ -12,6 +12,9 @@ G=data/gpus/gtx480.config
 "$T" group --gpu $G matmul n=96 block=16 --out "$D/g.csv" --csv "$D/p.csv" \
     --save-calibration "$D/c.ini" >"$D/out" 2>"$D/err" || fail "group exit status: $(cat "$D/err")"
 grep -q '36 TBs (grid 6 x 6 x 1), 15 SMs x 6 co-resident TBs' "$D/out" || fail "summary: $(cat "$D/out")"
+# the margin is the fit's rms error when that is above the 1% asked
+want=$(awk '/^fitted to/ { e = $10; sub("%,", "", e); printf "%.2f", (e + 0 > 1 ? e : 1) }' "$D/out")
+grep -q "^margin: $want%$" "$D/out" || fail "margin $want: $(grep -E '^(fitted|margin)' "$D/out")"
 [ "$(head -n 1 "$D/g.csv")" = "tb,group,order" ] || fail "grouping header"
 [ "$(awk -F, 'NR > 1 { print $1 }' "$D/g.csv" | sort -n | uniq | wc -l)" -eq 36 ] \
     || fail "grouping: every TB once"
@@ -43,6 +46,26 @@ else
         || fail "sim --grouping cycles $(sed -n 2p "$D/s.csv" | cut -d, -f2) vs the table's"
 fi
 "$T" group --help | grep -q -- '--out GROUPING' || fail "--help"
+
+# --trace: the same launch exported as an Accel-Sim trace gives the same
+# graph, simulations, fit and choice as the built-in kernel
+"$T" trace export --gpu $G matmul n=96 block=16 --out "$D/tr" >/dev/null 2>&1 || fail "trace export"
+"$T" group --gpu $G --trace "$D/tr/kernelslist.g" --csv "$D/t.csv" >"$D/tout" 2>&1 \
+    || fail "group --trace: $(cat "$D/tout")"
+grep -q "36 TBs (grid 6 x 6 x 1)" "$D/tout" || fail "trace graph: $(cat "$D/tout")"
+[ "$(cut -d, -f3- "$D/t.csv")" = "$(cut -d, -f3- "$D/p.csv")" ] || fail "trace and kernel differ"
+# --soft: the soft assignment is computed and reported; the grouping written
+# holds every TB once whichever wins
+"$T" group --gpu $G matmul n=96 block=16 --calibration "$D/c.ini" --no-sim --soft \
+    --out "$D/soft.csv" >"$D/sout" 2>&1 || fail "--soft: $(cat "$D/sout")"
+grep -q '^soft assignment: predicted [0-9]* cycles; shared data within queues' "$D/sout" \
+    || fail "--soft report: $(cat "$D/sout")"
+[ "$(awk -F, 'NR > 1 { print $1 }' "$D/soft.csv" | sort -n | uniq | wc -l)" -eq 36 ] \
+    || fail "--soft grouping: every TB once"
+MAX_ERR_LINES=2 expect_failure "trace and kernel" "exclude each other" "$D/x.csv" \
+    "$T" group --gpu $G --trace "$D/tr/kernelslist.g" matmul --out "$D/x.csv"
+expect_failure "missing trace" "$D/none/kernelslist.g" "$D/x.csv" \
+    "$T" group --gpu $G --trace "$D/none/kernelslist.g" --out "$D/x.csv"
 
 expect_failure "unknown kernel" "no built-in kernel 'nope'" "$D/x.csv" \
     "$T" group --gpu $G nope --out "$D/x.csv"

@@ -11,6 +11,7 @@ R="$(dirname "$0")/../scripts/regenerate-data.sh"
 # --out, --csv or --curve, as a run that simulated one more sample would
 cat >"$D/fake" <<'FAKE'
 #!/bin/sh
+[ -z "${FAKE_FAIL:-}" ] || { echo "run" >>"$FAKE_FAIL"; exit 1; }
 while [ $# -gt 0 ]; do
     case $1 in
     --samples|--sweep-log|--csv|--curve) echo "run" >>"$2"; shift ;;
@@ -56,5 +57,14 @@ grep -q '^\[3/3\] sizes-gtx480-others (1,16): done' "$D/err" || fail "sizes prog
 for f in gtx480-sizes-main.csv gtx480-sizes-unseen-points.csv gtx480-sizes-others-sweep.csv; do
     grep -q "validation/$f," "$D/data/PROVENANCE.csv" || fail "PROVENANCE lacks $f"
 done
+# an interrupted step: non-zero exit, its log kept as this simulator's (incomplete), resumed
+if FAKE_FAIL="$D/data/validation/v100-sizes-main-sweep.csv" sh "$R" sizes-v100-small 2>"$D/err"; then
+    fail "a failed step passed"
+fi
+grep -q 'v100-sizes-main-sweep.csv,[^,]*,[^,]*,incomplete,' "$D/data/PROVENANCE.csv" \
+    || fail "incomplete log not recorded: $(cat "$D/data/PROVENANCE.csv")"
+sh "$R" --check | grep -q 'v100-sizes-main-sweep.csv .* INCOMPLETE' || fail "--check: incomplete"
+sh "$R" sizes-v100-small 2>"$D/err" || fail "resumed step: $(cat "$D/err")"
+[ "$(grep -c run "$D/data/validation/v100-sizes-main-sweep.csv")" -eq 2 ] || fail "interrupted log not resumed"
 MAX_ERR_LINES=1 expect_failure "unknown step" "no step 'nonsense'" "$D/none" sh "$R" nonsense
 finish cli_regenerate

@@ -4,6 +4,7 @@
  * matrix-multiply-like graphs (row sharing -> row tiles, column sharing ->
  * column tiles), a baseline winning where tiles cannot see the sharing.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,8 +316,73 @@ static void test_kway_fewer_tbs_than_sms(void)
     graph_free(&s);
 }
 
+/* k-way-TS and RB-TS partitions are the same whatever runs beside them:
+ * METIS keeps its random state in globals, so two threads partitioning at
+ * once (validate --model group --threads 2) drew from one generator and
+ * gave other groupings, hence other simulated cycles, now and then. */
+typedef struct {
+    const sim_locality_adj *a;
+    sim_tb_groups want[2];
+    int mismatches;
+} partition_job;
+
+static int same_groups(const sim_tb_groups *x, const sim_tb_groups *y)
+{
+    if (x->n_groups != y->n_groups)
+        return 0;
+    long n = x->gstart[x->n_groups];
+    return !memcmp(x->gstart, y->gstart, (size_t)(x->n_groups + 1) * sizeof *x->gstart) &&
+           !memcmp(x->ids, y->ids, (size_t)n * sizeof *x->ids);
+}
+
+static void *partition_again(void *arg)
+{
+    partition_job *j = arg;
+    for (int r = 0; r < 25; r++) {
+        sim_tb_groups k, b;
+        if (sim_locality_kway_ts(j->a, 15, &k, NULL) || sim_locality_rb_ts(j->a, 6, &b, NULL)) {
+            j->mismatches++;
+            continue;
+        }
+        j->mismatches += !same_groups(&k, &j->want[0]) + !same_groups(&b, &j->want[1]);
+        sim_tb_groups_free(&k);
+        sim_tb_groups_free(&b);
+    }
+    return NULL;
+}
+
+static void test_partitions_thread_independent(void)
+{
+    graph s;
+    matmul_like(&s, 24, 24, 7, 5);
+    sim_locality_adj a;
+    CHECK_OK(sim_locality_adj_build(&s.g, &a, NULL));
+    partition_job jobs[4];
+    CHECK_OK(sim_locality_kway_ts(&a, 15, &jobs[0].want[0], NULL));
+    CHECK_OK(sim_locality_rb_ts(&a, 6, &jobs[0].want[1], NULL));
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) {
+        jobs[i].a = &a;
+        jobs[i].want[0] = jobs[0].want[0];
+        jobs[i].want[1] = jobs[0].want[1];
+        jobs[i].mismatches = 0;
+        CHECK(pthread_create(&th[i], NULL, partition_again, &jobs[i]) == 0);
+    }
+    int mismatches = 0;
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        mismatches += jobs[i].mismatches;
+    }
+    CHECK(mismatches == 0);
+    sim_tb_groups_free(&jobs[0].want[0]);
+    sim_tb_groups_free(&jobs[0].want[1]);
+    sim_locality_adj_free(&a);
+    graph_free(&s);
+}
+
 int main(void)
 {
+    test_partitions_thread_independent();
     test_placements();
     test_tile_shape();
     test_candidate_wins();

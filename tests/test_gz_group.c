@@ -83,8 +83,10 @@ static void check_rows(const trapeze_gz_group_result *r, const trapeze_workload 
         double gain = row->cpl_rr - row->cpl_grouped;
         CHECK_NEAR(row->gain_sd, fabs(gain) * p->stderr_[TRAPEZE_GZ_HALO_REREAD] /
                                      p->value[TRAPEZE_GZ_HALO_REREAD], 1e-9 * row->cpl_rr);
-        CHECK(row->kept_rr ? row->cpl == row->cpl_rr && !(gain > 0.01 * row->cpl_rr + 2 * row->gain_sd)
-                           : gain > 0.01 * row->cpl_rr + 2 * row->gain_sd && row->cpl == row->cpl_grouped);
+        int wins = p->stderr_[TRAPEZE_GZ_HALO_REREAD] > 0 &&
+                   gain > 0.01 * row->cpl_rr + 2 * row->gain_sd;
+        CHECK(row->kept_rr ? row->cpl == row->cpl_rr && !wins
+                           : wins && row->cpl == row->cpl_grouped);
         double rho = trapeze_gz_group_rho(p->value[TRAPEZE_GZ_HALO_REREAD],
                                           row->l1_reread_rr / row->ghost_elements,
                                           row->l1_reread / row->ghost_elements);
@@ -124,7 +126,7 @@ int main(void)
      * grouping can matter; all heights, then the pruned search */
     double rho_sd = p.stderr_[TRAPEZE_GZ_HALO_REREAD];
     p.value[TRAPEZE_GZ_HALO_REREAD] = 1;
-    p.stderr_[TRAPEZE_GZ_HALO_REREAD] = 0;
+    p.stderr_[TRAPEZE_GZ_HALO_REREAD] = 1e-9;   /* fitted, and precisely */
     trapeze_gz_group_result all, pruned;
     CHECK_OK(trapeze_gz_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 1, &all,
                                        &err));
@@ -162,7 +164,16 @@ int main(void)
     for (int i = 0; i < unsure.n_rows; i++)
         CHECK(!unsure.rows[i].evaluated || unsure.rows[i].kept_rr);
     trapeze_gz_group_result_free(&unsure);
+
+    /* rho not fitted (no standard error): round-robin everywhere */
     p.stderr_[TRAPEZE_GZ_HALO_REREAD] = 0;
+    trapeze_gz_group_result unfitted;
+    CHECK_OK(trapeze_gz_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 1,
+                                       &unfitted, &err));
+    check_rows(&unfitted, &w, &p);
+    for (int i = 0; i < unfitted.n_rows; i++)
+        CHECK(!unfitted.rows[i].evaluated || unfitted.rows[i].kept_rr);
+    trapeze_gz_group_result_free(&unfitted);
 
     /* halo re-reads free: every grouping predicts the same CPL as rr */
     p.value[TRAPEZE_GZ_HALO_REREAD] = 0;

@@ -436,6 +436,39 @@ static sim_kernel *one_load(void)
     return end(kb);
 }
 
+/* -gpgpu_coalesce_arch 70 (GPGPU-Sim from arch 40 on): a warp's load of 32
+ * consecutive floats is four 32-byte requests, not one line. On the ideal
+ * port (one request a cycle) they are offered at 2..5 and the last completes
+ * at 5 + LAT: the kernel is 3 cycles longer than with one request. Lanes
+ * reading floats 64 bytes apart touch sectors 0 and 2 of 16 lines: 32
+ * requests, where Fermi's rules (arch 20) make 16 lines; with no dependent
+ * instruction the kernel ends a cycle after its last request completes:
+ * 2 + (n - 1) + LAT + 1, i.e. LAT + 3 + n - 1. */
+static void test_sector_accesses(void)
+{
+    trapeze_config *cfg = make_cfg(8, "-gpgpu_coalesce_arch 70\n");
+    sim_kernel *k = one_load();
+    sim_kernel_stats st;
+    CHECK(run_on(cfg, k, 0, &st) == LAT + 8 + 3);
+    CHECK(st.total.mem_requests == 4);
+    sim_kernel_stats_free(&st);
+    sim_kernel_destroy(k);
+    sim_kb *kb = sim_kb_begin("spread", SIM_DIM(1), SIM_DIM(32));
+    int a = sim_kb_global(kb, "a", 4096);
+    sim_kb_ld(kb, 1, sim_at1(a, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 16))));
+    k = end(kb);
+    CHECK(run_on(cfg, k, 0, &st) == LAT + 3 + 31);
+    CHECK(st.total.mem_requests == 32);
+    sim_kernel_stats_free(&st);
+    trapeze_config_destroy(cfg);
+    cfg = make_cfg(8, "-gpgpu_coalesce_arch 20\n");   /* Fermi: lines */
+    CHECK(run_on(cfg, k, 0, &st) == LAT + 3 + 15);
+    CHECK(st.total.mem_requests == 16);
+    sim_kernel_stats_free(&st);
+    sim_kernel_destroy(k);
+    trapeze_config_destroy(cfg);
+}
+
 static void test_load_latency(void)
 {
     trapeze_config *cfg = make_cfg(8, NULL);
@@ -1034,6 +1067,7 @@ int main(void)
     test_branch_unit();
     test_bank_conflicts();
     test_load_latency();
+    test_sector_accesses();
     test_fence();
     test_barrier();
     test_stall_attribution();

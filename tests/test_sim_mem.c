@@ -483,6 +483,29 @@ static void test_l1_latency_queue(void)
     CHECK(sim_memsys_stats(m)->l1.fails[SIM_FAIL_MSHR_ENTRY] == done_x - (t0 + 4));
     drain(m, 15, done_z + 1);
     sim_memsys_destroy(m);
+
+    /* The V100's 4 banks, 32-byte interleaved: a line's four sectors enter
+     * four queues in one cycle; a fifth access to bank 0 in that cycle finds
+     * its entry stage taken; a 128-byte access is at its line: bank 0; the
+     * upper half alone at +64: bank 2 */
+    m = memsys(V100, NULL, 80);
+    for (int sct = 0; sct < 4; sct++) {
+        sim_mem_request q = load(0, 0);
+        q.sector_mask = 1u << sct;
+        CHECK(sim_memsys_offer(m, &q, 0, &why) == SIM_MEM_SENT);
+    }
+    CHECK(sim_memsys_ports(m) == 4);
+    sim_mem_request line = load(1024, 0), upper = load(2048, 0);
+    CHECK(sim_memsys_offer(m, &line, 0, &why) == SIM_MEM_RESERVATION_FAIL &&
+          why == SIM_FAIL_L1_BANK);
+    upper.sector_mask = 0xc;
+    CHECK(sim_memsys_offer(m, &upper, 0, &why) == SIM_MEM_RESERVATION_FAIL &&
+          why == SIM_FAIL_L1_BANK);
+    sim_memsys_cycle(m, 0);
+    CHECK(sim_memsys_offer(m, &line, 1, &why) == SIM_MEM_SENT);
+    CHECK(sim_memsys_offer(m, &upper, 1, &why) == SIM_MEM_SENT);
+    drain(m, 80, 1);
+    sim_memsys_destroy(m);
 }
 
 static void test_miss_latency(void)

@@ -4,21 +4,28 @@ format of data/fidelity/accelsim-reference.csv).
 
 For every (trace, gpu) row of the reference: generate the trace if it is not in
 WORK yet (scripts/fidelity/gen_*.py, fix_exit.py, `trapeze trace export`), run
-`trapeze sim --trace` on the GPU's config (data/gpus/X.config followed by
-data/fidelity/X.trace.config), and print the cycle error and the counter ratios
-(Trapeze / Accel-Sim), then the mean and worst |cycle error| per GPU.
+`trapeze sim --trace` on the GPU's config (Accel-Sim's shipped gpgpusim.config,
+data/fidelity/SM2_GTX480.gpgpusim.config or SM7_QV100.gpgpusim.config, followed
+by the trace-mode overlay data/fidelity/X.trace.config; with --trapeze-configs
+Trapeze's own data/gpus/X.config instead), and print the cycle error and the
+counter ratios (Trapeze / Accel-Sim), then the mean and worst |cycle error| per GPU.
 
 usage: compare.py [--trapeze build/trapeze] [--work build/fidelity]
                   [--ref data/fidelity/accelsim-reference.csv] [--only T1,T2]
-                  [--csv OUT]
+                  [--csv OUT] [--trapeze-configs] [--config GPU=FILE[,FILE...]]
 """
 import argparse, csv, os, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HERE = os.path.join(ROOT, "scripts", "fidelity")
 
-# reference gpu name -> (Trapeze config, trace-mode overlay)
+# reference gpu name -> (config, trace-mode overlay): Accel-Sim's shipped ones
 GPUS = {
+    "gtx480": ("data/fidelity/SM2_GTX480.gpgpusim.config", "data/fidelity/gtx480.trace.config"),
+    "qv100": ("data/fidelity/SM7_QV100.gpgpusim.config", "data/fidelity/qv100.trace.config"),
+}
+# --trapeze-configs: Trapeze's own
+TRAPEZE_GPUS = {
     "gtx480": ("data/gpus/gtx480.config", "data/fidelity/gtx480.trace.config"),
     "qv100": ("data/gpus/v100.config", "data/fidelity/qv100.trace.config"),
 }
@@ -102,7 +109,11 @@ def main():
     ap.add_argument("--config", action="append", default=[], metavar="GPU=FILE[,FILE...]",
                     help="run GPU (gtx480, qv100) on these config files instead of Trapeze's "
                          "(e.g. Accel-Sim's gpgpusim.config,trace.config)")
+    ap.add_argument("--trapeze-configs", action="store_true",
+                    help="run Trapeze's data/gpus configs instead of Accel-Sim's shipped ones")
     a = ap.parse_args()
+    if a.trapeze_configs:
+        GPUS.update(TRAPEZE_GPUS)
     for c in a.config:
         gpu, _, files = c.partition("=")
         if gpu not in GPUS or not files:

@@ -66,6 +66,8 @@ const trapeze_opt sim_core_options[] = {
      "branch unit: enabled,units,max_latency,ID_OC width,OC_EX width,name (Volta's BRA)"},
     {"trace_opcode_latency_initiation_spec_op_1", OPT_LIST, "4,4", 1, 100000,
      "trace mode: the branch unit's latency,initiation"},
+    {"gpgpu_coalesce_arch", OPT_INT, "13", 1, 1000,
+     "coalescing rules (>= 40: every global access a 32-byte sector of its own)"},
     {"gpgpu_cache:il1", OPT_TEXT, "", 0, 0,
      "I-cache N:sets:line:assoc,L:R:f:N:L,S:mshr:merge,mq (unset: no fetch model)"},
     {"gpgpu_inst_fetch_throughput", OPT_INT, "1", 1, 16, "I-cache fetches per SM per cycle"},
@@ -478,6 +480,9 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     c->reg_banks = (int)v;
     if ((s = read_branch_unit(cfg, c, err)) || (s = read_oc(cfg, c, err)))
         return s;
+    if ((s = get_pos(cfg, "gpgpu_coalesce_arch", &v, err)))
+        return s;
+    c->sector_accesses = v >= 40;
     if ((s = read_ifetch(cfg, c, err)))
         return s;
     /* default: 5 microseconds of core clock, rounded; GPGPU-Sim's own

@@ -90,6 +90,8 @@ typedef struct sim_core_config {
     int shfl_lat, shfl_init;       /* 6th value of the _int lists (SHFL); SHFL runs as INT ADD */
     int smem_latency;              /* -gpgpu_smem_latency */
     int shmem_banks;               /* -gpgpu_shmem_num_banks */
+    int sector_accesses;           /* -gpgpu_coalesce_arch >= 40 (Maxwell on): a warp's global
+                                      load or store is one request per 32-byte sector */
     int reg_banks;                 /* -gpgpu_num_reg_banks (default 16) */
     sim_oc_config oc;              /* operand collector, sub-cores */
     sim_ifetch_config ifetch;      /* instruction fetch, I-cache */

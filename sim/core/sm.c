@@ -576,6 +576,22 @@ static void lq_push(sim_sm *sm, uint64_t addr, uint32_t sectors, uint32_t bytes,
     r->issue_cycle = SIM_NEVER;
 }
 
+/* Bytes of the 32-byte sector at `sector` that the active lanes touch. */
+static uint32_t sector_bytes(const sim_warp_inst *in, uint64_t sector)
+{
+    uint32_t touched = 0;
+    for (int l = 0; l < SIM_WARP_LANES; l++) {
+        if (!(in->active >> l & 1))
+            continue;
+        for (int b = 0; b < in->size; b++) {
+            uint64_t a = in->addr[l] + (uint64_t)b;
+            if (a >= sector && a < sector + SIM_SECTOR_BYTES)
+                touched |= 1u << (a - sector);
+        }
+    }
+    return (uint32_t)sim_popcount32(touched);
+}
+
 /* The requests pushed since lq held `before` are one instruction's. */
 static void lq_end_inst(sim_sm *sm, int before)
 {
@@ -611,10 +627,26 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
     int n = sim_coalesce(in->addr, in->active, in->size, lines);
     int load = op == SIM_OP_LD_GLOBAL;
     int flags = (in->flags & SIM_INST_VOLATILE) ? SIM_MEM_VOLATILE : 0;
+    uint64_t tag = make_tag(slot, load ? TAG_LOAD : TAG_STORE, load ? in->dst : SIM_NO_REG);
+    int kind = load ? SIM_MEM_LOAD : SIM_MEM_STORE;
+    int sectors = 0;
     for (int i = 0; i < n; i++)
-        lq_push(sm, lines[i].line_addr, lines[i].sector_mask, lines[i].bytes,
-                load ? SIM_MEM_LOAD : SIM_MEM_STORE, flags, 0,
-                make_tag(slot, load ? TAG_LOAD : TAG_STORE, load ? in->dst : SIM_NO_REG), at + 1);
+        sectors += sim_popcount32(lines[i].sector_mask & 0xf);
+    if (sm->cfg->sector_accesses && !(flags & SIM_MEM_VOLATILE) && sectors <= SIM_WARP_LANES) {
+        /* GPGPU-Sim's coalescer from arch 40 on: 32-byte segments, so a
+         * request per sector, in line order, each carrying its bytes */
+        for (int i = 0; i < n; i++)
+            for (int sct = 0; sct < 4; sct++)
+                if (lines[i].sector_mask >> sct & 1)
+                    lq_push(sm, lines[i].line_addr, 1u << sct,
+                            sector_bytes(in, lines[i].line_addr + (uint64_t)sct * SIM_SECTOR_BYTES),
+                            kind, flags, 0, tag, at + 1);
+        n = sectors;
+    } else {
+        for (int i = 0; i < n; i++)
+            lq_push(sm, lines[i].line_addr, lines[i].sector_mask, lines[i].bytes, kind, flags, 0,
+                    tag, at + 1);
+    }
     lq_end_inst(sm, before);
     if (load) {
         sm->st.gld_insts++;

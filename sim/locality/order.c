@@ -14,6 +14,7 @@
  *  - inside a k-way part or an RB-TS leaf the TBs are in MST order.
  */
 #include <metis.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,12 @@
 #include "sim/locality/locality.h"
 
 #define MAX_METIS_WEIGHT (1 << 24)   /* edge weights scaled below this (idx_t sums) */
+
+/* METIS keeps its random generator in process-wide state and reseeds it on
+ * every call: two threads partitioning at once (samples run in workers)
+ * interleave their draws and get other partitions. One call at a time keeps
+ * a grouping independent of what runs beside it (tests/test_group_opt.c). */
+static pthread_mutex_t metis_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void sim_tb_groups_free(sim_tb_groups *g)
 {
@@ -120,10 +127,12 @@ static trapeze_status metis_parts(const sim_locality_adj *a, const uint32_t *set
     METIS_SetDefaultOptions(opt);
     opt[METIS_OPTION_NUMBERING] = 0;
     opt[METIS_OPTION_SEED] = 1;
+    pthread_mutex_lock(&metis_lock);
     int r = nparts == 2 ? METIS_PartGraphRecursive(&nv, &ncon, xadj, adjncy, NULL, NULL, adjwgt,
                                                    &np, NULL, NULL, opt, &cut, part)
                         : METIS_PartGraphKway(&nv, &ncon, xadj, adjncy, NULL, NULL, adjwgt, &np,
                                               NULL, NULL, opt, &cut, part);
+    pthread_mutex_unlock(&metis_lock);
     if (r != METIS_OK)
         s = trapeze_fail(err, TRAPEZE_EFAIL, "locality: METIS failed to partition %ld TBs into "
                          "%d parts (status %d)", n, nparts, r);
