@@ -296,6 +296,35 @@ static void test_instruction_fetch(void)
     trapeze_config_destroy(cfg);
 }
 
+/* The branch unit (-specialized_unit_1, SM7_QV100's trace.config runs
+ * branches there): a loop of 4 FMAs, each followed by its loop branch.
+ * On the SP units (INT ADD latency 4): FMA at 1, branch 2, ..., branch 8,
+ * EXIT 9, the last results at 12, end 13. One branch unit, latency 4,
+ * initiation 4: branches at 2, 6 (waits 2 cycles), 10, 14, FMAs at 1, 3, 7,
+ * 11, EXIT 15, the last branch done at 18, end 19. */
+static void test_branch_unit(void)
+{
+    sim_kb *kb = sim_kb_begin("loop", SIM_DIM(1), SIM_DIM(32));
+    sim_kb_loop(kb, SIM_AFF(.c = 4));
+    sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, SIM_NO_REG, 20, 21, 22);   /* no WAW wait */
+    sim_kb_endloop(kb);
+    sim_kernel *k = end(kb);
+    trapeze_config *cfg = make_cfg(8, NULL);
+    CHECK(run1(cfg, k, 0) == 13);
+    trapeze_config_destroy(cfg);
+    cfg = make_cfg(8, "-specialized_unit_1 1,1,4,1,1,BRA\n"
+                      "-trace_opcode_latency_initiation_spec_op_1 4,4\n");
+    CHECK(run1(cfg, k, 0) == 19);
+    trapeze_config_destroy(cfg);
+    sim_kernel_destroy(k);
+    trapeze_error err;
+    sim_core_config c;
+    cfg = make_cfg(8, "-specialized_unit_1 1,4,4,4,BRA\n");
+    CHECK(sim_core_config_read(cfg, &c, &err) == TRAPEZE_EPARSE);
+    CHECK(strstr(err.message, "specialized_unit_1") != NULL);
+    trapeze_config_destroy(cfg);
+}
+
 /* Accel-Sim's config lines (copied from SM7_QV100's gpgpusim.config and
  * trace.config): the six-value _int lists (the sixth is SHFL), GPGPU-Sim's
  * launch latency option, and trace mode's per-class latency,initiation
@@ -1035,6 +1064,7 @@ int main(void)
     test_accelsim_option_lines();
     test_operand_collector();
     test_instruction_fetch();
+    test_branch_unit();
     test_bank_conflicts();
     test_load_latency();
     test_sector_accesses();

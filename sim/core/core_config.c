@@ -62,6 +62,10 @@ const trapeze_opt sim_core_options[] = {
      "read, unused (GPGPU-Sim 4 always adds the warp id to the bank)"},
     {"gpgpu_pipeline_widths", OPT_LIST, "1,1,1,1,1,1,1,1,1,1,1", 0, 64,
      "ID_OC sp,dp,int,sfu,mem, OC_EX sp,dp,int,sfu,mem, EX_WB[,tensor]"},
+    {"specialized_unit_1", OPT_TEXT, "", 0, 0,
+     "branch unit: enabled,units,max_latency,ID_OC width,OC_EX width,name (Volta's BRA)"},
+    {"trace_opcode_latency_initiation_spec_op_1", OPT_LIST, "4,4", 1, 100000,
+     "trace mode: the branch unit's latency,initiation"},
     {"gpgpu_coalesce_arch", OPT_INT, "13", 1, 1000,
      "coalescing rules (>= 40: every global access a 32-byte sector of its own)"},
     {"gpgpu_cache:il1", OPT_TEXT, "", 0, 0,
@@ -236,6 +240,16 @@ static trapeze_status read_oc(const trapeze_config *cfg, sim_core_config *c, tra
                                        "the %s ID_OC and OC_EX widths must be at least %d",
                                        kind[k], parts);
     }
+    if (c->n_bra) {   /* the branch unit's registers are served by the generic ports */
+        if (o->units[3] < parts || o->in_ports[3] < 1 || o->out_ports[3] < 1)
+            return trapeze_config_fail(cfg, "specialized_unit_1", err,
+                                       "with the operand collector a specialized unit needs "
+                                       "generic collector units, in and out ports");
+        if (o->idoc_w[3] < parts || o->ocex_w[3] < parts || c->n_bra % parts)
+            return trapeze_config_fail(cfg, "specialized_unit_1", err,
+                                       "its units and widths must divide among the %d "
+                                       "schedulers", parts);
+    }
     if (o->sub_core) {
         if (c->reg_banks % c->n_sched || c->n_sp % c->n_sched || c->n_sfu % c->n_sched)
             return trapeze_config_fail(cfg, "gpgpu_sub_core_model", err,
@@ -248,6 +262,47 @@ static trapeze_status read_oc(const trapeze_config *cfg, sim_core_config *c, tra
                                            "%d %s collector units do not divide among %d "
                                            "schedulers", c->oc.units[i], set[i], c->n_sched);
     }
+    return TRAPEZE_OK;
+}
+
+/* -specialized_unit_1 E,N,LAT,IDOC,OCEX,NAME and its trace-mode
+ * latency,initiation: Accel-Sim's Volta opcode map sends branches there
+ * (SM7_QV100's trace.config: 1,4,4,4,4,BRA and 4,4). */
+static trapeze_status read_branch_unit(const trapeze_config *cfg, sim_core_config *c,
+                                       trapeze_error *err)
+{
+    double v[3];
+    int n;
+    trapeze_status s = trapeze_config_get_doubles(cfg, "trace_opcode_latency_initiation_spec_op_1",
+                                                  ",", v, 3, &n, err);
+    if (s)
+        return s;
+    if (n == 0) {
+        v[0] = v[1] = 4;   /* Accel-Sim's default */
+    } else if (n != 2 || v[0] < 1 || v[1] < 1 || v[0] > 100000 || v[1] > 100000 ||
+               v[0] != floor(v[0]) || v[1] != floor(v[1])) {
+        return trapeze_config_fail(cfg, "trace_opcode_latency_initiation_spec_op_1", err,
+                                   "expected latency,initiation: two whole numbers of cycles "
+                                   ">= 1");
+    }
+    c->bra_lat = (int)v[0];
+    c->bra_init = (int)v[1];
+    const char *spec;
+    trapeze_config_get_string(cfg, "specialized_unit_1", "", &spec);
+    if (!spec[0])
+        return TRAPEZE_OK;
+    int en, units, lat, idoc, ocex, used = 0;
+    if (sscanf(spec, "%d,%d,%d,%d,%d,%n", &en, &units, &lat, &idoc, &ocex, &used) != 5 ||
+        !used || !spec[used] || en < 0 || en > 1 || units < 1 || units > 64 || lat < 1 ||
+        idoc < 1 || idoc > 64 || ocex < 1 || ocex > 64)
+        return trapeze_config_fail(cfg, "specialized_unit_1", err,
+                                   "'%s': expected enabled (0/1),units,max latency,ID_OC width,"
+                                   "OC_EX width,name (e.g. 1,4,4,4,4,BRA)", spec);
+    if (!en)
+        return TRAPEZE_OK;
+    c->n_bra = units;
+    c->oc.idoc_w[3] = idoc;
+    c->oc.ocex_w[3] = ocex;
     return TRAPEZE_OK;
 }
 
@@ -423,7 +478,7 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     if ((s = get_pos(cfg, "gpgpu_num_reg_banks", &v, err)))
         return s;
     c->reg_banks = (int)v;
-    if ((s = read_oc(cfg, c, err)))
+    if ((s = read_branch_unit(cfg, c, err)) || (s = read_oc(cfg, c, err)))
         return s;
     if ((s = get_pos(cfg, "gpgpu_coalesce_arch", &v, err)))
         return s;

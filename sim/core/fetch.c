@@ -73,6 +73,27 @@ void sim_fetch_begin_kernel(sim_sm *sm)
     memset(sm->ic.pending, 0, n);
     sm->ic.fills = sm->ic.n_send = 0;
     sm->ic.last = -1;
+    memset(sm->ic.want, 0, sizeof sm->ic.want);
+}
+
+/* The first slot with a bit in want[] at or after `from`, wrapping round;
+ * -1 when none. */
+static int next_candidate(const sim_sm *sm, int from)
+{
+    int words = sm->words, n = sm->cfg->max_warps;
+    if (from >= n)
+        from = 0;
+    for (int k = 0; k <= words; k++) {
+        int wi = (from >> 6) + k;
+        uint64_t b = sm->ic.want[wi % words];
+        if (k == 0)
+            b &= ~0ull << (from & 63);
+        else if (wi >= words && wi % words == from >> 6)
+            b &= (from & 63) ? (1ull << (from & 63)) - 1 : 0;
+        if (b)
+            return (wi % words) * 64 + __builtin_ctzll(b);
+    }
+    return -1;
 }
 
 /* The warp needs the fetch unit: live, ibuffer empty, no miss pending. */
@@ -124,8 +145,10 @@ static void access_icache(sim_sm *sm, int slot, uint64_t t)
         if (!ic->pending[x] && (victim < 0 || ic->used[x] < ic->used[victim]))
             victim = (int)x;
     }
-    if (victim < 0 || ic->fills >= c->mshr || ic->n_send >= 64)
-        return;   /* reservation failure: tried again in a later fetch */
+    if (victim < 0 || ic->fills >= c->mshr || ic->n_send >= 64) {
+        sim_fetch_want(sm, slot);   /* reservation failure: tried again in a later fetch */
+        return;
+    }
     ic->misses++;
     ic->tag[victim] = line + 1;
     ic->used[victim] = ++ic->stamp;
@@ -169,27 +192,35 @@ int sim_fetch_cycle(sim_sm *sm, uint64_t t)
     if (!sm->if_on || !sm->warps)
         return 0;
     sim_icache *ic = &sm->ic;
-    int n = sm->cfg->max_warps, waiting = 0;
     for (int k = 0; k < sm->cfg->ifetch.throughput; k++) {
+        /* round robin from the warp after the one fetched last, over the
+         * candidates; one that no longer wants a fetch leaves them */
         int found = -1;
-        for (int i = 1; i <= n; i++) {
-            int slot = (ic->last + i + n) % n;
-            if (wants_fetch(sm, slot)) {
-                found = slot;
+        for (int c = next_candidate(sm, ic->last + 1); c >= 0;
+             c = next_candidate(sm, ic->last + 1)) {
+            if (wants_fetch(sm, c)) {
+                found = c;
                 break;
             }
+            ic->want[c >> 6] &= ~(1ull << (c & 63));
         }
         if (found < 0)
             break;
         ic->last = found;
-        access_icache(sm, found, t);
-        waiting = 1;   /* others may want the unit next cycle */
+        ic->want[found >> 6] &= ~(1ull << (found & 63));
+        access_icache(sm, found, t);   /* refused: it stays a candidate */
     }
     if (ic->n_send)   /* the I-cache's cycle: a miss leaves in the cycle it happens */
         send_fill(sm, t);
-    if (TRAPEZE_CHECKS_ON)
+    if (TRAPEZE_CHECKS_ON) {
         TRAPEZE_ASSERT(ic->fills <= sm->cfg->ifetch.mshr);
-    return waiting || ic->n_send > 0;
+        for (int s = 0; s < sm->cfg->max_warps; s++)   /* no warp forgotten */
+            TRAPEZE_ASSERT(!wants_fetch(sm, s) || (ic->want[s >> 6] >> (s & 63) & 1));
+    }
+    int waiting = ic->n_send > 0;
+    for (int wi = 0; wi < sm->words; wi++)
+        waiting |= ic->want[wi] != 0;
+    return waiting;
 }
 
 void sim_fetch_fill(sim_sm *sm, int slot, uint32_t way, uint64_t t)
@@ -208,5 +239,7 @@ void sim_fetch_fill(sim_sm *sm, int slot, uint32_t way, uint64_t t)
         w->imiss = 0;
         if (s == slot && w->has_inst)   /* fetch buffer at t+1, decoded t+2 */
             fill_ibuffer(sm, s, t + 3);
+        else
+            sim_fetch_want(sm, s);
     }
 }

@@ -41,7 +41,7 @@
 #include "sim/core/opndcoll.h"
 #include "sim/kernel.h"
 
-static const uint8_t kind_set[SIM_OC_KINDS] = {SIM_OC_SET_SP, SIM_OC_SET_SFU, SIM_OC_SET_MEM};
+static const uint8_t kind_set[3] = {SIM_OC_SET_SP, SIM_OC_SET_SFU, SIM_OC_SET_MEM};
 
 static uint64_t *alloc_steps(size_t n)
 {
@@ -72,7 +72,7 @@ trapeze_status sim_oc_init(sim_oc *oc, const sim_core_config *cfg, trapeze_error
     }
     /* in ports, as create_exec_pipeline adds them */
     if (c->specialized)
-        for (int k = 0; k < SIM_OC_KINDS; k++)
+        for (int k = 0; k < 3; k++)   /* SP, SFU, MEM (the branch unit: generic only) */
             for (int i = 0; i < c->in_ports[k] && oc->n_ports < SIM_OC_MAX_PORTS; i++) {
                 oc->port_kinds[oc->n_ports] = (uint8_t)(1u << k);
                 oc->port_sets[oc->n_ports++] = (uint8_t)(1u << kind_set[k] | 1u << SIM_OC_SET_GEN);

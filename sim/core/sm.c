@@ -68,12 +68,13 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
     sm->blocks = calloc((size_t)cfg->gpu.max_blocks_per_sm, sizeof *sm->blocks);
     sm->sp_free = calloc((size_t)cfg->n_sp, sizeof *sm->sp_free);
     sm->sfu_free = calloc((size_t)cfg->n_sfu, sizeof *sm->sfu_free);
+    sm->bra_free = calloc((size_t)(cfg->n_bra ? cfg->n_bra : 1), sizeof *sm->bra_free);
     sm->wstate = calloc((size_t)cfg->max_warps, 1);
     sm->wwait = calloc((size_t)cfg->max_warps, 1);
     sm->wretry = calloc((size_t)cfg->max_warps, sizeof *sm->wretry);
     sm->wop = calloc((size_t)cfg->max_warps, 1);
     sm->wwhy = malloc((size_t)cfg->max_warps);
-    if (!sm->wwhy || !sm->wop || !sm->wstate || !sm->wwait || !sm->wretry || !sm->blocks || !sm->sp_free || !sm->sfu_free) {
+    if (!sm->wwhy || !sm->wop || !sm->wstate || !sm->wwait || !sm->wretry || !sm->blocks || !sm->sp_free || !sm->sfu_free || !sm->bra_free) {
         sim_sm_free(sm);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory for SM %d", id);
     }
@@ -130,6 +131,8 @@ void sim_sm_free(sim_sm *sm)
     free(sm->blocks);
     free(sm->sp_free);
     free(sm->sfu_free);
+    free(sm->bra_free);
+    sm->bra_free = NULL;
     free(sm->wstate);
     free(sm->wwait);
     free(sm->wretry);
@@ -253,6 +256,8 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
         w->busy_until = 0;
         w->ibuf = w->imiss = 0;   /* (fetch.c: the first fetch comes) */
         w->ibuf_ready = 0;
+        if (sm->if_on)
+            sim_fetch_want(sm, slot);
         w->pend_loads = w->pend_stores = 0;
         memset(w->reg_pending, 0, sizeof w->reg_pending);
         memset(w->reg_ready, 0, sizeof w->reg_ready);
@@ -369,9 +374,10 @@ static inline int is_ldst(int op)
 }
 
 /* The collector's pipeline kind of an op. */
-static inline int oc_kind(int op)
+static inline int oc_kind(const sim_sm *sm, int op)
 {
-    return op == SIM_OP_SFU ? SIM_OC_SFU : is_ldst(op) ? SIM_OC_MEM : SIM_OC_SP;
+    return op == SIM_OP_SFU ? SIM_OC_SFU : is_ldst(op) ? SIM_OC_MEM
+           : op == SIM_OP_BRANCH && sm->cfg->n_bra ? SIM_OC_SPEC : SIM_OC_SP;
 }
 
 /* The sub-core of a warp (its scheduler's) or 0 without sub-cores. */
@@ -431,14 +437,20 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
             ldst_park(sm, (int)(w - sm->warps));
             return 0;
         }
-        if (!sim_oc_can_issue(&sm->oc, oc_kind(op), oc_part(sm, w), t, &retry)) {
+        if (!sim_oc_can_issue(&sm->oc, oc_kind(sm, op), oc_part(sm, w), t, &retry)) {
             set_wait(sm, SLOT(sm, w), is_ldst(op) ? SIM_STALL_MEMORY : SIM_STALL_COMPUTE);
             set_retry(sm, (int)(w - sm->warps), retry);
             return 0;
         }
         return 1;
     }
-    if (is_sp(op)) {
+    if (op == SIM_OP_BRANCH && sm->cfg->n_bra) {
+        if (free_unit(sm->bra_free, sm->cfg->n_bra, t, &retry) < 0) {
+            set_wait(sm, SLOT(sm, w), SIM_STALL_COMPUTE);
+            set_retry(sm, (int)(w - sm->warps), retry);
+            return 0;
+        }
+    } else if (is_sp(op)) {
         if (free_unit(sm->sp_free, sm->cfg->n_sp, t, &retry) < 0) {
             set_wait(sm, SLOT(sm, w), SIM_STALL_COMPUTE);
             set_retry(sm, (int)(w - sm->warps), retry);
@@ -664,8 +676,8 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
     const sim_warp_inst *in = &w->inst;
     const sim_core_config *c = sm->cfg;
     sm->st.warp_insts++;
-    if (sm->if_on)
-        w->ibuf--;
+    if (sm->if_on && --w->ibuf == 0)
+        sim_fetch_want(sm, slot);
     sm->st.thread_insts += (uint64_t)sim_popcount32(in->active);
     sim_events_count(sm->ev, SIM_EV_INST_ISSUE, 1);
     if (!(in->flags & SIM_INST_SPIN))
@@ -683,27 +695,34 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
         int row = alu_row(op), alu = op == SIM_OP_BRANCH ? SIM_ALU_ADD : in->alu;
         uint64_t *pool = op == SIM_OP_SFU ? sm->sfu_free : sm->sp_free;
         int n_units = op == SIM_OP_SFU ? c->n_sfu : c->n_sp;
+        int lat = c->lat[row][alu], init = c->init[row][alu];
+        if (op == SIM_OP_BRANCH && c->n_bra) {   /* the specialized branch unit */
+            pool = sm->bra_free;
+            n_units = c->n_bra;
+            lat = c->bra_lat;
+            init = c->bra_init;
+        }
         uint64_t done;
         if (c->oc.on) {
             /* through the collector; the unit takes it at e (the earliest free
              * of its sub-core's units), EX_WB at e + lat + 1, written back and
              * its dependents issue at e + lat + 2 */
             int part = oc_part(sm, w), per = n_units / (c->oc.sub_core ? c->n_sched : 1);
-            uint64_t e = sim_oc_collect(&sm->oc, oc_kind(op), part, slot, in->src, t);
+            uint64_t e = sim_oc_collect(&sm->oc, oc_kind(sm, op), part, slot, in->src, t);
             uint64_t *u = pool + part * per;
             for (int i = 1; i < per; i++)
                 if (pool[part * per + i] < *u)
                     u = pool + part * per + i;
             e = *u > e ? *u : e;
             sim_oc_execute(&sm->oc, e);
-            *u = e + (uint64_t)c->init[row][alu];
-            done = e + (uint64_t)c->lat[row][alu] + 2;
+            *u = e + (uint64_t)init;
+            done = e + (uint64_t)lat + 2;
             if (in->dst != SIM_NO_REG)
                 sim_oc_write(&sm->oc, part, slot, in->dst, done);
         } else {
             int u = free_unit(pool, n_units, t, &retry_unused);
-            pool[u] = t + (uint64_t)c->init[row][alu];
-            done = t + (uint64_t)c->lat[row][alu];
+            pool[u] = t + (uint64_t)init;
+            done = t + (uint64_t)lat;
         }
         if (in->dst != SIM_NO_REG)
             w->reg_ready[in->dst] = done;

@@ -55,6 +55,8 @@ typedef struct sim_icache {
     uint32_t send_way[64];       /* their line slots */
     uint8_t send_slot[64];       /* the warps that missed */
     int last;                    /* warp slot fetched last (round robin) */
+    uint64_t want[SM_MASK_WORDS];  /* per slot bit: may want a fetch (a superset,
+                                    * checked when visited; fetch.c) */
     uint64_t hits, misses;
 } sim_icache;
 
@@ -249,6 +251,7 @@ typedef struct sim_sm {
     int used_threads, used_warps, used_regs, used_shmem;
     sim_sched sched[16];
     uint64_t *sp_free, *sfu_free;  /* per unit: next cycle it accepts */
+    uint64_t *bra_free;            /* the branch units (cfg->n_bra; none: NULL) */
     int oc_on;                   /* the operand collector is in use */
     int if_on;                   /* instruction fetch is modelled */
     sim_icache ic;
@@ -301,6 +304,11 @@ void sim_fetch_begin_kernel(sim_sm *sm);
  * waits for a fetch slot or a fill request for the memory port (the SM needs
  * cycle t+1). */
 int sim_fetch_cycle(sim_sm *sm, uint64_t t);
+/* Warp `slot` may want a fetch (its ibuffer emptied, it was placed). */
+static inline void sim_fetch_want(sim_sm *sm, int slot)
+{
+    sm->ic.want[slot >> 6] |= 1ull << (slot & 63);
+}
 /* An I-cache fill requested by warp `slot` for line slot `way` arrived at t. */
 void sim_fetch_fill(sim_sm *sm, int slot, uint32_t way, uint64_t t);
 
