@@ -156,19 +156,7 @@ static int parse_args(int argc, char **argv, sleep_args *a)
 static void preset(trapeze_power_structure s, const trapeze_sleep_structure *st,
                    const sleep_args *a, trapeze_sleep_options *o, const char **name)
 {
-    trapeze_sleep_options_default(o);
-    if (s == TRAPEZE_PS_RF) {
-        *name = "slumber";
-        o->policy = TRAPEZE_SLEEP_LOOKAHEAD;
-        o->gate_writes = 1;
-        for (int i = 0; i < st->n_modes; i++)   /* countdown wakes for deep and gated */
-            if (!strcmp(st->mode[i].name, "deep") || !strcmp(st->mode[i].name, "gated"))
-                o->exact_wake |= 1u << i;
-    } else {
-        *name = "snooze";
-        o->policy = TRAPEZE_SLEEP_TIMEOUT;
-        o->gate_writes = 0;
-    }
+    *name = trapeze_sleep_options_preset(s, st, o);
     if (a->lead >= 0)
         o->lead_cycles = a->lead;
 }

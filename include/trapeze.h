@@ -1196,6 +1196,14 @@ typedef struct trapeze_sleep_options {
                                       0: from the histogram (see trapeze_sleep_create) */
 } trapeze_sleep_options;
 void trapeze_sleep_options_default(trapeze_sleep_options *o);
+/* The defaults with the policy the simulator runs on structure s
+ * (sim/power/snooze.c, slumber.c): Slumber's lookahead on the register
+ * file (state-losing modes before writes too; deep and gated woken by a
+ * countdown), Snooze's time-out on the caches. Returns the policy's name,
+ * "slumber" or "snooze". */
+const char *trapeze_sleep_options_preset(trapeze_power_structure s,
+                                         const trapeze_sleep_structure *st,
+                                         trapeze_sleep_options *o);
 
 typedef struct trapeze_sleep_eval {
     double periods, idle_cycles;

@@ -206,23 +206,6 @@ trapeze_status trapeze_gz_energy_calibrate(const trapeze_gz_model *m, const trap
 
 /* ---- sleep thresholds per sample ---- */
 
-/* The simulator's policy of each structure (sim/power/snooze.c, slumber.c),
- * as `trapeze sleep` presets it. */
-static void sleep_preset(int x, const trapeze_sleep_structure *st, trapeze_sleep_options *o)
-{
-    trapeze_sleep_options_default(o);
-    if (x == TRAPEZE_PS_RF) {
-        o->policy = TRAPEZE_SLEEP_LOOKAHEAD;
-        o->gate_writes = 1;
-        for (int i = 0; i < st->n_modes; i++)   /* countdown wakes for deep and gated */
-            if (!strcmp(st->mode[i].name, "deep") || !strcmp(st->mode[i].name, "gated"))
-                o->exact_wake |= 1u << i;
-    } else {
-        o->policy = TRAPEZE_SLEEP_TIMEOUT;
-        o->gate_writes = 0;
-    }
-}
-
 trapeze_status trapeze_gz_energy_sleep(const trapeze_power *pw, double clock_hz,
                                        const trapeze_gz_energy_sample *s, double max_penalty,
                                        trapeze_gz_sleep *out, trapeze_error *err)
@@ -239,7 +222,7 @@ trapeze_status trapeze_gz_energy_sleep(const trapeze_power *pw, double clock_hz,
             return r;
         if (st.n_modes == 0 || trapeze_idle_hist_periods(&s->hist[x], -1) <= 0)
             continue;   /* nothing to sleep: the structure stays ON */
-        sleep_preset(x, &st, &o);
+        trapeze_sleep_options_preset((trapeze_power_structure)x, &st, &o);
         if ((r = trapeze_sleep_create(&st, &s->hist[x], &o, &sm, err)))
             return r;
         r = trapeze_sleep_optimize(sm, max_penalty, &ch, err);

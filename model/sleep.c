@@ -155,6 +155,24 @@ void trapeze_sleep_options_default(trapeze_sleep_options *o)
     o->penalty_scale = 1;
 }
 
+const char *trapeze_sleep_options_preset(trapeze_power_structure s,
+                                         const trapeze_sleep_structure *st,
+                                         trapeze_sleep_options *o)
+{
+    trapeze_sleep_options_default(o);
+    if (s != TRAPEZE_PS_RF) {
+        o->policy = TRAPEZE_SLEEP_TIMEOUT;
+        o->gate_writes = 0;
+        return "snooze";
+    }
+    o->policy = TRAPEZE_SLEEP_LOOKAHEAD;
+    o->gate_writes = 1;
+    for (int i = 0; i < st->n_modes; i++)   /* countdown wakes for deep and gated */
+        if (!strcmp(st->mode[i].name, "deep") || !strcmp(st->mode[i].name, "gated"))
+            o->exact_wake |= 1u << i;
+    return "slumber";
+}
+
 /* ---------------------------------------------------------------- create */
 
 static trapeze_status check_structure(const trapeze_sleep_structure *s, trapeze_error *err)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "sampler/idle_hist.h"
 #include "sim/core/gpu_sim.h"
 #include "sim/power/energy.h"
 #include "sim/power/sleep.h"
@@ -40,20 +41,6 @@ void trapeze_gz_energy_window(const trapeze_gpu *gpu, const trapeze_workload *w,
     window->iterations = 2 * h;
 }
 
-/* Adds one simulator histogram to h: each bin to the bucket of its range. */
-static void add_hist(trapeze_idle_hist *h, const sim_idle_hist *s)
-{
-    for (int b = 0; b < SIM_IDLE_BINS; b++)
-        for (int x = 0; x < SIM_NEXT_COUNT; x++) {
-            if (!s->bin[x][b].count)
-                continue;
-            uint64_t lo, hi;
-            sim_idle_bin_range(b, &lo, &hi);
-            int k = trapeze_idle_bucket((double)lo);
-            if (k >= 0)
-                h->count[x][k] += (double)s->bin[x][b].count;
-        }
-}
 
 static void collect(sim_gpu *g, const sim_stencil_result *r, const trapeze_power *pw,
                     trapeze_gz_energy_sample *out)
@@ -92,7 +79,7 @@ static void collect(sim_gpu *g, const sim_stencil_result *r, const trapeze_power
     for (int i = 0; i < sim_gpu_idle_count(g); i++) {
         const sim_idle_hist *kinds = sim_gpu_idle(g, i, NULL);
         for (int u = 0; u < TRAPEZE_GZE_NSTRUCT; u++)
-            add_hist(&out->hist[u], &kinds[units[u].kind]);
+            sampler_idle_hist_add(&out->hist[u], &kinds[units[u].kind]);
     }
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "sampler/idle_hist.h"
 #include "sim/core/gpu_sim.h"
 #include "sim/power/sleep.h"
 
@@ -24,20 +25,6 @@ static const struct {
              {SIM_UNIT_REG, "rf", "warp_reg"},  {SIM_UNIT_REG_BANK, "rf", "bank"}};
 #define NUNITS ((int)(sizeof units / sizeof units[0]))
 
-/* Adds one simulator histogram to h: each bin to the bucket of its range. */
-static void add_hist(trapeze_idle_hist *h, const sim_idle_hist *s)
-{
-    for (int b = 0; b < SIM_IDLE_BINS; b++)
-        for (int x = 0; x < SIM_NEXT_COUNT; x++) {
-            if (!s->bin[x][b].count)
-                continue;
-            uint64_t lo, hi;
-            sim_idle_bin_range(b, &lo, &hi);
-            int k = trapeze_idle_bucket((double)lo);
-            if (k >= 0)
-                h->count[x][k] += (double)s->bin[x][b].count;
-        }
-}
 
 trapeze_status trapeze_sleep_sample_builtin(const trapeze_config *cfg, const trapeze_power *pw,
                                             const char *kernel, int argc, char **argv,
@@ -84,7 +71,7 @@ trapeze_status trapeze_sleep_sample_builtin(const trapeze_config *cfg, const tra
         for (int i = 0; i < sim_gpu_idle_count(g); i++) {
             const sim_idle_hist *kinds = sim_gpu_idle(g, i, NULL);
             for (int u = 0; u < NUNITS; u++)
-                add_hist(&h[u], &kinds[units[u].kind]);
+                sampler_idle_hist_add(&h[u], &kinds[units[u].kind]);
         }
         for (int u = 0; u < NUNITS; u++) {
             h[u].cycles = *cycles;
