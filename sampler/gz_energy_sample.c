@@ -95,12 +95,8 @@ trapeze_status trapeze_gz_energy_sample_run(const trapeze_config *cfg, const tra
     trapeze_workload win;
     trapeze_gz_energy_window(&gpu, w, h, &win);
     sim_sleep_config always_on;
-    memset(&always_on, 0, sizeof always_on);   /* SIM_SLEEP_ALWAYS_ON everywhere */
     sim_gpu_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.power = pw;
-    opt.sleep = &always_on;
-    opt.keep_idle = 1;
+    sampler_idle_options(pw, &always_on, &opt);
     sim_gpu *g = NULL;
     sim_stencil_result *r = NULL;
     sim_stencil_spec spec = {.workload = &win, .h = h, .sync = sync,

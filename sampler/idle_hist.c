@@ -1,9 +1,11 @@
 /*
  * idle_hist.c - the simulator's idle-period histograms (sim/power) in the
  * model's buckets (trapeze_idle_hist): one conversion for every sampler
- * that measures idle periods (sleep_sample.c, gz_energy_sample.c). Owns the
- * conversion only.
+ * that measures idle periods (sleep_sample.c, gz_energy_sample.c), and the
+ * GPU options such a measurement runs with. Owns those two only.
  */
+#include <string.h>
+
 #include "sampler/idle_hist.h"
 
 void sampler_idle_hist_add(trapeze_idle_hist *h, const sim_idle_hist *s)
@@ -18,4 +20,14 @@ void sampler_idle_hist_add(trapeze_idle_hist *h, const sim_idle_hist *s)
             if (k >= 0)
                 h->count[x][k] += (double)s->bin[x][b].count;
         }
+}
+
+void sampler_idle_options(const trapeze_power *pw, sim_sleep_config *always_on,
+                          sim_gpu_options *opt)
+{
+    memset(always_on, 0, sizeof *always_on);   /* SIM_SLEEP_ALWAYS_ON everywhere */
+    memset(opt, 0, sizeof *opt);
+    opt->power = pw;
+    opt->sleep = always_on;
+    opt->keep_idle = 1;
 }

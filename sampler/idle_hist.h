@@ -5,10 +5,17 @@
 #ifndef TRAPEZE_SAMPLER_IDLE_HIST_H
 #define TRAPEZE_SAMPLER_IDLE_HIST_H
 
+#include "sim/core/gpu_sim.h"
 #include "sim/power/sleep.h"
 #include "trapeze.h"
 
 /* Adds one simulator histogram to h: each bin to the bucket of its range. */
 void sampler_idle_hist_add(trapeze_idle_hist *h, const sim_idle_hist *s);
+
+/* GPU options that measure idle periods as they are: energy by pw, every
+ * structure always on (no policy shortens a period), histograms kept.
+ * always_on must outlive the GPU. */
+void sampler_idle_options(const trapeze_power *pw, sim_sleep_config *always_on,
+                          sim_gpu_options *opt);
 
 #endif

@@ -43,12 +43,8 @@ trapeze_status trapeze_sleep_sample_builtin(const trapeze_config *cfg, const tra
     if (s)
         return s;
     sim_sleep_config always_on;
-    memset(&always_on, 0, sizeof always_on);   /* SIM_SLEEP_ALWAYS_ON everywhere */
     sim_gpu_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.power = pw;
-    opt.sleep = &always_on;
-    opt.keep_idle = 1;
+    sampler_idle_options(pw, &always_on, &opt);
     sim_gpu *g = NULL;
     sim_kernel **ks = calloc(MAX_LAUNCHES, sizeof *ks);
     trapeze_idle_hist *h = calloc(NUNITS, sizeof *h);
