@@ -85,7 +85,8 @@ typedef enum {
 typedef struct sim_line_access {
     uint64_t line_addr;
     uint32_t sector_mask;
-    uint32_t bytes;
+    uint32_t bytes;             /* distinct bytes touched in the line */
+    uint8_t sector_bytes[4];    /* of them, in each 32-byte sector */
 } sim_line_access;
 
 /* Coalesce the active threads' accesses of `size` bytes each into distinct

@@ -576,22 +576,6 @@ static void lq_push(sim_sm *sm, uint64_t addr, uint32_t sectors, uint32_t bytes,
     r->issue_cycle = SIM_NEVER;
 }
 
-/* Bytes of the 32-byte sector at `sector` that the active lanes touch. */
-static uint32_t sector_bytes(const sim_warp_inst *in, uint64_t sector)
-{
-    uint32_t touched = 0;
-    for (int l = 0; l < SIM_WARP_LANES; l++) {
-        if (!(in->active >> l & 1))
-            continue;
-        for (int b = 0; b < in->size; b++) {
-            uint64_t a = in->addr[l] + (uint64_t)b;
-            if (a >= sector && a < sector + SIM_SECTOR_BYTES)
-                touched |= 1u << (a - sector);
-        }
-    }
-    return (uint32_t)sim_popcount32(touched);
-}
-
 /* The requests pushed since lq held `before` are one instruction's. */
 static void lq_end_inst(sim_sm *sm, int before)
 {
@@ -638,8 +622,7 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
         for (int i = 0; i < n; i++)
             for (int sct = 0; sct < 4; sct++)
                 if (lines[i].sector_mask >> sct & 1)
-                    lq_push(sm, lines[i].line_addr, 1u << sct,
-                            sector_bytes(in, lines[i].line_addr + (uint64_t)sct * SIM_SECTOR_BYTES),
+                    lq_push(sm, lines[i].line_addr, 1u << sct, lines[i].sector_bytes[sct],
                             kind, flags, 0, tag, at + 1);
         n = sectors;
     } else {

@@ -132,8 +132,12 @@ int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_
         n = SIM_WARP_SIZE_MAX;
     for (int i = 0; i < n; i++) {
         out[i] = acc[i].line;
-        out[i].bytes = (uint32_t)(sim_popcount64(acc[i].bytes_lo) +
-                                  sim_popcount64(acc[i].bytes_hi));
+        const uint64_t half[2] = {acc[i].bytes_lo, acc[i].bytes_hi};
+        for (int s = 0; s < 4; s++)
+            out[i].sector_bytes[s] =
+                (uint8_t)sim_popcount64(half[s / 2] >> (32 * (s % 2)) & 0xffffffffull);
+        out[i].bytes = (uint32_t)(out[i].sector_bytes[0] + out[i].sector_bytes[1] +
+                                  out[i].sector_bytes[2] + out[i].sector_bytes[3]);
     }
     return n;
 }
