@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "sampler/sampler.h"
 #include "common/text.h"
 #include "sim/core/gpu_sim.h"
 #include "sim/locality/locality.h"
@@ -274,12 +275,8 @@ trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const
     char path[64] = "";
     trapeze_status s = TRAPEZE_OK;
     if (grouping) {   /* the explicit policy reads a file: a private temporary one */
-        snprintf(path, sizeof path, "/tmp/trapeze-grouping-XXXXXX");
-        int fd = mkstemp(path);
-        if (fd < 0)
-            return trapeze_fail(err, TRAPEZE_EIO, "cannot create a temporary grouping file");
-        close(fd);
-        s = trapeze_grouping_save(path, grouping, err);
+        if ((s = sampler_grouping_tempfile(grouping, path, err)))
+            return s;
         policy = "explicit";
     }
     trapeze_config *cfg = NULL;
@@ -314,6 +311,20 @@ trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const
     sim_gpu_destroy(g);
     trapeze_config_destroy(cfg);
     if (path[0])
+        remove(path);
+    return s;
+}
+
+trapeze_status sampler_grouping_tempfile(const trapeze_grouping *g, char *path,
+                                         trapeze_error *err)
+{
+    snprintf(path, 64, "/tmp/trapeze-grouping-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return trapeze_fail(err, TRAPEZE_EIO, "cannot create a temporary grouping file");
+    close(fd);
+    trapeze_status s = trapeze_grouping_save(path, g, err);
+    if (s)
         remove(path);
     return s;
 }

@@ -51,6 +51,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "sampler/sampler.h"
 #include "sim/core/gpu_sim.h"
 #include "sim/locality/locality.h"
 #include "sim/memsys.h"
@@ -345,12 +346,8 @@ trapeze_status trapeze_gz_group_simulate(const char *gpu_config_path,
     trapeze_status s = TRAPEZE_OK;
     *cpl = 0;
     if (grouping) {   /* the explicit policy reads a file: a private temporary one */
-        snprintf(path, sizeof path, "/tmp/trapeze-gzgroup-XXXXXX");
-        int fd = mkstemp(path);
-        if (fd < 0)
-            return trapeze_fail(err, TRAPEZE_EIO, "cannot create a temporary grouping file");
-        close(fd);
-        s = trapeze_grouping_save(path, grouping, err);
+        if ((s = sampler_grouping_tempfile(grouping, path, err)))
+            return s;
     }
     trapeze_config *cfg = NULL;
     trapeze_sim *sim = NULL;

@@ -37,6 +37,12 @@ const trapeze_workload *sampler_workload(const trapeze_calib_plan *plan, const c
 /* w with data_len replaced (sizes of a sample). */
 void sampler_resize(const trapeze_workload *w, const double *data_len, trapeze_workload *out);
 
+/* The simulator's explicit dispatch policy reads a grouping from a file:
+ * writes g to a new private temporary file, its name into path (room for
+ * 64), for the caller to remove. */
+trapeze_status sampler_grouping_tempfile(const trapeze_grouping *g, char *path,
+                                         trapeze_error *err);
+
 /* Runs row (its kind, workload, sync, h, sizes, stages) on a fresh simulator
  * of the plan's GPU and fills its results. */
 trapeze_status sampler_run_row(const trapeze_calib_plan *plan, trapeze_sample *row,
