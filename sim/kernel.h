@@ -54,6 +54,7 @@
 #ifndef TRAPEZE_SIM_KERNEL_H
 #define TRAPEZE_SIM_KERNEL_H
 
+#include <limits.h>
 #include <stdint.h>
 
 #include "trapeze.h"
@@ -242,13 +243,26 @@ typedef struct sim_kernel {
 } sim_kernel;
 
 void sim_kernel_destroy(sim_kernel *k);
+/* x*y*z of non-negative dimensions, saturating at LLONG_MAX: a trace
+ * header or a builder may hold dimensions whose product overflows before
+ * the caller's bound check rejects them. x*y < 2^62 cannot overflow. */
+static inline long long sim_dim3_volume(sim_dim3 d)
+{
+    long long xy = (long long)d.x * d.y;
+    if (d.z > 0 && xy > LLONG_MAX / d.z)
+        return LLONG_MAX;
+    return xy * d.z;
+}
 static inline long sim_kernel_blocks(const sim_kernel *k)
 {
-    return (long)k->grid.x * k->grid.y * k->grid.z;
+    long long n = sim_dim3_volume(k->grid);
+    return n > LONG_MAX ? LONG_MAX : (long)n;
 }
+/* Saturates at INT_MAX, so a bound check after it rejects huge blocks. */
 static inline int sim_kernel_block_threads(const sim_kernel *k)
 {
-    return k->block.x * k->block.y * k->block.z;
+    long long n = sim_dim3_volume(k->block);
+    return n > INT_MAX ? INT_MAX : (int)n;
 }
 const char *sim_op_name(sim_op op);
 

@@ -80,6 +80,14 @@ expect_error "huge grid" "kernel-1.traceg: a grid of 2147483647 blocks, but a fi
     --trace "$D/big/kernelslist.g"
 sed 's/^-grid dim = .*/-grid dim = (4294967297,1,1)/' "$D/j/kernel-1.traceg" >"$D/big/kernel-1.traceg"
 expect_error "grid past int" "kernel-1.traceg:3: expected -grid dim = (x,y,z)" --trace "$D/big/kernelslist.g"
+# block and grid dimensions whose product overflows int (block) or 64 bits
+# (grid) are refused by name; the product itself was undefined behaviour
+# (CI's fuzzer found the block case under UBSan)
+sed 's/^-block dim = .*/-block dim = (65536,65536,65536)/' "$D/j/kernel-1.traceg" >"$D/big/kernel-1.traceg"
+expect_error "block product past int" "kernel-1.traceg:4: expected -block dim = (x,y,z), at most 2048 threads" \
+    --trace "$D/big/kernelslist.g"
+sed 's/^-grid dim = .*/-grid dim = (2147483647,2147483647,2147483647)/' "$D/j/kernel-1.traceg" >"$D/big/kernel-1.traceg"
+expect_error "grid product past 64 bits" "(at most 2^31)" --trace "$D/big/kernelslist.g"
 expect_error "missing list" "nolist.g" --trace "$D/nolist.g"
 printf 'kernel-1.traceg\nkernel-7.traceg\n' >"$D/j/missing.g"
 expect_error "missing kernel file" "kernel-7.traceg: cannot open" --trace "$D/j/missing.g"

@@ -187,7 +187,7 @@ static trapeze_status header_done(sim_trace_kernel *t, long long line, int seen_
     if (!seen_grid || !seen_block)
         return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: expected '-%s = (x,y,z)' before the "
                             "first #BEGIN_TB", t->path, line, seen_grid ? "block dim" : "grid dim");
-    long long blocks = (long long)t->kernel.grid.x * t->kernel.grid.y * t->kernel.grid.z;
+    long long blocks = sim_dim3_volume(t->kernel.grid);
     if (blocks > (1LL << 31))
         return trapeze_fail(err, TRAPEZE_EPARSE, "%s: grid of %lld blocks (at most 2^31)",
                             t->path, blocks);
