@@ -595,6 +595,70 @@ static void xbar_scene(sim_memsys *m, const int *sm, const int *sub, int n)
     CHECK(m->xbar.n_pkts == 0);
 }
 
+static uint64_t reply_ready(sim_memsys *m, int sm, uint64_t tag)
+{
+    sim_ring *r = &m->sm[sm].replies;
+    for (uint32_t i = 0; i < r->count; i++) {
+        const sim_pkt *p = &r->items[(r->head + i) & r->mask];
+        if (p->req.tag == tag)
+            return p->ready;
+    }
+    return 0;
+}
+
+/* The flit-level crossbar (-trapeze_icnt_booksim 1, booksim's one-router fly),
+ * GTX 480 config, pipeline -trapeze_icnt_latency 5, flits of 40 bytes:
+ *  - the miss of test_miss_latency: the 1-flit request is granted at 0 and
+ *    arrives at 0 + 1 + 5 = 6; ROP: L2 at 126, sectors 126..129, DRAM may
+ *    take them at 226..229 = ticks 299, 300, 301, 303; ACT 299, READs 311,
+ *    314, 317, 320, data ends 334 = core 253; the reply (8 + 128 bytes: 4
+ *    flits) is injected and granted at 254, its tail arrives 254 + 4 + 5 =
+ *    263, the SM pops it then, the L1 fills at 264: done 264 + 35 = 299;
+ *  - wormhole and head-of-line: 4-flit replies, sub0 [R1->SM0], sub1
+ *    [R2->SM0, R3->SM1]. Cycle 0: SM0 takes R1 (busy to 4, arrives 9);
+ *    SM1 has no head for it. Cycle 4: SM0 takes R2 (pointer past sub0);
+ *    sub1 is busy sending it until 8, so SM1, idle, waits; cycle 8: R3.
+ *    Arrivals 9, 13, 17; each SM pops at arrival, the L1 sees it a cycle
+ *    later: replies ready 10, 14, 18;
+ *  - -icnt_in_buffer_limit 9 counts flits: two 4-flit packets fit, a third
+ *    does not (GPGPU-Sim's 9-flit injection queue). */
+static void test_booksim_xbar(void)
+{
+    const char *bk = "-trapeze_icnt_booksim 1\n-trapeze_icnt_latency 5\n";
+    sim_memsys *m = memsys(GTX480, bk, 15);
+    sim_mem_request r = load(0, 3), d;
+    sim_fail_cause why;
+    CHECK(sim_memsys_access(m, &r, 0, &why) == SIM_MEM_MISS);
+    CHECK(until_done(m, 3, 0, &d) == 299);
+    CHECK(sim_memsys_stats(m)->icnt_flits == 1 + 4);
+    drain(m, 15, 300);
+    sim_memsys_destroy(m);
+
+    m = memsys(GTX480, bk, 15);
+    const int from[] = {0, 1, 1}, to[] = {0, 0, 1};
+    for (int i = 0; i < 3; i++) {
+        sim_pkt p = xpkt(to[i], 0, (uint64_t)i + 1);
+        p.bytes = 128;
+        sim_xbar_push(m, 1, from[i], &p);
+    }
+    for (uint64_t c = 0; c < 20; c++)
+        sim_xbar_tick(m, c);
+    CHECK(m->xbar.n_pkts == 0);
+    CHECK(reply_ready(m, 0, 1) == 10 && reply_ready(m, 0, 2) == 14 && reply_ready(m, 1, 3) == 18);
+    sim_memsys_destroy(m);
+
+    char opts[128];
+    snprintf(opts, sizeof opts, "%s-icnt_in_buffer_limit 9\n", bk);
+    m = memsys(GTX480, opts, 15);
+    sim_pkt p = xpkt(0, 0, 1);
+    p.bytes = 128;
+    sim_xbar_push(m, 1, 0, &p);
+    CHECK(sim_xbar_has_room(m, 1, 0, &p));
+    sim_xbar_push(m, 1, 0, &p);
+    CHECK(!sim_xbar_has_room(m, 1, 0, &p));
+    sim_memsys_destroy(m);
+}
+
 static void test_local_xbar(void)
 {
     sim_memsys *m = memsys(GTX480, "-network_mode 2\n", 15);
@@ -628,10 +692,10 @@ static void test_local_xbar(void)
 
     m = memsys(GTX480, "-network_mode 2\n-icnt_in_buffer_limit 2\n", 15);
     sim_pkt p = xpkt(0, 0, 1);
-    CHECK(sim_xbar_has_room(m, 0, 0));
+    CHECK(sim_xbar_has_room(m, 0, 0, &p));
     sim_xbar_push(m, 0, 0, &p);
     sim_xbar_push(m, 0, 0, &p);
-    CHECK(!sim_xbar_has_room(m, 0, 0) && sim_xbar_has_room(m, 0, 1));
+    CHECK(!sim_xbar_has_room(m, 0, 0, &p) && sim_xbar_has_room(m, 0, 1, &p));
     sim_memsys_destroy(m);
 }
 
@@ -1264,6 +1328,7 @@ int main(void)
     test_miss_latency();
     test_l1_latency_queue();
     test_local_xbar();
+    test_booksim_xbar();
     test_row_hit_miss_same_clock();
     test_row_hit_miss_gtx480();
     test_mshr_merge();

@@ -73,7 +73,7 @@ static void inject_down(sim_memsys *m, int s, uint64_t tick, uint64_t now)
  * position that rotates every cycle, so no port is favoured for long. */
 void sim_icnt_tick(sim_memsys *m, uint64_t tick)
 {
-    if (m->cfg.network_mode == 2) {
+    if (m->cfg.use_xbar) {
         sim_xbar_tick(m, tick);
         return;
     }

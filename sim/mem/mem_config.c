@@ -62,6 +62,9 @@ const trapeze_opt sim_mem_options[] = {
     {"network_mode", OPT_INT, "1", 1, 2,
      "interconnect: 1 fixed latency and port bandwidth (Trapeze's stand-in for booksim), "
      "2 GPGPU-Sim's local crossbar (xbar.c)"},
+    {"trapeze_icnt_booksim", OPT_INT, "0", 0, 1,
+     "with -network_mode 1: booksim's one-router fly as a flit-level crossbar (xbar.c): "
+     "the -icnt_* buffer limits in flits, -trapeze_icnt_latency its pipeline"},
     {"icnt_in_buffer_limit", OPT_INT, "64", 1, 1000000,
      "local crossbar (-network_mode 2): packets an input buffer holds"},
     {"icnt_out_buffer_limit", OPT_INT, "64", 1, 1000000,
@@ -412,8 +415,12 @@ static trapeze_status read_icnt(const trapeze_config *cfg, sim_mem_config *c,
         (s = get_int(cfg, "gpgpu_n_cluster_ejection_buffer_size", &c->xbar_ejection, err)))
         return s;
     int subnets;
-    if ((s = get_int(cfg, "icnt_subnets", &subnets, err)))
+    if ((s = get_int(cfg, "icnt_subnets", &subnets, err)) ||
+        (s = get_int(cfg, "trapeze_icnt_booksim", &c->xbar_flits, err)))
         return s;
+    if (c->network_mode == 2)
+        c->xbar_flits = 0;   /* GPGPU-Sim's local crossbar moves packets */
+    c->use_xbar = c->network_mode == 2 || c->xbar_flits;
     return TRAPEZE_OK;
 }
 

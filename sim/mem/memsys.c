@@ -85,7 +85,7 @@ static int alloc_parts(sim_memsys *m)
     for (int c = 0; c < m->cfg.n_mem; c++)
         if (!sim_dram_init(m, &m->chan[c]))
             return 0;
-    if (m->cfg.network_mode == 2 && !sim_xbar_init(m))
+    if (m->cfg.use_xbar && !sim_xbar_init(m))
         return 0;
     return 1;
 }

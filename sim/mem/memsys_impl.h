@@ -132,6 +132,8 @@ typedef struct sim_xbar_net {
     uint64_t *want;        /* per output, a bit per input whose head goes there */
     int *want_n;           /* per output, those bits set */
     uint8_t *issued;       /* round robin: the output took a packet this cycle */
+    int *in_units, *out_units;      /* packets (flit mode: flits) buffered */
+    uint64_t *in_busy, *out_busy;   /* flit mode: first cycle free of a packet's flits */
     int in_words, rr_next;
 } sim_xbar_net;
 
@@ -259,11 +261,11 @@ int sim_done_pop(sim_done_queue *q, uint64_t cycle, sim_mem_request *out);
 /* icnt.c */
 void sim_icnt_tick(sim_memsys *m, uint64_t tick);
 
-/* xbar.c (-network_mode 2) */
+/* xbar.c (-network_mode 2; -trapeze_icnt_booksim 1) */
 int sim_xbar_init(sim_memsys *m);
 void sim_xbar_free(sim_memsys *m);
 void sim_xbar_tick(sim_memsys *m, uint64_t tick);
-int sim_xbar_has_room(const sim_memsys *m, int reply, int in);
+int sim_xbar_has_room(const sim_memsys *m, int reply, int in, const sim_pkt *p);
 void sim_xbar_push(sim_memsys *m, int reply, int in, const sim_pkt *p);
 
 /* l2.c */

@@ -21,9 +21,19 @@
  * waits the ROP latency); SMs inject one request each; both crossbars advance.
  * A packet injected in cycle t is popped at t + 1 at the earliest.
  *
+ * Flit mode (-trapeze_icnt_booksim 1 with -network_mode 1, for configs whose
+ * GPGPU-Sim network is booksim's single-router "fly" with k = all nodes and
+ * n = 1, one VC, as SM2_GTX480's config_fermi_islip.icnt): the same two
+ * crossbars and arbitration, but a packet is its flits (8-byte header plus
+ * data over -icnt_flit_size): a granted packet holds its input and its output
+ * for one cycle per flit (wormhole, one VC: nothing else passes either), its
+ * tail reaches the output -trapeze_icnt_latency cycles after its last flit
+ * left (booksim's channel and router pipeline), and buffers count flits.
+ *
  * Owns the crossbar buffers and their arbitration; must not look inside
  * caches. Invariants (checked in the sanitizer build): an input buffer never
- * holds more than its limit, nor an output buffer; want[o] has bit i set
+ * holds more than its limit (packets, or flits in flit mode), nor an output
+ * buffer; want[o] has bit i set
  * exactly when input i's head packet goes to output o; n_pkts is the number of
  * packets in all buffers.
  */
@@ -34,6 +44,15 @@
 
 /* Destination output (local index) of a packet in net `reply`. */
 static int dest_of(int reply, const sim_pkt *p) { return reply ? (int)p->req.sm : p->sub; }
+
+/* Flits of packet p in net `reply` (1 outside flit mode). */
+static int flits_of(const sim_memsys *m, int reply, const sim_pkt *p)
+{
+    if (!m->cfg.xbar_flits)
+        return 1;
+    return sim_flits(m, (reply ? sim_pkt_payload_down(p) : sim_pkt_payload_up(p)) +
+                            SIM_PKT_HEADER_BYTES);
+}
 
 static uint64_t *want_row(sim_xbar_net *n, int out) { return n->want + (size_t)out * n->in_words; }
 
@@ -67,7 +86,12 @@ static int net_init(sim_xbar_net *n, int reply, int n_in, int n_out, int in_base
     n->want = calloc((size_t)n_out * (size_t)n->in_words, sizeof *n->want);
     n->want_n = calloc((size_t)n_out, sizeof *n->want_n);
     n->issued = calloc((size_t)n_out, sizeof *n->issued);
-    if (!n->in || !n->out || !n->next_node || !n->want || !n->want_n || !n->issued)
+    n->in_units = calloc((size_t)n_in, sizeof *n->in_units);
+    n->out_units = calloc((size_t)n_out, sizeof *n->out_units);
+    n->in_busy = calloc((size_t)n_in, sizeof *n->in_busy);
+    n->out_busy = calloc((size_t)n_out, sizeof *n->out_busy);
+    if (!n->in || !n->out || !n->next_node || !n->want || !n->want_n || !n->issued ||
+        !n->in_units || !n->out_units || !n->in_busy || !n->out_busy)
         return 0;
     for (int i = 0; i < n_in; i++)
         if (!sim_ring_init(&n->in[i], 8))
@@ -99,6 +123,10 @@ static void net_free(sim_xbar_net *n)
     free(n->want);
     free(n->want_n);
     free(n->issued);
+    free(n->in_units);
+    free(n->out_units);
+    free(n->in_busy);
+    free(n->out_busy);
 }
 
 void sim_xbar_free(sim_memsys *m)
@@ -107,30 +135,47 @@ void sim_xbar_free(sim_memsys *m)
     net_free(&m->xbar.net[1]);
 }
 
-int sim_xbar_has_room(const sim_memsys *m, int reply, int in)
+int sim_xbar_has_room(const sim_memsys *m, int reply, int in, const sim_pkt *p)
 {
-    return m->xbar.net[reply].in[in].count + 1 <= (uint32_t)m->cfg.xbar_in_limit;
+    return m->xbar.net[reply].in_units[in] + flits_of(m, reply, p) <= m->cfg.xbar_in_limit;
 }
 
 void sim_xbar_push(sim_memsys *m, int reply, int in, const sim_pkt *p)
 {
     sim_xbar_net *n = &m->xbar.net[reply];
-    TRAPEZE_ASSERT(sim_xbar_has_room(m, reply, in));
+    TRAPEZE_ASSERT(sim_xbar_has_room(m, reply, in, p));
     int was_empty = !n->in[in].count;
     sim_ring_push(&n->in[in], p);
+    n->in_units[in] += flits_of(m, reply, p);
     if (was_empty)
         want_set(n, in, 1);
     m->xbar.n_pkts++;
 }
 
-/* Moves input `in`'s head to its output. */
-static void move(sim_xbar_net *n, int in)
+/* Moves input `in`'s head to its output in cycle `now`: poppable from the
+ * next cycle (flit mode: from the cycle after its tail arrives). */
+static void move(sim_memsys *m, sim_xbar_net *n, int in, uint64_t now)
 {
     want_set(n, in, 0);
-    sim_pkt *p = sim_ring_front(&n->in[in]);
-    sim_ring_push(&n->out[dest_of(n->reply, p)], p);
+    sim_pkt p = *sim_ring_front(&n->in[in]);
+    int o = dest_of(n->reply, &p), f = flits_of(m, n->reply, &p);
     sim_ring_pop(&n->in[in]);
+    n->in_units[in] -= f;
+    n->out_units[o] += f;
+    p.ready = now + 1;
+    if (m->cfg.xbar_flits) {
+        n->in_busy[in] = n->out_busy[o] = now + (uint64_t)f;
+        p.ready = now + (uint64_t)f + (uint64_t)m->cfg.icnt_latency;
+    }
+    sim_ring_push(&n->out[o], &p);
     want_set(n, in, 1);
+}
+
+/* Room in output o for input in's head. */
+static int out_room(const sim_memsys *m, const sim_xbar_net *n, int o, int in)
+{
+    return n->out_units[o] + flits_of(m, n->reply, sim_ring_front(&n->in[in])) <=
+           m->cfg.xbar_out_limit;
 }
 
 /* The first input, in circular order from local index `start`, whose bit is
@@ -154,35 +199,49 @@ static int first_from(const sim_xbar_net *n, const uint64_t *w, int start)
     return -1;
 }
 
-static void islip(sim_memsys *m, sim_xbar_net *n, int update_pointers)
+/* iSLIP: an output with room takes the first input from its pointer whose
+ * head goes to it (GPGPU-Sim checks the room before looking at the head, in
+ * packets; flit mode checks the head's flits). Flit mode: a busy output
+ * grants nothing, a busy input is passed over. */
+static void islip(sim_memsys *m, sim_xbar_net *n, int update_pointers, uint64_t now)
 {
     for (int o = 0; o < n->n_out; o++) {
-        if (!n->want_n[o] || n->out[o].count + 1 > (uint32_t)m->cfg.xbar_out_limit)
+        if (!n->want_n[o] || n->out_busy[o] > now)
             continue;
         /* the pointer ranges over all device ids; inputs of this net are
          * in_base .. in_base + n_in - 1, so a pointer outside wraps to 0 */
         int start = n->next_node[o] - n->in_base;
         if (start < 0 || start >= n->n_in)
             start = 0;
-        int in = first_from(n, want_row(n, o), start);
+        const uint64_t *w = want_row(n, o);
+        int in = first_from(n, w, start), tried = 0;
         TRAPEZE_ASSERT(in >= 0);
-        move(n, in);
+        while (n->in_busy[in] > now) {   /* flit mode only */
+            if (++tried == n->want_n[o]) {
+                in = -1;
+                break;
+            }
+            in = first_from(n, w, (in + 1) % n->n_in);
+        }
+        if (in < 0 || !out_room(m, n, o, in))
+            continue;
+        move(m, n, in, now);
         if (update_pointers)
             n->next_node[o] = (n->in_base + in + 1) % n->total;
     }
 }
 
-static void round_robin(sim_memsys *m, sim_xbar_net *n)
+static void round_robin(sim_memsys *m, sim_xbar_net *n, uint64_t now)
 {
     for (int o = 0; o < n->n_out; o++)
         n->issued[o] = 0;
     for (int k = 0; k < n->total; k++) {
         int in = (k + n->rr_next) % n->total - n->in_base;
-        if (in < 0 || in >= n->n_in || !n->in[in].count)
+        if (in < 0 || in >= n->n_in || !n->in[in].count || n->in_busy[in] > now)
             continue;
         int o = dest_of(n->reply, sim_ring_front(&n->in[in]));
-        if (n->out[o].count + 1 <= (uint32_t)m->cfg.xbar_out_limit && !n->issued[o]) {
-            move(n, in);
+        if (out_room(m, n, o, in) && !n->issued[o] && n->out_busy[o] <= now) {
+            move(m, n, in, now);
             n->issued[o] = 1;
         }
     }
@@ -200,15 +259,15 @@ static int net_busy_in(const sim_xbar_net *n)
 /* GPGPU-Sim advances the two subnets in turn, each with its own grant
  * counter; one counter here, ticked when either is active, is the same for
  * the default -icnt_grant_cycles 1. */
-static void advance(sim_memsys *m)
+static void advance(sim_memsys *m, uint64_t now)
 {
     sim_xbar *x = &m->xbar;
     int active = net_busy_in(&x->net[0]) || net_busy_in(&x->net[1]);
     for (int r = 0; r < 2; r++) {
         if (m->cfg.xbar_islip)
-            islip(m, &x->net[r], x->grant_count == 1);
+            islip(m, &x->net[r], x->grant_count == 1, now);
         else
-            round_robin(m, &x->net[r]);
+            round_robin(m, &x->net[r], now);
     }
     if (active && x->grant_count == 1)
         x->grant_count = m->cfg.xbar_grant_cycles;
@@ -223,10 +282,12 @@ static void sm_eject(sim_memsys *m, int s, uint64_t now)
 {
     sim_ring *o = &m->xbar.net[1].out[s];
     sim_sm_port *p = &m->sm[s];
-    if (!o->count || p->replies.count >= (uint32_t)m->cfg.xbar_ejection)
+    if (!o->count || sim_ring_front(o)->ready > now ||
+        p->replies.count >= (uint32_t)m->cfg.xbar_ejection)
         return;
     sim_pkt pk = *sim_ring_front(o);
     sim_ring_pop(o);
+    m->xbar.net[1].out_units[s] -= flits_of(m, 1, &pk);
     m->xbar.n_pkts--;
     pk.ready = now + 1;
     sim_ring_push(&p->replies, &pk);
@@ -239,10 +300,12 @@ static void sub_eject(sim_memsys *m, int d, uint64_t now)
 {
     sim_ring *o = &m->xbar.net[0].out[d];
     sim_subpart *p = &m->sub[d];
-    if (!o->count || p->l2q.count + 4 > (uint32_t)m->cfg.q_icnt_l2)
+    if (!o->count || sim_ring_front(o)->ready > now ||
+        p->l2q.count + 4 > (uint32_t)m->cfg.q_icnt_l2)
         return;
     sim_pkt pk = *sim_ring_front(o);
     sim_ring_pop(o);
+    m->xbar.net[0].out_units[d] -= flits_of(m, 0, &pk);
     m->xbar.n_pkts--;
     pk.ready = now + (uint64_t)m->cfg.rop_latency;
     sim_ring_push(&p->rop, &pk);
@@ -261,7 +324,7 @@ static void sub_inject(sim_memsys *m, int d, uint64_t now)
     sim_subpart *p = &m->sub[d];
     /* a reply the L2 produced this cycle waits for the next: GPGPU-Sim
      * pushes replies to the icnt before its L2 cycle */
-    if (!p->respq.count || sim_ring_front(&p->respq)->ready >= now || !sim_xbar_has_room(m, 1, d))
+    if (!p->respq.count || sim_ring_front(&p->respq)->ready >= now || !sim_xbar_has_room(m, 1, d, sim_ring_front(&p->respq)))
         return;
     sim_pkt pk = *sim_ring_front(&p->respq);
     sim_ring_pop(&p->respq);
@@ -274,7 +337,7 @@ static void sub_inject(sim_memsys *m, int d, uint64_t now)
 static void sm_inject(sim_memsys *m, int s, uint64_t now)
 {
     sim_sm_port *p = &m->sm[s];
-    if (!p->missq.count || sim_ring_front(&p->missq)->ready > now || !sim_xbar_has_room(m, 0, s))
+    if (!p->missq.count || sim_ring_front(&p->missq)->ready > now || !sim_xbar_has_room(m, 0, s, sim_ring_front(&p->missq)))
         return;
     sim_pkt pk = *sim_ring_front(&p->missq);
     sim_ring_pop(&p->missq);
@@ -301,16 +364,16 @@ void sim_xbar_tick(sim_memsys *m, uint64_t tick)
     SIM_BITS_FOREACH(&m->sm_active, i)
         sm_inject(m, i, now);
     if (x->n_pkts)
-        advance(m);
+        advance(m, now);
 #ifdef TRAPEZE_CHECKS
     uint64_t n = 0;
     for (int r = 0; r < 2; r++) {
         for (i = 0; i < x->net[r].n_in; i++) {
-            TRAPEZE_ASSERT(x->net[r].in[i].count <= (uint32_t)m->cfg.xbar_in_limit);
+            TRAPEZE_ASSERT(x->net[r].in_units[i] <= m->cfg.xbar_in_limit);
             n += x->net[r].in[i].count;
         }
         for (i = 0; i < x->net[r].n_out; i++) {
-            TRAPEZE_ASSERT(x->net[r].out[i].count <= (uint32_t)m->cfg.xbar_out_limit);
+            TRAPEZE_ASSERT(x->net[r].out_units[i] <= m->cfg.xbar_out_limit);
             n += x->net[r].out[i].count;
         }
     }
