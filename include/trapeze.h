@@ -713,6 +713,8 @@ trapeze_status trapeze_sample_log_open(const char *path, trapeze_sample_log **ou
 /* What opening repaired (a torn last row cut, a missing final newline
  * added), as one line for the user, or NULL when it changed nothing. */
 const char *trapeze_sample_log_note(const trapeze_sample_log *log);
+/* The file the log was opened from (what error messages name). */
+const char *trapeze_sample_log_path(const trapeze_sample_log *log);
 void trapeze_sample_log_close(trapeze_sample_log *log);
 int trapeze_sample_log_count(const trapeze_sample_log *log);
 const trapeze_sample *trapeze_sample_log_get(const trapeze_sample_log *log, int i);
