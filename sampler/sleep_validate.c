@@ -27,8 +27,10 @@ static int sweep_settings(int x, double theta[][TRAPEZE_SLEEP_MAX_MODES])
 {
     int n = 0;
     if (x != TRAPEZE_PS_RF) {
-        for (int i = 0; i < N_SNOOZE; i++)
-            theta[n++][0] = snooze_sweep[i];
+        /* Snooze's one time-out serves both modes (off only for dead periods) */
+        for (int i = 0; i < N_SNOOZE; i++, n++)
+            for (int m = 0; m < TRAPEZE_SLEEP_MAX_MODES; m++)
+                theta[n][m] = snooze_sweep[i];
         return n;
     }
     for (int a = 0; a < 3; a++)
