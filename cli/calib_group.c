@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/calib_group.h"
+#include "cli/calib_sleep.h"
 #include "cli/commands.h"
 #include "common/error.h"
 #include "common/text.h"
@@ -380,8 +381,10 @@ int cli_calib_model_group(int argc, char **argv, const char *cmd)
         if (!strcmp(argv[i], "--model")) {
             if (!strcmp(argv[i + 1], "group"))
                 return run(argc, argv, cmd);
+            if (!strcmp(argv[i + 1], "sleep"))
+                return cli_calib_model_sleep(argc, argv, cmd);
             if (strcmp(argv[i + 1], "ghostzone"))
-                return cli_usage_error(cmd, "--model %s: expected ghostzone or group",
+                return cli_usage_error(cmd, "--model %s: expected ghostzone, group or sleep",
                                        argv[i + 1]);
             /* ghostzone: the command as without --model */
             for (int k = i; k + 2 <= argc; k++)

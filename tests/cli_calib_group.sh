@@ -53,7 +53,7 @@ grep -q '^\[group\]' "$D/c.ini" || fail "calibration file"
     || fail "calibration predicts rr differently"
 "$T" validate --model group --help | grep -q 'LAUNCH is KERNEL' || fail "--help"
 
-expect_failure "bad model" "--model foo: expected ghostzone or group" "$D/none" \
+expect_failure "bad model" "--model foo: expected ghostzone, group or sleep" "$D/none" \
     "$T" validate --model foo --gpu $G
 expect_failure "calibrate needs --out" "--model group needs --out FILE" "$D/none" \
     "$T" calibrate --model group --gpu $G syrk

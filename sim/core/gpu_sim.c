@@ -526,6 +526,15 @@ trapeze_status sim_gpu_launch_end(sim_launch *l, trapeze_error *err)
     return TRAPEZE_OK;
 }
 
+void sim_gpu_launch_cut(sim_launch *l)
+{
+    if (l->ps)
+        l->pol->destroy(l->ps);
+    l->ps = NULL;
+    sim_kernel_stats_free(l->st);
+    l->running = 0;
+}
+
 trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st,
                            trapeze_error *err)
 {
