@@ -1866,6 +1866,49 @@ trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const
                                             const trapeze_grouping *grouping,
                                             trapeze_grp_measured *out, trapeze_error *err);
 
+/* A short sample, a sub-grid of the launch: with window_groups > 0 only
+ * the grouping's (or the group-list policy's) first window_groups queues
+ * run, each on its SM, the other SMs idle (-trapeze_window_groups); 0:
+ * the whole launch, as trapeze_grp_problem_simulate. */
+trapeze_status trapeze_grp_problem_simulate_window(const trapeze_grp_problem *pb,
+                                                   const char *policy,
+                                                   const trapeze_grouping *grouping,
+                                                   int window_groups, trapeze_grp_measured *out,
+                                                   trapeze_error *err);
+
+/* ---- short samples (sampler/group_window.c) ----
+ * A policy's sample is a sub-grid of the launch: the TBs of the first m
+ * non-empty queues of its grouping (as the model sees it), run alone on m
+ * SMs, and predicted by the model on the graph those TBs induce, on a
+ * machine of m SMs. The constants fitted to the five policies' sub-grids
+ * predict the whole launch. */
+typedef struct trapeze_grp_window trapeze_grp_window;
+/* The sub-grid of grouping g of pb's launch: its first m non-empty queues
+ * (renumbered 0..m-1 in queue order), the model of it at p. */
+trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
+                                         const trapeze_grouping *g, int m,
+                                         const trapeze_grp_params *p, trapeze_grp_window **out,
+                                         trapeze_error *err);
+void trapeze_grp_window_destroy(trapeze_grp_window *w);
+long trapeze_grp_window_tbs(const trapeze_grp_window *w);
+const trapeze_grp_model *trapeze_grp_window_model(const trapeze_grp_window *w);
+/* The sub-grid's own grouping (its TBs renumbered 0..n-1, in id order). */
+const trapeze_grouping *trapeze_grp_window_grouping(const trapeze_grp_window *w);
+/* Simulates the sub-grid: g with its m queues first, the rest after, run
+ * with -trapeze_window_groups m. */
+trapeze_status trapeze_grp_window_simulate(const trapeze_grp_problem *pb,
+                                           const trapeze_grp_window *w,
+                                           trapeze_grp_measured *out, trapeze_error *err);
+/* The SMs of a sub-grid for a share of the launch: round(share * n_sm), at
+ * least 1. */
+int trapeze_grp_window_sms(const trapeze_grp_problem *pb, double share);
+/* Fits trapeze_grp_fit_mask_default to the five policies' sub-grids (rr,
+ * bcs, mst, kway, rbts, measured in meas[5]) from p. */
+trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m,
+                                      const trapeze_grp_measured meas[5],
+                                      trapeze_grp_params *p, trapeze_calib_report *rep,
+                                      trapeze_error *err);
+
 /* The decision of one launch (sampler/group_decide.c), what `trapeze group`
  * and `trapeze validate --model group` run. Policies, in this order: rr,
  * bcs, chen, mst, kway, rbts, optimized. */
@@ -1918,11 +1961,14 @@ typedef struct trapeze_grp_launch {
     int launch;
 } trapeze_grp_launch;
 typedef struct trapeze_grp_plan trapeze_grp_plan;
-/* Rows launch by launch: rr, bcs, (chen when with_chen), mst, kway, rbts;
- * ids KERNEL[.PARAMS].lLAUNCH.POLICY. */
+/* Rows launch by launch: with whole, the whole launch under rr, bcs,
+ * (chen when with_chen), mst, kway, rbts (ids KERNEL[.PARAMS].lLAUNCH.POLICY);
+ * with window_share > 0, the sub-grids of rr, bcs, mst, kway, rbts on
+ * round(window_share * SMs) SMs, at least 1 (ids ...POLICY.wM). */
 trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *gpu_name,
                                        const trapeze_grp_launch *l, int n, int with_chen,
-                                       trapeze_grp_plan **out, trapeze_error *err);
+                                       int whole, double window_share, trapeze_grp_plan **out,
+                                       trapeze_error *err);
 void trapeze_grp_plan_destroy(trapeze_grp_plan *plan);
 const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan);
 /* Launch i's measurements from the log, in trapeze_grp_policy_names order
@@ -1930,6 +1976,12 @@ const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan);
 trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
                                          const trapeze_sample_log *log, int launch,
                                          trapeze_grp_measured sim[6], trapeze_error *err);
+/* Launch `launch`'s five sub-grids (rr bcs mst kway rbts) from the log, and
+ * their SMs. */
+trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
+                                        const trapeze_sample_log *log, int launch,
+                                        trapeze_grp_measured meas[5], int *window_sms,
+                                        trapeze_error *err);
 
 
 /* ---- ghost zones and groupings together (sampler/gz_group.c) ----
