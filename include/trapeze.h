@@ -312,6 +312,13 @@ typedef struct trapeze_gz_params {
     int row_penalty;                     /* "row_penalty = 1": Meng's dimension penalty is paid
                                             once by any tile whose rows are not contiguous,
                                             alpha = sigma for D >= 2 (not sigma^(D-1)) */
+    int row_lines;                       /* "row_lines = 1": in 2-D and 3-D, every memory term
+                                            pays for the coalesced segments its tile rows
+                                            touch (gz_row_lines), times alpha */
+    int mem_latency;                     /* "mem_latency = 1": a memory term (5.7) is the larger of
+                                            its latency, passes x UncontendedLat (a round of
+                                            resident blocks waits on its loads), and its
+                                            bandwidth time, not their sum */
     double corr[TRAPEZE_GZ_NPARAMS][TRAPEZE_GZ_NPARAMS]; /* fitted parameters' correlations
                                             ([correlation] "a,b = r"; 0 when unknown); with
                                             stderr_ they give the fit's covariance */
@@ -892,6 +899,8 @@ typedef struct trapeze_calib_options {
 #define TRAPEZE_GZ_STRUCT_FENCE_STAGING 16u
 #define TRAPEZE_GZ_STRUCT_ROW_PENALTY 32u
 #define TRAPEZE_GZ_STRUCT_FENCE_ITER 64u
+#define TRAPEZE_GZ_STRUCT_MEM_LATENCY 128u
+#define TRAPEZE_GZ_STRUCT_ROW_LINES 256u
 /* The default: the switches that lowered the error outside the calibration's
  * range (docs/calibration.md, "What each change removed"); waves and
  * persistent_fence did not and stay off. */
