@@ -621,7 +621,16 @@ static uint64_t reply_ready(sim_memsys *m, int sm, uint64_t tag)
  *    Arrivals 9, 13, 17; each SM pops at arrival, the L1 sees it a cycle
  *    later: replies ready 10, 14, 18;
  *  - -icnt_in_buffer_limit 9 counts flits: two 4-flit packets fit, a third
- *    does not (GPGPU-Sim's 9-flit injection queue). */
+ *    does not (GPGPU-Sim's 9-flit injection queue);
+ *  - the same three replies through the L2's reply queues: a 128-byte reply
+ *    leaves as four 1-flit sector replies (the GTX 480's L2 is sectored),
+ *    one injected per cycle from 1; outputs alternate by iSLIP pointer:
+ *    SM0 takes R1.1 at 1, R2.1 at 2, R1.2 3, R2.2 4, R1.3 5, R2.3 6,
+ *    R1.4 7, R2.4 8 (arrival = grant + 1 + 5); SM1 takes R3.1..R3.4 at
+ *    9..12, its sub-partition's input being busy with R2.4 at 8. SM0 pops
+ *    one a cycle from 7 (R1.4 at 13, R2.4 at 14), SM1 R3.4 at 18: replies
+ *    ready 14, 15, 19 (10, 14, 18 as whole packets). The miss above still
+ *    takes 299: its four sectors leave at 254..257, the last arrives 263. */
 static void test_booksim_xbar(void)
 {
     const char *bk = "-trapeze_icnt_booksim 1\n-trapeze_icnt_latency 5\n";
@@ -656,6 +665,20 @@ static void test_booksim_xbar(void)
     CHECK(sim_xbar_has_room(m, 1, 0, &p));
     sim_xbar_push(m, 1, 0, &p);
     CHECK(!sim_xbar_has_room(m, 1, 0, &p));
+    sim_memsys_destroy(m);
+
+    m = memsys(GTX480, bk, 15);
+    for (int i = 0; i < 3; i++) {
+        sim_pkt q = xpkt(to[i], from[i], (uint64_t)i + 1);
+        q.bytes = 128;
+        sim_ring_push(&m->sub[from[i]].respq, &q);
+        sim_sub_update_active(m, from[i]);
+    }
+    for (uint64_t c = 1; c < 24; c++)
+        sim_xbar_tick(m, c);
+    CHECK(m->xbar.n_pkts == 0 && !m->sub[0].respq.count && !m->sub[1].respq.count);
+    CHECK(reply_ready(m, 0, 1) == 14 && reply_ready(m, 0, 2) == 15 && reply_ready(m, 1, 3) == 19);
+    CHECK(m->stats.icnt_flits == 12 && m->stats.icnt_packets_down == 3);
     sim_memsys_destroy(m);
 }
 

@@ -140,6 +140,8 @@ typedef struct sim_xbar_net {
 typedef struct sim_xbar {
     sim_xbar_net net[2];
     uint64_t n_pkts;       /* packets in all buffers */
+    int *reply_parts;      /* flit mode, per sub-partition: sector replies of its head
+                            * reply already injected */
     int grant_count;
 } sim_xbar;
 

@@ -29,6 +29,10 @@
  * for one cycle per flit (wormhole, one VC: nothing else passes either), its
  * tail reaches the output -trapeze_icnt_latency cycles after its last flit
  * left (booksim's channel and router pipeline), and buffers count flits.
+ * With a sectored L2, a reply of several sectors travels as one 1-flit packet
+ * per sector (GPGPU-Sim breaks requests into sector requests at the L2 and
+ * answers each), injected one a cycle; the SM pops each and hands the reply
+ * to the L1 with its last.
  *
  * Owns the crossbar buffers and their arbitration; must not look inside
  * caches. Invariants (checked in the sanitizer build): an input buffer never
@@ -50,6 +54,8 @@ static int flits_of(const sim_memsys *m, int reply, const sim_pkt *p)
 {
     if (!m->cfg.xbar_flits)
         return 1;
+    if (p->icnt_part)
+        return sim_flits(m, 32 + SIM_PKT_HEADER_BYTES);
     return sim_flits(m, (reply ? sim_pkt_payload_down(p) : sim_pkt_payload_up(p)) +
                             SIM_PKT_HEADER_BYTES);
 }
@@ -107,7 +113,8 @@ int sim_xbar_init(sim_memsys *m)
     sim_xbar *x = &m->xbar;
     int total = m->n_sm + m->n_subs;   /* GPGPU-Sim's device ids: SMs, then memory */
     x->grant_count = m->cfg.xbar_grant_cycles;
-    return net_init(&x->net[0], 0, m->n_sm, m->n_subs, 0, total) &&
+    x->reply_parts = calloc((size_t)m->n_subs, sizeof *x->reply_parts);
+    return x->reply_parts && net_init(&x->net[0], 0, m->n_sm, m->n_subs, 0, total) &&
            net_init(&x->net[1], 1, m->n_subs, m->n_sm, m->n_sm, total);
 }
 
@@ -131,6 +138,7 @@ static void net_free(sim_xbar_net *n)
 
 void sim_xbar_free(sim_memsys *m)
 {
+    free(m->xbar.reply_parts);
     net_free(&m->xbar.net[0]);
     net_free(&m->xbar.net[1]);
 }
@@ -275,6 +283,16 @@ static void advance(sim_memsys *m, uint64_t now)
         x->grant_count--;
 }
 
+/* Sector replies a reply travels as: flit mode with a sectored L2, a read of
+ * more than one sector; else 1. */
+static int sector_parts(const sim_memsys *m, const sim_pkt *p)
+{
+    if (!m->cfg.xbar_flits || !m->cfg.l2.enabled || !m->cfg.l2.sectored ||
+        p->kind != SIM_PKT_READ || p->bytes <= 32)
+        return 1;
+    return (int)((p->bytes + 31) / 32);
+}
+
 /* SM s pops one reply into its ejection buffer (the replies ring); the L1
  * takes it a cycle later (GPGPU-Sim: the cluster's response FIFO, then the
  * LDST unit's). */
@@ -289,6 +307,9 @@ static void sm_eject(sim_memsys *m, int s, uint64_t now)
     sim_ring_pop(o);
     m->xbar.net[1].out_units[s] -= flits_of(m, 1, &pk);
     m->xbar.n_pkts--;
+    if (pk.icnt_part && pk.icnt_part < sector_parts(m, &pk))
+        return;   /* the L1 waits for the last sector (GPGPU-Sim's sector MSHR) */
+    pk.icnt_part = 0;
     pk.ready = now + 1;
     sim_ring_push(&p->replies, &pk);
     sim_sm_update_active(m, s);
@@ -324,12 +345,20 @@ static void sub_inject(sim_memsys *m, int d, uint64_t now)
     sim_subpart *p = &m->sub[d];
     /* a reply the L2 produced this cycle waits for the next: GPGPU-Sim
      * pushes replies to the icnt before its L2 cycle */
-    if (!p->respq.count || sim_ring_front(&p->respq)->ready >= now || !sim_xbar_has_room(m, 1, d, sim_ring_front(&p->respq)))
+    if (!p->respq.count || sim_ring_front(&p->respq)->ready >= now)
         return;
     sim_pkt pk = *sim_ring_front(&p->respq);
-    sim_ring_pop(&p->respq);
-    count_flits(m, sim_pkt_payload_down(&pk));
+    int parts = sector_parts(m, &pk);
+    if (parts > 1)
+        pk.icnt_part = (uint8_t)(m->xbar.reply_parts[d] + 1);
+    if (!sim_xbar_has_room(m, 1, d, &pk))
+        return;
+    count_flits(m, parts > 1 ? 32 : sim_pkt_payload_down(&pk));
     sim_xbar_push(m, 1, d, &pk);
+    if (parts > 1 && ++m->xbar.reply_parts[d] < parts)
+        return;
+    m->xbar.reply_parts[d] = 0;
+    sim_ring_pop(&p->respq);
     m->stats.icnt_packets_down++;
     sim_sub_update_active(m, d);
 }
