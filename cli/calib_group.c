@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/calib_common.h"
 #include "cli/calib_group.h"
 #include "cli/calib_sleep.h"
 #include "cli/commands.h"
@@ -125,19 +126,23 @@ static void progress(void *ctx, int done, int total, const trapeze_sample_row *r
         fprintf(stderr, "\r%80s\r", "");
 }
 
-/* Runs the plan's pending rows into the log; says how many ran. */
+/* Runs the plan's pending rows into the log (rank 0 of an mpirun: the
+ * log's owner; size > 1: spread over the ranks as calibrate's ghost-zone
+ * samples are, cli/calib_mpi.c); says how many ran. */
 static trapeze_status run_samples(const trapeze_grp_plan *plan, trapeze_sample_log *log,
-                                  int threads, trapeze_error *err)
+                                  int threads, int rank, int size, trapeze_error *err)
 {
     const trapeze_sample_set *set = trapeze_grp_plan_set(plan);
     int *todo = malloc(sizeof *todo * (size_t)(set->count > 0 ? set->count : 1)), n = 0;
     if (!todo)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    trapeze_status s = trapeze_samples_pending(set, log, todo, &n, err);
+    trapeze_status s = rank == 0 ? trapeze_samples_pending(set, log, todo, &n, err) : TRAPEZE_OK;
     free(todo);
-    if (!s)
+    if (!s && size > 1)
+        s = calib_mpi_run_set(set, log, rank, size, isatty(2) ? progress : NULL, err);
+    else if (!s)
         s = trapeze_samples_run(set, log, threads, isatty(2) ? progress : NULL, NULL, err);
-    if (!s)
+    if (!s && rank == 0)
         printf("samples: %d planned, %d run now, %d from the log\n", set->count, n,
                set->count - n);
     return s;
@@ -252,8 +257,7 @@ static void csv_rows(trapeze_csv_out *csv, const char *gpu, const trapeze_grp_la
  * run (a policy's own, or simulated now), and the simulated work of the
  * sub-grids (the samples) and of everything. */
 static trapeze_status compare_with_runs(const trapeze_grp_problem *pb,
-                                        const trapeze_grp_measured sim[6],
-                                        const trapeze_grp_measured win[5],
+                                        const trapeze_grp_measured sim[6], double win_work,
                                         trapeze_grp_outcome *o, launch_figures *f,
                                         trapeze_error *err)
 {
@@ -273,8 +277,7 @@ static trapeze_status compare_with_runs(const trapeze_grp_problem *pb,
         o->optimized_simulated = 1;
     }
     o->simulated[opt] = !s;
-    for (int k = 0; k < 5; k++)
-        f->samples_work += win[k].warp_instructions;
+    f->samples_work = win_work;
     f->all_work = f->samples_work;
     return s;
 }
@@ -307,10 +310,11 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         trapeze_grp_measured win[5];
         trapeze_calib_report rep;
         int m = 0;
+        double win_work = 0;
         if (validate)
             s = trapeze_grp_plan_measured(plan, log, i, sim, err);
         if (!s)
-            s = trapeze_grp_plan_windows(plan, log, i, win, &m, err);
+            s = trapeze_grp_plan_windows(plan, log, i, win, &m, &win_work, err);
         if (!s)
             s = trapeze_grp_problem_builtin(gpu, ls->l[i].kernel, argv, argc, ls->l[i].launch,
                                             &pb, err);
@@ -327,7 +331,7 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
             o.margin = mg;
         }
         if (!s && validate)
-            s = compare_with_runs(pb, sim, win, &o, &f[i], err);
+            s = compare_with_runs(pb, sim, win_work, &o, &f[i], err);
         if (!s && !validate) {
             snprintf(o.params.source, sizeof o.params.source,
                      "trapeze calibrate --model group on %.24s: %.40s launch %d", gpu_nm,
@@ -407,21 +411,27 @@ static int run(int argc, char **argv, const char *cmd)
     trapeze_error err = {0};
     trapeze_grp_plan *plan = NULL;
     trapeze_sample_log *log = NULL;
+    /* under mpirun every rank plans; rank 0 alone owns the log, fits and
+     * prints, the others run their share of the samples */
+    int rank, size, mpi = calib_mpi_start(&argc, &argv, &rank, &size);
     trapeze_status s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)
         s = trapeze_grp_plan_create(gpu_file, gpu_nm, ls.l, ls.n, validate, validate,
                                     window / 100, &plan, &err);
-    if (!s)
+    if (!s && rank == 0)
         s = trapeze_sample_log_open_schema(samples ? samples : "group-samples.csv",
                                            &trapeze_grp_sample_schema, &log, &err);
-    if (!s && trapeze_sample_log_note(log))
+    if (!s && rank == 0 && trapeze_sample_log_note(log))
         fprintf(stderr, "%s\n", trapeze_sample_log_note(log));
+    if (s && size > 1)
+        calib_mpi_abort(err.message);   /* the other ranks would wait for this one */
     if (!s)
-        s = run_samples(plan, log, (int)threads, &err);
-    if (!s)
+        s = run_samples(plan, log, (int)threads, rank, size, &err);
+    if (!s && rank == 0)
         s = finish(validate, gpu_file, gpu_nm, &ls, plan, log, margin / 100, out, csv, &err);
     trapeze_sample_log_close(log);
     trapeze_grp_plan_destroy(plan);
+    calib_mpi_stop(mpi);
     if (s) {
         fprintf(stderr, "trapeze %s: %s\n", cmd, err.message);
         return 1;

@@ -1886,20 +1886,25 @@ trapeze_status trapeze_grp_problem_simulate_window(const trapeze_grp_problem *pb
                                                    trapeze_error *err);
 
 /* ---- short samples (sampler/group_window.c) ----
- * A policy's sample is a sub-grid of the launch: the TBs of the first m
- * non-empty queues of its grouping (as the model sees it), run alone on m
- * SMs, and predicted by the model on the graph those TBs induce, on a
+ * A policy's sample is a sub-grid of the launch: the TBs of the first
+ * non-empty queues of its grouping (as the model sees it), at most m of
+ * them holding at most the share m / n_sm of the TBs (at least one queue),
+ * run alone on their SMs, and predicted by the model on the graph those TBs induce, on a
  * machine of m SMs. The constants fitted to the five policies' sub-grids
  * predict the whole launch. */
 typedef struct trapeze_grp_window trapeze_grp_window;
-/* The sub-grid of grouping g of pb's launch: its first m non-empty queues
- * (renumbered 0..m-1 in queue order), the model of it at p. */
+/* The sub-grid of grouping g of pb's launch: its first non-empty queues
+ * (at most m, at most m / n_sm of the TBs, at least one; renumbered from 0
+ * in queue order), the model of it at p. */
 trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
                                          const trapeze_grouping *g, int m,
                                          const trapeze_grp_params *p, trapeze_grp_window **out,
                                          trapeze_error *err);
 void trapeze_grp_window_destroy(trapeze_grp_window *w);
 long trapeze_grp_window_tbs(const trapeze_grp_window *w);
+/* 1 when the two sub-grids run the same TBs on the same queues in the same
+ * order (one simulation serves both: the plan runs it once). */
+int trapeze_grp_window_same(const trapeze_grp_window *a, const trapeze_grp_window *b);
 const trapeze_grp_model *trapeze_grp_window_model(const trapeze_grp_window *w);
 /* The sub-grid's own grouping (its TBs renumbered 0..n-1, in id order). */
 const trapeze_grouping *trapeze_grp_window_grouping(const trapeze_grp_window *w);
@@ -1973,7 +1978,10 @@ typedef struct trapeze_grp_plan trapeze_grp_plan;
 /* Rows launch by launch: with whole, the whole launch under rr, bcs,
  * (chen when with_chen), mst, kway, rbts (ids KERNEL[.PARAMS].lLAUNCH.POLICY);
  * with window_share > 0, the sub-grids of rr, bcs, mst, kway, rbts on
- * round(window_share * SMs) SMs, at least 1 (ids ...POLICY.wM). */
+ * round(window_share * SMs) SMs, at least 1 (ids ...POLICY.wM), each
+ * distinct one once (a policy whose sub-grid an earlier policy's equals has
+ * no row: the 1-D launches of 4 TBs place TB 0 alone under rr, MST-TS,
+ * k-way-TS and RB-TS). */
 trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *gpu_name,
                                        const trapeze_grp_launch *l, int n, int with_chen,
                                        int whole, double window_share, trapeze_grp_plan **out,
@@ -1985,12 +1993,13 @@ const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan);
 trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
                                          const trapeze_sample_log *log, int launch,
                                          trapeze_grp_measured sim[6], trapeze_error *err);
-/* Launch `launch`'s five sub-grids (rr bcs mst kway rbts) from the log, and
- * their SMs. */
+/* Launch `launch`'s five sub-grids (rr bcs mst kway rbts) from the log,
+ * their SMs, and the simulated work (warp instructions) of the distinct
+ * ones, each run once. */
 trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
                                         const trapeze_sample_log *log, int launch,
                                         trapeze_grp_measured meas[5], int *window_sms,
-                                        trapeze_error *err);
+                                        double *work, trapeze_error *err);
 
 
 /* ---- ghost zones and groupings together (sampler/gz_group.c) ----

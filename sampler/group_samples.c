@@ -59,7 +59,11 @@ struct trapeze_grp_plan {
     int n_launches, n_policies, n_windows;
     double window_share;          /* of the SMs, for the sub-grid samples */
     trapeze_sample_row *rows;     /* launch-major: launch i's n_policies whole runs, then its
-                                     n_windows sub-grids (rr bcs mst kway rbts) */
+                                     distinct sub-grids (rr bcs mst kway rbts in turn, each
+                                     unless an earlier policy's is the same) */
+    int n_rows;
+    int *whole_row;               /* [launch * n_policies + k]: its row */
+    int *window_row;              /* [launch * 5 + k]: the row of policy k's sub-grid */
     trapeze_sample_set set;
 };
 
@@ -105,6 +109,52 @@ static trapeze_status run_window(const trapeze_grp_problem *pb, const char *poli
     return s;
 }
 
+/* The params text "a=1 b=2" as argv (pointing into buf). */
+static int split_params(const char *text, char *buf, size_t size, char **argv, int max)
+{
+    int argc = 0;
+    snprintf(buf, size, "%s", text ? text : "");
+    for (char *save, *t = strtok_r(buf, " ", &save); t && argc < max; t = strtok_r(NULL, " ", &save))
+        argv[argc++] = t;
+    return argc;
+}
+
+/* For launch l: same[k] = the first policy whose sub-grid on m SMs is
+ * policy k's (k itself when none before). */
+static trapeze_status distinct_windows(const char *gpu, const trapeze_grp_launch *l, int m,
+                                       int same[5], trapeze_error *err)
+{
+    static const char *const names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
+    char buf[TRAPEZE_ROW_TEXT], *argv[32];
+    int argc = split_params(l->params, buf, sizeof buf, argv, 32);
+    trapeze_grp_problem *pb = NULL;
+    trapeze_grp_model *model = NULL;
+    trapeze_grp_window *w[5] = {NULL};
+    trapeze_grp_params p;
+    trapeze_grp_params_default(&p);
+    trapeze_status s = trapeze_grp_problem_builtin(gpu, l->kernel, argv, argc, l->launch, &pb, err);
+    if (!s)
+        s = trapeze_grp_create(trapeze_grp_problem_graph(pb), trapeze_grp_problem_machine(pb),
+                               &p, &model, err);
+    for (int k = 0; !s && k < 5; k++) {
+        trapeze_grouping g;
+        memset(&g, 0, sizeof g);
+        s = trapeze_grp_problem_policy_grouping(pb, model, names[k], &g, err);
+        if (!s)
+            s = trapeze_grp_window_create(pb, &g, m, &p, &w[k], err);
+        trapeze_grouping_free(&g);
+        same[k] = k;
+        for (int j = 0; !s && j < k && same[k] == k; j++)
+            if (same[j] == j && trapeze_grp_window_same(w[j], w[k]))
+                same[k] = j;
+    }
+    for (int k = 0; k < 5; k++)
+        trapeze_grp_window_destroy(w[k]);
+    trapeze_grp_destroy(model);
+    trapeze_grp_problem_destroy(pb);
+    return s;
+}
+
 /* Runs row i: the launch under its policy on a fresh simulator. */
 static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, trapeze_error *err)
 {
@@ -145,6 +195,8 @@ void trapeze_grp_plan_destroy(trapeze_grp_plan *plan)
     if (!plan)
         return;
     free(plan->rows);
+    free(plan->whole_row);
+    free(plan->window_row);
     free(plan);
 }
 
@@ -157,8 +209,10 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
     trapeze_grp_plan *plan = calloc(1, sizeof *plan);
     int np = !whole ? 0 : with_chen ? 6 : 5, nw = window_share > 0 ? 5 : 0;
     static const char *const fixed[] = {"rr", "bcs", "mst", "kway", "rbts"};
-    if (!plan || !(plan->rows = calloc((size_t)(n > 0 ? n : 1) * (np + nw + 1),
-                                       sizeof *plan->rows))) {
+    size_t nl = (size_t)(n > 0 ? n : 1);
+    if (!plan || !(plan->rows = calloc(nl * (size_t)(np + nw + 1), sizeof *plan->rows)) ||
+        !(plan->whole_row = calloc(nl * 6, sizeof *plan->whole_row)) ||
+        !(plan->window_row = calloc(nl * 5, sizeof *plan->window_row))) {
         trapeze_grp_plan_destroy(plan);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
@@ -188,12 +242,23 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
             s = trapeze_fail(err, TRAPEZE_EINVAL, "%.36s...: kernel name and parameters are "
                              "limited to %d characters each in a samples log", l[i].kernel,
                              ID_PART);
-    const int per = np + nw;
-    for (int i = 0; i < n && !s; i++)
-        for (int k = 0; k < per && !s; k++) {
+    int nr = 0;
+    for (int i = 0; i < n && !s; i++) {
+        int same[5] = {0, 1, 2, 3, 4};
+        if (nw)
+            s = distinct_windows(gpu_config_path, &l[i], m, same, err);
+        for (int k = 0; k < np + nw && !s; k++) {
             int win = k >= np;
+            if (win && same[k - np] != k - np) {   /* an earlier policy's run serves */
+                plan->window_row[i * 5 + k - np] = plan->window_row[i * 5 + same[k - np]];
+                continue;
+            }
             const char *pol = win ? fixed[k - np] : with_chen ? policy_names[k] : fixed[k];
-            trapeze_sample_row *r = &plan->rows[i * per + k];
+            if (win)
+                plan->window_row[i * 5 + k - np] = nr;
+            else
+                plan->whole_row[i * np + k] = nr;
+            trapeze_sample_row *r = &plan->rows[nr++];
             char id[sizeof r->id], pid[13];
             snprintf(pid, sizeof pid, "%s%s%d", pol, win ? ".w" : "", win ? m : 0);
             if (!win)
@@ -210,8 +275,9 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
                                  "long for a samples row (%d characters)", id,
                                  TRAPEZE_ROW_TEXT - 1);
         }
-    plan->set = (trapeze_sample_set){&trapeze_grp_sample_schema, n * per, plan->rows, run_row,
-                                     plan};
+    }
+    plan->n_rows = nr;
+    plan->set = (trapeze_sample_set){&trapeze_grp_sample_schema, nr, plan->rows, run_row, plan};
     if (s) {
         trapeze_grp_plan_destroy(plan);
         return s;
@@ -231,8 +297,7 @@ trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
 {
     memset(sim, 0, 6 * sizeof *sim);
     for (int k = 0; k < plan->n_policies; k++) {
-        const trapeze_sample_row *planned =
-            &plan->rows[launch * (plan->n_policies + plan->n_windows) + k];
+        const trapeze_sample_row *planned = &plan->rows[plan->whole_row[launch * plan->n_policies + k]];
         const trapeze_sample_row *r = trapeze_sample_log_find_row(log, planned->id);
         if (!r)
             return trapeze_fail(err, TRAPEZE_EINVAL, "sample %s is not in the log", planned->id);
@@ -252,15 +317,15 @@ trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
 trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
                                         const trapeze_sample_log *log, int launch,
                                         trapeze_grp_measured meas[5], int *window_sms,
-                                        trapeze_error *err)
+                                        double *work, trapeze_error *err)
 {
     memset(meas, 0, 5 * sizeof *meas);
     *window_sms = 0;
+    *work = 0;
     if (!plan->n_windows)
         return trapeze_fail(err, TRAPEZE_EINVAL, "the plan has no sub-grid samples");
     for (int k = 0; k < 5; k++) {
-        const trapeze_sample_row *planned =
-            &plan->rows[launch * (plan->n_policies + plan->n_windows) + plan->n_policies + k];
+        const trapeze_sample_row *planned = &plan->rows[plan->window_row[launch * 5 + k]];
         const trapeze_sample_row *r = trapeze_sample_log_find_row(log, planned->id);
         if (!r)
             return trapeze_fail(err, TRAPEZE_EINVAL, "sample %s is not in the log", planned->id);
@@ -270,6 +335,11 @@ trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
         meas[k].l1_hits = trapeze_row_number(r, "l1_hits");
         meas[k].warp_instructions = trapeze_row_number(r, "warp_instructions");
         *window_sms = (int)trapeze_row_number(r, "window_sms");
+        int first = 1;   /* a run shared by several policies counts once */
+        for (int j = 0; j < k; j++)
+            first &= plan->window_row[launch * 5 + j] != plan->window_row[launch * 5 + k];
+        if (first)
+            *work += meas[k].warp_instructions;
     }
     return TRAPEZE_OK;
 }

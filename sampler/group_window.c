@@ -1,6 +1,8 @@
 /*
  * group_window.c - the grouping model's short samples: a sub-grid of a
- * launch, the TBs of the first m non-empty SM queues of a grouping, run
+ * launch, the TBs of the first non-empty SM queues of a grouping, at most
+ * m of them and at most the share m / n_sm of the launch's TBs (at least
+ * one queue: a launch of 4 TBs on 80 SMs is not sampled whole), run
  * alone on m SMs (-trapeze_window_groups m: the other SMs idle) and
  * predicted by the model on the locality graph those TBs induce, on the
  * same machine with m SMs. What a queue's TBs share with each other (L1,
@@ -42,6 +44,19 @@ void trapeze_grp_window_destroy(trapeze_grp_window *w)
 }
 
 long trapeze_grp_window_tbs(const trapeze_grp_window *w) { return w->n; }
+
+int trapeze_grp_window_same(const trapeze_grp_window *a, const trapeze_grp_window *b)
+{
+    if (a->n != b->n || a->m != b->m || a->full.n_tbs != b->full.n_tbs)
+        return 0;
+    for (long t = 0; t < a->full.n_tbs; t++) {
+        int in_a = a->full.group[t] < a->m, in_b = b->full.group[t] < b->m;
+        if (in_a != in_b || (in_a && (a->full.group[t] != b->full.group[t] ||
+                                      a->full.order[t] != b->full.order[t])))
+            return 0;
+    }
+    return 1;
+}
 const trapeze_grp_model *trapeze_grp_window_model(const trapeze_grp_window *w) { return w->model; }
 const trapeze_grouping *trapeze_grp_window_grouping(const trapeze_grp_window *w)
 {
@@ -115,11 +130,19 @@ trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
     if (!s) {
         for (long t = 0; t < g->n_tbs; t++)
             size[g->group[t]]++;
-        /* the first m non-empty queues become 0..m-1, the others follow */
+        /* the first non-empty queues become 0..taken-1, the others follow:
+         * at most m queues and m / n_sm of the TBs, at least one queue */
         int taken = 0;
-        for (int q = 0; q < g->n_groups && taken < m; q++)
-            if (size[q])
-                slot[q] = ++taken;
+        long tbs = 0;
+        const double most = (double)g->n_tbs * m / mc.n_sm;
+        for (int q = 0; q < g->n_groups && taken < m; q++) {
+            if (!size[q])
+                continue;
+            if (taken > 0 && (double)(tbs + size[q]) > most)
+                break;
+            slot[q] = ++taken;
+            tbs += size[q];
+        }
         int next = taken;
         for (int q = 0; q < g->n_groups; q++)
             if (!slot[q])

@@ -16,10 +16,11 @@ G=data/gpus/gtx480.config
 
 "$T" validate --model group --gpu $G --samples "$D/s.csv" --csv "$D/v.csv" --threads 2 \
     matmul,n=96,block=16 syrk,n=64 >"$D/out" 2>"$D/err" || fail "validate: $(cat "$D/err")"
-# per launch 6 whole runs and 5 sub-grids (one SM of 15: ids .w1)
-grep -q '^samples: 22 planned, 22 run now, 0 from the log$' "$D/out" || fail "first run: $(head -1 "$D/out")"
-[ "$(wc -l <"$D/s.csv")" -eq 23 ] || fail "log rows"
-[ "$(grep -c '\.w1,' "$D/s.csv")" -eq 10 ] || fail "sub-grid rows"
+# per launch 6 whole runs and the distinct sub-grids of rr bcs mst kway rbts
+# (one SM of 15: ids .w1), 9 here: two policies of one launch share one
+grep -q '^samples: 21 planned, 21 run now, 0 from the log$' "$D/out" || fail "first run: $(head -1 "$D/out")"
+[ "$(wc -l <"$D/s.csv")" -eq 22 ] || fail "log rows"
+[ "$(grep -c '\.w1,' "$D/s.csv")" -eq 9 ] || fail "sub-grid rows"
 [ "$(wc -l <"$D/v.csv")" -eq 15 ] || fail "csv rows"
 # the same whole runs as trapeze group (policy, simulated cycles and L2)
 "$T" group --gpu $G matmul n=96 block=16 --csv "$D/g.csv" >/dev/null 2>&1 || fail "group"
@@ -42,7 +43,7 @@ grep -q "within 2% of the best of the six policies: $n2 of 2" "$D/out" || fail "
 cp "$D/s.csv" "$D/full.csv"
 "$T" validate --model group --gpu $G --samples "$D/s.csv" matmul,n=96,block=16 syrk,n=64 \
     >"$D/out2" 2>&1 || fail "rerun"
-grep -q '^samples: 22 planned, 0 run now, 22 from the log$' "$D/out2" || fail "rerun: $(head -1 "$D/out2")"
+grep -q '^samples: 21 planned, 0 run now, 21 from the log$' "$D/out2" || fail "rerun: $(head -1 "$D/out2")"
 [ "$(tail -n +2 "$D/out2")" = "$(tail -n +2 "$D/out")" ] || fail "rerun prints differently"
 cmp -s "$D/s.csv" "$D/full.csv" || fail "rerun changed the log"
 # whole runs made twice as slow in the log: the predictions do not move
@@ -51,23 +52,41 @@ awk -F, 'BEGIN { OFS = "," } NR > 1 && $9 == 0 { $10 = 2 * $10 } { print }' "$D/
     matmul,n=96,block=16 syrk,n=64 >/dev/null 2>&1 || fail "validate on altered runs"
 [ "$(cut -d, -f6,8 "$D/v4.csv")" = "$(cut -d, -f6,8 "$D/v.csv")" ] || fail "predictions use the whole runs"
 [ "$(cut -d, -f7 "$D/v4.csv")" != "$(cut -d, -f7 "$D/v.csv")" ] || fail "altered runs not read"
-# a log cut after 4 samples (a killed run): the 18 others run, the log ends the same
+# a log cut after 4 samples (a killed run): the 17 others run, the log ends the same
 head -5 "$D/full.csv" >"$D/s.csv"
 "$T" validate --model group --gpu $G --samples "$D/s.csv" matmul,n=96,block=16 syrk,n=64 \
     >"$D/out3" 2>&1 || fail "resume"
-grep -q '^samples: 22 planned, 18 run now, 4 from the log$' "$D/out3" || fail "resume: $(head -1 "$D/out3")"
+grep -q '^samples: 21 planned, 17 run now, 4 from the log$' "$D/out3" || fail "resume: $(head -1 "$D/out3")"
 cmp -s "$D/s.csv" "$D/full.csv" || fail "resumed log differs"
 
 # calibrate reuses the log's samples and writes constants that predict the same
 "$T" calibrate --model group --gpu $G --samples "$D/s.csv" --out "$D/c.ini" syrk,n=64 \
     >"$D/cal" 2>&1 || fail "calibrate: $(cat "$D/cal")"
-grep -q '^samples: 5 planned, 0 run now, 5 from the log$' "$D/cal" || fail "calibrate samples: $(head -1 "$D/cal")"
+grep -q '^samples: 4 planned, 0 run now, 4 from the log$' "$D/cal" || fail "calibrate samples: $(head -1 "$D/cal")"
 grep -q '^\[group\]' "$D/c.ini" || fail "calibration file"
 "$T" group --gpu $G syrk n=64 --calibration "$D/c.ini" --no-sim --csv "$D/q.csv" >/dev/null 2>&1 \
     || fail "group --calibration"
 [ "$(awk -F, '$4 == "rr" { print $5 }' "$D/q.csv")" = "$(awk -F, '$2 == "syrk" && $5 == "rr" { print $6 }' "$D/v.csv")" ] \
     || fail "calibration predicts rr differently"
 "$T" validate --model group --help | grep -q 'LAUNCH is KERNEL' || fail "--help"
+
+# MPI: calibrate's grouping samples over 2 ranks on loopback, the same log
+# and constants as one process (as tests/cli_calibrate.sh for ghost zones)
+"$T" calibrate --model group --gpu $G --samples "$D/ser.csv" --out "$D/ser.ini" syrk,n=64 \
+    >/dev/null 2>&1 || fail "serial calibrate"
+if ! ldd "$T" 2>/dev/null | grep -q libmpi || ! command -v mpirun >/dev/null 2>&1; then
+    echo "SKIP MPI: $T is built without OpenMPI (scripts/install-deps.sh mpi, then rebuild)"
+elif echo "$T" | grep -q build-san; then
+    echo "SKIP MPI under the sanitizers: OpenMPI's own allocations are reported by LeakSanitizer"
+else
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,tcp \
+        OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo \
+        mpirun --oversubscribe -n 2 "$T" calibrate --model group --gpu $G --samples "$D/mpi.csv" \
+        --out "$D/mpi.ini" syrk,n=64 >"$D/mpi.out" 2>&1 || fail "mpirun -n 2: $(cat "$D/mpi.out")"
+    grep -q '^samples: 4 planned, 4 run now, 0 from the log$' "$D/mpi.out" || fail "mpi: $(cat "$D/mpi.out")"
+    [ "$(grep -c '^samples:' "$D/mpi.out")" -eq 1 ] || fail "a rank other than 0 printed"
+    cmp -s "$D/ser.csv" "$D/mpi.csv" && cmp -s "$D/ser.ini" "$D/mpi.ini" || fail "MPI changed the output"
+fi
 
 expect_failure "bad model" "--model foo: expected ghostzone, group or sleep" "$D/none" \
     "$T" validate --model foo --gpu $G

@@ -5,15 +5,23 @@
  * bx (512): TB 0 shares 512 with TB 1 (row panel) and 512 with TB 2
  * (column panel), TB 3 likewise with 1 and 2, no element with 0 (lines
  * only: panels of 16 columns are half lines).
- *   - the sub-grid of a grouping is its first m non-empty queues (queues 0
- *     and 3 here, TB 3's queue 4 left out): TBs 0, 1, 2, renumbered in id
- *     order, with exactly the two edges among them, queues renumbered 0, 1;
+ *   - the sub-grid of a grouping is its first non-empty queues, at most m
+ *     and at most m / 15 of the 4 TBs, at least one queue: m = 12 allows
+ *     3.2 TBs, queues 0 and 3 (TB 3's queue 4 would make 4): TBs 0, 1, 2,
+ *     renumbered in id order, queues renumbered 0, 1; m = 2 allows 0.53
+ *     TBs: queue 0 alone (2 TBs);
  *   - the model of the sub-grid, by hand at mu = eta1 = 1: TB 2 then TB 0
  *     co-resident in one queue, TB 0 finds its 512 shared elements in L1:
  *     L2 = 1024 + (1024 - 512) + 1024 = 2560;
  *   - the simulated sub-grid runs those three TBs only: 3/4 of the whole
  *     launch's warp instructions (every TB runs the same loop);
- *   - -trapeze_window_groups needs a group-list policy: rr is refused.
+ *   - -trapeze_window_groups needs a group-list policy: rr is refused;
+ *   - the model's view of a group-list policy places the lists as the
+ *     simulator's PAVER runtime does at launch, stealing included: MST-TS
+ *     puts the 4 TBs in one list, SM 0 takes it and places one, SM 1 finds
+ *     no list left and steals the 3 waiting (3 - floor(3/15)), places one,
+ *     SM 2 steals 2, SM 3 the last: four SMs, one TB each (the simulator's
+ *     MST-TS run of the 1-D atax launches takes rr's cycles exactly).
  */
 #include <string.h>
 
@@ -54,6 +62,9 @@ int main(void)
     p.value[TRAPEZE_GRP_ETA1] = 1;
     trapeze_grp_window *w = NULL;
     CHECK_OK(trapeze_grp_window_create(pb, &g, 2, &p, &w, &err));
+    CHECK(trapeze_grp_window_tbs(w) == 2 && trapeze_grp_window_grouping(w)->n_groups == 1);
+    trapeze_grp_window_destroy(w);
+    CHECK_OK(trapeze_grp_window_create(pb, &g, 12, &p, &w, &err));
     CHECK(trapeze_grp_window_tbs(w) == 3);
     const trapeze_grouping *sg = trapeze_grp_window_grouping(w);
     CHECK(sg->n_tbs == 3 && sg->n_groups == 2);
@@ -76,6 +87,18 @@ int main(void)
     CHECK(trapeze_grp_problem_simulate_window(pb, "rr", NULL, 2, &part, &err) == TRAPEZE_EINVAL);
     CHECK(strstr(err.message, "group-list dispatch") != NULL);
     trapeze_grouping_free(&g);
+
+    trapeze_grp_model *m = NULL;
+    CHECK_OK(trapeze_grp_create(full, trapeze_grp_problem_machine(pb), &p, &m, &err));
+    CHECK_OK(trapeze_grp_problem_policy_grouping(pb, m, "mst", &g, &err));
+    int used[15] = {0};
+    for (int t = 0; t < 4; t++) {
+        CHECK(g.order[t] == 0 && g.group[t] >= 0 && g.group[t] < 4);
+        used[g.group[t] >= 0 && g.group[t] < 15 ? g.group[t] : 0]++;
+    }
+    CHECK(used[0] == 1 && used[1] == 1 && used[2] == 1 && used[3] == 1);
+    trapeze_grouping_free(&g);
+    trapeze_grp_destroy(m);
     trapeze_grp_problem_destroy(pb);
     return check_report("test_group_window");
 }
