@@ -3,7 +3,10 @@
  * and penalty with their gradients in every threshold) per second over a
  * histogram with every bucket filled, and the wall time of one threshold
  * optimization (all starts, whole-cycle step) per structure as `trapeze
- * sleep` runs it. Prints figures; asserts nothing.
+ * sleep` runs it, and the wall time of one whole `trapeze sleep` on a
+ * built-in kernel: its 20000-cycle window simulated, then fit and
+ * optimization of all six histograms (L1D line and bank, L2 line and
+ * slice, RF warp register and bank). Prints figures; asserts nothing.
  */
 #include <math.h>
 #include <stdio.h>
@@ -73,7 +76,65 @@ static int run(const char *structure, trapeze_sleep_policy policy)
     return sink == 12345.678;   /* keeps the loops */
 }
 
+/* `trapeze sleep --gpu GPU KERNEL` through the library, timed in its parts. */
+static int command(const char *gpu, const char *spec)
+{
+    char path[128];
+    trapeze_config *cfg = NULL;
+    trapeze_gpu g;
+    trapeze_power pw;
+    trapeze_error err;
+    static trapeze_sleep_job job;
+    static trapeze_sleep_run r;
+    snprintf(path, sizeof path, "data/gpus/%s.config", gpu);
+    int rc = trapeze_config_load(path, &cfg, &err) || trapeze_gpu_from_config(cfg, &g, &err);
+    snprintf(path, sizeof path, "data/power/%s.ini", gpu);
+    rc = rc || trapeze_power_load(path, &pw, &err) ||
+         trapeze_sleep_job_parse(spec, NULL, &job, &err);
+    double t0 = now(), sink = 0;
+    rc = rc || trapeze_sleep_window(cfg, &pw, &job, 20000, &r, &err);
+    double t1 = now();
+    int evals = 0;
+    double fit_s = 0;
+    static const int structure[] = {TRAPEZE_PS_L1D, TRAPEZE_PS_L1D, TRAPEZE_PS_L2,
+                                    TRAPEZE_PS_L2, TRAPEZE_PS_RF, TRAPEZE_PS_RF};
+    for (int u = 0; !rc && u < TRAPEZE_SLEEP_NUNITS; u++) {
+        trapeze_sleep_structure st;
+        trapeze_sleep_options o;
+        trapeze_idle_fit fit;
+        static trapeze_idle_hist smooth;
+        trapeze_sleep_model *m = NULL;
+        trapeze_sleep_choice c;
+        rc = trapeze_sleep_structure_from_power(&pw, (trapeze_power_structure)structure[u],
+                                                g.core_clock_hz, &st, &err);
+        if (!rc) {
+            trapeze_sleep_options_preset((trapeze_power_structure)structure[u], &st, &o);
+            double tf = now();
+            rc = trapeze_idle_hist_fit(&r.hist[u], 8, 50, &fit, &smooth, &err);
+            fit_s += now() - tf;
+            rc = rc || trapeze_sleep_create(&st, &r.hist[u], &o, &m, &err) ||
+                 trapeze_sleep_optimize(m, 0.01, &c, &err);
+        }
+        if (!rc) {
+            evals += c.evaluations;
+            sink += c.chosen.saving_fraction + fit.ks_all;
+        }
+        trapeze_sleep_destroy(m);
+    }
+    double t2 = now();
+    trapeze_config_destroy(cfg);
+    if (rc) {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
+    printf("trapeze sleep --gpu %s %s: %.3f s wall: window of %.0f cycles simulated %.3f s, "
+           "6 histograms: fits %.1f ms, models and optimizations %.1f ms (%d evaluations)\n",
+           gpu, spec, t2 - t0, r.cycles, t1 - t0, 1e3 * fit_s, 1e3 * (t2 - t1 - fit_s), evals);
+    return sink == 12345.678;
+}
+
 int main(void)
 {
-    return run("rf", TRAPEZE_SLEEP_LOOKAHEAD) | run("l1d", TRAPEZE_SLEEP_TIMEOUT);
+    return run("rf", TRAPEZE_SLEEP_LOOKAHEAD) | run("l1d", TRAPEZE_SLEEP_TIMEOUT) |
+           command("gtx480", "matmul n=128") | command("v100", "gesummv n=512");
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/calib_sleep.h"
 #include "cli/commands.h"
 #include "common/text.h"
 #include "trapeze.h"
@@ -23,13 +24,14 @@ typedef struct {
     int nparams;
     int want[TRAPEZE_PS_SLEEPABLE];
     double max_penalty, cycles, lead;   /* lead < 0: the preset's */
-    int fit;
+    double window;                      /* cycles of the run sampled; 0: whole */
+    int fit, sampled;                   /* sampled: histograms from a window here */
 } sleep_args;
 
 static void usage(FILE *out)
 {
     fprintf(out,
-"usage: trapeze sleep --gpu NAME|FILE KERNEL [name=value ...] [options]\n"
+"usage: trapeze sleep --gpu NAME|FILE KERNEL|WORKLOAD [name=value ...] [options]\n"
 "       trapeze sleep --gpu NAME|FILE --idle-csv FILE [KERNEL] [options]\n"
 "\n"
 "Chooses the sleep thresholds of the L1D, L2 and register file that save the\n"
@@ -48,9 +50,16 @@ static void usage(FILE *out)
 "  --idle-csv FILE      idle-period histograms (trapeze sim --idle-csv): columns\n"
 "                       gpu,kernel,structure,granularity,length_min_cycles,\n"
 "                       length_max_cycles,next_access,count\n"
-"  KERNEL [name=value]  without --idle-csv: simulate this built-in kernel (trapeze\n"
-"                       sim --list) always on and use its idle periods and cycles;\n"
-"                       with --idle-csv: only this kernel's histograms\n"
+"  KERNEL [name=value]  without --idle-csv: simulate a short window of this\n"
+"                       built-in kernel (trapeze sim --list) always on and use its\n"
+"                       idle periods and cycles; with --idle-csv: only this\n"
+"                       kernel's histograms\n"
+"  WORKLOAD [size=AxB iters=N h=N sync=relaunch|fence]  a stencil (preset or\n"
+"                       INI) instead of a built-in kernel\n"
+"  --window N           cycles of the run to simulate (default 20000): the\n"
+"                       periods still open at the cut count as dead there; the\n"
+"                       fit's goodness (Kolmogorov-Smirnov) is printed\n"
+"  --whole              simulate the whole run instead of a window\n"
 "  --structures LIST    comma-separated subset of l1d,l2,rf (default: all)\n"
 "  --max-penalty F      budget of exposed wake-up cycles, a fraction of the SM\n"
 "                       cycles (default 0.01: 1%%)\n"
@@ -85,7 +94,7 @@ static int parse_structures(const char *v, sleep_args *a)
 static const cli_opt options[] = {
     {"--gpu", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0}, {"--csv", 1, 0},
     {"--structures", 1, 0}, {"--max-penalty", 1, 0}, {"--cycles", 1, 0}, {"--lead", 1, 0},
-    {"--fit", 0, 0}, {NULL, 0, 0}};
+    {"--fit", 0, 0}, {"--window", 1, 0}, {"--whole", 0, 0}, {NULL, 0, 0}};
 
 /* Returns -1 when parsed, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, sleep_args *a)
@@ -97,6 +106,8 @@ static int parse_args(int argc, char **argv, sleep_args *a)
         a->want[s] = 1;
     a->max_penalty = 0.01;
     a->lead = -1;
+    a->window = 20000;
+    int whole = 0, window_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         int takes_value = 0;
@@ -131,6 +142,12 @@ static int parse_args(int argc, char **argv, sleep_args *a)
                 return cli_usage_error("sleep", "--lead: expected cycles >= 0, got '%s'", val);
         } else if (!strcmp(arg, "--fit")) {
             a->fit = 1;
+        } else if (!strcmp(arg, "--whole")) {
+            whole = 1;
+        } else if (!strcmp(arg, "--window")) {
+            window_given = 1;
+            if (!trapeze_parse_double(val, &a->window) || a->window < 1)
+                return cli_usage_error("sleep", "--window: expected cycles >= 1, got '%s'", val);
         } else if (arg[0] == '-' && arg[1]) {
             return cli_usage_error("sleep", "unknown option '%s'", arg);
         } else if (!a->kernel) {
@@ -146,6 +163,13 @@ static int parse_args(int argc, char **argv, sleep_args *a)
         return cli_usage_error("sleep", "--gpu is required");
     if (!a->idle_csv && !a->kernel)
         return cli_usage_error("sleep", "a built-in KERNEL to simulate, or --idle-csv FILE");
+    if (whole && window_given)
+        return cli_usage_error("sleep", "--window and --whole: one or the other");
+    if (a->idle_csv && (whole || window_given))
+        return cli_usage_error("sleep", "--window and --whole simulate a KERNEL, not with "
+                               "--idle-csv");
+    if (whole)
+        a->window = 0;
     if (a->idle_csv && a->nparams)
         return cli_usage_error("sleep", "'%s': settings only for a KERNEL simulated here, not "
                                "with --idle-csv", a->params[0]);
@@ -260,13 +284,13 @@ static int run_one(const sleep_args *a, const trapeze_gpu *gpu, const trapeze_po
     preset((trapeze_power_structure)s, &st, a, &o, &policy);
     trapeze_idle_fit fit;
     trapeze_idle_hist *use = h, *smooth = NULL;
-    if (a->fit) {
+    if (a->fit || a->sampled) {
         smooth = malloc(sizeof *smooth);
         if (!smooth || trapeze_idle_hist_fit(h, 8, 50, &fit, smooth, err)) {
             free(smooth);
             return 1;
         }
-        use = smooth;
+        use = a->fit ? smooth : h;
     }
     trapeze_sleep_model *m;
     trapeze_sleep_choice c;
@@ -274,13 +298,53 @@ static int run_one(const sleep_args *a, const trapeze_gpu *gpu, const trapeze_po
     if (!trapeze_sleep_create(&st, use, &o, &m, err)) {
         if (!trapeze_sleep_optimize(m, a->max_penalty, &c, err)) {
             print_choice(h, policy, &o, &st, &c, a->max_penalty);
-            if (a->fit)
+            if (a->fit || a->sampled)
                 print_fit(&fit);
             rc = csv && write_rows(csv, h, policy, &st, &c, err) ? 1 : 0;
         }
         trapeze_sleep_destroy(m);
     }
     free(smooth);
+    return rc;
+}
+
+/* The KERNEL or WORKLOAD's window (or whole run) simulated always on: its
+ * histograms, cycles, and a line saying what was simulated. */
+static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power *pw,
+                  trapeze_idle_hist **h, int *n, double *cycles, trapeze_error *err)
+{
+    char spec[TRAPEZE_ROW_TEXT];
+    size_t used = (size_t)snprintf(spec, sizeof spec, "%s", a->kernel);
+    for (int i = 0; i < a->nparams && used < sizeof spec; i++)
+        used += (size_t)snprintf(spec + used, sizeof spec - used, " %s", a->params[i]);
+    if (used >= sizeof spec)
+        return cli_usage_error("sleep", "'%s ...': settings too long", a->kernel);
+    trapeze_sleep_job *j = malloc(sizeof *j);
+    trapeze_sleep_run *r = malloc(sizeof *r);
+    int rc = j && r ? cli_sleep_job("sleep", spec, j, err) : 1;
+    if (!j || !r)
+        snprintf(err->message, sizeof err->message, "out of memory");
+    if (!rc && trapeze_sleep_window(cfg, pw, j, a->window, r, err))
+        rc = 1;
+    if (!rc && !(*h = malloc(sizeof r->hist))) {
+        snprintf(err->message, sizeof err->message, "out of memory");
+        rc = 1;
+    }
+    if (!rc) {
+        memcpy(*h, r->hist, sizeof r->hist);
+        *n = TRAPEZE_SLEEP_NUNITS;
+        *cycles = r->cycles;
+        a->sampled = 1;
+        if (r->cut)
+            printf("%s: window of the first %.0f cycles (%.0f warp instructions), %.0f periods "
+                   "open at the cut counted as dead (--whole: the whole run)\n", spec,
+                   r->cycles, r->warp_insts, r->censored);
+        else
+            printf("%s: the whole run, %.0f cycles (%.0f warp instructions), shorter than "
+                   "the window\n", spec, r->cycles, r->warp_insts);
+    }
+    free(j);
+    free(r);
     return rc;
 }
 
@@ -315,10 +379,10 @@ int cli_sleep(int argc, char **argv)
     trapeze_idle_hist *h = NULL;
     int n = 0;
     double cycles = 0;
-    if (!rc && (a.idle_csv ? trapeze_idle_csv_load(a.idle_csv, &h, &n, &err)
-                           : trapeze_sleep_sample_builtin(cfg, &pw, a.kernel, a.nparams,
-                                                          a.params, &h, &n, &cycles, &err)))
+    if (!rc && a.idle_csv && trapeze_idle_csv_load(a.idle_csv, &h, &n, &err))
         rc = 1;
+    else if (!rc && !a.idle_csv)
+        rc = sample(&a, cfg, &pw, &h, &n, &cycles, &err);
     trapeze_config_destroy(cfg);
     if (rc) {
         if (rc == 1)

@@ -102,6 +102,8 @@ size_t trapeze_struct_size(const char *name)
         {"trapeze_validation", sizeof(trapeze_validation)},
         {"trapeze_size_validation", sizeof(trapeze_size_validation)},
         {"trapeze_sim_stencil_result", sizeof(trapeze_sim_stencil_result)},
+        {"trapeze_power", sizeof(trapeze_power)},
+        {"trapeze_sleep_job", sizeof(trapeze_sleep_job)},
     };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         if (strcmp(sizes[i].name, name) == 0)

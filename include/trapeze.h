@@ -720,6 +720,8 @@ trapeze_status trapeze_sample_log_open(const char *path, trapeze_sample_log **ou
 /* What opening repaired (a torn last row cut, a missing final newline
  * added), as one line for the user, or NULL when it changed nothing. */
 const char *trapeze_sample_log_note(const trapeze_sample_log *log);
+/* The file the log was opened from (what error messages name). */
+const char *trapeze_sample_log_path(const trapeze_sample_log *log);
 void trapeze_sample_log_close(trapeze_sample_log *log);
 int trapeze_sample_log_count(const trapeze_sample_log *log);
 const trapeze_sample *trapeze_sample_log_get(const trapeze_sample_log *log, int i);
@@ -1257,6 +1259,167 @@ trapeze_status trapeze_sleep_sample_builtin(const trapeze_config *cfg, const tra
                                             trapeze_idle_hist **out, int *n, double *cycles,
                                             trapeze_error *err);
 
+/* A run the sleep model is calibrated or validated on (sampler/sleep_sample.c):
+ * a built-in kernel ("matmul n=128", w NULL) or a ghost-zone stencil of
+ * workload w ("hotspot size=256x256 sync=fence h=2 iters=8"; defaults:
+ * the spec's size and iterations, fence, h = 1). */
+#define TRAPEZE_SLEEP_JOB_ARGS 8
+typedef struct trapeze_sleep_job {
+    char spec[TRAPEZE_ROW_TEXT];         /* as given */
+    char name[32];                       /* kernel or workload */
+    int stencil;
+    int argc;
+    char args[TRAPEZE_SLEEP_JOB_ARGS][32];   /* a built-in's name=value settings */
+    trapeze_workload workload;
+    trapeze_sync sync;
+    int h, iterations;
+} trapeze_sleep_job;
+int trapeze_sleep_job_is_builtin(const char *name);
+trapeze_status trapeze_sleep_job_parse(const char *spec, const trapeze_workload *w,
+                                       trapeze_sleep_job *job, trapeze_error *err);
+
+/* Units with histograms: l1d line, bank; l2 line, slice; rf warp_reg, bank. */
+#define TRAPEZE_SLEEP_NUNITS 6
+typedef struct trapeze_sleep_run {
+    double cycles;          /* simulated: to the window's cut or the run's end */
+    double warp_insts;      /* simulated work */
+    int cut;                /* 1: the window ended before the run */
+    double censored;        /* periods open at the cut, counted as dead there */
+    int n_sm;
+    trapeze_idle_hist hist[TRAPEZE_SLEEP_NUNITS];             /* window only */
+    double mode_cycles[TRAPEZE_PS_SLEEPABLE][TRAPEZE_POWER_MAX_MODES]; /* simulate only */
+    double stall[TRAPEZE_PS_SLEEPABLE];                       /* wake-up cycles exposed */
+    double saving[TRAPEZE_PS_SLEEPABLE];  /* 1 - leakage / leakage always ON, tracked units */
+    double penalty[TRAPEZE_PS_SLEEPABLE]; /* stall / (cycles x SMs) */
+} trapeze_sleep_run;
+
+/* The job's first window_cycles cycles (0: the whole run) always on, with
+ * the power description pw: the idle-period histograms (periods still open
+ * at the cut counted as dead there, as if the run ended). out is large: heap it. */
+trapeze_status trapeze_sleep_window(const trapeze_config *cfg, const trapeze_power *pw,
+                                    const trapeze_sleep_job *job, double window_cycles,
+                                    trapeze_sleep_run *out, trapeze_error *err);
+
+/* Which structures sleep in a simulation, at which whole-cycle thresholds:
+ * l1d and l2 Snooze (line, time-out theta[x][0]); rf Slumber (warp
+ * registers, shallow/deep/gated theta[rf][0..2]). Off: always on. */
+typedef struct trapeze_sleep_setting {
+    int on[TRAPEZE_PS_SLEEPABLE];
+    double theta[TRAPEZE_PS_SLEEPABLE][TRAPEZE_SLEEP_MAX_MODES];
+} trapeze_sleep_setting;
+
+/* The whole job simulated with those policies in the timing: mode cycles,
+ * stall, saving and penalty per structure (the ground truth). */
+trapeze_status trapeze_sleep_simulate(const trapeze_config *cfg, const trapeze_power *pw,
+                                      const trapeze_sleep_job *job,
+                                      const trapeze_sleep_setting *set, trapeze_sleep_run *out,
+                                      trapeze_error *err);
+
+/* Learning the sleep model (`trapeze calibrate --model sleep`,
+ * sampler/sleep_calib.c): one samples-log row (model "sleep", kind
+ * "window") per job: its first window_cycles cycles simulated always on,
+ * the idle periods fitted (KS distance), and per structure the thresholds
+ * that save the most leakage within max_penalty, predicted saving and
+ * penalty. Run with trapeze_samples_run (threads, resume, the same bytes
+ * whatever the thread count). use_fit: the model reads the fitted
+ * distribution instead of the window's counts. */
+extern const trapeze_row_schema trapeze_sleep_schema;
+typedef struct trapeze_sleep_plan trapeze_sleep_plan;
+trapeze_status trapeze_sleep_plan_create(const trapeze_config *cfg, const trapeze_power *pw,
+                                         const trapeze_sleep_job *jobs, int n,
+                                         double window_cycles, double max_penalty, int use_fit,
+                                         trapeze_sleep_plan **out, trapeze_error *err);
+void trapeze_sleep_plan_destroy(trapeze_sleep_plan *p);
+const trapeze_sample_set *trapeze_sleep_plan_set(const trapeze_sleep_plan *p);
+
+/* The result: one row per job and structure (gpu, kernel, structure,
+ * thresholds, pred_saving, pred_penalty, fit_ks, window_cycles,
+ * sampled_cycles, cut) from the plan's logged rows. */
+trapeze_status trapeze_sleep_calib_write_csv(const trapeze_sleep_plan *p,
+                                             const trapeze_sample_log *log, const char *path,
+                                             trapeze_error *err);
+/* A logged row, read back. */
+typedef struct trapeze_sleep_sampled {
+    char job[TRAPEZE_ROW_TEXT], gpu[TRAPEZE_ROW_TEXT];
+    double window_cycles, cycles, warp_insts, censored;
+    int cut;
+    int n_modes[TRAPEZE_PS_SLEEPABLE];
+    double theta[TRAPEZE_PS_SLEEPABLE][TRAPEZE_SLEEP_MAX_MODES];
+    double saving[TRAPEZE_PS_SLEEPABLE], penalty[TRAPEZE_PS_SLEEPABLE];
+    double ks[TRAPEZE_PS_SLEEPABLE];   /* fit's Kolmogorov-Smirnov distance, all kinds */
+} trapeze_sleep_sampled;
+trapeze_status trapeze_sleep_from_row(const trapeze_sample_row *row, trapeze_sleep_sampled *out,
+                                      trapeze_error *err);
+
+/* The sleep model against full simulation (`trapeze validate --model
+ * sleep`, sampler/sleep_validate.c). Per job and structure (l1d, l2 Snooze
+ * on lines; rf Slumber on warp registers): the thresholds chosen on the
+ * job's window, then whole runs with that structure's policy alone in the
+ * timing at the model's thresholds, the seed's and a sweep (Snooze
+ * 0..64; Slumber shallow 4/12/never x deep 13/14/20 x gated
+ * 16/21/32/never), each also predicted by the model on the window. */
+typedef struct trapeze_sleep_vrow {
+    char gpu[64], job[TRAPEZE_ROW_TEXT];
+    int structure;                 /* TRAPEZE_PS_* */
+    char choice[8];                /* model, seed, sweep */
+    int best;                      /* the sweep's best saving within the budget (simulated) */
+    int n_modes;
+    char mode[TRAPEZE_SLEEP_MAX_MODES][16];
+    double theta[TRAPEZE_SLEEP_MAX_MODES];
+    double pred_mode[TRAPEZE_SLEEP_MAX_MODES], sim_mode[TRAPEZE_SLEEP_MAX_MODES]; /* share of
+                                      the unit-cycles in each mode */
+    double pred_saving, sim_saving, pred_penalty, sim_penalty, sim_cycles;
+} trapeze_sleep_vrow;
+
+typedef struct trapeze_sleep_vsummary {
+    char job[TRAPEZE_ROW_TEXT];
+    int structure;
+    int model, seed, best;         /* rows; best -1: nothing swept within the budget */
+    double ratio;                  /* model's simulated saving / best swept's */
+    double ks, window_cycles, run_cycles;
+    int cut;
+} trapeze_sleep_vsummary;
+
+/* Issue 14's targets over every (job, structure) of the model's choice. */
+typedef struct trapeze_sleep_targets {
+    int rows;
+    int ratio_met;                 /* >= 99% of the best swept saving within the budget */
+    int saving_met;                /* |predicted - simulated saving| <= 3 points */
+    int penalty_met;               /* |predicted - simulated penalty| <= 0.5 points */
+    int over_budget;               /* simulated penalty above the budget */
+    double worst_ratio, worst_saving_error, worst_penalty_error;
+    double sample_fraction;        /* windows' warp instructions / the sweep's (<= 5%) */
+} trapeze_sleep_targets;
+
+typedef struct trapeze_sleep_validation {
+    char gpu[64];
+    double max_penalty;
+    trapeze_sleep_vrow *rows;
+    int n_rows, cap_rows;
+    trapeze_sleep_vsummary *summary;
+    int n_summary;
+    double sample_insts, sample_cycles;   /* the windows */
+    double sweep_insts;                   /* every whole run simulated */
+    int sweep_runs;
+    trapeze_sleep_targets targets;
+} trapeze_sleep_validation;
+
+trapeze_status trapeze_sleep_validate(const trapeze_config *cfg, const trapeze_power *pw,
+                                      const trapeze_sleep_job *jobs, int n, double window_cycles,
+                                      double max_penalty, int use_fit,
+                                      void (*progress)(void *ctx, int done, int total),
+                                      void *ctx, trapeze_sleep_validation *v,
+                                      trapeze_error *err);
+/* Recomputes v->targets (and each summary's ratio) from the rows. */
+void trapeze_sleep_validation_targets(trapeze_sleep_validation *v);
+void trapeze_sleep_validation_free(trapeze_sleep_validation *v);
+/* One row per (job, structure, setting, mode): gpu, kernel, structure,
+ * choice, thresholds, best_swept, mode, threshold_cycles, pred_mode_fraction,
+ * sim_mode_fraction, pred_saving, sim_saving, pred_leakage_fraction,
+ * sim_leakage_fraction, pred_penalty, sim_penalty, sim_cycles. */
+trapeze_status trapeze_sleep_validation_write_csv(const trapeze_sleep_validation *v,
+                                                  const char *path, trapeze_error *err);
+
 /* The seed's fixed thresholds: each mode entered at its wake-up delay
  * (Snooze 2 cycles; Slumber 4/13/16). */
 void trapeze_sleep_seed_thresholds(const trapeze_sleep_structure *s, double *theta);
@@ -1712,6 +1875,49 @@ trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const
                                             const trapeze_grouping *grouping,
                                             trapeze_grp_measured *out, trapeze_error *err);
 
+/* A short sample, a sub-grid of the launch: with window_groups > 0 only
+ * the grouping's (or the group-list policy's) first window_groups queues
+ * run, each on its SM, the other SMs idle (-trapeze_window_groups); 0:
+ * the whole launch, as trapeze_grp_problem_simulate. */
+trapeze_status trapeze_grp_problem_simulate_window(const trapeze_grp_problem *pb,
+                                                   const char *policy,
+                                                   const trapeze_grouping *grouping,
+                                                   int window_groups, trapeze_grp_measured *out,
+                                                   trapeze_error *err);
+
+/* ---- short samples (sampler/group_window.c) ----
+ * A policy's sample is a sub-grid of the launch: the TBs of the first m
+ * non-empty queues of its grouping (as the model sees it), run alone on m
+ * SMs, and predicted by the model on the graph those TBs induce, on a
+ * machine of m SMs. The constants fitted to the five policies' sub-grids
+ * predict the whole launch. */
+typedef struct trapeze_grp_window trapeze_grp_window;
+/* The sub-grid of grouping g of pb's launch: its first m non-empty queues
+ * (renumbered 0..m-1 in queue order), the model of it at p. */
+trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
+                                         const trapeze_grouping *g, int m,
+                                         const trapeze_grp_params *p, trapeze_grp_window **out,
+                                         trapeze_error *err);
+void trapeze_grp_window_destroy(trapeze_grp_window *w);
+long trapeze_grp_window_tbs(const trapeze_grp_window *w);
+const trapeze_grp_model *trapeze_grp_window_model(const trapeze_grp_window *w);
+/* The sub-grid's own grouping (its TBs renumbered 0..n-1, in id order). */
+const trapeze_grouping *trapeze_grp_window_grouping(const trapeze_grp_window *w);
+/* Simulates the sub-grid: g with its m queues first, the rest after, run
+ * with -trapeze_window_groups m. */
+trapeze_status trapeze_grp_window_simulate(const trapeze_grp_problem *pb,
+                                           const trapeze_grp_window *w,
+                                           trapeze_grp_measured *out, trapeze_error *err);
+/* The SMs of a sub-grid for a share of the launch: round(share * n_sm), at
+ * least 1. */
+int trapeze_grp_window_sms(const trapeze_grp_problem *pb, double share);
+/* Fits trapeze_grp_fit_mask_default to the five policies' sub-grids (rr,
+ * bcs, mst, kway, rbts, measured in meas[5]) from p. */
+trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m,
+                                      const trapeze_grp_measured meas[5],
+                                      trapeze_grp_params *p, trapeze_calib_report *rep,
+                                      trapeze_error *err);
+
 /* The decision of one launch (sampler/group_decide.c), what `trapeze group`
  * and `trapeze validate --model group` run. Policies, in this order: rr,
  * bcs, chen, mst, kway, rbts, optimized. */
@@ -1764,11 +1970,14 @@ typedef struct trapeze_grp_launch {
     int launch;
 } trapeze_grp_launch;
 typedef struct trapeze_grp_plan trapeze_grp_plan;
-/* Rows launch by launch: rr, bcs, (chen when with_chen), mst, kway, rbts;
- * ids KERNEL[.PARAMS].lLAUNCH.POLICY. */
+/* Rows launch by launch: with whole, the whole launch under rr, bcs,
+ * (chen when with_chen), mst, kway, rbts (ids KERNEL[.PARAMS].lLAUNCH.POLICY);
+ * with window_share > 0, the sub-grids of rr, bcs, mst, kway, rbts on
+ * round(window_share * SMs) SMs, at least 1 (ids ...POLICY.wM). */
 trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *gpu_name,
                                        const trapeze_grp_launch *l, int n, int with_chen,
-                                       trapeze_grp_plan **out, trapeze_error *err);
+                                       int whole, double window_share, trapeze_grp_plan **out,
+                                       trapeze_error *err);
 void trapeze_grp_plan_destroy(trapeze_grp_plan *plan);
 const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan);
 /* Launch i's measurements from the log, in trapeze_grp_policy_names order
@@ -1776,6 +1985,12 @@ const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan);
 trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
                                          const trapeze_sample_log *log, int launch,
                                          trapeze_grp_measured sim[6], trapeze_error *err);
+/* Launch `launch`'s five sub-grids (rr bcs mst kway rbts) from the log, and
+ * their SMs. */
+trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
+                                        const trapeze_sample_log *log, int launch,
+                                        trapeze_grp_measured meas[5], int *window_sms,
+                                        trapeze_error *err);
 
 
 /* ---- ghost zones and groupings together (sampler/gz_group.c) ----

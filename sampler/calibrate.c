@@ -89,8 +89,8 @@ static trapeze_status logged(const trapeze_sample_log *log, const trapeze_sample
     *out = trapeze_sample_log_find(log, planned->id);
     if (!*out)
         return trapeze_fail(err, TRAPEZE_EINVAL,
-                            "samples.csv has no row %s: run the calibration's samples first",
-                            planned->id);
+                            "%s has no row %s: run the calibration's samples first",
+                            trapeze_sample_log_path(log), planned->id);
     return TRAPEZE_OK;
 }
 

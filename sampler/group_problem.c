@@ -53,19 +53,23 @@ const trapeze_grp_machine *trapeze_grp_problem_machine(const trapeze_grp_problem
     return &pb->machine;
 }
 
-/* The GPU config with `-trapeze_tb_dispatch policy` (NULL: as is) and
- * `-trapeze_tb_grouping file` (NULL: none) added. */
+/* The GPU config with `-trapeze_tb_dispatch policy` (NULL: as is),
+ * `-trapeze_tb_grouping file` (NULL: none) and `-trapeze_window_groups N`
+ * (0: none) added. */
 static trapeze_status config_with(const trapeze_grp_problem *pb, const char *policy,
-                                  const char *grouping_file, trapeze_config **out,
-                                  trapeze_error *err)
+                                  const char *grouping_file, int window_groups,
+                                  trapeze_config **out, trapeze_error *err)
 {
     size_t n = strlen(pb->cfg_text) + 256;
     char *text = malloc(n);
     if (!text)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    snprintf(text, n, "%s\n%s%s\n%s%s\n", pb->cfg_text, policy ? "-trapeze_tb_dispatch " : "",
+    char win[64] = "";
+    if (window_groups)   /* a short sample (the option is off in every shipped config) */
+        snprintf(win, sizeof win, "-trapeze_window_groups %d", window_groups);
+    snprintf(text, n, "%s\n%s%s\n%s%s\n%s\n", pb->cfg_text, policy ? "-trapeze_tb_dispatch " : "",
              policy ? policy : "", grouping_file ? "-trapeze_tb_grouping " : "",
-             grouping_file ? grouping_file : "");
+             grouping_file ? grouping_file : "", win);
     trapeze_status s = trapeze_config_parse(text, pb->gpu_path, out, err);
     free(text);
     return s;
@@ -160,7 +164,7 @@ trapeze_status trapeze_grp_problem_trace(const char *gpu_config_path, const char
     trapeze_config *cfg = NULL;
     trapeze_status s = trapeze_read_file(gpu_config_path, &pb->cfg_text, err);
     if (!s)
-        s = config_with(pb, NULL, NULL, &cfg, err);
+        s = config_with(pb, NULL, NULL, 0, &cfg, err);
     if (!s)
         s = trapeze_locality_trace(kernelslist, launch, &pb->graph, err);
     if (!s)
@@ -195,7 +199,7 @@ trapeze_status trapeze_grp_problem_builtin(const char *gpu_config_path, const ch
     if (!s)
         s = trapeze_read_file(gpu_config_path, &pb->cfg_text, err);
     if (!s)
-        s = config_with(pb, NULL, NULL, &cfg, err);
+        s = config_with(pb, NULL, NULL, 0, &cfg, err);
     if (!s)
         s = trapeze_locality_builtin(cfg, kernel, params, n_params, launch, &pb->graph, err);
     if (!s)
@@ -271,6 +275,15 @@ trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const
                                             const trapeze_grouping *grouping,
                                             trapeze_grp_measured *out, trapeze_error *err)
 {
+    return trapeze_grp_problem_simulate_window(pb, policy, grouping, 0, out, err);
+}
+
+trapeze_status trapeze_grp_problem_simulate_window(const trapeze_grp_problem *pb,
+                                                   const char *policy,
+                                                   const trapeze_grouping *grouping,
+                                                   int window_groups, trapeze_grp_measured *out,
+                                                   trapeze_error *err)
+{
     memset(out, 0, sizeof *out);
     char path[64] = "";
     trapeze_status s = TRAPEZE_OK;
@@ -287,7 +300,7 @@ trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const
     launch_handle h;
     memset(&h, 0, sizeof h);
     if (!s)
-        s = config_with(pb, policy, grouping ? path : NULL, &cfg, err);
+        s = config_with(pb, policy, grouping ? path : NULL, window_groups, &cfg, err);
     if (!s)
         s = sim_gpu_create(cfg, &opt, &g, err);
     if (!s)

@@ -148,8 +148,8 @@ trapeze_status trapeze_samples_pending(const trapeze_sample_set *set,
         const trapeze_sample_row *logged = trapeze_sample_log_find_row(log, set->rows[i].id);
         if (logged && !trapeze_row_same_inputs(&set->rows[i], logged))
             return trapeze_fail(err, TRAPEZE_EPARSE,
-                                "samples.csv: row %s does not match the planned sample of that id",
-                                set->rows[i].id);
+                                "%s: row %s does not match the planned sample of that id",
+                                trapeze_sample_log_path(log), set->rows[i].id);
         if (!logged)
             todo[(*n)++] = i;
     }

@@ -462,6 +462,8 @@ const char *trapeze_sample_log_note(const trapeze_sample_log *log)
     return log->note[0] ? log->note : NULL;
 }
 
+const char *trapeze_sample_log_path(const trapeze_sample_log *log) { return log->path; }
+
 void trapeze_sample_log_close(trapeze_sample_log *log)
 {
     if (!log)

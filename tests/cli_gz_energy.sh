@@ -100,6 +100,12 @@ awk -F, -v OFS=, '$1 == "Tiny1D-fence-h1" { $19 = "1.5" } { print }' "$D/l1.csv"
 expect_failure "saving out of range" "bad2.csv:5: field l1d_saving: 1.5 is outside [0, 1]" \
     "$D/x.csv" "$T" ghostzone --gpu gtx480 --objective energy "$D/tiny.ini" \
     --energy-samples "$D/bad2.csv" --csv "$D/x.csv"
+# a logged row whose inputs are not the planned sample's (iterations, column
+# 9): the message names the energy log itself, not "samples.csv"
+awk -F, -v OFS=, '$1 == "Tiny1D-fence-h1" { $9 = 99 } { print }' "$D/l1.csv" >"$D/bad3.csv"
+expect_failure "log row not planned" "$D/bad3.csv: row Tiny1D-fence-h1 does not match the planned sample" \
+    "$D/x.csv" "$T" ghostzone --gpu gtx480 --objective energy "$D/tiny.ini" \
+    --energy-samples "$D/bad3.csv" --csv "$D/x.csv"
 
 expect_failure "bad objective" "--objective: expected time, energy or edp, got 'power'" "$D/x.csv" \
     "$T" ghostzone --gpu gtx480 --objective power "$D/tiny.ini" --csv "$D/x.csv"

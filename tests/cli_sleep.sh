@@ -65,7 +65,7 @@ grep -q "dead as observed (3 periods)" "$D/stdout" || fail "fit line: $(cat "$D/
 
 # A kernel simulated by trapeze sleep itself gives the same choices, to the
 # bit, as its idle CSV from trapeze sim with the run's cycles.
-"$T" sleep --gpu gtx480 vecadd n=65536 --csv "$D/direct.csv" >/dev/null 2>"$D/err" \
+"$T" sleep --gpu gtx480 vecadd n=65536 --whole --csv "$D/direct.csv" >/dev/null 2>"$D/err" \
     || fail "simulated kernel: $(cat "$D/err")"
 cyc=$("$T" sim --gpu data/gpus/gtx480.config vecadd n=65536 --power gtx480 --idle-csv "$D/vi.csv" 2>/dev/null |
       sed -n 's/^vecadd: \([0-9]*\) cycles.*/\1/p')
@@ -76,12 +76,35 @@ cut -d, -f3- "$D/via.csv" >"$D/v2"
 [ "$(wc -l <"$D/d2")" -eq 43 ] || fail "rows of a simulated kernel: $(wc -l <"$D/d2")"
 cmp -s "$D/d2" "$D/v2" || fail "simulated here and via trapeze sim differ"
 
+# A window (default 20000 cycles) longer than the run is the whole run: the
+# same rows to the bit; a shorter one is cut where the simulator's next
+# visited cycle passes it (a few cycles at most past the window), says so,
+# reports its fit, and gives other rows.
+"$T" sleep --gpu gtx480 vecadd n=65536 --window 1000000 --csv "$D/win.csv" >"$D/wout" 2>"$D/err" \
+    || fail "long window: $(cat "$D/err")"
+cmp -s "$D/win.csv" "$D/direct.csv" || fail "a window longer than the run differs from --whole"
+grep -q "^vecadd n=65536: the whole run, [0-9]* cycles" "$D/wout" || fail "whole-run line: $(head -1 "$D/wout")"
+"$T" sleep --gpu gtx480 vecadd n=65536 --window 3000 --csv "$D/cut.csv" >"$D/cout" 2>"$D/err" \
+    || fail "short window: $(cat "$D/err")"
+cyc=$(sed -n 's/^vecadd n=65536: window of the first \([0-9]*\) cycles.*/\1/p' "$D/cout")
+[ -n "$cyc" ] && [ "$cyc" -ge 3000 ] && [ "$cyc" -lt 3100 ] || fail "cut line: $(head -1 "$D/cout")"
+grep -q "KS over all" "$D/cout" || fail "a window reports its fit: $(cat "$D/cout")"
+cmp -s "$D/cut.csv" "$D/direct.csv" && fail "a 3000-cycle window gave the whole run's rows"
+# a stencil workload is a job too
+"$T" sleep --gpu gtx480 hotspot size=64x64 iters=2 --structures rf >"$D/hout" 2>"$D/err" \
+    || fail "stencil: $(cat "$D/err")"
+grep -q "gtx480 hotspot rf/warp_reg: slumber" "$D/hout" || fail "stencil output: $(head -3 "$D/hout")"
+
 # --- bad input: one message, no CSV
+expect_failure "window and whole" "--window and --whole: one or the other" "$D/x.csv" "$T" sleep \
+    --gpu gtx480 vecadd --window 10 --whole --csv "$D/x.csv"
+expect_failure "bad stencil setting" "'depth=3' is not size=AxB" "$D/x.csv" "$T" sleep \
+    --gpu gtx480 hotspot depth=3 --csv "$D/x.csv"
 O="$D/bad.csv"
 expect_failure "no gpu" "--gpu is required" "$O" "$T" sleep --idle-csv "$D/idle.csv" --csv "$O"
 expect_failure "no input" "a built-in KERNEL to simulate, or --idle-csv FILE" "$O" "$T" sleep \
     --gpu gtx480 --csv "$O"
-expect_failure "no kernel" "no built-in kernel 'nosuch'" "$O" "$T" sleep --gpu gtx480 nosuch \
+expect_failure "no kernel" "not a built-in kernel (trapeze sim --list); workload nosuch: no such preset" "$O" "$T" sleep --gpu gtx480 nosuch \
     --csv "$O"
 expect_failure "settings with csv" "settings only for a KERNEL simulated here" "$O" "$T" sleep \
     --gpu gtx480 --idle-csv "$D/idle.csv" k1 n=5 --csv "$O"

@@ -136,6 +136,8 @@ int main(void)
     CHECK_OK(trapeze_sample_log_append(log, &odd, &err));
     CHECK(trapeze_calib_run(plan, log, 1, NULL, NULL, &err) == TRAPEZE_EPARSE);
     CHECK(strstr(err.message, "does not match the planned sample") != NULL);
+    /* the message names the log's own file, not a fixed "samples.csv" */
+    CHECK(strncmp(err.message, path, strlen(path)) == 0 && err.message[strlen(path)] == ':');
     CHECK(trapeze_calib_from_log(plan, log, &p, &rep, &err) == TRAPEZE_EINVAL); /* rows missing */
     trapeze_sample_log_close(log);
     trapeze_calib_plan_destroy(plan);

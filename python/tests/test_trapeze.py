@@ -136,3 +136,20 @@ def test_validate_in_process_equals_the_command_line(tmp_path):
     assert (got["pick_ratio"] <= 1).all() and (got["pick_ratio"] > 0).all()
     with pytest.raises(trapeze.TrapezeError, match="made for GPU gtx480"):
         trapeze.validate("v100", str(cal), workloads=["pathfinder"])
+
+
+def test_sleep_calibrate_equals_the_command_line(tmp_path):
+    """The sleep model's windows in-process: the same samples log and result, byte for
+    byte, as `trapeze calibrate --model sleep`; a built-in kernel and a stencil."""
+    jobs = ["matmul n=32", "hotspot size=64x64 iters=2"]
+    d = trapeze.sleep_calibrate("gtx480", jobs, str(tmp_path / "l.csv"), str(tmp_path / "o.csv"),
+                                window=3000)
+    cli("calibrate", "--model", "sleep", "--gpu", "gtx480", "--window", "3000", *jobs,
+        "--samples", str(tmp_path / "cl.csv"), "--out", str(tmp_path / "co.csv"))
+    assert (tmp_path / "o.csv").read_bytes() == (tmp_path / "co.csv").read_bytes()
+    assert (tmp_path / "l.csv").read_bytes() == (tmp_path / "cl.csv").read_bytes()
+    assert list(d.structure) == ["l1d", "l2", "rf"] * 2
+    assert (d.cut == 1).all() and (d.sampled_cycles >= 3000).all()
+    with pytest.raises(trapeze.TrapezeError, match="no built-in kernel 'nosuch'|no such preset"):
+        trapeze.sleep_calibrate("gtx480", ["nosuch n=3"], str(tmp_path / "x.csv"),
+                                str(tmp_path / "y.csv"))

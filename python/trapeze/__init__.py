@@ -25,7 +25,7 @@ import pandas as pd
 from ._lib import CalibOptions, GzOptimum, TrapezeError, Workload, data_dir, lib
 
 __all__ = ["TrapezeError", "ghostzone", "ghostzone_rows", "evaluate", "sim", "calibrate",
-           "validate", "samples", "param_names", "library_path"]
+           "validate", "samples", "param_names", "library_path", "sleep_calibrate"]
 
 SYNC = {"relaunch": 0, "fence": 1}
 SYNC_NAME = {v: k for k, v in SYNC.items()}
@@ -369,3 +369,44 @@ def validate(gpu, calibration, samples_path=None, workloads=(), threads=1, curve
                                               None, v, H.err))
             H.check(so.trapeze_validation_write_csv(v, rows, points, H.err))
         return pd.read_csv(path.decode())
+
+
+def sleep_calibrate(gpu, jobs, samples_path, out, window=20000, max_penalty=0.01, threads=1,
+                    power=None, fit=False):
+    """Learns the sleep model from short windows, in-process, as `trapeze calibrate
+    --model sleep` does: each job ("matmul n=128", or a workload with size=, iters=, h=,
+    sync=: "hotspot size=64x64 iters=2") has its first `window` cycles simulated always
+    on (a row of samples_path, resumed like the command's), its idle periods fitted and
+    per structure (l1d, l2, rf) the thresholds chosen within max_penalty. Returns the
+    result CSV out (gpu, kernel, structure, thresholds, pred_saving, pred_penalty,
+    fit_ks, window_cycles, sampled_cycles, cut) as a DataFrame."""
+    with _Handles() as H:
+        so = H.L.so
+        cfg = _config(H, gpu)
+        g = H.L.buffer("trapeze_gpu")
+        H.check(so.trapeze_gpu_from_config(cfg, g, H.err))
+        name = ctypes.string_at(ctypes.addressof(g)).decode()
+        pw = H.L.buffer("trapeze_power")
+        H.check(so.trapeze_power_load(_resolve(power or name, "power", ".ini").encode(), pw,
+                                      H.err))
+        size = H.L.size["trapeze_sleep_job"]
+        buf = ctypes.create_string_buffer(size * max(len(jobs), 1))
+        for i, spec in enumerate(jobs):
+            head = spec.split()[0]
+            w = None if so.trapeze_sleep_job_is_builtin(head.encode()) else _workload(H, head)
+            H.check(so.trapeze_sleep_job_parse(spec.encode(), ctypes.byref(w) if w else None,
+                                               ctypes.addressof(buf) + i * size, H.err))
+        plan = ctypes.c_void_p()
+        H.check(so.trapeze_sleep_plan_create(cfg, pw, buf, len(jobs), float(window),
+                                             float(max_penalty), int(bool(fit)),
+                                             ctypes.byref(plan), H.err))
+        H.own(plan, so.trapeze_sleep_plan_destroy)
+        log = ctypes.c_void_p()
+        schema = ctypes.addressof(ctypes.c_char.in_dll(so, "trapeze_sleep_schema"))
+        H.check(so.trapeze_sample_log_open_schema(samples_path.encode(), schema,
+                                                  ctypes.byref(log), H.err))
+        H.own(log, so.trapeze_sample_log_close)
+        H.check(so.trapeze_samples_run(so.trapeze_sleep_plan_set(plan), log, int(threads),
+                                       None, None, H.err))
+        H.check(so.trapeze_sleep_calib_write_csv(plan, log, out.encode(), H.err))
+    return pd.read_csv(out)

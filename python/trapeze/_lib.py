@@ -122,7 +122,8 @@ class Lib:
                      ("trapeze_error", "trapeze_gpu", "trapeze_workload", "trapeze_gz_params",
                       "trapeze_gz_eval", "trapeze_gz_optimum", "trapeze_calib_options",
                       "trapeze_calib_report", "trapeze_validation",
-                      "trapeze_size_validation", "trapeze_sim_stencil_result")}
+                      "trapeze_size_validation", "trapeze_sim_stencil_result",
+                      "trapeze_power", "trapeze_sleep_job")}
         # the eval struct ends with one double per parameter: derive their count
         base = ctypes.sizeof(_gz_eval_struct(0))
         self.nparams = (self.size["trapeze_gz_eval"] - base) // 8
@@ -180,6 +181,16 @@ class Lib:
             "trapeze_size_validation_free": (None, [P]),
             "trapeze_validation_write_csv": (I, [P, ctypes.c_char_p, ctypes.c_char_p, P]),
             "trapeze_size_validation_write_csv": (I, [P, ctypes.c_char_p, ctypes.c_char_p, P]),
+            # the sleep model's calibration from short windows
+            "trapeze_power_load": (I, [ctypes.c_char_p, P, P]),
+            "trapeze_sleep_job_is_builtin": (I, [ctypes.c_char_p]),
+            "trapeze_sleep_job_parse": (I, [ctypes.c_char_p, P, P, P]),
+            "trapeze_sleep_plan_create": (I, [P, P, P, I, D, D, I, ctypes.POINTER(P), P]),
+            "trapeze_sleep_plan_destroy": (None, [P]),
+            "trapeze_sleep_plan_set": (P, [P]),
+            "trapeze_sample_log_open_schema": (I, [ctypes.c_char_p, P, ctypes.POINTER(P), P]),
+            "trapeze_samples_run": (I, [P, P, I, P, P, P]),
+            "trapeze_sleep_calib_write_csv": (I, [P, P, ctypes.c_char_p, P]),
         }
         for name, (res, args) in proto.items():
             f = getattr(so, name)

@@ -1,0 +1,278 @@
+/*
+ * calib_sleep.c - `trapeze calibrate --model sleep` and `trapeze validate
+ * --model sleep`: argument parsing and printing for learning the sleep
+ * model from short windows and checking it against full simulation
+ * (docs/sleep.md). Every computation is a library call (sampler/
+ * sleep_calib.c, sleep_validate.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/calib_sleep.h"
+#include "cli/commands.h"
+#include "common/text.h"
+#include "trapeze.h"
+
+#define MAX_JOBS 64
+
+/* The built-in seeds' kernels and the four stencils at sizes that simulate
+ * in about a second each (the sweep runs each about 60 times). */
+static const char *const default_jobs[] = {
+    "jacobi nx=512 ny=512", "matmul n=128", "vecadd n=262144", "atax n=512", "gesummv n=512",
+    "syrk n=128",
+    "pathfinder size=100000 iters=8 sync=relaunch h=2", "hotspot size=256x256 iters=8",
+    "poisson size=256x256 iters=8", "cell size=32x32x32 iters=4"};
+
+static void usage_calibrate(FILE *out)
+{
+    fprintf(out,
+"usage: trapeze calibrate --model sleep --gpu NAME|FILE [options] [JOB ...]\n"
+"\n"
+"Learns the sleep-threshold model from short windows: for each JOB the first\n"
+"--window cycles of its run are simulated always on (one row of the samples\n"
+"log each, appended as it ends; a rerun skips the rows already there), the\n"
+"idle periods fitted (point masses up to 8 cycles, two log-normals beyond;\n"
+"Kolmogorov-Smirnov distance printed), and per structure the thresholds that\n"
+"save the most leakage within --max-penalty chosen (L1D and L2 Snooze on\n"
+"lines, RF Slumber on warp registers). Writes one row per job and structure.\n"
+"\n"
+"A JOB is a built-in kernel with settings (\"matmul n=128\", trapeze sim --list)\n"
+"or a stencil workload (preset or INI) with size=AxB, iters=N, h=N,\n"
+"sync=relaunch|fence (\"hotspot size=256x256 iters=8\"); default: the\n"
+"validation's ten (the seeds' kernels and the four stencils).\n"
+"\n"
+"options:\n"
+"  --gpu NAME|FILE     GPU config (gtx480, v100, ...)\n"
+"  --power NAME|FILE   power description (default data/power/GPU.ini)\n"
+"  --window N          cycles of each run to sample (default 20000; 0: whole)\n"
+"  --max-penalty F     wake-up stall budget, fraction of SM cycles (default 0.01)\n"
+"  --fit               the model reads the fitted distribution, not the counts\n"
+"  --samples FILE      the samples log (default sleep-samples.csv)\n"
+"  --threads N         samples in N threads (default 1; same bytes for any N)\n"
+"  --out FILE          result CSV (default sleep-calibration.csv): gpu, kernel,\n"
+"                      structure, thresholds, pred_saving, pred_penalty, fit_ks,\n"
+"                      window_cycles, sampled_cycles, cut\n"
+"  -h, --help          show this help\n");
+}
+
+static void usage_validate(FILE *out)
+{
+    fprintf(out,
+"usage: trapeze validate --model sleep --gpu NAME|FILE [options] [JOB ...]\n"
+"\n"
+"Checks the sleep-threshold model against full simulation (issue 14): for each\n"
+"JOB (as in calibrate --model sleep; default the seeds' kernels and the four\n"
+"stencils) the thresholds chosen on its window, then whole runs with one\n"
+"structure's policy at a time in the timing, at the model's thresholds, the\n"
+"seed's (Snooze 2; Slumber 4/13/16) and a sweep (Snooze 0..64; Slumber\n"
+"4/12/never x 13/14/20 x 16/21/32/never). Prints per job and structure the\n"
+"predicted and simulated saving and penalty, and the targets: the model's\n"
+"thresholds reach >= 99%% of the best swept saving within the budget; saving\n"
+"within 3 points; penalty within 0.5 points; windows <= 5%% of the sweep's\n"
+"simulated work (warp instructions).\n"
+"\n"
+"options:\n"
+"  --gpu, --power, --window, --max-penalty, --fit   as calibrate --model sleep\n"
+"  --csv FILE          one row per job, structure, setting and mode: predicted\n"
+"                      and simulated mode share, saving, leakage, penalty\n"
+"  -h, --help          show this help\n");
+}
+
+static void progress(void *ctx, int done, int total)
+{
+    cli_progress *p = ctx;
+    cli_progress_update(p, done, total, "jobs", "");
+}
+
+static void row_progress(void *ctx, int done, int total, const trapeze_sample_row *row)
+{
+    (void)row;
+    progress(ctx, done, total);
+}
+
+int cli_sleep_job(const char *cmd, const char *spec, trapeze_sleep_job *j, trapeze_error *err)
+{
+    char name[64];
+    if (sscanf(spec, "%63s", name) != 1)
+        return cli_usage_error(cmd, "an empty JOB");
+    if (trapeze_sleep_job_is_builtin(name))
+        return trapeze_sleep_job_parse(spec, NULL, j, err) ? 1 : 0;
+    char path[4096];
+    if (cli_resolve_preset(cmd, "not a built-in kernel (trapeze sim --list); workload",
+                           "workloads", ".ini", name, path, sizeof path))
+        return 2;
+    trapeze_workload w;
+    if (trapeze_workload_load(path, &w, err) || trapeze_sleep_job_parse(spec, &w, j, err))
+        return 1;
+    return 0;
+}
+
+static int finish_calibrate(const trapeze_sleep_plan *plan, trapeze_sample_log *log,
+                            const char *out, trapeze_error *err)
+{
+    if (trapeze_sleep_calib_write_csv(plan, log, out, err))
+        return 1;
+    const trapeze_sample_set *set = trapeze_sleep_plan_set(plan);
+    printf("%-44s %-4s %9s %10s %8s %8s %7s\n", "job", "", "thresholds", "saving", "penalty",
+           "fit KS", "window");
+    for (int i = 0; i < set->count; i++) {
+        trapeze_sleep_sampled r;
+        if (trapeze_sleep_from_row(trapeze_sample_log_find_row(log, set->rows[i].id), &r, err))
+            return 1;
+        for (int x = 0; x < TRAPEZE_PS_SLEEPABLE; x++) {
+            char th[48] = "";
+            for (int m = 0, used = 0; m < r.n_modes[x]; m++)
+                used += snprintf(th + used, sizeof th - (size_t)used, "%s%.0f", m ? "/" : "",
+                                 r.theta[x][m]);
+            printf("%-44s %-4s %9s %9.2f%% %7.3f%% %8.4f %7.0f%s\n", x ? "" : r.job,
+                   trapeze_power_structure_name((trapeze_power_structure)x), th,
+                   100 * r.saving[x], 100 * r.penalty[x], r.ks[x], r.cycles,
+                   r.cut ? "" : " (whole run)");
+        }
+    }
+    fprintf(stderr, "wrote %s\n", out);
+    return 0;
+}
+
+static void print_validation(const trapeze_sleep_validation *v)
+{
+    printf("%s, budget %.3g%% of SM cycles; per job and structure, the model's thresholds "
+           "(from the window), saving and penalty predicted / simulated, the seed's, the best "
+           "swept within the budget:\n", v->gpu, 100 * v->max_penalty);
+    printf("%-44s %-4s %9s %15s %13s %15s %13s %9s %7s %6s\n", "job", "", "model", "saving p/s",
+           "penalty p/s", "seed saving", "seed penalty", "best swept", "ratio", "KS");
+    for (int i = 0; i < v->n_summary; i++) {
+        const trapeze_sleep_vsummary *s = &v->summary[i];
+        const trapeze_sleep_vrow *m = &v->rows[s->model], *sd = &v->rows[s->seed];
+        char th[48] = "", best[48] = "-";
+        for (int k = 0, used = 0; k < m->n_modes; k++)
+            used += snprintf(th + used, sizeof th - (size_t)used, "%s%.0f", k ? "/" : "",
+                             m->theta[k]);
+        if (s->best >= 0)
+            for (int k = 0, used = 0; k < v->rows[s->best].n_modes; k++)
+                used += snprintf(best + used, sizeof best - (size_t)used, "%s%.0f",
+                                 k ? "/" : "", v->rows[s->best].theta[k]);
+        printf("%-44s %-4s %9s %6.2f / %6.2f %5.2f / %5.2f %6.2f / %6.2f %5.2f / %5.2f "
+               "%9s %7.4f %6.4f%s\n",
+               s->structure ? "" : s->job,
+               trapeze_power_structure_name((trapeze_power_structure)s->structure), th,
+               100 * m->pred_saving, 100 * m->sim_saving, 100 * m->pred_penalty,
+               100 * m->sim_penalty, 100 * sd->pred_saving, 100 * sd->sim_saving,
+               100 * sd->pred_penalty, 100 * sd->sim_penalty, best, s->ratio, s->ks,
+               m->sim_penalty > v->max_penalty ? "  OVER BUDGET" : "");
+    }
+    const trapeze_sleep_targets *t = &v->targets;
+    printf("targets (issue 14), %d job-structure rows:\n", t->rows);
+    printf("  model >= 99%% of the best swept saving within the budget: %d of %d (worst "
+           "%.4f) %s\n", t->ratio_met, t->rows, t->worst_ratio,
+           t->ratio_met == t->rows ? "MET" : "MISSED");
+    printf("  predicted saving within 3 points of simulated: %d of %d (worst %.2f points) %s\n",
+           t->saving_met, t->rows, 100 * t->worst_saving_error,
+           t->saving_met == t->rows ? "MET" : "MISSED");
+    printf("  predicted penalty within 0.5 points of simulated: %d of %d (worst %.2f points) "
+           "%s\n", t->penalty_met, t->rows, 100 * t->worst_penalty_error,
+           t->penalty_met == t->rows ? "MET" : "MISSED");
+    printf("  samples <= 5%% of the sweep's simulated work: %.2f%% (windows %.0f warp "
+           "instructions, %d whole runs %.0f) %s\n", 100 * t->sample_fraction, v->sample_insts,
+           v->sweep_runs, v->sweep_insts, t->sample_fraction <= 0.05 ? "MET" : "MISSED");
+    if (t->over_budget)
+        printf("  (%d of the model's choices simulate above the budget)\n", t->over_budget);
+}
+
+int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
+{
+    int validate = !strcmp(cmd, "validate");
+    const char *model = NULL, *gpu = NULL, *power = NULL, *window_text = NULL,
+               *penalty_text = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
+               *csv = NULL;
+    int fit = 0;
+    const cli_field cal_fields[] = {
+        {"--model", &model, NULL}, {"--gpu", &gpu, NULL}, {"--power", &power, NULL},
+        {"--window", &window_text, NULL}, {"--max-penalty", &penalty_text, NULL},
+        {"--fit", NULL, &fit}, {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
+        {"--out", &out, NULL}, {NULL, NULL, NULL}};
+    const cli_field val_fields[] = {
+        {"--model", &model, NULL}, {"--gpu", &gpu, NULL}, {"--power", &power, NULL},
+        {"--window", &window_text, NULL}, {"--max-penalty", &penalty_text, NULL},
+        {"--fit", NULL, &fit}, {"--csv", &csv, NULL}, {NULL, NULL, NULL}};
+    const char *ops[MAX_JOBS];
+    int n_ops = 0;
+    int rc = cli_parse_options(cmd, argc, argv, 1, validate ? val_fields : cal_fields, ops,
+                               MAX_JOBS, &n_ops, validate ? usage_validate : usage_calibrate);
+    if (rc >= 0)
+        return rc;
+    double window = 20000, budget = 0.01;
+    long threads = 1;
+    if (window_text && (!trapeze_parse_double(window_text, &window) || window < 0))
+        return cli_usage_error(cmd, "--window %s: expected cycles >= 0", window_text);
+    if (penalty_text && (!trapeze_parse_double(penalty_text, &budget) || budget < 0 || budget > 1))
+        return cli_usage_error(cmd, "--max-penalty %s: expected a fraction in [0, 1]",
+                               penalty_text);
+    if (threads_text && (!trapeze_parse_long(threads_text, &threads) || threads < 1 || threads > 64))
+        return cli_usage_error(cmd, "--threads %s: expected 1 to 64", threads_text);
+    if (!gpu)
+        return cli_usage_error(cmd, "--gpu NAME|FILE is required");
+    static trapeze_sleep_job jobs[MAX_JOBS];
+    int n = 0;
+    trapeze_error err = {0};
+    for (int i = 0; i < (n_ops ? n_ops : (int)(sizeof default_jobs / sizeof *default_jobs)); i++) {
+        rc = cli_sleep_job(cmd, n_ops ? ops[i] : default_jobs[i], &jobs[n++], &err);
+        if (rc) {
+            if (rc == 1)
+                fprintf(stderr, "trapeze %s: %s\n", cmd, err.message);
+            return rc;
+        }
+    }
+    char gpu_file[4096], power_file[4096];
+    trapeze_config *cfg = NULL;
+    trapeze_gpu g;
+    trapeze_power pw;
+    if (cli_resolve_preset(cmd, "--gpu", "gpus", ".config", gpu, gpu_file, sizeof gpu_file))
+        return 2;
+    trapeze_status s = trapeze_config_load(gpu_file, &cfg, &err);
+    if (!s)
+        s = trapeze_gpu_from_config(cfg, &g, &err);
+    if (!s && cli_resolve_preset(cmd, "--power", "power", ".ini", power ? power : g.name,
+                                 power_file, sizeof power_file)) {
+        trapeze_config_destroy(cfg);
+        return 2;
+    }
+    if (!s)
+        s = trapeze_power_load(power_file, &pw, &err);
+    cli_progress bar = {.prefix = validate ? "validate" : "calibrate"};
+    if (!s && validate) {
+        trapeze_sleep_validation v;
+        s = trapeze_sleep_validate(cfg, &pw, jobs, n, window, budget, fit,
+                                   isatty(2) ? progress : NULL, &bar, &v, &err);
+        if (!s && csv)
+            s = trapeze_sleep_validation_write_csv(&v, csv, &err);
+        if (!s)
+            print_validation(&v);
+        if (!s)
+            trapeze_sleep_validation_free(&v);
+    } else if (!s) {
+        trapeze_sleep_plan *plan = NULL;
+        trapeze_sample_log *log = NULL;
+        s = trapeze_sleep_plan_create(cfg, &pw, jobs, n, window, budget, fit, &plan, &err);
+        if (!s)
+            s = trapeze_sample_log_open_schema(samples ? samples : "sleep-samples.csv",
+                                               &trapeze_sleep_schema, &log, &err);
+        if (!s && trapeze_sample_log_note(log))
+            fprintf(stderr, "%s\n", trapeze_sample_log_note(log));
+        if (!s)
+            s = trapeze_samples_run(trapeze_sleep_plan_set(plan), log, (int)threads,
+                                    isatty(2) ? row_progress : NULL, &bar, &err);
+        if (!s && finish_calibrate(plan, log, out ? out : "sleep-calibration.csv", &err))
+            s = TRAPEZE_EINVAL;
+        trapeze_sample_log_close(log);
+        trapeze_sleep_plan_destroy(plan);
+    }
+    trapeze_config_destroy(cfg);
+    if (s) {
+        fprintf(stderr, "trapeze %s: %s\n", cmd, err.message);
+        return 1;
+    }
+    return 0;
+}

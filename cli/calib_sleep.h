@@ -1,0 +1,18 @@
+/*
+ * calib_sleep.h - `calibrate --model sleep` and `validate --model sleep`
+ * (calib_sleep.c), reached through the --model hook of calib_group.c.
+ */
+#ifndef TRAPEZE_CLI_CALIB_SLEEP_H
+#define TRAPEZE_CLI_CALIB_SLEEP_H
+
+#include "trapeze.h"
+
+/* Runs the command; returns its exit status. */
+int cli_calib_model_sleep(int argc, char **argv, const char *cmd);
+
+/* A JOB "NAME settings...": a built-in kernel, else a workload preset or
+ * INI file with size=, iters=, h=, sync=. 0; 1 with err set; 2 after a
+ * usage message. */
+int cli_sleep_job(const char *cmd, const char *spec, trapeze_sleep_job *j, trapeze_error *err);
+
+#endif

@@ -1,0 +1,86 @@
+#!/bin/sh
+# `trapeze calibrate --model sleep` and `trapeze validate --model sleep`:
+# the windows go through the samples log (the same bytes whatever the thread
+# count; a resumed run runs only what is missing; a logged row is read, not
+# re-run), calibrate's thresholds are those `trapeze sleep` picks on the
+# same window, and validate's rows are consistent with what it prints: the
+# best swept setting is the largest simulated saving within the budget, the
+# ratio is the model's simulated saving over it, the targets count the rows
+# that meet them, the seed's thresholds are Snooze 2 and Slumber 4/13/16.
+# Usage: sh tests/cli_calib_sleep.sh build/trapeze
+MAX_ERR_LINES=2
+. "$(dirname "$0")/lib/cli.sh"
+
+J1="vecadd n=65536"
+J2="matmul n=32"
+"$T" calibrate --model sleep --gpu gtx480 --window 3000 "$J1" "$J2" --samples "$D/l1.csv" \
+    --out "$D/c1.csv" >"$D/out1" 2>"$D/err" || fail "calibrate: $(cat "$D/err")"
+"$T" calibrate --model sleep --gpu gtx480 --window 3000 "$J1" "$J2" --samples "$D/l2.csv" \
+    --threads 3 --out "$D/c2.csv" >/dev/null 2>"$D/err" || fail "--threads 3: $(cat "$D/err")"
+cmp -s "$D/l1.csv" "$D/l2.csv" || fail "samples log depends on the thread count"
+cmp -s "$D/c1.csv" "$D/c2.csv" || fail "result depends on the thread count"
+[ "$(wc -l <"$D/l1.csv")" -eq 3 ] || fail "log rows: $(wc -l <"$D/l1.csv")"
+[ "$(wc -l <"$D/c1.csv")" -eq 7 ] || fail "result rows (2 jobs x 3 structures): $(wc -l <"$D/c1.csv")"
+head -1 "$D/l1.csv" | grep -q '^sample_id,kind,model,job,gpu,window_cycles,max_penalty,fit,cycles,' \
+    || fail "log header: $(head -1 "$D/l1.csv")"
+grep -q "^$J1,window,sleep," "$D/l1.csv" || fail "log row id: $(sed -n 2p "$D/l1.csv")"
+# resumed: the last row dropped is run again, the log comes back byte for byte
+head -n 2 "$D/l1.csv" >"$D/l3.csv"
+"$T" calibrate --model sleep --gpu gtx480 --window 3000 "$J1" "$J2" --samples "$D/l3.csv" \
+    --out "$D/c3.csv" >/dev/null 2>"$D/err" || fail "resume: $(cat "$D/err")"
+cmp -s "$D/l1.csv" "$D/l3.csv" || fail "resumed log differs"
+# a logged row is read, not re-run: its l1d saving (column 16) edited by hand
+# shows in the result
+awk -F, -v OFS=, -v j="$J1" '$1 == j { $16 = 0.125 } { print }' "$D/l1.csv" >"$D/l4.csv"
+"$T" calibrate --model sleep --gpu gtx480 --window 3000 "$J1" "$J2" --samples "$D/l4.csv" \
+    --out "$D/c4.csv" >/dev/null 2>"$D/err" || fail "edited log: $(cat "$D/err")"
+grep -q "^gtx480,$J1,l1d,[0-9/]*,0.125," "$D/c4.csv" || fail "edited row not read: $(cat "$D/c4.csv")"
+# a row planned otherwise (another window) under the same id: named error
+expect_failure "other window" "$D/l1.csv: row $J1 does not match the planned sample" "$D/c5.csv" \
+    "$T" calibrate --model sleep --gpu gtx480 --window 4000 "$J1" --samples "$D/l1.csv" \
+    --out "$D/c5.csv"
+
+# the same thresholds as trapeze sleep on the same window
+"$T" sleep --gpu gtx480 $J2 --window 3000 --csv "$D/s.csv" >/dev/null 2>"$D/err" \
+    || fail "sleep: $(cat "$D/err")"
+for st in l1d:line l2:line rf:warp_reg; do
+    s=${st%%:*} g=${st#*:}
+    want=$(awk -F, -v s="$s" -v g="$g" '$3 == s && $4 == g && $6 == "model" { printf "%s%s", sep, $8; sep = "/" }' "$D/s.csv")
+    got=$(awk -F, -v s="$s" -v j="$J2" '$2 == j && $3 == s { print $4 }' "$D/c1.csv")
+    [ -n "$want" ] && [ "$want" = "$got" ] || fail "$s: calibrate $got, sleep $want"
+done
+
+# --- validate: rows against what is printed
+"$T" validate --model sleep --gpu gtx480 --window 3000 "$J2" --csv "$D/v.csv" >"$D/vout" \
+    2>"$D/err" || fail "validate: $(cat "$D/err")"
+head -1 "$D/v.csv" | grep -q '^gpu,kernel,structure,choice,thresholds,best_swept,mode,threshold_cycles,pred_mode_fraction,sim_mode_fraction,pred_saving,sim_saving,pred_leakage_fraction,sim_leakage_fraction,pred_penalty,sim_penalty' \
+    || fail "validate header: $(head -1 "$D/v.csv")"
+# seed thresholds; model thresholds = calibrate's
+[ "$(awk -F, '$3 == "rf" && $4 == "seed" { print $5; exit }' "$D/v.csv")" = "4/13/16" ] || fail "rf seed"
+[ "$(awk -F, '$3 == "l2" && $4 == "seed" { print $5; exit }' "$D/v.csv")" = "2/2" ] || fail "l2 seed"
+for s in l1d l2 rf; do
+    m=$(awk -F, -v s="$s" '$3 == s && $4 == "model" { print $5; exit }' "$D/v.csv")
+    c=$(awk -F, -v s="$s" -v j="$J2" '$2 == j && $3 == s { print $4 }' "$D/c1.csv")
+    [ "$m" = "$c" ] || fail "$s: validate's model $m, calibrate's $c"
+    # the best swept: within the budget, and no swept setting within it saves more
+    bad=$(awk -F, -v s="$s" '$3 == s && $4 == "sweep" && $16 <= 0.01 && $12 > max { max = $12 }
+          $3 == s && $6 == 1 { best = $12; pen = $16 }
+          END { if (best == "" || pen > 0.01 || best < max) print best, pen, max }' "$D/v.csv")
+    [ -z "$bad" ] || fail "$s best swept (saving, penalty, max within budget): $bad"
+    ratio=$(awk -v s="$s" '{ for (i = 1; i <= NF; i++) if ($i == s) { print $(NF - 1); exit } }' "$D/vout")
+    want=$(awk -F, -v s="$s" '$3 == s && $4 == "model" { m = $12 } $3 == s && $6 == 1 { b = $12 }
+           END { printf "%.4f", m / b }' "$D/v.csv")
+    [ "$ratio" = "$want" ] || fail "$s ratio printed $ratio, from the CSV $want"
+done
+met=$(awk -F, '$4 == "model" && !seen[$3]++ { d = $11 - $12; if (d < 0) d = -d; n += d <= 0.03 } END { print n + 0 }' "$D/v.csv")
+grep -q "predicted saving within 3 points of simulated: $met of 3" "$D/vout" \
+    || fail "saving target count $met: $(grep 'saving within' "$D/vout")"
+grep -q "samples <= 5% of the sweep's simulated work" "$D/vout" || fail "sample cost line"
+
+expect_failure "bad model" "--model heat: expected ghostzone, group or sleep" "$D/x.csv" \
+    "$T" validate --model heat --gpu gtx480 --csv "$D/x.csv"
+expect_failure "bad job" "'q' is not name=value" "$D/x.csv" "$T" calibrate --model sleep --gpu gtx480 \
+    "vecadd q" --out "$D/x.csv" --samples "$D/l9.csv"
+expect_failure "bad window" "--window -3: expected cycles >= 0" "$D/x.csv" "$T" validate \
+    --model sleep --gpu gtx480 --window -3 --csv "$D/x.csv"
+finish cli_calib_sleep
