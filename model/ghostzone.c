@@ -216,12 +216,18 @@ static gz_dual resident_per_sm(const trapeze_gz_model *m, const gz_vars *v)
  * many (Little's law: more resident blocks, fewer rounds), and only past
  * the bandwidth's time do bytes set the pace. Smooth, not max(), so that
  * a fit starting on the bandwidth side still sees the latency's gradient
- * (with max() it stayed at its start). Exactly the sum when either is 0. */
+ * (with max() it stayed at its start). When either is 0 the norm is the
+ * other, value and gradient (the norm's partial in a zero side is 0; pow
+ * would make it 0 x log 0). */
 #define MEM_LATENCY_NORM 4.0
 static gz_dual mem_cycles(const trapeze_gz_model *m, gz_dual latency, gz_dual bandwidth)
 {
-    if (!m->params.mem_latency || !(latency.v > 0) || !(bandwidth.v > 0))
+    if (!m->params.mem_latency)
         return dual_add(latency, bandwidth);
+    if (!(latency.v > 0))
+        return bandwidth;
+    if (!(bandwidth.v > 0))
+        return latency;
     gz_dual q = dual_const(MEM_LATENCY_NORM);
     return dual_pow(dual_add(dual_pow(latency, q), dual_pow(bandwidth, q)),
                     dual_const(1.0 / MEM_LATENCY_NORM));

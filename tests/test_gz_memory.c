@@ -117,8 +117,8 @@ static void test_row_lines_terms(void)
 }
 
 /* mem_latency: each memory term is (L^4 + B^4)^(1/4), L = passes x UL, B the
- * bandwidth part; between max(L, B) and L + B, increasing in UL, and Meng's
- * sum when UL = 0 or the switch is off. */
+ * bandwidth part; between max(L, B) and L + B, increasing in UL, B with a
+ * flat slope in UL at UL = 0, and Meng's sum L + B with the switch off. */
 static void test_mem_latency_terms(void)
 {
     trapeze_gz_params p = meng_flat();
@@ -129,6 +129,14 @@ static void test_mem_latency_terms(void)
     trapeze_gz_set_params(m, &p);
     trapeze_gz_eval same = eval_at(m, TRAPEZE_SYNC_FENCE, 1, 16);
     CHECK(same.cpl == bw.cpl);
+    /* at UL = 0 the norm's slope in UL is its limit, 0 (the sum's would be passes) */
+    CHECK(same.dcpl_dparam[TRAPEZE_GZ_UNCONTENDED_LAT] == 0 && bw.dcpl_dparam[TRAPEZE_GZ_UNCONTENDED_LAT] > 0);
+    p.value[TRAPEZE_GZ_UNCONTENDED_LAT] = 1e-3; /* and just above 0, almost 0 */
+    trapeze_gz_set_params(m, &p);
+    CHECK(fabs(eval_at(m, TRAPEZE_SYNC_FENCE, 1, 16).dcpl_dparam[TRAPEZE_GZ_UNCONTENDED_LAT]) <
+          1e-9 * bw.dcpl_dparam[TRAPEZE_GZ_UNCONTENDED_LAT]);
+    p.value[TRAPEZE_GZ_UNCONTENDED_LAT] = 0;
+    trapeze_gz_set_params(m, &p);
     /* 1064^2 over 14^2 output tiles: 76^2 = 5776 tiles, 6 resident x 15 SMs */
     CHECK(bw.trapezoids == 5776);
     CHECK_NEAR(bw.passes, 5776.0 / 90, 1e-9);
