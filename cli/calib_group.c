@@ -63,7 +63,7 @@ static void usage_for(FILE *f, const char *cmd)
             "Each simulation is a row of the samples log (--samples, default\n"
             "group-samples.csv) appended when it ends; a rerun skips the rows already there.\n"
             "  --threads N     simulations run at once (default 1)\n"
-            "  --window PCT    the sub-grid samples' share of the SMs (default 5; at\n"
+            "  --window PCT    the sub-grid samples' share of the SMs (default 4; at\n"
             "                  least one SM)\n"
             "%s",
             cal ? "  --out FILE      the [group] calibration file to write\n"
@@ -391,7 +391,7 @@ static int run(int argc, char **argv, const char *cmd)
         return cli_usage_error(cmd, "--threads %s: expected 1 to 64", threads_text);
     if (margin_text && (!trapeze_parse_double(margin_text, &margin) || margin < 0 || margin >= 100))
         return cli_usage_error(cmd, "--margin %s: expected a percentage in [0, 100)", margin_text);
-    double window = 5;
+    double window = 4;   /* V100: 3 SMs of 80, GTX 480: 1 of 15 */
     if (window_text && (!trapeze_parse_double(window_text, &window) || !(window > 0) ||
                         window > 100))
         return cli_usage_error(cmd, "--window %s: expected a percentage in (0, 100]", window_text);

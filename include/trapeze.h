@@ -1913,9 +1913,6 @@ const trapeze_grouping *trapeze_grp_window_grouping(const trapeze_grp_window *w)
 trapeze_status trapeze_grp_window_simulate(const trapeze_grp_problem *pb,
                                            const trapeze_grp_window *w,
                                            trapeze_grp_measured *out, trapeze_error *err);
-/* The SMs of a sub-grid for a share of the launch: round(share * n_sm), at
- * least 1. */
-int trapeze_grp_window_sms(const trapeze_grp_problem *pb, double share);
 /* Fits trapeze_grp_fit_mask_default to the five policies' sub-grids (rr,
  * bcs, mst, kway, rbts, measured in meas[5]) from p. */
 trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m,
@@ -1964,10 +1961,11 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
 void trapeze_grp_outcome_free(trapeze_grp_outcome *o);
 
 /* The grouping model's samples (sampler/group_samples.c): one launch under
- * one policy, a row of model "group" in a samples log (columns gpu, kernel,
- * params, launch, policy, then cycles, l2_accesses, dram_reads, l1_hits,
- * warp_instructions), run by trapeze_samples_run (threads, resumed from the
- * log). */
+ * one policy, whole or its sub-grid, a row of model "group" in a samples
+ * log (columns gpu, kernel, params, launch, policy, window_sms (0: the
+ * whole launch), then cycles, l2_accesses, dram_reads, l1_hits,
+ * warp_instructions, tbs), run by trapeze_samples_run (threads, resumed
+ * from the log) or over MPI ranks by the command line. */
 extern const trapeze_row_schema trapeze_grp_sample_schema;
 typedef struct trapeze_grp_launch {
     const char *kernel;

@@ -16,7 +16,6 @@
  * 0..m-1 in increasing queue number, orders unchanged (each queue whole).
  */
 #include <assert.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,17 +56,11 @@ int trapeze_grp_window_same(const trapeze_grp_window *a, const trapeze_grp_windo
     }
     return 1;
 }
+
 const trapeze_grp_model *trapeze_grp_window_model(const trapeze_grp_window *w) { return w->model; }
 const trapeze_grouping *trapeze_grp_window_grouping(const trapeze_grp_window *w)
 {
     return &w->grouping;
-}
-
-int trapeze_grp_window_sms(const trapeze_grp_problem *pb, double share)
-{
-    int n_sm = trapeze_grp_problem_machine(pb)->n_sm;
-    int m = (int)floor(share * n_sm + 0.5);
-    return m < 1 ? 1 : m > n_sm ? n_sm : m;
 }
 
 /* The graph of the TBs with new[t] >= 0, renumbered new[t]. */
