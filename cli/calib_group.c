@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/calib_common.h"
 #include "cli/calib_group.h"
 #include "cli/calib_sleep.h"
 #include "cli/commands.h"
@@ -44,15 +45,17 @@ static void usage_for(FILE *f, const char *cmd)
             cal ? "LAUNCH" : "[LAUNCH ...]");
     if (cal)
         fprintf(f,
-                "Fits the grouping model's constants (docs/grouping.md) to one launch simulated\n"
-                "under rr, bcs, mst, kway and rbts and writes them as a [group] file, for\n"
-                "trapeze group --calibration FILE --no-sim.\n");
+                "Fits the grouping model's constants (docs/grouping.md) to short samples of\n"
+                "one launch, the sub-grids of rr, bcs, mst, kway and rbts (their first\n"
+                "queues alone on a share of the SMs), and writes them as a [group] file,\n"
+                "for trapeze group --calibration FILE --no-sim.\n");
     else
         fprintf(f,
-                "For each launch (default: the 12 of docs/grouping.md's validation), simulates\n"
-                "rr, bcs, chen, mst, kway and rbts, fits the grouping model to rr, bcs, mst,\n"
-                "kway and rbts, chooses a grouping (trapeze group) and prints predicted\n"
-                "against simulated cycles and L2 accesses per policy, then the issue's targets.\n");
+                "For each launch (default: the 12 of docs/grouping.md's validation), fits the\n"
+                "grouping model to short samples (the sub-grids of rr, bcs, mst, kway and\n"
+                "rbts), chooses a grouping with it, simulates the whole launch under rr, bcs,\n"
+                "chen, mst, kway, rbts and the choice, and prints predicted against simulated\n"
+                "cycles and L2 accesses per policy, then the issue's targets.\n");
     fprintf(f,
             "\n"
             "LAUNCH is KERNEL[,name=value...][@N]: a built-in kernel (trapeze sim --list),\n"
@@ -60,6 +63,8 @@ static void usage_for(FILE *f, const char *cmd)
             "Each simulation is a row of the samples log (--samples, default\n"
             "group-samples.csv) appended when it ends; a rerun skips the rows already there.\n"
             "  --threads N     simulations run at once (default 1)\n"
+            "  --window PCT    the sub-grid samples' share of the SMs (default 5; at\n"
+            "                  least one SM)\n"
             "%s",
             cal ? "  --out FILE      the [group] calibration file to write\n"
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
@@ -121,19 +126,23 @@ static void progress(void *ctx, int done, int total, const trapeze_sample_row *r
         fprintf(stderr, "\r%80s\r", "");
 }
 
-/* Runs the plan's pending rows into the log; says how many ran. */
+/* Runs the plan's pending rows into the log (rank 0 of an mpirun: the
+ * log's owner; size > 1: spread over the ranks as calibrate's ghost-zone
+ * samples are, cli/calib_mpi.c); says how many ran. */
 static trapeze_status run_samples(const trapeze_grp_plan *plan, trapeze_sample_log *log,
-                                  int threads, trapeze_error *err)
+                                  int threads, int rank, int size, trapeze_error *err)
 {
     const trapeze_sample_set *set = trapeze_grp_plan_set(plan);
     int *todo = malloc(sizeof *todo * (size_t)(set->count > 0 ? set->count : 1)), n = 0;
     if (!todo)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    trapeze_status s = trapeze_samples_pending(set, log, todo, &n, err);
+    trapeze_status s = rank == 0 ? trapeze_samples_pending(set, log, todo, &n, err) : TRAPEZE_OK;
     free(todo);
-    if (!s)
+    if (!s && size > 1)
+        s = calib_mpi_run_set(set, log, rank, size, isatty(2) ? progress : NULL, err);
+    else if (!s)
         s = trapeze_samples_run(set, log, threads, isatty(2) ? progress : NULL, NULL, err);
-    if (!s)
+    if (!s && rank == 0)
         printf("samples: %d planned, %d run now, %d from the log\n", set->count, n,
                set->count - n);
     return s;
@@ -172,14 +181,12 @@ static void print_launch(const trapeze_grp_launch *l, const trapeze_grp_outcome 
                    o->sim[i].l2_accesses, "");
         if (i < TRAPEZE_GRP_NPOLICIES - 1 && o->sim[i].cycles < best)
             best = o->sim[i].cycles;
-        /* the model's errors over the fitted samples (rr bcs mst kway rbts) */
+        /* the model's errors over the policies with a grouping (rr bcs mst kway rbts) */
         if (o->predicted[i] && i < TRAPEZE_GRP_NPOLICIES - 1) {
             l2 += fabs(pct(o->pred[i].l2_accesses, o->sim[i].l2_accesses));
             cyc += fabs(pct(o->pred[i].cycles, o->sim[i].cycles));
             np++;
         }
-        if (i != 2 && i < TRAPEZE_GRP_NPOLICIES - 1)
-            f->samples_work += o->sim[i].warp_instructions;
         if (i < TRAPEZE_GRP_NPOLICIES - 1 || o->optimized_simulated)
             f->all_work += o->sim[i].warp_instructions;
     }
@@ -214,8 +221,9 @@ static void print_targets(const launch_figures *f, int n)
     printf("  never worse than rr by more than 1%%: %d of %d\n", rr1, n);
     printf("  predicted L2 accesses within 10%% (mean over the policies): %d of %d\n", l2, n);
     printf("  predicted cycles within 5%% (mean over the policies): %d of %d\n", cyc, n);
-    printf("  samples' share of the simulated work (warp instructions): %.1f%% (target 5%%)\n",
-           all > 0 ? 100 * samples / all : 0);
+    printf("  samples' share of the simulated work (warp instructions; the sub-grids "
+           "against them, the six policies' whole runs and the chosen groupings' runs): "
+           "%.1f%% (target 5%%)\n", all > 0 ? 100 * samples / all : 0);
 }
 
 static const char *const csv_columns[] = {"gpu", "kernel", "params", "launch", "policy",
@@ -245,6 +253,35 @@ static void csv_rows(trapeze_csv_out *csv, const char *gpu, const trapeze_grp_la
     }
 }
 
+/* The whole runs into the outcome (the comparison), the chosen grouping's
+ * run (a policy's own, or simulated now), and the simulated work of the
+ * sub-grids (the samples) and of everything. */
+static trapeze_status compare_with_runs(const trapeze_grp_problem *pb,
+                                        const trapeze_grp_measured sim[6], double win_work,
+                                        trapeze_grp_outcome *o, launch_figures *f,
+                                        trapeze_error *err)
+{
+    const int opt = TRAPEZE_GRP_NPOLICIES - 1;
+    int kept = -1;
+    for (int i = 0; i < opt; i++) {
+        o->sim[i] = sim[i];
+        o->simulated[i] = 1;
+        if (i != 2 && !strcmp(o->choice.source, trapeze_grp_policy_names[i]))
+            kept = i;
+    }
+    trapeze_status s = TRAPEZE_OK;
+    if (kept >= 0)
+        o->sim[opt] = sim[kept];
+    else {
+        s = trapeze_grp_problem_simulate(pb, NULL, &o->grouping, &o->sim[opt], err);
+        o->optimized_simulated = 1;
+    }
+    o->simulated[opt] = !s;
+    f->samples_work = win_work;
+    f->all_work = f->samples_work;
+    return s;
+}
+
 /* After the samples: validate decides every launch, calibrate fits one. */
 static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
                              const launches *ls, const trapeze_grp_plan *plan,
@@ -270,25 +307,40 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         for (char *save, *t = strtok_r(params, " ", &save); t && argc < 32;
              t = strtok_r(NULL, " ", &save))
             argv[argc++] = t;
-        s = trapeze_grp_plan_measured(plan, log, i, sim, err);
+        trapeze_grp_measured win[5];
+        trapeze_calib_report rep;
+        int m = 0;
+        double win_work = 0;
+        if (validate)
+            s = trapeze_grp_plan_measured(plan, log, i, sim, err);
+        if (!s)
+            s = trapeze_grp_plan_windows(plan, log, i, win, &m, &win_work, err);
         if (!s)
             s = trapeze_grp_problem_builtin(gpu, ls->l[i].kernel, argv, argc, ls->l[i].launch,
                                             &pb, err);
+        /* the constants come from the sub-grids only; the whole runs are
+         * the ground truth they are compared with */
+        if (!s)
+            s = trapeze_grp_window_fit(pb, m, win, &p, &rep, err);
+        double mg = margin > rep.rms_rel_error ? margin : rep.rms_rel_error;
+        if (!s)
+            s = trapeze_grp_decide(pb, &p, NULL, 0, mg, 0, &o, err);
+        if (!s) {
+            o.fit = rep;
+            o.fitted = 1;
+            o.margin = mg;
+        }
         if (!s && validate)
-            s = trapeze_grp_decide(pb, &p, sim, 1, margin, 0, &o, err);
+            s = compare_with_runs(pb, sim, win_work, &o, &f[i], err);
         if (!s && !validate) {
-            /* chen is not planned: decide needs its slot only for the table */
-            sim[2] = sim[0];
-            s = trapeze_grp_decide(pb, &p, sim, 1, margin, 0, &o, err);
+            snprintf(o.params.source, sizeof o.params.source,
+                     "trapeze calibrate --model group on %.24s: %.40s launch %d", gpu_nm,
+                     ls->l[i].kernel, ls->l[i].launch);
+            s = trapeze_grp_params_save(out, &o.params, err);
             if (!s) {
-                snprintf(o.params.source, sizeof o.params.source,
-                         "trapeze calibrate --model group on %.24s: %.40s launch %d", gpu_nm,
-                         ls->l[i].kernel, ls->l[i].launch);
-                s = trapeze_grp_params_save(out, &o.params, err);
-            }
-            if (!s) {
-                printf("fitted to rr, bcs, mst, kway, rbts of %s launch %d: rms error %.2f%%, "
-                       "cross-validated %.2f%%\n", ls->l[i].kernel, ls->l[i].launch,
+                printf("fitted to the sub-grids of rr, bcs, mst, kway, rbts on %d SM%s of %s "
+                       "launch %d: rms error %.2f%%, cross-validated %.2f%%\n", m,
+                       m == 1 ? "" : "s", ls->l[i].kernel, ls->l[i].launch,
                        100 * o.fit.rms_rel_error, o.fit.cv_mape_pct);
                 for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
                     printf("  %-14s %.6g\n", trapeze_grp_param_name((trapeze_grp_param)k),
@@ -315,14 +367,15 @@ static int run(int argc, char **argv, const char *cmd)
 {
     int validate = !strcmp(cmd, "validate");
     const char *model = NULL, *gpu = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
-               *csv = NULL, *margin_text = NULL;
+               *csv = NULL, *margin_text = NULL, *window_text = NULL;
     const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
-                                    {"--out", &out, NULL}, {NULL, NULL, NULL}};
+                                    {"--out", &out, NULL}, {"--window", &window_text, NULL},
+                                    {NULL, NULL, NULL}};
     const cli_field val_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
                                     {"--csv", &csv, NULL}, {"--margin", &margin_text, NULL},
-                                    {NULL, NULL, NULL}};
+                                    {"--window", &window_text, NULL}, {NULL, NULL, NULL}};
     static launches ls;
     memset(&ls, 0, sizeof ls);
     ls.cmd = cmd;
@@ -338,6 +391,10 @@ static int run(int argc, char **argv, const char *cmd)
         return cli_usage_error(cmd, "--threads %s: expected 1 to 64", threads_text);
     if (margin_text && (!trapeze_parse_double(margin_text, &margin) || margin < 0 || margin >= 100))
         return cli_usage_error(cmd, "--margin %s: expected a percentage in [0, 100)", margin_text);
+    double window = 5;
+    if (window_text && (!trapeze_parse_double(window_text, &window) || !(window > 0) ||
+                        window > 100))
+        return cli_usage_error(cmd, "--window %s: expected a percentage in (0, 100]", window_text);
     if (!gpu)
         return cli_usage_error(cmd, "--gpu FILE is required");
     if (!validate && (!out || n_ops != 1))
@@ -354,20 +411,27 @@ static int run(int argc, char **argv, const char *cmd)
     trapeze_error err = {0};
     trapeze_grp_plan *plan = NULL;
     trapeze_sample_log *log = NULL;
+    /* under mpirun every rank plans; rank 0 alone owns the log, fits and
+     * prints, the others run their share of the samples */
+    int rank, size, mpi = calib_mpi_start(&argc, &argv, &rank, &size);
     trapeze_status s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)
-        s = trapeze_grp_plan_create(gpu_file, gpu_nm, ls.l, ls.n, validate, &plan, &err);
-    if (!s)
+        s = trapeze_grp_plan_create(gpu_file, gpu_nm, ls.l, ls.n, validate, validate,
+                                    window / 100, &plan, &err);
+    if (!s && rank == 0)
         s = trapeze_sample_log_open_schema(samples ? samples : "group-samples.csv",
                                            &trapeze_grp_sample_schema, &log, &err);
-    if (!s && trapeze_sample_log_note(log))
+    if (!s && rank == 0 && trapeze_sample_log_note(log))
         fprintf(stderr, "%s\n", trapeze_sample_log_note(log));
+    if (s && size > 1)
+        calib_mpi_abort(err.message);   /* the other ranks would wait for this one */
     if (!s)
-        s = run_samples(plan, log, (int)threads, &err);
-    if (!s)
+        s = run_samples(plan, log, (int)threads, rank, size, &err);
+    if (!s && rank == 0)
         s = finish(validate, gpu_file, gpu_nm, &ls, plan, log, margin / 100, out, csv, &err);
     trapeze_sample_log_close(log);
     trapeze_grp_plan_destroy(plan);
+    calib_mpi_stop(mpi);
     if (s) {
         fprintf(stderr, "trapeze %s: %s\n", cmd, err.message);
         return 1;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/calib_common.h"
 
@@ -64,8 +65,9 @@ static void run_one(const trapeze_sample_set *set, int index, result_msg *m)
         snprintf(m->message, sizeof m->message, "%s", err.message);
 }
 
-static void progress(int done, int total, const trapeze_sample_row *row)
+static void progress(void *ctx, int done, int total, const trapeze_sample_row *row)
 {
+    (void)ctx;
     trapeze_sample s;
     if (trapeze_gz_sample_from_row(row, &s, NULL) == TRAPEZE_OK)
         calib_progress(NULL, done, total, &s);
@@ -74,7 +76,14 @@ static void progress(int done, int total, const trapeze_sample_row *row)
 trapeze_status calib_mpi_run(const trapeze_calib_plan *plan, trapeze_sample_log *log, int rank,
                              int size, trapeze_error *err)
 {
-    const trapeze_sample_set *set = trapeze_calib_sample_set(plan);
+    return calib_mpi_run_set(trapeze_calib_sample_set(plan), log, rank, size,
+                             isatty(2) ? progress : NULL, err);
+}
+
+trapeze_status calib_mpi_run_set(const trapeze_sample_set *set, trapeze_sample_log *log,
+                                 int rank, int size, trapeze_sample_progress on_row,
+                                 trapeze_error *err)
+{
     int count = set->count, n = 0;
     int *todo = malloc((size_t)(count ? count : 1) * sizeof *todo);
     if (!todo)
@@ -100,8 +109,8 @@ trapeze_status calib_mpi_run(const trapeze_calib_plan *plan, trapeze_sample_log 
         m.row.schema = set->schema;
         if (rank == 0 && (s = trapeze_sample_log_append_row(log, &m.row, err)))
             calib_mpi_abort(err->message);
-        if (rank == 0)
-            progress(count - n + k + 1, count, &m.row);
+        if (rank == 0 && on_row)
+            on_row(NULL, count - n + k + 1, count, &m.row);
     }
     free(todo);
     return TRAPEZE_OK;
@@ -126,6 +135,14 @@ trapeze_status calib_mpi_run(const trapeze_calib_plan *plan, trapeze_sample_log 
                              int size, trapeze_error *err)
 {
     (void)plan, (void)log, (void)rank, (void)size, (void)err;
+    return TRAPEZE_EINVAL; /* never called: size is 1 without MPI */
+}
+
+trapeze_status calib_mpi_run_set(const trapeze_sample_set *set, trapeze_sample_log *log,
+                                 int rank, int size, trapeze_sample_progress on_row,
+                                 trapeze_error *err)
+{
+    (void)set, (void)log, (void)rank, (void)size, (void)on_row, (void)err;
     return TRAPEZE_EINVAL; /* never called: size is 1 without MPI */
 }
 

@@ -40,7 +40,7 @@ static void usage(FILE *out)
 "                      whole tiles at whole heights\n"
 "  --structure LIST    model extensions to switch on, comma-separated: occupancy,\n"
 "                      waves, persistent_fence, fence_overlap, fence_staging,\n"
-"                      row_penalty, fence_iter;\n"
+"                      row_penalty, fence_iter, mem_latency, row_lines;\n"
 "                      'at-size' (the default) is occupancy,fence_overlap,\n"
 "                      fence_staging,row_penalty,fence_iter; 'meng' is none;\n"
 "                      with any, the fit adds tile_cycles, fence_misc_fraction,\n"
@@ -82,6 +82,8 @@ static int parse_structure(const char *list, unsigned *bits)
         {"fence_staging", TRAPEZE_GZ_STRUCT_FENCE_STAGING},
         {"row_penalty", TRAPEZE_GZ_STRUCT_ROW_PENALTY},
         {"fence_iter", TRAPEZE_GZ_STRUCT_FENCE_ITER},
+        {"mem_latency", TRAPEZE_GZ_STRUCT_MEM_LATENCY},
+        {"row_lines", TRAPEZE_GZ_STRUCT_ROW_LINES},
         {"at-size", TRAPEZE_GZ_STRUCT_AT_SIZE},
         {"meng", 0}};
     char buf[256];

@@ -312,6 +312,13 @@ typedef struct trapeze_gz_params {
     int row_penalty;                     /* "row_penalty = 1": Meng's dimension penalty is paid
                                             once by any tile whose rows are not contiguous,
                                             alpha = sigma for D >= 2 (not sigma^(D-1)) */
+    int row_lines;                       /* "row_lines = 1": in 2-D and 3-D, every memory term
+                                            pays for the coalesced segments its tile rows
+                                            touch (gz_row_lines), times alpha */
+    int mem_latency;                     /* "mem_latency = 1": a memory term (5.7) is the larger of
+                                            its latency, passes x UncontendedLat (a round of
+                                            resident blocks waits on its loads), and its
+                                            bandwidth time, not their sum */
     double corr[TRAPEZE_GZ_NPARAMS][TRAPEZE_GZ_NPARAMS]; /* fitted parameters' correlations
                                             ([correlation] "a,b = r"; 0 when unknown); with
                                             stderr_ they give the fit's covariance */
@@ -892,6 +899,8 @@ typedef struct trapeze_calib_options {
 #define TRAPEZE_GZ_STRUCT_FENCE_STAGING 16u
 #define TRAPEZE_GZ_STRUCT_ROW_PENALTY 32u
 #define TRAPEZE_GZ_STRUCT_FENCE_ITER 64u
+#define TRAPEZE_GZ_STRUCT_MEM_LATENCY 128u
+#define TRAPEZE_GZ_STRUCT_ROW_LINES 256u
 /* The default: the switches that lowered the error outside the calibration's
  * range (docs/calibration.md, "What each change removed"); waves and
  * persistent_fence did not and stay off. */
@@ -1866,6 +1875,54 @@ trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const
                                             const trapeze_grouping *grouping,
                                             trapeze_grp_measured *out, trapeze_error *err);
 
+/* A short sample, a sub-grid of the launch: with window_groups > 0 only
+ * the grouping's (or the group-list policy's) first window_groups queues
+ * run, each on its SM, the other SMs idle (-trapeze_window_groups); 0:
+ * the whole launch, as trapeze_grp_problem_simulate. */
+trapeze_status trapeze_grp_problem_simulate_window(const trapeze_grp_problem *pb,
+                                                   const char *policy,
+                                                   const trapeze_grouping *grouping,
+                                                   int window_groups, trapeze_grp_measured *out,
+                                                   trapeze_error *err);
+
+/* ---- short samples (sampler/group_window.c) ----
+ * A policy's sample is a sub-grid of the launch: the TBs of the first
+ * non-empty queues of its grouping (as the model sees it), at most m of
+ * them holding at most the share m / n_sm of the TBs (at least one queue),
+ * run alone on their SMs, and predicted by the model on the graph those TBs induce, on a
+ * machine of m SMs. The constants fitted to the five policies' sub-grids
+ * predict the whole launch. */
+typedef struct trapeze_grp_window trapeze_grp_window;
+/* The sub-grid of grouping g of pb's launch: its first non-empty queues
+ * (at most m, at most m / n_sm of the TBs, at least one; renumbered from 0
+ * in queue order), the model of it at p. */
+trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
+                                         const trapeze_grouping *g, int m,
+                                         const trapeze_grp_params *p, trapeze_grp_window **out,
+                                         trapeze_error *err);
+void trapeze_grp_window_destroy(trapeze_grp_window *w);
+long trapeze_grp_window_tbs(const trapeze_grp_window *w);
+/* 1 when the two sub-grids run the same TBs on the same queues in the same
+ * order (one simulation serves both: the plan runs it once). */
+int trapeze_grp_window_same(const trapeze_grp_window *a, const trapeze_grp_window *b);
+const trapeze_grp_model *trapeze_grp_window_model(const trapeze_grp_window *w);
+/* The sub-grid's own grouping (its TBs renumbered 0..n-1, in id order). */
+const trapeze_grouping *trapeze_grp_window_grouping(const trapeze_grp_window *w);
+/* Simulates the sub-grid: g with its m queues first, the rest after, run
+ * with -trapeze_window_groups m. */
+trapeze_status trapeze_grp_window_simulate(const trapeze_grp_problem *pb,
+                                           const trapeze_grp_window *w,
+                                           trapeze_grp_measured *out, trapeze_error *err);
+/* The SMs of a sub-grid for a share of the launch: round(share * n_sm), at
+ * least 1. */
+int trapeze_grp_window_sms(const trapeze_grp_problem *pb, double share);
+/* Fits trapeze_grp_fit_mask_default to the five policies' sub-grids (rr,
+ * bcs, mst, kway, rbts, measured in meas[5]) from p. */
+trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m,
+                                      const trapeze_grp_measured meas[5],
+                                      trapeze_grp_params *p, trapeze_calib_report *rep,
+                                      trapeze_error *err);
+
 /* The decision of one launch (sampler/group_decide.c), what `trapeze group`
  * and `trapeze validate --model group` run. Policies, in this order: rr,
  * bcs, chen, mst, kway, rbts, optimized. */
@@ -1918,11 +1975,17 @@ typedef struct trapeze_grp_launch {
     int launch;
 } trapeze_grp_launch;
 typedef struct trapeze_grp_plan trapeze_grp_plan;
-/* Rows launch by launch: rr, bcs, (chen when with_chen), mst, kway, rbts;
- * ids KERNEL[.PARAMS].lLAUNCH.POLICY. */
+/* Rows launch by launch: with whole, the whole launch under rr, bcs,
+ * (chen when with_chen), mst, kway, rbts (ids KERNEL[.PARAMS].lLAUNCH.POLICY);
+ * with window_share > 0, the sub-grids of rr, bcs, mst, kway, rbts on
+ * round(window_share * SMs) SMs, at least 1 (ids ...POLICY.wM), each
+ * distinct one once (a policy whose sub-grid an earlier policy's equals has
+ * no row: the 1-D launches of 4 TBs place TB 0 alone under rr, MST-TS,
+ * k-way-TS and RB-TS). */
 trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *gpu_name,
                                        const trapeze_grp_launch *l, int n, int with_chen,
-                                       trapeze_grp_plan **out, trapeze_error *err);
+                                       int whole, double window_share, trapeze_grp_plan **out,
+                                       trapeze_error *err);
 void trapeze_grp_plan_destroy(trapeze_grp_plan *plan);
 const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan);
 /* Launch i's measurements from the log, in trapeze_grp_policy_names order
@@ -1930,6 +1993,13 @@ const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan);
 trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
                                          const trapeze_sample_log *log, int launch,
                                          trapeze_grp_measured sim[6], trapeze_error *err);
+/* Launch `launch`'s five sub-grids (rr bcs mst kway rbts) from the log,
+ * their SMs, and the simulated work (warp instructions) of the distinct
+ * ones, each run once. */
+trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
+                                        const trapeze_sample_log *log, int launch,
+                                        trapeze_grp_measured meas[5], int *window_sms,
+                                        double *work, trapeze_error *err);
 
 
 /* ---- ghost zones and groupings together (sampler/gz_group.c) ----

@@ -210,6 +210,64 @@ static gz_dual resident_per_sm(const trapeze_gz_model *m, const gz_vars *v)
     return dual_const(r < 1 ? 1 : r);
 }
 
+/* 5.7's MemCycles from its two parts: Meng's sum, or with mem_latency a
+ * smooth maximum of the two, (L^q + B^q)^(1/q): a round of resident blocks
+ * that waits on its loads costs a latency whether its bytes are few or
+ * many (Little's law: more resident blocks, fewer rounds), and only past
+ * the bandwidth's time do bytes set the pace. Smooth, not max(), so that
+ * a fit starting on the bandwidth side still sees the latency's gradient
+ * (with max() it stayed at its start). When either is 0 the norm is the
+ * other, value and gradient (the norm's partial in a zero side is 0; pow
+ * would make it 0 x log 0). */
+#define MEM_LATENCY_NORM 4.0
+static gz_dual mem_cycles(const trapeze_gz_model *m, gz_dual latency, gz_dual bandwidth)
+{
+    if (!m->params.mem_latency)
+        return dual_add(latency, bandwidth);
+    if (!(latency.v > 0))
+        return bandwidth;
+    if (!(bandwidth.v > 0))
+        return latency;
+    gz_dual q = dual_const(MEM_LATENCY_NORM);
+    return dual_pow(dual_add(dual_pow(latency, q), dual_pow(bandwidth, q)),
+                    dual_const(1.0 / MEM_LATENCY_NORM));
+}
+
+/* The row_lines factor of a tile row `row` elements long: the coalesced
+ * segments (S = coalesce_degree words, 128 bytes from Fermi on) it touches,
+ * averaged over the S/x element offsets its start may take in a segment,
+ * times S over the row's bytes. A 16-element row of 4 bytes touches 1
+ * segment from 17 of the 32 offsets and 2 from the other 15: 47/32
+ * segments, 47 elements' worth fetched for 16, a factor 2.94; 8 elements
+ * 4.875, 20 elements 2.55. The segment count is piecewise constant in the
+ * row, so the gradient is that of 1/row. 1 (Meng) without the switch, in
+ * 1-D (the rows of neighbouring tiles are one contiguous stream), or when
+ * the GPU does not say its segment. */
+static double row_segment_elements(const trapeze_gpu *g, const trapeze_workload *w, double row)
+{
+    int x = w->element_bytes > 0 ? w->element_bytes : 4;
+    int seg = g->coalesce_degree * 4;
+    if (w->dims < 2 || seg < x || !(row > 0))
+        return 0;
+    int offsets = seg / x;
+    double segments = 0;
+    for (int o = 0; o < offsets; o++)
+        segments += ceil(((double)o * x + row * x) / seg - 1e-9);
+    return segments / offsets * seg / x; /* elements' worth of segments fetched */
+}
+
+double gz_row_lines(const trapeze_gpu *g, const trapeze_workload *w, double row)
+{
+    double fetched = row_segment_elements(g, w, row);
+    return fetched > 0 ? fetched / row : 1.0;
+}
+
+static gz_dual row_cost(const trapeze_gz_model *m, gz_dual row)
+{
+    double fetched = m->params.row_lines ? row_segment_elements(&m->gpu, &m->work, row.v) : 0;
+    return fetched > 0 ? dual_div(dual_const(fetched), row) : dual_const(1.0);
+}
+
 static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *t)
 {
     const trapeze_workload *w = &m->work;
@@ -237,17 +295,23 @@ static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *
     gz_dual per_elem = dual_div(dual_scale(alpha, w->element_bytes * g->core_clock_hz / g->dram_bandwidth_bps),
                                 v->p[TRAPEZE_GZ_BW_FRACTION]); /* achieved, not peak, bandwidth */
     gz_dual latency = dual_mul(passes, v->p[TRAPEZE_GZ_UNCONTENDED_LAT]);
-#define MEM_CYCLES(n) dual_add(latency, dual_mul(per_elem, (n)))
+    /* with row_lines, each term's rows pay the segments they touch: the
+     * staged tile's rows are blk long, the committed ones blk - w_0 h, a
+     * loop's blk - w_0 */
+    gz_dual load_rows = row_cost(m, v->blk);
+    gz_dual commit_rows = row_cost(m, dual_sub(v->blk, dual_scale(v->h, w->halo[0])));
+    gz_dual loop_rows = row_cost(m, dual_sub(v->blk, dual_const(w->halo[0])));
+#define MEM_CYCLES(n, rows) mem_cycles(m, latency, dual_mul(dual_mul(per_elem, (rows)), (n)))
     /* 5.8; of the T blk^D staged elements, those beyond the grid's V are
      * ghost zones a neighbour loads too: rho of a DRAM read each */
     gz_dual staged = dual_mul(T, in_tile);
     if (staged.v > volume.v) /* written so that rho = 1 adds exactly 0 (Meng to the bit) */
         staged = dual_add(staged, dual_mul(dual_sub(v->p[TRAPEZE_GZ_HALO_REREAD], dual_const(1.0)),
                                            dual_sub(staged, volume)));
-    t->stage[TRAPEZE_GZ_LOADSTEN] = dual_scale(MEM_CYCLES(staged), w->stencil_arrays);
-    t->stage[TRAPEZE_GZ_COMMIT] = MEM_CYCLES(dual_mul(T, out_tile));                                /* 5.9 */
+    t->stage[TRAPEZE_GZ_LOADSTEN] = dual_scale(MEM_CYCLES(staged, load_rows), w->stencil_arrays);
+    t->stage[TRAPEZE_GZ_COMMIT] = MEM_CYCLES(dual_mul(T, out_tile), commit_rows);                   /* 5.9 */
     t->stage[TRAPEZE_GZ_ITERMEM] = dual_mul(dual_scale(v->h, w->elem_per_op),
-                                            MEM_CYCLES(dual_mul(T, loop_tile)));                    /* 5.10 */
+                                            MEM_CYCLES(dual_mul(T, loop_tile), loop_rows));         /* 5.10 */
 #undef MEM_CYCLES
     t->trapezoids = T;
     t->passes = passes;

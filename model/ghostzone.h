@@ -18,6 +18,11 @@ extern const double gz_param_min[TRAPEZE_GZ_NPARAMS], gz_param_max[TRAPEZE_GZ_NP
 trapeze_status gz_evaluate_at(const trapeze_gz_model *m, const double *params, trapeze_sync sync,
                               double h, double blk_len, trapeze_gz_eval *out, trapeze_error *err);
 
+/* The row_lines factor: the coalesced segments a tile row of `row` elements
+ * touches (its start averaged over a segment's element offsets), in
+ * elements, over `row`; 1 in 1-D. */
+double gz_row_lines(const trapeze_gpu *g, const trapeze_workload *w, double row);
+
 /* The model's own parameter values (what trapeze_gz_set_params set). */
 const double *gz_param_values(const trapeze_gz_model *m);
 

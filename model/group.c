@@ -24,7 +24,13 @@
  *   l2        = mu sum_p (f_p - eta1 O_p(w1))
  *   (mu: L2 accesses per footprint line; a line found in L1 saves them all)
  *   dram      = sum_p nu (f_p - eta2 O_p(w2))
- *   Tc = cwave Q / x (Q: longest queue), T2 = tl2 l2, Td = tdram dram
+ *   Tc = cwave max(1, Q / x) (Q: longest queue; fewer than x TBs run at
+ *        once and take one TB's time, not a share of a wave's),
+ *   T2 = tl2 max_g l2_g, Td = tdram max_g dram_g (l2_g, dram_g: the terms
+ *        of queue g's TBs; each SM's memory pipeline serves its own
+ *        queue, the busiest one bounds the launch; so a sub-grid of m
+ *        queues, the short samples of sampler/group_window.c, and the
+ *        whole launch share the constants)
  *   cycles    = (Tc^q + T2^q + Td^q)^(1/q), q = 1 / (1 - omega)
  */
 #include <math.h>
@@ -39,7 +45,7 @@ const char *const grp_param_names[TRAPEZE_GRP_NPARAMS] = {
     "mu", "eta1", "eta2", "retain2", "theta", "nu", "cwave_cycles", "tl2_cycles",
     "tdram_cycles", "overlap"};
 const double grp_param_min[TRAPEZE_GRP_NPARAMS] = {0.1, 0, 0, 0.01, 0, 0.01, 0, 0, 0, 0};
-const double grp_param_max[TRAPEZE_GRP_NPARAMS] = {100, 1, 1, 100, 1, 100, 1e9, 1e3, 1e3,
+const double grp_param_max[TRAPEZE_GRP_NPARAMS] = {100, 1, 1, 100, 1, 100, 1e9, 1e5, 1e5,
                                                       0.95};
 
 const char *trapeze_grp_param_name(trapeze_grp_param p)
@@ -56,11 +62,11 @@ void trapeze_grp_param_range(trapeze_grp_param p, double *lo, double *hi)
 
 /* Uncalibrated starting values: every footprint line fetched once, shared
  * lines mostly caught, throughputs of a Fermi-class GPU (12 L2 slices, a
- * 128-byte line per DRAM read at ~250 bytes per core cycle). */
+ * 128-byte line per DRAM read at ~250 bytes per core cycle), per SM of 15. */
 void trapeze_grp_params_default(trapeze_grp_params *p)
 {
     static const double v[TRAPEZE_GRP_NPARAMS] = {1.0, 0.8, 1.0, 1.0, 0.5,
-                                                  1.0, 1000.0, 1.0 / 12, 0.5, 0.5};
+                                                  1.0, 1000.0, 15.0 / 12, 7.5, 0.5};
     memset(p, 0, sizeof *p);
     memcpy(p->value, v, sizeof v);
     snprintf(p->source, sizeof p->source, "uncalibrated defaults (built-in)");
@@ -288,6 +294,19 @@ trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const double *para
 
     grp_dual o1_total = gd_const(0), o2_total = gd_const(0);
     double f_total = 0;
+    /* per queue: footprints and overlaps, for its memory terms */
+    grp_dual *o1_q = calloc((size_t)g->n_groups, sizeof *o1_q);
+    grp_dual *o2_q = calloc((size_t)g->n_groups, sizeof *o2_q);
+    double *f_q = calloc((size_t)g->n_groups, sizeof *f_q);
+    if (!o1_q || !o2_q || !f_q) {
+        free(launch);
+        free(rank);
+        free(qlen);
+        free(o1_q);
+        free(o2_q);
+        free(f_q);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping model: out of memory");
+    }
     for (long p = 0; p < n; p++) {
         double sum1 = 0, max1 = 0;
         grp_dual sum2 = gd_const(0), max2 = gd_const(0);
@@ -309,11 +328,31 @@ trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const double *para
                     max2 = w;
             }
         }
-        o1_total = gd_add(o1_total, overlap(P[TRAPEZE_GRP_THETA], gd_const(max1),
-                                            gd_const(sum1), m->f[p]));
-        o2_total = gd_add(o2_total, overlap(P[TRAPEZE_GRP_THETA], max2, sum2, m->f[p]));
+        grp_dual o1 = overlap(P[TRAPEZE_GRP_THETA], gd_const(max1), gd_const(sum1), m->f[p]);
+        grp_dual o2 = overlap(P[TRAPEZE_GRP_THETA], max2, sum2, m->f[p]);
+        int q = g->group[p];
+        o1_total = gd_add(o1_total, o1);
+        o2_total = gd_add(o2_total, o2);
+        o1_q[q] = gd_add(o1_q[q], o1);
+        o2_q[q] = gd_add(o2_q[q], o2);
         f_total += m->f[p];
+        f_q[q] += m->f[p];
     }
+    /* the busiest queue's L2 accesses and DRAM reads (first of equals) */
+    grp_dual l2_max = gd_const(0), dram_max = gd_const(0);
+    for (int q = 0; q < g->n_groups; q++) {
+        grp_dual l2 = gd_mul(P[TRAPEZE_GRP_MU],
+                             gd_sub(gd_const(f_q[q]), gd_mul(P[TRAPEZE_GRP_ETA1], o1_q[q])));
+        grp_dual dr = gd_mul(P[TRAPEZE_GRP_NU],
+                             gd_sub(gd_const(f_q[q]), gd_mul(P[TRAPEZE_GRP_ETA2], o2_q[q])));
+        if (l2.v > l2_max.v)
+            l2_max = l2;
+        if (dr.v > dram_max.v)
+            dram_max = dr;
+    }
+    free(o1_q);
+    free(o2_q);
+    free(f_q);
     long qmax = 0;
     for (int k = 0; k < g->n_groups; k++)
         if (qlen[k] > qmax)
@@ -329,9 +368,12 @@ trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const double *para
     out->dram = gd_mul(P[TRAPEZE_GRP_NU],
                        gd_sub(gd_const(f_total), gd_mul(P[TRAPEZE_GRP_ETA2], o2_total)));
     out->max_queue = (double)qmax;
-    out->tc = gd_scale(P[TRAPEZE_GRP_CWAVE], (double)qmax / x);
-    out->t2 = gd_mul(P[TRAPEZE_GRP_TL2], out->l2);
-    out->td = gd_mul(P[TRAPEZE_GRP_TDRAM], out->dram);
+    out->waves = qmax > x ? (double)qmax / x : 1.0;
+    out->l2_max = l2_max;
+    out->dram_max = dram_max;
+    out->tc = gd_scale(P[TRAPEZE_GRP_CWAVE], out->waves);
+    out->t2 = gd_mul(P[TRAPEZE_GRP_TL2], l2_max);
+    out->td = gd_mul(P[TRAPEZE_GRP_TDRAM], dram_max);
     grp_dual q = gd_div(gd_const(1), gd_sub(gd_const(1), P[TRAPEZE_GRP_OVERLAP]));
     out->cycles = pnorm3(out->tc, out->t2, out->td, q);
     return TRAPEZE_OK;

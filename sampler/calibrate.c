@@ -60,6 +60,8 @@ static void set_structure(const trapeze_calib_plan *plan, trapeze_gz_params *p)
     p->fence_staging = (st & TRAPEZE_GZ_STRUCT_FENCE_STAGING) != 0;
     p->row_penalty = (st & TRAPEZE_GZ_STRUCT_ROW_PENALTY) != 0;
     p->fence_iter = (st & TRAPEZE_GZ_STRUCT_FENCE_ITER) != 0;
+    p->mem_latency = (st & TRAPEZE_GZ_STRUCT_MEM_LATENCY) != 0;
+    p->row_lines = (st & TRAPEZE_GZ_STRUCT_ROW_LINES) != 0;
 }
 
 /* A fitted parameter cannot leave a range edge (the transform's slope

@@ -34,49 +34,74 @@ static int make_points(const trapeze_grp_observation *obs, int n, unsigned outpu
     return np;
 }
 
-/* Starting values of the timing constants: cycles ~ cwave Q/x + tl2 l2 +
- * tdram dram (omega = 0, the sum) by linear least squares on relative
- * residuals, at the current cache constants. A coefficient that comes out
- * non-positive keeps its old value. Without it the trust region starts
- * where one time dominates the others and can step into overflow. */
+/* Starting values of the timing constants: cycles ~ cwave max(1, Q/x) +
+ * tl2 l2_max + tdram dram_max (omega = 0, the sum; the busiest queue's) by
+ * non-negative linear least squares on relative residuals, at the current
+ * cache constants: every subset of the three terms is solved and the best
+ * with positive coefficients kept, the terms left out set to 0 (a latency-
+ * bound launch whose time does not follow its accesses gets tl2 = tdram =
+ * 0 rather than a negative value refused and a default kept, from where
+ * the trust region stalled at cwave = 0: atax on one SM). Without it the
+ * trust region starts where one time dominates the others and can step
+ * into overflow. */
 static void timing_start(const trapeze_grp_observation *obs, int n, trapeze_grp_params *p)
 {
-    double A[3][3] = {{0}}, b[3] = {0};
+    double (*x)[3] = calloc((size_t)(n > 0 ? n : 1), sizeof *x);
     int used = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; x && i < n; i++) {
         grp_duals d;
         if (!(obs[i].cycles > 0) ||
             grp_evaluate_duals(obs[i].model, p->value, obs[i].grouping, &d, NULL))
             continue;
-        double x[3] = {d.max_queue / obs[i].model->m.tbs_per_sm, d.l2.v, d.dram.v};
-        for (int r = 0; r < 3; r++) {
-            x[r] /= obs[i].cycles;
-        }
-        for (int r = 0; r < 3; r++) {
-            b[r] += x[r];
-            for (int c = 0; c < 3; c++)
-                A[r][c] += x[r] * x[c];
-        }
+        x[used][0] = d.waves / obs[i].cycles;
+        x[used][1] = d.l2_max.v / obs[i].cycles;
+        x[used][2] = d.dram_max.v / obs[i].cycles;
         used++;
     }
-    if (used < 3)
-        return;
-    gsl_matrix_view Am = gsl_matrix_view_array(&A[0][0], 3, 3);
-    gsl_vector_view bv = gsl_vector_view_array(b, 3);
-    gsl_vector *sol = gsl_vector_alloc(3);
-    gsl_permutation *perm = gsl_permutation_alloc(3);
-    int sign;
-    if (sol && perm && gsl_linalg_LU_decomp(&Am.matrix, perm, &sign) == GSL_SUCCESS &&
-        gsl_linalg_LU_solve(&Am.matrix, perm, &bv.vector, sol) == GSL_SUCCESS) {
-        const int k[3] = {TRAPEZE_GRP_CWAVE, TRAPEZE_GRP_TL2, TRAPEZE_GRP_TDRAM};
-        for (int r = 0; r < 3; r++) {
-            double v = gsl_vector_get(sol, r);
-            if (v > grp_param_min[k[r]] && v < grp_param_max[k[r]] && isfinite(v))
-                p->value[k[r]] = v;
+    const int k[3] = {TRAPEZE_GRP_CWAVE, TRAPEZE_GRP_TL2, TRAPEZE_GRP_TDRAM};
+    double best = HUGE_VAL, best_c[3] = {0, 0, 0};
+    for (int set = 1; set < 8 && used >= 1; set++) {
+        int cols[3], nc = 0;
+        for (int c = 0; c < 3; c++)
+            if (set >> c & 1)
+                cols[nc++] = c;
+        if (nc > used)
+            continue;
+        double A[9] = {0}, b[3] = {0}, c[3] = {0, 0, 0};
+        for (int i = 0; i < used; i++)
+            for (int r = 0; r < nc; r++) {
+                b[r] += x[i][cols[r]];
+                for (int q = 0; q < nc; q++)
+                    A[r * nc + q] += x[i][cols[r]] * x[i][cols[q]];
+            }
+        gsl_matrix_view Am = gsl_matrix_view_array(A, (size_t)nc, (size_t)nc);
+        gsl_vector_view bv = gsl_vector_view_array(b, (size_t)nc);
+        gsl_vector *sol = gsl_vector_alloc((size_t)nc);
+        gsl_permutation *perm = gsl_permutation_alloc((size_t)nc);
+        int sign, ok = sol && perm && gsl_linalg_LU_decomp(&Am.matrix, perm, &sign) == GSL_SUCCESS &&
+                       gsl_linalg_LU_solve(&Am.matrix, perm, &bv.vector, sol) == GSL_SUCCESS;
+        for (int r = 0; ok && r < nc; r++) {
+            c[cols[r]] = gsl_vector_get(sol, r);
+            ok = isfinite(c[cols[r]]) && c[cols[r]] > 0 && c[cols[r]] < grp_param_max[k[cols[r]]];
+        }
+        gsl_vector_free(sol);
+        gsl_permutation_free(perm);
+        if (!ok)
+            continue;
+        double res = 0;   /* sum of squared relative residuals: (pred - m) / m */
+        for (int i = 0; i < used; i++) {
+            double r = c[0] * x[i][0] + c[1] * x[i][1] + c[2] * x[i][2] - 1;
+            res += r * r;
+        }
+        if (res < best) {
+            best = res;
+            memcpy(best_c, c, sizeof c);
         }
     }
-    gsl_vector_free(sol);
-    gsl_permutation_free(perm);
+    if (best < HUGE_VAL)
+        for (int r = 0; r < 3; r++)
+            p->value[k[r]] = best_c[r];
+    free(x);
 }
 
 /* One stage: the parameters of `mask` on the values of `outputs`; their

@@ -53,19 +53,23 @@ const trapeze_grp_machine *trapeze_grp_problem_machine(const trapeze_grp_problem
     return &pb->machine;
 }
 
-/* The GPU config with `-trapeze_tb_dispatch policy` (NULL: as is) and
- * `-trapeze_tb_grouping file` (NULL: none) added. */
+/* The GPU config with `-trapeze_tb_dispatch policy` (NULL: as is),
+ * `-trapeze_tb_grouping file` (NULL: none) and `-trapeze_window_groups N`
+ * (0: none) added. */
 static trapeze_status config_with(const trapeze_grp_problem *pb, const char *policy,
-                                  const char *grouping_file, trapeze_config **out,
-                                  trapeze_error *err)
+                                  const char *grouping_file, int window_groups,
+                                  trapeze_config **out, trapeze_error *err)
 {
     size_t n = strlen(pb->cfg_text) + 256;
     char *text = malloc(n);
     if (!text)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    snprintf(text, n, "%s\n%s%s\n%s%s\n", pb->cfg_text, policy ? "-trapeze_tb_dispatch " : "",
+    char win[64] = "";
+    if (window_groups)   /* a short sample (the option is off in every shipped config) */
+        snprintf(win, sizeof win, "-trapeze_window_groups %d", window_groups);
+    snprintf(text, n, "%s\n%s%s\n%s%s\n%s\n", pb->cfg_text, policy ? "-trapeze_tb_dispatch " : "",
              policy ? policy : "", grouping_file ? "-trapeze_tb_grouping " : "",
-             grouping_file ? grouping_file : "");
+             grouping_file ? grouping_file : "", win);
     trapeze_status s = trapeze_config_parse(text, pb->gpu_path, out, err);
     free(text);
     return s;
@@ -160,7 +164,7 @@ trapeze_status trapeze_grp_problem_trace(const char *gpu_config_path, const char
     trapeze_config *cfg = NULL;
     trapeze_status s = trapeze_read_file(gpu_config_path, &pb->cfg_text, err);
     if (!s)
-        s = config_with(pb, NULL, NULL, &cfg, err);
+        s = config_with(pb, NULL, NULL, 0, &cfg, err);
     if (!s)
         s = trapeze_locality_trace(kernelslist, launch, &pb->graph, err);
     if (!s)
@@ -195,7 +199,7 @@ trapeze_status trapeze_grp_problem_builtin(const char *gpu_config_path, const ch
     if (!s)
         s = trapeze_read_file(gpu_config_path, &pb->cfg_text, err);
     if (!s)
-        s = config_with(pb, NULL, NULL, &cfg, err);
+        s = config_with(pb, NULL, NULL, 0, &cfg, err);
     if (!s)
         s = trapeze_locality_builtin(cfg, kernel, params, n_params, launch, &pb->graph, err);
     if (!s)
@@ -211,22 +215,80 @@ trapeze_status trapeze_grp_problem_builtin(const char *gpu_config_path, const ch
 
 /* ------------------------------------------------------------ policies */
 
-/* Group lists as the model's queues: list k goes to SM k mod n_sm (the
- * first n_sm lists are the SMs' at launch; later ones go to whichever SM
- * finishes first, about in turn). */
-static trapeze_status lists_to_grouping(const sim_tb_groups *l, long n, int n_sm,
+/* Group lists as the model's queues, placed as the simulator's PAVER
+ * runtime places them at launch (sim/core/dispatch_groups.c): SM i takes
+ * list i; each dispatch pass gives every SM with room (fewer than x
+ * placed) its next block, an SM whose range is empty takes the next list
+ * or, when none is left, steals from the tail of the SM with the most
+ * waiting blocks (max - floor(mean) of them), until a pass places nothing.
+ * What then waits in an SM's range joins its queue; lists never taken go
+ * to SMs in turn. Without the stealing, a launch of 4 TBs in one MST-TS
+ * list was predicted on one SM, four times rr's time, where the simulator
+ * spreads it over four SMs. */
+static trapeze_status lists_to_grouping(const sim_tb_groups *l, long n, int n_sm, int x,
                                         trapeze_grouping *out, trapeze_error *err)
 {
     trapeze_status s = trapeze_grouping_alloc(out, n, n_sm, err);
-    long *load = calloc((size_t)n_sm, sizeof *load);
-    if (!s && !load)
+    long *load = calloc((size_t)n_sm, sizeof *load), *next = calloc((size_t)n_sm, sizeof *next);
+    long *tail = calloc((size_t)n_sm, sizeof *tail);
+    if (!s && (!load || !next || !tail))
         s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    for (int k = 0; !s && k < l->n_groups; k++)
+    int taken = 0;
+    for (int i = 0; !s && i < n_sm && taken < l->n_groups; i++, taken++) {
+        next[i] = l->gstart[taken];
+        tail[i] = l->gstart[taken + 1];
+    }
+    for (int placed = 1, first = 0; !s && placed;) {
+        placed = 0;
+        const int pass_first = first;   /* read once a pass, as dispatch() does */
+        for (int k = 0; k < n_sm; k++) {
+            int sm = (pass_first + k) % n_sm;
+            if (load[sm] >= x)
+                continue;
+            while (next[sm] == tail[sm] && taken < l->n_groups) {
+                next[sm] = l->gstart[taken];
+                tail[sm] = l->gstart[++taken];
+            }
+            if (next[sm] == tail[sm]) {   /* steal, as dispatch_groups.c */
+                long most = 0, sum = 0;
+                int donor = -1;
+                for (int i = 0; i < n_sm; i++) {
+                    long w = tail[i] - next[i];
+                    if (w > most) {
+                        most = w;
+                        donor = i;
+                    }
+                    sum += w;
+                }
+                long count = most - sum / n_sm;
+                if (donor >= 0 && count >= 1) {
+                    tail[sm] = tail[donor];
+                    tail[donor] -= count;
+                    next[sm] = tail[donor];
+                }
+            }
+            if (next[sm] == tail[sm])
+                continue;
+            long b = l->ids[next[sm]++];
+            out->group[b] = sm;
+            out->order[b] = load[sm]++;
+            placed = 1;
+            first = (sm + 1) % n_sm;
+        }
+    }
+    for (int sm = 0; !s && sm < n_sm; sm++)   /* waiting in the SMs' ranges */
+        for (long i = next[sm]; i < tail[sm]; i++) {
+            out->group[l->ids[i]] = sm;
+            out->order[l->ids[i]] = load[sm]++;
+        }
+    for (int k = taken; !s && k < l->n_groups; k++)   /* lists not taken yet */
         for (long i = l->gstart[k]; i < l->gstart[k + 1]; i++) {
             out->group[l->ids[i]] = k % n_sm;
             out->order[l->ids[i]] = load[k % n_sm]++;
         }
     free(load);
+    free(next);
+    free(tail);
     if (s)
         trapeze_grouping_free(out);
     return s;
@@ -260,7 +322,7 @@ trapeze_status trapeze_grp_problem_policy_grouping(const trapeze_grp_problem *pb
     sim_locality_adj_free(&a);
     if (s)
         return s;
-    s = lists_to_grouping(&l, pb->graph.n_tbs, mc->n_sm, out, err);
+    s = lists_to_grouping(&l, pb->graph.n_tbs, mc->n_sm, mc->tbs_per_sm, out, err);
     sim_tb_groups_free(&l);
     return s;
 }
@@ -270,6 +332,15 @@ trapeze_status trapeze_grp_problem_policy_grouping(const trapeze_grp_problem *pb
 trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const char *policy,
                                             const trapeze_grouping *grouping,
                                             trapeze_grp_measured *out, trapeze_error *err)
+{
+    return trapeze_grp_problem_simulate_window(pb, policy, grouping, 0, out, err);
+}
+
+trapeze_status trapeze_grp_problem_simulate_window(const trapeze_grp_problem *pb,
+                                                   const char *policy,
+                                                   const trapeze_grouping *grouping,
+                                                   int window_groups, trapeze_grp_measured *out,
+                                                   trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     char path[64] = "";
@@ -287,7 +358,7 @@ trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const
     launch_handle h;
     memset(&h, 0, sizeof h);
     if (!s)
-        s = config_with(pb, policy, grouping ? path : NULL, &cfg, err);
+        s = config_with(pb, policy, grouping ? path : NULL, window_groups, &cfg, err);
     if (!s)
         s = sim_gpu_create(cfg, &opt, &g, err);
     if (!s)

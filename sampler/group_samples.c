@@ -3,8 +3,10 @@
  * kernel simulated under one dispatch policy, as rows of the samples log
  * (model "group"), planned for a list of launches and run by the generic
  * runner (run.c: threads, appended the moment each ends, resumed from the
- * log). Owns the row layout and the plan; the simulation is
- * group_problem.c's.
+ * log). A launch's samples are sub-grids (group_window.c: a share of the
+ * SMs' queues, what the model is fitted to) and, for validation, whole
+ * runs (the ground truth). Owns the row layout and the plan; the
+ * simulations are group_problem.c's and group_window.c's.
  */
 #include <ctype.h>
 #include <math.h>
@@ -25,11 +27,13 @@ static const trapeze_field fields[] = {
     {"params", TRAPEZE_FIELD_TEXT, 0, 0, 0, NULL},
     {"launch", TRAPEZE_FIELD_INT, 0, 0, 1e6, NULL},
     {"policy", TRAPEZE_FIELD_TEXT, 0, 0, 0, policy_names},
+    {"window_sms", TRAPEZE_FIELD_INT, 0, 0, 1e6, NULL},
     {"cycles", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
     {"l2_accesses", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
     {"dram_reads", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
     {"l1_hits", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
     {"warp_instructions", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
+    {"tbs", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
 };
 
 static trapeze_status check_row(const trapeze_sample_row *row, const char *path, int line,
@@ -52,15 +56,21 @@ const trapeze_row_schema trapeze_grp_sample_schema = {
 
 struct trapeze_grp_plan {
     char gpu_path[1024];
-    int n_launches, n_policies;
-    trapeze_sample_row *rows;     /* launch-major: launch i, policy k at i * n_policies + k */
+    int n_launches, n_policies, n_windows;
+    double window_share;          /* of the SMs, for the sub-grid samples */
+    trapeze_sample_row *rows;     /* launch-major: launch i's n_policies whole runs, then its
+                                     distinct sub-grids (rr bcs mst kway rbts in turn, each
+                                     unless an earlier policy's is the same) */
+    int n_rows;
+    int *whole_row;               /* [launch * n_policies + k]: its row */
+    int *window_row;              /* [launch * 5 + k]: the row of policy k's sub-grid */
     trapeze_sample_set set;
 };
 
 /* An id of letters, digits and ._=- : "jacobi.nx=512.ny=512.l0.rr" (kernel
  * and parameters at most ID_PART characters each, checked by the plan, so
  * that it fits a row's id whole and two launches never share one). */
-#define ID_PART 40
+#define ID_PART 36
 static void make_id(char *id, size_t size, const trapeze_grp_launch *l, const char *policy)
 {
     char params[128];
@@ -68,8 +78,81 @@ static void make_id(char *id, size_t size, const trapeze_grp_launch *l, const ch
     for (char *c = params; *c; c++)
         if (!isalnum((unsigned char)*c) && *c != '=' && *c != '_' && *c != '-')
             *c = '.';
-    snprintf(id, size, "%.40s%s%.40s.l%d.%s", l->kernel, params[0] ? "." : "", params,
+    snprintf(id, size, "%.36s%s%.36s.l%d.%.12s", l->kernel, params[0] ? "." : "", params,
              l->launch, policy);
+}
+
+/* A sub-grid sample (sampler/group_window.c): the policy's grouping as the
+ * model sees it, its first window_sms queues alone. */
+static trapeze_status run_window(const trapeze_grp_problem *pb, const char *policy, int m,
+                                 trapeze_grp_measured *out, long *tbs, trapeze_error *err)
+{
+    trapeze_grp_params p;
+    trapeze_grp_params_default(&p);
+    trapeze_grp_model *model = NULL;
+    trapeze_grp_window *w = NULL;
+    trapeze_grouping g;
+    memset(&g, 0, sizeof g);
+    trapeze_status s = trapeze_grp_create(trapeze_grp_problem_graph(pb),
+                                          trapeze_grp_problem_machine(pb), &p, &model, err);
+    if (!s)
+        s = trapeze_grp_problem_policy_grouping(pb, model, policy, &g, err);
+    if (!s)
+        s = trapeze_grp_window_create(pb, &g, m, &p, &w, err);
+    if (!s)
+        s = trapeze_grp_window_simulate(pb, w, out, err);
+    if (!s)
+        *tbs = trapeze_grp_window_tbs(w);
+    trapeze_grp_window_destroy(w);
+    trapeze_grouping_free(&g);
+    trapeze_grp_destroy(model);
+    return s;
+}
+
+/* The params text "a=1 b=2" as argv (pointing into buf). */
+static int split_params(const char *text, char *buf, size_t size, char **argv, int max)
+{
+    int argc = 0;
+    snprintf(buf, size, "%s", text ? text : "");
+    for (char *save, *t = strtok_r(buf, " ", &save); t && argc < max; t = strtok_r(NULL, " ", &save))
+        argv[argc++] = t;
+    return argc;
+}
+
+/* For launch l: same[k] = the first policy whose sub-grid on m SMs is
+ * policy k's (k itself when none before). */
+static trapeze_status distinct_windows(const char *gpu, const trapeze_grp_launch *l, int m,
+                                       int same[5], trapeze_error *err)
+{
+    static const char *const names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
+    char buf[TRAPEZE_ROW_TEXT], *argv[32];
+    int argc = split_params(l->params, buf, sizeof buf, argv, 32);
+    trapeze_grp_problem *pb = NULL;
+    trapeze_grp_model *model = NULL;
+    trapeze_grp_window *w[5] = {NULL};
+    trapeze_grp_params p;
+    trapeze_grp_params_default(&p);
+    trapeze_status s = trapeze_grp_problem_builtin(gpu, l->kernel, argv, argc, l->launch, &pb, err);
+    if (!s)
+        s = trapeze_grp_create(trapeze_grp_problem_graph(pb), trapeze_grp_problem_machine(pb),
+                               &p, &model, err);
+    for (int k = 0; !s && k < 5; k++) {
+        trapeze_grouping g;
+        memset(&g, 0, sizeof g);
+        s = trapeze_grp_problem_policy_grouping(pb, model, names[k], &g, err);
+        if (!s)
+            s = trapeze_grp_window_create(pb, &g, m, &p, &w[k], err);
+        trapeze_grouping_free(&g);
+        same[k] = k;
+        for (int j = 0; !s && j < k && same[k] == k; j++)
+            if (same[j] == j && trapeze_grp_window_same(w[j], w[k]))
+                same[k] = j;
+    }
+    for (int k = 0; k < 5; k++)
+        trapeze_grp_window_destroy(w[k]);
+    trapeze_grp_destroy(model);
+    trapeze_grp_problem_destroy(pb);
+    return s;
 }
 
 /* Runs row i: the launch under its policy on a fresh simulator. */
@@ -84,11 +167,17 @@ static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, t
         argv[argc++] = t;
     trapeze_grp_problem *pb = NULL;
     trapeze_grp_measured m;
+    int window = (int)trapeze_row_number(out, "window_sms");
+    long tbs = 0;
     trapeze_status s = trapeze_grp_problem_builtin(plan->gpu_path, trapeze_row_text(out, "kernel"),
                                                    argv, argc, (int)trapeze_row_number(out, "launch"),
                                                    &pb, err);
-    if (!s)
+    if (!s && window)
+        s = run_window(pb, trapeze_row_text(out, "policy"), window, &m, &tbs, err);
+    else if (!s) {
         s = trapeze_grp_problem_simulate(pb, trapeze_row_text(out, "policy"), NULL, &m, err);
+        tbs = trapeze_grp_problem_graph(pb)->n_tbs;
+    }
     trapeze_grp_problem_destroy(pb);
     if (!s) {
         trapeze_row_set_number(out, "cycles", m.cycles);
@@ -96,6 +185,7 @@ static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, t
         trapeze_row_set_number(out, "dram_reads", m.dram_reads);
         trapeze_row_set_number(out, "l1_hits", m.l1_hits);
         trapeze_row_set_number(out, "warp_instructions", m.warp_instructions);
+        trapeze_row_set_number(out, "tbs", (double)tbs);
     }
     return s;
 }
@@ -105,47 +195,89 @@ void trapeze_grp_plan_destroy(trapeze_grp_plan *plan)
     if (!plan)
         return;
     free(plan->rows);
+    free(plan->whole_row);
+    free(plan->window_row);
     free(plan);
 }
 
 trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *gpu_name,
                                        const trapeze_grp_launch *l, int n, int with_chen,
-                                       trapeze_grp_plan **out, trapeze_error *err)
+                                       int whole, double window_share, trapeze_grp_plan **out,
+                                       trapeze_error *err)
 {
     *out = NULL;
     trapeze_grp_plan *plan = calloc(1, sizeof *plan);
-    int np = with_chen ? 6 : 5;
+    int np = !whole ? 0 : with_chen ? 6 : 5, nw = window_share > 0 ? 5 : 0;
     static const char *const fixed[] = {"rr", "bcs", "mst", "kway", "rbts"};
-    if (!plan || !(plan->rows = calloc((size_t)(n > 0 ? n : 1) * np, sizeof *plan->rows))) {
+    size_t nl = (size_t)(n > 0 ? n : 1);
+    if (!plan || !(plan->rows = calloc(nl * (size_t)(np + nw + 1), sizeof *plan->rows)) ||
+        !(plan->whole_row = calloc(nl * 6, sizeof *plan->whole_row)) ||
+        !(plan->window_row = calloc(nl * 5, sizeof *plan->window_row))) {
         trapeze_grp_plan_destroy(plan);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
     snprintf(plan->gpu_path, sizeof plan->gpu_path, "%s", gpu_config_path);
     plan->n_launches = n;
     plan->n_policies = np;
+    plan->n_windows = nw;
+    plan->window_share = window_share;
+    int m = 0;   /* the sub-grid's SMs: a share of the GPU's */
+    if (nw) {
+        trapeze_config *cfg = NULL;
+        trapeze_gpu gpu;
+        trapeze_status gs = trapeze_config_load(gpu_config_path, &cfg, err);
+        if (!gs)
+            gs = trapeze_gpu_from_config(cfg, &gpu, err);
+        trapeze_config_destroy(cfg);
+        if (gs) {
+            trapeze_grp_plan_destroy(plan);
+            return gs;
+        }
+        m = (int)floor(window_share * gpu.n_sm + 0.5);
+        m = m < 1 ? 1 : m > gpu.n_sm ? gpu.n_sm : m;
+    }
     trapeze_status s = TRAPEZE_OK;
     for (int i = 0; i < n && !s; i++)
         if (strlen(l[i].kernel) > ID_PART || (l[i].params && strlen(l[i].params) > ID_PART))
-            s = trapeze_fail(err, TRAPEZE_EINVAL, "%.40s...: kernel name and parameters are "
+            s = trapeze_fail(err, TRAPEZE_EINVAL, "%.36s...: kernel name and parameters are "
                              "limited to %d characters each in a samples log", l[i].kernel,
                              ID_PART);
-    for (int i = 0; i < n && !s; i++)
-        for (int k = 0; k < np && !s; k++) {
-            const char *pol = with_chen ? policy_names[k] : fixed[k];
-            trapeze_sample_row *r = &plan->rows[i * np + k];
-            char id[sizeof r->id];
-            make_id(id, sizeof id, &l[i], pol);
+    int nr = 0;
+    for (int i = 0; i < n && !s; i++) {
+        int same[5] = {0, 1, 2, 3, 4};
+        if (nw)
+            s = distinct_windows(gpu_config_path, &l[i], m, same, err);
+        for (int k = 0; k < np + nw && !s; k++) {
+            int win = k >= np;
+            if (win && same[k - np] != k - np) {   /* an earlier policy's run serves */
+                plan->window_row[i * 5 + k - np] = plan->window_row[i * 5 + same[k - np]];
+                continue;
+            }
+            const char *pol = win ? fixed[k - np] : with_chen ? policy_names[k] : fixed[k];
+            if (win)
+                plan->window_row[i * 5 + k - np] = nr;
+            else
+                plan->whole_row[i * np + k] = nr;
+            trapeze_sample_row *r = &plan->rows[nr++];
+            char id[sizeof r->id], pid[13];
+            snprintf(pid, sizeof pid, "%s%s%d", pol, win ? ".w" : "", win ? m : 0);
+            if (!win)
+                snprintf(pid, sizeof pid, "%s", pol);
+            make_id(id, sizeof id, &l[i], pid);
             trapeze_row_init(r, &trapeze_grp_sample_schema, id, "sim");
             if (trapeze_row_set_text(r, "gpu", gpu_name) ||
                 trapeze_row_set_text(r, "kernel", l[i].kernel) ||
                 trapeze_row_set_text(r, "params", l[i].params ? l[i].params : "") ||
                 trapeze_row_set_number(r, "launch", l[i].launch) ||
-                trapeze_row_set_text(r, "policy", pol))
+                trapeze_row_set_text(r, "policy", pol) ||
+                trapeze_row_set_number(r, "window_sms", win ? m : 0))
                 s = trapeze_fail(err, TRAPEZE_EINVAL, "%s: kernel, parameters or GPU name too "
                                  "long for a samples row (%d characters)", id,
                                  TRAPEZE_ROW_TEXT - 1);
         }
-    plan->set = (trapeze_sample_set){&trapeze_grp_sample_schema, n * np, plan->rows, run_row, plan};
+    }
+    plan->n_rows = nr;
+    plan->set = (trapeze_sample_set){&trapeze_grp_sample_schema, nr, plan->rows, run_row, plan};
     if (s) {
         trapeze_grp_plan_destroy(plan);
         return s;
@@ -165,7 +297,7 @@ trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
 {
     memset(sim, 0, 6 * sizeof *sim);
     for (int k = 0; k < plan->n_policies; k++) {
-        const trapeze_sample_row *planned = &plan->rows[launch * plan->n_policies + k];
+        const trapeze_sample_row *planned = &plan->rows[plan->whole_row[launch * plan->n_policies + k]];
         const trapeze_sample_row *r = trapeze_sample_log_find_row(log, planned->id);
         if (!r)
             return trapeze_fail(err, TRAPEZE_EINVAL, "sample %s is not in the log", planned->id);
@@ -178,6 +310,36 @@ trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
         sim[slot].dram_reads = trapeze_row_number(r, "dram_reads");
         sim[slot].l1_hits = trapeze_row_number(r, "l1_hits");
         sim[slot].warp_instructions = trapeze_row_number(r, "warp_instructions");
+    }
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
+                                        const trapeze_sample_log *log, int launch,
+                                        trapeze_grp_measured meas[5], int *window_sms,
+                                        double *work, trapeze_error *err)
+{
+    memset(meas, 0, 5 * sizeof *meas);
+    *window_sms = 0;
+    *work = 0;
+    if (!plan->n_windows)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "the plan has no sub-grid samples");
+    for (int k = 0; k < 5; k++) {
+        const trapeze_sample_row *planned = &plan->rows[plan->window_row[launch * 5 + k]];
+        const trapeze_sample_row *r = trapeze_sample_log_find_row(log, planned->id);
+        if (!r)
+            return trapeze_fail(err, TRAPEZE_EINVAL, "sample %s is not in the log", planned->id);
+        meas[k].cycles = trapeze_row_number(r, "cycles");
+        meas[k].l2_accesses = trapeze_row_number(r, "l2_accesses");
+        meas[k].dram_reads = trapeze_row_number(r, "dram_reads");
+        meas[k].l1_hits = trapeze_row_number(r, "l1_hits");
+        meas[k].warp_instructions = trapeze_row_number(r, "warp_instructions");
+        *window_sms = (int)trapeze_row_number(r, "window_sms");
+        int first = 1;   /* a run shared by several policies counts once */
+        for (int j = 0; j < k; j++)
+            first &= plan->window_row[launch * 5 + j] != plan->window_row[launch * 5 + k];
+        if (first)
+            *work += meas[k].warp_instructions;
     }
     return TRAPEZE_OK;
 }

@@ -156,6 +156,24 @@ trapeze_status trapeze_samples_pending(const trapeze_sample_set *set,
     return TRAPEZE_OK;
 }
 
+trapeze_status sampler_sweep_logged(const trapeze_sample_log *log, const trapeze_sample *planned,
+                                    const trapeze_sample **found, trapeze_error *err)
+{
+    *found = log ? trapeze_sample_log_find(log, planned->id) : NULL;
+    if (!*found)
+        return TRAPEZE_OK;
+    trapeze_sample_row a, b;
+    trapeze_gz_sample_to_row(planned, &a);
+    trapeze_gz_sample_to_row(*found, &b);
+    if (trapeze_row_same_inputs(&a, &b))
+        return TRAPEZE_OK;
+    *found = NULL;
+    return trapeze_fail(err, TRAPEZE_EPARSE,
+                        "%s: row %s does not match the planned run of that id (made by another "
+                        "plan: remove the log or give another one)",
+                        trapeze_sample_log_path(log), planned->id);
+}
+
 trapeze_status trapeze_samples_run(const trapeze_sample_set *set, trapeze_sample_log *log,
                                    int threads, trapeze_sample_progress progress, void *ctx,
                                    trapeze_error *err)

@@ -67,6 +67,13 @@ trapeze_status sampler_run_rows(const trapeze_calib_plan *plan, trapeze_sample *
                                 int threads, sampler_done_fn done, void *ctx,
                                 trapeze_error *err);
 
+/* The logged run of a planned sweep row (by id) in *found, NULL when it is
+ * still to run. A logged row whose inputs differ from the planned one (the
+ * plan changed since the log was made) is an error naming the log and id:
+ * reusing it would report another run's cycles as this one's. */
+trapeze_status sampler_sweep_logged(const trapeze_sample_log *log, const trapeze_sample *planned,
+                                    const trapeze_sample **found, trapeze_error *err);
+
 /* The profiled counts of workload w from its profiling pair, plan rows
  * first_row (h = 1) and first_row + 1 (h = 2), found in log (calibrate.c). */
 trapeze_status sampler_profile_of(const trapeze_calib_plan *plan, const trapeze_sample_log *log,

@@ -157,7 +157,12 @@ static trapeze_status run_sweep(const trapeze_calib_plan *plan, trapeze_sample *
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
     for (int i = 0; i < n; i++) {
-        const trapeze_sample *done = sweep_log ? trapeze_sample_log_find(sweep_log, rows[i].id) : NULL;
+        const trapeze_sample *done;
+        if (sampler_sweep_logged(sweep_log, &rows[i], &done, err)) {
+            free(todo);
+            free(index);
+            return TRAPEZE_EPARSE;
+        }
         if (done) {
             rows[i] = *done;
         } else {

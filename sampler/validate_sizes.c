@@ -284,7 +284,8 @@ static trapeze_status run_missing(const trapeze_calib_plan *plan, trapeze_sample
     if (!todo || !index || !ids)
         s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     for (int i = 0; !s && i < n; i++) {
-        const trapeze_sample *done = sweep_log ? trapeze_sample_log_find(sweep_log, rows[i].id) : NULL;
+        const trapeze_sample *done = NULL;
+        s = sampler_sweep_logged(sweep_log, &rows[i], &done, err);
         if (done) {
             rows[i] = *done;
         } else {

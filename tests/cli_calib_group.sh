@@ -1,11 +1,14 @@
 #!/bin/sh
 # End-to-end tests of `trapeze validate --model group` and `trapeze
 # calibrate --model group` (cli/calib_group.c, sampler/group_samples.c) on
-# two small launches on the GTX 480: the table agrees with `trapeze group`
-# (same samples, same fit, same choice); a rerun takes every sample from the
-# log; a log cut short resumes with only the missing samples and ends
-# byte-identical; the targets summary counts what the tables print; the
-# calibration file written predicts what validate predicted.
+# two small launches on the GTX 480: the simulated columns agree with
+# `trapeze group` (the same whole runs); the predictions come from the
+# sub-grid samples only (whole runs altered in the log change no
+# prediction); the samples' share is the sub-grids' warp instructions over
+# all the log's; a rerun takes every sample from the log; a log cut short
+# resumes with only the missing samples and ends byte-identical; the targets
+# summary counts what the tables print; the calibration file written
+# predicts what validate predicted.
 # Usage: sh tests/cli_calib_group.sh build/trapeze
 MAX_ERR_LINES=2
 . "$(dirname "$0")/lib/cli.sh"
@@ -13,17 +16,25 @@ G=data/gpus/gtx480.config
 
 "$T" validate --model group --gpu $G --samples "$D/s.csv" --csv "$D/v.csv" --threads 2 \
     matmul,n=96,block=16 syrk,n=64 >"$D/out" 2>"$D/err" || fail "validate: $(cat "$D/err")"
-grep -q '^samples: 12 planned, 12 run now, 0 from the log$' "$D/out" || fail "first run: $(head -1 "$D/out")"
-[ "$(wc -l <"$D/s.csv")" -eq 13 ] || fail "log rows"
+# per launch 6 whole runs and the distinct sub-grids of rr bcs mst kway rbts
+# (one SM of 15: ids .w1), 9 here: two policies of one launch share one
+grep -q '^samples: 21 planned, 21 run now, 0 from the log$' "$D/out" || fail "first run: $(head -1 "$D/out")"
+[ "$(wc -l <"$D/s.csv")" -eq 22 ] || fail "log rows"
+[ "$(grep -c '\.w1,' "$D/s.csv")" -eq 9 ] || fail "sub-grid rows"
 [ "$(wc -l <"$D/v.csv")" -eq 15 ] || fail "csv rows"
-# the same figures as trapeze group (policy, predicted and simulated cycles and L2)
+# the same whole runs as trapeze group (policy, simulated cycles and L2)
 "$T" group --gpu $G matmul n=96 block=16 --csv "$D/g.csv" >/dev/null 2>&1 || fail "group"
-a=$(awk -F, 'NR > 1 { print $4, $5, $8, $6, $9 }' "$D/g.csv")
-b=$(awk -F, 'NR > 1 && $2 == "matmul" { print $5, $6, $7, $8, $9 }' "$D/v.csv")
+a=$(awk -F, 'NR > 1 && $4 != "optimized" { print $4, $8, $9 }' "$D/g.csv")
+b=$(awk -F, 'NR > 1 && $2 == "matmul" && $5 != "optimized" { print $5, $7, $9 }' "$D/v.csv")
 [ "$a" = "$b" ] || fail "validate and group differ:
 $a
 --
 $b"
+# the share printed: the sub-grids' warp instructions over the log's (no
+# chosen grouping outside the policies was simulated here)
+if ! grep -q '^optimized.*vs the best' "$D/out"; then fail "no summary"; fi
+share=$(awk -F, 'NR > 1 { all += $14; if ($9 > 0) w += $14 } END { printf "%.1f", 100 * w / all }' "$D/s.csv")
+grep -q "share of the simulated work.*: $share% (target 5%)" "$D/out" || fail "share $share: $(tail -1 "$D/out")"
 # the summary counts the launches' own lines
 n2=$(awk '/^optimized: / { v = $2; sub("%", "", v); if (v + 0 <= 2) n++ } END { print n + 0 }' "$D/out")
 grep -q "within 2% of the best of the six policies: $n2 of 2" "$D/out" || fail "summary: $(tail -7 "$D/out")"
@@ -32,26 +43,50 @@ grep -q "within 2% of the best of the six policies: $n2 of 2" "$D/out" || fail "
 cp "$D/s.csv" "$D/full.csv"
 "$T" validate --model group --gpu $G --samples "$D/s.csv" matmul,n=96,block=16 syrk,n=64 \
     >"$D/out2" 2>&1 || fail "rerun"
-grep -q '^samples: 12 planned, 0 run now, 12 from the log$' "$D/out2" || fail "rerun: $(head -1 "$D/out2")"
+grep -q '^samples: 21 planned, 0 run now, 21 from the log$' "$D/out2" || fail "rerun: $(head -1 "$D/out2")"
 [ "$(tail -n +2 "$D/out2")" = "$(tail -n +2 "$D/out")" ] || fail "rerun prints differently"
 cmp -s "$D/s.csv" "$D/full.csv" || fail "rerun changed the log"
-# a log cut after 4 samples (a killed run): the 8 others run, the log ends the same
+# whole runs made twice as slow in the log: the predictions do not move
+awk -F, 'BEGIN { OFS = "," } NR > 1 && $9 == 0 { $10 = 2 * $10 } { print }' "$D/full.csv" >"$D/slow.csv"
+"$T" validate --model group --gpu $G --samples "$D/slow.csv" --csv "$D/v4.csv" \
+    matmul,n=96,block=16 syrk,n=64 >/dev/null 2>&1 || fail "validate on altered runs"
+[ "$(cut -d, -f6,8 "$D/v4.csv")" = "$(cut -d, -f6,8 "$D/v.csv")" ] || fail "predictions use the whole runs"
+[ "$(cut -d, -f7 "$D/v4.csv")" != "$(cut -d, -f7 "$D/v.csv")" ] || fail "altered runs not read"
+# a log cut after 4 samples (a killed run): the 17 others run, the log ends the same
 head -5 "$D/full.csv" >"$D/s.csv"
 "$T" validate --model group --gpu $G --samples "$D/s.csv" matmul,n=96,block=16 syrk,n=64 \
     >"$D/out3" 2>&1 || fail "resume"
-grep -q '^samples: 12 planned, 8 run now, 4 from the log$' "$D/out3" || fail "resume: $(head -1 "$D/out3")"
+grep -q '^samples: 21 planned, 17 run now, 4 from the log$' "$D/out3" || fail "resume: $(head -1 "$D/out3")"
 cmp -s "$D/s.csv" "$D/full.csv" || fail "resumed log differs"
 
 # calibrate reuses the log's samples and writes constants that predict the same
 "$T" calibrate --model group --gpu $G --samples "$D/s.csv" --out "$D/c.ini" syrk,n=64 \
     >"$D/cal" 2>&1 || fail "calibrate: $(cat "$D/cal")"
-grep -q '^samples: 5 planned, 0 run now, 5 from the log$' "$D/cal" || fail "calibrate samples: $(head -1 "$D/cal")"
+grep -q '^samples: 4 planned, 0 run now, 4 from the log$' "$D/cal" || fail "calibrate samples: $(head -1 "$D/cal")"
 grep -q '^\[group\]' "$D/c.ini" || fail "calibration file"
 "$T" group --gpu $G syrk n=64 --calibration "$D/c.ini" --no-sim --csv "$D/q.csv" >/dev/null 2>&1 \
     || fail "group --calibration"
 [ "$(awk -F, '$4 == "rr" { print $5 }' "$D/q.csv")" = "$(awk -F, '$2 == "syrk" && $5 == "rr" { print $6 }' "$D/v.csv")" ] \
     || fail "calibration predicts rr differently"
 "$T" validate --model group --help | grep -q 'LAUNCH is KERNEL' || fail "--help"
+
+# MPI: calibrate's grouping samples over 2 ranks on loopback, the same log
+# and constants as one process (as tests/cli_calibrate.sh for ghost zones)
+"$T" calibrate --model group --gpu $G --samples "$D/ser.csv" --out "$D/ser.ini" syrk,n=64 \
+    >/dev/null 2>&1 || fail "serial calibrate"
+if ! ldd "$T" 2>/dev/null | grep -q libmpi || ! command -v mpirun >/dev/null 2>&1; then
+    echo "SKIP MPI: $T is built without OpenMPI (scripts/install-deps.sh mpi, then rebuild)"
+elif echo "$T" | grep -q build-san; then
+    echo "SKIP MPI under the sanitizers: OpenMPI's own allocations are reported by LeakSanitizer"
+else
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,tcp \
+        OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo \
+        mpirun --oversubscribe -n 2 "$T" calibrate --model group --gpu $G --samples "$D/mpi.csv" \
+        --out "$D/mpi.ini" syrk,n=64 >"$D/mpi.out" 2>&1 || fail "mpirun -n 2: $(cat "$D/mpi.out")"
+    grep -q '^samples: 4 planned, 4 run now, 0 from the log$' "$D/mpi.out" || fail "mpi: $(cat "$D/mpi.out")"
+    [ "$(grep -c '^samples:' "$D/mpi.out")" -eq 1 ] || fail "a rank other than 0 printed"
+    cmp -s "$D/ser.csv" "$D/mpi.csv" && cmp -s "$D/ser.ini" "$D/mpi.ini" || fail "MPI changed the output"
+fi
 
 expect_failure "bad model" "--model foo: expected ghostzone, group or sleep" "$D/none" \
     "$T" validate --model foo --gpu $G
@@ -61,7 +96,7 @@ expect_failure "bad launch" "syrk@x: expected KERNEL" "$D/none" \
     "$T" validate --model group --gpu $G --samples "$D/s.csv" syrk@x
 expect_failure "unknown kernel" "no built-in kernel 'nope'" "$D/v2.csv" \
     "$T" validate --model group --gpu $G --samples "$D/s2.csv" --csv "$D/v2.csv" nope
-expect_failure "id too long" "limited to 40 characters each" "$D/v3.csv" \
+expect_failure "id too long" "limited to 36 characters each" "$D/v3.csv" \
     "$T" validate --model group --gpu $G --samples "$D/s3.csv" --csv "$D/v3.csv" \
     jacobi,nx=512,ny=512,bx=16,by=16,iters=1,nx=512,ny=512
 finish cli_calib_group

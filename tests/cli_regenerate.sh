@@ -1,6 +1,6 @@
 #!/bin/sh
 # scripts/regenerate-data.sh with a stand-in for trapeze (no simulation): a
-# progress line per step, the simulator commit recorded per file (PROVENANCE
+# progress line per step, the simulator's fingerprint recorded per file (PROVENANCE
 # and the calibration's [meta]), a log of unknown or other provenance removed
 # before its step and one of this simulator resumed, --check telling stale
 # files, and an unknown step refused.
@@ -11,7 +11,14 @@ R="$(dirname "$0")/../scripts/regenerate-data.sh"
 # --out, --csv or --curve, as a run that simulated one more sample would
 cat >"$D/fake" <<'FAKE'
 #!/bin/sh
-[ -z "${FAKE_FAIL:-}" ] || { echo "run" >>"$FAKE_FAIL"; exit 1; }
+# (the fingerprint's short `sim` runs succeed even then)
+[ "$1" = sim ] || [ -z "${FAKE_FAIL:-}" ] || { echo "run" >>"$FAKE_FAIL"; exit 1; }
+# a simulation's row: counters (FAKE_SIM), then a wall time that differs per run
+if [ "$1" = sim ]; then
+    while [ "$1" != --csv ]; do shift; done
+    echo "k,${FAKE_SIM:-0},$$" >"$2"
+    exit 0
+fi
 while [ $# -gt 0 ]; do
     case $1 in
     --samples|--sweep-log|--csv|--curve) echo "run" >>"$2"; shift ;;
@@ -23,8 +30,12 @@ FAKE
 chmod +x "$D/fake"
 mkdir -p "$D/data/calibrations" "$D/data/validation"
 echo "old simulator's sample" >"$D/data/calibrations/gtx480-samples.csv"
-sim=$(cd "$(dirname "$0")/.." && git log -1 --format=%h -- sim data/gpus sampler/plan.c sampler/run.c sampler/sample_run.c)
 export TRAPEZE="$D/fake" DATA="$D/data"
+sim=$(sh "$R" --fingerprint) || fail "--fingerprint"
+echo "$sim" | grep -q '^fp-[0-9a-f]\{12\}$' || fail "fingerprint: $sim"
+# the fingerprint ignores the wall time (the last column) and follows the counters
+[ "$(sh "$R" --fingerprint)" = "$sim" ] || fail "fingerprint changes with the wall time"
+[ "$(FAKE_SIM=1 sh "$R" --fingerprint)" != "$sim" ] || fail "fingerprint blind to a counter"
 
 sh "$R" cal-gtx480 2>"$D/err" || fail "cal-gtx480: $(cat "$D/err")"
 grep -q '^\[1/1\] cal-gtx480: started .* simulator '"$sim" "$D/err" || fail "progress: $(cat "$D/err")"
@@ -34,15 +45,15 @@ grep -q 'gtx480-samples.csv: made on simulator (unknown)' "$D/err" || fail "remo
 [ "$(cat "$D/data/calibrations/gtx480-samples.csv")" = "run" ] || fail "old log kept"
 awk -F, -v s="$sim" '$1 ~ /gtx480.ini$/ && $2 ~ "^" s { ok = 1 } END { exit !ok }' "$D/data/PROVENANCE.csv" \
     || fail "PROVENANCE: $(cat "$D/data/PROVENANCE.csv")"
-[ "$(head -1 "$D/data/PROVENANCE.csv")" = "file,simulator_commit,head_commit,seconds,finished_utc,command" ] \
+[ "$(head -1 "$D/data/PROVENANCE.csv")" = "file,simulator,simulator_commit,head_commit,seconds,finished_utc,command" ] \
     || fail "PROVENANCE header"
-sed -n '2p' "$D/data/calibrations/gtx480.ini" | grep -q "^simulator_commit = $sim" \
+sed -n '2p' "$D/data/calibrations/gtx480.ini" | grep -q "^simulator = $sim" \
     || fail "[meta] stamp: $(cat "$D/data/calibrations/gtx480.ini")"
 # same simulator: resumed, not removed (a second run line), one PROVENANCE row per file
 sh "$R" cal-gtx480 2>"$D/err" || fail "rerun: $(cat "$D/err")"
 [ "$(grep -c run "$D/data/calibrations/gtx480-samples.csv")" -eq 2 ] || fail "log not resumed"
 [ "$(grep -c 'gtx480.ini,' "$D/data/PROVENANCE.csv")" -eq 1 ] || fail "PROVENANCE rows repeated"
-[ "$(grep -c '^simulator_commit' "$D/data/calibrations/gtx480.ini")" -eq 1 ] || fail "stamp repeated"
+[ "$(grep -c '^simulator' "$D/data/calibrations/gtx480.ini")" -eq 1 ] || fail "stamp repeated"
 # --check: current files, the other steps' files missing, a file of no provenance unknown
 echo old >"$D/data/calibrations/v100.ini"
 if sh "$R" --check >"$D/out"; then fail "--check passed with files missing"; fi
@@ -65,7 +76,7 @@ done
 if FAKE_FAIL="$D/data/validation/v100-sizes-main-sweep.csv" sh "$R" sizes-v100-small 2>"$D/err"; then
     fail "a failed step passed"
 fi
-grep -q 'v100-sizes-main-sweep.csv,[^,]*,[^,]*,incomplete,' "$D/data/PROVENANCE.csv" \
+grep -q 'v100-sizes-main-sweep.csv,[^,]*,[^,]*,[^,]*,incomplete,' "$D/data/PROVENANCE.csv" \
     || fail "incomplete log not recorded: $(cat "$D/data/PROVENANCE.csv")"
 sh "$R" --check | grep -q 'v100-sizes-main-sweep.csv .* INCOMPLETE' || fail "--check: incomplete"
 sh "$R" sizes-v100-small 2>"$D/err" || fail "resumed step: $(cat "$D/err")"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # End-to-end tests of `trapeze validate` on a tiny sweep: one CSV row per
 # workload and mode with the documented header, curve rows for every h, the
-# sweep log reused by a rerun (same bytes, nothing simulated again), and bad
+# sweep log reused by a rerun (same bytes, nothing simulated again) and
+# refused when its rows are not the planned runs, and bad
 # input giving one message, a non-zero exit and no output file.
 # Usage: sh tests/cli_validate.sh build/trapeze
 MAX_ERR_LINES=2   # the message and a "(try --help)" hint
@@ -74,6 +75,18 @@ cp "$D/sweep.nul" "$D/sweep.nul.before"
 expect_error "NUL in sweep log" "sweep.nul:4: a NUL byte in the row" $PLAN --calibration "$D/c.ini" \
     --samples "$D/s.csv" --sweep-log "$D/sweep.nul" poisson
 cmp -s "$D/sweep.nul" "$D/sweep.nul.before" || fail "NUL in sweep log: the log was changed"
+# a sweep log row whose inputs are not the planned run of its id (made by
+# another plan) is refused, for both sweeps, not silently reused as that run
+cp "$D/sweep.before" "$D/sweep.other"
+sed -i '2s/,relaunch,1,/,fence,1,/' "$D/sweep.other"
+grep -q ',fence,1,' "$D/sweep.other" || fail "sweep.other: the edit missed"
+expect_error "foreign sweep row" "sweep.other: row gtx480/sweep/Poisson/relaunch:h1" $PLAN \
+    --calibration "$D/c.ini" --samples "$D/s.csv" --sweep-log "$D/sweep.other" poisson
+cp "$D/sz.csv" "$D/sz.other"
+sed -i '2s/,\(relaunch\|fence\),\([0-9]*\),/,\1,9\2,/' "$D/sz.other"
+expect_error "foreign size-sweep row" "does not match the planned run of that id" $PLAN \
+    --calibration "$D/c.ini" --samples "$D/s.csv" --sweep-log "$D/sz.other" --sizes 1,4 \
+    --sweep-stages 1 poisson
 expect_error "bad sizes" "--sizes: expected up to 16 positive area factors" $PLAN --sizes 1,-4 --calibration "$D/c.ini" poisson
 expect_error "bad sweep stages" "--sweep-stages: expected 1 to 32" $PLAN --sweep-stages 0 --sizes 1 --calibration "$D/c.ini" poisson
 "$T" validate --help | grep -q '^usage: trapeze validate' || fail "--help"

@@ -57,7 +57,10 @@ static trapeze_grp_model *model_for(const graph *s, int n_sm, int x)
     trapeze_grp_params p;
     trapeze_grp_params_default(&p);
     p.value[TRAPEZE_GRP_CWAVE] = 100;   /* memory-bound: the grouping matters */
-    p.value[TRAPEZE_GRP_TL2] = 1;
+    /* one cycle per L2 access and half per DRAM read for the whole GPU
+     * (the memory times are per SM: tl2 l2 / n_sm) */
+    p.value[TRAPEZE_GRP_TL2] = n_sm;
+    p.value[TRAPEZE_GRP_TDRAM] = 0.5 * n_sm;
     trapeze_grp_model *m = NULL;
     CHECK_OK(trapeze_grp_create(&s->g, &mach, &p, &m, NULL));
     return m;

@@ -95,11 +95,11 @@ static void test_unknown(void)
 {
     trapeze_config *cfg = NULL;
     trapeze_error err;
-    CHECK_OK(trapeze_config_parse("-gpgpu_n_clusters 4\n-network_mode 1\n-gpgpu_l1_latency 20\n"
+    CHECK_OK(trapeze_config_parse("-gpgpu_n_clusters 4\n-gpgpu_ptx_sim_mode 0\n-gpgpu_l1_latency 20\n"
                                   "-no_such_option 3\n", "t.config", &cfg, &err));
     const char *names[4];
     CHECK(sim_config_unknown(cfg, names, 4) == 2);
-    CHECK(!strcmp(names[0], "network_mode") && !strcmp(names[1], "no_such_option"));
+    CHECK(!strcmp(names[0], "gpgpu_ptx_sim_mode") && !strcmp(names[1], "no_such_option"));
     trapeze_config_destroy(cfg);
 }
 

@@ -163,6 +163,47 @@ static void test_fu_latency(void)
     trapeze_config_destroy(cfg);
 }
 
+/* -trapeze_window_warp_insts N stops a launch at the end of the cycle in
+ * which its N-th warp instruction issued, with the window's counters. The
+ * chain of test_fu_latency issues FMA i at 1 + 5(i-1): N = 4 stops at the
+ * end of cycle 16 (17 cycles), N = 10 at the end of 46 (47, the whole run
+ * being 52); the EXIT (47) is the 11th instruction, so N = 11 stops at 48,
+ * and N = 12 is never reached: the whole run, not marked windowed. A
+ * windowed launch leaves warps in flight: the GPU runs nothing after it. */
+static void test_window(void)
+{
+    sim_kb *kb = sim_kb_begin("chain", SIM_DIM(1), SIM_DIM(32));
+    for (int i = 0; i < 10; i++)
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1, 1, 1, 1);
+    sim_kernel *k = end(kb);
+    const long n[] = {4, 10, 11, 12};
+    const uint64_t cycles[] = {17, 47, 48, 52}, insts[] = {4, 10, 11, 11};
+    for (int i = 0; i < 4; i++) {
+        char extra[64];
+        snprintf(extra, sizeof extra, "-trapeze_window_warp_insts %ld\n", n[i]);
+        trapeze_config *cfg = make_cfg(8, extra);
+        sim_kernel_stats st;
+        CHECK(run_on(cfg, k, 0, &st) == cycles[i]);
+        CHECK(st.total.warp_insts == insts[i]);
+        CHECK(st.windowed == (i < 3));
+        sim_kernel_stats_free(&st);
+        trapeze_config_destroy(cfg);
+    }
+    /* a second launch after a window is refused, after a whole run it runs */
+    trapeze_config *cfg = make_cfg(8, "-trapeze_window_warp_insts 4\n");
+    sim_gpu *g = NULL;
+    trapeze_error err;
+    sim_kernel_stats st;
+    CHECK_OK(sim_gpu_create(cfg, NULL, &g, &err));
+    CHECK_OK(sim_gpu_run(g, k, &st, &err));
+    sim_kernel_stats_free(&st);
+    CHECK(sim_gpu_run(g, k, &st, &err) == TRAPEZE_EINVAL);
+    CHECK(strstr(err.message, "window") != NULL);
+    sim_gpu_destroy(g);
+    trapeze_config_destroy(cfg);
+    sim_kernel_destroy(k);
+}
+
 /* The operand collector (sim/core/opndcoll.c), SM2_GTX480's options: 6 SP
  * collector units, 2 in and 2 out ports, 16 banks, pipeline widths 1. A
  * dependent FMA (MAD latency 5) issued at t is in a collector unit at t+1,
@@ -1061,6 +1102,7 @@ static void test_builder_errors(void)
 int main(void)
 {
     test_fu_latency();
+    test_window();
     test_accelsim_option_lines();
     test_operand_collector();
     test_instruction_fetch();

@@ -539,6 +539,189 @@ static void test_miss_latency(void)
     sim_memsys_destroy(m);
 }
 
+
+/* GPGPU-Sim's local crossbar (-network_mode 2, sim/mem/xbar.c), on the GTX 480
+ * config (15 SMs, 12 sub-partitions, ROP 120):
+ *  - the miss of test_miss_latency: injected and moved to sub-partition 0's
+ *    output in cycle 0, popped by it at 1: the L2 sees it at 1 + 120 = 121
+ *    (128 with the fixed 8-cycle icnt); sectors 121..124, DRAM may take them
+ *    at 221..224, ticks ceil(c*33/25) = 292, 294, 295, 296; ACT 292, READs
+ *    304, 307, 310, 313; data ends 313+12+2 = 327 = core 247; the reply,
+ *    produced at 247, is injected at 248 (GPGPU-Sim pushes replies before
+ *    its L2 cycle) and moved; SM 3 pops it into its ejection buffer at 249,
+ *    the L1 fills at 250; done 250 + 35 = 285 (300 with the fixed icnt);
+ *  - iSLIP, packets pushed before cycle 0, all pointers at device 0:
+ *    SM0 [A->sub0, B->sub1], SM1 [C->sub0], SM2 [D->sub1]. Cycle 0: sub0
+ *    takes A (first from 0), SM0's head is now B and sub1, later in the
+ *    same pass, takes it; cycle 1: C and D. The L2s pop one a cycle:
+ *    rop ready A 121, B 121, C 122, D 122;
+ *  - round robin (-icnt_arbiter_algo 0), same packets: one per input, one per
+ *    output a cycle, inputs from device 0 then 1: cycle 0 A and D (C finds
+ *    sub0 taken), cycle 1 C and B: A 121, D 121, C 122, B 122;
+ *  - head-of-line blocking (iSLIP): SM0 [A->sub1], SM1 [C->sub1, E->sub0].
+ *    Cycle 0: sub0 has no head for it, sub1 takes A; cycle 1: sub1 takes C,
+ *    E becomes SM1's head after sub0's turn; cycle 2: sub0 takes E. E is
+ *    popped at 3 (ready 123) although sub0 was idle from cycle 0;
+ *  - -icnt_in_buffer_limit 2: an SM's input takes two packets, not a third. */
+static sim_pkt xpkt(int sm, int sub, uint64_t tag)
+{
+    sim_pkt p;
+    memset(&p, 0, sizeof p);
+    p.req = load(tag, sm);
+    p.sub = sub;
+    p.kind = SIM_PKT_READ;
+    return p;
+}
+
+static uint64_t rop_ready(sim_memsys *m, int sub, uint64_t tag)
+{
+    sim_ring *r = &m->sub[sub].rop;
+    for (uint32_t i = 0; i < r->count; i++) {
+        const sim_pkt *p = &r->items[(r->head + i) & r->mask];
+        if (p->req.tag == tag)
+            return p->ready;
+    }
+    return 0;
+}
+
+static void xbar_scene(sim_memsys *m, const int *sm, const int *sub, int n)
+{
+    for (int i = 0; i < n; i++) {
+        sim_pkt p = xpkt(sm[i], sub[i], (uint64_t)i + 1);
+        sim_xbar_push(m, 0, sm[i], &p);
+    }
+    for (uint64_t c = 0; c < 4; c++)
+        sim_xbar_tick(m, c);   /* icnt tick c is core cycle c (same clocks) */
+    CHECK(m->xbar.n_pkts == 0);
+}
+
+static uint64_t reply_ready(sim_memsys *m, int sm, uint64_t tag)
+{
+    sim_ring *r = &m->sm[sm].replies;
+    for (uint32_t i = 0; i < r->count; i++) {
+        const sim_pkt *p = &r->items[(r->head + i) & r->mask];
+        if (p->req.tag == tag)
+            return p->ready;
+    }
+    return 0;
+}
+
+/* The flit-level crossbar (-trapeze_icnt_booksim 1, booksim's one-router fly),
+ * GTX 480 config, pipeline -trapeze_icnt_latency 5, flits of 40 bytes:
+ *  - the miss of test_miss_latency: the 1-flit request is granted at 0 and
+ *    arrives at 0 + 1 + 5 = 6; ROP: L2 at 126, sectors 126..129, DRAM may
+ *    take them at 226..229 = ticks 299, 300, 301, 303; ACT 299, READs 311,
+ *    314, 317, 320, data ends 334 = core 253; the reply (8 + 128 bytes: 4
+ *    flits) is injected and granted at 254, its tail arrives 254 + 4 + 5 =
+ *    263, the SM pops it then, the L1 fills at 264: done 264 + 35 = 299;
+ *  - wormhole and head-of-line: 4-flit replies, sub0 [R1->SM0], sub1
+ *    [R2->SM0, R3->SM1]. Cycle 0: SM0 takes R1 (busy to 4, arrives 9);
+ *    SM1 has no head for it. Cycle 4: SM0 takes R2 (pointer past sub0);
+ *    sub1 is busy sending it until 8, so SM1, idle, waits; cycle 8: R3.
+ *    Arrivals 9, 13, 17; each SM pops at arrival, the L1 sees it a cycle
+ *    later: replies ready 10, 14, 18;
+ *  - -icnt_in_buffer_limit 9 counts flits: two 4-flit packets fit, a third
+ *    does not (GPGPU-Sim's 9-flit injection queue);
+ *  - the same three replies through the L2's reply queues: a 128-byte reply
+ *    leaves as four 1-flit sector replies (the GTX 480's L2 is sectored),
+ *    one injected per cycle from 1; outputs alternate by iSLIP pointer:
+ *    SM0 takes R1.1 at 1, R2.1 at 2, R1.2 3, R2.2 4, R1.3 5, R2.3 6,
+ *    R1.4 7, R2.4 8 (arrival = grant + 1 + 5); SM1 takes R3.1..R3.4 at
+ *    9..12, its sub-partition's input being busy with R2.4 at 8. SM0 pops
+ *    one a cycle from 7 (R1.4 at 13, R2.4 at 14), SM1 R3.4 at 18: replies
+ *    ready 14, 15, 19 (10, 14, 18 as whole packets). The miss above still
+ *    takes 299: its four sectors leave at 254..257, the last arrives 263. */
+static void test_booksim_xbar(void)
+{
+    const char *bk = "-trapeze_icnt_booksim 1\n-trapeze_icnt_latency 5\n";
+    sim_memsys *m = memsys(GTX480, bk, 15);
+    sim_mem_request r = load(0, 3), d;
+    sim_fail_cause why;
+    CHECK(sim_memsys_access(m, &r, 0, &why) == SIM_MEM_MISS);
+    CHECK(until_done(m, 3, 0, &d) == 299);
+    CHECK(sim_memsys_stats(m)->icnt_flits == 1 + 4);
+    drain(m, 15, 300);
+    sim_memsys_destroy(m);
+
+    m = memsys(GTX480, bk, 15);
+    const int from[] = {0, 1, 1}, to[] = {0, 0, 1};
+    for (int i = 0; i < 3; i++) {
+        sim_pkt p = xpkt(to[i], 0, (uint64_t)i + 1);
+        p.bytes = 128;
+        sim_xbar_push(m, 1, from[i], &p);
+    }
+    for (uint64_t c = 0; c < 20; c++)
+        sim_xbar_tick(m, c);
+    CHECK(m->xbar.n_pkts == 0);
+    CHECK(reply_ready(m, 0, 1) == 10 && reply_ready(m, 0, 2) == 14 && reply_ready(m, 1, 3) == 18);
+    sim_memsys_destroy(m);
+
+    char opts[128];
+    snprintf(opts, sizeof opts, "%s-icnt_in_buffer_limit 9\n", bk);
+    m = memsys(GTX480, opts, 15);
+    sim_pkt p = xpkt(0, 0, 1);
+    p.bytes = 128;
+    sim_xbar_push(m, 1, 0, &p);
+    CHECK(sim_xbar_has_room(m, 1, 0, &p));
+    sim_xbar_push(m, 1, 0, &p);
+    CHECK(!sim_xbar_has_room(m, 1, 0, &p));
+    sim_memsys_destroy(m);
+
+    m = memsys(GTX480, bk, 15);
+    for (int i = 0; i < 3; i++) {
+        sim_pkt q = xpkt(to[i], from[i], (uint64_t)i + 1);
+        q.bytes = 128;
+        sim_ring_push(&m->sub[from[i]].respq, &q);
+        sim_sub_update_active(m, from[i]);
+    }
+    for (uint64_t c = 1; c < 24; c++)
+        sim_xbar_tick(m, c);
+    CHECK(m->xbar.n_pkts == 0 && !m->sub[0].respq.count && !m->sub[1].respq.count);
+    CHECK(reply_ready(m, 0, 1) == 14 && reply_ready(m, 0, 2) == 15 && reply_ready(m, 1, 3) == 19);
+    CHECK(m->stats.icnt_flits == 12 && m->stats.icnt_packets_down == 3);
+    sim_memsys_destroy(m);
+}
+
+static void test_local_xbar(void)
+{
+    sim_memsys *m = memsys(GTX480, "-network_mode 2\n", 15);
+    sim_mem_request r = load(0, 3), d;
+    sim_fail_cause why;
+    CHECK(sim_memsys_access(m, &r, 0, &why) == SIM_MEM_MISS);
+    CHECK(until_done(m, 3, 0, &d) == 285);
+    CHECK(sim_memsys_stats(m)->icnt_flits == 1 + 4);   /* counted as before */
+    drain(m, 15, 286);
+    sim_memsys_destroy(m);
+
+    /* tags 1..4 are A, B, C, D; 1..3 below are A, C, E */
+    const int sm4[] = {0, 0, 1, 2}, sub4[] = {0, 1, 0, 1};
+    m = memsys(GTX480, "-network_mode 2\n", 15);
+    xbar_scene(m, sm4, sub4, 4);
+    CHECK(rop_ready(m, 0, 1) == 121 && rop_ready(m, 1, 2) == 121);
+    CHECK(rop_ready(m, 0, 3) == 122 && rop_ready(m, 1, 4) == 122);
+    sim_memsys_destroy(m);
+
+    m = memsys(GTX480, "-network_mode 2\n-icnt_arbiter_algo 0\n", 15);
+    xbar_scene(m, sm4, sub4, 4);
+    CHECK(rop_ready(m, 0, 1) == 121 && rop_ready(m, 1, 4) == 121);
+    CHECK(rop_ready(m, 0, 3) == 122 && rop_ready(m, 1, 2) == 122);
+    sim_memsys_destroy(m);
+
+    const int sm3[] = {0, 1, 1}, sub3[] = {1, 1, 0};
+    m = memsys(GTX480, "-network_mode 2\n", 15);
+    xbar_scene(m, sm3, sub3, 3);
+    CHECK(rop_ready(m, 1, 1) == 121 && rop_ready(m, 1, 2) == 122 && rop_ready(m, 0, 3) == 123);
+    sim_memsys_destroy(m);
+
+    m = memsys(GTX480, "-network_mode 2\n-icnt_in_buffer_limit 2\n", 15);
+    sim_pkt p = xpkt(0, 0, 1);
+    CHECK(sim_xbar_has_room(m, 0, 0, &p));
+    sim_xbar_push(m, 0, 0, &p);
+    sim_xbar_push(m, 0, 0, &p);
+    CHECK(!sim_xbar_has_room(m, 0, 0, &p) && sim_xbar_has_room(m, 0, 1, &p));
+    sim_memsys_destroy(m);
+}
+
 /* Same path with DRAM at the core clock: ready for DRAM at c0 + 228, then
  *   cold bank:   ACT, +RCD 12, +CCDL 3, +CL 12 +2 = 29 -> c0+257, reply
  *                at +8+3 -> 268, +35 = c0 + 303;
@@ -1167,6 +1350,8 @@ int main(void)
     test_mshr_index();
     test_miss_latency();
     test_l1_latency_queue();
+    test_local_xbar();
+    test_booksim_xbar();
     test_row_hit_miss_same_clock();
     test_row_hit_miss_gtx480();
     test_mshr_merge();

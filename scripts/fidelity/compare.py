@@ -19,9 +19,11 @@ import argparse, csv, os, subprocess, sys, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HERE = os.path.join(ROOT, "scripts", "fidelity")
 
-# reference gpu name -> (config, trace-mode overlay): Accel-Sim's shipped ones
+# reference gpu name -> (config, trace-mode overlay[, icnt]): Accel-Sim's shipped ones;
+# gtx480.icnt.config is SM2_GTX480's booksim .icnt file in Trapeze's options
 GPUS = {
-    "gtx480": ("data/fidelity/SM2_GTX480.gpgpusim.config", "data/fidelity/gtx480.trace.config"),
+    "gtx480": ("data/fidelity/SM2_GTX480.gpgpusim.config", "data/fidelity/gtx480.trace.config",
+               "data/fidelity/gtx480.icnt.config"),
     "qv100": ("data/fidelity/SM7_QV100.gpgpusim.config", "data/fidelity/qv100.trace.config"),
 }
 # --trapeze-configs: Trapeze's own

@@ -74,4 +74,4 @@ static void rr_placed(void *self, int sm, long block)
 }
 
 const sim_dispatch_ops sim_dispatch_round_robin = {"rr", rr_create, rr_destroy, rr_first,
-                                                   rr_next, rr_placed, NULL};
+                                                   rr_next, rr_placed, NULL, NULL};

@@ -152,4 +152,4 @@ static void chen_placed(void *self, int sm, long block)
 }
 
 const sim_dispatch_ops sim_dispatch_chen = {"chen", chen_create, chen_destroy, chen_first,
-                                            chen_next, chen_placed, NULL};
+                                            chen_next, chen_placed, NULL, NULL};

@@ -9,6 +9,8 @@
  * The groups come from the locality graph (MST-TS, k-way-TS, RB-TS:
  * sim/locality/order.c) or from a grouping file (explicit: group g is SM
  * g's queue, in the file's order).
+ * A sample's sub-grid (-trapeze_window_groups N) runs groups 0..N-1 on SMs
+ * 0..N-1 only (they steal among themselves); the other SMs stay idle.
  * Invariants: next[s] <= tail[s]; every block lies in exactly one of the
  * ranges [next, tail) of the SMs, a group not yet taken, or was placed.
  */
@@ -23,6 +25,8 @@
 typedef struct groups_state {
     sim_tb_groups g;
     int n_sm, first, taken;   /* taken: groups handed out from the queue */
+    int window;               /* -trapeze_window_groups: only SMs 0..window-1 run (and
+                               * steal), each its group; 0: off */
     long *next, *tail;        /* per SM: its range of g.ids still to issue */
     uint64_t stolen;
 } groups_state;
@@ -113,6 +117,12 @@ static trapeze_status groups_create(const sim_dispatch_ctx *c, void **self, trap
         return st;
     }
     s->n_sm = c->n_sm;
+    /* a sample's sub-grid: only the first window_groups groups exist */
+    if (c->cfg->window_groups > 0) {
+        if (c->cfg->window_groups < s->g.n_groups)
+            s->g.n_groups = (int)c->cfg->window_groups;
+        s->window = s->g.n_groups;
+    }
     for (int i = 0; i < c->n_sm && s->taken < s->g.n_groups; i++, s->taken++) {
         s->next[i] = s->g.gstart[s->taken];
         s->tail[i] = s->g.gstart[s->taken + 1];
@@ -152,6 +162,8 @@ static long groups_next(void *self, int sm, int room)
 {
     (void)room;
     groups_state *s = self;
+    if (s->window && sm >= s->window)   /* outside the sub-grid: idle */
+        return -1;
     while (s->next[sm] == s->tail[sm] && s->taken < s->g.n_groups) {
         s->next[sm] = s->g.gstart[s->taken];
         s->tail[sm] = s->g.gstart[++s->taken];
@@ -174,6 +186,12 @@ static uint64_t groups_stolen(const void *self)
     return ((const groups_state *)self)->stolen;
 }
 
+static long groups_blocks(const void *self)
+{
+    const groups_state *s = self;
+    return s->g.gstart[s->g.n_groups];
+}
+
 const sim_dispatch_ops sim_dispatch_groups = {"groups", groups_create, groups_destroy,
                                               groups_first, groups_next, groups_placed,
-                                              groups_stolen};
+                                              groups_stolen, groups_blocks};

@@ -41,6 +41,7 @@ struct sim_gpu {
     } *idle;
     void (*on_place)(void *, int, long, uint64_t);
     void *on_place_ctx;
+    int windowed;        /* a launch stopped at its window: no further launch */
 };
 
 void sim_gpu_destroy(sim_gpu *g)
@@ -319,6 +320,11 @@ trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_
 {
     memset(l, 0, sizeof *l);
     memset(st, 0, sizeof *st);
+    if (g->windowed)   /* its warps and requests are still in flight */
+        return trapeze_fail(err, TRAPEZE_EINVAL,
+                            "kernel %s: the launch before it stopped at its window "
+                            "(-trapeze_window_warp_insts); a windowed launch must be the last",
+                            k->name);
     const char *why = NULL;
     int per_sm = sim_occupancy(&g->cfg, k, &why);
     if (per_sm < 1)
@@ -336,6 +342,10 @@ trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_
     if (!st->sm)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory");
     const sim_dispatch_ops *pol = sim_dispatch_policy(g->cfg.tb_dispatch);
+    if (g->cfg.window_groups && !pol->blocks)
+        return trapeze_fail(err, TRAPEZE_EINVAL,
+                            "kernel %s: -trapeze_window_groups needs a group-list dispatch "
+                            "(explicit, mst, kway, rbts)", k->name);
     sim_dispatch_ctx dctx = {k, &g->cfg, g->sms, g->n_sm, per_sm};
     void *ps = NULL;
     trapeze_status made = pol->create(&dctx, &ps, err);
@@ -348,7 +358,7 @@ trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_
     st->launch_cycles = g->launches ? g->cfg.launch_latency : 0;
     uint64_t start = g->cycle + st->launch_cycles;
     st->start_cycle = start;
-    st->blocks = (uint64_t)sim_kernel_blocks(k);
+    st->blocks = (uint64_t)(pol->blocks ? pol->blocks(ps) : sim_kernel_blocks(k));
     st->resident_blocks_per_sm = (uint64_t)per_sm;
     g->launches++;
 
@@ -373,6 +383,16 @@ trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_
     if (g->progress) /* every launch shows, however short */
         report(g, k, 0, 0, st->blocks);
     return TRAPEZE_OK;
+}
+
+/* A sample's window (-trapeze_window_warp_insts): the launch's SMs have
+ * issued that many warp instructions (counted once per issue, sm.c). */
+static int window_reached(const sim_gpu *g)
+{
+    uint64_t n = 0;
+    for (int s = 0; s < g->n_sm; s++)
+        n += g->sms[s].st.warp_insts;
+    return n >= g->cfg.window_warp_insts;
 }
 
 /* One visited cycle t (the order is the file comment's); then the next
@@ -414,6 +434,11 @@ int sim_gpu_launch_step(sim_launch *l, trapeze_error *err)
                 progress = sm->progress;
         }
         if (done == total) {
+            end = t + 1;
+            break;
+        }
+        if (g->cfg.window_warp_insts && window_reached(g)) {
+            l->windowed = 1;
             end = t + 1;
             break;
         }
@@ -515,6 +540,11 @@ trapeze_status sim_gpu_launch_end(sim_launch *l, trapeze_error *err)
         st->mem_stats_valid = 1;
     }
     g->cycle = end;
+    if (l->windowed) {   /* stopped part way: requests in flight are expected */
+        st->windowed = 1;
+        g->windowed = 1;
+        return TRAPEZE_OK;
+    }
     uint64_t lost = mo->outstanding(ms);
     if (lost) {
         sim_kernel_stats_free(st);

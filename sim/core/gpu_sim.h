@@ -98,6 +98,12 @@ typedef struct sim_core_config {
     uint64_t launch_latency;       /* -gpgpu_kernel_launch_latency (alias
                                     * -trapeze_kernel_launch_latency), core cycles */
     uint64_t max_cycles;           /* -trapeze_max_cycles: abort a kernel that runs longer */
+    long window_groups;            /* -trapeze_window_groups: 0, or a group-list policy
+                                    * (explicit, mst, kway, rbts) runs only its first N
+                                    * groups, each on its SM (a sample's sub-grid) */
+    uint64_t window_warp_insts;    /* -trapeze_window_warp_insts: 0, or stop a launch at the
+                                    * end of the cycle in which its SMs have issued this many
+                                    * warp instructions (a short sample of it) */
     uint64_t hang_cycles;          /* -trapeze_hang_cycles: abort a kernel without progress
                                     * for longer (see sim_gpu_run) */
     sim_tb_dispatch tb_dispatch;   /* -trapeze_tb_dispatch */
@@ -210,6 +216,8 @@ typedef struct sim_kernel_stats {
     uint64_t launch_cycles;     /* launch latency paid before it */
     uint64_t blocks, resident_blocks_per_sm;
     uint64_t stolen_blocks;     /* TBs moved by the dispatch policy's task stealing */
+    int windowed;               /* 1: stopped at -trapeze_window_warp_insts before its end;
+                                 * cycles and counters are the window's */
     double ipc;                 /* warp instructions per cycle, whole GPU */
     sim_sm_stats total;         /* summed over SMs (max_resident_blocks: max) */
     uint64_t events[SIM_EV_COUNT];
@@ -312,6 +320,7 @@ typedef struct sim_launch {
     int per_sm;
     uint64_t start, t, end, total, done, progress;
     int dirty, running;
+    int windowed;                  /* stopped at -trapeze_window_warp_insts */
     unsigned long iter;
     trapeze_status status;
 } sim_launch;

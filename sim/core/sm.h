@@ -217,6 +217,8 @@ typedef struct sim_dispatch_ops {
     void (*placed)(void *self, int sm, long block);
     /* Blocks moved by task stealing so far; NULL: the policy never steals. */
     uint64_t (*stolen)(const void *self);
+    /* The blocks it will place in all; NULL: every block of the kernel. */
+    long (*blocks)(const void *self);
 } sim_dispatch_ops;
 
 /* The policy of a kind (never NULL for a kind below SIM_TB_COUNT). */

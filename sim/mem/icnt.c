@@ -7,28 +7,9 @@
  * Owns arbitration (rotating priority), port bandwidth and flit counts;
  * must not look inside caches. GPGPU-Sim's booksim topology (.icnt file) is
  * not modelled: -trapeze_icnt_latency and -trapeze_icnt_flits_per_cycle
- * replace it.
+ * replace it. -network_mode 2 (GPGPU-Sim's local crossbar) is xbar.c's.
  */
 #include "sim/mem/memsys_impl.h"
-
-/* Bytes a request carries up, or a reply carries down, besides the header. */
-static uint32_t payload_up(const sim_pkt *p)
-{
-    switch (p->kind) {
-    case SIM_PKT_WRITE: return p->req.bytes;
-    case SIM_PKT_ATOMIC: return 4;
-    default: return 0;
-    }
-}
-
-static uint32_t payload_down(const sim_pkt *p)
-{
-    switch (p->kind) {
-    case SIM_PKT_READ: return p->bytes;   /* a line, a sector (sectored L1) or a segment */
-    case SIM_PKT_ATOMIC: return 4;
-    default: return 0; /* write acknowledgement */
-    }
-}
 
 /* Reserves source and destination ports for a packet injected at `tick`;
  * returns the icnt tick in which its last flit has been received. */
@@ -57,7 +38,7 @@ static void inject_up(sim_memsys *m, int s, uint64_t tick, uint64_t now)
     sim_subpart *d = &m->sub[pk->sub];
     if (pk->ready > now || d->l2q.count >= (uint32_t)m->cfg.q_icnt_l2)
         return;
-    uint64_t done = transfer(m, &p->inj_free, &d->ej_free, tick, payload_up(pk));
+    uint64_t done = transfer(m, &p->inj_free, &d->ej_free, tick, sim_pkt_payload_up(pk));
     sim_pkt moved = *pk;
     moved.ready = sim_clock_core_cycle(&m->clk[SIM_CLK_ICNT], done) +
                   (uint64_t)m->cfg.rop_latency;
@@ -78,7 +59,7 @@ static void inject_down(sim_memsys *m, int s, uint64_t tick, uint64_t now)
     if (pk->ready > now)
         return;
     sim_sm_port *d = &m->sm[pk->req.sm];
-    uint64_t done = transfer(m, &p->inj_free, &d->ej_free, tick, payload_down(pk));
+    uint64_t done = transfer(m, &p->inj_free, &d->ej_free, tick, sim_pkt_payload_down(pk));
     sim_pkt moved = *pk;
     moved.ready = sim_clock_core_cycle(&m->clk[SIM_CLK_ICNT], done);
     sim_ring_pop(&p->respq);
@@ -92,6 +73,10 @@ static void inject_down(sim_memsys *m, int s, uint64_t tick, uint64_t now)
  * position that rotates every cycle, so no port is favoured for long. */
 void sim_icnt_tick(sim_memsys *m, uint64_t tick)
 {
+    if (m->cfg.use_xbar) {
+        sim_xbar_tick(m, tick);
+        return;
+    }
     uint64_t now = sim_clock_core_cycle(&m->clk[SIM_CLK_ICNT], tick);
     int i;
     SIM_BITS_FOREACH(&m->sm_active, i)

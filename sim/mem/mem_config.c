@@ -59,6 +59,22 @@ const trapeze_opt sim_mem_options[] = {
     {"trapeze_icnt_latency", OPT_INT, "8", 1, 100000, "interconnect latency, icnt cycles"},
     {"trapeze_icnt_flits_per_cycle", OPT_INT, "1", 1, 64, "flits per icnt cycle per port"},
     {"trapeze_sm_queue", OPT_INT, "8", 1, 100000, "SM port queue when there is no L1"},
+    {"network_mode", OPT_INT, "1", 1, 2,
+     "interconnect: 1 fixed latency and port bandwidth (Trapeze's stand-in for booksim), "
+     "2 GPGPU-Sim's local crossbar (xbar.c)"},
+    {"trapeze_icnt_booksim", OPT_INT, "0", 0, 1,
+     "with -network_mode 1: booksim's one-router fly as a flit-level crossbar (xbar.c): "
+     "the -icnt_* buffer limits in flits, -trapeze_icnt_latency its pipeline"},
+    {"icnt_in_buffer_limit", OPT_INT, "64", 1, 1000000,
+     "local crossbar (-network_mode 2): packets an input buffer holds"},
+    {"icnt_out_buffer_limit", OPT_INT, "64", 1, 1000000,
+     "local crossbar: packets an output buffer holds"},
+    {"icnt_subnets", OPT_INT, "2", 1, 2, "local crossbar: 1 or 2 subnets (same timing here)"},
+    {"icnt_arbiter_algo", OPT_INT, "1", 0, 1, "local crossbar arbiter: 0 round robin, 1 iSLIP"},
+    {"icnt_grant_cycles", OPT_INT, "1", 1, 1000000,
+     "local crossbar iSLIP: cycles an output keeps its grant pointer"},
+    {"gpgpu_n_cluster_ejection_buffer_size", OPT_INT, "8", 1, 1000000,
+     "local crossbar: replies an SM's ejection buffer holds"},
     {NULL, OPT_INT, NULL, 0, 0, NULL}};
 
 static int is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
@@ -390,8 +406,21 @@ static trapeze_status read_icnt(const trapeze_config *cfg, sim_mem_config *c,
     if ((s = get_int(cfg, "icnt_flit_size", &c->flit_size, err)) ||
         (s = get_int(cfg, "trapeze_icnt_latency", &c->icnt_latency, err)) ||
         (s = get_int(cfg, "trapeze_icnt_flits_per_cycle", &c->icnt_flits_per_cycle, err)) ||
-        (s = get_int(cfg, "trapeze_sm_queue", &c->sm_queue, err)))
+        (s = get_int(cfg, "trapeze_sm_queue", &c->sm_queue, err)) ||
+        (s = get_int(cfg, "network_mode", &c->network_mode, err)) ||
+        (s = get_int(cfg, "icnt_in_buffer_limit", &c->xbar_in_limit, err)) ||
+        (s = get_int(cfg, "icnt_out_buffer_limit", &c->xbar_out_limit, err)) ||
+        (s = get_int(cfg, "icnt_arbiter_algo", &c->xbar_islip, err)) ||
+        (s = get_int(cfg, "icnt_grant_cycles", &c->xbar_grant_cycles, err)) ||
+        (s = get_int(cfg, "gpgpu_n_cluster_ejection_buffer_size", &c->xbar_ejection, err)))
         return s;
+    int subnets;
+    if ((s = get_int(cfg, "icnt_subnets", &subnets, err)) ||
+        (s = get_int(cfg, "trapeze_icnt_booksim", &c->xbar_flits, err)))
+        return s;
+    if (c->network_mode == 2)
+        c->xbar_flits = 0;   /* GPGPU-Sim's local crossbar moves packets */
+    c->use_xbar = c->network_mode == 2 || c->xbar_flits;
     return TRAPEZE_OK;
 }
 

@@ -69,6 +69,13 @@ typedef struct sim_mem_config {
     uint64_t clock_khz[SIM_CLK_COUNT];
     int flit_size, icnt_latency, icnt_flits_per_cycle;
     int sm_queue;                  /* the SM's port to the icnt when there is no L1 */
+    int network_mode;              /* 1: icnt.c's ports; 2: xbar.c, GPGPU-Sim's local crossbar */
+    int xbar_flits;                /* -trapeze_icnt_booksim 1: xbar.c in flit mode (mode 1) */
+    int use_xbar;                  /* network_mode 2 or xbar_flits */
+    int xbar_in_limit, xbar_out_limit;  /* -icnt_in/out_buffer_limit, packets */
+    int xbar_islip;                /* -icnt_arbiter_algo: 1 iSLIP, 0 round robin */
+    int xbar_grant_cycles;         /* -icnt_grant_cycles */
+    int xbar_ejection;             /* -gpgpu_n_cluster_ejection_buffer_size, packets */
     sim_addrmap map;
 } sim_mem_config;
 

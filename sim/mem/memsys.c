@@ -85,6 +85,8 @@ static int alloc_parts(sim_memsys *m)
     for (int c = 0; c < m->cfg.n_mem; c++)
         if (!sim_dram_init(m, &m->chan[c]))
             return 0;
+    if (m->cfg.use_xbar && !sim_xbar_init(m))
+        return 0;
     return 1;
 }
 
@@ -146,6 +148,7 @@ void sim_memsys_destroy(sim_memsys *m)
     free(m->sm);
     free(m->sub);
     free(m->chan);
+    sim_xbar_free(m);
     free(m->sm_active.w);
     free(m->sub_active.w);
     free(m->chan_active.w);
@@ -231,7 +234,7 @@ static void run_icnt(sim_memsys *m, uint64_t cycle)
     sim_clock *ck = &m->clk[SIM_CLK_ICNT];
     uint64_t end = sim_clock_ticks_through(ck, cycle);
     for (; ck->next < end; ck->next++) {
-        if (!sim_bits_any(&m->sm_active) && !sim_bits_any(&m->sub_active)) {
+        if (!sim_bits_any(&m->sm_active) && !sim_bits_any(&m->sub_active) && !m->xbar.n_pkts) {
             ck->next = end;
             break;
         }
@@ -261,6 +264,8 @@ uint64_t sim_memsys_next_event(const sim_memsys *m, uint64_t cycle)
 {
     uint64_t best = UINT64_MAX, soon = cycle + 1;
     int i;
+    if (m->xbar.n_pkts)
+        return soon;
     SIM_BITS_FOREACH(&m->chan_active, i) {
         const sim_channel *ch = &m->chan[i];
         if (ch->n_queued || ch->returning.count)

@@ -122,6 +122,29 @@ typedef struct sim_bits {
     int n_words;
 } sim_bits;
 
+/* One crossbar of xbar.c (GPGPU-Sim's local interconnect): requests (reply 0:
+ * inputs SMs, outputs sub-partitions) or replies (1: the other way). */
+typedef struct sim_xbar_net {
+    int reply, n_in, n_out;
+    int in_base, total;    /* device id of input 0; SMs + sub-partitions */
+    sim_ring *in, *out;    /* per input, per output */
+    int *next_node;        /* iSLIP grant pointer per output (a device id) */
+    uint64_t *want;        /* per output, a bit per input whose head goes there */
+    int *want_n;           /* per output, those bits set */
+    uint8_t *issued;       /* round robin: the output took a packet this cycle */
+    int *in_units, *out_units;      /* packets (flit mode: flits) buffered */
+    uint64_t *in_busy, *out_busy;   /* flit mode: first cycle free of a packet's flits */
+    int in_words, rr_next;
+} sim_xbar_net;
+
+typedef struct sim_xbar {
+    sim_xbar_net net[2];
+    uint64_t n_pkts;       /* packets in all buffers */
+    int *reply_parts;      /* flit mode, per sub-partition: sector replies of its head
+                            * reply already injected */
+    int grant_count;
+} sim_xbar;
+
 struct sim_memsys {
     sim_mem_config cfg;
     sim_events *events;
@@ -138,6 +161,7 @@ struct sim_memsys {
     uint64_t dram_tick_base;     /* DRAM ticks at the last stats reset */
     int rr_sm, rr_sub;           /* icnt arbitration */
     int reply_flits_line;        /* flits of a reply carrying a line */
+    sim_xbar xbar;               /* -network_mode 2 (xbar.c) */
 };
 
 static inline void sim_bits_set(sim_bits *b, int i, int on)
@@ -202,6 +226,25 @@ static inline int sim_flits(const sim_memsys *m, uint32_t bytes)
 
 #define SIM_PKT_HEADER_BYTES 8   /* GPGPU-Sim's control bytes per packet */
 
+/* Bytes a request carries up, or a reply carries down, besides the header. */
+static inline uint32_t sim_pkt_payload_up(const sim_pkt *p)
+{
+    switch (p->kind) {
+    case SIM_PKT_WRITE: return p->req.bytes;
+    case SIM_PKT_ATOMIC: return 4;
+    default: return 0;
+    }
+}
+
+static inline uint32_t sim_pkt_payload_down(const sim_pkt *p)
+{
+    switch (p->kind) {
+    case SIM_PKT_READ: return p->bytes;   /* a line, a sector (sectored L1) or a segment */
+    case SIM_PKT_ATOMIC: return 4;
+    default: return 0; /* write acknowledgement */
+    }
+}
+
 /* Activity bookkeeping: a part with queued work is in its active set. */
 void sim_sm_update_active(sim_memsys *m, int sm);
 void sim_sub_update_active(sim_memsys *m, int sub);
@@ -219,6 +262,13 @@ int sim_done_pop(sim_done_queue *q, uint64_t cycle, sim_mem_request *out);
 
 /* icnt.c */
 void sim_icnt_tick(sim_memsys *m, uint64_t tick);
+
+/* xbar.c (-network_mode 2; -trapeze_icnt_booksim 1) */
+int sim_xbar_init(sim_memsys *m);
+void sim_xbar_free(sim_memsys *m);
+void sim_xbar_tick(sim_memsys *m, uint64_t tick);
+int sim_xbar_has_room(const sim_memsys *m, int reply, int in, const sim_pkt *p);
+void sim_xbar_push(sim_memsys *m, int reply, int in, const sim_pkt *p);
 
 /* l2.c */
 void sim_l2_tick(sim_memsys *m, int sub, uint64_t now);

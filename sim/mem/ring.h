@@ -36,6 +36,8 @@ typedef struct sim_pkt {
     uint8_t sectors;      /* sectored L2: sectors still to serve (bit s: bytes 32s..32s+31);
                            * a sector request: its one sector */
     uint8_t split;        /* sectored L2: sectors computed at the head of the queue */
+    uint8_t icnt_part;    /* xbar.c flit mode: 1 + the index of this sector reply among its
+                           * request's (GPGPU-Sim replies per sector); 0 a whole reply */
     int32_t parent;       /* sectored L2: 1 + the parent entry its reply waits in, 0 none */
 } sim_pkt;
 

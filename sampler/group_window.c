@@ -1,0 +1,220 @@
+/*
+ * group_window.c - the grouping model's short samples: a sub-grid of a
+ * launch, the TBs of the first non-empty SM queues of a grouping, at most
+ * m of them and at most the share m / n_sm of the launch's TBs (at least
+ * one queue: a launch of 4 TBs on 80 SMs is not sampled whole), run
+ * alone on m SMs (-trapeze_window_groups m: the other SMs idle) and
+ * predicted by the model on the locality graph those TBs induce, on the
+ * same machine with m SMs. What a queue's TBs share with each other (L1,
+ * co-residency, waves) is the whole launch's; what they would share with
+ * other queues' TBs through L2 is left out, and the L2 and DRAM serve m
+ * SMs instead of all (docs/grouping.md: what that costs in accuracy).
+ * Owns the sub-grid (which TBs, their graph and grouping) and the fit to
+ * sub-grids; the equations are model/'s, the simulation group_problem.c's.
+ * Invariants: the sub-grid's TBs are renumbered 0..n-1 in increasing id;
+ * its grouping is the full one's restricted to them, queues renumbered
+ * 0..m-1 in increasing queue number, orders unchanged (each queue whole).
+ */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "trapeze.h"
+
+struct trapeze_grp_window {
+    int m;
+    long n;                          /* TBs of the sub-grid */
+    trapeze_grouping full;           /* the launch's grouping, its m queues first */
+    trapeze_locality_graph graph;    /* induced by the sub-grid's TBs */
+    trapeze_grouping grouping;       /* of the sub-grid's TBs */
+    trapeze_grp_model *model;
+};
+
+void trapeze_grp_window_destroy(trapeze_grp_window *w)
+{
+    if (!w)
+        return;
+    trapeze_grouping_free(&w->full);
+    trapeze_grouping_free(&w->grouping);
+    trapeze_locality_graph_free(&w->graph);
+    trapeze_grp_destroy(w->model);
+    free(w);
+}
+
+long trapeze_grp_window_tbs(const trapeze_grp_window *w) { return w->n; }
+
+int trapeze_grp_window_same(const trapeze_grp_window *a, const trapeze_grp_window *b)
+{
+    if (a->n != b->n || a->m != b->m || a->full.n_tbs != b->full.n_tbs)
+        return 0;
+    for (long t = 0; t < a->full.n_tbs; t++) {
+        int in_a = a->full.group[t] < a->m, in_b = b->full.group[t] < b->m;
+        if (in_a != in_b || (in_a && (a->full.group[t] != b->full.group[t] ||
+                                      a->full.order[t] != b->full.order[t])))
+            return 0;
+    }
+    return 1;
+}
+const trapeze_grp_model *trapeze_grp_window_model(const trapeze_grp_window *w) { return w->model; }
+const trapeze_grouping *trapeze_grp_window_grouping(const trapeze_grp_window *w)
+{
+    return &w->grouping;
+}
+
+int trapeze_grp_window_sms(const trapeze_grp_problem *pb, double share)
+{
+    int n_sm = trapeze_grp_problem_machine(pb)->n_sm;
+    int m = (int)floor(share * n_sm + 0.5);
+    return m < 1 ? 1 : m > n_sm ? n_sm : m;
+}
+
+/* The graph of the TBs with new[t] >= 0, renumbered new[t]. */
+static trapeze_status induced(const trapeze_locality_graph *g, const long *new_id, long n,
+                              trapeze_locality_graph *out, trapeze_error *err)
+{
+    memset(out, 0, sizeof *out);
+    memcpy(out->kernel, g->kernel, sizeof out->kernel);
+    out->grid[0] = (int)n;   /* no grid structure is claimed for a sub-grid */
+    out->grid[1] = out->grid[2] = 1;
+    out->n_tbs = n;
+    out->line_bytes = g->line_bytes;
+    out->elements = calloc((size_t)n, sizeof *out->elements);
+    out->lines = calloc((size_t)n, sizeof *out->lines);
+    out->edges = malloc((size_t)(g->n_edges > 0 ? g->n_edges : 1) * sizeof *out->edges);
+    if (!out->elements || !out->lines || !out->edges) {
+        trapeze_locality_graph_free(out);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    }
+    for (long t = 0; t < g->n_tbs; t++)
+        if (new_id[t] >= 0) {
+            out->elements[new_id[t]] = g->elements[t];
+            out->lines[new_id[t]] = g->lines[t];
+        }
+    /* renumbering keeps the id order, so edges stay sorted by (i, j) */
+    for (long e = 0; e < g->n_edges; e++) {
+        trapeze_locality_edge x = g->edges[e];
+        if (new_id[x.tb_i] < 0 || new_id[x.tb_j] < 0)
+            continue;
+        x.tb_i = new_id[x.tb_i];
+        x.tb_j = new_id[x.tb_j];
+        out->edges[out->n_edges++] = x;
+    }
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
+                                         const trapeze_grouping *g, int m,
+                                         const trapeze_grp_params *p, trapeze_grp_window **out,
+                                         trapeze_error *err)
+{
+    *out = NULL;
+    const trapeze_locality_graph *graph = trapeze_grp_problem_graph(pb);
+    trapeze_grp_machine mc = *trapeze_grp_problem_machine(pb);
+    if (m < 1 || m > mc.n_sm)
+        return trapeze_fail(err, TRAPEZE_ERANGE, "a sub-grid of %d SMs on a GPU of %d", m,
+                            mc.n_sm);
+    if (g->n_tbs != graph->n_tbs)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "grouping of %ld TBs for a launch of %ld",
+                            g->n_tbs, graph->n_tbs);
+    trapeze_grp_window *w = calloc(1, sizeof *w);
+    int *slot = calloc((size_t)g->n_groups, sizeof *slot);   /* new queue number + 1 */
+    long *size = calloc((size_t)g->n_groups, sizeof *size);
+    long *new_id = malloc((size_t)g->n_tbs * sizeof *new_id);
+    trapeze_status s = !w || !slot || !size || !new_id
+                           ? trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory")
+                           : TRAPEZE_OK;
+    if (!s)
+        s = trapeze_grouping_alloc(&w->full, g->n_tbs, g->n_groups, err);
+    if (!s) {
+        for (long t = 0; t < g->n_tbs; t++)
+            size[g->group[t]]++;
+        /* the first non-empty queues become 0..taken-1, the others follow:
+         * at most m queues and m / n_sm of the TBs, at least one queue */
+        int taken = 0;
+        long tbs = 0;
+        const double most = (double)g->n_tbs * m / mc.n_sm;
+        for (int q = 0; q < g->n_groups && taken < m; q++) {
+            if (!size[q])
+                continue;
+            if (taken > 0 && (double)(tbs + size[q]) > most)
+                break;
+            slot[q] = ++taken;
+            tbs += size[q];
+        }
+        int next = taken;
+        for (int q = 0; q < g->n_groups; q++)
+            if (!slot[q])
+                slot[q] = ++next;
+        w->m = taken;
+        for (long t = 0; t < g->n_tbs; t++) {
+            w->full.group[t] = slot[g->group[t]] - 1;
+            w->full.order[t] = g->order[t];
+            new_id[t] = w->full.group[t] < taken ? w->n++ : -1;
+        }
+        s = trapeze_grouping_check(&w->full, err);
+    }
+    if (!s)
+        s = induced(graph, new_id, w->n, &w->graph, err);
+    if (!s)
+        s = trapeze_grouping_alloc(&w->grouping, w->n, w->m, err);
+    if (!s) {
+        for (long t = 0; t < g->n_tbs; t++)
+            if (new_id[t] >= 0) {
+                w->grouping.group[new_id[t]] = w->full.group[t];
+                w->grouping.order[new_id[t]] = w->full.order[t];
+            }
+        trapeze_error e2;
+        assert(trapeze_grouping_check(&w->grouping, &e2) == TRAPEZE_OK);
+        (void)e2;
+        mc.n_sm = w->m;
+        s = trapeze_grp_create(&w->graph, &mc, p, &w->model, err);
+    }
+    free(slot);
+    free(size);
+    free(new_id);
+    if (s) {
+        trapeze_grp_window_destroy(w);
+        return s;
+    }
+    *out = w;
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_grp_window_simulate(const trapeze_grp_problem *pb,
+                                           const trapeze_grp_window *w,
+                                           trapeze_grp_measured *out, trapeze_error *err)
+{
+    return trapeze_grp_problem_simulate_window(pb, NULL, &w->full, w->m, out, err);
+}
+
+trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m,
+                                      const trapeze_grp_measured meas[5],
+                                      trapeze_grp_params *p, trapeze_calib_report *rep,
+                                      trapeze_error *err)
+{
+    static const char *const names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
+    trapeze_grp_model *full = NULL;
+    trapeze_grp_window *w[5] = {NULL};
+    trapeze_grp_observation obs[5];
+    trapeze_status s = trapeze_grp_create(trapeze_grp_problem_graph(pb),
+                                          trapeze_grp_problem_machine(pb), p, &full, err);
+    for (int c = 0; !s && c < 5; c++) {
+        trapeze_grouping g;
+        memset(&g, 0, sizeof g);
+        s = trapeze_grp_problem_policy_grouping(pb, full, names[c], &g, err);
+        if (!s)
+            s = trapeze_grp_window_create(pb, &g, m, p, &w[c], err);
+        trapeze_grouping_free(&g);
+        if (!s)
+            obs[c] = (trapeze_grp_observation){w[c]->model, &w[c]->grouping, meas[c].cycles,
+                                               meas[c].l2_accesses, meas[c].dram_reads};
+    }
+    if (!s)
+        s = trapeze_grp_fit(obs, 5, trapeze_grp_fit_mask_default, 5, p, rep, err);
+    for (int c = 0; c < 5; c++)
+        trapeze_grp_window_destroy(w[c]);
+    trapeze_grp_destroy(full);
+    return s;
+}

@@ -1,0 +1,104 @@
+/*
+ * The grouping model's short samples (sampler/group_window.c) on a 32 x 32
+ * matrix multiply in 16 x 16 blocks on the GTX 480: four TBs, TB (bx, by)
+ * reading A's row panel by (16 x 32 = 512 elements) and B's column panel
+ * bx (512): TB 0 shares 512 with TB 1 (row panel) and 512 with TB 2
+ * (column panel), TB 3 likewise with 1 and 2, no element with 0 (lines
+ * only: panels of 16 columns are half lines).
+ *   - the sub-grid of a grouping is its first non-empty queues, at most m
+ *     and at most m / 15 of the 4 TBs, at least one queue: m = 12 allows
+ *     3.2 TBs, queues 0 and 3 (TB 3's queue 4 would make 4): TBs 0, 1, 2,
+ *     renumbered in id order, queues renumbered 0, 1; m = 2 allows 0.53
+ *     TBs: queue 0 alone (2 TBs);
+ *   - the model of the sub-grid, by hand at mu = eta1 = 1: TB 2 then TB 0
+ *     co-resident in one queue, TB 0 finds its 512 shared elements in L1:
+ *     L2 = 1024 + (1024 - 512) + 1024 = 2560;
+ *   - the simulated sub-grid runs those three TBs only: 3/4 of the whole
+ *     launch's warp instructions (every TB runs the same loop);
+ *   - -trapeze_window_groups needs a group-list policy: rr is refused;
+ *   - the model's view of a group-list policy places the lists as the
+ *     simulator's PAVER runtime does at launch, stealing included: MST-TS
+ *     puts the 4 TBs in one list, SM 0 takes it and places one, SM 1 finds
+ *     no list left and steals the 3 waiting (3 - floor(3/15)), places one,
+ *     SM 2 steals 2, SM 3 the last: four SMs, one TB each (the simulator's
+ *     MST-TS run of the 1-D atax launches takes rr's cycles exactly).
+ */
+#include <string.h>
+
+#include "check.h"
+#include "trapeze.h"
+
+static long long shared(const trapeze_locality_graph *g, long a, long b)
+{
+    for (long e = 0; e < g->n_edges; e++)
+        if (g->edges[e].tb_i == a && g->edges[e].tb_j == b)
+            return g->edges[e].shared_elements;
+    return -1;
+}
+
+int main(void)
+{
+    trapeze_error err;
+    char *params[] = {"n=32", "block=16"};
+    trapeze_grp_problem *pb = NULL;
+    CHECK_OK(trapeze_grp_problem_builtin("data/gpus/gtx480.config", "matmul", params, 2, 0,
+                                         &pb, &err));
+    const trapeze_locality_graph *full = trapeze_grp_problem_graph(pb);
+    CHECK(full->n_tbs == 4 && full->n_edges == 6);   /* 0-3 and 1-2 share lines only */
+    CHECK(shared(full, 0, 1) == 512 && shared(full, 0, 2) == 512 && shared(full, 0, 3) == 0);
+
+    /* queue 0: TB 2 then TB 0; queue 3: TB 1; queue 4: TB 3 */
+    trapeze_grouping g;
+    CHECK_OK(trapeze_grouping_alloc(&g, 4, 5, &err));
+    const int group[4] = {0, 3, 0, 4};
+    const long order[4] = {1, 0, 0, 0};
+    for (int t = 0; t < 4; t++) {
+        g.group[t] = group[t];
+        g.order[t] = order[t];
+    }
+    trapeze_grp_params p;
+    trapeze_grp_params_default(&p);
+    p.value[TRAPEZE_GRP_MU] = 1;
+    p.value[TRAPEZE_GRP_ETA1] = 1;
+    trapeze_grp_window *w = NULL;
+    CHECK_OK(trapeze_grp_window_create(pb, &g, 2, &p, &w, &err));
+    CHECK(trapeze_grp_window_tbs(w) == 2 && trapeze_grp_window_grouping(w)->n_groups == 1);
+    trapeze_grp_window_destroy(w);
+    CHECK_OK(trapeze_grp_window_create(pb, &g, 12, &p, &w, &err));
+    CHECK(trapeze_grp_window_tbs(w) == 3);
+    const trapeze_grouping *sg = trapeze_grp_window_grouping(w);
+    CHECK(sg->n_tbs == 3 && sg->n_groups == 2);
+    CHECK(sg->group[0] == 0 && sg->order[0] == 1 && sg->group[1] == 1 && sg->order[1] == 0 &&
+          sg->group[2] == 0 && sg->order[2] == 0);
+    trapeze_grp_eval e;
+    CHECK_OK(trapeze_grp_evaluate(trapeze_grp_window_model(w), sg, &e, &err));
+    CHECK_NEAR(e.l2_accesses, 2560, 1e-9);
+    CHECK_NEAR(e.max_queue, 2, 0);
+
+    trapeze_grp_measured whole, part;
+    CHECK_OK(trapeze_grp_problem_simulate(pb, "rr", NULL, &whole, &err));
+    CHECK_OK(trapeze_grp_window_simulate(pb, w, &part, &err));
+    CHECK(whole.warp_instructions > 0 && part.warp_instructions * 4 == whole.warp_instructions * 3);
+    CHECK(part.cycles > 0 && part.l2_accesses > 0 && part.l2_accesses < whole.l2_accesses);
+    trapeze_grp_window_destroy(w);
+
+    /* out of range, and a policy without group lists */
+    CHECK(trapeze_grp_window_create(pb, &g, 16, &p, &w, &err) == TRAPEZE_ERANGE);
+    CHECK(trapeze_grp_problem_simulate_window(pb, "rr", NULL, 2, &part, &err) == TRAPEZE_EINVAL);
+    CHECK(strstr(err.message, "group-list dispatch") != NULL);
+    trapeze_grouping_free(&g);
+
+    trapeze_grp_model *m = NULL;
+    CHECK_OK(trapeze_grp_create(full, trapeze_grp_problem_machine(pb), &p, &m, &err));
+    CHECK_OK(trapeze_grp_problem_policy_grouping(pb, m, "mst", &g, &err));
+    int used[15] = {0};
+    for (int t = 0; t < 4; t++) {
+        CHECK(g.order[t] == 0 && g.group[t] >= 0 && g.group[t] < 4);
+        used[g.group[t] >= 0 && g.group[t] < 15 ? g.group[t] : 0]++;
+    }
+    CHECK(used[0] == 1 && used[1] == 1 && used[2] == 1 && used[3] == 1);
+    trapeze_grouping_free(&g);
+    trapeze_grp_destroy(m);
+    trapeze_grp_problem_destroy(pb);
+    return check_report("test_group_window");
+}
