@@ -89,7 +89,7 @@ $(B)/libtrapeze.so: $(LIB_OBJ) scripts/libtrapeze.map
 $(B)/trapeze: $(CLI_OBJ) $(B)/libtrapeze.a
 	$(CC) -o $@ $(CLI_OBJ) $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS) $(CLI_LIBS)
 
-$(B)/tests/%: tests/%.c tests/check.h $(B)/libtrapeze.a
+$(B)/tests/%: tests/%.c tests/check.h tests/fixture.h $(B)/libtrapeze.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS)
 

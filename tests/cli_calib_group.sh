@@ -74,14 +74,8 @@ grep -q '^\[group\]' "$D/c.ini" || fail "calibration file"
 # and constants as one process (as tests/cli_calibrate.sh for ghost zones)
 "$T" calibrate --model group --gpu $G --samples "$D/ser.csv" --out "$D/ser.ini" syrk,n=64 \
     >/dev/null 2>&1 || fail "serial calibrate"
-if ! ldd "$T" 2>/dev/null | grep -q libmpi || ! command -v mpirun >/dev/null 2>&1; then
-    echo "SKIP MPI: $T is built without OpenMPI (scripts/install-deps.sh mpi, then rebuild)"
-elif echo "$T" | grep -q build-san; then
-    echo "SKIP MPI under the sanitizers: OpenMPI's own allocations are reported by LeakSanitizer"
-else
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,tcp \
-        OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo \
-        mpirun --oversubscribe -n 2 "$T" calibrate --model group --gpu $G --samples "$D/mpi.csv" \
+if mpi_usable; then
+    mpirun2 calibrate --model group --gpu $G --samples "$D/mpi.csv" \
         --out "$D/mpi.ini" syrk,n=64 >"$D/mpi.out" 2>&1 || fail "mpirun -n 2: $(cat "$D/mpi.out")"
     grep -q '^samples: 4 planned, 4 run now, 0 from the log$' "$D/mpi.out" || fail "mpi: $(cat "$D/mpi.out")"
     [ "$(grep -c '^samples:' "$D/mpi.out")" -eq 1 ] || fail "a rank other than 0 printed"

@@ -45,14 +45,8 @@ cmp -s "$D/a.csv" "$D/b.csv" || fail "resumed samples.csv differs (rows are rewr
 cmp -s "$D/a.ini" "$D/c.ini" && cmp -s "$D/a.csv" "$D/c.csv" || fail "--threads 2 changed the output"
 
 # --- MPI: 2 ranks on loopback, the same bytes as the serial run
-if ! ldd "$T" 2>/dev/null | grep -q libmpi || ! command -v mpirun >/dev/null 2>&1; then
-    echo "SKIP MPI: $T is built without OpenMPI (scripts/install-deps.sh mpi, then rebuild)"
-elif echo "$T" | grep -q build-san; then
-    echo "SKIP MPI under the sanitizers: OpenMPI's own allocations are reported by LeakSanitizer"
-else
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,tcp \
-        OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo \
-        mpirun --oversubscribe -n 2 "$T" calibrate $ARGS --samples "$D/m.csv" --out "$D/m.ini" \
+if mpi_usable; then
+    mpirun2 calibrate $ARGS --samples "$D/m.csv" --out "$D/m.ini" \
         >"$D/m.out" 2>&1 || fail "mpirun -n 2 calibrate: $(cat "$D/m.out")"
     cmp -s "$D/a.ini" "$D/m.ini" && cmp -s "$D/a.csv" "$D/m.csv" || fail "MPI changed the output"
 fi

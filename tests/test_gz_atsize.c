@@ -13,20 +13,10 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "sim/core/gpu_sim.h"
 #include "sim/stencil/stencil_run.h"
 #include "trapeze.h"
-
-static trapeze_gpu gpu_of(const char *path)
-{
-    trapeze_config *cfg;
-    trapeze_gpu gpu;
-    trapeze_error err;
-    CHECK_OK(trapeze_config_load(path, &cfg, &err));
-    CHECK_OK(trapeze_gpu_from_config(cfg, &gpu, &err));
-    trapeze_config_destroy(cfg);
-    return gpu;
-}
 
 static trapeze_workload workload(const char *name)
 {
@@ -70,7 +60,7 @@ static void test_occupancy(void)
         {"data/gpus/gtx280.config", "hotspot", 16, 2},    /* 1024 / 400 */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        trapeze_gpu g = gpu_of(cases[i].gpu);
+        trapeze_gpu g = fixture_gpu_of(cases[i].gpu);
         trapeze_workload w = workload(cases[i].work);
         w.regs_per_thread = cases[i].regs;
         int r = trapeze_gz_occupancy(&g, &w, w.blk_len);
@@ -84,7 +74,7 @@ static void test_occupancy(void)
 static trapeze_gz_model *model(const char *gpu_path, const char *name, double x, double y,
                                const trapeze_gz_params *p)
 {
-    trapeze_gpu g = gpu_of(gpu_path);
+    trapeze_gpu g = fixture_gpu_of(gpu_path);
     trapeze_workload w = workload(name);
     trapeze_gz_model *m = NULL;
     trapeze_error err;

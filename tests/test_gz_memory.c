@@ -13,19 +13,9 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "model/ghostzone.h"
 #include "trapeze.h"
-
-static trapeze_gpu gpu_of(const char *path)
-{
-    trapeze_config *cfg;
-    trapeze_gpu gpu;
-    trapeze_error err;
-    CHECK_OK(trapeze_config_load(path, &cfg, &err));
-    CHECK_OK(trapeze_gpu_from_config(cfg, &gpu, &err));
-    trapeze_config_destroy(cfg);
-    return gpu;
-}
 
 static trapeze_workload workload(const char *name, double x, double y)
 {
@@ -42,7 +32,7 @@ static trapeze_workload workload(const char *name, double x, double y)
 
 static trapeze_gz_model *model(const char *name, double x, double y, const trapeze_gz_params *p)
 {
-    trapeze_gpu g = gpu_of("data/gpus/gtx480.config");
+    trapeze_gpu g = fixture_gpu_of("data/gpus/gtx480.config");
     trapeze_workload w = workload(name, x, y);
     trapeze_gz_model *m = NULL;
     trapeze_error err;
@@ -72,7 +62,7 @@ static trapeze_gz_params meng_flat(void)
  * o of a 128-byte (32-element) segment touches ceil((o + n) / 32). */
 static void test_row_lines_factor(void)
 {
-    trapeze_gpu fermi = gpu_of("data/gpus/gtx480.config"), tesla = gpu_of("data/gpus/gtx280.config");
+    trapeze_gpu fermi = fixture_gpu_of("data/gpus/gtx480.config"), tesla = fixture_gpu_of("data/gpus/gtx280.config");
     trapeze_workload box = workload("box9", 266, 266), line = workload("multi1d", 26040, 1);
     CHECK(fermi.coalesce_degree == 32 && tesla.coalesce_degree == 16);
     CHECK_NEAR(gz_row_lines(&fermi, &box, 16), 47.0 / 16, 1e-12); /* 17 x 1 + 15 x 2 segments */
@@ -91,7 +81,7 @@ static void test_row_lines_factor(void)
  * output row's (16 - 2h), compute untouched; off, or in 1-D, bit-identical. */
 static void test_row_lines_terms(void)
 {
-    trapeze_gpu g = gpu_of("data/gpus/gtx480.config");
+    trapeze_gpu g = fixture_gpu_of("data/gpus/gtx480.config");
     trapeze_gz_params p = meng_flat();
     trapeze_gz_model *m = model("box9", 266, 266, &p);
     trapeze_gz_eval off = eval_at(m, TRAPEZE_SYNC_RELAUNCH, 2, 16);

@@ -29,6 +29,25 @@ expect_failure() {
     [ ! -e "$output" ] && [ ! -e "$output.tmp" ] || fail "$name: output file left behind"
 }
 
+# mpi_usable: whether $T can run under mpirun here; says why not (SKIP line)
+mpi_usable() {
+    if ! ldd "$T" 2>/dev/null | grep -q libmpi || ! command -v mpirun >/dev/null 2>&1; then
+        echo "SKIP MPI: $T is built without OpenMPI (scripts/install-deps.sh mpi, then rebuild)"
+        return 1
+    fi
+    if echo "$T" | grep -q build-san; then
+        echo "SKIP MPI under the sanitizers: OpenMPI's own allocations are reported by LeakSanitizer"
+        return 1
+    fi
+}
+
+# mpirun2 ARGS...: $T ARGS over 2 ranks on loopback (root allowed, as in CI)
+mpirun2() {
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,tcp \
+        OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo \
+        mpirun --oversubscribe -n 2 "$T" "$@"
+}
+
 # finish NAME: a summary line; the exit status says whether all passed
 finish() {
     [ "$fails" -eq 0 ] && echo "$1: all passed"
