@@ -158,10 +158,11 @@ static trapeze_status run_sweep(const trapeze_calib_plan *plan, trapeze_sample *
     }
     for (int i = 0; i < n; i++) {
         const trapeze_sample *done;
-        if (sampler_sweep_logged(sweep_log, &rows[i], &done, err)) {
+        trapeze_status s = sampler_sweep_logged(sweep_log, &rows[i], &done, err);
+        if (s) {
             free(todo);
             free(index);
-            return TRAPEZE_EPARSE;
+            return s;
         }
         if (done) {
             rows[i] = *done;
