@@ -14,7 +14,8 @@
 #   --list:  the steps, what each runs and its measured cost
 #   --fingerprint: print the current simulator's fingerprint
 #   --check: each file's recorded simulator against the current one
-#            (seconds "incomplete": the step was interrupted; run it again), and
+#            (seconds "incomplete": the step was interrupted; run it again;
+#            "N+": it was resumed, N seconds being the last run's alone), and
 #            every file a step writes that is missing or has no provenance row
 # Environment: TRAPEZE (build/trapeze), THREADS (2), SIZES (1,16,100: the area
 # factors of the size sweeps; V100_SIZES for the V100, same default), DATA
@@ -92,6 +93,20 @@ record() { # file command seconds: one row per file, sorted by file
     mv "$PROV.tmp" "$PROV"
 }
 
+# Why the checkout too: a model change refits from the same simulations, and
+# must not be skipped; a second run on the same checkout has nothing to redo.
+step_done() { # command, files: every file there, made complete by this simulator, checkout and command
+    cmd=$1
+    head=$(git rev-parse --short HEAD)
+    shift
+    for f in "$@"; do
+        [ -f "$f" ] && [ -f "$PROV" ] || return 1
+        awk -F, -v f="$f" -v s="$SIM" -v h="$head" -v c="\"$cmd\"" \
+            '$1 == f && $2 == s && $4 == h && $5 != "incomplete" && substr($0, index($0, ",\"")+1) == c { ok = 1 }
+             END { exit !ok }' "$PROV" || return 1
+    done
+}
+
 fresh_log() { # keep a log made on this simulator (resume), else start it anew
     if [ -f "$1" ] && [ "$(recorded "$1")" != "$SIM" ]; then
         echo "  $1: made on simulator $(recorded "$1" | sed 's/^$/(unknown)/'), now $SIM: removed" >&2
@@ -112,16 +127,23 @@ run_step() { # name, then the files it writes (first: the log it resumes), then 
     while [ "$1" != "--" ]; do files="$files $1"; shift; done
     shift
     STEP_N=$((STEP_N + 1))
+    if step_done "$*" $files; then
+        echo "[$STEP_N/$STEP_TOTAL] $name: already done on simulator $SIM (see $PROV)" >&2
+        return 0
+    fi
     log=$(echo "$files" | awk '{ print $1 }')
     fresh_log "$log"
-    record "$log" "$*" incomplete # an interrupted step's log is this simulator's: resumed
+    # an interrupted step's log is this simulator's and is resumed; its earlier
+    # runs' time is unknown, so the seconds recorded say they are only this run's
+    resumed=$(awk -F, -v f="$log" '$1 == f && $5 == "incomplete" { print "+" }' "$PROV" 2>/dev/null || true)
+    record "$log" "$*" incomplete
     start=$(date +%s)
     echo "[$STEP_N/$STEP_TOTAL] $name: started $(date -u +%H:%M:%S) UTC, simulator $SIM: $*" >&2
     "$@"
     secs=$(($(date +%s) - start))
     for f in $files; do
         case $f in *.ini) stamp_calibration "$f" ;; esac
-        record "$f" "$*" "$secs"
+        record "$f" "$*" "$secs$resumed"
     done
     echo "[$STEP_N/$STEP_TOTAL] $name: done in ${secs} s" >&2
 }

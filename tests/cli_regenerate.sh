@@ -49,9 +49,18 @@ awk -F, -v s="$sim" '$1 ~ /gtx480.ini$/ && $2 ~ "^" s { ok = 1 } END { exit !ok 
     || fail "PROVENANCE header"
 sed -n '2p' "$D/data/calibrations/gtx480.ini" | grep -q "^simulator = $sim" \
     || fail "[meta] stamp: $(cat "$D/data/calibrations/gtx480.ini")"
-# same simulator: resumed, not removed (a second run line), one PROVENANCE row per file
+# same simulator and checkout, finished: nothing to redo, its recorded time kept
+secs=$(awk -F, '$1 ~ /gtx480.ini$/ { print $5 }' "$D/data/PROVENANCE.csv")
+sed -i 's/^\([^,]*gtx480[-a-z]*\.[a-z]*,[^,]*,[^,]*,[^,]*,\)[0-9]*,/\1777,/' "$D/data/PROVENANCE.csv"
+sh "$R" cal-gtx480 2>"$D/err" || fail "rerun: $(cat "$D/err")"
+grep -q 'cal-gtx480: already done' "$D/err" || fail "rerun not skipped: $(cat "$D/err")"
+[ "$(grep -c run "$D/data/calibrations/gtx480-samples.csv")" -eq 1 ] || fail "finished step rerun"
+grep -q 'gtx480.ini,[^,]*,[^,]*,[^,]*,777,' "$D/data/PROVENANCE.csv" || fail "recorded time lost (was $secs)"
+# another checkout (a model change refits): rerun, the log resumed, not removed
+sed -i 's/^\([^,]*gtx480[-a-z]*\.[a-z]*,[^,]*,[^,]*,\)[^,]*,/\10000000,/' "$D/data/PROVENANCE.csv"
 sh "$R" cal-gtx480 2>"$D/err" || fail "rerun: $(cat "$D/err")"
 [ "$(grep -c run "$D/data/calibrations/gtx480-samples.csv")" -eq 2 ] || fail "log not resumed"
+# one PROVENANCE row per file
 [ "$(grep -c 'gtx480.ini,' "$D/data/PROVENANCE.csv")" -eq 1 ] || fail "PROVENANCE rows repeated"
 [ "$(grep -c '^simulator' "$D/data/calibrations/gtx480.ini")" -eq 1 ] || fail "stamp repeated"
 # --check: current files, the other steps' files missing, a file of no provenance unknown
@@ -81,5 +90,8 @@ grep -q 'v100-sizes-main-sweep.csv,[^,]*,[^,]*,[^,]*,incomplete,' "$D/data/PROVE
 sh "$R" --check | grep -q 'v100-sizes-main-sweep.csv .* INCOMPLETE' || fail "--check: incomplete"
 sh "$R" sizes-v100-small 2>"$D/err" || fail "resumed step: $(cat "$D/err")"
 [ "$(grep -c run "$D/data/validation/v100-sizes-main-sweep.csv")" -eq 2 ] || fail "interrupted log not resumed"
+# its time covers only the last run: recorded as such ("N+")
+grep -q 'v100-sizes-main-sweep.csv,[^,]*,[^,]*,[^,]*,[0-9]*+,' "$D/data/PROVENANCE.csv" \
+    || fail "resumed time not marked: $(cat "$D/data/PROVENANCE.csv")"
 MAX_ERR_LINES=1 expect_failure "unknown step" "no step 'nonsense'" "$D/none" sh "$R" nonsense
 finish cli_regenerate
