@@ -7,8 +7,11 @@
  * is this fit on the ghost-zone model's instances.
  *
  * Parameters are fitted through a change of variable that keeps each inside
- * its physical range (log for one-sided, logistic for [lo, hi] <= 1), so the
- * solver itself is unconstrained. Owns fitting only: it must not run
+ * its physical range (logistic for [lo, hi] <= 1; for wide ranges, log-like
+ * near lo and saturating at hi: lo + R / (1 + R e^-u), R = hi - lo), so the
+ * solver itself is unconstrained. Why saturate at hi: a pure log transform let
+ * an unidentified constant run off to 1e39 in a cross-validation fold (the
+ * GTX 280's fence barrier), and the fold's CV MAPE came out NaN. Owns fitting only: it must not run
  * simulations, read sample files, or write into a model (parameters are
  * passed to every evaluation).
  */
@@ -45,9 +48,15 @@ static double to_param(const trapeze_model_ops *ops, int k, double u, double *dt
         *dtheta_du = (hi - lo) * s * (1.0 - s);
         return lo + (hi - lo) * s;
     }
-    double e = exp(u);
-    *dtheta_du = e;
-    return lo + e;
+    double r = hi - lo;
+    if (u > log(r)) { /* t = R e^-u < 1: no overflow */
+        double t = exp(log(r) - u);
+        *dtheta_du = r * t / ((1.0 + t) * (1.0 + t));
+        return lo + r / (1.0 + t);
+    }
+    double a = exp(u); /* a <= R */
+    *dtheta_du = a * r * r / ((a + r) * (a + r));
+    return lo + a * r / (a + r);
 }
 
 static double to_unknown(const trapeze_model_ops *ops, int k, double theta)
@@ -56,13 +65,14 @@ static double to_unknown(const trapeze_model_ops *ops, int k, double theta)
     double span = hi - lo, eps = 1e-9 * (span < 1 ? span : 1);
     if (theta < lo + eps)
         theta = lo + eps; /* the edge itself is not reachable by the transform */
+    if (theta > hi - 1e-9 * span)
+        theta = hi - 1e-9 * span;
     if (bounded(ops, k)) {
-        if (theta > hi - eps)
-            theta = hi - eps;
         double s = (theta - lo) / span;
         return log(s / (1.0 - s));
     }
-    return log(theta - lo);
+    double f = theta - lo; /* inverse of f = a R / (a + R) */
+    return log(f * span / (span - f));
 }
 
 static void apply(problem *pb, const gsl_vector *u, double *dtheta)
@@ -157,7 +167,7 @@ static void identifiability(const problem *pb, const double *params, trapeze_cal
         int a = pb->fitted[j];
         double lo = pb->ops->param_lo[a], hi = pb->ops->param_hi[a];
         double tol = 1e-6 * (bounded(pb->ops, a) ? hi - lo : 1.0);
-        rep->at_bound[a] = params[a] - lo < tol || (bounded(pb->ops, a) && hi - params[a] < tol);
+        rep->at_bound[a] = params[a] - lo < tol || hi - params[a] < 1e-6 * (hi - lo);
         rep->max_corr[a] = 0;
         rep->corr_with[a] = -1;
         for (int k = 0; k < pb->n_fitted; k++) {
@@ -258,8 +268,9 @@ trapeze_status trapeze_model_fit(const trapeze_fit_point *pts, int n, unsigned l
 static double abs_pct_error(const trapeze_fit_point *pt, const double *params)
 {
     double value;
-    if (trapeze_model_evaluate(&pt->model, params, pt->decisions, &value, NULL, NULL, NULL))
-        return INFINITY;
+    if (trapeze_model_evaluate(&pt->model, params, pt->decisions, &value, NULL, NULL, NULL) ||
+        !isfinite(value))
+        return INFINITY; /* a fold's fit that cannot predict: infinite error, never NaN */
     return 100.0 * fabs(value - pt->measured) / pt->measured;
 }
 

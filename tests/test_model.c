@@ -275,6 +275,16 @@ static void test_fit_toy(void)
     double start[2] = {1.0, 0.5};
     CHECK_OK(trapeze_model_cross_validate(pts, 12, 3ul, start, 4, 7, &rep, NULL));
     CHECK(rep.cv_mape_pct > 0.5 && rep.cv_mape_pct < 3);
+    /* data that wants a beyond its range (5e6 > 1e6): the fit stops at the
+     * edge and says so; the log transform it replaced ran off past 1e6 */
+    for (int i = 0; i < 12; i++)
+        pts[i].measured *= 5e6 / 40.0;
+    double big[2] = {1.0, 0.5};
+    CHECK_OK(trapeze_model_fit(pts, 12, 3ul, big, se, &rep, NULL));
+    CHECK(big[0] <= decay_hi[0] && big[0] > 0.99 * decay_hi[0]);
+    CHECK(rep.at_bound[0]); /* (b follows it to 0: the flattest curve under the cap) */
+    CHECK_OK(trapeze_model_cross_validate(pts, 12, 3ul, start, 4, 7, &rep, NULL));
+    CHECK(isfinite(rep.cv_mape_pct) && rep.cv_mape_pct > 20); /* capped a: far off, finite */
     /* mixing models in one fit is refused */
     pts[3].model.ops = &bowl_ops;
     trapeze_error err;
