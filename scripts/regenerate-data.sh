@@ -15,7 +15,8 @@
 #   --fingerprint: print the current simulator's fingerprint
 #   --check: each file's recorded simulator against the current one
 #            (seconds "incomplete": the step was interrupted; run it again;
-#            "N+": it was resumed, N seconds being the last run's alone), and
+#            "N+": it was resumed after an interruption, N seconds being the
+#            last run's alone; a log resumed after a finished run adds its time), and
 #            every file a step writes that is missing or has no provenance row
 # Environment: TRAPEZE (build/trapeze), THREADS (2), SIZES (1,16,100: the area
 # factors of the size sweeps; V100_SIZES for the V100, same default), DATA
@@ -133,14 +134,20 @@ run_step() { # name, then the files it writes (first: the log it resumes), then 
     fi
     log=$(echo "$files" | awk '{ print $1 }')
     fresh_log "$log"
-    # an interrupted step's log is this simulator's and is resumed; its earlier
-    # runs' time is unknown, so the seconds recorded say they are only this run's
-    resumed=$(awk -F, -v f="$log" '$1 == f && $5 == "incomplete" { print "+" }' "$PROV" 2>/dev/null || true)
+    # A resumed log keeps its runs, so its cost is theirs plus this run's: a
+    # finished earlier run's seconds are added; an interrupted one's are unknown,
+    # and the seconds then say they are this run's alone ("N+").
+    earlier=$(awk -F, -v f="$log" -v s="$SIM" '$1 == f && $2 == s { print $5 }' "$PROV" 2>/dev/null || true)
+    case $earlier in
+        incomplete | *+) resumed=+ earlier=0 ;;
+        '' | *[!0-9]*) resumed= earlier=0 ;;
+        *) resumed= ;;
+    esac
     record "$log" "$*" incomplete
     start=$(date +%s)
     echo "[$STEP_N/$STEP_TOTAL] $name: started $(date -u +%H:%M:%S) UTC, simulator $SIM: $*" >&2
     "$@"
-    secs=$(($(date +%s) - start))
+    secs=$(($(date +%s) - start + earlier))
     for f in $files; do
         case $f in *.ini) stamp_calibration "$f" ;; esac
         record "$f" "$*" "$secs$resumed"

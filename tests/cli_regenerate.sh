@@ -56,10 +56,13 @@ sh "$R" cal-gtx480 2>"$D/err" || fail "rerun: $(cat "$D/err")"
 grep -q 'cal-gtx480: already done' "$D/err" || fail "rerun not skipped: $(cat "$D/err")"
 [ "$(grep -c run "$D/data/calibrations/gtx480-samples.csv")" -eq 1 ] || fail "finished step rerun"
 grep -q 'gtx480.ini,[^,]*,[^,]*,[^,]*,777,' "$D/data/PROVENANCE.csv" || fail "recorded time lost (was $secs)"
-# another checkout (a model change refits): rerun, the log resumed, not removed
+# another checkout (a model change refits): rerun, the log resumed, not removed,
+# its cost the earlier run's (777 s) and this one's
 sed -i 's/^\([^,]*gtx480[-a-z]*\.[a-z]*,[^,]*,[^,]*,\)[^,]*,/\10000000,/' "$D/data/PROVENANCE.csv"
 sh "$R" cal-gtx480 2>"$D/err" || fail "rerun: $(cat "$D/err")"
 [ "$(grep -c run "$D/data/calibrations/gtx480-samples.csv")" -eq 2 ] || fail "log not resumed"
+awk -F, '$1 ~ /gtx480.ini$/ && $5 >= 777 && $5 < 800 { ok = 1 } END { exit !ok }' "$D/data/PROVENANCE.csv" \
+    || fail "earlier time not added: $(cat "$D/data/PROVENANCE.csv")"
 # one PROVENANCE row per file
 [ "$(grep -c 'gtx480.ini,' "$D/data/PROVENANCE.csv")" -eq 1 ] || fail "PROVENANCE rows repeated"
 [ "$(grep -c '^simulator' "$D/data/calibrations/gtx480.ini")" -eq 1 ] || fail "stamp repeated"
