@@ -58,8 +58,10 @@ static void usage(FILE *out)
 "  --height N          evaluate the model at height N instead of optimizing\n"
 "  --verify N          simulate the model's N best (mode, h) at the workload's\n"
 "                      own grid (and the other mode's best when those N are one\n"
-"                      mode) for --stages stages and decide by simulation\n"
-"                      (prints each candidate and the warp instructions spent)\n"
+"                      mode) for --stages stages, then search along h from the\n"
+"                      fastest (up to 8 runs more) where the model's curve is\n"
+"                      off, and decide by simulation (prints each candidate\n"
+"                      and the warp instructions spent)\n"
 "  --stages N          timed stages per verified candidate (default 2)\n"
 "  --threads N         candidates simulated in parallel (default 1)\n"
 "  --csv FILE          write one row per (workload, sync, h) for every valid h:\n"
@@ -284,21 +286,25 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
     putchar('\n');
     if (a->verify && !s) {
         int k = trapeze_gz_verify_order(c, n, a->verify < n ? (int)a->verify : n), best = 0;
+        int searched = 0;
         double work = 0;
-        s = trapeze_calib_verify(gpu_path, w, c, k, a->stages ? (int)a->stages : 2,
-                                 a->threads ? (int)a->threads : 1, err);
-        for (int i = 0; i < k && !s; i++) {
-            printf("%-12s verify: %-8s h=%-3d cpl_sim %12.1f  model %12.1f (%+.2f%%)\n", w->name,
-                   trapeze_sync_name(c[i].sync), c[i].h, c[i].cpl_sim, c[i].cpl_model,
-                   100 * (c[i].cpl_model / c[i].cpl_sim - 1));
+        s = trapeze_calib_verify_search(gpu_path, w, c, n, k, a->stages ? (int)a->stages : 2,
+                                        a->threads ? (int)a->threads : 1, &searched, err);
+        for (int i = 0; i < n && !s; i++) {
+            if (!(c[i].cpl_sim > 0))
+                continue;
+            printf("%-12s verify: %-8s h=%-3d cpl_sim %12.1f  model %12.1f (%+.2f%%)%s\n",
+                   w->name, trapeze_sync_name(c[i].sync), c[i].h, c[i].cpl_sim, c[i].cpl_model,
+                   100 * (c[i].cpl_model / c[i].cpl_sim - 1), i < k ? "" : "  (searched)");
             work += c[i].warp_instructions;
             if (c[i].cpl_sim < c[best].cpl_sim)
                 best = i;
         }
         if (!s)
-            printf("%-12s verified: %s h=%d, the fastest of %d simulated (%ld stages each, "
-                   "%.4g warp instructions)\n", w->name, trapeze_sync_name(c[best].sync),
-                   c[best].h, k, a->stages ? a->stages : 2, work);
+            printf("%-12s verified: %s h=%d, the fastest of %d simulated (the model's %d best, "
+                   "%d searched along h; %ld stages each, %.4g warp instructions)\n", w->name,
+                   trapeze_sync_name(c[best].sync), c[best].h, k + searched, k, searched,
+                   a->stages ? a->stages : 2, work);
     }
     free(c);
     return s;

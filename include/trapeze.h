@@ -482,6 +482,20 @@ trapeze_status trapeze_gz_rank(const trapeze_gz_model *m, const trapeze_gz_param
  * keeping the rest in order, and returns how many to simulate: k or k + 1. */
 int trapeze_gz_verify_order(trapeze_gz_choice *c, int n, int k);
 
+/* After those are simulated (cpl_sim > 0), the next candidate of c[0..n-1] to
+ * simulate, or -1 when done: a search along h in the best simulated one's mode
+ * that reaches an optimum the model placed far off (PathFinder: the model's
+ * three best are neighbours of its h = 19, the simulator's best is 44). Per
+ * direction from the best simulated: with nothing simulated that way, a step
+ * in h of half its h while the simulation agrees with the model's ranking (the
+ * best simulated is the one the model ranks first), else twice the distance
+ * back to the nearest simulated one (far optima in a few runs); with
+ * one simulated that way, the midpoint, unless it is the neighbour or within
+ * TRAPEZE_GZ_VERIFY_FLAT of the best (the gain between is smaller than that). */
+#define TRAPEZE_GZ_VERIFY_FLAT 0.01
+#define TRAPEZE_GZ_VERIFY_MAX_SEARCH 8 /* the search's runs, at most, beyond the k */
+int trapeze_gz_verify_next(const trapeze_gz_choice *c, int n);
+
 /* Writes one row per valid h (1..max height) of this model and sync mode:
  * workload,gpu,sync,h,trapezoids,cpl_cycles,glbsync_cycles,loadsten_cycles,
  * commit_cycles,itermem_cycles,misccomp_cycles,itercomp_cycles,speedup_vs_h1 */
@@ -1062,6 +1076,14 @@ trapeze_status trapeze_size_validation_write_csv(const trapeze_size_validation *
 trapeze_status trapeze_calib_verify(const char *gpu_config_path, const trapeze_workload *w,
                                     trapeze_gz_choice *c, int n, int stages, int threads,
                                     trapeze_error *err);
+
+/* `--verify k`: simulates c[0..k) of the ranking c[0..n) (trapeze_gz_verify_order),
+ * then the search along h (trapeze_gz_verify_next), at most
+ * TRAPEZE_GZ_VERIFY_MAX_SEARCH runs more; *searched says how many. The
+ * simulated candidates are those with cpl_sim > 0. */
+trapeze_status trapeze_calib_verify_search(const char *gpu_config_path, const trapeze_workload *w,
+                                           trapeze_gz_choice *c, int n, int k, int stages,
+                                           int threads, int *searched, trapeze_error *err);
 
 /* ------------------------------------- idle periods (neutral type, common/) */
 

@@ -5,6 +5,9 @@
  * and correlations of the fitted constants) through the model's analytic
  * gradient: var(CPL_b - CPL_a) = g' S g, g = dCPL_b/dtheta - dCPL_a/dtheta.
  *
+ * The order of verification is here too: which candidates to simulate, and
+ * the search along h that follows them (trapeze_gz_verify_next).
+ *
  * Owns ranking and uncertainty only; the equations are ghostzone.c's, and it
  * must not simulate (verifying candidates by simulation is the sampler's).
  */
@@ -58,6 +61,82 @@ int trapeze_gz_verify_order(trapeze_gz_choice *c, int n, int k)
     memmove(c + k + 1, c + k, (size_t)(other - k) * sizeof *c); /* k..other-1 down one */
     c[k] = moved;
     return k + 1;
+}
+
+/* Index distance from position p to the nearest simulated candidate of
+ * idx[0..m-1] in direction d (0 when none). */
+static int nearest_simulated(const trapeze_gz_choice *c, const int *idx, int m, int p, int d)
+{
+    for (int j = p + d; j >= 0 && j < m; j += d)
+        if (c[idx[j]].cpl_sim > 0)
+            return j > p ? j - p : p - j;
+    return 0;
+}
+
+/* The position beyond p in direction d whose h is nearest target (at least
+ * one step away from p). */
+static int toward(const trapeze_gz_choice *c, const int *idx, int m, int p, int d, int target)
+{
+    int best = p + d;
+    for (int j = p + d; j >= 0 && j < m; j += d)
+        if (abs(c[idx[j]].h - target) < abs(c[idx[best]].h - target))
+            best = j;
+    return best;
+}
+
+/* The next probe from position p in direction d, or -1 when that side is done.
+ * Unexplored sides are searched in h (costs and curves scale with it): while
+ * the model's ranking holds, half as far again (h 15 -> 23, the V100's
+ * PathFinder, whose simulated curve dips at 15 and is lowest at 31); once it
+ * has not, twice the distance just travelled. */
+static int probe(const trapeze_gz_choice *c, const int *idx, int m, int p, int d, int agrees)
+{
+    int room = d > 0 ? m - 1 - p : p;
+    int r = nearest_simulated(c, idx, m, p, d);
+    if (room == 0 || r == 1)
+        return -1; /* an end, or a slower neighbour: p is a local optimum that way */
+    if (r > 1) {
+        if (c[idx[p + d * r]].cpl_sim <= c[idx[p]].cpl_sim * (1 + TRAPEZE_GZ_VERIFY_FLAT))
+            return -1; /* flat between: little to gain */
+        return idx[p + d * (r / 2)];
+    }
+    int h = c[idx[p]].h, back = nearest_simulated(c, idx, m, p, -d);
+    int travelled = back ? abs(h - c[idx[p - d * back]].h) : 1;
+    int step = agrees ? (h + 1) / 2 : 2 * travelled;
+    return idx[toward(c, idx, m, p, d, h + d * (step > 0 ? step : 1))];
+}
+
+int trapeze_gz_verify_next(const trapeze_gz_choice *c, int n)
+{
+    int b = -1, a = -1, m = 0; /* b: best simulated; a: the model's best of those */
+    for (int i = 0; i < n; i++) {
+        if (!(c[i].cpl_sim > 0))
+            continue;
+        if (b < 0 || c[i].cpl_sim < c[b].cpl_sim)
+            b = i;
+        if (a < 0 || c[i].cpl_model < c[a].cpl_model)
+            a = i;
+    }
+    int *idx = b < 0 ? NULL : malloc((size_t)n * sizeof *idx);
+    if (!idx)
+        return -1;
+    for (int i = 0; i < n; i++) { /* b's mode by h (insertion: qsort has no context in C11) */
+        if (c[i].sync != c[b].sync)
+            continue;
+        int j = m++;
+        for (; j > 0 && c[idx[j - 1]].h > c[i].h; j--)
+            idx[j] = idx[j - 1];
+        idx[j] = i;
+    }
+    int p = 0;
+    while (idx[p] != b)
+        p++;
+    int agrees = b == a; /* the simulation has not contradicted the model's ranking yet */
+    int next = probe(c, idx, m, p, +1, agrees);
+    if (next < 0)
+        next = probe(c, idx, m, p, -1, agrees);
+    free(idx);
+    return next;
 }
 
 trapeze_status trapeze_gz_rank(const trapeze_gz_model *m, const trapeze_gz_params *p, int blk_len,

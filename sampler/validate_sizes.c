@@ -186,6 +186,10 @@ static trapeze_status push(row_list *l, const trapeze_sample *r, trapeze_error *
     return TRAPEZE_OK;
 }
 
+static trapeze_status verify_on_sweep(const trapeze_validation_point *pts, int n, const int *top,
+                                      int best_sim, trapeze_size_validation_row *vr,
+                                      trapeze_error *err);
+
 /* Summarizes the points of one (workload, size): rows[0..n), relaunch first. */
 static trapeze_status summarize(const trapeze_calib_plan *plan, const trapeze_gz_params *p,
                                 const trapeze_workload *w, double factor, const int *pick,
@@ -238,16 +242,44 @@ static trapeze_status summarize(const trapeze_calib_plan *plan, const trapeze_gz
     vr->sync_sim_best = pts[best_sim].sync;
     vr->pick_ratio = pts[best_sim].cpl_sim / pts[picked].cpl_sim;
     vr->sync_right = vr->sync_model == vr->sync_sim_best;
-    /* --verify 3 on these runs: the fastest simulated of the model's top three */
-    int verified = picked;
+    return verify_on_sweep(pts, n, top, best_sim, vr, err);
+}
+
+/* --verify 3 replayed on the sweep's runs: the model's top three (and the
+ * other mode's best), then the search along h (trapeze_gz_verify_next) over
+ * the heights swept; what it simulates is what it costs. */
+static trapeze_status verify_on_sweep(const trapeze_validation_point *pts, int n, const int *top,
+                                      int best_sim, trapeze_size_validation_row *vr,
+                                      trapeze_error *err)
+{
+    trapeze_gz_choice *c = calloc((size_t)n, sizeof *c);
+    if (!c)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    for (int i = 0; i < n; i++)
+        c[i] = (trapeze_gz_choice){.sync = pts[i].sync, .h = pts[i].h,
+                                   .cpl_model = pts[i].cpl_model, .index = i};
     vr->verify_warp_instructions = 0;
     for (int t = 0; t < VERIFY_SLOTS; t++)
         for (int i = 0; i < n; i++)
-            if ((int)pts[i].sync == top[2 * t] && pts[i].h == top[2 * t + 1]) {
+            if ((int)pts[i].sync == top[2 * t] && pts[i].h == top[2 * t + 1] && !c[i].cpl_sim) {
+                c[i].cpl_sim = pts[i].cpl_sim;
                 vr->verify_warp_instructions += pts[i].warp_instructions;
-                if (pts[i].cpl_sim < pts[verified].cpl_sim)
-                    verified = i;
             }
+    for (int k = 0; k < TRAPEZE_GZ_VERIFY_MAX_SEARCH; k++) {
+        int i = trapeze_gz_verify_next(c, n);
+        if (i < 0)
+            break;
+        c[i].cpl_sim = pts[i].cpl_sim;
+        vr->verify_warp_instructions += pts[i].warp_instructions;
+    }
+    int verified = -1;
+    for (int i = 0; i < n; i++)
+        if (c[i].cpl_sim > 0 && (verified < 0 || c[i].cpl_sim < c[verified].cpl_sim))
+            verified = i;
+    free(c);
+    if (verified < 0)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: none of the model's best was swept",
+                            vr->workload);
     vr->verify_pick_ratio = pts[best_sim].cpl_sim / pts[verified].cpl_sim;
     vr->verify_sync_right = pts[verified].sync == vr->sync_sim_best;
     return TRAPEZE_OK;

@@ -2,8 +2,9 @@
  * verify.c - the sampled half of a decision: the model's best few (mode, h)
  * simulated at the user's own grid for a few stages, so that a choice the
  * model cannot make within its uncertainty is made by simulation, at a small
- * fraction of a sweep's cost. Owns building and running those rows; must not
- * rank candidates (model/decide.c) or print.
+ * fraction of a sweep's cost, and the search along h that follows them when
+ * the model's curve is off. Owns building and running those rows; must not
+ * rank candidates or choose the next one (model/decide.c) or print.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,5 +53,21 @@ trapeze_status trapeze_calib_verify(const char *gpu_config_path, const trapeze_w
     }
     free(rows);
     trapeze_calib_plan_destroy(plan);
+    return s;
+}
+
+trapeze_status trapeze_calib_verify_search(const char *gpu_config_path, const trapeze_workload *w,
+                                           trapeze_gz_choice *c, int n, int k, int stages,
+                                           int threads, int *searched, trapeze_error *err)
+{
+    *searched = 0;
+    trapeze_status s = trapeze_calib_verify(gpu_config_path, w, c, k, stages, threads, err);
+    while (!s && *searched < TRAPEZE_GZ_VERIFY_MAX_SEARCH) {
+        int i = trapeze_gz_verify_next(c, n);
+        if (i < 0)
+            break;
+        s = trapeze_calib_verify(gpu_config_path, w, &c[i], 1, stages, threads, err);
+        ++*searched;
+    }
     return s;
 }

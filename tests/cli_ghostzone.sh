@@ -32,12 +32,18 @@ sed 's/^size = 2000x2000/size = 148x148/' data/workloads/hotspot.ini >"$D/small.
 "$T" ghostzone --gpu data/gpus/gtx480.config --calibration data/calibrations/gtx480.ini \
     --verify 2 --stages 1 "$D/small.ini" >"$D/v" 2>&1 || fail "verify: $(cat "$D/v")"
 # the 2 best, and the other mode's best as a third when those two are one mode
-n=$(grep -c ' verify: ' "$D/v")
+k=$(grep ' verify: ' "$D/v" | grep -vc '(searched)')
 same=$(awk '/ verify: / { m[++k] = $3 } END { print (m[1] == m[2]) }' "$D/v")
-[ "$n" -eq $((2 + same)) ] || fail "two candidates (+1 when one mode): $(cat "$D/v")"
+[ "$k" -eq $((2 + same)) ] || fail "two candidates (+1 when one mode): $(cat "$D/v")"
 [ "$(awk '/ verify: / { print $3 }' "$D/v" | sort -u | wc -l)" -eq 2 ] || fail "both modes verified: $(cat "$D/v")"
+# then the search along h: hand-traced on this grid, fence 2 is the fastest and
+# the model's first, fence 3 simulated above it and nothing below, so its
+# neighbour fence 1 is probed, is slower, and the search stops
+grep -q 'verify: fence *h=1 .*(searched)$' "$D/v" || fail "search probes fence 1: $(cat "$D/v")"
+n=$(grep -c ' verify: ' "$D/v")
+[ "$n" -eq $((k + 1)) ] || fail "one searched: $(cat "$D/v")"
 fastest=$(awk '/ verify: / { if (!b || $6 < b) { b = $6; m = $3; h = $4 } } END { print m " " h }' "$D/v")
-grep -q "verified: $fastest, the fastest of $n simulated (1 stages each" "$D/v" || fail "verified pick: $(cat "$D/v")"
+grep -q "verified: $fastest, the fastest of $n simulated (the model's $k best, 1 searched along h; 1 stages each" "$D/v" || fail "verified pick: $(cat "$D/v")"
 # a fence candidate's CPL is the simulator's: (cycles of warm-up + 1 stage - warm-up alone) / h
 set -- $(awk '/ verify: fence/ { sub("h=", "", $4); print $4, $6; exit }' "$D/v")
 [ -n "$1" ] || fail "no fence candidate: $(cat "$D/v")"

@@ -355,6 +355,77 @@ static void test_verify_order(void)
     CHECK(c[0].h == 4 && c[1].h == 3);
 }
 
+/* Simulates (reveals) the search's probes of a hand-made curve until it stops;
+ * returns the number of probes and the fastest simulated index. */
+static int run_search(trapeze_gz_choice *c, int n, const double *sim, int first_k, int *fastest)
+{
+    for (int i = 0; i < first_k; i++)
+        c[i].cpl_sim = sim[c[i].index];
+    int probes = 0, next;
+    while (probes < 50 && (next = trapeze_gz_verify_next(c, n)) >= 0) {
+        CHECK(c[next].cpl_sim == 0); /* never a candidate twice */
+        c[next].cpl_sim = sim[c[next].index];
+        probes++;
+    }
+    *fastest = 0;
+    for (int i = 0; i < n; i++)
+        if (c[i].cpl_sim > 0 && c[i].cpl_sim < c[*fastest].cpl_sim)
+            *fastest = i;
+    return probes;
+}
+
+/* The search after --verify's candidates, on the V100's PathFinder at 1x
+ * (data/validation/v100-sizes-others-points.csv, fence): the model ranks 15,
+ * 14, 13 first; the simulated curve dips at 15, rises at 16 and is lowest at
+ * 31, so neighbours alone stop at 15 (pick ratio 0.923). Hand-traced: 15 agrees
+ * with the model, so a step of half its h (23: nearest swept 22, faster),
+ * then twice the distance travelled (22 + 14 = 36: 31, faster), then the end
+ * and a slower neighbour: two probes, the best found. */
+static void test_verify_search(void)
+{
+    int h[] = {1, 2, 3, 4, 6, 8, 11, 13, 14, 15, 16, 22, 31};
+    double sim[] = {2684, 2548.5, 2293, 2000.75, 1825.3, 1699, 1759.4, 1685.7, 1663.9, 1603.3,
+                    1608.7, 1564.9, 1479.6};
+    double model[] = {3354.7, 2334.9, 1976.7, 1801.7, 1634.5, 1557.0, 1502.1, 1484.8, 1479.4,
+                      1476.6, 1542.6, 1547.6, 1659.8};
+    enum { N = 13 };
+    trapeze_gz_choice c[N];
+    memset(c, 0, sizeof c);
+    for (int i = 0; i < N; i++) /* ranked by the model's CPL, as trapeze_gz_rank leaves them */
+        c[i] = (trapeze_gz_choice){.sync = TRAPEZE_SYNC_FENCE, .h = h[i], .cpl_model = model[i],
+                                   .index = i};
+    for (int i = 1; i < N; i++)
+        for (int j = i; j > 0 && c[j].cpl_model < c[j - 1].cpl_model; j--) {
+            trapeze_gz_choice t = c[j];
+            c[j] = c[j - 1];
+            c[j - 1] = t;
+        }
+    CHECK(c[0].h == 15 && c[1].h == 14 && c[2].h == 13);
+    int fastest, probes = run_search(c, N, sim, 3, &fastest);
+    CHECK(probes == 2);
+    CHECK(c[fastest].h == 31);
+    /* the simulation agreeing with the model at an interior optimum: no probe */
+    trapeze_gz_choice d[3] = {{.sync = TRAPEZE_SYNC_FENCE, .h = 2, .cpl_model = 10, .index = 0},
+                              {.sync = TRAPEZE_SYNC_FENCE, .h = 1, .cpl_model = 11, .index = 1},
+                              {.sync = TRAPEZE_SYNC_FENCE, .h = 3, .cpl_model = 12, .index = 2}};
+    double dsim[] = {100, 110, 105};
+    CHECK(run_search(d, 3, dsim, 3, &fastest) == 0 && d[fastest].h == 2);
+    /* a gap to a slower point, not flat: bisected down to neighbours */
+    trapeze_gz_choice e[5];
+    double esim[] = {100, 90, 80, 95, 120}; /* h 1..5; the model's best two are h 1 and 5 */
+    for (int i = 0; i < 5; i++)
+        e[i] = (trapeze_gz_choice){.sync = TRAPEZE_SYNC_RELAUNCH, .h = i + 1,
+                                   .cpl_model = i == 0 ? 1 : i == 4 ? 2 : 10 + i, .index = i};
+    trapeze_gz_choice t = e[1];
+    e[1] = e[4];
+    e[4] = t; /* ranked: h 1, 5, 3, 4, 2 */
+    probes = run_search(e, 5, esim, 2, &fastest);
+    CHECK(e[fastest].h == 3 && probes == 3); /* 3 (bisecting 1..5), then 4 and 2 around it */
+    /* nothing simulated: nothing to search from */
+    trapeze_gz_choice f[1] = {{.sync = TRAPEZE_SYNC_FENCE, .h = 1, .cpl_model = 1}};
+    CHECK(trapeze_gz_verify_next(f, 1) == -1);
+}
+
 static void test_file_roundtrip(void)
 {
     trapeze_gz_params p = at_size(), q;
@@ -397,6 +468,7 @@ int main(void)
     test_gradients();
     test_row_penalty_fence_iter();
     test_verify_order();
+    test_verify_search();
     test_file_roundtrip();
     return check_report("test_gz_atsize");
 }
