@@ -1122,6 +1122,13 @@ void trapeze_idle_hist_init(trapeze_idle_hist *h, const char *gpu, const char *k
 /* Number of periods (next: one kind, or -1 for all) and their idle cycles. */
 double trapeze_idle_hist_periods(const trapeze_idle_hist *h, int next);
 double trapeze_idle_hist_idle_cycles(const trapeze_idle_hist *h, int next);
+/* Periods a window's cut left open: ages[b] of them had lasted bucket b's
+ * length. Each is spread over the completed periods of h in buckets above its
+ * age, in their proportions (next access and length: how a period that has
+ * lasted that long ends, by the run so far; the Kaplan-Meier idea); one with no
+ * completed period longer counts dead at its age, as if the run ended there. */
+void trapeze_idle_hist_add_censored(trapeze_idle_hist *h,
+                                    const double ages[TRAPEZE_IDLE_NBUCKETS]);
 
 /* The idle-period CSV, columns exactly trapeze_idle_csv_columns. Loads every
  * (gpu, kernel, structure, granularity) group as one histogram, in order of
@@ -1306,7 +1313,7 @@ typedef struct trapeze_sleep_run {
     double cycles;          /* simulated: to the window's cut or the run's end */
     double warp_insts;      /* simulated work */
     int cut;                /* 1: the window ended before the run */
-    double censored;        /* periods open at the cut, counted as dead there */
+    double censored;        /* periods open at the cut (trapeze_idle_hist_add_censored) */
     int n_sm;
     trapeze_idle_hist hist[TRAPEZE_SLEEP_NUNITS];             /* window only */
     double mode_cycles[TRAPEZE_PS_SLEEPABLE][TRAPEZE_POWER_MAX_MODES]; /* simulate only */
@@ -1317,7 +1324,8 @@ typedef struct trapeze_sleep_run {
 
 /* The job's first window_cycles cycles (0: the whole run) always on, with
  * the power description pw: the idle-period histograms (periods still open
- * at the cut counted as dead there, as if the run ended). out is large: heap it. */
+ * at the cut spread over the longer completed ones: trapeze_idle_hist_add_censored).
+ * out is large: heap it. */
 trapeze_status trapeze_sleep_window(const trapeze_config *cfg, const trapeze_power *pw,
                                     const trapeze_sleep_job *job, double window_cycles,
                                     trapeze_sleep_run *out, trapeze_error *err);

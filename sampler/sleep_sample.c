@@ -8,14 +8,13 @@
  *   simulator's idle-period histograms turned into the neutral
  *   trapeze_idle_hist, one per unit kind, the run's launches summed (one
  *   policy serves them all). A launch the window cuts stops there: its
- *   periods that ended count as they are; those still open count as dead
- *   at their length so far, as if the run ended at the cut (censored: the
- *   true period is longer and may end in a read or a write). Each unit has
- *   one such period, as a whole run has one final dead period per unit;
- *   counting them as reads instead predicted 6-23 points less saving than
- *   full simulation (matmul L2, hotspot RF: docs/sleep.md). Where the
- *   window is a small part of a long run the assumption overstates the
- *   dead periods (gesummv's L2);
+ *   periods that ended count as they are; those still open (censored: the
+ *   true period is longer and may end in a read or a write) are spread over
+ *   the completed periods longer than their age, in their proportions
+ *   (trapeze_idle_hist_add_censored), dead at their age where none is
+ *   longer. Counted dead at the cut, the earlier rule, they overstated the
+ *   saving where the window is a small part of a long run (GESUMMV's L2);
+ *   counted as reads, 6-23 points too little (docs/sleep.md);
  * - a whole run with sleep policies in the timing (trapeze_sleep_simulate),
  *   the ground truth: per structure the unit-cycles in each mode and the
  *   wake-up stall the policy exposed.
@@ -173,18 +172,19 @@ static void release(job_kernels *k)
 /* ------------------------------------------------------------- the runs */
 
 /* The open periods of a cut launch: each unit idle since next_idle_start
- * counts one period ending dead at `cut`. */
-static double add_censored(sim_events *ev, sim_idle_hist *h, sim_unit_kind kind, uint64_t cut)
+ * has lasted cut - start so far; ages[bucket] counts them. */
+static double add_censored(sim_events *ev, double *ages, sim_unit_kind kind, uint64_t cut)
 {
     const uint64_t *start = ((const struct sim_events_hot *)ev)->next_idle_start[kind];
     double n = 0;
     for (int u = 0; u < sim_events_units(ev, kind); u++) {
         if (start[u] == SIM_EV_UNALLOCATED || start[u] >= cut)
             continue;
-        int b = sim_idle_bin(cut - start[u]);
-        h->bin[SIM_NEXT_DEAD][b].count++;
-        h->bin[SIM_NEXT_DEAD][b].sum += cut - start[u];
-        n++;
+        int b = trapeze_idle_bucket((double)(cut - start[u]));
+        if (b >= 0) {
+            ages[b]++;
+            n++;
+        }
     }
     return n;
 }
@@ -192,7 +192,7 @@ static double add_censored(sim_events *ev, sim_idle_hist *h, sim_unit_kind kind,
 /* Runs the job's launches on g in order, until `window` cycles (0: to the
  * end). Whole launches' statistics go to `each` (may be NULL). */
 static trapeze_status run_launches(sim_gpu *g, const job_kernels *k, double window,
-                                   trapeze_sleep_run *out,
+                                   trapeze_sleep_run *out, double (*ages)[TRAPEZE_IDLE_NBUCKETS],
                                    void (*each)(void *, const sim_kernel_stats *), void *ctx,
                                    trapeze_error *err)
 {
@@ -219,7 +219,7 @@ static trapeze_status run_launches(sim_gpu *g, const job_kernels *k, double wind
             }
             for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
                 *h = *sim_events_hist(ev, units[u].kind);
-                out->censored += add_censored(ev, h, units[u].kind, l.t);
+                out->censored += add_censored(ev, ages[u], units[u].kind, l.t);
                 sampler_idle_hist_add(&out->hist[u], h);
             }
             free(h);
@@ -252,13 +252,19 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
         for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++)
             trapeze_idle_hist_init(&out->hist[u], c->gpu.name, j->name, units[u].structure,
                                    units[u].granularity);
-        s = run_launches(g, &k, window, out, each, ctx, err);
+        double (*ages)[TRAPEZE_IDLE_NBUCKETS] = calloc(TRAPEZE_SLEEP_NUNITS, sizeof *ages);
+        s = ages ? run_launches(g, &k, window, out, ages, each, ctx, err)
+                 : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
         /* the launches that ended whole: their kept histograms */
         for (int i = 0; !s && opt->keep_idle && i < sim_gpu_idle_count(g); i++) {
             const sim_idle_hist *kinds = sim_gpu_idle(g, i, NULL);
             for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++)
                 sampler_idle_hist_add(&out->hist[u], &kinds[units[u].kind]);
         }
+        /* then the cut's open periods, spread over every completed one */
+        for (int u = 0; !s && out->cut && u < TRAPEZE_SLEEP_NUNITS; u++)
+            trapeze_idle_hist_add_censored(&out->hist[u], ages[u]);
+        free(ages);
         for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
             out->hist[u].cycles = out->cycles;
             out->hist[u].requesters = out->n_sm;

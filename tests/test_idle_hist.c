@@ -189,6 +189,33 @@ static void test_fit(void)
     CHECK(trapeze_idle_hist_fit(&sample, 1024, 50, &fit, NULL, &err) == TRAPEZE_ERANGE);
 }
 
+/* A cut's open periods, hand-spread: completed reads of 10 cycles (2), a
+ * write of 5 (1) and a dead period of 100 (1). Three open for 8 cycles go
+ * where the periods longer than 8 went: 2 to the reads, 1 to the dead; one
+ * open for 3: a quarter each to the write and the dead, half to the reads;
+ * one open for 200, longer than any completed: dead at 200. */
+static void test_censored(void)
+{
+    trapeze_idle_hist h;
+    trapeze_idle_hist_init(&h, "g", "k", "l2", "line");
+    int b5 = trapeze_idle_bucket(5), b10 = trapeze_idle_bucket(10), b100 = trapeze_idle_bucket(100);
+    h.count[TRAPEZE_NEXT_READ][b10] = 2;
+    h.count[TRAPEZE_NEXT_WRITE][b5] = 1;
+    h.count[TRAPEZE_NEXT_DEAD][b100] = 1;
+    double ages[TRAPEZE_IDLE_NBUCKETS] = {0};
+    ages[trapeze_idle_bucket(8)] = 3;
+    ages[trapeze_idle_bucket(3)] = 1;
+    ages[trapeze_idle_bucket(200)] = 1;
+    trapeze_idle_hist_add_censored(&h, ages);
+    CHECK_NEAR(h.count[TRAPEZE_NEXT_READ][b10], 2 + 2 + 0.5, 1e-12);
+    CHECK_NEAR(h.count[TRAPEZE_NEXT_WRITE][b5], 1 + 0.25, 1e-12);
+    CHECK_NEAR(h.count[TRAPEZE_NEXT_DEAD][b100], 1 + 1 + 0.25, 1e-12);
+    CHECK_NEAR(h.count[TRAPEZE_NEXT_DEAD][trapeze_idle_bucket(200)], 1, 1e-12);
+    /* every open period counted once, and nowhere at or below its age */
+    CHECK_NEAR(trapeze_idle_hist_periods(&h, -1), 4 + 5, 1e-12);
+    CHECK(h.count[TRAPEZE_NEXT_DEAD][trapeze_idle_bucket(8)] == 0);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/trapeze-idle-XXXXXX");
@@ -197,6 +224,7 @@ int main(void)
     test_roundtrip();
     test_bad_rows();
     test_fit();
+    test_censored();
     char path[512];
     path_of(path, sizeof path, "idle.csv");
     remove(path);
