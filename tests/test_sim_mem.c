@@ -752,6 +752,51 @@ static void test_row_hit_miss_same_clock(void)
     sim_memsys_destroy(m);
 }
 
+/* -dram_dual_bus_interface (SM7_QV100's HBM): a row and a column command
+ * in the same DRAM cycle. Same clocks and path as above; bank 0's row 0 is
+ * left open by a first load. Then A = 3072 (bank 0, row 0: a hit) offered
+ * at 1000 and B = 0x600 (channel 0, bank 1: dramid@8 puts 6 * 256 in
+ * channel 0 and its bit 8, bank bit 0, is set; closed) at 1003:
+ *   A: ready for DRAM at 1228, READs at 1228 and 1231 (+CCDL 3), done
+ *      1000 + 291 = 1291 either way;
+ *   B: ready at 1231, taken that tick, ACT ready too (RRD long past). One
+ *      command bus: A's second READ takes tick 1231, ACT at 1232, READs
+ *      1244 and 1247, data ends 1261, reply 1272, done 1307. Two buses:
+ *      ACT at 1231 beside the READ, everything one cycle earlier: 1306,
+ *      the cold-bank latency 303 from its offer. */
+static uint64_t dual_bus_b_done(const char *extra, uint64_t *a_done)
+{
+    sim_memsys *m = memsys(GTX480, extra, 1);
+    sim_mem_request r = load(0, 0), d;
+    CHECK(sim_memsys_access(m, &r, 0, NULL) == SIM_MEM_MISS);
+    CHECK(until_done(m, 0, 0, &d) == 303);
+    uint64_t b_done = 0;
+    *a_done = 0;
+    for (uint64_t c = 1000; c < 3000 && (!b_done || !*a_done); c++) {
+        if (c == 1000 || c == 1003) {
+            r = load(c == 1000 ? 3072 : 0x600, 0);
+            CHECK(sim_memsys_access(m, &r, c, NULL) == SIM_MEM_MISS);
+        }
+        sim_memsys_cycle(m, c);
+        while (sim_memsys_pop(m, 0, c, &d))
+            *(d.tag == 3072 ? a_done : &b_done) = c;
+    }
+    const sim_mem_stats *s = sim_memsys_stats(m);
+    CHECK(s->dram_activates == 2 && s->dram_row_hits == 1 && s->dram_precharges == 0);
+    drain(m, 1, 3000);
+    sim_memsys_destroy(m);
+    return b_done;
+}
+
+static void test_dram_dual_bus(void)
+{
+    uint64_t a_done;
+    CHECK(dual_bus_b_done(SAME_CLOCKS L2_LINE, &a_done) == 1307);
+    CHECK(a_done == 1291);
+    CHECK(dual_bus_b_done(SAME_CLOCKS L2_LINE "-dram_dual_bus_interface 1\n", &a_done) == 1306);
+    CHECK(a_done == 1291);
+}
+
 /* The real GTX 480 clocks (tick k in core cycle floor(k*25/33)):
  *   row hit at c0 = 1000: DRAM may start at core 1228, first tick
  *     ceil(1228*33/25) = 1621; READs 1621 and 1624, data done 1624+14 = 1638
@@ -1353,6 +1398,7 @@ int main(void)
     test_local_xbar();
     test_booksim_xbar();
     test_row_hit_miss_same_clock();
+    test_dram_dual_bus();
     test_row_hit_miss_gtx480();
     test_mshr_merge();
     test_mshr_entries();

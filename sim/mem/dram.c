@@ -4,7 +4,9 @@
  * RCD, RP, RAS, RC, RRD, CCD, CCDL (bank groups), CDLR, WR and RTPL, all in
  * DRAM command cycles. A request moves ceil(bytes / atom) atoms, one column
  * command each; an atom occupies the data bus for BL / data_command_freq
- * command cycles. One command per cycle (a single command bus). Rows stay
+ * command cycles. One command per cycle (a single command bus), or with
+ * -dram_dual_bus_interface 1 one row (ACT/PRE) and one column (READ/WRITE)
+ * command per cycle, as GPGPU-Sim's dram_t::cycle issues them. Rows stay
  * open until another row of the bank is needed (open-page policy).
  * Owns DRAM timing only; what a finished request does next is l2.c's.
  *
@@ -255,7 +257,9 @@ void sim_dram_tick(sim_memsys *m, int c, uint64_t tick, uint64_t now)
         sim_ring_pop(&ch->returning);
     }
     intake(m, c, ch, now);
-    if (ch->n_queued && !try_column(m, ch, tick))
+    /* The column command goes first: a PRE in the same cycle then sees the
+     * bank's t_pre that this READ or WRITE just moved (no PRE under it). */
+    if (ch->n_queued && (!try_column(m, ch, tick) || m->cfg.dual_bus) && ch->n_queued)
         try_row(m, ch, tick);
     sim_chan_update_active(m, c);
 }

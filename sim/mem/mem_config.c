@@ -53,6 +53,9 @@ const trapeze_opt sim_mem_options[] = {
      "dramid@N; then the D/B/R/C/S bit mask, most significant bit first"},
     {"dram_bnkgrp_indexing_policy", OPT_INT, "0", 0, 1,
      "a bank's group from its high bits (0) or low bits (1)"},
+    {"dram_dual_bus_interface", OPT_INT, "0", 0, 1,
+     "1: separate row and column command buses (HBM): an ACT or PRE and a READ or WRITE "
+     "may issue in the same DRAM cycle"},
     {"gpgpu_memory_partition_indexing", OPT_INT, "0", 0, 5,
      "sub-partition indexing (2: IPOLY)"},
     {"icnt_flit_size", OPT_INT, "32", 4, 4096, "interconnect flit, bytes"},
@@ -371,7 +374,8 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
     if ((s = parse_timing(cfg, timing, &t, err)))
         return s;
     c->t = t;
-    if ((s = get_int(cfg, "dram_bnkgrp_indexing_policy", &c->bnkgrp_lower, err)))
+    if ((s = get_int(cfg, "dram_bnkgrp_indexing_policy", &c->bnkgrp_lower, err)) ||
+        (s = get_int(cfg, "dram_dual_bus_interface", &c->dual_bus, err)))
         return s;
     trapeze_config_get_string(cfg, "gpgpu_mem_addr_mapping", DEFAULT_MAPPING, &mapping);
     const char *why = sim_addrmap_parse(mapping, c->n_mem, c->n_sub, t.nbk, &c->map);

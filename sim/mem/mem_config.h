@@ -64,6 +64,8 @@ typedef struct sim_mem_config {
     sim_dram_timing t;
     int bnkgrp_lower;              /* -dram_bnkgrp_indexing_policy 1: a bank's group is its low
                                     * bits (bank % nbkgrp); 0: its high bits */
+    int dual_bus;                  /* -dram_dual_bus_interface 1: a row and a column command
+                                    * per DRAM cycle (one of either with 0) */
     int sched_queue, return_queue;
     int q_icnt_l2, q_l2_dram, q_dram_l2, q_l2_icnt;  /* -gpgpu_dram_partition_queues */
     uint64_t clock_khz[SIM_CLK_COUNT];
