@@ -64,7 +64,8 @@ static void usage_for(FILE *f, const char *cmd)
             "group-samples.csv) appended when it ends; a rerun skips the rows already there.\n"
             "  --threads N     simulations run at once (default 1)\n"
             "  --window PCT    the sub-grid samples' share of the SMs (default 4; at\n"
-            "                  least one SM)\n"
+            "                  least one SM) and at most of the TBs (a first queue over\n"
+            "                  it is cut to its first TBs, at least one)\n"
             "%s",
             cal ? "  --out FILE      the [group] calibration file to write\n"
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
@@ -310,18 +311,18 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         trapeze_grp_measured win[5];
         trapeze_calib_report rep;
         int m = 0;
-        double win_work = 0;
+        double win_work = 0, win_share = 0;
         if (validate)
             s = trapeze_grp_plan_measured(plan, log, i, sim, err);
         if (!s)
-            s = trapeze_grp_plan_windows(plan, log, i, win, &m, &win_work, err);
+            s = trapeze_grp_plan_windows(plan, log, i, win, &m, &win_share, &win_work, err);
         if (!s)
             s = trapeze_grp_problem_builtin(gpu, ls->l[i].kernel, argv, argc, ls->l[i].launch,
                                             &pb, err);
         /* the constants come from the sub-grids only; the whole runs are
          * the ground truth they are compared with */
         if (!s)
-            s = trapeze_grp_window_fit(pb, m, win, &p, &rep, err);
+            s = trapeze_grp_window_fit(pb, m, win_share, win, &p, &rep, err);
         double mg = margin > rep.rms_rel_error ? margin : rep.rms_rel_error;
         if (!s)
             s = trapeze_grp_decide(pb, &p, NULL, 0, mg, 0, &o, err);
