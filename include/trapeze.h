@@ -1918,17 +1918,18 @@ trapeze_status trapeze_grp_problem_simulate_window(const trapeze_grp_problem *pb
 /* ---- short samples (sampler/group_window.c) ----
  * A policy's sample is a sub-grid of the launch: the TBs of the first
  * non-empty queues of its grouping (as the model sees it), at most m of
- * them holding at most the share min(m / n_sm, share) of the TBs; a first
- * queue over that share alone is cut to its first max(1, floor(share x
- * TBs)) TBs in dispatch order (a prefix). The sub-grid runs alone on its
+ * them holding at most the share m / n_sm of the TBs (at least one queue);
+ * with share > 0, at most min(m / n_sm, share) of them, a first queue over
+ * it alone cut to its first max(1, floor(that x TBs)) TBs in dispatch
+ * order (a prefix). The sub-grid runs alone on its
  * SMs and is predicted by the model on the graph its TBs induce, on a
  * machine of that many SMs. The constants fitted to the five policies'
  * sub-grids predict the whole launch. */
 typedef struct trapeze_grp_window trapeze_grp_window;
 /* The sub-grid of grouping g of pb's launch: its first non-empty queues
- * (at most m, at most min(m / n_sm, share) of the TBs, share 0: m / n_sm;
- * at least one queue, or a prefix of it; renumbered from 0 in queue
- * order), the model of it at p. */
+ * (at most m, at most m / n_sm of the TBs, at least one queue; share > 0:
+ * at most min(m / n_sm, share), at least a prefix of one queue;
+ * renumbered from 0 in queue order), the model of it at p. */
 trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
                                          const trapeze_grouping *g, int m, double share,
                                          const trapeze_grp_params *p, trapeze_grp_window **out,
@@ -2011,15 +2012,17 @@ typedef struct trapeze_grp_plan trapeze_grp_plan;
  * (chen when with_chen), mst, kway, rbts (ids KERNEL[.PARAMS].lLAUNCH.POLICY);
  * with window_share > 0, the sub-grids of rr, bcs, mst, kway, rbts on
  * round(window_share * SMs) SMs, at least 1, holding at most
- * window_share of the TBs (trapeze_grp_window_create; ids ...POLICY.wM,
- * column window_pct = 100 x window_share), each
+ * min(their share, window_tbs) of the TBs, a first queue over it cut to
+ * its prefix (window_tbs 0: their share, whole queues;
+ * trapeze_grp_window_create; ids ...POLICY.wM, ...POLICY.wMtPCT with
+ * window_tbs, column window_pct = 100 x window_tbs), each
  * distinct one once (a policy whose sub-grid an earlier policy's equals has
  * no row: the 1-D launches of 4 TBs place TB 0 alone under rr, MST-TS,
  * k-way-TS and RB-TS). */
 trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *gpu_name,
                                        const trapeze_grp_launch *l, int n, int with_chen,
-                                       int whole, double window_share, trapeze_grp_plan **out,
-                                       trapeze_error *err);
+                                       int whole, double window_share, double window_tbs,
+                                       trapeze_grp_plan **out, trapeze_error *err);
 void trapeze_grp_plan_destroy(trapeze_grp_plan *plan);
 const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan);
 /* Launch i's measurements from the log, in trapeze_grp_policy_names order

@@ -28,7 +28,7 @@ static const trapeze_field fields[] = {
     {"launch", TRAPEZE_FIELD_INT, 0, 0, 1e6, NULL},
     {"policy", TRAPEZE_FIELD_TEXT, 0, 0, 0, policy_names},
     {"window_sms", TRAPEZE_FIELD_INT, 0, 0, 1e6, NULL},
-    {"window_pct", TRAPEZE_FIELD_REAL, 0, 0, 100, NULL},   /* the sub-grid's most TBs, % */
+    {"window_pct", TRAPEZE_FIELD_REAL, 0, 0, 100, NULL},   /* its most TBs, %; 0: m / SMs */
     {"cycles", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
     {"l2_accesses", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
     {"dram_reads", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
@@ -79,7 +79,7 @@ static void make_id(char *id, size_t size, const trapeze_grp_launch *l, const ch
     for (char *c = params; *c; c++)
         if (!isalnum((unsigned char)*c) && *c != '=' && *c != '_' && *c != '-')
             *c = '.';
-    snprintf(id, size, "%.36s%s%.36s.l%d.%.12s", l->kernel, params[0] ? "." : "", params,
+    snprintf(id, size, "%.36s%s%.36s.l%d.%.16s", l->kernel, params[0] ? "." : "", params,
              l->launch, policy);
 }
 
@@ -206,8 +206,8 @@ void trapeze_grp_plan_destroy(trapeze_grp_plan *plan)
 
 trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *gpu_name,
                                        const trapeze_grp_launch *l, int n, int with_chen,
-                                       int whole, double window_share, trapeze_grp_plan **out,
-                                       trapeze_error *err)
+                                       int whole, double window_share, double window_tbs,
+                                       trapeze_grp_plan **out, trapeze_error *err)
 {
     *out = NULL;
     trapeze_grp_plan *plan = calloc(1, sizeof *plan);
@@ -250,7 +250,7 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
     for (int i = 0; i < n && !s; i++) {
         int same[5] = {0, 1, 2, 3, 4};
         if (nw)
-            s = distinct_windows(gpu_config_path, &l[i], m, window_share, same, err);
+            s = distinct_windows(gpu_config_path, &l[i], m, window_tbs, same, err);
         for (int k = 0; k < np + nw && !s; k++) {
             int win = k >= np;
             if (win && same[k - np] != k - np) {   /* an earlier policy's run serves */
@@ -263,10 +263,13 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
             else
                 plan->whole_row[i * np + k] = nr;
             trapeze_sample_row *r = &plan->rows[nr++];
-            char id[sizeof r->id], pid[13];
-            snprintf(pid, sizeof pid, "%s%s%d", pol, win ? ".w" : "", win ? m : 0);
+            char id[sizeof r->id], pid[40];
             if (!win)
                 snprintf(pid, sizeof pid, "%s", pol);
+            else if (window_tbs > 0)   /* ...POLICY.wMtPCT: a share of the TBs given */
+                snprintf(pid, sizeof pid, "%s.w%dt%g", pol, m, 100 * window_tbs);
+            else
+                snprintf(pid, sizeof pid, "%s.w%d", pol, m);
             make_id(id, sizeof id, &l[i], pid);
             trapeze_row_init(r, &trapeze_grp_sample_schema, id, "sim");
             if (trapeze_row_set_text(r, "gpu", gpu_name) ||
@@ -275,7 +278,7 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
                 trapeze_row_set_number(r, "launch", l[i].launch) ||
                 trapeze_row_set_text(r, "policy", pol) ||
                 trapeze_row_set_number(r, "window_sms", win ? m : 0) ||
-                trapeze_row_set_number(r, "window_pct", win ? 100 * window_share : 0))
+                trapeze_row_set_number(r, "window_pct", win ? 100 * window_tbs : 0))
                 s = trapeze_fail(err, TRAPEZE_EINVAL, "%s: kernel, parameters or GPU name too "
                                  "long for a samples row (%d characters)", id,
                                  TRAPEZE_ROW_TEXT - 1);

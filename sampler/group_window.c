@@ -1,14 +1,17 @@
 /*
  * group_window.c - the grouping model's short samples: a sub-grid of a
  * launch, the TBs of the first non-empty SM queues of a grouping, at most
- * m of them and at most the share min(m / n_sm, share) of the launch's TBs,
- * run alone on those SMs (-trapeze_window_groups: the other SMs idle) and
- * predicted by the model on the locality graph those TBs induce, on the
- * same machine with that many SMs. A first queue that alone holds more
- * than the share is cut to a prefix: its first k = max(1, floor(share *
- * TBs)) TBs in dispatch order (a launch of 4 TBs on 15 SMs samples one TB,
- * not BCS's queue of two); the simulator still runs whole groups: the cut
- * queue's other TBs join a queue it never dispatches. What a queue's TBs
+ * m of them and at most the share m / n_sm of the launch's TBs (at least
+ * one queue), run alone on those SMs (-trapeze_window_groups: the other
+ * SMs idle) and predicted by the model on the locality graph those TBs
+ * induce, on the same machine with that many SMs. With a share of the TBs
+ * given (share > 0, `--window-tbs`), at most min(m / n_sm, share) of them,
+ * and a first queue over it alone is cut to a prefix: its first k =
+ * max(1, floor(share' x TBs)) TBs in dispatch order (a launch of 4 TBs on
+ * 15 SMs samples one TB, not BCS's queue of two); the simulator still runs
+ * whole groups: the cut queue's other TBs join a group it never
+ * dispatches. Off by default: measured, the prefixes make the fitted model
+ * worse (docs/grouping.md). What a queue's TBs
  * share with each other (L1, co-residency, waves) is the whole launch's;
  * what they would share with other queues' TBs through L2 is left out, and
  * the L2 and DRAM serve m SMs instead of all (docs/grouping.md: what that
@@ -106,7 +109,7 @@ static trapeze_status induced(const trapeze_locality_graph *g, const long *new_i
 }
 
 /* The sub-grid's cap, a share of the launch's TBs: its m SMs' share, or
- * `share` when lower (0: the SMs' share). */
+ * `share` when given and lower. */
 static double cap_share(int m, int n_sm, double share)
 {
     const double of_sms = (double)m / n_sm;
@@ -143,8 +146,8 @@ trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
         for (long t = 0; t < g->n_tbs; t++)
             size[g->group[t]]++;
         /* the first non-empty queues become 0..taken-1, the others follow:
-         * at most m queues and the share of the TBs; a first queue over
-         * the share alone is cut to its prefix */
+         * at most m queues and the share of the TBs, at least one queue;
+         * with a share given, a first queue over it is cut to its prefix */
         int taken = 0;
         long tbs = 0;
         const double most = (double)g->n_tbs * cap_share(m, mc.n_sm, share);
@@ -152,15 +155,17 @@ trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
             if (!size[q])
                 continue;
             if ((double)(tbs + size[q]) > most) {
-                if (taken == 0) {
+                if (taken > 0)
+                    break;
+                if (share > 0) {   /* the first queue's prefix */
                     cut = q;
                     keep = (long)floor(most);
                     keep = keep < 1 ? 1 : keep;
                     slot[q] = ++taken;
+                    break;
                 }
-                break;
             }
-            slot[q] = ++taken;
+            slot[q] = ++taken;   /* whole (at least one queue) */
             tbs += size[q];
         }
         if (cut >= 0 && keep == size[cut])   /* the prefix is the whole queue */

@@ -17,13 +17,21 @@ G=data/gpus/gtx480.config
 "$T" validate --model group --gpu $G --samples "$D/s.csv" --csv "$D/v.csv" --threads 2 \
     matmul,n=96,block=16 syrk,n=64 >"$D/out" 2>"$D/err" || fail "validate: $(cat "$D/err")"
 # per launch 6 whole runs and the distinct sub-grids of rr bcs mst kway rbts
-# (one SM of 15: ids .w1; at most 4% of the TBs: 1 of matmul's 36 and of
-# syrk's 16, the first of a queue), 5 here: policies whose queue starts
-# with the same TB share one
-grep -q '^samples: 17 planned, 17 run now, 0 from the log$' "$D/out" || fail "first run: $(head -1 "$D/out")"
-[ "$(wc -l <"$D/s.csv")" -eq 18 ] || fail "log rows"
-[ "$(grep -c '\.w1,' "$D/s.csv")" -eq 5 ] || fail "sub-grid rows"
-[ "$(awk -F, 'NR > 1 && $9 > 0 && ($10 != 4 || $16 != 1)' "$D/s.csv")" = "" ] || fail "sub-grid share"
+# (one SM of 15: ids .w1, whole queues: window_pct 0), 9 here: two policies
+# of one launch share one
+grep -q '^samples: 21 planned, 21 run now, 0 from the log$' "$D/out" || fail "first run: $(head -1 "$D/out")"
+[ "$(wc -l <"$D/s.csv")" -eq 22 ] || fail "log rows"
+[ "$(grep -c '\.w1,' "$D/s.csv")" -eq 9 ] || fail "sub-grid rows"
+[ "$(awk -F, 'NR > 1 && $10 != 0' "$D/s.csv")" = "" ] || fail "window_pct"
+# --window-tbs 4: at most 4% of the TBs, 1 of matmul's 36 and of syrk's 16,
+# the first of a queue (ids .w1t4): 5 distinct (policies whose queue starts
+# with the same TB share one), beside the same whole runs
+"$T" validate --model group --gpu $G --samples "$D/t.csv" --window-tbs 4 \
+    matmul,n=96,block=16 syrk,n=64 >"$D/outt" 2>&1 || fail "--window-tbs: $(cat "$D/outt")"
+grep -q '^samples: 17 planned, 17 run now, 0 from the log$' "$D/outt" || fail "--window-tbs: $(head -1 "$D/outt")"
+[ "$(grep -c '\.w1t4,' "$D/t.csv")" -eq 5 ] || fail "--window-tbs rows"
+[ "$(awk -F, 'NR > 1 && $9 > 0 && ($10 != 4 || $16 != 1)' "$D/t.csv")" = "" ] || fail "--window-tbs share"
+[ "$(grep -v '\.w1' "$D/t.csv")" = "$(grep -v '\.w1' "$D/s.csv")" ] || fail "--window-tbs whole runs"
 [ "$(wc -l <"$D/v.csv")" -eq 15 ] || fail "csv rows"
 # the same whole runs as trapeze group (policy, simulated cycles and L2)
 "$T" group --gpu $G matmul n=96 block=16 --csv "$D/g.csv" >/dev/null 2>&1 || fail "group"
@@ -46,7 +54,7 @@ grep -q "within 2% of the best of the six policies: $n2 of 2" "$D/out" || fail "
 cp "$D/s.csv" "$D/full.csv"
 "$T" validate --model group --gpu $G --samples "$D/s.csv" matmul,n=96,block=16 syrk,n=64 \
     >"$D/out2" 2>&1 || fail "rerun"
-grep -q '^samples: 17 planned, 0 run now, 17 from the log$' "$D/out2" || fail "rerun: $(head -1 "$D/out2")"
+grep -q '^samples: 21 planned, 0 run now, 21 from the log$' "$D/out2" || fail "rerun: $(head -1 "$D/out2")"
 [ "$(tail -n +2 "$D/out2")" = "$(tail -n +2 "$D/out")" ] || fail "rerun prints differently"
 cmp -s "$D/s.csv" "$D/full.csv" || fail "rerun changed the log"
 # whole runs made twice as slow in the log: the predictions do not move
@@ -55,17 +63,17 @@ awk -F, 'BEGIN { OFS = "," } NR > 1 && $9 == 0 { $11 = 2 * $11 } { print }' "$D/
     matmul,n=96,block=16 syrk,n=64 >/dev/null 2>&1 || fail "validate on altered runs"
 [ "$(cut -d, -f6,8 "$D/v4.csv")" = "$(cut -d, -f6,8 "$D/v.csv")" ] || fail "predictions use the whole runs"
 [ "$(cut -d, -f7 "$D/v4.csv")" != "$(cut -d, -f7 "$D/v.csv")" ] || fail "altered runs not read"
-# a log cut after 4 samples (a killed run): the 13 others run, the log ends the same
+# a log cut after 4 samples (a killed run): the 17 others run, the log ends the same
 head -5 "$D/full.csv" >"$D/s.csv"
 "$T" validate --model group --gpu $G --samples "$D/s.csv" matmul,n=96,block=16 syrk,n=64 \
     >"$D/out3" 2>&1 || fail "resume"
-grep -q '^samples: 17 planned, 13 run now, 4 from the log$' "$D/out3" || fail "resume: $(head -1 "$D/out3")"
+grep -q '^samples: 21 planned, 17 run now, 4 from the log$' "$D/out3" || fail "resume: $(head -1 "$D/out3")"
 cmp -s "$D/s.csv" "$D/full.csv" || fail "resumed log differs"
 
 # calibrate reuses the log's samples and writes constants that predict the same
 "$T" calibrate --model group --gpu $G --samples "$D/s.csv" --out "$D/c.ini" syrk,n=64 \
     >"$D/cal" 2>&1 || fail "calibrate: $(cat "$D/cal")"
-grep -q '^samples: 2 planned, 0 run now, 2 from the log$' "$D/cal" || fail "calibrate samples: $(head -1 "$D/cal")"
+grep -q '^samples: 4 planned, 0 run now, 4 from the log$' "$D/cal" || fail "calibrate samples: $(head -1 "$D/cal")"
 grep -q '^\[group\]' "$D/c.ini" || fail "calibration file"
 "$T" group --gpu $G syrk n=64 --calibration "$D/c.ini" --no-sim --csv "$D/q.csv" >/dev/null 2>&1 \
     || fail "group --calibration"
@@ -80,7 +88,7 @@ grep -q '^\[group\]' "$D/c.ini" || fail "calibration file"
 if mpi_usable; then
     mpirun2 calibrate --model group --gpu $G --samples "$D/mpi.csv" \
         --out "$D/mpi.ini" syrk,n=64 >"$D/mpi.out" 2>&1 || fail "mpirun -n 2: $(cat "$D/mpi.out")"
-    grep -q '^samples: 2 planned, 2 run now, 0 from the log$' "$D/mpi.out" || fail "mpi: $(cat "$D/mpi.out")"
+    grep -q '^samples: 4 planned, 4 run now, 0 from the log$' "$D/mpi.out" || fail "mpi: $(cat "$D/mpi.out")"
     [ "$(grep -c '^samples:' "$D/mpi.out")" -eq 1 ] || fail "a rank other than 0 printed"
     cmp -s "$D/ser.csv" "$D/mpi.csv" && cmp -s "$D/ser.ini" "$D/mpi.ini" || fail "MPI changed the output"
 fi
@@ -89,6 +97,8 @@ expect_failure "bad model" "--model foo: expected ghostzone, group or sleep" "$D
     "$T" validate --model foo --gpu $G
 expect_failure "calibrate needs --out" "--model group needs --out FILE" "$D/none" \
     "$T" calibrate --model group --gpu $G syrk
+expect_failure "bad --window-tbs" "--window-tbs 0: expected a percentage in (0, 100]" "$D/none" \
+    "$T" validate --model group --gpu $G --window-tbs 0
 expect_failure "bad launch" "syrk@x: expected KERNEL" "$D/none" \
     "$T" validate --model group --gpu $G --samples "$D/s.csv" syrk@x
 expect_failure "unknown kernel" "no built-in kernel 'nope'" "$D/v2.csv" \

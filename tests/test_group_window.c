@@ -6,21 +6,22 @@
  * (column panel), TB 3 likewise with 1 and 2, no element with 0 (lines
  * only: panels of 16 columns are half lines).
  *   - the sub-grid of a grouping is its first non-empty queues, at most m
- *     and at most min(m / 15, share) of the 4 TBs: m = 12 allows 3.2 TBs,
- *     queues 0 and 3 (TB 3's queue 4 would make 4): TBs 0, 1, 2,
- *     renumbered in id order, queues renumbered 0, 1; with share 0.5, 2
- *     TBs: queue 0 alone, whole;
- *   - a first queue over the share alone is cut to its first
- *     max(1, floor(share x 4)) TBs in dispatch order: m = 2 allows 0.53 TBs
- *     (share 0: 2 / 15), m = 12 at share 0.04 0.16: TB 2 alone (order 0 of
- *     queue 0; until the prefix, queue 0 whole, 2 TBs); its model reads
- *     TB 2's 1024 elements, its simulation runs 1/4 of the launch's warp
- *     instructions; one queue holding all 4 TBs in the order 3, 2, 1, 0 at
- *     m = 12, share 0.5: TBs 3 then 2 (renumbered 1, 0), L2 = 1024 +
- *     (1024 - 512 shared row panel, in L1) = 1536, 2/4 of the warp
- *     instructions; at m = 1 (share 1/15: 0.27 TBs) TB 3 alone, 1/4;
- *   - rr's and BCS's sub-grids on 1 SM of 15: rr's queue 0 is TB 0, BCS's
- *     TBs 0 and 1, cut to TB 0: the same sub-grid, run once;
+ *     and at most m / 15 of the 4 TBs, at least one queue: m = 12 allows
+ *     3.2 TBs, queues 0 and 3 (TB 3's queue 4 would make 4): TBs 0, 1, 2,
+ *     renumbered in id order, queues renumbered 0, 1; m = 2 allows 0.53
+ *     TBs: queue 0 alone, whole (2 TBs), as with a share 0.5 given (2 TBs);
+ *   - with a share of the TBs given, a first queue over it alone is cut to
+ *     its first max(1, floor(share x 4)) TBs in dispatch order: m = 2 at
+ *     share 2/15 (0.53 TBs), m = 12 at share 0.04 (0.16): TB 2 alone (order
+ *     0 of queue 0; without a share, or before the prefixes, queue 0 whole);
+ *     its model reads TB 2's 1024 elements, its simulation runs 1/4 of the
+ *     launch's warp instructions; one queue holding all 4 TBs in the order
+ *     3, 2, 1, 0 at m = 12, share 0.5: TBs 3 then 2 (renumbered 1, 0), L2 =
+ *     1024 + (1024 - 512 shared row panel, in L1) = 1536, 2/4 of the warp
+ *     instructions; at m = 1 and share 1/15 (0.27 TBs) TB 3 alone, 1/4
+ *     (without a share: the whole queue, 4 TBs);
+ *   - rr's and BCS's sub-grids on 1 SM of 15 at share 0.04: rr's queue 0 is
+ *     TB 0, BCS's TBs 0 and 1, cut to TB 0: the same sub-grid, run once;
  *   - the model of the sub-grid, by hand at mu = eta1 = 1: TB 2 then TB 0
  *     co-resident in one queue, TB 0 finds its 512 shared elements in L1:
  *     L2 = 1024 + (1024 - 512) + 1024 = 2560;
@@ -78,7 +79,8 @@ int main(void)
     trapeze_grp_eval e;
     /* queue 0 over the share: its prefix, TB 2 */
     for (int k = 0; k < 2; k++) {
-        CHECK_OK(trapeze_grp_window_create(pb, &g, k ? 12 : 2, k ? 0.04 : 0, &p, &w, &err));
+        CHECK_OK(trapeze_grp_window_create(pb, &g, k ? 12 : 2, k ? 0.04 : 2.0 / 15, &p, &w,
+                                           &err));
         CHECK(trapeze_grp_window_tbs(w) == 1 && trapeze_grp_window_grouping(w)->n_groups == 1);
         CHECK(trapeze_grp_window_grouping(w)->order[0] == 0);
         CHECK_OK(trapeze_grp_evaluate(trapeze_grp_window_model(w), trapeze_grp_window_grouping(w),
@@ -88,9 +90,12 @@ int main(void)
         CHECK(part.warp_instructions * 4 == whole.warp_instructions);
         trapeze_grp_window_destroy(w);
     }
-    CHECK_OK(trapeze_grp_window_create(pb, &g, 12, 0.5, &p, &w, &err));   /* queue 0 whole */
-    CHECK(trapeze_grp_window_tbs(w) == 2 && trapeze_grp_window_grouping(w)->order[0] == 1);
-    trapeze_grp_window_destroy(w);
+    for (int k = 0; k < 2; k++) {   /* queue 0 whole: no share given, or 2 TBs allowed */
+        CHECK_OK(trapeze_grp_window_create(pb, &g, k ? 12 : 2, k ? 0.5 : 0, &p, &w, &err));
+        CHECK(trapeze_grp_window_tbs(w) == 2 && trapeze_grp_window_grouping(w)->n_groups == 1 &&
+              trapeze_grp_window_grouping(w)->order[0] == 1);
+        trapeze_grp_window_destroy(w);
+    }
     CHECK_OK(trapeze_grp_window_create(pb, &g, 12, 0, &p, &w, &err));
     CHECK(trapeze_grp_window_tbs(w) == 3);
     const trapeze_grouping *sg = trapeze_grp_window_grouping(w);
@@ -129,7 +134,10 @@ int main(void)
     CHECK_OK(trapeze_grp_window_simulate(pb, w, &part, &err));
     CHECK(part.warp_instructions * 2 == whole.warp_instructions);
     trapeze_grp_window_destroy(w);
-    CHECK_OK(trapeze_grp_window_create(pb, &g, 1, 0, &p, &w, &err));
+    CHECK_OK(trapeze_grp_window_create(pb, &g, 1, 0, &p, &w, &err));   /* whole, no share */
+    CHECK(trapeze_grp_window_tbs(w) == 4);
+    trapeze_grp_window_destroy(w);
+    CHECK_OK(trapeze_grp_window_create(pb, &g, 1, 1.0 / 15, &p, &w, &err));
     CHECK(trapeze_grp_window_tbs(w) == 1);
     CHECK_OK(trapeze_grp_window_simulate(pb, w, &part, &err));
     CHECK(part.warp_instructions * 4 == whole.warp_instructions);
