@@ -65,6 +65,9 @@ static void usage_for(FILE *f, const char *cmd)
             "  --threads N     simulations run at once (default 1)\n"
             "  --window PCT    the sub-grid samples' share of the SMs (default 4; at\n"
             "                  least one SM)\n"
+            "  --window-tbs PCT  at most this share of the TBs in a sub-grid: a first\n"
+            "                  queue over it is cut to its first TBs (at least one);\n"
+            "                  default none: whole queues (the prefixes fit worse)\n"
             "%s",
             cal ? "  --out FILE      the [group] calibration file to write\n"
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
@@ -310,18 +313,18 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         trapeze_grp_measured win[5];
         trapeze_calib_report rep;
         int m = 0;
-        double win_work = 0;
+        double win_work = 0, win_share = 0;
         if (validate)
             s = trapeze_grp_plan_measured(plan, log, i, sim, err);
         if (!s)
-            s = trapeze_grp_plan_windows(plan, log, i, win, &m, &win_work, err);
+            s = trapeze_grp_plan_windows(plan, log, i, win, &m, &win_share, &win_work, err);
         if (!s)
             s = trapeze_grp_problem_builtin(gpu, ls->l[i].kernel, argv, argc, ls->l[i].launch,
                                             &pb, err);
         /* the constants come from the sub-grids only; the whole runs are
          * the ground truth they are compared with */
         if (!s)
-            s = trapeze_grp_window_fit(pb, m, win, &p, &rep, err);
+            s = trapeze_grp_window_fit(pb, m, win_share, win, &p, &rep, err);
         double mg = margin > rep.rms_rel_error ? margin : rep.rms_rel_error;
         if (!s)
             s = trapeze_grp_decide(pb, &p, NULL, 0, mg, 0, &o, err);
@@ -367,15 +370,17 @@ static int run(int argc, char **argv, const char *cmd)
 {
     int validate = !strcmp(cmd, "validate");
     const char *model = NULL, *gpu = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
-               *csv = NULL, *margin_text = NULL, *window_text = NULL;
+               *csv = NULL, *margin_text = NULL, *window_text = NULL,
+               *window_tbs_text = NULL;
     const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
                                     {"--out", &out, NULL}, {"--window", &window_text, NULL},
-                                    {NULL, NULL, NULL}};
+                                    {"--window-tbs", &window_tbs_text, NULL}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
                                     {"--csv", &csv, NULL}, {"--margin", &margin_text, NULL},
-                                    {"--window", &window_text, NULL}, {NULL, NULL, NULL}};
+                                    {"--window", &window_text, NULL},
+                                    {"--window-tbs", &window_tbs_text, NULL}, {NULL, NULL, NULL}};
     static launches ls;
     memset(&ls, 0, sizeof ls);
     ls.cmd = cmd;
@@ -395,6 +400,11 @@ static int run(int argc, char **argv, const char *cmd)
     if (window_text && (!trapeze_parse_double(window_text, &window) || !(window > 0) ||
                         window > 100))
         return cli_usage_error(cmd, "--window %s: expected a percentage in (0, 100]", window_text);
+    double window_tbs = 0;   /* none: whole queues */
+    if (window_tbs_text && (!trapeze_parse_double(window_tbs_text, &window_tbs) ||
+                            !(window_tbs > 0) || window_tbs > 100))
+        return cli_usage_error(cmd, "--window-tbs %s: expected a percentage in (0, 100]",
+                               window_tbs_text);
     if (!gpu)
         return cli_usage_error(cmd, "--gpu FILE is required");
     if (!validate && (!out || n_ops != 1))
@@ -417,7 +427,7 @@ static int run(int argc, char **argv, const char *cmd)
     trapeze_status s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)
         s = trapeze_grp_plan_create(gpu_file, gpu_nm, ls.l, ls.n, validate, validate,
-                                    window / 100, &plan, &err);
+                                    window / 100, window_tbs / 100, &plan, &err);
     if (!s && rank == 0)
         s = trapeze_sample_log_open_schema(samples ? samples : "group-samples.csv",
                                            &trapeze_grp_sample_schema, &log, &err);

@@ -1918,16 +1918,20 @@ trapeze_status trapeze_grp_problem_simulate_window(const trapeze_grp_problem *pb
 /* ---- short samples (sampler/group_window.c) ----
  * A policy's sample is a sub-grid of the launch: the TBs of the first
  * non-empty queues of its grouping (as the model sees it), at most m of
- * them holding at most the share m / n_sm of the TBs (at least one queue),
- * run alone on their SMs, and predicted by the model on the graph those TBs induce, on a
- * machine of m SMs. The constants fitted to the five policies' sub-grids
- * predict the whole launch. */
+ * them holding at most the share m / n_sm of the TBs (at least one queue);
+ * with share > 0, at most min(m / n_sm, share) of them, a first queue over
+ * it alone cut to its first max(1, floor(that x TBs)) TBs in dispatch
+ * order (a prefix). The sub-grid runs alone on its
+ * SMs and is predicted by the model on the graph its TBs induce, on a
+ * machine of that many SMs. The constants fitted to the five policies'
+ * sub-grids predict the whole launch. */
 typedef struct trapeze_grp_window trapeze_grp_window;
 /* The sub-grid of grouping g of pb's launch: its first non-empty queues
- * (at most m, at most m / n_sm of the TBs, at least one; renumbered from 0
- * in queue order), the model of it at p. */
+ * (at most m, at most m / n_sm of the TBs, at least one queue; share > 0:
+ * at most min(m / n_sm, share), at least a prefix of one queue;
+ * renumbered from 0 in queue order), the model of it at p. */
 trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
-                                         const trapeze_grouping *g, int m,
+                                         const trapeze_grouping *g, int m, double share,
                                          const trapeze_grp_params *p, trapeze_grp_window **out,
                                          trapeze_error *err);
 void trapeze_grp_window_destroy(trapeze_grp_window *w);
@@ -1938,14 +1942,15 @@ int trapeze_grp_window_same(const trapeze_grp_window *a, const trapeze_grp_windo
 const trapeze_grp_model *trapeze_grp_window_model(const trapeze_grp_window *w);
 /* The sub-grid's own grouping (its TBs renumbered 0..n-1, in id order). */
 const trapeze_grouping *trapeze_grp_window_grouping(const trapeze_grp_window *w);
-/* Simulates the sub-grid: g with its m queues first, the rest after, run
- * with -trapeze_window_groups m. */
+/* Simulates the sub-grid: g with its queues (a cut queue's prefix) first,
+ * every other TB after, run with -trapeze_window_groups (its queues). */
 trapeze_status trapeze_grp_window_simulate(const trapeze_grp_problem *pb,
                                            const trapeze_grp_window *w,
                                            trapeze_grp_measured *out, trapeze_error *err);
 /* Fits trapeze_grp_fit_mask_default to the five policies' sub-grids (rr,
- * bcs, mst, kway, rbts, measured in meas[5]) from p. */
-trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m,
+ * bcs, mst, kway, rbts on m SMs and share as trapeze_grp_window_create's,
+ * measured in meas[5]) from p. */
+trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m, double share,
                                       const trapeze_grp_measured meas[5],
                                       trapeze_grp_params *p, trapeze_calib_report *rep,
                                       trapeze_error *err);
@@ -2006,14 +2011,18 @@ typedef struct trapeze_grp_plan trapeze_grp_plan;
 /* Rows launch by launch: with whole, the whole launch under rr, bcs,
  * (chen when with_chen), mst, kway, rbts (ids KERNEL[.PARAMS].lLAUNCH.POLICY);
  * with window_share > 0, the sub-grids of rr, bcs, mst, kway, rbts on
- * round(window_share * SMs) SMs, at least 1 (ids ...POLICY.wM), each
+ * round(window_share * SMs) SMs, at least 1, holding at most
+ * min(their share, window_tbs) of the TBs, a first queue over it cut to
+ * its prefix (window_tbs 0: their share, whole queues;
+ * trapeze_grp_window_create; ids ...POLICY.wM, ...POLICY.wMtPCT with
+ * window_tbs, column window_pct = 100 x window_tbs), each
  * distinct one once (a policy whose sub-grid an earlier policy's equals has
  * no row: the 1-D launches of 4 TBs place TB 0 alone under rr, MST-TS,
  * k-way-TS and RB-TS). */
 trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *gpu_name,
                                        const trapeze_grp_launch *l, int n, int with_chen,
-                                       int whole, double window_share, trapeze_grp_plan **out,
-                                       trapeze_error *err);
+                                       int whole, double window_share, double window_tbs,
+                                       trapeze_grp_plan **out, trapeze_error *err);
 void trapeze_grp_plan_destroy(trapeze_grp_plan *plan);
 const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan);
 /* Launch i's measurements from the log, in trapeze_grp_policy_names order
@@ -2022,12 +2031,12 @@ trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
                                          const trapeze_sample_log *log, int launch,
                                          trapeze_grp_measured sim[6], trapeze_error *err);
 /* Launch `launch`'s five sub-grids (rr bcs mst kway rbts) from the log,
- * their SMs, and the simulated work (warp instructions) of the distinct
- * ones, each run once. */
+ * their SMs and share of the TBs (window_pct / 100), and the simulated
+ * work (warp instructions) of the distinct ones, each run once. */
 trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
                                         const trapeze_sample_log *log, int launch,
                                         trapeze_grp_measured meas[5], int *window_sms,
-                                        double *work, trapeze_error *err);
+                                        double *window_share, double *work, trapeze_error *err);
 
 
 /* ---- ghost zones and groupings together (sampler/gz_group.c) ----

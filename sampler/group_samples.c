@@ -28,6 +28,7 @@ static const trapeze_field fields[] = {
     {"launch", TRAPEZE_FIELD_INT, 0, 0, 1e6, NULL},
     {"policy", TRAPEZE_FIELD_TEXT, 0, 0, 0, policy_names},
     {"window_sms", TRAPEZE_FIELD_INT, 0, 0, 1e6, NULL},
+    {"window_pct", TRAPEZE_FIELD_REAL, 0, 0, 100, NULL},   /* its most TBs, %; 0: m / SMs */
     {"cycles", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
     {"l2_accesses", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
     {"dram_reads", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
@@ -78,14 +79,16 @@ static void make_id(char *id, size_t size, const trapeze_grp_launch *l, const ch
     for (char *c = params; *c; c++)
         if (!isalnum((unsigned char)*c) && *c != '=' && *c != '_' && *c != '-')
             *c = '.';
-    snprintf(id, size, "%.36s%s%.36s.l%d.%.12s", l->kernel, params[0] ? "." : "", params,
+    snprintf(id, size, "%.36s%s%.36s.l%d.%.16s", l->kernel, params[0] ? "." : "", params,
              l->launch, policy);
 }
 
 /* A sub-grid sample (sampler/group_window.c): the policy's grouping as the
- * model sees it, its first window_sms queues alone. */
+ * model sees it, its first queues (at most m, at most `share` of the TBs)
+ * alone. */
 static trapeze_status run_window(const trapeze_grp_problem *pb, const char *policy, int m,
-                                 trapeze_grp_measured *out, long *tbs, trapeze_error *err)
+                                 double share, trapeze_grp_measured *out, long *tbs,
+                                 trapeze_error *err)
 {
     trapeze_grp_params p;
     trapeze_grp_params_default(&p);
@@ -98,7 +101,7 @@ static trapeze_status run_window(const trapeze_grp_problem *pb, const char *poli
     if (!s)
         s = trapeze_grp_problem_policy_grouping(pb, model, policy, &g, err);
     if (!s)
-        s = trapeze_grp_window_create(pb, &g, m, &p, &w, err);
+        s = trapeze_grp_window_create(pb, &g, m, share, &p, &w, err);
     if (!s)
         s = trapeze_grp_window_simulate(pb, w, out, err);
     if (!s)
@@ -119,10 +122,10 @@ static int split_params(const char *text, char *buf, size_t size, char **argv, i
     return argc;
 }
 
-/* For launch l: same[k] = the first policy whose sub-grid on m SMs is
- * policy k's (k itself when none before). */
+/* For launch l: same[k] = the first policy whose sub-grid on m SMs (at
+ * most `share` of the TBs) is policy k's (k itself when none before). */
 static trapeze_status distinct_windows(const char *gpu, const trapeze_grp_launch *l, int m,
-                                       int same[5], trapeze_error *err)
+                                       double share, int same[5], trapeze_error *err)
 {
     static const char *const names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
     char buf[TRAPEZE_ROW_TEXT], *argv[32];
@@ -141,7 +144,7 @@ static trapeze_status distinct_windows(const char *gpu, const trapeze_grp_launch
         memset(&g, 0, sizeof g);
         s = trapeze_grp_problem_policy_grouping(pb, model, names[k], &g, err);
         if (!s)
-            s = trapeze_grp_window_create(pb, &g, m, &p, &w[k], err);
+            s = trapeze_grp_window_create(pb, &g, m, share, &p, &w[k], err);
         trapeze_grouping_free(&g);
         same[k] = k;
         for (int j = 0; !s && j < k && same[k] == k; j++)
@@ -173,7 +176,8 @@ static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, t
                                                    argv, argc, (int)trapeze_row_number(out, "launch"),
                                                    &pb, err);
     if (!s && window)
-        s = run_window(pb, trapeze_row_text(out, "policy"), window, &m, &tbs, err);
+        s = run_window(pb, trapeze_row_text(out, "policy"), window,
+                       trapeze_row_number(out, "window_pct") / 100, &m, &tbs, err);
     else if (!s) {
         s = trapeze_grp_problem_simulate(pb, trapeze_row_text(out, "policy"), NULL, &m, err);
         tbs = trapeze_grp_problem_graph(pb)->n_tbs;
@@ -202,8 +206,8 @@ void trapeze_grp_plan_destroy(trapeze_grp_plan *plan)
 
 trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *gpu_name,
                                        const trapeze_grp_launch *l, int n, int with_chen,
-                                       int whole, double window_share, trapeze_grp_plan **out,
-                                       trapeze_error *err)
+                                       int whole, double window_share, double window_tbs,
+                                       trapeze_grp_plan **out, trapeze_error *err)
 {
     *out = NULL;
     trapeze_grp_plan *plan = calloc(1, sizeof *plan);
@@ -246,7 +250,7 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
     for (int i = 0; i < n && !s; i++) {
         int same[5] = {0, 1, 2, 3, 4};
         if (nw)
-            s = distinct_windows(gpu_config_path, &l[i], m, same, err);
+            s = distinct_windows(gpu_config_path, &l[i], m, window_tbs, same, err);
         for (int k = 0; k < np + nw && !s; k++) {
             int win = k >= np;
             if (win && same[k - np] != k - np) {   /* an earlier policy's run serves */
@@ -259,10 +263,13 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
             else
                 plan->whole_row[i * np + k] = nr;
             trapeze_sample_row *r = &plan->rows[nr++];
-            char id[sizeof r->id], pid[13];
-            snprintf(pid, sizeof pid, "%s%s%d", pol, win ? ".w" : "", win ? m : 0);
+            char id[sizeof r->id], pid[40];
             if (!win)
                 snprintf(pid, sizeof pid, "%s", pol);
+            else if (window_tbs > 0)   /* ...POLICY.wMtPCT: a share of the TBs given */
+                snprintf(pid, sizeof pid, "%s.w%dt%g", pol, m, 100 * window_tbs);
+            else
+                snprintf(pid, sizeof pid, "%s.w%d", pol, m);
             make_id(id, sizeof id, &l[i], pid);
             trapeze_row_init(r, &trapeze_grp_sample_schema, id, "sim");
             if (trapeze_row_set_text(r, "gpu", gpu_name) ||
@@ -270,7 +277,8 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
                 trapeze_row_set_text(r, "params", l[i].params ? l[i].params : "") ||
                 trapeze_row_set_number(r, "launch", l[i].launch) ||
                 trapeze_row_set_text(r, "policy", pol) ||
-                trapeze_row_set_number(r, "window_sms", win ? m : 0))
+                trapeze_row_set_number(r, "window_sms", win ? m : 0) ||
+                trapeze_row_set_number(r, "window_pct", win ? 100 * window_tbs : 0))
                 s = trapeze_fail(err, TRAPEZE_EINVAL, "%s: kernel, parameters or GPU name too "
                                  "long for a samples row (%d characters)", id,
                                  TRAPEZE_ROW_TEXT - 1);
@@ -317,10 +325,11 @@ trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
 trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
                                         const trapeze_sample_log *log, int launch,
                                         trapeze_grp_measured meas[5], int *window_sms,
-                                        double *work, trapeze_error *err)
+                                        double *window_share, double *work, trapeze_error *err)
 {
     memset(meas, 0, 5 * sizeof *meas);
     *window_sms = 0;
+    *window_share = 0;
     *work = 0;
     if (!plan->n_windows)
         return trapeze_fail(err, TRAPEZE_EINVAL, "the plan has no sub-grid samples");
@@ -335,6 +344,7 @@ trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
         meas[k].l1_hits = trapeze_row_number(r, "l1_hits");
         meas[k].warp_instructions = trapeze_row_number(r, "warp_instructions");
         *window_sms = (int)trapeze_row_number(r, "window_sms");
+        *window_share = trapeze_row_number(r, "window_pct") / 100;
         int first = 1;   /* a run shared by several policies counts once */
         for (int j = 0; j < k; j++)
             first &= plan->window_row[launch * 5 + j] != plan->window_row[launch * 5 + k];

@@ -2,20 +2,31 @@
  * group_window.c - the grouping model's short samples: a sub-grid of a
  * launch, the TBs of the first non-empty SM queues of a grouping, at most
  * m of them and at most the share m / n_sm of the launch's TBs (at least
- * one queue: a launch of 4 TBs on 80 SMs is not sampled whole), run
- * alone on m SMs (-trapeze_window_groups m: the other SMs idle) and
- * predicted by the model on the locality graph those TBs induce, on the
- * same machine with m SMs. What a queue's TBs share with each other (L1,
- * co-residency, waves) is the whole launch's; what they would share with
- * other queues' TBs through L2 is left out, and the L2 and DRAM serve m
- * SMs instead of all (docs/grouping.md: what that costs in accuracy).
+ * one queue), run alone on those SMs (-trapeze_window_groups: the other
+ * SMs idle) and predicted by the model on the locality graph those TBs
+ * induce, on the same machine with that many SMs. With a share of the TBs
+ * given (share > 0, `--window-tbs`), at most min(m / n_sm, share) of them,
+ * and a first queue over it alone is cut to a prefix: its first k =
+ * max(1, floor(share' x TBs)) TBs in dispatch order (a launch of 4 TBs on
+ * 15 SMs samples one TB, not BCS's queue of two); the simulator still runs
+ * whole groups: the cut queue's other TBs join a group it never
+ * dispatches. Off by default: measured, the prefixes make the fitted model
+ * worse (docs/grouping.md). What a queue's TBs
+ * share with each other (L1, co-residency, waves) is the whole launch's;
+ * what they would share with other queues' TBs through L2 is left out, and
+ * the L2 and DRAM serve m SMs instead of all (docs/grouping.md: what that
+ * costs in accuracy).
  * Owns the sub-grid (which TBs, their graph and grouping) and the fit to
  * sub-grids; the equations are model/'s, the simulation group_problem.c's.
  * Invariants: the sub-grid's TBs are renumbered 0..n-1 in increasing id;
  * its grouping is the full one's restricted to them, queues renumbered
- * 0..m-1 in increasing queue number, orders unchanged (each queue whole).
+ * 0..w->m-1 in increasing queue number, orders unchanged (each queue
+ * whole, or a single queue cut to its orders 0..k-1); in w->full the
+ * sub-grid's queues are exactly groups 0..w->m-1 (what
+ * -trapeze_window_groups w->m dispatches), every other TB in a later group.
  */
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,8 +108,16 @@ static trapeze_status induced(const trapeze_locality_graph *g, const long *new_i
     return TRAPEZE_OK;
 }
 
+/* The sub-grid's cap, a share of the launch's TBs: its m SMs' share, or
+ * `share` when given and lower. */
+static double cap_share(int m, int n_sm, double share)
+{
+    const double of_sms = (double)m / n_sm;
+    return share > 0 && share < of_sms ? share : of_sms;
+}
+
 trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
-                                         const trapeze_grouping *g, int m,
+                                         const trapeze_grouping *g, int m, double share,
                                          const trapeze_grp_params *p, trapeze_grp_window **out,
                                          trapeze_error *err)
 {
@@ -108,45 +127,74 @@ trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
     if (m < 1 || m > mc.n_sm)
         return trapeze_fail(err, TRAPEZE_ERANGE, "a sub-grid of %d SMs on a GPU of %d", m,
                             mc.n_sm);
+    if (!(share >= 0 && share <= 1))
+        return trapeze_fail(err, TRAPEZE_ERANGE, "a sub-grid's share of the TBs %g: expected "
+                            "0 (m / SMs) to 1", share);
     if (g->n_tbs != graph->n_tbs)
         return trapeze_fail(err, TRAPEZE_EINVAL, "grouping of %ld TBs for a launch of %ld",
                             g->n_tbs, graph->n_tbs);
     trapeze_grp_window *w = calloc(1, sizeof *w);
-    int *slot = calloc((size_t)g->n_groups, sizeof *slot);   /* new queue number + 1 */
-    long *size = calloc((size_t)g->n_groups, sizeof *size);
+    int *slot = calloc((size_t)g->n_groups + 1, sizeof *slot);   /* new queue number + 1 */
+    long *size = calloc((size_t)g->n_groups + 1, sizeof *size);
     long *new_id = malloc((size_t)g->n_tbs * sizeof *new_id);
     trapeze_status s = !w || !slot || !size || !new_id
                            ? trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory")
                            : TRAPEZE_OK;
-    if (!s)
-        s = trapeze_grouping_alloc(&w->full, g->n_tbs, g->n_groups, err);
+    int cut = -1;   /* the queue cut to its first `keep` TBs, if any */
+    long keep = 0;
     if (!s) {
         for (long t = 0; t < g->n_tbs; t++)
             size[g->group[t]]++;
         /* the first non-empty queues become 0..taken-1, the others follow:
-         * at most m queues and m / n_sm of the TBs, at least one queue */
+         * at most m queues and the share of the TBs, at least one queue;
+         * with a share given, a first queue over it is cut to its prefix */
         int taken = 0;
         long tbs = 0;
-        const double most = (double)g->n_tbs * m / mc.n_sm;
+        const double most = (double)g->n_tbs * cap_share(m, mc.n_sm, share);
         for (int q = 0; q < g->n_groups && taken < m; q++) {
             if (!size[q])
                 continue;
-            if (taken > 0 && (double)(tbs + size[q]) > most)
-                break;
-            slot[q] = ++taken;
+            if ((double)(tbs + size[q]) > most) {
+                if (taken > 0)
+                    break;
+                if (share > 0) {   /* the first queue's prefix */
+                    cut = q;
+                    keep = (long)floor(most);
+                    keep = keep < 1 ? 1 : keep;
+                    slot[q] = ++taken;
+                    break;
+                }
+            }
+            slot[q] = ++taken;   /* whole (at least one queue) */
             tbs += size[q];
         }
+        if (cut >= 0 && keep == size[cut])   /* the prefix is the whole queue */
+            cut = -1;
+        /* the cut queue's rest goes after the last queue (a new one when
+         * the grouping has a single queue) */
+        const int n_full = g->n_groups + (cut >= 0 && g->n_groups == 1);
+        s = trapeze_grouping_alloc(&w->full, g->n_tbs, n_full, err);
         int next = taken;
-        for (int q = 0; q < g->n_groups; q++)
+        for (int q = 0; q < n_full; q++)
             if (!slot[q])
                 slot[q] = ++next;
+        long rest_at = 0;   /* the rest's first order in the last group */
+        for (int q = 0; q < n_full && cut >= 0; q++)
+            if (slot[q] == n_full && q < g->n_groups)
+                rest_at = size[q];
         w->m = taken;
-        for (long t = 0; t < g->n_tbs; t++) {
-            w->full.group[t] = slot[g->group[t]] - 1;
-            w->full.order[t] = g->order[t];
+        for (long t = 0; !s && t < g->n_tbs; t++) {
+            if (g->group[t] == cut && g->order[t] >= keep) {
+                w->full.group[t] = n_full - 1;
+                w->full.order[t] = rest_at + g->order[t] - keep;
+            } else {
+                w->full.group[t] = slot[g->group[t]] - 1;
+                w->full.order[t] = g->order[t];
+            }
             new_id[t] = w->full.group[t] < taken ? w->n++ : -1;
         }
-        s = trapeze_grouping_check(&w->full, err);
+        if (!s)
+            s = trapeze_grouping_check(&w->full, err);
     }
     if (!s)
         s = induced(graph, new_id, w->n, &w->graph, err);
@@ -182,7 +230,7 @@ trapeze_status trapeze_grp_window_simulate(const trapeze_grp_problem *pb,
     return trapeze_grp_problem_simulate_window(pb, NULL, &w->full, w->m, out, err);
 }
 
-trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m,
+trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m, double share,
                                       const trapeze_grp_measured meas[5],
                                       trapeze_grp_params *p, trapeze_calib_report *rep,
                                       trapeze_error *err)
@@ -198,7 +246,7 @@ trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m,
         memset(&g, 0, sizeof g);
         s = trapeze_grp_problem_policy_grouping(pb, full, names[c], &g, err);
         if (!s)
-            s = trapeze_grp_window_create(pb, &g, m, p, &w[c], err);
+            s = trapeze_grp_window_create(pb, &g, m, share, p, &w[c], err);
         trapeze_grouping_free(&g);
         if (!s)
             obs[c] = (trapeze_grp_observation){w[c]->model, &w[c]->grouping, meas[c].cycles,

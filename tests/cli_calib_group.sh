@@ -17,10 +17,21 @@ G=data/gpus/gtx480.config
 "$T" validate --model group --gpu $G --samples "$D/s.csv" --csv "$D/v.csv" --threads 2 \
     matmul,n=96,block=16 syrk,n=64 >"$D/out" 2>"$D/err" || fail "validate: $(cat "$D/err")"
 # per launch 6 whole runs and the distinct sub-grids of rr bcs mst kway rbts
-# (one SM of 15: ids .w1), 9 here: two policies of one launch share one
+# (one SM of 15: ids .w1, whole queues: window_pct 0), 9 here: two policies
+# of one launch share one
 grep -q '^samples: 21 planned, 21 run now, 0 from the log$' "$D/out" || fail "first run: $(head -1 "$D/out")"
 [ "$(wc -l <"$D/s.csv")" -eq 22 ] || fail "log rows"
 [ "$(grep -c '\.w1,' "$D/s.csv")" -eq 9 ] || fail "sub-grid rows"
+[ "$(awk -F, 'NR > 1 && $10 != 0' "$D/s.csv")" = "" ] || fail "window_pct"
+# --window-tbs 4: at most 4% of the TBs, 1 of matmul's 36 and of syrk's 16,
+# the first of a queue (ids .w1t4): 5 distinct (policies whose queue starts
+# with the same TB share one), beside the same whole runs
+"$T" validate --model group --gpu $G --samples "$D/t.csv" --window-tbs 4 \
+    matmul,n=96,block=16 syrk,n=64 >"$D/outt" 2>&1 || fail "--window-tbs: $(cat "$D/outt")"
+grep -q '^samples: 17 planned, 17 run now, 0 from the log$' "$D/outt" || fail "--window-tbs: $(head -1 "$D/outt")"
+[ "$(grep -c '\.w1t4,' "$D/t.csv")" -eq 5 ] || fail "--window-tbs rows"
+[ "$(awk -F, 'NR > 1 && $9 > 0 && ($10 != 4 || $16 != 1)' "$D/t.csv")" = "" ] || fail "--window-tbs share"
+[ "$(grep -v '\.w1' "$D/t.csv")" = "$(grep -v '\.w1' "$D/s.csv")" ] || fail "--window-tbs whole runs"
 [ "$(wc -l <"$D/v.csv")" -eq 15 ] || fail "csv rows"
 # the same whole runs as trapeze group (policy, simulated cycles and L2)
 "$T" group --gpu $G matmul n=96 block=16 --csv "$D/g.csv" >/dev/null 2>&1 || fail "group"
@@ -33,7 +44,7 @@ $b"
 # the share printed: the sub-grids' warp instructions over the log's (no
 # chosen grouping outside the policies was simulated here)
 if ! grep -q '^optimized.*vs the best' "$D/out"; then fail "no summary"; fi
-share=$(awk -F, 'NR > 1 { all += $14; if ($9 > 0) w += $14 } END { printf "%.1f", 100 * w / all }' "$D/s.csv")
+share=$(awk -F, 'NR > 1 { all += $15; if ($9 > 0) w += $15 } END { printf "%.1f", 100 * w / all }' "$D/s.csv")
 grep -q "share of the simulated work.*: $share% (target 5%)" "$D/out" || fail "share $share: $(tail -1 "$D/out")"
 # the summary counts the launches' own lines
 n2=$(awk '/^optimized: / { v = $2; sub("%", "", v); if (v + 0 <= 2) n++ } END { print n + 0 }' "$D/out")
@@ -47,7 +58,7 @@ grep -q '^samples: 21 planned, 0 run now, 21 from the log$' "$D/out2" || fail "r
 [ "$(tail -n +2 "$D/out2")" = "$(tail -n +2 "$D/out")" ] || fail "rerun prints differently"
 cmp -s "$D/s.csv" "$D/full.csv" || fail "rerun changed the log"
 # whole runs made twice as slow in the log: the predictions do not move
-awk -F, 'BEGIN { OFS = "," } NR > 1 && $9 == 0 { $10 = 2 * $10 } { print }' "$D/full.csv" >"$D/slow.csv"
+awk -F, 'BEGIN { OFS = "," } NR > 1 && $9 == 0 { $11 = 2 * $11 } { print }' "$D/full.csv" >"$D/slow.csv"
 "$T" validate --model group --gpu $G --samples "$D/slow.csv" --csv "$D/v4.csv" \
     matmul,n=96,block=16 syrk,n=64 >/dev/null 2>&1 || fail "validate on altered runs"
 [ "$(cut -d, -f6,8 "$D/v4.csv")" = "$(cut -d, -f6,8 "$D/v.csv")" ] || fail "predictions use the whole runs"
@@ -86,6 +97,8 @@ expect_failure "bad model" "--model foo: expected ghostzone, group or sleep" "$D
     "$T" validate --model foo --gpu $G
 expect_failure "calibrate needs --out" "--model group needs --out FILE" "$D/none" \
     "$T" calibrate --model group --gpu $G syrk
+expect_failure "bad --window-tbs" "--window-tbs 0: expected a percentage in (0, 100]" "$D/none" \
+    "$T" validate --model group --gpu $G --window-tbs 0
 expect_failure "bad launch" "syrk@x: expected KERNEL" "$D/none" \
     "$T" validate --model group --gpu $G --samples "$D/s.csv" syrk@x
 expect_failure "unknown kernel" "no built-in kernel 'nope'" "$D/v2.csv" \
