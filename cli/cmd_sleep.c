@@ -56,9 +56,12 @@ static void usage(FILE *out)
 "                       kernel's histograms\n"
 "  WORKLOAD [size=AxB iters=N h=N sync=relaunch|fence]  a stencil (preset or\n"
 "                       INI) instead of a built-in kernel\n"
-"  --window N           cycles of the run to simulate (default 20000): the\n"
-"                       periods still open at the cut count as dead there; the\n"
-"                       fit's goodness (Kolmogorov-Smirnov) is printed\n"
+"  --window N           cycles of the run to simulate (default 20000): a period\n"
+"                       still open at the cut ends as the completed periods\n"
+"                       longer than it did; one older than all of them is dead,\n"
+"                       or a write for the L2 frames that the footprint not yet\n"
+"                       fetched will take; the fit's goodness (Kolmogorov-\n"
+"                       Smirnov) is printed\n"
 "  --whole              simulate the whole run instead of a window\n"
 "  --structures LIST    comma-separated subset of l1d,l2,rf (default: all)\n"
 "  --max-penalty F      budget of exposed wake-up cycles, a fraction of the SM\n"
@@ -337,7 +340,7 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
         a->sampled = 1;
         if (r->cut)
             printf("%s: window of the first %.0f cycles (%.0f warp instructions), %.0f periods "
-                   "open at the cut counted as dead (--whole: the whole run)\n", spec,
+                   "open at the cut, ending as the longer completed ones did (--whole: the whole run)\n", spec,
                    r->cycles, r->warp_insts, r->censored);
         else
             printf("%s: the whole run, %.0f cycles (%.0f warp instructions), shorter than "

@@ -103,15 +103,22 @@ double trapeze_idle_hist_idle_cycles(const trapeze_idle_hist *h, int next)
  * long run, the lines it leaves idle are mostly read again later; counted
  * dead they were gated for free, and the GTX 480's GESUMMV L2 was predicted
  * to save 97% where the whole run saves 81%. Counted as reads at their age
- * instead, the model predicted 6-23 points too little (docs/sleep.md). */
-void trapeze_idle_hist_add_censored(trapeze_idle_hist *h, const double ages[TRAPEZE_IDLE_NBUCKETS])
+ * instead, the model predicted 6-23 points too little (docs/sleep.md).
+ * Those older than every completed period have nothing to be spread over:
+ * the caller's `filled` share of them will take a new line (a fill, a
+ * write), the rest stay dead. */
+void trapeze_idle_hist_add_censored(trapeze_idle_hist *h, const double ages[TRAPEZE_IDLE_NBUCKETS],
+                                    double filled)
 {
+    filled = filled > 0 ? (filled < 1 ? filled : 1) : 0;
     static const int nb = TRAPEZE_IDLE_NBUCKETS;
     double above[TRAPEZE_IDLE_NBUCKETS + 1]; /* completed periods in buckets > b */
     double (*done)[TRAPEZE_IDLE_NBUCKETS] = malloc(sizeof h->count);
     if (!done) { /* no room to spread them: the run-ended reading */
-        for (int b = 0; b < nb; b++)
-            h->count[TRAPEZE_NEXT_DEAD][b] += ages[b];
+        for (int b = 0; b < nb; b++) {
+            h->count[TRAPEZE_NEXT_WRITE][b] += filled * ages[b];
+            h->count[TRAPEZE_NEXT_DEAD][b] += (1 - filled) * ages[b];
+        }
         return;
     }
     memcpy(done, h->count, sizeof h->count); /* the completed periods alone */
@@ -125,7 +132,8 @@ void trapeze_idle_hist_add_censored(trapeze_idle_hist *h, const double ages[TRAP
         if (!(ages[a] > 0))
             continue;
         if (!(above[a] > 0)) {
-            h->count[TRAPEZE_NEXT_DEAD][a] += ages[a];
+            h->count[TRAPEZE_NEXT_WRITE][a] += filled * ages[a];
+            h->count[TRAPEZE_NEXT_DEAD][a] += (1 - filled) * ages[a];
             continue;
         }
         double w = ages[a] / above[a];

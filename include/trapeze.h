@@ -1125,10 +1125,12 @@ double trapeze_idle_hist_idle_cycles(const trapeze_idle_hist *h, int next);
 /* Periods a window's cut left open: ages[b] of them had lasted bucket b's
  * length. Each is spread over the completed periods of h in buckets above its
  * age, in their proportions (next access and length: how a period that has
- * lasted that long ends, by the run so far; the Kaplan-Meier idea); one with no
- * completed period longer counts dead at its age, as if the run ended there. */
+ * lasted that long ends, by the run so far; the Kaplan-Meier idea); of those with
+ * no completed period longer, the share `filled` (clamped to [0, 1]) ends in a
+ * write at its age (a cache frame that a line not yet fetched will take) and
+ * the rest dead at its age, as if the run ended there. */
 void trapeze_idle_hist_add_censored(trapeze_idle_hist *h,
-                                    const double ages[TRAPEZE_IDLE_NBUCKETS]);
+                                    const double ages[TRAPEZE_IDLE_NBUCKETS], double filled);
 
 /* The idle-period CSV, columns exactly trapeze_idle_csv_columns. Loads every
  * (gpu, kernel, structure, granularity) group as one histogram, in order of

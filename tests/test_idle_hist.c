@@ -206,7 +206,7 @@ static void test_censored(void)
     ages[trapeze_idle_bucket(8)] = 3;
     ages[trapeze_idle_bucket(3)] = 1;
     ages[trapeze_idle_bucket(200)] = 1;
-    trapeze_idle_hist_add_censored(&h, ages);
+    trapeze_idle_hist_add_censored(&h, ages, 0);
     CHECK_NEAR(h.count[TRAPEZE_NEXT_READ][b10], 2 + 2 + 0.5, 1e-12);
     CHECK_NEAR(h.count[TRAPEZE_NEXT_WRITE][b5], 1 + 0.25, 1e-12);
     CHECK_NEAR(h.count[TRAPEZE_NEXT_DEAD][b100], 1 + 1 + 0.25, 1e-12);
@@ -214,6 +214,25 @@ static void test_censored(void)
     /* every open period counted once, and nowhere at or below its age */
     CHECK_NEAR(trapeze_idle_hist_periods(&h, -1), 4 + 5, 1e-12);
     CHECK(h.count[TRAPEZE_NEXT_DEAD][trapeze_idle_bucket(8)] == 0);
+    /* With a filled share of 0.25, the 4 periods open for 300 (older than
+     * every completed one): 1 ends in a write at 300, 3 dead; the one open
+     * for 8 is spread as before (filled does not touch it). */
+    trapeze_idle_hist g;
+    trapeze_idle_hist_init(&g, "g", "k", "l2", "line");
+    g.count[TRAPEZE_NEXT_READ][b10] = 2;
+    double ages2[TRAPEZE_IDLE_NBUCKETS] = {0};
+    ages2[trapeze_idle_bucket(300)] = 4;
+    ages2[trapeze_idle_bucket(8)] = 1;
+    trapeze_idle_hist_add_censored(&g, ages2, 0.25);
+    CHECK_NEAR(g.count[TRAPEZE_NEXT_WRITE][trapeze_idle_bucket(300)], 1, 1e-12);
+    CHECK_NEAR(g.count[TRAPEZE_NEXT_DEAD][trapeze_idle_bucket(300)], 3, 1e-12);
+    CHECK_NEAR(g.count[TRAPEZE_NEXT_READ][b10], 3, 1e-12);
+    CHECK(g.count[TRAPEZE_NEXT_WRITE][b10] == 0);
+    /* a share outside [0, 1] is clamped: 2 counts as 1 */
+    trapeze_idle_hist_init(&g, "g", "k", "l2", "line");
+    trapeze_idle_hist_add_censored(&g, ages2, 2);
+    CHECK_NEAR(g.count[TRAPEZE_NEXT_WRITE][trapeze_idle_bucket(300)], 4, 1e-12);
+    CHECK(g.count[TRAPEZE_NEXT_DEAD][trapeze_idle_bucket(300)] == 0);
 }
 
 int main(void)
