@@ -126,6 +126,7 @@ typedef struct {
     sim_kernel **ks;
     sim_stencil *stencil;
     int n;
+    int persistent;         /* a fence-mode stencil: its blocks stay for the whole run */
 } job_kernels;
 
 static trapeze_status build(const trapeze_sleep_job *j, sim_gpu *g, job_kernels *out,
@@ -142,6 +143,7 @@ static trapeze_status build(const trapeze_sleep_job *j, sim_gpu *g, job_kernels 
         if (!s) {
             out->ks = out->stencil->kernels;
             out->n = out->stencil->n_kernels;
+            out->persistent = j->sync == TRAPEZE_SYNC_FENCE;
         }
         return s;
     }
@@ -247,11 +249,35 @@ static double filled_share(sim_events *ev, sim_unit_kind kind, int caches,
     return q * untouched_in_use / untouched;
 }
 
+/* The L1 frames' dead time after the window: an SM dies (its L1 with it)
+ * when it runs out of blocks, and round-robin dispatch leaves some SMs a
+ * block short of the others: of B blocks on n SMs, the busiest run
+ * ceil(B / n) and the average SM B / n, so it idles dead for 1 - (B/n) /
+ * ceil(B/n) of the launch (0 when every SM in use has one block; 0 for a
+ * persistent fence-mode kernel, whose blocks all loop to the last stage and
+ * whose SMs with fewer blocks wait at its barriers, their L1s alive). Why: the whole runs of matmul and
+ * SYRK 128 on the GTX 480 (64 blocks on 15 SMs) sleep their L1s 4-6 points
+ * more than a window of their first third saw. Returns that dead share. */
+typedef struct {
+    double dead;            /* the dead share after the window, last_wave_dead */
+    double frames;          /* L1 line frames of the SMs in use */
+    double cycles;          /* the cut launch's cycles so far */
+} l1_tail;
+
+static double last_wave_dead(const sim_kernel *k, int n_sm)
+{
+    long b = sim_kernel_blocks(k), used = b < n_sm ? b : n_sm;
+    if (used <= 0)
+        return 0;
+    double most = (double)((b + used - 1) / used);
+    return 1 - ((double)b / (double)used) / most;
+}
+
 /* Runs the job's launches on g in order, until `window` cycles (0: to the
  * end). Whole launches' statistics go to `each` (may be NULL). */
 static trapeze_status run_launches(sim_gpu *g, const job_kernels *k, double window,
                                    trapeze_sleep_run *out, double (*ages)[TRAPEZE_IDLE_NBUCKETS],
-                                   double *filled, void (*each)(void *, const sim_kernel_stats *), void *ctx,
+                                   double *filled, l1_tail *tail, void (*each)(void *, const sim_kernel_stats *), void *ctx,
                                    trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
@@ -276,6 +302,11 @@ static trapeze_status run_launches(sim_gpu *g, const job_kernels *k, double wind
                 return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
             }
             double fp = footprint_lines(k);
+            int n_sm = sim_gpu_config(g)->gpu.n_sm;
+            long used = sim_kernel_blocks(k->ks[i]) < n_sm ? sim_kernel_blocks(k->ks[i]) : n_sm;
+            tail->dead = k->persistent ? 0 : last_wave_dead(k->ks[i], n_sm);
+            tail->frames = (double)sim_events_units(ev, SIM_UNIT_L1_LINE) / n_sm * (double)used;
+            tail->cycles = (double)(l.t - l.start);
             for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
                 *h = *sim_events_hist(ev, units[u].kind);
                 out->censored += add_censored(ev, ages[u], units[u].kind, l.t);
@@ -317,7 +348,8 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
                                    units[u].granularity);
         double (*ages)[TRAPEZE_IDLE_NBUCKETS] = calloc(TRAPEZE_SLEEP_NUNITS, sizeof *ages);
         double filled[TRAPEZE_SLEEP_NUNITS] = {0};
-        s = ages ? run_launches(g, &k, window, out, ages, filled, each, ctx, err)
+        l1_tail tail = {0, 0, 0};
+        s = ages ? run_launches(g, &k, window, out, ages, filled, &tail, each, ctx, err)
                  : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
         /* the launches that ended whole: their kept histograms */
         for (int i = 0; !s && opt->keep_idle && i < sim_gpu_idle_count(g); i++) {
@@ -326,8 +358,14 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
                 sampler_idle_hist_add(&out->hist[u], &kinds[units[u].kind]);
         }
         /* then the cut's open periods, spread over every completed one */
-        for (int u = 0; !s && out->cut && u < TRAPEZE_SLEEP_NUNITS; u++)
+        for (int u = 0; !s && out->cut && u < TRAPEZE_SLEEP_NUNITS; u++) {
             trapeze_idle_hist_add_censored(&out->hist[u], ages[u], filled[u]);
+            /* the SMs' L1 frames after their last block: dead periods of the
+             * cut launch's length, d / (1 - d) of its L1 frame-cycles */
+            int b = trapeze_idle_bucket(tail.cycles);
+            if (units[u].kind == SIM_UNIT_L1_LINE && tail.dead > 0 && b >= 0)
+                out->hist[u].count[TRAPEZE_NEXT_DEAD][b] += tail.dead / (1 - tail.dead) * tail.frames;
+        }
         free(ages);
         for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
             out->hist[u].cycles = out->cycles;
