@@ -13,9 +13,11 @@
  *   the completed periods longer than their age, in their proportions
  *   (trapeze_idle_hist_add_censored); where none is longer, dead at their
  *   age, except the share of the L1 and L2 frames not touched yet that the
- *   footprint will fill before the run ends (a write at their age). Counted dead at the cut, the earlier rule, they overstated the
- *   saving where the window is a small part of a long run (GESUMMV's L2);
- *   counted as reads, 6-23 points too little (docs/sleep.md);
+ *   footprint will fill before the run ends (a write at their age), and
+ *   the L1s the grid's last wave leaves dead. Counted dead at the cut, the
+ *   earlier rule, they overstated the saving where the window is a small
+ *   part of a long run (GESUMMV's L2); counted as reads, 6-23 points too
+ *   little (docs/sleep.md);
  * - a whole run with sleep policies in the timing (trapeze_sleep_simulate),
  *   the ground truth: per structure the unit-cycles in each mode and the
  *   wake-up stall the policy exposed.
@@ -255,15 +257,10 @@ static double filled_share(sim_events *ev, sim_unit_kind kind, int caches,
  * ceil(B / n) and the average SM B / n, so it idles dead for 1 - (B/n) /
  * ceil(B/n) of the launch (0 when every SM in use has one block; 0 for a
  * persistent fence-mode kernel, whose blocks all loop to the last stage and
- * whose SMs with fewer blocks wait at its barriers, their L1s alive). Why: the whole runs of matmul and
- * SYRK 128 on the GTX 480 (64 blocks on 15 SMs) sleep their L1s 4-6 points
- * more than a window of their first third saw. Returns that dead share. */
-typedef struct {
-    double dead;            /* the dead share after the window, last_wave_dead */
-    double frames;          /* L1 line frames of the SMs in use */
-    double cycles;          /* the cut launch's cycles so far */
-} l1_tail;
-
+ * whose SMs with fewer blocks wait at its barriers, their L1s alive). Why:
+ * the whole runs of matmul and SYRK 128 on the GTX 480 (64 blocks on 15
+ * SMs) sleep their L1s 4-6 points more than a window of their first third
+ * saw. Returns that dead share. */
 static double last_wave_dead(const sim_kernel *k, int n_sm)
 {
     long b = sim_kernel_blocks(k), used = b < n_sm ? b : n_sm;
@@ -273,12 +270,44 @@ static double last_wave_dead(const sim_kernel *k, int n_sm)
     return 1 - ((double)b / (double)used) / most;
 }
 
+/* What a cut adds to a unit's histogram beyond its open periods. */
+typedef struct {
+    double filled;          /* share of the oldest open periods that end in a fill */
+    double dead_periods;    /* dead periods of length dead_length (the last wave) */
+    double dead_length;
+} cut_extra;
+
+/* The cut launch's estimates for the cache line units (0 for the others). */
+static void cut_estimates(sim_gpu *g, const job_kernels *k, const sim_launch *l,
+                          cut_extra extra[TRAPEZE_SLEEP_NUNITS])
+{
+    sim_events *ev = sim_gpu_events(g);
+    int n_sm = sim_gpu_config(g)->gpu.n_sm;
+    long blocks = sim_kernel_blocks(l->k), used = blocks < n_sm ? blocks : n_sm;
+    double fp = footprint_lines(k);
+    double dead = k->persistent ? 0 : last_wave_dead(l->k, n_sm);
+    for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
+        cut_extra *x = &extra[u];
+        memset(x, 0, sizeof *x);
+        if (units[u].kind == SIM_UNIT_L2_LINE)
+            x->filled = filled_share(ev, units[u].kind, 1, l->start, fp);
+        if (units[u].kind != SIM_UNIT_L1_LINE)
+            continue;
+        x->filled = filled_share(ev, units[u].kind, n_sm, l->start, fp);
+        /* d / (1 - d) of the L1 frame-cycles of the SMs in use, as dead
+         * periods of the cut launch's length */
+        double frames = (double)sim_events_units(ev, units[u].kind) / n_sm * (double)used;
+        x->dead_periods = dead / (1 - dead) * frames;
+        x->dead_length = (double)(l->t - l->start);
+    }
+}
+
 /* Runs the job's launches on g in order, until `window` cycles (0: to the
  * end). Whole launches' statistics go to `each` (may be NULL). */
 static trapeze_status run_launches(sim_gpu *g, const job_kernels *k, double window,
                                    trapeze_sleep_run *out, double (*ages)[TRAPEZE_IDLE_NBUCKETS],
-                                   double *filled, l1_tail *tail, void (*each)(void *, const sim_kernel_stats *), void *ctx,
-                                   trapeze_error *err)
+                                   cut_extra *extra, void (*each)(void *, const sim_kernel_stats *),
+                                   void *ctx, trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
     for (int i = 0; !s && i < k->n && !out->cut; i++) {
@@ -301,19 +330,10 @@ static trapeze_status run_launches(sim_gpu *g, const job_kernels *k, double wind
                 sim_gpu_launch_cut(&l);
                 return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
             }
-            double fp = footprint_lines(k);
-            int n_sm = sim_gpu_config(g)->gpu.n_sm;
-            long used = sim_kernel_blocks(k->ks[i]) < n_sm ? sim_kernel_blocks(k->ks[i]) : n_sm;
-            tail->dead = k->persistent ? 0 : last_wave_dead(k->ks[i], n_sm);
-            tail->frames = (double)sim_events_units(ev, SIM_UNIT_L1_LINE) / n_sm * (double)used;
-            tail->cycles = (double)(l.t - l.start);
+            cut_estimates(g, k, &l, extra);
             for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
                 *h = *sim_events_hist(ev, units[u].kind);
                 out->censored += add_censored(ev, ages[u], units[u].kind, l.t);
-                int caches = units[u].kind == SIM_UNIT_L2_LINE   ? 1
-                             : units[u].kind == SIM_UNIT_L1_LINE ? sim_gpu_config(g)->gpu.n_sm
-                                                                 : 0;
-                filled[u] = caches ? filled_share(ev, units[u].kind, caches, l.start, fp) : 0;
                 sampler_idle_hist_add(&out->hist[u], h);
             }
             free(h);
@@ -347,9 +367,9 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
             trapeze_idle_hist_init(&out->hist[u], c->gpu.name, j->name, units[u].structure,
                                    units[u].granularity);
         double (*ages)[TRAPEZE_IDLE_NBUCKETS] = calloc(TRAPEZE_SLEEP_NUNITS, sizeof *ages);
-        double filled[TRAPEZE_SLEEP_NUNITS] = {0};
-        l1_tail tail = {0, 0, 0};
-        s = ages ? run_launches(g, &k, window, out, ages, filled, &tail, each, ctx, err)
+        cut_extra extra[TRAPEZE_SLEEP_NUNITS];
+        memset(extra, 0, sizeof extra);
+        s = ages ? run_launches(g, &k, window, out, ages, extra, each, ctx, err)
                  : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
         /* the launches that ended whole: their kept histograms */
         for (int i = 0; !s && opt->keep_idle && i < sim_gpu_idle_count(g); i++) {
@@ -359,12 +379,10 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
         }
         /* then the cut's open periods, spread over every completed one */
         for (int u = 0; !s && out->cut && u < TRAPEZE_SLEEP_NUNITS; u++) {
-            trapeze_idle_hist_add_censored(&out->hist[u], ages[u], filled[u]);
-            /* the SMs' L1 frames after their last block: dead periods of the
-             * cut launch's length, d / (1 - d) of its L1 frame-cycles */
-            int b = trapeze_idle_bucket(tail.cycles);
-            if (units[u].kind == SIM_UNIT_L1_LINE && tail.dead > 0 && b >= 0)
-                out->hist[u].count[TRAPEZE_NEXT_DEAD][b] += tail.dead / (1 - tail.dead) * tail.frames;
+            trapeze_idle_hist_add_censored(&out->hist[u], ages[u], extra[u].filled);
+            int b = trapeze_idle_bucket(extra[u].dead_length);
+            if (extra[u].dead_periods > 0 && b >= 0)
+                out->hist[u].count[TRAPEZE_NEXT_DEAD][b] += extra[u].dead_periods;
         }
         free(ages);
         for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
