@@ -310,29 +310,22 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         for (char *save, *t = strtok_r(params, " ", &save); t && argc < 32;
              t = strtok_r(NULL, " ", &save))
             argv[argc++] = t;
-        trapeze_grp_measured win[5];
-        trapeze_calib_report rep;
+        trapeze_grp_window_evidence ev;
         int m = 0;
         double win_work = 0, win_share = 0;
         if (validate)
             s = trapeze_grp_plan_measured(plan, log, i, sim, err);
         if (!s)
-            s = trapeze_grp_plan_windows(plan, log, i, win, &m, &win_share, &win_work, err);
+            s = trapeze_grp_plan_windows(plan, log, i, ev.sub, &m, &win_share, &win_work, err);
         if (!s)
             s = trapeze_grp_problem_builtin(gpu, ls->l[i].kernel, argv, argc, ls->l[i].launch,
                                             &pb, err);
         /* the constants come from the sub-grids only; the whole runs are
          * the ground truth they are compared with */
         if (!s)
-            s = trapeze_grp_window_fit(pb, m, win_share, win, &p, &rep, err);
-        double mg = margin > rep.rms_rel_error ? margin : rep.rms_rel_error;
+            s = trapeze_grp_window_fit(pb, m, win_share, ev.sub, &p, &ev.fit, err);
         if (!s)
-            s = trapeze_grp_decide(pb, &p, NULL, 0, mg, 0, &o, err);
-        if (!s) {
-            o.fit = rep;
-            o.fitted = 1;
-            o.margin = mg;
-        }
+            s = trapeze_grp_decide(pb, &p, NULL, &ev, 0, margin, 0, &o, err);
         if (!s && validate)
             s = compare_with_runs(pb, sim, win_work, &o, &f[i], err);
         if (!s && !validate) {

@@ -230,7 +230,7 @@ int cli_group(int argc, char **argv)
         s = trapeze_grp_problem_simulate(pb, policies[i], NULL, &sim[i], &err);
     }
     if (!s)
-        s = trapeze_grp_decide(pb, &p, no_sim ? NULL : sim, !calib, margin, soft, &o, &err);
+        s = trapeze_grp_decide(pb, &p, no_sim ? NULL : sim, NULL, !calib, margin, soft, &o, &err);
     if (!s && save_calib)
         s = trapeze_grp_params_save(save_calib, &o.params, &err);
     if (!s && out_path)

@@ -1992,8 +1992,22 @@ typedef struct trapeze_grp_outcome {
 /* soft: the soft assignment (trapeze_grp_grouping_soft) competes too, as
  * the tiles do: it replaces the choice only when predicted faster than it
  * (taken at the lower of its prediction and its measurement) by margin. */
+/* win (used only without sim; NULL: none): the five candidates' sub-grids
+ * (rr, bcs, mst, kway, rbts, as trapeze_grp_window_fit's meas) and the fit
+ * p came from. Then the outcome carries that fit, the margin is raised to
+ * its rms error for the model's comparisons, and round-robin is left for
+ * the candidate whose sub-grid ran fastest, only when that sub-grid beat
+ * round-robin's by the given margin and the model does not predict the
+ * candidate slower than round-robin by more than that margin: the
+ * sub-grids are measurements, but of one SM's queue alone, so the model
+ * (which sees the whole GPU) must not contradict them. */
+typedef struct trapeze_grp_window_evidence {
+    trapeze_grp_measured sub[5];
+    trapeze_calib_report fit;
+} trapeze_grp_window_evidence;
 trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_grp_params *p,
-                                  const trapeze_grp_measured *sim, int fit, double margin,
+                                  const trapeze_grp_measured *sim,
+                                  const trapeze_grp_window_evidence *win, int fit, double margin,
                                   int soft, trapeze_grp_outcome *out, trapeze_error *err);
 void trapeze_grp_outcome_free(trapeze_grp_outcome *o);
 

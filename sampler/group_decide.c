@@ -66,8 +66,39 @@ static trapeze_status try_soft(const trapeze_grp_model *m, const trapeze_grp_mea
     return s;
 }
 
+/* The candidate the sub-grids pick (0: round-robin): the fastest sub-grid
+ * that beat round-robin's by margin, among the candidates the model does
+ * not predict slower than round-robin by more than margin (equal
+ * predictions differ in the last digits). Why both: a sub-grid is one SM's
+ * queue alone, without the other SMs' L2 and DRAM traffic, so a queue that
+ * runs fast alone can run slow beside fourteen others (GTX 480 Jacobi:
+ * RB-TS's sub-grid 3% faster than round-robin's, its launch 7% slower);
+ * the model sees the whole GPU but with one set of constants for every
+ * policy, which can misjudge one by more than the policies differ (GTX 480
+ * syrk: round-robin predicted 52% fast, its sub-grid 37% slower than
+ * RB-TS's, as the launch is). */
+static int window_pick(const trapeze_grp_model *m, const trapeze_grouping *cand,
+                       const trapeze_grp_window_evidence *win, double margin, int *pick,
+                       trapeze_error *err)
+{
+    trapeze_grp_eval e[N_CAND];
+    *pick = 0;
+    for (int c = 0; c < N_CAND; c++) {
+        trapeze_status s = trapeze_grp_evaluate(m, &cand[c], &e[c], err);
+        if (s)
+            return s;
+    }
+    for (int c = 1; c < N_CAND; c++)
+        if (win->sub[c].cycles < win->sub[0].cycles * (1 - margin) &&
+            e[c].cycles <= e[0].cycles * (1 + margin) &&
+            win->sub[c].cycles < win->sub[*pick].cycles)
+            *pick = c;
+    return TRAPEZE_OK;
+}
+
 trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_grp_params *p,
-                                  const trapeze_grp_measured *sim, int fit, double margin,
+                                  const trapeze_grp_measured *sim,
+                                  const trapeze_grp_window_evidence *win, int fit, double margin,
                                   int soft, trapeze_grp_outcome *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -97,6 +128,11 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
             out->fitted = 1;
         }
     }
+    if (!sim && win) {
+        out->fit = win->fit;
+        out->fitted = 1;
+    }
+    const double given_margin = margin;
     /* a fitted model that misses its own samples by e (rms) cannot tell a
      * grouping e faster from an equal one: the margin is at least e (the
      * V100 matmul: a tile predicted 1.2% faster than MST-TS with a fit
@@ -108,9 +144,15 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
     double measured[N_CAND];
     for (int c = 0; c < N_CAND; c++)
         measured[c] = sim ? sim[row_of_cand[c]].cycles : 0;
+    /* with sub-grids only, their pick is the one candidate the tiles face */
+    int first = 0, n_cand = N_CAND;
+    if (!s && !sim && win) {
+        s = window_pick(m, cand, win, given_margin, &first, err);
+        n_cand = 1;
+    }
     if (!s)
-        s = trapeze_grp_optimize(m, cand, cand_names, sim ? measured : NULL, N_CAND, margin,
-                                 &out->grouping, &out->choice, err);
+        s = trapeze_grp_optimize(m, cand + first, cand_names + first, sim ? measured : NULL,
+                                 n_cand, margin, &out->grouping, &out->choice, err);
     if (!s && soft)
         s = try_soft(m, sim, margin, out, err);
     /* predictions: rr bcs (chen: dynamic, none) mst kway rbts optimized */

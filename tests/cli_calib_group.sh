@@ -106,4 +106,17 @@ expect_failure "unknown kernel" "no built-in kernel 'nope'" "$D/v2.csv" \
 expect_failure "id too long" "limited to 36 characters each" "$D/v3.csv" \
     "$T" validate --model group --gpu $G --samples "$D/s3.csv" --csv "$D/v3.csv" \
     jacobi,nx=512,ny=512,bx=16,by=16,iters=1,nx=512,ny=512
+# the shipped GTX 480 log (every sample in it, nothing runs): the sub-grids
+# rank the candidates where the model cannot. syrk: the model predicts
+# round-robin fastest but its sub-grid runs 37% slower than RB-TS's, and the
+# whole launches agree (397849 against 292356 cycles): RB-TS, which the
+# model also predicts faster (the model alone kept round-robin, 36% behind).
+# Jacobi 512^2: RB-TS's sub-grid is 3% faster than round-robin's, but the
+# model predicts it slower, and its launch is 7% slower: round-robin.
+cp data/validation/group-gtx480-samples.csv "$D/ship.csv"
+"$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" syrk jacobi,nx=512,ny=512 \
+    >"$D/ship" 2>&1 || fail "shipped log: $(cat "$D/ship")"
+grep -q '^samples: 22 planned, 0 run now, 22 from the log$' "$D/ship" || fail "shipped: $(head -1 "$D/ship")"
+grep -q '^syrk launch 0: chosen rbts;' "$D/ship" || fail "syrk: $(grep chosen "$D/ship")"
+grep -q '^jacobi nx=512 ny=512 launch 0: chosen rr;' "$D/ship" || fail "jacobi: $(grep chosen "$D/ship")"
 finish cli_calib_group
