@@ -53,9 +53,12 @@ static void usage_for(FILE *f, const char *cmd)
         fprintf(f,
                 "For each launch (default: the 12 of docs/grouping.md's validation), fits the\n"
                 "grouping model to short samples (the sub-grids of rr, bcs, mst, kway and\n"
-                "rbts), chooses a grouping with it, simulates the whole launch under rr, bcs,\n"
-                "chen, mst, kway, rbts and the choice, and prints predicted against simulated\n"
-                "cycles and L2 accesses per policy, then the issue's targets.\n");
+                "rbts), chooses a grouping with it (the candidate whose sub-grid ran fastest,\n"
+                "when it beat rr's by the margin and the model does not predict it slower\n"
+                "than rr by more; then the tiles, by prediction), simulates the whole launch\n"
+                "under rr, bcs, chen, mst, kway, rbts and the choice, and prints predicted\n"
+                "against simulated cycles and L2 accesses per policy, then the issue's\n"
+                "targets.\n");
     fprintf(f,
             "\n"
             "LAUNCH is KERNEL[,name=value...][@N]: a built-in kernel (trapeze sim --list),\n"
@@ -71,7 +74,8 @@ static void usage_for(FILE *f, const char *cmd)
             "%s",
             cal ? "  --out FILE      the [group] calibration file to write\n"
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
-                  "  --margin PCT    as trapeze group's (default 1)\n");
+                  "  --margin PCT    as trapeze group's, and what a sub-grid must beat rr's\n"
+                  "                  by (default 1)\n");
 }
 
 static void usage_calibrate(FILE *f) { usage_for(f, "calibrate"); }
