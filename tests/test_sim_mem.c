@@ -289,9 +289,20 @@ static void test_addrmap(void)
  *  - Fermi hash, 64 sets: 0x1000 has only bit 12, which becomes set bit 5:
  *    set 32 (bit 6, set 64, was out of range).
  *  - V100 sub-partition under -gpgpu_memory_partition_indexing 2 (IPOLY(67)
- *    over 32 x 2 = 64): 0x2000 >> 8 = 32: channel 0, rest 0x100 = bank bit
- *    0: sub 1; a = 32 / 32 = 1 flips bits 0 and 1 of 1: sub 2, channel 1.
- *    0x100: channel 1, sub 2, a = 0: unchanged.
+ *    over 32 x 2 = 64). 32 channels are a power of two, so addrdec_tlx
+ *    hashes with a = addr >> (8 + 5 + 1) = addr >> 14 (the bits above the
+ *    channel and the sub-partition bit; Accel-Sim's slices for the 65536
+ *    lines of strided_s1 all agree with this): 0x2000 >> 8 = 32: channel 0,
+ *    rest 0x100 = bank bit 0: sub 1; a = 0: unchanged (the quotient
+ *    (0x2000 >> 8) / 32 = 1 taken as a would have flipped bits 0 and 1:
+ *    sub 2). 0x4000: channel 0, rest 0x200, bank bit 0 clear: sub 0;
+ *    a = 1 (a[0]) flips bits 0 and 1: sub 3, channel 1 (the quotient 2,
+ *    a[1], flips bits 1 and 2: sub 6). 0x100: channel 1, sub 2, a = 0.
+ *  - 6 channels (GTX 480 mapping) under IPOLY(5) over 8 x 2 = 16: not a
+ *    power of two, so a = (addr >> 8) / 6. 0x12345: 291 = 6*48 + 3,
+ *    channel 3, rest 0x3045, bank bit 0 clear: sub 6 = 0110b; a = 48 =
+ *    a[4] | a[5]: a[4] flips bits 0 and 2, a[5] bits 1 and 3: 1001b = 9,
+ *    9 % 12 = 9: sub 9, channel 4.
  *  - V100 slice 0: its first 32 lines (partition lines 0..31, same higher
  *    bits) fall in 32 different sets; indexed linearly by the full address
  *    (the old reading, P ignored) they fell in 2: a slice's lines are
@@ -324,9 +335,17 @@ static void test_set_index(void)
     CHECK(d.sub == 1 && d.chip == 0);
     map.indexing = SIM_AM_IPOLY;
     d = sim_addrmap_decode(&map, 0x2000);
-    CHECK(d.sub == 2 && d.chip == 1);
+    CHECK(d.sub == 1 && d.chip == 0);
+    d = sim_addrmap_decode(&map, 0x4000);
+    CHECK(d.sub == 3 && d.chip == 1);
     d = sim_addrmap_decode(&map, 0x100);
     CHECK(d.sub == 2 && d.chip == 1);
+    sim_addrmap map6;
+    CHECK(sim_addrmap_parse("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
+                            "BBBCCCCB.CCSSSSSS", 6, 2, 16, &map6) == NULL);
+    map6.indexing = SIM_AM_IPOLY;
+    d = sim_addrmap_decode(&map6, 0x12345);
+    CHECK(d.sub == 9 && d.chip == 4);
     map.indexing = SIM_AM_CONSECUTIVE;
     l2.sets = 32;
     l2.set_index = 'P';

@@ -120,12 +120,25 @@ sim_dram_addr sim_addrmap_decode(const sim_addrmap *m, uint64_t addr)
     if (m->indexing == SIM_AM_IPOLY && m->gap >= 0) {
         /* addrdec.cc's IPOLY: the sub-partition hashed with the address
          * bits above the channel, over the next power of two of channels,
-         * then taken modulo the real count */
+         * then taken modulo the real count. Which bits are "above" depends,
+         * as in addrdec_tlx, on whether the channel count is a power of two:
+         * if it is, the channel bits are inserted at bit N and the hash takes
+         * addr >> (N + log2 channels + log2 sub-partitions), skipping one more
+         * bit per sub-partition bit; if not, the quotient (addr >> N) /
+         * channels. (Taking the quotient for both put 98% of the V100's lines
+         * in another slice and channel than Accel-Sim's.) */
         unsigned pow2 = 1;
-        while (pow2 < (unsigned)m->n_channel)
+        int log2_channel = 0, log2_sub = 0;
+        while (pow2 < (unsigned)m->n_channel) {
             pow2 <<= 1;
+            log2_channel++;
+        }
+        while ((1 << log2_sub) < m->n_sub)
+            log2_sub++;
         unsigned n = pow2 * (unsigned)m->n_sub;
-        uint64_t high = (addr >> m->gap) / (uint64_t)m->n_channel;
+        uint64_t high = pow2 == (unsigned)m->n_channel
+                            ? addr >> (m->gap + log2_channel + log2_sub)
+                            : (addr >> m->gap) / (uint64_t)m->n_channel;
         unsigned sub = sim_ipoly_hash(high, (unsigned)d.sub, n) %
                        (unsigned)(m->n_channel * m->n_sub);
         d.sub = (int)sub;
