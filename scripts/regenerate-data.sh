@@ -4,15 +4,16 @@
 # line per step and its wall time, and records in data/PROVENANCE.csv (and in
 # each calibration's [meta]) the simulator each file was made on, so that a
 # stale file shows (--check). The simulator is identified by what it computes,
-# not by its commit: a fingerprint hashes every counter of short runs of the
-# four benchmark workloads (both sync modes) and three built-in kernels on each
-# shipped GPU (about 10 s) and the shipped configs' text, so a commit that leaves the shipped configs' results
-# alone (a faster hot path, an option they do not set) keeps the data current.
+# not by its commit: a fingerprint per GPU hashes every counter of short runs of
+# the four benchmark workloads (both sync modes) and three built-in kernels on
+# that GPU (a few seconds) and its config's text, so a commit that leaves a
+# GPU's results alone (a faster hot path, an option its config does not set, a
+# change to another GPU) keeps that GPU's data current.
 #
 # Usage: scripts/regenerate-data.sh [--list | --check | STEP...]
 #   no STEP: every step, in the order below (cheap and important first)
 #   --list:  the steps, what each runs and its measured cost
-#   --fingerprint: print the current simulator's fingerprint
+#   --fingerprint GPU: print the current simulator's fingerprint for GPU
 #   --check: each file's recorded simulator against the current one
 #            (seconds "incomplete": the step was interrupted; run it again;
 #            "N+": it was resumed after an interruption, N seconds being the
@@ -51,16 +52,17 @@ sim_commit() {
     [ -z "$(git status --porcelain -- $SIM_PATHS 2>/dev/null)" ] || c="$c+dirty"
     echo "$c"
 }
-# What the simulator computes: every column but the wall time (the last) of
-# short runs on each shipped GPU, and the shipped configs' text. The sampling
+# What the simulator computes for one GPU: every column but the wall time (the
+# last) of short runs on it, and its config's text. The sampling
 # plan is not hashed: a resumed log whose rows the plan no longer makes is
 # refused by calibrate and validate themselves (a row that does not match
 # the planned sample of its id), and hashing its source staled the data on
 # an error message's wording.
-fingerprint() {
+fingerprint() { # GPU: its short runs and its config
     [ -x "$T" ] || { echo "regenerate-data.sh: $T not built (make)" >&2; exit 1; }
     fp_dir=$(mktemp -d)
-    for g in gtx480 v100 gtx280; do
+    g=$1
+    {
         for w in "hotspot --size 256x256" "poisson --size 256x256" "pathfinder --size 20000" \
                  "cell --size 16x16x16"; do
             for s in relaunch fence; do
@@ -75,11 +77,15 @@ fingerprint() {
             "$T" sim --gpu $g $k --csv "$fp_dir/o.csv" --quiet || { rm -rf "$fp_dir"; exit 1; }
             sed 's/,[^,]*$//' "$fp_dir/o.csv"
         done
-    done >"$fp_dir/all"
-    cat data/gpus/*.config >>"$fp_dir/all"
+    } >"$fp_dir/all"
+    cat "data/gpus/$g.config" >>"$fp_dir/all"
     echo "fp-$(sha256sum "$fp_dir/all" | cut -c1-12)"
     rm -rf "$fp_dir"
 }
+
+# The GPU a data file belongs to: its name's first word (gtx480-sizes-main.csv,
+# v100.ini).
+gpu_of() { basename "$1" | sed 's/[-.].*//'; }
 
 recorded() { # recorded simulator fingerprint of file $1 ("" when none)
     [ -f "$PROV" ] && awk -F, -v f="$1" '$1 == f { c = $2 } END { print c }' "$PROV" || echo ""
@@ -128,11 +134,12 @@ run_step() { # name, then the files it writes (first: the log it resumes), then 
     while [ "$1" != "--" ]; do files="$files $1"; shift; done
     shift
     STEP_N=$((STEP_N + 1))
+    log=$(echo "$files" | awk '{ print $1 }')
+    SIM=$(fingerprint "$(gpu_of "$log")")
     if step_done "$*" $files; then
         echo "[$STEP_N/$STEP_TOTAL] $name: already done on simulator $SIM (see $PROV)" >&2
         return 0
     fi
-    log=$(echo "$files" | awk '{ print $1 }')
     fresh_log "$log"
     # A resumed log keeps its runs, so its cost is theirs plus this run's: a
     # finished earlier run's seconds are added; an interrupted one's are unknown,
@@ -211,14 +218,15 @@ all_outputs() {
 
 case ${1:-} in
 --fingerprint)
-    fingerprint
+    [ -n "${2:-}" ] || { echo "regenerate-data.sh: --fingerprint GPU (gtx480, v100, gtx280)" >&2; exit 2; }
+    fingerprint "$2"
     exit 0 ;;
 --list)
     for s in $ALL; do echo "$s"; done
     echo "measured wall times: data/PROVENANCE.csv (seconds column)"
     exit 0 ;;
 --check)
-    SIM=$(fingerprint)
+    for g in gtx480 v100 gtx280; do eval "FP_$g=\$(fingerprint $g)"; done
     stale=0
     # every file a step writes: without a PROVENANCE row it predates this script
     for f in $(all_outputs); do
@@ -228,6 +236,7 @@ case ${1:-} in
     [ -f "$PROV" ] || exit 1
     for f in $(awk -F, 'NR > 1 { print $1 }' "$PROV"); do
         c=$(recorded "$f")
+        eval "SIM=\${FP_$(gpu_of "$f"):-}"
         inc=$(awk -F, -v f="$f" '$1 == f && $5 == "incomplete" { print " INCOMPLETE" }' "$PROV")
         if [ "$c" = "$SIM" ]; then echo "current  $f ($c)$inc"; else echo "STALE    $f (made on $c, simulator now $SIM)$inc"; stale=1; fi
     done
@@ -239,7 +248,6 @@ esac
 
 STEPS=${*:-$ALL}
 [ -x "$T" ] || { echo "regenerate-data.sh: $T not built (make)" >&2; exit 1; }
-SIM=$(fingerprint)
 SIM_COMMIT=$(sim_commit)
 for s in $STEPS; do
     s=$(echo "$s" | tr - _)
@@ -247,4 +255,4 @@ for s in $STEPS; do
     case $s in sizes_*) STEP_TOTAL=$((STEP_TOTAL + 3)) ;; *) STEP_TOTAL=$((STEP_TOTAL + 1)) ;; esac
 done
 for s in $STEPS; do "step_$(echo "$s" | tr - _)"; done
-echo "regenerate-data.sh: finished on simulator $SIM" >&2
+echo "regenerate-data.sh: finished" >&2

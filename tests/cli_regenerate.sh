@@ -13,10 +13,15 @@ cat >"$D/fake" <<'FAKE'
 #!/bin/sh
 # (the fingerprint's short `sim` runs succeed even then)
 [ "$1" = sim ] || [ -z "${FAKE_FAIL:-}" ] || { echo "run" >>"$FAKE_FAIL"; exit 1; }
-# a simulation's row: counters (FAKE_SIM), then a wall time that differs per run
+# a simulation's row: counters (FAKE_SIM; only on the GPU FAKE_SIM_GPU when
+# set), then a wall time that differs per run
 if [ "$1" = sim ]; then
-    while [ "$1" != --csv ]; do shift; done
-    echo "k,${FAKE_SIM:-0},$$" >"$2"
+    c=${FAKE_SIM:-0}
+    while [ "$1" != --csv ]; do
+        [ "$1" = --gpu ] && [ -n "${FAKE_SIM_GPU:-}" ] && [ "$2" != "$FAKE_SIM_GPU" ] && c=0
+        shift
+    done
+    echo "k,$c,$$" >"$2"
     exit 0
 fi
 while [ $# -gt 0 ]; do
@@ -31,11 +36,17 @@ chmod +x "$D/fake"
 mkdir -p "$D/data/calibrations" "$D/data/validation"
 echo "old simulator's sample" >"$D/data/calibrations/gtx480-samples.csv"
 export TRAPEZE="$D/fake" DATA="$D/data"
-sim=$(sh "$R" --fingerprint) || fail "--fingerprint"
+sim=$(sh "$R" --fingerprint gtx480) || fail "--fingerprint"
 echo "$sim" | grep -q '^fp-[0-9a-f]\{12\}$' || fail "fingerprint: $sim"
 # the fingerprint ignores the wall time (the last column) and follows the counters
-[ "$(sh "$R" --fingerprint)" = "$sim" ] || fail "fingerprint changes with the wall time"
-[ "$(FAKE_SIM=1 sh "$R" --fingerprint)" != "$sim" ] || fail "fingerprint blind to a counter"
+[ "$(sh "$R" --fingerprint gtx480)" = "$sim" ] || fail "fingerprint changes with the wall time"
+[ "$(FAKE_SIM=1 sh "$R" --fingerprint gtx480)" != "$sim" ] || fail "fingerprint blind to a counter"
+# one per GPU: its own runs and config; a change to another GPU leaves it
+[ "$(sh "$R" --fingerprint v100)" != "$sim" ] || fail "one fingerprint for two GPUs"
+[ "$(FAKE_SIM=1 FAKE_SIM_GPU=v100 sh "$R" --fingerprint gtx480)" = "$sim" ] \
+    || fail "gtx480's fingerprint follows the V100's runs"
+MAX_ERR_LINES=1 expect_failure "--fingerprint without a GPU" "--fingerprint GPU" "$D/none" \
+    sh "$R" --fingerprint
 
 sh "$R" cal-gtx480 2>"$D/err" || fail "cal-gtx480: $(cat "$D/err")"
 grep -q '^\[1/1\] cal-gtx480: started .* simulator '"$sim" "$D/err" || fail "progress: $(cat "$D/err")"
@@ -96,5 +107,9 @@ sh "$R" sizes-v100-small 2>"$D/err" || fail "resumed step: $(cat "$D/err")"
 # its time covers only the last run: recorded as such ("N+")
 grep -q 'v100-sizes-main-sweep.csv,[^,]*,[^,]*,[^,]*,[0-9]*+,' "$D/data/PROVENANCE.csv" \
     || fail "resumed time not marked: $(cat "$D/data/PROVENANCE.csv")"
+# a simulator change that moves only the V100's runs: its files stale, the GTX 480's current
+if FAKE_SIM=1 FAKE_SIM_GPU=v100 sh "$R" --check >"$D/out"; then fail "--check passed a V100 change"; fi
+grep -q '^STALE .*v100-sizes-main.csv' "$D/out" || fail "V100 change: $(cat "$D/out")"
+grep -q '^current .*gtx480-sizes-main.csv' "$D/out" || fail "GTX 480 staled: $(cat "$D/out")"
 MAX_ERR_LINES=1 expect_failure "unknown step" "no step 'nonsense'" "$D/none" sh "$R" nonsense
 finish cli_regenerate
