@@ -83,8 +83,19 @@ const char *sim_addrmap_parse(const char *text, int n_channel, int n_sub, int n_
     int want = 0;
     while ((1 << want) < n_sub)
         want++;
+    int log2_sub = want;
     for (uint64_t b = out->mask[SIM_AM_BANK]; b && want > 0; b &= b - 1, want--)
         out->sub_mask |= b & -b;
+    unsigned pow2 = 1;
+    int log2_channel = 0;
+    while (pow2 < (unsigned)n_channel) {
+        pow2 <<= 1;
+        log2_channel++;
+    }
+    out->ipoly_n = pow2 * (unsigned)n_sub;
+    out->ipoly_shift = pow2 == (unsigned)n_channel && out->gap >= 0
+                           ? out->gap + log2_channel + log2_sub
+                           : -1;
     return NULL;
 }
 
@@ -127,19 +138,9 @@ sim_dram_addr sim_addrmap_decode(const sim_addrmap *m, uint64_t addr)
          * bit per sub-partition bit; if not, the quotient (addr >> N) /
          * channels. (Taking the quotient for both put 98% of the V100's lines
          * in another slice and channel than Accel-Sim's.) */
-        unsigned pow2 = 1;
-        int log2_channel = 0, log2_sub = 0;
-        while (pow2 < (unsigned)m->n_channel) {
-            pow2 <<= 1;
-            log2_channel++;
-        }
-        while ((1 << log2_sub) < m->n_sub)
-            log2_sub++;
-        unsigned n = pow2 * (unsigned)m->n_sub;
-        uint64_t high = pow2 == (unsigned)m->n_channel
-                            ? addr >> (m->gap + log2_channel + log2_sub)
-                            : (addr >> m->gap) / (uint64_t)m->n_channel;
-        unsigned sub = sim_ipoly_hash(high, (unsigned)d.sub, n) %
+        uint64_t high = m->ipoly_shift >= 0 ? addr >> m->ipoly_shift
+                                            : (addr >> m->gap) / (uint64_t)m->n_channel;
+        unsigned sub = sim_ipoly_hash(high, (unsigned)d.sub, m->ipoly_n) %
                        (unsigned)(m->n_channel * m->n_sub);
         d.sub = (int)sub;
         d.chip = (int)sub / m->n_sub;

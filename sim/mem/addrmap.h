@@ -27,6 +27,12 @@ typedef struct sim_addrmap {
     uint64_t sub_mask;              /* the low log2(n_sub) B bits: the sub-partition's */
     int indexing;                   /* -gpgpu_memory_partition_indexing: SIM_AM_CONSECUTIVE
                                      * or SIM_AM_IPOLY (sub-partition hashed) */
+    /* IPOLY, derived at parse: the hash's range (the next power of two of
+     * channels times n_sub), and the shift of the bits above the channel
+     * and sub-partition (-1 when channels are not a power of two: then the
+     * quotient (addr >> gap) / channels) */
+    unsigned ipoly_n;
+    int ipoly_shift;
     /* each mask as runs of contiguous bits, so decoding moves a run at once */
     sim_bitrun run[SIM_AM_FIELDS][SIM_AM_MAX_RUNS];
     int n_runs[SIM_AM_FIELDS];
