@@ -10,11 +10,19 @@ by the trace-mode overlay data/fidelity/X.trace.config; with --trapeze-configs
 Trapeze's own data/gpus/X.config instead), and print the cycle error and the
 counter ratios (Trapeze / Accel-Sim), then the mean and worst |cycle error| per GPU.
 
+With --accelsim CMD it also runs Accel-Sim on every trace (CMD with {gpu} and
+{trace}: the reference's GPU name and the kernelslist.g path) and prints, beside
+the counters, both simulators' CPU seconds (user + system of the child, so a
+loaded machine slows both alike), their warp instructions per CPU second and the
+speedup (Accel-Sim's CPU time over Trapeze's), then the smallest and the median
+speedup per GPU.
+
 usage: compare.py [--trapeze build/trapeze] [--work build/fidelity]
                   [--ref data/fidelity/accelsim-reference.csv] [--only T1,T2]
                   [--csv OUT] [--trapeze-configs] [--config GPU=FILE[,FILE...]]
+                  [--accelsim CMD]
 """
-import argparse, csv, os, subprocess, sys, tempfile
+import argparse, csv, os, resource, shlex, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HERE = os.path.join(ROOT, "scripts", "fidelity")
@@ -76,6 +84,29 @@ def gen(trace, work, trapeze):
     return out
 
 
+def cpu_seconds():
+    """User + system CPU seconds of the finished children so far."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed(run, *args):
+    """(run's result, the CPU seconds of the children it ran)."""
+    c0 = cpu_seconds()
+    out = run(*args)
+    return out, cpu_seconds() - c0
+
+
+def accelsim(template, gpu, trace_dir):
+    """Runs Accel-Sim's command line for one trace, its output discarded."""
+    cmd = template.format(gpu=gpu, trace=os.path.join(trace_dir, "kernelslist.g"))
+    p = subprocess.run(cmd, shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        last = (p.stderr.decode(errors="replace").strip().splitlines() or ["no message"])[-1]
+        raise SystemExit("compare.py: --accelsim on %s (%s) exited %d: %s" %
+                         (trace_dir, gpu, p.returncode, last[-200:]))
+
+
 def simulate(trapeze, gpu, trace_dir, tmp):
     cfg_path = os.path.join(tmp, gpu + ".config")
     if not os.path.exists(cfg_path):
@@ -113,6 +144,9 @@ def main():
                          "(e.g. Accel-Sim's gpgpusim.config,trace.config)")
     ap.add_argument("--trapeze-configs", action="store_true",
                     help="run Trapeze's data/gpus configs instead of Accel-Sim's shipped ones")
+    ap.add_argument("--accelsim", default="", metavar="CMD",
+                    help="also run Accel-Sim (CMD with {gpu} and {trace}) and print both "
+                         "simulators' CPU seconds and the speedup")
     a = ap.parse_args()
     if a.trapeze_configs:
         GPUS.update(TRAPEZE_GPUS)
@@ -128,12 +162,16 @@ def main():
     out_rows = []
     head = ["trace", "gpu", "ref_cycles", "tz_cycles", "cycle_err_%"] + \
            [c for c, _ in COUNTERS]
+    speed = {}
+    if a.accelsim:
+        head += ["tz_cpu_s", "as_cpu_s", "tz_winst_per_s", "as_winst_per_s", "speedup"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     with tempfile.TemporaryDirectory() as tmp:
         for r in ref:
             gpu = r["gpu"]
-            tz = simulate(a.trapeze, gpu, gen(r["trace"], a.work, a.trapeze), tmp)
+            tdir = gen(r["trace"], a.work, a.trapeze)
+            tz, tz_s = timed(simulate, a.trapeze, gpu, tdir, tmp)
             rc = float(r["cycles"])
             err = 100.0 * (tz["cycles"] - rc) / rc
             errs.setdefault(gpu, []).append((abs(err), r["trace"]))
@@ -147,6 +185,13 @@ def main():
                     tz["l1_merges"]
             row = [r["trace"], gpu, "%d" % rc, "%d" % tz["cycles"], "%+.1f" % err] + \
                   [ratio(tz[t], float(r[c])) for c, t in COUNTERS]
+            if a.accelsim:
+                _, as_s = timed(accelsim, a.accelsim, gpu, tdir)
+                w = tz["warp_instructions"]
+                up = as_s / max(tz_s, 1e-9)
+                speed.setdefault(gpu, []).append((up, r["trace"]))
+                row += ["%.2f" % tz_s, "%.2f" % as_s, "%.0f" % (w / max(tz_s, 1e-9)),
+                        "%.0f" % (w / max(as_s, 1e-9)), "%.1f" % up]
             out_rows.append(row)
             print("| " + " | ".join(row) + " |", flush=True)
     print()
@@ -156,6 +201,14 @@ def main():
         worst = max(e)
         print("| %s | %d | %.1f%% | %.1f%% (%s) |" % (gpu, len(e), sum(x for x, _ in e) / len(e),
                                                     worst[0], worst[1]))
+    if speed:
+        print()
+        print("| GPU | kernels | smallest speedup | median speedup |")
+        print("|---|---|---|---|")
+        for gpu, e in speed.items():
+            e.sort()
+            print("| %s | %d | %.1fx (%s) | %.1fx |" % (gpu, len(e), e[0][0], e[0][1],
+                                                      e[len(e) // 2][0]))
     if a.csv:
         with open(a.csv + ".tmp", "w", newline="") as f:
             w = csv.writer(f)

@@ -24,21 +24,24 @@ enum { W_FREE, W_RUN, W_BAR, W_FENCE, W_EXITED, W_DONE };
  * live in the SM's compact arrays wstate/wwait/wretry, indexed by slot, so
  * that scanning warps touches a few cache lines instead of one per warp. */
 typedef struct sim_warp {
+    /* what the issue check reads (warp_ready) first, on the first cache line
+     * with the instruction's opcode and registers: a cycle checks many warps
+     * of many SMs, and each line it touches is usually cold */
     uint8_t has_inst;
+    uint8_t ibuf;              /* I-fetch on: decoded instructions in its ibuffer (0-2) */
+    uint8_t imiss;             /* waiting for an I-cache fill */
     int16_t block;             /* block slot */
     uint32_t live;             /* lanes that exist and have not executed an EXIT */
+    uint64_t ibuf_ready;       /* they may issue from this cycle (decode) */
     uint64_t age;              /* dispatch order (GTO's "oldest") */
     uint64_t retry;             /* earliest cycle worth checking it again */
     uint64_t busy_until;       /* last ALU result lands */
     uint32_t pend_loads, pend_stores;   /* outstanding requests (stores include atomics) */
+    sim_warp_inst inst;        /* the next instruction (fetched) */
     uint16_t reg_pending[SIM_MAX_REGS]; /* outstanding load requests writing the register */
     uint64_t reg_ready[SIM_MAX_REGS];   /* cycle its ALU result is available */
     uint32_t reg_value[SIM_MAX_REGS];   /* words returned by atomics / volatile loads */
-    uint8_t ibuf;              /* I-fetch on: decoded instructions in its ibuffer (0-2) */
-    uint8_t imiss;             /* waiting for an I-cache fill */
-    uint64_t ibuf_ready;       /* they may issue from this cycle (decode) */
     sim_warp_cursor cur;
-    sim_warp_inst inst;        /* the next instruction (fetched) */
     /* Chen's warp access range: a region of 64 lines and the lines of it
      * the warp's first loads read (sched_two_level.c) */
     uint64_t loc_region, loc_lines;

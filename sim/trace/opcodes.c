@@ -261,9 +261,12 @@ void sim_trace_classify(const char *opcode, size_t len, sim_trace_class *out)
     out->op = SIM_OP_INT;
     out->alu = SIM_ALU_ADD;
     out->size = (uint8_t)width_from_modifiers(mods, end);
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+    for (size_t i = 0; base && i < sizeof table / sizeof table[0]; i++) {
         const sim_trace_opcode *r = &table[i];
-        if (strlen(r->mnemonic) != base || memcmp(r->mnemonic, opcode, base))
+        /* the first letter rules out most rows without a strlen (every
+         * instruction of a trace comes through here) */
+        if (r->mnemonic[0] != opcode[0] || strlen(r->mnemonic) != base ||
+            memcmp(r->mnemonic, opcode, base))
             continue;
         if (r->modifier && !has_token(mods, end, r->modifier))
             continue;

@@ -1,0 +1,41 @@
+#!/bin/sh
+# scripts/fidelity/compare.py, the comparison with Accel-Sim, on one trace of
+# the reference (tz_vecadd, exported by trapeze, on both GPUs' shipped
+# configs): the warp instruction count agrees with Accel-Sim's exactly, the
+# cycle error is the one its two cycle columns give, and --accelsim runs its
+# command on the trace's kernelslist.g, counts that command's CPU time (a
+# stand-in that burns some) and divides; a failing command stops it with one
+# message naming the trace and no CSV.
+# Usage: sh tests/cli_compare.sh build/trapeze
+. "$(dirname "$0")/lib/cli.sh"
+C="$(dirname "$0")/../scripts/fidelity/compare.py"
+# the stand-in for Accel-Sim: fails unless {trace} is a kernelslist.g, then
+# burns about 0.2 s of CPU
+BURN="python3 -c 'import sys; open(sys.argv[1]).close(); sum(range(6000000))' {trace}"
+python3 "$C" --trapeze "$T" --work "$D/work" --only tz_vecadd --csv "$D/out.csv" \
+    --accelsim "$BURN" >"$D/stdout" 2>"$D/stderr" || fail "compare: exit status: $(cat "$D/stderr")"
+python3 - "$D/out.csv" <<'PY' || fail "compare: $(cat "$D/out.csv.check" 2>/dev/null)"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = []
+if sorted(r["gpu"] for r in rows) != ["gtx480", "qv100"]:
+    bad.append("rows for %s, not gtx480 and qv100" % [r["gpu"] for r in rows])
+for r in rows:
+    ref, tz = float(r["ref_cycles"]), float(r["tz_cycles"])
+    if abs(float(r["cycle_err_%"]) - 100 * (tz - ref) / ref) > 0.051:
+        bad.append("%s cycle error %s" % (r["gpu"], r["cycle_err_%"]))
+    if r["winst"] != "1.00":   # Accel-Sim counted 229376 warp instructions
+        bad.append("%s warp instructions ratio %s" % (r["gpu"], r["winst"]))
+    t, a = float(r["tz_cpu_s"]), float(r["as_cpu_s"])
+    if not (t > 0 and a > 0.05):
+        bad.append("%s CPU seconds %s / %s" % (r["gpu"], t, a))
+    if t > 0 and abs(float(r["speedup"]) - a / t) > 0.05 + 0.05 * a / t:
+        bad.append("%s speedup %s for %s / %s" % (r["gpu"], r["speedup"], a, t))
+open(sys.argv[1] + ".check", "w").write("; ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+grep -q "smallest speedup" "$D/stdout" || fail "compare: no speedup summary"
+expect_failure "compare --accelsim false" "--accelsim on $D/work/tz_vecadd (gtx480) exited 1" \
+    "$D/bad.csv" python3 "$C" --trapeze "$T" --work "$D/work" --only tz_vecadd \
+    --csv "$D/bad.csv" --accelsim false
+finish cli_compare
