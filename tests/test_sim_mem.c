@@ -174,6 +174,47 @@ static void test_shmem_conflicts(void)
     CHECK(sim_shmem_conflict_degree(a, 0, 32) == 0);
 }
 
+/* The definition, by brute force: the most distinct words any one bank
+ * holds (at least 1 when a lane is active). */
+static int conflict_reference(const uint64_t *a, uint32_t mask, int banks)
+{
+    int degree = mask ? 1 : 0;
+    for (int b = 0; b < banks; b++) {
+        int distinct = 0;
+        for (int t = 0; t < 32; t++) {
+            if (!(mask >> t & 1) || (int)(a[t] / 4 % (uint64_t)banks) != b)
+                continue;
+            int first = 1;
+            for (int u = 0; u < t; u++)
+                first &= !((mask >> u & 1) && a[u] / 4 == a[t] / 4);
+            distinct += first;
+        }
+        degree = distinct > degree ? distinct : degree;
+    }
+    return degree;
+}
+
+/* Random warps (words from a small range, so that broadcasts and conflicts
+ * are common; bank counts beyond the 64 chains included) against the
+ * brute-force definition. */
+static void test_shmem_conflicts_random(void)
+{
+    static const int banks[] = {1, 2, 16, 32, 33, 64, 100, 130};
+    uint64_t x = 12345;
+    for (int trial = 0; trial < 4000; trial++) {
+        uint64_t a[32];
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t mask = (uint32_t)(x >> 32);
+        uint64_t range = 1 + (x >> 8) % 300;
+        for (int t = 0; t < 32; t++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            a[t] = (x >> 33) % range * 4 + (x >> 20) % 4;   /* any byte of a word */
+        }
+        int nb = banks[trial % 8];
+        CHECK(sim_shmem_conflict_degree(a, mask, nb) == conflict_reference(a, mask, nb));
+    }
+}
+
 /* ---- configuration ---- */
 
 static void test_config(void)
@@ -1408,6 +1449,7 @@ int main(void)
 {
     test_coalesce_strides();
     test_shmem_conflicts();
+    test_shmem_conflicts_random();
     test_config();
     test_addrmap();
     test_set_index();
