@@ -1068,6 +1068,42 @@ static void test_sectors(void)
     sim_memsys_destroy(m);
 }
 
+/* -trapeze_gs_upper_half_write, by hand on the one-line slices of
+ * test_sectors: a 64-byte store to the upper half of line 0 (sectors 2-3,
+ * at 64) allocates line 0 with two dirty sectors, then a 64-byte store to
+ * its lower half hits that line: no eviction. With the option (GPGPU-Sim
+ * 4's breakdown) the first store's sectors go to line 128's tag, so the
+ * second store misses and evicts line 128: one write-back of its two dirty
+ * sectors, adjacent, so one 64-byte burst. */
+static void test_upper_half_quirk(void)
+{
+    for (int quirk = 0; quirk < 2; quirk++) {
+        sim_memsys *m = memsys(GTX480, quirk ? "-gpgpu_cache:dl2 S:1:128:1,L:B:m:L:L,A:256:4,4:0,32\n"
+                                               "-trapeze_gs_upper_half_write 1\n"
+                                             : "-gpgpu_cache:dl2 S:1:128:1,L:B:m:L:L,A:256:4,4:0,32\n",
+                               1);
+        sim_mem_request r = load(64, 0), d;
+        r.op = SIM_MEM_STORE;
+        r.sector_mask = 0xc;
+        r.bytes = 64;
+        CHECK(sim_memsys_access(m, &r, 0, NULL) == SIM_MEM_SENT);
+        until_done(m, 0, 0, &d);
+        r = load(0, 0);
+        r.op = SIM_MEM_STORE;
+        r.sector_mask = 0x3;
+        r.bytes = 64;
+        CHECK(sim_memsys_access(m, &r, 1000, NULL) == SIM_MEM_SENT);
+        uint64_t end = drain(m, 1, 1000);
+        for (uint64_t c = end; c < end + 1000; c++)   /* the write-back is no SM's request */
+            sim_memsys_cycle(m, c);
+        const sim_mem_stats *s = sim_memsys_stats(m);
+        CHECK(s->l2.accesses == 4 && s->dram_reads == 0);
+        CHECK(s->l2.evictions == (uint64_t)quirk && s->l2.writebacks == (uint64_t)quirk);
+        CHECK(s->dram_writes == (uint64_t)quirk && s->dram_bytes_written == 64u * (uint64_t)quirk);
+        sim_memsys_destroy(m);
+    }
+}
+
 /* The V100's sectored L1 (S:4:128:64, allocation on fill), counted by hand:
  *  1. a load of sectors 0 and 1 of line 0x8000: 2 accesses, 2 misses, two
  *     32-byte reads to L2 (2 L2 accesses, not the line's 4); it completes
@@ -1467,6 +1503,7 @@ int main(void)
     test_miss_queue();
     test_store();
     test_sectors();
+    test_upper_half_quirk();
     test_l1_sectors();
     test_l1_carveout();
     test_atomics();

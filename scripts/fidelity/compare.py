@@ -6,7 +6,8 @@ For every (trace, gpu) row of the reference: generate the trace if it is not in
 WORK yet (scripts/fidelity/gen_*.py, fix_exit.py, `trapeze trace export`), run
 `trapeze sim --trace` on the GPU's config (Accel-Sim's shipped gpgpusim.config,
 data/fidelity/SM2_GTX480.gpgpusim.config or SM7_QV100.gpgpusim.config, followed
-by the trace-mode overlay data/fidelity/X.trace.config; with --trapeze-configs
+by the trace-mode overlay data/fidelity/X.trace.config and GPGPU-Sim 4's quirks,
+data/fidelity/gpgpusim4-quirks.config; with --trapeze-configs
 Trapeze's own data/gpus/X.config instead), and print the cycle error and the
 counter ratios (Trapeze / Accel-Sim), then the mean and worst |cycle error| per GPU.
 
@@ -20,7 +21,7 @@ speedup per GPU.
 usage: compare.py [--trapeze build/trapeze] [--work build/fidelity]
                   [--ref data/fidelity/accelsim-reference.csv] [--only T1,T2]
                   [--csv OUT] [--trapeze-configs] [--config GPU=FILE[,FILE...]]
-                  [--accelsim CMD]
+                  [--accelsim CMD] [--no-quirks]
 """
 import argparse, csv, os, resource, shlex, subprocess, sys, tempfile
 
@@ -29,10 +30,14 @@ HERE = os.path.join(ROOT, "scripts", "fidelity")
 
 # reference gpu name -> (config, trace-mode overlay[, icnt]): Accel-Sim's shipped ones;
 # gtx480.icnt.config is SM2_GTX480's booksim .icnt file in Trapeze's options
+# gpgpusim4-quirks.config: GPGPU-Sim 4's behaviours that change its counters
+# (--no-quirks leaves them out)
+QUIRKS = "data/fidelity/gpgpusim4-quirks.config"
 GPUS = {
     "gtx480": ("data/fidelity/SM2_GTX480.gpgpusim.config", "data/fidelity/gtx480.trace.config",
-               "data/fidelity/gtx480.icnt.config"),
-    "qv100": ("data/fidelity/SM7_QV100.gpgpusim.config", "data/fidelity/qv100.trace.config"),
+               "data/fidelity/gtx480.icnt.config", QUIRKS),
+    "qv100": ("data/fidelity/SM7_QV100.gpgpusim.config", "data/fidelity/qv100.trace.config",
+              QUIRKS),
 }
 # --trapeze-configs: Trapeze's own
 TRAPEZE_GPUS = {
@@ -147,7 +152,12 @@ def main():
     ap.add_argument("--accelsim", default="", metavar="CMD",
                     help="also run Accel-Sim (CMD with {gpu} and {trace}) and print both "
                          "simulators' CPU seconds and the speedup")
+    ap.add_argument("--no-quirks", action="store_true",
+                    help="leave GPGPU-Sim 4's quirks (%s) out of the shipped configs" % QUIRKS)
     a = ap.parse_args()
+    if a.no_quirks:
+        for g in GPUS:
+            GPUS[g] = tuple(f for f in GPUS[g] if f != QUIRKS)
     if a.trapeze_configs:
         GPUS.update(TRAPEZE_GPUS)
     for c in a.config:

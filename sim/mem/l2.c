@@ -452,6 +452,19 @@ static sim_fail_cause sector_write(sim_memsys *m, sim_subpart *p, sim_pkt *w, in
 
 /* Serves the next sector of the request at the head of the L2 queue;
  * SIM_FAIL_NONE once its last sector is served (the caller pops it). */
+/* GPGPU-Sim 4's breakdown_request_to_sector_requests (l2cache.cc) gives the
+ * sector requests of a 64-byte request that is neither line-aligned nor
+ * all-sector the address mf + 32 i for each sector i of its mask: for the
+ * upper half of a line (sectors 2 and 3, at line + 64) that is line + 128 and
+ * line + 160, sectors 2 and 3 of the next line. Reproduced on request, for
+ * writes only (a read's reply must reach the line its L1 waits on), so that
+ * Accel-Sim's written bytes can be compared: on the GTX 480 its write-back
+ * L2 then holds dirty sectors the program never wrote. */
+static int upper_half_write(const sim_pkt *pk)
+{
+    return pk->kind == SIM_PKT_WRITE && pk->bytes == 64 && request_sectors(pk) == 0xc;
+}
+
 static sim_fail_cause serve_sectored(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uint64_t now)
 {
     if (!pk->split) {
@@ -475,6 +488,8 @@ static sim_fail_cause serve_sectored(sim_memsys *m, sim_subpart *p, sim_pkt *pk,
     sim_pkt w = *pk;
     w.sectors = (uint8_t)(1u << sector);
     w.bytes = SIM_SECTOR_BYTES;
+    if (m->cfg.gs_upper_half_quirk && upper_half_write(pk))
+        w.line += SIM_LINE_BYTES;
     sim_fail_cause why = w.kind == SIM_PKT_WRITE ? sector_write(m, p, &w, sector, now)
                                                  : sector_read(m, p, &w, sector, now);
     if (why != SIM_FAIL_NONE)

@@ -37,6 +37,9 @@ const trapeze_opt sim_mem_options[] = {
      "bytes of consecutive addresses per L1 bank (power of two)"},
     {"gpgpu_l1_banks_hashing_function", OPT_INT, "0", 0, 0, "L1 bank function (0: linear)"},
     {"gpgpu_l2_rop_latency", OPT_INT, "85", 0, 100000, "L2 (ROP) latency, core cycles"},
+    {"trapeze_gs_upper_half_write", OPT_INT, "0", 0, 1,
+     "1: as GPGPU-Sim 4's sectored L2 does, a 64-byte write to a line's upper half writes "
+     "sectors 2-3 of the next line (for comparisons with Accel-Sim only)"},
     {"dram_latency", OPT_INT, "30", 0, 100000, "DRAM latency beyond timing, core cycles"},
     {"gpgpu_dram_partition_queues", OPT_LIST, "8:8:8:8", 1, 100000,
      "icnt_L2:L2_dram:dram_L2:L2_icnt queue sizes"},
@@ -308,6 +311,7 @@ static trapeze_status read_caches(const trapeze_config *cfg, sim_mem_config *c,
         (s = get_int(cfg, "gpgpu_l1_banks_byte_interleaving", &c->l1_bank_bytes, err)) ||
         (s = get_int(cfg, "gpgpu_l1_banks_hashing_function", &c->l1_bank_hash, err)) ||
         (s = get_int(cfg, "gpgpu_l2_rop_latency", &c->rop_latency, err)) ||
+        (s = get_int(cfg, "trapeze_gs_upper_half_write", &c->gs_upper_half_quirk, err)) ||
         (s = get_int(cfg, "dram_latency", &c->dram_latency, err)))
         return s;
     if (!is_pow2(c->l1_banks))

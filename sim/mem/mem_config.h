@@ -57,6 +57,8 @@ typedef struct sim_mem_config {
     int l1_bank_bytes;             /* -gpgpu_l1_banks_byte_interleaving */
     int l1_bank_hash;              /* -gpgpu_l1_banks_hashing_function: 0 (linear) only */
     int rop_latency, dram_latency; /* core cycles, as GPGPU-Sim counts them */
+    int gs_upper_half_quirk;       /* -trapeze_gs_upper_half_write 1: GPGPU-Sim 4's sector
+                                    * breakdown of a 64-byte write to a line's upper half */
     int n_mem, n_sub;              /* channels, sub-partitions per channel */
     int n_mem_per_ctrlr, buswidth, burst_length, freq_ratio;
     int atom_bytes;                /* bytes per column command: BL x buswidth x chips */
