@@ -67,6 +67,16 @@ static sim_mem_request load(uint64_t addr, int sm)
     return r;
 }
 
+/* A store from SM 0 of `bytes` bytes covering the sectors of mask. */
+static sim_mem_request store(uint64_t addr, unsigned mask, int bytes)
+{
+    sim_mem_request r = load(addr, 0);
+    r.op = SIM_MEM_STORE;
+    r.sector_mask = (uint8_t)mask;
+    r.bytes = (uint16_t)bytes;
+    return r;
+}
+
 /* Runs cycles from `from` until SM sm completes a request; returns that
  * cycle (or UINT64_MAX after a million cycles). */
 static uint64_t until_done(sim_memsys *m, int sm, uint64_t from, sim_mem_request *done)
@@ -94,11 +104,21 @@ static uint64_t drain(sim_memsys *m, int n_sm, uint64_t from)
     return c;
 }
 
+/* drain(), then 1000 cycles more for write-backs (no SM's request). */
+static void settle(sim_memsys *m, uint64_t from)
+{
+    uint64_t end = drain(m, 1, from);
+    for (uint64_t c = end; c < end + 1000; c++)
+        sim_memsys_cycle(m, c);
+}
+
 #define GTX480 "data/gpus/gtx480.config"
 #define GTX280 "data/gpus/gtx280.config"
 #define V100 "data/gpus/v100.config"
 /* GTX 480 with the DRAM clock equal to the core clock: DRAM cycles are
  * core cycles, so DRAM timing shows up unrounded. */
+/* GTX 480 L2 slices of one line each (sectored, write-back) */
+#define ONE_LINE_L2 "-gpgpu_cache:dl2 S:1:128:1,L:B:m:L:L,A:256:4,4:0,32\n"
 #define SAME_CLOCKS "-gpgpu_clock_domains 700.0:700.0:700.0:700.0\n"
 
 /* ---- coalescing and shared memory ---- */
@@ -1041,11 +1061,8 @@ static void test_store(void)
  *     the whole line. */
 static void test_sectors(void)
 {
-    sim_memsys *m = memsys(GTX480, "-gpgpu_cache:dl2 S:1:128:1,L:B:m:L:L,A:256:4,4:0,32\n", 1);
-    sim_mem_request r = load(0, 0), d;
-    r.op = SIM_MEM_STORE;
-    r.sector_mask = 0x1;
-    r.bytes = 32;
+    sim_memsys *m = memsys(GTX480, ONE_LINE_L2, 1);
+    sim_mem_request r = store(0, 0x1, 32), d;
     CHECK(sim_memsys_access(m, &r, 0, NULL) == SIM_MEM_SENT);
     until_done(m, 0, 0, &d);
     const sim_mem_stats *s = sim_memsys_stats(m);
@@ -1055,14 +1072,9 @@ static void test_sectors(void)
     until_done(m, 0, 1000, &d);
     CHECK(s->l2.accesses == 5 && s->l2.hits == 1 && s->l2.misses == 4);
     CHECK(s->dram_reads == 3 && s->dram_bytes_read == 3 * 64 && s->l2.evictions == 0);
-    r = load(3072, 0);
-    r.op = SIM_MEM_STORE;
-    r.sector_mask = 0x2;
-    r.bytes = 32;
+    r = store(3072, 0x2, 32);
     CHECK(sim_memsys_access(m, &r, 2000, NULL) == SIM_MEM_SENT);
-    uint64_t end = drain(m, 1, 2000);
-    for (uint64_t c = end; c < end + 1000; c++)   /* the write-back is no SM's request */
-        sim_memsys_cycle(m, c);
+    settle(m, 2000);
     CHECK(s->l2.evictions == 1 && s->l2.writebacks == 1);
     CHECK(s->dram_writes == 1 && s->dram_bytes_written == 64);
     sim_memsys_destroy(m);
@@ -1078,24 +1090,14 @@ static void test_sectors(void)
 static void test_upper_half_quirk(void)
 {
     for (int quirk = 0; quirk < 2; quirk++) {
-        sim_memsys *m = memsys(GTX480, quirk ? "-gpgpu_cache:dl2 S:1:128:1,L:B:m:L:L,A:256:4,4:0,32\n"
-                                               "-trapeze_gs_upper_half_write 1\n"
-                                             : "-gpgpu_cache:dl2 S:1:128:1,L:B:m:L:L,A:256:4,4:0,32\n",
-                               1);
-        sim_mem_request r = load(64, 0), d;
-        r.op = SIM_MEM_STORE;
-        r.sector_mask = 0xc;
-        r.bytes = 64;
+        sim_memsys *m = memsys(GTX480, quirk ? ONE_LINE_L2 "-trapeze_gs_upper_half_write 1\n"
+                                             : ONE_LINE_L2, 1);
+        sim_mem_request r = store(64, 0xc, 64), d;
         CHECK(sim_memsys_access(m, &r, 0, NULL) == SIM_MEM_SENT);
         until_done(m, 0, 0, &d);
-        r = load(0, 0);
-        r.op = SIM_MEM_STORE;
-        r.sector_mask = 0x3;
-        r.bytes = 64;
+        r = store(0, 0x3, 64);
         CHECK(sim_memsys_access(m, &r, 1000, NULL) == SIM_MEM_SENT);
-        uint64_t end = drain(m, 1, 1000);
-        for (uint64_t c = end; c < end + 1000; c++)   /* the write-back is no SM's request */
-            sim_memsys_cycle(m, c);
+        settle(m, 1000);
         const sim_mem_stats *s = sim_memsys_stats(m);
         CHECK(s->l2.accesses == 4 && s->dram_reads == 0);
         CHECK(s->l2.evictions == (uint64_t)quirk && s->l2.writebacks == (uint64_t)quirk);
