@@ -29,7 +29,46 @@ static const char *parse(const char *line, sim_warp_inst *in, sim_trace_class *c
 {
     const char *at;
     memset(in, 0, sizeof *in);
-    return sim_trace_parse_inst(&fmt, line, line + strlen(line), in, c, &at);
+    return sim_trace_parse_inst(&fmt, NULL, line, line + strlen(line), in, c, &at);
+}
+
+/* The opcode cache gives what classifying every time gives: every opcode of
+ * the table (more than the cache's slots, so entries are replaced), bare
+ * and with modifiers that change the class or width, in three passes over
+ * one cache, as instruction lines. */
+static void opcode_cache(void)
+{
+    int n;
+    const sim_trace_opcode *ops = sim_trace_opcodes(&n);
+    CHECK(n > SIM_TRACE_OPCACHE_SLOTS);
+    static const char *const mods[] = {"", ".64", ".E.STRONG.GPU", ".U16"};
+    sim_trace_opcache cache;
+    memset(&cache, 0, sizeof cache);
+    int hits = 0;
+    for (int pass = 0; pass < 3; pass++)
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < 4; k++) {
+                char op[64], line[160];
+                snprintf(op, sizeof op, "%s%s", ops[(i * 7 + pass) % n].mnemonic, mods[k]);
+                snprintf(line, sizeof line, "0010 ffffffff 0 %s 0 0", op);
+                sim_trace_class want, got;
+                sim_trace_classify(op, strlen(op), &want);
+                sim_warp_inst in;
+                const char *at;
+                memset(&in, 0, sizeof in);
+                const char *what = sim_trace_parse_inst(&fmt, &cache, line, line + strlen(line),
+                                                        &in, &got, &at);
+                if (what) {   /* a memory opcode needs a width and addresses */
+                    CHECK(want.op >= SIM_OP_LD_GLOBAL && want.op <= SIM_OP_ATOMIC);
+                    continue;
+                }
+                CHECK(!memcmp(&want, &got, sizeof want));
+                uint32_t h = 2166136261u;
+                for (const char *c = op; *c; c++)
+                    h = (h ^ (uint8_t)*c) * 16777619u;
+                hits += cache.slot[h % SIM_TRACE_OPCACHE_SLOTS].len == strlen(op);
+            }
+    CHECK(hits > 0);
 }
 
 static void opcode_table(void)
@@ -332,6 +371,7 @@ int main(void)
     if (!mkdtemp(dir))
         return 1;
     opcode_table();
+    opcode_cache();
     instruction_lines();
     malformed_traces();
     simulate_hand_trace();

@@ -216,8 +216,31 @@ static void add_source(sim_warp_inst *out, uint8_t r)
     }
 }
 
-const char *sim_trace_parse_inst(const sim_trace_format *f, const char *p, const char *end,
-                                 sim_warp_inst *out, sim_trace_class *cls, const char **at)
+/* sim_trace_classify through the cache (an opcode longer than an entry's
+ * text is classified every time). */
+static void classify(sim_trace_opcache *cache, const char *t, size_t n, sim_trace_class *cls)
+{
+    if (!cache || n >= SIM_TRACE_OPCACHE_TEXT) {
+        sim_trace_classify(t, n, cls);
+        return;
+    }
+    uint32_t h = 2166136261u;   /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)t[i]) * 16777619u;
+    sim_trace_opcache_slot *e = &cache->slot[h % SIM_TRACE_OPCACHE_SLOTS];
+    if (e->len == n && !memcmp(e->text, t, n)) {
+        *cls = e->cls;
+        return;
+    }
+    sim_trace_classify(t, n, cls);
+    e->len = (uint8_t)n;
+    memcpy(e->text, t, n);
+    e->cls = *cls;
+}
+
+const char *sim_trace_parse_inst(const sim_trace_format *f, sim_trace_opcache *cache,
+                                 const char *p, const char *end, sim_warp_inst *out,
+                                 sim_trace_class *cls, const char **at)
 {
     tokens s = {p, end};
     const char *t;
@@ -254,7 +277,7 @@ const char *sim_trace_parse_inst(const sim_trace_format *f, const char *p, const
     NEXT("an opcode");
     if (!valid_opcode(t, n))
         return "an opcode (capitals, digits and dots)";
-    sim_trace_classify(t, n, cls);
+    classify(cache, t, n, cls);
     out->op = cls->op;
     out->alu = cls->alu;
     out->flags = cls->flags;

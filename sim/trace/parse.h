@@ -21,12 +21,29 @@ typedef struct sim_trace_format {
     uint64_t local_base;    /* -local mem base_addr: its end */
 } sim_trace_format;
 
+/* The classifications of the opcodes a trace has used (sim_trace_classify
+ * is a pure function of the opcode's text, and a kernel uses a few dozen
+ * opcodes a million times): direct-mapped on a hash of the text, an entry
+ * replaced when another opcode hashes to it. Zeroed: empty. */
+#define SIM_TRACE_OPCACHE_SLOTS 64
+#define SIM_TRACE_OPCACHE_TEXT 32
+typedef struct sim_trace_opcache_slot {
+    uint8_t len;                           /* 0: empty */
+    char text[SIM_TRACE_OPCACHE_TEXT];
+    sim_trace_class cls;
+} sim_trace_opcache_slot;
+typedef struct sim_trace_opcache {
+    sim_trace_opcache_slot slot[SIM_TRACE_OPCACHE_SLOTS];
+} sim_trace_opcache;
+
 /* Parses one instruction line into out (registers folded to the simulator's
  * 64, addresses decompressed, shared addresses made window offsets).
  * Returns NULL, or what was expected, with *at the offending token (NULL at
- * the end of the line). cls receives the opcode's classification. */
-const char *sim_trace_parse_inst(const sim_trace_format *f, const char *p, const char *end,
-                                 sim_warp_inst *out, sim_trace_class *cls, const char **at);
+ * the end of the line). cls receives the opcode's classification, from
+ * cache when it holds the opcode (NULL: classified every time). */
+const char *sim_trace_parse_inst(const sim_trace_format *f, sim_trace_opcache *cache,
+                                 const char *p, const char *end, sim_warp_inst *out,
+                                 sim_trace_class *cls, const char **at);
 
 /* `KEY N` (e.g. "warp = 3", "insts = 120"): 1 and *v when the line is
  * exactly the key followed by a whole number from 0 to max. */

@@ -58,6 +58,7 @@ struct sim_trace_kernel {
     uint64_t warp_insts, unknown;
     size_t section_bytes, peak_section_bytes;
     trapeze_error stream_err;
+    sim_trace_opcache opcodes;     /* both passes' classifications */
 };
 
 /* ------------------------------------------------------------ header */
@@ -296,7 +297,7 @@ static trapeze_status inst_line(sim_trace_kernel *t, scan *s, const char *p, con
         return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: expected instruction %lld of the "
                             "%lld that insts = announced, got '%.*s'", t->path, line,
                             s->insts - s->left + 1, s->insts, (int)(e - p), p);
-    const char *what = sim_trace_parse_inst(&t->fmt, p, e, &in, &cls, &at);
+    const char *what = sim_trace_parse_inst(&t->fmt, &t->opcodes, p, e, &in, &cls, &at);
     if (what)
         return sim_trace_fail_line(err, t->path, line, what, at, e, 0);
     t->warp_insts++;
@@ -523,7 +524,7 @@ static int trace_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
     } while (sim_trace_line_blank(s, e));
     sim_trace_class cls;
     const char *at;
-    const char *what = sim_trace_parse_inst(&t->fmt, s, e, out, &cls, &at);
+    const char *what = sim_trace_parse_inst(&t->fmt, &t->opcodes, s, e, out, &cls, &at);
     ws->left--;
     if (what) {
         trapeze_error err;
