@@ -375,7 +375,8 @@ static int run_search(trapeze_gz_choice *c, int n, const double *sim, int first_
 }
 
 /* The search after --verify's candidates, on the V100's PathFinder at 1x
- * (data/validation/v100-sizes-others-points.csv, fence): the model ranks 15,
+ * (data/validation/v100-sizes-others-points.csv as made on the simulator of
+ * fp-c8763f86a2d7, before the IPOLY fix; fence): the model ranks 15,
  * 14, 13 first; the simulated curve dips at 15, rises at 16 and is lowest at
  * 31, so neighbours alone stop at 15 (pick ratio 0.923). Hand-traced: 15 agrees
  * with the model, so a step of half its h (23: nearest swept 22, faster),
