@@ -450,8 +450,6 @@ static sim_fail_cause sector_write(sim_memsys *m, sim_subpart *p, sim_pkt *w, in
     return SIM_FAIL_NONE;
 }
 
-/* Serves the next sector of the request at the head of the L2 queue;
- * SIM_FAIL_NONE once its last sector is served (the caller pops it). */
 /* GPGPU-Sim 4's breakdown_request_to_sector_requests (l2cache.cc) gives the
  * sector requests of a 64-byte request that is neither line-aligned nor
  * all-sector the address mf + 32 i for each sector i of its mask: for the
@@ -465,6 +463,8 @@ static int upper_half_write(const sim_pkt *pk)
     return pk->kind == SIM_PKT_WRITE && pk->bytes == 64 && request_sectors(pk) == 0xc;
 }
 
+/* Serves the next sector of the request at the head of the L2 queue;
+ * SIM_FAIL_NONE once its last sector is served (the caller pops it). */
 static sim_fail_cause serve_sectored(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uint64_t now)
 {
     if (!pk->split) {
