@@ -23,7 +23,7 @@ usage: compare.py [--trapeze build/trapeze] [--work build/fidelity]
                   [--csv OUT] [--trapeze-configs] [--config GPU=FILE[,FILE...]]
                   [--accelsim CMD] [--no-quirks]
 """
-import argparse, csv, os, resource, shlex, subprocess, sys, tempfile
+import argparse, csv, os, resource, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HERE = os.path.join(ROOT, "scripts", "fidelity")
