@@ -121,6 +121,43 @@ static void opcode_table(void)
     CHECK(exported[SIM_OP_INT][SIM_ALU_DIV] == 0);
 }
 
+/* The numbers' edges, read in one pass with their token (parse.c's
+ * next_dec, next_hex): a token is a number only whole, "0x" alone is not
+ * hex, leading zeros are not significant digits, a sign needs digits, tabs
+ * and CR separate. */
+static void number_tokens(void)
+{
+    sim_warp_inst in;
+    sim_trace_class c;
+    /* 16 significant hex digits after leading zeros: read; 17: refused */
+    CHECK(parse("00c0 00000001 1 R1 LDG.E 1 R2 4 0 0x0000ffffffffffffffff", &in, &c) == NULL);
+    CHECK(in.addr[0] == ~0ull);
+    CHECK(strstr(parse("00c0 00000001 1 R1 LDG.E 1 R2 4 0 0x1ffffffffffffffff", &in, &c),
+                 "one hex address") != NULL);
+    CHECK(strstr(parse("00c0 00000001 1 R1 LDG.E 1 R2 4 0 0x", &in, &c), "one hex address") !=
+          NULL);
+    CHECK(strstr(parse("00c0 00000001 1 R1 LDG.E 1 R2 4 0 0x10g", &in, &c), "one hex address") !=
+          NULL);
+    /* the mask: at most 8 significant digits, zeros before them free */
+    CHECK(parse("00c0 000000000003 0 EXIT 0 0", &in, &c) == NULL && in.active == 3);
+    /* signs: '+' read, a bare sign refused, a sign inside a number refused */
+    CHECK(parse("00a0 00000003 1 R7 LDG.E.SYS 1 R2 4 2 0x1000 +12", &in, &c) == NULL);
+    CHECK(in.addr[1] == 0x100c);
+    CHECK(strstr(parse("00a0 00000003 1 R7 LDG.E.SYS 1 R2 4 2 0x1000 -", &in, &c), "delta") !=
+          NULL);
+    CHECK(strstr(parse("00a0 00000003 1 R7 LDG.E.SYS 1 R2 4 2 0x1000 4-4", &in, &c), "delta") !=
+          NULL);
+    /* a delta past 2^48 refused; tabs and a CR separate tokens */
+    CHECK(strstr(parse("00a0 00000003 1 R7 LDG.E.SYS 1 R2 4 2 0x1000 281474976710657", &in, &c),
+                 "delta") != NULL);
+    CHECK(parse("00a0\t00000003 1 R7 LDG.E.SYS 1 R2\t4 2 0x1000 -8\r", &in, &c) == NULL);
+    CHECK(in.addr[1] == 0xff8);
+    /* a count out of its range, and a digit run glued to a letter */
+    CHECK(strstr(parse("00c0 ffffffff 5 R1 R2 R3 R4 R5 MOV 0 0", &in, &c), "destination count") !=
+          NULL);
+    CHECK(strstr(parse("00c0 ffffffff 0 EXIT 0 0x", &in, &c), "memory width") != NULL);
+}
+
 static void instruction_lines(void)
 {
     sim_warp_inst in;
@@ -168,6 +205,7 @@ static void instruction_lines(void)
     CHECK(strstr(parse("00c0 00000001 1 R1 LDG.E 1 R2 0", &in, &c), "width > 0") != NULL);
     CHECK(strstr(parse("00c0 00000001 1 R1 LDG.E 1 R2 4 3 0x10", &in, &c), "address mode") !=
           NULL);
+    number_tokens();
 }
 
 static void write_file(const char *name, const char *text)

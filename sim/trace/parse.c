@@ -22,28 +22,42 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\r';
 }
 
+/* is_space as a table: one load a byte in the tokenizers below. */
+static const uint8_t SEP[256] = {[' '] = 1, ['\t'] = 1, ['\r'] = 1};
+
+static inline int is_sep(char c)
+{
+    return SEP[(unsigned char)c];
+}
+
 static int next_token(tokens *s, const char **t, size_t *n)
 {
-    while (s->p < s->end && is_space(*s->p))
-        s->p++;
-    if (s->p >= s->end)
+    const char *p = s->p, *end = s->end;
+    while (p < end && is_sep(*p))
+        p++;
+    if (p >= end) {
+        s->p = p;
         return 0;
-    *t = s->p;
-    while (s->p < s->end && !is_space(*s->p))
-        s->p++;
-    *n = (size_t)(s->p - *t);
+    }
+    *t = p;
+    while (p < end && !is_sep(*p))
+        p++;
+    s->p = p;
+    *n = (size_t)(p - *t);
     return 1;
 }
 
+/* A byte's hex value plus one (0: not a hex digit): one load a digit on
+ * the parser's hottest path, the address lists. */
+static const uint8_t HEX1[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+    ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+    ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 static int hex_digit(char c)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
+    return HEX1[(unsigned char)c] - 1;
 }
 
 /* Hex with an optional 0x, at most max_digits significant digits. */
@@ -94,6 +108,66 @@ static int parse_dec(const char *t, size_t n, long long lo, long long hi, long l
     return 1;
 }
 
+/* The next token read as parse_dec reads it, in one pass over its bytes
+ * (most of a trace's tokens are numbers: the address lists' deltas):
+ * 1 read, 0 no token left, -1 a token that is not a decimal in [lo, hi].
+ * *t is the token's first byte. */
+static inline int next_dec(tokens *s, const char **t, long long lo, long long hi, long long *v)
+{
+    const char *p = s->p, *end = s->end;
+    while (p < end && is_sep(*p))
+        p++;
+    s->p = p;
+    if (p >= end)
+        return 0;
+    *t = p;
+    int neg = *p == '-';
+    if (*p == '-' || *p == '+')
+        p++;
+    const char *digits = p;
+    long long x = 0;
+    while (p < end && (unsigned)(*p - '0') < 10u && x <= (1LL << 56))
+        x = x * 10 + (*p++ - '0');
+    s->p = p;
+    if (p == digits || (p < end && !is_sep(*p)))
+        return -1;
+    x = neg ? -x : x;
+    if (x < lo || x > hi)
+        return -1;
+    *v = x;
+    return 1;
+}
+
+/* The same for parse_hex (an optional 0x, at most max_digits significant
+ * digits). */
+static inline int next_hex(tokens *s, const char **t, int max_digits, uint64_t *v)
+{
+    const char *p = s->p, *end = s->end;
+    while (p < end && is_sep(*p))
+        p++;
+    s->p = p;
+    if (p >= end)
+        return 0;
+    *t = p;
+    if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && !is_sep(p[2]))
+        p += 2;
+    const char *first = p;
+    uint64_t x = 0;
+    int digits = 0, d;
+    while (p < end && (d = HEX1[(unsigned char)*p]) != 0) {
+        digits += x || d > 1;
+        if (digits > max_digits)
+            return -1;
+        x = x << 4 | (uint64_t)(d - 1);
+        p++;
+    }
+    s->p = p;
+    if (p == first || (p < end && !is_sep(*p)))
+        return -1;
+    *v = x;
+    return 1;
+}
+
 /* R<n>, n from 0 to 255; RZ (R255) is no register; the others fold onto
  * the simulator's SIM_MAX_REGS scoreboard entries (n mod 64). */
 static int parse_reg(const char *t, size_t n, uint8_t *reg)
@@ -131,33 +205,40 @@ static int is_memory(int op)
         *at = t;                             \
     } while (0)
 
+/* NEXT and parse_dec (parse_hex) in one: what names the number expected. */
+#define NEXT_DEC(what, lo, hi, v)                   \
+    do {                                            \
+        int r_ = next_dec(&s, &t, lo, hi, v);       \
+        *at = r_ ? t : NULL;                        \
+        if (r_ <= 0)                                \
+            return what;                            \
+    } while (0)
+#define NEXT_HEX(what, digits, v)                   \
+    do {                                            \
+        int r_ = next_hex(&s, &t, digits, v);       \
+        *at = r_ ? t : NULL;                        \
+        if (r_ <= 0)                                \
+            return what;                            \
+    } while (0)
+
 /* The address list after the width: mode and addresses into out->addr. */
 static const char *parse_addresses(tokens *sp, sim_warp_inst *out, const char **at)
 {
     tokens s = *sp;
     const char *t;
-    size_t n;
     long long mode, x;
     uint64_t a;
     uint32_t mask = out->active;
-    NEXT("an address mode (0, 1 or 2)");
-    if (!parse_dec(t, n, 0, 2, &mode))
-        return "an address mode (0, 1 or 2)";
+    NEXT_DEC("an address mode (0, 1 or 2)", 0, 2, &mode);
     int first = mask ? __builtin_ctz(mask) : 32;
     if (mode == 0) {
         for (int l = 0; l < SIM_WARP_LANES; l++)
             if (mask >> l & 1) {
-                NEXT("one hex address per active lane (mode 0)");
-                if (!parse_hex(t, n, 16, &out->addr[l]))
-                    return "one hex address per active lane (mode 0)";
+                NEXT_HEX("one hex address per active lane (mode 0)", 16, &out->addr[l]);
             }
     } else if (mode == 1) {
-        NEXT("a hex base address (mode 1)");
-        if (!parse_hex(t, n, 16, &a))
-            return "a hex base address (mode 1)";
-        NEXT("a decimal stride (mode 1)");
-        if (!parse_dec(t, n, INT32_MIN, INT32_MAX, &x))
-            return "a decimal stride (mode 1)";
+        NEXT_HEX("a hex base address (mode 1)", 16, &a);
+        NEXT_DEC("a decimal stride (mode 1)", INT32_MIN, INT32_MAX, &x);
         /* base + stride describes one run of consecutive active lanes */
         uint32_t run = mask >> (first & 31);
         if (mask && (run & (run + 1)) != 0) {
@@ -167,16 +248,13 @@ static const char *parse_addresses(tokens *sp, sim_warp_inst *out, const char **
         for (int l = first, i = 0; l < SIM_WARP_LANES && (mask >> l & 1); l++, i++)
             out->addr[l] = a + (uint64_t)(x * i);
     } else {
-        NEXT("a hex base address (mode 2)");
-        if (!parse_hex(t, n, 16, &a))
-            return "a hex base address (mode 2)";
+        NEXT_HEX("a hex base address (mode 2)", 16, &a);
         for (int l = first; l < SIM_WARP_LANES; l++) {
             if (!(mask >> l & 1))
                 continue;
             if (l != first) {
-                NEXT("a decimal delta for each further active lane (mode 2)");
-                if (!parse_dec(t, n, -(1LL << 48), 1LL << 48, &x))
-                    return "a decimal delta for each further active lane (mode 2)";
+                NEXT_DEC("a decimal delta for each further active lane (mode 2)",
+                         -(1LL << 48), 1LL << 48, &x);
                 a += (uint64_t)x;
             }
             out->addr[l] = a;
@@ -249,24 +327,16 @@ const char *sim_trace_parse_inst(const sim_trace_format *f, sim_trace_opcache *c
     long long count, x;
     uint8_t reg;
     if (f->lineinfo) {
-        NEXT("a source line number");
-        if (!parse_dec(t, n, 0, INT32_MAX, &x))
-            return "a source line number";
+        NEXT_DEC("a source line number", 0, INT32_MAX, &x);
     }
-    NEXT("a PC (hex)");
-    if (!parse_hex(t, n, 16, &v))
-        return "a PC (hex)";
+    NEXT_HEX("a PC (hex)", 16, &v);
     out->pc = (uint32_t)v;
-    NEXT("an active mask (hex, at most 8 digits)");
-    if (!parse_hex(t, n, 8, &v))
-        return "an active mask (hex, at most 8 digits)";
+    NEXT_HEX("an active mask (hex, at most 8 digits)", 8, &v);
     out->active = (uint32_t)v;
     out->flags = 0;
     out->value = 1;
     out->dst = out->src[0] = out->src[1] = out->src[2] = SIM_NO_REG;
-    NEXT("a destination count (0 to 4)");
-    if (!parse_dec(t, n, 0, 4, &count))
-        return "a destination count (0 to 4)";
+    NEXT_DEC("a destination count (0 to 4)", 0, 4, &count);
     for (long long i = 0; i < count; i++) {
         NEXT("a destination register R0..R255");
         if (!parse_reg(t, n, &reg))
@@ -281,18 +351,14 @@ const char *sim_trace_parse_inst(const sim_trace_format *f, sim_trace_opcache *c
     out->op = cls->op;
     out->alu = cls->alu;
     out->flags = cls->flags;
-    NEXT("a source count (0 to 8)");
-    if (!parse_dec(t, n, 0, 8, &count))
-        return "a source count (0 to 8)";
+    NEXT_DEC("a source count (0 to 8)", 0, 8, &count);
     for (long long i = 0; i < count; i++) {
         NEXT("a source register R0..R255");
         if (!parse_reg(t, n, &reg))
             return "a source register R0..R255";
         add_source(out, reg);
     }
-    NEXT("a memory width (0: not a memory access)");
-    if (!parse_dec(t, n, 0, 1024, &x))
-        return "a memory width (0: not a memory access)";
+    NEXT_DEC("a memory width (0: not a memory access)", 0, 1024, &x);
     int mem = is_memory(out->op);
     if (mem && x == 0)
         return "a memory width > 0 for a memory opcode";

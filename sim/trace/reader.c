@@ -293,7 +293,14 @@ static trapeze_status inst_line(sim_trace_kernel *t, scan *s, const char *p, con
     sim_warp_inst in;
     sim_trace_class cls;
     const char *at;
-    if (sim_trace_key_number(p, e, "warp =", 1 << 20, &s->warp) || sim_trace_line_is(p, e, "#END_TB"))
+    const char *c = p;
+    while (c < e && (*c == ' ' || *c == '\t'))
+        c++;
+    /* a warp's or block's end where an instruction was due (only a line
+     * beginning with 'w' or '#' can be one: instructions begin with a hex PC) */
+    if (c < e && (*c == 'w' || *c == '#') &&
+        (sim_trace_key_number(p, e, "warp =", 1 << 20, &s->warp) ||
+         sim_trace_line_is(p, e, "#END_TB")))
         return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: expected instruction %lld of the "
                             "%lld that insts = announced, got '%.*s'", t->path, line,
                             s->insts - s->left + 1, s->insts, (int)(e - p), p);
