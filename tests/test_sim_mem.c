@@ -460,6 +460,68 @@ static void test_mshr_index(void)
     sim_cache_free(&c);
 }
 
+/* The tag index against a scan of the lines, through every way a line
+ * enters or leaves INVALID: random installs (valid and reserved),
+ * invalidations of one line and of every valid line, and a carve-out reset
+ * to fewer ways; after each step every line address of the pool is looked
+ * up both ways, and a probe's victim is the first invalid way, else the
+ * least recently used valid one. */
+static int scan_find(const sim_cache *c, uint64_t line)
+{
+    const sim_line *set = &c->lines[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc];
+    for (int w = 0; w < c->cfg.assoc; w++)
+        if (set[w].state != SIM_LINE_INVALID && set[w].addr == line)
+            return w;
+    return -1;
+}
+
+static void test_tag_index(void)
+{
+    sim_cache_cfg cfg = {.enabled = 1, .sets = 4, .line = 128, .assoc = 8, .rep = 'L',
+                         .wr = 'B', .alloc = 'm', .wr_alloc = 'N', .set_index = 'L',
+                         .mshr_entries = 8, .mshr_merge = 2, .miss_queue = 4};
+    sim_cache c;
+    CHECK(sim_cache_init(&c, &cfg));
+    uint64_t x = 7;
+    int ok = 1, victims = 0;
+    for (int step = 0; step < 20000; step++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t line = ((x >> 40) % 96) * 128;   /* 24 lines a set for 4..8 ways */
+        int way, op = (int)(x >> 60);
+        sim_probe p = sim_cache_probe(&c, line, &way);
+        if (op < 9 && p == SIM_PROBE_MISS) {
+            const sim_line *set = &c.lines[(size_t)sim_cache_set(&c, line) * (size_t)c.cfg.assoc];
+            int inv = -1, lru = -1;
+            for (int w = 0; w < c.cfg.assoc && inv < 0; w++)
+                if (set[w].state == SIM_LINE_INVALID)
+                    inv = w;
+            for (int w = 0; w < c.cfg.assoc; w++)
+                if (set[w].state == SIM_LINE_VALID && (lru < 0 || set[w].stamp < set[lru].stamp))
+                    lru = w;
+            ok &= way == (inv >= 0 ? inv : lru);
+            victims++;
+            sim_cache_install(&c, line, way, op < 8 ? SIM_LINE_VALID : SIM_LINE_RESERVED);
+        } else if (op < 9 && p == SIM_PROBE_HIT_RESERVED) {
+            sim_cache_install(&c, line, way, SIM_LINE_VALID);
+        } else if (op < 14 && (p == SIM_PROBE_HIT || p == SIM_PROBE_HIT_RESERVED)) {
+            sim_cache_invalidate(&c, line, way);
+        } else if (op == 14) {
+            sim_cache_invalidate_valid(&c);
+        } else if (op == 15 && step % 7 == 0) {
+            sim_cache_reset(&c, 4 + (int)(x >> 30) % 5);
+        }
+        for (uint64_t l = 0; l < 96 * 128; l += 128) {
+            int w = sim_cache_find(&c, l);
+            ok &= w == scan_find(&c, l);
+            ok &= (w >= 0) == (sim_cache_probe(&c, l, &way) != SIM_PROBE_MISS &&
+                               sim_cache_probe(&c, l, &way) != SIM_PROBE_FAIL);
+        }
+    }
+    CHECK(ok);
+    CHECK(victims > 1000);
+    sim_cache_free(&c);
+}
+
 /* ---- timing ---- */
 
 /* The GTX 480's L2 read line-granular ('N' instead of 'S'): the timing
@@ -1492,6 +1554,7 @@ int main(void)
     test_addrmap();
     test_set_index();
     test_mshr_index();
+    test_tag_index();
     test_miss_latency();
     test_l1_latency_queue();
     test_local_xbar();

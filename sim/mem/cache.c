@@ -2,6 +2,12 @@
  * cache.c - tag array, replacement, set index functions and MSHR table
  * (GPGPU-Sim's tag_array and mshr_table, minus sectors). Owns line states;
  * must not send packets or count statistics.
+ *
+ * Invariant (checked by TRAPEZE_ASSERT at every lookup in the sanitizer
+ * build): tag[i] == lines[i].addr while lines[i].state != INVALID, and
+ * tag[i] == SIM_TAG_NONE while it is INVALID. Only sim_cache_install,
+ * sim_cache_invalidate, sim_cache_invalidate_valid and sim_cache_reset
+ * move a line into or out of INVALID or change its address.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +23,10 @@ int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg)
     size_t n_lines = (size_t)cfg->sets * (size_t)cfg->assoc;
     size_t n_mshr = (size_t)cfg->mshr_entries;
     c->lines = calloc(n_lines, sizeof *c->lines);
+    c->tag = malloc(n_lines * sizeof *c->tag);
+    if (c->tag)
+        for (size_t i = 0; i < n_lines; i++)
+            c->tag[i] = SIM_TAG_NONE;
     c->mshr = calloc(n_mshr, sizeof *c->mshr);
     c->waiting = calloc(n_mshr * (size_t)cfg->mshr_merge, sizeof *c->waiting);
     c->free_ids = calloc(n_mshr, sizeof *c->free_ids);
@@ -29,7 +39,7 @@ int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg)
     if (c->slot)
         for (uint32_t i = 0; i < n_slot; i++)
             c->slot[i] = -1;
-    if (!c->lines || !c->mshr || !c->waiting || !c->free_ids || !c->used_ids || !c->slot) {
+    if (!c->lines || !c->tag || !c->mshr || !c->waiting || !c->free_ids || !c->used_ids || !c->slot) {
         sim_cache_free(c);
         return 0;
     }
@@ -43,6 +53,7 @@ int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg)
 void sim_cache_free(sim_cache *c)
 {
     free(c->lines);
+    free(c->tag);
     free(c->mshr);
     free(c->waiting);
     free(c->free_ids);
@@ -51,16 +62,44 @@ void sim_cache_free(sim_cache *c)
     memset(c, 0, sizeof *c);
 }
 
+void sim_cache_reset(sim_cache *c, int assoc)
+{
+    size_t n = (size_t)c->cfg.sets * (size_t)c->alloc_assoc;
+    TRAPEZE_ASSERT(assoc >= 1 && assoc <= c->alloc_assoc);
+    memset(c->lines, 0, n * sizeof *c->lines);
+    for (size_t i = 0; i < n; i++)
+        c->tag[i] = SIM_TAG_NONE;
+    c->cfg.assoc = assoc;
+}
+
+void sim_cache_invalidate(sim_cache *c, uint64_t line, int way)
+{
+    size_t i = (size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc + (size_t)way;
+    c->lines[i].state = SIM_LINE_INVALID;
+    c->tag[i] = SIM_TAG_NONE;
+}
+
+/* The way whose tag is line, or -1 (the invariant above checked). */
+static int find_way(const sim_cache *c, const sim_line *set, uint64_t line)
+{
+    int w = sim_cache_find(c, line);
+    TRAPEZE_ASSERT(w < 0 || (set[w].state != SIM_LINE_INVALID && set[w].addr == line));
+    (void)set;
+    return w;
+}
+
 sim_probe sim_cache_probe(const sim_cache *c, uint64_t line, int *way)
 {
     const sim_line *set = &c->lines[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc];
+    int hit = find_way(c, set, line);
+    if (hit >= 0) {
+        *way = hit;
+        return set[hit].state == SIM_LINE_RESERVED ? SIM_PROBE_HIT_RESERVED : SIM_PROBE_HIT;
+    }
+    /* a miss: the victim, the first invalid way, else the least recently used valid one */
     int invalid = -1, lru = -1;
     for (int w = 0; w < c->cfg.assoc; w++) {
         const sim_line *l = &set[w];
-        if (l->state != SIM_LINE_INVALID && l->addr == line) {
-            *way = w;
-            return l->state == SIM_LINE_RESERVED ? SIM_PROBE_HIT_RESERVED : SIM_PROBE_HIT;
-        }
         if (l->state == SIM_LINE_INVALID) {
             if (invalid < 0)
                 invalid = w;
@@ -93,6 +132,7 @@ sim_line sim_cache_install(sim_cache *c, uint64_t line, int way, int state)
     sim_line *l = sim_cache_line(c, line, way);
     sim_line old = *l;
     c->clock++;
+    c->tag[l - c->lines] = state == SIM_LINE_INVALID ? SIM_TAG_NONE : line;
     l->addr = line;
     l->stamp = c->clock;
     l->mshr = -1;
@@ -106,22 +146,25 @@ void sim_cache_invalidate_valid(sim_cache *c)
 {
     size_t n = (size_t)c->cfg.sets * (size_t)c->cfg.assoc;
     for (size_t i = 0; i < n; i++)
-        if (c->lines[i].state == SIM_LINE_VALID)
+        if (c->lines[i].state == SIM_LINE_VALID) {
             c->lines[i].state = SIM_LINE_INVALID;
+            c->tag[i] = SIM_TAG_NONE;
+        }
 }
 
 sim_probe sim_cache_probe_sector(const sim_cache *c, uint64_t line, int sector, int *way)
 {
     const sim_line *set = &c->lines[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc];
-    int invalid = -1, lru = -1;
     uint8_t bit = (uint8_t)(1u << sector);
+    int hit = find_way(c, set, line);
+    if (hit >= 0) {
+        *way = hit;
+        return (set[hit].sect_valid & bit) ? SIM_PROBE_HIT
+               : (set[hit].sect_pend & bit) ? SIM_PROBE_HIT_RESERVED : SIM_PROBE_SECTOR_MISS;
+    }
+    int invalid = -1, lru = -1;
     for (int w = 0; w < c->cfg.assoc; w++) {
         const sim_line *l = &set[w];
-        if (l->state != SIM_LINE_INVALID && l->addr == line) {
-            *way = w;
-            return (l->sect_valid & bit) ? SIM_PROBE_HIT
-                   : (l->sect_pend & bit) ? SIM_PROBE_HIT_RESERVED : SIM_PROBE_SECTOR_MISS;
-        }
         if (l->state == SIM_LINE_INVALID) {
             if (invalid < 0)
                 invalid = w;

@@ -46,6 +46,10 @@ typedef struct sim_mshr {
 typedef struct sim_cache {
     sim_cache_cfg cfg;
     sim_line *lines;    /* sets x assoc */
+    /* per line, its address while it is not INVALID, else SIM_TAG_NONE:
+     * a lookup compares 8 bytes a way, not a 32-byte line (the V100's L1
+     * has up to 256 ways a set). Written only by this file's functions. */
+    uint64_t *tag;
     sim_mshr *mshr;
     sim_pkt *waiting;   /* mshr_entries x mshr_merge */
     int32_t *free_ids, n_free;
@@ -61,8 +65,16 @@ typedef struct sim_cache {
     uint32_t slot_mask;
 } sim_cache;
 
+/* No line has this address (lines are 128-byte aligned). */
+#define SIM_TAG_NONE (~(uint64_t)0)
+
 int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg);
 void sim_cache_free(sim_cache *c);
+/* Empties every line and sets the ways per set (at most alloc_assoc): the
+ * L1 carve-out between kernels. */
+void sim_cache_reset(sim_cache *c, int assoc);
+/* Line `way` of line's set becomes INVALID. */
+void sim_cache_invalidate(sim_cache *c, uint64_t line, int way);
 /* The set of a line address: GPGPU-Sim's set index function of the
  * -gpgpu_cache spec (setindex.h), applied in an L2 slice to the partition
  * address (channel and sub-partition bits removed, as l2_cache_config
@@ -107,9 +119,9 @@ sim_probe sim_cache_probe_sector(const sim_cache *c, uint64_t line, int sector, 
  * victim search, for lookups that allocate nothing. */
 static inline int sim_cache_find(const sim_cache *c, uint64_t line)
 {
-    const sim_line *set = &c->lines[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc];
+    const uint64_t *tag = &c->tag[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc];
     for (int w = 0; w < c->cfg.assoc; w++)
-        if (set[w].addr == line && set[w].state != SIM_LINE_INVALID)
+        if (tag[w] == line)
             return w;
     return -1;
 }

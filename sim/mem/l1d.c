@@ -372,7 +372,7 @@ static sim_mem_outcome l1_write(sim_memsys *m, sim_sm_port *p, const sim_mem_req
         if (sim_cache_probe(&p->l1, line, &way) == SIM_PROBE_HIT) {
             wake = sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, &p->l1, line, way,
                                   SIM_NEXT_WRITE, cycle);
-            sim_cache_line(&p->l1, line, way)->state = SIM_LINE_INVALID;
+            sim_cache_invalidate(&p->l1, line, way);
             L1_INC(m, p, evictions);
             sim_ev(m, SIM_EV_L1_WRITE_HIT, 1);
         }

@@ -337,8 +337,7 @@ int sim_memsys_carve_l1(sim_memsys *m, long shmem)
     for (int s = 0; s < m->n_sm; s++) {
         sim_cache *c = &m->sm[s].l1;
         /* lines are indexed set x ways: a new way count empties them all */
-        memset(c->lines, 0, (size_t)c->cfg.sets * (size_t)c->alloc_assoc * sizeof *c->lines);
-        c->cfg.assoc = ways;
+        sim_cache_reset(c, ways);
         m->sm[s].version++;
     }
     return ways;
