@@ -30,15 +30,21 @@ static inline int is_sep(char c)
     return SEP[(unsigned char)c];
 }
 
-static int next_token(tokens *s, const char **t, size_t *n)
+/* Skips to the next token: its first byte, or NULL at the end. */
+static inline const char *token_start(tokens *s)
 {
     const char *p = s->p, *end = s->end;
     while (p < end && is_sep(*p))
         p++;
-    if (p >= end) {
-        s->p = p;
+    s->p = p;
+    return p < end ? p : NULL;
+}
+
+static int next_token(tokens *s, const char **t, size_t *n)
+{
+    const char *p = token_start(s), *end = s->end;
+    if (!p)
         return 0;
-    }
     *t = p;
     while (p < end && !is_sep(*p))
         p++;
@@ -114,11 +120,8 @@ static int parse_dec(const char *t, size_t n, long long lo, long long hi, long l
  * *t is the token's first byte. */
 static inline int next_dec(tokens *s, const char **t, long long lo, long long hi, long long *v)
 {
-    const char *p = s->p, *end = s->end;
-    while (p < end && is_sep(*p))
-        p++;
-    s->p = p;
-    if (p >= end)
+    const char *p = token_start(s), *end = s->end;
+    if (!p)
         return 0;
     *t = p;
     int neg = *p == '-';
@@ -142,11 +145,8 @@ static inline int next_dec(tokens *s, const char **t, long long lo, long long hi
  * digits). */
 static inline int next_hex(tokens *s, const char **t, int max_digits, uint64_t *v)
 {
-    const char *p = s->p, *end = s->end;
-    while (p < end && is_sep(*p))
-        p++;
-    s->p = p;
-    if (p >= end)
+    const char *p = token_start(s), *end = s->end;
+    if (!p)
         return 0;
     *t = p;
     if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && !is_sep(p[2]))
