@@ -421,7 +421,10 @@ static int run(int argc, char **argv, const char *cmd)
     /* under mpirun every rank plans; rank 0 alone owns the log, fits and
      * prints, the others run their share of the samples */
     int rank, size, mpi = calib_mpi_start(&argc, &argv, &rank, &size);
-    trapeze_status s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
+    const char *const outputs[] = {out, csv};
+    trapeze_status s = rank == 0 ? cli_check_outputs(outputs, 2, &err) : TRAPEZE_OK;
+    if (!s)
+        s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)
         s = trapeze_grp_plan_create(gpu_file, gpu_nm, ls.l, ls.n, validate, validate,
                                     window / 100, window_tbs / 100, &plan, &err);

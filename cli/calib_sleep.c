@@ -231,7 +231,11 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     trapeze_power pw;
     if (cli_resolve_preset(cmd, "--gpu", "gpus", ".config", gpu, gpu_file, sizeof gpu_file))
         return 2;
-    trapeze_status s = trapeze_config_load(gpu_file, &cfg, &err);
+    const char *cal_out = out ? out : "sleep-calibration.csv";
+    const char *const outputs[] = {csv, validate ? NULL : cal_out};
+    trapeze_status s = cli_check_outputs(outputs, 2, &err);
+    if (!s)
+        s = trapeze_config_load(gpu_file, &cfg, &err);
     if (!s)
         s = trapeze_gpu_from_config(cfg, &g, &err);
     if (!s && cli_resolve_preset(cmd, "--power", "power", ".ini", power ? power : g.name,
@@ -264,7 +268,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
         if (!s)
             s = trapeze_samples_run(trapeze_sleep_plan_set(plan), log, (int)threads,
                                     isatty(2) ? row_progress : NULL, &bar, &err);
-        if (!s && finish_calibrate(plan, log, out ? out : "sleep-calibration.csv", &err))
+        if (!s && finish_calibrate(plan, log, cal_out, &err))
             s = TRAPEZE_EINVAL;
         trapeze_sample_log_close(log);
         trapeze_sleep_plan_destroy(plan);

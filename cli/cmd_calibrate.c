@@ -184,7 +184,10 @@ int cli_calibrate(int argc, char **argv)
     trapeze_sample_log *log = NULL;
     trapeze_gz_params p;
     trapeze_calib_report rep;
-    trapeze_status s = calib_make_plan(&a, &plan, &err);
+    const char *const outputs[] = {out};
+    trapeze_status s = rank == 0 ? cli_check_outputs(outputs, 1, &err) : TRAPEZE_OK;
+    if (!s)
+        s = calib_make_plan(&a, &plan, &err);
     if (!s && rank == 0)
         s = calib_open_log(&a, a.samples, &log, &err);
     if (s && size > 1)

@@ -366,6 +366,9 @@ int cli_ghostzone(int argc, char **argv)
     if (loaded == 2)
         return 2;
     trapeze_status s = loaded ? TRAPEZE_EINVAL : TRAPEZE_OK;
+    const char *const outputs[] = {a.csv, a.group.out};
+    if (!s)
+        s = cli_check_outputs(outputs, 2, &err);
     if (!s && a.csv)
         s = a.energy.enabled
             ? trapeze_csv_create(a.csv, trapeze_gz_energy_csv_columns,

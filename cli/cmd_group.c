@@ -203,6 +203,11 @@ int cli_group(int argc, char **argv)
     gpu = gpu_file;
     rc = 1;
     trapeze_error err = {0};
+    const char *const outputs[] = {csv, out_path, save_calib};
+    if (cli_check_outputs(outputs, 3, &err)) {
+        fprintf(stderr, "trapeze group: %s\n", err.message);
+        goto out;
+    }
     trapeze_grp_params p;
     char calib_path[1024];
     if (!calib && no_sim && default_calibration(gpu, calib_path, sizeof calib_path))

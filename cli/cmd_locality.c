@@ -104,6 +104,12 @@ int cli_locality(int argc, char **argv)
     trapeze_error err = {0};
     trapeze_locality_graph g;
     trapeze_config *cfg = NULL;
+    const char *const outputs[] = {edges, fp};
+    if (cli_check_outputs(outputs, 2, &err)) {
+        fprintf(stderr, "trapeze locality: %s\n", err.message);
+        rc = 1;
+        goto out;
+    }
     trapeze_status s = trace ? trapeze_locality_trace(trace, (int)launch, &g, &err)
                              : trapeze_config_load(gpu, &cfg, &err);
     if (!s && !trace)

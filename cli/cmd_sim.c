@@ -202,6 +202,12 @@ int cli_sim(int argc, char **argv)
         goto out;
     gpu_path = gpu_file;
     trapeze_error err = {0};
+    const char *const outputs[] = {csv, sm_csv, idle_csv};
+    if (cli_check_outputs(outputs, 3, &err)) {
+        fprintf(stderr, "trapeze sim: %s\n", err.message);
+        rc = 1;
+        goto out;
+    }
     if (!trace && trapeze_sim_builtin_check(kernel, n_params, params, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         goto out;

@@ -199,5 +199,11 @@ int cli_sim_workload(int argc, char **argv)
     trapeze_workload w;
     if ((rc = load_workload(a.workload, &w)) || (a.size && (rc = cli_apply_size("sim", a.size, &w))))
         return rc;
+    const char *const outputs[] = {a.csv, a.idle_csv};
+    trapeze_error err;
+    if (cli_check_outputs(outputs, 2, &err)) {
+        fprintf(stderr, "trapeze sim: %s\n", err.message);
+        return 1;
+    }
     return run(&a, &w);
 }

@@ -378,6 +378,11 @@ int cli_sleep(int argc, char **argv)
     trapeze_gpu gpu;
     trapeze_power pw;
     trapeze_config *cfg = NULL;
+    const char *const outputs[] = {a.csv};
+    if (cli_check_outputs(outputs, 1, &err)) {
+        fprintf(stderr, "trapeze sleep: %s\n", err.message);
+        return 1;
+    }
     rc = load_gpu_and_power(&a, &cfg, &gpu, &pw, &err);
     trapeze_idle_hist *h = NULL;
     int n = 0;

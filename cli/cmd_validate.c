@@ -193,7 +193,10 @@ int cli_validate(int argc, char **argv)
     trapeze_sample_log *log = NULL, *sweep = NULL;
     trapeze_gz_params p;
     trapeze_validation v = {0};
-    trapeze_status s = trapeze_gz_params_load(f.calibration, &p, &err);
+    const char *const outputs[] = {f.csv, f.curve};
+    trapeze_status s = cli_check_outputs(outputs, 2, &err);
+    if (!s)
+        s = trapeze_gz_params_load(f.calibration, &p, &err);
     if (!s)
         s = calib_make_plan(&a, &plan, &err);
     if (!s && !f.force_calibration &&

@@ -30,6 +30,10 @@ int cli_group(int argc, char **argv);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Before a long run (outputs.c): each non-NULL output path of paths[0..n)
+ * can be created (its PATH.tmp) and is not a folder; else the error. */
+trapeze_status cli_check_outputs(const char *const *paths, int n, trapeze_error *err);
+
 /* Where data/ lives: $TRAPEZE_DATA, else next to the program (build/../data),
  * else the installed share/trapeze. Writes path/relative into out. */
 void cli_data_path(const char *relative, char *out, unsigned long size);

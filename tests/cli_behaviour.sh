@@ -40,4 +40,39 @@ usage_error "trace export misspelt" "did you mean '--out'?" trace export --gpu d
 usage_error "sleep misspelt" "unknown option '--max-penalt'" sleep --gpu gtx480 --max-penalt 0.01
 # a negative number is a value, not an option (and then refused by the command)
 usage_error "negative value" "--height: expected a positive integer, got '-3'" ghostzone --height -3
+
+# An output that cannot be written (a missing folder, a folder for a file)
+# fails before the work (outputs.c): exit 1, one message naming it, nothing
+# on stdout, no PATH.tmp left. Each of these runs for seconds to minutes
+# when its output is writable; a later check of the output let
+# `validate --csv` and `calibrate --out` simulate for minutes first.
+output_error() {
+    name=$1 text=$2
+    shift 2
+    "$T" "$@" >"$D/out" 2>"$D/err"
+    rc=$?
+    [ "$rc" -eq 1 ] || fail "$name: exit $rc, expected 1 ($(cat "$D/err"))"
+    grep -qF -- "$text" "$D/err" || fail "$name: stderr lacks '$text': $(cat "$D/err")"
+    [ "$(wc -l <"$D/err")" -eq 1 ] || fail "$name: more than one message: $(cat "$D/err")"
+    [ -s "$D/out" ] && fail "$name: stdout before the error: $(head -2 "$D/out")"
+}
+NO="$D/no-such-folder"
+mkdir "$D/folder"
+output_error "sim --csv" "$NO/x.csv.tmp: cannot create" sim --gpu gtx480 --csv "$NO/x.csv" matmul
+output_error "sim --per-sm-csv folder" "$D/folder: is a folder" sim --gpu gtx480 --per-sm-csv "$D/folder" matmul
+output_error "sim --idle-csv" "$NO/i.csv.tmp" sim --gpu gtx480 --idle-csv "$NO/i.csv" --workload hotspot
+output_error "group --out" "$NO/g.tmp" group --gpu gtx480 --out "$NO/g" matmul
+output_error "group --csv folder" "is a folder" group --gpu gtx480 --csv "$D/folder" matmul
+output_error "locality --footprint-csv" "$NO/f.csv.tmp" locality --gpu gtx480 --footprint-csv "$NO/f.csv" matmul
+output_error "ghostzone --csv folder" "is a folder" ghostzone --gpu gtx480 --csv "$D/folder" hotspot
+output_error "ghostzone --group-out" "$NO/g.tmp" ghostzone --gpu gtx480 --group --group-out "$NO/g" hotspot
+output_error "sleep --csv" "$NO/s.csv.tmp" sleep --gpu gtx480 --csv "$NO/s.csv" matmul
+output_error "calibrate --out" "$NO/c.ini.tmp" calibrate --gpu gtx480 --samples "$D/s.csv" --out "$NO/c.ini"
+output_error "validate --curve" "$NO/v.csv.tmp" validate --gpu gtx480 --calibration data/calibrations/gtx480.ini --curve "$NO/v.csv" hotspot
+output_error "calibrate sleep --out" "$NO/c.ini.tmp" calibrate --model sleep --gpu gtx480 --out "$NO/c.ini" matmul
+output_error "validate sleep --csv" "$NO/v.csv.tmp" validate --model sleep --gpu gtx480 --csv "$NO/v.csv" matmul
+output_error "calibrate group --out" "$NO/c.ini.tmp" calibrate --model group --gpu gtx480 --samples "$D/g.csv" --out "$NO/c.ini" matmul
+output_error "validate group --csv" "$NO/v.csv.tmp" validate --model group --gpu gtx480 --samples "$D/g.csv" --csv "$NO/v.csv" matmul
+[ -e "$D/folder.tmp" ] && fail "a folder's probe left $D/folder.tmp"
+[ -e "$D/s.csv" ] && fail "calibrate made its samples log before refusing its output"
 finish cli_behaviour
