@@ -508,7 +508,7 @@ static void test_tag_index(void)
         } else if (op == 14) {
             sim_cache_invalidate_valid(&c);
         } else if (op == 15 && step % 7 == 0) {
-            sim_cache_reset(&c, 4 + (int)(x >> 30) % 5);
+            sim_cache_reset(&c, 4 + (int)((x >> 30) % 5));
         }
         for (uint64_t l = 0; l < 96 * 128; l += 128) {
             int w = sim_cache_find(&c, l);
