@@ -9,9 +9,11 @@
  */
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -117,6 +119,39 @@ trapeze_status trapeze_csv_create(const char *path, const char *const *columns, 
     trapeze_csv_end_row(csv, err);
     *out = csv;
     return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_output_check(const char *path, trapeze_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return trapeze_fail(err, TRAPEZE_EIO, "%s: is a folder (expected a file name)", path);
+    char *tmp = malloc(strlen(path) + 5);
+    if (!tmp)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    sprintf(tmp, "%s.tmp", path);
+    trapeze_status s = TRAPEZE_OK;
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd >= 0) {
+        close(fd);
+        remove(tmp);
+    } else if (errno != EEXIST) {
+        s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+    } else {
+        /* another run's PATH.tmp: not ours to touch; its folder must take ours */
+        char *slash = strrchr(tmp, '/');
+        const char *dir = tmp;
+        if (slash == tmp)
+            dir = "/";
+        else if (slash)
+            *slash = '\0';
+        else
+            dir = ".";
+        if (access(dir, W_OK | X_OK) != 0)
+            s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create: %s", path, strerror(errno));
+    }
+    free(tmp);
+    return s;
 }
 
 trapeze_status trapeze_csv_finish(trapeze_csv_out *csv, trapeze_error *err)

@@ -143,6 +143,13 @@ trapeze_status trapeze_csv_finish(trapeze_csv_out *csv, trapeze_error *err);
 trapeze_status trapeze_csv_commit(trapeze_csv_out *csv, trapeze_error *err);
 /* Removes PATH.tmp and frees csv (safe on NULL). */
 void trapeze_csv_abort(trapeze_csv_out *csv);
+/* Whether PATH can be written the way trapeze_csv_create and commit write
+ * it (any output file of the library goes the same way), checked before a
+ * long run: PATH is not a folder, and PATH.tmp can be created (it is
+ * created and removed again; an existing PATH.tmp, another run's, is left
+ * alone and its folder checked for writing instead). Creates nothing that
+ * stays. */
+trapeze_status trapeze_output_check(const char *path, trapeze_error *err);
 
 /* ------------------------------------------ power description (data/power/) */
 
