@@ -48,7 +48,7 @@ typedef struct sim_cache {
     sim_line *lines;    /* sets x assoc */
     /* per line, its address while it is not INVALID, else SIM_TAG_NONE:
      * a lookup compares 8 bytes a way, not a 32-byte line (the V100's L1
-     * has up to 256 ways a set). Written only by this file's functions. */
+     * has up to 256 ways a set). Written only by cache.c. */
     uint64_t *tag;
     sim_mshr *mshr;
     sim_pkt *waiting;   /* mshr_entries x mshr_merge */
