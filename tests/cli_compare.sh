@@ -38,4 +38,13 @@ grep -q "smallest speedup" "$D/stdout" || fail "compare: no speedup summary"
 expect_failure "compare --accelsim false" "--accelsim on $D/work/tz_vecadd (gtx480) exited 1" \
     "$D/bad.csv" python3 "$C" --trapeze "$T" --work "$D/work" --only tz_vecadd \
     --csv "$D/bad.csv" --accelsim false
+# --repeat 3: each simulator three times per trace (the stand-in counts its
+# runs), the least CPU time kept; --repeat 0 refused
+COUNT="sh -c 'echo run >>$D/runs' {trace}"
+python3 "$C" --trapeze "$T" --work "$D/work" --only tz_vecadd --csv "$D/rep.csv" \
+    --accelsim "$COUNT" --repeat 3 >/dev/null 2>"$D/stderr" || fail "compare --repeat: $(cat "$D/stderr")"
+[ "$(wc -l <"$D/runs")" -eq 6 ] || fail "compare --repeat 3: Accel-Sim ran $(wc -l <"$D/runs") times for 2 traces"
+expect_failure "compare --repeat 0" "--repeat 0: expected at least 1" "$D/rep0.csv" \
+    python3 "$C" --trapeze "$T" --work "$D/work" --only tz_vecadd --csv "$D/rep0.csv" \
+    --accelsim "$COUNT" --repeat 0
 finish cli_compare

@@ -16,12 +16,14 @@ With --accelsim CMD it also runs Accel-Sim on every trace (CMD with {gpu} and
 the counters, both simulators' CPU seconds (user + system of the child, so a
 loaded machine slows both alike), their warp instructions per CPU second and the
 speedup (Accel-Sim's CPU time over Trapeze's), then the smallest and the median
-speedup per GPU.
+speedup per GPU. --repeat N runs each simulator N times per trace and keeps the
+least CPU time (best of N, as the issue measured Accel-Sim): on a shared
+machine one run's time moves by tens of percent.
 
 usage: compare.py [--trapeze build/trapeze] [--work build/fidelity]
                   [--ref data/fidelity/accelsim-reference.csv] [--only T1,T2]
                   [--csv OUT] [--trapeze-configs] [--config GPU=FILE[,FILE...]]
-                  [--accelsim CMD] [--no-quirks]
+                  [--accelsim CMD [--repeat N]] [--no-quirks]
 """
 import argparse, csv, os, resource, subprocess, sys, tempfile
 
@@ -95,11 +97,16 @@ def cpu_seconds():
     return r.ru_utime + r.ru_stime
 
 
-def timed(run, *args):
-    """(run's result, the CPU seconds of the children it ran)."""
-    c0 = cpu_seconds()
-    out = run(*args)
-    return out, cpu_seconds() - c0
+def timed(run, *args, repeat=1):
+    """(run's result, the least CPU seconds of the children it ran, over
+    `repeat` runs)."""
+    best = None
+    for _ in range(repeat):
+        c0 = cpu_seconds()
+        out = run(*args)
+        s = cpu_seconds() - c0
+        best = s if best is None else min(best, s)
+    return out, best
 
 
 def accelsim(template, gpu, trace_dir):
@@ -152,9 +159,14 @@ def main():
     ap.add_argument("--accelsim", default="", metavar="CMD",
                     help="also run Accel-Sim (CMD with {gpu} and {trace}) and print both "
                          "simulators' CPU seconds and the speedup")
+    ap.add_argument("--repeat", type=int, default=1, metavar="N",
+                    help="with --accelsim: run both simulators N times per trace and keep "
+                         "the least CPU time of each (best of N)")
     ap.add_argument("--no-quirks", action="store_true",
                     help="leave GPGPU-Sim 4's quirks (%s) out of the shipped configs" % QUIRKS)
     a = ap.parse_args()
+    if a.repeat < 1:
+        raise SystemExit("compare.py: --repeat %d: expected at least 1" % a.repeat)
     if a.no_quirks:
         for g in GPUS:
             GPUS[g] = tuple(f for f in GPUS[g] if f != QUIRKS)
@@ -181,7 +193,8 @@ def main():
         for r in ref:
             gpu = r["gpu"]
             tdir = gen(r["trace"], a.work, a.trapeze)
-            tz, tz_s = timed(simulate, a.trapeze, gpu, tdir, tmp)
+            tz, tz_s = timed(simulate, a.trapeze, gpu, tdir, tmp,
+                             repeat=a.repeat if a.accelsim else 1)
             rc = float(r["cycles"])
             err = 100.0 * (tz["cycles"] - rc) / rc
             errs.setdefault(gpu, []).append((abs(err), r["trace"]))
@@ -196,7 +209,7 @@ def main():
             row = [r["trace"], gpu, "%d" % rc, "%d" % tz["cycles"], "%+.1f" % err] + \
                   [ratio(tz[t], float(r[c])) for c, t in COUNTERS]
             if a.accelsim:
-                _, as_s = timed(accelsim, a.accelsim, gpu, tdir)
+                _, as_s = timed(accelsim, a.accelsim, gpu, tdir, repeat=a.repeat)
                 w = tz["warp_instructions"]
                 up = as_s / max(tz_s, 1e-9)
                 speed.setdefault(gpu, []).append((up, r["trace"]))
