@@ -24,9 +24,6 @@ int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg)
     size_t n_mshr = (size_t)cfg->mshr_entries;
     c->lines = calloc(n_lines, sizeof *c->lines);
     c->tag = malloc(n_lines * sizeof *c->tag);
-    if (c->tag)
-        for (size_t i = 0; i < n_lines; i++)
-            c->tag[i] = SIM_TAG_NONE;
     c->mshr = calloc(n_mshr, sizeof *c->mshr);
     c->waiting = calloc(n_mshr * (size_t)cfg->mshr_merge, sizeof *c->waiting);
     c->free_ids = calloc(n_mshr, sizeof *c->free_ids);
@@ -43,6 +40,7 @@ int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg)
         sim_cache_free(c);
         return 0;
     }
+    sim_cache_reset(c, cfg->assoc);   /* every tag SIM_TAG_NONE */
     /* Hand out low ids first so runs do not depend on anything but order. */
     for (int i = 0; i < cfg->mshr_entries; i++)
         c->free_ids[i] = cfg->mshr_entries - 1 - i;
@@ -79,19 +77,21 @@ void sim_cache_invalidate(sim_cache *c, uint64_t line, int way)
     c->tag[i] = SIM_TAG_NONE;
 }
 
-/* The way whose tag is line, or -1 (the invariant above checked). */
-static int find_way(const sim_cache *c, const sim_line *set, uint64_t line)
+/* The way of the set at lines[base] whose tag is line, or -1 (the
+ * invariant above checked); the set index computed once per probe. */
+static int find_way(const sim_cache *c, size_t base, uint64_t line)
 {
-    int w = sim_cache_find(c, line);
-    TRAPEZE_ASSERT(w < 0 || (set[w].state != SIM_LINE_INVALID && set[w].addr == line));
-    (void)set;
+    int w = sim_cache_tag_way(c, base, line);
+    TRAPEZE_ASSERT(w < 0 || (c->lines[base + (size_t)w].state != SIM_LINE_INVALID &&
+                             c->lines[base + (size_t)w].addr == line));
     return w;
 }
 
 sim_probe sim_cache_probe(const sim_cache *c, uint64_t line, int *way)
 {
-    const sim_line *set = &c->lines[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc];
-    int hit = find_way(c, set, line);
+    size_t base = (size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc;
+    const sim_line *set = &c->lines[base];
+    int hit = find_way(c, base, line);
     if (hit >= 0) {
         *way = hit;
         return set[hit].state == SIM_LINE_RESERVED ? SIM_PROBE_HIT_RESERVED : SIM_PROBE_HIT;
@@ -154,9 +154,10 @@ void sim_cache_invalidate_valid(sim_cache *c)
 
 sim_probe sim_cache_probe_sector(const sim_cache *c, uint64_t line, int sector, int *way)
 {
-    const sim_line *set = &c->lines[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc];
+    size_t base = (size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc;
+    const sim_line *set = &c->lines[base];
     uint8_t bit = (uint8_t)(1u << sector);
-    int hit = find_way(c, set, line);
+    int hit = find_way(c, base, line);
     if (hit >= 0) {
         *way = hit;
         return (set[hit].sect_valid & bit) ? SIM_PROBE_HIT

@@ -116,14 +116,20 @@ static inline uint64_t sim_sector_key(uint64_t line, int sector)
  * recently used line without a pending sector) or FAIL (none). */
 sim_probe sim_cache_probe_sector(const sim_cache *c, uint64_t line, int sector, int *way);
 /* The way holding line (any state but INVALID), or -1: a probe without the
- * victim search, for lookups that allocate nothing. */
-static inline int sim_cache_find(const sim_cache *c, uint64_t line)
+ * victim search, for lookups that allocate nothing; sim_cache_tag_way
+ * searches the set whose first line is lines[base] (a caller that has the
+ * set already). */
+static inline int sim_cache_tag_way(const sim_cache *c, size_t base, uint64_t line)
 {
-    const uint64_t *tag = &c->tag[(size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc];
+    const uint64_t *tag = &c->tag[base];
     for (int w = 0; w < c->cfg.assoc; w++)
         if (tag[w] == line)
             return w;
     return -1;
+}
+static inline int sim_cache_find(const sim_cache *c, uint64_t line)
+{
+    return sim_cache_tag_way(c, (size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc, line);
 }
 /* The MSHR entry waiting for key, searching the entries in use; -1 none. */
 int sim_cache_mshr_lookup(const sim_cache *c, uint64_t key);
