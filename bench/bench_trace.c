@@ -4,7 +4,8 @@
  * simulate it, in simulated warp instructions per second, against the same
  * kernel run as a built-in program; and peak memory (maxrss of a child
  * process that opens and simulates one trace) as the trace grows 16-fold,
- * to show the reader's memory is bounded by resident blocks, not by the
+ * to show the reader's memory is bounded by resident blocks and the
+ * decoded blocks it keeps (at most SIM_TRACE_KEEP_DEFAULT), not by the
  * file's length. Traces are written to /tmp and removed.
  */
 #include <stdio.h>
@@ -51,7 +52,7 @@ static int builtin_and_export(const char *name, int argc, char **argv, const cha
 
 /* Opens and simulates dir/kernel-1.traceg. */
 static int run_trace(const char *dir, double *open_s, double *sim_s, sim_kernel_stats *st,
-                     size_t *peak_sections)
+                     size_t *peak_sections, size_t *kept)
 {
     char path[256];
     snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
@@ -68,6 +69,7 @@ static int run_trace(const char *dir, double *open_s, double *sim_s, sim_kernel_
     *open_s = t1 - t0;
     *sim_s = now() - t1;
     *peak_sections = sim_trace_kernel_peak_section_bytes(t);
+    *kept = sim_trace_kernel_kept_bytes(t);
     sim_gpu_destroy(g);
     sim_trace_kernel_close(t);
     return rc;
@@ -99,9 +101,9 @@ static int speed(void)
     static char *jac[] = {"nx=512", "ny=512", "bx=16", "by=16", "iters=1"};
     sim_kernel_stats a, b;
     double builtin_s, open_s, sim_s;
-    size_t peak;
+    size_t peak, kept;
     if (builtin_and_export("jacobi", 5, jac, dir, &a, &builtin_s) ||
-        run_trace(dir, &open_s, &sim_s, &b, &peak))
+        run_trace(dir, &open_s, &sim_s, &b, &peak, &kept))
         return 1;
     double wi = (double)b.total.warp_insts;
     printf("jacobi 512x512 (16x16 blocks), %llu warp instructions, trace of %ld MB:\n",
@@ -135,39 +137,42 @@ static int memory(long n)
     if (pid == 0) {
         close(fd[0]);
         double open_s, sim_s;
-        size_t peak = 0;
+        size_t peak = 0, kept = 0;
         sim_kernel_stats st;
-        int rc = run_trace(dir, &open_s, &sim_s, &st, &peak);
-        char line[160];
+        int rc = run_trace(dir, &open_s, &sim_s, &st, &peak, &kept);
+        char line[200];
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
-        int len = snprintf(line, sizeof line, "%.2f %.2f %zu %llu %ld", open_s, sim_s, peak,
-                           rc ? 0ULL : (unsigned long long)st.total.warp_insts, ru.ru_maxrss);
+        int len = snprintf(line, sizeof line, "%.2f %.2f %zu %zu %llu %ld", open_s, sim_s, peak,
+                           kept, rc ? 0ULL : (unsigned long long)st.total.warp_insts,
+                           ru.ru_maxrss);
         if (write(fd[1], line, (size_t)len) != len)
             rc = 1;
         _exit(rc);
     }
     close(fd[1]);
-    char line[160] = "";
+    char line[200] = "";
     ssize_t got = read(fd[0], line, sizeof line - 1);
     close(fd[0]);
     int status = 0;
     waitpid(pid, &status, 0);
     double open_s = 0, sim_s = 0;
-    size_t peak = 0;
+    size_t peak = 0, kept = 0;
     unsigned long long wi = 0;
     long maxrss_kb = 0;
     if (got <= 0 ||
-        sscanf(line, "%lf %lf %zu %llu %ld", &open_s, &sim_s, &peak, &wi, &maxrss_kb) != 5 ||
+        sscanf(line, "%lf %lf %zu %zu %llu %ld", &open_s, &sim_s, &peak, &kept, &wi,
+               &maxrss_kb) != 6 ||
         status != 0) {
         fprintf(stderr, "bench_trace: child failed\n");
         remove_trace(dir);
         return 1;
     }
     printf("  vecadd n=%-9ld trace %5ld MB, %9llu warp instructions: open %.2f s, simulate "
-           "%.2f s, peak RSS %.1f MB, resident block sections at most %.2f MB\n",
+           "%.2f s, peak RSS %.1f MB, resident block sections at most %.2f MB, decoded blocks "
+           "kept %.1f MB (at most %zu)\n",
            n, file_mb(dir), wi, open_s, sim_s, (double)maxrss_kb / 1024.0,
-           (double)peak / 1048576.0);
+           (double)peak / 1048576.0, (double)kept / 1048576.0, SIM_TRACE_KEEP_DEFAULT >> 20);
     remove_trace(dir);
     return 0;
 }

@@ -373,7 +373,8 @@ trapeze_status trapeze_trace_check(const char *kernelslist,
     trapeze_status s = sim_trace_list_read(kernelslist, &l, err);
     for (int i = 0; !s && i < l.n; i++) {
         sim_trace_kernel *t;
-        if ((s = sim_trace_kernel_open(l.kernels[i], &t, err)))
+        /* checked, not simulated: nothing to keep */
+        if ((s = sim_trace_kernel_open_keep(l.kernels[i], 0, &t, err)))
             break;
         const sim_kernel *k = sim_trace_kernel_sim(t);
         trapeze_trace_kernel_info info = {

@@ -4,7 +4,8 @@
  * compression modes decompressed by hand; registers folded onto the
  * scoreboard; generic accesses in the shared window; a hand-written trace
  * simulated to a hand-computed cycle count; and malformed or truncated
- * traces, each refused with file, line and what was expected.
+ * traces, each refused with file, line and what was expected; and the
+ * decoded blocks the opening pass keeps, read back as the lines parse.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -403,6 +404,182 @@ static void exit_retires_lanes(void)
     trapeze_config_destroy(cfg);
 }
 
+/* ------------------------------------------------------------ kept blocks */
+
+static uint64_t lcg(uint64_t *x)
+{
+    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+    return *x >> 11;
+}
+
+/* One random instruction line: a non-memory op, or a load or store in each
+ * address mode with a random mask (mode 1 a contiguous run), addresses near
+ * and far apart (each of the kept form's kinds), global and in the shared
+ * window, including an empty mask. */
+static void random_line(FILE *f, int pc, uint64_t *x)
+{
+    int kind = (int)(lcg(x) % 7);
+    uint32_t mask = lcg(x) % 4 == 0 ? 0xffffffffu : (uint32_t)lcg(x);
+    if (kind == 6)
+        mask = 0;
+    uint64_t base = lcg(x) % 2 ? 0x00007f0000000100ull + (lcg(x) % 4096) * 4
+                               : 0x10000000ull + (lcg(x) % 65536) * 4;
+    const char *op = lcg(x) % 3 ? "LDG.E" : "ST.E";
+    const char *dst = op[0] == 'L' ? "1 R4" : "0";
+    if (kind == 0) {
+        fprintf(f, "%04x %08x 1 R1 FFMA 3 R2 R3 R1 0\n", pc, mask);
+        return;
+    }
+    if (kind == 1) {   /* mode 1: a contiguous run of lanes */
+        int first = (int)(lcg(x) % 32), len = 1 + (int)(lcg(x) % (32 - first));
+        mask = (uint32_t)(((len == 32 ? 0 : 1ull << len) - 1) << first);
+        if (len == 32)
+            mask = 0xffffffffu;
+        long long stride = (long long)(lcg(x) % 33) - 16;
+        fprintf(f, "%04x %08x %s %s 1 R0 4 1 0x%llx %lld\n", pc, mask, dst, op,
+                (unsigned long long)base, stride * 4);
+        return;
+    }
+    fprintf(f, "%04x %08x %s %s 1 R0 4 %d", pc, mask, dst, op, kind == 2 || kind == 3 ? 2 : 0);
+    int first = 1;
+    for (int l = 0; l < 32; l++) {
+        if (!(mask >> l & 1))
+            continue;
+        if (kind == 2 || kind == 3) {   /* mode 2: base, then deltas small or past 2^32 */
+            long long d = kind == 2 ? (long long)(lcg(x) % 64) - 32
+                                    : (long long)(lcg(x) % (1ull << 40)) - (1ll << 39);
+            if (first)
+                fprintf(f, " 0x%llx", (unsigned long long)base);
+            else
+                fprintf(f, " %lld", d * 4);
+        } else {   /* mode 0: every address */
+            fprintf(f, " 0x%llx", (unsigned long long)(base + (lcg(x) % 1024) * 4));
+        }
+        first = 0;
+    }
+    fputc('\n', f);
+}
+
+/* A random trace of `blocks` blocks of 2 warps, each of up to 60 lines. */
+static void write_random_trace(const char *path, int blocks, uint64_t seed)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    const char *g = strstr(header, "(2,1,1)");
+    fprintf(f, "%.*s(%d,1,1)%s", (int)(g - header), header, blocks, g + 7);
+    for (int b = 0; b < blocks; b++) {
+        fprintf(f, "#BEGIN_TB\n\nthread block = %d,0,0\n", b);
+        for (int w = 0; w < 2; w++) {
+            int n = (int)(lcg(&seed) % 61);
+            fprintf(f, "warp = %d\ninsts = %d\n", w, n);
+            for (int i = 0; i < n; i++)
+                random_line(f, i * 16, &seed);
+        }
+        fprintf(f, "#END_TB\n\n");
+    }
+    fclose(f);
+}
+
+/* Every warp's instructions of t, as the simulator reads them, into out
+ * (at most max); their number. */
+static int read_stream(sim_trace_kernel *t, sim_warp_inst *out, int max)
+{
+    const sim_kernel *k = sim_trace_kernel_sim(t);
+    static sim_warp_cursor cur;
+    uint32_t regs[64] = {0};
+    int n = 0;
+    for (int b = 0; b < k->grid.x; b++)
+        for (int w = 0; w < 2; w++) {
+            memset(&cur, 0, sizeof cur);
+            k->source->warp_start(k->source_self, k, &cur, b, 0, 0, w);
+            sim_warp_inst in;
+            memset(&in, 0, sizeof in);
+            while (n < max && k->source->next(k->source_self, k, &cur, regs, &in)) {
+                if (!sim_trace_op_is_memory(in.op))   /* their addresses are not read */
+                    memset(in.addr, 0, sizeof in.addr);
+                out[n++] = in;
+            }
+            k->source->warp_end(k->source_self, &cur);
+        }
+    return n;
+}
+
+/* 0: not a memory access; its active lanes' addresses 1: in arithmetic
+ * progression, 2: not, within 2^31 of the first, 3: not, farther. */
+static int address_form(const sim_warp_inst *in)
+{
+    if (!sim_trace_op_is_memory(in->op))
+        return 0;
+    uint64_t a[32];
+    int n = 0, stride = 1, far = 0;
+    for (int l = 0; l < 32; l++)
+        if (in->active >> l & 1)
+            a[n++] = in->addr[l];
+    for (int k = 2; k < n; k++)
+        stride &= a[k] - a[k - 1] == a[1] - a[0];
+    for (int k = 1; k < n; k++)
+        far |= llabs((long long)(a[k] - a[0])) > (1ll << 31);
+    return stride ? 1 : far ? 3 : 2;
+}
+
+static int same_inst(const sim_warp_inst *a, const sim_warp_inst *b)
+{
+    return a->op == b->op && a->alu == b->alu && a->flags == b->flags && a->dst == b->dst &&
+           !memcmp(a->src, b->src, sizeof a->src) && a->size == b->size &&
+           a->active == b->active && a->value == b->value && a->pc == b->pc &&
+           !memcmp(a->addr, b->addr, sizeof a->addr);
+}
+
+/* The decoded blocks the opening pass keeps give the simulator exactly the
+ * instructions that parsing the lines again gives: all blocks kept, none,
+ * and a budget that runs out part way (a block either kept or read). */
+static void kept_blocks(void)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/random.traceg", dir);
+    write_random_trace(path, 40, 12345);
+    enum { MAX = 40 * 2 * 61 };
+    static sim_warp_inst want[MAX], got[MAX];
+    sim_trace_kernel *t = NULL;
+    trapeze_error err;
+    CHECK_OK(sim_trace_kernel_open_keep(path, 0, &t, &err));
+    if (!t)
+        return;
+    int n = read_stream(t, want, MAX);
+    CHECK(n > 1000 && (uint64_t)n == sim_trace_kernel_warp_insts(t));
+    CHECK(sim_trace_kernel_kept_bytes(t) == 0);
+    sim_trace_kernel_close(t);
+    int kinds[4] = {0};   /* non-memory, stride, near, far: each kind met */
+    for (int i = 0; i < n; i++)
+        kinds[address_form(&want[i])]++;
+    CHECK(kinds[0] > 50 && kinds[1] > 50 && kinds[2] > 50 && kinds[3] > 50);
+    static const size_t budgets[] = {SIM_TRACE_KEEP_DEFAULT, 6000, 40};
+    for (int i = 0; i < 3; i++) {
+        CHECK_OK(sim_trace_kernel_open_keep(path, budgets[i], &t, &err));
+        if (!t)
+            continue;
+        size_t kept = sim_trace_kernel_kept_bytes(t);
+        CHECK(kept <= budgets[i]);
+        CHECK(i == 2 ? kept == 0 : kept > 0);
+        int m = read_stream(t, got, MAX);
+        CHECK(m == n);
+        int same = m == n;
+        for (int j = 0; same && j < n; j++)
+            same = same_inst(&want[j], &got[j]);
+        CHECK(same);
+        /* and again on the same open: the kept blocks stay */
+        m = read_stream(t, got, MAX);
+        same = m == n;
+        for (int j = 0; same && j < n; j++)
+            same = same_inst(&want[j], &got[j]);
+        CHECK(same);
+        CHECK(sim_trace_kernel_kept_bytes(t) == kept);
+        sim_trace_kernel_close(t);
+    }
+    remove(path);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/trapeze-trace-XXXXXX");
@@ -414,6 +591,7 @@ int main(void)
     malformed_traces();
     simulate_hand_trace();
     exit_retires_lanes();
+    kept_blocks();
     static const char *const files[] = {"good", "trunc", "trunc2", "noblock", "hex", "short",
                                         "long", "warp", "grid", "twice", "ffma", "exit"};
     char path[128];

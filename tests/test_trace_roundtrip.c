@@ -171,8 +171,9 @@ static void bounded_sections(void)
     char path[128];
     snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
     sim_trace_kernel *t = NULL;
-    sim_kernel_stats st;
-    CHECK_OK(sim_trace_kernel_open(path, &t, &err));
+    sim_kernel_stats st, kept_st;
+    /* no decoded block kept: every block is read from the file as it runs */
+    CHECK_OK(sim_trace_kernel_open_keep(path, 0, &t, &err));
     CHECK_OK(sim_gpu_run(g, sim_trace_kernel_sim(t), &st, &err));
     CHECK_OK(sim_trace_kernel_status(t, &err));
     long size = file_size(path);
@@ -181,6 +182,19 @@ static void bounded_sections(void)
      * bookkeeping); the 90 resident blocks hold 9% of the file, never all */
     CHECK(peak > (size_t)size * 85 / 1000 && peak < (size_t)size * 110 / 1000);
     CHECK(st.resident_blocks_per_sm == 6);
+    sim_trace_kernel_close(t);
+    /* every block kept decoded: the same run on a fresh GPU, only the
+     * sections' warp cursors held (no text) */
+    sim_gpu_destroy(g);
+    g = new_gpu();
+    CHECK_OK(sim_trace_kernel_open(path, &t, &err));
+    CHECK_OK(sim_gpu_run(g, sim_trace_kernel_sim(t), &kept_st, &err));
+    CHECK(sim_trace_kernel_kept_bytes(t) > 0 &&
+          sim_trace_kernel_kept_bytes(t) < (size_t)size);
+    CHECK(sim_trace_kernel_peak_section_bytes(t) < peak / 4);
+    CHECK(kept_st.cycles == st.cycles && !memcmp(&kept_st.total, &st.total, sizeof st.total) &&
+          !memcmp(kept_st.events, st.events, sizeof st.events));
+    sim_kernel_stats_free(&kept_st);
     sim_kernel_stats_free(&st);
     sim_trace_kernel_close(t);
     sim_kernel_destroy(ks[0]);

@@ -191,7 +191,7 @@ static int valid_opcode(const char *t, size_t n)
     return 1;
 }
 
-static int is_memory(int op)
+int sim_trace_op_is_memory(int op)
 {
     return op >= SIM_OP_LD_GLOBAL && op <= SIM_OP_ATOMIC;
 }
@@ -359,7 +359,7 @@ const char *sim_trace_parse_inst(const sim_trace_format *f, sim_trace_opcache *c
         add_source(out, reg);
     }
     NEXT_DEC("a memory width (0: not a memory access)", 0, 1024, &x);
-    int mem = is_memory(out->op);
+    int mem = sim_trace_op_is_memory(out->op);
     if (mem && x == 0)
         return "a memory width > 0 for a memory opcode";
     if (x > 0) {

@@ -45,6 +45,10 @@ const char *sim_trace_parse_inst(const sim_trace_format *f, sim_trace_opcache *c
                                  const char *p, const char *end, sim_warp_inst *out,
                                  sim_trace_class *cls, const char **at);
 
+/* 1 for the ops that access memory (loads, stores, atomics): the ones
+ * whose addresses a line carries. */
+int sim_trace_op_is_memory(int op);
+
 /* `KEY N` (e.g. "warp = 3", "insts = 120"): 1 and *v when the line is
  * exactly the key followed by a whole number from 0 to max. */
 int sim_trace_key_number(const char *p, const char *end, const char *key, long long max,

@@ -6,7 +6,20 @@
  * runs, a block's section is read into memory when its first warp starts
  * and freed when its last warp ends; each warp parses its own lines as it
  * issues them. Memory: O(blocks) for the index plus the resident blocks'
- * sections, whatever the file's length. Owns no timing.
+ * sections, whatever the file's length.
+ *
+ * Kept blocks: while the decoded form of the blocks read so far fits in the
+ * open's keep budget (sim_trace_kernel_open_keep), the opening pass keeps
+ * each block's instructions decoded (kept.c), and the simulation reads
+ * those instead of parsing the lines a second time. The first block that
+ * would pass the budget is dropped and no later block is kept; a block is
+ * either kept whole or read from the file. Kept blocks stay until close (a
+ * kernel may be simulated more than once on one open).
+ *
+ * Invariants: kept_bytes <= keep_bytes; kept[id] != NULL only for a block
+ * whose #END_TB the opening pass reached, with every warp's n instructions
+ * in [off, next warp's off); a section made from a kept block has no text.
+ * Owns no timing.
  */
 #define _FILE_OFFSET_BITS 64
 #include <ctype.h>
@@ -18,8 +31,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/assert.h"
 #include "common/error.h"
 #include "common/text.h"
+#include "sim/trace/kept.h"
 #include "sim/trace/parse.h"
 
 #define MAX_BLOCK_THREADS 2048
@@ -40,6 +55,7 @@ typedef struct warp_stream {
 struct tb_section {
     long id;
     int refs;                /* warps started and not yet ended */
+    int kept;                /* warps read from t->kept[id], not from text */
     char *text;
     size_t len;
     warp_stream warp[];      /* warps_per_block */
@@ -59,6 +75,9 @@ struct sim_trace_kernel {
     size_t section_bytes, peak_section_bytes;
     trapeze_error stream_err;
     sim_trace_opcache opcodes;     /* both passes' classifications */
+    sim_trace_kept_block **kept;   /* per block id: its decoded form, or NULL */
+    size_t keep_bytes, kept_bytes; /* the budget, and what the kept blocks hold */
+    int keeping;                   /* 0 once a block did not fit */
 };
 
 /* ------------------------------------------------------------ header */
@@ -209,10 +228,79 @@ static trapeze_status header_done(sim_trace_kernel *t, long long line, int seen_
     t->tb_line = calloc(nb, sizeof *t->tb_line);   /* 0: not seen yet */
     t->tb_len = malloc(nb * sizeof *t->tb_len);
     t->loaded = calloc(nb, sizeof *t->loaded);
-    if (!t->tb_off || !t->tb_line || !t->tb_len || !t->loaded)
+    t->kept = calloc(nb, sizeof *t->kept);
+    if (!t->tb_off || !t->tb_line || !t->tb_len || !t->loaded || !t->kept)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory for %lld blocks", t->path,
                             blocks);
     return TRAPEZE_OK;
+}
+
+/* ------------------------------------------------------------ kept blocks */
+
+static size_t kept_head(const sim_trace_kernel *t)
+{
+    return sizeof(sim_trace_kept_block) +
+           (size_t)t->warps_per_block * sizeof(sim_trace_kept_warp);
+}
+
+static void keep_drop(sim_trace_kernel *t, long id)
+{
+    sim_trace_kept_block *b = t->kept[id];
+    if (!b)
+        return;
+    t->kept_bytes -= kept_head(t) + b->cap;
+    free(b->bytes);
+    free(b);
+    t->kept[id] = NULL;
+}
+
+/* Block id begins: kept while the budget allows (and memory: a failed
+ * allocation only means the block is read from the file). */
+static void keep_begin(sim_trace_kernel *t, long id)
+{
+    size_t head = kept_head(t);
+    if (!t->keeping || t->kept_bytes + head > t->keep_bytes ||
+        !(t->kept[id] = calloc(1, head))) {
+        t->keeping = 0;
+        return;
+    }
+    t->kept_bytes += head;
+}
+
+static void keep_warp(sim_trace_kernel *t, long id, long long warp, long long insts)
+{
+    sim_trace_kept_block *b = t->kept[id];
+    if (b)
+        b->warp[warp] = (sim_trace_kept_warp){b->len, insts};
+}
+
+static void keep_inst(sim_trace_kernel *t, long id, const sim_warp_inst *in)
+{
+    sim_trace_kept_block *b = t->kept[id];
+    if (!b)
+        return;
+    size_t grown = 0;
+    int ok = sim_trace_kept_put(b, in, &grown);
+    t->kept_bytes += grown;
+    if (!ok || t->kept_bytes > t->keep_bytes) {
+        keep_drop(t, id);
+        t->keeping = 0;
+    }
+    TRAPEZE_ASSERT(t->kept_bytes <= t->keep_bytes);
+}
+
+/* Block id's #END_TB: its bytes shrink to what they hold. */
+static void keep_end(sim_trace_kernel *t, long id)
+{
+    sim_trace_kept_block *b = t->kept[id];
+    if (!b || b->len == b->cap || !b->len)
+        return;
+    uint8_t *p = realloc(b->bytes, b->len);
+    if (p) {
+        t->kept_bytes -= b->cap - b->len;
+        b->bytes = p;
+        b->cap = b->len;
+    }
 }
 
 /* ------------------------------------------------------------ the opening pass */
@@ -252,6 +340,7 @@ static trapeze_status begin_block_line(sim_trace_kernel *t, scan *s, const char 
     t->tb_line[id] = s->block_line;
     t->tb_off[id] = s->begin_off;
     s->block = id;
+    keep_begin(t, id);
     memset(s->warp_seen, 0, (size_t)t->warps_per_block);
     return TRAPEZE_OK;
 }
@@ -262,6 +351,7 @@ static trapeze_status warp_line(sim_trace_kernel *t, scan *s, const char *p, con
 {
     if (sim_trace_line_is(p, e, "#END_TB")) {
         t->tb_len[s->block] = off + len - t->tb_off[s->block];
+        keep_end(t, s->block);
         s->state = S_BETWEEN;
         return TRAPEZE_OK;
     }
@@ -309,6 +399,7 @@ static trapeze_status inst_line(sim_trace_kernel *t, scan *s, const char *p, con
         return sim_trace_fail_line(err, t->path, line, what, at, e, 0);
     t->warp_insts++;
     t->unknown += !cls.known;
+    keep_inst(t, s->block, &in);
     if (--s->left == 0)
         s->state = S_WARPS;
     return TRAPEZE_OK;
@@ -352,6 +443,7 @@ static trapeze_status scan_line(sim_trace_kernel *t, scan *s, const char *p, con
         if (!sim_trace_key_number(p, e, "insts =", MAX_INSTS, &s->insts))
             return sim_trace_fail_line(err, t->path, line, "'insts = M'", p, e, 1);
         s->left = s->insts;
+        keep_warp(t, s->block, s->warp, s->insts);
         s->state = s->insts ? S_INSTS : S_WARPS;
         return TRAPEZE_OK;
     case S_INSTS:
@@ -458,11 +550,35 @@ static void index_warps(sim_trace_kernel *t, tb_section *sec)
     }
 }
 
+/* A kept block's section: each warp's cursor in the decoded bytes. */
+static void kept_warps(const sim_trace_kernel *t, const sim_trace_kept_block *b,
+                       tb_section *sec)
+{
+    sec->kept = 1;
+    for (int w = 0; w < t->warps_per_block; w++) {
+        warp_stream *ws = &sec->warp[w];
+        ws->sec = sec;
+        ws->left = b->warp[w].n;
+        if (ws->left) {
+            ws->pos = (const char *)b->bytes + b->warp[w].off;
+            ws->end = (const char *)b->bytes + b->len;
+        }
+    }
+}
+
 static tb_section *load_section(sim_trace_kernel *t, long id)
 {
-    size_t len = (size_t)t->tb_len[id];
     size_t head = sizeof(tb_section) + (size_t)t->warps_per_block * sizeof(warp_stream);
     tb_section *sec = calloc(1, head);
+    if (sec && t->kept[id]) {
+        sec->id = id;
+        kept_warps(t, t->kept[id], sec);
+        t->section_bytes += head;
+        if (t->section_bytes > t->peak_section_bytes)
+            t->peak_section_bytes = t->section_bytes;
+        return sec;
+    }
+    size_t len = (size_t)t->tb_len[id];
     char *text = malloc(len + 1);
     if (!sec || !text) {
         free(sec);
@@ -519,6 +635,13 @@ static int trace_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
     warp_stream *ws = cur->ext;
     if (!ws || ws->left <= 0)
         return 0;
+    if (ws->sec->kept) {
+        const uint8_t *p = (const uint8_t *)ws->pos;
+        sim_trace_kept_get(&p, out);
+        ws->pos = (const char *)p;
+        ws->left--;
+        return 1;
+    }
     const char *s, *e;
     do {
         if (ws->pos >= ws->end) {
@@ -569,12 +692,20 @@ static const sim_source_ops trace_source = {"accel-sim trace", trace_warp_start,
 trapeze_status sim_trace_kernel_open(const char *path, sim_trace_kernel **out,
                                      trapeze_error *err)
 {
+    return sim_trace_kernel_open_keep(path, SIM_TRACE_KEEP_DEFAULT, out, err);
+}
+
+trapeze_status sim_trace_kernel_open_keep(const char *path, size_t keep_bytes,
+                                          sim_trace_kernel **out, trapeze_error *err)
+{
     *out = NULL;
     sim_trace_kernel *t = calloc(1, sizeof *t);
     if (!t || !(t->path = trapeze_strdup(path))) {
         free(t);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", path);
     }
+    t->keep_bytes = keep_bytes;
+    t->keeping = keep_bytes > 0;
     t->fmt.version = 4;
     snprintf(t->kernel.name, sizeof t->kernel.name, "trace");
     t->kernel.regs_per_thread = 1;
@@ -621,6 +752,11 @@ size_t sim_trace_kernel_peak_section_bytes(const sim_trace_kernel *t)
     return t->peak_section_bytes;
 }
 
+size_t sim_trace_kernel_kept_bytes(const sim_trace_kernel *t)
+{
+    return t->kept_bytes;
+}
+
 trapeze_status sim_trace_kernel_status(const sim_trace_kernel *t, trapeze_error *err)
 {
     if (!t->stream_err.code)
@@ -638,8 +774,12 @@ void sim_trace_kernel_close(sim_trace_kernel *t)
         for (long id = 0; id < t->blocks; id++)
             if (t->loaded[id])
                 free_section(t, t->loaded[id]);
+    if (t->kept)
+        for (long id = 0; id < t->blocks; id++)
+            keep_drop(t, id);
     if (t->file)
         fclose(t->file);
+    free(t->kept);
     free(t->loaded);
     free(t->tb_off);
     free(t->tb_line);

@@ -84,9 +84,17 @@ void sim_trace_demangle(const char *name, char *out, size_t size);
  * anonymous temporary file); another compression (gzip, bzip2, zstd, ...)
  * is an error naming the file. NULL with err filled on failure. xz.c. */
 FILE *sim_trace_fopen(const char *path, trapeze_error *err);
-/* Opens PATH, or PATH.xz when PATH does not exist. */
+/* Opens PATH, or PATH.xz when PATH does not exist, keeping up to
+ * SIM_TRACE_KEEP_DEFAULT bytes of decoded blocks (below). */
 trapeze_status sim_trace_kernel_open(const char *path, sim_trace_kernel **out,
                                      trapeze_error *err);
+/* The same, keeping the decoded instructions of the blocks the opening pass
+ * reads while they fit in keep_bytes (0: none), so that simulating them
+ * does not parse their lines again; the other blocks are read from the file
+ * as they run. Only speed and memory depend on keep_bytes. */
+#define SIM_TRACE_KEEP_DEFAULT ((size_t)64 << 20)
+trapeze_status sim_trace_kernel_open_keep(const char *path, size_t keep_bytes,
+                                          sim_trace_kernel **out, trapeze_error *err);
 const sim_kernel *sim_trace_kernel_sim(const sim_trace_kernel *t);
 /* Warp instructions the file holds (counted by the opening pass). */
 uint64_t sim_trace_kernel_warp_insts(const sim_trace_kernel *t);
@@ -94,6 +102,8 @@ uint64_t sim_trace_kernel_warp_insts(const sim_trace_kernel *t);
 uint64_t sim_trace_kernel_unknown_opcodes(const sim_trace_kernel *t);
 /* Largest number of bytes of block sections held at once so far. */
 size_t sim_trace_kernel_peak_section_bytes(const sim_trace_kernel *t);
+/* Bytes the kept blocks hold (at most the open's keep_bytes). */
+size_t sim_trace_kernel_kept_bytes(const sim_trace_kernel *t);
 /* An error met while streaming (the file changed or could not be read
  * after opening); TRAPEZE_OK when none. */
 trapeze_status sim_trace_kernel_status(const sim_trace_kernel *t, trapeze_error *err);
