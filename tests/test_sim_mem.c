@@ -477,7 +477,7 @@ static int scan_find(const sim_cache *c, uint64_t line)
 
 static void test_tag_index(void)
 {
-    sim_cache_cfg cfg = {.enabled = 1, .sets = 4, .line = 128, .assoc = 8, .rep = 'L',
+    sim_cache_cfg cfg = {.enabled = 1, .sets = 4, .line = 128, .assoc = 19, .rep = 'L',
                          .wr = 'B', .alloc = 'm', .wr_alloc = 'N', .set_index = 'L',
                          .mshr_entries = 8, .mshr_merge = 2, .miss_queue = 4};
     sim_cache c;
@@ -486,7 +486,7 @@ static void test_tag_index(void)
     int ok = 1, victims = 0;
     for (int step = 0; step < 20000; step++) {
         x = x * 6364136223846793005ull + 1442695040888963407ull;
-        uint64_t line = ((x >> 40) % 96) * 128;   /* 24 lines a set for 4..8 ways */
+        uint64_t line = ((x >> 40) % 96) * 128;   /* 24 lines a set for 4..19 ways */
         int way, op = (int)(x >> 60);
         sim_probe p = sim_cache_probe(&c, line, &way);
         if (op < 9 && p == SIM_PROBE_MISS) {
@@ -499,6 +499,15 @@ static void test_tag_index(void)
                 if (set[w].state == SIM_LINE_VALID && (lru < 0 || set[w].stamp < set[lru].stamp))
                     lru = w;
             ok &= way == (inv >= 0 ? inv : lru);
+            /* the sectored probe's victim: LRU among lines with no pending sector */
+            int sway, slru = -1;
+            for (int w = 0; w < c.cfg.assoc; w++)
+                if (set[w].state != SIM_LINE_INVALID && !set[w].sect_pend &&
+                    (slru < 0 || set[w].stamp < set[slru].stamp))
+                    slru = w;
+            sim_probe sp = sim_cache_probe_sector(&c, line, 1, &sway);
+            ok &= sway == (inv >= 0 ? inv : slru) &&
+                  sp == (sway < 0 ? SIM_PROBE_FAIL : SIM_PROBE_MISS);
             victims++;
             sim_cache_install(&c, line, way, op < 8 ? SIM_LINE_VALID : SIM_LINE_RESERVED);
         } else if (op < 9 && p == SIM_PROBE_HIT_RESERVED) {
@@ -508,7 +517,7 @@ static void test_tag_index(void)
         } else if (op == 14) {
             sim_cache_invalidate_valid(&c);
         } else if (op == 15 && step % 7 == 0) {
-            sim_cache_reset(&c, 4 + (int)((x >> 30) % 5));
+            sim_cache_reset(&c, 4 + (int)((x >> 30) % 16));   /* 8 a step and the rest */
         }
         for (uint64_t l = 0; l < 96 * 128; l += 128) {
             int w = sim_cache_find(&c, l);

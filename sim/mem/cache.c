@@ -87,6 +87,16 @@ static int find_way(const sim_cache *c, size_t base, uint64_t line)
     return w;
 }
 
+/* The first INVALID way of the set at base, or -1: the tag array holds
+ * SIM_TAG_NONE exactly for those (the invariant above), so the victim search
+ * scans 8-byte tags and reads the lines only when the set is full. */
+static int first_invalid(const sim_cache *c, size_t base)
+{
+    int w = sim_cache_tag_way(c, base, SIM_TAG_NONE);
+    TRAPEZE_ASSERT(w < 0 || c->lines[base + (size_t)w].state == SIM_LINE_INVALID);
+    return w;
+}
+
 sim_probe sim_cache_probe(const sim_cache *c, uint64_t line, int *way)
 {
     size_t base = (size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc;
@@ -97,15 +107,11 @@ sim_probe sim_cache_probe(const sim_cache *c, uint64_t line, int *way)
         return set[hit].state == SIM_LINE_RESERVED ? SIM_PROBE_HIT_RESERVED : SIM_PROBE_HIT;
     }
     /* a miss: the victim, the first invalid way, else the least recently used valid one */
-    int invalid = -1, lru = -1;
-    for (int w = 0; w < c->cfg.assoc; w++) {
+    int invalid = first_invalid(c, base), lru = -1;
+    for (int w = 0; invalid < 0 && w < c->cfg.assoc; w++) {
         const sim_line *l = &set[w];
-        if (l->state == SIM_LINE_INVALID) {
-            if (invalid < 0)
-                invalid = w;
-        } else if (l->state == SIM_LINE_VALID && (lru < 0 || l->stamp < set[lru].stamp)) {
+        if (l->state == SIM_LINE_VALID && (lru < 0 || l->stamp < set[lru].stamp))
             lru = w;
-        }
     }
     *way = invalid >= 0 ? invalid : lru;
     return *way < 0 ? SIM_PROBE_FAIL : SIM_PROBE_MISS;
@@ -163,15 +169,11 @@ sim_probe sim_cache_probe_sector(const sim_cache *c, uint64_t line, int sector, 
         return (set[hit].sect_valid & bit) ? SIM_PROBE_HIT
                : (set[hit].sect_pend & bit) ? SIM_PROBE_HIT_RESERVED : SIM_PROBE_SECTOR_MISS;
     }
-    int invalid = -1, lru = -1;
-    for (int w = 0; w < c->cfg.assoc; w++) {
+    int invalid = first_invalid(c, base), lru = -1;
+    for (int w = 0; invalid < 0 && w < c->cfg.assoc; w++) {
         const sim_line *l = &set[w];
-        if (l->state == SIM_LINE_INVALID) {
-            if (invalid < 0)
-                invalid = w;
-        } else if (!l->sect_pend && (lru < 0 || l->stamp < set[lru].stamp)) {
+        if (!l->sect_pend && (lru < 0 || l->stamp < set[lru].stamp))
             lru = w;
-        }
     }
     *way = invalid >= 0 ? invalid : lru;
     return *way < 0 ? SIM_PROBE_FAIL : SIM_PROBE_MISS;

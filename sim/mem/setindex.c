@@ -1,41 +1,41 @@
 /*
  * setindex.c - GPGPU-Sim's set index functions (see setindex.h), bit for
- * bit: the IPOLY tables are hashing.cc's equations, one row per index bit
- * listing the bits of the higher address that are XORed into it.
+ * bit: the IPOLY tables are hashing.cc's equations, one mask per index bit
+ * of the bits of the higher address that are XORed into it.
  */
 #include "sim/mem/setindex.h"
 
-#define END 0xff
+/* Per index bit: the bits a[k] of the higher address XORed into it, as a
+ * mask (the hash is then one parity per index bit). */
+#define B(k) (1ull << (k))
+static const uint64_t ipoly16[4] = {
+    B(11) | B(10) | B(9) | B(8) | B(6) | B(4) | B(3) | B(0),
+    B(12) | B(8) | B(7) | B(6) | B(5) | B(3) | B(1) | B(0),
+    B(9) | B(8) | B(7) | B(6) | B(4) | B(2) | B(1),
+    B(10) | B(9) | B(8) | B(7) | B(5) | B(3) | B(2),
+};
+static const uint64_t ipoly32[5] = {
+    B(13) | B(12) | B(11) | B(10) | B(9) | B(6) | B(5) | B(3) | B(0),
+    B(14) | B(13) | B(12) | B(11) | B(10) | B(7) | B(6) | B(4) | B(1),
+    B(14) | B(10) | B(9) | B(8) | B(7) | B(6) | B(3) | B(2) | B(0),
+    B(11) | B(10) | B(9) | B(8) | B(7) | B(4) | B(3) | B(1),
+    B(12) | B(11) | B(10) | B(9) | B(8) | B(5) | B(4) | B(2),
+};
+static const uint64_t ipoly64[6] = {
+    B(18) | B(17) | B(16) | B(15) | B(12) | B(10) | B(6) | B(5) | B(0),
+    B(15) | B(13) | B(12) | B(11) | B(10) | B(7) | B(5) | B(1) | B(0),
+    B(16) | B(14) | B(13) | B(12) | B(11) | B(8) | B(6) | B(2) | B(1),
+    B(17) | B(15) | B(14) | B(13) | B(12) | B(9) | B(7) | B(3) | B(2),
+    B(18) | B(16) | B(15) | B(14) | B(13) | B(10) | B(8) | B(4) | B(3),
+    B(17) | B(16) | B(15) | B(14) | B(11) | B(9) | B(5) | B(4),
+};
+#undef B
 
-/* Per index bit: the bits a[k] of the higher address XORed in (END-ended). */
-static const uint8_t ipoly16[4][16] = {
-    {11, 10, 9, 8, 6, 4, 3, 0, END},
-    {12, 8, 7, 6, 5, 3, 1, 0, END},
-    {9, 8, 7, 6, 4, 2, 1, END},
-    {10, 9, 8, 7, 5, 3, 2, END}};
-static const uint8_t ipoly32[5][16] = {
-    {13, 12, 11, 10, 9, 6, 5, 3, 0, END},
-    {14, 13, 12, 11, 10, 7, 6, 4, 1, END},
-    {14, 10, 9, 8, 7, 6, 3, 2, 0, END},
-    {11, 10, 9, 8, 7, 4, 3, 1, END},
-    {12, 11, 10, 9, 8, 5, 4, 2, END}};
-static const uint8_t ipoly64[6][16] = {
-    {18, 17, 16, 15, 12, 10, 6, 5, 0, END},
-    {15, 13, 12, 11, 10, 7, 5, 1, 0, END},
-    {16, 14, 13, 12, 11, 8, 6, 2, 1, END},
-    {17, 15, 14, 13, 12, 9, 7, 3, 2, END},
-    {18, 16, 15, 14, 13, 10, 8, 4, 3, END},
-    {17, 16, 15, 14, 11, 9, 5, 4, END}};
-
-static unsigned ipoly(const uint8_t (*rows)[16], int bits, uint64_t higher, unsigned index)
+static unsigned ipoly(const uint64_t *rows, int bits, uint64_t higher, unsigned index)
 {
     unsigned out = 0;
-    for (int b = 0; b < bits; b++) {
-        unsigned x = index >> b & 1;
-        for (const uint8_t *k = rows[b]; *k != END; k++)
-            x ^= (unsigned)(higher >> *k) & 1;
-        out |= x << b;
-    }
+    for (int b = 0; b < bits; b++)
+        out |= ((index >> b & 1) ^ (unsigned)__builtin_parityll(higher & rows[b])) << b;
     return out;
 }
 
