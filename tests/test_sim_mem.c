@@ -229,6 +229,8 @@ static void test_shmem_conflicts_random(void)
         for (int t = 0; t < 32; t++) {
             x = x * 6364136223846793005ull + 1442695040888963407ull;
             a[t] = (x >> 33) % range * 4 + (x >> 20) % 4;   /* any byte of a word */
+            if (trial % 3 == 0)   /* strided: conflict-free or not by the bank count */
+                a[t] = (range + t * (uint64_t)(trial / 3 % 5)) * 4;
         }
         int nb = banks[trial % 8];
         CHECK(sim_shmem_conflict_degree(a, mask, nb) == conflict_reference(a, mask, nb));

@@ -142,6 +142,33 @@ int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_
     return n;
 }
 
+/* w's bank: a mask when the bank count is a power of two (a 64-bit division
+ * per lane was most of the count's time). */
+static inline int bank_of(uint64_t w, int banks)
+{
+    return (banks & (banks - 1)) == 0 ? (int)(w & (uint64_t)(banks - 1))
+                                      : (int)(w % (uint64_t)banks);
+}
+
+/* 1 when no bank holds two distinct words (degree 1), else 0: one pass
+ * keeping the first word seen per bank, for at most 64 banks. Most shared
+ * accesses are conflict-free; the chained count below serves the rest. */
+static int conflict_free(const uint64_t *addr, uint32_t m, int banks)
+{
+    uint64_t seen = 0, word[64];
+    for (; m; m &= m - 1) {
+        uint64_t w = addr[__builtin_ctz(m)] / 4;
+        int b = bank_of(w, banks);
+        if (!(seen >> b & 1)) {
+            seen |= 1ull << b;
+            word[b] = w;
+        } else if (word[b] != w) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int sim_shmem_conflict_degree(const uint64_t *addr, uint32_t active_mask, int banks)
 {
     /* Distinct words per bank; a repeated word is a broadcast, not a pass.
@@ -156,10 +183,12 @@ int sim_shmem_conflict_degree(const uint64_t *addr, uint32_t active_mask, int ba
     int n = 0, degree = active_mask ? 1 : 0;
     if (banks < 1)
         banks = 1;
+    if (active_mask && banks <= 64 && conflict_free(addr, active_mask, banks))
+        return 1;
     memset(head, -1, sizeof head);
     for (uint32_t m = active_mask; m; m &= m - 1) {
         uint64_t w = addr[__builtin_ctz(m)] / 4;
-        int bank = (int)(w % (uint64_t)banks), same = 1, seen = 0;
+        int bank = bank_of(w, banks), same = 1, seen = 0;
         for (int i = head[bank % CHAINS]; i >= 0 && !seen; i = next[i]) {
             seen = words[i] == w;
             same += word_bank[i] == bank;
