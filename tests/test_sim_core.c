@@ -366,6 +366,49 @@ static void test_branch_unit(void)
     trapeze_config_destroy(cfg);
 }
 
+/* INT and DP units (-gpgpu_num_int_units, -gpgpu_num_dp_units: SM7_QV100
+ * has four of each): independent INT MUL, FP MUL, INT MUL, FP MUL on one SP
+ * unit (MUL latency 4; initiation INT 2, FP 1): issue at 1, 3 (the unit
+ * busy to 3), 4, 6, EXIT 7, the last result 6 + 4 = 10, end 11. With one INT
+ * unit beside it: 1 (INT), 2 (SP), 3 (INT, free at 3), 4 (SP), EXIT 5, the
+ * last result 4 + 4 = 8, end 9. The same with DP MULs (latency 4,
+ * initiation 2 here) and one DP unit. */
+static void test_int_dp_units(void)
+{
+    static const int ops[2] = {SIM_OP_INT, SIM_OP_DP};
+    static const char *const units[2] = {"-gpgpu_num_int_units 1\n",
+                                         "-gpgpu_num_dp_units 1\n"};
+    for (int i = 0; i < 2; i++) {
+        sim_kb *kb = sim_kb_begin("intfp", SIM_DIM(1), SIM_DIM(32));
+        for (int j = 0; j < 4; j++)
+            sim_kb_alu(kb, j % 2 ? SIM_OP_FP : ops[i], SIM_ALU_MUL, 1 + j, 20, 21, 22);
+        sim_kernel *k = end(kb);
+        char extra[256];
+        const char *one_sp = "-gpgpu_num_sp_units 1\n-ptx_opcode_latency_dp 4,13,4,5,39\n"
+                             "-ptx_opcode_initiation_dp 1,2,2,1,8\n";
+        trapeze_config *cfg = make_cfg(8, one_sp);
+        CHECK(run1(cfg, k, 0) == 11);
+        trapeze_config_destroy(cfg);
+        snprintf(extra, sizeof extra, "%s%s", one_sp, units[i]);
+        cfg = make_cfg(8, extra);
+        CHECK(run1(cfg, k, 0) == 9);
+        trapeze_config_destroy(cfg);
+        sim_kernel_destroy(k);
+    }
+    /* with sub-cores, the units divide among the schedulers */
+    trapeze_error err;
+    sim_core_config c;
+    trapeze_config *cfg = make_cfg(8, "-gpgpu_sub_core_model 1\n-gpgpu_num_reg_banks 16\n"
+                                      "-gpgpu_operand_collector_num_units_gen 8\n"
+                                      "-gpgpu_operand_collector_num_in_ports_gen 8\n"
+                                      "-gpgpu_operand_collector_num_out_ports_gen 8\n"
+                                      "-gpgpu_pipeline_widths 2,2,2,2,2,2,2,2,2,2,2\n"
+                                      "-gpgpu_num_sfu_units 2\n-gpgpu_num_int_units 3\n");
+    CHECK(sim_core_config_read(cfg, &c, &err) == TRAPEZE_EPARSE);
+    CHECK(strstr(err.message, "gpgpu_num_int_units") != NULL);
+    trapeze_config_destroy(cfg);
+}
+
 /* Accel-Sim's config lines (copied from SM7_QV100's gpgpusim.config and
  * trace.config): the six-value _int lists (the sixth is SHFL), GPGPU-Sim's
  * launch latency option, and trace mode's per-class latency,initiation
@@ -1107,6 +1150,7 @@ int main(void)
     test_operand_collector();
     test_instruction_fetch();
     test_branch_unit();
+    test_int_dp_units();
     test_bank_conflicts();
     test_load_latency();
     test_sector_accesses();

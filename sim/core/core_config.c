@@ -19,6 +19,10 @@ const trapeze_opt sim_core_options[] = {
      "warp scheduler: lrr, gto, two_level_active:N:0|2:1, locality_two_level:N"},
     {"gpgpu_num_sp_units", OPT_INT, "1", 1, 64, "SP (ALU) pipelines per SM"},
     {"gpgpu_num_sfu_units", OPT_INT, "1", 1, 64, "SFU pipelines per SM"},
+    {"gpgpu_num_int_units", OPT_INT, "0", 0, 64,
+     "INT pipelines per SM (0: integer instructions run on the SP units)"},
+    {"gpgpu_num_dp_units", OPT_INT, "0", 0, 64,
+     "DP pipelines per SM (0: double-precision instructions run on the SP units)"},
     {"ptx_opcode_latency_int", OPT_LIST, "4,13,4,5,145", 1, 100000,
      "INT latencies: add,max,mul,mad,div[,shfl]"},
     {"ptx_opcode_latency_fp", OPT_LIST, "4,13,4,5,39", 1, 100000, "FP latencies"},
@@ -211,12 +215,15 @@ static trapeze_status read_oc(const trapeze_config *cfg, sim_core_config *c, tra
     int n;
     if ((s = trapeze_config_get_doubles(cfg, "gpgpu_pipeline_widths", ",", w, 16, &n, err)))
         return s;
-    static const int idoc[3] = {0, 3, 4}, ocex[3] = {5, 8, 9};   /* SP, SFU, MEM */
+    /* SP, SFU, MEM, the branch unit (read_branch_unit), INT, DP */
+    static const int idoc[6] = {0, 3, 4, -1, 2, 1}, ocex[6] = {5, 8, 9, -1, 7, 6};
     if (n && n < 10)
         return trapeze_config_fail(cfg, "gpgpu_pipeline_widths", err,
                                    "expected at least 10 comma-separated widths (ID_OC and "
                                    "OC_EX of sp,dp,int,sfu,mem), got %d", n);
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 6; k++) {
+        if (idoc[k] < 0)
+            continue;
         double a = n ? w[idoc[k]] : 1, b = n ? w[ocex[k]] : 1;
         if (a < 0 || b < 0 || a > 64 || b > 64 || a != floor(a) || b != floor(b))
             return trapeze_config_fail(cfg, "gpgpu_pipeline_widths", err,
@@ -244,13 +251,20 @@ static trapeze_status read_oc(const trapeze_config *cfg, sim_core_config *c, tra
                                        "the %s ID_OC and OC_EX widths must be at least %d",
                                        kind[k], parts);
     }
-    if (c->n_bra) {   /* the branch unit's registers are served by the generic ports */
+    /* the branch, INT and DP units' registers are served by the generic ports */
+    static const char *const own_opt[3] = {"specialized_unit_1", "gpgpu_num_int_units",
+                                           "gpgpu_num_dp_units"};
+    const int own_n[3] = {c->n_bra, c->n_int, c->n_dp}, own_kind[3] = {3, 4, 5};
+    for (int i = 0; i < 3; i++) {
+        int k = own_kind[i];
+        if (!own_n[i])
+            continue;
         if (o->units[3] < parts || o->in_ports[3] < 1 || o->out_ports[3] < 1)
-            return trapeze_config_fail(cfg, "specialized_unit_1", err,
-                                       "with the operand collector a specialized unit needs "
-                                       "generic collector units, in and out ports");
-        if (o->idoc_w[3] < parts || o->ocex_w[3] < parts || c->n_bra % parts)
-            return trapeze_config_fail(cfg, "specialized_unit_1", err,
+            return trapeze_config_fail(cfg, own_opt[i], err,
+                                       "with the operand collector this unit needs generic "
+                                       "collector units, in and out ports");
+        if (o->idoc_w[k] < parts || o->ocex_w[k] < parts || own_n[i] % parts)
+            return trapeze_config_fail(cfg, own_opt[i], err,
                                        "its units and widths must divide among the %d "
                                        "schedulers", parts);
     }
@@ -456,6 +470,12 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     if ((s = get_pos(cfg, "gpgpu_num_sfu_units", &v, err)))
         return s;
     c->n_sfu = (int)v;
+    if ((s = get_pos(cfg, "gpgpu_num_int_units", &v, err)))
+        return s;
+    c->n_int = (int)v;
+    if ((s = get_pos(cfg, "gpgpu_num_dp_units", &v, err)))
+        return s;
+    c->n_dp = (int)v;
     static const char *const lat_opt[4] = {"ptx_opcode_latency_int", "ptx_opcode_latency_fp",
                                            "ptx_opcode_latency_dp", "ptx_opcode_latency_sfu"};
     static const char *const init_opt[4] = {

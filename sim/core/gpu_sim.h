@@ -58,8 +58,9 @@ typedef struct sim_oc_config {
     int units[4], in_ports[4], out_ports[4];   /* sp, sfu, mem, gen:
                                     * -gpgpu_operand_collector_num_{units,in_ports,out_ports}_* */
     int port_throughput;           /* -gpgpu_reg_file_port_throughput */
-    int idoc_w[4], ocex_w[4];      /* -gpgpu_pipeline_widths: ID_OC_, OC_EX_ SP, SFU, MEM;
-                                    * [3]: the branch unit's (-specialized_unit_1) */
+    int idoc_w[6], ocex_w[6];      /* -gpgpu_pipeline_widths: ID_OC_, OC_EX_ SP, SFU, MEM;
+                                    * [3]: the branch unit's (-specialized_unit_1);
+                                    * [4], [5]: INT and DP (their units' option > 0) */
 } sim_oc_config;
 
 /* Instruction fetch through an I-cache (sim/core/fetch.c); on == 0 (no
@@ -80,6 +81,8 @@ typedef struct sim_core_config {
     int active_warps;              /* two-level: active set size per scheduler */
     int inner_gto;                 /* two-level: GTO (1) or LRR (0) among the active */
     int n_sp, n_sfu;               /* -gpgpu_num_sp_units, -gpgpu_num_sfu_units */
+    int n_int, n_dp;               /* -gpgpu_num_int_units, -gpgpu_num_dp_units: 0, integer
+                                    * and double instructions share the SP units */
     int n_bra;                     /* -specialized_unit_1 ...,BRA: branch units (0: branches
                                     * on the SP units) */
     int bra_lat, bra_init;         /* -trace_opcode_latency_initiation_spec_op_1 */

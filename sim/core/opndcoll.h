@@ -16,8 +16,10 @@
 
 /* Pipeline kinds: which ID_OC / OC_EX registers and collector sets serve an
  * instruction (INT, FP, DP and branches: SP; SFU; memory; branches on the
- * specialized branch unit when a config has one: SPEC, generic units only). */
-enum { SIM_OC_SP, SIM_OC_SFU, SIM_OC_MEM, SIM_OC_SPEC, SIM_OC_KINDS };
+ * specialized branch unit when a config has one: SPEC; INT and DP on their
+ * own units when a config has them: INT, DP; the last three through the
+ * generic units only). */
+enum { SIM_OC_SP, SIM_OC_SFU, SIM_OC_MEM, SIM_OC_SPEC, SIM_OC_INT, SIM_OC_DP, SIM_OC_KINDS };
 /* Collector-unit sets (GPGPU-Sim's SP_CUS, SFU_CUS, MEM_CUS, GEN_CUS). */
 enum { SIM_OC_SET_SP, SIM_OC_SET_SFU, SIM_OC_SET_MEM, SIM_OC_SET_GEN, SIM_OC_SETS };
 

@@ -69,12 +69,14 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
     sm->sp_free = calloc((size_t)cfg->n_sp, sizeof *sm->sp_free);
     sm->sfu_free = calloc((size_t)cfg->n_sfu, sizeof *sm->sfu_free);
     sm->bra_free = calloc((size_t)(cfg->n_bra ? cfg->n_bra : 1), sizeof *sm->bra_free);
+    sm->int_free = calloc((size_t)(cfg->n_int ? cfg->n_int : 1), sizeof *sm->int_free);
+    sm->dp_free = calloc((size_t)(cfg->n_dp ? cfg->n_dp : 1), sizeof *sm->dp_free);
     sm->wstate = calloc((size_t)cfg->max_warps, 1);
     sm->wwait = calloc((size_t)cfg->max_warps, 1);
     sm->wretry = calloc((size_t)cfg->max_warps, sizeof *sm->wretry);
     sm->wop = calloc((size_t)cfg->max_warps, 1);
     sm->wwhy = malloc((size_t)cfg->max_warps);
-    if (!sm->wwhy || !sm->wop || !sm->wstate || !sm->wwait || !sm->wretry || !sm->blocks || !sm->sp_free || !sm->sfu_free || !sm->bra_free) {
+    if (!sm->wwhy || !sm->wop || !sm->wstate || !sm->wwait || !sm->wretry || !sm->blocks || !sm->sp_free || !sm->sfu_free || !sm->bra_free || !sm->int_free || !sm->dp_free) {
         sim_sm_free(sm);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory for SM %d", id);
     }
@@ -132,7 +134,9 @@ void sim_sm_free(sim_sm *sm)
     free(sm->sp_free);
     free(sm->sfu_free);
     free(sm->bra_free);
-    sm->bra_free = NULL;
+    free(sm->int_free);
+    free(sm->dp_free);
+    sm->bra_free = sm->int_free = sm->dp_free = NULL;
     free(sm->wstate);
     free(sm->wwait);
     free(sm->wretry);
@@ -377,7 +381,26 @@ static inline int is_ldst(int op)
 static inline int oc_kind(const sim_sm *sm, int op)
 {
     return op == SIM_OP_SFU ? SIM_OC_SFU : is_ldst(op) ? SIM_OC_MEM
-           : op == SIM_OP_BRANCH && sm->cfg->n_bra ? SIM_OC_SPEC : SIM_OC_SP;
+           : op == SIM_OP_BRANCH && sm->cfg->n_bra ? SIM_OC_SPEC
+           : op == SIM_OP_INT && sm->cfg->n_int ? SIM_OC_INT
+           : op == SIM_OP_DP && sm->cfg->n_dp ? SIM_OC_DP : SIM_OC_SP;
+}
+
+/* The units an ALU instruction runs on (GPGPU-Sim's dispatch in
+ * scheduler_unit::cycle): the branch unit, INT and DP units when the config
+ * has them, else the SP units; SFU instructions on the SFU units. */
+static inline uint64_t *unit_pool(sim_sm *sm, int op, int *n)
+{
+    const sim_core_config *c = sm->cfg;
+    if (op == SIM_OP_SFU)
+        return *n = c->n_sfu, sm->sfu_free;
+    if (op == SIM_OP_BRANCH && c->n_bra)
+        return *n = c->n_bra, sm->bra_free;
+    if (op == SIM_OP_INT && c->n_int)
+        return *n = c->n_int, sm->int_free;
+    if (op == SIM_OP_DP && c->n_dp)
+        return *n = c->n_dp, sm->dp_free;
+    return *n = c->n_sp, sm->sp_free;
 }
 
 /* The sub-core of a warp (its scheduler's) or 0 without sub-cores. */
@@ -444,20 +467,10 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
         }
         return 1;
     }
-    if (op == SIM_OP_BRANCH && sm->cfg->n_bra) {
-        if (free_unit(sm->bra_free, sm->cfg->n_bra, t, &retry) < 0) {
-            set_wait(sm, SLOT(sm, w), SIM_STALL_COMPUTE);
-            set_retry(sm, (int)(w - sm->warps), retry);
-            return 0;
-        }
-    } else if (is_sp(op)) {
-        if (free_unit(sm->sp_free, sm->cfg->n_sp, t, &retry) < 0) {
-            set_wait(sm, SLOT(sm, w), SIM_STALL_COMPUTE);
-            set_retry(sm, (int)(w - sm->warps), retry);
-            return 0;
-        }
-    } else if (op == SIM_OP_SFU) {
-        if (free_unit(sm->sfu_free, sm->cfg->n_sfu, t, &retry) < 0) {
+    if (is_sp(op) || op == SIM_OP_SFU) {
+        int n;
+        uint64_t *pool = unit_pool(sm, op, &n);
+        if (free_unit(pool, n, t, &retry) < 0) {
             set_wait(sm, SLOT(sm, w), SIM_STALL_COMPUTE);
             set_retry(sm, (int)(w - sm->warps), retry);
             return 0;
@@ -676,12 +689,10 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
     case SIM_OP_BRANCH:
     case SIM_OP_SFU: {
         int row = alu_row(op), alu = op == SIM_OP_BRANCH ? SIM_ALU_ADD : in->alu;
-        uint64_t *pool = op == SIM_OP_SFU ? sm->sfu_free : sm->sp_free;
-        int n_units = op == SIM_OP_SFU ? c->n_sfu : c->n_sp;
+        int n_units;
+        uint64_t *pool = unit_pool(sm, op, &n_units);
         int lat = c->lat[row][alu], init = c->init[row][alu];
-        if (op == SIM_OP_BRANCH && c->n_bra) {   /* the specialized branch unit */
-            pool = sm->bra_free;
-            n_units = c->n_bra;
+        if (op == SIM_OP_BRANCH && c->n_bra) {   /* the specialized branch unit's timing */
             lat = c->bra_lat;
             init = c->bra_init;
         }

@@ -256,7 +256,8 @@ typedef struct sim_sm {
     int used_threads, used_warps, used_regs, used_shmem;
     sim_sched sched[16];
     uint64_t *sp_free, *sfu_free;  /* per unit: next cycle it accepts */
-    uint64_t *bra_free;            /* the branch units (cfg->n_bra; none: NULL) */
+    uint64_t *bra_free;            /* the branch units (cfg->n_bra; none: one unused) */
+    uint64_t *int_free, *dp_free;  /* INT and DP units (cfg->n_int, n_dp; none: one unused) */
     int oc_on;                   /* the operand collector is in use */
     int if_on;                   /* instruction fetch is modelled */
     sim_icache ic;
