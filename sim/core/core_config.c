@@ -464,18 +464,14 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     trapeze_config_get_string(cfg, "gpgpu_scheduler", "lrr", &sched);
     if ((s = read_scheduler(cfg, sched, c, err)))
         return s;
-    if ((s = get_pos(cfg, "gpgpu_num_sp_units", &v, err)))
-        return s;
-    c->n_sp = (int)v;
-    if ((s = get_pos(cfg, "gpgpu_num_sfu_units", &v, err)))
-        return s;
-    c->n_sfu = (int)v;
-    if ((s = get_pos(cfg, "gpgpu_num_int_units", &v, err)))
-        return s;
-    c->n_int = (int)v;
-    if ((s = get_pos(cfg, "gpgpu_num_dp_units", &v, err)))
-        return s;
-    c->n_dp = (int)v;
+    static const char *const unit_opt[4] = {"gpgpu_num_sp_units", "gpgpu_num_sfu_units",
+                                            "gpgpu_num_int_units", "gpgpu_num_dp_units"};
+    int *const units[4] = {&c->n_sp, &c->n_sfu, &c->n_int, &c->n_dp};
+    for (int i = 0; i < 4; i++) {
+        if ((s = get_pos(cfg, unit_opt[i], &v, err)))
+            return s;
+        *units[i] = (int)v;
+    }
     static const char *const lat_opt[4] = {"ptx_opcode_latency_int", "ptx_opcode_latency_fp",
                                            "ptx_opcode_latency_dp", "ptx_opcode_latency_sfu"};
     static const char *const init_opt[4] = {

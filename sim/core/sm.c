@@ -66,17 +66,22 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
     /* sm->warps (about 2 KB a slot) waits for the SM's first block:
      * sim_sm_take_slots, so an SM that never runs a block costs little */
     sm->blocks = calloc((size_t)cfg->gpu.max_blocks_per_sm, sizeof *sm->blocks);
-    sm->sp_free = calloc((size_t)cfg->n_sp, sizeof *sm->sp_free);
-    sm->sfu_free = calloc((size_t)cfg->n_sfu, sizeof *sm->sfu_free);
-    sm->bra_free = calloc((size_t)(cfg->n_bra ? cfg->n_bra : 1), sizeof *sm->bra_free);
-    sm->int_free = calloc((size_t)(cfg->n_int ? cfg->n_int : 1), sizeof *sm->int_free);
-    sm->dp_free = calloc((size_t)(cfg->n_dp ? cfg->n_dp : 1), sizeof *sm->dp_free);
+    /* the functional units by pipeline kind (memory: the LDST unit, ldst_free) */
+    const int units[SIM_OC_KINDS] = {[SIM_OC_SP] = cfg->n_sp, [SIM_OC_SFU] = cfg->n_sfu,
+                                     [SIM_OC_SPEC] = cfg->n_bra, [SIM_OC_INT] = cfg->n_int,
+                                     [SIM_OC_DP] = cfg->n_dp};
+    int no_units = 0;
+    for (int k = 0; k < SIM_OC_KINDS; k++) {
+        sm->unit_n[k] = units[k];
+        sm->unit_free[k] = calloc((size_t)(units[k] ? units[k] : 1), sizeof(uint64_t));
+        no_units |= !sm->unit_free[k];
+    }
     sm->wstate = calloc((size_t)cfg->max_warps, 1);
     sm->wwait = calloc((size_t)cfg->max_warps, 1);
     sm->wretry = calloc((size_t)cfg->max_warps, sizeof *sm->wretry);
     sm->wop = calloc((size_t)cfg->max_warps, 1);
     sm->wwhy = malloc((size_t)cfg->max_warps);
-    if (!sm->wwhy || !sm->wop || !sm->wstate || !sm->wwait || !sm->wretry || !sm->blocks || !sm->sp_free || !sm->sfu_free || !sm->bra_free || !sm->int_free || !sm->dp_free) {
+    if (!sm->wwhy || !sm->wop || !sm->wstate || !sm->wwait || !sm->wretry || !sm->blocks || no_units) {
         sim_sm_free(sm);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory for SM %d", id);
     }
@@ -131,12 +136,10 @@ void sim_sm_free(sim_sm *sm)
 {
     free(sm->warps);
     free(sm->blocks);
-    free(sm->sp_free);
-    free(sm->sfu_free);
-    free(sm->bra_free);
-    free(sm->int_free);
-    free(sm->dp_free);
-    sm->bra_free = sm->int_free = sm->dp_free = NULL;
+    for (int k = 0; k < SIM_OC_KINDS; k++) {
+        free(sm->unit_free[k]);
+        sm->unit_free[k] = NULL;
+    }
     free(sm->wstate);
     free(sm->wwait);
     free(sm->wretry);
@@ -155,7 +158,6 @@ void sim_sm_free(sim_sm *sm)
     sm->wretry = NULL;
     sm->warps = NULL;
     sm->blocks = NULL;
-    sm->sp_free = sm->sfu_free = NULL;
 }
 
 void sim_sm_begin_kernel(sim_sm *sm, const sim_kernel *k, uint64_t cycle)
@@ -378,6 +380,9 @@ static inline int is_ldst(int op)
 }
 
 /* The collector's pipeline kind of an op. */
+/* The pipeline kind of an instruction: its ID_OC / OC_EX registers and its
+ * units (GPGPU-Sim's dispatch in scheduler_unit::cycle): the branch, INT
+ * and DP units when the config has them, else the SP units. */
 static inline int oc_kind(const sim_sm *sm, int op)
 {
     return op == SIM_OP_SFU ? SIM_OC_SFU : is_ldst(op) ? SIM_OC_MEM
@@ -386,21 +391,12 @@ static inline int oc_kind(const sim_sm *sm, int op)
            : op == SIM_OP_DP && sm->cfg->n_dp ? SIM_OC_DP : SIM_OC_SP;
 }
 
-/* The units an ALU instruction runs on (GPGPU-Sim's dispatch in
- * scheduler_unit::cycle): the branch unit, INT and DP units when the config
- * has them, else the SP units; SFU instructions on the SFU units. */
+/* The units an ALU or SFU instruction runs on, and their number. */
 static inline uint64_t *unit_pool(sim_sm *sm, int op, int *n)
 {
-    const sim_core_config *c = sm->cfg;
-    if (op == SIM_OP_SFU)
-        return *n = c->n_sfu, sm->sfu_free;
-    if (op == SIM_OP_BRANCH && c->n_bra)
-        return *n = c->n_bra, sm->bra_free;
-    if (op == SIM_OP_INT && c->n_int)
-        return *n = c->n_int, sm->int_free;
-    if (op == SIM_OP_DP && c->n_dp)
-        return *n = c->n_dp, sm->dp_free;
-    return *n = c->n_sp, sm->sp_free;
+    int k = oc_kind(sm, op);
+    *n = sm->unit_n[k];
+    return sm->unit_free[k];
 }
 
 /* The sub-core of a warp (its scheduler's) or 0 without sub-cores. */

@@ -255,9 +255,10 @@ typedef struct sim_sm {
     int words;                   /* words of the slot bit sets in use */
     int used_threads, used_warps, used_regs, used_shmem;
     sim_sched sched[16];
-    uint64_t *sp_free, *sfu_free;  /* per unit: next cycle it accepts */
-    uint64_t *bra_free;            /* the branch units (cfg->n_bra; none: one unused) */
-    uint64_t *int_free, *dp_free;  /* INT and DP units (cfg->n_int, n_dp; none: one unused) */
+    /* per pipeline kind (SIM_OC_*), per unit: next cycle it accepts; unit_n
+     * units (the config's n_sp, n_sfu, n_bra, n_int, n_dp; 0: one unused) */
+    uint64_t *unit_free[SIM_OC_KINDS];
+    int unit_n[SIM_OC_KINDS];
     int oc_on;                   /* the operand collector is in use */
     int if_on;                   /* instruction fetch is modelled */
     sim_icache ic;

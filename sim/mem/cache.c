@@ -87,14 +87,26 @@ static int find_way(const sim_cache *c, size_t base, uint64_t line)
     return w;
 }
 
-/* The first INVALID way of the set at base, or -1: the tag array holds
- * SIM_TAG_NONE exactly for those (the invariant above), so the victim search
- * scans 8-byte tags and reads the lines only when the set is full. */
-static int first_invalid(const sim_cache *c, size_t base)
+/* A miss's victim in the set at base: the first INVALID way, else the least
+ * recently used line that may be replaced (VALID; sectored: no sector
+ * pending), else -1. The tag array holds SIM_TAG_NONE exactly for the
+ * INVALID ways (the invariant above), so the search scans 8-byte tags and
+ * reads the lines only when the set is full. */
+static int victim(const sim_cache *c, size_t base, int sectored)
 {
     int w = sim_cache_tag_way(c, base, SIM_TAG_NONE);
     TRAPEZE_ASSERT(w < 0 || c->lines[base + (size_t)w].state == SIM_LINE_INVALID);
-    return w;
+    if (w >= 0)
+        return w;
+    const sim_line *set = &c->lines[base];
+    int lru = -1;
+    for (w = 0; w < c->cfg.assoc; w++) {
+        const sim_line *l = &set[w];
+        int replaceable = sectored ? !l->sect_pend : l->state == SIM_LINE_VALID;
+        if (replaceable && (lru < 0 || l->stamp < set[lru].stamp))
+            lru = w;
+    }
+    return lru;
 }
 
 sim_probe sim_cache_probe(const sim_cache *c, uint64_t line, int *way)
@@ -106,14 +118,7 @@ sim_probe sim_cache_probe(const sim_cache *c, uint64_t line, int *way)
         *way = hit;
         return set[hit].state == SIM_LINE_RESERVED ? SIM_PROBE_HIT_RESERVED : SIM_PROBE_HIT;
     }
-    /* a miss: the victim, the first invalid way, else the least recently used valid one */
-    int invalid = first_invalid(c, base), lru = -1;
-    for (int w = 0; invalid < 0 && w < c->cfg.assoc; w++) {
-        const sim_line *l = &set[w];
-        if (l->state == SIM_LINE_VALID && (lru < 0 || l->stamp < set[lru].stamp))
-            lru = w;
-    }
-    *way = invalid >= 0 ? invalid : lru;
+    *way = victim(c, base, 0);
     return *way < 0 ? SIM_PROBE_FAIL : SIM_PROBE_MISS;
 }
 
@@ -169,13 +174,7 @@ sim_probe sim_cache_probe_sector(const sim_cache *c, uint64_t line, int sector, 
         return (set[hit].sect_valid & bit) ? SIM_PROBE_HIT
                : (set[hit].sect_pend & bit) ? SIM_PROBE_HIT_RESERVED : SIM_PROBE_SECTOR_MISS;
     }
-    int invalid = first_invalid(c, base), lru = -1;
-    for (int w = 0; invalid < 0 && w < c->cfg.assoc; w++) {
-        const sim_line *l = &set[w];
-        if (!l->sect_pend && (lru < 0 || l->stamp < set[lru].stamp))
-            lru = w;
-    }
-    *way = invalid >= 0 ? invalid : lru;
+    *way = victim(c, base, 1);
     return *way < 0 ? SIM_PROBE_FAIL : SIM_PROBE_MISS;
 }
 
