@@ -180,15 +180,17 @@ static int cmd_check(const char *list_path)
 static void print_opcodes(void)
 {
     trapeze_trace_opcode_info o;
-    printf("%-14s %-10s %-5s %s\n", "opcode", "class", "alu", "note");
+    printf("%-14s %-10s %-5s %-4s %s\n", "opcode", "class", "alu", "unit", "note");
     for (int i = 0; trapeze_trace_opcode(i, &o); i++) {
-        char name[32];
+        char name[32], unit[8] = "-";
         snprintf(name, sizeof name, "%s%s%s", o.mnemonic, o.modifier ? "." : "",
                  o.modifier ? o.modifier : "");
-        printf("%-14s %-10s %-5s %s%s\n", name, o.op_class, o.alu, o.exported ? "[exported] " : "",
-               o.note);
+        if (o.unit || !strcmp(o.op_class, "branch"))
+            snprintf(unit, sizeof unit, "%d", o.unit ? o.unit : 1);
+        printf("%-14s %-10s %-5s %-4s %s%s\n", name, o.op_class, o.alu, unit,
+               o.exported ? "[exported] " : "", o.note);
     }
-    printf("%-14s %-10s %-5s %s\n", "(other)", "INT", "ADD",
+    printf("%-14s %-10s %-5s %-4s %s\n", "(other)", "INT", "ADD", "-",
            "not in the table: runs as an integer op, counted by trapeze trace check");
 }
 

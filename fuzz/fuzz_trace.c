@@ -38,7 +38,7 @@ static void same_streams(sim_trace_kernel *kept, sim_trace_kernel *read)
                         mb = kb->source->next(kb->source_self, kb, &cb, regs, &ib);
                         FUZZ_CHECK(ma == mb);
                         FUZZ_CHECK(!ma || (ia.op == ib.op && ia.active == ib.active &&
-                                           ia.pc == ib.pc && ia.dst == ib.dst &&
+                                           ia.pc == ib.pc && ia.dst == ib.dst && ia.unit == ib.unit &&
                                            !memcmp(ia.src, ib.src, sizeof ia.src)));
                         if (ma && sim_trace_op_is_memory(ia.op))
                             FUZZ_CHECK(!memcmp(ia.addr, ib.addr, sizeof ia.addr));

@@ -652,6 +652,9 @@ typedef struct trapeze_trace_opcode_info {
     const char *alu;                    /* ADD, MAX, MUL, MAD, DIV */
     int exported;                       /* the name the exporter writes */
     const char *note;
+    int unit;                           /* Accel-Sim's specialized unit (2: texture, 3: tensor,
+                                         * 4: uniform) it runs on when the config enables it
+                                         * (-specialized_unit_N); 0: none (branches: unit 1) */
 } trapeze_trace_opcode_info;
 int trapeze_trace_opcode(int i, trapeze_trace_opcode_info *out);
 

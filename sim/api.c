@@ -400,7 +400,7 @@ int trapeze_trace_opcode(int i, trapeze_trace_opcode_info *out)
         return 0;
     *out = (trapeze_trace_opcode_info){t[i].mnemonic, t[i].modifier, sim_op_name((sim_op)t[i].op),
                                        t[i].alu < 5 ? alus[t[i].alu] : "?", t[i].exported,
-                                       t[i].note};
+                                       t[i].note, t[i].unit};
     return 1;
 }
 

@@ -154,6 +154,10 @@ typedef enum {
     SIM_OP_COUNT
 } sim_op;
 
+/* GPGPU-Sim's specialized units (-specialized_unit_1 .. _8, SPECIALIZED_UNIT_NUM);
+ * unit 1 runs the branches (SIM_OP_BRANCH) */
+#define SIM_SPEC_UNITS 8
+
 typedef enum { SIM_ALU_ADD, SIM_ALU_MAX, SIM_ALU_MUL, SIM_ALU_MAD, SIM_ALU_DIV, SIM_ALU_COUNT } sim_alu;
 
 enum {
@@ -172,6 +176,8 @@ typedef struct sim_inst {
     uint8_t flags;         /* SIM_INST_* */
     uint8_t dst;           /* destination register or SIM_NO_REG */
     uint8_t src[3];        /* source registers */
+    uint8_t unit;          /* INT/FP/DP/SFU: Accel-Sim's specialized unit (2..SIM_SPEC_UNITS)
+                            * it runs on when the config enables that unit; 0: its class's */
     uint32_t value;        /* ATOMIC: the operand added */
     sim_addr addr;         /* memory ops */
     sim_pred pred;         /* IF */
@@ -288,6 +294,10 @@ void sim_kb_atomic(sim_kb *kb, int dst, sim_addr a, uint32_t value);
 /* Adds register r as a source of the last instruction (e.g. the register a
  * load's address comes from: a pointer chase). */
 void sim_kb_uses(sim_kb *kb, int r);
+/* The last instruction (an ALU class) runs on Accel-Sim's specialized unit
+ * `unit` (2..SIM_SPEC_UNITS: 2 texture, 3 tensor, 4 uniform datapath) when the
+ * config enables it (-specialized_unit_N), else on its class's units. */
+void sim_kb_unit(sim_kb *kb, int unit);
 void sim_kb_bar(sim_kb *kb);
 void sim_kb_fence(sim_kb *kb);
 void sim_kb_if(sim_kb *kb, sim_pred p);
@@ -324,6 +334,7 @@ struct sim_warp_inst {
     uint32_t value;        /* atomic operand */
     uint32_t pc;           /* byte offset in the kernel's code (trace PC; the
                             * interpreter's: static index x 16), for the I-cache */
+    uint8_t unit;          /* sim_inst.unit (a trace opcode's: sim_trace_opcode.unit) */
     uint64_t addr[SIM_WARP_LANES];  /* per-lane address (global: virtual; shared: offset) */
 };
 

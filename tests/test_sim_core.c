@@ -366,6 +366,49 @@ static void test_branch_unit(void)
     trapeze_config_destroy(cfg);
 }
 
+/* Specialized units 2 and 3 (SM7_QV100's trace.config: TEX and TENSOR;
+ * Accel-Sim's maps send TEX, TLD, ... and HMMA, IMMA, ... there). TEX, TEX,
+ * HMMA (independent). Off: the TEXs on the SFU (latency 20, initiation 4)
+ * at 1 and 5, HMMA an FP MAD on SP at 6, EXIT 7; the last result 5 + 20 =
+ * 25, end 26. Unit 2 (one unit, 30,2) and unit 3 (one, 8,4): TEX at 1 and
+ * 3, HMMA at 4, EXIT 5; results 33 and 12, end 34. */
+static void test_spec_units(void)
+{
+    sim_kb *kb = sim_kb_begin("tex", SIM_DIM(1), SIM_DIM(32));
+    sim_kb_alu(kb, SIM_OP_SFU, SIM_ALU_ADD, 1, 20, SIM_NO_REG, SIM_NO_REG);
+    sim_kb_unit(kb, 2);
+    sim_kb_alu(kb, SIM_OP_SFU, SIM_ALU_ADD, 2, 21, SIM_NO_REG, SIM_NO_REG);
+    sim_kb_unit(kb, 2);
+    sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 3, 22, 23, 24);
+    sim_kb_unit(kb, 3);
+    sim_kernel *k = end(kb);
+    trapeze_config *cfg = make_cfg(8, NULL);
+    CHECK(run1(cfg, k, 0) == 26);
+    trapeze_config_destroy(cfg);
+    cfg = make_cfg(8, "-specialized_unit_2 1,1,200,1,1,TEX\n"
+                      "-trace_opcode_latency_initiation_spec_op_2 30,2\n"
+                      "-specialized_unit_3 1,1,8,1,1,TENSOR\n"
+                      "-trace_opcode_latency_initiation_spec_op_3 8,4\n");
+    CHECK(run1(cfg, k, 0) == 34);
+    trapeze_config_destroy(cfg);
+    /* a disabled unit (enabled 0) leaves its instructions where they were */
+    cfg = make_cfg(8, "-specialized_unit_2 0,1,200,1,1,TEX\n"
+                      "-trace_opcode_latency_initiation_spec_op_2 30,2\n");
+    CHECK(run1(cfg, k, 0) == 26);
+    trapeze_config_destroy(cfg);
+    sim_kernel_destroy(k);
+    trapeze_error err;
+    sim_core_config c;
+    cfg = make_cfg(8, "-trace_opcode_latency_initiation_spec_op_3 8\n");
+    CHECK(sim_core_config_read(cfg, &c, &err) == TRAPEZE_EPARSE);
+    CHECK(strstr(err.message, "spec_op_3") != NULL);
+    trapeze_config_destroy(cfg);
+    cfg = make_cfg(8, "-specialized_unit_8 1,4,TEX\n");
+    CHECK(sim_core_config_read(cfg, &c, &err) == TRAPEZE_EPARSE);
+    CHECK(strstr(err.message, "specialized_unit_8") != NULL);
+    trapeze_config_destroy(cfg);
+}
+
 /* INT and DP units (-gpgpu_num_int_units, -gpgpu_num_dp_units: SM7_QV100
  * has four of each): independent INT MUL, FP MUL, INT MUL, FP MUL on one SP
  * unit (MUL latency 4; initiation INT 2, FP 1): issue at 1, 3 (the unit
@@ -1150,6 +1193,7 @@ int main(void)
     test_operand_collector();
     test_instruction_fetch();
     test_branch_unit();
+    test_spec_units();
     test_int_dp_units();
     test_bank_conflicts();
     test_load_latency();

@@ -94,6 +94,15 @@ static void opcode_table(void)
     CLASS("MEMBAR.SC.GPU", SIM_OP_FENCE, SIM_ALU_ADD);
     CLASS("BSSY", SIM_OP_BRANCH, SIM_ALU_ADD);
     CLASS("EXIT", SIM_OP_EXIT, SIM_ALU_ADD);
+    /* Accel-Sim's specialized units: texture 2, tensor 3, uniform 4 */
+    CLASS("TLD.B.LZ", SIM_OP_SFU, SIM_ALU_ADD);
+    CHECK(c.unit == 2);
+    CLASS("HMMA.884.F32.F32", SIM_OP_FP, SIM_ALU_MAD);
+    CHECK(c.unit == 3);
+    CLASS("ULDC.64", SIM_OP_INT, SIM_ALU_ADD);
+    CHECK(c.unit == 4);
+    CLASS("FFMA", SIM_OP_FP, SIM_ALU_MAD);
+    CHECK(c.unit == 0);
     /* LDGSTS is its own mnemonic, not LDG with modifiers */
     CLASS("LDGSTS.E.BYPASS.128", SIM_OP_LD_GLOBAL, SIM_ALU_ADD);
     /* widths from the modifiers, Accel-Sim's rule */
@@ -110,16 +119,21 @@ static void opcode_table(void)
     /* unknown: the documented INT fallback, counted */
     sim_trace_classify("NOSUCHOP.ANY", 12, &c); /* in no Accel-Sim table either */
     CHECK(c.op == SIM_OP_INT && c.alu == SIM_ALU_ADD && !c.known);
-    /* every exported (class, sub-op) has exactly one row */
-    int n, exported[SIM_OP_COUNT][SIM_ALU_COUNT] = {{0}};
+    /* every exported (class, sub-op, unit) has exactly one row */
+    static int exported[SIM_OP_COUNT][SIM_ALU_COUNT][SIM_SPEC_UNITS + 1];
+    int n;
     const sim_trace_opcode *t = sim_trace_opcodes(&n);
-    for (int i = 0; i < n; i++)
-        exported[t[i].op][t[i].alu] += t[i].exported;
+    for (int i = 0; i < n; i++) {
+        CHECK(t[i].unit <= SIM_SPEC_UNITS && t[i].unit != 1);   /* unit 1: SIM_OP_BRANCH */
+        exported[t[i].op][t[i].alu][t[i].unit] += t[i].exported;
+    }
     for (int op = 0; op < SIM_OP_COUNT; op++)
         for (int alu = 0; alu < SIM_ALU_COUNT; alu++)
-            CHECK(exported[op][alu] <= 1);
-    CHECK(exported[SIM_OP_FP][SIM_ALU_MAD] == 1 && exported[SIM_OP_SFU][SIM_ALU_MUL] == 1);
-    CHECK(exported[SIM_OP_INT][SIM_ALU_DIV] == 0);
+            for (int u = 0; u <= SIM_SPEC_UNITS; u++)
+                CHECK(exported[op][alu][u] <= 1);
+    CHECK(exported[SIM_OP_FP][SIM_ALU_MAD][0] == 1 && exported[SIM_OP_SFU][SIM_ALU_MUL][0] == 1);
+    CHECK(exported[SIM_OP_FP][SIM_ALU_MAD][3] == 1 && exported[SIM_OP_SFU][SIM_ALU_ADD][2] == 1);
+    CHECK(exported[SIM_OP_INT][SIM_ALU_DIV][0] == 0);
 }
 
 /* The numbers' edges, read in one pass with their token (parse.c's
@@ -426,8 +440,9 @@ static void random_line(FILE *f, int pc, uint64_t *x)
                                : 0x10000000ull + (lcg(x) % 65536) * 4;
     const char *op = lcg(x) % 3 ? "LDG.E" : "ST.E";
     const char *dst = op[0] == 'L' ? "1 R4" : "0";
-    if (kind == 0) {
-        fprintf(f, "%04x %08x 1 R1 FFMA 3 R2 R3 R1 0\n", pc, mask);
+    if (kind == 0) {   /* an ALU op: on the FP pipe, specialized unit 2 or 3 */
+        static const char *const alu[3] = {"FFMA", "TEX.B", "HMMA.884.F32.F32"};
+        fprintf(f, "%04x %08x 1 R1 %s 3 R2 R3 R1 0\n", pc, mask, alu[lcg(x) % 3]);
         return;
     }
     if (kind == 1) {   /* mode 1: a contiguous run of lanes */
@@ -528,7 +543,7 @@ static int same_inst(const sim_warp_inst *a, const sim_warp_inst *b)
     return a->op == b->op && a->alu == b->alu && a->flags == b->flags && a->dst == b->dst &&
            !memcmp(a->src, b->src, sizeof a->src) && a->size == b->size &&
            a->active == b->active && a->value == b->value && a->pc == b->pc &&
-           !memcmp(a->addr, b->addr, sizeof a->addr);
+           a->unit == b->unit && !memcmp(a->addr, b->addr, sizeof a->addr);
 }
 
 /* The decoded blocks the opening pass keeps give the simulator exactly the
@@ -554,12 +569,15 @@ static void kept_blocks(void)
     for (int i = 0; i < n; i++)
         kinds[address_form(&want[i])]++;
     CHECK(kinds[0] > 50 && kinds[1] > 50 && kinds[2] > 50 && kinds[3] > 50);
-    static const size_t budgets[] = {SIM_TRACE_KEEP_DEFAULT, 6000, 40};
+    /* all, half of all (runs out part way), 16 bytes (below one block) */
+    size_t budgets[] = {SIM_TRACE_KEEP_DEFAULT, 0, 16};
     for (int i = 0; i < 3; i++) {
         CHECK_OK(sim_trace_kernel_open_keep(path, budgets[i], &t, &err));
         if (!t)
             continue;
         size_t kept = sim_trace_kernel_kept_bytes(t);
+        if (i == 0)
+            budgets[1] = kept / 2;
         CHECK(kept <= budgets[i]);
         CHECK(i == 2 ? kept == 0 : kept > 0);
         int m = read_stream(t, got, MAX);

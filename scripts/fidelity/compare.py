@@ -4,11 +4,12 @@ format of data/fidelity/accelsim-reference.csv).
 
 For every (trace, gpu) row of the reference: generate the trace if it is not in
 WORK yet (scripts/fidelity/gen_*.py, fix_exit.py, `trapeze trace export`), run
-`trapeze sim --trace` on the GPU's config (Accel-Sim's shipped gpgpusim.config,
-data/fidelity/SM2_GTX480.gpgpusim.config or SM7_QV100.gpgpusim.config, followed
-by the trace-mode overlay data/fidelity/X.trace.config and GPGPU-Sim 4's quirks,
+`trapeze sim --trace` on the GPU's config (Accel-Sim's shipped gpgpusim.config
+and trace.config, data/fidelity/SM2_GTX480.gpgpusim.config or
+SM7_QV100.gpgpusim.config and SM7_QV100.trace.config, the reference runs'
+command line, data/fidelity/reference-run.config, and GPGPU-Sim 4's quirks,
 data/fidelity/gpgpusim4-quirks.config; with --trapeze-configs
-Trapeze's own data/gpus/X.config instead), and print the cycle error and the
+Trapeze's own data/gpus/X.config instead of gpgpusim.config), and print the cycle error and the
 counter ratios (Trapeze / Accel-Sim), then the mean and worst |cycle error| per GPU.
 
 With --accelsim CMD it also runs Accel-Sim on every trace (CMD with {gpu} and
@@ -30,21 +31,24 @@ import argparse, csv, os, resource, subprocess, sys, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HERE = os.path.join(ROOT, "scripts", "fidelity")
 
-# reference gpu name -> (config, trace-mode overlay[, icnt]): Accel-Sim's shipped ones;
-# gtx480.icnt.config is SM2_GTX480's booksim .icnt file in Trapeze's options
-# gpgpusim4-quirks.config: GPGPU-Sim 4's behaviours that change its counters
-# (--no-quirks leaves them out)
+# reference gpu name -> configs, in order: Accel-Sim's shipped gpgpusim.config
+# and trace.config (SM7_QV100's unchanged; Accel-Sim ships none for SM2_GTX480,
+# gtx480.trace.config holds the reference run's four lines), gtx480.icnt.config
+# (SM2_GTX480's booksim .icnt file in Trapeze's options), the reference runs'
+# command line (reference-run.config) and GPGPU-Sim 4's behaviours that change
+# its counters (gpgpusim4-quirks.config; --no-quirks leaves them out)
 QUIRKS = "data/fidelity/gpgpusim4-quirks.config"
+RUN = "data/fidelity/reference-run.config"
 GPUS = {
     "gtx480": ("data/fidelity/SM2_GTX480.gpgpusim.config", "data/fidelity/gtx480.trace.config",
-               "data/fidelity/gtx480.icnt.config", QUIRKS),
-    "qv100": ("data/fidelity/SM7_QV100.gpgpusim.config", "data/fidelity/qv100.trace.config",
-              QUIRKS),
+               "data/fidelity/gtx480.icnt.config", RUN, QUIRKS),
+    "qv100": ("data/fidelity/SM7_QV100.gpgpusim.config", "data/fidelity/SM7_QV100.trace.config",
+              RUN, QUIRKS),
 }
 # --trapeze-configs: Trapeze's own
 TRAPEZE_GPUS = {
-    "gtx480": ("data/gpus/gtx480.config", "data/fidelity/gtx480.trace.config"),
-    "qv100": ("data/gpus/v100.config", "data/fidelity/qv100.trace.config"),
+    "gtx480": ("data/gpus/gtx480.config", "data/fidelity/gtx480.trace.config", RUN),
+    "qv100": ("data/gpus/v100.config", "data/fidelity/SM7_QV100.trace.config", RUN),
 }
 # DRAM atom (bytes per column command: burst length x bus width x chips).
 # Accel-Sim's dram_rd_B / dram_wr_B are column commands x 32 bytes; Trapeze's
@@ -74,6 +78,9 @@ def gen(trace, work, trapeze):
                        **quiet)
     elif trace.startswith("matmul_"):
         subprocess.run(py + [os.path.join(HERE, "gen_kernels.py"), "matmul", trace[7:], out],
+                       **quiet)
+    elif trace.startswith("units_"):
+        subprocess.run(py + [os.path.join(HERE, "gen_kernels.py"), "units", trace[6:], out],
                        **quiet)
     elif trace.startswith("tz_"):
         kernel, params = {

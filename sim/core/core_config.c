@@ -67,9 +67,26 @@ const trapeze_opt sim_core_options[] = {
     {"gpgpu_pipeline_widths", OPT_LIST, "1,1,1,1,1,1,1,1,1,1,1", 0, 64,
      "ID_OC sp,dp,int,sfu,mem, OC_EX sp,dp,int,sfu,mem, EX_WB[,tensor]"},
     {"specialized_unit_1", OPT_TEXT, "", 0, 0,
-     "branch unit: enabled,units,max_latency,ID_OC width,OC_EX width,name (Volta's BRA)"},
+     "specialized unit 1 (branches): enabled,units,max_latency,ID_OC width,OC_EX width,name"},
+    {"specialized_unit_2", OPT_TEXT, "", 0, 0, "specialized unit 2 (texture: TEX, TLD, ...)"},
+    {"specialized_unit_3", OPT_TEXT, "", 0, 0, "specialized unit 3 (tensor: HMMA, IMMA, ...)"},
+    {"specialized_unit_4", OPT_TEXT, "", 0, 0, "specialized unit 4 (uniform: UIADD3, ULDC, ...)"},
+    {"specialized_unit_5", OPT_TEXT, "", 0, 0, "specialized unit 5 (no opcode maps to it)"},
+    {"specialized_unit_6", OPT_TEXT, "", 0, 0, "specialized unit 6 (no opcode maps to it)"},
+    {"specialized_unit_7", OPT_TEXT, "", 0, 0, "specialized unit 7 (no opcode maps to it)"},
+    {"specialized_unit_8", OPT_TEXT, "", 0, 0, "specialized unit 8 (no opcode maps to it)"},
     {"trace_opcode_latency_initiation_spec_op_1", OPT_LIST, "4,4", 1, 100000,
-     "trace mode: the branch unit's latency,initiation"},
+     "trace mode: specialized unit 1's latency,initiation"},
+    {"trace_opcode_latency_initiation_spec_op_2", OPT_LIST, "4,4", 1, 100000, "unit 2's"},
+    {"trace_opcode_latency_initiation_spec_op_3", OPT_LIST, "4,4", 1, 100000, "unit 3's"},
+    {"trace_opcode_latency_initiation_spec_op_4", OPT_LIST, "4,4", 1, 100000, "unit 4's"},
+    {"trace_opcode_latency_initiation_spec_op_5", OPT_LIST, "4,4", 1, 100000, "unit 5's"},
+    {"trace_opcode_latency_initiation_spec_op_6", OPT_LIST, "4,4", 1, 100000, "unit 6's"},
+    {"trace_opcode_latency_initiation_spec_op_7", OPT_LIST, "4,4", 1, 100000, "unit 7's"},
+    {"trace_opcode_latency_initiation_spec_op_8", OPT_LIST, "4,4", 1, 100000, "unit 8's"},
+    {"trace_opcode_latency_initiation_tensor", OPT_LIST, "4,1", 1, 100000,
+     "trace mode: TENSOR_CORE_OP's latency,initiation (read; no SASS opcode is one: the "
+     "tensor opcodes run on specialized unit 3)"},
     {"gpgpu_coalesce_arch", OPT_INT, "13", 1, 1000,
      "coalescing rules (>= 40: every global access a 32-byte sector of its own)"},
     {"gpgpu_cache:il1", OPT_TEXT, "", 0, 0,
@@ -141,31 +158,49 @@ static trapeze_status read_list(const trapeze_config *cfg, const char *option, i
 static trapeze_status get_pos(const trapeze_config *cfg, const char *option, long *out,
                               trapeze_error *err);
 
+/* One `latency,initiation` pair of Accel-Sim's trace.config into v[0], v[1];
+ * *set 0 when the config does not name the option. */
+static trapeze_status read_lat_init(const trapeze_config *cfg, const char *opt, int v[2],
+                                    int *set, trapeze_error *err)
+{
+    double d[3];
+    int n;
+    trapeze_status s = trapeze_config_get_doubles(cfg, opt, ",", d, 3, &n, err);
+    if (s)
+        return s;
+    *set = n != 0;
+    if (n == 0)
+        return TRAPEZE_OK;
+    if (n != 2 || d[0] < 1 || d[1] < 1 || d[0] > 100000 || d[1] > 100000 ||
+        d[0] != floor(d[0]) || d[1] != floor(d[1]))
+        return trapeze_config_fail(cfg, opt, err,
+                                   "expected latency,initiation: two whole numbers of cycles "
+                                   ">= 1");
+    v[0] = (int)d[0];
+    v[1] = (int)d[1];
+    return TRAPEZE_OK;
+}
+
 /* Accel-Sim's trace.config: -trace_opcode_latency_initiation_{int,sp,dp,sfu}
  * L,I give every instruction of the class latency L and initiation interval
- * I (trace mode has no per-operation latencies), replacing the PTX lists. */
+ * I (trace mode has no per-operation latencies), replacing the PTX lists.
+ * The _tensor pair is checked and unused (no SASS opcode is a TENSOR_CORE_OP
+ * in Accel-Sim's maps: the tensor opcodes go to specialized unit 3). */
 static trapeze_status read_trace_latencies(const trapeze_config *cfg, sim_core_config *c,
                                            trapeze_error *err)
 {
-    static const char *const opt[4] = {
+    static const char *const opt[5] = {
         "trace_opcode_latency_initiation_int", "trace_opcode_latency_initiation_sp",
-        "trace_opcode_latency_initiation_dp", "trace_opcode_latency_initiation_sfu"};
-    for (int i = 0; i < 4; i++) {
-        double v[3];
-        int n;
-        trapeze_status s = trapeze_config_get_doubles(cfg, opt[i], ",", v, 3, &n, err);
+        "trace_opcode_latency_initiation_dp", "trace_opcode_latency_initiation_sfu",
+        "trace_opcode_latency_initiation_tensor"};
+    for (int i = 0; i < 5; i++) {
+        int v[2], set;
+        trapeze_status s = read_lat_init(cfg, opt[i], v, &set, err);
         if (s)
             return s;
-        if (n == 0)
-            continue;
-        if (n != 2 || v[0] < 1 || v[1] < 1 || v[0] > 100000 || v[1] > 100000 ||
-            v[0] != floor(v[0]) || v[1] != floor(v[1]))
-            return trapeze_config_fail(cfg, opt[i], err,
-                                       "expected latency,initiation: two whole numbers of "
-                                       "cycles >= 1");
-        for (int a = 0; a < SIM_ALU_COUNT; a++) {
-            c->lat[i][a] = (int)v[0];
-            c->init[i][a] = (int)v[1];
+        for (int a = 0; set && i < 4 && a < SIM_ALU_COUNT; a++) {
+            c->lat[i][a] = v[0];
+            c->init[i][a] = v[1];
         }
     }
     return TRAPEZE_OK;
@@ -215,7 +250,7 @@ static trapeze_status read_oc(const trapeze_config *cfg, sim_core_config *c, tra
     int n;
     if ((s = trapeze_config_get_doubles(cfg, "gpgpu_pipeline_widths", ",", w, 16, &n, err)))
         return s;
-    /* SP, SFU, MEM, the branch unit (read_branch_unit), INT, DP */
+    /* SP, SFU, MEM, specialized unit 1 (read_spec_units), INT, DP */
     static const int idoc[6] = {0, 3, 4, -1, 2, 1}, ocex[6] = {5, 8, 9, -1, 7, 6};
     if (n && n < 10)
         return trapeze_config_fail(cfg, "gpgpu_pipeline_widths", err,
@@ -251,20 +286,22 @@ static trapeze_status read_oc(const trapeze_config *cfg, sim_core_config *c, tra
                                        "the %s ID_OC and OC_EX widths must be at least %d",
                                        kind[k], parts);
     }
-    /* the branch, INT and DP units' registers are served by the generic ports */
-    static const char *const own_opt[3] = {"specialized_unit_1", "gpgpu_num_int_units",
-                                           "gpgpu_num_dp_units"};
-    const int own_n[3] = {c->n_bra, c->n_int, c->n_dp}, own_kind[3] = {3, 4, 5};
-    for (int i = 0; i < 3; i++) {
-        int k = own_kind[i];
-        if (!own_n[i])
+    /* the specialized, INT and DP units' registers are served by the generic ports */
+    for (int k = SIM_OC_SPEC; k < SIM_OC_KINDS; k++) {
+        int spec = k == SIM_OC_SPEC ? 1 : k >= SIM_OC_SPEC2 ? k - SIM_OC_SPEC2 + 2 : 0;
+        int n = spec ? c->spec_n[spec] : k == SIM_OC_INT ? c->n_int : c->n_dp;
+        char name[32];
+        snprintf(name, sizeof name, "specialized_unit_%d", spec);
+        const char *opt = spec ? name : k == SIM_OC_INT ? "gpgpu_num_int_units"
+                                                        : "gpgpu_num_dp_units";
+        if (!n)
             continue;
         if (o->units[3] < parts || o->in_ports[3] < 1 || o->out_ports[3] < 1)
-            return trapeze_config_fail(cfg, own_opt[i], err,
+            return trapeze_config_fail(cfg, opt, err,
                                        "with the operand collector this unit needs generic "
                                        "collector units, in and out ports");
-        if (o->idoc_w[k] < parts || o->ocex_w[k] < parts || own_n[i] % parts)
-            return trapeze_config_fail(cfg, own_opt[i], err,
+        if (o->idoc_w[k] < parts || o->ocex_w[k] < parts || n % parts)
+            return trapeze_config_fail(cfg, opt, err,
                                        "its units and widths must divide among the %d "
                                        "schedulers", parts);
     }
@@ -283,44 +320,43 @@ static trapeze_status read_oc(const trapeze_config *cfg, sim_core_config *c, tra
     return TRAPEZE_OK;
 }
 
-/* -specialized_unit_1 E,N,LAT,IDOC,OCEX,NAME and its trace-mode
- * latency,initiation: Accel-Sim's Volta opcode map sends branches there
- * (SM7_QV100's trace.config: 1,4,4,4,4,BRA and 4,4). */
-static trapeze_status read_branch_unit(const trapeze_config *cfg, sim_core_config *c,
-                                       trapeze_error *err)
+/* -specialized_unit_N E,UNITS,MAX_LAT,IDOC,OCEX,NAME (N = 1..8) and its
+ * trace-mode -trace_opcode_latency_initiation_spec_op_N L,I (Accel-Sim's
+ * default 4,4). Accel-Sim's opcode maps send branches to unit 1, texture
+ * to 2, tensor to 3, the uniform datapath to 4 (SM7_QV100's trace.config
+ * enables 1 to 3: 1,4,4,4,4,BRA; 1,4,200,4,4,TEX; 1,4,8,4,4,TENSOR). The
+ * maximum latency sizes GPGPU-Sim's result pipeline; here latencies are
+ * the L of the pair. */
+static trapeze_status read_spec_units(const trapeze_config *cfg, sim_core_config *c,
+                                      trapeze_error *err)
 {
-    double v[3];
-    int n;
-    trapeze_status s = trapeze_config_get_doubles(cfg, "trace_opcode_latency_initiation_spec_op_1",
-                                                  ",", v, 3, &n, err);
-    if (s)
-        return s;
-    if (n == 0) {
-        v[0] = v[1] = 4;   /* Accel-Sim's default */
-    } else if (n != 2 || v[0] < 1 || v[1] < 1 || v[0] > 100000 || v[1] > 100000 ||
-               v[0] != floor(v[0]) || v[1] != floor(v[1])) {
-        return trapeze_config_fail(cfg, "trace_opcode_latency_initiation_spec_op_1", err,
-                                   "expected latency,initiation: two whole numbers of cycles "
-                                   ">= 1");
+    for (int u = 1; u <= SIM_SPEC_UNITS; u++) {
+        char unit_opt[32], lat_opt[64];
+        snprintf(unit_opt, sizeof unit_opt, "specialized_unit_%d", u);
+        snprintf(lat_opt, sizeof lat_opt, "trace_opcode_latency_initiation_spec_op_%d", u);
+        int v[2] = {4, 4}, set;
+        trapeze_status s = read_lat_init(cfg, lat_opt, v, &set, err);
+        if (s)
+            return s;
+        c->spec_lat[u] = v[0];
+        c->spec_init[u] = v[1];
+        const char *spec;
+        trapeze_config_get_string(cfg, unit_opt, "", &spec);
+        if (!spec[0])
+            continue;
+        int en, units, lat, idoc, ocex, used = 0;
+        if (sscanf(spec, "%d,%d,%d,%d,%d,%n", &en, &units, &lat, &idoc, &ocex, &used) != 5 ||
+            !used || !spec[used] || en < 0 || en > 1 || units < 1 || units > 64 || lat < 1 ||
+            idoc < 1 || idoc > 64 || ocex < 1 || ocex > 64)
+            return trapeze_config_fail(cfg, unit_opt, err,
+                                       "'%s': expected enabled (0/1),units,max latency,ID_OC "
+                                       "width,OC_EX width,name (e.g. 1,4,4,4,4,BRA)", spec);
+        if (!en)
+            continue;
+        c->spec_n[u] = units;
+        c->oc.idoc_w[sim_oc_spec_kind(u)] = idoc;
+        c->oc.ocex_w[sim_oc_spec_kind(u)] = ocex;
     }
-    c->bra_lat = (int)v[0];
-    c->bra_init = (int)v[1];
-    const char *spec;
-    trapeze_config_get_string(cfg, "specialized_unit_1", "", &spec);
-    if (!spec[0])
-        return TRAPEZE_OK;
-    int en, units, lat, idoc, ocex, used = 0;
-    if (sscanf(spec, "%d,%d,%d,%d,%d,%n", &en, &units, &lat, &idoc, &ocex, &used) != 5 ||
-        !used || !spec[used] || en < 0 || en > 1 || units < 1 || units > 64 || lat < 1 ||
-        idoc < 1 || idoc > 64 || ocex < 1 || ocex > 64)
-        return trapeze_config_fail(cfg, "specialized_unit_1", err,
-                                   "'%s': expected enabled (0/1),units,max latency,ID_OC width,"
-                                   "OC_EX width,name (e.g. 1,4,4,4,4,BRA)", spec);
-    if (!en)
-        return TRAPEZE_OK;
-    c->n_bra = units;
-    c->oc.idoc_w[3] = idoc;
-    c->oc.ocex_w[3] = ocex;
     return TRAPEZE_OK;
 }
 
@@ -498,7 +534,7 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     if ((s = get_pos(cfg, "gpgpu_num_reg_banks", &v, err)))
         return s;
     c->reg_banks = (int)v;
-    if ((s = read_branch_unit(cfg, c, err)) || (s = read_oc(cfg, c, err)))
+    if ((s = read_spec_units(cfg, c, err)) || (s = read_oc(cfg, c, err)))
         return s;
     if ((s = get_pos(cfg, "gpgpu_coalesce_arch", &v, err)))
         return s;

@@ -47,6 +47,20 @@ typedef enum {
 const char *sim_tb_dispatch_name(sim_tb_dispatch d);
 typedef enum { SIM_UNIT_SP, SIM_UNIT_SFU, SIM_UNIT_LDST, SIM_UNIT_NONE } sim_fu;
 
+/* Pipeline kinds: which ID_OC / OC_EX registers and units serve an
+ * instruction (INT, FP, DP and branches: SP; SFU; memory; branches on
+ * specialized unit 1 when a config has it: SPEC; INT and DP on their own
+ * units when a config has them: INT, DP; specialized units 2..8: SPEC2 + N - 2;
+ * all but the first three through the generic collector units only). */
+enum { SIM_OC_SP, SIM_OC_SFU, SIM_OC_MEM, SIM_OC_SPEC, SIM_OC_INT, SIM_OC_DP, SIM_OC_SPEC2,
+       SIM_OC_KINDS = SIM_OC_SPEC2 + SIM_SPEC_UNITS - 1 };
+
+/* The pipeline kind of specialized unit n (1..SIM_SPEC_UNITS). */
+static inline int sim_oc_spec_kind(int n)
+{
+    return n == 1 ? SIM_OC_SPEC : SIM_OC_SPEC2 + n - 2;
+}
+
 /* The operand collector and sub-cores (sim/core/opndcoll.c), GPGPU-Sim's
  * options; on == 0 (no -gpgpu_operand_collector_* option and no
  * -gpgpu_sub_core_model 1): instructions go from issue straight to their
@@ -58,9 +72,11 @@ typedef struct sim_oc_config {
     int units[4], in_ports[4], out_ports[4];   /* sp, sfu, mem, gen:
                                     * -gpgpu_operand_collector_num_{units,in_ports,out_ports}_* */
     int port_throughput;           /* -gpgpu_reg_file_port_throughput */
-    int idoc_w[6], ocex_w[6];      /* -gpgpu_pipeline_widths: ID_OC_, OC_EX_ SP, SFU, MEM;
-                                    * [3]: the branch unit's (-specialized_unit_1);
-                                    * [4], [5]: INT and DP (their units' option > 0) */
+    int idoc_w[SIM_OC_KINDS], ocex_w[SIM_OC_KINDS];
+                                   /* per pipeline kind (SIM_OC_*): -gpgpu_pipeline_widths'
+                                    * ID_OC_, OC_EX_ SP, SFU, MEM, INT and DP (their units'
+                                    * option > 0); the specialized units' from their
+                                    * -specialized_unit_N */
 } sim_oc_config;
 
 /* Instruction fetch through an I-cache (sim/core/fetch.c); on == 0 (no
@@ -83,9 +99,12 @@ typedef struct sim_core_config {
     int n_sp, n_sfu;               /* -gpgpu_num_sp_units, -gpgpu_num_sfu_units */
     int n_int, n_dp;               /* -gpgpu_num_int_units, -gpgpu_num_dp_units: 0, integer
                                     * and double instructions share the SP units */
-    int n_bra;                     /* -specialized_unit_1 ...,BRA: branch units (0: branches
-                                    * on the SP units) */
-    int bra_lat, bra_init;         /* -trace_opcode_latency_initiation_spec_op_1 */
+    int spec_n[SIM_SPEC_UNITS + 1];   /* -specialized_unit_N E,UNITS,...: units of
+                                    * specialized unit N (1..8; 0: off, its instructions run
+                                    * on their class's units). Unit 1 runs the branches, the
+                                    * others the trace opcodes of sim_trace_opcode.unit N */
+    int spec_lat[SIM_SPEC_UNITS + 1], spec_init[SIM_SPEC_UNITS + 1];
+                                   /* -trace_opcode_latency_initiation_spec_op_N */
     int lat[4][SIM_ALU_COUNT];     /* [int, fp, dp, sfu][alu] -ptx_opcode_latency_* */
     int init[4][SIM_ALU_COUNT];    /* -ptx_opcode_initiation_*; a trace.config's
                                     * -trace_opcode_latency_initiation_{int,sp,dp,sfu}

@@ -359,6 +359,20 @@ void sim_kb_uses(sim_kb *kb, int r)
     kb_error(kb, "instruction %d: more than 3 source registers", kb->k->n_code - 1);
 }
 
+void sim_kb_unit(sim_kb *kb, int unit)
+{
+    if (!kb)
+        return;
+    int n = kb->k->n_code;
+    int op = n ? kb->k->code[n - 1].op : -1;
+    if (op != SIM_OP_INT && op != SIM_OP_FP && op != SIM_OP_DP && op != SIM_OP_SFU)
+        kb_error(kb, "sim_kb_unit: the last instruction is not an ALU class");
+    else if (unit < 2 || unit > SIM_SPEC_UNITS)
+        kb_error(kb, "sim_kb_unit: unit %d is not 2..%d", unit, SIM_SPEC_UNITS);
+    else
+        kb->k->code[n - 1].unit = (uint8_t)unit;
+}
+
 void sim_kb_bar(sim_kb *kb)
 {
     kb_push(kb, SIM_OP_BAR);

@@ -74,11 +74,11 @@ trapeze_status sim_oc_init(sim_oc *oc, const sim_core_config *cfg, trapeze_error
     if (c->specialized)
         for (int k = 0; k < 3; k++)   /* SP, SFU, MEM (the branch unit: generic only) */
             for (int i = 0; i < c->in_ports[k] && oc->n_ports < SIM_OC_MAX_PORTS; i++) {
-                oc->port_kinds[oc->n_ports] = (uint8_t)(1u << k);
+                oc->port_kinds[oc->n_ports] = (uint16_t)(1u << k);
                 oc->port_sets[oc->n_ports++] = (uint8_t)(1u << kind_set[k] | 1u << SIM_OC_SET_GEN);
             }
     for (int i = 0; i < c->in_ports[SIM_OC_SET_GEN] && oc->n_ports < SIM_OC_MAX_PORTS; i++) {
-        oc->port_kinds[oc->n_ports] = (1u << SIM_OC_KINDS) - 1;
+        oc->port_kinds[oc->n_ports] = (uint16_t)((1u << SIM_OC_KINDS) - 1);
         oc->port_sets[oc->n_ports++] = 1u << SIM_OC_SET_GEN;
     }
     for (int k = 0; k < SIM_OC_KINDS; k++) {

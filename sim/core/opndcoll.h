@@ -14,12 +14,6 @@
 
 #define SIM_OC_RING 128   /* steps of write bookings kept per bank */
 
-/* Pipeline kinds: which ID_OC / OC_EX registers and collector sets serve an
- * instruction (INT, FP, DP and branches: SP; SFU; memory; branches on the
- * specialized branch unit when a config has one: SPEC; INT and DP on their
- * own units when a config has them: INT, DP; the last three through the
- * generic units only). */
-enum { SIM_OC_SP, SIM_OC_SFU, SIM_OC_MEM, SIM_OC_SPEC, SIM_OC_INT, SIM_OC_DP, SIM_OC_KINDS };
 /* Collector-unit sets (GPGPU-Sim's SP_CUS, SFU_CUS, MEM_CUS, GEN_CUS). */
 enum { SIM_OC_SET_SP, SIM_OC_SET_SFU, SIM_OC_SET_MEM, SIM_OC_SET_GEN, SIM_OC_SETS };
 
@@ -37,7 +31,8 @@ typedef struct sim_oc {
     int disp_n[SIM_OC_SETS];       /* dispatch units (out ports) per set */
     uint64_t *disp_next[SIM_OC_SETS];
     int n_ports;
-    uint8_t port_kinds[SIM_OC_MAX_PORTS], port_sets[SIM_OC_MAX_PORTS];  /* bit sets */
+    uint16_t port_kinds[SIM_OC_MAX_PORTS];
+    uint8_t port_sets[SIM_OC_MAX_PORTS];  /* bit sets */
     uint64_t port_next[SIM_OC_MAX_PORTS];   /* first step the in port allocates again */
     int idoc_w[SIM_OC_KINDS], ocex_w[SIM_OC_KINDS];   /* slots per sub-core */
     uint64_t *idoc[SIM_OC_KINDS], *ocex[SIM_OC_KINDS];  /* per slot: step it frees */

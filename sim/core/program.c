@@ -315,6 +315,7 @@ static void emit_simple(sim_warp_inst *out, sim_op op, uint32_t active)
     out->size = 0;
     out->active = active;
     out->value = 0;
+    out->unit = 0;
 }
 
 /* Resolve the loop-closing branch emitted by the previous call. */
@@ -357,6 +358,7 @@ static int next_inst(const sim_kernel *k, sim_warp_cursor *cur, const uint32_t *
         case SIM_OP_SFU:
             emit_simple(out, (sim_op)in->op, cur->active);
             out->alu = in->alu;
+            out->unit = in->unit;
             out->dst = in->dst;
             memcpy(out->src, in->src, sizeof out->src);
             cur->pc++;

@@ -67,9 +67,10 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
      * sim_sm_take_slots, so an SM that never runs a block costs little */
     sm->blocks = calloc((size_t)cfg->gpu.max_blocks_per_sm, sizeof *sm->blocks);
     /* the functional units by pipeline kind (memory: the LDST unit, ldst_free) */
-    const int units[SIM_OC_KINDS] = {[SIM_OC_SP] = cfg->n_sp, [SIM_OC_SFU] = cfg->n_sfu,
-                                     [SIM_OC_SPEC] = cfg->n_bra, [SIM_OC_INT] = cfg->n_int,
-                                     [SIM_OC_DP] = cfg->n_dp};
+    int units[SIM_OC_KINDS] = {[SIM_OC_SP] = cfg->n_sp, [SIM_OC_SFU] = cfg->n_sfu,
+                               [SIM_OC_INT] = cfg->n_int, [SIM_OC_DP] = cfg->n_dp};
+    for (int u = 1; u <= SIM_SPEC_UNITS; u++)
+        units[sim_oc_spec_kind(u)] = cfg->spec_n[u];
     int no_units = 0;
     for (int k = 0; k < SIM_OC_KINDS; k++) {
         sm->unit_n[k] = units[k];
@@ -379,22 +380,31 @@ static inline int is_ldst(int op)
     return op >= SIM_OP_LD_GLOBAL && op <= SIM_OP_ATOMIC;
 }
 
-/* The collector's pipeline kind of an op. */
-/* The pipeline kind of an instruction: its ID_OC / OC_EX registers and its
- * units (GPGPU-Sim's dispatch in scheduler_unit::cycle): the branch, INT
- * and DP units when the config has them, else the SP units. */
-static inline int oc_kind(const sim_sm *sm, int op)
+/* The specialized unit an instruction runs on (sim_core_config.spec_n):
+ * branches on unit 1, a trace opcode's unit (sim_trace_opcode.unit); 0:
+ * none, or one the config does not enable. */
+static inline int spec_unit(const sim_sm *sm, const sim_warp_inst *in)
 {
-    return op == SIM_OP_SFU ? SIM_OC_SFU : is_ldst(op) ? SIM_OC_MEM
-           : op == SIM_OP_BRANCH && sm->cfg->n_bra ? SIM_OC_SPEC
+    int u = in->op == SIM_OP_BRANCH ? 1 : in->unit;
+    return u && u <= SIM_SPEC_UNITS && sm->cfg->spec_n[u] ? u : 0;
+}
+
+/* The pipeline kind of an instruction: its ID_OC / OC_EX registers and its
+ * units (GPGPU-Sim's dispatch in scheduler_unit::cycle): a specialized, INT
+ * or DP unit when the config has it, else the SP units. */
+static inline int oc_kind(const sim_sm *sm, const sim_warp_inst *in)
+{
+    int op = in->op, spec = spec_unit(sm, in);
+    return op == SIM_OP_SFU && !spec ? SIM_OC_SFU : is_ldst(op) ? SIM_OC_MEM
+           : spec ? sim_oc_spec_kind(spec)
            : op == SIM_OP_INT && sm->cfg->n_int ? SIM_OC_INT
            : op == SIM_OP_DP && sm->cfg->n_dp ? SIM_OC_DP : SIM_OC_SP;
 }
 
 /* The units an ALU or SFU instruction runs on, and their number. */
-static inline uint64_t *unit_pool(sim_sm *sm, int op, int *n)
+static inline uint64_t *unit_pool(sim_sm *sm, const sim_warp_inst *in, int *n)
 {
-    int k = oc_kind(sm, op);
+    int k = oc_kind(sm, in);
     *n = sm->unit_n[k];
     return sm->unit_free[k];
 }
@@ -456,7 +466,7 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
             ldst_park(sm, (int)(w - sm->warps));
             return 0;
         }
-        if (!sim_oc_can_issue(&sm->oc, oc_kind(sm, op), oc_part(sm, w), t, &retry)) {
+        if (!sim_oc_can_issue(&sm->oc, oc_kind(sm, in), oc_part(sm, w), t, &retry)) {
             set_wait(sm, SLOT(sm, w), is_ldst(op) ? SIM_STALL_MEMORY : SIM_STALL_COMPUTE);
             set_retry(sm, (int)(w - sm->warps), retry);
             return 0;
@@ -465,7 +475,7 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
     }
     if (is_sp(op) || op == SIM_OP_SFU) {
         int n;
-        uint64_t *pool = unit_pool(sm, op, &n);
+        uint64_t *pool = unit_pool(sm, in, &n);
         if (free_unit(pool, n, t, &retry) < 0) {
             set_wait(sm, SLOT(sm, w), SIM_STALL_COMPUTE);
             set_retry(sm, (int)(w - sm->warps), retry);
@@ -686,11 +696,11 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
     case SIM_OP_SFU: {
         int row = alu_row(op), alu = op == SIM_OP_BRANCH ? SIM_ALU_ADD : in->alu;
         int n_units;
-        uint64_t *pool = unit_pool(sm, op, &n_units);
-        int lat = c->lat[row][alu], init = c->init[row][alu];
-        if (op == SIM_OP_BRANCH && c->n_bra) {   /* the specialized branch unit's timing */
-            lat = c->bra_lat;
-            init = c->bra_init;
+        uint64_t *pool = unit_pool(sm, in, &n_units);
+        int lat = c->lat[row][alu], init = c->init[row][alu], spec = spec_unit(sm, in);
+        if (spec) {   /* a specialized unit's timing */
+            lat = c->spec_lat[spec];
+            init = c->spec_init[spec];
         }
         uint64_t done;
         if (c->oc.on) {
@@ -698,7 +708,7 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
              * of its sub-core's units), EX_WB at e + lat + 1, written back and
              * its dependents issue at e + lat + 2 */
             int part = oc_part(sm, w), per = n_units / (c->oc.sub_core ? c->n_sched : 1);
-            uint64_t e = sim_oc_collect(&sm->oc, oc_kind(sm, op), part, slot, in->src, t);
+            uint64_t e = sim_oc_collect(&sm->oc, oc_kind(sm, in), part, slot, in->src, t);
             uint64_t *u = pool + part * per;
             for (int i = 1; i < per; i++)
                 if (pool[part * per + i] < *u)

@@ -19,16 +19,16 @@
 #define SHMEM_BASE 0x00007f0000000000ull   /* the shared window the header declares */
 #define LOCAL_BASE 0x00007f0001000000ull
 
-/* The table row the exporter writes for (op, alu), or NULL. Classes other
- * than the ALU ones have one row, with sub-op ADD. */
-static const sim_trace_opcode *export_row(int op, int alu)
+/* The table row the exporter writes for (op, alu, unit), or NULL. Classes
+ * other than the ALU ones have one row, with sub-op ADD and no unit. */
+static const sim_trace_opcode *export_row(int op, int alu, int unit)
 {
     int n;
     const sim_trace_opcode *t = sim_trace_opcodes(&n);
     if (op > SIM_OP_SFU)
-        alu = SIM_ALU_ADD;
+        alu = unit = 0;
     for (int i = 0; i < n; i++)
-        if (t[i].exported && t[i].op == op && t[i].alu == alu)
+        if (t[i].exported && t[i].op == op && t[i].alu == alu && t[i].unit == unit)
             return &t[i];
     return NULL;
 }
@@ -37,7 +37,7 @@ static const sim_trace_opcode *export_row(int op, int alu)
  * reads the width from them), volatility, or the MUFU function. */
 static int opcode_text(const sim_warp_inst *in, char *buf, size_t size)
 {
-    const sim_trace_opcode *r = export_row(in->op, in->alu);
+    const sim_trace_opcode *r = export_row(in->op, in->alu, in->unit);
     if (!r)
         return 0;
     static const char *const width[17] = {[1] = ".U8", [2] = ".U16", [8] = ".64", [16] = ".128"};
@@ -236,10 +236,12 @@ static trapeze_status check_exportable(const sim_kernel *k, trapeze_error *err)
                                 "kernel %s: instruction %d is a spin loop, whose trip count "
                                 "depends on run-time values (other blocks' progress); a trace "
                                 "would freeze one run's count, so export is refused", k->name, i);
-        if (in->op <= SIM_OP_SFU && !export_row(in->op, in->alu))
-            return trapeze_fail(err, TRAPEZE_EINVAL, "kernel %s: instruction %d (%s, sub-op %d) "
-                                "has no SASS opcode (divisions are instruction sequences in "
-                                "SASS)", k->name, i, sim_op_name((sim_op)in->op), in->alu);
+        if (in->op <= SIM_OP_SFU && !export_row(in->op, in->alu, in->unit))
+            return trapeze_fail(err, TRAPEZE_EINVAL, "kernel %s: instruction %d (%s, sub-op %d, "
+                                "unit %d) has no SASS opcode (divisions are instruction "
+                                "sequences in SASS; a specialized unit exports as TEX, HMMA or "
+                                "UIADD3)", k->name, i, sim_op_name((sim_op)in->op), in->alu,
+                                in->unit);
     }
     return TRAPEZE_OK;
 }

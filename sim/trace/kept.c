@@ -16,8 +16,8 @@
 
 enum { KIND_NONE, KIND_STRIDE, KIND_DELTA32, KIND_FULL };
 
-/* op .. pc: the fields before addr (padding excluded) */
-#define FIELDS (offsetof(sim_warp_inst, pc) + sizeof(uint32_t))
+/* op .. unit: the fields before addr (padding excluded) */
+#define FIELDS (offsetof(sim_warp_inst, unit) + sizeof(uint8_t))
 
 static int reserve(sim_trace_kept_block *b, size_t more, size_t *grown)
 {

@@ -9,7 +9,11 @@
 
 #include "sim/trace/trace.h"
 
-#define R(mn, mod, op, alu, ex, note) {mn, mod, SIM_OP_##op, SIM_ALU_##alu, ex, note}
+#define R(mn, mod, op, alu, ex, note) {mn, mod, SIM_OP_##op, SIM_ALU_##alu, ex, note, 0}
+/* a row Accel-Sim runs on its specialized unit `unit` (2: texture, 3: tensor,
+ * 4: uniform datapath; Turing's and Ampere's maps, and Volta's for 2 and 3):
+ * there when the config enables the unit, else on the class's units */
+#define RU(unit, mn, mod, op, alu, ex, note) {mn, mod, SIM_OP_##op, SIM_ALU_##alu, ex, note, unit}
 
 /* First match wins: rows with a modifier come before the bare mnemonic.
  * The rows marked 1 are the names the exporter writes, one per
@@ -55,7 +59,7 @@ static const sim_trace_opcode table[] = {
     R("HADD2", NULL, FP, ADD, 0, "half precision"),
     R("HMUL2", NULL, FP, MUL, 0, ""),
     R("HFMA2", NULL, FP, MAD, 0, ""),
-    R("HMMA", NULL, FP, MAD, 0, "tensor cores: not modelled, run as FP32 FMA"),
+    RU(3, "HMMA", NULL, FP, MAD, 1, "tensor core (specialized unit 3; else an FP32 FMA)"),
     /* FP64 */
     R("DFMA", NULL, DP, MAD, 1, "FP64 fused multiply-add"),
     R("DADD", NULL, DP, ADD, 1, "FP64 add"),
@@ -170,45 +174,45 @@ static const sim_trace_opcode table[] = {
     R("RPCMOV", NULL, BRANCH, ADD, 0, ""),
     R("RTT", NULL, BRANCH, ADD, 0, ""),
     R("YIELD", NULL, BRANCH, ADD, 0, ""),
-    R("TEX", NULL, SFU, ADD, 0, "texture (Accel-Sim's specialized unit 2): timed on the SFU pipe"),
-    R("TLD", NULL, SFU, ADD, 0, ""),
-    R("TLD4", NULL, SFU, ADD, 0, ""),
-    R("TMML", NULL, SFU, ADD, 0, ""),
-    R("TXD", NULL, SFU, ADD, 0, ""),
-    R("TXQ", NULL, SFU, ADD, 0, ""),
-    R("BMMA", NULL, FP, MAD, 0, "tensor cores (Accel-Sim's specialized unit 3): FP pipe, as HMMA"),
-    R("DMMA", NULL, FP, MAD, 0, ""),
-    R("IMMA", NULL, FP, MAD, 0, ""),
-    R("KILL", NULL, FP, MAD, 0, ""),
-    R("R2UR", NULL, INT, ADD, 0, "uniform datapath (Accel-Sim's specialized unit 4): INT pipe"),
-    R("REDUX", NULL, INT, ADD, 0, ""),
-    R("S2UR", NULL, INT, ADD, 0, ""),
-    R("UBMSK", NULL, INT, ADD, 0, ""),
-    R("UBREV", NULL, INT, ADD, 0, ""),
-    R("UCLEA", NULL, INT, ADD, 0, ""),
-    R("UF2FP", NULL, INT, ADD, 0, ""),
-    R("UFLO", NULL, INT, ADD, 0, ""),
-    R("UIADD3", NULL, INT, ADD, 0, ""),
-    R("UIMAD", NULL, INT, ADD, 0, ""),
-    R("UISETP", NULL, INT, ADD, 0, ""),
-    R("ULDC", NULL, INT, ADD, 0, ""),
-    R("ULEA", NULL, INT, ADD, 0, ""),
-    R("ULOP", NULL, INT, ADD, 0, ""),
-    R("ULOP3", NULL, INT, ADD, 0, ""),
-    R("ULOP32I", NULL, INT, ADD, 0, ""),
-    R("UMOV", NULL, INT, ADD, 0, ""),
-    R("UP2UR", NULL, INT, ADD, 0, ""),
-    R("UPLOP3", NULL, INT, ADD, 0, ""),
-    R("UPOPC", NULL, INT, ADD, 0, ""),
-    R("UPRMT", NULL, INT, ADD, 0, ""),
-    R("UPSETP", NULL, INT, ADD, 0, ""),
-    R("UR2UP", NULL, INT, ADD, 0, ""),
-    R("USEL", NULL, INT, ADD, 0, ""),
-    R("USGXT", NULL, INT, ADD, 0, ""),
-    R("USHF", NULL, INT, ADD, 0, ""),
-    R("USHL", NULL, INT, ADD, 0, ""),
-    R("USHR", NULL, INT, ADD, 0, ""),
-    R("VOTEU", NULL, INT, ADD, 0, ""),
+    RU(2, "TEX", NULL, SFU, ADD, 1, "texture (Accel-Sim's specialized unit 2; else the SFU pipe)"),
+    RU(2, "TLD", NULL, SFU, ADD, 0, ""),
+    RU(2, "TLD4", NULL, SFU, ADD, 0, ""),
+    RU(2, "TMML", NULL, SFU, ADD, 0, ""),
+    RU(2, "TXD", NULL, SFU, ADD, 0, ""),
+    RU(2, "TXQ", NULL, SFU, ADD, 0, ""),
+    RU(3, "BMMA", NULL, FP, MAD, 0, "tensor cores (Accel-Sim's specialized unit 3; else the FP pipe, as HMMA)"),
+    RU(3, "DMMA", NULL, FP, MAD, 0, ""),
+    RU(3, "IMMA", NULL, FP, MAD, 0, ""),
+    RU(3, "KILL", NULL, FP, MAD, 0, "Turing's and Ampere's unit (Volta's map: the branch unit)"),
+    RU(4, "R2UR", NULL, INT, ADD, 0, "uniform datapath (Accel-Sim's specialized unit 4; else the INT pipe)"),
+    RU(4, "REDUX", NULL, INT, ADD, 0, ""),
+    RU(4, "S2UR", NULL, INT, ADD, 0, ""),
+    RU(4, "UBMSK", NULL, INT, ADD, 0, ""),
+    RU(4, "UBREV", NULL, INT, ADD, 0, ""),
+    RU(4, "UCLEA", NULL, INT, ADD, 0, ""),
+    RU(4, "UF2FP", NULL, INT, ADD, 0, ""),
+    RU(4, "UFLO", NULL, INT, ADD, 0, ""),
+    RU(4, "UIADD3", NULL, INT, ADD, 1, ""),
+    RU(4, "UIMAD", NULL, INT, ADD, 0, ""),
+    RU(4, "UISETP", NULL, INT, ADD, 0, ""),
+    RU(4, "ULDC", NULL, INT, ADD, 0, ""),
+    RU(4, "ULEA", NULL, INT, ADD, 0, ""),
+    RU(4, "ULOP", NULL, INT, ADD, 0, ""),
+    RU(4, "ULOP3", NULL, INT, ADD, 0, ""),
+    RU(4, "ULOP32I", NULL, INT, ADD, 0, ""),
+    RU(4, "UMOV", NULL, INT, ADD, 0, ""),
+    RU(4, "UP2UR", NULL, INT, ADD, 0, ""),
+    RU(4, "UPLOP3", NULL, INT, ADD, 0, ""),
+    RU(4, "UPOPC", NULL, INT, ADD, 0, ""),
+    RU(4, "UPRMT", NULL, INT, ADD, 0, ""),
+    RU(4, "UPSETP", NULL, INT, ADD, 0, ""),
+    RU(4, "UR2UP", NULL, INT, ADD, 0, ""),
+    RU(4, "USEL", NULL, INT, ADD, 0, ""),
+    RU(4, "USGXT", NULL, INT, ADD, 0, ""),
+    RU(4, "USHF", NULL, INT, ADD, 0, ""),
+    RU(4, "USHL", NULL, INT, ADD, 0, ""),
+    RU(4, "USHR", NULL, INT, ADD, 0, ""),
+    RU(4, "VOTEU", NULL, INT, ADD, 0, ""),
 };
 
 const sim_trace_opcode *sim_trace_opcodes(int *n)
@@ -272,6 +276,7 @@ void sim_trace_classify(const char *opcode, size_t len, sim_trace_class *out)
             continue;
         out->op = r->op;
         out->alu = r->alu;
+        out->unit = r->unit;
         out->known = 1;
         out->generic = !strcmp(r->mnemonic, "LD") || !strcmp(r->mnemonic, "ST");
         break;

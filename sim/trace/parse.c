@@ -350,6 +350,7 @@ const char *sim_trace_parse_inst(const sim_trace_format *f, sim_trace_opcache *c
     classify(cache, t, n, cls);
     out->op = cls->op;
     out->alu = cls->alu;
+    out->unit = cls->unit;
     out->flags = cls->flags;
     NEXT_DEC("a source count (0 to 8)", 0, 8, &count);
     for (long long i = 0; i < count; i++) {

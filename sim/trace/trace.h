@@ -53,15 +53,16 @@ typedef struct sim_trace_opcode {
     const char *modifier;   /* NULL: any */
     uint8_t op;             /* sim_op */
     uint8_t alu;            /* sim_alu */
-    uint8_t exported;       /* 1: the name written by the exporter for (op, alu) */
+    uint8_t exported;       /* 1: the name written by the exporter for (op, alu, unit) */
     const char *note;
+    uint8_t unit;           /* Accel-Sim's specialized unit (2..SIM_SPEC_UNITS), 0: none */
 } sim_trace_opcode;
 
 const sim_trace_opcode *sim_trace_opcodes(int *n);
 
 /* What an opcode means to the simulator. */
 typedef struct sim_trace_class {
-    uint8_t op, alu;
+    uint8_t op, alu, unit;
     uint8_t flags;          /* SIM_INST_VOLATILE for .STRONG.GPU / .STRONG.SYS loads */
     uint8_t size;           /* bytes per lane: a number token / 8 (.64, .128) or U<bits>
                                / 8 (.U8, .U16), else 4 (Accel-Sim's rule) */
