@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                           .shmem_base = 0x00007f0000000000ull,
                           .local_base = 0x00007f0001000000ull};
     const char *p = (const char *)data + 1, *end = (const char *)data + size;
-    sim_trace_opcache cache;   /* this input's lines share it */
+    sim_trace_memo cache;   /* this input's lines share it */
     memset(&cache, 0, sizeof cache);
     while (p < end) {
         const char *e = memchr(p, '\n', (size_t)(end - p));

@@ -43,7 +43,7 @@ static void opcode_cache(void)
     const sim_trace_opcode *ops = sim_trace_opcodes(&n);
     CHECK(n > SIM_TRACE_OPCACHE_SLOTS);
     static const char *const mods[] = {"", ".64", ".E.STRONG.GPU", ".U16"};
-    sim_trace_opcache cache;
+    sim_trace_memo cache;
     memset(&cache, 0, sizeof cache);
     int hits = 0;
     for (int pass = 0; pass < 3; pass++)
@@ -70,6 +70,68 @@ static void opcode_cache(void)
                 hits += cache.slot[h % SIM_TRACE_OPCACHE_SLOTS].len == strlen(op);
             }
     CHECK(hits > 0);
+}
+
+/* The memo of mode 2's delta lists gives what reading every time gives:
+ * the same delta text under different masks (a memo keyed on the text alone
+ * would give the lanes of the first), texts longer than a slot, a delta
+ * past the fast path's 13 digits and negative ones, more texts than slots,
+ * three passes over one memo; and a bad delta is still reported. */
+static void delta_memo(void)
+{
+    static sim_trace_memo memo;
+    memset(&memo, 0, sizeof memo);
+    static const uint32_t masks[] = {0xffffffffu, 0x0000ffffu, 0xffff0000u, 0x00f0f00fu, 1u};
+    int lines = 0;
+    for (int pass = 0; pass < 3; pass++)
+        for (int v = 0; v < 300; v++)
+            for (int mi = 0; mi < 5; mi++) {
+                char line[1024];
+                int len = snprintf(line, sizeof line, "0010 %08x 1 R4 LDG.E 1 R0 4 2 0x%x",
+                                   masks[mi], 0x1000 + 64 * v);
+                int deltas = __builtin_popcount(masks[mi]) - 1;
+                for (int d = 0; d < deltas; d++)   /* v % 150: 150 distinct texts a mask */
+                    len += snprintf(line + len, sizeof line - (size_t)len, " %lld",
+                                    v % 150 == 7 && d == 3   ? 12345678901234LL
+                                    : v % 150 == 8 && d == 5 ? -(long long)(v + d)
+                                    : v % 150 > 100          ? 100000LL * (v % 150) + d
+                                                             : (long long)(v % 150 + (d == 15) * 448));
+                sim_warp_inst want, got;
+                sim_trace_class cw, cg;
+                const char *at;
+                memset(&want, 0, sizeof want);
+                memset(&got, 0, sizeof got);
+                const char *ew = sim_trace_parse_inst(&fmt, NULL, line, line + strlen(line),
+                                                      &want, &cw, &at);
+                const char *eg = sim_trace_parse_inst(&fmt, &memo, line, line + strlen(line),
+                                                      &got, &cg, &at);
+                lines += !ew;
+                CHECK(!ew == !eg);
+                if (!ew && !eg)
+                    CHECK(!memcmp(want.addr, got.addr, sizeof want.addr) &&
+                          want.active == got.active && want.op == got.op);
+            }
+    CHECK(lines == 3 * 300 * 5);   /* every line read */
+    int filled = 0;
+    for (int k = 0; k < SIM_TRACE_DELTA_SLOTS; k++)
+        filled += memo.delta[k].len > 0;
+    CHECK(filled > SIM_TRACE_DELTA_SLOTS / 2);   /* the memo was used */
+    /* a bad delta after the memo has seen the good one is still an error */
+    const char *good = "0010 0000000f 1 R4 LDG.E 1 R0 4 2 0x1000 4 4 4";
+    const char *bad = "0010 0000000f 1 R4 LDG.E 1 R0 4 2 0x1000 4 4x 4";
+    sim_warp_inst in;
+    sim_trace_class c;
+    const char *at;
+    CHECK(sim_trace_parse_inst(&fmt, &memo, good, good + strlen(good), &in, &c, &at) == NULL);
+    CHECK(in.addr[3] == 0x100c);
+    const char *what = sim_trace_parse_inst(&fmt, &memo, bad, bad + strlen(bad), &in, &c, &at);
+    CHECK(what != NULL && strstr(what, "delta") != NULL && at && !strncmp(at, "4x", 2));
+    /* the same text under a mask of fewer lanes leaves a delta over: an error
+     * (a memo keyed on the text alone would take the three lanes' reading) */
+    const char *three = "0010 00000007 1 R4 LDG.E 1 R0 4 2 0x1000 4 4";
+    const char *two = "0010 00000003 1 R4 LDG.E 1 R0 4 2 0x1000 4 4";
+    CHECK(sim_trace_parse_inst(&fmt, &memo, three, three + strlen(three), &in, &c, &at) == NULL);
+    CHECK(sim_trace_parse_inst(&fmt, &memo, two, two + strlen(two), &in, &c, &at) != NULL);
 }
 
 static void opcode_table(void)
@@ -605,6 +667,7 @@ int main(void)
         return 1;
     opcode_table();
     opcode_cache();
+    delta_memo();
     instruction_lines();
     malformed_traces();
     simulate_hand_trace();

@@ -152,18 +152,38 @@ static inline int next_hex(tokens *s, const char **t, int max_digits, uint64_t *
     if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && !is_sep(p[2]))
         p += 2;
     const char *first = p;
+    while (p < end && *p == '0')   /* leading zeros are not significant */
+        p++;
+    const char *sig = p;
     uint64_t x = 0;
-    int digits = 0, d;
+    int d;
     while (p < end && (d = HEX1[(unsigned char)*p]) != 0) {
-        digits += x || d > 1;
-        if (digits > max_digits)
-            return -1;
-        x = x << 4 | (uint64_t)(d - 1);
+        x = x << 4 | (uint64_t)(d - 1);   /* past 16 digits refused below */
         p++;
     }
     s->p = p;
-    if (p == first || (p < end && !is_sep(*p)))
+    if (p == first || p - sig > max_digits || (p < end && !is_sep(*p)))
         return -1;
+    *v = x;
+    return 1;
+}
+
+/* Mode 2's deltas are most of a trace's bytes, nearly all one space and a
+ * short unsigned number ("4", "452"): read here in one tight pass; 0 (the
+ * tokens untouched) sends anything else, errors included, to next_dec. At
+ * most 13 digits, so that the value stays inside mode 2's +-2^48 range. */
+static inline int quick_delta(tokens *s, long long *v)
+{
+    const char *p = s->p, *end = s->end;
+    if (end - p < 2 || p[0] != ' ' || (unsigned)(p[1] - '0') >= 10u)
+        return 0;
+    long long x = p[1] - '0';
+    const char *stop = end - p > 14 ? p + 14 : end;
+    for (p += 2; p < stop && (unsigned)(*p - '0') < 10u; p++)
+        x = x * 10 + (*p - '0');
+    if (p < end && !is_sep(*p))
+        return 0;
+    s->p = p;
     *v = x;
     return 1;
 }
@@ -221,8 +241,34 @@ int sim_trace_op_is_memory(int op)
             return what;                            \
     } while (0)
 
+/* The memo slot of mode 2's delta text [p, p + n) under mask (a hash of
+ * both, eight bytes a step), or NULL without a memo or when the text is
+ * longer than a slot holds. */
+static sim_trace_delta_slot *delta_slot(sim_trace_memo *memo, const char *p, size_t n,
+                                        uint32_t mask)
+{
+    if (!memo || n > SIM_TRACE_DELTA_TEXT)
+        return NULL;
+    uint64_t h = 0xcbf29ce484222325ull ^ mask, w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0x100000001b3ull;
+    }
+    for (; i < n; i++)
+        h = (h ^ (uint8_t)p[i]) * 0x100000001b3ull;
+    return &memo->delta[(h ^ h >> 29) % SIM_TRACE_DELTA_SLOTS];
+}
+
+/* 1 when slot holds the deltas of [p, p + n) under mask. */
+static int delta_hit(const sim_trace_delta_slot *slot, const char *p, size_t n, uint32_t mask)
+{
+    return slot && slot->len == n && n && slot->mask == mask && !memcmp(slot->text, p, n);
+}
+
 /* The address list after the width: mode and addresses into out->addr. */
-static const char *parse_addresses(tokens *sp, sim_warp_inst *out, const char **at)
+static const char *parse_addresses(tokens *sp, sim_trace_memo *memo, sim_warp_inst *out,
+                                   const char **at)
 {
     tokens s = *sp;
     const char *t;
@@ -249,15 +295,44 @@ static const char *parse_addresses(tokens *sp, sim_warp_inst *out, const char **
             out->addr[l] = a + (uint64_t)(x * i);
     } else {
         NEXT_HEX("a hex base address (mode 2)", 16, &a);
-        for (int l = first; l < SIM_WARP_LANES; l++) {
-            if (!(mask >> l & 1))
-                continue;
-            if (l != first) {
-                NEXT_DEC("a decimal delta for each further active lane (mode 2)",
-                         -(1LL << 48), 1LL << 48, &x);
-                a += (uint64_t)x;
+        size_t rest = (size_t)(s.end - s.p);
+        sim_trace_delta_slot *slot = delta_slot(memo, s.p, rest, mask);
+        const char *start = s.p;
+        if (delta_hit(slot, s.p, rest, mask)) {
+            if (mask == 0xffffffffu) {   /* the common case, without the lane search */
+                out->addr[0] = a;
+                for (int l = 1; l < SIM_WARP_LANES; l++)
+                    out->addr[l] = a += (uint64_t)slot->delta[l - 1];
+            } else {
+                int k = 0;
+                for (uint32_t m = mask; m; m &= m - 1) {
+                    a += k ? (uint64_t)slot->delta[k - 1] : 0;
+                    out->addr[__builtin_ctz(m)] = a;
+                    k++;
+                }
             }
-            out->addr[l] = a;
+            s.p += slot->used;
+        } else {
+            int64_t d[SIM_WARP_LANES - 1];
+            int k = 0;
+            for (uint32_t m = mask; m; m &= m - 1) {
+                if (k) {
+                    if (!quick_delta(&s, &x))
+                        NEXT_DEC("a decimal delta for each further active lane (mode 2)",
+                                 -(1LL << 48), 1LL << 48, &x);
+                    a += (uint64_t)x;
+                    d[k - 1] = x;
+                }
+                out->addr[__builtin_ctz(m)] = a;
+                k++;
+            }
+            if (slot && rest) {   /* read whole: remembered */
+                slot->len = (uint16_t)rest;
+                slot->used = (uint16_t)(s.p - start);
+                slot->mask = mask;
+                memcpy(slot->text, start, rest);
+                memcpy(slot->delta, d, (size_t)(k > 1 ? k - 1 : 0) * sizeof d[0]);
+            }
         }
     }
     *sp = s;
@@ -296,7 +371,7 @@ static void add_source(sim_warp_inst *out, uint8_t r)
 
 /* sim_trace_classify through the cache (an opcode longer than an entry's
  * text is classified every time). */
-static void classify(sim_trace_opcache *cache, const char *t, size_t n, sim_trace_class *cls)
+static void classify(sim_trace_memo *cache, const char *t, size_t n, sim_trace_class *cls)
 {
     if (!cache || n >= SIM_TRACE_OPCACHE_TEXT) {
         sim_trace_classify(t, n, cls);
@@ -316,7 +391,7 @@ static void classify(sim_trace_opcache *cache, const char *t, size_t n, sim_trac
     e->cls = *cls;
 }
 
-const char *sim_trace_parse_inst(const sim_trace_format *f, sim_trace_opcache *cache,
+const char *sim_trace_parse_inst(const sim_trace_format *f, sim_trace_memo *cache,
                                  const char *p, const char *end, sim_warp_inst *out,
                                  sim_trace_class *cls, const char **at)
 {
@@ -365,7 +440,7 @@ const char *sim_trace_parse_inst(const sim_trace_format *f, sim_trace_opcache *c
         return "a memory width > 0 for a memory opcode";
     if (x > 0) {
         memset(out->addr, 0, sizeof out->addr);
-        const char *e = parse_addresses(&s, out, at);
+        const char *e = parse_addresses(&s, cache, out, at);
         if (e)
             return e;
     }
@@ -386,6 +461,7 @@ const char *sim_trace_parse_inst(const sim_trace_format *f, sim_trace_opcache *c
         *at = t;
         return "the end of the line";
     }
+    *at = NULL;   /* nothing offends (and where reading stopped depends on the memo) */
     return NULL;
 }
 

@@ -21,27 +21,42 @@ typedef struct sim_trace_format {
     uint64_t local_base;    /* -local mem base_addr: its end */
 } sim_trace_format;
 
-/* The classifications of the opcodes a trace has used (sim_trace_classify
- * is a pure function of the opcode's text, and a kernel uses a few dozen
- * opcodes a million times): direct-mapped on a hash of the text, an entry
- * replaced when another opcode hashes to it. Zeroed: empty. */
+/* What the parser remembers between lines, both direct-mapped on a hash of
+ * a text, an entry replaced when another text hashes to it. Zeroed: empty.
+ * op: the classifications of the opcodes a trace has used
+ * (sim_trace_classify is a pure function of the opcode's text, and a kernel
+ * uses a few dozen opcodes a million times). delta: mode 2's delta lists,
+ * most of a trace's bytes, which a kernel repeats line after line: the
+ * deltas read from the rest of a line under an active mask, and how many of
+ * its bytes they took (reading them is a pure function of the two). */
 #define SIM_TRACE_OPCACHE_SLOTS 64
 #define SIM_TRACE_OPCACHE_TEXT 32
+#define SIM_TRACE_DELTA_SLOTS 128
+#define SIM_TRACE_DELTA_TEXT 184
 typedef struct sim_trace_opcache_slot {
     uint8_t len;                           /* 0: empty */
     char text[SIM_TRACE_OPCACHE_TEXT];
     sim_trace_class cls;
 } sim_trace_opcache_slot;
-typedef struct sim_trace_opcache {
+typedef struct sim_trace_delta_slot {
+    uint16_t len;                          /* the text's bytes; 0: empty */
+    uint16_t used;                         /* bytes the deltas took */
+    uint32_t mask;
+    char text[SIM_TRACE_DELTA_TEXT];
+    int64_t delta[SIM_WARP_LANES - 1];     /* per further active lane, in order */
+} sim_trace_delta_slot;
+typedef struct sim_trace_memo {
     sim_trace_opcache_slot slot[SIM_TRACE_OPCACHE_SLOTS];
-} sim_trace_opcache;
+    sim_trace_delta_slot delta[SIM_TRACE_DELTA_SLOTS];
+} sim_trace_memo;
 
 /* Parses one instruction line into out (registers folded to the simulator's
  * 64, addresses decompressed, shared addresses made window offsets).
- * Returns NULL, or what was expected, with *at the offending token (NULL at
- * the end of the line). cls receives the opcode's classification, from
- * cache when it holds the opcode (NULL: classified every time). */
-const char *sim_trace_parse_inst(const sim_trace_format *f, sim_trace_opcache *cache,
+ * Returns NULL (*at NULL), or what was expected, with *at the offending
+ * token (NULL at the end of the line). cls receives the opcode's classification, from
+ * cache when it holds the opcode, and mode 2's deltas come from it when it
+ * holds the line's (NULL: nothing remembered). */
+const char *sim_trace_parse_inst(const sim_trace_format *f, sim_trace_memo *cache,
                                  const char *p, const char *end, sim_warp_inst *out,
                                  sim_trace_class *cls, const char **at);
 

@@ -74,7 +74,7 @@ struct sim_trace_kernel {
     uint64_t warp_insts, unknown;
     size_t section_bytes, peak_section_bytes;
     trapeze_error stream_err;
-    sim_trace_opcache opcodes;     /* both passes' classifications */
+    sim_trace_memo opcodes;     /* both passes' classifications */
     sim_trace_kept_block **kept;   /* per block id: its decoded form, or NULL */
     size_t keep_bytes, kept_bytes; /* the budget, and what the kept blocks hold */
     int keeping;                   /* 0 once a block did not fit */
