@@ -50,14 +50,13 @@ static uint64_t get64(const uint8_t **p)
 }
 
 /* The kind that holds the n >= 2 addresses a[] (active lanes in order) in
- * the fewest bytes. Counting loops without early exits: they vectorize. */
+ * the fewest bytes. OR-ing loops without early exits: they vectorize. */
 static int address_kind(const uint64_t *a, int n)
 {
-    uint64_t d = a[1] - a[0];
-    int off_stride = 0, far = 0;
+    uint64_t d = a[1] - a[0], off_stride = 0, far = 0;
     for (int k = 1; k < n; k++) {
-        off_stride += a[k] - a[k - 1] != d;
-        far += a[k] - a[0] + 0x80000000u > 0xffffffffu;   /* outside int32 */
+        off_stride |= (a[k] - a[k - 1]) ^ d;
+        far |= (a[k] - a[0] + 0x80000000u) >> 32;   /* outside int32 */
     }
     return !off_stride ? KIND_STRIDE : !far ? KIND_DELTA32 : KIND_FULL;
 }
