@@ -438,6 +438,27 @@ static void test_int_dp_units(void)
         trapeze_config_destroy(cfg);
         sim_kernel_destroy(k);
     }
+    /* -gpgpu_num_dp_units 0 set (SM2_GTX480): DP on the SFU, as GPGPU-Sim's
+     * Fermi (one SFU unit; DP MUL latency 4, initiation 2): DP at 1 (SFU), FP
+     * 2 (SP), DP 3 (the SFU free at 3), FP 4, EXIT 5, the last result 8, end 9;
+     * unset it stays on the SP unit, 11 as above */
+    {
+        sim_kb *kb = sim_kb_begin("dpsfu", SIM_DIM(1), SIM_DIM(32));
+        for (int j = 0; j < 4; j++)
+            sim_kb_alu(kb, j % 2 ? SIM_OP_FP : SIM_OP_DP, SIM_ALU_MUL, 1 + j, 20, 21, 22);
+        sim_kernel *k = end(kb);
+        const char *one_sp = "-gpgpu_num_sp_units 1\n-ptx_opcode_latency_dp 4,13,4,5,39\n"
+                             "-ptx_opcode_initiation_dp 1,2,2,1,8\n";
+        char extra[256];
+        snprintf(extra, sizeof extra, "%s-gpgpu_num_dp_units 0\n", one_sp);
+        trapeze_config *cfg = make_cfg(8, extra);
+        CHECK(run1(cfg, k, 0) == 9);
+        trapeze_config_destroy(cfg);
+        cfg = make_cfg(8, one_sp);
+        CHECK(run1(cfg, k, 0) == 11);
+        trapeze_config_destroy(cfg);
+        sim_kernel_destroy(k);
+    }
     /* with sub-cores, the units divide among the schedulers */
     trapeze_error err;
     sim_core_config c;

@@ -79,6 +79,9 @@ def gen(trace, work, trapeze):
     elif trace.startswith("matmul_"):
         subprocess.run(py + [os.path.join(HERE, "gen_kernels.py"), "matmul", trace[7:], out],
                        **quiet)
+    elif trace.startswith("dp_"):
+        subprocess.run(py + [os.path.join(HERE, "gen_kernels.py"), "dp", trace[3:], out],
+                       **quiet)
     elif trace.startswith("units_"):
         subprocess.run(py + [os.path.join(HERE, "gen_kernels.py"), "units", trace[6:], out],
                        **quiet)

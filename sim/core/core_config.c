@@ -21,8 +21,9 @@ const trapeze_opt sim_core_options[] = {
     {"gpgpu_num_sfu_units", OPT_INT, "1", 1, 64, "SFU pipelines per SM"},
     {"gpgpu_num_int_units", OPT_INT, "0", 0, 64,
      "INT pipelines per SM (0: integer instructions run on the SP units)"},
-    {"gpgpu_num_dp_units", OPT_INT, "0", 0, 64,
-     "DP pipelines per SM (0: double-precision instructions run on the SP units)"},
+    {"gpgpu_num_dp_units", OPT_INT, "", 0, 64,
+     "DP pipelines per SM (set to 0: double-precision instructions run on the SFU units, as "
+     "GPGPU-Sim's Fermi; unset: on the SP units)"},
     {"ptx_opcode_latency_int", OPT_LIST, "4,13,4,5,145", 1, 100000,
      "INT latencies: add,max,mul,mad,div[,shfl]"},
     {"ptx_opcode_latency_fp", OPT_LIST, "4,13,4,5,39", 1, 100000, "FP latencies"},
@@ -503,11 +504,13 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     static const char *const unit_opt[4] = {"gpgpu_num_sp_units", "gpgpu_num_sfu_units",
                                             "gpgpu_num_int_units", "gpgpu_num_dp_units"};
     int *const units[4] = {&c->n_sp, &c->n_sfu, &c->n_int, &c->n_dp};
-    for (int i = 0; i < 4; i++) {
-        if ((s = get_pos(cfg, unit_opt[i], &v, err)))
+    for (int i = 0; i < 4; i++) {   /* the DP count unset (-1) is not 0, below */
+        if ((s = i < 3 ? get_pos(cfg, unit_opt[i], &v, err)
+                       : trapeze_opt_int_or(cfg, sim_core_options, unit_opt[i], -1, &v, err)))
             return s;
-        *units[i] = (int)v;
+        *units[i] = v < 0 ? 0 : (int)v;
     }
+    c->dp_on_sfu = c->n_dp == 0 && v == 0;   /* GPGPU-Sim's Fermi: DP on the SFUs */
     static const char *const lat_opt[4] = {"ptx_opcode_latency_int", "ptx_opcode_latency_fp",
                                            "ptx_opcode_latency_dp", "ptx_opcode_latency_sfu"};
     static const char *const init_opt[4] = {

@@ -99,6 +99,8 @@ typedef struct sim_core_config {
     int n_sp, n_sfu;               /* -gpgpu_num_sp_units, -gpgpu_num_sfu_units */
     int n_int, n_dp;               /* -gpgpu_num_int_units, -gpgpu_num_dp_units: 0, integer
                                     * and double instructions share the SP units */
+    int dp_on_sfu;                 /* -gpgpu_num_dp_units set to 0 (SM2_GTX480): double
+                                    * instructions run on the SFU units, as in GPGPU-Sim */
     int spec_n[SIM_SPEC_UNITS + 1];   /* -specialized_unit_N E,UNITS,...: units of
                                     * specialized unit N (1..8; 0: off, its instructions run
                                     * on their class's units). Unit 1 runs the branches, the

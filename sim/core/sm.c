@@ -391,11 +391,13 @@ static inline int spec_unit(const sim_sm *sm, const sim_warp_inst *in)
 
 /* The pipeline kind of an instruction: its ID_OC / OC_EX registers and its
  * units (GPGPU-Sim's dispatch in scheduler_unit::cycle): a specialized, INT
- * or DP unit when the config has it, else the SP units. */
+ * or DP unit when the config has it (DP on the SFUs when it says it has no
+ * DP unit), else the SP units. */
 static inline int oc_kind(const sim_sm *sm, const sim_warp_inst *in)
 {
     int op = in->op, spec = spec_unit(sm, in);
-    return op == SIM_OP_SFU && !spec ? SIM_OC_SFU : is_ldst(op) ? SIM_OC_MEM
+    return (op == SIM_OP_SFU && !spec) || (op == SIM_OP_DP && sm->cfg->dp_on_sfu) ? SIM_OC_SFU
+           : is_ldst(op) ? SIM_OC_MEM
            : spec ? sim_oc_spec_kind(spec)
            : op == SIM_OP_INT && sm->cfg->n_int ? SIM_OC_INT
            : op == SIM_OP_DP && sm->cfg->n_dp ? SIM_OC_DP : SIM_OC_SP;
