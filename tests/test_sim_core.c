@@ -132,6 +132,15 @@ static sim_kernel *end(sim_kb *kb)
     return k;
 }
 
+/* Cycles of k alone on one SM of base_cfg (8 blocks) plus `extra`. */
+static uint64_t cycles_with(sim_kernel *k, const char *extra)
+{
+    trapeze_config *cfg = make_cfg(8, extra);
+    uint64_t c = run1(cfg, k, 0);
+    trapeze_config_destroy(cfg);
+    return c;
+}
+
 static void test_fu_latency(void)
 {
     trapeze_config *cfg = make_cfg(8, NULL);
@@ -350,17 +359,13 @@ static void test_branch_unit(void)
     sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, SIM_NO_REG, 20, 21, 22);   /* no WAW wait */
     sim_kb_endloop(kb);
     sim_kernel *k = end(kb);
-    trapeze_config *cfg = make_cfg(8, NULL);
-    CHECK(run1(cfg, k, 0) == 13);
-    trapeze_config_destroy(cfg);
-    cfg = make_cfg(8, "-specialized_unit_1 1,1,4,1,1,BRA\n"
-                      "-trace_opcode_latency_initiation_spec_op_1 4,4\n");
-    CHECK(run1(cfg, k, 0) == 19);
-    trapeze_config_destroy(cfg);
+    CHECK(cycles_with(k, NULL) == 13);
+    CHECK(cycles_with(k, "-specialized_unit_1 1,1,4,1,1,BRA\n"
+                         "-trace_opcode_latency_initiation_spec_op_1 4,4\n") == 19);
     sim_kernel_destroy(k);
     trapeze_error err;
     sim_core_config c;
-    cfg = make_cfg(8, "-specialized_unit_1 1,4,4,4,BRA\n");
+    trapeze_config *cfg = make_cfg(8, "-specialized_unit_1 1,4,4,4,BRA\n");
     CHECK(sim_core_config_read(cfg, &c, &err) == TRAPEZE_EPARSE);
     CHECK(strstr(err.message, "specialized_unit_1") != NULL);
     trapeze_config_destroy(cfg);
@@ -382,24 +387,18 @@ static void test_spec_units(void)
     sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 3, 22, 23, 24);
     sim_kb_unit(kb, 3);
     sim_kernel *k = end(kb);
-    trapeze_config *cfg = make_cfg(8, NULL);
-    CHECK(run1(cfg, k, 0) == 26);
-    trapeze_config_destroy(cfg);
-    cfg = make_cfg(8, "-specialized_unit_2 1,1,200,1,1,TEX\n"
-                      "-trace_opcode_latency_initiation_spec_op_2 30,2\n"
-                      "-specialized_unit_3 1,1,8,1,1,TENSOR\n"
-                      "-trace_opcode_latency_initiation_spec_op_3 8,4\n");
-    CHECK(run1(cfg, k, 0) == 34);
-    trapeze_config_destroy(cfg);
+    CHECK(cycles_with(k, NULL) == 26);
+    CHECK(cycles_with(k, "-specialized_unit_2 1,1,200,1,1,TEX\n"
+                         "-trace_opcode_latency_initiation_spec_op_2 30,2\n"
+                         "-specialized_unit_3 1,1,8,1,1,TENSOR\n"
+                         "-trace_opcode_latency_initiation_spec_op_3 8,4\n") == 34);
     /* a disabled unit (enabled 0) leaves its instructions where they were */
-    cfg = make_cfg(8, "-specialized_unit_2 0,1,200,1,1,TEX\n"
-                      "-trace_opcode_latency_initiation_spec_op_2 30,2\n");
-    CHECK(run1(cfg, k, 0) == 26);
-    trapeze_config_destroy(cfg);
+    CHECK(cycles_with(k, "-specialized_unit_2 0,1,200,1,1,TEX\n"
+                         "-trace_opcode_latency_initiation_spec_op_2 30,2\n") == 26);
     sim_kernel_destroy(k);
     trapeze_error err;
     sim_core_config c;
-    cfg = make_cfg(8, "-trace_opcode_latency_initiation_spec_op_3 8\n");
+    trapeze_config *cfg = make_cfg(8, "-trace_opcode_latency_initiation_spec_op_3 8\n");
     CHECK(sim_core_config_read(cfg, &c, &err) == TRAPEZE_EPARSE);
     CHECK(strstr(err.message, "spec_op_3") != NULL);
     trapeze_config_destroy(cfg);
@@ -451,12 +450,8 @@ static void test_int_dp_units(void)
                              "-ptx_opcode_initiation_dp 1,2,2,1,8\n";
         char extra[256];
         snprintf(extra, sizeof extra, "%s-gpgpu_num_dp_units 0\n", one_sp);
-        trapeze_config *cfg = make_cfg(8, extra);
-        CHECK(run1(cfg, k, 0) == 9);
-        trapeze_config_destroy(cfg);
-        cfg = make_cfg(8, one_sp);
-        CHECK(run1(cfg, k, 0) == 11);
-        trapeze_config_destroy(cfg);
+        CHECK(cycles_with(k, extra) == 9);
+        CHECK(cycles_with(k, one_sp) == 11);
         sim_kernel_destroy(k);
     }
     /* with sub-cores, the units divide among the schedulers */
