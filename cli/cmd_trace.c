@@ -32,7 +32,8 @@ static void usage(FILE *f)
             "           (--h: trapezoid height, --iterations: stencil loops, --size: grid)\n"
             "  check    read every line of a trace; print each kernel's grid, block and\n"
             "           warp instructions, or the first error (file:line: expected ...)\n"
-            "  opcodes  print the table mapping SASS opcodes to simulator classes\n");
+            "  opcodes  print the table mapping SASS opcodes to simulator classes and\n"
+            "           to Accel-Sim's specialized units (used when a config enables them)\n");
 }
 
 static int fail(const char *msg)
