@@ -1243,13 +1243,16 @@ typedef struct trapeze_sleep_options {
     double penalty_scale;          /* kappa: kernel cycles lost per exposed wake cycle (1) */
     double requester_cycles;       /* cycles x requesters the penalty is a fraction of;
                                       0: from the histogram (see trapeze_sleep_create) */
+    double eager_margin;           /* the optimizer's whole-cycle thresholds also meet the
+                                      budget with every threshold this many cycles lower
+                                      (0; the presets: 2) */
 } trapeze_sleep_options;
 void trapeze_sleep_options_default(trapeze_sleep_options *o);
 /* The defaults with the policy the simulator runs on structure s
  * (sim/power/snooze.c, slumber.c): Slumber's lookahead on the register
  * file (state-losing modes before writes too; deep and gated woken by a
- * countdown), Snooze's time-out on the caches. Returns the policy's name,
- * "slumber" or "snooze". */
+ * countdown), Snooze's time-out on the caches; an eager margin of 2
+ * cycles. Returns the policy's name, "slumber" or "snooze". */
 const char *trapeze_sleep_options_preset(trapeze_power_structure s,
                                          const trapeze_sleep_structure *st,
                                          trapeze_sleep_options *o);
