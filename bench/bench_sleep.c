@@ -92,7 +92,7 @@ static int command(const char *gpu, const char *spec)
     rc = rc || trapeze_power_load(path, &pw, &err) ||
          trapeze_sleep_job_parse(spec, NULL, &job, &err);
     double t0 = now(), sink = 0;
-    rc = rc || trapeze_sleep_window(cfg, &pw, &job, 20000, &r, &err);
+    rc = rc || trapeze_sleep_window(cfg, &pw, &job, 20000, 0, &r, &err);
     double t1 = now();
     int evals = 0;
     double fit_s = 0;

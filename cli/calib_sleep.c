@@ -47,6 +47,9 @@ static void usage_calibrate(FILE *out)
 "  --gpu NAME|FILE     GPU config (gtx480, v100, ...)\n"
 "  --power NAME|FILE   power description (default data/power/GPU.ini)\n"
 "  --window N          cycles of each run to sample (default 20000; 0: whole)\n"
+"  --spread N          then a window of N/5 cycles in every N to the run's end\n"
+"                      (default 2500; the run is simulated through; 0: the\n"
+"                      first window only, the run cut there)\n"
 "  --max-penalty F     wake-up stall budget, fraction of SM cycles (default 0.01)\n"
 "  --fit               the model reads the fitted distribution, not the counts\n"
 "  --samples FILE      the samples log (default sleep-samples.csv)\n"
@@ -74,7 +77,8 @@ static void usage_validate(FILE *out)
 "simulated work (warp instructions).\n"
 "\n"
 "options:\n"
-"  --gpu, --power, --window, --max-penalty, --fit   as calibrate --model sleep\n"
+"  --gpu, --power, --window, --spread, --max-penalty, --fit\n"
+"                      as calibrate --model sleep\n"
 "  --csv FILE          one row per job, structure, setting and mode: predicted\n"
 "                      and simulated mode share, saving, leakage, penalty\n"
 "  -h, --help          show this help\n");
@@ -129,7 +133,8 @@ static int finish_calibrate(const trapeze_sleep_plan *plan, trapeze_sample_log *
             printf("%-44s %-4s %9s %9.2f%% %7.3f%% %8.4f %7.0f%s\n", x ? "" : r.job,
                    trapeze_power_structure_name((trapeze_power_structure)x), th,
                    100 * r.saving[x], 100 * r.penalty[x], r.ks[x], r.cycles,
-                   r.cut ? "" : " (whole run)");
+                   r.cut ? "" : r.spread_cycles > 0 && r.window_cycles > 0 &&
+                                        r.cycles > r.window_cycles ? " (spread)" : " (whole run)");
         }
     }
     fprintf(stderr, "wrote %s\n", out);
@@ -184,18 +189,20 @@ static void print_validation(const trapeze_sleep_validation *v)
 int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
 {
     int validate = !strcmp(cmd, "validate");
-    const char *model = NULL, *gpu = NULL, *power = NULL, *window_text = NULL,
+    const char *model = NULL, *gpu = NULL, *power = NULL, *window_text = NULL, *spread_text = NULL,
                *penalty_text = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
                *csv = NULL;
     int fit = 0;
     const cli_field cal_fields[] = {
         {"--model", &model, NULL}, {"--gpu", &gpu, NULL}, {"--power", &power, NULL},
-        {"--window", &window_text, NULL}, {"--max-penalty", &penalty_text, NULL},
+        {"--window", &window_text, NULL}, {"--spread", &spread_text, NULL},
+        {"--max-penalty", &penalty_text, NULL},
         {"--fit", NULL, &fit}, {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
         {"--out", &out, NULL}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {
         {"--model", &model, NULL}, {"--gpu", &gpu, NULL}, {"--power", &power, NULL},
-        {"--window", &window_text, NULL}, {"--max-penalty", &penalty_text, NULL},
+        {"--window", &window_text, NULL}, {"--spread", &spread_text, NULL},
+        {"--max-penalty", &penalty_text, NULL},
         {"--fit", NULL, &fit}, {"--csv", &csv, NULL}, {NULL, NULL, NULL}};
     const char *ops[MAX_JOBS];
     int n_ops = 0;
@@ -203,10 +210,12 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
                                MAX_JOBS, &n_ops, validate ? usage_validate : usage_calibrate);
     if (rc >= 0)
         return rc;
-    double window = 20000, budget = 0.01;
+    double window = 20000, spread = TRAPEZE_SLEEP_SPREAD_DEFAULT, budget = 0.01;
     long threads = 1;
     if (window_text && (!trapeze_parse_double(window_text, &window) || window < 0))
         return cli_usage_error(cmd, "--window %s: expected cycles >= 0", window_text);
+    if (spread_text && (!trapeze_parse_double(spread_text, &spread) || spread < 0))
+        return cli_usage_error(cmd, "--spread %s: expected cycles >= 0", spread_text);
     if (penalty_text && (!trapeze_parse_double(penalty_text, &budget) || budget < 0 || budget > 1))
         return cli_usage_error(cmd, "--max-penalty %s: expected a fraction in [0, 1]",
                                penalty_text);
@@ -248,7 +257,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     cli_progress bar = {.prefix = validate ? "validate" : "calibrate"};
     if (!s && validate) {
         trapeze_sleep_validation v;
-        s = trapeze_sleep_validate(cfg, &pw, jobs, n, window, budget, fit,
+        s = trapeze_sleep_validate(cfg, &pw, jobs, n, window, spread, budget, fit,
                                    isatty(2) ? progress : NULL, &bar, &v, &err);
         if (!s && csv)
             s = trapeze_sleep_validation_write_csv(&v, csv, &err);
@@ -259,7 +268,8 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     } else if (!s) {
         trapeze_sleep_plan *plan = NULL;
         trapeze_sample_log *log = NULL;
-        s = trapeze_sleep_plan_create(cfg, &pw, jobs, n, window, budget, fit, &plan, &err);
+        s = trapeze_sleep_plan_create(cfg, &pw, jobs, n, window, spread, budget, fit, &plan,
+                                      &err);
         if (!s)
             s = trapeze_sample_log_open_schema(samples ? samples : "sleep-samples.csv",
                                                &trapeze_sleep_schema, &log, &err);

@@ -25,6 +25,7 @@ typedef struct {
     int want[TRAPEZE_PS_SLEEPABLE];
     double max_penalty, cycles, lead;   /* lead < 0: the preset's */
     double window;                      /* cycles of the run sampled; 0: whole */
+    double spread;                      /* later windows: spread/5 in every spread; 0: none */
     int fit, sampled;                   /* sampled: histograms from a window here */
 } sleep_args;
 
@@ -62,6 +63,10 @@ static void usage(FILE *out)
 "                       or a write for the L2 frames that the footprint not yet\n"
 "                       fetched will take; the fit's goodness (Kolmogorov-\n"
 "                       Smirnov) is printed\n"
+"  --spread N           then a window of N/5 cycles in every N cycles to the\n"
+"                       run's end, weighted to stand for the run after the\n"
+"                       first window (default 2500; the run is simulated\n"
+"                       through, its cost; 0: the first window only, cut there)\n"
 "  --whole              simulate the whole run instead of a window\n"
 "  --structures LIST    comma-separated subset of l1d,l2,rf (default: all)\n"
 "  --max-penalty F      budget of exposed wake-up cycles, a fraction of the SM\n"
@@ -97,7 +102,8 @@ static int parse_structures(const char *v, sleep_args *a)
 static const cli_opt options[] = {
     {"--gpu", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0}, {"--csv", 1, 0},
     {"--structures", 1, 0}, {"--max-penalty", 1, 0}, {"--cycles", 1, 0}, {"--lead", 1, 0},
-    {"--fit", 0, 0}, {"--window", 1, 0}, {"--whole", 0, 0}, {NULL, 0, 0}};
+    {"--fit", 0, 0}, {"--window", 1, 0}, {"--spread", 1, 0}, {"--whole", 0, 0},
+    {NULL, 0, 0}};
 
 /* Returns -1 when parsed, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, sleep_args *a)
@@ -110,6 +116,7 @@ static int parse_args(int argc, char **argv, sleep_args *a)
     a->max_penalty = 0.01;
     a->lead = -1;
     a->window = 20000;
+    a->spread = TRAPEZE_SLEEP_SPREAD_DEFAULT;
     int whole = 0, window_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -151,6 +158,10 @@ static int parse_args(int argc, char **argv, sleep_args *a)
             window_given = 1;
             if (!trapeze_parse_double(val, &a->window) || a->window < 1)
                 return cli_usage_error("sleep", "--window: expected cycles >= 1, got '%s'", val);
+        } else if (!strcmp(arg, "--spread")) {
+            window_given = 1;
+            if (!trapeze_parse_double(val, &a->spread) || a->spread < 0)
+                return cli_usage_error("sleep", "--spread: expected cycles >= 0, got '%s'", val);
         } else if (arg[0] == '-' && arg[1]) {
             return cli_usage_error("sleep", "unknown option '%s'", arg);
         } else if (!a->kernel) {
@@ -167,7 +178,7 @@ static int parse_args(int argc, char **argv, sleep_args *a)
     if (!a->idle_csv && !a->kernel)
         return cli_usage_error("sleep", "a built-in KERNEL to simulate, or --idle-csv FILE");
     if (whole && window_given)
-        return cli_usage_error("sleep", "--window and --whole: one or the other");
+        return cli_usage_error("sleep", "--window or --spread and --whole: one or the other");
     if (a->idle_csv && (whole || window_given))
         return cli_usage_error("sleep", "--window and --whole simulate a KERNEL, not with "
                                "--idle-csv");
@@ -327,7 +338,7 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
     int rc = j && r ? cli_sleep_job("sleep", spec, j, err) : 1;
     if (!j || !r)
         snprintf(err->message, sizeof err->message, "out of memory");
-    if (!rc && trapeze_sleep_window(cfg, pw, j, a->window, r, err))
+    if (!rc && trapeze_sleep_window(cfg, pw, j, a->window, a->spread, r, err))
         rc = 1;
     if (!rc && !(*h = malloc(sizeof r->hist))) {
         snprintf(err->message, sizeof err->message, "out of memory");
@@ -338,7 +349,12 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
         *n = TRAPEZE_SLEEP_NUNITS;
         *cycles = r->cycles;
         a->sampled = 1;
-        if (r->cut)
+        if (r->spread && r->cycles > a->window)
+            printf("%s: spread sample, the first %.0f cycles and %.0f in every %.0f after them "
+                   "to the run's end (%.0f of %.0f cycles recorded; %.0f warp instructions "
+                   "simulated)\n", spec, a->window, a->spread / 5, a->spread, r->recorded,
+                   r->cycles, r->warp_insts);
+        else if (r->cut)
             printf("%s: window of the first %.0f cycles (%.0f warp instructions), %.0f periods "
                    "open at the cut, ending as the longer completed ones did (--whole: the whole run)\n", spec,
                    r->cycles, r->warp_insts, r->censored);

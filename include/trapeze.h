@@ -1246,13 +1246,16 @@ typedef struct trapeze_sleep_options {
     double penalty_scale;          /* kappa: kernel cycles lost per exposed wake cycle (1) */
     double requester_cycles;       /* cycles x requesters the penalty is a fraction of;
                                       0: from the histogram (see trapeze_sleep_create) */
+    double eager_margin;           /* the optimizer's whole-cycle thresholds also meet the
+                                      budget with every threshold this many cycles lower
+                                      (0; the presets: 2) */
 } trapeze_sleep_options;
 void trapeze_sleep_options_default(trapeze_sleep_options *o);
 /* The defaults with the policy the simulator runs on structure s
  * (sim/power/snooze.c, slumber.c): Slumber's lookahead on the register
  * file (state-losing modes before writes too; deep and gated woken by a
- * countdown), Snooze's time-out on the caches. Returns the policy's name,
- * "slumber" or "snooze". */
+ * countdown), Snooze's time-out on the caches; an eager margin of 2
+ * cycles. Returns the policy's name, "slumber" or "snooze". */
 const char *trapeze_sleep_options_preset(trapeze_power_structure s,
                                          const trapeze_sleep_structure *st,
                                          trapeze_sleep_options *o);
@@ -1325,6 +1328,8 @@ typedef struct trapeze_sleep_run {
     double cycles;          /* simulated: to the window's cut or the run's end */
     double warp_insts;      /* simulated work */
     int cut;                /* 1: the window ended before the run */
+    int spread;             /* 1: a spread sample (the run simulated to its end) */
+    double recorded;        /* cycles whose periods were recorded (a spread sample) */
     double censored;        /* periods open at the cut (trapeze_idle_hist_add_censored) */
     int n_sm;
     trapeze_idle_hist hist[TRAPEZE_SLEEP_NUNITS];             /* window only */
@@ -1337,10 +1342,17 @@ typedef struct trapeze_sleep_run {
 /* The job's first window_cycles cycles (0: the whole run) always on, with
  * the power description pw: the idle-period histograms (periods still open
  * at the cut spread over the longer completed ones: trapeze_idle_hist_add_censored).
+ * spread_cycles > 0 (with window_cycles > 0): a spread sample instead, the
+ * run simulated to its end and its periods recorded in the first window and
+ * in one window of spread_cycles / 5 cycles in every spread_cycles after it,
+ * those weighted to stand for the whole run after the first window; the
+ * periods that end dead counted wherever they end (sampler/sleep_sample.c).
  * out is large: heap it. */
+#define TRAPEZE_SLEEP_SPREAD_DEFAULT 2500
 trapeze_status trapeze_sleep_window(const trapeze_config *cfg, const trapeze_power *pw,
                                     const trapeze_sleep_job *job, double window_cycles,
-                                    trapeze_sleep_run *out, trapeze_error *err);
+                                    double spread_cycles, trapeze_sleep_run *out,
+                                    trapeze_error *err);
 
 /* Which structures sleep in a simulation, at which whole-cycle thresholds:
  * l1d and l2 Snooze (line, time-out theta[x][0]); rf Slumber (warp
@@ -1359,7 +1371,8 @@ trapeze_status trapeze_sleep_simulate(const trapeze_config *cfg, const trapeze_p
 
 /* Learning the sleep model (`trapeze calibrate --model sleep`,
  * sampler/sleep_calib.c): one samples-log row (model "sleep", kind
- * "window") per job: its first window_cycles cycles simulated always on,
+ * "window") per job: its first window_cycles cycles simulated always on
+ * (with spread_cycles > 0 the spread sample of trapeze_sleep_window),
  * the idle periods fitted (KS distance), and per structure the thresholds
  * that save the most leakage within max_penalty, predicted saving and
  * penalty. Run with trapeze_samples_run (threads, resume, the same bytes
@@ -1369,7 +1382,8 @@ extern const trapeze_row_schema trapeze_sleep_schema;
 typedef struct trapeze_sleep_plan trapeze_sleep_plan;
 trapeze_status trapeze_sleep_plan_create(const trapeze_config *cfg, const trapeze_power *pw,
                                          const trapeze_sleep_job *jobs, int n,
-                                         double window_cycles, double max_penalty, int use_fit,
+                                         double window_cycles, double spread_cycles,
+                                         double max_penalty, int use_fit,
                                          trapeze_sleep_plan **out, trapeze_error *err);
 void trapeze_sleep_plan_destroy(trapeze_sleep_plan *p);
 const trapeze_sample_set *trapeze_sleep_plan_set(const trapeze_sleep_plan *p);
@@ -1383,7 +1397,7 @@ trapeze_status trapeze_sleep_calib_write_csv(const trapeze_sleep_plan *p,
 /* A logged row, read back. */
 typedef struct trapeze_sleep_sampled {
     char job[TRAPEZE_ROW_TEXT], gpu[TRAPEZE_ROW_TEXT];
-    double window_cycles, cycles, warp_insts, censored;
+    double window_cycles, spread_cycles, cycles, warp_insts, censored;
     int cut;
     int n_modes[TRAPEZE_PS_SLEEPABLE];
     double theta[TRAPEZE_PS_SLEEPABLE][TRAPEZE_SLEEP_MAX_MODES];
@@ -1448,7 +1462,7 @@ typedef struct trapeze_sleep_validation {
 
 trapeze_status trapeze_sleep_validate(const trapeze_config *cfg, const trapeze_power *pw,
                                       const trapeze_sleep_job *jobs, int n, double window_cycles,
-                                      double max_penalty, int use_fit,
+                                      double spread_cycles, double max_penalty, int use_fit,
                                       void (*progress)(void *ctx, int done, int total),
                                       void *ctx, trapeze_sleep_validation *v,
                                       trapeze_error *err);

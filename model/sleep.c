@@ -160,6 +160,7 @@ const char *trapeze_sleep_options_preset(trapeze_power_structure s,
                                          trapeze_sleep_options *o)
 {
     trapeze_sleep_options_default(o);
+    o->eager_margin = 2;
     if (s != TRAPEZE_PS_RF) {
         o->policy = TRAPEZE_SLEEP_TIMEOUT;
         o->gate_writes = 0;
@@ -218,10 +219,10 @@ trapeze_status trapeze_sleep_create(const trapeze_sleep_structure *s, const trap
     if (st)
         return st;
     if (!(o->smoothing > 0) || !(o->lead_cycles >= 0) || !(o->penalty_scale >= 0) ||
-        !(o->requester_cycles >= 0))
+        !(o->requester_cycles >= 0) || !(o->eager_margin >= 0))
         return trapeze_fail(err, TRAPEZE_ERANGE,
-                            "sleep options: smoothing must be > 0, lead, penalty scale and "
-                            "requester cycles >= 0");
+                            "sleep options: smoothing must be > 0, lead, penalty scale, "
+                            "requester cycles and eager margin >= 0");
     for (int a = 0; a < TRAPEZE_NEXT_N; a++)
         for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++)
             if (!(h->count[a][b] >= 0) || !isfinite(h->count[a][b]))

@@ -22,6 +22,22 @@ void sampler_idle_hist_add(trapeze_idle_hist *h, const sim_idle_hist *s)
         }
 }
 
+void sampler_idle_hist_add_diff(trapeze_idle_hist *h, const sim_idle_hist *now,
+                                const sim_idle_hist *before, double weight, unsigned next_mask)
+{
+    for (int b = 0; b < SIM_IDLE_BINS; b++)
+        for (int x = 0; x < SIM_NEXT_COUNT; x++) {
+            uint64_t n = now->bin[x][b].count - before->bin[x][b].count;
+            if (!n || !(next_mask >> x & 1))
+                continue;
+            uint64_t lo, hi;
+            sim_idle_bin_range(b, &lo, &hi);
+            int k = trapeze_idle_bucket((double)lo);
+            if (k >= 0)
+                h->count[x][k] += weight * (double)n;
+        }
+}
+
 void sampler_idle_options(const trapeze_power *pw, sim_sleep_config *always_on,
                           sim_gpu_options *opt)
 {

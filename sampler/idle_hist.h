@@ -12,6 +12,13 @@
 /* Adds one simulator histogram to h: each bin to the bucket of its range. */
 void sampler_idle_hist_add(trapeze_idle_hist *h, const sim_idle_hist *s);
 
+/* Adds weight x (now - before) to h: the periods a histogram gained between
+ * two readings of the same launch (now counts at least what before did),
+ * of the kinds of next access whose bit (1 << sim_next_access) is set in
+ * next_mask. */
+void sampler_idle_hist_add_diff(trapeze_idle_hist *h, const sim_idle_hist *now,
+                                const sim_idle_hist *before, double weight, unsigned next_mask);
+
 /* GPU options that measure idle periods as they are: energy by pw, every
  * structure always on (no policy shortens a period), histograms kept.
  * always_on must outlive the GPU. */

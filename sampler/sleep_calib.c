@@ -23,7 +23,7 @@ static const char *const sleep_kinds[] = {"window", NULL};
 const int sampler_sleep_unit[TRAPEZE_PS_SLEEPABLE] = {0, 2, 4};
 
 enum {
-    S_JOB, S_GPU, S_WINDOW, S_MAX_PENALTY, S_FIT,
+    S_JOB, S_GPU, S_WINDOW, S_SPREAD, S_MAX_PENALTY, S_FIT,
     S_CYCLES, S_WARP_INSTS, S_CUT, S_CENSORED,
     S_THETA0,
     S_SAVING0 = S_THETA0 + TRAPEZE_PS_SLEEPABLE,
@@ -36,6 +36,7 @@ static const trapeze_field sleep_fields[] = {
     {"job", TRAPEZE_FIELD_TEXT, 0, 0, 0, NULL},
     {"gpu", TRAPEZE_FIELD_TEXT, 0, 0, 0, NULL},
     {"window_cycles", TRAPEZE_FIELD_REAL, 0, 0, BIG, NULL},
+    {"spread_cycles", TRAPEZE_FIELD_REAL, 0, 0, BIG, NULL},
     {"max_penalty", TRAPEZE_FIELD_REAL, 0, 0, 1, NULL},
     {"fit", TRAPEZE_FIELD_INT, 0, 0, 1, NULL},
     {"cycles", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
@@ -120,7 +121,7 @@ static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out,
     if (!r)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     trapeze_status s = trapeze_sleep_window(p->cfg, &p->pw, &p->jobs[i], in->value[S_WINDOW],
-                                            r, err);
+                                            in->value[S_SPREAD], r, err);
     if (!s) {
         *out = *in;
         out->value[S_CYCLES] = r->cycles;
@@ -147,7 +148,8 @@ static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out,
 
 trapeze_status trapeze_sleep_plan_create(const trapeze_config *cfg, const trapeze_power *pw,
                                          const trapeze_sleep_job *jobs, int n,
-                                         double window_cycles, double max_penalty, int use_fit,
+                                         double window_cycles, double spread_cycles,
+                                         double max_penalty, int use_fit,
                                          trapeze_sleep_plan **out, trapeze_error *err)
 {
     *out = NULL;
@@ -176,6 +178,7 @@ trapeze_status trapeze_sleep_plan_create(const trapeze_config *cfg, const trapez
         snprintf(r->text[S_JOB], TRAPEZE_ROW_TEXT, "%s", jobs[i].spec);
         snprintf(r->text[S_GPU], TRAPEZE_ROW_TEXT, "%s", gpu.name);
         r->value[S_WINDOW] = window_cycles;
+        r->value[S_SPREAD] = spread_cycles;
         r->value[S_MAX_PENALTY] = max_penalty;
         r->value[S_FIT] = use_fit ? 1 : 0;
     }
@@ -206,6 +209,7 @@ trapeze_status trapeze_sleep_from_row(const trapeze_sample_row *row, trapeze_sle
     snprintf(out->job, sizeof out->job, "%s", row->text[S_JOB]);
     snprintf(out->gpu, sizeof out->gpu, "%s", row->text[S_GPU]);
     out->window_cycles = row->value[S_WINDOW];
+    out->spread_cycles = row->value[S_SPREAD];
     out->cycles = row->value[S_CYCLES];
     out->warp_insts = row->value[S_WARP_INSTS];
     out->cut = (int)row->value[S_CUT];

@@ -18,18 +18,30 @@
  *   earlier rule, they overstated the saving where the window is a small
  *   part of a long run (GESUMMV's L2); counted as reads, 6-23 points too
  *   little (docs/sleep.md);
+ * - a spread sample (trapeze_sleep_window with spread_cycles, the default
+ *   of the commands): the run simulated always on to its end, its periods
+ *   recorded where they end in the first window and in a window of a
+ *   fifth of every `spread` cycles after it (sleep_spread.c), the later
+ *   windows' weighted to stand for the rest of the run, and the dead
+ *   periods counted wherever they end. Why: a window at the start sees
+ *   the start only (GTX 480 SYRK 128: its registers' loads miss every 32
+ *   iterations of a loop 400000 cycles long; the first 20000 cycles
+ *   predicted 93.2% of the RF leakage saved, the simulation 87.7%). The
+ *   simulation between the windows is the sample's cost: the whole run;
  * - a whole run with sleep policies in the timing (trapeze_sleep_simulate),
  *   the ground truth: per structure the unit-cycles in each mode and the
  *   wake-up stall the policy exposed.
  *
  * Joins sim/ and the model's neutral types; owns no model and no format.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
 #include "common/text.h"
 #include "sampler/idle_hist.h"
+#include "sampler/sleep_spread.h"
 #include "sim/core/gpu_sim.h"
 #include "sim/power/energy.h"
 #include "sim/power/sleep.h"
@@ -352,8 +364,81 @@ static trapeze_status run_launches(sim_gpu *g, const job_kernels *k, double wind
     return s;
 }
 
+/* A spread sample: every launch runs to its end. A period counts where it
+ * ends: in the first window once; in a later window for the whole stretch
+ * after the first window (acc[1], weighted by that stretch's cycles over
+ * the later windows' when the run is over); dead, wherever it ends, once
+ * (acc[2]). Dead periods close each unit's life: they cluster at the end of
+ * warps, blocks and launches, a few instants a window either catches whole
+ * (counted five times over) or misses; counted in full (GTX 480 GESUMMV
+ * 512, 16 warps ending together: the RF saving 75.4% sampled, 84.3% in
+ * full, the whole run's histogram 81.7%). */
+static trapeze_status run_spread(sim_gpu *g, const job_kernels *k, const sampler_spread *p,
+                                 trapeze_sleep_run *out,
+                                 trapeze_idle_hist (*acc)[TRAPEZE_SLEEP_NUNITS],
+                                 trapeze_error *err)
+{
+    enum { ALL = 7, DEAD = 1 << TRAPEZE_NEXT_DEAD, LIVE = ALL & ~DEAD };
+    sim_events *ev = sim_gpu_events(g);
+    sim_idle_hist *snap = calloc(TRAPEZE_SLEEP_NUNITS, sizeof *snap);
+    if (!snap)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    trapeze_status s = TRAPEZE_OK;
+    for (int i = 0; !s && i < k->n; i++) {
+        sim_kernel_stats st;
+        sim_launch l;
+        memset(&st, 0, sizeof st);
+        memset(snap, 0, TRAPEZE_SLEEP_NUNITS * sizeof *snap);   /* a launch starts empty */
+        if ((s = sim_gpu_launch_begin(g, k->ks[i], &st, &l, err)))
+            break;
+        /* l.t is the cycle the next step simulates: its periods end there */
+        int r = sampler_spread_region(p, (double)l.t);
+        for (;;) {
+            int next = l.running ? sampler_spread_region(p, (double)l.t) : -1;
+            if (next == r) {
+                sim_gpu_launch_step(&l, err);
+                continue;
+            }
+            for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
+                const sim_idle_hist *now = sim_events_hist(ev, units[u].kind);
+                if (r == 0)
+                    sampler_idle_hist_add_diff(&acc[0][u], now, &snap[u], 1, ALL);
+                if (r == 1)
+                    sampler_idle_hist_add_diff(&acc[1][u], now, &snap[u], 1, LIVE);
+                if (r != 0)
+                    sampler_idle_hist_add_diff(&acc[2][u], now, &snap[u], 1, DEAD);
+                snap[u] = *now;
+            }
+            if ((r = next) < 0)
+                break;
+        }
+        if (!(s = sim_gpu_launch_end(&l, err))) {
+            /* the launch's end closes every open period, dead */
+            for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++)
+                sampler_idle_hist_add_diff(&acc[2][u], sim_events_hist(ev, units[u].kind),
+                                           &snap[u], 1, ALL);
+            out->cycles = (double)sim_gpu_cycle(g);
+            out->warp_insts += (double)st.total.warp_insts;
+        }
+        sim_kernel_stats_free(&st);
+    }
+    free(snap);
+    if (s)
+        return s;
+    double rec = sampler_spread_recorded(p, out->cycles);
+    double w = rec > 0 ? (out->cycles - p->first) / rec : 0;
+    out->recorded = (out->cycles < p->first ? out->cycles : p->first) + rec;
+    for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++)
+        for (int x = 0; x < TRAPEZE_NEXT_N; x++)
+            for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++)
+                out->hist[u].count[x][b] +=
+                    acc[0][u].count[x][b] + w * acc[1][u].count[x][b] + acc[2][u].count[x][b];
+    return TRAPEZE_OK;
+}
+
 static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job *j,
-                              const sim_gpu_options *opt, double window, trapeze_sleep_run *out,
+                              const sim_gpu_options *opt, double window,
+                              const sampler_spread *spread, trapeze_sleep_run *out,
                               void (*each)(void *, const sim_kernel_stats *), void *ctx,
                               trapeze_error *err)
 {
@@ -369,10 +454,17 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
         double (*ages)[TRAPEZE_IDLE_NBUCKETS] = calloc(TRAPEZE_SLEEP_NUNITS, sizeof *ages);
         cut_extra extra[TRAPEZE_SLEEP_NUNITS];
         memset(extra, 0, sizeof extra);
+        if (spread && spread->every > 0 && window > 0 && !each) {
+            trapeze_idle_hist (*acc)[TRAPEZE_SLEEP_NUNITS] = calloc(3, sizeof *acc);
+            out->spread = 1;
+            s = acc ? run_spread(g, &k, spread, out, acc, err)
+                    : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+            free(acc);
+        } else
         s = ages ? run_launches(g, &k, window, out, ages, extra, each, ctx, err)
                  : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
         /* the launches that ended whole: their kept histograms */
-        for (int i = 0; !s && opt->keep_idle && i < sim_gpu_idle_count(g); i++) {
+        for (int i = 0; !s && !out->spread && opt->keep_idle && i < sim_gpu_idle_count(g); i++) {
             const sim_idle_hist *kinds = sim_gpu_idle(g, i, NULL);
             for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++)
                 sampler_idle_hist_add(&out->hist[u], &kinds[units[u].kind]);
@@ -397,13 +489,16 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
 
 trapeze_status trapeze_sleep_window(const trapeze_config *cfg, const trapeze_power *pw,
                                     const trapeze_sleep_job *j, double window_cycles,
-                                    trapeze_sleep_run *out, trapeze_error *err)
+                                    double spread_cycles, trapeze_sleep_run *out,
+                                    trapeze_error *err)
 {
+    sampler_spread sp;
+    sampler_spread_init(&sp, window_cycles, spread_cycles);
     memset(out, 0, sizeof *out);
     sim_sleep_config always_on;
     sim_gpu_options opt;
     sampler_idle_options(pw, &always_on, &opt);
-    return run_job(cfg, j, &opt, window_cycles, out, NULL, NULL, err);
+    return run_job(cfg, j, &opt, window_cycles, &sp, out, NULL, NULL, err);
 }
 
 /* Sums each whole launch's sleep results (the policies' mode cycles and
@@ -448,7 +543,7 @@ trapeze_status trapeze_sleep_simulate(const trapeze_config *cfg, const trapeze_p
     memset(&opt, 0, sizeof opt);
     opt.power = pw;
     opt.sleep = &sc;
-    if ((s = run_job(cfg, j, &opt, 0, out, add_sleep, out, err)))
+    if ((s = run_job(cfg, j, &opt, 0, NULL, out, add_sleep, out, err)))
         return s;
     for (int x = 0; x < TRAPEZE_PS_SLEEPABLE; x++) {
         double total = 0, leak = 0;
@@ -483,7 +578,7 @@ trapeze_status trapeze_sleep_sample_builtin(const trapeze_config *cfg, const tra
     trapeze_status s = j && r ? trapeze_sleep_job_parse(spec, NULL, j, err)
                               : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     if (!s)
-        s = trapeze_sleep_window(cfg, pw, j, 0, r, err);
+        s = trapeze_sleep_window(cfg, pw, j, 0, 0, r, err);
     if (!s && !(*out = malloc(sizeof r->hist)))
         s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     if (!s) {

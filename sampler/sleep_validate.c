@@ -108,11 +108,11 @@ static trapeze_status one_setting(const trapeze_config *cfg, const trapeze_power
 /* The job's window, choices and settings; one summary per structure. */
 static trapeze_status one_job(const trapeze_config *cfg, const trapeze_power *pw,
                               double clock_hz, const trapeze_sleep_job *j, double window,
-                              double budget, int use_fit, trapeze_sleep_validation *v,
+                              double spread, double budget, int use_fit, trapeze_sleep_validation *v,
                               trapeze_error *err)
 {
     trapeze_sleep_run *win = malloc(sizeof *win), *sim = malloc(sizeof *sim);
-    trapeze_status s = win && sim ? trapeze_sleep_window(cfg, pw, j, window, win, err)
+    trapeze_status s = win && sim ? trapeze_sleep_window(cfg, pw, j, window, spread, win, err)
                                   : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     if (!s) {
         v->sample_insts += win->warp_insts;
@@ -162,7 +162,7 @@ static trapeze_status one_job(const trapeze_config *cfg, const trapeze_power *pw
 
 trapeze_status trapeze_sleep_validate(const trapeze_config *cfg, const trapeze_power *pw,
                                       const trapeze_sleep_job *jobs, int n, double window_cycles,
-                                      double max_penalty, int use_fit,
+                                      double spread_cycles, double max_penalty, int use_fit,
                                       void (*progress)(void *ctx, int done, int total),
                                       void *ctx, trapeze_sleep_validation *v,
                                       trapeze_error *err)
@@ -178,8 +178,8 @@ trapeze_status trapeze_sleep_validate(const trapeze_config *cfg, const trapeze_p
     if (!v->summary)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     for (int i = 0; !s && i < n; i++) {
-        s = one_job(cfg, pw, gpu.core_clock_hz, &jobs[i], window_cycles, max_penalty, use_fit,
-                    v, err);
+        s = one_job(cfg, pw, gpu.core_clock_hz, &jobs[i], window_cycles, spread_cycles,
+                    max_penalty, use_fit, v, err);
         if (!s && progress)
             progress(ctx, i + 1, n);
     }

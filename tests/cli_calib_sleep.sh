@@ -21,7 +21,7 @@ cmp -s "$D/l1.csv" "$D/l2.csv" || fail "samples log depends on the thread count"
 cmp -s "$D/c1.csv" "$D/c2.csv" || fail "result depends on the thread count"
 [ "$(wc -l <"$D/l1.csv")" -eq 3 ] || fail "log rows: $(wc -l <"$D/l1.csv")"
 [ "$(wc -l <"$D/c1.csv")" -eq 7 ] || fail "result rows (2 jobs x 3 structures): $(wc -l <"$D/c1.csv")"
-head -1 "$D/l1.csv" | grep -q '^sample_id,kind,model,job,gpu,window_cycles,max_penalty,fit,cycles,' \
+head -1 "$D/l1.csv" | grep -q '^sample_id,kind,model,job,gpu,window_cycles,spread_cycles,max_penalty,fit,cycles,' \
     || fail "log header: $(head -1 "$D/l1.csv")"
 grep -q "^$J1,window,sleep," "$D/l1.csv" || fail "log row id: $(sed -n 2p "$D/l1.csv")"
 # resumed: the last row dropped is run again, the log comes back byte for byte
@@ -29,9 +29,9 @@ head -n 2 "$D/l1.csv" >"$D/l3.csv"
 "$T" calibrate --model sleep --gpu gtx480 --window 3000 "$J1" "$J2" --samples "$D/l3.csv" \
     --out "$D/c3.csv" >/dev/null 2>"$D/err" || fail "resume: $(cat "$D/err")"
 cmp -s "$D/l1.csv" "$D/l3.csv" || fail "resumed log differs"
-# a logged row is read, not re-run: its l1d saving (column 16) edited by hand
+# a logged row is read, not re-run: its l1d saving (column 17) edited by hand
 # shows in the result
-awk -F, -v OFS=, -v j="$J1" '$1 == j { $16 = 0.125 } { print }' "$D/l1.csv" >"$D/l4.csv"
+awk -F, -v OFS=, -v j="$J1" '$1 == j { $17 = 0.125 } { print }' "$D/l1.csv" >"$D/l4.csv"
 "$T" calibrate --model sleep --gpu gtx480 --window 3000 "$J1" "$J2" --samples "$D/l4.csv" \
     --out "$D/c4.csv" >/dev/null 2>"$D/err" || fail "edited log: $(cat "$D/err")"
 grep -q "^gtx480,$J1,l1d,[0-9/]*,0.125," "$D/c4.csv" || fail "edited row not read: $(cat "$D/c4.csv")"

@@ -3,7 +3,9 @@
  * wake hidden it lands on the seed's crossovers and matches the oracle; a
  * time-out on Lomax periods lands on the hazard-rate optimum; under a
  * binding penalty budget its whole-cycle thresholds meet the budget and
- * reach at least 99% of the best saving of an exhaustive threshold grid.
+ * reach at least 99% of the best saving of an exhaustive threshold grid;
+ * with an eager margin the whole-cycle threshold moves away from a penalty
+ * cliff by exactly the margin.
  */
 #include <math.h>
 #include <string.h>
@@ -162,8 +164,53 @@ static void test_generic_interface(void)
     trapeze_sleep_destroy(m);
 }
 
+/* One look-ahead mode woken by the warning (lead 3, wake 4: a 1-cycle
+ * stall per sleeping period): 20000 read periods of 10 cycles and 5000 of
+ * 30, over 1e6 requester cycles, budget 1%. All asleep: 2.5% penalty; only
+ * the 30-cycle ones (theta in 11..30, the same saving: 5000 x 0.5 x (30 -
+ * 3) = 67500 ON-cycles): 0.5%. Without a margin the threshold settles at
+ * 11, the lowest that keeps the 10-cycle periods awake (toward the prior,
+ * the break-even 4); held to the budget also `margin` cycles lower, at 11 +
+ * margin. */
+static void test_eager_margin(void)
+{
+    trapeze_sleep_structure one = {.name = "rf", .n_modes = 1};
+    one.mode[0] = (trapeze_sleep_mode){.name = "shallow", .leak_fraction = 0.5,
+                                       .wake_cycles = 4, .lost_cycles = 4, .retains_state = 1};
+    static trapeze_idle_hist h;
+    trapeze_idle_hist_init(&h, "g", "k", "rf", "warp_reg");
+    h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(10)] = 20000;
+    h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(30)] = 5000;
+    for (int margin = 0; margin <= 3; margin++) {
+        trapeze_sleep_options o;
+        trapeze_sleep_options_default(&o);
+        o.requester_cycles = 1e6;
+        o.eager_margin = margin;
+        trapeze_sleep_model *m;
+        trapeze_error err;
+        CHECK_OK(trapeze_sleep_create(&one, &h, &o, &m, &err));
+        trapeze_sleep_choice c;
+        CHECK_OK(trapeze_sleep_optimize(m, 0.01, &c, &err));
+        CHECK(c.theta_int[0] == 11 + margin);
+        CHECK(c.feasible);
+        CHECK_NEAR(c.chosen.penalty_fraction, 0.005, 1e-12);
+        CHECK_NEAR(c.chosen.saving_cycles, 67500, 1e-6);
+        /* the margin's check: one cycle lower than the choice breaks it */
+        double lower = c.theta_int[0] - margin - 1;
+        trapeze_sleep_eval e;
+        CHECK_OK(trapeze_sleep_evaluate(m, &lower, 0, &e, &err));
+        CHECK_NEAR(e.penalty_fraction, 0.025, 1e-12);
+        trapeze_sleep_destroy(m);
+    }
+    /* the presets hold the simulator's policies to a 2-cycle margin */
+    trapeze_sleep_options o;
+    CHECK(!strcmp(trapeze_sleep_options_preset(TRAPEZE_PS_RF, &one, &o), "slumber"));
+    CHECK(o.eager_margin == 2);
+}
+
 int main(void)
 {
+    test_eager_margin();
     test_generic_interface();
     test_crossovers_and_oracle();
     test_hazard_optimum();

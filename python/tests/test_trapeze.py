@@ -149,7 +149,16 @@ def test_sleep_calibrate_equals_the_command_line(tmp_path):
     assert (tmp_path / "o.csv").read_bytes() == (tmp_path / "co.csv").read_bytes()
     assert (tmp_path / "l.csv").read_bytes() == (tmp_path / "cl.csv").read_bytes()
     assert list(d.structure) == ["l1d", "l2", "rf"] * 2
-    assert (d.cut == 1).all() and (d.sampled_cycles >= 3000).all()
+    # the spread sample (default) runs to the end: not cut, longer than the first window
+    assert (d.cut == 0).all() and (d.sampled_cycles > 3000).all()
+    # the first window only: cut there, as the command's --spread 0
+    d0 = trapeze.sleep_calibrate("gtx480", jobs, str(tmp_path / "l0.csv"),
+                                 str(tmp_path / "o0.csv"), window=3000, spread=0)
+    cli("calibrate", "--model", "sleep", "--gpu", "gtx480", "--window", "3000", "--spread", "0",
+        *jobs, "--samples", str(tmp_path / "cl0.csv"), "--out", str(tmp_path / "co0.csv"))
+    assert (tmp_path / "l0.csv").read_bytes() == (tmp_path / "cl0.csv").read_bytes()
+    assert (d0.cut == 1).all() and (d0.sampled_cycles >= 3000).all()
+    assert (d0.sampled_cycles < d.sampled_cycles).all()
     with pytest.raises(trapeze.TrapezeError, match="no built-in kernel 'nosuch'|no such preset"):
         trapeze.sleep_calibrate("gtx480", ["nosuch n=3"], str(tmp_path / "x.csv"),
                                 str(tmp_path / "y.csv"))

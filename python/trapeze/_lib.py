@@ -185,7 +185,7 @@ class Lib:
             "trapeze_power_load": (I, [ctypes.c_char_p, P, P]),
             "trapeze_sleep_job_is_builtin": (I, [ctypes.c_char_p]),
             "trapeze_sleep_job_parse": (I, [ctypes.c_char_p, P, P, P]),
-            "trapeze_sleep_plan_create": (I, [P, P, P, I, D, D, I, ctypes.POINTER(P), P]),
+            "trapeze_sleep_plan_create": (I, [P, P, P, I, D, D, D, I, ctypes.POINTER(P), P]),
             "trapeze_sleep_plan_destroy": (None, [P]),
             "trapeze_sleep_plan_set": (P, [P]),
             "trapeze_sample_log_open_schema": (I, [ctypes.c_char_p, P, ctypes.POINTER(P), P]),
