@@ -385,8 +385,8 @@ static inline int is_ldst(int op)
  * none, or one the config does not enable. */
 static inline int spec_unit(const sim_sm *sm, const sim_warp_inst *in)
 {
-    int u = in->op == SIM_OP_BRANCH ? 1 : in->unit;
-    return u && u <= SIM_SPEC_UNITS && sm->cfg->spec_n[u] ? u : 0;
+    int u = in->op == SIM_OP_BRANCH ? 1 : in->unit;   /* 0..SIM_SPEC_UNITS */
+    return sm->cfg->spec_n[u] ? u : 0;
 }
 
 /* The pipeline kind of an instruction: its ID_OC / OC_EX registers and its
@@ -697,8 +697,8 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
     case SIM_OP_BRANCH:
     case SIM_OP_SFU: {
         int row = alu_row(op), alu = op == SIM_OP_BRANCH ? SIM_ALU_ADD : in->alu;
-        int n_units;
-        uint64_t *pool = unit_pool(sm, in, &n_units);
+        int kind = oc_kind(sm, in), n_units = sm->unit_n[kind];
+        uint64_t *pool = sm->unit_free[kind];
         int lat = c->lat[row][alu], init = c->init[row][alu], spec = spec_unit(sm, in);
         if (spec) {   /* a specialized unit's timing */
             lat = c->spec_lat[spec];
@@ -710,7 +710,7 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
              * of its sub-core's units), EX_WB at e + lat + 1, written back and
              * its dependents issue at e + lat + 2 */
             int part = oc_part(sm, w), per = n_units / (c->oc.sub_core ? c->n_sched : 1);
-            uint64_t e = sim_oc_collect(&sm->oc, oc_kind(sm, in), part, slot, in->src, t);
+            uint64_t e = sim_oc_collect(&sm->oc, kind, part, slot, in->src, t);
             uint64_t *u = pool + part * per;
             for (int i = 1; i < per; i++)
                 if (pool[part * per + i] < *u)
