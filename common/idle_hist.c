@@ -62,9 +62,14 @@ double trapeze_idle_bucket_length(int b)
     return 0.5 * (lo + hi);
 }
 
+/* Truncating copy (memcpy, not snprintf: gcc's -Wformat-truncation sees
+ * through inlining that a longer field may be cut, which is the intent). */
 static void copy_name(char *dst, size_t n, const char *src)
 {
-    snprintf(dst, n, "%s", src ? src : "");
+    size_t len = src ? strnlen(src, n - 1) : 0;
+    if (len)
+        memcpy(dst, src, len);
+    dst[len] = '\0';
 }
 
 void trapeze_idle_hist_init(trapeze_idle_hist *h, const char *gpu, const char *kernel,

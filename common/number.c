@@ -71,7 +71,7 @@ trapeze_status trapeze_num_long(const char *text, long lo, long hi, const trapez
 trapeze_status trapeze_num_int(const char *text, int lo, int hi, const trapeze_where *at,
                                int *out, trapeze_error *err)
 {
-    long v;
+    long v = 0;
     trapeze_status s = trapeze_num_long(text, lo, hi, at, &v, err);
     if (!s)
         *out = (int)v; /* lo <= v <= hi, both ints */

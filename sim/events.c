@@ -3,10 +3,10 @@
  * Owns only counting; it must not model timing or energy (a wake-up hook
  * set by sim/power answers what an idle period costs in time).
  */
-#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/assert.h"
 #include "sim/events.h"
 
 struct sim_events {
@@ -99,7 +99,7 @@ uint32_t sim_events_idle_ended(sim_events *ev, sim_unit_kind kind, int unit, uin
 {
     uint64_t *start = &ev->hot.next_idle_start[kind][unit];
     uint64_t length = cycle - *start;
-    assert(*start != SIM_EV_UNALLOCATED && length >= 1);
+    TRAPEZE_ASSERT(*start != SIM_EV_UNALLOCATED && length >= 1);
     record_idle(&ev->hist[kind], length, what);
     *start = cycle + 1;
     return ev->wake[kind] ? ev->wake[kind](ev->wake_ctx[kind], length, what) : 0;
@@ -108,7 +108,7 @@ uint32_t sim_events_idle_ended(sim_events *ev, sim_unit_kind kind, int unit, uin
 void sim_events_open(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cycle)
 {
     uint64_t *start = &ev->hot.next_idle_start[kind][unit];
-    assert(!fixed_kind(kind) && *start == SIM_EV_UNALLOCATED);
+    TRAPEZE_ASSERT(!fixed_kind(kind) && *start == SIM_EV_UNALLOCATED);
     *start = cycle;
     ev->alloc_acc[kind] -= (int64_t)cycle;
 }
@@ -126,7 +126,7 @@ static void close_unit(sim_events *ev, int kind, int unit, uint64_t cycle)
 
 void sim_events_close(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cycle)
 {
-    assert(!fixed_kind(kind));
+    TRAPEZE_ASSERT(!fixed_kind(kind));
     close_unit(ev, kind, unit, cycle);
 }
 
@@ -135,7 +135,7 @@ void sim_events_finish(sim_events *ev, uint64_t end_cycle)
     for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++) {
         for (int u = 0; u < ev->units[k]; u++)
             close_unit(ev, k, u, end_cycle);
-        assert(ev->alloc_acc[k] >= 0);
+        TRAPEZE_ASSERT(ev->alloc_acc[k] >= 0);
         ev->hist[k].tracked_cycles = (uint64_t)ev->alloc_acc[k];
         ev->alloc_acc[k] = 0;
     }

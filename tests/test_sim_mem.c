@@ -424,6 +424,20 @@ static void test_set_index(void)
         }
     CHECK(__builtin_popcountll(seen_part) == 32);
     CHECK(__builtin_popcountll(seen_full) == 2);
+    /* the remembered set (cache.h's memo) answers for the line asked, not
+     * the last one: lines of one slice with different sets, asked in
+     * turn, twice each, against the partition address indexed directly */
+    int memo_ok = 1, memo_sets = 0;
+    uint64_t ask[3] = {0x0, 0x4000, 0x8000}, seen = 0;
+    for (int i = 0; i < 12; i++) {
+        uint64_t a = ask[(i / 2) % 3];
+        int want = (int)sim_set_index(sim_addrmap_partition_address(&map, a), 32, 7,
+                                      l2.set_index);
+        memo_ok &= sim_cache_set(&c, a) == want;
+        seen |= 1ull << want;
+    }
+    memo_sets = __builtin_popcountll(seen);
+    CHECK(memo_ok && memo_sets == 3);
     sim_cache_free(&c);
     CHECK(sim_set_index_check(SIM_SETIDX_IPOLY, 8) != NULL);
     CHECK(sim_set_index_check(SIM_SETIDX_FERMI, 16) != NULL);

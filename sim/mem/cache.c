@@ -32,11 +32,15 @@ int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg)
     while (n_slot < 2 * (uint32_t)n_mshr)
         n_slot *= 2;
     c->slot = malloc(n_slot * sizeof *c->slot);
+    c->memo = malloc(sizeof *c->memo);
+    if (c->memo)
+        *c->memo = (struct sim_set_memo){SIM_TAG_NONE, 0};
     c->slot_mask = n_slot - 1;
     if (c->slot)
         for (uint32_t i = 0; i < n_slot; i++)
             c->slot[i] = -1;
-    if (!c->lines || !c->tag || !c->mshr || !c->waiting || !c->free_ids || !c->used_ids || !c->slot) {
+    if (!c->lines || !c->tag || !c->mshr || !c->waiting || !c->free_ids || !c->used_ids || !c->slot ||
+        !c->memo) {
         sim_cache_free(c);
         return 0;
     }
@@ -50,6 +54,7 @@ int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg)
 
 void sim_cache_free(sim_cache *c)
 {
+    free(c->memo);
     free(c->lines);
     free(c->tag);
     free(c->mshr);

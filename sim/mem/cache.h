@@ -56,6 +56,11 @@ typedef struct sim_cache {
     int32_t *used_ids, n_used;  /* entries in use, for on-fill lookups */
     uint64_t clock;     /* access counter: deterministic LRU ages */
     const sim_addrmap *part;  /* L2 slices: sets index the partition address */
+    /* the last hashed line's set: a request probes, reads, touches and
+     * installs the same line, and the partition address and the hash cost
+     * ~80 host instructions. Written through const probes (it caches a pure
+     * function of the line, so no probe's answer depends on it). */
+    struct sim_set_memo { uint64_t line; int set; } *memo;
     int alloc_assoc;    /* ways allocated per set (>= cfg.assoc: the L1 carve-out
                          * changes cfg.assoc between kernels) */
     /* the entries in use by key (open addressing, linear probing, 2x the
@@ -82,11 +87,19 @@ void sim_cache_invalidate(sim_cache *c, uint64_t line, int way);
 static inline int sim_cache_set(const sim_cache *c, uint64_t line)
 {
     unsigned nset = (unsigned)c->cfg.sets;
+    int linear = c->cfg.set_index == SIM_SETIDX_LINEAR || c->cfg.set_index == SIM_SETIDX_CUSTOM;
+    if (linear && !c->part)
+        return (int)((line >> 7) & (nset - 1));
+    if (c->memo->line == line)
+        return c->memo->set;
+    uint64_t key = line;
     if (c->part)
         line = sim_addrmap_partition_address(c->part, line);
-    if (c->cfg.set_index == SIM_SETIDX_LINEAR || c->cfg.set_index == SIM_SETIDX_CUSTOM)
-        return (int)((line >> 7) & (nset - 1));
-    return (int)sim_set_index(line, nset, 7, c->cfg.set_index);
+    int set = linear ? (int)((line >> 7) & (nset - 1))
+                     : (int)sim_set_index(line, nset, 7, c->cfg.set_index);
+    c->memo->line = key;
+    c->memo->set = set;
+    return set;
 }
 
 sim_probe sim_cache_probe(const sim_cache *c, uint64_t line, int *way);

@@ -26,6 +26,7 @@
 
 #include "common/assert.h"
 #include "sim/mem/memsys_impl.h"
+#include "sim/mem/popcount.h"
 
 /* Per-SM and summed L1 counters move together. */
 #define L1_INC(m, p, f) ((p)->stats.f++, (m)->stats.l1.f++)
@@ -381,7 +382,7 @@ static sim_mem_outcome l1_write(sim_memsys *m, sim_sm_port *p, const sim_mem_req
     }
     /* a sectored L1 counts an access per sector, as GPGPU-Sim's does */
     int n = m->cfg.l1.enabled && m->cfg.l1.sectored && req->op != SIM_MEM_ATOMIC
-                ? __builtin_popcount(req->sector_mask & 0xf) : 1;
+                ? sim_popcount32(req->sector_mask & 0xf) : 1;
     for (int i = 0; i < (n ? n : 1); i++) {
         L1_INC(m, p, accesses);
         if (req->op == SIM_MEM_ATOMIC)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sim/mem/memsys_impl.h"
+#include "sim/mem/popcount.h"
 
 /* Room for n more replies besides those held for a waiting fill. */
 static int respq_room(const sim_memsys *m, const sim_subpart *p, uint32_t n)
@@ -309,7 +310,7 @@ static void writeback_sectors(sim_memsys *m, sim_subpart *p, const sim_line *old
     wb.sectors = old->sect_dirty;
     m->stats.l2.writebacks++;
     to_dram(m, p, &wb, SIM_PKT_WRITEBACK, old->addr,
-            (uint32_t)__builtin_popcount(old->sect_dirty) * SIM_SECTOR_BYTES,
+            (uint32_t)sim_popcount32(old->sect_dirty) * SIM_SECTOR_BYTES,
             SIM_DRAM_DONE_NONE, now);
 }
 
@@ -469,7 +470,7 @@ static sim_fail_cause serve_sectored(sim_memsys *m, sim_subpart *p, sim_pkt *pk,
 {
     if (!pk->split) {
         uint8_t sectors = request_sectors(pk);
-        if (__builtin_popcount(sectors) > 1 && !p->n_par_free)
+        if (sim_popcount32(sectors) > 1 && !p->n_par_free)
             return SIM_FAIL_MSHR_ENTRY;   /* cannot happen: sized for every waiter */
         /* the functional effect once per request, when it reaches the head
          * of the in-order queue (no later request is served before it) */
@@ -477,10 +478,10 @@ static sim_fail_cause serve_sectored(sim_memsys *m, sim_subpart *p, sim_pkt *pk,
         pk->sectors = sectors;
         pk->split = 1;
         pk->parent = 0;
-        if (__builtin_popcount(sectors) > 1) {
+        if (sim_popcount32(sectors) > 1) {
             int id = p->par_free[--p->n_par_free];
             p->par[id] = *pk;
-            p->par_left[id] = __builtin_popcount(pk->sectors);
+            p->par_left[id] = sim_popcount32(pk->sectors);
             pk->parent = id + 1;
         }
     }

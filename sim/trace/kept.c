@@ -13,6 +13,7 @@
 
 #include "sim/trace/kept.h"
 #include "sim/trace/parse.h"
+#include "sim/mem/popcount.h"
 
 enum { KIND_NONE, KIND_STRIDE, KIND_DELTA32, KIND_FULL };
 
@@ -125,7 +126,7 @@ void sim_trace_kept_get(const uint8_t **pp, sim_warp_inst *out)
     int kind = *p++;
     if (kind != KIND_NONE) {
         uint64_t a[SIM_WARP_LANES];
-        int n = __builtin_popcount(out->active);
+        int n = sim_popcount32(out->active);
         if (kind == KIND_STRIDE) {
             uint64_t a0 = get64(&p), d = get64(&p);
             for (int k = 0; k < n; k++)
