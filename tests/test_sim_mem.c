@@ -235,6 +235,25 @@ static void test_shmem_conflicts_random(void)
         int nb = banks[trial % 8];
         CHECK(sim_shmem_conflict_degree(a, mask, nb) == conflict_reference(a, mask, nb));
     }
+    /* whole warps at one stride (coalesce.c's closed form for power-of-two
+     * bank counts): strides of -70 to 70 bytes, whole words or not, from
+     * aligned and unaligned starts, near zero and near the top of the
+     * address space (negative strides wrap) */
+    static const int pow2_banks[] = {1, 2, 16, 32, 64};
+    int affine_ok = 1, affine_cases = 0;
+    for (int stride = -70; stride <= 70; stride++)
+        for (int start = 0; start < 3; start++)
+            for (int b = 0; b < 5; b++) {
+                uint64_t a[32];
+                uint64_t base = start == 0 ? 4096 : start == 1 ? 4098 : ~0ull - 4095;
+                for (int t = 0; t < 32; t++)
+                    a[t] = base + (uint64_t)((int64_t)t * stride);
+                int nb = pow2_banks[b];
+                affine_ok &= sim_shmem_conflict_degree(a, 0xffffffffu, nb) ==
+                             conflict_reference(a, 0xffffffffu, nb);
+                affine_cases++;
+            }
+    CHECK(affine_ok && affine_cases == 141 * 3 * 5);
 }
 
 /* ---- configuration ---- */
