@@ -79,6 +79,8 @@ static void usage_validate(FILE *out)
 "options:\n"
 "  --gpu, --power, --window, --spread, --max-penalty, --fit\n"
 "                      as calibrate --model sleep\n"
+"  --jump              the jump sample of trapeze sleep --jump for the model's\n"
+"                      thresholds, where cheaper than the run\n"
 "  --csv FILE          one row per job, structure, setting and mode: predicted\n"
 "                      and simulated mode share, saving, leakage, penalty\n"
 "  -h, --help          show this help\n");
@@ -192,7 +194,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     const char *model = NULL, *gpu = NULL, *power = NULL, *window_text = NULL, *spread_text = NULL,
                *penalty_text = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
                *csv = NULL;
-    int fit = 0;
+    int fit = 0, jump = 0;
     const cli_field cal_fields[] = {
         {"--model", &model, NULL}, {"--gpu", &gpu, NULL}, {"--power", &power, NULL},
         {"--window", &window_text, NULL}, {"--spread", &spread_text, NULL},
@@ -202,7 +204,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     const cli_field val_fields[] = {
         {"--model", &model, NULL}, {"--gpu", &gpu, NULL}, {"--power", &power, NULL},
         {"--window", &window_text, NULL}, {"--spread", &spread_text, NULL},
-        {"--max-penalty", &penalty_text, NULL},
+        {"--max-penalty", &penalty_text, NULL}, {"--jump", NULL, &jump},
         {"--fit", NULL, &fit}, {"--csv", &csv, NULL}, {NULL, NULL, NULL}};
     const char *ops[MAX_JOBS];
     int n_ops = 0;
@@ -257,7 +259,8 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     cli_progress bar = {.prefix = validate ? "validate" : "calibrate"};
     if (!s && validate) {
         trapeze_sleep_validation v;
-        s = trapeze_sleep_validate(cfg, &pw, jobs, n, window, spread, budget, fit,
+        /* a negative stride asks for the jump sample (trapeze_sleep_window) */
+        s = trapeze_sleep_validate(cfg, &pw, jobs, n, window, jump ? -spread : spread, budget, fit,
                                    isatty(2) ? progress : NULL, &bar, &v, &err);
         if (!s && csv)
             s = trapeze_sleep_validation_write_csv(&v, csv, &err);

@@ -1329,7 +1329,9 @@ typedef struct trapeze_sleep_run {
     double warp_insts;      /* simulated work */
     int cut;                /* 1: the window ended before the run */
     int spread;             /* 1: a spread sample (the run simulated to its end) */
-    double recorded;        /* cycles whose periods were recorded (a spread sample) */
+    double recorded;        /* cycles whose periods were recorded (a spread or jump sample) */
+    int jumped;             /* 1: a jump sample (cycles: the run's, estimated) */
+    double simulated;       /* cycles simulated (a jump sample: all its windows) */
     double censored;        /* periods open at the cut (trapeze_idle_hist_add_censored) */
     int n_sm;
     trapeze_idle_hist hist[TRAPEZE_SLEEP_NUNITS];             /* window only */
@@ -1349,6 +1351,16 @@ typedef struct trapeze_sleep_run {
  * periods that end dead counted wherever they end (sampler/sleep_sample.c).
  * out is large: heap it. */
 #define TRAPEZE_SLEEP_SPREAD_DEFAULT 2500
+/* spread_cycles < 0: a jump sample where it costs less than the run (else
+ * the spread sample of stride -spread_cycles): the first window, then
+ * windows whose simulation starts at a later block, loop trip or launch
+ * of the run without simulating up to it, TRAPEZE_SLEEP_JUMP_WARM cycles
+ * not recorded and TRAPEZE_SLEEP_JUMP_RECORD recorded, and the ends of up
+ * to four launches, weighted by warp instructions to stand for the run
+ * (sampler/sleep_sample.c; out->jumped, out->simulated; out->cycles is
+ * then the run's, estimated). */
+#define TRAPEZE_SLEEP_JUMP_WARM 4000
+#define TRAPEZE_SLEEP_JUMP_RECORD 2000
 trapeze_status trapeze_sleep_window(const trapeze_config *cfg, const trapeze_power *pw,
                                     const trapeze_sleep_job *job, double window_cycles,
                                     double spread_cycles, trapeze_sleep_run *out,

@@ -246,6 +246,10 @@ typedef struct sim_kernel {
     /* the most blocks a global barrier of the program waits for
      * (sim_kb_global_barrier); 0: none. They must all be resident at once. */
     int64_t barrier_blocks;
+    /* the counted loops at depth 0 start at this trip (0: the first; a
+     * loop with no more trips is skipped): a sample's later window starts
+     * a long loop part way (sampler/sleep_sample.c); spin loops as ever */
+    int64_t first_trip;
 } sim_kernel;
 
 void sim_kernel_destroy(sim_kernel *k);

@@ -11,7 +11,11 @@
  *  - MST-TS: the seed's example grouping (0,4),(1,5),(2),(3),(7),(6);
  *  - k-way-TS and RB-TS: no column split across groups;
  *  - group queues: tail stealing moves max - floor(mean) blocks (F8);
- *  - every policy runs every block exactly once, deterministically.
+ *  - every policy runs every block exactly once, deterministically;
+ *  - a sample's later window (-trapeze_window_first_block N, rr): blocks
+ *    N.. in rr's order, the launch done when they are; a kernel's
+ *    first_trip t: every warp skips t trips of its outer loop (two warp
+ *    instructions each here: the FMA and the loop's branch).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -403,6 +407,54 @@ static void test_config_errors(void)
     trapeze_config_destroy(cfg);
 }
 
+static void test_first_block_and_trip(void)
+{
+    sim_kernel *k = column_kernel(4, 2);
+    placements p;
+    sim_kernel_stats st;
+    trapeze_error err;
+    trapeze_config *cfg = make_cfg(2, 2, "rr", "-trapeze_window_first_block 3\n");
+    sim_core_config c;
+    CHECK_OK(sim_core_config_read(cfg, &c, &err));
+    CHECK(c.window_first_block == 3);
+    CHECK_OK(run(cfg, k, &p, &st, NULL, &err));
+    /* the 8-block run's rr order, from block 3: SM 0 then SM 1 in turn */
+    CHECK(check_sm(&p, 0, "3,5,7", "rr from 3") && check_sm(&p, 1, "4,6", "rr from 3"));
+    CHECK(p.n == 5 && st.blocks == 5 && st.total.blocks == 5);
+    uint64_t whole_block_insts = 0;
+    sim_kernel_stats_free(&st);
+    trapeze_config_destroy(cfg);
+    /* past the grid: nothing to run */
+    cfg = make_cfg(2, 2, "rr", "-trapeze_window_first_block 8\n");
+    CHECK_OK(run(cfg, k, &p, &st, NULL, &err));
+    CHECK(p.n == 0 && st.blocks == 0 && st.total.warp_insts == 0);
+    sim_kernel_stats_free(&st);
+    trapeze_config_destroy(cfg);
+    /* only round-robin knows where to start */
+    cfg = make_cfg(2, 2, "bcs", "-trapeze_window_first_block 3\n");
+    CHECK(run(cfg, k, &p, &st, NULL, &err) == TRAPEZE_EINVAL);
+    CHECK(strstr(err.message, "needs round-robin") != NULL);
+    trapeze_config_destroy(cfg);
+    /* first_trip: 8 blocks of one warp, 16 trips of (FMA, branch) each */
+    cfg = make_cfg(2, 2, "rr", NULL);
+    CHECK_OK(run(cfg, k, &p, &st, NULL, &err));
+    whole_block_insts = st.total.warp_insts / 8;
+    CHECK(st.total.warp_insts == 8 * whole_block_insts);
+    sim_kernel_stats_free(&st);
+    const long trips[] = {10, 15, 16, 40};
+    for (int i = 0; i < 4; i++) {
+        k->first_trip = trips[i];
+        long skipped = trips[i] < 16 ? trips[i] : 16;
+        CHECK_OK(run(cfg, k, &p, &st, NULL, &err));
+        CHECK(st.total.warp_insts == 8 * (whole_block_insts - 2 * (uint64_t)skipped));
+        CHECK(st.total.blocks == 8);
+        sim_kernel_stats_free(&st);
+    }
+    k->first_trip = 0;
+    trapeze_config_destroy(cfg);
+    sim_kernel_destroy(k);
+}
+
 int main(void)
 {
     test_rr_bcs();
@@ -412,5 +464,6 @@ int main(void)
     test_stealing();
     test_every_block_once();
     test_config_errors();
+    test_first_block_and_trip();
     return check_report("test_dispatch");
 }

@@ -105,6 +105,8 @@ const trapeze_opt sim_core_options[] = {
      "stop a launch once it issued this many warp instructions (0: whole); a sample's window"},
     {"trapeze_window_groups", OPT_INT, "0", 0, 1000000000L,
      "group-list dispatch: run only the first N groups (0: all); a sample's sub-grid"},
+    {"trapeze_window_first_block", OPT_INT, "0", 0, 4000000000000000000L,
+     "round-robin dispatch: start at block N of the grid (0: the first); a sample's later window"},
     {"trapeze_hang_cycles", OPT_INT, "1000000", 1, 4000000000000000000L,
      "a launch without progress this long is a hang"},
     {"trapeze_tb_dispatch", OPT_TEXT, "rr", 0, 0,
@@ -562,6 +564,9 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     if ((s = trapeze_opt_int_or(cfg, sim_core_options, "trapeze_window_groups", 0, &v, err)))
         return s;
     c->window_groups = v;
+    if ((s = trapeze_opt_int_or(cfg, sim_core_options, "trapeze_window_first_block", 0, &v, err)))
+        return s;
+    c->window_first_block = v;
     /* No progress for a million cycles is a hang: a warp that waits this
      * long for one load would need thousands of requests queued ahead of
      * it. The longest stretch without progress measured over the test

@@ -42,6 +42,8 @@ static trapeze_status rr_create(const sim_dispatch_ctx *c, void **self, trapeze_
     if (!s)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory");
     s->total = sim_kernel_blocks(c->k);
+    /* a sample's later window: blocks from -trapeze_window_first_block on */
+    s->next = c->cfg->window_first_block < s->total ? c->cfg->window_first_block : s->total;
     s->n_sm = c->n_sm;
     *self = s;
     return TRAPEZE_OK;

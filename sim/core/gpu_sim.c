@@ -120,6 +120,8 @@ trapeze_status sim_gpu_create(const trapeze_config *cfg, const sim_gpu_options *
         g->cfg.tb_dispatch = SIM_TB_EXPLICIT;
         strcpy(g->cfg.tb_grouping, opt->tb_grouping);
     }
+    if (opt && opt->first_block > 0)
+        g->cfg.window_first_block = opt->first_block;
     g->n_sm = g->cfg.gpu.n_sm;
     int units[SIM_UNIT_KIND_COUNT] = {0};
     if (!g->mem.ops && (s = sim_memsys_unit_counts(cfg, g->n_sm, units, err))) {
@@ -346,6 +348,10 @@ trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_
         return trapeze_fail(err, TRAPEZE_EINVAL,
                             "kernel %s: -trapeze_window_groups needs a group-list dispatch "
                             "(explicit, mst, kway, rbts)", k->name);
+    if (g->cfg.window_first_block && pol != &sim_dispatch_round_robin)
+        return trapeze_fail(err, TRAPEZE_EINVAL,
+                            "kernel %s: -trapeze_window_first_block needs round-robin dispatch (rr)",
+                            k->name);
     sim_dispatch_ctx dctx = {k, &g->cfg, g->sms, g->n_sm, per_sm};
     void *ps = NULL;
     trapeze_status made = pol->create(&dctx, &ps, err);
@@ -359,6 +365,9 @@ trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_
     uint64_t start = g->cycle + st->launch_cycles;
     st->start_cycle = start;
     st->blocks = (uint64_t)(pol->blocks ? pol->blocks(ps) : sim_kernel_blocks(k));
+    if (g->cfg.window_first_block)   /* round-robin from that block on (dispatch.c) */
+        st->blocks = g->cfg.window_first_block < (long)st->blocks
+                         ? st->blocks - (uint64_t)g->cfg.window_first_block : 0;
     st->resident_blocks_per_sm = (uint64_t)per_sm;
     g->launches++;
 

@@ -125,6 +125,10 @@ typedef struct sim_core_config {
     long window_groups;            /* -trapeze_window_groups: 0, or a group-list policy
                                     * (explicit, mst, kway, rbts) runs only its first N
                                     * groups, each on its SM (a sample's sub-grid) */
+    long window_first_block;       /* -trapeze_window_first_block: 0, or round-robin
+                                    * dispatch starts at this block of the grid and the
+                                    * launch ends when blocks N.. are done (a sample's
+                                    * later window, sampler/sleep_sample.c) */
     uint64_t window_warp_insts;    /* -trapeze_window_warp_insts: 0, or stop a launch at the
                                     * end of the cycle in which its SMs have issued this many
                                     * warp instructions (a short sample of it) */
@@ -292,6 +296,8 @@ typedef struct sim_gpu_options {
     /* not NULL: the explicit TB dispatch policy with this grouping file,
      * whatever the config says */
     const char *tb_grouping;
+    /* > 0: -trapeze_window_first_block, whatever the config says */
+    long first_block;
 } sim_gpu_options;
 
 /* opt may be NULL. Takes ownership of opt->mem. */

@@ -432,12 +432,14 @@ static int next_inst(const sim_kernel *k, sim_warp_cursor *cur, const uint32_t *
             continue;
         case SIM_OP_LOOP: {
             int l = cur->loops;
-            int64_t trips = (in->flags & SIM_INST_SPIN) ? 1 : eval_uniform(k, cur, &in->trips);
-            if (trips <= 0) {
+            int spin = (in->flags & SIM_INST_SPIN) != 0;
+            int64_t trips = spin ? 1 : eval_uniform(k, cur, &in->trips);
+            int64_t first = l == 0 && !spin ? k->first_trip : 0;   /* a later window */
+            if (trips <= first) {
                 cur->pc = in->match + 1;
                 continue;
             }
-            cur->counter[l] = 0;
+            cur->counter[l] = first;
             cur->trips[l] = trips;
             cur->loop_pc[l] = cur->pc;
             cur->loops = l + 1;

@@ -1,0 +1,46 @@
+/*
+ * sleep_jump.c - where a jump sample's windows start and how the long
+ * periods they cannot time go back into a histogram (sleep_jump.h).
+ */
+#include <math.h>
+
+#include "sampler/sleep_jump.h"
+
+void sampler_jump_start(const sampler_jump_launch *l, double g, long *first_block,
+                        long *first_trip)
+{
+    long conc = l->concurrent > 0 ? l->concurrent : 1, trips = l->trips > 1 ? l->trips : 1;
+    long waves = l->blocks > 0 ? (l->blocks + conc - 1) / conc : 1;
+    g = g < 0 ? 0 : g >= 1 ? nextafter(1.0, 0.0) : g;
+    double u = g * (double)waves * (double)trips;
+    long wave = (long)floor(u / (double)trips);
+    if (wave >= waves)
+        wave = waves - 1;
+    long trip = (long)floor(u - (double)wave * (double)trips);
+    *first_block = wave * conc;
+    *first_trip = trip < trips ? trip : trips - 1;
+}
+
+double sampler_jump_place(double from, int k, int n)
+{
+    double u = fmod((k + 1) * 0.6180339887498949, 1.0);
+    return from + (1 - from) * (k + u) / n;
+}
+
+double sampler_jump_add_long(trapeze_idle_hist *h, int next, double count, double mass)
+{
+    if (!(count > 0) || !(mass > 0))
+        return 0;
+    int lo = trapeze_idle_bucket(SAMPLER_JUMP_LONG + 1.0);
+    double mean = mass / count;
+    if (mean < trapeze_idle_bucket_length(lo))
+        mean = trapeze_idle_bucket_length(lo);
+    int b = lo;
+    while (b + 2 < TRAPEZE_IDLE_NBUCKETS && trapeze_idle_bucket_length(b + 1) <= mean)
+        b++;
+    double m0 = trapeze_idle_bucket_length(b), m1 = trapeze_idle_bucket_length(b + 1);
+    double f = mean >= m1 ? 0 : (m1 - mean) / (m1 - m0);   /* share in bucket b */
+    h->count[next][b] += count * f;
+    h->count[next][b + 1] += count * (1 - f);
+    return count * (f * m0 + (1 - f) * m1);
+}

@@ -1,0 +1,50 @@
+/*
+ * sleep_jump.h - a jump sample of a run (sleep_sample.c runs it): the
+ * first window simulated from the start, then short windows whose
+ * simulation starts at later points of the run (a later block of the grid,
+ * a later trip of its outer loop, a later launch) without simulating up to
+ * them, and one window at the end of some launches. sleep_jump.c owns the
+ * geometry (where a window starts) and how the long periods the windows
+ * cannot time are put back into a histogram.
+ */
+#ifndef TRAPEZE_SAMPLER_SLEEP_JUMP_H
+#define TRAPEZE_SAMPLER_SLEEP_JUMP_H
+
+#include "trapeze.h"
+
+#define SAMPLER_JUMP_WINDOWS 8     /* later windows inside the run */
+#define SAMPLER_JUMP_WARM TRAPEZE_SLEEP_JUMP_WARM     /* simulated, not recorded, before each */
+#define SAMPLER_JUMP_RECORD TRAPEZE_SLEEP_JUMP_RECORD /* recorded in each (<= SAMPLER_JUMP_LONG) */
+#define SAMPLER_JUMP_LONG 2048     /* a period longer than this is timed by occupancy */
+#define SAMPLER_JUMP_END 4000      /* cycles an end window aims to record before its launch ends */
+#define SAMPLER_JUMP_ENDS 4        /* launch ends sampled at most */
+
+/* One launch of the run, as the sample places windows in it. */
+typedef struct sampler_jump_launch {
+    long blocks;        /* of the grid */
+    long concurrent;    /* blocks resident at once (SMs x occupancy, at most blocks) */
+    long trips;         /* trips of its outer counted loop (1: none) */
+    double insts;       /* warp instructions of the launch (functional count) */
+} sampler_jump_launch;
+
+/* Where to start the launch so that the simulation stands for the share g
+ * (0 <= g < 1) of its work: the launch's time taken as waves of
+ * `concurrent` blocks, each wave `trips` trips long; the wave g falls in
+ * starts at its first block, every block at the trip g falls on. Rounds
+ * down (the window starts at or before g). */
+void sampler_jump_start(const sampler_jump_launch *l, double g, long *first_block,
+                        long *first_trip);
+
+/* The later windows' places in the run's work, in (from, 1): window k of
+ * n at from + (1 - from)(k + u_k)/n, u_k = frac((k + 1) phi). */
+double sampler_jump_place(double from, int k, int n);
+
+/* Adds `count` periods of kind `next` whose lengths sum to `mass` cycles,
+ * each longer than SAMPLER_JUMP_LONG, to h: split between the two log2
+ * buckets whose lengths bracket the mean, so that both the count and the
+ * cycles are kept (the models are linear in a period's length this far past
+ * every threshold). A mean below the first bucket past SAMPLER_JUMP_LONG
+ * is raised to it. Returns the cycles added. */
+double sampler_jump_add_long(trapeze_idle_hist *h, int next, double count, double mass);
+
+#endif
