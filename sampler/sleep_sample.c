@@ -28,6 +28,13 @@
  *   iterations of a loop 400000 cycles long; the first 20000 cycles
  *   predicted 93.2% of the RF leakage saved, the simulation 87.7%). The
  *   simulation between the windows is the sample's cost: the whole run;
+ * - a jump sample (trapeze_sleep_window with a negative spread_cycles;
+ *   run_jumps): the first window, then windows whose simulation starts at
+ *   a later block, loop trip or launch without simulating up to it, and
+ *   launch ends, weighted by warp instructions (the skipped run's cycles
+ *   are not known); periods longer than SAMPLER_JUMP_LONG counted where
+ *   they end, their cycles from the idle unit-cycles inside the recordings.
+ *   Used where it costs under half the run, else the spread sample;
  * - a whole run with sleep policies in the timing (trapeze_sleep_simulate),
  *   the ground truth: per structure the unit-cycles in each mode and the
  *   wake-up stall the policy exposed.

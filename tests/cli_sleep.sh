@@ -103,6 +103,11 @@ awk -v r="${line% *}" -v c="${line#* }" -v w="$(head -1 "$D/wout" | sed 's/.*who
     'BEGIN { e = 3000 + (c - 3000) / 5; exit !(c == w && r >= e - 500 && r <= e + 500) }' \
     || fail "spread sample recorded $line (whole run: $(head -1 "$D/wout"))"
 cmp -s "$D/spr.csv" "$D/direct.csv" && fail "a spread sample gave the whole run's rows to the bit"
+# --jump where a jump sample would cost more than half the run (a short
+# one): the spread sample, to the bit.
+"$T" sleep --gpu gtx480 vecadd n=65536 --window 3000 --jump --csv "$D/jspr.csv" >"$D/jout" \
+    2>"$D/err" || fail "jump on a short run: $(cat "$D/err")"
+cmp -s "$D/spr.csv" "$D/jspr.csv" || fail "--jump on a short run is not the spread sample"
 # GESUMMV 512 streams 2 MB: through the GTX 480's 768 KB L2 (2.7 turnovers),
 # the frames its first 20000 cycles have not reached are filled later in the
 # run (a write), and only the last turnover's tails die; through the V100's
@@ -120,6 +125,18 @@ for g in gtx480 v100; do
     sh_=$(awk -F, '$4 == "line" && $6 == "model" { print $11; exit }' "$D/gwh.csv")
     awk -v w="$sw" -v h="$sh_" 'BEGIN { d = w - h; exit !(h > 0.7 && d < 0.02 && d > -0.02) }' \
         || fail "$g gesummv L2 saving: window $sw, whole run $sh_"
+    # The jump sample (--jump): windows started at later trips of the loop
+    # over j, simulated far less than the run it stands for (under half),
+    # recording no more than it simulates; its L2 line saving within 3
+    # points of the whole run's.
+    "$T" sleep --gpu $g gesummv n=512 --structures l2 --jump --csv "$D/gj.csv" >"$D/gjout" \
+        2>"$D/err" || fail "gesummv jump: $(cat "$D/err")"
+    line=$(sed -n 's/.*jump sample.*: \([0-9]*\) cycles recorded, \([0-9]*\) simulated .*standing for \([0-9]*\) cycles$/\1 \2 \3/p' "$D/gjout")
+    [ -n "$line" ] || fail "$g gesummv jump line: $(head -1 "$D/gjout")"
+    echo "$line" | awk '{ exit !($1 <= $2 && $2 < 0.5 * $3) }' || fail "$g gesummv jump cycles: $line"
+    sj=$(awk -F, '$4 == "line" && $6 == "model" { print $11; exit }' "$D/gj.csv")
+    awk -v w="$sj" -v h="$sh_" 'BEGIN { d = w - h; exit !(d < 0.03 && d > -0.03) }' \
+        || fail "$g gesummv L2 saving: jump $sj, whole run $sh_"
 done
 # SYRK 128 on the GTX 480: 64 blocks on 15 SMs, 4 or 5 each, so the SMs a
 # block short idle dead for 1 - (64/15)/5 = 14.7% of the run after the
