@@ -340,9 +340,7 @@ trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_
     trapeze_status barrier = sim_hang_check_barrier(&g->cfg, k, per_sm, why, err);
     if (barrier)
         return barrier;
-    st->sm = calloc((size_t)g->n_sm, sizeof *st->sm);
-    if (!st->sm)
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory");
+    /* refusals before the allocation: they leave nothing to free */
     const sim_dispatch_ops *pol = sim_dispatch_policy(g->cfg.tb_dispatch);
     if (g->cfg.window_groups && !pol->blocks)
         return trapeze_fail(err, TRAPEZE_EINVAL,
@@ -352,6 +350,9 @@ trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_
         return trapeze_fail(err, TRAPEZE_EINVAL,
                             "kernel %s: -trapeze_window_first_block needs round-robin dispatch (rr)",
                             k->name);
+    st->sm = calloc((size_t)g->n_sm, sizeof *st->sm);
+    if (!st->sm)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory");
     sim_dispatch_ctx dctx = {k, &g->cfg, g->sms, g->n_sm, per_sm};
     void *ps = NULL;
     trapeze_status made = pol->create(&dctx, &ps, err);
