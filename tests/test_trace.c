@@ -494,7 +494,7 @@ static uint64_t lcg(uint64_t *x)
  * window, including an empty mask. */
 static void random_line(FILE *f, int pc, uint64_t *x)
 {
-    int kind = (int)(lcg(x) % 7);
+    int kind = (int)(lcg(x) % 8);
     uint32_t mask = lcg(x) % 4 == 0 ? 0xffffffffu : (uint32_t)lcg(x);
     if (kind == 6)
         mask = 0;
@@ -519,6 +519,10 @@ static void random_line(FILE *f, int pc, uint64_t *x)
     }
     fprintf(f, "%04x %08x %s %s 1 R0 4 %d", pc, mask, dst, op, kind == 2 || kind == 3 ? 2 : 0);
     int first = 1;
+    /* kind 7: runs of equal steps (a 16x16 block's rows), a step changing
+     * at 1 to 3 random lanes, steps near or past 2^32 */
+    long long step = ((long long)(lcg(x) % 9) - 4) * 4;
+    uint64_t at = base;
     for (int l = 0; l < 32; l++) {
         if (!(mask >> l & 1))
             continue;
@@ -529,6 +533,11 @@ static void random_line(FILE *f, int pc, uint64_t *x)
                 fprintf(f, " 0x%llx", (unsigned long long)base);
             else
                 fprintf(f, " %lld", d * 4);
+        } else if (kind == 7) {
+            if (!first && lcg(x) % 10 == 0)
+                step = lcg(x) % 8 ? (long long)(lcg(x) % 4096) * 4 - 8192 : 1ll << 33;
+            at += first ? 0 : (uint64_t)step;
+            fprintf(f, " 0x%llx", (unsigned long long)at);
         } else {   /* mode 0: every address */
             fprintf(f, " 0x%llx", (unsigned long long)(base + (lcg(x) % 1024) * 4));
         }
@@ -583,21 +592,26 @@ static int read_stream(sim_trace_kernel *t, sim_warp_inst *out, int max)
 }
 
 /* 0: not a memory access; its active lanes' addresses 1: in arithmetic
- * progression, 2: not, within 2^31 of the first, 3: not, farther. */
+ * progression, 4: not, but in at most 4 runs of equal steps, each step
+ * within 2^31, 2: neither, within 2^31 of the first, 3: farther. */
 static int address_form(const sim_warp_inst *in)
 {
     if (!sim_trace_op_is_memory(in->op))
         return 0;
     uint64_t a[32];
-    int n = 0, stride = 1, far = 0;
+    int n = 0, stride = 1, far = 0, runs = 1, far_step = 0;
     for (int l = 0; l < 32; l++)
         if (in->active >> l & 1)
             a[n++] = in->addr[l];
-    for (int k = 2; k < n; k++)
+    for (int k = 2; k < n; k++) {
         stride &= a[k] - a[k - 1] == a[1] - a[0];
-    for (int k = 1; k < n; k++)
+        runs += a[k] - a[k - 1] != a[k - 1] - a[k - 2];
+    }
+    for (int k = 1; k < n; k++) {
         far |= llabs((long long)(a[k] - a[0])) > (1ll << 31);
-    return stride ? 1 : far ? 3 : 2;
+        far_step |= llabs((long long)(a[k] - a[k - 1])) > (1ll << 31);
+    }
+    return stride ? 1 : runs <= 4 && !far_step && n > 8 ? 4 : far ? 3 : 2;
 }
 
 static int same_inst(const sim_warp_inst *a, const sim_warp_inst *b)
@@ -627,10 +641,10 @@ static void kept_blocks(void)
     CHECK(n > 1000 && (uint64_t)n == sim_trace_kernel_warp_insts(t));
     CHECK(sim_trace_kernel_kept_bytes(t) == 0);
     sim_trace_kernel_close(t);
-    int kinds[4] = {0};   /* non-memory, stride, near, far: each kind met */
+    int kinds[5] = {0};   /* non-memory, stride, near, far, runs: each kind met */
     for (int i = 0; i < n; i++)
         kinds[address_form(&want[i])]++;
-    CHECK(kinds[0] > 50 && kinds[1] > 50 && kinds[2] > 50 && kinds[3] > 50);
+    CHECK(kinds[0] > 50 && kinds[1] > 50 && kinds[2] > 50 && kinds[3] > 50 && kinds[4] > 50);
     /* all, half of all (runs out part way), 16 bytes (below one block) */
     size_t budgets[] = {SIM_TRACE_KEEP_DEFAULT, 0, 16};
     for (int i = 0; i < 3; i++) {

@@ -4,7 +4,8 @@
  * reader's. An instruction is its fixed fields, a kind byte and, for a
  * memory instruction, its active lanes' addresses in one of three forms:
  * base + k * stride (the common coalesced case: 16 bytes whatever the
- * lanes), base + 32-bit deltas, or every address in full. Decoding gives
+ * lanes), base + runs of equal steps (a 16x16 block's warp: two rows, three
+ * runs, 24 bytes), base + 32-bit deltas, or every address in full. Decoding gives
  * back exactly what sim_trace_parse_inst wrote, so a kept block simulates
  * bit for bit as its text does.
  */
@@ -15,7 +16,10 @@
 #include "sim/trace/parse.h"
 #include "sim/mem/popcount.h"
 
-enum { KIND_NONE, KIND_STRIDE, KIND_DELTA32, KIND_FULL };
+enum { KIND_NONE, KIND_STRIDE, KIND_DELTA32, KIND_FULL, KIND_RUNS };
+
+/* A run: `count` lanes, each `step` past the one before (steps within int32) */
+#define RUN_BYTES 5
 
 /* op .. unit: the fields before addr (padding excluded) */
 #define FIELDS (offsetof(sim_warp_inst, unit) + sizeof(uint8_t))
@@ -51,15 +55,32 @@ static uint64_t get64(const uint8_t **p)
 }
 
 /* The kind that holds the n >= 2 addresses a[] (active lanes in order) in
- * the fewest bytes. OR-ing loops without early exits: they vectorize. */
-static int address_kind(const uint64_t *a, int n)
+ * the fewest bytes; d[1..n-1] receives the steps between lanes, *runs
+ * their runs and ends[] the lane after each but the last (for KIND_RUNS). Loops without early exits: they vectorize. */
+static int address_kind(const uint64_t *a, int n, uint64_t *d, uint8_t *ends, int *runs)
 {
-    uint64_t d = a[1] - a[0], off_stride = 0, far = 0;
+    uint64_t off_stride = 0, far = 0, far_step = 0;
+    int changes = 0;
+    for (int k = 1; k < n; k++)
+        d[k] = a[k] - a[k - 1];
     for (int k = 1; k < n; k++) {
-        off_stride |= (a[k] - a[k - 1]) ^ d;
+        off_stride |= d[k] ^ d[1];
         far |= (a[k] - a[0] + 0x80000000u) >> 32;   /* outside int32 */
+        far_step |= (d[k] + 0x80000000u) >> 32;
     }
-    return !off_stride ? KIND_STRIDE : !far ? KIND_DELTA32 : KIND_FULL;
+    if (!off_stride)
+        return KIND_STRIDE;
+    for (int k = 2; k < n; k++) {
+        ends[changes] = (uint8_t)k;
+        changes += d[k] != d[k - 1];
+    }
+    ends[changes] = (uint8_t)n;
+    *runs = changes + 1;
+    size_t run_bytes = !far_step ? 1 + RUN_BYTES * (size_t)*runs : SIZE_MAX;
+    size_t delta_bytes = !far ? 4 * (size_t)(n - 1) : SIZE_MAX;
+    if (run_bytes < delta_bytes && run_bytes < 8 * (size_t)(n - 1))
+        return KIND_RUNS;
+    return !far ? KIND_DELTA32 : KIND_FULL;
 }
 
 /* The active lanes' addresses, in lane order, into a; their number. */
@@ -85,9 +106,22 @@ int sim_trace_kept_put(sim_trace_kept_block *b, const sim_warp_inst *in, size_t 
     p += FIELDS;
     uint64_t a[SIM_WARP_LANES];
     int n = is_memory ? gather(in, a) : 0;
-    int kind = !is_memory ? KIND_NONE : n > 1 ? address_kind(a, n) : KIND_STRIDE;
+    uint64_t d[SIM_WARP_LANES];
+    uint8_t ends[SIM_WARP_LANES];
+    int runs = 0;
+    int kind = !is_memory ? KIND_NONE : n > 1 ? address_kind(a, n, d, ends, &runs)
+                                              : KIND_STRIDE;
     *p++ = (uint8_t)kind;
-    if (kind == KIND_STRIDE) {
+    if (kind == KIND_RUNS) {
+        put64(&p, a[0]);
+        *p++ = (uint8_t)runs;
+        for (int r = 0, k = 1; r < runs; k = ends[r++]) {
+            int32_t step = (int32_t)(int64_t)d[k];
+            *p++ = (uint8_t)(ends[r] - k);
+            memcpy(p, &step, 4);
+            p += 4;
+        }
+    } else if (kind == KIND_STRIDE) {
         put64(&p, n ? a[0] : 0);
         put64(&p, n > 1 ? a[1] - a[0] : 0);
     } else if (kind == KIND_DELTA32) {
@@ -105,13 +139,9 @@ int sim_trace_kept_put(sim_trace_kept_block *b, const sim_warp_inst *in, size_t 
     return 1;
 }
 
-/* Scatters the n addresses of a[] to the active lanes of out. */
-static void scatter(sim_warp_inst *out, const uint64_t *a, int n)
+/* Scatters the n addresses of a[] to the active lanes of out (n < 32). */
+static void scatter(sim_warp_inst *out, const uint64_t *a)
 {
-    if (n == SIM_WARP_LANES) {
-        memcpy(out->addr, a, sizeof out->addr);
-        return;
-    }
     memset(out->addr, 0, sizeof out->addr);
     int k = 0;
     for (uint32_t m = out->active; m; m &= m - 1)
@@ -125,12 +155,27 @@ void sim_trace_kept_get(const uint8_t **pp, sim_warp_inst *out)
     p += FIELDS;
     int kind = *p++;
     if (kind != KIND_NONE) {
-        uint64_t a[SIM_WARP_LANES];
+        /* A whole warp's addresses are decoded in place: the copy through
+         * a[] was a tenth of a shared-memory-heavy trace's time. */
+        uint64_t tmp[SIM_WARP_LANES];
         int n = sim_popcount32(out->active);
+        uint64_t *a = n == SIM_WARP_LANES ? out->addr : tmp;
         if (kind == KIND_STRIDE) {
             uint64_t a0 = get64(&p), d = get64(&p);
             for (int k = 0; k < n; k++)
                 a[k] = a0 + d * (uint64_t)k;
+        } else if (kind == KIND_RUNS) {
+            a[0] = get64(&p);
+            int k = 1;
+            for (int r = *p++; r > 0; r--, p += RUN_BYTES) {
+                int32_t step;
+                memcpy(&step, p + 1, 4);
+                uint64_t from = a[k - 1], dk = (uint64_t)(int64_t)step;
+                int count = p[0];
+                for (int j = 1; j <= count; j++)   /* not a[k - 1] + step: vectorizes */
+                    a[k + j - 1] = from + dk * (uint64_t)j;
+                k += count;
+            }
         } else if (kind == KIND_DELTA32) {
             uint64_t a0 = get64(&p);
             int32_t x[SIM_WARP_LANES];
@@ -143,7 +188,8 @@ void sim_trace_kept_get(const uint8_t **pp, sim_warp_inst *out)
             memcpy(a, p, 8 * (size_t)n);
             p += 8 * n;
         }
-        scatter(out, a, n);
+        if (a == tmp)
+            scatter(out, a);
     }
     *pp = p;
 }

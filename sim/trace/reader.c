@@ -16,8 +16,10 @@
  * either kept whole or read from the file. Kept blocks stay until close (a
  * kernel may be simulated more than once on one open).
  *
- * Invariants: kept_bytes <= keep_bytes; kept[id] != NULL only for a block
- * whose #END_TB the opening pass reached, with every warp's n instructions
+ * Invariants: kept_bytes <= keep_bytes, and kept_bytes is the kept blocks'
+ * heads and lengths; kept[id] != NULL only for a block whose #END_TB the
+ * opening pass reached (or, during the pass, the one block `building`, which
+ * holds the scratch buffer), with every warp's n instructions
  * in [off, next warp's off); a section made from a kept block has no text.
  * Owns no timing.
  */
@@ -61,9 +63,14 @@ struct tb_section {
     warp_stream warp[];      /* warps_per_block */
 };
 
+/* A trace's read buffer: 256 KB reads; a block reloaded by seeking reads
+ * at most this much beyond its text. */
+#define TRACE_IOBUF (256 * 1024)
+
 struct sim_trace_kernel {
     char *path;
     FILE *file;
+    char *iobuf;             /* file's stdio buffer (TRACE_IOBUF bytes) */
     sim_trace_format fmt;
     sim_kernel kernel;
     int warps_per_block;
@@ -78,6 +85,9 @@ struct sim_trace_kernel {
     sim_trace_kept_block **kept;   /* per block id: its decoded form, or NULL */
     size_t keep_bytes, kept_bytes; /* the budget, and what the kept blocks hold */
     int keeping;                   /* 0 once a block did not fit */
+    uint8_t *scratch;              /* the decoding buffer, when no block has it */
+    size_t scratch_cap;
+    long building;                 /* the block holding scratch, or -1 */
 };
 
 /* ------------------------------------------------------------ header */
@@ -243,13 +253,27 @@ static size_t kept_head(const sim_trace_kernel *t)
            (size_t)t->warps_per_block * sizeof(sim_trace_kept_warp);
 }
 
+/* The block being decoded borrows t->scratch (grown as it needs) and gets
+ * an exact copy at its #END_TB: growing each block by realloc faulted in
+ * about twice its pages (page faults were a fifth of a short trace's
+ * time). */
+static void scratch_return(sim_trace_kernel *t, sim_trace_kept_block *b)
+{
+    t->scratch = b->bytes;
+    t->scratch_cap = b->cap;
+    t->building = -1;
+}
+
 static void keep_drop(sim_trace_kernel *t, long id)
 {
     sim_trace_kept_block *b = t->kept[id];
     if (!b)
         return;
-    t->kept_bytes -= kept_head(t) + b->cap;
-    free(b->bytes);
+    t->kept_bytes -= kept_head(t) + b->len;
+    if (id == t->building)
+        scratch_return(t, b);
+    else
+        free(b->bytes);
     free(b);
     t->kept[id] = NULL;
 }
@@ -265,6 +289,11 @@ static void keep_begin(sim_trace_kernel *t, long id)
         return;
     }
     t->kept_bytes += head;
+    t->kept[id]->bytes = t->scratch;
+    t->kept[id]->cap = t->scratch_cap;
+    t->scratch = NULL;
+    t->scratch_cap = 0;
+    t->building = id;
 }
 
 static void keep_warp(sim_trace_kernel *t, long id, long long warp, long long insts)
@@ -279,9 +308,9 @@ static void keep_inst(sim_trace_kernel *t, long id, const sim_warp_inst *in)
     sim_trace_kept_block *b = t->kept[id];
     if (!b)
         return;
-    size_t grown = 0;
+    size_t before = b->len, grown = 0;
     int ok = sim_trace_kept_put(b, in, &grown);
-    t->kept_bytes += grown;
+    t->kept_bytes += b->len - before;
     if (!ok || t->kept_bytes > t->keep_bytes) {
         keep_drop(t, id);
         t->keeping = 0;
@@ -289,18 +318,23 @@ static void keep_inst(sim_trace_kernel *t, long id, const sim_warp_inst *in)
     TRAPEZE_ASSERT(t->kept_bytes <= t->keep_bytes);
 }
 
-/* Block id's #END_TB: its bytes shrink to what they hold. */
+/* Block id's #END_TB: it keeps an exact copy, the scratch goes back. */
 static void keep_end(sim_trace_kernel *t, long id)
 {
     sim_trace_kept_block *b = t->kept[id];
-    if (!b || b->len == b->cap || !b->len)
+    if (!b)
         return;
-    uint8_t *p = realloc(b->bytes, b->len);
-    if (p) {
-        t->kept_bytes -= b->cap - b->len;
-        b->bytes = p;
-        b->cap = b->len;
+    uint8_t *copy = b->len ? malloc(b->len) : NULL;
+    if (b->len && !copy) {
+        keep_drop(t, id);
+        t->keeping = 0;
+        return;
     }
+    if (b->len)
+        memcpy(copy, b->bytes, b->len);
+    scratch_return(t, b);
+    b->bytes = copy;
+    b->cap = b->len;
 }
 
 /* ------------------------------------------------------------ the opening pass */
@@ -706,6 +740,7 @@ trapeze_status sim_trace_kernel_open_keep(const char *path, size_t keep_bytes,
     }
     t->keep_bytes = keep_bytes;
     t->keeping = keep_bytes > 0;
+    t->building = -1;
     t->fmt.version = 4;
     snprintf(t->kernel.name, sizeof t->kernel.name, "trace");
     t->kernel.regs_per_thread = 1;
@@ -720,7 +755,11 @@ trapeze_status sim_trace_kernel_open_keep(const char *path, size_t keep_bytes,
             return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", xz);
         }
     }
-    t->file = sim_trace_fopen(t->path, err);
+    if (!(t->iobuf = malloc(TRACE_IOBUF))) {
+        sim_trace_kernel_close(t);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", path);
+    }
+    t->file = sim_trace_fopen(t->path, t->iobuf, TRACE_IOBUF, err);
     trapeze_status st = t->file ? scan_file(t, err) : err ? err->code : TRAPEZE_EIO;
     if (st) {
         sim_trace_kernel_close(t);
@@ -779,6 +818,8 @@ void sim_trace_kernel_close(sim_trace_kernel *t)
             keep_drop(t, id);
     if (t->file)
         fclose(t->file);
+    free(t->iobuf);
+    free(t->scratch);
     free(t->kept);
     free(t->loaded);
     free(t->tb_off);

@@ -83,8 +83,9 @@ typedef struct sim_trace_kernel sim_trace_kernel;
 void sim_trace_demangle(const char *name, char *out, size_t size);
 /* A trace file for reading: plain, or .xz (decompressed, streaming, into an
  * anonymous temporary file); another compression (gzip, bzip2, zstd, ...)
- * is an error naming the file. NULL with err filled on failure. xz.c. */
-FILE *sim_trace_fopen(const char *path, trapeze_error *err);
+ * is an error naming the file. NULL with err filled on failure. buf (size
+ * bytes) is the stream's buffer: the caller frees it after fclose. xz.c. */
+FILE *sim_trace_fopen(const char *path, char *buf, size_t size, trapeze_error *err);
 /* Opens PATH, or PATH.xz when PATH does not exist, keeping up to
  * SIM_TRACE_KEEP_DEFAULT bytes of decoded blocks (below). */
 trapeze_status sim_trace_kernel_open(const char *path, sim_trace_kernel **out,
