@@ -674,6 +674,88 @@ static void kept_blocks(void)
     remove(path);
 }
 
+/* A trace whose blocks repeat each other's lines (block b's are those of
+ * block b % 3), with an opcode Trapeze does not know in every warp. */
+static void write_repeating_trace(const char *path, int blocks)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return;
+    const char *g = strstr(header, "(2,1,1)");
+    fprintf(f, "%.*s(%d,1,1)%s", (int)(g - header), header, blocks, g + 7);
+    for (int b = 0; b < blocks; b++) {
+        uint64_t seed = 1000 + (uint64_t)(b % 3);
+        fprintf(f, "#BEGIN_TB\n\nthread block = %d,0,0\n", b);
+        for (int w = 0; w < 2; w++) {
+            int n = 20 + (int)(lcg(&seed) % 41);
+            fprintf(f, "warp = %d\ninsts = %d\n", w, n + 1);
+            for (int i = 0; i < n; i++)
+                random_line(f, i * 16, &seed);
+            fprintf(f, "%04x ffffffff 0 NOTANOP.X 0 0\n", n * 16);
+        }
+        fprintf(f, "#END_TB\n\n");
+    }
+    fclose(f);
+}
+
+/* Lines read again come from the memo of lines (linememo.h): the simulator
+ * gets what parsing every line on its own gives, kept or streamed, and the
+ * unknown opcodes are counted on every line. */
+static void line_memo(void)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/repeat.traceg", dir);
+    write_repeating_trace(path, 24);
+    enum { MAX = 24 * 2 * 61 };
+    static sim_warp_inst want[MAX], got[MAX];
+    /* the reference: every instruction line parsed alone, without memos */
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    char line[4096];
+    int n = 0, distinct = 0, unknown = 0;
+    long long left = 0;
+    static char seen[MAX][200];
+    while (fgets(line, sizeof line, f) && n < MAX) {
+        line[strcspn(line, "\n")] = 0;
+        if (left == 0) {
+            sscanf(line, "insts = %lld", &left);
+            continue;
+        }
+        left--;
+        sim_trace_class c;
+        CHECK(parse(line, &want[n], &c) == NULL);
+        unknown += !c.known;
+        if (!sim_trace_op_is_memory(want[n].op))
+            memset(want[n].addr, 0, sizeof want[n].addr);
+        int again = 0;
+        for (int i = 0; i < distinct && !again; i++)
+            again = !strcmp(seen[i], line);
+        if (!again && strlen(line) < sizeof seen[0])
+            memcpy(seen[distinct++], line, strlen(line) + 1);
+        n++;
+    }
+    fclose(f);
+    CHECK(n > 1000 && distinct < n / 4 && unknown == 24 * 2);
+    size_t budgets[] = {SIM_TRACE_KEEP_DEFAULT, 0};
+    for (int i = 0; i < 2; i++) {
+        sim_trace_kernel *t = NULL;
+        trapeze_error err;
+        CHECK_OK(sim_trace_kernel_open_keep(path, budgets[i], &t, &err));
+        if (!t)
+            continue;
+        CHECK(sim_trace_kernel_unknown_opcodes(t) == (uint64_t)unknown);
+        int m = read_stream(t, got, MAX);
+        int same = m == n;
+        for (int j = 0; same && j < n; j++)
+            same = same_inst(&want[j], &got[j]);
+        CHECK(same);
+        sim_trace_kernel_close(t);
+    }
+    remove(path);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/trapeze-trace-XXXXXX");
@@ -687,6 +769,7 @@ int main(void)
     simulate_hand_trace();
     exit_retires_lanes();
     kept_blocks();
+    line_memo();
     static const char *const files[] = {"good", "trunc", "trunc2", "noblock", "hex", "short",
                                         "long", "warp", "grid", "twice", "ffma", "exit"};
     char path[128];

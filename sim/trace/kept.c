@@ -96,12 +96,20 @@ static int gather(const sim_warp_inst *in, uint64_t *a)
     return n;
 }
 
-int sim_trace_kept_put(sim_trace_kept_block *b, const sim_warp_inst *in, size_t *grown)
+int sim_trace_kept_append(sim_trace_kept_block *b, const uint8_t *bytes, size_t n,
+                          size_t *grown)
+{
+    if (!reserve(b, n, grown))
+        return 0;
+    memcpy(b->bytes + b->len, bytes, n);
+    b->len += n;
+    return 1;
+}
+
+size_t sim_trace_kept_encode(const sim_warp_inst *in, uint8_t *out)
 {
     int is_memory = sim_trace_op_is_memory(in->op);
-    if (!reserve(b, SIM_TRACE_KEPT_MAX_INST, grown))
-        return 0;
-    uint8_t *p = b->bytes + b->len;
+    uint8_t *p = out;
     memcpy(p, in, FIELDS);
     p += FIELDS;
     uint64_t a[SIM_WARP_LANES];
@@ -135,8 +143,7 @@ int sim_trace_kept_put(sim_trace_kept_block *b, const sim_warp_inst *in, size_t 
         for (int k = 0; k < n; k++)
             put64(&p, a[k]);
     }
-    b->len = (size_t)(p - b->bytes);
-    return 1;
+    return (size_t)(p - out);
 }
 
 /* Scatters the n addresses of a[] to the active lanes of out (n < 32). */

@@ -27,9 +27,14 @@ typedef struct sim_trace_kept_block {
 /* The most bytes one instruction takes (fields, kind, 32 addresses). */
 #define SIM_TRACE_KEPT_MAX_INST (24 + 1 + 8 * SIM_WARP_LANES)
 
-/* Appends in (a memory instruction with its active lanes' addresses) to b;
- * *grown receives the bytes of capacity added. 0 when out of memory. */
-int sim_trace_kept_put(sim_trace_kept_block *b, const sim_warp_inst *in, size_t *grown);
+/* Writes in's kept form (a memory instruction with its active lanes'
+ * addresses) to out (SIM_TRACE_KEPT_MAX_INST bytes); its length. */
+size_t sim_trace_kept_encode(const sim_warp_inst *in, uint8_t *out);
+
+/* Appends n bytes of kept form to b; *grown receives the bytes of capacity
+ * added. 0 when out of memory. */
+int sim_trace_kept_append(sim_trace_kept_block *b, const uint8_t *bytes, size_t n,
+                          size_t *grown);
 
 /* Reads the instruction at *p into out and advances *p: out then holds what
  * the parser wrote for the line (a memory instruction's inactive lanes 0;

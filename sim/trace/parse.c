@@ -249,15 +249,7 @@ static sim_trace_delta_slot *delta_slot(sim_trace_memo *memo, const char *p, siz
 {
     if (!memo || n > SIM_TRACE_DELTA_TEXT)
         return NULL;
-    uint64_t h = 0xcbf29ce484222325ull ^ mask, w;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0x100000001b3ull;
-    }
-    for (; i < n; i++)
-        h = (h ^ (uint8_t)p[i]) * 0x100000001b3ull;
-    return &memo->delta[(h ^ h >> 29) % SIM_TRACE_DELTA_SLOTS];
+    return &memo->delta[sim_trace_text_hash(p, n, mask) % SIM_TRACE_DELTA_SLOTS];
 }
 
 /* 1 when slot holds the deltas of [p, p + n) under mask. */

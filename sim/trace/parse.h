@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "sim/kernel.h"
 #include "sim/trace/trace.h"
@@ -49,6 +50,20 @@ typedef struct sim_trace_memo {
     sim_trace_opcache_slot slot[SIM_TRACE_OPCACHE_SLOTS];
     sim_trace_delta_slot delta[SIM_TRACE_DELTA_SLOTS];
 } sim_trace_memo;
+
+/* FNV-1a over [p, p + n) eight bytes a step, from seed: the memos' hash. */
+static inline uint64_t sim_trace_text_hash(const char *p, size_t n, uint64_t seed)
+{
+    uint64_t h = 0xcbf29ce484222325ull ^ seed, w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0x100000001b3ull;
+    }
+    for (; i < n; i++)
+        h = (h ^ (uint8_t)p[i]) * 0x100000001b3ull;
+    return h ^ h >> 29;
+}
 
 /* Parses one instruction line into out (registers folded to the simulator's
  * 64, addresses decompressed, shared addresses made window offsets).

@@ -37,6 +37,7 @@
 #include "common/error.h"
 #include "common/text.h"
 #include "sim/trace/kept.h"
+#include "sim/trace/linememo.h"
 #include "sim/trace/parse.h"
 
 #define MAX_BLOCK_THREADS 2048
@@ -82,6 +83,7 @@ struct sim_trace_kernel {
     size_t section_bytes, peak_section_bytes;
     trapeze_error stream_err;
     sim_trace_memo opcodes;     /* both passes' classifications */
+    sim_trace_line_memo *lines; /* both passes' lines read (NULL: none) */
     sim_trace_kept_block **kept;   /* per block id: its decoded form, or NULL */
     size_t keep_bytes, kept_bytes; /* the budget, and what the kept blocks hold */
     int keeping;                   /* 0 once a block did not fit */
@@ -303,14 +305,15 @@ static void keep_warp(sim_trace_kernel *t, long id, long long warp, long long in
         b->warp[warp] = (sim_trace_kept_warp){b->len, insts};
 }
 
-static void keep_inst(sim_trace_kernel *t, long id, const sim_warp_inst *in)
+/* Appends an instruction's kept form bytes[0, n) to block id. */
+static void keep_inst(sim_trace_kernel *t, long id, const uint8_t *bytes, size_t n)
 {
     sim_trace_kept_block *b = t->kept[id];
     if (!b)
         return;
-    size_t before = b->len, grown = 0;
-    int ok = sim_trace_kept_put(b, in, &grown);
-    t->kept_bytes += b->len - before;
+    size_t grown = 0;
+    int ok = sim_trace_kept_append(b, bytes, n, &grown);
+    t->kept_bytes += n;
     if (!ok || t->kept_bytes > t->keep_bytes) {
         keep_drop(t, id);
         t->keeping = 0;
@@ -428,12 +431,22 @@ static trapeze_status inst_line(sim_trace_kernel *t, scan *s, const char *p, con
         return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: expected instruction %lld of the "
                             "%lld that insts = announced, got '%.*s'", t->path, line,
                             s->insts - s->left + 1, s->insts, (int)(e - p), p);
-    const char *what = sim_trace_parse_inst(&t->fmt, &t->opcodes, p, e, &in, &cls, &at);
-    if (what)
-        return sim_trace_fail_line(err, t->path, line, what, at, e, 0);
-    t->warp_insts++;
-    t->unknown += !cls.known;
-    keep_inst(t, s->block, &in);
+    sim_trace_line_slot *slot = sim_trace_line_slot_of(t->lines, p, e);
+    if (sim_trace_line_hit(slot, p, e)) {   /* read before, and valid then */
+        t->warp_insts++;
+        t->unknown += !slot->known;
+        keep_inst(t, s->block, slot->bytes, slot->n);
+    } else {
+        const char *what = sim_trace_parse_inst(&t->fmt, &t->opcodes, p, e, &in, &cls, &at);
+        if (what)
+            return sim_trace_fail_line(err, t->path, line, what, at, e, 0);
+        t->warp_insts++;
+        t->unknown += !cls.known;
+        uint8_t kept[SIM_TRACE_KEPT_MAX_INST];
+        size_t n = sim_trace_kept_encode(&in, kept);
+        keep_inst(t, s->block, kept, n);
+        sim_trace_line_store(slot, p, e, cls.known, kept, n);
+    }
     if (--s->left == 0)
         s->state = S_WARPS;
     return TRAPEZE_OK;
@@ -686,10 +699,16 @@ static int trace_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
         s = take_line(&ws->pos, ws->end, &e);
         ws->line++;
     } while (sim_trace_line_blank(s, e));
+    ws->left--;
+    sim_trace_line_slot *slot = sim_trace_line_slot_of(t->lines, s, e);
+    if (sim_trace_line_hit(slot, s, e)) {
+        const uint8_t *q = slot->bytes;
+        sim_trace_kept_get(&q, out);
+        return 1;
+    }
     sim_trace_class cls;
     const char *at;
     const char *what = sim_trace_parse_inst(&t->fmt, &t->opcodes, s, e, out, &cls, &at);
-    ws->left--;
     if (what) {
         trapeze_error err;
         sim_trace_fail_line(&err, t->path, ws->line - 1, what, at, e, 0);
@@ -698,6 +717,9 @@ static int trace_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
         ws->left = 0;
         return 0;
     }
+    uint8_t kept[SIM_TRACE_KEPT_MAX_INST];
+    size_t n = slot ? sim_trace_kept_encode(out, kept) : 0;
+    sim_trace_line_store(slot, s, e, cls.known, kept, n);
     return 1;
 }
 
@@ -755,6 +777,7 @@ trapeze_status sim_trace_kernel_open_keep(const char *path, size_t keep_bytes,
             return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", xz);
         }
     }
+    t->lines = calloc(1, sizeof *t->lines);   /* none: every line parsed */
     if (!(t->iobuf = malloc(TRACE_IOBUF))) {
         sim_trace_kernel_close(t);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", path);
@@ -820,6 +843,7 @@ void sim_trace_kernel_close(sim_trace_kernel *t)
         fclose(t->file);
     free(t->iobuf);
     free(t->scratch);
+    free(t->lines);
     free(t->kept);
     free(t->loaded);
     free(t->tb_off);
