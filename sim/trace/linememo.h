@@ -20,11 +20,14 @@
 #define SIM_TRACE_LINE_SLOTS 1024
 #define SIM_TRACE_LINE_TEXT 120
 #define SIM_TRACE_LINE_BYTES 72
+#define SIM_TRACE_LINE_NO_POOL UINT32_MAX
 
 typedef struct sim_trace_line_slot {
     uint8_t len;      /* the text's bytes; 0: empty */
     uint8_t n;        /* the kept form's bytes */
     uint8_t known;    /* the opcode is one Trapeze knows */
+    uint32_t pool;    /* the reader's copy of bytes (its kept-form pool), or
+                         SIM_TRACE_LINE_NO_POOL */
     char text[SIM_TRACE_LINE_TEXT];
     uint8_t bytes[SIM_TRACE_LINE_BYTES];
 } sim_trace_line_slot;
@@ -45,8 +48,9 @@ static inline int sim_trace_line_hit(const sim_trace_line_slot *slot, const char
 }
 
 /* Remembers line [p, e) in its slot (from sim_trace_line_slot_of; NULL:
- * nothing): its kept form bytes[0, n) and whether its opcode is known. */
-void sim_trace_line_store(sim_trace_line_slot *slot, const char *p, const char *e, int known,
-                          const uint8_t *bytes, size_t n);
+ * nothing), with no pool copy: its kept form bytes[0, n) and whether its
+ * opcode is known. 1 when remembered, 0 when the kept form is too long. */
+int sim_trace_line_store(sim_trace_line_slot *slot, const char *p, const char *e, int known,
+                         const uint8_t *bytes, size_t n);
 
 #endif
