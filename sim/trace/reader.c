@@ -725,7 +725,10 @@ static int trace_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
         ws->pos += sizeof off;
         const uint8_t *p = t->pool + off;
         sim_trace_kept_get(&p, out);
-        ws->left--;
+        if (--ws->left > 0) {   /* the warp's next form: a miss now, not at its issue */
+            memcpy(&off, ws->pos, sizeof off);
+            __builtin_prefetch(t->pool + off);
+        }
         return 1;
     }
     const char *s, *e;
