@@ -123,8 +123,10 @@ run-tests: all $(TEST_BIN) $(FUZZ_REG)
 run: all
 	@scripts/run-main-job.sh $(B)
 
+# With malloc on huge pages, as the trapeze program runs (cli/hugepages.c).
 bench: all $(BENCH_BIN)
-	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+	@for b in $(BENCH_BIN); do echo "== $$b"; \
+	    GLIBC_TUNABLES=glibc.malloc.hugetlb=1 $$b || exit 1; done
 
 # Each parser's libFuzzer target for FUZZ_SECONDS (default 30), ASan+UBSan;
 # a crash fails with the reproducer's path (scripts/fuzz.sh).

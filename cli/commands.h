@@ -14,6 +14,8 @@
 
 int cli_ghostzone(int argc, char **argv);
 int cli_sim(int argc, char **argv);
+/* Re-executes the program with glibc's malloc on huge pages, once (hugepages.c). */
+void cli_hugepages(char **argv);
 int cli_trace(int argc, char **argv);
 /* `trapeze sim --workload`: cli_sim hands its whole command line over. */
 int cli_sim_workload(int argc, char **argv);

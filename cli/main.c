@@ -3,6 +3,7 @@
  * beyond the subcommand name.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
@@ -33,6 +34,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    cli_hugepages(argv);
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -42,8 +44,10 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (strcmp(cmd, "--version") == 0) {
-        printf("trapeze %s\n", TRAPEZE_VERSION);
+    if (strcmp(cmd, "--version") == 0) {   /* and whether hugepages.c's setting holds */
+        const char *tun = getenv("GLIBC_TUNABLES");
+        printf("trapeze %s%s\n", TRAPEZE_VERSION,
+               tun && strstr(tun, "glibc.malloc.hugetlb=1") ? " (malloc on huge pages)" : "");
         return 0;
     }
     if (strcmp(cmd, "ghostzone") == 0)

@@ -45,7 +45,7 @@ int sim_l1_init(sim_memsys *m, sim_sm_port *p)
     if (m->cfg.l1.enabled && m->cfg.l1.sectored) {
         /* a parent has a waiter in some MSHR entry, at most entries x merge */
         int n = m->cfg.l1.mshr_entries * m->cfg.l1.mshr_merge;
-        p->par = calloc((size_t)n, sizeof *p->par);
+        p->par = malloc((size_t)n * sizeof *p->par);   /* written at allocation */
         p->par_left = calloc((size_t)n, sizeof *p->par_left);
         p->par_free = calloc((size_t)n, sizeof *p->par_free);
         if (!p->par || !p->par_left || !p->par_free)
