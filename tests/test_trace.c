@@ -546,8 +546,11 @@ static void random_line(FILE *f, int pc, uint64_t *x)
     fputc('\n', f);
 }
 
-/* A random trace of `blocks` blocks of 2 warps, each of up to 60 lines. */
-static void write_random_trace(const char *path, int blocks, uint64_t seed)
+/* A random trace of `blocks` blocks of 2 warps, each of up to 60 lines;
+ * with repeat > 0, block b's lines are those of block b % repeat (the seed
+ * restarts per block), each warp of 20 to 60 random lines and one whose
+ * opcode Trapeze does not know. */
+static void write_random_trace(const char *path, int blocks, uint64_t seed, int repeat)
 {
     FILE *f = fopen(path, "w");
     if (!f)
@@ -555,12 +558,16 @@ static void write_random_trace(const char *path, int blocks, uint64_t seed)
     const char *g = strstr(header, "(2,1,1)");
     fprintf(f, "%.*s(%d,1,1)%s", (int)(g - header), header, blocks, g + 7);
     for (int b = 0; b < blocks; b++) {
+        uint64_t block_seed = seed + (uint64_t)(repeat ? b % repeat : 0);
+        uint64_t *x = repeat ? &block_seed : &seed;
         fprintf(f, "#BEGIN_TB\n\nthread block = %d,0,0\n", b);
         for (int w = 0; w < 2; w++) {
-            int n = (int)(lcg(&seed) % 61);
-            fprintf(f, "warp = %d\ninsts = %d\n", w, n);
+            int n = repeat ? 20 + (int)(lcg(x) % 41) : (int)(lcg(x) % 61);
+            fprintf(f, "warp = %d\ninsts = %d\n", w, n + !!repeat);
             for (int i = 0; i < n; i++)
-                random_line(f, i * 16, &seed);
+                random_line(f, i * 16, x);
+            if (repeat)
+                fprintf(f, "%04x ffffffff 0 NOTANOP.X 0 0\n", n * 16);
         }
         fprintf(f, "#END_TB\n\n");
     }
@@ -629,7 +636,7 @@ static void kept_blocks(void)
 {
     char path[128];
     snprintf(path, sizeof path, "%s/random.traceg", dir);
-    write_random_trace(path, 40, 12345);
+    write_random_trace(path, 40, 12345, 0);
     enum { MAX = 40 * 2 * 61 };
     static sim_warp_inst want[MAX], got[MAX];
     sim_trace_kernel *t = NULL;
@@ -674,30 +681,6 @@ static void kept_blocks(void)
     remove(path);
 }
 
-/* A trace whose blocks repeat each other's lines (block b's are those of
- * block b % 3), with an opcode Trapeze does not know in every warp. */
-static void write_repeating_trace(const char *path, int blocks)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return;
-    const char *g = strstr(header, "(2,1,1)");
-    fprintf(f, "%.*s(%d,1,1)%s", (int)(g - header), header, blocks, g + 7);
-    for (int b = 0; b < blocks; b++) {
-        uint64_t seed = 1000 + (uint64_t)(b % 3);
-        fprintf(f, "#BEGIN_TB\n\nthread block = %d,0,0\n", b);
-        for (int w = 0; w < 2; w++) {
-            int n = 20 + (int)(lcg(&seed) % 41);
-            fprintf(f, "warp = %d\ninsts = %d\n", w, n + 1);
-            for (int i = 0; i < n; i++)
-                random_line(f, i * 16, &seed);
-            fprintf(f, "%04x ffffffff 0 NOTANOP.X 0 0\n", n * 16);
-        }
-        fprintf(f, "#END_TB\n\n");
-    }
-    fclose(f);
-}
-
 /* Lines read again come from the memo of lines (linememo.h): the simulator
  * gets what parsing every line on its own gives, kept or streamed, and the
  * unknown opcodes are counted on every line. */
@@ -705,7 +688,7 @@ static void line_memo(void)
 {
     char path[128];
     snprintf(path, sizeof path, "%s/repeat.traceg", dir);
-    write_repeating_trace(path, 24);
+    write_random_trace(path, 24, 1000, 3);
     enum { MAX = 24 * 2 * 61 };
     static sim_warp_inst want[MAX], got[MAX];
     /* the reference: every instruction line parsed alone, without memos */

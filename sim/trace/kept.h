@@ -12,7 +12,8 @@
 #include "sim/kernel.h"
 
 /* One block: its warps' instructions, one after another, each warp a run
- * of [off, off + bytes) holding n instructions. */
+ * of bytes from off holding n instructions (the reader stores 4-byte
+ * offsets into its pool of kept forms, one an instruction). */
 typedef struct sim_trace_kept_warp {
     size_t off;
     long long n;

@@ -18,9 +18,10 @@
  *
  * Invariants: kept_bytes <= keep_bytes, and kept_bytes is the kept blocks'
  * heads and lengths and the pool's length; a kept block holds 4-byte pool
- * offsets, each the start of an instruction's kept form; kept[id] != NULL only for a block whose #END_TB the
- * opening pass reached (or, during the pass, the one block `building`, which
- * holds the scratch buffer), with every warp's n instructions
+ * offsets, each the start of an instruction's kept form; kept[id] != NULL
+ * only for a block whose #END_TB the opening pass reached (or, during the
+ * pass, the one block `building`, which holds the scratch buffer), with
+ * every warp's n instructions
  * in [off, next warp's off); a section made from a kept block has no text.
  * Owns no timing.
  */
@@ -88,8 +89,8 @@ struct sim_trace_kernel {
     sim_trace_kept_block **kept;   /* per block id: its decoded form, or NULL */
     size_t keep_bytes, kept_bytes; /* the budget, and what the kept blocks hold */
     int keeping;                   /* 0 once a block did not fit */
-    uint8_t *pool;                 /* the kept forms, each once a memo slot holds it */
-    size_t pool_len, pool_cap;
+    sim_trace_kept_block *pool;    /* the kept forms, each once a memo slot holds it
+                                      (its bytes; no warps) */
     uint8_t *scratch;              /* the decoding buffer, when no block has it */
     size_t scratch_cap;
     long building;                 /* the block holding scratch, or -1 */
@@ -312,21 +313,11 @@ static void keep_warp(sim_trace_kernel *t, long id, long long warp, long long in
  * memory or beyond 32-bit offsets. */
 static int pool_add(sim_trace_kernel *t, const uint8_t *bytes, size_t n, uint32_t *off)
 {
-    if (t->pool_len + n > UINT32_MAX)
+    size_t grown = 0, at = t->pool ? t->pool->len : 0;
+    if (at + n > UINT32_MAX || (!t->pool && !(t->pool = calloc(1, sizeof *t->pool))) ||
+        !sim_trace_kept_append(t->pool, bytes, n, &grown))
         return 0;
-    if (t->pool_len + n > t->pool_cap) {
-        size_t cap = t->pool_cap ? 2 * t->pool_cap : 65536;
-        while (cap < t->pool_len + n)
-            cap *= 2;
-        uint8_t *p = realloc(t->pool, cap);
-        if (!p)
-            return 0;
-        t->pool = p;
-        t->pool_cap = cap;
-    }
-    memcpy(t->pool + t->pool_len, bytes, n);
-    *off = (uint32_t)t->pool_len;
-    t->pool_len += n;
+    *off = (uint32_t)at;
     t->kept_bytes += n;
     return 1;
 }
@@ -723,11 +714,11 @@ static int trace_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
         uint32_t off;
         memcpy(&off, ws->pos, sizeof off);
         ws->pos += sizeof off;
-        const uint8_t *p = t->pool + off;
+        const uint8_t *p = t->pool->bytes + off;
         sim_trace_kept_get(&p, out);
         if (--ws->left > 0) {   /* the warp's next form: a miss now, not at its issue */
             memcpy(&off, ws->pos, sizeof off);
-            __builtin_prefetch(t->pool + off);
+            __builtin_prefetch(t->pool->bytes + off);
         }
         return 1;
     }
@@ -885,6 +876,8 @@ void sim_trace_kernel_close(sim_trace_kernel *t)
         fclose(t->file);
     free(t->iobuf);
     free(t->scratch);
+    if (t->pool)
+        free(t->pool->bytes);
     free(t->pool);
     free(t->lines);
     free(t->kept);
