@@ -2,11 +2,11 @@
  * kept.c - the compact decoded form of trace instructions (kept.h). Owns
  * the encoding only: which blocks are kept, and the memory budget, are the
  * reader's. An instruction is its fixed fields, a kind byte and, for a
- * memory instruction, its active lanes' addresses in one of three forms:
+ * memory instruction, its active lanes' addresses in one of four forms:
  * base + k * stride (the common coalesced case: 16 bytes whatever the
  * lanes), base + runs of equal steps (a 16x16 block's warp: two rows, three
- * runs, 24 bytes), base + 32-bit deltas, or every address in full. Decoding gives
- * back exactly what sim_trace_parse_inst wrote, so a kept block simulates
+ * runs, 24 bytes), base + 32-bit deltas, or every address in full.
+ * Decoding gives back exactly what sim_trace_parse_inst wrote, so a kept block simulates
  * bit for bit as its text does.
  */
 #include <stdlib.h>
@@ -24,7 +24,7 @@ enum { KIND_NONE, KIND_STRIDE, KIND_DELTA32, KIND_FULL, KIND_RUNS };
 /* op .. unit: the fields before addr (padding excluded) */
 #define FIELDS (offsetof(sim_warp_inst, unit) + sizeof(uint8_t))
 
-static int reserve(sim_trace_kept_block *b, size_t more, size_t *grown)
+static int reserve(sim_trace_kept_block *b, size_t more)
 {
     if (b->len + more <= b->cap)
         return 1;
@@ -34,7 +34,6 @@ static int reserve(sim_trace_kept_block *b, size_t more, size_t *grown)
     uint8_t *p = realloc(b->bytes, cap);
     if (!p)
         return 0;
-    *grown += cap - b->cap;
     b->bytes = p;
     b->cap = cap;
     return 1;
@@ -56,7 +55,8 @@ static uint64_t get64(const uint8_t **p)
 
 /* The kind that holds the n >= 2 addresses a[] (active lanes in order) in
  * the fewest bytes; d[1..n-1] receives the steps between lanes, *runs
- * their runs and ends[] the lane after each but the last (for KIND_RUNS). Loops without early exits: they vectorize. */
+ * their runs and ends[] the lane after each but the last (for KIND_RUNS).
+ * Loops without early exits: they vectorize. */
 static int address_kind(const uint64_t *a, int n, uint64_t *d, uint8_t *ends, int *runs)
 {
     uint64_t off_stride = 0, far = 0, far_step = 0;
@@ -96,10 +96,9 @@ static int gather(const sim_warp_inst *in, uint64_t *a)
     return n;
 }
 
-int sim_trace_kept_append(sim_trace_kept_block *b, const uint8_t *bytes, size_t n,
-                          size_t *grown)
+int sim_trace_kept_append(sim_trace_kept_block *b, const uint8_t *bytes, size_t n)
 {
-    if (!reserve(b, n, grown))
+    if (!reserve(b, n))
         return 0;
     memcpy(b->bytes + b->len, bytes, n);
     b->len += n;

@@ -32,10 +32,8 @@ typedef struct sim_trace_kept_block {
  * addresses) to out (SIM_TRACE_KEPT_MAX_INST bytes); its length. */
 size_t sim_trace_kept_encode(const sim_warp_inst *in, uint8_t *out);
 
-/* Appends n bytes of kept form to b; *grown receives the bytes of capacity
- * added. 0 when out of memory. */
-int sim_trace_kept_append(sim_trace_kept_block *b, const uint8_t *bytes, size_t n,
-                          size_t *grown);
+/* Appends n bytes of kept form to b. 0 when out of memory. */
+int sim_trace_kept_append(sim_trace_kept_block *b, const uint8_t *bytes, size_t n);
 
 /* Reads the instruction at *p into out and advances *p: out then holds what
  * the parser wrote for the line (a memory instruction's inactive lanes 0;

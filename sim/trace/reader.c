@@ -20,8 +20,7 @@
  * heads and lengths and the pool's length; a kept block holds 4-byte pool
  * offsets, each the start of an instruction's kept form; kept[id] != NULL
  * only for a block whose #END_TB the opening pass reached (or, during the
- * pass, the one block `building`, which holds the scratch buffer), with
- * every warp's n instructions
+ * pass, the block being read), with every warp's n instructions
  * in [off, next warp's off); a section made from a kept block has no text.
  * Owns no timing.
  */
@@ -91,9 +90,6 @@ struct sim_trace_kernel {
     int keeping;                   /* 0 once a block did not fit */
     sim_trace_kept_block *pool;    /* the kept forms, each once a memo slot holds it
                                       (its bytes; no warps) */
-    uint8_t *scratch;              /* the decoding buffer, when no block has it */
-    size_t scratch_cap;
-    long building;                 /* the block holding scratch, or -1 */
 };
 
 /* ------------------------------------------------------------ header */
@@ -259,27 +255,13 @@ static size_t kept_head(const sim_trace_kernel *t)
            (size_t)t->warps_per_block * sizeof(sim_trace_kept_warp);
 }
 
-/* The block being decoded borrows t->scratch (grown as it needs) and gets
- * an exact copy at its #END_TB: growing each block by realloc faulted in
- * about twice its pages (page faults were a fifth of a short trace's
- * time). */
-static void scratch_return(sim_trace_kernel *t, sim_trace_kept_block *b)
-{
-    t->scratch = b->bytes;
-    t->scratch_cap = b->cap;
-    t->building = -1;
-}
-
 static void keep_drop(sim_trace_kernel *t, long id)
 {
     sim_trace_kept_block *b = t->kept[id];
     if (!b)
         return;
     t->kept_bytes -= kept_head(t) + b->len;
-    if (id == t->building)
-        scratch_return(t, b);
-    else
-        free(b->bytes);
+    free(b->bytes);
     free(b);
     t->kept[id] = NULL;
 }
@@ -295,11 +277,6 @@ static void keep_begin(sim_trace_kernel *t, long id)
         return;
     }
     t->kept_bytes += head;
-    t->kept[id]->bytes = t->scratch;
-    t->kept[id]->cap = t->scratch_cap;
-    t->scratch = NULL;
-    t->scratch_cap = 0;
-    t->building = id;
 }
 
 static void keep_warp(sim_trace_kernel *t, long id, long long warp, long long insts)
@@ -313,9 +290,9 @@ static void keep_warp(sim_trace_kernel *t, long id, long long warp, long long in
  * memory or beyond 32-bit offsets. */
 static int pool_add(sim_trace_kernel *t, const uint8_t *bytes, size_t n, uint32_t *off)
 {
-    size_t grown = 0, at = t->pool ? t->pool->len : 0;
+    size_t at = t->pool ? t->pool->len : 0;
     if (at + n > UINT32_MAX || (!t->pool && !(t->pool = calloc(1, sizeof *t->pool))) ||
-        !sim_trace_kept_append(t->pool, bytes, n, &grown))
+        !sim_trace_kept_append(t->pool, bytes, n))
         return 0;
     *off = (uint32_t)at;
     t->kept_bytes += n;
@@ -334,10 +311,10 @@ static void keep_inst(sim_trace_kernel *t, long id, sim_trace_line_slot *slot, i
     if (!b)
         return;
     uint32_t off = remembered ? slot->pool : SIM_TRACE_LINE_NO_POOL;
-    size_t need = sizeof off + (off == SIM_TRACE_LINE_NO_POOL ? n : 0), grown = 0;
+    size_t need = sizeof off + (off == SIM_TRACE_LINE_NO_POOL ? n : 0);
     int ok = t->kept_bytes + need <= t->keep_bytes &&
              (off != SIM_TRACE_LINE_NO_POOL || pool_add(t, bytes, n, &off)) &&
-             sim_trace_kept_append(b, (const uint8_t *)&off, sizeof off, &grown);
+             sim_trace_kept_append(b, (const uint8_t *)&off, sizeof off);
     if (ok) {
         t->kept_bytes += sizeof off;
         if (remembered)
@@ -349,23 +326,17 @@ static void keep_inst(sim_trace_kernel *t, long id, sim_trace_line_slot *slot, i
     TRAPEZE_ASSERT(t->kept_bytes <= t->keep_bytes);
 }
 
-/* Block id's #END_TB: it keeps an exact copy, the scratch goes back. */
+/* Block id's #END_TB: its bytes shrink to what they hold. */
 static void keep_end(sim_trace_kernel *t, long id)
 {
     sim_trace_kept_block *b = t->kept[id];
-    if (!b)
+    if (!b || b->len == b->cap || !b->len)
         return;
-    uint8_t *copy = b->len ? malloc(b->len) : NULL;
-    if (b->len && !copy) {
-        keep_drop(t, id);
-        t->keeping = 0;
-        return;
+    uint8_t *p = realloc(b->bytes, b->len);
+    if (p) {
+        b->bytes = p;
+        b->cap = b->len;
     }
-    if (b->len)
-        memcpy(copy, b->bytes, b->len);
-    scratch_return(t, b);
-    b->bytes = copy;
-    b->cap = b->len;
 }
 
 /* ------------------------------------------------------------ the opening pass */
@@ -795,7 +766,6 @@ trapeze_status sim_trace_kernel_open_keep(const char *path, size_t keep_bytes,
     }
     t->keep_bytes = keep_bytes;
     t->keeping = keep_bytes > 0;
-    t->building = -1;
     t->fmt.version = 4;
     snprintf(t->kernel.name, sizeof t->kernel.name, "trace");
     t->kernel.regs_per_thread = 1;
@@ -875,7 +845,6 @@ void sim_trace_kernel_close(sim_trace_kernel *t)
     if (t->file)
         fclose(t->file);
     free(t->iobuf);
-    free(t->scratch);
     if (t->pool)
         free(t->pool->bytes);
     free(t->pool);
