@@ -510,21 +510,35 @@ static int scan_find(const sim_cache *c, uint64_t line)
     return -1;
 }
 
-static void test_tag_index(void)
+/* Random installs, invalidations and resets against a scan of the lines:
+ * assoc 19 searches the tag array, assoc 64 (>= SIM_CACHE_INDEX_WAYS) the
+ * tag index and the INVALID bitmaps, resets moving it between 4 and 64
+ * ways a set (the L1 carve-out). The lines are random (consecutive ones
+ * hash to distinct slots and would leave the index's probe runs and their
+ * removal untried), assoc + 5 of them a set, so that sets fill and LRU
+ * victims are taken too. */
+static void test_tag_index(int assoc)
 {
-    sim_cache_cfg cfg = {.enabled = 1, .sets = 4, .line = 128, .assoc = 19, .rep = 'L',
+    sim_cache_cfg cfg = {.enabled = 1, .sets = 4, .line = 128, .assoc = assoc, .rep = 'L',
                          .wr = 'B', .alloc = 'm', .wr_alloc = 'N', .set_index = 'L',
                          .mshr_entries = 8, .mshr_merge = 2, .miss_queue = 4};
     sim_cache c;
     CHECK(sim_cache_init(&c, &cfg));
-    uint64_t x = 7;
-    int ok = 1, victims = 0;
-    for (int step = 0; step < 20000; step++) {
+    CHECK((c.tag_ix != NULL) == (assoc >= SIM_CACHE_INDEX_WAYS));
+    enum { MAX_LINES = 4 * (64 + 5) };
+    uint64_t x = 7, pool[MAX_LINES];
+    int n_lines = 4 * (assoc + 5);
+    for (int k = 0; k < n_lines; k++) {   /* set k % 4 */
         x = x * 6364136223846793005ull + 1442695040888963407ull;
-        uint64_t line = ((x >> 40) % 96) * 128;   /* 24 lines a set for 4..19 ways */
+        pool[k] = ((x >> 24) << 9 | (uint64_t)(k % 4) << 7);
+    }
+    int ok = 1, victims = 0, lru_victims = 0, steps = assoc >= SIM_CACHE_INDEX_WAYS ? 6000 : 20000;
+    for (int step = 0; step < steps; step++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t line = pool[(x >> 40) % (uint64_t)n_lines];
         int way, op = (int)(x >> 60);
         sim_probe p = sim_cache_probe(&c, line, &way);
-        if (op < 9 && p == SIM_PROBE_MISS) {
+        if (op < 12 && p == SIM_PROBE_MISS) {
             const sim_line *set = &c.lines[(size_t)sim_cache_set(&c, line) * (size_t)c.cfg.assoc];
             int inv = -1, lru = -1;
             for (int w = 0; w < c.cfg.assoc && inv < 0; w++)
@@ -534,6 +548,7 @@ static void test_tag_index(void)
                 if (set[w].state == SIM_LINE_VALID && (lru < 0 || set[w].stamp < set[lru].stamp))
                     lru = w;
             ok &= way == (inv >= 0 ? inv : lru);
+            lru_victims += inv < 0;
             /* the sectored probe's victim: LRU among lines with no pending sector */
             int sway, slru = -1;
             for (int w = 0; w < c.cfg.assoc; w++)
@@ -544,25 +559,27 @@ static void test_tag_index(void)
             ok &= sway == (inv >= 0 ? inv : slru) &&
                   sp == (sway < 0 ? SIM_PROBE_FAIL : SIM_PROBE_MISS);
             victims++;
-            sim_cache_install(&c, line, way, op < 8 ? SIM_LINE_VALID : SIM_LINE_RESERVED);
-        } else if (op < 9 && p == SIM_PROBE_HIT_RESERVED) {
+            sim_cache_install(&c, line, way, op < 10 ? SIM_LINE_VALID : SIM_LINE_RESERVED);
+        } else if (op < 12 && p == SIM_PROBE_HIT_RESERVED) {
             sim_cache_install(&c, line, way, SIM_LINE_VALID);
-        } else if (op < 14 && (p == SIM_PROBE_HIT || p == SIM_PROBE_HIT_RESERVED)) {
+        } else if (op == 12 && (p == SIM_PROBE_HIT || p == SIM_PROBE_HIT_RESERVED)) {
             sim_cache_invalidate(&c, line, way);
-        } else if (op == 14) {
+        } else if (op == 15 && step % 53 == 0) {
             sim_cache_invalidate_valid(&c);
-        } else if (op == 15 && step % 7 == 0) {
-            sim_cache_reset(&c, 4 + (int)((x >> 30) % 16));   /* 8 a step and the rest */
+        } else if (op == 15 && step % 97 == 1) {
+            sim_cache_reset(&c, 4 + (int)((x >> 30) % (uint64_t)(assoc - 3)));
         }
-        for (uint64_t l = 0; l < 96 * 128; l += 128) {
-            int w = sim_cache_find(&c, l);
-            ok &= w == scan_find(&c, l);
-            ok &= (w >= 0) == (sim_cache_probe(&c, l, &way) != SIM_PROBE_MISS &&
-                               sim_cache_probe(&c, l, &way) != SIM_PROBE_FAIL);
+        for (int k = 0; k < n_lines; k++) {
+            int w = sim_cache_find(&c, pool[k]);
+            ok &= w == scan_find(&c, pool[k]);
+            ok &= (w >= 0) == (sim_cache_probe(&c, pool[k], &way) != SIM_PROBE_MISS &&
+                               sim_cache_probe(&c, pool[k], &way) != SIM_PROBE_FAIL);
         }
     }
     CHECK(ok);
     CHECK(victims > 1000);
+    CHECK(lru_victims > 100);
+    printf("tag index, %d ways: %d victims, %d of them LRU\n", assoc, victims, lru_victims);
     sim_cache_free(&c);
 }
 
@@ -1598,7 +1615,8 @@ int main(void)
     test_addrmap();
     test_set_index();
     test_mshr_index();
-    test_tag_index();
+    test_tag_index(19);
+    test_tag_index(64);
     test_miss_latency();
     test_l1_latency_queue();
     test_local_xbar();

@@ -7,7 +7,11 @@
  * build): tag[i] == lines[i].addr while lines[i].state != INVALID, and
  * tag[i] == SIM_TAG_NONE while it is INVALID. Only sim_cache_install,
  * sim_cache_invalidate, sim_cache_invalidate_valid and sim_cache_reset
- * move a line into or out of INVALID or change its address.
+ * move a line into or out of INVALID or change its address, each through
+ * set_tag. In a cache with a tag index (SIM_CACHE_INDEX_WAYS ways or more),
+ * tag_ix holds exactly the frames whose tag is not SIM_TAG_NONE, each
+ * reachable from its tag's home slot without crossing an empty slot, and
+ * bit w of a set's none_bits is set exactly while way w < assoc is INVALID.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +46,19 @@ int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg)
     if (c->slot)
         for (uint32_t i = 0; i < n_slot; i++)
             c->slot[i] = -1;
+    int ix_ok = 1;
+    if (cfg->assoc >= SIM_CACHE_INDEX_WAYS) {
+        uint32_t n_ix = 2;
+        while (n_ix < 2 * (uint32_t)n_lines)
+            n_ix *= 2;
+        c->tag_ix = malloc(n_ix * sizeof *c->tag_ix);
+        c->tag_ix_mask = n_ix - 1;
+        c->none_words = (cfg->assoc + 63) / 64;
+        c->none_bits = malloc((size_t)cfg->sets * (size_t)c->none_words * sizeof *c->none_bits);
+        ix_ok = c->tag_ix && c->none_bits;
+    }
     if (!c->lines || !c->tag || !c->mshr || !c->waiting || !c->free_ids || !c->used_ids || !c->slot ||
-        !c->memo) {
+        !c->memo || !ix_ok) {
         sim_cache_free(c);
         return 0;
     }
@@ -65,6 +80,8 @@ void sim_cache_free(sim_cache *c)
     free(c->free_ids);
     free(c->used_ids);
     free(c->slot);
+    free(c->tag_ix);
+    free(c->none_bits);
     memset(c, 0, sizeof *c);
 }
 
@@ -76,13 +93,89 @@ void sim_cache_reset(sim_cache *c, int assoc)
     for (size_t i = 0; i < n; i++)
         c->tag[i] = SIM_TAG_NONE;
     c->cfg.assoc = assoc;
+    if (!c->tag_ix)
+        return;
+    for (uint32_t s = 0; s <= c->tag_ix_mask; s++)
+        c->tag_ix[s] = -1;
+    /* every way of every set INVALID; no bit at or past assoc */
+    for (int set = 0; set < c->cfg.sets; set++)
+        for (int k = 0; k < c->none_words; k++) {
+            int left = assoc - 64 * k;
+            c->none_bits[(size_t)set * (size_t)c->none_words + (size_t)k] =
+                left >= 64 ? ~(uint64_t)0 : left <= 0 ? 0 : ((uint64_t)1 << left) - 1;
+        }
+}
+
+/* ---- the tag index of high-associativity caches ---- */
+
+static void ix_insert(sim_cache *c, uint64_t line, int32_t frame)
+{
+    uint32_t s = sim_cache_ix_home(c, line);
+    while (c->tag_ix[s] >= 0)
+        s = (s + 1) & c->tag_ix_mask;
+    c->tag_ix[s] = frame;
+}
+
+/* Removes frame (tagged line), shifting back the entries of its probe run
+ * so that no lookup stops early at the hole, as slot_remove below does for
+ * the MSHR keys (the table has no tombstones). */
+static void ix_remove(sim_cache *c, uint64_t line, int32_t frame)
+{
+    uint32_t i = sim_cache_ix_home(c, line), mask = c->tag_ix_mask;
+    while (c->tag_ix[i] != frame)
+        i = (i + 1) & mask;
+    for (uint32_t j = (i + 1) & mask; c->tag_ix[j] >= 0; j = (j + 1) & mask) {
+        uint32_t home = sim_cache_ix_home(c, c->tag[c->tag_ix[j]]);
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            c->tag_ix[i] = c->tag_ix[j];
+            i = j;
+        }
+    }
+    c->tag_ix[i] = -1;
+}
+
+/* The one writer of the tag array past a reset: frame i's tag becomes tag
+ * (SIM_TAG_NONE: the frame is INVALID), the index and the INVALID bitmap
+ * with it. A line is never in two frames of its set. */
+static void set_tag(sim_cache *c, size_t i, uint64_t tag)
+{
+    uint64_t old = c->tag[i];
+    if (old == tag)
+        return;
+    TRAPEZE_ASSERT(tag == SIM_TAG_NONE ||
+                   sim_cache_tag_way(c, i - i % (size_t)c->cfg.assoc, tag) < 0);
+    c->tag[i] = tag;
+    if (!c->tag_ix)
+        return;
+    size_t set = i / (size_t)c->cfg.assoc, way = i % (size_t)c->cfg.assoc;
+    uint64_t *bits = &c->none_bits[set * (size_t)c->none_words + way / 64];
+    if (old != SIM_TAG_NONE) {
+        ix_remove(c, old, (int32_t)i);
+        *bits |= (uint64_t)1 << (way % 64);
+    }
+    if (tag != SIM_TAG_NONE) {
+        ix_insert(c, tag, (int32_t)i);
+        *bits &= ~((uint64_t)1 << (way % 64));
+    }
+}
+
+/* The first INVALID way of the set at lines[base], or -1. */
+static int first_invalid(const sim_cache *c, size_t base)
+{
+    if (!c->tag_ix)
+        return sim_cache_tag_way(c, base, SIM_TAG_NONE);
+    const uint64_t *bits = &c->none_bits[base / (size_t)c->cfg.assoc * (size_t)c->none_words];
+    for (int k = 0; k < c->none_words; k++)
+        if (bits[k])
+            return 64 * k + __builtin_ctzll(bits[k]);
+    return -1;
 }
 
 void sim_cache_invalidate(sim_cache *c, uint64_t line, int way)
 {
     size_t i = (size_t)sim_cache_set(c, line) * (size_t)c->cfg.assoc + (size_t)way;
     c->lines[i].state = SIM_LINE_INVALID;
-    c->tag[i] = SIM_TAG_NONE;
+    set_tag(c, i, SIM_TAG_NONE);
 }
 
 /* The way of the set at lines[base] whose tag is line, or -1 (the
@@ -102,7 +195,7 @@ static int find_way(const sim_cache *c, size_t base, uint64_t line)
  * reads the lines only when the set is full. */
 static int victim(const sim_cache *c, size_t base, int sectored)
 {
-    int w = sim_cache_tag_way(c, base, SIM_TAG_NONE);
+    int w = first_invalid(c, base);
     TRAPEZE_ASSERT(w < 0 || c->lines[base + (size_t)w].state == SIM_LINE_INVALID);
     if (w >= 0)
         return w;
@@ -151,7 +244,7 @@ sim_line sim_cache_install(sim_cache *c, uint64_t line, int way, int state)
     sim_line *l = sim_cache_line(c, line, way);
     sim_line old = *l;
     c->clock++;
-    c->tag[l - c->lines] = state == SIM_LINE_INVALID ? SIM_TAG_NONE : line;
+    set_tag(c, (size_t)(l - c->lines), state == SIM_LINE_INVALID ? SIM_TAG_NONE : line);
     l->addr = line;
     l->stamp = c->clock;
     l->mshr = -1;
@@ -167,7 +260,7 @@ void sim_cache_invalidate_valid(sim_cache *c)
     for (size_t i = 0; i < n; i++)
         if (c->lines[i].state == SIM_LINE_VALID) {
             c->lines[i].state = SIM_LINE_INVALID;
-            c->tag[i] = SIM_TAG_NONE;
+            set_tag(c, i, SIM_TAG_NONE);
         }
 }
 

@@ -68,7 +68,20 @@ typedef struct sim_cache {
      * walking the used list */
     int32_t *slot;
     uint32_t slot_mask;
+    /* caches of SIM_CACHE_INDEX_WAYS ways or more (the V100's L1: 256 with
+     * the carve-out, where scanning a set's 2 KB of tags was a quarter of a
+     * memory-bound trace's host instructions): the frames by tag (open
+     * addressing, linear probing, 2x the frames rounded up to a power of
+     * two; -1 empty), and per set a bitmap of its INVALID ways (none_words
+     * words a set), so that a probe and a victim search read a few words.
+     * NULL otherwise. Written only by cache.c, with the tag array. */
+    int32_t *tag_ix;
+    uint32_t tag_ix_mask;
+    uint64_t *none_bits;
+    int none_words;
 } sim_cache;
+
+enum { SIM_CACHE_INDEX_WAYS = 32 };
 
 /* No line has this address (lines are 128-byte aligned). */
 #define SIM_TAG_NONE (~(uint64_t)0)
@@ -132,8 +145,22 @@ sim_probe sim_cache_probe_sector(const sim_cache *c, uint64_t line, int sector, 
  * victim search, for lookups that allocate nothing; sim_cache_tag_way
  * searches the set whose first line is lines[base] (a caller that has the
  * set already). */
+static inline uint32_t sim_cache_ix_home(const sim_cache *c, uint64_t line)
+{
+    return (uint32_t)((line >> 7) * 0x9e3779b97f4a7c15ull >> 40) & c->tag_ix_mask;
+}
 static inline int sim_cache_tag_way(const sim_cache *c, size_t base, uint64_t line)
 {
+    if (c->tag_ix) {
+        /* a line is in one set only, so the frame whose tag it is lies in base's */
+        for (uint32_t s = sim_cache_ix_home(c, line);; s = (s + 1) & c->tag_ix_mask) {
+            int32_t i = c->tag_ix[s];
+            if (i < 0)
+                return -1;
+            if (c->tag[i] == line)
+                return (int)((size_t)i - base);
+        }
+    }
     const uint64_t *tag = &c->tag[base];
     for (int w = 0; w < c->cfg.assoc; w++)
         if (tag[w] == line)
