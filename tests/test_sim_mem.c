@@ -510,6 +510,47 @@ static int scan_find(const sim_cache *c, uint64_t line)
     return -1;
 }
 
+/* sim_grow_for: after growing for id, ids 0..id fit and what was stored
+ * stays; capacities double from 16. And the MSHR waiter rows: a row is
+ * allocated when a k-th waiter first joins, each waiter reads back. */
+static void test_grow_for(void)
+{
+    int32_t *a = NULL, cap = 0;
+    int ok = 1;
+    for (int32_t id = 0; id < 1000; id += 1 + id / 7) {
+        a = sim_grow_for(a, &cap, id, sizeof *a);
+        ok &= cap > id && (cap & (cap - 1)) == 0 && cap >= 16;
+        a[id] = 3 * id + 1;
+        for (int32_t j = 0; j <= id; j += 1 + j / 7)
+            ok &= a[j] == 3 * j + 1;
+    }
+    CHECK(ok);
+    CHECK(cap == 1024);
+    free(a);
+
+    sim_cache_cfg cfg = {.enabled = 1, .sets = 4, .line = 128, .assoc = 4, .rep = 'L',
+                         .wr = 'B', .alloc = 'm', .wr_alloc = 'N', .set_index = 'L',
+                         .mshr_entries = 6, .mshr_merge = 3, .miss_queue = 4};
+    sim_cache c;
+    CHECK(sim_cache_init(&c, &cfg));
+    int id0 = sim_cache_mshr_alloc(&c, 0), id1 = sim_cache_mshr_alloc(&c, 128);
+    sim_pkt w;
+    memset(&w, 0, sizeof w);
+    for (int k = 0; k < 3; k++) {
+        CHECK(c.wait_row[k] == NULL || k == 0);
+        w.line = 1000 + (uint64_t)k;
+        sim_cache_mshr_add(&c, id0, &w);
+        CHECK(c.wait_row[k] != NULL);
+    }
+    w.line = 7;
+    sim_cache_mshr_add(&c, id1, &w);
+    for (int k = 0; k < 3; k++)
+        CHECK(sim_cache_mshr_waiter(&c, id0, k)->line == 1000 + (uint64_t)k);
+    CHECK(sim_cache_mshr_waiter(&c, id1, 0)->line == 7);
+    CHECK(!sim_cache_mshr_can_merge(&c, id0) && sim_cache_mshr_can_merge(&c, id1));
+    sim_cache_free(&c);
+}
+
 /* Random installs, invalidations and resets against a scan of the lines:
  * assoc 19 searches the tag array, assoc 64 (>= SIM_CACHE_INDEX_WAYS) the
  * tag index and the INVALID bitmaps, resets moving it between 4 and 64
@@ -1615,6 +1656,7 @@ int main(void)
     test_addrmap();
     test_set_index();
     test_mshr_index();
+    test_grow_for();
     test_tag_index(19);
     test_tag_index(64);
     test_miss_latency();

@@ -51,7 +51,11 @@ typedef struct sim_cache {
      * has up to 256 ways a set). Written only by cache.c. */
     uint64_t *tag;
     sim_mshr *mshr;
-    sim_pkt *waiting;   /* mshr_entries x mshr_merge */
+    /* the requests waiting in the entries: wait_row[k][id] is entry id's
+     * k-th (mshr_merge rows of mshr_entries, a row allocated when a k-th
+     * waiter first joins: most entries hold one, and the V100's L1s would
+     * have held 29 MB of room for 8, which huge pages clear whole) */
+    sim_pkt **wait_row;
     int32_t *free_ids, n_free;
     int32_t *used_ids, n_used;  /* entries in use, for on-fill lookups */
     uint64_t clock;     /* access counter: deterministic LRU ages */
@@ -180,9 +184,10 @@ static inline int sim_cache_mshr_can_merge(const sim_cache *c, int id)
 }
 int sim_cache_mshr_alloc(sim_cache *c, uint64_t line);
 void sim_cache_mshr_add(sim_cache *c, int id, const sim_pkt *p);
-static inline sim_pkt *sim_cache_mshr_waiting(sim_cache *c, int id)
+/* The i-th request waiting in entry id (i < mshr[id].n). */
+static inline sim_pkt *sim_cache_mshr_waiter(sim_cache *c, int id, int i)
 {
-    return &c->waiting[(size_t)id * (size_t)c->cfg.mshr_merge];
+    return &c->wait_row[i][id];
 }
 void sim_cache_mshr_release(sim_cache *c, int id);
 

@@ -45,10 +45,9 @@ int sim_l1_init(sim_memsys *m, sim_sm_port *p)
     if (m->cfg.l1.enabled && m->cfg.l1.sectored) {
         /* a parent has a waiter in some MSHR entry, at most entries x merge */
         int n = m->cfg.l1.mshr_entries * m->cfg.l1.mshr_merge;
-        p->par = malloc((size_t)n * sizeof *p->par);   /* written at allocation */
         p->par_left = calloc((size_t)n, sizeof *p->par_left);
         p->par_free = calloc((size_t)n, sizeof *p->par_free);
-        if (!p->par || !p->par_left || !p->par_free)
+        if (!p->par_left || !p->par_free)
             return 0;
         for (int i = 0; i < n; i++)
             p->par_free[i] = n - 1 - i;
@@ -281,6 +280,7 @@ static sim_mem_outcome l1_load_sectored(sim_memsys *m, sim_sm_port *p,
     waiter.req = *req;
     if (n_wait > 1) {
         int pid = p->par_free[--p->n_par_free];
+        p->par = sim_grow_for(p->par, &p->par_cap, pid, sizeof *p->par);
         p->par[pid] = *req;
         p->par_left[pid] = n_wait;
         waiter.parent = pid + 1;
@@ -344,12 +344,12 @@ static void l1_fill_sector(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uin
     }
     L1_INC(m, p, fills);
     sim_ev(m, SIM_EV_L1_FILL, 1);
-    sim_pkt *w = sim_cache_mshr_waiting(c, id);
     int n = c->mshr[id].n, k = 0;
     for (int i = 0; i < n; i++) {
-        const sim_mem_request *done = &w[i].req;
-        if (w[i].parent) {
-            int pid = w[i].parent - 1;
+        const sim_pkt *w = sim_cache_mshr_waiter(c, id, i);
+        const sim_mem_request *done = &w->req;
+        if (w->parent) {
+            int pid = w->parent - 1;
             if (--p->par_left[pid] > 0)
                 continue;
             done = &p->par[pid];
@@ -569,11 +569,11 @@ static void l1_fill(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t c
     sim_ev(m, SIM_EV_L1_FILL, 1);
     wake = sim_max_u32(wake, sim_busy_as(m, SIM_UNIT_L1_BANK, pk->req.sm, cycle,
                                          SIM_NEXT_WRITE));
-    sim_pkt *w = sim_cache_mshr_waiting(c, id);
     int n = c->mshr[id].n;
-    for (int i = 0; i < n; i++)
-        sim_done_push(m, p, &w[i].req,
-                      cycle + lat_after(m, &w[i].req) + wake + (uint64_t)i);
+    for (int i = 0; i < n; i++) {
+        const sim_mem_request *done = &sim_cache_mshr_waiter(c, id, i)->req;
+        sim_done_push(m, p, done, cycle + lat_after(m, done) + wake + (uint64_t)i);
+    }
     sim_cache_mshr_release(c, id);
 }
 

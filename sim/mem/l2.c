@@ -236,10 +236,9 @@ static int fill(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_t now)
         p->fill_held = n;
         return 0;
     }
-    sim_pkt *w = sim_cache_mshr_waiting(c, id);
     int dirty = 0;
     for (uint32_t i = 0; i < n; i++)
-        dirty |= w[i].kind == SIM_PKT_ATOMIC;
+        dirty |= sim_cache_mshr_waiter(c, id, (int)i)->kind == SIM_PKT_ATOMIC;
     int way = sim_cache_fill_way(c, pk->line);
     int wb = way >= 0 && sim_cache_line(c, pk->line, way)->dirty &&
              sim_cache_evicted(sim_cache_line(c, pk->line, way), pk->line);
@@ -258,7 +257,7 @@ static int fill(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_t now)
             writeback(m, p, old.addr, now);
     }
     for (uint32_t i = 0; i < n; i++)
-        reply(p, &w[i], now + wake);
+        reply(p, sim_cache_mshr_waiter(c, id, (int)i), now + wake);
     sim_cache_mshr_release(c, id);
     m->stats.l2.fills++;
     sim_ev(m, SIM_EV_L2_FILL, 1);
@@ -480,6 +479,7 @@ static sim_fail_cause serve_sectored(sim_memsys *m, sim_subpart *p, sim_pkt *pk,
         pk->parent = 0;
         if (sim_popcount32(sectors) > 1) {
             int id = p->par_free[--p->n_par_free];
+            p->par = sim_grow_for(p->par, &p->par_cap, id, sizeof *p->par);
             p->par[id] = *pk;
             p->par_left[id] = sim_popcount32(pk->sectors);
             pk->parent = id + 1;
@@ -523,9 +523,8 @@ static int fill_sector(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_
         l->sect_pend &= (uint8_t)~(1u << sector);
         l->sect_valid |= (uint8_t)(1u << sector);
     }
-    sim_pkt *w = sim_cache_mshr_waiting(c, id);
     for (uint32_t i = 0; i < n; i++)
-        sector_done(p, &w[i], now + wake);
+        sector_done(p, sim_cache_mshr_waiter(c, id, (int)i), now + wake);
     sim_cache_mshr_release(c, id);
     m->stats.l2.fills++;
     sim_ev(m, SIM_EV_L2_FILL, 1);

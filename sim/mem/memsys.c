@@ -72,10 +72,9 @@ static int alloc_parts(sim_memsys *m)
             /* every parent with a sector outstanding has a waiter in an MSHR
              * entry; one more for the request being split */
             int n = m->cfg.l2.mshr_entries * m->cfg.l2.mshr_merge + 1;
-            p->par = calloc((size_t)n, sizeof *p->par);
             p->par_left = calloc((size_t)n, sizeof *p->par_left);
             p->par_free = calloc((size_t)n, sizeof *p->par_free);
-            if (!p->par || !p->par_left || !p->par_free)
+            if (!p->par_left || !p->par_free)
                 return 0;
             for (int i = 0; i < n; i++)
                 p->par_free[i] = n - 1 - i;

@@ -64,8 +64,8 @@ typedef struct sim_sm_port {
     /* sectored L1: a request whose sectors wait in several MSHR entries
      * completes when the last arrives: par[i] is it, par_left[i] its
      * sectors outstanding, par_free the free ids (l1d.c) */
-    sim_mem_request *par;
-    int32_t *par_left, *par_free, n_par_free;
+    sim_mem_request *par;   /* par_cap of them, grown by sim_grow_for */
+    int32_t *par_left, *par_free, n_par_free, par_cap;
 } sim_sm_port;
 
 typedef struct sim_subpart {
@@ -80,8 +80,8 @@ typedef struct sim_subpart {
      * cycle (GPGPU-Sim breaks it into sector requests); its reply leaves
      * when its last sector is served. par[i] holds such a request, left[i]
      * its sectors not yet served; free ids in par_free. */
-    sim_pkt *par;
-    int32_t *par_left, *par_free, n_par_free;
+    sim_pkt *par;           /* par_cap of them, grown by sim_grow_for */
+    int32_t *par_left, *par_free, n_par_free, par_cap;
     uint64_t inj_free, ej_free;
     int chan;
 } sim_subpart;

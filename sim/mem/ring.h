@@ -62,14 +62,37 @@ static inline void sim_ring_free(sim_ring *r) { free(r->items); r->items = NULL;
 /* Growth happens only for queues the model leaves unbounded (bounded in
  * practice by the requests in flight); running out of memory there cannot
  * be recovered from mid-cycle, so it aborts with a message. */
+static inline void sim_mem_out_of_memory(void)
+{
+    fputs("trapeze: out of memory in the memory-system simulator\n", stderr);
+    abort();
+}
+
+/* Array a of *cap elements of elem bytes, grown (doubling) so that element
+ * id fits. For arrays indexed by ids handed out lowest first (the split
+ * parents of l1d.c and l2.c): they hold the high-water mark in flight, not
+ * the worst case, which malloc on huge pages would have the kernel clear
+ * whole (cli/hugepages.c). Out of memory aborts as sim_ring_grow does. */
+static inline void *sim_grow_for(void *a, int32_t *cap, int32_t id, size_t elem)
+{
+    if (id < *cap)
+        return a;
+    int32_t n = *cap ? *cap : 16;
+    while (n <= id)
+        n *= 2;
+    void *b = realloc(a, (size_t)n * elem);
+    if (!b)
+        sim_mem_out_of_memory();
+    *cap = n;
+    return b;
+}
+
 static inline void sim_ring_grow(sim_ring *r)
 {
     uint32_t cap = r->mask + 1;
     sim_pkt *items = malloc(2 * (size_t)cap * sizeof *items);
-    if (!items) {
-        fputs("trapeze: out of memory in the memory-system simulator\n", stderr);
-        abort();
-    }
+    if (!items)
+        sim_mem_out_of_memory();
     for (uint32_t i = 0; i < r->count; i++)
         items[i] = r->items[(r->head + i) & r->mask];
     free(r->items);
