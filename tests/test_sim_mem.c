@@ -355,6 +355,19 @@ static void test_addrmap(void)
     d = sim_addrmap_decode(&map, 0x1700);
     CHECK(d.chip == 3 && d.bank == 1 && d.col == 4 && d.sub == 3);
     CHECK(sim_addrmap_parse("RRBBCCSS", 4, 1, 4, &map) != NULL); /* no channel bits */
+    /* the one-line memo: the same fields as a decode, through repeats and
+     * changes of line */
+    CHECK(sim_addrmap_parse("RRRRRRRR.BBBBCCDD.CCSSSSSS", 4, 1, 16, &map) == NULL);
+    sim_decode_memo memo = {.line = SIM_DECODE_NONE};
+    const uint64_t lines[] = {0x1700, 0x1700, 0, 0, 0x1300, 0x1700, 0};
+    int same = 1;
+    for (int i = 0; i < 7; i++) {
+        sim_dram_addr a = sim_addrmap_decode(&map, lines[i]);
+        sim_dram_addr b = sim_addrmap_decode_memo(&map, &memo, lines[i]);
+        same &= a.chip == b.chip && a.bank == b.bank && a.sub == b.sub && a.row == b.row &&
+                a.col == b.col;
+    }
+    CHECK(same);
 }
 
 /* L2 set indexing as GPGPU-Sim's l2_cache_config::set_index: the partition

@@ -48,6 +48,26 @@ typedef struct sim_dram_addr {
 const char *sim_addrmap_parse(const char *text, int n_channel, int n_sub, int n_bank,
                               sim_addrmap *out);
 sim_dram_addr sim_addrmap_decode(const sim_addrmap *m, uint64_t addr);
+
+/* The last line decoded, for a caller that decodes runs of one line (an
+ * L1 sends a line's sectors one after another, a DRAM channel takes them
+ * so): a decode costs two 64-bit divisions and the IPOLY hash. `line` is
+ * SIM_DECODE_NONE until the first. */
+typedef struct sim_decode_memo {
+    uint64_t line;
+    sim_dram_addr d;
+} sim_decode_memo;
+#define SIM_DECODE_NONE (~(uint64_t)0)
+
+static inline sim_dram_addr sim_addrmap_decode_memo(const sim_addrmap *m, sim_decode_memo *memo,
+                                                    uint64_t line)
+{
+    if (memo->line != line) {
+        memo->d = sim_addrmap_decode(m, line);
+        memo->line = line;
+    }
+    return memo->d;
+}
 /* GPGPU-Sim's partition_address: addr with the channel (and sub-partition)
  * bits taken out, what the L2 slice indexes its sets with ("to reduce set
  * camping": every line of a slice has the same channel bits). */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/assert.h"
 #include "sim/mem/memsys_impl.h"
 
 /* GPGPU-Sim's -dram_bnkgrp_indexing_policy: 1 takes the bank's low bits. */
@@ -30,6 +31,7 @@ int sim_dram_init(sim_memsys *m, sim_channel *ch)
 {
     const sim_mem_config *c = &m->cfg;
     memset(ch, 0, sizeof *ch);
+    ch->decoded.line = SIM_DECODE_NONE;
     ch->banks = calloc((size_t)c->t.nbk, sizeof *ch->banks);
     ch->t_col_grp = calloc((size_t)c->t.nbkgrp, sizeof *ch->t_col_grp);
     ch->pool = calloc((size_t)c->sched_queue, sizeof *ch->pool);
@@ -40,6 +42,8 @@ int sim_dram_init(sim_memsys *m, sim_channel *ch)
     for (int b = 0; b < c->t.nbk; b++) {
         ch->banks[b].row = -1;
         ch->banks[b].head = ch->banks[b].tail = -1;
+        ch->banks[b].hit = -1;
+        ch->banks[b].grp = (int16_t)bank_group(m, b);
     }
     for (int i = 0; i < c->sched_queue; i++)
         ch->free_ids[i] = c->sched_queue - 1 - i;
@@ -78,7 +82,7 @@ static void intake(sim_memsys *m, int c, sim_channel *ch, uint64_t now)
         memset(r, 0, sizeof *r);
         r->pkt = *sim_ring_front(q);
         sim_ring_pop(q);
-        sim_dram_addr da = sim_addrmap_decode(&m->cfg.map, r->pkt.line);
+        sim_dram_addr da = sim_addrmap_decode_memo(&m->cfg.map, &ch->decoded, r->pkt.line);
         r->seq = ch->seq++;
         r->row = da.row;
         r->bank = (int16_t)da.bank;
@@ -91,6 +95,8 @@ static void intake(sim_memsys *m, int c, sim_channel *ch, uint64_t now)
         else
             b->head = id;
         b->tail = id;
+        if (b->hit == -1 && (int64_t)r->row == b->row)
+            b->hit = id;   /* the only hit, so the oldest (an older one would be b->hit) */
         ch->pending_banks |= 1ull << da.bank;
         ch->n_queued++;
         ch->rr_sub = (ch->rr_sub + i + 1) % n_sub;
@@ -103,7 +109,7 @@ static int col_ready(const sim_memsys *m, const sim_channel *ch, const sim_bank 
                      const sim_dreq *r, uint64_t k)
 {
     const sim_dram_timing *t = &m->cfg.t;
-    int grp = bank_group(m, r->bank);
+    int grp = b->grp;
     if (k < b->t_col || k < ch->t_col_any || k < ch->t_col_grp[grp])
         return 0;
     if (is_write(r))
@@ -116,6 +122,8 @@ static void unlink(sim_channel *ch, sim_bank *b, int id)
 {
     if (b->head == id && b->tail == id)   /* its last request */
         ch->pending_banks &= ~(1ull << (b - ch->banks));
+    if (b->hit == id)
+        b->hit = SIM_BANK_HIT_UNKNOWN;
     int prev = -1;
     for (int i = b->head; i != id; i = ch->pool[i].next)
         prev = i;
@@ -132,7 +140,7 @@ static void issue_col(sim_memsys *m, sim_channel *ch, int id, uint64_t k)
     const sim_dram_timing *t = &m->cfg.t;
     sim_dreq *r = &ch->pool[id];
     sim_bank *b = &ch->banks[r->bank];
-    int grp = bank_group(m, r->bank), wr = is_write(r);
+    int grp = b->grp, wr = is_write(r);
     uint64_t burst = (uint64_t)m->cfg.burst_cycles;
     uint64_t data = k + (uint64_t)(wr ? t->WL : t->CL);
     ch->bus_free = data + burst;
@@ -178,13 +186,21 @@ static void issue_col(sim_memsys *m, sim_channel *ch, int id, uint64_t k)
     ch->n_queued--;
 }
 
-/* The oldest request of bank b that hits its open row, or -1. */
-static int oldest_hit(const sim_channel *ch, const sim_bank *b)
+/* The oldest request of bank b that hits its open row, or -1; remembered
+ * in b->hit until a request leaves or the row changes. */
+static int oldest_hit(const sim_channel *ch, sim_bank *b)
 {
+    if (b->hit != SIM_BANK_HIT_UNKNOWN) {
+        TRAPEZE_ASSERT(b->hit < 0 || (int64_t)ch->pool[b->hit].row == b->row);
+        return b->hit;
+    }
+    b->hit = -1;
     for (int i = b->head; i >= 0; i = ch->pool[i].next)
-        if ((int64_t)ch->pool[i].row == b->row)
-            return i;
-    return -1;
+        if ((int64_t)ch->pool[i].row == b->row) {
+            b->hit = i;
+            break;
+        }
+    return b->hit;
 }
 
 static int try_column(sim_memsys *m, sim_channel *ch, uint64_t k)
@@ -229,6 +245,7 @@ static void try_row(sim_memsys *m, sim_channel *ch, uint64_t k)
         return;
     sim_dreq *r = &ch->pool[best];
     sim_bank *b = &ch->banks[r->bank];
+    b->hit = SIM_BANK_HIT_UNKNOWN;   /* the row changes */
     if (b->row < 0) {
         b->row = (int64_t)r->row;
         b->t_col = k + (uint64_t)t->RCD;

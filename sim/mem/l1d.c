@@ -34,6 +34,7 @@
 int sim_l1_init(sim_memsys *m, sim_sm_port *p)
 {
     memset(p, 0, sizeof *p);
+    p->decoded.line = SIM_DECODE_NONE;
     /* the adaptive carve-out: room for 4x the ways (GPGPU-Sim's
      * MAX_DEFAULT_CACHE_SIZE_MULTIBLIER), the spec's until a kernel sets it */
     sim_cache_cfg l1 = m->cfg.l1;
@@ -157,7 +158,7 @@ static void send_down(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
         pk.bytes = segment_bytes(req->sector_mask);
     else
         pk.bytes = kind == SIM_PKT_ATOMIC ? 4 : req->bytes;
-    pk.sub = sim_addrmap_decode(&m->cfg.map, pk.line).sub;
+    pk.sub = sim_addrmap_decode_memo(&m->cfg.map, &p->decoded, pk.line).sub;
     sim_ring_push(&p->missq, &pk);
     sim_sm_update_active(m, req->sm);
 }

@@ -66,6 +66,7 @@ typedef struct sim_sm_port {
      * sectors outstanding, par_free the free ids (l1d.c) */
     sim_mem_request *par;   /* par_cap of them, grown by sim_grow_for */
     int32_t *par_left, *par_free, n_par_free, par_cap;
+    sim_decode_memo decoded;   /* send_down's last line */
 } sim_sm_port;
 
 typedef struct sim_subpart {
@@ -101,7 +102,14 @@ typedef struct sim_bank {
     int64_t row;           /* open row, -1 when precharged */
     uint64_t t_act, t_col, t_pre;  /* earliest ACT, column command, PRE (DRAM ticks) */
     int32_t head, tail;    /* its requests, oldest first */
+    /* the oldest request hitting the open row (-1 none) while known, else
+     * SIM_BANK_HIT_UNKNOWN: FR-FCFS asks every tick, the answer changes only
+     * when a request joins or leaves or the row changes (dram.c) */
+    int32_t hit;
+    int16_t grp;           /* bank group (-dram_bnkgrp_indexing_policy) */
 } sim_bank;
+
+enum { SIM_BANK_HIT_UNKNOWN = -2 };
 
 typedef struct sim_channel {
     sim_bank *banks;
@@ -109,6 +117,7 @@ typedef struct sim_channel {
     uint64_t *t_col_grp;   /* per bank group: CCDL */
     uint64_t t_act_any, t_col_any, t_rd_ok, bus_free;
     sim_dreq *pool;        /* sched_queue slots */
+    sim_decode_memo decoded;   /* intake's last line */
     int32_t *free_ids, n_free;
     int n_queued;
     sim_ring returning;    /* served, ready = DRAM tick its data is done */
