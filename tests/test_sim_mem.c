@@ -578,7 +578,7 @@ static void test_tag_index(int assoc)
                          .mshr_entries = 8, .mshr_merge = 2, .miss_queue = 4};
     sim_cache c;
     CHECK(sim_cache_init(&c, &cfg));
-    CHECK((c.tag_ix != NULL) == (assoc >= SIM_CACHE_INDEX_WAYS));
+    CHECK((c.by_tag.slot != NULL) == (assoc >= SIM_CACHE_INDEX_WAYS));
     enum { MAX_LINES = 4 * (64 + 5) };
     uint64_t x = 7, pool[MAX_LINES];
     int n_lines = 4 * (assoc + 5);

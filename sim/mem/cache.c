@@ -9,9 +9,9 @@
  * sim_cache_invalidate, sim_cache_invalidate_valid and sim_cache_reset
  * move a line into or out of INVALID or change its address, each through
  * set_tag. In a cache with a tag index (SIM_CACHE_INDEX_WAYS ways or more),
- * tag_ix holds exactly the frames whose tag is not SIM_TAG_NONE, each
- * reachable from its tag's home slot without crossing an empty slot, and
- * bit w of a set's none_bits is set exactly while way w < assoc is INVALID.
+ * by_tag holds exactly the frames whose tag is not SIM_TAG_NONE (idtab.h's
+ * invariant), and bit w of a set's none_bits is set exactly while way
+ * w < assoc is INVALID. by_key holds exactly the MSHR entries in use.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,30 +32,20 @@ int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg)
     c->wait_row = calloc((size_t)cfg->mshr_merge, sizeof *c->wait_row);
     c->free_ids = calloc(n_mshr, sizeof *c->free_ids);
     c->used_ids = calloc(n_mshr, sizeof *c->used_ids);
-    uint32_t n_slot = 2;
-    while (n_slot < 2 * (uint32_t)n_mshr)
-        n_slot *= 2;
-    c->slot = malloc(n_slot * sizeof *c->slot);
+    /* the MSHR keys are the entries' lines, two words apart */
+    int key_ok = c->mshr && sim_idtab_init(&c->by_key, (uint32_t)n_mshr, &c->mshr[0].line,
+                                           (uint32_t)(sizeof *c->mshr / sizeof(uint64_t)));
     c->memo = malloc(sizeof *c->memo);
     if (c->memo)
         *c->memo = (struct sim_set_memo){SIM_TAG_NONE, 0};
-    c->slot_mask = n_slot - 1;
-    if (c->slot)
-        for (uint32_t i = 0; i < n_slot; i++)
-            c->slot[i] = -1;
     int ix_ok = 1;
     if (cfg->assoc >= SIM_CACHE_INDEX_WAYS) {
-        uint32_t n_ix = 2;
-        while (n_ix < 2 * (uint32_t)n_lines)
-            n_ix *= 2;
-        c->tag_ix = malloc(n_ix * sizeof *c->tag_ix);
-        c->tag_ix_mask = n_ix - 1;
         c->none_words = (cfg->assoc + 63) / 64;
         c->none_bits = malloc((size_t)cfg->sets * (size_t)c->none_words * sizeof *c->none_bits);
-        ix_ok = c->tag_ix && c->none_bits;
+        ix_ok = c->tag && c->none_bits && sim_idtab_init(&c->by_tag, (uint32_t)n_lines, c->tag, 1);
     }
-    if (!c->lines || !c->tag || !c->mshr || !c->wait_row || !c->free_ids || !c->used_ids || !c->slot ||
-        !c->memo || !ix_ok) {
+    if (!c->lines || !c->tag || !c->mshr || !c->wait_row || !c->free_ids || !c->used_ids ||
+        !key_ok || !c->memo || !ix_ok) {
         sim_cache_free(c);
         return 0;
     }
@@ -78,8 +68,8 @@ void sim_cache_free(sim_cache *c)
     free(c->wait_row);
     free(c->free_ids);
     free(c->used_ids);
-    free(c->slot);
-    free(c->tag_ix);
+    sim_idtab_free(&c->by_key);
+    sim_idtab_free(&c->by_tag);
     free(c->none_bits);
     memset(c, 0, sizeof *c);
 }
@@ -92,10 +82,9 @@ void sim_cache_reset(sim_cache *c, int assoc)
     for (size_t i = 0; i < n; i++)
         c->tag[i] = SIM_TAG_NONE;
     c->cfg.assoc = assoc;
-    if (!c->tag_ix)
+    if (!c->by_tag.slot)
         return;
-    for (uint32_t s = 0; s <= c->tag_ix_mask; s++)
-        c->tag_ix[s] = -1;
+    sim_idtab_clear(&c->by_tag);
     /* every way of every set INVALID; no bit at or past assoc */
     for (int set = 0; set < c->cfg.sets; set++)
         for (int k = 0; k < c->none_words; k++) {
@@ -103,34 +92,6 @@ void sim_cache_reset(sim_cache *c, int assoc)
             c->none_bits[(size_t)set * (size_t)c->none_words + (size_t)k] =
                 left >= 64 ? ~(uint64_t)0 : left <= 0 ? 0 : ((uint64_t)1 << left) - 1;
         }
-}
-
-/* ---- the tag index of high-associativity caches ---- */
-
-static void ix_insert(sim_cache *c, uint64_t line, int32_t frame)
-{
-    uint32_t s = sim_cache_ix_home(c, line);
-    while (c->tag_ix[s] >= 0)
-        s = (s + 1) & c->tag_ix_mask;
-    c->tag_ix[s] = frame;
-}
-
-/* Removes frame (tagged line), shifting back the entries of its probe run
- * so that no lookup stops early at the hole, as slot_remove below does for
- * the MSHR keys (the table has no tombstones). */
-static void ix_remove(sim_cache *c, uint64_t line, int32_t frame)
-{
-    uint32_t i = sim_cache_ix_home(c, line), mask = c->tag_ix_mask;
-    while (c->tag_ix[i] != frame)
-        i = (i + 1) & mask;
-    for (uint32_t j = (i + 1) & mask; c->tag_ix[j] >= 0; j = (j + 1) & mask) {
-        uint32_t home = sim_cache_ix_home(c, c->tag[c->tag_ix[j]]);
-        if (((j - home) & mask) >= ((j - i) & mask)) {
-            c->tag_ix[i] = c->tag_ix[j];
-            i = j;
-        }
-    }
-    c->tag_ix[i] = -1;
 }
 
 /* The one writer of the tag array past a reset: frame i's tag becomes tag
@@ -143,17 +104,19 @@ static void set_tag(sim_cache *c, size_t i, uint64_t tag)
         return;
     TRAPEZE_ASSERT(tag == SIM_TAG_NONE ||
                    sim_cache_tag_way(c, i - i % (size_t)c->cfg.assoc, tag) < 0);
-    c->tag[i] = tag;
-    if (!c->tag_ix)
+    if (!c->by_tag.slot) {
+        c->tag[i] = tag;
         return;
+    }
     size_t set = i / (size_t)c->cfg.assoc, way = i % (size_t)c->cfg.assoc;
     uint64_t *bits = &c->none_bits[set * (size_t)c->none_words + way / 64];
-    if (old != SIM_TAG_NONE) {
-        ix_remove(c, old, (int32_t)i);
+    if (old != SIM_TAG_NONE) {   /* out under its old key, before the key changes */
+        sim_idtab_remove(&c->by_tag, old, (int32_t)i);
         *bits |= (uint64_t)1 << (way % 64);
     }
+    c->tag[i] = tag;
     if (tag != SIM_TAG_NONE) {
-        ix_insert(c, tag, (int32_t)i);
+        sim_idtab_insert(&c->by_tag, tag, (int32_t)i);
         *bits &= ~((uint64_t)1 << (way % 64));
     }
 }
@@ -161,7 +124,7 @@ static void set_tag(sim_cache *c, size_t i, uint64_t tag)
 /* The first INVALID way of the set at lines[base], or -1. */
 static int first_invalid(const sim_cache *c, size_t base)
 {
-    if (!c->tag_ix)
+    if (!c->by_tag.slot)
         return sim_cache_tag_way(c, base, SIM_TAG_NONE);
     const uint64_t *bits = &c->none_bits[base / (size_t)c->cfg.assoc * (size_t)c->none_words];
     for (int k = 0; k < c->none_words; k++)
@@ -278,46 +241,9 @@ sim_probe sim_cache_probe_sector(const sim_cache *c, uint64_t line, int sector, 
     return *way < 0 ? SIM_PROBE_FAIL : SIM_PROBE_MISS;
 }
 
-static inline uint32_t slot_of(const sim_cache *c, uint64_t key)
-{
-    return (uint32_t)((key >> 5) * 0x9e3779b97f4a7c15ull >> 32) & c->slot_mask;
-}
-
 int sim_cache_mshr_lookup(const sim_cache *c, uint64_t key)
 {
-    for (uint32_t i = slot_of(c, key);; i = (i + 1) & c->slot_mask) {
-        int32_t id = c->slot[i];
-        if (id < 0)
-            return -1;
-        if (c->mshr[id].line == key)
-            return id;
-    }
-}
-
-static void slot_insert(sim_cache *c, uint64_t key, int32_t id)
-{
-    uint32_t i = slot_of(c, key);
-    while (c->slot[i] >= 0)
-        i = (i + 1) & c->slot_mask;
-    c->slot[i] = id;
-}
-
-/* Removes id (keyed key), shifting back the entries of its probe run so that
- * no lookup stops early at the hole (the table has no tombstones). */
-static void slot_remove(sim_cache *c, uint64_t key, int32_t id)
-{
-    uint32_t i = slot_of(c, key);
-    while (c->slot[i] != id)
-        i = (i + 1) & c->slot_mask;
-    for (uint32_t j = (i + 1) & c->slot_mask; c->slot[j] >= 0; j = (j + 1) & c->slot_mask) {
-        uint32_t home = slot_of(c, c->mshr[c->slot[j]].line);
-        /* j's entry may fill the hole at i when its home is not in (i, j] */
-        if (((j - home) & c->slot_mask) >= ((j - i) & c->slot_mask)) {
-            c->slot[i] = c->slot[j];
-            i = j;
-        }
-    }
-    c->slot[i] = -1;
+    return sim_idtab_find(&c->by_key, key);
 }
 
 int sim_cache_mshr_find(const sim_cache *c, uint64_t line)
@@ -357,7 +283,7 @@ int sim_cache_mshr_alloc(sim_cache *c, uint64_t line)
     c->mshr[id].used_slot = c->n_used;
     c->used_ids[c->n_used++] = id;
     check_entry(c, id);
-    slot_insert(c, line, id);
+    sim_idtab_insert(&c->by_key, line, id);
     return id;
 }
 
@@ -378,7 +304,7 @@ void sim_cache_mshr_release(sim_cache *c, int id)
 {
     check_entry(c, id);
     /* Keep the used list dense: move its last element into the hole. */
-    slot_remove(c, c->mshr[id].line, id);
+    sim_idtab_remove(&c->by_key, c->mshr[id].line, id);
     int slot = c->mshr[id].used_slot, last = c->used_ids[--c->n_used];
     c->used_ids[slot] = last;
     c->mshr[last].used_slot = slot;

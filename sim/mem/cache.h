@@ -7,8 +7,10 @@
 #ifndef TRAPEZE_SIM_MEM_CACHE_H
 #define TRAPEZE_SIM_MEM_CACHE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include "sim/mem/idtab.h"
 #include "sim/mem/mem_config.h"
 #include "sim/mem/setindex.h"
 #include "sim/mem/ring.h"
@@ -38,10 +40,12 @@ typedef enum {
 } sim_probe;
 
 typedef struct sim_mshr {
-    uint64_t line;
+    uint64_t line;      /* first: the key by_key reads, a whole number of words apart */
     int32_t n;          /* requests waiting (the first miss included) */
     int32_t used_slot;  /* position in the cache's used list */
 } sim_mshr;
+_Static_assert(offsetof(sim_mshr, line) == 0 && sizeof(sim_mshr) % sizeof(uint64_t) == 0,
+               "sim_idtab reads an entry's line as keys[id * stride]");
 
 typedef struct sim_cache {
     sim_cache_cfg cfg;
@@ -67,20 +71,17 @@ typedef struct sim_cache {
     struct sim_set_memo { uint64_t line; int set; } *memo;
     int alloc_assoc;    /* ways allocated per set (>= cfg.assoc: the L1 carve-out
                          * changes cfg.assoc between kernels) */
-    /* the entries in use by key (open addressing, linear probing, 2x the
-     * entries rounded up to a power of two; -1 empty): lookups without
-     * walking the used list */
-    int32_t *slot;
-    uint32_t slot_mask;
+    /* the entries in use by key (idtab.h): lookups without walking the
+     * used list */
+    sim_idtab by_key;
     /* caches of SIM_CACHE_INDEX_WAYS ways or more (the V100's L1: 256 with
      * the carve-out, where scanning a set's 2 KB of tags was a quarter of a
-     * memory-bound trace's host instructions): the frames by tag (open
-     * addressing, linear probing, 2x the frames rounded up to a power of
-     * two; -1 empty), and per set a bitmap of its INVALID ways (none_words
-     * words a set), so that a probe and a victim search read a few words.
-     * NULL otherwise. Written only by cache.c, with the tag array. */
-    int32_t *tag_ix;
-    uint32_t tag_ix_mask;
+     * memory-bound trace's host instructions): the frames by tag (idtab.h),
+     * and per set a bitmap of its INVALID ways (none_words words a set), so
+     * that a probe and a victim search read a few words. by_tag.slot and
+     * none_bits are NULL otherwise. Written only by cache.c, with the tag
+     * array. */
+    sim_idtab by_tag;
     uint64_t *none_bits;
     int none_words;
 } sim_cache;
@@ -149,21 +150,12 @@ sim_probe sim_cache_probe_sector(const sim_cache *c, uint64_t line, int sector, 
  * victim search, for lookups that allocate nothing; sim_cache_tag_way
  * searches the set whose first line is lines[base] (a caller that has the
  * set already). */
-static inline uint32_t sim_cache_ix_home(const sim_cache *c, uint64_t line)
-{
-    return (uint32_t)((line >> 7) * 0x9e3779b97f4a7c15ull >> 40) & c->tag_ix_mask;
-}
 static inline int sim_cache_tag_way(const sim_cache *c, size_t base, uint64_t line)
 {
-    if (c->tag_ix) {
+    if (c->by_tag.slot) {
         /* a line is in one set only, so the frame whose tag it is lies in base's */
-        for (uint32_t s = sim_cache_ix_home(c, line);; s = (s + 1) & c->tag_ix_mask) {
-            int32_t i = c->tag_ix[s];
-            if (i < 0)
-                return -1;
-            if (c->tag[i] == line)
-                return (int)((size_t)i - base);
-        }
+        int32_t i = sim_idtab_find(&c->by_tag, line);
+        return i < 0 ? -1 : (int)((size_t)i - base);
     }
     const uint64_t *tag = &c->tag[base];
     for (int w = 0; w < c->cfg.assoc; w++)

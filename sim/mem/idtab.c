@@ -1,0 +1,61 @@
+/*
+ * idtab.c - the id table's slots (idtab.h): sizing, insertion and removal
+ * by backward shift. Owns nothing else.
+ */
+#include <stdlib.h>
+
+#include "common/assert.h"
+#include "sim/mem/idtab.h"
+
+int sim_idtab_init(sim_idtab *t, uint32_t n, const uint64_t *keys, uint32_t stride)
+{
+    uint32_t n_slot = 2;
+    while (n_slot < 2 * n)
+        n_slot *= 2;
+    t->slot = malloc(n_slot * sizeof *t->slot);
+    t->mask = n_slot - 1;
+    t->keys = keys;
+    t->stride = stride;
+    if (!t->slot)
+        return 0;
+    sim_idtab_clear(t);
+    return 1;
+}
+
+void sim_idtab_free(sim_idtab *t)
+{
+    free(t->slot);
+    t->slot = NULL;
+}
+
+void sim_idtab_clear(sim_idtab *t)
+{
+    for (uint32_t s = 0; s <= t->mask; s++)
+        t->slot[s] = -1;
+}
+
+void sim_idtab_insert(sim_idtab *t, uint64_t key, int32_t id)
+{
+    TRAPEZE_ASSERT(sim_idtab_find(t, key) < 0);
+    uint32_t s = sim_idtab_home(t, key);
+    while (t->slot[s] >= 0)
+        s = (s + 1) & t->mask;
+    t->slot[s] = id;
+}
+
+/* The hole left at i is filled by a later entry of the probe run whose home
+ * is not in (i, j]: otherwise a lookup for it would stop at the hole. */
+void sim_idtab_remove(sim_idtab *t, uint64_t key, int32_t id)
+{
+    uint32_t i = sim_idtab_home(t, key), mask = t->mask;
+    while (t->slot[i] != id)
+        i = (i + 1) & mask;
+    for (uint32_t j = (i + 1) & mask; t->slot[j] >= 0; j = (j + 1) & mask) {
+        uint32_t home = sim_idtab_home(t, t->keys[(size_t)t->slot[j] * t->stride]);
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            t->slot[i] = t->slot[j];
+            i = j;
+        }
+    }
+    t->slot[i] = -1;
+}

@@ -1,0 +1,51 @@
+/*
+ * idtab.h - a hash table of int32 ids by 64-bit key: open addressing,
+ * linear probing, removal by backward shift (no tombstones). The keys stay
+ * in the owner's array (key of id: keys[id * stride]), so the table holds
+ * ids only. It serves a cache's MSHR entries by key and the frames of a
+ * high-associativity cache by tag (cache.c). Owns the slots; must not
+ * decide what a key means.
+ *
+ * Invariant: every id inserted and not removed sits in exactly one slot,
+ * reachable from its key's home slot without crossing an empty slot (-1).
+ */
+#ifndef TRAPEZE_SIM_MEM_IDTAB_H
+#define TRAPEZE_SIM_MEM_IDTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sim_idtab {
+    int32_t *slot;          /* mask + 1 slots, -1 empty */
+    uint32_t mask;
+    const uint64_t *keys;   /* key of id: keys[id * stride] */
+    uint32_t stride;
+} sim_idtab;
+
+/* Room for n ids (2n slots rounded up to a power of two), all empty; keys
+ * as above (the array must not move). 0 when out of memory. */
+int sim_idtab_init(sim_idtab *t, uint32_t n, const uint64_t *keys, uint32_t stride);
+void sim_idtab_free(sim_idtab *t);
+void sim_idtab_clear(sim_idtab *t);
+/* id (whose key is key) goes in; it must not be in already. */
+void sim_idtab_insert(sim_idtab *t, uint64_t key, int32_t id);
+/* id (whose key is key) comes out; it must be in. */
+void sim_idtab_remove(sim_idtab *t, uint64_t key, int32_t id);
+
+static inline uint32_t sim_idtab_home(const sim_idtab *t, uint64_t key)
+{
+    /* keys are 32-byte sectors or 128-byte lines: their low bits say nothing */
+    return (uint32_t)((key >> 5) * 0x9e3779b97f4a7c15ull >> 40) & t->mask;
+}
+
+/* The id whose key is key, or -1. */
+static inline int32_t sim_idtab_find(const sim_idtab *t, uint64_t key)
+{
+    for (uint32_t s = sim_idtab_home(t, key);; s = (s + 1) & t->mask) {
+        int32_t id = t->slot[s];
+        if (id < 0 || t->keys[(size_t)id * t->stride] == key)
+            return id;
+    }
+}
+
+#endif
