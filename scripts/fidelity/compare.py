@@ -17,9 +17,11 @@ With --accelsim CMD it also runs Accel-Sim on every trace (CMD with {gpu} and
 the counters, both simulators' CPU seconds (user + system of the child, so a
 loaded machine slows both alike), their warp instructions per CPU second and the
 speedup (Accel-Sim's CPU time over Trapeze's), then the smallest and the median
-speedup per GPU. --repeat N runs each simulator N times per trace and keeps the
-least CPU time (best of N, as the issue measured Accel-Sim): on a shared
-machine one run's time moves by tens of percent.
+speedup per GPU. --repeat N runs each simulator N times per trace, taking turns
+(Trapeze, Accel-Sim, Trapeze, ...), and keeps each one's least CPU time (best of
+N, as the issue measured Accel-Sim): on a shared machine one run's time moves by
+tens of percent, for seconds at a time. Trapeze runs with malloc on huge pages
+set in its environment (trapeze_env).
 
 usage: compare.py [--trapeze build/trapeze] [--work build/fidelity]
                   [--ref data/fidelity/accelsim-reference.csv] [--only T1,T2]
@@ -107,16 +109,24 @@ def cpu_seconds():
     return r.ru_utime + r.ru_stime
 
 
-def timed(run, *args, repeat=1):
-    """(run's result, the least CPU seconds of the children it ran, over
-    `repeat` runs)."""
-    best = None
+def timed(run, *args):
+    """(run's result, the CPU seconds of the children it ran)."""
+    c0 = cpu_seconds()
+    out = run(*args)
+    return out, cpu_seconds() - c0
+
+
+def timed_runs(runs, repeat):
+    """Each (run, args) of runs `repeat` times, taking turns (a, b, a, b, ...),
+    so that a slow spell of the machine, which lasts seconds, meets one run
+    of the short simulator, not all of its repeats: [(the first run's
+    result, the least CPU seconds over its repeats), ...]."""
+    best = [None] * len(runs)
     for _ in range(repeat):
-        c0 = cpu_seconds()
-        out = run(*args)
-        s = cpu_seconds() - c0
-        best = s if best is None else min(best, s)
-    return out, best
+        for i, (run, args) in enumerate(runs):
+            out, s = timed(run, *args)
+            best[i] = (out, s) if best[i] is None else (best[i][0], min(best[i][1], s))
+    return best
 
 
 def accelsim(template, gpu, trace_dir):
@@ -129,6 +139,17 @@ def accelsim(template, gpu, trace_dir):
                          (trace_dir, gpu, p.returncode, last[-200:]))
 
 
+def trapeze_env():
+    """Trapeze's environment: malloc on huge pages set already, as make bench
+    runs it, so that the program does not re-execute itself to set it
+    (cli/hugepages.c: about 10 ms of exec and loading a run, 6-7% of the
+    shortest trace's time); a GLIBC_TUNABLES of the caller's is kept."""
+    env = dict(os.environ)
+    if "GLIBC_TUNABLES" not in env and env.get("TRAPEZE_HUGEPAGES") != "0":
+        env["GLIBC_TUNABLES"] = "glibc.malloc.hugetlb=1"
+    return env
+
+
 def simulate(trapeze, gpu, trace_dir, tmp):
     cfg_path = os.path.join(tmp, gpu + ".config")
     if not os.path.exists(cfg_path):
@@ -138,7 +159,7 @@ def simulate(trapeze, gpu, trace_dir, tmp):
     out = os.path.join(tmp, "run.csv")
     subprocess.run([trapeze, "sim", "--gpu", cfg_path, "--trace",
                     os.path.join(trace_dir, "kernelslist.g"), "--csv", out, "--quiet"],
-                   check=True, stderr=subprocess.DEVNULL)
+                   check=True, stderr=subprocess.DEVNULL, env=trapeze_env())
     rows = list(csv.DictReader(open(out)))
     total = {}
     for r in rows:   # sum over launches (one per trace here)
@@ -203,8 +224,11 @@ def main():
         for r in ref:
             gpu = r["gpu"]
             tdir = gen(r["trace"], a.work, a.trapeze)
-            tz, tz_s = timed(simulate, a.trapeze, gpu, tdir, tmp,
-                             repeat=a.repeat if a.accelsim else 1)
+            runs = [(simulate, (a.trapeze, gpu, tdir, tmp))]
+            if a.accelsim:
+                runs.append((accelsim, (a.accelsim, gpu, tdir)))
+            timings = timed_runs(runs, a.repeat if a.accelsim else 1)
+            tz, tz_s = timings[0]
             rc = float(r["cycles"])
             err = 100.0 * (tz["cycles"] - rc) / rc
             errs.setdefault(gpu, []).append((abs(err), r["trace"]))
@@ -219,7 +243,7 @@ def main():
             row = [r["trace"], gpu, "%d" % rc, "%d" % tz["cycles"], "%+.1f" % err] + \
                   [ratio(tz[t], float(r[c])) for c, t in COUNTERS]
             if a.accelsim:
-                _, as_s = timed(accelsim, a.accelsim, gpu, tdir, repeat=a.repeat)
+                as_s = timings[1][1]
                 w = tz["warp_instructions"]
                 up = as_s / max(tz_s, 1e-9)
                 speed.setdefault(gpu, []).append((up, r["trace"]))
