@@ -35,6 +35,7 @@ sim_events *sim_events_create(const int units[SIM_UNIT_KIND_COUNT])
             return NULL;
         }
     }
+    ev->hot.idle_on = 1;
     sim_events_reset(ev, 0);
     return ev;
 }
@@ -54,15 +55,22 @@ void sim_events_set_wake(sim_events *ev, sim_unit_kind kind, sim_events_wake_fn 
     ev->wake_ctx[kind] = ctx;
 }
 
+void sim_events_set_idle(sim_events *ev, int on)
+{
+    ev->hot.idle_on = on != 0;
+    sim_events_reset(ev, 0);
+}
+
 void sim_events_reset(sim_events *ev, uint64_t cycle)
 {
     memset(ev->hot.count, 0, sizeof ev->hot.count);
     memset(ev->hist, 0, sizeof ev->hist);
     for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++) {
-        uint64_t v = fixed_kind(k) ? cycle : SIM_EV_UNALLOCATED;
+        /* off: no unit is ever allocated, so no access ends a period */
+        uint64_t v = fixed_kind(k) && ev->hot.idle_on ? cycle : SIM_EV_UNALLOCATED;
         for (int u = 0; u < ev->units[k]; u++)
             ev->hot.next_idle_start[k][u] = v;
-        ev->alloc_acc[k] = fixed_kind(k) ? -(int64_t)cycle * ev->units[k] : 0;
+        ev->alloc_acc[k] = v != SIM_EV_UNALLOCATED ? -(int64_t)cycle * ev->units[k] : 0;
     }
 }
 
@@ -109,6 +117,8 @@ void sim_events_open(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cycl
 {
     uint64_t *start = &ev->hot.next_idle_start[kind][unit];
     TRAPEZE_ASSERT(!fixed_kind(kind) && *start == SIM_EV_UNALLOCATED);
+    if (!ev->hot.idle_on)
+        return;
     *start = cycle;
     ev->alloc_acc[kind] -= (int64_t)cycle;
 }
@@ -133,7 +143,7 @@ void sim_events_close(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cyc
 void sim_events_finish(sim_events *ev, uint64_t end_cycle)
 {
     for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++) {
-        for (int u = 0; u < ev->units[k]; u++)
+        for (int u = 0; ev->hot.idle_on && u < ev->units[k]; u++)
             close_unit(ev, k, u, end_cycle);
         TRAPEZE_ASSERT(ev->alloc_acc[k] >= 0);
         ev->hist[k].tracked_cycles = (uint64_t)ev->alloc_acc[k];

@@ -100,6 +100,14 @@ void sim_events_destroy(sim_events *ev);
  * idle from cycle, warp registers unallocated. */
 void sim_events_reset(sim_events *ev, uint64_t cycle);
 
+/* Idle periods are recorded only while on (the default): off, every unit
+ * stays unallocated from the next reset, so an access costs two compares and
+ * the histograms stay empty; counts are kept either way. For runs whose
+ * periods nobody reads (no power description, sleep policy or idle CSV).
+ * Resets ev at cycle 0. */
+void sim_events_set_idle(sim_events *ev, int on);
+static inline int sim_events_idle_on(const sim_events *ev);
+
 /* A wake-up stall hook (sim/power): called for each idle period of a kind
  * as it ends; returns the cycles the access must wait for its unit. */
 typedef uint32_t (*sim_events_wake_fn)(void *ctx, uint64_t length, sim_next_access next);
@@ -132,7 +140,12 @@ const char *sim_next_access_name(sim_next_access n);
 struct sim_events_hot {
     uint64_t count[SIM_EV_COUNT];
     uint64_t *next_idle_start[SIM_UNIT_KIND_COUNT];  /* per unit: first cycle not yet used */
+    int idle_on;
 };
+static inline int sim_events_idle_on(const sim_events *ev)
+{
+    return ((const struct sim_events_hot *)ev)->idle_on;
+}
 static inline void sim_events_count(sim_events *ev, sim_event e, uint64_t n)
 {
     ((struct sim_events_hot *)ev)->count[e] += n;

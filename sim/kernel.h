@@ -165,8 +165,11 @@ enum {
     SIM_INST_SPIN = 1u << 1,       /* LOOP/ENDLOOP: repeat until value(reg) >= target; on a
                                     * dynamic instruction: issued inside a spin loop (it
                                     * waits, it does not advance: the simulator's hang guard) */
-    SIM_INST_WARP_END = 1u << 2    /* dynamic EXIT the SM makes when a warp's stream ends:
+    SIM_INST_WARP_END = 1u << 2,   /* dynamic EXIT the SM makes when a warp's stream ends:
                                     * it retires every lane still live */
+    SIM_INST_SPAN = 1u << 3        /* dynamic memory instruction: addr_lo / addr_hi hold the
+                                    * least and greatest active lane's address (a source
+                                    * that knows them cheaply sets it; optional) */
 };
 
 /* One static instruction. Unused register fields are SIM_NO_REG. */
@@ -340,6 +343,7 @@ struct sim_warp_inst {
                             * interpreter's: static index x 16), for the I-cache */
     uint8_t unit;          /* sim_inst.unit (a trace opcode's: sim_trace_opcode.unit) */
     uint64_t addr[SIM_WARP_LANES];  /* per-lane address (global: virtual; shared: offset) */
+    uint64_t addr_lo, addr_hi;      /* with SIM_INST_SPAN: the bounds of addr's active lanes */
 };
 
 /* A warp's position in its instruction stream. The program interpreter uses

@@ -98,6 +98,12 @@ int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_
  * active threads' word addresses on `banks` 4-byte-wide banks. Threads that
  * read the same word are served by one broadcast. */
 int sim_shmem_conflict_degree(const uint64_t *addr, uint32_t active_mask, int banks);
+/* 1 when a whole warp's byte addresses, lo to hi, span fewer than `banks`
+ * words: two words in one bank are then the same word (degree 1). */
+static inline int sim_shmem_within_banks(uint64_t lo, uint64_t hi, int banks)
+{
+    return hi / 4 - lo / 4 < (uint64_t)banks;
+}
 
 /* ---- the memory system ---- */
 

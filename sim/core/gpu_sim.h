@@ -305,6 +305,8 @@ trapeze_status sim_gpu_create(const trapeze_config *cfg, const sim_gpu_options *
                               sim_gpu **out, trapeze_error *err);
 void sim_gpu_destroy(sim_gpu *g);
 const sim_core_config *sim_gpu_config(const sim_gpu *g);
+/* The counts, and the idle-period histograms where opt named a power
+ * description, a sleep policy or keep_idle (else they stay empty). */
 sim_events *sim_gpu_events(sim_gpu *g);
 /* Launch one kernel and run it to completion. The first launch on g starts
  * at cycle 0; each later one waits the launch latency after the previous

@@ -530,6 +530,17 @@ static uint32_t reg_events(sim_sm *sm, int slot, const sim_warp_inst *in, uint64
     uint64_t lanes = (uint64_t)sim_popcount32(in->active);
     uint32_t stall = 0, s;
     int reads = 0;
+    if (!sim_events_idle_on(sm->ev)) {   /* the counts alone */
+        reads = (in->src[0] != SIM_NO_REG) + (in->src[1] != SIM_NO_REG) +
+                (in->src[2] != SIM_NO_REG);
+        sim_events_count(sm->ev, SIM_EV_REG_READ, (uint64_t)reads);
+        sim_events_count(sm->ev, SIM_EV_REG_READ_LANES, (uint64_t)reads * lanes);
+        if (in->dst != SIM_NO_REG) {
+            sim_events_count(sm->ev, SIM_EV_REG_WRITE, 1);
+            sim_events_count(sm->ev, SIM_EV_REG_WRITE_LANES, lanes);
+        }
+        return 0;
+    }
     for (int i = 0; i < 3; i++)
         if (in->src[i] != SIM_NO_REG) {
             reads++;
@@ -559,6 +570,8 @@ static uint32_t reg_events(sim_sm *sm, int slot, const sim_warp_inst *in, uint64
 static void warp_regs(sim_sm *sm, int slot, uint64_t t, int open)
 {
     int n = sm->k->regs_per_thread < SIM_MAX_REGS ? sm->k->regs_per_thread : SIM_MAX_REGS;
+    if (!sim_events_idle_on(sm->ev))
+        return;
     int reg_base = (sm->id * sm->cfg->max_warps + slot) * SIM_MAX_REGS;
     for (int r = 0; r < n; r++)
         if (open)
@@ -746,7 +759,12 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
         break;
     case SIM_OP_LD_SHARED:
     case SIM_OP_ST_SHARED: {
-        int d = in->active ? sim_shmem_conflict_degree(in->addr, in->active, c->shmem_banks) : 1;
+        /* a whole warp within the bank count: its source's bounds, without a pass */
+        int d = !in->active ? 1
+                : in->active == 0xffffffffu && (in->flags & SIM_INST_SPAN) &&
+                          sim_shmem_within_banks(in->addr_lo, in->addr_hi, c->shmem_banks)
+                    ? 1
+                    : sim_shmem_conflict_degree(in->addr, in->active, c->shmem_banks);
         if (d < 1)
             d = 1;
         uint64_t at = mem_at(sm, slot, w, in, t);

@@ -161,7 +161,7 @@ static int within_banks(const uint64_t *addr, int banks)
         lo = addr[l] < lo ? addr[l] : lo;
         hi = addr[l] > hi ? addr[l] : hi;
     }
-    return hi / 4 - lo / 4 < (uint64_t)banks;
+    return sim_shmem_within_banks(lo, hi, banks);
 }
 
 /* 1 when no bank holds two distinct words (degree 1), else 0: one pass

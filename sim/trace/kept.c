@@ -154,6 +154,22 @@ static void scatter(sim_warp_inst *out, const uint64_t *a)
         out->addr[__builtin_ctz(m)] = a[k++];
 }
 
+/* A run from x to y by steps of sign `step` that passes 2^64 (a shared
+ * offset below the window): its ends do not bound it. */
+static int wraps(uint64_t x, uint64_t y, int64_t step)
+{
+    return step > 0 ? y < x : y > x;
+}
+
+/* The bounds of the runs' ends (a run that does not wrap is monotone
+ * between them). */
+static void span(sim_warp_inst *out, uint64_t x, uint64_t y)
+{
+    out->flags |= SIM_INST_SPAN;
+    out->addr_lo = x < y ? x : y;
+    out->addr_hi = x < y ? y : x;
+}
+
 void sim_trace_kept_get(const uint8_t **pp, sim_warp_inst *out)
 {
     const uint8_t *p = *pp;
@@ -166,13 +182,19 @@ void sim_trace_kept_get(const uint8_t **pp, sim_warp_inst *out)
         uint64_t tmp[SIM_WARP_LANES];
         int n = sim_popcount32(out->active);
         uint64_t *a = n == SIM_WARP_LANES ? out->addr : tmp;
+        /* the runs' ends bound their addresses (SIM_INST_SPAN: the shared
+         * memory's conflict check then needs no pass over the lanes) */
         if (kind == KIND_STRIDE) {
             uint64_t a0 = get64(&p), d = get64(&p);
             for (int k = 0; k < n; k++)
                 a[k] = a0 + d * (uint64_t)k;
+            uint64_t end = a0 + d * (uint64_t)(n > 0 ? n - 1 : 0);
+            if (!wraps(a0, end, (int64_t)d))
+                span(out, a0, end);
         } else if (kind == KIND_RUNS) {
             a[0] = get64(&p);
-            int k = 1;
+            uint64_t lo = a[0], hi = a[0];
+            int k = 1, wrapped = 0;
             for (int r = *p++; r > 0; r--, p += RUN_BYTES) {
                 int32_t step;
                 memcpy(&step, p + 1, 4);
@@ -181,7 +203,12 @@ void sim_trace_kept_get(const uint8_t **pp, sim_warp_inst *out)
                 for (int j = 1; j <= count; j++)   /* not a[k - 1] + step: vectorizes */
                     a[k + j - 1] = from + dk * (uint64_t)j;
                 k += count;
+                wrapped |= wraps(from, a[k - 1], step);
+                lo = a[k - 1] < lo ? a[k - 1] : lo;
+                hi = a[k - 1] > hi ? a[k - 1] : hi;
             }
+            if (!wrapped)
+                span(out, lo, hi);
         } else if (kind == KIND_DELTA32) {
             uint64_t a0 = get64(&p);
             int32_t x[SIM_WARP_LANES];
