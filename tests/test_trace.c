@@ -354,6 +354,29 @@ static void malformed_traces(void)
     m = open_error("twice.traceg", TB(0, EXIT_WARP(0)) TB(0, EXIT_WARP(0)));
     CHECK(strstr(m, "twice.traceg:24: thread block 0,0,0 appears twice (first at line 17)") !=
           NULL);
+    /* lines read in chunks (reader.c scan_file): a 3 MB comment line, longer
+     * than a chunk and across its end, then the hex error two blocks on at
+     * line 17 + 9 + 5 = 31, its number and text right */
+    size_t big = 3u << 20, hl = strlen(header);
+    const char *rest = TB(0, EXIT_WARP(0) EXIT_WARP(1))
+        TB(1, "warp = 0\ninsts = 1\n0000 ffffzfff 0 EXIT 0 0\n");
+    char *text = malloc(hl + big + strlen(rest) + 2);
+    if (text) {
+        memcpy(text, header, hl);
+        text[hl] = '#';
+        memset(text + hl + 1, 'x', big - 1);
+        text[hl + big] = '\n';
+        strcpy(text + hl + big + 1, rest);
+        write_file("bigline.traceg", text);
+        free(text);
+        char bpath[128];
+        snprintf(bpath, sizeof bpath, "%s/bigline.traceg", dir);
+        sim_trace_kernel *bt = NULL;
+        trapeze_error berr;
+        CHECK(sim_trace_kernel_open(bpath, &bt, &berr) == TRAPEZE_EPARSE);
+        CHECK(strstr(berr.message, "bigline.traceg:31: expected an active mask") != NULL);
+        sim_trace_kernel_close(bt);
+    }
     /* a missing file */
     sim_trace_kernel *t = NULL;
     trapeze_error err;

@@ -81,6 +81,14 @@ trapeze_status sim_oc_init(sim_oc *oc, const sim_core_config *cfg, trapeze_error
         oc->port_kinds[oc->n_ports] = (uint16_t)((1u << SIM_OC_KINDS) - 1);
         oc->port_sets[oc->n_ports++] = 1u << SIM_OC_SET_GEN;
     }
+    for (int k = 0; k < SIM_OC_KINDS; k++)
+        for (int p = 0; p < oc->n_ports; p++)
+            for (int s = 0; s < SIM_OC_SETS; s++)
+                if (oc->port_kinds[p] >> k & 1 && oc->port_sets[p] >> s & 1 && oc->cu_n[s]) {
+                    oc->cand_port[k][oc->cand_n[k]] = (uint8_t)p;
+                    oc->cand_set[k][oc->cand_n[k]++] = (uint8_t)s;
+                    oc->cand_sets[k] |= (uint8_t)(1u << s);
+                }
     for (int k = 0; k < SIM_OC_KINDS; k++) {
         oc->idoc_w[k] = c->idoc_w[k] / oc->parts;
         oc->ocex_w[k] = c->ocex_w[k] / oc->parts;
@@ -136,15 +144,16 @@ void sim_oc_reset(sim_oc *oc)
 
 int sim_oc_can_issue(const sim_oc *oc, int kind, int part, uint64_t t, uint64_t *retry)
 {
+    /* a slot is freed in the read_operands of cycle slot / P: by t when it
+     * is below (t + 1) * P (no division a slot) */
     const uint64_t *slot = oc->idoc[kind] + part * oc->idoc_w[kind];
-    uint64_t best = UINT64_MAX;
+    uint64_t best = UINT64_MAX, end = (t + 1) * (uint64_t)oc->P;
     for (int i = 0; i < oc->idoc_w[kind]; i++) {
-        uint64_t cyc = slot[i] / (uint64_t)oc->P;   /* freed in that cycle's read_operands */
-        if (cyc <= t)
+        if (slot[i] < end)
             return 1;
-        best = cyc < best ? cyc : best;
+        best = slot[i] < best ? slot[i] : best;
     }
-    *retry = best;
+    *retry = best == UINT64_MAX ? best : best / (uint64_t)oc->P;
     return 0;
 }
 
@@ -191,24 +200,24 @@ uint64_t sim_oc_collect(sim_oc *oc, int kind, int part, int wid, const uint8_t s
     uint64_t P = (uint64_t)oc->P;
     /* ID_OC: the slot freeing first (sim_oc_can_issue found one by t) */
     uint64_t *idoc = earliest(oc->idoc[kind] + part * oc->idoc_w[kind], oc->idoc_w[kind]);
-    /* a collector unit through an in port that serves this kind */
+    /* a collector unit through an in port that serves this kind: each set's
+     * earliest unit found once, the pairs tried in port order */
+    uint64_t *first[SIM_OC_SETS] = {0}, at0 = (t + 1) * P;
+    for (unsigned m = oc->cand_sets[kind]; m; m &= m - 1) {
+        int s = __builtin_ctz(m);
+        first[s] = earliest(oc->cu_free[s] + part * oc->cu_n[s], oc->cu_n[s]);
+    }
     uint64_t a = UINT64_MAX, *cu = NULL;
-    int port = -1;
-    for (int p = 0; p < oc->n_ports; p++) {
-        if (!(oc->port_kinds[p] >> kind & 1))
-            continue;
-        for (int s = 0; s < SIM_OC_SETS; s++) {
-            if (!(oc->port_sets[p] >> s & 1) || !oc->cu_n[s])
-                continue;
-            uint64_t *u = earliest(oc->cu_free[s] + part * oc->cu_n[s], oc->cu_n[s]);
-            uint64_t at = (t + 1) * P;
-            at = *u > at ? *u : at;
-            at = oc->port_next[p] > at ? oc->port_next[p] : at;
-            if (at < a) {
-                a = at;
-                cu = u;
-                port = p;
-            }
+    int port = -1, set = 0;
+    for (int i = 0; i < oc->cand_n[kind]; i++) {
+        int p = oc->cand_port[kind][i], s = oc->cand_set[kind][i];
+        uint64_t at = *first[s] > at0 ? *first[s] : at0;
+        at = oc->port_next[p] > at ? oc->port_next[p] : at;
+        if (at < a) {
+            a = at;
+            cu = first[s];
+            port = p;
+            set = s;
         }
     }
     TRAPEZE_ASSERT(cu != NULL);   /* sim_oc_config validation: every kind has a set */
@@ -224,10 +233,6 @@ uint64_t sim_oc_collect(sim_oc *oc, int kind, int part, int wid, const uint8_t s
         ready = g + 1 > ready ? g + 1 : ready;
     }
     /* dispatch: a dispatch unit of the collector's set, an OC_EX slot */
-    int set = 0;
-    for (int s = 0; s < SIM_OC_SETS; s++)
-        if (cu >= oc->cu_free[s] && cu < oc->cu_free[s] + oc->cu_n[s] * oc->parts)
-            set = s;
     uint64_t d = ready;
     uint64_t *du = oc->disp_n[set] ? earliest(oc->disp_next[set], oc->disp_n[set]) : NULL;
     if (du && *du > d)

@@ -530,19 +530,47 @@ static trapeze_status scan_end(sim_trace_kernel *t, const scan *s, long long lin
     return TRAPEZE_OK;
 }
 
+/* The lines of t->file, read in chunks: each line is scanned where it lies
+ * in the chunk (getline copied every line, a quarter of a short trace's
+ * opening); a line that runs past the chunk is moved to its start, and the
+ * chunk grows for a line longer than it. Four times the stdio buffer, so
+ * that fread fills it from the file without a copy through that buffer. */
 static trapeze_status scan_file(sim_trace_kernel *t, trapeze_error *err)
 {
     scan s = {.state = S_HEADER};
-    char *buf = NULL;
-    size_t cap = 0;
-    ssize_t n;
+    size_t cap = 4 * TRACE_IOBUF, have = 0, pos = 0;
+    char *buf = malloc(cap);
     long long off = 0, line = 0;
-    trapeze_status st = TRAPEZE_OK;
-    while (!st && (n = getline(&buf, &cap, t->file)) >= 0) {
+    int eof = 0;
+    trapeze_status st = buf ? TRAPEZE_OK : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    while (!st) {
+        char *nl = memchr(buf + pos, '\n', have - pos);
+        if (!nl && !eof) {   /* the rest of the chunk, then more */
+            memmove(buf, buf + pos, have - pos);
+            have -= pos;
+            pos = 0;
+            if (have == cap) {   /* a line longer than the chunk */
+                char *more = realloc(buf, cap * 2);
+                if (!more) {
+                    st = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+                    break;
+                }
+                buf = more;
+                cap *= 2;
+            }
+            size_t got = fread(buf + have, 1, cap - have, t->file);
+            eof = got == 0;
+            have += got;
+            continue;
+        }
+        if (!nl && pos == have)
+            break;
+        const char *e = nl ? nl : buf + have;   /* a last line without a newline */
+        size_t n = (size_t)(e - (buf + pos)) + (nl != NULL);
         line++;
-        const char *e = buf + n - (n > 0 && buf[n - 1] == '\n');
-        st = scan_line(t, &s, buf, e, line, off, n, err);
-        off += n;
+        st = scan_line(t, &s, buf + pos, e, line, off, (long long)n, err);
+        off += (long long)n;
+        pos += n;
     }
     if (!st && ferror(t->file))
         st = trapeze_fail(err, TRAPEZE_EIO, "%s: read error after line %lld", t->path, line);
