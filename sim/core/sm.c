@@ -36,6 +36,7 @@
  * a warp a barrier releases keeps "barrier" as its reason for the release
  * cycle, so no cycle is charged to a wait that no longer holds.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,8 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
     }
     sm->words = (cfg->max_warps + 63) / 64;
     int two_level = cfg->sched == SIM_SCHED_TWO_LEVEL || cfg->sched == SIM_SCHED_LOCALITY;
+    for (int i = 0; i < cfg->max_warps; i++)
+        sm->sched[i % cfg->n_sched].part[i >> 6] |= 1ull << (i & 63);
     for (int s = 0; s < cfg->n_sched; s++) {
         sm->sched[s].last = -1;
         sm->sched[s].words = sm->words;
@@ -130,6 +133,8 @@ trapeze_status sim_sm_take_slots(sim_sm *sm, trapeze_error *err)
     if (!sm->warps)
         return trapeze_fail(err, TRAPEZE_ENOMEM,
                             "simulator: out of memory for the warp slots of SM %d", sm->id);
+    for (int i = 0; i < sm->cfg->max_warps; i++)
+        sm->warps[i].part = (uint8_t)(sm->cfg->oc.sub_core ? i % sm->cfg->n_sched : 0);
     return TRAPEZE_OK;
 }
 
@@ -209,15 +214,18 @@ int sim_sm_fits(const sim_sm *sm, const sim_kernel *k)
            sm->used_shmem + k->shmem_bytes <= c->gpu.shmem_per_sm;
 }
 
+static inline int oc_kind(const sim_sm *sm, const sim_warp_inst *in);
+
 static void fetch(sim_sm *sm, sim_warp *w)
 {
     if (!sm->src->next(sm->src_self, sm->k, &w->cur, w->reg_value, &w->inst)) {
-        memset(&w->inst, 0, sizeof w->inst - sizeof w->inst.addr);
+        memset(&w->inst, 0, offsetof(sim_warp_inst, addr));
         w->inst.op = SIM_OP_EXIT;
         w->inst.flags = SIM_INST_WARP_END;
         w->inst.dst = w->inst.src[0] = w->inst.src[1] = w->inst.src[2] = SIM_NO_REG;
     }
     w->has_inst = 1;
+    w->kind = (uint8_t)oc_kind(sm, &w->inst);   /* asked at every issue check */
     sm->wop[w - sm->warps] = w->inst.op;
 }
 
@@ -404,17 +412,11 @@ static inline int oc_kind(const sim_sm *sm, const sim_warp_inst *in)
 }
 
 /* The units an ALU or SFU instruction runs on, and their number. */
-static inline uint64_t *unit_pool(sim_sm *sm, const sim_warp_inst *in, int *n)
-{
-    int k = oc_kind(sm, in);
-    *n = sm->unit_n[k];
-    return sm->unit_free[k];
-}
-
 /* The sub-core of a warp (its scheduler's) or 0 without sub-cores. */
 static inline int oc_part(const sim_sm *sm, const sim_warp *w)
 {
-    return sm->cfg->oc.sub_core ? (int)(w - sm->warps) % sm->cfg->n_sched : 0;
+    (void)sm;
+    return w->part;
 }
 
 /* Free unit of a pool at t, or -1 with *retry = the earliest it frees. */
@@ -468,7 +470,7 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
             ldst_park(sm, (int)(w - sm->warps));
             return 0;
         }
-        if (!sim_oc_can_issue(&sm->oc, oc_kind(sm, in), oc_part(sm, w), t, &retry)) {
+        if (!sim_oc_can_issue(&sm->oc, w->kind, oc_part(sm, w), t, &retry)) {
             set_wait(sm, SLOT(sm, w), is_ldst(op) ? SIM_STALL_MEMORY : SIM_STALL_COMPUTE);
             set_retry(sm, (int)(w - sm->warps), retry);
             return 0;
@@ -476,8 +478,8 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
         return 1;
     }
     if (is_sp(op) || op == SIM_OP_SFU) {
-        int n;
-        uint64_t *pool = unit_pool(sm, in, &n);
+        int n = sm->unit_n[w->kind];   /* the units it runs on */
+        uint64_t *pool = sm->unit_free[w->kind];
         if (free_unit(pool, n, t, &retry) < 0) {
             set_wait(sm, SLOT(sm, w), SIM_STALL_COMPUTE);
             set_retry(sm, (int)(w - sm->warps), retry);
@@ -710,7 +712,7 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
     case SIM_OP_BRANCH:
     case SIM_OP_SFU: {
         int row = alu_row(op), alu = op == SIM_OP_BRANCH ? SIM_ALU_ADD : in->alu;
-        int kind = oc_kind(sm, in), n_units = sm->unit_n[kind];
+        int kind = w->kind, n_units = sm->unit_n[kind];
         uint64_t *pool = sm->unit_free[kind];
         int lat = c->lat[row][alu], init = c->init[row][alu], spec = spec_unit(sm, in);
         if (spec) {   /* a specialized unit's timing */
@@ -954,19 +956,17 @@ static void refresh_reasons(sim_sm *sm)
 static uint64_t retry_minima(sim_sm *sm)
 {
     const uint64_t *w = sm->wretry;
-    int ns = sm->cfg->n_sched;
-    uint64_t *m = sm->sched_next;
-    for (int s = 0; s < ns; s++)
-        m[s] = SIM_NEVER;
-    for (int wi = 0; wi < sm->words; wi++)
-        for (uint64_t b = sm->wfinite[wi]; b; b &= b - 1) {
-            int i = wi * 64 + __builtin_ctzll(b);
-            int s = ns == 2 ? i & 1 : i % ns;
-            m[s] = w[i] < m[s] ? w[i] : m[s];
-        }
     uint64_t all = SIM_NEVER;
-    for (int s = 0; s < ns; s++)
-        all = m[s] < all ? m[s] : all;
+    for (int s = 0; s < sm->cfg->n_sched; s++) {
+        uint64_t m = SIM_NEVER;   /* in a register: a scheduler's slots by its mask */
+        for (int wi = 0; wi < sm->words; wi++)
+            for (uint64_t b = sm->wfinite[wi] & sm->sched[s].part[wi]; b; b &= b - 1) {
+                uint64_t v = w[wi * 64 + __builtin_ctzll(b)];
+                m = v < m ? v : m;
+            }
+        sm->sched_next[s] = m;
+        all = m < all ? m : all;
+    }
     return all;
 }
 

@@ -30,7 +30,9 @@ typedef struct sim_warp {
     uint8_t has_inst;
     uint8_t ibuf;              /* I-fetch on: decoded instructions in its ibuffer (0-2) */
     uint8_t imiss;             /* waiting for an I-cache fill */
+    uint8_t kind;              /* inst's pipeline kind (SIM_OC_*), found when fetched */
     int16_t block;             /* block slot */
+    uint8_t part;              /* its sub-core (slot % schedulers with sub-cores, else 0) */
     uint32_t live;             /* lanes that exist and have not executed an EXIT */
     uint64_t ibuf_ready;       /* they may issue from this cycle (decode) */
     uint64_t age;              /* dispatch order (GTO's "oldest") */
@@ -86,6 +88,8 @@ typedef struct sim_sched {
     uint8_t slot[SM_MAX_WARPS];
     uint8_t pos[SM_MAX_WARPS];   /* per slot of this scheduler: its index in slot[] */
     uint64_t own[SM_MASK_WORDS]; /* per slot bit: assigned to this scheduler */
+    uint64_t part[SM_MASK_WORDS];   /* per slot bit: slot % n_sched is this scheduler
+                                     * (fixed at init; a slot's only scheduler) */
     int words;                   /* words of the bit sets in use: the SM's warp slots / 64 */
     int last;                    /* slot issued last, -1 none */
     int rr;                      /* LRR: position after the last issue */
