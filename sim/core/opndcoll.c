@@ -81,14 +81,17 @@ trapeze_status sim_oc_init(sim_oc *oc, const sim_core_config *cfg, trapeze_error
         oc->port_kinds[oc->n_ports] = (uint16_t)((1u << SIM_OC_KINDS) - 1);
         oc->port_sets[oc->n_ports++] = 1u << SIM_OC_SET_GEN;
     }
-    for (int k = 0; k < SIM_OC_KINDS; k++)
-        for (int p = 0; p < oc->n_ports; p++)
+    for (int k = 0; k < SIM_OC_KINDS; k++) {
+        oc->cand[k] = malloc((size_t)(oc->n_ports * SIM_OC_SETS * 2) + 1);
+        bad |= !oc->cand[k];
+        for (int p = 0; oc->cand[k] && p < oc->n_ports; p++)
             for (int s = 0; s < SIM_OC_SETS; s++)
                 if (oc->port_kinds[p] >> k & 1 && oc->port_sets[p] >> s & 1 && oc->cu_n[s]) {
-                    oc->cand_port[k][oc->cand_n[k]] = (uint8_t)p;
-                    oc->cand_set[k][oc->cand_n[k]++] = (uint8_t)s;
+                    oc->cand[k][2 * oc->cand_n[k]] = (uint8_t)p;
+                    oc->cand[k][2 * oc->cand_n[k]++ + 1] = (uint8_t)s;
                     oc->cand_sets[k] |= (uint8_t)(1u << s);
                 }
+    }
     for (int k = 0; k < SIM_OC_KINDS; k++) {
         oc->idoc_w[k] = c->idoc_w[k] / oc->parts;
         oc->ocex_w[k] = c->ocex_w[k] / oc->parts;
@@ -116,6 +119,7 @@ void sim_oc_free(sim_oc *oc)
     for (int k = 0; k < SIM_OC_KINDS; k++) {
         free(oc->idoc[k]);
         free(oc->ocex[k]);
+        free(oc->cand[k]);
     }
     const sim_oc_config *c = oc->c;
     memset(oc, 0, sizeof *oc);
@@ -210,7 +214,7 @@ uint64_t sim_oc_collect(sim_oc *oc, int kind, int part, int wid, const uint8_t s
     uint64_t a = UINT64_MAX, *cu = NULL;
     int port = -1, set = 0;
     for (int i = 0; i < oc->cand_n[kind]; i++) {
-        int p = oc->cand_port[kind][i], s = oc->cand_set[kind][i];
+        int p = oc->cand[kind][2 * i], s = oc->cand[kind][2 * i + 1];
         uint64_t at = *first[s] > at0 ? *first[s] : at0;
         at = oc->port_next[p] > at ? oc->port_next[p] : at;
         if (at < a) {

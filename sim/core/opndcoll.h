@@ -37,8 +37,7 @@ typedef struct sim_oc {
     /* per kind: the (in port, set with units) pairs that serve it, in port
      * order, and the sets among them (derived from the above at init) */
     int cand_n[SIM_OC_KINDS];
-    uint8_t cand_port[SIM_OC_KINDS][SIM_OC_MAX_PORTS * SIM_OC_SETS];
-    uint8_t cand_set[SIM_OC_KINDS][SIM_OC_MAX_PORTS * SIM_OC_SETS];
+    uint8_t *cand[SIM_OC_KINDS];   /* cand_n (port, set) byte pairs */
     uint8_t cand_sets[SIM_OC_KINDS];
     int idoc_w[SIM_OC_KINDS], ocex_w[SIM_OC_KINDS];   /* slots per sub-core */
     uint64_t *idoc[SIM_OC_KINDS], *ocex[SIM_OC_KINDS];  /* per slot: step it frees */
