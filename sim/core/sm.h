@@ -36,7 +36,6 @@ typedef struct sim_warp {
     uint32_t live;             /* lanes that exist and have not executed an EXIT */
     uint64_t ibuf_ready;       /* they may issue from this cycle (decode) */
     uint64_t age;              /* dispatch order (GTO's "oldest") */
-    uint64_t retry;             /* earliest cycle worth checking it again */
     uint64_t busy_until;       /* last ALU result lands */
     uint32_t pend_loads, pend_stores;   /* outstanding requests (stores include atomics) */
     sim_warp_inst inst;        /* the next instruction (fetched) */
