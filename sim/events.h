@@ -13,7 +13,8 @@
  * sim_events_close (its block is released).
  *
  * Invariants: a unit's next_idle_start is the first cycle after its last
- * use, or SIM_EV_UNALLOCATED; every recorded period has length >= 1 and
+ * use, or SIM_EV_UNALLOCATED (every unit, while idle recording is off:
+ * sim_events_set_idle); every recorded period has length >= 1 and
  * lies inside the unit's allocated time; tracked cycles (allocated unit
  * cycles) >= the sum of recorded lengths.
  */
