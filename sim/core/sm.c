@@ -411,7 +411,6 @@ static inline int oc_kind(const sim_sm *sm, const sim_warp_inst *in)
            : op == SIM_OP_DP && sm->cfg->n_dp ? SIM_OC_DP : SIM_OC_SP;
 }
 
-/* The units an ALU or SFU instruction runs on, and their number. */
 /* The sub-core of a warp (its scheduler's) or 0 without sub-cores. */
 static inline int oc_part(const sim_sm *sm, const sim_warp *w)
 {
