@@ -167,7 +167,7 @@ enum {
                                     * waits, it does not advance: the simulator's hang guard) */
     SIM_INST_WARP_END = 1u << 2,   /* dynamic EXIT the SM makes when a warp's stream ends:
                                     * it retires every lane still live */
-    SIM_INST_SPAN = 1u << 3        /* dynamic memory instruction: addr_lo / addr_hi hold the
+    SIM_INST_SPAN = 1u << 3        /* dynamic memory instruction: addr_bound holds the
                                     * least and greatest active lane's address (a source
                                     * that knows them cheaply sets it; optional) */
 };
@@ -343,7 +343,7 @@ struct sim_warp_inst {
                             * interpreter's: static index x 16), for the I-cache */
     uint8_t unit;          /* sim_inst.unit (a trace opcode's: sim_trace_opcode.unit) */
     uint64_t addr[SIM_WARP_LANES];  /* per-lane address (global: virtual; shared: offset) */
-    uint64_t addr_lo, addr_hi;      /* with SIM_INST_SPAN: the bounds of addr's active lanes */
+    uint64_t addr_bound[2];         /* with SIM_INST_SPAN: least, greatest of addr's active lanes */
 };
 
 /* A warp's position in its instruction stream. The program interpreter uses

@@ -96,14 +96,11 @@ int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_
 
 /* Shared memory: the number of serialized passes (1 = conflict free) for the
  * active threads' word addresses on `banks` 4-byte-wide banks. Threads that
- * read the same word are served by one broadcast. */
-int sim_shmem_conflict_degree(const uint64_t *addr, uint32_t active_mask, int banks);
-/* 1 when a whole warp's byte addresses, lo to hi, span fewer than `banks`
- * words: two words in one bank are then the same word (degree 1). */
-static inline int sim_shmem_within_banks(uint64_t lo, uint64_t hi, int banks)
-{
-    return hi / 4 - lo / 4 < (uint64_t)banks;
-}
+ * read the same word are served by one broadcast. bound: NULL, or the least
+ * and greatest active address when the caller knows them (the trace's kept
+ * form: a whole warp within the bank count then needs no pass). */
+int sim_shmem_conflict_degree(const uint64_t *addr, uint32_t active_mask, int banks,
+                              const uint64_t bound[2]);
 
 /* ---- the memory system ---- */
 

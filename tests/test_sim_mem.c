@@ -178,20 +178,20 @@ static void test_shmem_conflicts(void)
         uint64_t a[32];
         for (int t = 0; t < 32; t++)
             a[t] = (uint64_t)t * (uint64_t)stride[i] * 4;
-        CHECK(sim_shmem_conflict_degree(a, 0xffffffffu, 32) == degree[i]);
+        CHECK(sim_shmem_conflict_degree(a, 0xffffffffu, 32, NULL) == degree[i]);
     }
     uint64_t a[32];
     for (int t = 0; t < 32; t++)
         a[t] = 64; /* one word for all: a broadcast */
-    CHECK(sim_shmem_conflict_degree(a, 0xffffffffu, 32) == 1);
+    CHECK(sim_shmem_conflict_degree(a, 0xffffffffu, 32, NULL) == 1);
     for (int t = 0; t < 32; t++)
         a[t] = (uint64_t)(t % 2) * 128; /* words 0 and 32: both bank 0 */
-    CHECK(sim_shmem_conflict_degree(a, 0xffffffffu, 32) == 2);
+    CHECK(sim_shmem_conflict_degree(a, 0xffffffffu, 32, NULL) == 2);
     /* 16 banks (GTX 280), stride 2 over the first 16 threads: gcd 2. */
     for (int t = 0; t < 32; t++)
         a[t] = (uint64_t)t * 8;
-    CHECK(sim_shmem_conflict_degree(a, 0xffffu, 16) == 2);
-    CHECK(sim_shmem_conflict_degree(a, 0, 32) == 0);
+    CHECK(sim_shmem_conflict_degree(a, 0xffffu, 16, NULL) == 2);
+    CHECK(sim_shmem_conflict_degree(a, 0, 32, NULL) == 0);
 }
 
 /* The definition, by brute force: the most distinct words any one bank
@@ -233,7 +233,7 @@ static void test_shmem_conflicts_random(void)
                 a[t] = (range + t * (uint64_t)(trial / 3 % 5)) * 4;
         }
         int nb = banks[trial % 8];
-        CHECK(sim_shmem_conflict_degree(a, mask, nb) == conflict_reference(a, mask, nb));
+        CHECK(sim_shmem_conflict_degree(a, mask, nb, NULL) == conflict_reference(a, mask, nb));
     }
     /* whole warps at one stride (coalesce.c's closed form for power-of-two
      * bank counts): strides of -70 to 70 bytes, whole words or not, from
@@ -249,7 +249,7 @@ static void test_shmem_conflicts_random(void)
                 for (int t = 0; t < 32; t++)
                     a[t] = base + (uint64_t)((int64_t)t * stride);
                 int nb = pow2_banks[b];
-                affine_ok &= sim_shmem_conflict_degree(a, 0xffffffffu, nb) ==
+                affine_ok &= sim_shmem_conflict_degree(a, 0xffffffffu, nb, NULL) ==
                              conflict_reference(a, 0xffffffffu, nb);
                 affine_cases++;
             }

@@ -656,7 +656,7 @@ static int span_right(const sim_warp_inst *in)
             lo = in->addr[l] < lo ? in->addr[l] : lo;
             hi = in->addr[l] > hi ? in->addr[l] : hi;
         }
-    return !in->active || (in->addr_lo == lo && in->addr_hi == hi);
+    return !in->active || (in->addr_bound[0] == lo && in->addr_bound[1] == hi);
 }
 
 static int same_inst(const sim_warp_inst *a, const sim_warp_inst *b)

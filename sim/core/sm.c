@@ -411,13 +411,6 @@ static inline int oc_kind(const sim_sm *sm, const sim_warp_inst *in)
            : op == SIM_OP_DP && sm->cfg->n_dp ? SIM_OC_DP : SIM_OC_SP;
 }
 
-/* The sub-core of a warp (its scheduler's) or 0 without sub-cores. */
-static inline int oc_part(const sim_sm *sm, const sim_warp *w)
-{
-    (void)sm;
-    return w->part;
-}
-
 /* Free unit of a pool at t, or -1 with *retry = the earliest it frees. */
 static int free_unit(const uint64_t *pool, int n, uint64_t t, uint64_t *retry)
 {
@@ -469,7 +462,7 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
             ldst_park(sm, (int)(w - sm->warps));
             return 0;
         }
-        if (!sim_oc_can_issue(&sm->oc, w->kind, oc_part(sm, w), t, &retry)) {
+        if (!sim_oc_can_issue(&sm->oc, w->kind, w->part, t, &retry)) {
             set_wait(sm, SLOT(sm, w), is_ldst(op) ? SIM_STALL_MEMORY : SIM_STALL_COMPUTE);
             set_retry(sm, (int)(w - sm->warps), retry);
             return 0;
@@ -526,37 +519,28 @@ static inline __attribute__((always_inline)) int can_issue(void *vctx, int slot)
  * sleep policy with an exposed wake-up is active). */
 static uint32_t reg_events(sim_sm *sm, int slot, const sim_warp_inst *in, uint64_t t)
 {
+    uint64_t lanes = (uint64_t)sim_popcount32(in->active);
+    int reads = (in->src[0] != SIM_NO_REG) + (in->src[1] != SIM_NO_REG) +
+                (in->src[2] != SIM_NO_REG);
+    sim_events_count(sm->ev, SIM_EV_REG_READ, (uint64_t)reads);
+    sim_events_count(sm->ev, SIM_EV_REG_READ_LANES, (uint64_t)reads * lanes);
+    if (in->dst != SIM_NO_REG) {
+        sim_events_count(sm->ev, SIM_EV_REG_WRITE, 1);
+        sim_events_count(sm->ev, SIM_EV_REG_WRITE_LANES, lanes);
+    }
+    if (!sim_events_idle_on(sm->ev))   /* no periods to close: the counts alone */
+        return 0;
     int nb = sm->cfg->reg_banks, base = sm->id * nb;
     int reg_base = (sm->id * sm->cfg->max_warps + slot) * SIM_MAX_REGS;
-    uint64_t lanes = (uint64_t)sim_popcount32(in->active);
     uint32_t stall = 0, s;
-    int reads = 0;
-    if (!sim_events_idle_on(sm->ev)) {   /* the counts alone */
-        reads = (in->src[0] != SIM_NO_REG) + (in->src[1] != SIM_NO_REG) +
-                (in->src[2] != SIM_NO_REG);
-        sim_events_count(sm->ev, SIM_EV_REG_READ, (uint64_t)reads);
-        sim_events_count(sm->ev, SIM_EV_REG_READ_LANES, (uint64_t)reads * lanes);
-        if (in->dst != SIM_NO_REG) {
-            sim_events_count(sm->ev, SIM_EV_REG_WRITE, 1);
-            sim_events_count(sm->ev, SIM_EV_REG_WRITE_LANES, lanes);
-        }
-        return 0;
-    }
     for (int i = 0; i < 3; i++)
         if (in->src[i] != SIM_NO_REG) {
-            reads++;
             s = sim_events_busy(sm->ev, SIM_UNIT_REG_BANK, base + (in->src[i] + slot) % nb, t);
             stall = s > stall ? s : stall;
             s = sim_events_access(sm->ev, SIM_UNIT_REG, reg_base + in->src[i], t, SIM_NEXT_READ);
             stall = s > stall ? s : stall;
         }
-    if (reads) {
-        sim_events_count(sm->ev, SIM_EV_REG_READ, (uint64_t)reads);
-        sim_events_count(sm->ev, SIM_EV_REG_READ_LANES, (uint64_t)reads * lanes);
-    }
     if (in->dst != SIM_NO_REG) {
-        sim_events_count(sm->ev, SIM_EV_REG_WRITE, 1);
-        sim_events_count(sm->ev, SIM_EV_REG_WRITE_LANES, lanes);
         s = sim_events_access(sm->ev, SIM_UNIT_REG_BANK, base + (in->dst + slot) % nb, t,
                               SIM_NEXT_WRITE);
         stall = s > stall ? s : stall;
@@ -571,8 +555,6 @@ static uint32_t reg_events(sim_sm *sm, int slot, const sim_warp_inst *in, uint64
 static void warp_regs(sim_sm *sm, int slot, uint64_t t, int open)
 {
     int n = sm->k->regs_per_thread < SIM_MAX_REGS ? sm->k->regs_per_thread : SIM_MAX_REGS;
-    if (!sim_events_idle_on(sm->ev))
-        return;
     int reg_base = (sm->id * sm->cfg->max_warps + slot) * SIM_MAX_REGS;
     for (int r = 0; r < n; r++)
         if (open)
@@ -683,7 +665,7 @@ static uint64_t mem_at(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst *i
 {
     if (!sm->oc_on)
         return t;
-    uint64_t e = sim_oc_collect(&sm->oc, SIM_OC_MEM, oc_part(sm, w), slot, in->src, t);
+    uint64_t e = sim_oc_collect(&sm->oc, SIM_OC_MEM, w->part, slot, in->src, t);
     sim_oc_execute(&sm->oc, e);   /* a later instruction's requests queue behind (lq_at) */
     return e;
 }
@@ -723,7 +705,7 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
             /* through the collector; the unit takes it at e (the earliest free
              * of its sub-core's units), EX_WB at e + lat + 1, written back and
              * its dependents issue at e + lat + 2 */
-            int part = oc_part(sm, w), per = n_units / (c->oc.sub_core ? c->n_sched : 1);
+            int part = w->part, per = n_units / (c->oc.sub_core ? c->n_sched : 1);
             uint64_t e = sim_oc_collect(&sm->oc, kind, part, slot, in->src, t);
             uint64_t *u = pool + part * per;
             for (int i = 1; i < per; i++)
@@ -760,12 +742,10 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
         break;
     case SIM_OP_LD_SHARED:
     case SIM_OP_ST_SHARED: {
-        /* a whole warp within the bank count: its source's bounds, without a pass */
-        int d = !in->active ? 1
-                : in->active == 0xffffffffu && (in->flags & SIM_INST_SPAN) &&
-                          sim_shmem_within_banks(in->addr_lo, in->addr_hi, c->shmem_banks)
-                    ? 1
-                    : sim_shmem_conflict_degree(in->addr, in->active, c->shmem_banks);
+        int d = in->active ? sim_shmem_conflict_degree(in->addr, in->active, c->shmem_banks,
+                                                       in->flags & SIM_INST_SPAN ? in->addr_bound
+                                                                                 : NULL)
+                           : 1;
         if (d < 1)
             d = 1;
         uint64_t at = mem_at(sm, slot, w, in, t);
@@ -775,7 +755,7 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
         sim_events_count(sm->ev, SIM_EV_SHMEM_ACCESS, (uint64_t)d);
         uint64_t done = at + (uint64_t)c->smem_latency + (uint64_t)d - 1;
         if (c->oc.on && op == SIM_OP_LD_SHARED && in->dst != SIM_NO_REG)
-            sim_oc_write(&sm->oc, oc_part(sm, w), slot, in->dst, done);
+            sim_oc_write(&sm->oc, w->part, slot, in->dst, done);
         if (op == SIM_OP_LD_SHARED) {
             sm->st.shld_insts++;
             if (in->dst != SIM_NO_REG)
@@ -885,7 +865,7 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
         if (--w->reg_pending[reg] == 0) {
             w->reg_ready[reg] = t;
             if (sm->oc_on)   /* written back after this cycle's collector steps */
-                sim_oc_write(&sm->oc, oc_part(sm, w), slot, reg, t + 1);
+                sim_oc_write(&sm->oc, w->part, slot, reg, t + 1);
         }
     }
     if (WST(sm, w) == W_RUN) {

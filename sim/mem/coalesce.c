@@ -150,8 +150,14 @@ static inline int bank_of(uint64_t w, int banks)
                                       : (int)(w % (uint64_t)banks);
 }
 
-/* 1 when a whole warp's words span fewer than `banks` words: two words in
- * one bank are then the same word (degree 1). A branch-free min and max,
+/* 1 when byte addresses lo to hi span fewer than `banks` words: two words
+ * in one bank are then the same word (degree 1). */
+static int span_within_banks(uint64_t lo, uint64_t hi, int banks)
+{
+    return hi / 4 - lo / 4 < (uint64_t)banks;
+}
+
+/* 1 when a whole warp's words span fewer than `banks` words (above). A branch-free min and max,
  * where the pass below costs about 16 instructions a lane; it settles
  * broadcasts, unit strides and a 16x16 tile's two half-warp rows. */
 static int within_banks(const uint64_t *addr, int banks)
@@ -161,7 +167,7 @@ static int within_banks(const uint64_t *addr, int banks)
         lo = addr[l] < lo ? addr[l] : lo;
         hi = addr[l] > hi ? addr[l] : hi;
     }
-    return sim_shmem_within_banks(lo, hi, banks);
+    return span_within_banks(lo, hi, banks);
 }
 
 /* 1 when no bank holds two distinct words (degree 1), else 0: one pass
@@ -183,7 +189,8 @@ static int conflict_free(const uint64_t *addr, uint32_t m, int banks)
     return 1;
 }
 
-int sim_shmem_conflict_degree(const uint64_t *addr, uint32_t active_mask, int banks)
+int sim_shmem_conflict_degree(const uint64_t *addr, uint32_t active_mask, int banks,
+                              const uint64_t bound[2])
 {
     /* Distinct words per bank; a repeated word is a broadcast, not a pass.
      * The distinct words are chained by bank (hashed into 64 chains, so any
@@ -197,7 +204,8 @@ int sim_shmem_conflict_degree(const uint64_t *addr, uint32_t active_mask, int ba
     int n = 0, degree = active_mask ? 1 : 0;
     if (banks < 1)
         banks = 1;
-    if (active_mask == 0xffffffffu && within_banks(addr, banks))
+    if (active_mask == 0xffffffffu && (bound ? span_within_banks(bound[0], bound[1], banks)
+                                             : within_banks(addr, banks)))
         return 1;
     if (active_mask && banks <= 64 && conflict_free(addr, active_mask, banks))
         return 1;

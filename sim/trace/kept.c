@@ -166,8 +166,8 @@ static int wraps(uint64_t x, uint64_t y, int64_t step)
 static void span(sim_warp_inst *out, uint64_t x, uint64_t y)
 {
     out->flags |= SIM_INST_SPAN;
-    out->addr_lo = x < y ? x : y;
-    out->addr_hi = x < y ? y : x;
+    out->addr_bound[0] = x < y ? x : y;
+    out->addr_bound[1] = x < y ? y : x;
 }
 
 void sim_trace_kept_get(const uint8_t **pp, sim_warp_inst *out)
