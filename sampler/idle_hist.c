@@ -22,8 +22,10 @@ void sampler_idle_hist_add(trapeze_idle_hist *h, const sim_idle_hist *s)
         }
 }
 
-void sampler_idle_hist_add_diff(trapeze_idle_hist *h, const sim_idle_hist *now,
-                                const sim_idle_hist *before, double weight, unsigned next_mask)
+void sampler_idle_hist_add_diff_by(trapeze_idle_hist *h, const sim_idle_hist *now,
+                                   const sim_idle_hist *before,
+                                   double (*weight)(const void *ctx, double length),
+                                   const void *ctx, unsigned next_mask)
 {
     for (int b = 0; b < SIM_IDLE_BINS; b++)
         for (int x = 0; x < SIM_NEXT_COUNT; x++) {
@@ -33,9 +35,22 @@ void sampler_idle_hist_add_diff(trapeze_idle_hist *h, const sim_idle_hist *now,
             uint64_t lo, hi;
             sim_idle_bin_range(b, &lo, &hi);
             int k = trapeze_idle_bucket((double)lo);
+            double mean = (double)(now->bin[x][b].sum - before->bin[x][b].sum) / (double)n;
             if (k >= 0)
-                h->count[x][k] += weight * (double)n;
+                h->count[x][k] += weight(ctx, mean) * (double)n;
         }
+}
+
+static double constant(const void *ctx, double length)
+{
+    (void)length;
+    return *(const double *)ctx;
+}
+
+void sampler_idle_hist_add_diff(trapeze_idle_hist *h, const sim_idle_hist *now,
+                                const sim_idle_hist *before, double weight, unsigned next_mask)
+{
+    sampler_idle_hist_add_diff_by(h, now, before, constant, &weight, next_mask);
 }
 
 void sampler_idle_options(const trapeze_power *pw, sim_sleep_config *always_on,

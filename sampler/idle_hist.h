@@ -18,6 +18,11 @@ void sampler_idle_hist_add(trapeze_idle_hist *h, const sim_idle_hist *s);
  * next_mask. */
 void sampler_idle_hist_add_diff(trapeze_idle_hist *h, const sim_idle_hist *now,
                                 const sim_idle_hist *before, double weight, unsigned next_mask);
+/* The same, each bin's periods weighted by weight(ctx, their mean length). */
+void sampler_idle_hist_add_diff_by(trapeze_idle_hist *h, const sim_idle_hist *now,
+                                   const sim_idle_hist *before,
+                                   double (*weight)(const void *ctx, double length),
+                                   const void *ctx, unsigned next_mask);
 
 /* GPU options that measure idle periods as they are: energy by pw, every
  * structure always on (no policy shortens a period), histograms kept.

@@ -10,21 +10,34 @@
  * only.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "sampler/sleep_spread.h"
-
-void sampler_spread_init(sampler_spread *p, double first, double every)
-{
-    p->first = first;
-    p->every = every;
-    p->len = every / SAMPLER_SPREAD_SHARE;
-}
 
 /* Where the window of stretch k starts, from the stretch's start. */
 static double offset(const sampler_spread *p, double k)
 {
     double u = fmod((k + 1) * 0.6180339887498949, 1.0);
     return floor(u * (p->every - p->len));
+}
+
+static int ascending(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void sampler_spread_init(sampler_spread *p, double first, double every)
+{
+    p->first = first;
+    p->every = every;
+    p->len = every / SAMPLER_SPREAD_SHARE;
+    for (int k = 0; k < SAMPLER_SPREAD_GAPS; k++)
+        p->gap[k] = p->every - p->len - offset(p, k) + offset(p, k + 1);
+    qsort(p->gap, SAMPLER_SPREAD_GAPS, sizeof p->gap[0], ascending);
+    p->below[0] = 0;
+    for (int k = 0; k < SAMPLER_SPREAD_GAPS; k++)
+        p->below[k + 1] = p->below[k] + p->gap[k];
 }
 
 int sampler_spread_region(const sampler_spread *p, double t)
@@ -46,4 +59,24 @@ double sampler_spread_recorded(const sampler_spread *p, double end)
     double rest = span - whole * p->every, a = offset(p, whole);
     double last = rest <= a ? 0 : (rest < a + p->len ? rest - a : p->len);
     return whole * p->len + last;
+}
+
+double sampler_spread_inclusion(const sampler_spread *p, double length)
+{
+    if (!(p->every > 0))
+        return 1;
+    int lo = 0, hi = SAMPLER_SPREAD_GAPS;   /* the gaps shorter than length: [0, lo) */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (p->gap[mid] < length)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    double covered = p->below[lo] + length * (SAMPLER_SPREAD_GAPS - lo);
+    /* over the stretches the gaps span (every, give or take the first and
+     * last offsets), so that a period longer than every gap counts once */
+    double q = (p->len + covered / SAMPLER_SPREAD_GAPS) /
+               (p->len + p->below[SAMPLER_SPREAD_GAPS] / SAMPLER_SPREAD_GAPS);
+    return q < 1 ? q : 1;
 }

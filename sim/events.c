@@ -16,6 +16,10 @@ struct sim_events {
     sim_events_wake_fn wake[SIM_UNIT_KIND_COUNT];
     void *wake_ctx[SIM_UNIT_KIND_COUNT];
     sim_idle_hist hist[SIM_UNIT_KIND_COUNT];
+    /* periods that began before `mark` (sim_events_set_mark); NULL until
+     * a mark is first set */
+    sim_idle_hist *marked;
+    uint64_t mark;
 };
 
 /* Warp registers come and go with their warps; every other unit exists
@@ -46,6 +50,7 @@ void sim_events_destroy(sim_events *ev)
         return;
     for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++)
         free(ev->hot.next_idle_start[k]);
+    free(ev->marked);
     free(ev);
 }
 
@@ -65,6 +70,8 @@ void sim_events_reset(sim_events *ev, uint64_t cycle)
 {
     memset(ev->hot.count, 0, sizeof ev->hot.count);
     memset(ev->hist, 0, sizeof ev->hist);
+    if (ev->marked)
+        memset(ev->marked, 0, SIM_UNIT_KIND_COUNT * sizeof *ev->marked);
     for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++) {
         /* off: no unit is ever allocated, so no access ends a period */
         uint64_t v = fixed_kind(k) && ev->hot.idle_on ? cycle : SIM_EV_UNALLOCATED;
@@ -95,11 +102,34 @@ void sim_idle_hist_add(sim_idle_hist *dst, const sim_idle_hist *src)
     dst->tracked_cycles += src->tracked_cycles;
 }
 
-static void record_idle(sim_idle_hist *h, uint64_t length, sim_next_access what)
+static void bin_add(sim_idle_hist *h, uint64_t length, sim_next_access what)
 {
     int b = sim_idle_bin(length);
     h->bin[what][b].count++;
     h->bin[what][b].sum += length;
+}
+
+/* The period [start, start + length) of a unit of kind, ended by what. */
+static void record_idle(sim_events *ev, int kind, uint64_t start, uint64_t length,
+                        sim_next_access what)
+{
+    bin_add(&ev->hist[kind], length, what);
+    if (start < ev->mark)
+        bin_add(&ev->marked[kind], length, what);
+}
+
+int sim_events_set_mark(sim_events *ev, uint64_t mark)
+{
+    if (!ev->marked && mark && !(ev->marked = calloc(SIM_UNIT_KIND_COUNT, sizeof *ev->marked)))
+        return -1;
+    ev->mark = mark;
+    return 0;
+}
+
+const sim_idle_hist *sim_events_marked_hist(const sim_events *ev, sim_unit_kind kind)
+{
+    static const sim_idle_hist empty;
+    return ev->marked ? &ev->marked[kind] : &empty;
 }
 
 uint32_t sim_events_idle_ended(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cycle,
@@ -108,7 +138,7 @@ uint32_t sim_events_idle_ended(sim_events *ev, sim_unit_kind kind, int unit, uin
     uint64_t *start = &ev->hot.next_idle_start[kind][unit];
     uint64_t length = cycle - *start;
     TRAPEZE_ASSERT(*start != SIM_EV_UNALLOCATED && length >= 1);
-    record_idle(&ev->hist[kind], length, what);
+    record_idle(ev, kind, *start, length, what);
     *start = cycle + 1;
     return ev->wake[kind] ? ev->wake[kind](ev->wake_ctx[kind], length, what) : 0;
 }
@@ -129,7 +159,7 @@ static void close_unit(sim_events *ev, int kind, int unit, uint64_t cycle)
     if (*start == SIM_EV_UNALLOCATED)
         return;
     if (cycle > *start)
-        record_idle(&ev->hist[kind], cycle - *start, SIM_NEXT_DEAD);
+        record_idle(ev, kind, *start, cycle - *start, SIM_NEXT_DEAD);
     ev->alloc_acc[kind] += (int64_t)cycle;
     *start = SIM_EV_UNALLOCATED;
 }

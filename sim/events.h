@@ -132,6 +132,13 @@ void sim_events_finish(sim_events *ev, uint64_t end_cycle);
 uint64_t sim_events_get(const sim_events *ev, sim_event e);
 int sim_events_units(const sim_events *ev, sim_unit_kind kind);
 const sim_idle_hist *sim_events_hist(const sim_events *ev, sim_unit_kind kind);
+/* From now on a period that ends is counted also in the marked histogram
+ * when it began before cycle `mark` (0: none; a reset clears the marked
+ * histograms as the others, not the mark): for a sample that counts the periods overlapping its windows, not only those
+ * ending in them. Returns -1 when out of memory (the histograms are
+ * allocated on the first nonzero mark), else 0. */
+int sim_events_set_mark(sim_events *ev, uint64_t mark);
+const sim_idle_hist *sim_events_marked_hist(const sim_events *ev, sim_unit_kind kind);
 const char *sim_event_name(sim_event e);
 const char *sim_unit_kind_name(sim_unit_kind k);
 const char *sim_next_access_name(sim_next_access n);

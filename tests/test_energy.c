@@ -2,7 +2,8 @@
  * exact idle lengths and next-access kinds of a one-warp kernel, exact
  * leakage under each Slumber mode and under the oracle, the exact wake-up
  * stall when the look-ahead is shorter than the wake-up, the oracle never
- * above a policy, and always-on accounting leaving timing bit-identical. */
+ * above a policy, always-on accounting leaving timing bit-identical, and
+ * the marked histogram a spread sample reads. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,6 +387,34 @@ static void test_bad_policy(void)
     CHECK(strstr(err.message, "needs a power description"));
 }
 
+/* The marked histogram: a period counts there when it began before the
+ * mark in force at its end; a reset clears it, not the mark. Hand-made:
+ * one L1 bank idle from cycle 0. */
+static void test_mark(void)
+{
+    int units[SIM_UNIT_KIND_COUNT] = {0};
+    units[SIM_UNIT_L1_BANK] = 1;
+    sim_events *ev = sim_events_create(units);
+    const sim_idle_hist *m = sim_events_marked_hist(ev, SIM_UNIT_L1_BANK);
+    CHECK(total(m) == 0);                                 /* no mark yet: an empty one */
+    sim_events_access(ev, SIM_UNIT_L1_BANK, 0, 10, SIM_NEXT_READ);    /* [0, 10) */
+    CHECK(sim_events_set_mark(ev, 20) == 0);
+    m = sim_events_marked_hist(ev, SIM_UNIT_L1_BANK);
+    CHECK(total(m) == 0);                                 /* ended before the mark was set */
+    sim_events_access(ev, SIM_UNIT_L1_BANK, 0, 30, SIM_NEXT_WRITE);   /* [11, 30): began before 20 */
+    sim_events_access(ev, SIM_UNIT_L1_BANK, 0, 50, SIM_NEXT_READ);    /* [31, 50): after */
+    CHECK(count(m, SIM_NEXT_WRITE, 19) == 1 && total(m) == 1);
+    CHECK(total(sim_events_hist(ev, SIM_UNIT_L1_BANK)) == 3);
+    sim_events_finish(ev, 60);                            /* [51, 60) dead, after the mark */
+    CHECK(total(m) == 1);
+    CHECK(sim_events_set_mark(ev, 100) == 0);
+    sim_events_reset(ev, 70);                             /* idle from 70; the mark stays */
+    CHECK(total(m) == 0);
+    sim_events_finish(ev, 90);                            /* [70, 90) dead, began before 100 */
+    CHECK(count(m, SIM_NEXT_DEAD, 20) == 1 && total(m) == 1);
+    sim_events_destroy(ev);
+}
+
 int main(void)
 {
     trapeze_error err = {0};
@@ -399,5 +428,6 @@ int main(void)
     test_timing_unchanged();
     test_oracle_bound();
     test_bad_policy();
+    test_mark();
     return check_report("test_energy");
 }

@@ -4,8 +4,11 @@
  * whole cycles that fall in them, one window of every/5 cycles in each
  * stretch and inside it, a fifth of the run after the first window; and the
  * periods a histogram gained between two readings reach the model's
- * buckets, weighted, only for the kinds of next access asked for.
+ * buckets, weighted, only for the kinds of next access asked for; the
+ * share of positions at which a period overlaps a window (the
+ * Horvitz-Thompson weights), against brute force.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,9 +103,67 @@ static void test_diff(void)
     free(h);
 }
 
+/* The inclusion share against brute force: over 600 stretches, the share
+ * of end cycles e (the period's idle cycles [e - L, e), e its next access)
+ * at which [e - L, e] meets a later window's cycle; from len / every (L =
+ * 0) to 1 (L beyond the longest gap), and exactly (len + L) / every below
+ * the shortest gap. */
+static void test_inclusion(void)
+{
+    sampler_spread *p = malloc(sizeof *p);
+    sampler_spread_init(p, 1000, 2500);
+    long end = 1000 + 600 * 2500;
+    long *in = calloc((size_t)end + 1, sizeof *in);   /* in[t]: window cycles in [0, t) */
+    for (long t = 0; t < end; t++)
+        in[t + 1] = in[t] + (sampler_spread_region(p, (double)t) == 1);
+    const long lens[] = {0, 1, 100, 700, 1200, 1500, 2000, 2600, 3000, 3300, 5000};
+    double worst = 0;
+    for (int i = 0; i < (int)(sizeof lens / sizeof lens[0]); i++) {
+        long L = lens[i], hit = 0, n = 0;
+        for (long e = 1000 + L; e < end - 1; e++, n++)
+            hit += in[e + 1] - in[e - L] > 0;
+        double d = fabs((double)hit / (double)n - sampler_spread_inclusion(p, (double)L));
+        worst = d > worst ? d : worst;
+    }
+    CHECK(worst < 0.003);
+    CHECK_NEAR(sampler_spread_inclusion(p, 0), 0.2, 1e-4);
+    CHECK_NEAR(sampler_spread_inclusion(p, 100), 600.0 / 2500, 1e-4);
+    CHECK_NEAR(sampler_spread_inclusion(p, 5000), 1, 0);
+    /* the middle is below the uniform-offset (L + len) / every: windows
+     * close together cover less */
+    CHECK(sampler_spread_inclusion(p, 2000) < 0.9);
+    free(in);
+    free(p);
+}
+
+/* A diff weighted by each bin's mean length: two 3000-cycle-bin periods of
+ * 2500 and 3500 cycles (mean 3000) at weight 1 / (1 + length / 1000). */
+static double by_length(const void *ctx, double length)
+{
+    (void)ctx;
+    return 1 / (1 + length / 1000);
+}
+
+static void test_diff_by(void)
+{
+    sim_idle_hist *before = calloc(2, sizeof *before), *now = before + 1;
+    int b = sim_idle_bin(3000);
+    CHECK(sim_idle_bin(2500) == b && sim_idle_bin(3500) == b);
+    now->bin[SIM_NEXT_READ][b].count = 2;
+    now->bin[SIM_NEXT_READ][b].sum = 6000;
+    trapeze_idle_hist *h = calloc(1, sizeof *h);
+    trapeze_idle_hist_init(h, "g", "k", "l1d", "line");
+    sampler_idle_hist_add_diff_by(h, now, before, by_length, NULL, 1u << SIM_NEXT_READ);
+    CHECK_NEAR(trapeze_idle_hist_periods(h, -1), 2 * 0.25, 1e-12);
+    free(before);
+    free(h);
+}
+
 int main(void)
 {
     test_geometry();
     test_diff();
+    test_inclusion();
+    test_diff_by();
     return check_report("test_sleep_spread");
 }
