@@ -874,11 +874,12 @@ static double once(const void *ctx, double length)
     return 1;
 }
 
+enum { ALL = 7, DEAD = 1 << TRAPEZE_NEXT_DEAD, LIVE = ALL & ~DEAD };   /* next-access masks */
+
 /* Adds the periods of region r (sampler_spread_region) that ended since
  * the snapshots: acc[0] every period of the first window, acc[1] the live
  * periods that overlap a later window (mark: the last window's end), acc[2]
  * the dead ones after the first window. */
-enum { ALL = 7, DEAD = 1 << TRAPEZE_NEXT_DEAD, LIVE = ALL & ~DEAD };   /* next-access masks */
 
 static void spread_gather(const sampler_spread *p, sim_events *ev, int r, uint64_t mark,
                           trapeze_idle_hist (*acc)[TRAPEZE_SLEEP_NUNITS], sim_idle_hist *snap,
@@ -909,8 +910,9 @@ static trapeze_status run_spread(sim_gpu *g, const job_kernels *k, const sampler
 {
     sim_events *ev = sim_gpu_events(g);
     sim_idle_hist *snap = calloc(2 * TRAPEZE_SLEEP_NUNITS, sizeof *snap);
-    if (!snap || sim_events_set_mark(ev, 0))
-        return free(snap), trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    if (!snap)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    sim_events_set_mark(ev, 0);   /* none until the first window ends (no allocation) */
     sim_idle_hist *snap_marked = snap + TRAPEZE_SLEEP_NUNITS;
     uint64_t mark = 0;
     trapeze_status s = TRAPEZE_OK;
