@@ -878,10 +878,10 @@ enum { ALL = 7, DEAD = 1 << TRAPEZE_NEXT_DEAD, LIVE = ALL & ~DEAD };   /* next-a
 
 /* Adds the periods of region r (sampler_spread_region) that ended since
  * the snapshots: acc[0] every period of the first window, acc[1] the live
- * periods that overlap a later window (mark: the last window's end), acc[2]
- * the dead ones after the first window. */
-
-static void spread_gather(const sampler_spread *p, sim_events *ev, int r, uint64_t mark,
+ * periods that overlap a later window (the simulator's marked ones between
+ * windows; before the first later window, `later` 0, those that overlapped
+ * the first window, once), acc[2] the dead ones after the first window. */
+static void spread_gather(const sampler_spread *p, sim_events *ev, int r, int later,
                           trapeze_idle_hist (*acc)[TRAPEZE_SLEEP_NUNITS], sim_idle_hist *snap,
                           sim_idle_hist *snap_marked)
 {
@@ -894,8 +894,7 @@ static void spread_gather(const sampler_spread *p, sim_events *ev, int r, uint64
             sampler_idle_hist_add_diff_by(&acc[1][u], now, &snap[u], inverse_inclusion, p, LIVE);
         if (r == 2)   /* between windows: those that began before the last one ended */
             sampler_idle_hist_add_diff_by(&acc[1][u], marked, &snap_marked[u],
-                                          (double)mark <= p->first ? once : inverse_inclusion, p,
-                                          LIVE);
+                                          later ? inverse_inclusion : once, p, LIVE);
         if (r != 0)
             sampler_idle_hist_add_diff(&acc[2][u], now, &snap[u], 1, DEAD);
         snap[u] = *now;
@@ -914,7 +913,7 @@ static trapeze_status run_spread(sim_gpu *g, const job_kernels *k, const sampler
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     sim_events_set_mark(ev, 0);   /* none until the first window ends (no allocation) */
     sim_idle_hist *snap_marked = snap + TRAPEZE_SLEEP_NUNITS;
-    uint64_t mark = 0;
+    int later = 0;   /* a later window has begun */
     trapeze_status s = TRAPEZE_OK;
     for (int i = 0; !s && i < k->n; i++) {
         sim_kernel_stats st;
@@ -937,8 +936,10 @@ static trapeze_status run_spread(sim_gpu *g, const job_kernels *k, const sampler
                 sim_gpu_launch_step(&l, err);
                 continue;
             }
-            spread_gather(p, ev, r, mark, acc, snap, snap_marked);
-            if (next == 2 && sim_events_set_mark(ev, mark = l.t)) {
+            spread_gather(p, ev, r, later, acc, snap, snap_marked);
+            later |= next == 1;
+            /* from the gap's first cycle: the periods that began before it */
+            if (next == 2 && sim_events_set_mark(ev, l.t)) {
                 s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
                 sim_gpu_launch_cut(&l);
                 break;
