@@ -81,6 +81,8 @@ static void usage_validate(FILE *out)
 "                      as calibrate --model sleep\n"
 "  --jump              the jump sample of trapeze sleep --jump for the model's\n"
 "                      thresholds, where cheaper than the run\n"
+"  --threads N         windows and whole runs in N threads (default 1; the\n"
+"                      same bytes for any N)\n"
 "  --csv FILE          one row per job, structure, setting and mode: predicted\n"
 "                      and simulated mode share, saving, leakage, penalty\n"
 "  -h, --help          show this help\n");
@@ -90,6 +92,11 @@ static void progress(void *ctx, int done, int total)
 {
     cli_progress *p = ctx;
     cli_progress_update(p, done, total, "jobs", "");
+}
+
+static void run_progress(void *ctx, int done, int total)
+{
+    cli_progress_update(ctx, done, total, "runs", "");
 }
 
 static void row_progress(void *ctx, int done, int total, const trapeze_sample_row *row)
@@ -205,7 +212,8 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
         {"--model", &model, NULL}, {"--gpu", &gpu, NULL}, {"--power", &power, NULL},
         {"--window", &window_text, NULL}, {"--spread", &spread_text, NULL},
         {"--max-penalty", &penalty_text, NULL}, {"--jump", NULL, &jump},
-        {"--fit", NULL, &fit}, {"--csv", &csv, NULL}, {NULL, NULL, NULL}};
+        {"--fit", NULL, &fit}, {"--threads", &threads_text, NULL}, {"--csv", &csv, NULL},
+        {NULL, NULL, NULL}};
     const char *ops[MAX_JOBS];
     int n_ops = 0;
     int rc = cli_parse_options(cmd, argc, argv, 1, validate ? val_fields : cal_fields, ops,
@@ -261,7 +269,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
         trapeze_sleep_validation v;
         /* a negative stride asks for the jump sample (trapeze_sleep_window) */
         s = trapeze_sleep_validate(cfg, &pw, jobs, n, window, jump ? -spread : spread, budget, fit,
-                                   isatty(2) ? progress : NULL, &bar, &v, &err);
+                                   (int)threads, isatty(2) ? run_progress : NULL, &bar, &v, &err);
         if (!s && csv)
             s = trapeze_sleep_validation_write_csv(&v, csv, &err);
         if (!s)

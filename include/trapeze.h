@@ -1472,9 +1472,13 @@ typedef struct trapeze_sleep_validation {
     trapeze_sleep_targets targets;
 } trapeze_sleep_validation;
 
+/* Per job its window and picks, then every whole run of the model's, the
+ * seed's and the swept thresholds, in `threads` threads (the same rows for
+ * any count); progress(ctx, done, total) counts windows and runs. */
 trapeze_status trapeze_sleep_validate(const trapeze_config *cfg, const trapeze_power *pw,
                                       const trapeze_sleep_job *jobs, int n, double window_cycles,
                                       double spread_cycles, double max_penalty, int use_fit,
+                                      int threads,
                                       void (*progress)(void *ctx, int done, int total),
                                       void *ctx, trapeze_sleep_validation *v,
                                       trapeze_error *err);

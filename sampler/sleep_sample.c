@@ -867,13 +867,6 @@ static double inverse_inclusion(const void *ctx, double length)
     return 1 / sampler_spread_inclusion(ctx, length);
 }
 
-static double once(const void *ctx, double length)
-{
-    (void)ctx;
-    (void)length;
-    return 1;
-}
-
 enum { ALL = 7, DEAD = 1 << TRAPEZE_NEXT_DEAD, LIVE = ALL & ~DEAD };   /* next-access masks */
 
 /* Adds the periods of region r (sampler_spread_region) that ended since
@@ -892,9 +885,11 @@ static void spread_gather(const sampler_spread *p, sim_events *ev, int r, int la
             sampler_idle_hist_add_diff(&acc[0][u], now, &snap[u], 1, ALL);
         if (r == 1)
             sampler_idle_hist_add_diff_by(&acc[1][u], now, &snap[u], inverse_inclusion, p, LIVE);
-        if (r == 2)   /* between windows: those that began before the last one ended */
-            sampler_idle_hist_add_diff_by(&acc[1][u], marked, &snap_marked[u],
-                                          later ? inverse_inclusion : once, p, LIVE);
+        if (r == 2 && later)   /* between windows: those that began before the last one ended */
+            sampler_idle_hist_add_diff_by(&acc[1][u], marked, &snap_marked[u], inverse_inclusion,
+                                          p, LIVE);
+        if (r == 2 && !later)  /* ... the first window: once */
+            sampler_idle_hist_add_diff(&acc[1][u], marked, &snap_marked[u], 1, LIVE);
         if (r != 0)
             sampler_idle_hist_add_diff(&acc[2][u], now, &snap[u], 1, DEAD);
         snap[u] = *now;

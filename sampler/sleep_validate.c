@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "sampler/sampler.h"
 #include "sampler/sleep_calib.h"
 
 static const double snooze_sweep[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64};
@@ -44,26 +45,73 @@ static int sweep_settings(int x, double theta[][TRAPEZE_SLEEP_MAX_MODES])
     return n;
 }
 
-static trapeze_status grow(trapeze_sleep_validation *v, trapeze_error *err)
+/* The work in two passes of the worker pool (sampler/run.c), each task
+ * writing only its own slot, so that the rows are the same bytes for any
+ * thread count: first each job's window and its picks per structure, then
+ * every (job, structure, setting) whole run, row k its task k. Rows are laid
+ * out before either pass: per job and structure the model's, the seed's,
+ * then the sweep's (sweep_settings depends on the structure alone). */
+typedef struct {
+    sampler_sleep_pick pk[TRAPEZE_PS_SLEEPABLE];
+    int n_pk;                      /* picks made (their models destroyed at the end) */
+    double insts, cycles;          /* the window's */
+    int cut;
+} vjob;
+
+typedef struct {
+    int job, x, setting;           /* setting 0: the model's, 1: the seed's, 2..: sweep */
+} vtask;
+
+typedef struct {
+    const trapeze_config *cfg;
+    const trapeze_power *pw;
+    const trapeze_sleep_job *jobs;
+    double clock_hz, window, spread, budget;
+    int use_fit;
+    vjob *vj;
+    vtask *task;
+    double *row_insts;             /* each whole run's warp instructions */
+    trapeze_sleep_validation *v;
+    void (*progress)(void *ctx, int done, int total);
+    void *progress_ctx;
+    int done, total;
+} vctx;
+
+static trapeze_status window_task(void *arg, int k, trapeze_error *err)
 {
-    if (v->n_rows < v->cap_rows)
-        return TRAPEZE_OK;
-    int cap = v->cap_rows ? 2 * v->cap_rows : 256;
-    trapeze_sleep_vrow *r = realloc(v->rows, (size_t)cap * sizeof *r);
-    if (!r)
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    v->rows = r;
-    v->cap_rows = cap;
-    return TRAPEZE_OK;
+    vctx *c = arg;
+    vjob *vj = &c->vj[k];
+    trapeze_sleep_run *win = malloc(sizeof *win);
+    trapeze_status s = win ? trapeze_sleep_window(c->cfg, c->pw, &c->jobs[k], c->window,
+                                                  c->spread, win, err)
+                           : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    if (!s) {
+        vj->insts = win->warp_insts;
+        vj->cycles = win->cycles;
+        vj->cut = win->cut;
+    }
+    for (int x = 0; !s && x < TRAPEZE_PS_SLEEPABLE; x++)
+        if (!(s = sampler_sleep_choose(c->pw, c->clock_hz, &win->hist[sampler_sleep_unit[x]], x,
+                                       c->budget, c->use_fit, &vj->pk[x], err)))
+            vj->n_pk++;
+    free(win);
+    return s;
 }
 
-/* One setting of structure x: the model's prediction and the simulation. */
-static trapeze_status one_setting(const trapeze_config *cfg, const trapeze_power *pw,
-                                  const trapeze_sleep_job *j, const sampler_sleep_pick *pk,
-                                  int x, const char *choice, const double *theta,
-                                  const trapeze_sleep_eval *pred, trapeze_sleep_validation *v,
-                                  trapeze_sleep_run *sim, trapeze_error *err)
+/* One setting of a structure: the model's prediction and the simulation. */
+static trapeze_status setting_task(void *arg, int k, trapeze_error *err)
 {
+    vctx *c = arg;
+    const vtask *t = &c->task[k];
+    const sampler_sleep_pick *pk = &c->vj[t->job].pk[t->x];
+    const trapeze_sleep_job *j = &c->jobs[t->job];
+    const trapeze_power *pw = c->pw;
+    int x = t->x;
+    double sweep[48][TRAPEZE_SLEEP_MAX_MODES] = {{0}};
+    const double *theta = t->setting == 0 ? pk->c.theta_int : t->setting == 1 ? pk->c.seed_theta
+                          : (sweep_settings(x, sweep), sweep[t->setting - 2]);
+    const trapeze_sleep_eval *pred = t->setting == 0 ? &pk->c.chosen
+                                     : t->setting == 1 ? &pk->c.seed : NULL;
     trapeze_sleep_eval ev;
     trapeze_status s = TRAPEZE_OK;
     if (!pred) {
@@ -75,14 +123,20 @@ static trapeze_status one_setting(const trapeze_config *cfg, const trapeze_power
     memset(&set, 0, sizeof set);
     set.on[x] = 1;
     memcpy(set.theta[x], theta, sizeof set.theta[x]);
-    if ((s = trapeze_sleep_simulate(cfg, pw, j, &set, sim, err)) || (s = grow(v, err)))
+    trapeze_sleep_run *sim = malloc(sizeof *sim);
+    if (!sim)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    if ((s = trapeze_sleep_simulate(c->cfg, pw, j, &set, sim, err))) {
+        free(sim);
         return s;
-    trapeze_sleep_vrow *r = &v->rows[v->n_rows++];
+    }
+    trapeze_sleep_vrow *r = &c->v->rows[k];
     memset(r, 0, sizeof *r);
-    snprintf(r->gpu, sizeof r->gpu, "%s", v->gpu);
+    snprintf(r->gpu, sizeof r->gpu, "%s", c->v->gpu);
     snprintf(r->job, sizeof r->job, "%s", j->spec);
     r->structure = x;
-    snprintf(r->choice, sizeof r->choice, "%s", choice);
+    snprintf(r->choice, sizeof r->choice, "%s",
+             t->setting == 0 ? "model" : t->setting == 1 ? "seed" : "sweep");
     r->n_modes = pk->st.n_modes;
     double sim_total = 0;
     for (int m = 0; m < pw->n_modes[x]; m++)
@@ -100,69 +154,86 @@ static trapeze_status one_setting(const trapeze_config *cfg, const trapeze_power
     r->sim_saving = sim->saving[x];
     r->sim_penalty = sim->penalty[x];
     r->sim_cycles = sim->cycles;
-    v->sweep_insts += sim->warp_insts;
-    v->sweep_runs++;
+    c->row_insts[k] = sim->warp_insts;
+    free(sim);
     return TRAPEZE_OK;
 }
 
-/* The job's window, choices and settings; one summary per structure. */
-static trapeze_status one_job(const trapeze_config *cfg, const trapeze_power *pw,
-                              double clock_hz, const trapeze_sleep_job *j, double window,
-                              double spread, double budget, int use_fit, trapeze_sleep_validation *v,
-                              trapeze_error *err)
+/* Under the pool's lock: one task more is done. */
+static trapeze_status task_done(void *arg, int k, trapeze_error *err)
 {
-    trapeze_sleep_run *win = malloc(sizeof *win), *sim = malloc(sizeof *sim);
-    trapeze_status s = win && sim ? trapeze_sleep_window(cfg, pw, j, window, spread, win, err)
-                                  : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    if (!s) {
-        v->sample_insts += win->warp_insts;
-        v->sample_cycles += win->cycles;
+    (void)k;
+    (void)err;
+    vctx *c = arg;
+    if (c->progress)
+        c->progress(c->progress_ctx, ++c->done, c->total);
+    return TRAPEZE_OK;
+}
+
+/* The rows' layout: n jobs x structures x (model, seed, sweep). */
+static trapeze_status lay_out(vctx *c, int n, trapeze_error *err)
+{
+    double theta[48][TRAPEZE_SLEEP_MAX_MODES];
+    int rows = 0;
+    for (int x = 0; x < TRAPEZE_PS_SLEEPABLE; x++)
+        rows += 2 + sweep_settings(x, theta);
+    rows *= n;
+    c->task = calloc((size_t)(rows ? rows : 1), sizeof *c->task);
+    c->row_insts = calloc((size_t)(rows ? rows : 1), sizeof *c->row_insts);
+    c->v->rows = calloc((size_t)(rows ? rows : 1), sizeof *c->v->rows);
+    if (!c->task || !c->row_insts || !c->v->rows)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        for (int x = 0; x < TRAPEZE_PS_SLEEPABLE; x++)
+            for (int st = 0, ns = 2 + sweep_settings(x, theta); st < ns; st++)
+                c->task[k++] = (vtask){i, x, st};
+    c->v->n_rows = c->v->cap_rows = rows;
+    c->total = n + rows;
+    return TRAPEZE_OK;
+}
+
+/* Per job and structure: the summary, the best swept setting within the
+ * budget (the first of equal savings, as a sequential pass finds it). */
+static void summarize(vctx *c, int n)
+{
+    trapeze_sleep_validation *v = c->v;
+    for (int i = 0; i < n; i++) {
+        v->sample_insts += c->vj[i].insts;
+        v->sample_cycles += c->vj[i].cycles;
     }
-    for (int x = 0; !s && x < TRAPEZE_PS_SLEEPABLE; x++) {
-        sampler_sleep_pick pk;
-        if ((s = sampler_sleep_choose(pw, clock_hz, &win->hist[sampler_sleep_unit[x]], x, budget,
-                                      use_fit, &pk, err)))
-            break;
-        trapeze_sleep_vsummary *sm = &v->summary[v->n_summary];
-        memset(sm, 0, sizeof *sm);
-        snprintf(sm->job, sizeof sm->job, "%s", j->spec);
-        sm->structure = x;
-        sm->ks = pk.fit.ks_all;
-        sm->window_cycles = win->cycles;
-        sm->cut = win->cut;
-        sm->model = v->n_rows;
-        s = one_setting(cfg, pw, j, &pk, x, "model", pk.c.theta_int, &pk.c.chosen, v, sim, err);
-        if (!s) {
-            sm->run_cycles = sim->cycles;
-            sm->seed = v->n_rows;
-            s = one_setting(cfg, pw, j, &pk, x, "seed", pk.c.seed_theta, &pk.c.seed, v, sim,
-                            err);
+    for (int k = 0; k < v->n_rows; k++) {
+        const vtask *t = &c->task[k];
+        v->sweep_insts += c->row_insts[k];
+        v->sweep_runs++;
+        if (t->setting == 0) {
+            trapeze_sleep_vsummary *sm = &v->summary[v->n_summary++];
+            memset(sm, 0, sizeof *sm);
+            snprintf(sm->job, sizeof sm->job, "%s", c->jobs[t->job].spec);
+            sm->structure = t->x;
+            sm->ks = c->vj[t->job].pk[t->x].fit.ks_all;
+            sm->window_cycles = c->vj[t->job].cycles;
+            sm->cut = c->vj[t->job].cut;
+            sm->model = k;
+            sm->seed = k + 1;
+            sm->run_cycles = v->rows[k].sim_cycles;
+            sm->best = -1;
         }
-        double theta[48][TRAPEZE_SLEEP_MAX_MODES];
-        memset(theta, 0, sizeof theta);
-        int n = sweep_settings(x, theta);
-        sm->best = -1;
-        for (int k = 0; !s && k < n; k++) {
-            s = one_setting(cfg, pw, j, &pk, x, "sweep", theta[k], NULL, v, sim, err);
-            const trapeze_sleep_vrow *r = &v->rows[v->n_rows - 1];
-            if (!s && r->sim_penalty <= budget &&
-                (sm->best < 0 || r->sim_saving > v->rows[sm->best].sim_saving))
-                sm->best = v->n_rows - 1;
-        }
-        if (!s && sm->best >= 0)
-            v->rows[sm->best].best = 1;
-        trapeze_sleep_destroy(pk.m);
-        if (!s)
-            v->n_summary++;
+        trapeze_sleep_vsummary *sm = &v->summary[v->n_summary - 1];
+        const trapeze_sleep_vrow *r = &v->rows[k];
+        if (t->setting >= 2 && r->sim_penalty <= v->max_penalty &&
+            (sm->best < 0 || r->sim_saving > v->rows[sm->best].sim_saving))
+            sm->best = k;
     }
-    free(win);
-    free(sim);
-    return s;
+    for (int i = 0; i < v->n_summary; i++)
+        if (v->summary[i].best >= 0)
+            v->rows[v->summary[i].best].best = 1;
 }
 
 trapeze_status trapeze_sleep_validate(const trapeze_config *cfg, const trapeze_power *pw,
                                       const trapeze_sleep_job *jobs, int n, double window_cycles,
                                       double spread_cycles, double max_penalty, int use_fit,
+                                      int threads,
                                       void (*progress)(void *ctx, int done, int total),
                                       void *ctx, trapeze_sleep_validation *v,
                                       trapeze_error *err)
@@ -174,15 +245,27 @@ trapeze_status trapeze_sleep_validate(const trapeze_config *cfg, const trapeze_p
         return s;
     snprintf(v->gpu, sizeof v->gpu, "%s", gpu.name);
     v->max_penalty = max_penalty;
+    vctx c = {.cfg = cfg, .pw = pw, .jobs = jobs, .clock_hz = gpu.core_clock_hz,
+              .window = window_cycles, .spread = spread_cycles, .budget = max_penalty,
+              .use_fit = use_fit, .v = v, .progress = progress, .progress_ctx = ctx};
     v->summary = calloc((size_t)(n ? n : 1) * TRAPEZE_PS_SLEEPABLE, sizeof *v->summary);
-    if (!v->summary)
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    for (int i = 0; !s && i < n; i++) {
-        s = one_job(cfg, pw, gpu.core_clock_hz, &jobs[i], window_cycles, spread_cycles,
-                    max_penalty, use_fit, v, err);
-        if (!s && progress)
-            progress(ctx, i + 1, n);
-    }
+    c.vj = calloc((size_t)(n ? n : 1), sizeof *c.vj);
+    if (!v->summary || !c.vj)
+        s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    if (!s)
+        s = lay_out(&c, n, err);
+    if (!s)
+        s = sampler_pool_run(n, threads, window_task, task_done, &c, err);
+    if (!s)
+        s = sampler_pool_run(v->n_rows, threads, setting_task, task_done, &c, err);
+    if (!s)
+        summarize(&c, n);
+    for (int i = 0; c.vj && i < n; i++)
+        for (int x = 0; x < c.vj[i].n_pk; x++)
+            trapeze_sleep_destroy(c.vj[i].pk[x].m);
+    free(c.vj);
+    free(c.task);
+    free(c.row_insts);
     if (s) {
         trapeze_sleep_validation_free(v);
         return s;

@@ -143,10 +143,14 @@ run_step() { # name, then the files it writes (first: the log it resumes), then 
     fresh_log "$log"
     # A resumed log keeps its runs, so its cost is theirs plus this run's: a
     # finished earlier run's seconds are added; an interrupted one's are unknown,
-    # and the seconds then say they are this run's alone ("N+").
+    # and the seconds then say they are a lower bound ("N+"); a lower bound
+    # recorded before is added and stays one (a rerun from a finished log
+    # costs seconds: "2572+" must not become "0+").
     earlier=$(awk -F, -v f="$log" -v s="$SIM" '$1 == f && $2 == s { print $5 }' "$PROV" 2>/dev/null || true)
     case $earlier in
-        incomplete | *+) resumed=+ earlier=0 ;;
+        incomplete) resumed=+ earlier=0 ;;
+        *+) resumed=+ earlier=${earlier%+}
+            case $earlier in '' | *[!0-9]*) earlier=0 ;; esac ;;
         '' | *[!0-9]*) resumed= earlier=0 ;;
         *) resumed= ;;
     esac

@@ -76,6 +76,19 @@ met=$(awk -F, '$4 == "model" && !seen[$3]++ { d = $11 - $12; if (d < 0) d = -d; 
 grep -q "predicted saving within 3 points of simulated: $met of 3" "$D/vout" \
     || fail "saving target count $met: $(grep 'saving within' "$D/vout")"
 grep -q "samples <= 5% of the sweep's simulated work" "$D/vout" || fail "sample cost line"
+# two jobs in three threads: the same rows and report as in one (the rows
+# are laid out before the runs, each run fills its own)
+"$T" validate --model sleep --gpu gtx480 --window 3000 "$J1" "$J2" --csv "$D/v1.csv" \
+    >"$D/vout1" 2>"$D/err" || fail "validate 2 jobs: $(cat "$D/err")"
+"$T" validate --model sleep --gpu gtx480 --window 3000 "$J1" "$J2" --threads 3 \
+    --csv "$D/v3.csv" >"$D/vout3" 2>"$D/err" || fail "validate --threads 3: $(cat "$D/err")"
+cmp -s "$D/v1.csv" "$D/v3.csv" || fail "validate rows depend on the thread count"
+cmp -s "$D/vout1" "$D/vout3" || fail "validate report depends on the thread count"
+[ "$(awk -F, '$6 == 1' "$D/v1.csv" | cut -d, -f2,3 | sort -u | wc -l)" -eq 6 ] \
+    || fail "one best swept setting per job and structure: $(awk -F, '$6 == 1' "$D/v1.csv" | cut -d, -f2-5)"
+grep "^gtx480,$J2," "$D/v1.csv" >"$D/j2a"
+grep "^gtx480,$J2," "$D/v.csv" >"$D/j2b"
+[ -s "$D/j2a" ] && cmp -s "$D/j2a" "$D/j2b" || fail "the second job's rows differ from its rows alone"
 
 expect_failure "bad model" "--model heat: expected ghostzone, group or sleep" "$D/x.csv" \
     "$T" validate --model heat --gpu gtx480 --csv "$D/x.csv"

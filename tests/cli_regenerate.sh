@@ -74,6 +74,12 @@ sh "$R" cal-gtx480 2>"$D/err" || fail "rerun: $(cat "$D/err")"
 [ "$(grep -c run "$D/data/calibrations/gtx480-samples.csv")" -eq 2 ] || fail "log not resumed"
 awk -F, '$1 ~ /gtx480.ini$/ && $5 >= 777 && $5 < 800 { ok = 1 } END { exit !ok }' "$D/data/PROVENANCE.csv" \
     || fail "earlier time not added: $(cat "$D/data/PROVENANCE.csv")"
+# a lower bound recorded before ("N+": its run was interrupted once) is added
+# to and stays a lower bound: a rerun from the finished log must not say 0+
+sed -i 's/^\([^,]*gtx480[-a-z]*\.[a-z]*,[^,]*,[^,]*,\)[^,]*,[^,]*,/\10000000,500+,/' "$D/data/PROVENANCE.csv"
+sh "$R" cal-gtx480 2>"$D/err" || fail "rerun after a lower bound: $(cat "$D/err")"
+awk -F, '$1 ~ /gtx480-samples.csv$/ && $5 ~ /^5[0-9][0-9]\+$/ { ok = 1 } END { exit !ok }' "$D/data/PROVENANCE.csv" \
+    || fail "lower bound lost: $(grep gtx480-samples "$D/data/PROVENANCE.csv")"
 # one PROVENANCE row per file
 [ "$(grep -c 'gtx480.ini,' "$D/data/PROVENANCE.csv")" -eq 1 ] || fail "PROVENANCE rows repeated"
 [ "$(grep -c '^simulator' "$D/data/calibrations/gtx480.ini")" -eq 1 ] || fail "stamp repeated"
