@@ -1,6 +1,7 @@
 #!/bin/sh
-# Regenerates every shipped calibration and validation file of the ghost-zone
-# model in data/ on the current simulator, one step at a time, with a progress
+# Regenerates every shipped calibration and validation file in data/ (the
+# ghost-zone model's, and the sleep-threshold and grouping validations) on the
+# current simulator, one step at a time, with a progress
 # line per step and its wall time, and records in data/PROVENANCE.csv (and in
 # each calibration's [meta]) the simulator each file was made on, so that a
 # stale file shows (--check). The simulator is identified by what it computes,
@@ -84,8 +85,8 @@ fingerprint() { # GPU: its short runs and its config
 }
 
 # The GPU a data file belongs to: its name's first word (gtx480-sizes-main.csv,
-# v100.ini).
-gpu_of() { basename "$1" | sed 's/[-.].*//'; }
+# v100.ini), after the model's (sleep-v100.csv, group-gtx480-samples.csv).
+gpu_of() { basename "$1" | sed 's/^sleep-//; s/^group-//; s/[-.].*//'; }
 
 recorded() { # recorded simulator fingerprint of file $1 ("" when none)
     [ -f "$PROV" ] && awk -F, -v f="$1" '$1 == f { c = $2 } END { print c }' "$PROV" || echo ""
@@ -202,6 +203,29 @@ step_sizes_v100_small() { sizes v100 main 1,16 $MAIN; sizes v100 unseen 1,16 $UN
     sizes v100 others 1,16 $OTHERS; }
 step_sizes_v100() { sizes v100 main "$V100_SIZES" $MAIN; sizes v100 unseen "$V100_SIZES" $UNSEEN;
     sizes v100 others "$V100_SIZES" $OTHERS; }
+# one group of a size sweep alone (sizes-v100-unseen: the V100's unseen stencils at 1x, 16x, 100x)
+for g in gtx480 v100; do for grp in main unseen others; do
+    eval "step_sizes_${g}_$grp() { sizes $g $grp \"\$$(echo "$g" | sed 's/v100/V100_SIZES/; s/gtx480/SIZES/')\" \$$(echo "$grp" | tr a-z A-Z); }"
+done; done
+# the sleep-threshold and grouping validations (docs/sleep.md, docs/grouping.md);
+# the sleep ones also read data/power/GPU.ini, which the fingerprint does not hash
+sleep_val() { # GPU, then "jump" for the jump sample
+    g=$1 j=${2:+-jump}
+    run_step "sleep-$g$j" $VAL/sleep-$g$j.csv -- \
+        "$T" validate --model sleep --gpu "$g" --threads "$THREADS" ${2:+--jump} \
+        --csv $VAL/sleep-$g$j.csv
+}
+group_val() { # GPU
+    run_step "group-$1" $VAL/group-$1-samples.csv $VAL/group-$1.csv -- \
+        "$T" validate --model group --gpu "$1" --threads "$THREADS" \
+        --samples $VAL/group-$1-samples.csv --csv $VAL/group-$1.csv
+}
+step_sleep_gtx480() { sleep_val gtx480; }
+step_sleep_v100() { sleep_val v100; }
+step_sleep_jump_gtx480() { sleep_val gtx480 jump; }
+step_sleep_jump_v100() { sleep_val v100 jump; }
+step_group_gtx480() { group_val gtx480; }
+step_group_v100() { group_val v100; }
 step_reference_gtx480() { reference gtx480; }
 step_reference_v100() { reference v100; }
 step_reference_gtx280() { reference gtx280; }
@@ -209,7 +233,8 @@ step_reference_gtx280() { reference gtx280; }
 # cheap and important first: the GTX 480 calibration and its 1x/16x sweeps,
 # the V100's, then 100x (the costliest), the GTX 280, the reference sweeps
 ALL="cal_gtx480 sizes_gtx480_small cal_v100 sizes_v100_small sizes_gtx480 sizes_v100 \
-cal_gtx280 reference_gtx480 reference_v100 reference_gtx280"
+cal_gtx280 reference_gtx480 reference_v100 reference_gtx280 group_gtx480 group_v100 \
+sleep_gtx480 sleep_v100 sleep_jump_gtx480 sleep_jump_v100"
 
 all_outputs() {
     for g in gtx480 v100 gtx280; do
@@ -218,6 +243,9 @@ all_outputs() {
     for g in gtx480 v100; do for grp in main unseen others; do
         echo "$VAL/$g-sizes-$grp.csv $VAL/$g-sizes-$grp-points.csv $VAL/$g-sizes-$grp-sweep.csv"
     done; done
+    for g in gtx480 v100; do
+        echo "$VAL/group-$g-samples.csv $VAL/group-$g.csv $VAL/sleep-$g.csv $VAL/sleep-$g-jump.csv"
+    done
 }
 
 case ${1:-} in
@@ -256,7 +284,8 @@ SIM_COMMIT=$(sim_commit)
 for s in $STEPS; do
     s=$(echo "$s" | tr - _)
     command -v "step_$s" >/dev/null 2>&1 || { echo "regenerate-data.sh: no step '$s' (--list)" >&2; exit 2; }
-    case $s in sizes_*) STEP_TOTAL=$((STEP_TOTAL + 3)) ;; *) STEP_TOTAL=$((STEP_TOTAL + 1)) ;; esac
+    case $s in sizes_*_main | sizes_*_unseen | sizes_*_others) STEP_TOTAL=$((STEP_TOTAL + 1)) ;;
+        sizes_*) STEP_TOTAL=$((STEP_TOTAL + 3)) ;; *) STEP_TOTAL=$((STEP_TOTAL + 1)) ;; esac
 done
 for s in $STEPS; do "step_$(echo "$s" | tr - _)"; done
 echo "regenerate-data.sh: finished" >&2

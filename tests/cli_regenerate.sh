@@ -117,5 +117,20 @@ grep -q 'v100-sizes-main-sweep.csv,[^,]*,[^,]*,[^,]*,[0-9]*+,' "$D/data/PROVENAN
 if FAKE_SIM=1 FAKE_SIM_GPU=v100 sh "$R" --check >"$D/out"; then fail "--check passed a V100 change"; fi
 grep -q '^STALE .*v100-sizes-main.csv' "$D/out" || fail "V100 change: $(cat "$D/out")"
 grep -q '^current .*gtx480-sizes-main.csv' "$D/out" || fail "GTX 480 staled: $(cat "$D/out")"
+# one group of a size sweep alone: one step, its three files, the V100's sizes
+V100_SIZES=1,4 sh "$R" sizes-v100-unseen 2>"$D/err" || fail "sizes-v100-unseen: $(cat "$D/err")"
+grep -q '^\[1/1\] sizes-v100-unseen (1,4): done' "$D/err" || fail "group step: $(cat "$D/err")"
+grep -q 'v100-sizes-unseen-points.csv,.*--sizes 1,4 .* box9 star7 multi1d"$' "$D/data/PROVENANCE.csv" \
+    || fail "group step command: $(grep unseen-points "$D/data/PROVENANCE.csv")"
+# the sleep and grouping validations: their GPU's fingerprint, their files
+sh "$R" sleep-v100 group-gtx480 2>"$D/err" || fail "sleep, group: $(cat "$D/err")"
+grep -q '^\[2/2\] group-gtx480: done' "$D/err" || fail "sleep, group progress: $(cat "$D/err")"
+v100=$(sh "$R" --fingerprint v100)
+grep -q "validation/sleep-v100.csv,$v100,.*validate --model sleep --gpu v100 " "$D/data/PROVENANCE.csv" \
+    || fail "sleep-v100 provenance: $(grep sleep "$D/data/PROVENANCE.csv")"
+for f in group-gtx480-samples.csv group-gtx480.csv; do
+    grep -q "validation/$f,$sim," "$D/data/PROVENANCE.csv" || fail "PROVENANCE lacks $f on $sim"
+done
+sh "$R" --check | grep -q '^MISSING .*validation/sleep-gtx480-jump.csv' || fail "--check: jump csv"
 MAX_ERR_LINES=1 expect_failure "unknown step" "no step 'nonsense'" "$D/none" sh "$R" nonsense
 finish cli_regenerate
