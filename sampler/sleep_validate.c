@@ -60,6 +60,7 @@ typedef struct {
 
 typedef struct {
     int job, x, setting;           /* setting 0: the model's, 1: the seed's, 2..: sweep */
+    double theta[TRAPEZE_SLEEP_MAX_MODES];   /* a sweep setting's thresholds */
 } vtask;
 
 typedef struct {
@@ -107,9 +108,9 @@ static trapeze_status setting_task(void *arg, int k, trapeze_error *err)
     const trapeze_sleep_job *j = &c->jobs[t->job];
     const trapeze_power *pw = c->pw;
     int x = t->x;
-    double sweep[48][TRAPEZE_SLEEP_MAX_MODES] = {{0}};
-    const double *theta = t->setting == 0 ? pk->c.theta_int : t->setting == 1 ? pk->c.seed_theta
-                          : (sweep_settings(x, sweep), sweep[t->setting - 2]);
+    const double *theta = t->setting == 0   ? pk->c.theta_int
+                          : t->setting == 1 ? pk->c.seed_theta
+                                            : t->theta;
     const trapeze_sleep_eval *pred = t->setting == 0 ? &pk->c.chosen
                                      : t->setting == 1 ? &pk->c.seed : NULL;
     trapeze_sleep_eval ev;
@@ -173,10 +174,10 @@ static trapeze_status task_done(void *arg, int k, trapeze_error *err)
 /* The rows' layout: n jobs x structures x (model, seed, sweep). */
 static trapeze_status lay_out(vctx *c, int n, trapeze_error *err)
 {
-    double theta[48][TRAPEZE_SLEEP_MAX_MODES];
-    int rows = 0;
+    double theta[TRAPEZE_PS_SLEEPABLE][48][TRAPEZE_SLEEP_MAX_MODES] = {{{0}}};
+    int ns[TRAPEZE_PS_SLEEPABLE], rows = 0;
     for (int x = 0; x < TRAPEZE_PS_SLEEPABLE; x++)
-        rows += 2 + sweep_settings(x, theta);
+        rows += 2 + (ns[x] = sweep_settings(x, theta[x]));
     rows *= n;
     c->task = calloc((size_t)(rows ? rows : 1), sizeof *c->task);
     c->row_insts = calloc((size_t)(rows ? rows : 1), sizeof *c->row_insts);
@@ -186,8 +187,11 @@ static trapeze_status lay_out(vctx *c, int n, trapeze_error *err)
     int k = 0;
     for (int i = 0; i < n; i++)
         for (int x = 0; x < TRAPEZE_PS_SLEEPABLE; x++)
-            for (int st = 0, ns = 2 + sweep_settings(x, theta); st < ns; st++)
-                c->task[k++] = (vtask){i, x, st};
+            for (int st = 0; st < 2 + ns[x]; st++, k++) {
+                c->task[k] = (vtask){.job = i, .x = x, .setting = st};
+                if (st >= 2)
+                    memcpy(c->task[k].theta, theta[x][st - 2], sizeof c->task[k].theta);
+            }
     c->v->n_rows = c->v->cap_rows = rows;
     c->total = n + rows;
     return TRAPEZE_OK;

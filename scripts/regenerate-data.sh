@@ -195,18 +195,26 @@ reference() {
         --samples $CAL/$g-samples.csv --sweep-log $VAL/$g-sweep.csv \
         --csv $VAL/$g.csv --curve $VAL/$g-curve.csv
 }
-step_sizes_gtx480_small() { sizes gtx480 main 1,16 $MAIN; sizes gtx480 unseen 1,16 $UNSEEN;
-    sizes gtx480 others 1,16 $OTHERS; }
-step_sizes_gtx480() { sizes gtx480 main "$SIZES" $MAIN; sizes gtx480 unseen "$SIZES" $UNSEEN;
-    sizes gtx480 others "$SIZES" $OTHERS; }
-step_sizes_v100_small() { sizes v100 main 1,16 $MAIN; sizes v100 unseen 1,16 $UNSEEN;
-    sizes v100 others 1,16 $OTHERS; }
-step_sizes_v100() { sizes v100 main "$V100_SIZES" $MAIN; sizes v100 unseen "$V100_SIZES" $UNSEEN;
-    sizes v100 others "$V100_SIZES" $OTHERS; }
-# one group of a size sweep alone (sizes-v100-unseen: the V100's unseen stencils at 1x, 16x, 100x)
-for g in gtx480 v100; do for grp in main unseen others; do
-    eval "step_sizes_${g}_$grp() { sizes $g $grp \"\$$(echo "$g" | sed 's/v100/V100_SIZES/; s/gtx480/SIZES/')\" \$$(echo "$grp" | tr a-z A-Z); }"
-done; done
+# one group of a size sweep: GPU, group, sizes (default the GPU's SIZES or V100_SIZES)
+sizes_group() {
+    case $2 in main) w=$MAIN ;; unseen) w=$UNSEEN ;; *) w=$OTHERS ;; esac
+    z=${3:-$SIZES}
+    [ "$1" = v100 ] && z=${3:-$V100_SIZES}
+    # shellcheck disable=SC2086 # $w is the group's workloads
+    sizes "$1" "$2" "$z" $w
+}
+all_groups() { for grp_ in main unseen others; do sizes_group "$1" "$grp_" ${2:-}; done; }
+step_sizes_gtx480_small() { all_groups gtx480 1,16; }
+step_sizes_gtx480() { all_groups gtx480; }
+step_sizes_v100_small() { all_groups v100 1,16; }
+step_sizes_v100() { all_groups v100; }
+# one group alone (sizes-v100-unseen: the V100's unseen stencils at 1x, 16x, 100x)
+step_sizes_gtx480_main() { sizes_group gtx480 main; }
+step_sizes_gtx480_unseen() { sizes_group gtx480 unseen; }
+step_sizes_gtx480_others() { sizes_group gtx480 others; }
+step_sizes_v100_main() { sizes_group v100 main; }
+step_sizes_v100_unseen() { sizes_group v100 unseen; }
+step_sizes_v100_others() { sizes_group v100 others; }
 # the sleep-threshold and grouping validations (docs/sleep.md, docs/grouping.md);
 # the sleep ones also read data/power/GPU.ini, which the fingerprint does not hash
 sleep_val() { # GPU, then "jump" for the jump sample
