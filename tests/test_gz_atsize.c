@@ -374,6 +374,58 @@ static int run_search(trapeze_gz_choice *c, int n, const double *sim, int first_
     return probes;
 }
 
+/* Both modes searched, each from its own fastest run: the V100's Multi1D at
+ * 100x (data/validation/v100-sizes-unseen-points.csv, the heights swept). The
+ * model ranks relaunch 5, 6, 4 first and fence 7 is its best fence; relaunch 6
+ * is the fastest of those and fence 7 within 0.07% of it. Hand-traced:
+ * relaunch from 6 (not the model's best relaunch: twice the distance back, 1,
+ * gives h 8, nearest swept 7, slower; 5 below is slower): done. Fence from 7
+ * (agrees): up half its h (11: swept 12, slower), the midpoint 9 (slower);
+ * down half its h (3, slower), the midpoint 5: 73,815, the fastest; from 5,
+ * 7 above is its neighbour and 4 the midpoint to 3 (slower). Six probes, fence
+ * 5: the best of the sweep, where searching relaunch alone stopped at 0.960. */
+static void test_verify_search_both_modes(void)
+{
+    enum { N = 21 };
+    int h[N] = {1, 2, 3, 4, 5, 6, 7, 9, 12, 17, 22, 1, 2, 3, 4, 5, 7, 9, 12, 17, 22};
+    double sim[N] = {281244, 142019.5, 96988, 81304, 77191.4, 76907.7, 77376.3, 80498, 91670,
+                     121164.9, 180825.4, 353557, 165050.5, 110123.7, 82870.5, 73815.2, 76960.3,
+                     81940.4, 92660.2, 121676.6, 181464.4};
+    double model[N] = {256727.8, 144477.4, 123333.5, 117697.6, 116294.3, 116792.1, 118539.0,
+                       124671.3, 139113.8, 180531.2, 266701.6, 318780.3, 192718.8, 154691.3,
+                       138303.7, 130508.4, 125976.4, 128709.2, 140428.6, 179451.7, 263707.9};
+    int n = N;
+    trapeze_gz_choice c[N];
+    memset(c, 0, sizeof c);
+    for (int i = 0; i < n; i++)
+        c[i] = (trapeze_gz_choice){.sync = i < 11 ? TRAPEZE_SYNC_RELAUNCH : TRAPEZE_SYNC_FENCE,
+                                   .h = h[i], .cpl_model = model[i], .index = i};
+    for (int i = 1; i < n; i++) /* ranked by the model's CPL */
+        for (int j = i; j > 0 && c[j].cpl_model < c[j - 1].cpl_model; j--) {
+            trapeze_gz_choice t = c[j];
+            c[j] = c[j - 1];
+            c[j - 1] = t;
+        }
+    int k = trapeze_gz_verify_order(c, n, 3);
+    CHECK(k == 4 && c[0].h == 5 && c[1].h == 6 && c[2].h == 4 && c[3].h == 7 &&
+          c[3].sync == TRAPEZE_SYNC_FENCE);
+    int fastest, probes = run_search(c, n, sim, k, &fastest);
+    CHECK(probes == 6);
+    CHECK(c[fastest].sync == TRAPEZE_SYNC_FENCE && c[fastest].h == 5);
+    for (int i = 0; i < n; i++) /* fence 2 and relaunch 3: never near an optimum, never run */
+        if (c[i].h == 2 || (c[i].h == 3 && c[i].sync == TRAPEZE_SYNC_RELAUNCH))
+            CHECK(c[i].cpl_sim == 0);
+    /* every fence 15% slower: fence 7 (88,504) is beyond TRAPEZE_GZ_VERIFY_OTHER
+     * of relaunch 6, so fence is not searched: relaunch 7 alone is probed */
+    for (int i = 11; i < n; i++)
+        sim[i] *= 1.15;
+    for (int i = 0; i < n; i++)
+        c[i].cpl_sim = 0;
+    probes = run_search(c, n, sim, k, &fastest);
+    CHECK(probes == 1);
+    CHECK(c[fastest].sync == TRAPEZE_SYNC_RELAUNCH && c[fastest].h == 6);
+}
+
 /* The search after --verify's candidates, on the V100's PathFinder at 1x
  * (data/validation/v100-sizes-others-points.csv as made on the simulator of
  * fp-c8763f86a2d7, before the IPOLY fix; fence): the model ranks 15,
@@ -470,6 +522,7 @@ int main(void)
     test_row_penalty_fence_iter();
     test_verify_order();
     test_verify_search();
+    test_verify_search_both_modes();
     test_file_roundtrip();
     return check_report("test_gz_atsize");
 }
