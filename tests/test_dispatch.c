@@ -7,7 +7,8 @@
  * column (t and t + 4 in a 4 x 2 grid) read the same 32 elements.
  *  - rr: blocks in id order, SMs in turn;
  *  - bcs: pairs (0,1), (2,3), ... to one SM, a pair only when both fit;
- *  - chen: a column's blocks on one SM (worked out in test_chen);
+ *  - chen: a column's blocks on one SM (worked out in test_chen); its
+ *    sub-grid (-trapeze_window_groups m): SMs 0..m-1, m / n_sm of the blocks;
  *  - MST-TS: the seed's example grouping (0,4),(1,5),(2),(3),(7),(6);
  *  - k-way-TS and RB-TS: no column split across groups;
  *  - group queues: tail stealing moves max - floor(mean) blocks (F8);
@@ -188,6 +189,15 @@ static void test_chen(void)
     trapeze_config *cfg = make_cfg(2, 2, "chen", NULL);
     CHECK_OK(run(cfg, k, &p, &st, NULL, &err));
     CHECK(check_sm(&p, 0, "0,4,2,6", "chen") && check_sm(&p, 1, "1,5,3,7", "chen"));
+    sim_kernel_stats_free(&st);
+    trapeze_config_destroy(cfg);
+    /* a sub-grid (-trapeze_window_groups 1 of 2 SMs): SM 0 alone, 8 / 2 = 4
+     * blocks: 0, its partner 4; when 0 leaves, nothing waiting shares with
+     * 4 and no other SM holds a block: the smallest, 1; then its partner 5 */
+    cfg = make_cfg(2, 2, "chen", "-trapeze_window_groups 1\n");
+    CHECK_OK(run(cfg, k, &p, &st, NULL, &err));
+    CHECK(check_sm(&p, 0, "0,4,1,5", "chen sub-grid"));
+    CHECK(p.n == 4 && st.blocks == 4 && st.total.blocks == 4);
     sim_kernel_stats_free(&st);
     trapeze_config_destroy(cfg);
     sim_kernel_destroy(k);

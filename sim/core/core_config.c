@@ -104,7 +104,8 @@ const trapeze_opt sim_core_options[] = {
     {"trapeze_window_warp_insts", OPT_INT, "0", 0, 4000000000000000000L,
      "stop a launch once it issued this many warp instructions (0: whole); a sample's window"},
     {"trapeze_window_groups", OPT_INT, "0", 0, 1000000000L,
-     "group-list dispatch: run only the first N groups (0: all); a sample's sub-grid"},
+     "group-list dispatch: run only the first N groups; chen: only SMs 0..N-1, N/SMs of the "
+     "blocks (0: all); a sample's sub-grid"},
     {"trapeze_window_first_block", OPT_INT, "0", 0, 4000000000000000000L,
      "round-robin dispatch: start at block N of the grid (0: the first); a sample's later window"},
     {"trapeze_hang_cycles", OPT_INT, "1000000", 1, 4000000000000000000L,

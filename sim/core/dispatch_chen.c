@@ -10,6 +10,10 @@
  * another SM would rob that SM of its reuse). Ties go to the smaller block
  * id, so a kernel without sharing is dispatched in id order. The candidate
  * window is the whole queue, as in the seed.
+ * A sample's sub-grid (-trapeze_window_groups m): SMs 0..m-1 alone take
+ * blocks, Chen's choice on them, until they have placed m / n_sm of the
+ * grid's blocks (at least one): the TBs a round-robin sub-grid of m queues
+ * runs, in the order Chen would run them.
  * Invariants: score[] and other[] are zero between calls; lowest is the
  * smallest unplaced id.
  */
@@ -24,7 +28,9 @@ typedef struct chen_state {
     sim_locality_adj adj;
     const sim_sm *sms;
     int n_sm, first, max_blocks;
+    int window_sms;      /* a sub-grid: only SMs 0..window_sms-1 (0: all) */
     long total, lowest;
+    long quota, n_placed; /* a sub-grid: blocks it places in all (else total) */
     uint8_t *placed;
     int64_t *score;
     uint32_t *touched;
@@ -60,6 +66,12 @@ static trapeze_status chen_create(const sim_dispatch_ctx *c, void **self, trapez
     s->sms = c->sms;
     s->n_sm = c->n_sm;
     s->max_blocks = c->cfg->gpu.max_blocks_per_sm;
+    s->quota = s->total;
+    if (c->cfg->window_groups > 0 && c->cfg->window_groups < c->n_sm) {
+        s->window_sms = (int)c->cfg->window_groups;
+        s->quota = s->total * s->window_sms / c->n_sm;
+        s->quota = s->quota < 1 ? 1 : s->quota;
+    }
     s->placed = calloc((size_t)s->total, 1);
     s->score = calloc((size_t)s->total, sizeof *s->score);
     s->touched = malloc((size_t)s->total * sizeof *s->touched);
@@ -122,7 +134,7 @@ static long chen_next(void *self, int x, int room)
 {
     (void)room;
     chen_state *s = self;
-    if (s->lowest >= s->total)
+    if (s->lowest >= s->total || s->n_placed >= s->quota || (s->window_sms && x >= s->window_sms))
         return -1;
     add_residents(s, x);
     long best = pick_clear(s, 1);
@@ -146,10 +158,16 @@ static void chen_placed(void *self, int sm, long block)
 {
     chen_state *s = self;
     s->placed[block] = 1;
+    s->n_placed++;
     while (s->lowest < s->total && s->placed[s->lowest])
         s->lowest++;
     s->first = (sm + 1) % s->n_sm;
 }
 
+static long chen_blocks(const void *self)
+{
+    return ((const chen_state *)self)->quota;
+}
+
 const sim_dispatch_ops sim_dispatch_chen = {"chen", chen_create, chen_destroy, chen_first,
-                                            chen_next, chen_placed, NULL, NULL};
+                                            chen_next, chen_placed, NULL, chen_blocks};

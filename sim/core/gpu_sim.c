@@ -351,7 +351,7 @@ trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_
     if (g->cfg.window_groups && !pol->blocks)
         return trapeze_fail(err, TRAPEZE_EINVAL,
                             "kernel %s: -trapeze_window_groups needs a group-list dispatch "
-                            "(explicit, mst, kway, rbts)", k->name);
+                            "(explicit, mst, kway, rbts) or chen", k->name);
     if (g->cfg.window_first_block && pol != &sim_dispatch_round_robin)
         return trapeze_fail(err, TRAPEZE_EINVAL,
                             "kernel %s: -trapeze_window_first_block needs round-robin dispatch (rr)",
