@@ -106,25 +106,30 @@ static int probe(const trapeze_gz_choice *c, const int *idx, int m, int p, int d
     return idx[toward(c, idx, m, p, d, h + d * (step > 0 ? step : 1))];
 }
 
+/* The fastest simulated candidate (of one sync mode; sync < 0: of any), or -1. */
+static int fastest(const trapeze_gz_choice *c, int n, int sync)
+{
+    int b = -1;
+    for (int i = 0; i < n; i++)
+        if (c[i].cpl_sim > 0 && (sync < 0 || (int)c[i].sync == sync) &&
+            (b < 0 || c[i].cpl_sim < c[b].cpl_sim))
+            b = i;
+    return b;
+}
+
 /* The next probe in one sync mode, from that mode's fastest simulated run,
  * or -1 when that mode is done (or has no simulated run). idx: scratch of n. */
 static int search_mode(const trapeze_gz_choice *c, int n, trapeze_sync sync, int *idx)
 {
-    int b = -1, a = -1, m = 0; /* b: the mode's fastest simulated; a: the model's best of those */
-    for (int i = 0; i < n; i++) {
-        if (c[i].sync != sync || !(c[i].cpl_sim > 0))
-            continue;
-        if (b < 0 || c[i].cpl_sim < c[b].cpl_sim)
-            b = i;
-        if (a < 0 || c[i].cpl_model < c[a].cpl_model)
-            a = i;
-    }
+    int b = fastest(c, n, (int)sync), a = -1, m = 0; /* a: the model's best simulated of the mode */
     if (b < 0)
         return -1;
-    for (int i = 0; i < n; i++) { /* the mode by h (insertion: qsort has no context in C11) */
+    for (int i = 0; i < n; i++) {
         if (c[i].sync != sync)
             continue;
-        int j = m++;
+        if (c[i].cpl_sim > 0 && (a < 0 || c[i].cpl_model < c[a].cpl_model))
+            a = i;
+        int j = m++; /* the mode by h (insertion: qsort has no context in C11) */
         for (; j > 0 && c[idx[j - 1]].h > c[i].h; j--)
             idx[j] = idx[j - 1];
         idx[j] = i;
@@ -139,10 +144,7 @@ static int search_mode(const trapeze_gz_choice *c, int n, trapeze_sync sync, int
 
 int trapeze_gz_verify_next(const trapeze_gz_choice *c, int n)
 {
-    int b = -1; /* the fastest simulated run: its mode is searched first */
-    for (int i = 0; i < n; i++)
-        if (c[i].cpl_sim > 0 && (b < 0 || c[i].cpl_sim < c[b].cpl_sim))
-            b = i;
+    int b = fastest(c, n, -1); /* its mode is searched first */
     int *idx = b < 0 ? NULL : malloc((size_t)n * sizeof *idx);
     if (!idx)
         return -1;
@@ -152,10 +154,7 @@ int trapeze_gz_verify_next(const trapeze_gz_choice *c, int n)
      * error (the V100's Multi1D at 100x: fence 7 within 0.07% of relaunch 6,
      * fence 5 4% faster than both). */
     trapeze_sync other = c[b].sync == TRAPEZE_SYNC_FENCE ? TRAPEZE_SYNC_RELAUNCH : TRAPEZE_SYNC_FENCE;
-    int next = search_mode(c, n, c[b].sync, idx), o = -1;
-    for (int i = 0; i < n; i++)
-        if (c[i].sync == other && c[i].cpl_sim > 0 && (o < 0 || c[i].cpl_sim < c[o].cpl_sim))
-            o = i;
+    int next = search_mode(c, n, c[b].sync, idx), o = fastest(c, n, (int)other);
     if (next < 0 && o >= 0 && c[o].cpl_sim <= c[b].cpl_sim * (1 + TRAPEZE_GZ_VERIFY_OTHER))
         next = search_mode(c, n, other, idx);
     free(idx);
