@@ -1086,6 +1086,15 @@ trapeze_status trapeze_size_validation_write_csv(const trapeze_size_validation *
                                                  const char *rows_csv, const char *curve_csv,
                                                  trapeze_error *err);
 
+/* Meng's profiling (5.14) of a workload the calibration never saw: when p
+ * has no [profile.NAME] for w, runs w's profiling pair (one stage at h = 1
+ * and at h = 2 on a grid of a few tiles per SM, as `calibrate` plans it) on
+ * the GPU of gpu_config_path and adds its counts to p, as `validate` does;
+ * *warp_instructions is what the two runs cost (0: p had the profile). */
+trapeze_status trapeze_calib_profile(const char *gpu_config_path, const trapeze_workload *w,
+                                     int threads, trapeze_gz_params *p,
+                                     double *warp_instructions, trapeze_error *err);
+
 /* Decides by simulation among the model's best candidates: runs each of
  * c[0..n) on workload w (its own size) on the GPU of gpu_config_path for
  * `stages` timed stages after a warm-up (the samples' timing), in `threads`

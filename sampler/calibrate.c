@@ -156,52 +156,6 @@ static trapeze_status micro_values(const trapeze_calib_plan *plan, const trapeze
     return TRAPEZE_OK;
 }
 
-static double tiles_of(const trapeze_workload *w, const trapeze_sample *r)
-{
-    int widest = 1;
-    for (int d = 0; d < w->dims; d++)
-        widest = w->halo[d] > widest ? w->halo[d] : widest;
-    double tiles = 1, out = w->blk_len - widest * r->h;
-    for (int d = 0; d < w->dims; d++)
-        tiles *= ceil(r->data_len[d] / out);
-    return tiles;
-}
-
-/* Meng's profiling (5.14), with the simulator's counts: one stage at h = 2
- * minus one at h = 1, per tile, is one loop of IterComp; the rest of the h = 1
- * tile is MiscComp (setup, staging, commit). Expressed per SM of this GPU for
- * an input of N elements, so that 5.15/5.16 give back the counts per tile. */
-trapeze_status sampler_profile_of(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
-                                  const trapeze_workload *w, int first_row,
-                                  trapeze_gz_profile *pr, trapeze_error *err)
-{
-    const trapeze_sample *r1, *r2;
-    trapeze_status s = logged(log, &plan->rows[first_row], &r1, err);
-    if (!s)
-        s = logged(log, &plan->rows[first_row + 1], &r2, err);
-    if (s)
-        return s;
-    double per_tile1 = r1->warp_instructions / tiles_of(w, r1);
-    double ic_tile = r2->warp_instructions / tiles_of(w, r2) - per_tile1;
-    double mc_tile = per_tile1 - ic_tile;
-    if (!(ic_tile > 0 && mc_tile > 0))
-        return trapeze_fail(err, TRAPEZE_EFAIL, "%s: profiling gave no per-loop instructions",
-                            w->name);
-    double n = 1, in_tile = 1, loop_tile = 1;
-    for (int d = 0; d < w->dims; d++) {
-        n *= r1->data_len[d];
-        in_tile *= w->blk_len;
-        loop_tile *= w->blk_len - w->halo[d];
-    }
-    memset(pr, 0, sizeof *pr);
-    snprintf(pr->workload, sizeof pr->workload, "%s", w->name);
-    pr->input_elements = n;
-    pr->insts_per_sm_mc = mc_tile / in_tile * n / plan->gpu.n_sm;
-    pr->insts_per_sm_ic = ic_tile / loop_tile * n / plan->gpu.n_sm;
-    pr->bank_conflict_rate = r1->bank_conflicts / r1->warp_instructions;
-    return TRAPEZE_OK;
-}
-
 static trapeze_status profiles(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
                                trapeze_gz_params *p, trapeze_error *err)
 {

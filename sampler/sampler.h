@@ -75,10 +75,13 @@ trapeze_status sampler_sweep_logged(const trapeze_sample_log *log, const trapeze
                                     const trapeze_sample **found, trapeze_error *err);
 
 /* The profiled counts of workload w from its profiling pair, plan rows
- * first_row (h = 1) and first_row + 1 (h = 2), found in log (calibrate.c). */
+ * first_row (h = 1) and first_row + 1 (h = 2), found in log (profile.c). */
 trapeze_status sampler_profile_of(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
                                   const trapeze_workload *w, int first_row,
                                   trapeze_gz_profile *pr, trapeze_error *err);
+
+/* Whether p holds a [profile.NAME] for the workload `name` (profile.c). */
+int sampler_has_profile(const trapeze_gz_params *p, const char *name);
 
 /* Heights a size sweep runs (validate_sizes.c): those whose output tile
  * keeps a quarter of the block, thinned to at most 10; returns the count. */

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "common/error.h"
 #include "sampler/sampler.h"
@@ -357,14 +356,6 @@ static trapeze_status plan_size(const trapeze_calib_plan *plan, const trapeze_gz
     return s;
 }
 
-static int has_profile(const trapeze_gz_params *p, const char *name)
-{
-    for (int i = 0; i < p->n_profiles; i++)
-        if (strcasecmp(p->profile[i].workload, name) == 0)
-            return 1;
-    return 0;
-}
-
 /* A workload the calibration never saw has no [profile.NAME]: its spec's
  * counts are another GPU's. Meng profiles every new stencil once (5.14), so
  * its profiling pair runs here (kept in the sweep log) and its counts join
@@ -377,7 +368,7 @@ static trapeze_status profile_unseen(const trapeze_calib_plan *plan, trapeze_gz_
     for (int i = 0; !s && i + 1 < plan->count; i++) {
         const trapeze_sample *r = &plan->rows[i];
         if (strcmp(r->kind, SAMPLER_KIND_PROFILE) != 0 || r->h != 1 ||
-            has_profile(p, r->workload))
+            sampler_has_profile(p, r->workload))
             continue;
         if (p->n_profiles == TRAPEZE_GZ_MAX_PROFILES)
             return trapeze_fail(err, TRAPEZE_ERANGE, "validate: at most %d profiled workloads",

@@ -27,6 +27,27 @@ want=$(awk '$3 == "relaunch" || $3 == "fence" { if (!b || $7 < b) { b = $7; m = 
 grep -q "^HotSpot *best: $want " "$D/hl" || fail "headline names $want: $(cat "$D/hl")"
 grep -Eq 'runner-up (relaunch|fence) h=[0-9]+: \+[0-9.]+% \+- [0-9.]+%' "$D/hl" || fail "margin: $(cat "$D/hl")"
 
+# --- a stencil the calibration never saw is profiled on the GPU first, as
+# `validate` profiles it, so the CPL printed is the one the validation measured
+# (before, the spec's GTX 280 counts gave 7088.1 where validate's model said 1919.3)
+sed 's/^size = .*/size = 26040/' data/workloads/multi1d.ini >"$D/m1d.ini"
+"$T" ghostzone --gpu gtx480 --sync relaunch --height 5 "$D/m1d.ini" >"$D/p" 2>"$D/perr" \
+    || fail "profiled: $(cat "$D/perr")"
+grep -q '^Multi1D: no \[profile.Multi1D\] in the calibration: profiled on this GPU (two short simulations, ' "$D/perr" \
+    || fail "profiling note: $(cat "$D/perr")"
+want=$(awk -F, '$1 == "Multi1D" && $2 == 1 && $3 == "relaunch" && $4 == 5 { printf "%.1f", $6 }' \
+       data/validation/gtx480-sizes-unseen-points.csv)
+[ -n "$want" ] || fail "no Multi1D 1x relaunch h=5 row in the validation"
+[ "$(awk '$3 == "relaunch" { print $7 }' "$D/p")" = "$want" ] \
+    || fail "profiled CPL $(awk '$3 == "relaunch" { print $7 }' "$D/p"), validate's model $want"
+"$T" ghostzone --gpu gtx480 --sync relaunch --height 5 --spec-counts "$D/m1d.ini" >"$D/p2" 2>"$D/perr2" \
+    || fail "--spec-counts: $(cat "$D/perr2")"
+grep -q "the spec's instruction counts (Meng's GTX 280, per SM of 30)" "$D/perr2" || fail "--spec-counts note"
+[ "$(awk '$3 == "relaunch" { print $7 }' "$D/p2")" != "$want" ] || fail "--spec-counts still profiled"
+# the calibrated benchmarks carry their profile: nothing simulated, no note
+"$T" ghostzone --gpu gtx480 hotspot >/dev/null 2>"$D/perr3" || fail "hotspot"
+[ ! -s "$D/perr3" ] || fail "hotspot profiled: $(cat "$D/perr3")"
+
 # --- --verify: the 2 best simulated at the workload's own grid, decided by simulation
 sed 's/^size = 2000x2000/size = 148x148/' data/workloads/hotspot.ini >"$D/small.ini"
 "$T" ghostzone --gpu data/gpus/gtx480.config --calibration data/calibrations/gtx480.ini \

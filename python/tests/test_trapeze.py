@@ -39,6 +39,23 @@ def test_rows_equal_the_command_lines_csv(tmp_path):
     pd.testing.assert_frame_equal(got, want)
 
 
+def test_unseen_stencil_is_profiled_as_the_command_line_does(tmp_path):
+    spec = tmp_path / "m1d.ini"
+    src = (trapeze.data_dir() + "/workloads/multi1d.ini")
+    spec.write_text(open(src).read().replace("size = 500000", "size = 26040"))
+    out = tmp_path / "gz.csv"
+    cli("ghostzone", "--gpu", "gtx480", "--csv", str(out), str(spec))
+    want = pd.read_csv(out)
+    pd.testing.assert_frame_equal(trapeze.ghostzone_rows(str(spec), gpu="gtx480"), want)
+    # the profiled CPL is validate's model column for this grid, not the spec's counts'
+    pts = pd.read_csv(trapeze.data_dir() + "/validation/gtx480-sizes-unseen-points.csv")
+    v = pts[(pts.workload == "Multi1D") & (pts.area_factor == 1) & (pts.sync == "relaunch") &
+            (pts.h == 5)].cpl_model.iloc[0]
+    assert abs(trapeze.evaluate(str(spec), 5, gpu="gtx480")["cpl_cycles"] - v) < 1e-6 * v
+    spec_only = trapeze.evaluate(str(spec), 5, gpu="gtx480", spec_counts=True)["cpl_cycles"]
+    assert abs(spec_only - v) > 0.1 * v
+
+
 def test_evaluate_gradient_matches_finite_differences():
     h, step = 2.3, 1e-5
     e = trapeze.evaluate("hotspot", h, "fence", gpu="gtx480")

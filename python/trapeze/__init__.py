@@ -51,7 +51,7 @@ def _resolve(arg, folder, suffix):
 class _Model:
     """One ghost-zone model handle (GPU, calibration, workload), freed on exit."""
 
-    def __init__(self, workload, gpu, calibration, force_calibration, tau):
+    def __init__(self, workload, gpu, calibration, force_calibration, tau, spec_counts=False):
         L = lib()
         self.L = L
         self.err = ctypes.create_string_buffer(L.size["trapeze_error"])
@@ -81,6 +81,15 @@ class _Model:
         self._check(L.so.trapeze_workload_load(_resolve(workload, "workloads", ".ini").encode(),
                                                ctypes.byref(self.work), self.err))
         self.workload_name = self.work.name.decode()
+        # a stencil the calibration never saw is profiled on the GPU (two short
+        # simulations), as `trapeze ghostzone` and `validate` do; paper mode and
+        # spec_counts=True keep the spec's counts
+        self.profiled_warp_instructions = 0.0
+        if gpu and not spec_counts:
+            work = ctypes.c_double()
+            self._check(L.so.trapeze_calib_profile(gpu_path.encode(), ctypes.byref(self.work), 1,
+                                                   self.params, ctypes.byref(work), self.err))
+            self.profiled_warp_instructions = work.value
         self.m = ctypes.c_void_p()
         self._check(L.so.trapeze_gz_create(self.gpu, ctypes.byref(self.work), self.params,
                                            ctypes.byref(self.m), self.err))
@@ -115,12 +124,17 @@ def _syncs(sync):
 
 
 def evaluate(workload, h, sync="relaunch", gpu=None, calibration=None, blk_len=None,
-             force_calibration=False, tau=False):
+             force_calibration=False, tau=False, spec_counts=False):
     """CPL at (h, blk_len) with its six components and its analytic gradient.
 
     Returns a dict: cpl_cycles, the per-loop components (*_cycles), trapezoids,
-    dcpl_dh, dcpl_dblk and dcpl_d<parameter> for every model parameter."""
-    with _Model(workload, gpu, calibration, force_calibration, tau) as m:
+    dcpl_dh, dcpl_dblk and dcpl_d<parameter> for every model parameter.
+
+    With gpu given, a workload the calibration has no [profile.NAME] of is
+    profiled on that GPU first (two short simulations), as `trapeze ghostzone`
+    does; spec_counts=True uses the spec's own counts instead (here and in
+    ghostzone and ghostzone_rows)."""
+    with _Model(workload, gpu, calibration, force_calibration, tau, spec_counts) as m:
         L = m.L
         e = L.GzEval()
         blk = float(blk_len if blk_len is not None else m.work.blk_len)
@@ -143,12 +157,12 @@ def param_names():
 
 
 def ghostzone(workload, gpu=None, calibration=None, sync="best", force_calibration=False,
-              tau=False, optimize_block=False):
+              tau=False, optimize_block=False, spec_counts=False):
     """The best trapezoid height per sync mode (NLopt), one row per mode:
     workload, gpu, sync, h_continuous, h (floor of h*), h_argmin, cpl_cycles
     (at h), cpl_argmin_cycles, speedup (CPL(1)/CPL(h)), delta, blk_len, chosen."""
     rows = []
-    with _Model(workload, gpu, calibration, force_calibration, tau) as m:
+    with _Model(workload, gpu, calibration, force_calibration, tau, spec_counts) as m:
         L = m.L
         for s in _syncs(sync):
             o = GzOptimum()
@@ -166,11 +180,11 @@ def ghostzone(workload, gpu=None, calibration=None, sync="best", force_calibrati
 
 
 def ghostzone_rows(workload, gpu=None, calibration=None, sync="best", force_calibration=False,
-                   tau=False):
+                   tau=False, spec_counts=False):
     """One row per (sync, h) for every valid h: the columns of `trapeze ghostzone --csv`,
     written by the library itself."""
     frames = []
-    with _Model(workload, gpu, calibration, force_calibration, tau) as m, \
+    with _Model(workload, gpu, calibration, force_calibration, tau, spec_counts) as m, \
             tempfile.TemporaryDirectory() as tmp:
         L = m.L
         cols = (ctypes.c_char_p * len(L.gz_csv_columns))(*[c.encode() for c in L.gz_csv_columns])

@@ -175,6 +175,7 @@ class Lib:
             "trapeze_calib_run": (I, [P, P, I, P, P, P]),
             "trapeze_calib_from_log": (I, [P, P, P, P, P]),
             "trapeze_calib_validate": (I, [P, P, P, P, I, P, P, P, P]),
+            "trapeze_calib_profile": (I, [ctypes.c_char_p, P, I, P, ctypes.POINTER(D), P]),
             "trapeze_calib_validate_sizes": (I, [P, P, ctypes.POINTER(D), I, I, P, I, P, P, P,
                                                  P]),
             "trapeze_validation_free": (None, [P]),
