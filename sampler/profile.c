@@ -77,37 +77,44 @@ int sampler_has_profile(const trapeze_gz_params *p, const char *name)
     return 0;
 }
 
-/* The profiling pair as `calibrate` plans it for w, run here. */
-static trapeze_status run_pair(const char *gpu_config_path, const trapeze_workload *w,
-                               int threads, trapeze_gz_profile *out, double *work,
-                               trapeze_error *err)
+/* A workload the calibration never saw has no [profile.NAME]: its spec's
+ * counts are another GPU's. Meng profiles every new stencil once (5.14), so
+ * its profiling pair runs here (found in, else appended to, the sweep log
+ * when there is one) and its counts join a copy of the parameters; the
+ * fitted constants stay as calibrated. */
+trapeze_status sampler_profile_unseen(const trapeze_calib_plan *plan, trapeze_gz_params *p,
+                                      trapeze_sample_log *sweep_log, int threads, double *work,
+                                      trapeze_error *err)
 {
-    trapeze_calib_options o;
-    trapeze_calib_options_default(&o);
-    o.budget = 1;
-    trapeze_calib_plan *plan;
-    trapeze_status s = trapeze_calib_plan_create(gpu_config_path, w, 1, &o, &plan, err);
-    if (s)
-        return s;
-    int first = -1;
-    for (int i = 0; first < 0 && i + 1 < plan->count; i++)
-        if (strcmp(plan->rows[i].kind, SAMPLER_KIND_PROFILE) == 0 && plan->rows[i].h == 1 &&
-            plan->rows[i + 1].h == 2)
-            first = i;
-    if (first < 0)
-        s = trapeze_fail(err, TRAPEZE_EINVAL, "%s: no profiling pair (its block allows no h = 2)",
-                         w->name);
-    trapeze_sample pair[2];
-    if (!s) {
-        pair[0] = plan->rows[first];
-        pair[1] = plan->rows[first + 1];
-        s = sampler_run_rows(plan, pair, 2, threads, NULL, NULL, err);
+    trapeze_status s = TRAPEZE_OK;
+    for (int i = 0; !s && i + 1 < plan->count; i++) {
+        const trapeze_sample *r = &plan->rows[i];
+        if (strcmp(r->kind, SAMPLER_KIND_PROFILE) != 0 || r->h != 1 || r[1].h != 2 ||
+            strcmp(r[1].kind, SAMPLER_KIND_PROFILE) != 0 || sampler_has_profile(p, r->workload))
+            continue; /* no pair (a block with no h = 2): the spec's counts stay */
+        if (p->n_profiles == TRAPEZE_GZ_MAX_PROFILES)
+            return trapeze_fail(err, TRAPEZE_ERANGE, "%s: the calibration already holds %d "
+                                "[profile.NAME] sections, the most a model takes", r->workload,
+                                TRAPEZE_GZ_MAX_PROFILES);
+        trapeze_sample pair[2] = {plan->rows[i], plan->rows[i + 1]};
+        for (int k = 0; !s && k < 2; k++) {
+            const trapeze_sample *found = sweep_log ? trapeze_sample_log_find(sweep_log, pair[k].id)
+                                                    : NULL;
+            if (found) {
+                pair[k] = *found;
+                continue;
+            }
+            s = sampler_run_rows(plan, &pair[k], 1, threads, NULL, NULL, err);
+            if (!s && work)
+                *work += pair[k].warp_instructions;
+            if (!s && sweep_log)
+                s = trapeze_sample_log_append(sweep_log, &pair[k], err);
+        }
+        if (!s)
+            s = profile_from(plan, sampler_workload(plan, r->workload), &pair[0], &pair[1],
+                             &p->profile[p->n_profiles], err);
+        p->n_profiles += !s;
     }
-    if (!s)
-        s = profile_from(plan, sampler_workload(plan, w->name), &pair[0], &pair[1], out, err);
-    if (!s)
-        *work = pair[0].warp_instructions + pair[1].warp_instructions;
-    trapeze_calib_plan_destroy(plan);
     return s;
 }
 
@@ -116,14 +123,14 @@ trapeze_status trapeze_calib_profile(const char *gpu_config_path, const trapeze_
                                      double *warp_instructions, trapeze_error *err)
 {
     *warp_instructions = 0;
-    if (sampler_has_profile(p, w->name))
-        return TRAPEZE_OK;
-    if (p->n_profiles == TRAPEZE_GZ_MAX_PROFILES)
-        return trapeze_fail(err, TRAPEZE_ERANGE, "%s: the calibration already holds %d "
-                            "[profile.NAME] sections, the most a model takes", w->name,
-                            TRAPEZE_GZ_MAX_PROFILES);
-    trapeze_status s = run_pair(gpu_config_path, w, threads < 1 ? 1 : threads,
-                                &p->profile[p->n_profiles], warp_instructions, err);
-    p->n_profiles += !s;
+    trapeze_calib_options o;
+    trapeze_calib_options_default(&o);
+    o.budget = 1;
+    trapeze_calib_plan *plan;
+    trapeze_status s = trapeze_calib_plan_create(gpu_config_path, w, 1, &o, &plan, err);
+    if (s)
+        return s;
+    s = sampler_profile_unseen(plan, p, NULL, threads < 1 ? 1 : threads, warp_instructions, err);
+    trapeze_calib_plan_destroy(plan);
     return s;
 }

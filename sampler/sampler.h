@@ -80,6 +80,13 @@ trapeze_status sampler_profile_of(const trapeze_calib_plan *plan, const trapeze_
                                   const trapeze_workload *w, int first_row,
                                   trapeze_gz_profile *pr, trapeze_error *err);
 
+/* The profiling pair of every plan workload p has no [profile.NAME] of,
+ * found in sweep_log or run (and appended to it; NULL: no log), its counts
+ * added to p; *work (NULL: not wanted) grows by the warp instructions run
+ * (profile.c). */
+trapeze_status sampler_profile_unseen(const trapeze_calib_plan *plan, trapeze_gz_params *p,
+                                      trapeze_sample_log *sweep_log, int threads, double *work,
+                                      trapeze_error *err);
 /* Whether p holds a [profile.NAME] for the workload `name` (profile.c). */
 int sampler_has_profile(const trapeze_gz_params *p, const char *name);
 

@@ -197,9 +197,11 @@ trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trap
     memset(out, 0, sizeof *out);
     trapeze_sample *rows = NULL;
     int n = 0;
-    trapeze_status s = sweep_rows(plan, &rows, &n, err);
-    if (s)
+    trapeze_gz_params profiled = *p;
+    trapeze_status s = sampler_profile_unseen(plan, &profiled, sweep_log, threads, NULL, err);
+    if (s || (s = sweep_rows(plan, &rows, &n, err)))
         return s;
+    p = &profiled;
     sweep_progress pr = {.total = n, .fn = progress, .ctx = ctx};
     s = run_sweep(plan, rows, n, sweep_log, threads, &pr, err);
     out->rows = calloc((size_t)plan->n_workloads * 2, sizeof *out->rows);

@@ -356,42 +356,6 @@ static trapeze_status plan_size(const trapeze_calib_plan *plan, const trapeze_gz
     return s;
 }
 
-/* A workload the calibration never saw has no [profile.NAME]: its spec's
- * counts are another GPU's. Meng profiles every new stencil once (5.14), so
- * its profiling pair runs here (kept in the sweep log) and its counts join
- * a copy of the parameters; the fitted constants stay as calibrated. */
-static trapeze_status profile_unseen(const trapeze_calib_plan *plan, trapeze_gz_params *p,
-                                     trapeze_sample_log *sweep_log, int threads,
-                                     trapeze_error *err)
-{
-    trapeze_status s = TRAPEZE_OK;
-    for (int i = 0; !s && i + 1 < plan->count; i++) {
-        const trapeze_sample *r = &plan->rows[i];
-        if (strcmp(r->kind, SAMPLER_KIND_PROFILE) != 0 || r->h != 1 ||
-            sampler_has_profile(p, r->workload))
-            continue;
-        if (p->n_profiles == TRAPEZE_GZ_MAX_PROFILES)
-            return trapeze_fail(err, TRAPEZE_ERANGE, "validate: at most %d profiled workloads",
-                                TRAPEZE_GZ_MAX_PROFILES);
-        trapeze_sample pair[2] = {plan->rows[i], plan->rows[i + 1]};
-        trapeze_sample_log *log = sweep_log;
-        if (!log)
-            return trapeze_fail(err, TRAPEZE_EINVAL,
-                                "validate --sizes: %s has no [profile.%s] in the calibration; "
-                                "give --sweep-log FILE to keep its profiling run", r->workload,
-                                r->workload);
-        for (int k = 0; !s && k < 2; k++)
-            if (!trapeze_sample_log_find(log, pair[k].id) &&
-                !(s = sampler_run_rows(plan, &pair[k], 1, threads, NULL, NULL, err)))
-                s = trapeze_sample_log_append(log, &pair[k], err);
-        if (!s)
-            s = sampler_profile_of(plan, log, sampler_workload(plan, r->workload), i,
-                                   &p->profile[p->n_profiles], err);
-        p->n_profiles += !s;
-    }
-    return s;
-}
-
 trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
                                             const trapeze_gz_params *p, const double *factors,
                                             int n_factors, int stages, trapeze_sample_log *sweep_log,
@@ -402,7 +366,7 @@ trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
     memset(out, 0, sizeof *out);
     int groups = plan->n_workloads * n_factors;
     trapeze_gz_params profiled = *p;
-    trapeze_status ps = profile_unseen(plan, &profiled, sweep_log, threads, err);
+    trapeze_status ps = sampler_profile_unseen(plan, &profiled, sweep_log, threads, NULL, err);
     if (ps)
         return ps;
     p = &profiled;
