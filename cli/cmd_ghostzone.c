@@ -50,7 +50,7 @@ static void usage(FILE *out)
 "  --force-calibration use --calibration although it records another GPU\n"
 "  --spec-counts       for a workload the calibration has no [profile.NAME] of,\n"
 "                      use the instruction counts its spec gives (Meng's GTX 280\n"
-"                      convention) instead of profiling it on --gpu with two short\n"
+"                      convention) instead of profiling it on --gpu with four short\n"
 "                      simulations, the counts `validate` uses (the default with\n"
 "                      --gpu; in paper mode the spec's counts are always used)\n"
 "  --sync MODE         relaunch, fence or best (default best: both, and the\n"
@@ -320,7 +320,7 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
 }
 
 /* A workload the calibration never saw is profiled on the GPU as `validate`
- * profiles it (5.14: two short simulations), so that the prediction printed
+ * profiles it (5.14: four short simulations), so that the prediction printed
  * is the one the validation measured; *out is p with its [profile.NAME]. */
 static trapeze_status profile(const gz_args *a, const char *gpu_path, const trapeze_workload *w,
                               const trapeze_gz_params *p, trapeze_gz_params *out,

@@ -291,6 +291,8 @@ typedef enum {
 typedef struct trapeze_gz_profile {
     char workload[64];
     double input_elements, insts_per_sm_mc, insts_per_sm_ic, bank_conflict_rate;
+    double issue_cycles;   /* SM-cycles per warp instruction of the issue probe (one wave
+                              of tiles at a tall h: compute-bound); 0 when not measured */
 } trapeze_gz_profile;
 
 typedef struct trapeze_gz_params {
@@ -329,6 +331,11 @@ typedef struct trapeze_gz_params {
     double corr[TRAPEZE_GZ_NPARAMS][TRAPEZE_GZ_NPARAMS]; /* fitted parameters' correlations
                                             ([correlation] "a,b = r"; 0 when unknown); with
                                             stderr_ they give the fit's covariance */
+    double issue_cycles_ref;             /* [ghostzone] issue_cycles_ref: the geometric mean of
+                                            the calibrated workloads' issue_cycles. A workload's
+                                            CPI is scaled by its issue_cycles over this (1 when
+                                            either is 0): its instruction mix's issue rate
+                                            against the calibration's */
     int n_profiles;                      /* [profile.NAME] sections of a calibration file */
     trapeze_gz_profile profile[TRAPEZE_GZ_MAX_PROFILES];
     char gpu[64];                        /* [meta] gpu: the GPU it was made for ("" unknown) */
@@ -1087,10 +1094,12 @@ trapeze_status trapeze_size_validation_write_csv(const trapeze_size_validation *
                                                  trapeze_error *err);
 
 /* Meng's profiling (5.14) of a workload the calibration never saw: when p
- * has no [profile.NAME] for w, runs w's profiling pair (one stage at h = 1
- * and at h = 2 on a grid of a few tiles per SM, as `calibrate` plans it) on
- * the GPU of gpu_config_path and adds its counts to p, as `validate` does;
- * *warp_instructions is what the two runs cost (0: p had the profile). */
+ * has no [profile.NAME] for w, runs w's profiling rows (one stage at h = 1
+ * and at h = 2 on a grid of a few tiles per SM, and the issue probe: a tall
+ * h and half of it on four waves of tiles; as `calibrate` plans them) on the
+ * GPU of gpu_config_path and adds its counts and issue rate to p, as
+ * `validate` does; *warp_instructions is what the runs cost (0: p had the
+ * profile). */
 trapeze_status trapeze_calib_profile(const char *gpu_config_path, const trapeze_workload *w,
                                      int threads, trapeze_gz_params *p,
                                      double *warp_instructions, trapeze_error *err);

@@ -24,6 +24,7 @@ struct trapeze_gz_model {
     double setup_insts;     /* per thread, from the spec's own [profile] (before a
                                calibration's replaces it): what the generated kernel runs
                                once per launch, i.e. once per tile only with relaunch */
+    double issue_cycles;    /* the calibration's [profile.NAME] issue_cycles (0: none) */
     double profile_sms;     /* the SMs the per-SM counts were measured on: the GPU's own
                                for a calibration's [profile.NAME], Meng's 30 for a spec's
                                [profile] (5.14 multiplies them back by this, not by M) */
@@ -57,7 +58,7 @@ const char *trapeze_gz_component_name(trapeze_gz_component c)
  * when the model is created: the workload (inputs) stays apart from the
  * fitted parameters, which trapeze_gz_set_params and every evaluation of
  * the generic interface change without touching it. */
-static int apply_profile(trapeze_workload *w, const trapeze_gz_params *p)
+static int apply_profile(trapeze_workload *w, const trapeze_gz_params *p, double *issue)
 {
     int found = 0;
     for (int i = 0; i < p->n_profiles; i++) {
@@ -68,6 +69,7 @@ static int apply_profile(trapeze_workload *w, const trapeze_gz_params *p)
         w->insts_per_sm_mc = pr->insts_per_sm_mc;
         w->insts_per_sm_ic = pr->insts_per_sm_ic;
         w->bank_conflict_rate = pr->bank_conflict_rate;
+        *issue = pr->issue_cycles;
         found = 1;
     }
     return found;
@@ -93,7 +95,7 @@ trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload 
     m->work.setup_insts = m->setup_insts; /* a model re-created from this workload keeps it */
     /* a spec's counts are Meng's GTX 280 per-SM values (what sim/stencil generates
      * from): on another GPU they are the same instructions per element, not per SM */
-    m->profile_sms = apply_profile(&m->work, p) ? gpu->n_sm : SPEC_PROFILE_SMS;
+    m->profile_sms = apply_profile(&m->work, p, &m->issue_cycles) ? gpu->n_sm : SPEC_PROFILE_SMS;
     trapeze_gz_set_params(m, p);
     *out = m;
     return TRAPEZE_OK;
@@ -333,13 +335,23 @@ static gz_dual fence_barrier(const gz_vars *v, gz_dual participants)
                     dual_add(dual_mul(per_block, participants), v->p[TRAPEZE_GZ_FENCE_BARRIER]));
 }
 
+/* The workload's issue rate against the calibration's: its probe's SM-cycles
+ * per warp instruction over the calibrated workloads' geometric mean. One
+ * CPI cannot serve instruction mixes whose compute-bound issue rates differ
+ * by 1.9x (the V100: PathFinder to Multi1D); 1 where either is unknown. */
+static double issue_factor(const trapeze_gz_model *m)
+{
+    double ref = m->params.issue_cycles_ref;
+    return m->issue_cycles > 0 && ref > 0 ? m->issue_cycles / ref : 1.0;
+}
+
 static void compute_terms(const trapeze_gz_model *m, const gz_vars *v, trapeze_sync sync,
                           gz_terms *t)
 {
     const trapeze_workload *w = &m->work;
     double per_elem_mc = w->insts_per_sm_mc * m->profile_sms / w->profile_elements; /* 5.14 */
     double per_elem_ic = w->insts_per_sm_ic * m->profile_sms / w->profile_elements;
-    gz_dual tau_cpi = dual_mul(tau_factor(m, v), v->p[TRAPEZE_GZ_CPI]);
+    gz_dual tau_cpi = dual_scale(dual_mul(tau_factor(m, v), v->p[TRAPEZE_GZ_CPI]), issue_factor(m));
     gz_dual in_tile = dual_powi(v->blk, w->dims);
     gz_dual loop_tile = tile_elements(w, v->blk, dual_const(1.0));
     gz_dual misc = dual_mul(dual_scale(in_tile, per_elem_mc), tau_cpi); /* 5.15 */
@@ -479,6 +491,6 @@ double trapeze_gz_delta(const trapeze_gz_model *m, double blk_len)
     double tau = m->tau ? (1.0 - p[TRAPEZE_GZ_BETA]) * (1.0 + w->bank_conflict_rate) : 1.0;
     double misc = w->insts_per_sm_mc * m->profile_sms / m->gpu.n_sm / w->profile_elements *
                   pow(blk_len, w->dims) *
-                  p[TRAPEZE_GZ_CPI] * tau;
+                  p[TRAPEZE_GZ_CPI] * tau * issue_factor(m);
     return p[TRAPEZE_GZ_MU] * p[TRAPEZE_GZ_FENCE_PER_BLOCK] - misc;
 }

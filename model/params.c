@@ -75,12 +75,15 @@ static int find_param(const char *key, int *is_stderr)
 }
 
 static const char *const profile_keys[] = {"input_elements", "insts_per_sm_mc",
-                                           "insts_per_sm_ic", "bank_conflict_rate"};
+                                           "insts_per_sm_ic", "bank_conflict_rate",
+                                           "issue_cycles"};
+#define N_PROFILE_KEYS (int)(sizeof profile_keys / sizeof profile_keys[0])
+#define PROFILE_ISSUE 4 /* optional: written only when measured */
 
 static double *profile_field(trapeze_gz_profile *pr, int k)
 {
     double *fields[] = {&pr->input_elements, &pr->insts_per_sm_mc, &pr->insts_per_sm_ic,
-                        &pr->bank_conflict_rate};
+                        &pr->bank_conflict_rate, &pr->issue_cycles};
     return fields[k];
 }
 
@@ -101,7 +104,7 @@ static trapeze_status on_profile(trapeze_gz_params *p, const trapeze_ini_ctx *at
         snprintf(p->profile[i].workload, sizeof p->profile[i].workload, "%s", name);
         p->n_profiles++;
     }
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < N_PROFILE_KEYS; k++)
         if (strcmp(key, profile_keys[k]) == 0)
             return trapeze_ini_double(at, section, key, value, k == 0 ? 1 : 0, 1e15,
                                       profile_field(&p->profile[i], k), err);
@@ -176,6 +179,8 @@ static trapeze_status on_param(void *user, const trapeze_ini_ctx *at, const char
         return trapeze_fail(err, TRAPEZE_EPARSE,
                             "%s:%d: [%s] %s: unknown section (expected [ghostzone], [profile.NAME] or [meta])",
                             at->path, at->line, section, key);
+    if (strcmp(key, "issue_cycles_ref") == 0)
+        return trapeze_ini_double(at, section, key, value, 0, 1e6, &p->issue_cycles_ref, err);
     int *flag = structure_flag(p, key);
     if (flag) {
         long on;
@@ -255,6 +260,8 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
     for (int i = 0; i < N_FLAGS; i++)
         if (*flag_slot((trapeze_gz_params *)p, i))
             fprintf(f, "%s = 1\n", flag_names[i]);
+    if (p->issue_cycles_ref > 0)
+        fprintf(f, "issue_cycles_ref = %.17g\n", p->issue_cycles_ref);
     int header = 0;
     for (int a = 0; a < TRAPEZE_GZ_NPARAMS; a++)
         for (int b = a + 1; b < TRAPEZE_GZ_NPARAMS; b++)
@@ -264,9 +271,11 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
             }
     for (int i = 0; i < p->n_profiles; i++) {
         fprintf(f, "\n[profile.%s]\n", p->profile[i].workload);
-        for (int k = 0; k < 4; k++)
-            fprintf(f, "%s = %.17g\n", profile_keys[k],
-                    *profile_field((trapeze_gz_profile *)&p->profile[i], k));
+        for (int k = 0; k < N_PROFILE_KEYS; k++) {
+            double v = *profile_field((trapeze_gz_profile *)&p->profile[i], k);
+            if (k != PROFILE_ISSUE || v > 0)
+                fprintf(f, "%s = %.17g\n", profile_keys[k], v);
+        }
     }
     return trapeze_file_commit(f, tmp, path, err);
 }

@@ -161,7 +161,7 @@ static trapeze_status profiles(const trapeze_calib_plan *plan, const trapeze_sam
 {
     p->n_profiles = 0;
     for (int i = 0; i + 1 < plan->count; i++) {
-        if (strcmp(plan->rows[i].kind, SAMPLER_KIND_PROFILE) != 0 || plan->rows[i].h != 1)
+        if (!sampler_profile_start(plan, i))
             continue;
         if (p->n_profiles == TRAPEZE_GZ_MAX_PROFILES)
             return trapeze_fail(err, TRAPEZE_ERANGE, "calibration: at most %d workloads",
@@ -172,6 +172,16 @@ static trapeze_status profiles(const trapeze_calib_plan *plan, const trapeze_sam
             return s;
         p->n_profiles++;
     }
+    /* the CPI is fitted for the calibrated workloads' mean issue rate; each
+     * workload's own scales it (model/ghostzone.c, issue_factor) */
+    double product = 1;
+    int measured = 0;
+    for (int i = 0; i < p->n_profiles; i++)
+        if (p->profile[i].issue_cycles > 0) {
+            product *= p->profile[i].issue_cycles;
+            measured++;
+        }
+    p->issue_cycles_ref = measured ? pow(product, 1.0 / measured) : 0;
     return TRAPEZE_OK;
 }
 

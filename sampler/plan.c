@@ -178,7 +178,14 @@ static void plan_micro(trapeze_calib_plan *plan)
 }
 
 /* Profiling pair: one stage at h = 1 and at h = 2 on a grid of a few tiles
- * per SM; their difference separates IterComp from the rest (MiscComp). */
+ * per SM; their difference separates IterComp from the rest (MiscComp).
+ * Then the issue probe: one stage on ISSUE_PROBE_WAVES waves of resident
+ * tiles at the tallest plausible h (at least 2) and at half of it: the
+ * same tiles load the same inputs, so the extra iterations' cycles over
+ * their warp instructions are the workload's issue rate with the loads and
+ * launch taken out (profile.c). One wave was too short: the difference of
+ * two short runs' cycles was mostly noise (docs/calibration.md). */
+#define ISSUE_PROBE_WAVES 4
 static void plan_profile(trapeze_calib_plan *plan, const trapeze_workload *w)
 {
     double target = 4.0 * plan->gpu.n_sm; /* tiles at h = 1 */
@@ -190,6 +197,20 @@ static void plan_profile(trapeze_calib_plan *plan, const trapeze_workload *w)
         for (int d = 0; d < w->dims; d++)
             r->data_len[d] = fmin(w->data_len[d], per_dim * (w->blk_len - w->halo[d]));
         snprintf(r->id, sizeof r->id, "%.30s/%.40s/profile:h%d", plan->gpu.name, w->name, h);
+    }
+    int hs[16], max_h = valid_max_h(w, 0);
+    int tall = hs[sampler_plausible_heights(w, max_h, hs) - 1];
+    tall = tall < 2 && max_h >= 2 ? 2 : tall;
+    double wave_edge = ceil(pow(ISSUE_PROBE_WAVES * resident_tiles(plan, w), 1.0 / w->dims));
+    for (int k = 0; k < 2; k++) {
+        int h = k == 0 ? tall : (tall + 1) / 2;
+        trapeze_sample *r = add_row(plan, SAMPLER_KIND_PROFILE, w->name);
+        r->h = h;
+        r->blk_len = w->blk_len;
+        for (int d = 0; d < w->dims; d++)
+            r->data_len[d] = wave_edge * fmax(1, w->blk_len - w->halo[d] * h);
+        snprintf(r->id, sizeof r->id, "%.30s/%.40s/%s", plan->gpu.name, w->name,
+                 k == 0 ? SAMPLER_PROFILE_ISSUE : SAMPLER_PROFILE_ISSUE_LOW);
     }
 }
 
@@ -265,7 +286,7 @@ trapeze_status trapeze_calib_plan_create(const char *gpu_config_path,
     if (n < 1)
         return trapeze_fail(err, TRAPEZE_EINVAL, "calibration: no workload");
     trapeze_calib_plan *plan = calloc(1, sizeof *plan);
-    int capacity = 16 + n * (2 + o->budget);
+    int capacity = 16 + n * (SAMPLER_PROFILE_ROWS + o->budget);
     if (!plan || !(plan->config_path = trapeze_strdup(gpu_config_path)) ||
         !(plan->workloads = malloc((size_t)n * sizeof *workloads)) ||
         !(plan->rows = calloc((size_t)capacity, sizeof *plan->rows))) {

@@ -2,9 +2,11 @@
  * profile.c - Meng's profiling (5.14) with the simulator's counts: a
  * workload's profiling pair (one stage at h = 1 and one at h = 2 on a grid of
  * a few tiles per SM, planned by plan.c) turned into the instruction counts
- * the model reads ([profile.NAME]), from a log (calibrate, validate) or run
- * here for one workload (`ghostzone` on a stencil its calibration never
- * saw). Owns that arithmetic and that run; must not fit constants or print.
+ * the model reads ([profile.NAME]), and its issue probe (a tall h and half
+ * of it on a few waves of tiles) into its issue rate; from a log (calibrate,
+ * validate) or run here for one workload (`ghostzone` on a stencil its
+ * calibration never saw). Owns that arithmetic and that run; must not fit
+ * constants or print.
  */
 #include <math.h>
 #include <stdio.h>
@@ -31,7 +33,8 @@ static double tiles_of(const trapeze_workload *w, const trapeze_sample *r)
  * the counts per tile. */
 static trapeze_status profile_from(const trapeze_calib_plan *plan, const trapeze_workload *w,
                                    const trapeze_sample *r1, const trapeze_sample *r2,
-                                   trapeze_gz_profile *pr, trapeze_error *err)
+                                   const trapeze_sample *probe, trapeze_gz_profile *pr,
+                                   trapeze_error *err)
 {
     double per_tile1 = r1->warp_instructions / tiles_of(w, r1);
     double ic_tile = r2->warp_instructions / tiles_of(w, r2) - per_tile1;
@@ -51,22 +54,48 @@ static trapeze_status profile_from(const trapeze_calib_plan *plan, const trapeze
     pr->insts_per_sm_mc = mc_tile / in_tile * n / plan->gpu.n_sm;
     pr->insts_per_sm_ic = ic_tile / loop_tile * n / plan->gpu.n_sm;
     pr->bank_conflict_rate = r1->bank_conflicts / r1->warp_instructions;
+    pr->issue_cycles = sampler_issue_cycles(plan, &probe[0], &probe[1]);
     return TRAPEZE_OK;
+}
+
+double sampler_issue_cycles(const trapeze_calib_plan *plan, const trapeze_sample *tall,
+                            const trapeze_sample *half)
+{
+    double cycles = tall->cycles - half->cycles;
+    double insts = tall->warp_instructions - half->warp_instructions;
+    long sched = 1;
+    trapeze_config_get_int_in(plan->cfg, "-gpgpu_num_sched_per_core", 1, 1, 64, &sched, NULL);
+    double rate = cycles > 0 && insts > 0 ? cycles * plan->gpu.n_sm / insts : 0;
+    /* faster than the schedulers can issue: the two runs differ in more than
+     * their iterations (a memory-bound stencil's smaller output at the tall
+     * h), so the difference does not measure issue: none */
+    return rate >= 1.0 / (double)sched ? rate : 0;
+}
+
+int sampler_profile_start(const trapeze_calib_plan *plan, int i)
+{
+    const trapeze_sample *r = plan->rows;
+    size_t n = strlen(SAMPLER_PROFILE_ISSUE), len;
+    return i >= 0 && i + SAMPLER_PROFILE_ROWS <= plan->count &&
+           strcmp(r[i].kind, SAMPLER_KIND_PROFILE) == 0 && r[i].h == 1 &&
+           strcmp(r[i + 1].kind, SAMPLER_KIND_PROFILE) == 0 && r[i + 1].h == 2 &&
+           (len = strlen(r[i + 2].id)) >= n && strcmp(r[i + 2].id + len - n, SAMPLER_PROFILE_ISSUE) == 0;
 }
 
 trapeze_status sampler_profile_of(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
                                   const trapeze_workload *w, int first_row,
                                   trapeze_gz_profile *pr, trapeze_error *err)
 {
-    const trapeze_sample *r[2];
-    for (int k = 0; k < 2; k++) {
+    const trapeze_sample *r[SAMPLER_PROFILE_ROWS];
+    for (int k = 0; k < SAMPLER_PROFILE_ROWS; k++) {
         r[k] = trapeze_sample_log_find(log, plan->rows[first_row + k].id);
         if (!r[k])
             return trapeze_fail(err, TRAPEZE_EINVAL,
                                 "%s has no row %s: run the calibration's samples first",
                                 trapeze_sample_log_path(log), plan->rows[first_row + k].id);
     }
-    return profile_from(plan, w, r[0], r[1], pr, err);
+    trapeze_sample probe[2] = {*r[2], *r[3]};
+    return profile_from(plan, w, r[0], r[1], probe, pr, err);
 }
 
 int sampler_has_profile(const trapeze_gz_params *p, const char *name)
@@ -89,15 +118,15 @@ trapeze_status sampler_profile_unseen(const trapeze_calib_plan *plan, trapeze_gz
     trapeze_status s = TRAPEZE_OK;
     for (int i = 0; !s && i + 1 < plan->count; i++) {
         const trapeze_sample *r = &plan->rows[i];
-        if (strcmp(r->kind, SAMPLER_KIND_PROFILE) != 0 || r->h != 1 || r[1].h != 2 ||
-            strcmp(r[1].kind, SAMPLER_KIND_PROFILE) != 0 || sampler_has_profile(p, r->workload))
-            continue; /* no pair (a block with no h = 2): the spec's counts stay */
+        if (!sampler_profile_start(plan, i) || sampler_has_profile(p, r->workload))
+            continue;
         if (p->n_profiles == TRAPEZE_GZ_MAX_PROFILES)
             return trapeze_fail(err, TRAPEZE_ERANGE, "%s: the calibration already holds %d "
                                 "[profile.NAME] sections, the most a model takes", r->workload,
                                 TRAPEZE_GZ_MAX_PROFILES);
-        trapeze_sample pair[2] = {plan->rows[i], plan->rows[i + 1]};
-        for (int k = 0; !s && k < 2; k++) {
+        trapeze_sample pair[SAMPLER_PROFILE_ROWS];
+        memcpy(pair, &plan->rows[i], sizeof pair);
+        for (int k = 0; !s && k < SAMPLER_PROFILE_ROWS; k++) {
             const trapeze_sample *found = sweep_log ? trapeze_sample_log_find(sweep_log, pair[k].id)
                                                     : NULL;
             if (found) {
@@ -112,7 +141,7 @@ trapeze_status sampler_profile_unseen(const trapeze_calib_plan *plan, trapeze_gz
         }
         if (!s)
             s = profile_from(plan, sampler_workload(plan, r->workload), &pair[0], &pair[1],
-                             &p->profile[p->n_profiles], err);
+                             &pair[2], &p->profile[p->n_profiles], err);
         p->n_profiles += !s;
     }
     return s;

@@ -10,7 +10,11 @@
 
 /* Sample kinds, as written in samples.csv's `kind` column. */
 #define SAMPLER_KIND_MICRO "micro"      /* micro-benchmark: workload column names it */
-#define SAMPLER_KIND_PROFILE "profile"  /* one stage at h = 1 or 2: instruction counts */
+#define SAMPLER_KIND_PROFILE "profile"  /* one stage at h = 1 or 2: instruction counts;
+                                           and the issue probe (id ending SAMPLER_PROFILE_ISSUE) */
+#define SAMPLER_PROFILE_ISSUE "profile:issue"      /* the issue probe's tall h */
+#define SAMPLER_PROFILE_ISSUE_LOW "profile:issue-low" /* and half of it */
+#define SAMPLER_PROFILE_ROWS 4 /* per workload: h = 1, h = 2, the two probes */
 #define SAMPLER_KIND_SIM "sim"          /* a short stencil run: the fit's observations */
 #define SAMPLER_KIND_MEASURED "measured" /* the same, measured on hardware */
 
@@ -74,8 +78,17 @@ trapeze_status sampler_run_rows(const trapeze_calib_plan *plan, trapeze_sample *
 trapeze_status sampler_sweep_logged(const trapeze_sample_log *log, const trapeze_sample *planned,
                                     const trapeze_sample **found, trapeze_error *err);
 
-/* The profiled counts of workload w from its profiling pair, plan rows
- * first_row (h = 1) and first_row + 1 (h = 2), found in log (profile.c). */
+/* Whether plan row i starts a workload's profiling rows: its pair (h = 1,
+ * h = 2) and its issue probe, rows i .. i + SAMPLER_PROFILE_ROWS - 1
+ * (profile.c). */
+int sampler_profile_start(const trapeze_calib_plan *plan, int i);
+/* A workload's issue rate from its two issue probes: the extra cycles of
+ * the tall h's stage over its extra warp instructions, per SM; 0 (not
+ * measured) when that is faster than the GPU's schedulers could issue. */
+double sampler_issue_cycles(const trapeze_calib_plan *plan, const trapeze_sample *tall,
+                            const trapeze_sample *half);
+/* The profiled counts of workload w from its profiling rows, plan rows
+ * from first_row (sampler_profile_start), found in log. */
 trapeze_status sampler_profile_of(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
                                   const trapeze_workload *w, int first_row,
                                   trapeze_gz_profile *pr, trapeze_error *err);

@@ -27,7 +27,13 @@ static const trapeze_sample *find_kind(const trapeze_calib_plan *plan, const cha
 static void test_plan_shape(const trapeze_calib_plan *plan, const trapeze_calib_options *o)
 {
     int n = trapeze_calib_plan_count(plan);
-    CHECK(n == 8 + 2 + o->budget); /* micro-benchmarks, profiling pair, stencil samples */
+    CHECK(n == 8 + 4 + o->budget); /* micro-benchmarks, profiling pair, issue probe, stencil samples */
+    /* the issue probe: the tallest h keeping a quarter of the block, (256 - 2h) / 256 >= 1/4:
+     * 96, and half of it, each on 4 waves of 6 x 15 resident tiles */
+    const trapeze_sample *tall = find_kind(plan, "profile", "PathFinder", 2);
+    const trapeze_sample *half = find_kind(plan, "profile", "PathFinder", 3);
+    CHECK(tall && tall->h == 96 && strstr(tall->id, "profile:issue") && tall->data_len[0] == 360 * 64);
+    CHECK(half && half->h == 48 && strstr(half->id, "profile:issue-low") && half->data_len[0] == 360 * 160);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++)
             CHECK(strcmp(trapeze_calib_plan_sample(plan, i)->id,
@@ -83,6 +89,11 @@ static void test_micro_and_profile(const trapeze_sample_log *log, const trapeze_
     CHECK_NEAR(pr->insts_per_sm_ic * 254 / per_tile, 8 * 23, 0.01 * 8 * 23);
     CHECK_NEAR(pr->insts_per_sm_mc * 256 / per_tile, 8 * 25, 0.01 * 8 * 25);
     CHECK(pr->bank_conflict_rate == 0); /* unit-stride shared accesses */
+    /* the issue probe: 48 more iterations of 23 instructions per warp, near the
+     * 2 schedulers' peak of 0.5 SM-cycles per warp instruction (never below it),
+     * and the calibration's reference is its only workload's rate */
+    CHECK(pr->issue_cycles >= 0.5 && pr->issue_cycles < 0.6);
+    CHECK_NEAR(p->issue_cycles_ref, pr->issue_cycles, 1e-12);
     /* micro-benchmarks set what is not fitted by default */
     CHECK_NEAR(p->value[TRAPEZE_GZ_BLOCKS_PER_SM], 6, 0); /* 1536 threads / 256 */
     CHECK(p->value[TRAPEZE_GZ_FENCE_BARRIER] > 0);

@@ -301,6 +301,50 @@ static void test_csv_reads_back(void)
     trapeze_gz_destroy(m);
 }
 
+/* A workload's issue rate over the calibration's reference scales its
+ * compute terms (MiscComp, IterComp) and nothing else; 1 when either is 0
+ * (every file before the issue probe); and both survive a save and load. */
+static void test_issue_factor(void)
+{
+    trapeze_workload w;
+    trapeze_error err;
+    CHECK_OK(trapeze_workload_load("data/workloads/pathfinder.ini", &w, &err));
+    trapeze_gz_params p = meng;
+    CHECK(p.issue_cycles_ref == 0); /* a file without the key */
+    p.n_profiles = 1;
+    snprintf(p.profile[0].workload, sizeof p.profile[0].workload, "PathFinder");
+    p.profile[0].input_elements = 100000;
+    p.profile[0].insts_per_sm_mc = 1998;
+    p.profile[0].insts_per_sm_ic = 1859;
+    p.profile[0].issue_cycles = 0.9;
+    trapeze_gz_eval plain, scaled;
+    trapeze_gz_model *m;
+    CHECK_OK(trapeze_gz_create(&gtx280, &w, &p, &m, &err)); /* no reference: factor 1 */
+    CHECK_OK(trapeze_gz_evaluate(m, TRAPEZE_SYNC_RELAUNCH, 3, 256, &plain, &err));
+    double delta_plain = trapeze_gz_delta(m, 256);
+    trapeze_gz_destroy(m);
+    p.issue_cycles_ref = 0.6; /* this workload issues 1.5 times slower than the reference */
+    CHECK_OK(trapeze_gz_create(&gtx280, &w, &p, &m, &err));
+    CHECK_OK(trapeze_gz_evaluate(m, TRAPEZE_SYNC_RELAUNCH, 3, 256, &scaled, &err));
+    CHECK_NEAR(scaled.per_loop[TRAPEZE_GZ_ITERCOMP], 1.5 * plain.per_loop[TRAPEZE_GZ_ITERCOMP],
+               1e-9 * plain.cpl);
+    CHECK_NEAR(scaled.per_loop[TRAPEZE_GZ_MISCCOMP], 1.5 * plain.per_loop[TRAPEZE_GZ_MISCCOMP],
+               1e-9 * plain.cpl);
+    CHECK(plain.per_loop[TRAPEZE_GZ_ITERCOMP] > 0 && plain.per_loop[TRAPEZE_GZ_MISCCOMP] > 0);
+    for (int c = TRAPEZE_GZ_GLBSYNC; c <= TRAPEZE_GZ_ITERMEM; c++)
+        CHECK_NEAR(scaled.per_loop[c], plain.per_loop[c], 1e-9 * plain.cpl);
+    /* 5.23's delta = mu FencePerBlock - MiscComp per block: its MiscComp scales too */
+    double mu_fence = meng.value[TRAPEZE_GZ_MU] * meng.value[TRAPEZE_GZ_FENCE_PER_BLOCK];
+    CHECK_NEAR(trapeze_gz_delta(m, 256) - mu_fence, 1.5 * (delta_plain - mu_fence), 1e-9);
+    trapeze_gz_destroy(m);
+    const char *path = "build/test_issue_factor.ini";
+    CHECK_OK(trapeze_gz_params_save(path, &p, &err));
+    trapeze_gz_params q;
+    CHECK_OK(trapeze_gz_params_load(path, &q, &err));
+    CHECK(q.issue_cycles_ref == 0.6 && q.n_profiles == 1 && q.profile[0].issue_cycles == 0.9);
+    remove(path);
+}
+
 int main(void)
 {
     load_gpu();
@@ -311,5 +355,6 @@ int main(void)
     test_optimizer_at_constraint_edge();
     test_block_optimization_respects_gpu_limits();
     test_csv_reads_back();
+    test_issue_factor();
     return check_report("test_ghostzone");
 }

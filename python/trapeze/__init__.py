@@ -81,7 +81,7 @@ class _Model:
         self._check(L.so.trapeze_workload_load(_resolve(workload, "workloads", ".ini").encode(),
                                                ctypes.byref(self.work), self.err))
         self.workload_name = self.work.name.decode()
-        # a stencil the calibration never saw is profiled on the GPU (two short
+        # a stencil the calibration never saw is profiled on the GPU (four short
         # simulations), as `trapeze ghostzone` and `validate` do; paper mode and
         # spec_counts=True keep the spec's counts
         self.profiled_warp_instructions = 0.0
@@ -131,7 +131,7 @@ def evaluate(workload, h, sync="relaunch", gpu=None, calibration=None, blk_len=N
     dcpl_dh, dcpl_dblk and dcpl_d<parameter> for every model parameter.
 
     With gpu given, a workload the calibration has no [profile.NAME] of is
-    profiled on that GPU first (two short simulations), as `trapeze ghostzone`
+    profiled on that GPU first (four short simulations), as `trapeze ghostzone`
     does; spec_counts=True uses the spec's own counts instead (here and in
     ghostzone and ghostzone_rows)."""
     with _Model(workload, gpu, calibration, force_calibration, tau, spec_counts) as m:
