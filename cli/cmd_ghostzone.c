@@ -330,7 +330,7 @@ static trapeze_status profile(const gz_args *a, const char *gpu_path, const trap
     double work;
     trapeze_status s = trapeze_calib_profile(gpu_path, w, (int)a->threads, out, &work, err);
     if (!s)
-        fprintf(stderr, "%s: no [profile.%s] in the calibration: profiled on this GPU (two "
+        fprintf(stderr, "%s: no [profile.%s] in the calibration: profiled on this GPU (four "
                 "short simulations, %.4g warp instructions; --spec-counts skips them)\n",
                 w->name, w->name, work);
     return s;

@@ -291,8 +291,8 @@ typedef enum {
 typedef struct trapeze_gz_profile {
     char workload[64];
     double input_elements, insts_per_sm_mc, insts_per_sm_ic, bank_conflict_rate;
-    double issue_cycles;   /* SM-cycles per warp instruction of the issue probe (one wave
-                              of tiles at a tall h: compute-bound); 0 when not measured */
+    double issue_cycles;   /* SM-cycles per warp instruction of the issue probe (a tall h
+                              less half of it, on four waves of tiles); 0 when not measured */
 } trapeze_gz_profile;
 
 typedef struct trapeze_gz_params {

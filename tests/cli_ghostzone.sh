@@ -58,9 +58,9 @@ same=$(awk '/ verify: / { m[++k] = $3 } END { print (m[1] == m[2]) }' "$D/v")
 [ "$k" -eq $((2 + same)) ] || fail "two candidates (+1 when one mode): $(cat "$D/v")"
 [ "$(awk '/ verify: / { print $3 }' "$D/v" | sort -u | wc -l)" -eq 2 ] || fail "both modes verified: $(cat "$D/v")"
 # then the search along h: hand-traced on this grid, fence 2 is the fastest and
-# the model's first, fence 3 simulated above it and nothing below, so its
-# neighbour fence 1 is probed, is slower, and the search stops
-grep -q 'verify: fence *h=1 .*(searched)$' "$D/v" || fail "search probes fence 1: $(cat "$D/v")"
+# the model's first, fence 1 simulated below it (slower) and nothing above, so a
+# step of half its h probes fence 3, which is slower, and the search stops
+grep -q 'verify: fence *h=3 .*(searched)$' "$D/v" || fail "search probes fence 3: $(cat "$D/v")"
 n=$(grep -c ' verify: ' "$D/v")
 [ "$n" -eq $((k + 1)) ] || fail "one searched: $(cat "$D/v")"
 fastest=$(awk '/ verify: / { if (!b || $6 < b) { b = $6; m = $3; h = $4 } } END { print m " " h }' "$D/v")

@@ -98,7 +98,7 @@ static void test_calibration_file(const trapeze_gz_params *meng)
     p.whole_tiles = 1;
     p.value[TRAPEZE_GZ_OVERLAP] = 0.25;
     p.n_profiles = 1;
-    p.profile[0] = (trapeze_gz_profile){"HotSpot", 20736, 2740.6, 3660.8, 0.125};
+    p.profile[0] = (trapeze_gz_profile){"HotSpot", 20736, 2740.6, 3660.8, 0.125, 0};
     const char *path = "build/test_calib_model.ini";
     CHECK_OK(trapeze_gz_params_save(path, &p, &err));
     CHECK_OK(trapeze_gz_params_load(path, &q, &err));

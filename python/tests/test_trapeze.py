@@ -75,7 +75,11 @@ def test_gpu_uses_its_own_calibration_and_refuses_another():
     v100 = trapeze.ghostzone("pathfinder", gpu="v100")
     explicit = trapeze.ghostzone("pathfinder", gpu="v100", calibration="v100")
     pd.testing.assert_frame_equal(v100, explicit)
-    assert v100.set_index("sync").loc["relaunch", "h"] == 16
+    # the command line's relaunch row on the same GPU and calibration: the same h
+    out = cli("ghostzone", "--gpu", "v100", "--sync", "relaunch", "pathfinder").stdout
+    row = [l.split() for l in out.splitlines() if l.startswith("PathFinder") and "relaunch" in l][0]
+    assert v100.set_index("sync").loc["relaunch", "h"] == int(row[4])
+    assert abs(v100.set_index("sync").loc["relaunch", "h_continuous"] - float(row[3])) < 1e-3
     with pytest.raises(trapeze.TrapezeError, match="made for GPU gtx480"):
         trapeze.ghostzone("pathfinder", gpu="v100", calibration="gtx480")
     forced = trapeze.ghostzone("pathfinder", gpu="v100", calibration="gtx480",
