@@ -27,15 +27,32 @@ static double tiles_of(const trapeze_workload *w, const trapeze_sample *r)
     return tiles;
 }
 
+/* The issue rate from the two probes: the tall h's extra cycles over its
+ * extra warp instructions, per SM; 0 (not measured) when that is faster than
+ * the GPU's schedulers could issue. */
+static double issue_cycles(const trapeze_calib_plan *plan, const trapeze_sample *tall,
+                           const trapeze_sample *half)
+{
+    double cycles = tall->cycles - half->cycles;
+    double insts = tall->warp_instructions - half->warp_instructions;
+    long sched = 1;
+    trapeze_config_get_int_in(plan->cfg, "-gpgpu_num_sched_per_core", 1, 1, 64, &sched, NULL);
+    double rate = cycles > 0 && insts > 0 ? cycles * plan->gpu.n_sm / insts : 0;
+    /* faster than the schedulers can issue: the two runs differ in more than
+     * their iterations (a memory-bound stencil's smaller output at the tall
+     * h), so the difference does not measure issue: none */
+    return rate >= 1.0 / (double)sched ? rate : 0;
+}
+
 /* One stage at h = 2 minus one at h = 1, per tile, is one loop of IterComp;
  * the rest of the h = 1 tile is MiscComp (setup, staging, commit). Expressed
  * per SM of this GPU for an input of N elements, so that 5.15/5.16 give back
  * the counts per tile. */
 static trapeze_status profile_from(const trapeze_calib_plan *plan, const trapeze_workload *w,
-                                   const trapeze_sample *r1, const trapeze_sample *r2,
-                                   const trapeze_sample *probe, trapeze_gz_profile *pr,
-                                   trapeze_error *err)
+                                   const trapeze_sample *const rows[SAMPLER_PROFILE_ROWS],
+                                   trapeze_gz_profile *pr, trapeze_error *err)
 {
+    const trapeze_sample *r1 = rows[0], *r2 = rows[1];
     double per_tile1 = r1->warp_instructions / tiles_of(w, r1);
     double ic_tile = r2->warp_instructions / tiles_of(w, r2) - per_tile1;
     double mc_tile = per_tile1 - ic_tile;
@@ -54,22 +71,8 @@ static trapeze_status profile_from(const trapeze_calib_plan *plan, const trapeze
     pr->insts_per_sm_mc = mc_tile / in_tile * n / plan->gpu.n_sm;
     pr->insts_per_sm_ic = ic_tile / loop_tile * n / plan->gpu.n_sm;
     pr->bank_conflict_rate = r1->bank_conflicts / r1->warp_instructions;
-    pr->issue_cycles = sampler_issue_cycles(plan, &probe[0], &probe[1]);
+    pr->issue_cycles = issue_cycles(plan, rows[2], rows[3]);
     return TRAPEZE_OK;
-}
-
-double sampler_issue_cycles(const trapeze_calib_plan *plan, const trapeze_sample *tall,
-                            const trapeze_sample *half)
-{
-    double cycles = tall->cycles - half->cycles;
-    double insts = tall->warp_instructions - half->warp_instructions;
-    long sched = 1;
-    trapeze_config_get_int_in(plan->cfg, "-gpgpu_num_sched_per_core", 1, 1, 64, &sched, NULL);
-    double rate = cycles > 0 && insts > 0 ? cycles * plan->gpu.n_sm / insts : 0;
-    /* faster than the schedulers can issue: the two runs differ in more than
-     * their iterations (a memory-bound stencil's smaller output at the tall
-     * h), so the difference does not measure issue: none */
-    return rate >= 1.0 / (double)sched ? rate : 0;
 }
 
 int sampler_profile_start(const trapeze_calib_plan *plan, int i)
@@ -94,8 +97,7 @@ trapeze_status sampler_profile_of(const trapeze_calib_plan *plan, const trapeze_
                                 "%s has no row %s: run the calibration's samples first",
                                 trapeze_sample_log_path(log), plan->rows[first_row + k].id);
     }
-    trapeze_sample probe[2] = {*r[2], *r[3]};
-    return profile_from(plan, w, r[0], r[1], probe, pr, err);
+    return profile_from(plan, w, r, pr, err);
 }
 
 int sampler_has_profile(const trapeze_gz_params *p, const char *name)
@@ -116,7 +118,7 @@ trapeze_status sampler_profile_unseen(const trapeze_calib_plan *plan, trapeze_gz
                                       trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
-    for (int i = 0; !s && i + 1 < plan->count; i++) {
+    for (int i = 0; !s && i < plan->count; i++) {
         const trapeze_sample *r = &plan->rows[i];
         if (!sampler_profile_start(plan, i) || sampler_has_profile(p, r->workload))
             continue;
@@ -125,10 +127,12 @@ trapeze_status sampler_profile_unseen(const trapeze_calib_plan *plan, trapeze_gz
                                 "[profile.NAME] sections, the most a model takes", r->workload,
                                 TRAPEZE_GZ_MAX_PROFILES);
         trapeze_sample pair[SAMPLER_PROFILE_ROWS];
+        const trapeze_sample *rows[SAMPLER_PROFILE_ROWS];
         memcpy(pair, &plan->rows[i], sizeof pair);
         for (int k = 0; !s && k < SAMPLER_PROFILE_ROWS; k++) {
             const trapeze_sample *found = sweep_log ? trapeze_sample_log_find(sweep_log, pair[k].id)
                                                     : NULL;
+            rows[k] = &pair[k]; /* a copy: appending may move the log's rows */
             if (found) {
                 pair[k] = *found;
                 continue;
@@ -140,8 +144,8 @@ trapeze_status sampler_profile_unseen(const trapeze_calib_plan *plan, trapeze_gz
                 s = trapeze_sample_log_append(sweep_log, &pair[k], err);
         }
         if (!s)
-            s = profile_from(plan, sampler_workload(plan, r->workload), &pair[0], &pair[1],
-                             &pair[2], &p->profile[p->n_profiles], err);
+            s = profile_from(plan, sampler_workload(plan, r->workload), rows,
+                             &p->profile[p->n_profiles], err);
         p->n_profiles += !s;
     }
     return s;

@@ -82,11 +82,6 @@ trapeze_status sampler_sweep_logged(const trapeze_sample_log *log, const trapeze
  * h = 2) and its issue probe, rows i .. i + SAMPLER_PROFILE_ROWS - 1
  * (profile.c). */
 int sampler_profile_start(const trapeze_calib_plan *plan, int i);
-/* A workload's issue rate from its two issue probes: the extra cycles of
- * the tall h's stage over its extra warp instructions, per SM; 0 (not
- * measured) when that is faster than the GPU's schedulers could issue. */
-double sampler_issue_cycles(const trapeze_calib_plan *plan, const trapeze_sample *tall,
-                            const trapeze_sample *half);
 /* The profiled counts of workload w from its profiling rows, plan rows
  * from first_row (sampler_profile_start), found in log. */
 trapeze_status sampler_profile_of(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
