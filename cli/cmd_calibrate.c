@@ -84,6 +84,7 @@ static int parse_structure(const char *list, unsigned *bits)
         {"fence_iter", TRAPEZE_GZ_STRUCT_FENCE_ITER},
         {"mem_latency", TRAPEZE_GZ_STRUCT_MEM_LATENCY},
         {"row_lines", TRAPEZE_GZ_STRUCT_ROW_LINES},
+        {"barrier_max", TRAPEZE_GZ_STRUCT_BARRIER_MAX},
         {"at-size", TRAPEZE_GZ_STRUCT_AT_SIZE},
         {"meng", 0}};
     char buf[256];

@@ -324,6 +324,10 @@ typedef struct trapeze_gz_params {
     int row_lines;                       /* "row_lines = 1": in 2-D and 3-D, every memory term
                                             pays for the coalesced segments its tile rows
                                             touch (gz_row_lines), times alpha */
+    int barrier_max;                     /* "barrier_max = 1": the fence barrier (5.18) is the
+                                            larger of its latency and its P blocks' arrivals,
+                                            serialized at one counter, smoothly:
+                                            mu sqrt(B^2 + (P (F + poll P))^2), not their sum */
     int mem_latency;                     /* "mem_latency = 1": a memory term (5.7) is the larger of
                                             its latency, passes x UncontendedLat (a round of
                                             resident blocks waits on its loads), and its
@@ -939,13 +943,16 @@ typedef struct trapeze_calib_options {
 #define TRAPEZE_GZ_STRUCT_FENCE_ITER 64u
 #define TRAPEZE_GZ_STRUCT_MEM_LATENCY 128u
 #define TRAPEZE_GZ_STRUCT_ROW_LINES 256u
+#define TRAPEZE_GZ_STRUCT_BARRIER_MAX 512u
 /* The default: the switches that lowered the error outside the calibration's
- * range (docs/calibration.md, "What each change removed"); waves and
- * persistent_fence did not and stay off. */
+ * range (docs/calibration.md, "What each change removed"; persistent_fence
+ * with barrier_max, "The fence barrier measured where the persistent kernel
+ * meets"); waves did not and stays off. */
 #define TRAPEZE_GZ_STRUCT_AT_SIZE                                                          \
     (TRAPEZE_GZ_STRUCT_OCCUPANCY | TRAPEZE_GZ_STRUCT_FENCE_OVERLAP |                       \
      TRAPEZE_GZ_STRUCT_FENCE_STAGING | TRAPEZE_GZ_STRUCT_ROW_PENALTY |                     \
-     TRAPEZE_GZ_STRUCT_FENCE_ITER)
+     TRAPEZE_GZ_STRUCT_FENCE_ITER | TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE |                   \
+     TRAPEZE_GZ_STRUCT_BARRIER_MAX)
 
 void trapeze_calib_options_default(trapeze_calib_options *o);
 

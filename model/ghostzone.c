@@ -326,13 +326,22 @@ static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *
 
 /* 5.18 with the fit's intercept, a participant's cost and the polling
  * contention among participants: mu (delta + F P + poll P^2), increasing in
- * P whenever the three are >= 0. */
-static gz_dual fence_barrier(const gz_vars *v, gz_dual participants)
+ * P whenever the three are >= 0. With barrier_max, the larger of the two
+ * parts, smoothly, mu sqrt(delta^2 + (F P + poll P^2)^2): a barrier waits
+ * for its round trip, or for its P arrivals serialized at one counter in
+ * the L2, whichever is longer. The V100's barrier alone (the fencebar
+ * micro-benchmark) is 490, 570, 795, 1395, 2640 and 5200 cycles for 80 to
+ * 2560 blocks: flat, then 2 cycles a block; a sum cannot be both. */
+static gz_dual fence_barrier(const trapeze_gz_model *m, const gz_vars *v, gz_dual participants)
 {
     gz_dual per_block = dual_add(v->p[TRAPEZE_GZ_FENCE_PER_BLOCK],
                                  dual_mul(v->p[TRAPEZE_GZ_FENCE_POLL], participants));
-    return dual_mul(v->p[TRAPEZE_GZ_MU],
-                    dual_add(dual_mul(per_block, participants), v->p[TRAPEZE_GZ_FENCE_BARRIER]));
+    gz_dual arrivals = dual_mul(per_block, participants), round_trip = v->p[TRAPEZE_GZ_FENCE_BARRIER];
+    gz_dual cost = dual_add(arrivals, round_trip);
+    if (m->params.barrier_max && cost.v > 0)
+        cost = dual_pow(dual_add(dual_mul(round_trip, round_trip), dual_mul(arrivals, arrivals)),
+                        dual_const(0.5));
+    return dual_mul(v->p[TRAPEZE_GZ_MU], cost);
 }
 
 /* The workload's issue rate against the calibration's: its probe's SM-cycles
@@ -383,7 +392,7 @@ static void compute_terms(const trapeze_gz_model *m, const gz_vars *v, trapeze_s
             t->stage[TRAPEZE_GZ_ITERCOMP],
             dual_mul(dual_mul(v->p[TRAPEZE_GZ_FENCE_ITER], dual_sub(v->h, dual_const(1.0))), per_iter));
     t->stage[TRAPEZE_GZ_GLBSYNC] = sync == TRAPEZE_SYNC_FENCE
-        ? fence_barrier(v, t->participants)
+        ? fence_barrier(m, v, t->participants)
         : v->p[TRAPEZE_GZ_RELAUNCH];                                                               /* 5.17 */
 }
 

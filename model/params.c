@@ -139,14 +139,15 @@ static trapeze_status on_correlation(trapeze_gz_params *p, const trapeze_ini_ctx
 /* The structure switches of a calibration file: name = 0 or 1. */
 static const char *const flag_names[] = {"whole_tiles", "occupancy", "waves", "persistent_fence",
                                          "fence_overlap", "fence_staging", "row_penalty", "fence_iter",
-                                         "mem_latency", "row_lines"};
+                                         "mem_latency", "row_lines", "barrier_max"};
 #define N_FLAGS (int)(sizeof flag_names / sizeof flag_names[0])
 
 static int *flag_slot(trapeze_gz_params *p, int i)
 {
     int *slots[N_FLAGS] = {&p->whole_tiles, &p->occupancy, &p->waves, &p->persistent_fence,
                            &p->fence_overlap, &p->fence_staging, &p->row_penalty,
-                           &p->fence_iter, &p->mem_latency, &p->row_lines};
+                           &p->fence_iter, &p->mem_latency, &p->row_lines,
+                           &p->barrier_max};
     return slots[i];
 }
 

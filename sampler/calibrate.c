@@ -41,6 +41,12 @@ static unsigned fit_mask(const trapeze_calib_plan *plan)
         m = (m & ~TRAPEZE_GZ_MASK(TRAPEZE_GZ_MU)) | AT_SIZE_FIT_MASK;
     if (plan->opt.structure & TRAPEZE_GZ_STRUCT_FENCE_OVERLAP)
         m |= TRAPEZE_GZ_MASK(TRAPEZE_GZ_OVERLAP_FENCE);
+    /* barrier_max's barrier is the micro-benchmark's, measured over the
+     * block counts the persistent kernel can have: the stencils, whose
+     * stages are mostly tiles, identified it worse (V100: 0.17 cycles a
+     * block where the barrier alone costs 2) */
+    if (plan->opt.structure & TRAPEZE_GZ_STRUCT_BARRIER_MAX)
+        m &= ~(TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_PER_BLOCK) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_BARRIER));
     if (plan->opt.structure & TRAPEZE_GZ_STRUCT_FENCE_ITER)
         m |= TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_ITER);
     return m;
@@ -62,6 +68,7 @@ static void set_structure(const trapeze_calib_plan *plan, trapeze_gz_params *p)
     p->fence_iter = (st & TRAPEZE_GZ_STRUCT_FENCE_ITER) != 0;
     p->mem_latency = (st & TRAPEZE_GZ_STRUCT_MEM_LATENCY) != 0;
     p->row_lines = (st & TRAPEZE_GZ_STRUCT_ROW_LINES) != 0;
+    p->barrier_max = (st & TRAPEZE_GZ_STRUCT_BARRIER_MAX) != 0;
 }
 
 /* A fitted parameter cannot leave a range edge (the transform's slope
@@ -112,6 +119,30 @@ static void fence_line(const double *blocks, const double *cycles, int n, double
     *intercept = mc - *slope * mb;
 }
 
+/* The same measurements in barrier_max's form, y = sqrt(B^2 + (F P)^2):
+ * y^2 is linear in P^2, fitted by least squares relative to y^2 (weights
+ * 1 / y^4, so that 80 blocks count as much as 2560). A negative part is
+ * read as none (the GTX 480's barrier is flat: F = 0, B its mean). */
+void sampler_fence_norm(const double *blocks, const double *cycles, int n, double *slope,
+                        double *intercept)
+{
+    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int i = 0; i < n; i++) {
+        double y = cycles[i] * cycles[i], w = 1.0 / (y * y), x = blocks[i] * blocks[i];
+        sw += w;
+        sx += w * x;
+        sy += w * y;
+        sxx += w * x * x;
+        sxy += w * x * y;
+    }
+    double det = sw * sxx - sx * sx, b = det > 0 ? (sw * sxy - sx * sy) / det : 0;
+    if (!(b > 0))
+        b = 0;
+    double a = (sy - b * sx) / sw;
+    *slope = sqrt(b);
+    *intercept = a > 0 ? sqrt(a) : 0;
+}
+
 static void clamp_param(trapeze_gz_params *p, trapeze_gz_param k, double v)
 {
     double lo, hi;
@@ -147,7 +178,10 @@ static trapeze_status micro_values(const trapeze_calib_plan *plan, const trapeze
         }
     }
     double slope, intercept;
-    fence_line(blocks, cycles, nf, &slope, &intercept);
+    if (plan->opt.structure & TRAPEZE_GZ_STRUCT_BARRIER_MAX)
+        sampler_fence_norm(blocks, cycles, nf, &slope, &intercept);
+    else
+        fence_line(blocks, cycles, nf, &slope, &intercept);
     clamp_param(p, TRAPEZE_GZ_FENCE_PER_BLOCK, slope);
     clamp_param(p, TRAPEZE_GZ_FENCE_BARRIER, intercept);
     clamp_param(p, TRAPEZE_GZ_MU, 0.5);   /* Meng's assumption as the fit's start */

@@ -175,6 +175,20 @@ static void plan_micro(trapeze_calib_plan *plan)
         snprintf(r->id, sizeof r->id, "%s/micro/%s:%ld", plan->gpu.name, micro[i].name,
                  micro[i].size);
     }
+    /* the most blocks a persistent kernel can have (as many as an SM takes,
+     * small enough to fit): a 128-thread stencil on the V100 has 1280, twice
+     * what 256-thread blocks reach, and the barrier's slope is measured there */
+    const trapeze_gpu *g = &plan->gpu;
+    int ws = g->warp_size > 0 ? g->warp_size : 32;
+    long most = (long)g->max_blocks_per_sm * sm;
+    int threads = g->max_blocks_per_sm > 0 ? g->max_threads_per_sm / g->max_blocks_per_sm / ws * ws : 0;
+    if (most > full && threads >= ws) {
+        trapeze_sample *r = add_row(plan, SAMPLER_KIND_MICRO, "fencebar");
+        r->data_len[0] = (double)most;
+        r->blk_len = threads;
+        r->stages = 4;
+        snprintf(r->id, sizeof r->id, "%.40s/micro/fencebar:%ld:b%d", g->name, most, threads);
+    }
 }
 
 /* Profiling pair: one stage at h = 1 and at h = 2 on a grid of a few tiles

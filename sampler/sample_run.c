@@ -174,9 +174,10 @@ static trapeze_status micro_sample(const trapeze_calib_plan *plan, trapeze_sampl
         s = run_builtin(plan, m, (long[]){size, stages + 1, 256}, 0, &t, err);
         measured = t.cycles / stages;
     } else if (strcmp(m, "fencebar") == 0) {
-        s = run_builtin(plan, m, (long[]){size, stages + 1, 256}, -1, &t, err);
+        long threads = row->blk_len > 0 ? row->blk_len : 256;
+        s = run_builtin(plan, m, (long[]){size, stages + 1, threads}, -1, &t, err);
         if (!s)
-            s = run_builtin(plan, m, (long[]){size, 1, 256}, -1, &warm, err);
+            s = run_builtin(plan, m, (long[]){size, 1, threads}, -1, &warm, err);
         t.warp_insts += warm.warp_insts;
         measured = (t.cycles - warm.cycles) / stages;
     } else if (strcmp(m, "copy") == 0) {

@@ -82,6 +82,11 @@ trapeze_status sampler_sweep_logged(const trapeze_sample_log *log, const trapeze
  * h = 2) and its issue probe, rows i .. i + SAMPLER_PROFILE_ROWS - 1
  * (profile.c). */
 int sampler_profile_start(const trapeze_calib_plan *plan, int i);
+
+/* calibrate.c: the fencebar micro-benchmark's cycles over its block counts
+ * fitted as sqrt(intercept^2 + (slope P)^2), barrier_max's form. */
+void sampler_fence_norm(const double *blocks, const double *cycles, int n, double *slope,
+                        double *intercept);
 /* The profiled counts of workload w from its profiling rows, plan rows
  * from first_row (sampler_profile_start), found in log. */
 trapeze_status sampler_profile_of(const trapeze_calib_plan *plan, const trapeze_sample_log *log,

@@ -8,7 +8,7 @@
 MAX_ERR_LINES=2   # the message and a "(try --help)" hint
 . "$(dirname "$0")/lib/cli.sh"
 
-# small: 8 micro-benchmarks, a profiling pair and the two issue probes, 8 stencil samples
+# small: 9 micro-benchmarks (the fence barrier at 5 block counts), a profiling pair and the two issue probes, 8 stencil samples
 ARGS="--gpu gtx480 --budget 8 --stages 1 --sweep-budget 5e6 poisson"
 rows() { [ -f "$1" ] && tail -n +2 "$1" | wc -l || echo 0; }
 
@@ -16,7 +16,7 @@ rows() { [ -f "$1" ] && tail -n +2 "$1" | wc -l || echo 0; }
 "$T" calibrate $ARGS --samples "$D/a.csv" --out "$D/a.ini" >"$D/a.out" 2>"$D/a.err" \
     || fail "calibrate: $(cat "$D/a.err")"
 total=$(rows "$D/a.csv")
-[ "$total" -eq 20 ] || fail "expected 20 samples, got $total"
+[ "$total" -eq 21 ] || fail "expected 21 samples, got $total"
 grep -q '^\[ghostzone\]' "$D/a.ini" && grep -q '^cpi_stderr = ' "$D/a.ini" \
     && grep -q '^\[profile.Poisson\]' "$D/a.ini" || fail "calibration file content: $(cat "$D/a.ini")"
 grep -q 'CV MAPE' "$D/a.out" || fail "no cross-validated error printed"
@@ -87,9 +87,9 @@ cp "$D/a.csv" "$D/hand.csv"
 grep ',sim,' "$D/a.csv" | head -n 1 | sed 's/^[^,]*,sim,/lab-1,measured,/' | tr -d '\n' >>"$D/hand.csv"
 "$T" calibrate $ARGS --samples "$D/hand.csv" --out "$D/hand.ini" >"$D/hand.out" 2>"$D/hand.err" \
     || fail "hand-appended row: $(cat "$D/hand.err")"
-grep -q "hand.csv:22: the last row had no final newline; kept it" "$D/hand.err" \
+grep -q "hand.csv:23: the last row had no final newline; kept it" "$D/hand.err" \
     || fail "hand-appended row: no note: $(cat "$D/hand.err")"
-[ "$(rows "$D/hand.csv")" -eq 21 ] && tail -n 1 "$D/hand.csv" | grep -q '^lab-1,measured,' \
+[ "$(rows "$D/hand.csv")" -eq 22 ] && tail -n 1 "$D/hand.csv" | grep -q '^lab-1,measured,' \
     || fail "hand-appended row: not kept"
 grep -q '^9 observations' "$D/hand.out" || fail "hand-appended row not fitted: $(cat "$D/hand.out")"
 # a second run on a log in use fails at once, and adds nothing

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "sampler/sampler.h"
 #include "trapeze.h"
 
 static const trapeze_sample *find_kind(const trapeze_calib_plan *plan, const char *kind,
@@ -27,7 +28,13 @@ static const trapeze_sample *find_kind(const trapeze_calib_plan *plan, const cha
 static void test_plan_shape(const trapeze_calib_plan *plan, const trapeze_calib_options *o)
 {
     int n = trapeze_calib_plan_count(plan);
-    CHECK(n == 8 + 4 + o->budget); /* micro-benchmarks, profiling pair, issue probe, stencil samples */
+    CHECK(n == 9 + 4 + o->budget); /* micro-benchmarks, profiling pair, issue probe, stencil samples */
+    /* the fence barrier among the most blocks a persistent kernel can have:
+     * 8 an SM x 15 SMs, of 1536 / 8 = 192 threads (256-thread blocks reach 90) */
+    const trapeze_sample *most = find_kind(plan, "micro", "fencebar", 4);
+    CHECK(most && most->data_len[0] == 120 && most->blk_len == 192 &&
+          strstr(most->id, "micro/fencebar:120:b192"));
+    CHECK(find_kind(plan, "micro", "fencebar", 3)->data_len[0] == 90);
     /* the issue probe: the tallest h keeping a quarter of the block, (256 - 2h) / 256 >= 1/4:
      * 96, and half of it, each on 4 waves of 6 x 15 resident tiles */
     const trapeze_sample *tall = find_kind(plan, "profile", "PathFinder", 2);
@@ -94,14 +101,49 @@ static void test_micro_and_profile(const trapeze_sample_log *log, const trapeze_
      * and the calibration's reference is its only workload's rate */
     CHECK(pr->issue_cycles >= 0.5 && pr->issue_cycles < 0.6);
     CHECK_NEAR(p->issue_cycles_ref, pr->issue_cycles, 1e-12);
-    /* micro-benchmarks set what is not fitted by default */
+    /* micro-benchmarks set what is not fitted by default; the GTX 480's
+     * barrier is flat from 15 to 120 blocks (no slope), at its round trip
+     * (8 samples of one workload calibrate Meng's structure: the line) */
     CHECK_NEAR(p->value[TRAPEZE_GZ_BLOCKS_PER_SM], 6, 0); /* 1536 threads / 256 */
-    CHECK(p->value[TRAPEZE_GZ_FENCE_BARRIER] > 0);
+    CHECK(p->value[TRAPEZE_GZ_FENCE_PER_BLOCK] == 0);
+    double lo = INFINITY, hi = 0;
+    for (int i = 0; i < trapeze_sample_log_count(log); i++) {
+        const trapeze_sample *r = trapeze_sample_log_get(log, i);
+        if (strstr(r->id, "micro/fencebar")) {
+            lo = fmin(lo, r->cpl_cycles);
+            hi = fmax(hi, r->cpl_cycles);
+        }
+    }
+    CHECK(p->value[TRAPEZE_GZ_FENCE_BARRIER] >= lo && p->value[TRAPEZE_GZ_FENCE_BARRIER] <= hi);
+    CHECK(hi < 1.05 * lo);
     CHECK(p->stderr_[TRAPEZE_GZ_CPI] > 0 && p->stderr_[TRAPEZE_GZ_BETA] == 0);
+}
+
+/* barrier_max's fit of the fencebar micro-benchmark: exact on its own form,
+ * and on the V100's measured barrier (shipped calibration log: 489.75, 570,
+ * 795, 1395.25 and 5200.25 cycles for 80 to 2560 blocks) about 2 cycles a
+ * block above a round trip of about 460 */
+static void test_fence_norm(void)
+{
+    double blocks[] = {80, 160, 320, 640, 2560}, exact[5], slope, intercept;
+    for (int i = 0; i < 5; i++)
+        exact[i] = sqrt(450.0 * 450 + 4 * blocks[i] * blocks[i]);
+    sampler_fence_norm(blocks, exact, 5, &slope, &intercept);
+    CHECK_NEAR(slope, 2, 1e-9);
+    CHECK_NEAR(intercept, 450, 1e-7);
+    double v100[] = {489.75, 570, 795, 1395.25, 5200.25};
+    sampler_fence_norm(blocks, v100, 5, &slope, &intercept);
+    CHECK(slope > 1.95 && slope < 2.1 && intercept > 430 && intercept < 500);
+    for (int i = 0; i < 5; i++) /* within 6% at every count, the line through them is not */
+        CHECK(fabs(sqrt(intercept * intercept + slope * slope * blocks[i] * blocks[i]) / v100[i] - 1) < 0.06);
+    double flat[] = {411.75, 411.75, 411.75, 411.75, 408.75};
+    sampler_fence_norm(blocks, flat, 5, &slope, &intercept);
+    CHECK(slope == 0 && intercept >= 408.75 && intercept <= 411.75);
 }
 
 int main(void)
 {
+    test_fence_norm();
     trapeze_error err;
     trapeze_workload w;
     trapeze_calib_options o;

@@ -149,6 +149,19 @@ static void test_fence_barrier(void)
         last = sync;
         trapeze_gz_destroy(m);
     }
+    /* barrier_max: the larger of the round trip and the serialized arrivals,
+     * sqrt(400^2 + (P (3 + 0.05 P))^2): at 45 blocks 3 x 45 + 0.05 x 2025 =
+     * 236.25 < 400, so 464.5..., below the sum 636.25 */
+    p.barrier_max = 1;
+    for (int tiles = 1; tiles <= 90; tiles += 11) {
+        trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", 16.0 * tiles, 16, &p);
+        double sync = eval(m, TRAPEZE_SYNC_FENCE, 2).stage[TRAPEZE_GZ_GLBSYNC];
+        double blocks = tiles < 45 ? tiles : 45, arrivals = blocks * (3 + 0.05 * blocks);
+        CHECK_NEAR(sync, sqrt(400.0 * 400 + arrivals * arrivals), 1e-9 * sync);
+        CHECK(sync >= 400 && sync >= arrivals && sync < 400 + arrivals);
+        trapeze_gz_destroy(m);
+    }
+    p.barrier_max = 0;
     /* Meng's 5.18: every trapezoid takes part, mu x 210.3 x T */
     trapeze_gz_params meng;
     trapeze_gz_params_default(&meng);
@@ -238,6 +251,7 @@ static void test_gradients(void)
     double hs[] = {2, 2.5};
     for (int staging = 0; staging < 2; staging++) {
     p.fence_staging = staging;
+    p.barrier_max = staging; /* the barrier's smooth maximum, with and without */
     for (int s = 0; s < 2; s++)
         for (int hi = 0; hi < 2; hi++)
             for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++) {
@@ -493,10 +507,11 @@ static void test_file_roundtrip(void)
     CHECK_OK(trapeze_gz_params_load(path, &q, &err));
     CHECK(q.whole_tiles == 1 && q.occupancy == 1 && q.waves == 1 && q.persistent_fence == 1 &&
           q.fence_overlap == 0 && q.row_penalty == 0 && q.fence_iter == 0);
-    p.row_penalty = p.fence_iter = 1;
+    CHECK(q.barrier_max == 0);
+    p.row_penalty = p.fence_iter = p.barrier_max = 1;
     CHECK_OK(trapeze_gz_params_save(path, &p, &err));
     CHECK_OK(trapeze_gz_params_load(path, &q, &err));
-    CHECK(q.row_penalty == 1 && q.fence_iter == 1);
+    CHECK(q.row_penalty == 1 && q.fence_iter == 1 && q.barrier_max == 1);
     CHECK(q.value[TRAPEZE_GZ_TILE_CYCLES] == 81.5);
     CHECK(q.corr[TRAPEZE_GZ_TILE_CYCLES][TRAPEZE_GZ_CPI] == -0.625);
     CHECK(q.corr[TRAPEZE_GZ_CPI][TRAPEZE_GZ_TILE_CYCLES] == -0.625);
