@@ -60,6 +60,10 @@ static void usage(FILE *out)
 "                      The grids scale the calibration's reference grid (give\n"
 "                      the calibration's --stages and --sweep-budget)\n"
 "  --sweep-stages N    timed stages per --sizes point (default: --stages)\n"
+"  --logged-only       with --sizes: compare with the runs --sweep-log holds and\n"
+"                      simulate none (points it lacks are left out; the model's\n"
+"                      pick is its best among the logged runs): a refitted\n"
+"                      calibration against a finished sweep, in a second\n"
 "  -h, --help          show this help\n", calib_common_help);
 }
 
@@ -105,6 +109,10 @@ static int own_option(calib_args *a, void *ctx, const char *arg, const char *val
     }
     if (!strcmp(arg, "--force-calibration")) {
         f->force_calibration = 1;
+        return 1;
+    }
+    if (!strcmp(arg, "--logged-only")) {
+        a->opt.logged_only = 1;
         return 1;
     }
     const char **slot = !strcmp(arg, "--calibration") ? &f->calibration
@@ -177,7 +185,7 @@ int cli_validate(int argc, char **argv)
     static const cli_opt own[] = {
         {"--calibration", 1, 0}, {"--force-calibration", 0, 0}, {"--csv", 1, 0},
         {"--curve", 1, 0}, {"--sweep-log", 1, 0}, {"--sizes", 1, 0}, {"--sweep-stages", 1, 0},
-        {NULL, 0, 0}};
+        {"--logged-only", 0, 0}, {NULL, 0, 0}};
     int rc = calib_check_options("validate", argc, argv, own);
     if (rc)
         return rc;
@@ -186,6 +194,10 @@ int cli_validate(int argc, char **argv)
         return rc;
     if (!f.calibration) {
         calib_usage_error(a.cmd, "--calibration FILE is required", NULL);
+        return 2;
+    }
+    if (a.opt.logged_only && (!f.n_sizes || !f.sweep)) {
+        calib_usage_error(a.cmd, "--logged-only needs --sizes and the --sweep-log to read", NULL);
         return 2;
     }
     trapeze_error err = {0};

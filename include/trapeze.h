@@ -931,6 +931,8 @@ typedef struct trapeze_calib_options {
                                 (TRAPEZE_GZ_STRUCT_AT_SIZE) */
     double holdout;          /* fraction of each workload's samples, the largest, held out
                                 to measure extrapolation (0.25; 0: none) */
+    int logged_only;         /* trapeze_calib_validate_sizes: compare with the runs its sweep
+                                log holds and simulate none (0) */
 } trapeze_calib_options;
 
 /* Model structure switches a calibration turns on (trapeze_gz_params flags). */

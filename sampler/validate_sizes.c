@@ -10,6 +10,11 @@
  * every model variant): the h whose output tile keeps at least a quarter of
  * the block's elements, thinned to at most MAX_HEIGHTS; the model's own pick
  * is added when it lies outside, so the pick ratio is always measured.
+ *
+ * With logged_only (`validate --sizes --logged-only`), nothing is simulated:
+ * the rows the sweep log lacks are left out, and the model's pick is its best
+ * among the logged runs. That compares a refitted calibration, or another
+ * model structure, with a finished sweep in a second (docs/calibration.md).
  */
 #include <math.h>
 #include <stdio.h>
@@ -231,6 +236,10 @@ static trapeze_status summarize(const trapeze_calib_plan *plan, const trapeze_gz
     trapeze_gz_destroy(m);
     if (s)
         return s;
+    if (picked < 0) /* logged_only, the model's pick not run: its best among those that were */
+        for (int i = 0; i < n; i++)
+            if (picked < 0 || pts[i].cpl_model < pts[picked].cpl_model)
+                picked = i;
     vr->n_points = n;
     vr->mape_pct /= n;
     for (int k = 0; k < 2; k++)
@@ -319,6 +328,8 @@ static trapeze_status run_missing(const trapeze_calib_plan *plan, trapeze_sample
         s = sampler_sweep_logged(sweep_log, &rows[i], &done, err);
         if (done) {
             rows[i] = *done;
+        } else if (plan->opt.logged_only) {
+            rows[i].cpl_cycles = 0; /* not measured: drop_unlogged leaves it out */
         } else {
             index[m] = i;
             todo[m++] = rows[i];
@@ -356,6 +367,28 @@ static trapeze_status plan_size(const trapeze_calib_plan *plan, const trapeze_gz
     return s;
 }
 
+/* logged_only: leaves out the rows no run measured (cpl 0), group by group
+ * (start[0..groups] are the groups' first rows, moved with them). */
+static trapeze_status drop_unlogged(const trapeze_calib_plan *plan, row_list *l, int *start,
+                                    int groups, int n_factors, const double *factors,
+                                    trapeze_error *err)
+{
+    int kept = 0;
+    for (int g = 0; g < groups; g++) {
+        int first = kept;
+        for (int i = start[g]; i < start[g + 1]; i++)
+            if (l->rows[i].cpl_cycles > 0)
+                l->rows[kept++] = l->rows[i];
+        if (kept == first)
+            return trapeze_fail(err, TRAPEZE_EINVAL,
+                                "validate --logged-only: the sweep log has no run of %s at %gx",
+                                plan->workloads[g / n_factors].name, factors[g % n_factors]);
+        start[g] = first;
+    }
+    start[groups] = l->n = kept;
+    return TRAPEZE_OK;
+}
+
 trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
                                             const trapeze_gz_params *p, const double *factors,
                                             int n_factors, int stages, trapeze_sample_log *sweep_log,
@@ -376,6 +409,8 @@ trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
     row_list l = {0};
     trapeze_status s = start && picks && grids && tops ? TRAPEZE_OK
                                                : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    if (!s && plan->opt.logged_only && !sweep_log)
+        s = trapeze_fail(err, TRAPEZE_EINVAL, "validate --logged-only: a --sweep-log to read is required");
     if (!s && (stages < 1 || stages > 32))
         s = trapeze_fail(err, TRAPEZE_ERANGE, "validate --sizes: %d stages (1 to 32)", stages);
     for (int g = 0; !s && g < groups; g++) {
@@ -391,6 +426,8 @@ trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
         start[groups] = l.n;
         s = run_missing(plan, l.rows, l.n, sweep_log, threads, progress, ctx, err);
     }
+    if (!s && plan->opt.logged_only)
+        s = drop_unlogged(plan, &l, start, groups, n_factors, factors, err);
     if (!s && (!(out->rows = calloc((size_t)groups, sizeof *out->rows)) ||
                !(out->points = calloc((size_t)(l.n ? l.n : 1), sizeof *out->points))))
         s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");

@@ -106,6 +106,27 @@ expect_error "foreign size-sweep row" "does not match the planned run of that id
     --sweep-stages 1 poisson
 expect_error "bad sizes" "--sizes: expected up to 16 positive area factors" $PLAN --sizes 1,-4 --calibration "$D/c.ini" poisson
 expect_error "bad sweep stages" "--sweep-stages: expected 1 to 32" $PLAN --sweep-stages 0 --sizes 1 --calibration "$D/c.ini" poisson
+# --logged-only: the shipped size sweep read back without a run. Every point
+# is logged, so the tables are the shipped ones to the byte and the log is
+# not touched; with the model's pick (HotSpot 1x fence 2) taken out of a copy,
+# that point is left out (9 of 10) and still nothing is simulated
+V=data/validation/gtx480-sizes-main
+cp "$V-sweep.csv" "$D/lo.csv"
+"$T" validate --gpu gtx480 --calibration data/calibrations/gtx480.ini --sweep-stages 1 \
+    --sizes 1,16,100 --sweep-log "$D/lo.csv" --logged-only --csv "$D/lo-rows.csv" \
+    --curve "$D/lo-pts.csv" hotspot poisson >/dev/null 2>&1 || fail "--logged-only failed"
+cmp -s "$D/lo-rows.csv" "$V.csv" && cmp -s "$D/lo-pts.csv" "$V-points.csv" \
+    || fail "--logged-only: not the shipped tables"
+cmp -s "$D/lo.csv" "$V-sweep.csv" || fail "--logged-only: the sweep log was changed"
+grep -v '^gtx480/sweep/HotSpot/fence:h2:21904:s1,' "$V-sweep.csv" >"$D/lo2.csv"
+cp "$D/lo2.csv" "$D/lo2.before"
+"$T" validate --gpu gtx480 --calibration data/calibrations/gtx480.ini --sweep-stages 1 \
+    --sizes 1 --sweep-log "$D/lo2.csv" --logged-only --csv "$D/lo2-rows.csv" hotspot \
+    >/dev/null 2>&1 || fail "--logged-only with a point missing failed"
+cmp -s "$D/lo2.csv" "$D/lo2.before" || fail "--logged-only: simulated the missing point"
+[ "$(cut -d, -f6 "$D/lo2-rows.csv" | tail -n 1)" = 9 ] || fail "--logged-only: $(cat "$D/lo2-rows.csv")"
+expect_error "logged-only without a sweep" "--logged-only needs --sizes and the --sweep-log" \
+    $PLAN --calibration "$D/c.ini" --sizes 1 --logged-only poisson
 "$T" validate --help | grep -q '^usage: trapeze validate' || fail "--help"
 
 finish cli_validate

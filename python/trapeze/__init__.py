@@ -297,7 +297,7 @@ _DEFAULT_WORKLOADS = ("pathfinder", "hotspot", "poisson", "cell")
 
 
 _PLAN_OPTIONS = ("budget", "stages", "max_h", "sweep_budget", "min_fraction", "max_fraction",
-                 "folds", "seed", "holdout")
+                 "folds", "seed", "holdout", "logged_only")
 
 
 def _options(H, options):
