@@ -6,6 +6,7 @@ pointing at the build under test."""
 import io
 import math
 import os
+import shutil
 import subprocess
 
 import pandas as pd
@@ -157,6 +158,19 @@ def test_validate_in_process_equals_the_command_line(tmp_path):
     assert (got["pick_ratio"] <= 1).all() and (got["pick_ratio"] > 0).all()
     with pytest.raises(trapeze.TrapezeError, match="made for GPU gtx480"):
         trapeze.validate("v100", str(cal), workloads=["pathfinder"])
+
+
+def test_validate_logged_only_reads_the_shipped_size_sweep(tmp_path):
+    """logged_only=1 (validate --sizes --logged-only) reads a finished size sweep back
+    without simulating: the shipped GTX 480 table, and the log copy left as it was."""
+    d = trapeze.data_dir() + "/validation/gtx480-sizes-main"
+    log = tmp_path / "sweep.csv"
+    shutil.copy(d + "-sweep.csv", log)
+    got = trapeze.validate("gtx480", "gtx480", workloads=["hotspot", "poisson"],
+                           sweep_log=str(log), sizes=[1, 16, 100], sweep_stages=1,
+                           logged_only=1)
+    pd.testing.assert_frame_equal(got, pd.read_csv(d + ".csv"))
+    assert open(log).read() == open(d + "-sweep.csv").read()
 
 
 def test_sleep_calibrate_equals_the_command_line(tmp_path):

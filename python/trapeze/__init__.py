@@ -354,8 +354,9 @@ def validate(gpu, calibration, samples_path=None, workloads=(), threads=1, curve
              **options):
     """Validates a calibration against full simulation, in-process; returns the rows
     of `trapeze validate --csv` (or --curve with curve=True). With sizes (area factors,
-    e.g. [1, 16, 100]) it validates at those grid sizes, as `validate --sizes`.
-    options: as calibrate's (the plan the calibration used)."""
+    e.g. [1, 16, 100]) it validates at those grid sizes, as `validate --sizes`; with
+    logged_only=1 as well it simulates nothing and reads the runs sweep_log holds, as
+    `--logged-only`. options: as calibrate's (the plan the calibration used)."""
     with _Handles() as H, tempfile.TemporaryDirectory() as tmp:
         so = H.L.so
         params = H.L.buffer("trapeze_gz_params")
