@@ -174,6 +174,61 @@ trapeze_status sampler_sweep_logged(const trapeze_sample_log *log, const trapeze
                         trapeze_sample_log_path(log), planned->id);
 }
 
+typedef struct {
+    int done, total;
+    trapeze_calib_progress fn;
+    void *ctx;
+    trapeze_sample_log *log;
+    trapeze_sample *rows;     /* the whole sweep, results copied back by index */
+    const int *index;
+} sweep_progress;
+
+static trapeze_status sweep_finished(void *arg, int i, const trapeze_sample *row,
+                                     trapeze_error *err)
+{
+    sweep_progress *pr = arg;
+    pr->rows[pr->index[i]] = *row;
+    trapeze_status s = pr->log ? trapeze_sample_log_append(pr->log, row, err) : TRAPEZE_OK;
+    if (!s && pr->fn)
+        pr->fn(pr->ctx, ++pr->done, pr->total, row);
+    return s;
+}
+
+trapeze_status sampler_sweep_run(const trapeze_calib_plan *plan, trapeze_sample *rows, int n,
+                                 trapeze_sample_log *sweep_log, int threads,
+                                 trapeze_calib_progress progress, void *ctx, trapeze_error *err)
+{
+    size_t room = (size_t)(n ? n : 1);
+    trapeze_sample *todo = malloc(room * sizeof *todo);
+    int *index = malloc(room * sizeof *index), m = 0;
+    const char **ids = malloc(room * sizeof *ids);
+    trapeze_status s = todo && index && ids ? TRAPEZE_OK
+                                            : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    for (int i = 0; !s && i < n; i++) {
+        const trapeze_sample *done = NULL;
+        s = sampler_sweep_logged(sweep_log, &rows[i], &done, err);
+        if (done) {
+            rows[i] = *done;
+        } else if (plan->opt.logged_only) {
+            rows[i].cpl_cycles = 0; /* not measured: the caller leaves it out */
+        } else {
+            index[m] = i;
+            todo[m++] = rows[i];
+        }
+        ids[i] = rows[i].id;
+    }
+    sweep_progress pr = {.done = n - m, .total = n, .fn = progress, .ctx = ctx, .log = sweep_log,
+                         .rows = rows, .index = index};
+    if (!s)
+        s = sampler_run_rows(plan, todo, m, threads, sweep_finished, &pr, err);
+    if (!s && sweep_log) /* sweep order, whatever the threads */
+        s = trapeze_sample_log_sort(sweep_log, ids, n, err);
+    free(ids);
+    free(todo);
+    free(index);
+    return s;
+}
+
 trapeze_status trapeze_samples_run(const trapeze_sample_set *set, trapeze_sample_log *log,
                                    int threads, trapeze_sample_progress progress, void *ctx,
                                    trapeze_error *err)

@@ -78,6 +78,15 @@ trapeze_status sampler_run_rows(const trapeze_calib_plan *plan, trapeze_sample *
 trapeze_status sampler_sweep_logged(const trapeze_sample_log *log, const trapeze_sample *planned,
                                     const trapeze_sample **found, trapeze_error *err);
 
+/* A validation sweep, rows[0..n): the runs sweep_log holds are read back
+ * (sampler_sweep_logged), the others run in `threads` workers, each appended
+ * to the log and reported to progress as it ends; then the log is sorted in
+ * sweep order, whatever the threads. With plan->opt.logged_only nothing runs:
+ * a row the log lacks is left with cpl_cycles 0 for the caller to drop. */
+trapeze_status sampler_sweep_run(const trapeze_calib_plan *plan, trapeze_sample *rows, int n,
+                                 trapeze_sample_log *sweep_log, int threads,
+                                 trapeze_calib_progress progress, void *ctx, trapeze_error *err);
+
 /* Whether plan row i starts a workload's profiling rows: its pair (h = 1,
  * h = 2) and its issue probe, rows i .. i + SAMPLER_PROFILE_ROWS - 1
  * (profile.c). */

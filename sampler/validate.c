@@ -125,69 +125,6 @@ static trapeze_status summarize(const trapeze_calib_plan *plan, const trapeze_gz
     return s;
 }
 
-typedef struct {
-    int done, total;
-    trapeze_calib_progress fn;
-    void *ctx;
-    trapeze_sample_log *log;
-    trapeze_sample *rows;     /* the whole sweep, results copied back by index */
-    const int *index;
-} sweep_progress;
-
-static trapeze_status finished(void *arg, int i, const trapeze_sample *row, trapeze_error *err)
-{
-    sweep_progress *pr = arg;
-    pr->rows[pr->index[i]] = *row;
-    trapeze_status s = pr->log ? trapeze_sample_log_append(pr->log, row, err) : TRAPEZE_OK;
-    if (!s && pr->fn)
-        pr->fn(pr->ctx, ++pr->done, pr->total, row);
-    return s;
-}
-
-/* Runs the sweep rows missing from sweep_log (all when it is NULL). */
-static trapeze_status run_sweep(const trapeze_calib_plan *plan, trapeze_sample *rows, int n,
-                                trapeze_sample_log *sweep_log, int threads, sweep_progress *pr,
-                                trapeze_error *err)
-{
-    trapeze_sample *todo = malloc((size_t)n * sizeof *todo);
-    int *index = malloc((size_t)n * sizeof *index), m = 0;
-    if (!todo || !index) {
-        free(todo);
-        free(index);
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    }
-    for (int i = 0; i < n; i++) {
-        const trapeze_sample *done;
-        trapeze_status s = sampler_sweep_logged(sweep_log, &rows[i], &done, err);
-        if (s) {
-            free(todo);
-            free(index);
-            return s;
-        }
-        if (done) {
-            rows[i] = *done;
-        } else {
-            index[m] = i;
-            todo[m++] = rows[i];
-        }
-    }
-    pr->log = sweep_log;
-    pr->rows = rows;
-    pr->index = index;
-    pr->done = n - m;
-    trapeze_status s = sampler_run_rows(plan, todo, m, threads, finished, pr, err);
-    const char **ids = malloc((size_t)n * sizeof *ids);
-    for (int i = 0; ids && i < n; i++)
-        ids[i] = rows[i].id;
-    if (!s && sweep_log) /* sweep order, whatever the threads */
-        s = ids ? trapeze_sample_log_sort(sweep_log, ids, n, err)
-                : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    free(ids);
-    free(todo);
-    free(index);
-    return s;
-}
-
 trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trapeze_gz_params *p,
                                       const trapeze_sample_log *log,
                                       trapeze_sample_log *sweep_log, int threads,
@@ -195,6 +132,10 @@ trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trap
                                       trapeze_validation *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (plan->opt.logged_only)
+        return trapeze_fail(err, TRAPEZE_EINVAL,
+                            "validate: logged_only reads a size sweep back (--sizes); the "
+                            "reference sweep always runs what its log lacks");
     trapeze_sample *rows = NULL;
     int n = 0;
     trapeze_gz_params profiled = *p;
@@ -202,8 +143,7 @@ trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trap
     if (s || (s = sweep_rows(plan, &rows, &n, err)))
         return s;
     p = &profiled;
-    sweep_progress pr = {.total = n, .fn = progress, .ctx = ctx};
-    s = run_sweep(plan, rows, n, sweep_log, threads, &pr, err);
+    s = sampler_sweep_run(plan, rows, n, sweep_log, threads, progress, ctx, err);
     out->rows = calloc((size_t)plan->n_workloads * 2, sizeof *out->rows);
     out->points = calloc((size_t)n, sizeof *out->points);
     if (!s && (!out->rows || !out->points))

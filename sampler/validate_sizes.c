@@ -293,61 +293,6 @@ static trapeze_status verify_on_sweep(const trapeze_validation_point *pts, int n
     return TRAPEZE_OK;
 }
 
-typedef struct {
-    int done, total;
-    trapeze_calib_progress fn;
-    void *ctx;
-    trapeze_sample_log *log;
-    trapeze_sample *rows;
-    const int *index;
-} sweep_progress;
-
-static trapeze_status finished(void *arg, int i, const trapeze_sample *row, trapeze_error *err)
-{
-    sweep_progress *pr = arg;
-    pr->rows[pr->index[i]] = *row;
-    trapeze_status s = pr->log ? trapeze_sample_log_append(pr->log, row, err) : TRAPEZE_OK;
-    if (!s && pr->fn)
-        pr->fn(pr->ctx, ++pr->done, pr->total, row);
-    return s;
-}
-
-/* Runs the rows missing from the sweep log, then sorts the log in sweep order. */
-static trapeze_status run_missing(const trapeze_calib_plan *plan, trapeze_sample *rows, int n,
-                                  trapeze_sample_log *sweep_log, int threads,
-                                  trapeze_calib_progress progress, void *ctx, trapeze_error *err)
-{
-    trapeze_sample *todo = malloc((size_t)(n ? n : 1) * sizeof *todo);
-    int *index = malloc((size_t)(n ? n : 1) * sizeof *index), m = 0;
-    const char **ids = malloc((size_t)(n ? n : 1) * sizeof *ids);
-    trapeze_status s = TRAPEZE_OK;
-    if (!todo || !index || !ids)
-        s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    for (int i = 0; !s && i < n; i++) {
-        const trapeze_sample *done = NULL;
-        s = sampler_sweep_logged(sweep_log, &rows[i], &done, err);
-        if (done) {
-            rows[i] = *done;
-        } else if (plan->opt.logged_only) {
-            rows[i].cpl_cycles = 0; /* not measured: drop_unlogged leaves it out */
-        } else {
-            index[m] = i;
-            todo[m++] = rows[i];
-        }
-        ids[i] = rows[i].id;
-    }
-    sweep_progress pr = {.done = n - m, .total = n, .fn = progress, .ctx = ctx, .log = sweep_log,
-                         .rows = rows, .index = index};
-    if (!s)
-        s = sampler_run_rows(plan, todo, m, threads, finished, &pr, err);
-    if (!s && sweep_log)
-        s = trapeze_sample_log_sort(sweep_log, ids, n, err);
-    free(ids);
-    free(todo);
-    free(index);
-    return s;
-}
-
 /* The rows of one (workload, size), relaunch then fence, h ascending. */
 static trapeze_status plan_size(const trapeze_calib_plan *plan, const trapeze_gz_params *p, int wi,
                                 double factor, int stages, trapeze_workload *w, int *pick,
@@ -424,7 +369,7 @@ trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
     }
     if (!s) {
         start[groups] = l.n;
-        s = run_missing(plan, l.rows, l.n, sweep_log, threads, progress, ctx, err);
+        s = sampler_sweep_run(plan, l.rows, l.n, sweep_log, threads, progress, ctx, err);
     }
     if (!s && plan->opt.logged_only)
         s = drop_unlogged(plan, &l, start, groups, n_factors, factors, err);
