@@ -171,6 +171,9 @@ def test_validate_logged_only_reads_the_shipped_size_sweep(tmp_path):
                            logged_only=1)
     pd.testing.assert_frame_equal(got, pd.read_csv(d + ".csv"))
     assert open(log).read() == open(d + "-sweep.csv").read()
+    with pytest.raises(trapeze.TrapezeError, match="logged_only reads a size sweep back"):
+        trapeze.validate("gtx480", "gtx480", workloads=["hotspot"], sweep_log=str(log),
+                         logged_only=1)
 
 
 def test_sleep_calibrate_equals_the_command_line(tmp_path):
