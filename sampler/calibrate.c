@@ -128,6 +128,8 @@ void sampler_fence_norm(const double *blocks, const double *cycles, int n, doubl
 {
     double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (int i = 0; i < n; i++) {
+        if (!(cycles[i] > 0))
+            continue; /* no barrier measured (a config whose fence costs nothing): no weight */
         double y = cycles[i] * cycles[i], w = 1.0 / (y * y), x = blocks[i] * blocks[i];
         sw += w;
         sx += w * x;
@@ -138,7 +140,7 @@ void sampler_fence_norm(const double *blocks, const double *cycles, int n, doubl
     double det = sw * sxx - sx * sx, b = det > 0 ? (sw * sxy - sx * sy) / det : 0;
     if (!(b > 0))
         b = 0;
-    double a = (sy - b * sx) / sw;
+    double a = sw > 0 ? (sy - b * sx) / sw : 0;
     *slope = sqrt(b);
     *intercept = a > 0 ? sqrt(a) : 0;
 }

@@ -139,6 +139,9 @@ static void test_fence_norm(void)
     double flat[] = {411.75, 411.75, 411.75, 411.75, 408.75};
     sampler_fence_norm(blocks, flat, 5, &slope, &intercept);
     CHECK(slope == 0 && intercept >= 408.75 && intercept <= 411.75);
+    double none[] = {0, 0, 0, 0, 0}; /* nothing measured: no barrier, not NaN */
+    sampler_fence_norm(blocks, none, 5, &slope, &intercept);
+    CHECK(slope == 0 && intercept == 0);
 }
 
 int main(void)
