@@ -96,7 +96,10 @@ static void usage(FILE *out)
 "Below each workload, 'best:' is the headline: the best integer (mode, h),\n"
 "the predicted margin over the runner-up and its standard deviation from\n"
 "the calibration's covariance (stderr and [correlation]); a margin within\n"
-"two standard deviations is flagged, and --verify decides it.\n"
+"two standard deviations is flagged, and --verify decides it. When the\n"
+"runner-up is of the same sync mode, 'sync mode:' gives the other mode's\n"
+"best, its margin and uncertainty, flagged alike: how sure the choice of\n"
+"sync mode is.\n"
 "\n"
 "Instruction counts: a workload with a [profile.NAME] in the calibration uses\n"
 "those (measured on the calibrated GPU); one without uses its spec's [profile],\n"
@@ -265,6 +268,27 @@ static void print_header(void)
            "h", "h_argmin", "cpl_cycles", "speedup", "delta", "chosen");
 }
 
+/* When the runner-up is of the best's sync mode, the other mode's best, its
+ * margin and uncertainty: how sure the choice of sync mode is, on its own line. */
+static void print_sync_margin(const gz_args *a, const trapeze_workload *w,
+                              const trapeze_gz_choice *c, int n)
+{
+    int o = 1;
+    while (o < n && c[o].sync == c[0].sync)
+        o++;
+    if (o == 1 || o == n)
+        return; /* the runner-up is the other mode already, or there is one mode */
+    double margin = c[o].cpl_model / c[0].cpl_model - 1, sd = c[o].diff_sd / c[0].cpl_model;
+    printf("%-12s sync mode: %s's best, h=%d: %+.2f%%", w->name, trapeze_sync_name(c[o].sync),
+           c[o].h, 100 * margin);
+    if (sd > 0)
+        printf(" +- %.2f%%", 100 * sd);
+    if (sd > 0 && margin < 2 * sd)
+        printf(", within the calibration's uncertainty: the sync mode is not certain%s",
+               a->verify ? "" : " (--verify 3 simulates both)");
+    putchar('\n');
+}
+
 /* The headline: the best integer (mode, h), its margin over the runner-up
  * and that margin's uncertainty; with --verify, the decision by simulation. */
 /* spec: the workload as its file gives it; the model's copy carries the
@@ -293,6 +317,7 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
             printf(" (no uncertainty: the calibration has no standard errors)");
     }
     putchar('\n');
+    print_sync_margin(a, w, c, n);
     if (a->verify && !s) {
         int k = trapeze_gz_verify_order(c, n, a->verify < n ? (int)a->verify : n), best = 0;
         int searched = 0;

@@ -26,6 +26,17 @@ grep -Eq '^Cell .* fence$' "$D/out" || fail "Cell chooses fences"
 want=$(awk '$3 == "relaunch" || $3 == "fence" { if (!b || $7 < b) { b = $7; m = $3; h = $6 } } END { print m " h=" h }' "$D/hl")
 grep -q "^HotSpot *best: $want " "$D/hl" || fail "headline names $want: $(cat "$D/hl")"
 grep -Eq 'runner-up (relaunch|fence) h=[0-9]+: \+[0-9.]+% \+- [0-9.]+%' "$D/hl" || fail "margin: $(cat "$D/hl")"
+# the sync mode's own margin, when the runner-up is of the best's mode: the
+# other mode's best row (its h_argmin and CPL) against the best
+mode=${want% *}
+best_cpl=$(awk -v m="$mode" '$2 == "gtx480" && $3 == m { print $7 }' "$D/hl")
+other=$(awk -v m="$mode" -v b="$best_cpl" '$2 == "gtx480" && $3 != m {
+    printf "%s'"'"'s best, h=%d: %+.2f%%", $3, $6, 100 * ($7 / b - 1) }' "$D/hl")
+if grep -q "runner-up $mode " "$D/hl"; then
+    grep -qF "sync mode: $other" "$D/hl" || fail "sync mode margin, want '$other': $(cat "$D/hl")"
+else
+    ! grep -q "sync mode:" "$D/hl" || fail "a sync mode line where the runner-up is the other mode"
+fi
 
 # --- a stencil the calibration never saw is profiled on the GPU first, as
 # `validate` profiles it, so the CPL printed is the one the validation measured
