@@ -268,6 +268,18 @@ static void print_header(void)
            "h", "h_argmin", "cpl_cycles", "speedup", "delta", "chosen");
 }
 
+/* Candidate c's margin over the best and its standard deviation; returns
+ * 1 when the margin is within two of them (sd 0: no uncertainty known). */
+static int print_margin(const trapeze_gz_choice *best, const trapeze_gz_choice *c, double *sd)
+{
+    double margin = c->cpl_model / best->cpl_model - 1;
+    *sd = c->diff_sd / best->cpl_model;
+    printf("%+.2f%%", 100 * margin);
+    if (*sd > 0)
+        printf(" +- %.2f%%", 100 * *sd);
+    return *sd > 0 && margin < 2 * *sd;
+}
+
 /* When the runner-up is of the best's sync mode, the other mode's best, its
  * margin and uncertainty: how sure the choice of sync mode is, on its own line. */
 static void print_sync_margin(const gz_args *a, const trapeze_workload *w,
@@ -278,12 +290,9 @@ static void print_sync_margin(const gz_args *a, const trapeze_workload *w,
         o++;
     if (o == 1 || o == n)
         return; /* the runner-up is the other mode already, or there is one mode */
-    double margin = c[o].cpl_model / c[0].cpl_model - 1, sd = c[o].diff_sd / c[0].cpl_model;
-    printf("%-12s sync mode: %s's best, h=%d: %+.2f%%", w->name, trapeze_sync_name(c[o].sync),
-           c[o].h, 100 * margin);
-    if (sd > 0)
-        printf(" +- %.2f%%", 100 * sd);
-    if (sd > 0 && margin < 2 * sd)
+    double sd;
+    printf("%-12s sync mode: %s's best, h=%d: ", w->name, trapeze_sync_name(c[o].sync), c[o].h);
+    if (print_margin(&c[0], &c[o], &sd))
         printf(", within the calibration's uncertainty: the sync mode is not certain%s",
                a->verify ? "" : " (--verify 3 simulates both)");
     putchar('\n');
@@ -306,11 +315,9 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
     printf("%-12s best: %s h=%d (CPL %.1f)", w->name, trapeze_sync_name(c[0].sync), c[0].h,
            c[0].cpl_model);
     if (n > 1) {
-        double margin = c[1].cpl_model / c[0].cpl_model - 1, sd = c[1].diff_sd / c[0].cpl_model;
-        printf("; runner-up %s h=%d: %+.2f%%", trapeze_sync_name(c[1].sync), c[1].h, 100 * margin);
-        if (sd > 0)
-            printf(" +- %.2f%%", 100 * sd);
-        if (sd > 0 && margin < 2 * sd)
+        double sd;
+        printf("; runner-up %s h=%d: ", trapeze_sync_name(c[1].sync), c[1].h);
+        if (print_margin(&c[0], &c[1], &sd))
             printf(", within the calibration's uncertainty%s",
                    a->verify ? "" : " (--verify 3 decides by simulation)");
         else if (sd == 0)
