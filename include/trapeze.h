@@ -1790,7 +1790,10 @@ typedef enum {
     TRAPEZE_GRP_CWAVE,     /* cycles for one SM to run a wave of its co-resident TBs */
     TRAPEZE_GRP_TL2,       /* cycles per L2 access (the whole GPU's L2 throughput) */
     TRAPEZE_GRP_TDRAM,     /* cycles per DRAM read */
-    TRAPEZE_GRP_OVERLAP,   /* omega: cycles = (Tc^p + T2^p + Td^p)^(1/p), p = 1/(1-omega) */
+    TRAPEZE_GRP_OVERLAP,   /* omega: cycles = (Tc^p + Ts^p + T2^p + Td^p)^(1/p), p = 1/(1-omega) */
+    TRAPEZE_GRP_TSM,       /* cycles an SM's own pipelines (schedulers, L1, load/store) take per
+                              TB of its queue: co-resident TBs share them (throughput, where
+                              cwave is latency) */
     TRAPEZE_GRP_NPARAMS
 } trapeze_grp_param;
 
@@ -1837,7 +1840,7 @@ typedef struct trapeze_grp_eval {
     double l2_accesses;      /* L1 misses sent to L2 (lines) */
     double dram_reads;
     double max_queue;        /* TBs in the longest group queue */
-    double t_compute, t_l2, t_dram;
+    double t_compute, t_sm, t_l2, t_dram;
     double cycles;
     /* exact gradients in the parameters */
     double dl2_dparam[TRAPEZE_GRP_NPARAMS];
@@ -2036,7 +2039,7 @@ trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m, doub
  * bcs, chen, mst, kway, rbts, optimized. */
 #define TRAPEZE_GRP_NPOLICIES 7
 extern const char *const trapeze_grp_policy_names[TRAPEZE_GRP_NPOLICIES];
-/* mu, eta1, nu, cwave, tl2, tdram: what five samples of one launch fit */
+/* mu, eta1, nu, cwave, tl2, tdram, tsm: what five samples of one launch fit */
 extern const unsigned long trapeze_grp_fit_mask_default;
 
 typedef struct trapeze_grp_outcome {

@@ -25,13 +25,18 @@
  *   (mu: L2 accesses per footprint line; a line found in L1 saves them all)
  *   dram      = sum_p nu (f_p - eta2 O_p(w2))
  *   Tc = cwave max(1, Q / x) (Q: longest queue; fewer than x TBs run at
- *        once and take one TB's time, not a share of a wave's),
+ *        once and take one TB's time, not a share of a wave's: latency),
+ *   Ts = tsm Q (the same TBs through one SM's own pipelines, its
+ *        schedulers, L1 and load/store unit: throughput, where Tc is
+ *        latency; V100 syrk, L1-bound at 0.9 accesses a cycle: one TB on
+ *        its SM 36.6 K cycles, two sharing one 69.0 K, which a flat Tc with
+ *        x >= 2 cannot tell apart),
  *   T2 = tl2 max_g l2_g, Td = tdram max_g dram_g (l2_g, dram_g: the terms
  *        of queue g's TBs; each SM's memory pipeline serves its own
  *        queue, the busiest one bounds the launch; so a sub-grid of m
  *        queues, the short samples of sampler/group_window.c, and the
  *        whole launch share the constants)
- *   cycles    = (Tc^q + T2^q + Td^q)^(1/q), q = 1 / (1 - omega)
+ *   cycles    = (Tc^q + Ts^q + T2^q + Td^q)^(1/q), q = 1 / (1 - omega)
  */
 #include <math.h>
 #include <stdio.h>
@@ -43,10 +48,10 @@
 
 const char *const grp_param_names[TRAPEZE_GRP_NPARAMS] = {
     "mu", "eta1", "eta2", "retain2", "theta", "nu", "cwave_cycles", "tl2_cycles",
-    "tdram_cycles", "overlap"};
-const double grp_param_min[TRAPEZE_GRP_NPARAMS] = {0.1, 0, 0, 0.01, 0, 0.01, 0, 0, 0, 0};
+    "tdram_cycles", "overlap", "tsm_cycles"};
+const double grp_param_min[TRAPEZE_GRP_NPARAMS] = {0.1, 0, 0, 0.01, 0, 0.01, 0, 0, 0, 0, 0};
 const double grp_param_max[TRAPEZE_GRP_NPARAMS] = {100, 1, 1, 100, 1, 100, 1e9, 1e5, 1e5,
-                                                      0.95};
+                                                      0.95, 1e9};
 
 const char *trapeze_grp_param_name(trapeze_grp_param p)
 {
@@ -66,7 +71,8 @@ void trapeze_grp_param_range(trapeze_grp_param p, double *lo, double *hi)
 void trapeze_grp_params_default(trapeze_grp_params *p)
 {
     static const double v[TRAPEZE_GRP_NPARAMS] = {1.0, 0.8, 1.0, 1.0, 0.5,
-                                                  1.0, 1000.0, 15.0 / 12, 7.5, 0.5};
+                                                  1.0, 1000.0, 15.0 / 12, 7.5, 0.5,
+                                                  0.0 /* no SM-throughput term until fitted */};
     memset(p, 0, sizeof *p);
     memcpy(p->value, v, sizeof v);
     snprintf(p->source, sizeof p->source, "uncalibrated defaults (built-in)");
@@ -227,13 +233,15 @@ static grp_dual overlap(grp_dual theta, grp_dual max, grp_dual sum, double f)
     return gd_add(gd_mul(theta, max), gd_mul(gd_sub(gd_const(1), theta), clipped));
 }
 
-/* (a^q + b^q + c^q)^(1/q) computed as a log-sum-exp, so large q neither
+/* (t_0^q + ... + t_3^q)^(1/q) computed as a log-sum-exp, so large q neither
  * overflows nor loses the gradient. */
-static grp_dual pnorm3(grp_dual a, grp_dual b, grp_dual c, grp_dual q)
+#define GRP_NTIMES 4
+static grp_dual pnorm(const grp_dual *times, grp_dual q)
 {
-    grp_dual t[3] = {a, b, c}, l[3];
+    grp_dual t[GRP_NTIMES], l[GRP_NTIMES];
     double lmax = -HUGE_VAL;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < GRP_NTIMES; i++) {
+        t[i] = times[i];
         if (t[i].v < 1e-300)
             t[i] = gd_const(1e-300);
         l[i] = gd_mul(q, gd_log(t[i]));
@@ -241,7 +249,7 @@ static grp_dual pnorm3(grp_dual a, grp_dual b, grp_dual c, grp_dual q)
             lmax = l[i].v;
     }
     grp_dual s = gd_const(0);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < GRP_NTIMES; i++)
         s = gd_add(s, gd_exp(gd_sub(l[i], gd_const(lmax))));
     return gd_exp(gd_div(gd_add(gd_const(lmax), gd_log(s)), q));
 }
@@ -372,10 +380,12 @@ trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const double *para
     out->l2_max = l2_max;
     out->dram_max = dram_max;
     out->tc = gd_scale(P[TRAPEZE_GRP_CWAVE], out->waves);
+    out->tsm = gd_scale(P[TRAPEZE_GRP_TSM], out->max_queue);
     out->t2 = gd_mul(P[TRAPEZE_GRP_TL2], l2_max);
     out->td = gd_mul(P[TRAPEZE_GRP_TDRAM], dram_max);
     grp_dual q = gd_div(gd_const(1), gd_sub(gd_const(1), P[TRAPEZE_GRP_OVERLAP]));
-    out->cycles = pnorm3(out->tc, out->t2, out->td, q);
+    const grp_dual times[GRP_NTIMES] = {out->tc, out->tsm, out->t2, out->td};
+    out->cycles = pnorm(times, q);
     return TRAPEZE_OK;
 }
 
@@ -398,6 +408,7 @@ trapeze_status trapeze_grp_evaluate(const trapeze_grp_model *m, const trapeze_gr
     out->dram_reads = d.dram.v;
     out->max_queue = d.max_queue;
     out->t_compute = d.tc.v;
+    out->t_sm = d.tsm.v;
     out->t_l2 = d.t2.v;
     out->t_dram = d.td.v;
     out->cycles = d.cycles.v;

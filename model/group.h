@@ -32,7 +32,7 @@ struct trapeze_grp_model {
 
 /* The model's outputs as duals (value and d/dparams). */
 typedef struct grp_duals {
-    grp_dual l1_hits, l2, dram, tc, t2, td, cycles;
+    grp_dual l1_hits, l2, dram, tc, tsm, t2, td, cycles;
     grp_dual l2_max, dram_max;   /* the busiest queue's (what T2 and Td count) */
     double max_queue;
     double waves;                /* max(1, max_queue / x) */

@@ -22,12 +22,13 @@ const char *const trapeze_grp_policy_names[TRAPEZE_GRP_NPOLICIES] = {
 static const char *const cand_names[N_CAND] = {"rr", "bcs", "mst", "kway", "rbts"};
 static const int row_of_cand[N_CAND] = {0, 1, 3, 4, 5};
 
-/* With five samples: the L1 and DRAM scales and the three times; the
+/* With five samples: the L1 and DRAM scales and the four times; the
  * sharing shapes (eta2, retain2, theta) and omega keep their values. */
 const unsigned long trapeze_grp_fit_mask_default =
     TRAPEZE_GRP_MASK(TRAPEZE_GRP_MU) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_ETA1) |
     TRAPEZE_GRP_MASK(TRAPEZE_GRP_NU) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_CWAVE) |
-    TRAPEZE_GRP_MASK(TRAPEZE_GRP_TL2) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_TDRAM);
+    TRAPEZE_GRP_MASK(TRAPEZE_GRP_TL2) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_TDRAM) |
+    TRAPEZE_GRP_MASK(TRAPEZE_GRP_TSM);
 
 void trapeze_grp_outcome_free(trapeze_grp_outcome *o)
 {

@@ -140,6 +140,7 @@ static trapeze_status group_stage(const stage_graph *sg, const trapeze_grp_param
     trapeze_grp_params l2only = *gp;   /* timing reduced to L2 accesses (top of file) */
     l2only.value[TRAPEZE_GRP_CWAVE] = 0;
     l2only.value[TRAPEZE_GRP_TDRAM] = 0;
+    l2only.value[TRAPEZE_GRP_TSM] = 0;
     l2only.value[TRAPEZE_GRP_TL2] = 1;
     trapeze_grp_model *m = NULL;
     trapeze_grouping cand[2];

@@ -113,6 +113,23 @@ static void test_shared_pair_halves_l2(void)
     CHECK_OK(trapeze_grp_evaluate(m, &g, &same, NULL));
     CHECK_NEAR(same.cycles, 220, 1e-6);
     trapeze_grp_destroy(m);
+    /* the SM's own throughput (tsm per TB of the queue): co-resident TBs
+     * share it, so with x = 2 the pair on one SM takes 100 + 2 * 50 + 20
+     * where split each SM takes 100 + 50 + 10 (the flat Tc alone said the
+     * pair costs only its extra L2 accesses) */
+    trapeze_grp_params ps = p;
+    ps.value[TRAPEZE_GRP_TSM] = 50;
+    CHECK_OK(trapeze_grp_create(&u.g, &mach, &ps, &m, NULL));
+    set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
+    CHECK_OK(trapeze_grp_evaluate(m, &g, &same, NULL));
+    set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
+    CHECK_OK(trapeze_grp_evaluate(m, &g, &split, NULL));
+    CHECK_NEAR(same.cycles, 220, 1e-6);
+    CHECK_NEAR(split.cycles, 160, 1e-6);
+    CHECK_NEAR(same.t_sm, 100, 1e-9);
+    CHECK_NEAR(split.t_sm, 50, 1e-9);
+    CHECK_NEAR(same.dcycles_dparam[TRAPEZE_GRP_TSM], 2, 1e-9);
+    trapeze_grp_destroy(m);
     /* counted in elements (32 a line here): 32 times the accesses, the same
      * decay (capacities converted at 32 elements a line) */
     mach.by_elements = 1;
@@ -208,6 +225,7 @@ static void test_gradients(void)
     p.value[TRAPEZE_GRP_TL2] = 2;
     p.value[TRAPEZE_GRP_TDRAM] = 3;
     p.value[TRAPEZE_GRP_OVERLAP] = 0.6;
+    p.value[TRAPEZE_GRP_TSM] = 700;
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 40, 3, NULL));
     long next[3] = {0, 0, 0};
@@ -240,6 +258,7 @@ static void test_gradients(void)
     /* the gradients that must not vanish here */
     CHECK(fabs(e.ddram_dparam[TRAPEZE_GRP_RETAIN2]) > 1e-6);
     CHECK(fabs(e.dcycles_dparam[TRAPEZE_GRP_OVERLAP]) > 1e-6);
+    CHECK(fabs(e.dcycles_dparam[TRAPEZE_GRP_TSM]) > 1e-6);
     trapeze_grouping_free(&g);
     trapeze_grp_destroy(m);
 }
