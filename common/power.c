@@ -20,7 +20,7 @@
 #include "common/ini.h"
 
 static const char *const event_names[TRAPEZE_PE_COUNT] = {
-    "inst_sm",    "reg_read",       "reg_write",     "int_op",         "fp_op",
+    "inst_issue",    "reg_read",       "reg_write",     "int_op",         "fp_op",
     "sfu_op",        "shmem_access",   "l1_read_hit",   "l1_read_miss",   "l1_write_hit",
     "l1_write_miss", "l2_read_hit",    "l2_read_miss",  "l2_write_hit",   "l2_write_miss",
     "icnt_flit",     "dram_activate",  "dram_read",     "dram_write",     "dram_precharge"};

@@ -193,7 +193,7 @@ const sim_idle_hist *sim_events_hist(const sim_events *ev, sim_unit_kind kind)
 const char *sim_event_name(sim_event e)
 {
     static const char *const names[SIM_EV_COUNT] = {
-        "inst_sm", "reg_read", "reg_write", "int_op", "fp_op", "sfu_op", "shmem_access",
+        "inst_issue", "reg_read", "reg_write", "int_op", "fp_op", "sfu_op", "shmem_access",
         "l1_read", "l1_write", "l1_fill", "l2_read", "l2_write", "l2_fill", "icnt_flit",
         "dram_activate", "dram_precharge", "dram_read", "dram_write", "reg_read_lanes",
         "reg_write_lanes", "int_lanes", "fp_lanes", "sfu_lanes", "l1_read_hit",

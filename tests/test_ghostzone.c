@@ -304,7 +304,7 @@ static void test_csv_reads_back(void)
 /* A workload's issue rate over the calibration's reference scales its
  * compute terms (MiscComp, IterComp) and nothing else; 1 when either is 0
  * (every file before the issue probe); and both survive a save and load. */
-static void test_sm_factor(void)
+static void test_issue_factor(void)
 {
     trapeze_workload w;
     trapeze_error err;
@@ -337,7 +337,7 @@ static void test_sm_factor(void)
     double mu_fence = meng.value[TRAPEZE_GZ_MU] * meng.value[TRAPEZE_GZ_FENCE_PER_BLOCK];
     CHECK_NEAR(trapeze_gz_delta(m, 256) - mu_fence, 1.5 * (delta_plain - mu_fence), 1e-9);
     trapeze_gz_destroy(m);
-    const char *path = "build/test_sm_factor.ini";
+    const char *path = "build/test_issue_factor.ini";
     CHECK_OK(trapeze_gz_params_save(path, &p, &err));
     trapeze_gz_params q;
     CHECK_OK(trapeze_gz_params_load(path, &q, &err));
@@ -355,6 +355,6 @@ int main(void)
     test_optimizer_at_constraint_edge();
     test_block_optimization_respects_gpu_limits();
     test_csv_reads_back();
-    test_sm_factor();
+    test_issue_factor();
     return check_report("test_ghostzone");
 }

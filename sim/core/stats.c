@@ -89,7 +89,7 @@ static void sm_energy_columns(const sim_kernel_stats *s, const sim_sm_stats *t, 
     double idle = (double)s->cycles - (double)t->active_cycles;
     add_j(l, "idle_sm_j", s->clock_hz > 0 ? s->idle_sm_w * (idle > 0 ? idle : 0) / s->clock_hz
                                           : 0);
-    add_j(l, "dyn_inst_sm_j", (double)t->warp_insts * s->event_j[TRAPEZE_PE_INST_ISSUE]);
+    add_j(l, "dyn_inst_issue_j", (double)t->warp_insts * s->event_j[TRAPEZE_PE_INST_ISSUE]);
     add_j(l, "dyn_shmem_j", (double)t->shmem_passes * s->event_j[TRAPEZE_PE_SHMEM_ACCESS]);
 }
 
