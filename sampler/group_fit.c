@@ -6,7 +6,6 @@
  */
 #include <gsl/gsl_linalg.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,10 +42,11 @@ static int make_points(const trapeze_grp_observation *obs, int n, unsigned outpu
  * 0 rather than a negative value refused and a default kept, from where
  * the trust region stalled at cwave = 0: atax on one SM). Without it the
  * trust region starts where one time dominates the others and can step
- * into overflow. Only the times whose constant is in `mask` take part. */
+ * into overflow. Only the times whose constant is in `mask` take part;
+ * with `only`, that subset alone. Returns whether a start was found. */
 #define NT 4 /* the times: waves, queue, L2, DRAM */
-static void timing_start(const trapeze_grp_observation *obs, int n, unsigned long mask,
-                         trapeze_grp_params *p)
+static int timing_start(const trapeze_grp_observation *obs, int n, unsigned long mask,
+                        unsigned long only, trapeze_grp_params *p)
 {
     double (*x)[NT] = calloc((size_t)(n > 0 ? n : 1), sizeof *x);
     int used = 0;
@@ -68,10 +68,10 @@ static void timing_start(const trapeze_grp_observation *obs, int n, unsigned lon
         for (int c = 0; c < NT; c++)
             if (set >> c & 1)
                 cols[nc++] = c;
-        int fitted = 1;
+        unsigned long in = 0;
         for (int r = 0; r < nc; r++)
-            fitted &= (mask & TRAPEZE_GRP_MASK(k[cols[r]])) != 0;
-        if (nc > used || !fitted)
+            in |= TRAPEZE_GRP_MASK(k[cols[r]]);
+        if (nc > used || (in & ~mask) || (only && in != only))
             continue;
         double A[NT * NT] = {0}, b[NT] = {0}, c[NT] = {0};
         for (int i = 0; i < used; i++)
@@ -111,6 +111,7 @@ static void timing_start(const trapeze_grp_observation *obs, int n, unsigned lon
             if (mask & TRAPEZE_GRP_MASK(k[r]))
                 p->value[k[r]] = best_c[r];
     free(x);
+    return best < HUGE_VAL;
 }
 #undef NT
 
@@ -145,47 +146,93 @@ static trapeze_status fit_stage(const trapeze_grp_observation *obs, int n, unsig
 static trapeze_status report(const trapeze_fit_point *pts, int np, unsigned long mask,
                              const double *params, trapeze_calib_report *rep, trapeze_error *err);
 
-/* The timing constants of `mask` on cycles, from the linear start, twice
- * when the SM-throughput term is among them: without it (tsm 0) and with
- * it, the lower rms on cycles kept (a tie keeps the fewer terms). Once is
- * not enough: one more constant on five sub-grids moves the linear start to
- * another subset of terms, from where the trust region can settle worse
- * than without it (GTX 480 bicg launch 1: 1.96% rms without, 15.8% with). */
+/* Two fits of the same sub-grids closer than this in rms on cycles are
+ * told apart by noise: sub-grids of the same shape repeat to about 0.15%
+ * (V100 syr2k: rr's and MST-TS's, one TB on each SM, 71,143 and 71,039
+ * cycles). */
+#define TIMING_RMS_TIE 0.001
+
+/* Whether the observations tell Ts (tsm Q) from Tc (cwave max(1, Q/x)):
+ * not where every queue holds x or more, as then both follow Q. */
+static int tsm_identifiable(const trapeze_grp_observation *obs, int n, const double *params)
+{
+    double ratio = -1;
+    for (int i = 0; i < n; i++) {
+        grp_duals d;
+        if (!(obs[i].cycles > 0) || grp_evaluate_duals(obs[i].model, params, obs[i].grouping, &d, NULL) ||
+            !(d.max_queue > 0))
+            continue;
+        double r = d.waves / d.max_queue;
+        if (ratio < 0)
+            ratio = r;
+        else if (fabs(r - ratio) > 1e-9 * ratio)
+            return 1;
+    }
+    return 0;
+}
+
+/* The timing constants of `mask` on cycles: from the linear start without
+ * the SM-throughput term (tsm 0), then, when tsm is in `mask`, from each
+ * subset of the terms that holds it. The fit with Ts is kept when its rms
+ * on cycles is lower or within TIMING_RMS_TIE: Ts is the SM's own, so it
+ * carries from a sub-grid to the launch unchanged, where the per-queue L2
+ * and DRAM terms shrink as the launch's queues share data through L2 (V100
+ * syr2k: both fit its sub-grids to 0.41-0.42%; BCS's launch predicted 31%
+ * fast through the DRAM term, 0.6% through Ts). One start is not enough: a
+ * term the start leaves at 0 stays at 0, since in the norm (q > 1) its
+ * gradient at 0 is 0, and a start with one more term can settle worse than
+ * without it (GTX 480 bicg launch 1: 1.96% rms without, 15.8% with). The
+ * try without Ts is the fit as it was before Ts. */
 static trapeze_status timing_stage(const trapeze_grp_observation *obs, int n, unsigned long mask,
                                    grp_instance *inst, trapeze_fit_point *pts,
                                    trapeze_grp_params *p, trapeze_error *err)
 {
     const unsigned long sm = TRAPEZE_GRP_MASK(TRAPEZE_GRP_TSM);
-    const unsigned long tries[2] = {mask & ~sm, mask};
-    trapeze_grp_params best = *p;
-    double best_rms = HUGE_VAL;
-    for (int t = 0; t < 2; t++) {
-        if (t == 1 && !(mask & sm))
-            break;
+    const int k[4] = {TRAPEZE_GRP_CWAVE, TRAPEZE_GRP_TSM, TRAPEZE_GRP_TL2, TRAPEZE_GRP_TDRAM};
+    trapeze_grp_params best[2] = {*p, *p};   /* [0] without Ts, [1] with */
+    double rms[2] = {HUGE_VAL, HUGE_VAL};
+    if (make_points(obs, n, 1u << GRP_OUT_CYCLES, inst, pts) == 0)
+        return TRAPEZE_OK;   /* no cycles measured: the starts stay */
+    int try_sm = (mask & sm) && tsm_identifiable(obs, n, p->value);   /* else Ts is Tc again */
+    for (int set = 0; set < (try_sm ? 16 : 1); set++) {   /* 0: without Ts; then a start each */
+        unsigned long only = 0;
+        for (int c = 0; c < 4; c++)
+            if (set >> c & 1)
+                only |= TRAPEZE_GRP_MASK(k[c]);
+        if (set > 0 && (!(only & sm) || (only & ~mask)))
+            continue;   /* a start with Ts, of the constants fitted */
+        int with = set > 0;
+        /* with Ts, the subset's constants alone: the others start at 0 and
+         * would stay there, and their zero columns stall the trust region
+         * (from cwave 121, tsm 44, tl2 0 it stopped at 6% rms where cwave
+         * and tsm alone reach 0: tests/test_group_opt.c) */
+        unsigned long fit_mask = with ? only : mask & ~sm;
         trapeze_grp_params q = *p;
-        if (t == 0 && (mask & sm))
-            q.value[TRAPEZE_GRP_TSM] = 0;   /* the try without the term */
+        for (int c = 0; c < TRAPEZE_GRP_NPARAMS; c++)   /* the times left out: 0 */
+            if ((mask & TRAPEZE_GRP_MASK(c)) && !(fit_mask & TRAPEZE_GRP_MASK(c)) &&
+                (with || c == TRAPEZE_GRP_TSM))
+                q.value[c] = 0;
         trapeze_grp_params lin = q;
-        timing_start(obs, n, tries[t], &lin);
-        for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
-            if (tries[t] & TRAPEZE_GRP_MASK(k))
-                q.value[k] = lin.value[k];
-        trapeze_status s = fit_stage(obs, n, 1u << GRP_OUT_CYCLES, tries[t],
-                                     TRAPEZE_GRP_MASK(TRAPEZE_GRP_CWAVE), inst, pts, &q, NULL, err);
+        if (!timing_start(obs, n, fit_mask, only, &lin) && with)
+            continue;
+        for (int c = 0; c < TRAPEZE_GRP_NPARAMS; c++)
+            if (fit_mask & TRAPEZE_GRP_MASK(c))
+                q.value[c] = lin.value[c];
         trapeze_calib_report r;
-        int np = make_points(obs, n, 1u << GRP_OUT_CYCLES, inst, pts);
-        if (!s && np == 0)
-            return TRAPEZE_OK;   /* no cycles measured: the starts stay */
-        if (!s)
-            s = report(pts, np, tries[t], q.value, &r, err);
+        trapeze_status s = fit_stage(obs, n, 1u << GRP_OUT_CYCLES, fit_mask,
+                                     TRAPEZE_GRP_MASK(TRAPEZE_GRP_CWAVE), inst, pts, &q, NULL, err);
+        if (!s) {
+            int np = make_points(obs, n, 1u << GRP_OUT_CYCLES, inst, pts);
+            s = report(pts, np, fit_mask, q.value, &r, err);
+        }
         if (s)
             return s;
-        if (r.rms_rel_error < best_rms) {
-            best_rms = r.rms_rel_error;
-            best = q;
+        if (r.rms_rel_error < rms[with]) {
+            rms[with] = r.rms_rel_error;
+            best[with] = q;
         }
     }
-    *p = best;
+    *p = rms[1] < rms[0] + TIMING_RMS_TIE ? best[1] : best[0];
     return TRAPEZE_OK;
 }
 

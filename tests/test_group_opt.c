@@ -306,6 +306,73 @@ static void fit_recovers(double tsm, int fit_tsm)
     }
 }
 
+/* Sub-grids that Ts and the per-queue L2 time explain equally (TBs that
+ * share nothing: a queue's L2 accesses follow its length as Ts does) keep
+ * Ts, which carries to a launch unchanged (sampler/group_fit.c). */
+static void test_fit_tie_keeps_tsm(void)
+{
+    graph s;
+    matmul_like(&s, 1, 8, 10, 0);   /* 8 TBs of 10 lines, no two sharing */
+    trapeze_grp_machine mach = {4, 8, 128, 1e6, 0};
+    trapeze_grp_params truth;
+    trapeze_grp_params_default(&truth);
+    truth.value[TRAPEZE_GRP_CWAVE] = 100;
+    truth.value[TRAPEZE_GRP_TSM] = 50;
+    truth.value[TRAPEZE_GRP_TL2] = 0;
+    truth.value[TRAPEZE_GRP_TDRAM] = 0;
+    trapeze_grp_model *m;
+    CHECK_OK(trapeze_grp_create(&s.g, &mach, &truth, &m, NULL));
+    /* five groupings (four timing constants need more points than that) */
+    static const int queues[5][8] = {{0, 1, 2, 3, 0, 1, 2, 3}, {0, 0, 0, 0, 0, 0, 0, 0},
+                                     {0, 0, 0, 0, 1, 1, 1, 1}, {0, 0, 0, 1, 1, 1, 2, 2},
+                                     {0, 0, 0, 0, 0, 1, 2, 3}};
+    trapeze_grouping g[5];
+    trapeze_grp_observation obs[5];
+    for (int i = 0; i < 5; i++) {
+        CHECK_OK(trapeze_grouping_alloc(&g[i], 8, 4, NULL));
+        long next[4] = {0, 0, 0, 0};
+        for (int tb = 0; tb < 8; tb++) {
+            g[i].group[tb] = queues[i][tb];
+            g[i].order[tb] = next[queues[i][tb]]++;
+        }
+        trapeze_grp_eval e;
+        CHECK_OK(trapeze_grp_evaluate(m, &g[i], &e, NULL));
+        obs[i] = (trapeze_grp_observation){m, &g[i], e.cycles, e.l2_accesses, e.dram_reads};
+    }
+    /* the truth by hand: sqrt(100^2 + (50 Q)^2), Q = 2, 8, 4, 3, 5 */
+    CHECK_NEAR(obs[1].cycles, sqrt(100.0 * 100 + 400.0 * 400), 1e-6);
+    trapeze_grp_params fit;
+    trapeze_grp_params_default(&fit);
+    fit.value[TRAPEZE_GRP_TDRAM] = 0;
+    /* (tdram held at 0: with it Td would follow Q too, and three collinear
+     * times leave the trust region nothing to choose by) */
+    unsigned long mask = TRAPEZE_GRP_MASK(TRAPEZE_GRP_CWAVE) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_TL2) |
+                         TRAPEZE_GRP_MASK(TRAPEZE_GRP_TSM);
+    CHECK_OK(trapeze_grp_fit(obs, 5, mask, 0, &fit, NULL, NULL));
+    CHECK_NEAR(fit.value[TRAPEZE_GRP_TSM], 50, 1e-3);
+    CHECK_NEAR(fit.value[TRAPEZE_GRP_CWAVE], 100, 1e-3);
+    CHECK(fit.value[TRAPEZE_GRP_TL2] < 1e-6 && fit.value[TRAPEZE_GRP_TDRAM] < 1e-6);
+    /* without tsm in the mask the L2 time takes it, 5 cycles an access
+     * (50 a TB of 10 lines), and the fit is exact too: the tie was real */
+    trapeze_grp_params_default(&fit);
+    fit.value[TRAPEZE_GRP_TDRAM] = 0;
+    trapeze_calib_report rep;
+    CHECK_OK(trapeze_grp_fit(obs, 5, mask & ~TRAPEZE_GRP_MASK(TRAPEZE_GRP_TSM), 0, &fit, &rep,
+                             NULL));
+    CHECK(fit.value[TRAPEZE_GRP_TSM] == 0);
+    CHECK_NEAR(fit.value[TRAPEZE_GRP_TL2] * fit.value[TRAPEZE_GRP_MU], 5, 1e-3);
+    for (int i = 0; i < 5; i++) {
+        trapeze_grp_eval e;
+        trapeze_grp_set_params(m, &fit);
+        CHECK_OK(trapeze_grp_evaluate(m, &g[i], &e, NULL));
+        CHECK_NEAR(e.cycles, obs[i].cycles, 1e-3 * obs[i].cycles);
+    }
+    for (int i = 0; i < 5; i++)
+        trapeze_grouping_free(&g[i]);
+    trapeze_grp_destroy(m);
+    graph_free(&s);
+}
+
 static void test_fit_recovers(void)
 {
     fit_recovers(0, 0);
@@ -406,6 +473,7 @@ int main(void)
     test_tile_shape();
     test_candidate_wins();
     test_fit_recovers();
+    test_fit_tie_keeps_tsm();
     test_kway_fewer_tbs_than_sms();
     return check_report("test_group_opt");
 }
