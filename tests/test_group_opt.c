@@ -233,20 +233,27 @@ static void test_candidate_wins(void)
  * back from the defaults: the fit recovers the constants and its residuals
  * vanish. With tsm in the mask, a truth without the SM-throughput term keeps
  * it at 0 (the tie goes to the fewer terms) and one with it recovers it. */
+/* The defaults with the four times' constants set. */
+static trapeze_grp_params with_times(double cwave, double tsm, double tl2, double tdram)
+{
+    trapeze_grp_params p;
+    trapeze_grp_params_default(&p);
+    p.value[TRAPEZE_GRP_CWAVE] = cwave;
+    p.value[TRAPEZE_GRP_TSM] = tsm;
+    p.value[TRAPEZE_GRP_TL2] = tl2;
+    p.value[TRAPEZE_GRP_TDRAM] = tdram;
+    return p;
+}
+
 static void fit_recovers(double tsm, int fit_tsm)
 {
     graph s[2];
     matmul_like(&s[0], 8, 8, 30, 2);
     matmul_like(&s[1], 8, 4, 6, 20);
-    trapeze_grp_params truth;
-    trapeze_grp_params_default(&truth);
+    trapeze_grp_params truth = with_times(200, tsm, 2, 1.1);
     truth.value[TRAPEZE_GRP_MU] = 1.7;
     truth.value[TRAPEZE_GRP_ETA1] = 0.55;
     truth.value[TRAPEZE_GRP_NU] = 3.2;
-    truth.value[TRAPEZE_GRP_CWAVE] = 200;
-    truth.value[TRAPEZE_GRP_TL2] = 2;
-    truth.value[TRAPEZE_GRP_TDRAM] = 1.1;
-    truth.value[TRAPEZE_GRP_TSM] = tsm;
     /* a small L2, so that DRAM reads depend on the order; with tsm, room
      * for every queue at once (x = 32 > Q = 16 and 8): Tc is then flat and
      * Ts follows Q, where with Q >= x both would follow Q and only their
@@ -314,12 +321,7 @@ static void test_fit_tie_keeps_tsm(void)
     graph s;
     matmul_like(&s, 1, 8, 10, 0);   /* 8 TBs of 10 lines, no two sharing */
     trapeze_grp_machine mach = {4, 8, 128, 1e6, 0};
-    trapeze_grp_params truth;
-    trapeze_grp_params_default(&truth);
-    truth.value[TRAPEZE_GRP_CWAVE] = 100;
-    truth.value[TRAPEZE_GRP_TSM] = 50;
-    truth.value[TRAPEZE_GRP_TL2] = 0;
-    truth.value[TRAPEZE_GRP_TDRAM] = 0;
+    trapeze_grp_params truth = with_times(100, 50, 0, 0);
     trapeze_grp_model *m;
     CHECK_OK(trapeze_grp_create(&s.g, &mach, &truth, &m, NULL));
     /* five groupings (four timing constants need more points than that) */
