@@ -64,13 +64,13 @@ typedef struct {
 
 static const char *const csv_columns[] = {
     "gpu", "kernel", "launch", "policy", "pred_cycles", "pred_l2_accesses", "pred_dram_reads",
-    "sim_cycles", "sim_l2_accesses", "sim_dram_reads", "sim_l1_hits"};
+    "sim_cycles", "sim_l2_accesses", "sim_dram_reads", "sim_l1_hits", "pred_bound"};
 
 static trapeze_status write_csv(const char *path, const char *gpu, const char *kernel,
                                 int launch, const row *rows, trapeze_error *err)
 {
     trapeze_csv_out *csv;
-    trapeze_status s = trapeze_csv_create(path, csv_columns, 11, &csv, err);
+    trapeze_status s = trapeze_csv_create(path, csv_columns, 12, &csv, err);
     for (int i = 0; !s && i < N_POLICIES; i++) {
         const row *r = &rows[i];
         trapeze_csv_text(csv, gpu);
@@ -87,6 +87,7 @@ static trapeze_status write_csv(const char *path, const char *gpu, const char *k
             else
                 trapeze_csv_text(csv, "");
         }
+        trapeze_csv_text(csv, r->predicted ? trapeze_grp_eval_bound(&r->pred) : "");
         s = trapeze_csv_end_row(csv, err);
     }
     if (s) {
@@ -98,16 +99,17 @@ static trapeze_status write_csv(const char *path, const char *gpu, const char *k
 
 static void print_table(const row *rows, const trapeze_grp_choice *ch, int simulated)
 {
-    printf("%-10s %14s %14s %14s %14s %9s\n", "policy", "pred_cycles", "pred_L2",
+    printf("%-10s %14s %14s %8s %14s %14s %9s\n", "policy", "pred_cycles", "pred_L2", "bound",
            simulated ? "sim_cycles" : "", simulated ? "sim_L2" : "",
            simulated ? "vs_rr" : "");
     for (int i = 0; i < N_POLICIES; i++) {
         const row *r = &rows[i];
         printf("%-10s", policies[i]);
         if (r->predicted)
-            printf(" %14.0f %14.0f", r->pred.cycles, r->pred.l2_accesses);
+            printf(" %14.0f %14.0f %8s", r->pred.cycles, r->pred.l2_accesses,
+                   trapeze_grp_eval_bound(&r->pred));
         else
-            printf(" %14s %14s", "-", "-");
+            printf(" %14s %14s %8s", "-", "-", "-");
         if (r->simulated)
             printf(" %14.0f %14.0f %+8.2f%%", r->sim.cycles, r->sim.l2_accesses,
                    100.0 * (r->sim.cycles / rows[0].sim.cycles - 1));

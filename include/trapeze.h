@@ -1851,6 +1851,9 @@ typedef struct trapeze_grp_eval {
 /* Predicts a grouping (n_groups must be the machine's n_sm). */
 trapeze_status trapeze_grp_evaluate(const trapeze_grp_model *m, const trapeze_grouping *g,
                                     trapeze_grp_eval *out, trapeze_error *err);
+/* The largest of a prediction's four times, what bounds it: "latency" (Tc),
+ * "sm" (Ts), "l2" (T2) or "dram" (Td). */
+const char *trapeze_grp_eval_bound(const trapeze_grp_eval *e);
 
 /* Groupings as the model sees the simulator's baselines and the tiles:
  * round-robin (TB t in queue t mod n_sm at position t / n_sm), BCS (pairs

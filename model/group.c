@@ -78,6 +78,17 @@ void trapeze_grp_params_default(trapeze_grp_params *p)
     snprintf(p->source, sizeof p->source, "uncalibrated defaults (built-in)");
 }
 
+const char *trapeze_grp_eval_bound(const trapeze_grp_eval *e)
+{
+    const double t[4] = {e->t_compute, e->t_sm, e->t_l2, e->t_dram};
+    static const char *const names[4] = {"latency", "sm", "l2", "dram"};
+    int best = 0;
+    for (int i = 1; i < 4; i++)
+        if (t[i] > t[best])
+            best = i;
+    return names[best];
+}
+
 /* ------------------------------------------------------------ the graph */
 
 void trapeze_grp_destroy(trapeze_grp_model *m)

@@ -19,7 +19,7 @@ grep -q "^margin: $want%$" "$D/out" || fail "margin $want: $(grep -E '^(fitted|m
 [ "$(awk -F, 'NR > 1 { print $1 }' "$D/g.csv" | sort -n | uniq | wc -l)" -eq 36 ] \
     || fail "grouping: every TB once"
 [ "$(wc -l <"$D/g.csv")" -eq 37 ] || fail "grouping rows"
-[ "$(head -n 1 "$D/p.csv")" = "gpu,kernel,launch,policy,pred_cycles,pred_l2_accesses,pred_dram_reads,sim_cycles,sim_l2_accesses,sim_dram_reads,sim_l1_hits" ] \
+[ "$(head -n 1 "$D/p.csv")" = "gpu,kernel,launch,policy,pred_cycles,pred_l2_accesses,pred_dram_reads,sim_cycles,sim_l2_accesses,sim_dram_reads,sim_l1_hits,pred_bound" ] \
     || fail "CSV header"
 [ "$(cut -d, -f4 "$D/p.csv" | tr '\n' ' ')" = "policy rr bcs chen mst kway rbts optimized " ] \
     || fail "CSV policies: $(cut -d, -f4 "$D/p.csv")"

@@ -129,6 +129,14 @@ static void test_shared_pair_halves_l2(void)
     CHECK_NEAR(same.t_sm, 100, 1e-9);
     CHECK_NEAR(split.t_sm, 50, 1e-9);
     CHECK_NEAR(same.dcycles_dparam[TRAPEZE_GRP_TSM], 2, 1e-9);
+    /* what bounds each: split, Tc 100 over Ts 50 and T2 10; the pair, Tc
+     * and Ts 100 each (the first of equals) over T2 20 */
+    CHECK(!strcmp(trapeze_grp_eval_bound(&split), "latency"));
+    CHECK(!strcmp(trapeze_grp_eval_bound(&same), "latency"));
+    same.t_sm = 101;
+    CHECK(!strcmp(trapeze_grp_eval_bound(&same), "sm"));
+    same.t_dram = 102;
+    CHECK(!strcmp(trapeze_grp_eval_bound(&same), "dram"));
     trapeze_grp_destroy(m);
     /* counted in elements (32 a line here): 32 times the accesses, the same
      * decay (capacities converted at 32 elements a line) */
