@@ -159,7 +159,8 @@ static int tsm_identifiable(const trapeze_grp_observation *obs, int n, const dou
     double ratio = -1;
     for (int i = 0; i < n; i++) {
         grp_duals d;
-        if (!(obs[i].cycles > 0) || grp_evaluate_duals(obs[i].model, params, obs[i].grouping, &d, NULL) ||
+        if (!(obs[i].cycles > 0) ||
+            grp_evaluate_duals(obs[i].model, params, obs[i].grouping, &d, NULL) ||
             !(d.max_queue > 0))
             continue;
         double r = d.waves / d.max_queue;
