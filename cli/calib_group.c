@@ -170,7 +170,11 @@ static void print_launch(const trapeze_grp_launch *l, const trapeze_grp_outcome 
     if (!strcmp(o->choice.source, "tiles"))
         printf(" %d x %d %s", o->choice.gx, o->choice.gy,
                o->choice.tile_order ? "column-major" : "row-major");
-    printf("; fit rms %.2f%%\n", 100 * o->fit.rms_rel_error);
+    printf("; fit rms %.2f%%", 100 * o->fit.rms_rel_error);
+    const int chosen = TRAPEZE_GRP_NPOLICIES - 1;   /* the optimized row */
+    if (o->predicted[chosen])
+        printf("; bound by %s", trapeze_grp_eval_bound(&o->pred[chosen]));
+    printf("\n");
     printf("%-10s %12s %12s %8s %12s %12s %8s\n", "policy", "pred_cycles", "sim_cycles", "err",
            "pred_L2", "sim_L2", "err");
     double best = INFINITY, l2 = 0, cyc = 0;
