@@ -45,6 +45,19 @@ static int make_points(const trapeze_grp_observation *obs, int n, unsigned outpu
  * into overflow. Only the times whose constant is in `mask` take part;
  * with `only`, that subset alone. Returns whether a start was found. */
 #define NT 4 /* the times: waves, queue, L2, DRAM */
+static const int time_param[NT] = {TRAPEZE_GRP_CWAVE, TRAPEZE_GRP_TSM, TRAPEZE_GRP_TL2,
+                                   TRAPEZE_GRP_TDRAM};
+
+/* The constants of the times in subset `set` (bit c: time c). */
+static unsigned long time_subset(int set)
+{
+    unsigned long in = 0;
+    for (int c = 0; c < NT; c++)
+        if (set >> c & 1)
+            in |= TRAPEZE_GRP_MASK(time_param[c]);
+    return in;
+}
+
 static int timing_start(const trapeze_grp_observation *obs, int n, unsigned long mask,
                         unsigned long only, trapeze_grp_params *p)
 {
@@ -61,16 +74,14 @@ static int timing_start(const trapeze_grp_observation *obs, int n, unsigned long
         x[used][3] = d.dram_max.v / obs[i].cycles;
         used++;
     }
-    const int k[NT] = {TRAPEZE_GRP_CWAVE, TRAPEZE_GRP_TSM, TRAPEZE_GRP_TL2, TRAPEZE_GRP_TDRAM};
+    const int *k = time_param;
     double best = HUGE_VAL, best_c[NT] = {0};
     for (int set = 1; set < 1 << NT && used >= 1; set++) {
         int cols[NT], nc = 0;
         for (int c = 0; c < NT; c++)
             if (set >> c & 1)
                 cols[nc++] = c;
-        unsigned long in = 0;
-        for (int r = 0; r < nc; r++)
-            in |= TRAPEZE_GRP_MASK(k[cols[r]]);
+        unsigned long in = time_subset(set);
         if (nc > used || (in & ~mask) || (only && in != only))
             continue;
         double A[NT * NT] = {0}, b[NT] = {0}, c[NT] = {0};
@@ -113,7 +124,6 @@ static int timing_start(const trapeze_grp_observation *obs, int n, unsigned long
     free(x);
     return best < HUGE_VAL;
 }
-#undef NT
 
 /* One stage: the parameters of `mask` on the values of `outputs`; their
  * standard errors go to p->stderr_, the others' stay. */
@@ -189,17 +199,13 @@ static trapeze_status timing_stage(const trapeze_grp_observation *obs, int n, un
                                    trapeze_grp_params *p, trapeze_error *err)
 {
     const unsigned long sm = TRAPEZE_GRP_MASK(TRAPEZE_GRP_TSM);
-    const int k[4] = {TRAPEZE_GRP_CWAVE, TRAPEZE_GRP_TSM, TRAPEZE_GRP_TL2, TRAPEZE_GRP_TDRAM};
     trapeze_grp_params best[2] = {*p, *p};   /* [0] without Ts, [1] with */
     double rms[2] = {HUGE_VAL, HUGE_VAL};
     if (make_points(obs, n, 1u << GRP_OUT_CYCLES, inst, pts) == 0)
         return TRAPEZE_OK;   /* no cycles measured: the starts stay */
     int try_sm = (mask & sm) && tsm_identifiable(obs, n, p->value);   /* else Ts is Tc again */
-    for (int set = 0; set < (try_sm ? 16 : 1); set++) {   /* 0: without Ts; then a start each */
-        unsigned long only = 0;
-        for (int c = 0; c < 4; c++)
-            if (set >> c & 1)
-                only |= TRAPEZE_GRP_MASK(k[c]);
+    for (int set = 0; set < (try_sm ? 1 << NT : 1); set++) {   /* 0: without Ts; then a start each */
+        unsigned long only = time_subset(set);
         if (set > 0 && (!(only & sm) || (only & ~mask)))
             continue;   /* a start with Ts, of the constants fitted */
         int with = set > 0;
