@@ -50,6 +50,9 @@ static void usage_calibrate(FILE *out)
 "  --spread N          then a window of N/5 cycles in every N to the run's end\n"
 "                      (default 2500; the run is simulated through; 0: the\n"
 "                      first window only, the run cut there)\n"
+"  --no-jump           that spread sample always; by default (--jump) a jump\n"
+"                      sample where it costs under half the run (trapeze\n"
+"                      sleep --jump)\n"
 "  --max-penalty F     wake-up stall budget, fraction of SM cycles (default 0.01)\n"
 "  --fit               the model reads the fitted distribution, not the counts\n"
 "  --samples FILE      the samples log (default sleep-samples.csv)\n"
@@ -79,8 +82,9 @@ static void usage_validate(FILE *out)
 "options:\n"
 "  --gpu, --power, --window, --spread, --max-penalty, --fit\n"
 "                      as calibrate --model sleep\n"
-"  --jump              the jump sample of trapeze sleep --jump for the model's\n"
-"                      thresholds, where cheaper than the run\n"
+"  --no-jump           the spread sample always for the model's thresholds;\n"
+"                      by default (--jump) the jump sample of trapeze sleep\n"
+"                      where it costs under half the run\n"
 "  --threads N         windows and whole runs in N threads (default 1; the\n"
 "                      same bytes for any N)\n"
 "  --csv FILE          one row per job, structure, setting and mode: predicted\n"
@@ -201,17 +205,19 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     const char *model = NULL, *gpu = NULL, *power = NULL, *window_text = NULL, *spread_text = NULL,
                *penalty_text = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
                *csv = NULL;
-    int fit = 0, jump = 0;
+    int fit = 0, no_jump = 0, jump = 0;
     const cli_field cal_fields[] = {
         {"--model", &model, NULL}, {"--gpu", &gpu, NULL}, {"--power", &power, NULL},
         {"--window", &window_text, NULL}, {"--spread", &spread_text, NULL},
-        {"--max-penalty", &penalty_text, NULL},
+        {"--max-penalty", &penalty_text, NULL}, {"--no-jump", NULL, &no_jump},
+        {"--jump", NULL, &jump},
         {"--fit", NULL, &fit}, {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
         {"--out", &out, NULL}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {
         {"--model", &model, NULL}, {"--gpu", &gpu, NULL}, {"--power", &power, NULL},
         {"--window", &window_text, NULL}, {"--spread", &spread_text, NULL},
         {"--max-penalty", &penalty_text, NULL}, {"--jump", NULL, &jump},
+        {"--no-jump", NULL, &no_jump},
         {"--fit", NULL, &fit}, {"--threads", &threads_text, NULL}, {"--csv", &csv, NULL},
         {NULL, NULL, NULL}};
     const char *ops[MAX_JOBS];
@@ -233,6 +239,10 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
         return cli_usage_error(cmd, "--threads %s: expected 1 to 64", threads_text);
     if (!gpu)
         return cli_usage_error(cmd, "--gpu NAME|FILE is required");
+    if (jump && no_jump)
+        return cli_usage_error(cmd, "--jump and --no-jump: one or the other");
+    /* a negative stride asks for the jump sample (trapeze_sleep_window) */
+    double stride = no_jump || !(spread > 0) ? spread : -spread;
     static trapeze_sleep_job jobs[MAX_JOBS];
     int n = 0;
     trapeze_error err = {0};
@@ -267,8 +277,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     cli_progress bar = {.prefix = validate ? "validate" : "calibrate"};
     if (!s && validate) {
         trapeze_sleep_validation v;
-        /* a negative stride asks for the jump sample (trapeze_sleep_window) */
-        s = trapeze_sleep_validate(cfg, &pw, jobs, n, window, jump ? -spread : spread, budget, fit,
+        s = trapeze_sleep_validate(cfg, &pw, jobs, n, window, stride, budget, fit,
                                    (int)threads, isatty(2) ? run_progress : NULL, &bar, &v, &err);
         if (!s && csv)
             s = trapeze_sleep_validation_write_csv(&v, csv, &err);
@@ -279,7 +288,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     } else if (!s) {
         trapeze_sleep_plan *plan = NULL;
         trapeze_sample_log *log = NULL;
-        s = trapeze_sleep_plan_create(cfg, &pw, jobs, n, window, spread, budget, fit, &plan,
+        s = trapeze_sleep_plan_create(cfg, &pw, jobs, n, window, stride, budget, fit, &plan,
                                       &err);
         if (!s)
             s = trapeze_sample_log_open_schema(samples ? samples : "sleep-samples.csv",

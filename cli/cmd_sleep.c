@@ -27,7 +27,7 @@ typedef struct {
     double window;                      /* cycles of the run sampled; 0: whole */
     double spread;                      /* later windows: spread/5 in every spread; 0: none */
     int fit, sampled;                   /* sampled: histograms from a window here */
-    int jump;                           /* --jump: a jump sample where it is cheaper */
+    int jump;                           /* a jump sample where it is cheaper (--no-jump: 0) */
 } sleep_args;
 
 static void usage(FILE *out)
@@ -58,24 +58,27 @@ static void usage(FILE *out)
 "                       kernel's histograms\n"
 "  WORKLOAD [size=AxB iters=N h=N sync=relaunch|fence]  a stencil (preset or\n"
 "                       INI) instead of a built-in kernel\n"
-"  --window N           cycles of the run to simulate (default 20000): a period\n"
+"  --window N           cycles of the first window (default 20000): a period\n"
 "                       still open at the cut ends as the completed periods\n"
 "                       longer than it did; one older than all of them is dead,\n"
 "                       or a write for the L2 frames that the footprint not yet\n"
 "                       fetched will take; the fit's goodness (Kolmogorov-\n"
 "                       Smirnov) is printed\n"
-"  --spread N           then a window of N/5 cycles in every N cycles to the\n"
-"                       run's end; a period counts if it overlaps a window,\n"
-"                       weighted by the inverse of its chance to, so that one\n"
-"                       longer than the gaps counts once (default 2500; the\n"
-"                       run is simulated through, its cost; 0: the first\n"
-"                       window only, cut there)\n"
-"  --jump               a jump sample instead, where cheaper than the run: the\n"
-"                       first window, then 8 windows of 2000 cycles whose\n"
-"                       simulation starts at a later block, loop trip or\n"
-"                       launch (4000 cycles warm-up, not recorded) and the end\n"
-"                       of up to 4 launches, weighted by warp instructions\n"
-"                       (docs/sleep.md; not the default: see its misses)\n"
+"  --jump               (default) a jump sample where it costs under half the\n"
+"                       run (at the first window's rate): the first window,\n"
+"                       then 8 windows of 2000 cycles whose simulation starts\n"
+"                       at a later block, loop trip or launch (4000 cycles\n"
+"                       warm-up, not recorded) and the end of up to 4\n"
+"                       launches, weighted by warp instructions, the warp\n"
+"                       tails stretched from the ends (docs/sleep.md); else\n"
+"                       the spread sample\n"
+"  --no-jump            the spread sample always\n"
+"  --spread N           the spread sample: then a window of N/5 cycles in every\n"
+"                       N cycles to the run's end; a period counts if it\n"
+"                       overlaps a window, weighted by the inverse of its\n"
+"                       chance to, so that one longer than the gaps counts\n"
+"                       once (default 2500; the run is simulated through, its\n"
+"                       cost; 0: the first window only, cut there)\n"
 "  --whole              simulate the whole run instead of a window\n"
 "  --structures LIST    comma-separated subset of l1d,l2,rf (default: all)\n"
 "  --max-penalty F      budget of exposed wake-up cycles, a fraction of the SM\n"
@@ -112,7 +115,7 @@ static const cli_opt options[] = {
     {"--gpu", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0}, {"--csv", 1, 0},
     {"--structures", 1, 0}, {"--max-penalty", 1, 0}, {"--cycles", 1, 0}, {"--lead", 1, 0},
     {"--fit", 0, 0}, {"--window", 1, 0}, {"--spread", 1, 0}, {"--whole", 0, 0},
-    {"--jump", 0, 0},
+    {"--jump", 0, 0}, {"--no-jump", 0, 0},
     {NULL, 0, 0}};
 
 /* Returns -1 when parsed, else the exit status (0 after --help). */
@@ -127,7 +130,8 @@ static int parse_args(int argc, char **argv, sleep_args *a)
     a->lead = -1;
     a->window = 20000;
     a->spread = TRAPEZE_SLEEP_SPREAD_DEFAULT;
-    int whole = 0, window_given = 0;
+    a->jump = 1;
+    int whole = 0, window_given = 0, jump_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         int takes_value = 0;
@@ -165,7 +169,9 @@ static int parse_args(int argc, char **argv, sleep_args *a)
         } else if (!strcmp(arg, "--whole")) {
             whole = 1;
         } else if (!strcmp(arg, "--jump")) {
-            a->jump = 1;
+            jump_given |= 1;
+        } else if (!strcmp(arg, "--no-jump")) {
+            jump_given |= 2;
         } else if (!strcmp(arg, "--window")) {
             window_given = 1;
             if (!trapeze_parse_double(val, &a->window) || a->window < 1)
@@ -194,6 +200,9 @@ static int parse_args(int argc, char **argv, sleep_args *a)
     if (a->idle_csv && (whole || window_given))
         return cli_usage_error("sleep", "--window and --whole simulate a KERNEL, not with "
                                "--idle-csv");
+    if (jump_given == 3)
+        return cli_usage_error("sleep", "--jump and --no-jump: one or the other");
+    a->jump = jump_given != 2;
     if (whole)
         a->window = 0;
     if (a->idle_csv && a->nparams)
@@ -351,7 +360,7 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
     if (!j || !r)
         snprintf(err->message, sizeof err->message, "out of memory");
     /* a negative stride asks for the jump sample (trapeze_sleep_window) */
-    if (!rc && trapeze_sleep_window(cfg, pw, j, a->window, a->jump ? -a->spread : a->spread, r,
+    if (!rc && trapeze_sleep_window(cfg, pw, j, a->window, a->jump && a->spread > 0 ? -a->spread : a->spread, r,
                                     err))
         rc = 1;
     if (!rc && !(*h = malloc(sizeof r->hist))) {

@@ -1418,7 +1418,8 @@ trapeze_status trapeze_sleep_simulate(const trapeze_config *cfg, const trapeze_p
 /* Learning the sleep model (`trapeze calibrate --model sleep`,
  * sampler/sleep_calib.c): one samples-log row (model "sleep", kind
  * "window") per job: its first window_cycles cycles simulated always on
- * (with spread_cycles > 0 the spread sample of trapeze_sleep_window),
+ * (with spread_cycles > 0 the spread sample of trapeze_sleep_window, < 0
+ * its jump sample where cheaper: the commands' default),
  * the idle periods fitted (KS distance), and per structure the thresholds
  * that save the most leakage within max_penalty, predicted saving and
  * penalty. Run with trapeze_samples_run (threads, resume, the same bytes

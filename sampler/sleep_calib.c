@@ -36,7 +36,7 @@ static const trapeze_field sleep_fields[] = {
     {"job", TRAPEZE_FIELD_TEXT, 0, 0, 0, NULL},
     {"gpu", TRAPEZE_FIELD_TEXT, 0, 0, 0, NULL},
     {"window_cycles", TRAPEZE_FIELD_REAL, 0, 0, BIG, NULL},
-    {"spread_cycles", TRAPEZE_FIELD_REAL, 0, 0, BIG, NULL},
+    {"spread_cycles", TRAPEZE_FIELD_REAL, 0, -BIG, BIG, NULL},   /* < 0: jump */
     {"max_penalty", TRAPEZE_FIELD_REAL, 0, 0, 1, NULL},
     {"fit", TRAPEZE_FIELD_INT, 0, 0, 1, NULL},
     {"cycles", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},

@@ -1,9 +1,11 @@
 /*
- * sleep_jump.c - where a jump sample's windows start and how the long
- * periods they cannot time go back into a histogram (sleep_jump.h).
+ * sleep_jump.c - where a jump sample's windows start, how the long
+ * periods they cannot time go back into a histogram and the warp tails a
+ * launch end stands for (sleep_jump.h).
  */
 #include <math.h>
 
+#include "common/assert.h"
 #include "sampler/sleep_jump.h"
 
 void sampler_jump_start(const sampler_jump_launch *l, double g, long *first_block,
@@ -43,4 +45,53 @@ double sampler_jump_add_long(trapeze_idle_hist *h, int next, double count, doubl
     h->count[next][b] += count * f;
     h->count[next][b + 1] += count * (1 - f);
     return count * (f * m0 + (1 - f) * m1);
+}
+
+void sampler_jump_tail_scale(const sampler_jump_launch *l, long first_block, double window_insts,
+                             double *blocks, double *stretch)
+{
+    double here = (double)(l->blocks - first_block);
+    *blocks = *stretch = 0;
+    if (!(here > 0) || !(window_insts > 0) || !(l->insts > 0) || l->blocks < 1)
+        return;
+    *blocks = (double)l->blocks / here;
+    *stretch = (l->insts / (double)l->blocks) / (window_insts / here);
+    if (*stretch < 1)
+        *stretch = 1;
+}
+
+void sampler_jump_tail_cut(sim_idle_hist *now, const sim_idle_hist *before,
+                           const sim_idle_hist *marked, const sim_idle_hist *marked_before,
+                           double *n, double *cycles)
+{
+    *n = *cycles = 0;
+    for (int b = 0; b < SIM_IDLE_BINS; b++) {
+        uint64_t *count = &now->bin[SIM_NEXT_DEAD][b].count, *sum = &now->bin[SIM_NEXT_DEAD][b].sum;
+        uint64_t c0 = before->bin[SIM_NEXT_DEAD][b].count, s0 = before->bin[SIM_NEXT_DEAD][b].sum;
+        uint64_t keep_n = marked->bin[SIM_NEXT_DEAD][b].count -
+                          marked_before->bin[SIM_NEXT_DEAD][b].count;
+        uint64_t keep_s = marked->bin[SIM_NEXT_DEAD][b].sum -
+                          marked_before->bin[SIM_NEXT_DEAD][b].sum;
+        /* the marked periods are a part of all periods */
+        TRAPEZE_ASSERT(*count - c0 >= keep_n && *sum - s0 >= keep_s);
+        if (*count - c0 < keep_n || *sum - s0 < keep_s)
+            continue;
+        *n += (double)(*count - c0 - keep_n);
+        *cycles += (double)(*sum - s0 - keep_s);
+        *count = c0 + keep_n;
+        *sum = s0 + keep_s;
+    }
+}
+
+void sampler_jump_add_dead(trapeze_idle_hist *h, double n, double cycles)
+{
+    if (!(n > 0) || !(cycles > 0))
+        return;
+    if (cycles / n > SAMPLER_JUMP_LONG) {
+        sampler_jump_add_long(h, TRAPEZE_NEXT_DEAD, n, cycles);
+        return;
+    }
+    int b = trapeze_idle_bucket(cycles / n);
+    if (b >= 0)
+        h->count[TRAPEZE_NEXT_DEAD][b] += n;
 }

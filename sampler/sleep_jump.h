@@ -4,12 +4,14 @@
  * simulation starts at later points of the run (a later block of the grid,
  * a later trip of its outer loop, a later launch) without simulating up to
  * them, and one window at the end of some launches. sleep_jump.c owns the
- * geometry (where a window starts) and how the long periods the windows
- * cannot time are put back into a histogram.
+ * geometry (where a window starts), how the long periods the windows
+ * cannot time are put back into a histogram, and the warp tails a launch
+ * end stands for.
  */
 #ifndef TRAPEZE_SAMPLER_SLEEP_JUMP_H
 #define TRAPEZE_SAMPLER_SLEEP_JUMP_H
 
+#include "sim/events.h"
 #include "trapeze.h"
 
 #define SAMPLER_JUMP_WINDOWS 8     /* later windows inside the run */
@@ -46,5 +48,40 @@ double sampler_jump_place(double from, int k, int n);
  * every threshold). A mean below the first bucket past SAMPLER_JUMP_LONG
  * is raised to it. Returns the cycles added. */
 double sampler_jump_add_long(trapeze_idle_hist *h, int next, double count, double mass);
+
+/* Warp tails: under GTO the warps of a block end one after another (V100
+ * GESUMMV 512: in pairs at 51%, 64%, 87% and 100% of the run) and a warp's
+ * registers stay allocated, dead, until its block ends. The later windows
+ * restart every warp of a block together and see none of it; a launch end
+ * restarts them a few trips before their end, where their ends spread as
+ * in the whole block, the oldest first. Where a warp's pace depends only
+ * on which warps still run (a fluid model), the whole block's tails are
+ * the end window's stretched by the block's work over the work the window
+ * simulated of it.
+ *
+ * For launch l's end window started at first_block, which issued
+ * window_insts warp instructions: *blocks = the launch's blocks over the
+ * window's, *stretch = a block's warp instructions in the launch over one
+ * in the window (at least 1); both 0 where the window issued nothing. */
+void sampler_jump_tail_scale(const sampler_jump_launch *l, long first_block, double window_insts,
+                             double *blocks, double *stretch);
+
+/* Takes the warp tails out of an end window's register histogram: `now`
+ * and `before` the histogram at the window's end and at its recording's
+ * start, `marked` and `marked_before` the same for the periods that began
+ * before the recording did (sim_events_set_mark). The dead periods gained
+ * that began in the recording are the tails: removed from `now`, their
+ * number to *n and their cycles to *cycles. The others (a register named
+ * by no instruction, or last used in the warm-up's replay of a warp's
+ * prologue, dead from its block's start: the open-period rule counts
+ * those) stay. */
+void sampler_jump_tail_cut(sim_idle_hist *now, const sim_idle_hist *before,
+                           const sim_idle_hist *marked, const sim_idle_hist *marked_before,
+                           double *n, double *cycles);
+
+/* Adds n dead periods of `cycles` in all to h: around their mean length
+ * (sampler_jump_add_long) where it is past SAMPLER_JUMP_LONG, else in the
+ * mean's bucket. */
+void sampler_jump_add_dead(trapeze_idle_hist *h, double n, double cycles);
 
 #endif

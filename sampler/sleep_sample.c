@@ -406,6 +406,10 @@ typedef struct jump_acc {
      * a share of the run's work (last_wave_dead); the windows start every
      * SM together and see none of it */
     double last_wave_frames;
+    /* warp tails (a warp's registers dead from its exit to its block's
+     * end), from the launch ends scaled to whole blocks (sampler_jump_tail_scale):
+     * periods and their register-cycles, per launch end */
+    double tail_n, tail_mass;
     double count[3][TRAPEZE_SLEEP_NUNITS][TRAPEZE_NEXT_N];
     double insts[3];        /* warp instructions issued in the recorded stretches */
     double cycles[3];       /* cycles recorded */
@@ -545,6 +549,8 @@ static trapeze_status jump_window(jump_ctx *jc, int i, long first_block, long fi
     sim_gpu *g = NULL;
     job_kernels k = {0};
     sim_idle_hist *snap = calloc(TRAPEZE_SLEEP_NUNITS, sizeof *snap);
+    static const sim_idle_hist zero_hist;
+    sim_idle_hist reg_marked = zero_hist, reg_now;
     uint64_t *starts[TRAPEZE_SLEEP_NUNITS] = {0};
     trapeze_status s = snap ? sim_gpu_create(jc->cfg, &opt, &g, err)
                             : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
@@ -564,6 +570,11 @@ static trapeze_status jump_window(jump_ctx *jc, int i, long first_block, long fi
         return s;
     }
     sim_events *ev = sim_gpu_events(g);
+    /* at a launch end, the registers idle since their block was placed
+     * (named by no instruction) are told from the warp tails by the
+     * marked histogram */
+    if (end && sim_events_set_mark(ev, l.start + SAMPLER_JUMP_WARM))
+        s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     uint64_t a = l.start + SAMPLER_JUMP_WARM;
     while (l.running && l.t < a)
         sim_gpu_launch_step(&l, err);
@@ -572,6 +583,8 @@ static trapeze_status jump_window(jump_ctx *jc, int i, long first_block, long fi
     for (int u = 0; u < TRAPEZE_SLEEP_NUNITS && !s; u++) {
         int n = sim_events_units(ev, units[u].kind);
         snap[u] = *sim_events_hist(ev, units[u].kind);
+        if (units[u].kind == SIM_UNIT_REG)
+            reg_marked = *sim_events_marked_hist(ev, SIM_UNIT_REG);
         if (!(starts[u] = malloc((size_t)(n > 0 ? n : 1) * sizeof **starts)))
             s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
         else if (n > 0)
@@ -620,8 +633,19 @@ static trapeze_status jump_window(jump_ctx *jc, int i, long first_block, long fi
         uint64_t exact_len = a - l.start > 1 ? a - l.start - 1 : 1;
         if (exact_len > SAMPLER_JUMP_LONG)
             exact_len = SAMPLER_JUMP_LONG;
-        double all = gained(&A->hist[stratum][u], sim_events_hist(ev, units[u].kind), &snap[u],
-                            exact_len, &exact, A->count[stratum][u]);
+        const sim_idle_hist *now = sim_events_hist(ev, units[u].kind);
+        if (end && units[u].kind == SIM_UNIT_REG) {
+            reg_now = *now;
+            double blocks, stretch, n_tails, tails;
+            sampler_jump_tail_scale(&jc->launch[i], first_block, insts, &blocks, &stretch);
+            sampler_jump_tail_cut(&reg_now, &snap[u], sim_events_marked_hist(ev, SIM_UNIT_REG),
+                                  &reg_marked, &n_tails, &tails);
+            A->tail_n += n_tails * blocks;
+            A->tail_mass += tails * blocks * stretch;
+            now = &reg_now;
+        }
+        double all = gained(&A->hist[stratum][u], now, &snap[u], exact_len, &exact,
+                            A->count[stratum][u]);
         A->exact[stratum][u] += exact;
         A->idle[stratum][u] += idle_between(
             starts[u], ((const struct sim_events_hot *)ev)->next_idle_start[units[u].kind], n, a,
@@ -791,16 +815,26 @@ static trapeze_status run_jumps(jump_ctx *jc, trapeze_idle_hist (*first)[TRAPEZE
     double w_end = A->windows[2] ? (double)ends / A->windows[2] : 0;
     double mid = jc->total_insts - jc->first_insts - w_end * A->insts[2];
     double w_mid = A->insts[1] > 0 && mid > 0 ? mid / A->insts[1] : 0;
-    double weight[3] = {1, w_mid, w_end};
     out->cycles = jc->first_cycles + w_mid * A->cycles[1] + w_end * A->cycles[2];
     out->recorded = jc->first_cycles + A->cycles[1] + A->cycles[2];
     for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
         trapeze_idle_hist *h = &out->hist[u];
+        /* the warp tails take their register-cycles from the later
+         * windows, where every warp of a block ran (sampler_jump_tail_cut) */
+        double tails = units[u].kind == SIM_UNIT_REG ? w_end * A->tail_mass : 0;
+        double live_share = 1;
+        if (tails > 0 && w_mid * A->idle[1][u] > 0) {
+            live_share = 1 - tails / (w_mid * A->idle[1][u]);
+            live_share = live_share > 0 ? live_share : 0;
+        }
+        double weight[3] = {1, w_mid * live_share, w_end};
         for (int x = 0; x < TRAPEZE_NEXT_N; x++)
             for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++)
                 h->count[x][b] += first[0][u].count[x][b] + first[2][u].count[x][b] +
-                                  w_mid * A->hist[1][u].count[x][b] +
+                                  weight[1] * A->hist[1][u].count[x][b] +
                                   w_end * A->hist[2][u].count[x][b];
+        if (tails > 0)
+            sampler_jump_add_dead(h, w_end * A->tail_n, tails);
         /* the long periods: counted where they end; their cycles split in
          * those of periods seen open and already long at a recording's end
          * (pending; dead in the share of such units a launch's end found

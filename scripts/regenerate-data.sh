@@ -217,10 +217,10 @@ step_sizes_v100_unseen() { sizes_group v100 unseen; }
 step_sizes_v100_others() { sizes_group v100 others; }
 # the sleep-threshold and grouping validations (docs/sleep.md, docs/grouping.md);
 # the sleep ones also read data/power/GPU.ini, which the fingerprint does not hash
-sleep_val() { # GPU, then "jump" for the jump sample
-    g=$1 j=${2:+-jump}
+sleep_val() { # GPU, then "spread" for the spread sample (--no-jump)
+    g=$1 j=${2:+-spread}
     run_step "sleep-$g$j" $VAL/sleep-$g$j.csv -- \
-        "$T" validate --model sleep --gpu "$g" --threads "$THREADS" ${2:+--jump} \
+        "$T" validate --model sleep --gpu "$g" --threads "$THREADS" ${2:+--no-jump} \
         --csv $VAL/sleep-$g$j.csv
 }
 group_val() { # GPU
@@ -230,8 +230,8 @@ group_val() { # GPU
 }
 step_sleep_gtx480() { sleep_val gtx480; }
 step_sleep_v100() { sleep_val v100; }
-step_sleep_jump_gtx480() { sleep_val gtx480 jump; }
-step_sleep_jump_v100() { sleep_val v100 jump; }
+step_sleep_spread_gtx480() { sleep_val gtx480 spread; }
+step_sleep_spread_v100() { sleep_val v100 spread; }
 step_group_gtx480() { group_val gtx480; }
 step_group_v100() { group_val v100; }
 step_reference_gtx480() { reference gtx480; }
@@ -242,7 +242,7 @@ step_reference_gtx280() { reference gtx280; }
 # the V100's, then 100x (the costliest), the GTX 280, the reference sweeps
 ALL="cal_gtx480 sizes_gtx480_small cal_v100 sizes_v100_small sizes_gtx480 sizes_v100 \
 cal_gtx280 reference_gtx480 reference_v100 reference_gtx280 group_gtx480 group_v100 \
-sleep_gtx480 sleep_v100 sleep_jump_gtx480 sleep_jump_v100"
+sleep_gtx480 sleep_v100 sleep_spread_gtx480 sleep_spread_v100"
 
 all_outputs() {
     for g in gtx480 v100 gtx280; do
@@ -252,7 +252,7 @@ all_outputs() {
         echo "$VAL/$g-sizes-$grp.csv $VAL/$g-sizes-$grp-points.csv $VAL/$g-sizes-$grp-sweep.csv"
     done; done
     for g in gtx480 v100; do
-        echo "$VAL/group-$g-samples.csv $VAL/group-$g.csv $VAL/sleep-$g.csv $VAL/sleep-$g-jump.csv"
+        echo "$VAL/group-$g-samples.csv $VAL/group-$g.csv $VAL/sleep-$g.csv $VAL/sleep-$g-spread.csv"
     done
 }
 

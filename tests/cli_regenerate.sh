@@ -131,6 +131,6 @@ grep -q "validation/sleep-v100.csv,$v100,.*validate --model sleep --gpu v100 " "
 for f in group-gtx480-samples.csv group-gtx480.csv; do
     grep -q "validation/$f,$sim," "$D/data/PROVENANCE.csv" || fail "PROVENANCE lacks $f on $sim"
 done
-sh "$R" --check | grep -q '^MISSING .*validation/sleep-gtx480-jump.csv' || fail "--check: jump csv"
+sh "$R" --check | grep -q '^MISSING .*validation/sleep-gtx480-spread.csv' || fail "--check: spread csv"
 MAX_ERR_LINES=1 expect_failure "unknown step" "no step 'nonsense'" "$D/none" sh "$R" nonsense
 finish cli_regenerate

@@ -2,8 +2,10 @@
  * Tests of the jump sample's pieces (sampler/sleep_jump.c): where a window
  * starts in a launch (worked out by hand: waves of concurrent blocks, trips
  * of the outer loop), the later windows' places (inside (from, 1), in
- * order, one per n-th), and the long periods put back into a histogram
- * with their number and cycles kept, past SAMPLER_JUMP_LONG.
+ * order, one per n-th), the long periods put back into a histogram
+ * with their number and cycles kept, past SAMPLER_JUMP_LONG, and the warp
+ * tails of a launch end: told from the other dead periods by the marked
+ * histogram and stretched to whole blocks (worked out by hand).
  */
 #include <string.h>
 
@@ -82,10 +84,93 @@ static void test_add_long(void)
     CHECK_NEAR(sampler_jump_add_long(&h, TRAPEZE_NEXT_READ, 0, 100), 0, 0);
 }
 
+static void test_tail_scale(void)
+{
+    /* 4 blocks of 1000 warp instructions; the end window ran blocks 2 and 3
+     * for 200 in all (100 each): twice the blocks, each 10 times as long */
+    sampler_jump_launch l = {.blocks = 4, .concurrent = 2, .trips = 50, .insts = 4000};
+    double blocks, stretch;
+    sampler_jump_tail_scale(&l, 2, 200, &blocks, &stretch);
+    CHECK_NEAR(blocks, 2, 0);
+    CHECK_NEAR(stretch, 10, 1e-12);
+    /* a window that ran the whole launch: as it is (never shrunk) */
+    sampler_jump_tail_scale(&l, 0, 5000, &blocks, &stretch);
+    CHECK_NEAR(blocks, 1, 0);
+    CHECK_NEAR(stretch, 1, 0);
+    /* nothing issued, or no block left: no tails */
+    sampler_jump_tail_scale(&l, 0, 0, &blocks, &stretch);
+    CHECK(blocks == 0 && stretch == 0);
+    sampler_jump_tail_scale(&l, 4, 100, &blocks, &stretch);
+    CHECK(blocks == 0 && stretch == 0);
+}
+
+static void add_period(sim_idle_hist *h, uint64_t length, sim_next_access what)
+{
+    int b = sim_idle_bin(length);
+    h->bin[what][b].count++;
+    h->bin[what][b].sum += length;
+}
+
+static void test_tail_cut(void)
+{
+    static sim_idle_hist before, now, marked_before, marked;
+    memset(&before, 0, sizeof before);
+    memset(&marked_before, 0, sizeof marked_before);
+    add_period(&before, 700, SIM_NEXT_DEAD);          /* before the recording: stays */
+    add_period(&marked_before, 700, SIM_NEXT_DEAD);
+    now = before;
+    marked = marked_before;
+    /* in the recording: a read, two tails (300 and 5000 cycles) and a
+     * register idle since its block began (9000, marked) */
+    add_period(&now, 40, SIM_NEXT_READ);
+    add_period(&now, 300, SIM_NEXT_DEAD);
+    add_period(&now, 5000, SIM_NEXT_DEAD);
+    add_period(&now, 9000, SIM_NEXT_DEAD);
+    add_period(&marked, 9000, SIM_NEXT_DEAD);
+    double n, cycles;
+    sampler_jump_tail_cut(&now, &before, &marked, &marked_before, &n, &cycles);
+    CHECK_NEAR(n, 2, 0);
+    CHECK_NEAR(cycles, 5300, 0);
+    /* left: the earlier period, the read and the marked one */
+    uint64_t dn = 0, ds = 0;
+    for (int b = 0; b < SIM_IDLE_BINS; b++) {
+        dn += now.bin[SIM_NEXT_DEAD][b].count;
+        ds += now.bin[SIM_NEXT_DEAD][b].sum;
+    }
+    CHECK(dn == 2 && ds == 9700);
+    CHECK(now.bin[SIM_NEXT_READ][sim_idle_bin(40)].count == 1);
+    /* nothing gained: nothing cut */
+    sampler_jump_tail_cut(&now, &now, &marked, &marked, &n, &cycles);
+    CHECK(n == 0 && cycles == 0);
+}
+
+static void test_add_dead(void)
+{
+    static trapeze_idle_hist h;
+    memset(&h, 0, sizeof h);
+    /* 4 tails of 250 cycles: the bucket of 250 */
+    sampler_jump_add_dead(&h, 4, 1000);
+    CHECK_NEAR(h.count[TRAPEZE_NEXT_DEAD][trapeze_idle_bucket(250)], 4, 0);
+    /* 3 of 40000 in all past the limit: number and cycles kept */
+    memset(&h, 0, sizeof h);
+    sampler_jump_add_dead(&h, 3, 120000);
+    double n = 0, cycles = 0;
+    for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++) {
+        n += h.count[TRAPEZE_NEXT_DEAD][b];
+        cycles += h.count[TRAPEZE_NEXT_DEAD][b] * trapeze_idle_bucket_length(b);
+    }
+    CHECK_NEAR(n, 3, 1e-12);
+    CHECK_NEAR(cycles, 120000, 1e-6);
+    CHECK_NEAR(trapeze_idle_hist_periods(&h, TRAPEZE_NEXT_READ), 0, 0);
+}
+
 int main(void)
 {
     test_start();
     test_place();
     test_add_long();
+    test_tail_scale();
+    test_tail_cut();
+    test_add_dead();
     return check_report("test_sleep_jump");
 }

@@ -387,12 +387,14 @@ def validate(gpu, calibration, samples_path=None, workloads=(), threads=1, curve
 
 
 def sleep_calibrate(gpu, jobs, samples_path, out, window=20000, max_penalty=0.01, threads=1,
-                    power=None, fit=False, spread=2500):
+                    power=None, fit=False, spread=2500, jump=True):
     """Learns the sleep model from short windows, in-process, as `trapeze calibrate
     --model sleep` does: each job ("matmul n=128", or a workload with size=, iters=, h=,
     sync=: "hotspot size=64x64 iters=2") has its first `window` cycles simulated always
     on (with spread > 0, then a window of spread/5 cycles in every spread to the run's
-    end, the run simulated through: `--spread`; 0: the first window only) (a row of
+    end, the run simulated through: `--spread`; 0: the first window only; with jump, the
+    default as the command's, a jump sample instead where it costs under half the run,
+    `--no-jump` is jump=False) (a row of
     samples_path, resumed like the command's), its idle periods fitted and
     per structure (l1d, l2, rf) the thresholds chosen within max_penalty. Returns the
     result CSV out (gpu, kernel, structure, thresholds, pred_saving, pred_penalty,
@@ -415,7 +417,8 @@ def sleep_calibrate(gpu, jobs, samples_path, out, window=20000, max_penalty=0.01
                                                ctypes.addressof(buf) + i * size, H.err))
         plan = ctypes.c_void_p()
         H.check(so.trapeze_sleep_plan_create(cfg, pw, buf, len(jobs), float(window),
-                                             float(spread), float(max_penalty), int(bool(fit)),
+                                             -float(spread) if jump and spread > 0 else float(spread),
+                                             float(max_penalty), int(bool(fit)),
                                              ctypes.byref(plan), H.err))
         H.own(plan, so.trapeze_sleep_plan_destroy)
         log = ctypes.c_void_p()
