@@ -133,8 +133,44 @@ static int command(const char *gpu, const char *spec)
     return sink == 12345.678;
 }
 
+/* The three samples of one long run, timed: the first window alone, the
+ * default (a jump sample where it costs under half the run) and the
+ * spread sample (--no-jump: the run simulated through). */
+static int samples(const char *gpu, const char *spec)
+{
+    char path[128];
+    trapeze_config *cfg = NULL;
+    trapeze_power pw;
+    trapeze_error err;
+    static trapeze_sleep_job job;
+    static trapeze_sleep_run r;
+    snprintf(path, sizeof path, "data/gpus/%s.config", gpu);
+    int rc = trapeze_config_load(path, &cfg, &err);
+    snprintf(path, sizeof path, "data/power/%s.ini", gpu);
+    rc = rc || trapeze_power_load(path, &pw, &err) ||
+         trapeze_sleep_job_parse(spec, NULL, &job, &err);
+    static const struct { const char *name; double spread; } kind[] = {
+        {"first window (--spread 0)", 0},
+        {"default (jump where cheaper)", -TRAPEZE_SLEEP_SPREAD_DEFAULT},
+        {"spread (--no-jump)", TRAPEZE_SLEEP_SPREAD_DEFAULT}};
+    for (int k = 0; !rc && k < 3; k++) {
+        double t0 = now();
+        rc = trapeze_sleep_window(cfg, &pw, &job, 20000, kind[k].spread, &r, &err);
+        if (!rc)
+            printf("  %s %s, %s: %.3f s wall, %.0f warp instructions, %s\n", gpu, spec,
+                   kind[k].name, now() - t0, r.warp_insts,
+                   r.jumped ? "a jump sample" : r.cut ? "cut" : "simulated through");
+    }
+    trapeze_config_destroy(cfg);
+    if (rc)
+        fprintf(stderr, "%s\n", err.message);
+    return rc != 0;
+}
+
 int main(void)
 {
-    return run("rf", TRAPEZE_SLEEP_LOOKAHEAD) | run("l1d", TRAPEZE_SLEEP_TIMEOUT) |
-           command("gtx480", "matmul n=128") | command("v100", "gesummv n=512");
+    int rc = run("rf", TRAPEZE_SLEEP_LOOKAHEAD) | run("l1d", TRAPEZE_SLEEP_TIMEOUT) |
+             command("gtx480", "matmul n=128") | command("v100", "gesummv n=512");
+    printf("the samples of a long run (946184 cycles whole on the GTX 480):\n");
+    return rc | samples("gtx480", "gesummv n=512");
 }

@@ -197,6 +197,14 @@ static void print_validation(const trapeze_sleep_validation *v)
            v->sweep_runs, v->sweep_insts, t->sample_fraction <= 0.05 ? "MET" : "MISSED");
     if (t->over_budget)
         printf("  (%d of the model's choices simulate above the budget)\n", t->over_budget);
+    if (v->jumped)
+        printf("  jump samples on %d of %d jobs: %.0f cycles simulated of their runs' %.0f "
+               "(%.1f%%); the others simulated through (a jump sample would cost half the run "
+               "or more)\n", v->jumped, v->jobs, v->jump_simulated, v->jump_runs,
+               v->jump_runs > 0 ? 100 * v->jump_simulated / v->jump_runs : 0);
+    else
+        printf("  no jump sample: every run simulated through or cut (--no-jump, --spread 0, "
+               "or a jump sample would cost half the run or more)\n");
 }
 
 int cli_calib_model_sleep(int argc, char **argv, const char *cmd)

@@ -1502,6 +1502,9 @@ typedef struct trapeze_sleep_validation {
     trapeze_sleep_vsummary *summary;
     int n_summary;
     double sample_insts, sample_cycles;   /* the windows */
+    int jobs, jumped;                     /* jobs; those sampled by a jump sample */
+    double jump_simulated, jump_runs;     /* the jump samples' simulated cycles; their
+                                             runs' (the model's whole runs) */
     double sweep_insts;                   /* every whole run simulated */
     int sweep_runs;
     trapeze_sleep_targets targets;

@@ -18,8 +18,9 @@
  *   earlier rule, they overstated the saving where the window is a small
  *   part of a long run (GESUMMV's L2); counted as reads, 6-23 points too
  *   little (docs/sleep.md);
- * - a spread sample (trapeze_sleep_window with spread_cycles, the default
- *   of the commands): the run simulated always on to its end, its periods
+ * - a spread sample (trapeze_sleep_window with spread_cycles; the
+ *   commands' --no-jump, and their default where a jump sample would cost
+ *   half the run or more): the run simulated always on to its end, its periods
  *   recorded where they end in the first window or overlap a window of a
  *   fifth of every `spread` cycles after it (sleep_spread.c), those
  *   weighted by the inverse of their chance to, and the dead periods
@@ -33,8 +34,10 @@
  *   a later block, loop trip or launch without simulating up to it, and
  *   launch ends, weighted by warp instructions (the skipped run's cycles
  *   are not known); periods longer than SAMPLER_JUMP_LONG counted where
- *   they end, their cycles from the idle unit-cycles inside the recordings.
- *   Used where it costs under half the run, else the spread sample;
+ *   they end, their cycles from the idle unit-cycles inside the recordings;
+ *   the launch ends' warp tails stretched to whole blocks (sleep_jump.c).
+ *   Used where it costs under half the run, else the spread sample (the
+ *   commands' default since 29 Nov);
  * - a whole run with sleep policies in the timing (trapeze_sleep_simulate),
  *   the ground truth: per structure the unit-cycles in each mode and the
  *   wake-up stall the policy exposed.

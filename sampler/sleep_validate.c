@@ -55,7 +55,8 @@ typedef struct {
     sampler_sleep_pick pk[TRAPEZE_PS_SLEEPABLE];
     int n_pk;                      /* picks made (their models destroyed at the end) */
     double insts, cycles;          /* the window's */
-    int cut;
+    double simulated;              /* a jump sample's simulated cycles */
+    int cut, jumped;
 } vjob;
 
 typedef struct {
@@ -90,6 +91,8 @@ static trapeze_status window_task(void *arg, int k, trapeze_error *err)
         vj->insts = win->warp_insts;
         vj->cycles = win->cycles;
         vj->cut = win->cut;
+        vj->jumped = win->jumped;
+        vj->simulated = win->simulated;
     }
     for (int x = 0; !s && x < TRAPEZE_PS_SLEEPABLE; x++)
         if (!(s = sampler_sleep_choose(c->pw, c->clock_hz, &win->hist[sampler_sleep_unit[x]], x,
@@ -202,9 +205,12 @@ static trapeze_status lay_out(vctx *c, int n, trapeze_error *err)
 static void summarize(vctx *c, int n)
 {
     trapeze_sleep_validation *v = c->v;
+    v->jobs = n;
     for (int i = 0; i < n; i++) {
         v->sample_insts += c->vj[i].insts;
         v->sample_cycles += c->vj[i].cycles;
+        v->jumped += c->vj[i].jumped;
+        v->jump_simulated += c->vj[i].jumped ? c->vj[i].simulated : 0;
     }
     for (int k = 0; k < v->n_rows; k++) {
         const vtask *t = &c->task[k];
@@ -221,6 +227,8 @@ static void summarize(vctx *c, int n)
             sm->model = k;
             sm->seed = k + 1;
             sm->run_cycles = v->rows[k].sim_cycles;
+            if (c->vj[t->job].jumped && t->x == 0)
+                v->jump_runs += sm->run_cycles;
             sm->best = -1;
         }
         trapeze_sleep_vsummary *sm = &v->summary[v->n_summary - 1];

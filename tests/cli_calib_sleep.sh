@@ -24,6 +24,14 @@ cmp -s "$D/c1.csv" "$D/c2.csv" || fail "result depends on the thread count"
 head -1 "$D/l1.csv" | grep -q '^sample_id,kind,model,job,gpu,window_cycles,spread_cycles,max_penalty,fit,cycles,' \
     || fail "log header: $(head -1 "$D/l1.csv")"
 grep -q "^$J1,window,sleep," "$D/l1.csv" || fail "log row id: $(sed -n 2p "$D/l1.csv")"
+# the sample asked for: by default a jump sample where cheaper (a negative
+# stride; on these short runs the spread sample), --no-jump the spread sample
+[ "$(awk -F, 'NR == 2 { print $7 }' "$D/l1.csv")" = "-2500" ] || fail "default stride: $(sed -n 2p "$D/l1.csv")"
+"$T" calibrate --model sleep --gpu gtx480 --window 3000 "$J1" --no-jump --samples "$D/ln.csv" \
+    --out "$D/cn.csv" >/dev/null 2>"$D/err" || fail "--no-jump: $(cat "$D/err")"
+[ "$(awk -F, 'NR == 2 { print $7 }' "$D/ln.csv")" = "2500" ] || fail "--no-jump stride: $(sed -n 2p "$D/ln.csv")"
+# a short run is not jumped: the same thresholds either way
+[ "$(sed -n 2p "$D/cn.csv")" = "$(sed -n 2p "$D/c1.csv")" ] || fail "--no-jump changed a short run's result"
 # resumed: the last row dropped is run again, the log comes back byte for byte
 head -n 2 "$D/l1.csv" >"$D/l3.csv"
 "$T" calibrate --model sleep --gpu gtx480 --window 3000 "$J1" "$J2" --samples "$D/l3.csv" \

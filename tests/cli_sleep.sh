@@ -7,6 +7,13 @@
 # Usage: sh tests/cli_sleep.sh build/trapeze
 MAX_ERR_LINES=2   # the message and a "(try --help)" hint
 . "$(dirname "$0")/lib/cli.sh"
+# model_saving CSV GRANULARITY: the model's saving in a trapeze sleep CSV
+model_saving() { awk -F, -v g="$2" '$4 == g && $6 == "model" { print $11; exit }' "$1"; }
+# near WHAT A B TOL [MIN]: |A - B| < TOL and B > MIN (default 0), else fail
+near() {
+    awk -v a="$2" -v b="$3" -v t="$4" -v m="${5:-0}" 'BEGIN { d = a - b; exit !(b > m && d < t && d > -t) }' \
+        || fail "$1: $2 against $3"
+}
 
 H=gpu,kernel,structure,granularity,length_min_cycles,length_max_cycles,next_access,count
 cat >"$D/idle.csv" <<CSV
@@ -121,10 +128,9 @@ for g in gtx480 v100; do
         || fail "gesummv window: $(cat "$D/err")"
     "$T" sleep --gpu $g gesummv n=512 --structures l2 --whole --csv "$D/gwh.csv" >/dev/null \
         2>"$D/err" || fail "gesummv whole: $(cat "$D/err")"
-    sw=$(awk -F, '$4 == "line" && $6 == "model" { print $11; exit }' "$D/gw.csv")
-    sh_=$(awk -F, '$4 == "line" && $6 == "model" { print $11; exit }' "$D/gwh.csv")
-    awk -v w="$sw" -v h="$sh_" 'BEGIN { d = w - h; exit !(h > 0.7 && d < 0.02 && d > -0.02) }' \
-        || fail "$g gesummv L2 saving: window $sw, whole run $sh_"
+    sh_=$(model_saving "$D/gwh.csv" line)
+    near "$g gesummv L2 saving, window against whole run" "$(model_saving "$D/gw.csv" line)" \
+        "$sh_" 0.02 0.7
     # The jump sample (--jump): windows started at later trips of the loop
     # over j, simulated far less than the run it stands for (under half),
     # recording no more than it simulates; its L2 line saving within 3
@@ -134,9 +140,8 @@ for g in gtx480 v100; do
     line=$(sed -n 's/.*jump sample.*: \([0-9]*\) cycles recorded, \([0-9]*\) simulated .*standing for \([0-9]*\) cycles$/\1 \2 \3/p' "$D/gjout")
     [ -n "$line" ] || fail "$g gesummv jump line: $(head -1 "$D/gjout")"
     echo "$line" | awk '{ exit !($1 <= $2 && $2 < 0.5 * $3) }' || fail "$g gesummv jump cycles: $line"
-    sj=$(awk -F, '$4 == "line" && $6 == "model" { print $11; exit }' "$D/gj.csv")
-    awk -v w="$sj" -v h="$sh_" 'BEGIN { d = w - h; exit !(d < 0.03 && d > -0.03) }' \
-        || fail "$g gesummv L2 saving: jump $sj, whole run $sh_"
+    near "$g gesummv L2 saving, jump against whole run" "$(model_saving "$D/gj.csv" line)" \
+        "$sh_" 0.03
 done
 # The V100's GESUMMV 512: 2 blocks of 8 warps, whose registers (7 a warp)
 # wait dead from each warp's end to its block's, the warps ending in pairs
@@ -149,10 +154,8 @@ done
 grep -q "jump sample" "$D/rjout" || fail "v100 gesummv: not a jump sample: $(head -1 "$D/rjout")"
 "$T" sleep --gpu v100 gesummv n=512 --structures rf --whole --csv "$D/rwh.csv" >/dev/null \
     2>"$D/err" || fail "v100 gesummv rf whole: $(cat "$D/err")"
-sj=$(awk -F, '$4 == "warp_reg" && $6 == "model" { print $11; exit }' "$D/rj.csv")
-sh_=$(awk -F, '$4 == "warp_reg" && $6 == "model" { print $11; exit }' "$D/rwh.csv")
-awk -v w="$sj" -v h="$sh_" 'BEGIN { d = w - h; exit !(h > 0.7 && d < 0.04 && d > -0.04) }' \
-    || fail "v100 gesummv RF saving: jump $sj, whole run $sh_"
+near "v100 gesummv RF saving, jump against whole run" "$(model_saving "$D/rj.csv" warp_reg)" \
+    "$(model_saving "$D/rwh.csv" warp_reg)" 0.04 0.7
 expect_failure "both" "--jump and --no-jump" "$D/none.csv" \
     "$T" sleep --gpu v100 gesummv n=512 --jump --no-jump --csv "$D/none.csv"
 # SYRK 128 on the GTX 480: 64 blocks on 15 SMs, 4 or 5 each, so the SMs a
@@ -163,10 +166,8 @@ expect_failure "both" "--jump and --no-jump" "$D/none.csv" \
     || fail "syrk window: $(cat "$D/err")"
 "$T" sleep --gpu gtx480 syrk n=128 --structures l1d --whole --csv "$D/swh.csv" >/dev/null \
     2>"$D/err" || fail "syrk whole: $(cat "$D/err")"
-sw=$(awk -F, '$4 == "line" && $6 == "model" { print $11; exit }' "$D/sw.csv")
-sh_=$(awk -F, '$4 == "line" && $6 == "model" { print $11; exit }' "$D/swh.csv")
-awk -v w="$sw" -v h="$sh_" 'BEGIN { d = w - h; exit !(h > 0.7 && d < 0.02 && d > -0.02) }' \
-    || fail "syrk L1 saving: window $sw, whole run $sh_"
+near "syrk L1 saving, window against whole run" "$(model_saving "$D/sw.csv" line)" \
+    "$(model_saving "$D/swh.csv" line)" 0.02 0.7
 # SYRK 128's registers on the GTX 480: each warp's column-strided loads take
 # new lines every 32 iterations of k (about 100000 cycles), so the first
 # 20000 cycles see the missing iterations five times too often and predict
