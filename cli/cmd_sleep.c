@@ -388,8 +388,9 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
                    "open at the cut, ending as the longer completed ones did (--whole: the whole run)\n", spec,
                    r->cycles, r->warp_insts, r->censored);
         else
-            printf("%s: the whole run, %.0f cycles (%.0f warp instructions), shorter than "
-                   "the window\n", spec, r->cycles, r->warp_insts);
+            printf("%s: the whole run, %.0f cycles (%.0f warp instructions)%s\n", spec,
+                   r->cycles, r->warp_insts,
+                   a->window > 0 ? ", shorter than the window" : " (--whole)");
     }
     free(j);
     free(r);
