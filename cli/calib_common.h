@@ -74,10 +74,15 @@ void calib_mpi_abort(const char *message);
  * a log) appends them in plan order. A failure aborts every rank. */
 trapeze_status calib_mpi_run(const trapeze_calib_plan *plan, trapeze_sample_log *log, int rank,
                              int size, trapeze_error *err);
-/* The same for any sample set (the grouping samples: calib_group.c); rank
- * 0 calls on_row (may be NULL) as each row is appended. */
+/* The same for any sample set (the grouping and sleep samples); rank 0
+ * calls on_row(ctx, ...) (may be NULL) as each row is appended. */
 trapeze_status calib_mpi_run_set(const trapeze_sample_set *set, trapeze_sample_log *log,
-                                 int rank, int size, trapeze_sample_progress on_row,
+                                 int rank, int size, trapeze_sample_progress on_row, void *ctx,
                                  trapeze_error *err);
+/* A sample set's pending rows into the log: over the ranks of an mpirun
+ * (size > 1; rank 0 owns the log), else in `threads` threads. */
+trapeze_status calib_run_set(const trapeze_sample_set *set, trapeze_sample_log *log, int threads,
+                             int rank, int size, trapeze_sample_progress on_row, void *ctx,
+                             trapeze_error *err);
 
 #endif

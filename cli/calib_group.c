@@ -145,10 +145,8 @@ static trapeze_status run_samples(const trapeze_grp_plan *plan, trapeze_sample_l
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     trapeze_status s = rank == 0 ? trapeze_samples_pending(set, log, todo, &n, err) : TRAPEZE_OK;
     free(todo);
-    if (!s && size > 1)
-        s = calib_mpi_run_set(set, log, rank, size, isatty(2) ? progress : NULL, err);
-    else if (!s)
-        s = trapeze_samples_run(set, log, threads, isatty(2) ? progress : NULL, NULL, err);
+    if (!s)
+        s = calib_run_set(set, log, threads, rank, size, isatty(2) ? progress : NULL, NULL, err);
     if (!s && rank == 0)
         printf("samples: %d planned, %d run now, %d from the log\n", set->count, n,
                set->count - n);

@@ -77,11 +77,11 @@ trapeze_status calib_mpi_run(const trapeze_calib_plan *plan, trapeze_sample_log 
                              int size, trapeze_error *err)
 {
     return calib_mpi_run_set(trapeze_calib_sample_set(plan), log, rank, size,
-                             isatty(2) ? progress : NULL, err);
+                             isatty(2) ? progress : NULL, NULL, err);
 }
 
 trapeze_status calib_mpi_run_set(const trapeze_sample_set *set, trapeze_sample_log *log,
-                                 int rank, int size, trapeze_sample_progress on_row,
+                                 int rank, int size, trapeze_sample_progress on_row, void *ctx,
                                  trapeze_error *err)
 {
     int count = set->count, n = 0;
@@ -110,7 +110,7 @@ trapeze_status calib_mpi_run_set(const trapeze_sample_set *set, trapeze_sample_l
         if (rank == 0 && (s = trapeze_sample_log_append_row(log, &m.row, err)))
             calib_mpi_abort(err->message);
         if (rank == 0 && on_row)
-            on_row(NULL, count - n + k + 1, count, &m.row);
+            on_row(ctx, count - n + k + 1, count, &m.row);
     }
     free(todo);
     return TRAPEZE_OK;
@@ -139,11 +139,20 @@ trapeze_status calib_mpi_run(const trapeze_calib_plan *plan, trapeze_sample_log 
 }
 
 trapeze_status calib_mpi_run_set(const trapeze_sample_set *set, trapeze_sample_log *log,
-                                 int rank, int size, trapeze_sample_progress on_row,
+                                 int rank, int size, trapeze_sample_progress on_row, void *ctx,
                                  trapeze_error *err)
 {
-    (void)set, (void)log, (void)rank, (void)size, (void)on_row, (void)err;
+    (void)set, (void)log, (void)rank, (void)size, (void)on_row, (void)ctx, (void)err;
     return TRAPEZE_EINVAL; /* never called: size is 1 without MPI */
 }
 
 #endif
+
+trapeze_status calib_run_set(const trapeze_sample_set *set, trapeze_sample_log *log, int threads,
+                             int rank, int size, trapeze_sample_progress on_row, void *ctx,
+                             trapeze_error *err)
+{
+    if (size > 1)
+        return calib_mpi_run_set(set, log, rank, size, on_row, ctx, err);
+    return trapeze_samples_run(set, log, threads, on_row, ctx, err);
+}

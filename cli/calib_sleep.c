@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/calib_common.h"
 #include "cli/calib_sleep.h"
 #include "cli/commands.h"
 #include "common/text.h"
@@ -146,8 +147,12 @@ static int finish_calibrate(const trapeze_sleep_plan *plan, trapeze_sample_log *
             printf("%-44s %-4s %9s %9.2f%% %7.3f%% %8.4f %7.0f%s\n", x ? "" : r.job,
                    trapeze_power_structure_name((trapeze_power_structure)x), th,
                    100 * r.saving[x], 100 * r.penalty[x], r.ks[x], r.cycles,
-                   r.cut ? "" : r.spread_cycles > 0 && r.window_cycles > 0 &&
-                                        r.cycles > r.window_cycles ? " (spread)" : " (whole run)");
+                   r.cut                                ? ""
+                   : r.spread_cycles > 0 && r.window_cycles > 0 &&
+                           r.cycles > r.window_cycles   ? " (spread)"
+                   : r.spread_cycles < 0 && r.window_cycles > 0 &&
+                           r.cycles > r.window_cycles   ? " (jump or spread)"
+                                                        : " (whole run)");
         }
     }
     fprintf(stderr, "wrote %s\n", out);
@@ -270,7 +275,11 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
         return 2;
     const char *cal_out = out ? out : "sleep-calibration.csv";
     const char *const outputs[] = {csv, validate ? NULL : cal_out};
-    trapeze_status s = cli_check_outputs(outputs, 2, &err);
+    /* calibrate under mpirun: every rank plans; rank 0 alone owns the
+     * outputs, the log and the result, the others run their share of the
+     * windows */
+    int rank = 0, size = 1, mpi = validate ? 0 : calib_mpi_start(&argc, &argv, &rank, &size);
+    trapeze_status s = rank == 0 ? cli_check_outputs(outputs, 2, &err) : TRAPEZE_OK;
     if (!s)
         s = trapeze_config_load(gpu_file, &cfg, &err);
     if (!s)
@@ -278,6 +287,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     if (!s && cli_resolve_preset(cmd, "--power", "power", ".ini", power ? power : g.name,
                                  power_file, sizeof power_file)) {
         trapeze_config_destroy(cfg);
+        calib_mpi_stop(mpi);
         return 2;
     }
     if (!s)
@@ -298,20 +308,23 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
         trapeze_sample_log *log = NULL;
         s = trapeze_sleep_plan_create(cfg, &pw, jobs, n, window, stride, budget, fit, &plan,
                                       &err);
-        if (!s)
+        if (!s && rank == 0)
             s = trapeze_sample_log_open_schema(samples ? samples : "sleep-samples.csv",
                                                &trapeze_sleep_schema, &log, &err);
-        if (!s && trapeze_sample_log_note(log))
+        if (!s && rank == 0 && trapeze_sample_log_note(log))
             fprintf(stderr, "%s\n", trapeze_sample_log_note(log));
+        if (s && size > 1)
+            calib_mpi_abort(err.message);   /* the other ranks would wait for this one */
         if (!s)
-            s = trapeze_samples_run(trapeze_sleep_plan_set(plan), log, (int)threads,
-                                    isatty(2) ? row_progress : NULL, &bar, &err);
-        if (!s && finish_calibrate(plan, log, cal_out, &err))
+            s = calib_run_set(trapeze_sleep_plan_set(plan), log, (int)threads, rank, size,
+                              rank == 0 && isatty(2) ? row_progress : NULL, &bar, &err);
+        if (!s && rank == 0 && finish_calibrate(plan, log, cal_out, &err))
             s = TRAPEZE_EINVAL;
         trapeze_sample_log_close(log);
         trapeze_sleep_plan_destroy(plan);
     }
     trapeze_config_destroy(cfg);
+    calib_mpi_stop(mpi);
     if (s) {
         fprintf(stderr, "trapeze %s: %s\n", cmd, err.message);
         return 1;

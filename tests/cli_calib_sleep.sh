@@ -48,6 +48,18 @@ expect_failure "other window" "$D/l1.csv: row $J1 does not match the planned sam
     "$T" calibrate --model sleep --gpu gtx480 --window 4000 "$J1" --samples "$D/l1.csv" \
     --out "$D/c5.csv"
 
+# MPI: the windows over 2 ranks on loopback, the same log and result as one
+# process (as tests/cli_calibrate.sh for ghost zones); only rank 0 prints
+if mpi_usable; then
+    mpirun2 calibrate --model sleep --gpu gtx480 --window 3000 "$J1" "$J2" \
+        --samples "$D/mpi.csv" --out "$D/mpi-c.csv" >"$D/mpi.out" 2>&1 \
+        || fail "mpirun -n 2: $(cat "$D/mpi.out")"
+    cmp -s "$D/l1.csv" "$D/mpi.csv" && cmp -s "$D/c1.csv" "$D/mpi-c.csv" \
+        || fail "MPI changed the output"
+    [ "$(grep -c "wrote" "$D/mpi.out")" -eq 1 ] && [ "$(grep -c "^$J2 " "$D/mpi.out")" -eq 1 ] \
+        || fail "a rank other than 0 printed: $(cat "$D/mpi.out")"
+fi
+
 # the same thresholds as trapeze sleep on the same window
 "$T" sleep --gpu gtx480 $J2 --window 3000 --csv "$D/s.csv" >/dev/null 2>"$D/err" \
     || fail "sleep: $(cat "$D/err")"
