@@ -130,7 +130,6 @@ static int parse_args(int argc, char **argv, sleep_args *a)
     a->lead = -1;
     a->window = 20000;
     a->spread = TRAPEZE_SLEEP_SPREAD_DEFAULT;
-    a->jump = 1;
     int whole = 0, window_given = 0, jump_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;

@@ -573,9 +573,10 @@ static trapeze_status jump_window(jump_ctx *jc, int i, long first_block, long fi
         return s;
     }
     sim_events *ev = sim_gpu_events(g);
-    /* at a launch end, the registers idle since their block was placed
-     * (named by no instruction) are told from the warp tails by the
-     * marked histogram */
+    /* at a launch end, the register periods that began before the
+     * recording (a register named by no instruction, or last used in the
+     * warm-up's replay of its warp's prologue: the open-period rule counts
+     * those) are told from the warp tails by the marked histogram */
     if (end && sim_events_set_mark(ev, l.start + SAMPLER_JUMP_WARM))
         s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     uint64_t a = l.start + SAMPLER_JUMP_WARM;
