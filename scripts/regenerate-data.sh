@@ -232,6 +232,14 @@ step_sleep_gtx480() { sleep_val gtx480; }
 step_sleep_v100() { sleep_val v100; }
 step_sleep_spread_gtx480() { sleep_val gtx480 spread; }
 step_sleep_spread_v100() { sleep_val v100 spread; }
+# the default sample at sizes users run (the stencils jump there)
+step_sleep_usersize_gtx480() {
+    run_step "sleep-usersize-gtx480" $VAL/sleep-gtx480-usersize.csv -- \
+        "$T" validate --model sleep --gpu gtx480 --threads "$THREADS" \
+        "poisson size=1024x1024 iters=16 sync=relaunch h=2" \
+        "pathfinder size=1000000 iters=16 sync=relaunch h=2" \
+        --csv $VAL/sleep-gtx480-usersize.csv
+}
 step_group_gtx480() { group_val gtx480; }
 step_group_v100() { group_val v100; }
 step_reference_gtx480() { reference gtx480; }
@@ -242,7 +250,7 @@ step_reference_gtx280() { reference gtx280; }
 # the V100's, then 100x (the costliest), the GTX 280, the reference sweeps
 ALL="cal_gtx480 sizes_gtx480_small cal_v100 sizes_v100_small sizes_gtx480 sizes_v100 \
 cal_gtx280 reference_gtx480 reference_v100 reference_gtx280 group_gtx480 group_v100 \
-sleep_gtx480 sleep_v100 sleep_spread_gtx480 sleep_spread_v100"
+sleep_gtx480 sleep_v100 sleep_spread_gtx480 sleep_spread_v100 sleep_usersize_gtx480"
 
 all_outputs() {
     for g in gtx480 v100 gtx280; do
@@ -254,6 +262,7 @@ all_outputs() {
     for g in gtx480 v100; do
         echo "$VAL/group-$g-samples.csv $VAL/group-$g.csv $VAL/sleep-$g.csv $VAL/sleep-$g-spread.csv"
     done
+    echo "$VAL/sleep-gtx480-usersize.csv"
 }
 
 case ${1:-} in
