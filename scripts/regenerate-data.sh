@@ -128,6 +128,15 @@ stamp_calibration() { # the simulator in the calibration's [meta]
 
 STEP_N=0
 STEP_TOTAL=0
+# the command as a shell would take it back: words with a space in single
+# quotes (not double: the provenance CSV quotes the command with those)
+shell_words() {
+    out=
+    for w in "$@"; do
+        case $w in *' '*) out="$out '$w'" ;; *) out="$out $w" ;; esac
+    done
+    echo "${out# }"
+}
 run_step() { # name, then the files it writes (first: the log it resumes), then -- command
     name=$1
     shift
@@ -137,7 +146,8 @@ run_step() { # name, then the files it writes (first: the log it resumes), then 
     STEP_N=$((STEP_N + 1))
     log=$(echo "$files" | awk '{ print $1 }')
     SIM=$(fingerprint "$(gpu_of "$log")")
-    if step_done "$*" $files; then
+    cmd=$(shell_words "$@")
+    if step_done "$cmd" $files; then
         echo "[$STEP_N/$STEP_TOTAL] $name: already done on simulator $SIM (see $PROV)" >&2
         return 0
     fi
@@ -155,14 +165,14 @@ run_step() { # name, then the files it writes (first: the log it resumes), then 
         '' | *[!0-9]*) resumed= earlier=0 ;;
         *) resumed= ;;
     esac
-    record "$log" "$*" incomplete
+    record "$log" "$cmd" incomplete
     start=$(date +%s)
     echo "[$STEP_N/$STEP_TOTAL] $name: started $(date -u +%H:%M:%S) UTC, simulator $SIM: $*" >&2
     "$@"
     secs=$(($(date +%s) - start + earlier))
     for f in $files; do
         case $f in *.ini) stamp_calibration "$f" ;; esac
-        record "$f" "$*" "$secs$resumed"
+        record "$f" "$cmd" "$secs$resumed"
     done
     echo "[$STEP_N/$STEP_TOTAL] $name: done in ${secs} s" >&2
 }

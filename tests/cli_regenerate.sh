@@ -132,5 +132,12 @@ for f in group-gtx480-samples.csv group-gtx480.csv; do
     grep -q "validation/$f,$sim," "$D/data/PROVENANCE.csv" || fail "PROVENANCE lacks $f on $sim"
 done
 sh "$R" --check | grep -q '^MISSING .*validation/sleep-gtx480-spread.csv' || fail "--check: spread csv"
+# a job with spaces is recorded as a shell would take it back (quoted), and
+# the step is then current
+sh "$R" sleep-usersize-gtx480 2>"$D/err" || fail "sleep-usersize-gtx480: $(cat "$D/err")"
+grep -q "sleep-gtx480-usersize.csv,.* --threads 2 'poisson size=1024x1024 iters=16 sync=relaunch h=2' 'pathfinder" \
+    "$D/data/PROVENANCE.csv" || fail "spaced words not quoted: $(grep usersize "$D/data/PROVENANCE.csv")"
+sh "$R" sleep-usersize-gtx480 2>"$D/err" || fail "second run: $(cat "$D/err")"
+grep -q "already done" "$D/err" || fail "spaced command not recognised as done: $(cat "$D/err")"
 MAX_ERR_LINES=1 expect_failure "unknown step" "no step 'nonsense'" "$D/none" sh "$R" nonsense
 finish cli_regenerate
