@@ -158,6 +158,9 @@ run_step() { # name, then the files it writes (first: the log it resumes), then 
     # recorded before is added and stays one (a rerun from a finished log
     # costs seconds: "2572+" must not become "0+").
     earlier=$(awk -F, -v f="$log" -v s="$SIM" '$1 == f && $2 == s { print $5 }' "$PROV" 2>/dev/null || true)
+    # a step without a log (NO_LOG: the sleep validations, which write their
+    # CSV whole) starts from nothing: its seconds are this run's alone
+    [ -z "${NO_LOG:-}" ] || earlier=
     case $earlier in
         incomplete) resumed=+ earlier=0 ;;
         *+) resumed=+ earlier=${earlier%+}
@@ -229,9 +232,11 @@ step_sizes_v100_others() { sizes_group v100 others; }
 # the sleep ones also read data/power/GPU.ini, which the fingerprint does not hash
 sleep_val() { # GPU, then "spread" for the spread sample (--no-jump)
     g=$1 j=${2:+-spread}
+    NO_LOG=1
     run_step "sleep-$g$j" $VAL/sleep-$g$j.csv -- \
         "$T" validate --model sleep --gpu "$g" --threads "$THREADS" ${2:+--no-jump} \
         --csv $VAL/sleep-$g$j.csv
+    NO_LOG=
 }
 group_val() { # GPU
     run_step "group-$1" $VAL/group-$1-samples.csv $VAL/group-$1.csv -- \
@@ -244,11 +249,13 @@ step_sleep_spread_gtx480() { sleep_val gtx480 spread; }
 step_sleep_spread_v100() { sleep_val v100 spread; }
 # the default sample at sizes users run (the stencils jump there)
 step_sleep_usersize_gtx480() {
+    NO_LOG=1
     run_step "sleep-usersize-gtx480" $VAL/sleep-gtx480-usersize.csv -- \
         "$T" validate --model sleep --gpu gtx480 --threads "$THREADS" \
         "poisson size=1024x1024 iters=16 sync=relaunch h=2" \
         "pathfinder size=1000000 iters=16 sync=relaunch h=2" \
         --csv $VAL/sleep-gtx480-usersize.csv
+    NO_LOG=
 }
 step_group_gtx480() { group_val gtx480; }
 step_group_v100() { group_val v100; }

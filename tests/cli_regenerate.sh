@@ -128,6 +128,12 @@ grep -q '^\[2/2\] group-gtx480: done' "$D/err" || fail "sleep, group progress: $
 v100=$(sh "$R" --fingerprint v100)
 grep -q "validation/sleep-v100.csv,$v100,.*validate --model sleep --gpu v100 " "$D/data/PROVENANCE.csv" \
     || fail "sleep-v100 provenance: $(grep sleep "$D/data/PROVENANCE.csv")"
+# a sleep validation writes its CSV whole, so a rerun's seconds are its own,
+# not added to the last run's (they were: 277 + 154 s recorded as 431)
+sed -i 's/^\([^,]*sleep-v100\.csv,[^,]*,[^,]*,\)[^,]*,[^,]*,/\10000000,777,/' "$D/data/PROVENANCE.csv"
+sh "$R" sleep-v100 2>"$D/err" || fail "sleep-v100 again: $(cat "$D/err")"
+awk -F, '$1 ~ /sleep-v100.csv$/ && $5 ~ /^[0-9]+$/ && $5 < 777 { ok = 1 } END { exit !ok }' "$D/data/PROVENANCE.csv" \
+    || fail "sleep seconds added to the last run's: $(grep sleep-v100 "$D/data/PROVENANCE.csv")"
 for f in group-gtx480-samples.csv group-gtx480.csv; do
     grep -q "validation/$f,$sim," "$D/data/PROVENANCE.csv" || fail "PROVENANCE lacks $f on $sim"
 done
