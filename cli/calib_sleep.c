@@ -110,6 +110,8 @@ static void row_progress(void *ctx, int done, int total, const trapeze_sample_ro
     progress(ctx, done, total);
 }
 
+double cli_sleep_stride(double spread, int jump) { return jump && spread > 0 ? -spread : spread; }
+
 int cli_sleep_job(const char *cmd, const char *spec, trapeze_sleep_job *j, trapeze_error *err)
 {
     char name[64];
@@ -147,12 +149,10 @@ static int finish_calibrate(const trapeze_sleep_plan *plan, trapeze_sample_log *
             printf("%-44s %-4s %9s %9.2f%% %7.3f%% %8.4f %7.0f%s\n", x ? "" : r.job,
                    trapeze_power_structure_name((trapeze_power_structure)x), th,
                    100 * r.saving[x], 100 * r.penalty[x], r.ks[x], r.cycles,
-                   r.cut                                ? ""
-                   : r.spread_cycles > 0 && r.window_cycles > 0 &&
-                           r.cycles > r.window_cycles   ? " (spread)"
-                   : r.spread_cycles < 0 && r.window_cycles > 0 &&
-                           r.cycles > r.window_cycles   ? " (jump or spread)"
-                                                        : " (whole run)");
+                   r.cut                                            ? ""
+                   : !(r.window_cycles > 0 && r.cycles > r.window_cycles) ? " (whole run)"
+                   : r.spread_cycles > 0                            ? " (spread)"
+                                                                    : " (jump or spread)");
         }
     }
     fprintf(stderr, "wrote %s\n", out);
@@ -254,8 +254,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
         return cli_usage_error(cmd, "--gpu NAME|FILE is required");
     if (jump && no_jump)
         return cli_usage_error(cmd, "--jump and --no-jump: one or the other");
-    /* a negative stride asks for the jump sample (trapeze_sleep_window) */
-    double stride = no_jump || !(spread > 0) ? spread : -spread;
+    double stride = cli_sleep_stride(spread, !no_jump);
     static trapeze_sleep_job jobs[MAX_JOBS];
     int n = 0;
     trapeze_error err = {0};

@@ -358,8 +358,7 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
     int rc = j && r ? cli_sleep_job("sleep", spec, j, err) : 1;
     if (!j || !r)
         snprintf(err->message, sizeof err->message, "out of memory");
-    /* a negative stride asks for the jump sample (trapeze_sleep_window) */
-    if (!rc && trapeze_sleep_window(cfg, pw, j, a->window, a->jump && a->spread > 0 ? -a->spread : a->spread, r,
+    if (!rc && trapeze_sleep_window(cfg, pw, j, a->window, cli_sleep_stride(a->spread, a->jump), r,
                                     err))
         rc = 1;
     if (!rc && !(*h = malloc(sizeof r->hist))) {
