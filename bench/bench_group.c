@@ -3,7 +3,8 @@
  * the 2048 x 2048 Jacobi stencil in 16 x 16 blocks (128 x 128 TBs) on the
  * GTX 480, its locality graph built by the simulator's analysis, one
  * prediction of round-robin's grouping, and the whole optimization
- * (relaxation, rounding, refinement, round-robin as the default candidate).
+ * (relaxation, rounding, refinement, round-robin as the default candidate),
+ * the soft assignment and Chen's dispatch decided before launch.
  */
 #include <stdio.h>
 
@@ -57,6 +58,13 @@ int main(void)
     printf("soft assignment (%d NLopt steps, %d refining moves, %.1f%% of shared data within "
            "queues): %8.3f s\n", si.nlopt_evaluations, si.moves, 100 * si.kept / si.total_shared,
            t6 - t5);
+    trapeze_grouping_free(&best);
+    double t7 = now();
+    if (trapeze_grp_grouping_chen(g, mc, &best, &err))
+        goto out;
+    double t8 = now();
+    printf("chen-static (Chen's dispatch decided before launch): %8.3f s, %.1f%% of shared data "
+           "within queues\n", t8 - t7, 100 * trapeze_grp_kept_shared(m, &best) / si.total_shared);
     trapeze_grouping_free(&best);
     rc = 0;
 out:

@@ -32,7 +32,9 @@ static void usage(FILE *f)
             "chosen grouping's predicted and simulated cycles and L2 accesses beside\n"
             "round-robin (rr), BCS, Chen's dispatch, MST-TS, k-way-TS and RB-TS,\n"
             "each with what the model finds bounds it (bound: latency, sm for the\n"
-            "SM's own pipelines, l2 or dram).\n"
+            "SM's own pipelines, l2 or dram). chen-static, Chen's dispatch decided\n"
+            "before launch (as if every TB took the same time), is a candidate too:\n"
+            "simulated and ranked by its cycles (with --no-sim: by prediction).\n"
             "\n"
             "  --gpu FILE           GPU configuration (gpgpusim.config syntax)\n"
             "  --trace LIST         an Accel-Sim trace (DIR/kernelslist.g) instead of a\n"
@@ -45,8 +47,8 @@ static void usage(FILE *f)
             "  --save-calibration FILE  write the constants used\n"
             "  --out GROUPING       write the chosen grouping (CSV tb,group,order), for\n"
             "                       trapeze sim --grouping GROUPING\n"
-            "  --csv FILE           one row per policy: predicted and simulated figures\n"
-            "                       and pred_bound\n"
+            "  --csv FILE           one row per policy, chen-static and the choice:\n"
+            "                       predicted and simulated figures and pred_bound\n"
             "  --margin PCT         another grouping replaces round-robin only when\n"
             "                       predicted faster by more than PCT%% (default 1; when\n"
             "                       the constants are fitted, at least the fit's rms error)\n"
@@ -57,7 +59,15 @@ static void usage(FILE *f)
 }
 
 #define N_POLICIES TRAPEZE_GRP_NPOLICIES
+/* The table's rows: the six policies, Chen's dispatch decided before
+ * launch (a grouping, not a policy), the choice. */
 #define policies trapeze_grp_policy_names
+#define N_ROWS (N_POLICIES + 1)
+static const char *row_name(int i)
+{
+    return i < N_POLICIES - 1 ? trapeze_grp_policy_names[i]
+           : i == N_POLICIES - 1 ? "chen-static" : trapeze_grp_policy_names[N_POLICIES - 1];
+}
 
 typedef struct {
     int predicted, simulated;
@@ -74,12 +84,12 @@ static trapeze_status write_csv(const char *path, const char *gpu, const char *k
 {
     trapeze_csv_out *csv;
     trapeze_status s = trapeze_csv_create(path, csv_columns, 12, &csv, err);
-    for (int i = 0; !s && i < N_POLICIES; i++) {
+    for (int i = 0; !s && i < N_ROWS; i++) {
         const row *r = &rows[i];
         trapeze_csv_text(csv, gpu);
         trapeze_csv_text(csv, kernel);
         trapeze_csv_number(csv, launch);
-        trapeze_csv_text(csv, policies[i]);
+        trapeze_csv_text(csv, row_name(i));
         const double v[7] = {r->pred.cycles, r->pred.l2_accesses, r->pred.dram_reads,
                              r->sim.cycles, r->sim.l2_accesses, r->sim.dram_reads,
                              r->sim.l1_hits};
@@ -102,12 +112,12 @@ static trapeze_status write_csv(const char *path, const char *gpu, const char *k
 
 static void print_table(const row *rows, const trapeze_grp_choice *ch, int simulated)
 {
-    printf("%-10s %14s %14s %8s %14s %14s %9s\n", "policy", "pred_cycles", "pred_L2", "bound",
+    printf("%-11s %14s %14s %8s %14s %14s %9s\n", "policy", "pred_cycles", "pred_L2", "bound",
            simulated ? "sim_cycles" : "", simulated ? "sim_L2" : "",
            simulated ? "vs_rr" : "");
-    for (int i = 0; i < N_POLICIES; i++) {
+    for (int i = 0; i < N_ROWS; i++) {
         const row *r = &rows[i];
-        printf("%-10s", policies[i]);
+        printf("%-11s", row_name(i));
         if (r->predicted)
             printf(" %14.0f %14.0f %8s", r->pred.cycles, r->pred.l2_accesses,
                    trapeze_grp_eval_bound(&r->pred));
@@ -124,6 +134,10 @@ static void print_table(const row *rows, const trapeze_grp_choice *ch, int simul
                ch->gx_continuous, ch->gy_continuous);
     else if (!strcmp(ch->source, "soft"))
         printf("optimized: the soft assignment\n");
+    else if (!strcmp(ch->source, "chen-static"))
+        printf("optimized: Chen's dispatch decided before launch (chen-static: each SM's TBs\n"
+               "           as Chen would place them if every TB took the same time); run the\n"
+               "           grouping file (--out)\n");
     else
         printf("optimized: the %s policy (no tile shape predicted faster by more than the\n"
                "           margin); run that policy (a grouping file only places it statically)\n",
@@ -245,9 +259,13 @@ int cli_group(int argc, char **argv)
         s = trapeze_grp_params_save(save_calib, &o.params, &err);
     if (!s && out_path)
         s = trapeze_grouping_save(out_path, &o.grouping, &err);
-    row rows[N_POLICIES];
-    for (int i = 0; i < N_POLICIES; i++)
+    row rows[N_ROWS];
+    for (int i = 0; i < N_POLICIES - 1; i++)
         rows[i] = (row){o.predicted[i], o.simulated[i], o.pred[i], o.sim[i]};
+    rows[N_POLICIES - 1] = (row){!s, o.chen_static_simulated, o.chen_static_pred,
+                                 o.chen_static_sim};
+    rows[N_POLICIES] = (row){o.predicted[N_POLICIES - 1], o.simulated[N_POLICIES - 1],
+                             o.pred[N_POLICIES - 1], o.sim[N_POLICIES - 1]};
     const trapeze_grp_choice ch = o.choice;
     const trapeze_calib_report rep = o.fit;
     const int fitted = o.fitted;

@@ -1873,6 +1873,16 @@ trapeze_status trapeze_grp_grouping_tiles(const trapeze_grp_model *m, int gx, in
                                           int tile_order, trapeze_grouping *out,
                                           trapeze_error *err);
 
+/* Chen's locality-aware dispatch decided before launch (model/group_chen.c):
+ * the TB each SM would take if every TB took the same time (x passes at
+ * launch, then TBs ending in placement order, each SM taking the waiting TB
+ * sharing most cache lines with its residents), as queues g = SM g in
+ * placement order. Reads the graph's shared lines, as the simulator's Chen
+ * does; mach: n_sm and tbs_per_sm only. out is allocated. */
+trapeze_status trapeze_grp_grouping_chen(const trapeze_locality_graph *graph,
+                                         const trapeze_grp_machine *mach, trapeze_grouping *out,
+                                         trapeze_error *err);
+
 /* A soft assignment of the TBs to the SM queues, for graphs without grid
  * structure (model/group_soft.c): shares X[p][g] = softmax(theta[p]) that
  * minimize the shared data kept apart plus a balance penalty (L-BFGS),
@@ -2065,6 +2075,12 @@ typedef struct trapeze_grp_outcome {
     int soft_tried;                    /* the soft assignment was computed */
     trapeze_grp_soft_info soft;
     double soft_pred_cycles;
+    /* Chen's dispatch decided before launch (trapeze_grp_grouping_chen), a
+     * candidate beside the five: with sim it is simulated and ranked by its
+     * cycles, else it competes by prediction as the tiles do */
+    trapeze_grp_eval chen_static_pred;
+    int chen_static_simulated;
+    trapeze_grp_measured chen_static_sim;
 } trapeze_grp_outcome;
 
 /* sim: the six policies' measurements, rr..rbts in the order above (NULL:
@@ -2073,6 +2089,9 @@ typedef struct trapeze_grp_outcome {
  * margin as trapeze_grp_optimize's, raised to the fit's rms relative error
  * when fitted (a model cannot tell apart what its own error covers). With sim, the chosen grouping is
  * simulated unless a policy won (then its run is the optimized row). */
+/* chen-static (trapeze_grp_grouping_chen): with sim it is simulated and
+ * ranked with the five by its cycles; without, it competes after the tiles
+ * by prediction, as the soft assignment does. */
 /* soft: the soft assignment (trapeze_grp_grouping_soft) competes too, as
  * the tiles do: it replaces the choice only when predicted faster than it
  * (taken at the lower of its prediction and its measurement) by margin. */

@@ -2,7 +2,8 @@
  * group_decide.c - the grouping decision of one launch, shared by `trapeze
  * group` and `trapeze validate --model group`: the model's constants fitted
  * to the simulated policies with a fixed grouping (or given), the optimizer
- * run with those policies as candidates (their measured cycles rank them),
+ * run with those policies as candidates (their measured cycles rank them;
+ * chen-static, Chen's dispatch decided before launch, beside them),
  * the chosen grouping simulated when it is not one of them, and every
  * policy predicted. Owns the sequence only: the model is model/group*.c,
  * the simulations group_problem.c's.
@@ -17,10 +18,13 @@
 const char *const trapeze_grp_policy_names[TRAPEZE_GRP_NPOLICIES] = {
     "rr", "bcs", "chen", "mst", "kway", "rbts", "optimized"};
 
-/* The candidates (policies with a fixed grouping) and their rows. */
+/* The candidates (policies with a fixed grouping) and their rows; after
+ * them Chen's dispatch decided before launch, which no policy runs. */
 #define N_CAND 5
-static const char *const cand_names[N_CAND] = {"rr", "bcs", "mst", "kway", "rbts"};
+static const char *const cand_names[N_CAND + 1] = {"rr", "bcs", "mst", "kway", "rbts",
+                                                   "chen-static"};
 static const int row_of_cand[N_CAND] = {0, 1, 3, 4, 5};
+#define CHEN_STATIC N_CAND
 
 /* With five samples: the L1 and DRAM scales and the four times; the
  * sharing shapes (eta2, retain2, theta) and omega keep their values. */
@@ -36,8 +40,31 @@ void trapeze_grp_outcome_free(trapeze_grp_outcome *o)
         trapeze_grouping_free(&o->grouping);
 }
 
-/* The soft assignment against the choice so far (its prediction, or its
- * measurement when lower): replaces it when faster by more than margin. */
+/* A grouping without a measurement (the soft assignment; chen-static when
+ * nothing was simulated) against the choice so far, taken at the lower of
+ * its prediction and its measurement: replaces it when predicted faster by
+ * more than margin, as the tiles replace a candidate. Takes g either way. */
+static void try_predicted(const trapeze_grp_measured *sim, double margin, trapeze_grouping *g,
+                          const trapeze_grp_eval *e, const char *name, trapeze_grp_outcome *out)
+{
+    double bar = out->choice.eval.cycles;
+    for (int c = 0; sim && c < N_CAND; c++)
+        if (!strcmp(out->choice.source, cand_names[c]) && sim[row_of_cand[c]].cycles < bar)
+            bar = sim[row_of_cand[c]].cycles;
+    if (out->chen_static_simulated && !strcmp(out->choice.source, cand_names[CHEN_STATIC]) &&
+        out->chen_static_sim.cycles < bar)
+        bar = out->chen_static_sim.cycles;
+    if (e->cycles < bar * (1 - margin)) {
+        trapeze_grouping_free(&out->grouping);
+        out->grouping = *g;
+        memset(g, 0, sizeof *g);
+        snprintf(out->choice.source, sizeof out->choice.source, "%s", name);
+        out->choice.gx = out->choice.gy = out->choice.tile_order = 0;
+        out->choice.eval = *e;
+    }
+    trapeze_grouping_free(g);
+}
+
 static trapeze_status try_soft(const trapeze_grp_model *m, const trapeze_grp_measured *sim,
                                double margin, trapeze_grp_outcome *out, trapeze_error *err)
 {
@@ -47,24 +74,14 @@ static trapeze_status try_soft(const trapeze_grp_model *m, const trapeze_grp_mea
     trapeze_status s = trapeze_grp_grouping_soft(m, &g, &out->soft, err);
     if (!s)
         s = trapeze_grp_evaluate(m, &g, &e, err);
-    if (!s) {
-        out->soft_tried = 1;
-        out->soft_pred_cycles = e.cycles;
-        double bar = out->choice.eval.cycles;
-        for (int c = 0; sim && c < N_CAND; c++)
-            if (!strcmp(out->choice.source, cand_names[c]) && sim[row_of_cand[c]].cycles < bar)
-                bar = sim[row_of_cand[c]].cycles;
-        if (e.cycles < bar * (1 - margin)) {
-            trapeze_grouping_free(&out->grouping);
-            out->grouping = g;
-            memset(&g, 0, sizeof g);
-            snprintf(out->choice.source, sizeof out->choice.source, "soft");
-            out->choice.gx = out->choice.gy = out->choice.tile_order = 0;
-            out->choice.eval = e;
-        }
+    if (s) {
+        trapeze_grouping_free(&g);
+        return s;
     }
-    trapeze_grouping_free(&g);
-    return s;
+    out->soft_tried = 1;
+    out->soft_pred_cycles = e.cycles;
+    try_predicted(sim, margin, &g, &e, "soft", out);
+    return TRAPEZE_OK;
 }
 
 /* The candidate the sub-grids pick (0: round-robin): the fastest sub-grid
@@ -105,12 +122,20 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
     memset(out, 0, sizeof *out);
     out->params = *p;
     trapeze_grp_model *m = NULL;
-    trapeze_grouping cand[N_CAND];
+    trapeze_grouping cand[N_CAND + 1];
     memset(cand, 0, sizeof cand);
     trapeze_status s = trapeze_grp_create(trapeze_grp_problem_graph(pb),
                                           trapeze_grp_problem_machine(pb), p, &m, err);
     for (int c = 0; !s && c < N_CAND; c++)
         s = trapeze_grp_problem_policy_grouping(pb, m, cand_names[c], &cand[c], err);
+    if (!s)
+        s = trapeze_grp_grouping_chen(trapeze_grp_problem_graph(pb),
+                                      trapeze_grp_problem_machine(pb), &cand[CHEN_STATIC], err);
+    if (!s && sim) {   /* ranked by its run, as the policies are by theirs */
+        s = trapeze_grp_problem_simulate(pb, NULL, &cand[CHEN_STATIC], &out->chen_static_sim,
+                                         err);
+        out->chen_static_simulated = !s;
+    }
     for (int i = 0; sim && i < TRAPEZE_GRP_NPOLICIES - 1; i++) {
         out->sim[i] = sim[i];
         out->simulated[i] = 1;
@@ -142,11 +167,12 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
     if (out->fitted && out->fit.rms_rel_error > margin)
         out->margin = out->fit.rms_rel_error;
     margin = out->margin;
-    double measured[N_CAND];
+    double measured[N_CAND + 1];
     for (int c = 0; c < N_CAND; c++)
         measured[c] = sim ? sim[row_of_cand[c]].cycles : 0;
+    measured[CHEN_STATIC] = out->chen_static_sim.cycles;
     /* with sub-grids only, their pick is the one candidate the tiles face */
-    int first = 0, n_cand = N_CAND;
+    int first = 0, n_cand = sim ? N_CAND + 1 : N_CAND;
     if (!s && !sim && win) {
         s = window_pick(m, cand, win, given_margin, &first, err);
         n_cand = 1;
@@ -154,6 +180,12 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
     if (!s)
         s = trapeze_grp_optimize(m, cand + first, cand_names + first, sim ? measured : NULL,
                                  n_cand, margin, &out->grouping, &out->choice, err);
+    if (!s)
+        s = trapeze_grp_evaluate(m, &cand[CHEN_STATIC], &out->chen_static_pred, err);
+    if (!s && !sim)   /* unmeasured: by prediction, after the tiles (its sub-grid would not
+                       * show what it gains, docs/grouping.md) */
+        try_predicted(NULL, margin, &cand[CHEN_STATIC], &out->chen_static_pred,
+                      cand_names[CHEN_STATIC], out);
     if (!s && soft)
         s = try_soft(m, sim, margin, out, err);
     /* predictions: rr bcs (chen: dynamic, none) mst kway rbts optimized */
@@ -173,12 +205,16 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
     if (!s && sim && kept >= 0) {
         out->sim[opt] = sim[kept];
         out->simulated[opt] = 1;
+    } else if (!s && sim && !strcmp(out->choice.source, cand_names[CHEN_STATIC])) {
+        out->sim[opt] = out->chen_static_sim;   /* simulated above */
+        out->simulated[opt] = 1;
+        out->optimized_simulated = 1;
     } else if (!s && sim) {
         s = trapeze_grp_problem_simulate(pb, NULL, &out->grouping, &out->sim[opt], err);
         out->simulated[opt] = 1;
         out->optimized_simulated = 1;
     }
-    for (int c = 0; c < N_CAND; c++)
+    for (int c = 0; c <= N_CAND; c++)
         trapeze_grouping_free(&cand[c]);
     trapeze_grp_destroy(m);
     if (s)

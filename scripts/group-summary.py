@@ -11,12 +11,12 @@ print("| kernel | launch | opt vs best of six | opt vs rr | opt vs RB-TS | L2 er
 print("|---|---|---|---|---|---|---|")
 for path in sys.argv[1:]:
     rows = {r["policy"]: r for r in csv.DictReader(open(path))}
-    sim = {p: float(r["sim_cycles"]) for p, r in rows.items()}
+    sim = {p: float(r["sim_cycles"]) for p, r in rows.items() if r["sim_cycles"] != ""}
     six = min(sim[p] for p in ("rr", "bcs", "chen", "mst", "kway", "rbts"))
     opt = sim["optimized"]
     l2e, cye = [], []
     for p, r in rows.items():
-        if r["pred_cycles"] == "" or p == "optimized":
+        if r["pred_cycles"] == "" or p in ("optimized", "chen-static"):
             continue
         l2e.append(100 * abs(float(r["pred_l2_accesses"]) / float(r["sim_l2_accesses"]) - 1))
         cye.append(100 * abs(float(r["pred_cycles"]) / float(r["sim_cycles"]) - 1))

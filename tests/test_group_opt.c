@@ -468,10 +468,82 @@ static void test_partitions_thread_independent(void)
     graph_free(&s);
 }
 
+/* A chain 0-1-...-(n-1), each neighbour pair sharing 5 lines. */
+static void chain(graph *s, long n)
+{
+    memset(s, 0, sizeof *s);
+    s->g.n_tbs = n;
+    s->g.grid[0] = (int)n;
+    s->g.grid[1] = s->g.grid[2] = 1;
+    s->fe = calloc((size_t)n, sizeof *s->fe);
+    s->fl = calloc((size_t)n, sizeof *s->fl);
+    s->g.edges = calloc((size_t)n, sizeof *s->g.edges);
+    for (long t = 0; t < n; t++) {
+        s->fl[t] = 10;
+        s->fe[t] = 320;
+        if (t + 1 < n)
+            s->g.edges[s->g.n_edges++] = (trapeze_locality_edge){t, t + 1, 160, 5};
+    }
+    s->g.elements = s->fe;
+    s->g.lines = s->fl;
+}
+
+/* Chen's dispatch decided before launch, worked out by hand. Chain of 8,
+ * 2 SMs x 2: launch SM0 takes 0 (nothing anywhere), SM1 2 (1 shares with
+ * SM0's 0, 2 shares nothing), SM0 1 (shares with its 0), SM1 3 (with its
+ * 2). 0 ends: SM0's 1 has no waiting neighbour, SM1's 3 holds 4, so 5.
+ * 2 ends: SM1 takes 4 (its 3). 1 ends: SM0 takes 6 (its 5). 3 ends: SM1's
+ * 4 has none; 7 is the only one left (it shares with SM0's 6, least). With
+ * x = 1 an SM has no resident left when it chooses: chain of 6 on 2 SMs
+ * gives 0, 2 (1 is SM0's neighbour), 4 (1 and 3 are SM1's), 1, 3, 5. */
+static void test_static_chen(void)
+{
+    graph s;
+    chain(&s, 8);
+    trapeze_grp_machine mach = {2, 2, 128, 6144, 0};
+    trapeze_grouping g;
+    CHECK_OK(trapeze_grp_grouping_chen(&s.g, &mach, &g, NULL));
+    static const int want_group[8] = {0, 0, 1, 1, 1, 0, 0, 1};
+    static const long want_order[8] = {0, 1, 0, 1, 2, 2, 3, 3};
+    for (int t = 0; t < 8; t++) {
+        CHECK(g.group[t] == want_group[t]);
+        CHECK(g.order[t] == want_order[t]);
+    }
+    CHECK_OK(trapeze_grouping_check(&g, NULL));
+    trapeze_grouping_free(&g);
+    graph_free(&s);
+
+    chain(&s, 6);
+    mach.tbs_per_sm = 1;
+    CHECK_OK(trapeze_grp_grouping_chen(&s.g, &mach, &g, NULL));
+    static const int want1_group[6] = {0, 1, 1, 0, 0, 1};
+    static const long want1_order[6] = {0, 1, 0, 2, 1, 2};
+    for (int t = 0; t < 6; t++) {
+        CHECK(g.group[t] == want1_group[t]);
+        CHECK(g.order[t] == want1_order[t]);
+    }
+    trapeze_grouping_free(&g);
+
+    /* more SMs than TBs: one TB each, 0, 2, 4 sharing nothing with the
+     * placed ones, then the one sharing least: 5 (5 lines, with 4), then 1
+     * and 3 (10 each: 1 the smaller id); no SMs: an error */
+    mach = (trapeze_grp_machine){10, 4, 128, 6144, 0};
+    CHECK_OK(trapeze_grp_grouping_chen(&s.g, &mach, &g, NULL));
+    for (int t = 0; t < 6; t++)
+        CHECK(g.group[t] == (t == 0 ? 0 : t == 2 ? 1 : t == 4 ? 2 : t == 5 ? 3 : t == 1 ? 4 : 5) &&
+              g.order[t] == 0);
+    trapeze_grouping_free(&g);
+    trapeze_error err;
+    mach.n_sm = 0;
+    CHECK(trapeze_grp_grouping_chen(&s.g, &mach, &g, &err) == TRAPEZE_EINVAL);
+    graph_free(&s);
+}
+
 int main(void)
 {
     test_partitions_thread_independent();
     test_placements();
+    test_static_chen();
     test_tile_shape();
     test_candidate_wins();
     test_fit_recovers();
