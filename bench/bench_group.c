@@ -60,7 +60,7 @@ int main(void)
            t6 - t5);
     trapeze_grouping_free(&best);
     double t7 = now();
-    if (trapeze_grp_grouping_chen(g, mc, &best, &err))
+    if (trapeze_locality_chen_grouping(g, mc->n_sm, mc->tbs_per_sm, &best, &err))
         goto out;
     double t8 = now();
     printf("chen-static (Chen's dispatch decided before launch): %8.3f s, %.1f%% of shared data "

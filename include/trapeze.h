@@ -1779,6 +1779,15 @@ trapeze_status trapeze_grouping_alloc(trapeze_grouping *g, long n_tbs, int n_gro
                                       trapeze_error *err);
 /* Every TB once, groups in range, each group's orders exactly 0..size-1. */
 trapeze_status trapeze_grouping_check(const trapeze_grouping *g, trapeze_error *err);
+/* Chen's locality-aware dispatch decided before launch (chen-static,
+ * sim/locality/chen.c): the TB each SM takes if every TB takes the same
+ * time (x = tbs_per_sm passes at launch, then TBs ending in placement
+ * order, each SM taking the waiting TB sharing most cache lines with its
+ * residents), as queues g = SM g in placement order, for the explicit
+ * policy. out is allocated (trapeze_grouping_free). */
+trapeze_status trapeze_locality_chen_grouping(const trapeze_locality_graph *graph, int n_sm,
+                                              int tbs_per_sm, trapeze_grouping *out,
+                                              trapeze_error *err);
 
 /* ------------------------------------------ TB grouping model (model/group.c) */
 
@@ -1872,16 +1881,6 @@ trapeze_status trapeze_grp_grouping_bcs(const trapeze_grp_model *m, trapeze_grou
 trapeze_status trapeze_grp_grouping_tiles(const trapeze_grp_model *m, int gx, int gy,
                                           int tile_order, trapeze_grouping *out,
                                           trapeze_error *err);
-
-/* Chen's locality-aware dispatch decided before launch (model/group_chen.c):
- * the TB each SM would take if every TB took the same time (x passes at
- * launch, then TBs ending in placement order, each SM taking the waiting TB
- * sharing most cache lines with its residents), as queues g = SM g in
- * placement order. Reads the graph's shared lines, as the simulator's Chen
- * does; mach: n_sm and tbs_per_sm only. out is allocated. */
-trapeze_status trapeze_grp_grouping_chen(const trapeze_locality_graph *graph,
-                                         const trapeze_grp_machine *mach, trapeze_grouping *out,
-                                         trapeze_error *err);
 
 /* A soft assignment of the TBs to the SM queues, for graphs without grid
  * structure (model/group_soft.c): shares X[p][g] = softmax(theta[p]) that
@@ -2075,9 +2074,9 @@ typedef struct trapeze_grp_outcome {
     int soft_tried;                    /* the soft assignment was computed */
     trapeze_grp_soft_info soft;
     double soft_pred_cycles;
-    /* Chen's dispatch decided before launch (trapeze_grp_grouping_chen), a
-     * candidate beside the five: with sim it is simulated and ranked by its
-     * cycles, else it competes by prediction as the tiles do */
+    /* Chen's dispatch decided before launch (trapeze_locality_chen_grouping),
+     * a candidate beside the five: with sim it is simulated and ranked by its
+     * cycles, else it competes by prediction after the tiles */
     trapeze_grp_eval chen_static_pred;
     int chen_static_simulated;
     trapeze_grp_measured chen_static_sim;
@@ -2089,7 +2088,7 @@ typedef struct trapeze_grp_outcome {
  * margin as trapeze_grp_optimize's, raised to the fit's rms relative error
  * when fitted (a model cannot tell apart what its own error covers). With sim, the chosen grouping is
  * simulated unless a policy won (then its run is the optimized row). */
-/* chen-static (trapeze_grp_grouping_chen): with sim it is simulated and
+/* chen-static (trapeze_locality_chen_grouping): with sim it is simulated and
  * ranked with the five by its cycles; without, it competes after the tiles
  * by prediction, as the soft assignment does. */
 /* soft: the soft assignment (trapeze_grp_grouping_soft) competes too, as

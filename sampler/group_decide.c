@@ -129,8 +129,10 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
     for (int c = 0; !s && c < N_CAND; c++)
         s = trapeze_grp_problem_policy_grouping(pb, m, cand_names[c], &cand[c], err);
     if (!s)
-        s = trapeze_grp_grouping_chen(trapeze_grp_problem_graph(pb),
-                                      trapeze_grp_problem_machine(pb), &cand[CHEN_STATIC], err);
+        s = trapeze_locality_chen_grouping(trapeze_grp_problem_graph(pb),
+                                           trapeze_grp_problem_machine(pb)->n_sm,
+                                           trapeze_grp_problem_machine(pb)->tbs_per_sm,
+                                           &cand[CHEN_STATIC], err);
     if (!s && sim) {   /* ranked by its run, as the policies are by theirs */
         s = trapeze_grp_problem_simulate(pb, NULL, &cand[CHEN_STATIC], &out->chen_static_sim,
                                          err);

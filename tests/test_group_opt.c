@@ -502,7 +502,7 @@ static void test_static_chen(void)
     chain(&s, 8);
     trapeze_grp_machine mach = {2, 2, 128, 6144, 0};
     trapeze_grouping g;
-    CHECK_OK(trapeze_grp_grouping_chen(&s.g, &mach, &g, NULL));
+    CHECK_OK(trapeze_locality_chen_grouping(&s.g, mach.n_sm, mach.tbs_per_sm, &g, NULL));
     static const int want_group[8] = {0, 0, 1, 1, 1, 0, 0, 1};
     static const long want_order[8] = {0, 1, 0, 1, 2, 2, 3, 3};
     for (int t = 0; t < 8; t++) {
@@ -515,7 +515,7 @@ static void test_static_chen(void)
 
     chain(&s, 6);
     mach.tbs_per_sm = 1;
-    CHECK_OK(trapeze_grp_grouping_chen(&s.g, &mach, &g, NULL));
+    CHECK_OK(trapeze_locality_chen_grouping(&s.g, mach.n_sm, mach.tbs_per_sm, &g, NULL));
     static const int want1_group[6] = {0, 1, 1, 0, 0, 1};
     static const long want1_order[6] = {0, 1, 0, 2, 1, 2};
     for (int t = 0; t < 6; t++) {
@@ -528,14 +528,14 @@ static void test_static_chen(void)
      * placed ones, then the one sharing least: 5 (5 lines, with 4), then 1
      * and 3 (10 each: 1 the smaller id); no SMs: an error */
     mach = (trapeze_grp_machine){10, 4, 128, 6144, 0};
-    CHECK_OK(trapeze_grp_grouping_chen(&s.g, &mach, &g, NULL));
+    CHECK_OK(trapeze_locality_chen_grouping(&s.g, mach.n_sm, mach.tbs_per_sm, &g, NULL));
     for (int t = 0; t < 6; t++)
         CHECK(g.group[t] == (t == 0 ? 0 : t == 2 ? 1 : t == 4 ? 2 : t == 5 ? 3 : t == 1 ? 4 : 5) &&
               g.order[t] == 0);
     trapeze_grouping_free(&g);
     trapeze_error err;
     mach.n_sm = 0;
-    CHECK(trapeze_grp_grouping_chen(&s.g, &mach, &g, &err) == TRAPEZE_EINVAL);
+    CHECK(trapeze_locality_chen_grouping(&s.g, mach.n_sm, mach.tbs_per_sm, &g, &err) == TRAPEZE_EINVAL);
     graph_free(&s);
 }
 

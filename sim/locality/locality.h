@@ -63,4 +63,27 @@ trapeze_status sim_locality_kway_ts(const sim_locality_adj *a, int n_sm, sim_tb_
 trapeze_status sim_locality_rb_ts(const sim_locality_adj *a, int per_sm, sim_tb_groups *out,
                                   trapeze_error *err);
 
+/* Chen's choice of the next TB for an SM (sim/locality/chen.c), shared by
+ * the dynamic dispatch and its static plan. residents(ctx, sm, ids) writes
+ * SM sm's running TB ids (at most max_residents) and returns how many. */
+typedef int (*sim_chen_residents_fn)(void *ctx, int sm, long *ids);
+typedef struct sim_chen_chooser {
+    const sim_locality_adj *adj;
+    long total, lowest;       /* lowest: the smallest unplaced id */
+    int max_residents;
+    uint8_t *placed;
+    int64_t *score;           /* zero between choices */
+    uint32_t *touched;
+    long n_touched;
+    long *ids;                /* scratch: one SM's residents */
+} sim_chen_chooser;
+
+trapeze_status sim_chen_chooser_init(sim_chen_chooser *c, const sim_locality_adj *adj,
+                                     int max_residents, trapeze_error *err);
+void sim_chen_chooser_free(sim_chen_chooser *c);
+/* The waiting TB SM sm takes (-1: none waits); does not place it. */
+long sim_chen_choose(sim_chen_chooser *c, int sm, int n_sm, sim_chen_residents_fn residents,
+                     void *ctx);
+void sim_chen_mark_placed(sim_chen_chooser *c, long tb);
+
 #endif
