@@ -250,9 +250,12 @@ int cli_group(int argc, char **argv)
      * calibration file, the samples the model is fitted to */
     for (int i = 0; !s && !no_sim && i < N_POLICIES - 1; i++) {
         if (isatty(2))
-            fprintf(stderr, "\rsimulating %s (%d of %d)...", policies[i], i + 1, N_POLICIES);
+            fprintf(stderr, "\rsimulating %s (%d of %d)...", policies[i], i + 1, N_ROWS);
         s = trapeze_grp_problem_simulate(pb, policies[i], NULL, &sim[i], &err);
     }
+    if (!s && !no_sim && isatty(2))   /* decide simulates chen-static, then the choice */
+        fprintf(stderr, "\rsimulating chen-static and the choice (%d, %d of %d)...",
+                N_POLICIES, N_ROWS, N_ROWS);
     if (!s)
         s = trapeze_grp_decide(pb, &p, no_sim ? NULL : sim, NULL, !calib, margin, soft, &o, &err);
     if (!s && save_calib)
@@ -271,7 +274,7 @@ int cli_group(int argc, char **argv)
     const int fitted = o.fitted;
     p = o.params;
     if (isatty(2) && !no_sim)
-        fprintf(stderr, "\r%40s\r", "");
+        fprintf(stderr, "\r%64s\r", "");
     if (!s) {
         const trapeze_locality_graph *g = trapeze_grp_problem_graph(pb);
         const trapeze_grp_machine *mc = trapeze_grp_problem_machine(pb);
