@@ -69,8 +69,9 @@ static void usage_for(FILE *f, const char *cmd)
             "  --window PCT    the sub-grid samples' share of the SMs (default 4; at\n"
             "                  least one SM)\n"
             "  --window-tbs PCT  at most this share of the TBs in a sub-grid: a first\n"
-            "                  queue over it is cut to its first TBs (at least one);\n"
-            "                  default none: whole queues (the prefixes fit worse)\n"
+            "                  queue over it is cut to its first TBs (at least two\n"
+            "                  that run at once); default none: whole queues (the\n"
+            "                  prefixes fit worse)\n"
             "%s",
             cal ? "  --out FILE      the [group] calibration file to write\n"
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"

@@ -7,8 +7,12 @@
  * induce, on the same machine with that many SMs. With a share of the TBs
  * given (share > 0, `--window-tbs`), at most min(m / n_sm, share) of them,
  * and a first queue over it alone is cut to a prefix: its first k =
- * max(1, floor(share' x TBs)) TBs in dispatch order (a launch of 4 TBs on
- * 15 SMs samples one TB, not BCS's queue of two); the simulator still runs
+ * max(floor(share' x TBs), min(2, x, the queue)) TBs in dispatch order, x
+ * the TBs an SM runs at once. Two, because with one TB a prefix cannot show
+ * what co-resident TBs cost each other, and a launch of 4 TBs on 15 SMs
+ * would sample TB 0 alone for every policy (until 29 Nov: at least one; the
+ * fit then lost its co-residency observation, docs/grouping.md). The
+ * simulator still runs
  * whole groups: the cut queue's other TBs join a group it never
  * dispatches. Off by default: measured, the prefixes make the fitted model
  * worse (docs/grouping.md). What a queue's TBs
@@ -160,7 +164,9 @@ trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
                 if (share > 0) {   /* the first queue's prefix */
                     cut = q;
                     keep = (long)floor(most);
-                    keep = keep < 1 ? 1 : keep;
+                    long least = size[q] < 2 ? size[q] : 2;   /* co-residency (above) */
+                    least = least < mc.tbs_per_sm ? least : mc.tbs_per_sm;
+                    keep = keep < least ? least : keep;
                     slot[q] = ++taken;
                     break;
                 }

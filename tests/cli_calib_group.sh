@@ -24,13 +24,14 @@ grep -q '^samples: 21 planned, 21 run now, 0 from the log$' "$D/out" || fail "fi
 [ "$(grep -c '\.w1,' "$D/s.csv")" -eq 9 ] || fail "sub-grid rows"
 [ "$(awk -F, 'NR > 1 && $10 != 0' "$D/s.csv")" = "" ] || fail "window_pct"
 # --window-tbs 4: at most 4% of the TBs, 1 of matmul's 36 and of syrk's 16,
-# the first of a queue (ids .w1t4): 5 distinct (policies whose queue starts
-# with the same TB share one), beside the same whole runs
+# but never fewer than two co-resident TBs: the first two of a queue (ids
+# .w1t4), 8 distinct (matmul's MST-TS and syrk's RB-TS share another's), beside the
+# same whole runs
 "$T" validate --model group --gpu $G --samples "$D/t.csv" --window-tbs 4 \
     matmul,n=96,block=16 syrk,n=64 >"$D/outt" 2>&1 || fail "--window-tbs: $(cat "$D/outt")"
-grep -q '^samples: 17 planned, 17 run now, 0 from the log$' "$D/outt" || fail "--window-tbs: $(head -1 "$D/outt")"
-[ "$(grep -c '\.w1t4,' "$D/t.csv")" -eq 5 ] || fail "--window-tbs rows"
-[ "$(awk -F, 'NR > 1 && $9 > 0 && ($10 != 4 || $16 != 1)' "$D/t.csv")" = "" ] || fail "--window-tbs share"
+grep -q '^samples: 20 planned, 20 run now, 0 from the log$' "$D/outt" || fail "--window-tbs: $(head -1 "$D/outt")"
+[ "$(grep -c '\.w1t4,' "$D/t.csv")" -eq 8 ] || fail "--window-tbs rows"
+[ "$(awk -F, 'NR > 1 && $9 > 0 && ($10 != 4 || $16 != 2)' "$D/t.csv")" = "" ] || fail "--window-tbs share"
 [ "$(grep -v '\.w1' "$D/t.csv")" = "$(grep -v '\.w1' "$D/s.csv")" ] || fail "--window-tbs whole runs"
 [ "$(wc -l <"$D/v.csv")" -eq 15 ] || fail "csv rows"
 # the same whole runs as trapeze group (policy, simulated cycles and L2)

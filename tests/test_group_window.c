@@ -11,17 +11,19 @@
  *     renumbered in id order, queues renumbered 0, 1; m = 2 allows 0.53
  *     TBs: queue 0 alone, whole (2 TBs), as with a share 0.5 given (2 TBs);
  *   - with a share of the TBs given, a first queue over it alone is cut to
- *     its first max(1, floor(share x 4)) TBs in dispatch order: m = 2 at
- *     share 2/15 (0.53 TBs), m = 12 at share 0.04 (0.16): TB 2 alone (order
- *     0 of queue 0; without a share, or before the prefixes, queue 0 whole);
- *     its model reads TB 2's 1024 elements, its simulation runs 1/4 of the
- *     launch's warp instructions; one queue holding all 4 TBs in the order
- *     3, 2, 1, 0 at m = 12, share 0.5: TBs 3 then 2 (renumbered 1, 0), L2 =
- *     1024 + (1024 - 512 shared row panel, in L1) = 1536, 2/4 of the warp
- *     instructions; at m = 1 and share 1/15 (0.27 TBs) TB 3 alone, 1/4
- *     (without a share: the whole queue, 4 TBs);
+ *     its first max(floor(share x 4), min(2, x = 6, the queue)) TBs in
+ *     dispatch order: m = 2 at share 2/15 (0.53 TBs), m = 12 at share 0.04
+ *     (0.16): queue 0's two TBs, 2 then 0, whole (before 29 Nov TB 2 alone:
+ *     no co-resident pair); its model: 1024 + (1024 - 512 of the column
+ *     panel, in L1) = 1536 L2 accesses, its simulation 2/4 of the launch's
+ *     warp instructions; one queue holding all 4 TBs in the order 3, 2, 1,
+ *     0 at m = 12, share 0.5, and at m = 1, share 1/15 (0.27 TBs): TBs 3
+ *     then 2 (renumbered 1, 0), L2 = 1024 + (1024 - 512 shared row panel,
+ *     in L1) = 1536, 2/4 of the warp instructions (without a share: the
+ *     whole queue, 4 TBs);
  *   - rr's and BCS's sub-grids on 1 SM of 15 at share 0.04: rr's queue 0 is
- *     TB 0, BCS's TBs 0 and 1, cut to TB 0: the same sub-grid, run once;
+ *     TB 0, BCS's TBs 0 and 1, both kept: two sub-grids (before 29 Nov BCS's
+ *     was cut to TB 0, rr's, and the fit had one observation);
  *   - the model of the sub-grid, by hand at mu = eta1 = 1: TB 2 then TB 0
  *     co-resident in one queue, TB 0 finds its 512 shared elements in L1:
  *     L2 = 1024 + (1024 - 512) + 1024 = 2560;
@@ -77,17 +79,18 @@ int main(void)
     CHECK_OK(trapeze_grp_problem_simulate(pb, "rr", NULL, &whole, &err));
     CHECK(whole.warp_instructions > 0);
     trapeze_grp_eval e;
-    /* queue 0 over the share: its prefix, TB 2 */
+    /* queue 0 over the share: kept whole, the co-resident pair TB 2, TB 0 */
     for (int k = 0; k < 2; k++) {
         CHECK_OK(trapeze_grp_window_create(pb, &g, k ? 12 : 2, k ? 0.04 : 2.0 / 15, &p, &w,
                                            &err));
-        CHECK(trapeze_grp_window_tbs(w) == 1 && trapeze_grp_window_grouping(w)->n_groups == 1);
-        CHECK(trapeze_grp_window_grouping(w)->order[0] == 0);
+        CHECK(trapeze_grp_window_tbs(w) == 2 && trapeze_grp_window_grouping(w)->n_groups == 1);
+        CHECK(trapeze_grp_window_grouping(w)->order[0] == 1 &&
+              trapeze_grp_window_grouping(w)->order[1] == 0);
         CHECK_OK(trapeze_grp_evaluate(trapeze_grp_window_model(w), trapeze_grp_window_grouping(w),
                                       &e, &err));
-        CHECK_NEAR(e.l2_accesses, 1024, 1e-9);
+        CHECK_NEAR(e.l2_accesses, 1536, 1e-9);
         CHECK_OK(trapeze_grp_window_simulate(pb, w, &part, &err));
-        CHECK(part.warp_instructions * 4 == whole.warp_instructions);
+        CHECK(part.warp_instructions * 2 == whole.warp_instructions);
         trapeze_grp_window_destroy(w);
     }
     for (int k = 0; k < 2; k++) {   /* queue 0 whole: no share given, or 2 TBs allowed */
@@ -125,29 +128,26 @@ int main(void)
         g.group[t] = 0;
         g.order[t] = 3 - t;
     }
-    CHECK_OK(trapeze_grp_window_create(pb, &g, 12, 0.5, &p, &w, &err));
-    sg = trapeze_grp_window_grouping(w);
-    CHECK(trapeze_grp_window_tbs(w) == 2 && sg->n_groups == 1 && sg->order[0] == 1 &&
-          sg->order[1] == 0);
-    CHECK_OK(trapeze_grp_evaluate(trapeze_grp_window_model(w), sg, &e, &err));
-    CHECK_NEAR(e.l2_accesses, 1536, 1e-9);
-    CHECK_OK(trapeze_grp_window_simulate(pb, w, &part, &err));
-    CHECK(part.warp_instructions * 2 == whole.warp_instructions);
-    trapeze_grp_window_destroy(w);
+    for (int k = 0; k < 2; k++) {   /* share 0.5 on 12 SMs; 1/15 on 1 SM, the floor of two */
+        CHECK_OK(trapeze_grp_window_create(pb, &g, k ? 1 : 12, k ? 1.0 / 15 : 0.5, &p, &w, &err));
+        sg = trapeze_grp_window_grouping(w);
+        CHECK(trapeze_grp_window_tbs(w) == 2 && sg->n_groups == 1 && sg->order[0] == 1 &&
+              sg->order[1] == 0);
+        CHECK_OK(trapeze_grp_evaluate(trapeze_grp_window_model(w), sg, &e, &err));
+        CHECK_NEAR(e.l2_accesses, 1536, 1e-9);
+        CHECK_OK(trapeze_grp_window_simulate(pb, w, &part, &err));
+        CHECK(part.warp_instructions * 2 == whole.warp_instructions);
+        trapeze_grp_window_destroy(w);
+    }
     CHECK_OK(trapeze_grp_window_create(pb, &g, 1, 0, &p, &w, &err));   /* whole, no share */
     CHECK(trapeze_grp_window_tbs(w) == 4);
-    trapeze_grp_window_destroy(w);
-    CHECK_OK(trapeze_grp_window_create(pb, &g, 1, 1.0 / 15, &p, &w, &err));
-    CHECK(trapeze_grp_window_tbs(w) == 1);
-    CHECK_OK(trapeze_grp_window_simulate(pb, w, &part, &err));
-    CHECK(part.warp_instructions * 4 == whole.warp_instructions);
     trapeze_grp_window_destroy(w);
     trapeze_grouping_free(&g);
 
     trapeze_grp_model *m = NULL;
     CHECK_OK(trapeze_grp_create(full, trapeze_grp_problem_machine(pb), &p, &m, &err));
 
-    /* rr's and BCS's sub-grids on 1 SM: TB 0 both */
+    /* rr's and BCS's sub-grids on 1 SM: TB 0, and the pair TB 0, TB 1 */
     trapeze_grp_window *wr = NULL, *wb = NULL;
     CHECK_OK(trapeze_grp_problem_policy_grouping(pb, m, "bcs", &g, &err));
     CHECK(g.group[0] == 0 && g.order[0] == 0 && g.group[1] == 0 && g.order[1] == 1);
@@ -156,7 +156,8 @@ int main(void)
     CHECK_OK(trapeze_grp_problem_policy_grouping(pb, m, "rr", &g, &err));
     CHECK_OK(trapeze_grp_window_create(pb, &g, 1, 0.04, &p, &wr, &err));
     trapeze_grouping_free(&g);
-    CHECK(trapeze_grp_window_tbs(wb) == 1 && trapeze_grp_window_same(wr, wb));
+    CHECK(trapeze_grp_window_tbs(wr) == 1 && trapeze_grp_window_tbs(wb) == 2 &&
+          !trapeze_grp_window_same(wr, wb));
     trapeze_grp_window_destroy(wr);
     trapeze_grp_window_destroy(wb);
     CHECK_OK(trapeze_grp_problem_policy_grouping(pb, m, "mst", &g, &err));
