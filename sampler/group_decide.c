@@ -40,6 +40,19 @@ void trapeze_grp_outcome_free(trapeze_grp_outcome *o)
         trapeze_grouping_free(&o->grouping);
 }
 
+/* The run of the candidate named source (a policy's row of sim, or
+ * chen-static's), NULL when it has none (tiles, soft, nothing simulated). */
+static const trapeze_grp_measured *run_of(const trapeze_grp_measured *sim,
+                                          const trapeze_grp_outcome *out, const char *source)
+{
+    for (int c = 0; sim && c < N_CAND; c++)
+        if (!strcmp(source, cand_names[c]))
+            return &sim[row_of_cand[c]];
+    if (out->chen_static_simulated && !strcmp(source, cand_names[CHEN_STATIC]))
+        return &out->chen_static_sim;
+    return NULL;
+}
+
 /* A grouping without a measurement (the soft assignment; chen-static when
  * nothing was simulated) against the choice so far, taken at the lower of
  * its prediction and its measurement: replaces it when predicted faster by
@@ -48,12 +61,9 @@ static void try_predicted(const trapeze_grp_measured *sim, double margin, trapez
                           const trapeze_grp_eval *e, const char *name, trapeze_grp_outcome *out)
 {
     double bar = out->choice.eval.cycles;
-    for (int c = 0; sim && c < N_CAND; c++)
-        if (!strcmp(out->choice.source, cand_names[c]) && sim[row_of_cand[c]].cycles < bar)
-            bar = sim[row_of_cand[c]].cycles;
-    if (out->chen_static_simulated && !strcmp(out->choice.source, cand_names[CHEN_STATIC]) &&
-        out->chen_static_sim.cycles < bar)
-        bar = out->chen_static_sim.cycles;
+    const trapeze_grp_measured *run = run_of(sim, out, out->choice.source);
+    if (run && run->cycles < bar)
+        bar = run->cycles;
     if (e->cycles < bar * (1 - margin)) {
         trapeze_grouping_free(&out->grouping);
         out->grouping = *g;
@@ -198,19 +208,14 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
             s = trapeze_grp_evaluate(m, pred_of[i], &out->pred[i], err);
             out->predicted[i] = 1;
         }
-    /* a policy won: what runs is that policy, simulated already */
-    int kept = -1;
-    for (int c = 0; !s && c < N_CAND; c++)
-        if (!strcmp(out->choice.source, cand_names[c]))
-            kept = row_of_cand[c];
+    /* a candidate won: what runs is its run, simulated already (a policy's
+     * own run, or chen-static's grouping run above) */
+    const trapeze_grp_measured *run = !s && sim ? run_of(sim, out, out->choice.source) : NULL;
     const int opt = TRAPEZE_GRP_NPOLICIES - 1;
-    if (!s && sim && kept >= 0) {
-        out->sim[opt] = sim[kept];
+    if (run) {
+        out->sim[opt] = *run;
         out->simulated[opt] = 1;
-    } else if (!s && sim && !strcmp(out->choice.source, cand_names[CHEN_STATIC])) {
-        out->sim[opt] = out->chen_static_sim;   /* simulated above */
-        out->simulated[opt] = 1;
-        out->optimized_simulated = 1;
+        out->optimized_simulated = run == &out->chen_static_sim;
     } else if (!s && sim) {
         s = trapeze_grp_problem_simulate(pb, NULL, &out->grouping, &out->sim[opt], err);
         out->simulated[opt] = 1;

@@ -131,9 +131,13 @@ void sim_chen_mark_placed(sim_chen_chooser *c, long tb)
 /* ------------------------------------------------------- the static plan */
 
 typedef struct plan {
-    int x;
-    long *res;     /* n_sm * x residents */
+    sim_chen_chooser c;
+    int n_sm, x;
+    long *res;              /* n_sm * x residents */
     int *n_res;
+    long *seq, n_placed;    /* the TBs in placement order: the order they end */
+    long *count;            /* per SM: TBs placed (the next one's order) */
+    trapeze_grouping *g;    /* group[t]: t's SM */
 } plan;
 
 static int plan_residents(void *ctx, int sm, long *ids)
@@ -143,29 +147,31 @@ static int plan_residents(void *ctx, int sm, long *ids)
     return p->n_res[sm];
 }
 
-static void plan_end(plan *p, int sm, long tb)
+/* The TB placed earliest of those running ends; its SM places the next. */
+static int plan_end(plan *p, long head)
 {
+    long tb = p->seq[head];
+    int sm = p->g->group[tb];
     long *r = &p->res[(long)sm * p->x];
     for (int i = 0; i < p->n_res[sm]; i++)
         if (r[i] == tb) {
             r[i] = r[--p->n_res[sm]];
-            return;
+            return sm;
         }
     TRAPEZE_ASSERT(!"an ending TB is a resident of its SM");
+    return sm;
 }
 
-/* SM sm places the next TB (k-th placed): the rule's choice. */
-static void plan_place(sim_chen_chooser *c, plan *p, int n_sm, int sm, long k, long *seq,
-                       int *seq_sm, long *count, trapeze_grouping *g)
+/* SM sm places the next TB: the rule's choice. */
+static void plan_place(plan *p, int sm)
 {
     TRAPEZE_ASSERT(p->n_res[sm] < p->x);
-    long tb = sim_chen_choose(c, sm, n_sm, plan_residents, p);
-    sim_chen_mark_placed(c, tb);
-    g->group[tb] = sm;
-    g->order[tb] = count[sm]++;
+    long tb = sim_chen_choose(&p->c, sm, p->n_sm, plan_residents, p);
+    sim_chen_mark_placed(&p->c, tb);
+    p->g->group[tb] = sm;
+    p->g->order[tb] = p->count[sm]++;
     p->res[(long)sm * p->x + p->n_res[sm]++] = tb;
-    seq[k] = tb;
-    seq_sm[k] = sm;
+    p->seq[p->n_placed++] = tb;
 }
 
 trapeze_status trapeze_locality_chen_grouping(const trapeze_locality_graph *graph, int n_sm,
@@ -179,36 +185,30 @@ trapeze_status trapeze_locality_chen_grouping(const trapeze_locality_graph *grap
                             "%d, %d)", graph->n_tbs, n_sm, tbs_per_sm);
     long n = graph->n_tbs;
     sim_locality_adj adj;
-    sim_chen_chooser c;
-    memset(&c, 0, sizeof c);
-    plan p = {tbs_per_sm, malloc((size_t)n_sm * (size_t)tbs_per_sm * sizeof *p.res),
-              calloc((size_t)n_sm, sizeof *p.n_res)};
-    long *seq = malloc((size_t)n * sizeof *seq);   /* placement order: the end order */
-    int *seq_sm = malloc((size_t)n * sizeof *seq_sm);
-    long *count = calloc((size_t)n_sm, sizeof *count);
+    plan p = {.n_sm = n_sm, .x = tbs_per_sm, .g = out};
+    p.res = malloc((size_t)n_sm * (size_t)tbs_per_sm * sizeof *p.res);
+    p.n_res = calloc((size_t)n_sm, sizeof *p.n_res);
+    p.seq = malloc((size_t)n * sizeof *p.seq);
+    p.count = calloc((size_t)n_sm, sizeof *p.count);
     trapeze_status s = sim_locality_adj_build(graph, &adj, err);
     if (!s)
-        s = sim_chen_chooser_init(&c, &adj, tbs_per_sm, err);
-    if (!s && (!p.res || !p.n_res || !seq || !seq_sm || !count))
+        s = sim_chen_chooser_init(&p.c, &adj, tbs_per_sm, err);
+    if (!s && (!p.res || !p.n_res || !p.seq || !p.count))
         s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
     if (!s)
         s = trapeze_grouping_alloc(out, n, n_sm, err);
-    long k = 0;
-    for (int pass = 0; !s && pass < tbs_per_sm; pass++)
-        for (int sm = 0; sm < n_sm && k < n; sm++, k++)
-            plan_place(&c, &p, n_sm, sm, k, seq, seq_sm, count, out);
-    for (long head = 0; !s && k < n; head++, k++) {
-        plan_end(&p, seq_sm[head], seq[head]);
-        plan_place(&c, &p, n_sm, seq_sm[head], k, seq, seq_sm, count, out);
-    }
+    for (int pass = 0; !s && pass < tbs_per_sm; pass++)   /* launch */
+        for (int sm = 0; sm < n_sm && p.n_placed < n; sm++)
+            plan_place(&p, sm);
+    for (long head = 0; !s && p.n_placed < n; head++)
+        plan_place(&p, plan_end(&p, head));
     TRAPEZE_ASSERT(s || trapeze_grouping_check(out, NULL) == TRAPEZE_OK);
     sim_locality_adj_free(&adj);   /* built or zeroed by sim_locality_adj_build */
-    sim_chen_chooser_free(&c);
+    sim_chen_chooser_free(&p.c);
     free(p.res);
     free(p.n_res);
-    free(seq);
-    free(seq_sm);
-    free(count);
+    free(p.seq);
+    free(p.count);
     if (s)
         trapeze_grouping_free(out);
     return s;
