@@ -1,12 +1,12 @@
 /*
  * bench_calib.c - the sampled calibration on the GTX 480 for Meng's four
  * benchmarks: wall time of the samples with 1 and 2 threads (and that both
- * write the same bytes), of the fit with cross-validation, and the targets
- * of issue 5 against the shipped full-simulation sweep
- * (data/validation/gtx480-sweep.csv, copied so it is not touched): MAPE of
- * the calibrated CPL, the picked h's share of the best simulated
- * performance, and the samples' cost against the sweep's. Prints figures;
- * asserts nothing.
+ * write the same bytes), of the fit with cross-validation, and the
+ * calibration's targets (docs/calibration.md) against the shipped
+ * full-simulation sweep (data/validation/gtx480-sweep.csv, copied so it is
+ * not touched): MAPE of the calibrated CPL, the picked h's share of the
+ * best simulated performance, and the samples' cost against the sweep's.
+ * Prints figures; asserts nothing.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1483,7 +1483,7 @@ typedef struct trapeze_sleep_vsummary {
     int cut;
 } trapeze_sleep_vsummary;
 
-/* Issue 14's targets over every (job, structure) of the model's choice. */
+/* The sleep model's targets (docs/sleep.md) over every (job, structure) of its choice. */
 typedef struct trapeze_sleep_targets {
     int rows;
     int ratio_met;                 /* >= 99% of the best swept saving within the budget */

@@ -70,7 +70,7 @@ sed -i '5s/,relaunch,1,/,relaunch,1x,/' "$D/torn.csv"
 expect_error "malformed row" "torn.csv:5: field h: expected an integer in [1, 2147483647], got '1x'" \
     --gpu gtx480 --samples "$D/torn.csv" poisson
 
-# --- issue 11: nothing finished is lost, whatever the file holds
+# --- nothing finished is lost, whatever the file holds
 # a NUL byte in row 5: refused, the log unchanged (it used to be cut to 4 rows)
 cp "$D/a.csv" "$D/nul.csv"
 printf '\000' | dd of="$D/nul.csv" bs=1 seek=$(($(head -n 5 "$D/a.csv" | wc -c) + 3)) conv=notrunc 2>/dev/null

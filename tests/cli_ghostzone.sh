@@ -113,7 +113,7 @@ expect_error "malformed gpu option" "$D/bad.config:$line: option -gpgpu_clock_do
 printf '[ghostzone]\nsigma = 5\nmu = 2\n' >"$D/cal.ini"
 expect_error "calibration out of range" "$D/cal.ini:3: [ghostzone] mu: 2 is outside [0, 1]" --calibration "$D/cal.ini"
 
-# issue 11: numbers out of range are refused with the range, never cast (each
+# numbers out of range are refused with the range, never cast (each
 # of these used to exit 0 with h* = 5.5e67, h = -2147483648 or CPL = inf)
 bad_hotspot() { sed "s/^$1 = .*/$1 = $2/" data/workloads/hotspot.ini >"$D/range.ini"; }
 bad_hotspot halo 3000000000x3000000000

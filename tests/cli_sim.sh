@@ -59,7 +59,7 @@ awk -F, '
     }' "$D/k.csv" "$D/s.csv" >"$D/sums" || fail "per-SM sums: $(cat "$D/sums")"
 expect_error "per-SM CSV in a missing folder" "cannot create" --gpu $G vecadd n=64 \
     --per-sm-csv "$D/nofolder/s.csv"
-# issue 11: an unwritable --csv leaves no --per-sm-csv either (all or nothing)
+# an unwritable --csv leaves no --per-sm-csv either (all or nothing)
 rm -f "$D/sm_only.csv"
 expect_failure "kernel CSV in a missing folder" "cannot create" "$D/nofolder/k.csv" \
     "$T" sim --gpu $G vecadd n=64 --per-sm-csv "$D/sm_only.csv" --csv "$D/nofolder/k.csv"
@@ -108,7 +108,7 @@ printf -- '-gpgpu_clock_domains 700.0:700.0:700.0:924.0\n-gpgpu_scheduler fifo\n
 expect_error "unknown scheduler" "bad2.config:2: option -gpgpu_scheduler" --gpu "$D/bad2.config" vecadd
 expect_error "block too big" "does not fit on an SM" --gpu $G vecadd block=2048
 
-# issue 11: out-of-range options are refused by name and range, never cast
+# out-of-range options are refused by name and range, never cast
 sim_cfg() { grep -v -- "^-$1 " $G >"$D/range.config"; echo "-$1 $2" >>"$D/range.config"; }
 sim_cfg gpgpu_n_clusters 4294967311
 expect_error "SM count past 2^32" "option -gpgpu_n_clusters: 4294967311 is outside [1, 4096]" \

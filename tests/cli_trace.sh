@@ -69,7 +69,7 @@ cp -r "$D/j" "$D/c"
 sed '22s/^insts = .*/insts = 99/' "$D/j/kernel-2.traceg" >"$D/c/kernel-2.traceg"
 expect_error "insts mismatch" "kernel-2.traceg:" --trace "$D/c/kernelslist.g"
 grep -q "that insts = announced" "$D/stderr" || fail "insts mismatch message: $(cat "$D/stderr")"
-# issue 11: a three-line header declaring 2^31 - 1 blocks is refused before any
+# a three-line header declaring 2^31 - 1 blocks is refused before any
 # per-block table is allocated (it asked for 16 GB); a dimension past int is
 # refused, not wrapped (sscanf read 4294967297 as 1)
 mkdir -p "$D/big"

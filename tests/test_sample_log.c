@@ -1,7 +1,7 @@
 /*
  * Tests of samples.csv: rows survive a reopen exactly, a torn last row (a
  * crash in mid-write) is cut off and nothing finished is lost, and malformed
- * rows are errors naming file, line and field. Then the cases of issue 11:
+ * rows are errors naming file, line and field. Then the bad-input cases:
  * a NUL byte, a foreign (binary) file, a hand-appended row without a final
  * newline, a second run on the same log, a repeated id, out-of-range numbers:
  * each an error that changes nothing, or a repair that is reported.
