@@ -149,7 +149,7 @@ static int quantity_of(const char *name, int *rank)
     return -1;
 }
 
-/* The factor from `unit` to quantity q's base unit, or an error naming the
+/* The power of ten from `unit` to quantity q's base unit, or an error naming the
  * metric and the unit. */
 static int unit_scale(ncu_state *st, int q, const char *metric, const char *unit, int *exp10)
 {
