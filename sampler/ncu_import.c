@@ -370,7 +370,7 @@ static void read_line(ncu_state *st, const char *p, size_t n)
     if (!st->header_seen)
         st->quoted_header = p[0] == '"';
     struct csv_parser cp;
-    if (csv_init(&cp, CSV_APPEND_NULL) != 0) {
+    if (csv_init(&cp, CSV_STRICT | CSV_STRICT_FINI) != 0) { /* an open quote is an error */
         st->status = trapeze_fail(st->err, TRAPEZE_ENOMEM, "%s: out of memory", st->path);
         return;
     }

@@ -162,6 +162,8 @@ sed '/"1","30817"/s/^"1"/""/' $R >"$D/v.csv"
 raw "row without ID" "v.csv:11: a row without a launch ID"
 sed '/"1","30817"/s/,"2.50"$//' $R >"$D/v.csv"
 raw "short row" "v.csv:11: 15 fields, the header has 16"
+sed '/"1","30817"/s/"2.50"$/"2.50/' $R >"$D/v.csv"
+raw "open quote" "v.csv:11: malformed CSV"
 sed '/Elapsed Cycles/d' $N/details-default.csv >"$D/v.csv"
 bad "details without cycles" "v.csv:6: launch ID 0 has no cycle metric" "$D/v.csv" --gpu v100 --workload pathfinder --sync relaunch --h 1
 finish cli_import
