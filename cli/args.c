@@ -5,10 +5,13 @@
  * given twice is a usage error (which of the two did the user mean?); an
  * option that takes a value and has none is one too. Each command lists its
  * options once, in a table. Exit status 2 for every usage error, printed
- * before anything reaches stdout. Owns these checks only; the values are
+ * before anything reaches stdout. And, before any command sees its command
+ * line, "--name=value" becomes "--name" "value" (cli_split_equals), so every
+ * command takes both spellings. Owns these checks only; the values are
  * parsed by the command.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
@@ -107,4 +110,59 @@ int cli_parse_options(const char *cmd, int argc, char **argv, int first, const c
         }
     }
     return -1;
+}
+
+/* "--name=value" (a name of one character at least): where the '=' is. */
+static const char *equals_of(const char *a)
+{
+    const char *eq = a[0] == '-' && a[1] == '-' && a[2] && a[2] != '=' ? strchr(a, '=') : NULL;
+    return eq;
+}
+
+int cli_split_equals(int argc, char **argv, cli_argv *out)
+{
+    size_t names = 0;
+    int extra = 0, end = argc;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--")) { /* operands only from here on */
+            end = i;
+            break;
+        }
+        if (equals_of(argv[i])) {
+            names += strlen(argv[i]) + 1;
+            extra++;
+        }
+    }
+    out->argv = malloc((size_t)(argc + extra + 1) * sizeof *out->argv);
+    out->names = malloc(names + 1);
+    if (!out->argv || !out->names) {
+        cli_argv_free(out);
+        return -1;
+    }
+    char *name = out->names;
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *eq = i > 0 && i < end ? equals_of(argv[i]) : NULL;
+        if (!eq) {
+            out->argv[n++] = argv[i];
+            continue;
+        }
+        size_t len = (size_t)(eq - argv[i]);
+        memcpy(name, argv[i], len);
+        name[len] = '\0';
+        out->argv[n++] = name;
+        out->argv[n++] = (char *)eq + 1;
+        name += len + 1;
+    }
+    out->argv[n] = NULL;
+    out->argc = n;
+    return 0;
+}
+
+void cli_argv_free(cli_argv *a)
+{
+    free(a->argv);
+    free(a->names);
+    a->argv = NULL;
+    a->names = NULL;
 }

@@ -37,7 +37,7 @@ static void usage(FILE *f)
             "simulated and ranked by its cycles (with --no-sim: by prediction).\n"
             "\n"
             "  --gpu FILE           GPU configuration (gpgpusim.config syntax)\n"
-            "  --trace LIST         an Accel-Sim trace (DIR/kernelslist.g) instead of a\n"
+            "  --trace LIST         an Accel-Sim trace (DIR or DIR/kernelslist.g) instead of a\n"
             "                       built-in KERNEL: the graph from its loads' addresses\n"
             "  --launch N           which launch of the kernel (0 first; default 0)\n"
             "  --calibration FILE   the model's constants ([group] section); without it\n"

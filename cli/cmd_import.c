@@ -28,10 +28,12 @@ static void usage(FILE *f)
             "                          [--skip N] [--relaunch-gap CYCLES]\n"
             "\n"
             "Turns an Nsight Compute CSV export of a ghost-zone stencil run on a real GPU\n"
-            "(ncu --csv --page raw --metrics gpc__cycles_elapsed.max,smsp__inst_executed.sum,\n"
-            " dram__bytes_read.sum,dram__bytes_write.sum ./stencil > FILE.csv) into one\n"
+            "(ncu --csv --page raw --log-file FILE.csv --metrics gpc__cycles_elapsed.max,\n"
+            " smsp__inst_executed.sum,dram__bytes_read.sum,dram__bytes_write.sum ./stencil;\n"
+            " the details page and a redirected stdout are read too) into one\n"
             "kind=measured row of a samples log, which `trapeze calibrate --samples LOG`\n"
-            "then fits with the simulated rows.\n"
+            "then fits with the simulated rows. Each value is scaled by its unit\n"
+            "(18.02 Mbyte = 18,020,000 bytes).\n"
             "\n"
             "  --gpu FILE|NAME        the GPU config the row is for (its name goes in the row)\n"
             "  --workload FILE|NAME   the stencil's workload spec (name, block, grid)\n"
@@ -167,6 +169,11 @@ int cli_import(int argc, char **argv)
     trapeze_ncu_summary sum;
     if (trapeze_ncu_import(a.file, &o, &row, &sum, &err))
         return fail(&err);
+    if (sum.skipped_output_lines || sum.skipped_notes)
+        fprintf(stderr, "trapeze import: note: %s: skipped %d line%s of program output and %d "
+                "==PROF== line%s around the CSV table\n", a.file, sum.skipped_output_lines,
+                sum.skipped_output_lines == 1 ? "" : "s", sum.skipped_notes,
+                sum.skipped_notes == 1 ? "" : "s");
     trapeze_sample_log *log;
     if (trapeze_sample_log_open(a.samples, &log, &err))
         return fail(&err);

@@ -17,7 +17,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: trapeze locality --gpu FILE KERNEL [name=value ...] [--launch N]\n"
             "                        [--locality-csv FILE] [--footprint-csv FILE] [--quiet]\n"
-            "       trapeze locality --trace DIR/kernelslist.g [--launch N] ...\n"
+            "       trapeze locality --trace DIR[/kernelslist.g] [--launch N] ...\n"
             "\n"
             "Builds the locality graph of one kernel launch: which thread blocks (TBs)\n"
             "read the same global elements and cache lines (PAVER's graph; SpScore is\n"

@@ -18,7 +18,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: trapeze sim --gpu FILE KERNEL [name=value ...] [--csv FILE]\n"
             "                   [--per-sm-csv FILE] [--ideal-memory CYCLES] [--quiet]\n"
-            "       trapeze sim --gpu FILE --trace DIR/kernelslist.g [--csv FILE] ...\n"
+            "       trapeze sim --gpu FILE --trace DIR[/kernelslist.g] [--csv FILE] ...\n"
             "       trapeze sim --list | --options\n"
             "\n"
             "Runs a built-in kernel on the cycle-level GPU simulator configured by FILE\n"
@@ -26,7 +26,8 @@ static void usage(FILE *f)
             "warp instructions, IPC and a stall breakdown per kernel launch.\n"
             "\n"
             "  --gpu FILE             GPU configuration\n"
-            "  --trace LIST           run the kernels of an Accel-Sim trace (kernelslist.g)\n"
+            "  --trace LIST           run the kernels of an Accel-Sim trace (its folder, or\n"
+            "                         its kernelslist.g)\n"
             "                         instead of a built-in KERNEL\n"
             "  --csv FILE             write one row per kernel launch (kernel,cycles,\n"
             "                         warp_instructions,ipc,...)\n"
@@ -212,6 +213,7 @@ int cli_sim(int argc, char **argv)
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         goto out;
     }
+    rc = 1; /* from here on, what fails is the files or the run, not the command line */
     trapeze_config *cfg = NULL;
     if (trapeze_config_load(gpu_path, &cfg, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
@@ -230,7 +232,6 @@ int cli_sim(int argc, char **argv)
     for (int i = 0; i < TRAPEZE_PS_SLEEPABLE; i++)
         opt.sleep[i] = sleep_arg[i];
     trapeze_sim *sim = NULL;
-    rc = 1;
     if (trapeze_sim_create(cfg, &opt, &sim, &err) ||
         (trace ? trapeze_sim_run_trace(sim, trace, &err)
                : trapeze_sim_run_builtin(sim, kernel, n_params, params, &err))) {

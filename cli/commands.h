@@ -71,6 +71,18 @@ trapeze_status cli_gz_energy(const cli_gz_energy_opts *o, const char *gpu_path,
 int cli_is_preset_name(const char *arg);
 int cli_edit_distance(const char *a, const char *b);
 
+/* A command line with each "--name=value" split into "--name" "value"
+ * (args.c), before a bare "--"; the strings are argv's, but for the names
+ * cut from them, held in names. */
+typedef struct cli_argv {
+    int argc;
+    char **argv;
+    char *names;
+} cli_argv;
+/* 0, or -1 when out of memory; free with cli_argv_free. */
+int cli_split_equals(int argc, char **argv, cli_argv *out);
+void cli_argv_free(cli_argv *a);
+
 /* A command's options (args.c), a table ended by {NULL}: name, whether it
  * takes a value, whether it may be given more than once. */
 typedef struct cli_opt {

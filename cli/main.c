@@ -1,6 +1,9 @@
 /*
  * main.c - the trapeze program: dispatches to a subcommand. Parses nothing
- * beyond the subcommand name.
+ * beyond the subcommand name; every command gets its line with
+ * "--name=value" already split (args.c), and returns its exit status: 0
+ * done, 1 a failure at run time (a file missing or malformed, a write that
+ * failed), 2 a bad command line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,9 +35,8 @@ static void usage(FILE *out)
             TRAPEZE_VERSION);
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
-    cli_hugepages(argv);
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -70,4 +72,17 @@ int main(int argc, char **argv)
         return cli_sleep(argc - 1, argv + 1);
     fprintf(stderr, "trapeze: unknown command '%s' (try 'trapeze --help')\n", cmd);
     return 2;
+}
+
+int main(int argc, char **argv)
+{
+    cli_hugepages(argv);
+    cli_argv a;
+    if (cli_split_equals(argc, argv, &a) != 0) {
+        fprintf(stderr, "trapeze: out of memory\n");
+        return 1;
+    }
+    int rc = dispatch(a.argc, a.argv);
+    cli_argv_free(&a);
+    return rc;
 }

@@ -884,13 +884,17 @@ trapeze_status trapeze_samples_run(const trapeze_sample_set *set, trapeze_sample
                                    int threads, trapeze_sample_progress progress, void *ctx,
                                    trapeze_error *err);
 
-/* Hardware measurements in: an Nsight Compute CSV export (`ncu --csv --page
- * raw`) of a ghost-zone run becomes one kind = "measured" sample, which a
- * calibration fits like a simulated one. Cycles come from
- * gpc__cycles_elapsed.max (else sm__cycles_elapsed.max or .avg), warp
- * instructions from smsp__inst_executed.sum, bank conflicts from
+/* Hardware measurements in: an Nsight Compute CSV export of a ghost-zone run
+ * (`ncu --csv --page raw`, or the default details page; lines of program
+ * output and ==PROF== notes around the table are skipped; each value scaled
+ * by its unit, 18.02 Mbyte = 18,020,000 bytes) becomes one kind = "measured"
+ * sample, which a calibration fits like a simulated one. Cycles come from
+ * gpc__cycles_elapsed.max (else sm__cycles_elapsed.max or .avg, or the
+ * details page's "Elapsed Cycles"), warp instructions from
+ * smsp__inst_executed.sum, bank conflicts from
  * l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum, DRAM bytes from
- * dram__bytes_read.sum / dram__bytes_write.sum (the last three optional). */
+ * dram__bytes_read.sum / dram__bytes_write.sum (the last three optional).
+ * The sample passes the samples log reader's own checks, so it reads back. */
 typedef struct trapeze_ncu_options {
     const char *workload, *gpu;        /* the names the calibration plans with */
     trapeze_sync sync;
@@ -907,6 +911,8 @@ typedef struct trapeze_ncu_summary {
     int launches;                      /* launches imported */
     double dram_read_bytes, dram_write_bytes;
     int has_instructions, has_dram;    /* whether the export had those metrics */
+    int skipped_output_lines;          /* lines of the program's own output skipped */
+    int skipped_notes;                 /* "==PROF==" (and other "==") lines skipped */
 } trapeze_ncu_summary;
 
 trapeze_status trapeze_ncu_import(const char *path, const trapeze_ncu_options *o,

@@ -16,6 +16,11 @@ static const char *const sync_names[] = {"relaunch", "fence", NULL};
 static const char *const gz_program_kinds[] = {SAMPLER_KIND_MICRO, SAMPLER_KIND_PROFILE,
                                                SAMPLER_KIND_SIM, NULL};
 #define BIG 1.7976931348623157e308
+/* A run takes at least one cycle, and 1e15 cycles are 11 days at 1 GHz: a
+ * value outside is a misread unit or a damaged file, and one such row would
+ * stop every later fit (a CV error of inf or NaN). Counts likewise. */
+#define MAX_CYCLES 1e15
+#define MAX_COUNT 1e18
 
 /* In trapeze_sample_columns order after sample_id and kind. */
 static const trapeze_field gz_fields[] = {
@@ -28,10 +33,10 @@ static const trapeze_field gz_fields[] = {
     {"size_1", TRAPEZE_FIELD_REAL, 0, 0, BIG, NULL},
     {"size_2", TRAPEZE_FIELD_REAL, 0, 0, BIG, NULL},
     {"stages", TRAPEZE_FIELD_INT, 0, 1, 2147483647.0, NULL},
-    {"cycles", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
-    {"cpl_cycles", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
-    {"warp_instructions", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
-    {"bank_conflicts", TRAPEZE_FIELD_REAL, 1, 0, BIG, NULL},
+    {"cycles", TRAPEZE_FIELD_REAL, 1, 1, MAX_CYCLES, NULL},
+    {"cpl_cycles", TRAPEZE_FIELD_REAL, 1, 0, MAX_CYCLES, NULL},
+    {"warp_instructions", TRAPEZE_FIELD_REAL, 1, 0, MAX_COUNT, NULL},
+    {"bank_conflicts", TRAPEZE_FIELD_REAL, 1, 0, MAX_COUNT, NULL},
 };
 enum { GZ_WORKLOAD, GZ_GPU, GZ_SYNC, GZ_H, GZ_BLK, GZ_SIZE0, GZ_STAGES = GZ_SIZE0 + 3, GZ_CYCLES,
        GZ_CPL, GZ_WARP_INSTS, GZ_BANK_CONFLICTS, GZ_NFIELDS };

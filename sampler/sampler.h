@@ -33,6 +33,14 @@ struct trapeze_calib_plan {
     trapeze_sample_set set;  /* the plan as a sample set (run.c) */
 };
 
+/* The check every samples-log row passes (samples.c): read from a file,
+ * about to be appended, or imported from a measurement. Texts within their
+ * room, on one line and among their choices; numbers finite, in their
+ * field's range, whole for INT fields; then the schema's own check. path and
+ * line (0: none) name where the row came from in messages. */
+trapeze_status sampler_row_check(const trapeze_sample_row *row, const char *path, int line,
+                                 trapeze_error *err);
+
 /* Fills plan->set_rows and plan->set from plan->rows (run.c). */
 trapeze_status sampler_plan_set(trapeze_calib_plan *plan, trapeze_error *err);
 

@@ -103,26 +103,83 @@ static int split_row(const char *line, size_t len, row_fields *r)
     return ok;
 }
 
-/* One TEXT field: within room, and one of its choices when it has some. */
-static trapeze_status text_field(const trapeze_field *f, const char *text, const char *path,
-                                 int line, char *dest, size_t room, trapeze_error *err)
+/* One TEXT field's value: within room, on one line (the log is read line by
+ * line, so a line break would split the row however it is quoted), and one
+ * of its choices when it has some. */
+static trapeze_status text_ok(const trapeze_field *f, const char *text, const char *path,
+                              int line, size_t room, trapeze_error *err)
 {
+    char q[96];
+    trapeze_where at = {path, line, NULL};
+    char what[96];
+    snprintf(what, sizeof what, "field %s", f->name);
+    at.what = what;
     if (strlen(text) >= room)
-        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: field %s: longer than %zu characters",
-                            path, line, f->name, room - 1);
+        return trapeze_num_fail(&at, TRAPEZE_EPARSE, err, "longer than %zu characters",
+                                room - 1);
+    if (strpbrk(text, "\r\n"))
+        return trapeze_num_fail(&at, TRAPEZE_EPARSE, err,
+                                "'%s' holds a line break: a row is one line",
+                                trapeze_escape(text, strlen(text), q, sizeof q));
     int ok = !f->choices;
     for (int k = 0; f->choices && f->choices[k] && !ok; k++)
         ok = strcmp(text, f->choices[k]) == 0;
     if (!ok) {
-        char q[96], list[160] = "";
+        char list[160] = "";
         for (int k = 0; f->choices[k]; k++)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
                      k == 0 ? "" : f->choices[k + 1] ? ", " : " or ", f->choices[k]);
-        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: field %s: expected %s, got '%s'", path,
-                            line, f->name, list, trapeze_escape(text, strlen(text), q, sizeof q));
+        return trapeze_num_fail(&at, TRAPEZE_EPARSE, err, "expected %s, got '%s'", list,
+                                trapeze_escape(text, strlen(text), q, sizeof q));
     }
-    memcpy(dest, text, strlen(text) + 1);
     return TRAPEZE_OK;
+}
+
+static trapeze_status text_field(const trapeze_field *f, const char *text, const char *path,
+                                 int line, char *dest, size_t room, trapeze_error *err)
+{
+    trapeze_status st = text_ok(f, text, path, line, room, err);
+    if (!st)
+        memcpy(dest, text, strlen(text) + 1);
+    return st;
+}
+
+/* A number already read (from the file or from a writer): finite, in the
+ * field's range, whole for an INT field. */
+static trapeze_status value_ok(const trapeze_field *f, double v, const char *path, int line,
+                               trapeze_error *err)
+{
+    char what[96];
+    snprintf(what, sizeof what, "field %s", f->name);
+    trapeze_where at = {path, line, what};
+    if (!(v >= f->min && v <= f->max)) /* NaN fails too */
+        return trapeze_num_fail(&at, TRAPEZE_ERANGE, err, "%.10g is outside [%g, %g]", v,
+                                f->min, f->max);
+    if (f->type == TRAPEZE_FIELD_INT && v != (double)(long)v)
+        return trapeze_num_fail(&at, TRAPEZE_ERANGE, err, "%.10g is not a whole number", v);
+    return TRAPEZE_OK;
+}
+
+static const trapeze_field id_field = {"sample_id", TRAPEZE_FIELD_TEXT, 0, 0, 0, NULL};
+static const trapeze_field kind_field = {"kind", TRAPEZE_FIELD_TEXT, 0, 0, 0, NULL};
+
+trapeze_status sampler_row_check(const trapeze_sample_row *row, const char *path, int line,
+                                 trapeze_error *err)
+{
+    const trapeze_row_schema *schema = row->schema;
+    trapeze_status st;
+    if ((st = text_ok(&id_field, row->id, path, line, sizeof row->id, err)) ||
+        (st = text_ok(&kind_field, row->kind, path, line, sizeof row->kind, err)))
+        return st;
+    for (int i = 0; i < schema->nfields; i++) {
+        const trapeze_field *f = &schema->fields[i];
+        st = f->type == TRAPEZE_FIELD_TEXT
+                 ? text_ok(f, row->text[i], path, line, TRAPEZE_ROW_TEXT, err)
+                 : value_ok(f, row->value[i], path, line, err);
+        if (st)
+            return st;
+    }
+    return schema->check ? schema->check(row, path, line, err) : TRAPEZE_OK;
 }
 
 static trapeze_status number_field(const trapeze_field *f, const char *text, const char *path,
@@ -144,8 +201,6 @@ static trapeze_status to_row(const trapeze_sample_log *log, int line, const row_
 {
     const trapeze_row_schema *schema = log->schema;
     const char *path = log->path;
-    static const trapeze_field id_field = {"sample_id", TRAPEZE_FIELD_TEXT, 0, 0, 0, NULL};
-    static const trapeze_field kind_field = {"kind", TRAPEZE_FIELD_TEXT, 0, 0, 0, NULL};
     trapeze_status st;
     int lead = lead_columns(schema);
     if (r->n != ncolumns(schema))
@@ -174,7 +229,7 @@ static trapeze_status to_row(const trapeze_sample_log *log, int line, const row_
         if (st)
             return st;
     }
-    return schema->check ? schema->check(row, path, line, err) : TRAPEZE_OK;
+    return sampler_row_check(row, path, line, err);
 }
 
 static int is_gz(const trapeze_sample_log *log)
@@ -567,10 +622,14 @@ trapeze_status trapeze_sample_log_append_row(trapeze_sample_log *log, const trap
                             "%s: sample id '%s' is already in the log; not appended twice",
                             log->path, trapeze_escape(s->id, strlen(s->id), q, sizeof q));
     }
+    /* the reader's own check, so a row appended always reads back */
+    trapeze_status st = sampler_row_check(s, log->path, log->count + 2, err);
+    if (st)
+        return st;
     size_t n = format_row(log->schema, s, row, sizeof row);
     if (!n)
         return trapeze_fail(err, TRAPEZE_EINVAL, "%s: sample row too long", log->path);
-    trapeze_status st = write_all(log, log->fd, row, n, err);
+    st = write_all(log, log->fd, row, n, err);
     return st ? st : keep(log, s, err);
 }
 

@@ -187,6 +187,7 @@ int main(void)
     remove(path);
     trapeze_sample odd = *trapeze_calib_plan_sample(plan, 0);
     odd.stages = 7;
+    odd.cycles = 7; /* a finished row: the reader refuses 0 cycles */
     odd.cpl_cycles = 1;
     CHECK_OK(trapeze_sample_log_open(path, &log, &err));
     CHECK_OK(trapeze_sample_log_append(log, &odd, &err));

@@ -6,6 +6,7 @@
  * newline, a second run on the same log, a repeated id, out-of-range numbers:
  * each an error that changes nothing, or a repair that is reported.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -196,6 +197,53 @@ static void test_one_writer(const char *path)
     free(text);
 }
 
+/* A row the reader would refuse is refused on append too (the same check),
+ * and the file is unchanged: zero, non-finite, tiny and huge cycles, a NaN,
+ * a line break in the id. Before, each was written, and every later open of
+ * the log failed until the row was removed by hand. */
+static void test_append_checked(const char *path)
+{
+    trapeze_sample_log *log;
+    trapeze_error err;
+    remove(path);
+    CHECK_OK(trapeze_sample_log_open(path, &log, &err));
+    trapeze_sample ok = make(0);
+    CHECK_OK(trapeze_sample_log_append(log, &ok, &err));
+    size_t before_len, after_len;
+    char *before = slurp(path, &before_len);
+    static const struct {
+        double cycles, cpl;
+        const char *id, *message;
+    } bad[] = {
+        {0, 1, "zero", ":3: field cycles: 0 is outside [1, 1e+15]"},
+        {1e-300, 1, "tiny", ":3: field cycles: 1e-300 is outside [1, 1e+15]"},
+        {INFINITY, 1, "inf", ":3: field cycles: inf is outside [1, 1e+15]"},
+        {2e15, 1, "huge", ":3: field cycles: 2e+15 is outside [1, 1e+15]"},
+        {100, NAN, "nan", ":3: field cpl_cycles: nan is outside [0, 1e+15]"},
+        {100, 0, "zero cpl", ":3: field cpl_cycles: must be positive"},
+        {100, 1, "run\n.csv", ":3: field sample_id: 'run\\x0a.csv' holds a line break"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        trapeze_sample s = make(1);
+        s.cycles = bad[i].cycles;
+        s.cpl_cycles = bad[i].cpl;
+        snprintf(s.id, sizeof s.id, "%s", bad[i].id);
+        CHECK(trapeze_sample_log_append(log, &s, &err) != TRAPEZE_OK);
+        CHECK(strstr(err.message, bad[i].message) != NULL);
+        if (!strstr(err.message, bad[i].message))
+            fprintf(stderr, "  got: %s\n", err.message);
+    }
+    CHECK(trapeze_sample_log_count(log) == 1);
+    trapeze_sample_log_close(log);
+    char *after = slurp(path, &after_len);
+    CHECK(before && after && before_len == after_len && memcmp(before, after, after_len) == 0);
+    free(before);
+    free(after);
+    CHECK_OK(trapeze_sample_log_open(path, &log, &err)); /* and it still reads */
+    CHECK(trapeze_sample_log_count(log) == 1);
+    trapeze_sample_log_close(log);
+}
+
 int main(void)
 {
     const char *path = "build/test_sample_log.csv";
@@ -245,7 +293,7 @@ int main(void)
     fputs("x,sim,HotSpot,gtx480,relaunch,2,16,512,256,1,3,many,1,1,0\n", f);
     fclose(f);
     CHECK(trapeze_sample_log_open(path, &log, &err) == TRAPEZE_EPARSE);
-    CHECK(strstr(err.message, "test_sample_log.csv:6: field cycles: expected a number in [0, ") != NULL);
+    CHECK(strstr(err.message, "test_sample_log.csv:6: field cycles: expected a number in [1, 1e+15]") != NULL);
     CHECK(strstr(err.message, "got 'many'") != NULL);
     remove(path);
     f = fopen(path, "w");
@@ -256,6 +304,7 @@ int main(void)
     test_bad_files(path);
     test_repairs(path);
     test_one_writer(path);
+    test_append_checked(path);
     remove(path);
     return check_report("test_sample_log");
 }
