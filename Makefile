@@ -44,9 +44,13 @@ CLI_SRC := $(wildcard cli/*.c)
 # OpenMPI is installed (scripts/install-deps.sh mpi); the library stays MPI-free.
 MPI_OK := $(shell pkg-config --exists ompi-c 2>/dev/null && echo 1)
 ifeq ($(MPI_OK),1)
-$(B)/obj/cli/calib_mpi.o: CFLAGS += -DTRAPEZE_MPI $(shell pkg-config --cflags ompi-c)
+MPI_CFLAGS := -DTRAPEZE_MPI $(shell pkg-config --cflags ompi-c)
 CLI_LIBS := $(shell pkg-config --libs ompi-c)
 endif
+$(B)/obj/cli/calib_mpi.o: CFLAGS += $(MPI_CFLAGS)
+# That decision is made when make reads this file, so the build records it
+# ($(B)/config.stamp, below the first target).
+BUILD_CONFIG := mpi=$(if $(filter 1,$(MPI_OK)),1,0) cflags=$(strip $(MPI_CFLAGS)) libs=$(strip $(CLI_LIBS))
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
@@ -59,7 +63,7 @@ BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 DEPS_OK := build/.deps-ok
 
-.PHONY: all test run-tests run bench notebooks install install-python uninstall clean deps fuzz fuzz-run
+.PHONY: all test run-tests run bench notebooks install install-python uninstall clean deps fuzz fuzz-run FORCE
 all: $(B)/libtrapeze.a $(B)/libtrapeze.so $(B)/trapeze
 
 deps: $(DEPS_OK)
@@ -86,7 +90,16 @@ $(B)/libtrapeze.so: $(LIB_OBJ) scripts/libtrapeze.map
 	ln -sf libtrapeze.so.$(VERSION) $(B)/libtrapeze.so.$(SOMAJOR)
 	ln -sf libtrapeze.so.$(SOMAJOR) $@
 
-$(B)/trapeze: $(CLI_OBJ) $(B)/libtrapeze.a
+# The MPI decision, recorded: rewritten only when it changes (OpenMPI
+# installed after a first build, as `make run` then `make test` does), so
+# what depends on it is rebuilt then, and never otherwise.
+$(B)/config.stamp: FORCE
+	@mkdir -p $(B)
+	@echo '$(BUILD_CONFIG)' | cmp -s - $@ || echo '$(BUILD_CONFIG)' >$@
+$(B)/obj/cli/calib_mpi.o: $(B)/config.stamp
+FORCE:
+
+$(B)/trapeze: $(CLI_OBJ) $(B)/libtrapeze.a $(B)/config.stamp
 	$(CC) -o $@ $(CLI_OBJ) $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS) $(CLI_LIBS)
 
 $(B)/tests/%: tests/%.c tests/check.h tests/fixture.h $(B)/libtrapeze.a
