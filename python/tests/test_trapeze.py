@@ -128,6 +128,10 @@ def test_arguments_are_checked_with_the_right_exception(tmp_path):
         trapeze.sim("gtx480", workload="hotspot", h=1.5)
     with pytest.raises(ValueError, match="did you mean 'relaunch'"):
         trapeze.sim("gtx480", workload="hotspot", sync="relanch")
+    with pytest.raises(ValueError, match="kernel 'vecad'.*did you mean 'vecadd'"):
+        trapeze.sim("gtx480", kernel="vecad")
+    with pytest.raises(ValueError, match="vecadd parameter 'nn'.*did you mean 'n'"):
+        trapeze.sim("gtx480", kernel="vecadd", params={"nn": 64})
     # the library's own errors keep their message, typed by cause
     err = trapeze.TrapezeError
     assert issubclass(trapeze.TrapezeRuntimeError, RuntimeError) and \
@@ -184,7 +188,7 @@ def test_sim_returns_the_command_lines_csv(tmp_path):
         str(trace / "kernelslist.g"))
     got = trapeze.sim("gtx480", trace=str(trace / "kernelslist.g"))
     pd.testing.assert_frame_equal(got, pd.read_csv(out))
-    with pytest.raises(trapeze.TrapezeError, match="no built-in kernel"):
+    with pytest.raises(trapeze.TrapezeValueError, match="kernel .nosuchkernel.: expected one of vecadd"):
         trapeze.sim("gtx480", kernel="nosuchkernel")
     with pytest.raises(trapeze.TrapezeError, match="size 96: expected 2"):
         trapeze.sim("gtx480", workload="hotspot", size="96")

@@ -303,6 +303,19 @@ def _config(h, gpu):
     return h.own(cfg, h.L.so.trapeze_config_destroy)
 
 
+def _check_builtin(L, kernel, params):
+    """kernel is a built-in (trapeze sim --list) and params name its parameters."""
+    names = []
+    while L.so.trapeze_sim_builtin(len(names), None):
+        names.append(L.so.trapeze_sim_builtin(len(names), None).decode())
+    i = names.index(_choice("kernel", kernel, names))
+    allowed = []
+    while L.so.trapeze_sim_builtin_param(i, len(allowed), None, None):
+        allowed.append(L.so.trapeze_sim_builtin_param(i, len(allowed), None, None).decode())
+    for name in params:
+        _choice(f"{kernel} parameter", name, allowed)
+
+
 def sim(gpu, kernel=None, params=None, workload=None, trace=None, h=None, sync=None,
         size=None, iterations=None, per_sm=False):
     """Runs the simulator in-process on a built-in kernel (with name=value params), a
@@ -325,6 +338,7 @@ def sim(gpu, kernel=None, params=None, workload=None, trace=None, h=None, sync=N
         H.check(so.trapeze_sim_create(cfg, None, ctypes.byref(s), H.err))
         H.own(s, so.trapeze_sim_destroy)
         if kernel is not None:
+            _check_builtin(H.L, kernel, params or {})
             settings = [f"{k}={v}".encode() for k, v in (params or {}).items()]
             argv = (ctypes.c_char_p * (len(settings) + 1))(*settings)
             H.check(so.trapeze_sim_run_builtin(s, kernel.encode(), len(settings), argv, H.err))

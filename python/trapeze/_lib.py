@@ -195,6 +195,8 @@ class Lib:
             "trapeze_sim_run_trace": (I, [P, ctypes.c_char_p, P]),
             "trapeze_sim_run_stencil": (I, [P, P, I, I, I, P, P]),
             "trapeze_sim_write_csv": (I, [P, ctypes.c_char_p, ctypes.c_char_p, P]),
+            "trapeze_sim_builtin": (ctypes.c_char_p, [I, P]),
+            "trapeze_sim_builtin_param": (ctypes.c_char_p, [I, I, P, P]),
             # calibration and validation
             "trapeze_calib_options_default": (None, [P]),
             "trapeze_calib_plan_create": (I, [ctypes.c_char_p, P, I, P, ctypes.POINTER(P), P]),
