@@ -20,7 +20,7 @@ cp -p "$B/libtrapeze.a" "$S/"
 san=0
 case "$B" in *build-san*) san=1 ;; esac
 # -o: the copied library counts as up to date (its objects are not in $S)
-mk() { make --no-print-directory B="$S" SAN=$san -o "$S/libtrapeze.a" "$@" "$S/trapeze" 2>&1; }
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory B="$S" SAN=$san -o "$S/libtrapeze.a" "$@" "$S/trapeze" 2>&1; }
 
 mk MPI_OK=0 >"$D/make1" || fail "build without MPI: $(tail -3 "$D/make1")"
 grep -qx 'mpi=0 cflags= libs=' "$S/config.stamp" || fail "stamp without MPI: $(cat "$S/config.stamp")"

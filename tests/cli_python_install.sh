@@ -56,7 +56,7 @@ run_example "$V"
 uninstall "$V"
 
 # the wheel make builds, from this build's library
-make --no-print-directory -s B="$B" -o "$B/libtrapeze.so" python-wheel >"$D/make.out" 2>&1 \
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s B="$B" -o "$B/libtrapeze.so" python-wheel >"$D/make.out" 2>&1 \
     || fail "make python-wheel: $(tail -3 "$D/make.out")"
 whl=$(ls "$B"/python/dist/trapeze-*-py3-none-*.whl 2>/dev/null)
 [ -n "$whl" ] || fail "no wheel in $B/python/dist"
@@ -71,13 +71,13 @@ cmp -s "$D/tree.before" "$D/tree.after" || fail "the build left in python/: $(di
 
 # make install-python into a scratch root, then make uninstall
 R="$D/root"
-make --no-print-directory -s B="$B" -o "$B/libtrapeze.so" -o python-wheel DESTDIR="$R" PREFIX=/usr \
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s B="$B" -o "$B/libtrapeze.so" -o python-wheel DESTDIR="$R" PREFIX=/usr \
     PYDIR=/site install-python >"$D/make.out" 2>&1 || fail "make install-python: $(tail -3 "$D/make.out")"
 [ -f "$R/site/trapeze-0.1.0.dist-info/RECORD" ] || fail "install-python wrote no dist-info"
 (cd "$D/elsewhere" && env -i PATH=/usr/bin:/bin PYTHONPATH="$R/site" $PY -c \
     'import trapeze; assert trapeze.ghostzone("pathfinder").set_index("sync").loc["relaunch", "h"] == 12') \
     >"$D/py.out" 2>&1 || fail "installed package: $(tail -3 "$D/py.out")"
-make --no-print-directory -s B="$B" DESTDIR="$R" PREFIX=/usr PYDIR=/site uninstall >/dev/null 2>&1
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s B="$B" DESTDIR="$R" PREFIX=/usr PYDIR=/site uninstall >/dev/null 2>&1
 left=$(find "$R" -path '*trapeze*' | head -3)
 [ -z "$left" ] || fail "left after make uninstall: $left"
 finish cli_python_install
