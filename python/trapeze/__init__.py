@@ -42,13 +42,18 @@ def library_path():
     return lib().path
 
 
+def _did_you_mean(value, names):
+    """'; did you mean NAME?' for the nearest of names, or '' when none is near."""
+    near = difflib.get_close_matches(str(value), list(names), n=1)
+    return f"; did you mean {near[0]!r}?" if near else ""
+
+
 def _choice(what, value, allowed):
     """value if it is one of allowed, else a TrapezeValueError naming the nearest."""
     if isinstance(value, str) and value in allowed:
         return value
-    near = difflib.get_close_matches(str(value), list(allowed), n=1)
-    hint = f"; did you mean {near[0]!r}?" if near else ""
-    raise TrapezeValueError(f"{what} {value!r}: expected one of {', '.join(allowed)}{hint}")
+    raise TrapezeValueError(f"{what} {value!r}: expected one of {', '.join(allowed)}"
+                            f"{_did_you_mean(value, allowed)}")
 
 
 def _positive_int(what, value, lo=1):
@@ -78,9 +83,7 @@ def _resolve(arg, folder, suffix):
     if not os.path.exists(path):
         names = sorted(f[:-len(suffix)] for f in os.listdir(os.path.join(data_dir(), folder))
                        if f.endswith(suffix))
-        near = difflib.get_close_matches(arg, names, n=1)
-        hint = f"; did you mean {near[0]!r}?" if near else ""
-        raise TrapezeValueError(f"{what} {arg}: no such preset{hint} "
+        raise TrapezeValueError(f"{what} {arg}: no such preset{_did_you_mean(arg, names)} "
                                 f"(presets: {', '.join(names)})")
     return path
 
