@@ -5,8 +5,9 @@
  * order and appends each to samples.csv as it arrives, so the log and the
  * calibration are the bytes of a serial run. The library stays MPI-free:
  * this file is compiled with MPI only when the Makefile finds OpenMPI
- * (pkg-config ompi-c); otherwise, and when not started by mpirun, it is a
- * single process.
+ * (pkg-config ompi-c; the decision is recorded in BUILD/config.stamp, so a
+ * change rebuilds this file). Not started by mpirun, it is a single process;
+ * built without MPI, it refuses to start as one of several ranks.
  */
 #include <stdio.h>
 #include <stdlib.h>
