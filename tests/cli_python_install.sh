@@ -3,13 +3,15 @@
 # (its pandas, numpy, setuptools and wheel: no network), `pip install ./python`
 # and the wheel `make python-wheel` builds each bring libtrapeze.so and data/
 # inside the package, so the README's Python example runs from another folder
-# with no variable set, on the bundled library and data; the build leaves
+# with no variable set, on the bundled library and data (TRAPEZE_LIB and
+# TRAPEZE_DATA still override them); the build leaves
 # nothing in python/; `pip uninstall` leaves nothing in the venv. Then
 # `make install-python` into a scratch DESTDIR gives an importable package
 # with its dist-info, and `make uninstall` removes both.
 # Usage: sh tests/cli_python_install.sh build/trapeze
 . "$(dirname "$0")/lib/cli.sh"
 B=$(cd "$(dirname "$T")" && pwd)
+root=$(pwd)
 PY=/usr/bin/python3
 if ldd "$B/libtrapeze.so" 2>/dev/null | grep -q libasan; then
     echo "SKIP: a sanitizer build's library cannot be loaded into Python"
@@ -53,6 +55,11 @@ TRAPEZE_BUILD_DIR="$B" "$V/bin/pip" install -q --no-build-isolation --no-cache-d
 "$V/bin/pip" show trapeze 2>/dev/null | grep -q '^Requires: numpy, pandas' \
     || fail "pandas and numpy not declared: $("$V/bin/pip" show trapeze 2>&1 | grep Requires)"
 run_example "$V"
+# the variables still override what the package bundles
+(cd "$D/elsewhere" && env -i PATH=/usr/bin:/bin TRAPEZE_LIB="$B/libtrapeze.so" \
+    TRAPEZE_DATA="$root/data" "$V/bin/python" -c \
+    'import os, trapeze; print(trapeze.library_path(), trapeze.data_dir())') >"$D/py.out" 2>&1
+[ "$(cat "$D/py.out")" = "$B/libtrapeze.so $root/data" ] || fail "TRAPEZE_LIB, TRAPEZE_DATA: $(cat "$D/py.out")"
 uninstall "$V"
 
 # the wheel make builds, from this build's library
