@@ -172,11 +172,15 @@ install: all
 # (python/setup.py builds it from this build, out of the source tree, with
 # Debian's setuptools and wheel, offline): pip install $(B)/python/dist/*.whl
 # needs no environment variable.
+# The same sources give the same wheel: its files are dated the last
+# commit's time (SOURCE_DATE_EPOCH, which wheel honours), not their mtimes.
 PYTHON ?= /usr/bin/python3
+WHEEL_EPOCH := $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null))
 python-wheel: $(B)/libtrapeze.so
 	@scripts/install-deps.sh python
 	rm -rf $(B)/python/dist
-	TRAPEZE_BUILD_DIR=$(abspath $(B)) $(PYTHON) -m pip wheel -q --no-build-isolation \
+	$(if $(WHEEL_EPOCH),SOURCE_DATE_EPOCH=$(WHEEL_EPOCH)) \
+	    TRAPEZE_BUILD_DIR=$(abspath $(B)) $(PYTHON) -m pip wheel -q --no-build-isolation \
 	    --no-deps --no-cache-dir -w $(B)/python/dist ./python
 	@ls $(B)/python/dist/trapeze-*.whl
 

@@ -67,6 +67,14 @@ env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s B="$B" -o "
     || fail "make python-wheel: $(tail -3 "$D/make.out")"
 whl=$(ls "$B"/python/dist/trapeze-*-py3-none-*.whl 2>/dev/null)
 [ -n "$whl" ] || fail "no wheel in $B/python/dist"
+# the same sources give the same bytes (dated by the last commit, not by mtimes)
+if [ -n "$whl" ]; then
+    cp "$whl" "$D/first.whl"
+    touch python/trapeze/_lib.py   # a new mtime, the same content
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s B="$B" -o "$B/libtrapeze.so" \
+        python-wheel >"$D/make.out" 2>&1 || fail "make python-wheel again: $(tail -3 "$D/make.out")"
+    cmp -s "$D/first.whl" "$whl" || fail "make python-wheel twice: different wheels"
+fi
 if [ -n "$whl" ]; then
     "$V/bin/pip" install -q --no-cache-dir "$whl" >"$D/pip.out" 2>&1 \
         || fail "pip install $whl: $(tail -3 "$D/pip.out")"
