@@ -1,4 +1,5 @@
 # Trapeze: make | make test | make run | make bench | make notebooks | make install
+# | make python-wheel | make install-python
 # SAN=1 builds everything with AddressSanitizer and UBSan (float-cast-overflow too:
 # gcc leaves it out of "undefined") into build-san/, with the invariant checks
 # on (TRAPEZE_CHECKS: TRAPEZE_ASSERT, common/assert.h).
@@ -44,9 +45,13 @@ CLI_SRC := $(wildcard cli/*.c)
 # OpenMPI is installed (scripts/install-deps.sh mpi); the library stays MPI-free.
 MPI_OK := $(shell pkg-config --exists ompi-c 2>/dev/null && echo 1)
 ifeq ($(MPI_OK),1)
-$(B)/obj/cli/calib_mpi.o: CFLAGS += -DTRAPEZE_MPI $(shell pkg-config --cflags ompi-c)
+MPI_CFLAGS := -DTRAPEZE_MPI $(shell pkg-config --cflags ompi-c)
 CLI_LIBS := $(shell pkg-config --libs ompi-c)
 endif
+$(B)/obj/cli/calib_mpi.o: CFLAGS += $(MPI_CFLAGS)
+# That decision is made when make reads this file, so the build records it
+# ($(B)/config.stamp, below the first target).
+BUILD_CONFIG := mpi=$(if $(filter 1,$(MPI_OK)),1,0) cflags=$(strip $(MPI_CFLAGS)) libs=$(strip $(CLI_LIBS))
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/obj/%.o)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
@@ -59,7 +64,7 @@ BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 DEPS_OK := build/.deps-ok
 
-.PHONY: all test run-tests run bench notebooks install install-python uninstall clean deps fuzz fuzz-run
+.PHONY: all test run-tests run bench notebooks install install-python python-wheel uninstall clean deps fuzz fuzz-run FORCE
 all: $(B)/libtrapeze.a $(B)/libtrapeze.so $(B)/trapeze
 
 deps: $(DEPS_OK)
@@ -86,7 +91,16 @@ $(B)/libtrapeze.so: $(LIB_OBJ) scripts/libtrapeze.map
 	ln -sf libtrapeze.so.$(VERSION) $(B)/libtrapeze.so.$(SOMAJOR)
 	ln -sf libtrapeze.so.$(SOMAJOR) $@
 
-$(B)/trapeze: $(CLI_OBJ) $(B)/libtrapeze.a
+# The MPI decision, recorded: rewritten only when it changes (OpenMPI
+# installed after a first build, as `make run` then `make test` does), so
+# what depends on it is rebuilt then, and never otherwise.
+$(B)/config.stamp: FORCE
+	@mkdir -p $(B)
+	@echo '$(BUILD_CONFIG)' | cmp -s - $@ || echo '$(BUILD_CONFIG)' >$@
+$(B)/obj/cli/calib_mpi.o: $(B)/config.stamp
+FORCE:
+
+$(B)/trapeze: $(CLI_OBJ) $(B)/libtrapeze.a $(B)/config.stamp
 	$(CC) -o $@ $(CLI_OBJ) $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS) $(CLI_LIBS)
 
 $(B)/tests/%: tests/%.c tests/check.h tests/fixture.h $(B)/libtrapeze.a
@@ -154,19 +168,37 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|' \
 	    scripts/trapeze.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/trapeze.pc
 
-# The Python package goes where Debian's python3 looks (PYDIR), with a link
-# to the installed library, so `import trapeze` works after make install.
-PYDIR ?= $(shell /usr/bin/python3 -c "import sysconfig; print(sysconfig.get_path('purelib'))" 2>/dev/null)
-install-python: install
+# The Python package as a wheel that holds libtrapeze.so and data/
+# (python/setup.py builds it from this build, out of the source tree, with
+# Debian's setuptools and wheel, offline): pip install $(B)/python/dist/*.whl
+# needs no environment variable.
+# The same sources give the same wheel: its files are dated the last
+# commit's time (SOURCE_DATE_EPOCH, which wheel honours), not their mtimes.
+PYTHON ?= /usr/bin/python3
+WHEEL_EPOCH := $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null))
+python-wheel: $(B)/libtrapeze.so
+	@scripts/install-deps.sh python
+	rm -rf $(B)/python/dist
+	$(if $(WHEEL_EPOCH),SOURCE_DATE_EPOCH=$(WHEEL_EPOCH)) \
+	    TRAPEZE_BUILD_DIR=$(abspath $(B)) $(PYTHON) -m pip wheel -q --no-build-isolation \
+	    --no-deps --no-cache-dir -w $(B)/python/dist ./python
+	@ls $(B)/python/dist/trapeze-*.whl
+
+# make install-python puts that wheel where Debian's python3 looks (PYDIR),
+# unpacked as the wheel format installs it (the package and its dist-info, so
+# pip lists it and `make uninstall` or `pip uninstall trapeze` removes it).
+PYDIR ?= $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_path('platlib'))" 2>/dev/null)
+install-python: python-wheel
 	@test -n "$(PYDIR)" || { echo "install-python: no python3 (set PYDIR)"; exit 1; }
-	install -d $(DESTDIR)$(PYDIR)/trapeze/lib
-	install -m 644 python/trapeze/*.py $(DESTDIR)$(PYDIR)/trapeze/
-	ln -sf $(PREFIX)/lib/libtrapeze.so.$(VERSION) $(DESTDIR)$(PYDIR)/trapeze/lib/libtrapeze.so
+	install -d $(DESTDIR)$(PYDIR)
+	rm -rf $(DESTDIR)$(PYDIR)/trapeze $(DESTDIR)$(PYDIR)/trapeze-*.dist-info
+	$(PYTHON) -m zipfile -e $(B)/python/dist/trapeze-*.whl $(DESTDIR)$(PYDIR)
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/bin/trapeze $(DESTDIR)$(PREFIX)/lib/libtrapeze.* \
 	    $(DESTDIR)$(PREFIX)/include/trapeze.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/trapeze.pc \
 	    $(DESTDIR)$(PREFIX)/share/trapeze
+	$(if $(PYDIR),rm -rf $(DESTDIR)$(PYDIR)/trapeze $(DESTDIR)$(PYDIR)/trapeze-*.dist-info)
 
 clean:
 	rm -rf build-san build-fuzz $(filter-out build/.deps-ok,$(wildcard build/*))

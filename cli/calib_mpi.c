@@ -5,8 +5,9 @@
  * order and appends each to samples.csv as it arrives, so the log and the
  * calibration are the bytes of a serial run. The library stays MPI-free:
  * this file is compiled with MPI only when the Makefile finds OpenMPI
- * (pkg-config ompi-c); otherwise, and when not started by mpirun, it is a
- * single process.
+ * (pkg-config ompi-c; the decision is recorded in BUILD/config.stamp, so a
+ * change rebuilds this file). Not started by mpirun, it is a single process;
+ * built without MPI, it refuses to start as one of several ranks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/calib_common.h"
+#include "common/text.h"
 
 #ifdef TRAPEZE_MPI
 #include <mpi.h>
@@ -118,10 +120,45 @@ trapeze_status calib_mpi_run_set(const trapeze_sample_set *set, trapeze_sample_l
 
 #else
 
+/* The value of the first of names that is set, as a number; -1 when none is
+ * set or it is not a number. */
+static long env_number(const char *const *names)
+{
+    for (; *names; names++) {
+        const char *v = getenv(*names);
+        long n;
+        if (v)
+            return trapeze_parse_long(v, &n) ? n : -1;
+    }
+    return -1;
+}
+
+/* Built without MPI but started as one of several ranks (OpenMPI, MPICH's
+ * PMI, PMIx): every rank would run the whole plan and race the others for
+ * the log, so none starts. It exits here, before anything is opened or
+ * written: every caller starts MPI before its outputs. Rank 0 (or a rank
+ * that does not know its number) says why; the others stop quietly. */
 int calib_mpi_start(int *argc, char ***argv, int *rank, int *size)
 {
+    static const char *const size_vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE",
+                                            NULL};
+    static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+                                            NULL};
     (void)argc;
     (void)argv;
+    long n = env_number(size_vars), r = env_number(rank_vars);
+    if (n > 1 || r > 0) {
+        char ranks[32] = "several";
+        if (n > 1)
+            snprintf(ranks, sizeof ranks, "%ld", n);
+        if (r <= 0)
+            fprintf(stderr, "trapeze calibrate: started as one of %s MPI ranks, but this "
+                    "program was built without MPI, so each rank would run every sample and "
+                    "race the others for the log; install OpenMPI (scripts/install-deps.sh "
+                    "mpi) and run make again (it rebuilds what MPI changes), or run it "
+                    "without mpirun (--threads N)\n", ranks);
+        exit(1);
+    }
     *rank = 0;
     *size = 1;
     return 0;

@@ -150,6 +150,11 @@ static void print_result(const trapeze_gz_params *p, const trapeze_calib_report 
             printf("  AT BOUND");
         putchar('\n');
     }
+    /* the markers above, said once where they are seen */
+    printf("(stderr 0: held, not fitted (a micro-benchmark's or the default value); AT BOUND: "
+           "the fit pushed it to the edge of its range, so its stderr is no confidence "
+           "interval; |r| with P: its largest correlation with a fitted P, near 1 when the "
+           "samples cannot tell the two apart)\n");
     printf("%d observations, %d parameters fitted, in-sample RMS %.2f%%, "
            "%d-fold CV MAPE %.2f%% (max %.2f%%)\nwrote %s\n",
            rep->n_points, rep->n_fitted, 100 * rep->rms_rel_error, folds, rep->cv_mape_pct,

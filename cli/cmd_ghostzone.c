@@ -262,6 +262,16 @@ static int load_inputs(const gz_args *a, trapeze_gpu *gpu, trapeze_gz_params *p,
     return 0;
 }
 
+/* Whether the calibration carries standard errors (the headlines' margins
+ * then have an uncertainty, which the legend explains). */
+static int has_stderr(const trapeze_gz_params *p)
+{
+    for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++)
+        if (p->stderr_[k] > 0)
+            return 1;
+    return 0;
+}
+
 static void print_header(void)
 {
     printf("%-12s %-8s %-8s %8s %4s %8s %14s %8s %8s %s\n", "workload", "gpu", "sync", "h*",
@@ -459,6 +469,10 @@ int cli_ghostzone(int argc, char **argv)
         print_header();
     for (int i = 0; i < n && !s; i++)
         s = run_workload(&a, paths[i], &gpu, gpu_path, &params, csv, &err);
+    if (!s && !a.height && !a.optimize_block && a.nmodes == 2 && has_stderr(&params))
+        printf("(margin +X%% +- Y%%: the runner-up's predicted CPL above the best's, and the "
+               "standard deviation of that difference from the calibration's covariance; "
+               "under two of them the order is not certain)\n");
     if (!s && csv) {
         s = trapeze_csv_commit(csv, &err);
         csv = NULL;

@@ -1,21 +1,25 @@
 #!/bin/sh
 # Installs the Debian packages Trapeze needs, only those missing.
-# Usage: scripts/install-deps.sh [build|notebooks|mpi|fuzz|all]   (default: build)
+# Usage: scripts/install-deps.sh [build|notebooks|python|mpi|fuzz|all]   (default: build)
 # Called by the Makefile before the first build; safe to run again.
 set -eu
 
 build_pkgs="build-essential pkg-config libgsl-dev libnlopt-dev libcsv-dev libinih-dev libmetis-dev liblzma-dev xz-utils"
-notebook_pkgs="jupyter-nbconvert python3-nbconvert python3-ipykernel python3-matplotlib python3-pandas python3-pytest"
+# python: building, installing and testing the Python package offline (pip
+# with Debian's setuptools and wheel, a venv; make python-wheel)
+python_pkgs="python3-pandas python3-numpy python3-pip python3-setuptools python3-wheel python3-venv"
+notebook_pkgs="jupyter-nbconvert python3-nbconvert python3-ipykernel python3-matplotlib python3-pytest $python_pkgs"
 mpi_pkgs="libopenmpi-dev openmpi-bin"
 fuzz_pkgs="clang libclang-rt-14-dev"   # libFuzzer and the sanitizers' runtimes (make fuzz)
 
 case "${1:-build}" in
 build) want="$build_pkgs" ;;
 notebooks) want="$notebook_pkgs" ;;
+python) want="$python_pkgs" ;;
 mpi) want="$mpi_pkgs" ;;
 fuzz) want="$fuzz_pkgs" ;;
 all) want="$build_pkgs $notebook_pkgs $mpi_pkgs" ;;
-*) echo "usage: $0 [build|notebooks|mpi|fuzz|all]" >&2; exit 2 ;;
+*) echo "usage: $0 [build|notebooks|python|mpi|fuzz|all]" >&2; exit 2 ;;
 esac
 
 missing=""

@@ -5,7 +5,8 @@
 # that the calibration records the GPU it was made for, that the CSV holds
 # every valid height of both modes (PathFinder 127, HotSpot and Poisson 9,
 # Cell 3 on the GTX 480's block sizes), and that no figure printed is NaN
-# (a too-small hold-out once printed "MAPE nan%").
+# (a too-small hold-out once printed "MAPE nan%"), and that the table's markers
+# and the margins' uncertainty are explained.
 # Usage: sh tests/cli_run.sh build/trapeze
 . "$(dirname "$0")/lib/cli.sh"
 B=$(dirname "$T")
@@ -13,6 +14,11 @@ scripts/run-main-job.sh "$B" >"$D/out" 2>&1 || fail "run-main-job exit status: $
 for w in PathFinder HotSpot Poisson Cell; do
     grep -Eq "^$w +best: (relaunch|fence) h=[0-9]+" "$D/out" || fail "no decision for $w"
 done
+# the parameter table's markers and the headlines' margins are explained, once each
+[ "$(grep -c '^(stderr 0: held, not fitted.*AT BOUND: .*|r| with P: ' "$D/out")" -eq 1 ] \
+    || fail "no legend under the parameter table"
+[ "$(grep -c '^(margin +X% +- Y%: .*standard deviation' "$D/out")" -eq 1 ] \
+    || fail "no legend for the margins"
 grep -qi 'nan' "$D/out" && fail "a NaN printed: $(grep -i nan "$D/out" | head -2)"
 grep -q '^gpu = gtx480$' "$B/run/gtx480.ini" || fail "calibration does not record its GPU"
 [ "$(wc -l <"$B/run/ghostzone.csv")" -eq $((1 + 2 * (127 + 9 + 9 + 3))) ] \

@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -59,17 +60,83 @@ def test_unseen_stencil_is_profiled_as_the_command_line_does(tmp_path):
 
 def test_evaluate_gradient_matches_finite_differences():
     h, step = 2.3, 1e-5
-    e = trapeze.evaluate("hotspot", h, "fence", gpu="gtx480")
-    lo = trapeze.evaluate("hotspot", h - step, "fence", gpu="gtx480")["cpl_cycles"]
-    hi = trapeze.evaluate("hotspot", h + step, "fence", gpu="gtx480")["cpl_cycles"]
-    fd = (hi - lo) / (2 * step)
+    e = trapeze.evaluate("hotspot", h, "fence", gpu="gtx480", continuous=True)
+    lo = trapeze.evaluate("hotspot", h - step, "fence", gpu="gtx480", continuous=True)
+    hi = trapeze.evaluate("hotspot", h + step, "fence", gpu="gtx480", continuous=True)
+    fd = (hi["cpl_cycles"] - lo["cpl_cycles"]) / (2 * step)
     assert math.isclose(e["dcpl_dh"], fd, rel_tol=1e-5)
+    # the gradient as NumPy arrays: the same numbers, in param_names() order
+    assert isinstance(e["grad_params"], np.ndarray) and isinstance(e["grad_h_blk"], np.ndarray)
+    assert list(e["grad_h_blk"]) == [e["dcpl_dh"], e["dcpl_dblk"]]
+    assert list(e["grad_params"]) == [e["dcpl_d" + p] for p in trapeze.param_names()]
     # in paper mode (no overlap extension) CPL is the sum of its six components (5.24)
-    paper = trapeze.evaluate("hotspot", h, "fence")
+    paper = trapeze.evaluate("hotspot", 2, "fence")
     parts = sum(paper[k + "_cycles"] for k in
                 ("glbsync", "loadsten", "commit", "itermem", "misccomp", "itercomp"))
     assert math.isclose(parts, paper["cpl_cycles"], rel_tol=1e-12)
     assert set("dcpl_d" + p for p in trapeze.param_names()) <= set(e)
+
+
+def test_ghostzone_has_the_command_lines_columns_and_numbers():
+    """cpl_cycles and speedup are the table's (CPL at h_argmin, CPL(1)/CPL(h_argmin)):
+    HotSpot on the GTX 480 printed 709357.2 and 1.10x where Python once gave the
+    CPL at floor(h*), 778303.9, and 1.00."""
+    for workload, gpu in (("hotspot", "gtx480"), ("pathfinder", None), ("cell", "v100")):
+        args = ["ghostzone"] + (["--gpu", gpu] if gpu else []) + [workload]
+        table = [l.split() for l in cli(*args).stdout.splitlines()
+                 if len(l.split()) == 10 and l.split()[2] in ("relaunch", "fence")]
+        header = cli(*args).stdout.splitlines()[0].split()
+        df = trapeze.ghostzone(workload, gpu=gpu)
+        assert list(df.columns[:10]) == ["workload", "gpu", "sync", "h_continuous"] + header[4:]
+        assert len(table) == 2
+        for row, (_, r) in zip(table, df.iterrows()):
+            assert r["sync"] == row[2] and r["h"] == int(row[4]) and r["h_argmin"] == int(row[5])
+            assert abs(r["cpl_cycles"] - float(row[6])) <= 0.05
+            assert f"{r['speedup']:.2f}x" == row[7] and r["chosen"] == row[9]
+            assert abs(r["delta"] - float(row[8])) <= 0.005
+    hs = trapeze.ghostzone("hotspot", gpu="gtx480").set_index("sync")
+    assert abs(hs.loc["relaunch", "cpl_cycles"] - 709357.2) < 0.05
+    assert abs(hs.loc["relaunch", "cpl_floor_cycles"] - 778303.9) < 0.05
+
+
+def test_arguments_are_checked_with_the_right_exception(tmp_path):
+    """Each cause has its built-in exception under TrapezeError, and names from a
+    set say the nearest one."""
+    with pytest.raises(trapeze.TrapezeValueError, match="did you mean 'fence'"):
+        trapeze.evaluate("hotspot", 2, "fences", gpu="gtx480")
+    with pytest.raises(ValueError, match="h 2.5: expected an integer"):
+        trapeze.evaluate("hotspot", 2.5, "fence", gpu="gtx480")
+    for h in (0, -1, True, "2"):
+        with pytest.raises(trapeze.TrapezeValueError):
+            trapeze.evaluate("hotspot", h, "fence")
+    with pytest.raises(ValueError, match="above HotSpot's largest valid height, 9"):
+        trapeze.evaluate("hotspot", 10, "fence", gpu="gtx480")
+    assert trapeze.evaluate("hotspot", 9.0, "fence", gpu="gtx480")["h"] == 9
+    with pytest.raises(ValueError, match="workload hotspt: no such preset; did you mean 'hotspot'"):
+        trapeze.ghostzone("hotspt")
+    with pytest.raises(ValueError, match="GPU gtx48: no such preset; did you mean 'gtx480'"):
+        trapeze.ghostzone("hotspot", gpu="gtx48")
+    with pytest.raises(ValueError, match="sync 'bset'.*did you mean 'best'"):
+        trapeze.ghostzone("hotspot", sync="bset")
+    with pytest.raises(trapeze.TrapezeFileNotFoundError):
+        trapeze.ghostzone(str(tmp_path / "none.ini"))
+    with pytest.raises(FileNotFoundError, match="none.ini: no such file"):
+        trapeze.ghostzone("hotspot", gpu="gtx480", calibration=str(tmp_path / "none.ini"))
+    with pytest.raises(ValueError, match="'budgt'.*did you mean 'budget'"):
+        trapeze.calibrate("gtx480", str(tmp_path / "s.csv"), str(tmp_path / "c.ini"), budgt=3)
+    with pytest.raises(ValueError, match="h 1.5"):
+        trapeze.sim("gtx480", workload="hotspot", h=1.5)
+    with pytest.raises(ValueError, match="did you mean 'relaunch'"):
+        trapeze.sim("gtx480", workload="hotspot", sync="relanch")
+    with pytest.raises(ValueError, match="kernel 'vecad'.*did you mean 'vecadd'"):
+        trapeze.sim("gtx480", kernel="vecad")
+    with pytest.raises(ValueError, match="vecadd parameter 'nn'.*did you mean 'n'"):
+        trapeze.sim("gtx480", kernel="vecadd", params={"nn": 64})
+    # the library's own errors keep their message, typed by cause
+    err = trapeze.TrapezeError
+    assert issubclass(trapeze.TrapezeRuntimeError, RuntimeError) and \
+        issubclass(trapeze.TrapezeRuntimeError, err)
+    assert not issubclass(err, RuntimeError) and issubclass(trapeze.TrapezeValueError, err)
 
 
 def test_gpu_uses_its_own_calibration_and_refuses_another():
@@ -81,7 +148,7 @@ def test_gpu_uses_its_own_calibration_and_refuses_another():
     row = [l.split() for l in out.splitlines() if l.startswith("PathFinder") and "relaunch" in l][0]
     assert v100.set_index("sync").loc["relaunch", "h"] == int(row[4])
     assert abs(v100.set_index("sync").loc["relaunch", "h_continuous"] - float(row[3])) < 1e-3
-    with pytest.raises(trapeze.TrapezeError, match="made for GPU gtx480"):
+    with pytest.raises(trapeze.TrapezeValueError, match="made for GPU gtx480"):
         trapeze.ghostzone("pathfinder", gpu="v100", calibration="gtx480")
     forced = trapeze.ghostzone("pathfinder", gpu="v100", calibration="gtx480",
                                force_calibration=True)
@@ -92,7 +159,7 @@ def test_bad_input_raises_with_the_librarys_message(tmp_path):
     bad = tmp_path / "bad.ini"
     text = open(os.path.join(ROOT, "data/workloads/hotspot.ini")).read()
     bad.write_text(text.replace("iterations = ", "iterations = lots ; ", 1))
-    with pytest.raises(trapeze.TrapezeError, match="bad.ini:[0-9]+: \\[workload\\] iterations"):
+    with pytest.raises(trapeze.TrapezeValueError, match="bad.ini:[0-9]+: \\[workload\\] iterations"):
         trapeze.ghostzone(str(bad), gpu="gtx480")
     with pytest.raises(trapeze.TrapezeError, match="no such preset"):
         trapeze.ghostzone("hotspt")
@@ -121,7 +188,7 @@ def test_sim_returns_the_command_lines_csv(tmp_path):
         str(trace / "kernelslist.g"))
     got = trapeze.sim("gtx480", trace=str(trace / "kernelslist.g"))
     pd.testing.assert_frame_equal(got, pd.read_csv(out))
-    with pytest.raises(trapeze.TrapezeError, match="no built-in kernel"):
+    with pytest.raises(trapeze.TrapezeValueError, match="kernel .nosuchkernel.: expected one of vecadd"):
         trapeze.sim("gtx480", kernel="nosuchkernel")
     with pytest.raises(trapeze.TrapezeError, match="size 96: expected 2"):
         trapeze.sim("gtx480", workload="hotspot", size="96")

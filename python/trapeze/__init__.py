@@ -17,15 +17,20 @@ without --calibration uses the calibration shipped for it, and another
 GPU's calibration is refused unless force_calibration=True.
 """
 import ctypes
+import difflib
+import numbers
 import os
 import tempfile
 
+import numpy as np
 import pandas as pd
 
-from ._lib import CalibOptions, GzOptimum, TrapezeError, Workload, data_dir, lib
+from ._lib import (CalibOptions, GzOptimum, TrapezeError, TrapezeFileNotFoundError,
+                   TrapezeRuntimeError, TrapezeValueError, Workload, data_dir, lib)
 
-__all__ = ["TrapezeError", "ghostzone", "ghostzone_rows", "evaluate", "sim", "calibrate",
-           "validate", "samples", "param_names", "library_path", "sleep_calibrate"]
+__all__ = ["TrapezeError", "TrapezeValueError", "TrapezeFileNotFoundError",
+           "TrapezeRuntimeError", "ghostzone", "ghostzone_rows", "evaluate", "sim", "calibrate",
+           "validate", "samples", "param_names", "library_path", "data_dir", "sleep_calibrate"]
 
 SYNC = {"relaunch": 0, "fence": 1}
 SYNC_NAME = {v: k for k, v in SYNC.items()}
@@ -37,14 +42,49 @@ def library_path():
     return lib().path
 
 
+def _did_you_mean(value, names):
+    """'; did you mean NAME?' for the nearest of names, or '' when none is near."""
+    near = difflib.get_close_matches(str(value), list(names), n=1)
+    return f"; did you mean {near[0]!r}?" if near else ""
+
+
+def _choice(what, value, allowed):
+    """value if it is one of allowed, else a TrapezeValueError naming the nearest."""
+    if isinstance(value, str) and value in allowed:
+        return value
+    raise TrapezeValueError(f"{what} {value!r}: expected one of {', '.join(allowed)}"
+                            f"{_did_you_mean(value, allowed)}")
+
+
+def _positive_int(what, value, lo=1):
+    """value as an int when it is a whole number >= lo (2 and 2.0, not 2.5 or True)."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and \
+            float(value).is_integer() and value >= lo:
+        return int(value)
+    raise TrapezeValueError(f"{what} {value!r}: expected an integer >= {lo}")
+
+
+_KIND = {"gpus": "GPU", "workloads": "workload", "calibrations": "calibration",
+         "power": "power description"}
+
+
 def _resolve(arg, folder, suffix):
+    """A shipped preset's path (data/FOLDER/NAME.SUFFIX), or arg itself when it is
+    a path (has a '/' or a '.'), which must exist."""
+    what = _KIND.get(folder, folder)
+    if not isinstance(arg, (str, os.PathLike)):
+        raise TrapezeValueError(f"{what} {arg!r}: expected a preset name or a file path")
+    arg = os.fspath(arg)
     if "/" in arg or "." in arg:
+        if not os.path.exists(arg):
+            raise TrapezeFileNotFoundError(f"{what} {arg}: no such file")
         return arg
     path = os.path.join(data_dir(), folder, arg + suffix)
     if not os.path.exists(path):
         names = sorted(f[:-len(suffix)] for f in os.listdir(os.path.join(data_dir(), folder))
                        if f.endswith(suffix))
-        raise TrapezeError(f"{arg}: no such preset (presets: {', '.join(names)})")
+        raise TrapezeValueError(f"{what} {arg}: no such preset{_did_you_mean(arg, names)} "
+                                f"(presets: {', '.join(names)})")
     return path
 
 
@@ -69,15 +109,15 @@ class _Model:
             calibration = os.path.join(data_dir(), "calibrations",
                                        (self.gpu_name if gpu else "gtx280-meng2010") + ".ini")
             if not os.path.exists(calibration):
-                raise TrapezeError(f"no calibration shipped for GPU {self.gpu_name}: make one "
-                                   f"with trapeze.calibrate and pass calibration=FILE")
+                raise TrapezeFileNotFoundError(
+                    f"no calibration shipped for GPU {self.gpu_name}: make one with "
+                    f"trapeze.calibrate and pass calibration=FILE")
         else:
             calibration = _resolve(calibration, "calibrations", ".ini")
         self._check(L.so.trapeze_gz_params_load(calibration.encode(), self.params, self.err))
         if not force_calibration:
             status = L.so.trapeze_gz_params_check_gpu(self.params, self.gpu, self.err)
-            if status:
-                raise TrapezeError(f"{calibration}: {self._message()}")
+            L.check(status, self.err, f"{calibration}: ")
         self._check(L.so.trapeze_workload_load(_resolve(workload, "workloads", ".ini").encode(),
                                                ctypes.byref(self.work), self.err))
         self.workload_name = self.work.name.decode()
@@ -95,13 +135,8 @@ class _Model:
                                            ctypes.byref(self.m), self.err))
         L.so.trapeze_gz_set_tau(self.m, 1 if tau else 0)
 
-    def _message(self):
-        return ctypes.cast(ctypes.addressof(self.err) + ctypes.sizeof(ctypes.c_int),
-                           ctypes.c_char_p).value.decode(errors="replace")
-
     def _check(self, status):
-        if status != 0:
-            raise TrapezeError(self._message())
+        self.L.check(status, self.err)
 
     def close(self):
         if self.m:
@@ -116,29 +151,47 @@ class _Model:
 
 
 def _syncs(sync):
-    if sync == "best":
+    if _choice("sync", sync, ["relaunch", "fence", "best"]) == "best":
         return ["relaunch", "fence"]
-    if sync not in SYNC:
-        raise TrapezeError(f"sync: expected relaunch, fence or best, got {sync!r}")
     return [sync]
 
 
 def evaluate(workload, h, sync="relaunch", gpu=None, calibration=None, blk_len=None,
-             force_calibration=False, tau=False, spec_counts=False):
+             force_calibration=False, tau=False, spec_counts=False, continuous=False):
     """CPL at (h, blk_len) with its six components and its analytic gradient.
 
     Returns a dict: cpl_cycles, the per-loop components (*_cycles), trapezoids,
-    dcpl_dh, dcpl_dblk and dcpl_d<parameter> for every model parameter.
+    dcpl_dh, dcpl_dblk, dcpl_d<parameter> for every model parameter, and the
+    same gradient as NumPy arrays: grad_h_blk ([dcpl_dh, dcpl_dblk]) and
+    grad_params (one entry per param_names(), in that order).
+
+    h is a whole height from 1 to the workload's largest valid height;
+    continuous=True evaluates the model's continuous relaxation at a fractional
+    h >= 1 (what the optimizer searches; ghostzone's h_continuous) instead.
 
     With gpu given, a workload the calibration has no [profile.NAME] of is
     profiled on that GPU first (four short simulations), as `trapeze ghostzone`
     does; spec_counts=True uses the spec's own counts instead (here and in
     ghostzone and ghostzone_rows)."""
+    _choice("sync", sync, list(SYNC))
+    if continuous:
+        if not (isinstance(h, numbers.Real) and not isinstance(h, bool) and h >= 1):
+            raise TrapezeValueError(f"h {h!r}: expected a number >= 1")
+        h = float(h)
+    else:
+        h = _positive_int("h", h)
+    if blk_len is not None:
+        blk_len = _positive_int("blk_len", blk_len)
     with _Model(workload, gpu, calibration, force_calibration, tau, spec_counts) as m:
         L = m.L
         e = L.GzEval()
-        blk = float(blk_len if blk_len is not None else m.work.blk_len)
-        m._check(L.so.trapeze_gz_evaluate(m.m, SYNC[sync], float(h), blk, ctypes.byref(e), m.err))
+        blk = blk_len if blk_len is not None else m.work.blk_len
+        top = L.so.trapeze_gz_max_height(m.m, blk)
+        if not continuous and h > top:
+            raise TrapezeValueError(f"h {h}: above {m.workload_name}'s largest valid height, "
+                                    f"{top}, at block edge {blk}")
+        m._check(L.so.trapeze_gz_evaluate(m.m, SYNC[sync], float(h), float(blk),
+                                          ctypes.byref(e), m.err))
         out = {"workload": m.workload_name, "gpu": m.gpu_name, "sync": sync, "h": h,
                "blk_len": blk, "trapezoids": e.trapezoids, "cpl_cycles": e.cpl}
         for i, name in enumerate(("glbsync", "loadsten", "commit", "itermem", "misccomp",
@@ -147,6 +200,8 @@ def evaluate(workload, h, sync="relaunch", gpu=None, calibration=None, blk_len=N
         out["dcpl_dh"], out["dcpl_dblk"] = e.dcpl_dh, e.dcpl_dblk
         for i, name in enumerate(param_names()):
             out["dcpl_d" + name] = e.dcpl_dparam[i]
+        out["grad_h_blk"] = np.array([e.dcpl_dh, e.dcpl_dblk])
+        out["grad_params"] = np.array(e.dcpl_dparam[:L.nparams])
         return out
 
 
@@ -158,9 +213,12 @@ def param_names():
 
 def ghostzone(workload, gpu=None, calibration=None, sync="best", force_calibration=False,
               tau=False, optimize_block=False, spec_counts=False):
-    """The best trapezoid height per sync mode (NLopt), one row per mode:
-    workload, gpu, sync, h_continuous, h (floor of h*), h_argmin, cpl_cycles
-    (at h), cpl_argmin_cycles, speedup (CPL(1)/CPL(h)), delta, blk_len, chosen."""
+    """The best trapezoid height per sync mode (NLopt), one row per mode, with the
+    columns of `trapeze ghostzone`'s table, meaning the same: workload, gpu, sync,
+    h_continuous (h*), h (floor of h*, the dissertation's choice), h_argmin (the
+    best integer height), cpl_cycles (CPL at h_argmin), speedup (CPL(1) /
+    CPL(h_argmin)), delta, chosen (the mode of the best integer (mode, h));
+    then cpl_floor_cycles (CPL at h) and blk_len."""
     rows = []
     with _Model(workload, gpu, calibration, force_calibration, tau, spec_counts) as m:
         L = m.L
@@ -170,9 +228,9 @@ def ghostzone(workload, gpu=None, calibration=None, sync="best", force_calibrati
                                               ctypes.byref(o), m.err))
             rows.append({"workload": m.workload_name, "gpu": m.gpu_name, "sync": s,
                          "h_continuous": o.h_continuous, "h": o.h_floor, "h_argmin": o.h_argmin,
-                         "cpl_cycles": o.cpl_floor, "cpl_argmin_cycles": o.cpl_argmin,
-                         "speedup": o.cpl_h1 / o.cpl_floor,
+                         "cpl_cycles": o.cpl_argmin, "speedup": o.cpl_h1 / o.cpl_argmin,
                          "delta": L.so.trapeze_gz_delta(m.m, float(o.blk_len)),
+                         "chosen": None, "cpl_floor_cycles": o.cpl_floor,
                          "blk_len": o.blk_len})
     df = pd.DataFrame(rows)
     df["chosen"] = df.loc[df["cpl_cycles"].idxmin(), "sync"]
@@ -216,10 +274,7 @@ class _Handles:
         return handle
 
     def check(self, status, prefix=""):
-        if status != 0:
-            msg = ctypes.cast(ctypes.addressof(self.err) + ctypes.sizeof(ctypes.c_int),
-                              ctypes.c_char_p).value.decode(errors="replace")
-            raise TrapezeError(prefix + msg)
+        self.L.check(status, self.err, prefix)
 
     def __enter__(self):
         return self
@@ -237,7 +292,7 @@ def _workload(h, name, size=None):
     if size is not None:
         parts = str(size).split("x")
         if len(parts) != w.dims or not all(p.isdigit() and int(p) > 0 for p in parts):
-            raise TrapezeError(f"size {size}: expected {w.dims} positive whole numbers "
+            raise TrapezeValueError(f"size {size}: expected {w.dims} positive whole numbers "
                                f"joined by 'x' for {w.name.decode()}")
         for i, p in enumerate(parts):
             w.data_len[i] = float(p)
@@ -251,6 +306,19 @@ def _config(h, gpu):
     return h.own(cfg, h.L.so.trapeze_config_destroy)
 
 
+def _check_builtin(L, kernel, params):
+    """kernel is a built-in (trapeze sim --list) and params name its parameters."""
+    names = []
+    while L.so.trapeze_sim_builtin(len(names), None):
+        names.append(L.so.trapeze_sim_builtin(len(names), None).decode())
+    i = names.index(_choice("kernel", kernel, names))
+    allowed = []
+    while L.so.trapeze_sim_builtin_param(i, len(allowed), None, None):
+        allowed.append(L.so.trapeze_sim_builtin_param(i, len(allowed), None, None).decode())
+    for name in params:
+        _choice(f"{kernel} parameter", name, allowed)
+
+
 def sim(gpu, kernel=None, params=None, workload=None, trace=None, h=None, sync=None,
         size=None, iterations=None, per_sm=False):
     """Runs the simulator in-process on a built-in kernel (with name=value params), a
@@ -259,9 +327,13 @@ def sim(gpu, kernel=None, params=None, workload=None, trace=None, h=None, sync=N
     per_sm=True), which the library writes."""
     chosen = [x for x in (kernel, workload, trace) if x is not None]
     if len(chosen) != 1:
-        raise TrapezeError("sim: give exactly one of kernel, workload or trace")
-    if sync is not None and sync not in SYNC:
-        raise TrapezeError(f"sync: expected relaunch or fence, got {sync!r}")
+        raise TrapezeValueError("sim: give exactly one of kernel, workload or trace")
+    if sync is not None:
+        _choice("sync", sync, list(SYNC))
+    if h is not None:
+        h = _positive_int("h", h)
+    if iterations is not None:
+        iterations = _positive_int("iterations", iterations)
     with _Handles() as H, tempfile.TemporaryDirectory() as tmp:
         so = H.L.so
         cfg = _config(H, gpu)
@@ -269,6 +341,7 @@ def sim(gpu, kernel=None, params=None, workload=None, trace=None, h=None, sync=N
         H.check(so.trapeze_sim_create(cfg, None, ctypes.byref(s), H.err))
         H.own(s, so.trapeze_sim_destroy)
         if kernel is not None:
+            _check_builtin(H.L, kernel, params or {})
             settings = [f"{k}={v}".encode() for k, v in (params or {}).items()]
             argv = (ctypes.c_char_p * (len(settings) + 1))(*settings)
             H.check(so.trapeze_sim_run_builtin(s, kernel.encode(), len(settings), argv, H.err))
@@ -306,10 +379,14 @@ def _options(H, options):
     opt = CalibOptions()
     H.L.so.trapeze_calib_options_default(ctypes.byref(opt))
     for name, value in options.items():
-        if name not in _PLAN_OPTIONS:
-            raise TrapezeError(f"{name}: not a calibration option ({', '.join(_PLAN_OPTIONS)})")
+        _choice("calibration option", name, list(_PLAN_OPTIONS))
         kind = type(getattr(opt, name))
-        setattr(opt, name, kind(value))
+        if kind is int and name != "logged_only":
+            value = _positive_int(name, value, lo=0)
+        try:
+            setattr(opt, name, kind(value))
+        except (TypeError, ValueError):
+            raise TrapezeValueError(f"{name} {value!r}: expected a number") from None
     return opt
 
 
@@ -341,7 +418,7 @@ def calibrate(gpu, samples_path, out, workloads=(), threads=1, **options):
         so = H.L.so
         plan = _plan(H, gpu, workloads, options)
         log = _log(H, samples_path)
-        H.check(so.trapeze_calib_run(plan, log, int(threads), None, None, H.err))
+        H.check(so.trapeze_calib_run(plan, log, _positive_int("threads", threads), None, None, H.err))
         params = H.L.buffer("trapeze_gz_params")
         report = H.L.buffer("trapeze_calib_report")
         H.check(so.trapeze_calib_from_log(plan, log, params, report, H.err))
@@ -376,11 +453,11 @@ def validate(gpu, calibration, samples_path=None, workloads=(), threads=1, curve
             opt = _options(H, options)
             H.check(so.trapeze_calib_validate_sizes(plan, params, factors, len(sizes),
                                                     int(sweep_stages or opt.stages), sweep,
-                                                    int(threads), None, None, v, H.err))
+                                                    _positive_int("threads", threads), None, None, v, H.err))
             H.check(so.trapeze_size_validation_write_csv(v, rows, points, H.err))
         else:
             v = H.own(H.L.buffer("trapeze_validation"), so.trapeze_validation_free)
-            H.check(so.trapeze_calib_validate(plan, params, log, sweep, int(threads), None,
+            H.check(so.trapeze_calib_validate(plan, params, log, sweep, _positive_int("threads", threads), None,
                                               None, v, H.err))
             H.check(so.trapeze_validation_write_csv(v, rows, points, H.err))
         return pd.read_csv(path.decode())
@@ -426,7 +503,7 @@ def sleep_calibrate(gpu, jobs, samples_path, out, window=20000, max_penalty=0.01
         H.check(so.trapeze_sample_log_open_schema(samples_path.encode(), schema,
                                                   ctypes.byref(log), H.err))
         H.own(log, so.trapeze_sample_log_close)
-        H.check(so.trapeze_samples_run(so.trapeze_sleep_plan_set(plan), log, int(threads),
+        H.check(so.trapeze_samples_run(so.trapeze_sleep_plan_set(plan), log, _positive_int("threads", threads),
                                        None, None, H.err))
         H.check(so.trapeze_sleep_calib_write_csv(plan, log, out.encode(), H.err))
     return pd.read_csv(out)

@@ -1,9 +1,11 @@
 """Loading libtrapeze.so with ctypes and mirroring the few structs Python reads.
 
-Owns the C boundary only: finding the library and the data folder, the
-function prototypes, and the struct mirrors, each checked against the C
-size (trapeze_struct_size) at load so a layout change fails at import, not
-as corrupted memory. No model or simulator logic lives here.
+Owns the C boundary only: finding the library and the data folder (the
+package's own lib/ and data/, bundled by setup.py, after TRAPEZE_LIB and
+TRAPEZE_DATA), the function prototypes, the struct mirrors, each checked
+against the C size (trapeze_struct_size) at load so a layout change fails at
+import, not as corrupted memory, and the exceptions, one per cause, that a
+library status code becomes. No model or simulator logic lives here.
 """
 import ctypes
 import ctypes.util
@@ -14,8 +16,36 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _TREE = os.path.abspath(os.path.join(_HERE, "..", ".."))   # python/trapeze -> the source tree
 
 
-class TrapezeError(RuntimeError):
-    """A library call failed; the message names file, line and field where it can."""
+class TrapezeError(Exception):
+    """Base of every error the package raises; the message names file, line and
+    field where it can. Each is also the built-in exception of its cause."""
+
+
+class TrapezeValueError(TrapezeError, ValueError):
+    """A bad argument (a height that is not a positive integer, an unknown sync
+    mode, preset or option) or bad input (a malformed or out-of-range value in
+    a file: the library's parse, range and argument errors)."""
+
+
+class TrapezeFileNotFoundError(TrapezeError, FileNotFoundError):
+    """A file, the library or the data folder that is not there."""
+
+
+class TrapezeRuntimeError(TrapezeError, RuntimeError):
+    """A failure while running: I/O, memory, a numerical method that failed."""
+
+
+# the library's status codes (trapeze_status in trapeze.h)
+EIO, EPARSE, ERANGE, EINVAL = 1, 2, 3, 4
+
+
+def error_for(code, message):
+    """The exception of a library status code and its message."""
+    if code in (EPARSE, ERANGE, EINVAL):
+        return TrapezeValueError(message)
+    if code == EIO and "No such file" in message:
+        return TrapezeFileNotFoundError(message)
+    return TrapezeRuntimeError(message)
 
 
 def _candidates():
@@ -35,7 +65,7 @@ def data_dir():
               os.path.join(_TREE, "data"), "/usr/local/share/trapeze", "/usr/share/trapeze"):
         if d and os.path.isdir(os.path.join(d, "gpus")):
             return d
-    raise TrapezeError("cannot find Trapeze's data folder: set TRAPEZE_DATA")
+    raise TrapezeFileNotFoundError("cannot find Trapeze's data folder: set TRAPEZE_DATA")
 
 
 def program():
@@ -44,7 +74,7 @@ def program():
               shutil.which("trapeze")):
         if p and os.access(p, os.X_OK):
             return p
-    raise TrapezeError("cannot find the trapeze program: set TRAPEZE_PROGRAM")
+    raise TrapezeFileNotFoundError("cannot find the trapeze program: set TRAPEZE_PROGRAM")
 
 
 class Error(ctypes.Structure):
@@ -113,8 +143,8 @@ class Lib:
             except OSError as e:
                 errors.append(f"{path}: {e}")
         if self.so is None:
-            raise TrapezeError("cannot load libtrapeze.so (build it with make, or set "
-                               "TRAPEZE_LIB): " + "; ".join(errors))
+            raise TrapezeFileNotFoundError("cannot load libtrapeze.so (build it with make, or "
+                                           "set TRAPEZE_LIB): " + "; ".join(errors))
         so = self.so
         so.trapeze_struct_size.restype = ctypes.c_size_t
         so.trapeze_struct_size.argtypes = [ctypes.c_char_p]
@@ -133,7 +163,7 @@ class Lib:
                              ("trapeze_gz_optimum", GzOptimum),
                              ("trapeze_calib_options", CalibOptions)):
             if ctypes.sizeof(mirror) != self.size[name]:
-                raise TrapezeError(f"{self.path}: struct {name} is {self.size[name]} bytes, "
+                raise TrapezeRuntimeError(f"{self.path}: struct {name} is {self.size[name]} bytes, "
                                    f"the binding's mirror {ctypes.sizeof(mirror)}: rebuild both")
         P, I, D = ctypes.c_void_p, ctypes.c_int, ctypes.c_double
         proto = {
@@ -165,6 +195,8 @@ class Lib:
             "trapeze_sim_run_trace": (I, [P, ctypes.c_char_p, P]),
             "trapeze_sim_run_stencil": (I, [P, P, I, I, I, P, P]),
             "trapeze_sim_write_csv": (I, [P, ctypes.c_char_p, ctypes.c_char_p, P]),
+            "trapeze_sim_builtin": (ctypes.c_char_p, [I, P]),
+            "trapeze_sim_builtin_param": (ctypes.c_char_p, [I, I, P, P]),
             # calibration and validation
             "trapeze_calib_options_default": (None, [P]),
             "trapeze_calib_plan_create": (I, [ctypes.c_char_p, P, I, P, ctypes.POINTER(P), P]),
@@ -204,9 +236,12 @@ class Lib:
         """Zeroed memory for a C struct Python only passes by pointer."""
         return ctypes.create_string_buffer(self.size[struct_name])
 
-    def check(self, status, err):
+    def check(self, status, err, prefix=""):
+        """Raises the exception of a failed call; err is the call's trapeze_error
+        (an Error or a buffer of its size)."""
         if status != 0:
-            raise TrapezeError(err.message.decode(errors="replace"))
+            e = Error.from_buffer(err)
+            raise error_for(e.code, prefix + e.message.decode(errors="replace"))
 
 
 _lib = None

@@ -29,14 +29,21 @@ expect_failure() {
     [ ! -e "$output" ] && [ ! -e "$output.tmp" ] || fail "$name: output file left behind"
 }
 
-# mpi_usable: whether $T can run under mpirun here; says why not (SKIP line)
+# mpi_usable: whether $T can run under mpirun here; says why not (SKIP line).
+# Where OpenMPI is installed a program built without it is a failure, not a
+# skip: make rebuilds what MPI changes (BUILD/config.stamp), so it means a
+# stale or broken build.
 mpi_usable() {
-    if ! ldd "$T" 2>/dev/null | grep -q libmpi || ! command -v mpirun >/dev/null 2>&1; then
-        echo "SKIP MPI: $T is built without OpenMPI (scripts/install-deps.sh mpi, then rebuild)"
-        return 1
-    fi
     if echo "$T" | grep -q build-san; then
         echo "SKIP MPI under the sanitizers: OpenMPI's own allocations are reported by LeakSanitizer"
+        return 1
+    fi
+    if ! command -v mpirun >/dev/null 2>&1; then
+        echo "SKIP MPI: OpenMPI is not installed (scripts/install-deps.sh mpi, then make)"
+        return 1
+    fi
+    if ! ldd "$T" 2>/dev/null | grep -q libmpi; then
+        fail "MPI: OpenMPI is installed but $T is built without it (make should have rebuilt it)"
         return 1
     fi
 }
