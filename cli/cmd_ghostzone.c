@@ -20,7 +20,7 @@ static const char *const default_workloads[] = {"pathfinder", "hotspot", "poisso
 typedef struct {
     const char *gpu, *calibration, *csv;
     int modes[2], nmodes;  /* sync modes to optimize */
-    int tau, optimize_block, force_calibration, spec_counts;
+    int tau, optimize_block, force_calibration, spec_counts, list_keys;
     long height;           /* evaluate this height instead of optimizing; 0 = optimize */
     long verify, stages, threads; /* simulate the `verify` best candidates */
     const char *workloads[MAX_WORKLOADS];
@@ -84,6 +84,8 @@ static void usage(FILE *out)
 "  --energy-samples FILE\n"
 "                      log of those samples (resumed: logged ones are not run\n"
 "                      again; --threads N runs them in parallel)\n"
+"  --list-keys         print the keys a workload spec may hold, one\n"
+"                      '[section] key' a line (docs/formats.md), and exit\n"
 "  -h, --help          show this help\n");
     cli_gz_group_usage(out);
     fprintf(out,
@@ -102,9 +104,11 @@ static void usage(FILE *out)
 "sync mode is.\n"
 "\n"
 "Instruction counts: a workload with a [profile.NAME] in the calibration uses\n"
-"those (measured on the calibrated GPU); one without uses its spec's [profile],\n"
-"Meng's GTX 280 per-SM counts (30 SMs), as instructions per element on any GPU,\n"
-"and says so on stderr when the GPU has another SM count.\n");
+"those (measured on the calibrated GPU). Else, with --gpu, the kernel generated\n"
+"from the spec is profiled on that GPU; without --gpu (or with --spec-counts)\n"
+"the spec's own counts are used: derived from its stencil (shape, arrays,\n"
+"flops_per_point, ...) or, as an override, its [profile] (Meng's GTX 280\n"
+"per-SM counts). stderr says which, except for a [profile] in paper mode.\n");
 }
 
 /* 0: a sync mode (or best); -1: not one. */
@@ -131,7 +135,8 @@ static const cli_opt options[] = {
     {"--spec-counts", 0, 0},
     {"--csv", 1, 0}, {"--height", 1, 0}, {"--tau", 0, 0}, {"--optimize-block", 0, 0},
     {"--verify", 1, 0}, {"--stages", 1, 0}, {"--threads", 1, 0}, {"--objective", 1, 0},
-    {"--power", 1, 0}, {"--max-penalty", 1, 0}, {"--energy-samples", 1, 0}, CLI_GZ_GROUP_OPTIONS,
+    {"--power", 1, 0}, {"--max-penalty", 1, 0}, {"--energy-samples", 1, 0}, {"--list-keys", 0, 0},
+    CLI_GZ_GROUP_OPTIONS,
     {NULL, 0, 0}};
 
 /* Returns -1 when parsed, else the exit status (0 after --help). */
@@ -185,6 +190,8 @@ static int parse_args(int argc, char **argv, gz_args *a)
             a->force_calibration = 1;
         } else if (strcmp(arg, "--spec-counts") == 0) {
             a->spec_counts = 1;
+        } else if (strcmp(arg, "--list-keys") == 0) {
+            a->list_keys = 1;
         } else if (strcmp(arg, "--tau") == 0) {
             a->tau = 1;
         } else if (strcmp(arg, "--optimize-block") == 0) {
@@ -362,34 +369,76 @@ static trapeze_status profile(const gz_args *a, const char *gpu_path, const trap
     double work;
     trapeze_status s = trapeze_calib_profile(gpu_path, w, (int)a->threads, out, &work, err);
     if (!s)
-        fprintf(stderr, "%s: no [profile.%s] in the calibration: profiled on this GPU (four "
-                "short simulations, %.4g warp instructions; --spec-counts skips them)\n",
-                w->name, w->name, work);
+        fprintf(stderr, "%s: instruction counts: profiled generated kernel (no [profile.%s] in "
+                "the calibration: the kernel generated from the %s, profiled on this GPU in "
+                "four short simulations, %.4g warp instructions; --spec-counts skips them)\n",
+                w->name, w->name, w->counts_source == TRAPEZE_COUNTS_SPEC
+                ? "spec-derived counts" : "spec's [profile] override", work);
     return s;
 }
 
-static trapeze_status run_workload(const gz_args *a, const char *path, const trapeze_gpu *gpu,
-                                   const char *gpu_path, const trapeze_gz_params *p,
-                                   trapeze_csv_out *csv, trapeze_error *err)
+/* What a spec left to a default that changes the answer: the shape of a
+ * 2-D or 3-D stencil (a box and a star of one halo differ by 36 points at
+ * radius 3 in 2-D). On stderr, before anything runs. */
+static void note_shape(const trapeze_workload *w)
 {
-    trapeze_workload w;
+    if (w->dims < 2 || w->shape_given)
+        return;
+    int left[TRAPEZE_MAX_DIMS], right[TRAPEZE_MAX_DIMS];
+    trapeze_workload_reach(w, left, right);
+    trapeze_workload star = *w;
+    star.star = 1;
+    fprintf(stderr, "%s: no shape given: assumed a box, all %d points within the halo "
+            "(shape = star reads the %d on the axes; shape can also list the offsets)\n",
+            w->name, trapeze_workload_points(w, left, right, NULL, NULL),
+            trapeze_workload_points(&star, left, right, NULL, NULL));
+}
+
+/* Where the counts the model reads come from when they are the spec's:
+ * derived from its stencil, or its [profile] read on another GPU than
+ * Meng's (on the GTX 280 without --gpu, the dissertation's own case, a
+ * [profile] is silent). */
+static void note_spec_counts(const trapeze_workload *w, const trapeze_gz_model *m,
+                             const trapeze_gpu *gpu)
+{
+    trapeze_workload_counts c;
+    trapeze_workload_derive_counts(w, &c);
+    if (w->counts_source == TRAPEZE_COUNTS_SPEC)
+        fprintf(stderr, "%s: instruction counts: spec-derived, %d warp instructions per point "
+                "and loop (%d shared loads, %d global, %d arithmetic, %d special-function, 1 "
+                "store) and %d of setup\n", w->name, c.per_point, c.shared_loads,
+                c.global_loads, c.arith, c.sfu, c.setup);
+    else if (trapeze_gz_profile_sms(m) != gpu->n_sm)
+        fprintf(stderr, "%s: instruction counts: [profile] override: no [profile.%s] in the "
+                "calibration: the spec's instruction counts (Meng's GTX 280, per SM of %g) are "
+                "used per element on %s's %d SMs (the stencil itself implies %d per point and "
+                "%d outside the loop)\n", w->name, w->name, trapeze_gz_profile_sms(m),
+                gpu->name, gpu->n_sm, c.per_point, c.outside_loop);
+}
+
+static trapeze_status run_workload(const gz_args *a, const trapeze_workload *spec,
+                                   const trapeze_gpu *gpu, const char *gpu_path,
+                                   const trapeze_gz_params *p, trapeze_csv_out *csv,
+                                   int *header_done, trapeze_error *err)
+{
+    trapeze_workload w = *spec;
     trapeze_gz_model *m;
     trapeze_gz_params profiled;
-    trapeze_status s = trapeze_workload_load(path, &w, err);
-    if (s || (s = trapeze_gz_create(gpu, &w, p, &m, err)))
+    trapeze_status s = trapeze_gz_create(gpu, &w, p, &m, err);
+    if (s)
         return s;
+    note_shape(&w);
+    int calibrated = trapeze_gz_profile_sms(m) == gpu->n_sm && a->gpu;
     if (trapeze_gz_profile_sms(m) != gpu->n_sm && a->gpu && !a->spec_counts) {
         trapeze_gz_destroy(m);
         if ((s = profile(a, gpu_path, &w, p, &profiled, err)) ||
             (s = trapeze_gz_create(gpu, &w, &profiled, &m, err)))
             return s;
         p = &profiled;
+    } else if (!calibrated) {
+        note_spec_counts(&w, m, gpu);
     }
     trapeze_gz_set_tau(m, a->tau);
-    if (trapeze_gz_profile_sms(m) != gpu->n_sm)
-        fprintf(stderr, "%s: no [profile.%s] in the calibration: the spec's instruction counts "
-                "(Meng's GTX 280, per SM of %g) are used per element on %s's %d SMs\n",
-                w.name, w.name, trapeze_gz_profile_sms(m), gpu->name, gpu->n_sm);
     trapeze_sync modes[2] = {(trapeze_sync)a->modes[0], (trapeze_sync)a->modes[1]};
     trapeze_gz_decision d;
     s = trapeze_gz_decide(m, modes, a->nmodes, a->optimize_block, (int)a->height, &d, err);
@@ -397,6 +446,9 @@ static trapeze_status run_workload(const gz_args *a, const char *path, const tra
     for (int i = 0; !s && csv && !a->energy.enabled && i < a->nmodes; i++)
         s = trapeze_gz_write_rows(m, o[i].sync, o[i].blk_len, csv, err);
     if (!s) {
+        if (!*header_done)
+            print_header();
+        *header_done = 1;
         for (int i = 0; i < a->nmodes; i++)
             printf("%-12s %-8s %-8s %8.3f %4d %8d %14.1f %7.2fx %8.2f %s\n", w.name,
                    gpu->name, trapeze_sync_name(o[i].sync), o[i].h_continuous, o[i].h_floor,
@@ -417,12 +469,23 @@ static trapeze_status run_workload(const gz_args *a, const char *path, const tra
     return s;
 }
 
+static void list_keys(void)
+{
+    const char *section, *key;
+    for (int i = 0; (key = trapeze_workload_key(i, &section)); i++)
+        printf("[%s] %s\n", section, key);
+}
+
 int cli_ghostzone(int argc, char **argv)
 {
     gz_args a = {0};
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
+    if (a.list_keys) {
+        list_keys();
+        return 0;
+    }
     trapeze_error err = {0};
     trapeze_gpu gpu;
     trapeze_gz_params params;
@@ -455,10 +518,13 @@ int cli_ghostzone(int argc, char **argv)
             return 2;
         }
     }
-    if (!s)
-        print_header();
+    /* every spec read and checked before anything is printed or run */
+    static trapeze_workload specs[MAX_WORKLOADS];
     for (int i = 0; i < n && !s; i++)
-        s = run_workload(&a, paths[i], &gpu, gpu_path, &params, csv, &err);
+        s = trapeze_workload_load(paths[i], &specs[i], &err);
+    int header_done = 0;
+    for (int i = 0; i < n && !s; i++)
+        s = run_workload(&a, &specs[i], &gpu, gpu_path, &params, csv, &header_done, &err);
     if (!s && csv) {
         s = trapeze_csv_commit(csv, &err);
         csv = NULL;
