@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/ghostzone_group.h"
+#include "cli/ghostzone_verify.h"
 #include "common/error.h"
 #include "common/text.h"
 #include "trapeze.h"
@@ -67,7 +68,9 @@ static void usage(FILE *out)
 "                      fastest where the model's curve is off, and in the\n"
 "                      other mode from its fastest when that is within 10%%\n"
 "                      (up to 16 runs more), and decide by simulation (prints\n"
-"                      each candidate and the warp instructions spent)\n"
+"                      each candidate and the warp instructions spent; stderr\n"
+"                      shows each candidate's stage and the time left; Ctrl-C\n"
+"                      prints what was verified so far)\n"
 "  --stages N          timed stages per verified candidate (default 2)\n"
 "  --threads N         candidates simulated in parallel (default 1)\n"
 "  --csv FILE          write one row per (workload, sync, h) for every valid h:\n"
@@ -336,19 +339,11 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
         int k = trapeze_gz_verify_order(c, n, a->verify < n ? (int)a->verify : n), best = 0;
         int searched = 0;
         double work = 0;
-        s = trapeze_calib_verify_search(gpu_path, w, c, n, k, a->stages ? (int)a->stages : 2,
-                                        a->threads ? (int)a->threads : 1, &searched, err);
-        for (int i = 0; i < n && !s; i++) {
-            if (!(c[i].cpl_sim > 0))
-                continue;
-            printf("%-12s verify: %-8s h=%-3d cpl_sim %12.1f  model %12.1f (%+.2f%%)%s\n",
-                   w->name, trapeze_sync_name(c[i].sync), c[i].h, c[i].cpl_sim, c[i].cpl_model,
-                   100 * (c[i].cpl_model / c[i].cpl_sim - 1), i < k ? "" : "  (searched)");
-            work += c[i].warp_instructions;
-            if (c[i].cpl_sim < c[best].cpl_sim)
-                best = i;
-        }
+        s = cli_gz_verify(gpu_path, w, c, n, k, a->stages ? (int)a->stages : 2,
+                          a->threads ? (int)a->threads : 1, &searched, err);
         if (!s)
+            best = cli_gz_verify_print(stdout, w, c, n, k, &work);
+        if (!s && best >= 0)
             printf("%-12s verified: %s h=%d, the fastest of %d simulated (the model's %d best, "
                    "%d searched along h; %ld stages each, %.4g warp instructions)\n", w->name,
                    trapeze_sync_name(c[best].sync), c[best].h, k + searched, k, searched,

@@ -105,9 +105,12 @@ int cli_sleep(int argc, char **argv);
 
 /* The progress line of long runs (progress.c): "PREFIX: done/total UNIT,
  * elapsed, rate, about T left  DETAIL" on stderr, overwritten, only when
- * stderr is a terminal. Zero-initialize; set prefix as you like. */
+ * stderr is a terminal; with `lines`, a line per update when it is not (for
+ * few, slow updates: a log then shows them). Zero-initialize; set prefix
+ * and lines as you like. */
 typedef struct cli_progress {
     const char *prefix;
+    int lines;
     int checked, on;
     double start, done0;
 } cli_progress;

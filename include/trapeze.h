@@ -1160,6 +1160,12 @@ trapeze_status trapeze_calib_verify(const char *gpu_config_path, const trapeze_w
                                     trapeze_gz_choice *c, int n, int stages, int threads,
                                     trapeze_error *err);
 
+/* The warp instructions trapeze_calib_verify will simulate for one
+ * candidate (sync, h) of w, estimated from the kernel's shape: a warm-up and
+ * `stages` stages (fence: the warm-up twice). For progress displays. */
+double trapeze_calib_verify_cost(const trapeze_workload *w, trapeze_sync sync, int h,
+                                 int stages);
+
 /* `--verify k`: simulates c[0..k) of the ranking c[0..n) (trapeze_gz_verify_order),
  * then the search along h (trapeze_gz_verify_next), at most
  * TRAPEZE_GZ_VERIFY_MAX_SEARCH runs more; *searched says how many. The
