@@ -45,6 +45,7 @@ typedef struct {
     int have_profile, have_flops;
     int size_count, halo_count, block_count, aux_count, offset_dims;
     trapeze_ini_ctx size_at, block_at, height_at, aux_at, halo_at, shape_at, type_at, profile_at;
+    trapeze_ini_ctx flops_at;
 } load_state;
 
 typedef trapeze_status (*key_parser)(load_state *st, const trapeze_ini_ctx *at, const char *sec,
@@ -270,6 +271,7 @@ static trapeze_status k_flops(load_state *st, const trapeze_ini_ctx *at, const c
                               const char *key, const char *value, trapeze_error *err)
 {
     st->have_flops = 1;
+    st->flops_at = *at;
     return int_key(at, sec, key, value, 0, MAX_POINT_INSTS, &st->w->flops_per_point, err);
 }
 
@@ -548,9 +550,10 @@ static trapeze_status set_counts(load_state *st, const char *path, trapeze_error
     if (w->flops_per_point < 0)
         w->flops_per_point = c.arith;
     if (c.per_point > MAX_POINT_INSTS)
-        return trapeze_fail(err, TRAPEZE_ERANGE, "%s: [workload] %d instructions per point "
-                            "(loads, arithmetic, special functions, the store), more than %d",
-                            path, c.per_point, MAX_POINT_INSTS);
+        return trapeze_fail(err, TRAPEZE_ERANGE, "%s:%d: [workload] flops_per_point: %d "
+                            "instructions per point (%d loads, %d arithmetic, %d special-function, "
+                            "the store), more than %d", path, st->flops_at.line, c.per_point,
+                            c.shared_loads + c.global_loads, c.arith, c.sfu, MAX_POINT_INSTS);
     if (!st->have_profile) {
         w->counts_source = TRAPEZE_COUNTS_SPEC;
         w->profile_elements = MENG_SMS * WARP;

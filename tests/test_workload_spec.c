@@ -178,6 +178,10 @@ int main(void)
     check_error("huge", "[workload]\ndimensions = 3\nsize = 100x100x100\nblock = 64\nradius = 11\n",
                 "huge.ini:5: [workload] halo: a box of halo 22 reads 12167 points per op, more "
                 "than 10000");
+    check_error("work", "[workload]\ndimensions = 1\nsize = 100\nblock = 32\n"
+                "flops_per_point = 6000\nsfu_per_point = 6000\n", "work.ini:5: [workload] "
+                "flops_per_point: 12004 instructions per point (3 loads, 6000 arithmetic, 6000 "
+                "special-function, the store), more than 10000");
     check_error("arrays", "[workload]\ndimensions = 1\nsize = 100\nblock = 32\nstencil_arrays = 10\n",
                 "arrays.ini:5: [workload] stencil_arrays: 10 is outside [1, 9]");
     /* Meng's counts per SM of 30 for N = 1 element: 16 x 30 / 1 x 32 per point */
