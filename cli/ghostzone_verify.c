@@ -29,6 +29,7 @@ typedef struct {
     int n, k, stages;
     pthread_mutex_t lock;
     sigset_t interrupt;
+    int finished;       /* under lock: the watcher returns */
     cli_progress bar;
     char prefix[96];
     double done, total; /* estimated warp instructions */
@@ -53,15 +54,23 @@ int cli_gz_verify_print(FILE *out, const trapeze_workload *w, const trapeze_gz_c
 }
 
 /* The watcher: waits for SIGINT (blocked in every other thread), then
- * prints what is verified and ends the program; cancelled when the
- * verification ends first. */
+ * prints what is verified and ends the program; returns within a tenth of
+ * a second of the verification's end (polling: pthread_cancel would unwind
+ * a thread blocked in sigwait, which the sanitizers' runtime mishandles). */
 static void *watch_interrupt(void *arg)
 {
     verify_run *v = arg;
-    int sig = 0;
-    if (sigwait(&v->interrupt, &sig) != 0 || sig != SIGINT)
-        return NULL;
-    pthread_mutex_lock(&v->lock);
+    const struct timespec tick = {0, 100000000};
+    for (;;) {
+        int sig = sigtimedwait(&v->interrupt, NULL, &tick);
+        pthread_mutex_lock(&v->lock);
+        if (sig == SIGINT)
+            break; /* keeps the lock: the main thread reports no more */
+        int finished = v->finished;
+        pthread_mutex_unlock(&v->lock);
+        if (finished)
+            return NULL;
+    }
     if (v->bar.on == 1)
         fputc('\n', stderr); /* below the overwritten line */
     double work;
@@ -165,7 +174,9 @@ trapeze_status cli_gz_verify(const char *gpu_path, const trapeze_workload *w, tr
     int watching = pthread_create(&watcher, NULL, watch_interrupt, &v) == 0;
     trapeze_status s = run_all(&v, gpu_path, threads, searched, err);
     if (watching) {
-        pthread_cancel(watcher);
+        pthread_mutex_lock(&v.lock);
+        v.finished = 1;
+        pthread_mutex_unlock(&v.lock);
         pthread_join(watcher, NULL);
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);

@@ -35,13 +35,13 @@ grep -q "model's best 1-2 of 3: fence h=2, fence h=1$" "$D/err2" || fail "batch 
 if ! env --default-signal=INT true 2>/dev/null; then
     echo "SKIP SIGINT: this env cannot reset SIGINT for a background job"
 else
-    sed 's/^size = 2000x2000/size = 400x400/' data/workloads/hotspot.ini >"$D/mid.ini"
+    sed 's/^size = 2000x2000/size = 250x250/' data/workloads/hotspot.ini >"$D/mid.ini"
     # waits until the first candidate is done (the second's line), then signals
     run_until_second() {
         env --default-signal=INT $GZ --verify 3 --stages 1 "$D/mid.ini" >"$D/iout" 2>"$D/ierr" &
         pid=$!
         i=0
-        while [ $i -lt 600 ] && ! grep -q "model's best 2 of" "$D/ierr" 2>/dev/null; do
+        while [ $i -lt 3000 ] && ! grep -q "model's best 2 of" "$D/ierr" 2>/dev/null; do
             sleep 0.1
             i=$((i + 1))
         done
