@@ -372,23 +372,6 @@ static trapeze_status profile(const gz_args *a, const char *gpu_path, const trap
     return s;
 }
 
-/* What a spec left to a default that changes the answer: the shape of a
- * 2-D or 3-D stencil (a box and a star of one halo differ by 36 points at
- * radius 3 in 2-D). On stderr, before anything runs. */
-static void note_shape(const trapeze_workload *w)
-{
-    if (w->dims < 2 || w->shape_given)
-        return;
-    int left[TRAPEZE_MAX_DIMS], right[TRAPEZE_MAX_DIMS];
-    trapeze_workload_reach(w, left, right);
-    trapeze_workload star = *w;
-    star.star = 1;
-    fprintf(stderr, "%s: no shape given: assumed a box, all %d points within the halo "
-            "(shape = star reads the %d on the axes; shape can also list the offsets)\n",
-            w->name, trapeze_workload_points(w, left, right, NULL, NULL),
-            trapeze_workload_points(&star, left, right, NULL, NULL));
-}
-
 /* Where the counts the model reads come from when they are the spec's:
  * derived from its stencil, or its [profile] read on another GPU than
  * Meng's (on the GTX 280 without --gpu, the dissertation's own case, a
@@ -422,7 +405,7 @@ static trapeze_status run_workload(const gz_args *a, const trapeze_workload *spe
     trapeze_status s = trapeze_gz_create(gpu, &w, p, &m, err);
     if (s)
         return s;
-    note_shape(&w);
+    cli_workload_shape_note(&w);
     int calibrated = trapeze_gz_profile_sms(m) == gpu->n_sm && a->gpu;
     if (trapeze_gz_profile_sms(m) != gpu->n_sm && a->gpu && !a->spec_counts) {
         trapeze_gz_destroy(m);

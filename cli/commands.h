@@ -100,6 +100,8 @@ int cli_resolve_preset(const char *cmd, const char *option, const char *folder,
 /* --size "AxB[xC]": one positive whole number per dimension of w, set in
  * w->data_len. 0, or 2 (the usage-error status) after printing why. */
 int cli_apply_size(const char *cmd, const char *text, trapeze_workload *w);
+/* On stderr, the shape a 2-D or 3-D spec without one was given (workload_note.c). */
+void cli_workload_shape_note(const trapeze_workload *w);
 int cli_import(int argc, char **argv);
 int cli_sleep(int argc, char **argv);
 

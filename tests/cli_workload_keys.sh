@@ -60,6 +60,9 @@ grep -v '^shape' "$D/star13.ini" >"$D/noshape.ini"
 grep -qF 'Star13: no shape given: assumed a box, all 49 points within the halo (shape = star reads the 13 on the axes' "$D/err2" \
     || fail "shape note: $(cat "$D/err2")"
 grep -qF '99 warp instructions per point' "$D/err2" || fail "box counts: $(cat "$D/err2")"
+"$T" sim --gpu gtx480 --workload "$D/noshape.ini" --size 64x64 --iterations 1 >/dev/null 2>"$D/err4" \
+    || fail "sim --workload: $(cat "$D/err4")"
+grep -qF 'Star13: no shape given: assumed a box, all 49 points' "$D/err4" || fail "sim shape note: $(cat "$D/err4")"
 [ "$(awk '$3 == "relaunch" { print $7 }' "$D/out2")" != "$(awk '$1 == "Star13" && $3 == "relaunch" { print $7 }' "$D/out")" ] \
     || fail "the box and the star predict the same CPL"
 # with --gpu the kernel generated from those counts is profiled on that GPU
