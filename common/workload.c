@@ -502,6 +502,11 @@ static trapeze_status check_offsets(load_state *st, const char *path, trapeze_er
     trapeze_workload_reach(w, left, right);
     for (int d = 0; d < w->dims; d++) {
         int halo = left[d] + right[d];
+        if (halo == 0)
+            return trapeze_fail(err, TRAPEZE_ERANGE, "%s:%d: [workload] shape: the offsets "
+                                "span nothing in dimension %d (the model needs a neighbour "
+                                "in every dimension: halo >= 1)", path, st->shape_at.line,
+                                d + 1);
         if ((st->have_halo || st->have_radius) && w->halo[d] != halo)
             return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: [workload] %s: %d in dimension "
                                 "%d, but the offsets of line %d span %d (leave it out: the "

@@ -170,6 +170,9 @@ int main(void)
     check_error("span", "[workload]\ndimensions = 1\nsize = 100\nradius = 2\nblock = 32\n"
                 "shape = -1 0 1\n", "span.ini:4: [workload] radius: 2 in dimension 1, but the "
                 "offsets of line 6 span 2");
+    check_error("flat", "[workload]\ndimensions = 2\nsize = 100x100\nblock = 16\n"
+                "shape = -1,0 0,0 1,0\n", "flat.ini:5: [workload] shape: the offsets span "
+                "nothing in dimension 2");
     check_error("type", "[workload]\ndimensions = 1\nsize = 100\nblock = 32\nelement_bytes = 4\n"
                 "element_type = double\n", "type.ini:6: [workload] element_type: double is 8 "
                 "bytes, but element_bytes = 4");
