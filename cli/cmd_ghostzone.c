@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/ghostzone_group.h"
+#include "cli/ghostzone_verify.h"
 #include "common/error.h"
 #include "common/text.h"
 #include "trapeze.h"
@@ -20,7 +21,7 @@ static const char *const default_workloads[] = {"pathfinder", "hotspot", "poisso
 typedef struct {
     const char *gpu, *calibration, *csv;
     int modes[2], nmodes;  /* sync modes to optimize */
-    int tau, optimize_block, force_calibration, spec_counts;
+    int tau, optimize_block, force_calibration, spec_counts, list_keys;
     long height;           /* evaluate this height instead of optimizing; 0 = optimize */
     long verify, stages, threads; /* simulate the `verify` best candidates */
     const char *workloads[MAX_WORKLOADS];
@@ -67,7 +68,9 @@ static void usage(FILE *out)
 "                      fastest where the model's curve is off, and in the\n"
 "                      other mode from its fastest when that is within 10%%\n"
 "                      (up to 16 runs more), and decide by simulation (prints\n"
-"                      each candidate and the warp instructions spent)\n"
+"                      each candidate and the warp instructions spent; stderr\n"
+"                      shows each candidate's stage and the time left; Ctrl-C\n"
+"                      prints what was verified so far)\n"
 "  --stages N          timed stages per verified candidate (default 2)\n"
 "  --threads N         candidates simulated in parallel (default 1)\n"
 "  --csv FILE          write one row per (workload, sync, h) for every valid h:\n"
@@ -84,6 +87,8 @@ static void usage(FILE *out)
 "  --energy-samples FILE\n"
 "                      log of those samples (resumed: logged ones are not run\n"
 "                      again; --threads N runs them in parallel)\n"
+"  --list-keys         print the keys a workload spec may hold, one\n"
+"                      '[section] key' a line (docs/formats.md), and exit\n"
 "  -h, --help          show this help\n");
     cli_gz_group_usage(out);
     fprintf(out,
@@ -102,9 +107,11 @@ static void usage(FILE *out)
 "sync mode is.\n"
 "\n"
 "Instruction counts: a workload with a [profile.NAME] in the calibration uses\n"
-"those (measured on the calibrated GPU); one without uses its spec's [profile],\n"
-"Meng's GTX 280 per-SM counts (30 SMs), as instructions per element on any GPU,\n"
-"and says so on stderr when the GPU has another SM count.\n");
+"those (measured on the calibrated GPU). Else, with --gpu, the kernel generated\n"
+"from the spec is profiled on that GPU; without --gpu (or with --spec-counts)\n"
+"the spec's own counts are used: derived from its stencil (shape, arrays,\n"
+"flops_per_point, ...) or, as an override, its [profile] (Meng's GTX 280\n"
+"per-SM counts). stderr says which, except for a [profile] in paper mode.\n");
 }
 
 /* 0: a sync mode (or best); -1: not one. */
@@ -131,7 +138,8 @@ static const cli_opt options[] = {
     {"--spec-counts", 0, 0},
     {"--csv", 1, 0}, {"--height", 1, 0}, {"--tau", 0, 0}, {"--optimize-block", 0, 0},
     {"--verify", 1, 0}, {"--stages", 1, 0}, {"--threads", 1, 0}, {"--objective", 1, 0},
-    {"--power", 1, 0}, {"--max-penalty", 1, 0}, {"--energy-samples", 1, 0}, CLI_GZ_GROUP_OPTIONS,
+    {"--power", 1, 0}, {"--max-penalty", 1, 0}, {"--energy-samples", 1, 0}, {"--list-keys", 0, 0},
+    CLI_GZ_GROUP_OPTIONS,
     {NULL, 0, 0}};
 
 /* Returns -1 when parsed, else the exit status (0 after --help). */
@@ -185,6 +193,8 @@ static int parse_args(int argc, char **argv, gz_args *a)
             a->force_calibration = 1;
         } else if (strcmp(arg, "--spec-counts") == 0) {
             a->spec_counts = 1;
+        } else if (strcmp(arg, "--list-keys") == 0) {
+            a->list_keys = 1;
         } else if (strcmp(arg, "--tau") == 0) {
             a->tau = 1;
         } else if (strcmp(arg, "--optimize-block") == 0) {
@@ -339,19 +349,11 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
         int k = trapeze_gz_verify_order(c, n, a->verify < n ? (int)a->verify : n), best = 0;
         int searched = 0;
         double work = 0;
-        s = trapeze_calib_verify_search(gpu_path, w, c, n, k, a->stages ? (int)a->stages : 2,
-                                        a->threads ? (int)a->threads : 1, &searched, err);
-        for (int i = 0; i < n && !s; i++) {
-            if (!(c[i].cpl_sim > 0))
-                continue;
-            printf("%-12s verify: %-8s h=%-3d cpl_sim %12.1f  model %12.1f (%+.2f%%)%s\n",
-                   w->name, trapeze_sync_name(c[i].sync), c[i].h, c[i].cpl_sim, c[i].cpl_model,
-                   100 * (c[i].cpl_model / c[i].cpl_sim - 1), i < k ? "" : "  (searched)");
-            work += c[i].warp_instructions;
-            if (c[i].cpl_sim < c[best].cpl_sim)
-                best = i;
-        }
+        s = cli_gz_verify(gpu_path, w, c, n, k, a->stages ? (int)a->stages : 2,
+                          a->threads ? (int)a->threads : 1, &searched, err);
         if (!s)
+            best = cli_gz_verify_print(stdout, w, c, n, k, &work);
+        if (!s && best >= 0)
             printf("%-12s verified: %s h=%d, the fastest of %d simulated (the model's %d best, "
                    "%d searched along h; %ld stages each, %.4g warp instructions)\n", w->name,
                    trapeze_sync_name(c[best].sync), c[best].h, k + searched, k, searched,
@@ -372,34 +374,59 @@ static trapeze_status profile(const gz_args *a, const char *gpu_path, const trap
     double work;
     trapeze_status s = trapeze_calib_profile(gpu_path, w, (int)a->threads, out, &work, err);
     if (!s)
-        fprintf(stderr, "%s: no [profile.%s] in the calibration: profiled on this GPU (four "
-                "short simulations, %.4g warp instructions; --spec-counts skips them)\n",
-                w->name, w->name, work);
+        fprintf(stderr, "%s: instruction counts: profiled generated kernel (no [profile.%s] in "
+                "the calibration: the kernel generated from the %s, profiled on this GPU in "
+                "four short simulations, %.4g warp instructions; --spec-counts skips them)\n",
+                w->name, w->name, w->counts_source == TRAPEZE_COUNTS_SPEC
+                ? "spec-derived counts" : "spec's [profile] override", work);
     return s;
 }
 
-static trapeze_status run_workload(const gz_args *a, const char *path, const trapeze_gpu *gpu,
-                                   const char *gpu_path, const trapeze_gz_params *p,
-                                   trapeze_csv_out *csv, trapeze_error *err)
+/* Where the counts the model reads come from when they are the spec's:
+ * derived from its stencil, or its [profile] read on another GPU than
+ * Meng's (on the GTX 280 without --gpu, the dissertation's own case, a
+ * [profile] is silent). */
+static void note_spec_counts(const trapeze_workload *w, const trapeze_gz_model *m,
+                             const trapeze_gpu *gpu)
 {
-    trapeze_workload w;
+    trapeze_workload_counts c;
+    trapeze_workload_derive_counts(w, &c);
+    if (w->counts_source == TRAPEZE_COUNTS_SPEC)
+        fprintf(stderr, "%s: instruction counts: spec-derived, %d warp instructions per point "
+                "and loop (%d shared loads, %d global, %d arithmetic, %d special-function, 1 "
+                "store) and %d of setup\n", w->name, c.per_point, c.shared_loads,
+                c.global_loads, c.arith, c.sfu, c.setup);
+    else if (trapeze_gz_profile_sms(m) != gpu->n_sm)
+        fprintf(stderr, "%s: instruction counts: [profile] override: no [profile.%s] in the "
+                "calibration: the spec's instruction counts (Meng's GTX 280, per SM of %g) are "
+                "used per element on %s's %d SMs (the stencil itself implies %d per point and "
+                "%d outside the loop)\n", w->name, w->name, trapeze_gz_profile_sms(m),
+                gpu->name, gpu->n_sm, c.per_point, c.outside_loop);
+}
+
+static trapeze_status run_workload(const gz_args *a, const trapeze_workload *spec,
+                                   const trapeze_gpu *gpu, const char *gpu_path,
+                                   const trapeze_gz_params *p, trapeze_csv_out *csv,
+                                   int *header_done, trapeze_error *err)
+{
+    trapeze_workload w = *spec;
     trapeze_gz_model *m;
     trapeze_gz_params profiled;
-    trapeze_status s = trapeze_workload_load(path, &w, err);
-    if (s || (s = trapeze_gz_create(gpu, &w, p, &m, err)))
+    trapeze_status s = trapeze_gz_create(gpu, &w, p, &m, err);
+    if (s)
         return s;
+    cli_workload_shape_note(&w);
+    int calibrated = trapeze_gz_profile_sms(m) == gpu->n_sm && a->gpu;
     if (trapeze_gz_profile_sms(m) != gpu->n_sm && a->gpu && !a->spec_counts) {
         trapeze_gz_destroy(m);
         if ((s = profile(a, gpu_path, &w, p, &profiled, err)) ||
             (s = trapeze_gz_create(gpu, &w, &profiled, &m, err)))
             return s;
         p = &profiled;
+    } else if (!calibrated) {
+        note_spec_counts(&w, m, gpu);
     }
     trapeze_gz_set_tau(m, a->tau);
-    if (trapeze_gz_profile_sms(m) != gpu->n_sm)
-        fprintf(stderr, "%s: no [profile.%s] in the calibration: the spec's instruction counts "
-                "(Meng's GTX 280, per SM of %g) are used per element on %s's %d SMs\n",
-                w.name, w.name, trapeze_gz_profile_sms(m), gpu->name, gpu->n_sm);
     trapeze_sync modes[2] = {(trapeze_sync)a->modes[0], (trapeze_sync)a->modes[1]};
     trapeze_gz_decision d;
     s = trapeze_gz_decide(m, modes, a->nmodes, a->optimize_block, (int)a->height, &d, err);
@@ -407,6 +434,9 @@ static trapeze_status run_workload(const gz_args *a, const char *path, const tra
     for (int i = 0; !s && csv && !a->energy.enabled && i < a->nmodes; i++)
         s = trapeze_gz_write_rows(m, o[i].sync, o[i].blk_len, csv, err);
     if (!s) {
+        if (!*header_done)
+            print_header();
+        *header_done = 1;
         for (int i = 0; i < a->nmodes; i++)
             printf("%-12s %-8s %-8s %8.3f %4d %8d %14.1f %7.2fx %8.2f %s\n", w.name,
                    gpu->name, trapeze_sync_name(o[i].sync), o[i].h_continuous, o[i].h_floor,
@@ -427,12 +457,23 @@ static trapeze_status run_workload(const gz_args *a, const char *path, const tra
     return s;
 }
 
+static void list_keys(void)
+{
+    const char *section, *key;
+    for (int i = 0; (key = trapeze_workload_key(i, &section)); i++)
+        printf("[%s] %s\n", section, key);
+}
+
 int cli_ghostzone(int argc, char **argv)
 {
     gz_args a = {0};
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
+    if (a.list_keys) {
+        list_keys();
+        return 0;
+    }
     trapeze_error err = {0};
     trapeze_gpu gpu;
     trapeze_gz_params params;
@@ -465,10 +506,13 @@ int cli_ghostzone(int argc, char **argv)
             return 2;
         }
     }
-    if (!s)
-        print_header();
+    /* every spec read and checked before anything is printed or run */
+    static trapeze_workload specs[MAX_WORKLOADS];
     for (int i = 0; i < n && !s; i++)
-        s = run_workload(&a, paths[i], &gpu, gpu_path, &params, csv, &err);
+        s = trapeze_workload_load(paths[i], &specs[i], &err);
+    int header_done = 0;
+    for (int i = 0; i < n && !s; i++)
+        s = run_workload(&a, &specs[i], &gpu, gpu_path, &params, csv, &header_done, &err);
     if (!s && !a.height && !a.optimize_block && a.nmodes == 2 && has_stderr(&params))
         printf("(margin +X%% +- Y%%: the runner-up's predicted CPL above the best's, and the "
                "standard deviation of that difference from the calibration's covariance; "

@@ -134,6 +134,7 @@ static int load_workload(const char *name, trapeze_workload *w)
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         return 1;
     }
+    cli_workload_shape_note(w);
     return 0;
 }
 

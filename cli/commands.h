@@ -112,14 +112,19 @@ int cli_resolve_preset(const char *cmd, const char *option, const char *folder,
 /* --size "AxB[xC]": one positive whole number per dimension of w, set in
  * w->data_len. 0, or 2 (the usage-error status) after printing why. */
 int cli_apply_size(const char *cmd, const char *text, trapeze_workload *w);
+/* On stderr, the shape a 2-D or 3-D spec without one was given (workload_note.c). */
+void cli_workload_shape_note(const trapeze_workload *w);
 int cli_import(int argc, char **argv);
 int cli_sleep(int argc, char **argv);
 
 /* The progress line of long runs (progress.c): "PREFIX: done/total UNIT,
  * elapsed, rate, about T left  DETAIL" on stderr, overwritten, only when
- * stderr is a terminal. Zero-initialize; set prefix as you like. */
+ * stderr is a terminal; with `lines`, a line per update when it is not (for
+ * few, slow updates: a log then shows them). Zero-initialize; set prefix
+ * and lines as you like. */
 typedef struct cli_progress {
     const char *prefix;
+    int lines;
     int checked, on;
     double start, done0;
 } cli_progress;

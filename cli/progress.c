@@ -2,8 +2,8 @@
  * progress.c - the one progress line every long command shows on stderr:
  * what is done of how much, elapsed time, rate and an estimate of the time
  * left, overwritten in place; silent when stderr is not a terminal, so logs
- * and pipes get results only. Owns formatting and the clock; knows nothing
- * of what is being counted.
+ * and pipes get results only, unless the caller asks for a line per update.
+ * Owns formatting and the clock; knows nothing of what is being counted.
  */
 #include <stdio.h>
 #include <time.h>
@@ -35,7 +35,7 @@ void cli_progress_update(cli_progress *p, double done, double total, const char 
 {
     if (!p->checked) {
         p->checked = 1;
-        p->on = isatty(2);
+        p->on = isatty(2) ? 1 : p->lines ? 2 : 0; /* 2: a line per update */
         p->start = now_s();
         p->done0 = done;
     }
@@ -51,10 +51,12 @@ void cli_progress_update(cli_progress *p, double done, double total, const char 
         if (total >= done)
             cli_format_duration((total - done) / rate, left, sizeof left);
     }
-    fprintf(stderr, "\r%s%s%.0f/%.0f %s, %s elapsed, %s%s/s, about %s left  %-40.40s",
-            p->prefix ? p->prefix : "", p->prefix ? ": " : "", done, total, unit, el, rate_text,
-            unit, left, detail ? detail : "");
-    if (done >= total && total > 0)
+    int overwrite = p->on == 1; /* padded so that a shorter detail erases a longer one */
+    fprintf(stderr, "%s%s%s%.0f/%.0f %s, %s elapsed, %s%s/s, about %s left  %-*.*s",
+            overwrite ? "\r" : "", p->prefix ? p->prefix : "", p->prefix ? ": " : "", done,
+            total, unit, el, rate_text, unit, left, overwrite ? 40 : 0, overwrite ? 40 : 80,
+            detail ? detail : "");
+    if (p->on == 2 || (done >= total && total > 0))
         fputc('\n', stderr);
     fflush(stderr);
 }

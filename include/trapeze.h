@@ -243,10 +243,49 @@ typedef struct trapeze_workload {
     double setup_insts;                 /* per-thread setup instructions of the generated kernel,
                                            from the spec's own [profile] (a calibration's profile
                                            does not change it); 0: derive from the counts */
+    /* The stencil in its author's terms (docs/formats.md). */
+    int shape_given;                    /* 0: "shape" unset, the (halo+1)^D box assumed */
+#define TRAPEZE_MAX_OFFSETS 343         /* a radius-3 box in 3-D */
+    int n_offsets;                      /* "shape = -1,0 1,0 ...": the points read; 0: box/star */
+    short offsets[TRAPEZE_MAX_OFFSETS][TRAPEZE_MAX_DIMS];
+    int element_type;                   /* trapeze_element_type: the arithmetic's unit */
+    int flops_per_point;                /* arithmetic instructions per point and loop */
+    int sfu_per_point;                  /* special-function instructions per point and loop */
+    int counts_source;                  /* trapeze_counts_source of the instruction counts */
 } trapeze_workload;
+
+typedef enum { TRAPEZE_ELEM_FLOAT, TRAPEZE_ELEM_DOUBLE, TRAPEZE_ELEM_INT } trapeze_element_type;
+/* Where a workload's instruction counts (profile_elements, insts_per_sm_*)
+ * come from: derived from its spec (no [profile]), or the spec's [profile]. */
+typedef enum { TRAPEZE_COUNTS_SPEC, TRAPEZE_COUNTS_PROFILE } trapeze_counts_source;
 
 trapeze_status trapeze_workload_load(const char *path, trapeze_workload *w,
                                      trapeze_error *err);
+/* The keys a workload spec may hold, in the parser's own table: the i-th
+ * key's name and its section in *section; NULL past the last. */
+const char *trapeze_workload_key(int i, const char **section);
+/* Instruction counts of one stencil op (one point, one loop, per warp) as
+ * the generated kernel runs them, from the spec alone, and its setup. */
+typedef struct trapeze_workload_counts {
+    int points;          /* neighbours read from the iterated array */
+    int shared_loads;    /* those plus each extra array's neighbourhood */
+    int global_loads;    /* NumElemPerOp */
+    int arith, sfu;      /* flops_per_point, sfu_per_point */
+    int per_point;       /* loads + arith + sfu + the store */
+    int setup;           /* per thread, once per launch: index arithmetic */
+    int outside_loop;    /* setup + staging (a load and a store per array) + the commit */
+} trapeze_workload_counts;
+void trapeze_workload_derive_counts(const trapeze_workload *w, trapeze_workload_counts *c);
+/* Calls fn(ctx, offset) for each point of w's shape within the box
+ * [-left_d, right_d] (all of it for a box, the axes for a star, the listed
+ * points inside it for a list), dimension 0 fastest; returns their number.
+ * fn may be NULL (count only). */
+int trapeze_workload_points(const trapeze_workload *w, const int *left, const int *right,
+                            void (*fn)(void *ctx, const int *offset), void *ctx);
+/* The neighbourhood of w's iterated array along dimension d: left[d]
+ * elements before the point, right[d] after (halo/2 and the rest for a box
+ * or a star; from the listed offsets for a list). */
+void trapeze_workload_reach(const trapeze_workload *w, int *left, int *right);
 
 /* The parameter vector: every constant Meng measured, assumed or fitted.
  * Calibration fits these; the default is the dissertation's GTX 280 set. */
@@ -1126,6 +1165,12 @@ trapeze_status trapeze_calib_profile(const char *gpu_config_path, const trapeze_
 trapeze_status trapeze_calib_verify(const char *gpu_config_path, const trapeze_workload *w,
                                     trapeze_gz_choice *c, int n, int stages, int threads,
                                     trapeze_error *err);
+
+/* The warp instructions trapeze_calib_verify will simulate for one
+ * candidate (sync, h) of w, estimated from the kernel's shape: a warm-up and
+ * `stages` stages (fence: the warm-up twice). For progress displays. */
+double trapeze_calib_verify_cost(const trapeze_workload *w, trapeze_sync sync, int h,
+                                 int stages);
 
 /* `--verify k`: simulates c[0..k) of the ranking c[0..n) (trapeze_gz_verify_order),
  * then the search along h (trapeze_gz_verify_next), at most

@@ -70,7 +70,7 @@ static int valid_max_h(const trapeze_workload *w, int cap)
 /* Warp instructions of one stage at height h, estimated from the kernel's
  * shape: per tile, the setup, the staging loads, h loops of the stencil op
  * and the commit, over the tile's warps (a planning estimate only). */
-static double stage_cost(const trapeze_workload *w, int h)
+double sampler_stage_cost(const trapeze_workload *w, int h)
 {
     int out = w->blk_len - widest_halo(w) * h;
     double tiles = 1, threads = 1;
@@ -89,7 +89,7 @@ static double sweep_cost(const trapeze_workload *w, int max_h, int stages)
 {
     double total = 0;
     for (int h = 1; h <= max_h; h++)
-        total += stage_cost(w, h) * (2.0 * stages + 3);
+        total += sampler_stage_cost(w, h) * (2.0 * stages + 3);
     return total;
 }
 

@@ -75,6 +75,11 @@ trapeze_status sampler_pool_run(int n, int threads, sampler_task_fn run, sampler
 /* Runs rows[0..n) in `threads` workers (each row independent, on its own
  * simulator, so results do not depend on the thread count). Stops handing
  * out rows at the first error; reports the error of the lowest row index. */
+/* Warp instructions of one stage of w at height h, estimated from the
+ * kernel's shape (setup, staging, h stencil ops, commit per warp of every
+ * tile): a planning figure, not a count. */
+double sampler_stage_cost(const trapeze_workload *w, int h);
+
 trapeze_status sampler_run_rows(const trapeze_calib_plan *plan, trapeze_sample *rows, int n,
                                 int threads, sampler_done_fn done, void *ctx,
                                 trapeze_error *err);

@@ -71,3 +71,11 @@ trapeze_status trapeze_calib_verify_search(const char *gpu_config_path, const tr
     }
     return s;
 }
+
+double trapeze_calib_verify_cost(const trapeze_workload *w, trapeze_sync sync, int h,
+                                 int stages)
+{
+    /* sample_run.c: relaunch times `stages` after one warm-up stage; fence
+     * runs warm-up + stages and the warm-up alone, on fresh simulators */
+    return sampler_stage_cost(w, h) * (stages + (sync == TRAPEZE_SYNC_FENCE ? 2 : 1));
+}

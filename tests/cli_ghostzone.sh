@@ -44,7 +44,7 @@ fi
 sed 's/^size = .*/size = 26040/' data/workloads/multi1d.ini >"$D/m1d.ini"
 "$T" ghostzone --gpu gtx480 --sync relaunch --height 5 "$D/m1d.ini" >"$D/p" 2>"$D/perr" \
     || fail "profiled: $(cat "$D/perr")"
-grep -q '^Multi1D: no \[profile.Multi1D\] in the calibration: profiled on this GPU (four short simulations, ' "$D/perr" \
+grep -q "^Multi1D: instruction counts: profiled generated kernel (no \[profile.Multi1D\] in the calibration: the kernel generated from the spec's \[profile\] override, profiled on this GPU in four short simulations, " "$D/perr" \
     || fail "profiling note: $(cat "$D/perr")"
 want=$(awk -F, '$1 == "Multi1D" && $2 == 1 && $3 == "relaunch" && $4 == 5 { printf "%.1f", $6 }' \
        data/validation/gtx480-sizes-unseen-points.csv)

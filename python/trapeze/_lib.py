@@ -97,6 +97,7 @@ def _gz_eval_struct(nparams):
 
 MAX_DIMS = 3
 MAX_AUX_ARRAYS = 8
+MAX_OFFSETS = 343
 
 
 class Workload(ctypes.Structure):
@@ -109,7 +110,11 @@ class Workload(ctypes.Structure):
                 ("element_bytes", ctypes.c_int), ("iterations", ctypes.c_int),
                 ("height", ctypes.c_int), ("profile_elements", ctypes.c_double),
                 ("insts_per_sm_mc", ctypes.c_double), ("insts_per_sm_ic", ctypes.c_double),
-                ("bank_conflict_rate", ctypes.c_double), ("setup_insts", ctypes.c_double)]
+                ("bank_conflict_rate", ctypes.c_double), ("setup_insts", ctypes.c_double),
+                ("shape_given", ctypes.c_int), ("n_offsets", ctypes.c_int),
+                ("offsets", ctypes.c_short * (MAX_OFFSETS * MAX_DIMS)),
+                ("element_type", ctypes.c_int), ("flops_per_point", ctypes.c_int),
+                ("sfu_per_point", ctypes.c_int), ("counts_source", ctypes.c_int)]
 
 
 class GzOptimum(ctypes.Structure):

@@ -32,8 +32,13 @@ int sim_stencil_default_insts_per_op(const trapeze_workload *w)
     return n < 1 ? 1 : (int)(n + 0.5);
 }
 
+/* The spec's own setup when its counts are derived from it (the index
+ * arithmetic alone: the MC count also holds staging and the commit, which
+ * the kernel runs as loads and stores); else Meng's MC count. */
 int sim_stencil_default_setup_insts(const trapeze_workload *w)
 {
+    if (w->counts_source == TRAPEZE_COUNTS_SPEC && w->setup_insts >= 1)
+        return (int)w->setup_insts;
     double n = w->insts_per_sm_mc * PROFILE_SMS / w->profile_elements * 32;
     return n < 1 ? 1 : (int)(n + 0.5);
 }
@@ -92,7 +97,7 @@ static sim_addr shared_at(const gz_build *b, int array, const int *offset)
 static void emit_alu_chain(sim_kb *kb, sim_op op, int count)
 {
     for (int i = 0; i < count; i++)
-        sim_kb_alu(kb, op, op == SIM_OP_FP ? SIM_ALU_MAD : SIM_ALU_ADD, 0, 0,
+        sim_kb_alu(kb, op, op == SIM_OP_FP || op == SIM_OP_DP ? SIM_ALU_MAD : SIM_ALU_ADD, 0, 0,
                    FIRST_TEMP - 1 - i % 4, SIM_NO_REG);
 }
 
@@ -153,37 +158,41 @@ static sim_addr extra_element(const gz_build *b, sim_affine row)
     return a;
 }
 
-/* Loads of array `shared` at every offset of the neighbourhood [-left_d,
- * right_d] per dimension in the stencil's shape: the whole box, or along the
- * axes only (a star). Returns the loads. */
+typedef struct {
+    const gz_build *b;
+    sim_kb *kb;
+    int shared, loads;
+} load_emitter;
+
+static void emit_point_load(void *ctx, const int *offset)
+{
+    load_emitter *e = ctx;
+    sim_kb_ld(e->kb, 1 + e->loads % 6, shared_at(e->b, e->shared, offset));
+    e->loads++;
+}
+
+/* Loads of array `shared` at every point of the stencil's shape (box, star
+ * or listed offsets: trapeze_workload_points, which also counts them for
+ * the spec-derived counts) within [-left_d, right_d]. Returns the loads. */
 static int emit_neighbourhood(const gz_build *b, sim_kb *kb, int shared, const int *left,
                               const int *right, int loads)
 {
-    int off[TRAPEZE_MAX_DIMS] = {0}, lo[TRAPEZE_MAX_DIMS], hi[TRAPEZE_MAX_DIMS], n = 0;
-    for (int d = 0; d < b->dims; d++) {
-        lo[d] = off[d] = -left[d];
-        hi[d] = right[d];
-    }
-    for (;;) { /* odometer over the box */
-        int off_axis = 0;
-        for (int d = 0; d < b->dims; d++)
-            off_axis += off[d] != 0;
-        if (!b->w->star || off_axis <= 1) {
-            sim_kb_ld(kb, 1 + (loads + n) % 6, shared_at(b, shared, off));
-            n++;
-        }
-        int d = 0;
-        while (d < b->dims && ++off[d] > hi[d])
-            off[d] = lo[d], d++;
-        if (d == b->dims)
-            return n;
-    }
+    load_emitter e = {b, kb, shared, loads};
+    return trapeze_workload_points(b->w, left, right, emit_point_load, &e);
+}
+
+/* The op's arithmetic in the element's type (FP32, FP64 or integer). */
+static sim_op arith_op(const trapeze_workload *w)
+{
+    return w->element_type == TRAPEZE_ELEM_DOUBLE ? SIM_OP_DP
+         : w->element_type == TRAPEZE_ELEM_INT    ? SIM_OP_INT
+                                                  : SIM_OP_FP;
 }
 
 /* One stencil op of an interior thread: the neighbourhood of the iterated
- * array (box or star), each extra array's own neighbourhood (aux_halo; its
- * own element by default), the extra global loads (IterMem), then FMAs up
- * to insts_per_op. */
+ * array (its shape), each extra array's own neighbourhood (aux_halo; its
+ * own element by default), the extra global loads (IterMem), the spec's
+ * special-function instructions, then arithmetic up to insts_per_op. */
 static void emit_stencil_op(const gz_build *b, sim_kb *kb, sim_affine extra_row)
 {
     int loads = emit_neighbourhood(b, kb, b->shared[0], b->left, b->right, 0);
@@ -198,8 +207,11 @@ static void emit_stencil_op(const gz_build *b, sim_kb *kb, sim_affine extra_row)
     }
     for (int e = 0; e < (int)b->w->elem_per_op; e++, loads++)
         sim_kb_ld(kb, 1 + loads % 6, extra_element(b, extra_row));
-    int fmas = b->insts_per_op - loads - 1; /* the store below is one instruction */
-    emit_alu_chain(kb, SIM_OP_FP, fmas < 1 ? 1 : fmas);
+    int rest = b->insts_per_op - loads - 1; /* the store below is one instruction */
+    int sfu = b->w->sfu_per_point < rest ? b->w->sfu_per_point : rest;
+    if (sfu > 0)
+        emit_alu_chain(kb, SIM_OP_SFU, sfu);
+    emit_alu_chain(kb, arith_op(b->w), rest - sfu < 1 ? 1 : rest - sfu);
 }
 
 /* h loops of non-shrinking computation; `loop_var` is the loop's counter. */
@@ -346,11 +358,9 @@ static trapeze_status plan(const sim_stencil_spec *spec, gz_build *b, trapeze_er
     b->blk = w->blk_len;
     b->iterations = spec->iterations > 0 ? spec->iterations : w->iterations;
     int widest = 0;
-    for (int d = 0; d < b->dims; d++) {
-        b->left[d] = w->halo[d] / 2;
-        b->right[d] = w->halo[d] - b->left[d];
+    trapeze_workload_reach(w, b->left, b->right);
+    for (int d = 0; d < b->dims; d++)
         widest = w->halo[d] > widest ? w->halo[d] : widest;
-    }
     b->out_edge = b->blk - widest * b->h;
     if (b->h < 1 || b->out_edge < 1)
         return trapeze_fail(err, TRAPEZE_ERANGE,
