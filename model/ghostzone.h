@@ -15,7 +15,7 @@ extern const double gz_param_min[TRAPEZE_GZ_NPARAMS], gz_param_max[TRAPEZE_GZ_NP
 
 /* Which partials an evaluation computes: every one (h, blk_len and each
  * parameter: the fit's Jacobian), or d/dh and d/dblk_len only (dcpl_dparam
- * is then NaN), for a sixth of the host instructions. Value, d/dh and d/dblk_len are the
+ * is then NaN), for a fifth of the host instructions. Value, d/dh and d/dblk_len are the
  * same bits either way. */
 typedef enum { GZ_GRAD_HB, GZ_GRAD_PARAMS } gz_gradient;
 

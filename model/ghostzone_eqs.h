@@ -69,7 +69,7 @@ typedef struct {
     gz_dual trapezoids, passes, participants;
     gz_dual in_tile, loop_tile; /* blk^D and prod(blk - w_i): memory and compute both use them */
     gz_dual stage[TRAPEZE_GZ_NCOMPONENTS];
-    gz_dual per_loop[TRAPEZE_GZ_NCOMPONENTS];
+    double per_loop[TRAPEZE_GZ_NCOMPONENTS]; /* values only: no caller reads their partials */
     gz_dual cps, cpl;
 } gz_terms;
 
@@ -271,7 +271,7 @@ static void combine(const trapeze_gz_model *m, const gz_vars *v, trapeze_sync sy
             stage = dual_mul(stage, blocks_per_sm); /* CPT x T / M */
         if (c != TRAPEZE_GZ_GLBSYNC)
             stage = dual_mul(stage, overlap);
-        t->per_loop[c] = dual_div(stage, v->h);
+        t->per_loop[c] = stage.v / v->h.v; /* dual_div's value, without its partials */
         t->cps = c == 0 ? stage : dual_add(t->cps, stage);
     }
     t->cpl = dual_div(t->cps, v->h); /* 5.1 */
@@ -292,7 +292,7 @@ static void gz_equations(const trapeze_gz_model *m, const double *params, trapez
     out->passes = t.passes.v;
     for (int c = 0; c < TRAPEZE_GZ_NCOMPONENTS; c++) {
         out->stage[c] = t.stage[c].v;
-        out->per_loop[c] = t.per_loop[c].v;
+        out->per_loop[c] = t.per_loop[c];
     }
     out->cps = t.cps.v;
     out->cpl = t.cpl.v;
