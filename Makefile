@@ -125,16 +125,22 @@ $(B)/bench/%: bench/%.c bench/bench_common.h $(B)/libtrapeze.a
 # mpirun test, Jupyter for the notebooks), then builds in a fresh make so that
 # the MPI check above sees OpenMPI, then runs unit tests, command-line tests
 # and notebooks.
+# Both build with a job per core (NPROC) unless make was given -j already,
+# and run-tests runs the test groups in parallel (scripts/run-tests.sh).
 test:
 	@scripts/install-deps.sh all
 	@$(MAKE) --no-print-directory run-tests
 
-run-tests: all $(TEST_BIN) $(FUZZ_REG)
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+JOBS_FLAG = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+run-tests:
+	@$(MAKE) --no-print-directory $(JOBS_FLAG) all $(TEST_BIN) $(FUZZ_REG)
 	@scripts/run-tests.sh $(B)
 
 # The main job on built-in defaults: a short calibration against the
 # simulator, then the best height and sync mode of the shipped benchmarks.
-run: all
+run:
+	@$(MAKE) --no-print-directory $(JOBS_FLAG) all
 	@scripts/run-main-job.sh $(B)
 
 # With malloc on huge pages, as the trapeze program runs (cli/hugepages.c).

@@ -1,7 +1,7 @@
 /*
  * bench_common.h - what the benchmark programs share: a monotonic wall
- * clock, and a built-in kernel made ready to run (one launch on a fresh
- * simulator). Header-only, because each bench_*.c is a program of its own;
+ * clock, the process's CPU clock, and a built-in kernel made ready to run
+ * (one launch on a fresh simulator). Header-only, because each bench_*.c is a program of its own;
  * it prints nothing and asserts nothing.
  */
 #ifndef TRAPEZE_BENCH_COMMON_H
@@ -16,6 +16,14 @@ static inline double now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* This process's CPU time: rates that other jobs on the machine do not skew. */
+static inline double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 

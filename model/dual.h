@@ -10,7 +10,15 @@
  * P_add, P_sub, P_mul, P_div, P_scale, P_powi, P_pow, P_exp, P_log,
  * P_sigmoid. Each model picks the width it needs, so every type stays
  * fixed-size (no allocation) and the loops unroll. The ghost-zone model
- * uses T = gz_dual, P = dual (the names it has always used).
+ * uses T = gz_dual, P = dual (the names it has always used), and
+ * T = gz_dual_hb, P = dual_hb for the same equations in h and blk_len only.
+ *
+ * The partials come first and the value last: the loops store the partials
+ * in pairs from the struct's start, where a copy of the struct reads them,
+ * so each read finds one whole store to forward. With the value first, every
+ * pair straddled two stores, and the ghost-zone model's full gradient ran at
+ * half the speed (bench/bench_model.c). Each lane is computed alone, so
+ * the layout and the width change no bit of any lane.
  */
 #ifndef TRAPEZE_MODEL_DUAL_H
 #define TRAPEZE_MODEL_DUAL_H
@@ -21,8 +29,8 @@
 
 #define TRAPEZE_DUAL_DEFINE(T, P, N)                                                   \
     typedef struct {                                                                   \
-        double v;                                                                      \
         double d[N];                                                                   \
+        double v;                                                                      \
     } T;                                                                               \
     static inline T P##_const(double v)                                                \
     {                                                                                  \
@@ -112,5 +120,8 @@
 enum { GZ_VAR_H, GZ_VAR_BLK, GZ_VAR_PARAM0, GZ_NVARS = GZ_VAR_PARAM0 + TRAPEZE_GZ_NPARAMS };
 
 TRAPEZE_DUAL_DEFINE(gz_dual, dual, GZ_NVARS)
+/* ... and in h and blk_len only: the same equations for the optimizer
+ * (model/ghostzone_eqs.h), whose lanes 0 and 1 are gz_dual's. */
+TRAPEZE_DUAL_DEFINE(gz_dual_hb, dual_hb, GZ_VAR_PARAM0)
 
 #endif

@@ -13,10 +13,17 @@
 extern const char *const gz_param_names[TRAPEZE_GZ_NPARAMS];
 extern const double gz_param_min[TRAPEZE_GZ_NPARAMS], gz_param_max[TRAPEZE_GZ_NPARAMS];
 
+/* Which partials an evaluation computes: every one (h, blk_len and each
+ * parameter: the fit's Jacobian), or d/dh and d/dblk_len only (dcpl_dparam
+ * is then NaN), for a fifth of the host instructions. Value, d/dh and d/dblk_len are the
+ * same bits either way. */
+typedef enum { GZ_GRAD_HB, GZ_GRAD_PARAMS } gz_gradient;
+
 /* ghostzone.c: Eqs. 5.1-5.30 at params[TRAPEZE_GZ_NPARAMS] instead of the
- * model's own values (which trapeze_gz_evaluate uses). */
+ * model's own values (trapeze_gz_evaluate: those, with every partial). */
 trapeze_status gz_evaluate_at(const trapeze_gz_model *m, const double *params, trapeze_sync sync,
-                              double h, double blk_len, trapeze_gz_eval *out, trapeze_error *err);
+                              double h, double blk_len, gz_gradient grad, trapeze_gz_eval *out,
+                              trapeze_error *err);
 
 /* The row_lines factor: the coalesced segments a tile row of `row` elements
  * touches (its start averaged over a segment's element offsets), in

@@ -77,7 +77,8 @@ static trapeze_status evaluate(const void *self, const double *params, const dou
     const gz_instance *in = self;
     trapeze_gz_eval e;
     trapeze_status s = gz_evaluate_at(in->gz, params, in->sync, x[GZ_DECISION_H],
-                                      x[GZ_DECISION_BLK], &e, err);
+                                      x[GZ_DECISION_BLK], dparams ? GZ_GRAD_PARAMS : GZ_GRAD_HB,
+                                      &e, err);
     if (s)
         return s;
     *value = e.cpl;

@@ -40,7 +40,8 @@ static trapeze_status search(const trapeze_gz_model *m, trapeze_sync sync, const
 static double cpl_at(const trapeze_gz_model *m, trapeze_sync sync, double h, double blk)
 {
     trapeze_gz_eval e;
-    return trapeze_gz_evaluate(m, sync, h, blk, &e, NULL) == TRAPEZE_OK ? e.cpl : INFINITY;
+    return gz_evaluate_at(m, gz_param_values(m), sync, h, blk, GZ_GRAD_HB, &e, NULL) == TRAPEZE_OK
+        ? e.cpl : INFINITY;
 }
 
 /* Continuous h* at a fixed block edge, then floor and integer argmin. */

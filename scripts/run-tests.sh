@@ -1,54 +1,106 @@
 #!/bin/sh
-# Runs every test: unit test binaries in BUILD/tests, the command-line tests
-# in tests/*.sh (given the program's path), and the notebooks when Jupyter
-# is installed. Prints one line per test; exits non-zero if any fails.
+# Runs every test group: unit test binaries in BUILD/tests, the command-line
+# tests in tests/*.sh (given the program's path), the Python package's tests
+# and the notebooks when their tools are installed. The groups are
+# independent (each command-line test works in its own mktemp folder, each
+# unit test writes only files named after itself), so they run in parallel,
+# TEST_JOBS at a time (default: the machine's cores), the slowest first so
+# that none of them starts last. Each group's output is kept apart; at the
+# end one line per group, in a fixed order, with its seconds (a failure
+# with its last 30 lines), the suite's wall time, and "N passed, N failed".
+# Exits non-zero if any group fails.
+# Usage: scripts/run-tests.sh [BUILD_DIR]
 set -u
+
+# --one BUILD WORK GROUP: runs one group (for xargs), recording its output,
+# exit status and seconds under WORK.
+if [ "${1:-}" = --one ]; then
+    B=$2 W=$3 g=$4
+    f="$W/$(echo "$g" | tr '/' '_')"
+    start=$(date +%s.%N)
+    case $g in
+    python)
+        PYTHONPATH=python TRAPEZE_LIB="$B/libtrapeze.so" TRAPEZE_PROGRAM="$B/trapeze" \
+            /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests >"$f.out" 2>&1 ;;
+    notebooks) scripts/run-notebooks.sh "$B" >"$f.out" 2>&1 ;;
+    *.sh) sh "$g" "$B/trapeze" >"$f.out" 2>&1 ;;
+    *) "$g" >"$f.out" 2>&1 ;;
+    esac
+    echo $? >"$f.rc"
+    echo "$start $(date +%s.%N)" | awk '{printf "%.1f\n", $2 - $1}' >"$f.time"
+    exit 0
+fi
+
 B=${1:-build}
-fail=0
-count=0
+JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+start=$(date +%s.%N)
+
+# every group, in the order the results are printed; SKIP lines say why a
+# group does not run here
+groups=""
 for t in "$B"/tests/test_*; do
-    [ -x "$t" ] || continue
-    count=$((count + 1))
-    if out=$("$t" 2>&1); then
-        echo "PASS $t"
-    else
-        echo "FAIL $t"; echo "$out" | tail -n 30; fail=$((fail + 1))
-    fi
+    [ -x "$t" ] && groups="$groups $t"
 done
 for t in tests/cli_*.sh; do
-    [ -f "$t" ] || continue
-    count=$((count + 1))
-    if out=$(sh "$t" "$B/trapeze" 2>&1); then
-        echo "PASS $t"
-    else
-        echo "FAIL $t"; echo "$out" | tail -n 30; fail=$((fail + 1))
-    fi
+    [ -f "$t" ] && groups="$groups $t"
 done
+skips=""
 # The Python package (python/trapeze) over this build's library and program.
 # A sanitizer build's library cannot be loaded into Python (ASan must come
 # first in the process), so it is tested with the plain build only.
 if ldd "$B/libtrapeze.so" 2>/dev/null | grep -q libasan; then
-    echo "SKIP python (sanitizer build: the package is tested with the plain build)"
+    skips="${skips}SKIP python (sanitizer build: the package is tested with the plain build)
+"
 elif /usr/bin/python3 -c 'import pytest, pandas' 2>/dev/null; then
-    count=$((count + 1))
-    if out=$(PYTHONPATH=python TRAPEZE_LIB="$B/libtrapeze.so" TRAPEZE_PROGRAM="$B/trapeze" \
-             /usr/bin/python3 -m pytest -q -p no:cacheprovider python/tests 2>&1); then
-        echo "PASS python ($(echo "$out" | tail -n 1))"
-    else
-        echo "FAIL python"; echo "$out" | tail -n 30; fail=$((fail + 1))
-    fi
+    groups="$groups python"
 else
-    echo "SKIP python (pytest or pandas missing: scripts/install-deps.sh notebooks)"
+    skips="${skips}SKIP python (pytest or pandas missing: scripts/install-deps.sh notebooks)
+"
 fi
 if command -v jupyter-nbconvert >/dev/null 2>&1 || [ -x /usr/bin/jupyter-nbconvert ]; then
-    count=$((count + 1))
-    if out=$(scripts/run-notebooks.sh "$B" 2>&1); then
-        echo "PASS notebooks"
-    else
-        echo "FAIL notebooks"; echo "$out" | tail -n 30; fail=$((fail + 1))
-    fi
+    groups="$groups notebooks"
 else
-    echo "SKIP notebooks (jupyter-nbconvert not installed: scripts/install-deps.sh notebooks)"
+    skips="${skips}SKIP notebooks (jupyter-nbconvert not installed: scripts/install-deps.sh notebooks)
+"
 fi
-echo "$((count - fail))/$count test groups passed"
+
+# Started first: the groups that take longest (measured one at a time with
+# nice on two cores: cli_readme 206 s, cli_run 121 s, notebooks, then the
+# calibration tests); the rest fill the other jobs meanwhile.
+slow="tests/cli_readme.sh tests/cli_run.sh notebooks tests/cli_sleep.sh tests/cli_calib_group.sh
+      tests/cli_calib_sleep.sh $B/tests/test_calib_plan tests/cli_compare.sh tests/cli_sim_workload.sh
+      tests/cli_calibrate.sh tests/cli_gz_energy.sh"
+order=""
+for g in $slow; do
+    case " $groups " in *" $g "*) order="$order $g" ;; esac
+done
+for g in $groups; do
+    case " $order " in *" $g "*) ;; *) order="$order $g" ;; esac
+done
+printf '%s\n' $order | xargs -P "$JOBS" -I{} sh "$0" --one "$B" "$W" {}
+
+pass=0 fail=0 busy=0
+for g in $groups; do
+    f="$W/$(echo "$g" | tr '/' '_')"
+    rc=$(cat "$f.rc" 2>/dev/null || echo 1)
+    s=$(cat "$f.time" 2>/dev/null || echo 0)
+    busy=$(echo "$busy $s" | awk '{print $1 + $2}')
+    if [ "$rc" -eq 0 ]; then
+        pass=$((pass + 1))
+        case $g in
+        python) printf 'PASS %7ss  %s (%s)\n' "$s" "$g" "$(tail -n 1 "$f.out")" ;;
+        *) printf 'PASS %7ss  %s\n' "$s" "$g" ;;
+        esac
+    else
+        fail=$((fail + 1))
+        printf 'FAIL %7ss  %s\n' "$s" "$g"
+        tail -n 30 "$f.out"
+    fi
+done
+printf '%s' "$skips"
+echo "$start $(date +%s.%N) $busy $JOBS" |
+    awk '{printf "total: %.0f s wall for %.0f s of groups, %d at a time\n", $2 - $1, $3, $4}'
+echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "model/ghostzone.h"
 #include "trapeze.h"
 
 static trapeze_gpu gtx280;
@@ -178,6 +179,83 @@ static void test_gradient_matches_finite_differences(void)
             check_gradient(m, TRAPEZE_SYNC_FENCE, hs[i], blks[i]);
             trapeze_gz_destroy(m);
         }
+}
+
+/* The optimizer's evaluation (a dual of width 2: h and blk_len) and the
+ * fit's (every partial) are the same equations compiled twice: every value,
+ * d/dh and d/dblk must be the same bits, and the narrow one leaves the
+ * parameter partials NaN (not computed), never a number that looks like a
+ * gradient. Paper mode and every extension switched on, both modes, tau on
+ * and off, smooth and whole points; d/dh and d/dblk of the narrow one also
+ * against central differences. A block edge other than the workload's
+ * (whose occupancy the model keeps precomputed) must give what a model
+ * created for that edge gives. */
+static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static void check_widths_agree(const trapeze_gz_model *m, trapeze_sync sync, double h, double blk)
+{
+    trapeze_gz_eval full, hb, lo, hi;
+    const double *p = gz_param_values(m);
+    CHECK_OK(gz_evaluate_at(m, p, sync, h, blk, GZ_GRAD_PARAMS, &full, NULL));
+    CHECK_OK(gz_evaluate_at(m, p, sync, h, blk, GZ_GRAD_HB, &hb, NULL));
+    int same = same_bits(full.cpl, hb.cpl) && same_bits(full.cps, hb.cps) &&
+               same_bits(full.trapezoids, hb.trapezoids) && same_bits(full.passes, hb.passes) &&
+               same_bits(full.dcpl_dh, hb.dcpl_dh) && same_bits(full.dcpl_dblk, hb.dcpl_dblk);
+    for (int c = 0; c < TRAPEZE_GZ_NCOMPONENTS; c++)
+        same = same && same_bits(full.stage[c], hb.stage[c]) &&
+               same_bits(full.per_loop[c], hb.per_loop[c]);
+    CHECK(same);
+    int nan = 1;
+    for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++)
+        nan = nan && isnan(hb.dcpl_dparam[i]) && !isnan(full.dcpl_dparam[i]);
+    CHECK(nan);
+    if (h != floor(h)) { /* whole points are the step model's (trapeze.h) */
+        double step = 1e-5 * h;
+        CHECK_OK(gz_evaluate_at(m, p, sync, h + step, blk, GZ_GRAD_HB, &hi, NULL));
+        CHECK_OK(gz_evaluate_at(m, p, sync, h - step, blk, GZ_GRAD_HB, &lo, NULL));
+        CHECK(relative_gap(hb.dcpl_dh, (hi.cpl - lo.cpl) / (2 * step)) < 1e-5);
+    }
+}
+
+static void test_gradient_widths_agree(void)
+{
+    const char *names[] = {"pathfinder", "hotspot", "poisson", "cell"};
+    const double blks[] = {256, 20, 20, 8};
+    const double hs[] = {7.3, 2.2, 3.6, 1.4};
+    trapeze_gz_params every = meng;
+    every.whole_tiles = every.occupancy = every.waves = every.persistent_fence = 1;
+    every.fence_overlap = every.fence_staging = every.fence_iter = every.row_penalty = 1;
+    every.row_lines = every.barrier_max = every.mem_latency = 1;
+    every.value[TRAPEZE_GZ_OVERLAP] = 0.3; /* the overlap's pow, not its omega = 0 shortcut */
+    every.value[TRAPEZE_GZ_HALO_REREAD] = 1.4;
+    for (int ext = 0; ext <= 1; ext++)
+        for (int tau = 0; tau <= 1; tau++)
+            for (int i = 0; i < 4; i++) {
+                trapeze_gz_model *m = model_for(names[i], tau);
+                if (ext)
+                    trapeze_gz_set_params(m, &every);
+                for (int s = 0; s < 2; s++) {
+                    check_widths_agree(m, (trapeze_sync)s, hs[i], blks[i]);
+                    check_widths_agree(m, (trapeze_sync)s, floor(hs[i]) + 1, blks[i]);
+                    check_widths_agree(m, (trapeze_sync)s, 1, blks[i] - 1);
+                }
+                trapeze_gz_destroy(m);
+            }
+    /* occupancy at another edge: HotSpot's 16 (its own occupancy, not 20's) */
+    trapeze_gz_model *hotspot = model_for("hotspot", 0), *at20, *at16;
+    trapeze_workload w = *trapeze_gz_workload(hotspot);
+    trapeze_gz_destroy(hotspot);
+    trapeze_error err;
+    CHECK_OK(trapeze_gz_create(&gtx280, &w, &every, &at20, &err));
+    w.blk_len = 16;
+    CHECK_OK(trapeze_gz_create(&gtx280, &w, &every, &at16, &err));
+    trapeze_gz_eval a, b;
+    CHECK_OK(trapeze_gz_evaluate(at20, TRAPEZE_SYNC_RELAUNCH, 2, 16, &a, &err));
+    CHECK_OK(trapeze_gz_evaluate(at16, TRAPEZE_SYNC_RELAUNCH, 2, 16, &b, &err));
+    CHECK(same_bits(a.cpl, b.cpl) && same_bits(a.dcpl_dh, b.dcpl_dh));
+    CHECK(trapeze_gz_occupancy(&gtx280, &w, 16) != trapeze_gz_occupancy(&gtx280, &w, 20));
+    trapeze_gz_destroy(at20);
+    trapeze_gz_destroy(at16);
 }
 
 /* A relaunch so costly that the optimum presses against Eq. 5.20:
@@ -352,6 +430,7 @@ int main(void)
     test_tau_switch();
     test_hand_evaluation();
     test_gradient_matches_finite_differences();
+    test_gradient_widths_agree();
     test_optimizer_at_constraint_edge();
     test_block_optimization_respects_gpu_limits();
     test_csv_reads_back();

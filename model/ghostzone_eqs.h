@@ -1,0 +1,324 @@
+/*
+ * ghostzone_eqs.h - Eqs. 5.1-5.30 of the ghost-zone model, written once over
+ * a dual number and compiled once per dual width (model/ghostzone.c includes
+ * this file twice; it has no include guard on purpose): with every partial
+ * (h, blk_len and each parameter) for the calibration fit's Jacobian, and
+ * with d/dh and d/dblk_len only for the optimizer and every value-only
+ * caller, which would otherwise pay for 19 partials to use 2 (the lanes of
+ * a dual are computed independently, so both widths give the same bits in
+ * the value, d/dh and d/dblk_len; tests/test_ghostzone.c compares them).
+ *
+ * The includer defines gz_dual and the dual_* operations (model/dual.h),
+ * GZ_EQ(name) (the instance's name of each function and type here) and
+ * GZ_EQ_PARAMS (1: the parameters are variables; 0: constants). Owns the
+ * equations only: no files, no optimizing, no simulator; what depends on the
+ * workload and GPU alone is computed once per model (gz_fixed_terms).
+ */
+#define gz_vars GZ_EQ(gz_vars)
+#define gz_terms GZ_EQ(gz_terms)
+#define make_vars GZ_EQ(make_vars)
+#define tile_elements GZ_EQ(tile_elements)
+#define tau_factor GZ_EQ(tau_factor)
+#define at_whole_tiles GZ_EQ(at_whole_tiles)
+#define resident_per_sm GZ_EQ(resident_per_sm)
+#define mem_cycles GZ_EQ(mem_cycles)
+#define row_cost GZ_EQ(row_cost)
+#define memory_terms GZ_EQ(memory_terms)
+#define fence_barrier GZ_EQ(fence_barrier)
+#define compute_terms GZ_EQ(compute_terms)
+#define overlap_factor GZ_EQ(overlap_factor)
+#define combine GZ_EQ(combine)
+#define gz_equations GZ_EQ(gz_equations)
+
+/* Everything one evaluation needs, as duals in (h, blk_len, parameters). */
+typedef struct {
+    gz_dual h, blk, p[TRAPEZE_GZ_NPARAMS];
+} gz_vars;
+
+static void make_vars(gz_vars *v, const double *params, double h, double blk)
+{
+    v->h = dual_var(h, GZ_VAR_H);
+    v->blk = dual_var(blk, GZ_VAR_BLK);
+    for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++)
+#if GZ_EQ_PARAMS
+        v->p[i] = dual_var(params[i], GZ_VAR_PARAM0 + i);
+#else
+        v->p[i] = dual_const(params[i]);
+#endif
+}
+
+/* prod_i (blk - HaloWidth_i * k), the tile edge after k loops (5.3, 5.9, 5.10). */
+static gz_dual tile_elements(const trapeze_workload *w, gz_dual blk, gz_dual k)
+{
+    gz_dual r = dual_const(1.0);
+    for (int i = 0; i < w->dims; i++)
+        r = dual_mul(r, dual_sub(blk, dual_scale(k, w->halo[i])));
+    return r;
+}
+
+/* tau of 5.11, or 1 in paper mode (5.15/5.16 as printed). */
+static gz_dual tau_factor(const trapeze_gz_model *m, const gz_vars *v)
+{
+    if (!m->tau)
+        return dual_const(1.0);
+    gz_dual one_minus_beta = dual_sub(dual_const(1.0), v->p[TRAPEZE_GZ_BETA]);
+    return dual_scale(one_minus_beta, 1.0 + m->work.bank_conflict_rate);
+}
+
+typedef struct {
+    gz_dual trapezoids, passes, participants;
+    gz_dual in_tile, loop_tile; /* blk^D and prod(blk - w_i): memory and compute both use them */
+    gz_dual stage[TRAPEZE_GZ_NCOMPONENTS];
+    double per_loop[TRAPEZE_GZ_NCOMPONENTS]; /* values only: no caller reads their partials */
+    gz_dual cps, cpl;
+} gz_terms;
+
+/* The whole-tiles extension applies at whole heights only, so that the
+ * continuous optimizer still sees Meng's smooth T between them. */
+static int at_whole_tiles(const trapeze_gz_model *m, const gz_vars *v)
+{
+    return m->params.whole_tiles && v->h.v == floor(v->h.v) && v->blk.v == floor(v->blk.v);
+}
+
+/* Resident blocks per SM: as the occupancy rule gives it, or the parameter. */
+static gz_dual resident_per_sm(const trapeze_gz_model *m, const gz_vars *v)
+{
+    if (!m->params.occupancy)
+        return v->p[TRAPEZE_GZ_BLOCKS_PER_SM];
+    int b = (int)floor(v->blk.v);
+    int r = b == m->fixed.occupancy_blk ? m->fixed.occupancy
+                                        : trapeze_gz_occupancy(&m->gpu, &m->work, b);
+    return dual_const(r < 1 ? 1 : r);
+}
+
+/* 5.7's MemCycles from its two parts: Meng's sum, or with mem_latency a
+ * smooth maximum of the two, (L^q + B^q)^(1/q): a round of resident blocks
+ * that waits on its loads costs a latency whether its bytes are few or
+ * many (Little's law: more resident blocks, fewer rounds), and only past
+ * the bandwidth's time do bytes set the pace. Smooth, not max(), so that
+ * a fit starting on the bandwidth side still sees the latency's gradient
+ * (with max() it stayed at its start). When either is 0 the norm is the
+ * other, value and gradient (the norm's partial in a zero side is 0; pow
+ * would make it 0 x log 0). */
+#define MEM_LATENCY_NORM 4.0
+static gz_dual mem_cycles(const trapeze_gz_model *m, gz_dual latency, gz_dual bandwidth)
+{
+    if (!m->params.mem_latency)
+        return dual_add(latency, bandwidth);
+    if (!(latency.v > 0))
+        return bandwidth;
+    if (!(bandwidth.v > 0))
+        return latency;
+    gz_dual q = dual_const(MEM_LATENCY_NORM);
+    return dual_pow(dual_add(dual_pow(latency, q), dual_pow(bandwidth, q)),
+                    dual_const(1.0 / MEM_LATENCY_NORM));
+}
+
+static gz_dual row_cost(const trapeze_gz_model *m, gz_dual row)
+{
+    double fetched = m->params.row_lines ? row_segment_elements(&m->gpu, &m->work, row.v) : 0;
+    return fetched > 0 ? dual_div(dual_const(fetched), row) : dual_const(1.0);
+}
+
+static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *t)
+{
+    const trapeze_workload *w = &m->work;
+    const trapeze_gpu *g = &m->gpu;
+    gz_dual one = dual_const(1.0);
+    gz_dual volume = dual_const(m->fixed.volume);
+    gz_dual out_tile = tile_elements(w, v->blk, v->h);             /* prod(blk - w_i h) */
+    gz_dual loop_tile = tile_elements(w, v->blk, one);             /* prod(blk - w_i)   */
+    gz_dual in_tile = dual_powi(v->blk, w->dims);                  /* blk^D             */
+    gz_dual T = dual_div(volume, out_tile);                        /* 5.3 */
+    if (at_whole_tiles(m, v))
+        T = dual_const(launched_tiles(w, v->blk.v, v->h.v));
+    gz_dual concurrent = dual_scale(resident_per_sm(m, v), g->n_sm); /* 5.5 */
+    gz_dual passes = dual_div(T, concurrent);                       /* 5.6 */
+    if (m->params.waves && at_whole_tiles(m, v))
+        passes = dual_const(ceil(passes.v - 1e-9)); /* the partial last wave is a whole one */
+    /* 5.7: MemCycles(n) = passes*UL + alpha*n*x*Clock/BW, alpha = sigma^(D-1).
+     * With row_penalty, alpha = sigma once the rows are not contiguous (D >= 2):
+     * a 3-D tile is more rows of the same length, not rows costlier per element,
+     * and sigma^2 fitted on 2-D grids over-priced a memory-bound 3-D star by 50-68% */
+    int penalty_dims = m->params.row_penalty && w->dims > 2 ? 1 : w->dims - 1;
+    gz_dual alpha = dual_powi(v->p[TRAPEZE_GZ_SIGMA], penalty_dims);
+    gz_dual per_elem = dual_div(dual_scale(alpha, m->fixed.bytes_cycles),
+                                v->p[TRAPEZE_GZ_BW_FRACTION]); /* achieved, not peak, bandwidth */
+    gz_dual latency = dual_mul(passes, v->p[TRAPEZE_GZ_UNCONTENDED_LAT]);
+    /* with row_lines, each term's rows pay the segments they touch: the
+     * staged tile's rows are blk long, the committed ones blk - w_0 h, a
+     * loop's blk - w_0 */
+    gz_dual load_rows = row_cost(m, v->blk);
+    gz_dual commit_rows = row_cost(m, dual_sub(v->blk, dual_scale(v->h, w->halo[0])));
+    gz_dual loop_rows = row_cost(m, dual_sub(v->blk, dual_const(w->halo[0])));
+#define MEM_CYCLES(n, rows) mem_cycles(m, latency, dual_mul(dual_mul(per_elem, (rows)), (n)))
+    /* 5.8; of the T blk^D staged elements, those beyond the grid's V are
+     * ghost zones a neighbour loads too: rho of a DRAM read each */
+    gz_dual staged = dual_mul(T, in_tile);
+    if (staged.v > volume.v) /* written so that rho = 1 adds exactly 0 (Meng to the bit) */
+        staged = dual_add(staged, dual_mul(dual_sub(v->p[TRAPEZE_GZ_HALO_REREAD], dual_const(1.0)),
+                                           dual_sub(staged, volume)));
+    t->stage[TRAPEZE_GZ_LOADSTEN] = dual_scale(MEM_CYCLES(staged, load_rows), w->stencil_arrays);
+    t->stage[TRAPEZE_GZ_COMMIT] = MEM_CYCLES(dual_mul(T, out_tile), commit_rows);                   /* 5.9 */
+    t->stage[TRAPEZE_GZ_ITERMEM] = dual_mul(dual_scale(v->h, w->elem_per_op),
+                                            MEM_CYCLES(dual_mul(T, loop_tile), loop_rows));         /* 5.10 */
+#undef MEM_CYCLES
+    t->trapezoids = T;
+    t->passes = passes;
+    t->in_tile = in_tile;
+    t->loop_tile = loop_tile;
+    /* blocks meeting at a fence barrier: every trapezoid (5.18), or those of
+     * the persistent kernel, which holds only what is resident at once */
+    t->participants = T;
+    if (m->params.persistent_fence && T.v > concurrent.v)
+        t->participants = concurrent;
+}
+
+/* 5.18 with the fit's intercept, a participant's cost and the polling
+ * contention among participants: mu (delta + F P + poll P^2), increasing in
+ * P whenever the three are >= 0. With barrier_max, the larger of the two
+ * parts, smoothly, mu sqrt(delta^2 + (F P + poll P^2)^2): a barrier waits
+ * for its round trip, or for its P arrivals serialized at one counter in
+ * the L2, whichever is longer. The V100's barrier alone (the fencebar
+ * micro-benchmark) is 490, 570, 795, 1395, 2640 and 5200 cycles for 80 to
+ * 2560 blocks: flat, then 2 cycles a block; a sum cannot be both. */
+static gz_dual fence_barrier(const trapeze_gz_model *m, const gz_vars *v, gz_dual participants)
+{
+    gz_dual per_block = dual_add(v->p[TRAPEZE_GZ_FENCE_PER_BLOCK],
+                                 dual_mul(v->p[TRAPEZE_GZ_FENCE_POLL], participants));
+    gz_dual arrivals = dual_mul(per_block, participants), round_trip = v->p[TRAPEZE_GZ_FENCE_BARRIER];
+    gz_dual cost = dual_add(arrivals, round_trip);
+    if (m->params.barrier_max && cost.v > 0)
+        cost = dual_pow(dual_add(dual_mul(round_trip, round_trip), dual_mul(arrivals, arrivals)),
+                        dual_const(0.5));
+    return dual_mul(v->p[TRAPEZE_GZ_MU], cost);
+}
+
+static void compute_terms(const trapeze_gz_model *m, const gz_vars *v, trapeze_sync sync,
+                          gz_terms *t)
+{
+    gz_dual tau_cpi = dual_scale(dual_mul(tau_factor(m, v), v->p[TRAPEZE_GZ_CPI]), m->fixed.issue);
+    gz_dual in_tile = t->in_tile, loop_tile = t->loop_tile;
+    gz_dual misc = dual_mul(dual_scale(in_tile, m->fixed.per_elem_mc), tau_cpi); /* 5.15 */
+    /* with fences Meng drops MiscComp (5.4.5); the persistent kernel still
+     * stages and commits every tile: that fraction stays. Relaunch pays
+     * each block's dispatch and retire on top of its instructions. */
+    if (sync == TRAPEZE_SYNC_FENCE && m->params.fence_staging) {
+        /* the persistent kernel runs its setup once, but stages and commits
+         * every tile: MiscComp less the setup's warp instructions, plus the
+         * fitted fraction of the setup (0 when the split is right) */
+        double warps = ceil(in_tile.v / (m->gpu.warp_size > 0 ? m->gpu.warp_size : 32));
+        gz_dual setup = dual_scale(tau_cpi, m->setup_insts * warps);
+        if (setup.v > misc.v)
+            setup = misc;
+        t->stage[TRAPEZE_GZ_MISCCOMP] =
+            dual_add(dual_sub(misc, setup), dual_mul(setup, v->p[TRAPEZE_GZ_FENCE_MISC]));
+    } else {
+        t->stage[TRAPEZE_GZ_MISCCOMP] = sync == TRAPEZE_SYNC_FENCE
+            ? dual_mul(misc, v->p[TRAPEZE_GZ_FENCE_MISC])
+            : dual_add(misc, v->p[TRAPEZE_GZ_TILE_CYCLES]);
+    }
+    gz_dual per_iter = dual_mul(dual_scale(loop_tile, m->fixed.per_elem_ic), tau_cpi);
+    t->stage[TRAPEZE_GZ_ITERCOMP] = dual_mul(v->h, per_iter); /* 5.16 */
+    /* the persistent kernel's iterations after a tile's first run more
+     * instructions than the relaunch profile (its tile coordinates are
+     * derived, not block indices): psi (h - 1) iterations' worth more */
+    if (sync == TRAPEZE_SYNC_FENCE && m->params.fence_iter)
+        t->stage[TRAPEZE_GZ_ITERCOMP] = dual_add(
+            t->stage[TRAPEZE_GZ_ITERCOMP],
+            dual_mul(dual_mul(v->p[TRAPEZE_GZ_FENCE_ITER], dual_sub(v->h, dual_const(1.0))), per_iter));
+    t->stage[TRAPEZE_GZ_GLBSYNC] = sync == TRAPEZE_SYNC_FENCE
+        ? fence_barrier(m, v, t->participants)
+        : v->p[TRAPEZE_GZ_RELAUNCH];                                                               /* 5.17 */
+}
+
+/* The overlap extension: memory and compute of a stage combined as
+ * (M^p + C^p)^(1/p), p = 1/(1 - omega), returned as the factor that scales
+ * both (so the six components still add up to CPL). Exactly 1 at omega = 0
+ * (Meng's 5.2), with the derivative in omega kept for the fit. */
+static gz_dual overlap_factor(const gz_vars *v, const gz_terms *t, gz_dual blocks_per_sm,
+                              gz_dual omega)
+{
+    gz_dual mem = dual_add(dual_add(t->stage[TRAPEZE_GZ_LOADSTEN], t->stage[TRAPEZE_GZ_COMMIT]),
+                           t->stage[TRAPEZE_GZ_ITERMEM]);
+    gz_dual comp = dual_mul(dual_add(t->stage[TRAPEZE_GZ_MISCCOMP], t->stage[TRAPEZE_GZ_ITERCOMP]),
+                            blocks_per_sm);
+    gz_dual sum = dual_add(mem, comp);
+    (void)v;
+    if (!(mem.v > 0 && comp.v > 0))
+        return dual_const(1.0); /* nothing to overlap */
+    gz_dual p = dual_div(dual_const(1.0), dual_sub(dual_const(1.0), omega));
+    gz_dual inv_p = dual_div(dual_const(1.0), p);
+    gz_dual norm = dual_pow(dual_add(dual_pow(mem, p), dual_pow(comp, p)), inv_p);
+    gz_dual r = dual_div(norm, sum);
+    if (omega.v == 0)
+        r.v = 1.0; /* Meng's model to the last bit */
+    return r;
+}
+
+/* 5.2 and 5.24-5.30: per-stage sum and per-loop components. */
+static void combine(const trapeze_gz_model *m, const gz_vars *v, trapeze_sync sync, gz_terms *t)
+{
+    gz_dual blocks_per_sm = dual_scale(t->trapezoids, 1.0 / m->gpu.n_sm); /* T / M */
+    if (at_whole_tiles(m, v))
+        blocks_per_sm = dual_const(ceil(blocks_per_sm.v)); /* the busiest SM */
+    gz_dual omega = sync == TRAPEZE_SYNC_FENCE && m->params.fence_overlap
+        ? v->p[TRAPEZE_GZ_OVERLAP_FENCE] : v->p[TRAPEZE_GZ_OVERLAP];
+    gz_dual overlap = overlap_factor(v, t, blocks_per_sm, omega);
+    for (int c = 0; c < TRAPEZE_GZ_NCOMPONENTS; c++) {
+        gz_dual stage = t->stage[c];
+        if (c == TRAPEZE_GZ_MISCCOMP || c == TRAPEZE_GZ_ITERCOMP)
+            stage = dual_mul(stage, blocks_per_sm); /* CPT x T / M */
+        if (c != TRAPEZE_GZ_GLBSYNC)
+            stage = dual_mul(stage, overlap);
+        t->per_loop[c] = stage.v / v->h.v; /* dual_div's value, without its partials */
+        t->cps = c == 0 ? stage : dual_add(t->cps, stage);
+    }
+    t->cpl = dual_div(t->cps, v->h); /* 5.1 */
+}
+
+/* CPL and its parts at a point check_point accepted; the partials in the
+ * parameters only when they are variables (NaN otherwise: not computed). */
+static void gz_equations(const trapeze_gz_model *m, const double *params, trapeze_sync sync,
+                         double h, double blk_len, trapeze_gz_eval *out)
+{
+    gz_vars v;
+    gz_terms t;
+    make_vars(&v, params, h, blk_len);
+    memory_terms(m, &v, &t);
+    compute_terms(m, &v, sync, &t);
+    combine(m, &v, sync, &t);
+    out->trapezoids = t.trapezoids.v;
+    out->passes = t.passes.v;
+    for (int c = 0; c < TRAPEZE_GZ_NCOMPONENTS; c++) {
+        out->stage[c] = t.stage[c].v;
+        out->per_loop[c] = t.per_loop[c];
+    }
+    out->cps = t.cps.v;
+    out->cpl = t.cpl.v;
+    out->dcpl_dh = t.cpl.d[GZ_VAR_H];
+    out->dcpl_dblk = t.cpl.d[GZ_VAR_BLK];
+#if GZ_EQ_PARAMS
+    for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++)
+        out->dcpl_dparam[i] = t.cpl.d[GZ_VAR_PARAM0 + i];
+#else
+    for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++)
+        out->dcpl_dparam[i] = NAN;
+#endif
+}
+
+#undef gz_vars
+#undef gz_terms
+#undef make_vars
+#undef tile_elements
+#undef tau_factor
+#undef at_whole_tiles
+#undef resident_per_sm
+#undef mem_cycles
+#undef row_cost
+#undef memory_terms
+#undef fence_barrier
+#undef compute_terms
+#undef overlap_factor
+#undef combine
+#undef gz_equations
