@@ -39,7 +39,7 @@ static void usage(FILE *out)
 "Chooses the sleep thresholds of the L1D, L2 and register file that save the\n"
 "most leakage with the exposed wake-up penalty within a budget, from the\n"
 "idle-period histograms of a simulation (the break-even model of docs/sleep.md:\n"
-"smooth in the thresholds, exact gradients, NLopt MMA from several starts).\n"
+"smooth in the thresholds, exact gradients, NLopt SLSQP from several starts).\n"
 "Caches follow Snooze (time-out, woken by the request queue 3 cycles ahead;\n"
 "gated only when dead), the register file Slumber (predicted length, deep and\n"
 "gated woken by a countdown, shallow by the 3-warp look-ahead). Printed next\n"

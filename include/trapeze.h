@@ -1459,8 +1459,9 @@ trapeze_status trapeze_sleep_from_row(const trapeze_sample_row *row, trapeze_sle
  * on lines; rf Slumber on warp registers): the thresholds chosen on the
  * job's window, then whole runs with that structure's policy alone in the
  * timing at the model's thresholds, the seed's and a sweep (Snooze
- * 0..64; Slumber shallow 4/12/never x deep 13/14/20 x gated
- * 16/21/32/never), each also predicted by the model on the window. */
+ * 0..64, 12 settings; Slumber shallow 4/12 x deep 13/14/20 x gated
+ * 16/21/32/never in order, 22), each also predicted by the model on the
+ * window. */
 typedef struct trapeze_sleep_vrow {
     char gpu[64], job[TRAPEZE_ROW_TEXT];
     int structure;                 /* TRAPEZE_PS_* */
@@ -1483,10 +1484,11 @@ typedef struct trapeze_sleep_vsummary {
     int cut;
 } trapeze_sleep_vsummary;
 
-/* Issue 14's targets over every (job, structure) of the model's choice. */
+/* The validation's targets over every (job, structure) of the model's choice. */
 typedef struct trapeze_sleep_targets {
     int rows;
-    int ratio_met;                 /* >= 99% of the best swept saving within the budget */
+    int ratio_met;                 /* within the budget and >= 99% of the best swept saving
+                                      within it (a choice over the budget misses) */
     int saving_met;                /* |predicted - simulated saving| <= 3 points */
     int penalty_met;               /* |predicted - simulated penalty| <= 0.5 points */
     int over_budget;               /* simulated penalty above the budget */

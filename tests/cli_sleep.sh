@@ -232,4 +232,12 @@ expect_failure "misspelt" "did you mean '--max-penalty'?" "$O" "$T" sleep --gpu 
     --idle-csv "$D/idle.csv" --max-penality 0.1 --csv "$O"
 expect_failure "repeated" "--gpu given twice" "$O" "$T" sleep --gpu gtx480 --gpu v100 \
     --idle-csv "$D/idle.csv" --csv "$O"
+# the help names the search the code runs (model/sleep_opt.c's NLopt algorithm)
+SRC="$(dirname "$0")/.."
+alg=$(sed -n 's/.*nlopt_create(NLOPT_LD_\([A-Z]*\).*/\1/p' "$SRC/model/sleep_opt.c")
+[ -n "$alg" ] || fail "no NLopt algorithm found in model/sleep_opt.c"
+"$T" sleep --help | grep -q "NLopt $alg" || fail "sleep --help does not name NLopt $alg"
+for c in calibrate validate; do
+    "$T" $c --help | grep -q -- "--model sleep" || fail "$c --help does not list --model sleep"
+done
 finish cli_sleep.sh
