@@ -189,7 +189,9 @@ typedef struct trapeze_power_mode {
     char name[16];           /* "on", "sleep", "off", "shallow", "deep", "gated" */
     double leak_fraction;    /* leakage in this mode / leakage when ON */
     int wake_cycles;         /* core cycles from the wake signal to ON */
-    double transition_j;     /* energy of one ON -> mode -> ON round trip */
+    double transition_j;     /* energy of one ON -> mode -> ON round trip of the whole
+                                structure ([leakage_w]'s instance); a unit (line, warp
+                                register) pays its share, as of the leakage */
     int retains_state;       /* 0: contents lost (only for dead or about-to-be-written data) */
 } trapeze_power_mode;
 
@@ -1248,6 +1250,10 @@ trapeze_status trapeze_sleep_structure_default(const char *name, trapeze_sleep_s
                                                trapeze_error *err);
 /* T_be,m = tau_m + E_tr,m / (1 - p_m) (cycles). */
 double trapeze_sleep_break_even(const trapeze_sleep_mode *m);
+/* The energy break-even alone, E_tr / (P_on - P_off) in cycles
+ * (= E_tr,m / (1 - p_m) in ON-cycles): how long a period must sleep to pay
+ * for the round trip's energy; INFINITY for a mode that saves nothing. */
+double trapeze_sleep_energy_break_even(const trapeze_sleep_mode *m);
 /* Saving of one period of length T spent in mode m, in ON-cycles:
  * (1 - p_m)(T - tau_m) - E_tr,m. */
 double trapeze_sleep_period_saving(const trapeze_sleep_mode *m, double T);

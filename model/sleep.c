@@ -65,6 +65,11 @@ double trapeze_sleep_break_even(const trapeze_sleep_mode *m)
     return m->lost_cycles + m->transition_cycles / (1.0 - m->leak_fraction);
 }
 
+double trapeze_sleep_energy_break_even(const trapeze_sleep_mode *m)
+{
+    return m->leak_fraction < 1 ? m->transition_cycles / (1.0 - m->leak_fraction) : INFINITY;
+}
+
 double trapeze_sleep_period_saving(const trapeze_sleep_mode *m, double T)
 {
     return (1.0 - m->leak_fraction) * (T - m->lost_cycles) - m->transition_cycles;

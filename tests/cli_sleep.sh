@@ -23,7 +23,8 @@ gtx480,k1,rf,warp_reg,30,30,write,100
 gtx480,k2,l2,slice,1025,2048,dead,3
 CSV
 
-"$T" sleep --gpu gtx480 --idle-csv "$D/idle.csv" k1 --csv "$D/out.csv" >"$D/stdout" 2>"$D/err" \
+# the seed profile (no transition energies): the figures below by hand
+"$T" sleep --gpu gtx480 --power gtx480-seed --idle-csv "$D/idle.csv" k1 --csv "$D/out.csv" >"$D/stdout" 2>"$D/err" \
     || fail "sleep exit status: $(cat "$D/err")"
 grep -q "gtx480 k1 l1d/line: snooze" "$D/stdout" || fail "l1d summary: $(cat "$D/stdout")"
 grep -q "gtx480 k1 rf/warp_reg: slumber" "$D/stdout" || fail "rf summary: $(cat "$D/stdout")"
