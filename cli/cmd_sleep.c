@@ -262,10 +262,13 @@ static void print_choice(const trapeze_idle_hist *h, const char *policy,
            h->gpu, h->kernel, h->structure, h->granularity, policy,
            trapeze_sleep_policy_name(o->policy), o->lead_cycles, c->chosen.periods,
            100 * c->chosen.idle_cycles / c->chosen.leak_on_cycles);
-    printf("  %-8s %6s %6s %8s %9s %7s\n", "mode", "T_be", "seed", "model", "(theta*)",
-           "cycles");
+    /* E/dP: the energy break-even E_tr / (P_on - P_off) in cycles; T_be adds
+     * the cycles the wake-up loses */
+    printf("  %-8s %7s %6s %6s %8s %9s %7s\n", "mode", "E/dP", "T_be", "seed", "model",
+           "(theta*)", "cycles");
     for (int i = 0; i < st->n_modes; i++)
-        printf("  %-8s %6.2f %6g %8g %9.2f %6.1f%%\n", st->mode[i].name,
+        printf("  %-8s %7.2f %6.2f %6g %8g %9.2f %6.1f%%\n", st->mode[i].name,
+               trapeze_sleep_energy_break_even(&st->mode[i]),
                trapeze_sleep_break_even(&st->mode[i]), c->seed_theta[i], c->theta_int[i],
                c->theta[i], 100 * c->chosen.mode_cycles[i + 1] / c->chosen.idle_cycles);
     printf("  leakage saved: model %.2f%%, seed %.2f%%, oracle %.2f%%; penalty: model %.3f%%, "

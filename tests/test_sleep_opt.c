@@ -248,9 +248,43 @@ static void test_equal_saving_lower_penalty(void)
     trapeze_sleep_destroy(m);
 }
 
+/* The whole-cycle search reaches the hard model's optimum the smooth one
+ * misses. A drowsy cache line under a time-out (leakage 22.8%, warning 3
+ * cycles, E_tr 3.1 ON-cycles: a 4.02-cycle energy break-even, the V100's
+ * L1D): 1000 read periods of 5 cycles lose 0.772 x 2 - 3.1 = -1.556 each
+ * asleep, 100 of 1000 save 0.772 x (1000 - theta - 3) - 3.1. Best: theta 2
+ * (the 5-cycle periods stay ON, 5 > 2 + 3 fails), 100 x (0.772 x 995 -
+ * 3.1) / (1000 x 6 + 100 x 1001) = 72.11%; the smooth optimum, with the
+ * 5-cycle periods half asleep under the relaxed indicator, is near 6. */
+static void test_whole_cycle_search(void)
+{
+    trapeze_sleep_structure one = {.name = "l1d", .n_modes = 1};
+    one.mode[0] = (trapeze_sleep_mode){.name = "sleep", .leak_fraction = 0.228,
+                                       .wake_cycles = 2, .lost_cycles = 2,
+                                       .transition_cycles = 3.1, .retains_state = 1};
+    static trapeze_idle_hist h;
+    trapeze_idle_hist_init(&h, "g", "k", "l1d", "line");
+    h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(5)] = 1000;
+    h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(1000)] = 100;
+    trapeze_sleep_options o;
+    trapeze_sleep_options_default(&o);
+    o.policy = TRAPEZE_SLEEP_TIMEOUT;
+    o.requester_cycles = 1e6;
+    trapeze_sleep_model *m;
+    trapeze_error err;
+    CHECK_OK(trapeze_sleep_create(&one, &h, &o, &m, &err));
+    trapeze_sleep_choice c;
+    CHECK_OK(trapeze_sleep_optimize(m, 0.01, &c, &err));
+    CHECK(c.theta[0] > 4);
+    CHECK(c.theta_int[0] == 2);
+    CHECK_NEAR(c.chosen.saving_fraction, 100 * (0.772 * 995 - 3.1) / 106100, 1e-9);
+    trapeze_sleep_destroy(m);
+}
+
 int main(void)
 {
     test_equal_saving_lower_penalty();
+    test_whole_cycle_search();
     test_eager_margin();
     test_generic_interface();
     test_crossovers_and_oracle();
