@@ -271,12 +271,16 @@ static void print_choice(const trapeze_idle_hist *h, const char *policy,
                trapeze_sleep_energy_break_even(&st->mode[i]),
                trapeze_sleep_break_even(&st->mode[i]), c->seed_theta[i], c->theta_int[i],
                c->theta[i], 100 * c->chosen.mode_cycles[i + 1] / c->chosen.idle_cycles);
-    printf("  leakage saved: model %.2f%%, seed %.2f%%, oracle %.2f%%; penalty: model %.3f%%, "
-           "seed %.3f%% (budget %.3g%%)%s\n",
+    printf("  leakage saved: model %.2f%%, seed %.2f%%, oracle %.2f%%; penalty: model %.3f%% "
+           "+- %.3f%% (held to %.3f%%), seed %.3f%% (budget %.3g%%)\n",
            100 * c->chosen.saving_fraction, 100 * c->seed.saving_fraction,
            100 * c->oracle.saving_fraction, 100 * c->chosen.penalty_fraction,
-           100 * c->seed.penalty_fraction, 100 * budget,
-           c->feasible ? "" : "  BUDGET NOT MET");
+           100 * c->chosen.penalty_sigma, 100 * c->held_penalty, 100 * c->seed.penalty_fraction,
+           100 * budget);
+    if (!c->feasible)
+        printf("  BUDGET NOT MET: the least penalty found is held to %.3f%%, %.3f points over the "
+               "%.3g%% budget\n", 100 * c->held_penalty, 100 * (c->held_penalty - budget),
+               100 * budget);
 }
 
 static void print_fit(const trapeze_idle_fit *f)

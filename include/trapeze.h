@@ -1289,13 +1289,15 @@ typedef struct trapeze_sleep_options {
     double eager_margin;           /* the optimizer's whole-cycle thresholds also meet the
                                       budget with every threshold this many cycles lower
                                       (0; the presets: 2) */
+    double penalty_z;              /* ... and with z standard errors of the sample's penalty
+                                      (penalty_sigma) added (0; the presets: 2) */
 } trapeze_sleep_options;
 void trapeze_sleep_options_default(trapeze_sleep_options *o);
 /* The defaults with the policy the simulator runs on structure s
  * (sim/power/snooze.c, slumber.c): Slumber's lookahead on the register
  * file (state-losing modes before writes too; deep and gated woken by a
  * countdown), Snooze's time-out on the caches; an eager margin of 2
- * cycles. Returns the policy's name, "slumber" or "snooze". */
+ * cycles and 2 standard errors of the penalty. Returns the policy's name, "slumber" or "snooze". */
 const char *trapeze_sleep_options_preset(trapeze_power_structure s,
                                          const trapeze_sleep_structure *st,
                                          trapeze_sleep_options *o);
@@ -1307,6 +1309,9 @@ typedef struct trapeze_sleep_eval {
     double saving_fraction;      /* saving / leak_on: 0.3 = 30% of the leakage */
     double penalty_cycles;       /* exposed wake-up cycles, all periods */
     double penalty_fraction;     /* kappa x penalty_cycles / requester cycles */
+    double penalty_sigma;        /* its standard error were the histogram's counts Poisson
+                                    counts of observed periods: kappa x sqrt(sum of count x
+                                    stall^2) / requester cycles */
     double mode_cycles[TRAPEZE_SLEEP_MAX_MODES + 1]; /* idle cycles per mode; [0] is ON */
     double dsaving[TRAPEZE_SLEEP_MAX_MODES];   /* d saving_fraction / d theta_m, exact */
     double dpenalty[TRAPEZE_SLEEP_MAX_MODES];  /* d penalty_fraction / d theta_m, exact */
@@ -1556,7 +1561,9 @@ typedef struct trapeze_sleep_choice {
     trapeze_sleep_eval chosen;    /* the hard model at theta_int */
     trapeze_sleep_eval seed;      /* the hard model at the seed's thresholds */
     trapeze_sleep_eval oracle;
-    int feasible;                 /* chosen.penalty_fraction <= max_penalty */
+    double held_penalty;          /* what the choice is held to: the larger of its penalty
+                                     and the eager one's, + penalty_z x penalty_sigma */
+    int feasible;                 /* held_penalty <= max_penalty */
     int starts, evaluations;
 } trapeze_sleep_choice;
 

@@ -108,7 +108,10 @@ static int within(const trapeze_sleep_eval *e, double budget)
  * saving, predicted 0.77%, simulated 3.04%; a 1-cycle margin left it
  * there, the model putting shallow 8 within the budget; with 2 cycles,
  * shallow 10: 0.41% predicted, 0.45% simulated). The margin is that
- * measured constant, not an estimate of the sample's uncertainty. */
+ * measured constant, not an estimate of the sample's uncertainty; that is
+ * penalty_z standard errors of the penalty (trapeze_sleep_eval's
+ * penalty_sigma: the counts taken as Poisson counts of observed periods),
+ * added to both. */
 typedef struct {
     trapeze_sleep_eval e;
     double held;
@@ -119,7 +122,9 @@ static void evaluate_whole(const trapeze_sleep_model *m, const double *t, whole_
 {
     trapeze_sleep_evaluate(m, t, 0, &w->e, NULL);
     (*evals)++;
-    w->held = w->e.penalty_fraction;
+    /* the sample's own uncertainty: z standard errors of its penalty */
+    double z_sigma = trapeze_sleep_options_of(m)->penalty_z * w->e.penalty_sigma;
+    w->held = w->e.penalty_fraction + z_sigma;
     double margin = trapeze_sleep_options_of(m)->eager_margin;
     if (!(margin > 0))
         return;
@@ -130,7 +135,7 @@ static void evaluate_whole(const trapeze_sleep_model *m, const double *t, whole_
     trapeze_sleep_eval eager;
     trapeze_sleep_evaluate(m, x, 0, &eager, NULL);
     (*evals)++;
-    w->held = fmax(w->held, eager.penalty_fraction);
+    w->held = fmax(w->held, eager.penalty_fraction + z_sigma);
 }
 
 static int held_within(const whole_choice *w, double budget)
@@ -410,7 +415,8 @@ trapeze_status trapeze_sleep_optimize(const trapeze_sleep_model *m, double max_p
     settle(m, max_penalty, out->theta_int, &w, &evaluations);
     polish(m, max_penalty, out->theta_int, &w, &evaluations);
     out->chosen = w.e;
-    out->feasible = within(&out->chosen, max_penalty);
+    out->held_penalty = w.held;
+    out->feasible = held_within(&w, max_penalty);
     trapeze_sleep_seed_thresholds(st, out->seed_theta);
     trapeze_sleep_evaluate(m, out->seed_theta, 0, &out->seed, NULL);
     trapeze_sleep_oracle(m, &out->oracle);

@@ -281,10 +281,60 @@ static void test_whole_cycle_search(void)
     trapeze_sleep_destroy(m);
 }
 
+/* The budget is held with z standard errors of the sample's penalty. One
+ * look-ahead mode woken by the warning (a 1-cycle stall per sleeping
+ * period): 10000 read periods of 30 cycles and 100 of 1000, over 1e6
+ * requester cycles. All asleep: penalty 10100 / 1e6 = 1.01%, standard error
+ * sqrt(10100) / 1e6 = 0.01005%; only the long ones: 0.01%, error 0.001%.
+ * Under a 1.02% budget, z = 0 sleeps all (1.01%); z = 2 holds that choice
+ * to 1.0301% and keeps the 30-cycle periods awake (held to 0.012%). */
+static void test_penalty_sigma(void)
+{
+    trapeze_sleep_structure one = {.name = "rf", .n_modes = 1};
+    one.mode[0] = (trapeze_sleep_mode){.name = "shallow", .leak_fraction = 0.5,
+                                       .wake_cycles = 4, .lost_cycles = 4, .retains_state = 1};
+    static trapeze_idle_hist h;
+    trapeze_idle_hist_init(&h, "g", "k", "rf", "warp_reg");
+    h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(30)] = 10000;
+    h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(1000)] = 100;
+    for (int z = 0; z <= 2; z += 2) {
+        trapeze_sleep_options o;
+        trapeze_sleep_options_default(&o);
+        o.requester_cycles = 1e6;
+        o.penalty_z = z;
+        trapeze_sleep_model *m;
+        trapeze_error err;
+        CHECK_OK(trapeze_sleep_create(&one, &h, &o, &m, &err));
+        double all = 4;
+        trapeze_sleep_eval e;
+        CHECK_OK(trapeze_sleep_evaluate(m, &all, 0, &e, &err));
+        CHECK_NEAR(e.penalty_fraction, 0.0101, 1e-12);
+        CHECK_NEAR(e.penalty_sigma, sqrt(10100.0) / 1e6, 1e-12);
+        trapeze_sleep_choice c;
+        CHECK_OK(trapeze_sleep_optimize(m, 0.0102, &c, &err));
+        CHECK(c.feasible);
+        if (z == 0) {
+            CHECK(c.theta_int[0] <= 30);
+            CHECK_NEAR(c.held_penalty, 0.0101, 1e-12);
+        } else {
+            CHECK(c.theta_int[0] > 30 && c.theta_int[0] <= 1000);
+            CHECK_NEAR(c.chosen.penalty_fraction, 1e-4, 1e-12);
+            CHECK_NEAR(c.chosen.penalty_sigma, 1e-5, 1e-12);
+            CHECK_NEAR(c.held_penalty, 1e-4 + 2e-5, 1e-12);
+        }
+        trapeze_sleep_destroy(m);
+    }
+    /* the presets hold the simulator's policies to 2 standard errors */
+    trapeze_sleep_options o;
+    trapeze_sleep_options_preset(TRAPEZE_PS_L2, &one, &o);
+    CHECK(o.penalty_z == 2);
+}
+
 int main(void)
 {
     test_equal_saving_lower_penalty();
     test_whole_cycle_search();
+    test_penalty_sigma();
     test_eager_margin();
     test_generic_interface();
     test_crossovers_and_oracle();
