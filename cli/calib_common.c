@@ -14,8 +14,9 @@
 const char calib_common_help[] =
 "  --gpu FILE|NAME     GPU config (gpgpusim.config syntax) or a shipped preset:\n"
 "                      gtx280, gtx480, v100 (required)\n"
-"  --model MODEL       ghostzone (default) or group: the TB grouping model\n"
-"                      (--model group --help lists its options)\n"
+"  --model MODEL       ghostzone (default), group (the TB grouping model) or\n"
+"                      sleep (the sleep thresholds); --model group --help and\n"
+"                      --model sleep --help list their options\n"
 "  --samples FILE      the samples log (default samples.csv)\n"
 "  --budget N          stencil samples per workload (default 12)\n"
 "  --stages N          timed stages per sample, after one warm-up (default 2)\n"

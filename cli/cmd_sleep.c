@@ -39,7 +39,7 @@ static void usage(FILE *out)
 "Chooses the sleep thresholds of the L1D, L2 and register file that save the\n"
 "most leakage with the exposed wake-up penalty within a budget, from the\n"
 "idle-period histograms of a simulation (the break-even model of docs/sleep.md:\n"
-"smooth in the thresholds, exact gradients, NLopt MMA from several starts).\n"
+"smooth in the thresholds, exact gradients, NLopt SLSQP from several starts).\n"
 "Caches follow Snooze (time-out, woken by the request queue 3 cycles ahead;\n"
 "gated only when dead), the register file Slumber (predicted length, deep and\n"
 "gated woken by a countdown, shallow by the 3-warp look-ahead). Printed next\n"
@@ -262,18 +262,25 @@ static void print_choice(const trapeze_idle_hist *h, const char *policy,
            h->gpu, h->kernel, h->structure, h->granularity, policy,
            trapeze_sleep_policy_name(o->policy), o->lead_cycles, c->chosen.periods,
            100 * c->chosen.idle_cycles / c->chosen.leak_on_cycles);
-    printf("  %-8s %6s %6s %8s %9s %7s\n", "mode", "T_be", "seed", "model", "(theta*)",
-           "cycles");
+    /* E/dP: the energy break-even E_tr / (P_on - P_off) in cycles; T_be adds
+     * the cycles the wake-up loses */
+    printf("  %-8s %7s %6s %6s %8s %9s %7s\n", "mode", "E/dP", "T_be", "seed", "model",
+           "(theta*)", "cycles");
     for (int i = 0; i < st->n_modes; i++)
-        printf("  %-8s %6.2f %6g %8g %9.2f %6.1f%%\n", st->mode[i].name,
+        printf("  %-8s %7.2f %6.2f %6g %8g %9.2f %6.1f%%\n", st->mode[i].name,
+               trapeze_sleep_energy_break_even(&st->mode[i]),
                trapeze_sleep_break_even(&st->mode[i]), c->seed_theta[i], c->theta_int[i],
                c->theta[i], 100 * c->chosen.mode_cycles[i + 1] / c->chosen.idle_cycles);
-    printf("  leakage saved: model %.2f%%, seed %.2f%%, oracle %.2f%%; penalty: model %.3f%%, "
-           "seed %.3f%% (budget %.3g%%)%s\n",
+    printf("  leakage saved: model %.2f%%, seed %.2f%%, oracle %.2f%%; penalty: model %.3f%% "
+           "+- %.3f%% (held to %.3f%%), seed %.3f%% (budget %.3g%%)\n",
            100 * c->chosen.saving_fraction, 100 * c->seed.saving_fraction,
            100 * c->oracle.saving_fraction, 100 * c->chosen.penalty_fraction,
-           100 * c->seed.penalty_fraction, 100 * budget,
-           c->feasible ? "" : "  BUDGET NOT MET");
+           100 * c->chosen.penalty_sigma, 100 * c->held_penalty, 100 * c->seed.penalty_fraction,
+           100 * budget);
+    if (!c->feasible)
+        printf("  BUDGET NOT MET: the least penalty found is held to %.3f%%, %.3f points over the "
+               "%.3g%% budget\n", 100 * c->held_penalty, 100 * (c->held_penalty - budget),
+               100 * budget);
 }
 
 static void print_fit(const trapeze_idle_fit *f)

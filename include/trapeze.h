@@ -189,7 +189,9 @@ typedef struct trapeze_power_mode {
     char name[16];           /* "on", "sleep", "off", "shallow", "deep", "gated" */
     double leak_fraction;    /* leakage in this mode / leakage when ON */
     int wake_cycles;         /* core cycles from the wake signal to ON */
-    double transition_j;     /* energy of one ON -> mode -> ON round trip */
+    double transition_j;     /* energy of one ON -> mode -> ON round trip of the whole
+                                structure ([leakage_w]'s instance); a unit (line, warp
+                                register) pays its share, as of the leakage */
     int retains_state;       /* 0: contents lost (only for dead or about-to-be-written data) */
 } trapeze_power_mode;
 
@@ -1299,6 +1301,10 @@ trapeze_status trapeze_sleep_structure_default(const char *name, trapeze_sleep_s
                                                trapeze_error *err);
 /* T_be,m = tau_m + E_tr,m / (1 - p_m) (cycles). */
 double trapeze_sleep_break_even(const trapeze_sleep_mode *m);
+/* The energy break-even alone, E_tr / (P_on - P_off) in cycles
+ * (= E_tr,m / (1 - p_m) in ON-cycles): how long a period must sleep to pay
+ * for the round trip's energy; INFINITY for a mode that saves nothing. */
+double trapeze_sleep_energy_break_even(const trapeze_sleep_mode *m);
 /* Saving of one period of length T spent in mode m, in ON-cycles:
  * (1 - p_m)(T - tau_m) - E_tr,m. */
 double trapeze_sleep_period_saving(const trapeze_sleep_mode *m, double T);
@@ -1334,13 +1340,15 @@ typedef struct trapeze_sleep_options {
     double eager_margin;           /* the optimizer's whole-cycle thresholds also meet the
                                       budget with every threshold this many cycles lower
                                       (0; the presets: 2) */
+    double penalty_z;              /* ... and with z standard errors of the sample's penalty
+                                      (penalty_sigma) added (0; the presets: 2) */
 } trapeze_sleep_options;
 void trapeze_sleep_options_default(trapeze_sleep_options *o);
 /* The defaults with the policy the simulator runs on structure s
  * (sim/power/snooze.c, slumber.c): Slumber's lookahead on the register
  * file (state-losing modes before writes too; deep and gated woken by a
  * countdown), Snooze's time-out on the caches; an eager margin of 2
- * cycles. Returns the policy's name, "slumber" or "snooze". */
+ * cycles and 2 standard errors of the penalty. Returns the policy's name, "slumber" or "snooze". */
 const char *trapeze_sleep_options_preset(trapeze_power_structure s,
                                          const trapeze_sleep_structure *st,
                                          trapeze_sleep_options *o);
@@ -1352,6 +1360,9 @@ typedef struct trapeze_sleep_eval {
     double saving_fraction;      /* saving / leak_on: 0.3 = 30% of the leakage */
     double penalty_cycles;       /* exposed wake-up cycles, all periods */
     double penalty_fraction;     /* kappa x penalty_cycles / requester cycles */
+    double penalty_sigma;        /* its standard error were the histogram's counts Poisson
+                                    counts of observed periods: kappa x sqrt(sum of count x
+                                    stall^2) / requester cycles */
     double mode_cycles[TRAPEZE_SLEEP_MAX_MODES + 1]; /* idle cycles per mode; [0] is ON */
     double dsaving[TRAPEZE_SLEEP_MAX_MODES];   /* d saving_fraction / d theta_m, exact */
     double dpenalty[TRAPEZE_SLEEP_MAX_MODES];  /* d penalty_fraction / d theta_m, exact */
@@ -1510,8 +1521,9 @@ trapeze_status trapeze_sleep_from_row(const trapeze_sample_row *row, trapeze_sle
  * on lines; rf Slumber on warp registers): the thresholds chosen on the
  * job's window, then whole runs with that structure's policy alone in the
  * timing at the model's thresholds, the seed's and a sweep (Snooze
- * 0..64; Slumber shallow 4/12/never x deep 13/14/20 x gated
- * 16/21/32/never), each also predicted by the model on the window. */
+ * 0..64, 12 settings; Slumber shallow 4/12 x deep 13/14/20 x gated
+ * 16/21/32/never in order, 22), each also predicted by the model on the
+ * window. */
 typedef struct trapeze_sleep_vrow {
     char gpu[64], job[TRAPEZE_ROW_TEXT];
     int structure;                 /* TRAPEZE_PS_* */
@@ -1534,10 +1546,11 @@ typedef struct trapeze_sleep_vsummary {
     int cut;
 } trapeze_sleep_vsummary;
 
-/* The sleep model's targets (docs/sleep.md) over every (job, structure) of its choice. */
+/* The validation's targets over every (job, structure) of the model's choice. */
 typedef struct trapeze_sleep_targets {
     int rows;
-    int ratio_met;                 /* >= 99% of the best swept saving within the budget */
+    int ratio_met;                 /* within the budget and >= 99% of the best swept saving
+                                      within it (a choice over the budget misses) */
     int saving_met;                /* |predicted - simulated saving| <= 3 points */
     int penalty_met;               /* |predicted - simulated penalty| <= 0.5 points */
     int over_budget;               /* simulated penalty above the budget */
@@ -1599,7 +1612,9 @@ typedef struct trapeze_sleep_choice {
     trapeze_sleep_eval chosen;    /* the hard model at theta_int */
     trapeze_sleep_eval seed;      /* the hard model at the seed's thresholds */
     trapeze_sleep_eval oracle;
-    int feasible;                 /* chosen.penalty_fraction <= max_penalty */
+    double held_penalty;          /* what the choice is held to: the larger of its penalty
+                                     and the eager one's, + penalty_z x penalty_sigma */
+    int feasible;                 /* held_penalty <= max_penalty */
     int starts, evaluations;
 } trapeze_sleep_choice;
 

@@ -65,6 +65,11 @@ double trapeze_sleep_break_even(const trapeze_sleep_mode *m)
     return m->lost_cycles + m->transition_cycles / (1.0 - m->leak_fraction);
 }
 
+double trapeze_sleep_energy_break_even(const trapeze_sleep_mode *m)
+{
+    return m->leak_fraction < 1 ? m->transition_cycles / (1.0 - m->leak_fraction) : INFINITY;
+}
+
 double trapeze_sleep_period_saving(const trapeze_sleep_mode *m, double T)
 {
     return (1.0 - m->leak_fraction) * (T - m->lost_cycles) - m->transition_cycles;
@@ -161,6 +166,7 @@ const char *trapeze_sleep_options_preset(trapeze_power_structure s,
 {
     trapeze_sleep_options_default(o);
     o->eager_margin = 2;
+    o->penalty_z = 2;
     if (s != TRAPEZE_PS_RF) {
         o->policy = TRAPEZE_SLEEP_TIMEOUT;
         o->gate_writes = 0;
@@ -219,10 +225,10 @@ trapeze_status trapeze_sleep_create(const trapeze_sleep_structure *s, const trap
     if (st)
         return st;
     if (!(o->smoothing > 0) || !(o->lead_cycles >= 0) || !(o->penalty_scale >= 0) ||
-        !(o->requester_cycles >= 0) || !(o->eager_margin >= 0))
+        !(o->requester_cycles >= 0) || !(o->eager_margin >= 0) || !(o->penalty_z >= 0))
         return trapeze_fail(err, TRAPEZE_ERANGE,
                             "sleep options: smoothing must be > 0, lead, penalty scale, "
-                            "requester cycles and eager margin >= 0");
+                            "requester cycles, eager margin and penalty z >= 0");
     for (int a = 0; a < TRAPEZE_NEXT_N; a++)
         for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++)
             if (!(h->count[a][b] >= 0) || !isfinite(h->count[a][b]))
@@ -351,7 +357,7 @@ static void rung_sums(const trapeze_sleep_model *m, int a, sl_dual center, doubl
  * takes the whole period, under a time-out it takes over from its entry;
  * the rest is ON (exact for thresholds in mode order). */
 static void add_class(const trapeze_sleep_model *m, int a, const sl_dual *theta, int smooth,
-                      sl_dual *saving, sl_dual *penalty, double *mode_cycles)
+                      sl_dual *saving, sl_dual *penalty, double *stall_sq, double *mode_cycles)
 {
     const trapeze_sleep_mode *md = m->s.mode;
     const int *allowed = m->allowed[a];
@@ -378,6 +384,8 @@ static void add_class(const trapeze_sleep_model *m, int a, const sl_dual *theta,
         }
         *saving = sl_add(*saving, sl_add(sl_mul(A, S0), sl_scale(S1, B)));
         *penalty = sl_add(*penalty, sl_scale(S0, stall - prev_x));
+        /* a period's stall is its deepest rung's, so its square telescopes too */
+        *stall_sq += S0.v * (stall * stall - prev_x * prev_x);
         s0[k] = S0.v;
         s1[k] = S1.v;
         prev_p = p;
@@ -408,8 +416,9 @@ trapeze_status trapeze_sleep_evaluate(const trapeze_sleep_model *m, const double
         th[i] = sl_var(theta[i], i);
     }
     sl_dual saving = sl_const(0), penalty = sl_const(0);
+    double stall_sq = 0;
     for (int a = 0; a < TRAPEZE_NEXT_N; a++)
-        add_class(m, a, th, smooth, &saving, &penalty, out->mode_cycles);
+        add_class(m, a, th, smooth, &saving, &penalty, &stall_sq, out->mode_cycles);
     out->periods = trapeze_idle_hist_periods(&m->h, -1);
     out->idle_cycles = trapeze_idle_hist_idle_cycles(&m->h, -1);
     out->leak_on_cycles = m->leak_on;
@@ -418,6 +427,7 @@ trapeze_status trapeze_sleep_evaluate(const trapeze_sleep_model *m, const double
     out->penalty_cycles = penalty.v;
     double kp = m->o.penalty_scale / m->requester_cycles;
     out->penalty_fraction = penalty.v * kp;
+    out->penalty_sigma = sqrt(fmax(stall_sq, 0)) * kp;
     for (int i = 0; i < m->s.n_modes; i++) {
         out->dsaving[i] = saving.d[i] / m->leak_on;
         out->dpenalty[i] = penalty.d[i] * kp;

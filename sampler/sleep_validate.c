@@ -1,6 +1,6 @@
 /*
  * sleep_validate.c - the sleep model against full simulation (`trapeze
- * validate --model sleep`, issue 14 item 6). Per job: the window the model
+ * validate --model sleep`). Per job: the window the model
  * learns from (sleep_sample.c), the thresholds it picks per structure
  * (sleep_calib.c), then whole runs with one structure's policy in the
  * timing at a time (the others always on, so that no other policy's stalls
@@ -19,10 +19,14 @@
 
 static const double snooze_sweep[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64};
 #define N_SNOOZE ((int)(sizeof snooze_sweep / sizeof snooze_sweep[0]))
-/* Slumber: shallow in {4, 12, never}, deep in {13, 14, 20}, gated in {16, 21, 32,
- * never}, kept in order (what the simulator accepts) */
-static const double slumber_shallow[] = {4, 12, 1000}, slumber_deep[] = {13, 14, 20},
+/* Slumber: shallow in {4, 12}, deep in {13, 14, 20}, gated in {16, 21, 32,
+ * never}, kept in order (what the simulator accepts): 2 x (4 + 4 + 3) = 22
+ * settings. A shallow "never" would be shallow at deep's threshold (a
+ * look-ahead reaching deep skips shallow); as a value above deep the order
+ * drops it, so it is not listed. */
+static const double slumber_shallow[] = {4, 12}, slumber_deep[] = {13, 14, 20},
                     slumber_gated[] = {16, 21, 32, 1000};
+#define N_SHALLOW ((int)(sizeof slumber_shallow / sizeof slumber_shallow[0]))
 
 static int sweep_settings(int x, double theta[][TRAPEZE_SLEEP_MAX_MODES])
 {
@@ -34,7 +38,7 @@ static int sweep_settings(int x, double theta[][TRAPEZE_SLEEP_MAX_MODES])
                 theta[n][m] = snooze_sweep[i];
         return n;
     }
-    for (int a = 0; a < 3; a++)
+    for (int a = 0; a < N_SHALLOW; a++)
         for (int b = 0; b < 3; b++)
             for (int c = 0; c < 4; c++)
                 if (slumber_shallow[a] <= slumber_deep[b] && slumber_deep[b] <= slumber_gated[c]) {
@@ -299,7 +303,8 @@ void trapeze_sleep_validation_targets(trapeze_sleep_validation *v)
          * only match it (ratio 1) if it saves nothing either, within budget */
         sm->ratio = best > 0 ? m->sim_saving / best : (m->sim_penalty <= v->max_penalty ? 1 : 0);
         t->rows++;
-        t->ratio_met += sm->ratio >= 0.99;
+        /* a choice over the budget misses, whatever it saves */
+        t->ratio_met += sm->ratio >= 0.99 && m->sim_penalty <= v->max_penalty;
         t->saving_met += fabs(m->pred_saving - m->sim_saving) <= 0.03;
         t->penalty_met += fabs(m->pred_penalty - m->sim_penalty) <= 0.005;
         t->over_budget += m->sim_penalty > v->max_penalty;

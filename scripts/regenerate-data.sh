@@ -229,13 +229,14 @@ step_sizes_v100_main() { sizes_group v100 main; }
 step_sizes_v100_unseen() { sizes_group v100 unseen; }
 step_sizes_v100_others() { sizes_group v100 others; }
 # the sleep-threshold and grouping validations (docs/sleep.md, docs/grouping.md);
-# the sleep ones also read data/power/GPU.ini, which the fingerprint does not hash
+# the sleep ones read the seed power profile, data/power/GPU-seed.ini (zero
+# transition energies, as the seeds' tables), which the fingerprint does not hash
 sleep_val() { # GPU, then "spread" for the spread sample (--no-jump)
     g=$1 j=${2:+-spread}
     NO_LOG=1
     run_step "sleep-$g$j" $VAL/sleep-$g$j.csv -- \
-        "$T" validate --model sleep --gpu "$g" --threads "$THREADS" ${2:+--no-jump} \
-        --csv $VAL/sleep-$g$j.csv
+        "$T" validate --model sleep --gpu "$g" --power "$g-seed" --threads "$THREADS" \
+        ${2:+--no-jump} --csv $VAL/sleep-$g$j.csv
     NO_LOG=
 }
 group_val() { # GPU
@@ -251,7 +252,7 @@ step_sleep_spread_v100() { sleep_val v100 spread; }
 step_sleep_usersize_gtx480() {
     NO_LOG=1
     run_step "sleep-usersize-gtx480" $VAL/sleep-gtx480-usersize.csv -- \
-        "$T" validate --model sleep --gpu gtx480 --threads "$THREADS" \
+        "$T" validate --model sleep --gpu gtx480 --power gtx480-seed --threads "$THREADS" \
         "poisson size=1024x1024 iters=16 sync=relaunch h=2" \
         "pathfinder size=1000000 iters=16 sync=relaunch h=2" \
         --csv $VAL/sleep-gtx480-usersize.csv

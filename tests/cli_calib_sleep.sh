@@ -92,6 +92,15 @@ for s in l1d l2 rf; do
            END { printf "%.4f", m / b }' "$D/v.csv")
     [ "$ratio" = "$want" ] || fail "$s ratio printed $ratio, from the CSV $want"
 done
+# the sweep: as many settings as the help and docs/sleep.md say
+for sc in l1d:12 rf:22; do
+    s=${sc%%:*} n=${sc#*:}
+    got=$(awk -F, -v s="$s" '$3 == s && $4 == "sweep" && !seen[$5]++ { n++ } END { print n + 0 }' "$D/v.csv")
+    [ "$got" = "$n" ] || fail "$s sweep: $got settings, $n expected"
+    "$T" validate --model sleep --help | tr '\n' ' ' | grep -q "in order: $n settings\|64: $n settings" \
+        || fail "validate --help does not say $s's $n settings"
+    grep -q "$n settings" "$(dirname "$0")/../docs/sleep.md" || fail "docs/sleep.md lacks '$n settings'"
+done
 met=$(awk -F, '$4 == "model" && !seen[$3]++ { d = $11 - $12; if (d < 0) d = -d; n += d <= 0.03 } END { print n + 0 }' "$D/v.csv")
 grep -q "predicted saving within 3 points of simulated: $met of 3" "$D/vout" \
     || fail "saving target count $met: $(grep 'saving within' "$D/vout")"

@@ -23,7 +23,8 @@ gtx480,k1,rf,warp_reg,30,30,write,100
 gtx480,k2,l2,slice,1025,2048,dead,3
 CSV
 
-"$T" sleep --gpu gtx480 --idle-csv "$D/idle.csv" k1 --csv "$D/out.csv" >"$D/stdout" 2>"$D/err" \
+# the seed profile (no transition energies): the figures below by hand
+"$T" sleep --gpu gtx480 --power gtx480-seed --idle-csv "$D/idle.csv" k1 --csv "$D/out.csv" >"$D/stdout" 2>"$D/err" \
     || fail "sleep exit status: $(cat "$D/err")"
 grep -q "gtx480 k1 l1d/line: snooze" "$D/stdout" || fail "l1d summary: $(cat "$D/stdout")"
 grep -q "gtx480 k1 rf/warp_reg: slumber" "$D/stdout" || fail "rf summary: $(cat "$D/stdout")"
@@ -232,4 +233,30 @@ expect_failure "misspelt" "did you mean '--max-penalty'?" "$O" "$T" sleep --gpu 
     --idle-csv "$D/idle.csv" --max-penality 0.1 --csv "$O"
 expect_failure "repeated" "--gpu given twice" "$O" "$T" sleep --gpu gtx480 --gpu v100 \
     --idle-csv "$D/idle.csv" --csv "$O"
+# The default V100 profile's circuit-model transitions (E_tr 4.02 cycles of
+# the L1D's saved leakage, printed as E/dP) make 5-cycle periods cost more
+# asleep than awake: 1000 of them and 100 of 1000 cycles; the time-out goes
+# to 2 (5 > 2 + 3 fails), 100 x (0.772 x 995 - 3.1) / 106100 = 72.11%. With
+# the seed profile (no transition energy) it sleeps at once: 74.00%.
+cat >"$D/v.csv" <<CSV
+$H
+v100,k,l1d,line,5,5,read,1000
+v100,k,l1d,line,1000,1000,read,100
+CSV
+"$T" sleep --gpu v100 --idle-csv "$D/v.csv" --csv "$D/vo.csv" >"$D/vout" 2>"$D/err" || fail "v100: $(cat "$D/err")"
+grep -q '^  mode *E/dP *T_be' "$D/vout" || fail "no E/dP column: $(cat "$D/vout")"
+grep -q '^  sleep *4\.02 *6\.02 *2 *2 ' "$D/vout" || fail "v100 l1d sleep row: $(grep '^  sleep' "$D/vout")"
+grep -q 'leakage saved: model 72\.11%' "$D/vout" || fail "v100 saving: $(grep saved "$D/vout")"
+"$T" sleep --gpu v100 --power v100-seed --idle-csv "$D/v.csv" >"$D/vout" 2>"$D/err" || fail "v100 seed: $(cat "$D/err")"
+grep -q '^  sleep *0\.00 *2\.00 *2 *0 ' "$D/vout" || fail "v100 seed l1d sleep row: $(grep '^  sleep' "$D/vout")"
+grep -q 'leakage saved: model 74\.00%' "$D/vout" || fail "v100 seed saving: $(grep saved "$D/vout")"
+
+# the help names the search the code runs (model/sleep_opt.c's NLopt algorithm)
+SRC="$(dirname "$0")/.."
+alg=$(sed -n 's/.*nlopt_create(NLOPT_LD_\([A-Z]*\).*/\1/p' "$SRC/model/sleep_opt.c")
+[ -n "$alg" ] || fail "no NLopt algorithm found in model/sleep_opt.c"
+"$T" sleep --help | grep -q "NLopt $alg" || fail "sleep --help does not name NLopt $alg"
+for c in calibrate validate; do
+    "$T" $c --help | grep -q -- "--model sleep" || fail "$c --help does not list --model sleep"
+done
 finish cli_sleep.sh

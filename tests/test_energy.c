@@ -109,6 +109,22 @@ static void test_one_warp(void)
     CHECK_NEAR(sim_sleep_leak_j(&sim_sleep_slumber, &c.p, &r, 1024.0 * 11 - 30,
                                 geo->unit_leak_w[SIM_UNIT_REG], 700e6, NULL),
                per * (10 + 0.94 * 20), 1e-25);
+    /* the default profile's circuit-model transitions: transition_j is the
+     * whole register file's round trip (7.39 pJ for shallow), a warp
+     * register pays 1/1024 of it per entry (its share of the leakage) */
+    {
+        trapeze_power circuit;
+        CHECK_OK(trapeze_power_load("data/power/gtx480.ini", &circuit, &err));
+        sim_sleep_choice cc = c;
+        CHECK_OK(sim_sleep_bind(&cc, TRAPEZE_PS_RF, &circuit, 700e6,
+                                geo->unit_leak_w[SIM_UNIT_REG], &err));
+        CHECK_NEAR(cc.p.unit_share, 1.0 / 1024, 1e-15);
+        CHECK_NEAR(cc.p.transition_cycles[1], 7.39e-12 * 700e6 / 0.61, 1e-12);
+        double tr = 0, leak = sim_sleep_leak_j(&sim_sleep_slumber, &cc.p, &r, 1024.0 * 11 - 30,
+                                               geo->unit_leak_w[SIM_UNIT_REG], 700e6, &tr);
+        CHECK_NEAR(tr, 4 * 7.39e-12 / 1024, 1e-25);
+        CHECK_NEAR(leak, per * (10 + 0.94 * 20) + tr, 1e-25);
+    }
     /* always-on: every physical register ON for 11 cycles */
     c.kind = SIM_SLEEP_ALWAYS_ON;
     sim_sleep_evaluate(&sim_sleep_always_on, &c.p, h, &r);
@@ -418,7 +434,8 @@ static void test_mark(void)
 int main(void)
 {
     trapeze_error err = {0};
-    if (trapeze_power_load("data/power/gtx480.ini", &power, &err)) {
+    /* the seed profile: no transition energies, every figure by hand */
+    if (trapeze_power_load("data/power/gtx480-seed.ini", &power, &err)) {
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }

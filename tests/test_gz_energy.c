@@ -207,7 +207,7 @@ static void test_sleep_by_hand(void)
 {
     trapeze_power pw;
     trapeze_error err;
-    CHECK_OK(trapeze_power_load("data/power/gtx480.ini", &pw, &err));
+    CHECK_OK(trapeze_power_load("data/power/gtx480-seed.ini", &pw, &err));   /* the seed profile: no transition energies */
     trapeze_gz_energy_sample *s = calloc(1, sizeof *s);
     trapeze_idle_hist_init(&s->hist[0], "gtx480", "k", "l1d", "line");
     trapeze_idle_hist_init(&s->hist[1], "gtx480", "k", "l2", "line");

@@ -35,12 +35,12 @@ static void test_break_even_algebra(void)
     CHECK_NEAR(trapeze_sleep_period_saving(&rf.mode[0], 6), 0.12, 1e-12); /* "6 - 4 = 2 cycles" */
 }
 
-/* The shipped power description gives the same tables (GTX 480: 700 MHz). */
+/* The shipped seed profile gives the same tables (GTX 480: 700 MHz). */
 static void test_from_power(void)
 {
     trapeze_power p;
     trapeze_error err;
-    CHECK_OK(trapeze_power_load("data/power/gtx480.ini", &p, &err));
+    CHECK_OK(trapeze_power_load("data/power/gtx480-seed.ini", &p, &err));
     trapeze_sleep_structure s;
     CHECK_OK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_RF, 700e6, &s, &err));
     CHECK(s.n_modes == 3 && !strcmp(s.name, "rf"));
@@ -58,6 +58,43 @@ static void test_from_power(void)
     CHECK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_RF, 0, &s, &err) == TRAPEZE_ERANGE);
     CHECK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_SHMEM, 7e8, &s, &err) ==
           TRAPEZE_EINVAL);
+}
+
+/* The default profiles' circuit-model transitions (scripts/wake-costs.sh):
+ * E_tr = bits x 5.77 F x c_drain x 1.04 x Vdd x (Vdd - v_mode), and the
+ * energy break-even E_tr / (P_on - P_off) in cycles. */
+static void test_circuit_transitions(void)
+{
+    trapeze_power p;
+    trapeze_error err;
+    trapeze_sleep_structure s;
+    /* GTX 480 L1D, drowsy at 0.3 V: 131072 bits x 5.77 x 0.040 um x
+     * 0.2936 fF/um = 8.882 pF, x 1.04 x 1.0 V x 0.7 V = 6.466 pJ; over
+     * 0.027 W x (1 - 0.228) at 700 MHz: 0.2172 cycles */
+    double e = 131072 * 5.77 * 0.040 * 0.2936e-15 * 1.04 * 1.0 * 0.7;
+    CHECK_NEAR(e, 6.466e-12, 5e-16);
+    CHECK_OK(trapeze_power_load("data/power/gtx480.ini", &p, &err));
+    CHECK_NEAR(p.mode[TRAPEZE_PS_L1D][trapeze_power_mode_find(&p, TRAPEZE_PS_L1D, "sleep")]
+                   .transition_j, e, 5e-16);
+    CHECK_OK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_L1D, 700e6, &s, &err));
+    CHECK_NEAR(trapeze_sleep_energy_break_even(&s.mode[0]), 6.466e-12 / (0.027 * 0.772) * 700e6,
+               1e-9);
+    CHECK_NEAR(trapeze_sleep_energy_break_even(&s.mode[0]), 0.2172, 1e-4);
+    /* V100 L2 slice, drowsy at 0.3 V of 0.8: 786432 bits x 5.77 x 0.022 um x
+     * 0.2508 fF/um x 1.04 x 0.8 V x 0.5 V = 10.42 pJ; over 0.003804 W x
+     * 0.772 at 1132 MHz: 4.02 cycles, beyond Snooze's 3-cycle warning */
+    e = 786432 * 5.77 * 0.022 * 0.2508e-15 * 1.04 * 0.8 * 0.5;
+    CHECK_OK(trapeze_power_load("data/power/v100.ini", &p, &err));
+    CHECK_OK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_L2, 1132e6, &s, &err));
+    CHECK_NEAR(s.mode[0].transition_cycles * 0.003804 / 1132e6, e, 5e-15);
+    CHECK_NEAR(trapeze_sleep_energy_break_even(&s.mode[0]), e / (0.003804 * 0.772) * 1132e6,
+               5e-3);
+    CHECK_NEAR(trapeze_sleep_energy_break_even(&s.mode[0]), 4.02, 0.01);
+    /* T_be adds the cycles the wake loses: the seed's 2 */
+    CHECK_NEAR(trapeze_sleep_break_even(&s.mode[0]),
+               2 + trapeze_sleep_energy_break_even(&s.mode[0]), 1e-12);
+    trapeze_sleep_mode on = {.leak_fraction = 1};
+    CHECK(isinf(trapeze_sleep_energy_break_even(&on)));
 }
 
 static void test_buckets(void)
@@ -364,6 +401,7 @@ int main(void)
 {
     test_break_even_algebra();
     test_from_power();
+    test_circuit_transitions();
     test_buckets();
     test_hand_histogram();
     test_hazard_rate();

@@ -5,7 +5,7 @@
  * binding penalty budget its whole-cycle thresholds meet the budget and
  * reach at least 99% of the best saving of an exhaustive threshold grid;
  * with an eager margin the whole-cycle threshold moves away from a penalty
- * cliff by exactly the margin.
+ * cliff by exactly the margin; of equal savings the lower penalty wins.
  */
 #include <math.h>
 #include <string.h>
@@ -208,8 +208,133 @@ static void test_eager_margin(void)
     CHECK(o.eager_margin == 2);
 }
 
+
+/* Equal predicted saving, unequal penalty: the lower penalty wins. The
+ * register file under the Slumber preset; 10000 read periods of 100 cycles
+ * and 100 of 13, over 1e4 requester cycles, budget 2%. A 100-cycle period
+ * goes deep (countdown wake, 13 cycles lost): 0.58 x 87 = 50.46 ON-cycles;
+ * always-ON leakage 100 x 14 + 10000 x 101 = 1011400 ON-cycles. A 13-cycle
+ * period in shallow saves 0.06 x (13 - 3) = 0.6 and stalls 1 cycle (wake
+ * 4, warning 3); deep (theta_deep <= 13) or ON, nothing and no stall. So
+ * 4/14/21 predicts 504660 / 1011400 = 49.8972% at 1% penalty, 4/13/21
+ * 504600 / 1011400 = 49.8912% at 0: within 0.01 points, the latter's kind
+ * must win (the optimizer took 4/15/21, 1%, before the tie-break). */
+static void test_equal_saving_lower_penalty(void)
+{
+    trapeze_sleep_structure rf;
+    trapeze_error err;
+    CHECK_OK(trapeze_sleep_structure_default("rf", &rf, &err));
+    static trapeze_idle_hist h;
+    trapeze_idle_hist_init(&h, "g", "k", "rf", "warp_reg");
+    h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(13)] = 100;
+    h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(100)] = 10000;
+    trapeze_sleep_options o;
+    CHECK(!strcmp(trapeze_sleep_options_preset(TRAPEZE_PS_RF, &rf, &o), "slumber"));
+    o.requester_cycles = 1e4;
+    trapeze_sleep_model *m;
+    CHECK_OK(trapeze_sleep_create(&rf, &h, &o, &m, &err));
+    double shallow13[3] = {4, 14, 21}, deep13[3] = {4, 13, 21};
+    trapeze_sleep_eval a, b;
+    CHECK_OK(trapeze_sleep_evaluate(m, shallow13, 0, &a, &err));
+    CHECK_OK(trapeze_sleep_evaluate(m, deep13, 0, &b, &err));
+    CHECK_NEAR(a.saving_fraction, 504660.0 / 1011400, 1e-9);
+    CHECK_NEAR(a.penalty_fraction, 0.01, 1e-12);
+    CHECK_NEAR(b.saving_fraction, 504600.0 / 1011400, 1e-9);
+    CHECK_NEAR(b.penalty_fraction, 0, 1e-12);
+    trapeze_sleep_choice c;
+    CHECK_OK(trapeze_sleep_optimize(m, 0.02, &c, &err));
+    CHECK_NEAR(c.chosen.penalty_fraction, 0, 1e-12);
+    CHECK_NEAR(c.chosen.saving_fraction, 504600.0 / 1011400, 1e-9);
+    trapeze_sleep_destroy(m);
+}
+
+/* The whole-cycle search reaches the hard model's optimum the smooth one
+ * misses. A drowsy cache line under a time-out (leakage 22.8%, warning 3
+ * cycles, E_tr 3.1 ON-cycles: a 4.02-cycle energy break-even, the V100's
+ * L1D): 1000 read periods of 5 cycles lose 0.772 x 2 - 3.1 = -1.556 each
+ * asleep, 100 of 1000 save 0.772 x (1000 - theta - 3) - 3.1. Best: theta 2
+ * (the 5-cycle periods stay ON, 5 > 2 + 3 fails), 100 x (0.772 x 995 -
+ * 3.1) / (1000 x 6 + 100 x 1001) = 72.11%; the smooth optimum, with the
+ * 5-cycle periods half asleep under the relaxed indicator, is near 6. */
+static void test_whole_cycle_search(void)
+{
+    trapeze_sleep_structure one = {.name = "l1d", .n_modes = 1};
+    one.mode[0] = (trapeze_sleep_mode){.name = "sleep", .leak_fraction = 0.228,
+                                       .wake_cycles = 2, .lost_cycles = 2,
+                                       .transition_cycles = 3.1, .retains_state = 1};
+    static trapeze_idle_hist h;
+    trapeze_idle_hist_init(&h, "g", "k", "l1d", "line");
+    h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(5)] = 1000;
+    h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(1000)] = 100;
+    trapeze_sleep_options o;
+    trapeze_sleep_options_default(&o);
+    o.policy = TRAPEZE_SLEEP_TIMEOUT;
+    o.requester_cycles = 1e6;
+    trapeze_sleep_model *m;
+    trapeze_error err;
+    CHECK_OK(trapeze_sleep_create(&one, &h, &o, &m, &err));
+    trapeze_sleep_choice c;
+    CHECK_OK(trapeze_sleep_optimize(m, 0.01, &c, &err));
+    CHECK(c.theta[0] > 4);
+    CHECK(c.theta_int[0] == 2);
+    CHECK_NEAR(c.chosen.saving_fraction, 100 * (0.772 * 995 - 3.1) / 106100, 1e-9);
+    trapeze_sleep_destroy(m);
+}
+
+/* The budget is held with z standard errors of the sample's penalty. One
+ * look-ahead mode woken by the warning (a 1-cycle stall per sleeping
+ * period): 10000 read periods of 30 cycles and 100 of 1000, over 1e6
+ * requester cycles. All asleep: penalty 10100 / 1e6 = 1.01%, standard error
+ * sqrt(10100) / 1e6 = 0.01005%; only the long ones: 0.01%, error 0.001%.
+ * Under a 1.02% budget, z = 0 sleeps all (1.01%); z = 2 holds that choice
+ * to 1.0301% and keeps the 30-cycle periods awake (held to 0.012%). */
+static void test_penalty_sigma(void)
+{
+    trapeze_sleep_structure one = {.name = "rf", .n_modes = 1};
+    one.mode[0] = (trapeze_sleep_mode){.name = "shallow", .leak_fraction = 0.5,
+                                       .wake_cycles = 4, .lost_cycles = 4, .retains_state = 1};
+    static trapeze_idle_hist h;
+    trapeze_idle_hist_init(&h, "g", "k", "rf", "warp_reg");
+    h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(30)] = 10000;
+    h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(1000)] = 100;
+    for (int z = 0; z <= 2; z += 2) {
+        trapeze_sleep_options o;
+        trapeze_sleep_options_default(&o);
+        o.requester_cycles = 1e6;
+        o.penalty_z = z;
+        trapeze_sleep_model *m;
+        trapeze_error err;
+        CHECK_OK(trapeze_sleep_create(&one, &h, &o, &m, &err));
+        double all = 4;
+        trapeze_sleep_eval e;
+        CHECK_OK(trapeze_sleep_evaluate(m, &all, 0, &e, &err));
+        CHECK_NEAR(e.penalty_fraction, 0.0101, 1e-12);
+        CHECK_NEAR(e.penalty_sigma, sqrt(10100.0) / 1e6, 1e-12);
+        trapeze_sleep_choice c;
+        CHECK_OK(trapeze_sleep_optimize(m, 0.0102, &c, &err));
+        CHECK(c.feasible);
+        if (z == 0) {
+            CHECK(c.theta_int[0] <= 30);
+            CHECK_NEAR(c.held_penalty, 0.0101, 1e-12);
+        } else {
+            CHECK(c.theta_int[0] > 30 && c.theta_int[0] <= 1000);
+            CHECK_NEAR(c.chosen.penalty_fraction, 1e-4, 1e-12);
+            CHECK_NEAR(c.chosen.penalty_sigma, 1e-5, 1e-12);
+            CHECK_NEAR(c.held_penalty, 1e-4 + 2e-5, 1e-12);
+        }
+        trapeze_sleep_destroy(m);
+    }
+    /* the presets hold the simulator's policies to 2 standard errors */
+    trapeze_sleep_options o;
+    trapeze_sleep_options_preset(TRAPEZE_PS_L2, &one, &o);
+    CHECK(o.penalty_z == 2);
+}
+
 int main(void)
 {
+    test_equal_saving_lower_penalty();
+    test_whole_cycle_search();
+    test_penalty_sigma();
     test_eager_margin();
     test_generic_interface();
     test_crossovers_and_oracle();

@@ -91,7 +91,12 @@ trapeze_status sim_sleep_bind(sim_sleep_choice *c, trapeze_power_structure s,
                                 trapeze_power_structure_name(s), ops->modes[i], ops->name);
         p->mode_ix[i] = m;
     }
-    double per_cycle = unit_leak_w / clock_hz;
+    /* transition_j is the round trip of the whole structure (the instance
+     * [leakage_w] describes: an SM's L1D or RF, an L2 slice); a unit pays its
+     * share of it as of the leakage, so the break-even in cycles is the same
+     * at every granularity (wake energy and leakage both scale with the bits) */
+    double structure_w = pw ? pw->leak_w[s] : 0, per_cycle = structure_w / clock_hz;
+    p->unit_share = structure_w > 0 ? unit_leak_w / structure_w : 0;
     for (int m = 0; m < TRAPEZE_POWER_MAX_MODES; m++)
         p->transition_cycles[m] =
             m < p->n_modes && per_cycle > 0 ? p->mode[m].transition_j / per_cycle : 0;
@@ -149,7 +154,7 @@ double sim_sleep_leak_j(const sim_sleep_ops *ops, const sim_sleep_params *p,
     double per_cycle = unit_leak_w / clock_hz, units = 0, tr = 0;
     for (int m = 0; m < p->n_modes; m++) {
         units += p->mode[m].leak_fraction * (double)r->mode_cycles[m];
-        tr += p->mode[m].transition_j * (double)r->entries[m];
+        tr += p->mode[m].transition_j * p->unit_share * (double)r->entries[m];
     }
     double floor_fraction = 1.0;   /* unallocated registers: ON, or the deepest mode */
     if (ops->gates_unallocated)

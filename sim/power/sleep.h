@@ -33,7 +33,10 @@ typedef struct sim_sleep_params {
     int mode_ix[3];         /* the policy's modes (sim_sleep_ops.modes) in the table */
     const trapeze_power_mode *mode;   /* the structure's modes; [0] is ON */
     int n_modes;
-    double transition_cycles[TRAPEZE_POWER_MAX_MODES];  /* transition_j / ON leakage per cycle */
+    double transition_cycles[TRAPEZE_POWER_MAX_MODES];  /* transition_j / ON leakage per cycle
+                                                         (both the structure's) */
+    double unit_share;      /* a unit's part of its structure: unit leakage / structure's,
+                               the part of transition_j one unit's round trip costs */
 } sim_sleep_params;
 
 /* One idle period as the policy spent it. */

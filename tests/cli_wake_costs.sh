@@ -1,0 +1,40 @@
+#!/bin/sh
+# scripts/wake-costs.sh: a transition energy worked out by hand from the
+# circuit inputs of a small power description, the shipped descriptions as
+# the script writes them, and bad inputs refused with file and line.
+# Usage: sh tests/cli_wake_costs.sh build/trapeze
+. "$(dirname "$0")/lib/cli.sh"
+W="$(dirname "$0")/../scripts/wake-costs.sh"
+P="$(dirname "$0")/../data/power"
+cat >"$D/p.ini" <<'INI'
+; circuit: vdd=1.0 feature_um=0.040 c_drain_f_per_um=0.2936e-15 cell_width_f=5.77 sleep_tx_share=0.04
+[mode.l2.sleep]
+; circuit: bits=524288 v_mode=0.3
+leak_fraction = 0.228
+transition_j = 0
+[mode.l2.off]
+leak_fraction = 0.015
+transition_j = 0
+INI
+# 524288 x 5.77 x 0.040 um x 0.2936 fF/um = 35.53 pF, x 1.04 x 1.0 V x 0.7 V
+# = 25.86 pJ; the mode without a circuit line keeps its 0
+sh "$W" "$D/p.ini" >"$D/out" 2>"$D/err" || fail "script: $(cat "$D/err")"
+[ "$(grep -c '^transition_j = 2.586e-11$' "$D/out")" = 1 ] || fail "l2 sleep: $(grep transition "$D/out")"
+[ "$(grep -c '^transition_j = 0$' "$D/out")" = 1 ] || fail "l2 off kept: $(grep transition "$D/out")"
+sh "$W" --check "$D/p.ini" 2>/dev/null && fail "--check passed a stale file"
+sh "$W" --write "$D/p.ini" && sh "$W" --check "$D/p.ini" || fail "--write then --check"
+# the shipped descriptions are what the script writes; the seed profiles
+# keep the seeds' zero transition energies
+for g in gtx480 v100; do
+    sh "$W" --check "$P/$g.ini" || fail "$g.ini is not what wake-costs.sh writes"
+    [ "$(grep -c '^transition_j = 0$' "$P/$g-seed.ini")" = 7 ] || fail "$g-seed.ini has transitions"
+    [ "$(grep -c '^transition_j = 0$' "$P/$g.ini")" = 0 ] || fail "$g.ini has a zero transition"
+done
+# bad input: file and line
+sed 's/bits=524288/bits=lots/' "$D/p.ini" >"$D/bad.ini"
+expect_failure "bad number" "bad.ini:3: circuit input \"bits=lots\" is not name=number" "$D/none" \
+    sh "$W" "$D/bad.ini"
+sed 's/v_mode=0.3/v_mode=1.3/' "$D/p.ini" >"$D/bad.ini"
+expect_failure "rail above vdd" "bad.ini:5: [mode.l2.sleep] v_mode above vdd" "$D/none" \
+    sh "$W" "$D/bad.ini"
+finish cli_wake_costs

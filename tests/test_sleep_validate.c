@@ -1,0 +1,60 @@
+/*
+ * Tests of the sleep validation's targets (sampler/sleep_validate.c,
+ * trapeze_sleep_validation_targets) on rows made by hand: a model choice
+ * that simulates over the budget misses the "within the budget and >= 99%
+ * of the best swept saving" target even where it saves more than the best
+ * swept setting within the budget.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "trapeze.h"
+
+static trapeze_sleep_vrow row(const char *choice, double saving, double penalty)
+{
+    trapeze_sleep_vrow r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.choice, sizeof r.choice, "%s", choice);
+    r.sim_saving = r.pred_saving = saving;
+    r.sim_penalty = r.pred_penalty = penalty;
+    return r;
+}
+
+static void test_over_budget_misses(void)
+{
+    /* two job-structures: model, seed, one swept setting (the best) each */
+    trapeze_sleep_vrow rows[6] = {
+        row("model", 0.9062, 0.0032), row("seed", 0.9073, 0.1677), row("sweep", 0.9070, 0.0030),
+        /* over the 1% budget (1.03%), saving more than the best swept within it */
+        row("model", 0.9110, 0.0103), row("seed", 0.9110, 0.1558), row("sweep", 0.9100, 0.0031)};
+    trapeze_sleep_vsummary sm[2];
+    memset(sm, 0, sizeof sm);
+    for (int i = 0; i < 2; i++) {
+        sm[i].model = 3 * i;
+        sm[i].seed = 3 * i + 1;
+        sm[i].best = 3 * i + 2;
+    }
+    trapeze_sleep_validation v;
+    memset(&v, 0, sizeof v);
+    v.max_penalty = 0.01;
+    v.rows = rows;
+    v.n_rows = 6;
+    v.summary = sm;
+    v.n_summary = 2;
+    trapeze_sleep_validation_targets(&v);
+    CHECK(v.targets.rows == 2);
+    CHECK_NEAR(sm[0].ratio, 0.9062 / 0.9070, 1e-12);
+    CHECK_NEAR(sm[1].ratio, 0.9110 / 0.9100, 1e-12);
+    CHECK(v.targets.ratio_met == 1);   /* the second is over the budget */
+    CHECK(v.targets.over_budget == 1);
+    /* within the budget again: both met */
+    rows[3].sim_penalty = 0.0099;
+    trapeze_sleep_validation_targets(&v);
+    CHECK(v.targets.ratio_met == 2 && v.targets.over_budget == 0);
+}
+
+int main(void)
+{
+    test_over_budget_misses();
+    return check_report("test_sleep_validate");
+}
