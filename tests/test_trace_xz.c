@@ -6,8 +6,9 @@
  * counters whether its blocks are kept or all read again from the
  * compressed file (seeks forward); a trace whose blocks lie in reverse
  * order (every block placed seeks backward) does too; a truncated or
- * corrupt file over 64 KiB, and a header asking for a 1 GiB dictionary,
- * are refused with file, line and reason.
+ * corrupt file over 64 KiB, seven streams of 16 MiB of NUL bytes, and a
+ * header asking for a 1 GiB dictionary, are refused with file, line and
+ * reason.
  */
 #include <lzma.h>
 #include <stdlib.h>
@@ -223,6 +224,21 @@ static void refused(void)
     if (!strstr(m, ": corrupt compressed data"))
         fprintf(stderr, "%s\n", m);
     CHECK(strstr(m, "bad.traceg.xz:") && strstr(m, ": corrupt compressed data"));
+    /* seven streams of 16 MiB of NUL bytes (a decompression bomb): read
+     * to the longest line allowed, not to its 112 MiB */
+    uint8_t *zeros = calloc(16u << 20, 1);
+    size_t cap = 1 << 20, pos = 0;
+    uint8_t *one = malloc(cap);
+    CHECK(zeros && one && lzma_easy_buffer_encode(9, LZMA_CHECK_CRC64, NULL, zeros, 16u << 20,
+                                                  one, &pos, cap) == LZMA_OK);
+    text bomb = {0};
+    for (int i = 0; i < 7 && one; i++)
+        put(&bomb, (const char *)one, pos);
+    free(zeros);
+    free(one);
+    m = open_error(path, &bomb, &err);
+    CHECK(strstr(m, "bad.traceg.xz:1: a line of more than 67108864 bytes"));
+    free(bomb.p);
     big_dictionary(&z);
     m = open_error(path, &z, &err);
     CHECK(strstr(m, "bad.traceg.xz:1: decoding needs more than 256 MiB"));

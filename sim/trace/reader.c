@@ -68,6 +68,9 @@ struct tb_section {
 /* A trace's read buffer: 256 KB reads; a block reloaded by seeking reads
  * at most this much beyond its text. */
 #define TRACE_IOBUF (256 * 1024)
+/* The longest line read: a trace's longest (32 addresses) has under 1 KB;
+ * comments and names are read whole up to this. */
+#define MAX_LINE ((size_t)64 << 20)
 
 struct sim_trace_kernel {
     char *path;
@@ -550,8 +553,10 @@ static trapeze_status xz_damaged(sim_trace_kernel *t, char *buf, size_t cap, lon
 /* The lines of t->file, read in chunks: each line is scanned where it lies
  * in the chunk (getline copied every line, a quarter of a short trace's
  * opening); a line that runs past the chunk is moved to its start, and the
- * chunk grows for a line longer than it. Four times the stdio buffer, so
- * that fread fills it from the file without a copy through that buffer. */
+ * chunk grows for a line longer than it, up to MAX_LINE: a file without
+ * newlines, or an .xz that decodes to gigabytes of one byte, costs no more
+ * memory than that. Four times the stdio buffer, so that fread fills it
+ * from the file without a copy through that buffer. */
 static trapeze_status scan_file(sim_trace_kernel *t, trapeze_error *err)
 {
     scan s = {.state = S_HEADER};
@@ -566,6 +571,11 @@ static trapeze_status scan_file(sim_trace_kernel *t, trapeze_error *err)
             memmove(buf, buf + pos, have - pos);
             have -= pos;
             pos = 0;
+            if (have == cap && cap >= MAX_LINE) {
+                st = trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: a line of more than %zu "
+                                  "bytes: not an Accel-Sim trace", t->path, line + 1, cap);
+                break;
+            }
             if (have == cap) {   /* a line longer than the chunk */
                 char *more = realloc(buf, cap * 2);
                 if (!more) {
