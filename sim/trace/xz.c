@@ -66,6 +66,8 @@ typedef struct {
     lzma_action action;
     uint64_t pos, dec;
     int ended;                   /* the last stream's end was decoded */
+    lzma_ret failed;             /* the decoder's error, told once what came before
+                                    it is read (LZMA_OK: none) */
     trapeze_error *read_err;     /* the caller's: why a read failed */
     unsigned char *hist;
     size_t hist_size;
@@ -90,6 +92,7 @@ static lzma_ret xz_start(xz_stream *x)
     x->action = LZMA_RUN;
     x->pos = x->dec = 0;
     x->ended = 0;
+    x->failed = LZMA_OK;
     rewind(x->in);
     return lzma_stream_decoder(&x->z, XZ_MEMLIMIT, LZMA_CONCATENATED);
 }
@@ -111,9 +114,12 @@ static void hist_copy(xz_stream *x, uint64_t o, unsigned char *p, size_t n, int 
 }
 
 /* Decodes up to n more bytes into out: the count, 0 at the end, -1 on
- * error. */
+ * error (once the bytes decoded before it are delivered, so that the
+ * reader names the line the damage cut). */
 static ssize_t xz_decode(xz_stream *x, unsigned char *out, size_t n)
 {
+    if (x->failed)
+        return xz_fail(x, x->failed);
     x->z.next_out = out;
     x->z.avail_out = n;
     while (x->z.avail_out > 0 && !x->ended) {
@@ -132,10 +138,14 @@ static ssize_t xz_decode(xz_stream *x, unsigned char *out, size_t n)
         lzma_ret r = lzma_code(&x->z, x->action);
         if (r == LZMA_STREAM_END)
             x->ended = 1;
-        else if (r != LZMA_OK)
-            return xz_fail(x, r);
+        else if (r != LZMA_OK) {
+            x->failed = r;
+            break;
+        }
     }
     size_t got = n - x->z.avail_out;
+    if (x->failed && got == 0)
+        return xz_fail(x, x->failed);
     size_t keep = got < x->hist_size ? got : x->hist_size;
     hist_copy(x, x->dec + got - keep, out + got - keep, keep, 1);
     x->dec += got;
