@@ -28,6 +28,7 @@ typedef struct {
     double spread;                      /* later windows: spread/5 in every spread; 0: none */
     int fit, sampled;                   /* sampled: histograms from a window here */
     int jump;                           /* a jump sample where it is cheaper (--no-jump: 0) */
+    int any_gpu;                        /* --any-gpu: an --idle-csv of another GPU */
 } sleep_args;
 
 static void usage(FILE *out)
@@ -51,7 +52,9 @@ static void usage(FILE *out)
 "                       data/power/GPU.ini)\n"
 "  --idle-csv FILE      idle-period histograms (trapeze sim --idle-csv): columns\n"
 "                       gpu,kernel,structure,granularity,length_min_cycles,\n"
-"                       length_max_cycles,next_access,count\n"
+"                       length_max_cycles,next_access,count; every row's gpu\n"
+"                       must be --gpu's name\n"
+"  --any-gpu            use an --idle-csv made on another GPU\n"
 "  KERNEL [name=value]  without --idle-csv: simulate a short window of this\n"
 "                       built-in kernel (trapeze sim --list) always on and use its\n"
 "                       idle periods and cycles; with --idle-csv: only this\n"
@@ -84,7 +87,7 @@ static void usage(FILE *out)
 "  --max-penalty F      budget of exposed wake-up cycles, a fraction of the SM\n"
 "                       cycles (default 0.01: 1%%)\n"
 "  --cycles N           cycles the histograms cover (default: estimated, one\n"
-"                       instance per dead period)\n"
+"                       instance per dead period); at least their longest period\n"
 "  --lead N             cycles of warning before an access (default 3)\n"
 "  --fit                optimize on the fitted distribution (short periods as\n"
 "                       observed, a two-log-normal tail) and print its fit\n"
@@ -115,7 +118,7 @@ static const cli_opt options[] = {
     {"--gpu", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0}, {"--csv", 1, 0},
     {"--structures", 1, 0}, {"--max-penalty", 1, 0}, {"--cycles", 1, 0}, {"--lead", 1, 0},
     {"--fit", 0, 0}, {"--window", 1, 0}, {"--spread", 1, 0}, {"--whole", 0, 0},
-    {"--jump", 0, 0}, {"--no-jump", 0, 0},
+    {"--jump", 0, 0}, {"--no-jump", 0, 0}, {"--any-gpu", 0, 0},
     {NULL, 0, 0}};
 
 /* Returns -1 when parsed, else the exit status (0 after --help). */
@@ -165,6 +168,8 @@ static int parse_args(int argc, char **argv, sleep_args *a)
                 return cli_usage_error("sleep", "--lead: expected cycles >= 0, got '%s'", val);
         } else if (!strcmp(arg, "--fit")) {
             a->fit = 1;
+        } else if (!strcmp(arg, "--any-gpu")) {
+            a->any_gpu = 1;
         } else if (!strcmp(arg, "--whole")) {
             whole = 1;
         } else if (!strcmp(arg, "--jump")) {
@@ -199,6 +204,8 @@ static int parse_args(int argc, char **argv, sleep_args *a)
     if (a->idle_csv && (whole || window_given))
         return cli_usage_error("sleep", "--window and --whole simulate a KERNEL, not with "
                                "--idle-csv");
+    if (a->any_gpu && !a->idle_csv)
+        return cli_usage_error("sleep", "--any-gpu is for an --idle-csv made on another GPU");
     if (jump_given == 3)
         return cli_usage_error("sleep", "--jump and --no-jump: one or the other");
     a->jump = jump_given != 2;
@@ -402,6 +409,21 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
     return rc;
 }
 
+/* --cycles N must cover the longest idle period of h: a run holds it. */
+static int check_cycles(const sleep_args *a, const trapeze_idle_hist *h, double cycles,
+                        trapeze_error *err)
+{
+    double longest = trapeze_idle_hist_longest(h);
+    if (cycles >= longest)
+        return 0;
+    /* names shown cut: the message has 768 bytes */
+    snprintf(err->message, sizeof err->message, "--cycles %g: fewer than the longest idle "
+             "period of %.63s %.200s %s/%s (at least %.0f cycles) in %.200s", cycles, h->gpu,
+             h->kernel, h->structure, h->granularity, longest,
+             a->idle_csv ? a->idle_csv : "the simulation");
+    return 1;
+}
+
 /* The GPU (cfg stays loaded for a simulation) and its power description. */
 static int load_gpu_and_power(const sleep_args *a, trapeze_config **cfg, trapeze_gpu *gpu,
                               trapeze_power *pw, trapeze_error *err)
@@ -438,14 +460,18 @@ int cli_sleep(int argc, char **argv)
     trapeze_idle_hist *h = NULL;
     int n = 0;
     double cycles = 0;
-    if (!rc && a.idle_csv && trapeze_idle_csv_load(a.idle_csv, &h, &n, &err))
+    double cycles_given = a.cycles;
+    trapeze_status ls = TRAPEZE_OK;
+    if (!rc && a.idle_csv &&
+        (ls = trapeze_idle_csv_load_gpu(a.idle_csv, a.any_gpu ? NULL : gpu.name, &h, &n, &err)))
         rc = 1;
     else if (!rc && !a.idle_csv)
         rc = sample(&a, cfg, &pw, &h, &n, &cycles, &err);
     trapeze_config_destroy(cfg);
     if (rc) {
         if (rc == 1)
-            fprintf(stderr, "trapeze sleep: %s\n", err.message);
+            fprintf(stderr, "trapeze sleep: %s%s\n", err.message,
+                    ls == TRAPEZE_EINVAL ? "; --any-gpu uses them anyway" : "");
         return rc;
     }
     if (!a.idle_csv) {
@@ -467,7 +493,9 @@ int cli_sleep(int argc, char **argv)
         if (!a.want[structure_of(h[i].structure)] || (a.kernel && strcmp(a.kernel, h[i].kernel)))
             continue;
         used++;
-        rc = run_one(&a, &gpu, &pw, &h[i], csv, &err);
+        rc = cycles_given > 0 ? check_cycles(&a, &h[i], cycles_given, &err) : 0;
+        if (!rc)
+            rc = run_one(&a, &gpu, &pw, &h[i], csv, &err);
     }
     if (!rc && !used) {
         snprintf(err.message, sizeof err.message, "%s: no histogram of %s%s",

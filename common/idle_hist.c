@@ -9,12 +9,15 @@
  * bucket's bounds.
  */
 #include <csv.h>
+#include <stdint.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
+#include "common/number.h"
 #include "common/text.h"
 
 #define LOG_K0 10   /* first log2 bucket: [2^10+1, 2^11] */
@@ -187,23 +190,36 @@ static int known_granularity(const char *structure, const char *g)
     return 0;
 }
 
+/* A row's fields as read, whole: a field longer than what a histogram
+ * keeps is refused, never cut (cut names matched no copy of themselves,
+ * and names sharing their first 63 bytes merged). */
+#define FIELD_MAX TRAPEZE_IDLE_NAME_MAX
+
 typedef struct {
     const char *path;
+    const char *gpu;       /* NULL: rows of any GPU */
     trapeze_error *err;
     trapeze_status status;
     int line;              /* 1-based line of the row being read */
     int nfield;
-    char field[8][96];
+    char field[8][FIELD_MAX];
+    size_t len[8];         /* each field's length as read */
     int header_seen;
     trapeze_idle_hist *hist;
     int n, cap;
+    int *slot;             /* open addressing: a histogram's index + 1, 0: empty */
+    size_t nslot;          /* a power of two, at least twice n */
 } reader;
 
 static void on_field(void *data, size_t len, void *ctx)
 {
     reader *r = ctx;
-    if (r->nfield < 8)
-        snprintf(r->field[r->nfield], sizeof r->field[0], "%.*s", (int)len, (const char *)data);
+    if (r->nfield < 8) {
+        size_t keep = len < FIELD_MAX - 1 ? len : FIELD_MAX - 1;
+        memcpy(r->field[r->nfield], data, keep);
+        r->field[r->nfield][keep] = '\0';
+        r->len[r->nfield] = len;
+    }
     r->nfield++;
 }
 
@@ -213,14 +229,61 @@ static trapeze_status bad(reader *r, int col, const char *what)
                         trapeze_idle_csv_columns[col], what, r->field[col]);
 }
 
+/* FNV-1a over the four key fields, each with its terminating NUL. */
+static uint64_t key_hash(const char *const k[4])
+{
+    uint64_t x = 14695981039346656037ull;
+    for (int c = 0; c < 4; c++)
+        for (const unsigned char *p = (const unsigned char *)k[c];; p++) {
+            x = (x ^ *p) * 1099511628211ull;
+            if (!*p)
+                break;
+        }
+    return x;
+}
+
+static uint64_t hist_hash(const trapeze_idle_hist *h)
+{
+    const char *const k[4] = {h->gpu, h->kernel, h->structure, h->granularity};
+    return key_hash(k);
+}
+
+static int same_key(const trapeze_idle_hist *h, char field[][FIELD_MAX])
+{
+    return !strcmp(h->gpu, field[0]) && !strcmp(h->kernel, field[1]) &&
+           !strcmp(h->structure, field[2]) && !strcmp(h->granularity, field[3]);
+}
+
+/* Doubles the index (rehashing every histogram); 0 when out of memory. */
+static int grow_index(reader *r)
+{
+    size_t nslot = r->nslot ? 2 * r->nslot : 64;
+    int *slot = calloc(nslot, sizeof *slot);
+    if (!slot)
+        return 0;
+    for (int i = 0; i < r->n; i++) {
+        size_t at = (size_t)hist_hash(&r->hist[i]) & (nslot - 1);
+        while (slot[at])
+            at = (at + 1) & (nslot - 1);
+        slot[at] = i + 1;
+    }
+    free(r->slot);
+    r->slot = slot;
+    r->nslot = nslot;
+    return 1;
+}
+
+/* The histogram of the row's (gpu, kernel, structure, granularity), made
+ * when first met; NULL when out of memory. */
 static trapeze_idle_hist *group(reader *r)
 {
-    for (int i = 0; i < r->n; i++) {
-        trapeze_idle_hist *h = &r->hist[i];
-        if (!strcmp(h->gpu, r->field[0]) && !strcmp(h->kernel, r->field[1]) &&
-            !strcmp(h->structure, r->field[2]) && !strcmp(h->granularity, r->field[3]))
-            return h;
-    }
+    if ((size_t)(r->n + 1) * 2 > r->nslot && !grow_index(r))
+        return NULL;
+    const char *const key[4] = {r->field[0], r->field[1], r->field[2], r->field[3]};
+    size_t at = (size_t)key_hash(key) & (r->nslot - 1);
+    for (; r->slot[at]; at = (at + 1) & (r->nslot - 1))
+        if (same_key(&r->hist[r->slot[at] - 1], r->field))
+            return &r->hist[r->slot[at] - 1];
     if (r->n == r->cap) {
         int cap = r->cap ? 2 * r->cap : 4;
         trapeze_idle_hist *grown = realloc(r->hist, (size_t)cap * sizeof *grown);
@@ -231,7 +294,48 @@ static trapeze_idle_hist *group(reader *r)
     }
     trapeze_idle_hist *h = &r->hist[r->n++];
     trapeze_idle_hist_init(h, r->field[0], r->field[1], r->field[2], r->field[3]);
+    r->slot[at] = r->n;
     return h;
+}
+
+static trapeze_status take_header(reader *r)
+{
+    for (int c = 0; c < trapeze_idle_csv_ncolumns; c++)
+        if (strcmp(r->field[c], trapeze_idle_csv_columns[c]) != 0)
+            return trapeze_fail(r->err, TRAPEZE_EPARSE,
+                                "%s:%d: header column %d is '%s', expected '%s'", r->path,
+                                r->line, c + 1, r->field[c], trapeze_idle_csv_columns[c]);
+    r->header_seen = 1;
+    return TRAPEZE_OK;
+}
+
+/* The key fields: names within what a histogram holds, a known structure
+ * and granularity, the GPU asked for. */
+static trapeze_status take_key(reader *r)
+{
+    const trapeze_idle_hist *h = NULL;
+    if (r->len[0] == 0 || r->len[0] >= sizeof h->gpu)
+        return bad(r, 0, "a GPU name of 1 to 63 bytes");
+    if (r->len[1] >= sizeof h->kernel)
+        return bad(r, 1, "a kernel name longer than 1023 bytes");
+    if (r->len[2] >= sizeof h->structure ||
+        (strcmp(r->field[2], "l1d") && strcmp(r->field[2], "l2") && strcmp(r->field[2], "rf")))
+        return bad(r, 2, "not l1d, l2 or rf");
+    if (r->len[3] >= sizeof h->granularity || !known_granularity(r->field[2], r->field[3]))
+        return bad(r, 3, "not a granularity of this structure");
+    if (r->gpu && strcmp(r->field[0], r->gpu))
+        return trapeze_fail(r->err, TRAPEZE_EINVAL, "%s:%d: field gpu: histograms of '%s', "
+                            "not of the GPU asked for ('%s')", r->path, r->line, r->field[0],
+                            r->gpu);
+    return TRAPEZE_OK;
+}
+
+/* A number the reader refused (out of range included): a malformed file. */
+static trapeze_status malformed(reader *r)
+{
+    if (r->err)
+        r->err->code = TRAPEZE_EPARSE;
+    return TRAPEZE_EPARSE;
 }
 
 static trapeze_status take_row(reader *r)
@@ -239,32 +343,25 @@ static trapeze_status take_row(reader *r)
     if (r->nfield != trapeze_idle_csv_ncolumns)
         return trapeze_fail(r->err, TRAPEZE_EPARSE, "%s:%d: %d fields, expected %d", r->path,
                             r->line, r->nfield, trapeze_idle_csv_ncolumns);
-    if (!r->header_seen) {
-        for (int c = 0; c < trapeze_idle_csv_ncolumns; c++)
-            if (strcmp(r->field[c], trapeze_idle_csv_columns[c]) != 0)
-                return trapeze_fail(r->err, TRAPEZE_EPARSE,
-                                    "%s:%d: header column %d is '%s', expected '%s'", r->path,
-                                    r->line, c + 1, r->field[c], trapeze_idle_csv_columns[c]);
-        r->header_seen = 1;
-        return TRAPEZE_OK;
-    }
-    if (strcmp(r->field[2], "l1d") && strcmp(r->field[2], "l2") && strcmp(r->field[2], "rf"))
-        return bad(r, 2, "not l1d, l2 or rf");
-    if (!known_granularity(r->field[2], r->field[3]))
-        return bad(r, 3, "not a granularity of this structure");
-    double lo, hi, count;
-    if (!trapeze_parse_double(r->field[4], &lo) || lo != floor(lo))
-        return bad(r, 4, "not a whole number of cycles");
-    if (!trapeze_parse_double(r->field[5], &hi) || hi != floor(hi))
-        return bad(r, 5, "not a whole number of cycles");
-    int b = trapeze_idle_bucket(lo);
+    if (!r->header_seen)
+        return take_header(r);
+    trapeze_status s = take_key(r);
+    if (s)
+        return s;
+    long lo, hi;
+    double count;
+    trapeze_where at_lo = {r->path, r->line, "field length_min_cycles"};
+    trapeze_where at_hi = {r->path, r->line, "field length_max_cycles"};
+    trapeze_where at_count = {r->path, r->line, "field count"};
+    if (trapeze_num_long(r->field[4], 1, 4294967296L, &at_lo, &lo, r->err) ||
+        trapeze_num_long(r->field[5], 1, 4294967296L, &at_hi, &hi, r->err))
+        return malformed(r);
+    int b = trapeze_idle_bucket((double)lo);
     double blo, bhi;
-    if (b < 0)
-        return bad(r, 4, "outside 1..2^32");
     trapeze_idle_bucket_range(b, &blo, &bhi);
-    if (blo != lo)
+    if (blo != (double)lo)
         return bad(r, 4, "not the lower bound of a bucket (1..1024 exact, then 2^k+1)");
-    if (bhi != hi)
+    if (bhi != (double)hi)
         return bad(r, 5, "not the upper bound of the bucket that starts at length_min_cycles");
     int next = -1;
     for (int a = 0; a < TRAPEZE_NEXT_N; a++)
@@ -272,11 +369,13 @@ static trapeze_status take_row(reader *r)
             next = a;
     if (next < 0)
         return bad(r, 6, "not read, write or dead");
-    if (!trapeze_parse_double(r->field[7], &count) || count < 0)
-        return bad(r, 7, "not a count >= 0");
+    if (trapeze_num_double(r->field[7], 0, DBL_MAX, &at_count, &count, r->err))
+        return malformed(r);
     trapeze_idle_hist *h = group(r);
     if (!h)
         return trapeze_fail(r->err, TRAPEZE_ENOMEM, "%s: out of memory", r->path);
+    if (!(h->count[next][b] + count <= DBL_MAX))
+        return bad(r, 7, "the bucket's total passes the largest number");
     h->count[next][b] += count;
     return TRAPEZE_OK;
 }
@@ -291,8 +390,8 @@ static void on_row(int c, void *ctx)
     r->nfield = 0;
 }
 
-trapeze_status trapeze_idle_csv_load(const char *path, trapeze_idle_hist **out, int *n,
-                                     trapeze_error *err)
+trapeze_status trapeze_idle_csv_load_gpu(const char *path, const char *gpu,
+                                         trapeze_idle_hist **out, int *n, trapeze_error *err)
 {
     *out = NULL;
     *n = 0;
@@ -300,28 +399,51 @@ trapeze_status trapeze_idle_csv_load(const char *path, trapeze_idle_hist **out, 
     trapeze_status s = trapeze_read_file(path, &text, err);
     if (s)
         return s;
-    reader r = {.path = path, .err = err};
+    reader *r = calloc(1, sizeof *r);
     struct csv_parser p;
-    if (csv_init(&p, CSV_APPEND_NULL) != 0) {
+    if (!r || csv_init(&p, CSV_APPEND_NULL) != 0) {
+        free(r);
         free(text);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", path);
     }
+    *r = (reader){.path = path, .gpu = gpu, .err = err};
     size_t len = strlen(text);
-    if (csv_parse(&p, text, len, on_field, on_row, &r) != len && r.status == TRAPEZE_OK)
-        r.status = trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: malformed CSV (%s)", path,
-                                r.line + 1, csv_strerror(csv_error(&p)));
-    csv_fini(&p, on_field, on_row, &r);
+    if (csv_parse(&p, text, len, on_field, on_row, r) != len && r->status == TRAPEZE_OK)
+        r->status = trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: malformed CSV (%s)", path,
+                                 r->line + 1, csv_strerror(csv_error(&p)));
+    csv_fini(&p, on_field, on_row, r);
     csv_free(&p);
     free(text);
-    if (r.status == TRAPEZE_OK && !r.header_seen)
-        r.status = trapeze_fail(err, TRAPEZE_EPARSE, "%s: empty file (no header)", path);
-    if (r.status == TRAPEZE_OK && r.n == 0)
-        r.status = trapeze_fail(err, TRAPEZE_EPARSE, "%s: no idle-period rows", path);
-    if (r.status) {
-        free(r.hist);
-        return r.status;
+    if (r->status == TRAPEZE_OK && !r->header_seen)
+        r->status = trapeze_fail(err, TRAPEZE_EPARSE, "%s: empty file (no header)", path);
+    if (r->status == TRAPEZE_OK && r->n == 0)
+        r->status = trapeze_fail(err, TRAPEZE_EPARSE, "%s: no idle-period rows", path);
+    s = r->status;
+    if (s)
+        free(r->hist);
+    else {
+        *out = r->hist;
+        *n = r->n;
     }
-    *out = r.hist;
-    *n = r.n;
-    return TRAPEZE_OK;
+    free(r->slot);
+    free(r);
+    return s;
+}
+
+trapeze_status trapeze_idle_csv_load(const char *path, trapeze_idle_hist **out, int *n,
+                                     trapeze_error *err)
+{
+    return trapeze_idle_csv_load_gpu(path, NULL, out, n, err);
+}
+
+double trapeze_idle_hist_longest(const trapeze_idle_hist *h)
+{
+    for (int b = TRAPEZE_IDLE_NBUCKETS - 1; b >= 0; b--)
+        for (int a = 0; a < TRAPEZE_NEXT_N; a++)
+            if (h->count[a][b] > 0) {
+                double lo, hi;
+                trapeze_idle_bucket_range(b, &lo, &hi);
+                return lo;
+            }
+    return 0;
 }

@@ -1,7 +1,8 @@
 /*
  * driver.c - runs a fuzz target without libFuzzer: over the files named on
  * the command line, or else over its seed patterns (fuzz_seeds) - the shipped
- * data and every reproducer kept in tests/fuzz/NAME/. This is how `make test`
+ * data and every reproducer kept in tests/fuzz/NAME/, and the seeds the
+ * target generates (fuzz_make_seeds). This is how `make test`
  * replays the corpus and the regression inputs on every build (and under
  * ASan/UBSan with SAN=1). A crash or a failed invariant aborts.
  */
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fuzz/fuzz.h"
 
@@ -39,6 +41,31 @@ static int run_file(const char *path)
     return 0;
 }
 
+/* The target's generated seeds, made in a folder of their own, run, and
+ * removed; how many (-1: the folder could not be made). */
+static int run_made_seeds(int *bad)
+{
+    char dir[] = "/tmp/trapeze-fuzz-seeds-XXXXXX";
+    if (!fuzz_make_seeds)
+        return 0;
+    if (!mkdtemp(dir))
+        return -1;
+    fuzz_make_seeds(dir);
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "%s/*", dir);
+    glob_t gl;
+    int n = 0;
+    if (glob(pattern, 0, NULL, &gl) == 0) {
+        for (size_t i = 0; i < gl.gl_pathc; i++, n++) {
+            *bad |= run_file(gl.gl_pathv[i]);
+            remove(gl.gl_pathv[i]);
+        }
+        globfree(&gl);
+    }
+    rmdir(dir);
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     int files = 0, bad = 0;
@@ -51,6 +78,11 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < gl.gl_pathc; i++, files++)
             bad |= run_file(gl.gl_pathv[i]);
         globfree(&gl);
+    }
+    if (argc == 1) {
+        int made = run_made_seeds(&bad);
+        bad |= made < 0;
+        files += made > 0 ? made : 0;
     }
     fuzz_cleanup();
     printf("%s: %d inputs replayed, %s\n", argv[0], files, bad ? "some unreadable" : "no failure");

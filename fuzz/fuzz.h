@@ -35,5 +35,14 @@ const char *fuzz_file(const char *name, const uint8_t *data, size_t size);
 void fuzz_cleanup(void);
 /* The promise of common/error.c: a message holds no control byte. */
 int fuzz_printable(const char *msg);
+/* Every warp's instructions of two opened traces of one kernel (kept
+ * blocks or lines parsed again, plain or .xz) compared; aborts on a
+ * difference or a streaming error. */
+struct sim_trace_kernel;
+void fuzz_same_streams(struct sim_trace_kernel *a, struct sim_trace_kernel *b);
+/* Optional, per target: writes generated seed files into dir (seeds too
+ * large or too binary to keep in the repository); seed_init.c and the
+ * driver call it when the target defines it. */
+void fuzz_make_seeds(const char *dir) __attribute__((weak));
 
 #endif

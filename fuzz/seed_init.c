@@ -1,8 +1,9 @@
 /*
  * seed_init.c - libFuzzer builds only: with TRAPEZE_FUZZ_SEED_DIR set, copies
  * the target's seed files (fuzz_seeds) into that folder at start-up, which
- * scripts/fuzz.sh gives libFuzzer as a corpus. The patterns stay in one
- * place, the target's source.
+ * scripts/fuzz.sh gives libFuzzer as a corpus, and the files the target
+ * generates (fuzz_make_seeds, when it defines one). The patterns stay in
+ * one place, the target's source.
  */
 #include <glob.h>
 #include <stdio.h>
@@ -41,5 +42,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
             copy(gl.gl_pathv[i], dir, n++);
         globfree(&gl);
     }
+    if (dir && fuzz_make_seeds)
+        fuzz_make_seeds(dir);
     return 0;
 }

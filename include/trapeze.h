@@ -1199,8 +1199,12 @@ typedef enum {
 } trapeze_next_access;
 const char *trapeze_next_access_name(trapeze_next_access a);
 
+/* Bytes of a kernel name in an idle-period histogram, with its NUL: the CSV
+ * reader refuses a longer name rather than cut it. */
+#define TRAPEZE_IDLE_NAME_MAX 1024
+
 typedef struct trapeze_idle_hist {
-    char gpu[64], kernel[64];
+    char gpu[64], kernel[TRAPEZE_IDLE_NAME_MAX];
     char structure[16];     /* l1d, l2, rf */
     char granularity[16];   /* line, bank (l1d); line, slice (l2); warp_reg, bank (rf) */
     double cycles;          /* cycles observed (the simulated window); 0 when unknown */
@@ -1231,13 +1235,23 @@ void trapeze_idle_hist_add_censored(trapeze_idle_hist *h,
 
 /* The idle-period CSV, columns exactly trapeze_idle_csv_columns. Loads every
  * (gpu, kernel, structure, granularity) group as one histogram, in order of
- * first appearance; *out is malloc'd (free()). A bucket whose bounds are not
- * the contract's, an unknown structure or next_access, a negative count:
+ * first appearance, names compared whole (time linear in the file's size);
+ * *out is malloc'd (free()). A bucket whose bounds are not the contract's,
+ * an unknown structure or next_access, a count not finite and >= 0, a GPU
+ * name over 63 bytes or a kernel name over TRAPEZE_IDLE_NAME_MAX - 1:
  * TRAPEZE_EPARSE naming file, line and field. */
 extern const char *const trapeze_idle_csv_columns[];
 extern const int trapeze_idle_csv_ncolumns;
 trapeze_status trapeze_idle_csv_load(const char *path, trapeze_idle_hist **out, int *n,
                                      trapeze_error *err);
+/* The same, and with gpu non-NULL every row's gpu field must be gpu (the
+ * name of the GPU config the histograms were simulated on, as `trapeze sim
+ * --idle-csv` writes it): TRAPEZE_EINVAL naming file and line if not. */
+trapeze_status trapeze_idle_csv_load_gpu(const char *path, const char *gpu,
+                                         trapeze_idle_hist **out, int *n, trapeze_error *err);
+/* The shortest a run can be that holds h's periods: the lower bound of its
+ * longest non-empty bucket, in cycles (0: empty). */
+double trapeze_idle_hist_longest(const trapeze_idle_hist *h);
 /* Appends the non-empty buckets of h as rows of that CSV. */
 trapeze_status trapeze_idle_hist_write_rows(const trapeze_idle_hist *h, trapeze_csv_out *csv,
                                             trapeze_error *err);

@@ -259,4 +259,19 @@ alg=$(sed -n 's/.*nlopt_create(NLOPT_LD_\([A-Z]*\).*/\1/p' "$SRC/model/sleep_opt
 for c in calibrate validate; do
     "$T" $c --help | grep -q -- "--model sleep" || fail "$c --help does not list --model sleep"
 done
+# histograms of another GPU: refused by line unless --any-gpu; --cycles
+# below the longest period (k2's l2 bucket starts at 1025) refused
+expect_failure "other gpu" "$D/idle.csv:2: field gpu: histograms of 'gtx480', not of the GPU asked for ('v100'); --any-gpu uses them anyway" \
+    "$O" "$T" sleep --gpu v100 --idle-csv "$D/idle.csv" --csv "$O"
+"$T" sleep --gpu v100 --idle-csv "$D/idle.csv" --any-gpu k1 --csv "$O" >/dev/null 2>"$D/err" \
+    || fail "--any-gpu: $(cat "$D/err")"
+[ "$(grep -c '^gtx480,k1,' "$O")" -gt 0 ] || fail "--any-gpu: no gtx480 rows"
+expect_failure "any-gpu alone" "--any-gpu is for an --idle-csv" "$O" "$T" sleep --gpu gtx480 \
+    vecadd --any-gpu --csv "$O"
+expect_failure "cycles 1" "--cycles 1: fewer than the longest idle period of gtx480 k1 l1d/line (at least 10 cycles)" \
+    "$O" "$T" sleep --gpu gtx480 --idle-csv "$D/idle.csv" --cycles 1 --csv "$O"
+expect_failure "cycles 1024" "--cycles 1024: fewer than the longest idle period of gtx480 k2 l2/slice (at least 1025 cycles)" \
+    "$O" "$T" sleep --gpu gtx480 --idle-csv "$D/idle.csv" --cycles 1024 --csv "$O"
+"$T" sleep --gpu gtx480 --idle-csv "$D/idle.csv" --cycles 1025 --csv "$O" >/dev/null 2>"$D/err" \
+    || fail "--cycles 1025: $(cat "$D/err")"
 finish cli_sleep.sh

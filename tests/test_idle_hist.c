@@ -1,7 +1,10 @@
 /*
  * Tests of the idle-period histogram: the contract's CSV written and read
  * back (every group, every count), the bad rows it must refuse with file,
- * line and field, and the fitted distribution: it recovers a known
+ * line and field; kernel names kept whole (300 names sharing 70 bytes stay
+ * 300 kernels, a quoted name with a comma and a newline reads back, 1023
+ * bytes accepted and 1024 refused); the GPU a file must be of; the longest
+ * period a histogram implies; and the fitted distribution: it recovers a known
  * log-normal mixture from its expected counts, and from 20000 seeded draws
  * it predicts the sleep model's saving within half a point.
  */
@@ -65,7 +68,7 @@ static void expect_bad(const char *body, const char *needle)
 {
     char path[512];
     path_of(path, sizeof path, "bad.csv");
-    char text[1024];
+    char text[4096];
     snprintf(text, sizeof text,
              "gpu,kernel,structure,granularity,length_min_cycles,length_max_cycles,"
              "next_access,count\n%s",
@@ -92,6 +95,12 @@ static void test_bad_rows(void)
     expect_bad("g,k,rf,line,3,3,read,1\n", ":2: field granularity");
     expect_bad("g,k,rf,bank,3,3,read\n", ":2: 7 fields");
     expect_bad("", "no idle-period rows");
+    expect_bad("g,k,l1d,line,3,3,read,inf\n", ":2: field count");
+    expect_bad("g,k,l1d,line,3,3,read,nan\n", ":2: field count");
+    expect_bad("g,k,l1d,line,0,0,read,1\n", ":2: field length_min_cycles");
+    expect_bad("g,k,l1d,line,1e3,1e3,read,1\n", ":2: field length_min_cycles");
+    expect_bad("g,k,l1d,line,3,3,read,1e308\ng,k,l1d,line,3,3,read,1e308\n", ":3: field count");
+    expect_bad(",k,l1d,line,3,3,read,1\n", ":2: field gpu");
     char path[512];
     path_of(path, sizeof path, "bad.csv");
     write_text(path, "gpu,kernel,structure,granularity,min,max,next_access,count\n");
@@ -100,6 +109,107 @@ static void test_bad_rows(void)
     trapeze_error err;
     CHECK(trapeze_idle_csv_load(path, &h, &n, &err) == TRAPEZE_EPARSE);
     CHECK(strstr(err.message, ":1: header column 5") != NULL);
+}
+
+#define HEADER "gpu,kernel,structure,granularity,length_min_cycles,length_max_cycles," \
+               "next_access,count\n"
+
+/* 300 kernels whose names share their first 70 bytes, two rows each, the
+ * second rows after all the first ones: 600 histograms, names whole. */
+static void test_long_names(void)
+{
+    enum { K = 300 };
+    size_t cap = 100 + (size_t)K * 2 * 220;
+    char *text = malloc(cap), name[160];
+    size_t len = (size_t)snprintf(text, cap, HEADER);
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < K; k++) {
+            snprintf(name, sizeof name, "void stencil<float, 3>(float const*, float*, int, "
+                     "int, int, int) variant_%04d_with_a_long_tail", k);
+            len += (size_t)snprintf(text + len, cap - len, "gtx480,\"%s\",%s,%d,%d,%s,%d\n",
+                                    name, pass ? "rf,warp_reg" : "l1d,line", k + 1, k + 1,
+                                    pass ? "write" : "read", pass + 1);
+        }
+    char path[512];
+    path_of(path, sizeof path, "idle.csv");
+    write_text(path, text);
+    free(text);
+    trapeze_idle_hist *h = NULL;
+    int n = 0;
+    trapeze_error err;
+    CHECK_OK(trapeze_idle_csv_load(path, &h, &n, &err));
+    CHECK(n == 2 * K);
+    for (int i = 0; i < n && n == 2 * K; i++) {
+        int k = i % K;
+        snprintf(name, sizeof name, "void stencil<float, 3>(float const*, float*, int, int, "
+                 "int, int) variant_%04d_with_a_long_tail", k);
+        CHECK(strlen(h[i].kernel) == strlen(name) && !strcmp(h[i].kernel, name));
+        CHECK(trapeze_idle_hist_periods(&h[i], -1) == (i < K ? 1 : 2));
+        CHECK(trapeze_idle_hist_longest(&h[i]) == k + 1);
+    }
+    free(h);
+}
+
+/* A name with a comma, a quote and a newline, written and read back. */
+static void test_quoted_name(void)
+{
+    static const char name[] = "k\"1,2,3,,4\"\nline two";
+    trapeze_idle_hist a;
+    trapeze_idle_hist_init(&a, "gtx480", name, "l2", "slice");
+    a.count[TRAPEZE_NEXT_DEAD][trapeze_idle_bucket(5000)] = 1e-300;
+    char path[512];
+    path_of(path, sizeof path, "idle.csv");
+    trapeze_csv_out *csv;
+    trapeze_error err;
+    CHECK_OK(trapeze_csv_create(path, trapeze_idle_csv_columns, trapeze_idle_csv_ncolumns, &csv,
+                                &err));
+    CHECK_OK(trapeze_idle_hist_write_rows(&a, csv, &err));
+    CHECK_OK(trapeze_csv_commit(csv, &err));
+    trapeze_idle_hist *h = NULL;
+    int n = 0;
+    CHECK_OK(trapeze_idle_csv_load(path, &h, &n, &err));
+    CHECK(n == 1 && !strcmp(h[0].kernel, name));
+    CHECK(n == 1 && !memcmp(h[0].count, a.count, sizeof a.count));
+    /* 5000 is in [4097, 8192] */
+    CHECK(n == 1 && trapeze_idle_hist_longest(&h[0]) == 4097);
+    free(h);
+}
+
+static void test_name_bounds(void)
+{
+    char name[1100], row[2400];
+    memset(name, 'k', sizeof name);
+    name[TRAPEZE_IDLE_NAME_MAX - 1] = '\0';   /* 1023 bytes: kept */
+    char path[512];
+    path_of(path, sizeof path, "idle.csv");
+    snprintf(row, sizeof row, HEADER "g,%s,l1d,line,3,3,read,1\n", name);
+    write_text(path, row);
+    trapeze_idle_hist *h = NULL;
+    int n = 0;
+    trapeze_error err;
+    CHECK_OK(trapeze_idle_csv_load(path, &h, &n, &err));
+    CHECK(n == 1 && strlen(h[0].kernel) == TRAPEZE_IDLE_NAME_MAX - 1);
+    free(h);
+    name[TRAPEZE_IDLE_NAME_MAX - 1] = 'k';
+    name[TRAPEZE_IDLE_NAME_MAX] = '\0';
+    snprintf(row, sizeof row, "g,%s,l1d,line,3,3,read,1\n", name);
+    expect_bad(row, ":2: field kernel: a kernel name longer than 1023 bytes");
+}
+
+/* Rows of another GPU than the one asked for: TRAPEZE_EINVAL, by line. */
+static void test_gpu(void)
+{
+    char path[512];
+    path_of(path, sizeof path, "idle.csv");
+    write_text(path, HEADER "gtx480,k,l1d,line,3,3,read,1\nv100,k,l1d,line,3,3,read,1\n");
+    trapeze_idle_hist *h = NULL;
+    int n = 0;
+    trapeze_error err;
+    CHECK(trapeze_idle_csv_load_gpu(path, "gtx480", &h, &n, &err) == TRAPEZE_EINVAL);
+    CHECK(h == NULL && strstr(err.message, "idle.csv:3: field gpu: histograms of 'v100'"));
+    CHECK_OK(trapeze_idle_csv_load_gpu(path, NULL, &h, &n, &err));
+    CHECK(n == 2);
+    free(h);
 }
 
 /* Short periods 1..4 as point masses, then 30% lognormal(ln 20, 0.5) and
@@ -242,6 +352,10 @@ int main(void)
         return 1;
     test_roundtrip();
     test_bad_rows();
+    test_long_names();
+    test_quoted_name();
+    test_name_bounds();
+    test_gpu();
     test_fit();
     test_censored();
     char path[512];

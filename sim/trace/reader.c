@@ -68,6 +68,9 @@ struct tb_section {
 /* A trace's read buffer: 256 KB reads; a block reloaded by seeking reads
  * at most this much beyond its text. */
 #define TRACE_IOBUF (256 * 1024)
+/* The longest line read: a trace's longest (32 addresses) has under 1 KB;
+ * comments and names are read whole up to this. */
+#define MAX_LINE ((size_t)64 << 20)
 
 struct sim_trace_kernel {
     char *path;
@@ -83,6 +86,8 @@ struct sim_trace_kernel {
     uint64_t warp_insts, unknown;
     size_t section_bytes, peak_section_bytes;
     trapeze_error stream_err;
+    trapeze_error file_err;        /* why a read of file failed (sim_trace_fopen) */
+    int xz;                        /* 1: file is an .xz decoded as it is read */
     sim_trace_memo opcodes;     /* both passes' classifications */
     sim_trace_line_memo *lines; /* both passes' lines read (NULL: none) */
     sim_trace_kept_block **kept;   /* per block id: its decoded form, or NULL */
@@ -530,11 +535,28 @@ static trapeze_status scan_end(sim_trace_kernel *t, const scan *s, long long lin
     return TRAPEZE_OK;
 }
 
+/* A line of an .xz trace did not parse: an .xz stream checks its data
+ * only at the end of each of its blocks, after handing it out, so damaged
+ * data reads first as a bad line. Decoding on to the end tells which: a
+ * decoding error replaces the parse error in err. */
+static trapeze_status xz_damaged(sim_trace_kernel *t, char *buf, size_t cap, long long line,
+                                 trapeze_error *err)
+{
+    while (fread(buf, 1, cap, t->file) > 0)
+        ;
+    if (!ferror(t->file) || !t->file_err.code)
+        return TRAPEZE_EPARSE;
+    return trapeze_fail(err, t->file_err.code, "%s:%lld: %s (the text read at this line was "
+                        "damaged)", t->path, line, t->file_err.message);
+}
+
 /* The lines of t->file, read in chunks: each line is scanned where it lies
  * in the chunk (getline copied every line, a quarter of a short trace's
  * opening); a line that runs past the chunk is moved to its start, and the
- * chunk grows for a line longer than it. Four times the stdio buffer, so
- * that fread fills it from the file without a copy through that buffer. */
+ * chunk grows for a line longer than it, up to MAX_LINE: a file without
+ * newlines, or an .xz that decodes to gigabytes of one byte, costs no more
+ * memory than that. Four times the stdio buffer, so that fread fills it
+ * from the file without a copy through that buffer. */
 static trapeze_status scan_file(sim_trace_kernel *t, trapeze_error *err)
 {
     scan s = {.state = S_HEADER};
@@ -549,6 +571,11 @@ static trapeze_status scan_file(sim_trace_kernel *t, trapeze_error *err)
             memmove(buf, buf + pos, have - pos);
             have -= pos;
             pos = 0;
+            if (have == cap && cap >= MAX_LINE) {
+                st = trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: a line of more than %zu "
+                                  "bytes: not an Accel-Sim trace", t->path, line + 1, cap);
+                break;
+            }
             if (have == cap) {   /* a line longer than the chunk */
                 char *more = realloc(buf, cap * 2);
                 if (!more) {
@@ -559,6 +586,8 @@ static trapeze_status scan_file(sim_trace_kernel *t, trapeze_error *err)
                 cap *= 2;
             }
             size_t got = fread(buf + have, 1, cap - have, t->file);
+            if (got == 0 && ferror(t->file))
+                break;   /* before the part line left reads as a bad one */
             eof = got == 0;
             have += got;
             continue;
@@ -572,8 +601,13 @@ static trapeze_status scan_file(sim_trace_kernel *t, trapeze_error *err)
         off += (long long)n;
         pos += n;
     }
+    if (st == TRAPEZE_EPARSE && t->xz)
+        st = xz_damaged(t, buf, cap, line, err);
     if (!st && ferror(t->file))
-        st = trapeze_fail(err, TRAPEZE_EIO, "%s: read error after line %lld", t->path, line);
+        st = t->file_err.code ? trapeze_fail(err, t->file_err.code, "%s:%lld: %s", t->path,
+                                             line + 1, t->file_err.message)
+                              : trapeze_fail(err, TRAPEZE_EIO, "%s: read error after line %lld",
+                                             t->path, line);
     if (!st)
         st = scan_end(t, &s, line + 1, err);
     free(buf);
@@ -663,8 +697,8 @@ static tb_section *load_section(sim_trace_kernel *t, long id)
     if (fseeko(t->file, (off_t)t->tb_off[id], SEEK_SET) || fread(text, 1, len, t->file) != len) {
         free(sec);
         free(text);
-        stream_fail(t, TRAPEZE_EIO, "cannot read this thread block again (file changed?)",
-                    t->tb_line[id]);
+        stream_fail(t, TRAPEZE_EIO, t->file_err.code ? t->file_err.message
+                    : "cannot read this thread block again (file changed?)", t->tb_line[id]);
         return NULL;
     }
     text[len] = '\0';
@@ -813,7 +847,7 @@ trapeze_status sim_trace_kernel_open_keep(const char *path, size_t keep_bytes,
         sim_trace_kernel_close(t);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", path);
     }
-    t->file = sim_trace_fopen(t->path, t->iobuf, TRACE_IOBUF, err);
+    t->file = sim_trace_fopen(t->path, t->iobuf, TRACE_IOBUF, &t->file_err, &t->xz, err);
     trapeze_status st = t->file ? scan_file(t, err) : err ? err->code : TRAPEZE_EIO;
     if (st) {
         sim_trace_kernel_close(t);

@@ -81,11 +81,17 @@ typedef struct sim_trace_kernel sim_trace_kernel;
 /* name, demangled when it is a mangled C++ name, into out (size bytes); a
  * name too long keeps its function name and elides the arguments. */
 void sim_trace_demangle(const char *name, char *out, size_t size);
-/* A trace file for reading: plain, or .xz (decompressed, streaming, into an
- * anonymous temporary file); another compression (gzip, bzip2, zstd, ...)
- * is an error naming the file. NULL with err filled on failure. buf (size
- * bytes) is the stream's buffer: the caller frees it after fclose. xz.c. */
-FILE *sim_trace_fopen(const char *path, char *buf, size_t size, trapeze_error *err);
+/* A trace file for reading: plain, or .xz (one or more concatenated
+ * streams, decoded as they are read: no temporary file, no decompressed
+ * copy; fseeko works, backward by decoding again from the start); another
+ * compression (gzip, bzip2, zstd, ...) is an error naming the file. NULL
+ * with err filled on failure. buf (size bytes) is the file's stdio buffer:
+ * the caller frees it after fclose. When a later read fails (ferror), the
+ * reason without file or line (e.g. "truncated compressed data") is in
+ * *read_err, which must outlive the stream. *xz: 1 for an .xz file, whose
+ * data is checked only as it is decoded. xz.c. */
+FILE *sim_trace_fopen(const char *path, char *buf, size_t size, trapeze_error *read_err,
+                      int *xz, trapeze_error *err);
 /* Opens PATH, or PATH.xz when PATH does not exist, keeping up to
  * SIM_TRACE_KEEP_DEFAULT bytes of decoded blocks (below). */
 trapeze_status sim_trace_kernel_open(const char *path, sim_trace_kernel **out,
