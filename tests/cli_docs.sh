@@ -9,27 +9,8 @@
 # Usage: sh tests/cli_docs.sh build/trapeze   (run from the repository root)
 . "$(dirname "$0")/lib/cli.sh"
 
-# Files other engineers were rewriting when this test was added, each failing
-# the check noted below. Remove a name once its file passes; the list is
-# meant to become empty.
-EXCLUDED="
-README.md
-docs/ecosystem.md
-docs/performance.md
-docs/reliability.md
-docs/sleep.md
-docs/traces.md
-cli/calib_sleep.c
-"
-# What each fails today (line numbers of the version this test was added on):
-#   README.md            work-period word (lines 251, 256)
-#   docs/ecosystem.md    work-period word (line 30)
-#   docs/performance.md  work-period word (lines 23, 43, 45)
-#   docs/reliability.md  tracker numbers (lines 4, 5, 66)
-#   docs/sleep.md        tracker numbers (lines 3, 425, 436), work-period word
-#                        (145, 212, 256), dated headings (535, 674)
-#   docs/traces.md       work-period word (lines 110, 188)
-#   cli/calib_sleep.c    tracker number in its help and printed output (lines 72, 190)
+# Files exempt from the checks: none. A name added here must say why.
+EXCLUDED=""
 
 excluded() { echo "$EXCLUDED" | grep -qxF "$1"; }
 
