@@ -159,25 +159,3 @@ trapeze_status trapeze_read_file(const char *path, char **out, trapeze_error *er
     }
     return TRAPEZE_OK;
 }
-
-trapeze_status trapeze_file_commit(FILE *f, const char *tmp, const char *path,
-                                   trapeze_error *err)
-{
-    errno = 0;
-    int failed = ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0;
-    int e = errno;
-    if (fclose(f) != 0 && !failed) {
-        failed = 1;
-        e = errno;
-    }
-    if (!failed && rename(tmp, path) != 0) {
-        failed = 1;
-        e = errno;
-    }
-    if (failed) {
-        remove(tmp);
-        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path,
-                            strerror(e ? e : EIO));
-    }
-    return TRAPEZE_OK;
-}

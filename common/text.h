@@ -28,11 +28,6 @@ trapeze_status trapeze_read_fd(int fd, const char *path, char **out, size_t *len
 trapeze_status trapeze_read_file(const char *path, char **out, trapeze_error *err);
 /* The 1-based line of byte `offset` of text. */
 int trapeze_line_of(const char *text, size_t offset);
-/* Ends a file written to tmp in place of path: flush, fsync, close, then
- * rename over path; on any failure tmp is removed, path is left as it was,
- * and the error carries the system's reason. f is closed either way. */
-trapeze_status trapeze_file_commit(FILE *f, const char *tmp, const char *path,
-                                   trapeze_error *err);
 /* s[0..len) for an error message: printable ASCII as is, '\\' doubled, any
  * other byte as \xHH, cut with "..." to fit room. Returns out. */
 const char *trapeze_escape(const char *s, size_t len, char *out, size_t room);

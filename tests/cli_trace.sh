@@ -94,6 +94,23 @@ expect_error "missing kernel file" "kernel-7.traceg: cannot open" --trace "$D/j/
 "$T" sim --gpu $G vecadd --trace "$D/j/kernelslist.g" >/dev/null 2>"$D/err" && fail "kernel and trace: exit 0"
 grep -q 'not both' "$D/err" || fail "kernel and trace: message"
 
+# --- SIGTERM during an export: the process ends by the signal, and the file
+# it was writing (a temporary file of its own) is removed
+"$T" trace export --gpu $G vecadd n=16000000 --out "$D/sigterm" >/dev/null 2>&1 &
+pid=$!
+tries=0
+while ! ls "$D/sigterm" 2>/dev/null | grep -q '\.tmp$' && [ $tries -lt 400 ]; do
+    sleep 0.05; tries=$((tries + 1))
+done
+ls "$D/sigterm" | grep -q '\.tmp$' || fail "SIGTERM: no temporary file seen during the export"
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] || fail "SIGTERM: exit status $rc, expected 143 (ended by the signal)"
+ls "$D/sigterm" | grep -q '\.tmp$' && fail "SIGTERM left a temporary file: $(ls "$D/sigterm")"
+[ -e "$D/sigterm/kernel-1.traceg" ] && fail "SIGTERM: a whole trace file for an unfinished export"
+rm -rf "$D/sigterm"
+
 # --- export refusals and usage
 if "$T" trace export --gpu $G gbarrier tiles=30 --out "$D/g" >"$D/out" 2>"$D/err"; then
     fail "gbarrier export: exit status 0"

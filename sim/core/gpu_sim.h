@@ -260,7 +260,7 @@ typedef struct sim_kernel_stats {
 } sim_kernel_stats;
 
 void sim_kernel_stats_free(sim_kernel_stats *s);
-/* CSV: header + one row per kernel, to path.tmp then renamed; with held
+/* CSV: header + one row per kernel, to a temporary file then renamed; with held
  * non-NULL, finished but not renamed: the caller commits or aborts *held
  * (all-or-nothing outputs, see common/csv_out.c). */
 trapeze_status sim_stats_write_csv(const char *path, const sim_kernel_stats *s, int n,
@@ -382,7 +382,7 @@ int sim_gpu_idle_count(const sim_gpu *g);
 const sim_idle_hist *sim_gpu_idle(const sim_gpu *g, int i, const char **kernel);
 /* The idle-period CSV (docs/energy.md): gpu,kernel,structure,granularity,
  * length_min_cycles,length_max_cycles,next_access,count; written like the
- * other CSVs (PATH.tmp renamed on success). */
+ * other CSVs (each renamed into place on success). */
 trapeze_status sim_gpu_write_idle_csv(const sim_gpu *g, const char *path, trapeze_error *err);
 
 /* ------------------------------------------------------------ built-in kernels */
