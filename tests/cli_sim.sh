@@ -73,6 +73,15 @@ grep -q "full.csv: cannot write: File too large" "$D/full.err" \
 [ ! -e "$D/full.csv" ] || fail "disk full: a CSV was left"
 ls "$D" | grep -q '^full\.csv\..*\.tmp$' && fail "disk full: a temporary file was left"
 
+# options each in range whose product is not: the memory the config needs
+# is computed before any allocation and refused naming the options that
+# drive it (it was a bare "out of memory" after minutes of swapping)
+cp data/gpus/gtx480.config "$D/huge.config"
+printf -- '-gpgpu_n_mem 1024\n-gpgpu_n_sub_partition_per_mchannel 64\n-gpgpu_cache:dl2 S:65536:128:64,L:B:m:L:L,A:192:4,32:0,32\n' \
+    >>"$D/huge.config"
+expect_error "L2 past the memory limit" "past the 4 GiB limit: 12290.1 GiB for 65536 L2 slices (-gpgpu_n_mem 1024 x -gpgpu_n_sub_partition_per_mchannel 64) of 65536 sets x 64 ways" \
+    --gpu "$D/huge.config" vecadd n=64
+
 # the same run twice: the same bytes
 "$T" sim --gpu $G jacobi nx=64 ny=64 iters=2 --csv "$D/j2.csv" >/dev/null 2>&1
 cmp -s "$D/j.csv" "$D/j2.csv" || fail "two runs differ"

@@ -532,9 +532,11 @@ static trapeze_status scan_end(sim_trace_kernel *t, const scan *s, long long lin
 
 /* The lines of t->file, read in chunks: each line is scanned where it lies
  * in the chunk (getline copied every line, a quarter of a short trace's
- * opening); a line that runs past the chunk is moved to its start, and the
- * chunk grows for a line longer than it. Four times the stdio buffer, so
- * that fread fills it from the file without a copy through that buffer. */
+ * opening); a line that runs past the chunk is moved to its start, and a
+ * line longer than the chunk (1 MiB) is refused: memory stays bounded
+ * whatever the file (/dev/zero has no newline). Four times the stdio
+ * buffer, so that fread fills it from the file without a copy through that
+ * buffer. */
 static trapeze_status scan_file(sim_trace_kernel *t, trapeze_error *err)
 {
     scan s = {.state = S_HEADER};
@@ -549,14 +551,11 @@ static trapeze_status scan_file(sim_trace_kernel *t, trapeze_error *err)
             memmove(buf, buf + pos, have - pos);
             have -= pos;
             pos = 0;
-            if (have == cap) {   /* a line longer than the chunk */
-                char *more = realloc(buf, cap * 2);
-                if (!more) {
-                    st = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-                    break;
-                }
-                buf = more;
-                cap *= 2;
+            if (have == cap) {   /* a line longer than the chunk: not a trace */
+                st = trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: a line longer than %zu bytes "
+                                  "(a trace's longest, an instruction with 32 addresses, is "
+                                  "under 1 KB): not a trace", t->path, line + 1, cap);
+                break;
             }
             size_t got = fread(buf + have, 1, cap - have, t->file);
             eof = got == 0;
@@ -807,6 +806,17 @@ trapeze_status sim_trace_kernel_open_keep(const char *path, size_t keep_bytes,
             free(t);
             return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", xz);
         }
+    }
+    /* a trace is read twice (scanned, then streamed): a file, not a pipe */
+    struct stat st_path;
+    if (stat(t->path, &st_path) == 0 && !S_ISREG(st_path.st_mode)) {
+        trapeze_status s = trapeze_fail(err, TRAPEZE_EINVAL, S_ISDIR(st_path.st_mode)
+                                        ? "%s: is a folder, not a trace file"
+                                        : "%s: not a regular file (a trace is read twice, so "
+                                          "it cannot be a pipe or a device)", t->path);
+        free(t->path);
+        free(t);
+        return s;
     }
     t->lines = calloc(1, sizeof *t->lines);   /* none: every line parsed */
     if (!(t->iobuf = malloc(TRACE_IOBUF))) {
