@@ -82,6 +82,16 @@ printf -- '-gpgpu_n_mem 1024\n-gpgpu_n_sub_partition_per_mchannel 64\n-gpgpu_cac
 expect_error "L2 past the memory limit" "past the 4 GiB limit: 12290.1 GiB for 65536 L2 slices (-gpgpu_n_mem 1024 x -gpgpu_n_sub_partition_per_mchannel 64) of 65536 sets x 64 ways" \
     --gpu "$D/huge.config" vecadd n=64
 
+# a config value that names a file says which option, and never shows what
+# the file holds (a config can name any file; it printed /etc/passwd's first
+# line)
+cp data/gpus/gtx480.config "$D/named.config"
+printf -- '-trapeze_tb_dispatch explicit\n-trapeze_tb_grouping %s\n' "$D/secret" >>"$D/named.config"
+printf 'topsecret:x:0:0\n' >"$D/secret"
+expect_error "config names a non-grouping file" "option -trapeze_tb_grouping: $D/secret:1: not read as a grouping file" \
+    --gpu "$D/named.config" vecadd n=64
+grep -q topsecret "$D/stderr" && fail "a config-named file's contents were shown: $(cat "$D/stderr")"
+
 # the same run twice: the same bytes
 "$T" sim --gpu $G jacobi nx=64 ny=64 iters=2 --csv "$D/j2.csv" >/dev/null 2>&1
 cmp -s "$D/j.csv" "$D/j2.csv" || fail "two runs differ"

@@ -136,6 +136,8 @@ typedef struct sim_core_config {
                                     * for longer (see sim_gpu_run) */
     sim_tb_dispatch tb_dispatch;   /* -trapeze_tb_dispatch */
     char tb_grouping[512];         /* -trapeze_tb_grouping: the explicit policy's file */
+    int tb_grouping_named_by_config; /* 1: the file came from the config (a config can name
+                                      * any file: its errors never show its contents) */
 } sim_core_config;
 
 /* The SM-side options, one row each (name, type, default, range, help). */
