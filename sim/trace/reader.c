@@ -530,11 +530,35 @@ static trapeze_status scan_end(sim_trace_kernel *t, const scan *s, long long lin
     return TRAPEZE_OK;
 }
 
+/* Reads past the rest of a line whose first cap bytes fill buf; leaves in
+ * buf[0..*have) what follows its newline. Returns the line's length with
+ * its newline. */
+static size_t skip_line(FILE *f, char *buf, size_t cap, size_t *have, int *eof)
+{
+    size_t skipped = cap;
+    *have = 0;
+    for (;;) {
+        size_t got = fread(buf, 1, cap, f);
+        if (got == 0) {
+            *eof = 1;
+            return skipped;
+        }
+        char *nl = memchr(buf, '\n', got);
+        if (nl) {
+            size_t used = (size_t)(nl + 1 - buf);
+            memmove(buf, nl + 1, got - used);
+            *have = got - used;
+            return skipped + used;
+        }
+        skipped += got;
+    }
+}
+
 /* The lines of t->file, read in chunks: each line is scanned where it lies
  * in the chunk (getline copied every line, a quarter of a short trace's
- * opening); a line that runs past the chunk is moved to its start, and a
- * line longer than the chunk (1 MiB) is refused: memory stays bounded
- * whatever the file (/dev/zero has no newline). Four times the stdio
+ * opening); a line that runs past the chunk is moved to its start. A line
+ * longer than the chunk (1 MiB) is passed over as it streams when it is a
+ * header comment, else refused: memory stays bounded whatever the file. Four times the stdio
  * buffer, so that fread fills it from the file without a copy through that
  * buffer. */
 static trapeze_status scan_file(sim_trace_kernel *t, trapeze_error *err)
@@ -551,7 +575,15 @@ static trapeze_status scan_file(sim_trace_kernel *t, trapeze_error *err)
             memmove(buf, buf + pos, have - pos);
             have -= pos;
             pos = 0;
-            if (have == cap) {   /* a line longer than the chunk: not a trace */
+            if (have == cap && s.state == S_HEADER && buf[0] == '#') {
+                /* a header comment longer than the chunk: passed over as it
+                 * streams, never held */
+                long long skipped = (long long)skip_line(t->file, buf, cap, &have, &eof);
+                line++;
+                off += skipped;
+                continue;
+            }
+            if (have == cap) {   /* any other line longer than the chunk: not a trace */
                 st = trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: a line longer than %zu bytes "
                                   "(a trace's longest, an instruction with 32 addresses, is "
                                   "under 1 KB): not a trace", t->path, line + 1, cap);
