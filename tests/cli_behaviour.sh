@@ -107,6 +107,16 @@ ln -s "$D/victim" "$D/o.csv.tmp"
 sim_csv "$D/o.csv" 2>"$D/err" || fail "--csv beside a planted o.csv.tmp: $(cat "$D/err")"
 [ "$(cat "$D/victim")" = precious ] || fail "the planted o.csv.tmp link was written through"
 head -1 "$D/o.csv" | grep -q '^kernel,' || fail "--csv beside a planted .tmp: no CSV"
+# two runs given the same output at once: each writes a temporary file of
+# its own, so both succeed and the file is one run's whole CSV
+sim_csv "$D/one.csv" 2>/dev/null
+sim_csv "$D/both.csv" 2>"$D/err1" & p1=$!
+sim_csv "$D/both.csv" 2>"$D/err2" & p2=$!
+wait $p1 || fail "first of two runs on one output: $(cat "$D/err1")"
+wait $p2 || fail "second of two runs on one output: $(cat "$D/err2")"
+cut -d, -f1-87 "$D/one.csv" >"$D/one.cut"
+cut -d, -f1-87 "$D/both.csv" >"$D/both.cut"
+cmp -s "$D/one.cut" "$D/both.cut" || fail "two runs on one output: not one run's whole CSV"
 ls "$D" | grep -q '\.[a-z0-9]\{6\}\.tmp$' && fail "temporary files left: $(ls "$D")"
 [ -e "$D/s.csv" ] && fail "calibrate made its samples log before refusing its output"
 finish cli_behaviour
