@@ -33,7 +33,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* Before a long run (outputs.c): each non-NULL output path of paths[0..n)
- * can be created (its PATH.tmp) and is not a folder; else the error. */
+ * can be written (common/outfile.c: a temporary file beside it can be
+ * created, and it is not a folder, a link to a file, a block device or a
+ * socket); else the error. */
 trapeze_status cli_check_outputs(const char *const *paths, int n, trapeze_error *err);
 
 /* Where data/ lives: $TRAPEZE_DATA, else next to the program (build/../data),

@@ -1,7 +1,8 @@
 /*
  * csv_out.c - CSV files written through libcsv, atomically: rows go to a
- * temporary file renamed over the target only when the whole file is done.
- * Owns quoting, number formatting and the rename; knows no column meanings.
+ * temporary file renamed over the target only when the whole file is done
+ * (common/outfile.c decides how a path is written and does the rename).
+ * Owns quoting and number formatting; knows no column meanings.
  * A command with several outputs makes them all or none: it finishes each
  * (trapeze_csv_finish: written, flushed, fsync'ed, closed, not yet renamed),
  * and only when all are finished commits them, else aborts them all. The
@@ -17,12 +18,14 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "outfile.h"
 #include "text.h"
 
 struct trapeze_csv_out {
-    FILE *file;
+    trapeze_outfile *out; /* the file being written (common/outfile.c) */
+    FILE *file;           /* its stream */
     char *path;
-    char *tmp_path;
+    int finished;         /* trapeze_csv_finish done: only a commit or abort is left */
     int ncolumns;
     int fields_in_row;
     int write_failed;
@@ -88,7 +91,6 @@ trapeze_status trapeze_csv_end_row(trapeze_csv_out *csv, trapeze_error *err)
 static void free_csv(trapeze_csv_out *csv)
 {
     free(csv->path);
-    free(csv->tmp_path);
     free(csv);
 }
 
@@ -97,20 +99,18 @@ trapeze_status trapeze_csv_create(const char *path, const char *const *columns, 
 {
     *out = NULL;
     trapeze_csv_out *csv = calloc(1, sizeof *csv);
-    if (!csv)
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    csv->path = trapeze_strdup(path);
-    csv->tmp_path = malloc(strlen(path) + 5);
-    if (!csv->path || !csv->tmp_path) {
-        free_csv(csv);
+    if (!csv || !(csv->path = trapeze_strdup(path))) {
+        free(csv);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
-    sprintf(csv->tmp_path, "%s.tmp", path);
-    csv->file = fopen(csv->tmp_path, "w");
-    if (!csv->file) {
-        trapeze_status s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create: %s",
-                                        csv->tmp_path, strerror(errno));
+    trapeze_status s = trapeze_outfile_open(path, &csv->out, err);
+    if (s) {
         free_csv(csv);
+        return s;
+    }
+    if (!(csv->file = trapeze_outfile_stream(csv->out))) {
+        s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path, strerror(errno));
+        trapeze_csv_abort(csv);
         return s;
     }
     csv->ncolumns = ncolumns;
@@ -123,53 +123,21 @@ trapeze_status trapeze_csv_create(const char *path, const char *const *columns, 
 
 trapeze_status trapeze_output_check(const char *path, trapeze_error *err)
 {
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return trapeze_fail(err, TRAPEZE_EIO, "%s: is a folder (expected a file name)", path);
-    char *tmp = malloc(strlen(path) + 5);
-    if (!tmp)
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    sprintf(tmp, "%s.tmp", path);
-    trapeze_status s = TRAPEZE_OK;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd >= 0) {
-        close(fd);
-        remove(tmp);
-    } else if (errno != EEXIST) {
-        s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create: %s", tmp, strerror(errno));
-    } else {
-        /* another run's PATH.tmp: not ours to touch; its folder must take ours */
-        char *slash = strrchr(tmp, '/');
-        const char *dir = tmp;
-        if (slash == tmp)
-            dir = "/";
-        else if (slash)
-            *slash = '\0';
-        else
-            dir = ".";
-        if (access(dir, W_OK | X_OK) != 0)
-            s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create: %s", path, strerror(errno));
-    }
-    free(tmp);
-    return s;
+    return trapeze_outfile_check(path, err);
 }
 
 trapeze_status trapeze_csv_finish(trapeze_csv_out *csv, trapeze_error *err)
 {
-    if (!csv->file)
+    if (csv->finished)
         return TRAPEZE_OK;
-    errno = 0;
-    if (!csv->write_failed && (fflush(csv->file) != 0 || fsync(fileno(csv->file)) != 0))
-        failed(csv);
-    if (fclose(csv->file) != 0 && !csv->write_failed)
-        failed(csv);
-    csv->file = NULL;
-    if (!csv->write_failed)
-        return TRAPEZE_OK;
-    trapeze_status s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", csv->path,
-                                    strerror(csv->write_errno));
-    trapeze_csv_abort(csv);
-    return s;
+    csv->finished = 1;
+    trapeze_status s = trapeze_outfile_finish(csv->out, csv->write_failed ? csv->write_errno : 0,
+                                              err);
+    if (s) {  /* the outfile is removed and freed */
+        free_csv(csv);
+        return s;
+    }
+    return TRAPEZE_OK;
 }
 
 trapeze_status trapeze_csv_commit(trapeze_csv_out *csv, trapeze_error *err)
@@ -177,22 +145,15 @@ trapeze_status trapeze_csv_commit(trapeze_csv_out *csv, trapeze_error *err)
     trapeze_status s = trapeze_csv_finish(csv, err);
     if (s)
         return s; /* csv is freed */
-    if (rename(csv->tmp_path, csv->path) != 0) {
-        s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", csv->path, strerror(errno));
-        remove(csv->tmp_path);
-        free_csv(csv);
-        return s;
-    }
+    s = trapeze_outfile_commit(csv->out, err);
     free_csv(csv);
-    return TRAPEZE_OK;
+    return s;
 }
 
 void trapeze_csv_abort(trapeze_csv_out *csv)
 {
     if (!csv)
         return;
-    if (csv->file)
-        fclose(csv->file);
-    remove(csv->tmp_path);
+    trapeze_outfile_abort(csv->out);
     free_csv(csv);
 }

@@ -4,7 +4,10 @@
  *
  * Files are read by length: a NUL byte is data, never an end of text, so a
  * stray NUL or a binary file is reported (trapeze_read_file refuses it with
- * the line it is on) instead of silently ending the text there.
+ * the line it is on, found as the bytes come in, so /dev/zero stops at once)
+ * instead of silently ending the text there. A file read whole is at most
+ * TRAPEZE_READ_MAX bytes, checked as it grows; a descriptor that cannot seek
+ * (a pipe) is read as a stream.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -93,36 +96,82 @@ int trapeze_line_of(const char *text, size_t offset)
     return line;
 }
 
-trapeze_status trapeze_read_fd(int fd, const char *path, char **out, size_t *len,
-                               trapeze_error *err)
+/* One read at *n: pread from the start of a file (its offset is left as it
+ * is), read() where the descriptor cannot seek (a pipe, a terminal). */
+static ssize_t read_at(int fd, char *buf, size_t room, size_t n, int *stream)
+{
+    for (;;) {
+        ssize_t got = *stream ? read(fd, buf, room) : pread(fd, buf, room, (off_t)n);
+        if (got < 0 && errno == ESPIPE && !*stream && n == 0) {
+            *stream = 1;
+            continue;
+        }
+        if (got < 0 && errno == EINTR)
+            continue;
+        return got;
+    }
+}
+
+/* Where a NUL byte lies in the part just read, said with its line (the
+ * lines before the part were counted as it came). */
+static trapeze_status nul_in(const char *part, size_t got, long *line, const char *path,
+                             trapeze_error *err)
+{
+    const char *nul = memchr(part, '\0', got);
+    const char *end = nul ? nul : part + got;
+    for (const char *p = part; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        (*line)++;
+    if (!nul)
+        return TRAPEZE_OK;
+    return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%ld: a NUL byte: not a text file", path, *line);
+}
+
+static trapeze_status read_fd_limited(int fd, const char *path, size_t max, int text,
+                                      char **out, size_t *len, trapeze_error *err)
 {
     *out = NULL;
     *len = 0;
     size_t cap = 4096, n = 0;
+    int stream = 0;
+    long line = 1;
     char *buf = malloc(cap);
     if (!buf)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", path);
+    trapeze_status s = TRAPEZE_OK;
     for (;;) {
         if (n + 1 == cap) {
-            char *grown = cap < ((size_t)1 << 40) ? realloc(buf, cap * 2) : NULL;
+            if (n > max) {   /* one byte past the limit was asked for, and came */
+                s = trapeze_fail(err, TRAPEZE_EPARSE, "%s: larger than %zu MiB, the most a "
+                                 "file read whole may be", path, max >> 20);
+                break;
+            }
+            size_t want = cap * 2 > max + 2 ? max + 2 : cap * 2;
+            char *grown = realloc(buf, want);
             if (!grown) {
-                free(buf);
-                return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", path);
+                s = trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory (%zu bytes read)",
+                                 path, n);
+                break;
             }
             buf = grown;
-            cap *= 2;
+            cap = want;
         }
-        ssize_t got = pread(fd, buf + n, cap - n - 1, (off_t)n);
-        if (got < 0 && errno == EINTR)
-            continue;
+        ssize_t got = read_at(fd, buf + n, cap - n - 1, n, &stream);
         if (got < 0) {
-            int e = errno;
-            free(buf);
-            return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot read: %s", path, strerror(e));
+            s = trapeze_fail(err, errno == EISDIR ? TRAPEZE_EINVAL : TRAPEZE_EIO,
+                             errno == EISDIR ? "%s: is a folder, not a file%s"
+                                             : "%s: cannot read: %s",
+                             path, errno == EISDIR ? "" : strerror(errno));
+            break;
         }
         if (got == 0)
             break;
+        if (text && (s = nul_in(buf + n, (size_t)got, &line, path, err)))
+            break;
         n += (size_t)got;
+    }
+    if (s) {
+        free(buf);
+        return s;
     }
     buf[n] = '\0'; /* for convenience only: n is the length */
     *out = buf;
@@ -130,54 +179,39 @@ trapeze_status trapeze_read_fd(int fd, const char *path, char **out, size_t *len
     return TRAPEZE_OK;
 }
 
-trapeze_status trapeze_read_file_len(const char *path, char **out, size_t *len,
-                                     trapeze_error *err)
+trapeze_status trapeze_read_fd(int fd, const char *path, char **out, size_t *len,
+                               trapeze_error *err)
+{
+    return read_fd_limited(fd, path, TRAPEZE_READ_MAX, 0, out, len, err);
+}
+
+trapeze_status trapeze_read_fd_text(int fd, const char *path, char **out, size_t *len,
+                                    trapeze_error *err)
+{
+    return read_fd_limited(fd, path, TRAPEZE_READ_MAX, 1, out, len, err);
+}
+
+static trapeze_status read_path(const char *path, int text, char **out, size_t *len,
+                                trapeze_error *err)
 {
     *out = NULL;
     *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot open: %s", path, strerror(errno));
-    trapeze_status s = trapeze_read_fd(fileno(f), path, out, len, err);
+    trapeze_status s = read_fd_limited(fileno(f), path, TRAPEZE_READ_MAX, text, out, len, err);
     fclose(f);
     return s;
+}
+
+trapeze_status trapeze_read_file_len(const char *path, char **out, size_t *len,
+                                     trapeze_error *err)
+{
+    return read_path(path, 0, out, len, err);
 }
 
 trapeze_status trapeze_read_file(const char *path, char **out, trapeze_error *err)
 {
     size_t len;
-    trapeze_status s = trapeze_read_file_len(path, out, &len, err);
-    if (s)
-        return s;
-    const char *nul = memchr(*out, '\0', len);
-    if (nul) {
-        int line = trapeze_line_of(*out, (size_t)(nul - *out));
-        free(*out);
-        *out = NULL;
-        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: a NUL byte: not a text file", path,
-                            line);
-    }
-    return TRAPEZE_OK;
-}
-
-trapeze_status trapeze_file_commit(FILE *f, const char *tmp, const char *path,
-                                   trapeze_error *err)
-{
-    errno = 0;
-    int failed = ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0;
-    int e = errno;
-    if (fclose(f) != 0 && !failed) {
-        failed = 1;
-        e = errno;
-    }
-    if (!failed && rename(tmp, path) != 0) {
-        failed = 1;
-        e = errno;
-    }
-    if (failed) {
-        remove(tmp);
-        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path,
-                            strerror(e ? e : EIO));
-    }
-    return TRAPEZE_OK;
+    return read_path(path, 1, out, &len, err);
 }

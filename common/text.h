@@ -16,23 +16,30 @@ char *trapeze_strdup(const char *s);
 /* 1 when all of s (after optional spaces) is one finite number. */
 int trapeze_parse_double(const char *s, double *out);
 int trapeze_parse_long(const char *s, long *out);
+/* The most bytes a file read whole may hold (256 MiB): the largest input
+ * read so (a samples log, a grouping CSV, a GPU config) is a few MB; a
+ * larger one, or an endless one (/dev/zero), is refused as it is read, by
+ * name, before it can take the memory. Traces are streamed, not read whole. */
+#define TRAPEZE_READ_MAX ((size_t)256 << 20)
 /* Reads the whole file into a malloc'd buffer of *len bytes (plus a NUL
- * after them, which is not part of the data: NUL bytes inside are kept). */
+ * after them, which is not part of the data: NUL bytes inside are kept).
+ * Pipes work (/dev/stdin): what is read once is read as a stream. A folder
+ * is TRAPEZE_EINVAL "PATH: is a folder, not a file". */
 trapeze_status trapeze_read_file_len(const char *path, char **out, size_t *len,
                                      trapeze_error *err);
-/* The same from an open descriptor (from offset 0; the offset is unchanged). */
+/* The same from an open descriptor (from offset 0 and the offset unchanged
+ * where it can seek; from where it is for a pipe). */
 trapeze_status trapeze_read_fd(int fd, const char *path, char **out, size_t *len,
                                trapeze_error *err);
-/* Reads a text file into a NUL-terminated malloc'd buffer; a NUL byte inside
- * is TRAPEZE_EPARSE "PATH:LINE: a NUL byte: not a text file". */
+/* The same for text: a NUL byte is TRAPEZE_EPARSE "PATH:LINE: a NUL byte:
+ * not a text file", found as it is read. */
+trapeze_status trapeze_read_fd_text(int fd, const char *path, char **out, size_t *len,
+                                    trapeze_error *err);
+/* Reads a text file into a NUL-terminated malloc'd buffer (as
+ * trapeze_read_fd_text). */
 trapeze_status trapeze_read_file(const char *path, char **out, trapeze_error *err);
 /* The 1-based line of byte `offset` of text. */
 int trapeze_line_of(const char *text, size_t offset);
-/* Ends a file written to tmp in place of path: flush, fsync, close, then
- * rename over path; on any failure tmp is removed, path is left as it was,
- * and the error carries the system's reason. f is closed either way. */
-trapeze_status trapeze_file_commit(FILE *f, const char *tmp, const char *path,
-                                   trapeze_error *err);
 /* s[0..len) for an error message: printable ASCII as is, '\\' doubled, any
  * other byte as \xHH, cut with "..." to fit room. Returns out. */
 const char *trapeze_escape(const char *s, size_t len, char *out, size_t room);

@@ -123,9 +123,14 @@ void trapeze_gpu_fingerprint(const trapeze_gpu *gpu, char out[17]);
 
 /* ------------------------------------------------------ CSV output files */
 
-/* Rows go to PATH.tmp, which replaces PATH only on trapeze_csv_commit(), so a
- * failed or interrupted run never leaves a half-written file. Numbers are
- * written in the shortest form that reads back to the same double. */
+/* Rows go to a temporary file of the run's own beside PATH
+ * (PATH.XXXXXX.tmp, created exclusively, removed on an error, SIGINT or
+ * SIGTERM), which replaces PATH only on trapeze_csv_commit(), so a failed or
+ * interrupted run never leaves a half-written file. A PATH that is a
+ * character device or FIFO (/dev/null, /dev/stdout on a pipe) is written in
+ * place; a folder, a symbolic link to a file, a block device or a socket is
+ * refused. Numbers are written in the shortest form that reads back to the
+ * same double. */
 typedef struct trapeze_csv_out trapeze_csv_out;
 
 trapeze_status trapeze_csv_create(const char *path, const char *const *columns, int ncolumns,
@@ -134,21 +139,20 @@ trapeze_status trapeze_csv_text(trapeze_csv_out *csv, const char *value);
 trapeze_status trapeze_csv_number(trapeze_csv_out *csv, double value);
 /* Ends the current row; checks it had exactly ncolumns fields. */
 trapeze_status trapeze_csv_end_row(trapeze_csv_out *csv, trapeze_error *err);
-/* Flushes, fsyncs and closes PATH.tmp without renaming it yet: the first
- * phase of a command's all-or-nothing outputs (finish every file, then
- * commit each, or abort each). On failure, removes PATH.tmp and frees csv;
+/* Flushes, fsyncs and closes the temporary file without renaming it yet:
+ * the first phase of a command's all-or-nothing outputs (finish every file,
+ * then commit each, or abort each). On failure, removes it and frees csv;
  * the message carries the system's reason (e.g. "No space left on device"). */
 trapeze_status trapeze_csv_finish(trapeze_csv_out *csv, trapeze_error *err);
-/* Finishes (if not yet), renames PATH.tmp to PATH and frees csv. */
+/* Finishes (if not yet), renames the temporary file to PATH, frees csv. */
 trapeze_status trapeze_csv_commit(trapeze_csv_out *csv, trapeze_error *err);
-/* Removes PATH.tmp and frees csv (safe on NULL). */
+/* Removes the temporary file and frees csv (safe on NULL). */
 void trapeze_csv_abort(trapeze_csv_out *csv);
 /* Whether PATH can be written the way trapeze_csv_create and commit write
  * it (any output file of the library goes the same way), checked before a
- * long run: PATH is not a folder, and PATH.tmp can be created (it is
- * created and removed again; an existing PATH.tmp, another run's, is left
- * alone and its folder checked for writing instead). Creates nothing that
- * stays. */
+ * long run: PATH is none of the refused kinds, and a temporary file can be
+ * created beside it (created and removed again); a device or FIFO is
+ * checked for write permission, not opened. Creates nothing that stays. */
 trapeze_status trapeze_output_check(const char *path, trapeze_error *err);
 
 /* ------------------------------------------ power description (data/power/) */
@@ -814,7 +818,7 @@ const trapeze_sample *trapeze_sample_log_find(const trapeze_sample_log *log, con
  * TRAPEZE_EINVAL: no id is ever appended twice. */
 trapeze_status trapeze_sample_log_append(trapeze_sample_log *log, const trapeze_sample *s,
                                          trapeze_error *err);
-/* Rewrites the file (PATH.tmp, renamed) with the rows in the order of ids;
+/* Rewrites the file (a temporary file, renamed) with the rows in the order of ids;
  * rows whose id is not listed follow in their order. No write when the rows
  * are already in that order. */
 trapeze_status trapeze_sample_log_sort(trapeze_sample_log *log, const char *const *ids, int n,

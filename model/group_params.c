@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/outfile.h"
 #include "common/text.h"
 #include "common/ini.h"
 #include "model/group.h"
@@ -52,11 +53,16 @@ trapeze_status trapeze_grp_params_load(const char *path, trapeze_grp_params *p,
 trapeze_status trapeze_grp_params_save(const char *path, const trapeze_grp_params *p,
                                        trapeze_error *err)
 {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+    trapeze_outfile *o;
+    trapeze_status s = trapeze_outfile_open(path, &o, err);
+    if (s)
+        return s;
+    FILE *f = trapeze_outfile_stream(o);
+    if (!f) {
+        s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path, strerror(errno));
+        trapeze_outfile_abort(o);
+        return s;
+    }
     fprintf(f, "; Trapeze calibration of the TB grouping model (docs/grouping.md)\n");
     fprintf(f, "[meta]\nsource = %s\n\n[group]\n", p->source);
     for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++) {
@@ -64,5 +70,5 @@ trapeze_status trapeze_grp_params_save(const char *path, const trapeze_grp_param
         if (p->stderr_[k] > 0)
             fprintf(f, "%s_stderr = %.17g\n", grp_param_names[k], p->stderr_[k]);
     }
-    return trapeze_file_commit(f, tmp, path, err);
+    return trapeze_outfile_commit(o, err);
 }

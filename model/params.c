@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/outfile.h"
 #include "common/text.h"
 #include "common/ini.h"
 #include "model/ghostzone.h"
@@ -243,11 +244,16 @@ trapeze_status trapeze_gz_params_load(const char *path, trapeze_gz_params *p,
 trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params *p,
                                       trapeze_error *err)
 {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+    trapeze_outfile *o;
+    trapeze_status s = trapeze_outfile_open(path, &o, err);
+    if (s)
+        return s;
+    FILE *f = trapeze_outfile_stream(o);
+    if (!f) {
+        s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path, strerror(errno));
+        trapeze_outfile_abort(o);
+        return s;
+    }
     fprintf(f, "; Trapeze calibration of the ghost-zone model (Meng 2010, ch. 5)\n");
     fprintf(f, "[meta]\nsource = %s\n", p->source);
     if (p->gpu[0])
@@ -278,7 +284,7 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
                 fprintf(f, "%s = %.17g\n", profile_keys[k], v);
         }
     }
-    return trapeze_file_commit(f, tmp, path, err);
+    return trapeze_outfile_commit(o, err);
 }
 
 trapeze_status trapeze_gz_params_check_gpu(const trapeze_gz_params *p, const trapeze_gpu *gpu,

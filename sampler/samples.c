@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/outfile.h"
 #include "common/number.h"
 #include "common/text.h"
 #include "sampler/sampler.h"
@@ -450,10 +451,21 @@ static trapeze_status read_rows(trapeze_sample_log *log, const char *text, size_
 static trapeze_status open_locked(trapeze_sample_log *log, trapeze_error *err)
 {
     for (int tries = 0; tries < 8; tries++) {
-        int fd = open(log->path, O_RDWR | O_CREAT | O_APPEND, 0644);
+        /* a regular file of its own name: the log may be rewritten sorted,
+         * which replaces the file (common/outfile.c refuses links) */
+        int fd = open(log->path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
+        struct stat st;
+        if (fd < 0 && errno == ELOOP)
+            return trapeze_fail(err, TRAPEZE_EIO, "%s: is a symbolic link; give the path of "
+                                "the log itself", log->path);
         if (fd < 0)
             return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot open: %s", log->path,
                                 strerror(errno));
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            close(fd);
+            return trapeze_fail(err, TRAPEZE_EIO, "%s: not a regular file (a samples log is "
+                                "a file the run can rewrite)", log->path);
+        }
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
             int e = errno;
             close(fd);
@@ -666,15 +678,18 @@ trapeze_status trapeze_sample_log_sort(trapeze_sample_log *log, const char *cons
     order_rows(log->rows, log->count, ids, n);
     for (int i = 0; is_gz(log) && i < log->count; i++)
         trapeze_gz_sample_from_row(&log->rows[i], &log->gz[i], NULL);
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", log->path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
-    if (fd < 0)
-        return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create: %s", tmp, strerror(errno));
+    trapeze_outfile *o;
+    trapeze_status st = trapeze_outfile_open(log->path, &o, err);
+    if (st)
+        return st;
+    int fd = trapeze_outfile_fd(o);
+    int flags = fcntl(fd, F_GETFL);   /* appended to as the open log was */
+    if (flags < 0 || fcntl(fd, F_SETFL, flags | O_APPEND) != 0)
+        st = trapeze_fail(err, TRAPEZE_EIO, "%s: %s", log->path, strerror(errno));
     /* the new file is locked before it takes the name, so the lock never lapses */
-    trapeze_status st = TRAPEZE_OK;
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0)
-        st = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot lock: %s", tmp, strerror(errno));
+    if (!st && flock(fd, LOCK_EX | LOCK_NB) != 0)
+        st = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot lock the rewritten log: %s", log->path,
+                          strerror(errno));
     int old = log->fd;
     log->fd = fd;
     if (!st)
@@ -684,14 +699,15 @@ trapeze_status trapeze_sample_log_sort(trapeze_sample_log *log, const char *cons
         size_t len = format_row(log->schema, &log->rows[i], row, sizeof row);
         st = write_all(log, fd, row, len, err);
     }
-    if (!st && rename(tmp, log->path) != 0)
-        st = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot replace: %s", log->path, strerror(errno));
+    log->fd = old;
     if (st) {
-        close(fd);
-        remove(tmp);
-        log->fd = old;
+        trapeze_outfile_abort(o);
         return st;
     }
+    trapeze_outfile_keep_fd(o);
+    if ((st = trapeze_outfile_commit(o, err)))
+        return st;   /* the old file, still locked, is the log */
+    log->fd = fd;
     close(old);
     return TRAPEZE_OK;
 }

@@ -82,7 +82,7 @@ static void size_curve_row(const void *vv, int i, field *f)
 
 #define TABLE(cols, fn) {cols, (int)(sizeof cols / sizeof cols[0]), fn}
 
-/* n rows of t into PATH.tmp, finished but not renamed (*out), so that two
+/* n rows of t into a temporary file, finished but not renamed (*out), so that two
  * files are committed together. */
 static trapeze_status write_table(const char *path, const table *t, const void *v, int n,
                                   trapeze_csv_out **out, trapeze_error *err)

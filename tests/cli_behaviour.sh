@@ -58,21 +58,65 @@ output_error() {
 }
 NO="$D/no-such-folder"
 mkdir "$D/folder"
-output_error "sim --csv" "$NO/x.csv.tmp: cannot create" sim --gpu gtx480 --csv "$NO/x.csv" matmul
+output_error "sim --csv" "$NO/x.csv: cannot create a temporary file" sim --gpu gtx480 --csv "$NO/x.csv" matmul
 output_error "sim --per-sm-csv folder" "$D/folder: is a folder" sim --gpu gtx480 --per-sm-csv "$D/folder" matmul
-output_error "sim --idle-csv" "$NO/i.csv.tmp" sim --gpu gtx480 --idle-csv "$NO/i.csv" --workload hotspot
-output_error "group --out" "$NO/g.tmp" group --gpu gtx480 --out "$NO/g" matmul
+output_error "sim --idle-csv" "$NO/i.csv: cannot create a temporary file" sim --gpu gtx480 --idle-csv "$NO/i.csv" --workload hotspot
+output_error "group --out" "$NO/g: cannot create a temporary file" group --gpu gtx480 --out "$NO/g" matmul
 output_error "group --csv folder" "is a folder" group --gpu gtx480 --csv "$D/folder" matmul
-output_error "locality --footprint-csv" "$NO/f.csv.tmp" locality --gpu gtx480 --footprint-csv "$NO/f.csv" matmul
+output_error "locality --footprint-csv" "$NO/f.csv: cannot create a temporary file" locality --gpu gtx480 --footprint-csv "$NO/f.csv" matmul
 output_error "ghostzone --csv folder" "is a folder" ghostzone --gpu gtx480 --csv "$D/folder" hotspot
-output_error "ghostzone --group-out" "$NO/g.tmp" ghostzone --gpu gtx480 --group --group-out "$NO/g" hotspot
-output_error "sleep --csv" "$NO/s.csv.tmp" sleep --gpu gtx480 --csv "$NO/s.csv" matmul
-output_error "calibrate --out" "$NO/c.ini.tmp" calibrate --gpu gtx480 --samples "$D/s.csv" --out "$NO/c.ini"
-output_error "validate --curve" "$NO/v.csv.tmp" validate --gpu gtx480 --calibration data/calibrations/gtx480.ini --curve "$NO/v.csv" hotspot
-output_error "calibrate sleep --out" "$NO/c.ini.tmp" calibrate --model sleep --gpu gtx480 --out "$NO/c.ini" matmul
-output_error "validate sleep --csv" "$NO/v.csv.tmp" validate --model sleep --gpu gtx480 --csv "$NO/v.csv" matmul
-output_error "calibrate group --out" "$NO/c.ini.tmp" calibrate --model group --gpu gtx480 --samples "$D/g.csv" --out "$NO/c.ini" matmul
-output_error "validate group --csv" "$NO/v.csv.tmp" validate --model group --gpu gtx480 --samples "$D/g.csv" --csv "$NO/v.csv" matmul
+output_error "ghostzone --group-out" "$NO/g: cannot create a temporary file" ghostzone --gpu gtx480 --group --group-out "$NO/g" hotspot
+output_error "sleep --csv" "$NO/s.csv: cannot create a temporary file" sleep --gpu gtx480 --csv "$NO/s.csv" matmul
+output_error "calibrate --out" "$NO/c.ini: cannot create a temporary file" calibrate --gpu gtx480 --samples "$D/s.csv" --out "$NO/c.ini"
+output_error "validate --curve" "$NO/v.csv: cannot create a temporary file" validate --gpu gtx480 --calibration data/calibrations/gtx480.ini --curve "$NO/v.csv" hotspot
+output_error "calibrate sleep --out" "$NO/c.ini: cannot create a temporary file" calibrate --model sleep --gpu gtx480 --out "$NO/c.ini" matmul
+output_error "validate sleep --csv" "$NO/v.csv: cannot create a temporary file" validate --model sleep --gpu gtx480 --csv "$NO/v.csv" matmul
+output_error "calibrate group --out" "$NO/c.ini: cannot create a temporary file" calibrate --model group --gpu gtx480 --samples "$D/g.csv" --out "$NO/c.ini" matmul
+output_error "validate group --csv" "$NO/v.csv: cannot create a temporary file" validate --model group --gpu gtx480 --samples "$D/g.csv" --csv "$NO/v.csv" matmul
 [ -e "$D/folder.tmp" ] && fail "a folder's probe left $D/folder.tmp"
+
+# What an output path is decides how it is written (common/outfile.c): a
+# file is replaced through a temporary file of the run's own; a character
+# device or FIFO is written in place and stays what it is; a symbolic link
+# is refused; a planted PATH.tmp is never opened.
+sim_csv() { "$T" sim --gpu gtx480 vecadd n=64 --quiet --csv "$@"; }
+# a private node where mknod is allowed (root), else /dev/null itself
+if mknod "$D/null" c 1 3 2>/dev/null; then DEV="$D/null"; else DEV=/dev/null; fi
+sim_csv "$DEV" >"$D/out" 2>"$D/err" || fail "--csv $DEV: $(cat "$D/err")"
+[ -c "$DEV" ] || fail "--csv $DEV replaced the character device"
+# a full disk: a private /dev/full node (never the system's: a broken build
+# run as root would replace it)
+if mknod "$D/full" c 1 7 2>/dev/null; then
+    "$T" group --gpu gtx480 --out "$D/full" matmul >"$D/out" 2>"$D/err" && fail "group --out FULL: exit 0"
+    grep -q "$D/full: cannot write: No space left on device" "$D/err" \
+        || fail "group --out FULL: $(cat "$D/err")"
+    [ -c "$D/full" ] || fail "group --out FULL replaced the device"
+fi
+mkfifo "$D/fifo"
+timeout 60 cat "$D/fifo" >"$D/fifo.out" &   # bounded: a build that renames over the FIFO never opens it
+sim_csv "$D/fifo" 2>"$D/err" || fail "--csv FIFO: $(cat "$D/err")"
+wait
+[ -p "$D/fifo" ] || fail "--csv FIFO replaced the FIFO"
+head -1 "$D/fifo.out" | grep -q '^kernel,' || fail "--csv FIFO: the reader got $(head -c 80 "$D/fifo.out")"
+echo precious >"$D/victim"
+ln -s "$D/victim" "$D/link.csv"
+sim_csv "$D/link.csv" 2>"$D/err" && fail "--csv through a symbolic link: exit 0"
+grep -q 'link.csv: is a symbolic link' "$D/err" || fail "--csv link: $(cat "$D/err")"
+[ -L "$D/link.csv" ] && [ "$(cat "$D/victim")" = precious ] || fail "--csv link: the link or its file changed"
+ln -s "$D/victim" "$D/o.csv.tmp"
+sim_csv "$D/o.csv" 2>"$D/err" || fail "--csv beside a planted o.csv.tmp: $(cat "$D/err")"
+[ "$(cat "$D/victim")" = precious ] || fail "the planted o.csv.tmp link was written through"
+head -1 "$D/o.csv" | grep -q '^kernel,' || fail "--csv beside a planted .tmp: no CSV"
+# two runs given the same output at once: each writes a temporary file of
+# its own, so both succeed and the file is one run's whole CSV
+sim_csv "$D/one.csv" 2>/dev/null
+sim_csv "$D/both.csv" 2>"$D/err1" & p1=$!
+sim_csv "$D/both.csv" 2>"$D/err2" & p2=$!
+wait $p1 || fail "first of two runs on one output: $(cat "$D/err1")"
+wait $p2 || fail "second of two runs on one output: $(cat "$D/err2")"
+cut -d, -f1-87 "$D/one.csv" >"$D/one.cut"
+cut -d, -f1-87 "$D/both.csv" >"$D/both.cut"
+cmp -s "$D/one.cut" "$D/both.cut" || fail "two runs on one output: not one run's whole CSV"
+ls "$D" | grep -q '\.[a-z0-9]\{6\}\.tmp$' && fail "temporary files left: $(ls "$D")"
 [ -e "$D/s.csv" ] && fail "calibrate made its samples log before refusing its output"
 finish cli_behaviour

@@ -50,6 +50,16 @@ else
     [ "$(sed -n 2p "$D/s.csv" | cut -d, -f2)" = "$(grep ',optimized,' "$D/p.csv" | cut -d, -f8)" ] \
         || fail "sim --grouping cycles $(sed -n 2p "$D/s.csv" | cut -d, -f2) vs the table's"
 fi
+# a grouping file is read with a bound: /dev/zero is refused at its first
+# byte (it grew without end), and a pipe is read as a stream (it was
+# "Illegal seek")
+timeout 60 "$T" sim --gpu $G matmul n=96 block=16 --grouping /dev/zero --quiet >/dev/null 2>"$D/err" \
+    && fail "--grouping /dev/zero: exit 0"
+grep -q '/dev/zero:1: a NUL byte: not a text file' "$D/err" || fail "--grouping /dev/zero: $(cat "$D/err")"
+cat "$D/g.csv" | "$T" sim --gpu $G matmul n=96 block=16 --grouping /dev/stdin --csv "$D/p2.csv" \
+    --quiet 2>"$D/err" || fail "--grouping from a pipe: $(cat "$D/err")"
+cmp -s "$D/s.csv" "$D/p2.csv" || [ "$(sed -n 2p "$D/s.csv" | cut -d, -f2)" = "$(sed -n 2p "$D/p2.csv" | cut -d, -f2)" ] \
+    || fail "--grouping from a pipe: another result"
 "$T" group --help | grep -q -- '--out GROUPING' || fail "--help"
 
 # --trace: the same launch exported as an Accel-Sim trace gives the same

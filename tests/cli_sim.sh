@@ -16,7 +16,7 @@ grep -q '^jacobi2d: [0-9]* cycles, [0-9]* warp instructions, IPC' "$D/out" || fa
 [ "$(wc -l <"$D/j.csv")" -eq 3 ] || fail "CSV rows: $(wc -l <"$D/j.csv")"
 head -n 1 "$D/j.csv" | grep -q '^kernel,cycles,warp_instructions,ipc,' || fail "CSV header"
 sed -n 2p "$D/j.csv" | grep -q '^jacobi2d,[0-9][0-9]*,[0-9][0-9]*,[0-9.]*,' || fail "CSV row"
-[ ! -e "$D/j.csv.tmp" ] || fail "temporary CSV left behind"
+! ls "$D" | grep -q "^j\.csv\..*\.tmp$" || fail "temporary CSV left behind"
 # no progress output when stderr is not a terminal
 grep -q 'cycle [0-9]*, ' "$D/err" && fail "progress written to a non-terminal"
 
@@ -28,7 +28,7 @@ grep -q 'cycle [0-9]*, ' "$D/err" && fail "progress written to a non-terminal"
 [ "$(wc -l <"$D/s.csv")" -eq 31 ] || fail "per-SM rows: $(wc -l <"$D/s.csv")"
 head -n 1 "$D/s.csv" | grep -q '^kernel,launch,sm,cycles,warp_instructions,ipc,blocks,' \
     || fail "per-SM header"
-[ ! -e "$D/s.csv.tmp" ] || fail "temporary per-SM CSV left behind"
+! ls "$D" | grep -q "^s\.csv\..*\.tmp$" || fail "temporary per-SM CSV left behind"
 awk -F, '
     FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; hdr[FILENAME] = $0; next }
     FILENAME ~ /k\.csv$/ { for (i = 1; i <= NF; i++) kval[$(col[FILENAME, "launch"]), i] = $i; next }
@@ -63,16 +63,34 @@ expect_error "per-SM CSV in a missing folder" "cannot create" --gpu $G vecadd n=
 rm -f "$D/sm_only.csv"
 expect_failure "kernel CSV in a missing folder" "cannot create" "$D/nofolder/k.csv" \
     "$T" sim --gpu $G vecadd n=64 --per-sm-csv "$D/sm_only.csv" --csv "$D/nofolder/k.csv"
-[ ! -e "$D/sm_only.csv" ] && [ ! -e "$D/sm_only.csv.tmp" ] || fail "a per-SM CSV was left without its kernel CSV"
-# a full disk: the reason is given, and nothing is left
-if [ -w /dev/full ]; then
-    ln -sf /dev/full "$D/full.csv.tmp"   # the temporary file lands on a full device
-    "$T" sim --gpu $G vecadd n=64 --csv "$D/full.csv" >/dev/null 2>"$D/full.err" \
-        && fail "disk full: exit status 0"
-    grep -q "full.csv: cannot write: No space left on device" "$D/full.err" \
-        || fail "disk full: no reason given: $(cat "$D/full.err")"
-    [ ! -e "$D/full.csv" ] || fail "disk full: a CSV was left"
-fi
+[ ! -e "$D/sm_only.csv" ] && ! ls "$D" | grep -q "^sm_only.*\.tmp$" || fail "a per-SM CSV was left without its kernel CSV"
+# a write that fails (a file-size limit stands in for a full disk): the
+# reason is given, and neither the CSV nor a temporary file is left
+(trap '' XFSZ; ulimit -f 1; exec "$T" sim --gpu $G vecadd n=64 --csv "$D/full.csv") \
+    >/dev/null 2>"$D/full.err" && fail "disk full: exit status 0"
+grep -q "full.csv: cannot write: File too large" "$D/full.err" \
+    || fail "disk full: no reason given: $(cat "$D/full.err")"
+[ ! -e "$D/full.csv" ] || fail "disk full: a CSV was left"
+ls "$D" | grep -q '^full\.csv\..*\.tmp$' && fail "disk full: a temporary file was left"
+
+# options each in range whose product is not: the memory the config needs
+# is computed before any allocation and refused naming the options that
+# drive it (it was a bare "out of memory" after minutes of swapping)
+cp data/gpus/gtx480.config "$D/huge.config"
+printf -- '-gpgpu_n_mem 1024\n-gpgpu_n_sub_partition_per_mchannel 64\n-gpgpu_cache:dl2 S:65536:128:64,L:B:m:L:L,A:192:4,32:0,32\n' \
+    >>"$D/huge.config"
+expect_error "L2 past the memory limit" "past the 4 GiB limit: 12290.1 GiB for 65536 L2 slices (-gpgpu_n_mem 1024 x -gpgpu_n_sub_partition_per_mchannel 64) of 65536 sets x 64 ways" \
+    --gpu "$D/huge.config" vecadd n=64
+
+# a config value that names a file says which option, and never shows what
+# the file holds (a config can name any file; it printed /etc/passwd's first
+# line)
+cp data/gpus/gtx480.config "$D/named.config"
+printf -- '-trapeze_tb_dispatch explicit\n-trapeze_tb_grouping %s\n' "$D/secret" >>"$D/named.config"
+printf 'topsecret:x:0:0\n' >"$D/secret"
+expect_error "config names a non-grouping file" "option -trapeze_tb_grouping: $D/secret:1: not read as a grouping file" \
+    --gpu "$D/named.config" vecadd n=64
+grep -q topsecret "$D/stderr" && fail "a config-named file's contents were shown: $(cat "$D/stderr")"
 
 # the same run twice: the same bytes
 "$T" sim --gpu $G jacobi nx=64 ny=64 iters=2 --csv "$D/j2.csv" >/dev/null 2>&1

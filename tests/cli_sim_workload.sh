@@ -31,7 +31,7 @@ awk -v c="$cycles" -v p="$cpl" 'BEGIN { d = c / 5 - p; exit !(d < 0.051 && d > -
     || fail "run cycles per loop $cpl != $cycles / 5"
 [ "$(wc -l <"$D/r.csv")" -eq 4 ] || fail "CSV rows: $(wc -l <"$D/r.csv")"
 head -n 1 "$D/r.csv" | grep -q '^kernel,cycles,warp_instructions,ipc,' || fail "CSV header"
-[ ! -e "$D/r.csv.tmp" ] || fail "temporary CSV left behind"
+! ls "$D" | grep -q "^r\.csv\..*\.tmp$" || fail "temporary CSV left behind"
 grep -q 'cycle [0-9]*, ' "$D/err" && fail "progress written to a non-terminal"
 
 # --- fence: one persistent kernel of 3 blocks/SM x 15 SMs = 45 blocks for 49 tiles

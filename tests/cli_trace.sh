@@ -94,6 +94,40 @@ expect_error "missing kernel file" "kernel-7.traceg: cannot open" --trace "$D/j/
 "$T" sim --gpu $G vecadd --trace "$D/j/kernelslist.g" >/dev/null 2>"$D/err" && fail "kernel and trace: exit 0"
 grep -q 'not both' "$D/err" || fail "kernel and trace: message"
 
+# --- what is not a trace file is said at once, in bounded memory: a folder
+# (it was "read error after line 0"), a link to /dev/zero (it grew to 2 GB),
+# a file with a line longer than the 1 MiB chunk
+for bad in dir zero long; do
+    mkdir "$D/$bad"
+    cp "$D/j/kernelslist.g" "$D/j/kernel-2.traceg" "$D/$bad/"
+done
+mkdir "$D/dir/kernel-1.traceg"
+ln -s /dev/zero "$D/zero/kernel-1.traceg"
+head -c 1100000 /dev/zero | tr '\0' a >"$D/long/kernel-1.traceg"
+expect_error "trace kernel is a folder" "dir/kernel-1.traceg: is a folder, not a trace file" \
+    --trace "$D/dir/kernelslist.g"
+expect_error "trace kernel is /dev/zero" "zero/kernel-1.traceg: not a regular file" \
+    --trace "$D/zero/kernelslist.g"
+expect_error "trace line past 1 MiB" "long/kernel-1.traceg:1: a line longer than 1048576 bytes" \
+    --trace "$D/long/kernelslist.g"
+
+# --- SIGTERM during an export: the process ends by the signal, and the file
+# it was writing (a temporary file of its own) is removed
+"$T" trace export --gpu $G vecadd n=16000000 --out "$D/sigterm" >/dev/null 2>&1 &
+pid=$!
+tries=0
+while ! ls "$D/sigterm" 2>/dev/null | grep -q '\.tmp$' && [ $tries -lt 400 ]; do
+    sleep 0.05; tries=$((tries + 1))
+done
+ls "$D/sigterm" | grep -q '\.tmp$' || fail "SIGTERM: no temporary file seen during the export"
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] || fail "SIGTERM: exit status $rc, expected 143 (ended by the signal)"
+ls "$D/sigterm" | grep -q '\.tmp$' && fail "SIGTERM left a temporary file: $(ls "$D/sigterm")"
+[ -e "$D/sigterm/kernel-1.traceg" ] && fail "SIGTERM: a whole trace file for an unfinished export"
+rm -rf "$D/sigterm"
+
 # --- export refusals and usage
 if "$T" trace export --gpu $G gbarrier tiles=30 --out "$D/g" >"$D/out" 2>"$D/err"; then
     fail "gbarrier export: exit status 0"

@@ -129,9 +129,42 @@ static void test_malformed(void)
     CHECK(strcmp(msg, want) == 0);
 }
 
+/* A key given twice in a section is an error naming both lines, in each
+ * section (it was last-wins: the second value silently replaced the first). */
+static void test_duplicates(void)
+{
+    static const char *const cases[][3] = {
+        {"reg_read =", "reg_read = 1e-12\nreg_read = 2e-12", "[event_j] reg_read"},
+        {"idle_sm =", "idle_sm = 1\nidle_sm = 2", "[power_w] idle_sm"},
+        {"l2 = ", "l2 = 0.1\nl2 = 0.2", "[leakage_w] l2"},
+    };
+    for (int i = 0; i < 3; i++) {
+        char msg[768], want[256];
+        int line;
+        CHECK(load_edited(cases[i][0], cases[i][1], msg, sizeof msg, &line) == TRAPEZE_EPARSE);
+        snprintf(want, sizeof want, "FILE:%d: %s: given twice (first on line %d); each key is "
+                 "given once", line + 1, cases[i][2], line);
+        if (strcmp(msg, want) != 0)
+            fprintf(stderr, "got  '%s'\nwant '%s'\n", msg, want);
+        CHECK(line > 0 && strcmp(msg, want) == 0);
+    }
+    /* a section name longer than inih's 49 bytes is reported as written */
+    char section[256], msg[768];
+    int line;
+    memset(section, 0, sizeof section);
+    section[0] = '[';
+    memset(section + 1, 'w', 210);
+    strcat(section, "]\nx = 1");
+    CHECK(load_edited(NULL, section, msg, sizeof msg, &line) == TRAPEZE_EPARSE);
+    section[211] = '\0';
+    CHECK(strstr(msg, section) != NULL);   /* "[www...w" whole, then "]" */
+    CHECK(strstr(msg, "w] x:") != NULL);
+}
+
 int main(void)
 {
     test_shipped();
     test_malformed();
+    test_duplicates();
     return check_report("test_power");
 }

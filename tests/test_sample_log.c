@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -119,6 +120,34 @@ static void test_bad_files(const char *path)
     fclose(f);
     refused(path, TRAPEZE_EPARSE, ":5: sample id 'hotspot/h9' is already on line 4");
     free(text);
+}
+
+/* A log past the size a file read whole may be (256 MiB; a sparse file,
+ * so no disk is used) is refused by name as it is read, and left as it
+ * is; a log given through a symbolic link is refused (its sorted rewrite
+ * would replace the link). */
+static void test_size_and_link(const char *path)
+{
+    trapeze_sample_log *log = NULL;
+    trapeze_error err = {0};
+    remove(path);
+    FILE *f = fopen(path, "w");
+    CHECK(f && fputs("id\n", f) >= 0 && fclose(f) == 0);
+    CHECK(truncate(path, (off_t)((256 << 20) + 1)) == 0);
+    CHECK(trapeze_sample_log_open(path, &log, &err) != TRAPEZE_OK && log == NULL);
+    CHECK(strstr(err.message, "test_sample_log.csv: larger than 256 MiB") != NULL);
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && st.st_size == (256 << 20) + 1);
+    remove(path);
+    size_t len;
+    free(fresh_log(path, 1, &len));
+    char link[256];
+    snprintf(link, sizeof link, "%s.link", path);
+    remove(link);
+    CHECK(symlink("test_sample_log.csv", link) == 0);
+    CHECK(trapeze_sample_log_open(link, &log, &err) == TRAPEZE_EIO && log == NULL);
+    CHECK(strstr(err.message, ".link: is a symbolic link") != NULL);
+    remove(link);
 }
 
 static void test_repairs(const char *path)
@@ -302,6 +331,7 @@ int main(void)
     CHECK(trapeze_sample_log_open(path, &log, &err) == TRAPEZE_EPARSE);
     CHECK(strstr(err.message, ":1: not a samples log") != NULL);
     test_bad_files(path);
+    test_size_and_link(path);
     test_repairs(path);
     test_one_writer(path);
     test_append_checked(path);

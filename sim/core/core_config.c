@@ -475,6 +475,7 @@ static trapeze_status read_tb_dispatch(const trapeze_config *cfg, sim_core_confi
     if (strlen(file) >= sizeof c->tb_grouping)
         return trapeze_config_fail(cfg, "trapeze_tb_grouping", err, "path too long");
     strcpy(c->tb_grouping, file);
+    c->tb_grouping_named_by_config = file[0] != '\0';
     if (c->tb_dispatch == SIM_TB_EXPLICIT && !file[0])
         return trapeze_config_fail(cfg, "trapeze_tb_dispatch", err,
                                    "explicit needs -trapeze_tb_grouping FILE");

@@ -14,6 +14,7 @@
  * Invariants: next[s] <= tail[s]; every block lies in exactly one of the
  * ranges [next, tail) of the SMs, a group not yet taken, or was placed.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,24 @@ static void groups_destroy(void *self)
     free(s);
 }
 
+/* A grouping file named by a GPU config was refused: the message says which
+ * option and where (FILE:LINE), never what the file holds: a config can name
+ * any file (/etc/passwd), and whoever runs it may not be allowed to read it
+ * otherwise. The file's own reader gives the reason (trapeze sim --grouping). */
+static trapeze_status from_config_failed(const char *path, trapeze_status s, trapeze_error *err)
+{
+    size_t n = strlen(path);
+    long line = 0;
+    if (err && !strncmp(err->message, path, n) && err->message[n] == ':')
+        line = strtol(err->message + n + 1, NULL, 10);
+    char where[32] = "";
+    if (line > 0)
+        snprintf(where, sizeof where, ":%ld", line);
+    return trapeze_fail(err, s, "option -trapeze_tb_grouping: %s%s: not read as a grouping "
+                        "file (tb,group,order); its contents are not shown (see why with "
+                        "trapeze sim --grouping FILE)", path, where);
+}
+
 /* The explicit grouping file as groups: group g = SM g, in file order. */
 static trapeze_status from_file(const sim_dispatch_ctx *c, sim_tb_groups *out,
                                 trapeze_error *err)
@@ -49,6 +68,8 @@ static trapeze_status from_file(const sim_dispatch_ctx *c, sim_tb_groups *out,
     trapeze_grouping f;
     long n = sim_kernel_blocks(c->k);
     trapeze_status s = trapeze_grouping_load(c->cfg->tb_grouping, n, c->n_sm, &f, err);
+    if (s && c->cfg->tb_grouping_named_by_config)
+        return from_config_failed(c->cfg->tb_grouping, s, err);
     if (s)
         return s;
     memset(out, 0, sizeof *out);

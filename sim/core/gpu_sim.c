@@ -119,6 +119,7 @@ trapeze_status sim_gpu_create(const trapeze_config *cfg, const sim_gpu_options *
         }
         g->cfg.tb_dispatch = SIM_TB_EXPLICIT;
         strcpy(g->cfg.tb_grouping, opt->tb_grouping);
+        g->cfg.tb_grouping_named_by_config = 0;
     }
     if (opt && opt->first_block > 0)
         g->cfg.window_first_block = opt->first_block;

@@ -136,6 +136,8 @@ typedef struct sim_core_config {
                                     * for longer (see sim_gpu_run) */
     sim_tb_dispatch tb_dispatch;   /* -trapeze_tb_dispatch */
     char tb_grouping[512];         /* -trapeze_tb_grouping: the explicit policy's file */
+    int tb_grouping_named_by_config; /* 1: the file came from the config (a config can name
+                                      * any file: its errors never show its contents) */
 } sim_core_config;
 
 /* The SM-side options, one row each (name, type, default, range, help). */
@@ -260,7 +262,7 @@ typedef struct sim_kernel_stats {
 } sim_kernel_stats;
 
 void sim_kernel_stats_free(sim_kernel_stats *s);
-/* CSV: header + one row per kernel, to path.tmp then renamed; with held
+/* CSV: header + one row per kernel, to a temporary file then renamed; with held
  * non-NULL, finished but not renamed: the caller commits or aborts *held
  * (all-or-nothing outputs, see common/csv_out.c). */
 trapeze_status sim_stats_write_csv(const char *path, const sim_kernel_stats *s, int n,
@@ -382,7 +384,7 @@ int sim_gpu_idle_count(const sim_gpu *g);
 const sim_idle_hist *sim_gpu_idle(const sim_gpu *g, int i, const char **kernel);
 /* The idle-period CSV (docs/energy.md): gpu,kernel,structure,granularity,
  * length_min_cycles,length_max_cycles,next_access,count; written like the
- * other CSVs (PATH.tmp renamed on success). */
+ * other CSVs (each renamed into place on success). */
 trapeze_status sim_gpu_write_idle_csv(const sim_gpu *g, const char *path, trapeze_error *err);
 
 /* ------------------------------------------------------------ built-in kernels */

@@ -89,6 +89,65 @@ static int alloc_parts(sim_memsys *m)
     return 1;
 }
 
+/* The most the memory system's structures may take (4 GiB): the largest
+ * GPU's config (an 80-SM V100) needs a few MB; each option is range-checked
+ * alone, but their product (slices x sets x ways) is not, and a config past
+ * this would end in a bare "out of memory" or take the machine's memory. */
+#define SIM_MEM_MAX_BYTES (4.0 * (1u << 30))
+
+/* What one cache of cfg takes with `ways` ways: per frame its line state,
+ * tag and tag-index slot; per MSHR entry and merge a waiter (cache.c). */
+static double cache_bytes(const sim_cache_cfg *c, int ways)
+{
+    if (!c->enabled)
+        return 0;
+    double per_frame = sizeof(sim_line) + sizeof(uint64_t) + 2 * sizeof(uint32_t);
+    return (double)c->sets * ways * per_frame +
+           (double)c->mshr_entries * (c->mshr_merge + 4) * sizeof(uint64_t);
+}
+
+/* The memory the config asks for, computed before anything is allocated
+ * (and before any int product of its sizes), and refused by the options
+ * that drive it when past SIM_MEM_MAX_BYTES. */
+static trapeze_status check_footprint(const sim_mem_config *c, int n_sm,
+                                      const trapeze_config *cfg, trapeze_error *err)
+{
+    int n_subs = c->n_mem * c->n_sub;   /* at most 1024 x 64 */
+    double queues = 16.0 + c->q_icnt_l2 + c->q_dram_l2 + c->q_l2_icnt + c->q_l2_dram;
+    double l2 = (double)n_subs * (cache_bytes(&c->l2, c->l2.assoc) +
+                                  queues * sizeof(sim_pkt) + sizeof(sim_subpart));
+    double l1 = (double)n_sm * (cache_bytes(&c->l1, c->adaptive_l1 ? 4 * c->l1.assoc
+                                                                   : c->l1.assoc) +
+                                sizeof(sim_sm_port));
+    double dram = (double)c->n_mem * (sizeof(sim_channel) + (double)c->sched_queue * 64);
+    double total = l2 + l1 + dram;
+    if (total <= SIM_MEM_MAX_BYTES)
+        return TRAPEZE_OK;
+    const double gib = 1u << 30;
+    if (l2 >= l1 && l2 >= dram)
+        return trapeze_config_fail(cfg, "gpgpu_cache:dl2", err,
+                                   "the memory system would take %.1f GiB, past the %.0f GiB "
+                                   "limit: %.1f GiB for %d L2 slices (-gpgpu_n_mem %d x "
+                                   "-gpgpu_n_sub_partition_per_mchannel %d) of %d sets x %d ways "
+                                   "(-gpgpu_cache:dl2)", total / gib, SIM_MEM_MAX_BYTES / gib,
+                                   l2 / gib, n_subs, c->n_mem, c->n_sub, c->l2.sets,
+                                   c->l2.assoc);
+    if (l1 >= dram)
+        return trapeze_config_fail(cfg, "gpgpu_cache:dl1", err,
+                                   "the memory system would take %.1f GiB, past the %.0f GiB "
+                                   "limit: %.1f GiB for %d SMs' L1s (-gpgpu_n_clusters x "
+                                   "-gpgpu_n_cores_per_cluster) of %d sets x %d ways "
+                                   "(-gpgpu_cache:dl1%s)", total / gib, SIM_MEM_MAX_BYTES / gib,
+                                   l1 / gib, n_sm, c->l1.sets, c->l1.assoc,
+                                   c->adaptive_l1 ? ", x4 for -gpgpu_adaptive_cache_config" : "");
+    return trapeze_config_fail(cfg, "gpgpu_n_mem", err,
+                               "the memory system would take %.1f GiB, past the %.0f GiB "
+                               "limit: %.1f GiB for %d DRAM channels (-gpgpu_n_mem) with "
+                               "queues of %d (-gpgpu_frfcfs_dram_sched_queue_size)",
+                               total / gib, SIM_MEM_MAX_BYTES / gib, dram / gib, c->n_mem,
+                               c->sched_queue);
+}
+
 trapeze_status sim_memsys_create(const trapeze_config *cfg, int n_sm, sim_events *events,
                                  sim_memsys **out, trapeze_error *err)
 {
@@ -106,6 +165,10 @@ trapeze_status sim_memsys_create(const trapeze_config *cfg, int n_sm, sim_events
     m->n_subs = m->cfg.n_mem * m->cfg.n_sub;
     for (int d = 0; d < SIM_CLK_COUNT; d++)
         sim_clock_init(&m->clk[d], m->cfg.clock_khz[d], m->cfg.clock_khz[SIM_CLK_CORE]);
+    if ((s = check_footprint(&m->cfg, n_sm, cfg, err))) {
+        free(m);
+        return s;
+    }
     if (!alloc_parts(m)) {
         sim_memsys_destroy(m);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
@@ -357,6 +420,8 @@ trapeze_status sim_memsys_unit_counts(const trapeze_config *cfg, int n_sm,
 {
     sim_mem_config c;
     trapeze_status s = sim_mem_config_read(cfg, n_sm, &c, err);
+    if (!s)
+        s = check_footprint(&c, n_sm, cfg, err);   /* also bounds the products below */
     if (s)
         return s;
     units[SIM_UNIT_L1_BANK] = c.l1.enabled ? n_sm : 0;

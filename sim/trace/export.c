@@ -5,7 +5,8 @@
  * with the opcode table's exported name for its class and sub-op, so the
  * trace reads back to the same instructions. Addresses are compressed as
  * the Accel-Sim tracer does (base+stride, else base+deltas). Every file is
- * written to FILE.tmp and renamed when complete.
+ * written through common/outfile.c: a temporary file renamed when complete,
+ * removed on an error or a SIGINT/SIGTERM.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "common/error.h"
+#include "common/outfile.h"
 #include "sim/trace/trace.h"
 
 #define SHMEM_BASE 0x00007f0000000000ull   /* the shared window the header declares */
@@ -201,7 +203,10 @@ static void write_header(FILE *f, const sim_kernel *k, int id)
                "[mem_addresses]\n\n");
 }
 
-static trapeze_status write_blocks(FILE *f, const sim_kernel *k, trapeze_error *err)
+/* Stops at the first failed write (a full disk): the rest of the blocks
+ * would only be simulated to be lost. */
+static trapeze_status write_blocks(FILE *f, const sim_kernel *k, const char *path,
+                                   trapeze_error *err)
 {
     int warps = (sim_kernel_block_threads(k) + SIM_WARP_LANES - 1) / SIM_WARP_LANES;
     for (long id = 0; id < sim_kernel_blocks(k); id++) {
@@ -220,6 +225,9 @@ static trapeze_status write_blocks(FILE *f, const sim_kernel *k, trapeze_error *
             fputc('\n', f);
         }
         fprintf(f, "#END_TB\n\n");
+        if (ferror(f))
+            return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path,
+                                strerror(errno ? errno : EIO));
     }
     return TRAPEZE_OK;
 }
@@ -246,42 +254,39 @@ static trapeze_status check_exportable(const sim_kernel *k, trapeze_error *err)
     return TRAPEZE_OK;
 }
 
-/* Opens path.tmp; commit() closes and renames it, or removes it on error. */
-static FILE *open_tmp(const char *path, char *tmp, size_t size, trapeze_error *err)
+/* DIR/NAME into path, or an error if it does not fit (never a cut name). */
+static trapeze_status file_path(char *path, size_t size, const char *dir, const char *name,
+                                trapeze_error *err)
 {
-    snprintf(tmp, size, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", tmp, strerror(errno));
-    return f;
+    if ((size_t)snprintf(path, size, "%s/%s", dir, name) >= size)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "%s: the folder's path is too long", dir);
+    return TRAPEZE_OK;
 }
 
-static trapeze_status commit(FILE *f, const char *tmp, const char *path, trapeze_status s,
-                             trapeze_error *err)
+/* Writes one file through common/outfile.c: committed when write() says so
+ * and every byte reached the disk, else removed (also on SIGINT/SIGTERM). */
+static trapeze_status write_file(const char *path, const sim_kernel *k, int id, int n,
+                                 trapeze_error *err)
 {
-    int bad = ferror(f);
-    if (fclose(f) != 0)
-        bad = 1;
-    if (!s && bad)
-        s = trapeze_fail(err, TRAPEZE_EIO, "%s: write failed", tmp);
-    if (!s && rename(tmp, path) != 0)
-        s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot rename to %s: %s", tmp, path,
-                         strerror(errno));
+    trapeze_outfile *o;
+    trapeze_status s = trapeze_outfile_open(path, &o, err);
     if (s)
-        remove(tmp);
-    return s;
-}
-
-static trapeze_status export_kernel(const sim_kernel *k, int id, const char *dir,
-                                    trapeze_error *err)
-{
-    char path[4096], tmp[4112];
-    snprintf(path, sizeof path, "%s/kernel-%d.traceg", dir, id);
-    FILE *f = open_tmp(path, tmp, sizeof tmp, err);
+        return s;
+    FILE *f = trapeze_outfile_stream(o);
     if (!f)
-        return TRAPEZE_EIO;
-    write_header(f, k, id);
-    return commit(f, tmp, path, write_blocks(f, k, err), err);
+        s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path, strerror(errno));
+    else if (k) {
+        write_header(f, k, id);
+        s = write_blocks(f, k, path, err);
+    } else {
+        for (int i = 0; i < n; i++)
+            fprintf(f, "kernel-%d.traceg\n", i + 1);
+    }
+    if (s) {
+        trapeze_outfile_abort(o);
+        return s;
+    }
+    return trapeze_outfile_commit(o, err);
 }
 
 trapeze_status sim_trace_export(sim_kernel *const *ks, int n, const char *dir,
@@ -295,17 +300,15 @@ trapeze_status sim_trace_export(sim_kernel *const *ks, int n, const char *dir,
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create the directory: %s", dir,
                             strerror(errno));
+    char path[4096], name[64];
     for (int i = 0; i < n; i++) {
-        trapeze_status s = export_kernel(ks[i], i + 1, dir, err);
+        snprintf(name, sizeof name, "kernel-%d.traceg", i + 1);
+        trapeze_status s = file_path(path, sizeof path, dir, name, err);
+        if (!s)
+            s = write_file(path, ks[i], i + 1, 0, err);
         if (s)
             return s;
     }
-    char path[4096], tmp[4112];
-    snprintf(path, sizeof path, "%s/kernelslist.g", dir);
-    FILE *f = open_tmp(path, tmp, sizeof tmp, err);
-    if (!f)
-        return TRAPEZE_EIO;
-    for (int i = 0; i < n; i++)
-        fprintf(f, "kernel-%d.traceg\n", i + 1);
-    return commit(f, tmp, path, TRAPEZE_OK, err);
+    trapeze_status s = file_path(path, sizeof path, dir, "kernelslist.g", err);
+    return s ? s : write_file(path, NULL, 0, n, err);
 }

@@ -68,10 +68,6 @@ struct tb_section {
 /* A trace's read buffer: 256 KB reads; a block reloaded by seeking reads
  * at most this much beyond its text. */
 #define TRACE_IOBUF (256 * 1024)
-/* The longest line read: a trace's longest (32 addresses) has under 1 KB;
- * comments and names are read whole up to this. */
-#define MAX_LINE ((size_t)64 << 20)
-
 struct sim_trace_kernel {
     char *path;
     FILE *file;
@@ -550,13 +546,38 @@ static trapeze_status xz_damaged(sim_trace_kernel *t, char *buf, size_t cap, lon
                         "damaged)", t->path, line, t->file_err.message);
 }
 
+/* Reads past the rest of a line whose first cap bytes fill buf; leaves in
+ * buf[0..*have) what follows its newline. Returns the line's length with
+ * its newline. */
+static size_t skip_line(FILE *f, char *buf, size_t cap, size_t *have, int *eof)
+{
+    size_t skipped = cap;
+    *have = 0;
+    for (;;) {
+        size_t got = fread(buf, 1, cap, f);
+        if (got == 0) {
+            *eof = 1;
+            return skipped;
+        }
+        char *nl = memchr(buf, '\n', got);
+        if (nl) {
+            size_t used = (size_t)(nl + 1 - buf);
+            memmove(buf, nl + 1, got - used);
+            *have = got - used;
+            return skipped + used;
+        }
+        skipped += got;
+    }
+}
+
 /* The lines of t->file, read in chunks: each line is scanned where it lies
  * in the chunk (getline copied every line, a quarter of a short trace's
- * opening); a line that runs past the chunk is moved to its start, and the
- * chunk grows for a line longer than it, up to MAX_LINE: a file without
- * newlines, or an .xz that decodes to gigabytes of one byte, costs no more
- * memory than that. Four times the stdio buffer, so that fread fills it
- * from the file without a copy through that buffer. */
+ * opening); a line that runs past the chunk is moved to its start. A line
+ * longer than the chunk (1 MiB) is passed over as it streams when it is a
+ * header comment, else refused: memory stays bounded whatever the file (an
+ * .xz that decodes to gigabytes of one byte included). Four times the
+ * stdio buffer, so that fread fills it from the file without a copy
+ * through that buffer. */
 static trapeze_status scan_file(sim_trace_kernel *t, trapeze_error *err)
 {
     scan s = {.state = S_HEADER};
@@ -571,19 +592,19 @@ static trapeze_status scan_file(sim_trace_kernel *t, trapeze_error *err)
             memmove(buf, buf + pos, have - pos);
             have -= pos;
             pos = 0;
-            if (have == cap && cap >= MAX_LINE) {
-                st = trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: a line of more than %zu "
-                                  "bytes: not an Accel-Sim trace", t->path, line + 1, cap);
-                break;
+            if (have == cap && s.state == S_HEADER && buf[0] == '#') {
+                /* a header comment longer than the chunk: passed over as it
+                 * streams, never held */
+                long long skipped = (long long)skip_line(t->file, buf, cap, &have, &eof);
+                line++;
+                off += skipped;
+                continue;
             }
-            if (have == cap) {   /* a line longer than the chunk */
-                char *more = realloc(buf, cap * 2);
-                if (!more) {
-                    st = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-                    break;
-                }
-                buf = more;
-                cap *= 2;
+            if (have == cap) {   /* any other line longer than the chunk: not a trace */
+                st = trapeze_fail(err, TRAPEZE_EPARSE, "%s:%lld: a line longer than %zu bytes "
+                                  "(a trace's longest, an instruction with 32 addresses, is "
+                                  "under 1 KB): not a trace", t->path, line + 1, cap);
+                break;
             }
             size_t got = fread(buf + have, 1, cap - have, t->file);
             if (got == 0 && ferror(t->file))
@@ -841,6 +862,17 @@ trapeze_status sim_trace_kernel_open_keep(const char *path, size_t keep_bytes,
             free(t);
             return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", xz);
         }
+    }
+    /* a trace is read twice (scanned, then streamed): a file, not a pipe */
+    struct stat st_path;
+    if (stat(t->path, &st_path) == 0 && !S_ISREG(st_path.st_mode)) {
+        trapeze_status s = trapeze_fail(err, TRAPEZE_EINVAL, S_ISDIR(st_path.st_mode)
+                                        ? "%s: is a folder, not a trace file"
+                                        : "%s: not a regular file (a trace is read twice, so "
+                                          "it cannot be a pipe or a device)", t->path);
+        free(t->path);
+        free(t);
+        return s;
     }
     t->lines = calloc(1, sizeof *t->lines);   /* none: every line parsed */
     if (!(t->iobuf = malloc(TRACE_IOBUF))) {

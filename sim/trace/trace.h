@@ -134,7 +134,7 @@ trapeze_status sim_trace_run(sim_gpu *g, const char *kernelslist, sim_kernel_sta
 /* ------------------------------------------------------------ writing */
 
 /* Writes ks[0..n-1] (program kernels) as DIR/kernelslist.g and
- * DIR/kernel-1.traceg ...; each file goes to FILE.tmp and is renamed when
+ * DIR/kernel-1.traceg ...; each file goes to a temporary file renamed when
  * complete. Refuses kernels whose instruction stream depends on run-time
  * values (spin loops) and ALU divisions (no SASS opcode). */
 trapeze_status sim_trace_export(sim_kernel *const *ks, int n, const char *dir,

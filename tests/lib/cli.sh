@@ -5,7 +5,7 @@
 #
 # A bad input must give a non-zero exit, the expected message on at most
 # MAX_ERR_LINES lines of stderr (one message; default 1), and leave neither
-# the output file nor its temporary behind.
+# the output file nor a temporary file of it (OUTPUT.XXXXXX.tmp) behind.
 set -u
 T=${1:-build/trapeze}
 D=$(mktemp -d)
@@ -19,14 +19,17 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 expect_failure() {
     name=$1 text=$2 output=$3
     shift 3
-    rm -f "$output" "$output.tmp"
+    rm -f "$output"
     if "$@" >"$D/stdout" 2>"$D/stderr"; then
         fail "$name: exit status 0"
     fi
     grep -qF -- "$text" "$D/stderr" || fail "$name: stderr lacks '$text': $(cat "$D/stderr")"
     [ "$(wc -l <"$D/stderr")" -le "$MAX_ERR_LINES" ] \
         || fail "$name: more than one message: $(cat "$D/stderr")"
-    [ ! -e "$output" ] && [ ! -e "$output.tmp" ] || fail "$name: output file left behind"
+    [ ! -e "$output" ] || fail "$name: output file left behind"
+    for tmp in "$output".*.tmp; do
+        [ -e "$tmp" ] && fail "$name: temporary file $tmp left behind"
+    done
 }
 
 # mpi_usable: whether $T can run under mpirun here; says why not (SKIP line).
