@@ -35,6 +35,8 @@ typedef struct {
     void *user;
     trapeze_error *err;
     trapeze_status status;
+    int indented;           /* the line just read starts with a blank: inih takes it as
+                               the previous key's continuation (a multi-line value) */
 } parse_state;
 
 static size_t hash(const char *s)
@@ -142,6 +144,7 @@ static char *counting_reader(char *str, int num, void *stream)
     st->at.line++;
     while (p < eol && (*p == ' ' || *p == '\t'))
         p++;
+    st->indented = p > start;
     if (p < eol && *p == '[' && memchr(p, ']', (size_t)(eol - p))) {
         char *name = section_name(p, eol);
         if (!name)
@@ -172,7 +175,8 @@ static int on_key(void *user, const char *section, const char *key, const char *
     if (st->status)
         return 0;
     const char *sec = st->section ? st->section : "";
-    int first = seen_before(&st->seen, sec, key, st->at.line);
+    /* a continuation line hands its key again: the same key, not a repeat */
+    int first = st->indented ? 0 : seen_before(&st->seen, sec, key, st->at.line);
     if (first < 0)
         st->status = trapeze_fail(st->err, TRAPEZE_ENOMEM, "%s: out of memory", st->at.path);
     else if (first > 0)

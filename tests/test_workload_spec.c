@@ -120,6 +120,12 @@ int main(void)
                   &err));
     CHECK(w.n_offsets == 13 && w.halo[0] == 6 && w.halo[1] == 6);
     check_counts(&w, 13, 13, 0, 13, 0, 27, 10, 13);
+    /* a continuation line is not the key given twice; the key on a line of
+     * its own after it is */
+    CHECK(load("star13twice", "[workload]\ndimensions = 2\nsize = 64x64\nblock = 16\n"
+               "shape = -3,0 -2,0 -1,0 0,0 1,0 2,0 3,0\n  0,-3 0,-2 0,-1 0,1 0,2 0,3\n"
+               "shape = star\n", &w, &err) == TRAPEZE_EPARSE);
+    CHECK(strstr(err.message, ":7: [workload] shape: given twice (first on line 5)") != NULL);
     /* a 1-D radius-3 stencil: 7 + 7 + 1; setup 6 */
     CHECK_OK(load("r3", "[workload]\ndimensions = 1\nsize = 4194304\nradius = 3\nblock = 256\n",
                   &w, &err));
