@@ -1819,6 +1819,10 @@ typedef enum {
 typedef struct trapeze_grp_params {
     double value[TRAPEZE_GRP_NPARAMS];
     double stderr_[TRAPEZE_GRP_NPARAMS];
+    /* the held-out relative error of a predicted gain over round-robin at
+     * the whole-launch scale ([group] gain_uncertainty): a grouping replaces
+     * round-robin only when predicted faster by more; < 0: not measured */
+    double gain_uncertainty;
     char source[128];
 } trapeze_grp_params;
 
@@ -2086,6 +2090,19 @@ typedef struct trapeze_grp_outcome {
     trapeze_grp_eval chen_static_pred;
     int chen_static_simulated;
     trapeze_grp_measured chen_static_sim;
+    /* the uncertainty the decision used against round-robin (< 0: not
+     * measured; then the margin alone): with sim and fit, the fit's
+     * cross-validated error over the five whole runs, else
+     * p->gain_uncertainty */
+    double uncertainty;
+    /* with sim: the model's own pick before any run ranks the candidates
+     * (by prediction alone, round-robin left only for a grouping predicted
+     * faster by more than the margin and the uncertainty), its run, and
+     * whether the simulations changed it (the choice above differs) */
+    trapeze_grp_choice model_choice;
+    trapeze_grouping model_grouping;
+    trapeze_grp_measured model_sim;
+    int model_simulated, model_changed;
 } trapeze_grp_outcome;
 
 /* sim: the six policies' measurements, rr..rbts in the order above (NULL:
