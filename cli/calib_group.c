@@ -292,72 +292,165 @@ static trapeze_status compare_with_runs(const trapeze_grp_problem *pb,
     return s;
 }
 
-/* After the samples: validate decides every launch, calibrate fits one. */
+/* One launch's evidence: the whole runs (validate), its sub-grids, its
+ * problem and the constants fitted to the sub-grids only. */
+typedef struct {
+    trapeze_grp_measured sim[6];
+    trapeze_grp_window_evidence ev;
+    trapeze_grp_params p;
+    trapeze_grp_problem *pb;
+    double win_work;
+} launch_evidence;
+
+static trapeze_status prepare(const char *gpu, const launches *ls, int i,
+                              const trapeze_grp_plan *plan, const trapeze_sample_log *log,
+                              int validate, launch_evidence *e, trapeze_error *err)
+{
+    memset(e, 0, sizeof *e);
+    trapeze_grp_params_default(&e->p);
+    char params[128], *argv[32];
+    int argc = 0, m = 0;
+    double win_share = 0;
+    snprintf(params, sizeof params, "%s", ls->l[i].params);
+    for (char *save, *t = strtok_r(params, " ", &save); t && argc < 32;
+         t = strtok_r(NULL, " ", &save))
+        argv[argc++] = t;
+    trapeze_status s = validate ? trapeze_grp_plan_measured(plan, log, i, e->sim, err)
+                                : TRAPEZE_OK;
+    if (!s)
+        s = trapeze_grp_plan_windows(plan, log, i, e->ev.sub, &m, &win_share, &e->win_work, err);
+    if (!s)
+        s = trapeze_grp_problem_builtin(gpu, ls->l[i].kernel, argv, argc, ls->l[i].launch,
+                                        &e->pb, err);
+    /* the constants come from the sub-grids only; the whole runs are
+     * the ground truth they are compared with */
+    if (!s)
+        s = trapeze_grp_window_fit(e->pb, m, win_share, e->ev.sub, &e->p, &e->ev.fit, err);
+    if (!s && !validate)
+        printf("fitted to the sub-grids of rr, bcs, mst, kway, rbts on %d SM%s of %s "
+               "launch %d: rms error %.2f%%, cross-validated %.2f%%\n", m, m == 1 ? "" : "s",
+               ls->l[i].kernel, ls->l[i].launch, 100 * e->ev.fit.rms_rel_error,
+               e->ev.fit.cv_mape_pct);
+    return s;
+}
+
+/* The errors of the predicted gains over round-robin of bcs, mst, kway and
+ * rbts against the whole runs: (pred_c / pred_rr) / (sim_c / sim_rr) - 1. */
+static trapeze_status gain_errors(const launch_evidence *e, double out[4], trapeze_error *err)
+{
+    static const char *const names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
+    static const int row[5] = {0, 1, 3, 4, 5};
+    trapeze_grp_model *m = NULL;
+    double pred[5] = {0};
+    trapeze_status s = trapeze_grp_create(trapeze_grp_problem_graph(e->pb),
+                                          trapeze_grp_problem_machine(e->pb), &e->p, &m, err);
+    for (int c = 0; !s && c < 5; c++) {
+        trapeze_grouping g;
+        trapeze_grp_eval ev;
+        memset(&g, 0, sizeof g);
+        s = trapeze_grp_problem_policy_grouping(e->pb, m, names[c], &g, err);
+        if (!s)
+            s = trapeze_grp_evaluate(m, &g, &ev, err);
+        pred[c] = ev.cycles;
+        trapeze_grouping_free(&g);
+    }
+    for (int c = 1; !s && c < 5; c++)
+        out[c - 1] = (pred[c] / pred[0]) / (e->sim[row[c]].cycles / e->sim[0].cycles) - 1;
+    trapeze_grp_destroy(m);
+    return s;
+}
+
+/* The uncertainty of a predicted gain over rr for launch `skip`: the rms of
+ * the other launches' gain errors (none held out: all of them). */
+static double held_out_rms(double (*gerr)[4], int n, int skip)
+{
+    double sum = 0;
+    int count = 0;
+    for (int j = 0; j < n; j++)
+        for (int c = 0; j != skip && c < 4; c++) {
+            sum += gerr[j][c] * gerr[j][c];
+            count++;
+        }
+    return count ? sqrt(sum / count) : -1;
+}
+
+/* Every launch's gain errors (sub-grid fit against its whole runs). */
+static trapeze_status all_gain_errors(const char *gpu, const launches *ls,
+                                      const trapeze_grp_plan *plan,
+                                      const trapeze_sample_log *log, double (*gerr)[4],
+                                      trapeze_error *err)
+{
+    trapeze_status s = TRAPEZE_OK;
+    for (int i = 0; !s && i < ls->n; i++) {
+        launch_evidence e;
+        s = prepare(gpu, ls, i, plan, log, 1, &e, err);
+        if (!s)
+            s = gain_errors(&e, gerr[i], err);
+        trapeze_grp_problem_destroy(e.pb);
+    }
+    return s;
+}
+
+/* After the samples: validate decides every launch, each with the
+ * uncertainty of a gain held out over the others (at least two others;
+ * else the GPU calibration's, `fallback`); calibrate fits one. */
 static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
                              const launches *ls, const trapeze_grp_plan *plan,
-                             const trapeze_sample_log *log, double margin, const char *out,
+                             const trapeze_sample_log *log, double margin,
+                             double fallback, const char *fallback_from, const char *out,
                              const char *csv_path, trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
     trapeze_csv_out *csv = NULL;
-    launch_figures f[MAX_LAUNCHES];
+    static launch_figures f[MAX_LAUNCHES];
+    static double gerr[MAX_LAUNCHES][4];
     memset(f, 0, sizeof f);
+    const int held_out = validate && ls->n >= 3;
     if (csv_path)
         s = trapeze_csv_create(csv_path, csv_columns, 9, &csv, err);
+    if (!s && held_out)
+        s = all_gain_errors(gpu, ls, plan, log, gerr, err);
     for (int i = 0; !s && i < ls->n; i++) {
-        trapeze_grp_measured sim[6];
-        trapeze_grp_problem *pb = NULL;
         trapeze_grp_outcome o;
         memset(&o, 0, sizeof o);
-        trapeze_grp_params p;
-        trapeze_grp_params_default(&p);
-        char params[128], *argv[32];
-        int argc = 0;
-        snprintf(params, sizeof params, "%s", ls->l[i].params);
-        for (char *save, *t = strtok_r(params, " ", &save); t && argc < 32;
-             t = strtok_r(NULL, " ", &save))
-            argv[argc++] = t;
-        trapeze_grp_window_evidence ev;
-        int m = 0;
-        double win_work = 0, win_share = 0;
-        if (validate)
-            s = trapeze_grp_plan_measured(plan, log, i, sim, err);
+        launch_evidence e;
+        s = prepare(gpu, ls, i, plan, log, validate, &e, err);
+        e.p.gain_uncertainty = held_out ? held_out_rms(gerr, ls->n, i) : fallback;
         if (!s)
-            s = trapeze_grp_plan_windows(plan, log, i, ev.sub, &m, &win_share, &win_work, err);
-        if (!s)
-            s = trapeze_grp_problem_builtin(gpu, ls->l[i].kernel, argv, argc, ls->l[i].launch,
-                                            &pb, err);
-        /* the constants come from the sub-grids only; the whole runs are
-         * the ground truth they are compared with */
-        if (!s)
-            s = trapeze_grp_window_fit(pb, m, win_share, ev.sub, &p, &ev.fit, err);
-        if (!s)
-            s = trapeze_grp_decide(pb, &p, NULL, &ev, 0, margin, 0, &o, err);
+            s = trapeze_grp_decide(e.pb, &e.p, NULL, &e.ev, 0, margin, 0, &o, err);
         if (!s && validate)
-            s = compare_with_runs(pb, sim, win_work, &o, &f[i], err);
+            s = compare_with_runs(e.pb, e.sim, e.win_work, &o, &f[i], err);
         if (!s && !validate) {
             snprintf(o.params.source, sizeof o.params.source,
                      "trapeze calibrate --model group on %.24s: %.40s launch %d", gpu_nm,
                      ls->l[i].kernel, ls->l[i].launch);
             s = trapeze_grp_params_save(out, &o.params, err);
             if (!s) {
-                printf("fitted to the sub-grids of rr, bcs, mst, kway, rbts on %d SM%s of %s "
-                       "launch %d: rms error %.2f%%, cross-validated %.2f%%\n", m,
-                       m == 1 ? "" : "s", ls->l[i].kernel, ls->l[i].launch,
-                       100 * o.fit.rms_rel_error, o.fit.cv_mape_pct);
                 for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
                     printf("  %-14s %.6g\n", trapeze_grp_param_name((trapeze_grp_param)k),
                            o.params.value[k]);
                 fprintf(stderr, "wrote %s\n", out);
             }
         }
-        if (!s && validate)
+        if (!s && validate) {
             print_launch(&ls->l[i], &o, &f[i]);
+            if (o.uncertainty >= 0)
+                printf("uncertainty of a predicted gain over rr: %.2f%% (%s)\n",
+                       100 * o.uncertainty, held_out ? "rms over the other launches' whole runs"
+                                                     : fallback_from);
+            else
+                printf("uncertainty of a predicted gain over rr: not measured (no other "
+                       "launches, no calibration); the margin alone\n");
+        }
         if (!s && csv)
             csv_rows(csv, gpu_nm, &ls->l[i], &o, err, &s);
         trapeze_grp_outcome_free(&o);
-        trapeze_grp_problem_destroy(pb);
+        trapeze_grp_problem_destroy(e.pb);
     }
+    if (!s && held_out)
+        printf("\nuncertainty of a predicted gain over rr, all %d launches: %.2f%% (rms of "
+               "(pred/pred_rr)/(sim/sim_rr) - 1 over bcs mst kway rbts)\n", ls->n,
+               100 * held_out_rms(gerr, ls->n, -1));
     if (!s && validate)
         print_targets(f, ls->n);
     if (!s && csv)
@@ -441,7 +534,8 @@ static int run(int argc, char **argv, const char *cmd)
     if (!s)
         s = run_samples(plan, log, (int)threads, rank, size, &err);
     if (!s && rank == 0)
-        s = finish(validate, gpu_file, gpu_nm, &ls, plan, log, margin / 100, out, csv, &err);
+        s = finish(validate, gpu_file, gpu_nm, &ls, plan, log, margin / 100, -1, NULL, out,
+                   csv, &err);
     trapeze_sample_log_close(log);
     trapeze_grp_plan_destroy(plan);
     calib_mpi_stop(mpi);
