@@ -42,13 +42,18 @@ static void usage_for(FILE *f, const char *cmd)
             "usage: trapeze %s --model group --gpu FILE|NAME [--samples FILE] [--threads N]\n"
             "       %s%s\n\n",
             cmd, cal ? "                  --out FILE " : "                 [--csv FILE] [--margin PCT] ",
-            cal ? "LAUNCH" : "[LAUNCH ...]");
+            "[LAUNCH ...]");
     if (cal)
         fprintf(f,
-                "Fits the grouping model's constants (docs/grouping.md) to short samples of\n"
-                "one launch, the sub-grids of rr, bcs, mst, kway and rbts (their first\n"
-                "queues alone on a share of the SMs), and writes them as a [group] file,\n"
-                "for trapeze group --calibration FILE --no-sim.\n");
+                "Fits the grouping model's constants (docs/grouping.md) to short samples,\n"
+                "the sub-grids of rr, bcs, mst, kway and rbts (their first queues alone on\n"
+                "a share of the SMs), and writes them as a [group] file, for trapeze group\n"
+                "--calibration FILE --no-sim. One LAUNCH: its own constants. Several (by\n"
+                "default the 12 of docs/grouping.md's validation): one set fitted to all\n"
+                "their sub-grids, and gain_uncertainty, the uncertainty of a predicted gain\n"
+                "over rr held out over launches (each launch's whole runs, simulated too,\n"
+                "against the constants fitted to the others): a GPU's calibration,\n"
+                "data/calibrations/NAME-group.ini.\n");
     else
         fprintf(f,
                 "For each launch (default: the 12 of docs/grouping.md's validation), fits the\n"
@@ -299,7 +304,8 @@ typedef struct {
     trapeze_grp_window_evidence ev;
     trapeze_grp_params p;
     trapeze_grp_problem *pb;
-    double win_work;
+    double win_work, win_share;
+    int m;
 } launch_evidence;
 
 static trapeze_status prepare(const char *gpu, const launches *ls, int i,
@@ -309,8 +315,7 @@ static trapeze_status prepare(const char *gpu, const launches *ls, int i,
     memset(e, 0, sizeof *e);
     trapeze_grp_params_default(&e->p);
     char params[128], *argv[32];
-    int argc = 0, m = 0;
-    double win_share = 0;
+    int argc = 0;
     snprintf(params, sizeof params, "%s", ls->l[i].params);
     for (char *save, *t = strtok_r(params, " ", &save); t && argc < 32;
          t = strtok_r(NULL, " ", &save))
@@ -318,17 +323,18 @@ static trapeze_status prepare(const char *gpu, const launches *ls, int i,
     trapeze_status s = validate ? trapeze_grp_plan_measured(plan, log, i, e->sim, err)
                                 : TRAPEZE_OK;
     if (!s)
-        s = trapeze_grp_plan_windows(plan, log, i, e->ev.sub, &m, &win_share, &e->win_work, err);
+        s = trapeze_grp_plan_windows(plan, log, i, e->ev.sub, &e->m, &e->win_share,
+                                     &e->win_work, err);
     if (!s)
         s = trapeze_grp_problem_builtin(gpu, ls->l[i].kernel, argv, argc, ls->l[i].launch,
                                         &e->pb, err);
     /* the constants come from the sub-grids only; the whole runs are
      * the ground truth they are compared with */
     if (!s)
-        s = trapeze_grp_window_fit(e->pb, m, win_share, e->ev.sub, &e->p, &e->ev.fit, err);
-    if (!s && !validate)
+        s = trapeze_grp_window_fit(e->pb, e->m, e->win_share, e->ev.sub, &e->p, &e->ev.fit, err);
+    if (!s && !validate && ls->n == 1)
         printf("fitted to the sub-grids of rr, bcs, mst, kway, rbts on %d SM%s of %s "
-               "launch %d: rms error %.2f%%, cross-validated %.2f%%\n", m, m == 1 ? "" : "s",
+               "launch %d: rms error %.2f%%, cross-validated %.2f%%\n", e->m, e->m == 1 ? "" : "s",
                ls->l[i].kernel, ls->l[i].launch, 100 * e->ev.fit.rms_rel_error,
                e->ev.fit.cv_mape_pct);
     return s;
@@ -391,6 +397,81 @@ static trapeze_status all_gain_errors(const char *gpu, const launches *ls,
     return s;
 }
 
+/* The constants of `p0` fitted to launches ev[0..n) but `skip` at once
+ * (skip -1: all of them; folds as trapeze_grp_fit's). */
+static trapeze_status fit_launches(const launch_evidence *ev, int n, int skip, int folds,
+                                   trapeze_grp_params *p, trapeze_calib_report *rep,
+                                   trapeze_error *err)
+{
+    const trapeze_grp_problem *pb[MAX_LAUNCHES];
+    int m[MAX_LAUNCHES], k = 0;
+    double share[MAX_LAUNCHES];
+    trapeze_grp_measured meas[MAX_LAUNCHES][5];
+    for (int i = 0; i < n; i++)
+        if (i != skip) {
+            pb[k] = ev[i].pb;
+            m[k] = ev[i].m;
+            share[k] = ev[i].win_share;
+            memcpy(meas[k], ev[i].ev.sub, sizeof meas[k]);
+            k++;
+        }
+    trapeze_grp_params_default(p);
+    return trapeze_grp_window_fit_many(pb, k, m, share, (const trapeze_grp_measured(*)[5])meas,
+                                       folds, p, rep, err);
+}
+
+/* calibrate over several launches: one set of constants fitted to every
+ * launch's sub-grids, and the uncertainty of a predicted gain over rr with
+ * them, held out over launches: each launch's whole runs against the
+ * constants fitted to the others' sub-grids. */
+static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const launches *ls,
+                                     const trapeze_grp_plan *plan, const trapeze_sample_log *log,
+                                     const char *out, trapeze_error *err)
+{
+    static launch_evidence ev[MAX_LAUNCHES];
+    static double gerr[MAX_LAUNCHES][4];
+    int n = 0;
+    trapeze_status s = TRAPEZE_OK;
+    for (; !s && n < ls->n; n++)
+        s = prepare(gpu, ls, n, plan, log, 1, &ev[n], err);
+    for (int i = 0; !s && i < ls->n; i++) {
+        launch_evidence held = ev[i];
+        s = fit_launches(ev, ls->n, i, 0, &held.p, NULL, err);
+        if (!s)
+            s = gain_errors(&held, gerr[i], err);
+        if (!s)
+            printf("%-24s %-10s held out: gain errors bcs %+.2f%%, mst %+.2f%%, kway %+.2f%%, "
+                   "rbts %+.2f%%\n", ls->l[i].kernel, ls->l[i].params, 100 * gerr[i][0],
+                   100 * gerr[i][1], 100 * gerr[i][2], 100 * gerr[i][3]);
+    }
+    trapeze_grp_params p;
+    trapeze_calib_report rep;
+    memset(&rep, 0, sizeof rep);
+    if (!s)
+        s = fit_launches(ev, ls->n, -1, 5, &p, &rep, err);
+    if (!s) {
+        p.gain_uncertainty = held_out_rms(gerr, ls->n, -1);
+        snprintf(p.source, sizeof p.source,
+                 "trapeze calibrate --model group on %.24s: %d launches' sub-grids", gpu_nm,
+                 ls->n);
+        s = trapeze_grp_params_save(out, &p, err);
+    }
+    if (!s) {
+        printf("fitted to the sub-grids of rr, bcs, mst, kway, rbts of %d launches: rms error "
+               "%.2f%%, cross-validated %.2f%%\n", ls->n, 100 * rep.rms_rel_error,
+               rep.cv_mape_pct);
+        printf("uncertainty of a predicted gain over rr: %.2f%% (rms of the errors above: "
+               "each launch's whole runs against the constants fitted to the others)\n",
+               100 * p.gain_uncertainty);
+        for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
+            printf("  %-14s %.6g\n", trapeze_grp_param_name((trapeze_grp_param)k), p.value[k]);
+        fprintf(stderr, "wrote %s\n", out);
+    }
+    for (int i = 0; i < n; i++)
+        trapeze_grp_problem_destroy(ev[i].pb);
+    return s;
+}
+
 /* After the samples: validate decides every launch, each with the
  * uncertainty of a gain held out over the others (at least two others;
  * else the GPU calibration's, `fallback`); calibrate fits one. */
@@ -406,6 +487,8 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
     static double gerr[MAX_LAUNCHES][4];
     memset(f, 0, sizeof f);
     const int held_out = validate && ls->n >= 3;
+    if (!validate && ls->n > 1)
+        return calibrate_many(gpu, gpu_nm, ls, plan, log, out, err);
     if (csv_path)
         s = trapeze_csv_create(csv_path, csv_columns, 9, &csv, err);
     if (!s && held_out)
@@ -500,14 +583,15 @@ static int run(int argc, char **argv, const char *cmd)
                                window_tbs_text);
     if (!gpu)
         return cli_usage_error(cmd, "--gpu FILE is required");
-    if (!validate && (!out || n_ops != 1))
-        return cli_usage_error(cmd, "%s", !out ? "--model group needs --out FILE"
-                                              : "--model group calibrates one LAUNCH");
+    if (!validate && !out)
+        return cli_usage_error(cmd, "--model group needs --out FILE");
     for (int i = 0; i < n_ops; i++)
         if (parse_launch(&ls, ops[i]))
             return 2;
     for (int i = 0; !n_ops && i < (int)(sizeof default_launches / sizeof *default_launches); i++)
         parse_launch(&ls, default_launches[i]);
+    /* validate, and calibrate over several launches, need the whole runs */
+    const int several = validate || ls.n > 1;
     char gpu_file[4096], gpu_nm[64];
     if (cli_resolve_preset(cmd, "--gpu", "gpus", ".config", gpu, gpu_file, sizeof gpu_file))
         return 2;
@@ -522,7 +606,7 @@ static int run(int argc, char **argv, const char *cmd)
     if (!s)
         s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)
-        s = trapeze_grp_plan_create(gpu_file, gpu_nm, ls.l, ls.n, validate, validate,
+        s = trapeze_grp_plan_create(gpu_file, gpu_nm, ls.l, ls.n, several, several,
                                     window / 100, window_tbs / 100, &plan, &err);
     if (!s && rank == 0)
         s = trapeze_sample_log_open_schema(samples ? samples : "group-samples.csv",

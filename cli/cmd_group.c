@@ -262,14 +262,21 @@ int cli_group(int argc, char **argv)
     }
     trapeze_grp_params p;
     char calib_path[1024];
-    if (!calib && no_sim && default_calibration(gpu, calib_path, sizeof calib_path))
-        calib = calib_path;
-    if (calib ? trapeze_grp_params_load(calib, &p, &err) != TRAPEZE_OK
-              : (trapeze_grp_params_default(&p), 0)) {
+    /* without --calibration: the GPU's shipped one, used as is with
+     * --no-sim, else the start of the fit to the simulations */
+    const char *gpu_calib = NULL;
+    if (!calib && default_calibration(gpu, calib_path, sizeof calib_path))
+        gpu_calib = calib_path;
+    const char *load = calib ? calib : gpu_calib;
+    if (load ? trapeze_grp_params_load(load, &p, &err) != TRAPEZE_OK
+             : (trapeze_grp_params_default(&p), 0)) {
         fprintf(stderr, "trapeze group: %s\n", err.message);
         goto out;
     }
-    if (!calib && no_sim)
+    if (gpu_calib)
+        printf("calibration: %s (%s)\n", gpu_calib,
+               no_sim ? "the GPU's, by default" : "the GPU's, the start of the fit");
+    else if (!calib && no_sim)
         fprintf(stderr, "note: no calibration for this GPU; the model's constants are uncalibrated defaults\n");
     trapeze_grp_problem *pb = NULL;
     trapeze_grp_measured sim[N_POLICIES - 1];

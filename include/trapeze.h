@@ -2059,6 +2059,14 @@ trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m, doub
                                       const trapeze_grp_measured meas[5],
                                       trapeze_grp_params *p, trapeze_calib_report *rep,
                                       trapeze_error *err);
+/* The same fit to n launches' sub-grids at once (one set of constants for
+ * all: a GPU's calibration), launch l's on m[l] SMs and share[l], measured
+ * in meas[l]; folds as trapeze_grp_fit's (0: no cross-validation). */
+trapeze_status trapeze_grp_window_fit_many(const trapeze_grp_problem *const *pb, int n,
+                                           const int *m, const double *share,
+                                           const trapeze_grp_measured (*meas)[5], int folds,
+                                           trapeze_grp_params *p, trapeze_calib_report *rep,
+                                           trapeze_error *err);
 
 /* The decision of one launch (sampler/group_decide.c), what `trapeze group`
  * and `trapeze validate --model group` run. Policies, in this order: rr,

@@ -144,4 +144,17 @@ got=$(awk '/^uncertainty of a predicted gain over rr: .*other launches/ { v = $8
 [ -n "$want" ] && [ "$got" = "$want" ] || fail "held-out uncertainty: printed $got, from the CSV $want"
 grep -q '^syrk launch 0: chosen mst;' "$D/ship12" || fail "syrk: $(grep chosen "$D/ship12")"
 grep -q '^  never worse than rr by more than 1%: 12 of 12$' "$D/ship12" || fail "rr: $(tail -7 "$D/ship12")"
+# calibrate over the twelve launches (the default) on the shipped log:
+# nothing runs, and the file is the shipped GPU calibration (less the
+# simulator stamp scripts/regenerate-data.sh adds), its gain_uncertainty
+# the held-out rms printed
+"$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" --out "$D/c12.ini" \
+    >"$D/cal12" 2>&1 || fail "calibrate 12: $(cat "$D/cal12")"
+grep -q '^samples: 111 planned, 0 run now, 111 from the log$' "$D/cal12" || fail "cal12: $(head -1 "$D/cal12")"
+[ "$(grep -v '^simulator = ' data/calibrations/gtx480-group.ini)" = "$(cat "$D/c12.ini")" ] \
+    || fail "shipped gtx480-group.ini not reproduced: $(diff data/calibrations/gtx480-group.ini "$D/c12.ini")"
+u=$(awk -F' = ' '$1 == "gain_uncertainty" { printf "%.2f", 100 * $2 }' "$D/c12.ini")
+grep -q "^uncertainty of a predicted gain over rr: $u% (rms of the errors above" "$D/cal12" \
+    || fail "cal12 uncertainty $u: $(grep uncertainty "$D/cal12")"
+[ "$(grep -c 'held out: gain errors' "$D/cal12")" -eq 12 ] || fail "cal12: held-out rows"
 finish cli_calib_group

@@ -106,4 +106,21 @@ grep -q "^model's pick (by prediction alone): rr, .* (+0.00% vs rr); simulation 
 python3 scripts/group-summary.py "$D/j.csv" >"$D/jsum" || fail "group-summary.py"
 grep -q "^| jacobi | 0 | +14.53% | +0.00% | .* | yes |" "$D/jsum" \
     || fail "jacobi summary counts the optimized row: $(cat "$D/jsum")"
+# Without --calibration, --no-sim uses the GPU's shipped calibration
+# (data/calibrations/gtx480-group.ini, fitted to the twelve validation
+# launches' sub-grids) and its measured uncertainty of a gain over rr; on
+# the shipped vecadd trace (8 TBs, 256 L2 accesses simulated) it predicts
+# rr's L2 accesses within 25% (the built-in defaults: 2,000, 7.8x) and keeps
+# rr (every grouping predicted within the uncertainty).
+"$T" group --gpu $G --trace data/traces/vecadd --no-sim --csv "$D/tv.csv" >"$D/tvout" 2>&1 \
+    || fail "trace --no-sim: $(cat "$D/tvout")"
+grep -q "^calibration: .*data/calibrations/gtx480-group.ini (the GPU's, by default)$" "$D/tvout" \
+    || fail "trace --no-sim calibration: $(head -3 "$D/tvout")"
+u=$(awk -F' = ' '$1 == "gain_uncertainty" { printf "%.2f", 100 * $2 }' data/calibrations/gtx480-group.ini)
+grep -q "^uncertainty of a predicted gain over rr: $u% (trapeze calibrate --model group on gtx480" \
+    "$D/tvout" || fail "trace --no-sim uncertainty $u: $(grep uncertainty "$D/tvout")"
+awk -F, '$4 == "rr" { exit !($6 >= 192 && $6 <= 320) }' "$D/tv.csv" \
+    || fail "trace rr L2 $(awk -F, '$4 == "rr" { print $6 }' "$D/tv.csv") not within 25% of 256"
+awk -F, '$4 == "optimized" { r = $5 } $4 == "rr" { q = $5 } END { exit !(r == q) }' "$D/tv.csv" \
+    || fail "trace: rr not kept"
 finish cli_group
