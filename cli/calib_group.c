@@ -67,7 +67,9 @@ static void usage_for(FILE *f, const char *cmd)
     fprintf(f,
             "\n"
             "LAUNCH is KERNEL[,name=value...][@N]: a built-in kernel (trapeze sim --list),\n"
-            "its parameters and the launch index (default 0), e.g. jacobi,nx=512,ny=512.\n"
+            "its parameters and the launch index (default 0), e.g. jacobi,nx=512,ny=512;\n"
+            "or an Accel-Sim trace's path (with a '/': DIR/ or DIR/kernelslist.g)[@N].\n"
+            "  --trace PATH    a trace's launch 0 as one more LAUNCH (then no default)\n"
             "Each simulation is a row of the samples log (--samples, default\n"
             "group-samples.csv) appended when it ends; a rerun skips the rows already there.\n"
             "  --threads N     simulations run at once (default 1)\n"
@@ -82,6 +84,21 @@ static void usage_for(FILE *f, const char *cmd)
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
                   "  --margin PCT    as trapeze group's, and what a sub-grid must beat rr's\n"
                   "                  by (default 1)\n");
+}
+
+/* data/calibrations/NAME-group.ini for gpu config .../NAME.config, if present. */
+int cli_group_calibration(const char *gpu, char *out, size_t size)
+{
+    const char *base = strrchr(gpu, '/');
+    base = base ? base + 1 : gpu;
+    char name[128], rel[256];
+    snprintf(name, sizeof name, "%.127s", base);
+    char *dot = strrchr(name, '.');
+    if (dot)
+        *dot = '\0';
+    snprintf(rel, sizeof rel, "calibrations/%s-group.ini", name);
+    cli_data_path(rel, out, size);
+    return access(out, R_OK) == 0;
 }
 
 static void usage_calibrate(FILE *f) { usage_for(f, "calibrate"); }
@@ -314,20 +331,13 @@ static trapeze_status prepare(const char *gpu, const launches *ls, int i,
 {
     memset(e, 0, sizeof *e);
     trapeze_grp_params_default(&e->p);
-    char params[128], *argv[32];
-    int argc = 0;
-    snprintf(params, sizeof params, "%s", ls->l[i].params);
-    for (char *save, *t = strtok_r(params, " ", &save); t && argc < 32;
-         t = strtok_r(NULL, " ", &save))
-        argv[argc++] = t;
     trapeze_status s = validate ? trapeze_grp_plan_measured(plan, log, i, e->sim, err)
                                 : TRAPEZE_OK;
     if (!s)
         s = trapeze_grp_plan_windows(plan, log, i, e->ev.sub, &e->m, &e->win_share,
                                      &e->win_work, err);
     if (!s)
-        s = trapeze_grp_problem_builtin(gpu, ls->l[i].kernel, argv, argc, ls->l[i].launch,
-                                        &e->pb, err);
+        s = trapeze_grp_launch_problem(gpu, &ls->l[i], &e->pb, err);
     /* the constants come from the sub-grids only; the whole runs are
      * the ground truth they are compared with */
     if (!s)
@@ -548,11 +558,14 @@ static int run(int argc, char **argv, const char *cmd)
     const char *model = NULL, *gpu = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
                *csv = NULL, *margin_text = NULL, *window_text = NULL,
                *window_tbs_text = NULL;
+    const char *trace = NULL;
     const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
+                                    {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
                                     {"--out", &out, NULL}, {"--window", &window_text, NULL},
                                     {"--window-tbs", &window_tbs_text, NULL}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
+                                    {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
                                     {"--csv", &csv, NULL}, {"--margin", &margin_text, NULL},
                                     {"--window", &window_text, NULL},
@@ -588,7 +601,17 @@ static int run(int argc, char **argv, const char *cmd)
     for (int i = 0; i < n_ops; i++)
         if (parse_launch(&ls, ops[i]))
             return 2;
-    for (int i = 0; !n_ops && i < (int)(sizeof default_launches / sizeof *default_launches); i++)
+    if (trace) {   /* a path: its launch as a LAUNCH (trapeze_grp_launch_problem) */
+        char text[128];
+        if (!strchr(trace, '/') || strlen(trace) >= sizeof text - 3)
+            return cli_usage_error(cmd, "--trace %s: expected DIR/ or DIR/kernelslist.g "
+                                        "(a path with a '/', under 125 characters)", trace);
+        snprintf(text, sizeof text, "%s", trace);
+        if (parse_launch(&ls, text))
+            return 2;
+    }
+    for (int i = 0; !n_ops && !trace &&
+                    i < (int)(sizeof default_launches / sizeof *default_launches); i++)
         parse_launch(&ls, default_launches[i]);
     /* validate, and calibrate over several launches, need the whole runs */
     const int several = validate || ls.n > 1;
@@ -603,6 +626,15 @@ static int run(int argc, char **argv, const char *cmd)
     int rank, size, mpi = calib_mpi_start(&argc, &argv, &rank, &size);
     const char *const outputs[] = {out, csv};
     trapeze_status s = rank == 0 ? cli_check_outputs(outputs, 2, &err) : TRAPEZE_OK;
+    /* with fewer than three launches, none held out: the GPU calibration's */
+    char cal_path[1024], fallback_from[1100] = "";
+    double fallback = -1;
+    trapeze_grp_params gp;
+    if (!s && validate && cli_group_calibration(gpu_file, cal_path, sizeof cal_path)) {
+        s = trapeze_grp_params_load(cal_path, &gp, &err);
+        fallback = gp.gain_uncertainty;
+        snprintf(fallback_from, sizeof fallback_from, "the GPU's calibration %s", cal_path);
+    }
     if (!s)
         s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)
@@ -618,8 +650,8 @@ static int run(int argc, char **argv, const char *cmd)
     if (!s)
         s = run_samples(plan, log, (int)threads, rank, size, &err);
     if (!s && rank == 0)
-        s = finish(validate, gpu_file, gpu_nm, &ls, plan, log, margin / 100, -1, NULL, out,
-                   csv, &err);
+        s = finish(validate, gpu_file, gpu_nm, &ls, plan, log, margin / 100, fallback,
+                   fallback_from, out, csv, &err);
     trapeze_sample_log_close(log);
     trapeze_grp_plan_destroy(plan);
     calib_mpi_stop(mpi);

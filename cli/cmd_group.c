@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/calib_group.h"
 #include "cli/commands.h"
 #include "common/text.h"
 #include "trapeze.h"
@@ -179,21 +180,6 @@ static void print_table(const row *rows, const trapeze_grp_choice *ch, int simul
            ch->nlopt_evaluations);
 }
 
-/* data/calibrations/NAME-group.ini for gpu config .../NAME.config, if present. */
-static int default_calibration(const char *gpu, char *out, size_t size)
-{
-    const char *base = strrchr(gpu, '/');
-    base = base ? base + 1 : gpu;
-    char name[128], rel[256];
-    snprintf(name, sizeof name, "%.127s", base);
-    char *dot = strrchr(name, '.');
-    if (dot)
-        *dot = '\0';
-    snprintf(rel, sizeof rel, "calibrations/%s-group.ini", name);
-    cli_data_path(rel, out, size);
-    return access(out, R_OK) == 0;
-}
-
 int cli_group(int argc, char **argv)
 {
     const char *gpu = NULL, *kernel = NULL, *trace = NULL, *calib = NULL, *out_path = NULL, *csv = NULL;
@@ -265,7 +251,7 @@ int cli_group(int argc, char **argv)
     /* without --calibration: the GPU's shipped one, used as is with
      * --no-sim, else the start of the fit to the simulations */
     const char *gpu_calib = NULL;
-    if (!calib && default_calibration(gpu, calib_path, sizeof calib_path))
+    if (!calib && cli_group_calibration(gpu, calib_path, sizeof calib_path))
         gpu_calib = calib_path;
     const char *load = calib ? calib : gpu_calib;
     if (load ? trapeze_grp_params_load(load, &p, &err) != TRAPEZE_OK

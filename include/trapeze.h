@@ -2156,6 +2156,11 @@ typedef struct trapeze_grp_launch {
     const char *params;        /* "name=value name=value" or NULL */
     int launch;
 } trapeze_grp_launch;
+/* The launch's problem: a built-in kernel with its parameters, or, when
+ * kernel names a path (holds a '/'), an Accel-Sim trace (DIR or
+ * DIR/kernelslist.g; no parameters) as trapeze_grp_problem_trace's. */
+trapeze_status trapeze_grp_launch_problem(const char *gpu, const trapeze_grp_launch *l,
+                                          trapeze_grp_problem **out, trapeze_error *err);
 typedef struct trapeze_grp_plan trapeze_grp_plan;
 /* Rows launch by launch: with whole, the whole launch under rr, bcs,
  * (chen when with_chen), mst, kway, rbts (ids KERNEL[.PARAMS].lLAUNCH.POLICY);

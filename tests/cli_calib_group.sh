@@ -107,18 +107,21 @@ expect_failure "unknown kernel" "no built-in kernel 'nope'" "$D/v2.csv" \
 expect_failure "id too long" "limited to 36 characters each" "$D/v3.csv" \
     "$T" validate --model group --gpu $G --samples "$D/s3.csv" --csv "$D/v3.csv" \
     jacobi,nx=512,ny=512,bx=16,by=16,iters=1,nx=512,ny=512
-# the shipped GTX 480 log (every sample in it, nothing runs): the sub-grids
-# rank the candidates where the model cannot. syrk: the model predicts
-# round-robin fastest but its sub-grid runs 37% slower than RB-TS's, and the
-# whole launches agree (397849 against 292356 cycles): RB-TS, which the
-# model also predicts faster (the model alone kept round-robin, 36% behind).
-# Jacobi 512^2: RB-TS's sub-grid is 3% faster than round-robin's, but the
-# model predicts it slower, and its launch is 7% slower: round-robin.
+# the shipped GTX 480 log (every sample in it, nothing runs), two launches:
+# none held out, so the uncertainty of a gain is the GPU calibration's
+# (26.78%), and no grouping is predicted faster than rr by that much.
+# syrk: RB-TS's sub-grid runs 37% faster than rr's and so does its whole
+# launch, but the sub-grids' model predicts less than the uncertainty: rr
+# (the price of never trusting a gain the model cannot tell apart).
+# Jacobi 512^2: RB-TS's sub-grid is 3% faster than round-robin's, its launch
+# 7% slower: rr.
 cp data/validation/group-gtx480-samples.csv "$D/ship.csv"
 "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" syrk jacobi,nx=512,ny=512 \
     >"$D/ship" 2>&1 || fail "shipped log: $(cat "$D/ship")"
 grep -q '^samples: 22 planned, 0 run now, 22 from the log$' "$D/ship" || fail "shipped: $(head -1 "$D/ship")"
-grep -q '^syrk launch 0: chosen rbts;' "$D/ship" || fail "syrk: $(grep chosen "$D/ship")"
+grep -q '^syrk launch 0: chosen rr;' "$D/ship" || fail "syrk: $(grep chosen "$D/ship")"
+grep -q "^uncertainty of a predicted gain over rr: 26.78% (the GPU's calibration" "$D/ship" \
+    || fail "two launches' uncertainty: $(grep uncertainty "$D/ship")"
 grep -q '^jacobi nx=512 ny=512 launch 0: chosen rr;' "$D/ship" || fail "jacobi: $(grep chosen "$D/ship")"
 # The twelve launches of the shipped log: each launch's uncertainty of a
 # predicted gain over rr is held out, the rms over the eleven others of
@@ -157,4 +160,27 @@ u=$(awk -F' = ' '$1 == "gain_uncertainty" { printf "%.2f", 100 * $2 }' "$D/c12.i
 grep -q "^uncertainty of a predicted gain over rr: $u% (rms of the errors above" "$D/cal12" \
     || fail "cal12 uncertainty $u: $(grep uncertainty "$D/cal12")"
 [ "$(grep -c 'held out: gain errors' "$D/cal12")" -eq 12 ] || fail "cal12: held-out rows"
+# A trace as a launch (the shipped vecadd trace, 8 TBs): its whole runs and
+# sub-grids planned and run as a built-in kernel's (6 + 2 distinct), the
+# log naming the trace; its rr run is trapeze group --trace's; one launch
+# alone holds none out, so the uncertainty is the GPU calibration's.
+"$T" validate --model group --gpu gtx480 --samples "$D/tr.csv" --trace data/traces/vecadd \
+    --csv "$D/trv.csv" >"$D/trv" 2>&1 || fail "validate --trace: $(cat "$D/trv")"
+grep -q '^samples: 8 planned, 8 run now, 0 from the log$' "$D/trv" || fail "trace samples: $(head -1 "$D/trv")"
+[ "$(awk -F, 'NR > 1 && $5 != "data/traces/vecadd"' "$D/tr.csv")" = "" ] || fail "trace log rows"
+grep -q '^data/traces/vecadd launch 0: chosen rr;' "$D/trv" || fail "trace: $(grep chosen "$D/trv")"
+u=$(awk -F' = ' '$1 == "gain_uncertainty" { printf "%.2f", 100 * $2 }' data/calibrations/gtx480-group.ini)
+grep -q "^uncertainty of a predicted gain over rr: $u% (the GPU's calibration .*gtx480-group.ini)$" \
+    "$D/trv" || fail "trace uncertainty $u: $(grep uncertainty "$D/trv")"
+"$T" group --gpu gtx480 --trace data/traces/vecadd --csv "$D/trg.csv" >/dev/null 2>&1 || fail "group --trace"
+[ "$(awk -F, '$5 == "rr" { print $7 }' "$D/trv.csv")" = "$(awk -F, '$4 == "rr" { print $8 }' "$D/trg.csv")" ] \
+    || fail "trace rr run: validate $(awk -F, '$5 == "rr" { print $7 }' "$D/trv.csv"), group $(awk -F, '$4 == "rr" { print $8 }' "$D/trg.csv")"
+# calibrate on the trace's sub-grids: from the log, nothing runs
+"$T" calibrate --model group --gpu gtx480 --samples "$D/tr.csv" --trace data/traces/vecadd \
+    --out "$D/trc.ini" >"$D/trc" 2>&1 || fail "calibrate --trace: $(cat "$D/trc")"
+grep -q '^samples: 2 planned, 0 run now, 2 from the log$' "$D/trc" || fail "calibrate --trace: $(head -1 "$D/trc")"
+grep -q '^source = trapeze calibrate --model group on gtx480: data/traces/vecadd launch 0$' "$D/trc.ini" \
+    || fail "calibrate --trace source: $(grep source "$D/trc.ini")"
+expect_failure "bad --trace" "--trace nope: expected DIR/ or DIR/kernelslist.g" "$D/none" \
+    "$T" validate --model group --gpu $G --trace nope
 finish cli_calib_group
