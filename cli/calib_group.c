@@ -42,13 +42,18 @@ static void usage_for(FILE *f, const char *cmd)
             "usage: trapeze %s --model group --gpu FILE|NAME [--samples FILE] [--threads N]\n"
             "       %s%s\n\n",
             cmd, cal ? "                  --out FILE " : "                 [--csv FILE] [--margin PCT] ",
-            cal ? "LAUNCH" : "[LAUNCH ...]");
+            "[LAUNCH ...]");
     if (cal)
         fprintf(f,
-                "Fits the grouping model's constants (docs/grouping.md) to short samples of\n"
-                "one launch, the sub-grids of rr, bcs, mst, kway and rbts (their first\n"
-                "queues alone on a share of the SMs), and writes them as a [group] file,\n"
-                "for trapeze group --calibration FILE --no-sim.\n");
+                "Fits the grouping model's constants (docs/grouping.md) to short samples,\n"
+                "the sub-grids of rr, bcs, mst, kway and rbts (their first queues alone on\n"
+                "a share of the SMs), and writes them as a [group] file, for trapeze group\n"
+                "--calibration FILE --no-sim. One LAUNCH: its own constants. Several (by\n"
+                "default the 12 of docs/grouping.md's validation): one set fitted to all\n"
+                "their sub-grids, and gain_uncertainty, the uncertainty of a predicted gain\n"
+                "over rr held out over launches (each launch's whole runs, simulated too,\n"
+                "against the constants fitted to the others): a GPU's calibration,\n"
+                "data/calibrations/NAME-group.ini.\n");
     else
         fprintf(f,
                 "For each launch (default: the 12 of docs/grouping.md's validation), fits the\n"
@@ -62,7 +67,9 @@ static void usage_for(FILE *f, const char *cmd)
     fprintf(f,
             "\n"
             "LAUNCH is KERNEL[,name=value...][@N]: a built-in kernel (trapeze sim --list),\n"
-            "its parameters and the launch index (default 0), e.g. jacobi,nx=512,ny=512.\n"
+            "its parameters and the launch index (default 0), e.g. jacobi,nx=512,ny=512;\n"
+            "or an Accel-Sim trace's path (with a '/': DIR/ or DIR/kernelslist.g)[@N].\n"
+            "  --trace PATH    a trace's launch 0 as one more LAUNCH (then no default)\n"
             "Each simulation is a row of the samples log (--samples, default\n"
             "group-samples.csv) appended when it ends; a rerun skips the rows already there.\n"
             "  --threads N     simulations run at once (default 1)\n"
@@ -77,6 +84,21 @@ static void usage_for(FILE *f, const char *cmd)
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
                   "  --margin PCT    as trapeze group's, and what a sub-grid must beat rr's\n"
                   "                  by (default 1)\n");
+}
+
+/* data/calibrations/NAME-group.ini for gpu config .../NAME.config, if present. */
+int cli_group_calibration(const char *gpu, char *out, size_t size)
+{
+    const char *base = strrchr(gpu, '/');
+    base = base ? base + 1 : gpu;
+    char name[128], rel[256];
+    snprintf(name, sizeof name, "%.127s", base);
+    char *dot = strrchr(name, '.');
+    if (dot)
+        *dot = '\0';
+    snprintf(rel, sizeof rel, "calibrations/%s-group.ini", name);
+    cli_data_path(rel, out, size);
+    return access(out, R_OK) == 0;
 }
 
 static void usage_calibrate(FILE *f) { usage_for(f, "calibrate"); }
@@ -292,72 +314,236 @@ static trapeze_status compare_with_runs(const trapeze_grp_problem *pb,
     return s;
 }
 
-/* After the samples: validate decides every launch, calibrate fits one. */
+/* One launch's evidence: the whole runs (validate), its sub-grids, its
+ * problem and the constants fitted to the sub-grids only. */
+typedef struct {
+    trapeze_grp_measured sim[6];
+    trapeze_grp_window_evidence ev;
+    trapeze_grp_params p;
+    trapeze_grp_problem *pb;
+    double win_work, win_share;
+    int m;
+} launch_evidence;
+
+static trapeze_status prepare(const char *gpu, const launches *ls, int i,
+                              const trapeze_grp_plan *plan, const trapeze_sample_log *log,
+                              int validate, launch_evidence *e, trapeze_error *err)
+{
+    memset(e, 0, sizeof *e);
+    trapeze_grp_params_default(&e->p);
+    trapeze_status s = validate ? trapeze_grp_plan_measured(plan, log, i, e->sim, err)
+                                : TRAPEZE_OK;
+    if (!s)
+        s = trapeze_grp_plan_windows(plan, log, i, e->ev.sub, &e->m, &e->win_share,
+                                     &e->win_work, err);
+    if (!s)
+        s = trapeze_grp_launch_problem(gpu, &ls->l[i], &e->pb, err);
+    /* the constants come from the sub-grids only; the whole runs are
+     * the ground truth they are compared with */
+    if (!s)
+        s = trapeze_grp_window_fit(e->pb, e->m, e->win_share, e->ev.sub, &e->p, &e->ev.fit, err);
+    if (!s && !validate && ls->n == 1)
+        printf("fitted to the sub-grids of rr, bcs, mst, kway, rbts on %d SM%s of %s "
+               "launch %d: rms error %.2f%%, cross-validated %.2f%%\n", e->m, e->m == 1 ? "" : "s",
+               ls->l[i].kernel, ls->l[i].launch, 100 * e->ev.fit.rms_rel_error,
+               e->ev.fit.cv_mape_pct);
+    return s;
+}
+
+/* The errors of the predicted gains over round-robin of bcs, mst, kway and
+ * rbts against the whole runs: (pred_c / pred_rr) / (sim_c / sim_rr) - 1. */
+static trapeze_status gain_errors(const launch_evidence *e, double out[4], trapeze_error *err)
+{
+    static const char *const names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
+    static const int row[5] = {0, 1, 3, 4, 5};
+    trapeze_grp_model *m = NULL;
+    double pred[5] = {0};
+    trapeze_status s = trapeze_grp_create(trapeze_grp_problem_graph(e->pb),
+                                          trapeze_grp_problem_machine(e->pb), &e->p, &m, err);
+    for (int c = 0; !s && c < 5; c++) {
+        trapeze_grouping g;
+        trapeze_grp_eval ev;
+        memset(&g, 0, sizeof g);
+        s = trapeze_grp_problem_policy_grouping(e->pb, m, names[c], &g, err);
+        if (!s)
+            s = trapeze_grp_evaluate(m, &g, &ev, err);
+        pred[c] = ev.cycles;
+        trapeze_grouping_free(&g);
+    }
+    for (int c = 1; !s && c < 5; c++)
+        out[c - 1] = (pred[c] / pred[0]) / (e->sim[row[c]].cycles / e->sim[0].cycles) - 1;
+    trapeze_grp_destroy(m);
+    return s;
+}
+
+/* The uncertainty of a predicted gain over rr for launch `skip`: the rms of
+ * the other launches' gain errors (none held out: all of them). */
+static double held_out_rms(double (*gerr)[4], int n, int skip)
+{
+    double sum = 0;
+    int count = 0;
+    for (int j = 0; j < n; j++)
+        for (int c = 0; j != skip && c < 4; c++) {
+            sum += gerr[j][c] * gerr[j][c];
+            count++;
+        }
+    return count ? sqrt(sum / count) : -1;
+}
+
+/* Every launch's gain errors (sub-grid fit against its whole runs). */
+static trapeze_status all_gain_errors(const char *gpu, const launches *ls,
+                                      const trapeze_grp_plan *plan,
+                                      const trapeze_sample_log *log, double (*gerr)[4],
+                                      trapeze_error *err)
+{
+    trapeze_status s = TRAPEZE_OK;
+    for (int i = 0; !s && i < ls->n; i++) {
+        launch_evidence e;
+        s = prepare(gpu, ls, i, plan, log, 1, &e, err);
+        if (!s)
+            s = gain_errors(&e, gerr[i], err);
+        trapeze_grp_problem_destroy(e.pb);
+    }
+    return s;
+}
+
+/* The constants of `p0` fitted to launches ev[0..n) but `skip` at once
+ * (skip -1: all of them; folds as trapeze_grp_fit's). */
+static trapeze_status fit_launches(const launch_evidence *ev, int n, int skip, int folds,
+                                   trapeze_grp_params *p, trapeze_calib_report *rep,
+                                   trapeze_error *err)
+{
+    const trapeze_grp_problem *pb[MAX_LAUNCHES];
+    int m[MAX_LAUNCHES], k = 0;
+    double share[MAX_LAUNCHES];
+    trapeze_grp_measured meas[MAX_LAUNCHES][5];
+    for (int i = 0; i < n; i++)
+        if (i != skip) {
+            pb[k] = ev[i].pb;
+            m[k] = ev[i].m;
+            share[k] = ev[i].win_share;
+            memcpy(meas[k], ev[i].ev.sub, sizeof meas[k]);
+            k++;
+        }
+    trapeze_grp_params_default(p);
+    return trapeze_grp_window_fit_many(pb, k, m, share, (const trapeze_grp_measured(*)[5])meas,
+                                       folds, p, rep, err);
+}
+
+/* calibrate over several launches: one set of constants fitted to every
+ * launch's sub-grids, and the uncertainty of a predicted gain over rr with
+ * them, held out over launches: each launch's whole runs against the
+ * constants fitted to the others' sub-grids. */
+static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const launches *ls,
+                                     const trapeze_grp_plan *plan, const trapeze_sample_log *log,
+                                     const char *out, trapeze_error *err)
+{
+    static launch_evidence ev[MAX_LAUNCHES];
+    static double gerr[MAX_LAUNCHES][4];
+    int n = 0;
+    trapeze_status s = TRAPEZE_OK;
+    for (; !s && n < ls->n; n++)
+        s = prepare(gpu, ls, n, plan, log, 1, &ev[n], err);
+    for (int i = 0; !s && i < ls->n; i++) {
+        launch_evidence held = ev[i];
+        s = fit_launches(ev, ls->n, i, 0, &held.p, NULL, err);
+        if (!s)
+            s = gain_errors(&held, gerr[i], err);
+        if (!s)
+            printf("%-24s %-10s held out: gain errors bcs %+.2f%%, mst %+.2f%%, kway %+.2f%%, "
+                   "rbts %+.2f%%\n", ls->l[i].kernel, ls->l[i].params, 100 * gerr[i][0],
+                   100 * gerr[i][1], 100 * gerr[i][2], 100 * gerr[i][3]);
+    }
+    trapeze_grp_params p;
+    trapeze_calib_report rep;
+    memset(&rep, 0, sizeof rep);
+    if (!s)
+        s = fit_launches(ev, ls->n, -1, 5, &p, &rep, err);
+    if (!s) {
+        p.gain_uncertainty = held_out_rms(gerr, ls->n, -1);
+        snprintf(p.source, sizeof p.source,
+                 "trapeze calibrate --model group on %.24s: %d launches' sub-grids", gpu_nm,
+                 ls->n);
+        s = trapeze_grp_params_save(out, &p, err);
+    }
+    if (!s) {
+        printf("fitted to the sub-grids of rr, bcs, mst, kway, rbts of %d launches: rms error "
+               "%.2f%%, cross-validated %.2f%%\n", ls->n, 100 * rep.rms_rel_error,
+               rep.cv_mape_pct);
+        printf("uncertainty of a predicted gain over rr: %.2f%% (rms of the errors above: "
+               "each launch's whole runs against the constants fitted to the others)\n",
+               100 * p.gain_uncertainty);
+        for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
+            printf("  %-14s %.6g\n", trapeze_grp_param_name((trapeze_grp_param)k), p.value[k]);
+        fprintf(stderr, "wrote %s\n", out);
+    }
+    for (int i = 0; i < n; i++)
+        trapeze_grp_problem_destroy(ev[i].pb);
+    return s;
+}
+
+/* After the samples: validate decides every launch, each with the
+ * uncertainty of a gain held out over the others (at least two others;
+ * else the GPU calibration's, `fallback`); calibrate fits one. */
 static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
                              const launches *ls, const trapeze_grp_plan *plan,
-                             const trapeze_sample_log *log, double margin, const char *out,
+                             const trapeze_sample_log *log, double margin,
+                             double fallback, const char *fallback_from, const char *out,
                              const char *csv_path, trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
     trapeze_csv_out *csv = NULL;
-    launch_figures f[MAX_LAUNCHES];
+    static launch_figures f[MAX_LAUNCHES];
+    static double gerr[MAX_LAUNCHES][4];
     memset(f, 0, sizeof f);
+    const int held_out = validate && ls->n >= 3;
+    if (!validate && ls->n > 1)
+        return calibrate_many(gpu, gpu_nm, ls, plan, log, out, err);
     if (csv_path)
         s = trapeze_csv_create(csv_path, csv_columns, 9, &csv, err);
+    if (!s && held_out)
+        s = all_gain_errors(gpu, ls, plan, log, gerr, err);
     for (int i = 0; !s && i < ls->n; i++) {
-        trapeze_grp_measured sim[6];
-        trapeze_grp_problem *pb = NULL;
         trapeze_grp_outcome o;
         memset(&o, 0, sizeof o);
-        trapeze_grp_params p;
-        trapeze_grp_params_default(&p);
-        char params[128], *argv[32];
-        int argc = 0;
-        snprintf(params, sizeof params, "%s", ls->l[i].params);
-        for (char *save, *t = strtok_r(params, " ", &save); t && argc < 32;
-             t = strtok_r(NULL, " ", &save))
-            argv[argc++] = t;
-        trapeze_grp_window_evidence ev;
-        int m = 0;
-        double win_work = 0, win_share = 0;
-        if (validate)
-            s = trapeze_grp_plan_measured(plan, log, i, sim, err);
+        launch_evidence e;
+        s = prepare(gpu, ls, i, plan, log, validate, &e, err);
+        e.p.gain_uncertainty = held_out ? held_out_rms(gerr, ls->n, i) : fallback;
         if (!s)
-            s = trapeze_grp_plan_windows(plan, log, i, ev.sub, &m, &win_share, &win_work, err);
-        if (!s)
-            s = trapeze_grp_problem_builtin(gpu, ls->l[i].kernel, argv, argc, ls->l[i].launch,
-                                            &pb, err);
-        /* the constants come from the sub-grids only; the whole runs are
-         * the ground truth they are compared with */
-        if (!s)
-            s = trapeze_grp_window_fit(pb, m, win_share, ev.sub, &p, &ev.fit, err);
-        if (!s)
-            s = trapeze_grp_decide(pb, &p, NULL, &ev, 0, margin, 0, &o, err);
+            s = trapeze_grp_decide(e.pb, &e.p, NULL, &e.ev, 0, margin, 0, &o, err);
         if (!s && validate)
-            s = compare_with_runs(pb, sim, win_work, &o, &f[i], err);
+            s = compare_with_runs(e.pb, e.sim, e.win_work, &o, &f[i], err);
         if (!s && !validate) {
             snprintf(o.params.source, sizeof o.params.source,
                      "trapeze calibrate --model group on %.24s: %.40s launch %d", gpu_nm,
                      ls->l[i].kernel, ls->l[i].launch);
             s = trapeze_grp_params_save(out, &o.params, err);
             if (!s) {
-                printf("fitted to the sub-grids of rr, bcs, mst, kway, rbts on %d SM%s of %s "
-                       "launch %d: rms error %.2f%%, cross-validated %.2f%%\n", m,
-                       m == 1 ? "" : "s", ls->l[i].kernel, ls->l[i].launch,
-                       100 * o.fit.rms_rel_error, o.fit.cv_mape_pct);
                 for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
                     printf("  %-14s %.6g\n", trapeze_grp_param_name((trapeze_grp_param)k),
                            o.params.value[k]);
                 fprintf(stderr, "wrote %s\n", out);
             }
         }
-        if (!s && validate)
+        if (!s && validate) {
             print_launch(&ls->l[i], &o, &f[i]);
+            if (o.uncertainty >= 0)
+                printf("uncertainty of a predicted gain over rr: %.2f%% (%s)\n",
+                       100 * o.uncertainty, held_out ? "rms over the other launches' whole runs"
+                                                     : fallback_from);
+            else
+                printf("uncertainty of a predicted gain over rr: not measured (no other "
+                       "launches, no calibration); the margin alone\n");
+        }
         if (!s && csv)
             csv_rows(csv, gpu_nm, &ls->l[i], &o, err, &s);
         trapeze_grp_outcome_free(&o);
-        trapeze_grp_problem_destroy(pb);
+        trapeze_grp_problem_destroy(e.pb);
     }
+    if (!s && held_out)
+        printf("\nuncertainty of a predicted gain over rr, all %d launches: %.2f%% (rms of "
+               "(pred/pred_rr)/(sim/sim_rr) - 1 over bcs mst kway rbts)\n", ls->n,
+               100 * held_out_rms(gerr, ls->n, -1));
     if (!s && validate)
         print_targets(f, ls->n);
     if (!s && csv)
@@ -372,11 +558,14 @@ static int run(int argc, char **argv, const char *cmd)
     const char *model = NULL, *gpu = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
                *csv = NULL, *margin_text = NULL, *window_text = NULL,
                *window_tbs_text = NULL;
+    const char *trace = NULL;
     const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
+                                    {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
                                     {"--out", &out, NULL}, {"--window", &window_text, NULL},
                                     {"--window-tbs", &window_tbs_text, NULL}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
+                                    {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
                                     {"--csv", &csv, NULL}, {"--margin", &margin_text, NULL},
                                     {"--window", &window_text, NULL},
@@ -407,14 +596,25 @@ static int run(int argc, char **argv, const char *cmd)
                                window_tbs_text);
     if (!gpu)
         return cli_usage_error(cmd, "--gpu FILE is required");
-    if (!validate && (!out || n_ops != 1))
-        return cli_usage_error(cmd, "%s", !out ? "--model group needs --out FILE"
-                                              : "--model group calibrates one LAUNCH");
+    if (!validate && !out)
+        return cli_usage_error(cmd, "--model group needs --out FILE");
     for (int i = 0; i < n_ops; i++)
         if (parse_launch(&ls, ops[i]))
             return 2;
-    for (int i = 0; !n_ops && i < (int)(sizeof default_launches / sizeof *default_launches); i++)
+    if (trace) {   /* a path: its launch as a LAUNCH (trapeze_grp_launch_problem) */
+        char text[128];
+        if (!strchr(trace, '/') || strlen(trace) >= sizeof text - 3)
+            return cli_usage_error(cmd, "--trace %s: expected DIR/ or DIR/kernelslist.g "
+                                        "(a path with a '/', under 125 characters)", trace);
+        snprintf(text, sizeof text, "%s", trace);
+        if (parse_launch(&ls, text))
+            return 2;
+    }
+    for (int i = 0; !n_ops && !trace &&
+                    i < (int)(sizeof default_launches / sizeof *default_launches); i++)
         parse_launch(&ls, default_launches[i]);
+    /* validate, and calibrate over several launches, need the whole runs */
+    const int several = validate || ls.n > 1;
     char gpu_file[4096], gpu_nm[64];
     if (cli_resolve_preset(cmd, "--gpu", "gpus", ".config", gpu, gpu_file, sizeof gpu_file))
         return 2;
@@ -426,10 +626,19 @@ static int run(int argc, char **argv, const char *cmd)
     int rank, size, mpi = calib_mpi_start(&argc, &argv, &rank, &size);
     const char *const outputs[] = {out, csv};
     trapeze_status s = rank == 0 ? cli_check_outputs(outputs, 2, &err) : TRAPEZE_OK;
+    /* with fewer than three launches, none held out: the GPU calibration's */
+    char cal_path[1024], fallback_from[1100] = "";
+    double fallback = -1;
+    trapeze_grp_params gp;
+    if (!s && validate && cli_group_calibration(gpu_file, cal_path, sizeof cal_path)) {
+        s = trapeze_grp_params_load(cal_path, &gp, &err);
+        fallback = gp.gain_uncertainty;
+        snprintf(fallback_from, sizeof fallback_from, "the GPU's calibration %s", cal_path);
+    }
     if (!s)
         s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)
-        s = trapeze_grp_plan_create(gpu_file, gpu_nm, ls.l, ls.n, validate, validate,
+        s = trapeze_grp_plan_create(gpu_file, gpu_nm, ls.l, ls.n, several, several,
                                     window / 100, window_tbs / 100, &plan, &err);
     if (!s && rank == 0)
         s = trapeze_sample_log_open_schema(samples ? samples : "group-samples.csv",
@@ -441,7 +650,8 @@ static int run(int argc, char **argv, const char *cmd)
     if (!s)
         s = run_samples(plan, log, (int)threads, rank, size, &err);
     if (!s && rank == 0)
-        s = finish(validate, gpu_file, gpu_nm, &ls, plan, log, margin / 100, out, csv, &err);
+        s = finish(validate, gpu_file, gpu_nm, &ls, plan, log, margin / 100, fallback,
+                   fallback_from, out, csv, &err);
     trapeze_sample_log_close(log);
     trapeze_grp_plan_destroy(plan);
     calib_mpi_stop(mpi);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/calib_group.h"
 #include "cli/commands.h"
 #include "common/text.h"
 #include "trapeze.h"
@@ -47,11 +48,15 @@ static void usage(FILE *f)
             "  --save-calibration FILE  write the constants used\n"
             "  --out GROUPING       write the chosen grouping (CSV tb,group,order), for\n"
             "                       trapeze sim --grouping GROUPING\n"
-            "  --csv FILE           one row per policy, chen-static and the choice:\n"
-            "                       predicted and simulated figures and pred_bound\n"
+            "  --csv FILE           one row per policy, chen-static, the choice\n"
+            "                       (optimized) and, when simulated, the model's own\n"
+            "                       pick by prediction alone (model): predicted and\n"
+            "                       simulated figures and pred_bound\n"
             "  --margin PCT         another grouping replaces round-robin only when\n"
-            "                       predicted faster by more than PCT%% (default 1; when\n"
-            "                       the constants are fitted, at least the fit's rms error)\n"
+            "                       predicted faster by more than PCT%% (default 1) and\n"
+            "                       than the measured uncertainty of a predicted gain\n"
+            "                       (fitted: the fit's cross-validated error over the five\n"
+            "                       whole runs; else the calibration's gain_uncertainty)\n"
             "  --soft               also try a soft assignment of TBs to the SM queues\n"
             "                       (relaxed, NLopt, rounded, refined; for graphs without\n"
             "                       grid structure), chosen when predicted faster\n"
@@ -62,11 +67,15 @@ static void usage(FILE *f)
 /* The table's rows: the six policies, Chen's dispatch decided before
  * launch (a grouping, not a policy), the choice. */
 #define policies trapeze_grp_policy_names
-#define N_ROWS (N_POLICIES + 1)
+#define N_ROWS (N_POLICIES + 2)
+/* ... then, when simulated, the model's own pick (MODEL_ROW) */
+#define MODEL_ROW (N_POLICIES + 1)
 static const char *row_name(int i)
 {
     return i < N_POLICIES - 1 ? trapeze_grp_policy_names[i]
-           : i == N_POLICIES - 1 ? "chen-static" : trapeze_grp_policy_names[N_POLICIES - 1];
+           : i == N_POLICIES - 1 ? "chen-static"
+           : i == N_POLICIES     ? trapeze_grp_policy_names[N_POLICIES - 1]
+                                 : "model";
 }
 
 typedef struct {
@@ -80,11 +89,11 @@ static const char *const csv_columns[] = {
     "sim_cycles", "sim_l2_accesses", "sim_dram_reads", "sim_l1_hits", "pred_bound"};
 
 static trapeze_status write_csv(const char *path, const char *gpu, const char *kernel,
-                                int launch, const row *rows, trapeze_error *err)
+                                int launch, const row *rows, int n_rows, trapeze_error *err)
 {
     trapeze_csv_out *csv;
     trapeze_status s = trapeze_csv_create(path, csv_columns, 12, &csv, err);
-    for (int i = 0; !s && i < N_ROWS; i++) {
+    for (int i = 0; !s && i < n_rows; i++) {
         const row *r = &rows[i];
         trapeze_csv_text(csv, gpu);
         trapeze_csv_text(csv, kernel);
@@ -110,12 +119,37 @@ static trapeze_status write_csv(const char *path, const char *gpu, const char *k
     return trapeze_csv_commit(csv, err);
 }
 
+/* "tiles 2 x 3 row-major", or the candidate's name. */
+static void choice_name(const trapeze_grp_choice *ch, char *out, size_t size)
+{
+    if (!strcmp(ch->source, "tiles"))
+        snprintf(out, size, "tiles %d x %d %s", ch->gx, ch->gy,
+                 ch->tile_order ? "column-major" : "row-major");
+    else
+        snprintf(out, size, "%s", ch->source);
+}
+
+/* The model's pick before the simulations ranked the candidates, its run,
+ * and whether the simulations moved the choice off it. */
+static void print_model_pick(const trapeze_grp_outcome *o)
+{
+    char name[64], opt[64];
+    choice_name(&o->model_choice, name, sizeof name);
+    choice_name(&o->choice, opt, sizeof opt);
+    printf("model's pick (by prediction alone): %s, predicted %.0f cycles, simulated %.0f "
+           "(%+.2f%% vs rr); simulation %s\n", name, o->model_choice.eval.cycles,
+           o->model_sim.cycles, 100.0 * (o->model_sim.cycles / o->sim[0].cycles - 1),
+           o->model_changed ? "changed it to the optimized row's" : "did not change it");
+    if (o->model_changed)
+        printf("optimized (ranked by the simulations): %s\n", opt);
+}
+
 static void print_table(const row *rows, const trapeze_grp_choice *ch, int simulated)
 {
     printf("%-11s %14s %14s %8s %14s %14s %9s\n", "policy", "pred_cycles", "pred_L2", "bound",
            simulated ? "sim_cycles" : "", simulated ? "sim_L2" : "",
            simulated ? "vs_rr" : "");
-    for (int i = 0; i < N_ROWS; i++) {
+    for (int i = 0; i < (simulated ? N_ROWS : N_ROWS - 1); i++) {
         const row *r = &rows[i];
         printf("%-11s", row_name(i));
         if (r->predicted)
@@ -144,21 +178,6 @@ static void print_table(const row *rows, const trapeze_grp_choice *ch, int simul
                ch->source);
     printf("model evaluations: %d groupings, %d NLopt steps\n", ch->model_evaluations,
            ch->nlopt_evaluations);
-}
-
-/* data/calibrations/NAME-group.ini for gpu config .../NAME.config, if present. */
-static int default_calibration(const char *gpu, char *out, size_t size)
-{
-    const char *base = strrchr(gpu, '/');
-    base = base ? base + 1 : gpu;
-    char name[128], rel[256];
-    snprintf(name, sizeof name, "%.127s", base);
-    char *dot = strrchr(name, '.');
-    if (dot)
-        *dot = '\0';
-    snprintf(rel, sizeof rel, "calibrations/%s-group.ini", name);
-    cli_data_path(rel, out, size);
-    return access(out, R_OK) == 0;
 }
 
 int cli_group(int argc, char **argv)
@@ -229,14 +248,21 @@ int cli_group(int argc, char **argv)
     }
     trapeze_grp_params p;
     char calib_path[1024];
-    if (!calib && no_sim && default_calibration(gpu, calib_path, sizeof calib_path))
-        calib = calib_path;
-    if (calib ? trapeze_grp_params_load(calib, &p, &err) != TRAPEZE_OK
-              : (trapeze_grp_params_default(&p), 0)) {
+    /* without --calibration: the GPU's shipped one, used as is with
+     * --no-sim, else the start of the fit to the simulations */
+    const char *gpu_calib = NULL;
+    if (!calib && cli_group_calibration(gpu, calib_path, sizeof calib_path))
+        gpu_calib = calib_path;
+    const char *load = calib ? calib : gpu_calib;
+    if (load ? trapeze_grp_params_load(load, &p, &err) != TRAPEZE_OK
+             : (trapeze_grp_params_default(&p), 0)) {
         fprintf(stderr, "trapeze group: %s\n", err.message);
         goto out;
     }
-    if (!calib && no_sim)
+    if (gpu_calib)
+        printf("calibration: %s (%s)\n", gpu_calib,
+               no_sim ? "the GPU's, by default" : "the GPU's, the start of the fit");
+    else if (!calib && no_sim)
         fprintf(stderr, "note: no calibration for this GPU; the model's constants are uncalibrated defaults\n");
     trapeze_grp_problem *pb = NULL;
     trapeze_grp_measured sim[N_POLICIES - 1];
@@ -255,7 +281,7 @@ int cli_group(int argc, char **argv)
     }
     if (!s && !no_sim && isatty(2))   /* decide simulates chen-static, then the choice */
         fprintf(stderr, "\rsimulating chen-static and the choice (%d, %d of %d)...",
-                N_POLICIES, N_ROWS, N_ROWS);
+                N_POLICIES, N_POLICIES + 1, N_ROWS);
     if (!s)
         s = trapeze_grp_decide(pb, &p, no_sim ? NULL : sim, NULL, !calib, margin, soft, &o, &err);
     if (!s && save_calib)
@@ -269,6 +295,8 @@ int cli_group(int argc, char **argv)
                                  o.chen_static_sim};
     rows[N_POLICIES] = (row){o.predicted[N_POLICIES - 1], o.simulated[N_POLICIES - 1],
                              o.pred[N_POLICIES - 1], o.sim[N_POLICIES - 1]};
+    rows[MODEL_ROW] = (row){o.model_simulated, o.model_simulated, o.model_choice.eval,
+                            o.model_sim};
     const trapeze_grp_choice ch = o.choice;
     const trapeze_calib_report rep = o.fit;
     const int fitted = o.fitted;
@@ -285,15 +313,24 @@ int cli_group(int argc, char **argv)
         if (fitted)
             printf("fitted to rr, bcs, mst, kway, rbts: rms error %.2f%%, cross-validated %.2f%% (max %.2f%%)\n",
                    100 * rep.rms_rel_error, rep.cv_mape_pct, rep.cv_max_ape_pct);
+        if (o.uncertainty >= 0)
+            printf("uncertainty of a predicted gain over rr: %.2f%% (%s)\n", 100 * o.uncertainty,
+                   fitted ? "cross-validated over the five whole runs" : p.source);
+        else
+            printf("uncertainty of a predicted gain over rr: not measured (%s); the margin "
+                   "alone\n", p.source);
         printf("margin: %.2f%%\n", 100 * o.margin);
         print_table(rows, &ch, !no_sim);
+        if (!no_sim)
+            print_model_pick(&o);
         if (o.soft_tried)
             printf("soft assignment: predicted %.0f cycles; shared data within queues %.0f of %.0f "
                    "(rounded %.0f, %d refining moves; relaxation %.4f -> %.4f in %d NLopt steps)\n",
                    o.soft_pred_cycles, o.soft.kept, o.soft.total_shared, o.soft.rounded_kept,
                    o.soft.moves, o.soft.relaxed_start, o.soft.relaxed, o.soft.nlopt_evaluations);
         if (csv)
-            s = write_csv(csv, gpu, kernel, (int)launch, rows, &err);
+            s = write_csv(csv, gpu, kernel, (int)launch, rows, no_sim ? N_ROWS - 1 : N_ROWS,
+                          &err);
     }
     if (s)
         fprintf(stderr, "trapeze group: %s\n", err.message);

@@ -1897,6 +1897,10 @@ typedef enum {
 typedef struct trapeze_grp_params {
     double value[TRAPEZE_GRP_NPARAMS];
     double stderr_[TRAPEZE_GRP_NPARAMS];
+    /* the held-out relative error of a predicted gain over round-robin at
+     * the whole-launch scale ([group] gain_uncertainty): a grouping replaces
+     * round-robin only when predicted faster by more; < 0: not measured */
+    double gain_uncertainty;
     char source[128];
 } trapeze_grp_params;
 
@@ -2133,6 +2137,14 @@ trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m, doub
                                       const trapeze_grp_measured meas[5],
                                       trapeze_grp_params *p, trapeze_calib_report *rep,
                                       trapeze_error *err);
+/* The same fit to n launches' sub-grids at once (one set of constants for
+ * all: a GPU's calibration), launch l's on m[l] SMs and share[l], measured
+ * in meas[l]; folds as trapeze_grp_fit's (0: no cross-validation). */
+trapeze_status trapeze_grp_window_fit_many(const trapeze_grp_problem *const *pb, int n,
+                                           const int *m, const double *share,
+                                           const trapeze_grp_measured (*meas)[5], int folds,
+                                           trapeze_grp_params *p, trapeze_calib_report *rep,
+                                           trapeze_error *err);
 
 /* The decision of one launch (sampler/group_decide.c), what `trapeze group`
  * and `trapeze validate --model group` run. Policies, in this order: rr,
@@ -2164,6 +2176,19 @@ typedef struct trapeze_grp_outcome {
     trapeze_grp_eval chen_static_pred;
     int chen_static_simulated;
     trapeze_grp_measured chen_static_sim;
+    /* the uncertainty the decision used against round-robin (< 0: not
+     * measured; then the margin alone): with sim and fit, the fit's
+     * cross-validated error over the five whole runs, else
+     * p->gain_uncertainty */
+    double uncertainty;
+    /* with sim: the model's own pick before any run ranks the candidates
+     * (by prediction alone, round-robin left only for a grouping predicted
+     * faster by more than the margin and the uncertainty), its run, and
+     * whether the simulations changed it (the choice above differs) */
+    trapeze_grp_choice model_choice;
+    trapeze_grouping model_grouping;
+    trapeze_grp_measured model_sim;
+    int model_simulated, model_changed;
 } trapeze_grp_outcome;
 
 /* sim: the six policies' measurements, rr..rbts in the order above (NULL:
@@ -2209,6 +2234,11 @@ typedef struct trapeze_grp_launch {
     const char *params;        /* "name=value name=value" or NULL */
     int launch;
 } trapeze_grp_launch;
+/* The launch's problem: a built-in kernel with its parameters, or, when
+ * kernel names a path (holds a '/'), an Accel-Sim trace (DIR or
+ * DIR/kernelslist.g; no parameters) as trapeze_grp_problem_trace's. */
+trapeze_status trapeze_grp_launch_problem(const char *gpu, const trapeze_grp_launch *l,
+                                          trapeze_grp_problem **out, trapeze_error *err);
 typedef struct trapeze_grp_plan trapeze_grp_plan;
 /* Rows launch by launch: with whole, the whole launch under rr, bcs,
  * (chen when with_chen), mst, kway, rbts (ids KERNEL[.PARAMS].lLAUNCH.POLICY);

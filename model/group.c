@@ -75,6 +75,7 @@ void trapeze_grp_params_default(trapeze_grp_params *p)
                                                   0.0 /* no SM-throughput term until fitted */};
     memset(p, 0, sizeof *p);
     memcpy(p->value, v, sizeof v);
+    p->gain_uncertainty = -1;   /* not measured */
     snprintf(p->source, sizeof p->source, "uncalibrated defaults (built-in)");
 }
 

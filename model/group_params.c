@@ -1,6 +1,7 @@
 /*
  * group_params.c - the grouping model's calibration file: [group] name =
- * value (and name_stderr) for each constant, [meta] source. Absent names
+ * value (and name_stderr) for each constant, gain_uncertainty (the
+ * held-out error of a predicted gain over round-robin), [meta] source. Absent names
  * keep their default; an unknown name or section is an error naming file
  * and line. Must not evaluate the model.
  */
@@ -28,6 +29,8 @@ static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *
         return trapeze_fail(err, TRAPEZE_EPARSE,
                             "%s:%d: [%s] %s: unknown section (expected [group] or [meta])",
                             at->path, at->line, section, key);
+    if (strcmp(key, "gain_uncertainty") == 0)
+        return trapeze_ini_double(at, section, key, value, 0, 1, &p->gain_uncertainty, err);
     for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++) {
         size_t len = strlen(grp_param_names[k]);
         if (strncmp(key, grp_param_names[k], len) != 0)
@@ -70,5 +73,7 @@ trapeze_status trapeze_grp_params_save(const char *path, const trapeze_grp_param
         if (p->stderr_[k] > 0)
             fprintf(f, "%s_stderr = %.17g\n", grp_param_names[k], p->stderr_[k]);
     }
+    if (p->gain_uncertainty >= 0)
+        fprintf(f, "gain_uncertainty = %.17g\n", p->gain_uncertainty);
     return trapeze_outfile_commit(o, err);
 }

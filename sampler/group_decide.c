@@ -36,8 +36,10 @@ const unsigned long trapeze_grp_fit_mask_default =
 
 void trapeze_grp_outcome_free(trapeze_grp_outcome *o)
 {
-    if (o)
+    if (o) {
         trapeze_grouping_free(&o->grouping);
+        trapeze_grouping_free(&o->model_grouping);
+    }
 }
 
 /* The run of the candidate named source (a policy's row of sim, or
@@ -95,19 +97,18 @@ static trapeze_status try_soft(const trapeze_grp_model *m, const trapeze_grp_mea
 }
 
 /* The candidate the sub-grids pick (0: round-robin): the fastest sub-grid
- * that beat round-robin's by margin, among the candidates the model does
- * not predict slower than round-robin by more than margin (equal
- * predictions differ in the last digits). Why both: a sub-grid is one SM's
- * queue alone, without the other SMs' L2 and DRAM traffic, so a queue that
- * runs fast alone can run slow beside fourteen others (GTX 480 Jacobi:
- * RB-TS's sub-grid 3% faster than round-robin's, its launch 7% slower);
- * the model sees the whole GPU but with one set of constants for every
- * policy, which can misjudge one by more than the policies differ (GTX 480
- * syrk: round-robin predicted 52% fast, its sub-grid 37% slower than
- * RB-TS's, as the launch is). */
+ * that beat round-robin's by margin, among the candidates the model
+ * predicts faster than round-robin by more than rr_bar (the margin and the
+ * uncertainty of a predicted gain at the whole-launch scale). Why both: a
+ * sub-grid is one SM's queue alone, without the other SMs' L2 and DRAM
+ * traffic, so a queue that runs fast alone can run slow beside the others
+ * (GTX 480 vecadd: every policy predicted at the same cycles, k-way-TS's
+ * one-SM sub-grid the fastest, its launch 6% slower than round-robin's);
+ * the model sees the whole GPU, and where it cannot tell a candidate from
+ * round-robin beyond its own held-out error, round-robin stays. */
 static int window_pick(const trapeze_grp_model *m, const trapeze_grouping *cand,
-                       const trapeze_grp_window_evidence *win, double margin, int *pick,
-                       trapeze_error *err)
+                       const trapeze_grp_window_evidence *win, double margin, double rr_bar,
+                       int *pick, trapeze_error *err)
 {
     trapeze_grp_eval e[N_CAND];
     *pick = 0;
@@ -118,10 +119,55 @@ static int window_pick(const trapeze_grp_model *m, const trapeze_grouping *cand,
     }
     for (int c = 1; c < N_CAND; c++)
         if (win->sub[c].cycles < win->sub[0].cycles * (1 - margin) &&
-            e[c].cycles <= e[0].cycles * (1 + margin) &&
+            e[c].cycles < e[0].cycles * (1 - rr_bar) &&
             win->sub[c].cycles < win->sub[*pick].cycles)
             *pick = c;
     return TRAPEZE_OK;
+}
+
+static int same_choice(const trapeze_grp_choice *a, const trapeze_grp_choice *b)
+{
+    return !strcmp(a->source, b->source) && a->gx == b->gx && a->gy == b->gy &&
+           a->tile_order == b->tile_order;
+}
+
+/* With sim: the model's own pick, as if nothing had been simulated (the
+ * candidates and the tiles by prediction, then chen-static by prediction,
+ * each against the pick so far by margin), and its run: a candidate's own,
+ * the choice's when the same, else simulated now. */
+static trapeze_status model_pick(const trapeze_grp_problem *pb, const trapeze_grp_model *m,
+                                 trapeze_grouping *cand, const trapeze_grp_measured *sim,
+                                 double margin, trapeze_grp_outcome *out, trapeze_error *err)
+{
+    trapeze_grp_choice *mc = &out->model_choice;
+    trapeze_status s = trapeze_grp_optimize(m, cand, cand_names, NULL, N_CAND, margin,
+                                            &out->model_grouping, mc, err);
+    if (!s && out->chen_static_pred.cycles < mc->eval.cycles * (1 - margin)) {
+        trapeze_grouping_free(&out->model_grouping);
+        s = trapeze_grouping_alloc(&out->model_grouping, cand[CHEN_STATIC].n_tbs,
+                                   cand[CHEN_STATIC].n_groups, err);
+        if (!s) {
+            memcpy(out->model_grouping.group, cand[CHEN_STATIC].group,
+                   (size_t)cand[CHEN_STATIC].n_tbs * sizeof *out->model_grouping.group);
+            memcpy(out->model_grouping.order, cand[CHEN_STATIC].order,
+                   (size_t)cand[CHEN_STATIC].n_tbs * sizeof *out->model_grouping.order);
+            snprintf(mc->source, sizeof mc->source, "%s", cand_names[CHEN_STATIC]);
+            mc->gx = mc->gy = mc->tile_order = 0;
+            mc->eval = out->chen_static_pred;
+        }
+    }
+    if (s)
+        return s;
+    out->model_changed = !same_choice(mc, &out->choice);
+    const trapeze_grp_measured *run = run_of(sim, out, mc->source);
+    if (!run && !out->model_changed)
+        run = &out->sim[TRAPEZE_GRP_NPOLICIES - 1];
+    if (run)
+        out->model_sim = *run;
+    else
+        s = trapeze_grp_problem_simulate(pb, NULL, &out->model_grouping, &out->model_sim, err);
+    out->model_simulated = !s;
+    return s;
 }
 
 trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_grp_params *p,
@@ -171,14 +217,21 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
         out->fitted = 1;
     }
     const double given_margin = margin;
+    /* fitted to this launch's whole runs: the fit's error on the runs it
+     * left out is the held-out error at the whole-launch scale */
+    out->uncertainty = sim && out->fitted ? out->fit.cv_mape_pct / 100 : p->gain_uncertainty;
+    out->params.gain_uncertainty = out->uncertainty;
     /* a fitted model that misses its own samples by e (rms) cannot tell a
      * grouping e faster from an equal one: the margin is at least e (the
      * V100 matmul: a tile predicted 1.2% faster than MST-TS with a fit
-     * error of 7% ran 15% slower) */
+     * error of 7% ran 15% slower), and at least the measured uncertainty */
     out->margin = margin;
-    if (out->fitted && out->fit.rms_rel_error > margin)
+    if (out->fitted && out->fit.rms_rel_error > out->margin)
         out->margin = out->fit.rms_rel_error;
+    if (out->uncertainty > out->margin)
+        out->margin = out->uncertainty;
     margin = out->margin;
+    const double rr_bar = out->uncertainty > given_margin ? out->uncertainty : given_margin;
     double measured[N_CAND + 1];
     for (int c = 0; c < N_CAND; c++)
         measured[c] = sim ? sim[row_of_cand[c]].cycles : 0;
@@ -186,7 +239,7 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
     /* with sub-grids only, their pick is the one candidate the tiles face */
     int first = 0, n_cand = sim ? N_CAND + 1 : N_CAND;
     if (!s && !sim && win) {
-        s = window_pick(m, cand, win, given_margin, &first, err);
+        s = window_pick(m, cand, win, given_margin, rr_bar, &first, err);
         n_cand = 1;
     }
     if (!s)
@@ -221,6 +274,8 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
         out->simulated[opt] = 1;
         out->optimized_simulated = 1;
     }
+    if (!s && sim)
+        s = model_pick(pb, m, cand, sim, margin, out, err);
     for (int c = 0; c <= N_CAND; c++)
         trapeze_grouping_free(&cand[c]);
     trapeze_grp_destroy(m);

@@ -74,13 +74,32 @@ struct trapeze_grp_plan {
 #define ID_PART 36
 static void make_id(char *id, size_t size, const trapeze_grp_launch *l, const char *policy)
 {
-    char params[128];
+    char params[128], kernel[128];
     snprintf(params, sizeof params, "%s", l->params ? l->params : "");
-    for (char *c = params; *c; c++)
-        if (!isalnum((unsigned char)*c) && *c != '=' && *c != '_' && *c != '-')
-            *c = '.';
-    snprintf(id, size, "%.36s%s%.36s.l%d.%.16s", l->kernel, params[0] ? "." : "", params,
+    snprintf(kernel, sizeof kernel, "%s", l->kernel);   /* a trace's path: '/' to '.' */
+    for (char *t = params; t; t = t == params ? kernel : NULL)
+        for (char *c = t; *c; c++)
+            if (!isalnum((unsigned char)*c) && *c != '=' && *c != '_' && *c != '-')
+                *c = '.';
+    snprintf(id, size, "%.36s%s%.36s.l%d.%.16s", kernel, params[0] ? "." : "", params,
              l->launch, policy);
+}
+
+trapeze_status trapeze_grp_launch_problem(const char *gpu, const trapeze_grp_launch *l,
+                                          trapeze_grp_problem **out, trapeze_error *err)
+{
+    if (strchr(l->kernel, '/')) {
+        if (l->params && l->params[0])
+            return trapeze_fail(err, TRAPEZE_EINVAL, "%s: a trace takes no parameters (%s)",
+                                l->kernel, l->params);
+        return trapeze_grp_problem_trace(gpu, l->kernel, l->launch, out, err);
+    }
+    char buf[TRAPEZE_ROW_TEXT], *argv[32];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "%s", l->params ? l->params : "");
+    for (char *save, *t = strtok_r(buf, " ", &save); t && argc < 32; t = strtok_r(NULL, " ", &save))
+        argv[argc++] = t;
+    return trapeze_grp_problem_builtin(gpu, l->kernel, argv, argc, l->launch, out, err);
 }
 
 /* A sub-grid sample (sampler/group_window.c): the policy's grouping as the
@@ -112,30 +131,18 @@ static trapeze_status run_window(const trapeze_grp_problem *pb, const char *poli
     return s;
 }
 
-/* The params text "a=1 b=2" as argv (pointing into buf). */
-static int split_params(const char *text, char *buf, size_t size, char **argv, int max)
-{
-    int argc = 0;
-    snprintf(buf, size, "%s", text ? text : "");
-    for (char *save, *t = strtok_r(buf, " ", &save); t && argc < max; t = strtok_r(NULL, " ", &save))
-        argv[argc++] = t;
-    return argc;
-}
-
 /* For launch l: same[k] = the first policy whose sub-grid on m SMs (at
  * most `share` of the TBs) is policy k's (k itself when none before). */
 static trapeze_status distinct_windows(const char *gpu, const trapeze_grp_launch *l, int m,
                                        double share, int same[5], trapeze_error *err)
 {
     static const char *const names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
-    char buf[TRAPEZE_ROW_TEXT], *argv[32];
-    int argc = split_params(l->params, buf, sizeof buf, argv, 32);
     trapeze_grp_problem *pb = NULL;
     trapeze_grp_model *model = NULL;
     trapeze_grp_window *w[5] = {NULL};
     trapeze_grp_params p;
     trapeze_grp_params_default(&p);
-    trapeze_status s = trapeze_grp_problem_builtin(gpu, l->kernel, argv, argc, l->launch, &pb, err);
+    trapeze_status s = trapeze_grp_launch_problem(gpu, l, &pb, err);
     if (!s)
         s = trapeze_grp_create(trapeze_grp_problem_graph(pb), trapeze_grp_problem_machine(pb),
                                &p, &model, err);
@@ -163,18 +170,13 @@ static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, t
 {
     const trapeze_grp_plan *plan = ctx;
     *out = plan->rows[i];
-    char params[TRAPEZE_ROW_TEXT], *argv[32];
-    int argc = 0;
-    snprintf(params, sizeof params, "%s", trapeze_row_text(out, "params"));
-    for (char *save, *t = strtok_r(params, " ", &save); t && argc < 32; t = strtok_r(NULL, " ", &save))
-        argv[argc++] = t;
     trapeze_grp_problem *pb = NULL;
     trapeze_grp_measured m;
     int window = (int)trapeze_row_number(out, "window_sms");
     long tbs = 0;
-    trapeze_status s = trapeze_grp_problem_builtin(plan->gpu_path, trapeze_row_text(out, "kernel"),
-                                                   argv, argc, (int)trapeze_row_number(out, "launch"),
-                                                   &pb, err);
+    const trapeze_grp_launch l = {trapeze_row_text(out, "kernel"), trapeze_row_text(out, "params"),
+                                  (int)trapeze_row_number(out, "launch")};
+    trapeze_status s = trapeze_grp_launch_problem(plan->gpu_path, &l, &pb, err);
     if (!s && window)
         s = run_window(pb, trapeze_row_text(out, "policy"), window,
                        trapeze_row_number(out, "window_pct") / 100, &m, &tbs, err);

@@ -258,8 +258,17 @@ step_sleep_usersize_gtx480() {
         --csv $VAL/sleep-gtx480-usersize.csv
     NO_LOG=
 }
+# the GPU's grouping calibration (trapeze group --no-sim, traces): fitted to
+# the sub-grids of the grouping validation's log, which holds every sample
+group_cal() { # GPU
+    run_step "group-cal-$1" $CAL/$1-group.ini -- \
+        "$T" calibrate --model group --gpu "$1" --threads "$THREADS" \
+        --samples $VAL/group-$1-samples.csv --out $CAL/$1-group.ini
+}
 step_group_gtx480() { group_val gtx480; }
 step_group_v100() { group_val v100; }
+step_group_cal_gtx480() { group_cal gtx480; }
+step_group_cal_v100() { group_cal v100; }
 step_reference_gtx480() { reference gtx480; }
 step_reference_v100() { reference v100; }
 step_reference_gtx280() { reference gtx280; }
@@ -268,6 +277,7 @@ step_reference_gtx280() { reference gtx280; }
 # the V100's, then 100x (the costliest), the GTX 280, the reference sweeps
 ALL="cal_gtx480 sizes_gtx480_small cal_v100 sizes_v100_small sizes_gtx480 sizes_v100 \
 cal_gtx280 reference_gtx480 reference_v100 reference_gtx280 group_gtx480 group_v100 \
+group_cal_gtx480 group_cal_v100 \
 sleep_gtx480 sleep_v100 sleep_spread_gtx480 sleep_spread_v100 sleep_usersize_gtx480"
 
 all_outputs() {

@@ -2,33 +2,36 @@
  * The grouping decision from sub-grid samples alone (sampler/group_decide.c,
  * what `trapeze validate --model group` runs), on syrk n=64 (16 TBs) on the
  * GTX 480 at the default constants, where the model predicts (cycles) rr
- * 19208.5, bcs 24745.9, mst 21081.0, kway 19208.5 (rr's), rbts 19181.3:
- * kway and rbts no slower than round-robin, bcs and mst slower.
+ * 19208.5, bcs 24745.9, mst 21081.0, kway 19208.5 (rr's), rbts 19181.3
+ * (0.14% faster than rr): kway equal to round-robin, rbts barely faster,
+ * bcs and mst slower. A candidate replaces round-robin only when its
+ * sub-grid beat rr's by the margin and the model predicts it faster than
+ * rr by more than the margin and the measured uncertainty of a gain:
  *   - the sub-grids measured (cycles) rr 1000 and kway 900, the rest 1000:
- *     kway (10% faster than rr's by measurement, no slower by the model);
- *   - kway 900 and rbts 850: rbts, the fastest sub-grid the model allows;
- *   - mst 800, the rest 1000: round-robin (the model predicts mst 9.75%
- *     slower, more than the 1% margin: a queue fast alone is not believed
- *     against it); with a margin of 10%, mst; of 9%, round-robin;
+ *     round-robin (kway's prediction equals rr's: the vecadd case, where a
+ *     one-SM sub-grid's lead did not hold on the whole GPU);
+ *   - kway 900 and rbts 850: rbts when its 0.14% predicted gain exceeds
+ *     the margin (0.1%) and the uncertainty (not measured, or 0.1%);
+ *     round-robin when the uncertainty is 0.2% or the margin 1%;
+ *   - mst 800, the rest 1000: round-robin (mst predicted 9.75% slower),
+ *     whatever the margin;
  *   - kway 995: round-robin (0.5% is inside the 1% margin);
- *   - the outcome carries the sub-grids' fit, and its rms error (here 0.9)
- *     raises the margin the tiles must beat (none does by 90%), so the
- *     choice is always one of the five candidates above.
- * Before the sub-grids ranked the candidates, the model alone did (rr kept
- * unless a candidate was predicted faster by the margin): rr in the first
- * two cases, whatever the sub-grids measured.
+ *   - the outcome carries the sub-grids' fit and the uncertainty given, and
+ *     the fit's rms error (here 0.9) raises the margin the tiles must beat
+ *     (none does by 90%), so the choice is always one of the five above.
  */
 #include <string.h>
 
 #include "check.h"
 #include "trapeze.h"
 
-static const char *decide(trapeze_grp_problem *pb, const double sub[5], double margin, char *out,
-                          size_t n)
+static const char *decide(trapeze_grp_problem *pb, const double sub[5], double margin,
+                          double uncertainty, char *out, size_t n)
 {
     trapeze_error err;
     trapeze_grp_params p;
     trapeze_grp_params_default(&p);
+    p.gain_uncertainty = uncertainty;
     trapeze_grp_window_evidence ev;
     memset(&ev, 0, sizeof ev);
     for (int c = 0; c < 5; c++)
@@ -37,6 +40,7 @@ static const char *decide(trapeze_grp_problem *pb, const double sub[5], double m
     trapeze_grp_outcome o;
     CHECK_OK(trapeze_grp_decide(pb, &p, NULL, &ev, 0, margin, 0, &o, &err));
     CHECK(o.fitted == 1 && o.fit.rms_rel_error == 0.9 && o.margin == 0.9);
+    CHECK(o.uncertainty == uncertainty);
     CHECK(o.predicted[6] && !o.simulated[6]);
     snprintf(out, n, "%s", o.choice.source);
     trapeze_grp_outcome_free(&o);
@@ -74,13 +78,19 @@ int main(void)
     const double rbts_faster[5] = {1000, 1000, 1000, 900, 850};
     const double mst_fast[5] = {1000, 1000, 800, 1000, 1000};
     const double kway_close[5] = {1000, 1000, 1000, 995, 1000};
-    CHECK(!strcmp(decide(pb, kway_fast, 0.01, got, sizeof got), "kway"));
-    CHECK(!strcmp(decide(pb, rbts_faster, 0.01, got, sizeof got), "rbts"));
-    CHECK(!strcmp(decide(pb, mst_fast, 0.01, got, sizeof got), "rr"));
-    CHECK(!strcmp(decide(pb, kway_close, 0.01, got, sizeof got), "rr"));
-    /* the model's veto has the margin's tolerance: mst predicted 9.75% slower */
-    CHECK(!strcmp(decide(pb, mst_fast, 0.09, got, sizeof got), "rr"));
-    CHECK(!strcmp(decide(pb, mst_fast, 0.10, got, sizeof got), "mst"));
+    /* equal predictions: round-robin stays, however fast the sub-grid */
+    CHECK(!strcmp(decide(pb, kway_fast, 0.01, -1, got, sizeof got), "rr"));
+    CHECK(!strcmp(decide(pb, kway_fast, 0, -1, got, sizeof got), "rr"));
+    /* a predicted gain (0.14%) below the margin or the uncertainty: rr */
+    CHECK(!strcmp(decide(pb, rbts_faster, 0.01, -1, got, sizeof got), "rr"));
+    CHECK(!strcmp(decide(pb, rbts_faster, 0.001, 0.002, got, sizeof got), "rr"));
+    /* above both: the grouping */
+    CHECK(!strcmp(decide(pb, rbts_faster, 0.001, -1, got, sizeof got), "rbts"));
+    CHECK(!strcmp(decide(pb, rbts_faster, 0.001, 0.001, got, sizeof got), "rbts"));
+    /* predicted slower than rr: never, whatever the sub-grid or the margin */
+    CHECK(!strcmp(decide(pb, mst_fast, 0.01, -1, got, sizeof got), "rr"));
+    CHECK(!strcmp(decide(pb, mst_fast, 0.10, -1, got, sizeof got), "rr"));
+    CHECK(!strcmp(decide(pb, kway_close, 0.01, -1, got, sizeof got), "rr"));
     trapeze_grp_problem_destroy(pb);
     return check_report("test_group_decide");
 }
