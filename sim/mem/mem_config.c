@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/options.h"
+#include "sim/mem/icnt_file.h"
 #include "sim/mem/mem_config.h"
 #include "sim/mem/setindex.h"
 #include "sim/memsys.h"
@@ -68,9 +69,13 @@ const trapeze_opt sim_mem_options[] = {
     {"network_mode", OPT_INT, "1", 1, 2,
      "interconnect: 1 fixed latency and port bandwidth (Trapeze's stand-in for booksim), "
      "2 GPGPU-Sim's local crossbar (xbar.c)"},
+    {"inter_config_file", OPT_TEXT, "none", 0, 0,
+     "with -network_mode 1: booksim's .icnt file, read relative to the config file that names "
+     "it: sets the flit-level crossbar's switch, pipeline, buffers and flit size"},
     {"trapeze_icnt_booksim", OPT_INT, "0", 0, 1,
      "with -network_mode 1: booksim's one-router fly as a flit-level crossbar (xbar.c): "
-     "the -icnt_* buffer limits in flits, -trapeze_icnt_latency its pipeline"},
+     "the -icnt_* buffer limits in flits, -trapeze_icnt_latency its pipeline "
+     "(default 1 when -inter_config_file is set)"},
     {"icnt_in_buffer_limit", OPT_INT, "64", 1, 1000000,
      "local crossbar (-network_mode 2): packets an input buffer holds"},
     {"icnt_out_buffer_limit", OPT_INT, "64", 1, 1000000,
@@ -407,6 +412,49 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
     return TRAPEZE_OK;
 }
 
+/* -inter_config_file's path: relative to the file whose line names it. */
+static void icnt_file_path(const trapeze_config *cfg, char *out, size_t room)
+{
+    const char *value = "", *from = trapeze_config_file(cfg, "inter_config_file");
+    trapeze_config_get_string(cfg, "inter_config_file", "", &value);
+    const char *slash = strrchr(from, '/');
+    if (value[0] == '/' || !slash)
+        snprintf(out, room, "%s", value);
+    else
+        snprintf(out, room, "%.*s/%s", (int)(slash - from), from, value);
+}
+
+/* With -network_mode 1, the booksim file GPGPU-Sim would read drives the
+ * flit-level crossbar; an option the config sets itself wins over the
+ * file's value (as a command-line option would), except the flit size,
+ * which GPGPU-Sim's booksim takes from the file (-icnt_flit_size is its
+ * local crossbar's). */
+static trapeze_status read_icnt_file(const trapeze_config *cfg, sim_mem_config *c,
+                                     trapeze_error *err)
+{
+    char path[4096];
+    sim_icnt_file f;
+    icnt_file_path(cfg, path, sizeof path);
+    trapeze_status s = sim_icnt_file_read(path, c->n_sm + c->n_mem * c->n_sub, &f, err);
+    if (s == TRAPEZE_EIO)
+        return trapeze_config_fail(cfg, "inter_config_file", err, "%s", err->message);
+    if (s)
+        return s;
+    if (!trapeze_config_has(cfg, "trapeze_icnt_booksim"))
+        c->xbar_flits = 1;
+    if (!trapeze_config_has(cfg, "trapeze_icnt_latency"))
+        c->icnt_latency = f.latency;
+    if (!trapeze_config_has(cfg, "icnt_in_buffer_limit"))
+        c->xbar_in_limit = f.in_buffer;
+    if (!trapeze_config_has(cfg, "icnt_out_buffer_limit"))
+        c->xbar_out_limit = f.out_buffer;
+    if (!trapeze_config_has(cfg, "icnt_arbiter_algo"))
+        c->xbar_islip = f.islip;
+    if (f.flit_size)
+        c->flit_size = f.flit_size;
+    return TRAPEZE_OK;
+}
+
 static trapeze_status read_icnt(const trapeze_config *cfg, sim_mem_config *c,
                                 trapeze_error *err)
 {
@@ -425,6 +473,9 @@ static trapeze_status read_icnt(const trapeze_config *cfg, sim_mem_config *c,
     int subnets;
     if ((s = get_int(cfg, "icnt_subnets", &subnets, err)) ||
         (s = get_int(cfg, "trapeze_icnt_booksim", &c->xbar_flits, err)))
+        return s;
+    if (c->network_mode == 1 && trapeze_config_has(cfg, "inter_config_file") &&
+        (s = read_icnt_file(cfg, c, err)))
         return s;
     if (c->network_mode == 2)
         c->xbar_flits = 0;   /* GPGPU-Sim's local crossbar moves packets */
