@@ -61,7 +61,7 @@ const trapeze_opt sim_mem_options[] = {
      "1: separate row and column command buses (HBM): an ACT or PRE and a READ or WRITE "
      "may issue in the same DRAM cycle"},
     {"gpgpu_memory_partition_indexing", OPT_INT, "0", 0, 5,
-     "sub-partition indexing (2: IPOLY)"},
+     "sub-partition indexing (0: consecutive, 2: IPOLY, 4: random per chunk)"},
     {"icnt_flit_size", OPT_INT, "32", 4, 4096, "interconnect flit, bytes"},
     {"trapeze_icnt_latency", OPT_INT, "8", 1, 100000, "interconnect latency, icnt cycles"},
     {"trapeze_icnt_flits_per_cycle", OPT_INT, "1", 1, 64, "flits per icnt cycle per port"},
@@ -151,8 +151,11 @@ static const char *parse_geometry(char *text, sim_cache_cfg *c)
         return "the number of sets must be a power of two";
     if (c->line != SIM_LINE_BYTES)
         return "only 128-byte lines are modelled";
-    if (c->assoc < 1 || c->assoc > 256)
-        return "associativity must be 1..256";
+    /* any way count: a fully associative single set (SM75_RTX2060_S's
+     * S:1:128:512) is a tag index lookup (cache.c); the bound keeps the
+     * tag array of a typo finite */
+    if (c->assoc < 1 || c->assoc > 65536)
+        return "associativity must be 1..65536";
     return NULL;
 }
 
@@ -395,10 +398,15 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
                                    "D bits need a power-of-two -gpgpu_n_mem; use dramid@N");
     if ((s = get_int(cfg, "gpgpu_memory_partition_indexing", &c->map.indexing, err)))
         return s;
-    if (c->map.indexing != SIM_AM_CONSECUTIVE && c->map.indexing != SIM_AM_IPOLY)
+    if (c->map.indexing != SIM_AM_CONSECUTIVE && c->map.indexing != SIM_AM_IPOLY &&
+        c->map.indexing != SIM_AM_RANDOM)
         return trapeze_config_fail(cfg, "gpgpu_memory_partition_indexing", err,
-                                   "%d is not modelled: 0 (consecutive) or 2 (IPOLY)",
-                                   c->map.indexing);
+                                   "%d is not modelled: 0 (consecutive), 2 (IPOLY) or 4 "
+                                   "(random)", c->map.indexing);
+    if (c->map.indexing == SIM_AM_RANDOM && c->map.random_shift < 0)
+        return trapeze_config_fail(cfg, "gpgpu_memory_partition_indexing", err,
+                                   "random (4) needs dramid@N with N at least log2 of "
+                                   "-gpgpu_n_sub_partition_per_mchannel");
     if (c->map.indexing == SIM_AM_IPOLY) {
         unsigned n = 1;
         while (n < (unsigned)c->n_mem)
@@ -496,10 +504,11 @@ trapeze_status sim_mem_config_read(const trapeze_config *cfg, int n_sm, sim_mem_
         (s = read_queues(cfg, out, err)) || (s = read_dram(cfg, out, err)) ||
         (s = read_icnt(cfg, out, err)))
         return s;
-    /* An L2 fill answers all its merged requests at once: they must fit. */
+    /* An L2 fill answers all its merged requests at once: they must fit in
+     * the L2->icnt queue, so a larger merge limit (SM6_TITANX: 64 over a
+     * 32-entry queue; GPGPU-Sim returns them one a cycle) is cut to the
+     * queue's size, as documented in docs/simulator.md. */
     if (out->l2.enabled && out->q_l2_icnt < out->l2.mshr_merge)
-        return trapeze_config_fail(cfg, "gpgpu_dram_partition_queues", err,
-                                   "the L2->icnt queue (%d) must hold the L2 MSHR merge limit (%d)",
-                                   out->q_l2_icnt, out->l2.mshr_merge);
+        out->l2.mshr_merge = out->q_l2_icnt;
     return TRAPEZE_OK;
 }
