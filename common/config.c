@@ -20,18 +20,22 @@
 
 #include "error.h"
 #include "number.h"
+#include "config_paths.h"
 #include "text.h"
 
 typedef struct {
     char *name;   /* without the leading '-' */
     char *value;
     int line;
+    int file;     /* index into files: the file that defined it */
 } option;
 
 struct trapeze_config {
-    char *name;
+    char *name;   /* the first file's path */
     option *options;
     size_t count, capacity;
+    char **files; /* a chain's files, in load order (common/config_paths.c) */
+    int n_files;
 };
 
 static option *find(const trapeze_config *cfg, const char *name)
@@ -55,6 +59,7 @@ static trapeze_status add_option(trapeze_config *cfg, const char *name, const ch
         free(old->value);
         old->value = copy;
         old->line = line;
+        old->file = cfg->n_files - 1;
         return TRAPEZE_OK;
     }
     if (cfg->count == cfg->capacity) {
@@ -69,6 +74,7 @@ static trapeze_status add_option(trapeze_config *cfg, const char *name, const ch
     o->name = trapeze_strdup(name);
     o->value = trapeze_strdup(value);
     o->line = line;
+    o->file = cfg->n_files - 1;
     if (!o->name || !o->value) {
         free(o->name);
         free(o->value);
@@ -132,15 +138,26 @@ static int next_token(scanner *sc, char *buf, size_t size, int *line)
     return 1;
 }
 
-trapeze_status trapeze_config_parse(const char *text, const char *name,
-                                    trapeze_config **out, trapeze_error *err)
+/* Adds `name` to cfg's files: the options parsed next belong to it. */
+static trapeze_status add_file(trapeze_config *cfg, const char *name, trapeze_error *err)
 {
-    *out = NULL;
-    trapeze_config *cfg = calloc(1, sizeof *cfg);
-    if (!cfg || !(cfg->name = trapeze_strdup(name))) {
-        free(cfg);
+    char **grown = realloc(cfg->files, (size_t)(cfg->n_files + 1) * sizeof *grown);
+    if (!grown)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    }
+    cfg->files = grown;
+    if (!(cfg->files[cfg->n_files] = trapeze_strdup(name)))
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    cfg->n_files++;
+    return TRAPEZE_OK;
+}
+
+/* Parses text, the file `name`, into cfg: its options override earlier ones. */
+static trapeze_status parse_into(trapeze_config *cfg, const char *text, const char *name,
+                                 trapeze_error *err)
+{
+    trapeze_status s0 = add_file(cfg, name, err);
+    if (s0)
+        return s0;
     scanner sc = {text, 1};
     char tok[1024], opt[1024] = "", value[1024] = "";
     int line = 0, opt_line = 0, got;
@@ -172,6 +189,52 @@ trapeze_status trapeze_config_parse(const char *text, const char *name,
                          opt_line, opt);
     else if (!s && opt[0])
         s = add_option(cfg, opt, value, opt_line, err);
+    return s;
+}
+
+static trapeze_config *config_new(const char *name)
+{
+    trapeze_config *cfg = calloc(1, sizeof *cfg);
+    if (cfg && !(cfg->name = trapeze_strdup(name))) {
+        free(cfg);
+        cfg = NULL;
+    }
+    return cfg;
+}
+
+trapeze_status trapeze_config_parse(const char *text, const char *name,
+                                    trapeze_config **out, trapeze_error *err)
+{
+    *out = NULL;
+    trapeze_config *cfg = config_new(name);
+    if (!cfg)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    trapeze_status s = parse_into(cfg, text, name, err);
+    if (s) {
+        trapeze_config_destroy(cfg);
+        return s;
+    }
+    *out = cfg;
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_config_load_files(const char *const *paths, int n,
+                                         trapeze_config **out, trapeze_error *err)
+{
+    *out = NULL;
+    if (n < 1)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "no GPU config file given");
+    trapeze_config *cfg = config_new(paths[0]);
+    if (!cfg)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    trapeze_status s = TRAPEZE_OK;
+    for (int i = 0; !s && i < n; i++) {
+        char *text = NULL;
+        s = trapeze_read_file(paths[i], &text, err);
+        if (!s)
+            s = parse_into(cfg, text, paths[i], err);
+        free(text);
+    }
     if (s) {
         trapeze_config_destroy(cfg);
         return s;
@@ -183,15 +246,20 @@ trapeze_status trapeze_config_parse(const char *text, const char *name,
 trapeze_status trapeze_config_load(const char *path, trapeze_config **out,
                                    trapeze_error *err)
 {
-    char *text = NULL;
-    trapeze_status s = trapeze_read_file(path, &text, err);
-    if (s) {
-        *out = NULL;
-        return s;
-    }
-    s = trapeze_config_parse(text, path, out, err);
-    free(text);
+    char **paths = NULL;
+    int n = 0;
+    *out = NULL;
+    trapeze_status s = trapeze_config_paths(path, &paths, &n, err);
+    if (!s)
+        s = trapeze_config_load_files((const char *const *)paths, n, out, err);
+    trapeze_config_paths_free(paths, n);
     return s;
+}
+
+const char *trapeze_config_file(const trapeze_config *cfg, const char *name)
+{
+    const option *o = find(cfg, name);
+    return o ? cfg->files[o->file] : NULL;
 }
 
 void trapeze_config_destroy(trapeze_config *cfg)
@@ -202,6 +270,9 @@ void trapeze_config_destroy(trapeze_config *cfg)
         free(cfg->options[i].name);
         free(cfg->options[i].value);
     }
+    for (int i = 0; i < cfg->n_files; i++)
+        free(cfg->files[i]);
+    free(cfg->files);
     free(cfg->options);
     free(cfg->name);
     free(cfg);
@@ -231,7 +302,7 @@ trapeze_status trapeze_config_fail(const trapeze_config *cfg, const char *name,
     if (name[0] == '-')
         name++;
     if (o)
-        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: option -%s: %s", cfg->name, o->line,
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: option -%s: %s", cfg->files[o->file], o->line,
                             name, why);
     return trapeze_fail(err, TRAPEZE_EPARSE, "%s: option -%s: %s", cfg->name, name, why);
 }
@@ -296,7 +367,7 @@ static trapeze_where where_of(const trapeze_config *cfg, const option *o, char *
                               size_t room)
 {
     snprintf(label, room, "option -%s", o->name);
-    trapeze_where w = {cfg->name, o->line, label};
+    trapeze_where w = {cfg->files[o->file], o->line, label};
     return w;
 }
 

@@ -103,14 +103,9 @@ trapeze_status trapeze_csv_create(const char *path, const char *const *columns, 
         free(csv);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
-    trapeze_status s = trapeze_outfile_open(path, &csv->out, err);
+    trapeze_status s = trapeze_outfile_open_stream(path, &csv->out, &csv->file, err);
     if (s) {
         free_csv(csv);
-        return s;
-    }
-    if (!(csv->file = trapeze_outfile_stream(csv->out))) {
-        s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path, strerror(errno));
-        trapeze_csv_abort(csv);
         return s;
     }
     csv->ncolumns = ncolumns;

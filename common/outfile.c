@@ -199,6 +199,21 @@ FILE *trapeze_outfile_stream(trapeze_outfile *o)
     return o->stream;
 }
 
+trapeze_status trapeze_outfile_open_stream(const char *path, trapeze_outfile **out, FILE **f,
+                                           trapeze_error *err)
+{
+    *f = NULL;
+    trapeze_status s = trapeze_outfile_open(path, out, err);
+    if (s)
+        return s;
+    if (!(*f = trapeze_outfile_stream(*out))) {
+        s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path, strerror(errno));
+        trapeze_outfile_abort(*out);
+        *out = NULL;
+    }
+    return s;
+}
+
 int trapeze_outfile_fd(const trapeze_outfile *o)
 {
     return o->fd;

@@ -24,6 +24,10 @@ trapeze_status trapeze_outfile_open(const char *path, trapeze_outfile **out,
 trapeze_status trapeze_outfile_check(const char *path, trapeze_error *err);
 /* A stdio stream on the file (made on the first call; owned by o). */
 FILE *trapeze_outfile_stream(trapeze_outfile *o);
+/* trapeze_outfile_open, then its stream in *f: what a writer of text
+ * needs. On failure nothing is left (the temporary file removed). */
+trapeze_status trapeze_outfile_open_stream(const char *path, trapeze_outfile **out, FILE **f,
+                                           trapeze_error *err);
 /* The descriptor, for raw writes. After trapeze_outfile_keep_fd, a commit
  * leaves it open for the caller (who then owns it). */
 int trapeze_outfile_fd(const trapeze_outfile *o);

@@ -48,14 +48,24 @@ size_t trapeze_struct_size(const char *name);
  * the file, line and option of the value that is wrong. */
 typedef struct trapeze_config trapeze_config;
 
+/* path: a config file; a folder as GPGPU-Sim's and Accel-Sim's tested-cfgs
+ * (its gpgpusim.config, then its trace.config when present, as Accel-Sim's
+ * -config files); or a comma-separated list of files and folders, loaded in
+ * order: a later definition of an option wins. */
 trapeze_status trapeze_config_load(const char *path, trapeze_config **out,
                                    trapeze_error *err);
+/* The files paths[0..n) in order into one config (named after paths[0]). */
+trapeze_status trapeze_config_load_files(const char *const *paths, int n,
+                                         trapeze_config **out, trapeze_error *err);
 /* Parse text as if it were the file `name` (for tests and embedding). */
 trapeze_status trapeze_config_parse(const char *text, const char *name,
                                     trapeze_config **out, trapeze_error *err);
 void trapeze_config_destroy(trapeze_config *cfg);
 
 const char *trapeze_config_name(const trapeze_config *cfg);
+/* The path of the file whose line defines `option` (a file that option names
+ * is read relative to it, -inter_config_file); NULL when absent. */
+const char *trapeze_config_file(const trapeze_config *cfg, const char *option);
 int trapeze_config_has(const trapeze_config *cfg, const char *option);
 /* Typed getters: `fallback` when the option is absent; a malformed value is
  * TRAPEZE_EPARSE with "file:line: option -x: ..." in err. Getters only read. */

@@ -57,15 +57,10 @@ trapeze_status trapeze_grp_params_save(const char *path, const trapeze_grp_param
                                        trapeze_error *err)
 {
     trapeze_outfile *o;
-    trapeze_status s = trapeze_outfile_open(path, &o, err);
+    FILE *f;
+    trapeze_status s = trapeze_outfile_open_stream(path, &o, &f, err);
     if (s)
         return s;
-    FILE *f = trapeze_outfile_stream(o);
-    if (!f) {
-        s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path, strerror(errno));
-        trapeze_outfile_abort(o);
-        return s;
-    }
     fprintf(f, "; Trapeze calibration of the TB grouping model (docs/grouping.md)\n");
     fprintf(f, "[meta]\nsource = %s\n\n[group]\n", p->source);
     for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++) {

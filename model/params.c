@@ -245,15 +245,10 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
                                       trapeze_error *err)
 {
     trapeze_outfile *o;
-    trapeze_status s = trapeze_outfile_open(path, &o, err);
+    FILE *f;
+    trapeze_status s = trapeze_outfile_open_stream(path, &o, &f, err);
     if (s)
         return s;
-    FILE *f = trapeze_outfile_stream(o);
-    if (!f) {
-        s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path, strerror(errno));
-        trapeze_outfile_abort(o);
-        return s;
-    }
     fprintf(f, "; Trapeze calibration of the ghost-zone model (Meng 2010, ch. 5)\n");
     fprintf(f, "[meta]\nsource = %s\n", p->source);
     if (p->gpu[0])

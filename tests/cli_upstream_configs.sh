@@ -1,20 +1,33 @@
 #!/bin/sh
-# GPGPU-Sim's shipped configs load unchanged (tests/configs/upstream: the
-# option lines of SM2_GTX480, SM7_QV100, SM7_TITANV, SM75_RTX2060 and
-# SM86_RTX3070, six-value -ptx_opcode_*_int lines among them) and run a
-# kernel. Each run's occupancy is hand-computed from the config: a 256-thread
-# vecadd block fits min(threads per SM / 256, -gpgpu_shader_cta) times per SM.
-# The "not modelled" note reaches the terminal before any result, and the GPU
-# is named after the config's folder.
+# GPGPU-Sim's and Accel-Sim's tested configs load unchanged: each folder of
+# tests/configs/accelsim (gpgpusim.config, its booksim .icnt file, Accel-Sim's
+# trace.config; PROVENANCE names repository, commit and path) is given to
+# --gpu as it is, and runs the built-in vecadd and the data/traces/vecadd
+# trace. Each run's occupancy is hand-computed from the config: a 256-thread
+# vecadd block fits min(threads per SM / 256, -gpgpu_shader_cta) times per
+# SM; the trace's warp instructions are its own count (the sum of its
+# "insts = N" lines). The "not modelled" note reaches the terminal before
+# any result, and the GPU is named after the config's folder.
 # Usage: sh tests/cli_upstream_configs.sh build/trapeze
 . "$(dirname "$0")/lib/cli.sh"
-U=tests/configs/upstream
+U=tests/configs/accelsim
+TR=data/traces/vecadd
+winst=$(sed -n 's/^insts = //p' $TR/kernel-1.traceg | awk '{s += $1} END {print s}')
+# What each needed: SM3_KEPLER_TITAN DP units fed by their own collector units
+# (no generic ones), SM6_TITANX -gpgpu_memory_partition_indexing 4 and an L2
+# merge limit (64) above its L2->icnt queue (32), SM75_RTX2060_S a single-set
+# 512-way L1, SM2_GTX480 / SM3_KEPLER_TITAN / SM6_TITANX their .icnt files.
 # NAME:blocks per SM  (1536/256 = 6; 1024/256 = 4; 2048/256 = 8; CTA limits 8, 16, 32 do not bind)
-for case in SM2_GTX480:6 SM7_QV100:8 SM7_TITANV:8 SM75_RTX2060:4 SM86_RTX3070:6; do
+for case in SM2_GTX480:6 SM3_KEPLER_TITAN:8 SM6_TITANX:8 SM7_QV100:8 SM7_TITANV:8 SM75_RTX2060:4 \
+            SM75_RTX2060_S:4 SM86_RTX3070:6; do
     name=${case%%:*} per_sm=${case#*:}
-    cfg=$U/$name/gpgpusim.config
+    cfg=$U/$name
     "$T" sim --gpu "$cfg" vecadd n=65536 >"$D/out" 2>"$D/both" || fail "$name: exit status: $(cat "$D/both")"
     grep -q "($per_sm per SM at most)" "$D/out" || fail "$name: expected $per_sm blocks per SM: $(head -1 "$D/out")"
+    "$T" sim --gpu "$cfg" --trace $TR/kernelslist.g --csv "$D/tr.csv" --quiet 2>"$D/both" \
+        || fail "$name: the trace does not run: $(cat "$D/both")"
+    got=$(python3 -c 'import csv,sys; print(sum(int(r["warp_instructions"]) for r in csv.DictReader(open(sys.argv[1]))))' "$D/tr.csv")
+    [ "$got" = "$winst" ] || fail "$name: $got warp instructions, the trace has $winst"
     # on a terminal (script(1)), where stdout is line-buffered: the note first
     script -qec "$T sim --gpu $cfg vecadd n=65536" /dev/null >"$D/merged" 2>&1
     tr '\r' '\n' <"$D/merged" | grep -av '^ *$' | grep -av '^launch ' | head -1 \
@@ -24,6 +37,23 @@ for case in SM2_GTX480:6 SM7_QV100:8 SM7_TITANV:8 SM75_RTX2060:4 SM86_RTX3070:6;
         || fail "$name: ghostzone"
     grep -Eq "^PathFinder +$name " "$D/gz" || fail "$name: GPU not named after its folder: $(cat "$D/gz")"
 done
+# double precision on Kepler: through the DP collector units, every
+# instruction of the trace retired; without DP in ports, no way in: refused
+python3 scripts/fidelity/gen_kernels.py dp 16 "$D/dp" >/dev/null
+want=$(sed -n 's/^insts = //p' "$D/dp/kernel-1.traceg" | awk '{s += $1} END {print s}')
+"$T" sim --gpu $U/SM3_KEPLER_TITAN --trace "$D/dp/kernelslist.g" --csv "$D/dp.csv" --quiet \
+    2>"$D/both" || fail "Kepler DP trace: $(cat "$D/both")"
+got=$(python3 -c 'import csv,sys; print(sum(int(r["warp_instructions"]) for r in csv.DictReader(open(sys.argv[1]))))' "$D/dp.csv")
+[ "$got" = "$want" ] || fail "Kepler DP trace: $got warp instructions, the trace has $want"
+echo "-gpgpu_operand_collector_num_in_ports_dp 0" >"$D/nodp.config"
+MAX_ERR_LINES=2 expect_failure "Kepler without DP ports" \
+    "gpgpusim.config:55: option -gpgpu_num_dp_units: with the operand collector" "$D/x.csv" \
+    "$T" sim --gpu "$U/SM3_KEPLER_TITAN,$D/nodp.config" vecadd --csv "$D/x.csv"
+# SM90_H100 (h100-test): IPOLY over 80 channels x 2, 256 sub-partitions,
+# which GPGPU-Sim's ipoly_hash_function does not have either: refused, named
+MAX_ERR_LINES=2 expect_failure "SM90_H100" \
+    "gpgpusim.config:168: option -gpgpu_memory_partition_indexing: IPOLY (2) needs" "$D/x.csv" \
+    "$T" sim --gpu $U/SM90_H100 vecadd --csv "$D/x.csv"
 # the six-value latency line is read, not skipped: a seventh value is an error naming it
 sed 's/^-ptx_opcode_latency_int .*/-ptx_opcode_latency_int 4,13,4,5,145,32,7/' $U/SM7_QV100/gpgpusim.config >"$D/seven.config"
 "$T" sim --gpu "$D/seven.config" vecadd >/dev/null 2>"$D/err" && fail "seven latency values accepted"

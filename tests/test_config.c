@@ -85,11 +85,52 @@ static void test_last_definition_wins_and_listing(void)
     trapeze_config_destroy(cfg);
 }
 
+/* A folder loads its gpgpusim.config then its trace.config (Accel-Sim's
+ * -config order: trace.config's value wins); a comma list loads in order;
+ * an error names the file of the option's own line. */
+static void test_folder_and_list(void)
+{
+    trapeze_config *cfg;
+    trapeze_error err;
+    long v;
+    const char *dir = "tests/configs/accelsim/SM7_QV100";
+    CHECK_OK(trapeze_config_load(dir, &cfg, &err));
+    /* gpgpusim.config: "-gpgpu_n_clusters 80"; trace.config sets the
+     * trace-mode latencies ("2,2" for int) the gpgpusim.config lacks */
+    CHECK_OK(trapeze_config_get_int(cfg, "gpgpu_n_clusters", 0, &v, &err));
+    CHECK(v == 80);
+    CHECK(trapeze_config_has(cfg, "trace_opcode_latency_initiation_int"));
+    const char *f = trapeze_config_file(cfg, "trace_opcode_latency_initiation_int");
+    CHECK(f && strcmp(f, "tests/configs/accelsim/SM7_QV100/trace.config") == 0);
+    f = trapeze_config_file(cfg, "gpgpu_n_clusters");
+    CHECK(f && strcmp(f, "tests/configs/accelsim/SM7_QV100/gpgpusim.config") == 0);
+    CHECK(trapeze_config_file(cfg, "no_such_option") == NULL);
+    trapeze_config_destroy(cfg);
+
+    /* a list: the later file's -gpgpu_n_clusters (15) overrides v100's (80),
+     * and a bad value is located in the file that set it */
+    CHECK_OK(trapeze_config_load("data/gpus/v100.config,data/gpus/gtx480.config", &cfg, &err));
+    CHECK_OK(trapeze_config_get_int(cfg, "gpgpu_n_clusters", 0, &v, &err));
+    CHECK(v == 15);
+    CHECK(strcmp(trapeze_config_name(cfg), "data/gpus/v100.config") == 0);
+    CHECK(trapeze_config_fail(cfg, "gpgpu_n_clusters", &err, "x") == TRAPEZE_EPARSE);
+    CHECK(strncmp(err.message, "data/gpus/gtx480.config:", 24) == 0);
+    trapeze_config_destroy(cfg);
+
+    CHECK(trapeze_config_load("data/gpus/gtx480.config,", &cfg, &err) == TRAPEZE_EINVAL);
+    CHECK(trapeze_config_load("data/gpus/gtx480.config,no/such.config", &cfg, &err) ==
+          TRAPEZE_EIO);
+    CHECK(strstr(err.message, "no/such.config") != NULL);
+    CHECK(trapeze_config_load("tests/configs", &cfg, &err) == TRAPEZE_EIO);
+    CHECK(strstr(err.message, "tests/configs: a folder without gpgpusim.config") != NULL);
+}
+
 int main(void)
 {
     test_gtx280_matches_table_5_1();
     test_gtx480_and_v100();
     test_errors_name_file_line_option();
     test_last_definition_wins_and_listing();
+    test_folder_and_list();
     return check_report("test_config");
 }

@@ -370,6 +370,45 @@ static void test_addrmap(void)
     CHECK(same);
 }
 
+/* -gpgpu_memory_partition_indexing 4 (SM6_TITANX: 12 channels x 2
+ * sub-partitions, dramid@8). GPGPU-Sim's addrdec.cc (RANDOM): chip_address
+ * = addr >> (8 - log2 2) = addr >> 7, and each chip_address gets
+ * rand() % 24 at its first touch; sub_partition = that number, chip =
+ * it / 2; bank, row and column stay the consecutive decode's. Trapeze draws
+ * the number as splitmix64(addr >> 7) % 24, where splitmix64(x): z = x +
+ * 0x9e3779b97f4a7c15; z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9; z = (z ^ z >>
+ * 27) * 0x94d049bb133111eb; z ^= z >> 31 (64-bit arithmetic), so:
+ * 0x0 -> chunk 0 -> 7 (channel 3); 0x80 -> chunk 1 -> 17 (channel 8);
+ * 0x100 -> chunk 2 -> 22 (channel 11); 0x12345680 -> chunk 2386093 -> 14
+ * (channel 7). */
+static void test_random_indexing(void)
+{
+    sim_addrmap map;
+    CHECK(sim_addrmap_parse("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
+                            "RBBBCCCC.BCCSSSSS", 12, 2, 16, &map) == NULL);
+    sim_addrmap cons = map;
+    map.indexing = SIM_AM_RANDOM;
+    CHECK(map.random_shift == 7);
+    const uint64_t addr[4] = {0x0, 0x80, 0x100, 0x12345680};
+    const int sub[4] = {7, 17, 22, 14};
+    for (int i = 0; i < 4; i++) {
+        sim_dram_addr d = sim_addrmap_decode(&map, addr[i]), c = sim_addrmap_decode(&cons, addr[i]);
+        CHECK(d.sub == sub[i] && d.chip == sub[i] / 2);
+        CHECK(d.bank == c.bank && d.row == c.row && d.col == c.col);
+    }
+    /* one sub-partition per 128-byte chunk; uniform over the 24: 24,000
+     * chunks put 1000 +- 10% in each (binomial sd 31) */
+    CHECK(sim_addrmap_decode(&map, 0x7f).sub == 7);
+    int count[24] = {0}, lo = 1 << 30, hi = 0;
+    for (uint64_t k = 0; k < 24000; k++)
+        count[sim_addrmap_decode(&map, k << 7).sub]++;
+    for (int i = 0; i < 24; i++) {
+        lo = count[i] < lo ? count[i] : lo;
+        hi = count[i] > hi ? count[i] : hi;
+    }
+    CHECK(lo >= 900 && hi <= 1100);
+}
+
 /* L2 set indexing as GPGPU-Sim's l2_cache_config::set_index: the partition
  * address (channel digit divided out, sub-partition bit squeezed out), then
  * the spec's set function. Hand-computed:
@@ -1667,6 +1706,7 @@ int main(void)
     test_shmem_conflicts_random();
     test_config();
     test_addrmap();
+    test_random_indexing();
     test_set_index();
     test_mshr_index();
     test_grow_for();

@@ -151,11 +151,9 @@ def trapeze_env():
 
 
 def simulate(trapeze, gpu, trace_dir, tmp):
-    cfg_path = os.path.join(tmp, gpu + ".config")
-    if not os.path.exists(cfg_path):
-        with open(cfg_path, "w") as f:
-            for part in GPUS[gpu]:
-                f.write(open(os.path.join(ROOT, part)).read() + "\n")
+    # the files in order as one --gpu list: each file's -inter_config_file is
+    # read beside it
+    cfg_path = ",".join(os.path.join(ROOT, part) for part in GPUS[gpu])
     out = os.path.join(tmp, "run.csv")
     subprocess.run([trapeze, "sim", "--gpu", cfg_path, "--trace",
                     os.path.join(trace_dir, "kernelslist.g"), "--csv", out, "--quiet"],

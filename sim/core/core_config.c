@@ -62,6 +62,13 @@ const trapeze_opt sim_core_options[] = {
     {"gpgpu_operand_collector_num_out_ports_mem", OPT_INT, "", 0, 16, "MEM dispatch units (1)"},
     {"gpgpu_operand_collector_num_out_ports_gen", OPT_INT, "", 0, 16,
      "generic dispatch units (0)"},
+    {"gpgpu_operand_collector_num_units_dp", OPT_INT, "", 0, 64, "DP collector units (0)"},
+    {"gpgpu_operand_collector_num_in_ports_dp", OPT_INT, "", 0, 16, "DP in ports (0)"},
+    {"gpgpu_operand_collector_num_out_ports_dp", OPT_INT, "", 0, 16, "DP dispatch units (0)"},
+    {"gpgpu_operand_collector_num_units_int", OPT_INT, "", 0, 64, "INT collector units (0)"},
+    {"gpgpu_operand_collector_num_in_ports_int", OPT_INT, "", 0, 16, "INT in ports (0)"},
+    {"gpgpu_operand_collector_num_out_ports_int", OPT_INT, "", 0, 16,
+     "INT dispatch units (0)"},
     {"gpgpu_reg_file_port_throughput", OPT_INT, "1", 1, 8, "collector steps per cycle"},
     {"gpgpu_reg_bank_use_warp_id", OPT_INT, "0", 0, 1,
      "read, unused (GPGPU-Sim 4 always adds the warp id to the bank)"},
@@ -215,8 +222,9 @@ static trapeze_status read_trace_latencies(const trapeze_config *cfg, sim_core_c
  * take GPGPU-Sim's defaults. */
 static trapeze_status read_oc(const trapeze_config *cfg, sim_core_config *c, trapeze_error *err)
 {
-    static const char *const set[4] = {"sp", "sfu", "mem", "gen"};
-    static const int def_units[4] = {4, 4, 2, 0}, def_ports[4] = {1, 1, 1, 0};
+    /* in SIM_OC_SET_* order */
+    static const char *const set[6] = {"sp", "sfu", "mem", "gen", "dp", "int"};
+    static const int def_units[6] = {4, 4, 2, 0, 0, 0}, def_ports[6] = {1, 1, 1, 0, 0, 0};
     sim_oc_config *o = &c->oc;
     trapeze_status s;
     long v;
@@ -224,7 +232,7 @@ static trapeze_status read_oc(const trapeze_config *cfg, sim_core_config *c, tra
         return s;
     o->sub_core = (int)v;
     o->on = o->sub_core;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 6; i++) {
         char name[64];
         long *dst[3] = {NULL, NULL, NULL};
         const char *what[3] = {"units", "in_ports", "out_ports"};
@@ -290,7 +298,8 @@ static trapeze_status read_oc(const trapeze_config *cfg, sim_core_config *c, tra
                                        "the %s ID_OC and OC_EX widths must be at least %d",
                                        kind[k], parts);
     }
-    /* the specialized, INT and DP units' registers are served by the generic ports */
+    /* the specialized units' registers are served by the generic ports, the
+     * INT and DP units' by their own too with the specialized collector */
     for (int k = SIM_OC_SPEC; k < SIM_OC_KINDS; k++) {
         int spec = k == SIM_OC_SPEC ? 1 : k >= SIM_OC_SPEC2 ? k - SIM_OC_SPEC2 + 2 : 0;
         int n = spec ? c->spec_n[spec] : k == SIM_OC_INT ? c->n_int : c->n_dp;
@@ -300,10 +309,15 @@ static trapeze_status read_oc(const trapeze_config *cfg, sim_core_config *c, tra
                                                         : "gpgpu_num_dp_units";
         if (!n)
             continue;
-        if (o->units[3] < parts || o->in_ports[3] < 1 || o->out_ports[3] < 1)
+        int own_set = k == SIM_OC_INT ? 5 : k == SIM_OC_DP ? 4 : -1;
+        int own = own_set >= 0 && o->specialized && o->units[own_set] >= parts &&
+                  o->in_ports[own_set] > 0 && o->out_ports[own_set] > 0;
+        if (!own && (o->units[3] < parts || o->in_ports[3] < 1 || o->out_ports[3] < 1))
             return trapeze_config_fail(cfg, opt, err,
                                        "with the operand collector this unit needs generic "
-                                       "collector units, in and out ports");
+                                       "collector units, in and out ports%s",
+                                       own_set >= 0 ? " (or, with the specialized collector, "
+                                                      "its own)" : "");
         if (o->idoc_w[k] < parts || o->ocex_w[k] < parts || n % parts)
             return trapeze_config_fail(cfg, opt, err,
                                        "its units and widths must divide among the %d "
@@ -315,7 +329,7 @@ static trapeze_status read_oc(const trapeze_config *cfg, sim_core_config *c, tra
                                        "register banks (%d), SP units (%d) and SFU units (%d) "
                                        "must divide among the %d schedulers", c->reg_banks,
                                        c->n_sp, c->n_sfu, c->n_sched);
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 6; i++)
             if ((i == 3 || o->specialized) && c->oc.units[i] % c->n_sched)
                 return trapeze_config_fail(cfg, "gpgpu_sub_core_model", err,
                                            "%d %s collector units do not divide among %d "

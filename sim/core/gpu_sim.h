@@ -69,7 +69,7 @@ typedef struct sim_oc_config {
     int on;
     int sub_core;                  /* -gpgpu_sub_core_model */
     int specialized;               /* -gpgpu_enable_specialized_operand_collector */
-    int units[4], in_ports[4], out_ports[4];   /* sp, sfu, mem, gen:
+    int units[6], in_ports[6], out_ports[6];   /* sp, sfu, mem, gen, dp, int:
                                     * -gpgpu_operand_collector_num_{units,in_ports,out_ports}_* */
     int port_throughput;           /* -gpgpu_reg_file_port_throughput */
     int idoc_w[SIM_OC_KINDS], ocex_w[SIM_OC_KINDS];

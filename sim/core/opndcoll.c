@@ -41,7 +41,11 @@
 #include "sim/core/opndcoll.h"
 #include "sim/kernel.h"
 
-static const uint8_t kind_set[3] = {SIM_OC_SET_SP, SIM_OC_SET_SFU, SIM_OC_SET_MEM};
+/* The specialized collector's in ports, in create_exec_pipeline's order:
+ * each serves one pipeline kind through its own set or the generic one. */
+static const uint8_t port_kind[5] = {SIM_OC_SP, SIM_OC_DP, SIM_OC_SFU, SIM_OC_MEM, SIM_OC_INT};
+static const uint8_t port_set[5] = {SIM_OC_SET_SP, SIM_OC_SET_DP, SIM_OC_SET_SFU,
+                                    SIM_OC_SET_MEM, SIM_OC_SET_INT};
 
 static uint64_t *alloc_steps(size_t n)
 {
@@ -72,10 +76,12 @@ trapeze_status sim_oc_init(sim_oc *oc, const sim_core_config *cfg, trapeze_error
     }
     /* in ports, as create_exec_pipeline adds them */
     if (c->specialized)
-        for (int k = 0; k < 3; k++)   /* SP, SFU, MEM (the branch unit: generic only) */
-            for (int i = 0; i < c->in_ports[k] && oc->n_ports < SIM_OC_MAX_PORTS; i++) {
-                oc->port_kinds[oc->n_ports] = (uint16_t)(1u << k);
-                oc->port_sets[oc->n_ports++] = (uint8_t)(1u << kind_set[k] | 1u << SIM_OC_SET_GEN);
+        for (int j = 0; j < 5; j++)   /* the specialized units: generic only */
+            for (int i = 0; i < c->in_ports[port_set[j]] && oc->n_ports < SIM_OC_MAX_PORTS;
+                 i++) {
+                oc->port_kinds[oc->n_ports] = (uint16_t)(1u << port_kind[j]);
+                oc->port_sets[oc->n_ports++] =
+                    (uint8_t)(1u << port_set[j] | 1u << SIM_OC_SET_GEN);
             }
     for (int i = 0; i < c->in_ports[SIM_OC_SET_GEN] && oc->n_ports < SIM_OC_MAX_PORTS; i++) {
         oc->port_kinds[oc->n_ports] = (uint16_t)((1u << SIM_OC_KINDS) - 1);

@@ -14,8 +14,10 @@
 
 #define SIM_OC_RING 128   /* steps of write bookings kept per bank */
 
-/* Collector-unit sets (GPGPU-Sim's SP_CUS, SFU_CUS, MEM_CUS, GEN_CUS). */
-enum { SIM_OC_SET_SP, SIM_OC_SET_SFU, SIM_OC_SET_MEM, SIM_OC_SET_GEN, SIM_OC_SETS };
+/* Collector-unit sets (GPGPU-Sim's SP_CUS, SFU_CUS, MEM_CUS, GEN_CUS,
+ * DP_CUS, INT_CUS). */
+enum { SIM_OC_SET_SP, SIM_OC_SET_SFU, SIM_OC_SET_MEM, SIM_OC_SET_GEN, SIM_OC_SET_DP,
+       SIM_OC_SET_INT, SIM_OC_SETS };
 
 #define SIM_OC_MAX_PORTS 64
 

@@ -96,6 +96,7 @@ const char *sim_addrmap_parse(const char *text, int n_channel, int n_sub, int n_
     out->ipoly_shift = pow2 == (unsigned)n_channel && out->gap >= 0
                            ? out->gap + log2_channel + log2_sub
                            : -1;
+    out->random_shift = out->gap - log2_sub;
     return NULL;
 }
 
@@ -144,6 +145,18 @@ sim_dram_addr sim_addrmap_decode(const sim_addrmap *m, uint64_t addr)
                        (unsigned)(m->n_channel * m->n_sub);
         d.sub = (int)sub;
         d.chip = (int)sub / m->n_sub;
+    } else if (m->indexing == SIM_AM_RANDOM) {
+        /* addrdec.cc's RANDOM: each chunk addr >> (N - log2 sub-partitions)
+         * gets a sub-partition of its own, uniformly; GPGPU-Sim draws it with
+         * rand() at the chunk's first touch (so it depends on the order of
+         * accesses), Trapeze hashes the chunk (the same for any order).
+         * Bank, row and column stay the consecutive decode's. */
+        uint64_t z = (addr >> m->random_shift) + 0x9e3779b97f4a7c15ull;   /* splitmix64 */
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        d.sub = (int)(z % (uint64_t)(m->n_channel * m->n_sub));
+        d.chip = d.sub / m->n_sub;
     }
     return d;
 }

@@ -18,21 +18,24 @@ typedef struct sim_bitrun {
 
 #define SIM_AM_MAX_RUNS 32
 
-enum { SIM_AM_CONSECUTIVE = 0, SIM_AM_IPOLY = 2 };   /* GPGPU-Sim's numbers */          /* 64 mask bits make at most 32 runs */
+enum { SIM_AM_CONSECUTIVE = 0, SIM_AM_IPOLY = 2, SIM_AM_RANDOM = 4 };   /* GPGPU-Sim's numbers */          /* 64 mask bits make at most 32 runs */
 
 typedef struct sim_addrmap {
     int gap;                        /* dramid@N: channel = (addr >> N) % channels; -1: D bits */
     uint64_t mask[SIM_AM_FIELDS];   /* bit masks of D, B, R, C, S */
     int n_channel, n_sub, n_bank;
     uint64_t sub_mask;              /* the low log2(n_sub) B bits: the sub-partition's */
-    int indexing;                   /* -gpgpu_memory_partition_indexing: SIM_AM_CONSECUTIVE
-                                     * or SIM_AM_IPOLY (sub-partition hashed) */
+    int indexing;                   /* -gpgpu_memory_partition_indexing: SIM_AM_CONSECUTIVE,
+                                     * SIM_AM_IPOLY (sub-partition hashed) or SIM_AM_RANDOM */
     /* IPOLY, derived at parse: the hash's range (the next power of two of
      * channels times n_sub), and the shift of the bits above the channel
      * and sub-partition (-1 when channels are not a power of two: then the
      * quotient (addr >> gap) / channels) */
     unsigned ipoly_n;
     int ipoly_shift;
+    /* RANDOM: the chunk that keeps one sub-partition is addr >> random_shift
+     * (dramid@N's N less log2 sub-partitions: GPGPU-Sim's chip_address) */
+    int random_shift;
     /* each mask as runs of contiguous bits, so decoding moves a run at once */
     sim_bitrun run[SIM_AM_FIELDS][SIM_AM_MAX_RUNS];
     int n_runs[SIM_AM_FIELDS];

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/options.h"
+#include "sim/mem/icnt_file.h"
 #include "sim/mem/mem_config.h"
 #include "sim/mem/setindex.h"
 #include "sim/memsys.h"
@@ -60,7 +61,7 @@ const trapeze_opt sim_mem_options[] = {
      "1: separate row and column command buses (HBM): an ACT or PRE and a READ or WRITE "
      "may issue in the same DRAM cycle"},
     {"gpgpu_memory_partition_indexing", OPT_INT, "0", 0, 5,
-     "sub-partition indexing (2: IPOLY)"},
+     "sub-partition indexing (0: consecutive, 2: IPOLY, 4: random per chunk)"},
     {"icnt_flit_size", OPT_INT, "32", 4, 4096, "interconnect flit, bytes"},
     {"trapeze_icnt_latency", OPT_INT, "8", 1, 100000, "interconnect latency, icnt cycles"},
     {"trapeze_icnt_flits_per_cycle", OPT_INT, "1", 1, 64, "flits per icnt cycle per port"},
@@ -68,9 +69,13 @@ const trapeze_opt sim_mem_options[] = {
     {"network_mode", OPT_INT, "1", 1, 2,
      "interconnect: 1 fixed latency and port bandwidth (Trapeze's stand-in for booksim), "
      "2 GPGPU-Sim's local crossbar (xbar.c)"},
+    {"inter_config_file", OPT_TEXT, "none", 0, 0,
+     "with -network_mode 1: booksim's .icnt file, read relative to the config file that names "
+     "it: sets the flit-level crossbar's switch, pipeline, buffers and flit size"},
     {"trapeze_icnt_booksim", OPT_INT, "0", 0, 1,
      "with -network_mode 1: booksim's one-router fly as a flit-level crossbar (xbar.c): "
-     "the -icnt_* buffer limits in flits, -trapeze_icnt_latency its pipeline"},
+     "the -icnt_* buffer limits in flits, -trapeze_icnt_latency its pipeline "
+     "(default 1 when -inter_config_file is set)"},
     {"icnt_in_buffer_limit", OPT_INT, "64", 1, 1000000,
      "local crossbar (-network_mode 2): packets an input buffer holds"},
     {"icnt_out_buffer_limit", OPT_INT, "64", 1, 1000000,
@@ -146,8 +151,11 @@ static const char *parse_geometry(char *text, sim_cache_cfg *c)
         return "the number of sets must be a power of two";
     if (c->line != SIM_LINE_BYTES)
         return "only 128-byte lines are modelled";
-    if (c->assoc < 1 || c->assoc > 256)
-        return "associativity must be 1..256";
+    /* any way count: a fully associative single set (SM75_RTX2060_S's
+     * S:1:128:512) is a tag index lookup (cache.c); the bound keeps the
+     * tag array of a typo finite */
+    if (c->assoc < 1 || c->assoc > 65536)
+        return "associativity must be 1..65536";
     return NULL;
 }
 
@@ -390,10 +398,15 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
                                    "D bits need a power-of-two -gpgpu_n_mem; use dramid@N");
     if ((s = get_int(cfg, "gpgpu_memory_partition_indexing", &c->map.indexing, err)))
         return s;
-    if (c->map.indexing != SIM_AM_CONSECUTIVE && c->map.indexing != SIM_AM_IPOLY)
+    if (c->map.indexing != SIM_AM_CONSECUTIVE && c->map.indexing != SIM_AM_IPOLY &&
+        c->map.indexing != SIM_AM_RANDOM)
         return trapeze_config_fail(cfg, "gpgpu_memory_partition_indexing", err,
-                                   "%d is not modelled: 0 (consecutive) or 2 (IPOLY)",
-                                   c->map.indexing);
+                                   "%d is not modelled: 0 (consecutive), 2 (IPOLY) or 4 "
+                                   "(random)", c->map.indexing);
+    if (c->map.indexing == SIM_AM_RANDOM && c->map.random_shift < 0)
+        return trapeze_config_fail(cfg, "gpgpu_memory_partition_indexing", err,
+                                   "random (4) needs dramid@N with N at least log2 of "
+                                   "-gpgpu_n_sub_partition_per_mchannel");
     if (c->map.indexing == SIM_AM_IPOLY) {
         unsigned n = 1;
         while (n < (unsigned)c->n_mem)
@@ -404,6 +417,49 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
                                        "IPOLY (2) needs dramid@N and 16, 32 or 64 "
                                        "sub-partitions (channels rounded up to a power of two)");
     }
+    return TRAPEZE_OK;
+}
+
+/* -inter_config_file's path: relative to the file whose line names it. */
+static void icnt_file_path(const trapeze_config *cfg, char *out, size_t room)
+{
+    const char *value = "", *from = trapeze_config_file(cfg, "inter_config_file");
+    trapeze_config_get_string(cfg, "inter_config_file", "", &value);
+    const char *slash = strrchr(from, '/');
+    if (value[0] == '/' || !slash)
+        snprintf(out, room, "%s", value);
+    else
+        snprintf(out, room, "%.*s/%s", (int)(slash - from), from, value);
+}
+
+/* With -network_mode 1, the booksim file GPGPU-Sim would read drives the
+ * flit-level crossbar; an option the config sets itself wins over the
+ * file's value (as a command-line option would), except the flit size,
+ * which GPGPU-Sim's booksim takes from the file (-icnt_flit_size is its
+ * local crossbar's). */
+static trapeze_status read_icnt_file(const trapeze_config *cfg, sim_mem_config *c,
+                                     trapeze_error *err)
+{
+    char path[4096];
+    sim_icnt_file f;
+    icnt_file_path(cfg, path, sizeof path);
+    trapeze_status s = sim_icnt_file_read(path, c->n_sm + c->n_mem * c->n_sub, &f, err);
+    if (s == TRAPEZE_EIO)
+        return trapeze_config_fail(cfg, "inter_config_file", err, "%s", err->message);
+    if (s)
+        return s;
+    if (!trapeze_config_has(cfg, "trapeze_icnt_booksim"))
+        c->xbar_flits = 1;
+    if (!trapeze_config_has(cfg, "trapeze_icnt_latency"))
+        c->icnt_latency = f.latency;
+    if (!trapeze_config_has(cfg, "icnt_in_buffer_limit"))
+        c->xbar_in_limit = f.in_buffer;
+    if (!trapeze_config_has(cfg, "icnt_out_buffer_limit"))
+        c->xbar_out_limit = f.out_buffer;
+    if (!trapeze_config_has(cfg, "icnt_arbiter_algo"))
+        c->xbar_islip = f.islip;
+    if (f.flit_size)
+        c->flit_size = f.flit_size;
     return TRAPEZE_OK;
 }
 
@@ -426,6 +482,9 @@ static trapeze_status read_icnt(const trapeze_config *cfg, sim_mem_config *c,
     if ((s = get_int(cfg, "icnt_subnets", &subnets, err)) ||
         (s = get_int(cfg, "trapeze_icnt_booksim", &c->xbar_flits, err)))
         return s;
+    if (c->network_mode == 1 && trapeze_config_has(cfg, "inter_config_file") &&
+        (s = read_icnt_file(cfg, c, err)))
+        return s;
     if (c->network_mode == 2)
         c->xbar_flits = 0;   /* GPGPU-Sim's local crossbar moves packets */
     c->use_xbar = c->network_mode == 2 || c->xbar_flits;
@@ -445,10 +504,11 @@ trapeze_status sim_mem_config_read(const trapeze_config *cfg, int n_sm, sim_mem_
         (s = read_queues(cfg, out, err)) || (s = read_dram(cfg, out, err)) ||
         (s = read_icnt(cfg, out, err)))
         return s;
-    /* An L2 fill answers all its merged requests at once: they must fit. */
+    /* An L2 fill answers all its merged requests at once: they must fit in
+     * the L2->icnt queue, so a larger merge limit (SM6_TITANX: 64 over a
+     * 32-entry queue; GPGPU-Sim returns them one a cycle) is cut to the
+     * queue's size, as documented in docs/simulator.md. */
     if (out->l2.enabled && out->q_l2_icnt < out->l2.mshr_merge)
-        return trapeze_config_fail(cfg, "gpgpu_dram_partition_queues", err,
-                                   "the L2->icnt queue (%d) must hold the L2 MSHR merge limit (%d)",
-                                   out->q_l2_icnt, out->l2.mshr_merge);
+        out->l2.mshr_merge = out->q_l2_icnt;
     return TRAPEZE_OK;
 }

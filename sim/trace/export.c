@@ -269,13 +269,11 @@ static trapeze_status write_file(const char *path, const sim_kernel *k, int id, 
                                  trapeze_error *err)
 {
     trapeze_outfile *o;
-    trapeze_status s = trapeze_outfile_open(path, &o, err);
+    FILE *f;
+    trapeze_status s = trapeze_outfile_open_stream(path, &o, &f, err);
     if (s)
         return s;
-    FILE *f = trapeze_outfile_stream(o);
-    if (!f)
-        s = trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path, strerror(errno));
-    else if (k) {
+    if (k) {
         write_header(f, k, id);
         s = write_blocks(f, k, path, err);
     } else {
