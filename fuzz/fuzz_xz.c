@@ -98,11 +98,14 @@ static buf compress(const buf *b, size_t cut)
     return out;
 }
 
-/* msg with every "NAME.xz" made "NAME": the plain file's message. */
+/* msg with the file's own name, "kernel-2.traceg.xz", made "kernel-2.traceg":
+ * the plain file's message. Only that one: a message may quote the input's
+ * text, which may hold the same letters. */
 static void drop_xz(char *msg)
 {
-    for (char *x; (x = strstr(msg, ".traceg.xz"));)
-        memmove(x + 7, x + 10, strlen(x + 10) + 1);
+    char *x = strstr(msg, "kernel-2.traceg.xz");
+    if (x)
+        memmove(x + 15, x + 18, strlen(x + 18) + 1);
 }
 
 /* The plain text and its .xz z open alike and read alike. */
@@ -123,6 +126,8 @@ static void same_as_plain(const buf *text, const buf *z)
     if (sa) {
         drop_xz(eb.message);
         char *p = strstr(ea.message, "kernel-1.traceg"), *q = strstr(eb.message, "kernel-2.traceg");
+        if (!p || !q || strcmp(p + 8, q + 8))
+            fprintf(stderr, "plain: %s\nxz: %s\n", ea.message, eb.message);
         FUZZ_CHECK(fuzz_printable(ea.message) && p && q && !strcmp(p + 8, q + 8));
         return;
     }
