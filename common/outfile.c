@@ -19,6 +19,11 @@
  *    (/dev/stdout): renaming over it would replace the link, and resolving
  *    it would let whoever can plant a link in a shared folder aim the run
  *    (as root, at any file). The file's own path does the same job safely.
+ *  - /dev/stdout and /dev/stderr name this process's own streams, whatever
+ *    they lead to (`--csv /dev/stdout > file`): written in place through a
+ *    duplicate of descriptor 1 or 2, never by opening the link, so a shell's
+ *    redirection (truncating or appending) is what decides, as for any
+ *    program's output.
  *  - A folder, a block device or a socket is never an output.
  */
 #include <errno.h>
@@ -47,7 +52,13 @@ struct trapeze_outfile {
     int finished;
 };
 
-typedef enum { OUT_REPLACE, OUT_IN_PLACE } out_mode;
+typedef enum { OUT_REPLACE, OUT_IN_PLACE, OUT_STD } out_mode;
+
+/* The descriptor /dev/stdout or /dev/stderr names, else -1. */
+static int std_fd(const char *path)
+{
+    return !strcmp(path, "/dev/stdout") ? 1 : !strcmp(path, "/dev/stderr") ? 2 : -1;
+}
 
 static int is_stream_node(mode_t m)
 {
@@ -59,6 +70,12 @@ static trapeze_status classify(const char *path, out_mode *mode, trapeze_error *
 {
     struct stat st;
     *mode = OUT_REPLACE;
+    if (std_fd(path) >= 0) {
+        if (fstat(std_fd(path), &st) != 0)
+            return trapeze_fail(err, TRAPEZE_EIO, "%s: not open: %s", path, strerror(errno));
+        *mode = OUT_STD;
+        return TRAPEZE_OK;
+    }
     if (lstat(path, &st) != 0)
         return errno == ENOENT ? TRAPEZE_OK
                                : trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", path,
@@ -121,6 +138,17 @@ static void free_out(trapeze_outfile *o)
     free(o);
 }
 
+/* Our own stdout or stderr: a duplicate, so that closing it leaves the
+ * stream the rest of the program prints to. */
+static trapeze_status open_std(trapeze_outfile *o, trapeze_error *err)
+{
+    fflush(std_fd(o->path) == 1 ? stdout : stderr);   /* what was printed comes first */
+    o->fd = fcntl(std_fd(o->path), F_DUPFD_CLOEXEC, 3);
+    return o->fd >= 0 ? TRAPEZE_OK
+                      : trapeze_fail(err, TRAPEZE_EIO, "%s: cannot write: %s", o->path,
+                                     strerror(errno));
+}
+
 static trapeze_status open_in_place(trapeze_outfile *o, trapeze_error *err)
 {
     /* no O_TRUNC: a device has nothing to cut, and if the node changed since
@@ -166,7 +194,9 @@ trapeze_status trapeze_outfile_open(const char *path, trapeze_outfile **out,
     }
     o->fd = -1;
     o->slot = -1;
-    s = mode == OUT_IN_PLACE ? open_in_place(o, err) : open_tmp(o, err);
+    s = mode == OUT_IN_PLACE ? open_in_place(o, err)
+        : mode == OUT_STD    ? open_std(o, err)
+                             : open_tmp(o, err);
     if (s) {
         free_out(o);
         return s;
@@ -181,6 +211,8 @@ trapeze_status trapeze_outfile_check(const char *path, trapeze_error *err)
     trapeze_status s = classify(path, &mode, err);
     if (s)
         return s;
+    if (mode == OUT_STD)
+        return TRAPEZE_OK;
     if (mode == OUT_IN_PLACE)   /* not opened: a FIFO would wait for its reader */
         return access(path, W_OK) == 0 ? TRAPEZE_OK
                                        : trapeze_fail(err, TRAPEZE_EIO, "%s: cannot open: %s",

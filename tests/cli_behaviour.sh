@@ -98,6 +98,17 @@ sim_csv "$D/fifo" 2>"$D/err" || fail "--csv FIFO: $(cat "$D/err")"
 wait
 [ -p "$D/fifo" ] || fail "--csv FIFO replaced the FIFO"
 head -1 "$D/fifo.out" | grep -q '^kernel,' || fail "--csv FIFO: the reader got $(head -c 80 "$D/fifo.out")"
+# /dev/stdout is this run's own output, whatever the shell made it: a
+# redirection to a file gets the CSV after what was printed, the file stays
+# a file; never opened through its link (which would cut the file)
+sim_csv /dev/stdout >"$D/stdout.csv" 2>"$D/err" || fail "--csv /dev/stdout > FILE: $(cat "$D/err")"
+[ -f "$D/stdout.csv" ] && [ ! -L "$D/stdout.csv" ] || fail "--csv /dev/stdout: the redirection is no longer a file"
+[ "$(grep -c '^kernel,' "$D/stdout.csv")" = 1 ] && [ "$(grep -c '^vecadd,' "$D/stdout.csv")" = 1 ] \
+    || fail "--csv /dev/stdout > FILE: $(head -c 200 "$D/stdout.csv")"
+echo first >"$D/append.csv"
+sim_csv /dev/stdout >>"$D/append.csv" 2>"$D/err" || fail "--csv /dev/stdout >> FILE: $(cat "$D/err")"
+[ "$(head -1 "$D/append.csv")" = first ] && grep -q '^vecadd,' "$D/append.csv" \
+    || fail "--csv /dev/stdout >> FILE: $(head -c 200 "$D/append.csv")"
 echo precious >"$D/victim"
 ln -s "$D/victim" "$D/link.csv"
 sim_csv "$D/link.csv" 2>"$D/err" && fail "--csv through a symbolic link: exit 0"
