@@ -31,6 +31,22 @@ static void write_text(const char *path, const char *text)
     fclose(f);
 }
 
+/* Writes the n histograms of hs to idle.csv (its path in path) and loads
+ * them back into *h, *n. */
+static void write_and_load(const trapeze_idle_hist *const *hs, int count, char *path,
+                           size_t room, trapeze_idle_hist **h, int *n)
+{
+    path_of(path, room, "idle.csv");
+    trapeze_csv_out *csv;
+    trapeze_error err;
+    CHECK_OK(trapeze_csv_create(path, trapeze_idle_csv_columns, trapeze_idle_csv_ncolumns, &csv,
+                                &err));
+    for (int i = 0; i < count; i++)
+        CHECK_OK(trapeze_idle_hist_write_rows(hs[i], csv, &err));
+    CHECK_OK(trapeze_csv_commit(csv, &err));
+    CHECK_OK(trapeze_idle_csv_load(path, h, n, &err));
+}
+
 static void test_roundtrip(void)
 {
     trapeze_idle_hist a, b;
@@ -41,17 +57,10 @@ static void test_roundtrip(void)
     a.count[TRAPEZE_NEXT_DEAD][trapeze_idle_bucket(3000)] = 7;
     b.count[TRAPEZE_NEXT_READ][16] = 5;
     char path[512];
-    path_of(path, sizeof path, "idle.csv");
-    trapeze_csv_out *csv;
-    trapeze_error err;
-    CHECK_OK(trapeze_csv_create(path, trapeze_idle_csv_columns, trapeze_idle_csv_ncolumns, &csv,
-                                &err));
-    CHECK_OK(trapeze_idle_hist_write_rows(&a, csv, &err));
-    CHECK_OK(trapeze_idle_hist_write_rows(&b, csv, &err));
-    CHECK_OK(trapeze_csv_commit(csv, &err));
-    trapeze_idle_hist *h;
-    int n;
-    CHECK_OK(trapeze_idle_csv_load(path, &h, &n, &err));
+    const trapeze_idle_hist *both[] = {&a, &b};
+    trapeze_idle_hist *h = NULL;
+    int n = 0;
+    write_and_load(both, 2, path, sizeof path, &h, &n);
     CHECK(n == 2);
     if (n == 2) {
         CHECK(memcmp(h[0].count, a.count, sizeof a.count) == 0);
@@ -158,16 +167,10 @@ static void test_quoted_name(void)
     trapeze_idle_hist_init(&a, "gtx480", name, "l2", "slice");
     a.count[TRAPEZE_NEXT_DEAD][trapeze_idle_bucket(5000)] = 1e-300;
     char path[512];
-    path_of(path, sizeof path, "idle.csv");
-    trapeze_csv_out *csv;
-    trapeze_error err;
-    CHECK_OK(trapeze_csv_create(path, trapeze_idle_csv_columns, trapeze_idle_csv_ncolumns, &csv,
-                                &err));
-    CHECK_OK(trapeze_idle_hist_write_rows(&a, csv, &err));
-    CHECK_OK(trapeze_csv_commit(csv, &err));
+    const trapeze_idle_hist *one[] = {&a};
     trapeze_idle_hist *h = NULL;
     int n = 0;
-    CHECK_OK(trapeze_idle_csv_load(path, &h, &n, &err));
+    write_and_load(one, 1, path, sizeof path, &h, &n);
     CHECK(n == 1 && !strcmp(h[0].kernel, name));
     CHECK(n == 1 && !memcmp(h[0].count, a.count, sizeof a.count));
     /* 5000 is in [4097, 8192] */
