@@ -163,13 +163,15 @@ notebooks: all
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
-	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/trapeze
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/trapeze \
+	    $(DESTDIR)$(PREFIX)/include/trapeze
 	install -m 755 $(B)/trapeze $(DESTDIR)$(PREFIX)/bin/trapeze
 	install -m 644 $(B)/libtrapeze.a $(DESTDIR)$(PREFIX)/lib/libtrapeze.a
 	install -m 755 $(B)/libtrapeze.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libtrapeze.so.$(VERSION)
 	ln -sf libtrapeze.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libtrapeze.so.$(SOMAJOR)
 	ln -sf libtrapeze.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libtrapeze.so
 	install -m 644 include/trapeze.h $(DESTDIR)$(PREFIX)/include/trapeze.h
+	install -m 644 include/trapeze/*.h $(DESTDIR)$(PREFIX)/include/trapeze/
 	cp -R data/. $(DESTDIR)$(PREFIX)/share/trapeze/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|' \
 	    scripts/trapeze.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/trapeze.pc
@@ -202,7 +204,8 @@ install-python: python-wheel
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/bin/trapeze $(DESTDIR)$(PREFIX)/lib/libtrapeze.* \
-	    $(DESTDIR)$(PREFIX)/include/trapeze.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/trapeze.pc \
+	    $(DESTDIR)$(PREFIX)/include/trapeze.h $(DESTDIR)$(PREFIX)/include/trapeze \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/trapeze.pc \
 	    $(DESTDIR)$(PREFIX)/share/trapeze
 	$(if $(PYDIR),rm -rf $(DESTDIR)$(PYDIR)/trapeze $(DESTDIR)$(PYDIR)/trapeze-*.dist-info)
 
