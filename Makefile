@@ -80,14 +80,21 @@ $(B)/libtrapeze.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-# The shared library carries a SONAME (libtrapeze.so.MAJOR) and exports only
-# the public trapeze_* symbols (scripts/libtrapeze.map); the static library and
-# the tests keep every symbol.
+# The shared library carries a SONAME (libtrapeze.so.MAJOR) and exports
+# exactly what the public headers declare: its version script is generated
+# from them (scripts/libtrapeze-map.sh), and internal trapeze_* helpers are
+# hidden besides (TRAPEZE_INTERNAL, common/internal.h). The static library
+# keeps every symbol: the program and the tests link it.
+PUBLIC_H := include/trapeze.h $(wildcard include/trapeze/*.h)
 VERSION := $(shell sed -n 's/.*TRAPEZE_VERSION "\(.*\)"/\1/p' include/trapeze.h)
 SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
-$(B)/libtrapeze.so: $(LIB_OBJ) scripts/libtrapeze.map
+$(B)/libtrapeze.map: $(PUBLIC_H) scripts/libtrapeze-map.sh
+	@mkdir -p $(dir $@)
+	scripts/libtrapeze-map.sh "$(CC)" >$@.tmp && mv $@.tmp $@
+
+$(B)/libtrapeze.so: $(LIB_OBJ) $(B)/libtrapeze.map
 	$(CC) -shared -o $@.$(VERSION) $(LIB_OBJ) -Wl,-soname,libtrapeze.so.$(SOMAJOR) \
-	    -Wl,--version-script=scripts/libtrapeze.map $(LDFLAGS) $(LDLIBS)
+	    -Wl,--version-script=$(B)/libtrapeze.map $(LDFLAGS) $(LDLIBS)
 	ln -sf libtrapeze.so.$(VERSION) $(B)/libtrapeze.so.$(SOMAJOR)
 	ln -sf libtrapeze.so.$(SOMAJOR) $@
 

@@ -11,6 +11,9 @@
 #ifndef TRAPEZE_COMMON_ASSERT_H
 #define TRAPEZE_COMMON_ASSERT_H
 
+#include "common/internal.h"
+
+TRAPEZE_INTERNAL
 void trapeze_assert_fail(const char *cond, const char *file, int line)
     __attribute__((noreturn));
 

@@ -8,6 +8,7 @@
 #define TRAPEZE_COMMON_CSV_IN_H
 
 #include "trapeze.h"
+#include "common/internal.h"
 
 #define TRAPEZE_CSV_MAX_COLUMNS 16
 
@@ -18,6 +19,7 @@ typedef trapeze_status (*trapeze_csv_row_fn)(void *ctx, const long long *values,
                                              trapeze_error *err);
 
 /* The header must be exactly `columns`; every field a whole number. */
+TRAPEZE_INTERNAL
 trapeze_status trapeze_csv_read_integers(const char *path, const char *const *columns,
                                          int ncolumns, trapeze_csv_row_fn row, void *ctx,
                                          trapeze_error *err);

@@ -7,6 +7,7 @@
 #define TRAPEZE_COMMON_INI_H
 
 #include "trapeze.h"
+#include "common/internal.h"
 
 typedef struct trapeze_ini_ctx {
     const char *path;
@@ -18,13 +19,16 @@ typedef trapeze_status (*trapeze_ini_handler)(void *user, const trapeze_ini_ctx 
                                               const char *section, const char *key,
                                               const char *value, trapeze_error *err);
 
+TRAPEZE_INTERNAL
 trapeze_status trapeze_ini_parse(const char *path, trapeze_ini_handler handler, void *user,
                                  trapeze_error *err);
 
 /* Helpers for handlers: parse a value or fail naming path:line: [section] key. */
+TRAPEZE_INTERNAL
 trapeze_status trapeze_ini_double(const trapeze_ini_ctx *at, const char *section,
                                   const char *key, const char *value, double min, double max,
                                   double *out, trapeze_error *err);
+TRAPEZE_INTERNAL
 trapeze_status trapeze_ini_int(const trapeze_ini_ctx *at, const char *section, const char *key,
                                const char *value, long min, long max, long *out,
                                trapeze_error *err);

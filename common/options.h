@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "trapeze.h"
+#include "common/internal.h"
 
 typedef enum { OPT_INT, OPT_NUMBER, OPT_LIST, OPT_TEXT } trapeze_opt_type;
 
@@ -33,23 +34,29 @@ typedef struct trapeze_opt {
 /* The hardware summary's options (common/gpu.c), shared by the model and
  * the simulator; the simulator's own are sim_core_options and
  * sim_mem_options (sim/core/gpu_sim.h, sim/mem/mem_config.h). */
+TRAPEZE_INTERNAL
 extern const trapeze_opt trapeze_gpu_options[];
 
 /* The row of `name` in table, or NULL. */
+TRAPEZE_INTERNAL
 const trapeze_opt *trapeze_opt_find(const trapeze_opt *table, const char *name);
 /* Integer option `name` (an OPT_INT row of table: its default and range).
  * A name missing from the table is a programming error: TRAPEZE_EINVAL. */
+TRAPEZE_INTERNAL
 trapeze_status trapeze_opt_int(const trapeze_config *cfg, const trapeze_opt *table,
                                const char *name, long *out, trapeze_error *err);
 /* The same with a default computed by the caller (the row's fallback says how). */
+TRAPEZE_INTERNAL
 trapeze_status trapeze_opt_int_or(const trapeze_config *cfg, const trapeze_opt *table,
                                   const char *name, long fallback, long *out,
                                   trapeze_error *err);
 /* Options of cfg that none of the n tables lists (Trapeze does not read
  * them): returns how many; writes at most max names. */
+TRAPEZE_INTERNAL
 size_t trapeze_opt_unknown(const trapeze_config *cfg, const trapeze_opt *const *tables, int n,
                            const char **names, size_t max);
 /* Prints the table: one line per option (name, type, default, range, help). */
+TRAPEZE_INTERNAL
 void trapeze_opt_print(FILE *f, const char *component, const trapeze_opt *table);
 
 #endif

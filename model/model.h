@@ -19,6 +19,7 @@
 #define TRAPEZE_MODEL_MODEL_H
 
 #include "trapeze.h"
+#include "common/internal.h"
 
 /* Fixed upper limits so the generic code keeps its vectors on the stack. */
 #define TRAPEZE_MODEL_MAX_PARAMS 32
@@ -88,8 +89,10 @@ typedef struct trapeze_minimum {
     int evaluations;            /* model evaluations over every start */
 } trapeze_minimum;
 
+TRAPEZE_INTERNAL
 void trapeze_minimize_options_default(trapeze_minimize_options *o);
 
+TRAPEZE_INTERNAL
 trapeze_status trapeze_model_minimize(const trapeze_model *m, const double *params,
                                       const double *x_start, const trapeze_minimize_options *o,
                                       trapeze_minimum *out, trapeze_error *err);

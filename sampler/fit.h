@@ -7,6 +7,7 @@
 #define TRAPEZE_SAMPLER_FIT_H
 
 #include "model/model.h"
+#include "common/internal.h"
 
 /* One observation: an instance, the decision values it ran at, and the
  * value measured there (> 0: residuals are relative). */
@@ -22,12 +23,14 @@ typedef struct trapeze_fit_point {
  * (logistic when hi <= 1, else log above lo). params: start in, fit out;
  * stderr_out[nparams] (may be NULL): standard errors, 0 where not fitted.
  * Every point must share the first point's ops. */
+TRAPEZE_INTERNAL
 trapeze_status trapeze_model_fit(const trapeze_fit_point *pts, int n, unsigned long mask,
                                  double *params, double *stderr_out, trapeze_calib_report *rep,
                                  trapeze_error *err);
 
 /* k-fold cross-validation of that fit (folds by a seeded mt19937 shuffle):
  * fills rep->cv_mape_pct and rep->cv_max_ape_pct. */
+TRAPEZE_INTERNAL
 trapeze_status trapeze_model_cross_validate(const trapeze_fit_point *pts, int n,
                                             unsigned long mask, const double *start, int k,
                                             unsigned long seed, trapeze_calib_report *rep,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The shared library as an installed program sees it: a SONAME with the major
-# version, only the public trapeze_* symbols exported, and a program compiled
+# version, exactly the symbols include/ declares exported, and a program compiled
 # against include/trapeze.h and linked to the .so alone gets the model's
 # answer (PathFinder, GTX 280, paper mode: relaunch h* = 12.25, floor 12,
 # the dissertation's Table 5.2 result that tests/cli_ghostzone.sh also checks).
@@ -15,10 +15,33 @@ major=$(sed -n 's/.*TRAPEZE_VERSION "\([0-9]*\)\..*/\1/p' include/trapeze.h)
 [ "$soname" = "libtrapeze.so.$major" ] || fail "SONAME '$soname', expected libtrapeze.so.$major"
 [ -e "$B/$soname" ] || fail "no $B/$soname link"
 
-# every defined dynamic symbol is public (the version node TRAPEZE_0 aside)
-leaked=$(nm -D --defined-only "$SO" | awk '{sub(/@.*/, "", $3); print $3}' | grep -v -e '^trapeze_' -e '^TRAPEZE_0$' | head -5)
-[ -z "$leaked" ] || fail "internal symbols exported: $leaked"
+# The exported symbols are exactly the declared ones (the version node
+# TRAPEZE_0 aside). Declared, found by the compiler rather than by the
+# script that writes the version script: the functions gcc's -aux-info lists
+# from include/, and the variables include/ declares extern.
+printf '#include "trapeze.h"\n' >"$D/decl.c"
+gcc -std=c11 -Iinclude -aux-info "$D/aux" -fsyntax-only "$D/decl.c" || fail "gcc -aux-info failed"
+{ grep '^/\* include/trapeze' "$D/aux" | sed 's/^[^*]*\*\/ //' |
+      sed -n 's/^[^(]*[^a-z0-9_]\(trapeze_[a-z0-9_]*\) (.*/\1/p'
+  grep -h '^extern const' include/trapeze/*.h | sed 's/ *\[.*//; s/;$//; s/.* //'; } |
+    LC_ALL=C sort -u >"$D/declared"
+nm -D --defined-only "$SO" | awk '{sub(/@.*/, "", $3); print $3}' | grep -v '^TRAPEZE_0$' |
+    LC_ALL=C sort -u >"$D/exported"
+[ "$(wc -l <"$D/declared")" -ge 250 ] || fail "only $(wc -l <"$D/declared") declarations found"
+extra=$(comm -13 "$D/declared" "$D/exported" | head -5 | tr '\n' ' ')
+[ -z "$extra" ] || fail "exported but not declared in include/: $extra"
+missing=$(comm -23 "$D/declared" "$D/exported" | head -5 | tr '\n' ' ')
+[ -z "$missing" ] || fail "declared in include/ but not exported: $missing"
 nm -D --defined-only "$SO" | grep -q ' trapeze_gz_optimize@@TRAPEZE_0$' || fail "trapeze_gz_optimize not exported"
+# Every trapeze_* function or variable the library defines with default
+# visibility is declared in include/: an internal helper carries
+# TRAPEZE_INTERNAL (common/internal.h), hidden in the objects themselves.
+readelf -sW "$B/libtrapeze.a" | awk '$5 == "GLOBAL" && $6 == "DEFAULT" && $7 != "UND" && $8 ~ /^trapeze_/ {print $8}' |
+    LC_ALL=C sort -u >"$D/visible"
+unmarked=$(comm -13 "$D/declared" "$D/visible" | head -5 | tr '\n' ' ')
+[ -z "$unmarked" ] || fail "internal helpers without TRAPEZE_INTERNAL: $unmarked"
+grep -qx trapeze_strdup "$D/visible" && fail "trapeze_strdup is visible in libtrapeze.a's objects"
+readelf -sW "$B/libtrapeze.a" | grep -q ' HIDDEN .* trapeze_strdup$' || fail "trapeze_strdup not hidden"
 
 cat >"$D/prog.c" <<'C'
 #include <stdio.h>
