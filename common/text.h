@@ -38,6 +38,9 @@ trapeze_status trapeze_read_fd_text(int fd, const char *path, char **out, size_t
 /* Reads a text file into a NUL-terminated malloc'd buffer (as
  * trapeze_read_fd_text). */
 trapeze_status trapeze_read_file(const char *path, char **out, trapeze_error *err);
+/* value in the shortest of %.15g and %.17g that reads back to the same
+ * double (CSV and JSON numbers); room: 32 bytes are enough. Returns out. */
+const char *trapeze_format_double(double value, char *out, size_t room);
 /* The 1-based line of byte `offset` of text. */
 int trapeze_line_of(const char *text, size_t offset);
 /* s[0..len) for an error message: printable ASCII as is, '\\' doubled, any
