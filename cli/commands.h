@@ -20,6 +20,8 @@ int cli_trace(int argc, char **argv);
 /* `trapeze sim --workload`: cli_sim hands its whole command line over. */
 int cli_sim_workload(int argc, char **argv);
 void cli_sim_workload_usage(FILE *f);
+/* The statistics of sim's launches in the document j (cmd_sim.c). */
+trapeze_status cli_sim_json(trapeze_json_out *j, const trapeze_sim *sim, trapeze_error *err);
 /* The simulator's progress display on stderr (a terminal only). */
 void cli_sim_progress(void *ctx, const trapeze_sim_progress_info *p);
 int cli_calibrate(int argc, char **argv);
