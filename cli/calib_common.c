@@ -28,6 +28,7 @@ const char calib_common_help[] =
 "                      at most 64: samples may span several reference grids)\n"
 "  --threads N         parallel samples (default 1; results do not depend on it)\n"
 "  --folds K           cross-validation folds (default 5)\n"
+CLI_JSON_HELP
 "  WORKLOAD            a workload spec (.ini) or a shipped preset: pathfinder,\n"
 "                      hotspot, poisson, cell (default: all four)\n";
 
@@ -76,6 +77,13 @@ int calib_parse_common(calib_args *a, int argc, char **argv, int *i)
             *whole[k] = (int)v;
         else
             *real[k - 5] = v;
+        (*i)++;
+        return 1;
+    }
+    if (strcmp(arg, "--json") == 0) {
+        if (!val)
+            return calib_usage_error(a->cmd, arg, "needs a value");
+        a->json = val;
         (*i)++;
         return 1;
     }
@@ -187,7 +195,8 @@ int calib_check_options(const char *cmd, int argc, char **argv, const cli_opt *o
     static const cli_opt common[] = {
         {"--gpu", 1, 0}, {"--samples", 1, 0}, {"--budget", 1, 0}, {"--stages", 1, 0},
         {"--max-h", 1, 0}, {"--sweep-budget", 1, 0}, {"--min-fraction", 1, 0},
-        {"--max-fraction", 1, 0}, {"--threads", 1, 0}, {"--folds", 1, 0}};
+        {"--max-fraction", 1, 0}, {"--threads", 1, 0}, {"--folds", 1, 0},
+        {"--json", 1, 0}};
     cli_opt all[64];
     int n = 0;
     for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)

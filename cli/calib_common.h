@@ -17,6 +17,7 @@ typedef struct calib_args {
     const char *cmd;                 /* "calibrate" or "validate", for messages */
     char gpu[4096];
     const char *samples;
+    const char *json;                /* --json FILE */
     const char *workload_args[CALIB_MAX_WORKLOADS];
     char workload_paths[CALIB_MAX_WORKLOADS][1024]; /* presets resolved (calib_finish_args) */
     int n_workloads;

@@ -84,6 +84,8 @@ static void usage_for(FILE *f, const char *cmd)
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
                   "  --margin PCT    as trapeze group's, and what a sub-grid must beat rr's\n"
                   "                  by (default 1)\n");
+    fputs("  --json FILE     the summary as one JSON document (docs/json.md; - for\n"
+          "                  stdout, the text then on stderr)\n", f);
 }
 
 /* data/calibrations/NAME-group.ini for gpu config .../NAME.config, if present. */
@@ -183,6 +185,71 @@ typedef struct {
     double opt_vs_best, opt_vs_rr, opt_vs_rbts, l2_err, cyc_err, samples_work, all_work;
 } launch_figures;
 
+/* The grouping constants in the document. */
+static void json_params(trapeze_json_out *j, const trapeze_grp_params *p, const char *out)
+{
+    trapeze_json_text(j, "out", out);
+    trapeze_json_array(j, "parameters");
+    for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++) {
+        trapeze_json_object(j, NULL);
+        trapeze_json_text(j, "parameter", trapeze_grp_param_name((trapeze_grp_param)k));
+        trapeze_json_number(j, "value", p->value[k]);
+        trapeze_json_end(j);
+    }
+    trapeze_json_end(j);
+}
+
+/* A launch's decision and table in the document (an object of "launches"). */
+static void json_launch(trapeze_json_out *j, const trapeze_grp_launch *l,
+                        const trapeze_grp_outcome *o, const launch_figures *f)
+{
+    const int chosen = TRAPEZE_GRP_NPOLICIES - 1;
+    int tiles = !strcmp(o->choice.source, "tiles");
+    trapeze_json_object(j, NULL);
+    trapeze_json_text(j, "kernel", l->kernel);
+    trapeze_json_text(j, "params", l->params);
+    trapeze_json_integer(j, "launch", l->launch);
+    trapeze_json_text(j, "chosen", o->choice.source);
+    trapeze_json_number(j, "tiles_x", tiles ? o->choice.gx : NAN);
+    trapeze_json_number(j, "tiles_y", tiles ? o->choice.gy : NAN);
+    trapeze_json_text(j, "tile_order", !tiles ? NULL : o->choice.tile_order ? "column-major"
+                                                                           : "row-major");
+    trapeze_json_number(j, "fit_rms_pct", 100 * o->fit.rms_rel_error);
+    trapeze_json_text(j, "bound", o->predicted[chosen] ? trapeze_grp_eval_bound(&o->pred[chosen])
+                                                       : NULL);
+    trapeze_json_array(j, "policies");
+    for (int i = 0; i < TRAPEZE_GRP_NPOLICIES; i++) {
+        trapeze_json_object(j, NULL);
+        trapeze_json_text(j, "policy", trapeze_grp_policy_names[i]);
+        trapeze_json_number(j, "pred_cycles", o->predicted[i] ? o->pred[i].cycles : NAN);
+        trapeze_json_number(j, "sim_cycles", o->sim[i].cycles);
+        trapeze_json_number(j, "pred_l2_accesses", o->predicted[i] ? o->pred[i].l2_accesses : NAN);
+        trapeze_json_number(j, "sim_l2_accesses", o->sim[i].l2_accesses);
+        trapeze_json_end(j);
+    }
+    trapeze_json_end(j);
+    trapeze_json_number(j, "optimized_vs_best_pct", f->opt_vs_best);
+    trapeze_json_number(j, "optimized_vs_rr_pct", f->opt_vs_rr);
+    trapeze_json_number(j, "optimized_vs_rbts_pct", f->opt_vs_rbts);
+    trapeze_json_number(j, "l2_error_pct", f->l2_err);
+    trapeze_json_number(j, "cycles_error_pct", f->cyc_err);
+    trapeze_json_number(j, "gain_uncertainty_pct", o->uncertainty >= 0 ? 100 * o->uncertainty
+                                                                       : NAN);
+    trapeze_json_end(j);
+}
+
+/* One target in the document: its name, the count or figure, and whether it is met. */
+static void json_target(trapeze_json_out *j, const char *name, double value, double of,
+                        int met)
+{
+    trapeze_json_object(j, NULL);
+    trapeze_json_text(j, "target", name);
+    trapeze_json_number(j, "value", value);
+    trapeze_json_number(j, "of", of);
+    trapeze_json_bool(j, "met", met);
+    trapeze_json_end(j);
+}
+
 static void print_launch(const trapeze_grp_launch *l, const trapeze_grp_outcome *o,
                          launch_figures *f)
 {
@@ -233,7 +300,7 @@ static void print_launch(const trapeze_grp_launch *l, const trapeze_grp_outcome 
            f->opt_vs_rr, f->opt_vs_rbts, f->l2_err, f->cyc_err);
 }
 
-static void print_targets(const launch_figures *f, int n)
+static void print_targets(trapeze_json_out *j, const launch_figures *f, int n)
 {
     int best2 = 0, rr1 = 0, l2 = 0, cyc = 0, beats_rbts = 0;
     double samples = 0, all = 0;
@@ -256,6 +323,15 @@ static void print_targets(const launch_figures *f, int n)
     printf("  samples' share of the simulated work (warp instructions; the sub-grids "
            "against them, the six policies' whole runs and the chosen groupings' runs): "
            "%.1f%% (target 5%%)\n", all > 0 ? 100 * samples / all : 0);
+    trapeze_json_array(j, "targets");
+    json_target(j, "optimized_within_2pct_of_best", best2, n, best2 == n);
+    json_target(j, "better_than_rbts", beats_rbts, n, beats_rbts > 0);
+    json_target(j, "never_worse_than_rr_by_1pct", rr1, n, rr1 == n);
+    json_target(j, "l2_within_10pct", l2, n, l2 == n);
+    json_target(j, "cycles_within_5pct", cyc, n, cyc == n);
+    json_target(j, "samples_share_pct", all > 0 ? 100 * samples / all : 0, NAN,
+                all > 0 && 100 * samples / all <= 5);
+    trapeze_json_end(j);
 }
 
 static const char *const csv_columns[] = {"gpu", "kernel", "params", "launch", "policy",
@@ -436,7 +512,7 @@ static trapeze_status fit_launches(const launch_evidence *ev, int n, int skip, i
  * constants fitted to the others' sub-grids. */
 static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const launches *ls,
                                      const trapeze_grp_plan *plan, const trapeze_sample_log *log,
-                                     const char *out, trapeze_error *err)
+                                     const char *out, trapeze_json_out *j, trapeze_error *err)
 {
     static launch_evidence ev[MAX_LAUNCHES];
     static double gerr[MAX_LAUNCHES][4];
@@ -476,6 +552,10 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
             printf("  %-14s %.6g\n", trapeze_grp_param_name((trapeze_grp_param)k), p.value[k]);
         fprintf(stderr, "wrote %s\n", out);
+        json_params(j, &p, out);
+        trapeze_json_number(j, "rms_pct", 100 * rep.rms_rel_error);
+        trapeze_json_number(j, "cv_mape_pct", rep.cv_mape_pct);
+        trapeze_json_number(j, "gain_uncertainty_pct", 100 * p.gain_uncertainty);
     }
     for (int i = 0; i < n; i++)
         trapeze_grp_problem_destroy(ev[i].pb);
@@ -489,7 +569,7 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
                              const launches *ls, const trapeze_grp_plan *plan,
                              const trapeze_sample_log *log, double margin,
                              double fallback, const char *fallback_from, const char *out,
-                             const char *csv_path, trapeze_error *err)
+                             const char *csv_path, trapeze_json_out *j, trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
     trapeze_csv_out *csv = NULL;
@@ -498,7 +578,9 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
     memset(f, 0, sizeof f);
     const int held_out = validate && ls->n >= 3;
     if (!validate && ls->n > 1)
-        return calibrate_many(gpu, gpu_nm, ls, plan, log, out, err);
+        return calibrate_many(gpu, gpu_nm, ls, plan, log, out, j, err);
+    if (validate)
+        trapeze_json_array(j, "launches");
     if (csv_path)
         s = trapeze_csv_create(csv_path, csv_columns, 9, &csv, err);
     if (!s && held_out)
@@ -523,10 +605,12 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
                     printf("  %-14s %.6g\n", trapeze_grp_param_name((trapeze_grp_param)k),
                            o.params.value[k]);
                 fprintf(stderr, "wrote %s\n", out);
+                json_params(j, &o.params, out);
             }
         }
         if (!s && validate) {
             print_launch(&ls->l[i], &o, &f[i]);
+            json_launch(j, &ls->l[i], &o, &f[i]);
             if (o.uncertainty >= 0)
                 printf("uncertainty of a predicted gain over rr: %.2f%% (%s)\n",
                        100 * o.uncertainty, held_out ? "rms over the other launches' whole runs"
@@ -544,8 +628,12 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         printf("\nuncertainty of a predicted gain over rr, all %d launches: %.2f%% (rms of "
                "(pred/pred_rr)/(sim/sim_rr) - 1 over bcs mst kway rbts)\n", ls->n,
                100 * held_out_rms(gerr, ls->n, -1));
+    if (validate)
+        trapeze_json_end(j);
+    if (!s && held_out)
+        trapeze_json_number(j, "gain_uncertainty_pct", 100 * held_out_rms(gerr, ls->n, -1));
     if (!s && validate)
-        print_targets(f, ls->n);
+        print_targets(j, f, ls->n);
     if (!s && csv)
         return trapeze_csv_commit(csv, err);
     trapeze_csv_abort(csv);
@@ -558,16 +646,18 @@ static int run(int argc, char **argv, const char *cmd)
     const char *model = NULL, *gpu = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
                *csv = NULL, *margin_text = NULL, *window_text = NULL,
                *window_tbs_text = NULL;
-    const char *trace = NULL;
+    const char *trace = NULL, *json_path = NULL;
     const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
                                     {"--out", &out, NULL}, {"--window", &window_text, NULL},
+                                    {"--json", &json_path, NULL},
                                     {"--window-tbs", &window_tbs_text, NULL}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
                                     {"--csv", &csv, NULL}, {"--margin", &margin_text, NULL},
+                                    {"--json", &json_path, NULL},
                                     {"--window", &window_text, NULL},
                                     {"--window-tbs", &window_tbs_text, NULL}, {NULL, NULL, NULL}};
     static launches ls;
@@ -626,6 +716,10 @@ static int run(int argc, char **argv, const char *cmd)
     int rank, size, mpi = calib_mpi_start(&argc, &argv, &rank, &size);
     const char *const outputs[] = {out, csv};
     trapeze_status s = rank == 0 ? cli_check_outputs(outputs, 2, &err) : TRAPEZE_OK;
+    cli_json json = {0};
+    if (!s && rank == 0)
+        s = cli_json_open(&json, cmd, json_path, &err);
+    trapeze_json_text(json.j, "model", "group");
     /* with fewer than three launches, none held out: the GPU calibration's */
     char cal_path[1024], fallback_from[1100] = "";
     double fallback = -1;
@@ -651,7 +745,10 @@ static int run(int argc, char **argv, const char *cmd)
         s = run_samples(plan, log, (int)threads, rank, size, &err);
     if (!s && rank == 0)
         s = finish(validate, gpu_file, gpu_nm, &ls, plan, log, margin / 100, fallback,
-                   fallback_from, out, csv, &err);
+                   fallback_from, out, csv, json.j, &err);
+    if (!s && rank == 0)
+        s = cli_json_commit(&json, &err);
+    cli_json_abort(&json);
     trapeze_sample_log_close(log);
     trapeze_grp_plan_destroy(plan);
     calib_mpi_stop(mpi);

@@ -5,6 +5,7 @@
  * (docs/sleep.md). Every computation is a library call (sampler/
  * sleep_calib.c, sleep_validate.c).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,7 @@ static void usage_calibrate(FILE *out)
 "  --out FILE          result CSV (default sleep-calibration.csv): gpu, kernel,\n"
 "                      structure, thresholds, pred_saving, pred_penalty, fit_ks,\n"
 "                      window_cycles, sampled_cycles, cut\n"
+CLI_JSON_HELP
 "  -h, --help          show this help\n");
 }
 
@@ -92,6 +94,7 @@ static void usage_validate(FILE *out)
 "                      same bytes for any N)\n"
 "  --csv FILE          one row per job, structure, setting and mode: predicted\n"
 "                      and simulated mode share, saving, leakage, penalty\n"
+CLI_JSON_HELP
 "  -h, --help          show this help\n");
 }
 
@@ -131,14 +134,84 @@ int cli_sleep_job(const char *cmd, const char *spec, trapeze_sleep_job *j, trape
     return 0;
 }
 
+/* Thresholds (cycles, one per sleep mode) as an array of the document. */
+static void json_thresholds(trapeze_json_out *j, const char *key, const double *theta, int n)
+{
+    trapeze_json_array(j, key);
+    for (int m = 0; m < n; m++)
+        trapeze_json_number(j, NULL, theta[m]);
+    trapeze_json_end(j);
+}
+
+static void json_target(trapeze_json_out *j, const char *name, double value, double of,
+                        double worst, int met)
+{
+    trapeze_json_object(j, NULL);
+    trapeze_json_text(j, "target", name);
+    trapeze_json_number(j, "value", value);
+    trapeze_json_number(j, "of", of);
+    trapeze_json_number(j, "worst", worst);
+    trapeze_json_bool(j, "met", met);
+    trapeze_json_end(j);
+}
+
+static void json_validation(trapeze_json_out *j, const trapeze_sleep_validation *v)
+{
+    trapeze_json_text(j, "gpu", v->gpu);
+    trapeze_json_number(j, "max_penalty", v->max_penalty);
+    trapeze_json_array(j, "rows");
+    for (int i = 0; i < v->n_summary; i++) {
+        const trapeze_sleep_vsummary *s = &v->summary[i];
+        const trapeze_sleep_vrow *m = &v->rows[s->model], *sd = &v->rows[s->seed];
+        trapeze_json_object(j, NULL);
+        trapeze_json_text(j, "job", s->job);
+        trapeze_json_text(j, "structure",
+                          trapeze_power_structure_name((trapeze_power_structure)s->structure));
+        json_thresholds(j, "thresholds", m->theta, m->n_modes);
+        trapeze_json_number(j, "pred_saving", m->pred_saving);
+        trapeze_json_number(j, "sim_saving", m->sim_saving);
+        trapeze_json_number(j, "pred_penalty", m->pred_penalty);
+        trapeze_json_number(j, "sim_penalty", m->sim_penalty);
+        trapeze_json_number(j, "seed_pred_saving", sd->pred_saving);
+        trapeze_json_number(j, "seed_sim_saving", sd->sim_saving);
+        trapeze_json_number(j, "seed_pred_penalty", sd->pred_penalty);
+        trapeze_json_number(j, "seed_sim_penalty", sd->sim_penalty);
+        if (s->best >= 0)
+            json_thresholds(j, "best_swept", v->rows[s->best].theta, v->rows[s->best].n_modes);
+        else
+            trapeze_json_text(j, "best_swept", NULL);
+        trapeze_json_number(j, "ratio", s->ratio);
+        trapeze_json_number(j, "ks", s->ks);
+        trapeze_json_bool(j, "over_budget", m->sim_penalty > v->max_penalty);
+        trapeze_json_end(j);
+    }
+    trapeze_json_end(j);
+    const trapeze_sleep_targets *t = &v->targets;
+    trapeze_json_array(j, "targets");
+    json_target(j, "saving_ratio_99pct", t->ratio_met, t->rows, t->worst_ratio,
+                t->ratio_met == t->rows);
+    json_target(j, "saving_within_3_points", t->saving_met, t->rows, t->worst_saving_error,
+                t->saving_met == t->rows);
+    json_target(j, "penalty_within_half_point", t->penalty_met, t->rows,
+                t->worst_penalty_error, t->penalty_met == t->rows);
+    json_target(j, "samples_fraction", t->sample_fraction, NAN, NAN, t->sample_fraction <= 0.05);
+    trapeze_json_end(j);
+    trapeze_json_integer(j, "over_budget", t->over_budget);
+    trapeze_json_number(j, "sample_warp_instructions", v->sample_insts);
+    trapeze_json_number(j, "sweep_warp_instructions", v->sweep_insts);
+    trapeze_json_integer(j, "sweep_runs", v->sweep_runs);
+}
+
 static int finish_calibrate(const trapeze_sleep_plan *plan, trapeze_sample_log *log,
-                            const char *out, trapeze_error *err)
+                            const char *out, trapeze_json_out *j, trapeze_error *err)
 {
     if (trapeze_sleep_calib_write_csv(plan, log, out, err))
         return 1;
     const trapeze_sample_set *set = trapeze_sleep_plan_set(plan);
     printf("%-44s %-4s %9s %10s %8s %8s %7s\n", "job", "", "thresholds", "saving", "penalty",
            "fit KS", "window");
+    trapeze_json_text(j, "out", out);
+    trapeze_json_array(j, "rows");
     for (int i = 0; i < set->count; i++) {
         trapeze_sleep_sampled r;
         if (trapeze_sleep_from_row(trapeze_sample_log_find_row(log, set->rows[i].id), &r, err))
@@ -155,8 +228,19 @@ static int finish_calibrate(const trapeze_sleep_plan *plan, trapeze_sample_log *
                    : !(r.window_cycles > 0 && r.cycles > r.window_cycles) ? " (whole run)"
                    : r.spread_cycles > 0                            ? " (spread)"
                                                                     : " (jump or spread)");
+            trapeze_json_object(j, NULL);
+            trapeze_json_text(j, "job", r.job);
+            trapeze_json_text(j, "structure",
+                              trapeze_power_structure_name((trapeze_power_structure)x));
+            json_thresholds(j, "thresholds", r.theta[x], r.n_modes[x]);
+            trapeze_json_number(j, "saving", r.saving[x]);
+            trapeze_json_number(j, "penalty", r.penalty[x]);
+            trapeze_json_number(j, "ks", r.ks[x]);
+            trapeze_json_number(j, "window_cycles", r.cycles);
+            trapeze_json_end(j);
         }
     }
+    trapeze_json_end(j);
     fprintf(stderr, "wrote %s\n", out);
     return 0;
 }
@@ -219,7 +303,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     int validate = !strcmp(cmd, "validate");
     const char *model = NULL, *gpu = NULL, *power = NULL, *window_text = NULL, *spread_text = NULL,
                *penalty_text = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
-               *csv = NULL;
+               *csv = NULL, *json_path = NULL;
     int fit = 0, no_jump = 0, jump = 0;
     const cli_field cal_fields[] = {
         {"--model", &model, NULL}, {"--gpu", &gpu, NULL}, {"--power", &power, NULL},
@@ -227,14 +311,14 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
         {"--max-penalty", &penalty_text, NULL}, {"--no-jump", NULL, &no_jump},
         {"--jump", NULL, &jump},
         {"--fit", NULL, &fit}, {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
-        {"--out", &out, NULL}, {NULL, NULL, NULL}};
+        {"--out", &out, NULL}, {"--json", &json_path, NULL}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {
         {"--model", &model, NULL}, {"--gpu", &gpu, NULL}, {"--power", &power, NULL},
         {"--window", &window_text, NULL}, {"--spread", &spread_text, NULL},
         {"--max-penalty", &penalty_text, NULL}, {"--jump", NULL, &jump},
         {"--no-jump", NULL, &no_jump},
         {"--fit", NULL, &fit}, {"--threads", &threads_text, NULL}, {"--csv", &csv, NULL},
-        {NULL, NULL, NULL}};
+        {"--json", &json_path, NULL}, {NULL, NULL, NULL}};
     const char *ops[MAX_JOBS];
     int n_ops = 0;
     int rc = cli_parse_options(cmd, argc, argv, 1, validate ? val_fields : cal_fields, ops,
@@ -281,6 +365,10 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
      * windows */
     int rank = 0, size = 1, mpi = validate ? 0 : calib_mpi_start(&argc, &argv, &rank, &size);
     trapeze_status s = rank == 0 ? cli_check_outputs(outputs, 2, &err) : TRAPEZE_OK;
+    cli_json json = {0};
+    if (!s && rank == 0)
+        s = cli_json_open(&json, cmd, json_path, &err);
+    trapeze_json_text(json.j, "model", "sleep");
     if (!s)
         s = trapeze_config_load(gpu_file, &cfg, &err);
     if (!s)
@@ -303,6 +391,8 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
         if (!s)
             print_validation(&v);
         if (!s)
+            json_validation(json.j, &v);
+        if (!s)
             trapeze_sleep_validation_free(&v);
     } else if (!s) {
         trapeze_sleep_plan *plan = NULL;
@@ -319,11 +409,14 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
         if (!s)
             s = calib_run_set(trapeze_sleep_plan_set(plan), log, (int)threads, rank, size,
                               rank == 0 && isatty(2) ? row_progress : NULL, &bar, &err);
-        if (!s && rank == 0 && finish_calibrate(plan, log, cal_out, &err))
+        if (!s && rank == 0 && finish_calibrate(plan, log, cal_out, json.j, &err))
             s = TRAPEZE_EINVAL;
         trapeze_sample_log_close(log);
         trapeze_sleep_plan_destroy(plan);
     }
+    if (!s && rank == 0)
+        s = cli_json_commit(&json, &err);
+    cli_json_abort(&json);
     trapeze_config_destroy(cfg);
     calib_mpi_stop(mpi);
     if (s) {

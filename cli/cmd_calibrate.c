@@ -136,6 +136,39 @@ static trapeze_status run_samples(const calib_args *a, const trapeze_calib_plan 
     return trapeze_calib_run(plan, log, a->threads, calib_progress, (void *)&a->threads, err);
 }
 
+/* The fit in the document: the table's rows, then the errors. */
+static void json_result(trapeze_json_out *j, const trapeze_gz_params *p,
+                        const trapeze_calib_report *rep, int folds, const char *out)
+{
+    trapeze_json_text(j, "out", out);
+    trapeze_json_array(j, "parameters");
+    for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++) {
+        trapeze_json_object(j, NULL);
+        trapeze_json_text(j, "parameter", trapeze_gz_param_name((trapeze_gz_param)k));
+        trapeze_json_number(j, "value", p->value[k]);
+        trapeze_json_number(j, "stderr", p->stderr_[k]);
+        trapeze_json_bool(j, "fitted", p->stderr_[k] > 0);
+        trapeze_json_bool(j, "at_bound", rep->at_bound[k]);
+        int w = rep->corr_with[k];
+        trapeze_json_text(j, "max_corr_with", w >= 0 ? trapeze_gz_param_name((trapeze_gz_param)w)
+                                                     : NULL);
+        trapeze_json_number(j, "max_corr", w >= 0 ? fabs(rep->max_corr[k]) : NAN);
+        trapeze_json_end(j);
+    }
+    trapeze_json_end(j);
+    trapeze_json_integer(j, "observations", rep->n_points);
+    trapeze_json_integer(j, "fitted", rep->n_fitted);
+    trapeze_json_number(j, "rms_pct", 100 * rep->rms_rel_error);
+    trapeze_json_integer(j, "folds", folds);
+    trapeze_json_number(j, "cv_mape_pct", rep->cv_mape_pct);
+    trapeze_json_number(j, "cv_max_ape_pct", rep->cv_max_ape_pct);
+    trapeze_json_integer(j, "holdout", rep->n_holdout);
+    int h = rep->n_holdout > 0;
+    trapeze_json_number(j, "holdout_mape_pct", h ? rep->holdout_mape_pct : NAN);
+    trapeze_json_number(j, "holdout_max_ape_pct", h ? rep->holdout_max_ape_pct : NAN);
+    trapeze_json_number(j, "holdout_bias_pct", h ? rep->holdout_bias_pct : NAN);
+}
+
 static void print_result(const trapeze_gz_params *p, const trapeze_calib_report *rep, int folds,
                          const char *out)
 {
@@ -194,6 +227,9 @@ int cli_calibrate(int argc, char **argv)
     trapeze_calib_report rep;
     const char *const outputs[] = {out};
     trapeze_status s = rank == 0 ? cli_check_outputs(outputs, 1, &err) : TRAPEZE_OK;
+    cli_json json = {0};
+    if (!s && rank == 0)
+        s = cli_json_open(&json, "calibrate", a.json, &err);
     if (!s)
         s = calib_make_plan(&a, &plan, &err);
     if (!s && rank == 0)
@@ -203,8 +239,13 @@ int cli_calibrate(int argc, char **argv)
     if (!s)
         s = run_samples(&a, plan, log, rank, size, &err);
     if (!s && rank == 0 && !(s = trapeze_calib_from_log(plan, log, &p, &rep, &err)) &&
-        !(s = trapeze_gz_params_save(out, &p, &err)))
+        !(s = trapeze_gz_params_save(out, &p, &err))) {
         print_result(&p, &rep, a.opt.folds, out);
+        trapeze_json_text(json.j, "model", "ghostzone");
+        json_result(json.j, &p, &rep, a.opt.folds, out);
+        s = cli_json_commit(&json, &err);
+    }
+    cli_json_abort(&json);
     rc = calib_exit(&a, plan, log, s, &err);
     calib_mpi_stop(mpi);
     return rc;

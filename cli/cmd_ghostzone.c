@@ -2,6 +2,7 @@
  * cmd_ghostzone.c - `trapeze ghostzone`: argument parsing and printing for
  * the ghost-zone model. Every computation is a library call.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,8 @@
 static const char *const default_workloads[] = {"pathfinder", "hotspot", "poisson", "cell"};
 
 typedef struct {
-    const char *gpu, *calibration, *csv;
+    const char *gpu, *calibration, *csv, *json;
+    trapeze_json_out *j;   /* --json's document (NULL: none) */
     int modes[2], nmodes;  /* sync modes to optimize */
     int tau, optimize_block, force_calibration, spec_counts, list_keys;
     long height;           /* evaluate this height instead of optimizing; 0 = optimize */
@@ -78,6 +80,7 @@ static void usage(FILE *out)
 "                      loadsten_cycles,commit_cycles,itermem_cycles,\n"
 "                      misccomp_cycles,itercomp_cycles,speedup_vs_h1\n"
 "                      (with --objective, energy columns follow: docs/sleep.md)\n"
+CLI_JSON_HELP
 "  --objective OBJ     time, energy or edp: also predict the energy per loop of\n"
 "                      every (sync, h) with sleep thresholds chosen for it, from\n"
 "                      short simulated samples (3 heights per sync mode), and\n"
@@ -135,7 +138,7 @@ static int parse_sync(const char *v, gz_args *a)
 
 static const cli_opt options[] = {
     {"--gpu", 1, 0}, {"--calibration", 1, 0}, {"--force-calibration", 0, 0}, {"--sync", 1, 0},
-    {"--spec-counts", 0, 0},
+    {"--spec-counts", 0, 0}, {"--json", 1, 0},
     {"--csv", 1, 0}, {"--height", 1, 0}, {"--tau", 0, 0}, {"--optimize-block", 0, 0},
     {"--verify", 1, 0}, {"--stages", 1, 0}, {"--threads", 1, 0}, {"--objective", 1, 0},
     {"--power", 1, 0}, {"--max-penalty", 1, 0}, {"--energy-samples", 1, 0}, {"--list-keys", 0, 0},
@@ -154,6 +157,7 @@ static int parse_args(int argc, char **argv, gz_args *a)
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         int takes_value = strcmp(arg, "--gpu") == 0 || strcmp(arg, "--calibration") == 0 ||
                           strcmp(arg, "--sync") == 0 || strcmp(arg, "--csv") == 0 ||
+                          strcmp(arg, "--json") == 0 ||
                           strcmp(arg, "--height") == 0 || strcmp(arg, "--verify") == 0 ||
                           strcmp(arg, "--stages") == 0 || strcmp(arg, "--threads") == 0 ||
                           cli_gz_energy_option(arg);
@@ -173,6 +177,8 @@ static int parse_args(int argc, char **argv, gz_args *a)
             a->calibration = val;
         } else if (strcmp(arg, "--csv") == 0) {
             a->csv = val;
+        } else if (strcmp(arg, "--json") == 0) {
+            a->json = val;
         } else if (strcmp(arg, "--sync") == 0) {
             if (parse_sync(val, a) != 0)
                 return cli_usage_error("ghostzone", "--sync: expected relaunch, fence or best, got '%s'", val);
@@ -300,6 +306,25 @@ static int print_margin(const trapeze_gz_choice *best, const trapeze_gz_choice *
     return *sd > 0 && margin < 2 * *sd;
 }
 
+/* Candidate c in the document under key: its (mode, h) and predicted CPL;
+ * beside a best, its margin over it and that margin's uncertainty, as the
+ * headline prints them (margin_sd_pct null: no uncertainty known). */
+static void json_choice(trapeze_json_out *j, const char *key, const trapeze_gz_choice *best,
+                        const trapeze_gz_choice *c)
+{
+    trapeze_json_object(j, key);
+    trapeze_json_text(j, "sync", trapeze_sync_name(c->sync));
+    trapeze_json_integer(j, "h", c->h);
+    trapeze_json_number(j, "cpl_cycles", c->cpl_model);
+    if (best) {
+        double margin = c->cpl_model / best->cpl_model - 1, sd = c->diff_sd / best->cpl_model;
+        trapeze_json_number(j, "margin_pct", 100 * margin);
+        trapeze_json_number(j, "margin_sd_pct", sd > 0 ? 100 * sd : NAN);
+        trapeze_json_bool(j, "within_uncertainty", sd > 0 && margin < 2 * sd);
+    }
+    trapeze_json_end(j);
+}
+
 /* When the runner-up is of the best's sync mode, the other mode's best, its
  * margin and uncertainty: how sure the choice of sync mode is, on its own line. */
 static void print_sync_margin(const gz_args *a, const trapeze_workload *w,
@@ -308,14 +333,53 @@ static void print_sync_margin(const gz_args *a, const trapeze_workload *w,
     int o = 1;
     while (o < n && c[o].sync == c[0].sync)
         o++;
-    if (o == 1 || o == n)
+    if (o == 1 || o == n) {
+        trapeze_json_text(a->j, "sync_mode", NULL);
         return; /* the runner-up is the other mode already, or there is one mode */
+    }
+    json_choice(a->j, "sync_mode", &c[0], &c[o]);
     double sd;
     printf("%-12s sync mode: %s's best, h=%d: ", w->name, trapeze_sync_name(c[o].sync), c[o].h);
     if (print_margin(&c[0], &c[o], &sd))
         printf(", within the calibration's uncertainty: the sync mode is not certain%s",
                a->verify ? "" : " (--verify 3 simulates both)");
     putchar('\n');
+}
+
+/* --verify's runs in the document: every simulated candidate, and the pick. */
+static void json_verified(trapeze_json_out *j, const trapeze_gz_choice *c, int n, int k,
+                          int best, int searched, long stages, double work)
+{
+    trapeze_json_object(j, "verify");
+    trapeze_json_array(j, "candidates");
+    for (int i = 0; i < n; i++) {
+        if (!(c[i].cpl_sim > 0))
+            continue;
+        trapeze_json_object(j, NULL);
+        trapeze_json_text(j, "sync", trapeze_sync_name(c[i].sync));
+        trapeze_json_integer(j, "h", c[i].h);
+        trapeze_json_number(j, "cpl_sim", c[i].cpl_sim);
+        trapeze_json_number(j, "cpl_model", c[i].cpl_model);
+        trapeze_json_number(j, "model_error_pct", 100 * (c[i].cpl_model / c[i].cpl_sim - 1));
+        trapeze_json_bool(j, "searched", i >= k);
+        trapeze_json_number(j, "warp_instructions", c[i].warp_instructions);
+        trapeze_json_end(j);
+    }
+    trapeze_json_end(j);
+    if (best >= 0) {
+        trapeze_json_object(j, "verified");
+        trapeze_json_text(j, "sync", trapeze_sync_name(c[best].sync));
+        trapeze_json_integer(j, "h", c[best].h);
+        trapeze_json_end(j);
+    } else {
+        trapeze_json_text(j, "verified", NULL);
+    }
+    trapeze_json_integer(j, "simulated", k + searched);
+    trapeze_json_integer(j, "model_best", k);
+    trapeze_json_integer(j, "searched", searched);
+    trapeze_json_integer(j, "stages", stages);
+    trapeze_json_number(j, "warp_instructions", work);
+    trapeze_json_end(j);
 }
 
 /* The headline: the best integer (mode, h), its margin over the runner-up
@@ -334,6 +398,11 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
         return s;
     printf("%-12s best: %s h=%d (CPL %.1f)", w->name, trapeze_sync_name(c[0].sync), c[0].h,
            c[0].cpl_model);
+    json_choice(a->j, "best", NULL, &c[0]);
+    if (n > 1)
+        json_choice(a->j, "runner_up", &c[0], &c[1]);
+    else
+        trapeze_json_text(a->j, "runner_up", NULL);
     if (n > 1) {
         double sd;
         printf("; runner-up %s h=%d: ", trapeze_sync_name(c[1].sync), c[1].h);
@@ -353,6 +422,8 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
                           a->threads ? (int)a->threads : 1, &searched, err);
         if (!s)
             best = cli_gz_verify_print(stdout, w, c, n, k, &work);
+        if (!s)
+            json_verified(a->j, c, n, k, best, searched, a->stages ? a->stages : 2, work);
         if (!s && best >= 0)
             printf("%-12s verified: %s h=%d, the fastest of %d simulated (the model's %d best, "
                    "%d searched along h; %ld stages each, %.4g warp instructions)\n", w->name,
@@ -404,6 +475,35 @@ static void note_spec_counts(const trapeze_workload *w, const trapeze_gz_model *
                 gpu->name, gpu->n_sm, c.per_point, c.outside_loop);
 }
 
+/* A workload's object in the document, opened here and closed by the
+ * caller: where its counts came from and the table's rows (one per mode). */
+static void json_rows(trapeze_json_out *j, const trapeze_workload *w, const trapeze_gpu *gpu,
+                      const trapeze_gz_model *m, const trapeze_gz_decision *d, int nmodes,
+                      const char *counts)
+{
+    const trapeze_gz_optimum *o = d->mode;
+    trapeze_json_object(j, NULL);
+    trapeze_json_text(j, "workload", w->name);
+    trapeze_json_text(j, "gpu", gpu->name);
+    trapeze_json_text(j, "counts", counts);
+    trapeze_json_text(j, "chosen", trapeze_sync_name(o[d->chosen].sync));
+    trapeze_json_array(j, "rows");
+    for (int i = 0; i < nmodes; i++) {
+        trapeze_json_object(j, NULL);
+        trapeze_json_text(j, "sync", trapeze_sync_name(o[i].sync));
+        trapeze_json_number(j, "h_continuous", o[i].h_continuous);
+        trapeze_json_integer(j, "h", o[i].h_floor);
+        trapeze_json_integer(j, "h_argmin", o[i].h_argmin);
+        trapeze_json_number(j, "cpl_cycles", o[i].cpl_argmin);
+        trapeze_json_number(j, "speedup", o[i].cpl_h1 / o[i].cpl_argmin);
+        trapeze_json_number(j, "delta", trapeze_gz_delta(m, o[i].blk_len));
+        trapeze_json_integer(j, "blk_len", o[i].blk_len);
+        trapeze_json_number(j, "blk_continuous", o[i].blk_continuous);
+        trapeze_json_end(j);
+    }
+    trapeze_json_end(j);
+}
+
 static trapeze_status run_workload(const gz_args *a, const trapeze_workload *spec,
                                    const trapeze_gpu *gpu, const char *gpu_path,
                                    const trapeze_gz_params *p, trapeze_csv_out *csv,
@@ -417,12 +517,16 @@ static trapeze_status run_workload(const gz_args *a, const trapeze_workload *spe
         return s;
     cli_workload_shape_note(&w);
     int calibrated = trapeze_gz_profile_sms(m) == gpu->n_sm && a->gpu;
+    const char *counts = calibrated ? "calibration"
+                         : w.counts_source == TRAPEZE_COUNTS_SPEC ? "spec-derived"
+                                                                  : "profile-override";
     if (trapeze_gz_profile_sms(m) != gpu->n_sm && a->gpu && !a->spec_counts) {
         trapeze_gz_destroy(m);
         if ((s = profile(a, gpu_path, &w, p, &profiled, err)) ||
             (s = trapeze_gz_create(gpu, &w, &profiled, &m, err)))
             return s;
         p = &profiled;
+        counts = "profiled";
     } else if (!calibrated) {
         note_spec_counts(&w, m, gpu);
     }
@@ -442,12 +546,14 @@ static trapeze_status run_workload(const gz_args *a, const trapeze_workload *spe
                    gpu->name, trapeze_sync_name(o[i].sync), o[i].h_continuous, o[i].h_floor,
                    o[i].h_argmin, o[i].cpl_argmin, o[i].cpl_h1 / o[i].cpl_argmin,
                    trapeze_gz_delta(m, o[i].blk_len), trapeze_sync_name(o[d.chosen].sync));
+        json_rows(a->j, &w, gpu, m, &d, a->nmodes, counts);
         if (a->optimize_block)
             for (int i = 0; i < a->nmodes; i++)
                 printf("%-12s block edge for %s: %d (continuous optimum %.2f)\n", w.name,
                        trapeze_sync_name(o[i].sync), o[i].blk_len, o[i].blk_continuous);
         if (!a->height && !a->optimize_block && a->nmodes == 2)
             s = decide(a, gpu_path, m, &w, p, err);
+        trapeze_json_end(a->j);
         if (!s && a->group.enabled)
             s = cli_gz_group_run(&a->group, gpu_path, &w, p, a->tau, a->stages, err);
         if (!s && a->energy.enabled)
@@ -486,6 +592,10 @@ int cli_ghostzone(int argc, char **argv)
     const char *const outputs[] = {a.csv, a.group.out};
     if (!s)
         s = cli_check_outputs(outputs, 2, &err);
+    cli_json json = {0};
+    if (!s)
+        s = cli_json_open(&json, "ghostzone", a.json, &err);
+    a.j = json.j;
     if (!s && a.csv)
         s = a.energy.enabled
             ? trapeze_csv_create(a.csv, trapeze_gz_energy_csv_columns,
@@ -503,6 +613,7 @@ int cli_ghostzone(int argc, char **argv)
         } else if (cli_resolve_preset("ghostzone", "workload", "workloads", ".ini",
                                       a.workloads[i], paths[i], sizeof paths[i])) {
             trapeze_csv_abort(csv);
+            cli_json_abort(&json);
             return 2;
         }
     }
@@ -511,17 +622,28 @@ int cli_ghostzone(int argc, char **argv)
     for (int i = 0; i < n && !s; i++)
         s = trapeze_workload_load(paths[i], &specs[i], &err);
     int header_done = 0;
+    trapeze_json_text(a.j, "gpu", s ? NULL : gpu.name);
+    trapeze_json_array(a.j, "workloads");
     for (int i = 0; i < n && !s; i++)
         s = run_workload(&a, &specs[i], &gpu, gpu_path, &params, csv, &header_done, &err);
+    trapeze_json_end(a.j);
     if (!s && !a.height && !a.optimize_block && a.nmodes == 2 && has_stderr(&params))
         printf("(margin +X%% +- Y%%: the runner-up's predicted CPL above the best's, and the "
                "standard deviation of that difference from the calibration's covariance; "
                "under two of them the order is not certain)\n");
     if (!s && csv) {
+        s = trapeze_csv_finish(csv, &err);
+        if (s)
+            csv = NULL;   /* freed */
+    }
+    if (!s)
+        s = cli_json_commit(&json, &err);
+    if (!s && csv) {
         s = trapeze_csv_commit(csv, &err);
         csv = NULL;
     }
     if (s) {
+        cli_json_abort(&json);
         trapeze_csv_abort(csv);
         fprintf(stderr, "trapeze ghostzone: %s\n", err.message);
         return 1;

@@ -60,7 +60,9 @@ static void usage(FILE *f)
             "  --soft               also try a soft assignment of TBs to the SM queues\n"
             "                       (relaxed, NLopt, rounded, refined; for graphs without\n"
             "                       grid structure), chosen when predicted faster\n"
-            "  --no-sim             predictions only (no simulation)\n");
+            "  --no-sim             predictions only (no simulation)\n"
+            "  --json FILE          the summary as one JSON document (docs/json.md); - for\n"
+            "                       stdout (the text then on stderr)\n");
 }
 
 #define N_POLICIES TRAPEZE_GRP_NPOLICIES
@@ -117,6 +119,44 @@ static trapeze_status write_csv(const char *path, const char *gpu, const char *k
         return s;
     }
     return trapeze_csv_commit(csv, err);
+}
+
+/* The table in the document: the CSV's columns, and vs_rr_pct. */
+static void json_rows(trapeze_json_out *j, const row *rows, int n_rows)
+{
+    trapeze_json_array(j, "rows");
+    for (int i = 0; i < n_rows; i++) {
+        const row *r = &rows[i];
+        trapeze_json_object(j, NULL);
+        trapeze_json_text(j, "policy", row_name(i));
+        trapeze_json_number(j, "pred_cycles", r->predicted ? r->pred.cycles : NAN);
+        trapeze_json_number(j, "pred_l2_accesses", r->predicted ? r->pred.l2_accesses : NAN);
+        trapeze_json_number(j, "pred_dram_reads", r->predicted ? r->pred.dram_reads : NAN);
+        trapeze_json_number(j, "sim_cycles", r->simulated ? r->sim.cycles : NAN);
+        trapeze_json_number(j, "sim_l2_accesses", r->simulated ? r->sim.l2_accesses : NAN);
+        trapeze_json_number(j, "sim_dram_reads", r->simulated ? r->sim.dram_reads : NAN);
+        trapeze_json_number(j, "sim_l1_hits", r->simulated ? r->sim.l1_hits : NAN);
+        trapeze_json_text(j, "pred_bound", r->predicted ? trapeze_grp_eval_bound(&r->pred) : NULL);
+        trapeze_json_number(j, "vs_rr_pct", r->simulated && rows[0].simulated
+                                                ? 100.0 * (r->sim.cycles / rows[0].sim.cycles - 1)
+                                                : NAN);
+        trapeze_json_end(j);
+    }
+    trapeze_json_end(j);
+}
+
+/* A grouping choice in the document: its kind, and a tile shape's. */
+static void json_choice(trapeze_json_out *j, const char *key, const trapeze_grp_choice *ch)
+{
+    int tiles = !strcmp(ch->source, "tiles");
+    trapeze_json_object(j, key);
+    trapeze_json_text(j, "choice", ch->source);
+    trapeze_json_number(j, "tiles_x", tiles ? ch->gx : NAN);
+    trapeze_json_number(j, "tiles_y", tiles ? ch->gy : NAN);
+    trapeze_json_text(j, "tile_order", !tiles ? NULL : ch->tile_order ? "column-major"
+                                                                     : "row-major");
+    trapeze_json_number(j, "pred_cycles", ch->eval.cycles);
+    trapeze_json_end(j);
 }
 
 /* "tiles 2 x 3 row-major", or the candidate's name. */
@@ -183,7 +223,7 @@ static void print_table(const row *rows, const trapeze_grp_choice *ch, int simul
 int cli_group(int argc, char **argv)
 {
     const char *gpu = NULL, *kernel = NULL, *trace = NULL, *calib = NULL, *out_path = NULL, *csv = NULL;
-    const char *save_calib = NULL;
+    const char *save_calib = NULL, *json_path = NULL;
     long launch = 0;
     double margin = 0.01;
     int no_sim = 0, soft = 0, n_params = 0, rc = 2;
@@ -199,7 +239,7 @@ int cli_group(int argc, char **argv)
         {"--gpu", &gpu, NULL}, {"--trace", &trace, NULL}, {"--launch", &launch_text, NULL}, {"--calibration", &calib, NULL},
         {"--out", &out_path, NULL}, {"--csv", &csv, NULL}, {"--margin", &margin_text, NULL},
         {"--save-calibration", &save_calib, NULL}, {"--no-sim", NULL, &no_sim}, {"--soft", NULL, &soft},
-        {NULL, NULL, NULL}};
+        {"--json", &json_path, NULL}, {NULL, NULL, NULL}};
     int n_ops = 0;
     rc = cli_parse_options("group", argc, argv, 1, fields, operands, argc, &n_ops, usage);
     if (rc >= 0)
@@ -242,7 +282,9 @@ int cli_group(int argc, char **argv)
     rc = 1;
     trapeze_error err = {0};
     const char *const outputs[] = {csv, out_path, save_calib};
-    if (cli_check_outputs(outputs, 3, &err)) {
+    cli_json json = {0};
+    if (cli_check_outputs(outputs, 3, &err) ||
+        cli_json_open(&json, "group", json_path, &err)) {
         fprintf(stderr, "trapeze group: %s\n", err.message);
         goto out;
     }
@@ -257,12 +299,10 @@ int cli_group(int argc, char **argv)
     if (load ? trapeze_grp_params_load(load, &p, &err) != TRAPEZE_OK
              : (trapeze_grp_params_default(&p), 0)) {
         fprintf(stderr, "trapeze group: %s\n", err.message);
+        cli_json_abort(&json);
         goto out;
     }
-    if (gpu_calib)
-        printf("calibration: %s (%s)\n", gpu_calib,
-               no_sim ? "the GPU's, by default" : "the GPU's, the start of the fit");
-    else if (!calib && no_sim)
+    if (!calib && !gpu_calib && no_sim)
         fprintf(stderr, "note: no calibration for this GPU; the model's constants are uncalibrated defaults\n");
     trapeze_grp_problem *pb = NULL;
     trapeze_grp_measured sim[N_POLICIES - 1];
@@ -306,6 +346,10 @@ int cli_group(int argc, char **argv)
     if (!s) {
         const trapeze_locality_graph *g = trapeze_grp_problem_graph(pb);
         const trapeze_grp_machine *mc = trapeze_grp_problem_machine(pb);
+        /* printed once the work is done: a failed run prints nothing on stdout */
+        if (gpu_calib)
+            printf("calibration: %s (%s)\n", gpu_calib,
+                   no_sim ? "the GPU's, by default" : "the GPU's, the start of the fit");
         printf("kernel %s launch %ld: %ld TBs (grid %d x %d x %d), %d SMs x %d co-resident TBs\n",
                kernel, launch, g->n_tbs, g->grid[0], g->grid[1], g->grid[2], mc->n_sm,
                mc->tbs_per_sm);
@@ -328,10 +372,32 @@ int cli_group(int argc, char **argv)
                    "(rounded %.0f, %d refining moves; relaxation %.4f -> %.4f in %d NLopt steps)\n",
                    o.soft_pred_cycles, o.soft.kept, o.soft.total_shared, o.soft.rounded_kept,
                    o.soft.moves, o.soft.relaxed_start, o.soft.relaxed, o.soft.nlopt_evaluations);
+        trapeze_json_text(json.j, "kernel", kernel);
+        trapeze_json_integer(json.j, "launch", launch);
+        trapeze_json_integer(json.j, "tbs", g->n_tbs);
+        trapeze_json_integer(json.j, "sms", mc->n_sm);
+        trapeze_json_integer(json.j, "tbs_per_sm", mc->tbs_per_sm);
+        trapeze_json_text(json.j, "constants", p.source);
+        trapeze_json_bool(json.j, "fitted", fitted);
+        trapeze_json_number(json.j, "fit_rms_pct", fitted ? 100 * rep.rms_rel_error : NAN);
+        trapeze_json_number(json.j, "fit_cv_mape_pct", fitted ? rep.cv_mape_pct : NAN);
+        trapeze_json_number(json.j, "gain_uncertainty_pct",
+                            o.uncertainty >= 0 ? 100 * o.uncertainty : NAN);
+        trapeze_json_number(json.j, "margin_pct", 100 * o.margin);
+        json_rows(json.j, rows, no_sim ? N_ROWS - 1 : N_ROWS);
+        json_choice(json.j, "optimized", &ch);
+        if (!no_sim) {
+            json_choice(json.j, "model_pick", &o.model_choice);
+            trapeze_json_number(json.j, "model_pick_sim_cycles", o.model_sim.cycles);
+            trapeze_json_bool(json.j, "simulation_changed", o.model_changed);
+        }
         if (csv)
             s = write_csv(csv, gpu, kernel, (int)launch, rows, no_sim ? N_ROWS - 1 : N_ROWS,
                           &err);
+        if (!s)
+            s = cli_json_commit(&json, &err);
     }
+    cli_json_abort(&json);
     if (s)
         fprintf(stderr, "trapeze group: %s\n", err.message);
     else

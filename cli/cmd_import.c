@@ -4,6 +4,7 @@
  * row names, calls trapeze_ncu_import and appends its row; the format is
  * the library's (sampler/ncu_import.c).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 #include "common/text.h"
 
 typedef struct {
-    const char *file, *gpu, *workload, *samples, *size, *kernel;
+    const char *file, *gpu, *workload, *samples, *size, *kernel, *json;
     long h, block, stages, skip;
     double gap;
     int sync_set;
@@ -47,7 +48,9 @@ static void usage(FILE *f)
             "  --kernel NAME          keep launches whose name contains NAME (default: all)\n"
             "  --skip N               drop the first N kept launches (warm-up; default 0)\n"
             "  --relaunch-gap CYCLES  add per launch in relaunch mode: Nsight Compute times\n"
-            "                         launches alone, without the gaps between them\n");
+            "                         launches alone, without the gaps between them\n"
+            "  --json FILE            what was imported as one JSON document (docs/json.md);\n"
+            "                         - for stdout (the text then on stderr)\n");
 }
 
 static int whole(const char *opt, const char *v, long lo, long *out)
@@ -72,7 +75,8 @@ static int parse(int argc, char **argv, import_args *a)
     static const cli_opt options[] = {
         {"--gpu", 1, 0}, {"--workload", 1, 0}, {"--samples", 1, 0}, {"--size", 1, 0},
         {"--kernel", 1, 0}, {"--h", 1, 0}, {"--block", 1, 0}, {"--stages", 1, 0},
-        {"--skip", 1, 0}, {"--sync", 1, 0}, {"--relaunch-gap", 1, 0}, {NULL, 0, 0}};
+        {"--skip", 1, 0}, {"--sync", 1, 0}, {"--relaunch-gap", 1, 0}, {"--json", 1, 0},
+        {NULL, 0, 0}};
     int rc = cli_check_options("import", argc, argv, 2, options);
     if (rc)
         return rc;
@@ -83,6 +87,7 @@ static int parse(int argc, char **argv, import_args *a)
                            : !strcmp(o, "--samples")      ? &a->samples
                            : !strcmp(o, "--size")         ? &a->size
                            : !strcmp(o, "--kernel")       ? &a->kernel
+                           : !strcmp(o, "--json")         ? &a->json
                                                           : NULL;
         long *num = !strcmp(o, "--h") ? &a->h : !strcmp(o, "--block") ? &a->block
                     : !strcmp(o, "--stages") ? &a->stages : !strcmp(o, "--skip") ? &a->skip
@@ -137,12 +142,46 @@ static int fail(const trapeze_error *err)
     return 1;
 }
 
+/* The sample appended, in the document. */
+static void json_row(trapeze_json_out *j, const import_args *a, const trapeze_sample *row,
+                     const trapeze_ncu_summary *sum)
+{
+    trapeze_json_text(j, "file", a->file);
+    trapeze_json_text(j, "samples", a->samples);
+    trapeze_json_integer(j, "rows_written", 1);
+    trapeze_json_text(j, "sample_id", row->id);
+    trapeze_json_integer(j, "launches", sum->launches);
+    trapeze_json_text(j, "workload", row->workload);
+    trapeze_json_text(j, "gpu", row->gpu);
+    trapeze_json_integer(j, "h", row->h);
+    trapeze_json_text(j, "sync", trapeze_sync_name(row->sync));
+    trapeze_json_number(j, "cycles", row->cycles);
+    trapeze_json_integer(j, "stages", row->stages);
+    trapeze_json_number(j, "cpl_cycles", row->cpl_cycles);
+    trapeze_json_number(j, "dram_read_bytes", sum->has_dram ? sum->dram_read_bytes : NAN);
+    trapeze_json_number(j, "dram_write_bytes", sum->has_dram ? sum->dram_write_bytes : NAN);
+}
+
+static int run(import_args a, cli_json *json);
+
 int cli_import(int argc, char **argv)
 {
     import_args a;
     int rc = parse(argc, argv, &a);
     if (rc)
         return rc < 0 ? 0 : rc;
+    trapeze_error err = {0};
+    cli_json json = {0};
+    if (cli_json_open(&json, "import", a.json, &err))
+        return fail(&err);
+    rc = run(a, &json);
+    cli_json_abort(&json);
+    return rc;
+}
+
+static int run(import_args a, cli_json *json)
+{
+    int rc;
     char gpu_path[4096], wl_path[4096];
     if (cli_resolve_preset("import", "--gpu", "gpus", ".config", a.gpu, gpu_path, sizeof gpu_path) ||
         cli_resolve_preset("import", "--workload", "workloads", ".ini", a.workload, wl_path,
@@ -196,5 +235,6 @@ int cli_import(int argc, char **argv)
     if (sum.has_dram)
         printf("; DRAM %.0f bytes read, %.0f written", sum.dram_read_bytes, sum.dram_write_bytes);
     printf("\nappended %s to %s\n", row.id, a.samples);
-    return 0;
+    json_row(json->j, &a, &row, &sum);
+    return cli_json_commit(json, &err) ? fail(&err) : 0;
 }

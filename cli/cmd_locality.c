@@ -29,10 +29,12 @@ static void usage(FILE *f)
             "  --launch N             which launch (0 first; default 0)\n"
             "  --locality-csv FILE    edge list: tb_i,tb_j,shared_elements,shared_lines\n"
             "  --footprint-csv FILE   per TB: tb,bx,by,bz,elements,lines\n"
+            "  --json FILE            the summary as one JSON document (docs/json.md); -\n"
+            "                         for stdout (the text then on stderr)\n"
             "  --quiet                no summary on stdout\n");
 }
 
-static void summary(const trapeze_locality_graph *g)
+static void summary(const trapeze_locality_graph *g, int quiet, trapeze_json_out *j)
 {
     long long el = 0, ln = 0, max_el = 0, sum_shared = 0;
     for (long t = 0; t < g->n_tbs; t++) {
@@ -47,6 +49,23 @@ static void summary(const trapeze_locality_graph *g)
             max_el = g->edges[e].shared_elements;
     }
     double n = (double)g->n_tbs;
+    trapeze_json_text(j, "kernel", g->kernel);
+    trapeze_json_integer(j, "tbs", g->n_tbs);
+    trapeze_json_array(j, "grid");
+    for (int d = 0; d < 3; d++)
+        trapeze_json_integer(j, NULL, g->grid[d]);
+    trapeze_json_end(j);
+    trapeze_json_number(j, "elements_per_tb", (double)el / n);
+    trapeze_json_number(j, "lines_per_tb", (double)ln / n);
+    trapeze_json_integer(j, "line_bytes", g->line_bytes);
+    trapeze_json_integer(j, "edges", g->n_edges);
+    trapeze_json_integer(j, "edges_sharing_elements", with_el);
+    trapeze_json_integer(j, "largest_shared_elements", max_el);
+    trapeze_json_number(j, "mean_shared_elements", with_el ? (double)sum_shared / (double)with_el
+                                                           : 0.0);
+    trapeze_json_number(j, "spscore", trapeze_locality_spscore(g));
+    if (quiet)
+        return;
     printf("kernel %s: %ld TBs (grid %d x %d x %d)\n", g->kernel, g->n_tbs, g->grid[0],
            g->grid[1], g->grid[2]);
     printf("footprint per TB: %.1f elements, %.1f lines of %d B (mean)\n", (double)el / n,
@@ -58,7 +77,8 @@ static void summary(const trapeze_locality_graph *g)
 
 int cli_locality(int argc, char **argv)
 {
-    const char *gpu = NULL, *trace = NULL, *kernel = NULL, *edges = NULL, *fp = NULL;
+    const char *gpu = NULL, *trace = NULL, *kernel = NULL, *edges = NULL, *fp = NULL,
+               *json_path = NULL;
     long launch = 0;
     int quiet = 0, n_params = 0, rc = 2;
     const char *launch_text = NULL;
@@ -72,7 +92,7 @@ int cli_locality(int argc, char **argv)
     const cli_field fields[] = {
         {"--gpu", &gpu, NULL}, {"--trace", &trace, NULL}, {"--launch", &launch_text, NULL},
         {"--locality-csv", &edges, NULL}, {"--footprint-csv", &fp, NULL},
-        {"--quiet", NULL, &quiet}, {NULL, NULL, NULL}};
+        {"--quiet", NULL, &quiet}, {"--json", &json_path, NULL}, {NULL, NULL, NULL}};
     int n_ops = 0;
     rc = cli_parse_options("locality", argc, argv, 1, fields, operands, argc, &n_ops, usage);
     if (rc >= 0)
@@ -105,7 +125,9 @@ int cli_locality(int argc, char **argv)
     trapeze_locality_graph g;
     trapeze_config *cfg = NULL;
     const char *const outputs[] = {edges, fp};
-    if (cli_check_outputs(outputs, 2, &err)) {
+    cli_json json = {0};
+    if (cli_check_outputs(outputs, 2, &err) ||
+        cli_json_open(&json, "locality", json_path, &err)) {
         fprintf(stderr, "trapeze locality: %s\n", err.message);
         rc = 1;
         goto out;
@@ -116,17 +138,19 @@ int cli_locality(int argc, char **argv)
         s = trapeze_locality_builtin(cfg, kernel, params, n_params, (int)launch, &g, &err);
     trapeze_config_destroy(cfg);
     if (s) {
+        cli_json_abort(&json);
         fprintf(stderr, "trapeze locality: %s\n", err.message);
         rc = 1;
         goto out;
     }
-    if (!quiet)
-        summary(&g);
+    summary(&g, quiet, json.j);
     rc = 0;
-    if ((edges || fp) && trapeze_locality_write_csv(&g, edges, fp, &err)) {
+    if (((edges || fp) && trapeze_locality_write_csv(&g, edges, fp, &err)) ||
+        cli_json_commit(&json, &err)) {
         fprintf(stderr, "trapeze locality: %s\n", err.message);
         rc = 1;
     }
+    cli_json_abort(&json);
     trapeze_locality_graph_free(&g);
 out:
     free(operands);

@@ -49,6 +49,8 @@ static void usage(FILE *f)
             "                         next_access,count)\n"
             "  --grouping FILE        dispatch TBs by the grouping FILE (tb,group,order;\n"
             "                         the option -trapeze_tb_dispatch explicit)\n"
+            "  --json FILE            the launches' statistics as one JSON document\n"
+            "                         (docs/json.md); - for stdout (the text then on stderr)\n"
             "  --quiet                no summary on stdout\n"
             "  --list                 list the built-in kernels and their parameters\n"
             "  --options              list the config options the simulator reads (name,\n"
@@ -86,6 +88,31 @@ void cli_sim_progress(void *ctx, const trapeze_sim_progress_info *p)
     cli_progress_update(&line, (double)p->blocks_done, (double)p->blocks, "blocks", detail);
 }
 
+trapeze_status cli_sim_json(trapeze_json_out *j, const trapeze_sim *sim, trapeze_error *err)
+{
+    trapeze_json_integer(j, "cycles", (long long)trapeze_sim_cycle(sim));
+    trapeze_json_array(j, "launches");
+    for (int i = 0; j && i < trapeze_sim_launches(sim); i++) {
+        trapeze_sim_launch l;
+        trapeze_status s = trapeze_sim_launch_stats(sim, i, &l, err);
+        if (s)
+            return s;
+        trapeze_json_object(j, NULL);
+        trapeze_json_text(j, "kernel", l.name);
+        trapeze_json_integer(j, "launch", (long long)l.launch);
+        trapeze_json_integer(j, "start_cycle", (long long)l.start_cycle);
+        trapeze_json_integer(j, "cycles", (long long)l.cycles);
+        trapeze_json_integer(j, "launch_cycles", (long long)l.launch_cycles);
+        trapeze_json_integer(j, "blocks", (long long)l.blocks);
+        trapeze_json_integer(j, "warp_instructions", (long long)l.warp_instructions);
+        trapeze_json_integer(j, "thread_instructions", (long long)l.thread_instructions);
+        trapeze_json_number(j, "ipc", l.ipc);
+        trapeze_json_end(j);
+    }
+    trapeze_json_end(j);
+    return TRAPEZE_OK;
+}
+
 static void note_unused(const trapeze_config *cfg, const char *gpu_path)
 {
     const char *unused[64];
@@ -102,7 +129,7 @@ int cli_sim(int argc, char **argv)
 {
     const char *gpu_path = NULL, *csv = NULL, *sm_csv = NULL, *kernel = NULL, *trace = NULL;
     const char *power_arg = NULL, *idle_csv = NULL, *sleep_arg[TRAPEZE_PS_SLEEPABLE] = {0};
-    const char *grouping = NULL;
+    const char *grouping = NULL, *json_path = NULL;
     long ideal = 0;
     int quiet = 0;
     char **params = calloc((size_t)argc + 1, sizeof *params);
@@ -115,12 +142,13 @@ int cli_sim(int argc, char **argv)
         {"--gpu", 1, 0}, {"--csv", 1, 0}, {"--per-sm-csv", 1, 0}, {"--ideal-memory", 1, 0},
         {"--trace", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0}, {"--sleep-l1d", 1, 0},
         {"--sleep-l2", 1, 0}, {"--sleep-rf", 1, 0}, {"--grouping", 1, 0}, {"--quiet", 0, 0},
-        {"--list", 0, 0}, {"--options", 0, 0}, {"--workload", 1, 0}, {NULL, 0, 0}};
+        {"--list", 0, 0}, {"--options", 0, 0}, {"--workload", 1, 0}, {"--json", 1, 0},
+        {NULL, 0, 0}};
     static const cli_opt workload_opts[] = {
         {"--gpu", 1, 0}, {"--workload", 1, 0}, {"--csv", 1, 0}, {"--size", 1, 0}, {"--h", 1, 0},
         {"--sync", 1, 0}, {"--iterations", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0},
         {"--sleep-l1d", 1, 0}, {"--sleep-l2", 1, 0}, {"--sleep-rf", 1, 0}, {"--quiet", 0, 0},
-        {"--grouping", 1, 0},
+        {"--grouping", 1, 0}, {"--json", 1, 0},
         {NULL, 0, 0}};
     int workload_run = 0;
     for (int i = 1; i < argc; i++)
@@ -151,7 +179,8 @@ int cli_sim(int argc, char **argv)
                    !strcmp(a, "--ideal-memory") || !strcmp(a, "--trace") ||
                    !strcmp(a, "--power") || !strcmp(a, "--idle-csv") ||
                    !strcmp(a, "--sleep-l1d") || !strcmp(a, "--sleep-l2") ||
-                   !strcmp(a, "--sleep-rf") || !strcmp(a, "--grouping")) {
+                   !strcmp(a, "--sleep-rf") || !strcmp(a, "--grouping") ||
+                   !strcmp(a, "--json")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "trapeze sim: %s needs a value\n", a);
                 goto out;
@@ -177,6 +206,8 @@ int cli_sim(int argc, char **argv)
                 sleep_arg[TRAPEZE_PS_RF] = v;
             else if (!strcmp(a, "--grouping"))
                 grouping = v;
+            else if (!strcmp(a, "--json"))
+                json_path = v;
             else if (!trapeze_parse_long(v, &ideal) || ideal < 1 || ideal > 1000000) {
                 fprintf(stderr, "trapeze sim: --ideal-memory %s: expected cycles from 1 to 1000000\n", v);
                 goto out;
@@ -205,25 +236,29 @@ int cli_sim(int argc, char **argv)
     gpu_path = gpu_file;
     trapeze_error err = {0};
     const char *const outputs[] = {csv, sm_csv, idle_csv};
-    if (cli_check_outputs(outputs, 3, &err)) {
+    cli_json json = {0};
+    if (cli_check_outputs(outputs, 3, &err) || cli_json_open(&json, "sim", json_path, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         rc = 1;
         goto out;
     }
     if (!trace && trapeze_sim_builtin_check(kernel, n_params, params, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
+        cli_json_abort(&json);
         goto out;
     }
     rc = 1; /* from here on, what fails is the files or the run, not the command line */
     trapeze_config *cfg = NULL;
     if (trapeze_config_load(gpu_path, &cfg, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
+        cli_json_abort(&json);
         goto out;
     }
     trapeze_power power;
     if (power_arg && cli_power_load(power_arg, &power, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         trapeze_config_destroy(cfg);
+        cli_json_abort(&json);
         goto out;
     }
     trapeze_sim_options opt = {.ideal_memory_cycles = (int)ideal, .tb_grouping = grouping,
@@ -254,11 +289,13 @@ int cli_sim(int argc, char **argv)
                 trapeze_sim_print_energy(sim, stdout);
         }
         if ((idle_csv && trapeze_sim_write_idle_csv(sim, idle_csv, &err)) ||
-            ((csv || sm_csv) && trapeze_sim_write_csv(sim, csv, sm_csv, &err))) {
+            ((csv || sm_csv) && trapeze_sim_write_csv(sim, csv, sm_csv, &err)) ||
+            cli_sim_json(json.j, sim, &err) || cli_json_commit(&json, &err)) {
             fprintf(stderr, "trapeze sim: %s\n", err.message);
             rc = 1;
         }
     }
+    cli_json_abort(&json);
     trapeze_sim_destroy(sim);
     trapeze_config_destroy(cfg);
 out:

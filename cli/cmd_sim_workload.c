@@ -4,6 +4,7 @@
  * data/workloads/hotspot.ini) and prints what trapeze_sim_run_stencil()
  * returns. Argument handling only, through the public simulator API.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@
 #include "trapeze.h"
 
 typedef struct {
-    const char *gpu, *workload, *csv, *size, *grouping;
+    const char *gpu, *workload, *csv, *size, *grouping, *json;
     char gpu_file[4096];
     const char *power, *idle_csv, *sleep[TRAPEZE_PS_SLEEPABLE];   /* energy (cli/power_args.c) */
     long h, iterations;   /* 0: the spec's height (else 1) and iterations */
@@ -41,6 +42,8 @@ void cli_sim_workload_usage(FILE *f)
             "  --size AxB             grid size, one number per dimension (default: the spec's)\n"
             "  --grouping FILE        relaunch: dispatch each stage's TBs by the grouping FILE\n"
             "                         (tb,group,order; trapeze ghostzone --group-out writes one)\n"
+            "  --json FILE            the launches and the run's cycles per loop as one JSON\n"
+            "                         document (docs/json.md; - for stdout)\n"
             "It prints each launch's statistics and the run's cycles per loop: its cycles\n"
             "(warm-up stage and launch latencies included) over the iterations. The\n"
             "calibration's CPL (samples.csv cpl_cycles) times only the stages after a\n"
@@ -74,7 +77,7 @@ static int parse_args(int argc, char **argv, workload_args *a)
         static const char *const valued[] = {"--gpu", "--workload", "--csv", "--size", "--h",
                                              "--sync", "--iterations", "--power", "--idle-csv",
                                              "--sleep-l1d", "--sleep-l2", "--sleep-rf",
-                                             "--grouping"};
+                                             "--grouping", "--json"};
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
             known |= !strcmp(o, valued[k]);
@@ -101,6 +104,8 @@ static int parse_args(int argc, char **argv, workload_args *a)
             a->sleep[TRAPEZE_PS_RF] = v;
         else if (!strcmp(o, "--grouping"))
             a->grouping = v;
+        else if (!strcmp(o, "--json"))
+            a->json = v;
         else if (!strcmp(o, "--size"))
             a->size = v;
         else if (!strcmp(o, "--h") && parse_count(o, v, 1, 1000000, &a->h))
@@ -153,7 +158,28 @@ static void print_summary(const trapeze_sim *sim, const trapeze_sim_stencil_resu
            r->cycles_per_loop, r->cycles, r->iterations);
 }
 
-static int run(const workload_args *a, trapeze_workload *w)
+/* The run in the document: the stencil's shape and its cycles per loop. */
+static void json_result(trapeze_json_out *j, const trapeze_sim_stencil_result *r,
+                        const trapeze_workload *w, trapeze_sync sync, int h)
+{
+    trapeze_json_text(j, "workload", w->name);
+    trapeze_json_text(j, "sync", trapeze_sync_name(sync));
+    trapeze_json_integer(j, "h", h);
+    trapeze_json_integer(j, "iterations", r->iterations);
+    trapeze_json_integer(j, "stages", r->stages);
+    trapeze_json_integer(j, "tiles", r->tiles);
+    trapeze_json_integer(j, "out_edge", r->out_edge);
+    trapeze_json_number(j, "resident_blocks", sync == TRAPEZE_SYNC_FENCE ? r->resident_blocks
+                                                                         : NAN);
+    trapeze_json_integer(j, "blocks_per_sm", r->blocks_per_sm);
+    trapeze_json_text(j, "occupancy_limit", r->occupancy_limit);
+    trapeze_json_integer(j, "insts_per_op", r->insts_per_op);
+    trapeze_json_integer(j, "setup_insts", r->setup_insts);
+    trapeze_json_integer(j, "warp_instructions", (long long)r->warp_instructions);
+    trapeze_json_number(j, "cycles_per_loop", r->cycles_per_loop);
+}
+
+static int run(const workload_args *a, trapeze_workload *w, cli_json *json)
 {
     trapeze_error err;
     trapeze_config *cfg = NULL;
@@ -183,9 +209,13 @@ static int run(const workload_args *a, trapeze_workload *w)
         if (opt.power)
             trapeze_sim_print_energy(sim, stdout);
     }
+    if (!rc)
+        json_result(json->j, &r, w, a->sync, h);
     if (!rc && ((a->idle_csv && (rc = trapeze_sim_write_idle_csv(sim, a->idle_csv, &err))) ||
-                (a->csv && (rc = trapeze_sim_write_csv(sim, a->csv, NULL, &err)))))
+                (a->csv && (rc = trapeze_sim_write_csv(sim, a->csv, NULL, &err))) ||
+                (rc = cli_sim_json(json->j, sim, &err)) || (rc = cli_json_commit(json, &err))))
         fprintf(stderr, "trapeze sim: %s\n", err.message);
+    cli_json_abort(json);
     trapeze_sim_destroy(sim);
     trapeze_config_destroy(cfg);
     return rc ? 1 : 0;
@@ -202,9 +232,10 @@ int cli_sim_workload(int argc, char **argv)
         return rc;
     const char *const outputs[] = {a.csv, a.idle_csv};
     trapeze_error err;
-    if (cli_check_outputs(outputs, 2, &err)) {
+    cli_json json = {0};
+    if (cli_check_outputs(outputs, 2, &err) || cli_json_open(&json, "sim", a.json, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         return 1;
     }
-    return run(&a, &w);
+    return run(&a, &w, &json);
 }

@@ -19,7 +19,8 @@
 #define MAX_PARAMS 16
 
 typedef struct {
-    const char *gpu, *power, *idle_csv, *csv, *kernel;
+    const char *gpu, *power, *idle_csv, *csv, *kernel, *json;
+    trapeze_json_out *j;                /* --json's document (NULL: none) */
     char *params[MAX_PARAMS];   /* name=value settings of a built-in KERNEL */
     int nparams;
     int want[TRAPEZE_PS_SLEEPABLE];
@@ -95,6 +96,8 @@ static void usage(FILE *out)
 "                       (model, seed, oracle) and mode: threshold_cycles,\n"
 "                       break_even_cycles, mode_cycles_fraction, saving_fraction,\n"
 "                       penalty_fraction\n"
+"  --json FILE          the choices as one JSON document (docs/json.md); - for\n"
+"                       stdout (the text then on stderr)\n"
 "  -h, --help           show this help\n");
 }
 
@@ -118,7 +121,7 @@ static const cli_opt options[] = {
     {"--gpu", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0}, {"--csv", 1, 0},
     {"--structures", 1, 0}, {"--max-penalty", 1, 0}, {"--cycles", 1, 0}, {"--lead", 1, 0},
     {"--fit", 0, 0}, {"--window", 1, 0}, {"--spread", 1, 0}, {"--whole", 0, 0},
-    {"--jump", 0, 0}, {"--no-jump", 0, 0}, {"--any-gpu", 0, 0},
+    {"--jump", 0, 0}, {"--no-jump", 0, 0}, {"--any-gpu", 0, 0}, {"--json", 1, 0},
     {NULL, 0, 0}};
 
 /* Returns -1 when parsed, else the exit status (0 after --help). */
@@ -150,6 +153,8 @@ static int parse_args(int argc, char **argv, sleep_args *a)
             a->idle_csv = val;
         } else if (!strcmp(arg, "--csv")) {
             a->csv = val;
+        } else if (!strcmp(arg, "--json")) {
+            a->json = val;
         } else if (!strcmp(arg, "--structures")) {
             int rc = parse_structures(val, a);
             if (rc >= 0)
@@ -290,6 +295,48 @@ static void print_choice(const trapeze_idle_hist *h, const char *policy,
                100 * budget);
 }
 
+/* One structure's choice in the document (an object of "choices"). */
+static void json_choice(trapeze_json_out *j, const trapeze_idle_hist *h, const char *policy,
+                        const trapeze_sleep_options *o, const trapeze_sleep_structure *st,
+                        const trapeze_sleep_choice *c, double budget)
+{
+    trapeze_json_object(j, NULL);
+    trapeze_json_text(j, "gpu", h->gpu);
+    trapeze_json_text(j, "kernel", h->kernel);
+    trapeze_json_text(j, "structure", h->structure);
+    trapeze_json_text(j, "granularity", h->granularity);
+    trapeze_json_text(j, "policy", policy);
+    trapeze_json_text(j, "preset", trapeze_sleep_policy_name(o->policy));
+    trapeze_json_number(j, "lead_cycles", o->lead_cycles);
+    trapeze_json_number(j, "idle_periods", c->chosen.periods);
+    trapeze_json_number(j, "idle_fraction", c->chosen.idle_cycles / c->chosen.leak_on_cycles);
+    trapeze_json_array(j, "modes");
+    for (int i = 0; i < st->n_modes; i++) {
+        trapeze_json_object(j, NULL);
+        trapeze_json_text(j, "mode", st->mode[i].name);
+        trapeze_json_number(j, "energy_break_even_cycles",
+                            trapeze_sleep_energy_break_even(&st->mode[i]));
+        trapeze_json_number(j, "break_even_cycles", trapeze_sleep_break_even(&st->mode[i]));
+        trapeze_json_number(j, "seed_threshold", c->seed_theta[i]);
+        trapeze_json_number(j, "threshold", c->theta_int[i]);
+        trapeze_json_number(j, "threshold_continuous", c->theta[i]);
+        trapeze_json_number(j, "idle_cycles_fraction",
+                            c->chosen.mode_cycles[i + 1] / c->chosen.idle_cycles);
+        trapeze_json_end(j);
+    }
+    trapeze_json_end(j);
+    trapeze_json_number(j, "saving", c->chosen.saving_fraction);
+    trapeze_json_number(j, "seed_saving", c->seed.saving_fraction);
+    trapeze_json_number(j, "oracle_saving", c->oracle.saving_fraction);
+    trapeze_json_number(j, "penalty", c->chosen.penalty_fraction);
+    trapeze_json_number(j, "penalty_sd", c->chosen.penalty_sigma);
+    trapeze_json_number(j, "held_penalty", c->held_penalty);
+    trapeze_json_number(j, "seed_penalty", c->seed.penalty_fraction);
+    trapeze_json_number(j, "max_penalty", budget);
+    trapeze_json_bool(j, "budget_met", c->feasible);
+    trapeze_json_end(j);
+}
+
 static void print_fit(const trapeze_idle_fit *f)
 {
     printf("  fit: periods 1..%d as observed; tail:", f->short_max);
@@ -346,6 +393,7 @@ static int run_one(const sleep_args *a, const trapeze_gpu *gpu, const trapeze_po
     if (!trapeze_sleep_create(&st, use, &o, &m, err)) {
         if (!trapeze_sleep_optimize(m, a->max_penalty, &c, err)) {
             print_choice(h, policy, &o, &st, &c, a->max_penalty);
+            json_choice(a->j, h, policy, &o, &st, &c, a->max_penalty);
             if (a->fit || a->sampled)
                 print_fit(&fit);
             rc = csv && write_rows(csv, h, policy, &st, &c, err) ? 1 : 0;
@@ -452,10 +500,12 @@ int cli_sleep(int argc, char **argv)
     trapeze_power pw;
     trapeze_config *cfg = NULL;
     const char *const outputs[] = {a.csv};
-    if (cli_check_outputs(outputs, 1, &err)) {
+    cli_json json = {0};
+    if (cli_check_outputs(outputs, 1, &err) || cli_json_open(&json, "sleep", a.json, &err)) {
         fprintf(stderr, "trapeze sleep: %s\n", err.message);
         return 1;
     }
+    a.j = json.j;
     rc = load_gpu_and_power(&a, &cfg, &gpu, &pw, &err);
     trapeze_idle_hist *h = NULL;
     int n = 0;
@@ -469,6 +519,7 @@ int cli_sleep(int argc, char **argv)
         rc = sample(&a, cfg, &pw, &h, &n, &cycles, &err);
     trapeze_config_destroy(cfg);
     if (rc) {
+        cli_json_abort(&json);
         if (rc == 1)
             fprintf(stderr, "trapeze sleep: %s%s\n", err.message,
                     ls == TRAPEZE_EINVAL ? "; --any-gpu uses them anyway" : "");
@@ -484,11 +535,14 @@ int cli_sleep(int argc, char **argv)
                                                               sizeof csv_columns[0]),
                                     &csv, &err)) {
         fprintf(stderr, "trapeze sleep: %s\n", err.message);
+        cli_json_abort(&json);
         free(h);
         return 1;
     }
     int used = 0;
     rc = 0;
+    trapeze_json_bool(a.j, "sampled", a.sampled);
+    trapeze_json_array(a.j, "choices");
     for (int i = 0; i < n && !rc; i++) {
         if (!a.want[structure_of(h[i].structure)] || (a.kernel && strcmp(a.kernel, h[i].kernel)))
             continue;
@@ -503,10 +557,18 @@ int cli_sleep(int argc, char **argv)
                  a.kernel ? "kernel " : "the structures asked for", a.kernel ? a.kernel : "");
         rc = 1;
     }
+    trapeze_json_end(a.j);
+    if (!rc && csv && trapeze_csv_finish(csv, &err)) {
+        csv = NULL;   /* freed */
+        rc = 1;
+    }
+    if (!rc)
+        rc = cli_json_commit(&json, &err) ? 1 : 0;
     if (!rc && csv)
         rc = trapeze_csv_commit(csv, &err) ? 1 : 0;
     else
         trapeze_csv_abort(csv);
+    cli_json_abort(&json);
     if (rc)
         fprintf(stderr, "trapeze sleep: %s\n", err.message);
     free(h);

@@ -18,7 +18,7 @@ static void usage(FILE *f)
             "usage: trapeze trace export --gpu FILE KERNEL [name=value ...] --out DIR\n"
             "       trapeze trace export --gpu FILE --workload SPEC [--h N] [--iterations N]\n"
             "                            [--size AxB] --out DIR\n"
-            "       trapeze trace check DIR[/kernelslist.g]\n"
+            "       trapeze trace check DIR[/kernelslist.g] [--json FILE]\n"
             "       trapeze trace opcodes\n"
             "\n"
             "Accel-Sim SASS traces (kernelslist.g + kernel-N.traceg).\n"
@@ -33,7 +33,9 @@ static void usage(FILE *f)
             "  check    read every line of a trace; print each kernel's grid, block and\n"
             "           warp instructions, or the first error (file:line: expected ...)\n"
             "  opcodes  print the table mapping SASS opcodes to simulator classes and\n"
-            "           to Accel-Sim's specialized units (used when a config enables them)\n");
+            "           to Accel-Sim's specialized units (used when a config enables them)\n"
+            "  --json FILE  (export, check) what was written or read as one JSON document\n"
+            "           (docs/json.md); - for stdout (the text then on stderr)\n");
 }
 
 static int fail(const char *msg)
@@ -43,7 +45,7 @@ static int fail(const char *msg)
 }
 
 static int export_kernel(const char *gpu_path, const char *name, int n_params, char **params,
-                         const char *dir)
+                         const char *dir, trapeze_json_out *j)
 {
     trapeze_error err = {0};
     if (trapeze_sim_builtin_check(name, n_params, params, &err)) {
@@ -57,6 +59,7 @@ static int export_kernel(const char *gpu_path, const char *name, int n_params, c
         rc = fail(err.message);
     else
         printf("wrote %s/kernelslist.g and %d kernel trace%s\n", dir, nk, nk == 1 ? "" : "s");
+    trapeze_json_integer(j, "kernels", nk);
     trapeze_config_destroy(cfg);
     return rc;
 }
@@ -64,7 +67,7 @@ static int export_kernel(const char *gpu_path, const char *name, int n_params, c
 /* The ghost-zone stencil of a workload spec, relaunch mode (the fence
  * mode's global barrier spins on loaded values: no fixed trace). */
 static int export_workload(const char *gpu_path, const char *name, long h, long iterations,
-                           const char *size, const char *dir)
+                           const char *size, const char *dir, trapeze_json_out *j)
 {
     char path[4096];
     trapeze_workload w;
@@ -86,13 +89,19 @@ static int export_workload(const char *gpu_path, const char *name, long h, long 
         printf("wrote %s/kernelslist.g and %d kernel trace%s (%s, h = %d, %d stages of %ld "
                "tiles)\n", dir, r.stages, r.stages == 1 ? "" : "s", w.name, hh, r.stages,
                r.tiles);
+    trapeze_json_integer(j, "kernels", r.stages);
+    trapeze_json_text(j, "workload", w.name);
+    trapeze_json_integer(j, "h", hh);
+    trapeze_json_integer(j, "stages", r.stages);
+    trapeze_json_integer(j, "tiles", r.tiles);
     trapeze_config_destroy(cfg);
     return rc;
 }
 
 static int cmd_export(int argc, char **argv)
 {
-    const char *gpu = NULL, *out = NULL, *kernel = NULL, *workload = NULL, *size = NULL;
+    const char *gpu = NULL, *out = NULL, *kernel = NULL, *workload = NULL, *size = NULL,
+               *json_path = NULL;
     long h = 0, iterations = 0;
     char **params = calloc((size_t)argc + 1, sizeof *params);
     int n_params = 0, rc = 2;
@@ -100,7 +109,7 @@ static int cmd_export(int argc, char **argv)
         return fail("out of memory");
     static const cli_opt options[] = {{"--gpu", 1, 0}, {"--out", 1, 0}, {"--workload", 1, 0},
                                       {"--h", 1, 0}, {"--iterations", 1, 0}, {"--size", 1, 0},
-                                      {NULL, 0, 0}};
+                                      {"--json", 1, 0}, {NULL, 0, 0}};
     if ((rc = cli_check_options("trace export", argc, argv, 1, options))) {
         free(params);
         return rc;
@@ -111,12 +120,14 @@ static int cmd_export(int argc, char **argv)
             usage(stdout);
             free(params);
             return 0;
-        } else if (!strcmp(argv[i], "--gpu") || !strcmp(argv[i], "--out")) {
+        } else if (!strcmp(argv[i], "--gpu") || !strcmp(argv[i], "--out") ||
+                   !strcmp(argv[i], "--json")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "trapeze trace export: %s needs a value\n", argv[i]);
                 goto out;
             }
-            *(!strcmp(argv[i], "--gpu") ? &gpu : &out) = argv[i + 1];
+            *(!strcmp(argv[i], "--gpu") ? &gpu : !strcmp(argv[i], "--out") ? &out : &json_path) =
+                argv[i + 1];
             i++;
         } else if (!strcmp(argv[i], "--workload") || !strcmp(argv[i], "--size") ||
                    !strcmp(argv[i], "--h") || !strcmp(argv[i], "--iterations")) {
@@ -156,8 +167,19 @@ static int cmd_export(int argc, char **argv)
     if (cli_resolve_preset("trace", "--gpu", "gpus", ".config", gpu, gpu_file, sizeof gpu_file))
         goto out;
     gpu = gpu_file;
-    rc = workload ? export_workload(gpu, workload, h, iterations, size, out)
-                  : export_kernel(gpu, kernel, n_params, params, out);
+    trapeze_error err = {0};
+    cli_json json = {0};
+    if (cli_json_open(&json, "trace", json_path, &err)) {
+        rc = fail(err.message);
+        goto out;
+    }
+    trapeze_json_text(json.j, "action", "export");
+    trapeze_json_text(json.j, "out", out);
+    rc = workload ? export_workload(gpu, workload, h, iterations, size, out, json.j)
+                  : export_kernel(gpu, kernel, n_params, params, out, json.j);
+    if (!rc && cli_json_commit(&json, &err))
+        rc = fail(err.message);
+    cli_json_abort(&json);
 out:
     free(params);
     return rc;
@@ -165,17 +187,41 @@ out:
 
 static void print_kernel(void *ctx, const trapeze_trace_kernel_info *k)
 {
-    (void)ctx;
+    trapeze_json_out *j = ctx;
+    trapeze_json_object(j, NULL);
+    trapeze_json_text(j, "path", k->path);
+    trapeze_json_text(j, "name", k->name);
+    trapeze_json_array(j, "grid");
+    for (int d = 0; d < 3; d++)
+        trapeze_json_integer(j, NULL, k->grid[d]);
+    trapeze_json_end(j);
+    trapeze_json_array(j, "block");
+    for (int d = 0; d < 3; d++)
+        trapeze_json_integer(j, NULL, k->block[d]);
+    trapeze_json_end(j);
+    trapeze_json_integer(j, "warp_instructions", (long long)k->warp_instructions);
+    trapeze_json_integer(j, "unknown_opcodes", (long long)k->unknown_opcodes);
+    trapeze_json_end(j);
     printf("%s: %s, grid (%d,%d,%d), block (%d,%d,%d), %llu warp instructions, "
            "%llu with opcodes not in the table\n", k->path, k->name, k->grid[0], k->grid[1],
            k->grid[2], k->block[0], k->block[1], k->block[2], k->warp_instructions,
            k->unknown_opcodes);
 }
 
-static int cmd_check(const char *list_path)
+static int cmd_check(const char *list_path, const char *json_path)
 {
     trapeze_error err = {0};
-    return trapeze_trace_check(list_path, print_kernel, NULL, &err) ? fail(err.message) : 0;
+    cli_json json = {0};
+    if (cli_json_open(&json, "trace", json_path, &err))
+        return fail(err.message);
+    trapeze_json_text(json.j, "action", "check");
+    trapeze_json_array(json.j, "kernels");
+    int rc = trapeze_trace_check(list_path, print_kernel, json.j, &err) ? fail(err.message) : 0;
+    trapeze_json_end(json.j);
+    if (!rc && cli_json_commit(&json, &err))
+        rc = fail(err.message);
+    cli_json_abort(&json);
+    return rc;
 }
 
 static void print_opcodes(void)
@@ -204,7 +250,10 @@ int cli_trace(int argc, char **argv)
     if (!strcmp(argv[1], "export"))
         return cmd_export(argc - 1, argv + 1);
     if (!strcmp(argv[1], "check") && argc == 3 && strcmp(argv[2], "--help"))
-        return cmd_check(argv[2]);
+        return cmd_check(argv[2], NULL);
+    if (!strcmp(argv[1], "check") && argc == 5 && strcmp(argv[2], "--help") &&
+        !strcmp(argv[3], "--json"))
+        return cmd_check(argv[2], argv[4]);
     if (!strcmp(argv[1], "opcodes") && argc == 2) {
         print_opcodes();
         return 0;

@@ -126,6 +126,60 @@ static int own_option(calib_args *a, void *ctx, const char *arg, const char *val
     return 2;
 }
 
+/* The tables in the document, under the CSV's column names. */
+static void json_rows(trapeze_json_out *j, const trapeze_validation *v)
+{
+    trapeze_json_array(j, "rows");
+    for (int i = 0; i < v->n_rows; i++) {
+        const trapeze_validation_row *r = &v->rows[i];
+        trapeze_json_object(j, NULL);
+        trapeze_json_text(j, "workload", r->workload);
+        trapeze_json_text(j, "sync", trapeze_sync_name(r->sync));
+        trapeze_json_number(j, "mape_pct", r->mape_pct);
+        trapeze_json_number(j, "max_ape_pct", r->max_ape_pct);
+        trapeze_json_integer(j, "h_model", r->h_model);
+        trapeze_json_integer(j, "h_sim_best", r->h_sim_best);
+        trapeze_json_number(j, "pick_ratio", r->pick_ratio);
+        trapeze_json_number(j, "sample_warp_instructions", r->sample_warp_instructions);
+        trapeze_json_number(j, "sweep_warp_instructions", r->sweep_warp_instructions);
+        trapeze_json_number(j, "sample_cost_pct",
+                            100 * r->sample_warp_instructions / r->sweep_warp_instructions);
+        trapeze_json_end(j);
+    }
+    trapeze_json_end(j);
+}
+
+static void json_sizes(trapeze_json_out *j, const trapeze_size_validation *v)
+{
+    trapeze_json_array(j, "sizes");
+    for (int i = 0; i < v->n_rows; i++) {
+        const trapeze_size_validation_row *r = &v->rows[i];
+        trapeze_json_object(j, NULL);
+        trapeze_json_text(j, "workload", r->workload);
+        trapeze_json_number(j, "area_factor", r->area_factor);
+        trapeze_json_array(j, "size");
+        for (int d = 0; d < TRAPEZE_MAX_DIMS; d++)
+            trapeze_json_number(j, NULL, r->data_len[d]);
+        trapeze_json_end(j);
+        trapeze_json_integer(j, "points", r->n_points);
+        trapeze_json_number(j, "mape_pct", r->mape_pct);
+        trapeze_json_number(j, "bias_relaunch_pct", r->bias_pct[0]);
+        trapeze_json_number(j, "bias_fence_pct", r->bias_pct[1]);
+        trapeze_json_text(j, "sync_model", trapeze_sync_name(r->sync_model));
+        trapeze_json_integer(j, "h_model", r->h_model);
+        trapeze_json_text(j, "sync_sim_best", trapeze_sync_name(r->sync_sim_best));
+        trapeze_json_integer(j, "h_sim_best", r->h_sim_best);
+        trapeze_json_bool(j, "sync_right", r->sync_right);
+        trapeze_json_number(j, "pick_ratio", r->pick_ratio);
+        trapeze_json_number(j, "sweep_warp_instructions", r->sweep_warp_instructions);
+        trapeze_json_number(j, "verify3_pick_ratio", r->verify_pick_ratio);
+        trapeze_json_bool(j, "verify3_sync_right", r->verify_sync_right);
+        trapeze_json_number(j, "verify3_warp_instructions", r->verify_warp_instructions);
+        trapeze_json_end(j);
+    }
+    trapeze_json_end(j);
+}
+
 static void print_rows(const trapeze_validation *v)
 {
     printf("%-12s %-8s %8s %8s %7s %10s %10s %12s\n", "workload", "sync", "mape_%", "max_%",
@@ -158,7 +212,7 @@ static void print_sizes(const trapeze_size_validation *v)
 
 static int validate_sizes(calib_args *a, validate_files *f, const trapeze_gz_params *p,
                           trapeze_calib_plan *plan, trapeze_sample_log *sweep,
-                          trapeze_error *err)
+                          cli_json *json, trapeze_error *err)
 {
     trapeze_size_validation v = {0};
     trapeze_status s = trapeze_calib_validate_sizes(plan, p, f->sizes, f->n_sizes,
@@ -167,8 +221,11 @@ static int validate_sizes(calib_args *a, validate_files *f, const trapeze_gz_par
                                                     a->threads, calib_progress, NULL, &v, err);
     if (!s)
         s = trapeze_size_validation_write_csv(&v, f->csv, f->curve, err);
-    if (!s)
+    if (!s) {
         print_sizes(&v);
+        json_sizes(json->j, &v);
+        s = cli_json_commit(json, err);
+    }
     trapeze_size_validation_free(&v);
     return s;
 }
@@ -207,6 +264,10 @@ int cli_validate(int argc, char **argv)
     trapeze_validation v = {0};
     const char *const outputs[] = {f.csv, f.curve};
     trapeze_status s = cli_check_outputs(outputs, 2, &err);
+    cli_json json = {0};
+    if (!s)
+        s = cli_json_open(&json, "validate", a.json, &err);
+    trapeze_json_text(json.j, "model", "ghostzone");
     if (!s)
         s = trapeze_gz_params_load(f.calibration, &p, &err);
     if (!s)
@@ -222,7 +283,8 @@ int cli_validate(int argc, char **argv)
     if (!s && f.sweep)
         s = calib_open_log(&a, f.sweep, &sweep, &err);
     if (!s && f.n_sizes) {
-        s = validate_sizes(&a, &f, &p, plan, sweep, &err);
+        s = validate_sizes(&a, &f, &p, plan, sweep, &json, &err);
+        cli_json_abort(&json);
         trapeze_sample_log_close(sweep);
         return calib_exit(&a, plan, log, s, &err);
     }
@@ -230,8 +292,12 @@ int cli_validate(int argc, char **argv)
         s = trapeze_calib_validate(plan, &p, log, sweep, a.threads, calib_progress, &a.threads, &v, &err);
     if (!s)
         s = trapeze_validation_write_csv(&v, f.csv, f.curve, &err);
-    if (!s)
+    if (!s) {
         print_rows(&v);
+        json_rows(json.j, &v);
+        s = cli_json_commit(&json, &err);
+    }
+    cli_json_abort(&json);
     trapeze_validation_free(&v);
     trapeze_sample_log_close(sweep);
     return calib_exit(&a, plan, log, s, &err);

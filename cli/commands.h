@@ -20,6 +20,8 @@ int cli_trace(int argc, char **argv);
 /* `trapeze sim --workload`: cli_sim hands its whole command line over. */
 int cli_sim_workload(int argc, char **argv);
 void cli_sim_workload_usage(FILE *f);
+/* The statistics of sim's launches in the document j (cmd_sim.c). */
+trapeze_status cli_sim_json(trapeze_json_out *j, const trapeze_sim *sim, trapeze_error *err);
 /* The simulator's progress display on stderr (a terminal only). */
 void cli_sim_progress(void *ctx, const trapeze_sim_progress_info *p);
 int cli_calibrate(int argc, char **argv);
@@ -133,5 +135,25 @@ typedef struct cli_progress {
 void cli_progress_update(cli_progress *p, double done, double total, const char *unit,
                          const char *detail);
 void cli_format_duration(double seconds, char *out, size_t size);
+
+/* --json FILE (json_out.c): the command's summary as one JSON document
+ * (docs/json.md). Open before anything is printed: for "-" or /dev/stdout
+ * the text that goes to stdout goes to stderr until the commit, so stdout
+ * holds the document alone. The document is an object whose first member
+ * is "command"; c->j (NULL without --json) takes the command's members, and
+ * trapeze_json_* on NULL does nothing. The commit ends the object and writes
+ * it whole; abort (safe after a commit) writes nothing. */
+typedef struct cli_json {
+    trapeze_json_out *j;
+    int saved_stdout;
+} cli_json;
+#define CLI_JSON_HELP                                                                  \
+    "  --json FILE         the summary as one JSON document (docs/json.md); - or\n"     \
+    "                      /dev/stdout: the document alone on stdout, the text on\n"   \
+    "                      stderr\n"
+trapeze_status cli_json_open(cli_json *c, const char *command, const char *path,
+                             trapeze_error *err);
+trapeze_status cli_json_commit(cli_json *c, trapeze_error *err);
+void cli_json_abort(cli_json *c);
 
 #endif

@@ -68,11 +68,7 @@ trapeze_status trapeze_csv_text(trapeze_csv_out *csv, const char *value)
 trapeze_status trapeze_csv_number(trapeze_csv_out *csv, double value)
 {
     char buf[40];
-    /* shortest of %.15g/%.17g that reads back to the same double */
-    snprintf(buf, sizeof buf, "%.15g", value);
-    if (strtod(buf, NULL) != value)
-        snprintf(buf, sizeof buf, "%.17g", value);
-    put_bare(csv, buf);
+    put_bare(csv, trapeze_format_double(value, buf, sizeof buf));
     return TRAPEZE_OK;
 }
 

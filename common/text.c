@@ -215,3 +215,11 @@ trapeze_status trapeze_read_file(const char *path, char **out, trapeze_error *er
     size_t len;
     return read_path(path, 1, out, &len, err);
 }
+
+const char *trapeze_format_double(double value, char *out, size_t room)
+{
+    snprintf(out, room, "%.15g", value);
+    if (strtod(out, NULL) != value)
+        snprintf(out, room, "%.17g", value);
+    return out;
+}

@@ -46,6 +46,10 @@ trapeze_status trapeze_read_fd_text(int fd, const char *path, char **out, size_t
  * trapeze_read_fd_text). */
 TRAPEZE_INTERNAL
 trapeze_status trapeze_read_file(const char *path, char **out, trapeze_error *err);
+/* value in the shortest of %.15g and %.17g that reads back to the same
+ * double (CSV and JSON numbers); room: 32 bytes are enough. Returns out. */
+TRAPEZE_INTERNAL
+const char *trapeze_format_double(double value, char *out, size_t room);
 /* The 1-based line of byte `offset` of text. */
 TRAPEZE_INTERNAL
 int trapeze_line_of(const char *text, size_t offset);

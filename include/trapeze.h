@@ -9,7 +9,7 @@
  * library keeps no global state.
  *
  * One header per module, each compiling alone (tests/cli_headers.sh):
- * error, config (GPU configs), csv (output files), power, workload,
+ * error, config (GPU configs), csv (output files), json (summary documents), power, workload,
  * ghostzone (the model), sim (the simulator), trace (Accel-Sim traces),
  * samples (samples logs), calibrate (the ghost-zone calibration), idle
  * (idle-period histograms), sleep, ghostzone_energy, locality (graphs and
@@ -23,6 +23,7 @@
 #include "trapeze/error.h"
 #include "trapeze/config.h"
 #include "trapeze/csv.h"
+#include "trapeze/json.h"
 #include "trapeze/power.h"
 #include "trapeze/workload.h"
 #include "trapeze/ghostzone.h"
