@@ -5,7 +5,7 @@
  * (trapeze_sleep_window) and its whole run with sleep policies
  * (trapeze_sleep_simulate: the saving and penalty per structure from the
  * simulator's mode cycles and stalls). The simulations themselves are
- * sim/sample/sleep_window.c's, reached through sim/sim.h.
+ * sim/sample/'s (window.c and the runs it picks), reached through sim/sim.h.
  *
  * Joins sim/ and the model's neutral types; owns no model and no format.
  */

@@ -47,7 +47,7 @@ trapeze_status sim_launch_run_until(sim_launch *l, uint64_t cycle, trapeze_error
  * window_cycles of the run (0: the whole run); with spread_cycles > 0 the
  * spread sample of that stride, < 0 a jump sample where it costs under half
  * the run, else the spread sample of stride -spread_cycles
- * (trapeze_sleep_window's contract, sim/sample/sleep_window.c). */
+ * (trapeze_sleep_window's contract, sim/sample/window.c). */
 trapeze_status sim_sleep_window(const trapeze_config *cfg, const trapeze_power *pw,
                                 const trapeze_sleep_job *j, double window_cycles,
                                 double spread_cycles, trapeze_sleep_run *out,

@@ -1,5 +1,5 @@
 /*
- * Tests of the jump sample's pieces (sampler/sleep_jump.c): where a window
+ * Tests of the jump sample's pieces (sim/sample/jump.c): where a window
  * starts in a launch (worked out by hand: waves of concurrent blocks, trips
  * of the outer loop), the later windows' places (inside (from, 1), in
  * order, one per n-th), the long periods put back into a histogram

@@ -1,6 +1,6 @@
 /*
- * Tests of the spread sample's pieces (sampler/sleep_spread.c,
- * sampler/idle_hist.c): the later windows' recorded cycles are exactly the
+ * Tests of the spread sample's pieces (sim/sample/spread.c,
+ * sim/sample/idle_export.c): the later windows' recorded cycles are exactly the
  * whole cycles that fall in them, one window of every/5 cycles in each
  * stretch and inside it, a fifth of the run after the first window; and the
  * periods a histogram gained between two readings reach the model's

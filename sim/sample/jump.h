@@ -1,5 +1,5 @@
 /*
- * jump.h - a jump sample of a run (sleep_window.c runs it): the
+ * jump.h - a jump sample of a run (jump_run.c and jump_window.c run it): the
  * first window simulated from the start, then short windows whose
  * simulation starts at later points of the run (a later block of the grid,
  * a later trip of its outer loop, a later launch) without simulating up to

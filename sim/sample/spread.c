@@ -1,5 +1,5 @@
 /*
- * spread.c - the placement of a spread sample's windows (sleep_window.c
+ * spread.c - the placement of a spread sample's windows (spread_run.c
  * runs them): the run's first `first` cycles, then in each stretch
  * of `every` cycles after them one window of every / 5 cycles, at an offset
  * within the stretch that follows a Weyl sequence (frac((k + 1) phi), k the
