@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "common/error.h"
-#include "sim/core/gpu_sim.h"
+#include "sim/sim.h"
 
 static inline double now(void)
 {

@@ -20,7 +20,7 @@
 #include <sys/resource.h>
 
 #include "bench/bench_common.h"
-#include "sim/stencil/stencil_run.h"
+#include "sim/sim.h"
 
 static trapeze_power gtx480, v100;
 static const trapeze_power *cur = &gtx480;   /* the GPU of the trend checks */
@@ -236,15 +236,6 @@ static void trends(const trapeze_config *cfg, const char *gpu, unsigned mask, in
     else
         printf("%-11s %8.2f%% %8.2f%% %8.2f%% %8.2f%% %7.1f%% %7.1f%% %7s %7.2f%%\n", "seed",
                28.56, 11.17, 36.27, 7.31, 85.0, 94.0, ">75%", 1.2);
-}
-
-/* CPU seconds of this process: the machine running the benchmarks is
- * shared, so wall time would measure the other jobs too. */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* Jacobi 2048x2048 on the GTX 480: best of two runs (CPU time), energy off

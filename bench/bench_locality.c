@@ -19,18 +19,9 @@
 
 #include "bench/bench_common.h"
 #include "common/text.h"
-#include "sim/locality/locality.h"
-#include "sim/memsys.h"
+#include "sim/sim.h"
 
 #define MAX_LAUNCHES 8
-
-/* Process CPU time: the machine is shared, wall time is noisy. */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct {
     const char *kernel;

@@ -11,7 +11,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "sim/core/gpu_sim.h"
+#include "sim/sim.h"
 #include "bench/bench_common.h"
 
 /* Runs a built-in; returns 0 on success with the first launch's stats. */

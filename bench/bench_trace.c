@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/trace/trace.h"
+#include "sim/sim.h"
 #include "bench/bench_common.h"
 
 static trapeze_config *cfg;

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "sim/stencil/stencil_run.h"
+#include "sim/sim.h"
 #include "bench/bench_common.h"
 
 #define STAGES 2

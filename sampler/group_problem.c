@@ -16,10 +16,7 @@
 #include "common/error.h"
 #include "sampler/sampler.h"
 #include "common/text.h"
-#include "sim/core/gpu_sim.h"
-#include "sim/locality/locality.h"
-#include "sim/mem/mem_config.h"
-#include "sim/trace/trace.h"
+#include "sim/sim.h"
 
 #define MAX_LAUNCHES 64
 

@@ -12,11 +12,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "sampler/idle_hist.h"
-#include "sim/core/gpu_sim.h"
-#include "sim/power/energy.h"
-#include "sim/power/sleep.h"
-#include "sim/stencil/stencil_run.h"
+#include "sim/sim.h"
 
 /* The sleep model's unit of each structure (TRAPEZE_PS_* order). */
 static const struct {
@@ -79,7 +75,7 @@ static void collect(sim_gpu *g, const sim_stencil_result *r, const trapeze_power
     for (int i = 0; i < sim_gpu_idle_count(g); i++) {
         const sim_idle_hist *kinds = sim_gpu_idle(g, i, NULL);
         for (int u = 0; u < TRAPEZE_GZE_NSTRUCT; u++)
-            sampler_idle_hist_add(&out->hist[u], &kinds[units[u].kind]);
+            sim_idle_export_add(&out->hist[u], &kinds[units[u].kind]);
     }
 }
 
@@ -96,7 +92,7 @@ trapeze_status trapeze_gz_energy_sample_run(const trapeze_config *cfg, const tra
     trapeze_gz_energy_window(&gpu, w, h, &win);
     sim_sleep_config always_on;
     sim_gpu_options opt;
-    sampler_idle_options(pw, &always_on, &opt);
+    sim_idle_window_options(pw, &always_on, &opt);
     sim_gpu *g = NULL;
     sim_stencil_result *r = NULL;
     sim_stencil_spec spec = {.workload = &win, .h = h, .sync = sync,

@@ -52,11 +52,7 @@
 
 #include "common/error.h"
 #include "sampler/sampler.h"
-#include "sim/core/gpu_sim.h"
-#include "sim/locality/locality.h"
-#include "sim/memsys.h"
-#include "sim/mem/mem_config.h"
-#include "sim/stencil/stencil_run.h"
+#include "sim/sim.h"
 
 /* What the stage kernel at height h gives the grouping model. */
 typedef struct stage_graph {

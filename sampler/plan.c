@@ -18,8 +18,7 @@
 #include "common/error.h"
 #include "common/text.h"
 #include "sampler/sampler.h"
-#include "sim/core/gpu_sim.h"
-#include "sim/stencil/ghostzone_kernel.h"
+#include "sim/sim.h"
 
 void trapeze_calib_options_default(trapeze_calib_options *o)
 {

@@ -16,8 +16,7 @@
 
 #include "common/error.h"
 #include "sampler/sampler.h"
-#include "sim/core/gpu_sim.h"
-#include "sim/stencil/stencil_run.h"
+#include "sim/sim.h"
 
 typedef struct {
     double cycles, warp_insts, conflicts;

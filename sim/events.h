@@ -142,6 +142,10 @@ const sim_idle_hist *sim_events_marked_hist(const sim_events *ev, sim_unit_kind 
 const char *sim_event_name(sim_event e);
 const char *sim_unit_kind_name(sim_unit_kind k);
 const char *sim_next_access_name(sim_next_access n);
+/* Each unit's first cycle not yet used, sim_events_units(ev, kind) of them:
+ * the start of its open idle period (SIM_EV_UNALLOCATED: never allocated).
+ * Read by the samples that cut a run (sim/sample/). */
+static inline const uint64_t *sim_events_idle_starts(const sim_events *ev, sim_unit_kind kind);
 
 /* Inline because they sit in the simulator's hottest paths: the first
  * member of struct sim_events (events.c) is this. */
@@ -153,6 +157,10 @@ struct sim_events_hot {
 static inline int sim_events_idle_on(const sim_events *ev)
 {
     return ((const struct sim_events_hot *)ev)->idle_on;
+}
+static inline const uint64_t *sim_events_idle_starts(const sim_events *ev, sim_unit_kind kind)
+{
+    return ((const struct sim_events_hot *)ev)->next_idle_start[kind];
 }
 static inline void sim_events_count(sim_events *ev, sim_event e, uint64_t n)
 {

@@ -1,39 +1,39 @@
 /*
- * Tests of the jump sample's pieces (sampler/sleep_jump.c): where a window
+ * Tests of the jump sample's pieces (sim/sample/jump.c): where a window
  * starts in a launch (worked out by hand: waves of concurrent blocks, trips
  * of the outer loop), the later windows' places (inside (from, 1), in
  * order, one per n-th), the long periods put back into a histogram
- * with their number and cycles kept, past SAMPLER_JUMP_LONG, and the warp
+ * with their number and cycles kept, past SIM_JUMP_LONG, and the warp
  * tails of a launch end: told from the other dead periods by the marked
  * histogram and stretched to whole blocks (worked out by hand).
  */
 #include <string.h>
 
 #include "check.h"
-#include "sampler/sleep_jump.h"
+#include "sim/sample/jump.h"
 #include "trapeze.h"
 
 static void test_start(void)
 {
     /* 64 blocks, 15 at once: 5 waves (15, 15, 15, 15, 4), 128 trips: 640 units */
-    sampler_jump_launch l = {.blocks = 64, .concurrent = 15, .trips = 128, .insts = 1};
+    sim_jump_launch l = {.blocks = 64, .concurrent = 15, .trips = 128, .insts = 1};
     long b, t;
-    sampler_jump_start(&l, 0, &b, &t);
+    sim_jump_start(&l, 0, &b, &t);
     CHECK(b == 0 && t == 0);
-    sampler_jump_start(&l, 0.5, &b, &t);        /* unit 320: wave 2, trip 64 */
+    sim_jump_start(&l, 0.5, &b, &t);        /* unit 320: wave 2, trip 64 */
     CHECK(b == 30 && t == 64);
-    sampler_jump_start(&l, 0.3, &b, &t);        /* unit 192: wave 1, trip 64 */
+    sim_jump_start(&l, 0.3, &b, &t);        /* unit 192: wave 1, trip 64 */
     CHECK(b == 15 && t == 64);
-    sampler_jump_start(&l, 0.999, &b, &t);      /* unit 639.36: the last wave, trip 127 */
+    sim_jump_start(&l, 0.999, &b, &t);      /* unit 639.36: the last wave, trip 127 */
     CHECK(b == 60 && t == 127);
-    sampler_jump_start(&l, 1.5, &b, &t);        /* clamped inside the launch */
+    sim_jump_start(&l, 1.5, &b, &t);        /* clamped inside the launch */
     CHECK(b == 60 && t == 127);
     /* no loop: whole waves only; one wave: trips only */
-    sampler_jump_launch flat = {.blocks = 1024, .concurrent = 90, .trips = 1};
-    sampler_jump_start(&flat, 0.5, &b, &t);     /* 12 waves: wave 6 */
+    sim_jump_launch flat = {.blocks = 1024, .concurrent = 90, .trips = 1};
+    sim_jump_start(&flat, 0.5, &b, &t);     /* 12 waves: wave 6 */
     CHECK(b == 540 && t == 0);
-    sampler_jump_launch one = {.blocks = 2, .concurrent = 2, .trips = 512};
-    sampler_jump_start(&one, 0.25, &b, &t);
+    sim_jump_launch one = {.blocks = 2, .concurrent = 2, .trips = 512};
+    sim_jump_start(&one, 0.25, &b, &t);
     CHECK(b == 0 && t == 128);
 }
 
@@ -42,7 +42,7 @@ static void test_place(void)
     double last = 0.2;
     int ok = 1;
     for (int k = 0; k < 8; k++) {
-        double p = sampler_jump_place(0.2, k, 8);
+        double p = sim_jump_place(0.2, k, 8);
         /* inside its eighth of (0.2, 1), after the one before */
         ok &= p >= 0.2 + 0.1 * k && p < 0.2 + 0.1 * (k + 1) && p > last;
         last = p;
@@ -56,7 +56,7 @@ static void test_add_long(void)
     const double counts[] = {10, 3.5, 1}, masses[] = {60000, 3.5 * 100000, 5000};
     for (int c = 0; c < 3; c++) {
         memset(&h, 0, sizeof h);
-        double got = sampler_jump_add_long(&h, TRAPEZE_NEXT_DEAD, counts[c], masses[c]);
+        double got = sim_jump_add_long(&h, TRAPEZE_NEXT_DEAD, counts[c], masses[c]);
         double n = 0, cycles = 0;
         int beyond = 1;
         for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++) {
@@ -65,7 +65,7 @@ static void test_add_long(void)
                 continue;
             double lo, hi;
             trapeze_idle_bucket_range(b, &lo, &hi);
-            beyond &= lo > SAMPLER_JUMP_LONG;
+            beyond &= lo > SIM_JUMP_LONG;
             n += x;
             cycles += x * trapeze_idle_bucket_length(b);
         }
@@ -78,29 +78,29 @@ static void test_add_long(void)
     /* a mean below the first bucket past the limit is raised to it: 2 periods
      * of 1000 cycles become 2 of 3072.5 */
     memset(&h, 0, sizeof h);
-    double got = sampler_jump_add_long(&h, TRAPEZE_NEXT_READ, 2, 2000);
+    double got = sim_jump_add_long(&h, TRAPEZE_NEXT_READ, 2, 2000);
     CHECK_NEAR(got, 2 * 3072.5, 1e-9);
     CHECK_NEAR(h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(3000)], 2, 1e-12);
-    CHECK_NEAR(sampler_jump_add_long(&h, TRAPEZE_NEXT_READ, 0, 100), 0, 0);
+    CHECK_NEAR(sim_jump_add_long(&h, TRAPEZE_NEXT_READ, 0, 100), 0, 0);
 }
 
 static void test_tail_scale(void)
 {
     /* 4 blocks of 1000 warp instructions; the end window ran blocks 2 and 3
      * for 200 in all (100 each): twice the blocks, each 10 times as long */
-    sampler_jump_launch l = {.blocks = 4, .concurrent = 2, .trips = 50, .insts = 4000};
+    sim_jump_launch l = {.blocks = 4, .concurrent = 2, .trips = 50, .insts = 4000};
     double blocks, stretch;
-    sampler_jump_tail_scale(&l, 2, 200, &blocks, &stretch);
+    sim_jump_tail_scale(&l, 2, 200, &blocks, &stretch);
     CHECK_NEAR(blocks, 2, 0);
     CHECK_NEAR(stretch, 10, 1e-12);
     /* a window that ran the whole launch: as it is (never shrunk) */
-    sampler_jump_tail_scale(&l, 0, 5000, &blocks, &stretch);
+    sim_jump_tail_scale(&l, 0, 5000, &blocks, &stretch);
     CHECK_NEAR(blocks, 1, 0);
     CHECK_NEAR(stretch, 1, 0);
     /* nothing issued, or no block left: no tails */
-    sampler_jump_tail_scale(&l, 0, 0, &blocks, &stretch);
+    sim_jump_tail_scale(&l, 0, 0, &blocks, &stretch);
     CHECK(blocks == 0 && stretch == 0);
-    sampler_jump_tail_scale(&l, 4, 100, &blocks, &stretch);
+    sim_jump_tail_scale(&l, 4, 100, &blocks, &stretch);
     CHECK(blocks == 0 && stretch == 0);
 }
 
@@ -128,7 +128,7 @@ static void test_tail_cut(void)
     add_period(&now, 9000, SIM_NEXT_DEAD);
     add_period(&marked, 9000, SIM_NEXT_DEAD);
     double n, cycles;
-    sampler_jump_tail_cut(&now, &before, &marked, &marked_before, &n, &cycles);
+    sim_jump_tail_cut(&now, &before, &marked, &marked_before, &n, &cycles);
     CHECK_NEAR(n, 2, 0);
     CHECK_NEAR(cycles, 5300, 0);
     /* left: the earlier period, the read and the marked one */
@@ -140,7 +140,7 @@ static void test_tail_cut(void)
     CHECK(dn == 2 && ds == 9700);
     CHECK(now.bin[SIM_NEXT_READ][sim_idle_bin(40)].count == 1);
     /* nothing gained: nothing cut */
-    sampler_jump_tail_cut(&now, &now, &marked, &marked, &n, &cycles);
+    sim_jump_tail_cut(&now, &now, &marked, &marked, &n, &cycles);
     CHECK(n == 0 && cycles == 0);
 }
 
@@ -149,11 +149,11 @@ static void test_add_dead(void)
     static trapeze_idle_hist h;
     memset(&h, 0, sizeof h);
     /* 4 tails of 250 cycles: the bucket of 250 */
-    sampler_jump_add_dead(&h, 4, 1000);
+    sim_jump_add_dead(&h, 4, 1000);
     CHECK_NEAR(h.count[TRAPEZE_NEXT_DEAD][trapeze_idle_bucket(250)], 4, 0);
     /* 3 of 40000 in all past the limit: number and cycles kept */
     memset(&h, 0, sizeof h);
-    sampler_jump_add_dead(&h, 3, 120000);
+    sim_jump_add_dead(&h, 3, 120000);
     double n = 0, cycles = 0;
     for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++) {
         n += h.count[TRAPEZE_NEXT_DEAD][b];

@@ -367,7 +367,7 @@ trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_
 int sim_gpu_launch_step(sim_launch *l, trapeze_error *err);
 trapeze_status sim_gpu_launch_end(sim_launch *l, trapeze_error *err);
 /* Ends a launch before its blocks are done (a sampled window of a run,
- * sampler/sleep_window.c): frees the dispatch state and l->st. What is in
+ * sim/sample/jump_window.c): frees the dispatch state and l->st. What is in
  * flight stays, so g may afterwards only be read (sim_gpu_events) and
  * destroyed: no launch_end, no further launch. Changes no other run. */
 void sim_gpu_launch_cut(sim_launch *l);

@@ -1,14 +1,14 @@
 /*
- * sleep_jump.c - where a jump sample's windows start, how the long
+ * jump.c - where a jump sample's windows start, how the long
  * periods they cannot time go back into a histogram and the warp tails a
- * launch end stands for (sleep_jump.h).
+ * launch end stands for (jump.h).
  */
 #include <math.h>
 
 #include "common/assert.h"
-#include "sampler/sleep_jump.h"
+#include "sim/sample/jump.h"
 
-void sampler_jump_start(const sampler_jump_launch *l, double g, long *first_block,
+void sim_jump_start(const sim_jump_launch *l, double g, long *first_block,
                         long *first_trip)
 {
     long conc = l->concurrent > 0 ? l->concurrent : 1, trips = l->trips > 1 ? l->trips : 1;
@@ -23,17 +23,17 @@ void sampler_jump_start(const sampler_jump_launch *l, double g, long *first_bloc
     *first_trip = trip < trips ? trip : trips - 1;
 }
 
-double sampler_jump_place(double from, int k, int n)
+double sim_jump_place(double from, int k, int n)
 {
     double u = fmod((k + 1) * 0.6180339887498949, 1.0);
     return from + (1 - from) * (k + u) / n;
 }
 
-double sampler_jump_add_long(trapeze_idle_hist *h, int next, double count, double mass)
+double sim_jump_add_long(trapeze_idle_hist *h, int next, double count, double mass)
 {
     if (!(count > 0) || !(mass > 0))
         return 0;
-    int lo = trapeze_idle_bucket(SAMPLER_JUMP_LONG + 1.0);
+    int lo = trapeze_idle_bucket(SIM_JUMP_LONG + 1.0);
     double mean = mass / count;
     if (mean < trapeze_idle_bucket_length(lo))
         mean = trapeze_idle_bucket_length(lo);
@@ -47,7 +47,7 @@ double sampler_jump_add_long(trapeze_idle_hist *h, int next, double count, doubl
     return count * (f * m0 + (1 - f) * m1);
 }
 
-void sampler_jump_tail_scale(const sampler_jump_launch *l, long first_block, double window_insts,
+void sim_jump_tail_scale(const sim_jump_launch *l, long first_block, double window_insts,
                              double *blocks, double *stretch)
 {
     double here = (double)(l->blocks - first_block);
@@ -60,7 +60,7 @@ void sampler_jump_tail_scale(const sampler_jump_launch *l, long first_block, dou
         *stretch = 1;
 }
 
-void sampler_jump_tail_cut(sim_idle_hist *now, const sim_idle_hist *before,
+void sim_jump_tail_cut(sim_idle_hist *now, const sim_idle_hist *before,
                            const sim_idle_hist *marked, const sim_idle_hist *marked_before,
                            double *n, double *cycles)
 {
@@ -83,12 +83,12 @@ void sampler_jump_tail_cut(sim_idle_hist *now, const sim_idle_hist *before,
     }
 }
 
-void sampler_jump_add_dead(trapeze_idle_hist *h, double n, double cycles)
+void sim_jump_add_dead(trapeze_idle_hist *h, double n, double cycles)
 {
     if (!(n > 0) || !(cycles > 0))
         return;
-    if (cycles / n > SAMPLER_JUMP_LONG) {
-        sampler_jump_add_long(h, TRAPEZE_NEXT_DEAD, n, cycles);
+    if (cycles / n > SIM_JUMP_LONG) {
+        sim_jump_add_long(h, TRAPEZE_NEXT_DEAD, n, cycles);
         return;
     }
     int b = trapeze_idle_bucket(cycles / n);

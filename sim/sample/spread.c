@@ -1,6 +1,6 @@
 /*
- * sleep_spread.c - the placement of a spread sample's windows (sleep
- * sample.c runs them): the run's first `first` cycles, then in each stretch
+ * spread.c - the placement of a spread sample's windows (spread_run.c
+ * runs them): the run's first `first` cycles, then in each stretch
  * of `every` cycles after them one window of every / 5 cycles, at an offset
  * within the stretch that follows a Weyl sequence (frac((k + 1) phi), k the
  * stretch), so that the windows do not alias with a loop whose period
@@ -12,10 +12,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "sampler/sleep_spread.h"
+#include "sim/sample/spread.h"
 
 /* Where the window of stretch k starts, from the stretch's start. */
-static double offset(const sampler_spread *p, double k)
+static double offset(const sim_spread *p, double k)
 {
     double u = fmod((k + 1) * 0.6180339887498949, 1.0);
     return floor(u * (p->every - p->len));
@@ -27,20 +27,20 @@ static int ascending(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void sampler_spread_init(sampler_spread *p, double first, double every)
+void sim_spread_init(sim_spread *p, double first, double every)
 {
     p->first = first;
     p->every = every;
-    p->len = every / SAMPLER_SPREAD_SHARE;
-    for (int k = 0; k < SAMPLER_SPREAD_GAPS; k++)
+    p->len = every / SIM_SPREAD_SHARE;
+    for (int k = 0; k < SIM_SPREAD_GAPS; k++)
         p->gap[k] = p->every - p->len - offset(p, k) + offset(p, k + 1);
-    qsort(p->gap, SAMPLER_SPREAD_GAPS, sizeof p->gap[0], ascending);
+    qsort(p->gap, SIM_SPREAD_GAPS, sizeof p->gap[0], ascending);
     p->below[0] = 0;
-    for (int k = 0; k < SAMPLER_SPREAD_GAPS; k++)
+    for (int k = 0; k < SIM_SPREAD_GAPS; k++)
         p->below[k + 1] = p->below[k] + p->gap[k];
 }
 
-int sampler_spread_region(const sampler_spread *p, double t)
+int sim_spread_region(const sim_spread *p, double t)
 {
     if (t < p->first)
         return 0;
@@ -51,7 +51,7 @@ int sampler_spread_region(const sampler_spread *p, double t)
     return o >= a && o < a + p->len ? 1 : 2;
 }
 
-double sampler_spread_recorded(const sampler_spread *p, double end)
+double sim_spread_recorded(const sim_spread *p, double end)
 {
     if (!(end > p->first) || !(p->every > 0))
         return 0;
@@ -61,11 +61,11 @@ double sampler_spread_recorded(const sampler_spread *p, double end)
     return whole * p->len + last;
 }
 
-double sampler_spread_inclusion(const sampler_spread *p, double length)
+double sim_spread_inclusion(const sim_spread *p, double length)
 {
     if (!(p->every > 0))
         return 1;
-    int lo = 0, hi = SAMPLER_SPREAD_GAPS;   /* the gaps shorter than length: [0, lo) */
+    int lo = 0, hi = SIM_SPREAD_GAPS;   /* the gaps shorter than length: [0, lo) */
     while (lo < hi) {
         int mid = (lo + hi) / 2;
         if (p->gap[mid] < length)
@@ -73,10 +73,10 @@ double sampler_spread_inclusion(const sampler_spread *p, double length)
         else
             hi = mid;
     }
-    double covered = p->below[lo] + length * (SAMPLER_SPREAD_GAPS - lo);
+    double covered = p->below[lo] + length * (SIM_SPREAD_GAPS - lo);
     /* over the stretches the gaps span (every, give or take the first and
      * last offsets), so that a period longer than every gap counts once */
-    double q = (p->len + covered / SAMPLER_SPREAD_GAPS) /
-               (p->len + p->below[SAMPLER_SPREAD_GAPS] / SAMPLER_SPREAD_GAPS);
+    double q = (p->len + covered / SIM_SPREAD_GAPS) /
+               (p->len + p->below[SIM_SPREAD_GAPS] / SIM_SPREAD_GAPS);
     return q < 1 ? q : 1;
 }

@@ -1,14 +1,15 @@
 /*
- * idle_hist.c - the simulator's idle-period histograms (sim/power) in the
+ * idle_export.c - the simulator's idle-period histograms (sim/power) in the
  * model's buckets (trapeze_idle_hist): one conversion for every sampler
- * that measures idle periods (sleep_sample.c, gz_energy_sample.c), and the
- * GPU options such a measurement runs with. Owns those two only.
+ * that measures idle periods (window.c; sampler/gz_energy_sample.c
+ * through sim/sim.h), and the GPU options such a measurement runs with.
+ * Owns those two only.
  */
 #include <string.h>
 
-#include "sampler/idle_hist.h"
+#include "sim/sample/idle_export.h"
 
-void sampler_idle_hist_add(trapeze_idle_hist *h, const sim_idle_hist *s)
+void sim_idle_export_add(trapeze_idle_hist *h, const sim_idle_hist *s)
 {
     for (int b = 0; b < SIM_IDLE_BINS; b++)
         for (int x = 0; x < SIM_NEXT_COUNT; x++) {
@@ -22,7 +23,7 @@ void sampler_idle_hist_add(trapeze_idle_hist *h, const sim_idle_hist *s)
         }
 }
 
-void sampler_idle_hist_add_diff_by(trapeze_idle_hist *h, const sim_idle_hist *now,
+void sim_idle_export_add_diff_by(trapeze_idle_hist *h, const sim_idle_hist *now,
                                    const sim_idle_hist *before,
                                    double (*weight)(const void *ctx, double length),
                                    const void *ctx, unsigned next_mask)
@@ -47,13 +48,13 @@ static double constant(const void *ctx, double length)
     return *(const double *)ctx;
 }
 
-void sampler_idle_hist_add_diff(trapeze_idle_hist *h, const sim_idle_hist *now,
+void sim_idle_export_add_diff(trapeze_idle_hist *h, const sim_idle_hist *now,
                                 const sim_idle_hist *before, double weight, unsigned next_mask)
 {
-    sampler_idle_hist_add_diff_by(h, now, before, constant, &weight, next_mask);
+    sim_idle_export_add_diff_by(h, now, before, constant, &weight, next_mask);
 }
 
-void sampler_idle_options(const trapeze_power *pw, sim_sleep_config *always_on,
+void sim_idle_window_options(const trapeze_power *pw, sim_sleep_config *always_on,
                           sim_gpu_options *opt)
 {
     memset(always_on, 0, sizeof *always_on);   /* SIM_SLEEP_ALWAYS_ON everywhere */

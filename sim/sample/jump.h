@@ -1,53 +1,53 @@
 /*
- * sleep_jump.h - a jump sample of a run (sleep_sample.c runs it): the
+ * jump.h - a jump sample of a run (jump_run.c and jump_window.c run it): the
  * first window simulated from the start, then short windows whose
  * simulation starts at later points of the run (a later block of the grid,
  * a later trip of its outer loop, a later launch) without simulating up to
- * them, and one window at the end of some launches. sleep_jump.c owns the
+ * them, and one window at the end of some launches. jump.c owns the
  * geometry (where a window starts), how the long periods the windows
  * cannot time are put back into a histogram, and the warp tails a launch
  * end stands for.
  */
-#ifndef TRAPEZE_SAMPLER_SLEEP_JUMP_H
-#define TRAPEZE_SAMPLER_SLEEP_JUMP_H
+#ifndef TRAPEZE_SIM_SAMPLE_JUMP_H
+#define TRAPEZE_SIM_SAMPLE_JUMP_H
 
 #include "sim/events.h"
 #include "trapeze.h"
 
-#define SAMPLER_JUMP_WINDOWS 8     /* later windows inside the run */
-#define SAMPLER_JUMP_WARM TRAPEZE_SLEEP_JUMP_WARM     /* simulated, not recorded, before each */
-#define SAMPLER_JUMP_RECORD TRAPEZE_SLEEP_JUMP_RECORD /* recorded in each (<= SAMPLER_JUMP_LONG) */
-#define SAMPLER_JUMP_LONG 2048     /* a period longer than this is timed by occupancy */
-#define SAMPLER_JUMP_END 4000      /* cycles an end window aims to record before its launch ends */
-#define SAMPLER_JUMP_ENDS 4        /* launch ends sampled at most */
+#define SIM_JUMP_WINDOWS 8     /* later windows inside the run */
+#define SIM_JUMP_WARM TRAPEZE_SLEEP_JUMP_WARM     /* simulated, not recorded, before each */
+#define SIM_JUMP_RECORD TRAPEZE_SLEEP_JUMP_RECORD /* recorded in each (<= SIM_JUMP_LONG) */
+#define SIM_JUMP_LONG 2048     /* a period longer than this is timed by occupancy */
+#define SIM_JUMP_END 4000      /* cycles an end window aims to record before its launch ends */
+#define SIM_JUMP_ENDS 4        /* launch ends sampled at most */
 
 /* One launch of the run, as the sample places windows in it. */
-typedef struct sampler_jump_launch {
+typedef struct sim_jump_launch {
     long blocks;        /* of the grid */
     long concurrent;    /* blocks resident at once (SMs x occupancy, at most blocks) */
     long trips;         /* trips of its outer counted loop (1: none) */
     double insts;       /* warp instructions of the launch (functional count) */
-} sampler_jump_launch;
+} sim_jump_launch;
 
 /* Where to start the launch so that the simulation stands for the share g
  * (0 <= g < 1) of its work: the launch's time taken as waves of
  * `concurrent` blocks, each wave `trips` trips long; the wave g falls in
  * starts at its first block, every block at the trip g falls on. Rounds
  * down (the window starts at or before g). */
-void sampler_jump_start(const sampler_jump_launch *l, double g, long *first_block,
+void sim_jump_start(const sim_jump_launch *l, double g, long *first_block,
                         long *first_trip);
 
 /* The later windows' places in the run's work, in (from, 1): window k of
  * n at from + (1 - from)(k + u_k)/n, u_k = frac((k + 1) phi). */
-double sampler_jump_place(double from, int k, int n);
+double sim_jump_place(double from, int k, int n);
 
 /* Adds `count` periods of kind `next` whose lengths sum to `mass` cycles,
- * each longer than SAMPLER_JUMP_LONG, to h: split between the two log2
+ * each longer than SIM_JUMP_LONG, to h: split between the two log2
  * buckets whose lengths bracket the mean, so that both the count and the
  * cycles are kept (the models are linear in a period's length this far past
- * every threshold). A mean below the first bucket past SAMPLER_JUMP_LONG
+ * every threshold). A mean below the first bucket past SIM_JUMP_LONG
  * is raised to it. Returns the cycles added. */
-double sampler_jump_add_long(trapeze_idle_hist *h, int next, double count, double mass);
+double sim_jump_add_long(trapeze_idle_hist *h, int next, double count, double mass);
 
 /* Warp tails: under GTO the warps of a block end one after another (V100
  * GESUMMV 512: in pairs at 51%, 64%, 87% and 100% of the run) and a warp's
@@ -63,7 +63,7 @@ double sampler_jump_add_long(trapeze_idle_hist *h, int next, double count, doubl
  * window_insts warp instructions: *blocks = the launch's blocks over the
  * window's, *stretch = a block's warp instructions in the launch over one
  * in the window (at least 1); both 0 where the window issued nothing. */
-void sampler_jump_tail_scale(const sampler_jump_launch *l, long first_block, double window_insts,
+void sim_jump_tail_scale(const sim_jump_launch *l, long first_block, double window_insts,
                              double *blocks, double *stretch);
 
 /* Takes the warp tails out of an end window's register histogram: `now`
@@ -75,13 +75,13 @@ void sampler_jump_tail_scale(const sampler_jump_launch *l, long first_block, dou
  * by no instruction, or last used in the warm-up's replay of a warp's
  * prologue, dead from its block's start: the open-period rule counts
  * those) stay. */
-void sampler_jump_tail_cut(sim_idle_hist *now, const sim_idle_hist *before,
+void sim_jump_tail_cut(sim_idle_hist *now, const sim_idle_hist *before,
                            const sim_idle_hist *marked, const sim_idle_hist *marked_before,
                            double *n, double *cycles);
 
 /* Adds n dead periods of `cycles` in all to h: around their mean length
- * (sampler_jump_add_long) where it is past SAMPLER_JUMP_LONG, else in the
+ * (sim_jump_add_long) where it is past SIM_JUMP_LONG, else in the
  * mean's bucket. */
-void sampler_jump_add_dead(trapeze_idle_hist *h, double n, double cycles);
+void sim_jump_add_dead(trapeze_idle_hist *h, double n, double cycles);
 
 #endif

@@ -1,0 +1,286 @@
+/*
+ * jump_run.c - a jump sample's plan: at the first window's end, whether
+ * jumping costs under half the run (sim_sleep_jump_here), then its later
+ * windows and launch ends, latest first, and the histograms they stand for
+ * (sim_sleep_run_jumps). Owns the plan and the weights; each window is
+ * jump_window.c's, the geometry jump.c's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "sim/sample/runs.h"
+
+/* Warp instructions of a program kernel, counted by interpreting every
+ * warp of every block (a spin loop taken once); 0 for another source. */
+double sim_sleep_count_insts(const sim_kernel *k)
+{
+    if (k->source)
+        return 0;
+    sim_warp_cursor *cur = malloc(sizeof *cur);
+    sim_warp_inst *in = malloc(sizeof *in);
+    uint32_t regs[256];
+    for (int r = 0; r < 256; r++)
+        regs[r] = UINT32_MAX;   /* every spin loop's target reached: one trip */
+    double n = 0;
+    long blocks = sim_kernel_blocks(k);
+    int warps = (sim_kernel_block_threads(k) + SIM_WARP_LANES - 1) / SIM_WARP_LANES;
+    for (long b = 0; cur && in && b < blocks; b++) {
+        int bx = (int)(b % k->grid.x), by = (int)((b / k->grid.x) % k->grid.y);
+        int bz = (int)(b / ((long)k->grid.x * k->grid.y));
+        for (int w = 0; w < warps; w++) {
+            sim_program_source.warp_start(NULL, k, cur, bx, by, bz, w);
+            while (sim_program_source.next(NULL, k, cur, regs, in))
+                n++;
+        }
+    }
+    free(cur);
+    free(in);
+    return n;
+}
+
+/* Trips of the kernel's first counted loop at depth 0 (block 0's), 1 when
+ * it has none. */
+long sim_sleep_outer_trips(const sim_kernel *k)
+{
+    if (k->source)
+        return 1;
+    int depth = 0;
+    for (int i = 0; i < k->n_code; i++) {
+        const sim_inst *in = &k->code[i];
+        if (in->op == SIM_OP_LOOP) {
+            if (depth == 0 && !(in->flags & SIM_INST_SPIN)) {
+                sim_warp_cursor *cur = malloc(sizeof *cur);
+                long t = 1;
+                if (cur) {
+                    sim_program_source.warp_start(NULL, k, cur, 0, 0, 0, 0);
+                    int64_t v = sim_eval_uniform(k, cur, &in->trips);
+                    t = v > 1 ? (long)v : 1;
+                }
+                free(cur);
+                return t;
+            }
+            depth++;
+        } else if (in->op == SIM_OP_ENDLOOP) {
+            depth--;
+        }
+    }
+    return 1;
+}
+
+/* Once the first window is over (at cycle t of launch l): whether a jump
+ * sample is cheaper than simulating the run through, and if so the first
+ * window's open periods (their idle cycles so far) and the launch cut. */
+int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k, int i,
+                        sim_launch *l, double insts_before, double cycles_before)
+{
+    jc->decided = 1;
+    sim_events *ev = sim_gpu_events(g);
+    double issued = insts_before + (double)sim_events_get(ev, SIM_EV_INST_ISSUE);
+    const sim_core_config *c = sim_gpu_config(g);
+    jc->n = k->n;
+    jc->total_insts = 0;
+    for (int x = 0; x < k->n; x++) {
+        sim_jump_launch *L = &jc->launch[x];
+        const char *why;
+        int per_sm = sim_occupancy(c, k->ks[x], &why);
+        L->blocks = sim_kernel_blocks(k->ks[x]);
+        L->concurrent = (long)c->gpu.n_sm * (per_sm > 0 ? per_sm : 1);
+        if (L->concurrent > L->blocks)
+            L->concurrent = L->blocks;
+        L->trips = sim_sleep_outer_trips(k->ks[x]);
+        L->insts = sim_sleep_count_insts(k->ks[x]);
+        jc->total_insts += L->insts;
+    }
+    jc->acc->last_wave_frames = 0;
+    for (int x = 0; x < k->n && !k->persistent; x++) {
+        long b = sim_kernel_blocks(k->ks[x]), used = b < c->gpu.n_sm ? b : c->gpu.n_sm;
+        double d = sim_sleep_last_wave_dead(k->ks[x], c->gpu.n_sm);
+        double frames = (double)sim_events_units(ev, SIM_UNIT_L1_LINE) / c->gpu.n_sm * (double)used;
+        if (jc->total_insts > 0 && d < 1)
+            jc->acc->last_wave_frames += d / (1 - d) * frames * jc->launch[x].insts / jc->total_insts;
+    }
+    double t = (double)l->t;
+    int ends = k->n - i, sampled = ends < SIM_JUMP_ENDS ? ends : SIM_JUMP_ENDS;
+    /* the plan's cycles at the first window's rate: a launch end runs from
+     * where its start can be placed (a persistent stencil's outer loop has
+     * one trip per two stages: its end window may be half the run) */
+    double ipc = issued / (t > 0 ? t : 1);
+    double planned = t + SIM_JUMP_WINDOWS * (SIM_JUMP_WARM + SIM_JUMP_RECORD);
+    for (int e = 0; e < sampled && ipc > 0; e++) {
+        int x = k->n - 1 - (int)((double)e * ends / sampled);
+        const sim_jump_launch *L = &jc->launch[x];
+        double g = L->insts > 0 ? 1 - (SIM_JUMP_WARM + SIM_JUMP_END) * ipc / L->insts : 0;
+        long fb, ft, conc = L->concurrent > 0 ? L->concurrent : 1, trips = L->trips > 1 ? L->trips : 1;
+        sim_jump_start(L, g > 0 ? g : 0, &fb, &ft);
+        double waves = (double)((L->blocks + conc - 1) / conc);
+        double from = ((double)(fb / conc) * (double)trips + (double)ft) / (waves * (double)trips);
+        planned += (1 - from) * L->insts / ipc;
+    }
+    double run = issued > 0 ? t * jc->total_insts / issued : 0;
+    (void)cycles_before;
+    /* a jump sample where it costs less than half the run (estimated at the
+     * first window's rate); else the run simulated through */
+    if (!(jc->total_insts > issued) || !(planned < 0.5 * run))
+        return 0;
+    /* the first window's periods still open: their idle cycles so far */
+    for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
+        const uint64_t *start = sim_events_idle_starts(ev, sim_sleep_units[u].kind);
+        for (int x = 0; x < sim_events_units(ev, sim_sleep_units[u].kind); x++)
+            if (start[x] != SIM_EV_UNALLOCATED && l->t > start[x])
+                jc->acc->idle[0][u] += (double)(l->t - (start[x] > l->start ? start[x] : l->start));
+        int n = sim_events_units(ev, sim_sleep_units[u].kind);
+        if ((jc->acc->first_open[u] = malloc((n > 0 ? (size_t)n : 1) * sizeof(uint64_t))) && n > 0)
+            memcpy(jc->acc->first_open[u], start, (size_t)n * sizeof(uint64_t));
+        jc->acc->n_units[u] = n;
+        sim_unit_kind kind = sim_sleep_units[u].kind;
+        if (kind == SIM_UNIT_L2_LINE || kind == SIM_UNIT_L1_LINE)
+            jc->acc->filled[u] = sim_sleep_filled_share(ev, kind,
+                                                        kind == SIM_UNIT_L1_LINE ? c->gpu.n_sm : 1,
+                                                        l->start, sim_sleep_footprint_lines(k));
+        jc->acc->first_start = l->start;
+        jc->acc->first_end = l->t;
+    }
+    jc->jumped = 1;
+    jc->cut_launch = i;
+    jc->first_insts = issued;
+    jc->first_cycles = t;
+    return 1;
+}
+
+/* The jump sample's later windows and launch ends, then the histograms:
+ * the first window's periods, the later windows' weighted to stand for the
+ * run's work after it less the ends', the ends' for every launch end after
+ * the first window, and the long periods (count where they end, cycles
+ * from the idle unit-cycles) split between the two buckets around their
+ * mean length (sim_jump_add_long). */
+trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
+                                   trapeze_idle_hist (*first)[TRAPEZE_SLEEP_NUNITS],
+                                   trapeze_sleep_run *out, trapeze_error *err)
+{
+    sim_jump_acc *A = jc->acc;
+    trapeze_status s = TRAPEZE_OK;
+    double ipc = jc->first_insts / (jc->first_cycles > 0 ? jc->first_cycles : 1);
+    /* launch ends: the last launch's always, the others evenly */
+    int ends = jc->n - jc->cut_launch;
+    int sampled = ends < SIM_JUMP_ENDS ? ends : SIM_JUMP_ENDS;
+    double cum[SIM_SLEEP_MAX_LAUNCHES + 1];
+    cum[0] = 0;
+    for (int x = 0; x < jc->n; x++)
+        cum[x + 1] = cum[x] + jc->launch[x].insts;
+    /* every window, latest in the run first: the launch ends sampled (the
+     * last launch's always, the others evenly), the later windows */
+    struct { double at; int launch, end; } win[SIM_JUMP_ENDS + SIM_JUMP_WINDOWS];
+    int nw = 0;
+    for (int e = 0; e < sampled; e++) {
+        int i = jc->n - 1 - (int)((double)e * ends / sampled);
+        double left = (SIM_JUMP_WARM + SIM_JUMP_END) * ipc;
+        double g = jc->launch[i].insts > 0 ? 1 - left / jc->launch[i].insts : 0;
+        win[nw].at = cum[i] + (g > 0 ? g : 0) * jc->launch[i].insts;
+        win[nw].launch = i;
+        win[nw++].end = 1;
+    }
+    double from = jc->first_insts / jc->total_insts;
+    for (int w = SIM_JUMP_WINDOWS - 1; w >= 0; w--) {
+        double at = sim_jump_place(from, w, SIM_JUMP_WINDOWS) * jc->total_insts;
+        int i = 0;
+        while (i + 1 < jc->n && cum[i + 1] <= at)
+            i++;
+        win[nw].at = at;
+        win[nw].launch = i;
+        win[nw++].end = 0;
+    }
+    for (int a = 1; a < nw; a++)   /* latest first (stable) */
+        for (int b = a; b > 0 && win[b].at > win[b - 1].at; b--) {
+            __typeof__(win[0]) t = win[b];
+            win[b] = win[b - 1];
+            win[b - 1] = t;
+        }
+    for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++)
+        if (!A->unused[u] && (A->unused[u] = malloc(A->n_units[u] > 0 ? (size_t)A->n_units[u] : 1)))
+            memset(A->unused[u], 1, A->n_units[u] > 0 ? (size_t)A->n_units[u] : 1);
+    for (int w = 0; !s && w < nw; w++) {
+        const sim_jump_launch *L = &jc->launch[win[w].launch];
+        long fb, ft;
+        double g = L->insts > 0 ? (win[w].at - cum[win[w].launch]) / L->insts : 0;
+        sim_jump_start(L, g, &fb, &ft);
+        s = sim_sleep_jump_window(jc, win[w].launch, fb, ft, win[w].end, out, err);
+    }
+    if (s)
+        return s;
+    /* the first window's long open periods, now that the later uses are known */
+    for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++)
+        for (int x = 0; A->first_open[u] && A->unused[u] && x < (int)A->n_units[u]; x++) {
+            uint64_t y = A->first_open[u][x], t = A->first_end;
+            y = y > A->first_start || y == SIM_EV_UNALLOCATED ? y : A->first_start;
+            if (y != SIM_EV_UNALLOCATED && t > y && t - y > SIM_JUMP_LONG)
+                A->pending[0][u][A->unused[u][x]] += (double)(t - y);
+        }
+    double w_end = A->windows[2] ? (double)ends / A->windows[2] : 0;
+    double mid = jc->total_insts - jc->first_insts - w_end * A->insts[2];
+    double w_mid = A->insts[1] > 0 && mid > 0 ? mid / A->insts[1] : 0;
+    out->cycles = jc->first_cycles + w_mid * A->cycles[1] + w_end * A->cycles[2];
+    out->recorded = jc->first_cycles + A->cycles[1] + A->cycles[2];
+    for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
+        trapeze_idle_hist *h = &out->hist[u];
+        /* the warp tails take their register-cycles from the later
+         * windows, where every warp of a block ran (sim_jump_tail_cut) */
+        double tails = sim_sleep_units[u].kind == SIM_UNIT_REG ? w_end * A->tail_mass : 0;
+        double live_share = 1;
+        if (tails > 0 && w_mid * A->idle[1][u] > 0) {
+            live_share = 1 - tails / (w_mid * A->idle[1][u]);
+            live_share = live_share > 0 ? live_share : 0;
+        }
+        double weight[3] = {1, w_mid * live_share, w_end};
+        for (int x = 0; x < TRAPEZE_NEXT_N; x++)
+            for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++)
+                h->count[x][b] += first[0][u].count[x][b] + first[2][u].count[x][b] +
+                                  weight[1] * A->hist[1][u].count[x][b] +
+                                  w_end * A->hist[2][u].count[x][b];
+        if (tails > 0)
+            sim_jump_add_dead(h, w_end * A->tail_n, tails);
+        /* the long periods: counted where they end; their cycles split in
+         * those of periods seen open and already long at a recording's end
+         * (pending; dead in the share of such units a launch's end found
+         * unused since its recording began, the rest live as the live long
+         * periods that ended are) and the rest, split as the long periods
+         * that ended in the recordings are, by number */
+        double mass = 0, pend = 0, dead = 0, n = 0, live = 0, c[TRAPEZE_NEXT_N] = {0};
+        for (int z = 0; z < 3; z++) {
+            mass += weight[z] * (A->idle[z][u] - A->exact[z][u]);
+            pend += weight[z] * (A->pending[z][u][0] + A->pending[z][u][1]);
+            dead += weight[z] * A->pending[z][u][1] * (1 - A->filled[u]);
+            for (int x = 0; x < TRAPEZE_NEXT_N; x++)
+                c[x] += weight[z] * A->count[z][u][x];
+        }
+        if (mass < 0)
+            mass = 0;
+        double q = pend > 0 ? dead / pend : 0;
+        if (pend > mass)
+            pend = mass;
+        for (int x = 0; x < TRAPEZE_NEXT_N; x++)
+            n += c[x];
+        live = c[TRAPEZE_NEXT_READ] + c[TRAPEZE_NEXT_WRITE];
+        double m[TRAPEZE_NEXT_N];
+        for (int x = 0; x < TRAPEZE_NEXT_N; x++) {
+            double share_live = live > 0 ? c[x] / live : x == TRAPEZE_NEXT_READ;
+            m[x] = (n > 0 ? (mass - pend) * c[x] / n : 0) +
+                   pend * (x == TRAPEZE_NEXT_DEAD ? q : (1 - q) * share_live);
+            if (!(n > 0) && x == TRAPEZE_NEXT_DEAD)
+                m[x] += mass - pend;
+        }
+        if (sim_sleep_units[u].kind == SIM_UNIT_L1_LINE && A->last_wave_frames > 0) {
+            /* one dead period of the run's length per frame-run of the last wave */
+            int b = trapeze_idle_bucket(out->cycles);
+            if (b >= 0)
+                h->count[TRAPEZE_NEXT_DEAD][b] += A->last_wave_frames;
+        }
+        for (int x = 0; x < TRAPEZE_NEXT_N; x++) {
+            double cx = c[x];
+            if (m[x] > 0 && !(cx > 0))   /* cycles of a kind none of whose periods ended */
+                cx = m[x] / (out->cycles > SIM_JUMP_LONG ? out->cycles : SIM_JUMP_LONG + 1);
+            sim_jump_add_long(h, x, cx, m[x]);
+        }
+    }
+    return TRAPEZE_OK;
+}

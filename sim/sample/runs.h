@@ -1,0 +1,134 @@
+/*
+ * runs.h - what the sleep samples' runs share inside sim/sample/ (the
+ * samples themselves are sim_sleep_window and sim_sleep_whole, sim/sim.h):
+ * the unit kinds sampled, a job's kernels, and each kind of run:
+ * window.c builds the job and picks the run, cut.c cuts the run at the
+ * window, spread_run.c runs the spread sample, jump_run.c decides and plans
+ * a jump sample and jump_window.c simulates each of its windows. Internal
+ * to sim/sample/: no other folder includes it.
+ */
+#ifndef TRAPEZE_SIM_SAMPLE_RUNS_H
+#define TRAPEZE_SIM_SAMPLE_RUNS_H
+
+#include "sim/core/gpu_sim.h"
+#include "sim/sample/jump.h"
+#include "sim/sample/spread.h"
+#include "sim/stencil/stencil_run.h"
+#include "trapeze.h"
+
+#define SIM_SLEEP_MAX_LAUNCHES 4096
+
+/* A unit kind sampled: its simulator kind, structure and granularity names. */
+typedef struct {
+    sim_unit_kind kind;
+    const char *structure, *granularity;
+} sim_sleep_sampled;
+
+extern const sim_sleep_sampled sim_sleep_units[TRAPEZE_SLEEP_NUNITS];
+
+/* The job's kernels, built for g: a built-in's launches or a stencil's. */
+typedef struct {
+    sim_kernel **ks;
+    sim_stencil *stencil;
+    int n;
+    int persistent;         /* a fence-mode stencil: its blocks stay for the whole run */
+} sim_sleep_kernels;
+
+trapeze_status sim_sleep_build(const trapeze_sleep_job *j, sim_gpu *g, sim_sleep_kernels *out,
+                               trapeze_error *err);
+void sim_sleep_release(sim_sleep_kernels *k);
+
+/* What a cut adds to a unit's histogram beyond its open periods. */
+typedef struct {
+    double filled;          /* share of the oldest open periods that end in a fill */
+    double dead_periods;    /* dead periods of length dead_length (the last wave) */
+    double dead_length;
+} sim_sleep_cut_extra;
+
+/* cut.c: the job's footprint in cache lines, the share of untouched frames
+ * filled before the run ends, the last wave's dead share of the L1s, and
+ * the run cut at `window` cycles (0: to the end). */
+double sim_sleep_footprint_lines(const sim_sleep_kernels *k);
+double sim_sleep_filled_share(sim_events *ev, sim_unit_kind kind, int caches,
+                              uint64_t launch_start, double footprint);
+double sim_sleep_last_wave_dead(const sim_kernel *k, int n_sm);
+trapeze_status sim_sleep_run_cut(sim_gpu *g, const sim_sleep_kernels *k, double window,
+                                 trapeze_sleep_run *out, double (*ages)[TRAPEZE_IDLE_NBUCKETS],
+                                 sim_sleep_cut_extra *extra,
+                                 void (*each)(void *, const sim_kernel_stats *), void *ctx,
+                                 trapeze_error *err);
+
+/* What a jump sample gathers per unit kind, by stratum: 0 the first window
+ * (every period that ended in it, exact), 1 the later windows (weighted to
+ * stand for the rest of the run), 2 the launch ends (weighted for the ends
+ * not sampled). In the later windows and at the ends, a period of at most
+ * SIM_JUMP_LONG cycles that ends in the recorded stretch is exact (it
+ * began after the window's warm-up started) and counts in its bucket; a
+ * longer one counts where it ends (count[]) but its length is unknown (it
+ * may have begun before the window's simulation did), so the long periods'
+ * cycles come from the idle unit-cycles inside the recorded stretches
+ * (idle[]) less those of the exact periods (exact[]). */
+typedef struct sim_jump_acc {
+    trapeze_idle_hist hist[3][TRAPEZE_SLEEP_NUNITS];
+    double idle[3][TRAPEZE_SLEEP_NUNITS], exact[3][TRAPEZE_SLEEP_NUNITS];
+    /* idle cycles in the recorded stretches of periods already long and
+     * still open at its end (their kind not known there) */
+    double pending[3][TRAPEZE_SLEEP_NUNITS][2];   /* [0] live, [1] dead */
+    /* per unit: 1 if no launch end sampled used it while recording (its
+     * long periods open elsewhere end dead), else 0; NULL: no end sampled */
+    unsigned char *unused[TRAPEZE_SLEEP_NUNITS];
+    /* the first window's open periods at its end */
+    uint64_t *first_open[TRAPEZE_SLEEP_NUNITS];
+    uint64_t first_start, first_end;
+    long n_units[TRAPEZE_SLEEP_NUNITS];
+    /* cache line frames no window used: the share of their time that is not
+     * dead, by the footprint's turnovers (filled_share, at the first
+     * window's end); 0 for the other kinds */
+    double filled[TRAPEZE_SLEEP_NUNITS];
+    /* the grid's last wave: L1 frame-cycles dead per cycle of the run, as
+     * a share of the run's work (last_wave_dead); the windows start every
+     * SM together and see none of it */
+    double last_wave_frames;
+    /* warp tails (a warp's registers dead from its exit to its block's
+     * end), from the launch ends scaled to whole blocks (sim_jump_tail_scale):
+     * periods and their register-cycles, per launch end */
+    double tail_n, tail_mass;
+    double count[3][TRAPEZE_SLEEP_NUNITS][TRAPEZE_NEXT_N];
+    double insts[3];        /* warp instructions issued in the recorded stretches */
+    double cycles[3];       /* cycles recorded */
+    int windows[3];
+} sim_jump_acc;
+
+/* The jump decision, made once the first window is over. */
+typedef struct sim_jump_ctx {
+    const trapeze_config *cfg;
+    const sim_gpu_options *opt;
+    const trapeze_sleep_job *job;
+    int decided, jumped;
+    int cut_launch;          /* the launch running when the first window ended */
+    double first_insts;      /* warp instructions issued in the first window */
+    double first_cycles;
+    sim_jump_launch launch[SIM_SLEEP_MAX_LAUNCHES];
+    int n;
+    double total_insts;
+    sim_jump_acc *acc;
+} sim_jump_ctx;
+
+/* jump_run.c: the jump decision at the first window's end, and the jump
+ * sample's later windows and launch ends turned into histograms. */
+int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k, int i,
+                        sim_launch *l, double insts_before, double cycles_before);
+trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
+                                   trapeze_idle_hist (*first)[TRAPEZE_SLEEP_NUNITS],
+                                   trapeze_sleep_run *out, trapeze_error *err);
+/* jump_window.c: one later window (end 0) or launch end (end 1). */
+trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, long first_trip,
+                                     int end, trapeze_sleep_run *out, trapeze_error *err);
+
+/* spread_run.c: the spread sample (and the first window of a jump sample). */
+trapeze_status sim_sleep_run_spread(sim_gpu *g, const sim_sleep_kernels *k, const sim_spread *p,
+                                    trapeze_sleep_run *out,
+                                    trapeze_idle_hist (*acc)[TRAPEZE_SLEEP_NUNITS],
+                                    sim_jump_ctx *jc, trapeze_error *err);
+
+#endif

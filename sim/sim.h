@@ -1,0 +1,62 @@
+/*
+ * sim.h - the simulator's one internal face for the layers above it:
+ * sampler/ and bench/ include this header (and include/trapeze.h) and no
+ * other sim/ header (tests/cli_layers.sh checks it); the command line uses
+ * the public trapeze_sim_* API instead.
+ *
+ * What it offers:
+ * - a simulator from a parsed config (sim_gpu_create, sim_core_config_read,
+ *   sim_mem_config_read) and kernels built-in (sim_builtin_find), stencil
+ *   (sim_stencil_build_sized, sim_stencil_run) or trace (sim_trace_*);
+ * - runs (sim_gpu_run, sim_gpu_run_sequence) and a launch handle
+ *   (sim_gpu_launch_begin, sim_launch_run_until: to a cycle or to its end,
+ *   every status returned, sim_gpu_launch_cut, sim_gpu_launch_end);
+ * - observers: idle periods (sim_gpu_idle, sim_events_hist, marks by
+ *   sim_events_set_mark), converted to the neutral trapeze_idle_hist by
+ *   sim_idle_export_add; TB placements (sim_gpu_options.on_place);
+ * - the sleep model's samples: window, spread and jump samples
+ *   (sim_sleep_window) and whole runs with sleep policies
+ *   (sim_sleep_whole), whose mechanics live in sim/sample/;
+ * - locality graphs and TB groups (sim_locality_*), energy accounting
+ *   (sim_energy_*).
+ *
+ * The structures those take and return are still declared by the headers
+ * included below; sampler/ and bench/ reach them only through this file.
+ * Must not include model/ or sampler/.
+ */
+#ifndef TRAPEZE_SIM_SIM_H
+#define TRAPEZE_SIM_SIM_H
+
+#include <stdint.h>
+
+#include "sim/core/gpu_sim.h"
+#include "sim/locality/locality.h"
+#include "sim/mem/mem_config.h"
+#include "sim/sample/idle_export.h"
+#include "sim/stencil/stencil_run.h"
+#include "sim/trace/trace.h"
+#include "trapeze.h"
+
+/* Runs launch l until its next visited cycle is at least `cycle` or it
+ * ended (cycle 0: until it ended). Returns the launch's status: an error
+ * inside the stretch (deadlock, hang, -trapeze_max_cycles) comes back
+ * here, its message in err, and l has stopped (cut or end it). */
+trapeze_status sim_launch_run_until(sim_launch *l, uint64_t cycle, trapeze_error *err);
+
+/* The sleep model's sample of job j, every structure always on: the first
+ * window_cycles of the run (0: the whole run); with spread_cycles > 0 the
+ * spread sample of that stride, < 0 a jump sample where it costs under half
+ * the run, else the spread sample of stride -spread_cycles
+ * (trapeze_sleep_window's contract, sim/sample/window.c). */
+trapeze_status sim_sleep_window(const trapeze_config *cfg, const trapeze_power *pw,
+                                const trapeze_sleep_job *j, double window_cycles,
+                                double spread_cycles, trapeze_sleep_run *out,
+                                trapeze_error *err);
+
+/* Job j's whole run with the sleep policies of `set` (NULL or off: always
+ * on) in the timing: out's cycles, n_sm, mode_cycles and stall. */
+trapeze_status sim_sleep_whole(const trapeze_config *cfg, const trapeze_power *pw,
+                               const trapeze_sleep_job *j, const trapeze_sleep_setting *set,
+                               trapeze_sleep_run *out, trapeze_error *err);
+
+#endif
