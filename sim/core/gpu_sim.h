@@ -172,6 +172,9 @@ typedef struct sim_mem_port_ops {
     /* the L1/shared carve-out for a kernel using `shmem` bytes per SM; NULL
      * when the port has no L1 to carve */
     void (*carve_l1)(void *m, long shmem);
+    /* which of one warp load's requests bypass the L1 (sim_memsys_select);
+     * NULL when the port has no L1 to choose for */
+    void (*select)(void *m, sim_mem_request *const *reqs, int n);
 } sim_mem_port_ops;
 
 typedef struct sim_mem_port {

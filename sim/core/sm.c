@@ -588,7 +588,7 @@ static void lq_push(sim_sm *sm, uint64_t addr, uint32_t sectors, uint32_t bytes,
     r->op = (uint8_t)op;
     r->flags = (uint8_t)flags;
     r->sm = (uint16_t)sm->id;
-    r->value = value;
+    r->value = value;   /* a cached load's pc: 0 until lq_select sets it */
     r->tag = tag;
     r->issue_cycle = SIM_NEVER;
 }
@@ -600,6 +600,19 @@ static void lq_end_inst(sim_sm *sm, int before)
         return;
     sm->lq_last[(sm->lq_head + sm->lq_n - 1) & (sm->lq_size - 1)] = 1;
     sm->lq_insts++;
+}
+
+/* The requests of one global load pushed since lq held `before` carry its
+ * PC, and the port marks those that bypass the L1 (selective caching). */
+static void lq_select(sim_sm *sm, int before, uint32_t pc)
+{
+    sim_mem_request *reqs[SIM_WARP_LANES];
+    int n = 0;
+    for (int i = before; i < sm->lq_n && n < SIM_WARP_LANES; i++) {
+        reqs[n] = &sm->lq[(sm->lq_head + i) & (sm->lq_size - 1)];
+        reqs[n++]->pc = pc;
+    }
+    sm->mem->ops->select(sm->mem->self, reqs, n);
 }
 
 /* at: the cycle the LDST unit takes the instruction (its first request is
@@ -647,6 +660,8 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
             lq_push(sm, lines[i].line_addr, lines[i].sector_mask, lines[i].bytes, kind, flags, 0,
                     tag, at + 1);
     }
+    if (load && !flags && sm->mem->ops->select)
+        lq_select(sm, before, in->pc);
     lq_end_inst(sm, before);
     if (load) {
         sm->st.gld_insts++;

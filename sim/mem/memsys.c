@@ -242,6 +242,14 @@ sim_mem_outcome sim_memsys_offer(sim_memsys *m, const sim_mem_request *req, uint
     return sim_l1_offer(m, req, cycle, cause);
 }
 
+void sim_memsys_select(sim_memsys *m, sim_mem_request *const *reqs, int n)
+{
+    if (n <= 0 || !sim_sel_on(&m->cfg) || !m->cfg.l1.enabled || reqs[0]->sm >= m->n_sm)
+        return;
+    sim_sm_port *p = &m->sm[reqs[0]->sm];
+    sim_sel_plan(&m->cfg, &p->sel, &p->l1, reqs, n);
+}
+
 int sim_memsys_ports(const sim_memsys *m)
 {
     return m->cfg.l1.enabled ? m->cfg.l1_banks : 1;
