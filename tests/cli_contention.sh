@@ -76,7 +76,7 @@ for k in "matmul n=64" "vecadd n=65536"; do
     { OPTS="" run b $k; OPTS="-trapeze_l1d_select loc" run l $k; OPTS="-trapeze_l1d_lasc 1" run z $k; }
     [ "$(total cycles "$D/b.csv")" = "$(total cycles "$D/l.csv")" ] || fail "loc changed $k"
     s=$(speedup b z)
-    ge "$s" 0.98 && ge 1.02 "$s" || fail "LASC on $k: speed-up $s, outside 1 +- 2%"
+    if ! ge "$s" 0.98 || ! ge 1.02 "$s"; then fail "LASC on $k: speed-up $s, outside 1 +- 2%"; fi
 done
 
 finish cli_contention
