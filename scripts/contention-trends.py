@@ -3,6 +3,8 @@
 
 Runs the column-strided PolyBench kernels (atax, bicg, gesummv, mvt, syrk,
 syr2k) on data/gpus/choo-baseline.config with each mechanism's options added
+(selective caching, LASC, per-warp request queues, and the comparison points
+BypassAll, IndXor and MRPB)
 (docs/simulator.md, "Cache contention") and prints, per kernel, the speed-up
 over the baseline (total cycles of the benchmark's launches; the instruction
 count is the same, so it is the IPC ratio) and the L1D counters behind it,
@@ -36,6 +38,10 @@ MECHANISMS = [
     ("loc", ["-trapeze_l1d_select loc"], 2.25, 12),
     ("lasc", ["-trapeze_l1d_lasc 1"], 1.39, 15),
     ("lasc+loc", ["-trapeze_l1d_lasc 1", "-trapeze_l1d_select loc"], 2.01, 15),
+    ("mrpb", ["-trapeze_ldst_sched fixed", "-trapeze_ldst_probes 1",
+              "-trapeze_l1d_bypass_on_stall 1"], 2.25 / 1.12, 12),
+    ("memsched", ["-trapeze_ldst_sched grr"], 1.95, 14),
+    ("memsched+loc", ["-trapeze_ldst_sched grr", "-trapeze_l1d_select loc"], 2.06, 14),
 ]
 
 # kernel, parameters. full: the vector kernels at PolyBench/GPU's column

@@ -2,8 +2,8 @@
  * test_selcache.c - Choo's selective caching (sim/mem/selcache.c) on cases
  * worked by hand: the per-set bypass decision of the seed's Fig. 4.5d, the
  * locality degree's victim or bypass, LASC's reuse table turning a PC to
- * bypass and back, the options' errors, and a bypassed load in the memory
- * system (counted, never allocated).
+ * bypass and back, the options' errors, a bypassed load in the memory
+ * system (counted, never allocated) and MRPB's bypass instead of a refusal.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -263,8 +263,47 @@ static void test_memsys(void)
     sim_memsys_destroy(m);
 }
 
+/* MRPB's bypass: a fifth miss to a set whose 4 ways are all reserved is
+ * refused on the baseline (line allocation) but bypasses with
+ * -trapeze_l1d_bypass_on_stall 1. */
+static void test_bypass_on_stall(void)
+{
+    for (int on = 0; on <= 1; on++) {
+        trapeze_config *cfg = config(on ? "-trapeze_l1d_bypass_on_stall 1\n" : "");
+        sim_memsys *m = NULL;
+        trapeze_error err;
+        CHECK_OK(sim_memsys_create(cfg, 1, NULL, &m, &err));
+        trapeze_config_destroy(cfg);
+        if (!m)
+            return;
+        sim_mem_request r;
+        memset(&r, 0, sizeof r);
+        r.sector_mask = 0xf;
+        r.bytes = 128;
+        r.op = SIM_MEM_LOAD;
+        for (int i = 0; i < 4; i++) {
+            r.addr = at(0, i);
+            CHECK(sim_memsys_access(m, &r, (uint64_t)i, NULL) == SIM_MEM_MISS);
+        }
+        sim_fail_cause why = SIM_FAIL_NONE;
+        r.addr = at(0, 4);
+        sim_mem_outcome o = sim_memsys_access(m, &r, 4, &why);
+        CHECK(on ? o == SIM_MEM_SENT : (o == SIM_MEM_RESERVATION_FAIL && why == SIM_FAIL_LINE_ALLOC));
+        CHECK(sim_memsys_l1_stats(m, 0)->bypasses == (uint64_t)on);
+        sim_mem_request done;
+        for (uint64_t t = 5; sim_memsys_outstanding(m) && t < 100000; t++) {
+            sim_memsys_cycle(m, t);
+            while (sim_memsys_pop(m, 0, t, &done))
+                ;
+        }
+        CHECK(sim_memsys_outstanding(m) == 0);
+        sim_memsys_destroy(m);
+    }
+}
+
 int main(void)
 {
+    test_bypass_on_stall();
     test_plan();
     test_victim();
     test_lasc();

@@ -24,7 +24,10 @@
  * Selective caching (selcache.h) marks loads SIM_MEM_BYPASS_L1 before they
  * are offered: they take the bypass path at once, as volatile loads do. A
  * cached request of a divergent load may still bypass here under `loc`,
- * when its victim is worth more than it (sim_sel_victim).
+ * when its victim is worth more than it (sim_sel_victim), and any load that
+ * would be refused for a line or an MSHR entry does under
+ * -trapeze_l1d_bypass_on_stall (MRPB's bypass; a full miss queue still
+ * refuses it: the bypass path needs it too).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -201,13 +204,15 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     }
     int on_miss = c->cfg.alloc == SIM_ALLOC_ON_MISS;
     if (probe == SIM_PROBE_FAIL && on_miss)
-        return refuse(m, p, SIM_FAIL_LINE_ALLOC, cause);
+        return m->cfg.bypass_on_stall ? bypass_load(m, p, req, cycle, cause)
+                                      : refuse(m, p, SIM_FAIL_LINE_ALLOC, cause);
     if (p->missq.count + 1 >= (uint32_t)c->cfg.miss_queue)
         return refuse(m, p, SIM_FAIL_MISS_QUEUE, cause);
     int id;
     sim_fail_cause why = sim_cache_miss_entry(c, line, probe, way, &id);
-    if (why != SIM_FAIL_NONE)
-        return refuse(m, p, why, cause);
+    if (why != SIM_FAIL_NONE)   /* MRPB: past the L1 rather than stall on it */
+        return m->cfg.bypass_on_stall ? bypass_load(m, p, req, cycle, cause)
+                                      : refuse(m, p, why, cause);
     sim_pkt waiter;
     memset(&waiter, 0, sizeof waiter);
     waiter.req = *req;

@@ -40,6 +40,9 @@ const trapeze_opt sim_mem_options[] = {
     {"trapeze_l1d_select", OPT_TEXT, "none", 0, 0,
      "selective caching of global loads at the L1D (Choo): none, bypass_all, ind (a divergent "
      "load caches its last assoc requests per set), loc (ind plus the locality degree)"},
+    {"trapeze_l1d_bypass_on_stall", OPT_INT, "0", 0, 1,
+     "1: a load the L1D refuses for a line or an MSHR entry bypasses it instead (MRPB's "
+     "bypass, with -trapeze_ldst_sched fixed for its per-warp queues)"},
     {"trapeze_l1d_lasc", OPT_INT, "0", 0, 1,
      "1: LASC, loads of a PC whose evicted L1D lines were never reused bypass the L1D"},
     {"trapeze_l1d_lasc_entries", OPT_INT, "64", 1, 1024,
@@ -326,7 +329,8 @@ static trapeze_status read_select(const trapeze_config *cfg, sim_mem_config *c,
                                    "unknown policy '%s' (none, bypass_all, ind, loc)", name);
     c->l1_select = (sim_l1_select)found;
     trapeze_status s;
-    if ((s = get_int(cfg, "trapeze_l1d_lasc", &c->lasc, err)) ||
+    if ((s = get_int(cfg, "trapeze_l1d_bypass_on_stall", &c->bypass_on_stall, err)) ||
+        (s = get_int(cfg, "trapeze_l1d_lasc", &c->lasc, err)) ||
         (s = get_int(cfg, "trapeze_l1d_lasc_entries", &c->lasc_entries, err)))
         return s;
     if (!is_pow2(c->lasc_entries))
