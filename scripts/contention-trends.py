@@ -7,8 +7,10 @@ syr2k) on data/gpus/choo-baseline.config with each mechanism's options added
 BypassAll, IndXor and MRPB)
 (docs/simulator.md, "Cache contention") and prints, per kernel, the speed-up
 over the baseline (total cycles of the benchmark's launches; the instruction
-count is the same, so it is the IPC ratio) and the L1D counters behind it,
-then the geometric means beside the seed's.
+count is the same, so it is the IPC ratio) and the counters behind it (LDST
+stalled: refused cycles over SM cycles with a block; warps waiting: warps
+parked on the LDST unit per refused cycle; evicted unread: the seed's
+Reuse0), then the geometric means beside the seed's.
 
 The seed's geometric means (seed 003 section 8) are over its chapter's 12
 to 15 benchmarks, of which only these six gain much; were the others at
@@ -56,16 +58,15 @@ KERNELS = {
 }
 
 COUNTERS = ["cycles", "warp_instructions", "ldst_refused_cycles", "sm_active_cycles",
-            "l1_accesses", "l1_hits", "l1_bypasses"]
+            "l1_accesses", "l1_hits", "l1_bypasses", "l1_evictions", "l1_evicted_unused",
+            "ldst_stall_ready_warps"]
 
 
 def run(trapeze, kernel, params, extra, tmp):
-    gpu = BASE
-    if extra:
-        path = os.path.join(tmp, "extra.config")
-        with open(path, "w") as f:
-            f.write("\n".join(extra) + "\n")
-        gpu = BASE + "," + path
+    path = os.path.join(tmp, "extra.config")
+    with open(path, "w") as f:
+        f.write("\n".join(["-trapeze_contention_counters 1"] + extra) + "\n")
+    gpu = BASE + "," + path
     out = os.path.join(tmp, "out.csv")
     subprocess.run([trapeze, "sim", "--gpu", gpu, kernel] + params.split() +
                    ["--csv", out, "--quiet"], check=True)
@@ -75,6 +76,14 @@ def run(trapeze, kernel, params, extra, tmp):
             for c in COUNTERS:
                 total[c] += int(row[c])
     return total
+
+
+def pct(a, b):
+    return f"{100.0 * a / b:.0f}%" if b else "-"
+
+
+def ratio(a, b):
+    return f"{a / b:.1f}" if b else "-"
 
 
 def geomean(xs):
@@ -93,9 +102,9 @@ def main():
         kernels = [k for k in kernels if k[0] in want]
     speed = {m[0]: [] for m in MECHANISMS}
     with tempfile.TemporaryDirectory() as tmp:
-        print("| kernel | mechanism | cycles | speed-up | LDST stalled | L1D accesses | "
-              "L1D hits | bypassed |")
-        print("|---|---|---|---|---|---|---|---|")
+        print("| kernel | mechanism | cycles | speed-up | LDST stalled | warps waiting | "
+              "L1D accesses | L1D hits | bypassed | evicted unread |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for kernel, params in kernels:
             base = run(a.trapeze, kernel, params, [], tmp)
             rows = [("baseline", base)]
@@ -108,8 +117,10 @@ def main():
             for name, r in rows:
                 print(f"| {kernel} {params} | {name} | {r['cycles']} | "
                       f"{base['cycles'] / r['cycles']:.2f} | "
-                      f"{100.0 * r['ldst_refused_cycles'] / r['sm_active_cycles']:.0f}% | "
-                      f"{r['l1_accesses']} | {r['l1_hits']} | {r['l1_bypasses']} |")
+                      f"{pct(r['ldst_refused_cycles'], r['sm_active_cycles'])} | "
+                      f"{ratio(r['ldst_stall_ready_warps'], r['ldst_refused_cycles'])} | "
+                      f"{r['l1_accesses']} | {r['l1_hits']} | {r['l1_bypasses']} | "
+                      f"{pct(r['l1_evicted_unused'], r['l1_evictions'])} |")
     print()
     print("| mechanism | Trapeze geomean | seed geomean | seed, 6 only |")
     print("|---|---|---|---|")

@@ -61,6 +61,24 @@ ge "$(speedup base all)" 1.5 || fail "bypass_all on atax: $(speedup base all), e
     || fail "ind on atax: $(total l1_bypasses "$D/ind.csv") bypassed, expected 8 x 256 x 16 = 32768"
 [ "$(total l1_bypasses "$D/base.csv")" = 0 ] || fail "the baseline bypassed loads"
 
+# The optional counters: columns only with -trapeze_contention_counters 1,
+# after the same columns and values as without. atax n=256 runs one block
+# of 8 warps, so at most 8 wait on the LDST unit in a refused cycle; its
+# column-strided lines are evicted unread (the seed's Reuse0: 85% on
+# average; nearly all here, where A is read once).
+OPTS="-trapeze_contention_counters 1" run cc atax n=256
+head -1 "$D/base.csv" | grep -q evicted_unused && fail "counter columns without the option"
+# every column but the two new ones (before gpu,run,time_s) and time_s
+drop() { awk -F, -v n="$1" '{ o = $1; for (i = 2; i < NF; i++) if (i < NF - 2 - n || i > NF - 3) o = o "," $i
+    print o }' "$2"; }
+[ "$(drop 0 "$D/base.csv")" = "$(drop 2 "$D/cc.csv")" ] || fail "the counters changed other columns"
+ev=$(col atax_kernel1 l1_evictions "$D/cc.csv") un=$(col atax_kernel1 l1_evicted_unused "$D/cc.csv")
+ready=$(col atax_kernel1 ldst_stall_ready_warps "$D/cc.csv") ref=$(col atax_kernel1 ldst_refused_cycles "$D/cc.csv")
+awk -v e="$ev" -v u="$un" 'BEGIN { exit !(e > 60000 && u <= e && u >= 0.95 * e) }' \
+    || fail "atax_kernel1: $un of $ev evicted lines unread, expected over 95%"
+awk -v r="$ready" -v c="$ref" 'BEGIN { exit !(r > c && r <= 8 * c) }' \
+    || fail "atax_kernel1: $ready ready warps over $ref refused cycles, expected 1..8 a cycle"
+
 # Memory request scheduling (per-warp queues, 4 probe units, GroupedRR):
 # faster than the baseline alone (the seed: 1.95x; 1.26x measured here, where
 # the other warps' heads are mostly misses to the same sets too), and with

@@ -242,7 +242,9 @@ typedef enum {
     SCALAR(blocks, "", SUM)                   /* blocks completed */                \
     SCALAR(max_resident_blocks, "", MAX)                                             \
     SCALAR(active_cycles, "sm_active_cycles", SUM) /* at least one resident block */ \
-    SCALAR(wake_stall_cycles, "rf_wake_stall_cycles", SUM) /* waits for sleeping registers */
+    SCALAR(wake_stall_cycles, "rf_wake_stall_cycles", SUM) /* waits for sleeping registers */ \
+    SCALAR(ldst_ready, "", SUM) /* warps parked on the LDST unit, summed over its refused \
+                                 * cycles (a column with -trapeze_contention_counters) */
 
 extern const char *const sim_stall_names[SIM_STALL_COUNT]; /* memory, compute, ... */
 extern const char *const sim_fail_names[SIM_FAIL_COUNT];   /* none, line_alloc, ... */

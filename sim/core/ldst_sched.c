@@ -59,5 +59,6 @@ void sim_ldst_sched_step(sim_sm *sm, uint64_t t)
         return;
     }
     sm->st.ldst_refused++;   /* every head probed was refused */
+    sm->st.ldst_ready += (uint64_t)sm->ldst_waiters;
     sm->st.refused[first]++;
 }

@@ -878,6 +878,7 @@ static void ldst_step(sim_sm *sm, uint64_t t)
         sim_mem_outcome o = sm->mem->ops->access(sm->mem->self, r, t, &cause);
         if (o == SIM_MEM_RESERVATION_FAIL) {
             sm->st.ldst_refused++;
+            sm->st.ldst_ready += (uint64_t)sm->ldst_waiters;
             sm->st.refused[cause < SIM_FAIL_COUNT ? cause : SIM_FAIL_NONE]++;
             return;
         }

@@ -174,6 +174,14 @@ static void send_down(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
 static sim_mem_outcome bypass_load(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
                                    uint64_t cycle, sim_fail_cause *cause);
 
+/* A valid line left the L1D (with its selective-caching metadata kept). */
+static void evicted(sim_memsys *m, sim_sm_port *p, const sim_line *old)
+{
+    sim_sel_evict(&m->cfg, &p->sel, old);
+    if (!old->reuse)
+        L1_INC(m, p, evicted_unused);
+}
+
 static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
                                uint64_t cycle, sim_fail_cause *cause)
 {
@@ -242,7 +250,7 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     if (old.state == SIM_LINE_VALID) {
         L1_INC(m, p, evictions);
         if (sel)
-            sim_sel_evict(&m->cfg, &p->sel, &old);
+            evicted(m, p, &old);
     }
     if (sel && reserved)
         sim_sel_insert(reserved, req->pc);
@@ -605,7 +613,7 @@ static void l1_fill(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t c
         if (sim_cache_evicted(&old, pk->line)) {
             L1_INC(m, p, evictions);
             if (sim_sel_on(&m->cfg))
-                sim_sel_evict(&m->cfg, &p->sel, &old);
+                evicted(m, p, &old);
         }
         if (sim_sel_on(&m->cfg))   /* allocated on fill: for its first request's PC */
             sim_sel_insert(sim_cache_line(c, pk->line, way), pk->req.pc);

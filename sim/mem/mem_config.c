@@ -40,6 +40,9 @@ const trapeze_opt sim_mem_options[] = {
     {"trapeze_l1d_select", OPT_TEXT, "none", 0, 0,
      "selective caching of global loads at the L1D (Choo): none, bypass_all, ind (a divergent "
      "load caches its last assoc requests per set), loc (ind plus the locality degree)"},
+    {"trapeze_contention_counters", OPT_INT, "0", 0, 1,
+     "1: --csv gains l1_evicted_unused (L1D lines evicted never re-read) and "
+     "ldst_stall_ready_warps (warps waiting for the LDST unit, summed over its refused cycles)"},
     {"trapeze_l1d_bypass_on_stall", OPT_INT, "0", 0, 1,
      "1: a load the L1D refuses for a line or an MSHR entry bypasses it instead (MRPB's "
      "bypass, with -trapeze_ldst_sched fixed for its per-warp queues)"},
@@ -329,7 +332,8 @@ static trapeze_status read_select(const trapeze_config *cfg, sim_mem_config *c,
                                    "unknown policy '%s' (none, bypass_all, ind, loc)", name);
     c->l1_select = (sim_l1_select)found;
     trapeze_status s;
-    if ((s = get_int(cfg, "trapeze_l1d_bypass_on_stall", &c->bypass_on_stall, err)) ||
+    if ((s = get_int(cfg, "trapeze_contention_counters", &c->contention_counters, err)) ||
+        (s = get_int(cfg, "trapeze_l1d_bypass_on_stall", &c->bypass_on_stall, err)) ||
         (s = get_int(cfg, "trapeze_l1d_lasc", &c->lasc, err)) ||
         (s = get_int(cfg, "trapeze_l1d_lasc_entries", &c->lasc_entries, err)))
         return s;

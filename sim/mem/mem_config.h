@@ -68,6 +68,7 @@ typedef struct sim_mem_config {
     int l1_bank_hash;              /* -gpgpu_l1_banks_hashing_function: 0 (linear) only */
     sim_l1_select l1_select;       /* -trapeze_l1d_select */
     int bypass_on_stall;           /* -trapeze_l1d_bypass_on_stall: MRPB's bypass */
+    int contention_counters;       /* -trapeze_contention_counters: the optional columns */
     int lasc;                      /* -trapeze_l1d_lasc: LASC's 1-bit reuse table */
     int lasc_entries;              /* -trapeze_l1d_lasc_entries (power of two) */
     int rop_latency, dram_latency; /* core cycles, as GPGPU-Sim counts them */

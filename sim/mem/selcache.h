@@ -46,10 +46,11 @@ typedef struct sim_sel_state {
     uint32_t reref_sum[SIM_REREF_ENTRIES], reref_n[SIM_REREF_ENTRIES];  /* loc: per PC */
 } sim_sel_state;
 
-/* Is any selective caching on (the per-line metadata is kept)? */
+/* Is the per-line metadata kept (any selective caching, or the counters
+ * that report unused evictions)? */
 static inline int sim_sel_on(const sim_mem_config *cfg)
 {
-    return cfg->l1_select != SIM_SEL_NONE || cfg->lasc;
+    return cfg->l1_select != SIM_SEL_NONE || cfg->lasc || cfg->contention_counters;
 }
 
 /* The PC's hash, SIM_SEL_HASH_BITS bits (Fibonacci hashing). */
