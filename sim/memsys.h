@@ -44,8 +44,11 @@ enum {
                                      addr is the word address, value returns the word */
     SIM_MEM_STORE_VALUE = 1u << 1,/* store: also write `value` to the functional word at
                                      addr (a word address) when L2 performs the store */
-    SIM_MEM_QUEUED = 1u << 2      /* set by the memory system: the access came through the
+    SIM_MEM_QUEUED = 1u << 2,     /* set by the memory system: the access came through the
                                      L1 latency queue, so it completes without the latency */
+    SIM_MEM_BYPASS_L1 = 1u << 3,  /* load: selective caching sends it past the L1 */
+    SIM_MEM_SEL_CACHE = 1u << 4   /* load: a divergent load's request chosen to be cached
+                                     (the locality degree picks its victim) */
 };
 
 typedef struct sim_mem_request {
@@ -56,7 +59,11 @@ typedef struct sim_mem_request {
     uint8_t op;            /* sim_mem_op */
     uint8_t flags;         /* SIM_MEM_VOLATILE ... */
     uint16_t sm;           /* issuing SM */
-    uint32_t value;        /* atomic operand in, old value / loaded word out */
+    union {
+        uint32_t value;    /* atomics, volatile loads: operand in, old value / word out */
+        uint32_t pc;       /* other loads: the instruction's PC (selective caching; the
+                            * request stays 40 bytes) */
+    };
     uint64_t tag;          /* opaque to the memory system: the SM's bookkeeping */
     uint64_t issue_cycle;  /* core cycle the SM first offered it */
 } sim_mem_request;
@@ -125,6 +132,10 @@ sim_mem_outcome sim_memsys_access(sim_memsys *m, const sim_mem_request *req,
  * Returns SIM_MEM_SENT for a queued access. */
 sim_mem_outcome sim_memsys_offer(sim_memsys *m, const sim_mem_request *req,
                                  uint64_t cycle, sim_fail_cause *cause);
+/* Selective caching (-trapeze_l1d_select, -trapeze_l1d_lasc; sim/mem/selcache.h):
+ * marks which of one warp load's n requests (same SM, PC in each) bypass
+ * the L1; with both options off it changes nothing. */
+void sim_memsys_select(sim_memsys *m, sim_mem_request *const *reqs, int n);
 /* Accesses the LDST unit may offer in one cycle: -gpgpu_l1_banks. */
 int sim_memsys_ports(const sim_memsys *m);
 /* Pops one completed request of SM `sm`, if any is due at `cycle`. */

@@ -120,6 +120,13 @@ const trapeze_opt sim_core_options[] = {
     {"trapeze_tb_dispatch", OPT_TEXT, "rr", 0, 0,
      "thread-block dispatch: rr, bcs, chen, mst, kway, rbts, explicit"},
     {"trapeze_tb_grouping", OPT_TEXT, "", 0, 0, "grouping file for -trapeze_tb_dispatch explicit"},
+    {"trapeze_ldst_sched", OPT_TEXT, "fifo", 0, 0,
+     "LDST unit: fifo (one memory instruction at a time, in order), or per-warp request "
+     "queues probed by fixed, rr or grr (Choo's memory request scheduling)"},
+    {"trapeze_ldst_queue_depth", OPT_INT, "32", 32, 1024,
+     "per-warp queues: requests each holds (a warp issues a global access while 32 more fit)"},
+    {"trapeze_ldst_probes", OPT_INT, "4", 1, 32,
+     "per-warp queues: heads probed per cycle (fixed, grr; rr probes one)"},
     {NULL, OPT_INT, NULL, 0, 0, NULL}};
 
 /* Latencies the config may leave out: GPGPU-Sim's own defaults. */
@@ -461,6 +468,33 @@ static trapeze_status read_scheduler(const trapeze_config *cfg, const char *v,
     return TRAPEZE_OK;
 }
 
+const char *const sim_ldst_sched_names[SIM_LDST_COUNT] = {"fifo", "fixed", "rr", "grr"};
+
+/* -trapeze_ldst_sched and its queues, parsed into the enum once. */
+static trapeze_status read_ldst_sched(const trapeze_config *cfg, sim_core_config *c,
+                                      trapeze_error *err)
+{
+    const char *name;
+    trapeze_config_get_string(cfg, "trapeze_ldst_sched", "fifo", &name);
+    int found = -1;
+    for (int i = 0; i < SIM_LDST_COUNT; i++)
+        if (!strcmp(name, sim_ldst_sched_names[i]))
+            found = i;
+    if (found < 0)
+        return trapeze_config_fail(cfg, "trapeze_ldst_sched", err,
+                                   "unknown policy '%s' (fifo, fixed, rr, grr)", name);
+    c->ldst_sched = (sim_ldst_sched)found;
+    long v;
+    trapeze_status s;
+    if ((s = trapeze_opt_int(cfg, sim_core_options, "trapeze_ldst_queue_depth", &v, err)))
+        return s;
+    c->ldst_depth = (int)v;
+    if ((s = trapeze_opt_int(cfg, sim_core_options, "trapeze_ldst_probes", &v, err)))
+        return s;
+    c->ldst_probes = (int)v;
+    return TRAPEZE_OK;
+}
+
 static const char *const tb_dispatch_names[SIM_TB_COUNT] = {
     "rr", "bcs", "chen", "mst", "kway", "rbts", "explicit"};
 
@@ -591,6 +625,8 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     if ((s = get_pos(cfg, "trapeze_hang_cycles", &v, err)))
         return s;
     c->hang_cycles = (uint64_t)v;
+    if ((s = read_ldst_sched(cfg, c, err)))
+        return s;
     return read_tb_dispatch(cfg, c, err);
 }
 

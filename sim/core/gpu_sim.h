@@ -46,6 +46,15 @@ typedef enum {
 } sim_tb_dispatch;
 const char *sim_tb_dispatch_name(sim_tb_dispatch d);
 typedef enum { SIM_UNIT_SP, SIM_UNIT_SFU, SIM_UNIT_LDST, SIM_UNIT_NONE } sim_fu;
+/* The LDST unit's global accesses (-trapeze_ldst_sched; sim/core/ldst_sched.c) */
+typedef enum {
+    SIM_LDST_FIFO,     /* fifo: one memory instruction at a time, its requests in order */
+    SIM_LDST_FIXED,    /* per-warp queues (Choo ch. 6), the lowest slots first */
+    SIM_LDST_RR,       /* per-warp queues, one head probed a cycle, slots in turn */
+    SIM_LDST_GRR,      /* per-warp queues, k consecutive heads probed a cycle, groups in turn */
+    SIM_LDST_COUNT
+} sim_ldst_sched;
+extern const char *const sim_ldst_sched_names[SIM_LDST_COUNT];
 
 /* Pipeline kinds: which ID_OC / OC_EX registers and units serve an
  * instruction (INT, FP, DP and branches: SP; SFU; memory; branches on
@@ -135,6 +144,8 @@ typedef struct sim_core_config {
     uint64_t hang_cycles;          /* -trapeze_hang_cycles: abort a kernel without progress
                                     * for longer (see sim_gpu_run) */
     sim_tb_dispatch tb_dispatch;   /* -trapeze_tb_dispatch */
+    sim_ldst_sched ldst_sched;     /* -trapeze_ldst_sched */
+    int ldst_depth, ldst_probes;   /* -trapeze_ldst_queue_depth, -trapeze_ldst_probes */
     char tb_grouping[512];         /* -trapeze_tb_grouping: the explicit policy's file */
     int tb_grouping_named_by_config; /* 1: the file came from the config (a config can name
                                       * any file: its errors never show its contents) */
@@ -172,6 +183,13 @@ typedef struct sim_mem_port_ops {
     /* the L1/shared carve-out for a kernel using `shmem` bytes per SM; NULL
      * when the port has no L1 to carve */
     void (*carve_l1)(void *m, long shmem);
+    /* which of one warp load's requests bypass the L1 (sim_memsys_select);
+     * NULL when the port has no L1 to choose for */
+    void (*select)(void *m, sim_mem_request *const *reqs, int n);
+    /* probe the L1 at once, paying its latency after (sim_memsys_access):
+     * the per-warp queues probe heads that may be refused; NULL: access */
+    sim_mem_outcome (*probe)(void *m, const sim_mem_request *req, uint64_t cycle,
+                             sim_fail_cause *cause);
 } sim_mem_port_ops;
 
 typedef struct sim_mem_port {
@@ -224,7 +242,9 @@ typedef enum {
     SCALAR(blocks, "", SUM)                   /* blocks completed */                \
     SCALAR(max_resident_blocks, "", MAX)                                             \
     SCALAR(active_cycles, "sm_active_cycles", SUM) /* at least one resident block */ \
-    SCALAR(wake_stall_cycles, "rf_wake_stall_cycles", SUM) /* waits for sleeping registers */
+    SCALAR(wake_stall_cycles, "rf_wake_stall_cycles", SUM) /* waits for sleeping registers */ \
+    SCALAR(ldst_ready, "", SUM) /* warps parked on the LDST unit, summed over its refused \
+                                 * cycles (a column with -trapeze_contention_counters) */
 
 extern const char *const sim_stall_names[SIM_STALL_COUNT]; /* memory, compute, ... */
 extern const char *const sim_fail_names[SIM_FAIL_COUNT];   /* none, line_alloc, ... */

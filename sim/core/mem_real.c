@@ -66,9 +66,20 @@ static void r_carve(void *m, long shmem)
     sim_memsys_carve_l1(m, shmem);
 }
 
+static void r_select(void *m, sim_mem_request *const *reqs, int n)
+{
+    sim_memsys_select(m, reqs, n);
+}
+
+static sim_mem_outcome r_probe(void *m, const sim_mem_request *req, uint64_t cycle,
+                               sim_fail_cause *cause)
+{
+    return sim_memsys_access(m, req, cycle, cause);
+}
+
 static const sim_mem_port_ops real_ops = {r_access, r_pop, r_cycle, r_outstanding, r_next,
                                           r_poke, r_peek, r_flush, r_reset, r_stats,
-                                          r_destroy, r_carve};
+                                          r_destroy, r_carve, r_select, r_probe};
 
 trapeze_status sim_mem_port_real(const trapeze_config *cfg, int n_sm, sim_events *events,
                                  sim_mem_port *out, trapeze_error *err)

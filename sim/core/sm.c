@@ -115,6 +115,17 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
                          ? 1 + cfg->oc.ocex_w[SIM_OC_MEM] : SM_LQ_INSTS;
     for (sm->lq_size = SIM_WARP_LANES; sm->lq_size < sm->lq_max * SIM_WARP_LANES;)
         sm->lq_size *= 2;
+    if (cfg->ldst_sched != SIM_LDST_FIFO) {
+        /* a ring per warp slot; each warp's room is its own (ldst_refuses) */
+        sm->lq_size = cfg->max_warps * cfg->ldst_depth;
+        sm->lq_max = cfg->max_warps * cfg->ldst_depth + 1;
+        sm->wq_head = calloc((size_t)cfg->max_warps, sizeof *sm->wq_head);
+        sm->wq_n = calloc((size_t)cfg->max_warps, sizeof *sm->wq_n);
+        if (!sm->wq_head || !sm->wq_n) {
+            sim_sm_free(sm);
+            return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory for SM %d", id);
+        }
+    }
     sm->lq = calloc((size_t)sm->lq_size, sizeof *sm->lq);
     sm->lq_at = calloc((size_t)sm->lq_size, sizeof *sm->lq_at);
     sm->lq_last = calloc((size_t)sm->lq_size, 1);
@@ -156,6 +167,9 @@ void sim_sm_free(sim_sm *sm)
     free(sm->lq);
     free(sm->lq_at);
     free(sm->lq_last);
+    free(sm->wq_head);
+    free(sm->wq_n);
+    sm->wq_head = sm->wq_n = NULL;
     sm->lq = NULL;
     sm->lq_at = NULL;
     sm->lq_last = NULL;
@@ -388,6 +402,19 @@ static inline int is_ldst(int op)
     return op >= SIM_OP_LD_GLOBAL && op <= SIM_OP_ATOMIC;
 }
 
+/* Can the LDST unit not take warp slot's instruction op now? fifo: it holds
+ * lq_max instructions already; per-warp queues: a global access's up to 32
+ * requests do not fit in the warp's own queue. */
+static inline int ldst_refuses(const sim_sm *sm, int slot, int op)
+{
+    if (!is_ldst(op))
+        return 0;
+    if (!sm->wq_n)
+        return sm->lq_insts >= sm->lq_max;
+    return op != SIM_OP_LD_SHARED && op != SIM_OP_ST_SHARED &&
+           sm->wq_n[slot] + SIM_WARP_LANES > sm->cfg->ldst_depth;
+}
+
 /* The specialized unit an instruction runs on (sim_core_config.spec_n):
  * branches on unit 1, a trace opcode's unit (sim_trace_opcode.unit); 0:
  * none, or one the config does not enable. */
@@ -458,7 +485,7 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
     uint64_t retry;
     if (sm->oc_on && (is_sp(op) || op == SIM_OP_SFU || is_ldst(op))) {
         /* its unit is the collector's question, at dispatch */
-        if (is_ldst(op) && sm->lq_insts >= sm->lq_max) {
+        if (ldst_refuses(sm, (int)(w - sm->warps), op)) {
             ldst_park(sm, (int)(w - sm->warps));
             return 0;
         }
@@ -478,7 +505,7 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
             return 0;
         }
     } else if (is_ldst(op)) {
-        if (sm->lq_insts >= sm->lq_max) {   /* normally caught by can_issue already */
+        if (ldst_refuses(sm, (int)(w - sm->warps), op)) {   /* normally caught by can_issue */
             ldst_park(sm, (int)(w - sm->warps));
             return 0;
         }
@@ -499,7 +526,7 @@ static inline __attribute__((always_inline)) int can_issue(void *vctx, int slot)
     sim_warp *w = &sm->warps[slot];
     switch (sm->wstate[slot]) {
     case W_RUN:
-        if (sm->lq_insts >= sm->lq_max && is_ldst(sm->wop[slot])) {
+        if (ldst_refuses(sm, slot, sm->wop[slot])) {
             ldst_park(sm, slot);   /* the LDST unit is taken */
             return 0;
         }
@@ -575,10 +602,13 @@ static void wake_stall(sim_sm *sm, sim_warp *w, const sim_warp_inst *in, uint32_
         w->busy_until += stall;
 }
 
-static void lq_push(sim_sm *sm, uint64_t addr, uint32_t sectors, uint32_t bytes, int op,
-                    int flags, uint32_t value, uint64_t tag, uint64_t at)
+static void lq_push(sim_sm *sm, int slot, uint64_t addr, uint32_t sectors, uint32_t bytes,
+                    int op, int flags, uint32_t value, uint64_t tag, uint64_t at)
 {
-    int i = (sm->lq_head + sm->lq_n++) & (sm->lq_size - 1);
+    int i = sim_lq_index(sm, slot, sim_lq_count(sm, slot));
+    sm->lq_n++;
+    if (sm->wq_n)
+        sm->wq_n[slot]++;
     sm->lq_at[i] = at;
     sm->lq_last[i] = 0;
     sim_mem_request *r = &sm->lq[i];
@@ -588,25 +618,39 @@ static void lq_push(sim_sm *sm, uint64_t addr, uint32_t sectors, uint32_t bytes,
     r->op = (uint8_t)op;
     r->flags = (uint8_t)flags;
     r->sm = (uint16_t)sm->id;
-    r->value = value;
+    r->value = value;   /* a cached load's pc: 0 until lq_select sets it */
     r->tag = tag;
     r->issue_cycle = SIM_NEVER;
 }
 
-/* The requests pushed since lq held `before` are one instruction's. */
-static void lq_end_inst(sim_sm *sm, int before)
+/* The requests pushed since slot's queue held `before` are one instruction's. */
+static void lq_end_inst(sim_sm *sm, int slot, int before)
 {
-    if (sm->lq_n == before)
+    int n = sim_lq_count(sm, slot);
+    if (n == before)
         return;
-    sm->lq_last[(sm->lq_head + sm->lq_n - 1) & (sm->lq_size - 1)] = 1;
+    sm->lq_last[sim_lq_index(sm, slot, n - 1)] = 1;
     sm->lq_insts++;
+}
+
+/* The requests of one global load pushed since lq held `before` carry its
+ * PC, and the port marks those that bypass the L1 (selective caching). */
+static void lq_select(sim_sm *sm, int slot, int before, uint32_t pc)
+{
+    sim_mem_request *reqs[SIM_WARP_LANES];
+    int n = 0;
+    for (int i = before; i < sim_lq_count(sm, slot) && n < SIM_WARP_LANES; i++) {
+        reqs[n] = &sm->lq[sim_lq_index(sm, slot, i)];
+        reqs[n++]->pc = pc;
+    }
+    sm->mem->ops->select(sm->mem->self, reqs, n);
 }
 
 /* at: the cycle the LDST unit takes the instruction (its first request is
  * offered the cycle after). */
 static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst *in, uint64_t at)
 {
-    int op = in->op, before = sm->lq_n;
+    int op = in->op, before = sim_lq_count(sm, slot);
     if (op == SIM_OP_ATOMIC) {
         sm->st.atomic_insts++;
         int n = 0;
@@ -614,14 +658,14 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
             if (!(in->active >> l & 1))
                 continue;
             uint64_t a = in->addr[l] & ~3ull;
-            lq_push(sm, a, 1u << ((a % SIM_LINE_BYTES) / SIM_SECTOR_BYTES), 4, SIM_MEM_ATOMIC,
-                    0, in->value, make_tag(slot, TAG_ATOMIC, in->dst), at + 1);
+            lq_push(sm, slot, a, 1u << ((a % SIM_LINE_BYTES) / SIM_SECTOR_BYTES), 4,
+                    SIM_MEM_ATOMIC, 0, in->value, make_tag(slot, TAG_ATOMIC, in->dst), at + 1);
             n++;
         }
         w->pend_stores += (uint32_t)n;
         if (in->dst != SIM_NO_REG)
             w->reg_pending[in->dst] += (uint16_t)n;
-        lq_end_inst(sm, before);
+        lq_end_inst(sm, slot, before);
         return;
     }
     sim_line_access lines[SIM_WARP_LANES];
@@ -639,15 +683,17 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
         for (int i = 0; i < n; i++)
             for (int sct = 0; sct < 4; sct++)
                 if (lines[i].sector_mask >> sct & 1)
-                    lq_push(sm, lines[i].line_addr, 1u << sct, lines[i].sector_bytes[sct],
+                    lq_push(sm, slot, lines[i].line_addr, 1u << sct, lines[i].sector_bytes[sct],
                             kind, flags, 0, tag, at + 1);
         n = sectors;
     } else {
         for (int i = 0; i < n; i++)
-            lq_push(sm, lines[i].line_addr, lines[i].sector_mask, lines[i].bytes, kind, flags, 0,
-                    tag, at + 1);
+            lq_push(sm, slot, lines[i].line_addr, lines[i].sector_mask, lines[i].bytes, kind,
+                    flags, 0, tag, at + 1);
     }
-    lq_end_inst(sm, before);
+    if (load && !flags && sm->mem->ops->select)
+        lq_select(sm, slot, before, in->pc);
+    lq_end_inst(sm, slot, before);
     if (load) {
         sm->st.gld_insts++;
         w->pend_loads += (uint32_t)n;
@@ -819,6 +865,10 @@ static void ldst_parked_due(sim_sm *sm, uint64_t t)
  * (GPGPU-Sim: one per L1 bank), until one is refused. */
 static void ldst_step(sim_sm *sm, uint64_t t)
 {
+    if (sm->wq_n) {
+        sim_ldst_sched_step(sm, t);
+        return;
+    }
     int ports = sm->mem->ports > 1 ? sm->mem->ports : 1;
     for (int k = 0; k < ports && sm->lq_n && sm->lq_at[sm->lq_head] <= t; k++) {
         sim_mem_request *r = &sm->lq[sm->lq_head];
@@ -828,6 +878,7 @@ static void ldst_step(sim_sm *sm, uint64_t t)
         sim_mem_outcome o = sm->mem->ops->access(sm->mem->self, r, t, &cause);
         if (o == SIM_MEM_RESERVATION_FAIL) {
             sm->st.ldst_refused++;
+            sm->st.ldst_ready += (uint64_t)sm->ldst_waiters;
             sm->st.refused[cause < SIM_FAIL_COUNT ? cause : SIM_FAIL_NONE]++;
             return;
         }

@@ -275,6 +275,10 @@ typedef struct sim_sm {
     int lq_max;                  /* a memory instruction issues while lq_insts < this: 1,
                                   * or with the operand collector 1 + the OC_EX_MEM
                                   * width (those wait there while the unit drains) */
+    int *wq_head, *wq_n;         /* per-warp queues (-trapeze_ldst_sched other than fifo):
+                                  * slot w's requests, oldest first, in the ring at
+                                  * lq[w x ldst_depth ..] (lq_index); NULL with fifo */
+    int wq_next;                 /* the slot the next probe group starts from */
     uint64_t ldst_free;          /* shared-memory passes keep it until then */
     int ldst_waiters;            /* bits set in wldst */
     uint64_t warp_next;          /* earliest retry cycle of any warp: no issue stage before it */
@@ -292,6 +296,24 @@ typedef struct sim_sm {
 
 trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_events *ev,
                            sim_mem_port *mem, trapeze_error *err);
+
+/* The LDST queue's entry i (0: the oldest) of warp slot's requests: with
+ * fifo one ring for all warps (slot unused), else the slot's own ring. */
+static inline int sim_lq_index(const sim_sm *sm, int slot, int i)
+{
+    if (!sm->wq_n)
+        return (sm->lq_head + i) & (sm->lq_size - 1);
+    int d = sm->cfg->ldst_depth;
+    return slot * d + (sm->wq_head[slot] + i) % d;
+}
+/* Requests of warp slot queued (fifo: of every warp). */
+static inline int sim_lq_count(const sim_sm *sm, int slot)
+{
+    return sm->wq_n ? sm->wq_n[slot] : sm->lq_n;
+}
+/* Per-warp queues (ldst_sched.c): one cycle of the probe units, at most
+ * one request accepted. */
+void sim_ldst_sched_step(sim_sm *sm, uint64_t t);
 void sim_sm_free(sim_sm *sm);
 void sim_sm_begin_kernel(sim_sm *sm, const sim_kernel *k, uint64_t cycle);
 int sim_sm_fits(const sim_sm *sm, const sim_kernel *k);

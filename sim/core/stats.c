@@ -159,6 +159,10 @@ static void kernel_columns(const sim_kernel_stats *s, cols *l)
     add(l, "dram_busy_cycles", m->dram_busy_cycles, mv);
     add(l, "dram_cycles", m->dram_cycles, mv);
     add(l, "atomics_performed", m->atomics_performed, mv);
+    if (mv && m->contention_valid) {   /* -trapeze_contention_counters */
+        add(l, "l1_evicted_unused", m->l1.evicted_unused, 1);
+        add(l, "ldst_stall_ready_warps", s->total.ldst_ready, 1);
+    }
     if (s->energy_valid)
         energy_columns(s, l);
 }

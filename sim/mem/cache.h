@@ -28,6 +28,10 @@ typedef struct sim_line {
      * valid bit is set and being fetched while its pend bit is. A line with
      * a pending sector is never a victim. */
     uint8_t sect_valid, sect_pend, sect_dirty;
+    /* selective caching (selcache.h), L1D only: the hashed PC of the load
+     * that allocated the line and its hits since (saturating at 15) */
+    uint8_t reuse;
+    uint16_t pc_hash;
 } sim_line;
 
 typedef enum {

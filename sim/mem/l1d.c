@@ -20,6 +20,14 @@
  * the banks' queue lengths, each at most l1_latency; queued accesses count
  * in `outstanding`. sim_l1_access (the unit tests' direct port) probes at
  * once and pays the latency after the hit or the fill instead.
+ *
+ * Selective caching (selcache.h) marks loads SIM_MEM_BYPASS_L1 before they
+ * are offered: they take the bypass path at once, as volatile loads do. A
+ * cached request of a divergent load may still bypass here under `loc`,
+ * when its victim is worth more than it (sim_sel_victim), and any load that
+ * would be refused for a line or an MSHR entry does under
+ * -trapeze_l1d_bypass_on_stall (MRPB's bypass; a full miss queue still
+ * refuses it: the bypass path needs it too).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -163,9 +171,21 @@ static void send_down(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
     sim_sm_update_active(m, req->sm);
 }
 
+static sim_mem_outcome bypass_load(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
+                                   uint64_t cycle, sim_fail_cause *cause);
+
+/* A valid line left the L1D (with its selective-caching metadata kept). */
+static void evicted(sim_memsys *m, sim_sm_port *p, const sim_line *old)
+{
+    sim_sel_evict(&m->cfg, &p->sel, old);
+    if (!old->reuse)
+        L1_INC(m, p, evicted_unused);
+}
+
 static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
                                uint64_t cycle, sim_fail_cause *cause)
 {
+    int sel = sim_sel_on(&m->cfg);
     sim_cache *c = &p->l1;
     uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
     int way;
@@ -179,6 +199,8 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
                            sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line, way,
                                           SIM_NEXT_READ, cycle));
         sim_cache_touch(c, sim_cache_line(c, line, way));
+        if (sel)
+            sim_sel_hit(sim_cache_line(c, line, way));
         L1_INC(m, p, accesses);
         L1_INC(m, p, reads);
         L1_INC(m, p, hits);
@@ -190,13 +212,15 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     }
     int on_miss = c->cfg.alloc == SIM_ALLOC_ON_MISS;
     if (probe == SIM_PROBE_FAIL && on_miss)
-        return refuse(m, p, SIM_FAIL_LINE_ALLOC, cause);
+        return m->cfg.bypass_on_stall ? bypass_load(m, p, req, cycle, cause)
+                                      : refuse(m, p, SIM_FAIL_LINE_ALLOC, cause);
     if (p->missq.count + 1 >= (uint32_t)c->cfg.miss_queue)
         return refuse(m, p, SIM_FAIL_MISS_QUEUE, cause);
     int id;
     sim_fail_cause why = sim_cache_miss_entry(c, line, probe, way, &id);
-    if (why != SIM_FAIL_NONE)
-        return refuse(m, p, why, cause);
+    if (why != SIM_FAIL_NONE)   /* MRPB: past the L1 rather than stall on it */
+        return m->cfg.bypass_on_stall ? bypass_load(m, p, req, cycle, cause)
+                                      : refuse(m, p, why, cause);
     sim_pkt waiter;
     memset(&waiter, 0, sizeof waiter);
     waiter.req = *req;
@@ -204,7 +228,9 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     if (id >= 0) {
         if (probe == SIM_PROBE_HIT_RESERVED)
             sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line, way, SIM_NEXT_READ, cycle);
-        sim_cache_miss_merge(c, id, &waiter, line, probe, way);
+        sim_line *pending = sim_cache_miss_merge(c, id, &waiter, line, probe, way);
+        if (sel && pending)   /* the line's data serves one more request */
+            sim_sel_hit(pending);
         L1_INC(m, p, accesses);
         L1_INC(m, p, reads);
         L1_INC(m, p, merges);
@@ -212,13 +238,22 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
         m->outstanding++;
         return SIM_MEM_MERGED;
     }
+    if (m->cfg.l1_select == SIM_SEL_LOC && (req->flags & SIM_MEM_SEL_CACHE) && on_miss &&
+        (way = sim_sel_victim(&p->sel, c, line, req->pc, way)) < 0)
+        return bypass_load(m, p, req, cycle, cause);   /* its victim is worth more */
     sim_line *reserved;
     /* the frame is taken for the new line: its old contents end dead-on-write */
     if (on_miss)
         wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line, way,
                                                 SIM_NEXT_WRITE, cycle));
-    if (sim_cache_miss_alloc(c, &waiter, line, way, &reserved).state == SIM_LINE_VALID)
+    sim_line old = sim_cache_miss_alloc(c, &waiter, line, way, &reserved);
+    if (old.state == SIM_LINE_VALID) {
         L1_INC(m, p, evictions);
+        if (sel)
+            evicted(m, p, &old);
+    }
+    if (sel && reserved)
+        sim_sel_insert(reserved, req->pc);
     L1_INC(m, p, accesses);
     L1_INC(m, p, reads);
     L1_INC(m, p, misses);
@@ -403,6 +438,16 @@ static sim_mem_outcome bypass_load(sim_memsys *m, sim_sm_port *p, const sim_mem_
     uint32_t cap = (uint32_t)(m->cfg.l1.enabled ? m->cfg.l1.miss_queue : m->cfg.sm_queue);
     if (p->missq.count >= cap)
         return refuse(m, p, SIM_FAIL_MISS_QUEUE, cause);
+    if (m->cfg.lasc && m->cfg.l1.enabled && !m->cfg.l1.sectored &&
+        (req->flags & SIM_MEM_BYPASS_L1)) {
+        /* LASC probes the tags on the way: a line still there was reused,
+         * which can turn its PC back to caching (the data still comes from
+         * below, as the seed describes) */
+        uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
+        int way = sim_cache_find(&p->l1, line);
+        if (way >= 0 && sim_cache_line(&p->l1, line, way)->state == SIM_LINE_VALID)
+            sim_sel_hit(sim_cache_line(&p->l1, line, way));
+    }
     L1_INC(m, p, bypasses);
     send_down(m, p, req, SIM_PKT_READ, 0, cycle);
     m->outstanding++;
@@ -446,7 +491,8 @@ sim_mem_outcome sim_l1_access(sim_memsys *m, const sim_mem_request *req, uint64_
     int busy = 0;
     if (req->op != SIM_MEM_LOAD) {
         o = l1_write(m, p, req, cycle, &why);
-    } else if (!m->cfg.l1.enabled || m->cfg.skip_l1d || (req->flags & SIM_MEM_VOLATILE)) {
+    } else if (!m->cfg.l1.enabled || m->cfg.skip_l1d ||
+               (req->flags & (SIM_MEM_VOLATILE | SIM_MEM_BYPASS_L1))) {
         o = bypass_load(m, p, req, cycle, &why);
     } else {
         o = m->cfg.l1.sectored ? l1_load_sectored(m, p, req, cycle, &why)
@@ -471,7 +517,8 @@ static int through_l1(const sim_memsys *m, const sim_mem_request *req)
 {
     if (!m->cfg.l1.enabled || req->op == SIM_MEM_ATOMIC)
         return 0;
-    return req->op != SIM_MEM_LOAD || !(m->cfg.skip_l1d || (req->flags & SIM_MEM_VOLATILE));
+    return req->op != SIM_MEM_LOAD ||
+           !(m->cfg.skip_l1d || (req->flags & (SIM_MEM_VOLATILE | SIM_MEM_BYPASS_L1)));
 }
 
 /* GPGPU-Sim's set_bank (linear) of the access's address, which the
@@ -563,8 +610,13 @@ static void l1_fill(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t c
         wake = sim_busy_frame(m, SIM_UNIT_L1_LINE, pk->req.sm, c, pk->line, way, SIM_NEXT_WRITE,
                               cycle);
         sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
-        if (sim_cache_evicted(&old, pk->line))
+        if (sim_cache_evicted(&old, pk->line)) {
             L1_INC(m, p, evictions);
+            if (sim_sel_on(&m->cfg))
+                evicted(m, p, &old);
+        }
+        if (sim_sel_on(&m->cfg))   /* allocated on fill: for its first request's PC */
+            sim_sel_insert(sim_cache_line(c, pk->line, way), pk->req.pc);
     }
     L1_INC(m, p, fills);
     sim_ev(m, SIM_EV_L1_FILL, 1);

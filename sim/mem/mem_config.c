@@ -37,6 +37,19 @@ const trapeze_opt sim_mem_options[] = {
     {"gpgpu_l1_banks_byte_interleaving", OPT_INT, "32", 1, 4096,
      "bytes of consecutive addresses per L1 bank (power of two)"},
     {"gpgpu_l1_banks_hashing_function", OPT_INT, "0", 0, 0, "L1 bank function (0: linear)"},
+    {"trapeze_l1d_select", OPT_TEXT, "none", 0, 0,
+     "selective caching of global loads at the L1D (Choo): none, bypass_all, ind (a divergent "
+     "load caches its last assoc requests per set), loc (ind plus the locality degree)"},
+    {"trapeze_contention_counters", OPT_INT, "0", 0, 1,
+     "1: --csv gains l1_evicted_unused (L1D lines evicted never re-read) and "
+     "ldst_stall_ready_warps (warps waiting for the LDST unit, summed over its refused cycles)"},
+    {"trapeze_l1d_bypass_on_stall", OPT_INT, "0", 0, 1,
+     "1: a load the L1D refuses for a line or an MSHR entry bypasses it instead (MRPB's "
+     "bypass, with -trapeze_ldst_sched fixed for its per-warp queues)"},
+    {"trapeze_l1d_lasc", OPT_INT, "0", 0, 1,
+     "1: LASC, loads of a PC whose evicted L1D lines were never reused bypass the L1D"},
+    {"trapeze_l1d_lasc_entries", OPT_INT, "64", 1, 1024,
+     "LASC: entries of the reuse frequency table, per SM (power of two)"},
     {"gpgpu_l2_rop_latency", OPT_INT, "85", 0, 100000, "L2 (ROP) latency, core cycles"},
     {"trapeze_gs_upper_half_write", OPT_INT, "0", 0, 1,
      "1: as GPGPU-Sim 4's sectored L2 does, a 64-byte write to a line's upper half writes "
@@ -87,6 +100,8 @@ const trapeze_opt sim_mem_options[] = {
     {"gpgpu_n_cluster_ejection_buffer_size", OPT_INT, "8", 1, 1000000,
      "local crossbar: replies an SM's ejection buffer holds"},
     {NULL, OPT_INT, NULL, 0, 0, NULL}};
+
+const char *const sim_l1_select_names[SIM_SEL_COUNT] = {"none", "bypass_all", "ind", "loc"};
 
 static int is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
 
@@ -302,6 +317,32 @@ static trapeze_status read_clocks(const trapeze_config *cfg, sim_mem_config *c,
     return TRAPEZE_OK;
 }
 
+/* -trapeze_l1d_select NAME and LASC's table, parsed into the enum once. */
+static trapeze_status read_select(const trapeze_config *cfg, sim_mem_config *c,
+                                  trapeze_error *err)
+{
+    const char *name;
+    trapeze_config_get_string(cfg, "trapeze_l1d_select", "none", &name);
+    int found = -1;
+    for (int i = 0; i < SIM_SEL_COUNT; i++)
+        if (!strcmp(name, sim_l1_select_names[i]))
+            found = i;
+    if (found < 0)
+        return trapeze_config_fail(cfg, "trapeze_l1d_select", err,
+                                   "unknown policy '%s' (none, bypass_all, ind, loc)", name);
+    c->l1_select = (sim_l1_select)found;
+    trapeze_status s;
+    if ((s = get_int(cfg, "trapeze_contention_counters", &c->contention_counters, err)) ||
+        (s = get_int(cfg, "trapeze_l1d_bypass_on_stall", &c->bypass_on_stall, err)) ||
+        (s = get_int(cfg, "trapeze_l1d_lasc", &c->lasc, err)) ||
+        (s = get_int(cfg, "trapeze_l1d_lasc_entries", &c->lasc_entries, err)))
+        return s;
+    if (!is_pow2(c->lasc_entries))
+        return trapeze_config_fail(cfg, "trapeze_l1d_lasc_entries", err,
+                                   "%d is not a power of two", c->lasc_entries);
+    return TRAPEZE_OK;
+}
+
 static trapeze_status read_caches(const trapeze_config *cfg, sim_mem_config *c,
                                   trapeze_error *err)
 {
@@ -325,6 +366,8 @@ static trapeze_status read_caches(const trapeze_config *cfg, sim_mem_config *c,
     if (!is_pow2(c->l1_banks))
         return trapeze_config_fail(cfg, "gpgpu_l1_banks", err, "%d is not a power of two",
                                    c->l1_banks);
+    if ((s = read_select(cfg, c, err)))
+        return s;
     if (!is_pow2(c->l1_bank_bytes))
         return trapeze_config_fail(cfg, "gpgpu_l1_banks_byte_interleaving", err,
                                    "%d is not a power of two", c->l1_bank_bytes);

@@ -26,6 +26,16 @@ typedef enum {
     SIM_WALLOC_NONE, SIM_WALLOC_WRITE, SIM_WALLOC_FETCH, SIM_WALLOC_LAZY    /* N W F L */
 } sim_cache_write_alloc;
 
+/* Selective caching at the L1D (-trapeze_l1d_select; selcache.h). */
+typedef enum {
+    SIM_SEL_NONE,        /* none: every load is cached (the baseline) */
+    SIM_SEL_BYPASS_ALL,  /* bypass_all: every global load skips the L1 */
+    SIM_SEL_IND,         /* ind: a divergent load caches its last assoc requests per set */
+    SIM_SEL_LOC,         /* loc: ind, and the locality degree picks or refuses the victim */
+    SIM_SEL_COUNT
+} sim_l1_select;
+extern const char *const sim_l1_select_names[SIM_SEL_COUNT];
+
 typedef struct sim_cache_cfg {
     int enabled;            /* 0 for "none" */
     int sectored;           /* 'S' prefix: parsed, modelled line-granular */
@@ -56,6 +66,11 @@ typedef struct sim_mem_config {
     int l1_banks;                  /* -gpgpu_l1_banks: latency queues, one access each a cycle */
     int l1_bank_bytes;             /* -gpgpu_l1_banks_byte_interleaving */
     int l1_bank_hash;              /* -gpgpu_l1_banks_hashing_function: 0 (linear) only */
+    sim_l1_select l1_select;       /* -trapeze_l1d_select */
+    int bypass_on_stall;           /* -trapeze_l1d_bypass_on_stall: MRPB's bypass */
+    int contention_counters;       /* -trapeze_contention_counters: the optional columns */
+    int lasc;                      /* -trapeze_l1d_lasc: LASC's 1-bit reuse table */
+    int lasc_entries;              /* -trapeze_l1d_lasc_entries (power of two) */
     int rop_latency, dram_latency; /* core cycles, as GPGPU-Sim counts them */
     int gs_upper_half_quirk;       /* -trapeze_gs_upper_half_write 1: GPGPU-Sim 4's sector
                                     * breakdown of a 64-byte write to a line's upper half */

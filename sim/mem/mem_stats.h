@@ -24,6 +24,8 @@ typedef struct sim_cache_stats {
     uint64_t fails[SIM_FAIL_COUNT];    /* refusals by sim_fail_cause */
     uint64_t stall_cycles;  /* L2 only: cycles the head request could not be served */
     uint64_t fills, evictions, writebacks;
+    uint64_t evicted_unused;  /* L1D, with -trapeze_contention_counters or selective
+                               * caching: evicted lines never read after their fill */
 } sim_cache_stats;
 
 struct sim_mem_stats {
@@ -38,6 +40,8 @@ struct sim_mem_stats {
     uint64_t dram_busy_cycles;    /* DRAM command cycles the data bus carried data, all channels */
     uint64_t dram_cycles;         /* DRAM command cycles elapsed (per channel, not summed) */
     uint64_t atomics_performed;   /* at L2 (or at the memory partition without L2) */
+    uint64_t contention_valid;    /* -trapeze_contention_counters: the CSV shows
+                                   * l1.evicted_unused and the SMs' ldst_stall_ready_warps */
 };
 
 #endif

@@ -162,6 +162,7 @@ trapeze_status sim_memsys_create(const trapeze_config *cfg, int n_sm, sim_events
     }
     m->events = events;
     m->n_sm = n_sm;
+    m->stats.contention_valid = (uint64_t)m->cfg.contention_counters;
     m->n_subs = m->cfg.n_mem * m->cfg.n_sub;
     for (int d = 0; d < SIM_CLK_COUNT; d++)
         sim_clock_init(&m->clk[d], m->cfg.clock_khz[d], m->cfg.clock_khz[SIM_CLK_CORE]);
@@ -240,6 +241,14 @@ sim_mem_outcome sim_memsys_offer(sim_memsys *m, const sim_mem_request *req, uint
         return SIM_MEM_RESERVATION_FAIL; /* a caller bug; never accepted */
     }
     return sim_l1_offer(m, req, cycle, cause);
+}
+
+void sim_memsys_select(sim_memsys *m, sim_mem_request *const *reqs, int n)
+{
+    if (n <= 0 || !sim_sel_on(&m->cfg) || !m->cfg.l1.enabled || reqs[0]->sm >= m->n_sm)
+        return;
+    sim_sm_port *p = &m->sm[reqs[0]->sm];
+    sim_sel_plan(&m->cfg, &p->sel, &p->l1, reqs, n);
 }
 
 int sim_memsys_ports(const sim_memsys *m)
@@ -383,6 +392,7 @@ const sim_cache_stats *sim_memsys_l1_stats(const sim_memsys *m, int sm)
 void sim_memsys_reset_stats(sim_memsys *m)
 {
     memset(&m->stats, 0, sizeof m->stats);
+    m->stats.contention_valid = (uint64_t)m->cfg.contention_counters;
     for (int s = 0; s < m->n_sm; s++)
         memset(&m->sm[s].stats, 0, sizeof m->sm[s].stats);
     m->dram_tick_base = m->clk[SIM_CLK_DRAM].next;

@@ -20,6 +20,7 @@
 #include "sim/mem/mem_config.h"
 #include "sim/mem/mem_stats.h"
 #include "sim/mem/ring.h"
+#include "sim/mem/selcache.h"
 #include "sim/memsys.h"
 
 /* Completed requests of one SM, ordered by (ready, seq): a sorted ring.
@@ -67,6 +68,7 @@ typedef struct sim_sm_port {
     sim_mem_request *par;   /* par_cap of them, grown by sim_grow_for */
     int32_t *par_left, *par_free, n_par_free, par_cap;
     sim_decode_memo decoded;   /* send_down's last line */
+    sim_sel_state sel;     /* selective caching's tables (selcache.h) */
 } sim_sm_port;
 
 typedef struct sim_subpart {

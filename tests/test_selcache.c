@@ -1,0 +1,313 @@
+/*
+ * test_selcache.c - Choo's selective caching (sim/mem/selcache.c) on cases
+ * worked by hand: the per-set bypass decision of the seed's Fig. 4.5d, the
+ * locality degree's victim or bypass, LASC's reuse table turning a PC to
+ * bypass and back, the options' errors, a bypassed load in the memory
+ * system (counted, never allocated) and MRPB's bypass instead of a refusal.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "sim/mem/cache.h"
+#include "sim/mem/mem_config.h"
+#include "sim/mem/mem_stats.h"
+#include "sim/mem/memsys_impl.h"
+#include "sim/mem/selcache.h"
+#include "sim/memsys.h"
+
+#define BASE "data/gpus/choo-baseline.config"
+
+/* A 32-set cache of `assoc` ways, 128-byte lines, linear index. */
+static void cache(sim_cache *c, int assoc)
+{
+    sim_cache_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.enabled = 1;
+    cfg.sets = 32;
+    cfg.line = 128;
+    cfg.assoc = assoc;
+    cfg.mshr_entries = 32;
+    cfg.mshr_merge = 8;
+    cfg.miss_queue = 8;
+    if (!sim_cache_init(c, &cfg))
+        exit(1);
+}
+
+/* The address of tag t in set s of that cache. */
+static uint64_t at(int s, int t) { return (uint64_t)s * 128 + (uint64_t)t * 32 * 128; }
+
+static void plan(const sim_mem_config *cfg, const sim_sel_state *st, const sim_cache *c,
+                 sim_mem_request *r, int n)
+{
+    sim_mem_request *p[32];
+    for (int i = 0; i < n; i++)
+        p[i] = &r[i];
+    sim_sel_plan(cfg, st, c, p, n);
+}
+
+/* Fig. 4.5d: 8 requests, 5 to set i and 3 to set k, 2 ways: set i caches
+ * its last 2 and bypasses 3, set k caches its last 2 and bypasses 1. */
+static void test_plan(void)
+{
+    sim_cache c;
+    cache(&c, 2);
+    sim_mem_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.l1_select = SIM_SEL_IND;
+    sim_sel_state st;
+    memset(&st, 0, sizeof st);
+    int set[8] = {5, 9, 5, 5, 9, 5, 9, 5};   /* i = 5, k = 9, interleaved */
+    int bypass[8] = {1, 1, 1, 1, 0, 0, 0, 0};
+    sim_mem_request r[8];
+    memset(r, 0, sizeof r);
+    for (int i = 0; i < 8; i++)
+        r[i].addr = at(set[i], i);
+    plan(&cfg, &st, &c, r, 8);
+    for (int i = 0; i < 8; i++) {
+        CHECK(!!(r[i].flags & SIM_MEM_BYPASS_L1) == bypass[i]);
+        CHECK(!!(r[i].flags & SIM_MEM_SEL_CACHE) == !bypass[i]);
+    }
+    /* D = 2 <= assoc: a convergent enough load is cached as it is */
+    memset(r, 0, sizeof r);
+    r[0].addr = at(5, 0);
+    r[1].addr = at(5, 1);
+    plan(&cfg, &st, &c, r, 2);
+    CHECK(r[0].flags == 0 && r[1].flags == 0);
+    /* bypass_all: every request, whatever its divergence */
+    cfg.l1_select = SIM_SEL_BYPASS_ALL;
+    plan(&cfg, &st, &c, r, 1);
+    CHECK(r[0].flags == SIM_MEM_BYPASS_L1 && r[1].flags == 0);
+    sim_cache_free(&c);
+}
+
+/* The locality degree: a set of two valid lines re-referenced 3 and 1
+ * times. A PC never evicted caches over the less used line; one whose
+ * evicted lines averaged 1 is not higher than 1 and bypasses; 2 is. */
+static void test_victim(void)
+{
+    sim_cache c;
+    cache(&c, 2);
+    sim_mem_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.l1_select = SIM_SEL_LOC;
+    sim_sel_state st;
+    memset(&st, 0, sizeof st);
+    int way;
+    CHECK(sim_cache_probe(&c, at(3, 0), &way) == SIM_PROBE_MISS);
+    CHECK(sim_sel_victim(&st, &c, at(3, 0), 0x40, way) == way);   /* invalid: taken as it is */
+    for (int t = 0; t < 2; t++) {
+        sim_cache_probe(&c, at(3, t), &way);
+        sim_line *l = sim_cache_line(&c, at(3, t), way);
+        sim_cache_install(&c, at(3, t), way, SIM_LINE_VALID);
+        sim_sel_insert(l, 0x10);
+        for (int h = 0; h < (t ? 1 : 3); h++)
+            sim_sel_hit(l);
+    }
+    int lru;
+    CHECK(sim_cache_probe(&c, at(3, 7), &lru) == SIM_PROBE_MISS);
+    CHECK(lru == 0);   /* LRU would evict tag 0, the line used 3 times */
+    int less = sim_cache_find(&c, at(3, 1));
+    CHECK(sim_sel_victim(&st, &c, at(3, 7), 0x40, lru) == less);
+    /* PC 0x40's evicted lines: re-referenced 0 and 2 times, average 1 */
+    sim_line ev;
+    memset(&ev, 0, sizeof ev);
+    sim_sel_insert(&ev, 0x40);
+    sim_sel_evict(&cfg, &st, &ev);
+    ev.reuse = 2;
+    sim_sel_evict(&cfg, &st, &ev);
+    CHECK(sim_sel_victim(&st, &c, at(3, 7), 0x40, lru) == -1);
+    ev.reuse = 4;   /* average (0 + 2 + 4) / 3 = 2 > 1 */
+    sim_sel_evict(&cfg, &st, &ev);
+    CHECK(sim_sel_victim(&st, &c, at(3, 7), 0x40, lru) == less);
+    /* the counter saturates at 4 bits */
+    sim_line *l = sim_cache_line(&c, at(3, 0), sim_cache_find(&c, at(3, 0)));
+    for (int h = 0; h < 20; h++)
+        sim_sel_hit(l);
+    CHECK(l->reuse == 15);
+    sim_cache_free(&c);
+}
+
+/* LASC's 1-bit table: a PC with no entry is cached; once one of its lines
+ * is evicted unreused its loads bypass; a reused line evicted later ORs
+ * the entry to reuse and they are cached again (and stay so). */
+static void test_lasc(void)
+{
+    sim_cache c;
+    cache(&c, 4);
+    sim_mem_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.lasc = 1;
+    cfg.lasc_entries = 64;
+    sim_sel_state st;
+    memset(&st, 0, sizeof st);
+    sim_mem_request r[2];
+    memset(r, 0, sizeof r);
+    r[0].pc = r[1].pc = 0x230;
+    r[1].addr = 128;
+    plan(&cfg, &st, &c, r, 2);
+    CHECK(r[0].flags == 0 && r[1].flags == 0);
+    sim_line ev;
+    memset(&ev, 0, sizeof ev);
+    sim_sel_insert(&ev, 0x230);
+    sim_sel_evict(&cfg, &st, &ev);
+    plan(&cfg, &st, &c, r, 2);
+    CHECK(r[0].flags == SIM_MEM_BYPASS_L1 && r[1].flags == SIM_MEM_BYPASS_L1);
+    /* another PC is not affected (unless it aliases: 0x230 and 0x240 do not) */
+    CHECK((sim_sel_hash(0x230) & 63) != (sim_sel_hash(0x240) & 63));
+    r[0].flags = r[1].flags = 0;
+    r[0].pc = r[1].pc = 0x240;
+    plan(&cfg, &st, &c, r, 2);
+    CHECK(r[0].flags == 0);
+    sim_sel_hit(&ev);
+    sim_sel_evict(&cfg, &st, &ev);
+    sim_sel_insert(&ev, 0x230);
+    sim_sel_evict(&cfg, &st, &ev);   /* unreused again: the OR keeps reuse */
+    r[0].pc = r[1].pc = 0x230;
+    plan(&cfg, &st, &c, r, 2);
+    CHECK(r[0].flags == 0 && r[1].flags == 0);
+    sim_cache_free(&c);
+}
+
+static trapeze_config *config(const char *extra)
+{
+    char text[256];
+    snprintf(text, sizeof text, "-gpgpu_cache:dl1 32:128:4,L:L:m:N:L,A:32:8,8\n%s", extra);
+    trapeze_config *cfg = NULL;
+    trapeze_error err;
+    if (trapeze_config_parse(text, "sel.config", &cfg, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        exit(1);
+    }
+    return cfg;
+}
+
+static void test_options(void)
+{
+    static const struct { const char *text, *want; } bad[] = {
+        {"-trapeze_l1d_select lru\n",
+         "sel.config:2: option -trapeze_l1d_select: unknown policy 'lru' (none, bypass_all, ind, loc)"},
+        {"-trapeze_l1d_lasc_entries 48\n",
+         "sel.config:2: option -trapeze_l1d_lasc_entries: 48 is not a power of two"},
+        {"-trapeze_l1d_lasc 2\n", "sel.config:2: option -trapeze_l1d_lasc: 2 is outside [0, 1]"},
+    };
+    trapeze_error err;
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        trapeze_config *cfg = config(bad[i].text);
+        sim_mem_config c;
+        CHECK(sim_mem_config_read(cfg, 1, &c, &err) != TRAPEZE_OK);
+        if (!strstr(err.message, bad[i].want))
+            fprintf(stderr, "got: %s\nwant: %s\n", err.message, bad[i].want);
+        CHECK(strstr(err.message, bad[i].want) != NULL);
+        trapeze_config_destroy(cfg);
+    }
+    trapeze_config *cfg = config("-trapeze_l1d_select loc\n-trapeze_l1d_lasc 1\n");
+    sim_mem_config c;
+    CHECK_OK(sim_mem_config_read(cfg, 1, &c, &err));
+    CHECK(c.l1_select == SIM_SEL_LOC && c.lasc == 1 && c.lasc_entries == 64);
+    trapeze_config_destroy(cfg);
+    cfg = config("");
+    CHECK_OK(sim_mem_config_read(cfg, 1, &c, &err));
+    CHECK(c.l1_select == SIM_SEL_NONE && !c.lasc && !sim_sel_on(&c));
+    trapeze_config_destroy(cfg);
+}
+
+/* In the memory system: a column-strided warp load of 6 lines in set 0
+ * under ind on the 4-way baseline L1. Its first 2 requests bypass (counted
+ * as bypasses, never in the L1), its last 4 miss and are allocated; once
+ * all are back, the last 4 hit. */
+static void test_memsys(void)
+{
+    trapeze_config *cfg = config("-trapeze_l1d_select ind\n-gpgpu_n_mem 6\n");
+    sim_memsys *m = NULL;
+    trapeze_error err;
+    CHECK_OK(sim_memsys_create(cfg, 1, NULL, &m, &err));
+    trapeze_config_destroy(cfg);
+    if (!m)
+        return;
+    sim_mem_request r[6], *p[6];
+    memset(r, 0, sizeof r);
+    for (int i = 0; i < 6; i++) {
+        r[i].addr = at(0, i);
+        r[i].sector_mask = 0xf;
+        r[i].bytes = 128;
+        r[i].op = SIM_MEM_LOAD;
+        r[i].pc = 0x80;
+        p[i] = &r[i];
+    }
+    sim_memsys_select(m, p, 6);
+    CHECK((r[0].flags & SIM_MEM_BYPASS_L1) && (r[1].flags & SIM_MEM_BYPASS_L1));
+    CHECK(!(r[2].flags & SIM_MEM_BYPASS_L1) && (r[5].flags & SIM_MEM_SEL_CACHE));
+    uint64_t t = 0;
+    for (int i = 0; i < 6; i++)
+        CHECK(sim_memsys_access(m, &r[i], t++, NULL) != SIM_MEM_RESERVATION_FAIL);
+    sim_mem_request done;
+    int got = 0;
+    for (; got < 6 && t < 100000; t++) {
+        sim_memsys_cycle(m, t);
+        while (sim_memsys_pop(m, 0, t, &done))
+            got++;
+    }
+    CHECK(got == 6);
+    const sim_cache_stats *s = sim_memsys_l1_stats(m, 0);
+    CHECK(s->bypasses == 2 && s->misses == 4 && s->hits == 0);
+    for (int i = 2; i < 6; i++)   /* the cached lines again: all 4 are there */
+        sim_memsys_access(m, &r[i], t++, NULL);
+    CHECK(s->hits == 4 && s->misses == 4 && s->bypasses == 2);
+    for (; sim_memsys_outstanding(m) && t < 200000; t++) {
+        sim_memsys_cycle(m, t);
+        while (sim_memsys_pop(m, 0, t, &done))
+            ;
+    }
+    CHECK(sim_memsys_outstanding(m) == 0);
+    sim_memsys_destroy(m);
+}
+
+/* MRPB's bypass: a fifth miss to a set whose 4 ways are all reserved is
+ * refused on the baseline (line allocation) but bypasses with
+ * -trapeze_l1d_bypass_on_stall 1. */
+static void test_bypass_on_stall(void)
+{
+    for (int on = 0; on <= 1; on++) {
+        trapeze_config *cfg = config(on ? "-trapeze_l1d_bypass_on_stall 1\n" : "");
+        sim_memsys *m = NULL;
+        trapeze_error err;
+        CHECK_OK(sim_memsys_create(cfg, 1, NULL, &m, &err));
+        trapeze_config_destroy(cfg);
+        if (!m)
+            return;
+        sim_mem_request r;
+        memset(&r, 0, sizeof r);
+        r.sector_mask = 0xf;
+        r.bytes = 128;
+        r.op = SIM_MEM_LOAD;
+        for (int i = 0; i < 4; i++) {
+            r.addr = at(0, i);
+            CHECK(sim_memsys_access(m, &r, (uint64_t)i, NULL) == SIM_MEM_MISS);
+        }
+        sim_fail_cause why = SIM_FAIL_NONE;
+        r.addr = at(0, 4);
+        sim_mem_outcome o = sim_memsys_access(m, &r, 4, &why);
+        CHECK(on ? o == SIM_MEM_SENT : (o == SIM_MEM_RESERVATION_FAIL && why == SIM_FAIL_LINE_ALLOC));
+        CHECK(sim_memsys_l1_stats(m, 0)->bypasses == (uint64_t)on);
+        sim_mem_request done;
+        for (uint64_t t = 5; sim_memsys_outstanding(m) && t < 100000; t++) {
+            sim_memsys_cycle(m, t);
+            while (sim_memsys_pop(m, 0, t, &done))
+                ;
+        }
+        CHECK(sim_memsys_outstanding(m) == 0);
+        sim_memsys_destroy(m);
+    }
+}
+
+int main(void)
+{
+    test_bypass_on_stall();
+    test_plan();
+    test_victim();
+    test_lasc();
+    test_options();
+    test_memsys();
+    return check_report("test_selcache");
+}
