@@ -24,6 +24,7 @@ typedef struct {
     trapeze_json_out *j;   /* --json's document (NULL: none) */
     int modes[2], nmodes;  /* sync modes to optimize */
     int tau, optimize_block, force_calibration, spec_counts, list_keys;
+    const char *trace;
     long height;           /* evaluate this height instead of optimizing; 0 = optimize */
     long verify, stages, threads; /* simulate the `verify` best candidates */
     const char *workloads[MAX_WORKLOADS];
@@ -56,6 +57,11 @@ static void usage(FILE *out)
 "                      convention) instead of profiling it on --gpu with four short\n"
 "                      simulations, the counts `validate` uses (the default with\n"
 "                      --gpu; in paper mode the spec's counts are always used)\n"
+"  --trace DIR         an Accel-Sim trace of the stencil as its author wrote it\n"
+"                      (one thread per point, one sweep per launch): its grid,\n"
+"                      block, FP and special-function instructions per point and\n"
+"                      (2-D/3-D) star or box shape fill what the one WORKLOAD's\n"
+"                      spec leaves out; the spec's own keys win\n"
 "  --sync MODE         relaunch, fence or best (default best: both, and the\n"
 "                      faster is reported as chosen)\n"
 "  --tau               apply tau = (1-beta)(1+BankConflictRate) of Eq. 5.11 to\n"
@@ -138,7 +144,7 @@ static int parse_sync(const char *v, gz_args *a)
 
 static const cli_opt options[] = {
     {"--gpu", 1, 0}, {"--calibration", 1, 0}, {"--force-calibration", 0, 0}, {"--sync", 1, 0},
-    {"--spec-counts", 0, 0}, {"--json", 1, 0},
+    {"--spec-counts", 0, 0}, {"--json", 1, 0}, {"--trace", 1, 0},
     {"--csv", 1, 0}, {"--height", 1, 0}, {"--tau", 0, 0}, {"--optimize-block", 0, 0},
     {"--verify", 1, 0}, {"--stages", 1, 0}, {"--threads", 1, 0}, {"--objective", 1, 0},
     {"--power", 1, 0}, {"--max-penalty", 1, 0}, {"--energy-samples", 1, 0}, {"--list-keys", 0, 0},
@@ -160,7 +166,7 @@ static int parse_args(int argc, char **argv, gz_args *a)
                           strcmp(arg, "--json") == 0 ||
                           strcmp(arg, "--height") == 0 || strcmp(arg, "--verify") == 0 ||
                           strcmp(arg, "--stages") == 0 || strcmp(arg, "--threads") == 0 ||
-                          cli_gz_energy_option(arg);
+                          strcmp(arg, "--trace") == 0 || cli_gz_energy_option(arg);
         if (takes_value && !val)
             return cli_usage_error("ghostzone", "%s needs a value", arg);
         int group_args = cli_gz_group_parse(&a->group, arg, val);
@@ -179,6 +185,8 @@ static int parse_args(int argc, char **argv, gz_args *a)
             a->csv = val;
         } else if (strcmp(arg, "--json") == 0) {
             a->json = val;
+        } else if (strcmp(arg, "--trace") == 0) {
+            a->trace = val;
         } else if (strcmp(arg, "--sync") == 0) {
             if (parse_sync(val, a) != 0)
                 return cli_usage_error("ghostzone", "--sync: expected relaunch, fence or best, got '%s'", val);
@@ -223,6 +231,9 @@ static int parse_args(int argc, char **argv, gz_args *a)
                                "block: not with --height, --optimize-block or --verify");
     if (a->height && a->optimize_block)
         return cli_usage_error("ghostzone", "--height and --optimize-block exclude each other");
+    if (a->trace && a->nworkloads != 1)
+        return cli_usage_error("ghostzone", "--trace describes one stencil: give its spec (the "
+                               "halo and arrays the trace cannot say) as the one WORKLOAD");
     if (a->verify && (a->height || a->optimize_block || a->nmodes != 2))
         return cli_usage_error("ghostzone", "--verify decides among both modes' heights: not with "
                                "--height, --optimize-block or --sync");
@@ -437,6 +448,13 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
 /* A workload the calibration never saw is profiled on the GPU as `validate`
  * profiles it (5.14: four short simulations), so that the prediction printed
  * is the one the validation measured; *out is p with its [profile.NAME]. */
+static const char *counts_source_name(const trapeze_workload *w)
+{
+    return w->counts_source == TRAPEZE_COUNTS_SPEC  ? "spec-derived counts"
+           : w->counts_source == TRAPEZE_COUNTS_RUN ? "spec and the trace's arithmetic"
+                                                    : "spec's [profile] override";
+}
+
 static trapeze_status profile(const gz_args *a, const char *gpu_path, const trapeze_workload *w,
                               const trapeze_gz_params *p, trapeze_gz_params *out,
                               trapeze_error *err)
@@ -448,8 +466,7 @@ static trapeze_status profile(const gz_args *a, const char *gpu_path, const trap
         fprintf(stderr, "%s: instruction counts: profiled generated kernel (no [profile.%s] in "
                 "the calibration: the kernel generated from the %s, profiled on this GPU in "
                 "four short simulations, %.4g warp instructions; --spec-counts skips them)\n",
-                w->name, w->name, w->counts_source == TRAPEZE_COUNTS_SPEC
-                ? "spec-derived counts" : "spec's [profile] override", work);
+                w->name, w->name, counts_source_name(w), work);
     return s;
 }
 
@@ -462,10 +479,12 @@ static void note_spec_counts(const trapeze_workload *w, const trapeze_gz_model *
 {
     trapeze_workload_counts c;
     trapeze_workload_derive_counts(w, &c);
-    if (w->counts_source == TRAPEZE_COUNTS_SPEC)
-        fprintf(stderr, "%s: instruction counts: spec-derived, %d warp instructions per point "
+    if (w->counts_source != TRAPEZE_COUNTS_PROFILE)
+        fprintf(stderr, "%s: instruction counts: %s, %d warp instructions per point "
                 "and loop (%d shared loads, %d global, %d arithmetic, %d special-function, 1 "
-                "store) and %d of setup\n", w->name, c.per_point, c.shared_loads,
+                "store) and %d of setup\n", w->name,
+                w->counts_source == TRAPEZE_COUNTS_RUN ? "the spec's with the trace's arithmetic"
+                                                       : "spec-derived", c.per_point, c.shared_loads,
                 c.global_loads, c.arith, c.sfu, c.setup);
     else if (trapeze_gz_profile_sms(m) != gpu->n_sm)
         fprintf(stderr, "%s: instruction counts: [profile] override: no [profile.%s] in the "
@@ -519,6 +538,7 @@ static trapeze_status run_workload(const gz_args *a, const trapeze_workload *spe
     int calibrated = trapeze_gz_profile_sms(m) == gpu->n_sm && a->gpu;
     const char *counts = calibrated ? "calibration"
                          : w.counts_source == TRAPEZE_COUNTS_SPEC ? "spec-derived"
+                         : w.counts_source == TRAPEZE_COUNTS_RUN  ? "trace"
                                                                   : "profile-override";
     if (trapeze_gz_profile_sms(m) != gpu->n_sm && a->gpu && !a->spec_counts) {
         trapeze_gz_destroy(m);
@@ -620,7 +640,8 @@ int cli_ghostzone(int argc, char **argv)
     /* every spec read and checked before anything is printed or run */
     static trapeze_workload specs[MAX_WORKLOADS];
     for (int i = 0; i < n && !s; i++)
-        s = trapeze_workload_load(paths[i], &specs[i], &err);
+        s = a.trace ? cli_gz_trace_load(paths[i], a.trace, &specs[i], &err)
+                    : trapeze_workload_load(paths[i], &specs[i], &err);
     int header_done = 0;
     trapeze_json_text(a.j, "gpu", s ? NULL : gpu.name);
     trapeze_json_array(a.j, "workloads");

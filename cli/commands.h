@@ -118,6 +118,11 @@ int cli_resolve_preset(const char *cmd, const char *option, const char *folder,
 int cli_apply_size(const char *cmd, const char *text, trapeze_workload *w);
 /* On stderr, the shape a 2-D or 3-D spec without one was given (workload_note.c). */
 void cli_workload_shape_note(const trapeze_workload *w);
+/* ghostzone --trace DIR: the spec at path read with what the trace of the
+ * stencil's own kernel shows (ghostzone_trace.c), and where each came from
+ * said on stderr. */
+trapeze_status cli_gz_trace_load(const char *path, const char *dir, trapeze_workload *w,
+                                 trapeze_error *err);
 int cli_import(int argc, char **argv);
 int cli_sleep(int argc, char **argv);
 

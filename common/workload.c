@@ -16,6 +16,7 @@
  * spec implies; every error names file, line and key. Must not evaluate or
  * simulate anything.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,8 @@
 typedef struct {
     trapeze_workload *w;
     int have_dims, have_size, have_block, have_halo, have_radius, have_bytes, have_type;
-    int have_profile, have_flops;
+    int have_profile, have_flops, have_sfu;
+    const trapeze_workload_facts *facts; /* a run of the stencil's own kernel, or NULL */
     int size_count, halo_count, block_count, aux_count, offset_dims;
     trapeze_ini_ctx size_at, block_at, height_at, aux_at, halo_at, shape_at, type_at, profile_at;
     trapeze_ini_ctx flops_at;
@@ -278,6 +280,7 @@ static trapeze_status k_flops(load_state *st, const trapeze_ini_ctx *at, const c
 static trapeze_status k_sfu(load_state *st, const trapeze_ini_ctx *at, const char *sec,
                             const char *key, const char *value, trapeze_error *err)
 {
+    st->have_sfu = 1;
     return int_key(at, sec, key, value, 0, MAX_POINT_INSTS, &st->w->sfu_per_point, err);
 }
 
@@ -587,9 +590,78 @@ static trapeze_status set_counts(load_state *st, const char *path, trapeze_error
     return TRAPEZE_OK;
 }
 
+/* ---- what a run of the stencil's own kernel shows (a trace) ---- */
+
+/* The run's grid and block where the spec gives none: one thread per
+ * point, so the size is the grid in threads; the block edge is the run's
+ * when it is square in the stencil's dimensions. */
+static trapeze_status facts_extent(load_state *st, const char *path, trapeze_error *err)
+{
+    const trapeze_workload_facts *f = st->facts;
+    trapeze_workload *w = st->w;
+    if (!st->have_dims && f->dims > 0) {
+        w->dims = f->dims;
+        st->have_dims = 1;
+    }
+    if (!st->have_size && st->have_dims && f->dims == w->dims) {
+        for (int d = 0; d < w->dims; d++)
+            w->data_len[d] = f->size[d];
+        st->size_count = w->dims;
+        st->have_size = 1;
+    }
+    if (!st->have_block && st->have_dims && f->dims == w->dims) {
+        for (int d = 1; d < w->dims; d++)
+            if (f->block[d] != f->block[0])
+                return trapeze_fail(err, TRAPEZE_EPARSE, "%s: [workload] block: the %s's "
+                                    "blocks are %dx%d threads, not square: give the ghost-zone "
+                                    "tile's edge as block", path, f->source, f->block[0],
+                                    f->block[d]);
+        w->blk_len = f->block[0];
+        st->block_count = 1;
+        st->have_block = 1;
+    }
+    return TRAPEZE_OK;
+}
+
+/* Values read per point by the generated kernel for w's shape: the
+ * neighbourhoods of every array, and the extra global elements. */
+static int values_read(const trapeze_workload *w)
+{
+    trapeze_workload_counts c;
+    trapeze_workload_derive_counts(w, &c);
+    return c.shared_loads + c.global_loads;
+}
+
+/* The arithmetic per point where the spec gives none, and in 2-D or 3-D
+ * an unset shape: the star or the box whose values read per point are the
+ * run's global loads per thread (unset, the box, when neither is). */
+static void facts_counts(load_state *st)
+{
+    const trapeze_workload_facts *f = st->facts;
+    trapeze_workload *w = st->w;
+    if (!st->have_flops && f->flops_per_point >= 0) {
+        w->flops_per_point = (int)lround(f->flops_per_point);
+        st->have_flops = 1;
+    }
+    if (!st->have_sfu && f->sfu_per_point >= 0)
+        w->sfu_per_point = (int)lround(f->sfu_per_point);
+    if (w->shape_given || w->dims < 2 || f->loads_per_point <= 0)
+        return;
+    long loads = lround(f->loads_per_point);
+    for (w->star = 1; w->star >= 0; w->star--)
+        if (values_read(w) == loads) {
+            w->shape_given = 1; /* the run's, as if the spec had said it */
+            return;
+        }
+    w->star = 0;
+}
+
 static trapeze_status validate(load_state *st, const char *path, trapeze_error *err)
 {
     trapeze_workload *w = st->w;
+    trapeze_status fs = st->facts ? facts_extent(st, path, err) : TRAPEZE_OK;
+    if (fs)
+        return fs;
     if (!st->have_dims || !st->have_size || !st->have_block)
         return trapeze_fail(err, TRAPEZE_EPARSE, "%s: [workload] %s is required", path,
                             !st->have_dims ? "dimensions" : !st->have_size ? "size" : "block");
@@ -638,16 +710,28 @@ static trapeze_status validate(load_state *st, const char *path, trapeze_error *
                                     "%s:%d: [workload] aux_halo: %d is wider than the halo %d "
                                     "(the staged tile would not hold it)",
                                     path, st->aux_at.line, w->aux_halo[a], w->halo[i]);
+    if (st->facts)
+        facts_counts(st);
     if ((s = check_element(st, path, err)))
         return s;
-    return set_counts(st, path, err);
+    if ((s = set_counts(st, path, err)))
+        return s;
+    if (st->facts && !st->have_profile && st->facts->flops_per_point >= 0)
+        w->counts_source = TRAPEZE_COUNTS_RUN;
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_workload_load_facts(const char *path, const trapeze_workload_facts *f,
+                                           trapeze_workload *w, trapeze_error *err)
+{
+    set_defaults(w, path);
+    load_state st = {.w = w, .facts = f};
+    trapeze_status s = trapeze_ini_parse(path, on_key, &st, err);
+    return s ? s : validate(&st, path, err);
 }
 
 trapeze_status trapeze_workload_load(const char *path, trapeze_workload *w,
                                      trapeze_error *err)
 {
-    set_defaults(w, path);
-    load_state st = {.w = w};
-    trapeze_status s = trapeze_ini_parse(path, on_key, &st, err);
-    return s ? s : validate(&st, path, err);
+    return trapeze_workload_load_facts(path, NULL, w, err);
 }

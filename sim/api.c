@@ -365,6 +365,20 @@ trapeze_status trapeze_trace_export_builtin(const trapeze_config *cfg, const cha
     return s;
 }
 
+/* The kernel's warp instructions by op, in the public info's classes
+ * (every op lands in exactly one, so they sum to warp_instructions). */
+static void trace_op_mix(const sim_trace_kernel *t, trapeze_trace_kernel_info *info)
+{
+    unsigned long long *to[SIM_OP_COUNT] = {
+        [SIM_OP_INT] = &info->int_ops,           [SIM_OP_FP] = &info->fp_ops,
+        [SIM_OP_DP] = &info->fp_ops,             [SIM_OP_SFU] = &info->sfu_ops,
+        [SIM_OP_BRANCH] = &info->branch_ops,     [SIM_OP_LD_GLOBAL] = &info->global_loads,
+        [SIM_OP_ST_GLOBAL] = &info->global_stores, [SIM_OP_LD_SHARED] = &info->shared_loads,
+        [SIM_OP_ST_SHARED] = &info->shared_stores};
+    for (int op = 0; op < SIM_OP_COUNT; op++)
+        *(to[op] ? to[op] : &info->other_ops) += sim_trace_kernel_op_count(t, op);
+}
+
 trapeze_status trapeze_trace_check(const char *kernelslist,
                                    void (*each)(void *ctx, const trapeze_trace_kernel_info *k),
                                    void *ctx, trapeze_error *err)
@@ -383,6 +397,7 @@ trapeze_status trapeze_trace_check(const char *kernelslist,
             .block = {k->block.x, k->block.y, k->block.z},
             .warp_instructions = sim_trace_kernel_warp_insts(t),
             .unknown_opcodes = sim_trace_kernel_unknown_opcodes(t)};
+        trace_op_mix(t, &info);
         snprintf(info.name, sizeof info.name, "%s", k->name);
         each(ctx, &info);
         sim_trace_kernel_close(t);

@@ -34,6 +34,11 @@ typedef struct trapeze_trace_kernel_info {
     int grid[3], block[3];
     unsigned long long warp_instructions;
     unsigned long long unknown_opcodes; /* run as integer ops */
+    /* warp instructions by what the simulator runs them as */
+    unsigned long long int_ops, fp_ops;  /* integer ALU; FP32 and FP64 arithmetic */
+    unsigned long long sfu_ops, branch_ops;
+    unsigned long long global_loads, global_stores, shared_loads, shared_stores;
+    unsigned long long other_ops;        /* atomics, barriers, fences, exits */
 } trapeze_trace_kernel_info;
 
 /* Opens every kernel trace a kernelslist.g names (one at a time) and calls

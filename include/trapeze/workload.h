@@ -56,11 +56,34 @@ typedef struct trapeze_workload {
 
 typedef enum { TRAPEZE_ELEM_FLOAT, TRAPEZE_ELEM_DOUBLE, TRAPEZE_ELEM_INT } trapeze_element_type;
 /* Where a workload's instruction counts (profile_elements, insts_per_sm_*)
- * come from: derived from its spec (no [profile]), or the spec's [profile]. */
-typedef enum { TRAPEZE_COUNTS_SPEC, TRAPEZE_COUNTS_PROFILE } trapeze_counts_source;
+ * come from: derived from its spec (no [profile]), the spec's [profile], or
+ * derived from the spec with the arithmetic a run of the stencil's own
+ * kernel showed (trapeze_workload_load_facts). */
+typedef enum { TRAPEZE_COUNTS_SPEC, TRAPEZE_COUNTS_PROFILE, TRAPEZE_COUNTS_RUN }
+    trapeze_counts_source;
 
 trapeze_status trapeze_workload_load(const char *path, trapeze_workload *w,
                                      trapeze_error *err);
+/* What a run of the stencil's own kernel (one thread per point, one sweep
+ * per launch: its Accel-Sim trace) shows, for what a spec leaves out. */
+typedef struct trapeze_workload_facts {
+    const char *source;                 /* "trace" ...: named in messages */
+    int dims;                           /* 0: unknown */
+    double size[TRAPEZE_MAX_DIMS];      /* threads per dimension: the grid's points */
+    int block[TRAPEZE_MAX_DIMS];        /* threads per block and dimension */
+    double loads_per_point;             /* global loads per thread and sweep; <= 0: unknown */
+    double flops_per_point;             /* FP arithmetic per thread and sweep; < 0: unknown */
+    double sfu_per_point;               /* special-function per thread and sweep; < 0: unknown */
+} trapeze_workload_facts;
+
+/* trapeze_workload_load, taking from f what the spec leaves out: dimensions,
+ * size and block (the run's grid, in threads, and its block edge);
+ * flops_per_point and sfu_per_point; and in 2-D or 3-D an unset shape, as
+ * the star when the star's values read per point are the run's global loads
+ * per thread, else the box. What the spec gives wins. The counts are then
+ * TRAPEZE_COUNTS_RUN unless the spec has a [profile]. */
+trapeze_status trapeze_workload_load_facts(const char *path, const trapeze_workload_facts *f,
+                                           trapeze_workload *w, trapeze_error *err);
 /* The keys a workload spec may hold, in the parser's own table: the i-th
  * key's name and its section in *section; NULL past the last. */
 const char *trapeze_workload_key(int i, const char **section);

@@ -16,13 +16,14 @@ sim_trace_line_slot *sim_trace_line_slot_of(sim_trace_line_memo *m, const char *
 }
 
 int sim_trace_line_store(sim_trace_line_slot *slot, const char *p, const char *e, int known,
-                         const uint8_t *bytes, size_t n)
+                         int op, const uint8_t *bytes, size_t n)
 {
     if (!slot || n > SIM_TRACE_LINE_BYTES)
         return 0;
     slot->len = (uint8_t)(e - p);
     slot->n = (uint8_t)n;
     slot->known = (uint8_t)!!known;
+    slot->op = (uint8_t)op;
     slot->pool = SIM_TRACE_LINE_NO_POOL;
     memcpy(slot->text, p, slot->len);
     memcpy(slot->bytes, bytes, n);

@@ -26,6 +26,7 @@ typedef struct sim_trace_line_slot {
     uint8_t len;      /* the text's bytes; 0: empty */
     uint8_t n;        /* the kept form's bytes */
     uint8_t known;    /* the opcode is one Trapeze knows */
+    uint8_t op;       /* its sim_op (the opening pass counts instructions by it) */
     uint32_t pool;    /* the reader's copy of bytes (its kept-form pool), or
                          SIM_TRACE_LINE_NO_POOL */
     char text[SIM_TRACE_LINE_TEXT];
@@ -48,9 +49,10 @@ static inline int sim_trace_line_hit(const sim_trace_line_slot *slot, const char
 }
 
 /* Remembers line [p, e) in its slot (from sim_trace_line_slot_of; NULL:
- * nothing), with no pool copy: its kept form bytes[0, n) and whether its
- * opcode is known. 1 when remembered, 0 when the kept form is too long. */
+ * nothing), with no pool copy: its kept form bytes[0, n), whether its
+ * opcode is known and its sim_op. 1 when remembered, 0 when the kept form
+ * is too long. */
 int sim_trace_line_store(sim_trace_line_slot *slot, const char *p, const char *e, int known,
-                         const uint8_t *bytes, size_t n);
+                         int op, const uint8_t *bytes, size_t n);
 
 #endif

@@ -80,6 +80,7 @@ struct sim_trace_kernel {
     long long *tb_len;             /* bytes through its #END_TB line */
     tb_section **loaded;           /* per block id while resident */
     uint64_t warp_insts, unknown;
+    uint64_t by_op[SIM_OP_COUNT];  /* warp instructions per sim_op (opening pass) */
     size_t section_bytes, peak_section_bytes;
     trapeze_error stream_err;
     trapeze_error file_err;        /* why a read of file failed (sim_trace_fopen) */
@@ -435,6 +436,7 @@ static trapeze_status inst_line(sim_trace_kernel *t, scan *s, const char *p, con
     if (sim_trace_line_hit(slot, p, e)) {   /* read before, and valid then */
         t->warp_insts++;
         t->unknown += !slot->known;
+        t->by_op[slot->op]++;
         keep_inst(t, s->block, slot, 1, slot->bytes, slot->n);
     } else {
         const char *what = sim_trace_parse_inst(&t->fmt, &t->opcodes, p, e, &in, &cls, &at);
@@ -442,9 +444,10 @@ static trapeze_status inst_line(sim_trace_kernel *t, scan *s, const char *p, con
             return sim_trace_fail_line(err, t->path, line, what, at, e, 0);
         t->warp_insts++;
         t->unknown += !cls.known;
+        t->by_op[in.op]++; /* the parsed op: a generic LD/ST resolved by its address */
         uint8_t kept[SIM_TRACE_KEPT_MAX_INST];
         size_t n = sim_trace_kept_encode(&in, kept);
-        int remembered = sim_trace_line_store(slot, p, e, cls.known, kept, n);
+        int remembered = sim_trace_line_store(slot, p, e, cls.known, in.op, kept, n);
         keep_inst(t, s->block, slot, remembered, kept, n);
     }
     if (--s->left == 0)
@@ -806,7 +809,7 @@ static int trace_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
     }
     uint8_t kept[SIM_TRACE_KEPT_MAX_INST];
     size_t n = slot ? sim_trace_kept_encode(out, kept) : 0;
-    sim_trace_line_store(slot, s, e, cls.known, kept, n);
+    sim_trace_line_store(slot, s, e, cls.known, out->op, kept, n);
     return 1;
 }
 
@@ -899,6 +902,11 @@ const sim_kernel *sim_trace_kernel_sim(const sim_trace_kernel *t)
 uint64_t sim_trace_kernel_warp_insts(const sim_trace_kernel *t)
 {
     return t->warp_insts;
+}
+
+uint64_t sim_trace_kernel_op_count(const sim_trace_kernel *t, int op)
+{
+    return op >= 0 && op < SIM_OP_COUNT ? t->by_op[op] : 0;
 }
 
 uint64_t sim_trace_kernel_unknown_opcodes(const sim_trace_kernel *t)

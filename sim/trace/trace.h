@@ -106,6 +106,8 @@ trapeze_status sim_trace_kernel_open_keep(const char *path, size_t keep_bytes,
 const sim_kernel *sim_trace_kernel_sim(const sim_trace_kernel *t);
 /* Warp instructions the file holds (counted by the opening pass). */
 uint64_t sim_trace_kernel_warp_insts(const sim_trace_kernel *t);
+/* Warp instructions of sim_op op (SIM_OP_*), counted by the opening pass. */
+uint64_t sim_trace_kernel_op_count(const sim_trace_kernel *t, int op);
 /* Opcodes not in the table (run as INT), counted by the opening pass. */
 uint64_t sim_trace_kernel_unknown_opcodes(const sim_trace_kernel *t);
 /* Largest number of bytes of block sections held at once so far. */
