@@ -24,7 +24,7 @@ typedef struct {
     trapeze_json_out *j;   /* --json's document (NULL: none) */
     int modes[2], nmodes;  /* sync modes to optimize */
     int tau, optimize_block, force_calibration, spec_counts, list_keys;
-    const char *trace;
+    const char *trace, *ncu, *kernel; /* a run of the stencil's own kernel */
     long height;           /* evaluate this height instead of optimizing; 0 = optimize */
     long verify, stages, threads; /* simulate the `verify` best candidates */
     const char *workloads[MAX_WORKLOADS];
@@ -62,6 +62,9 @@ static void usage(FILE *out)
 "                      block, FP and special-function instructions per point and\n"
 "                      (2-D/3-D) star or box shape fill what the one WORKLOAD's\n"
 "                      spec leaves out; the spec's own keys win\n"
+"  --ncu FILE          the same from an Nsight Compute export of that kernel\n"
+"                      (ncu --csv --page raw with the metrics docs/formats.md\n"
+"                      lists); --kernel NAME keeps the launches of that name\n"
 "  --sync MODE         relaunch, fence or best (default best: both, and the\n"
 "                      faster is reported as chosen)\n"
 "  --tau               apply tau = (1-beta)(1+BankConflictRate) of Eq. 5.11 to\n"
@@ -145,6 +148,7 @@ static int parse_sync(const char *v, gz_args *a)
 static const cli_opt options[] = {
     {"--gpu", 1, 0}, {"--calibration", 1, 0}, {"--force-calibration", 0, 0}, {"--sync", 1, 0},
     {"--spec-counts", 0, 0}, {"--json", 1, 0}, {"--trace", 1, 0},
+    {"--ncu", 1, 0}, {"--kernel", 1, 0},
     {"--csv", 1, 0}, {"--height", 1, 0}, {"--tau", 0, 0}, {"--optimize-block", 0, 0},
     {"--verify", 1, 0}, {"--stages", 1, 0}, {"--threads", 1, 0}, {"--objective", 1, 0},
     {"--power", 1, 0}, {"--max-penalty", 1, 0}, {"--energy-samples", 1, 0}, {"--list-keys", 0, 0},
@@ -166,7 +170,8 @@ static int parse_args(int argc, char **argv, gz_args *a)
                           strcmp(arg, "--json") == 0 ||
                           strcmp(arg, "--height") == 0 || strcmp(arg, "--verify") == 0 ||
                           strcmp(arg, "--stages") == 0 || strcmp(arg, "--threads") == 0 ||
-                          strcmp(arg, "--trace") == 0 || cli_gz_energy_option(arg);
+                          strcmp(arg, "--trace") == 0 || strcmp(arg, "--ncu") == 0 ||
+                          strcmp(arg, "--kernel") == 0 || cli_gz_energy_option(arg);
         if (takes_value && !val)
             return cli_usage_error("ghostzone", "%s needs a value", arg);
         int group_args = cli_gz_group_parse(&a->group, arg, val);
@@ -187,6 +192,10 @@ static int parse_args(int argc, char **argv, gz_args *a)
             a->json = val;
         } else if (strcmp(arg, "--trace") == 0) {
             a->trace = val;
+        } else if (strcmp(arg, "--ncu") == 0) {
+            a->ncu = val;
+        } else if (strcmp(arg, "--kernel") == 0) {
+            a->kernel = val;
         } else if (strcmp(arg, "--sync") == 0) {
             if (parse_sync(val, a) != 0)
                 return cli_usage_error("ghostzone", "--sync: expected relaunch, fence or best, got '%s'", val);
@@ -231,9 +240,14 @@ static int parse_args(int argc, char **argv, gz_args *a)
                                "block: not with --height, --optimize-block or --verify");
     if (a->height && a->optimize_block)
         return cli_usage_error("ghostzone", "--height and --optimize-block exclude each other");
-    if (a->trace && a->nworkloads != 1)
-        return cli_usage_error("ghostzone", "--trace describes one stencil: give its spec (the "
-                               "halo and arrays the trace cannot say) as the one WORKLOAD");
+    if (a->trace && a->ncu)
+        return cli_usage_error("ghostzone", "--trace and --ncu exclude each other");
+    if (a->kernel && !a->ncu)
+        return cli_usage_error("ghostzone", "--kernel goes with --ncu");
+    if ((a->trace || a->ncu) && a->nworkloads != 1)
+        return cli_usage_error("ghostzone", "%s describes one stencil: give its spec (the halo "
+                               "and arrays a run cannot say) as the one WORKLOAD",
+                               a->trace ? "--trace" : "--ncu");
     if (a->verify && (a->height || a->optimize_block || a->nmodes != 2))
         return cli_usage_error("ghostzone", "--verify decides among both modes' heights: not with "
                                "--height, --optimize-block or --sync");
@@ -451,7 +465,7 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
 static const char *counts_source_name(const trapeze_workload *w)
 {
     return w->counts_source == TRAPEZE_COUNTS_SPEC  ? "spec-derived counts"
-           : w->counts_source == TRAPEZE_COUNTS_RUN ? "spec and the trace's arithmetic"
+           : w->counts_source == TRAPEZE_COUNTS_RUN ? "spec and the run's arithmetic"
                                                     : "spec's [profile] override";
 }
 
@@ -483,7 +497,7 @@ static void note_spec_counts(const trapeze_workload *w, const trapeze_gz_model *
         fprintf(stderr, "%s: instruction counts: %s, %d warp instructions per point "
                 "and loop (%d shared loads, %d global, %d arithmetic, %d special-function, 1 "
                 "store) and %d of setup\n", w->name,
-                w->counts_source == TRAPEZE_COUNTS_RUN ? "the spec's with the trace's arithmetic"
+                w->counts_source == TRAPEZE_COUNTS_RUN ? "the spec's with the run's arithmetic"
                                                        : "spec-derived", c.per_point, c.shared_loads,
                 c.global_loads, c.arith, c.sfu, c.setup);
     else if (trapeze_gz_profile_sms(m) != gpu->n_sm)
@@ -538,7 +552,7 @@ static trapeze_status run_workload(const gz_args *a, const trapeze_workload *spe
     int calibrated = trapeze_gz_profile_sms(m) == gpu->n_sm && a->gpu;
     const char *counts = calibrated ? "calibration"
                          : w.counts_source == TRAPEZE_COUNTS_SPEC ? "spec-derived"
-                         : w.counts_source == TRAPEZE_COUNTS_RUN  ? "trace"
+                         : w.counts_source == TRAPEZE_COUNTS_RUN  ? (a->trace ? "trace" : "ncu")
                                                                   : "profile-override";
     if (trapeze_gz_profile_sms(m) != gpu->n_sm && a->gpu && !a->spec_counts) {
         trapeze_gz_destroy(m);
@@ -641,6 +655,7 @@ int cli_ghostzone(int argc, char **argv)
     static trapeze_workload specs[MAX_WORKLOADS];
     for (int i = 0; i < n && !s; i++)
         s = a.trace ? cli_gz_trace_load(paths[i], a.trace, &specs[i], &err)
+            : a.ncu ? cli_gz_ncu_load(paths[i], a.ncu, a.kernel, &specs[i], &err)
                     : trapeze_workload_load(paths[i], &specs[i], &err);
     int header_done = 0;
     trapeze_json_text(a.j, "gpu", s ? NULL : gpu.name);

@@ -123,6 +123,9 @@ void cli_workload_shape_note(const trapeze_workload *w);
  * said on stderr. */
 trapeze_status cli_gz_trace_load(const char *path, const char *dir, trapeze_workload *w,
                                  trapeze_error *err);
+/* ghostzone --ncu FILE [--kernel NAME]: the same from an Nsight Compute export. */
+trapeze_status cli_gz_ncu_load(const char *path, const char *export_path, const char *kernel,
+                               trapeze_workload *w, trapeze_error *err);
 int cli_import(int argc, char **argv);
 int cli_sleep(int argc, char **argv);
 

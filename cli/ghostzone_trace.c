@@ -1,11 +1,12 @@
 /*
- * ghostzone_trace.c - `ghostzone --trace DIR`: a spec read with what an
- * Accel-Sim trace of the stencil's own kernel shows (one thread per point,
- * one sweep per launch: the kernel as its author wrote it, h = 1): the grid
- * and block, the arithmetic per point and the values each point reads, and
- * the line on stderr that says which of the spec's values came from it.
- * Reads the trace through the public API; the spec's meaning is
- * common/workload.c's. Must not simulate: the trace's opening pass counts.
+ * ghostzone_trace.c - `ghostzone --trace DIR` and `--ncu FILE`: a spec read
+ * with what a run of the stencil's own kernel shows (one thread per point,
+ * one sweep per launch: the kernel as its author wrote it, h = 1), from its
+ * Accel-Sim trace or its Nsight Compute export: the grid and block, the
+ * arithmetic per point and the values each point reads, and the lines on
+ * stderr that say which of the spec's values came from it. Reads both
+ * through the public API; the spec's meaning is common/workload.c's. Must
+ * not simulate: the trace's opening pass counts.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -86,29 +87,39 @@ static trapeze_status read_facts(const char *dir, trace_sum *t, trapeze_workload
     return TRAPEZE_OK;
 }
 
-/* What was taken from the trace, and what the spec overrode, on stderr. */
-static void note(const trapeze_workload *w, const trace_sum *t, const trapeze_workload_facts *f,
-                 const char *dir)
+/* What was taken from the run, and what the spec overrode, on stderr.
+ * what: "trace" or "Nsight Compute export"; ints: integer instructions per
+ * point (< 0: not known). */
+static void note(const trapeze_workload *w, const char *what, const char *path, int launches,
+                 const trapeze_workload_facts *f, double ints)
 {
     trapeze_workload_counts c;
     trapeze_workload_derive_counts(w, &c);
-    fprintf(stderr, "%s: from the trace %s: %d launch%s of %dx%dx%d blocks of %dx%dx%d threads; "
-            "per point and sweep %.3g global loads, %.3g FP and %.3g special-function "
-            "instructions (%.3g integer, not counted: index arithmetic)\n", w->name, dir,
-            t->kernels, t->kernels == 1 ? "" : "es", t->grid[0], t->grid[1], t->grid[2],
-            t->block[0], t->block[1], t->block[2], f->loads_per_point, f->flops_per_point,
-            f->sfu_per_point, t->int_ops / t->warps);
+    char grid[64] = "", block[64] = "";
+    for (int d = 0; d < f->dims; d++) {
+        snprintf(grid + strlen(grid), sizeof grid - strlen(grid), "%s%.0f", d ? "x" : "",
+                 f->size[d] / f->block[d]);
+        snprintf(block + strlen(block), sizeof block - strlen(block), "%s%d", d ? "x" : "",
+                 f->block[d]);
+    }
+    fprintf(stderr, "%s: from the %s %s: %d launch%s of %s blocks of %s threads; per point and "
+            "sweep %.3g global loads, %.3g FP and %.3g special-function instructions", w->name,
+            what, path, launches, launches == 1 ? "" : "es", grid, block, f->loads_per_point,
+            f->flops_per_point, f->sfu_per_point < 0 ? 0 : f->sfu_per_point);
+    if (ints >= 0)
+        fprintf(stderr, " (%.3g integer, not counted: index arithmetic)", ints);
+    fputc('\n', stderr);
     fprintf(stderr, "%s: instruction counts: %s arithmetic (%d FP, %d special-function per "
             "point), shape %s reading %d values per point%s\n", w->name,
-            w->counts_source == TRAPEZE_COUNTS_RUN ? "the trace's" : "the spec's",
+            w->counts_source == TRAPEZE_COUNTS_RUN ? "the run's" : "the spec's",
             w->flops_per_point, w->sfu_per_point,
             w->n_offsets ? "offsets" : w->star ? "star" : "box", c.shared_loads + c.global_loads,
             (long)(f->loads_per_point + 0.5) == c.shared_loads + c.global_loads
-                ? " as the trace does"
-                : ": NOT the trace's count; check shape and radius");
+                ? " as the run does"
+                : ": NOT the run's count; check shape and radius");
     for (int d = 0; d < w->dims && d < f->dims; d++)
         if (w->data_len[d] != f->size[d]) {
-            fprintf(stderr, "%s: size: the spec's, not the trace's (%.0f threads in dimension "
+            fprintf(stderr, "%s: size: the spec's, not the run's (%.0f threads in dimension "
                     "%d)\n", w->name, f->size[d], d + 1);
             break;
         }
@@ -123,6 +134,19 @@ trapeze_status cli_gz_trace_load(const char *spec, const char *dir, trapeze_work
     if (!s)
         s = trapeze_workload_load_facts(spec, &f, w, err);
     if (!s)
-        note(w, &t, &f, dir);
+        note(w, "trace", dir, t.kernels, &f, t.int_ops / t.warps);
+    return s;
+}
+
+trapeze_status cli_gz_ncu_load(const char *spec, const char *export_path, const char *kernel,
+                               trapeze_workload *w, trapeze_error *err)
+{
+    trapeze_workload_facts f;
+    int launches;
+    trapeze_status s = trapeze_ncu_stencil_facts(export_path, kernel, &f, &launches, err);
+    if (!s)
+        s = trapeze_workload_load_facts(spec, &f, w, err);
+    if (!s)
+        note(w, "Nsight Compute export", export_path, launches, &f, -1);
     return s;
 }

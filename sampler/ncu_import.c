@@ -41,7 +41,12 @@
 #include "sampler/ncu_units.h"
 #include "sampler/sampler.h"
 
-enum { Q_CYCLES, Q_INST, Q_CONFLICTS, Q_READ, Q_WRITE, NQ };
+enum {
+    Q_CYCLES, Q_INST, Q_CONFLICTS, Q_READ, Q_WRITE,
+    /* the instruction mix of a stencil's own kernel (trapeze_ncu_stencil_facts):
+     * thread-level FP operations, warp-level SFU and load instructions */
+    Q_FADD, Q_FMUL, Q_FFMA, Q_DADD, Q_DMUL, Q_DFMA, Q_XU, Q_GLD, Q_SLD, NQ
+};
 
 /* What the row takes from the export. names: the metrics that give it, most
  * preferred first (raw names, then the details page's labels of the same
@@ -62,6 +67,20 @@ static const struct quantity {
     /* bytes are counts: the counts' range */
     {"DRAM bytes read", "byte", "warp_instructions", {"dram__bytes_read.sum", NULL}},
     {"DRAM bytes written", "byte", "warp_instructions", {"dram__bytes_write.sum", NULL}},
+#define THREAD_OP(op) "smsp__sass_thread_inst_executed_op_" op "_pred_on.sum"
+    /* thread instructions are counts too: the counts' range */
+    {"FP32 adds", "inst", "warp_instructions", {THREAD_OP("fadd"), NULL}},
+    {"FP32 multiplies", "inst", "warp_instructions", {THREAD_OP("fmul"), NULL}},
+    {"FP32 FMAs", "inst", "warp_instructions", {THREAD_OP("ffma"), NULL}},
+    {"FP64 adds", "inst", "warp_instructions", {THREAD_OP("dadd"), NULL}},
+    {"FP64 multiplies", "inst", "warp_instructions", {THREAD_OP("dmul"), NULL}},
+    {"FP64 FMAs", "inst", "warp_instructions", {THREAD_OP("dfma"), NULL}},
+    {"special-function instructions", "inst", "warp_instructions",
+     {"smsp__inst_executed_pipe_xu.sum", NULL}},
+    {"global loads", "inst", "warp_instructions",
+     {"smsp__sass_inst_executed_op_global_ld.sum", NULL}},
+    {"shared loads", "inst", "warp_instructions",
+     {"smsp__sass_inst_executed_op_shared_ld.sum", NULL}},
 };
 
 #define NCU_MAX_FIELDS 4096
@@ -71,6 +90,7 @@ static const struct quantity {
 typedef struct {
     char id[64];
     int open, keep, line;
+    int grid[3], block[3]; /* "Grid Size", "Block Size": (x, y, z); 0: not given */
     double value[NQ];
     int rank[NQ]; /* index in names of the metric that gave value; NO_RANK: none yet */
 } launch;
@@ -83,7 +103,9 @@ typedef struct {
     char **field; /* the current line's fields */
     int nfield, line;
     int header_seen, quoted_header, details, units_seen, nheader;
-    int col_id, col_kernel, col_name, col_unit, col_value;
+    int col_id, col_kernel, col_name, col_unit, col_value, col_grid, col_block;
+    int need_cycles;  /* a launch without a cycle metric is an error */
+    int grid[3], block[3], geometry_line; /* the first kept launch's; and where one differed */
     int col[NQ];      /* raw page: each quantity's column, -1 if absent */
     int col_rank[NQ]; /* and which of its names that column is */
     int exp10[NQ];    /* raw page: from the units row, the power of ten to the base unit */
@@ -210,6 +232,22 @@ static int launch_value(ncu_state *st, int q, const char *metric, const char *te
     return 1;
 }
 
+/* "(16, 16, 1)" as ncu writes a launch's Grid Size or Block Size; all 0
+ * when it is not three positive whole numbers. */
+static void dims3(const char *text, int out[3])
+{
+    long v[3];
+    int end = 0;
+    if (sscanf(text, " (%ld , %ld , %ld )%n", &v[0], &v[1], &v[2], &end) == 3 &&
+        text[end] == '\0' && v[0] > 0 && v[1] > 0 && v[2] > 0 && v[0] <= 1L << 31 &&
+        v[1] <= 65535 && v[2] <= 65535) {
+        for (int d = 0; d < 3; d++)
+            out[d] = (int)v[d];
+        return;
+    }
+    out[0] = out[1] = out[2] = 0;
+}
+
 static void begin_launch(ncu_state *st, const char *id)
 {
     const char *kernel = st->col_kernel < st->nfield ? st->field[st->col_kernel] : "";
@@ -221,6 +259,10 @@ static void begin_launch(ncu_state *st, const char *id)
         st->cur.rank[q] = NO_RANK;
     st->cur.keep = (!st->opt->kernel || strstr(kernel, st->opt->kernel)) &&
                    st->launches_seen++ >= st->opt->skip;
+    if (st->col_grid >= 0 && st->col_block >= 0) {
+        dims3(st->field[st->col_grid], st->cur.grid);
+        dims3(st->field[st->col_block], st->cur.block);
+    }
 }
 
 static void end_launch(ncu_state *st)
@@ -231,11 +273,18 @@ static void end_launch(ncu_state *st)
         return;
     }
     l->open = 0;
-    if (l->rank[Q_CYCLES] == NO_RANK) {
+    if (st->need_cycles && l->rank[Q_CYCLES] == NO_RANK) {
         st->line = l->line;
         fail_line(st, "launch ID %s has no cycle metric (one of gpc__cycles_elapsed.max, "
                   "sm__cycles_elapsed.max, sm__cycles_elapsed.avg, Elapsed Cycles)", l->id);
         return;
+    }
+    if (st->kept == 0) {
+        memcpy(st->grid, l->grid, sizeof st->grid);
+        memcpy(st->block, l->block, sizeof st->block);
+    } else if (!st->geometry_line && (memcmp(st->grid, l->grid, sizeof st->grid) ||
+                                      memcmp(st->block, l->block, sizeof st->block))) {
+        st->geometry_line = l->line;
     }
     st->kept++;
     st->last_line = l->line;
@@ -255,6 +304,8 @@ static void header_row(ncu_state *st)
     st->col_name = column(st, "Metric Name");
     st->col_unit = column(st, "Metric Unit");
     st->col_value = column(st, "Metric Value");
+    st->col_grid = column(st, "Grid Size");
+    st->col_block = column(st, "Block Size");
     st->details = st->col_name >= 0 && st->col_value >= 0;
     if (st->col_id < 0 || st->col_kernel < 0 || (st->details && st->col_unit < 0)) {
         fail_line(st, "not an Nsight Compute CSV export (no 'ID' and 'Kernel Name' columns; "
@@ -268,7 +319,7 @@ static void header_row(ncu_state *st)
             if ((st->col[q] = column(st, quantities[q].names[k])) >= 0)
                 st->col_rank[q] = k;
     }
-    if (!st->details && st->col[Q_CYCLES] < 0)
+    if (st->need_cycles && !st->details && st->col[Q_CYCLES] < 0)
         fail_line(st, "no cycle metric (one of gpc__cycles_elapsed.max, sm__cycles_elapsed.max, "
                   "sm__cycles_elapsed.avg)");
 }
@@ -467,6 +518,26 @@ static trapeze_status check_launches(ncu_state *st)
     return TRAPEZE_OK;
 }
 
+/* The export at st->path read into st: its kept launches summed. */
+static trapeze_status read_export(ncu_state *st)
+{
+    char *text;
+    trapeze_status s = trapeze_read_file(st->path, &text, st->err);
+    if (s)
+        return s;
+    st->field = calloc(NCU_MAX_FIELDS, sizeof *st->field);
+    if (!st->field) {
+        free(text);
+        return trapeze_fail(st->err, TRAPEZE_ENOMEM, "%s: out of memory", st->path);
+    }
+    read_text(st, text, strlen(text));
+    free(st->field);
+    free(text);
+    if (st->status || (s = check_launches(st)))
+        return st->status ? st->status : s;
+    return TRAPEZE_OK;
+}
+
 trapeze_status trapeze_ncu_import(const char *path, const trapeze_ncu_options *o,
                                   trapeze_sample *out, trapeze_ncu_summary *summary,
                                   trapeze_error *err)
@@ -474,23 +545,72 @@ trapeze_status trapeze_ncu_import(const char *path, const trapeze_ncu_options *o
     trapeze_status s = check_options(o, err);
     if (s)
         return s;
-    char *text;
-    if ((s = trapeze_read_file(path, &text, err)))
+    ncu_state st = {.path = path, .opt = o, .err = err, .need_cycles = 1};
+    if ((s = read_export(&st)))
         return s;
-    ncu_state st = {.path = path, .opt = o, .err = err};
-    st.field = calloc(NCU_MAX_FIELDS, sizeof *st.field);
-    if (!st.field) {
-        free(text);
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", path);
-    }
-    read_text(&st, text, strlen(text));
-    free(st.field);
-    free(text);
-    if (st.status || (s = check_launches(&st)))
-        return st.status ? st.status : s;
     fill_sample(&st, path, out, summary);
     /* the reader's check: what is appended reads back */
     trapeze_sample_row row;
     trapeze_gz_sample_to_row(out, &row);
     return sampler_row_check(&row, path, st.last_line, err);
+}
+
+/* ---- a stencil's own kernel, measured: what a spec may leave out ---- */
+
+static trapeze_status stencil_checks(const ncu_state *st, trapeze_error *err)
+{
+    static const int needed[] = {Q_FADD, Q_FMUL, Q_FFMA, Q_GLD};
+    if (st->geometry_line)
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s:%d: another Grid Size or Block Size than "
+                            "the first launch's: --ncu takes sweeps of one stencil (--kernel "
+                            "picks one kernel)", st->path, st->geometry_line);
+    if (!st->grid[0] || !st->block[0])
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s: no launch geometry (the 'Grid Size' and "
+                            "'Block Size' columns of ncu --csv --page raw)", st->path);
+    for (size_t i = 0; i < sizeof needed / sizeof *needed; i++)
+        if (!st->nhave[needed[i]])
+            return trapeze_fail(err, TRAPEZE_EPARSE, "%s: no %s metric (%s): export with ncu "
+                                "--csv --page raw --metrics " TRAPEZE_NCU_STENCIL_METRICS, st->path,
+                                quantities[needed[i]].what, quantities[needed[i]].names[0]);
+    if (st->sum[Q_SLD] > 0)
+        return trapeze_fail(err, TRAPEZE_EPARSE, "%s: the kernel reads shared memory (%.0f "
+                            "warp instructions): --ncu takes the stencil as its author wrote "
+                            "it, one thread per point reading global memory, not a tiled "
+                            "kernel", st->path, st->sum[Q_SLD]);
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_ncu_stencil_facts(const char *path, const char *kernel,
+                                         trapeze_workload_facts *f, int *launches,
+                                         trapeze_error *err)
+{
+    trapeze_ncu_options o = {.kernel = kernel};
+    ncu_state st = {.path = path, .opt = &o, .err = err};
+    trapeze_status s = read_export(&st);
+    if (s || (s = stencil_checks(&st, err)))
+        return s;
+    *f = (trapeze_workload_facts){.source = "Nsight Compute export"};
+    double warps = 0, threads = 0;
+    for (int d = 0; d < 3; d++)
+        if ((long)st.grid[d] * st.block[d] > 1)
+            f->dims = d + 1;
+    f->dims = f->dims ? f->dims : 1;
+    for (int d = 0; d < f->dims; d++) {
+        f->size[d] = (double)st.grid[d] * st.block[d];
+        f->block[d] = st.block[d];
+    }
+    double per_block = (double)st.block[0] * st.block[1] * st.block[2];
+    double blocks = (double)st.grid[0] * st.grid[1] * st.grid[2] * st.kept;
+    threads = blocks * per_block;
+    warps = blocks * ceil(per_block / 32);
+    /* thread-level FP operations per thread; warp-level instructions per
+     * warp (a warp runs a point's instruction once for its 32 threads) */
+    double fp = 0;
+    for (int q = Q_FADD; q <= Q_DFMA; q++)
+        fp += st.sum[q];
+    f->flops_per_point = fp / threads;
+    f->sfu_per_point = st.nhave[Q_XU] ? st.sum[Q_XU] / warps : -1;
+    f->loads_per_point = st.sum[Q_GLD] / warps;
+    *launches = st.kept;
+    return TRAPEZE_OK;
 }

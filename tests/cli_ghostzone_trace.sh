@@ -1,10 +1,11 @@
 #!/bin/sh
-# End-to-end tests of `trapeze ghostzone --trace DIR`: a spec that says only
-# what a trace cannot (the radius) takes the grid, the block, the arithmetic
-# per point and the shape from an Accel-Sim trace of the stencil as its author
-# wrote it (one thread per point, global loads). The traces are written here
-# by a small generator, with counts chosen by hand, so every value the
-# command reports is known in advance.
+# End-to-end tests of `trapeze ghostzone --trace DIR` and `--ncu FILE`: a spec
+# that says only what a run cannot (the radius) takes the grid, the block, the
+# arithmetic per point and the shape from an Accel-Sim trace, or an Nsight
+# Compute export, of the stencil as its author wrote it (one thread per point,
+# global loads). The traces are written here by a small generator, with counts
+# chosen by hand, and the export (tests/data/ncu/stencil-raw.csv) by hand, so
+# every value the command reports is known in advance.
 # Usage: sh tests/cli_ghostzone_trace.sh build/trapeze
 . "$(dirname "$0")/lib/cli.sh"
 
@@ -55,11 +56,11 @@ run() { "$T" ghostzone --gpu gtx480 --spec-counts "$@" >"$D/out" 2>"$D/err"; }
 naive "$D/star" 8 4 16 16 13 14 1
 spec star 'radius = 3'
 run --trace "$D/star" "$D/star.ini" || fail "star: exit status: $(cat "$D/err")"
-grep -q '1 launch of 8x4x1 blocks of 16x16x1 threads; per point and sweep 13 global loads, 14 FP and 1 special-function' "$D/err" \
+grep -q '1 launch of 8x4 blocks of 16x16 threads; per point and sweep 13 global loads, 14 FP and 1 special-function' "$D/err" \
     || fail "star: the trace's counts: $(cat "$D/err")"
-grep -q 'shape star reading 13 values per point as the trace does' "$D/err" || fail "star: shape: $(cat "$D/err")"
+grep -q 'shape star reading 13 values per point as the run does' "$D/err" || fail "star: shape: $(cat "$D/err")"
 # spec-derived per point: 13 shared loads + 14 FP + 1 SFU + the store = 29
-grep -q "the spec's with the trace's arithmetic, 29 warp instructions per point" "$D/err" \
+grep -q "the spec's with the run's arithmetic, 29 warp instructions per point" "$D/err" \
     || fail "star: counts source and per-point instructions: $(cat "$D/err")"
 grep -q 'no shape given' "$D/err" && fail "star: the shape note still says a box was assumed"
 grep -q '^star .*gtx480' "$D/out" || fail "star: no table: $(cat "$D/out")"
@@ -82,20 +83,20 @@ sfu_per_point = 1'
 spec starbox 'radius = 3
 shape = box'
 run --trace "$D/star" "$D/starbox.ini" || fail "starbox: exit status"
-grep -q "shape box reading 49 values per point: NOT the trace's count" "$D/err" \
+grep -q "shape box reading 49 values per point: NOT the run's count" "$D/err" \
     || fail "starbox: the disagreement: $(cat "$D/err")"
 # the spec's size wins over the trace's, and says so
 spec big 'radius = 3
 size = 2048x2048'
 run --trace "$D/star" "$D/big.ini" || fail "big: exit status"
-grep -q "size: the spec's, not the trace's (128 threads in dimension 1)" "$D/err" || fail "big: $(cat "$D/err")"
-grep -q "the trace's arithmetic" "$D/err" || fail "big: counts source"
+grep -q "size: the spec's, not the run's (128 threads in dimension 1)" "$D/err" || fail "big: $(cat "$D/err")"
+grep -q "the run's arithmetic" "$D/err" || fail "big: counts source"
 
 # --- 1-D radius 3 over three launches (three sweeps): per point 7 loads, 7 FP
 naive "$D/r3" 16 1 128 1 7 7 0 0 3
 spec r3 'radius = 3'
 run --trace "$D/r3" "$D/r3.ini" || fail "r3: exit status: $(cat "$D/err")"
-grep -q '3 launches of 16x1x1 blocks of 128x1x1 threads; per point and sweep 7 global loads, 7 FP' "$D/err" \
+grep -q '3 launches of 16 blocks of 128 threads; per point and sweep 7 global loads, 7 FP' "$D/err" \
     || fail "r3: counts: $(cat "$D/err")"
 grep -q '^r3 ' "$D/out" || fail "r3: no table"
 
@@ -119,6 +120,36 @@ grep -q -- '--trace describes one stencil' "$D/err" || fail "two workloads: $(ca
 naive "$D/rect" 2 2 32 8 5 5 0
 expect_failure rect "blocks are 32x8 threads, not square" "$D/none" \
     "$T" ghostzone --gpu gtx480 --spec-counts --trace "$D/rect" "$D/j.ini"
+
+# --- an Nsight Compute raw page of a naive 5-point Jacobi at 1024x1024 (with
+# the program's output, ==PROF== lines, units rows in inst, Kinst and Minst, and
+# a warm-up kernel of another grid): per thread (4.18e6 + 1,044,480) /
+# 1,048,576 = 4.98 FP operations, per warp 163,710 / 32,768 = 4.996 loads
+N=tests/data/ncu/stencil-raw.csv
+spec j5 'radius = 1'
+run --ncu $N --kernel jacobi5 "$D/j5.ini" --json "$D/j5.json" || fail "ncu: exit status: $(cat "$D/err")"
+grep -q "from the Nsight Compute export $N: 3 launches of 64x64 blocks of 16x16 threads; per point and sweep 5 global loads, 4.98 FP and 0 special-function" "$D/err" \
+    || fail "ncu: counts: $(cat "$D/err")"
+grep -q 'shape star reading 5 values per point as the run does' "$D/err" || fail "ncu: shape: $(cat "$D/err")"
+grep -q '"counts": "ncu"' "$D/j5.json" || fail "ncu: --json's counts: $(cat "$D/j5.json")"
+spec j5_full 'dimensions = 2
+size = 1024x1024
+block = 16
+radius = 1
+shape = star
+flops_per_point = 5
+sfu_per_point = 0'
+"$T" ghostzone --gpu gtx480 --spec-counts "$D/j5_full.ini" >"$D/full" 2>/dev/null || fail "j5_full run"
+[ "$(sed 's/^j5_full/j5     /' "$D/full")" = "$(cat "$D/out")" ] \
+    || fail "ncu: the export's prediction differs from the hand-written spec's: $(diff "$D/full" "$D/out")"
+# without --kernel the warm-up launch's grid is not the sweeps'
+expect_failure ncu-mixed "$N:12: another Grid Size or Block Size than the first launch's" "$D/none" \
+    "$T" ghostzone --gpu gtx480 --spec-counts --ncu $N "$D/j5.ini"
+# an export without the instruction mix says which metrics to collect
+expect_failure ncu-metrics "no FP32 adds metric (smsp__sass_thread_inst_executed_op_fadd_pred_on.sum): export with ncu --csv --page raw --metrics smsp__sass_thread_inst_executed_op_fadd_pred_on.sum," "$D/none" \
+    "$T" ghostzone --gpu gtx480 --spec-counts --ncu tests/data/ncu/raw-units.csv "$D/j5.ini"
+"$T" ghostzone --trace "$D/star" --ncu $N "$D/j5.ini" >/dev/null 2>"$D/err"
+[ $? -eq 2 ] && grep -q -- '--trace and --ncu exclude each other' "$D/err" || fail "--trace with --ncu: $(cat "$D/err")"
 
 [ $fails -eq 0 ] && echo "cli_ghostzone_trace: all passed"
 exit $fails

@@ -209,6 +209,27 @@ trapeze_status trapeze_ncu_import(const char *path, const trapeze_ncu_options *o
                                   trapeze_sample *out, trapeze_ncu_summary *summary,
                                   trapeze_error *err);
 
+/* What an Nsight Compute export of a stencil's own kernel (one thread per
+ * point, one sweep per launch; the launches whose name contains kernel,
+ * NULL: all, every one of the same grid and block) shows, for a spec to
+ * leave out (trapeze_workload_load_facts): the grid and block from the
+ * launch columns, FP operations per thread (the six FP32/FP64 add, multiply
+ * and FMA metrics below, summed), special-function instructions per warp
+ * (XU pipe; optional), global loads per warp. A kernel that reads shared
+ * memory is refused (already tiled). *launches: the launches read. */
+#define TRAPEZE_NCU_STENCIL_METRICS                                                                  \
+    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,"                                    \
+    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum,"                                    \
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,"                                    \
+    "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum,"                                    \
+    "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum,"                                    \
+    "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum,"                                    \
+    "smsp__inst_executed_pipe_xu.sum,smsp__sass_inst_executed_op_global_ld.sum,"              \
+    "smsp__sass_inst_executed_op_shared_ld.sum"
+trapeze_status trapeze_ncu_stencil_facts(const char *path, const char *kernel,
+                                         trapeze_workload_facts *f, int *launches,
+                                         trapeze_error *err);
+
 #ifdef __cplusplus
 }
 #endif
