@@ -3,7 +3,9 @@
  * include/trapeze/, and the library's version. Declares nothing itself.
  *
  * Conventions (after NLopt and GSL): every function is trapeze_<module>_<verb>;
- * objects are opaque handles with create/destroy; every fallible call returns a
+ * objects are opaque handles with create/destroy; an options struct comes with
+ * a function that sets its defaults, called before setting fields (a field
+ * added later then keeps its default); every fallible call returns a
  * trapeze_status and, when given a non-NULL trapeze_error, fills it with one
  * human-readable line naming file, line and field where those exist. The
  * library keeps no global state.
