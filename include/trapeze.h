@@ -13,9 +13,10 @@
  * One header per module, each compiling alone (tests/cli_headers.sh):
  * error, config (GPU configs), csv (output files), power, workload,
  * ghostzone (the model), sim (the simulator), trace (Accel-Sim traces),
- * samples (samples logs), calibrate (the ghost-zone calibration), idle
- * (idle-period histograms), sleep, ghostzone_energy, locality (graphs and
- * TB groupings), group (the grouping model), ghostzone_group.
+ * samples (samples logs), fit (a fit's report), ghostzone_calib (the
+ * ghost-zone calibration), idle (idle-period histograms), sleep,
+ * ghostzone_energy, grouping (TB groupings), locality (locality graphs),
+ * group (the grouping model), ghostzone_group.
  */
 #ifndef TRAPEZE_H
 #define TRAPEZE_H
@@ -31,10 +32,12 @@
 #include "trapeze/sim.h"
 #include "trapeze/trace.h"
 #include "trapeze/samples.h"
-#include "trapeze/calibrate.h"
+#include "trapeze/fit.h"
+#include "trapeze/ghostzone_calib.h"
 #include "trapeze/idle.h"
 #include "trapeze/sleep.h"
 #include "trapeze/ghostzone_energy.h"
+#include "trapeze/grouping.h"
 #include "trapeze/locality.h"
 #include "trapeze/group.h"
 #include "trapeze/ghostzone_group.h"
