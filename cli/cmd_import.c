@@ -199,10 +199,17 @@ static int run(import_args a, cli_json *json)
         return fail(&err);
     if (a.size && (rc = cli_apply_size("import", a.size, &w)))
         return rc;
-    trapeze_ncu_options o = {.workload = w.name, .gpu = gpu.name, .sync = a.sync, .h = (int)a.h,
-                             .blk_len = a.block ? (int)a.block : w.blk_len,
-                             .stages = (int)a.stages, .kernel = a.kernel, .skip = (int)a.skip,
-                             .relaunch_gap_cycles = a.gap};
+    trapeze_ncu_options o;
+    trapeze_ncu_options_init(&o);
+    o.workload = w.name;
+    o.gpu = gpu.name;
+    o.sync = a.sync;
+    o.h = (int)a.h;
+    o.blk_len = a.block ? (int)a.block : w.blk_len;
+    o.stages = (int)a.stages;
+    o.kernel = a.kernel;
+    o.skip = (int)a.skip;
+    o.relaunch_gap_cycles = a.gap;
     memcpy(o.data_len, w.data_len, sizeof o.data_len);
     trapeze_sample row;
     trapeze_ncu_summary sum;

@@ -261,10 +261,13 @@ int cli_sim(int argc, char **argv)
         cli_json_abort(&json);
         goto out;
     }
-    trapeze_sim_options opt = {.ideal_memory_cycles = (int)ideal, .tb_grouping = grouping,
-                               .progress = isatty(2) ? cli_sim_progress : NULL,
-                               .power = power_arg ? &power : NULL,
-                               .keep_idle = idle_csv != NULL};
+    trapeze_sim_options opt;
+    trapeze_sim_options_init(&opt);
+    opt.ideal_memory_cycles = (int)ideal;
+    opt.tb_grouping = grouping;
+    opt.progress = isatty(2) ? cli_sim_progress : NULL;
+    opt.power = power_arg ? &power : NULL;
+    opt.keep_idle = idle_csv != NULL;
     for (int i = 0; i < TRAPEZE_PS_SLEEPABLE; i++)
         opt.sleep[i] = sleep_arg[i];
     trapeze_sim *sim = NULL;

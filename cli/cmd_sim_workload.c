@@ -185,9 +185,12 @@ static int run(const workload_args *a, trapeze_workload *w, cli_json *json)
     trapeze_config *cfg = NULL;
     trapeze_sim *sim = NULL;
     trapeze_power power;
-    trapeze_sim_options opt = {.progress = isatty(2) ? cli_sim_progress : NULL,
-                               .power = a->power ? &power : NULL,
-                               .keep_idle = a->idle_csv != NULL, .tb_grouping = a->grouping};
+    trapeze_sim_options opt;
+    trapeze_sim_options_init(&opt);
+    opt.progress = isatty(2) ? cli_sim_progress : NULL;
+    opt.power = a->power ? &power : NULL;
+    opt.keep_idle = a->idle_csv != NULL;
+    opt.tb_grouping = a->grouping;
     for (int i = 0; i < TRAPEZE_PS_SLEEPABLE; i++)
         opt.sleep[i] = a->sleep[i];
     if (trapeze_config_load(a->gpu, &cfg, &err) ||

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *path = fuzz_file("ncu.csv", data, size);
     trapeze_ncu_options o;
-    memset(&o, 0, sizeof o);
+    trapeze_ncu_options_init(&o);
     o.workload = "HotSpot";
     o.gpu = "gtx480";
     o.sync = TRAPEZE_SYNC_RELAUNCH;

@@ -349,7 +349,7 @@ trapeze_status trapeze_gz_group_simulate(const char *gpu_config_path,
     trapeze_config *cfg = NULL;
     trapeze_sim *sim = NULL;
     trapeze_sim_options opt;
-    memset(&opt, 0, sizeof opt);
+    trapeze_sim_options_init(&opt);
     opt.tb_grouping = grouping ? path : NULL;
     trapeze_sim_stencil_result r;
     if (!s)

@@ -434,6 +434,13 @@ static void read_line(ncu_state *st, const char *p, size_t n)
     free_fields(st);
 }
 
+void trapeze_ncu_options_init(trapeze_ncu_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->workload = o->gpu = o->kernel = NULL;
+    o->sync = TRAPEZE_SYNC_RELAUNCH;
+}
+
 static trapeze_status check_options(const trapeze_ncu_options *o, trapeze_error *err)
 {
     if (o->h < 1 || o->blk_len < 1 || !o->workload || !o->gpu || o->skip < 0 || o->stages < 0 ||

@@ -27,6 +27,16 @@ struct trapeze_sim {
     int n, capacity;
 };
 
+void trapeze_sim_options_init(trapeze_sim_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->progress = NULL;
+    o->progress_ctx = NULL;
+    o->tb_grouping = NULL;
+    o->power = NULL;
+    for (int i = 0; i < TRAPEZE_PS_SLEEPABLE; i++)
+        o->sleep[i] = NULL;
+}
 
 trapeze_status trapeze_sim_create(const trapeze_config *cfg, const trapeze_sim_options *o,
                                   trapeze_sim **out, trapeze_error *err)

@@ -12,7 +12,7 @@
 #include "trapeze/error.h"
 #include "trapeze/workload.h"
 #include "trapeze/ghostzone.h"
-#include "trapeze/locality.h"
+#include "trapeze/grouping.h"
 #include "trapeze/group.h"
 
 #ifdef __cplusplus

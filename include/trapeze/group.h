@@ -12,7 +12,8 @@
 
 #include "trapeze/error.h"
 #include "trapeze/locality.h"
-#include "trapeze/calibrate.h"
+#include "trapeze/fit.h"
+#include "trapeze/grouping.h"
 #include "trapeze/samples.h"
 
 #ifdef __cplusplus

@@ -3,14 +3,15 @@
  * of it; its conventions hold here. Compiles alone; declares nothing of
  * another module (it includes their headers instead).
  *
- * Thread-block locality graphs and TB groupings (the explicit dispatch
- * policy's queues), neutral types the simulator fills and the models read.
+ * Thread-block locality graphs, a neutral type the simulator fills and the
+ * models read, and Chen's dispatch decided from one.
  */
 #ifndef TRAPEZE_LOCALITY_H
 #define TRAPEZE_LOCALITY_H
 
 #include "trapeze/error.h"
 #include "trapeze/config.h"
+#include "trapeze/grouping.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,32 +63,6 @@ trapeze_status trapeze_locality_write_csv(const trapeze_locality_graph *g, const
 trapeze_status trapeze_locality_read_csv(const char *edges_path, const char *footprint_path,
                                          trapeze_locality_graph *out, trapeze_error *err);
 
-/* A TB grouping: which SM group queue each TB is placed in and in what
- * order, run by the simulator's explicit dispatch policy
- * (-trapeze_tb_dispatch explicit -trapeze_tb_grouping FILE). File: CSV
- * `tb,group,order`, every TB exactly once, groups 0..n_groups-1, orders of a
- * group 0..size-1 (any row order). */
-typedef struct trapeze_grouping {
-    long n_tbs;
-    int n_groups;                   /* 1 + the largest group */
-    int *group;                     /* per TB */
-    long *order;                    /* per TB: position in its group */
-} trapeze_grouping;
-
-void trapeze_grouping_free(trapeze_grouping *g);
-/* n_tbs > 0: the file must hold exactly those TBs; max_groups > 0: groups
- * must lie below it (the SMs). Errors name file, line and field. */
-trapeze_status trapeze_grouping_load(const char *path, long n_tbs, int max_groups,
-                                     trapeze_grouping *out, trapeze_error *err);
-trapeze_status trapeze_grouping_save(const char *path, const trapeze_grouping *g,
-                                     trapeze_error *err);
-
-
-/* Allocates n_tbs TBs in n_groups groups (all in group 0, order 0). */
-trapeze_status trapeze_grouping_alloc(trapeze_grouping *g, long n_tbs, int n_groups,
-                                      trapeze_error *err);
-/* Every TB once, groups in range, each group's orders exactly 0..size-1. */
-trapeze_status trapeze_grouping_check(const trapeze_grouping *g, trapeze_error *err);
 /* Chen's locality-aware dispatch decided before launch (chen-static,
  * sim/locality/chen.c): the TB each SM takes if every TB takes the same
  * time (x = tbs_per_sm passes at launch, then TBs ending in placement

@@ -197,6 +197,12 @@ typedef struct trapeze_ncu_options {
                                           launches alone, without the gaps between them) */
 } trapeze_ncu_options;
 
+/* Every field to its default: zero, NULL (every kernel), relaunch mode;
+ * workload, gpu, h and blk_len (and stages in fence mode) have none and
+ * must be set. Call it first, then set the fields: a field added in a later
+ * version then keeps its default in a program written before it. */
+void trapeze_ncu_options_init(trapeze_ncu_options *o);
+
 typedef struct trapeze_ncu_summary {
     int launches;                      /* launches imported */
     double dram_read_bytes, dram_write_bytes;

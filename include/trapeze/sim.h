@@ -56,6 +56,12 @@ typedef struct trapeze_sim_options {
     int keep_idle;
 } trapeze_sim_options;
 
+/* Every field to its default: no ideal memory, the config's TB dispatch, no
+ * progress, no energy accounting, the config's sleep policies, no idle
+ * histograms. Call it first, then set the fields wanted: a field added in a
+ * later version then keeps its default in a program written before it. */
+void trapeze_sim_options_init(trapeze_sim_options *o);
+
 /* o may be NULL. The config must outlive the simulator. */
 trapeze_status trapeze_sim_create(const trapeze_config *cfg, const trapeze_sim_options *o,
                                   trapeze_sim **out, trapeze_error *err);

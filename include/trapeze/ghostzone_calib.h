@@ -1,19 +1,20 @@
 /*
- * trapeze/calibrate.h - part of the public C API: include <trapeze.h> for all
+ * trapeze/ghostzone_calib.h - part of the public C API: include <trapeze.h> for all
  * of it; its conventions hold here. Compiles alone; declares nothing of
  * another module (it includes their headers instead).
  *
- * The ghost-zone model's calibration (sampler/): the fit and its report, the
- * sampled plan, its validation, profiling and --verify's simulations.
+ * The ghost-zone model's calibration (sampler/): its fit, the sampled plan,
+ * the plan's validation, profiling and --verify's simulations.
  */
-#ifndef TRAPEZE_CALIBRATE_H
-#define TRAPEZE_CALIBRATE_H
+#ifndef TRAPEZE_GHOSTZONE_CALIB_H
+#define TRAPEZE_GHOSTZONE_CALIB_H
 
 #include "trapeze/error.h"
 #include "trapeze/config.h"
 #include "trapeze/workload.h"
 #include "trapeze/ghostzone.h"
 #include "trapeze/samples.h"
+#include "trapeze/fit.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,23 +28,6 @@ typedef struct trapeze_calib_point {
     double h, blk_len;
     double cpl_measured;
 } trapeze_calib_point;
-
-typedef struct trapeze_calib_report {
-    /* identifiability, per parameter (fitted ones only): at a range limit,
-     * and its largest |correlation| with another fitted parameter */
-#define TRAPEZE_CALIB_MAX_PARAMS 32
-    int at_bound[TRAPEZE_CALIB_MAX_PARAMS];
-    double max_corr[TRAPEZE_CALIB_MAX_PARAMS];
-    int corr_with[TRAPEZE_CALIB_MAX_PARAMS];
-    double corr[TRAPEZE_CALIB_MAX_PARAMS][TRAPEZE_CALIB_MAX_PARAMS]; /* fitted pairs, else 0 */
-    /* extrapolation: a fit without the largest samples, judged on them */
-    int n_holdout;
-    double holdout_mape_pct, holdout_max_ape_pct, holdout_bias_pct;
-    int n_points, n_fitted, iterations;
-    double rms_rel_error;     /* in-sample root mean square of relative residuals */
-    double cv_mape_pct;       /* k-fold cross-validated mean absolute % error */
-    double cv_max_ape_pct;
-} trapeze_calib_report;
 
 #define TRAPEZE_GZ_MASK(p) (1u << (p))
 
@@ -61,7 +45,6 @@ trapeze_status trapeze_calib_cross_validate(trapeze_calib_point *pts, int n, uns
                                             const trapeze_gz_params *start, int k,
                                             unsigned long seed, trapeze_calib_report *rep,
                                             trapeze_error *err);
-
 
 /* What a calibration samples and how. Defaults: trapeze_calib_options_default. */
 typedef struct trapeze_calib_options {
