@@ -38,7 +38,7 @@ CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(OPT) -fPIC 
 LDLIBS := -lcsv -linih -lmetis -lnlopt -lgsl -lgslcblas -llzma -lstdc++ -lpthread -lm
 LDFLAGS := $(SANFLAGS)
 
-LIB_SRC := $(wildcard common/*.c model/*.c sim/*.c sim/core/*.c sim/mem/*.c sim/power/*.c sim/stencil/*.c sim/trace/*.c sim/locality/*.c sim/sample/*.c sampler/*.c)
+LIB_SRC := $(wildcard common/*.c model/*.c sim/*.c sim/core/*.c sim/mem/*.c sim/power/*.c sim/stencil/*.c sim/trace/*.c sim/locality/*.c sim/sample/*.c sampler/*.c sampler/*/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/obj/%.o)
 CLI_SRC := $(wildcard cli/*.c)
 # `mpirun -n N trapeze calibrate`: only cli/calib_mpi.c sees MPI, and only when

@@ -238,6 +238,18 @@ static void trends(const trapeze_config *cfg, const char *gpu, unsigned mask, in
                28.56, 11.17, 36.27, 7.31, 85.0, 94.0, ">75%", 1.2);
 }
 
+/* The config's sleep policies with, when `on`, Snooze line on the L1D and
+ * L2 and Slumber on the RF. */
+static trapeze_status snooze_slumber(const trapeze_config *cfg, int on, sim_sleep_config *sc,
+                                     trapeze_error *err)
+{
+    trapeze_status s = sim_sleep_config_read(cfg, sc, err);
+    if (!s && on && !(s = sim_sleep_config_set(sc, TRAPEZE_PS_L1D, "snooze:line", err)) &&
+        !(s = sim_sleep_config_set(sc, TRAPEZE_PS_L2, "snooze:line", err)))
+        s = sim_sleep_config_set(sc, TRAPEZE_PS_RF, "slumber", err);
+    return s;
+}
+
 /* Jacobi 2048x2048 on the GTX 480: best of two runs (CPU time), energy off
  * and on. */
 static void speed(const trapeze_config *cfg)
@@ -250,11 +262,9 @@ static void speed(const trapeze_config *cfg)
         for (int rep = 0; rep < 2; rep++) {
             trapeze_error err = {0};
             sim_sleep_config sc;
-            sim_sleep_config_read(cfg, &sc, &err);
-            if (on) {
-                sim_sleep_config_set(&sc, TRAPEZE_PS_L1D, "snooze:line", &err);
-                sim_sleep_config_set(&sc, TRAPEZE_PS_L2, "snooze:line", &err);
-                sim_sleep_config_set(&sc, TRAPEZE_PS_RF, "slumber", &err);
+            if (snooze_slumber(cfg, on, &sc, &err)) {
+                fprintf(stderr, "bench_energy: %s\n", err.message);
+                return;
             }
             sim_gpu_options opt = {.power = on ? &gtx480 : NULL, .sleep = &sc};
             sim_gpu *g = NULL;
@@ -302,10 +312,11 @@ static void v100_memory(void)
         return;
     }
     sim_sleep_config sc;
-    sim_sleep_config_read(cfg, &sc, &err);
-    sim_sleep_config_set(&sc, TRAPEZE_PS_L1D, "snooze:line", &err);
-    sim_sleep_config_set(&sc, TRAPEZE_PS_L2, "snooze:line", &err);
-    sim_sleep_config_set(&sc, TRAPEZE_PS_RF, "slumber", &err);
+    if (snooze_slumber(cfg, 1, &sc, &err)) {
+        fprintf(stderr, "bench_energy: v100: %s\n", err.message);
+        trapeze_config_destroy(cfg);
+        return;
+    }
     sim_gpu_options opt = {.power = &v100, .sleep = &sc, .keep_idle = 1};
     sim_gpu *g = NULL;
     const sim_builtin *b = sim_builtin_find("jacobi");

@@ -47,7 +47,7 @@ OTHERS="pathfinder cell"
 
 # The commit of the simulator (sim/, the GPU configs and what places and
 # times the runs), kept beside the fingerprint for people reading the file.
-SIM_PATHS="sim data/gpus sampler/plan.c sampler/run.c sampler/sample_run.c"
+SIM_PATHS="sim data/gpus sampler/ghostzone/plan.c sampler/run.c sampler/ghostzone/sample_run.c"
 sim_commit() {
     c=$(git log -1 --format=%h -- $SIM_PATHS 2>/dev/null || echo unknown)
     [ -z "$(git status --porcelain -- $SIM_PATHS 2>/dev/null)" ] || c="$c+dirty"

@@ -251,7 +251,7 @@ typedef struct sim_kernel {
     int64_t barrier_blocks;
     /* the counted loops at depth 0 start at this trip (0: the first; a
      * loop with no more trips is skipped): a sample's later window starts
-     * a long loop part way (sampler/sleep_sample.c); spin loops as ever */
+     * a long loop part way (sim/sample/jump_window.c); spin loops as ever */
     int64_t first_trip;
 } sim_kernel;
 

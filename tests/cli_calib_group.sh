@@ -1,6 +1,6 @@
 #!/bin/sh
 # End-to-end tests of `trapeze validate --model group` and `trapeze
-# calibrate --model group` (cli/calib_group.c, sampler/group_samples.c) on
+# calibrate --model group` (cli/calib_group.c, sampler/group/group_samples.c) on
 # two small launches on the GTX 480: the simulated columns agree with
 # `trapeze group` (the same whole runs); the predictions come from the
 # sub-grid samples only (whole runs altered in the log change no

@@ -1,6 +1,6 @@
 #!/bin/sh
 # End-to-end tests of `trapeze ghostzone --group` (h and the TB grouping
-# chosen together, sampler/gz_group.c) on Box9 at 96 x 96 on the GTX 480:
+# chosen together, sampler/group/gz_group.c) on Box9 at 96 x 96 on the GTX 480:
 # the best relaunch height is the lowest CPL of the rows printed, the
 # grouping file holds that height's tiles (96 / (16 - 2h) per side) and the
 # simulator runs it at that height and refuses it at another.

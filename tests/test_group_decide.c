@@ -1,5 +1,5 @@
 /*
- * The grouping decision from sub-grid samples alone (sampler/group_decide.c,
+ * The grouping decision from sub-grid samples alone (sampler/group/group_decide.c,
  * what `trapeze validate --model group` runs), on syrk n=64 (16 TBs) on the
  * GTX 480 at the default constants, where the model predicts (cycles) rr
  * 19208.5, bcs 24745.9, mst 21081.0, kway 19208.5 (rr's), rbts 19181.3

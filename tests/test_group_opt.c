@@ -315,7 +315,7 @@ static void fit_recovers(double tsm, int fit_tsm)
 
 /* Sub-grids that Ts and the per-queue L2 time explain equally (TBs that
  * share nothing: a queue's L2 accesses follow its length as Ts does) keep
- * Ts, which carries to a launch unchanged (sampler/group_fit.c). */
+ * Ts, which carries to a launch unchanged (sampler/group/group_fit.c). */
 static void test_fit_tie_keeps_tsm(void)
 {
     graph s;

@@ -1,5 +1,5 @@
 /*
- * The grouping model's short samples (sampler/group_window.c) on a 32 x 32
+ * The grouping model's short samples (sampler/group/group_window.c) on a 32 x 32
  * matrix multiply in 16 x 16 blocks on the GTX 480: four TBs, TB (bx, by)
  * reading A's row panel by (16 x 32 = 512 elements) and B's column panel
  * bx (512): TB 0 shares 512 with TB 1 (row panel) and 512 with TB 2

@@ -1,5 +1,5 @@
 /*
- * Ghost zones and groupings together (sampler/gz_group.c), on the Box9
+ * Ghost zones and groupings together (sampler/group/gz_group.c), on the Box9
  * stencil (one array, 3x3 neighbours, 16 x 16 blocks) on a 96 x 96 grid,
  * GTX 480 config and calibration:
  *   - the relaunched stage's locality graph at h = 2, by hand: output tiles

@@ -1,12 +1,12 @@
 /*
- * Tests of Nsight Compute's numbers and units (sampler/ncu_units.c): the
+ * Tests of Nsight Compute's numbers and units (sampler/ghostzone/ncu_units.c): the
  * thousands separators are read strictly, and each unit the default
  * --print-units auto writes maps to its base unit and power of ten.
  */
 #include <string.h>
 
 #include "check.h"
-#include "sampler/ncu_units.h"
+#include "sampler/ghostzone/ncu_units.h"
 
 static int strip_is(const char *text, const char *want)
 {

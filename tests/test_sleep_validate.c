@@ -1,5 +1,5 @@
 /*
- * Tests of the sleep validation's targets (sampler/sleep_validate.c,
+ * Tests of the sleep validation's targets (sampler/sleep/sleep_validate.c,
  * trapeze_sleep_validation_targets) on rows made by hand: a model choice
  * that simulates over the budget misses the "within the budget and >= 99%
  * of the best swept saving" target even where it saves more than the best

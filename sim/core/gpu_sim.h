@@ -137,7 +137,7 @@ typedef struct sim_core_config {
     long window_first_block;       /* -trapeze_window_first_block: 0, or round-robin
                                     * dispatch starts at this block of the grid and the
                                     * launch ends when blocks N.. are done (a sample's
-                                    * later window, sampler/sleep_sample.c) */
+                                    * later window, sim/sample/jump_window.c) */
     uint64_t window_warp_insts;    /* -trapeze_window_warp_insts: 0, or stop a launch at the
                                     * end of the cycle in which its SMs have issued this many
                                     * warp instructions (a short sample of it) */

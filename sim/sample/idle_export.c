@@ -1,7 +1,7 @@
 /*
  * idle_export.c - the simulator's idle-period histograms (sim/power) in the
  * model's buckets (trapeze_idle_hist): one conversion for every sampler
- * that measures idle periods (window.c; sampler/gz_energy_sample.c
+ * that measures idle periods (window.c; sampler/gz_energy/gz_energy_sample.c
  * through sim/sim.h), and the GPU options such a measurement runs with.
  * Owns those two only.
  */

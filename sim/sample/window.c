@@ -1,6 +1,6 @@
 /*
  * window.c - the simulations the sleep model is calibrated and validated
- * on (sim_sleep_window, sim_sleep_whole; sampler/sleep_sample.c parses the
+ * on (sim_sleep_window, sim_sleep_whole; sampler/sleep/sleep_sample.c parses the
  * jobs and keeps the statistics, through sim/sim.h). A job is a built-in
  * kernel ("matmul n=128") or a ghost-zone stencil ("hotspot size=256x256
  * sync=fence h=2 iters=8"). Four ways to run one:

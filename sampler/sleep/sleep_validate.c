@@ -15,7 +15,7 @@
 
 #include "common/error.h"
 #include "sampler/sampler.h"
-#include "sampler/sleep_calib.h"
+#include "sampler/sleep/sleep_calib.h"
 
 static const double snooze_sweep[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64};
 #define N_SNOOZE ((int)(sizeof snooze_sweep / sizeof snooze_sweep[0]))

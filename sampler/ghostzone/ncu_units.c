@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sampler/ncu_units.h"
+#include "sampler/ghostzone/ncu_units.h"
 
 static int digit(char c) { return c >= '0' && c <= '9'; }
 

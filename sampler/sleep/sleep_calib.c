@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "sampler/sleep_calib.h"
+#include "sampler/sleep/sleep_calib.h"
 
 static const char *const sleep_kinds[] = {"window", NULL};
 #define BIG 1e300

@@ -102,7 +102,7 @@ trapeze_status trapeze_grp_launch_problem(const char *gpu, const trapeze_grp_lau
     return trapeze_grp_problem_builtin(gpu, l->kernel, argv, argc, l->launch, out, err);
 }
 
-/* A sub-grid sample (sampler/group_window.c): the policy's grouping as the
+/* A sub-grid sample (sampler/group/group_window.c): the policy's grouping as the
  * model sees it, its first queues (at most m, at most `share` of the TBs)
  * alone. */
 static trapeze_status run_window(const trapeze_grp_problem *pb, const char *policy, int m,

@@ -38,7 +38,7 @@
 #include "common/error.h"
 #include "common/number.h"
 #include "common/text.h"
-#include "sampler/ncu_units.h"
+#include "sampler/ghostzone/ncu_units.h"
 #include "sampler/sampler.h"
 
 enum {
