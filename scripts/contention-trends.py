@@ -14,8 +14,9 @@ Reuse0), then the geometric means beside the seed's.
 
 The seed's geometric means (seed 003 section 8) are over its chapter's 12
 to 15 benchmarks, of which only these six gain much; were the others at
-1.0, its six-kernel mean would be seed^(N/6) (2.25 over 12 -> 5.1), printed
-as "seed, 6 only": an upper bound, not a figure the seed states.
+1.0 and the six equal, each would gain seed^(N/6) (2.25 over 12 -> 5.1),
+printed as "seed per strided kernel": an estimate, not a figure the seed
+states.
 
   scripts/contention-trends.py [--quick] [--only atax,mvt] [--trapeze build/trapeze]
 """
@@ -122,7 +123,7 @@ def main():
                       f"{r['l1_accesses']} | {r['l1_hits']} | {r['l1_bypasses']} | "
                       f"{pct(r['l1_evicted_unused'], r['l1_evictions'])} |")
     print()
-    print("| mechanism | Trapeze geomean | seed geomean | seed, 6 only |")
+    print("| mechanism | Trapeze geomean | seed geomean | seed per strided kernel |")
     print("|---|---|---|---|")
     for name, _, seed, n in MECHANISMS:
         s = f"{seed:.2f}" if seed else "-"
