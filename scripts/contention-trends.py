@@ -14,10 +14,15 @@ Reuse0), then the geometric means beside the seed's.
 
 The seed's geometric means (seed 003 section 8) are over its chapter's 12
 to 15 benchmarks, of which only these six gain much; were the others at
-1.0, its six-kernel mean would be seed^(N/6) (2.25 over 12 -> 5.1), printed
-as "seed, 6 only": an upper bound, not a figure the seed states.
+1.0 and the six equal, each would gain seed^(N/6) (2.25 over 12 -> 5.1),
+printed as "seed per strided kernel": an estimate, not a figure the seed
+states.
 
-  scripts/contention-trends.py [--quick] [--only atax,mvt] [--trapeze build/trapeze]
+With --sensitivity it also prints loc's speed-up on atax n=256 under each
+warp scheduler and L1D associativity (16 KB), beside what the seed states.
+
+  scripts/contention-trends.py [--quick] [--only atax,mvt] [--sensitivity]
+                               [--trapeze build/trapeze]
 """
 import argparse
 import csv
@@ -86,6 +91,27 @@ def ratio(a, b):
     return f"{a / b:.1f}" if b else "-"
 
 
+# (label, options of both runs, what the seed states)
+SENSITIVITY = [
+    ("GTO", ["-gpgpu_scheduler gto"], "smallest gain with GTO"),
+    ("LRR", ["-gpgpu_scheduler lrr"], "largest gain with RR"),
+    ("two-level (6 active)", ["-gpgpu_scheduler two_level_active:6:0:1"], "in between"),
+    ("2-way, 64 sets", ["-gpgpu_cache:dl1 64:128:2,L:L:m:N:L,A:32:8,8"], "2-way gains most"),
+    ("4-way, 32 sets", [], "2.25x (all benchmarks)"),
+    ("8-way, 16 sets", ["-gpgpu_cache:dl1 16:128:8,L:L:m:N:L,A:32:8,8"], "8-way still ~1.77x"),
+]
+
+
+def sensitivity(trapeze, tmp):
+    print()
+    print("| atax n=256 | baseline cycles | loc cycles | loc speed-up | seed |")
+    print("|---|---|---|---|---|")
+    for label, extra, seed in SENSITIVITY:
+        base = run(trapeze, "atax", "n=256", extra, tmp)["cycles"]
+        loc = run(trapeze, "atax", "n=256", extra + ["-trapeze_l1d_select loc"], tmp)["cycles"]
+        print(f"| {label} | {base} | {loc} | {base / loc:.2f} | {seed} |")
+
+
 def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs))
 
@@ -93,11 +119,13 @@ def geomean(xs):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="the small sizes (seconds, not minutes)")
-    ap.add_argument("--only", help="comma-separated kernels")
+    ap.add_argument("--only", help="comma-separated kernels (empty: none, e.g. with --sensitivity)")
+    ap.add_argument("--sensitivity", action="store_true",
+                    help="also loc under each scheduler and associativity (atax n=256)")
     ap.add_argument("--trapeze", default=os.path.join(ROOT, "build", "trapeze"))
     a = ap.parse_args()
     kernels = KERNELS["quick" if a.quick else "full"]
-    if a.only:
+    if a.only is not None:
         want = a.only.split(",")
         kernels = [k for k in kernels if k[0] in want]
     speed = {m[0]: [] for m in MECHANISMS}
@@ -121,8 +149,12 @@ def main():
                       f"{ratio(r['ldst_stall_ready_warps'], r['ldst_refused_cycles'])} | "
                       f"{r['l1_accesses']} | {r['l1_hits']} | {r['l1_bypasses']} | "
                       f"{pct(r['l1_evicted_unused'], r['l1_evictions'])} |")
+        if a.sensitivity:
+            sensitivity(a.trapeze, tmp)
+    if not kernels:
+        return
     print()
-    print("| mechanism | Trapeze geomean | seed geomean | seed, 6 only |")
+    print("| mechanism | Trapeze geomean | seed geomean | seed per strided kernel |")
     print("|---|---|---|---|")
     for name, _, seed, n in MECHANISMS:
         s = f"{seed:.2f}" if seed else "-"
