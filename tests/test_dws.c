@@ -5,6 +5,7 @@
  * after HIT cycles, every other line misses after MISS), and the
  * invariants on larger kernels under every policy.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,7 @@ static const char *const base_cfg =
     "-gpgpu_num_sp_units 2\n-gpgpu_num_sfu_units 1\n"
     "-ptx_opcode_latency_fp 4,13,4,5,39\n-ptx_opcode_initiation_fp 1,2,1,1,4\n"
     "-gpgpu_num_sched_per_core 2\n-gpgpu_scheduler gto\n-gpgpu_shader_cta 8\n"
+    "-gpgpu_l1_latency 5\n"   /* the hit window: 2 x 5 = HIT cycles */
     "-trapeze_kernel_launch_latency 1000\n";
 
 static trapeze_config *make_cfg(const char *extra)
@@ -165,11 +167,13 @@ static sim_kernel *divergent_load(two_lat *p)
  * are handed over). Without subdivision the add waits for both: it issues
  * at 4 + MISS, its result is ready 4 cycles later, the store issues at
  * 8 + MISS and offers its lines at 9 + MISS (lanes 0-15) and 10 + MISS.
- * With a memory split the hit half runs ahead when its line arrives: add
- * at 3 + HIT, store at 7 + HIT, its line offered at 8 + HIT, MISS - HIT + 1
- * = 91 cycles earlier; the miss half's add at 4 + MISS, its store at
- * 8 + MISS, its line offered at 9 + MISS (alone now, a cycle earlier).
- * Every policy splits here: at 3 + HIT no other warp could run. */
+ * With a memory split the hit half runs ahead once the SM knows the other
+ * half missed: its data is not back within the hit window (HIT cycles, the
+ * config's 2 x -gpgpu_l1_latency) after its offer at 3, so at 4 + HIT. The
+ * hit half's add issues then, its store at 8 + HIT, its line offered at
+ * 9 + HIT, MISS - HIT = 90 cycles earlier; the miss half's add at 4 + MISS,
+ * its store at 8 + MISS, its line offered at 9 + MISS (alone now, a cycle
+ * earlier). Every policy splits here: no other warp could run. */
 static void test_hit_half_runs_ahead(void)
 {
     static two_lat p;
@@ -186,7 +190,7 @@ static void test_hit_half_runs_ahead(void)
         sim_kernel_destroy(k);
         k = divergent_load(&p);
         run(k, extra, &p, &st);
-        CHECK(p.store_at[0] == 8 + HIT);
+        CHECK(p.store_at[0] == 9 + HIT);
         CHECK(p.store_at[1] == 9 + MISS);
         /* one split, merged again at EXIT; add and store run twice, half wide */
         CHECK(st.total.dws_mem_splits == 1 && st.total.dws_merges == 1);
@@ -254,13 +258,13 @@ static void test_branch_split(void)
  * the hit half at the IF's branch until the miss half arrives (add at
  * 4 + MISS, merged there): branch at 5 + MISS, second add when r2 is ready
  * at 8 + MISS, store at 12 + MISS, offered at 13 + MISS. BranchBypass lets
- * it cross: add 3 + HIT, branch 4 + HIT, second add 7 + HIT, store
- * 11 + HIT, offered 12 + HIT. */
+ * it cross: add 4 + HIT, branch 5 + HIT, second add 8 + HIT, store
+ * 12 + HIT, offered 13 + HIT. */
 static void test_reconvergence_policy(void)
 {
     static two_lat p;
     static const char *const reconv[] = {"limited", "bypass"};
-    const uint64_t expect[] = {13 + MISS, 12 + HIT};
+    const uint64_t expect[] = {13 + MISS, 13 + HIT};
     for (int i = 0; i < 2; i++) {
         sim_kb *kb = sim_kb_begin("divload_if", SIM_DIM(1), SIM_DIM(32));
         int a = sim_kb_global(kb, "a", 4096), c = sim_kb_global(kb, "c", 4096);
@@ -325,13 +329,88 @@ static void test_split_policies(void)
     CHECK(hit_store[2] >= hit_store[0]);
 }
 
+/* Runs built-in `name` (with its parameters) on the GTX 480 preset plus
+ * `extra` options; fills st. */
+static void run_builtin(const char *name, int argc, char **argv, const char *extra,
+                        sim_kernel_stats *st)
+{
+    trapeze_error err;
+    trapeze_config *cfg = NULL;
+    char path[] = "/tmp/test_dws_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        CHECK(0);
+        return;
+    }
+    fputs(extra, f);
+    fclose(f);
+    char list[256];
+    snprintf(list, sizeof list, "data/gpus/gtx480.config,%s", path);
+    CHECK_OK(trapeze_config_load(list, &cfg, &err));
+    remove(path);
+    sim_gpu_options opt;
+    memset(&opt, 0, sizeof opt);
+    sim_gpu *g = NULL;
+    CHECK_OK(sim_gpu_create(cfg, &opt, &g, &err));
+    const sim_builtin *b = sim_builtin_find(name);
+    long p[SIM_BUILTIN_MAX_PARAMS];
+    sim_kernel *ks[4];
+    int n = 0;
+    CHECK_OK(sim_builtin_params(b, argc, argv, p, &err));
+    CHECK_OK(b->build(sim_gpu_config(g), p, ks, 4, &n, &err));
+    CHECK(n == 1);
+    CHECK_OK(sim_gpu_run(g, ks[0], st, &err));
+    sim_kernel_destroy(ks[0]);
+    sim_gpu_destroy(g);
+    trapeze_config_destroy(cfg);
+}
+
+/* The invariants on kernels with many warps, branches and loads, on the
+ * GTX 480's memory system: every policy executes exactly the baseline's
+ * thread instructions (the splits partition the lanes: each lane runs each
+ * instruction once), every split is merged again by the end (merges restore
+ * the full mask), and the table never holds more than -trapeze_dws_wst
+ * entries (a TRAPEZE_CHECKS build also runs sim_dws_check every cycle). */
+static void test_invariants(void)
+{
+    static const char *const kern[][2] = {{"filter", "w=128"}, {"kmeans", "points=3840"},
+                                          {"jacobi", "nx=256"}};
+    static const char *const pol[] = {
+        "-trapeze_dws_branch 1\n",
+        "-trapeze_dws_mem aggress\n-trapeze_dws_branch 1\n-trapeze_dws_reconv bypass\n",
+        "-trapeze_dws_mem lazy\n-trapeze_dws_branch 1\n",
+        "-trapeze_dws_mem revive\n-trapeze_dws_branch 1\n-trapeze_dws_reconv bypass\n",
+        "-trapeze_dws_mem aggress\n-trapeze_dws_branch 1\n-trapeze_dws_wst 4\n"};
+    for (int k = 0; k < 3; k++) {
+        char arg[32];
+        snprintf(arg, sizeof arg, "%s", kern[k][1]);
+        char *argv[] = {arg};
+        sim_kernel_stats base, st;
+        run_builtin(kern[k][0], 1, argv, "", &base);
+        uint64_t splits_seen = 0;
+        for (int i = 0; i < 5; i++) {
+            run_builtin(kern[k][0], 1, argv, pol[i], &st);
+            uint64_t splits = st.total.dws_branch_splits + st.total.dws_mem_splits;
+            splits_seen += splits;
+            CHECK(st.total.thread_insts == base.total.thread_insts);
+            CHECK(splits == st.total.dws_merges);
+            CHECK(st.total.dws_wst_peak <= (i == 4 ? 4u : 16u));
+            CHECK(st.total.blocks == base.total.blocks);
+            sim_kernel_stats_free(&st);
+        }
+        CHECK(splits_seen > 0);   /* the checks above saw splits */
+        sim_kernel_stats_free(&base);
+    }
+}
+
 /* A policy name the simulator does not have: one message naming the
  * config file, line and option; nothing runs. */
 static void test_bad_options(void)
 {
     static const char *const bad[][2] = {
-        {"-trapeze_dws_mem sometimes\n", "test.config:20: option -trapeze_dws_mem: 'sometimes' is not a subdivision policy"},
-        {"-trapeze_dws_reconv stack\n", "test.config:20: option -trapeze_dws_reconv: 'stack' is not a re-convergence policy"},
+        {"-trapeze_dws_mem sometimes\n", "test.config:21: option -trapeze_dws_mem: 'sometimes' is not a subdivision policy"},
+        {"-trapeze_dws_reconv stack\n", "test.config:21: option -trapeze_dws_reconv: 'stack' is not a re-convergence policy"},
         {"-trapeze_dws_wst 1\n", "-trapeze_dws_wst"}};
     for (int i = 0; i < 3; i++) {
         trapeze_config *cfg = make_cfg(bad[i][0]);
@@ -355,6 +434,7 @@ int main(void)
     test_branch_split();
     test_reconvergence_policy();
     test_split_policies();
+    test_invariants();
     test_bad_options();
     return check_report("test_dws");
 }

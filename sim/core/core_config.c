@@ -127,6 +127,9 @@ const trapeze_opt sim_core_options[] = {
     {"trapeze_dws_reconv", OPT_TEXT, "limited", 0, 0,
      "a memory split stops at the next branch (limited) or runs across branches (bypass)"},
     {"trapeze_dws_wst", OPT_INT, "16", 2, 64, "warp-split table entries per SM"},
+    {"trapeze_dws_hit_cycles", OPT_INT, "", 1, 1000000,
+     "Dynamic Warp Subdivision: a load's data back this soon after its offer was an L1 hit "
+     "(unset: twice -gpgpu_l1_latency)"},
     {"trapeze_dws_post_block", OPT_INT, "50", 0, 1000000,
      "a program branch splits when the block after its post-dominator has at most this many "
      "instructions"},
@@ -534,6 +537,12 @@ static trapeze_status read_dws(const trapeze_config *cfg, sim_core_config *c, tr
     if ((s = trapeze_opt_int(cfg, sim_core_options, "trapeze_dws_post_block", &v, err)))
         return s;
     d->post_block = (int)v;
+    long l1;
+    if ((s = trapeze_opt_int(cfg, sim_mem_options, "gpgpu_l1_latency", &l1, err)) ||
+        (s = trapeze_opt_int_or(cfg, sim_core_options, "trapeze_dws_hit_cycles", 2 * l1, &v,
+                                err)))
+        return s;
+    d->hit_cycles = (int)v;
     const char *mem, *reconv;
     trapeze_config_get_string(cfg, "trapeze_dws_mem", "off", &mem);
     trapeze_config_get_string(cfg, "trapeze_dws_reconv", "limited", &reconv);

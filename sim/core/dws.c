@@ -26,10 +26,11 @@ trapeze_status sim_dws_init(sim_sm *sm, trapeze_error *err)
         d->n_groups = c->wst / 2;
         d->g = calloc((size_t)d->n_groups, sizeof *d->g);
         d->pend = calloc((size_t)n, sizeof *d->pend);
-        d->miss = calloc((size_t)n, sizeof *d->miss);
+        d->hit = calloc((size_t)n, sizeof *d->hit);
+        d->sent = calloc((size_t)n, sizeof *d->sent);
     }
     sm->dws = d;
-    if (!d || !d->g || !d->pend || !d->miss) {
+    if (!d || !d->g || !d->pend || !d->hit || !d->sent) {
         sim_dws_free(sm);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory for the warp-split "
                                                  "table of SM %d", sm->id);
@@ -44,7 +45,8 @@ void sim_dws_free(sim_sm *sm)
         return;
     free(sm->dws->g);
     free(sm->dws->pend);
-    free(sm->dws->miss);
+    free(sm->dws->hit);
+    free(sm->dws->sent);
     free(sm->dws);
     sm->dws = NULL;
 }
@@ -58,7 +60,8 @@ void sim_dws_reset(sim_sm *sm)
         d->g[i].slot = -1;
     memset(d->grp, -1, sizeof d->grp);
     memset(d->pend, 0, (size_t)sm->cfg->max_warps * sizeof *d->pend);
-    memset(d->miss, 0, (size_t)sm->cfg->max_warps * sizeof *d->miss);
+    memset(d->hit, 0, (size_t)sm->cfg->max_warps * sizeof *d->hit);
+    memset(d->sent, 0, (size_t)sm->cfg->max_warps * sizeof *d->sent);
     d->used = 0;
     d->revive_next = 0;
 }
@@ -100,25 +103,26 @@ void sim_dws_tag_requests(sim_sm *sm, int slot, const sim_warp_inst *in, int bef
     }
     if (in->dst != SIM_NO_REG && last >= 0) {
         sm->dws->pend[slot][in->dst] |= in->active;
-        sm->dws->miss[slot][in->dst] &= ~in->active;
+        sm->dws->hit[slot][in->dst] &= ~in->active;
     }
 }
 
-void sim_dws_accepted(sim_sm *sm, const sim_mem_request *r, sim_mem_outcome o)
+int sim_dws_accepted(sim_sm *sm, const sim_mem_request *r, uint64_t t)
 {
     int slot = (int)(r->tag & 0xff), kind = (int)(r->tag >> 8 & 0xff);
     int reg = (int)(r->tag >> 16 & 0xff);
-    if (kind == 1 /* store */ || kind == 3 /* I-fetch */ || reg == SIM_NO_REG ||
-        o == SIM_MEM_HIT)
-        return;
-    sm->dws->miss[slot][reg] |= (uint32_t)(r->tag >> 32);
+    if (kind == 1 /* store */ || kind == 3 /* I-fetch */ || reg == SIM_NO_REG)
+        return -1;
+    sm->dws->sent[slot][reg] = t;
+    return slot;
 }
 
-void sim_dws_arrived(sim_sm *sm, int slot, int reg, const sim_mem_request *done)
+void sim_dws_arrived(sim_sm *sm, int slot, int reg, const sim_mem_request *done, uint64_t t)
 {
-    /* (a lane that missed stays marked until the register is loaded again:
-     * arriving first does not make it a hit) */
-    sm->dws->pend[slot][reg] &= ~(uint32_t)(done->tag >> 32);
+    uint32_t lanes = (uint32_t)(done->tag >> 32);
+    sm->dws->pend[slot][reg] &= ~lanes;
+    if (t - done->issue_cycle <= (uint64_t)sm->cfg->dws.hit_cycles)
+        sm->dws->hit[slot][reg] |= lanes;
 }
 
 /* The lanes of the split the warp holds (every lane when not split). */
@@ -136,20 +140,32 @@ int sim_dws_reg_waits(const sim_sm *sm, int slot, int r)
 }
 
 /* Lanes of `lanes` active in `in` whose data for one of its registers is
- * due (*missed: those whose request missed L1, arrived or not). */
+ * due at t; *split (when not NULL): for some register, some of those lanes
+ * hit (their data came within the hit window) while others are still due
+ * past it, i.e. missed: a memory divergence, not lanes of misses that
+ * merely arrive in turn. */
 static uint32_t due_lanes(const sim_sm *sm, int slot, const sim_warp_inst *in, uint32_t lanes,
-                          uint32_t *missed)
+                          uint64_t t, int *split, uint64_t *later)
 {
     int regs[4] = {in->src[0], in->src[1], in->src[2], in->dst};
-    uint32_t due = 0, miss = 0;
+    uint32_t due = 0;
+    int div = 0;
     lanes &= in->active;   /* an instruction waits only for its active lanes' data */
     for (int i = 0; i < 4; i++)
         if (regs[i] != SIM_NO_REG) {
-            due |= sm->dws->pend[slot][regs[i]] & lanes;
-            miss |= sm->dws->miss[slot][regs[i]] & lanes;
+            int r = regs[i];
+            uint32_t pend = sm->dws->pend[slot][r] & lanes;
+            uint64_t known = sm->dws->sent[slot][r] + (uint64_t)sm->cfg->dws.hit_cycles + 1;
+            due |= pend;
+            if (!pend || !(lanes & ~pend & sm->dws->hit[slot][r]))
+                continue;
+            if (t >= known)
+                div = 1;
+            else if (later && known < *later)
+                *later = known;   /* the misses are known then */
         }
-    if (missed)
-        *missed = miss;
+    if (split)
+        *split = div;
     return due;
 }
 
@@ -160,15 +176,17 @@ static int joins(const sim_warp_inst *in)
            in->op == SIM_OP_ATOMIC || (in->flags & (SIM_INST_VOLATILE | SIM_INST_SPIN));
 }
 
-int sim_dws_mem_divergent(const sim_sm *sm, int slot, uint32_t *ready)
+int sim_dws_mem_divergent(const sim_sm *sm, int slot, uint64_t t, uint32_t *ready,
+                          uint64_t *later)
 {
     const sim_warp_inst *in = &sm->warps[slot].inst;
     if (joins(in))
         return 0;
-    uint32_t lanes = held_lanes(sm, slot), missed;
-    uint32_t due = due_lanes(sm, slot, in, lanes, &missed);
-    *ready = lanes & ~due & ~missed;   /* the hit lanes (and those the load did not run) */
-    return (*ready & in->active) && (due & missed);
+    uint32_t lanes = held_lanes(sm, slot);
+    int div;
+    uint32_t due = due_lanes(sm, slot, in, lanes, t, &div, later);
+    *ready = lanes & ~due;   /* their data is in (and the lanes the instruction does not run) */
+    return div && (*ready & in->active);
 }
 
 /* ---- the table ---- */
@@ -314,7 +332,7 @@ static void advance(sim_sm *sm, sim_dws_group *g, int i)
 /* Is split s waiting on its lanes' loaded data at its entry? */
 static int blocked(const sim_sm *sm, const sim_dws_group *g, const sim_dws_split *s)
 {
-    return due_lanes(sm, g->slot, entry(g, s->seq), s->lanes, NULL) != 0;
+    return due_lanes(sm, g->slot, entry(g, s->seq), s->lanes, 0, NULL, NULL) != 0;
 }
 
 /* Merges split j into split i (same entry). */
@@ -471,7 +489,7 @@ void sim_dws_release(sim_sm *sm, int slot)
         sm->dws->grp[slot] = -1;
     }
     memset(sm->dws->pend[slot], 0, sizeof sm->dws->pend[slot]);
-    memset(sm->dws->miss[slot], 0, sizeof sm->dws->miss[slot]);
+    memset(sm->dws->hit[slot], 0, sizeof sm->dws->hit[slot]);
 }
 
 void sim_dws_check(const sim_sm *sm)

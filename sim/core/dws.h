@@ -50,7 +50,8 @@ typedef struct sim_dws {
     sim_dws_group *g;
     int8_t grp[SM_MAX_WARPS];  /* per slot: its group, -1 none */
     uint32_t (*pend)[SIM_MAX_REGS];   /* per slot and register: lanes whose load data is due */
-    uint32_t (*miss)[SIM_MAX_REGS];   /* ... of which the request missed L1 */
+    uint32_t (*hit)[SIM_MAX_REGS];    /* ... lanes whose data came within the hit window */
+    uint64_t (*sent)[SIM_MAX_REGS];   /* ... the cycle its last request was accepted */
     int revive_next;           /* ReviveSplit: the slot its search starts at */
 } sim_dws;
 
@@ -70,19 +71,26 @@ static inline sim_dws_group *sim_dws_group_of(const sim_sm *sm, int slot)
 /* A load or atomic of warp `slot` pushed requests lq[before ..]: each gets
  * the lanes whose first byte it carries (tag bits 32..63). */
 void sim_dws_tag_requests(sim_sm *sm, int slot, const sim_warp_inst *in, int before);
-/* The memory system took request r with outcome o (a miss marks its lanes). */
-void sim_dws_accepted(sim_sm *sm, const sim_mem_request *r, sim_mem_outcome o);
-/* Request `done` of warp slot for register reg completed. */
-void sim_dws_arrived(sim_sm *sm, int slot, int reg, const sim_mem_request *done);
+/* The memory system took load request r at t: returns the warp's slot
+ * (once the hit window has passed, its lanes still due are misses), or -1
+ * for a request that loads no register. The port answers a queued access
+ * before it knows hit or miss (SIM_MEM_SENT), so the SM tells them by time:
+ * data back within -trapeze_dws_hit_cycles of the offer is a hit. */
+int sim_dws_accepted(sim_sm *sm, const sim_mem_request *r, uint64_t t);
+/* Request `done` of warp slot for register reg completed at t. */
+void sim_dws_arrived(sim_sm *sm, int slot, int reg, const sim_mem_request *done, uint64_t t);
 /* Register r has requests due: does the instruction the warp holds wait on
  * them (1), or are they only other splits' lanes (0)? */
 int sim_dws_reg_waits(const sim_sm *sm, int slot, int r);
 
 /* ---- splits ---- */
 
-/* The held instruction waits on loaded data, some of its lanes' data is in
- * and some missed: *ready gets the lanes that may run ahead. */
-int sim_dws_mem_divergent(const sim_sm *sm, int slot, uint32_t *ready);
+/* At t the held instruction waits on loaded data, some of its lanes hit and
+ * some missed: *ready gets the lanes that may run ahead. Lanes that hit
+ * while the others' hit window is still open lower *later (when not NULL)
+ * to the cycle the others are known to have missed. */
+int sim_dws_mem_divergent(const sim_sm *sm, int slot, uint64_t t, uint32_t *ready,
+                          uint64_t *later);
 /* Splits the held split (or the whole warp) into `ready` (run-ahead, then
  * held) and the rest; 0 when the table is full. */
 int sim_dws_split_mem(sim_sm *sm, int slot, uint32_t ready);

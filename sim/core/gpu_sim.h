@@ -65,6 +65,8 @@ typedef struct sim_dws_config {
     sim_dws_mem mem;       /* -trapeze_dws_mem */
     sim_dws_reconv reconv; /* -trapeze_dws_reconv */
     int wst;               /* -trapeze_dws_wst: warp-split table entries per SM */
+    int hit_cycles;        /* -trapeze_dws_hit_cycles: a load's data back this soon after
+                            * its offer was an L1 hit (default: twice -gpgpu_l1_latency) */
     int post_block;        /* -trapeze_dws_post_block: a program branch is selected when the
                             * block after its post-dominator has at most this many
                             * instructions */

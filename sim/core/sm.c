@@ -457,11 +457,11 @@ static int others_wait(const sim_sm *sm, int slot)
 /* Dynamic Warp Subdivision on a memory divergence: the warp (or its held
  * split) waits on loaded data, some of its lanes hit and some missed; under
  * the policy it splits, the lanes with their data running ahead. */
-static int mem_split(sim_sm *sm, int slot)
+static int mem_split(sim_sm *sm, int slot, uint64_t t, uint64_t *later)
 {
     sim_dws_mem p = sm->cfg->dws.mem;
     uint32_t ready;
-    if (p == SIM_DWS_MEM_OFF || !sim_dws_mem_divergent(sm, slot, &ready) ||
+    if (p == SIM_DWS_MEM_OFF || !sim_dws_mem_divergent(sm, slot, t, &ready, later) ||
         (p != SIM_DWS_MEM_AGGRESS && !others_wait(sm, slot)))
         return 0;
     return sim_dws_split_mem(sm, slot, ready);
@@ -484,10 +484,11 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
         if (r == SIM_NO_REG)
             continue;
         if (w->reg_pending[r] && (!sm->dws || sim_dws_reg_waits(sm, SLOT(sm, w), r))) {
-            if (sm->dws && mem_split(sm, SLOT(sm, w)))
+            uint64_t later = SIM_NEVER;   /* (a completion wakes it) */
+            if (sm->dws && mem_split(sm, SLOT(sm, w), t, &later))
                 return warp_ready(sm, w, t);   /* the run-ahead split's turn */
             set_wait(sm, SLOT(sm, w), SIM_STALL_MEMORY);
-            set_retry(sm, (int)(w - sm->warps), SIM_NEVER);
+            set_retry(sm, (int)(w - sm->warps), later);
             return 0;
         }
         if (w->reg_ready[r] > ready)
@@ -902,6 +903,19 @@ static void ldst_parked_due(sim_sm *sm, uint64_t t)
         sm->warp_next = t;
 }
 
+/* A load request of warp `slot` (-1: none) was accepted at t: if the warp
+ * waits on its data, it is asked again when the hit window has passed, when
+ * its lanes that hit may split off from those that missed (their data may
+ * be in already: no completion would wake it). */
+static void dws_sent(sim_sm *sm, int slot, uint64_t t)
+{
+    if (slot < 0 || sm->cfg->dws.mem == SIM_DWS_MEM_OFF || sm->wstate[slot] != W_RUN ||
+        sm->wretry[slot] != SIM_NEVER || (sm->wldst[slot >> 6] >> (slot & 63) & 1))
+        return;
+    set_retry(sm, slot, t + (uint64_t)sm->cfg->dws.hit_cycles + 1);
+    retry_lowered(sm, slot);
+}
+
 /* Offers the queued requests in order, up to the port's accesses per cycle
  * (GPGPU-Sim: one per L1 bank), until one is refused. */
 static void ldst_step(sim_sm *sm, uint64_t t)
@@ -920,7 +934,7 @@ static void ldst_step(sim_sm *sm, uint64_t t)
         }
         sm->st.mem_requests++;
         if (sm->dws)
-            sim_dws_accepted(sm, r, o);
+            dws_sent(sm, sim_dws_accepted(sm, r, t), t);
         int last = sm->lq_last[sm->lq_head];
         sm->lq_head = (sm->lq_head + 1) & (sm->lq_size - 1);
         sm->lq_n--;
@@ -950,7 +964,7 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
     }
     if (kind != TAG_STORE && reg != SIM_NO_REG) {
         if (sm->dws)
-            sim_dws_arrived(sm, slot, reg, done);
+            sim_dws_arrived(sm, slot, reg, done, t);
         if ((done->flags & SIM_MEM_VOLATILE) || kind == TAG_ATOMIC)
             w->reg_value[reg] = done->value;
         if (--w->reg_pending[reg] == 0) {
@@ -1050,7 +1064,8 @@ static int revive(sim_sm *sm, uint64_t t)
         int slot = (first + k) % n;
         uint32_t ready;
         if (sm->wstate[slot] != W_RUN || sm->wretry[slot] != SIM_NEVER ||
-            (sm->wldst[slot >> 6] >> (slot & 63) & 1) || !sim_dws_mem_divergent(sm, slot, &ready))
+            (sm->wldst[slot >> 6] >> (slot & 63) & 1) ||
+            !sim_dws_mem_divergent(sm, slot, t, &ready, NULL))
             continue;
         if (!sim_dws_split_mem(sm, slot, ready))
             return 0;   /* the table is full */
