@@ -404,6 +404,52 @@ static void test_invariants(void)
     }
 }
 
+/* Appends file `path` to buf[at..size); returns the new length. */
+static size_t slurp(const char *path, char *buf, size_t at, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL);
+    size_t n = f ? fread(buf + at, 1, size - 1 - at, f) : 0;
+    if (f)
+        fclose(f);
+    buf[at + n] = 0;
+    return at + n;
+}
+
+/* The seed's directions that Trapeze reproduces, on the smallest filter
+ * that shows them (256 x 256; at 128 x 128 the splits cost more than they
+ * hide) on the seed-like WPU: BranchOnly, ReviveSplit.MemOnly and the full
+ * ReviveSplit are faster than the same WPU without subdivision (seed: 1.13,
+ * 1.20, 1.71), and ReviveSplit lowers the memory-stall share (seed: 76% to
+ * 36%) and the active lanes per instruction (seed: 14 to 4 of 16).
+ * bench_dws prints the whole table. */
+static void test_seed_directions(void)
+{
+    static const char *const pol[] = {"", "data/dws/branch-only.config",
+                                      "data/dws/revive-memonly.config",
+                                      "data/dws/revive.config"};
+    char w[] = "w=256", h[] = "h=256";
+    char *argv[] = {w, h};
+    uint64_t cycles[4];
+    double share[4], lanes[4];
+    for (int i = 0; i < 4; i++) {
+        char text[2048];   /* the seed-like WPU, then the policy */
+        size_t n = slurp("data/dws/meng-wpu.config", text, 0, sizeof text);
+        n = pol[i][0] ? slurp(pol[i], text, n, sizeof text) : n;
+        sim_kernel_stats st;
+        run_builtin("filter", 2, argv, text, &st);
+        cycles[i] = st.cycles;
+        uint64_t slots = st.total.issue_slots;
+        for (int r = 0; r < SIM_STALL_COUNT; r++)
+            slots += st.total.stall[r];
+        share[i] = (double)st.total.stall[SIM_STALL_MEMORY] / (double)slots;
+        lanes[i] = (double)st.total.thread_insts / (double)st.total.warp_insts;
+        sim_kernel_stats_free(&st);
+    }
+    CHECK(cycles[1] < cycles[0] && cycles[2] < cycles[0] && cycles[3] < cycles[0]);
+    CHECK(share[3] < share[0] && lanes[3] < lanes[0]);
+}
+
 /* A policy name the simulator does not have: one message naming the
  * config file, line and option; nothing runs. */
 static void test_bad_options(void)
@@ -435,6 +481,7 @@ int main(void)
     test_reconvergence_policy();
     test_split_policies();
     test_invariants();
+    test_seed_directions();
     test_bad_options();
     return check_report("test_dws");
 }
