@@ -127,6 +127,19 @@ const trapeze_opt sim_core_options[] = {
      "per-warp queues: requests each holds (a warp issues a global access while 32 more fit)"},
     {"trapeze_ldst_probes", OPT_INT, "4", 1, 32,
      "per-warp queues: heads probed per cycle (fixed, grr; rr probes one)"},
+    {"trapeze_dws_branch", OPT_INT, "0", 0, 1,
+     "Dynamic Warp Subdivision: split a warp at a selected divergent branch (1)"},
+    {"trapeze_dws_mem", OPT_TEXT, "off", 0, 0,
+     "Dynamic Warp Subdivision on a partial hit: off, aggress, lazy, revive"},
+    {"trapeze_dws_reconv", OPT_TEXT, "limited", 0, 0,
+     "a memory split stops at the next branch (limited) or runs across branches (bypass)"},
+    {"trapeze_dws_wst", OPT_INT, "16", 2, 64, "warp-split table entries per SM"},
+    {"trapeze_dws_hit_cycles", OPT_INT, "", 1, 1000000,
+     "Dynamic Warp Subdivision: a load's data back this soon after its offer was an L1 hit "
+     "(unset: twice -gpgpu_l1_latency)"},
+    {"trapeze_dws_post_block", OPT_INT, "50", 0, 1000000,
+     "a program branch splits when the block after its post-dominator has at most this many "
+     "instructions"},
     {NULL, OPT_INT, NULL, 0, 0, NULL}};
 
 /* Latencies the config may leave out: GPGPU-Sim's own defaults. */
@@ -530,6 +543,58 @@ static trapeze_status read_tb_dispatch(const trapeze_config *cfg, sim_core_confi
     return TRAPEZE_OK;
 }
 
+static const char *const dws_mem_names[SIM_DWS_MEM_COUNT] = {"off", "aggress", "lazy",
+                                                             "revive"};
+static const char *const dws_reconv_names[SIM_DWS_RECONV_COUNT] = {"limited", "bypass"};
+
+/* The index of v in names[n], or -1. */
+static int name_index(const char *const *names, int n, const char *v)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(v, names[i]))
+            return i;
+    return -1;
+}
+
+/* -trapeze_dws_*: Dynamic Warp Subdivision, parsed once into c->dws. */
+static trapeze_status read_dws(const trapeze_config *cfg, sim_core_config *c, trapeze_error *err)
+{
+    sim_dws_config *d = &c->dws;
+    long v;
+    trapeze_status s;
+    if ((s = trapeze_opt_int(cfg, sim_core_options, "trapeze_dws_branch", &v, err)))
+        return s;
+    d->branch = (int)v;
+    if ((s = trapeze_opt_int(cfg, sim_core_options, "trapeze_dws_wst", &v, err)))
+        return s;
+    d->wst = (int)v;
+    if ((s = trapeze_opt_int(cfg, sim_core_options, "trapeze_dws_post_block", &v, err)))
+        return s;
+    d->post_block = (int)v;
+    long l1;
+    if ((s = trapeze_opt_int(cfg, sim_mem_options, "gpgpu_l1_latency", &l1, err)) ||
+        (s = trapeze_opt_int_or(cfg, sim_core_options, "trapeze_dws_hit_cycles", 2 * l1, &v,
+                                err)))
+        return s;
+    d->hit_cycles = (int)v;
+    const char *mem, *reconv;
+    trapeze_config_get_string(cfg, "trapeze_dws_mem", "off", &mem);
+    trapeze_config_get_string(cfg, "trapeze_dws_reconv", "limited", &reconv);
+    int m = name_index(dws_mem_names, SIM_DWS_MEM_COUNT, mem);
+    if (m < 0)
+        return trapeze_config_fail(cfg, "trapeze_dws_mem", err,
+                                   "'%s' is not a subdivision policy (off, aggress, lazy, revive)",
+                                   mem);
+    int r = name_index(dws_reconv_names, SIM_DWS_RECONV_COUNT, reconv);
+    if (r < 0)
+        return trapeze_config_fail(cfg, "trapeze_dws_reconv", err,
+                                   "'%s' is not a re-convergence policy (limited, bypass)", reconv);
+    d->mem = (sim_dws_mem)m;
+    d->reconv = (sim_dws_reconv)r;
+    d->on = d->branch || d->mem != SIM_DWS_MEM_OFF;
+    return TRAPEZE_OK;
+}
+
 trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *c,
                                     trapeze_error *err)
 {
@@ -626,6 +691,8 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
         return s;
     c->hang_cycles = (uint64_t)v;
     if ((s = read_ldst_sched(cfg, c, err)))
+        return s;
+    if ((s = read_dws(cfg, c, err)))
         return s;
     return read_tb_dispatch(cfg, c, err);
 }

@@ -45,6 +45,32 @@ typedef enum {
     SIM_TB_COUNT
 } sim_tb_dispatch;
 const char *sim_tb_dispatch_name(sim_tb_dispatch d);
+/* Dynamic Warp Subdivision's memory-divergence policies (-trapeze_dws_mem;
+ * sim/core/dws.c) and its re-convergence policies (-trapeze_dws_reconv) */
+typedef enum {
+    SIM_DWS_MEM_OFF,       /* off: no split on a partial hit */
+    SIM_DWS_MEM_AGGRESS,   /* aggress: AggressSplit, at every memory divergence */
+    SIM_DWS_MEM_LAZY,      /* lazy: LazySplit, only when every other warp waits on memory */
+    SIM_DWS_MEM_REVIVE,    /* revive: LazySplit, and a stalled SM splits one waiting warp */
+    SIM_DWS_MEM_COUNT
+} sim_dws_mem;
+typedef enum {
+    SIM_DWS_LIMITED,       /* limited: BranchLimited, a memory split waits at the next branch */
+    SIM_DWS_BYPASS,        /* bypass: BranchBypass, it runs on across branches */
+    SIM_DWS_RECONV_COUNT
+} sim_dws_reconv;
+typedef struct sim_dws_config {
+    int on;                /* any split enabled (branch or mem) */
+    int branch;            /* -trapeze_dws_branch: split at selected divergent branches */
+    sim_dws_mem mem;       /* -trapeze_dws_mem */
+    sim_dws_reconv reconv; /* -trapeze_dws_reconv */
+    int wst;               /* -trapeze_dws_wst: warp-split table entries per SM */
+    int hit_cycles;        /* -trapeze_dws_hit_cycles: a load's data back this soon after
+                            * its offer was an L1 hit (default: twice -gpgpu_l1_latency) */
+    int post_block;        /* -trapeze_dws_post_block: a program branch is selected when the
+                            * block after its post-dominator has at most this many
+                            * instructions */
+} sim_dws_config;
 typedef enum { SIM_UNIT_SP, SIM_UNIT_SFU, SIM_UNIT_LDST, SIM_UNIT_NONE } sim_fu;
 /* The LDST unit's global accesses (-trapeze_ldst_sched; sim/core/ldst_sched.c) */
 typedef enum {
@@ -146,6 +172,7 @@ typedef struct sim_core_config {
     sim_tb_dispatch tb_dispatch;   /* -trapeze_tb_dispatch */
     sim_ldst_sched ldst_sched;     /* -trapeze_ldst_sched */
     int ldst_depth, ldst_probes;   /* -trapeze_ldst_queue_depth, -trapeze_ldst_probes */
+    sim_dws_config dws;            /* -trapeze_dws_*: Dynamic Warp Subdivision (sim/core/dws.c) */
     char tb_grouping[512];         /* -trapeze_tb_grouping: the explicit policy's file */
     int tb_grouping_named_by_config; /* 1: the file came from the config (a config can name
                                       * any file: its errors never show its contents) */
@@ -244,7 +271,11 @@ typedef enum {
     SCALAR(active_cycles, "sm_active_cycles", SUM) /* at least one resident block */ \
     SCALAR(wake_stall_cycles, "rf_wake_stall_cycles", SUM) /* waits for sleeping registers */ \
     SCALAR(ldst_ready, "", SUM) /* warps parked on the LDST unit, summed over its refused \
-                                 * cycles (a column with -trapeze_contention_counters) */
+                                 * cycles (a column with -trapeze_contention_counters) */ \
+    SCALAR(dws_branch_splits, "", SUM)  /* DWS: splits at divergent branches */         \
+    SCALAR(dws_mem_splits, "", SUM)     /* DWS: splits on a hit mask */                 \
+    SCALAR(dws_merges, "", SUM)         /* DWS: splits re-converged into another */      \
+    SCALAR(dws_wst_peak, "", MAX)       /* DWS: most warp-split table entries in use */
 
 extern const char *const sim_stall_names[SIM_STALL_COUNT]; /* memory, compute, ... */
 extern const char *const sim_fail_names[SIM_FAIL_COUNT];   /* none, line_alloc, ... */

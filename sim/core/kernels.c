@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "common/text.h"
 #include "sim/core/gpu_sim.h"
+#include "sim/core/kernels_divergent.h"
 #include "sim/core/kernels_seeds.h"
 
 #define AFF SIM_AFF
@@ -304,6 +305,7 @@ static const sim_builtin builtins[] = {
       {"block", 256, "threads per block"}},
      build_relaunch},
     SIM_SEED_BUILTINS,
+    SIM_DIVERGENT_BUILTINS,
     {"fma", "independent FMA chains on all resident blocks (cycles per warp instruction)",
      {{"iters", 256, "loop trips of 4 FMAs"}, {"blocks", 0, "blocks (0: all that fit at once)"},
       {"block", 256, "threads per block"}},

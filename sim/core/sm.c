@@ -42,6 +42,7 @@
 
 #include "common/error.h"
 #include "sim/mem/popcount.h"
+#include "sim/core/dws.h"
 #include "sim/core/sm.h"
 #include "sim/core/sched_two_level.h"
 #include "sim/core/warp_slots.h"
@@ -104,6 +105,8 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
     trapeze_status st = sim_oc_init(&sm->oc, cfg, err);
     if (!st)
         st = sim_fetch_init(sm, err);
+    if (!st)
+        st = sim_dws_init(sm, err);
     if (st) {
         sim_sm_free(sm);
         return st;
@@ -164,6 +167,7 @@ void sim_sm_free(sim_sm *sm)
     free(sm->wwhy);
     sim_oc_free(&sm->oc);
     sim_fetch_free(sm);
+    sim_dws_free(sm);
     free(sm->lq);
     free(sm->lq_at);
     free(sm->lq_last);
@@ -205,6 +209,7 @@ void sim_sm_begin_kernel(sim_sm *sm, const sim_kernel *k, uint64_t cycle)
     sm->age_counter = 0;
     sim_oc_reset(&sm->oc);
     sim_fetch_begin_kernel(sm);
+    sim_dws_reset(sm);
 }
 
 static int block_warps(const sim_sm *sm, const sim_kernel *k)
@@ -230,17 +235,27 @@ int sim_sm_fits(const sim_sm *sm, const sim_kernel *k)
 
 static inline int oc_kind(const sim_sm *sm, const sim_warp_inst *in);
 
-static void fetch(sim_sm *sm, sim_warp *w)
+void sim_sm_next_inst(sim_sm *sm, sim_warp *w, sim_warp_inst *out)
 {
-    if (!sm->src->next(sm->src_self, sm->k, &w->cur, w->reg_value, &w->inst)) {
-        memset(&w->inst, 0, offsetof(sim_warp_inst, addr));
-        w->inst.op = SIM_OP_EXIT;
-        w->inst.flags = SIM_INST_WARP_END;
-        w->inst.dst = w->inst.src[0] = w->inst.src[1] = w->inst.src[2] = SIM_NO_REG;
+    if (!sm->src->next(sm->src_self, sm->k, &w->cur, w->reg_value, out)) {
+        memset(out, 0, offsetof(sim_warp_inst, addr));
+        out->op = SIM_OP_EXIT;
+        out->flags = SIM_INST_WARP_END;
+        out->dst = out->src[0] = out->src[1] = out->src[2] = SIM_NO_REG;
     }
+}
+
+void sim_sm_inst_loaded(sim_sm *sm, sim_warp *w)
+{
     w->has_inst = 1;
     w->kind = (uint8_t)oc_kind(sm, &w->inst);   /* asked at every issue check */
     sm->wop[w - sm->warps] = w->inst.op;
+}
+
+static void fetch(sim_sm *sm, sim_warp *w)
+{
+    sim_sm_next_inst(sm, w, &w->inst);
+    sim_sm_inst_loaded(sm, w);
 }
 
 static void warp_regs(sim_sm *sm, int slot, uint64_t t, int open);
@@ -313,6 +328,8 @@ static void release_block(sim_sm *sm, sim_block *blk, uint64_t t)
         int slot = blk->slot[i];
         warp_regs(sm, slot, t, 0);
         sim_sched_remove(&sm->sched[slot % sm->cfg->n_sched], slot);
+        if (sm->dws)
+            sim_dws_release(sm, slot);
         if (sm->src->warp_end)
             sm->src->warp_end(sm->src_self, &sm->warps[slot].cur);
         set_state(sm, slot, W_FREE);
@@ -452,6 +469,31 @@ static int free_unit(const uint64_t *pool, int n, uint64_t t, uint64_t *retry)
     return -1;
 }
 
+/* Is every warp but `slot` waiting on an event (memory, mostly)? LazySplit
+ * splits only then. */
+static int others_wait(const sim_sm *sm, int slot)
+{
+    for (int wi = 0; wi < sm->words; wi++) {
+        uint64_t self = wi == slot >> 6 ? 1ull << (slot & 63) : 0;
+        if (sm->wfinite[wi] & ~self)
+            return 0;
+    }
+    return 1;
+}
+
+/* Dynamic Warp Subdivision on a memory divergence: the warp (or its held
+ * split) waits on loaded data, some of its lanes hit and some missed; under
+ * the policy it splits, the lanes with their data running ahead. */
+static int mem_split(sim_sm *sm, int slot, uint64_t t, uint64_t *later)
+{
+    sim_dws_mem p = sm->cfg->dws.mem;
+    uint32_t ready;
+    if (p == SIM_DWS_MEM_OFF || !sim_dws_mem_divergent(sm, slot, t, &ready, later) ||
+        (p != SIM_DWS_MEM_AGGRESS && !others_wait(sm, slot)))
+        return 0;
+    return sim_dws_split_mem(sm, slot, ready);
+}
+
 /* Can warp w issue its fetched instruction at t? Sets wait/retry if not. */
 static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
 {
@@ -468,9 +510,12 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
         int r = regs[i];
         if (r == SIM_NO_REG)
             continue;
-        if (w->reg_pending[r]) {
+        if (w->reg_pending[r] && (!sm->dws || sim_dws_reg_waits(sm, SLOT(sm, w), r))) {
+            uint64_t later = SIM_NEVER;   /* (a completion wakes it) */
+            if (sm->dws && mem_split(sm, SLOT(sm, w), t, &later))
+                return warp_ready(sm, w, t);   /* the run-ahead split's turn */
             set_wait(sm, SLOT(sm, w), SIM_STALL_MEMORY);
-            set_retry(sm, (int)(w - sm->warps), SIM_NEVER);
+            set_retry(sm, (int)(w - sm->warps), later);
             return 0;
         }
         if (w->reg_ready[r] > ready)
@@ -518,6 +563,39 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
     return 1;
 }
 
+/* A split warp can issue when one of its splits can, tried from the one
+ * that issued last; else it retries at the earliest of theirs. */
+static int split_ready(sim_sm *sm, int slot, uint64_t t)
+{
+    sim_warp *w = &sm->warps[slot];
+    uint64_t retry = SIM_NEVER;
+    int why = SIM_STALL_MEMORY, parked = 0, got;
+    ldst_unpark(sm, slot);
+    for (int k = 0; (got = sim_dws_load_nth(sm, slot, k)) != 0; k++) {
+        if (got < 0)
+            continue;
+        if (sm->lq_insts >= sm->lq_max && is_ldst(w->inst.op)) {
+            parked = 1;   /* the LDST unit is taken */
+            continue;
+        }
+        if (warp_ready(sm, w, t)) {
+            ldst_unpark(sm, slot);
+            return 1;
+        }
+        if (!sim_dws_group_of(sm, slot))
+            return 0;
+        if (sm->wretry[slot] < retry) {
+            retry = sm->wretry[slot];
+            why = sm->wwait[slot];
+        }
+    }
+    if (parked)
+        ldst_park(sm, slot);
+    set_wait(sm, slot, why);
+    set_retry(sm, slot, retry);
+    return 0;
+}
+
 /* Called only for warps whose retry cycle has come. */
 static inline __attribute__((always_inline)) int can_issue(void *vctx, int slot)
 {
@@ -526,6 +604,8 @@ static inline __attribute__((always_inline)) int can_issue(void *vctx, int slot)
     sim_warp *w = &sm->warps[slot];
     switch (sm->wstate[slot]) {
     case W_RUN:
+        if (sm->dws && sim_dws_group_of(sm, slot))
+            return split_ready(sm, slot, ctx->t);
         if (ldst_refuses(sm, slot, sm->wop[slot])) {
             ldst_park(sm, slot);   /* the LDST unit is taken */
             return 0;
@@ -665,6 +745,8 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
         w->pend_stores += (uint32_t)n;
         if (in->dst != SIM_NO_REG)
             w->reg_pending[in->dst] += (uint16_t)n;
+        if (sm->dws)
+            sim_dws_tag_requests(sm, slot, in, before);
         lq_end_inst(sm, slot, before);
         return;
     }
@@ -693,6 +775,8 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
     }
     if (load && !flags && sm->mem->ops->select)
         lq_select(sm, slot, before, in->pc);
+    if (sm->dws && load)
+        sim_dws_tag_requests(sm, slot, in, before);
     lq_end_inst(sm, slot, before);
     if (load) {
         sm->st.gld_insts++;
@@ -721,6 +805,7 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
     sim_warp *w = &sm->warps[slot];
     const sim_warp_inst *in = &w->inst;
     const sim_core_config *c = sm->cfg;
+    uint32_t issued_active = in->active, issued_pc = in->pc;   /* for a branch split */
     sm->st.warp_insts++;
     if (sm->if_on && --w->ibuf == 0)
         sim_fetch_want(sm, slot);
@@ -837,7 +922,10 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
     }
     if (stall)
         wake_stall(sm, w, in, stall, t);
-    fetch(sm, w);
+    if (sm->dws)
+        sim_dws_next(sm, slot, op, issued_active, issued_pc);
+    else
+        fetch(sm, w);
     set_retry(sm, (int)(w - sm->warps), WST(sm, w) == W_RUN ? t + 1 + stall : SIM_NEVER);
     if (WST(sm, w) == W_BAR)
         barrier_check(sm, blk, t);
@@ -859,6 +947,19 @@ static void ldst_parked_due(sim_sm *sm, uint64_t t)
             }
     if (sm->warp_next > t)
         sm->warp_next = t;
+}
+
+/* A load request of warp `slot` (-1: none) was accepted at t: if the warp
+ * waits on its data, it is asked again when the hit window has passed, when
+ * its lanes that hit may split off from those that missed (their data may
+ * be in already: no completion would wake it). */
+static void dws_sent(sim_sm *sm, int slot, uint64_t t)
+{
+    if (slot < 0 || sm->cfg->dws.mem == SIM_DWS_MEM_OFF || sm->wstate[slot] != W_RUN ||
+        sm->wretry[slot] != SIM_NEVER || (sm->wldst[slot >> 6] >> (slot & 63) & 1))
+        return;
+    set_retry(sm, slot, t + (uint64_t)sm->cfg->dws.hit_cycles + 1);
+    retry_lowered(sm, slot);
 }
 
 /* Offers the queued requests in order, up to the port's accesses per cycle
@@ -883,6 +984,8 @@ static void ldst_step(sim_sm *sm, uint64_t t)
             return;
         }
         sm->st.mem_requests++;
+        if (sm->dws)
+            dws_sent(sm, sim_dws_accepted(sm, r, t), t);
         int last = sm->lq_last[sm->lq_head];
         sm->lq_head = (sm->lq_head + 1) & (sm->lq_size - 1);
         sm->lq_n--;
@@ -911,6 +1014,8 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
         w->pend_loads--;
     }
     if (kind != TAG_STORE && reg != SIM_NO_REG) {
+        if (sm->dws)
+            sim_dws_arrived(sm, slot, reg, done, t);
         if ((done->flags & SIM_MEM_VOLATILE) || kind == TAG_ATOMIC)
             w->reg_value[reg] = done->value;
         if (--w->reg_pending[reg] == 0) {
@@ -1000,6 +1105,29 @@ static uint64_t retry_minima(sim_sm *sm)
     return all;
 }
 
+/* ReviveSplit: the pipeline stalls at t or t + 1 (a skipped cycle is a
+ * stalled one); split one warp waiting on a memory divergence (searched from
+ * after the last one revived) to run from t + 1; 1 when one was. */
+static int revive(sim_sm *sm, uint64_t t)
+{
+    int n = sm->cfg->max_warps, first = sm->dws->revive_next;
+    for (int k = 0; k < n; k++) {
+        int slot = (first + k) % n;
+        uint32_t ready;
+        if (sm->wstate[slot] != W_RUN || sm->wretry[slot] != SIM_NEVER ||
+            (sm->wldst[slot >> 6] >> (slot & 63) & 1) ||
+            !sim_dws_mem_divergent(sm, slot, t, &ready, NULL))
+            continue;
+        if (!sim_dws_split_mem(sm, slot, ready))
+            return 0;   /* the table is full */
+        set_retry(sm, slot, t + 1);
+        retry_lowered(sm, slot);
+        sm->dws->revive_next = (slot + 1) % n;
+        return 1;
+    }
+    return 0;
+}
+
 static void sm_cycle(sim_sm *sm, uint64_t t)
 {
     account(sm, t);
@@ -1051,6 +1179,9 @@ static void sm_cycle(sim_sm *sm, uint64_t t)
     release_done(sm, t);
     int fetching = sim_fetch_cycle(sm, t);
     uint64_t wn = retry_minima(sm);
+    if (sm->dws && sm->cfg->dws.mem == SIM_DWS_MEM_REVIVE && (!issued || wn > t + 1) &&
+        revive(sm, t))
+        wn = t + 1;   /* the pipeline stalls now or at t + 1: a revived split runs then */
     if (sm->lq_insts < sm->lq_max && sm->ldst_waiters) {
         /* still due: their schedulers issued before asking them */
         ldst_parked_due(sm, t);
@@ -1069,8 +1200,10 @@ static void sm_cycle(sim_sm *sm, uint64_t t)
 void sim_sm_cycle(sim_sm *sm, uint64_t t)
 {
     sm_cycle(sm, t);
-    if (TRAPEZE_CHECKS_ON)
+    if (TRAPEZE_CHECKS_ON) {
         sim_sm_check_slots(sm, t);
+        sim_dws_check(sm);
+    }
 }
 
 void sim_sm_finish_kernel(sim_sm *sm, uint64_t end)

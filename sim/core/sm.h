@@ -290,6 +290,7 @@ typedef struct sim_sm {
     uint64_t kernel_start;
     uint64_t progress;           /* last cycle a warp issued outside a spin loop (hang.c) */
     sim_sm_stats st;
+    struct sim_dws *dws;         /* Dynamic Warp Subdivision's table (dws.c); NULL: off */
     /* set by the SM, read by the top level */
     int blocks_finished;         /* since the top level last looked */
 } sim_sm;
@@ -326,6 +327,12 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t cycle);
 void sim_sm_cycle(sim_sm *sm, uint64_t cycle);
 /* Accounts the stall reasons up to (excluding) `end`. */
 void sim_sm_finish_kernel(sim_sm *sm, uint64_t end);
+
+/* Warp w's next dynamic instruction from its source into *out (an EXIT of
+ * every live lane when the stream ends). */
+void sim_sm_next_inst(sim_sm *sm, sim_warp *w, sim_warp_inst *out);
+/* w->inst was (re)written: the fields the issue check derives from it. */
+void sim_sm_inst_loaded(sim_sm *sm, sim_warp *w);
 
 /* ---- instruction fetch (fetch.c) ---- */
 

@@ -318,6 +318,12 @@ void sim_stats_print(FILE *f, const sim_kernel_stats *s, int n, const sim_core_c
                 fprintf(f, ", %s %.1f%%", sim_stall_names[i], 100.0 * (double)t->stall[i] / (double)slots);
             fputc('\n', f);
         }
+        if (c && c->dws.on)
+            fprintf(f, "  DWS: %" PRIu64 " branch splits, %" PRIu64 " memory splits, %" PRIu64
+                       " merges, table peak %" PRIu64 "; %.1f active lanes per warp "
+                       "instruction\n",
+                    t->dws_branch_splits, t->dws_mem_splits, t->dws_merges, t->dws_wst_peak,
+                    t->warp_insts ? (double)t->thread_insts / (double)t->warp_insts : 0.0);
         if (x->mem_stats_valid) {
             const sim_mem_stats *m = &x->mem;
             double secs = c && c->gpu.core_clock_hz > 0 ? (double)x->cycles / c->gpu.core_clock_hz : 0;
