@@ -334,7 +334,8 @@ void sim_memsys_cycle_icnt(sim_memsys *m, uint64_t cycle)
 
 void sim_memsys_cycle_port(sim_memsys *m, int sm, uint64_t cycle)
 {
-    if (m->sm_active.w[sm >> 6] >> (sm & 63) & 1)
+    /* other threads change other bits of the word at once (atomically) */
+    if (__atomic_load_n(&m->sm_active.w[sm >> 6], __ATOMIC_RELAXED) >> (sm & 63) & 1)
         sim_l1_cycle(m, sm, cycle);
 }
 
