@@ -125,7 +125,7 @@ int cli_sim(int argc, char **argv)
         {"--gpu", 1, 0}, {"--workload", 1, 0}, {"--csv", 1, 0}, {"--size", 1, 0}, {"--h", 1, 0},
         {"--sync", 1, 0}, {"--iterations", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0},
         {"--sleep-l1d", 1, 0}, {"--sleep-l2", 1, 0}, {"--sleep-rf", 1, 0}, {"--quiet", 0, 0},
-        {"--grouping", 1, 0},
+        {"--grouping", 1, 0}, {"--sim-threads", 1, 0},
         {NULL, 0, 0}};
     int workload_run = 0;
     for (int i = 1; i < argc; i++)
@@ -185,8 +185,8 @@ int cli_sim(int argc, char **argv)
                 grouping = v;
             else if (!strcmp(a, "--sim-threads")) {
                 if (!trapeze_parse_long(v, &threads) || threads < 1 || threads > 64) {
-                    rc = cli_usage_error("sim", "--sim-threads %s: expected a thread count from 1 "
-                                         "to 64", v);
+                    rc = cli_usage_error("sim", "--sim-threads %s: expected a whole number from "
+                                         "1 to 64", v);
                     goto out;
                 }
             } else if (!trapeze_parse_long(v, &ideal) || ideal < 1 || ideal > 1000000) {

@@ -22,8 +22,10 @@ same() {
     shift
     for n in 1 2 4 8; do
         mkdir -p "$D/$n"
-        if ! "$T" sim "$@" --sim-threads $n --csv "$D/$n/k.csv" --per-sm-csv "$D/$n/sm.csv" \
-            >"$D/$n/out" 2>"$D/$n/err"; then
+        # a --workload run has no per-SM CSV
+        sm=""
+        case "$*" in *--workload*) ;; *) sm="--per-sm-csv $D/$n/sm.csv" ;; esac
+        if ! "$T" sim "$@" --sim-threads $n --csv "$D/$n/k.csv" $sm >"$D/$n/out" 2>"$D/$n/err"; then
             fail "$name, $n threads: exit status: $(cat "$D/$n/err")"
             continue
         fi
@@ -74,8 +76,13 @@ same "jacobi trace" --gpu $G --trace "$D/jt"
 same "ideal memory" --gpu $G jacobi nx=128 ny=64 iters=1 --ideal-memory 100
 
 for bad in 0 65 two -1; do
-    MAX_ERR_LINES=2 expect_failure "--sim-threads $bad" "--sim-threads $bad: expected a thread count" \
+    MAX_ERR_LINES=2 expect_failure "--sim-threads $bad" "--sim-threads $bad: expected a whole number from 1 to 64" \
         "$D/x.csv" "$T" sim --gpu $G fma --sim-threads $bad --csv "$D/x.csv"
 done
+
+# a ghost-zone workload run (sim --workload) takes the option too
+same "hotspot workload, fence" --gpu $G --workload hotspot --size 64x64 --iterations 2 --sync fence
+expect_failure "workload --sim-threads 0" "--sim-threads 0: expected a whole number from 1 to 64" \
+    "$D/x.csv" "$T" sim --gpu $G --workload hotspot --sim-threads 0 --csv "$D/x.csv"
 
 finish cli_sim_threads

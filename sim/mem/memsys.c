@@ -18,7 +18,11 @@
 void sim_sm_update_active(sim_memsys *m, int sm)
 {
     const sim_sm_port *p = &m->sm[sm];
-    sim_bits_set(&m->sm_active, sm, p->missq.count || p->replies.count || p->l1q_count);
+    int on = p->missq.count || p->replies.count || p->l1q_count;
+    if (m->sm_active.shared)   /* SMs in parallel threads (sim_memsys_set_parallel) */
+        sim_bits_set_shared(&m->sm_active, sm, on);
+    else
+        sim_bits_set(&m->sm_active, sm, on);
 }
 
 void sim_sub_update_active(sim_memsys *m, int sub)
@@ -249,11 +253,14 @@ int sim_memsys_ports(const sim_memsys *m)
 
 int sim_memsys_pop(sim_memsys *m, int sm, uint64_t cycle, sim_mem_request *done)
 {
-    if (sm < 0 || sm >= m->n_sm || !sim_done_pop(&m->sm[sm].done, cycle, done))
+    if (sm < 0 || sm >= m->n_sm)
+        return 0;
+    sim_sm_port *p = &m->sm[sm];
+    if (!sim_done_pop(&p->done, cycle, done))
         return 0;
     /* request accounting: every completion answers one request its port accepted */
-    TRAPEZE_ASSERT(m->sm[sm].outstanding > 0);
-    m->sm[sm].outstanding--;
+    TRAPEZE_ASSERT(p->outstanding > 0);
+    p->outstanding--;
     return 1;
 }
 

@@ -137,7 +137,7 @@ typedef struct sim_channel {
 typedef struct sim_bits {
     uint64_t *w;
     int n_words;
-    int shared;            /* threads set bits of one word at once: atomic updates */
+    int shared;            /* threads set bits of one word at once: sim_bits_set_shared */
 } sim_bits;
 
 /* One crossbar of xbar.c (GPGPU-Sim's local interconnect): requests (reply 0:
@@ -183,16 +183,22 @@ struct sim_memsys {
 static inline void sim_bits_set(sim_bits *b, int i, int on)
 {
     uint64_t bit = 1ull << (i & 63);
-    if (b->shared) {   /* a set is a set: the order of the threads' updates cannot matter */
-        if (on)
-            __atomic_fetch_or(&b->w[i >> 6], bit, __ATOMIC_RELAXED);
-        else
-            __atomic_fetch_and(&b->w[i >> 6], ~bit, __ATOMIC_RELAXED);
-    } else if (on) {
+    if (on)
         b->w[i >> 6] |= bit;
-    } else {
+    else
         b->w[i >> 6] &= ~bit;
-    }
+}
+
+/* sim_bits_set for a set whose words threads update at once (b->shared):
+ * atomic; a set is a set, so the order of the threads' updates cannot
+ * matter. */
+static inline void sim_bits_set_shared(sim_bits *b, int i, int on)
+{
+    uint64_t bit = 1ull << (i & 63);
+    if (on)
+        __atomic_fetch_or(&b->w[i >> 6], bit, __ATOMIC_RELAXED);
+    else
+        __atomic_fetch_and(&b->w[i >> 6], ~bit, __ATOMIC_RELAXED);
 }
 
 #define SIM_BITS_FOREACH(b, i)                                                     \
