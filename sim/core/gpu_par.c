@@ -9,20 +9,21 @@
  * (pool.c) with the interconnect between them on the calling thread:
  *
  *   phase A  thread 0 first runs DRAM and L2 (sim_memsys_cycle_behind); then
- *            every thread takes SMs in chunks from a shared counter and runs
- *            each due SM's cycle (its LDST port offers requests to its own
- *            L1D port);
+ *            every thread runs the cycle of each due SM of its own share (a
+ *            fixed contiguous range; thread 0's smaller) (its LDST port
+ *            offers requests to its own L1D port);
  *   serial   the interconnect (sim_memsys_cycle_icnt): SMs' miss queues to
  *            the slices, the slices' replies to the SMs' ports;
- *   phase B  every thread takes SMs again and, for each, runs its port's
+ *   phase B  every thread, for each SM of its share, runs its port's
  *            fill and latency queues (sim_memsys_cycle_port), pops the
  *            completions due at t and hands them to the SM.
  *
  * Why that is the one-thread order: DRAM and L2 in cycle t read only what
  * the interconnect delivered before t, never what an SM does in t, so they
  * may run beside the SMs; an SM's cycle and its port's queues read and
- * write that SM and that port only. Which thread runs an SM may change
- * from cycle to cycle: nothing depends on it.
+ * write that SM and that port only. Which thread runs an SM could change
+ * from cycle to cycle without changing a result (the sums commute); the
+ * shares are fixed so that an SM's state stays in one core's cache.
  *
  * THE RULE for state touched by an SM's cycle, its port or its completions
  * (sim/core/sm.c, fetch.c, opndcoll.c, sched*.c, sim/mem/l1d.c, and any new
@@ -47,14 +48,16 @@
  * ThreadSanitizer on it finds what breaks this rule.
  */
 #include <stdlib.h>
+#include <time.h>
 
 #include "common/error.h"
 #include "sim/core/gpu_par.h"
 #include "sim/core/pool.h"
 
-/* SMs a thread takes at once: small enough to balance a cycle in which
- * few are due, large enough that taking them costs little. */
-#define SIM_PAR_CHUNK 4
+/* Thread 0's share of the SMs against another thread's: it also runs DRAM
+ * and L2 in phase A (a tenth to a fifth of a cycle's work on the V100 and
+ * GTX 480 presets, perf report). */
+#define SIM_PAR_SHARE0 0.75
 
 struct sim_par {
     sim_pool *pool;
@@ -64,14 +67,76 @@ struct sim_par {
     sim_memsys *m;
     sim_events **ev;       /* per thread: the simulator's events (0), shards */
     uint64_t t;
-    int next_sm;           /* the next chunk's first SM (atomic) */
+    int *first;            /* thread i runs SMs first[i] .. first[i + 1] - 1: always the
+                            * same ones, so that an SM's state stays in one core's cache */
+    /* which way runs the cycles (choose_way) */
+    int serial;            /* 1: this window's cycles on the calling thread alone */
+    int state;             /* 0 start, 1 timing the threads, 2 timing one thread, 3 keeping */
+    int left;              /* cycles left in this window */
+    int windows;           /* windows left before both ways are timed again */
+    double started, took[2];   /* the window's start; seconds per cycle, [serial] */
 };
 
-/* Takes the next chunk of SMs: its first, or -1 when none is left. */
-static int take(sim_par *p)
+/* Cycles timed at once, and windows between two timings. */
+#define SIM_PAR_WINDOW 1024
+#define SIM_PAR_KEEP 16
+
+static double wall_now(void)
 {
-    int s = __atomic_fetch_add(&p->next_sm, SIM_PAR_CHUNK, __ATOMIC_RELAXED);
-    return s < p->n_sm ? s : -1;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Threads pay off only when every thread gets a core: on a machine busy
+ * with other work a thread that waits for a core holds all the others at
+ * the next phase, and a GPU with little work per cycle (15 SMs) spends more
+ * on the phases than it gains. So the cycles run in windows, each all on
+ * the threads or all on the calling thread: both ways are timed now and
+ * then, and the faster runs the next windows. Either way computes the same
+ * bytes (the order of the sums is all that changes); only the time differs. */
+static void choose_way(sim_par *p)
+{
+    if (--p->left > 0)
+        return;
+    double now = wall_now(), per = (now - p->started) / SIM_PAR_WINDOW;
+    p->started = now;
+    p->left = SIM_PAR_WINDOW;
+    switch (p->state) {
+    case 0:   /* the first window times the threads */
+        p->state = 1;
+        p->serial = 0;
+        break;
+    case 1:   /* the threads timed: now one thread */
+        p->took[0] = per;
+        p->state = 2;
+        p->serial = 1;
+        break;
+    case 2:   /* both timed: the faster, for a while */
+        p->took[1] = per;
+        p->serial = p->took[1] < p->took[0];
+        p->state = 3;
+        p->windows = SIM_PAR_KEEP;
+        break;
+    default:
+        if (--p->windows <= 0) {
+            p->state = 1;
+            p->serial = 0;
+        }
+    }
+}
+
+/* The cycle on the calling thread, in the one-thread loop's order. */
+static void serial_cycle(sim_par *p, uint64_t t)
+{
+    for (int s = 0; s < p->n_sm; s++)
+        if (p->sms[s].next <= t)
+            sim_sm_cycle(&p->sms[s], t);
+    sim_memsys_cycle(p->m, t);
+    sim_mem_request r;
+    for (int s = 0; s < p->n_sm; s++)
+        while (sim_memsys_pop(p->m, s, t, &r))
+            sim_sm_complete(&p->sms[s], &r, t);
 }
 
 /* SM s reports to thread i's events while thread i runs it. */
@@ -90,12 +155,11 @@ static void phase_a(void *ctx, int i)
     uint64_t t = p->t;
     if (i == 0)
         sim_memsys_cycle_behind(p->m, t);
-    for (int s0; (s0 = take(p)) >= 0;)
-        for (int s = s0; s < s0 + SIM_PAR_CHUNK && s < p->n_sm; s++)
-            if (p->sms[s].next <= t) {
-                own(p, s, i);
-                sim_sm_cycle(&p->sms[s], t);
-            }
+    for (int s = p->first[i]; s < p->first[i + 1]; s++)
+        if (p->sms[s].next <= t) {
+            own(p, s, i);
+            sim_sm_cycle(&p->sms[s], t);
+        }
 }
 
 static void phase_b(void *ctx, int i)
@@ -103,22 +167,24 @@ static void phase_b(void *ctx, int i)
     sim_par *p = ctx;
     uint64_t t = p->t;
     sim_mem_request r;
-    for (int s0; (s0 = take(p)) >= 0;)
-        for (int s = s0; s < s0 + SIM_PAR_CHUNK && s < p->n_sm; s++) {
-            own(p, s, i);
-            sim_memsys_cycle_port(p->m, s, t);
-            while (sim_memsys_pop(p->m, s, t, &r))
-                sim_sm_complete(&p->sms[s], &r, t);   /* a port's requests are its SM's */
-        }
+    for (int s = p->first[i]; s < p->first[i + 1]; s++) {
+        own(p, s, i);
+        sim_memsys_cycle_port(p->m, s, t);
+        while (sim_memsys_pop(p->m, s, t, &r))
+            sim_sm_complete(&p->sms[s], &r, t);   /* a port's requests are its SM's */
+    }
 }
 
 void sim_par_cycle(sim_par *p, uint64_t t)
 {
+    choose_way(p);
+    if (p->serial) {
+        serial_cycle(p, t);
+        return;
+    }
     p->t = t;
-    p->next_sm = 0;
     sim_pool_run(p->pool, phase_a, p);
     sim_memsys_cycle_icnt(p->m, t);
-    p->next_sm = 0;
     sim_pool_run(p->pool, phase_b, p);
 }
 
@@ -135,6 +201,7 @@ void sim_par_destroy(sim_par *p)
             own(p, s, 0);
     }
     free(p->ev);   /* the shards are the events' own */
+    free(p->first);
     free(p);
 }
 
@@ -143,11 +210,20 @@ trapeze_status sim_par_create(int threads, sim_sm *sms, int n_sm, sim_memsys *m,
 {
     *out = NULL;
     sim_par *p = calloc(1, sizeof *p);
-    if (!p || !(p->ev = calloc((size_t)threads, sizeof *p->ev))) {
+    if (!p || !(p->ev = calloc((size_t)threads, sizeof *p->ev)) ||
+        !(p->first = calloc((size_t)threads + 1, sizeof *p->first))) {
+        if (p)
+            free(p->ev);
         free(p);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory");
     }
     p->n = threads;
+    /* contiguous shares: thread 0's SIM_PAR_SHARE0 of the others' */
+    double per = n_sm / (SIM_PAR_SHARE0 + threads - 1);
+    for (int i = 1; i <= threads; i++) {
+        int f = (int)(per * (SIM_PAR_SHARE0 + i - 1) + 0.5);
+        p->first[i] = f > n_sm || i == threads ? n_sm : f;
+    }
     p->sms = sms;
     p->n_sm = n_sm;
     p->ev[0] = ev;
@@ -162,6 +238,7 @@ trapeze_status sim_par_create(int threads, sim_sm *sms, int n_sm, sim_memsys *m,
         return s;
     }
     p->m = m;
+    p->left = 1;
     sim_memsys_set_parallel(m, 1);
     *out = p;
     return TRAPEZE_OK;
