@@ -2,9 +2,11 @@
  * bench_sim_threads.c - one simulation split across threads
  * (sim_gpu_options.threads): wall-clock and CPU seconds of the same launch
  * at 1 and 2 threads (or the counts given as arguments), best wall time of
- * three runs each, and the speed-up against one thread; the load average
- * is printed beside them, since the threads share the machine's cores with
- * whatever else runs. Cases: a memory-bound stencil (Jacobi 1024x1024,
+ * three runs each, and the speed-up against one thread, with every cycle on
+ * the threads ("always": the scaling) and as the simulator chooses between
+ * the threads and one thread ("chosen": what a user gets); the load
+ * average is printed beside them, since the threads share the machine's
+ * cores with whatever else runs. Cases: a memory-bound stencil (Jacobi 1024x1024,
  * 4096 blocks) and a compute-bound one (independent FMA chains on every
  * resident block) on the V100 preset, the stencil on the GTX 480. Every
  * thread count's statistics are checked equal to one thread's (a line
@@ -32,12 +34,13 @@ typedef struct {
 } bench_run;
 
 /* One run of c at `threads`; 0 on success. */
-static int run(const trapeze_config *cfg, const bench_case *c, int threads, bench_run *r)
+static int run(const trapeze_config *cfg, const bench_case *c, int threads, int always,
+               bench_run *r)
 {
     trapeze_error err;
     sim_gpu *g;
     sim_kernel *k;
-    sim_gpu_options opt = {.threads = threads};
+    sim_gpu_options opt = {.threads = threads, .threads_always = always};
     if (bench_builtin_opt(cfg, c->kernel, c->argc, (char **)c->argv, &opt, &g, &k, &err)) {
         fprintf(stderr, "bench_sim_threads: %s: %s\n", c->kernel, err.message);
         return 1;
@@ -54,11 +57,12 @@ static int run(const trapeze_config *cfg, const bench_case *c, int threads, benc
 }
 
 /* The best of three runs (by wall time) at `threads`. */
-static int best_of_3(const trapeze_config *cfg, const bench_case *c, int threads, bench_run *best)
+static int best_of_3(const trapeze_config *cfg, const bench_case *c, int threads, int always,
+                     bench_run *best)
 {
     for (int rep = 0; rep < 3; rep++) {
         bench_run r;
-        if (run(cfg, c, threads, &r))
+        if (run(cfg, c, threads, always, &r))
             return 1;
         if (rep == 0 || r.wall < best->wall) {
             if (rep)
@@ -91,6 +95,25 @@ static double load_average(void)
     return l[0];
 }
 
+/* One line: `threads` (always on them, or as the simulator chooses) against
+ * one thread's run. */
+static int line(const trapeze_config *cfg, const bench_case *c, int threads, int always,
+                const bench_run *one)
+{
+    bench_run r;
+    double load = load_average();
+    if (best_of_3(cfg, c, threads, always, &r))
+        return 1;
+    printf("  %d threads%s: %.3f s wall, %.3f s CPU (best of 3; load average %.1f), "
+           "speed-up %.2fx%s\n", threads, always ? ", always" : ", chosen", r.wall, r.cpu, load,
+           one->wall / r.wall,
+           threads == 2 && always ? " (target 1.6 on an otherwise idle machine)" : "");
+    if (!same_stats(&one->st, &r.st))
+        printf("  STATISTICS DIFFER from one thread's at %d threads\n", threads);
+    sim_kernel_stats_free(&r.st);
+    return 0;
+}
+
 static int bench(const bench_case *c, const int *threads, int n)
 {
     trapeze_config *cfg = NULL;
@@ -100,33 +123,19 @@ static int bench(const bench_case *c, const int *threads, int n)
         return 1;
     }
     bench_run one;
-    int rc = 0;
-    for (int i = 0; i < n && !rc; i++) {
-        bench_run r;
-        double load = load_average();
-        if ((rc = best_of_3(cfg, c, threads[i], &r)))
-            break;
-        if (i == 0) {
-            one = r;
-            printf("%s %s (%s), %s: %llu warp instructions, %llu cycles\n", c->kernel,
-                   c->argc ? c->argv[0] : "", c->what, c->gpu,
-                   (unsigned long long)r.st.total.warp_insts, (unsigned long long)r.st.cycles);
-        }
-        printf("  %d thread%s: %.3f s wall, %.3f s CPU (best of 3; load average %.1f)",
-               threads[i], threads[i] > 1 ? "s" : " ", r.wall, r.cpu, load);
-        if (threads[i] == 2)
-            printf(", speed-up %.2fx (target 1.6 on an otherwise idle machine)",
-                   one.wall / r.wall);
-        else if (i > 0)
-            printf(", speed-up %.2fx", one.wall / r.wall);
-        printf("\n");
-        if (i > 0) {
-            if (!same_stats(&one.st, &r.st))
-                printf("  STATISTICS DIFFER from one thread's at %d threads\n", threads[i]);
-            sim_kernel_stats_free(&r.st);
-        }
+    double load = load_average();
+    int rc = best_of_3(cfg, c, 1, 0, &one);
+    if (!rc) {
+        printf("%s %s (%s), %s: %llu warp instructions, %llu cycles\n", c->kernel,
+               c->argc ? c->argv[0] : "", c->what, c->gpu,
+               (unsigned long long)one.st.total.warp_insts, (unsigned long long)one.st.cycles);
+        printf("  1 thread: %.3f s wall, %.3f s CPU (best of 3; load average %.1f)\n", one.wall,
+               one.cpu, load);
     }
-    if (n > 0 && !rc)
+    for (int i = 0; i < n && !rc; i++)
+        if (threads[i] > 1)
+            rc = line(cfg, c, threads[i], 1, &one) || line(cfg, c, threads[i], 0, &one);
+    if (!rc)
         sim_kernel_stats_free(&one.st);
     trapeze_config_destroy(cfg);
     return rc;

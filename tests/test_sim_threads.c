@@ -50,7 +50,7 @@ static void run_trace(const trapeze_config *cfg, int threads, sim_kernel_stats *
     trapeze_error err;
     sim_trace_kernel *t;
     CHECK_OK(sim_trace_kernel_open_keep("data/traces/vecadd/kernel-1.traceg", 0, &t, &err));
-    sim_gpu_options opt = {.threads = threads};
+    sim_gpu_options opt = {.threads = threads, .threads_always = 1};   /* every cycle threaded */
     sim_gpu *g;
     CHECK_OK(sim_gpu_create(cfg, &opt, &g, &err));
     CHECK(sim_gpu_threads(g) == threads);

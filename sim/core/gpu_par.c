@@ -70,6 +70,7 @@ struct sim_par {
     int *first;            /* thread i runs SMs first[i] .. first[i + 1] - 1: always the
                             * same ones, so that an SM's state stays in one core's cache */
     /* which way runs the cycles (choose_way) */
+    int always;            /* every cycle on the threads (sim_par_create) */
     int serial;            /* 1: this window's cycles on the calling thread alone */
     int state;             /* 0 start, 1 timing the threads, 2 timing one thread, 3 keeping */
     int left;              /* cycles left in this window */
@@ -97,7 +98,7 @@ static double wall_now(void)
  * bytes (the order of the sums is all that changes); only the time differs. */
 static void choose_way(sim_par *p)
 {
-    if (--p->left > 0)
+    if (p->always || --p->left > 0)
         return;
     double now = wall_now(), per = (now - p->started) / SIM_PAR_WINDOW;
     p->started = now;
@@ -205,8 +206,8 @@ void sim_par_destroy(sim_par *p)
     free(p);
 }
 
-trapeze_status sim_par_create(int threads, sim_sm *sms, int n_sm, sim_memsys *m, sim_events *ev,
-                              sim_par **out, trapeze_error *err)
+trapeze_status sim_par_create(int threads, int always, sim_sm *sms, int n_sm, sim_memsys *m,
+                              sim_events *ev, sim_par **out, trapeze_error *err)
 {
     *out = NULL;
     sim_par *p = calloc(1, sizeof *p);
@@ -239,6 +240,7 @@ trapeze_status sim_par_create(int threads, sim_sm *sms, int n_sm, sim_memsys *m,
     }
     p->m = m;
     p->left = 1;
+    p->always = always;
     sim_memsys_set_parallel(m, 1);
     *out = p;
     return TRAPEZE_OK;

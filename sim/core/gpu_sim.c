@@ -163,7 +163,8 @@ trapeze_status sim_gpu_create(const trapeze_config *cfg, const sim_gpu_options *
      * memory) keeps shared state behind its SMs, and runs on one */
     int threads = opt && opt->threads > 1 ? opt->threads : 1;
     if (threads > 1 && !(opt && opt->mem.ops) &&
-        (s = sim_par_create(threads, g->sms, g->n_sm, g->mem.self, g->ev, &g->par, err))) {
+        (s = sim_par_create(threads, opt->threads_always, g->sms, g->n_sm, g->mem.self, g->ev,
+                            &g->par, err))) {
         sim_gpu_destroy(g);
         return s;
     }

@@ -302,8 +302,12 @@ typedef struct sim_gpu_options {
     long first_block;
     /* > 1: one simulation's cycle split across this many threads (gpu_par.c),
      * with results identical to one thread; the real memory system only
-     * (with opt->mem given, one thread runs). 0 or 1: one thread. */
+     * (with opt->mem given, one thread runs). 0 or 1: one thread. The
+     * cycles run in windows on the threads or on one thread, whichever was
+     * faster when last timed (a machine busy with other work makes the
+     * threads lose); threads_always: always on the threads (benchmarks). */
     int threads;
+    int threads_always;
 } sim_gpu_options;
 
 /* opt may be NULL. Takes ownership of opt->mem. */
