@@ -28,10 +28,10 @@ static inline double cpu_now(void)
 }
 
 /* The first launch of built-in `name` with "name=value" settings, on a new
- * simulator of cfg. On error *g and *k are NULL. */
-static inline trapeze_status bench_builtin(const trapeze_config *cfg, const char *name, int argc,
-                                           char **argv, sim_gpu **g, sim_kernel **k,
-                                           trapeze_error *err)
+ * simulator of cfg with options opt (may be NULL). On error *g and *k are NULL. */
+static inline trapeze_status bench_builtin_opt(const trapeze_config *cfg, const char *name,
+                                               int argc, char **argv, const sim_gpu_options *opt,
+                                               sim_gpu **g, sim_kernel **k, trapeze_error *err)
 {
     const sim_builtin *b = sim_builtin_find(name);
     long p[SIM_BUILTIN_MAX_PARAMS];
@@ -41,13 +41,20 @@ static inline trapeze_status bench_builtin(const trapeze_config *cfg, const char
     *k = NULL;
     if (!b)
         return trapeze_fail(err, TRAPEZE_EINVAL, "no built-in kernel '%s'", name);
-    if ((s = sim_builtin_params(b, argc, argv, p, err)) || (s = sim_gpu_create(cfg, NULL, g, err)) ||
+    if ((s = sim_builtin_params(b, argc, argv, p, err)) || (s = sim_gpu_create(cfg, opt, g, err)) ||
         (s = b->build(sim_gpu_config(*g), p, k, 1, &n, err))) {
         sim_gpu_destroy(*g);
         *g = NULL;
         return s;
     }
     return TRAPEZE_OK;
+}
+
+static inline trapeze_status bench_builtin(const trapeze_config *cfg, const char *name, int argc,
+                                           char **argv, sim_gpu **g, sim_kernel **k,
+                                           trapeze_error *err)
+{
+    return bench_builtin_opt(cfg, name, argc, argv, NULL, g, k, err);
 }
 
 #endif

@@ -17,7 +17,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: trapeze sim --gpu FILE KERNEL [name=value ...] [--csv FILE]\n"
-            "                   [--per-sm-csv FILE] [--ideal-memory CYCLES] [--quiet]\n"
+            "                   [--per-sm-csv FILE] [--ideal-memory CYCLES] [--sim-threads N]\n"
+            "                   [--quiet]\n"
             "       trapeze sim --gpu FILE --trace DIR[/kernelslist.g] [--csv FILE] ...\n"
             "       trapeze sim --list | --options\n"
             "\n"
@@ -51,6 +52,9 @@ static void usage(FILE *f)
             "                         the option -trapeze_tb_dispatch explicit)\n"
             "  --json FILE            the launches' statistics as one JSON document\n"
             "                         (docs/json.md); - for stdout (the text then on stderr)\n"
+            "  --sim-threads N        split each simulated cycle across N threads (1-64;\n"
+            "                         default 1): the same bytes as one thread, sooner on\n"
+            "                         a GPU with many SMs (docs/performance.md)\n"
             "  --quiet                no summary on stdout\n"
             "  --list                 list the built-in kernels and their parameters\n"
             "  --options              list the config options the simulator reads (name,\n"
@@ -130,7 +134,7 @@ int cli_sim(int argc, char **argv)
     const char *gpu_path = NULL, *csv = NULL, *sm_csv = NULL, *kernel = NULL, *trace = NULL;
     const char *power_arg = NULL, *idle_csv = NULL, *sleep_arg[TRAPEZE_PS_SLEEPABLE] = {0};
     const char *grouping = NULL, *json_path = NULL;
-    long ideal = 0;
+    long ideal = 0, threads = 1;
     int quiet = 0;
     char **params = calloc((size_t)argc + 1, sizeof *params);
     int n_params = 0;
@@ -143,12 +147,13 @@ int cli_sim(int argc, char **argv)
         {"--trace", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0}, {"--sleep-l1d", 1, 0},
         {"--sleep-l2", 1, 0}, {"--sleep-rf", 1, 0}, {"--grouping", 1, 0}, {"--quiet", 0, 0},
         {"--list", 0, 0}, {"--options", 0, 0}, {"--workload", 1, 0}, {"--json", 1, 0},
+        {"--sim-threads", 1, 0},
         {NULL, 0, 0}};
     static const cli_opt workload_opts[] = {
         {"--gpu", 1, 0}, {"--workload", 1, 0}, {"--csv", 1, 0}, {"--size", 1, 0}, {"--h", 1, 0},
         {"--sync", 1, 0}, {"--iterations", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0},
         {"--sleep-l1d", 1, 0}, {"--sleep-l2", 1, 0}, {"--sleep-rf", 1, 0}, {"--quiet", 0, 0},
-        {"--grouping", 1, 0}, {"--json", 1, 0},
+        {"--grouping", 1, 0}, {"--json", 1, 0}, {"--sim-threads", 1, 0},
         {NULL, 0, 0}};
     int workload_run = 0;
     for (int i = 1; i < argc; i++)
@@ -180,7 +185,7 @@ int cli_sim(int argc, char **argv)
                    !strcmp(a, "--power") || !strcmp(a, "--idle-csv") ||
                    !strcmp(a, "--sleep-l1d") || !strcmp(a, "--sleep-l2") ||
                    !strcmp(a, "--sleep-rf") || !strcmp(a, "--grouping") ||
-                   !strcmp(a, "--json")) {
+                   !strcmp(a, "--json") || !strcmp(a, "--sim-threads")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "trapeze sim: %s needs a value\n", a);
                 goto out;
@@ -208,7 +213,13 @@ int cli_sim(int argc, char **argv)
                 grouping = v;
             else if (!strcmp(a, "--json"))
                 json_path = v;
-            else if (!trapeze_parse_long(v, &ideal) || ideal < 1 || ideal > 1000000) {
+            else if (!strcmp(a, "--sim-threads")) {
+                if (!trapeze_parse_long(v, &threads) || threads < 1 || threads > 64) {
+                    rc = cli_usage_error("sim", "--sim-threads %s: expected a whole number from "
+                                         "1 to 64", v);
+                    goto out;
+                }
+            } else if (!trapeze_parse_long(v, &ideal) || ideal < 1 || ideal > 1000000) {
                 fprintf(stderr, "trapeze sim: --ideal-memory %s: expected cycles from 1 to 1000000\n", v);
                 goto out;
             }
@@ -268,6 +279,7 @@ int cli_sim(int argc, char **argv)
     opt.progress = isatty(2) ? cli_sim_progress : NULL;
     opt.power = power_arg ? &power : NULL;
     opt.keep_idle = idle_csv != NULL;
+    opt.threads = (int)threads;
     for (int i = 0; i < TRAPEZE_PS_SLEEPABLE; i++)
         opt.sleep[i] = sleep_arg[i];
     trapeze_sim *sim = NULL;

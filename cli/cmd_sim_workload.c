@@ -19,6 +19,7 @@ typedef struct {
     char gpu_file[4096];
     const char *power, *idle_csv, *sleep[TRAPEZE_PS_SLEEPABLE];   /* energy (cli/power_args.c) */
     long h, iterations;   /* 0: the spec's height (else 1) and iterations */
+    long threads;         /* --sim-threads (0: one) */
     trapeze_sync sync;
     int quiet;
 } workload_args;
@@ -30,7 +31,7 @@ void cli_sim_workload_usage(FILE *f)
             "usage: trapeze sim --gpu FILE --workload SPEC [--h N] [--sync relaunch|fence]\n"
             "                   [--iterations N] [--size AxB] [--csv FILE] [--quiet]\n"
             "                   [--power FILE|GPU] [--sleep-l1d|--sleep-l2|--sleep-rf P] [--idle-csv F]\n"
-            "                   [--grouping FILE]\n"
+            "                   [--grouping FILE] [--sim-threads N]\n"
             "\n"
             "With --workload, builds Meng's ghost-zone stencil from a workload spec (an INI\n"
             "file, or a preset name: pathfinder, hotspot, poisson, cell) and runs it:\n"
@@ -77,7 +78,8 @@ static int parse_args(int argc, char **argv, workload_args *a)
         static const char *const valued[] = {"--gpu", "--workload", "--csv", "--size", "--h",
                                              "--sync", "--iterations", "--power", "--idle-csv",
                                              "--sleep-l1d", "--sleep-l2", "--sleep-rf",
-                                             "--grouping", "--json"};
+                                             "--grouping", "--json",
+                                             "--sim-threads"};
         int known = 0;
         for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
             known |= !strcmp(o, valued[k]);
@@ -111,6 +113,8 @@ static int parse_args(int argc, char **argv, workload_args *a)
         else if (!strcmp(o, "--h") && parse_count(o, v, 1, 1000000, &a->h))
             return 2;
         else if (!strcmp(o, "--iterations") && parse_count(o, v, 1, 1000000000L, &a->iterations))
+            return 2;
+        else if (!strcmp(o, "--sim-threads") && parse_count(o, v, 1, 64, &a->threads))
             return 2;
         else if (!strcmp(o, "--sync")) {
             if (strcmp(v, "relaunch") && strcmp(v, "fence"))
@@ -191,6 +195,7 @@ static int run(const workload_args *a, trapeze_workload *w, cli_json *json)
     opt.power = a->power ? &power : NULL;
     opt.keep_idle = a->idle_csv != NULL;
     opt.tb_grouping = a->grouping;
+    opt.threads = (int)a->threads;
     for (int i = 0; i < TRAPEZE_PS_SLEEPABLE; i++)
         opt.sleep[i] = a->sleep[i];
     if (trapeze_config_load(a->gpu, &cfg, &err) ||

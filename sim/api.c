@@ -56,6 +56,7 @@ trapeze_status trapeze_sim_create(const trapeze_config *cfg, const trapeze_sim_o
     if (o) {
         opt.tb_grouping = o->tb_grouping;
         opt.keep_idle = o->keep_idle;
+        opt.threads = o->threads;
         if (o->power) {
             sim->power = *o->power;
             opt.power = &sim->power;

@@ -20,6 +20,12 @@ struct sim_events {
      * a mark is first set */
     sim_idle_hist *marked;
     uint64_t mark;
+    /* a parallel simulation's per-thread shards (sim_events_shard): their
+     * own counts and histograms over the parent's units; NULL in a shard */
+    struct sim_events **shards;
+    int n_shards;
+    int is_shard;
+    int touched;   /* a shard's histograms have a period since the last gather */
 };
 
 /* Warp registers come and go with their warps; every other unit exists
@@ -48,21 +54,83 @@ void sim_events_destroy(sim_events *ev)
 {
     if (!ev)
         return;
-    for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++)
+    for (int i = 0; i < ev->n_shards; i++)
+        sim_events_destroy(ev->shards[i]);
+    free(ev->shards);
+    for (int k = 0; k < SIM_UNIT_KIND_COUNT && !ev->is_shard; k++)
         free(ev->hot.next_idle_start[k]);
     free(ev->marked);
     free(ev);
+}
+
+/* A shard counts into its own arrays and records idle periods into its own
+ * histograms, over the parent's units (one thread's SMs touch only their
+ * own units, so the per-unit state can be shared); settings follow the
+ * parent. Sums commute: gathering the shards in any order gives the bytes
+ * one sim_events would have. */
+sim_events *sim_events_shard(sim_events *ev)
+{
+    sim_events **n = realloc(ev->shards, (size_t)(ev->n_shards + 1) * sizeof *n);
+    if (!n)
+        return NULL;
+    ev->shards = n;
+    sim_events *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    memcpy(s->hot.next_idle_start, ev->hot.next_idle_start, sizeof s->hot.next_idle_start);
+    s->hot.idle_on = ev->hot.idle_on;
+    memcpy(s->units, ev->units, sizeof s->units);
+    memcpy(s->wake, ev->wake, sizeof s->wake);
+    memcpy(s->wake_ctx, ev->wake_ctx, sizeof s->wake_ctx);
+    s->is_shard = 1;
+    if (ev->marked && sim_events_set_mark(s, ev->mark)) {
+        free(s);
+        return NULL;
+    }
+    s->mark = ev->mark;
+    ev->shards[ev->n_shards++] = s;
+    return s;
+}
+
+static void hist_move(sim_idle_hist *to, sim_idle_hist *from)
+{
+    sim_idle_hist_add(to, from);
+    memset(from, 0, sizeof *from);
+}
+
+void sim_events_gather(sim_events *ev)
+{
+    for (int i = 0; i < ev->n_shards; i++) {
+        sim_events *s = ev->shards[i];
+        for (int e = 0; e < SIM_EV_COUNT; e++)
+            ev->hot.count[e] += s->hot.count[e];
+        memset(s->hot.count, 0, sizeof s->hot.count);
+        for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++) {
+            ev->alloc_acc[k] += s->alloc_acc[k];
+            s->alloc_acc[k] = 0;
+            if (!s->touched)
+                continue;
+            hist_move(&ev->hist[k], &s->hist[k]);
+            if (s->marked)
+                hist_move(&ev->marked[k], &s->marked[k]);
+        }
+        s->touched = 0;
+    }
 }
 
 void sim_events_set_wake(sim_events *ev, sim_unit_kind kind, sim_events_wake_fn fn, void *ctx)
 {
     ev->wake[kind] = fn;
     ev->wake_ctx[kind] = ctx;
+    for (int i = 0; i < ev->n_shards; i++)
+        sim_events_set_wake(ev->shards[i], kind, fn, ctx);
 }
 
 void sim_events_set_idle(sim_events *ev, int on)
 {
     ev->hot.idle_on = on != 0;
+    for (int i = 0; i < ev->n_shards; i++)
+        ev->shards[i]->hot.idle_on = on != 0;
     sim_events_reset(ev, 0);
 }
 
@@ -72,6 +140,15 @@ void sim_events_reset(sim_events *ev, uint64_t cycle)
     memset(ev->hist, 0, sizeof ev->hist);
     if (ev->marked)
         memset(ev->marked, 0, SIM_UNIT_KIND_COUNT * sizeof *ev->marked);
+    for (int i = 0; i < ev->n_shards; i++) {
+        sim_events *s = ev->shards[i];
+        memset(s->hot.count, 0, sizeof s->hot.count);
+        memset(s->hist, 0, sizeof s->hist);
+        if (s->marked)
+            memset(s->marked, 0, SIM_UNIT_KIND_COUNT * sizeof *s->marked);
+        memset(s->alloc_acc, 0, sizeof s->alloc_acc);
+        s->touched = 0;
+    }
     for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++) {
         /* off: no unit is ever allocated, so no access ends a period */
         uint64_t v = fixed_kind(k) && ev->hot.idle_on ? cycle : SIM_EV_UNALLOCATED;
@@ -113,6 +190,7 @@ static void bin_add(sim_idle_hist *h, uint64_t length, sim_next_access what)
 static void record_idle(sim_events *ev, int kind, uint64_t start, uint64_t length,
                         sim_next_access what)
 {
+    ev->touched = 1;
     bin_add(&ev->hist[kind], length, what);
     if (start < ev->mark)
         bin_add(&ev->marked[kind], length, what);
@@ -123,6 +201,9 @@ int sim_events_set_mark(sim_events *ev, uint64_t mark)
     if (!ev->marked && mark && !(ev->marked = calloc(SIM_UNIT_KIND_COUNT, sizeof *ev->marked)))
         return -1;
     ev->mark = mark;
+    for (int i = 0; i < ev->n_shards; i++)
+        if (sim_events_set_mark(ev->shards[i], mark))
+            return -1;
     return 0;
 }
 
@@ -172,6 +253,7 @@ void sim_events_close(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cyc
 
 void sim_events_finish(sim_events *ev, uint64_t end_cycle)
 {
+    sim_events_gather(ev);
     for (int k = 0; k < SIM_UNIT_KIND_COUNT; k++) {
         for (int u = 0; ev->hot.idle_on && u < ev->units[k]; u++)
             close_unit(ev, k, u, end_cycle);

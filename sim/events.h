@@ -129,6 +129,14 @@ void sim_events_close(sim_events *ev, sim_unit_kind kind, int unit, uint64_t cyc
 /* Closes every unit's trailing idle period at end_cycle (dead). */
 void sim_events_finish(sim_events *ev, uint64_t end_cycle);
 
+/* A parallel simulation's per-thread view of ev (owned by ev): counts and
+ * idle periods go to the shard's own sums, over ev's units, with ev's
+ * settings (idle recording, wake hooks, mark; kept in step). NULL when out
+ * of memory. sim_events_gather adds every shard's sums into ev and clears
+ * them; ev's counts and histograms are whole only after it. */
+sim_events *sim_events_shard(sim_events *ev);
+void sim_events_gather(sim_events *ev);
+
 uint64_t sim_events_get(const sim_events *ev, sim_event e);
 int sim_events_units(const sim_events *ev, sim_unit_kind kind);
 const sim_idle_hist *sim_events_hist(const sim_events *ev, sim_unit_kind kind);

@@ -231,6 +231,11 @@ typedef struct sim_source_ops {
                 const uint32_t *reg_value, sim_warp_inst *out);
     /* Optional: release what warp_start acquired in cur->ext. */
     void (*warp_end)(void *self, sim_warp_cursor *cur);
+    /* Optional: the launch's SMs run in `threads` threads (sim/core/gpu_par.c):
+     * next and warp_end are then called from several threads at once, each
+     * warp from one at a time; a source with state shared by warps must
+     * guard it (or need none: the program interpreter). */
+    void (*set_threads)(void *self, int threads);
 } sim_source_ops;
 
 typedef struct sim_kernel {

@@ -148,8 +148,21 @@ uint64_t sim_memsys_next_event(const sim_memsys *m, uint64_t cycle);
 /* Functional words for atomics / volatile loads (initialised to 0). */
 void sim_memsys_poke(sim_memsys *m, uint64_t addr, uint32_t value);
 uint32_t sim_memsys_peek(const sim_memsys *m, uint64_t addr);
-const sim_mem_stats *sim_memsys_stats(const sim_memsys *m);
+/* The counters (the L1's summed over the ports when called). */
+const sim_mem_stats *sim_memsys_stats(sim_memsys *m);
 void sim_memsys_reset_stats(sim_memsys *m);
+/* sim_memsys_cycle in parts, for a simulation whose SMs run in parallel
+ * threads: _behind (DRAM and L2: nothing an SM touches, so it may run
+ * beside the SMs' cycle), then _icnt alone, then _port for each SM (its
+ * fill and latency queues: only that port's state, so the SMs' threads may
+ * run them); together, in that order, they are sim_memsys_cycle. With
+ * parallel on, the ports' activity bits are set atomically; each port
+ * reports its events to `ev` (default: the events given at creation). */
+void sim_memsys_cycle_behind(sim_memsys *m, uint64_t cycle);
+void sim_memsys_cycle_icnt(sim_memsys *m, uint64_t cycle);
+void sim_memsys_cycle_port(sim_memsys *m, int sm, uint64_t cycle);
+void sim_memsys_set_parallel(sim_memsys *m, int on);
+void sim_memsys_port_events(sim_memsys *m, int sm, sim_events *ev);
 /* Invalidate the L1s (GPGPU-Sim flushes L1 between kernels). */
 void sim_memsys_flush_l1(sim_memsys *m);
 /* -gpgpu_adaptive_cache_config 1 (Volta): a kernel whose resident blocks

@@ -1349,10 +1349,12 @@ static void test_l1_sectors(void)
             completions++;
     }
     CHECK(completions == 1 && sim_memsys_outstanding(m) == 0);
+    s = sim_memsys_stats(m);   /* the L1's sums are taken when asked */
     CHECK(s->l1.accesses == 6 && s->l1.hits == 2 && s->l1.misses == 4);
     CHECK(s->l2.accesses == 4 && s->l2.misses == 4);
     CHECK(sim_memsys_access(m, &r, end + 5000, NULL) == SIM_MEM_HIT);
     CHECK(until_done(m, 0, end + 5000, &d) == end + 5000 + 20);
+    s = sim_memsys_stats(m);
     CHECK(s->l1.accesses == 10 && s->l1.hits == 6);
     sim_memsys_destroy(m);
 }

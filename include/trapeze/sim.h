@@ -54,6 +54,11 @@ typedef struct trapeze_sim_options {
     const trapeze_power *power;
     const char *sleep[TRAPEZE_PS_SLEEPABLE];
     int keep_idle;
+    /* > 1: split each simulated cycle across this many threads (the SMs
+     * shared among them, the memory system's partitions in their own phase);
+     * every result is byte-identical to one thread. 0 or 1: one thread.
+     * With ideal_memory_cycles, one thread runs. */
+    int threads;
 } trapeze_sim_options;
 
 /* Every field to its default: no ideal memory, the config's TB dispatch, no

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "sim/core/gpu_par.h"
 #include "sim/core/sm.h"
 #include "sim/power/idle_csv.h"
 
@@ -42,12 +43,14 @@ struct sim_gpu {
     void (*on_place)(void *, int, long, uint64_t);
     void *on_place_ctx;
     int windowed;        /* a launch stopped at its window: no further launch */
+    sim_par *par;        /* NULL: one thread (the loop below, unchanged) */
 };
 
 void sim_gpu_destroy(sim_gpu *g)
 {
     if (!g)
         return;
+    sim_par_destroy(g->par);
     if (g->sms)
         for (int s = 0; s < g->n_sm; s++)
             sim_sm_free(&g->sms[s]);
@@ -156,8 +159,22 @@ trapeze_status sim_gpu_create(const trapeze_config *cfg, const sim_gpu_options *
     for (int st = 0; st < TRAPEZE_PS_SLEEPABLE; st++)
         idle |= g->sleep.s[st].kind != SIM_SLEEP_ALWAYS_ON;
     sim_events_set_idle(g->ev, idle);
+    /* threads only over the real memory system: another port (the ideal
+     * memory) keeps shared state behind its SMs, and runs on one */
+    int threads = opt && opt->threads > 1 ? opt->threads : 1;
+    if (threads > 1 && !(opt && opt->mem.ops) &&
+        (s = sim_par_create(threads, opt->threads_always, g->sms, g->n_sm, g->mem.self, g->ev,
+                            &g->par, err))) {
+        sim_gpu_destroy(g);
+        return s;
+    }
     *out = g;
     return TRAPEZE_OK;
+}
+
+int sim_gpu_threads(const sim_gpu *g)
+{
+    return g->par ? sim_par_threads(g->par) : 1;
 }
 
 const sim_core_config *sim_gpu_config(const sim_gpu *g)
@@ -167,6 +184,7 @@ const sim_core_config *sim_gpu_config(const sim_gpu *g)
 
 sim_events *sim_gpu_events(sim_gpu *g)
 {
+    sim_events_gather(g->ev);   /* the threads' shards, if any */
     return g->ev;
 }
 
@@ -390,6 +408,8 @@ trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_
         mo->carve_l1(ms, (long)k->shmem_bytes * resident);
     }
     mo->reset_stats(ms);
+    if (k->source && k->source->set_threads)
+        k->source->set_threads(k->source_self, sim_gpu_threads(g));
     sim_events_reset(g->ev, start);
     for (int s = 0; s < g->n_sm; s++)
         sim_sm_begin_kernel(&g->sms[s], k, start);
@@ -431,14 +451,18 @@ int sim_gpu_launch_step(sim_launch *l, trapeze_error *err)
         /* GPGPU-Sim's order within a cycle (sim/memsys.h): the SMs offer
          * requests, the memory system runs, completions due now are popped */
         uint64_t next = SIM_NEVER;
-        for (int s = 0; s < g->n_sm; s++)
-            if (g->sms[s].next <= t)
-                sim_sm_cycle(&g->sms[s], t);
-        mo->cycle(ms, t);
-        sim_mem_request r;
-        for (int s = 0; s < g->n_sm; s++)
-            while (mo->pop(ms, s, t, &r))
-                sim_sm_complete(&g->sms[r.sm < g->n_sm ? r.sm : s], &r, t);
+        if (g->par) {
+            sim_par_cycle(g->par, t);   /* the same three steps in threads (gpu_par.c) */
+        } else {
+            for (int s = 0; s < g->n_sm; s++)
+                if (g->sms[s].next <= t)
+                    sim_sm_cycle(&g->sms[s], t);
+            mo->cycle(ms, t);
+            sim_mem_request r;
+            for (int s = 0; s < g->n_sm; s++)
+                while (mo->pop(ms, s, t, &r))
+                    sim_sm_complete(&g->sms[r.sm < g->n_sm ? r.sm : s], &r, t);
+        }
         for (int s = 0; s < g->n_sm; s++) {
             sim_sm *sm = &g->sms[s];
             if (sm->blocks_finished) {
@@ -575,6 +599,7 @@ trapeze_status sim_gpu_launch_end(sim_launch *l, trapeze_error *err)
 
 void sim_gpu_launch_cut(sim_launch *l)
 {
+    sim_events_gather(l->g->ev);
     if (l->ps)
         l->pol->destroy(l->ps);
     l->ps = NULL;

@@ -205,7 +205,7 @@ typedef struct sim_mem_port_ops {
     uint32_t (*peek)(const void *m, uint64_t addr);
     void (*flush_l1)(void *m);
     void (*reset_stats)(void *m);
-    const sim_mem_stats *(*stats)(const void *m);   /* NULL when the port keeps none */
+    const sim_mem_stats *(*stats)(void *m);   /* NULL when the port keeps none */
     void (*destroy)(void *m);
     /* the L1/shared carve-out for a kernel using `shmem` bytes per SM; NULL
      * when the port has no L1 to carve */
@@ -351,6 +351,14 @@ typedef struct sim_gpu_options {
     const char *tb_grouping;
     /* > 0: -trapeze_window_first_block, whatever the config says */
     long first_block;
+    /* > 1: one simulation's cycle split across this many threads (gpu_par.c),
+     * with results identical to one thread; the real memory system only
+     * (with opt->mem given, one thread runs). 0 or 1: one thread. The
+     * cycles run in windows on the threads or on one thread, whichever was
+     * faster when last timed (a machine busy with other work makes the
+     * threads lose); threads_always: always on the threads (benchmarks). */
+    int threads;
+    int threads_always;
 } sim_gpu_options;
 
 /* opt may be NULL. Takes ownership of opt->mem. */
@@ -358,6 +366,8 @@ trapeze_status sim_gpu_create(const trapeze_config *cfg, const sim_gpu_options *
                               sim_gpu **out, trapeze_error *err);
 void sim_gpu_destroy(sim_gpu *g);
 const sim_core_config *sim_gpu_config(const sim_gpu *g);
+/* The threads a cycle runs on (1 unless sim_gpu_options.threads > 1). */
+int sim_gpu_threads(const sim_gpu *g);
 /* The counts, and the idle-period histograms where opt named a power
  * description, a sleep policy or keep_idle (else they stay empty). */
 sim_events *sim_gpu_events(sim_gpu *g);

@@ -51,7 +51,7 @@ static void r_reset(void *m)
     sim_memsys_reset_stats(m);
 }
 
-static const sim_mem_stats *r_stats(const void *m)
+static const sim_mem_stats *r_stats(void *m)
 {
     return sim_memsys_stats(m);
 }

@@ -473,7 +473,7 @@ static int prog_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
     return 1;
 }
 
-const sim_source_ops sim_program_source = {"program", prog_warp_start, prog_next, NULL};
+const sim_source_ops sim_program_source = {"program", prog_warp_start, prog_next, NULL, NULL};
 
 static int first_lane(uint32_t mask)
 {

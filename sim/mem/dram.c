@@ -166,10 +166,10 @@ static void issue_col(sim_memsys *m, sim_channel *ch, int id, uint64_t k)
     m->stats.dram_busy_cycles += burst;
     if (wr) {
         m->stats.dram_bytes_written += (uint64_t)m->cfg.atom_bytes;
-        sim_ev(m, SIM_EV_DRAM_WRITE, 1);
+        sim_ev(m->events, SIM_EV_DRAM_WRITE, 1);
     } else {
         m->stats.dram_bytes_read += (uint64_t)m->cfg.atom_bytes;
-        sim_ev(m, SIM_EV_DRAM_READ, 1);
+        sim_ev(m->events, SIM_EV_DRAM_READ, 1);
     }
     if (--r->atoms_left > 0)
         return;
@@ -254,13 +254,13 @@ static void try_row(sim_memsys *m, sim_channel *ch, uint64_t k)
         ch->t_act_any = k + (uint64_t)t->RRD;
         r->activated = 1;
         m->stats.dram_activates++;
-        sim_ev(m, SIM_EV_DRAM_ACTIVATE, 1);
+        sim_ev(m->events, SIM_EV_DRAM_ACTIVATE, 1);
     } else {
         b->row = -1;
         if (b->t_act < k + (uint64_t)t->RP)
             b->t_act = k + (uint64_t)t->RP;
         m->stats.dram_precharges++;
-        sim_ev(m, SIM_EV_DRAM_PRECHARGE, 1);
+        sim_ev(m->events, SIM_EV_DRAM_PRECHARGE, 1);
     }
 }
 

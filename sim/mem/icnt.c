@@ -25,7 +25,7 @@ static uint64_t transfer(sim_memsys *m, uint64_t *src_free, uint64_t *dst_free, 
         start = *dst_free;
     *dst_free = start + ser;
     m->stats.icnt_flits += (uint64_t)flits;
-    sim_ev(m, SIM_EV_ICNT_FLIT, (uint64_t)flits);
+    sim_ev(m->events, SIM_EV_ICNT_FLIT, (uint64_t)flits);
     return start + ser - 1;
 }
 

@@ -36,13 +36,15 @@
 #include "sim/mem/memsys_impl.h"
 #include "sim/mem/popcount.h"
 
-/* Per-SM and summed L1 counters move together. */
-#define L1_INC(m, p, f) ((p)->stats.f++, (m)->stats.l1.f++)
+/* Per-SM L1 counters (the sum is sim_memsys_stats'). m is unused: the
+ * port's state alone changes, so that SMs may run in parallel threads. */
+#define L1_INC(m, p, f) ((void)(m), (p)->stats.f++)
 
 int sim_l1_init(sim_memsys *m, sim_sm_port *p)
 {
     memset(p, 0, sizeof *p);
     p->decoded.line = SIM_DECODE_NONE;
+    p->ev = m->events;
     /* the adaptive carve-out: room for 4x the ways (GPGPU-Sim's
      * MAX_DEFAULT_CACHE_SIZE_MULTIBLIER), the spec's until a kernel sets it */
     sim_cache_cfg l1 = m->cfg.l1;
@@ -101,7 +103,8 @@ void sim_done_push(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req, ui
     if (q->count == q->capacity)
         done_grow(q);
     uint32_t mask = q->capacity - 1, i = q->count++;
-    sim_done d = {ready, m->done_seq++, *req};
+    (void)m;
+    sim_done d = {ready, p->done_seq++, *req};
     while (i > 0 && done_before(&d, &q->items[(q->head + i - 1) & mask])) {
         q->items[(q->head + i) & mask] = q->items[(q->head + i - 1) & mask];
         i--;
@@ -195,8 +198,8 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
      * as Snooze's reservation queue arranges (seed 004 section 3.3). */
     uint32_t wake;
     if (probe == SIM_PROBE_HIT) {
-        wake = sim_max_u32(sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle),
-                           sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line, way,
+        wake = sim_max_u32(sim_busy(p->ev, SIM_UNIT_L1_BANK, req->sm, cycle),
+                           sim_busy_frame(p->ev, SIM_UNIT_L1_LINE, req->sm, c, line, way,
                                           SIM_NEXT_READ, cycle));
         sim_cache_touch(c, sim_cache_line(c, line, way));
         if (sel)
@@ -204,9 +207,9 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
         L1_INC(m, p, accesses);
         L1_INC(m, p, reads);
         L1_INC(m, p, hits);
-        sim_ev(m, SIM_EV_L1_READ, 1);
-        sim_ev(m, SIM_EV_L1_READ_HIT, 1);
-        m->outstanding++;
+        sim_ev(p->ev, SIM_EV_L1_READ, 1);
+        sim_ev(p->ev, SIM_EV_L1_READ_HIT, 1);
+        p->outstanding++;
         sim_done_push(m, p, req, cycle + lat_after(m, req) + wake);
         return SIM_MEM_HIT;
     }
@@ -224,18 +227,18 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     sim_pkt waiter;
     memset(&waiter, 0, sizeof waiter);
     waiter.req = *req;
-    wake = sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
+    wake = sim_busy(p->ev, SIM_UNIT_L1_BANK, req->sm, cycle);
     if (id >= 0) {
         if (probe == SIM_PROBE_HIT_RESERVED)
-            sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line, way, SIM_NEXT_READ, cycle);
+            sim_busy_frame(p->ev, SIM_UNIT_L1_LINE, req->sm, c, line, way, SIM_NEXT_READ, cycle);
         sim_line *pending = sim_cache_miss_merge(c, id, &waiter, line, probe, way);
         if (sel && pending)   /* the line's data serves one more request */
             sim_sel_hit(pending);
         L1_INC(m, p, accesses);
         L1_INC(m, p, reads);
         L1_INC(m, p, merges);
-        sim_ev(m, SIM_EV_L1_READ, 1);
-        m->outstanding++;
+        sim_ev(p->ev, SIM_EV_L1_READ, 1);
+        p->outstanding++;
         return SIM_MEM_MERGED;
     }
     if (m->cfg.l1_select == SIM_SEL_LOC && (req->flags & SIM_MEM_SEL_CACHE) && on_miss &&
@@ -244,7 +247,7 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     sim_line *reserved;
     /* the frame is taken for the new line: its old contents end dead-on-write */
     if (on_miss)
-        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line, way,
+        wake = sim_max_u32(wake, sim_busy_frame(p->ev, SIM_UNIT_L1_LINE, req->sm, c, line, way,
                                                 SIM_NEXT_WRITE, cycle));
     sim_line old = sim_cache_miss_alloc(c, &waiter, line, way, &reserved);
     if (old.state == SIM_LINE_VALID) {
@@ -257,11 +260,11 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     L1_INC(m, p, accesses);
     L1_INC(m, p, reads);
     L1_INC(m, p, misses);
-    sim_ev(m, SIM_EV_L1_READ, 1);
+    sim_ev(p->ev, SIM_EV_L1_READ, 1);
     sim_mem_request fetch = *req;
     fetch.bytes = SIM_LINE_BYTES;
     send_down(m, p, &fetch, SIM_PKT_READ, 1, cycle + wake);
-    m->outstanding++;
+    p->outstanding++;
     return SIM_MEM_MISS;
 }
 
@@ -310,7 +313,7 @@ static sim_mem_outcome l1_load_sectored(sim_memsys *m, sim_sm_port *p,
     if (n_wait > 1 && !p->n_par_free)
         return refuse(m, p, SIM_FAIL_MSHR_ENTRY, cause);
     /* accepted: it uses the L1D (a refused request does not wake it) */
-    uint32_t wake = sim_busy(m, SIM_UNIT_L1_BANK, req->sm, cycle);
+    uint32_t wake = sim_busy(p->ev, SIM_UNIT_L1_BANK, req->sm, cycle);
     sim_pkt waiter;
     memset(&waiter, 0, sizeof waiter);
     waiter.req = *req;
@@ -326,13 +329,13 @@ static sim_mem_outcome l1_load_sectored(sim_memsys *m, sim_sm_port *p,
             continue;
         L1_INC(m, p, accesses);
         L1_INC(m, p, reads);
-        sim_ev(m, SIM_EV_L1_READ, 1);
+        sim_ev(p->ev, SIM_EV_L1_READ, 1);
         if (probe[s] == SIM_PROBE_HIT) {
-            wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, c, line,
+            wake = sim_max_u32(wake, sim_busy_frame(p->ev, SIM_UNIT_L1_LINE, req->sm, c, line,
                                                     way[s], SIM_NEXT_READ, cycle));
             sim_cache_touch(c, sim_cache_line(c, line, way[s]));
             L1_INC(m, p, hits);
-            sim_ev(m, SIM_EV_L1_READ_HIT, 1);
+            sim_ev(p->ev, SIM_EV_L1_READ_HIT, 1);
         } else if (id[s] >= 0) {
             sim_cache_mshr_add(c, id[s], &waiter);
             L1_INC(m, p, merges);
@@ -347,7 +350,7 @@ static sim_mem_outcome l1_load_sectored(sim_memsys *m, sim_sm_port *p,
             send_down(m, p, &fetch, SIM_PKT_READ, 1, cycle + wake);
         }
     }
-    m->outstanding++;
+    p->outstanding++;
     if (!n_wait) {
         sim_done_push(m, p, req, cycle + lat_after(m, req) + wake);
         return SIM_MEM_HIT;
@@ -372,14 +375,14 @@ static void l1_fill_sector(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uin
             L1_INC(m, p, evictions);
         pr = SIM_PROBE_SECTOR_MISS;
     }
-    uint32_t wake = sim_busy_as(m, SIM_UNIT_L1_BANK, pk->req.sm, cycle, SIM_NEXT_WRITE);
+    uint32_t wake = sim_busy_as(p->ev, SIM_UNIT_L1_BANK, pk->req.sm, cycle, SIM_NEXT_WRITE);
     if (pr != SIM_PROBE_FAIL) {
-        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L1_LINE, pk->req.sm, c, pk->line,
+        wake = sim_max_u32(wake, sim_busy_frame(p->ev, SIM_UNIT_L1_LINE, pk->req.sm, c, pk->line,
                                                 way, SIM_NEXT_WRITE, cycle));
         sim_cache_line(c, pk->line, way)->sect_valid |= (uint8_t)(1u << s);
     }
     L1_INC(m, p, fills);
-    sim_ev(m, SIM_EV_L1_FILL, 1);
+    sim_ev(p->ev, SIM_EV_L1_FILL, 1);
     int n = c->mshr[id].n, k = 0;
     for (int i = 0; i < n; i++) {
         const sim_pkt *w = sim_cache_mshr_waiter(c, id, i);
@@ -407,14 +410,14 @@ static sim_mem_outcome l1_write(sim_memsys *m, sim_sm_port *p, const sim_mem_req
         uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
         int way;
         if (sim_cache_probe(&p->l1, line, &way) == SIM_PROBE_HIT) {
-            wake = sim_busy_frame(m, SIM_UNIT_L1_LINE, req->sm, &p->l1, line, way,
+            wake = sim_busy_frame(p->ev, SIM_UNIT_L1_LINE, req->sm, &p->l1, line, way,
                                   SIM_NEXT_WRITE, cycle);
             sim_cache_invalidate(&p->l1, line, way);
             L1_INC(m, p, evictions);
-            sim_ev(m, SIM_EV_L1_WRITE_HIT, 1);
+            sim_ev(p->ev, SIM_EV_L1_WRITE_HIT, 1);
         }
-        wake = sim_max_u32(wake, sim_busy_as(m, SIM_UNIT_L1_BANK, req->sm, cycle, SIM_NEXT_WRITE));
-        sim_ev(m, SIM_EV_L1_WRITE, 1);
+        wake = sim_max_u32(wake, sim_busy_as(p->ev, SIM_UNIT_L1_BANK, req->sm, cycle, SIM_NEXT_WRITE));
+        sim_ev(p->ev, SIM_EV_L1_WRITE, 1);
     }
     /* a sectored L1 counts an access per sector, as GPGPU-Sim's does */
     int n = m->cfg.l1.enabled && m->cfg.l1.sectored && req->op != SIM_MEM_ATOMIC
@@ -428,7 +431,7 @@ static sim_mem_outcome l1_write(sim_memsys *m, sim_sm_port *p, const sim_mem_req
     }
     send_down(m, p, req, req->op == SIM_MEM_ATOMIC ? SIM_PKT_ATOMIC : SIM_PKT_WRITE, 0,
               cycle + wake);
-    m->outstanding++;
+    p->outstanding++;
     return SIM_MEM_SENT;
 }
 
@@ -450,7 +453,7 @@ static sim_mem_outcome bypass_load(sim_memsys *m, sim_sm_port *p, const sim_mem_
     }
     L1_INC(m, p, bypasses);
     send_down(m, p, req, SIM_PKT_READ, 0, cycle);
-    m->outstanding++;
+    p->outstanding++;
     return SIM_MEM_SENT;
 }
 
@@ -563,7 +566,7 @@ sim_mem_outcome sim_l1_offer(sim_memsys *m, const sim_mem_request *req, uint64_t
     pk.ready = ready;
     sim_ring_push(q, &pk);
     p->l1q_count++;
-    m->outstanding++;
+    p->outstanding++;
     sim_sm_update_active(m, req->sm);
     if (cause)
         *cause = SIM_FAIL_NONE;
@@ -580,7 +583,7 @@ static void l1_queues_cycle(sim_memsys *m, sim_sm_port *p, uint64_t cycle)
             TRAPEZE_ASSERT(p->l1q[b].count <= (uint32_t)m->cfg.l1_latency);
             sum += (int)p->l1q[b].count;
         }
-        TRAPEZE_ASSERT(sum == p->l1q_count && (uint64_t)sum <= m->outstanding);
+        TRAPEZE_ASSERT(sum == p->l1q_count && (uint64_t)sum <= p->outstanding);
     }
     for (int b = 0; p->l1q_count && b < m->cfg.l1_banks; b++) {
         sim_ring *q = &p->l1q[b];
@@ -591,8 +594,8 @@ static void l1_queues_cycle(sim_memsys *m, sim_sm_port *p, uint64_t cycle)
             continue;
         sim_ring_pop(q);
         p->l1q_count--;
-        TRAPEZE_ASSERT(m->outstanding > 0);
-        m->outstanding--;   /* counted when it was queued, and again by the probe */
+        TRAPEZE_ASSERT(p->outstanding > 0);
+        p->outstanding--;   /* counted when it was queued, and again by the probe */
     }
 }
 
@@ -607,7 +610,7 @@ static void l1_fill(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t c
     int way = sim_cache_fill_way(c, pk->line);
     uint32_t wake = 0;
     if (way >= 0) {
-        wake = sim_busy_frame(m, SIM_UNIT_L1_LINE, pk->req.sm, c, pk->line, way, SIM_NEXT_WRITE,
+        wake = sim_busy_frame(p->ev, SIM_UNIT_L1_LINE, pk->req.sm, c, pk->line, way, SIM_NEXT_WRITE,
                               cycle);
         sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
         if (sim_cache_evicted(&old, pk->line)) {
@@ -619,8 +622,8 @@ static void l1_fill(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t c
             sim_sel_insert(sim_cache_line(c, pk->line, way), pk->req.pc);
     }
     L1_INC(m, p, fills);
-    sim_ev(m, SIM_EV_L1_FILL, 1);
-    wake = sim_max_u32(wake, sim_busy_as(m, SIM_UNIT_L1_BANK, pk->req.sm, cycle,
+    sim_ev(p->ev, SIM_EV_L1_FILL, 1);
+    wake = sim_max_u32(wake, sim_busy_as(p->ev, SIM_UNIT_L1_BANK, pk->req.sm, cycle,
                                          SIM_NEXT_WRITE));
     int n = c->mshr[id].n;
     for (int i = 0; i < n; i++) {

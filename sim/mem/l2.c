@@ -80,17 +80,17 @@ static uint32_t count_access(sim_memsys *m, int sub, const sim_pkt *pk, uint64_t
     s->accesses++;
     if (pk->kind == SIM_PKT_WRITE) {
         s->writes++;
-        sim_ev(m, SIM_EV_L2_WRITE, 1);
+        sim_ev(m->events, SIM_EV_L2_WRITE, 1);
     } else {
         if (pk->kind == SIM_PKT_ATOMIC) {
             s->atomics++;
-            sim_ev(m, SIM_EV_L2_WRITE, 1);
+            sim_ev(m->events, SIM_EV_L2_WRITE, 1);
         } else {
             s->reads++;
         }
-        sim_ev(m, SIM_EV_L2_READ, 1);
+        sim_ev(m->events, SIM_EV_L2_READ, 1);
     }
-    return sim_busy_as(m, SIM_UNIT_L2_BANK, sub, now,
+    return sim_busy_as(m->events, SIM_UNIT_L2_BANK, sub, now,
                        pk->kind == SIM_PKT_READ ? SIM_NEXT_READ : SIM_NEXT_WRITE);
 }
 
@@ -119,14 +119,14 @@ static sim_fail_cause serve_read(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uin
             return SIM_FAIL_COUNT; /* blocked on the reply queue: no cause of its own */
         sim_line *l = sim_cache_line(c, pk->line, way);
         sim_next_access what = pk->kind == SIM_PKT_ATOMIC ? SIM_NEXT_WRITE : SIM_NEXT_READ;
-        uint32_t wake = sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way, what, now);
+        uint32_t wake = sim_busy_frame(m->events, SIM_UNIT_L2_LINE, sub, c, pk->line, way, what, now);
         sim_cache_touch(c, l);
         l->dirty |= pk->kind == SIM_PKT_ATOMIC;
         perform(m, pk);
         wake = sim_max_u32(wake, count_access(m, sub, pk, now));
         m->stats.l2.hits++;
         if (pk->kind != SIM_PKT_ATOMIC)
-            sim_ev(m, SIM_EV_L2_READ_HIT, 1);
+            sim_ev(m->events, SIM_EV_L2_READ_HIT, 1);
         reply(p, pk, now + wake);
         return SIM_FAIL_NONE;
     }
@@ -139,7 +139,7 @@ static sim_fail_cause serve_read(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uin
     if (id >= 0) {
         perform(m, pk);
         if (probe == SIM_PROBE_HIT_RESERVED)
-            sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
+            sim_busy_frame(m->events, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
                            pk->kind == SIM_PKT_ATOMIC ? SIM_NEXT_WRITE : SIM_NEXT_READ, now);
         sim_line *l = sim_cache_miss_merge(c, id, pk, pk->line, probe, way);
         if (l)
@@ -154,7 +154,7 @@ static sim_fail_cause serve_read(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uin
         return SIM_FAIL_MISS_QUEUE;
     perform(m, pk);
     sim_line *reserved;
-    uint32_t wake = on_miss ? sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
+    uint32_t wake = on_miss ? sim_busy_frame(m->events, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
                                              SIM_NEXT_WRITE, now)
                             : 0;
     sim_line old = sim_cache_miss_alloc(c, pk, pk->line, way, &reserved);
@@ -192,18 +192,18 @@ static sim_fail_cause serve_write(sim_memsys *m, sim_subpart *p, sim_pkt *pk, ui
     perform(m, pk);
     uint32_t wake = count_access(m, sub, pk, now);
     if (probe == SIM_PROBE_HIT || probe == SIM_PROBE_HIT_RESERVED) {
-        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
+        wake = sim_max_u32(wake, sim_busy_frame(m->events, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
                                                 SIM_NEXT_WRITE, now));
         m->stats.l2.hits += probe == SIM_PROBE_HIT;
         if (probe == SIM_PROBE_HIT)
-            sim_ev(m, SIM_EV_L2_WRITE_HIT, 1);
+            sim_ev(m->events, SIM_EV_L2_WRITE_HIT, 1);
         m->stats.l2.merges += probe == SIM_PROBE_HIT_RESERVED;
         sim_cache_touch(c, l);
         l->dirty |= !through;
     } else {
         m->stats.l2.misses++;
         if (allocate) {
-            wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
+            wake = sim_max_u32(wake, sim_busy_frame(m->events, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
                                                     SIM_NEXT_WRITE, now));
             sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
             sim_cache_line(c, pk->line, way)->dirty = !through;
@@ -245,9 +245,9 @@ static int fill(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_t now)
     if (wb && !dram_room(m, p, 1))
         return 0;   /* allocate-on-fill changed nothing yet: the fill is retried */
     /* a sleeping slice or frame delays the replies by its wake-up */
-    uint32_t wake = sim_busy_as(m, SIM_UNIT_L2_BANK, (int)(p - m->sub), now, SIM_NEXT_WRITE);
+    uint32_t wake = sim_busy_as(m->events, SIM_UNIT_L2_BANK, (int)(p - m->sub), now, SIM_NEXT_WRITE);
     if (way >= 0) {
-        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L2_LINE, (int)(p - m->sub), c,
+        wake = sim_max_u32(wake, sim_busy_frame(m->events, SIM_UNIT_L2_LINE, (int)(p - m->sub), c,
                                                 pk->line, way, SIM_NEXT_WRITE, now));
         sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
         sim_cache_line(c, pk->line, way)->dirty = (uint8_t)dirty;
@@ -260,7 +260,7 @@ static int fill(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_t now)
         reply(p, sim_cache_mshr_waiter(c, id, (int)i), now + wake);
     sim_cache_mshr_release(c, id);
     m->stats.l2.fills++;
-    sim_ev(m, SIM_EV_L2_FILL, 1);
+    sim_ev(m->events, SIM_EV_L2_FILL, 1);
     return 1;
 }
 
@@ -350,14 +350,14 @@ static sim_fail_cause sector_read(sim_memsys *m, sim_subpart *p, sim_pkt *w, int
         if (!respq_room(m, p, 1))
             return SIM_FAIL_COUNT; /* blocked on the reply queue: no cause of its own */
         sim_line *l = sim_cache_line(c, w->line, way);
-        uint32_t wake = sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, w->line, way, what, now);
+        uint32_t wake = sim_busy_frame(m->events, SIM_UNIT_L2_LINE, sub, c, w->line, way, what, now);
         sim_cache_touch(c, l);
         if (w->kind == SIM_PKT_ATOMIC)
             l->sect_dirty |= bit;
         wake = sim_max_u32(wake, count_access(m, sub, w, now));
         m->stats.l2.hits++;
         if (w->kind != SIM_PKT_ATOMIC)
-            sim_ev(m, SIM_EV_L2_READ_HIT, 1);
+            sim_ev(m->events, SIM_EV_L2_READ_HIT, 1);
         sector_done(p, w, now + wake);
         return SIM_FAIL_NONE;
     }
@@ -369,7 +369,7 @@ static sim_fail_cause sector_read(sim_memsys *m, sim_subpart *p, sim_pkt *w, int
             return SIM_FAIL_MSHR_MERGE;
         sim_cache_mshr_add(c, id, w);
         sim_line *l = sim_cache_line(c, w->line, way);
-        sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, w->line, way, what, now);
+        sim_busy_frame(m->events, SIM_UNIT_L2_LINE, sub, c, w->line, way, what, now);
         sim_cache_touch(c, l);
         if (w->kind == SIM_PKT_ATOMIC)
             l->sect_dirty |= bit;
@@ -384,7 +384,7 @@ static sim_fail_cause sector_read(sim_memsys *m, sim_subpart *p, sim_pkt *w, int
         return SIM_FAIL_MISS_QUEUE;
     /* a new line takes the frame (write); a missing sector of a present line
      * is written into it by the fill */
-    uint32_t wake = sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, w->line, way,
+    uint32_t wake = sim_busy_frame(m->events, SIM_UNIT_L2_LINE, sub, c, w->line, way,
                                    probe == SIM_PROBE_MISS ? SIM_NEXT_WRITE : what, now);
     sim_line *l = probe == SIM_PROBE_MISS ? sector_allocate(m, p, w->line, way, now)
                                           : sim_cache_line(c, w->line, way);
@@ -425,10 +425,10 @@ static sim_fail_cause sector_write(sim_memsys *m, sim_subpart *p, sim_pkt *w, in
         return SIM_FAIL_MISS_QUEUE;
     uint32_t wake = count_access(m, sub, w, now);
     if (present || allocate)
-        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, w->line, way,
+        wake = sim_max_u32(wake, sim_busy_frame(m->events, SIM_UNIT_L2_LINE, sub, c, w->line, way,
                                                 SIM_NEXT_WRITE, now));
     if (probe == SIM_PROBE_HIT)
-        sim_ev(m, SIM_EV_L2_WRITE_HIT, 1);
+        sim_ev(m->events, SIM_EV_L2_WRITE_HIT, 1);
     if (probe == SIM_PROBE_HIT)
         m->stats.l2.hits++;
     else if (probe == SIM_PROBE_HIT_RESERVED)
@@ -515,10 +515,10 @@ static int fill_sector(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_
     }
     int way, sub = (int)(p - m->sub);
     /* a sleeping slice or frame delays the replies by its wake-up */
-    uint32_t wake = sim_busy_as(m, SIM_UNIT_L2_BANK, sub, now, SIM_NEXT_WRITE);
+    uint32_t wake = sim_busy_as(m->events, SIM_UNIT_L2_BANK, sub, now, SIM_NEXT_WRITE);
     if (sim_cache_probe_sector(c, pk->line, sector, &way) == SIM_PROBE_HIT_RESERVED) {
         sim_line *l = sim_cache_line(c, pk->line, way);
-        wake = sim_max_u32(wake, sim_busy_frame(m, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
+        wake = sim_max_u32(wake, sim_busy_frame(m->events, SIM_UNIT_L2_LINE, sub, c, pk->line, way,
                                                 SIM_NEXT_WRITE, now));
         l->sect_pend &= (uint8_t)~(1u << sector);
         l->sect_valid |= (uint8_t)(1u << sector);
@@ -527,7 +527,7 @@ static int fill_sector(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_
         sector_done(p, sim_cache_mshr_waiter(c, id, (int)i), now + wake);
     sim_cache_mshr_release(c, id);
     m->stats.l2.fills++;
-    sim_ev(m, SIM_EV_L2_FILL, 1);
+    sim_ev(m->events, SIM_EV_L2_FILL, 1);
     return 1;
 }
 

@@ -18,7 +18,11 @@
 void sim_sm_update_active(sim_memsys *m, int sm)
 {
     const sim_sm_port *p = &m->sm[sm];
-    sim_bits_set(&m->sm_active, sm, p->missq.count || p->replies.count || p->l1q_count);
+    int on = p->missq.count || p->replies.count || p->l1q_count;
+    if (m->sm_active.shared)   /* SMs in parallel threads (sim_memsys_set_parallel) */
+        sim_bits_set_shared(&m->sm_active, sm, on);
+    else
+        sim_bits_set(&m->sm_active, sm, on);
 }
 
 void sim_sub_update_active(sim_memsys *m, int sub)
@@ -258,11 +262,14 @@ int sim_memsys_ports(const sim_memsys *m)
 
 int sim_memsys_pop(sim_memsys *m, int sm, uint64_t cycle, sim_mem_request *done)
 {
-    if (sm < 0 || sm >= m->n_sm || !sim_done_pop(&m->sm[sm].done, cycle, done))
+    if (sm < 0 || sm >= m->n_sm)
         return 0;
-    /* request accounting: every completion answers one accepted request */
-    TRAPEZE_ASSERT(m->outstanding > 0);
-    m->outstanding--;
+    sim_sm_port *p = &m->sm[sm];
+    if (!sim_done_pop(&p->done, cycle, done))
+        return 0;
+    /* request accounting: every completion answers one request its port accepted */
+    TRAPEZE_ASSERT(p->outstanding > 0);
+    p->outstanding--;
     return 1;
 }
 
@@ -324,7 +331,47 @@ void sim_memsys_cycle(sim_memsys *m, uint64_t cycle)
     m->stats.dram_cycles = m->clk[SIM_CLK_DRAM].next - m->dram_tick_base;
 }
 
-uint64_t sim_memsys_outstanding(const sim_memsys *m) { return m->outstanding; }
+/* sim_memsys_cycle in the parts a parallel simulation runs in its phases
+ * (sim/core/gpu_par.c): DRAM and L2 touch nothing of the SM side and can
+ * run beside the SMs' cycle; the interconnect joins both sides and runs
+ * alone; each port's fill and latency queues touch only that port. In that
+ * order they do what sim_memsys_cycle does. */
+void sim_memsys_cycle_behind(sim_memsys *m, uint64_t cycle)
+{
+    run_dram(m, cycle);
+    run_l2(m, cycle);
+}
+
+void sim_memsys_cycle_icnt(sim_memsys *m, uint64_t cycle)
+{
+    run_icnt(m, cycle);
+    m->stats.dram_cycles = m->clk[SIM_CLK_DRAM].next - m->dram_tick_base;
+}
+
+void sim_memsys_cycle_port(sim_memsys *m, int sm, uint64_t cycle)
+{
+    /* other threads change other bits of the word at once (atomically) */
+    if (__atomic_load_n(&m->sm_active.w[sm >> 6], __ATOMIC_RELAXED) >> (sm & 63) & 1)
+        sim_l1_cycle(m, sm, cycle);
+}
+
+void sim_memsys_set_parallel(sim_memsys *m, int on)
+{
+    m->sm_active.shared = on != 0;
+}
+
+void sim_memsys_port_events(sim_memsys *m, int sm, sim_events *ev)
+{
+    m->sm[sm].ev = ev;
+}
+
+uint64_t sim_memsys_outstanding(const sim_memsys *m)
+{
+    uint64_t n = 0;
+    for (int s = 0; s < m->n_sm; s++)
+        n += m->sm[s].outstanding;
+    return n;
+}
 
 static void earliest(uint64_t *best, uint64_t t) { if (t < *best) *best = t; }
 
@@ -382,7 +429,23 @@ uint32_t sim_memsys_peek(const sim_memsys *m, uint64_t addr)
     return sim_funcmem_get(&m->words, addr);
 }
 
-const sim_mem_stats *sim_memsys_stats(const sim_memsys *m) { return &m->stats; }
+/* Every field of sim_cache_stats is a uint64_t counter. */
+static void cache_stats_add(sim_cache_stats *to, const sim_cache_stats *from)
+{
+    uint64_t *t = (uint64_t *)to;
+    const uint64_t *f = (const uint64_t *)from;
+    for (size_t i = 0; i < sizeof *to / sizeof *t; i++)
+        t[i] += f[i];
+}
+
+const sim_mem_stats *sim_memsys_stats(sim_memsys *m)
+{
+    sim_cache_stats *l1 = &m->stats.l1;
+    memset(l1, 0, sizeof *l1);
+    for (int s = 0; s < m->n_sm; s++)
+        cache_stats_add(l1, &m->sm[s].stats);
+    return &m->stats;
+}
 
 const sim_cache_stats *sim_memsys_l1_stats(const sim_memsys *m, int sm)
 {

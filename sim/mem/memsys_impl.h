@@ -69,6 +69,14 @@ typedef struct sim_sm_port {
     int32_t *par_left, *par_free, n_par_free, par_cap;
     sim_decode_memo decoded;   /* send_down's last line */
     sim_sel_state sel;     /* selective caching's tables (selcache.h) */
+    /* what the SM side changes is the port's own, so that SMs may run in
+     * parallel threads: its events (m->events, or its thread's shard),
+     * requests accepted and not completed (sim_memsys_outstanding sums them),
+     * and the completion order's sequence numbers (only the order within
+     * one port's queue matters, and a per-port count gives the same) */
+    sim_events *ev;
+    uint64_t outstanding;
+    uint64_t done_seq;
 } sim_sm_port;
 
 typedef struct sim_subpart {
@@ -131,6 +139,7 @@ typedef struct sim_channel {
 typedef struct sim_bits {
     uint64_t *w;
     int n_words;
+    int shared;            /* threads set bits of one word at once: sim_bits_set_shared */
 } sim_bits;
 
 /* One crossbar of xbar.c (GPGPU-Sim's local interconnect): requests (reply 0:
@@ -166,9 +175,7 @@ struct sim_memsys {
     sim_clock clk[SIM_CLK_COUNT];
     sim_bits sm_active, sub_active, chan_active;
     sim_funcmem words;
-    sim_mem_stats stats;
-    uint64_t outstanding;
-    uint64_t done_seq;
+    sim_mem_stats stats;         /* l1: summed from the ports' when read (sim_memsys_stats) */
     uint64_t dram_tick_base;     /* DRAM ticks at the last stats reset */
     int rr_sm, rr_sub;           /* icnt arbitration */
     int reply_flits_line;        /* flits of a reply carrying a line */
@@ -184,6 +191,18 @@ static inline void sim_bits_set(sim_bits *b, int i, int on)
         b->w[i >> 6] &= ~bit;
 }
 
+/* sim_bits_set for a set whose words threads update at once (b->shared):
+ * atomic; a set is a set, so the order of the threads' updates cannot
+ * matter. */
+static inline void sim_bits_set_shared(sim_bits *b, int i, int on)
+{
+    uint64_t bit = 1ull << (i & 63);
+    if (on)
+        __atomic_fetch_or(&b->w[i >> 6], bit, __ATOMIC_RELAXED);
+    else
+        __atomic_fetch_and(&b->w[i >> 6], ~bit, __ATOMIC_RELAXED);
+}
+
 #define SIM_BITS_FOREACH(b, i)                                                     \
     for (int w_ = 0; w_ < (b)->n_words; w_++)                                      \
         for (uint64_t m_ = (b)->w[w_]; m_ && ((i) = w_ * 64 + __builtin_ctzll(m_), 1); \
@@ -197,37 +216,40 @@ static inline int sim_bits_any(const sim_bits *b)
     return 0;
 }
 
-static inline void sim_ev(sim_memsys *m, sim_event e, uint64_t n)
+/* The helpers take the events of the part that reports: an SM's port has
+ * its own (its thread's shard in a parallel simulation, sim_memsys_port_events),
+ * the parts behind the interconnect report to m->events. NULL: no events. */
+static inline void sim_ev(sim_events *ev, sim_event e, uint64_t n)
 {
-    if (m->events)
-        sim_events_count(m->events, e, n);
+    if (ev)
+        sim_events_count(ev, e, n);
 }
 
 /* Bank-level use by a read; returns the wake-up stall (sim_events_access). */
-static inline uint32_t sim_busy(sim_memsys *m, sim_unit_kind k, int unit, uint64_t cycle)
+static inline uint32_t sim_busy(sim_events *ev, sim_unit_kind k, int unit, uint64_t cycle)
 {
-    return m->events ? sim_events_busy(m->events, k, unit, cycle) : 0;
+    return ev ? sim_events_busy(ev, k, unit, cycle) : 0;
 }
 
-static inline uint32_t sim_busy_as(sim_memsys *m, sim_unit_kind k, int unit, uint64_t cycle,
+static inline uint32_t sim_busy_as(sim_events *ev, sim_unit_kind k, int unit, uint64_t cycle,
                                    sim_next_access what)
 {
-    return m->events ? sim_events_access(m->events, k, unit, cycle, what) : 0;
+    return ev ? sim_events_access(ev, k, unit, cycle, what) : 0;
 }
 
 static inline uint32_t sim_max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
 
 /* Use of line frame `way` of line's set in cache c, the idx-th cache of
  * its kind (SM or slice); returns the wake-up stall. */
-static inline uint32_t sim_busy_frame(sim_memsys *m, sim_unit_kind k, int idx, const sim_cache *c,
+static inline uint32_t sim_busy_frame(sim_events *ev, sim_unit_kind k, int idx, const sim_cache *c,
                                       uint64_t line, int way, sim_next_access what,
                                       uint64_t cycle)
 {
-    if (!m->events || way < 0)
+    if (!ev || way < 0)
         return 0;
     int frames = c->cfg.sets * c->alloc_assoc;   /* a unit index per allocated frame */
     int frame = sim_cache_set(c, line) * c->cfg.assoc + way;
-    return sim_events_access(m->events, k, idx * frames + frame, cycle, what);
+    return sim_events_access(ev, k, idx * frames + frame, cycle, what);
 }
 
 static inline int sim_flits(const sim_memsys *m, uint32_t bytes)

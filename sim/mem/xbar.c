@@ -337,7 +337,7 @@ static void count_flits(sim_memsys *m, uint32_t payload)
 {
     int flits = sim_flits(m, payload + SIM_PKT_HEADER_BYTES);
     m->stats.icnt_flits += (uint64_t)flits;
-    sim_ev(m, SIM_EV_ICNT_FLIT, (uint64_t)flits);
+    sim_ev(m->events, SIM_EV_ICNT_FLIT, (uint64_t)flits);
 }
 
 static void sub_inject(sim_memsys *m, int d, uint64_t now)

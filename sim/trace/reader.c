@@ -28,6 +28,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,12 @@ struct sim_trace_kernel {
     int keeping;                   /* 0 once a block did not fit */
     sim_trace_kept_block *pool;    /* the kept forms, each once a memo slot holds it
                                       (its bytes; no warps) */
+    /* a simulation whose SMs run in threads (set_threads): the line and
+     * opcode memos, the section accounting and the stream error are shared
+     * by the warps of every SM, so reading a line's text and ending a warp
+     * take the lock (a kept block's warps read only their own cursor) */
+    pthread_mutex_t lock;
+    int locking;
 };
 
 /* ------------------------------------------------------------ header */
@@ -758,6 +765,8 @@ static void trace_warp_start(void *self, const sim_kernel *k, sim_warp_cursor *c
     cur->ext = &sec->warp[warp];
 }
 
+static int next_from_text(sim_trace_kernel *t, warp_stream *ws, sim_warp_inst *out);
+
 static int trace_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
                       const uint32_t *reg_value, sim_warp_inst *out)
 {
@@ -767,7 +776,15 @@ static int trace_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
     warp_stream *ws = cur->ext;
     if (!ws || ws->left <= 0)
         return 0;
-    if (ws->sec->kept) {   /* the block holds pool offsets */
+    if (!ws->sec->kept) {
+        if (!t->locking)
+            return next_from_text(t, ws, out);
+        pthread_mutex_lock(&t->lock);
+        int r = next_from_text(t, ws, out);
+        pthread_mutex_unlock(&t->lock);
+        return r;
+    }
+    {   /* the block holds pool offsets */
         uint32_t off;
         memcpy(&off, ws->pos, sizeof off);
         ws->pos += sizeof off;
@@ -779,6 +796,12 @@ static int trace_next(void *self, const sim_kernel *k, sim_warp_cursor *cur,
         }
         return 1;
     }
+}
+
+/* The warp's next instruction from its block's text (the line memo, else
+ * parsing the line). */
+static int next_from_text(sim_trace_kernel *t, warp_stream *ws, sim_warp_inst *out)
+{
     const char *s, *e;
     do {
         if (ws->pos >= ws->end) {
@@ -824,14 +847,25 @@ static void free_section(sim_trace_kernel *t, tb_section *sec)
 
 static void trace_warp_end(void *self, sim_warp_cursor *cur)
 {
+    sim_trace_kernel *t = self;
     warp_stream *ws = cur->ext;
     cur->ext = NULL;
-    if (ws && --ws->sec->refs == 0)
-        free_section(self, ws->sec);
+    if (!ws || --ws->sec->refs)   /* a block's warps are on one SM: refs is its own */
+        return;
+    if (t->locking)
+        pthread_mutex_lock(&t->lock);
+    free_section(t, ws->sec);
+    if (t->locking)
+        pthread_mutex_unlock(&t->lock);
+}
+
+static void trace_set_threads(void *self, int threads)
+{
+    ((sim_trace_kernel *)self)->locking = threads > 1;
 }
 
 static const sim_source_ops trace_source = {"accel-sim trace", trace_warp_start, trace_next,
-                                            trace_warp_end};
+                                            trace_warp_end, trace_set_threads};
 
 /* ------------------------------------------------------------ the handle */
 
@@ -846,7 +880,11 @@ trapeze_status sim_trace_kernel_open_keep(const char *path, size_t keep_bytes,
 {
     *out = NULL;
     sim_trace_kernel *t = calloc(1, sizeof *t);
+    if (t)
+        pthread_mutex_init(&t->lock, NULL);
     if (!t || !(t->path = trapeze_strdup(path))) {
+        if (t)
+            pthread_mutex_destroy(&t->lock);
         free(t);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", path);
     }
@@ -957,5 +995,6 @@ void sim_trace_kernel_close(sim_trace_kernel *t)
     free(t->tb_line);
     free(t->tb_len);
     free(t->path);
+    pthread_mutex_destroy(&t->lock);
     free(t);
 }
