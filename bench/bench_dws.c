@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/core/gpu_sim.h"
+#include "sim/sim.h"
 #include "bench/bench_common.h"
 
 typedef struct policy {

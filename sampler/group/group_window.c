@@ -10,8 +10,8 @@
  * max(floor(share' x TBs), min(2, x, the queue)) TBs in dispatch order, x
  * the TBs an SM runs at once. Two, because with one TB a prefix cannot show
  * what co-resident TBs cost each other, and a launch of 4 TBs on 15 SMs
- * would sample TB 0 alone for every policy (until 29 Nov: at least one; the
- * fit then lost its co-residency observation, docs/grouping.md). The
+ * would sample TB 0 alone for every policy (with at least one, the fit
+ * loses its co-residency observation, docs/grouping.md). The
  * simulator still runs
  * whole groups: the cut queue's other TBs join a group it never
  * dispatches. Off by default: measured, the prefixes make the fitted model

@@ -16,11 +16,11 @@
  * first window counts where it overlaps a later window (it ends in one or
  * began before one ended), weighted by the inverse of its chance to
  * (sim_spread_inclusion): a period longer than the gap between two
- * windows always overlaps one and counts once, as in the whole run. (Until
- * 28 Nov only the periods ending in a window counted, five times over: the
- * V100's Cell L1D frames have few long periods ending in a read, and the
- * windows caught too few of them, 91.01% saved predicted from the sample,
- * 93.35% from the whole run's histogram.) The periods that overlapped the
+ * windows always overlaps one and counts once, as in the whole run (counting
+ * only the periods ending in a window, five times over, misses the V100's
+ * Cell L1D frames, which have few long periods ending in a read: 91.01%
+ * saved predicted from the sample, 93.35% from the whole run's histogram).
+ * The periods that overlapped the
  * first window and end before the next one count once. Dead periods count
  * in full, wherever they end (acc[2]): they close each unit's life and
  * cluster at the end of warps, blocks and launches, a few instants a

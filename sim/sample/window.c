@@ -39,7 +39,7 @@
  *   they end, their cycles from the idle unit-cycles inside the recordings;
  *   the launch ends' warp tails stretched to whole blocks (jump.c).
  *   Used where it costs under half the run, else the spread sample (the
- *   commands' default since 29 Nov);
+ *   commands' default);
  * - a whole run with sleep policies in the timing (sim_sleep_whole), the
  *   ground truth: per structure the unit-cycles in each mode and the
  *   wake-up stall the policy exposed.
