@@ -694,6 +694,63 @@ void trapeze_sim_print_options(FILE *f);
 /* Options of cfg the simulator does not model (reported as ignored). */
 size_t trapeze_sim_unmodelled_options(const trapeze_config *cfg, const char **names, size_t max);
 
+/* The thread-block dispatch policies (-trapeze_tb_dispatch), one row each:
+ * X(ID, name, ops, kind, help). ID gives TRAPEZE_TB_ID (and the
+ * simulator's SIM_TB_ID), name the option's value, ops the simulator's
+ * policy (sim_dispatch_OPS, sim/core/dispatch*.c), kind what the grouping
+ * model does with it (trapeze_tb_kind), help one line. The first row is
+ * the default; rows of kind TRAPEZE_TB_GIVEN come last. The option's
+ * parsing, help and errors, the grouping model's candidates and policy rows
+ * and the samples' policy column all derive from these rows. */
+#define TRAPEZE_TB_DISPATCH_DEFAULT(X) \
+    X(RR, "rr", round_robin, TRAPEZE_TB_FIXED, "GPGPU-Sim's round-robin, blocks in id order")
+#define TRAPEZE_TB_DISPATCH_OTHERS(X) \
+    X(BCS, "bcs", bcs, TRAPEZE_TB_FIXED, \
+      "consecutive pairs to one SM, once two fit (Lee HPCA'14)") \
+    X(CHEN, "chen", chen, TRAPEZE_TB_DYNAMIC, \
+      "the waiting TB sharing most lines with the SM's residents (Chen 2016)") \
+    X(MST, "mst", groups, TRAPEZE_TB_FIXED, "PAVER's MST-TS group queues") \
+    X(KWAY, "kway", groups, TRAPEZE_TB_FIXED, "PAVER's k-way-TS group queues") \
+    X(RBTS, "rbts", groups, TRAPEZE_TB_FIXED, "PAVER's RB-TS group queues (Algorithm 1)") \
+    X(EXPLICIT, "explicit", groups, TRAPEZE_TB_GIVEN, \
+      "the groups of a grouping file (-trapeze_tb_grouping)")
+#define TRAPEZE_TB_DISPATCH_TABLE(X) TRAPEZE_TB_DISPATCH_DEFAULT(X) TRAPEZE_TB_DISPATCH_OTHERS(X)
+
+/* FIXED: its grouping is known before launch (a candidate of the grouping
+ * model, predicted and sampled); DYNAMIC: decided while the kernel runs
+ * (simulated and compared, never predicted); GIVEN: a grouping from
+ * elsewhere (neither). */
+typedef enum { TRAPEZE_TB_FIXED, TRAPEZE_TB_DYNAMIC, TRAPEZE_TB_GIVEN } trapeze_tb_kind;
+
+#define TRAPEZE_TB_ENUM_(id, name, ops, kind, help) TRAPEZE_TB_##id,
+typedef enum { TRAPEZE_TB_DISPATCH_TABLE(TRAPEZE_TB_ENUM_) TRAPEZE_TB_COUNT } trapeze_tb_dispatch;
+#define TRAPEZE_TB_IS_FIXED_(id, name, ops, kind, help) +((kind) == TRAPEZE_TB_FIXED)
+#define TRAPEZE_TB_IS_COMPARED_(id, name, ops, kind, help) +((kind) != TRAPEZE_TB_GIVEN)
+enum {
+    /* the policies of kind FIXED: the grouping model's candidates */
+    TRAPEZE_TB_NFIXED = 0 TRAPEZE_TB_DISPATCH_TABLE(TRAPEZE_TB_IS_FIXED_),
+    /* the policies the grouping model compares: all rows before the GIVEN ones */
+    TRAPEZE_TB_NCOMPARED = 0 TRAPEZE_TB_DISPATCH_TABLE(TRAPEZE_TB_IS_COMPARED_)
+};
+
+typedef struct trapeze_tb_policy {
+    const char *name;
+    trapeze_tb_kind kind;
+    const char *help;
+} trapeze_tb_policy;
+/* The rows above, indexed by trapeze_tb_dispatch (sim/core/dispatch_table.c). */
+extern const trapeze_tb_policy trapeze_tb_policies[TRAPEZE_TB_COUNT];
+/* The policy named name; -1 when none is. */
+int trapeze_tb_policy_find(const char *name);
+/* The policy of the c-th row (from 0) of the given kind, in the table's
+ * order; -1 past the last. */
+int trapeze_tb_policy_nth(trapeze_tb_kind kind, int c);
+/* The names of the rows of kind `kind` (all rows when kind < 0) joined by
+ * sep and, before the last, by last_sep ("rr, bcs, ... and rbts"), into
+ * out; truncated to size. */
+void trapeze_tb_policy_list(int kind, const char *sep, const char *last_sep, char *out,
+                            size_t size);
+
 /* Writes a workload's ghost-zone stencil at height h, relaunch mode (one
  * kernel per stage; the fence mode's barrier spins on loaded values and has
  * no fixed trace), as an Accel-Sim trace in dir; out gets its shape
@@ -2144,7 +2201,7 @@ trapeze_status trapeze_grp_window_simulate(const trapeze_grp_problem *pb,
  * bcs, mst, kway, rbts on m SMs and share as trapeze_grp_window_create's,
  * measured in meas[5]) from p. */
 trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m, double share,
-                                      const trapeze_grp_measured meas[5],
+                                      const trapeze_grp_measured meas[TRAPEZE_TB_NFIXED],
                                       trapeze_grp_params *p, trapeze_calib_report *rep,
                                       trapeze_error *err);
 /* The same fit to n launches' sub-grids at once (one set of constants for
@@ -2152,15 +2209,18 @@ trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m, doub
  * in meas[l]; folds as trapeze_grp_fit's (0: no cross-validation). */
 trapeze_status trapeze_grp_window_fit_many(const trapeze_grp_problem *const *pb, int n,
                                            const int *m, const double *share,
-                                           const trapeze_grp_measured (*meas)[5], int folds,
+                                           const trapeze_grp_measured (*meas)[TRAPEZE_TB_NFIXED],
+                                           int folds,
                                            trapeze_grp_params *p, trapeze_calib_report *rep,
                                            trapeze_error *err);
 
 /* The decision of one launch (sampler/group_decide.c), what `trapeze group`
- * and `trapeze validate --model group` run. Policies, in this order: rr,
- * bcs, chen, mst, kway, rbts, optimized. */
-#define TRAPEZE_GRP_NPOLICIES 7
-extern const char *const trapeze_grp_policy_names[TRAPEZE_GRP_NPOLICIES];
+ * and `trapeze validate --model group` run. Policy rows: the dispatch
+ * policies the model compares (trapeze_tb_policies[0 ..
+ * TRAPEZE_TB_NCOMPARED), rr bcs chen mst kway rbts), then optimized. */
+#define TRAPEZE_GRP_NPOLICIES (TRAPEZE_TB_NCOMPARED + 1)
+/* Row i's name; NULL past the last. */
+const char *trapeze_grp_policy_name(int i);
 /* mu, eta1, nu, cwave, tl2, tdram, tsm: what five samples of one launch fit */
 extern const unsigned long trapeze_grp_fit_mask_default;
 
@@ -2223,7 +2283,7 @@ typedef struct trapeze_grp_outcome {
  * sub-grids are measurements, but of one SM's queue alone, so the model
  * (which sees the whole GPU) must not contradict them. */
 typedef struct trapeze_grp_window_evidence {
-    trapeze_grp_measured sub[5];
+    trapeze_grp_measured sub[TRAPEZE_TB_NFIXED];
     trapeze_calib_report fit;
 } trapeze_grp_window_evidence;
 trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_grp_params *p,
@@ -2267,17 +2327,19 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
                                        trapeze_grp_plan **out, trapeze_error *err);
 void trapeze_grp_plan_destroy(trapeze_grp_plan *plan);
 const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan);
-/* Launch i's measurements from the log, in trapeze_grp_policy_names order
+/* Launch i's measurements from the log, in trapeze_grp_policy_name order
  * (chen's left zero when not planned); EINVAL when one is not logged. */
 trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
                                          const trapeze_sample_log *log, int launch,
-                                         trapeze_grp_measured sim[6], trapeze_error *err);
+                                         trapeze_grp_measured sim[TRAPEZE_TB_NCOMPARED],
+                                         trapeze_error *err);
 /* Launch `launch`'s five sub-grids (rr bcs mst kway rbts) from the log,
  * their SMs and share of the TBs (window_pct / 100), and the simulated
  * work (warp instructions) of the distinct ones, each run once. */
 trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
                                         const trapeze_sample_log *log, int launch,
-                                        trapeze_grp_measured meas[5], int *window_sms,
+                                        trapeze_grp_measured meas[TRAPEZE_TB_NFIXED],
+                                        int *window_sms,
                                         double *window_share, double *work, trapeze_error *err);
 
 

@@ -117,8 +117,8 @@ const trapeze_opt sim_core_options[] = {
      "round-robin dispatch: start at block N of the grid (0: the first); a sample's later window"},
     {"trapeze_hang_cycles", OPT_INT, "1000000", 1, 4000000000000000000L,
      "a launch without progress this long is a hang"},
-    {"trapeze_tb_dispatch", OPT_TEXT, "rr", 0, 0,
-     "thread-block dispatch: rr, bcs, chen, mst, kway, rbts, explicit"},
+    {"trapeze_tb_dispatch", OPT_TEXT, SIM_TB_DEFAULT_NAME, 0, 0,
+     "thread-block dispatch: " SIM_TB_NAMES},
     {"trapeze_tb_grouping", OPT_TEXT, "", 0, 0, "grouping file for -trapeze_tb_dispatch explicit"},
     {NULL, OPT_INT, NULL, 0, 0, NULL}};
 
@@ -461,38 +461,27 @@ static trapeze_status read_scheduler(const trapeze_config *cfg, const char *v,
     return TRAPEZE_OK;
 }
 
-static const char *const tb_dispatch_names[SIM_TB_COUNT] = {
-    "rr", "bcs", "chen", "mst", "kway", "rbts", "explicit"};
-
-const char *sim_tb_dispatch_name(sim_tb_dispatch d)
-{
-    return d >= 0 && d < SIM_TB_COUNT ? tb_dispatch_names[d] : "?";
-}
-
-/* -trapeze_tb_dispatch rr|bcs|chen|mst|kway|rbts|explicit and, for explicit,
- * -trapeze_tb_grouping FILE (read when a kernel launches: its TB count). */
+/* -trapeze_tb_dispatch NAME (a row of TRAPEZE_TB_DISPATCH_TABLE) and, for
+ * explicit, -trapeze_tb_grouping FILE (read when a kernel launches: its TB
+ * count). */
 static trapeze_status read_tb_dispatch(const trapeze_config *cfg, sim_core_config *c,
                                        trapeze_error *err)
 {
     const char *d, *file;
-    trapeze_config_get_string(cfg, "trapeze_tb_dispatch", "rr", &d);
+    trapeze_config_get_string(cfg, "trapeze_tb_dispatch", SIM_TB_DEFAULT_NAME, &d);
     trapeze_config_get_string(cfg, "trapeze_tb_grouping", "", &file);
-    int found = -1;
-    for (int i = 0; i < SIM_TB_COUNT; i++)
-        if (!strcmp(d, tb_dispatch_names[i]))
-            found = i;
+    int found = trapeze_tb_policy_find(d);
     if (found < 0)
         return trapeze_config_fail(cfg, "trapeze_tb_dispatch", err,
-                                   "'%s' is not a TB dispatch policy (rr, bcs, chen, mst, kway, "
-                                   "rbts, explicit)", d);
+                                   "'%s' is not a TB dispatch policy (" SIM_TB_NAMES ")", d);
     c->tb_dispatch = (sim_tb_dispatch)found;
     if (strlen(file) >= sizeof c->tb_grouping)
         return trapeze_config_fail(cfg, "trapeze_tb_grouping", err, "path too long");
     strcpy(c->tb_grouping, file);
     c->tb_grouping_named_by_config = file[0] != '\0';
-    if (c->tb_dispatch == SIM_TB_EXPLICIT && !file[0])
+    if (trapeze_tb_policies[found].kind == TRAPEZE_TB_GIVEN && !file[0])
         return trapeze_config_fail(cfg, "trapeze_tb_dispatch", err,
-                                   "explicit needs -trapeze_tb_grouping FILE");
+                                   "%s needs -trapeze_tb_grouping FILE", d);
     return TRAPEZE_OK;
 }
 

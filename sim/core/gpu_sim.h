@@ -33,17 +33,17 @@ typedef enum {
     SIM_SCHED_LOCALITY,    /* Chen 2016's locality-aware two-level scheduler */
     SIM_SCHED_COUNT
 } sim_sched_kind;
-/* TB dispatch policies (-trapeze_tb_dispatch; sim/core/dispatch*.c) */
-typedef enum {
-    SIM_TB_RR,         /* rr: GPGPU-Sim's round-robin, blocks in id order */
-    SIM_TB_BCS,        /* bcs: consecutive pairs to one SM, once two fit (Lee HPCA'14) */
-    SIM_TB_CHEN,       /* chen: the waiting TB sharing most lines with the SM's residents */
-    SIM_TB_MST,        /* mst: PAVER's MST-TS */
-    SIM_TB_KWAY,       /* kway: PAVER's k-way-TS */
-    SIM_TB_RBTS,       /* rbts: PAVER's RB-TS (Algorithm 1) */
-    SIM_TB_EXPLICIT,   /* explicit: a grouping file (-trapeze_tb_grouping) */
-    SIM_TB_COUNT
-} sim_tb_dispatch;
+/* TB dispatch policies (-trapeze_tb_dispatch): the rows of
+ * TRAPEZE_TB_DISPATCH_TABLE (trapeze.h), in its order; sim/core/dispatch*.c */
+#define SIM_TB_ENUM_(id, name, ops, kind, help) SIM_TB_##id,
+typedef enum { TRAPEZE_TB_DISPATCH_TABLE(SIM_TB_ENUM_) SIM_TB_COUNT } sim_tb_dispatch;
+#undef SIM_TB_ENUM_
+/* "rr, bcs, ...": every name in table order, a string literal (the option's
+ * help and errors); SIM_TB_DEFAULT_NAME the first row's */
+#define SIM_TB_FIRST_(id, name, ops, kind, help) name
+#define SIM_TB_NEXT_(id, name, ops, kind, help) ", " name
+#define SIM_TB_DEFAULT_NAME TRAPEZE_TB_DISPATCH_DEFAULT(SIM_TB_FIRST_)
+#define SIM_TB_NAMES SIM_TB_DEFAULT_NAME TRAPEZE_TB_DISPATCH_OTHERS(SIM_TB_NEXT_)
 const char *sim_tb_dispatch_name(sim_tb_dispatch d);
 typedef enum { SIM_UNIT_SP, SIM_UNIT_SFU, SIM_UNIT_LDST, SIM_UNIT_NONE } sim_fu;
 
