@@ -11,6 +11,9 @@
  *  - every FIXED row has a grouping the model predicts, no other row has;
  *  - the table's own rules: names unique, GIVEN rows last, the first row
  *    the default.
+ * The warp schedulers (SIM_SCHED_TABLE, sim/core/gpu_sim.h) likewise: each
+ * row with its arguments parses back to it, the option's default and help
+ * come from the rows.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,8 +184,57 @@ static void test_grouping_model_rows(void)
     trapeze_grp_problem_destroy(pb);
 }
 
+/* The row's arguments with values: "N" 2, "0|2" its first choice. */
+static void example(const char *name, const char *args, char *out, size_t size)
+{
+    size_t n = (size_t)snprintf(out, size, "%s", name);
+    for (const char *a = args; *a && n + 2 < size; a++) {
+        if (*a == '|') {   /* "0|2": keep the 0, skip "|2" */
+            a++;
+            continue;
+        }
+        out[n++] = *a == 'N' ? '2' : *a;
+    }
+    out[n] = '\0';
+}
+
+static void test_schedulers(void)
+{
+#define ROW_(id, name, args, help) {SIM_SCHED_##id, name, args},
+    static const struct { sim_sched_kind kind; const char *name, *args; } rows[] = {
+        SIM_SCHED_TABLE(ROW_)};
+#undef ROW_
+    CHECK(sizeof rows / sizeof *rows == SIM_SCHED_COUNT);
+    const trapeze_opt *o = trapeze_opt_find(sim_core_options, "gpgpu_scheduler");
+    CHECK(o && !strcmp(o->fallback, rows[0].name));
+    CHECK(o && !strcmp(o->help, "warp scheduler: lrr, gto, two_level_active:N:0|2:1, "
+                                "locality_two_level:N"));
+    trapeze_error err;
+    for (int k = 0; k < SIM_SCHED_COUNT; k++) {
+        char value[64], text[1024];
+        example(rows[k].name, rows[k].args, value, sizeof value);
+        CHECK(o && strstr(o->help, rows[k].name));
+        snprintf(text, sizeof text, "%s-gpgpu_scheduler %s\n", base_cfg, value);
+        trapeze_config *cfg = NULL;
+        sim_core_config c;
+        CHECK_OK(trapeze_config_parse(text, "test.config", &cfg, &err));
+        CHECK_OK(sim_core_config_read(cfg, &c, &err));
+        CHECK(c.sched == rows[k].kind && (rows[k].args[0] ? c.active_warps == 2 : 1));
+        trapeze_config_destroy(cfg);
+        /* one argument too many: not a scheduler, and the error names every row */
+        snprintf(text, sizeof text, "%s-gpgpu_scheduler %s:1\n", base_cfg, value);
+        CHECK_OK(trapeze_config_parse(text, "test.config", &cfg, &err));
+        CHECK(sim_core_config_read(cfg, &c, &err) != TRAPEZE_OK &&
+              strstr(err.message, "is not a scheduler"));
+        for (int j = 0; j < SIM_SCHED_COUNT; j++)
+            CHECK(strstr(err.message, rows[j].name) != NULL);
+        trapeze_config_destroy(cfg);
+    }
+}
+
 int main(void)
 {
+    test_schedulers();
     test_names_parse_back();
     test_option_help_and_errors();
     test_table_rules();
