@@ -13,7 +13,10 @@
  *    the default.
  * The warp schedulers (SIM_SCHED_TABLE, sim/core/gpu_sim.h) likewise: each
  * row with its arguments parses back to it, the option's default and help
- * come from the rows.
+ * come from the rows. The sleep policies (SIM_SLEEP_TABLE,
+ * sim/power/sleep.h): each name sets its structures' policy and is refused
+ * elsewhere with an error naming the structure's policies, and each
+ * -trapeze_sleep_* option's help lists exactly those.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,7 @@
 #include "check.h"
 #include "sim/core/gpu_sim.h"
 #include "sim/core/sm.h"
+#include "sim/power/sleep.h"
 
 static const char *const base_cfg =
     "-gpgpu_ptx_force_max_capability 20\n-gpgpu_n_cores_per_cluster 1\n"
@@ -232,8 +236,38 @@ static void test_schedulers(void)
     }
 }
 
+static void test_sleep_policies(void)
+{
+    char names[256];
+    CHECK(!strcmp(sim_sleep_names(TRAPEZE_PS_RF, names, sizeof names),
+                  "always_on, drowsy, slumber, oracle"));
+    CHECK(!strcmp(sim_sleep_names(TRAPEZE_PS_L1D, names, sizeof names),
+                  "always_on, snooze, oracle"));
+    for (int st = 0; st < TRAPEZE_PS_SLEEPABLE; st++) {
+        trapeze_power_structure s = (trapeze_power_structure)st;
+        const trapeze_opt *o = &sim_sleep_options[st];   /* the first rows: one per structure */
+        char want[300];
+        snprintf(want, sizeof want, ": %s;", sim_sleep_names(s, names, sizeof names));
+        CHECK(strstr(o->help, want) != NULL);
+        CHECK(!strcmp(o->fallback, sim_sleep_policy((sim_sleep_kind)0)->name));
+        for (int k = 0; k < SIM_SLEEP_KINDS; k++) {
+            const sim_sleep_ops *ops = sim_sleep_policy((sim_sleep_kind)k);
+            sim_sleep_config sc;
+            trapeze_error err;
+            memset(&sc, 0, sizeof sc);
+            CHECK(ops && sim_sleep_find(ops->name) == k);
+            trapeze_status r = sim_sleep_config_set(&sc, s, ops->name, &err);
+            if (ops->structures >> st & 1)
+                CHECK(r == TRAPEZE_OK && (int)sc.s[st].kind == k);
+            else
+                CHECK(r != TRAPEZE_OK && strstr(err.message, names));
+        }
+    }
+}
+
 int main(void)
 {
+    test_sleep_policies();
     test_schedulers();
     test_names_parse_back();
     test_option_help_and_errors();
