@@ -732,6 +732,9 @@ enum {
     /* the policies the grouping model compares: all rows before the GIVEN ones */
     TRAPEZE_TB_NCOMPARED = 0 TRAPEZE_TB_DISPATCH_TABLE(TRAPEZE_TB_IS_COMPARED_)
 };
+#undef TRAPEZE_TB_ENUM_
+#undef TRAPEZE_TB_IS_FIXED_
+#undef TRAPEZE_TB_IS_COMPARED_
 
 typedef struct trapeze_tb_policy {
     const char *name;
