@@ -7,7 +7,8 @@
 #    names, each answering `--model NAME --help` for both commands, and
 #    the same in calibrate and validate;
 #  - the TB dispatch policies trapeze sim --options lists are those an
-#    unknown -trapeze_tb_dispatch lists, and each one is accepted.
+#    unknown -trapeze_tb_dispatch lists, each one is accepted, and the
+#    grouping model's help names those it compares.
 # Usage: sh tests/cli_registry.sh build/trapeze
 . "$(dirname "$0")/lib/cli.sh"
 
@@ -37,6 +38,13 @@ listed=$("$T" sim --options | sed -n 's/.*-trapeze_tb_dispatch .*thread-block di
 printf -- '-trapeze_tb_dispatch lifo\n' >"$D/bad.config"
 expect_failure "unknown policy" "'lifo' is not a TB dispatch policy ($(echo "$listed" | sed 's/ /, /g'))" \
     "$D/none.csv" "$T" sim --gpu "data/gpus/gtx480.config,$D/bad.config" vecadd n=64 --csv "$D/none.csv"
+# the grouping model's help names each policy it compares: every row but
+# the last (a grouping given by file: those rows come last in the table)
+"$T" validate --model group --help >"$D/gh"
+compared=$(echo "$listed" | awk '{ $NF = ""; print }')
+for p in $compared; do
+    grep -qw -- "$p" "$D/gh" || fail "validate --model group --help lacks $p"
+done
 echo "tb,group,order" >"$D/g.csv"
 echo "0,0,0" >>"$D/g.csv"
 for p in $listed; do
