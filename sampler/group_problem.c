@@ -350,7 +350,7 @@ trapeze_status trapeze_grp_problem_simulate_window(const trapeze_grp_problem *pb
     if (grouping) {   /* the explicit policy reads a file: a private temporary one */
         if ((s = sampler_grouping_tempfile(grouping, path, err)))
             return s;
-        policy = "explicit";
+        policy = trapeze_tb_policies[TRAPEZE_TB_EXPLICIT].name;
     }
     trapeze_config *cfg = NULL;
     sim_gpu *g = NULL;
