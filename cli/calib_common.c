@@ -8,15 +8,15 @@
 #include <unistd.h>
 
 #include "cli/calib_common.h"
+#include "cli/calib_models.h"
 #include "cli/commands.h"
 #include "common/text.h"
 
-const char calib_common_help[] =
+static const char help_gpu[] =
 "  --gpu FILE|NAME     GPU config (gpgpusim.config syntax) or a shipped preset:\n"
-"                      gtx280, gtx480, v100 (required)\n"
-"  --model MODEL       ghostzone (default), group (the TB grouping model) or\n"
-"                      sleep (the sleep thresholds); --model group --help and\n"
-"                      --model sleep --help list their options\n"
+"                      gtx280, gtx480, v100 (required)\n";
+/* then --model (calib_models.c) */
+static const char help_rest[] =
 "  --samples FILE      the samples log (default samples.csv)\n"
 "  --budget N          stencil samples per workload (default 12)\n"
 "  --stages N          timed stages per sample, after one warm-up (default 2)\n"
@@ -31,6 +31,14 @@ const char calib_common_help[] =
 CLI_JSON_HELP
 "  WORKLOAD            a workload spec (.ini) or a shipped preset: pathfinder,\n"
 "                      hotspot, poisson, cell (default: all four)\n";
+
+const char *calib_common_help(char *out, size_t size)
+{
+    char model[512];
+    snprintf(out, size, "%s%s%s", help_gpu, cli_calib_model_help(model, sizeof model),
+             help_rest);
+    return out;
+}
 
 static const char *const presets[] = {"pathfinder", "hotspot", "poisson", "cell"};
 

@@ -25,8 +25,9 @@ typedef struct calib_args {
     trapeze_calib_options opt;
 } calib_args;
 
-/* Options every calibration command takes; the "options" help text lists them. */
-extern const char calib_common_help[];
+/* Options every calibration command takes: the "options" help text that
+ * lists them, into out (2048 bytes hold it); returns out. */
+const char *calib_common_help(char *out, size_t size);
 
 /* Tries argv[*i] as a common option (advancing *i over its value). Returns
  * 1 when taken, 0 when not a common option, -1 after a usage error (printed). */

@@ -15,12 +15,29 @@
 
 #include "cli/calib_common.h"
 #include "cli/calib_group.h"
-#include "cli/calib_sleep.h"
 #include "cli/commands.h"
 #include "common/error.h"
 #include "common/text.h"
 
 #define MAX_LAUNCHES 64
+/* The candidates (the dispatch policies of fixed grouping; the first, rr,
+ * the baseline) and the gains over rr the model predicts for the others. */
+#define NFIXED TRAPEZE_TB_NFIXED
+#define NGAIN (NFIXED - 1)
+
+/* The c-th candidate's policy row. */
+static int fixed_row(int c)
+{
+    return trapeze_tb_policy_nth(TRAPEZE_TB_FIXED, c);
+}
+
+/* "rr, bcs, mst, kway, rbts" (sep ", ", last ", "), "... kway and rbts" or
+ * "rr bcs mst kway rbts": the candidates' names. */
+static const char *fixed_list(const char *sep, const char *last, char *buf, size_t size)
+{
+    trapeze_tb_policy_list(TRAPEZE_TB_FIXED, sep, last, buf, size);
+    return buf;
+}
 
 /* The launches of docs/grouping.md's validation. */
 static const char *const default_launches[] = {
@@ -220,7 +237,7 @@ static void json_launch(trapeze_json_out *j, const trapeze_grp_launch *l,
     trapeze_json_array(j, "policies");
     for (int i = 0; i < TRAPEZE_GRP_NPOLICIES; i++) {
         trapeze_json_object(j, NULL);
-        trapeze_json_text(j, "policy", trapeze_grp_policy_names[i]);
+        trapeze_json_text(j, "policy", trapeze_grp_policy_name(i));
         trapeze_json_number(j, "pred_cycles", o->predicted[i] ? o->pred[i].cycles : NAN);
         trapeze_json_number(j, "sim_cycles", o->sim[i].cycles);
         trapeze_json_number(j, "pred_l2_accesses", o->predicted[i] ? o->pred[i].l2_accesses : NAN);
@@ -268,7 +285,7 @@ static void print_launch(const trapeze_grp_launch *l, const trapeze_grp_outcome 
     double best = INFINITY, l2 = 0, cyc = 0;
     int np = 0;
     for (int i = 0; i < TRAPEZE_GRP_NPOLICIES; i++) {
-        const char *name = trapeze_grp_policy_names[i];
+        const char *name = trapeze_grp_policy_name(i);
         printf("%-10s", name);
         if (o->predicted[i])
             printf(" %12.0f %12.0f %+7.2f%% %12.0f %12.0f %+7.2f%%\n", o->pred[i].cycles,
@@ -280,7 +297,7 @@ static void print_launch(const trapeze_grp_launch *l, const trapeze_grp_outcome 
                    o->sim[i].l2_accesses, "");
         if (i < TRAPEZE_GRP_NPOLICIES - 1 && o->sim[i].cycles < best)
             best = o->sim[i].cycles;
-        /* the model's errors over the policies with a grouping (rr bcs mst kway rbts) */
+        /* the model's errors over the policies with a fixed grouping */
         if (o->predicted[i] && i < TRAPEZE_GRP_NPOLICIES - 1) {
             l2 += fabs(pct(o->pred[i].l2_accesses, o->sim[i].l2_accesses));
             cyc += fabs(pct(o->pred[i].cycles, o->sim[i].cycles));
@@ -292,12 +309,15 @@ static void print_launch(const trapeze_grp_launch *l, const trapeze_grp_outcome 
     const double opt = o->sim[TRAPEZE_GRP_NPOLICIES - 1].cycles;
     f->opt_vs_best = pct(opt, best);
     f->opt_vs_rr = pct(opt, o->sim[0].cycles);
-    f->opt_vs_rbts = pct(opt, o->sim[5].cycles);
+    f->opt_vs_rbts = pct(opt, o->sim[TRAPEZE_TB_RBTS].cycles);
     f->l2_err = np ? l2 / np : 0;
     f->cyc_err = np ? cyc / np : 0;
-    printf("optimized: %+.2f%% vs the best of six, %+.2f%% vs rr, %+.2f%% vs rbts; model error "
-           "(mean over rr bcs mst kway rbts): L2 %.1f%%, cycles %.1f%%\n", f->opt_vs_best,
-           f->opt_vs_rr, f->opt_vs_rbts, f->l2_err, f->cyc_err);
+    char names[128];
+    printf("optimized: %+.2f%% vs the best of six, %+.2f%% vs %s, %+.2f%% vs %s; model error "
+           "(mean over %s): L2 %.1f%%, cycles %.1f%%\n", f->opt_vs_best, f->opt_vs_rr,
+           trapeze_tb_policies[TRAPEZE_TB_RR].name, f->opt_vs_rbts,
+           trapeze_tb_policies[TRAPEZE_TB_RBTS].name, fixed_list(" ", " ", names, sizeof names),
+           f->l2_err, f->cyc_err);
 }
 
 static void print_targets(trapeze_json_out *j, const launch_figures *f, int n)
@@ -346,7 +366,7 @@ static void csv_rows(trapeze_csv_out *csv, const char *gpu, const trapeze_grp_la
         trapeze_csv_text(csv, l->kernel);
         trapeze_csv_text(csv, l->params);
         trapeze_csv_number(csv, l->launch);
-        trapeze_csv_text(csv, trapeze_grp_policy_names[i]);
+        trapeze_csv_text(csv, trapeze_grp_policy_name(i));
         if (o->predicted[i])
             trapeze_csv_number(csv, o->pred[i].cycles);
         else
@@ -365,7 +385,8 @@ static void csv_rows(trapeze_csv_out *csv, const char *gpu, const trapeze_grp_la
  * run (a policy's own, or simulated now), and the simulated work of the
  * sub-grids (the samples) and of everything. */
 static trapeze_status compare_with_runs(const trapeze_grp_problem *pb,
-                                        const trapeze_grp_measured sim[6], double win_work,
+                                        const trapeze_grp_measured sim[TRAPEZE_TB_NCOMPARED],
+                                        double win_work,
                                         trapeze_grp_outcome *o, launch_figures *f,
                                         trapeze_error *err)
 {
@@ -374,7 +395,8 @@ static trapeze_status compare_with_runs(const trapeze_grp_problem *pb,
     for (int i = 0; i < opt; i++) {
         o->sim[i] = sim[i];
         o->simulated[i] = 1;
-        if (i != 2 && !strcmp(o->choice.source, trapeze_grp_policy_names[i]))
+        if (trapeze_tb_policies[i].kind == TRAPEZE_TB_FIXED &&
+            !strcmp(o->choice.source, trapeze_grp_policy_name(i)))
             kept = i;
     }
     trapeze_status s = TRAPEZE_OK;
@@ -393,7 +415,7 @@ static trapeze_status compare_with_runs(const trapeze_grp_problem *pb,
 /* One launch's evidence: the whole runs (validate), its sub-grids, its
  * problem and the constants fitted to the sub-grids only. */
 typedef struct {
-    trapeze_grp_measured sim[6];
+    trapeze_grp_measured sim[TRAPEZE_TB_NCOMPARED];
     trapeze_grp_window_evidence ev;
     trapeze_grp_params p;
     trapeze_grp_problem *pb;
@@ -418,48 +440,49 @@ static trapeze_status prepare(const char *gpu, const launches *ls, int i,
      * the ground truth they are compared with */
     if (!s)
         s = trapeze_grp_window_fit(e->pb, e->m, e->win_share, e->ev.sub, &e->p, &e->ev.fit, err);
+    char names[128];
     if (!s && !validate && ls->n == 1)
-        printf("fitted to the sub-grids of rr, bcs, mst, kway, rbts on %d SM%s of %s "
-               "launch %d: rms error %.2f%%, cross-validated %.2f%%\n", e->m, e->m == 1 ? "" : "s",
-               ls->l[i].kernel, ls->l[i].launch, 100 * e->ev.fit.rms_rel_error,
-               e->ev.fit.cv_mape_pct);
+        printf("fitted to the sub-grids of %s on %d SM%s of %s launch %d: rms error %.2f%%, "
+               "cross-validated %.2f%%\n", fixed_list(", ", ", ", names, sizeof names), e->m,
+               e->m == 1 ? "" : "s", ls->l[i].kernel, ls->l[i].launch,
+               100 * e->ev.fit.rms_rel_error, e->ev.fit.cv_mape_pct);
     return s;
 }
 
-/* The errors of the predicted gains over round-robin of bcs, mst, kway and
- * rbts against the whole runs: (pred_c / pred_rr) / (sim_c / sim_rr) - 1. */
-static trapeze_status gain_errors(const launch_evidence *e, double out[4], trapeze_error *err)
+/* The errors of the predicted gains over round-robin (the first candidate)
+ * of the other candidates against the whole runs:
+ * (pred_c / pred_rr) / (sim_c / sim_rr) - 1. */
+static trapeze_status gain_errors(const launch_evidence *e, double out[NGAIN], trapeze_error *err)
 {
-    static const char *const names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
-    static const int row[5] = {0, 1, 3, 4, 5};
     trapeze_grp_model *m = NULL;
-    double pred[5] = {0};
+    double pred[NFIXED] = {0};
     trapeze_status s = trapeze_grp_create(trapeze_grp_problem_graph(e->pb),
                                           trapeze_grp_problem_machine(e->pb), &e->p, &m, err);
-    for (int c = 0; !s && c < 5; c++) {
+    for (int c = 0; !s && c < NFIXED; c++) {
         trapeze_grouping g;
         trapeze_grp_eval ev;
         memset(&g, 0, sizeof g);
-        s = trapeze_grp_problem_policy_grouping(e->pb, m, names[c], &g, err);
+        s = trapeze_grp_problem_policy_grouping(e->pb, m, trapeze_tb_policies[fixed_row(c)].name,
+                                                &g, err);
         if (!s)
             s = trapeze_grp_evaluate(m, &g, &ev, err);
         pred[c] = ev.cycles;
         trapeze_grouping_free(&g);
     }
-    for (int c = 1; !s && c < 5; c++)
-        out[c - 1] = (pred[c] / pred[0]) / (e->sim[row[c]].cycles / e->sim[0].cycles) - 1;
+    for (int c = 1; !s && c < NFIXED; c++)
+        out[c - 1] = (pred[c] / pred[0]) / (e->sim[fixed_row(c)].cycles / e->sim[0].cycles) - 1;
     trapeze_grp_destroy(m);
     return s;
 }
 
 /* The uncertainty of a predicted gain over rr for launch `skip`: the rms of
  * the other launches' gain errors (none held out: all of them). */
-static double held_out_rms(double (*gerr)[4], int n, int skip)
+static double held_out_rms(double (*gerr)[NGAIN], int n, int skip)
 {
     double sum = 0;
     int count = 0;
     for (int j = 0; j < n; j++)
-        for (int c = 0; j != skip && c < 4; c++) {
+        for (int c = 0; j != skip && c < NGAIN; c++) {
             sum += gerr[j][c] * gerr[j][c];
             count++;
         }
@@ -469,7 +492,7 @@ static double held_out_rms(double (*gerr)[4], int n, int skip)
 /* Every launch's gain errors (sub-grid fit against its whole runs). */
 static trapeze_status all_gain_errors(const char *gpu, const launches *ls,
                                       const trapeze_grp_plan *plan,
-                                      const trapeze_sample_log *log, double (*gerr)[4],
+                                      const trapeze_sample_log *log, double (*gerr)[NGAIN],
                                       trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
@@ -492,7 +515,7 @@ static trapeze_status fit_launches(const launch_evidence *ev, int n, int skip, i
     const trapeze_grp_problem *pb[MAX_LAUNCHES];
     int m[MAX_LAUNCHES], k = 0;
     double share[MAX_LAUNCHES];
-    trapeze_grp_measured meas[MAX_LAUNCHES][5];
+    trapeze_grp_measured meas[MAX_LAUNCHES][NFIXED];
     for (int i = 0; i < n; i++)
         if (i != skip) {
             pb[k] = ev[i].pb;
@@ -502,8 +525,18 @@ static trapeze_status fit_launches(const launch_evidence *ev, int n, int skip, i
             k++;
         }
     trapeze_grp_params_default(p);
-    return trapeze_grp_window_fit_many(pb, k, m, share, (const trapeze_grp_measured(*)[5])meas,
+    return trapeze_grp_window_fit_many(pb, k, m, share, (const trapeze_grp_measured(*)[NFIXED])meas,
                                        folds, p, rep, err);
+}
+
+/* "KERNEL PARAMS held out: gain errors bcs +1.00%, mst ...": one per candidate but rr. */
+static void print_gain_errors(const trapeze_grp_launch *l, const double gerr[NGAIN])
+{
+    printf("%-24s %-10s held out: gain errors", l->kernel, l->params);
+    for (int c = 1; c < NFIXED; c++)
+        printf("%s %s %+.2f%%", c > 1 ? "," : "", trapeze_tb_policies[fixed_row(c)].name,
+               100 * gerr[c - 1]);
+    printf("\n");
 }
 
 /* calibrate over several launches: one set of constants fitted to every
@@ -515,7 +548,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
                                      const char *out, trapeze_json_out *j, trapeze_error *err)
 {
     static launch_evidence ev[MAX_LAUNCHES];
-    static double gerr[MAX_LAUNCHES][4];
+    static double gerr[MAX_LAUNCHES][NGAIN];
     int n = 0;
     trapeze_status s = TRAPEZE_OK;
     for (; !s && n < ls->n; n++)
@@ -526,9 +559,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         if (!s)
             s = gain_errors(&held, gerr[i], err);
         if (!s)
-            printf("%-24s %-10s held out: gain errors bcs %+.2f%%, mst %+.2f%%, kway %+.2f%%, "
-                   "rbts %+.2f%%\n", ls->l[i].kernel, ls->l[i].params, 100 * gerr[i][0],
-                   100 * gerr[i][1], 100 * gerr[i][2], 100 * gerr[i][3]);
+            print_gain_errors(&ls->l[i], gerr[i]);
     }
     trapeze_grp_params p;
     trapeze_calib_report rep;
@@ -542,10 +573,11 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
                  ls->n);
         s = trapeze_grp_params_save(out, &p, err);
     }
+    char names[128];
     if (!s) {
-        printf("fitted to the sub-grids of rr, bcs, mst, kway, rbts of %d launches: rms error "
-               "%.2f%%, cross-validated %.2f%%\n", ls->n, 100 * rep.rms_rel_error,
-               rep.cv_mape_pct);
+        printf("fitted to the sub-grids of %s of %d launches: rms error %.2f%%, cross-validated "
+               "%.2f%%\n", fixed_list(", ", ", ", names, sizeof names), ls->n,
+               100 * rep.rms_rel_error, rep.cv_mape_pct);
         printf("uncertainty of a predicted gain over rr: %.2f%% (rms of the errors above: "
                "each launch's whole runs against the constants fitted to the others)\n",
                100 * p.gain_uncertainty);
@@ -574,7 +606,7 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
     trapeze_status s = TRAPEZE_OK;
     trapeze_csv_out *csv = NULL;
     static launch_figures f[MAX_LAUNCHES];
-    static double gerr[MAX_LAUNCHES][4];
+    static double gerr[MAX_LAUNCHES][NGAIN];
     memset(f, 0, sizeof f);
     const int held_out = validate && ls->n >= 3;
     if (!validate && ls->n > 1)
@@ -624,10 +656,12 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         trapeze_grp_outcome_free(&o);
         trapeze_grp_problem_destroy(e.pb);
     }
+    char names[128];
+    const char *others = strchr(fixed_list(" ", " ", names, sizeof names), ' ');   /* but rr */
     if (!s && held_out)
         printf("\nuncertainty of a predicted gain over rr, all %d launches: %.2f%% (rms of "
-               "(pred/pred_rr)/(sim/sim_rr) - 1 over bcs mst kway rbts)\n", ls->n,
-               100 * held_out_rms(gerr, ls->n, -1));
+               "(pred/pred_rr)/(sim/sim_rr) - 1 over %s)\n", ls->n,
+               100 * held_out_rms(gerr, ls->n, -1), others ? others + 1 : "");
     if (validate)
         trapeze_json_end(j);
     if (!s && held_out)
@@ -640,7 +674,7 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
     return s;
 }
 
-static int run(int argc, char **argv, const char *cmd)
+int cli_calib_group_run(int argc, char **argv, const char *cmd)
 {
     int validate = !strcmp(cmd, "validate");
     const char *model = NULL, *gpu = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
@@ -757,23 +791,4 @@ static int run(int argc, char **argv, const char *cmd)
         return 1;
     }
     return 0;
-}
-
-int cli_calib_model_group(int argc, char **argv, const char *cmd)
-{
-    for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--model")) {
-            if (!strcmp(argv[i + 1], "group"))
-                return run(argc, argv, cmd);
-            if (!strcmp(argv[i + 1], "sleep"))
-                return cli_calib_model_sleep(argc, argv, cmd);
-            if (strcmp(argv[i + 1], "ghostzone"))
-                return cli_usage_error(cmd, "--model %s: expected ghostzone, group or sleep",
-                                       argv[i + 1]);
-            /* ghostzone: the command as without --model */
-            for (int k = i; k + 2 <= argc; k++)
-                argv[k] = argv[k + 2];
-            return -(argc - 2) - 1;
-        }
-    return -argc - 1;
 }

@@ -1,6 +1,6 @@
 /*
  * calib_group.h - `calibrate --model group` and `validate --model group`
- * (calib_group.c), reached through one hook at the top of each command, and
+ * (calib_group.c), reached through the model table (calib_models.c), and
  * the GPU grouping calibration both they and `trapeze group` default to.
  */
 #ifndef TRAPEZE_CLI_CALIB_GROUP_H
@@ -8,10 +8,9 @@
 
 #include <stddef.h>
 
-/* With --model group: runs the command and returns its exit status (>= 0).
- * Otherwise returns -(argc) - 1 with argc the arguments left for the
- * ghost-zone command (--model ghostzone removed from argv). */
-int cli_calib_model_group(int argc, char **argv, const char *cmd);
+/* `calibrate --model group` or `validate --model group` (cmd), argv
+ * without --model (calib_models.c); returns the exit status. */
+int cli_calib_group_run(int argc, char **argv, const char *cmd);
 
 /* data/calibrations/NAME-group.ini for GPU config .../NAME.config into out:
  * 1 when present. */

@@ -1,13 +1,13 @@
 /*
  * calib_sleep.h - `calibrate --model sleep` and `validate --model sleep`
- * (calib_sleep.c), reached through the --model hook of calib_group.c.
+ * (calib_sleep.c), reached through the model table (calib_models.c).
  */
 #ifndef TRAPEZE_CLI_CALIB_SLEEP_H
 #define TRAPEZE_CLI_CALIB_SLEEP_H
 
 #include "trapeze.h"
 
-/* Runs the command; returns its exit status. */
+/* Runs the command (argv without --model); returns its exit status. */
 int cli_calib_model_sleep(int argc, char **argv, const char *cmd);
 
 /* A JOB "NAME settings...": a built-in kernel, else a workload preset or

@@ -9,12 +9,13 @@
 #include <string.h>
 
 #include "cli/calib_common.h"
-#include "cli/calib_group.h"
+#include "cli/calib_models.h"
 #include "cli/commands.h"
 #include "common/text.h"
 
 static void usage(FILE *out)
 {
+    char common[2048];
     fprintf(out,
 "usage: trapeze calibrate --gpu FILE [options] [WORKLOAD ...]\n"
 "\n"
@@ -54,7 +55,7 @@ static void usage(FILE *out)
 "  --holdout F         fraction of each workload's samples, the largest grids,\n"
 "                      held out of a second fit to report the extrapolation\n"
 "                      error (default 0.25; 0: none)\n"
-"  -h, --help          show this help\n", calib_common_help);
+"  -h, --help          show this help\n", calib_common_help(common, sizeof common));
 }
 
 /* "cpi,mu" -> TRAPEZE_GZ_MASK bits; -1 after a usage message. */
@@ -204,10 +205,11 @@ static void print_result(const trapeze_gz_params *p, const trapeze_calib_report 
 
 int cli_calibrate(int argc, char **argv)
 {
-    int model = cli_calib_model_group(argc, argv, "calibrate");
-    if (model >= 0)
-        return model;
-    argc = -model - 1;   /* --model ghostzone: removed */
+    return cli_calib_model_run("calibrate", argc, argv);
+}
+
+int cli_calibrate_ghostzone(int argc, char **argv)
+{
     calib_args a = {.cmd = "calibrate", .threads = 1};
     trapeze_calib_options_default(&a.opt);
     const char *out = "calib.ini";

@@ -68,15 +68,14 @@ static void usage(FILE *f)
 #define N_POLICIES TRAPEZE_GRP_NPOLICIES
 /* The table's rows: the six policies, Chen's dispatch decided before
  * launch (a grouping, not a policy), the choice. */
-#define policies trapeze_grp_policy_names
 #define N_ROWS (N_POLICIES + 2)
 /* ... then, when simulated, the model's own pick (MODEL_ROW) */
 #define MODEL_ROW (N_POLICIES + 1)
 static const char *row_name(int i)
 {
-    return i < N_POLICIES - 1 ? trapeze_grp_policy_names[i]
+    return i < N_POLICIES - 1 ? trapeze_grp_policy_name(i)
            : i == N_POLICIES - 1 ? "chen-static"
-           : i == N_POLICIES     ? trapeze_grp_policy_names[N_POLICIES - 1]
+           : i == N_POLICIES     ? trapeze_grp_policy_name(N_POLICIES - 1)
                                  : "model";
 }
 
@@ -316,8 +315,8 @@ int cli_group(int argc, char **argv)
      * calibration file, the samples the model is fitted to */
     for (int i = 0; !s && !no_sim && i < N_POLICIES - 1; i++) {
         if (isatty(2))
-            fprintf(stderr, "\rsimulating %s (%d of %d)...", policies[i], i + 1, N_ROWS);
-        s = trapeze_grp_problem_simulate(pb, policies[i], NULL, &sim[i], &err);
+            fprintf(stderr, "\rsimulating %s (%d of %d)...", trapeze_grp_policy_name(i), i + 1, N_ROWS);
+        s = trapeze_grp_problem_simulate(pb, trapeze_grp_policy_name(i), NULL, &sim[i], &err);
     }
     if (!s && !no_sim && isatty(2))   /* decide simulates chen-static, then the choice */
         fprintf(stderr, "\rsimulating chen-static and the choice (%d, %d of %d)...",

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli/calib_common.h"
-#include "cli/calib_group.h"
+#include "cli/calib_models.h"
 #include "common/error.h"
 #include "cli/commands.h"
 #include "common/text.h"
@@ -19,6 +19,7 @@
 
 static void usage(FILE *out)
 {
+    char common[2048];
     fprintf(out,
 "usage: trapeze validate --gpu FILE --calibration FILE [options] [WORKLOAD ...]\n"
 "\n"
@@ -64,7 +65,7 @@ static void usage(FILE *out)
 "                      simulate none (points it lacks are left out; the model's\n"
 "                      pick is its best among the logged runs): a refitted\n"
 "                      calibration against a finished sweep, in a second\n"
-"  -h, --help          show this help\n", calib_common_help);
+"  -h, --help          show this help\n", calib_common_help(common, sizeof common));
 }
 
 typedef struct {
@@ -232,10 +233,11 @@ static int validate_sizes(calib_args *a, validate_files *f, const trapeze_gz_par
 
 int cli_validate(int argc, char **argv)
 {
-    int model = cli_calib_model_group(argc, argv, "validate");
-    if (model >= 0)
-        return model;
-    argc = -model - 1;   /* --model ghostzone: removed */
+    return cli_calib_model_run("validate", argc, argv);
+}
+
+int cli_validate_ghostzone(int argc, char **argv)
+{
     calib_args a = {.cmd = "validate", .threads = 1};
     validate_files f = {0};
     trapeze_calib_options_default(&a.opt);

@@ -117,7 +117,7 @@ trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
     if (b->sync == TRAPEZE_SYNC_FENCE)
         printf("%-12s best with grouping: fence h=%d (CPL %.1f; persistent blocks, no TB "
                "grouping); best relaunch h=%d %s (CPL %.1f)\n", name, b->h, b->cpl, br->h,
-               br->kept_rr ? "rr" : br->source, br->cpl);
+               br->kept_rr ? trapeze_tb_policies[TRAPEZE_TB_RR].name : br->source, br->cpl);
     else if (!b->kept_rr && !strcmp(b->source, "tiles"))
         printf("%-12s best with grouping: relaunch h=%d, tiles %d x %d %s (CPL %.1f)\n", name,
                b->h, b->gx, b->gy, b->tile_order ? "col-major" : "row-major", b->cpl);

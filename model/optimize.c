@@ -1,9 +1,9 @@
 /*
  * optimize.c - the generic optimizer: minimizes any model's value
  * (model/model.h) over its decision variables at fixed parameters, with
- * NLopt's gradient-based MMA inside a box and under the model's inequality
- * constraints, from one or more start points (multi-start; the extra starts
- * come from a Sobol sequence, so runs are reproducible).
+ * NLopt's gradient-based MMA or SLSQP inside a box and under the model's
+ * inequality constraints, from one or more start points (multi-start; the
+ * extra starts come from a Sobol sequence, so runs are reproducible).
  *
  * Owns the search only: it must not know any model's equations, and it
  * never writes into a model (parameters are passed in).
@@ -77,8 +77,8 @@ void trapeze_minimize_options_default(trapeze_minimize_options *o)
     o->n_starts = 1;
 }
 
-/* One MMA run from xr (reduced), leaving the end point there. */
-static trapeze_status run_mma(search *s, const double *lo, const double *hi,
+/* One run from xr (reduced), leaving the end point there. */
+static trapeze_status run_one(search *s, const double *lo, const double *hi,
                               const trapeze_minimize_options *o, double *xr, double *f,
                               trapeze_error *err)
 {
@@ -87,7 +87,8 @@ static trapeze_status run_mma(search *s, const double *lo, const double *hi,
     if (nc > TRAPEZE_MODEL_MAX_CONSTRAINTS)
         return trapeze_fail(err, TRAPEZE_EINVAL, "%s: %d constraints (at most %d)",
                             m->ops->name, nc, TRAPEZE_MODEL_MAX_CONSTRAINTS);
-    nlopt_opt opt = nlopt_create(NLOPT_LD_MMA, s->nfree);
+    int slsqp = o->algorithm == TRAPEZE_MINIMIZE_SLSQP;
+    nlopt_opt opt = nlopt_create(slsqp ? NLOPT_LD_SLSQP : NLOPT_LD_MMA, s->nfree);
     if (!opt)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     constraint_ref refs[TRAPEZE_MODEL_MAX_CONSTRAINTS];
@@ -96,16 +97,18 @@ static trapeze_status run_mma(search *s, const double *lo, const double *hi,
     nlopt_set_min_objective(opt, objective, s);
     for (int k = 0; k < nc; k++) {
         refs[k] = (constraint_ref){s, k};
-        nlopt_add_inequality_constraint(opt, constraint, &refs[k], 0.0);
+        nlopt_add_inequality_constraint(opt, constraint, &refs[k], o->ctol ? o->ctol[k] : 0.0);
     }
     nlopt_set_xtol_rel(opt, o->xtol_rel > 0 ? o->xtol_rel : 1e-12);
     nlopt_set_ftol_rel(opt, o->ftol_rel > 0 ? o->ftol_rel : 1e-14);
     nlopt_set_maxeval(opt, o->max_evaluations > 0 ? o->max_evaluations : 2000);
     nlopt_result r = nlopt_optimize(opt, xr, f);
     nlopt_destroy(opt);
+    if (o->keep_end_point)
+        return TRAPEZE_OK;
     if (r < 0 || *f >= OUTSIDE_VALUE)
-        return trapeze_fail(err, TRAPEZE_EFAIL, "%s: NLopt MMA failed (code %d)", m->ops->name,
-                            (int)r);
+        return trapeze_fail(err, TRAPEZE_EFAIL, "%s: NLopt %s failed (code %d)", m->ops->name,
+                            slsqp ? "SLSQP" : "MMA", (int)r);
     return TRAPEZE_OK;
 }
 
@@ -161,7 +164,7 @@ trapeze_status trapeze_model_minimize(const trapeze_model *m, const double *para
     int found = 0;
     out->value = INFINITY;
     for (int start = 0; start < o->n_starts; start++) {
-        double xr[TRAPEZE_MODEL_MAX_DECISIONS], u[TRAPEZE_MODEL_MAX_DECISIONS], f;
+        double xr[TRAPEZE_MODEL_MAX_DECISIONS], u[TRAPEZE_MODEL_MAX_DECISIONS], f = INFINITY;
         trapeze_error e;
         for (unsigned j = 0; j < s.nfree; j++)
             xr[j] = x0[s.free_var[j]];
@@ -170,12 +173,12 @@ trapeze_status trapeze_model_minimize(const trapeze_model *m, const double *para
             for (unsigned j = 0; j < s.nfree; j++)
                 xr[j] = lo[j] + u[j] * (hi[j] - lo[j]);
         }
-        trapeze_status r = run_mma(&s, lo, hi, o, xr, &f, &e);
+        trapeze_status r = run_one(&s, lo, hi, o, xr, &f, &e);
         if (r && !first) {
             first = r;
             first_err = e;
         }
-        if (!r && f < out->value) {
+        if (!r && (f < out->value || (o->keep_end_point && !found))) {
             found = 1;
             out->value = f;
             expand(&s, xr);

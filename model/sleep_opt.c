@@ -1,8 +1,9 @@
 /*
  * sleep_opt.c - choosing the sleep thresholds: maximize the expected
- * leakage saved under a budget on the exposed wake-up penalty, by NLopt's
- * SLSQP on the model's generic ops table (sleep_model.c: the smooth model
- * and its exact gradients, in u = ln(1 + theta)) from several starts;
+ * leakage saved under a budget on the exposed wake-up penalty, by the
+ * generic optimizer's SLSQP on the model's ops table (sleep_model.c: the
+ * smooth model and its exact gradients, in u = ln(1 + theta)) from several
+ * starts;
  * then the whole-cycle thresholds a hardware policy runs, checked with the
  * hard indicator and, if the rounding broke the budget, raised greedily
  * (the raise that gives up the least saving per penalty removed) until it
@@ -10,10 +11,10 @@
  * (more saving, or at a saving equal within 0.01 points the lower
  * predicted penalty). With an eager margin (trapeze_sleep_options) the whole-cycle
  * thresholds are held to the budget also where each is that many cycles
- * lower. Owns the search only; the equations are sleep.c's.
+ * lower. Owns the search only; the equations are sleep.c's, the local
+ * search the generic optimizer's (model/optimize.c).
  */
 #include <math.h>
-#include <nlopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,36 +23,6 @@
 
 #define MAX_STARTS 16
 #define FEASIBLE_SLACK 1e-9
-
-/* The local search: NLopt SLSQP on the model's generic ops table
- * (sleep_model.c, decisions u = ln(1 + theta)). Not the generic
- * optimizer's MMA (model/optimize.c): with an order constraint active (a
- * mode switched off sits at the next one's threshold) MMA's inner
- * iterations took 0.1 to 15 s per start on a full histogram, where SLSQP
- * takes milliseconds (docs/sleep.md). */
-typedef struct {
-    const trapeze_model *gm;
-    int k;              /* constraint index */
-    int *evaluations;
-} search;
-
-static double objective(unsigned n, const double *u, double *grad, void *data)
-{
-    (void)n;
-    const search *r = data;
-    double v;
-    (*r->evaluations)++;
-    if (trapeze_model_evaluate(r->gm, NULL, u, &v, NULL, grad, NULL))
-        return INFINITY;
-    return v;
-}
-
-static double constraint(unsigned n, const double *u, double *grad, void *data)
-{
-    (void)n;
-    const search *r = data;
-    return r->gm->ops->constraint(r->gm->self, r->k, u, grad);
-}
 
 static void clip_ordered(double *x, int n, double lo, double hi)
 {
@@ -143,32 +114,35 @@ static int held_within(const whole_choice *w, double budget)
     return w->held <= budget + FEASIBLE_SLACK;
 }
 
-/* One SLSQP run from theta (updated in place). */
+/* The local search from theta (updated in place): the generic optimizer
+ * (model/optimize.c) on the model's ops table (sleep_model.c, decisions
+ * u = ln(1 + theta)) with SLSQP, not its default MMA: with an order
+ * constraint active (a mode switched off sits at the next one's threshold)
+ * MMA's inner iterations took 0.1 to 15 s per start on a full histogram,
+ * SLSQP milliseconds (docs/sleep.md). The budget constraint (k = 0) is
+ * held to 1e-12, the order ones to 1e-9; the end point is kept whatever
+ * NLopt's status: the caller judges it with the hard model. */
 static void local_search(const trapeze_model *gm, int n, double *theta, int *evaluations)
 {
     double lo[TRAPEZE_SLEEP_MAX_MODES], hi[TRAPEZE_SLEEP_MAX_MODES], u[TRAPEZE_SLEEP_MAX_MODES];
+    double ctol[TRAPEZE_SLEEP_MAX_MODES];
     gm->ops->decision_bounds(gm->self, lo, hi);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         u[i] = fmin(fmax(log1p(theta[i]), lo[i]), hi[i]);
-    nlopt_opt opt = nlopt_create(NLOPT_LD_SLSQP, (unsigned)n);
-    if (!opt)
-        return;
-    search refs[TRAPEZE_SLEEP_MAX_MODES + 1];
-    nlopt_set_lower_bounds(opt, lo);
-    nlopt_set_upper_bounds(opt, hi);
-    refs[0] = (search){gm, -1, evaluations};
-    nlopt_set_min_objective(opt, objective, &refs[0]);
-    int nc = gm->ops->nconstraints(gm->self);
-    for (int k = 0; k < nc; k++) {
-        refs[k + 1] = (search){gm, k, evaluations};
-        nlopt_add_inequality_constraint(opt, constraint, &refs[k + 1], k ? 1e-9 : 1e-12);
+        ctol[i] = i ? 1e-9 : 1e-12;
     }
-    nlopt_set_xtol_rel(opt, 1e-9);
-    nlopt_set_ftol_rel(opt, 1e-12);
-    nlopt_set_maxeval(opt, 400);
-    double f;
-    nlopt_optimize(opt, u, &f);   /* u is kept whatever the status; judged by the caller */
-    nlopt_destroy(opt);
+    trapeze_minimize_options o;
+    trapeze_minimize_options_default(&o);
+    o.algorithm = TRAPEZE_MINIMIZE_SLSQP;
+    o.xtol_rel = 1e-9;
+    o.ftol_rel = 1e-12;
+    o.max_evaluations = 400;
+    o.ctol = ctol;
+    o.keep_end_point = 1;
+    trapeze_minimum best;
+    if (trapeze_model_minimize(gm, NULL, u, &o, &best, NULL) == TRAPEZE_OK)
+        memcpy(u, best.x, (size_t)n * sizeof *u);
+    *evaluations += best.evaluations;
     sleep_to_theta(n, u, theta, NULL);
 }
 

@@ -157,6 +157,39 @@ static trapeze_status bowl_eval(const void *self, const double *p, const double 
 static const trapeze_model_ops bowl_ops = {"bowl", 1, bowl_params, bowl_lo, bowl_hi, 2, xy_names,
                                            bowl_bounds, one_constraint, sum_le_4, bowl_eval};
 
+/* SLSQP (the sleep model's choice) finds the same constrained optimum as
+ * MMA; a constraint's tolerance lets it sit that far outside (x + y <= 4
+ * with tolerance 0.5 is not x + y <= 4.5: NLopt stops once within it, so
+ * the point lies in [4, 4.5]); a run NLopt reports as failed (here a
+ * start outside the box, which it refuses) is an error, unless
+ * keep_end_point asks for the end point whatever the status. */
+static void test_minimize_slsqp(void)
+{
+    trapeze_model m = {&bowl_ops, NULL};
+    trapeze_minimize_options o;
+    trapeze_minimize_options_default(&o);
+    o.algorithm = TRAPEZE_MINIMIZE_SLSQP;
+    trapeze_minimum best;
+    double a = 1, x0[2] = {0, 0};
+    CHECK_OK(trapeze_model_minimize(&m, &a, x0, &o, &best, NULL));
+    CHECK_NEAR(best.x[0], 2.5, 1e-6);
+    CHECK_NEAR(best.x[1], 1.5, 1e-6);
+    CHECK_NEAR(best.value, 0.5, 1e-9);
+    const double loose[1] = {0.5};
+    o.ctol = loose;
+    CHECK_OK(trapeze_model_minimize(&m, &a, x0, &o, &best, NULL));
+    CHECK(best.x[0] + best.x[1] >= 4 - 1e-9 && best.x[0] + best.x[1] <= 4.5 + 1e-9);
+    /* a start outside the box: NLopt refuses it (NLOPT_INVALID_ARGS) */
+    double out_of_box[2] = {20, 0};
+    o.ctol = NULL;
+    trapeze_error err;
+    CHECK(trapeze_model_minimize(&m, &a, out_of_box, &o, &best, &err) == TRAPEZE_EFAIL &&
+          strstr(err.message, "SLSQP failed"));
+    o.keep_end_point = 1;
+    CHECK_OK(trapeze_model_minimize(&m, &a, out_of_box, &o, &best, NULL));
+    CHECK(best.x[0] == 20 && best.x[1] == 0 && best.evaluations == 0);
+}
+
 static void test_minimize_constrained(void)
 {
     trapeze_model m = {&bowl_ops, NULL};
@@ -378,6 +411,7 @@ int main(void)
     test_gz_through_interface();
     test_set_params_keeps_profile();
     test_minimize_constrained();
+    test_minimize_slsqp();
     test_multistart();
     test_fit_toy();
     test_joint_search_counts_every_evaluation();

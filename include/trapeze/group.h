@@ -279,7 +279,7 @@ trapeze_status trapeze_grp_window_simulate(const trapeze_grp_problem *pb,
  * bcs, mst, kway, rbts on m SMs and share as trapeze_grp_window_create's,
  * measured in meas[5]) from p. */
 trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m, double share,
-                                      const trapeze_grp_measured meas[5],
+                                      const trapeze_grp_measured meas[TRAPEZE_TB_NFIXED],
                                       trapeze_grp_params *p, trapeze_calib_report *rep,
                                       trapeze_error *err);
 /* The same fit to n launches' sub-grids at once (one set of constants for
@@ -287,15 +287,18 @@ trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m, doub
  * in meas[l]; folds as trapeze_grp_fit's (0: no cross-validation). */
 trapeze_status trapeze_grp_window_fit_many(const trapeze_grp_problem *const *pb, int n,
                                            const int *m, const double *share,
-                                           const trapeze_grp_measured (*meas)[5], int folds,
+                                           const trapeze_grp_measured (*meas)[TRAPEZE_TB_NFIXED],
+                                           int folds,
                                            trapeze_grp_params *p, trapeze_calib_report *rep,
                                            trapeze_error *err);
 
 /* The decision of one launch (sampler/group_decide.c), what `trapeze group`
- * and `trapeze validate --model group` run. Policies, in this order: rr,
- * bcs, chen, mst, kway, rbts, optimized. */
-#define TRAPEZE_GRP_NPOLICIES 7
-extern const char *const trapeze_grp_policy_names[TRAPEZE_GRP_NPOLICIES];
+ * and `trapeze validate --model group` run. Policy rows: the dispatch
+ * policies the model compares (trapeze_tb_policies[0 ..
+ * TRAPEZE_TB_NCOMPARED), rr bcs chen mst kway rbts), then optimized. */
+#define TRAPEZE_GRP_NPOLICIES (TRAPEZE_TB_NCOMPARED + 1)
+/* Row i's name; NULL past the last. */
+const char *trapeze_grp_policy_name(int i);
 /* mu, eta1, nu, cwave, tl2, tdram, tsm: what five samples of one launch fit */
 extern const unsigned long trapeze_grp_fit_mask_default;
 
@@ -358,7 +361,7 @@ typedef struct trapeze_grp_outcome {
  * sub-grids are measurements, but of one SM's queue alone, so the model
  * (which sees the whole GPU) must not contradict them. */
 typedef struct trapeze_grp_window_evidence {
-    trapeze_grp_measured sub[5];
+    trapeze_grp_measured sub[TRAPEZE_TB_NFIXED];
     trapeze_calib_report fit;
 } trapeze_grp_window_evidence;
 trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_grp_params *p,
@@ -402,17 +405,19 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
                                        trapeze_grp_plan **out, trapeze_error *err);
 void trapeze_grp_plan_destroy(trapeze_grp_plan *plan);
 const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan);
-/* Launch i's measurements from the log, in trapeze_grp_policy_names order
+/* Launch i's measurements from the log, in trapeze_grp_policy_name order
  * (chen's left zero when not planned); EINVAL when one is not logged. */
 trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
                                          const trapeze_sample_log *log, int launch,
-                                         trapeze_grp_measured sim[6], trapeze_error *err);
+                                         trapeze_grp_measured sim[TRAPEZE_TB_NCOMPARED],
+                                         trapeze_error *err);
 /* Launch `launch`'s five sub-grids (rr bcs mst kway rbts) from the log,
  * their SMs and share of the TBs (window_pct / 100), and the simulated
  * work (warp instructions) of the distinct ones, each run once. */
 trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
                                         const trapeze_sample_log *log, int launch,
-                                        trapeze_grp_measured meas[5], int *window_sms,
+                                        trapeze_grp_measured meas[TRAPEZE_TB_NFIXED],
+                                        int *window_sms,
                                         double *window_share, double *work, trapeze_error *err);
 
 #ifdef __cplusplus

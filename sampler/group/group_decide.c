@@ -15,16 +15,35 @@
 #include "common/error.h"
 #include "trapeze.h"
 
-const char *const trapeze_grp_policy_names[TRAPEZE_GRP_NPOLICIES] = {
-    "rr", "bcs", "chen", "mst", "kway", "rbts", "optimized"};
+/* The policy rows: the dispatch policies the model compares, then the choice. */
+const char *trapeze_grp_policy_name(int i)
+{
+    return i >= 0 && i < TRAPEZE_GRP_NPOLICIES - 1 ? trapeze_tb_policies[i].name
+           : i == TRAPEZE_GRP_NPOLICIES - 1        ? "optimized"
+                                                   : NULL;
+}
 
-/* The candidates (policies with a fixed grouping) and their rows; after
- * them Chen's dispatch decided before launch, which no policy runs. */
-#define N_CAND 5
-static const char *const cand_names[N_CAND + 1] = {"rr", "bcs", "mst", "kway", "rbts",
-                                                   "chen-static"};
-static const int row_of_cand[N_CAND] = {0, 1, 3, 4, 5};
+/* The candidates: the policies with a fixed grouping (their rows: the
+ * dispatch table's of kind FIXED); after them Chen's dispatch decided
+ * before launch, which no policy runs. */
+#define N_CAND TRAPEZE_TB_NFIXED
 #define CHEN_STATIC N_CAND
+
+static int cand_row(int c)
+{
+    return trapeze_tb_policy_nth(TRAPEZE_TB_FIXED, c);
+}
+
+static const char *cand_name(int c)
+{
+    return c == CHEN_STATIC ? "chen-static" : trapeze_tb_policies[cand_row(c)].name;
+}
+
+static void cand_names(const char *names[N_CAND + 1])
+{
+    for (int c = 0; c <= N_CAND; c++)
+        names[c] = cand_name(c);
+}
 
 /* With five samples: the L1 and DRAM scales and the four times; the
  * sharing shapes (eta2, retain2, theta) and omega keep their values. */
@@ -48,9 +67,9 @@ static const trapeze_grp_measured *run_of(const trapeze_grp_measured *sim,
                                           const trapeze_grp_outcome *out, const char *source)
 {
     for (int c = 0; sim && c < N_CAND; c++)
-        if (!strcmp(source, cand_names[c]))
-            return &sim[row_of_cand[c]];
-    if (out->chen_static_simulated && !strcmp(source, cand_names[CHEN_STATIC]))
+        if (!strcmp(source, cand_name(c)))
+            return &sim[cand_row(c)];
+    if (out->chen_static_simulated && !strcmp(source, cand_name(CHEN_STATIC)))
         return &out->chen_static_sim;
     return NULL;
 }
@@ -140,7 +159,9 @@ static trapeze_status model_pick(const trapeze_grp_problem *pb, const trapeze_gr
                                  double margin, trapeze_grp_outcome *out, trapeze_error *err)
 {
     trapeze_grp_choice *mc = &out->model_choice;
-    trapeze_status s = trapeze_grp_optimize(m, cand, cand_names, NULL, N_CAND, margin,
+    const char *names[N_CAND + 1];
+    cand_names(names);
+    trapeze_status s = trapeze_grp_optimize(m, cand, names, NULL, N_CAND, margin,
                                             &out->model_grouping, mc, err);
     if (!s && out->chen_static_pred.cycles < mc->eval.cycles * (1 - margin)) {
         trapeze_grouping_free(&out->model_grouping);
@@ -151,7 +172,7 @@ static trapeze_status model_pick(const trapeze_grp_problem *pb, const trapeze_gr
                    (size_t)cand[CHEN_STATIC].n_tbs * sizeof *out->model_grouping.group);
             memcpy(out->model_grouping.order, cand[CHEN_STATIC].order,
                    (size_t)cand[CHEN_STATIC].n_tbs * sizeof *out->model_grouping.order);
-            snprintf(mc->source, sizeof mc->source, "%s", cand_names[CHEN_STATIC]);
+            snprintf(mc->source, sizeof mc->source, "%s", names[CHEN_STATIC]);
             mc->gx = mc->gy = mc->tile_order = 0;
             mc->eval = out->chen_static_pred;
         }
@@ -180,10 +201,12 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
     trapeze_grp_model *m = NULL;
     trapeze_grouping cand[N_CAND + 1];
     memset(cand, 0, sizeof cand);
+    const char *names[N_CAND + 1];
+    cand_names(names);
     trapeze_status s = trapeze_grp_create(trapeze_grp_problem_graph(pb),
                                           trapeze_grp_problem_machine(pb), p, &m, err);
     for (int c = 0; !s && c < N_CAND; c++)
-        s = trapeze_grp_problem_policy_grouping(pb, m, cand_names[c], &cand[c], err);
+        s = trapeze_grp_problem_policy_grouping(pb, m, names[c], &cand[c], err);
     if (!s)
         s = trapeze_locality_chen_grouping(trapeze_grp_problem_graph(pb),
                                            trapeze_grp_problem_machine(pb)->n_sm,
@@ -201,7 +224,7 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
     if (!s && sim && fit) {
         trapeze_grp_observation obs[N_CAND];
         for (int c = 0; c < N_CAND; c++) {
-            const trapeze_grp_measured *r = &sim[row_of_cand[c]];
+            const trapeze_grp_measured *r = &sim[cand_row(c)];
             obs[c] = (trapeze_grp_observation){m, &cand[c], r->cycles, r->l2_accesses,
                                                r->dram_reads};
         }
@@ -234,7 +257,7 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
     const double rr_bar = out->uncertainty > given_margin ? out->uncertainty : given_margin;
     double measured[N_CAND + 1];
     for (int c = 0; c < N_CAND; c++)
-        measured[c] = sim ? sim[row_of_cand[c]].cycles : 0;
+        measured[c] = sim ? sim[cand_row(c)].cycles : 0;
     measured[CHEN_STATIC] = out->chen_static_sim.cycles;
     /* with sub-grids only, their pick is the one candidate the tiles face */
     int first = 0, n_cand = sim ? N_CAND + 1 : N_CAND;
@@ -243,19 +266,22 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
         n_cand = 1;
     }
     if (!s)
-        s = trapeze_grp_optimize(m, cand + first, cand_names + first, sim ? measured : NULL,
+        s = trapeze_grp_optimize(m, cand + first, names + first, sim ? measured : NULL,
                                  n_cand, margin, &out->grouping, &out->choice, err);
     if (!s)
         s = trapeze_grp_evaluate(m, &cand[CHEN_STATIC], &out->chen_static_pred, err);
     if (!s && !sim)   /* unmeasured: by prediction, after the tiles (its sub-grid would not
                        * show what it gains, docs/grouping.md) */
         try_predicted(NULL, margin, &cand[CHEN_STATIC], &out->chen_static_pred,
-                      cand_names[CHEN_STATIC], out);
+                      names[CHEN_STATIC], out);
     if (!s && soft)
         s = try_soft(m, sim, margin, out, err);
-    /* predictions: rr bcs (chen: dynamic, none) mst kway rbts optimized */
-    const trapeze_grouping *pred_of[TRAPEZE_GRP_NPOLICIES] = {
-        &cand[0], &cand[1], NULL, &cand[2], &cand[3], &cand[4], &out->grouping};
+    /* predictions: the candidates' rows and the optimized one (a dynamic
+     * policy's, chen's, none) */
+    const trapeze_grouping *pred_of[TRAPEZE_GRP_NPOLICIES] = {NULL};
+    for (int c = 0; c < N_CAND; c++)
+        pred_of[cand_row(c)] = &cand[c];
+    pred_of[TRAPEZE_GRP_NPOLICIES - 1] = &out->grouping;
     for (int i = 0; !s && i < TRAPEZE_GRP_NPOLICIES; i++)
         if (pred_of[i]) {
             s = trapeze_grp_evaluate(m, pred_of[i], &out->pred[i], err);

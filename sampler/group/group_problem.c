@@ -297,25 +297,27 @@ trapeze_status trapeze_grp_problem_policy_grouping(const trapeze_grp_problem *pb
                                                    trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (strcmp(policy, "rr") == 0)
+    int pol = trapeze_tb_policy_find(policy);
+    if (pol == TRAPEZE_TB_RR)
         return trapeze_grp_grouping_rr(m, out, err);
-    if (strcmp(policy, "bcs") == 0)
+    if (pol == TRAPEZE_TB_BCS)
         return trapeze_grp_grouping_bcs(m, out, err);
-    int which = strcmp(policy, "mst") == 0 ? 0 : strcmp(policy, "kway") == 0 ? 1
-                                             : strcmp(policy, "rbts") == 0 ? 2 : -1;
-    if (which < 0)
+    if (pol != TRAPEZE_TB_MST && pol != TRAPEZE_TB_KWAY && pol != TRAPEZE_TB_RBTS) {
+        char fixed[128];
+        trapeze_tb_policy_list(TRAPEZE_TB_FIXED, ", ", ", ", fixed, sizeof fixed);
         return trapeze_fail(err, TRAPEZE_EINVAL,
-                            "policy '%s' has no fixed grouping the model can predict (rr, bcs, mst, kway, rbts do)",
-                            policy);
+                            "policy '%s' has no fixed grouping the model can predict (%s do)",
+                            policy, fixed);
+    }
     sim_locality_adj a;
     sim_tb_groups l;
     const trapeze_grp_machine *mc = &pb->machine;
     trapeze_status s = sim_locality_adj_build(&pb->graph, &a, err);
     if (s)
         return s;
-    s = which == 0   ? sim_locality_mst_ts(&a, mc->n_sm, mc->tbs_per_sm, &l, err)
-        : which == 1 ? sim_locality_kway_ts(&a, mc->n_sm, &l, err)
-                     : sim_locality_rb_ts(&a, mc->tbs_per_sm, &l, err);
+    s = pol == TRAPEZE_TB_MST    ? sim_locality_mst_ts(&a, mc->n_sm, mc->tbs_per_sm, &l, err)
+        : pol == TRAPEZE_TB_KWAY ? sim_locality_kway_ts(&a, mc->n_sm, &l, err)
+                                 : sim_locality_rb_ts(&a, mc->tbs_per_sm, &l, err);
     sim_locality_adj_free(&a);
     if (s)
         return s;
@@ -345,7 +347,7 @@ trapeze_status trapeze_grp_problem_simulate_window(const trapeze_grp_problem *pb
     if (grouping) {   /* the explicit policy reads a file: a private temporary one */
         if ((s = sampler_grouping_tempfile(grouping, path, err)))
             return s;
-        policy = "explicit";
+        policy = trapeze_tb_policies[TRAPEZE_TB_EXPLICIT].name;
     }
     trapeze_config *cfg = NULL;
     sim_gpu *g = NULL;

@@ -17,7 +17,18 @@
 #include "common/error.h"
 #include "trapeze.h"
 
-static const char *const policy_names[] = {"rr", "bcs", "chen", "mst", "kway", "rbts", NULL};
+/* The policies the model compares (the dispatch table's rows before the
+ * GIVEN ones, which come last): the names up to the first NULL. */
+#define COMPARED_(id, name, ops, kind, help) (kind) != TRAPEZE_TB_GIVEN ? name : NULL,
+static const char *const policy_names[TRAPEZE_TB_COUNT + 1] = {
+    TRAPEZE_TB_DISPATCH_TABLE(COMPARED_) NULL};
+#undef COMPARED_
+#define NFIXED TRAPEZE_TB_NFIXED
+/* The c-th policy with a fixed grouping: the candidates, sampled in sub-grids. */
+static const char *fixed_name(int c)
+{
+    return trapeze_tb_policies[trapeze_tb_policy_nth(TRAPEZE_TB_FIXED, c)].name;
+}
 static const char *const program_kinds[] = {"sim", NULL};
 #define BIG 1.7976931348623157e308
 
@@ -64,7 +75,8 @@ struct trapeze_grp_plan {
                                      unless an earlier policy's is the same) */
     int n_rows;
     int *whole_row;               /* [launch * n_policies + k]: its row */
-    int *window_row;              /* [launch * 5 + k]: the row of policy k's sub-grid */
+    int *window_row;              /* [launch * NFIXED + k]: the row of candidate k's
+                                     sub-grid */
     trapeze_sample_set set;
 };
 
@@ -134,22 +146,21 @@ static trapeze_status run_window(const trapeze_grp_problem *pb, const char *poli
 /* For launch l: same[k] = the first policy whose sub-grid on m SMs (at
  * most `share` of the TBs) is policy k's (k itself when none before). */
 static trapeze_status distinct_windows(const char *gpu, const trapeze_grp_launch *l, int m,
-                                       double share, int same[5], trapeze_error *err)
+                                       double share, int same[NFIXED], trapeze_error *err)
 {
-    static const char *const names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
     trapeze_grp_problem *pb = NULL;
     trapeze_grp_model *model = NULL;
-    trapeze_grp_window *w[5] = {NULL};
+    trapeze_grp_window *w[NFIXED] = {NULL};
     trapeze_grp_params p;
     trapeze_grp_params_default(&p);
     trapeze_status s = trapeze_grp_launch_problem(gpu, l, &pb, err);
     if (!s)
         s = trapeze_grp_create(trapeze_grp_problem_graph(pb), trapeze_grp_problem_machine(pb),
                                &p, &model, err);
-    for (int k = 0; !s && k < 5; k++) {
+    for (int k = 0; !s && k < NFIXED; k++) {
         trapeze_grouping g;
         memset(&g, 0, sizeof g);
-        s = trapeze_grp_problem_policy_grouping(pb, model, names[k], &g, err);
+        s = trapeze_grp_problem_policy_grouping(pb, model, fixed_name(k), &g, err);
         if (!s)
             s = trapeze_grp_window_create(pb, &g, m, share, &p, &w[k], err);
         trapeze_grouping_free(&g);
@@ -158,7 +169,7 @@ static trapeze_status distinct_windows(const char *gpu, const trapeze_grp_launch
             if (same[j] == j && trapeze_grp_window_same(w[j], w[k]))
                 same[k] = j;
     }
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < NFIXED; k++)
         trapeze_grp_window_destroy(w[k]);
     trapeze_grp_destroy(model);
     trapeze_grp_problem_destroy(pb);
@@ -213,12 +224,12 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
 {
     *out = NULL;
     trapeze_grp_plan *plan = calloc(1, sizeof *plan);
-    int np = !whole ? 0 : with_chen ? 6 : 5, nw = window_share > 0 ? 5 : 0;
-    static const char *const fixed[] = {"rr", "bcs", "mst", "kway", "rbts"};
+    int np = !whole ? 0 : with_chen ? TRAPEZE_TB_NCOMPARED : NFIXED;
+    int nw = window_share > 0 ? NFIXED : 0;
     size_t nl = (size_t)(n > 0 ? n : 1);
     if (!plan || !(plan->rows = calloc(nl * (size_t)(np + nw + 1), sizeof *plan->rows)) ||
-        !(plan->whole_row = calloc(nl * 6, sizeof *plan->whole_row)) ||
-        !(plan->window_row = calloc(nl * 5, sizeof *plan->window_row))) {
+        !(plan->whole_row = calloc(nl * TRAPEZE_TB_NCOMPARED, sizeof *plan->whole_row)) ||
+        !(plan->window_row = calloc(nl * NFIXED, sizeof *plan->window_row))) {
         trapeze_grp_plan_destroy(plan);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
@@ -250,18 +261,20 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
                              ID_PART);
     int nr = 0;
     for (int i = 0; i < n && !s; i++) {
-        int same[5] = {0, 1, 2, 3, 4};
+        int same[NFIXED];
+        for (int k = 0; k < NFIXED; k++)
+            same[k] = k;
         if (nw)
             s = distinct_windows(gpu_config_path, &l[i], m, window_tbs, same, err);
         for (int k = 0; k < np + nw && !s; k++) {
             int win = k >= np;
             if (win && same[k - np] != k - np) {   /* an earlier policy's run serves */
-                plan->window_row[i * 5 + k - np] = plan->window_row[i * 5 + same[k - np]];
+                plan->window_row[i * NFIXED + k - np] = plan->window_row[i * NFIXED + same[k - np]];
                 continue;
             }
-            const char *pol = win ? fixed[k - np] : with_chen ? policy_names[k] : fixed[k];
+            const char *pol = win ? fixed_name(k - np) : with_chen ? policy_names[k] : fixed_name(k);
             if (win)
-                plan->window_row[i * 5 + k - np] = nr;
+                plan->window_row[i * NFIXED + k - np] = nr;
             else
                 plan->whole_row[i * np + k] = nr;
             trapeze_sample_row *r = &plan->rows[nr++];
@@ -303,18 +316,20 @@ const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan)
 
 trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
                                          const trapeze_sample_log *log, int launch,
-                                         trapeze_grp_measured sim[6], trapeze_error *err)
+                                         trapeze_grp_measured sim[TRAPEZE_TB_NCOMPARED],
+                                         trapeze_error *err)
 {
-    memset(sim, 0, 6 * sizeof *sim);
+    memset(sim, 0, TRAPEZE_TB_NCOMPARED * sizeof *sim);
     for (int k = 0; k < plan->n_policies; k++) {
         const trapeze_sample_row *planned = &plan->rows[plan->whole_row[launch * plan->n_policies + k]];
         const trapeze_sample_row *r = trapeze_sample_log_find_row(log, planned->id);
         if (!r)
             return trapeze_fail(err, TRAPEZE_EINVAL, "sample %s is not in the log", planned->id);
         const char *pol = trapeze_row_text(r, "policy");
-        int slot = 0;
-        while (policy_names[slot] && strcmp(policy_names[slot], pol))
-            slot++;
+        int slot = trapeze_tb_policy_find(pol);
+        if (slot < 0 || slot >= TRAPEZE_TB_NCOMPARED)
+            return trapeze_fail(err, TRAPEZE_EINVAL, "sample %s: policy '%s' is not one the "
+                                "grouping model compares", planned->id, pol);
         sim[slot].cycles = trapeze_row_number(r, "cycles");
         sim[slot].l2_accesses = trapeze_row_number(r, "l2_accesses");
         sim[slot].dram_reads = trapeze_row_number(r, "dram_reads");
@@ -326,17 +341,18 @@ trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
 
 trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
                                         const trapeze_sample_log *log, int launch,
-                                        trapeze_grp_measured meas[5], int *window_sms,
-                                        double *window_share, double *work, trapeze_error *err)
+                                        trapeze_grp_measured meas[TRAPEZE_TB_NFIXED],
+                                        int *window_sms, double *window_share, double *work,
+                                        trapeze_error *err)
 {
-    memset(meas, 0, 5 * sizeof *meas);
+    memset(meas, 0, NFIXED * sizeof *meas);
     *window_sms = 0;
     *window_share = 0;
     *work = 0;
     if (!plan->n_windows)
         return trapeze_fail(err, TRAPEZE_EINVAL, "the plan has no sub-grid samples");
-    for (int k = 0; k < 5; k++) {
-        const trapeze_sample_row *planned = &plan->rows[plan->window_row[launch * 5 + k]];
+    for (int k = 0; k < NFIXED; k++) {
+        const trapeze_sample_row *planned = &plan->rows[plan->window_row[launch * NFIXED + k]];
         const trapeze_sample_row *r = trapeze_sample_log_find_row(log, planned->id);
         if (!r)
             return trapeze_fail(err, TRAPEZE_EINVAL, "sample %s is not in the log", planned->id);
@@ -349,7 +365,8 @@ trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
         *window_share = trapeze_row_number(r, "window_pct") / 100;
         int first = 1;   /* a run shared by several policies counts once */
         for (int j = 0; j < k; j++)
-            first &= plan->window_row[launch * 5 + j] != plan->window_row[launch * 5 + k];
+            first &= plan->window_row[launch * NFIXED + j] !=
+                     plan->window_row[launch * NFIXED + k];
         if (first)
             *work += meas[k].warp_instructions;
     }

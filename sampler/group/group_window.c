@@ -238,29 +238,31 @@ trapeze_status trapeze_grp_window_simulate(const trapeze_grp_problem *pb,
 
 trapeze_status trapeze_grp_window_fit_many(const trapeze_grp_problem *const *pb, int n,
                                            const int *m, const double *share,
-                                           const trapeze_grp_measured (*meas)[5], int folds,
-                                           trapeze_grp_params *p, trapeze_calib_report *rep,
-                                           trapeze_error *err)
+                                           const trapeze_grp_measured (*meas)[TRAPEZE_TB_NFIXED],
+                                           int folds, trapeze_grp_params *p,
+                                           trapeze_calib_report *rep, trapeze_error *err)
 {
-    static const char *const names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
-    trapeze_grp_window **w = calloc((size_t)(5 * n), sizeof *w);
-    trapeze_grp_observation *obs = calloc((size_t)(5 * n), sizeof *obs);
+    enum { NC = TRAPEZE_TB_NFIXED };   /* the candidates: the policies of fixed grouping */
+    trapeze_grp_window **w = calloc((size_t)(NC * n), sizeof *w);
+    trapeze_grp_observation *obs = calloc((size_t)(NC * n), sizeof *obs);
     trapeze_status s = w && obs ? TRAPEZE_OK
                                 : trapeze_fail(err, TRAPEZE_ENOMEM, "grouping fit: out of memory");
     for (int l = 0; !s && l < n; l++) {
         trapeze_grp_model *full = NULL;
         s = trapeze_grp_create(trapeze_grp_problem_graph(pb[l]),
                                trapeze_grp_problem_machine(pb[l]), p, &full, err);
-        for (int c = 0; !s && c < 5; c++) {
+        for (int c = 0; !s && c < NC; c++) {
             trapeze_grouping g;
             memset(&g, 0, sizeof g);
-            trapeze_grp_window **wc = &w[5 * l + c];
-            s = trapeze_grp_problem_policy_grouping(pb[l], full, names[c], &g, err);
+            trapeze_grp_window **wc = &w[NC * l + c];
+            const int pol = trapeze_tb_policy_nth(TRAPEZE_TB_FIXED, c);
+            s = trapeze_grp_problem_policy_grouping(pb[l], full, trapeze_tb_policies[pol].name,
+                                                    &g, err);
             if (!s)
                 s = trapeze_grp_window_create(pb[l], &g, m[l], share[l], p, wc, err);
             trapeze_grouping_free(&g);
             if (!s)
-                obs[5 * l + c] = (trapeze_grp_observation){(*wc)->model, &(*wc)->grouping,
+                obs[NC * l + c] = (trapeze_grp_observation){(*wc)->model, &(*wc)->grouping,
                                                            meas[l][c].cycles,
                                                            meas[l][c].l2_accesses,
                                                            meas[l][c].dram_reads};
@@ -268,8 +270,8 @@ trapeze_status trapeze_grp_window_fit_many(const trapeze_grp_problem *const *pb,
         trapeze_grp_destroy(full);
     }
     if (!s)
-        s = trapeze_grp_fit(obs, 5 * n, trapeze_grp_fit_mask_default, folds, p, rep, err);
-    for (int k = 0; w && k < 5 * n; k++)
+        s = trapeze_grp_fit(obs, NC * n, trapeze_grp_fit_mask_default, folds, p, rep, err);
+    for (int k = 0; w && k < NC * n; k++)
         trapeze_grp_window_destroy(w[k]);
     free(w);
     free(obs);
@@ -277,10 +279,12 @@ trapeze_status trapeze_grp_window_fit_many(const trapeze_grp_problem *const *pb,
 }
 
 trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m, double share,
-                                      const trapeze_grp_measured meas[5],
+                                      const trapeze_grp_measured meas[TRAPEZE_TB_NFIXED],
                                       trapeze_grp_params *p, trapeze_calib_report *rep,
                                       trapeze_error *err)
 {
-    const trapeze_grp_measured(*one)[5] = (const trapeze_grp_measured(*)[5])meas;
-    return trapeze_grp_window_fit_many(&pb, 1, &m, &share, one, 5, p, rep, err);
+    const trapeze_grp_measured(*one)[TRAPEZE_TB_NFIXED] =
+        (const trapeze_grp_measured(*)[TRAPEZE_TB_NFIXED])meas;
+    /* folds: leave one out, as trapeze_grp_decide's fit to the whole runs */
+    return trapeze_grp_window_fit_many(&pb, 1, &m, &share, one, TRAPEZE_TB_NFIXED, p, rep, err);
 }

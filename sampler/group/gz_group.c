@@ -141,7 +141,8 @@ static trapeze_status group_stage(const stage_graph *sg, const trapeze_grp_param
     trapeze_grp_model *m = NULL;
     trapeze_grouping cand[2];
     memset(cand, 0, sizeof cand);
-    const char *names[2] = {"rr", "bcs"};
+    const char *names[2] = {trapeze_tb_policies[TRAPEZE_TB_RR].name,
+                            trapeze_tb_policies[TRAPEZE_TB_BCS].name};
     trapeze_grp_choice ch;
     trapeze_grp_eval rr;
     trapeze_status s = trapeze_grp_create(&sg->graph, &sg->machine, &l2only, &m, err);
@@ -230,7 +231,8 @@ static trapeze_status plan_rows(trapeze_gz_model *gz, const trapeze_gz_params *p
             trapeze_gz_group_row *r = &out->rows[out->n_rows++];
             r->sync = mode ? TRAPEZE_SYNC_FENCE : TRAPEZE_SYNC_RELAUNCH;
             r->h = h;
-            snprintf(r->source, sizeof r->source, "%s", mode ? "none" : "rr");
+            snprintf(r->source, sizeof r->source, "%s",
+                     mode ? "none" : trapeze_tb_policies[TRAPEZE_TB_RR].name);
             s = cpl_with_rho(gz, p, r->sync, h, p->value[TRAPEZE_GZ_HALO_REREAD], &r->cpl_rr,
                              err);
             if (!s)

@@ -15,8 +15,8 @@
 /* Every SM-side option: one row each (common/options.h). */
 const trapeze_opt sim_core_options[] = {
     {"gpgpu_num_sched_per_core", OPT_INT, "1", 1, 16, "warp schedulers per SM"},
-    {"gpgpu_scheduler", OPT_TEXT, "lrr", 0, 0,
-     "warp scheduler: lrr, gto, two_level_active:N:0|2:1, locality_two_level:N"},
+    {"gpgpu_scheduler", OPT_TEXT, SIM_SCHED_DEFAULT(SIM_SCHED_FIRST_), 0, 0,
+     "warp scheduler: " SIM_SCHED_NAMES},
     {"gpgpu_num_sp_units", OPT_INT, "1", 1, 64, "SP (ALU) pipelines per SM"},
     {"gpgpu_num_sfu_units", OPT_INT, "1", 1, 64, "SFU pipelines per SM"},
     {"gpgpu_num_int_units", OPT_INT, "0", 0, 64,
@@ -117,8 +117,8 @@ const trapeze_opt sim_core_options[] = {
      "round-robin dispatch: start at block N of the grid (0: the first); a sample's later window"},
     {"trapeze_hang_cycles", OPT_INT, "1000000", 1, 4000000000000000000L,
      "a launch without progress this long is a hang"},
-    {"trapeze_tb_dispatch", OPT_TEXT, "rr", 0, 0,
-     "thread-block dispatch: rr, bcs, chen, mst, kway, rbts, explicit"},
+    {"trapeze_tb_dispatch", OPT_TEXT, SIM_TB_DEFAULT_NAME, 0, 0,
+     "thread-block dispatch: " SIM_TB_NAMES},
     {"trapeze_tb_grouping", OPT_TEXT, "", 0, 0, "grouping file for -trapeze_tb_dispatch explicit"},
     {"trapeze_ldst_sched", OPT_TEXT, "fifo", 0, 0,
      "LDST unit: fifo (one memory instruction at a time, in order), or per-warp request "
@@ -443,19 +443,51 @@ static trapeze_status get_pos(const trapeze_config *cfg, const char *option, lon
     return trapeze_opt_int(cfg, sim_core_options, option, out, err);
 }
 
-/* lrr, gto, GPGPU-Sim's two_level_active:N:INNER:OUTER (inner 0 LRR or
- * 2 GTO, outer 1: the pending warps in turn) and Chen's
- * locality_two_level:N. */
+/* ":6:0:1" into v[0..max): how many integers; -1 when not that shape. */
+static int colon_ints(const char *s, int *v, int max)
+{
+    int n = 0, used = 0;
+    while (*s && n < max && sscanf(s, ":%d%n", &v[n], &used) == 1) {
+        s += used;
+        n++;
+    }
+    return *s ? -1 : n;
+}
+
+/* The row of SIM_SCHED_TABLE that v names with its arguments (as many
+ * integers as the row's ":" fields) into v[]; -1 when none. */
+static int find_scheduler(const char *v, int args[3])
+{
+#define ROW_(id, name, a, help) {name, a},
+    static const struct { const char *name, *args; } rows[SIM_SCHED_COUNT] = {
+        SIM_SCHED_TABLE(ROW_)};
+#undef ROW_
+    for (int k = 0; k < SIM_SCHED_COUNT; k++) {
+        size_t len = strlen(rows[k].name);
+        int want = 0;
+        for (const char *a = rows[k].args; *a; a++)
+            want += *a == ':';
+        if (!strncmp(v, rows[k].name, len) && colon_ints(v + len, args, 3) == want)
+            return k;
+    }
+    return -1;
+}
+
+/* A row of SIM_SCHED_TABLE: lrr, gto, GPGPU-Sim's
+ * two_level_active:N:INNER:OUTER (inner 0 LRR or 2 GTO, outer 1: the
+ * pending warps in turn) and Chen's locality_two_level:N. */
 static trapeze_status read_scheduler(const trapeze_config *cfg, const char *v,
                                      sim_core_config *c, trapeze_error *err)
 {
-    int n = 0, inner = 0, outer = 1, used = 0;
-    if (!strcmp(v, "lrr")) {
-        c->sched = SIM_SCHED_LRR;
-    } else if (!strcmp(v, "gto")) {
-        c->sched = SIM_SCHED_GTO;
-    } else if (sscanf(v, "two_level_active:%d:%d:%d%n", &n, &inner, &outer, &used) == 3 &&
-               !v[used]) {
+    int a[3] = {0, 0, 1};
+    int k = find_scheduler(v, a);
+    if (k < 0)
+        return trapeze_config_fail(cfg, "gpgpu_scheduler", err,
+                                   "'%s' is not a scheduler this simulator has (" SIM_SCHED_NAMES
+                                   ")", v);
+    c->sched = (sim_sched_kind)k;
+    int n = a[0], inner = a[1], outer = a[2];
+    if (c->sched == SIM_SCHED_TWO_LEVEL) {
         if (inner != 0 && inner != 2)
             return trapeze_config_fail(cfg, "gpgpu_scheduler", err,
                                        "two_level_active inner policy %d: 0 (LRR) or 2 (GTO)",
@@ -464,14 +496,7 @@ static trapeze_status read_scheduler(const trapeze_config *cfg, const char *v,
             return trapeze_config_fail(cfg, "gpgpu_scheduler", err,
                                        "two_level_active outer policy %d: only 1 (pending warps "
                                        "in turn)", outer);
-        c->sched = SIM_SCHED_TWO_LEVEL;
         c->inner_gto = inner == 2;
-    } else if (sscanf(v, "locality_two_level:%d%n", &n, &used) == 1 && !v[used]) {
-        c->sched = SIM_SCHED_LOCALITY;
-    } else {
-        return trapeze_config_fail(cfg, "gpgpu_scheduler", err,
-                                   "'%s' is not a scheduler this simulator has (lrr, gto, "
-                                   "two_level_active:N:0|2:1, locality_two_level:N)", v);
     }
     if ((c->sched == SIM_SCHED_TWO_LEVEL || c->sched == SIM_SCHED_LOCALITY) &&
         (n < 1 || n > c->max_warps))
@@ -508,38 +533,27 @@ static trapeze_status read_ldst_sched(const trapeze_config *cfg, sim_core_config
     return TRAPEZE_OK;
 }
 
-static const char *const tb_dispatch_names[SIM_TB_COUNT] = {
-    "rr", "bcs", "chen", "mst", "kway", "rbts", "explicit"};
-
-const char *sim_tb_dispatch_name(sim_tb_dispatch d)
-{
-    return d >= 0 && d < SIM_TB_COUNT ? tb_dispatch_names[d] : "?";
-}
-
-/* -trapeze_tb_dispatch rr|bcs|chen|mst|kway|rbts|explicit and, for explicit,
- * -trapeze_tb_grouping FILE (read when a kernel launches: its TB count). */
+/* -trapeze_tb_dispatch NAME (a row of TRAPEZE_TB_DISPATCH_TABLE) and, for
+ * explicit, -trapeze_tb_grouping FILE (read when a kernel launches: its TB
+ * count). */
 static trapeze_status read_tb_dispatch(const trapeze_config *cfg, sim_core_config *c,
                                        trapeze_error *err)
 {
     const char *d, *file;
-    trapeze_config_get_string(cfg, "trapeze_tb_dispatch", "rr", &d);
+    trapeze_config_get_string(cfg, "trapeze_tb_dispatch", SIM_TB_DEFAULT_NAME, &d);
     trapeze_config_get_string(cfg, "trapeze_tb_grouping", "", &file);
-    int found = -1;
-    for (int i = 0; i < SIM_TB_COUNT; i++)
-        if (!strcmp(d, tb_dispatch_names[i]))
-            found = i;
+    int found = trapeze_tb_policy_find(d);
     if (found < 0)
         return trapeze_config_fail(cfg, "trapeze_tb_dispatch", err,
-                                   "'%s' is not a TB dispatch policy (rr, bcs, chen, mst, kway, "
-                                   "rbts, explicit)", d);
+                                   "'%s' is not a TB dispatch policy (" SIM_TB_NAMES ")", d);
     c->tb_dispatch = (sim_tb_dispatch)found;
     if (strlen(file) >= sizeof c->tb_grouping)
         return trapeze_config_fail(cfg, "trapeze_tb_grouping", err, "path too long");
     strcpy(c->tb_grouping, file);
     c->tb_grouping_named_by_config = file[0] != '\0';
-    if (c->tb_dispatch == SIM_TB_EXPLICIT && !file[0])
+    if (trapeze_tb_policies[found].kind == TRAPEZE_TB_GIVEN && !file[0])
         return trapeze_config_fail(cfg, "trapeze_tb_dispatch", err,
-                                   "explicit needs -trapeze_tb_grouping FILE");
+                                   "%s needs -trapeze_tb_grouping FILE", d);
     return TRAPEZE_OK;
 }
 
@@ -615,7 +629,8 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
         return s;
     c->n_sched = (int)v;
     const char *sched;
-    trapeze_config_get_string(cfg, "gpgpu_scheduler", "lrr", &sched);
+    trapeze_config_get_string(cfg, "gpgpu_scheduler", SIM_SCHED_DEFAULT(SIM_SCHED_FIRST_),
+                              &sched);
     if ((s = read_scheduler(cfg, sched, c, err)))
         return s;
     static const char *const unit_opt[4] = {"gpgpu_num_sp_units", "gpgpu_num_sfu_units",

@@ -1,6 +1,6 @@
 /*
- * dispatch.c - thread-block dispatch policies (sim_dispatch_ops): the
- * table of policies by -trapeze_tb_dispatch, and round-robin. The top
+ * dispatch.c - the round-robin thread-block dispatch policy
+ * (sim_dispatch_ops; the policies by name: dispatch_table.c). The top
  * level asks a policy, once per cycle, which block goes to which SM; the
  * SM decides whether one more block fits (occupancy). Round-robin is
  * GPGPU-Sim's: blocks in launch order, SMs visited in turn starting after
@@ -13,23 +13,6 @@
 
 #include "common/error.h"
 #include "sim/core/sm.h"
-
-const sim_dispatch_ops *sim_dispatch_policy(sim_tb_dispatch kind)
-{
-    switch (kind) {
-    case SIM_TB_BCS:
-        return &sim_dispatch_bcs;
-    case SIM_TB_CHEN:
-        return &sim_dispatch_chen;
-    case SIM_TB_MST:
-    case SIM_TB_KWAY:
-    case SIM_TB_RBTS:
-    case SIM_TB_EXPLICIT:
-        return &sim_dispatch_groups;
-    default:
-        return &sim_dispatch_round_robin;
-    }
-}
 
 typedef struct rr_state {
     long next, total;

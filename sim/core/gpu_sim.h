@@ -25,25 +25,36 @@
 
 /* ------------------------------------------------------------ SM config */
 
-/* Warp schedulers (-gpgpu_scheduler lrr | gto | two_level_active:N:I:O |
- * locality_two_level:N; sim/core/sm.h, sched_two_level.h) */
-typedef enum {
-    SIM_SCHED_LRR, SIM_SCHED_GTO,
-    SIM_SCHED_TWO_LEVEL,   /* N active warps fed from a pending FIFO (Narasiman, Gebhart) */
-    SIM_SCHED_LOCALITY,    /* Chen 2016's locality-aware two-level scheduler */
-    SIM_SCHED_COUNT
-} sim_sched_kind;
-/* TB dispatch policies (-trapeze_tb_dispatch; sim/core/dispatch*.c) */
-typedef enum {
-    SIM_TB_RR,         /* rr: GPGPU-Sim's round-robin, blocks in id order */
-    SIM_TB_BCS,        /* bcs: consecutive pairs to one SM, once two fit (Lee HPCA'14) */
-    SIM_TB_CHEN,       /* chen: the waiting TB sharing most lines with the SM's residents */
-    SIM_TB_MST,        /* mst: PAVER's MST-TS */
-    SIM_TB_KWAY,       /* kway: PAVER's k-way-TS */
-    SIM_TB_RBTS,       /* rbts: PAVER's RB-TS (Algorithm 1) */
-    SIM_TB_EXPLICIT,   /* explicit: a grouping file (-trapeze_tb_grouping) */
-    SIM_TB_COUNT
-} sim_tb_dispatch;
+/* Warp schedulers (-gpgpu_scheduler), one row each: X(ID, name, arguments,
+ * help), the arguments as the option writes them (":N..." integers, N the
+ * active warps). The enum and the option's default, help, parsing and
+ * error derive from the rows (core_config.c); the first row is the
+ * default. Each picks in sim/core/sm.c (sched.c, sched_two_level.h). */
+#define SIM_SCHED_DEFAULT(X) X(LRR, "lrr", "", "loose round-robin")
+#define SIM_SCHED_OTHERS(X) \
+    X(GTO, "gto", "", "greedy then oldest") \
+    X(TWO_LEVEL, "two_level_active", ":N:0|2:1", \
+      "N active warps fed from a pending FIFO (Narasiman, Gebhart); inner 0 LRR, 2 GTO") \
+    X(LOCALITY, "locality_two_level", ":N", "Chen 2016's locality-aware two-level scheduler")
+#define SIM_SCHED_TABLE(X) SIM_SCHED_DEFAULT(X) SIM_SCHED_OTHERS(X)
+#define SIM_SCHED_ENUM_(id, name, args, help) SIM_SCHED_##id,
+typedef enum { SIM_SCHED_TABLE(SIM_SCHED_ENUM_) SIM_SCHED_COUNT } sim_sched_kind;
+#undef SIM_SCHED_ENUM_
+/* "lrr, gto, two_level_active:N:0|2:1, ...": the rows as the option writes them */
+#define SIM_SCHED_FIRST_(id, name, args, help) name args
+#define SIM_SCHED_NEXT_(id, name, args, help) ", " name args
+#define SIM_SCHED_NAMES SIM_SCHED_DEFAULT(SIM_SCHED_FIRST_) SIM_SCHED_OTHERS(SIM_SCHED_NEXT_)
+/* TB dispatch policies (-trapeze_tb_dispatch): the rows of
+ * TRAPEZE_TB_DISPATCH_TABLE (trapeze.h), in its order; sim/core/dispatch*.c */
+#define SIM_TB_ENUM_(id, name, ops, kind, help) SIM_TB_##id,
+typedef enum { TRAPEZE_TB_DISPATCH_TABLE(SIM_TB_ENUM_) SIM_TB_COUNT } sim_tb_dispatch;
+#undef SIM_TB_ENUM_
+/* "rr, bcs, ...": every name in table order, a string literal (the option's
+ * help and errors); SIM_TB_DEFAULT_NAME the first row's */
+#define SIM_TB_FIRST_(id, name, ops, kind, help) name
+#define SIM_TB_NEXT_(id, name, ops, kind, help) ", " name
+#define SIM_TB_DEFAULT_NAME TRAPEZE_TB_DISPATCH_DEFAULT(SIM_TB_FIRST_)
+#define SIM_TB_NAMES SIM_TB_DEFAULT_NAME TRAPEZE_TB_DISPATCH_OTHERS(SIM_TB_NEXT_)
 const char *sim_tb_dispatch_name(sim_tb_dispatch d);
 /* Dynamic Warp Subdivision's memory-divergence policies (-trapeze_dws_mem;
  * sim/core/dws.c) and its re-convergence policies (-trapeze_dws_reconv) */

@@ -8,14 +8,15 @@
  * the tracked unit-cycles of the histogram it is evaluated over.
  */
 #include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/error.h"
 #include "sim/power/sleep.h"
 
-static const sim_sleep_ops *const table[SIM_SLEEP_KINDS] = {
-    &sim_sleep_always_on, &sim_sleep_snooze, &sim_sleep_drowsy, &sim_sleep_slumber,
-    &sim_sleep_oracle};
+#define ROW_(id, ops) [SIM_SLEEP_##id] = &sim_sleep_##ops,
+static const sim_sleep_ops *const table[SIM_SLEEP_KINDS] = {SIM_SLEEP_TABLE(ROW_)};
+#undef ROW_
 
 const sim_sleep_ops *sim_sleep_policy(sim_sleep_kind k)
 {
@@ -28,6 +29,19 @@ int sim_sleep_find(const char *name)
         if (!strcmp(table[k]->name, name))
             return k;
     return -1;
+}
+
+const char *sim_sleep_names(trapeze_power_structure s, char *out, size_t size)
+{
+    size_t used = 0;
+    if (size)
+        out[0] = '\0';
+    for (int k = 0; k < SIM_SLEEP_KINDS && used < size; k++)
+        if (table[k]->structures >> s & 1) {
+            int w = snprintf(out + used, size - used, "%s%s", used ? ", " : "", table[k]->name);
+            used += w > 0 ? (size_t)w : 0;
+        }
+    return out;
 }
 
 void sim_sleep_timeout(const sim_sleep_params *p, uint64_t length, sim_next_access next,

@@ -19,10 +19,18 @@
 #include "sim/events.h"
 #include "trapeze.h"
 
-typedef enum {
-    SIM_SLEEP_ALWAYS_ON, SIM_SLEEP_SNOOZE, SIM_SLEEP_DROWSY, SIM_SLEEP_SLUMBER, SIM_SLEEP_ORACLE,
-    SIM_SLEEP_KINDS
-} sim_sleep_kind;
+/* The sleep policies, one row each: X(ID, ops), ops naming the policy's
+ * sim_sleep_OPS in its own file sim/power/OPS.c, which holds its name, the
+ * structures it serves, its modes and its decision. The enum, the table by
+ * kind, the lookup by name and the error listing a structure's policies
+ * derive from the rows (sleep.c, sleep_config.c); the first row is the
+ * default (every unit awake). */
+#define SIM_SLEEP_TABLE(X) \
+    X(ALWAYS_ON, always_on) X(SNOOZE, snooze) X(DROWSY, drowsy) X(SLUMBER, slumber) \
+    X(ORACLE, oracle)
+#define SIM_SLEEP_ENUM_(id, ops) SIM_SLEEP_##id,
+typedef enum { SIM_SLEEP_TABLE(SIM_SLEEP_ENUM_) SIM_SLEEP_KINDS } sim_sleep_kind;
+#undef SIM_SLEEP_ENUM_
 
 /* What a policy needs to decide, bound to one structure's mode table. */
 typedef struct sim_sleep_params {
@@ -55,12 +63,16 @@ typedef struct sim_sleep_ops {
                 sim_sleep_gap *out);
 } sim_sleep_ops;
 
-extern const sim_sleep_ops sim_sleep_always_on, sim_sleep_snooze, sim_sleep_drowsy,
-    sim_sleep_slumber, sim_sleep_oracle;
+#define SIM_SLEEP_EXTERN_(id, ops) extern const sim_sleep_ops sim_sleep_##ops;
+SIM_SLEEP_TABLE(SIM_SLEEP_EXTERN_)
+#undef SIM_SLEEP_EXTERN_
 
 const sim_sleep_ops *sim_sleep_policy(sim_sleep_kind k);
 /* "always_on", "snooze", ...; -1 when unknown. */
 int sim_sleep_find(const char *name);
+/* The names of the policies that serve structure s, joined by ", ", into
+ * out (truncated to size); returns out. */
+const char *sim_sleep_names(trapeze_power_structure s, char *out, size_t size);
 
 /* Time-out sleeping shared by Snooze and drowsy: asleep `threshold` cycles
  * after the last use unless the access is already visible, woken

@@ -68,11 +68,11 @@ trapeze_status sim_sleep_config_set(sim_sleep_config *sc, trapeze_power_structur
     if (colon)
         *colon++ = '\0';
     int k = sim_sleep_find(buf);
+    char names[256];
     if (k < 0 || !(sim_sleep_policy((sim_sleep_kind)k)->structures >> s & 1))
         return trapeze_fail(err, TRAPEZE_EPARSE,
                             "sleep policy for %s: '%s' is not one of %s", structure_key[s], buf,
-                            s == TRAPEZE_PS_RF ? "always_on, drowsy, slumber, oracle"
-                                               : "always_on, snooze, oracle");
+                            sim_sleep_names(s, names, sizeof names));
     int line = 1;
     if (colon) {
         if (!strcmp(colon, sim_sleep_granularity_name(s, 1)))
