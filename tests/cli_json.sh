@@ -51,6 +51,9 @@ run gzh "$T" ghostzone --height 2 poisson
 run gzv "$T" ghostzone --gpu gtx480 --verify 2 --stages 1 \
     "$W/data/validation/gz-energy/tiny1d.ini"
 run gzb "$T" ghostzone --gpu gtx480 --optimize-block hotspot
+sed 's/^size = 1024x1024/size = 96x96/' "$W/data/workloads/box9.ini" >"$D/box.ini"
+run gzg "$T" ghostzone --gpu gtx480 --group "$D/box.ini"
+run gze "$T" ghostzone --gpu gtx480 --objective energy "$W/data/validation/gz-energy/tiny1d.ini"
 run sim "$T" sim --gpu gtx480 vecadd n=4096
 run simw "$T" sim --gpu gtx480 --workload hotspot --size 64x64 --iterations 4
 run trx "$T" trace export --gpu gtx480 --workload hotspot --size 64x64 --iterations 2 --out "$D/tr"
@@ -105,6 +108,15 @@ n=$(grep -c ' verify: ' "$D/gzv.txt")
 pick=$(sed -n 's/^Tiny1D *verified: \([a-z]*\) h=\([0-9]*\),.*/\1 \2/p' "$D/gzv.txt")
 [ "$(get "$D/gzv.json" "'%s %d' % ($v['verified']['sync'], $v['verified']['h'])")" = "$pick" ] \
     || fail "--verify: the verified pick differs from '$pick'"
+
+g='d["workloads"][0]["group"]["best"]'
+pick=$(sed -n 's/^Box9 *best with grouping: \([a-z]*\) h=\([0-9]*\)[ ,].*/\1 \2/p' "$D/gzg.txt")
+[ "$(get "$D/gzg.json" "'%s %d' % ($g['sync'], $g['h'])")" = "$pick" ] \
+    || fail "--group: the best differs from '$pick'"
+g='d["workloads"][0]["energy"]["chosen"]'
+pick=$(sed -n 's/^Tiny1D *chosen (energy): \([a-z]*\) h=\([0-9]*\)$/\1 \2/p' "$D/gze.txt")
+[ "$(get "$D/gze.json" "'%s %d' % ($g['sync'], $g['h'])")" = "$pick" ] \
+    || fail "--objective: the pick differs from '$pick'"
 
 # validate: one JSON row per text row, with its h and sync
 [ "$(get "$D/val.json" 'len(d["sizes"])')" = 2 ] || fail "validate: two rows"
