@@ -587,11 +587,11 @@ static trapeze_status run_workload(const gz_args *a, const trapeze_workload *spe
                        trapeze_sync_name(o[i].sync), o[i].blk_len, o[i].blk_continuous);
         if (!a->height && !a->optimize_block && a->nmodes == 2)
             s = decide(a, gpu_path, m, &w, p, err);
-        trapeze_json_end(a->j);
         if (!s && a->group.enabled)
-            s = cli_gz_group_run(&a->group, gpu_path, &w, p, a->tau, a->stages, err);
+            s = cli_gz_group_run(&a->group, gpu_path, &w, p, a->tau, a->stages, a->j, err);
         if (!s && a->energy.enabled)
-            s = cli_gz_energy(&a->energy, gpu_path, &w, m, p, modes, a->nmodes, csv, err);
+            s = cli_gz_energy(&a->energy, gpu_path, &w, m, p, modes, a->nmodes, csv, a->j, err);
+        trapeze_json_end(a->j);   /* the workload's object (json_rows) */
     }
     trapeze_gz_destroy(m);
     return s;

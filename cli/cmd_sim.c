@@ -37,6 +37,9 @@ static void usage(FILE *f)
             "                         sm,cycles,warp_instructions,ipc,...); they sum to --csv's\n"
             "  --ideal-memory CYCLES  replace the memory system by one that answers every\n"
             "                         request after CYCLES core cycles\n"
+            "  --sim-threads N        split each simulated cycle across N threads (1-64;\n"
+            "                         default 1): the same bytes as one thread, sooner on\n"
+            "                         a GPU with many SMs (docs/performance.md)\n"
             "  --power FILE|GPU       account energy with a power description (an INI file, or\n"
             "                         gtx480 / v100 for data/power/GPU.ini): prints joules and\n"
             "                         average watts by component, adds _j columns to the CSVs\n"
@@ -52,9 +55,6 @@ static void usage(FILE *f)
             "                         the option -trapeze_tb_dispatch explicit)\n"
             "  --json FILE            the launches' statistics as one JSON document\n"
             "                         (docs/json.md); - for stdout (the text then on stderr)\n"
-            "  --sim-threads N        split each simulated cycle across N threads (1-64;\n"
-            "                         default 1): the same bytes as one thread, sooner on\n"
-            "                         a GPU with many SMs (docs/performance.md)\n"
             "  --quiet                no summary on stdout\n"
             "  --list                 list the built-in kernels and their parameters\n"
             "  --options              list the config options the simulator reads (name,\n"
@@ -133,22 +133,19 @@ int cli_sim(int argc, char **argv)
 {
     const char *gpu_path = NULL, *csv = NULL, *sm_csv = NULL, *kernel = NULL, *trace = NULL;
     const char *power_arg = NULL, *idle_csv = NULL, *sleep_arg[TRAPEZE_PS_SLEEPABLE] = {0};
-    const char *grouping = NULL, *json_path = NULL;
+    const char *grouping = NULL, *json_path = NULL, *ideal_text = NULL, *threads_text = NULL;
     long ideal = 0, threads = 1;
-    int quiet = 0;
+    int quiet = 0, list_wanted = 0, options_wanted = 0;
+    const char **operands = calloc((size_t)argc + 1, sizeof *operands);
     char **params = calloc((size_t)argc + 1, sizeof *params);
-    int n_params = 0;
-    if (!params)
+    int n_params = 0, n_ops = 0;
+    if (!params || !operands) {
+        free(params);
+        free(operands);
         return 2;
+    }
     int rc = 2;
     /* a --workload run has options of its own (cmd_sim_workload.c) */
-    static const cli_opt kernel_opts[] = {
-        {"--gpu", 1, 0}, {"--csv", 1, 0}, {"--per-sm-csv", 1, 0}, {"--ideal-memory", 1, 0},
-        {"--trace", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0}, {"--sleep-l1d", 1, 0},
-        {"--sleep-l2", 1, 0}, {"--sleep-rf", 1, 0}, {"--grouping", 1, 0}, {"--quiet", 0, 0},
-        {"--list", 0, 0}, {"--options", 0, 0}, {"--workload", 1, 0}, {"--json", 1, 0},
-        {"--sim-threads", 1, 0},
-        {NULL, 0, 0}};
     static const cli_opt workload_opts[] = {
         {"--gpu", 1, 0}, {"--workload", 1, 0}, {"--csv", 1, 0}, {"--size", 1, 0}, {"--h", 1, 0},
         {"--sync", 1, 0}, {"--iterations", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0},
@@ -158,82 +155,55 @@ int cli_sim(int argc, char **argv)
     int workload_run = 0;
     for (int i = 1; i < argc; i++)
         workload_run |= !strcmp(argv[i], "--workload");
-    if ((rc = cli_check_options("sim", argc, argv, 1, workload_run ? workload_opts : kernel_opts))) {
-        free(params);
-        return rc;
+    if (workload_run) {
+        if ((rc = cli_check_options("sim", argc, argv, 1, workload_opts)))
+            goto out;
+        for (int i = 1; i < argc && strcmp(argv[i], "--workload"); i++)
+            if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+                usage(stdout);   /* a --help before --workload: the whole command's */
+                goto out;
+            }
+        rc = cli_sim_workload(argc, argv);
+        goto out;
+    }
+    const cli_field fields[] = {
+        {"--gpu", &gpu_path, NULL}, {"--csv", &csv, NULL}, {"--per-sm-csv", &sm_csv, NULL},
+        {"--ideal-memory", &ideal_text, NULL}, {"--trace", &trace, NULL},
+        {"--power", &power_arg, NULL}, {"--idle-csv", &idle_csv, NULL},
+        {"--sleep-l1d", &sleep_arg[TRAPEZE_PS_L1D], NULL},
+        {"--sleep-l2", &sleep_arg[TRAPEZE_PS_L2], NULL},
+        {"--sleep-rf", &sleep_arg[TRAPEZE_PS_RF], NULL}, {"--grouping", &grouping, NULL},
+        {"--quiet", NULL, &quiet}, {"--list", NULL, &list_wanted},
+        {"--options", NULL, &options_wanted},
+        {"--json", &json_path, NULL}, {"--sim-threads", &threads_text, NULL},
+        {NULL, NULL, NULL}};
+    rc = cli_parse_options("sim", argc, argv, 1, fields, operands, argc, &n_ops, usage);
+    if (rc >= 0)
+        goto out;
+    rc = 0;
+    if (list_wanted || options_wanted) {
+        if (list_wanted)
+            list(stdout);
+        else
+            trapeze_sim_print_options(stdout);
+        goto out;
     }
     rc = 2;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            free(params);
-            return 0;
-        } else if (!strcmp(a, "--workload")) {
-            free(params);
-            return cli_sim_workload(argc, argv);
-        } else if (!strcmp(a, "--list")) {
-            list(stdout);
-            free(params);
-            return 0;
-        } else if (!strcmp(a, "--options")) {
-            trapeze_sim_print_options(stdout);
-            free(params);
-            return 0;
-        } else if (!strcmp(a, "--gpu") || !strcmp(a, "--csv") || !strcmp(a, "--per-sm-csv") ||
-                   !strcmp(a, "--ideal-memory") || !strcmp(a, "--trace") ||
-                   !strcmp(a, "--power") || !strcmp(a, "--idle-csv") ||
-                   !strcmp(a, "--sleep-l1d") || !strcmp(a, "--sleep-l2") ||
-                   !strcmp(a, "--sleep-rf") || !strcmp(a, "--grouping") ||
-                   !strcmp(a, "--json") || !strcmp(a, "--sim-threads")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "trapeze sim: %s needs a value\n", a);
-                goto out;
-            }
-            const char *v = argv[++i];
-            if (!strcmp(a, "--gpu"))
-                gpu_path = v;
-            else if (!strcmp(a, "--csv"))
-                csv = v;
-            else if (!strcmp(a, "--trace"))
-                trace = v;
-            else if (!strcmp(a, "--per-sm-csv"))
-                sm_csv = v;
-            else if (!strcmp(a, "--power"))
-                power_arg = v;
-            else if (!strcmp(a, "--idle-csv"))
-                idle_csv = v;
-            else if (!strcmp(a, "--sleep-l1d"))
-                sleep_arg[TRAPEZE_PS_L1D] = v;
-            else if (!strcmp(a, "--sleep-l2"))
-                sleep_arg[TRAPEZE_PS_L2] = v;
-            else if (!strcmp(a, "--sleep-rf"))
-                sleep_arg[TRAPEZE_PS_RF] = v;
-            else if (!strcmp(a, "--grouping"))
-                grouping = v;
-            else if (!strcmp(a, "--json"))
-                json_path = v;
-            else if (!strcmp(a, "--sim-threads")) {
-                if (!trapeze_parse_long(v, &threads) || threads < 1 || threads > 64) {
-                    rc = cli_usage_error("sim", "--sim-threads %s: expected a whole number from "
-                                         "1 to 64", v);
-                    goto out;
-                }
-            } else if (!trapeze_parse_long(v, &ideal) || ideal < 1 || ideal > 1000000) {
-                fprintf(stderr, "trapeze sim: --ideal-memory %s: expected cycles from 1 to 1000000\n", v);
-                goto out;
-            }
-        } else if (!strcmp(a, "--quiet")) {
-            quiet = 1;
-        } else if (a[0] == '-' && a[1] == '-') {
-            fprintf(stderr, "trapeze sim: unknown option %s (see --help)\n", a);
-            goto out;
-        } else if (!kernel) {
-            kernel = a;
-        } else {
-            params[n_params++] = argv[i];
-        }
+    if (ideal_text && (!trapeze_parse_long(ideal_text, &ideal) || ideal < 1 || ideal > 1000000)) {
+        fprintf(stderr, "trapeze sim: --ideal-memory %s: expected cycles from 1 to 1000000\n",
+                ideal_text);
+        goto out;
     }
+    if (threads_text &&
+        (!trapeze_parse_long(threads_text, &threads) || threads < 1 || threads > 64)) {
+        rc = cli_usage_error("sim", "--sim-threads %s: expected a whole number from 1 to 64",
+                             threads_text);
+        goto out;
+    }
+    if (n_ops > 0)
+        kernel = operands[0];
+    for (int i = 1; i < n_ops; i++)
+        params[n_params++] = (char *)operands[i];
     if (!gpu_path || !kernel == !trace) {
         rc = cli_usage_error("sim", "%s", !gpu_path ? "--gpu FILE is required"
                                             : trace ? "give a KERNEL or --trace, not both"
@@ -272,14 +242,10 @@ int cli_sim(int argc, char **argv)
         cli_json_abort(&json);
         goto out;
     }
-    trapeze_sim_options opt;
-    trapeze_sim_options_init(&opt);
-    opt.ideal_memory_cycles = (int)ideal;
-    opt.tb_grouping = grouping;
-    opt.progress = isatty(2) ? cli_sim_progress : NULL;
-    opt.power = power_arg ? &power : NULL;
-    opt.keep_idle = idle_csv != NULL;
-    opt.threads = (int)threads;
+    trapeze_sim_options opt = {.ideal_memory_cycles = (int)ideal, .tb_grouping = grouping,
+                               .progress = isatty(2) ? cli_sim_progress : NULL,
+                               .power = power_arg ? &power : NULL,
+                               .keep_idle = idle_csv != NULL, .threads = (int)threads};
     for (int i = 0; i < TRAPEZE_PS_SLEEPABLE; i++)
         opt.sleep[i] = sleep_arg[i];
     trapeze_sim *sim = NULL;
@@ -314,6 +280,7 @@ int cli_sim(int argc, char **argv)
     trapeze_sim_destroy(sim);
     trapeze_config_destroy(cfg);
 out:
+    free(operands);
     free(params);
     return rc;
 }

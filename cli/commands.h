@@ -65,7 +65,7 @@ int cli_gz_energy_parse(const char *arg, const char *val, cli_gz_energy_opts *o)
 trapeze_status cli_gz_energy(const cli_gz_energy_opts *o, const char *gpu_path,
                              const trapeze_workload *spec, const trapeze_gz_model *m,
                              const trapeze_gz_params *p, const trapeze_sync *modes, int nmodes,
-                             trapeze_csv_out *csv, trapeze_error *err);
+                             trapeze_csv_out *csv, trapeze_json_out *j, trapeze_error *err);
 
 /* Presets (presets.c): a bare name (no '/', no '.') is a shipped file,
  * data/FOLDER/NAME.SUFFIX; anything else is a path, copied. Writes the path

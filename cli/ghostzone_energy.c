@@ -30,6 +30,39 @@ static void print_pick(const char *name, const char *label, const trapeze_gz_ene
     putchar('\n');
 }
 
+/* A pick by one objective in the document. */
+static void json_pick(trapeze_json_out *j, const char *key, const trapeze_gz_energy_eval *e)
+{
+    trapeze_json_object(j, key);
+    trapeze_json_text(j, "sync", trapeze_sync_name(e->sync));
+    trapeze_json_number(j, "h", e->h);
+    trapeze_json_number(j, "cpl_cycles", e->cpl_sleep);
+    trapeze_json_number(j, "energy_j", e->energy_j);
+    trapeze_json_number(j, "edp", e->edp);
+    trapeze_json_end(j);
+}
+
+/* The chosen pick's sleep thresholds in the document. */
+static void json_thresholds(trapeze_json_out *j, const trapeze_gz_energy_eval *e)
+{
+    static const char *const st[TRAPEZE_GZE_NSTRUCT] = {"l1d", "l2", "rf"};
+    trapeze_json_array(j, "sleep");
+    for (int x = 0; x < TRAPEZE_GZE_NSTRUCT; x++) {
+        int on = !e->sleep.valid || !e->sleep.n_modes[x];
+        trapeze_json_object(j, NULL);
+        trapeze_json_text(j, "structure", st[x]);
+        trapeze_json_array(j, "thresholds");
+        for (int i = 0; !on && i < e->sleep.n_modes[x]; i++)
+            trapeze_json_number(j, NULL, e->sleep.theta[x][i]);
+        trapeze_json_end(j);
+        trapeze_json_number(j, "saving", on ? 0 : e->sleep.saving[x]);
+        trapeze_json_end(j);
+    }
+    trapeze_json_end(j);
+    trapeze_json_number(j, "penalty", e->sleep.penalty[0] + e->sleep.penalty[1] +
+                                          e->sleep.penalty[2]);
+}
+
 static void print_thresholds(const char *name, const trapeze_gz_energy_eval *e)
 {
     static const char *const st[TRAPEZE_GZE_NSTRUCT] = {"l1d", "l2", "rf"};
@@ -114,7 +147,7 @@ static trapeze_status run_samples(const cli_gz_energy_opts *o, const char *gpu_p
 trapeze_status cli_gz_energy(const cli_gz_energy_opts *o, const char *gpu_path,
                              const trapeze_workload *spec, const trapeze_gz_model *m,
                              const trapeze_gz_params *p, const trapeze_sync *modes, int nmodes,
-                             trapeze_csv_out *csv, trapeze_error *err)
+                             trapeze_csv_out *csv, trapeze_json_out *j, trapeze_error *err)
 {
     const trapeze_gpu *gpu = trapeze_gz_gpu(m);
     const char *name = trapeze_gz_workload(m)->name;
@@ -155,6 +188,24 @@ trapeze_status cli_gz_energy(const cli_gz_energy_opts *o, const char *gpu_path,
         printf("%-12s chosen (%s): %s h=%.0f\n", name, trapeze_gz_objective_name(o->objective),
                trapeze_sync_name(pick->sync), pick->h);
         print_thresholds(name, pick);
+        trapeze_json_object(j, "energy");
+        trapeze_json_text(j, "power", pw.path);
+        trapeze_json_array(j, "samples");
+        for (int i = 0; i < ns; i++) {
+            trapeze_json_object(j, NULL);
+            trapeze_json_text(j, "sync", trapeze_sync_name(smp[i].sync));
+            trapeze_json_integer(j, "h", smp[i].h);
+            trapeze_json_end(j);
+        }
+        trapeze_json_end(j);
+        trapeze_json_number(j, "warp_instructions", insts);
+        json_pick(j, "time", t);
+        json_pick(j, "energy", &e[best[TRAPEZE_GZ_OBJ_ENERGY]]);
+        json_pick(j, "edp", &e[best[TRAPEZE_GZ_OBJ_EDP]]);
+        trapeze_json_text(j, "objective", trapeze_gz_objective_name(o->objective));
+        json_pick(j, "chosen", pick);
+        json_thresholds(j, pick);
+        trapeze_json_end(j);
         if (csv)
             s = trapeze_gz_energy_write_rows(m, e, n, csv, err);
     }

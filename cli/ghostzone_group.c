@@ -4,6 +4,7 @@
  * written as a grouping file, optionally checked by simulation. Parsing
  * and printing only.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -78,9 +79,32 @@ static void print_row(const char *name, const trapeze_gz_group_row *r)
                                                     : "; rr kept (rho not fitted, or gain within 1%)");
 }
 
+/* A (sync, h, grouping) in the document. */
+static void json_row(trapeze_json_out *j, const char *key, const trapeze_gz_group_row *r)
+{
+    int tiles = !r->kept_rr && !strcmp(r->source, "tiles");
+    trapeze_json_object(j, key);
+    trapeze_json_text(j, "sync", trapeze_sync_name(r->sync));
+    trapeze_json_integer(j, "h", r->h);
+    trapeze_json_text(j, "choice", r->sync == TRAPEZE_SYNC_FENCE ? NULL
+                                   : r->kept_rr                 ? "rr"
+                                                                : r->source);
+    trapeze_json_number(j, "tiles_x", tiles ? r->gx : NAN);
+    trapeze_json_number(j, "tiles_y", tiles ? r->gy : NAN);
+    trapeze_json_text(j, "tile_order", !tiles ? NULL : r->tile_order ? "column-major"
+                                                                    : "row-major");
+    trapeze_json_number(j, "cpl_cycles", r->cpl);
+    trapeze_json_number(j, "cpl_rr", r->sync == TRAPEZE_SYNC_RELAUNCH ? r->cpl_rr : NAN);
+    trapeze_json_number(j, "cpl_grouped", r->sync == TRAPEZE_SYNC_RELAUNCH ? r->cpl_grouped
+                                                                           : NAN);
+    trapeze_json_number(j, "rho", r->sync == TRAPEZE_SYNC_RELAUNCH ? r->rho : NAN);
+    trapeze_json_bool(j, "kept_rr", r->kept_rr);
+    trapeze_json_end(j);
+}
+
 trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
                                 const trapeze_workload *spec, const trapeze_gz_params *p,
-                                int tau, long stages, trapeze_error *err)
+                                int tau, long stages, trapeze_json_out *j, trapeze_error *err)
 {
     trapeze_grp_params gp;
     trapeze_gpu gpu;
@@ -99,21 +123,30 @@ trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
         return s;
     const char *name = spec->name;
     int skipped = 0, relaunch = 0;
+    trapeze_json_object(j, "group");
+    trapeze_json_array(j, "rows");
     for (int i = 0; i < r.n_rows; i++) {
         const trapeze_gz_group_row *row = &r.rows[i];
         if (row->sync != TRAPEZE_SYNC_RELAUNCH)
             continue;
         relaunch++;
-        if (row->evaluated)
+        if (row->evaluated) {
             print_row(name, row);
-        else
+            json_row(j, NULL, row);
+        } else {
             skipped++;
+        }
     }
+    trapeze_json_end(j);
     printf("%-12s group: grouping model constants: %s\n", name, gp.source);
     if (skipped)
         printf("%-12s group: %d of %d relaunch heights skipped: even free halo re-reads "
                "would not beat the best\n", name, skipped, relaunch);
     const trapeze_gz_group_row *b = &r.rows[r.best], *br = &r.rows[r.best_relaunch];
+    trapeze_json_text(j, "constants", gp.source);
+    trapeze_json_integer(j, "skipped", skipped);
+    json_row(j, "best", b);
+    json_row(j, "best_relaunch", br);
     if (b->sync == TRAPEZE_SYNC_FENCE)
         printf("%-12s best with grouping: fence h=%d (CPL %.1f; persistent blocks, no TB "
                "grouping); best relaunch h=%d %s (CPL %.1f)\n", name, b->h, b->cpl, br->h,
@@ -141,7 +174,14 @@ trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
             printf("%-12s group verify: relaunch h=%d, %ld stages: simulated CPL rr %.1f, "
                    "grouping %.1f (%+.2f%%; model %+.2f%%)\n", name, br->h, n, sim_rr, sim_g,
                    100 * (sim_g / sim_rr - 1), 100 * (br->cpl / br->cpl_rr - 1));
+        trapeze_json_object(j, "verify");
+        trapeze_json_integer(j, "h", br->h);
+        trapeze_json_integer(j, "stages", n);
+        trapeze_json_number(j, "cpl_sim_rr", sim_rr);
+        trapeze_json_number(j, "cpl_sim_grouped", sim_g);
+        trapeze_json_end(j);
     }
+    trapeze_json_end(j);
     trapeze_gz_group_result_free(&r);
     return s;
 }

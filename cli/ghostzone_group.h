@@ -24,9 +24,10 @@ typedef struct cli_gz_group {
 void cli_gz_group_usage(FILE *out);
 /* argv[i] one of ours: the arguments it takes (1 or 2); 0: not ours. */
 int cli_gz_group_parse(cli_gz_group *g, const char *arg, const char *val);
-/* After a workload's usual output: the joint (h, grouping) decision. */
+/* After a workload's usual output: the joint (h, grouping) decision,
+ * printed and, when j is not NULL, as the member "group" of j's object. */
 trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
                                 const trapeze_workload *spec, const trapeze_gz_params *p,
-                                int tau, long stages, trapeze_error *err);
+                                int tau, long stages, trapeze_json_out *j, trapeze_error *err);
 
 #endif
