@@ -100,12 +100,22 @@ static trapeze_status done_gz_row(void *arg, int k, trapeze_error *err)
     return g->done ? g->done(g->ctx, k, &g->rows[k], err) : TRAPEZE_OK;
 }
 
+void sampler_share(int threads, int pending, int *workers, int *sim_threads)
+{
+    if (threads < 1)
+        threads = 1;
+    *workers = pending < 1 ? 1 : pending < threads ? pending : threads;
+    *sim_threads = threads / *workers;
+}
+
 trapeze_status sampler_run_rows(const trapeze_calib_plan *plan, trapeze_sample *rows, int n,
                                 int threads, sampler_done_fn done, void *ctx,
                                 trapeze_error *err)
 {
     gz_rows g = {plan, rows, done, ctx};
-    return sampler_pool_run(n, threads, run_gz_row, done_gz_row, &g, err);
+    int workers;
+    sampler_share(threads, n, &workers, plan->sim_threads);
+    return sampler_pool_run(n, workers, run_gz_row, done_gz_row, &g, err);
 }
 
 /* ---- a sample set run over its log ---- */
@@ -312,6 +322,14 @@ trapeze_status trapeze_calib_run(const trapeze_calib_plan *plan, trapeze_sample_
                                  trapeze_error *err)
 {
     gz_progress g = {progress, ctx};
-    return trapeze_samples_run(&plan->set, log, threads, progress ? gz_progress_row : NULL, &g,
+    int *todo = malloc((size_t)(plan->count ? plan->count : 1) * sizeof *todo), n = 0, workers;
+    if (!todo)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    trapeze_status s = trapeze_calib_pending(plan, log, todo, &n, err);
+    free(todo);
+    if (s)
+        return s;
+    sampler_share(threads, n, &workers, plan->sim_threads);
+    return trapeze_samples_run(&plan->set, log, workers, progress ? gz_progress_row : NULL, &g,
                                err);
 }

@@ -31,6 +31,9 @@ struct trapeze_calib_plan {
     trapeze_sample *rows;    /* planned rows, results zero */
     trapeze_sample_row *set_rows; /* the same as generic rows, for set */
     trapeze_sample_set set;  /* the plan as a sample set (run.c) */
+    int *sim_threads;        /* the threads each sample's simulation runs on, set before
+                                each run of samples (sampler_share): the plan itself stays
+                                read-only while they run */
 };
 
 /* The check every samples-log row passes (samples.c): read from a file,
@@ -69,6 +72,12 @@ typedef trapeze_status (*sampler_done_fn)(void *ctx, int i, const trapeze_sample
  * each ends, in completion order. Stops handing out tasks at the first
  * error; reports the error of the lowest task. */
 typedef trapeze_status (*sampler_task_fn)(void *ctx, int k, trapeze_error *err);
+/* One budget of `threads` for `pending` samples: min(threads, pending) run
+ * at once (*workers), each simulation split across threads / *workers of
+ * them (*sim_threads, at least 1): samples side by side first, since
+ * independent samples scale best; threads left over go into each
+ * simulation, so the last samples of a run, or a run of one, use them all. */
+void sampler_share(int threads, int pending, int *workers, int *sim_threads);
 trapeze_status sampler_pool_run(int n, int threads, sampler_task_fn run, sampler_task_fn done,
                                 void *ctx, trapeze_error *err);
 

@@ -43,6 +43,12 @@ cmp -s "$D/a.csv" "$D/b.csv" || fail "resumed samples.csv differs (rows are rewr
 "$T" calibrate $ARGS --threads 2 --samples "$D/c.csv" --out "$D/c.ini" >/dev/null 2>&1 \
     || fail "calibrate --threads 2"
 cmp -s "$D/a.ini" "$D/c.ini" && cmp -s "$D/a.csv" "$D/c.csv" || fail "--threads 2 changed the output"
+# --- one sample left and two threads: its simulation runs on both (one budget), the same bytes
+head -n -1 "$D/a.csv" >"$D/r.csv"
+"$T" calibrate $ARGS --threads 2 --samples "$D/r.csv" --out "$D/r.ini" >/dev/null 2>&1 \
+    || fail "calibrate --threads 2, one sample pending"
+cmp -s "$D/a.ini" "$D/r.ini" && cmp -s "$D/a.csv" "$D/r.csv" \
+    || fail "a sample simulated on two threads changed the output"
 
 # --- MPI: 2 ranks on loopback, the same bytes as the serial run
 if mpi_usable; then

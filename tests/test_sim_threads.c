@@ -4,11 +4,14 @@
  * periods); a trace read as text by every warp (no kept blocks: the line
  * memo shared by the threads) gives the statistics one thread gives, SM by
  * SM, at 2, 4 and 8 threads; a port other than the real memory system
- * runs on one thread. tests/cli_sim_threads.sh compares whole outputs.
+ * runs on one thread; the sampling commands' --threads divided between
+ * samples and their simulations. tests/cli_sim_threads.sh compares whole
+ * outputs.
  */
 #include <string.h>
 
 #include "check.h"
+#include "sampler/sampler.h"
 #include "sim/core/gpu_sim.h"
 #include "sim/trace/trace.h"
 
@@ -95,8 +98,23 @@ static void test_ideal_one_thread(void)
     trapeze_config_destroy(cfg);
 }
 
+/* One --threads budget for samples and their simulations (sampler_share):
+ * samples side by side first, the rest into each simulation. */
+static void test_share(void)
+{
+    static const int cases[][4] = {
+        /* threads, pending -> workers, threads per simulation */
+        {2, 1, 1, 2}, {2, 5, 2, 1}, {8, 3, 3, 2}, {1, 4, 1, 1}, {4, 0, 1, 4}, {0, 3, 1, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int w, t;
+        sampler_share(cases[i][0], cases[i][1], &w, &t);
+        CHECK(w == cases[i][2] && t == cases[i][3]);
+    }
+}
+
 int main(void)
 {
+    test_share();
     test_shards();
     test_trace_text();
     test_ideal_one_thread();

@@ -302,11 +302,13 @@ trapeze_status trapeze_calib_plan_create(const char *gpu_config_path,
     int capacity = 16 + n * (SAMPLER_PROFILE_ROWS + o->budget);
     if (!plan || !(plan->config_path = trapeze_strdup(gpu_config_path)) ||
         !(plan->workloads = malloc((size_t)n * sizeof *workloads)) ||
-        !(plan->rows = calloc((size_t)capacity, sizeof *plan->rows))) {
+        !(plan->rows = calloc((size_t)capacity, sizeof *plan->rows)) ||
+        !(plan->sim_threads = malloc(sizeof *plan->sim_threads))) {
         trapeze_calib_plan_destroy(plan);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
     memcpy(plan->workloads, workloads, (size_t)n * sizeof *workloads);
+    *plan->sim_threads = 1;
     plan->n_workloads = n;
     plan->opt = *o;
     for (int i = 0; i < n && !s; i++)
@@ -342,6 +344,7 @@ void trapeze_calib_plan_destroy(trapeze_calib_plan *plan)
     free(plan->workloads);
     free(plan->rows);
     free(plan->set_rows);
+    free(plan->sim_threads);
     free(plan);
 }
 

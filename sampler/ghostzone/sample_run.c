@@ -22,11 +22,13 @@ typedef struct {
     double cycles, warp_insts, conflicts;
 } run_totals;
 
-/* A fresh simulator of the plan's GPU, from the config parsed once. */
+/* A fresh simulator of the plan's GPU, from the config parsed once, on the
+ * run's share of the threads (sampler_share). */
 static trapeze_status new_gpu(const trapeze_calib_plan *plan, sim_gpu **g, trapeze_error *err)
 {
     *g = NULL;
-    return sim_gpu_create(plan->cfg, NULL, g, err);
+    sim_gpu_options opt = {.threads = *plan->sim_threads};
+    return sim_gpu_create(plan->cfg, &opt, g, err);
 }
 
 static void add_stats(run_totals *t, const sim_kernel_stats *st)
