@@ -457,8 +457,10 @@ static void test_bad_options(void)
     static const char *const bad[][2] = {
         {"-trapeze_dws_mem sometimes\n", "test.config:21: option -trapeze_dws_mem: 'sometimes' is not a subdivision policy"},
         {"-trapeze_dws_reconv stack\n", "test.config:21: option -trapeze_dws_reconv: 'stack' is not a re-convergence policy"},
-        {"-trapeze_dws_wst 1\n", "-trapeze_dws_wst"}};
-    for (int i = 0; i < 3; i++) {
+        {"-trapeze_dws_wst 1\n", "-trapeze_dws_wst"},
+        /* checked with DWS off too */
+        {"-trapeze_dws_hit_cycles 0\n", "-trapeze_dws_hit_cycles"}};
+    for (int i = 0; i < 4; i++) {
         trapeze_config *cfg = make_cfg(bad[i][0]);
         sim_gpu_options opt;
         memset(&opt, 0, sizeof opt);

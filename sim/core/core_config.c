@@ -585,12 +585,6 @@ static trapeze_status read_dws(const trapeze_config *cfg, sim_core_config *c, tr
     if ((s = trapeze_opt_int(cfg, sim_core_options, "trapeze_dws_post_block", &v, err)))
         return s;
     d->post_block = (int)v;
-    long l1;
-    if ((s = trapeze_opt_int(cfg, sim_mem_options, "gpgpu_l1_latency", &l1, err)) ||
-        (s = trapeze_opt_int_or(cfg, sim_core_options, "trapeze_dws_hit_cycles", 2 * l1, &v,
-                                err)))
-        return s;
-    d->hit_cycles = (int)v;
     const char *mem, *reconv;
     trapeze_config_get_string(cfg, "trapeze_dws_mem", "off", &mem);
     trapeze_config_get_string(cfg, "trapeze_dws_reconv", "limited", &reconv);
@@ -606,6 +600,13 @@ static trapeze_status read_dws(const trapeze_config *cfg, sim_core_config *c, tr
     d->mem = (sim_dws_mem)m;
     d->reconv = (sim_dws_reconv)r;
     d->on = d->branch || d->mem != SIM_DWS_MEM_OFF;
+    if ((s = trapeze_opt_int_or(cfg, sim_core_options, "trapeze_dws_hit_cycles", 0, &v, err)))
+        return s;
+    long l1 = 1;   /* the default reads the L1 latency only with DWS on: without it, that
+                    * option's errors stay the memory reader's */
+    if (!v && d->on && (s = trapeze_opt_int(cfg, sim_mem_options, "gpgpu_l1_latency", &l1, err)))
+        return s;
+    d->hit_cycles = v ? (int)v : 2 * (int)l1;
     return TRAPEZE_OK;
 }
 

@@ -63,6 +63,7 @@ void sim_dws_reset(sim_sm *sm)
     memset(d->hit, 0, (size_t)sm->cfg->max_warps * sizeof *d->hit);
     memset(d->sent, 0, (size_t)sm->cfg->max_warps * sizeof *d->sent);
     d->used = 0;
+    d->live = 0;
     d->revive_next = 0;
 }
 
@@ -208,6 +209,7 @@ static sim_dws_group *new_group(sim_sm *sm, int slot)
             g->s[0] = (sim_dws_split){ALL_LANES, 0, 0, 0, 0};
             d->grp[slot] = (int8_t)i;
             d->used++;
+            d->live++;
             return g;
         }
     return NULL;
@@ -236,13 +238,19 @@ static void divide(sim_sm *sm, sim_dws_group *g, int i, uint32_t keep, uint32_t 
     count_used(sm);
 }
 
-/* Room for one more split of slot's warp (a group made if it has none). */
+/* Room for one more split of slot's warp (a group made if it has none):
+ * a free table entry (two for a warp not split yet) and a free scheduler
+ * entry (the scheduler has twice the warp slots: resident warps plus the
+ * splits beyond each warp's first). */
 static sim_dws_group *room(sim_sm *sm, int slot)
 {
+    sim_dws *d = sm->dws;
+    if (sm->used_warps + (d->used - d->live) + 1 > 2 * sm->cfg->max_warps)
+        return NULL;
     sim_dws_group *g = sim_dws_group_of(sm, slot);
     if (!g)
         return new_group(sm, slot);
-    return g->n < SIM_DWS_MAX_SPLITS && sm->dws->used < sm->dws->cfg->wst ? g : NULL;
+    return g->n < SIM_DWS_MAX_SPLITS && d->used < d->cfg->wst ? g : NULL;
 }
 
 static const sim_warp_inst *entry(const sim_dws_group *g, uint32_t seq)
@@ -377,6 +385,7 @@ static void dissolve(sim_sm *sm, sim_dws_group *g)
     sim_sm_inst_loaded(sm, w);
     sm->dws->grp[g->slot] = -1;
     sm->dws->used--;
+    sm->dws->live--;
     g->slot = -1;
 }
 
@@ -485,6 +494,7 @@ void sim_dws_release(sim_sm *sm, int slot)
     sim_dws_group *g = sim_dws_group_of(sm, slot);
     if (g) {
         sm->dws->used -= g->n;
+        sm->dws->live--;
         g->slot = -1;
         sm->dws->grp[slot] = -1;
     }
@@ -497,7 +507,7 @@ void sim_dws_check(const sim_sm *sm)
     const sim_dws *d = sm->dws;
     if (!d)
         return;
-    int used = 0, extra = 0;
+    int used = 0, extra = 0, live = 0;
     for (int i = 0; i < d->n_groups; i++) {
         const sim_dws_group *g = &d->g[i];
         if (g->slot < 0)
@@ -513,7 +523,8 @@ void sim_dws_check(const sim_sm *sm)
         TRAPEZE_ASSERT(all == ALL_LANES);
         used += g->n;
         extra += g->n - 1;
+        live++;
     }
-    TRAPEZE_ASSERT(used == d->used && used <= d->cfg->wst);
+    TRAPEZE_ASSERT(used == d->used && live == d->live && used <= d->cfg->wst);
     TRAPEZE_ASSERT(sm->used_warps + extra <= 2 * sm->cfg->max_warps);
 }

@@ -47,6 +47,7 @@ typedef struct sim_dws {
     const sim_dws_config *cfg;
     int used;                  /* warp-split table entries in use (a split warp: one a split) */
     int n_groups;              /* wst / 2: every split warp holds two entries at least */
+    int live;                  /* groups in use (split warps) */
     sim_dws_group *g;
     int8_t grp[SM_MAX_WARPS];  /* per slot: its group, -1 none */
     uint32_t (*pend)[SIM_MAX_REGS];   /* per slot and register: lanes whose load data is due */
