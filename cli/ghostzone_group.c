@@ -51,20 +51,20 @@ int cli_gz_group_parse(cli_gz_group *g, const char *arg, const char *val)
 
 /* --group-calibration, else data/calibrations/NAME-group.ini, else defaults. */
 static trapeze_status group_params(const cli_gz_group *g, const char *gpu_name,
-                                   trapeze_grp_params *gp, trapeze_error *err)
+                                   trapeze_group_params *gp, trapeze_error *err)
 {
     char path[4096], rel[160];
-    trapeze_grp_params_default(gp);
+    trapeze_group_params_default(gp);
     if (g->calibration)
-        return trapeze_grp_params_load(g->calibration, gp, err);
+        return trapeze_group_params_load(g->calibration, gp, err);
     snprintf(rel, sizeof rel, "calibrations/%.64s-group.ini", gpu_name);
     cli_data_path(rel, path, sizeof path);
     if (access(path, R_OK) == 0)
-        return trapeze_grp_params_load(path, gp, err);
+        return trapeze_group_params_load(path, gp, err);
     return TRAPEZE_OK;
 }
 
-static void print_row(const char *name, const trapeze_gz_group_row *r)
+static void print_row(const char *name, const trapeze_ghostzone_group_row *r)
 {
     printf("%-12s group: relaunch h=%-3d rr CPL %10.1f  ", name, r->h, r->cpl_rr);
     if (!strcmp(r->source, "tiles"))
@@ -80,7 +80,7 @@ static void print_row(const char *name, const trapeze_gz_group_row *r)
 }
 
 /* A (sync, h, grouping) in the document. */
-static void json_row(trapeze_json_out *j, const char *key, const trapeze_gz_group_row *r)
+static void json_row(trapeze_json_out *j, const char *key, const trapeze_ghostzone_group_row *r)
 {
     int tiles = !r->kept_rr && !strcmp(r->source, "tiles");
     trapeze_json_object(j, key);
@@ -103,10 +103,10 @@ static void json_row(trapeze_json_out *j, const char *key, const trapeze_gz_grou
 }
 
 trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
-                                const trapeze_workload *spec, const trapeze_gz_params *p,
+                                const trapeze_workload *spec, const trapeze_ghostzone_params *p,
                                 int tau, long stages, trapeze_json_out *j, trapeze_error *err)
 {
-    trapeze_grp_params gp;
+    trapeze_group_params gp;
     trapeze_gpu gpu;
     trapeze_config *cfg;
     trapeze_status s = trapeze_config_load(gpu_path, &cfg, err);
@@ -116,9 +116,9 @@ trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
     }
     if (!s)
         s = group_params(g, gpu.name, &gp, err);
-    trapeze_gz_group_result r;
+    trapeze_ghostzone_group_result r;
     if (!s)
-        s = trapeze_gz_group_optimize(gpu_path, spec, p, tau, &gp, 0.01, g->exhaustive, &r, err);
+        s = trapeze_ghostzone_group_optimize(gpu_path, spec, p, tau, &gp, 0.01, g->exhaustive, &r, err);
     if (s)
         return s;
     const char *name = spec->name;
@@ -126,7 +126,7 @@ trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
     trapeze_json_object(j, "group");
     trapeze_json_array(j, "rows");
     for (int i = 0; i < r.n_rows; i++) {
-        const trapeze_gz_group_row *row = &r.rows[i];
+        const trapeze_ghostzone_group_row *row = &r.rows[i];
         if (row->sync != TRAPEZE_SYNC_RELAUNCH)
             continue;
         relaunch++;
@@ -142,7 +142,7 @@ trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
     if (skipped)
         printf("%-12s group: %d of %d relaunch heights skipped: even free halo re-reads "
                "would not beat the best\n", name, skipped, relaunch);
-    const trapeze_gz_group_row *b = &r.rows[r.best], *br = &r.rows[r.best_relaunch];
+    const trapeze_ghostzone_group_row *b = &r.rows[r.best], *br = &r.rows[r.best_relaunch];
     trapeze_json_text(j, "constants", gp.source);
     trapeze_json_integer(j, "skipped", skipped);
     json_row(j, "best", b);
@@ -167,9 +167,9 @@ trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
         double sim_rr = 0, sim_g = 0;
         long n = stages > 0 ? stages : 2;
         int it = (int)(br->h * n);
-        s = trapeze_gz_group_simulate(gpu_path, spec, br->h, it, NULL, &sim_rr, err);
+        s = trapeze_ghostzone_group_simulate(gpu_path, spec, br->h, it, NULL, &sim_rr, err);
         if (!s)
-            s = trapeze_gz_group_simulate(gpu_path, spec, br->h, it, &r.grouping, &sim_g, err);
+            s = trapeze_ghostzone_group_simulate(gpu_path, spec, br->h, it, &r.grouping, &sim_g, err);
         if (!s)
             printf("%-12s group verify: relaunch h=%d, %ld stages: simulated CPL rr %.1f, "
                    "grouping %.1f (%+.2f%%; model %+.2f%%)\n", name, br->h, n, sim_rr, sim_g,
@@ -182,6 +182,6 @@ trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
         trapeze_json_end(j);
     }
     trapeze_json_end(j);
-    trapeze_gz_group_result_free(&r);
+    trapeze_ghostzone_group_result_free(&r);
     return s;
 }

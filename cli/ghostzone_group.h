@@ -27,7 +27,7 @@ int cli_gz_group_parse(cli_gz_group *g, const char *arg, const char *val);
 /* After a workload's usual output: the joint (h, grouping) decision,
  * printed and, when j is not NULL, as the member "group" of j's object. */
 trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
-                                const trapeze_workload *spec, const trapeze_gz_params *p,
+                                const trapeze_workload *spec, const trapeze_ghostzone_params *p,
                                 int tau, long stages, trapeze_json_out *j, trapeze_error *err);
 
 #endif

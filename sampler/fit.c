@@ -135,7 +135,7 @@ static trapeze_status check_points(const trapeze_fit_point *pts, int n, int n_fi
  * correlations (into rep, when not NULL) are the same in u and theta, each
  * map being monotone. */
 static trapeze_status standard_errors(problem *pb, gsl_multifit_nlinear_workspace *w,
-                                      double chisq, double *stderr_out, trapeze_calib_report *rep,
+                                      double chisq, double *stderr_out, trapeze_fit_report *rep,
                                       trapeze_error *err)
 {
     int m = pb->n_fitted;
@@ -160,7 +160,7 @@ static trapeze_status standard_errors(problem *pb, gsl_multifit_nlinear_workspac
 
 /* Identifiability of each fitted parameter: at a range limit (the transform
  * pushed it to its edge), and its largest |correlation| with another. */
-static void identifiability(const problem *pb, const double *params, trapeze_calib_report *rep)
+static void identifiability(const problem *pb, const double *params, trapeze_fit_report *rep)
 {
     for (int j = 0; j < pb->n_fitted; j++) {
         int a = pb->fitted[j];
@@ -200,7 +200,7 @@ static trapeze_status setup(problem *pb, const trapeze_fit_point *pts, int n, un
 
 /* The trust-region solve from params; fills params, stderr_out and rep. */
 static trapeze_status solve(problem *pb, double *params, double *stderr_out,
-                            trapeze_calib_report *rep, trapeze_error *err)
+                            trapeze_fit_report *rep, trapeze_error *err)
 {
     size_t n = (size_t)pb->n, p = (size_t)pb->n_fitted;
     gsl_multifit_nlinear_fdf fdf = {.f = residual_fn, .df = jacobian_fn, .n = n, .p = p,
@@ -228,7 +228,7 @@ static trapeze_status solve(problem *pb, double *params, double *stderr_out,
         memcpy(params, pb->params, (size_t)pb->ops->nparams * sizeof *params);
         if (rep) {
             memset(rep->corr, 0, sizeof rep->corr);
-            for (int k = 0; k < TRAPEZE_CALIB_MAX_PARAMS; k++) {
+            for (int k = 0; k < TRAPEZE_FIT_MAX_PARAMS; k++) {
                 rep->at_bound[k] = 0;
                 rep->corr_with[k] = -1; /* not fitted */
             }
@@ -255,7 +255,7 @@ static trapeze_status solve(problem *pb, double *params, double *stderr_out,
 }
 
 trapeze_status trapeze_model_fit(const trapeze_fit_point *pts, int n, unsigned long mask,
-                                 double *params, double *stderr_out, trapeze_calib_report *rep,
+                                 double *params, double *stderr_out, trapeze_fit_report *rep,
                                  trapeze_error *err)
 {
     gsl_set_error_handler_off(); /* GSL's default handler aborts the process */
@@ -275,7 +275,7 @@ static double abs_pct_error(const trapeze_fit_point *pt, const double *params)
 
 trapeze_status trapeze_model_cross_validate(const trapeze_fit_point *pts, int n,
                                             unsigned long mask, const double *start, int k,
-                                            unsigned long seed, trapeze_calib_report *rep,
+                                            unsigned long seed, trapeze_fit_report *rep,
                                             trapeze_error *err)
 {
     if (k < 2 || k > n)

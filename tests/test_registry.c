@@ -146,17 +146,17 @@ static void test_table_rules(void)
 
 static void test_grouping_model_rows(void)
 {
-    for (int i = 0; i < TRAPEZE_GRP_NPOLICIES - 1; i++)
-        CHECK(trapeze_grp_policy_name(i) && !strcmp(trapeze_grp_policy_name(i),
+    for (int i = 0; i < TRAPEZE_GROUP_NPOLICIES - 1; i++)
+        CHECK(trapeze_group_policy_name(i) && !strcmp(trapeze_group_policy_name(i),
                                                     trapeze_tb_policies[i].name) &&
               trapeze_tb_policies[i].kind != TRAPEZE_TB_GIVEN);
-    CHECK(!strcmp(trapeze_grp_policy_name(TRAPEZE_GRP_NPOLICIES - 1), "optimized"));
-    CHECK(trapeze_grp_policy_name(TRAPEZE_GRP_NPOLICIES) == NULL);
+    CHECK(!strcmp(trapeze_group_policy_name(TRAPEZE_GROUP_NPOLICIES - 1), "optimized"));
+    CHECK(trapeze_group_policy_name(TRAPEZE_GROUP_NPOLICIES) == NULL);
     /* the samples' policy column: the compared rows, nothing else */
     const trapeze_field *f = NULL;
-    for (int k = 0; k < trapeze_grp_sample_schema.nfields; k++)
-        if (!strcmp(trapeze_grp_sample_schema.fields[k].name, "policy"))
-            f = &trapeze_grp_sample_schema.fields[k];
+    for (int k = 0; k < trapeze_group_sample_schema.nfields; k++)
+        if (!strcmp(trapeze_group_sample_schema.fields[k].name, "policy"))
+            f = &trapeze_group_sample_schema.fields[k];
     int n = 0;
     while (f && f->choices[n]) {
         CHECK(!strcmp(f->choices[n], trapeze_tb_policies[n].name));
@@ -166,17 +166,17 @@ static void test_grouping_model_rows(void)
     /* a grouping the model predicts: every FIXED row, and only they */
     trapeze_error err;
     char *params[] = {"n=32", "block=16"};
-    trapeze_grp_problem *pb = NULL;
-    trapeze_grp_model *m = NULL;
-    trapeze_grp_params p;
-    trapeze_grp_params_default(&p);
-    CHECK_OK(trapeze_grp_problem_builtin("data/gpus/gtx480.config", "matmul", params, 2, 0, &pb,
+    trapeze_group_problem *pb = NULL;
+    trapeze_group_model *m = NULL;
+    trapeze_group_params p;
+    trapeze_group_params_default(&p);
+    CHECK_OK(trapeze_group_problem_builtin("data/gpus/gtx480.config", "matmul", params, 2, 0, &pb,
                                          &err));
-    CHECK_OK(trapeze_grp_create(trapeze_grp_problem_graph(pb), trapeze_grp_problem_machine(pb),
+    CHECK_OK(trapeze_group_create(trapeze_group_problem_graph(pb), trapeze_group_problem_machine(pb),
                                 &p, &m, &err));
     for (int i = 0; m && i < TRAPEZE_TB_COUNT; i++) {
         trapeze_grouping g;
-        trapeze_status s = trapeze_grp_problem_policy_grouping(pb, m, trapeze_tb_policies[i].name,
+        trapeze_status s = trapeze_group_problem_policy_grouping(pb, m, trapeze_tb_policies[i].name,
                                                                &g, &err);
         if (trapeze_tb_policies[i].kind == TRAPEZE_TB_FIXED)
             CHECK(s == TRAPEZE_OK && g.n_tbs == 4);
@@ -184,8 +184,8 @@ static void test_grouping_model_rows(void)
             CHECK(s == TRAPEZE_EINVAL && strstr(err.message, "(rr, bcs, mst, kway, rbts do)"));
         trapeze_grouping_free(&g);
     }
-    trapeze_grp_destroy(m);
-    trapeze_grp_problem_destroy(pb);
+    trapeze_group_destroy(m);
+    trapeze_group_problem_destroy(pb);
 }
 
 /* The row's arguments with values: "N" 2, "0|2" its first choice. */

@@ -1,6 +1,6 @@
 /*
  * calib_fit.c - the ghost-zone calibration's fit and cross-validation
- * (trapeze_calib_fit, trapeze_calib_cross_validate): the generic fit
+ * (trapeze_ghostzone_fit, trapeze_ghostzone_cross_validate): the generic fit
  * (fit.c) on one ghost-zone model instance per calibration point, at its
  * (h, blk_len). Owns that translation only; the fit is fit.c's.
  */
@@ -12,7 +12,7 @@
 
 /* The generic points of calibration points: one instance (model, sync)
  * each, at (h, blk_len). */
-static trapeze_status gz_points(const trapeze_calib_point *pts, int n, gz_instance **inst,
+static trapeze_status gz_points(const trapeze_ghostzone_fit_point *pts, int n, gz_instance **inst,
                                 trapeze_fit_point **fp, trapeze_error *err)
 {
     *inst = calloc((size_t)(n > 0 ? n : 1), sizeof **inst);
@@ -32,8 +32,8 @@ static trapeze_status gz_points(const trapeze_calib_point *pts, int n, gz_instan
     return TRAPEZE_OK;
 }
 
-trapeze_status trapeze_calib_fit(trapeze_calib_point *pts, int n, unsigned mask,
-                                 trapeze_gz_params *p, trapeze_calib_report *rep,
+trapeze_status trapeze_ghostzone_fit(trapeze_ghostzone_fit_point *pts, int n, unsigned mask,
+                                 trapeze_ghostzone_params *p, trapeze_fit_report *rep,
                                  trapeze_error *err)
 {
     gz_instance *inst;
@@ -41,27 +41,27 @@ trapeze_status trapeze_calib_fit(trapeze_calib_point *pts, int n, unsigned mask,
     trapeze_status s = gz_points(pts, n, &inst, &fp, err);
     if (s)
         return s;
-    trapeze_gz_params fitted = *p;
-    trapeze_calib_report own;
+    trapeze_ghostzone_params fitted = *p;
+    trapeze_fit_report own;
     if (!rep)
         rep = &own; /* the correlations go into the parameters either way */
     s = trapeze_model_fit(fp, n, mask, fitted.value, fitted.stderr_, rep, err);
     if (!s) {
-        for (int a = 0; a < TRAPEZE_GZ_NPARAMS; a++)
-            for (int b = 0; b < TRAPEZE_GZ_NPARAMS; b++)
+        for (int a = 0; a < TRAPEZE_GHOSTZONE_NPARAMS; a++)
+            for (int b = 0; b < TRAPEZE_GHOSTZONE_NPARAMS; b++)
                 fitted.corr[a][b] = a != b ? rep->corr[a][b] : 0;
         *p = fitted;
         for (int i = 0; i < n; i++) /* as documented: models hold the fit */
-            trapeze_gz_set_params(pts[i].model, p);
+            trapeze_ghostzone_set_params(pts[i].model, p);
     }
     free(inst);
     free(fp);
     return s;
 }
 
-trapeze_status trapeze_calib_cross_validate(trapeze_calib_point *pts, int n, unsigned mask,
-                                            const trapeze_gz_params *start, int k,
-                                            unsigned long seed, trapeze_calib_report *rep,
+trapeze_status trapeze_ghostzone_cross_validate(trapeze_ghostzone_fit_point *pts, int n, unsigned mask,
+                                            const trapeze_ghostzone_params *start, int k,
+                                            unsigned long seed, trapeze_fit_report *rep,
                                             trapeze_error *err)
 {
     gz_instance *inst;
@@ -71,7 +71,7 @@ trapeze_status trapeze_calib_cross_validate(trapeze_calib_point *pts, int n, uns
         return s;
     s = trapeze_model_cross_validate(fp, n, mask, start->value, k, seed, rep, err);
     for (int i = 0; i < n; i++)
-        trapeze_gz_set_params(pts[i].model, start);
+        trapeze_ghostzone_set_params(pts[i].model, start);
     free(inst);
     free(fp);
     return s;
