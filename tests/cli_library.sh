@@ -32,7 +32,7 @@ extra=$(comm -13 "$D/declared" "$D/exported" | head -5 | tr '\n' ' ')
 [ -z "$extra" ] || fail "exported but not declared in include/: $extra"
 missing=$(comm -23 "$D/declared" "$D/exported" | head -5 | tr '\n' ' ')
 [ -z "$missing" ] || fail "declared in include/ but not exported: $missing"
-nm -D --defined-only "$SO" | grep -q ' trapeze_gz_optimize@@TRAPEZE_0$' || fail "trapeze_gz_optimize not exported"
+nm -D --defined-only "$SO" | grep -q ' trapeze_ghostzone_optimize@@TRAPEZE_0$' || fail "trapeze_ghostzone_optimize not exported"
 # Every trapeze_* function or variable the library defines with default
 # visibility is declared in include/: an internal helper carries
 # TRAPEZE_INTERNAL (common/internal.h), hidden in the objects themselves.
@@ -53,22 +53,22 @@ int main(int argc, char **argv)
     trapeze_config *cfg;
     trapeze_gpu gpu;
     trapeze_workload w;
-    trapeze_gz_params p;
-    trapeze_gz_model *m;
-    trapeze_gz_optimum o;
+    trapeze_ghostzone_params p;
+    trapeze_ghostzone_model *m;
+    trapeze_ghostzone_optimum o;
     if (trapeze_config_load(argv[1], &cfg, &err) || trapeze_gpu_from_config(cfg, &gpu, &err) ||
         trapeze_workload_load(argv[2], &w, &err)) {
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
-    trapeze_gz_params_default(&p);
-    if (trapeze_gz_create(&gpu, &w, &p, &m, &err) ||
-        trapeze_gz_optimize(m, TRAPEZE_SYNC_RELAUNCH, 0, &o, &err)) {
+    trapeze_ghostzone_params_default(&p);
+    if (trapeze_ghostzone_create(&gpu, &w, &p, &m, &err) ||
+        trapeze_ghostzone_optimize(m, TRAPEZE_SYNC_RELAUNCH, 0, &o, &err)) {
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
     printf("%.2f %d\n", o.h_continuous, o.h_floor);
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_destroy(m);
     trapeze_config_destroy(cfg);
     return 0;
 }

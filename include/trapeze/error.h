@@ -30,7 +30,7 @@ typedef struct trapeze_error {
 } trapeze_error;
 
 const char *trapeze_status_name(trapeze_status status);
-/* sizeof the named public struct ("trapeze_gz_eval", ...), 0 if unknown:
+/* sizeof the named public struct ("trapeze_ghostzone_eval", ...), 0 if unknown:
  * for bindings that allocate or mirror the library's structs. */
 size_t trapeze_struct_size(const char *name);
 

@@ -21,53 +21,53 @@ extern "C" {
 /* The parameter vector: every constant Meng measured, assumed or fitted.
  * Calibration fits these; the default is the dissertation's GTX 280 set. */
 typedef enum {
-    TRAPEZE_GZ_UNCONTENDED_LAT,   /* UncontendedLat, cycles (assumed 300) */
-    TRAPEZE_GZ_SIGMA,             /* sigma: alpha = sigma^(D-1) (fitted 5.0) */
-    TRAPEZE_GZ_BETA,              /* beta: latency hiding (assumed 0.5; used only with tau) */
-    TRAPEZE_GZ_MU,                /* mu: exposed fraction of fence sync (assumed 0.5) */
-    TRAPEZE_GZ_FENCE_PER_BLOCK,   /* fence-barrier cycles per block (measured 210.3) */
-    TRAPEZE_GZ_RELAUNCH,          /* kernel relaunch cycles (measured 3350) */
-    TRAPEZE_GZ_CPI,               /* cycles per warp instruction (4) */
-    TRAPEZE_GZ_BLOCKS_PER_SM,     /* BlksPerSM (8) */
-    TRAPEZE_GZ_BW_FRACTION,       /* achieved / peak DRAM bandwidth (extension; 1 = Meng) */
-    TRAPEZE_GZ_FENCE_BARRIER,     /* fence-barrier cycles per stage, the intercept of Meng's
+    TRAPEZE_GHOSTZONE_UNCONTENDED_LAT,   /* UncontendedLat, cycles (assumed 300) */
+    TRAPEZE_GHOSTZONE_SIGMA,             /* sigma: alpha = sigma^(D-1) (fitted 5.0) */
+    TRAPEZE_GHOSTZONE_BETA,              /* beta: latency hiding (assumed 0.5; used only with tau) */
+    TRAPEZE_GHOSTZONE_MU,                /* mu: exposed fraction of fence sync (assumed 0.5) */
+    TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK,   /* fence-barrier cycles per block (measured 210.3) */
+    TRAPEZE_GHOSTZONE_RELAUNCH,          /* kernel relaunch cycles (measured 3350) */
+    TRAPEZE_GHOSTZONE_CPI,               /* cycles per warp instruction (4) */
+    TRAPEZE_GHOSTZONE_BLOCKS_PER_SM,     /* BlksPerSM (8) */
+    TRAPEZE_GHOSTZONE_BW_FRACTION,       /* achieved / peak DRAM bandwidth (extension; 1 = Meng) */
+    TRAPEZE_GHOSTZONE_FENCE_BARRIER,     /* fence-barrier cycles per stage, the intercept of Meng's
                                      fit (his "negligible" delta; 0 = Meng) */
-    TRAPEZE_GZ_OVERLAP,           /* omega: memory/compute overlap, CPS = GlbSync +
+    TRAPEZE_GHOSTZONE_OVERLAP,           /* omega: memory/compute overlap, CPS = GlbSync +
                                      (MemAcc^p + Comp^p)^(1/p), p = 1/(1-omega): 0 is
                                      Meng's sum, toward 1 the larger of the two (extension) */
-    TRAPEZE_GZ_TILE_CYCLES,       /* relaunch: cycles per tile on the busiest SM beyond its
+    TRAPEZE_GHOSTZONE_TILE_CYCLES,       /* relaunch: cycles per tile on the busiest SM beyond its
                                      instructions (block dispatch and retire; 0 = Meng) */
-    TRAPEZE_GZ_FENCE_MISC,        /* fence: fraction of MiscComp the persistent kernel still
+    TRAPEZE_GHOSTZONE_FENCE_MISC,        /* fence: fraction of MiscComp the persistent kernel still
                                      runs per tile (staging, commit; 0 = Meng, who drops it) */
-    TRAPEZE_GZ_FENCE_POLL,        /* fence: cycles per stage per participating block and per
+    TRAPEZE_GHOSTZONE_FENCE_POLL,        /* fence: cycles per stage per participating block and per
                                      wave of tiles it waits through (polling contention at
                                      the L2; 0 = Meng) */
-    TRAPEZE_GZ_OVERLAP_FENCE,     /* omega of fence mode when fence_overlap = 1 */
-    TRAPEZE_GZ_HALO_REREAD,       /* rho: DRAM cost of the staged elements a neighbouring tile
+    TRAPEZE_GHOSTZONE_OVERLAP_FENCE,     /* omega of fence mode when fence_overlap = 1 */
+    TRAPEZE_GHOSTZONE_HALO_REREAD,       /* rho: DRAM cost of the staged elements a neighbouring tile
                                      also loads (ghost zones re-read from L2), relative to a
                                      first read: LoadSten moves V + rho (T blk^D - V) elements
                                      (1 = Meng: every staged element from DRAM) */
-    TRAPEZE_GZ_FENCE_ITER,        /* psi: fence: the persistent kernel's loop iterations after
+    TRAPEZE_GHOSTZONE_FENCE_ITER,        /* psi: fence: the persistent kernel's loop iterations after
                                      a tile's first run psi more instructions than the relaunch
                                      profile's (tile coordinates recomputed per iteration):
                                      IterComp + psi (h - 1) IterComp/h (0 = Meng) */
-    TRAPEZE_GZ_NPARAMS
-} trapeze_gz_param;
+    TRAPEZE_GHOSTZONE_NPARAMS
+} trapeze_ghostzone_param;
 
 /* A workload's [profile] counts as measured on the calibrated GPU (the
  * profiling run of a calibration). They replace the workload spec's counts
- * in trapeze_gz_create when the names match (case-insensitive). */
-#define TRAPEZE_GZ_MAX_PROFILES 16
-typedef struct trapeze_gz_profile {
+ * in trapeze_ghostzone_create when the names match (case-insensitive). */
+#define TRAPEZE_GHOSTZONE_MAX_PROFILES 16
+typedef struct trapeze_ghostzone_profile {
     char workload[64];
     double input_elements, insts_per_sm_mc, insts_per_sm_ic, bank_conflict_rate;
     double issue_cycles;   /* SM-cycles per warp instruction of the issue probe (a tall h
                               less half of it, on four waves of tiles); 0 when not measured */
-} trapeze_gz_profile;
+} trapeze_ghostzone_profile;
 
-typedef struct trapeze_gz_params {
-    double value[TRAPEZE_GZ_NPARAMS];
-    double stderr_[TRAPEZE_GZ_NPARAMS];  /* standard errors from a fit; 0 when unknown */
+typedef struct trapeze_ghostzone_params {
+    double value[TRAPEZE_GHOSTZONE_NPARAMS];
+    double stderr_[TRAPEZE_GHOSTZONE_NPARAMS];  /* standard errors from a fit; 0 when unknown */
     char source[128];                    /* where the values came from */
     int whole_tiles;                     /* extension, "whole_tiles = 1" in [ghostzone]: at a
                                             whole h, T = prod ceil(DataLength_i / edge_i) and
@@ -75,7 +75,7 @@ typedef struct trapeze_gz_params {
                                             launch does (else 5.3's real-valued T) */
     int occupancy;                       /* "occupancy = 1": resident blocks per SM from the GPU
                                             and the workload's block, registers and shared
-                                            memory (trapeze_gz_occupancy), not blocks_per_sm */
+                                            memory (trapeze_ghostzone_occupancy), not blocks_per_sm */
     int waves;                           /* "waves = 1": at a whole h, passes (5.6) are whole
                                             waves, ceil(T / (BlksPerSM M)): the partial last
                                             wave costs a whole latency */
@@ -102,7 +102,7 @@ typedef struct trapeze_gz_params {
                                             its latency, passes x UncontendedLat (a round of
                                             resident blocks waits on its loads), and its
                                             bandwidth time, not their sum */
-    double corr[TRAPEZE_GZ_NPARAMS][TRAPEZE_GZ_NPARAMS]; /* fitted parameters' correlations
+    double corr[TRAPEZE_GHOSTZONE_NPARAMS][TRAPEZE_GHOSTZONE_NPARAMS]; /* fitted parameters' correlations
                                             ([correlation] "a,b = r"; 0 when unknown); with
                                             stderr_ they give the fit's covariance */
     double issue_cycles_ref;             /* [ghostzone] issue_cycles_ref: the geometric mean of
@@ -111,74 +111,74 @@ typedef struct trapeze_gz_params {
                                             either is 0): its instruction mix's issue rate
                                             against the calibration's */
     int n_profiles;                      /* [profile.NAME] sections of a calibration file */
-    trapeze_gz_profile profile[TRAPEZE_GZ_MAX_PROFILES];
+    trapeze_ghostzone_profile profile[TRAPEZE_GHOSTZONE_MAX_PROFILES];
     char gpu[64];                        /* [meta] gpu: the GPU it was made for ("" unknown) */
     char gpu_fingerprint[17];            /* [meta] gpu_fingerprint (trapeze_gpu_fingerprint) */
-} trapeze_gz_params;
+} trapeze_ghostzone_params;
 
 /* TRAPEZE_EINVAL when p records a GPU whose fingerprint differs from gpu's
  * (a calibration used with another GPU), naming both; OK when they match or
  * p records none (a hand-written file). */
-trapeze_status trapeze_gz_params_check_gpu(const trapeze_gz_params *p, const trapeze_gpu *gpu,
+trapeze_status trapeze_ghostzone_params_check_gpu(const trapeze_ghostzone_params *p, const trapeze_gpu *gpu,
                                            trapeze_error *err);
-const char *trapeze_gz_param_name(trapeze_gz_param p);
+const char *trapeze_ghostzone_param_name(trapeze_ghostzone_param p);
 /* The physically meaningful range of a parameter (fits stay inside it). */
-void trapeze_gz_param_range(trapeze_gz_param p, double *lo, double *hi);
+void trapeze_ghostzone_param_range(trapeze_ghostzone_param p, double *lo, double *hi);
 /* Meng's GTX 280 values (Table 5.1, sections 5.4.2-5.4.5). */
-void trapeze_gz_params_default(trapeze_gz_params *p);
+void trapeze_ghostzone_params_default(trapeze_ghostzone_params *p);
 /* A calibration file: [ghostzone] name = value for each parameter; absent
  * names keep their default; unknown names are errors. [profile.NAME]
  * sections (input_elements, insts_per_sm_mc, insts_per_sm_ic,
  * bank_conflict_rate) carry the measured counts of workload NAME. */
-trapeze_status trapeze_gz_params_load(const char *path, trapeze_gz_params *p,
+trapeze_status trapeze_ghostzone_params_load(const char *path, trapeze_ghostzone_params *p,
                                       trapeze_error *err);
-trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params *p,
+trapeze_status trapeze_ghostzone_params_save(const char *path, const trapeze_ghostzone_params *p,
                                       trapeze_error *err);
 
 
 
 /* The six per-loop components of Eq. 5.24 (5.25-5.30), in CSV order. */
 typedef enum {
-    TRAPEZE_GZ_GLBSYNC, TRAPEZE_GZ_LOADSTEN, TRAPEZE_GZ_COMMIT,
-    TRAPEZE_GZ_ITERMEM, TRAPEZE_GZ_MISCCOMP, TRAPEZE_GZ_ITERCOMP,
-    TRAPEZE_GZ_NCOMPONENTS
-} trapeze_gz_component;
-const char *trapeze_gz_component_name(trapeze_gz_component c);
+    TRAPEZE_GHOSTZONE_GLBSYNC, TRAPEZE_GHOSTZONE_LOADSTEN, TRAPEZE_GHOSTZONE_COMMIT,
+    TRAPEZE_GHOSTZONE_ITERMEM, TRAPEZE_GHOSTZONE_MISCCOMP, TRAPEZE_GHOSTZONE_ITERCOMP,
+    TRAPEZE_GHOSTZONE_NCOMPONENTS
+} trapeze_ghostzone_component;
+const char *trapeze_ghostzone_component_name(trapeze_ghostzone_component c);
 
-typedef struct trapeze_gz_eval {
+typedef struct trapeze_ghostzone_eval {
     double trapezoids;                         /* T (5.3), real-valued */
     double passes;                             /* 5.6 */
-    double stage[TRAPEZE_GZ_NCOMPONENTS];      /* per stage: GlbSync, LoadSten, Commit,
+    double stage[TRAPEZE_GHOSTZONE_NCOMPONENTS];      /* per stage: GlbSync, LoadSten, Commit,
                                                   IterMem, MiscComp, IterComp (per trapezoid
                                                   for the last two, as in 5.15/5.16) */
-    double per_loop[TRAPEZE_GZ_NCOMPONENTS];   /* 5.25-5.30 */
+    double per_loop[TRAPEZE_GHOSTZONE_NCOMPONENTS];   /* 5.25-5.30 */
     double cps;                                /* 5.2 */
     double cpl;                                /* 5.1 = sum of per_loop */
     double dcpl_dh;                            /* analytic gradient */
     double dcpl_dblk;
-    double dcpl_dparam[TRAPEZE_GZ_NPARAMS];
-} trapeze_gz_eval;
+    double dcpl_dparam[TRAPEZE_GHOSTZONE_NPARAMS];
+} trapeze_ghostzone_eval;
 
-typedef struct trapeze_gz_model trapeze_gz_model;
+typedef struct trapeze_ghostzone_model trapeze_ghostzone_model;
 
-trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload *w,
-                                 const trapeze_gz_params *p, trapeze_gz_model **out,
+trapeze_status trapeze_ghostzone_create(const trapeze_gpu *gpu, const trapeze_workload *w,
+                                 const trapeze_ghostzone_params *p, trapeze_ghostzone_model **out,
                                  trapeze_error *err);
-void trapeze_gz_destroy(trapeze_gz_model *m);
+void trapeze_ghostzone_destroy(trapeze_ghostzone_model *m);
 /* A [profile.NAME] of p matching the workload's name replaces its counts
- * once, at create; trapeze_gz_set_params changes the parameter values (and
+ * once, at create; trapeze_ghostzone_set_params changes the parameter values (and
  * whole_tiles) only, never the workload. The generic model interface
  * (model/model.h) passes parameters to each evaluation instead. */
 /* tau = (1 - beta)(1 + BankConflictRate) in 5.11; off ("paper mode") by default. */
-void trapeze_gz_set_tau(trapeze_gz_model *m, int enabled);
-void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p);
-const trapeze_workload *trapeze_gz_workload(const trapeze_gz_model *m);
+void trapeze_ghostzone_set_tau(trapeze_ghostzone_model *m, int enabled);
+void trapeze_ghostzone_set_params(trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p);
+const trapeze_workload *trapeze_ghostzone_workload(const trapeze_ghostzone_model *m);
 /* The SM count the workload's per-SM instruction counts were measured on: the
  * model's GPU's when a calibration's [profile.NAME] supplied them, 30 (Meng's
  * GTX 280) when they are the spec's own [profile]; 5.14 uses it, not the GPU's
  * M, so a spec's counts mean the same instructions per element on any GPU. */
-double trapeze_gz_profile_sms(const trapeze_gz_model *m);
-const trapeze_gpu *trapeze_gz_gpu(const trapeze_gz_model *m);
+double trapeze_ghostzone_profile_sms(const trapeze_ghostzone_model *m);
+const trapeze_gpu *trapeze_ghostzone_gpu(const trapeze_ghostzone_model *m);
 
 /* CPL and its parts at (h, blk_len); both may be real-valued. TRAPEZE_ERANGE
  * if (h, blk_len) violates 5.20 or h < 1.
@@ -193,18 +193,18 @@ const trapeze_gpu *trapeze_gz_gpu(const trapeze_gz_model *m);
  * within its step (the tile count held at its launched value), not the
  * slope of the smooth model between heights. dcpl_dparam is exact in both
  * cases. */
-trapeze_status trapeze_gz_evaluate(const trapeze_gz_model *m, trapeze_sync sync, double h,
-                                   double blk_len, trapeze_gz_eval *out, trapeze_error *err);
+trapeze_status trapeze_ghostzone_evaluate(const trapeze_ghostzone_model *m, trapeze_sync sync, double h,
+                                   double blk_len, trapeze_ghostzone_eval *out, trapeze_error *err);
 /* Largest integer h with blk_len - HaloWidth_i * h > 0 for every i (5.20). */
-int trapeze_gz_max_height(const trapeze_gz_model *m, int blk_len);
+int trapeze_ghostzone_max_height(const trapeze_ghostzone_model *m, int blk_len);
 /* Resident blocks per SM of the workload's block (blk_len^D threads, its
  * registers, stencil_arrays tiles of shared memory), by the same rule as the
  * simulator's occupancy: CTA slots, threads, warps, registers, shared memory. */
-int trapeze_gz_occupancy(const trapeze_gpu *gpu, const trapeze_workload *w, int blk_len);
+int trapeze_ghostzone_occupancy(const trapeze_gpu *gpu, const trapeze_workload *w, int blk_len);
 /* delta of Eq. 5.23: per-block net cost of fences over relaunch. */
-double trapeze_gz_delta(const trapeze_gz_model *m, double blk_len);
+double trapeze_ghostzone_delta(const trapeze_ghostzone_model *m, double blk_len);
 
-typedef struct trapeze_gz_optimum {
+typedef struct trapeze_ghostzone_optimum {
     trapeze_sync sync;
     double h_continuous;   /* h* from NLopt under 5.20 */
     int h_floor;           /* floor(h*): what the dissertation reports */
@@ -215,37 +215,37 @@ typedef struct trapeze_gz_optimum {
     double cpl_argmin;     /* CPL(h_argmin) */
     double cpl_h1;         /* CPL(1): no ghost zone */
     int evaluations;       /* model evaluations by the optimizer */
-} trapeze_gz_optimum;
+} trapeze_ghostzone_optimum;
 
 /* Minimizes CPL over h with NLopt (gradient-based, constraint 5.20). With
  * optimize_block, blk_len is a second decision variable bounded by the GPU's
  * threads per block and shared memory per block. */
-trapeze_status trapeze_gz_optimize(const trapeze_gz_model *m, trapeze_sync sync,
-                                   int optimize_block, trapeze_gz_optimum *out,
+trapeze_status trapeze_ghostzone_optimize(const trapeze_ghostzone_model *m, trapeze_sync sync,
+                                   int optimize_block, trapeze_ghostzone_optimum *out,
                                    trapeze_error *err);
 
 /* The optimum's fields at a given height h (every height field is h,
  * cpl_floor = cpl_argmin = CPL(h), cpl_h1 = CPL(1)) at the workload's
  * block edge: what `trapeze ghostzone --height` reports. */
-trapeze_status trapeze_gz_at_height(const trapeze_gz_model *m, trapeze_sync sync, int h,
-                                    trapeze_gz_optimum *out, trapeze_error *err);
+trapeze_status trapeze_ghostzone_at_height(const trapeze_ghostzone_model *m, trapeze_sync sync, int h,
+                                    trapeze_ghostzone_optimum *out, trapeze_error *err);
 
-/* The decision: each sync mode of modes optimized (trapeze_gz_optimize),
- * or, with height > 0, taken at that height (trapeze_gz_at_height), and
+/* The decision: each sync mode of modes optimized (trapeze_ghostzone_optimize),
+ * or, with height > 0, taken at that height (trapeze_ghostzone_at_height), and
  * the faster: the lower CPL at its best integer height (cpl_argmin), the
  * first of modes on a tie. */
-typedef struct trapeze_gz_decision {
+typedef struct trapeze_ghostzone_decision {
     int n_modes;
-    trapeze_gz_optimum mode[2];
+    trapeze_ghostzone_optimum mode[2];
     int chosen;                /* index into mode */
-} trapeze_gz_decision;
+} trapeze_ghostzone_decision;
 
-trapeze_status trapeze_gz_decide(const trapeze_gz_model *m, const trapeze_sync *modes,
+trapeze_status trapeze_ghostzone_decide(const trapeze_ghostzone_model *m, const trapeze_sync *modes,
                                  int n_modes, int optimize_block, int height,
-                                 trapeze_gz_decision *out, trapeze_error *err);
+                                 trapeze_ghostzone_decision *out, trapeze_error *err);
 
 /* One integer decision (sync mode, h) and what is known of it. */
-typedef struct trapeze_gz_choice {
+typedef struct trapeze_ghostzone_choice {
     trapeze_sync sync;
     int h;
     double cpl_model;
@@ -253,21 +253,21 @@ typedef struct trapeze_gz_choice {
                                   from the fit's covariance (0 for the best, and when the
                                   calibration has no standard errors) */
     int index;                 /* position before ranking (internal) */
-    double cpl_sim;            /* trapeze_calib_verify: simulated CPL (0: not simulated) */
-    double warp_instructions;  /* trapeze_calib_verify: what simulating it cost */
-} trapeze_gz_choice;
+    double cpl_sim;            /* trapeze_ghostzone_verify: simulated CPL (0: not simulated) */
+    double warp_instructions;  /* trapeze_ghostzone_verify: what simulating it cost */
+} trapeze_ghostzone_choice;
 
 /* Every valid (mode, h) at block edge blk_len, best first by the model's CPL
  * (*out is malloc'ed: free() it). p: the model's parameters, whose stderr_
  * and corr give each candidate's uncertainty relative to the best. */
-trapeze_status trapeze_gz_rank(const trapeze_gz_model *m, const trapeze_gz_params *p, int blk_len,
-                               trapeze_gz_choice **out, int *n, trapeze_error *err);
+trapeze_status trapeze_ghostzone_rank(const trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p, int blk_len,
+                               trapeze_ghostzone_choice **out, int *n, trapeze_error *err);
 
 /* The candidates `--verify k` simulates: the model's k best of a ranking c[0..n-1]
  * and, when those are all one mode (k >= 2), the other mode's best as well (the
  * sync mode is the decision the model misses most often). Moves that one to c[k],
  * keeping the rest in order, and returns how many to simulate: k or k + 1. */
-int trapeze_gz_verify_order(trapeze_gz_choice *c, int n, int k);
+int trapeze_ghostzone_verify_order(trapeze_ghostzone_choice *c, int n, int k);
 
 /* After those are simulated (cpl_sim > 0), the next candidate of c[0..n-1] to
  * simulate, or -1 when done: a search along h in each sync mode, from that
@@ -280,22 +280,22 @@ int trapeze_gz_verify_order(trapeze_gz_choice *c, int n, int k);
  * ranking in that mode (its fastest is the one the model ranks first), else twice the distance
  * back to the nearest simulated one (far optima in a few runs); with
  * one simulated that way, the midpoint, unless it is the neighbour or within
- * TRAPEZE_GZ_VERIFY_FLAT of the best (the gain between is smaller than that). */
-#define TRAPEZE_GZ_VERIFY_FLAT 0.01
+ * TRAPEZE_GHOSTZONE_VERIFY_FLAT of the best (the gain between is smaller than that). */
+#define TRAPEZE_GHOSTZONE_VERIFY_FLAT 0.01
 /* The other mode is searched (after the fastest run's) when its fastest run is
  * within this of the best: on the shipped size sweeps, 0.10 costs 0.354 of the
  * sweeps' work where searching only the best mode cost 0.301 and searching
  * both always 0.418; every pick ratio is 1.000 from a margin of 0.03 up. */
-#define TRAPEZE_GZ_VERIFY_OTHER 0.10
-#define TRAPEZE_GZ_VERIFY_MAX_SEARCH 16 /* the search's runs, at most, beyond the k: 8 a mode */
-int trapeze_gz_verify_next(const trapeze_gz_choice *c, int n);
+#define TRAPEZE_GHOSTZONE_VERIFY_OTHER 0.10
+#define TRAPEZE_GHOSTZONE_VERIFY_MAX_SEARCH 16 /* the search's runs, at most, beyond the k: 8 a mode */
+int trapeze_ghostzone_verify_next(const trapeze_ghostzone_choice *c, int n);
 
 /* Writes one row per valid h (1..max height) of this model and sync mode:
  * workload,gpu,sync,h,trapezoids,cpl_cycles,glbsync_cycles,loadsten_cycles,
  * commit_cycles,itermem_cycles,misccomp_cycles,itercomp_cycles,speedup_vs_h1 */
-extern const char *const trapeze_gz_csv_columns[];
-extern const int trapeze_gz_csv_ncolumns;
-trapeze_status trapeze_gz_write_rows(const trapeze_gz_model *m, trapeze_sync sync,
+extern const char *const trapeze_ghostzone_csv_columns[];
+extern const int trapeze_ghostzone_csv_ncolumns;
+trapeze_status trapeze_ghostzone_write_rows(const trapeze_ghostzone_model *m, trapeze_sync sync,
                                      int blk_len, trapeze_csv_out *csv, trapeze_error *err);
 
 #ifdef __cplusplus

@@ -22,32 +22,32 @@ extern "C" {
 
 /* One observation: a workload on a GPU (the model), a sync mode and height,
  * and the cycles per loop measured by simulation or on hardware. */
-typedef struct trapeze_calib_point {
-    trapeze_gz_model *model;   /* left holding the fitted parameters (never read while fitting) */
+typedef struct trapeze_ghostzone_fit_point {
+    trapeze_ghostzone_model *model;   /* left holding the fitted parameters (never read while fitting) */
     trapeze_sync sync;
     double h, blk_len;
     double cpl_measured;
-} trapeze_calib_point;
+} trapeze_ghostzone_fit_point;
 
-#define TRAPEZE_GZ_MASK(p) (1u << (p))
+#define TRAPEZE_GHOSTZONE_MASK(p) (1u << (p))
 
-/* Fits the parameters selected by `mask` (TRAPEZE_GZ_MASK bits) by nonlinear
+/* Fits the parameters selected by `mask` (TRAPEZE_GHOSTZONE_MASK bits) by nonlinear
  * least squares on relative residuals (GSL trust region, the model's analytic
  * Jacobian), each kept inside its physical range by a change of variable.
  * p: starting values in; fitted values and standard errors out. Every
  * point's model is left holding the fitted parameters. */
-trapeze_status trapeze_calib_fit(trapeze_calib_point *pts, int n, unsigned mask,
-                                 trapeze_gz_params *p, trapeze_calib_report *rep,
+trapeze_status trapeze_ghostzone_fit(trapeze_ghostzone_fit_point *pts, int n, unsigned mask,
+                                 trapeze_ghostzone_params *p, trapeze_fit_report *rep,
                                  trapeze_error *err);
 /* k-fold cross-validation of that fit (folds by a seeded shuffle): fills
  * rep->cv_mape_pct and rep->cv_max_ape_pct. Models end with `start`. */
-trapeze_status trapeze_calib_cross_validate(trapeze_calib_point *pts, int n, unsigned mask,
-                                            const trapeze_gz_params *start, int k,
-                                            unsigned long seed, trapeze_calib_report *rep,
+trapeze_status trapeze_ghostzone_cross_validate(trapeze_ghostzone_fit_point *pts, int n, unsigned mask,
+                                            const trapeze_ghostzone_params *start, int k,
+                                            unsigned long seed, trapeze_fit_report *rep,
                                             trapeze_error *err);
 
-/* What a calibration samples and how. Defaults: trapeze_calib_options_default. */
-typedef struct trapeze_calib_options {
+/* What a calibration samples and how. Defaults: trapeze_ghostzone_calib_options_init. */
+typedef struct trapeze_ghostzone_calib_options {
     int budget;              /* stencil samples per workload (12) */
     int stages;              /* timed stages per sample, after one warm-up stage (2) */
     int max_h;               /* largest h sampled and validated; 0: every valid h */
@@ -56,88 +56,88 @@ typedef struct trapeze_calib_options {
     double min_fraction, max_fraction; /* sample volume / reference volume (1/4 .. 4) */
     int folds;               /* k of cross-validation (5) */
     unsigned long seed;      /* cross-validation folds */
-    unsigned fit_mask;       /* TRAPEZE_GZ_MASK bits fitted; 0: the default set */
+    unsigned fit_mask;       /* TRAPEZE_GHOSTZONE_MASK bits fitted; 0: the default set */
     int real_tiles;          /* 1: calibrate Meng's real-valued T, not whole tiles */
-    unsigned structure;      /* TRAPEZE_GZ_STRUCT_* bits: the model extensions switched on
-                                (TRAPEZE_GZ_STRUCT_AT_SIZE) */
+    unsigned structure;      /* TRAPEZE_GHOSTZONE_STRUCT_* bits: the model extensions switched on
+                                (TRAPEZE_GHOSTZONE_STRUCT_AT_SIZE) */
     double holdout;          /* fraction of each workload's samples, the largest, held out
                                 to measure extrapolation (0.25; 0: none) */
-    int logged_only;         /* trapeze_calib_validate_sizes: compare with the runs its sweep
+    int logged_only;         /* trapeze_ghostzone_validate_sizes: compare with the runs its sweep
                                 log holds and simulate none (0) */
-} trapeze_calib_options;
+} trapeze_ghostzone_calib_options;
 
-/* Model structure switches a calibration turns on (trapeze_gz_params flags). */
-#define TRAPEZE_GZ_STRUCT_OCCUPANCY 1u
-#define TRAPEZE_GZ_STRUCT_WAVES 2u
-#define TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE 4u
-#define TRAPEZE_GZ_STRUCT_FENCE_OVERLAP 8u
-#define TRAPEZE_GZ_STRUCT_FENCE_STAGING 16u
-#define TRAPEZE_GZ_STRUCT_ROW_PENALTY 32u
-#define TRAPEZE_GZ_STRUCT_FENCE_ITER 64u
-#define TRAPEZE_GZ_STRUCT_MEM_LATENCY 128u
-#define TRAPEZE_GZ_STRUCT_ROW_LINES 256u
-#define TRAPEZE_GZ_STRUCT_BARRIER_MAX 512u
+/* Model structure switches a calibration turns on (trapeze_ghostzone_params flags). */
+#define TRAPEZE_GHOSTZONE_STRUCT_OCCUPANCY 1u
+#define TRAPEZE_GHOSTZONE_STRUCT_WAVES 2u
+#define TRAPEZE_GHOSTZONE_STRUCT_PERSISTENT_FENCE 4u
+#define TRAPEZE_GHOSTZONE_STRUCT_FENCE_OVERLAP 8u
+#define TRAPEZE_GHOSTZONE_STRUCT_FENCE_STAGING 16u
+#define TRAPEZE_GHOSTZONE_STRUCT_ROW_PENALTY 32u
+#define TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER 64u
+#define TRAPEZE_GHOSTZONE_STRUCT_MEM_LATENCY 128u
+#define TRAPEZE_GHOSTZONE_STRUCT_ROW_LINES 256u
+#define TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX 512u
 /* The default: the switches that lowered the error outside the calibration's
  * range (docs/calibration.md, "What each change removed"; persistent_fence
  * with barrier_max, "The fence barrier measured where the persistent kernel
  * meets"); waves did not and stays off. */
-#define TRAPEZE_GZ_STRUCT_AT_SIZE                                                          \
-    (TRAPEZE_GZ_STRUCT_OCCUPANCY | TRAPEZE_GZ_STRUCT_FENCE_OVERLAP |                       \
-     TRAPEZE_GZ_STRUCT_FENCE_STAGING | TRAPEZE_GZ_STRUCT_ROW_PENALTY |                     \
-     TRAPEZE_GZ_STRUCT_FENCE_ITER | TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE |                   \
-     TRAPEZE_GZ_STRUCT_BARRIER_MAX)
+#define TRAPEZE_GHOSTZONE_STRUCT_AT_SIZE                                                          \
+    (TRAPEZE_GHOSTZONE_STRUCT_OCCUPANCY | TRAPEZE_GHOSTZONE_STRUCT_FENCE_OVERLAP |                       \
+     TRAPEZE_GHOSTZONE_STRUCT_FENCE_STAGING | TRAPEZE_GHOSTZONE_STRUCT_ROW_PENALTY |                     \
+     TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER | TRAPEZE_GHOSTZONE_STRUCT_PERSISTENT_FENCE |                   \
+     TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX)
 
-void trapeze_calib_options_default(trapeze_calib_options *o);
+void trapeze_ghostzone_calib_options_init(trapeze_ghostzone_calib_options *o);
 
 /* The samples of one calibration, in a fixed order: micro-benchmarks for the
  * GPU, one profiling pair per workload (h = 1 and h = 2, one stage), then
  * `budget` stencil samples per workload over (h, grid size, sync mode) placed
  * by a Sobol sequence. Each is a trapeze_sample row without results. */
-typedef struct trapeze_calib_plan trapeze_calib_plan;
+typedef struct trapeze_ghostzone_plan trapeze_ghostzone_plan;
 
-trapeze_status trapeze_calib_plan_create(const char *gpu_config_path,
+trapeze_status trapeze_ghostzone_plan_create(const char *gpu_config_path,
                                          const trapeze_workload *workloads, int n,
-                                         const trapeze_calib_options *o,
-                                         trapeze_calib_plan **out, trapeze_error *err);
-void trapeze_calib_plan_destroy(trapeze_calib_plan *plan);
-int trapeze_calib_plan_count(const trapeze_calib_plan *plan);
-const trapeze_sample *trapeze_calib_plan_sample(const trapeze_calib_plan *plan, int i);
-const trapeze_gpu *trapeze_calib_plan_gpu(const trapeze_calib_plan *plan);
+                                         const trapeze_ghostzone_calib_options *o,
+                                         trapeze_ghostzone_plan **out, trapeze_error *err);
+void trapeze_ghostzone_plan_destroy(trapeze_ghostzone_plan *plan);
+int trapeze_ghostzone_plan_count(const trapeze_ghostzone_plan *plan);
+const trapeze_sample *trapeze_ghostzone_plan_sample(const trapeze_ghostzone_plan *plan, int i);
+const trapeze_gpu *trapeze_ghostzone_plan_gpu(const trapeze_ghostzone_plan *plan);
 
 /* The workload at the grid a validation sweep uses (scaled so that the sweep
  * over every h up to max_h in both modes costs about sweep_budget warp
  * instructions), and the largest h sampled and validated for it. */
-trapeze_status trapeze_calib_reference(const trapeze_calib_plan *plan, int workload,
+trapeze_status trapeze_ghostzone_reference(const trapeze_ghostzone_plan *plan, int workload,
                                        trapeze_workload *out, int *max_h, trapeze_error *err);
 
 /* Runs planned sample i on a fresh simulator and fills out with its results
  * (cycles of the timed stages, cpl_cycles, warp instructions spent). */
-trapeze_status trapeze_calib_run_sample(const trapeze_calib_plan *plan, int i,
+trapeze_status trapeze_ghostzone_run_sample(const trapeze_ghostzone_plan *plan, int i,
                                         trapeze_sample *out, trapeze_error *err);
 
 /* The plan indices of the samples missing from log, in plan order (todo
  * holds room for the plan's count). A logged row under a planned id that is
  * not that sample is an error. For drivers that spread samples over
- * processes (MPI): each runs trapeze_calib_run_sample on its share. */
-trapeze_status trapeze_calib_pending(const trapeze_calib_plan *plan,
+ * processes (MPI): each runs trapeze_ghostzone_run_sample on its share. */
+trapeze_status trapeze_ghostzone_pending(const trapeze_ghostzone_plan *plan,
                                      const trapeze_sample_log *log, int *todo, int *n,
                                      trapeze_error *err);
 
 /* The plan as a generic sample set (ghost-zone rows), for drivers such as
  * MPI that run trapeze_samples_pending and set->run themselves. Valid as
  * long as the plan. */
-const trapeze_sample_set *trapeze_calib_sample_set(const trapeze_calib_plan *plan);
+const trapeze_sample_set *trapeze_ghostzone_plan_set(const trapeze_ghostzone_plan *plan);
 
 /* Progress: called from the caller's thread or a worker, under a lock. */
-typedef void (*trapeze_calib_progress)(void *ctx, int done, int total, const trapeze_sample *s);
+typedef void (*trapeze_ghostzone_progress)(void *ctx, int done, int total, const trapeze_sample *s);
 
 /* Runs, in `threads` workers, every planned sample missing from log, appending
  * each to log the moment it ends. At the end the log is rewritten in plan
  * order (rows not in the plan, e.g. measured ones, kept after), so its bytes
  * do not depend on the thread count. Samples are run independently, each on
  * its own simulator: the results are those of a serial run. */
-trapeze_status trapeze_calib_run(const trapeze_calib_plan *plan, trapeze_sample_log *log,
-                                 int threads, trapeze_calib_progress progress, void *ctx,
+trapeze_status trapeze_ghostzone_run(const trapeze_ghostzone_plan *plan, trapeze_sample_log *log,
+                                 int threads, trapeze_ghostzone_progress progress, void *ctx,
                                  trapeze_error *err);
 
 /* The calibration from a log holding the plan's samples: profiled counts per
@@ -145,52 +145,52 @@ trapeze_status trapeze_calib_run(const trapeze_calib_plan *plan, trapeze_sample_
  * parameters not fitted), then the least-squares fit over every stencil row
  * of the plan's workloads and GPU (simulated or measured) and its k-fold
  * cross-validation. */
-trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
-                                      const trapeze_sample_log *log, trapeze_gz_params *p,
-                                      trapeze_calib_report *rep, trapeze_error *err);
+trapeze_status trapeze_ghostzone_from_log(const trapeze_ghostzone_plan *plan,
+                                      const trapeze_sample_log *log, trapeze_ghostzone_params *p,
+                                      trapeze_fit_report *rep, trapeze_error *err);
 
 /* Validation of a calibration against full simulations of every h up to the
  * plan's max_h, both modes, on the reference grid. One row per workload and
  * sync mode; curve rows per h. */
-typedef struct trapeze_validation_row {
+typedef struct trapeze_ghostzone_validation_row {
     char workload[64];
     trapeze_sync sync;
     double mape_pct, max_ape_pct;
     int h_model, h_sim_best;
     double pick_ratio;        /* CPL_sim(h_sim_best) / CPL_sim(h_model), <= 1 */
     double sample_warp_instructions, sweep_warp_instructions;
-} trapeze_validation_row;
+} trapeze_ghostzone_validation_row;
 
-typedef struct trapeze_validation_point {
+typedef struct trapeze_ghostzone_validation_point {
     char workload[64];
     trapeze_sync sync;
     int h;
     double cpl_sim, cpl_model, warp_instructions;
     double area_factor;       /* grid area / reference area (validate --sizes; 1 otherwise) */
-} trapeze_validation_point;
+} trapeze_ghostzone_validation_point;
 
-typedef struct trapeze_validation {
+typedef struct trapeze_ghostzone_validation {
     int n_rows, n_points;
-    trapeze_validation_row *rows;
-    trapeze_validation_point *points;
-} trapeze_validation;
+    trapeze_ghostzone_validation_row *rows;
+    trapeze_ghostzone_validation_point *points;
+} trapeze_ghostzone_validation;
 
 /* log: the calibration's samples, for their cost (NULL: 0). sweep_log, when
  * not NULL, keeps the sweep's runs like samples.csv: rows already there are
  * reused, new ones appended as they end (a rerun, e.g. after a model change,
  * simulates nothing again). The runs go to `threads` workers. */
-trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trapeze_gz_params *p,
+trapeze_status trapeze_ghostzone_validate(const trapeze_ghostzone_plan *plan, const trapeze_ghostzone_params *p,
                                       const trapeze_sample_log *log,
                                       trapeze_sample_log *sweep_log, int threads,
-                                      trapeze_calib_progress progress, void *ctx,
-                                      trapeze_validation *out, trapeze_error *err);
-void trapeze_validation_free(trapeze_validation *v);
+                                      trapeze_ghostzone_progress progress, void *ctx,
+                                      trapeze_ghostzone_validation *out, trapeze_error *err);
+void trapeze_ghostzone_validation_free(trapeze_ghostzone_validation *v);
 
 /* Validation at the sizes users run: each workload's reference grid scaled
  * to each area factor, the plausible heights of both modes (those whose
  * output tile keeps a quarter of the block, at most 10, plus the model's
  * pick), a few stages each. One row per (workload, size). */
-typedef struct trapeze_size_validation_row {
+typedef struct trapeze_ghostzone_size_validation_row {
     char workload[64];
     double area_factor;                 /* grid area / reference area */
     double data_len[TRAPEZE_MAX_DIMS];
@@ -207,29 +207,29 @@ typedef struct trapeze_size_validation_row {
     double verify_pick_ratio;
     int verify_sync_right;
     double verify_warp_instructions;
-} trapeze_size_validation_row;
+} trapeze_ghostzone_size_validation_row;
 
-typedef struct trapeze_size_validation {
+typedef struct trapeze_ghostzone_size_validation {
     int n_rows, n_points;
-    trapeze_size_validation_row *rows;
-    trapeze_validation_point *points;   /* per (workload, size, mode, h) */
-} trapeze_size_validation;
+    trapeze_ghostzone_size_validation_row *rows;
+    trapeze_ghostzone_validation_point *points;   /* per (workload, size, mode, h) */
+} trapeze_ghostzone_size_validation;
 
-trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
-                                            const trapeze_gz_params *p, const double *factors,
+trapeze_status trapeze_ghostzone_validate_sizes(const trapeze_ghostzone_plan *plan,
+                                            const trapeze_ghostzone_params *p, const double *factors,
                                             int n_factors, int stages, trapeze_sample_log *sweep_log,
-                                            int threads, trapeze_calib_progress progress,
-                                            void *ctx, trapeze_size_validation *out,
+                                            int threads, trapeze_ghostzone_progress progress,
+                                            void *ctx, trapeze_ghostzone_size_validation *out,
                                             trapeze_error *err);
-void trapeze_size_validation_free(trapeze_size_validation *v);
+void trapeze_ghostzone_size_validation_free(trapeze_ghostzone_size_validation *v);
 
 /* A validation as the CSV files `trapeze validate` writes: rows_csv one row
  * per workload and mode (--csv), curve_csv one per point (--curve); with
  * --sizes, one row per workload and size, and one per (size, mode, h).
  * Either path may be NULL; both files appear, or neither. */
-trapeze_status trapeze_validation_write_csv(const trapeze_validation *v, const char *rows_csv,
+trapeze_status trapeze_ghostzone_validation_write_csv(const trapeze_ghostzone_validation *v, const char *rows_csv,
                                             const char *curve_csv, trapeze_error *err);
-trapeze_status trapeze_size_validation_write_csv(const trapeze_size_validation *v,
+trapeze_status trapeze_ghostzone_size_validation_write_csv(const trapeze_ghostzone_size_validation *v,
                                                  const char *rows_csv, const char *curve_csv,
                                                  trapeze_error *err);
 
@@ -240,30 +240,30 @@ trapeze_status trapeze_size_validation_write_csv(const trapeze_size_validation *
  * GPU of gpu_config_path and adds its counts and issue rate to p, as
  * `validate` does; *warp_instructions is what the runs cost (0: p had the
  * profile). */
-trapeze_status trapeze_calib_profile(const char *gpu_config_path, const trapeze_workload *w,
-                                     int threads, trapeze_gz_params *p,
+trapeze_status trapeze_ghostzone_profile_run(const char *gpu_config_path, const trapeze_workload *w,
+                                     int threads, trapeze_ghostzone_params *p,
                                      double *warp_instructions, trapeze_error *err);
 
 /* Decides by simulation among the model's best candidates: runs each of
  * c[0..n) on workload w (its own size) on the GPU of gpu_config_path for
  * `stages` timed stages after a warm-up (the samples' timing), in `threads`
  * workers, and fills cpl_sim and warp_instructions. */
-trapeze_status trapeze_calib_verify(const char *gpu_config_path, const trapeze_workload *w,
-                                    trapeze_gz_choice *c, int n, int stages, int threads,
+trapeze_status trapeze_ghostzone_verify(const char *gpu_config_path, const trapeze_workload *w,
+                                    trapeze_ghostzone_choice *c, int n, int stages, int threads,
                                     trapeze_error *err);
 
-/* The warp instructions trapeze_calib_verify will simulate for one
+/* The warp instructions trapeze_ghostzone_verify will simulate for one
  * candidate (sync, h) of w, estimated from the kernel's shape: a warm-up and
  * `stages` stages (fence: the warm-up twice). For progress displays. */
-double trapeze_calib_verify_cost(const trapeze_workload *w, trapeze_sync sync, int h,
+double trapeze_ghostzone_verify_cost(const trapeze_workload *w, trapeze_sync sync, int h,
                                  int stages);
 
-/* `--verify k`: simulates c[0..k) of the ranking c[0..n) (trapeze_gz_verify_order),
- * then the search along h (trapeze_gz_verify_next), at most
- * TRAPEZE_GZ_VERIFY_MAX_SEARCH runs more; *searched says how many. The
+/* `--verify k`: simulates c[0..k) of the ranking c[0..n) (trapeze_ghostzone_verify_order),
+ * then the search along h (trapeze_ghostzone_verify_next), at most
+ * TRAPEZE_GHOSTZONE_VERIFY_MAX_SEARCH runs more; *searched says how many. The
  * simulated candidates are those with cpl_sim > 0. */
-trapeze_status trapeze_calib_verify_search(const char *gpu_config_path, const trapeze_workload *w,
-                                           trapeze_gz_choice *c, int n, int k, int stages,
+trapeze_status trapeze_ghostzone_verify_search(const char *gpu_config_path, const trapeze_workload *w,
+                                           trapeze_ghostzone_choice *c, int n, int k, int stages,
                                            int threads, int *searched, trapeze_error *err);
 
 #ifdef __cplusplus

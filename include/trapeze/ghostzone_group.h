@@ -24,11 +24,11 @@ extern "C" {
  * grouping of its TBs the grouping model predicts keeps most halo re-reads
  * in L1, and the ghost-zone model's cycles per loop with the re-reads that
  * grouping leaves to memory: halo_reread rho scaled to
- * trapeze_gz_group_rho(rho, phi(rr), phi(g)), phi = re-reads served by L1 /
+ * trapeze_ghostzone_group_rho(rho, phi(rr), phi(g)), phi = re-reads served by L1 /
  * ghost-zone elements (docs/grouping.md). Fence mode has no TB dispatch to
  * group (persistent blocks loop over the tiles): its rows keep the model's
  * CPL. */
-typedef struct trapeze_gz_group_row {
+typedef struct trapeze_ghostzone_group_row {
     trapeze_sync sync;
     int h;
     int evaluated;             /* relaunch: 0 when skipped (cpl_bound >= the best found) */
@@ -50,35 +50,35 @@ typedef struct trapeze_gz_group_row {
     char source[32];           /* "tiles", "rr", "bcs" (relaunch), "none" (fence) */
     int gx, gy, tile_order;
     int model_evaluations;
-} trapeze_gz_group_row;
+} trapeze_ghostzone_group_row;
 
-typedef struct trapeze_gz_group_result {
+typedef struct trapeze_ghostzone_group_result {
     int n_rows;                /* relaunch h = 1..hmax, then fence h = 1..hmax */
-    trapeze_gz_group_row *rows;
+    trapeze_ghostzone_group_row *rows;
     int best;                  /* row of the lowest CPL */
     int best_relaunch;         /* row of the lowest relaunch CPL: grouping's */
     trapeze_grouping grouping; /* the grouping of best_relaunch (its stage's TBs) */
     int model_evaluations;
-} trapeze_gz_group_result;
+} trapeze_ghostzone_group_result;
 
 /* rho (1 - phi_g) / (1 - phi_rr), at least 0; rho when phi_rr >= 1. */
-double trapeze_gz_group_rho(double rho, double phi_rr, double phi_g);
+double trapeze_ghostzone_group_rho(double rho, double phi_rr, double phi_g);
 /* spec: the workload as its file gives it (p's [profile.NAME] applies as in
- * trapeze_gz_create); gp: the grouping model's constants (its L1 side
+ * trapeze_ghostzone_create); gp: the grouping model's constants (its L1 side
  * used); margin: a grouping replaces rr only when predicted to lower the
  * CPL by more than this fraction plus two gain_sd (and, among tiles, the
  * L2 accesses by more than this fraction); exhaustive: visit every relaunch
  * height (else heights whose bound cannot beat the best are skipped). */
-trapeze_status trapeze_gz_group_optimize(const char *gpu_config_path,
+trapeze_status trapeze_ghostzone_group_optimize(const char *gpu_config_path,
                                          const trapeze_workload *spec,
-                                         const trapeze_gz_params *p, int tau,
-                                         const trapeze_grp_params *gp, double margin,
-                                         int exhaustive, trapeze_gz_group_result *out,
+                                         const trapeze_ghostzone_params *p, int tau,
+                                         const trapeze_group_params *gp, double margin,
+                                         int exhaustive, trapeze_ghostzone_group_result *out,
                                          trapeze_error *err);
-void trapeze_gz_group_result_free(trapeze_gz_group_result *r);
+void trapeze_ghostzone_group_result_free(trapeze_ghostzone_group_result *r);
 /* Simulated cycles per loop of the relaunched stencil at h (iterations 0:
  * the workload's), TBs dispatched by grouping (NULL: the GPU's policy). */
-trapeze_status trapeze_gz_group_simulate(const char *gpu_config_path,
+trapeze_status trapeze_ghostzone_group_simulate(const char *gpu_config_path,
                                          const trapeze_workload *spec, int h, int iterations,
                                          const trapeze_grouping *grouping, double *cpl,
                                          trapeze_error *err);

@@ -23,44 +23,44 @@ extern "C" {
 /* The grouping model's constants: what capacity, contention and timing leave
  * unknown, fitted from short samples. */
 typedef enum {
-    TRAPEZE_GRP_MU,        /* L2 accesses per footprint line a TB fetches itself */
-    TRAPEZE_GRP_ETA1,      /* fraction of lines shared with a co-resident TB that hit in L1 */
-    TRAPEZE_GRP_ETA2,      /* fraction of lines shared with an earlier TB that hit in L2 */
-    TRAPEZE_GRP_RETAIN2,   /* L2 retention: lines survive about retain2 x L2 capacity of traffic */
-    TRAPEZE_GRP_THETA,     /* union of overlaps: theta x largest + (1-theta) x saturating sum */
-    TRAPEZE_GRP_NU,        /* DRAM reads per line missed in L2 */
-    TRAPEZE_GRP_CWAVE,     /* cycles for one SM to run a wave of its co-resident TBs */
-    TRAPEZE_GRP_TL2,       /* cycles per L2 access (the whole GPU's L2 throughput) */
-    TRAPEZE_GRP_TDRAM,     /* cycles per DRAM read */
-    TRAPEZE_GRP_OVERLAP,   /* omega: cycles = (Tc^p + Ts^p + T2^p + Td^p)^(1/p), p = 1/(1-omega) */
-    TRAPEZE_GRP_TSM,       /* cycles an SM's own pipelines (schedulers, L1, load/store) take per
+    TRAPEZE_GROUP_MU,        /* L2 accesses per footprint line a TB fetches itself */
+    TRAPEZE_GROUP_ETA1,      /* fraction of lines shared with a co-resident TB that hit in L1 */
+    TRAPEZE_GROUP_ETA2,      /* fraction of lines shared with an earlier TB that hit in L2 */
+    TRAPEZE_GROUP_RETAIN2,   /* L2 retention: lines survive about retain2 x L2 capacity of traffic */
+    TRAPEZE_GROUP_THETA,     /* union of overlaps: theta x largest + (1-theta) x saturating sum */
+    TRAPEZE_GROUP_NU,        /* DRAM reads per line missed in L2 */
+    TRAPEZE_GROUP_CWAVE,     /* cycles for one SM to run a wave of its co-resident TBs */
+    TRAPEZE_GROUP_TL2,       /* cycles per L2 access (the whole GPU's L2 throughput) */
+    TRAPEZE_GROUP_TDRAM,     /* cycles per DRAM read */
+    TRAPEZE_GROUP_OVERLAP,   /* omega: cycles = (Tc^p + Ts^p + T2^p + Td^p)^(1/p), p = 1/(1-omega) */
+    TRAPEZE_GROUP_TSM,       /* cycles an SM's own pipelines (schedulers, L1, load/store) take per
                               TB of its queue: co-resident TBs share them (throughput, where
                               cwave is latency) */
-    TRAPEZE_GRP_NPARAMS
-} trapeze_grp_param;
+    TRAPEZE_GROUP_NPARAMS
+} trapeze_group_param;
 
-typedef struct trapeze_grp_params {
-    double value[TRAPEZE_GRP_NPARAMS];
-    double stderr_[TRAPEZE_GRP_NPARAMS];
+typedef struct trapeze_group_params {
+    double value[TRAPEZE_GROUP_NPARAMS];
+    double stderr_[TRAPEZE_GROUP_NPARAMS];
     /* the held-out relative error of a predicted gain over round-robin at
      * the whole-launch scale ([group] gain_uncertainty): a grouping replaces
      * round-robin only when predicted faster by more; < 0: not measured */
     double gain_uncertainty;
     char source[128];
-} trapeze_grp_params;
+} trapeze_group_params;
 
-const char *trapeze_grp_param_name(trapeze_grp_param p);
-void trapeze_grp_param_range(trapeze_grp_param p, double *lo, double *hi);
-void trapeze_grp_params_default(trapeze_grp_params *p);
+const char *trapeze_group_param_name(trapeze_group_param p);
+void trapeze_group_param_range(trapeze_group_param p, double *lo, double *hi);
+void trapeze_group_params_default(trapeze_group_params *p);
 /* Calibration file: [group] name = value (name_stderr), [meta] source;
  * absent names keep their defaults. Errors name file, line and key. */
-trapeze_status trapeze_grp_params_load(const char *path, trapeze_grp_params *p,
+trapeze_status trapeze_group_params_load(const char *path, trapeze_group_params *p,
                                        trapeze_error *err);
-trapeze_status trapeze_grp_params_save(const char *path, const trapeze_grp_params *p,
+trapeze_status trapeze_group_params_save(const char *path, const trapeze_group_params *p,
                                        trapeze_error *err);
 
 /* What the model needs of the GPU and of the kernel's occupancy. */
-typedef struct trapeze_grp_machine {
+typedef struct trapeze_group_machine {
     int n_sm;
     int tbs_per_sm;        /* co-resident TBs per SM (occupancy), x */
     double l1_lines;       /* L1D capacity per SM, in lines */
@@ -70,18 +70,18 @@ typedef struct trapeze_grp_machine {
                               elements per line): L2 accesses follow the elements
                               a TB reads more closely than its lines when lines
                               are partly used; 0: in lines */
-} trapeze_grp_machine;
+} trapeze_group_machine;
 
-typedef struct trapeze_grp_model trapeze_grp_model;
+typedef struct trapeze_group_model trapeze_group_model;
 
 /* Copies what it needs of the graph. */
-trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
-                                  const trapeze_grp_machine *m, const trapeze_grp_params *p,
-                                  trapeze_grp_model **out, trapeze_error *err);
-void trapeze_grp_destroy(trapeze_grp_model *m);
-void trapeze_grp_set_params(trapeze_grp_model *m, const trapeze_grp_params *p);
+trapeze_status trapeze_group_create(const trapeze_locality_graph *graph,
+                                  const trapeze_group_machine *m, const trapeze_group_params *p,
+                                  trapeze_group_model **out, trapeze_error *err);
+void trapeze_group_destroy(trapeze_group_model *m);
+void trapeze_group_set_params(trapeze_group_model *m, const trapeze_group_params *p);
 
-typedef struct trapeze_grp_eval {
+typedef struct trapeze_group_eval {
     double l1_shared_hits;   /* L1 hits on lines another TB of the same SM brought */
     double l2_accesses;      /* L1 misses sent to L2 (lines) */
     double dram_reads;
@@ -89,17 +89,17 @@ typedef struct trapeze_grp_eval {
     double t_compute, t_sm, t_l2, t_dram;
     double cycles;
     /* exact gradients in the parameters */
-    double dl2_dparam[TRAPEZE_GRP_NPARAMS];
-    double ddram_dparam[TRAPEZE_GRP_NPARAMS];
-    double dcycles_dparam[TRAPEZE_GRP_NPARAMS];
-} trapeze_grp_eval;
+    double dl2_dparam[TRAPEZE_GROUP_NPARAMS];
+    double ddram_dparam[TRAPEZE_GROUP_NPARAMS];
+    double dcycles_dparam[TRAPEZE_GROUP_NPARAMS];
+} trapeze_group_eval;
 
 /* Predicts a grouping (n_groups must be the machine's n_sm). */
-trapeze_status trapeze_grp_evaluate(const trapeze_grp_model *m, const trapeze_grouping *g,
-                                    trapeze_grp_eval *out, trapeze_error *err);
+trapeze_status trapeze_group_evaluate(const trapeze_group_model *m, const trapeze_grouping *g,
+                                    trapeze_group_eval *out, trapeze_error *err);
 /* The largest of a prediction's four times, what bounds it: "latency" (Tc),
  * "sm" (Ts), "l2" (T2) or "dram" (Td). */
-const char *trapeze_grp_eval_bound(const trapeze_grp_eval *e);
+const char *trapeze_group_eval_bound(const trapeze_group_eval *e);
 
 /* Groupings as the model sees the simulator's baselines and the tiles:
  * round-robin (TB t in queue t mod n_sm at position t / n_sm), BCS (pairs
@@ -107,11 +107,11 @@ const char *trapeze_grp_eval_bound(const trapeze_grp_eval *e);
  * over the grid (y and z folded), taken in row-major (tile_order 0) or
  * column-major (1) tile order, each tile whole to the least-loaded queue
  * (balance), TBs row-major inside. out is allocated (trapeze_grouping_free). */
-trapeze_status trapeze_grp_grouping_rr(const trapeze_grp_model *m, trapeze_grouping *out,
+trapeze_status trapeze_group_rr(const trapeze_group_model *m, trapeze_grouping *out,
                                        trapeze_error *err);
-trapeze_status trapeze_grp_grouping_bcs(const trapeze_grp_model *m, trapeze_grouping *out,
+trapeze_status trapeze_group_bcs(const trapeze_group_model *m, trapeze_grouping *out,
                                         trapeze_error *err);
-trapeze_status trapeze_grp_grouping_tiles(const trapeze_grp_model *m, int gx, int gy,
+trapeze_status trapeze_group_tiles(const trapeze_group_model *m, int gx, int gy,
                                           int tile_order, trapeze_grouping *out,
                                           trapeze_error *err);
 
@@ -120,31 +120,31 @@ trapeze_status trapeze_grp_grouping_tiles(const trapeze_grp_model *m, int gx, in
  * minimize the shared data kept apart plus a balance penalty (L-BFGS),
  * rounded under ceil(n / n_sm) TBs per queue, refined by moves that keep
  * more shared data, ordered greedily within a queue. */
-typedef struct trapeze_grp_soft_info {
+typedef struct trapeze_group_soft_info {
     double relaxed_start, relaxed;   /* the relaxation's objective: start, optimum */
     double rounded_kept, kept;       /* shared data within queues: rounded, refined */
     double total_shared;             /* all shared data (each edge once) */
     int moves, nlopt_evaluations;
-} trapeze_grp_soft_info;
-trapeze_status trapeze_grp_grouping_soft(const trapeze_grp_model *m, trapeze_grouping *out,
-                                         trapeze_grp_soft_info *info, trapeze_error *err);
+} trapeze_group_soft_info;
+trapeze_status trapeze_group_soft(const trapeze_group_model *m, trapeze_grouping *out,
+                                         trapeze_group_soft_info *info, trapeze_error *err);
 /* The relaxation's objective at theta (n x G) for G queues, its gradient
  * into grad (may be NULL); X (n x G) and dX (n x G + G) are scratch. */
-double trapeze_grp_soft_objective(const trapeze_grp_model *m, int G, const double *theta,
+double trapeze_group_soft_objective(const trapeze_group_model *m, int G, const double *theta,
                                   double *grad, double *X, double *dX);
 /* Shared data (the model's units) between TBs of the same queue. */
-double trapeze_grp_kept_shared(const trapeze_grp_model *m, const trapeze_grouping *g);
+double trapeze_group_kept_shared(const trapeze_group_model *m, const trapeze_grouping *g);
 
 /* The optimizer's result. */
-typedef struct trapeze_grp_choice {
+typedef struct trapeze_group_choice {
     char source[32];          /* "tiles", or the name of the candidate that won */
     int gx, gy, tile_order;   /* the tile chosen (0 when a candidate won) */
     double gx_continuous, gy_continuous;   /* the relaxation's optimum */
     double relaxed_cycles;    /* the relaxation's value there */
     int model_evaluations;    /* discrete groupings the model predicted */
     int nlopt_evaluations;
-    trapeze_grp_eval eval;    /* the prediction of the chosen grouping */
-} trapeze_grp_choice;
+    trapeze_group_eval eval;    /* the prediction of the chosen grouping */
+} trapeze_group_choice;
 
 /* Picks a grouping minimizing predicted cycles. The relaxation: tile width
  * and height (gx, gy) real, the model's cycles between whole shapes
@@ -162,23 +162,23 @@ typedef struct trapeze_grp_choice {
  * the lower of its prediction and its measurement, by more than `margin`
  * (relative; e.g. the model's error), so a model that cannot tell them
  * apart keeps the winner. out is allocated. */
-trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
+trapeze_status trapeze_group_optimize(const trapeze_group_model *m,
                                     const trapeze_grouping *candidates,
                                     const char *const *candidate_names,
                                     const double *measured_cycles, int n_candidates,
                                     double margin, trapeze_grouping *out,
-                                    trapeze_grp_choice *choice, trapeze_error *err);
+                                    trapeze_group_choice *choice, trapeze_error *err);
 
 /* One observation of a grouping, simulated or measured: the model of the
  * kernel on the GPU, the grouping that ran, and what was measured (a value
  * <= 0 is not used). */
-typedef struct trapeze_grp_observation {
-    const trapeze_grp_model *model;
+typedef struct trapeze_group_observation {
+    const trapeze_group_model *model;
     const trapeze_grouping *grouping;
     double cycles, l2_accesses, dram_reads;
-} trapeze_grp_observation;
+} trapeze_group_observation;
 
-#define TRAPEZE_GRP_MASK(p) (1ul << (p))
+#define TRAPEZE_GROUP_MASK(p) (1ul << (p))
 /* Fits the parameters selected by mask (0: all) to every measured value by
  * nonlinear least squares on relative residuals (the generic fit, the
  * model's exact Jacobian), in stages from p: the L1 constants (mu, eta1,
@@ -188,59 +188,59 @@ typedef struct trapeze_grp_observation {
  * standard errors out; rep: the relative error over every value. With folds >= 2, also the k-fold cross-validated error
  * (observation i held out in fold i mod k; rep->cv_mape_pct,
  * rep->cv_max_ape_pct). Models keep their own parameters (set them with
- * trapeze_grp_set_params). */
-trapeze_status trapeze_grp_fit(const trapeze_grp_observation *obs, int n, unsigned long mask,
-                               int folds, trapeze_grp_params *p, trapeze_calib_report *rep,
+ * trapeze_group_set_params). */
+trapeze_status trapeze_group_fit(const trapeze_group_observation *obs, int n, unsigned long mask,
+                               int folds, trapeze_group_params *p, trapeze_fit_report *rep,
                                trapeze_error *err);
 
 /* A kernel's grouping problem on a GPU (sampler/: the simulator joined to
  * the model): the locality graph and machine of one launch of a built-in
  * kernel ("name=value" parameters), the model's view of the simulator's
  * policies, and simulations of that launch alone (caches cold). */
-typedef struct trapeze_grp_problem trapeze_grp_problem;
+typedef struct trapeze_group_problem trapeze_group_problem;
 
-trapeze_status trapeze_grp_problem_builtin(const char *gpu_config_path, const char *kernel,
+trapeze_status trapeze_group_problem_builtin(const char *gpu_config_path, const char *kernel,
                                            char *const *params, int n_params, int launch,
-                                           trapeze_grp_problem **out, trapeze_error *err);
+                                           trapeze_group_problem **out, trapeze_error *err);
 /* The same for launch `launch` of an Accel-Sim trace (kernelslist.g): the
  * graph from its loads' addresses (trapeze_locality_trace). */
-trapeze_status trapeze_grp_problem_trace(const char *gpu_config_path, const char *kernelslist,
-                                         int launch, trapeze_grp_problem **out,
+trapeze_status trapeze_group_problem_trace(const char *gpu_config_path, const char *kernelslist,
+                                         int launch, trapeze_group_problem **out,
                                          trapeze_error *err);
-void trapeze_grp_problem_destroy(trapeze_grp_problem *pb);
-const trapeze_locality_graph *trapeze_grp_problem_graph(const trapeze_grp_problem *pb);
-const trapeze_grp_machine *trapeze_grp_problem_machine(const trapeze_grp_problem *pb);
+void trapeze_group_problem_destroy(trapeze_group_problem *pb);
+const trapeze_locality_graph *trapeze_group_problem_graph(const trapeze_group_problem *pb);
+const trapeze_group_machine *trapeze_group_problem_machine(const trapeze_group_problem *pb);
 /* The grouping policy rr, bcs, mst, kway or rbts places (PAVER's group
  * lists: list k to SM k mod n_sm), as the model predicts it; EINVAL for a
  * dynamic policy (chen). */
-trapeze_status trapeze_grp_problem_policy_grouping(const trapeze_grp_problem *pb,
-                                                   const trapeze_grp_model *m,
+trapeze_status trapeze_group_problem_policy_grouping(const trapeze_group_problem *pb,
+                                                   const trapeze_group_model *m,
                                                    const char *policy, trapeze_grouping *out,
                                                    trapeze_error *err);
 
-typedef struct trapeze_grp_measured {
+typedef struct trapeze_group_measured {
     double cycles;
     double l2_accesses;       /* L2 read accesses (the loads' L1 misses) */
     double dram_reads;
     double l1_hits;
     double warp_instructions; /* the simulated work */
     double stolen_blocks;
-} trapeze_grp_measured;
+} trapeze_group_measured;
 
 /* Simulates the launch under a policy (-trapeze_tb_dispatch NAME) or, when
  * grouping is not NULL, under the explicit policy running it. */
-trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const char *policy,
+trapeze_status trapeze_group_problem_simulate(const trapeze_group_problem *pb, const char *policy,
                                             const trapeze_grouping *grouping,
-                                            trapeze_grp_measured *out, trapeze_error *err);
+                                            trapeze_group_measured *out, trapeze_error *err);
 
 /* A short sample, a sub-grid of the launch: with window_groups > 0 only
  * the grouping's (or the group-list policy's) first window_groups queues
  * run, each on its SM, the other SMs idle (-trapeze_window_groups); 0:
- * the whole launch, as trapeze_grp_problem_simulate. */
-trapeze_status trapeze_grp_problem_simulate_window(const trapeze_grp_problem *pb,
+ * the whole launch, as trapeze_group_problem_simulate. */
+trapeze_status trapeze_group_problem_simulate_window(const trapeze_group_problem *pb,
                                                    const char *policy,
                                                    const trapeze_grouping *grouping,
-                                                   int window_groups, trapeze_grp_measured *out,
+                                                   int window_groups, trapeze_group_measured *out,
                                                    trapeze_error *err);
 
 /* ---- short samples (sampler/group_window.c) ----
@@ -253,59 +253,59 @@ trapeze_status trapeze_grp_problem_simulate_window(const trapeze_grp_problem *pb
  * SMs and is predicted by the model on the graph its TBs induce, on a
  * machine of that many SMs. The constants fitted to the five policies'
  * sub-grids predict the whole launch. */
-typedef struct trapeze_grp_window trapeze_grp_window;
+typedef struct trapeze_group_window trapeze_group_window;
 /* The sub-grid of grouping g of pb's launch: its first non-empty queues
  * (at most m, at most m / n_sm of the TBs, at least one queue; share > 0:
  * at most min(m / n_sm, share), at least a prefix of one queue;
  * renumbered from 0 in queue order), the model of it at p. */
-trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
+trapeze_status trapeze_group_window_create(const trapeze_group_problem *pb,
                                          const trapeze_grouping *g, int m, double share,
-                                         const trapeze_grp_params *p, trapeze_grp_window **out,
+                                         const trapeze_group_params *p, trapeze_group_window **out,
                                          trapeze_error *err);
-void trapeze_grp_window_destroy(trapeze_grp_window *w);
-long trapeze_grp_window_tbs(const trapeze_grp_window *w);
+void trapeze_group_window_destroy(trapeze_group_window *w);
+long trapeze_group_window_tbs(const trapeze_group_window *w);
 /* 1 when the two sub-grids run the same TBs on the same queues in the same
  * order (one simulation serves both: the plan runs it once). */
-int trapeze_grp_window_same(const trapeze_grp_window *a, const trapeze_grp_window *b);
-const trapeze_grp_model *trapeze_grp_window_model(const trapeze_grp_window *w);
+int trapeze_group_window_same(const trapeze_group_window *a, const trapeze_group_window *b);
+const trapeze_group_model *trapeze_group_window_model(const trapeze_group_window *w);
 /* The sub-grid's own grouping (its TBs renumbered 0..n-1, in id order). */
-const trapeze_grouping *trapeze_grp_window_grouping(const trapeze_grp_window *w);
+const trapeze_grouping *trapeze_group_window_grouping(const trapeze_group_window *w);
 /* Simulates the sub-grid: g with its queues (a cut queue's prefix) first,
  * every other TB after, run with -trapeze_window_groups (its queues). */
-trapeze_status trapeze_grp_window_simulate(const trapeze_grp_problem *pb,
-                                           const trapeze_grp_window *w,
-                                           trapeze_grp_measured *out, trapeze_error *err);
-/* Fits trapeze_grp_fit_mask_default to the five policies' sub-grids (rr,
- * bcs, mst, kway, rbts on m SMs and share as trapeze_grp_window_create's,
+trapeze_status trapeze_group_window_simulate(const trapeze_group_problem *pb,
+                                           const trapeze_group_window *w,
+                                           trapeze_group_measured *out, trapeze_error *err);
+/* Fits trapeze_group_fit_mask_default to the five policies' sub-grids (rr,
+ * bcs, mst, kway, rbts on m SMs and share as trapeze_group_window_create's,
  * measured in meas[5]) from p. */
-trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m, double share,
-                                      const trapeze_grp_measured meas[5],
-                                      trapeze_grp_params *p, trapeze_calib_report *rep,
+trapeze_status trapeze_group_window_fit(const trapeze_group_problem *pb, int m, double share,
+                                      const trapeze_group_measured meas[5],
+                                      trapeze_group_params *p, trapeze_fit_report *rep,
                                       trapeze_error *err);
 /* The same fit to n launches' sub-grids at once (one set of constants for
  * all: a GPU's calibration), launch l's on m[l] SMs and share[l], measured
- * in meas[l]; folds as trapeze_grp_fit's (0: no cross-validation). */
-trapeze_status trapeze_grp_window_fit_many(const trapeze_grp_problem *const *pb, int n,
+ * in meas[l]; folds as trapeze_group_fit's (0: no cross-validation). */
+trapeze_status trapeze_group_window_fit_many(const trapeze_group_problem *const *pb, int n,
                                            const int *m, const double *share,
-                                           const trapeze_grp_measured (*meas)[5], int folds,
-                                           trapeze_grp_params *p, trapeze_calib_report *rep,
+                                           const trapeze_group_measured (*meas)[5], int folds,
+                                           trapeze_group_params *p, trapeze_fit_report *rep,
                                            trapeze_error *err);
 
 /* The decision of one launch (sampler/group_decide.c), what `trapeze group`
  * and `trapeze validate --model group` run. Policies, in this order: rr,
  * bcs, chen, mst, kway, rbts, optimized. */
-#define TRAPEZE_GRP_NPOLICIES 7
-extern const char *const trapeze_grp_policy_names[TRAPEZE_GRP_NPOLICIES];
+#define TRAPEZE_GROUP_NPOLICIES 7
+extern const char *const trapeze_group_policy_names[TRAPEZE_GROUP_NPOLICIES];
 /* mu, eta1, nu, cwave, tl2, tdram, tsm: what five samples of one launch fit */
-extern const unsigned long trapeze_grp_fit_mask_default;
+extern const unsigned long trapeze_group_fit_mask_default;
 
-typedef struct trapeze_grp_outcome {
-    int predicted[TRAPEZE_GRP_NPOLICIES], simulated[TRAPEZE_GRP_NPOLICIES];
-    trapeze_grp_eval pred[TRAPEZE_GRP_NPOLICIES];
-    trapeze_grp_measured sim[TRAPEZE_GRP_NPOLICIES];
-    trapeze_grp_choice choice;
-    trapeze_grp_params params;         /* the constants used (fitted when fitted) */
-    trapeze_calib_report fit;
+typedef struct trapeze_group_outcome {
+    int predicted[TRAPEZE_GROUP_NPOLICIES], simulated[TRAPEZE_GROUP_NPOLICIES];
+    trapeze_group_eval pred[TRAPEZE_GROUP_NPOLICIES];
+    trapeze_group_measured sim[TRAPEZE_GROUP_NPOLICIES];
+    trapeze_group_choice choice;
+    trapeze_group_params params;         /* the constants used (fitted when fitted) */
+    trapeze_fit_report fit;
     int fitted;
     double margin;                     /* the margin used: the one given, or the fit's rms
                                           relative error when fitted and larger */
@@ -313,14 +313,14 @@ typedef struct trapeze_grp_outcome {
                                           policy's own run) */
     trapeze_grouping grouping;         /* the chosen grouping */
     int soft_tried;                    /* the soft assignment was computed */
-    trapeze_grp_soft_info soft;
+    trapeze_group_soft_info soft;
     double soft_pred_cycles;
     /* Chen's dispatch decided before launch (trapeze_locality_chen_grouping),
      * a candidate beside the five: with sim it is simulated and ranked by its
      * cycles, else it competes by prediction after the tiles */
-    trapeze_grp_eval chen_static_pred;
+    trapeze_group_eval chen_static_pred;
     int chen_static_simulated;
-    trapeze_grp_measured chen_static_sim;
+    trapeze_group_measured chen_static_sim;
     /* the uncertainty the decision used against round-robin (< 0: not
      * measured; then the margin alone): with sim and fit, the fit's
      * cross-validated error over the five whole runs, else
@@ -330,26 +330,26 @@ typedef struct trapeze_grp_outcome {
      * (by prediction alone, round-robin left only for a grouping predicted
      * faster by more than the margin and the uncertainty), its run, and
      * whether the simulations changed it (the choice above differs) */
-    trapeze_grp_choice model_choice;
+    trapeze_group_choice model_choice;
     trapeze_grouping model_grouping;
-    trapeze_grp_measured model_sim;
+    trapeze_group_measured model_sim;
     int model_simulated, model_changed;
-} trapeze_grp_outcome;
+} trapeze_group_outcome;
 
 /* sim: the six policies' measurements, rr..rbts in the order above (NULL:
  * predictions only, the model ranks the candidates); fit: fit
- * trapeze_grp_fit_mask_default to rr, bcs, mst, kway and rbts from p;
- * margin as trapeze_grp_optimize's, raised to the fit's rms relative error
+ * trapeze_group_fit_mask_default to rr, bcs, mst, kway and rbts from p;
+ * margin as trapeze_group_optimize's, raised to the fit's rms relative error
  * when fitted (a model cannot tell apart what its own error covers). With sim, the chosen grouping is
  * simulated unless a policy won (then its run is the optimized row). */
 /* chen-static (trapeze_locality_chen_grouping): with sim it is simulated and
  * ranked with the five by its cycles; without, it competes after the tiles
  * by prediction, as the soft assignment does. */
-/* soft: the soft assignment (trapeze_grp_grouping_soft) competes too, as
+/* soft: the soft assignment (trapeze_group_soft) competes too, as
  * the tiles do: it replaces the choice only when predicted faster than it
  * (taken at the lower of its prediction and its measurement) by margin. */
 /* win (used only without sim; NULL: none): the five candidates' sub-grids
- * (rr, bcs, mst, kway, rbts, as trapeze_grp_window_fit's meas) and the fit
+ * (rr, bcs, mst, kway, rbts, as trapeze_group_window_fit's meas) and the fit
  * p came from. Then the outcome carries that fit, the margin is raised to
  * its rms error for the model's comparisons, and round-robin is left for
  * the candidate whose sub-grid ran fastest, only when that sub-grid beat
@@ -357,15 +357,15 @@ typedef struct trapeze_grp_outcome {
  * candidate slower than round-robin by more than that margin: the
  * sub-grids are measurements, but of one SM's queue alone, so the model
  * (which sees the whole GPU) must not contradict them. */
-typedef struct trapeze_grp_window_evidence {
-    trapeze_grp_measured sub[5];
-    trapeze_calib_report fit;
-} trapeze_grp_window_evidence;
-trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_grp_params *p,
-                                  const trapeze_grp_measured *sim,
-                                  const trapeze_grp_window_evidence *win, int fit, double margin,
-                                  int soft, trapeze_grp_outcome *out, trapeze_error *err);
-void trapeze_grp_outcome_free(trapeze_grp_outcome *o);
+typedef struct trapeze_group_window_evidence {
+    trapeze_group_measured sub[5];
+    trapeze_fit_report fit;
+} trapeze_group_window_evidence;
+trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trapeze_group_params *p,
+                                  const trapeze_group_measured *sim,
+                                  const trapeze_group_window_evidence *win, int fit, double margin,
+                                  int soft, trapeze_group_outcome *out, trapeze_error *err);
+void trapeze_group_outcome_free(trapeze_group_outcome *o);
 
 /* The grouping model's samples (sampler/group_samples.c): one launch under
  * one policy, whole or its sub-grid, a row of model "group" in a samples
@@ -373,46 +373,46 @@ void trapeze_grp_outcome_free(trapeze_grp_outcome *o);
  * whole launch), then cycles, l2_accesses, dram_reads, l1_hits,
  * warp_instructions, tbs), run by trapeze_samples_run (threads, resumed
  * from the log) or over MPI ranks by the command line. */
-extern const trapeze_row_schema trapeze_grp_sample_schema;
-typedef struct trapeze_grp_launch {
+extern const trapeze_row_schema trapeze_group_sample_schema;
+typedef struct trapeze_group_launch {
     const char *kernel;
     const char *params;        /* "name=value name=value" or NULL */
     int launch;
-} trapeze_grp_launch;
+} trapeze_group_launch;
 /* The launch's problem: a built-in kernel with its parameters, or, when
  * kernel names a path (holds a '/'), an Accel-Sim trace (DIR or
- * DIR/kernelslist.g; no parameters) as trapeze_grp_problem_trace's. */
-trapeze_status trapeze_grp_launch_problem(const char *gpu, const trapeze_grp_launch *l,
-                                          trapeze_grp_problem **out, trapeze_error *err);
-typedef struct trapeze_grp_plan trapeze_grp_plan;
+ * DIR/kernelslist.g; no parameters) as trapeze_group_problem_trace's. */
+trapeze_status trapeze_group_launch_problem(const char *gpu, const trapeze_group_launch *l,
+                                          trapeze_group_problem **out, trapeze_error *err);
+typedef struct trapeze_group_plan trapeze_group_plan;
 /* Rows launch by launch: with whole, the whole launch under rr, bcs,
  * (chen when with_chen), mst, kway, rbts (ids KERNEL[.PARAMS].lLAUNCH.POLICY);
  * with window_share > 0, the sub-grids of rr, bcs, mst, kway, rbts on
  * round(window_share * SMs) SMs, at least 1, holding at most
  * min(their share, window_tbs) of the TBs, a first queue over it cut to
  * its prefix (window_tbs 0: their share, whole queues;
- * trapeze_grp_window_create; ids ...POLICY.wM, ...POLICY.wMtPCT with
+ * trapeze_group_window_create; ids ...POLICY.wM, ...POLICY.wMtPCT with
  * window_tbs, column window_pct = 100 x window_tbs), each
  * distinct one once (a policy whose sub-grid an earlier policy's equals has
  * no row: the 1-D launches of 4 TBs place TB 0 alone under rr, MST-TS,
  * k-way-TS and RB-TS). */
-trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *gpu_name,
-                                       const trapeze_grp_launch *l, int n, int with_chen,
+trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char *gpu_name,
+                                       const trapeze_group_launch *l, int n, int with_chen,
                                        int whole, double window_share, double window_tbs,
-                                       trapeze_grp_plan **out, trapeze_error *err);
-void trapeze_grp_plan_destroy(trapeze_grp_plan *plan);
-const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan);
-/* Launch i's measurements from the log, in trapeze_grp_policy_names order
+                                       trapeze_group_plan **out, trapeze_error *err);
+void trapeze_group_plan_destroy(trapeze_group_plan *plan);
+const trapeze_sample_set *trapeze_group_plan_set(const trapeze_group_plan *plan);
+/* Launch i's measurements from the log, in trapeze_group_policy_names order
  * (chen's left zero when not planned); EINVAL when one is not logged. */
-trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
+trapeze_status trapeze_group_plan_measured(const trapeze_group_plan *plan,
                                          const trapeze_sample_log *log, int launch,
-                                         trapeze_grp_measured sim[6], trapeze_error *err);
+                                         trapeze_group_measured sim[6], trapeze_error *err);
 /* Launch `launch`'s five sub-grids (rr bcs mst kway rbts) from the log,
  * their SMs and share of the TBs (window_pct / 100), and the simulated
  * work (warp instructions) of the distinct ones, each run once. */
-trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
+trapeze_status trapeze_group_plan_windows(const trapeze_group_plan *plan,
                                         const trapeze_sample_log *log, int launch,
-                                        trapeze_grp_measured meas[5], int *window_sms,
+                                        trapeze_group_measured meas[5], int *window_sms,
                                         double *window_share, double *work, trapeze_error *err);
 
 #ifdef __cplusplus

@@ -75,7 +75,7 @@ trapeze_status trapeze_sample_log_sort(trapeze_sample_log *log, const char *cons
  * a sample runs) then outputs (what it measured). A log file holds rows of
  * one model: header `sample_id,kind,model,<columns>`, each row naming the
  * model. The ghost-zone logs keep the columns they always had (no model
- * column: trapeze_gz_sample_schema.implicit_model), so every log written
+ * column: trapeze_ghostzone_sample_schema.implicit_model), so every log written
  * before still reads and appends unchanged. */
 typedef enum { TRAPEZE_FIELD_TEXT, TRAPEZE_FIELD_INT, TRAPEZE_FIELD_REAL } trapeze_field_type;
 
@@ -114,7 +114,7 @@ struct trapeze_sample_row {
 };
 
 /* The ghost-zone model's rows: the columns of trapeze_sample_columns. */
-extern const trapeze_row_schema trapeze_gz_sample_schema;
+extern const trapeze_row_schema trapeze_ghostzone_sample_schema;
 
 /* Index of the field called name, or -1. */
 int trapeze_row_field(const trapeze_row_schema *schema, const char *name);
@@ -131,8 +131,8 @@ double trapeze_row_number(const trapeze_sample_row *row, const char *name);     
 int trapeze_row_same_inputs(const trapeze_sample_row *a, const trapeze_sample_row *b);
 /* The ghost-zone row as a generic row, and back (the schema must be the
  * ghost-zone one). */
-void trapeze_gz_sample_to_row(const trapeze_sample *s, trapeze_sample_row *row);
-trapeze_status trapeze_gz_sample_from_row(const trapeze_sample_row *row, trapeze_sample *s,
+void trapeze_ghostzone_sample_to_row(const trapeze_sample *s, trapeze_sample_row *row);
+trapeze_status trapeze_ghostzone_sample_from_row(const trapeze_sample_row *row, trapeze_sample *s,
                                           trapeze_error *err);
 
 /* A samples log of any model, with every guarantee of the ghost-zone one

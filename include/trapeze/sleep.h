@@ -96,7 +96,7 @@ typedef struct trapeze_sleep_options {
     double penalty_z;              /* ... and with z standard errors of the sample's penalty
                                       (penalty_sigma) added (0; the presets: 2) */
 } trapeze_sleep_options;
-void trapeze_sleep_options_default(trapeze_sleep_options *o);
+void trapeze_sleep_options_init(trapeze_sleep_options *o);
 /* The defaults with the policy the simulator runs on structure s
  * (sim/power/snooze.c, slumber.c): Slumber's lookahead on the register
  * file (state-losing modes before writes too; deep and gated woken by a
