@@ -297,8 +297,8 @@ const trapeze_sample_set *trapeze_ghostzone_plan_set(const trapeze_ghostzone_pla
 }
 
 trapeze_status trapeze_ghostzone_pending(const trapeze_ghostzone_plan *plan,
-                                     const trapeze_sample_log *log, int *todo, int *n,
-                                     trapeze_error *err)
+                                         const trapeze_sample_log *log, int *todo, int *n,
+                                         trapeze_error *err)
 {
     return trapeze_samples_pending(&plan->set, log, todo, n, err);
 }
@@ -318,8 +318,8 @@ static void gz_progress_row(void *arg, int done, int total, const trapeze_sample
 }
 
 trapeze_status trapeze_ghostzone_run(const trapeze_ghostzone_plan *plan, trapeze_sample_log *log,
-                                 int threads, trapeze_ghostzone_progress progress, void *ctx,
-                                 trapeze_error *err)
+                                     int threads, trapeze_ghostzone_progress progress, void *ctx,
+                                     trapeze_error *err)
 {
     gz_progress g = {progress, ctx};
     int *todo = malloc((size_t)(plan->count ? plan->count : 1) * sizeof *todo), n = 0, workers;

@@ -56,9 +56,29 @@ static void test_ncu_options(void)
     CHECK(strstr(err.message, "workload and gpu needed") != NULL);
 }
 
+/* the defaults the headers document beside each field */
+static void test_model_options(void)
+{
+    trapeze_ghostzone_calib_options c;
+    memset(&c, 0xA5, sizeof c);
+    trapeze_ghostzone_calib_options_init(&c);
+    CHECK(c.budget == 12 && c.stages == 2 && c.max_h == 0 && c.sweep_budget == 5e8);
+    CHECK(c.min_fraction == 0.25 && c.max_fraction == 4 && c.folds == 5 && c.fit_mask == 0);
+    CHECK(c.real_tiles == 0 && c.structure == TRAPEZE_GHOSTZONE_STRUCT_AT_SIZE);
+    CHECK(c.holdout == 0.25 && c.logged_only == 0);
+
+    trapeze_sleep_options s;
+    memset(&s, 0xA5, sizeof s);
+    trapeze_sleep_options_init(&s);
+    CHECK(s.policy == TRAPEZE_SLEEP_LOOKAHEAD && s.lead_cycles == 3 && s.exact_wake == 0);
+    CHECK(s.gate_writes == 1 && s.smoothing == 1 && s.penalty_scale == 1);
+    CHECK(s.requester_cycles == 0 && s.eager_margin == 0 && s.penalty_z == 0);
+}
+
 int main(void)
 {
     test_sim_options();
     test_ncu_options();
+    test_model_options();
     return check_report("test_options_init");
 }

@@ -148,7 +148,7 @@ static void test_grouping_model_rows(void)
 {
     for (int i = 0; i < TRAPEZE_GROUP_NPOLICIES - 1; i++)
         CHECK(trapeze_group_policy_name(i) && !strcmp(trapeze_group_policy_name(i),
-                                                    trapeze_tb_policies[i].name) &&
+                                                      trapeze_tb_policies[i].name) &&
               trapeze_tb_policies[i].kind != TRAPEZE_TB_GIVEN);
     CHECK(!strcmp(trapeze_group_policy_name(TRAPEZE_GROUP_NPOLICIES - 1), "optimized"));
     CHECK(trapeze_group_policy_name(TRAPEZE_GROUP_NPOLICIES) == NULL);
@@ -171,13 +171,13 @@ static void test_grouping_model_rows(void)
     trapeze_group_params p;
     trapeze_group_params_default(&p);
     CHECK_OK(trapeze_group_problem_builtin("data/gpus/gtx480.config", "matmul", params, 2, 0, &pb,
-                                         &err));
+                                           &err));
     CHECK_OK(trapeze_group_create(trapeze_group_problem_graph(pb), trapeze_group_problem_machine(pb),
-                                &p, &m, &err));
+                                  &p, &m, &err));
     for (int i = 0; m && i < TRAPEZE_TB_COUNT; i++) {
         trapeze_grouping g;
         trapeze_status s = trapeze_group_problem_policy_grouping(pb, m, trapeze_tb_policies[i].name,
-                                                               &g, &err);
+                                                                 &g, &err);
         if (trapeze_tb_policies[i].kind == TRAPEZE_TB_FIXED)
             CHECK(s == TRAPEZE_OK && g.n_tbs == 4);
         else

@@ -120,7 +120,7 @@ typedef struct trapeze_ghostzone_params {
  * (a calibration used with another GPU), naming both; OK when they match or
  * p records none (a hand-written file). */
 trapeze_status trapeze_ghostzone_params_check_gpu(const trapeze_ghostzone_params *p, const trapeze_gpu *gpu,
-                                           trapeze_error *err);
+                                                  trapeze_error *err);
 const char *trapeze_ghostzone_param_name(trapeze_ghostzone_param p);
 /* The physically meaningful range of a parameter (fits stay inside it). */
 void trapeze_ghostzone_param_range(trapeze_ghostzone_param p, double *lo, double *hi);
@@ -131,9 +131,9 @@ void trapeze_ghostzone_params_default(trapeze_ghostzone_params *p);
  * sections (input_elements, insts_per_sm_mc, insts_per_sm_ic,
  * bank_conflict_rate) carry the measured counts of workload NAME. */
 trapeze_status trapeze_ghostzone_params_load(const char *path, trapeze_ghostzone_params *p,
-                                      trapeze_error *err);
+                                             trapeze_error *err);
 trapeze_status trapeze_ghostzone_params_save(const char *path, const trapeze_ghostzone_params *p,
-                                      trapeze_error *err);
+                                             trapeze_error *err);
 
 
 
@@ -162,8 +162,8 @@ typedef struct trapeze_ghostzone_eval {
 typedef struct trapeze_ghostzone_model trapeze_ghostzone_model;
 
 trapeze_status trapeze_ghostzone_create(const trapeze_gpu *gpu, const trapeze_workload *w,
-                                 const trapeze_ghostzone_params *p, trapeze_ghostzone_model **out,
-                                 trapeze_error *err);
+                                        const trapeze_ghostzone_params *p, trapeze_ghostzone_model **out,
+                                        trapeze_error *err);
 void trapeze_ghostzone_destroy(trapeze_ghostzone_model *m);
 /* A [profile.NAME] of p matching the workload's name replaces its counts
  * once, at create; trapeze_ghostzone_set_params changes the parameter values (and
@@ -194,7 +194,7 @@ const trapeze_gpu *trapeze_ghostzone_gpu(const trapeze_ghostzone_model *m);
  * slope of the smooth model between heights. dcpl_dparam is exact in both
  * cases. */
 trapeze_status trapeze_ghostzone_evaluate(const trapeze_ghostzone_model *m, trapeze_sync sync, double h,
-                                   double blk_len, trapeze_ghostzone_eval *out, trapeze_error *err);
+                                          double blk_len, trapeze_ghostzone_eval *out, trapeze_error *err);
 /* Largest integer h with blk_len - HaloWidth_i * h > 0 for every i (5.20). */
 int trapeze_ghostzone_max_height(const trapeze_ghostzone_model *m, int blk_len);
 /* Resident blocks per SM of the workload's block (blk_len^D threads, its
@@ -221,14 +221,14 @@ typedef struct trapeze_ghostzone_optimum {
  * optimize_block, blk_len is a second decision variable bounded by the GPU's
  * threads per block and shared memory per block. */
 trapeze_status trapeze_ghostzone_optimize(const trapeze_ghostzone_model *m, trapeze_sync sync,
-                                   int optimize_block, trapeze_ghostzone_optimum *out,
-                                   trapeze_error *err);
+                                          int optimize_block, trapeze_ghostzone_optimum *out,
+                                          trapeze_error *err);
 
 /* The optimum's fields at a given height h (every height field is h,
  * cpl_floor = cpl_argmin = CPL(h), cpl_h1 = CPL(1)) at the workload's
  * block edge: what `trapeze ghostzone --height` reports. */
 trapeze_status trapeze_ghostzone_at_height(const trapeze_ghostzone_model *m, trapeze_sync sync, int h,
-                                    trapeze_ghostzone_optimum *out, trapeze_error *err);
+                                           trapeze_ghostzone_optimum *out, trapeze_error *err);
 
 /* The decision: each sync mode of modes optimized (trapeze_ghostzone_optimize),
  * or, with height > 0, taken at that height (trapeze_ghostzone_at_height), and
@@ -241,8 +241,8 @@ typedef struct trapeze_ghostzone_decision {
 } trapeze_ghostzone_decision;
 
 trapeze_status trapeze_ghostzone_decide(const trapeze_ghostzone_model *m, const trapeze_sync *modes,
-                                 int n_modes, int optimize_block, int height,
-                                 trapeze_ghostzone_decision *out, trapeze_error *err);
+                                        int n_modes, int optimize_block, int height,
+                                        trapeze_ghostzone_decision *out, trapeze_error *err);
 
 /* One integer decision (sync mode, h) and what is known of it. */
 typedef struct trapeze_ghostzone_choice {
@@ -261,7 +261,7 @@ typedef struct trapeze_ghostzone_choice {
  * (*out is malloc'ed: free() it). p: the model's parameters, whose stderr_
  * and corr give each candidate's uncertainty relative to the best. */
 trapeze_status trapeze_ghostzone_rank(const trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p, int blk_len,
-                               trapeze_ghostzone_choice **out, int *n, trapeze_error *err);
+                                      trapeze_ghostzone_choice **out, int *n, trapeze_error *err);
 
 /* The candidates `--verify k` simulates: the model's k best of a ranking c[0..n-1]
  * and, when those are all one mode (k >= 2), the other mode's best as well (the
@@ -296,7 +296,7 @@ int trapeze_ghostzone_verify_next(const trapeze_ghostzone_choice *c, int n);
 extern const char *const trapeze_ghostzone_csv_columns[];
 extern const int trapeze_ghostzone_csv_ncolumns;
 trapeze_status trapeze_ghostzone_write_rows(const trapeze_ghostzone_model *m, trapeze_sync sync,
-                                     int blk_len, trapeze_csv_out *csv, trapeze_error *err);
+                                            int blk_len, trapeze_csv_out *csv, trapeze_error *err);
 
 #ifdef __cplusplus
 }

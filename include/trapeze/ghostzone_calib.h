@@ -37,14 +37,14 @@ typedef struct trapeze_ghostzone_fit_point {
  * p: starting values in; fitted values and standard errors out. Every
  * point's model is left holding the fitted parameters. */
 trapeze_status trapeze_ghostzone_fit(trapeze_ghostzone_fit_point *pts, int n, unsigned mask,
-                                 trapeze_ghostzone_params *p, trapeze_fit_report *rep,
-                                 trapeze_error *err);
+                                     trapeze_ghostzone_params *p, trapeze_fit_report *rep,
+                                     trapeze_error *err);
 /* k-fold cross-validation of that fit (folds by a seeded shuffle): fills
  * rep->cv_mape_pct and rep->cv_max_ape_pct. Models end with `start`. */
 trapeze_status trapeze_ghostzone_cross_validate(trapeze_ghostzone_fit_point *pts, int n, unsigned mask,
-                                            const trapeze_ghostzone_params *start, int k,
-                                            unsigned long seed, trapeze_fit_report *rep,
-                                            trapeze_error *err);
+                                                const trapeze_ghostzone_params *start, int k,
+                                                unsigned long seed, trapeze_fit_report *rep,
+                                                trapeze_error *err);
 
 /* What a calibration samples and how. Defaults: trapeze_ghostzone_calib_options_init. */
 typedef struct trapeze_ghostzone_calib_options {
@@ -96,9 +96,9 @@ void trapeze_ghostzone_calib_options_init(trapeze_ghostzone_calib_options *o);
 typedef struct trapeze_ghostzone_plan trapeze_ghostzone_plan;
 
 trapeze_status trapeze_ghostzone_plan_create(const char *gpu_config_path,
-                                         const trapeze_workload *workloads, int n,
-                                         const trapeze_ghostzone_calib_options *o,
-                                         trapeze_ghostzone_plan **out, trapeze_error *err);
+                                             const trapeze_workload *workloads, int n,
+                                             const trapeze_ghostzone_calib_options *o,
+                                             trapeze_ghostzone_plan **out, trapeze_error *err);
 void trapeze_ghostzone_plan_destroy(trapeze_ghostzone_plan *plan);
 int trapeze_ghostzone_plan_count(const trapeze_ghostzone_plan *plan);
 const trapeze_sample *trapeze_ghostzone_plan_sample(const trapeze_ghostzone_plan *plan, int i);
@@ -108,20 +108,20 @@ const trapeze_gpu *trapeze_ghostzone_plan_gpu(const trapeze_ghostzone_plan *plan
  * over every h up to max_h in both modes costs about sweep_budget warp
  * instructions), and the largest h sampled and validated for it. */
 trapeze_status trapeze_ghostzone_reference(const trapeze_ghostzone_plan *plan, int workload,
-                                       trapeze_workload *out, int *max_h, trapeze_error *err);
+                                           trapeze_workload *out, int *max_h, trapeze_error *err);
 
 /* Runs planned sample i on a fresh simulator and fills out with its results
  * (cycles of the timed stages, cpl_cycles, warp instructions spent). */
 trapeze_status trapeze_ghostzone_run_sample(const trapeze_ghostzone_plan *plan, int i,
-                                        trapeze_sample *out, trapeze_error *err);
+                                            trapeze_sample *out, trapeze_error *err);
 
 /* The plan indices of the samples missing from log, in plan order (todo
  * holds room for the plan's count). A logged row under a planned id that is
  * not that sample is an error. For drivers that spread samples over
  * processes (MPI): each runs trapeze_ghostzone_run_sample on its share. */
 trapeze_status trapeze_ghostzone_pending(const trapeze_ghostzone_plan *plan,
-                                     const trapeze_sample_log *log, int *todo, int *n,
-                                     trapeze_error *err);
+                                         const trapeze_sample_log *log, int *todo, int *n,
+                                         trapeze_error *err);
 
 /* The plan as a generic sample set (ghost-zone rows), for drivers such as
  * MPI that run trapeze_samples_pending and set->run themselves. Valid as
@@ -137,8 +137,8 @@ typedef void (*trapeze_ghostzone_progress)(void *ctx, int done, int total, const
  * do not depend on the thread count. Samples are run independently, each on
  * its own simulator: the results are those of a serial run. */
 trapeze_status trapeze_ghostzone_run(const trapeze_ghostzone_plan *plan, trapeze_sample_log *log,
-                                 int threads, trapeze_ghostzone_progress progress, void *ctx,
-                                 trapeze_error *err);
+                                     int threads, trapeze_ghostzone_progress progress, void *ctx,
+                                     trapeze_error *err);
 
 /* The calibration from a log holding the plan's samples: profiled counts per
  * workload, micro-benchmark values as starting points (and as the values of
@@ -146,8 +146,8 @@ trapeze_status trapeze_ghostzone_run(const trapeze_ghostzone_plan *plan, trapeze
  * of the plan's workloads and GPU (simulated or measured) and its k-fold
  * cross-validation. */
 trapeze_status trapeze_ghostzone_from_log(const trapeze_ghostzone_plan *plan,
-                                      const trapeze_sample_log *log, trapeze_ghostzone_params *p,
-                                      trapeze_fit_report *rep, trapeze_error *err);
+                                          const trapeze_sample_log *log, trapeze_ghostzone_params *p,
+                                          trapeze_fit_report *rep, trapeze_error *err);
 
 /* Validation of a calibration against full simulations of every h up to the
  * plan's max_h, both modes, on the reference grid. One row per workload and
@@ -180,10 +180,10 @@ typedef struct trapeze_ghostzone_validation {
  * reused, new ones appended as they end (a rerun, e.g. after a model change,
  * simulates nothing again). The runs go to `threads` workers. */
 trapeze_status trapeze_ghostzone_validate(const trapeze_ghostzone_plan *plan, const trapeze_ghostzone_params *p,
-                                      const trapeze_sample_log *log,
-                                      trapeze_sample_log *sweep_log, int threads,
-                                      trapeze_ghostzone_progress progress, void *ctx,
-                                      trapeze_ghostzone_validation *out, trapeze_error *err);
+                                          const trapeze_sample_log *log,
+                                          trapeze_sample_log *sweep_log, int threads,
+                                          trapeze_ghostzone_progress progress, void *ctx,
+                                          trapeze_ghostzone_validation *out, trapeze_error *err);
 void trapeze_ghostzone_validation_free(trapeze_ghostzone_validation *v);
 
 /* Validation at the sizes users run: each workload's reference grid scaled
@@ -216,11 +216,11 @@ typedef struct trapeze_ghostzone_size_validation {
 } trapeze_ghostzone_size_validation;
 
 trapeze_status trapeze_ghostzone_validate_sizes(const trapeze_ghostzone_plan *plan,
-                                            const trapeze_ghostzone_params *p, const double *factors,
-                                            int n_factors, int stages, trapeze_sample_log *sweep_log,
-                                            int threads, trapeze_ghostzone_progress progress,
-                                            void *ctx, trapeze_ghostzone_size_validation *out,
-                                            trapeze_error *err);
+                                                const trapeze_ghostzone_params *p, const double *factors,
+                                                int n_factors, int stages, trapeze_sample_log *sweep_log,
+                                                int threads, trapeze_ghostzone_progress progress,
+                                                void *ctx, trapeze_ghostzone_size_validation *out,
+                                                trapeze_error *err);
 void trapeze_ghostzone_size_validation_free(trapeze_ghostzone_size_validation *v);
 
 /* A validation as the CSV files `trapeze validate` writes: rows_csv one row
@@ -228,10 +228,10 @@ void trapeze_ghostzone_size_validation_free(trapeze_ghostzone_size_validation *v
  * --sizes, one row per workload and size, and one per (size, mode, h).
  * Either path may be NULL; both files appear, or neither. */
 trapeze_status trapeze_ghostzone_validation_write_csv(const trapeze_ghostzone_validation *v, const char *rows_csv,
-                                            const char *curve_csv, trapeze_error *err);
+                                                      const char *curve_csv, trapeze_error *err);
 trapeze_status trapeze_ghostzone_size_validation_write_csv(const trapeze_ghostzone_size_validation *v,
-                                                 const char *rows_csv, const char *curve_csv,
-                                                 trapeze_error *err);
+                                                           const char *rows_csv, const char *curve_csv,
+                                                           trapeze_error *err);
 
 /* Meng's profiling (5.14) of a workload the calibration never saw: when p
  * has no [profile.NAME] for w, runs w's profiling rows (one stage at h = 1
@@ -241,30 +241,30 @@ trapeze_status trapeze_ghostzone_size_validation_write_csv(const trapeze_ghostzo
  * `validate` does; *warp_instructions is what the runs cost (0: p had the
  * profile). */
 trapeze_status trapeze_ghostzone_profile_run(const char *gpu_config_path, const trapeze_workload *w,
-                                     int threads, trapeze_ghostzone_params *p,
-                                     double *warp_instructions, trapeze_error *err);
+                                             int threads, trapeze_ghostzone_params *p,
+                                             double *warp_instructions, trapeze_error *err);
 
 /* Decides by simulation among the model's best candidates: runs each of
  * c[0..n) on workload w (its own size) on the GPU of gpu_config_path for
  * `stages` timed stages after a warm-up (the samples' timing), in `threads`
  * workers, and fills cpl_sim and warp_instructions. */
 trapeze_status trapeze_ghostzone_verify(const char *gpu_config_path, const trapeze_workload *w,
-                                    trapeze_ghostzone_choice *c, int n, int stages, int threads,
-                                    trapeze_error *err);
+                                        trapeze_ghostzone_choice *c, int n, int stages, int threads,
+                                        trapeze_error *err);
 
 /* The warp instructions trapeze_ghostzone_verify will simulate for one
  * candidate (sync, h) of w, estimated from the kernel's shape: a warm-up and
  * `stages` stages (fence: the warm-up twice). For progress displays. */
 double trapeze_ghostzone_verify_cost(const trapeze_workload *w, trapeze_sync sync, int h,
-                                 int stages);
+                                     int stages);
 
 /* `--verify k`: simulates c[0..k) of the ranking c[0..n) (trapeze_ghostzone_verify_order),
  * then the search along h (trapeze_ghostzone_verify_next), at most
  * TRAPEZE_GHOSTZONE_VERIFY_MAX_SEARCH runs more; *searched says how many. The
  * simulated candidates are those with cpl_sim > 0. */
 trapeze_status trapeze_ghostzone_verify_search(const char *gpu_config_path, const trapeze_workload *w,
-                                           trapeze_ghostzone_choice *c, int n, int k, int stages,
-                                           int threads, int *searched, trapeze_error *err);
+                                               trapeze_ghostzone_choice *c, int n, int k, int stages,
+                                               int threads, int *searched, trapeze_error *err);
 
 #ifdef __cplusplus
 }

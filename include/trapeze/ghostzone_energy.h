@@ -74,7 +74,7 @@ typedef struct trapeze_ghostzone_counts {
     double dinsts_dh, delements_dh;
 } trapeze_ghostzone_counts;
 trapeze_status trapeze_ghostzone_energy_counts(const trapeze_ghostzone_model *m, trapeze_sync sync, double h,
-                                        trapeze_ghostzone_counts *out, trapeze_error *err);
+                                               trapeze_ghostzone_counts *out, trapeze_error *err);
 
 typedef struct trapeze_ghostzone_energy_eval {
     trapeze_sync sync;
@@ -91,25 +91,25 @@ typedef struct trapeze_ghostzone_energy_eval {
 } trapeze_ghostzone_energy_eval;
 
 trapeze_status trapeze_ghostzone_energy_evaluate(const trapeze_ghostzone_model *m,
-                                          const trapeze_ghostzone_energy_coef *c,
-                                          const trapeze_ghostzone_sleep *sl, trapeze_sync sync,
-                                          double h, trapeze_ghostzone_energy_eval *out,
-                                          trapeze_error *err);
+                                                 const trapeze_ghostzone_energy_coef *c,
+                                                 const trapeze_ghostzone_sleep *sl, trapeze_sync sync,
+                                                 double h, trapeze_ghostzone_energy_eval *out,
+                                                 trapeze_error *err);
 
 /* Joules per count from samples: per sync mode, the samples' dynamic
  * energy over the model's counts of the same windows (model m's workload
  * with each window's grid and iterations, parameters p); static power the
  * samples' average. A sync mode without samples takes the other's. */
 trapeze_status trapeze_ghostzone_energy_calibrate(const trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p,
-                                           const trapeze_ghostzone_energy_sample *s, int n,
-                                           trapeze_ghostzone_energy_coef *out, trapeze_error *err);
+                                                  const trapeze_ghostzone_energy_sample *s, int n,
+                                                  trapeze_ghostzone_energy_coef *out, trapeze_error *err);
 
 /* The thresholds of each structure (Snooze's time-out for the caches,
  * Slumber's look-ahead for the register file, as `trapeze sleep`) chosen
  * by trapeze_sleep_optimize on a sample's histograms with max_penalty. */
 trapeze_status trapeze_ghostzone_energy_sleep(const trapeze_power *pw, double clock_hz,
-                                       const trapeze_ghostzone_energy_sample *s, double max_penalty,
-                                       trapeze_ghostzone_sleep *out, trapeze_error *err);
+                                              const trapeze_ghostzone_energy_sample *s, double max_penalty,
+                                              trapeze_ghostzone_sleep *out, trapeze_error *err);
 
 typedef enum { TRAPEZE_GHOSTZONE_OBJ_TIME, TRAPEZE_GHOSTZONE_OBJ_ENERGY, TRAPEZE_GHOSTZONE_OBJ_EDP } trapeze_ghostzone_objective;
 const char *trapeze_ghostzone_objective_name(trapeze_ghostzone_objective o);
@@ -122,20 +122,20 @@ double trapeze_ghostzone_energy_objective(const trapeze_ghostzone_energy_eval *e
  * samples[i]; none: no sleep); *out malloc'd (free()). best[o]: the index of
  * the lowest objective o (the first on a tie). */
 trapeze_status trapeze_ghostzone_energy_rank(const trapeze_ghostzone_model *m, const trapeze_ghostzone_energy_coef *c,
-                                      const trapeze_ghostzone_energy_sample *samples,
-                                      const trapeze_ghostzone_sleep *sleeps, int n_samples,
-                                      const trapeze_sync *modes, int n_modes,
-                                      trapeze_ghostzone_energy_eval **out, int *n, int best[3],
-                                      trapeze_error *err);
+                                             const trapeze_ghostzone_energy_sample *samples,
+                                             const trapeze_ghostzone_sleep *sleeps, int n_samples,
+                                             const trapeze_sync *modes, int n_modes,
+                                             trapeze_ghostzone_energy_eval **out, int *n, int best[3],
+                                             trapeze_error *err);
 
 /* The window of workload w sampled at (sync, h): the grid cut to about four
  * waves of tiles (at most the workload's own), two stages of h loops. */
 void trapeze_ghostzone_energy_window(const trapeze_gpu *gpu, const trapeze_workload *w, int h,
-                              trapeze_workload *window);
+                                     trapeze_workload *window);
 /* Simulates that window on a fresh simulator of cfg with pw, always on. */
 trapeze_status trapeze_ghostzone_energy_sample_run(const trapeze_config *cfg, const trapeze_power *pw,
-                                            const trapeze_workload *w, trapeze_sync sync, int h,
-                                            trapeze_ghostzone_energy_sample *out, trapeze_error *err);
+                                                   const trapeze_workload *w, trapeze_sync sync, int h,
+                                                   trapeze_ghostzone_energy_sample *out, trapeze_error *err);
 /* The heights sampled per sync mode: 1, the middle and the largest valid h
  * at the workload's block (fewer when they coincide). Returns the count. */
 int trapeze_ghostzone_energy_sample_heights(const trapeze_ghostzone_model *m, int heights[3]);
@@ -150,16 +150,16 @@ int trapeze_ghostzone_energy_sample_heights(const trapeze_ghostzone_model *m, in
 extern const trapeze_row_schema trapeze_ghostzone_energy_schema;
 typedef struct trapeze_ghostzone_energy_plan trapeze_ghostzone_energy_plan;
 trapeze_status trapeze_ghostzone_energy_plan_create(const trapeze_config *cfg, const trapeze_power *pw,
-                                             const trapeze_workload *spec,
-                                             const trapeze_ghostzone_model *m, const trapeze_sync *modes,
-                                             int n_modes, double max_penalty,
-                                             trapeze_ghostzone_energy_plan **out, trapeze_error *err);
+                                                    const trapeze_workload *spec,
+                                                    const trapeze_ghostzone_model *m, const trapeze_sync *modes,
+                                                    int n_modes, double max_penalty,
+                                                    trapeze_ghostzone_energy_plan **out, trapeze_error *err);
 void trapeze_ghostzone_energy_plan_destroy(trapeze_ghostzone_energy_plan *p);
 const trapeze_sample_set *trapeze_ghostzone_energy_plan_set(const trapeze_ghostzone_energy_plan *p);
 /* A logged row back as a sample (no histograms) and its sleep choice. */
 trapeze_status trapeze_ghostzone_energy_from_row(const trapeze_sample_row *row, const trapeze_power *pw,
-                                          int n_sm, trapeze_ghostzone_energy_sample *s,
-                                          trapeze_ghostzone_sleep *sl, trapeze_error *err);
+                                                 int n_sm, trapeze_ghostzone_energy_sample *s,
+                                                 trapeze_ghostzone_sleep *sl, trapeze_error *err);
 
 /* CSV of trapeze ghostzone --objective: trapeze_ghostzone_csv_columns, then
  * energy_j_per_loop,dynamic_j,sync_j,leakage_j,saved_j,edp_js,
@@ -168,8 +168,8 @@ trapeze_status trapeze_ghostzone_energy_from_row(const trapeze_sample_row *row, 
 extern const char *const trapeze_ghostzone_energy_csv_columns[];
 extern const int trapeze_ghostzone_energy_csv_ncolumns;
 trapeze_status trapeze_ghostzone_energy_write_rows(const trapeze_ghostzone_model *m,
-                                            const trapeze_ghostzone_energy_eval *e, int n,
-                                            trapeze_csv_out *csv, trapeze_error *err);
+                                                   const trapeze_ghostzone_energy_eval *e, int n,
+                                                   trapeze_csv_out *csv, trapeze_error *err);
 
 #ifdef __cplusplus
 }

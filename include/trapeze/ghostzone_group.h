@@ -70,18 +70,18 @@ double trapeze_ghostzone_group_rho(double rho, double phi_rr, double phi_g);
  * L2 accesses by more than this fraction); exhaustive: visit every relaunch
  * height (else heights whose bound cannot beat the best are skipped). */
 trapeze_status trapeze_ghostzone_group_optimize(const char *gpu_config_path,
-                                         const trapeze_workload *spec,
-                                         const trapeze_ghostzone_params *p, int tau,
-                                         const trapeze_group_params *gp, double margin,
-                                         int exhaustive, trapeze_ghostzone_group_result *out,
-                                         trapeze_error *err);
+                                                const trapeze_workload *spec,
+                                                const trapeze_ghostzone_params *p, int tau,
+                                                const trapeze_group_params *gp, double margin,
+                                                int exhaustive, trapeze_ghostzone_group_result *out,
+                                                trapeze_error *err);
 void trapeze_ghostzone_group_result_free(trapeze_ghostzone_group_result *r);
 /* Simulated cycles per loop of the relaunched stencil at h (iterations 0:
  * the workload's), TBs dispatched by grouping (NULL: the GPU's policy). */
 trapeze_status trapeze_ghostzone_group_simulate(const char *gpu_config_path,
-                                         const trapeze_workload *spec, int h, int iterations,
-                                         const trapeze_grouping *grouping, double *cpl,
-                                         trapeze_error *err);
+                                                const trapeze_workload *spec, int h, int iterations,
+                                                const trapeze_grouping *grouping, double *cpl,
+                                                trapeze_error *err);
 
 #ifdef __cplusplus
 }

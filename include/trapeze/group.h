@@ -55,9 +55,9 @@ void trapeze_group_params_default(trapeze_group_params *p);
 /* Calibration file: [group] name = value (name_stderr), [meta] source;
  * absent names keep their defaults. Errors name file, line and key. */
 trapeze_status trapeze_group_params_load(const char *path, trapeze_group_params *p,
-                                       trapeze_error *err);
+                                         trapeze_error *err);
 trapeze_status trapeze_group_params_save(const char *path, const trapeze_group_params *p,
-                                       trapeze_error *err);
+                                         trapeze_error *err);
 
 /* What the model needs of the GPU and of the kernel's occupancy. */
 typedef struct trapeze_group_machine {
@@ -76,8 +76,8 @@ typedef struct trapeze_group_model trapeze_group_model;
 
 /* Copies what it needs of the graph. */
 trapeze_status trapeze_group_create(const trapeze_locality_graph *graph,
-                                  const trapeze_group_machine *m, const trapeze_group_params *p,
-                                  trapeze_group_model **out, trapeze_error *err);
+                                    const trapeze_group_machine *m, const trapeze_group_params *p,
+                                    trapeze_group_model **out, trapeze_error *err);
 void trapeze_group_destroy(trapeze_group_model *m);
 void trapeze_group_set_params(trapeze_group_model *m, const trapeze_group_params *p);
 
@@ -96,7 +96,7 @@ typedef struct trapeze_group_eval {
 
 /* Predicts a grouping (n_groups must be the machine's n_sm). */
 trapeze_status trapeze_group_evaluate(const trapeze_group_model *m, const trapeze_grouping *g,
-                                    trapeze_group_eval *out, trapeze_error *err);
+                                      trapeze_group_eval *out, trapeze_error *err);
 /* The largest of a prediction's four times, what bounds it: "latency" (Tc),
  * "sm" (Ts), "l2" (T2) or "dram" (Td). */
 const char *trapeze_group_eval_bound(const trapeze_group_eval *e);
@@ -108,12 +108,12 @@ const char *trapeze_group_eval_bound(const trapeze_group_eval *e);
  * column-major (1) tile order, each tile whole to the least-loaded queue
  * (balance), TBs row-major inside. out is allocated (trapeze_grouping_free). */
 trapeze_status trapeze_group_rr(const trapeze_group_model *m, trapeze_grouping *out,
-                                       trapeze_error *err);
+                                trapeze_error *err);
 trapeze_status trapeze_group_bcs(const trapeze_group_model *m, trapeze_grouping *out,
-                                        trapeze_error *err);
+                                 trapeze_error *err);
 trapeze_status trapeze_group_tiles(const trapeze_group_model *m, int gx, int gy,
-                                          int tile_order, trapeze_grouping *out,
-                                          trapeze_error *err);
+                                   int tile_order, trapeze_grouping *out,
+                                   trapeze_error *err);
 
 /* A soft assignment of the TBs to the SM queues, for graphs without grid
  * structure (model/group_soft.c): shares X[p][g] = softmax(theta[p]) that
@@ -127,11 +127,11 @@ typedef struct trapeze_group_soft_info {
     int moves, nlopt_evaluations;
 } trapeze_group_soft_info;
 trapeze_status trapeze_group_soft(const trapeze_group_model *m, trapeze_grouping *out,
-                                         trapeze_group_soft_info *info, trapeze_error *err);
+                                  trapeze_group_soft_info *info, trapeze_error *err);
 /* The relaxation's objective at theta (n x G) for G queues, its gradient
  * into grad (may be NULL); X (n x G) and dX (n x G + G) are scratch. */
 double trapeze_group_soft_objective(const trapeze_group_model *m, int G, const double *theta,
-                                  double *grad, double *X, double *dX);
+                                    double *grad, double *X, double *dX);
 /* Shared data (the model's units) between TBs of the same queue. */
 double trapeze_group_kept_shared(const trapeze_group_model *m, const trapeze_grouping *g);
 
@@ -163,11 +163,11 @@ typedef struct trapeze_group_choice {
  * (relative; e.g. the model's error), so a model that cannot tell them
  * apart keeps the winner. out is allocated. */
 trapeze_status trapeze_group_optimize(const trapeze_group_model *m,
-                                    const trapeze_grouping *candidates,
-                                    const char *const *candidate_names,
-                                    const double *measured_cycles, int n_candidates,
-                                    double margin, trapeze_grouping *out,
-                                    trapeze_group_choice *choice, trapeze_error *err);
+                                      const trapeze_grouping *candidates,
+                                      const char *const *candidate_names,
+                                      const double *measured_cycles, int n_candidates,
+                                      double margin, trapeze_grouping *out,
+                                      trapeze_group_choice *choice, trapeze_error *err);
 
 /* One observation of a grouping, simulated or measured: the model of the
  * kernel on the GPU, the grouping that ran, and what was measured (a value
@@ -190,8 +190,8 @@ typedef struct trapeze_group_observation {
  * rep->cv_max_ape_pct). Models keep their own parameters (set them with
  * trapeze_group_set_params). */
 trapeze_status trapeze_group_fit(const trapeze_group_observation *obs, int n, unsigned long mask,
-                               int folds, trapeze_group_params *p, trapeze_fit_report *rep,
-                               trapeze_error *err);
+                                 int folds, trapeze_group_params *p, trapeze_fit_report *rep,
+                                 trapeze_error *err);
 
 /* A kernel's grouping problem on a GPU (sampler/: the simulator joined to
  * the model): the locality graph and machine of one launch of a built-in
@@ -200,13 +200,13 @@ trapeze_status trapeze_group_fit(const trapeze_group_observation *obs, int n, un
 typedef struct trapeze_group_problem trapeze_group_problem;
 
 trapeze_status trapeze_group_problem_builtin(const char *gpu_config_path, const char *kernel,
-                                           char *const *params, int n_params, int launch,
-                                           trapeze_group_problem **out, trapeze_error *err);
+                                             char *const *params, int n_params, int launch,
+                                             trapeze_group_problem **out, trapeze_error *err);
 /* The same for launch `launch` of an Accel-Sim trace (kernelslist.g): the
  * graph from its loads' addresses (trapeze_locality_trace). */
 trapeze_status trapeze_group_problem_trace(const char *gpu_config_path, const char *kernelslist,
-                                         int launch, trapeze_group_problem **out,
-                                         trapeze_error *err);
+                                           int launch, trapeze_group_problem **out,
+                                           trapeze_error *err);
 void trapeze_group_problem_destroy(trapeze_group_problem *pb);
 const trapeze_locality_graph *trapeze_group_problem_graph(const trapeze_group_problem *pb);
 const trapeze_group_machine *trapeze_group_problem_machine(const trapeze_group_problem *pb);
@@ -214,9 +214,9 @@ const trapeze_group_machine *trapeze_group_problem_machine(const trapeze_group_p
  * lists: list k to SM k mod n_sm), as the model predicts it; EINVAL for a
  * dynamic policy (chen). */
 trapeze_status trapeze_group_problem_policy_grouping(const trapeze_group_problem *pb,
-                                                   const trapeze_group_model *m,
-                                                   const char *policy, trapeze_grouping *out,
-                                                   trapeze_error *err);
+                                                     const trapeze_group_model *m,
+                                                     const char *policy, trapeze_grouping *out,
+                                                     trapeze_error *err);
 
 typedef struct trapeze_group_measured {
     double cycles;
@@ -230,18 +230,18 @@ typedef struct trapeze_group_measured {
 /* Simulates the launch under a policy (-trapeze_tb_dispatch NAME) or, when
  * grouping is not NULL, under the explicit policy running it. */
 trapeze_status trapeze_group_problem_simulate(const trapeze_group_problem *pb, const char *policy,
-                                            const trapeze_grouping *grouping,
-                                            trapeze_group_measured *out, trapeze_error *err);
+                                              const trapeze_grouping *grouping,
+                                              trapeze_group_measured *out, trapeze_error *err);
 
 /* A short sample, a sub-grid of the launch: with window_groups > 0 only
  * the grouping's (or the group-list policy's) first window_groups queues
  * run, each on its SM, the other SMs idle (-trapeze_window_groups); 0:
  * the whole launch, as trapeze_group_problem_simulate. */
 trapeze_status trapeze_group_problem_simulate_window(const trapeze_group_problem *pb,
-                                                   const char *policy,
-                                                   const trapeze_grouping *grouping,
-                                                   int window_groups, trapeze_group_measured *out,
-                                                   trapeze_error *err);
+                                                     const char *policy,
+                                                     const trapeze_grouping *grouping,
+                                                     int window_groups, trapeze_group_measured *out,
+                                                     trapeze_error *err);
 
 /* ---- short samples (sampler/group_window.c) ----
  * A policy's sample is a sub-grid of the launch: the TBs of the first
@@ -259,9 +259,9 @@ typedef struct trapeze_group_window trapeze_group_window;
  * at most min(m / n_sm, share), at least a prefix of one queue;
  * renumbered from 0 in queue order), the model of it at p. */
 trapeze_status trapeze_group_window_create(const trapeze_group_problem *pb,
-                                         const trapeze_grouping *g, int m, double share,
-                                         const trapeze_group_params *p, trapeze_group_window **out,
-                                         trapeze_error *err);
+                                           const trapeze_grouping *g, int m, double share,
+                                           const trapeze_group_params *p, trapeze_group_window **out,
+                                           trapeze_error *err);
 void trapeze_group_window_destroy(trapeze_group_window *w);
 long trapeze_group_window_tbs(const trapeze_group_window *w);
 /* 1 when the two sub-grids run the same TBs on the same queues in the same
@@ -273,24 +273,24 @@ const trapeze_grouping *trapeze_group_window_grouping(const trapeze_group_window
 /* Simulates the sub-grid: g with its queues (a cut queue's prefix) first,
  * every other TB after, run with -trapeze_window_groups (its queues). */
 trapeze_status trapeze_group_window_simulate(const trapeze_group_problem *pb,
-                                           const trapeze_group_window *w,
-                                           trapeze_group_measured *out, trapeze_error *err);
+                                             const trapeze_group_window *w,
+                                             trapeze_group_measured *out, trapeze_error *err);
 /* Fits trapeze_group_fit_mask_default to the five policies' sub-grids (rr,
  * bcs, mst, kway, rbts on m SMs and share as trapeze_group_window_create's,
  * measured in meas[5]) from p. */
 trapeze_status trapeze_group_window_fit(const trapeze_group_problem *pb, int m, double share,
-                                      const trapeze_group_measured meas[TRAPEZE_TB_NFIXED],
-                                      trapeze_group_params *p, trapeze_fit_report *rep,
-                                      trapeze_error *err);
+                                        const trapeze_group_measured meas[TRAPEZE_TB_NFIXED],
+                                        trapeze_group_params *p, trapeze_fit_report *rep,
+                                        trapeze_error *err);
 /* The same fit to n launches' sub-grids at once (one set of constants for
  * all: a GPU's calibration), launch l's on m[l] SMs and share[l], measured
  * in meas[l]; folds as trapeze_group_fit's (0: no cross-validation). */
 trapeze_status trapeze_group_window_fit_many(const trapeze_group_problem *const *pb, int n,
-                                           const int *m, const double *share,
-                                           const trapeze_group_measured (*meas)[TRAPEZE_TB_NFIXED],
-                                           int folds,
-                                           trapeze_group_params *p, trapeze_fit_report *rep,
-                                           trapeze_error *err);
+                                             const int *m, const double *share,
+                                             const trapeze_group_measured (*meas)[TRAPEZE_TB_NFIXED],
+                                             int folds,
+                                             trapeze_group_params *p, trapeze_fit_report *rep,
+                                             trapeze_error *err);
 
 /* The decision of one launch (sampler/group_decide.c), what `trapeze group`
  * and `trapeze validate --model group` run. Policy rows: the dispatch
@@ -365,9 +365,9 @@ typedef struct trapeze_group_window_evidence {
     trapeze_fit_report fit;
 } trapeze_group_window_evidence;
 trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trapeze_group_params *p,
-                                  const trapeze_group_measured *sim,
-                                  const trapeze_group_window_evidence *win, int fit, double margin,
-                                  int soft, trapeze_group_outcome *out, trapeze_error *err);
+                                    const trapeze_group_measured *sim,
+                                    const trapeze_group_window_evidence *win, int fit, double margin,
+                                    int soft, trapeze_group_outcome *out, trapeze_error *err);
 void trapeze_group_outcome_free(trapeze_group_outcome *o);
 
 /* The grouping model's samples (sampler/group_samples.c): one launch under
@@ -386,7 +386,7 @@ typedef struct trapeze_group_launch {
  * kernel names a path (holds a '/'), an Accel-Sim trace (DIR or
  * DIR/kernelslist.g; no parameters) as trapeze_group_problem_trace's. */
 trapeze_status trapeze_group_launch_problem(const char *gpu, const trapeze_group_launch *l,
-                                          trapeze_group_problem **out, trapeze_error *err);
+                                            trapeze_group_problem **out, trapeze_error *err);
 typedef struct trapeze_group_plan trapeze_group_plan;
 /* Rows launch by launch: with whole, the whole launch under rr, bcs,
  * (chen when with_chen), mst, kway, rbts (ids KERNEL[.PARAMS].lLAUNCH.POLICY);
@@ -400,25 +400,25 @@ typedef struct trapeze_group_plan trapeze_group_plan;
  * no row: the 1-D launches of 4 TBs place TB 0 alone under rr, MST-TS,
  * k-way-TS and RB-TS). */
 trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char *gpu_name,
-                                       const trapeze_group_launch *l, int n, int with_chen,
-                                       int whole, double window_share, double window_tbs,
-                                       trapeze_group_plan **out, trapeze_error *err);
+                                         const trapeze_group_launch *l, int n, int with_chen,
+                                         int whole, double window_share, double window_tbs,
+                                         trapeze_group_plan **out, trapeze_error *err);
 void trapeze_group_plan_destroy(trapeze_group_plan *plan);
 const trapeze_sample_set *trapeze_group_plan_set(const trapeze_group_plan *plan);
 /* Launch i's measurements from the log, in trapeze_group_policy_name order
  * (chen's left zero when not planned); EINVAL when one is not logged. */
 trapeze_status trapeze_group_plan_measured(const trapeze_group_plan *plan,
-                                         const trapeze_sample_log *log, int launch,
-                                         trapeze_group_measured sim[TRAPEZE_TB_NCOMPARED],
-                                         trapeze_error *err);
+                                           const trapeze_sample_log *log, int launch,
+                                           trapeze_group_measured sim[TRAPEZE_TB_NCOMPARED],
+                                           trapeze_error *err);
 /* Launch `launch`'s five sub-grids (rr bcs mst kway rbts) from the log,
  * their SMs and share of the TBs (window_pct / 100), and the simulated
  * work (warp instructions) of the distinct ones, each run once. */
 trapeze_status trapeze_group_plan_windows(const trapeze_group_plan *plan,
-                                        const trapeze_sample_log *log, int launch,
-                                        trapeze_group_measured meas[TRAPEZE_TB_NFIXED],
-                                        int *window_sms,
-                                        double *window_share, double *work, trapeze_error *err);
+                                          const trapeze_sample_log *log, int launch,
+                                          trapeze_group_measured meas[TRAPEZE_TB_NFIXED],
+                                          int *window_sms,
+                                          double *window_share, double *work, trapeze_error *err);
 
 #ifdef __cplusplus
 }

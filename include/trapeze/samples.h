@@ -133,7 +133,7 @@ int trapeze_row_same_inputs(const trapeze_sample_row *a, const trapeze_sample_ro
  * ghost-zone one). */
 void trapeze_ghostzone_sample_to_row(const trapeze_sample *s, trapeze_sample_row *row);
 trapeze_status trapeze_ghostzone_sample_from_row(const trapeze_sample_row *row, trapeze_sample *s,
-                                          trapeze_error *err);
+                                                 trapeze_error *err);
 
 /* A samples log of any model, with every guarantee of the ghost-zone one
  * above (lock, whole rows, torn row cut, ids unique). */

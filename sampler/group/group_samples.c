@@ -98,7 +98,7 @@ static void make_id(char *id, size_t size, const trapeze_group_launch *l, const 
 }
 
 trapeze_status trapeze_group_launch_problem(const char *gpu, const trapeze_group_launch *l,
-                                          trapeze_group_problem **out, trapeze_error *err)
+                                            trapeze_group_problem **out, trapeze_error *err)
 {
     if (strchr(l->kernel, '/')) {
         if (l->params && l->params[0])
@@ -128,7 +128,7 @@ static trapeze_status run_window(const trapeze_group_problem *pb, const char *po
     trapeze_grouping g;
     memset(&g, 0, sizeof g);
     trapeze_status s = trapeze_group_create(trapeze_group_problem_graph(pb),
-                                          trapeze_group_problem_machine(pb), &p, &model, err);
+                                            trapeze_group_problem_machine(pb), &p, &model, err);
     if (!s)
         s = trapeze_group_problem_policy_grouping(pb, model, policy, &g, err);
     if (!s)
@@ -156,7 +156,7 @@ static trapeze_status distinct_windows(const char *gpu, const trapeze_group_laun
     trapeze_status s = trapeze_group_launch_problem(gpu, l, &pb, err);
     if (!s)
         s = trapeze_group_create(trapeze_group_problem_graph(pb), trapeze_group_problem_machine(pb),
-                               &p, &model, err);
+                                 &p, &model, err);
     for (int k = 0; !s && k < NFIXED; k++) {
         trapeze_grouping g;
         memset(&g, 0, sizeof g);
@@ -218,9 +218,9 @@ void trapeze_group_plan_destroy(trapeze_group_plan *plan)
 }
 
 trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char *gpu_name,
-                                       const trapeze_group_launch *l, int n, int with_chen,
-                                       int whole, double window_share, double window_tbs,
-                                       trapeze_group_plan **out, trapeze_error *err)
+                                         const trapeze_group_launch *l, int n, int with_chen,
+                                         int whole, double window_share, double window_tbs,
+                                         trapeze_group_plan **out, trapeze_error *err)
 {
     *out = NULL;
     trapeze_group_plan *plan = calloc(1, sizeof *plan);
@@ -315,9 +315,9 @@ const trapeze_sample_set *trapeze_group_plan_set(const trapeze_group_plan *plan)
 }
 
 trapeze_status trapeze_group_plan_measured(const trapeze_group_plan *plan,
-                                         const trapeze_sample_log *log, int launch,
-                                         trapeze_group_measured sim[TRAPEZE_TB_NCOMPARED],
-                                         trapeze_error *err)
+                                           const trapeze_sample_log *log, int launch,
+                                           trapeze_group_measured sim[TRAPEZE_TB_NCOMPARED],
+                                           trapeze_error *err)
 {
     memset(sim, 0, TRAPEZE_TB_NCOMPARED * sizeof *sim);
     for (int k = 0; k < plan->n_policies; k++) {
@@ -340,10 +340,10 @@ trapeze_status trapeze_group_plan_measured(const trapeze_group_plan *plan,
 }
 
 trapeze_status trapeze_group_plan_windows(const trapeze_group_plan *plan,
-                                        const trapeze_sample_log *log, int launch,
-                                        trapeze_group_measured meas[TRAPEZE_TB_NFIXED],
-                                        int *window_sms, double *window_share, double *work,
-                                        trapeze_error *err)
+                                          const trapeze_sample_log *log, int launch,
+                                          trapeze_group_measured meas[TRAPEZE_TB_NFIXED],
+                                          int *window_sms, double *window_share, double *work,
+                                          trapeze_error *err)
 {
     memset(meas, 0, NFIXED * sizeof *meas);
     *window_sms = 0;
