@@ -158,7 +158,7 @@ static void json_result(trapeze_json_out *j, const trapeze_ghostzone_params *p,
     }
     trapeze_json_end(j);
     trapeze_json_integer(j, "observations", rep->n_points);
-    trapeze_json_integer(j, "fitted", rep->n_fitted);
+    trapeze_json_integer(j, "parameters_fitted", rep->n_fitted);
     trapeze_json_number(j, "rms_pct", 100 * rep->rms_rel_error);
     trapeze_json_integer(j, "folds", folds);
     trapeze_json_number(j, "cv_mape_pct", rep->cv_mape_pct);

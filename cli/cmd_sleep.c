@@ -117,18 +117,44 @@ static int parse_structures(const char *v, sleep_args *a)
     return -1;
 }
 
-static const cli_opt options[] = {
-    {"--gpu", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0}, {"--csv", 1, 0},
-    {"--structures", 1, 0}, {"--max-penalty", 1, 0}, {"--cycles", 1, 0}, {"--lead", 1, 0},
-    {"--fit", 0, 0}, {"--window", 1, 0}, {"--spread", 1, 0}, {"--whole", 0, 0},
-    {"--jump", 0, 0}, {"--no-jump", 0, 0}, {"--any-gpu", 0, 0}, {"--json", 1, 0},
-    {NULL, 0, 0}};
+/* A number option's text into *out, checked: 0; else the usage error's status. */
+static int number(const char *opt, const char *text, double lo, int lo_open, const char *want,
+                  double *out)
+{
+    if (!text || (trapeze_parse_double(text, out) && (lo_open ? *out > lo : *out >= lo)))
+        return 0;
+    return cli_usage_error("sleep", "%s: expected %s, got '%s'", opt, want, text);
+}
 
 /* Returns -1 when parsed, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, sleep_args *a)
 {
-    int rc = cli_check_options("sleep", argc, argv, 1, options);
-    if (rc)
+    const char *structures = NULL, *penalty = NULL, *cycles = NULL, *lead = NULL,
+               *window = NULL, *spread = NULL;
+    int whole = 0, jump = 0, no_jump = 0;
+    const cli_field fields[] = {
+        {"--gpu", &a->gpu, NULL}, {"--power", &a->power, NULL},
+        {"--idle-csv", &a->idle_csv, NULL}, {"--csv", &a->csv, NULL},
+        {"--structures", &structures, NULL}, {"--max-penalty", &penalty, NULL},
+        {"--cycles", &cycles, NULL}, {"--lead", &lead, NULL}, {"--fit", NULL, &a->fit},
+        {"--window", &window, NULL}, {"--spread", &spread, NULL}, {"--whole", NULL, &whole},
+        {"--jump", NULL, &jump}, {"--no-jump", NULL, &no_jump},
+        {"--any-gpu", NULL, &a->any_gpu}, {"--json", &a->json, NULL}, {NULL, NULL, NULL}};
+    const char **ops = calloc((size_t)argc + 1, sizeof *ops);
+    int n_ops = 0;
+    if (!ops)
+        return 2;
+    int rc = cli_parse_options("sleep", argc, argv, 1, fields, ops, argc, &n_ops, usage);
+    for (int i = 0; rc < 0 && i < n_ops; i++) {
+        if (!a->kernel)
+            a->kernel = ops[i];
+        else if (a->nparams < MAX_PARAMS && strchr(ops[i], '='))
+            a->params[a->nparams++] = (char *)ops[i];
+        else
+            rc = cli_usage_error("sleep", "'%s': one KERNEL and its name=value settings", ops[i]);
+    }
+    free(ops);
+    if (rc >= 0)
         return rc;
     for (int s = 0; s < TRAPEZE_PS_SLEEPABLE; s++)
         a->want[s] = 1;
@@ -136,70 +162,17 @@ static int parse_args(int argc, char **argv, sleep_args *a)
     a->lead = -1;
     a->window = 20000;
     a->spread = TRAPEZE_SLEEP_SPREAD_DEFAULT;
-    int whole = 0, window_given = 0, jump_given = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes_value = 0;
-        for (int k = 0; options[k].name; k++)
-            takes_value |= options[k].value && !strcmp(arg, options[k].name);
-        if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(arg, "--gpu")) {
-            a->gpu = val;
-        } else if (!strcmp(arg, "--power")) {
-            a->power = val;
-        } else if (!strcmp(arg, "--idle-csv")) {
-            a->idle_csv = val;
-        } else if (!strcmp(arg, "--csv")) {
-            a->csv = val;
-        } else if (!strcmp(arg, "--json")) {
-            a->json = val;
-        } else if (!strcmp(arg, "--structures")) {
-            int rc = parse_structures(val, a);
-            if (rc >= 0)
-                return rc;
-        } else if (!strcmp(arg, "--max-penalty")) {
-            if (!trapeze_parse_double(val, &a->max_penalty) || a->max_penalty < 0 ||
-                a->max_penalty > 1)
-                return cli_usage_error("sleep", "--max-penalty: expected a fraction in [0, 1], "
-                                       "got '%s'", val);
-        } else if (!strcmp(arg, "--cycles")) {
-            if (!trapeze_parse_double(val, &a->cycles) || a->cycles <= 0)
-                return cli_usage_error("sleep", "--cycles: expected a positive number, got '%s'",
-                                       val);
-        } else if (!strcmp(arg, "--lead")) {
-            if (!trapeze_parse_double(val, &a->lead) || a->lead < 0)
-                return cli_usage_error("sleep", "--lead: expected cycles >= 0, got '%s'", val);
-        } else if (!strcmp(arg, "--fit")) {
-            a->fit = 1;
-        } else if (!strcmp(arg, "--any-gpu")) {
-            a->any_gpu = 1;
-        } else if (!strcmp(arg, "--whole")) {
-            whole = 1;
-        } else if (!strcmp(arg, "--jump")) {
-            jump_given |= 1;
-        } else if (!strcmp(arg, "--no-jump")) {
-            jump_given |= 2;
-        } else if (!strcmp(arg, "--window")) {
-            window_given = 1;
-            if (!trapeze_parse_double(val, &a->window) || a->window < 1)
-                return cli_usage_error("sleep", "--window: expected cycles >= 1, got '%s'", val);
-        } else if (!strcmp(arg, "--spread")) {
-            window_given = 1;
-            if (!trapeze_parse_double(val, &a->spread) || a->spread < 0)
-                return cli_usage_error("sleep", "--spread: expected cycles >= 0, got '%s'", val);
-        } else if (arg[0] == '-' && arg[1]) {
-            return cli_usage_error("sleep", "unknown option '%s'", arg);
-        } else if (!a->kernel) {
-            a->kernel = arg;
-        } else if (a->nparams < MAX_PARAMS && strchr(arg, '=')) {
-            a->params[a->nparams++] = argv[i];
-        } else {
-            return cli_usage_error("sleep", "'%s': one KERNEL and its name=value settings", arg);
-        }
-        i += takes_value;
-    }
+    if (structures && (rc = parse_structures(structures, a)) >= 0)
+        return rc;
+    if ((rc = number("--max-penalty", penalty, 0, 0, "a fraction in [0, 1]", &a->max_penalty)) ||
+        (a->max_penalty > 1 && (rc = cli_usage_error("sleep", "--max-penalty: expected a "
+                                                     "fraction in [0, 1], got '%s'", penalty))) ||
+        (rc = number("--cycles", cycles, 0, 1, "a positive number", &a->cycles)) ||
+        (rc = number("--lead", lead, 0, 0, "cycles >= 0", &a->lead)) ||
+        (rc = number("--window", window, 1, 0, "cycles >= 1", &a->window)) ||
+        (rc = number("--spread", spread, 0, 0, "cycles >= 0", &a->spread)))
+        return rc;
+    int window_given = window || spread, jump_given = jump | (no_jump << 1);
     if (!a->gpu)
         return cli_usage_error("sleep", "--gpu is required");
     if (!a->idle_csv && !a->kernel)

@@ -98,62 +98,43 @@ static int export_workload(const char *gpu_path, const char *name, long h, long 
     return rc;
 }
 
+/* A whole number from 1 to 10^9 for option opt: 0; else the message and 2. */
+static int whole(const char *opt, const char *v, long *out)
+{
+    if (!v || (trapeze_parse_long(v, out) && *out >= 1 && *out <= 1000000000L))
+        return 0;
+    fprintf(stderr, "trapeze trace export: %s %s: expected a whole number from 1 to 1000000000\n",
+            opt, v);
+    return 2;
+}
+
 static int cmd_export(int argc, char **argv)
 {
     const char *gpu = NULL, *out = NULL, *kernel = NULL, *workload = NULL, *size = NULL,
-               *json_path = NULL;
+               *json_path = NULL, *h_text = NULL, *iterations_text = NULL;
     long h = 0, iterations = 0;
+    const char **operands = calloc((size_t)argc + 1, sizeof *operands);
     char **params = calloc((size_t)argc + 1, sizeof *params);
-    int n_params = 0, rc = 2;
-    if (!params)
-        return fail("out of memory");
-    static const cli_opt options[] = {{"--gpu", 1, 0}, {"--out", 1, 0}, {"--workload", 1, 0},
-                                      {"--h", 1, 0}, {"--iterations", 1, 0}, {"--size", 1, 0},
-                                      {"--json", 1, 0}, {NULL, 0, 0}};
-    if ((rc = cli_check_options("trace export", argc, argv, 1, options))) {
+    int n_params = 0, n_ops = 0, rc = 2;
+    if (!params || !operands) {
         free(params);
-        return rc;
+        free(operands);
+        return fail("out of memory");
     }
+    const cli_field fields[] = {{"--gpu", &gpu, NULL}, {"--out", &out, NULL},
+                                {"--workload", &workload, NULL}, {"--h", &h_text, NULL},
+                                {"--iterations", &iterations_text, NULL}, {"--size", &size, NULL},
+                                {"--json", &json_path, NULL}, {NULL, NULL, NULL}};
+    rc = cli_parse_options("trace export", argc, argv, 1, fields, operands, argc, &n_ops, usage);
+    if (rc >= 0)
+        goto out;
+    if ((rc = whole("--h", h_text, &h)) || (rc = whole("--iterations", iterations_text, &iterations)))
+        goto out;
     rc = 2;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            free(params);
-            return 0;
-        } else if (!strcmp(argv[i], "--gpu") || !strcmp(argv[i], "--out") ||
-                   !strcmp(argv[i], "--json")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "trapeze trace export: %s needs a value\n", argv[i]);
-                goto out;
-            }
-            *(!strcmp(argv[i], "--gpu") ? &gpu : !strcmp(argv[i], "--out") ? &out : &json_path) =
-                argv[i + 1];
-            i++;
-        } else if (!strcmp(argv[i], "--workload") || !strcmp(argv[i], "--size") ||
-                   !strcmp(argv[i], "--h") || !strcmp(argv[i], "--iterations")) {
-            const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-            long *n = !strcmp(o, "--h") ? &h : !strcmp(o, "--iterations") ? &iterations : NULL;
-            if (!v) {
-                fprintf(stderr, "trapeze trace export: %s needs a value\n", o);
-                goto out;
-            }
-            if (n && (!trapeze_parse_long(v, n) || *n < 1 || *n > 1000000000L)) {
-                fprintf(stderr, "trapeze trace export: %s %s: expected a whole number from 1 "
-                        "to 1000000000\n", o, v);
-                goto out;
-            }
-            if (!n)
-                *(!strcmp(o, "--workload") ? &workload : &size) = v;
-            i++;
-        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            fprintf(stderr, "trapeze trace export: unknown option %s (see --help)\n", argv[i]);
-            goto out;
-        } else if (!kernel) {
-            kernel = argv[i];
-        } else {
-            params[n_params++] = argv[i];
-        }
-    }
+    if (n_ops > 0)
+        kernel = operands[0];
+    for (int i = 1; i < n_ops; i++)
+        params[n_params++] = (char *)operands[i];
     if (!gpu || !out || (!kernel && !workload) || (kernel && workload) ||
         (!workload && (h || iterations || size))) {
         rc = cli_usage_error("trace", "%s", !gpu ? "--gpu FILE is required"
@@ -181,6 +162,7 @@ static int cmd_export(int argc, char **argv)
         rc = fail(err.message);
     cli_json_abort(&json);
 out:
+    free(operands);
     free(params);
     return rc;
 }
