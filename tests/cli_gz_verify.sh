@@ -38,6 +38,9 @@ else
     sed 's/^size = 2000x2000/size = 250x250/' data/workloads/hotspot.ini >"$D/mid.ini"
     # waits until the first candidate is done (the second's line), then signals
     run_until_second() {
+        # the last run's files go first: the loop below must not read its lines
+        # before the new job's redirections truncate them
+        rm -f "$D/iout" "$D/ierr"
         env --default-signal=INT $GZ --verify 3 --stages 1 "$D/mid.ini" >"$D/iout" 2>"$D/ierr" &
         pid=$!
         i=0
