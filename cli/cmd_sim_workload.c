@@ -159,7 +159,8 @@ static int run(const workload_args *a, trapeze_workload *w)
     trapeze_config *cfg = NULL;
     trapeze_sim *sim = NULL;
     trapeze_power power;
-    trapeze_sim_options opt = {.progress = isatty(2) ? cli_sim_progress : NULL,
+    cli_progress bar = {0};
+    trapeze_sim_options opt = {.progress = cli_sim_progress, .progress_ctx = &bar,
                                .power = a->power ? &power : NULL,
                                .keep_idle = a->idle_csv != NULL, .tb_grouping = a->grouping};
     for (int i = 0; i < TRAPEZE_PS_SLEEPABLE; i++)
@@ -174,8 +175,7 @@ static int run(const workload_args *a, trapeze_workload *w)
     int h = a->h ? (int)a->h : w->height ? w->height : 1;
     trapeze_sim_stencil_result r;
     trapeze_status rc = trapeze_sim_run_stencil(sim, w, a->sync, h, (int)a->iterations, &r, &err);
-    if (opt.progress)
-        fprintf(stderr, "\r%60s\r", "");
+    cli_progress_end(&bar, !rc);
     if (rc)
         fprintf(stderr, "trapeze sim: %s\n", err.message);
     else if (!a->quiet) {

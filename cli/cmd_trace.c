@@ -42,6 +42,13 @@ static int fail(const char *msg)
     return 1;
 }
 
+/* Kernels written of all: each kernel file of an export weighs alike (a
+ * stencil's stages are the same kernel). */
+static void written(void *ctx, int done, int total)
+{
+    cli_progress_update(ctx, done, total, "kernels written", "");
+}
+
 static int export_kernel(const char *gpu_path, const char *name, int n_params, char **params,
                          const char *dir)
 {
@@ -52,11 +59,15 @@ static int export_kernel(const char *gpu_path, const char *name, int n_params, c
     }
     trapeze_config *cfg = NULL;
     int nk = 0, rc = 0;
+    cli_progress bar = {.prefix = "trace export"};
     if (trapeze_config_load(gpu_path, &cfg, &err) ||
-        trapeze_trace_export_builtin(cfg, name, n_params, params, dir, &nk, &err))
+        trapeze_trace_export_builtin(cfg, name, n_params, params, dir, &nk, written, &bar,
+                                     &err)) {
+        cli_progress_end(&bar, 0);
         rc = fail(err.message);
-    else
+    } else {
         printf("wrote %s/kernelslist.g and %d kernel trace%s\n", dir, nk, nk == 1 ? "" : "s");
+    }
     trapeze_config_destroy(cfg);
     return rc;
 }
@@ -79,13 +90,17 @@ static int export_workload(const char *gpu_path, const char *name, long h, long 
     trapeze_config *cfg = NULL;
     int hh = h ? (int)h : w.height ? w.height : 1, rc = 0;
     trapeze_sim_stencil_result r;
+    cli_progress bar = {.prefix = "trace export"};
     if (trapeze_config_load(gpu_path, &cfg, &err) ||
-        trapeze_trace_export_stencil(cfg, &w, hh, (int)iterations, dir, &r, &err))
+        trapeze_trace_export_stencil(cfg, &w, hh, (int)iterations, dir, &r, written, &bar,
+                                     &err)) {
+        cli_progress_end(&bar, 0);
         rc = fail(err.message);
-    else
+    } else {
         printf("wrote %s/kernelslist.g and %d kernel trace%s (%s, h = %d, %d stages of %ld "
                "tiles)\n", dir, r.stages, r.stages == 1 ? "" : "s", w.name, hh, r.stages,
                r.tiles);
+    }
     trapeze_config_destroy(cfg);
     return rc;
 }
@@ -163,19 +178,28 @@ out:
     return rc;
 }
 
+/* Each kernel's line on stdout, then the bytes read so far on stderr. */
 static void print_kernel(void *ctx, const trapeze_trace_kernel_info *k)
 {
-    (void)ctx;
+    cli_progress *bar = ctx;
+    cli_progress_end(bar, 1);
     printf("%s: %s, grid (%d,%d,%d), block (%d,%d,%d), %llu warp instructions, "
            "%llu with opcodes not in the table\n", k->path, k->name, k->grid[0], k->grid[1],
            k->grid[2], k->block[0], k->block[1], k->block[2], k->warp_instructions,
            k->unknown_opcodes);
+    fflush(stdout);
+    char text[64];
+    snprintf(text, sizeof text, "%.1f/%.1f MB", k->bytes_done / 1e6, k->bytes_total / 1e6);
+    cli_progress_work(bar, text, (double)k->bytes_done, (double)k->bytes_total, k->name);
 }
 
 static int cmd_check(const char *list_path)
 {
     trapeze_error err = {0};
-    return trapeze_trace_check(list_path, print_kernel, NULL, &err) ? fail(err.message) : 0;
+    cli_progress bar = {.prefix = "trace check"};
+    trapeze_status s = trapeze_trace_check(list_path, print_kernel, &bar, &err);
+    cli_progress_end(&bar, !s);
+    return s ? fail(err.message) : 0;
 }
 
 static void print_opcodes(void)

@@ -694,6 +694,10 @@ void trapeze_sim_print_options(FILE *f);
 /* Options of cfg the simulator does not model (reported as ignored). */
 size_t trapeze_sim_unmodelled_options(const trapeze_config *cfg, const char **names, size_t max);
 
+/* For a progress display of an export: called after each kernel's trace
+ * file is written, with the kernels written of all (may be NULL). */
+typedef void (*trapeze_trace_written)(void *ctx, int done, int total);
+
 /* Writes a workload's ghost-zone stencil at height h, relaunch mode (one
  * kernel per stage; the fence mode's barrier spins on loaded values and has
  * no fixed trace), as an Accel-Sim trace in dir; out gets its shape
@@ -701,7 +705,9 @@ size_t trapeze_sim_unmodelled_options(const trapeze_config *cfg, const char **na
  * cycles). iterations 0: the workload's. */
 trapeze_status trapeze_trace_export_stencil(const trapeze_config *cfg, const trapeze_workload *w,
                                             int h, int iterations, const char *dir,
-                                            trapeze_sim_stencil_result *out, trapeze_error *err);
+                                            trapeze_sim_stencil_result *out,
+                                            trapeze_trace_written written, void *ctx,
+                                            trapeze_error *err);
 
 /* What trapeze trace check reports of each kernel of a kernelslist.g. */
 typedef struct trapeze_trace_kernel_info {
@@ -710,6 +716,9 @@ typedef struct trapeze_trace_kernel_info {
     int grid[3], block[3];
     unsigned long long warp_instructions;
     unsigned long long unknown_opcodes; /* run as integer ops */
+    /* for progress displays: the bytes of the list's trace files (as stored:
+     * a .xz counts compressed) read so far, this kernel's included, of all */
+    unsigned long long bytes_done, bytes_total;
 } trapeze_trace_kernel_info;
 
 /* Opens every kernel trace a kernelslist.g names (one at a time) and calls
@@ -735,7 +744,8 @@ int trapeze_trace_opcode(int i, trapeze_trace_opcode_info *out);
  * DIR/kernel-N.traceg; *kernels gets how many. */
 trapeze_status trapeze_trace_export_builtin(const trapeze_config *cfg, const char *name, int n,
                                             char *const *settings, const char *dir,
-                                            int *kernels, trapeze_error *err);
+                                            int *kernels, trapeze_trace_written written,
+                                            void *ctx, trapeze_error *err);
 
 /* ------------------------------------------------ calibration (sampler/) */
 
@@ -920,9 +930,22 @@ typedef struct trapeze_sample_set {
     const trapeze_sample_row *rows;
     trapeze_status (*run)(const void *ctx, int i, trapeze_sample_row *out, trapeze_error *err);
     const void *ctx;
+    /* the planned work of row i (warp instructions estimated from its inputs),
+     * for progress displays; NULL: every row weighs 1 */
+    double (*cost)(const void *ctx, int i);
 } trapeze_sample_set;
 
-typedef void (*trapeze_sample_progress)(void *ctx, int done, int total,
+/* Where a run of samples stands, for a progress display: rows done of the
+ * plan's total (rows already logged count as done), and the planned work
+ * done of the work this run has to do (each row's weight: its set's cost,
+ * else 1). Rows grow with h and grid size, so a time left is work left over
+ * the observed rate of work, never rows left over rows per second. */
+typedef struct trapeze_run_progress {
+    int done, total;
+    double work_done, work_total;
+} trapeze_run_progress;
+
+typedef void (*trapeze_sample_progress)(void *ctx, const trapeze_run_progress *p,
                                         const trapeze_sample_row *row);
 
 /* The indices of the set's rows missing from log, in plan order (todo has
@@ -1058,8 +1081,16 @@ trapeze_status trapeze_calib_pending(const trapeze_calib_plan *plan,
  * long as the plan. */
 const trapeze_sample_set *trapeze_calib_sample_set(const trapeze_calib_plan *plan);
 
-/* Progress: called from the caller's thread or a worker, under a lock. */
-typedef void (*trapeze_calib_progress)(void *ctx, int done, int total, const trapeze_sample *s);
+/* Progress: called from the caller's thread or a worker, under a lock, as
+ * each sample ends (work: estimated warp instructions). */
+typedef void (*trapeze_calib_progress)(void *ctx, const trapeze_run_progress *p,
+                                       const trapeze_sample *s);
+
+/* The warp instructions a ghost-zone sample (a planned calibration sample or
+ * a validation run: its workload, grid, h, sync and stages) will simulate,
+ * estimated from the kernel's shape before it runs; micro-benchmarks from
+ * their block count. A planning figure for progress displays. */
+double trapeze_calib_sample_cost(const trapeze_calib_plan *plan, const trapeze_sample *s);
 
 /* Runs, in `threads` workers, every planned sample missing from log, appending
  * each to log the moment it ends. At the end the log is rewritten in plan
