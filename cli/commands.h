@@ -130,7 +130,7 @@ int cli_sleep(int argc, char **argv);
 typedef struct cli_progress {
     const char *prefix;
     int lines;
-    int checked, on, printed;
+    int checked, on, printed, open; /* open: an overwritten line without its newline */
     double start, done0, period, last;
 } cli_progress;
 void cli_progress_update(cli_progress *p, double done, double total, const char *unit,

@@ -45,7 +45,7 @@ static int due(cli_progress *p, double work_done, int finished)
         double period;
         int setting = trapeze_progress_setting(getenv("TRAPEZE_PROGRESS"), &period);
         if (setting < 0)
-            fprintf(stderr, "note: TRAPEZE_PROGRESS='%s' is neither 'off' nor a number of "
+            fprintf(stderr, "note: TRAPEZE_PROGRESS='%.40s' is neither 'off' nor a number of "
                             "seconds: plain lines every 10 s\n", getenv("TRAPEZE_PROGRESS"));
         p->on = setting == 0 ? 0 : isatty(2) ? 1 : 2;
         p->period = p->lines ? 0 : period;
@@ -78,18 +78,19 @@ static void emit(cli_progress *p, const char *text, double work_done, double wor
         fputc('\n', stderr);
     fflush(stderr);
     p->printed = 1;
+    p->open = overwrite && !finished;
 }
 
 void cli_progress_end(cli_progress *p, int erase)
 {
-    if (p->on != 1 || !p->printed)
+    if (p->on != 1 || !p->open)
         return;
     if (erase)
         fprintf(stderr, "\r%*s\r", 140, "");
     else
         fputc('\n', stderr);
     fflush(stderr);
-    p->printed = 0;
+    p->open = 0;
 }
 
 void cli_progress_work(cli_progress *p, const char *text, double work_done, double work_total,

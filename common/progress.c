@@ -14,6 +14,8 @@
 
 double trapeze_progress_left(double done0, double done, double total, double elapsed)
 {
+    if (total > 0 && done == total)
+        return 0;
     if (elapsed < MIN_TIMED_S || !(done > done0) || !(total >= done))
         return -1;
     return (total - done) * elapsed / (done - done0);

@@ -14,7 +14,8 @@
  * observed, (total - done) * elapsed / (done - done0). Units are work (warp
  * instructions, bytes), not rows: after the first of three samples weighing
  * 1, 2 and 4, 6 units are left at 1 unit per `elapsed`. Negative when it
- * cannot be told (no work timed yet, under a fifth of a second timed). */
+ * cannot be told (no work timed yet, under a fifth of a second timed); 0
+ * when all of it is done. */
 double trapeze_progress_left(double done0, double done, double total, double elapsed);
 
 /* Off a terminal, whether an update prints a line: once `period` seconds

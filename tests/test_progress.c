@@ -28,6 +28,7 @@ static void test_time_left(void)
      * 1 unit in 2 s, 3 left */
     CHECK_NEAR(trapeze_progress_left(3, 4, 7, 2), 6, 1e-9);
     CHECK_NEAR(trapeze_progress_left(0, 7, 7, 5), 0, 1e-12);
+    CHECK(trapeze_progress_left(0, 7, 7, 0.01) == 0); /* done: 0 however short */
     /* unknown: nothing timed yet, too short a time, done beyond total */
     CHECK(trapeze_progress_left(0, 0, 7, 10) < 0);
     CHECK(trapeze_progress_left(2, 2, 7, 10) < 0);
