@@ -24,7 +24,7 @@ static int fail(const trapeze_error *err)
 }
 
 /* Runs every sample of plan into a fresh log at path; seconds, or -1. */
-static double run_samples(const trapeze_calib_plan *plan, const char *path, int threads,
+static double run_samples(const trapeze_ghostzone_plan *plan, const char *path, int threads,
                           trapeze_error *err)
 {
     trapeze_sample_log *log;
@@ -32,7 +32,7 @@ static double run_samples(const trapeze_calib_plan *plan, const char *path, int 
     if (trapeze_sample_log_open(path, &log, err))
         return -1;
     double t0 = now();
-    trapeze_status s = trapeze_calib_run(plan, log, threads, NULL, NULL, err);
+    trapeze_status s = trapeze_ghostzone_run(plan, log, threads, NULL, NULL, err);
     double t = now() - t0;
     trapeze_sample_log_close(log);
     return s ? -1 : t;
@@ -47,12 +47,12 @@ static int same_file(const char *a, const char *b)
     return same;
 }
 
-static void print_targets(const trapeze_validation *v)
+static void print_targets(const trapeze_ghostzone_validation *v)
 {
     printf("%-11s %-8s %7s %7s %8s %11s %11s\n", "workload", "sync", "mape%", "max%", "h m/sim",
            "pick_ratio", "sample/sweep");
     for (int i = 0; i < v->n_rows; i++) {
-        const trapeze_validation_row *r = &v->rows[i];
+        const trapeze_ghostzone_validation_row *r = &v->rows[i];
         printf("%-11s %-8s %7.2f %7.2f %4d/%-3d %11.4f %10.2f%%   targets: %s %s %s\n", r->workload,
                trapeze_sync_name(r->sync), r->mape_pct, r->max_ape_pct, r->h_model, r->h_sim_best,
                r->pick_ratio, 100 * r->sample_warp_instructions / r->sweep_warp_instructions,
@@ -68,16 +68,16 @@ int main(void)
     const char *names[] = {"pathfinder", "hotspot", "poisson", "cell"};
     trapeze_workload w[4];
     trapeze_error err;
-    trapeze_calib_options o;
-    trapeze_calib_plan *plan;
+    trapeze_ghostzone_calib_options o;
+    trapeze_ghostzone_plan *plan;
     for (int i = 0; i < 4; i++) {
         char path[128];
         snprintf(path, sizeof path, "data/workloads/%s.ini", names[i]);
         if (trapeze_workload_load(path, &w[i], &err))
             return fail(&err);
     }
-    trapeze_calib_options_default(&o);
-    if (trapeze_calib_plan_create("data/gpus/gtx480.config", w, 4, &o, &plan, &err))
+    trapeze_ghostzone_calib_options_init(&o);
+    if (trapeze_ghostzone_plan_create("data/gpus/gtx480.config", w, 4, &o, &plan, &err))
         return fail(&err);
     double t1 = run_samples(plan, "build/bench_calib_1.csv", 1, &err);
     double t2 = t1 < 0 ? -1 : run_samples(plan, "build/bench_calib_2.csv", 2, &err);
@@ -91,12 +91,12 @@ int main(void)
         warp += trapeze_sample_log_get(log, i)->warp_instructions;
     printf("calibration samples, GTX 480, 4 benchmarks: %d samples, %.1f M warp instructions: "
            "%.2f s on 1 thread, %.2f s on 2 threads (%.2fx), same bytes: %s\n",
-           trapeze_calib_plan_count(plan), warp / 1e6, t1, t2, t1 / t2,
+           trapeze_ghostzone_plan_count(plan), warp / 1e6, t1, t2, t1 / t2,
            same_file("build/bench_calib_1.csv", "build/bench_calib_2.csv") ? "yes" : "NO");
-    trapeze_gz_params p;
-    trapeze_calib_report rep;
+    trapeze_ghostzone_params p;
+    trapeze_fit_report rep;
     double t0 = now();
-    if (trapeze_calib_from_log(plan, log, &p, &rep, &err))
+    if (trapeze_ghostzone_from_log(plan, log, &p, &rep, &err))
         return fail(&err);
     printf("fit of %d parameters to %d observations + %d-fold cross-validation: %.1f ms; "
            "in-sample RMS %.2f%%, CV MAPE %.2f%%\n", rep.n_fitted, rep.n_points, o.folds,
@@ -109,15 +109,15 @@ int main(void)
     fclose(f);
     free(sweep);
     trapeze_sample_log *sweep_log;
-    trapeze_validation v;
+    trapeze_ghostzone_validation v;
     if (trapeze_sample_log_open("build/bench_calib_sweep.csv", &sweep_log, &err) ||
-        trapeze_calib_validate(plan, &p, log, sweep_log, 2, NULL, NULL, &v, &err))
+        trapeze_ghostzone_validate(plan, &p, log, sweep_log, 2, NULL, NULL, &v, &err))
         return fail(&err);
     printf("against the full-simulation sweep (every h up to the sweep's max, both modes):\n");
     print_targets(&v);
-    trapeze_validation_free(&v);
+    trapeze_ghostzone_validation_free(&v);
     trapeze_sample_log_close(sweep_log);
     trapeze_sample_log_close(log);
-    trapeze_calib_plan_destroy(plan);
+    trapeze_ghostzone_plan_destroy(plan);
     return 0;
 }

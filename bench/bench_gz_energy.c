@@ -21,38 +21,38 @@ int main(void)
     trapeze_config *cfg = NULL;
     trapeze_gpu gpu;
     trapeze_power pw;
-    trapeze_gz_params p;
+    trapeze_ghostzone_params p;
     trapeze_workload w;
-    trapeze_gz_model *m = NULL;
+    trapeze_ghostzone_model *m = NULL;
     if (trapeze_config_load("data/gpus/gtx480.config", &cfg, &err) ||
         trapeze_gpu_from_config(cfg, &gpu, &err) ||
         trapeze_power_load("data/power/gtx480.ini", &pw, &err) ||
-        trapeze_gz_params_load("data/calibrations/gtx480.ini", &p, &err) ||
-        trapeze_workload_load(WORKLOAD, &w, &err) || trapeze_gz_create(&gpu, &w, &p, &m, &err)) {
+        trapeze_ghostzone_params_load("data/calibrations/gtx480.ini", &p, &err) ||
+        trapeze_workload_load(WORKLOAD, &w, &err) || trapeze_ghostzone_create(&gpu, &w, &p, &m, &err)) {
         fprintf(stderr, "bench_gz_energy: %s\n", err.message);
         return 1;
     }
     trapeze_sync modes[2] = {TRAPEZE_SYNC_RELAUNCH, TRAPEZE_SYNC_FENCE};
-    int heights[3], nh = trapeze_gz_energy_sample_heights(m, heights), ns = 0;
-    trapeze_gz_energy_sample *s = calloc(6, sizeof *s);
-    trapeze_gz_sleep sl[6];
+    int heights[3], nh = trapeze_ghostzone_energy_sample_heights(m, heights), ns = 0;
+    trapeze_ghostzone_energy_sample *s = calloc(6, sizeof *s);
+    trapeze_ghostzone_sleep sl[6];
     double t0 = now();
     for (int k = 0; k < 2; k++)
         for (int j = 0; j < nh; j++)
-            if (trapeze_gz_energy_sample_run(cfg, &pw, &w, modes[k], heights[j], &s[ns++], &err)) {
+            if (trapeze_ghostzone_energy_sample_run(cfg, &pw, &w, modes[k], heights[j], &s[ns++], &err)) {
                 fprintf(stderr, "bench_gz_energy: %s\n", err.message);
                 return 1;
             }
     double t1 = now();
     for (int i = 0; i < ns; i++)
-        if (trapeze_gz_energy_sleep(&pw, gpu.core_clock_hz, &s[i], 0.01, &sl[i], &err))
+        if (trapeze_ghostzone_energy_sleep(&pw, gpu.core_clock_hz, &s[i], 0.01, &sl[i], &err))
             return 1;
     double t2 = now();
-    trapeze_gz_energy_coef c;
-    trapeze_gz_energy_eval *e = NULL;
+    trapeze_ghostzone_energy_coef c;
+    trapeze_ghostzone_energy_eval *e = NULL;
     int n, best[3];
-    if (trapeze_gz_energy_calibrate(m, &p, s, ns, &c, &err) ||
-        trapeze_gz_energy_rank(m, &c, s, sl, ns, modes, 2, &e, &n, best, &err)) {
+    if (trapeze_ghostzone_energy_calibrate(m, &p, s, ns, &c, &err) ||
+        trapeze_ghostzone_energy_rank(m, &c, s, sl, ns, modes, 2, &e, &n, best, &err)) {
         fprintf(stderr, "bench_gz_energy: %s\n", err.message);
         return 1;
     }
@@ -63,13 +63,13 @@ int main(void)
            3 * ns, 1e3 * (t2 - t1));
     printf("  calibration and ranking: %.2f ms\n", 1e3 * (t3 - t2));
     /* evaluations per second: value and d/dh at a sweep of real heights */
-    int hmax = trapeze_gz_max_height(m, w.blk_len), evals = 0;
+    int hmax = trapeze_ghostzone_max_height(m, w.blk_len), evals = 0;
     double sink = 0, t4 = now();
     while (now() - t4 < 0.5)
         for (int i = 0; i < 1000; i++, evals++) {
-            trapeze_gz_energy_eval ev;
+            trapeze_ghostzone_energy_eval ev;
             double h = 1 + (hmax - 1.5) * (i / 1000.0);
-            if (trapeze_gz_energy_evaluate(m, &c, &sl[0], modes[i & 1], h, &ev, &err))
+            if (trapeze_ghostzone_energy_evaluate(m, &c, &sl[0], modes[i & 1], h, &ev, &err))
                 return 1;
             sink += ev.denergy_dh;
         }
@@ -78,7 +78,7 @@ int main(void)
            sink == 12345 ? " " : "");
     free(e);
     free(s);
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_destroy(m);
     trapeze_config_destroy(cfg);
     return 0;
 }

@@ -17,9 +17,9 @@ int main(void)
     const char *names[] = {"pathfinder", "hotspot", "poisson", "cell"};
     trapeze_config *cfg;
     trapeze_gpu gpu;
-    trapeze_gz_params p;
+    trapeze_ghostzone_params p;
     trapeze_error err;
-    trapeze_gz_model *models[4];
+    trapeze_ghostzone_model *models[4];
     double sink = 0;
     if (trapeze_config_load("data/gpus/gtx280.config", &cfg, &err) ||
         trapeze_gpu_from_config(cfg, &gpu, &err)) {
@@ -27,13 +27,13 @@ int main(void)
         return 1;
     }
     trapeze_config_destroy(cfg);
-    trapeze_gz_params_default(&p);
+    trapeze_ghostzone_params_default(&p);
     for (int i = 0; i < 4; i++) {
         char path[128];
         trapeze_workload w;
         snprintf(path, sizeof path, "data/workloads/%s.ini", names[i]);
         if (trapeze_workload_load(path, &w, &err) ||
-            trapeze_gz_create(&gpu, &w, &p, &models[i], &err)) {
+            trapeze_ghostzone_create(&gpu, &w, &p, &models[i], &err)) {
             fprintf(stderr, "%s\n", err.message);
             return 1;
         }
@@ -53,8 +53,8 @@ int main(void)
         double t0 = cpu_now(), t;
         do {
             for (int k = 0; k < 10000; k++, n++) {
-                trapeze_gz_eval e;
-                const trapeze_gz_model *m = models[n % 4];
+                trapeze_ghostzone_eval e;
+                const trapeze_ghostzone_model *m = models[n % 4];
                 gz_evaluate_at(m, gz_param_values(m), (trapeze_sync)(n & 1), 1.0 + (k % 3), 8,
                                paths[i].grad, &e, NULL);
                 sink += e.cpl + e.dcpl_dh;
@@ -70,8 +70,8 @@ int main(void)
     do {
         for (int i = 0; i < 4; i++)
             for (int s = 0; s < 2; s++) {
-                trapeze_gz_optimum o;
-                trapeze_gz_optimize(models[i], (trapeze_sync)s, 0, &o, NULL);
+                trapeze_ghostzone_optimum o;
+                trapeze_ghostzone_optimize(models[i], (trapeze_sync)s, 0, &o, NULL);
                 evals += o.evaluations;
                 sink += o.cpl_floor;
             }
@@ -81,6 +81,6 @@ int main(void)
     printf("full optimization of the 4 benchmarks x 2 sync modes (NLopt MMA + integer argmin): %.3f ms (%d NLopt evaluations)\n",
            1e3 * t / rounds, evals / rounds);
     for (int i = 0; i < 4; i++)
-        trapeze_gz_destroy(models[i]);
+        trapeze_ghostzone_destroy(models[i]);
     return sink == 0; /* keeps the work observable */
 }

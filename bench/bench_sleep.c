@@ -35,7 +35,7 @@ static int run(const char *structure, trapeze_sleep_policy policy)
     trapeze_sleep_model *m;
     trapeze_error err;
     fill(&h, structure);
-    trapeze_sleep_options_default(&o);
+    trapeze_sleep_options_init(&o);
     o.policy = policy;
     /* trapeze sleep's presets: Slumber (deep and gated on countdowns),
      * Snooze (gated only when dead) */

@@ -140,7 +140,7 @@ int calib_finish_args(calib_args *a)
     return 0;
 }
 
-trapeze_status calib_make_plan(const calib_args *a, trapeze_calib_plan **plan,
+trapeze_status calib_make_plan(const calib_args *a, trapeze_ghostzone_plan **plan,
                                trapeze_error *err)
 {
     trapeze_workload w[CALIB_MAX_WORKLOADS];
@@ -149,7 +149,7 @@ trapeze_status calib_make_plan(const calib_args *a, trapeze_calib_plan **plan,
         if (s)
             return s;
     }
-    return trapeze_calib_plan_create(a->gpu, w, a->n_workloads, &a->opt, plan, err);
+    return trapeze_ghostzone_plan_create(a->gpu, w, a->n_workloads, &a->opt, plan, err);
 }
 
 void calib_progress(void *ctx, const trapeze_run_progress *at, const trapeze_sample *s)
@@ -172,11 +172,11 @@ trapeze_status calib_open_log(const calib_args *a, const char *path, trapeze_sam
     return s;
 }
 
-int calib_exit(const calib_args *a, trapeze_calib_plan *plan, trapeze_sample_log *log,
+int calib_exit(const calib_args *a, trapeze_ghostzone_plan *plan, trapeze_sample_log *log,
                trapeze_status s, const trapeze_error *err)
 {
     trapeze_sample_log_close(log);
-    trapeze_calib_plan_destroy(plan);
+    trapeze_ghostzone_plan_destroy(plan);
     if (s)
         fprintf(stderr, "trapeze %s: %s\n", a->cmd, err->message);
     return s ? 1 : 0;

@@ -21,7 +21,7 @@ typedef struct calib_args {
     char workload_paths[CALIB_MAX_WORKLOADS][1024]; /* presets resolved (calib_finish_args) */
     int n_workloads;
     int threads;
-    trapeze_calib_options opt;
+    trapeze_ghostzone_calib_options opt;
 } calib_args;
 
 /* Options every calibration command takes; the "options" help text lists them. */
@@ -47,7 +47,7 @@ int calib_check_options(const char *cmd, int argc, char **argv, const cli_opt *o
 /* Defaults and checks after parsing: the GPU is required. -1 on error. */
 int calib_finish_args(calib_args *a);
 
-trapeze_status calib_make_plan(const calib_args *a, trapeze_calib_plan **plan,
+trapeze_status calib_make_plan(const calib_args *a, trapeze_ghostzone_plan **plan,
                                trapeze_error *err);
 
 /* Opens a samples or sweep log; says on stderr what opening repaired. */
@@ -56,7 +56,7 @@ trapeze_status calib_open_log(const calib_args *a, const char *path, trapeze_sam
 
 /* The end of a command: frees plan and log, prints err when s failed, and
  * returns the exit status. */
-int calib_exit(const calib_args *a, trapeze_calib_plan *plan, trapeze_sample_log *log,
+int calib_exit(const calib_args *a, trapeze_ghostzone_plan *plan, trapeze_sample_log *log,
                trapeze_status s, const trapeze_error *err);
 
 /* Progress on stderr, one overwritten line, when stderr is a terminal. */
@@ -72,7 +72,7 @@ void calib_mpi_stop(int started);
 void calib_mpi_abort(const char *message);
 /* The pending samples round-robin over the ranks; rank 0 (the only one with
  * a log) appends them in plan order. A failure aborts every rank. */
-trapeze_status calib_mpi_run(const trapeze_calib_plan *plan, trapeze_sample_log *log, int rank,
+trapeze_status calib_mpi_run(const trapeze_ghostzone_plan *plan, trapeze_sample_log *log, int rank,
                              int size, trapeze_error *err);
 /* The same for any sample set (the grouping and sleep samples); rank 0
  * calls on_row(ctx, ...) (may be NULL) as each row is appended. */

@@ -31,7 +31,7 @@ typedef struct {
     const char *cmd;
     char storage[MAX_LAUNCHES][128];
     char params[MAX_LAUNCHES][128];
-    trapeze_grp_launch l[MAX_LAUNCHES];
+    trapeze_group_launch l[MAX_LAUNCHES];
     int n;
 } launches;
 
@@ -129,7 +129,7 @@ static int parse_launch(launches *ls, const char *text)
     }
     if (!s[0])
         return cli_usage_error(ls->cmd, "%s: expected KERNEL[,name=value...][@N]", text);
-    ls->l[ls->n++] = (trapeze_grp_launch){s, p, (int)launch};
+    ls->l[ls->n++] = (trapeze_group_launch){s, p, (int)launch};
     return 0;
 }
 
@@ -156,10 +156,10 @@ static void progress(void *ctx, const trapeze_run_progress *at, const trapeze_sa
 /* Runs the plan's pending rows into the log (rank 0 of an mpirun: the
  * log's owner; size > 1: spread over the ranks as calibrate's ghost-zone
  * samples are, cli/calib_mpi.c); says how many ran. */
-static trapeze_status run_samples(const trapeze_grp_plan *plan, trapeze_sample_log *log,
+static trapeze_status run_samples(const trapeze_group_plan *plan, trapeze_sample_log *log,
                                   int threads, int rank, int size, trapeze_error *err)
 {
-    const trapeze_sample_set *set = trapeze_grp_plan_set(plan);
+    const trapeze_sample_set *set = trapeze_group_plan_set(plan);
     int *todo = malloc(sizeof *todo * (size_t)(set->count > 0 ? set->count : 1)), n = 0;
     if (!todo)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
@@ -181,7 +181,7 @@ typedef struct {
     double opt_vs_best, opt_vs_rr, opt_vs_rbts, l2_err, cyc_err, samples_work, all_work;
 } launch_figures;
 
-static void print_launch(const trapeze_grp_launch *l, const trapeze_grp_outcome *o,
+static void print_launch(const trapeze_group_launch *l, const trapeze_group_outcome *o,
                          launch_figures *f)
 {
     printf("\n%s%s%s launch %d: chosen %s", l->kernel, l->params[0] ? " " : "", l->params,
@@ -190,16 +190,16 @@ static void print_launch(const trapeze_grp_launch *l, const trapeze_grp_outcome 
         printf(" %d x %d %s", o->choice.gx, o->choice.gy,
                o->choice.tile_order ? "column-major" : "row-major");
     printf("; fit rms %.2f%%", 100 * o->fit.rms_rel_error);
-    const int chosen = TRAPEZE_GRP_NPOLICIES - 1;   /* the optimized row */
+    const int chosen = TRAPEZE_GROUP_NPOLICIES - 1;   /* the optimized row */
     if (o->predicted[chosen])
-        printf("; bound by %s", trapeze_grp_eval_bound(&o->pred[chosen]));
+        printf("; bound by %s", trapeze_group_eval_bound(&o->pred[chosen]));
     printf("\n");
     printf("%-10s %12s %12s %8s %12s %12s %8s\n", "policy", "pred_cycles", "sim_cycles", "err",
            "pred_L2", "sim_L2", "err");
     double best = INFINITY, l2 = 0, cyc = 0;
     int np = 0;
-    for (int i = 0; i < TRAPEZE_GRP_NPOLICIES; i++) {
-        const char *name = trapeze_grp_policy_names[i];
+    for (int i = 0; i < TRAPEZE_GROUP_NPOLICIES; i++) {
+        const char *name = trapeze_group_policy_names[i];
         printf("%-10s", name);
         if (o->predicted[i])
             printf(" %12.0f %12.0f %+7.2f%% %12.0f %12.0f %+7.2f%%\n", o->pred[i].cycles,
@@ -209,18 +209,18 @@ static void print_launch(const trapeze_grp_launch *l, const trapeze_grp_outcome 
         else
             printf(" %12s %12.0f %8s %12s %12.0f %8s\n", "-", o->sim[i].cycles, "", "-",
                    o->sim[i].l2_accesses, "");
-        if (i < TRAPEZE_GRP_NPOLICIES - 1 && o->sim[i].cycles < best)
+        if (i < TRAPEZE_GROUP_NPOLICIES - 1 && o->sim[i].cycles < best)
             best = o->sim[i].cycles;
         /* the model's errors over the policies with a grouping (rr bcs mst kway rbts) */
-        if (o->predicted[i] && i < TRAPEZE_GRP_NPOLICIES - 1) {
+        if (o->predicted[i] && i < TRAPEZE_GROUP_NPOLICIES - 1) {
             l2 += fabs(pct(o->pred[i].l2_accesses, o->sim[i].l2_accesses));
             cyc += fabs(pct(o->pred[i].cycles, o->sim[i].cycles));
             np++;
         }
-        if (i < TRAPEZE_GRP_NPOLICIES - 1 || o->optimized_simulated)
+        if (i < TRAPEZE_GROUP_NPOLICIES - 1 || o->optimized_simulated)
             f->all_work += o->sim[i].warp_instructions;
     }
-    const double opt = o->sim[TRAPEZE_GRP_NPOLICIES - 1].cycles;
+    const double opt = o->sim[TRAPEZE_GROUP_NPOLICIES - 1].cycles;
     f->opt_vs_best = pct(opt, best);
     f->opt_vs_rr = pct(opt, o->sim[0].cycles);
     f->opt_vs_rbts = pct(opt, o->sim[5].cycles);
@@ -260,15 +260,15 @@ static const char *const csv_columns[] = {"gpu", "kernel", "params", "launch", "
                                           "pred_cycles", "sim_cycles", "pred_l2_accesses",
                                           "sim_l2_accesses"};
 
-static void csv_rows(trapeze_csv_out *csv, const char *gpu, const trapeze_grp_launch *l,
-                     const trapeze_grp_outcome *o, trapeze_error *err, trapeze_status *s)
+static void csv_rows(trapeze_csv_out *csv, const char *gpu, const trapeze_group_launch *l,
+                     const trapeze_group_outcome *o, trapeze_error *err, trapeze_status *s)
 {
-    for (int i = 0; !*s && i < TRAPEZE_GRP_NPOLICIES; i++) {
+    for (int i = 0; !*s && i < TRAPEZE_GROUP_NPOLICIES; i++) {
         trapeze_csv_text(csv, gpu);
         trapeze_csv_text(csv, l->kernel);
         trapeze_csv_text(csv, l->params);
         trapeze_csv_number(csv, l->launch);
-        trapeze_csv_text(csv, trapeze_grp_policy_names[i]);
+        trapeze_csv_text(csv, trapeze_group_policy_names[i]);
         if (o->predicted[i])
             trapeze_csv_number(csv, o->pred[i].cycles);
         else
@@ -286,24 +286,24 @@ static void csv_rows(trapeze_csv_out *csv, const char *gpu, const trapeze_grp_la
 /* The whole runs into the outcome (the comparison), the chosen grouping's
  * run (a policy's own, or simulated now), and the simulated work of the
  * sub-grids (the samples) and of everything. */
-static trapeze_status compare_with_runs(const trapeze_grp_problem *pb,
-                                        const trapeze_grp_measured sim[6], double win_work,
-                                        trapeze_grp_outcome *o, launch_figures *f,
+static trapeze_status compare_with_runs(const trapeze_group_problem *pb,
+                                        const trapeze_group_measured sim[6], double win_work,
+                                        trapeze_group_outcome *o, launch_figures *f,
                                         trapeze_error *err)
 {
-    const int opt = TRAPEZE_GRP_NPOLICIES - 1;
+    const int opt = TRAPEZE_GROUP_NPOLICIES - 1;
     int kept = -1;
     for (int i = 0; i < opt; i++) {
         o->sim[i] = sim[i];
         o->simulated[i] = 1;
-        if (i != 2 && !strcmp(o->choice.source, trapeze_grp_policy_names[i]))
+        if (i != 2 && !strcmp(o->choice.source, trapeze_group_policy_names[i]))
             kept = i;
     }
     trapeze_status s = TRAPEZE_OK;
     if (kept >= 0)
         o->sim[opt] = sim[kept];
     else {
-        s = trapeze_grp_problem_simulate(pb, NULL, &o->grouping, &o->sim[opt], err);
+        s = trapeze_group_problem_simulate(pb, NULL, &o->grouping, &o->sim[opt], err);
         o->optimized_simulated = 1;
     }
     o->simulated[opt] = !s;
@@ -315,31 +315,31 @@ static trapeze_status compare_with_runs(const trapeze_grp_problem *pb,
 /* One launch's evidence: the whole runs (validate), its sub-grids, its
  * problem and the constants fitted to the sub-grids only. */
 typedef struct {
-    trapeze_grp_measured sim[6];
-    trapeze_grp_window_evidence ev;
-    trapeze_grp_params p;
-    trapeze_grp_problem *pb;
+    trapeze_group_measured sim[6];
+    trapeze_group_window_evidence ev;
+    trapeze_group_params p;
+    trapeze_group_problem *pb;
     double win_work, win_share;
     int m;
 } launch_evidence;
 
 static trapeze_status prepare(const char *gpu, const launches *ls, int i,
-                              const trapeze_grp_plan *plan, const trapeze_sample_log *log,
+                              const trapeze_group_plan *plan, const trapeze_sample_log *log,
                               int validate, launch_evidence *e, trapeze_error *err)
 {
     memset(e, 0, sizeof *e);
-    trapeze_grp_params_default(&e->p);
-    trapeze_status s = validate ? trapeze_grp_plan_measured(plan, log, i, e->sim, err)
+    trapeze_group_params_default(&e->p);
+    trapeze_status s = validate ? trapeze_group_plan_measured(plan, log, i, e->sim, err)
                                 : TRAPEZE_OK;
     if (!s)
-        s = trapeze_grp_plan_windows(plan, log, i, e->ev.sub, &e->m, &e->win_share,
+        s = trapeze_group_plan_windows(plan, log, i, e->ev.sub, &e->m, &e->win_share,
                                      &e->win_work, err);
     if (!s)
-        s = trapeze_grp_launch_problem(gpu, &ls->l[i], &e->pb, err);
+        s = trapeze_group_launch_problem(gpu, &ls->l[i], &e->pb, err);
     /* the constants come from the sub-grids only; the whole runs are
      * the ground truth they are compared with */
     if (!s)
-        s = trapeze_grp_window_fit(e->pb, e->m, e->win_share, e->ev.sub, &e->p, &e->ev.fit, err);
+        s = trapeze_group_window_fit(e->pb, e->m, e->win_share, e->ev.sub, &e->p, &e->ev.fit, err);
     if (!s && !validate && ls->n == 1)
         printf("fitted to the sub-grids of rr, bcs, mst, kway, rbts on %d SM%s of %s "
                "launch %d: rms error %.2f%%, cross-validated %.2f%%\n", e->m, e->m == 1 ? "" : "s",
@@ -354,23 +354,23 @@ static trapeze_status gain_errors(const launch_evidence *e, double out[4], trape
 {
     static const char *const names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
     static const int row[5] = {0, 1, 3, 4, 5};
-    trapeze_grp_model *m = NULL;
+    trapeze_group_model *m = NULL;
     double pred[5] = {0};
-    trapeze_status s = trapeze_grp_create(trapeze_grp_problem_graph(e->pb),
-                                          trapeze_grp_problem_machine(e->pb), &e->p, &m, err);
+    trapeze_status s = trapeze_group_create(trapeze_group_problem_graph(e->pb),
+                                          trapeze_group_problem_machine(e->pb), &e->p, &m, err);
     for (int c = 0; !s && c < 5; c++) {
         trapeze_grouping g;
-        trapeze_grp_eval ev;
+        trapeze_group_eval ev;
         memset(&g, 0, sizeof g);
-        s = trapeze_grp_problem_policy_grouping(e->pb, m, names[c], &g, err);
+        s = trapeze_group_problem_policy_grouping(e->pb, m, names[c], &g, err);
         if (!s)
-            s = trapeze_grp_evaluate(m, &g, &ev, err);
+            s = trapeze_group_evaluate(m, &g, &ev, err);
         pred[c] = ev.cycles;
         trapeze_grouping_free(&g);
     }
     for (int c = 1; !s && c < 5; c++)
         out[c - 1] = (pred[c] / pred[0]) / (e->sim[row[c]].cycles / e->sim[0].cycles) - 1;
-    trapeze_grp_destroy(m);
+    trapeze_group_destroy(m);
     return s;
 }
 
@@ -390,7 +390,7 @@ static double held_out_rms(double (*gerr)[4], int n, int skip)
 
 /* Every launch's gain errors (sub-grid fit against its whole runs). */
 static trapeze_status all_gain_errors(const char *gpu, const launches *ls,
-                                      const trapeze_grp_plan *plan,
+                                      const trapeze_group_plan *plan,
                                       const trapeze_sample_log *log, double (*gerr)[4],
                                       trapeze_error *err)
 {
@@ -400,21 +400,21 @@ static trapeze_status all_gain_errors(const char *gpu, const launches *ls,
         s = prepare(gpu, ls, i, plan, log, 1, &e, err);
         if (!s)
             s = gain_errors(&e, gerr[i], err);
-        trapeze_grp_problem_destroy(e.pb);
+        trapeze_group_problem_destroy(e.pb);
     }
     return s;
 }
 
 /* The constants of `p0` fitted to launches ev[0..n) but `skip` at once
- * (skip -1: all of them; folds as trapeze_grp_fit's). */
+ * (skip -1: all of them; folds as trapeze_group_fit's). */
 static trapeze_status fit_launches(const launch_evidence *ev, int n, int skip, int folds,
-                                   trapeze_grp_params *p, trapeze_calib_report *rep,
+                                   trapeze_group_params *p, trapeze_fit_report *rep,
                                    trapeze_error *err)
 {
-    const trapeze_grp_problem *pb[MAX_LAUNCHES];
+    const trapeze_group_problem *pb[MAX_LAUNCHES];
     int m[MAX_LAUNCHES], k = 0;
     double share[MAX_LAUNCHES];
-    trapeze_grp_measured meas[MAX_LAUNCHES][5];
+    trapeze_group_measured meas[MAX_LAUNCHES][5];
     for (int i = 0; i < n; i++)
         if (i != skip) {
             pb[k] = ev[i].pb;
@@ -423,8 +423,8 @@ static trapeze_status fit_launches(const launch_evidence *ev, int n, int skip, i
             memcpy(meas[k], ev[i].ev.sub, sizeof meas[k]);
             k++;
         }
-    trapeze_grp_params_default(p);
-    return trapeze_grp_window_fit_many(pb, k, m, share, (const trapeze_grp_measured(*)[5])meas,
+    trapeze_group_params_default(p);
+    return trapeze_group_window_fit_many(pb, k, m, share, (const trapeze_group_measured(*)[5])meas,
                                        folds, p, rep, err);
 }
 
@@ -433,7 +433,7 @@ static trapeze_status fit_launches(const launch_evidence *ev, int n, int skip, i
  * them, held out over launches: each launch's whole runs against the
  * constants fitted to the others' sub-grids. */
 static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const launches *ls,
-                                     const trapeze_grp_plan *plan, const trapeze_sample_log *log,
+                                     const trapeze_group_plan *plan, const trapeze_sample_log *log,
                                      const char *out, trapeze_error *err)
 {
     static launch_evidence ev[MAX_LAUNCHES];
@@ -452,8 +452,8 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
                    "rbts %+.2f%%\n", ls->l[i].kernel, ls->l[i].params, 100 * gerr[i][0],
                    100 * gerr[i][1], 100 * gerr[i][2], 100 * gerr[i][3]);
     }
-    trapeze_grp_params p;
-    trapeze_calib_report rep;
+    trapeze_group_params p;
+    trapeze_fit_report rep;
     memset(&rep, 0, sizeof rep);
     if (!s)
         s = fit_launches(ev, ls->n, -1, 5, &p, &rep, err);
@@ -462,7 +462,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         snprintf(p.source, sizeof p.source,
                  "trapeze calibrate --model group on %.24s: %d launches' sub-grids", gpu_nm,
                  ls->n);
-        s = trapeze_grp_params_save(out, &p, err);
+        s = trapeze_group_params_save(out, &p, err);
     }
     if (!s) {
         printf("fitted to the sub-grids of rr, bcs, mst, kway, rbts of %d launches: rms error "
@@ -471,12 +471,12 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         printf("uncertainty of a predicted gain over rr: %.2f%% (rms of the errors above: "
                "each launch's whole runs against the constants fitted to the others)\n",
                100 * p.gain_uncertainty);
-        for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
-            printf("  %-14s %.6g\n", trapeze_grp_param_name((trapeze_grp_param)k), p.value[k]);
+        for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++)
+            printf("  %-14s %.6g\n", trapeze_group_param_name((trapeze_group_param)k), p.value[k]);
         fprintf(stderr, "wrote %s\n", out);
     }
     for (int i = 0; i < n; i++)
-        trapeze_grp_problem_destroy(ev[i].pb);
+        trapeze_group_problem_destroy(ev[i].pb);
     return s;
 }
 
@@ -484,7 +484,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
  * uncertainty of a gain held out over the others (at least two others;
  * else the GPU calibration's, `fallback`); calibrate fits one. */
 static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
-                             const launches *ls, const trapeze_grp_plan *plan,
+                             const launches *ls, const trapeze_group_plan *plan,
                              const trapeze_sample_log *log, double margin,
                              double fallback, const char *fallback_from, const char *out,
                              const char *csv_path, trapeze_error *err)
@@ -502,23 +502,23 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
     if (!s && held_out)
         s = all_gain_errors(gpu, ls, plan, log, gerr, err);
     for (int i = 0; !s && i < ls->n; i++) {
-        trapeze_grp_outcome o;
+        trapeze_group_outcome o;
         memset(&o, 0, sizeof o);
         launch_evidence e;
         s = prepare(gpu, ls, i, plan, log, validate, &e, err);
         e.p.gain_uncertainty = held_out ? held_out_rms(gerr, ls->n, i) : fallback;
         if (!s)
-            s = trapeze_grp_decide(e.pb, &e.p, NULL, &e.ev, 0, margin, 0, &o, err);
+            s = trapeze_group_decide(e.pb, &e.p, NULL, &e.ev, 0, margin, 0, &o, err);
         if (!s && validate)
             s = compare_with_runs(e.pb, e.sim, e.win_work, &o, &f[i], err);
         if (!s && !validate) {
             snprintf(o.params.source, sizeof o.params.source,
                      "trapeze calibrate --model group on %.24s: %.40s launch %d", gpu_nm,
                      ls->l[i].kernel, ls->l[i].launch);
-            s = trapeze_grp_params_save(out, &o.params, err);
+            s = trapeze_group_params_save(out, &o.params, err);
             if (!s) {
-                for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
-                    printf("  %-14s %.6g\n", trapeze_grp_param_name((trapeze_grp_param)k),
+                for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++)
+                    printf("  %-14s %.6g\n", trapeze_group_param_name((trapeze_group_param)k),
                            o.params.value[k]);
                 fprintf(stderr, "wrote %s\n", out);
             }
@@ -535,8 +535,8 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         }
         if (!s && csv)
             csv_rows(csv, gpu_nm, &ls->l[i], &o, err, &s);
-        trapeze_grp_outcome_free(&o);
-        trapeze_grp_problem_destroy(e.pb);
+        trapeze_group_outcome_free(&o);
+        trapeze_group_problem_destroy(e.pb);
     }
     if (!s && held_out)
         printf("\nuncertainty of a predicted gain over rr, all %d launches: %.2f%% (rms of "
@@ -599,7 +599,7 @@ static int run(int argc, char **argv, const char *cmd)
     for (int i = 0; i < n_ops; i++)
         if (parse_launch(&ls, ops[i]))
             return 2;
-    if (trace) {   /* a path: its launch as a LAUNCH (trapeze_grp_launch_problem) */
+    if (trace) {   /* a path: its launch as a LAUNCH (trapeze_group_launch_problem) */
         char text[128];
         if (!strchr(trace, '/') || strlen(trace) >= sizeof text - 3)
             return cli_usage_error(cmd, "--trace %s: expected DIR/ or DIR/kernelslist.g "
@@ -617,7 +617,7 @@ static int run(int argc, char **argv, const char *cmd)
     if (cli_resolve_preset(cmd, "--gpu", "gpus", ".config", gpu, gpu_file, sizeof gpu_file))
         return 2;
     trapeze_error err = {0};
-    trapeze_grp_plan *plan = NULL;
+    trapeze_group_plan *plan = NULL;
     trapeze_sample_log *log = NULL;
     /* under mpirun every rank plans; rank 0 alone owns the log, fits and
      * prints, the others run their share of the samples */
@@ -627,20 +627,20 @@ static int run(int argc, char **argv, const char *cmd)
     /* with fewer than three launches, none held out: the GPU calibration's */
     char cal_path[1024], fallback_from[1100] = "";
     double fallback = -1;
-    trapeze_grp_params gp;
+    trapeze_group_params gp;
     if (!s && validate && cli_group_calibration(gpu_file, cal_path, sizeof cal_path)) {
-        s = trapeze_grp_params_load(cal_path, &gp, &err);
+        s = trapeze_group_params_load(cal_path, &gp, &err);
         fallback = gp.gain_uncertainty;
         snprintf(fallback_from, sizeof fallback_from, "the GPU's calibration %s", cal_path);
     }
     if (!s)
         s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)
-        s = trapeze_grp_plan_create(gpu_file, gpu_nm, ls.l, ls.n, several, several,
+        s = trapeze_group_plan_create(gpu_file, gpu_nm, ls.l, ls.n, several, several,
                                     window / 100, window_tbs / 100, &plan, &err);
     if (!s && rank == 0)
         s = trapeze_sample_log_open_schema(samples ? samples : "group-samples.csv",
-                                           &trapeze_grp_sample_schema, &log, &err);
+                                           &trapeze_group_sample_schema, &log, &err);
     if (!s && rank == 0 && trapeze_sample_log_note(log))
         fprintf(stderr, "%s\n", trapeze_sample_log_note(log));
     if (s && size > 1)
@@ -651,7 +651,7 @@ static int run(int argc, char **argv, const char *cmd)
         s = finish(validate, gpu_file, gpu_nm, &ls, plan, log, margin / 100, fallback,
                    fallback_from, out, csv, &err);
     trapeze_sample_log_close(log);
-    trapeze_grp_plan_destroy(plan);
+    trapeze_group_plan_destroy(plan);
     calib_mpi_stop(mpi);
     if (s) {
         fprintf(stderr, "trapeze %s: %s\n", cmd, err.message);

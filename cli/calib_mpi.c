@@ -71,14 +71,14 @@ static void progress(void *ctx, const trapeze_run_progress *at, const trapeze_sa
 {
     (void)ctx;
     trapeze_sample s;
-    if (trapeze_gz_sample_from_row(row, &s, NULL) == TRAPEZE_OK)
+    if (trapeze_ghostzone_sample_from_row(row, &s, NULL) == TRAPEZE_OK)
         calib_progress(NULL, at, &s);
 }
 
-trapeze_status calib_mpi_run(const trapeze_calib_plan *plan, trapeze_sample_log *log, int rank,
+trapeze_status calib_mpi_run(const trapeze_ghostzone_plan *plan, trapeze_sample_log *log, int rank,
                              int size, trapeze_error *err)
 {
-    return calib_mpi_run_set(trapeze_calib_sample_set(plan), log, rank, size,
+    return calib_mpi_run_set(trapeze_ghostzone_plan_set(plan), log, rank, size,
                              progress, NULL, err);
 }
 
@@ -173,7 +173,7 @@ void calib_mpi_stop(int started) { (void)started; }
 
 void calib_mpi_abort(const char *message) { (void)message; }
 
-trapeze_status calib_mpi_run(const trapeze_calib_plan *plan, trapeze_sample_log *log, int rank,
+trapeze_status calib_mpi_run(const trapeze_ghostzone_plan *plan, trapeze_sample_log *log, int rank,
                              int size, trapeze_error *err)
 {
     (void)plan, (void)log, (void)rank, (void)size, (void)err;

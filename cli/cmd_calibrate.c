@@ -57,7 +57,7 @@ static void usage(FILE *out)
 "  -h, --help          show this help\n", calib_common_help);
 }
 
-/* "cpi,mu" -> TRAPEZE_GZ_MASK bits; -1 after a usage message. */
+/* "cpi,mu" -> TRAPEZE_GHOSTZONE_MASK bits; -1 after a usage message. */
 static int parse_fit(const char *list, unsigned *mask)
 {
     char names[512];
@@ -65,29 +65,29 @@ static int parse_fit(const char *list, unsigned *mask)
     *mask = 0;
     for (char *save, *name = strtok_r(names, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
         int k = 0;
-        while (k < TRAPEZE_GZ_NPARAMS && strcmp(name, trapeze_gz_param_name((trapeze_gz_param)k)))
+        while (k < TRAPEZE_GHOSTZONE_NPARAMS && strcmp(name, trapeze_ghostzone_param_name((trapeze_ghostzone_param)k)))
             k++;
-        if (k == TRAPEZE_GZ_NPARAMS)
+        if (k == TRAPEZE_GHOSTZONE_NPARAMS)
             return calib_usage_error("calibrate", "--fit: no parameter named", name);
-        *mask |= TRAPEZE_GZ_MASK(k);
+        *mask |= TRAPEZE_GHOSTZONE_MASK(k);
     }
     return *mask ? 0 : calib_usage_error("calibrate", "--fit: an empty list", NULL);
 }
 
-/* "occupancy,waves" -> TRAPEZE_GZ_STRUCT_* bits; -1 after a usage message. */
+/* "occupancy,waves" -> TRAPEZE_GHOSTZONE_STRUCT_* bits; -1 after a usage message. */
 static int parse_structure(const char *list, unsigned *bits)
 {
     static const struct { const char *name; unsigned bits; } names[] = {
-        {"occupancy", TRAPEZE_GZ_STRUCT_OCCUPANCY}, {"waves", TRAPEZE_GZ_STRUCT_WAVES},
-        {"persistent_fence", TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE},
-        {"fence_overlap", TRAPEZE_GZ_STRUCT_FENCE_OVERLAP},
-        {"fence_staging", TRAPEZE_GZ_STRUCT_FENCE_STAGING},
-        {"row_penalty", TRAPEZE_GZ_STRUCT_ROW_PENALTY},
-        {"fence_iter", TRAPEZE_GZ_STRUCT_FENCE_ITER},
-        {"mem_latency", TRAPEZE_GZ_STRUCT_MEM_LATENCY},
-        {"row_lines", TRAPEZE_GZ_STRUCT_ROW_LINES},
-        {"barrier_max", TRAPEZE_GZ_STRUCT_BARRIER_MAX},
-        {"at-size", TRAPEZE_GZ_STRUCT_AT_SIZE},
+        {"occupancy", TRAPEZE_GHOSTZONE_STRUCT_OCCUPANCY}, {"waves", TRAPEZE_GHOSTZONE_STRUCT_WAVES},
+        {"persistent_fence", TRAPEZE_GHOSTZONE_STRUCT_PERSISTENT_FENCE},
+        {"fence_overlap", TRAPEZE_GHOSTZONE_STRUCT_FENCE_OVERLAP},
+        {"fence_staging", TRAPEZE_GHOSTZONE_STRUCT_FENCE_STAGING},
+        {"row_penalty", TRAPEZE_GHOSTZONE_STRUCT_ROW_PENALTY},
+        {"fence_iter", TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER},
+        {"mem_latency", TRAPEZE_GHOSTZONE_STRUCT_MEM_LATENCY},
+        {"row_lines", TRAPEZE_GHOSTZONE_STRUCT_ROW_LINES},
+        {"barrier_max", TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX},
+        {"at-size", TRAPEZE_GHOSTZONE_STRUCT_AT_SIZE},
         {"meng", 0}};
     char buf[256];
     snprintf(buf, sizeof buf, "%s", list);
@@ -128,24 +128,24 @@ static int own_option(calib_args *a, void *ctx, const char *arg, const char *val
 }
 
 /* Runs the plan's samples: threads in one process, or spread over ranks. */
-static trapeze_status run_samples(const calib_args *a, const trapeze_calib_plan *plan,
+static trapeze_status run_samples(const calib_args *a, const trapeze_ghostzone_plan *plan,
                                   trapeze_sample_log *log, int rank, int size, trapeze_error *err)
 {
     if (size > 1)
         return calib_mpi_run(plan, log, rank, size, err);
-    return trapeze_calib_run(plan, log, a->threads, calib_progress, (void *)&a->threads, err);
+    return trapeze_ghostzone_run(plan, log, a->threads, calib_progress, (void *)&a->threads, err);
 }
 
-static void print_result(const trapeze_gz_params *p, const trapeze_calib_report *rep, int folds,
+static void print_result(const trapeze_ghostzone_params *p, const trapeze_fit_report *rep, int folds,
                          const char *out)
 {
     printf("%-28s %14s %12s  %s\n", "parameter", "value", "stderr", "identifiability (fitted)");
-    for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++) {
-        printf("%-28s %14.6g %12.3g", trapeze_gz_param_name((trapeze_gz_param)k), p->value[k],
+    for (int k = 0; k < TRAPEZE_GHOSTZONE_NPARAMS; k++) {
+        printf("%-28s %14.6g %12.3g", trapeze_ghostzone_param_name((trapeze_ghostzone_param)k), p->value[k],
                p->stderr_[k]);
         if (rep->corr_with[k] >= 0)
             printf("  %s|r| %.2f with %s", rep->at_bound[k] ? "AT BOUND, " : "",
-                   fabs(rep->max_corr[k]), trapeze_gz_param_name((trapeze_gz_param)rep->corr_with[k]));
+                   fabs(rep->max_corr[k]), trapeze_ghostzone_param_name((trapeze_ghostzone_param)rep->corr_with[k]));
         else if (rep->at_bound[k])
             printf("  AT BOUND");
         putchar('\n');
@@ -176,7 +176,7 @@ int cli_calibrate(int argc, char **argv)
         return model;
     argc = -model - 1;   /* --model ghostzone: removed */
     calib_args a = {.cmd = "calibrate", .threads = 1};
-    trapeze_calib_options_default(&a.opt);
+    trapeze_ghostzone_calib_options_init(&a.opt);
     const char *out = "calib.ini";
     static const cli_opt own[] = {{"--out", 1, 0}, {"--fit", 1, 0}, {"--real-tiles", 0, 0},
                                   {"--structure", 1, 0}, {"--holdout", 1, 0}, {NULL, 0, 0}};
@@ -188,10 +188,10 @@ int cli_calibrate(int argc, char **argv)
         return rc;
     int rank, size, mpi = calib_mpi_start(&argc, &argv, &rank, &size);
     trapeze_error err = {0};
-    trapeze_calib_plan *plan = NULL;
+    trapeze_ghostzone_plan *plan = NULL;
     trapeze_sample_log *log = NULL;
-    trapeze_gz_params p;
-    trapeze_calib_report rep;
+    trapeze_ghostzone_params p;
+    trapeze_fit_report rep;
     const char *const outputs[] = {out};
     trapeze_status s = rank == 0 ? cli_check_outputs(outputs, 1, &err) : TRAPEZE_OK;
     if (!s)
@@ -202,8 +202,8 @@ int cli_calibrate(int argc, char **argv)
         calib_mpi_abort(err.message); /* the other ranks would wait for this one */
     if (!s)
         s = run_samples(&a, plan, log, rank, size, &err);
-    if (!s && rank == 0 && !(s = trapeze_calib_from_log(plan, log, &p, &rep, &err)) &&
-        !(s = trapeze_gz_params_save(out, &p, &err)))
+    if (!s && rank == 0 && !(s = trapeze_ghostzone_from_log(plan, log, &p, &rep, &err)) &&
+        !(s = trapeze_ghostzone_params_save(out, &p, &err)))
         print_result(&p, &rep, a.opt.folds, out);
     rc = calib_exit(&a, plan, log, s, &err);
     calib_mpi_stop(mpi);

@@ -230,7 +230,7 @@ static int parse_args(int argc, char **argv, gz_args *a)
  * shipped for that GPU (data/calibrations/NAME.ini), else none: an error,
  * never another GPU's constants. No --gpu at all is the dissertation's
  * paper mode, the GTX 280 with Meng's constants. */
-static int load_inputs(const gz_args *a, trapeze_gpu *gpu, trapeze_gz_params *p,
+static int load_inputs(const gz_args *a, trapeze_gpu *gpu, trapeze_ghostzone_params *p,
                        char *gpu_path, size_t gpu_path_size, trapeze_error *err)
 {
     char path[4096], calib[4096];
@@ -261,9 +261,9 @@ static int load_inputs(const gz_args *a, trapeze_gpu *gpu, trapeze_gz_params *p,
             return 1;
         }
     }
-    if (trapeze_gz_params_load(calib, p, err))
+    if (trapeze_ghostzone_params_load(calib, p, err))
         return 1;
-    if (!a->force_calibration && trapeze_gz_params_check_gpu(p, gpu, err)) {
+    if (!a->force_calibration && trapeze_ghostzone_params_check_gpu(p, gpu, err)) {
         char why[sizeof err->message];
         snprintf(why, sizeof why, "%s", err->message);
         trapeze_fail(err, TRAPEZE_EINVAL, "%s: %s", calib, why);
@@ -274,9 +274,9 @@ static int load_inputs(const gz_args *a, trapeze_gpu *gpu, trapeze_gz_params *p,
 
 /* Whether the calibration carries standard errors (the headlines' margins
  * then have an uncertainty, which the legend explains). */
-static int has_stderr(const trapeze_gz_params *p)
+static int has_stderr(const trapeze_ghostzone_params *p)
 {
-    for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++)
+    for (int k = 0; k < TRAPEZE_GHOSTZONE_NPARAMS; k++)
         if (p->stderr_[k] > 0)
             return 1;
     return 0;
@@ -290,7 +290,7 @@ static void print_header(void)
 
 /* Candidate c's margin over the best and its standard deviation; returns
  * 1 when the margin is within two of them (sd 0: no uncertainty known). */
-static int print_margin(const trapeze_gz_choice *best, const trapeze_gz_choice *c, double *sd)
+static int print_margin(const trapeze_ghostzone_choice *best, const trapeze_ghostzone_choice *c, double *sd)
 {
     double margin = c->cpl_model / best->cpl_model - 1;
     *sd = c->diff_sd / best->cpl_model;
@@ -303,7 +303,7 @@ static int print_margin(const trapeze_gz_choice *best, const trapeze_gz_choice *
 /* When the runner-up is of the best's sync mode, the other mode's best, its
  * margin and uncertainty: how sure the choice of sync mode is, on its own line. */
 static void print_sync_margin(const gz_args *a, const trapeze_workload *w,
-                              const trapeze_gz_choice *c, int n)
+                              const trapeze_ghostzone_choice *c, int n)
 {
     int o = 1;
     while (o < n && c[o].sync == c[0].sync)
@@ -322,14 +322,14 @@ static void print_sync_margin(const gz_args *a, const trapeze_workload *w,
  * and that margin's uncertainty; with --verify, the decision by simulation. */
 /* spec: the workload as its file gives it; the model's copy carries the
  * calibration's profiled counts, which must not shape the simulated kernel. */
-static trapeze_status decide(const gz_args *a, const char *gpu_path, const trapeze_gz_model *m,
-                             const trapeze_workload *spec, const trapeze_gz_params *p,
+static trapeze_status decide(const gz_args *a, const char *gpu_path, const trapeze_ghostzone_model *m,
+                             const trapeze_workload *spec, const trapeze_ghostzone_params *p,
                              trapeze_error *err)
 {
     const trapeze_workload *w = spec;
-    trapeze_gz_choice *c;
+    trapeze_ghostzone_choice *c;
     int n;
-    trapeze_status s = trapeze_gz_rank(m, p, w->blk_len, &c, &n, err);
+    trapeze_status s = trapeze_ghostzone_rank(m, p, w->blk_len, &c, &n, err);
     if (s)
         return s;
     printf("%-12s best: %s h=%d (CPL %.1f)", w->name, trapeze_sync_name(c[0].sync), c[0].h,
@@ -346,7 +346,7 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
     putchar('\n');
     print_sync_margin(a, w, c, n);
     if (a->verify && !s) {
-        int k = trapeze_gz_verify_order(c, n, a->verify < n ? (int)a->verify : n), best = 0;
+        int k = trapeze_ghostzone_verify_order(c, n, a->verify < n ? (int)a->verify : n), best = 0;
         int searched = 0;
         double work = 0;
         s = cli_gz_verify(gpu_path, w, c, n, k, a->stages ? (int)a->stages : 2,
@@ -367,12 +367,12 @@ static trapeze_status decide(const gz_args *a, const char *gpu_path, const trape
  * profiles it (5.14: four short simulations), so that the prediction printed
  * is the one the validation measured; *out is p with its [profile.NAME]. */
 static trapeze_status profile(const gz_args *a, const char *gpu_path, const trapeze_workload *w,
-                              const trapeze_gz_params *p, trapeze_gz_params *out,
+                              const trapeze_ghostzone_params *p, trapeze_ghostzone_params *out,
                               trapeze_error *err)
 {
     *out = *p;
     double work;
-    trapeze_status s = trapeze_calib_profile(gpu_path, w, (int)a->threads, out, &work, err);
+    trapeze_status s = trapeze_ghostzone_profile_run(gpu_path, w, (int)a->threads, out, &work, err);
     if (!s)
         fprintf(stderr, "%s: instruction counts: profiled generated kernel (no [profile.%s] in "
                 "the calibration: the kernel generated from the %s, profiled on this GPU in "
@@ -386,7 +386,7 @@ static trapeze_status profile(const gz_args *a, const char *gpu_path, const trap
  * derived from its stencil, or its [profile] read on another GPU than
  * Meng's (on the GTX 280 without --gpu, the dissertation's own case, a
  * [profile] is silent). */
-static void note_spec_counts(const trapeze_workload *w, const trapeze_gz_model *m,
+static void note_spec_counts(const trapeze_workload *w, const trapeze_ghostzone_model *m,
                              const trapeze_gpu *gpu)
 {
     trapeze_workload_counts c;
@@ -396,43 +396,43 @@ static void note_spec_counts(const trapeze_workload *w, const trapeze_gz_model *
                 "and loop (%d shared loads, %d global, %d arithmetic, %d special-function, 1 "
                 "store) and %d of setup\n", w->name, c.per_point, c.shared_loads,
                 c.global_loads, c.arith, c.sfu, c.setup);
-    else if (trapeze_gz_profile_sms(m) != gpu->n_sm)
+    else if (trapeze_ghostzone_profile_sms(m) != gpu->n_sm)
         fprintf(stderr, "%s: instruction counts: [profile] override: no [profile.%s] in the "
                 "calibration: the spec's instruction counts (Meng's GTX 280, per SM of %g) are "
                 "used per element on %s's %d SMs (the stencil itself implies %d per point and "
-                "%d outside the loop)\n", w->name, w->name, trapeze_gz_profile_sms(m),
+                "%d outside the loop)\n", w->name, w->name, trapeze_ghostzone_profile_sms(m),
                 gpu->name, gpu->n_sm, c.per_point, c.outside_loop);
 }
 
 static trapeze_status run_workload(const gz_args *a, const trapeze_workload *spec,
                                    const trapeze_gpu *gpu, const char *gpu_path,
-                                   const trapeze_gz_params *p, trapeze_csv_out *csv,
+                                   const trapeze_ghostzone_params *p, trapeze_csv_out *csv,
                                    int *header_done, trapeze_error *err)
 {
     trapeze_workload w = *spec;
-    trapeze_gz_model *m;
-    trapeze_gz_params profiled;
-    trapeze_status s = trapeze_gz_create(gpu, &w, p, &m, err);
+    trapeze_ghostzone_model *m;
+    trapeze_ghostzone_params profiled;
+    trapeze_status s = trapeze_ghostzone_create(gpu, &w, p, &m, err);
     if (s)
         return s;
     cli_workload_shape_note(&w);
-    int calibrated = trapeze_gz_profile_sms(m) == gpu->n_sm && a->gpu;
-    if (trapeze_gz_profile_sms(m) != gpu->n_sm && a->gpu && !a->spec_counts) {
-        trapeze_gz_destroy(m);
+    int calibrated = trapeze_ghostzone_profile_sms(m) == gpu->n_sm && a->gpu;
+    if (trapeze_ghostzone_profile_sms(m) != gpu->n_sm && a->gpu && !a->spec_counts) {
+        trapeze_ghostzone_destroy(m);
         if ((s = profile(a, gpu_path, &w, p, &profiled, err)) ||
-            (s = trapeze_gz_create(gpu, &w, &profiled, &m, err)))
+            (s = trapeze_ghostzone_create(gpu, &w, &profiled, &m, err)))
             return s;
         p = &profiled;
     } else if (!calibrated) {
         note_spec_counts(&w, m, gpu);
     }
-    trapeze_gz_set_tau(m, a->tau);
+    trapeze_ghostzone_set_tau(m, a->tau);
     trapeze_sync modes[2] = {(trapeze_sync)a->modes[0], (trapeze_sync)a->modes[1]};
-    trapeze_gz_decision d;
-    s = trapeze_gz_decide(m, modes, a->nmodes, a->optimize_block, (int)a->height, &d, err);
-    const trapeze_gz_optimum *o = d.mode;
+    trapeze_ghostzone_decision d;
+    s = trapeze_ghostzone_decide(m, modes, a->nmodes, a->optimize_block, (int)a->height, &d, err);
+    const trapeze_ghostzone_optimum *o = d.mode;
     for (int i = 0; !s && csv && !a->energy.enabled && i < a->nmodes; i++)
-        s = trapeze_gz_write_rows(m, o[i].sync, o[i].blk_len, csv, err);
+        s = trapeze_ghostzone_write_rows(m, o[i].sync, o[i].blk_len, csv, err);
     if (!s) {
         if (!*header_done)
             print_header();
@@ -441,7 +441,7 @@ static trapeze_status run_workload(const gz_args *a, const trapeze_workload *spe
             printf("%-12s %-8s %-8s %8.3f %4d %8d %14.1f %7.2fx %8.2f %s\n", w.name,
                    gpu->name, trapeze_sync_name(o[i].sync), o[i].h_continuous, o[i].h_floor,
                    o[i].h_argmin, o[i].cpl_argmin, o[i].cpl_h1 / o[i].cpl_argmin,
-                   trapeze_gz_delta(m, o[i].blk_len), trapeze_sync_name(o[d.chosen].sync));
+                   trapeze_ghostzone_delta(m, o[i].blk_len), trapeze_sync_name(o[d.chosen].sync));
         if (a->optimize_block)
             for (int i = 0; i < a->nmodes; i++)
                 printf("%-12s block edge for %s: %d (continuous optimum %.2f)\n", w.name,
@@ -453,7 +453,7 @@ static trapeze_status run_workload(const gz_args *a, const trapeze_workload *spe
         if (!s && a->energy.enabled)
             s = cli_gz_energy(&a->energy, gpu_path, &w, m, p, modes, a->nmodes, csv, err);
     }
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_destroy(m);
     return s;
 }
 
@@ -476,7 +476,7 @@ int cli_ghostzone(int argc, char **argv)
     }
     trapeze_error err = {0};
     trapeze_gpu gpu;
-    trapeze_gz_params params;
+    trapeze_ghostzone_params params;
     trapeze_csv_out *csv = NULL;
     char gpu_path[4096];
     int loaded = load_inputs(&a, &gpu, &params, gpu_path, sizeof gpu_path, &err);
@@ -488,9 +488,9 @@ int cli_ghostzone(int argc, char **argv)
         s = cli_check_outputs(outputs, 2, &err);
     if (!s && a.csv)
         s = a.energy.enabled
-            ? trapeze_csv_create(a.csv, trapeze_gz_energy_csv_columns,
-                                 trapeze_gz_energy_csv_ncolumns, &csv, &err)
-            : trapeze_csv_create(a.csv, trapeze_gz_csv_columns, trapeze_gz_csv_ncolumns, &csv,
+            ? trapeze_csv_create(a.csv, trapeze_ghostzone_energy_csv_columns,
+                                 trapeze_ghostzone_energy_csv_ncolumns, &csv, &err)
+            : trapeze_csv_create(a.csv, trapeze_ghostzone_csv_columns, trapeze_ghostzone_csv_ncolumns, &csv,
                                  &err);
     /* every name resolved before anything is printed */
     int n = a.nworkloads ? a.nworkloads : 4;

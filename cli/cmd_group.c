@@ -63,25 +63,25 @@ static void usage(FILE *f)
             "  --no-sim             predictions only (no simulation)\n");
 }
 
-#define N_POLICIES TRAPEZE_GRP_NPOLICIES
+#define N_POLICIES TRAPEZE_GROUP_NPOLICIES
 /* The table's rows: the six policies, Chen's dispatch decided before
  * launch (a grouping, not a policy), the choice. */
-#define policies trapeze_grp_policy_names
+#define policies trapeze_group_policy_names
 #define N_ROWS (N_POLICIES + 2)
 /* ... then, when simulated, the model's own pick (MODEL_ROW) */
 #define MODEL_ROW (N_POLICIES + 1)
 static const char *row_name(int i)
 {
-    return i < N_POLICIES - 1 ? trapeze_grp_policy_names[i]
+    return i < N_POLICIES - 1 ? trapeze_group_policy_names[i]
            : i == N_POLICIES - 1 ? "chen-static"
-           : i == N_POLICIES     ? trapeze_grp_policy_names[N_POLICIES - 1]
+           : i == N_POLICIES     ? trapeze_group_policy_names[N_POLICIES - 1]
                                  : "model";
 }
 
 typedef struct {
     int predicted, simulated;
-    trapeze_grp_eval pred;
-    trapeze_grp_measured sim;
+    trapeze_group_eval pred;
+    trapeze_group_measured sim;
 } row;
 
 static const char *const csv_columns[] = {
@@ -109,7 +109,7 @@ static trapeze_status write_csv(const char *path, const char *gpu, const char *k
             else
                 trapeze_csv_text(csv, "");
         }
-        trapeze_csv_text(csv, r->predicted ? trapeze_grp_eval_bound(&r->pred) : "");
+        trapeze_csv_text(csv, r->predicted ? trapeze_group_eval_bound(&r->pred) : "");
         s = trapeze_csv_end_row(csv, err);
     }
     if (s) {
@@ -120,7 +120,7 @@ static trapeze_status write_csv(const char *path, const char *gpu, const char *k
 }
 
 /* "tiles 2 x 3 row-major", or the candidate's name. */
-static void choice_name(const trapeze_grp_choice *ch, char *out, size_t size)
+static void choice_name(const trapeze_group_choice *ch, char *out, size_t size)
 {
     if (!strcmp(ch->source, "tiles"))
         snprintf(out, size, "tiles %d x %d %s", ch->gx, ch->gy,
@@ -131,7 +131,7 @@ static void choice_name(const trapeze_grp_choice *ch, char *out, size_t size)
 
 /* The model's pick before the simulations ranked the candidates, its run,
  * and whether the simulations moved the choice off it. */
-static void print_model_pick(const trapeze_grp_outcome *o)
+static void print_model_pick(const trapeze_group_outcome *o)
 {
     char name[64], opt[64];
     choice_name(&o->model_choice, name, sizeof name);
@@ -144,7 +144,7 @@ static void print_model_pick(const trapeze_grp_outcome *o)
         printf("optimized (ranked by the simulations): %s\n", opt);
 }
 
-static void print_table(const row *rows, const trapeze_grp_choice *ch, int simulated)
+static void print_table(const row *rows, const trapeze_group_choice *ch, int simulated)
 {
     printf("%-11s %14s %14s %8s %14s %14s %9s\n", "policy", "pred_cycles", "pred_L2", "bound",
            simulated ? "sim_cycles" : "", simulated ? "sim_L2" : "",
@@ -154,7 +154,7 @@ static void print_table(const row *rows, const trapeze_grp_choice *ch, int simul
         printf("%-11s", row_name(i));
         if (r->predicted)
             printf(" %14.0f %14.0f %8s", r->pred.cycles, r->pred.l2_accesses,
-                   trapeze_grp_eval_bound(&r->pred));
+                   trapeze_group_eval_bound(&r->pred));
         else
             printf(" %14s %14s %8s", "-", "-", "-");
         if (r->simulated)
@@ -246,7 +246,7 @@ int cli_group(int argc, char **argv)
         fprintf(stderr, "trapeze group: %s\n", err.message);
         goto out;
     }
-    trapeze_grp_params p;
+    trapeze_group_params p;
     char calib_path[1024];
     /* without --calibration: the GPU's shipped one, used as is with
      * --no-sim, else the start of the fit to the simulations */
@@ -254,8 +254,8 @@ int cli_group(int argc, char **argv)
     if (!calib && cli_group_calibration(gpu, calib_path, sizeof calib_path))
         gpu_calib = calib_path;
     const char *load = calib ? calib : gpu_calib;
-    if (load ? trapeze_grp_params_load(load, &p, &err) != TRAPEZE_OK
-             : (trapeze_grp_params_default(&p), 0)) {
+    if (load ? trapeze_group_params_load(load, &p, &err) != TRAPEZE_OK
+             : (trapeze_group_params_default(&p), 0)) {
         fprintf(stderr, "trapeze group: %s\n", err.message);
         goto out;
     }
@@ -264,14 +264,14 @@ int cli_group(int argc, char **argv)
                no_sim ? "the GPU's, by default" : "the GPU's, the start of the fit");
     else if (!calib && no_sim)
         fprintf(stderr, "note: no calibration for this GPU; the model's constants are uncalibrated defaults\n");
-    trapeze_grp_problem *pb = NULL;
-    trapeze_grp_measured sim[N_POLICIES - 1];
+    trapeze_group_problem *pb = NULL;
+    trapeze_group_measured sim[N_POLICIES - 1];
     memset(sim, 0, sizeof sim);
-    trapeze_grp_outcome o;
+    trapeze_group_outcome o;
     memset(&o, 0, sizeof o);
     trapeze_status s =
-        trace ? trapeze_grp_problem_trace(gpu, trace, (int)launch, &pb, &err)
-              : trapeze_grp_problem_builtin(gpu, kernel, params, n_params, (int)launch, &pb, &err);
+        trace ? trapeze_group_problem_trace(gpu, trace, (int)launch, &pb, &err)
+              : trapeze_group_problem_builtin(gpu, kernel, params, n_params, (int)launch, &pb, &err);
     /* the simulator's policies first: they are the comparison and, without a
      * calibration file, the samples the model is fitted to */
     /* every simulation runs the same launch: they weigh alike */
@@ -280,18 +280,18 @@ int cli_group(int argc, char **argv)
     for (int i = 0; !s && !no_sim && i < N_POLICIES - 1; i++) {
         snprintf(detail, sizeof detail, "simulating %s", policies[i]);
         cli_progress_update(&bar, i, N_ROWS, "simulations", detail);
-        s = trapeze_grp_problem_simulate(pb, policies[i], NULL, &sim[i], &err);
+        s = trapeze_group_problem_simulate(pb, policies[i], NULL, &sim[i], &err);
     }
     if (!s && !no_sim)   /* decide simulates chen-static, then the choice */
         cli_progress_update(&bar, N_POLICIES - 1, N_ROWS, "simulations",
                             "simulating chen-static and the choice");
     if (!s)
-        s = trapeze_grp_decide(pb, &p, no_sim ? NULL : sim, NULL, !calib, margin, soft, &o, &err);
+        s = trapeze_group_decide(pb, &p, no_sim ? NULL : sim, NULL, !calib, margin, soft, &o, &err);
     if (!s && !no_sim)
         cli_progress_update(&bar, N_ROWS, N_ROWS, "simulations", "done");
     cli_progress_end(&bar, !s);
     if (!s && save_calib)
-        s = trapeze_grp_params_save(save_calib, &o.params, &err);
+        s = trapeze_group_params_save(save_calib, &o.params, &err);
     if (!s && out_path)
         s = trapeze_grouping_save(out_path, &o.grouping, &err);
     row rows[N_ROWS];
@@ -303,13 +303,13 @@ int cli_group(int argc, char **argv)
                              o.pred[N_POLICIES - 1], o.sim[N_POLICIES - 1]};
     rows[MODEL_ROW] = (row){o.model_simulated, o.model_simulated, o.model_choice.eval,
                             o.model_sim};
-    const trapeze_grp_choice ch = o.choice;
-    const trapeze_calib_report rep = o.fit;
+    const trapeze_group_choice ch = o.choice;
+    const trapeze_fit_report rep = o.fit;
     const int fitted = o.fitted;
     p = o.params;
     if (!s) {
-        const trapeze_locality_graph *g = trapeze_grp_problem_graph(pb);
-        const trapeze_grp_machine *mc = trapeze_grp_problem_machine(pb);
+        const trapeze_locality_graph *g = trapeze_group_problem_graph(pb);
+        const trapeze_group_machine *mc = trapeze_group_problem_machine(pb);
         printf("kernel %s launch %ld: %ld TBs (grid %d x %d x %d), %d SMs x %d co-resident TBs\n",
                kernel, launch, g->n_tbs, g->grid[0], g->grid[1], g->grid[2], mc->n_sm,
                mc->tbs_per_sm);
@@ -340,8 +340,8 @@ int cli_group(int argc, char **argv)
         fprintf(stderr, "trapeze group: %s\n", err.message);
     else
         rc = 0;
-    trapeze_grp_outcome_free(&o);
-    trapeze_grp_problem_destroy(pb);
+    trapeze_group_outcome_free(&o);
+    trapeze_group_problem_destroy(pb);
 out:
     free(operands);
     free(params);

@@ -126,25 +126,25 @@ static int own_option(calib_args *a, void *ctx, const char *arg, const char *val
     return 2;
 }
 
-static void print_rows(const trapeze_validation *v)
+static void print_rows(const trapeze_ghostzone_validation *v)
 {
     printf("%-12s %-8s %8s %8s %7s %10s %10s %12s\n", "workload", "sync", "mape_%", "max_%",
            "h_model", "h_sim_best", "pick_ratio", "sample_cost%");
     for (int i = 0; i < v->n_rows; i++) {
-        const trapeze_validation_row *r = &v->rows[i];
+        const trapeze_ghostzone_validation_row *r = &v->rows[i];
         printf("%-12s %-8s %8.2f %8.2f %7d %10d %10.4f %12.2f\n", r->workload,
                trapeze_sync_name(r->sync), r->mape_pct, r->max_ape_pct, r->h_model, r->h_sim_best,
                r->pick_ratio, 100 * r->sample_warp_instructions / r->sweep_warp_instructions);
     }
 }
 
-static void print_sizes(const trapeze_size_validation *v)
+static void print_sizes(const trapeze_ghostzone_size_validation *v)
 {
     printf("%-12s %7s %14s %7s %9s %9s %-13s %-13s %5s %10s %9s %8s\n", "workload", "area_x", "grid",
            "mape_%", "bias_rl_%", "bias_fn_%", "model_pick", "sim_best", "sync", "pick_ratio",
            "verify3", "v3_sweep%");
     for (int i = 0; i < v->n_rows; i++) {
-        const trapeze_size_validation_row *r = &v->rows[i];
+        const trapeze_ghostzone_size_validation_row *r = &v->rows[i];
         char grid[48], mp[24], sb[24];
         snprintf(grid, sizeof grid, "%.0fx%.0fx%.0f", r->data_len[0], r->data_len[1], r->data_len[2]);
         snprintf(mp, sizeof mp, "%s %d", trapeze_sync_name(r->sync_model), r->h_model);
@@ -156,20 +156,20 @@ static void print_sizes(const trapeze_size_validation *v)
     }
 }
 
-static int validate_sizes(calib_args *a, validate_files *f, const trapeze_gz_params *p,
-                          trapeze_calib_plan *plan, trapeze_sample_log *sweep,
+static int validate_sizes(calib_args *a, validate_files *f, const trapeze_ghostzone_params *p,
+                          trapeze_ghostzone_plan *plan, trapeze_sample_log *sweep,
                           trapeze_error *err)
 {
-    trapeze_size_validation v = {0};
-    trapeze_status s = trapeze_calib_validate_sizes(plan, p, f->sizes, f->n_sizes,
+    trapeze_ghostzone_size_validation v = {0};
+    trapeze_status s = trapeze_ghostzone_validate_sizes(plan, p, f->sizes, f->n_sizes,
                                                     f->sweep_stages ? f->sweep_stages : a->opt.stages,
                                                     sweep,
                                                     a->threads, calib_progress, NULL, &v, err);
     if (!s)
-        s = trapeze_size_validation_write_csv(&v, f->csv, f->curve, err);
+        s = trapeze_ghostzone_size_validation_write_csv(&v, f->csv, f->curve, err);
     if (!s)
         print_sizes(&v);
-    trapeze_size_validation_free(&v);
+    trapeze_ghostzone_size_validation_free(&v);
     return s;
 }
 
@@ -181,7 +181,7 @@ int cli_validate(int argc, char **argv)
     argc = -model - 1;   /* --model ghostzone: removed */
     calib_args a = {.cmd = "validate", .threads = 1};
     validate_files f = {0};
-    trapeze_calib_options_default(&a.opt);
+    trapeze_ghostzone_calib_options_init(&a.opt);
     static const cli_opt own[] = {
         {"--calibration", 1, 0}, {"--force-calibration", 0, 0}, {"--csv", 1, 0},
         {"--curve", 1, 0}, {"--sweep-log", 1, 0}, {"--sizes", 1, 0}, {"--sweep-stages", 1, 0},
@@ -201,18 +201,18 @@ int cli_validate(int argc, char **argv)
         return 2;
     }
     trapeze_error err = {0};
-    trapeze_calib_plan *plan = NULL;
+    trapeze_ghostzone_plan *plan = NULL;
     trapeze_sample_log *log = NULL, *sweep = NULL;
-    trapeze_gz_params p;
-    trapeze_validation v = {0};
+    trapeze_ghostzone_params p;
+    trapeze_ghostzone_validation v = {0};
     const char *const outputs[] = {f.csv, f.curve};
     trapeze_status s = cli_check_outputs(outputs, 2, &err);
     if (!s)
-        s = trapeze_gz_params_load(f.calibration, &p, &err);
+        s = trapeze_ghostzone_params_load(f.calibration, &p, &err);
     if (!s)
         s = calib_make_plan(&a, &plan, &err);
     if (!s && !f.force_calibration &&
-        (s = trapeze_gz_params_check_gpu(&p, trapeze_calib_plan_gpu(plan), &err))) {
+        (s = trapeze_ghostzone_params_check_gpu(&p, trapeze_ghostzone_plan_gpu(plan), &err))) {
         char why[sizeof err.message];
         snprintf(why, sizeof why, "%s", err.message);
         trapeze_fail(&err, s, "%s: %s", f.calibration, why);
@@ -227,12 +227,12 @@ int cli_validate(int argc, char **argv)
         return calib_exit(&a, plan, log, s, &err);
     }
     if (!s)
-        s = trapeze_calib_validate(plan, &p, log, sweep, a.threads, calib_progress, &a.threads, &v, &err);
+        s = trapeze_ghostzone_validate(plan, &p, log, sweep, a.threads, calib_progress, &a.threads, &v, &err);
     if (!s)
-        s = trapeze_validation_write_csv(&v, f.csv, f.curve, &err);
+        s = trapeze_ghostzone_validation_write_csv(&v, f.csv, f.curve, &err);
     if (!s)
         print_rows(&v);
-    trapeze_validation_free(&v);
+    trapeze_ghostzone_validation_free(&v);
     trapeze_sample_log_close(sweep);
     return calib_exit(&a, plan, log, s, &err);
 }

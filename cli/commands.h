@@ -48,10 +48,10 @@ trapeze_status cli_power_load(const char *power_arg, trapeze_power *power, trape
 /* ghostzone_energy.c: `ghostzone --objective`: samples, calibration, sleep
  * thresholds and the picks by time, energy and EDP of one workload (spec:
  * as its file gives it, for the simulator; m: the model), printed; rows of
- * trapeze_gz_energy_csv_columns to csv when not NULL. */
+ * trapeze_ghostzone_energy_csv_columns to csv when not NULL. */
 typedef struct cli_gz_energy_opts {
     int enabled;                   /* --objective given */
-    trapeze_gz_objective objective;
+    trapeze_ghostzone_objective objective;
     const char *power;             /* --power; NULL: data/power/GPU.ini */
     double max_penalty;            /* --max-penalty (0.01) */
     const char *samples;           /* --energy-samples: the samples log; NULL: a temporary one */
@@ -61,8 +61,8 @@ typedef struct cli_gz_energy_opts {
 int cli_gz_energy_option(const char *arg);
 int cli_gz_energy_parse(const char *arg, const char *val, cli_gz_energy_opts *o);
 trapeze_status cli_gz_energy(const cli_gz_energy_opts *o, const char *gpu_path,
-                             const trapeze_workload *spec, const trapeze_gz_model *m,
-                             const trapeze_gz_params *p, const trapeze_sync *modes, int nmodes,
+                             const trapeze_workload *spec, const trapeze_ghostzone_model *m,
+                             const trapeze_ghostzone_params *p, const trapeze_sync *modes, int nmodes,
                              trapeze_csv_out *csv, trapeze_error *err);
 
 /* Presets (presets.c): a bare name (no '/', no '.') is a shipped file,

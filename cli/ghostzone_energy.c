@@ -18,8 +18,8 @@
 
 #define MAX_SAMPLES 6   /* 3 heights x 2 sync modes */
 
-static void print_pick(const char *name, const char *label, const trapeze_gz_energy_eval *e,
-                       const trapeze_gz_energy_eval *ref)
+static void print_pick(const char *name, const char *label, const trapeze_ghostzone_energy_eval *e,
+                       const trapeze_ghostzone_energy_eval *ref)
 {
     printf("%-12s by %-7s %-8s h=%-3.0f cpl %10.1f  energy %9.4f mJ/loop  edp %10.4g uJs", name,
            label, trapeze_sync_name(e->sync), e->h, e->cpl_sleep, 1e3 * e->energy_j,
@@ -30,11 +30,11 @@ static void print_pick(const char *name, const char *label, const trapeze_gz_ene
     putchar('\n');
 }
 
-static void print_thresholds(const char *name, const trapeze_gz_energy_eval *e)
+static void print_thresholds(const char *name, const trapeze_ghostzone_energy_eval *e)
 {
-    static const char *const st[TRAPEZE_GZE_NSTRUCT] = {"l1d", "l2", "rf"};
+    static const char *const st[TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT] = {"l1d", "l2", "rf"};
     printf("%-12s sleep at the pick:", name);
-    for (int x = 0; x < TRAPEZE_GZE_NSTRUCT; x++) {
+    for (int x = 0; x < TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT; x++) {
         printf(" %s ", st[x]);
         if (!e->sleep.valid || !e->sleep.n_modes[x]) {
             printf("on");
@@ -58,14 +58,14 @@ static void progress(void *ctx, const trapeze_run_progress *at, const trapeze_sa
  * read back in plan order. */
 static trapeze_status run_samples(const cli_gz_energy_opts *o, const char *gpu_path,
                                   const trapeze_power *pw, const trapeze_workload *spec,
-                                  const trapeze_gz_model *m, const trapeze_sync *modes,
-                                  int nmodes, trapeze_gz_energy_sample *s, trapeze_gz_sleep *sl,
+                                  const trapeze_ghostzone_model *m, const trapeze_sync *modes,
+                                  int nmodes, trapeze_ghostzone_energy_sample *s, trapeze_ghostzone_sleep *sl,
                                   int *n, trapeze_error *err)
 {
     char dir[] = "/tmp/trapeze-energy-XXXXXX", tmp[64] = "";
     const char *path = o->samples;
     trapeze_config *cfg = NULL;
-    trapeze_gz_energy_plan *plan = NULL;
+    trapeze_ghostzone_energy_plan *plan = NULL;
     trapeze_sample_log *log = NULL;
     *n = 0;
     if (!path) {
@@ -76,21 +76,21 @@ static trapeze_status run_samples(const cli_gz_energy_opts *o, const char *gpu_p
     }
     trapeze_status st = trapeze_config_load(gpu_path, &cfg, err);
     if (!st)
-        st = trapeze_gz_energy_plan_create(cfg, pw, spec, m, modes, nmodes, o->max_penalty, &plan,
+        st = trapeze_ghostzone_energy_plan_create(cfg, pw, spec, m, modes, nmodes, o->max_penalty, &plan,
                                            err);
     if (!st)
-        st = trapeze_sample_log_open_schema(path, &trapeze_gz_energy_schema, &log, err);
+        st = trapeze_sample_log_open_schema(path, &trapeze_ghostzone_energy_schema, &log, err);
     cli_progress bar = {.prefix = "energy samples"};
     if (!st)
-        st = trapeze_samples_run(trapeze_gz_energy_plan_set(plan), log,
+        st = trapeze_samples_run(trapeze_ghostzone_energy_plan_set(plan), log,
                                  o->threads > 0 ? o->threads : 1, progress, &bar, err);
-    const trapeze_sample_set *set = plan ? trapeze_gz_energy_plan_set(plan) : NULL;
+    const trapeze_sample_set *set = plan ? trapeze_ghostzone_energy_plan_set(plan) : NULL;
     for (int i = 0; !st && i < set->count; i++) {
         const trapeze_sample_row *r = trapeze_sample_log_find_row(log, set->rows[i].id);
         if (!r)
             st = trapeze_fail(err, TRAPEZE_EINVAL, "%s: sample %s missing after the run", path,
                               set->rows[i].id);
-        else if (!(st = trapeze_gz_energy_from_row(r, pw, trapeze_gz_gpu(m)->n_sm, &s[*n],
+        else if (!(st = trapeze_ghostzone_energy_from_row(r, pw, trapeze_ghostzone_gpu(m)->n_sm, &s[*n],
                                                    &sl[*n], err)))
             (*n)++;
         else {   /* the row's message, with the file it came from */
@@ -100,7 +100,7 @@ static trapeze_status run_samples(const cli_gz_energy_opts *o, const char *gpu_p
         }
     }
     trapeze_sample_log_close(log);
-    trapeze_gz_energy_plan_destroy(plan);
+    trapeze_ghostzone_energy_plan_destroy(plan);
     trapeze_config_destroy(cfg);
     if (tmp[0]) {
         unlink(tmp);
@@ -110,28 +110,28 @@ static trapeze_status run_samples(const cli_gz_energy_opts *o, const char *gpu_p
 }
 
 trapeze_status cli_gz_energy(const cli_gz_energy_opts *o, const char *gpu_path,
-                             const trapeze_workload *spec, const trapeze_gz_model *m,
-                             const trapeze_gz_params *p, const trapeze_sync *modes, int nmodes,
+                             const trapeze_workload *spec, const trapeze_ghostzone_model *m,
+                             const trapeze_ghostzone_params *p, const trapeze_sync *modes, int nmodes,
                              trapeze_csv_out *csv, trapeze_error *err)
 {
-    const trapeze_gpu *gpu = trapeze_gz_gpu(m);
-    const char *name = trapeze_gz_workload(m)->name;
+    const trapeze_gpu *gpu = trapeze_ghostzone_gpu(m);
+    const char *name = trapeze_ghostzone_workload(m)->name;
     trapeze_power pw;
     trapeze_status s = cli_power_load(o->power ? o->power : gpu->name, &pw, err);
     if (s)
         return s;
-    trapeze_gz_energy_sample *smp = calloc(MAX_SAMPLES, sizeof *smp);
-    trapeze_gz_sleep sl[MAX_SAMPLES];
-    trapeze_gz_energy_coef c;
-    trapeze_gz_energy_eval *e = NULL;
+    trapeze_ghostzone_energy_sample *smp = calloc(MAX_SAMPLES, sizeof *smp);
+    trapeze_ghostzone_sleep sl[MAX_SAMPLES];
+    trapeze_ghostzone_energy_coef c;
+    trapeze_ghostzone_energy_eval *e = NULL;
     int ns = 0, n = 0, best[3];
     if (!smp)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     s = run_samples(o, gpu_path, &pw, spec, m, modes, nmodes, smp, sl, &ns, err);
     if (!s)
-        s = trapeze_gz_energy_calibrate(m, p, smp, ns, &c, err);
+        s = trapeze_ghostzone_energy_calibrate(m, p, smp, ns, &c, err);
     if (!s)
-        s = trapeze_gz_energy_rank(m, &c, smp, sl, ns, modes, nmodes, &e, &n, best, err);
+        s = trapeze_ghostzone_energy_rank(m, &c, smp, sl, ns, modes, nmodes, &e, &n, best, err);
     if (!s) {
         double insts = 0;
         for (int i = 0; i < ns; i++)
@@ -145,16 +145,16 @@ trapeze_status cli_gz_energy(const cli_gz_energy_opts *o, const char *gpu_path,
                 printf("%-12s calibrated %-8s %.4g nJ per counted warp instruction, %.4g nJ "
                        "per element moved\n", name, trapeze_sync_name((trapeze_sync)k),
                        1e9 * c.inst_j[k], 1e9 * c.element_j[k]);
-        const trapeze_gz_energy_eval *t = &e[best[TRAPEZE_GZ_OBJ_TIME]];
+        const trapeze_ghostzone_energy_eval *t = &e[best[TRAPEZE_GHOSTZONE_OBJ_TIME]];
         print_pick(name, "time", t, NULL);
-        print_pick(name, "energy", &e[best[TRAPEZE_GZ_OBJ_ENERGY]], t);
-        print_pick(name, "edp", &e[best[TRAPEZE_GZ_OBJ_EDP]], t);
-        const trapeze_gz_energy_eval *pick = &e[best[o->objective]];
-        printf("%-12s chosen (%s): %s h=%.0f\n", name, trapeze_gz_objective_name(o->objective),
+        print_pick(name, "energy", &e[best[TRAPEZE_GHOSTZONE_OBJ_ENERGY]], t);
+        print_pick(name, "edp", &e[best[TRAPEZE_GHOSTZONE_OBJ_EDP]], t);
+        const trapeze_ghostzone_energy_eval *pick = &e[best[o->objective]];
+        printf("%-12s chosen (%s): %s h=%.0f\n", name, trapeze_ghostzone_objective_name(o->objective),
                trapeze_sync_name(pick->sync), pick->h);
         print_thresholds(name, pick);
         if (csv)
-            s = trapeze_gz_energy_write_rows(m, e, n, csv, err);
+            s = trapeze_ghostzone_energy_write_rows(m, e, n, csv, err);
     }
     free(e);
     free(smp);
@@ -170,7 +170,7 @@ int cli_gz_energy_option(const char *arg)
 int cli_gz_energy_parse(const char *arg, const char *val, cli_gz_energy_opts *o)
 {
     if (!strcmp(arg, "--objective")) {
-        if (trapeze_gz_objective_parse(val, &o->objective) != 0)
+        if (trapeze_ghostzone_objective_parse(val, &o->objective) != 0)
             return cli_usage_error("ghostzone", "--objective: expected time, energy or edp, "
                                    "got '%s'", val);
         o->enabled = 1;

@@ -50,20 +50,20 @@ int cli_gz_group_parse(cli_gz_group *g, const char *arg, const char *val)
 
 /* --group-calibration, else data/calibrations/NAME-group.ini, else defaults. */
 static trapeze_status group_params(const cli_gz_group *g, const char *gpu_name,
-                                   trapeze_grp_params *gp, trapeze_error *err)
+                                   trapeze_group_params *gp, trapeze_error *err)
 {
     char path[4096], rel[160];
-    trapeze_grp_params_default(gp);
+    trapeze_group_params_default(gp);
     if (g->calibration)
-        return trapeze_grp_params_load(g->calibration, gp, err);
+        return trapeze_group_params_load(g->calibration, gp, err);
     snprintf(rel, sizeof rel, "calibrations/%.64s-group.ini", gpu_name);
     cli_data_path(rel, path, sizeof path);
     if (access(path, R_OK) == 0)
-        return trapeze_grp_params_load(path, gp, err);
+        return trapeze_group_params_load(path, gp, err);
     return TRAPEZE_OK;
 }
 
-static void print_row(const char *name, const trapeze_gz_group_row *r)
+static void print_row(const char *name, const trapeze_ghostzone_group_row *r)
 {
     printf("%-12s group: relaunch h=%-3d rr CPL %10.1f  ", name, r->h, r->cpl_rr);
     if (!strcmp(r->source, "tiles"))
@@ -79,10 +79,10 @@ static void print_row(const char *name, const trapeze_gz_group_row *r)
 }
 
 trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
-                                const trapeze_workload *spec, const trapeze_gz_params *p,
+                                const trapeze_workload *spec, const trapeze_ghostzone_params *p,
                                 int tau, long stages, trapeze_error *err)
 {
-    trapeze_grp_params gp;
+    trapeze_group_params gp;
     trapeze_gpu gpu;
     trapeze_config *cfg;
     trapeze_status s = trapeze_config_load(gpu_path, &cfg, err);
@@ -92,15 +92,15 @@ trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
     }
     if (!s)
         s = group_params(g, gpu.name, &gp, err);
-    trapeze_gz_group_result r;
+    trapeze_ghostzone_group_result r;
     if (!s)
-        s = trapeze_gz_group_optimize(gpu_path, spec, p, tau, &gp, 0.01, g->exhaustive, &r, err);
+        s = trapeze_ghostzone_group_optimize(gpu_path, spec, p, tau, &gp, 0.01, g->exhaustive, &r, err);
     if (s)
         return s;
     const char *name = spec->name;
     int skipped = 0, relaunch = 0;
     for (int i = 0; i < r.n_rows; i++) {
-        const trapeze_gz_group_row *row = &r.rows[i];
+        const trapeze_ghostzone_group_row *row = &r.rows[i];
         if (row->sync != TRAPEZE_SYNC_RELAUNCH)
             continue;
         relaunch++;
@@ -113,7 +113,7 @@ trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
     if (skipped)
         printf("%-12s group: %d of %d relaunch heights skipped: even free halo re-reads "
                "would not beat the best\n", name, skipped, relaunch);
-    const trapeze_gz_group_row *b = &r.rows[r.best], *br = &r.rows[r.best_relaunch];
+    const trapeze_ghostzone_group_row *b = &r.rows[r.best], *br = &r.rows[r.best_relaunch];
     if (b->sync == TRAPEZE_SYNC_FENCE)
         printf("%-12s best with grouping: fence h=%d (CPL %.1f; persistent blocks, no TB "
                "grouping); best relaunch h=%d %s (CPL %.1f)\n", name, b->h, b->cpl, br->h,
@@ -134,14 +134,14 @@ trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
         double sim_rr = 0, sim_g = 0;
         long n = stages > 0 ? stages : 2;
         int it = (int)(br->h * n);
-        s = trapeze_gz_group_simulate(gpu_path, spec, br->h, it, NULL, &sim_rr, err);
+        s = trapeze_ghostzone_group_simulate(gpu_path, spec, br->h, it, NULL, &sim_rr, err);
         if (!s)
-            s = trapeze_gz_group_simulate(gpu_path, spec, br->h, it, &r.grouping, &sim_g, err);
+            s = trapeze_ghostzone_group_simulate(gpu_path, spec, br->h, it, &r.grouping, &sim_g, err);
         if (!s)
             printf("%-12s group verify: relaunch h=%d, %ld stages: simulated CPL rr %.1f, "
                    "grouping %.1f (%+.2f%%; model %+.2f%%)\n", name, br->h, n, sim_rr, sim_g,
                    100 * (sim_g / sim_rr - 1), 100 * (br->cpl / br->cpl_rr - 1));
     }
-    trapeze_gz_group_result_free(&r);
+    trapeze_ghostzone_group_result_free(&r);
     return s;
 }

@@ -26,7 +26,7 @@ void cli_gz_group_usage(FILE *out);
 int cli_gz_group_parse(cli_gz_group *g, const char *arg, const char *val);
 /* After a workload's usual output: the joint (h, grouping) decision. */
 trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,
-                                const trapeze_workload *spec, const trapeze_gz_params *p,
+                                const trapeze_workload *spec, const trapeze_ghostzone_params *p,
                                 int tau, long stages, trapeze_error *err);
 
 #endif

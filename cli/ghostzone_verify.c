@@ -25,7 +25,7 @@
  * thread prints them on SIGINT while the main thread simulates. */
 typedef struct {
     const trapeze_workload *w;
-    trapeze_gz_choice *c;
+    trapeze_ghostzone_choice *c;
     int n, k, stages;
     pthread_mutex_t lock;
     sigset_t interrupt;
@@ -35,7 +35,7 @@ typedef struct {
     double done, total; /* estimated warp instructions */
 } verify_run;
 
-int cli_gz_verify_print(FILE *out, const trapeze_workload *w, const trapeze_gz_choice *c, int n,
+int cli_gz_verify_print(FILE *out, const trapeze_workload *w, const trapeze_ghostzone_choice *c, int n,
                         int k, double *work)
 {
     int best = -1;
@@ -97,7 +97,7 @@ static void report(verify_run *v, const char *detail)
 static trapeze_status run_batch(verify_run *v, const char *gpu_path, const int *idx, int count,
                                 const char *stage, int threads, trapeze_error *err)
 {
-    trapeze_gz_choice batch[MAX_BATCH];
+    trapeze_ghostzone_choice batch[MAX_BATCH];
     char detail[128];
     int len = snprintf(detail, sizeof detail, "%s:", stage);
     for (int j = 0; j < count; j++) {
@@ -107,12 +107,12 @@ static trapeze_status run_batch(verify_run *v, const char *gpu_path, const int *
                             j ? "," : "", trapeze_sync_name(batch[j].sync), batch[j].h);
     }
     report(v, detail);
-    trapeze_status s = trapeze_calib_verify(gpu_path, v->w, batch, count, v->stages, threads, err);
+    trapeze_status s = trapeze_ghostzone_verify(gpu_path, v->w, batch, count, v->stages, threads, err);
     pthread_mutex_lock(&v->lock);
     for (int j = 0; !s && j < count; j++) {
         v->c[idx[j]].cpl_sim = batch[j].cpl_sim;
         v->c[idx[j]].warp_instructions = batch[j].warp_instructions;
-        v->done += trapeze_calib_verify_cost(v->w, batch[j].sync, batch[j].h, v->stages);
+        v->done += trapeze_ghostzone_verify_cost(v->w, batch[j].sync, batch[j].h, v->stages);
     }
     pthread_mutex_unlock(&v->lock);
     return s;
@@ -124,7 +124,7 @@ static trapeze_status run_all(verify_run *v, const char *gpu_path, int threads, 
     trapeze_status s = TRAPEZE_OK;
     int batch = threads < 1 ? 1 : threads > MAX_BATCH ? MAX_BATCH : threads;
     for (int i = 0; i < v->k; i++)
-        v->total += trapeze_calib_verify_cost(v->w, v->c[i].sync, v->c[i].h, v->stages);
+        v->total += trapeze_ghostzone_verify_cost(v->w, v->c[i].sync, v->c[i].h, v->stages);
     for (int first = 0; !s && first < v->k; first += batch) {
         int idx[MAX_BATCH], count = v->k - first < batch ? v->k - first : batch;
         for (int j = 0; j < count; j++)
@@ -137,14 +137,14 @@ static trapeze_status run_all(verify_run *v, const char *gpu_path, int threads, 
                      v->k);
         s = run_batch(v, gpu_path, idx, count, stage, threads, err);
     }
-    while (!s && *searched < TRAPEZE_GZ_VERIFY_MAX_SEARCH) {
-        int i = trapeze_gz_verify_next(v->c, v->n);
+    while (!s && *searched < TRAPEZE_GHOSTZONE_VERIFY_MAX_SEARCH) {
+        int i = trapeze_ghostzone_verify_next(v->c, v->n);
         if (i < 0)
             break;
         ++*searched;
         char stage[64];
         snprintf(stage, sizeof stage, "search along h, run %d", *searched);
-        v->total += trapeze_calib_verify_cost(v->w, v->c[i].sync, v->c[i].h, v->stages);
+        v->total += trapeze_ghostzone_verify_cost(v->w, v->c[i].sync, v->c[i].h, v->stages);
         s = run_batch(v, gpu_path, &i, 1, stage, threads, err);
     }
     if (!s) {
@@ -154,7 +154,7 @@ static trapeze_status run_all(verify_run *v, const char *gpu_path, int threads, 
     return s;
 }
 
-trapeze_status cli_gz_verify(const char *gpu_path, const trapeze_workload *w, trapeze_gz_choice *c,
+trapeze_status cli_gz_verify(const char *gpu_path, const trapeze_workload *w, trapeze_ghostzone_choice *c,
                              int n, int k, int stages, int threads, int *searched,
                              trapeze_error *err)
 {

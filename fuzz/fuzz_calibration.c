@@ -13,21 +13,21 @@ const char *const fuzz_seeds[] = {"data/calibrations/*.ini", "tests/fuzz/calibra
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *path = fuzz_file("calibration.ini", data, size);
-    trapeze_gz_params p, q;
+    trapeze_ghostzone_params p, q;
     trapeze_error err = {0};
-    if (trapeze_gz_params_load(path, &p, &err)) {
+    if (trapeze_ghostzone_params_load(path, &p, &err)) {
         FUZZ_CHECK(fuzz_printable(err.message));
         return 0;
     }
-    for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++) {
+    for (int k = 0; k < TRAPEZE_GHOSTZONE_NPARAMS; k++) {
         double lo, hi;
-        trapeze_gz_param_range((trapeze_gz_param)k, &lo, &hi);
+        trapeze_ghostzone_param_range((trapeze_ghostzone_param)k, &lo, &hi);
         FUZZ_CHECK(p.value[k] >= lo && p.value[k] <= hi);
     }
     char again[600];
     snprintf(again, sizeof again, "%s.again.ini", path);
-    if (trapeze_gz_params_save(again, &p, &err) == TRAPEZE_OK) {
-        trapeze_status s = trapeze_gz_params_load(again, &q, &err);
+    if (trapeze_ghostzone_params_save(again, &p, &err) == TRAPEZE_OK) {
+        trapeze_status s = trapeze_ghostzone_params_load(again, &q, &err);
         if (s)
             fprintf(stderr, "reload: %s\n", err.message);
         FUZZ_CHECK(s == TRAPEZE_OK);

@@ -37,7 +37,7 @@ typedef struct trapeze_error {
 } trapeze_error;
 
 const char *trapeze_status_name(trapeze_status status);
-/* sizeof the named public struct ("trapeze_gz_eval", ...), 0 if unknown:
+/* sizeof the named public struct ("trapeze_ghostzone_eval", ...), 0 if unknown:
  * for bindings that allocate or mirror the library's structs. */
 size_t trapeze_struct_size(const char *name);
 
@@ -306,53 +306,53 @@ void trapeze_workload_reach(const trapeze_workload *w, int *left, int *right);
 /* The parameter vector: every constant Meng measured, assumed or fitted.
  * Calibration fits these; the default is the dissertation's GTX 280 set. */
 typedef enum {
-    TRAPEZE_GZ_UNCONTENDED_LAT,   /* UncontendedLat, cycles (assumed 300) */
-    TRAPEZE_GZ_SIGMA,             /* sigma: alpha = sigma^(D-1) (fitted 5.0) */
-    TRAPEZE_GZ_BETA,              /* beta: latency hiding (assumed 0.5; used only with tau) */
-    TRAPEZE_GZ_MU,                /* mu: exposed fraction of fence sync (assumed 0.5) */
-    TRAPEZE_GZ_FENCE_PER_BLOCK,   /* fence-barrier cycles per block (measured 210.3) */
-    TRAPEZE_GZ_RELAUNCH,          /* kernel relaunch cycles (measured 3350) */
-    TRAPEZE_GZ_CPI,               /* cycles per warp instruction (4) */
-    TRAPEZE_GZ_BLOCKS_PER_SM,     /* BlksPerSM (8) */
-    TRAPEZE_GZ_BW_FRACTION,       /* achieved / peak DRAM bandwidth (extension; 1 = Meng) */
-    TRAPEZE_GZ_FENCE_BARRIER,     /* fence-barrier cycles per stage, the intercept of Meng's
+    TRAPEZE_GHOSTZONE_UNCONTENDED_LAT,   /* UncontendedLat, cycles (assumed 300) */
+    TRAPEZE_GHOSTZONE_SIGMA,             /* sigma: alpha = sigma^(D-1) (fitted 5.0) */
+    TRAPEZE_GHOSTZONE_BETA,              /* beta: latency hiding (assumed 0.5; used only with tau) */
+    TRAPEZE_GHOSTZONE_MU,                /* mu: exposed fraction of fence sync (assumed 0.5) */
+    TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK,   /* fence-barrier cycles per block (measured 210.3) */
+    TRAPEZE_GHOSTZONE_RELAUNCH,          /* kernel relaunch cycles (measured 3350) */
+    TRAPEZE_GHOSTZONE_CPI,               /* cycles per warp instruction (4) */
+    TRAPEZE_GHOSTZONE_BLOCKS_PER_SM,     /* BlksPerSM (8) */
+    TRAPEZE_GHOSTZONE_BW_FRACTION,       /* achieved / peak DRAM bandwidth (extension; 1 = Meng) */
+    TRAPEZE_GHOSTZONE_FENCE_BARRIER,     /* fence-barrier cycles per stage, the intercept of Meng's
                                      fit (his "negligible" delta; 0 = Meng) */
-    TRAPEZE_GZ_OVERLAP,           /* omega: memory/compute overlap, CPS = GlbSync +
+    TRAPEZE_GHOSTZONE_OVERLAP,           /* omega: memory/compute overlap, CPS = GlbSync +
                                      (MemAcc^p + Comp^p)^(1/p), p = 1/(1-omega): 0 is
                                      Meng's sum, toward 1 the larger of the two (extension) */
-    TRAPEZE_GZ_TILE_CYCLES,       /* relaunch: cycles per tile on the busiest SM beyond its
+    TRAPEZE_GHOSTZONE_TILE_CYCLES,       /* relaunch: cycles per tile on the busiest SM beyond its
                                      instructions (block dispatch and retire; 0 = Meng) */
-    TRAPEZE_GZ_FENCE_MISC,        /* fence: fraction of MiscComp the persistent kernel still
+    TRAPEZE_GHOSTZONE_FENCE_MISC,        /* fence: fraction of MiscComp the persistent kernel still
                                      runs per tile (staging, commit; 0 = Meng, who drops it) */
-    TRAPEZE_GZ_FENCE_POLL,        /* fence: cycles per stage per participating block and per
+    TRAPEZE_GHOSTZONE_FENCE_POLL,        /* fence: cycles per stage per participating block and per
                                      wave of tiles it waits through (polling contention at
                                      the L2; 0 = Meng) */
-    TRAPEZE_GZ_OVERLAP_FENCE,     /* omega of fence mode when fence_overlap = 1 */
-    TRAPEZE_GZ_HALO_REREAD,       /* rho: DRAM cost of the staged elements a neighbouring tile
+    TRAPEZE_GHOSTZONE_OVERLAP_FENCE,     /* omega of fence mode when fence_overlap = 1 */
+    TRAPEZE_GHOSTZONE_HALO_REREAD,       /* rho: DRAM cost of the staged elements a neighbouring tile
                                      also loads (ghost zones re-read from L2), relative to a
                                      first read: LoadSten moves V + rho (T blk^D - V) elements
                                      (1 = Meng: every staged element from DRAM) */
-    TRAPEZE_GZ_FENCE_ITER,        /* psi: fence: the persistent kernel's loop iterations after
+    TRAPEZE_GHOSTZONE_FENCE_ITER,        /* psi: fence: the persistent kernel's loop iterations after
                                      a tile's first run psi more instructions than the relaunch
                                      profile's (tile coordinates recomputed per iteration):
                                      IterComp + psi (h - 1) IterComp/h (0 = Meng) */
-    TRAPEZE_GZ_NPARAMS
-} trapeze_gz_param;
+    TRAPEZE_GHOSTZONE_NPARAMS
+} trapeze_ghostzone_param;
 
 /* A workload's [profile] counts as measured on the calibrated GPU (the
  * profiling run of a calibration). They replace the workload spec's counts
- * in trapeze_gz_create when the names match (case-insensitive). */
-#define TRAPEZE_GZ_MAX_PROFILES 16
-typedef struct trapeze_gz_profile {
+ * in trapeze_ghostzone_create when the names match (case-insensitive). */
+#define TRAPEZE_GHOSTZONE_MAX_PROFILES 16
+typedef struct trapeze_ghostzone_profile {
     char workload[64];
     double input_elements, insts_per_sm_mc, insts_per_sm_ic, bank_conflict_rate;
     double issue_cycles;   /* SM-cycles per warp instruction of the issue probe (a tall h
                               less half of it, on four waves of tiles); 0 when not measured */
-} trapeze_gz_profile;
+} trapeze_ghostzone_profile;
 
-typedef struct trapeze_gz_params {
-    double value[TRAPEZE_GZ_NPARAMS];
-    double stderr_[TRAPEZE_GZ_NPARAMS];  /* standard errors from a fit; 0 when unknown */
+typedef struct trapeze_ghostzone_params {
+    double value[TRAPEZE_GHOSTZONE_NPARAMS];
+    double stderr_[TRAPEZE_GHOSTZONE_NPARAMS];  /* standard errors from a fit; 0 when unknown */
     char source[128];                    /* where the values came from */
     int whole_tiles;                     /* extension, "whole_tiles = 1" in [ghostzone]: at a
                                             whole h, T = prod ceil(DataLength_i / edge_i) and
@@ -360,7 +360,7 @@ typedef struct trapeze_gz_params {
                                             launch does (else 5.3's real-valued T) */
     int occupancy;                       /* "occupancy = 1": resident blocks per SM from the GPU
                                             and the workload's block, registers and shared
-                                            memory (trapeze_gz_occupancy), not blocks_per_sm */
+                                            memory (trapeze_ghostzone_occupancy), not blocks_per_sm */
     int waves;                           /* "waves = 1": at a whole h, passes (5.6) are whole
                                             waves, ceil(T / (BlksPerSM M)): the partial last
                                             wave costs a whole latency */
@@ -387,7 +387,7 @@ typedef struct trapeze_gz_params {
                                             its latency, passes x UncontendedLat (a round of
                                             resident blocks waits on its loads), and its
                                             bandwidth time, not their sum */
-    double corr[TRAPEZE_GZ_NPARAMS][TRAPEZE_GZ_NPARAMS]; /* fitted parameters' correlations
+    double corr[TRAPEZE_GHOSTZONE_NPARAMS][TRAPEZE_GHOSTZONE_NPARAMS]; /* fitted parameters' correlations
                                             ([correlation] "a,b = r"; 0 when unknown); with
                                             stderr_ they give the fit's covariance */
     double issue_cycles_ref;             /* [ghostzone] issue_cycles_ref: the geometric mean of
@@ -396,28 +396,28 @@ typedef struct trapeze_gz_params {
                                             either is 0): its instruction mix's issue rate
                                             against the calibration's */
     int n_profiles;                      /* [profile.NAME] sections of a calibration file */
-    trapeze_gz_profile profile[TRAPEZE_GZ_MAX_PROFILES];
+    trapeze_ghostzone_profile profile[TRAPEZE_GHOSTZONE_MAX_PROFILES];
     char gpu[64];                        /* [meta] gpu: the GPU it was made for ("" unknown) */
     char gpu_fingerprint[17];            /* [meta] gpu_fingerprint (trapeze_gpu_fingerprint) */
-} trapeze_gz_params;
+} trapeze_ghostzone_params;
 
 /* TRAPEZE_EINVAL when p records a GPU whose fingerprint differs from gpu's
  * (a calibration used with another GPU), naming both; OK when they match or
  * p records none (a hand-written file). */
-trapeze_status trapeze_gz_params_check_gpu(const trapeze_gz_params *p, const trapeze_gpu *gpu,
+trapeze_status trapeze_ghostzone_params_check_gpu(const trapeze_ghostzone_params *p, const trapeze_gpu *gpu,
                                            trapeze_error *err);
-const char *trapeze_gz_param_name(trapeze_gz_param p);
+const char *trapeze_ghostzone_param_name(trapeze_ghostzone_param p);
 /* The physically meaningful range of a parameter (fits stay inside it). */
-void trapeze_gz_param_range(trapeze_gz_param p, double *lo, double *hi);
+void trapeze_ghostzone_param_range(trapeze_ghostzone_param p, double *lo, double *hi);
 /* Meng's GTX 280 values (Table 5.1, sections 5.4.2-5.4.5). */
-void trapeze_gz_params_default(trapeze_gz_params *p);
+void trapeze_ghostzone_params_default(trapeze_ghostzone_params *p);
 /* A calibration file: [ghostzone] name = value for each parameter; absent
  * names keep their default; unknown names are errors. [profile.NAME]
  * sections (input_elements, insts_per_sm_mc, insts_per_sm_ic,
  * bank_conflict_rate) carry the measured counts of workload NAME. */
-trapeze_status trapeze_gz_params_load(const char *path, trapeze_gz_params *p,
+trapeze_status trapeze_ghostzone_params_load(const char *path, trapeze_ghostzone_params *p,
                                       trapeze_error *err);
-trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params *p,
+trapeze_status trapeze_ghostzone_params_save(const char *path, const trapeze_ghostzone_params *p,
                                       trapeze_error *err);
 
 typedef enum { TRAPEZE_SYNC_RELAUNCH, TRAPEZE_SYNC_FENCE } trapeze_sync;
@@ -425,46 +425,46 @@ const char *trapeze_sync_name(trapeze_sync s);
 
 /* The six per-loop components of Eq. 5.24 (5.25-5.30), in CSV order. */
 typedef enum {
-    TRAPEZE_GZ_GLBSYNC, TRAPEZE_GZ_LOADSTEN, TRAPEZE_GZ_COMMIT,
-    TRAPEZE_GZ_ITERMEM, TRAPEZE_GZ_MISCCOMP, TRAPEZE_GZ_ITERCOMP,
-    TRAPEZE_GZ_NCOMPONENTS
-} trapeze_gz_component;
-const char *trapeze_gz_component_name(trapeze_gz_component c);
+    TRAPEZE_GHOSTZONE_GLBSYNC, TRAPEZE_GHOSTZONE_LOADSTEN, TRAPEZE_GHOSTZONE_COMMIT,
+    TRAPEZE_GHOSTZONE_ITERMEM, TRAPEZE_GHOSTZONE_MISCCOMP, TRAPEZE_GHOSTZONE_ITERCOMP,
+    TRAPEZE_GHOSTZONE_NCOMPONENTS
+} trapeze_ghostzone_component;
+const char *trapeze_ghostzone_component_name(trapeze_ghostzone_component c);
 
-typedef struct trapeze_gz_eval {
+typedef struct trapeze_ghostzone_eval {
     double trapezoids;                         /* T (5.3), real-valued */
     double passes;                             /* 5.6 */
-    double stage[TRAPEZE_GZ_NCOMPONENTS];      /* per stage: GlbSync, LoadSten, Commit,
+    double stage[TRAPEZE_GHOSTZONE_NCOMPONENTS];      /* per stage: GlbSync, LoadSten, Commit,
                                                   IterMem, MiscComp, IterComp (per trapezoid
                                                   for the last two, as in 5.15/5.16) */
-    double per_loop[TRAPEZE_GZ_NCOMPONENTS];   /* 5.25-5.30 */
+    double per_loop[TRAPEZE_GHOSTZONE_NCOMPONENTS];   /* 5.25-5.30 */
     double cps;                                /* 5.2 */
     double cpl;                                /* 5.1 = sum of per_loop */
     double dcpl_dh;                            /* analytic gradient */
     double dcpl_dblk;
-    double dcpl_dparam[TRAPEZE_GZ_NPARAMS];
-} trapeze_gz_eval;
+    double dcpl_dparam[TRAPEZE_GHOSTZONE_NPARAMS];
+} trapeze_ghostzone_eval;
 
-typedef struct trapeze_gz_model trapeze_gz_model;
+typedef struct trapeze_ghostzone_model trapeze_ghostzone_model;
 
-trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload *w,
-                                 const trapeze_gz_params *p, trapeze_gz_model **out,
+trapeze_status trapeze_ghostzone_create(const trapeze_gpu *gpu, const trapeze_workload *w,
+                                 const trapeze_ghostzone_params *p, trapeze_ghostzone_model **out,
                                  trapeze_error *err);
-void trapeze_gz_destroy(trapeze_gz_model *m);
+void trapeze_ghostzone_destroy(trapeze_ghostzone_model *m);
 /* A [profile.NAME] of p matching the workload's name replaces its counts
- * once, at create; trapeze_gz_set_params changes the parameter values (and
+ * once, at create; trapeze_ghostzone_set_params changes the parameter values (and
  * whole_tiles) only, never the workload. The generic model interface
  * (model/model.h) passes parameters to each evaluation instead. */
 /* tau = (1 - beta)(1 + BankConflictRate) in 5.11; off ("paper mode") by default. */
-void trapeze_gz_set_tau(trapeze_gz_model *m, int enabled);
-void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p);
-const trapeze_workload *trapeze_gz_workload(const trapeze_gz_model *m);
+void trapeze_ghostzone_set_tau(trapeze_ghostzone_model *m, int enabled);
+void trapeze_ghostzone_set_params(trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p);
+const trapeze_workload *trapeze_ghostzone_workload(const trapeze_ghostzone_model *m);
 /* The SM count the workload's per-SM instruction counts were measured on: the
  * model's GPU's when a calibration's [profile.NAME] supplied them, 30 (Meng's
  * GTX 280) when they are the spec's own [profile]; 5.14 uses it, not the GPU's
  * M, so a spec's counts mean the same instructions per element on any GPU. */
-double trapeze_gz_profile_sms(const trapeze_gz_model *m);
-const trapeze_gpu *trapeze_gz_gpu(const trapeze_gz_model *m);
+double trapeze_ghostzone_profile_sms(const trapeze_ghostzone_model *m);
+const trapeze_gpu *trapeze_ghostzone_gpu(const trapeze_ghostzone_model *m);
 
 /* CPL and its parts at (h, blk_len); both may be real-valued. TRAPEZE_ERANGE
  * if (h, blk_len) violates 5.20 or h < 1.
@@ -479,18 +479,18 @@ const trapeze_gpu *trapeze_gz_gpu(const trapeze_gz_model *m);
  * within its step (the tile count held at its launched value), not the
  * slope of the smooth model between heights. dcpl_dparam is exact in both
  * cases. */
-trapeze_status trapeze_gz_evaluate(const trapeze_gz_model *m, trapeze_sync sync, double h,
-                                   double blk_len, trapeze_gz_eval *out, trapeze_error *err);
+trapeze_status trapeze_ghostzone_evaluate(const trapeze_ghostzone_model *m, trapeze_sync sync, double h,
+                                   double blk_len, trapeze_ghostzone_eval *out, trapeze_error *err);
 /* Largest integer h with blk_len - HaloWidth_i * h > 0 for every i (5.20). */
-int trapeze_gz_max_height(const trapeze_gz_model *m, int blk_len);
+int trapeze_ghostzone_max_height(const trapeze_ghostzone_model *m, int blk_len);
 /* Resident blocks per SM of the workload's block (blk_len^D threads, its
  * registers, stencil_arrays tiles of shared memory), by the same rule as the
  * simulator's occupancy: CTA slots, threads, warps, registers, shared memory. */
-int trapeze_gz_occupancy(const trapeze_gpu *gpu, const trapeze_workload *w, int blk_len);
+int trapeze_ghostzone_occupancy(const trapeze_gpu *gpu, const trapeze_workload *w, int blk_len);
 /* delta of Eq. 5.23: per-block net cost of fences over relaunch. */
-double trapeze_gz_delta(const trapeze_gz_model *m, double blk_len);
+double trapeze_ghostzone_delta(const trapeze_ghostzone_model *m, double blk_len);
 
-typedef struct trapeze_gz_optimum {
+typedef struct trapeze_ghostzone_optimum {
     trapeze_sync sync;
     double h_continuous;   /* h* from NLopt under 5.20 */
     int h_floor;           /* floor(h*): what the dissertation reports */
@@ -501,37 +501,37 @@ typedef struct trapeze_gz_optimum {
     double cpl_argmin;     /* CPL(h_argmin) */
     double cpl_h1;         /* CPL(1): no ghost zone */
     int evaluations;       /* model evaluations by the optimizer */
-} trapeze_gz_optimum;
+} trapeze_ghostzone_optimum;
 
 /* Minimizes CPL over h with NLopt (gradient-based, constraint 5.20). With
  * optimize_block, blk_len is a second decision variable bounded by the GPU's
  * threads per block and shared memory per block. */
-trapeze_status trapeze_gz_optimize(const trapeze_gz_model *m, trapeze_sync sync,
-                                   int optimize_block, trapeze_gz_optimum *out,
+trapeze_status trapeze_ghostzone_optimize(const trapeze_ghostzone_model *m, trapeze_sync sync,
+                                   int optimize_block, trapeze_ghostzone_optimum *out,
                                    trapeze_error *err);
 
 /* The optimum's fields at a given height h (every height field is h,
  * cpl_floor = cpl_argmin = CPL(h), cpl_h1 = CPL(1)) at the workload's
  * block edge: what `trapeze ghostzone --height` reports. */
-trapeze_status trapeze_gz_at_height(const trapeze_gz_model *m, trapeze_sync sync, int h,
-                                    trapeze_gz_optimum *out, trapeze_error *err);
+trapeze_status trapeze_ghostzone_at_height(const trapeze_ghostzone_model *m, trapeze_sync sync, int h,
+                                    trapeze_ghostzone_optimum *out, trapeze_error *err);
 
-/* The decision: each sync mode of modes optimized (trapeze_gz_optimize),
- * or, with height > 0, taken at that height (trapeze_gz_at_height), and
+/* The decision: each sync mode of modes optimized (trapeze_ghostzone_optimize),
+ * or, with height > 0, taken at that height (trapeze_ghostzone_at_height), and
  * the faster: the lower CPL at its best integer height (cpl_argmin), the
  * first of modes on a tie. */
-typedef struct trapeze_gz_decision {
+typedef struct trapeze_ghostzone_decision {
     int n_modes;
-    trapeze_gz_optimum mode[2];
+    trapeze_ghostzone_optimum mode[2];
     int chosen;                /* index into mode */
-} trapeze_gz_decision;
+} trapeze_ghostzone_decision;
 
-trapeze_status trapeze_gz_decide(const trapeze_gz_model *m, const trapeze_sync *modes,
+trapeze_status trapeze_ghostzone_decide(const trapeze_ghostzone_model *m, const trapeze_sync *modes,
                                  int n_modes, int optimize_block, int height,
-                                 trapeze_gz_decision *out, trapeze_error *err);
+                                 trapeze_ghostzone_decision *out, trapeze_error *err);
 
 /* One integer decision (sync mode, h) and what is known of it. */
-typedef struct trapeze_gz_choice {
+typedef struct trapeze_ghostzone_choice {
     trapeze_sync sync;
     int h;
     double cpl_model;
@@ -539,21 +539,21 @@ typedef struct trapeze_gz_choice {
                                   from the fit's covariance (0 for the best, and when the
                                   calibration has no standard errors) */
     int index;                 /* position before ranking (internal) */
-    double cpl_sim;            /* trapeze_calib_verify: simulated CPL (0: not simulated) */
-    double warp_instructions;  /* trapeze_calib_verify: what simulating it cost */
-} trapeze_gz_choice;
+    double cpl_sim;            /* trapeze_ghostzone_verify: simulated CPL (0: not simulated) */
+    double warp_instructions;  /* trapeze_ghostzone_verify: what simulating it cost */
+} trapeze_ghostzone_choice;
 
 /* Every valid (mode, h) at block edge blk_len, best first by the model's CPL
  * (*out is malloc'ed: free() it). p: the model's parameters, whose stderr_
  * and corr give each candidate's uncertainty relative to the best. */
-trapeze_status trapeze_gz_rank(const trapeze_gz_model *m, const trapeze_gz_params *p, int blk_len,
-                               trapeze_gz_choice **out, int *n, trapeze_error *err);
+trapeze_status trapeze_ghostzone_rank(const trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p, int blk_len,
+                               trapeze_ghostzone_choice **out, int *n, trapeze_error *err);
 
 /* The candidates `--verify k` simulates: the model's k best of a ranking c[0..n-1]
  * and, when those are all one mode (k >= 2), the other mode's best as well (the
  * sync mode is the decision the model misses most often). Moves that one to c[k],
  * keeping the rest in order, and returns how many to simulate: k or k + 1. */
-int trapeze_gz_verify_order(trapeze_gz_choice *c, int n, int k);
+int trapeze_ghostzone_verify_order(trapeze_ghostzone_choice *c, int n, int k);
 
 /* After those are simulated (cpl_sim > 0), the next candidate of c[0..n-1] to
  * simulate, or -1 when done: a search along h in each sync mode, from that
@@ -566,22 +566,22 @@ int trapeze_gz_verify_order(trapeze_gz_choice *c, int n, int k);
  * ranking in that mode (its fastest is the one the model ranks first), else twice the distance
  * back to the nearest simulated one (far optima in a few runs); with
  * one simulated that way, the midpoint, unless it is the neighbour or within
- * TRAPEZE_GZ_VERIFY_FLAT of the best (the gain between is smaller than that). */
-#define TRAPEZE_GZ_VERIFY_FLAT 0.01
+ * TRAPEZE_GHOSTZONE_VERIFY_FLAT of the best (the gain between is smaller than that). */
+#define TRAPEZE_GHOSTZONE_VERIFY_FLAT 0.01
 /* The other mode is searched (after the fastest run's) when its fastest run is
  * within this of the best: on the shipped size sweeps, 0.10 costs 0.354 of the
  * sweeps' work where searching only the best mode cost 0.301 and searching
  * both always 0.418; every pick ratio is 1.000 from a margin of 0.03 up. */
-#define TRAPEZE_GZ_VERIFY_OTHER 0.10
-#define TRAPEZE_GZ_VERIFY_MAX_SEARCH 16 /* the search's runs, at most, beyond the k: 8 a mode */
-int trapeze_gz_verify_next(const trapeze_gz_choice *c, int n);
+#define TRAPEZE_GHOSTZONE_VERIFY_OTHER 0.10
+#define TRAPEZE_GHOSTZONE_VERIFY_MAX_SEARCH 16 /* the search's runs, at most, beyond the k: 8 a mode */
+int trapeze_ghostzone_verify_next(const trapeze_ghostzone_choice *c, int n);
 
 /* Writes one row per valid h (1..max height) of this model and sync mode:
  * workload,gpu,sync,h,trapezoids,cpl_cycles,glbsync_cycles,loadsten_cycles,
  * commit_cycles,itermem_cycles,misccomp_cycles,itercomp_cycles,speedup_vs_h1 */
-extern const char *const trapeze_gz_csv_columns[];
-extern const int trapeze_gz_csv_ncolumns;
-trapeze_status trapeze_gz_write_rows(const trapeze_gz_model *m, trapeze_sync sync,
+extern const char *const trapeze_ghostzone_csv_columns[];
+extern const int trapeze_ghostzone_csv_ncolumns;
+trapeze_status trapeze_ghostzone_write_rows(const trapeze_ghostzone_model *m, trapeze_sync sync,
                                      int blk_len, trapeze_csv_out *csv, trapeze_error *err);
 
 /* ------------------------------------------------- the simulator (sim/) */
@@ -751,21 +751,21 @@ trapeze_status trapeze_trace_export_builtin(const trapeze_config *cfg, const cha
 
 /* One observation: a workload on a GPU (the model), a sync mode and height,
  * and the cycles per loop measured by simulation or on hardware. */
-typedef struct trapeze_calib_point {
-    trapeze_gz_model *model;   /* left holding the fitted parameters (never read while fitting) */
+typedef struct trapeze_ghostzone_fit_point {
+    trapeze_ghostzone_model *model;   /* left holding the fitted parameters (never read while fitting) */
     trapeze_sync sync;
     double h, blk_len;
     double cpl_measured;
-} trapeze_calib_point;
+} trapeze_ghostzone_fit_point;
 
-typedef struct trapeze_calib_report {
+typedef struct trapeze_fit_report {
     /* identifiability, per parameter (fitted ones only): at a range limit,
      * and its largest |correlation| with another fitted parameter */
-#define TRAPEZE_CALIB_MAX_PARAMS 32
-    int at_bound[TRAPEZE_CALIB_MAX_PARAMS];
-    double max_corr[TRAPEZE_CALIB_MAX_PARAMS];
-    int corr_with[TRAPEZE_CALIB_MAX_PARAMS];
-    double corr[TRAPEZE_CALIB_MAX_PARAMS][TRAPEZE_CALIB_MAX_PARAMS]; /* fitted pairs, else 0 */
+#define TRAPEZE_FIT_MAX_PARAMS 32
+    int at_bound[TRAPEZE_FIT_MAX_PARAMS];
+    double max_corr[TRAPEZE_FIT_MAX_PARAMS];
+    int corr_with[TRAPEZE_FIT_MAX_PARAMS];
+    double corr[TRAPEZE_FIT_MAX_PARAMS][TRAPEZE_FIT_MAX_PARAMS]; /* fitted pairs, else 0 */
     /* extrapolation: a fit without the largest samples, judged on them */
     int n_holdout;
     double holdout_mape_pct, holdout_max_ape_pct, holdout_bias_pct;
@@ -773,23 +773,23 @@ typedef struct trapeze_calib_report {
     double rms_rel_error;     /* in-sample root mean square of relative residuals */
     double cv_mape_pct;       /* k-fold cross-validated mean absolute % error */
     double cv_max_ape_pct;
-} trapeze_calib_report;
+} trapeze_fit_report;
 
-#define TRAPEZE_GZ_MASK(p) (1u << (p))
+#define TRAPEZE_GHOSTZONE_MASK(p) (1u << (p))
 
-/* Fits the parameters selected by `mask` (TRAPEZE_GZ_MASK bits) by nonlinear
+/* Fits the parameters selected by `mask` (TRAPEZE_GHOSTZONE_MASK bits) by nonlinear
  * least squares on relative residuals (GSL trust region, the model's analytic
  * Jacobian), each kept inside its physical range by a change of variable.
  * p: starting values in; fitted values and standard errors out. Every
  * point's model is left holding the fitted parameters. */
-trapeze_status trapeze_calib_fit(trapeze_calib_point *pts, int n, unsigned mask,
-                                 trapeze_gz_params *p, trapeze_calib_report *rep,
+trapeze_status trapeze_ghostzone_fit(trapeze_ghostzone_fit_point *pts, int n, unsigned mask,
+                                 trapeze_ghostzone_params *p, trapeze_fit_report *rep,
                                  trapeze_error *err);
 /* k-fold cross-validation of that fit (folds by a seeded shuffle): fills
  * rep->cv_mape_pct and rep->cv_max_ape_pct. Models end with `start`. */
-trapeze_status trapeze_calib_cross_validate(trapeze_calib_point *pts, int n, unsigned mask,
-                                            const trapeze_gz_params *start, int k,
-                                            unsigned long seed, trapeze_calib_report *rep,
+trapeze_status trapeze_ghostzone_cross_validate(trapeze_ghostzone_fit_point *pts, int n, unsigned mask,
+                                            const trapeze_ghostzone_params *start, int k,
+                                            unsigned long seed, trapeze_fit_report *rep,
                                             trapeze_error *err);
 
 /* samples.csv: the calibration's observations, one row per finished
@@ -850,7 +850,7 @@ trapeze_status trapeze_sample_log_sort(trapeze_sample_log *log, const char *cons
  * a sample runs) then outputs (what it measured). A log file holds rows of
  * one model: header `sample_id,kind,model,<columns>`, each row naming the
  * model. The ghost-zone logs keep the columns they always had (no model
- * column: trapeze_gz_sample_schema.implicit_model), so every log written
+ * column: trapeze_ghostzone_sample_schema.implicit_model), so every log written
  * before still reads and appends unchanged. */
 typedef enum { TRAPEZE_FIELD_TEXT, TRAPEZE_FIELD_INT, TRAPEZE_FIELD_REAL } trapeze_field_type;
 
@@ -889,7 +889,7 @@ struct trapeze_sample_row {
 };
 
 /* The ghost-zone model's rows: the columns of trapeze_sample_columns. */
-extern const trapeze_row_schema trapeze_gz_sample_schema;
+extern const trapeze_row_schema trapeze_ghostzone_sample_schema;
 
 /* Index of the field called name, or -1. */
 int trapeze_row_field(const trapeze_row_schema *schema, const char *name);
@@ -906,8 +906,8 @@ double trapeze_row_number(const trapeze_sample_row *row, const char *name);     
 int trapeze_row_same_inputs(const trapeze_sample_row *a, const trapeze_sample_row *b);
 /* The ghost-zone row as a generic row, and back (the schema must be the
  * ghost-zone one). */
-void trapeze_gz_sample_to_row(const trapeze_sample *s, trapeze_sample_row *row);
-trapeze_status trapeze_gz_sample_from_row(const trapeze_sample_row *row, trapeze_sample *s,
+void trapeze_ghostzone_sample_to_row(const trapeze_sample *s, trapeze_sample_row *row);
+trapeze_status trapeze_ghostzone_sample_from_row(const trapeze_sample_row *row, trapeze_sample *s,
                                           trapeze_error *err);
 
 /* A samples log of any model, with every guarantee of the ghost-zone one
@@ -999,8 +999,8 @@ trapeze_status trapeze_ncu_import(const char *path, const trapeze_ncu_options *o
 
 /* ------------------------------------- sampled calibration (sampler/) */
 
-/* What a calibration samples and how. Defaults: trapeze_calib_options_default. */
-typedef struct trapeze_calib_options {
+/* What a calibration samples and how. Defaults: trapeze_ghostzone_calib_options_init. */
+typedef struct trapeze_ghostzone_calib_options {
     int budget;              /* stencil samples per workload (12) */
     int stages;              /* timed stages per sample, after one warm-up stage (2) */
     int max_h;               /* largest h sampled and validated; 0: every valid h */
@@ -1009,96 +1009,96 @@ typedef struct trapeze_calib_options {
     double min_fraction, max_fraction; /* sample volume / reference volume (1/4 .. 4) */
     int folds;               /* k of cross-validation (5) */
     unsigned long seed;      /* cross-validation folds */
-    unsigned fit_mask;       /* TRAPEZE_GZ_MASK bits fitted; 0: the default set */
+    unsigned fit_mask;       /* TRAPEZE_GHOSTZONE_MASK bits fitted; 0: the default set */
     int real_tiles;          /* 1: calibrate Meng's real-valued T, not whole tiles */
-    unsigned structure;      /* TRAPEZE_GZ_STRUCT_* bits: the model extensions switched on
-                                (TRAPEZE_GZ_STRUCT_AT_SIZE) */
+    unsigned structure;      /* TRAPEZE_GHOSTZONE_STRUCT_* bits: the model extensions switched on
+                                (TRAPEZE_GHOSTZONE_STRUCT_AT_SIZE) */
     double holdout;          /* fraction of each workload's samples, the largest, held out
                                 to measure extrapolation (0.25; 0: none) */
-    int logged_only;         /* trapeze_calib_validate_sizes: compare with the runs its sweep
+    int logged_only;         /* trapeze_ghostzone_validate_sizes: compare with the runs its sweep
                                 log holds and simulate none (0) */
-} trapeze_calib_options;
+} trapeze_ghostzone_calib_options;
 
-/* Model structure switches a calibration turns on (trapeze_gz_params flags). */
-#define TRAPEZE_GZ_STRUCT_OCCUPANCY 1u
-#define TRAPEZE_GZ_STRUCT_WAVES 2u
-#define TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE 4u
-#define TRAPEZE_GZ_STRUCT_FENCE_OVERLAP 8u
-#define TRAPEZE_GZ_STRUCT_FENCE_STAGING 16u
-#define TRAPEZE_GZ_STRUCT_ROW_PENALTY 32u
-#define TRAPEZE_GZ_STRUCT_FENCE_ITER 64u
-#define TRAPEZE_GZ_STRUCT_MEM_LATENCY 128u
-#define TRAPEZE_GZ_STRUCT_ROW_LINES 256u
-#define TRAPEZE_GZ_STRUCT_BARRIER_MAX 512u
+/* Model structure switches a calibration turns on (trapeze_ghostzone_params flags). */
+#define TRAPEZE_GHOSTZONE_STRUCT_OCCUPANCY 1u
+#define TRAPEZE_GHOSTZONE_STRUCT_WAVES 2u
+#define TRAPEZE_GHOSTZONE_STRUCT_PERSISTENT_FENCE 4u
+#define TRAPEZE_GHOSTZONE_STRUCT_FENCE_OVERLAP 8u
+#define TRAPEZE_GHOSTZONE_STRUCT_FENCE_STAGING 16u
+#define TRAPEZE_GHOSTZONE_STRUCT_ROW_PENALTY 32u
+#define TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER 64u
+#define TRAPEZE_GHOSTZONE_STRUCT_MEM_LATENCY 128u
+#define TRAPEZE_GHOSTZONE_STRUCT_ROW_LINES 256u
+#define TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX 512u
 /* The default: the switches that lowered the error outside the calibration's
  * range (docs/calibration.md, "What each change removed"; persistent_fence
  * with barrier_max, "The fence barrier measured where the persistent kernel
  * meets"); waves did not and stays off. */
-#define TRAPEZE_GZ_STRUCT_AT_SIZE                                                          \
-    (TRAPEZE_GZ_STRUCT_OCCUPANCY | TRAPEZE_GZ_STRUCT_FENCE_OVERLAP |                       \
-     TRAPEZE_GZ_STRUCT_FENCE_STAGING | TRAPEZE_GZ_STRUCT_ROW_PENALTY |                     \
-     TRAPEZE_GZ_STRUCT_FENCE_ITER | TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE |                   \
-     TRAPEZE_GZ_STRUCT_BARRIER_MAX)
+#define TRAPEZE_GHOSTZONE_STRUCT_AT_SIZE                                                          \
+    (TRAPEZE_GHOSTZONE_STRUCT_OCCUPANCY | TRAPEZE_GHOSTZONE_STRUCT_FENCE_OVERLAP |                       \
+     TRAPEZE_GHOSTZONE_STRUCT_FENCE_STAGING | TRAPEZE_GHOSTZONE_STRUCT_ROW_PENALTY |                     \
+     TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER | TRAPEZE_GHOSTZONE_STRUCT_PERSISTENT_FENCE |                   \
+     TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX)
 
-void trapeze_calib_options_default(trapeze_calib_options *o);
+void trapeze_ghostzone_calib_options_init(trapeze_ghostzone_calib_options *o);
 
 /* The samples of one calibration, in a fixed order: micro-benchmarks for the
  * GPU, one profiling pair per workload (h = 1 and h = 2, one stage), then
  * `budget` stencil samples per workload over (h, grid size, sync mode) placed
  * by a Sobol sequence. Each is a trapeze_sample row without results. */
-typedef struct trapeze_calib_plan trapeze_calib_plan;
+typedef struct trapeze_ghostzone_plan trapeze_ghostzone_plan;
 
-trapeze_status trapeze_calib_plan_create(const char *gpu_config_path,
+trapeze_status trapeze_ghostzone_plan_create(const char *gpu_config_path,
                                          const trapeze_workload *workloads, int n,
-                                         const trapeze_calib_options *o,
-                                         trapeze_calib_plan **out, trapeze_error *err);
-void trapeze_calib_plan_destroy(trapeze_calib_plan *plan);
-int trapeze_calib_plan_count(const trapeze_calib_plan *plan);
-const trapeze_sample *trapeze_calib_plan_sample(const trapeze_calib_plan *plan, int i);
-const trapeze_gpu *trapeze_calib_plan_gpu(const trapeze_calib_plan *plan);
+                                         const trapeze_ghostzone_calib_options *o,
+                                         trapeze_ghostzone_plan **out, trapeze_error *err);
+void trapeze_ghostzone_plan_destroy(trapeze_ghostzone_plan *plan);
+int trapeze_ghostzone_plan_count(const trapeze_ghostzone_plan *plan);
+const trapeze_sample *trapeze_ghostzone_plan_sample(const trapeze_ghostzone_plan *plan, int i);
+const trapeze_gpu *trapeze_ghostzone_plan_gpu(const trapeze_ghostzone_plan *plan);
 
 /* The workload at the grid a validation sweep uses (scaled so that the sweep
  * over every h up to max_h in both modes costs about sweep_budget warp
  * instructions), and the largest h sampled and validated for it. */
-trapeze_status trapeze_calib_reference(const trapeze_calib_plan *plan, int workload,
+trapeze_status trapeze_ghostzone_reference(const trapeze_ghostzone_plan *plan, int workload,
                                        trapeze_workload *out, int *max_h, trapeze_error *err);
 
 /* Runs planned sample i on a fresh simulator and fills out with its results
  * (cycles of the timed stages, cpl_cycles, warp instructions spent). */
-trapeze_status trapeze_calib_run_sample(const trapeze_calib_plan *plan, int i,
+trapeze_status trapeze_ghostzone_run_sample(const trapeze_ghostzone_plan *plan, int i,
                                         trapeze_sample *out, trapeze_error *err);
 
 /* The plan indices of the samples missing from log, in plan order (todo
  * holds room for the plan's count). A logged row under a planned id that is
  * not that sample is an error. For drivers that spread samples over
- * processes (MPI): each runs trapeze_calib_run_sample on its share. */
-trapeze_status trapeze_calib_pending(const trapeze_calib_plan *plan,
+ * processes (MPI): each runs trapeze_ghostzone_run_sample on its share. */
+trapeze_status trapeze_ghostzone_pending(const trapeze_ghostzone_plan *plan,
                                      const trapeze_sample_log *log, int *todo, int *n,
                                      trapeze_error *err);
 
 /* The plan as a generic sample set (ghost-zone rows), for drivers such as
  * MPI that run trapeze_samples_pending and set->run themselves. Valid as
  * long as the plan. */
-const trapeze_sample_set *trapeze_calib_sample_set(const trapeze_calib_plan *plan);
+const trapeze_sample_set *trapeze_ghostzone_plan_set(const trapeze_ghostzone_plan *plan);
 
 /* Progress: called from the caller's thread or a worker, under a lock, as
  * each sample ends (work: estimated warp instructions). */
-typedef void (*trapeze_calib_progress)(void *ctx, const trapeze_run_progress *p,
+typedef void (*trapeze_ghostzone_progress)(void *ctx, const trapeze_run_progress *p,
                                        const trapeze_sample *s);
 
 /* The warp instructions a ghost-zone sample (a planned calibration sample or
  * a validation run: its workload, grid, h, sync and stages) will simulate,
  * estimated from the kernel's shape before it runs; micro-benchmarks from
  * their block count. A planning figure for progress displays. */
-double trapeze_calib_sample_cost(const trapeze_calib_plan *plan, const trapeze_sample *s);
+double trapeze_ghostzone_sample_cost(const trapeze_ghostzone_plan *plan, const trapeze_sample *s);
 
 /* Runs, in `threads` workers, every planned sample missing from log, appending
  * each to log the moment it ends. At the end the log is rewritten in plan
  * order (rows not in the plan, e.g. measured ones, kept after), so its bytes
  * do not depend on the thread count. Samples are run independently, each on
  * its own simulator: the results are those of a serial run. */
-trapeze_status trapeze_calib_run(const trapeze_calib_plan *plan, trapeze_sample_log *log,
-                                 int threads, trapeze_calib_progress progress, void *ctx,
+trapeze_status trapeze_ghostzone_run(const trapeze_ghostzone_plan *plan, trapeze_sample_log *log,
+                                 int threads, trapeze_ghostzone_progress progress, void *ctx,
                                  trapeze_error *err);
 
 /* The calibration from a log holding the plan's samples: profiled counts per
@@ -1106,52 +1106,52 @@ trapeze_status trapeze_calib_run(const trapeze_calib_plan *plan, trapeze_sample_
  * parameters not fitted), then the least-squares fit over every stencil row
  * of the plan's workloads and GPU (simulated or measured) and its k-fold
  * cross-validation. */
-trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *plan,
-                                      const trapeze_sample_log *log, trapeze_gz_params *p,
-                                      trapeze_calib_report *rep, trapeze_error *err);
+trapeze_status trapeze_ghostzone_from_log(const trapeze_ghostzone_plan *plan,
+                                      const trapeze_sample_log *log, trapeze_ghostzone_params *p,
+                                      trapeze_fit_report *rep, trapeze_error *err);
 
 /* Validation of a calibration against full simulations of every h up to the
  * plan's max_h, both modes, on the reference grid. One row per workload and
  * sync mode; curve rows per h. */
-typedef struct trapeze_validation_row {
+typedef struct trapeze_ghostzone_validation_row {
     char workload[64];
     trapeze_sync sync;
     double mape_pct, max_ape_pct;
     int h_model, h_sim_best;
     double pick_ratio;        /* CPL_sim(h_sim_best) / CPL_sim(h_model), <= 1 */
     double sample_warp_instructions, sweep_warp_instructions;
-} trapeze_validation_row;
+} trapeze_ghostzone_validation_row;
 
-typedef struct trapeze_validation_point {
+typedef struct trapeze_ghostzone_validation_point {
     char workload[64];
     trapeze_sync sync;
     int h;
     double cpl_sim, cpl_model, warp_instructions;
     double area_factor;       /* grid area / reference area (validate --sizes; 1 otherwise) */
-} trapeze_validation_point;
+} trapeze_ghostzone_validation_point;
 
-typedef struct trapeze_validation {
+typedef struct trapeze_ghostzone_validation {
     int n_rows, n_points;
-    trapeze_validation_row *rows;
-    trapeze_validation_point *points;
-} trapeze_validation;
+    trapeze_ghostzone_validation_row *rows;
+    trapeze_ghostzone_validation_point *points;
+} trapeze_ghostzone_validation;
 
 /* log: the calibration's samples, for their cost (NULL: 0). sweep_log, when
  * not NULL, keeps the sweep's runs like samples.csv: rows already there are
  * reused, new ones appended as they end (a rerun, e.g. after a model change,
  * simulates nothing again). The runs go to `threads` workers. */
-trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trapeze_gz_params *p,
+trapeze_status trapeze_ghostzone_validate(const trapeze_ghostzone_plan *plan, const trapeze_ghostzone_params *p,
                                       const trapeze_sample_log *log,
                                       trapeze_sample_log *sweep_log, int threads,
-                                      trapeze_calib_progress progress, void *ctx,
-                                      trapeze_validation *out, trapeze_error *err);
-void trapeze_validation_free(trapeze_validation *v);
+                                      trapeze_ghostzone_progress progress, void *ctx,
+                                      trapeze_ghostzone_validation *out, trapeze_error *err);
+void trapeze_ghostzone_validation_free(trapeze_ghostzone_validation *v);
 
 /* Validation at the sizes users run: each workload's reference grid scaled
  * to each area factor, the plausible heights of both modes (those whose
  * output tile keeps a quarter of the block, at most 10, plus the model's
  * pick), a few stages each. One row per (workload, size). */
-typedef struct trapeze_size_validation_row {
+typedef struct trapeze_ghostzone_size_validation_row {
     char workload[64];
     double area_factor;                 /* grid area / reference area */
     double data_len[TRAPEZE_MAX_DIMS];
@@ -1168,29 +1168,29 @@ typedef struct trapeze_size_validation_row {
     double verify_pick_ratio;
     int verify_sync_right;
     double verify_warp_instructions;
-} trapeze_size_validation_row;
+} trapeze_ghostzone_size_validation_row;
 
-typedef struct trapeze_size_validation {
+typedef struct trapeze_ghostzone_size_validation {
     int n_rows, n_points;
-    trapeze_size_validation_row *rows;
-    trapeze_validation_point *points;   /* per (workload, size, mode, h) */
-} trapeze_size_validation;
+    trapeze_ghostzone_size_validation_row *rows;
+    trapeze_ghostzone_validation_point *points;   /* per (workload, size, mode, h) */
+} trapeze_ghostzone_size_validation;
 
-trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
-                                            const trapeze_gz_params *p, const double *factors,
+trapeze_status trapeze_ghostzone_validate_sizes(const trapeze_ghostzone_plan *plan,
+                                            const trapeze_ghostzone_params *p, const double *factors,
                                             int n_factors, int stages, trapeze_sample_log *sweep_log,
-                                            int threads, trapeze_calib_progress progress,
-                                            void *ctx, trapeze_size_validation *out,
+                                            int threads, trapeze_ghostzone_progress progress,
+                                            void *ctx, trapeze_ghostzone_size_validation *out,
                                             trapeze_error *err);
-void trapeze_size_validation_free(trapeze_size_validation *v);
+void trapeze_ghostzone_size_validation_free(trapeze_ghostzone_size_validation *v);
 
 /* A validation as the CSV files `trapeze validate` writes: rows_csv one row
  * per workload and mode (--csv), curve_csv one per point (--curve); with
  * --sizes, one row per workload and size, and one per (size, mode, h).
  * Either path may be NULL; both files appear, or neither. */
-trapeze_status trapeze_validation_write_csv(const trapeze_validation *v, const char *rows_csv,
+trapeze_status trapeze_ghostzone_validation_write_csv(const trapeze_ghostzone_validation *v, const char *rows_csv,
                                             const char *curve_csv, trapeze_error *err);
-trapeze_status trapeze_size_validation_write_csv(const trapeze_size_validation *v,
+trapeze_status trapeze_ghostzone_size_validation_write_csv(const trapeze_ghostzone_size_validation *v,
                                                  const char *rows_csv, const char *curve_csv,
                                                  trapeze_error *err);
 
@@ -1201,30 +1201,30 @@ trapeze_status trapeze_size_validation_write_csv(const trapeze_size_validation *
  * GPU of gpu_config_path and adds its counts and issue rate to p, as
  * `validate` does; *warp_instructions is what the runs cost (0: p had the
  * profile). */
-trapeze_status trapeze_calib_profile(const char *gpu_config_path, const trapeze_workload *w,
-                                     int threads, trapeze_gz_params *p,
+trapeze_status trapeze_ghostzone_profile_run(const char *gpu_config_path, const trapeze_workload *w,
+                                     int threads, trapeze_ghostzone_params *p,
                                      double *warp_instructions, trapeze_error *err);
 
 /* Decides by simulation among the model's best candidates: runs each of
  * c[0..n) on workload w (its own size) on the GPU of gpu_config_path for
  * `stages` timed stages after a warm-up (the samples' timing), in `threads`
  * workers, and fills cpl_sim and warp_instructions. */
-trapeze_status trapeze_calib_verify(const char *gpu_config_path, const trapeze_workload *w,
-                                    trapeze_gz_choice *c, int n, int stages, int threads,
+trapeze_status trapeze_ghostzone_verify(const char *gpu_config_path, const trapeze_workload *w,
+                                    trapeze_ghostzone_choice *c, int n, int stages, int threads,
                                     trapeze_error *err);
 
-/* The warp instructions trapeze_calib_verify will simulate for one
+/* The warp instructions trapeze_ghostzone_verify will simulate for one
  * candidate (sync, h) of w, estimated from the kernel's shape: a warm-up and
  * `stages` stages (fence: the warm-up twice). For progress displays. */
-double trapeze_calib_verify_cost(const trapeze_workload *w, trapeze_sync sync, int h,
+double trapeze_ghostzone_verify_cost(const trapeze_workload *w, trapeze_sync sync, int h,
                                  int stages);
 
-/* `--verify k`: simulates c[0..k) of the ranking c[0..n) (trapeze_gz_verify_order),
- * then the search along h (trapeze_gz_verify_next), at most
- * TRAPEZE_GZ_VERIFY_MAX_SEARCH runs more; *searched says how many. The
+/* `--verify k`: simulates c[0..k) of the ranking c[0..n) (trapeze_ghostzone_verify_order),
+ * then the search along h (trapeze_ghostzone_verify_next), at most
+ * TRAPEZE_GHOSTZONE_VERIFY_MAX_SEARCH runs more; *searched says how many. The
  * simulated candidates are those with cpl_sim > 0. */
-trapeze_status trapeze_calib_verify_search(const char *gpu_config_path, const trapeze_workload *w,
-                                           trapeze_gz_choice *c, int n, int k, int stages,
+trapeze_status trapeze_ghostzone_verify_search(const char *gpu_config_path, const trapeze_workload *w,
+                                           trapeze_ghostzone_choice *c, int n, int k, int stages,
                                            int threads, int *searched, trapeze_error *err);
 
 /* ------------------------------------- idle periods (neutral type, common/) */
@@ -1402,7 +1402,7 @@ typedef struct trapeze_sleep_options {
     double penalty_z;              /* ... and with z standard errors of the sample's penalty
                                       (penalty_sigma) added (0; the presets: 2) */
 } trapeze_sleep_options;
-void trapeze_sleep_options_default(trapeze_sleep_options *o);
+void trapeze_sleep_options_init(trapeze_sleep_options *o);
 /* The defaults with the policy the simulator runs on structure s
  * (sim/power/snooze.c, slumber.c): Slumber's lookahead on the register
  * file (state-losing modes before writes too; deep and gated woken by a
@@ -1687,11 +1687,11 @@ trapeze_status trapeze_sleep_optimize(const trapeze_sleep_model *m, double max_p
  * times joules per count calibrated on simulated samples, plus the GPU's
  * leakage and constant power over the predicted cycles, less what the sleep
  * model's thresholds save on the L1D, L2 and register file. */
-#define TRAPEZE_GZE_NSTRUCT 3     /* l1d (line), l2 (line), rf (warp_reg): TRAPEZE_PS_* order */
+#define TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT 3     /* l1d (line), l2 (line), rf (warp_reg): TRAPEZE_PS_* order */
 
 /* A sample: a short window of the workload (a reduced grid, two stages)
  * simulated with a power description, every structure always on. */
-typedef struct trapeze_gz_energy_sample {
+typedef struct trapeze_ghostzone_energy_sample {
     trapeze_sync sync;
     int h;
     double data_len[TRAPEZE_MAX_DIMS];   /* the window's grid */
@@ -1701,133 +1701,133 @@ typedef struct trapeze_gz_energy_sample {
     double dyn_memory_j;                 /* L2, interconnect, DRAM */
     double leak_w[TRAPEZE_PS_COUNT];     /* average leakage power by structure, always on */
     double constant_w, idle_sm_w;        /* constant power; idle-SM energy / seconds */
-    double unit_cycles[TRAPEZE_GZE_NSTRUCT]; /* every unit-cycle of the structure (allocated
+    double unit_cycles[TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT]; /* every unit-cycle of the structure (allocated
                                             or not): what its leakage is spread over */
-    trapeze_idle_hist hist[TRAPEZE_GZE_NSTRUCT];
-} trapeze_gz_energy_sample;
+    trapeze_idle_hist hist[TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT];
+} trapeze_ghostzone_energy_sample;
 
 /* Joules per counted event and the GPU's static power, per sync mode. */
-typedef struct trapeze_gz_energy_coef {
+typedef struct trapeze_ghostzone_energy_coef {
     double inst_j[2];                    /* per warp instruction the model counts [sync] */
     double element_j[2];                 /* per element the model moves to or from memory */
     double leak_w[TRAPEZE_PS_COUNT];     /* whole GPU, every unit ON */
     double constant_w;
     double idle_sm_w;                    /* every SM idle: paid during a relaunch's GlbSync */
     int n_samples[2];
-} trapeze_gz_energy_coef;
+} trapeze_ghostzone_energy_coef;
 
 /* What the sleep thresholds chosen on one sample's histograms give. */
-typedef struct trapeze_gz_sleep {
+typedef struct trapeze_ghostzone_sleep {
     int valid;                           /* 0: no sleep (everything ON) */
-    double saving[TRAPEZE_GZE_NSTRUCT];  /* leakage saved, fraction of the structure's */
-    double penalty[TRAPEZE_GZE_NSTRUCT]; /* exposed wake-up cycles per SM-cycle */
-    double theta[TRAPEZE_GZE_NSTRUCT][TRAPEZE_SLEEP_MAX_MODES]; /* whole-cycle thresholds */
-    int n_modes[TRAPEZE_GZE_NSTRUCT];
-} trapeze_gz_sleep;
+    double saving[TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT];  /* leakage saved, fraction of the structure's */
+    double penalty[TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT]; /* exposed wake-up cycles per SM-cycle */
+    double theta[TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT][TRAPEZE_SLEEP_MAX_MODES]; /* whole-cycle thresholds */
+    int n_modes[TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT];
+} trapeze_ghostzone_sleep;
 
 /* Per loop counts of the model: warp instructions (MiscComp and IterComp
  * of every trapezoid, redundant ones included) and elements loaded,
  * committed and read per iteration; with d/dh. */
-typedef struct trapeze_gz_counts {
+typedef struct trapeze_ghostzone_counts {
     double insts, elements;
     double dinsts_dh, delements_dh;
-} trapeze_gz_counts;
-trapeze_status trapeze_gz_energy_counts(const trapeze_gz_model *m, trapeze_sync sync, double h,
-                                        trapeze_gz_counts *out, trapeze_error *err);
+} trapeze_ghostzone_counts;
+trapeze_status trapeze_ghostzone_energy_counts(const trapeze_ghostzone_model *m, trapeze_sync sync, double h,
+                                        trapeze_ghostzone_counts *out, trapeze_error *err);
 
-typedef struct trapeze_gz_energy_eval {
+typedef struct trapeze_ghostzone_energy_eval {
     trapeze_sync sync;
     double h;
     double cpl;                          /* the time model's cycles per loop */
     double cpl_sleep;                    /* cpl x (1 + sum of the sleep penalties) */
     double seconds;                      /* cpl_sleep / clock */
-    trapeze_gz_counts counts;
+    trapeze_ghostzone_counts counts;
     double dynamic_j, sync_j, leakage_j, saved_j;   /* per loop; leakage after saving */
     double energy_j;                     /* dynamic + sync + leakage */
     double edp;                          /* energy_j x seconds (J s per loop) */
     double denergy_dh, dedp_dh;          /* exact, the sleep choice held */
-    trapeze_gz_sleep sleep;
-} trapeze_gz_energy_eval;
+    trapeze_ghostzone_sleep sleep;
+} trapeze_ghostzone_energy_eval;
 
-trapeze_status trapeze_gz_energy_evaluate(const trapeze_gz_model *m,
-                                          const trapeze_gz_energy_coef *c,
-                                          const trapeze_gz_sleep *sl, trapeze_sync sync,
-                                          double h, trapeze_gz_energy_eval *out,
+trapeze_status trapeze_ghostzone_energy_evaluate(const trapeze_ghostzone_model *m,
+                                          const trapeze_ghostzone_energy_coef *c,
+                                          const trapeze_ghostzone_sleep *sl, trapeze_sync sync,
+                                          double h, trapeze_ghostzone_energy_eval *out,
                                           trapeze_error *err);
 
 /* Joules per count from samples: per sync mode, the samples' dynamic
  * energy over the model's counts of the same windows (model m's workload
  * with each window's grid and iterations, parameters p); static power the
  * samples' average. A sync mode without samples takes the other's. */
-trapeze_status trapeze_gz_energy_calibrate(const trapeze_gz_model *m, const trapeze_gz_params *p,
-                                           const trapeze_gz_energy_sample *s, int n,
-                                           trapeze_gz_energy_coef *out, trapeze_error *err);
+trapeze_status trapeze_ghostzone_energy_calibrate(const trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p,
+                                           const trapeze_ghostzone_energy_sample *s, int n,
+                                           trapeze_ghostzone_energy_coef *out, trapeze_error *err);
 
 /* The thresholds of each structure (Snooze's time-out for the caches,
  * Slumber's look-ahead for the register file, as `trapeze sleep`) chosen
  * by trapeze_sleep_optimize on a sample's histograms with max_penalty. */
-trapeze_status trapeze_gz_energy_sleep(const trapeze_power *pw, double clock_hz,
-                                       const trapeze_gz_energy_sample *s, double max_penalty,
-                                       trapeze_gz_sleep *out, trapeze_error *err);
+trapeze_status trapeze_ghostzone_energy_sleep(const trapeze_power *pw, double clock_hz,
+                                       const trapeze_ghostzone_energy_sample *s, double max_penalty,
+                                       trapeze_ghostzone_sleep *out, trapeze_error *err);
 
-typedef enum { TRAPEZE_GZ_OBJ_TIME, TRAPEZE_GZ_OBJ_ENERGY, TRAPEZE_GZ_OBJ_EDP } trapeze_gz_objective;
-const char *trapeze_gz_objective_name(trapeze_gz_objective o);
+typedef enum { TRAPEZE_GHOSTZONE_OBJ_TIME, TRAPEZE_GHOSTZONE_OBJ_ENERGY, TRAPEZE_GHOSTZONE_OBJ_EDP } trapeze_ghostzone_objective;
+const char *trapeze_ghostzone_objective_name(trapeze_ghostzone_objective o);
 /* 0 and *o set, or -1 for a name that is not time, energy or edp. */
-int trapeze_gz_objective_parse(const char *name, trapeze_gz_objective *o);
-double trapeze_gz_energy_objective(const trapeze_gz_energy_eval *e, trapeze_gz_objective o);
+int trapeze_ghostzone_objective_parse(const char *name, trapeze_ghostzone_objective *o);
+double trapeze_ghostzone_energy_objective(const trapeze_ghostzone_energy_eval *e, trapeze_ghostzone_objective o);
 
 /* Every (sync mode of modes, whole h) at the workload's block, each with the
  * sleep choice of the sample of the same mode nearest in h (sleeps[i] of
  * samples[i]; none: no sleep); *out malloc'd (free()). best[o]: the index of
  * the lowest objective o (the first on a tie). */
-trapeze_status trapeze_gz_energy_rank(const trapeze_gz_model *m, const trapeze_gz_energy_coef *c,
-                                      const trapeze_gz_energy_sample *samples,
-                                      const trapeze_gz_sleep *sleeps, int n_samples,
+trapeze_status trapeze_ghostzone_energy_rank(const trapeze_ghostzone_model *m, const trapeze_ghostzone_energy_coef *c,
+                                      const trapeze_ghostzone_energy_sample *samples,
+                                      const trapeze_ghostzone_sleep *sleeps, int n_samples,
                                       const trapeze_sync *modes, int n_modes,
-                                      trapeze_gz_energy_eval **out, int *n, int best[3],
+                                      trapeze_ghostzone_energy_eval **out, int *n, int best[3],
                                       trapeze_error *err);
 
 /* The window of workload w sampled at (sync, h): the grid cut to about four
  * waves of tiles (at most the workload's own), two stages of h loops. */
-void trapeze_gz_energy_window(const trapeze_gpu *gpu, const trapeze_workload *w, int h,
+void trapeze_ghostzone_energy_window(const trapeze_gpu *gpu, const trapeze_workload *w, int h,
                               trapeze_workload *window);
 /* Simulates that window on a fresh simulator of cfg with pw, always on. */
-trapeze_status trapeze_gz_energy_sample_run(const trapeze_config *cfg, const trapeze_power *pw,
+trapeze_status trapeze_ghostzone_energy_sample_run(const trapeze_config *cfg, const trapeze_power *pw,
                                             const trapeze_workload *w, trapeze_sync sync, int h,
-                                            trapeze_gz_energy_sample *out, trapeze_error *err);
+                                            trapeze_ghostzone_energy_sample *out, trapeze_error *err);
 /* The heights sampled per sync mode: 1, the middle and the largest valid h
  * at the workload's block (fewer when they coincide). Returns the count. */
-int trapeze_gz_energy_sample_heights(const trapeze_gz_model *m, int heights[3]);
+int trapeze_ghostzone_energy_sample_heights(const trapeze_ghostzone_model *m, int heights[3]);
 
 /* The samples as a log (trapeze_sample_log_open_schema with
- * trapeze_gz_energy_schema): planned (each sync mode of modes x
- * trapeze_gz_energy_sample_heights, ids WORKLOAD-SYNC-hH, kind "energy"),
+ * trapeze_ghostzone_energy_schema): planned (each sync mode of modes x
+ * trapeze_ghostzone_energy_sample_heights, ids WORKLOAD-SYNC-hH, kind "energy"),
  * run and resumed by trapeze_samples_run in any number of threads; a row
  * holds the window's inputs, its energies and the thresholds chosen on its
  * idle periods with max_penalty, their saving and penalty. cfg must outlive
  * the plan. */
-extern const trapeze_row_schema trapeze_gz_energy_schema;
-typedef struct trapeze_gz_energy_plan trapeze_gz_energy_plan;
-trapeze_status trapeze_gz_energy_plan_create(const trapeze_config *cfg, const trapeze_power *pw,
+extern const trapeze_row_schema trapeze_ghostzone_energy_schema;
+typedef struct trapeze_ghostzone_energy_plan trapeze_ghostzone_energy_plan;
+trapeze_status trapeze_ghostzone_energy_plan_create(const trapeze_config *cfg, const trapeze_power *pw,
                                              const trapeze_workload *spec,
-                                             const trapeze_gz_model *m, const trapeze_sync *modes,
+                                             const trapeze_ghostzone_model *m, const trapeze_sync *modes,
                                              int n_modes, double max_penalty,
-                                             trapeze_gz_energy_plan **out, trapeze_error *err);
-void trapeze_gz_energy_plan_destroy(trapeze_gz_energy_plan *p);
-const trapeze_sample_set *trapeze_gz_energy_plan_set(const trapeze_gz_energy_plan *p);
+                                             trapeze_ghostzone_energy_plan **out, trapeze_error *err);
+void trapeze_ghostzone_energy_plan_destroy(trapeze_ghostzone_energy_plan *p);
+const trapeze_sample_set *trapeze_ghostzone_energy_plan_set(const trapeze_ghostzone_energy_plan *p);
 /* A logged row back as a sample (no histograms) and its sleep choice. */
-trapeze_status trapeze_gz_energy_from_row(const trapeze_sample_row *row, const trapeze_power *pw,
-                                          int n_sm, trapeze_gz_energy_sample *s,
-                                          trapeze_gz_sleep *sl, trapeze_error *err);
+trapeze_status trapeze_ghostzone_energy_from_row(const trapeze_sample_row *row, const trapeze_power *pw,
+                                          int n_sm, trapeze_ghostzone_energy_sample *s,
+                                          trapeze_ghostzone_sleep *sl, trapeze_error *err);
 
-/* CSV of trapeze ghostzone --objective: trapeze_gz_csv_columns, then
+/* CSV of trapeze ghostzone --objective: trapeze_ghostzone_csv_columns, then
  * energy_j_per_loop,dynamic_j,sync_j,leakage_j,saved_j,edp_js,
  * cpl_sleep_cycles,l1d_saving,l2_saving,rf_saving,penalty_fraction,
  * l1d_thresholds,l2_thresholds,rf_thresholds (thresholds: "a/b/c"). */
-extern const char *const trapeze_gz_energy_csv_columns[];
-extern const int trapeze_gz_energy_csv_ncolumns;
-trapeze_status trapeze_gz_energy_write_rows(const trapeze_gz_model *m,
-                                            const trapeze_gz_energy_eval *e, int n,
+extern const char *const trapeze_ghostzone_energy_csv_columns[];
+extern const int trapeze_ghostzone_energy_csv_ncolumns;
+trapeze_status trapeze_ghostzone_energy_write_rows(const trapeze_ghostzone_model *m,
+                                            const trapeze_ghostzone_energy_eval *e, int n,
                                             trapeze_csv_out *csv, trapeze_error *err);
 
 /* ------------------------------------------ thread-block locality graph */
@@ -1919,44 +1919,44 @@ trapeze_status trapeze_locality_chen_grouping(const trapeze_locality_graph *grap
 /* The grouping model's constants: what capacity, contention and timing leave
  * unknown, fitted from short samples. */
 typedef enum {
-    TRAPEZE_GRP_MU,        /* L2 accesses per footprint line a TB fetches itself */
-    TRAPEZE_GRP_ETA1,      /* fraction of lines shared with a co-resident TB that hit in L1 */
-    TRAPEZE_GRP_ETA2,      /* fraction of lines shared with an earlier TB that hit in L2 */
-    TRAPEZE_GRP_RETAIN2,   /* L2 retention: lines survive about retain2 x L2 capacity of traffic */
-    TRAPEZE_GRP_THETA,     /* union of overlaps: theta x largest + (1-theta) x saturating sum */
-    TRAPEZE_GRP_NU,        /* DRAM reads per line missed in L2 */
-    TRAPEZE_GRP_CWAVE,     /* cycles for one SM to run a wave of its co-resident TBs */
-    TRAPEZE_GRP_TL2,       /* cycles per L2 access (the whole GPU's L2 throughput) */
-    TRAPEZE_GRP_TDRAM,     /* cycles per DRAM read */
-    TRAPEZE_GRP_OVERLAP,   /* omega: cycles = (Tc^p + Ts^p + T2^p + Td^p)^(1/p), p = 1/(1-omega) */
-    TRAPEZE_GRP_TSM,       /* cycles an SM's own pipelines (schedulers, L1, load/store) take per
+    TRAPEZE_GROUP_MU,        /* L2 accesses per footprint line a TB fetches itself */
+    TRAPEZE_GROUP_ETA1,      /* fraction of lines shared with a co-resident TB that hit in L1 */
+    TRAPEZE_GROUP_ETA2,      /* fraction of lines shared with an earlier TB that hit in L2 */
+    TRAPEZE_GROUP_RETAIN2,   /* L2 retention: lines survive about retain2 x L2 capacity of traffic */
+    TRAPEZE_GROUP_THETA,     /* union of overlaps: theta x largest + (1-theta) x saturating sum */
+    TRAPEZE_GROUP_NU,        /* DRAM reads per line missed in L2 */
+    TRAPEZE_GROUP_CWAVE,     /* cycles for one SM to run a wave of its co-resident TBs */
+    TRAPEZE_GROUP_TL2,       /* cycles per L2 access (the whole GPU's L2 throughput) */
+    TRAPEZE_GROUP_TDRAM,     /* cycles per DRAM read */
+    TRAPEZE_GROUP_OVERLAP,   /* omega: cycles = (Tc^p + Ts^p + T2^p + Td^p)^(1/p), p = 1/(1-omega) */
+    TRAPEZE_GROUP_TSM,       /* cycles an SM's own pipelines (schedulers, L1, load/store) take per
                               TB of its queue: co-resident TBs share them (throughput, where
                               cwave is latency) */
-    TRAPEZE_GRP_NPARAMS
-} trapeze_grp_param;
+    TRAPEZE_GROUP_NPARAMS
+} trapeze_group_param;
 
-typedef struct trapeze_grp_params {
-    double value[TRAPEZE_GRP_NPARAMS];
-    double stderr_[TRAPEZE_GRP_NPARAMS];
+typedef struct trapeze_group_params {
+    double value[TRAPEZE_GROUP_NPARAMS];
+    double stderr_[TRAPEZE_GROUP_NPARAMS];
     /* the held-out relative error of a predicted gain over round-robin at
      * the whole-launch scale ([group] gain_uncertainty): a grouping replaces
      * round-robin only when predicted faster by more; < 0: not measured */
     double gain_uncertainty;
     char source[128];
-} trapeze_grp_params;
+} trapeze_group_params;
 
-const char *trapeze_grp_param_name(trapeze_grp_param p);
-void trapeze_grp_param_range(trapeze_grp_param p, double *lo, double *hi);
-void trapeze_grp_params_default(trapeze_grp_params *p);
+const char *trapeze_group_param_name(trapeze_group_param p);
+void trapeze_group_param_range(trapeze_group_param p, double *lo, double *hi);
+void trapeze_group_params_default(trapeze_group_params *p);
 /* Calibration file: [group] name = value (name_stderr), [meta] source;
  * absent names keep their defaults. Errors name file, line and key. */
-trapeze_status trapeze_grp_params_load(const char *path, trapeze_grp_params *p,
+trapeze_status trapeze_group_params_load(const char *path, trapeze_group_params *p,
                                        trapeze_error *err);
-trapeze_status trapeze_grp_params_save(const char *path, const trapeze_grp_params *p,
+trapeze_status trapeze_group_params_save(const char *path, const trapeze_group_params *p,
                                        trapeze_error *err);
 
 /* What the model needs of the GPU and of the kernel's occupancy. */
-typedef struct trapeze_grp_machine {
+typedef struct trapeze_group_machine {
     int n_sm;
     int tbs_per_sm;        /* co-resident TBs per SM (occupancy), x */
     double l1_lines;       /* L1D capacity per SM, in lines */
@@ -1966,18 +1966,18 @@ typedef struct trapeze_grp_machine {
                               elements per line): L2 accesses follow the elements
                               a TB reads more closely than its lines when lines
                               are partly used; 0: in lines */
-} trapeze_grp_machine;
+} trapeze_group_machine;
 
-typedef struct trapeze_grp_model trapeze_grp_model;
+typedef struct trapeze_group_model trapeze_group_model;
 
 /* Copies what it needs of the graph. */
-trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
-                                  const trapeze_grp_machine *m, const trapeze_grp_params *p,
-                                  trapeze_grp_model **out, trapeze_error *err);
-void trapeze_grp_destroy(trapeze_grp_model *m);
-void trapeze_grp_set_params(trapeze_grp_model *m, const trapeze_grp_params *p);
+trapeze_status trapeze_group_create(const trapeze_locality_graph *graph,
+                                  const trapeze_group_machine *m, const trapeze_group_params *p,
+                                  trapeze_group_model **out, trapeze_error *err);
+void trapeze_group_destroy(trapeze_group_model *m);
+void trapeze_group_set_params(trapeze_group_model *m, const trapeze_group_params *p);
 
-typedef struct trapeze_grp_eval {
+typedef struct trapeze_group_eval {
     double l1_shared_hits;   /* L1 hits on lines another TB of the same SM brought */
     double l2_accesses;      /* L1 misses sent to L2 (lines) */
     double dram_reads;
@@ -1985,17 +1985,17 @@ typedef struct trapeze_grp_eval {
     double t_compute, t_sm, t_l2, t_dram;
     double cycles;
     /* exact gradients in the parameters */
-    double dl2_dparam[TRAPEZE_GRP_NPARAMS];
-    double ddram_dparam[TRAPEZE_GRP_NPARAMS];
-    double dcycles_dparam[TRAPEZE_GRP_NPARAMS];
-} trapeze_grp_eval;
+    double dl2_dparam[TRAPEZE_GROUP_NPARAMS];
+    double ddram_dparam[TRAPEZE_GROUP_NPARAMS];
+    double dcycles_dparam[TRAPEZE_GROUP_NPARAMS];
+} trapeze_group_eval;
 
 /* Predicts a grouping (n_groups must be the machine's n_sm). */
-trapeze_status trapeze_grp_evaluate(const trapeze_grp_model *m, const trapeze_grouping *g,
-                                    trapeze_grp_eval *out, trapeze_error *err);
+trapeze_status trapeze_group_evaluate(const trapeze_group_model *m, const trapeze_grouping *g,
+                                    trapeze_group_eval *out, trapeze_error *err);
 /* The largest of a prediction's four times, what bounds it: "latency" (Tc),
  * "sm" (Ts), "l2" (T2) or "dram" (Td). */
-const char *trapeze_grp_eval_bound(const trapeze_grp_eval *e);
+const char *trapeze_group_eval_bound(const trapeze_group_eval *e);
 
 /* Groupings as the model sees the simulator's baselines and the tiles:
  * round-robin (TB t in queue t mod n_sm at position t / n_sm), BCS (pairs
@@ -2003,11 +2003,11 @@ const char *trapeze_grp_eval_bound(const trapeze_grp_eval *e);
  * over the grid (y and z folded), taken in row-major (tile_order 0) or
  * column-major (1) tile order, each tile whole to the least-loaded queue
  * (balance), TBs row-major inside. out is allocated (trapeze_grouping_free). */
-trapeze_status trapeze_grp_grouping_rr(const trapeze_grp_model *m, trapeze_grouping *out,
+trapeze_status trapeze_group_rr(const trapeze_group_model *m, trapeze_grouping *out,
                                        trapeze_error *err);
-trapeze_status trapeze_grp_grouping_bcs(const trapeze_grp_model *m, trapeze_grouping *out,
+trapeze_status trapeze_group_bcs(const trapeze_group_model *m, trapeze_grouping *out,
                                         trapeze_error *err);
-trapeze_status trapeze_grp_grouping_tiles(const trapeze_grp_model *m, int gx, int gy,
+trapeze_status trapeze_group_tiles(const trapeze_group_model *m, int gx, int gy,
                                           int tile_order, trapeze_grouping *out,
                                           trapeze_error *err);
 
@@ -2016,31 +2016,31 @@ trapeze_status trapeze_grp_grouping_tiles(const trapeze_grp_model *m, int gx, in
  * minimize the shared data kept apart plus a balance penalty (L-BFGS),
  * rounded under ceil(n / n_sm) TBs per queue, refined by moves that keep
  * more shared data, ordered greedily within a queue. */
-typedef struct trapeze_grp_soft_info {
+typedef struct trapeze_group_soft_info {
     double relaxed_start, relaxed;   /* the relaxation's objective: start, optimum */
     double rounded_kept, kept;       /* shared data within queues: rounded, refined */
     double total_shared;             /* all shared data (each edge once) */
     int moves, nlopt_evaluations;
-} trapeze_grp_soft_info;
-trapeze_status trapeze_grp_grouping_soft(const trapeze_grp_model *m, trapeze_grouping *out,
-                                         trapeze_grp_soft_info *info, trapeze_error *err);
+} trapeze_group_soft_info;
+trapeze_status trapeze_group_soft(const trapeze_group_model *m, trapeze_grouping *out,
+                                         trapeze_group_soft_info *info, trapeze_error *err);
 /* The relaxation's objective at theta (n x G) for G queues, its gradient
  * into grad (may be NULL); X (n x G) and dX (n x G + G) are scratch. */
-double trapeze_grp_soft_objective(const trapeze_grp_model *m, int G, const double *theta,
+double trapeze_group_soft_objective(const trapeze_group_model *m, int G, const double *theta,
                                   double *grad, double *X, double *dX);
 /* Shared data (the model's units) between TBs of the same queue. */
-double trapeze_grp_kept_shared(const trapeze_grp_model *m, const trapeze_grouping *g);
+double trapeze_group_kept_shared(const trapeze_group_model *m, const trapeze_grouping *g);
 
 /* The optimizer's result. */
-typedef struct trapeze_grp_choice {
+typedef struct trapeze_group_choice {
     char source[32];          /* "tiles", or the name of the candidate that won */
     int gx, gy, tile_order;   /* the tile chosen (0 when a candidate won) */
     double gx_continuous, gy_continuous;   /* the relaxation's optimum */
     double relaxed_cycles;    /* the relaxation's value there */
     int model_evaluations;    /* discrete groupings the model predicted */
     int nlopt_evaluations;
-    trapeze_grp_eval eval;    /* the prediction of the chosen grouping */
-} trapeze_grp_choice;
+    trapeze_group_eval eval;    /* the prediction of the chosen grouping */
+} trapeze_group_choice;
 
 /* Picks a grouping minimizing predicted cycles. The relaxation: tile width
  * and height (gx, gy) real, the model's cycles between whole shapes
@@ -2058,23 +2058,23 @@ typedef struct trapeze_grp_choice {
  * the lower of its prediction and its measurement, by more than `margin`
  * (relative; e.g. the model's error), so a model that cannot tell them
  * apart keeps the winner. out is allocated. */
-trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
+trapeze_status trapeze_group_optimize(const trapeze_group_model *m,
                                     const trapeze_grouping *candidates,
                                     const char *const *candidate_names,
                                     const double *measured_cycles, int n_candidates,
                                     double margin, trapeze_grouping *out,
-                                    trapeze_grp_choice *choice, trapeze_error *err);
+                                    trapeze_group_choice *choice, trapeze_error *err);
 
 /* One observation of a grouping, simulated or measured: the model of the
  * kernel on the GPU, the grouping that ran, and what was measured (a value
  * <= 0 is not used). */
-typedef struct trapeze_grp_observation {
-    const trapeze_grp_model *model;
+typedef struct trapeze_group_observation {
+    const trapeze_group_model *model;
     const trapeze_grouping *grouping;
     double cycles, l2_accesses, dram_reads;
-} trapeze_grp_observation;
+} trapeze_group_observation;
 
-#define TRAPEZE_GRP_MASK(p) (1ul << (p))
+#define TRAPEZE_GROUP_MASK(p) (1ul << (p))
 /* Fits the parameters selected by mask (0: all) to every measured value by
  * nonlinear least squares on relative residuals (the generic fit, the
  * model's exact Jacobian), in stages from p: the L1 constants (mu, eta1,
@@ -2084,59 +2084,59 @@ typedef struct trapeze_grp_observation {
  * standard errors out; rep: the relative error over every value. With folds >= 2, also the k-fold cross-validated error
  * (observation i held out in fold i mod k; rep->cv_mape_pct,
  * rep->cv_max_ape_pct). Models keep their own parameters (set them with
- * trapeze_grp_set_params). */
-trapeze_status trapeze_grp_fit(const trapeze_grp_observation *obs, int n, unsigned long mask,
-                               int folds, trapeze_grp_params *p, trapeze_calib_report *rep,
+ * trapeze_group_set_params). */
+trapeze_status trapeze_group_fit(const trapeze_group_observation *obs, int n, unsigned long mask,
+                               int folds, trapeze_group_params *p, trapeze_fit_report *rep,
                                trapeze_error *err);
 
 /* A kernel's grouping problem on a GPU (sampler/: the simulator joined to
  * the model): the locality graph and machine of one launch of a built-in
  * kernel ("name=value" parameters), the model's view of the simulator's
  * policies, and simulations of that launch alone (caches cold). */
-typedef struct trapeze_grp_problem trapeze_grp_problem;
+typedef struct trapeze_group_problem trapeze_group_problem;
 
-trapeze_status trapeze_grp_problem_builtin(const char *gpu_config_path, const char *kernel,
+trapeze_status trapeze_group_problem_builtin(const char *gpu_config_path, const char *kernel,
                                            char *const *params, int n_params, int launch,
-                                           trapeze_grp_problem **out, trapeze_error *err);
+                                           trapeze_group_problem **out, trapeze_error *err);
 /* The same for launch `launch` of an Accel-Sim trace (kernelslist.g): the
  * graph from its loads' addresses (trapeze_locality_trace). */
-trapeze_status trapeze_grp_problem_trace(const char *gpu_config_path, const char *kernelslist,
-                                         int launch, trapeze_grp_problem **out,
+trapeze_status trapeze_group_problem_trace(const char *gpu_config_path, const char *kernelslist,
+                                         int launch, trapeze_group_problem **out,
                                          trapeze_error *err);
-void trapeze_grp_problem_destroy(trapeze_grp_problem *pb);
-const trapeze_locality_graph *trapeze_grp_problem_graph(const trapeze_grp_problem *pb);
-const trapeze_grp_machine *trapeze_grp_problem_machine(const trapeze_grp_problem *pb);
+void trapeze_group_problem_destroy(trapeze_group_problem *pb);
+const trapeze_locality_graph *trapeze_group_problem_graph(const trapeze_group_problem *pb);
+const trapeze_group_machine *trapeze_group_problem_machine(const trapeze_group_problem *pb);
 /* The grouping policy rr, bcs, mst, kway or rbts places (PAVER's group
  * lists: list k to SM k mod n_sm), as the model predicts it; EINVAL for a
  * dynamic policy (chen). */
-trapeze_status trapeze_grp_problem_policy_grouping(const trapeze_grp_problem *pb,
-                                                   const trapeze_grp_model *m,
+trapeze_status trapeze_group_problem_policy_grouping(const trapeze_group_problem *pb,
+                                                   const trapeze_group_model *m,
                                                    const char *policy, trapeze_grouping *out,
                                                    trapeze_error *err);
 
-typedef struct trapeze_grp_measured {
+typedef struct trapeze_group_measured {
     double cycles;
     double l2_accesses;       /* L2 read accesses (the loads' L1 misses) */
     double dram_reads;
     double l1_hits;
     double warp_instructions; /* the simulated work */
     double stolen_blocks;
-} trapeze_grp_measured;
+} trapeze_group_measured;
 
 /* Simulates the launch under a policy (-trapeze_tb_dispatch NAME) or, when
  * grouping is not NULL, under the explicit policy running it. */
-trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const char *policy,
+trapeze_status trapeze_group_problem_simulate(const trapeze_group_problem *pb, const char *policy,
                                             const trapeze_grouping *grouping,
-                                            trapeze_grp_measured *out, trapeze_error *err);
+                                            trapeze_group_measured *out, trapeze_error *err);
 
 /* A short sample, a sub-grid of the launch: with window_groups > 0 only
  * the grouping's (or the group-list policy's) first window_groups queues
  * run, each on its SM, the other SMs idle (-trapeze_window_groups); 0:
- * the whole launch, as trapeze_grp_problem_simulate. */
-trapeze_status trapeze_grp_problem_simulate_window(const trapeze_grp_problem *pb,
+ * the whole launch, as trapeze_group_problem_simulate. */
+trapeze_status trapeze_group_problem_simulate_window(const trapeze_group_problem *pb,
                                                    const char *policy,
                                                    const trapeze_grouping *grouping,
-                                                   int window_groups, trapeze_grp_measured *out,
+                                                   int window_groups, trapeze_group_measured *out,
                                                    trapeze_error *err);
 
 /* ---- short samples (sampler/group_window.c) ----
@@ -2149,59 +2149,59 @@ trapeze_status trapeze_grp_problem_simulate_window(const trapeze_grp_problem *pb
  * SMs and is predicted by the model on the graph its TBs induce, on a
  * machine of that many SMs. The constants fitted to the five policies'
  * sub-grids predict the whole launch. */
-typedef struct trapeze_grp_window trapeze_grp_window;
+typedef struct trapeze_group_window trapeze_group_window;
 /* The sub-grid of grouping g of pb's launch: its first non-empty queues
  * (at most m, at most m / n_sm of the TBs, at least one queue; share > 0:
  * at most min(m / n_sm, share), at least a prefix of one queue;
  * renumbered from 0 in queue order), the model of it at p. */
-trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
+trapeze_status trapeze_group_window_create(const trapeze_group_problem *pb,
                                          const trapeze_grouping *g, int m, double share,
-                                         const trapeze_grp_params *p, trapeze_grp_window **out,
+                                         const trapeze_group_params *p, trapeze_group_window **out,
                                          trapeze_error *err);
-void trapeze_grp_window_destroy(trapeze_grp_window *w);
-long trapeze_grp_window_tbs(const trapeze_grp_window *w);
+void trapeze_group_window_destroy(trapeze_group_window *w);
+long trapeze_group_window_tbs(const trapeze_group_window *w);
 /* 1 when the two sub-grids run the same TBs on the same queues in the same
  * order (one simulation serves both: the plan runs it once). */
-int trapeze_grp_window_same(const trapeze_grp_window *a, const trapeze_grp_window *b);
-const trapeze_grp_model *trapeze_grp_window_model(const trapeze_grp_window *w);
+int trapeze_group_window_same(const trapeze_group_window *a, const trapeze_group_window *b);
+const trapeze_group_model *trapeze_group_window_model(const trapeze_group_window *w);
 /* The sub-grid's own grouping (its TBs renumbered 0..n-1, in id order). */
-const trapeze_grouping *trapeze_grp_window_grouping(const trapeze_grp_window *w);
+const trapeze_grouping *trapeze_group_window_grouping(const trapeze_group_window *w);
 /* Simulates the sub-grid: g with its queues (a cut queue's prefix) first,
  * every other TB after, run with -trapeze_window_groups (its queues). */
-trapeze_status trapeze_grp_window_simulate(const trapeze_grp_problem *pb,
-                                           const trapeze_grp_window *w,
-                                           trapeze_grp_measured *out, trapeze_error *err);
-/* Fits trapeze_grp_fit_mask_default to the five policies' sub-grids (rr,
- * bcs, mst, kway, rbts on m SMs and share as trapeze_grp_window_create's,
+trapeze_status trapeze_group_window_simulate(const trapeze_group_problem *pb,
+                                           const trapeze_group_window *w,
+                                           trapeze_group_measured *out, trapeze_error *err);
+/* Fits trapeze_group_fit_mask_default to the five policies' sub-grids (rr,
+ * bcs, mst, kway, rbts on m SMs and share as trapeze_group_window_create's,
  * measured in meas[5]) from p. */
-trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m, double share,
-                                      const trapeze_grp_measured meas[5],
-                                      trapeze_grp_params *p, trapeze_calib_report *rep,
+trapeze_status trapeze_group_window_fit(const trapeze_group_problem *pb, int m, double share,
+                                      const trapeze_group_measured meas[5],
+                                      trapeze_group_params *p, trapeze_fit_report *rep,
                                       trapeze_error *err);
 /* The same fit to n launches' sub-grids at once (one set of constants for
  * all: a GPU's calibration), launch l's on m[l] SMs and share[l], measured
- * in meas[l]; folds as trapeze_grp_fit's (0: no cross-validation). */
-trapeze_status trapeze_grp_window_fit_many(const trapeze_grp_problem *const *pb, int n,
+ * in meas[l]; folds as trapeze_group_fit's (0: no cross-validation). */
+trapeze_status trapeze_group_window_fit_many(const trapeze_group_problem *const *pb, int n,
                                            const int *m, const double *share,
-                                           const trapeze_grp_measured (*meas)[5], int folds,
-                                           trapeze_grp_params *p, trapeze_calib_report *rep,
+                                           const trapeze_group_measured (*meas)[5], int folds,
+                                           trapeze_group_params *p, trapeze_fit_report *rep,
                                            trapeze_error *err);
 
 /* The decision of one launch (sampler/group_decide.c), what `trapeze group`
  * and `trapeze validate --model group` run. Policies, in this order: rr,
  * bcs, chen, mst, kway, rbts, optimized. */
-#define TRAPEZE_GRP_NPOLICIES 7
-extern const char *const trapeze_grp_policy_names[TRAPEZE_GRP_NPOLICIES];
+#define TRAPEZE_GROUP_NPOLICIES 7
+extern const char *const trapeze_group_policy_names[TRAPEZE_GROUP_NPOLICIES];
 /* mu, eta1, nu, cwave, tl2, tdram, tsm: what five samples of one launch fit */
-extern const unsigned long trapeze_grp_fit_mask_default;
+extern const unsigned long trapeze_group_fit_mask_default;
 
-typedef struct trapeze_grp_outcome {
-    int predicted[TRAPEZE_GRP_NPOLICIES], simulated[TRAPEZE_GRP_NPOLICIES];
-    trapeze_grp_eval pred[TRAPEZE_GRP_NPOLICIES];
-    trapeze_grp_measured sim[TRAPEZE_GRP_NPOLICIES];
-    trapeze_grp_choice choice;
-    trapeze_grp_params params;         /* the constants used (fitted when fitted) */
-    trapeze_calib_report fit;
+typedef struct trapeze_group_outcome {
+    int predicted[TRAPEZE_GROUP_NPOLICIES], simulated[TRAPEZE_GROUP_NPOLICIES];
+    trapeze_group_eval pred[TRAPEZE_GROUP_NPOLICIES];
+    trapeze_group_measured sim[TRAPEZE_GROUP_NPOLICIES];
+    trapeze_group_choice choice;
+    trapeze_group_params params;         /* the constants used (fitted when fitted) */
+    trapeze_fit_report fit;
     int fitted;
     double margin;                     /* the margin used: the one given, or the fit's rms
                                           relative error when fitted and larger */
@@ -2209,14 +2209,14 @@ typedef struct trapeze_grp_outcome {
                                           policy's own run) */
     trapeze_grouping grouping;         /* the chosen grouping */
     int soft_tried;                    /* the soft assignment was computed */
-    trapeze_grp_soft_info soft;
+    trapeze_group_soft_info soft;
     double soft_pred_cycles;
     /* Chen's dispatch decided before launch (trapeze_locality_chen_grouping),
      * a candidate beside the five: with sim it is simulated and ranked by its
      * cycles, else it competes by prediction after the tiles */
-    trapeze_grp_eval chen_static_pred;
+    trapeze_group_eval chen_static_pred;
     int chen_static_simulated;
-    trapeze_grp_measured chen_static_sim;
+    trapeze_group_measured chen_static_sim;
     /* the uncertainty the decision used against round-robin (< 0: not
      * measured; then the margin alone): with sim and fit, the fit's
      * cross-validated error over the five whole runs, else
@@ -2226,26 +2226,26 @@ typedef struct trapeze_grp_outcome {
      * (by prediction alone, round-robin left only for a grouping predicted
      * faster by more than the margin and the uncertainty), its run, and
      * whether the simulations changed it (the choice above differs) */
-    trapeze_grp_choice model_choice;
+    trapeze_group_choice model_choice;
     trapeze_grouping model_grouping;
-    trapeze_grp_measured model_sim;
+    trapeze_group_measured model_sim;
     int model_simulated, model_changed;
-} trapeze_grp_outcome;
+} trapeze_group_outcome;
 
 /* sim: the six policies' measurements, rr..rbts in the order above (NULL:
  * predictions only, the model ranks the candidates); fit: fit
- * trapeze_grp_fit_mask_default to rr, bcs, mst, kway and rbts from p;
- * margin as trapeze_grp_optimize's, raised to the fit's rms relative error
+ * trapeze_group_fit_mask_default to rr, bcs, mst, kway and rbts from p;
+ * margin as trapeze_group_optimize's, raised to the fit's rms relative error
  * when fitted (a model cannot tell apart what its own error covers). With sim, the chosen grouping is
  * simulated unless a policy won (then its run is the optimized row). */
 /* chen-static (trapeze_locality_chen_grouping): with sim it is simulated and
  * ranked with the five by its cycles; without, it competes after the tiles
  * by prediction, as the soft assignment does. */
-/* soft: the soft assignment (trapeze_grp_grouping_soft) competes too, as
+/* soft: the soft assignment (trapeze_group_soft) competes too, as
  * the tiles do: it replaces the choice only when predicted faster than it
  * (taken at the lower of its prediction and its measurement) by margin. */
 /* win (used only without sim; NULL: none): the five candidates' sub-grids
- * (rr, bcs, mst, kway, rbts, as trapeze_grp_window_fit's meas) and the fit
+ * (rr, bcs, mst, kway, rbts, as trapeze_group_window_fit's meas) and the fit
  * p came from. Then the outcome carries that fit, the margin is raised to
  * its rms error for the model's comparisons, and round-robin is left for
  * the candidate whose sub-grid ran fastest, only when that sub-grid beat
@@ -2253,15 +2253,15 @@ typedef struct trapeze_grp_outcome {
  * candidate slower than round-robin by more than that margin: the
  * sub-grids are measurements, but of one SM's queue alone, so the model
  * (which sees the whole GPU) must not contradict them. */
-typedef struct trapeze_grp_window_evidence {
-    trapeze_grp_measured sub[5];
-    trapeze_calib_report fit;
-} trapeze_grp_window_evidence;
-trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_grp_params *p,
-                                  const trapeze_grp_measured *sim,
-                                  const trapeze_grp_window_evidence *win, int fit, double margin,
-                                  int soft, trapeze_grp_outcome *out, trapeze_error *err);
-void trapeze_grp_outcome_free(trapeze_grp_outcome *o);
+typedef struct trapeze_group_window_evidence {
+    trapeze_group_measured sub[5];
+    trapeze_fit_report fit;
+} trapeze_group_window_evidence;
+trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trapeze_group_params *p,
+                                  const trapeze_group_measured *sim,
+                                  const trapeze_group_window_evidence *win, int fit, double margin,
+                                  int soft, trapeze_group_outcome *out, trapeze_error *err);
+void trapeze_group_outcome_free(trapeze_group_outcome *o);
 
 /* The grouping model's samples (sampler/group_samples.c): one launch under
  * one policy, whole or its sub-grid, a row of model "group" in a samples
@@ -2269,46 +2269,46 @@ void trapeze_grp_outcome_free(trapeze_grp_outcome *o);
  * whole launch), then cycles, l2_accesses, dram_reads, l1_hits,
  * warp_instructions, tbs), run by trapeze_samples_run (threads, resumed
  * from the log) or over MPI ranks by the command line. */
-extern const trapeze_row_schema trapeze_grp_sample_schema;
-typedef struct trapeze_grp_launch {
+extern const trapeze_row_schema trapeze_group_sample_schema;
+typedef struct trapeze_group_launch {
     const char *kernel;
     const char *params;        /* "name=value name=value" or NULL */
     int launch;
-} trapeze_grp_launch;
+} trapeze_group_launch;
 /* The launch's problem: a built-in kernel with its parameters, or, when
  * kernel names a path (holds a '/'), an Accel-Sim trace (DIR or
- * DIR/kernelslist.g; no parameters) as trapeze_grp_problem_trace's. */
-trapeze_status trapeze_grp_launch_problem(const char *gpu, const trapeze_grp_launch *l,
-                                          trapeze_grp_problem **out, trapeze_error *err);
-typedef struct trapeze_grp_plan trapeze_grp_plan;
+ * DIR/kernelslist.g; no parameters) as trapeze_group_problem_trace's. */
+trapeze_status trapeze_group_launch_problem(const char *gpu, const trapeze_group_launch *l,
+                                          trapeze_group_problem **out, trapeze_error *err);
+typedef struct trapeze_group_plan trapeze_group_plan;
 /* Rows launch by launch: with whole, the whole launch under rr, bcs,
  * (chen when with_chen), mst, kway, rbts (ids KERNEL[.PARAMS].lLAUNCH.POLICY);
  * with window_share > 0, the sub-grids of rr, bcs, mst, kway, rbts on
  * round(window_share * SMs) SMs, at least 1, holding at most
  * min(their share, window_tbs) of the TBs, a first queue over it cut to
  * its prefix (window_tbs 0: their share, whole queues;
- * trapeze_grp_window_create; ids ...POLICY.wM, ...POLICY.wMtPCT with
+ * trapeze_group_window_create; ids ...POLICY.wM, ...POLICY.wMtPCT with
  * window_tbs, column window_pct = 100 x window_tbs), each
  * distinct one once (a policy whose sub-grid an earlier policy's equals has
  * no row: the 1-D launches of 4 TBs place TB 0 alone under rr, MST-TS,
  * k-way-TS and RB-TS). */
-trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *gpu_name,
-                                       const trapeze_grp_launch *l, int n, int with_chen,
+trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char *gpu_name,
+                                       const trapeze_group_launch *l, int n, int with_chen,
                                        int whole, double window_share, double window_tbs,
-                                       trapeze_grp_plan **out, trapeze_error *err);
-void trapeze_grp_plan_destroy(trapeze_grp_plan *plan);
-const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan);
-/* Launch i's measurements from the log, in trapeze_grp_policy_names order
+                                       trapeze_group_plan **out, trapeze_error *err);
+void trapeze_group_plan_destroy(trapeze_group_plan *plan);
+const trapeze_sample_set *trapeze_group_plan_set(const trapeze_group_plan *plan);
+/* Launch i's measurements from the log, in trapeze_group_policy_names order
  * (chen's left zero when not planned); EINVAL when one is not logged. */
-trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
+trapeze_status trapeze_group_plan_measured(const trapeze_group_plan *plan,
                                          const trapeze_sample_log *log, int launch,
-                                         trapeze_grp_measured sim[6], trapeze_error *err);
+                                         trapeze_group_measured sim[6], trapeze_error *err);
 /* Launch `launch`'s five sub-grids (rr bcs mst kway rbts) from the log,
  * their SMs and share of the TBs (window_pct / 100), and the simulated
  * work (warp instructions) of the distinct ones, each run once. */
-trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
+trapeze_status trapeze_group_plan_windows(const trapeze_group_plan *plan,
                                         const trapeze_sample_log *log, int launch,
-                                        trapeze_grp_measured meas[5], int *window_sms,
+                                        trapeze_group_measured meas[5], int *window_sms,
                                         double *window_share, double *work, trapeze_error *err);
 
 
@@ -2317,11 +2317,11 @@ trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
  * grouping of its TBs the grouping model predicts keeps most halo re-reads
  * in L1, and the ghost-zone model's cycles per loop with the re-reads that
  * grouping leaves to memory: halo_reread rho scaled to
- * trapeze_gz_group_rho(rho, phi(rr), phi(g)), phi = re-reads served by L1 /
+ * trapeze_ghostzone_group_rho(rho, phi(rr), phi(g)), phi = re-reads served by L1 /
  * ghost-zone elements (docs/grouping.md). Fence mode has no TB dispatch to
  * group (persistent blocks loop over the tiles): its rows keep the model's
  * CPL. */
-typedef struct trapeze_gz_group_row {
+typedef struct trapeze_ghostzone_group_row {
     trapeze_sync sync;
     int h;
     int evaluated;             /* relaunch: 0 when skipped (cpl_bound >= the best found) */
@@ -2343,35 +2343,35 @@ typedef struct trapeze_gz_group_row {
     char source[32];           /* "tiles", "rr", "bcs" (relaunch), "none" (fence) */
     int gx, gy, tile_order;
     int model_evaluations;
-} trapeze_gz_group_row;
+} trapeze_ghostzone_group_row;
 
-typedef struct trapeze_gz_group_result {
+typedef struct trapeze_ghostzone_group_result {
     int n_rows;                /* relaunch h = 1..hmax, then fence h = 1..hmax */
-    trapeze_gz_group_row *rows;
+    trapeze_ghostzone_group_row *rows;
     int best;                  /* row of the lowest CPL */
     int best_relaunch;         /* row of the lowest relaunch CPL: grouping's */
     trapeze_grouping grouping; /* the grouping of best_relaunch (its stage's TBs) */
     int model_evaluations;
-} trapeze_gz_group_result;
+} trapeze_ghostzone_group_result;
 
 /* rho (1 - phi_g) / (1 - phi_rr), at least 0; rho when phi_rr >= 1. */
-double trapeze_gz_group_rho(double rho, double phi_rr, double phi_g);
+double trapeze_ghostzone_group_rho(double rho, double phi_rr, double phi_g);
 /* spec: the workload as its file gives it (p's [profile.NAME] applies as in
- * trapeze_gz_create); gp: the grouping model's constants (its L1 side
+ * trapeze_ghostzone_create); gp: the grouping model's constants (its L1 side
  * used); margin: a grouping replaces rr only when predicted to lower the
  * CPL by more than this fraction plus two gain_sd (and, among tiles, the
  * L2 accesses by more than this fraction); exhaustive: visit every relaunch
  * height (else heights whose bound cannot beat the best are skipped). */
-trapeze_status trapeze_gz_group_optimize(const char *gpu_config_path,
+trapeze_status trapeze_ghostzone_group_optimize(const char *gpu_config_path,
                                          const trapeze_workload *spec,
-                                         const trapeze_gz_params *p, int tau,
-                                         const trapeze_grp_params *gp, double margin,
-                                         int exhaustive, trapeze_gz_group_result *out,
+                                         const trapeze_ghostzone_params *p, int tau,
+                                         const trapeze_group_params *gp, double margin,
+                                         int exhaustive, trapeze_ghostzone_group_result *out,
                                          trapeze_error *err);
-void trapeze_gz_group_result_free(trapeze_gz_group_result *r);
+void trapeze_ghostzone_group_result_free(trapeze_ghostzone_group_result *r);
 /* Simulated cycles per loop of the relaunched stencil at h (iterations 0:
  * the workload's), TBs dispatched by grouping (NULL: the GPU's policy). */
-trapeze_status trapeze_gz_group_simulate(const char *gpu_config_path,
+trapeze_status trapeze_ghostzone_group_simulate(const char *gpu_config_path,
                                          const trapeze_workload *spec, int h, int iterations,
                                          const trapeze_grouping *grouping, double *cpl,
                                          trapeze_error *err);

@@ -6,7 +6,7 @@
  * gradient: var(CPL_b - CPL_a) = g' S g, g = dCPL_b/dtheta - dCPL_a/dtheta.
  *
  * The order of verification is here too: which candidates to simulate, and
- * the search along h that follows them (trapeze_gz_verify_next).
+ * the search along h that follows them (trapeze_ghostzone_verify_next).
  *
  * Owns ranking and uncertainty only; the equations are ghostzone.c's, and it
  * must not simulate (verifying candidates by simulation is the sampler's).
@@ -19,7 +19,7 @@
 
 static int by_cpl(const void *a, const void *b)
 {
-    const trapeze_gz_choice *x = a, *y = b;
+    const trapeze_ghostzone_choice *x = a, *y = b;
     if (x->cpl_model != y->cpl_model)
         return x->cpl_model < y->cpl_model ? -1 : 1;
     if (x->sync != y->sync)
@@ -28,14 +28,14 @@ static int by_cpl(const void *a, const void *b)
 }
 
 /* sqrt(g' S g) for the gradient difference g, S from stderr_ and corr. */
-static double difference_sd(const trapeze_gz_params *p, const double *ga, const double *gb)
+static double difference_sd(const trapeze_ghostzone_params *p, const double *ga, const double *gb)
 {
     double var = 0;
-    for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++) {
+    for (int k = 0; k < TRAPEZE_GHOSTZONE_NPARAMS; k++) {
         double gk = (gb[k] - ga[k]) * p->stderr_[k];
         if (gk == 0)
             continue;
-        for (int l = 0; l < TRAPEZE_GZ_NPARAMS; l++) {
+        for (int l = 0; l < TRAPEZE_GHOSTZONE_NPARAMS; l++) {
             double gl = (gb[l] - ga[l]) * p->stderr_[l];
             var += gk * gl * (k == l ? 1.0 : p->corr[k][l]);
         }
@@ -43,7 +43,7 @@ static double difference_sd(const trapeze_gz_params *p, const double *ga, const 
     return var > 0 ? sqrt(var) : 0;
 }
 
-int trapeze_gz_verify_order(trapeze_gz_choice *c, int n, int k)
+int trapeze_ghostzone_verify_order(trapeze_ghostzone_choice *c, int n, int k)
 {
     if (k > n)
         k = n;
@@ -57,7 +57,7 @@ int trapeze_gz_verify_order(trapeze_gz_choice *c, int n, int k)
         other++;
     if (other == n)
         return k; /* one mode only */
-    trapeze_gz_choice moved = c[other];
+    trapeze_ghostzone_choice moved = c[other];
     memmove(c + k + 1, c + k, (size_t)(other - k) * sizeof *c); /* k..other-1 down one */
     c[k] = moved;
     return k + 1;
@@ -65,7 +65,7 @@ int trapeze_gz_verify_order(trapeze_gz_choice *c, int n, int k)
 
 /* Index distance from position p to the nearest simulated candidate of
  * idx[0..m-1] in direction d (0 when none). */
-static int nearest_simulated(const trapeze_gz_choice *c, const int *idx, int m, int p, int d)
+static int nearest_simulated(const trapeze_ghostzone_choice *c, const int *idx, int m, int p, int d)
 {
     for (int j = p + d; j >= 0 && j < m; j += d)
         if (c[idx[j]].cpl_sim > 0)
@@ -75,7 +75,7 @@ static int nearest_simulated(const trapeze_gz_choice *c, const int *idx, int m, 
 
 /* The position beyond p in direction d whose h is nearest target (at least
  * one step away from p). */
-static int toward(const trapeze_gz_choice *c, const int *idx, int m, int p, int d, int target)
+static int toward(const trapeze_ghostzone_choice *c, const int *idx, int m, int p, int d, int target)
 {
     int best = p + d;
     for (int j = p + d; j >= 0 && j < m; j += d)
@@ -89,14 +89,14 @@ static int toward(const trapeze_gz_choice *c, const int *idx, int m, int p, int 
  * the model's ranking holds, half as far again (h 15 -> 23, the V100's
  * PathFinder, whose simulated curve dips at 15 and is lowest at 31); once it
  * has not, twice the distance just travelled. */
-static int probe(const trapeze_gz_choice *c, const int *idx, int m, int p, int d, int agrees)
+static int probe(const trapeze_ghostzone_choice *c, const int *idx, int m, int p, int d, int agrees)
 {
     int room = d > 0 ? m - 1 - p : p;
     int r = nearest_simulated(c, idx, m, p, d);
     if (room == 0 || r == 1)
         return -1; /* an end, or a slower neighbour: p is a local optimum that way */
     if (r > 1) {
-        if (c[idx[p + d * r]].cpl_sim <= c[idx[p]].cpl_sim * (1 + TRAPEZE_GZ_VERIFY_FLAT))
+        if (c[idx[p + d * r]].cpl_sim <= c[idx[p]].cpl_sim * (1 + TRAPEZE_GHOSTZONE_VERIFY_FLAT))
             return -1; /* flat between: little to gain */
         return idx[p + d * (r / 2)];
     }
@@ -107,7 +107,7 @@ static int probe(const trapeze_gz_choice *c, const int *idx, int m, int p, int d
 }
 
 /* The fastest simulated candidate (of one sync mode; sync < 0: of any), or -1. */
-static int fastest(const trapeze_gz_choice *c, int n, int sync)
+static int fastest(const trapeze_ghostzone_choice *c, int n, int sync)
 {
     int b = -1;
     for (int i = 0; i < n; i++)
@@ -119,7 +119,7 @@ static int fastest(const trapeze_gz_choice *c, int n, int sync)
 
 /* The next probe in one sync mode, from that mode's fastest simulated run,
  * or -1 when that mode is done (or has no simulated run). idx: scratch of n. */
-static int search_mode(const trapeze_gz_choice *c, int n, trapeze_sync sync, int *idx)
+static int search_mode(const trapeze_ghostzone_choice *c, int n, trapeze_sync sync, int *idx)
 {
     int b = fastest(c, n, (int)sync), a = -1, m = 0; /* a: the model's best simulated of the mode */
     if (b < 0)
@@ -142,7 +142,7 @@ static int search_mode(const trapeze_gz_choice *c, int n, trapeze_sync sync, int
     return next >= 0 ? next : probe(c, idx, m, p, -1, agrees);
 }
 
-int trapeze_gz_verify_next(const trapeze_gz_choice *c, int n)
+int trapeze_ghostzone_verify_next(const trapeze_ghostzone_choice *c, int n)
 {
     int b = fastest(c, n, -1); /* its mode is searched first */
     int *idx = b < 0 ? NULL : malloc((size_t)n * sizeof *idx);
@@ -155,23 +155,23 @@ int trapeze_gz_verify_next(const trapeze_gz_choice *c, int n)
      * fence 5 4% faster than both). */
     trapeze_sync other = c[b].sync == TRAPEZE_SYNC_FENCE ? TRAPEZE_SYNC_RELAUNCH : TRAPEZE_SYNC_FENCE;
     int next = search_mode(c, n, c[b].sync, idx), o = fastest(c, n, (int)other);
-    if (next < 0 && o >= 0 && c[o].cpl_sim <= c[b].cpl_sim * (1 + TRAPEZE_GZ_VERIFY_OTHER))
+    if (next < 0 && o >= 0 && c[o].cpl_sim <= c[b].cpl_sim * (1 + TRAPEZE_GHOSTZONE_VERIFY_OTHER))
         next = search_mode(c, n, other, idx);
     free(idx);
     return next;
 }
 
-trapeze_status trapeze_gz_rank(const trapeze_gz_model *m, const trapeze_gz_params *p, int blk_len,
-                               trapeze_gz_choice **out, int *n, trapeze_error *err)
+trapeze_status trapeze_ghostzone_rank(const trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p, int blk_len,
+                               trapeze_ghostzone_choice **out, int *n, trapeze_error *err)
 {
     *out = NULL;
     *n = 0;
-    int hmax = trapeze_gz_max_height(m, blk_len);
+    int hmax = trapeze_ghostzone_max_height(m, blk_len);
     if (hmax < 1)
         return trapeze_fail(err, TRAPEZE_ERANGE, "%s: block edge %d admits no height (5.20)",
-                            trapeze_gz_workload(m)->name, blk_len);
-    trapeze_gz_choice *c = calloc((size_t)(2 * hmax), sizeof *c);
-    double (*grad)[TRAPEZE_GZ_NPARAMS] = calloc((size_t)(2 * hmax), sizeof *grad);
+                            trapeze_ghostzone_workload(m)->name, blk_len);
+    trapeze_ghostzone_choice *c = calloc((size_t)(2 * hmax), sizeof *c);
+    double (*grad)[TRAPEZE_GHOSTZONE_NPARAMS] = calloc((size_t)(2 * hmax), sizeof *grad);
     if (!c || !grad) {
         free(c);
         free(grad);
@@ -179,10 +179,10 @@ trapeze_status trapeze_gz_rank(const trapeze_gz_model *m, const trapeze_gz_param
     }
     trapeze_status s = TRAPEZE_OK;
     for (int i = 0; i < 2 * hmax && !s; i++) {
-        trapeze_gz_eval e;
+        trapeze_ghostzone_eval e;
         c[i].sync = i < hmax ? TRAPEZE_SYNC_RELAUNCH : TRAPEZE_SYNC_FENCE;
         c[i].h = 1 + i % hmax;
-        s = trapeze_gz_evaluate(m, c[i].sync, c[i].h, blk_len, &e, err);
+        s = trapeze_ghostzone_evaluate(m, c[i].sync, c[i].h, blk_len, &e, err);
         c[i].cpl_model = e.cpl;
         c[i].index = i;
         memcpy(grad[i], e.dcpl_dparam, sizeof grad[i]);

@@ -117,7 +117,7 @@
     }
 
 /* The ghost-zone model's variables: h, blk_len, then the parameter vector. */
-enum { GZ_VAR_H, GZ_VAR_BLK, GZ_VAR_PARAM0, GZ_NVARS = GZ_VAR_PARAM0 + TRAPEZE_GZ_NPARAMS };
+enum { GZ_VAR_H, GZ_VAR_BLK, GZ_VAR_PARAM0, GZ_NVARS = GZ_VAR_PARAM0 + TRAPEZE_GHOSTZONE_NPARAMS };
 
 TRAPEZE_DUAL_DEFINE(gz_dual, dual, GZ_NVARS)
 /* ... and in h and blk_len only: the same equations for the optimizer

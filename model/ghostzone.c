@@ -31,10 +31,10 @@ typedef struct {
     int occupancy;
 } gz_fixed_terms;
 
-struct trapeze_gz_model {
+struct trapeze_ghostzone_model {
     trapeze_gpu gpu;
     trapeze_workload work;
-    trapeze_gz_params params;
+    trapeze_ghostzone_params params;
     int tau;
     double setup_insts;     /* per thread, from the spec's own [profile] (before a
                                calibration's replaces it): what the generated kernel runs
@@ -63,22 +63,22 @@ const char *trapeze_sync_name(trapeze_sync s)
     return s == TRAPEZE_SYNC_FENCE ? "fence" : "relaunch";
 }
 
-const char *trapeze_gz_component_name(trapeze_gz_component c)
+const char *trapeze_ghostzone_component_name(trapeze_ghostzone_component c)
 {
-    static const char *const names[TRAPEZE_GZ_NCOMPONENTS] = {
+    static const char *const names[TRAPEZE_GHOSTZONE_NCOMPONENTS] = {
         "glbsync", "loadsten", "commit", "itermem", "misccomp", "itercomp"};
-    return (unsigned)c < TRAPEZE_GZ_NCOMPONENTS ? names[c] : "?";
+    return (unsigned)c < TRAPEZE_GHOSTZONE_NCOMPONENTS ? names[c] : "?";
 }
 
 /* A calibration's measured [profile.NAME] replaces the spec's counts, once,
  * when the model is created: the workload (inputs) stays apart from the
- * fitted parameters, which trapeze_gz_set_params and every evaluation of
+ * fitted parameters, which trapeze_ghostzone_set_params and every evaluation of
  * the generic interface change without touching it. */
-static int apply_profile(trapeze_workload *w, const trapeze_gz_params *p, double *issue)
+static int apply_profile(trapeze_workload *w, const trapeze_ghostzone_params *p, double *issue)
 {
     int found = 0;
     for (int i = 0; i < p->n_profiles; i++) {
-        const trapeze_gz_profile *pr = &p->profile[i];
+        const trapeze_ghostzone_profile *pr = &p->profile[i];
         if (strcasecmp(pr->workload, w->name) != 0)
             continue;
         w->profile_elements = pr->input_elements;
@@ -91,8 +91,8 @@ static int apply_profile(trapeze_workload *w, const trapeze_gz_params *p, double
     return found;
 }
 
-trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload *w,
-                                 const trapeze_gz_params *p, trapeze_gz_model **out,
+trapeze_status trapeze_ghostzone_create(const trapeze_gpu *gpu, const trapeze_workload *w,
+                                 const trapeze_ghostzone_params *p, trapeze_ghostzone_model **out,
                                  trapeze_error *err)
 {
     *out = NULL;
@@ -102,7 +102,7 @@ trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload 
     if (gpu->n_sm < 1 || gpu->core_clock_hz <= 0 || gpu->dram_bandwidth_bps <= 0)
         return trapeze_fail(err, TRAPEZE_EINVAL, "%s: GPU needs SMs, a clock and bandwidth",
                             gpu->name);
-    trapeze_gz_model *m = calloc(1, sizeof *m);
+    trapeze_ghostzone_model *m = calloc(1, sizeof *m);
     if (!m)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     m->gpu = *gpu;
@@ -112,26 +112,26 @@ trapeze_status trapeze_gz_create(const trapeze_gpu *gpu, const trapeze_workload 
     /* a spec's counts are Meng's GTX 280 per-SM values (what sim/stencil generates
      * from): on another GPU they are the same instructions per element, not per SM */
     m->profile_sms = apply_profile(&m->work, p, &m->issue_cycles) ? gpu->n_sm : SPEC_PROFILE_SMS;
-    trapeze_gz_set_params(m, p);
+    trapeze_ghostzone_set_params(m, p);
     *out = m;
     return TRAPEZE_OK;
 }
 
-void trapeze_gz_destroy(trapeze_gz_model *m) { free(m); }
-void trapeze_gz_set_tau(trapeze_gz_model *m, int enabled) { m->tau = enabled != 0; }
-static double issue_factor(const trapeze_gz_model *m);
-static void fix_terms(trapeze_gz_model *m);
-void trapeze_gz_set_params(trapeze_gz_model *m, const trapeze_gz_params *p)
+void trapeze_ghostzone_destroy(trapeze_ghostzone_model *m) { free(m); }
+void trapeze_ghostzone_set_tau(trapeze_ghostzone_model *m, int enabled) { m->tau = enabled != 0; }
+static double issue_factor(const trapeze_ghostzone_model *m);
+static void fix_terms(trapeze_ghostzone_model *m);
+void trapeze_ghostzone_set_params(trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p)
 {
     m->params = *p;
     fix_terms(m);
 }
-const trapeze_workload *trapeze_gz_workload(const trapeze_gz_model *m) { return &m->work; }
-const trapeze_gpu *trapeze_gz_gpu(const trapeze_gz_model *m) { return &m->gpu; }
-double trapeze_gz_profile_sms(const trapeze_gz_model *m) { return m->profile_sms; }
-const double *gz_param_values(const trapeze_gz_model *m) { return m->params.value; }
+const trapeze_workload *trapeze_ghostzone_workload(const trapeze_ghostzone_model *m) { return &m->work; }
+const trapeze_gpu *trapeze_ghostzone_gpu(const trapeze_ghostzone_model *m) { return &m->gpu; }
+double trapeze_ghostzone_profile_sms(const trapeze_ghostzone_model *m) { return m->profile_sms; }
+const double *gz_param_values(const trapeze_ghostzone_model *m) { return m->params.value; }
 
-int trapeze_gz_max_height(const trapeze_gz_model *m, int blk_len)
+int trapeze_ghostzone_max_height(const trapeze_ghostzone_model *m, int blk_len)
 {
     int best = -1;
     for (int i = 0; i < m->work.dims; i++) {
@@ -154,7 +154,7 @@ static double launched_tiles(const trapeze_workload *w, double blk, double h)
     return tiles;
 }
 
-int trapeze_gz_occupancy(const trapeze_gpu *g, const trapeze_workload *w, int blk_len)
+int trapeze_ghostzone_occupancy(const trapeze_gpu *g, const trapeze_workload *w, int blk_len)
 {
     int ws = g->warp_size > 0 ? g->warp_size : 32;
     long threads = 1;
@@ -208,13 +208,13 @@ double gz_row_lines(const trapeze_gpu *g, const trapeze_workload *w, double row)
  * per warp instruction over the calibrated workloads' geometric mean. One
  * CPI cannot serve instruction mixes whose compute-bound issue rates differ
  * by 1.9x (the V100: PathFinder to Multi1D); 1 where either is unknown. */
-static double issue_factor(const trapeze_gz_model *m)
+static double issue_factor(const trapeze_ghostzone_model *m)
 {
     double ref = m->params.issue_cycles_ref;
     return m->issue_cycles > 0 && ref > 0 ? m->issue_cycles / ref : 1.0;
 }
 
-static void fix_terms(trapeze_gz_model *m)
+static void fix_terms(trapeze_ghostzone_model *m)
 {
     const trapeze_workload *w = &m->work;
     const trapeze_gpu *g = &m->gpu;
@@ -227,11 +227,11 @@ static void fix_terms(trapeze_gz_model *m)
     f->per_elem_ic = w->insts_per_sm_ic * m->profile_sms / w->profile_elements;
     f->issue = issue_factor(m);
     f->occupancy_blk = w->blk_len;
-    f->occupancy = trapeze_gz_occupancy(g, w, w->blk_len);
+    f->occupancy = trapeze_ghostzone_occupancy(g, w, w->blk_len);
 }
 
 /* The equations with every partial: the calibration fit's Jacobian and
- * trapeze_gz_evaluate. */
+ * trapeze_ghostzone_evaluate. */
 #define GZ_EQ(name) name##_full
 #define GZ_EQ_PARAMS 1
 #include "model/ghostzone_eqs.h"
@@ -267,7 +267,7 @@ static void fix_terms(trapeze_gz_model *m)
 #undef dual_powi
 #undef dual_pow
 
-static trapeze_status check_point(const trapeze_gz_model *m, double h, double blk,
+static trapeze_status check_point(const trapeze_ghostzone_model *m, double h, double blk,
                                   trapeze_error *err)
 {
     if (!(h >= 1.0) || !isfinite(h))
@@ -279,20 +279,20 @@ static trapeze_status check_point(const trapeze_gz_model *m, double h, double bl
                                 "%s: h = %g violates Eq. 5.20: blk_len - HaloWidth_%d * h = "
                                 "%g - %d * %g must be > 0 (largest valid h: %d)",
                                 m->work.name, h, i, blk, m->work.halo[i], h,
-                                trapeze_gz_max_height(m, (int)blk));
+                                trapeze_ghostzone_max_height(m, (int)blk));
     return TRAPEZE_OK;
 }
 
-trapeze_status trapeze_gz_evaluate(const trapeze_gz_model *m, trapeze_sync sync, double h,
-                                   double blk_len, trapeze_gz_eval *out, trapeze_error *err)
+trapeze_status trapeze_ghostzone_evaluate(const trapeze_ghostzone_model *m, trapeze_sync sync, double h,
+                                   double blk_len, trapeze_ghostzone_eval *out, trapeze_error *err)
 {
     return gz_evaluate_at(m, m->params.value, sync, h, blk_len, GZ_GRAD_PARAMS, out, err);
 }
 
 /* The equations at an explicit parameter vector (the generic interface's
  * evaluate, model/ghostzone_model.c); the model's own values are not read. */
-trapeze_status gz_evaluate_at(const trapeze_gz_model *m, const double *params, trapeze_sync sync,
-                              double h, double blk_len, gz_gradient grad, trapeze_gz_eval *out,
+trapeze_status gz_evaluate_at(const trapeze_ghostzone_model *m, const double *params, trapeze_sync sync,
+                              double h, double blk_len, gz_gradient grad, trapeze_ghostzone_eval *out,
                               trapeze_error *err)
 {
     trapeze_status s = check_point(m, h, blk_len, err);
@@ -307,13 +307,13 @@ trapeze_status gz_evaluate_at(const trapeze_gz_model *m, const double *params, t
 
 /* 5.23: delta = mu * FencePerBlock - (InstsPerSM_MC / N) * blk^D * CPI
  * (times tau when enabled, as in 5.11); M cancels in 5.22. */
-double trapeze_gz_delta(const trapeze_gz_model *m, double blk_len)
+double trapeze_ghostzone_delta(const trapeze_ghostzone_model *m, double blk_len)
 {
     const double *p = m->params.value;
     const trapeze_workload *w = &m->work;
-    double tau = m->tau ? (1.0 - p[TRAPEZE_GZ_BETA]) * (1.0 + w->bank_conflict_rate) : 1.0;
+    double tau = m->tau ? (1.0 - p[TRAPEZE_GHOSTZONE_BETA]) * (1.0 + w->bank_conflict_rate) : 1.0;
     double misc = w->insts_per_sm_mc * m->profile_sms / m->gpu.n_sm / w->profile_elements *
                   pow(blk_len, w->dims) *
-                  p[TRAPEZE_GZ_CPI] * tau * m->fixed.issue;
-    return p[TRAPEZE_GZ_MU] * p[TRAPEZE_GZ_FENCE_PER_BLOCK] - misc;
+                  p[TRAPEZE_GHOSTZONE_CPI] * tau * m->fixed.issue;
+    return p[TRAPEZE_GHOSTZONE_MU] * p[TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK] - misc;
 }

@@ -9,9 +9,9 @@
 #include "model/model.h"
 #include "trapeze.h"
 
-/* params.c: names and physical ranges, in trapeze_gz_param order. */
-extern const char *const gz_param_names[TRAPEZE_GZ_NPARAMS];
-extern const double gz_param_min[TRAPEZE_GZ_NPARAMS], gz_param_max[TRAPEZE_GZ_NPARAMS];
+/* params.c: names and physical ranges, in trapeze_ghostzone_param order. */
+extern const char *const gz_param_names[TRAPEZE_GHOSTZONE_NPARAMS];
+extern const double gz_param_min[TRAPEZE_GHOSTZONE_NPARAMS], gz_param_max[TRAPEZE_GHOSTZONE_NPARAMS];
 
 /* Which partials an evaluation computes: every one (h, blk_len and each
  * parameter: the fit's Jacobian), or d/dh and d/dblk_len only (dcpl_dparam
@@ -19,10 +19,10 @@ extern const double gz_param_min[TRAPEZE_GZ_NPARAMS], gz_param_max[TRAPEZE_GZ_NP
  * same bits either way. */
 typedef enum { GZ_GRAD_HB, GZ_GRAD_PARAMS } gz_gradient;
 
-/* ghostzone.c: Eqs. 5.1-5.30 at params[TRAPEZE_GZ_NPARAMS] instead of the
- * model's own values (trapeze_gz_evaluate: those, with every partial). */
-trapeze_status gz_evaluate_at(const trapeze_gz_model *m, const double *params, trapeze_sync sync,
-                              double h, double blk_len, gz_gradient grad, trapeze_gz_eval *out,
+/* ghostzone.c: Eqs. 5.1-5.30 at params[TRAPEZE_GHOSTZONE_NPARAMS] instead of the
+ * model's own values (trapeze_ghostzone_evaluate: those, with every partial). */
+trapeze_status gz_evaluate_at(const trapeze_ghostzone_model *m, const double *params, trapeze_sync sync,
+                              double h, double blk_len, gz_gradient grad, trapeze_ghostzone_eval *out,
                               trapeze_error *err);
 
 /* The row_lines factor: the coalesced segments a tile row of `row` elements
@@ -30,8 +30,8 @@ trapeze_status gz_evaluate_at(const trapeze_gz_model *m, const double *params, t
  * elements, over `row`; 1 in 1-D. */
 double gz_row_lines(const trapeze_gpu *g, const trapeze_workload *w, double row);
 
-/* The model's own parameter values (what trapeze_gz_set_params set). */
-const double *gz_param_values(const trapeze_gz_model *m);
+/* The model's own parameter values (what trapeze_ghostzone_set_params set). */
+const double *gz_param_values(const trapeze_ghostzone_model *m);
 
 /* ghostzone_model.c: the model as a generic instance. Decision variables
  * (GZ_DECISION_*): the trapezoid height h and the block edge blk_len;
@@ -44,7 +44,7 @@ enum { GZ_DECISION_H, GZ_DECISION_BLK, GZ_NDECISIONS };
 #define GZ_EDGE_MARGIN 1e-9
 
 typedef struct gz_instance {
-    const trapeze_gz_model *gz;
+    const trapeze_ghostzone_model *gz;
     trapeze_sync sync;
 } gz_instance;
 
@@ -52,7 +52,7 @@ extern const trapeze_model_ops gz_model_ops;
 trapeze_model gz_as_model(const gz_instance *inst);
 /* The largest block edge the GPU allows (threads and shared memory per
  * block) and the widest halo: the box of the decision variables. */
-int gz_largest_block(const trapeze_gz_model *m);
+int gz_largest_block(const trapeze_ghostzone_model *m);
 int gz_widest_halo(const trapeze_workload *w);
 
 #endif

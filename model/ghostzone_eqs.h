@@ -32,14 +32,14 @@
 
 /* Everything one evaluation needs, as duals in (h, blk_len, parameters). */
 typedef struct {
-    gz_dual h, blk, p[TRAPEZE_GZ_NPARAMS];
+    gz_dual h, blk, p[TRAPEZE_GHOSTZONE_NPARAMS];
 } gz_vars;
 
 static void make_vars(gz_vars *v, const double *params, double h, double blk)
 {
     v->h = dual_var(h, GZ_VAR_H);
     v->blk = dual_var(blk, GZ_VAR_BLK);
-    for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++)
+    for (int i = 0; i < TRAPEZE_GHOSTZONE_NPARAMS; i++)
 #if GZ_EQ_PARAMS
         v->p[i] = dual_var(params[i], GZ_VAR_PARAM0 + i);
 #else
@@ -57,37 +57,37 @@ static gz_dual tile_elements(const trapeze_workload *w, gz_dual blk, gz_dual k)
 }
 
 /* tau of 5.11, or 1 in paper mode (5.15/5.16 as printed). */
-static gz_dual tau_factor(const trapeze_gz_model *m, const gz_vars *v)
+static gz_dual tau_factor(const trapeze_ghostzone_model *m, const gz_vars *v)
 {
     if (!m->tau)
         return dual_const(1.0);
-    gz_dual one_minus_beta = dual_sub(dual_const(1.0), v->p[TRAPEZE_GZ_BETA]);
+    gz_dual one_minus_beta = dual_sub(dual_const(1.0), v->p[TRAPEZE_GHOSTZONE_BETA]);
     return dual_scale(one_minus_beta, 1.0 + m->work.bank_conflict_rate);
 }
 
 typedef struct {
     gz_dual trapezoids, passes, participants;
     gz_dual in_tile, loop_tile; /* blk^D and prod(blk - w_i): memory and compute both use them */
-    gz_dual stage[TRAPEZE_GZ_NCOMPONENTS];
-    double per_loop[TRAPEZE_GZ_NCOMPONENTS]; /* values only: no caller reads their partials */
+    gz_dual stage[TRAPEZE_GHOSTZONE_NCOMPONENTS];
+    double per_loop[TRAPEZE_GHOSTZONE_NCOMPONENTS]; /* values only: no caller reads their partials */
     gz_dual cps, cpl;
 } gz_terms;
 
 /* The whole-tiles extension applies at whole heights only, so that the
  * continuous optimizer still sees Meng's smooth T between them. */
-static int at_whole_tiles(const trapeze_gz_model *m, const gz_vars *v)
+static int at_whole_tiles(const trapeze_ghostzone_model *m, const gz_vars *v)
 {
     return m->params.whole_tiles && v->h.v == floor(v->h.v) && v->blk.v == floor(v->blk.v);
 }
 
 /* Resident blocks per SM: as the occupancy rule gives it, or the parameter. */
-static gz_dual resident_per_sm(const trapeze_gz_model *m, const gz_vars *v)
+static gz_dual resident_per_sm(const trapeze_ghostzone_model *m, const gz_vars *v)
 {
     if (!m->params.occupancy)
-        return v->p[TRAPEZE_GZ_BLOCKS_PER_SM];
+        return v->p[TRAPEZE_GHOSTZONE_BLOCKS_PER_SM];
     int b = (int)floor(v->blk.v);
     int r = b == m->fixed.occupancy_blk ? m->fixed.occupancy
-                                        : trapeze_gz_occupancy(&m->gpu, &m->work, b);
+                                        : trapeze_ghostzone_occupancy(&m->gpu, &m->work, b);
     return dual_const(r < 1 ? 1 : r);
 }
 
@@ -101,7 +101,7 @@ static gz_dual resident_per_sm(const trapeze_gz_model *m, const gz_vars *v)
  * other, value and gradient (the norm's partial in a zero side is 0; pow
  * would make it 0 x log 0). */
 #define MEM_LATENCY_NORM 4.0
-static gz_dual mem_cycles(const trapeze_gz_model *m, gz_dual latency, gz_dual bandwidth)
+static gz_dual mem_cycles(const trapeze_ghostzone_model *m, gz_dual latency, gz_dual bandwidth)
 {
     if (!m->params.mem_latency)
         return dual_add(latency, bandwidth);
@@ -114,13 +114,13 @@ static gz_dual mem_cycles(const trapeze_gz_model *m, gz_dual latency, gz_dual ba
                     dual_const(1.0 / MEM_LATENCY_NORM));
 }
 
-static gz_dual row_cost(const trapeze_gz_model *m, gz_dual row)
+static gz_dual row_cost(const trapeze_ghostzone_model *m, gz_dual row)
 {
     double fetched = m->params.row_lines ? row_segment_elements(&m->gpu, &m->work, row.v) : 0;
     return fetched > 0 ? dual_div(dual_const(fetched), row) : dual_const(1.0);
 }
 
-static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *t)
+static void memory_terms(const trapeze_ghostzone_model *m, const gz_vars *v, gz_terms *t)
 {
     const trapeze_workload *w = &m->work;
     const trapeze_gpu *g = &m->gpu;
@@ -141,10 +141,10 @@ static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *
      * a 3-D tile is more rows of the same length, not rows costlier per element,
      * and sigma^2 fitted on 2-D grids over-priced a memory-bound 3-D star by 50-68% */
     int penalty_dims = m->params.row_penalty && w->dims > 2 ? 1 : w->dims - 1;
-    gz_dual alpha = dual_powi(v->p[TRAPEZE_GZ_SIGMA], penalty_dims);
+    gz_dual alpha = dual_powi(v->p[TRAPEZE_GHOSTZONE_SIGMA], penalty_dims);
     gz_dual per_elem = dual_div(dual_scale(alpha, m->fixed.bytes_cycles),
-                                v->p[TRAPEZE_GZ_BW_FRACTION]); /* achieved, not peak, bandwidth */
-    gz_dual latency = dual_mul(passes, v->p[TRAPEZE_GZ_UNCONTENDED_LAT]);
+                                v->p[TRAPEZE_GHOSTZONE_BW_FRACTION]); /* achieved, not peak, bandwidth */
+    gz_dual latency = dual_mul(passes, v->p[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT]);
     /* with row_lines, each term's rows pay the segments they touch: the
      * staged tile's rows are blk long, the committed ones blk - w_0 h, a
      * loop's blk - w_0 */
@@ -156,11 +156,11 @@ static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *
      * ghost zones a neighbour loads too: rho of a DRAM read each */
     gz_dual staged = dual_mul(T, in_tile);
     if (staged.v > volume.v) /* written so that rho = 1 adds exactly 0 (Meng to the bit) */
-        staged = dual_add(staged, dual_mul(dual_sub(v->p[TRAPEZE_GZ_HALO_REREAD], dual_const(1.0)),
+        staged = dual_add(staged, dual_mul(dual_sub(v->p[TRAPEZE_GHOSTZONE_HALO_REREAD], dual_const(1.0)),
                                            dual_sub(staged, volume)));
-    t->stage[TRAPEZE_GZ_LOADSTEN] = dual_scale(MEM_CYCLES(staged, load_rows), w->stencil_arrays);
-    t->stage[TRAPEZE_GZ_COMMIT] = MEM_CYCLES(dual_mul(T, out_tile), commit_rows);                   /* 5.9 */
-    t->stage[TRAPEZE_GZ_ITERMEM] = dual_mul(dual_scale(v->h, w->elem_per_op),
+    t->stage[TRAPEZE_GHOSTZONE_LOADSTEN] = dual_scale(MEM_CYCLES(staged, load_rows), w->stencil_arrays);
+    t->stage[TRAPEZE_GHOSTZONE_COMMIT] = MEM_CYCLES(dual_mul(T, out_tile), commit_rows);                   /* 5.9 */
+    t->stage[TRAPEZE_GHOSTZONE_ITERMEM] = dual_mul(dual_scale(v->h, w->elem_per_op),
                                             MEM_CYCLES(dual_mul(T, loop_tile), loop_rows));         /* 5.10 */
 #undef MEM_CYCLES
     t->trapezoids = T;
@@ -182,22 +182,22 @@ static void memory_terms(const trapeze_gz_model *m, const gz_vars *v, gz_terms *
  * the L2, whichever is longer. The V100's barrier alone (the fencebar
  * micro-benchmark) is 490, 570, 795, 1395, 2640 and 5200 cycles for 80 to
  * 2560 blocks: flat, then 2 cycles a block; a sum cannot be both. */
-static gz_dual fence_barrier(const trapeze_gz_model *m, const gz_vars *v, gz_dual participants)
+static gz_dual fence_barrier(const trapeze_ghostzone_model *m, const gz_vars *v, gz_dual participants)
 {
-    gz_dual per_block = dual_add(v->p[TRAPEZE_GZ_FENCE_PER_BLOCK],
-                                 dual_mul(v->p[TRAPEZE_GZ_FENCE_POLL], participants));
-    gz_dual arrivals = dual_mul(per_block, participants), round_trip = v->p[TRAPEZE_GZ_FENCE_BARRIER];
+    gz_dual per_block = dual_add(v->p[TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK],
+                                 dual_mul(v->p[TRAPEZE_GHOSTZONE_FENCE_POLL], participants));
+    gz_dual arrivals = dual_mul(per_block, participants), round_trip = v->p[TRAPEZE_GHOSTZONE_FENCE_BARRIER];
     gz_dual cost = dual_add(arrivals, round_trip);
     if (m->params.barrier_max && cost.v > 0)
         cost = dual_pow(dual_add(dual_mul(round_trip, round_trip), dual_mul(arrivals, arrivals)),
                         dual_const(0.5));
-    return dual_mul(v->p[TRAPEZE_GZ_MU], cost);
+    return dual_mul(v->p[TRAPEZE_GHOSTZONE_MU], cost);
 }
 
-static void compute_terms(const trapeze_gz_model *m, const gz_vars *v, trapeze_sync sync,
+static void compute_terms(const trapeze_ghostzone_model *m, const gz_vars *v, trapeze_sync sync,
                           gz_terms *t)
 {
-    gz_dual tau_cpi = dual_scale(dual_mul(tau_factor(m, v), v->p[TRAPEZE_GZ_CPI]), m->fixed.issue);
+    gz_dual tau_cpi = dual_scale(dual_mul(tau_factor(m, v), v->p[TRAPEZE_GHOSTZONE_CPI]), m->fixed.issue);
     gz_dual in_tile = t->in_tile, loop_tile = t->loop_tile;
     gz_dual misc = dual_mul(dual_scale(in_tile, m->fixed.per_elem_mc), tau_cpi); /* 5.15 */
     /* with fences Meng drops MiscComp (5.4.5); the persistent kernel still
@@ -211,25 +211,25 @@ static void compute_terms(const trapeze_gz_model *m, const gz_vars *v, trapeze_s
         gz_dual setup = dual_scale(tau_cpi, m->setup_insts * warps);
         if (setup.v > misc.v)
             setup = misc;
-        t->stage[TRAPEZE_GZ_MISCCOMP] =
-            dual_add(dual_sub(misc, setup), dual_mul(setup, v->p[TRAPEZE_GZ_FENCE_MISC]));
+        t->stage[TRAPEZE_GHOSTZONE_MISCCOMP] =
+            dual_add(dual_sub(misc, setup), dual_mul(setup, v->p[TRAPEZE_GHOSTZONE_FENCE_MISC]));
     } else {
-        t->stage[TRAPEZE_GZ_MISCCOMP] = sync == TRAPEZE_SYNC_FENCE
-            ? dual_mul(misc, v->p[TRAPEZE_GZ_FENCE_MISC])
-            : dual_add(misc, v->p[TRAPEZE_GZ_TILE_CYCLES]);
+        t->stage[TRAPEZE_GHOSTZONE_MISCCOMP] = sync == TRAPEZE_SYNC_FENCE
+            ? dual_mul(misc, v->p[TRAPEZE_GHOSTZONE_FENCE_MISC])
+            : dual_add(misc, v->p[TRAPEZE_GHOSTZONE_TILE_CYCLES]);
     }
     gz_dual per_iter = dual_mul(dual_scale(loop_tile, m->fixed.per_elem_ic), tau_cpi);
-    t->stage[TRAPEZE_GZ_ITERCOMP] = dual_mul(v->h, per_iter); /* 5.16 */
+    t->stage[TRAPEZE_GHOSTZONE_ITERCOMP] = dual_mul(v->h, per_iter); /* 5.16 */
     /* the persistent kernel's iterations after a tile's first run more
      * instructions than the relaunch profile (its tile coordinates are
      * derived, not block indices): psi (h - 1) iterations' worth more */
     if (sync == TRAPEZE_SYNC_FENCE && m->params.fence_iter)
-        t->stage[TRAPEZE_GZ_ITERCOMP] = dual_add(
-            t->stage[TRAPEZE_GZ_ITERCOMP],
-            dual_mul(dual_mul(v->p[TRAPEZE_GZ_FENCE_ITER], dual_sub(v->h, dual_const(1.0))), per_iter));
-    t->stage[TRAPEZE_GZ_GLBSYNC] = sync == TRAPEZE_SYNC_FENCE
+        t->stage[TRAPEZE_GHOSTZONE_ITERCOMP] = dual_add(
+            t->stage[TRAPEZE_GHOSTZONE_ITERCOMP],
+            dual_mul(dual_mul(v->p[TRAPEZE_GHOSTZONE_FENCE_ITER], dual_sub(v->h, dual_const(1.0))), per_iter));
+    t->stage[TRAPEZE_GHOSTZONE_GLBSYNC] = sync == TRAPEZE_SYNC_FENCE
         ? fence_barrier(m, v, t->participants)
-        : v->p[TRAPEZE_GZ_RELAUNCH];                                                               /* 5.17 */
+        : v->p[TRAPEZE_GHOSTZONE_RELAUNCH];                                                               /* 5.17 */
 }
 
 /* The overlap extension: memory and compute of a stage combined as
@@ -239,9 +239,9 @@ static void compute_terms(const trapeze_gz_model *m, const gz_vars *v, trapeze_s
 static gz_dual overlap_factor(const gz_vars *v, const gz_terms *t, gz_dual blocks_per_sm,
                               gz_dual omega)
 {
-    gz_dual mem = dual_add(dual_add(t->stage[TRAPEZE_GZ_LOADSTEN], t->stage[TRAPEZE_GZ_COMMIT]),
-                           t->stage[TRAPEZE_GZ_ITERMEM]);
-    gz_dual comp = dual_mul(dual_add(t->stage[TRAPEZE_GZ_MISCCOMP], t->stage[TRAPEZE_GZ_ITERCOMP]),
+    gz_dual mem = dual_add(dual_add(t->stage[TRAPEZE_GHOSTZONE_LOADSTEN], t->stage[TRAPEZE_GHOSTZONE_COMMIT]),
+                           t->stage[TRAPEZE_GHOSTZONE_ITERMEM]);
+    gz_dual comp = dual_mul(dual_add(t->stage[TRAPEZE_GHOSTZONE_MISCCOMP], t->stage[TRAPEZE_GHOSTZONE_ITERCOMP]),
                             blocks_per_sm);
     gz_dual sum = dual_add(mem, comp);
     (void)v;
@@ -257,19 +257,19 @@ static gz_dual overlap_factor(const gz_vars *v, const gz_terms *t, gz_dual block
 }
 
 /* 5.2 and 5.24-5.30: per-stage sum and per-loop components. */
-static void combine(const trapeze_gz_model *m, const gz_vars *v, trapeze_sync sync, gz_terms *t)
+static void combine(const trapeze_ghostzone_model *m, const gz_vars *v, trapeze_sync sync, gz_terms *t)
 {
     gz_dual blocks_per_sm = dual_scale(t->trapezoids, 1.0 / m->gpu.n_sm); /* T / M */
     if (at_whole_tiles(m, v))
         blocks_per_sm = dual_const(ceil(blocks_per_sm.v)); /* the busiest SM */
     gz_dual omega = sync == TRAPEZE_SYNC_FENCE && m->params.fence_overlap
-        ? v->p[TRAPEZE_GZ_OVERLAP_FENCE] : v->p[TRAPEZE_GZ_OVERLAP];
+        ? v->p[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] : v->p[TRAPEZE_GHOSTZONE_OVERLAP];
     gz_dual overlap = overlap_factor(v, t, blocks_per_sm, omega);
-    for (int c = 0; c < TRAPEZE_GZ_NCOMPONENTS; c++) {
+    for (int c = 0; c < TRAPEZE_GHOSTZONE_NCOMPONENTS; c++) {
         gz_dual stage = t->stage[c];
-        if (c == TRAPEZE_GZ_MISCCOMP || c == TRAPEZE_GZ_ITERCOMP)
+        if (c == TRAPEZE_GHOSTZONE_MISCCOMP || c == TRAPEZE_GHOSTZONE_ITERCOMP)
             stage = dual_mul(stage, blocks_per_sm); /* CPT x T / M */
-        if (c != TRAPEZE_GZ_GLBSYNC)
+        if (c != TRAPEZE_GHOSTZONE_GLBSYNC)
             stage = dual_mul(stage, overlap);
         t->per_loop[c] = stage.v / v->h.v; /* dual_div's value, without its partials */
         t->cps = c == 0 ? stage : dual_add(t->cps, stage);
@@ -279,8 +279,8 @@ static void combine(const trapeze_gz_model *m, const gz_vars *v, trapeze_sync sy
 
 /* CPL and its parts at a point check_point accepted; the partials in the
  * parameters only when they are variables (NaN otherwise: not computed). */
-static void gz_equations(const trapeze_gz_model *m, const double *params, trapeze_sync sync,
-                         double h, double blk_len, trapeze_gz_eval *out)
+static void gz_equations(const trapeze_ghostzone_model *m, const double *params, trapeze_sync sync,
+                         double h, double blk_len, trapeze_ghostzone_eval *out)
 {
     gz_vars v;
     gz_terms t;
@@ -290,7 +290,7 @@ static void gz_equations(const trapeze_gz_model *m, const double *params, trapez
     combine(m, &v, sync, &t);
     out->trapezoids = t.trapezoids.v;
     out->passes = t.passes.v;
-    for (int c = 0; c < TRAPEZE_GZ_NCOMPONENTS; c++) {
+    for (int c = 0; c < TRAPEZE_GHOSTZONE_NCOMPONENTS; c++) {
         out->stage[c] = t.stage[c].v;
         out->per_loop[c] = t.per_loop[c];
     }
@@ -299,10 +299,10 @@ static void gz_equations(const trapeze_gz_model *m, const double *params, trapez
     out->dcpl_dh = t.cpl.d[GZ_VAR_H];
     out->dcpl_dblk = t.cpl.d[GZ_VAR_BLK];
 #if GZ_EQ_PARAMS
-    for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++)
+    for (int i = 0; i < TRAPEZE_GHOSTZONE_NPARAMS; i++)
         out->dcpl_dparam[i] = t.cpl.d[GZ_VAR_PARAM0 + i];
 #else
-    for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++)
+    for (int i = 0; i < TRAPEZE_GHOSTZONE_NPARAMS; i++)
         out->dcpl_dparam[i] = NAN;
 #endif
 }

@@ -12,7 +12,7 @@
 
 #include "model/ghostzone.h"
 
-_Static_assert(TRAPEZE_GZ_NPARAMS <= TRAPEZE_MODEL_MAX_PARAMS, "raise TRAPEZE_MODEL_MAX_PARAMS");
+_Static_assert(TRAPEZE_GHOSTZONE_NPARAMS <= TRAPEZE_MODEL_MAX_PARAMS, "raise TRAPEZE_MODEL_MAX_PARAMS");
 
 static const char *const decision_names[GZ_NDECISIONS] = {"h", "blk_len"};
 
@@ -27,10 +27,10 @@ int gz_widest_halo(const trapeze_workload *w)
 
 /* The staged arrays live in shared memory; a block has at most
  * max_threads_per_block threads, one per element of its input tile. */
-int gz_largest_block(const trapeze_gz_model *m)
+int gz_largest_block(const trapeze_ghostzone_model *m)
 {
-    const trapeze_workload *w = trapeze_gz_workload(m);
-    const trapeze_gpu *g = trapeze_gz_gpu(m);
+    const trapeze_workload *w = trapeze_ghostzone_workload(m);
+    const trapeze_gpu *g = trapeze_ghostzone_gpu(m);
     int b = 1;
     for (;;) {
         double elems = pow(b + 1, w->dims);
@@ -46,7 +46,7 @@ int gz_largest_block(const trapeze_gz_model *m)
 static void decision_bounds(const void *self, double *lo, double *hi)
 {
     const gz_instance *in = self;
-    int bmax = gz_largest_block(in->gz), wmax = gz_widest_halo(trapeze_gz_workload(in->gz));
+    int bmax = gz_largest_block(in->gz), wmax = gz_widest_halo(trapeze_ghostzone_workload(in->gz));
     lo[GZ_DECISION_H] = 1.0;
     hi[GZ_DECISION_H] = wmax > 0 ? (double)bmax / wmax : bmax;
     lo[GZ_DECISION_BLK] = wmax + 1.0;
@@ -56,14 +56,14 @@ static void decision_bounds(const void *self, double *lo, double *hi)
 static int nconstraints(const void *self)
 {
     const gz_instance *in = self;
-    return trapeze_gz_workload(in->gz)->dims;
+    return trapeze_ghostzone_workload(in->gz)->dims;
 }
 
 /* 5.20 as c(x) <= 0: HaloWidth_k * h - blk_len (1 - margin) <= 0. */
 static double constraint(const void *self, int k, const double *x, double *grad)
 {
     const gz_instance *in = self;
-    int w = trapeze_gz_workload(in->gz)->halo[k];
+    int w = trapeze_ghostzone_workload(in->gz)->halo[k];
     if (grad) {
         grad[GZ_DECISION_H] = w;
         grad[GZ_DECISION_BLK] = -1.0 + GZ_EDGE_MARGIN;
@@ -75,14 +75,14 @@ static trapeze_status evaluate(const void *self, const double *params, const dou
                                double *value, double *dparams, double *dx, trapeze_error *err)
 {
     const gz_instance *in = self;
-    trapeze_gz_eval e;
+    trapeze_ghostzone_eval e;
     trapeze_status s = gz_evaluate_at(in->gz, params, in->sync, x[GZ_DECISION_H],
                                       x[GZ_DECISION_BLK], dparams ? GZ_GRAD_PARAMS : GZ_GRAD_HB,
                                       &e, err);
     if (s)
         return s;
     *value = e.cpl;
-    for (int i = 0; dparams && i < TRAPEZE_GZ_NPARAMS; i++)
+    for (int i = 0; dparams && i < TRAPEZE_GHOSTZONE_NPARAMS; i++)
         dparams[i] = e.dcpl_dparam[i];
     if (dx) {
         dx[GZ_DECISION_H] = e.dcpl_dh;
@@ -93,7 +93,7 @@ static trapeze_status evaluate(const void *self, const double *params, const dou
 
 const trapeze_model_ops gz_model_ops = {
     .name = "ghostzone",
-    .nparams = TRAPEZE_GZ_NPARAMS,
+    .nparams = TRAPEZE_GHOSTZONE_NPARAMS,
     .param_names = gz_param_names,
     .param_lo = gz_param_min,
     .param_hi = gz_param_max,

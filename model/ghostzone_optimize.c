@@ -16,7 +16,7 @@
 
 /* MMA from `x` (h, blk) over the box, h only or both; the model's own
  * parameters. */
-static trapeze_status search(const trapeze_gz_model *m, trapeze_sync sync, const double *lo,
+static trapeze_status search(const trapeze_ghostzone_model *m, trapeze_sync sync, const double *lo,
                              const double *hi, unsigned fixed, double *x, int *evaluations,
                              trapeze_error *err)
 {
@@ -32,24 +32,24 @@ static trapeze_status search(const trapeze_gz_model *m, trapeze_sync sync, const
     *evaluations = best.evaluations;
     if (st)
         return trapeze_fail(err, st, "%s: NLopt MMA failed to minimize CPL",
-                            trapeze_gz_workload(m)->name);
+                            trapeze_ghostzone_workload(m)->name);
     memcpy(x, best.x, GZ_NDECISIONS * sizeof *x);
     return TRAPEZE_OK;
 }
 
-static double cpl_at(const trapeze_gz_model *m, trapeze_sync sync, double h, double blk)
+static double cpl_at(const trapeze_ghostzone_model *m, trapeze_sync sync, double h, double blk)
 {
-    trapeze_gz_eval e;
+    trapeze_ghostzone_eval e;
     return gz_evaluate_at(m, gz_param_values(m), sync, h, blk, GZ_GRAD_HB, &e, NULL) == TRAPEZE_OK
         ? e.cpl : INFINITY;
 }
 
 /* Continuous h* at a fixed block edge, then floor and integer argmin. */
-static trapeze_status optimize_height(const trapeze_gz_model *m, trapeze_sync sync, int blk,
-                                      trapeze_gz_optimum *out, trapeze_error *err)
+static trapeze_status optimize_height(const trapeze_ghostzone_model *m, trapeze_sync sync, int blk,
+                                      trapeze_ghostzone_optimum *out, trapeze_error *err)
 {
-    const trapeze_workload *w = trapeze_gz_workload(m);
-    int hmax = trapeze_gz_max_height(m, blk);
+    const trapeze_workload *w = trapeze_ghostzone_workload(m);
+    int hmax = trapeze_ghostzone_max_height(m, blk);
     if (hmax < 1)
         return trapeze_fail(err, TRAPEZE_ERANGE, "%s: block edge %d admits no height (5.20)",
                             w->name, blk);
@@ -83,10 +83,10 @@ static trapeze_status optimize_height(const trapeze_gz_model *m, trapeze_sync sy
 /* (h, blk_len) jointly: MMA on both, then the block edge rounded to the
  * better neighbour and the height re-optimized there. Every search counts
  * toward the evaluations: the joint one and both neighbours'. */
-static trapeze_status optimize_both(const trapeze_gz_model *m, trapeze_sync sync,
-                                    trapeze_gz_optimum *out, trapeze_error *err)
+static trapeze_status optimize_both(const trapeze_ghostzone_model *m, trapeze_sync sync,
+                                    trapeze_ghostzone_optimum *out, trapeze_error *err)
 {
-    const trapeze_workload *w = trapeze_gz_workload(m);
+    const trapeze_workload *w = trapeze_ghostzone_workload(m);
     int bmax = gz_largest_block(m), wmax = gz_widest_halo(w);
     if (bmax <= wmax)
         return trapeze_fail(err, TRAPEZE_ERANGE,
@@ -98,7 +98,7 @@ static trapeze_status optimize_both(const trapeze_gz_model *m, trapeze_sync sync
     trapeze_status st = search(m, sync, lo, hi, 0, x, &evaluations, err);
     if (st)
         return st;
-    trapeze_gz_optimum down, up;
+    trapeze_ghostzone_optimum down, up;
     int b_lo = (int)floor(x[GZ_DECISION_BLK]), b_hi = b_lo + 1 <= bmax ? b_lo + 1 : b_lo;
     if ((st = optimize_height(m, sync, b_lo, &down, err)) ||
         (st = optimize_height(m, sync, b_hi, &up, err)))
@@ -109,28 +109,28 @@ static trapeze_status optimize_both(const trapeze_gz_model *m, trapeze_sync sync
     return TRAPEZE_OK;
 }
 
-trapeze_status trapeze_gz_optimize(const trapeze_gz_model *m, trapeze_sync sync,
-                                   int optimize_block, trapeze_gz_optimum *out,
+trapeze_status trapeze_ghostzone_optimize(const trapeze_ghostzone_model *m, trapeze_sync sync,
+                                   int optimize_block, trapeze_ghostzone_optimum *out,
                                    trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     if (optimize_block)
         return optimize_both(m, sync, out, err);
-    int blk = trapeze_gz_workload(m)->blk_len;
+    int blk = trapeze_ghostzone_workload(m)->blk_len;
     trapeze_status st = optimize_height(m, sync, blk, out, err);
     out->blk_continuous = blk;
     return st;
 }
 
-trapeze_status trapeze_gz_at_height(const trapeze_gz_model *m, trapeze_sync sync, int h,
-                                    trapeze_gz_optimum *out, trapeze_error *err)
+trapeze_status trapeze_ghostzone_at_height(const trapeze_ghostzone_model *m, trapeze_sync sync, int h,
+                                    trapeze_ghostzone_optimum *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
-    trapeze_gz_eval e, one;
-    int blk = trapeze_gz_workload(m)->blk_len;
-    trapeze_status s = trapeze_gz_evaluate(m, sync, (double)h, blk, &e, err);
+    trapeze_ghostzone_eval e, one;
+    int blk = trapeze_ghostzone_workload(m)->blk_len;
+    trapeze_status s = trapeze_ghostzone_evaluate(m, sync, (double)h, blk, &e, err);
     if (!s)
-        s = trapeze_gz_evaluate(m, sync, 1, blk, &one, err);
+        s = trapeze_ghostzone_evaluate(m, sync, 1, blk, &one, err);
     if (s)
         return s;
     out->sync = sync;
@@ -143,19 +143,19 @@ trapeze_status trapeze_gz_at_height(const trapeze_gz_model *m, trapeze_sync sync
     return TRAPEZE_OK;
 }
 
-trapeze_status trapeze_gz_decide(const trapeze_gz_model *m, const trapeze_sync *modes,
+trapeze_status trapeze_ghostzone_decide(const trapeze_ghostzone_model *m, const trapeze_sync *modes,
                                  int n_modes, int optimize_block, int height,
-                                 trapeze_gz_decision *out, trapeze_error *err)
+                                 trapeze_ghostzone_decision *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     if (n_modes < 1 || n_modes > 2 || (height > 0 && optimize_block))
         return trapeze_fail(err, TRAPEZE_EINVAL,
                             "%s: one or two sync modes, and a fixed height or a block search",
-                            trapeze_gz_workload(m)->name);
+                            trapeze_ghostzone_workload(m)->name);
     trapeze_status s = TRAPEZE_OK;
     for (int i = 0; i < n_modes && !s; i++)
-        s = height > 0 ? trapeze_gz_at_height(m, modes[i], height, &out->mode[i], err)
-                       : trapeze_gz_optimize(m, modes[i], optimize_block, &out->mode[i], err);
+        s = height > 0 ? trapeze_ghostzone_at_height(m, modes[i], height, &out->mode[i], err)
+                       : trapeze_ghostzone_optimize(m, modes[i], optimize_block, &out->mode[i], err);
     if (s)
         return s;
     out->n_modes = n_modes;

@@ -46,21 +46,21 @@
 #include "common/error.h"
 #include "model/group.h"
 
-const char *const grp_param_names[TRAPEZE_GRP_NPARAMS] = {
+const char *const grp_param_names[TRAPEZE_GROUP_NPARAMS] = {
     "mu", "eta1", "eta2", "retain2", "theta", "nu", "cwave_cycles", "tl2_cycles",
     "tdram_cycles", "overlap", "tsm_cycles"};
-const double grp_param_min[TRAPEZE_GRP_NPARAMS] = {0.1, 0, 0, 0.01, 0, 0.01, 0, 0, 0, 0, 0};
-const double grp_param_max[TRAPEZE_GRP_NPARAMS] = {100, 1, 1, 100, 1, 100, 1e9, 1e5, 1e5,
+const double grp_param_min[TRAPEZE_GROUP_NPARAMS] = {0.1, 0, 0, 0.01, 0, 0.01, 0, 0, 0, 0, 0};
+const double grp_param_max[TRAPEZE_GROUP_NPARAMS] = {100, 1, 1, 100, 1, 100, 1e9, 1e5, 1e5,
                                                       0.95, 1e9};
 
-const char *trapeze_grp_param_name(trapeze_grp_param p)
+const char *trapeze_group_param_name(trapeze_group_param p)
 {
-    return (unsigned)p < TRAPEZE_GRP_NPARAMS ? grp_param_names[p] : "?";
+    return (unsigned)p < TRAPEZE_GROUP_NPARAMS ? grp_param_names[p] : "?";
 }
 
-void trapeze_grp_param_range(trapeze_grp_param p, double *lo, double *hi)
+void trapeze_group_param_range(trapeze_group_param p, double *lo, double *hi)
 {
-    int i = (unsigned)p < TRAPEZE_GRP_NPARAMS ? (int)p : 0;
+    int i = (unsigned)p < TRAPEZE_GROUP_NPARAMS ? (int)p : 0;
     *lo = grp_param_min[i];
     *hi = grp_param_max[i];
 }
@@ -68,9 +68,9 @@ void trapeze_grp_param_range(trapeze_grp_param p, double *lo, double *hi)
 /* Uncalibrated starting values: every footprint line fetched once, shared
  * lines mostly caught, throughputs of a Fermi-class GPU (12 L2 slices, a
  * 128-byte line per DRAM read at ~250 bytes per core cycle), per SM of 15. */
-void trapeze_grp_params_default(trapeze_grp_params *p)
+void trapeze_group_params_default(trapeze_group_params *p)
 {
-    static const double v[TRAPEZE_GRP_NPARAMS] = {1.0, 0.8, 1.0, 1.0, 0.5,
+    static const double v[TRAPEZE_GROUP_NPARAMS] = {1.0, 0.8, 1.0, 1.0, 0.5,
                                                   1.0, 1000.0, 15.0 / 12, 7.5, 0.5,
                                                   0.0 /* no SM-throughput term until fitted */};
     memset(p, 0, sizeof *p);
@@ -79,7 +79,7 @@ void trapeze_grp_params_default(trapeze_grp_params *p)
     snprintf(p->source, sizeof p->source, "uncalibrated defaults (built-in)");
 }
 
-const char *trapeze_grp_eval_bound(const trapeze_grp_eval *e)
+const char *trapeze_group_eval_bound(const trapeze_group_eval *e)
 {
     const double t[4] = {e->t_compute, e->t_sm, e->t_l2, e->t_dram};
     static const char *const names[4] = {"latency", "sm", "l2", "dram"};
@@ -92,7 +92,7 @@ const char *trapeze_grp_eval_bound(const trapeze_grp_eval *e)
 
 /* ------------------------------------------------------------ the graph */
 
-void trapeze_grp_destroy(trapeze_grp_model *m)
+void trapeze_group_destroy(trapeze_group_model *m)
 {
     if (!m)
         return;
@@ -104,7 +104,7 @@ void trapeze_grp_destroy(trapeze_grp_model *m)
 }
 
 /* Both directions of every edge, grouped by TB (counting sort). */
-static trapeze_status build_adjacency(trapeze_grp_model *m, const trapeze_locality_graph *g,
+static trapeze_status build_adjacency(trapeze_group_model *m, const trapeze_locality_graph *g,
                                       int by_elements, trapeze_error *err)
 {
     long n = m->n, ne = g->n_edges;
@@ -143,9 +143,9 @@ static trapeze_status build_adjacency(trapeze_grp_model *m, const trapeze_locali
     return TRAPEZE_OK;
 }
 
-trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
-                                  const trapeze_grp_machine *mach, const trapeze_grp_params *p,
-                                  trapeze_grp_model **out, trapeze_error *err)
+trapeze_status trapeze_group_create(const trapeze_locality_graph *graph,
+                                  const trapeze_group_machine *mach, const trapeze_group_params *p,
+                                  trapeze_group_model **out, trapeze_error *err)
 {
     *out = NULL;
     if (!graph || graph->n_tbs < 1 || !graph->lines || (graph->n_edges && !graph->edges))
@@ -155,7 +155,7 @@ trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
         return trapeze_fail(err, TRAPEZE_EINVAL,
                             "grouping model: machine needs n_sm, TBs per SM and L1/L2 lines > 0 (got %d, %d, %g, %g)",
                             mach->n_sm, mach->tbs_per_sm, mach->l1_lines, mach->l2_lines);
-    trapeze_grp_model *m = calloc(1, sizeof *m);
+    trapeze_group_model *m = calloc(1, sizeof *m);
     if (!m)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping model: out of memory");
     m->n = graph->n_tbs;
@@ -164,7 +164,7 @@ trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
     m->p = *p;
     m->f = malloc((size_t)m->n * sizeof *m->f);
     if (!m->f) {
-        trapeze_grp_destroy(m);
+        trapeze_group_destroy(m);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping model: out of memory");
     }
     /* the unit: lines, or elements with capacities converted at the
@@ -184,7 +184,7 @@ trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
     for (long t = 0; t < m->n; t++) {
         m->f[t] = (double)(el ? graph->elements[t] : graph->lines[t]);
         if (!(m->f[t] >= 0)) {
-            trapeze_grp_destroy(m);
+            trapeze_group_destroy(m);
             return trapeze_fail(err, TRAPEZE_EINVAL, "locality graph: TB %ld: footprint %lld lines",
                                 t, graph->lines[t]);
         }
@@ -193,7 +193,7 @@ trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
     m->fbar = sum / (double)m->n;
     trapeze_status s = build_adjacency(m, graph, el, err);
     if (s != TRAPEZE_OK) {
-        trapeze_grp_destroy(m);
+        trapeze_group_destroy(m);
         return s;
     }
     /* What a TB adds to L2, about: its lines less its largest overlap with
@@ -211,7 +211,7 @@ trapeze_status trapeze_grp_create(const trapeze_locality_graph *graph,
     return TRAPEZE_OK;
 }
 
-void trapeze_grp_set_params(trapeze_grp_model *m, const trapeze_grp_params *p)
+void trapeze_group_set_params(trapeze_group_model *m, const trapeze_group_params *p)
 {
     m->p = *p;
 }
@@ -269,7 +269,7 @@ static grp_dual pnorm(const grp_dual *times, grp_dual q)
 /* Beyond this many e-foldings a weight is dropped (below 1e-9). */
 #define MAX_EFOLD 20.7
 
-trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const double *params,
+trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *params,
                                   const trapeze_grouping *g, grp_duals *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -298,8 +298,8 @@ trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const double *para
     for (long r = 0; r < n; r++)
         rank[launch[r].tb] = r;
 
-    grp_dual P[TRAPEZE_GRP_NPARAMS];
-    for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++) {
+    grp_dual P[TRAPEZE_GROUP_NPARAMS];
+    for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++) {
         /* a fit may step outside a range (its change of variable bounds
          * only one side): held at the edge, the model stays finite */
         double v = params[k];
@@ -310,7 +310,7 @@ trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const double *para
     }
     int x = m->m.tbs_per_sm;
     double e1 = m->fbar / m->m.l1_lines;                        /* e-foldings per TB, L1 */
-    grp_dual e2 = gd_div(gd_const(m->fresh / m->m.l2_lines), P[TRAPEZE_GRP_RETAIN2]);
+    grp_dual e2 = gd_div(gd_const(m->fresh / m->m.l2_lines), P[TRAPEZE_GROUP_RETAIN2]);
 
     grp_dual o1_total = gd_const(0), o2_total = gd_const(0);
     double f_total = 0;
@@ -348,8 +348,8 @@ trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const double *para
                     max2 = w;
             }
         }
-        grp_dual o1 = overlap(P[TRAPEZE_GRP_THETA], gd_const(max1), gd_const(sum1), m->f[p]);
-        grp_dual o2 = overlap(P[TRAPEZE_GRP_THETA], max2, sum2, m->f[p]);
+        grp_dual o1 = overlap(P[TRAPEZE_GROUP_THETA], gd_const(max1), gd_const(sum1), m->f[p]);
+        grp_dual o2 = overlap(P[TRAPEZE_GROUP_THETA], max2, sum2, m->f[p]);
         int q = g->group[p];
         o1_total = gd_add(o1_total, o1);
         o2_total = gd_add(o2_total, o2);
@@ -361,10 +361,10 @@ trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const double *para
     /* the busiest queue's L2 accesses and DRAM reads (first of equals) */
     grp_dual l2_max = gd_const(0), dram_max = gd_const(0);
     for (int q = 0; q < g->n_groups; q++) {
-        grp_dual l2 = gd_mul(P[TRAPEZE_GRP_MU],
-                             gd_sub(gd_const(f_q[q]), gd_mul(P[TRAPEZE_GRP_ETA1], o1_q[q])));
-        grp_dual dr = gd_mul(P[TRAPEZE_GRP_NU],
-                             gd_sub(gd_const(f_q[q]), gd_mul(P[TRAPEZE_GRP_ETA2], o2_q[q])));
+        grp_dual l2 = gd_mul(P[TRAPEZE_GROUP_MU],
+                             gd_sub(gd_const(f_q[q]), gd_mul(P[TRAPEZE_GROUP_ETA1], o1_q[q])));
+        grp_dual dr = gd_mul(P[TRAPEZE_GROUP_NU],
+                             gd_sub(gd_const(f_q[q]), gd_mul(P[TRAPEZE_GROUP_ETA2], o2_q[q])));
         if (l2.v > l2_max.v)
             l2_max = l2;
         if (dr.v > dram_max.v)
@@ -381,21 +381,21 @@ trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const double *para
     free(rank);
     free(qlen);
 
-    out->l1_hits = gd_mul(P[TRAPEZE_GRP_ETA1], o1_total);
+    out->l1_hits = gd_mul(P[TRAPEZE_GROUP_ETA1], o1_total);
     /* a line a TB need not fetch itself saves every access to it (mu) */
-    out->l2 = gd_mul(P[TRAPEZE_GRP_MU], gd_sub(gd_const(f_total), out->l1_hits));
-    out->l1_hits = gd_mul(P[TRAPEZE_GRP_MU], out->l1_hits);
-    out->dram = gd_mul(P[TRAPEZE_GRP_NU],
-                       gd_sub(gd_const(f_total), gd_mul(P[TRAPEZE_GRP_ETA2], o2_total)));
+    out->l2 = gd_mul(P[TRAPEZE_GROUP_MU], gd_sub(gd_const(f_total), out->l1_hits));
+    out->l1_hits = gd_mul(P[TRAPEZE_GROUP_MU], out->l1_hits);
+    out->dram = gd_mul(P[TRAPEZE_GROUP_NU],
+                       gd_sub(gd_const(f_total), gd_mul(P[TRAPEZE_GROUP_ETA2], o2_total)));
     out->max_queue = (double)qmax;
     out->waves = qmax > x ? (double)qmax / x : 1.0;
     out->l2_max = l2_max;
     out->dram_max = dram_max;
-    out->tc = gd_scale(P[TRAPEZE_GRP_CWAVE], out->waves);
-    out->tsm = gd_scale(P[TRAPEZE_GRP_TSM], out->max_queue);
-    out->t2 = gd_mul(P[TRAPEZE_GRP_TL2], l2_max);
-    out->td = gd_mul(P[TRAPEZE_GRP_TDRAM], dram_max);
-    grp_dual q = gd_div(gd_const(1), gd_sub(gd_const(1), P[TRAPEZE_GRP_OVERLAP]));
+    out->tc = gd_scale(P[TRAPEZE_GROUP_CWAVE], out->waves);
+    out->tsm = gd_scale(P[TRAPEZE_GROUP_TSM], out->max_queue);
+    out->t2 = gd_mul(P[TRAPEZE_GROUP_TL2], l2_max);
+    out->td = gd_mul(P[TRAPEZE_GROUP_TDRAM], dram_max);
+    grp_dual q = gd_div(gd_const(1), gd_sub(gd_const(1), P[TRAPEZE_GROUP_OVERLAP]));
     const grp_dual times[GRP_NTIMES] = {out->tc, out->tsm, out->t2, out->td};
     out->cycles = pnorm(times, q);
     return TRAPEZE_OK;
@@ -403,12 +403,12 @@ trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const double *para
 
 static void copy_grad(double *dst, const grp_dual *d)
 {
-    for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
+    for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++)
         dst[k] = d->d[GRP_VAR_PARAM0 + k];
 }
 
-trapeze_status trapeze_grp_evaluate(const trapeze_grp_model *m, const trapeze_grouping *g,
-                                    trapeze_grp_eval *out, trapeze_error *err)
+trapeze_status trapeze_group_evaluate(const trapeze_group_model *m, const trapeze_grouping *g,
+                                    trapeze_group_eval *out, trapeze_error *err)
 {
     grp_duals d;
     memset(out, 0, sizeof *out);

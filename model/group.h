@@ -12,11 +12,11 @@
 /* Variables of the grouping model's duals: the parameter vector. (The tile
  * relaxation's decisions are differentiated in group_opt.c, on the
  * interpolant of the model over tile shapes.) */
-enum { GRP_VAR_PARAM0 = 0, GRP_NVARS = TRAPEZE_GRP_NPARAMS };
+enum { GRP_VAR_PARAM0 = 0, GRP_NVARS = TRAPEZE_GROUP_NPARAMS };
 
 TRAPEZE_DUAL_DEFINE(grp_dual, gd, GRP_NVARS)
 
-struct trapeze_grp_model {
+struct trapeze_group_model {
     long n;                   /* TBs */
     int grid[3];
     double *f;                /* footprint per TB (lines, or elements) */
@@ -26,8 +26,8 @@ struct trapeze_grp_model {
     long *adj_start;          /* CSR adjacency, both directions: n + 1 */
     long *adj_tb;
     double *adj_s;            /* shared lines */
-    trapeze_grp_machine m;
-    trapeze_grp_params p;
+    trapeze_group_machine m;
+    trapeze_group_params p;
 };
 
 /* The model's outputs as duals (value and d/dparams). */
@@ -39,11 +39,11 @@ typedef struct grp_duals {
 } grp_duals;
 
 /* The model at params (not the model's own: the fit moves them). */
-trapeze_status grp_evaluate_duals(const trapeze_grp_model *m, const double *params,
+trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *params,
                                   const trapeze_grouping *g, grp_duals *out, trapeze_error *err);
 
-extern const char *const grp_param_names[TRAPEZE_GRP_NPARAMS];
-extern const double grp_param_min[TRAPEZE_GRP_NPARAMS], grp_param_max[TRAPEZE_GRP_NPARAMS];
+extern const char *const grp_param_names[TRAPEZE_GROUP_NPARAMS];
+extern const double grp_param_min[TRAPEZE_GROUP_NPARAMS], grp_param_max[TRAPEZE_GROUP_NPARAMS];
 
 /* ---- behind the generic interface (group_model.c) ---- */
 
@@ -51,7 +51,7 @@ typedef enum { GRP_OUT_CYCLES, GRP_OUT_L2, GRP_OUT_DRAM, GRP_NOUTPUTS } grp_outp
 
 /* One observable of one grouping: the instance a fit point holds. */
 typedef struct grp_instance {
-    const trapeze_grp_model *model;
+    const trapeze_group_model *model;
     const trapeze_grouping *grouping;
     grp_output output;
 } grp_instance;

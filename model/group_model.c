@@ -10,7 +10,7 @@
 #include "common/error.h"
 #include "model/group.h"
 
-_Static_assert(TRAPEZE_GRP_NPARAMS <= TRAPEZE_MODEL_MAX_PARAMS, "raise TRAPEZE_MODEL_MAX_PARAMS");
+_Static_assert(TRAPEZE_GROUP_NPARAMS <= TRAPEZE_MODEL_MAX_PARAMS, "raise TRAPEZE_MODEL_MAX_PARAMS");
 
 static void no_bounds(const void *self, double *lo, double *hi)
 {
@@ -30,14 +30,14 @@ static trapeze_status evaluate(const void *self, const double *params, const dou
                         : in->output == GRP_OUT_L2   ? &d.l2
                                                      : &d.dram;
     *value = v->v;
-    for (int k = 0; dparams && k < TRAPEZE_GRP_NPARAMS; k++)
+    for (int k = 0; dparams && k < TRAPEZE_GROUP_NPARAMS; k++)
         dparams[k] = v->d[GRP_VAR_PARAM0 + k];
     return TRAPEZE_OK;
 }
 
 const trapeze_model_ops grp_model_ops = {
     .name = "group",
-    .nparams = TRAPEZE_GRP_NPARAMS,
+    .nparams = TRAPEZE_GROUP_NPARAMS,
     .param_names = grp_param_names,
     .param_lo = grp_param_min,
     .param_hi = grp_param_max,

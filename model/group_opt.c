@@ -24,13 +24,13 @@
 
 /* ------------------------------------------------------------ groupings */
 
-static trapeze_status alloc_for(const trapeze_grp_model *m, trapeze_grouping *out,
+static trapeze_status alloc_for(const trapeze_group_model *m, trapeze_grouping *out,
                                 trapeze_error *err)
 {
     return trapeze_grouping_alloc(out, m->n, m->m.n_sm, err);
 }
 
-trapeze_status trapeze_grp_grouping_rr(const trapeze_grp_model *m, trapeze_grouping *out,
+trapeze_status trapeze_group_rr(const trapeze_group_model *m, trapeze_grouping *out,
                                        trapeze_error *err)
 {
     trapeze_status s = alloc_for(m, out, err);
@@ -41,7 +41,7 @@ trapeze_status trapeze_grp_grouping_rr(const trapeze_grp_model *m, trapeze_group
     return s;
 }
 
-trapeze_status trapeze_grp_grouping_bcs(const trapeze_grp_model *m, trapeze_grouping *out,
+trapeze_status trapeze_group_bcs(const trapeze_group_model *m, trapeze_grouping *out,
                                         trapeze_error *err)
 {
     trapeze_status s = alloc_for(m, out, err);
@@ -54,7 +54,7 @@ trapeze_status trapeze_grp_grouping_bcs(const trapeze_grp_model *m, trapeze_grou
 }
 
 /* The grid as the tiles see it: x by (everything else), y and z folded. */
-static void grid_2d(const trapeze_grp_model *m, long *gx, long *gy)
+static void grid_2d(const trapeze_group_model *m, long *gx, long *gy)
 {
     long x = m->grid[0];
     if (x < 1 || x > m->n || m->n % x != 0)
@@ -63,7 +63,7 @@ static void grid_2d(const trapeze_grp_model *m, long *gx, long *gy)
     *gy = m->n / x;
 }
 
-trapeze_status trapeze_grp_grouping_tiles(const trapeze_grp_model *m, int gx, int gy,
+trapeze_status trapeze_group_tiles(const trapeze_group_model *m, int gx, int gy,
                                           int tile_order, trapeze_grouping *out,
                                           trapeze_error *err)
 {
@@ -99,7 +99,7 @@ trapeze_status trapeze_grp_grouping_tiles(const trapeze_grp_model *m, int gx, in
 /* ------------------------------------------------------------ relaxation */
 
 typedef struct {
-    const trapeze_grp_model *m;
+    const trapeze_group_model *m;
     int order;
     int cap;             /* the largest tile: TBs per SM at once, at most a fair share */
     int xmax, ymax;      /* shapes 1..xmax by 1..ymax */
@@ -116,17 +116,17 @@ static double *cell(relax *r, int order, int gx, int gy)
 }
 
 /* The discrete model at a whole shape (cached). */
-static double shape_cycles(relax *r, int order, int gx, int gy, trapeze_grp_eval *e)
+static double shape_cycles(relax *r, int order, int gx, int gy, trapeze_group_eval *e)
 {
     double *c = cell(r, order, gx, gy);
     if (!isnan(*c) && !e)
         return *c;
     trapeze_grouping g;
-    trapeze_grp_eval local;
+    trapeze_group_eval local;
     if (!e)
         e = &local;
-    if (trapeze_grp_grouping_tiles(r->m, gx, gy, order, &g, r->err) != TRAPEZE_OK ||
-        trapeze_grp_evaluate(r->m, &g, e, r->err) != TRAPEZE_OK) {
+    if (trapeze_group_tiles(r->m, gx, gy, order, &g, r->err) != TRAPEZE_OK ||
+        trapeze_group_evaluate(r->m, &g, e, r->err) != TRAPEZE_OK) {
         r->status = TRAPEZE_EFAIL;
         trapeze_grouping_free(&g);
         return HUGE_VAL;
@@ -245,12 +245,12 @@ static int add_shape(shape *list, int n, int max, const relax *r, int gx, int gy
     return n + 1;
 }
 
-trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
+trapeze_status trapeze_group_optimize(const trapeze_group_model *m,
                                     const trapeze_grouping *candidates,
                                     const char *const *candidate_names,
                                     const double *measured_cycles, int n_candidates,
                                     double margin, trapeze_grouping *out,
-                                    trapeze_grp_choice *choice, trapeze_error *err)
+                                    trapeze_group_choice *choice, trapeze_error *err)
 {
     memset(choice, 0, sizeof *choice);
     memset(out, 0, sizeof *out);
@@ -313,7 +313,7 @@ trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
     /* refinement: every rounded shape, both orders, by the discrete model */
     double best = HUGE_VAL;
     for (int k = 0; k < n_shapes && r.status == TRAPEZE_OK; k++) {
-        trapeze_grp_eval e;
+        trapeze_group_eval e;
         double c = shape_cycles(&r, list[k].order, list[k].gx, list[k].gy, &e);
         if (c < best) {
             best = c;
@@ -333,11 +333,11 @@ trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
      * simulated: measurement decides among them), else by the model; the
      * default (candidates[0]) is left only for a better one */
     int winner = -1;
-    trapeze_grp_eval tiles = choice->eval;
+    trapeze_group_eval tiles = choice->eval;
     if (n_candidates > 0) {
-        trapeze_grp_eval e[n_candidates];
+        trapeze_group_eval e[n_candidates];
         for (int c = 0; c < n_candidates; c++) {
-            trapeze_status s = trapeze_grp_evaluate(m, &candidates[c], &e[c], err);
+            trapeze_status s = trapeze_group_evaluate(m, &candidates[c], &e[c], err);
             if (s != TRAPEZE_OK)
                 return s;
             choice->model_evaluations++;
@@ -374,5 +374,5 @@ trapeze_status trapeze_grp_optimize(const trapeze_grp_model *m,
         memcpy(out->order, candidates[winner].order, (size_t)m->n * sizeof *out->order);
         return TRAPEZE_OK;
     }
-    return trapeze_grp_grouping_tiles(m, choice->gx, choice->gy, choice->tile_order, out, err);
+    return trapeze_group_tiles(m, choice->gx, choice->gy, choice->tile_order, out, err);
 }

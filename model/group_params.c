@@ -19,7 +19,7 @@
 static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *section,
                              const char *key, const char *value, trapeze_error *err)
 {
-    trapeze_grp_params *p = user;
+    trapeze_group_params *p = user;
     if (strcmp(section, "meta") == 0) {
         if (strcmp(key, "source") == 0)
             snprintf(p->source, sizeof p->source, "%s", value);
@@ -31,7 +31,7 @@ static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *
                             at->path, at->line, section, key);
     if (strcmp(key, "gain_uncertainty") == 0)
         return trapeze_ini_double(at, section, key, value, 0, 1, &p->gain_uncertainty, err);
-    for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++) {
+    for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++) {
         size_t len = strlen(grp_param_names[k]);
         if (strncmp(key, grp_param_names[k], len) != 0)
             continue;
@@ -45,15 +45,15 @@ static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *
                         at->line, key);
 }
 
-trapeze_status trapeze_grp_params_load(const char *path, trapeze_grp_params *p,
+trapeze_status trapeze_group_params_load(const char *path, trapeze_group_params *p,
                                        trapeze_error *err)
 {
-    trapeze_grp_params_default(p);
+    trapeze_group_params_default(p);
     snprintf(p->source, sizeof p->source, "%s", path);
     return trapeze_ini_parse(path, on_key, p, err);
 }
 
-trapeze_status trapeze_grp_params_save(const char *path, const trapeze_grp_params *p,
+trapeze_status trapeze_group_params_save(const char *path, const trapeze_group_params *p,
                                        trapeze_error *err)
 {
     trapeze_outfile *o;
@@ -63,7 +63,7 @@ trapeze_status trapeze_grp_params_save(const char *path, const trapeze_grp_param
         return s;
     fprintf(f, "; Trapeze calibration of the TB grouping model (docs/grouping.md)\n");
     fprintf(f, "[meta]\nsource = %s\n\n[group]\n", p->source);
-    for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++) {
+    for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++) {
         fprintf(f, "%s = %.17g\n", grp_param_names[k], p->value[k]);
         if (p->stderr_[k] > 0)
             fprintf(f, "%s_stderr = %.17g\n", grp_param_names[k], p->stderr_[k]);

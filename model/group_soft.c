@@ -43,7 +43,7 @@
 #define LAMBDA 1.0
 
 typedef struct soft {
-    const trapeze_grp_model *m;
+    const trapeze_group_model *m;
     int G;
     double S;          /* all shared data (each edge once) */
     double *X;         /* n x G shares */
@@ -62,7 +62,7 @@ static void softmax(const double *theta, double *x, int G)
         x[g] /= z;
 }
 
-double trapeze_grp_soft_objective(const trapeze_grp_model *m, int G, const double *theta,
+double trapeze_group_soft_objective(const trapeze_group_model *m, int G, const double *theta,
                                   double *grad, double *X, double *dX)
 {
     long n = m->n;
@@ -108,14 +108,14 @@ static double nlopt_objective(unsigned n, const double *x, double *grad, void *d
     (void)n;
     soft *s = data;
     s->evaluations++;
-    return trapeze_grp_soft_objective(s->m, s->G, x, grad, s->X, s->dX);
+    return trapeze_group_soft_objective(s->m, s->G, x, grad, s->X, s->dX);
 }
 
 /* Prim's order on the maximum spanning tree (heaviest edge to the tree
  * next; a TB with no edge to it starts anew at the smallest id left): each
  * cluster of strongly sharing TBs comes out contiguous, so the start's runs
  * hold whole clusters. O(n^2 + edges). */
-static void prim_order(const trapeze_grp_model *m, long *order, char *seen, double *key)
+static void prim_order(const trapeze_group_model *m, long *order, char *seen, double *key)
 {
     long n = m->n;
     for (long p = 0; p < n; p++)
@@ -134,7 +134,7 @@ static void prim_order(const trapeze_grp_model *m, long *order, char *seen, doub
 }
 
 /* Shared data p keeps with queue g's members (p itself excluded). */
-static double with_queue(const trapeze_grp_model *m, const int *group, long p, int g)
+static double with_queue(const trapeze_group_model *m, const int *group, long p, int g)
 {
     double w = 0;
     for (long k = m->adj_start[p]; k < m->adj_start[p + 1]; k++)
@@ -143,7 +143,7 @@ static double with_queue(const trapeze_grp_model *m, const int *group, long p, i
     return w;
 }
 
-double trapeze_grp_kept_shared(const trapeze_grp_model *m, const trapeze_grouping *g)
+double trapeze_group_kept_shared(const trapeze_group_model *m, const trapeze_grouping *g)
 {
     double w = 0;
     for (long p = 0; p < m->n; p++)
@@ -190,7 +190,7 @@ static trapeze_status round_shares(const soft *s, long cap, int *group, long *lo
 }
 
 /* Shared data between p and q (0 when no edge). */
-static double between(const trapeze_grp_model *m, long p, long q)
+static double between(const trapeze_group_model *m, long p, long q)
 {
     for (long k = m->adj_start[p]; k < m->adj_start[p + 1]; k++)
         if (m->adj_tb[k] == q)
@@ -201,7 +201,7 @@ static double between(const trapeze_grp_model *m, long p, long q)
 /* p's best swap partner: p to the queue it shares most with, the member q
  * there that loses least by coming to p's queue; the gain (kept shared data
  * after less before), and q, through *partner. */
-static double best_swap(const trapeze_grp_model *m, int G, const int *group, long p,
+static double best_swap(const trapeze_group_model *m, int G, const int *group, long p,
                         long *partner)
 {
     int from = group[p], to = -1;
@@ -230,7 +230,7 @@ static double best_swap(const trapeze_grp_model *m, int G, const int *group, lon
 
 /* Swaps (between any queues) and moves (to a queue with room) that keep
  * more shared data, until none gains. */
-static int refine(const trapeze_grp_model *m, int G, long cap, int *group, long *load)
+static int refine(const trapeze_group_model *m, int G, long cap, int *group, long *load)
 {
     int moves = 0;
     for (int changed = 1, pass = 0; changed && pass < 50; pass++) {
@@ -270,7 +270,7 @@ static int refine(const trapeze_grp_model *m, int G, long cap, int *group, long 
 }
 
 /* Greedy order within each queue: most shared with the last placed next. */
-static void order_queues(const trapeze_grp_model *m, trapeze_grouping *out, char *placed)
+static void order_queues(const trapeze_group_model *m, trapeze_grouping *out, char *placed)
 {
     long n = m->n;
     memset(placed, 0, (size_t)n);
@@ -300,8 +300,8 @@ static void order_queues(const trapeze_grp_model *m, trapeze_grouping *out, char
     }
 }
 
-trapeze_status trapeze_grp_grouping_soft(const trapeze_grp_model *m, trapeze_grouping *out,
-                                         trapeze_grp_soft_info *info, trapeze_error *err)
+trapeze_status trapeze_group_soft(const trapeze_group_model *m, trapeze_grouping *out,
+                                         trapeze_group_soft_info *info, trapeze_error *err)
 {
     memset(info, 0, sizeof *info);
     long n = m->n;
@@ -323,7 +323,7 @@ trapeze_status trapeze_grp_grouping_soft(const trapeze_grp_model *m, trapeze_gro
         for (long r = 0; r < n; r++)   /* contiguous runs of the BFS order */
             for (int g = 0; g < G; g++)
                 theta[order[r] * G + g] = g == (int)(r * G / n) ? 2.0 : 0.0;
-        info->relaxed_start = trapeze_grp_soft_objective(m, G, theta, NULL, s.X, s.dX);
+        info->relaxed_start = trapeze_group_soft_objective(m, G, theta, NULL, s.X, s.dX);
         nlopt_opt opt = nlopt_create(NLOPT_LD_LBFGS, (unsigned)(n * G));
         double f = 0;
         nlopt_set_min_objective(opt, nlopt_objective, &s);
@@ -334,15 +334,15 @@ trapeze_status trapeze_grp_grouping_soft(const trapeze_grp_model *m, trapeze_gro
         if (res < 0 && res != NLOPT_ROUNDOFF_LIMITED)
             st = trapeze_fail(err, TRAPEZE_ERANGE, "soft assignment: NLopt failed (%d)", (int)res);
         /* the shares at the point returned (the last evaluation may differ) */
-        info->relaxed = trapeze_grp_soft_objective(m, G, theta, NULL, s.X, s.dX);
+        info->relaxed = trapeze_group_soft_objective(m, G, theta, NULL, s.X, s.dX);
         info->nlopt_evaluations = s.evaluations;
     }
     if (!st)
         st = round_shares(&s, cap, out->group, load, err);
     if (!st) {
-        info->rounded_kept = trapeze_grp_kept_shared(m, out);
+        info->rounded_kept = trapeze_group_kept_shared(m, out);
         info->moves = refine(m, G, cap, out->group, load);
-        info->kept = trapeze_grp_kept_shared(m, out);
+        info->kept = trapeze_group_kept_shared(m, out);
         TRAPEZE_ASSERT(info->kept >= info->rounded_kept);
         for (long p = 0; p < m->adj_start[n]; p++)
             info->total_shared += m->adj_s[p];

@@ -11,9 +11,9 @@
  * insts and elements are the model's own per-loop counts (the MiscComp and
  * IterComp instructions of every trapezoid, redundant ones included; the
  * elements LoadSten, Commit and IterMem move), CPL the time model's; the
- * joules per count come from simulated samples (trapeze_gz_energy_calibrate),
+ * joules per count come from simulated samples (trapeze_ghostzone_energy_calibrate),
  * the savings and penalties from the sleep model's thresholds on the same
- * samples' idle periods (trapeze_gz_energy_sleep).
+ * samples' idle periods (trapeze_ghostzone_energy_sleep).
  *
  * Owns the energy equations, their h-gradient, the calibration of the
  * joules per count and the ranking of (sync, h). It must not simulate
@@ -31,26 +31,26 @@
 
 TRAPEZE_DUAL_DEFINE(ge_dual, ge, 1)
 
-const char *trapeze_gz_objective_name(trapeze_gz_objective o)
+const char *trapeze_ghostzone_objective_name(trapeze_ghostzone_objective o)
 {
-    return o == TRAPEZE_GZ_OBJ_ENERGY ? "energy" : o == TRAPEZE_GZ_OBJ_EDP ? "edp" : "time";
+    return o == TRAPEZE_GHOSTZONE_OBJ_ENERGY ? "energy" : o == TRAPEZE_GHOSTZONE_OBJ_EDP ? "edp" : "time";
 }
 
-int trapeze_gz_objective_parse(const char *name, trapeze_gz_objective *o)
+int trapeze_ghostzone_objective_parse(const char *name, trapeze_ghostzone_objective *o)
 {
-    static const trapeze_gz_objective all[] = {TRAPEZE_GZ_OBJ_TIME, TRAPEZE_GZ_OBJ_ENERGY,
-                                               TRAPEZE_GZ_OBJ_EDP};
+    static const trapeze_ghostzone_objective all[] = {TRAPEZE_GHOSTZONE_OBJ_TIME, TRAPEZE_GHOSTZONE_OBJ_ENERGY,
+                                               TRAPEZE_GHOSTZONE_OBJ_EDP};
     for (int i = 0; i < 3; i++)
-        if (strcmp(name, trapeze_gz_objective_name(all[i])) == 0) {
+        if (strcmp(name, trapeze_ghostzone_objective_name(all[i])) == 0) {
             *o = all[i];
             return 0;
         }
     return -1;
 }
 
-double trapeze_gz_energy_objective(const trapeze_gz_energy_eval *e, trapeze_gz_objective o)
+double trapeze_ghostzone_energy_objective(const trapeze_ghostzone_energy_eval *e, trapeze_ghostzone_objective o)
 {
-    return o == TRAPEZE_GZ_OBJ_ENERGY ? e->energy_j : o == TRAPEZE_GZ_OBJ_EDP ? e->edp
+    return o == TRAPEZE_GHOSTZONE_OBJ_ENERGY ? e->energy_j : o == TRAPEZE_GHOSTZONE_OBJ_EDP ? e->edp
                                                                               : e->cpl_sleep;
 }
 
@@ -65,14 +65,14 @@ static ge_dual tile(const trapeze_workload *w, ge_dual k)
 
 /* The counts follow the time model's T: Meng's smooth V / out_tile, or at a
  * whole h with whole_tiles the launched tiles, whose slope within the step
- * is 0 (as trapeze_gz_evaluate's gradient there). */
-trapeze_status trapeze_gz_energy_counts(const trapeze_gz_model *m, trapeze_sync sync, double h,
-                                        trapeze_gz_counts *out, trapeze_error *err)
+ * is 0 (as trapeze_ghostzone_evaluate's gradient there). */
+trapeze_status trapeze_ghostzone_energy_counts(const trapeze_ghostzone_model *m, trapeze_sync sync, double h,
+                                        trapeze_ghostzone_counts *out, trapeze_error *err)
 {
-    const trapeze_workload *w = trapeze_gz_workload(m);
-    const trapeze_gpu *g = trapeze_gz_gpu(m);
-    trapeze_gz_eval ev;
-    trapeze_status s = trapeze_gz_evaluate(m, sync, h, w->blk_len, &ev, err);
+    const trapeze_workload *w = trapeze_ghostzone_workload(m);
+    const trapeze_gpu *g = trapeze_ghostzone_gpu(m);
+    trapeze_ghostzone_eval ev;
+    trapeze_status s = trapeze_ghostzone_evaluate(m, sync, h, w->blk_len, &ev, err);
     if (s)
         return s;
     if (!(w->profile_elements > 0))
@@ -101,7 +101,7 @@ trapeze_status trapeze_gz_energy_counts(const trapeze_gz_model *m, trapeze_sync 
     return TRAPEZE_OK;
 }
 
-static double static_power(const trapeze_gz_energy_coef *c)
+static double static_power(const trapeze_ghostzone_energy_coef *c)
 {
     double p = c->constant_w;
     for (int i = 0; i < TRAPEZE_PS_COUNT; i++)
@@ -109,26 +109,26 @@ static double static_power(const trapeze_gz_energy_coef *c)
     return p;
 }
 
-trapeze_status trapeze_gz_energy_evaluate(const trapeze_gz_model *m,
-                                          const trapeze_gz_energy_coef *c,
-                                          const trapeze_gz_sleep *sl, trapeze_sync sync,
-                                          double h, trapeze_gz_energy_eval *out,
+trapeze_status trapeze_ghostzone_energy_evaluate(const trapeze_ghostzone_model *m,
+                                          const trapeze_ghostzone_energy_coef *c,
+                                          const trapeze_ghostzone_sleep *sl, trapeze_sync sync,
+                                          double h, trapeze_ghostzone_energy_eval *out,
                                           trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
-    const trapeze_workload *w = trapeze_gz_workload(m);
-    double clock = trapeze_gz_gpu(m)->core_clock_hz;
-    trapeze_gz_eval ev;
-    trapeze_status s = trapeze_gz_evaluate(m, sync, h, w->blk_len, &ev, err);
+    const trapeze_workload *w = trapeze_ghostzone_workload(m);
+    double clock = trapeze_ghostzone_gpu(m)->core_clock_hz;
+    trapeze_ghostzone_eval ev;
+    trapeze_status s = trapeze_ghostzone_evaluate(m, sync, h, w->blk_len, &ev, err);
     if (!s)
-        s = trapeze_gz_energy_counts(m, sync, h, &out->counts, err);
+        s = trapeze_ghostzone_energy_counts(m, sync, h, &out->counts, err);
     if (s)
         return s;
     int k = sync == TRAPEZE_SYNC_FENCE;
     double pen = 0, saved_w = 0;
     if (sl && sl->valid) {
         out->sleep = *sl;
-        for (int x = 0; x < TRAPEZE_GZE_NSTRUCT; x++) {
+        for (int x = 0; x < TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT; x++) {
             pen += sl->penalty[x];
             saved_w += sl->saving[x] * c->leak_w[x];
         }
@@ -140,14 +140,14 @@ trapeze_status trapeze_gz_energy_evaluate(const trapeze_gz_model *m,
     out->cpl_sleep = ev.cpl * (1 + pen);
     out->seconds = out->cpl_sleep / clock;
     double dseconds = ev.dcpl_dh * (1 + pen) / clock;
-    const trapeze_gz_counts *n = &out->counts;
+    const trapeze_ghostzone_counts *n = &out->counts;
     out->dynamic_j = c->inst_j[k] * n->insts + c->element_j[k] * n->elements;
     double ddyn = c->inst_j[k] * n->dinsts_dh + c->element_j[k] * n->delements_dh;
     /* a relaunch's GlbSync leaves every SM without a block: idle-SM power;
      * per loop it is GlbSync per stage / h (no other h in it) */
     double dsync = 0;
     if (sync == TRAPEZE_SYNC_RELAUNCH) {
-        out->sync_j = c->idle_sm_w * ev.per_loop[TRAPEZE_GZ_GLBSYNC] / clock;
+        out->sync_j = c->idle_sm_w * ev.per_loop[TRAPEZE_GHOSTZONE_GLBSYNC] / clock;
         dsync = -out->sync_j / h;
     }
     out->leakage_j = leak_w * out->seconds;
@@ -161,24 +161,24 @@ trapeze_status trapeze_gz_energy_evaluate(const trapeze_gz_model *m,
 
 /* ---- calibration ---- */
 
-trapeze_status trapeze_gz_energy_calibrate(const trapeze_gz_model *m, const trapeze_gz_params *p,
-                                           const trapeze_gz_energy_sample *s, int n,
-                                           trapeze_gz_energy_coef *out, trapeze_error *err)
+trapeze_status trapeze_ghostzone_energy_calibrate(const trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p,
+                                           const trapeze_ghostzone_energy_sample *s, int n,
+                                           trapeze_ghostzone_energy_coef *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     if (n < 1)
         return trapeze_fail(err, TRAPEZE_EINVAL, "energy calibration: no samples");
     double dyn_c[2] = {0, 0}, dyn_m[2] = {0, 0}, insts[2] = {0, 0}, elems[2] = {0, 0};
     for (int i = 0; i < n; i++) {
-        trapeze_workload win = *trapeze_gz_workload(m);
+        trapeze_workload win = *trapeze_ghostzone_workload(m);
         memcpy(win.data_len, s[i].data_len, sizeof win.data_len);
-        trapeze_gz_model *wm;
-        trapeze_gz_counts cnt;
-        trapeze_status st = trapeze_gz_create(trapeze_gz_gpu(m), &win, p, &wm, err);
+        trapeze_ghostzone_model *wm;
+        trapeze_ghostzone_counts cnt;
+        trapeze_status st = trapeze_ghostzone_create(trapeze_ghostzone_gpu(m), &win, p, &wm, err);
         if (st)
             return st;
-        st = trapeze_gz_energy_counts(wm, s[i].sync, s[i].h, &cnt, err);
-        trapeze_gz_destroy(wm);
+        st = trapeze_ghostzone_energy_counts(wm, s[i].sync, s[i].h, &cnt, err);
+        trapeze_ghostzone_destroy(wm);
         if (st)
             return st;
         int k = s[i].sync == TRAPEZE_SYNC_FENCE;
@@ -206,12 +206,12 @@ trapeze_status trapeze_gz_energy_calibrate(const trapeze_gz_model *m, const trap
 
 /* ---- sleep thresholds per sample ---- */
 
-trapeze_status trapeze_gz_energy_sleep(const trapeze_power *pw, double clock_hz,
-                                       const trapeze_gz_energy_sample *s, double max_penalty,
-                                       trapeze_gz_sleep *out, trapeze_error *err)
+trapeze_status trapeze_ghostzone_energy_sleep(const trapeze_power *pw, double clock_hz,
+                                       const trapeze_ghostzone_energy_sample *s, double max_penalty,
+                                       trapeze_ghostzone_sleep *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
-    for (int x = 0; x < TRAPEZE_GZE_NSTRUCT; x++) {
+    for (int x = 0; x < TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT; x++) {
         trapeze_sleep_structure st;
         trapeze_sleep_options o;
         trapeze_sleep_model *sm;
@@ -245,9 +245,9 @@ trapeze_status trapeze_gz_energy_sleep(const trapeze_power *pw, double clock_hz,
 
 /* ---- ranking ---- */
 
-int trapeze_gz_energy_sample_heights(const trapeze_gz_model *m, int heights[3])
+int trapeze_ghostzone_energy_sample_heights(const trapeze_ghostzone_model *m, int heights[3])
 {
-    int hmax = trapeze_gz_max_height(m, trapeze_gz_workload(m)->blk_len);
+    int hmax = trapeze_ghostzone_max_height(m, trapeze_ghostzone_workload(m)->blk_len);
     int cand[3] = {1, (1 + hmax) / 2, hmax}, n = 0;
     for (int i = 0; i < 3; i++)
         if (cand[i] >= 1 && (n == 0 || cand[i] != heights[n - 1]))
@@ -257,7 +257,7 @@ int trapeze_gz_energy_sample_heights(const trapeze_gz_model *m, int heights[3])
 
 /* The sample of mode sync nearest to h on a log scale (heights act on a
  * relative scale: 1 to 2 changes more than 8 to 9), or -1. */
-static int nearest_sample(const trapeze_gz_energy_sample *s, int n, trapeze_sync sync, int h)
+static int nearest_sample(const trapeze_ghostzone_energy_sample *s, int n, trapeze_sync sync, int h)
 {
     int best = -1;
     double bd = 0;
@@ -273,20 +273,20 @@ static int nearest_sample(const trapeze_gz_energy_sample *s, int n, trapeze_sync
     return best;
 }
 
-trapeze_status trapeze_gz_energy_rank(const trapeze_gz_model *m, const trapeze_gz_energy_coef *c,
-                                      const trapeze_gz_energy_sample *samples,
-                                      const trapeze_gz_sleep *sleeps, int n_samples,
+trapeze_status trapeze_ghostzone_energy_rank(const trapeze_ghostzone_model *m, const trapeze_ghostzone_energy_coef *c,
+                                      const trapeze_ghostzone_energy_sample *samples,
+                                      const trapeze_ghostzone_sleep *sleeps, int n_samples,
                                       const trapeze_sync *modes, int n_modes,
-                                      trapeze_gz_energy_eval **out, int *n, int best[3],
+                                      trapeze_ghostzone_energy_eval **out, int *n, int best[3],
                                       trapeze_error *err)
 {
     *out = NULL;
     *n = 0;
-    int hmax = trapeze_gz_max_height(m, trapeze_gz_workload(m)->blk_len);
+    int hmax = trapeze_ghostzone_max_height(m, trapeze_ghostzone_workload(m)->blk_len);
     if (hmax < 1)
         return trapeze_fail(err, TRAPEZE_ERANGE, "%s: no valid height at block %d",
-                            trapeze_gz_workload(m)->name, trapeze_gz_workload(m)->blk_len);
-    trapeze_gz_energy_eval *e = calloc((size_t)(n_modes * hmax), sizeof *e);
+                            trapeze_ghostzone_workload(m)->name, trapeze_ghostzone_workload(m)->blk_len);
+    trapeze_ghostzone_energy_eval *e = calloc((size_t)(n_modes * hmax), sizeof *e);
     if (!e)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     int k = 0;
@@ -294,7 +294,7 @@ trapeze_status trapeze_gz_energy_rank(const trapeze_gz_model *m, const trapeze_g
     for (int i = 0; i < n_modes && !s; i++)
         for (int h = 1; h <= hmax && !s; h++) {
             int j = samples ? nearest_sample(samples, n_samples, modes[i], h) : -1;
-            s = trapeze_gz_energy_evaluate(m, c, j >= 0 && sleeps ? &sleeps[j] : NULL, modes[i],
+            s = trapeze_ghostzone_energy_evaluate(m, c, j >= 0 && sleeps ? &sleeps[j] : NULL, modes[i],
                                            h, &e[k++], err);
         }
     if (s) {
@@ -304,8 +304,8 @@ trapeze_status trapeze_gz_energy_rank(const trapeze_gz_model *m, const trapeze_g
     for (int o = 0; o < 3; o++) {
         best[o] = 0;
         for (int i = 1; i < k; i++)
-            if (trapeze_gz_energy_objective(&e[i], (trapeze_gz_objective)o) <
-                trapeze_gz_energy_objective(&e[best[o]], (trapeze_gz_objective)o))
+            if (trapeze_ghostzone_energy_objective(&e[i], (trapeze_ghostzone_objective)o) <
+                trapeze_ghostzone_energy_objective(&e[best[o]], (trapeze_ghostzone_objective)o))
                 best[o] = i;
     }
     *out = e;
@@ -315,16 +315,16 @@ trapeze_status trapeze_gz_energy_rank(const trapeze_gz_model *m, const trapeze_g
 
 /* ---- CSV ---- */
 
-const char *const trapeze_gz_energy_csv_columns[] = {
+const char *const trapeze_ghostzone_energy_csv_columns[] = {
     "workload", "gpu", "sync", "h", "trapezoids", "cpl_cycles", "glbsync_cycles",
     "loadsten_cycles", "commit_cycles", "itermem_cycles", "misccomp_cycles", "itercomp_cycles",
     "speedup_vs_h1", "energy_j_per_loop", "dynamic_j", "sync_j", "leakage_j", "saved_j",
     "edp_js", "cpl_sleep_cycles", "l1d_saving", "l2_saving", "rf_saving", "penalty_fraction",
     "l1d_thresholds", "l2_thresholds", "rf_thresholds"};
-const int trapeze_gz_energy_csv_ncolumns =
-    (int)(sizeof trapeze_gz_energy_csv_columns / sizeof trapeze_gz_energy_csv_columns[0]);
+const int trapeze_ghostzone_energy_csv_ncolumns =
+    (int)(sizeof trapeze_ghostzone_energy_csv_columns / sizeof trapeze_ghostzone_energy_csv_columns[0]);
 
-static void thresholds_text(const trapeze_gz_sleep *sl, int x, char *buf, size_t size)
+static void thresholds_text(const trapeze_ghostzone_sleep *sl, int x, char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
@@ -333,24 +333,24 @@ static void thresholds_text(const trapeze_gz_sleep *sl, int x, char *buf, size_t
                                  sl->theta[x][i]);
 }
 
-trapeze_status trapeze_gz_energy_write_rows(const trapeze_gz_model *m,
-                                            const trapeze_gz_energy_eval *e, int n,
+trapeze_status trapeze_ghostzone_energy_write_rows(const trapeze_ghostzone_model *m,
+                                            const trapeze_ghostzone_energy_eval *e, int n,
                                             trapeze_csv_out *csv, trapeze_error *err)
 {
-    const trapeze_workload *w = trapeze_gz_workload(m);
+    const trapeze_workload *w = trapeze_ghostzone_workload(m);
     trapeze_status s = TRAPEZE_OK;
     for (int i = 0; i < n && !s; i++) {
-        trapeze_gz_eval g, base;
-        if ((s = trapeze_gz_evaluate(m, e[i].sync, e[i].h, w->blk_len, &g, err)) ||
-            (s = trapeze_gz_evaluate(m, e[i].sync, 1, w->blk_len, &base, err)))
+        trapeze_ghostzone_eval g, base;
+        if ((s = trapeze_ghostzone_evaluate(m, e[i].sync, e[i].h, w->blk_len, &g, err)) ||
+            (s = trapeze_ghostzone_evaluate(m, e[i].sync, 1, w->blk_len, &base, err)))
             break;
         trapeze_csv_text(csv, w->name);
-        trapeze_csv_text(csv, trapeze_gz_gpu(m)->name);
+        trapeze_csv_text(csv, trapeze_ghostzone_gpu(m)->name);
         trapeze_csv_text(csv, trapeze_sync_name(e[i].sync));
         trapeze_csv_number(csv, e[i].h);
         trapeze_csv_number(csv, g.trapezoids);
         trapeze_csv_number(csv, g.cpl);
-        for (int c = 0; c < TRAPEZE_GZ_NCOMPONENTS; c++)
+        for (int c = 0; c < TRAPEZE_GHOSTZONE_NCOMPONENTS; c++)
             trapeze_csv_number(csv, g.per_loop[c]);
         trapeze_csv_number(csv, base.cpl / g.cpl);
         const double v[] = {e[i].energy_j, e[i].dynamic_j, e[i].sync_j, e[i].leakage_j,
@@ -359,7 +359,7 @@ trapeze_status trapeze_gz_energy_write_rows(const trapeze_gz_model *m,
                             e[i].sleep.penalty[0] + e[i].sleep.penalty[1] + e[i].sleep.penalty[2]};
         for (size_t j = 0; j < sizeof v / sizeof v[0]; j++)
             trapeze_csv_number(csv, v[j]);
-        for (int x = 0; x < TRAPEZE_GZE_NSTRUCT; x++) {
+        for (int x = 0; x < TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT; x++) {
             char buf[64];
             thresholds_text(&e[i].sleep, x, buf, sizeof buf);
             trapeze_csv_text(csv, buf);

@@ -14,33 +14,33 @@
 #include "common/ini.h"
 #include "model/ghostzone.h"
 
-const char *const gz_param_names[TRAPEZE_GZ_NPARAMS] = {
+const char *const gz_param_names[TRAPEZE_GHOSTZONE_NPARAMS] = {
     "uncontended_latency_cycles", "sigma", "beta", "mu", "fence_cycles_per_block",
     "relaunch_cycles", "cpi", "blocks_per_sm", "bandwidth_fraction", "fence_barrier_cycles", "overlap",
     "tile_cycles", "fence_misc_fraction", "fence_poll_cycles", "overlap_fence", "halo_reread",
     "fence_iter_fraction"};
 
 /* Physical ranges: a calibration outside them is an error, not a result. */
-const double gz_param_min[TRAPEZE_GZ_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01, 0.01, 0, 0,
+const double gz_param_min[TRAPEZE_GHOSTZONE_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01, 0.01, 0, 0,
                                                   0, 0, 0, 0, 0, 0};
-const double gz_param_max[TRAPEZE_GZ_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3, 1, 1e9, 0.95,
+const double gz_param_max[TRAPEZE_GHOSTZONE_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3, 1, 1e9, 0.95,
                                                   1e7, 1, 1e7, 0.95, 1, 3};
 
-const char *trapeze_gz_param_name(trapeze_gz_param p)
+const char *trapeze_ghostzone_param_name(trapeze_ghostzone_param p)
 {
-    return (unsigned)p < TRAPEZE_GZ_NPARAMS ? gz_param_names[p] : "?";
+    return (unsigned)p < TRAPEZE_GHOSTZONE_NPARAMS ? gz_param_names[p] : "?";
 }
 
-void trapeze_gz_param_range(trapeze_gz_param p, double *lo, double *hi)
+void trapeze_ghostzone_param_range(trapeze_ghostzone_param p, double *lo, double *hi)
 {
-    int i = (unsigned)p < TRAPEZE_GZ_NPARAMS ? (int)p : 0;
+    int i = (unsigned)p < TRAPEZE_GHOSTZONE_NPARAMS ? (int)p : 0;
     *lo = gz_param_min[i];
     *hi = gz_param_max[i];
 }
 
-void trapeze_gz_params_default(trapeze_gz_params *p)
+void trapeze_ghostzone_params_default(trapeze_ghostzone_params *p)
 {
-    static const double meng_gtx280[TRAPEZE_GZ_NPARAMS] = {
+    static const double meng_gtx280[TRAPEZE_GHOSTZONE_NPARAMS] = {
         300.0,  /* UncontendedLat, assumed (Table 5.1) */
         5.0,    /* sigma, fitted (5.4.2) */
         0.5,    /* beta, assumed (5.4.3) */
@@ -67,7 +67,7 @@ static int find_param(const char *key, int *is_stderr)
 {
     size_t n = strlen(key);
     *is_stderr = n > 7 && strcmp(key + n - 7, "_stderr") == 0;
-    for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++) {
+    for (int i = 0; i < TRAPEZE_GHOSTZONE_NPARAMS; i++) {
         size_t len = strlen(gz_param_names[i]);
         if (strncmp(key, gz_param_names[i], len) == 0 && key[len] == (*is_stderr ? '_' : '\0'))
             return i;
@@ -81,7 +81,7 @@ static const char *const profile_keys[] = {"input_elements", "insts_per_sm_mc",
 #define N_PROFILE_KEYS (int)(sizeof profile_keys / sizeof profile_keys[0])
 #define PROFILE_ISSUE 4 /* optional: written only when measured */
 
-static double *profile_field(trapeze_gz_profile *pr, int k)
+static double *profile_field(trapeze_ghostzone_profile *pr, int k)
 {
     double *fields[] = {&pr->input_elements, &pr->insts_per_sm_mc, &pr->insts_per_sm_ic,
                         &pr->bank_conflict_rate, &pr->issue_cycles};
@@ -89,7 +89,7 @@ static double *profile_field(trapeze_gz_profile *pr, int k)
 }
 
 /* [profile.NAME] key = value: the measured counts of workload NAME. */
-static trapeze_status on_profile(trapeze_gz_params *p, const trapeze_ini_ctx *at,
+static trapeze_status on_profile(trapeze_ghostzone_params *p, const trapeze_ini_ctx *at,
                                  const char *section, const char *key, const char *value,
                                  trapeze_error *err)
 {
@@ -98,7 +98,7 @@ static trapeze_status on_profile(trapeze_gz_params *p, const trapeze_ini_ctx *at
     while (i < p->n_profiles && strcmp(p->profile[i].workload, name) != 0)
         i++;
     if (i == p->n_profiles) {
-        if (i == TRAPEZE_GZ_MAX_PROFILES || strlen(name) >= sizeof p->profile[i].workload)
+        if (i == TRAPEZE_GHOSTZONE_MAX_PROFILES || strlen(name) >= sizeof p->profile[i].workload)
             return trapeze_fail(err, TRAPEZE_ERANGE, "%s:%d: [%s]: too many or too long a name",
                                 at->path, at->line, section);
         memset(&p->profile[i], 0, sizeof p->profile[i]);
@@ -114,7 +114,7 @@ static trapeze_status on_profile(trapeze_gz_params *p, const trapeze_ini_ctx *at
 }
 
 /* [correlation] "a,b = r": one pair of fitted parameters, |r| <= 1. */
-static trapeze_status on_correlation(trapeze_gz_params *p, const trapeze_ini_ctx *at,
+static trapeze_status on_correlation(trapeze_ghostzone_params *p, const trapeze_ini_ctx *at,
                                      const char *key, const char *value, trapeze_error *err)
 {
     char names[128];
@@ -143,7 +143,7 @@ static const char *const flag_names[] = {"whole_tiles", "occupancy", "waves", "p
                                          "mem_latency", "row_lines", "barrier_max"};
 #define N_FLAGS (int)(sizeof flag_names / sizeof flag_names[0])
 
-static int *flag_slot(trapeze_gz_params *p, int i)
+static int *flag_slot(trapeze_ghostzone_params *p, int i)
 {
     int *slots[N_FLAGS] = {&p->whole_tiles, &p->occupancy, &p->waves, &p->persistent_fence,
                            &p->fence_overlap, &p->fence_staging, &p->row_penalty,
@@ -152,7 +152,7 @@ static int *flag_slot(trapeze_gz_params *p, int i)
     return slots[i];
 }
 
-static int *structure_flag(trapeze_gz_params *p, const char *key)
+static int *structure_flag(trapeze_ghostzone_params *p, const char *key)
 {
     for (int i = 0; i < N_FLAGS; i++)
         if (strcmp(key, flag_names[i]) == 0)
@@ -163,7 +163,7 @@ static int *structure_flag(trapeze_gz_params *p, const char *key)
 static trapeze_status on_param(void *user, const trapeze_ini_ctx *at, const char *section,
                                const char *key, const char *value, trapeze_error *err)
 {
-    trapeze_gz_params *p = user;
+    trapeze_ghostzone_params *p = user;
     if (strcmp(section, "meta") == 0) {
         if (strcmp(key, "source") == 0)
             snprintf(p->source, sizeof p->source, "%s", value);
@@ -202,7 +202,7 @@ static trapeze_status on_param(void *user, const trapeze_ini_ctx *at, const char
 }
 
 typedef struct {
-    trapeze_gz_params *p;
+    trapeze_ghostzone_params *p;
     int set;    /* [ghostzone] and [profile.NAME] keys read */
 } load_state;
 
@@ -215,10 +215,10 @@ static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *
     return s;
 }
 
-trapeze_status trapeze_gz_params_load(const char *path, trapeze_gz_params *p,
+trapeze_status trapeze_ghostzone_params_load(const char *path, trapeze_ghostzone_params *p,
                                       trapeze_error *err)
 {
-    trapeze_gz_params_default(p);
+    trapeze_ghostzone_params_default(p);
     snprintf(p->source, sizeof p->source, "%s", path);
     load_state st = {p, 0};
     trapeze_status s = trapeze_ini_parse(path, on_key, &st, err);
@@ -241,7 +241,7 @@ trapeze_status trapeze_gz_params_load(const char *path, trapeze_gz_params *p,
     return TRAPEZE_OK;
 }
 
-trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params *p,
+trapeze_status trapeze_ghostzone_params_save(const char *path, const trapeze_ghostzone_params *p,
                                       trapeze_error *err)
 {
     trapeze_outfile *o;
@@ -254,19 +254,19 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
     if (p->gpu[0])
         fprintf(f, "gpu = %s\ngpu_fingerprint = %s\n", p->gpu, p->gpu_fingerprint);
     fprintf(f, "\n[ghostzone]\n");
-    for (int i = 0; i < TRAPEZE_GZ_NPARAMS; i++) {
+    for (int i = 0; i < TRAPEZE_GHOSTZONE_NPARAMS; i++) {
         fprintf(f, "%s = %.17g\n", gz_param_names[i], p->value[i]);
         if (p->stderr_[i] > 0)
             fprintf(f, "%s_stderr = %.17g\n", gz_param_names[i], p->stderr_[i]);
     }
     for (int i = 0; i < N_FLAGS; i++)
-        if (*flag_slot((trapeze_gz_params *)p, i))
+        if (*flag_slot((trapeze_ghostzone_params *)p, i))
             fprintf(f, "%s = 1\n", flag_names[i]);
     if (p->issue_cycles_ref > 0)
         fprintf(f, "issue_cycles_ref = %.17g\n", p->issue_cycles_ref);
     int header = 0;
-    for (int a = 0; a < TRAPEZE_GZ_NPARAMS; a++)
-        for (int b = a + 1; b < TRAPEZE_GZ_NPARAMS; b++)
+    for (int a = 0; a < TRAPEZE_GHOSTZONE_NPARAMS; a++)
+        for (int b = a + 1; b < TRAPEZE_GHOSTZONE_NPARAMS; b++)
             if (p->corr[a][b] != 0) {
                 fprintf(f, "%s%s,%s = %.17g\n", header++ ? "" : "\n[correlation]\n",
                         gz_param_names[a], gz_param_names[b], p->corr[a][b]);
@@ -274,7 +274,7 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
     for (int i = 0; i < p->n_profiles; i++) {
         fprintf(f, "\n[profile.%s]\n", p->profile[i].workload);
         for (int k = 0; k < N_PROFILE_KEYS; k++) {
-            double v = *profile_field((trapeze_gz_profile *)&p->profile[i], k);
+            double v = *profile_field((trapeze_ghostzone_profile *)&p->profile[i], k);
             if (k != PROFILE_ISSUE || v > 0)
                 fprintf(f, "%s = %.17g\n", profile_keys[k], v);
         }
@@ -282,7 +282,7 @@ trapeze_status trapeze_gz_params_save(const char *path, const trapeze_gz_params 
     return trapeze_outfile_commit(o, err);
 }
 
-trapeze_status trapeze_gz_params_check_gpu(const trapeze_gz_params *p, const trapeze_gpu *gpu,
+trapeze_status trapeze_ghostzone_params_check_gpu(const trapeze_ghostzone_params *p, const trapeze_gpu *gpu,
                                            trapeze_error *err)
 {
     if (!p->gpu_fingerprint[0])

@@ -150,7 +150,7 @@ const char *trapeze_sleep_policy_name(trapeze_sleep_policy p)
     return p == TRAPEZE_SLEEP_TIMEOUT ? "timeout" : "lookahead";
 }
 
-void trapeze_sleep_options_default(trapeze_sleep_options *o)
+void trapeze_sleep_options_init(trapeze_sleep_options *o)
 {
     memset(o, 0, sizeof *o);
     o->policy = TRAPEZE_SLEEP_LOOKAHEAD;
@@ -164,7 +164,7 @@ const char *trapeze_sleep_options_preset(trapeze_power_structure s,
                                          const trapeze_sleep_structure *st,
                                          trapeze_sleep_options *o)
 {
-    trapeze_sleep_options_default(o);
+    trapeze_sleep_options_init(o);
     o->eager_margin = 2;
     o->penalty_z = 2;
     if (s != TRAPEZE_PS_RF) {

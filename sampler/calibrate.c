@@ -19,74 +19,74 @@
  * occupancy gives it: fitting either did not lower the cross-validated error
  * (README, "Calibration"). */
 #define DEFAULT_FIT_MASK                                                                   \
-    (TRAPEZE_GZ_MASK(TRAPEZE_GZ_UNCONTENDED_LAT) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_SIGMA) |     \
-     TRAPEZE_GZ_MASK(TRAPEZE_GZ_MU) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_RELAUNCH) |               \
-     TRAPEZE_GZ_MASK(TRAPEZE_GZ_CPI) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_OVERLAP))
+    (TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_UNCONTENDED_LAT) | TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_SIGMA) |     \
+     TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_MU) | TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_RELAUNCH) |               \
+     TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_CPI) | TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_OVERLAP))
 
 /* With the at-size structure, the per-tile and fence constants are fitted
  * too: the micro-benchmarks run no stencil, so they cannot see the tile
  * loop's dispatch, the persistent kernel's staging or the barrier under load
  * (on the GTX 480 the fencebar slope is 0, the stencils' is not). */
 #define AT_SIZE_FIT_MASK                                                                   \
-    (TRAPEZE_GZ_MASK(TRAPEZE_GZ_TILE_CYCLES) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_MISC) |     \
-     TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_PER_BLOCK) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_BARRIER) |   \
-     TRAPEZE_GZ_MASK(TRAPEZE_GZ_HALO_REREAD))
+    (TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_TILE_CYCLES) | TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_MISC) |     \
+     TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK) | TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_BARRIER) |   \
+     TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_HALO_REREAD))
 
-static unsigned fit_mask(const trapeze_calib_plan *plan)
+static unsigned fit_mask(const trapeze_ghostzone_plan *plan)
 {
     if (plan->opt.fit_mask)
         return plan->opt.fit_mask;
     unsigned m = DEFAULT_FIT_MASK;
     if (plan->opt.structure) /* mu would only rescale the fitted barrier: held at 1 */
-        m = (m & ~TRAPEZE_GZ_MASK(TRAPEZE_GZ_MU)) | AT_SIZE_FIT_MASK;
-    if (plan->opt.structure & TRAPEZE_GZ_STRUCT_FENCE_OVERLAP)
-        m |= TRAPEZE_GZ_MASK(TRAPEZE_GZ_OVERLAP_FENCE);
+        m = (m & ~TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_MU)) | AT_SIZE_FIT_MASK;
+    if (plan->opt.structure & TRAPEZE_GHOSTZONE_STRUCT_FENCE_OVERLAP)
+        m |= TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_OVERLAP_FENCE);
     /* barrier_max's barrier is the micro-benchmark's, measured over the
      * block counts the persistent kernel can have: the stencils, whose
      * stages are mostly tiles, identified it worse (V100: 0.17 cycles a
      * block where the barrier alone costs 2) */
-    if (plan->opt.structure & TRAPEZE_GZ_STRUCT_BARRIER_MAX)
-        m &= ~(TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_PER_BLOCK) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_BARRIER));
-    if (plan->opt.structure & TRAPEZE_GZ_STRUCT_FENCE_ITER)
-        m |= TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_ITER);
+    if (plan->opt.structure & TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX)
+        m &= ~(TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK) | TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_BARRIER));
+    if (plan->opt.structure & TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER)
+        m |= TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_ITER);
     return m;
 }
 
-static void clamp_param(trapeze_gz_params *p, trapeze_gz_param k, double v);
+static void clamp_param(trapeze_ghostzone_params *p, trapeze_ghostzone_param k, double v);
 
 /* The structure switches of the plan's options, as model flags. */
-static void set_structure(const trapeze_calib_plan *plan, trapeze_gz_params *p)
+static void set_structure(const trapeze_ghostzone_plan *plan, trapeze_ghostzone_params *p)
 {
     unsigned st = plan->opt.structure;
     p->whole_tiles = !plan->opt.real_tiles; /* the model predicts launches of whole tiles */
-    p->occupancy = (st & TRAPEZE_GZ_STRUCT_OCCUPANCY) != 0;
-    p->waves = (st & TRAPEZE_GZ_STRUCT_WAVES) != 0;
-    p->persistent_fence = (st & TRAPEZE_GZ_STRUCT_PERSISTENT_FENCE) != 0;
-    p->fence_overlap = (st & TRAPEZE_GZ_STRUCT_FENCE_OVERLAP) != 0;
-    p->fence_staging = (st & TRAPEZE_GZ_STRUCT_FENCE_STAGING) != 0;
-    p->row_penalty = (st & TRAPEZE_GZ_STRUCT_ROW_PENALTY) != 0;
-    p->fence_iter = (st & TRAPEZE_GZ_STRUCT_FENCE_ITER) != 0;
-    p->mem_latency = (st & TRAPEZE_GZ_STRUCT_MEM_LATENCY) != 0;
-    p->row_lines = (st & TRAPEZE_GZ_STRUCT_ROW_LINES) != 0;
-    p->barrier_max = (st & TRAPEZE_GZ_STRUCT_BARRIER_MAX) != 0;
+    p->occupancy = (st & TRAPEZE_GHOSTZONE_STRUCT_OCCUPANCY) != 0;
+    p->waves = (st & TRAPEZE_GHOSTZONE_STRUCT_WAVES) != 0;
+    p->persistent_fence = (st & TRAPEZE_GHOSTZONE_STRUCT_PERSISTENT_FENCE) != 0;
+    p->fence_overlap = (st & TRAPEZE_GHOSTZONE_STRUCT_FENCE_OVERLAP) != 0;
+    p->fence_staging = (st & TRAPEZE_GHOSTZONE_STRUCT_FENCE_STAGING) != 0;
+    p->row_penalty = (st & TRAPEZE_GHOSTZONE_STRUCT_ROW_PENALTY) != 0;
+    p->fence_iter = (st & TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER) != 0;
+    p->mem_latency = (st & TRAPEZE_GHOSTZONE_STRUCT_MEM_LATENCY) != 0;
+    p->row_lines = (st & TRAPEZE_GHOSTZONE_STRUCT_ROW_LINES) != 0;
+    p->barrier_max = (st & TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX) != 0;
 }
 
 /* A fitted parameter cannot leave a range edge (the transform's slope
  * vanishes there): one starting at Meng's 0 starts inside instead. */
-static void start_inside(const trapeze_calib_plan *plan, trapeze_gz_params *p)
+static void start_inside(const trapeze_ghostzone_plan *plan, trapeze_ghostzone_params *p)
 {
-    static const struct { trapeze_gz_param k; double v; } starts[] = {
-        {TRAPEZE_GZ_OVERLAP, 0.5}, {TRAPEZE_GZ_OVERLAP_FENCE, 0.5}, {TRAPEZE_GZ_TILE_CYCLES, 100},
-        {TRAPEZE_GZ_FENCE_MISC, 0.5}, {TRAPEZE_GZ_FENCE_PER_BLOCK, 10},
-        {TRAPEZE_GZ_FENCE_POLL, 0.1}, {TRAPEZE_GZ_FENCE_BARRIER, 100}, {TRAPEZE_GZ_HALO_REREAD, 0.5},
-        {TRAPEZE_GZ_FENCE_ITER, 0.3}};
+    static const struct { trapeze_ghostzone_param k; double v; } starts[] = {
+        {TRAPEZE_GHOSTZONE_OVERLAP, 0.5}, {TRAPEZE_GHOSTZONE_OVERLAP_FENCE, 0.5}, {TRAPEZE_GHOSTZONE_TILE_CYCLES, 100},
+        {TRAPEZE_GHOSTZONE_FENCE_MISC, 0.5}, {TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK, 10},
+        {TRAPEZE_GHOSTZONE_FENCE_POLL, 0.1}, {TRAPEZE_GHOSTZONE_FENCE_BARRIER, 100}, {TRAPEZE_GHOSTZONE_HALO_REREAD, 0.5},
+        {TRAPEZE_GHOSTZONE_FENCE_ITER, 0.3}};
     unsigned mask = fit_mask(plan);
-    if (plan->opt.structure && !(mask & TRAPEZE_GZ_MASK(TRAPEZE_GZ_MU)))
-        p->value[TRAPEZE_GZ_MU] = 1; /* the fitted barrier constants are its exposed cost */
+    if (plan->opt.structure && !(mask & TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_MU)))
+        p->value[TRAPEZE_GHOSTZONE_MU] = 1; /* the fitted barrier constants are its exposed cost */
     for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
-        if ((mask & TRAPEZE_GZ_MASK(starts[i].k)) &&
+        if ((mask & TRAPEZE_GHOSTZONE_MASK(starts[i].k)) &&
             (p->value[starts[i].k] < 1e-6 * starts[i].v ||
-             (starts[i].k == TRAPEZE_GZ_HALO_REREAD && p->value[starts[i].k] >= 1)))
+             (starts[i].k == TRAPEZE_GHOSTZONE_HALO_REREAD && p->value[starts[i].k] >= 1)))
             clamp_param(p, starts[i].k, starts[i].v);
 }
 
@@ -145,15 +145,15 @@ void sampler_fence_norm(const double *blocks, const double *cycles, int n, doubl
     *intercept = a > 0 ? sqrt(a) : 0;
 }
 
-static void clamp_param(trapeze_gz_params *p, trapeze_gz_param k, double v)
+static void clamp_param(trapeze_ghostzone_params *p, trapeze_ghostzone_param k, double v)
 {
     double lo, hi;
-    trapeze_gz_param_range(k, &lo, &hi);
+    trapeze_ghostzone_param_range(k, &lo, &hi);
     p->value[k] = v < lo ? lo : v > hi ? hi : v;
 }
 
-static trapeze_status micro_values(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
-                                   trapeze_gz_params *p, trapeze_error *err)
+static trapeze_status micro_values(const trapeze_ghostzone_plan *plan, const trapeze_sample_log *log,
+                                   trapeze_ghostzone_params *p, trapeze_error *err)
 {
     double blocks[16], cycles[16];
     int nf = 0;
@@ -166,42 +166,42 @@ static trapeze_status micro_values(const trapeze_calib_plan *plan, const trapeze
             return s;
         const char *m = r->workload;
         if (strcmp(m, "fma") == 0) {
-            clamp_param(p, TRAPEZE_GZ_CPI, r->cpl_cycles);
-            clamp_param(p, TRAPEZE_GZ_BLOCKS_PER_SM, r->data_len[0] / plan->gpu.n_sm);
+            clamp_param(p, TRAPEZE_GHOSTZONE_CPI, r->cpl_cycles);
+            clamp_param(p, TRAPEZE_GHOSTZONE_BLOCKS_PER_SM, r->data_len[0] / plan->gpu.n_sm);
         } else if (strcmp(m, "empty") == 0) {
-            clamp_param(p, TRAPEZE_GZ_RELAUNCH, r->cpl_cycles);
+            clamp_param(p, TRAPEZE_GHOSTZONE_RELAUNCH, r->cpl_cycles);
         } else if (strcmp(m, "copy") == 0) {
-            clamp_param(p, TRAPEZE_GZ_BW_FRACTION, r->cpl_cycles);
+            clamp_param(p, TRAPEZE_GHOSTZONE_BW_FRACTION, r->cpl_cycles);
         } else if (strcmp(m, "chase") == 0) {
-            clamp_param(p, TRAPEZE_GZ_UNCONTENDED_LAT, r->cpl_cycles);
+            clamp_param(p, TRAPEZE_GHOSTZONE_UNCONTENDED_LAT, r->cpl_cycles);
         } else if (strcmp(m, "fencebar") == 0 && nf < 16) {
             blocks[nf] = r->data_len[0];
             cycles[nf++] = r->cpl_cycles;
         }
     }
     double slope, intercept;
-    if (plan->opt.structure & TRAPEZE_GZ_STRUCT_BARRIER_MAX)
+    if (plan->opt.structure & TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX)
         sampler_fence_norm(blocks, cycles, nf, &slope, &intercept);
     else
         fence_line(blocks, cycles, nf, &slope, &intercept);
-    clamp_param(p, TRAPEZE_GZ_FENCE_PER_BLOCK, slope);
-    clamp_param(p, TRAPEZE_GZ_FENCE_BARRIER, intercept);
-    clamp_param(p, TRAPEZE_GZ_MU, 0.5);   /* Meng's assumption as the fit's start */
-    clamp_param(p, TRAPEZE_GZ_SIGMA, 1.0); /* no dimension penalty to start with */
+    clamp_param(p, TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK, slope);
+    clamp_param(p, TRAPEZE_GHOSTZONE_FENCE_BARRIER, intercept);
+    clamp_param(p, TRAPEZE_GHOSTZONE_MU, 0.5);   /* Meng's assumption as the fit's start */
+    clamp_param(p, TRAPEZE_GHOSTZONE_SIGMA, 1.0); /* no dimension penalty to start with */
     start_inside(plan, p);
     return TRAPEZE_OK;
 }
 
-static trapeze_status profiles(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
-                               trapeze_gz_params *p, trapeze_error *err)
+static trapeze_status profiles(const trapeze_ghostzone_plan *plan, const trapeze_sample_log *log,
+                               trapeze_ghostzone_params *p, trapeze_error *err)
 {
     p->n_profiles = 0;
     for (int i = 0; i + 1 < plan->count; i++) {
         if (!sampler_profile_start(plan, i))
             continue;
-        if (p->n_profiles == TRAPEZE_GZ_MAX_PROFILES)
+        if (p->n_profiles == TRAPEZE_GHOSTZONE_MAX_PROFILES)
             return trapeze_fail(err, TRAPEZE_ERANGE, "calibration: at most %d workloads",
-                                TRAPEZE_GZ_MAX_PROFILES);
+                                TRAPEZE_GHOSTZONE_MAX_PROFILES);
         const trapeze_workload *w = sampler_workload(plan, plan->rows[i].workload);
         trapeze_status s = sampler_profile_of(plan, log, w, i, &p->profile[p->n_profiles], err);
         if (s)
@@ -223,25 +223,25 @@ static trapeze_status profiles(const trapeze_calib_plan *plan, const trapeze_sam
 
 /* The fit's observations: every stencil row of the plan's GPU and workloads,
  * simulated or measured. */
-static int is_observation(const trapeze_calib_plan *plan, const trapeze_sample *r)
+static int is_observation(const trapeze_ghostzone_plan *plan, const trapeze_sample *r)
 {
     return (strcmp(r->kind, SAMPLER_KIND_SIM) == 0 || strcmp(r->kind, SAMPLER_KIND_MEASURED) == 0) &&
            strcmp(r->gpu, plan->gpu.name) == 0 && sampler_workload(plan, r->workload) != NULL;
 }
 
-static void free_points(trapeze_calib_point *pts, int n)
+static void free_points(trapeze_ghostzone_fit_point *pts, int n)
 {
     for (int i = 0; i < n; i++)
-        trapeze_gz_destroy(pts[i].model);
+        trapeze_ghostzone_destroy(pts[i].model);
     free(pts);
 }
 
-static trapeze_status make_points(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
-                                  const trapeze_gz_params *p, trapeze_calib_point **out, int *n,
+static trapeze_status make_points(const trapeze_ghostzone_plan *plan, const trapeze_sample_log *log,
+                                  const trapeze_ghostzone_params *p, trapeze_ghostzone_fit_point **out, int *n,
                                   trapeze_error *err)
 {
     int total = trapeze_sample_log_count(log);
-    trapeze_calib_point *pts = calloc((size_t)(total ? total : 1), sizeof *pts);
+    trapeze_ghostzone_fit_point *pts = calloc((size_t)(total ? total : 1), sizeof *pts);
     if (!pts)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     *n = 0;
@@ -252,8 +252,8 @@ static trapeze_status make_points(const trapeze_calib_plan *plan, const trapeze_
         trapeze_workload w;
         sampler_resize(sampler_workload(plan, r->workload), r->data_len, &w);
         w.blk_len = r->blk_len;
-        trapeze_calib_point *pt = &pts[*n];
-        trapeze_status s = trapeze_gz_create(&plan->gpu, &w, p, &pt->model, err);
+        trapeze_ghostzone_fit_point *pt = &pts[*n];
+        trapeze_status s = trapeze_ghostzone_create(&plan->gpu, &w, p, &pt->model, err);
         if (s) {
             free_points(pts, *n);
             return s;
@@ -271,16 +271,16 @@ static trapeze_status make_points(const trapeze_calib_plan *plan, const trapeze_
 /* The parameters of mask that move some observation's CPL: sigma needs a 2-
  * or 3-D workload, mu a fence sample, ...; the others would make the fit
  * singular. */
-static unsigned identifiable(const trapeze_calib_point *pts, int n, unsigned mask)
+static unsigned identifiable(const trapeze_ghostzone_fit_point *pts, int n, unsigned mask)
 {
     unsigned moved = 0;
     for (int i = 0; i < n; i++) {
-        trapeze_gz_eval e;
-        if (trapeze_gz_evaluate(pts[i].model, pts[i].sync, pts[i].h, pts[i].blk_len, &e, NULL))
+        trapeze_ghostzone_eval e;
+        if (trapeze_ghostzone_evaluate(pts[i].model, pts[i].sync, pts[i].h, pts[i].blk_len, &e, NULL))
             continue;
-        for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++)
+        for (int k = 0; k < TRAPEZE_GHOSTZONE_NPARAMS; k++)
             if (fabs(e.dcpl_dparam[k]) > 1e-12 * e.cpl)
-                moved |= TRAPEZE_GZ_MASK(k);
+                moved |= TRAPEZE_GHOSTZONE_MASK(k);
     }
     return mask & moved;
 }
@@ -293,9 +293,9 @@ static int bits_set(unsigned mask)
     return n;
 }
 
-static double volume_of(const trapeze_calib_point *pt)
+static double volume_of(const trapeze_ghostzone_fit_point *pt)
 {
-    const trapeze_workload *w = trapeze_gz_workload(pt->model);
+    const trapeze_workload *w = trapeze_ghostzone_workload(pt->model);
     double v = 1;
     for (int d = 0; d < w->dims; d++)
         v *= w->data_len[d];
@@ -304,12 +304,12 @@ static double volume_of(const trapeze_calib_point *pt)
 
 /* Is point i among the largest `fraction` of its workload's points (by grid
  * volume; ties broken by index, so the choice is deterministic)? */
-static int held_out(const trapeze_calib_point *pts, int n, int i, double fraction)
+static int held_out(const trapeze_ghostzone_fit_point *pts, int n, int i, double fraction)
 {
-    const char *name = trapeze_gz_workload(pts[i].model)->name;
+    const char *name = trapeze_ghostzone_workload(pts[i].model)->name;
     int total = 0, larger = 0;
     for (int j = 0; j < n; j++) {
-        if (strcmp(trapeze_gz_workload(pts[j].model)->name, name) != 0)
+        if (strcmp(trapeze_ghostzone_workload(pts[j].model)->name, name) != 0)
             continue;
         total++;
         double vj = volume_of(&pts[j]), vi = volume_of(&pts[i]);
@@ -320,14 +320,14 @@ static int held_out(const trapeze_calib_point *pts, int n, int i, double fractio
 
 /* Fits on all but each workload's largest samples and reports the error on
  * those: how the calibration extrapolates to grids larger than it saw. */
-static trapeze_status extrapolation(const trapeze_calib_plan *plan, trapeze_calib_point *pts, int n,
-                                    unsigned mask, const trapeze_gz_params *start,
-                                    trapeze_calib_report *rep, trapeze_error *err)
+static trapeze_status extrapolation(const trapeze_ghostzone_plan *plan, trapeze_ghostzone_fit_point *pts, int n,
+                                    unsigned mask, const trapeze_ghostzone_params *start,
+                                    trapeze_fit_report *rep, trapeze_error *err)
 {
     rep->n_holdout = 0;
     if (!(plan->opt.holdout > 0))
         return TRAPEZE_OK;
-    trapeze_calib_point *train = malloc((size_t)n * sizeof *train);
+    trapeze_ghostzone_fit_point *train = malloc((size_t)n * sizeof *train);
     int *out = malloc((size_t)n * sizeof *out), m = 0, k = 0;
     if (!train || !out) {
         free(train);
@@ -346,15 +346,15 @@ static trapeze_status extrapolation(const trapeze_calib_plan *plan, trapeze_cali
      * NaN with 20 points for 11 constants): no extrapolation figure then,
      * rather than a meaningless one. */
     if (k > 0 && m >= 2 * rep->n_fitted) {
-        trapeze_gz_params p = *start;
+        trapeze_ghostzone_params p = *start;
         trapeze_error quiet;
-        if (trapeze_calib_fit(train, m, identifiable(train, m, mask), &p, NULL, &quiet) == TRAPEZE_OK) {
+        if (trapeze_ghostzone_fit(train, m, identifiable(train, m, mask), &p, NULL, &quiet) == TRAPEZE_OK) {
             double sum = 0, bias = 0, worst = 0;
             for (int j = 0; j < k; j++) {
-                trapeze_calib_point *pt = &pts[out[j]];
-                trapeze_gz_eval e;
-                trapeze_gz_set_params(pt->model, &p);
-                if ((s = trapeze_gz_evaluate(pt->model, pt->sync, pt->h, pt->blk_len, &e, err)))
+                trapeze_ghostzone_fit_point *pt = &pts[out[j]];
+                trapeze_ghostzone_eval e;
+                trapeze_ghostzone_set_params(pt->model, &p);
+                if ((s = trapeze_ghostzone_evaluate(pt->model, pt->sync, pt->h, pt->blk_len, &e, err)))
                     break;
                 if (!isfinite(e.cpl)) { /* the training fit does not extrapolate at all */
                     sum = bias = worst = NAN;
@@ -371,7 +371,7 @@ static trapeze_status extrapolation(const trapeze_calib_plan *plan, trapeze_cali
             rep->holdout_max_ape_pct = worst;
         }
         for (int i = 0; i < n; i++)
-            trapeze_gz_set_params(pts[i].model, start);
+            trapeze_ghostzone_set_params(pts[i].model, start);
     }
     free(train);
     free(out);
@@ -379,7 +379,7 @@ static trapeze_status extrapolation(const trapeze_calib_plan *plan, trapeze_cali
 }
 
 /* Observations the fit will have (make_points' count, without models). */
-static int count_observations(const trapeze_calib_plan *plan, const trapeze_sample_log *log)
+static int count_observations(const trapeze_ghostzone_plan *plan, const trapeze_sample_log *log)
 {
     int n = 0;
     for (int i = 0; i < trapeze_sample_log_count(log); i++)
@@ -387,51 +387,51 @@ static int count_observations(const trapeze_calib_plan *plan, const trapeze_samp
     return n;
 }
 
-trapeze_status trapeze_calib_from_log(const trapeze_calib_plan *given,
-                                      const trapeze_sample_log *log, trapeze_gz_params *p,
-                                      trapeze_calib_report *rep, trapeze_error *err)
+trapeze_status trapeze_ghostzone_from_log(const trapeze_ghostzone_plan *given,
+                                      const trapeze_sample_log *log, trapeze_ghostzone_params *p,
+                                      trapeze_fit_report *rep, trapeze_error *err)
 {
     /* too few observations for the at-size constants (a small --budget, one
      * workload): Meng's structure and fit set, which such a plan determines */
-    trapeze_calib_plan local = *given;
-    const trapeze_calib_plan *plan = &local;
+    trapeze_ghostzone_plan local = *given;
+    const trapeze_ghostzone_plan *plan = &local;
     if (!local.opt.fit_mask && local.opt.structure &&
         count_observations(given, log) <= 2 * bits_set(fit_mask(given)))
         local.opt.structure = 0;
-    trapeze_gz_params_default(p);
+    trapeze_ghostzone_params_default(p);
     set_structure(plan, p);
     trapeze_status s = micro_values(plan, log, p, err);
     if (!s)
         s = profiles(plan, log, p, err);
-    trapeze_calib_point *pts = NULL;
+    trapeze_ghostzone_fit_point *pts = NULL;
     int n = 0;
     if (!s)
         s = make_points(plan, log, p, &pts, &n, err);
     if (s)
         return s;
     unsigned mask = identifiable(pts, n, fit_mask(plan));
-    trapeze_gz_params start = *p;
+    trapeze_ghostzone_params start = *p;
     memset(rep, 0, sizeof *rep);
-    s = trapeze_calib_fit(pts, n, mask, p, rep, err);
+    s = trapeze_ghostzone_fit(pts, n, mask, p, rep, err);
     /* more folds when each training set would otherwise be too small to fit */
     int folds = plan->opt.folds < n ? plan->opt.folds : n;
     while (folds < n && n - (n + folds - 1) / folds <= rep->n_fitted)
         folds++;
     rep->cv_mape_pct = rep->cv_max_ape_pct = NAN;
     if (!s && n - 1 > rep->n_fitted)
-        s = trapeze_calib_cross_validate(pts, n, mask, &start, folds, plan->opt.seed, rep, err);
+        s = trapeze_ghostzone_cross_validate(pts, n, mask, &start, folds, plan->opt.seed, rep, err);
     rep->holdout_mape_pct = rep->holdout_max_ape_pct = rep->holdout_bias_pct = NAN;
     if (!s)
         s = extrapolation(plan, pts, n, mask, &start, rep, err);
     free_points(pts, n);
-    for (int k = 0; !s && k < TRAPEZE_GZ_NPARAMS; k++) {
+    for (int k = 0; !s && k < TRAPEZE_GHOSTZONE_NPARAMS; k++) {
         double lo, hi;
-        trapeze_gz_param_range((trapeze_gz_param)k, &lo, &hi);
+        trapeze_ghostzone_param_range((trapeze_ghostzone_param)k, &lo, &hi);
         if (!(p->value[k] >= lo && p->value[k] <= hi))
             s = trapeze_fail(err, TRAPEZE_ERANGE,
                              "calibration: %s = %g left [%g, %g]: the samples do not determine "
                              "it; leave it out of the fit",
-                             trapeze_gz_param_name((trapeze_gz_param)k), p->value[k], lo, hi);
+                             trapeze_ghostzone_param_name((trapeze_ghostzone_param)k), p->value[k], lo, hi);
     }
     if (!s) {
         snprintf(p->source, sizeof p->source,

@@ -3,7 +3,7 @@
  * squares on relative residuals (value - measured) / measured with GSL's
  * trust-region solver and the model's analytic Jacobian in its parameters,
  * standard errors from the covariance, and k-fold cross-validation. The
- * ghost-zone calibration (trapeze_calib_fit, trapeze_calib_cross_validate)
+ * ghost-zone calibration (trapeze_ghostzone_fit, trapeze_ghostzone_cross_validate)
  * is this fit on the ghost-zone model's instances.
  *
  * Parameters are fitted through a change of variable that keeps each inside
@@ -136,7 +136,7 @@ static trapeze_status check_points(const trapeze_fit_point *pts, int n, int n_fi
  * correlations (into rep, when not NULL) are the same in u and theta, each
  * map being monotone. */
 static trapeze_status standard_errors(problem *pb, gsl_multifit_nlinear_workspace *w,
-                                      double chisq, double *stderr_out, trapeze_calib_report *rep,
+                                      double chisq, double *stderr_out, trapeze_fit_report *rep,
                                       trapeze_error *err)
 {
     int m = pb->n_fitted;
@@ -161,7 +161,7 @@ static trapeze_status standard_errors(problem *pb, gsl_multifit_nlinear_workspac
 
 /* Identifiability of each fitted parameter: at a range limit (the transform
  * pushed it to its edge), and its largest |correlation| with another. */
-static void identifiability(const problem *pb, const double *params, trapeze_calib_report *rep)
+static void identifiability(const problem *pb, const double *params, trapeze_fit_report *rep)
 {
     for (int j = 0; j < pb->n_fitted; j++) {
         int a = pb->fitted[j];
@@ -201,7 +201,7 @@ static trapeze_status setup(problem *pb, const trapeze_fit_point *pts, int n, un
 
 /* The trust-region solve from params; fills params, stderr_out and rep. */
 static trapeze_status solve(problem *pb, double *params, double *stderr_out,
-                            trapeze_calib_report *rep, trapeze_error *err)
+                            trapeze_fit_report *rep, trapeze_error *err)
 {
     size_t n = (size_t)pb->n, p = (size_t)pb->n_fitted;
     gsl_multifit_nlinear_fdf fdf = {.f = residual_fn, .df = jacobian_fn, .n = n, .p = p,
@@ -229,7 +229,7 @@ static trapeze_status solve(problem *pb, double *params, double *stderr_out,
         memcpy(params, pb->params, (size_t)pb->ops->nparams * sizeof *params);
         if (rep) {
             memset(rep->corr, 0, sizeof rep->corr);
-            for (int k = 0; k < TRAPEZE_CALIB_MAX_PARAMS; k++) {
+            for (int k = 0; k < TRAPEZE_FIT_MAX_PARAMS; k++) {
                 rep->at_bound[k] = 0;
                 rep->corr_with[k] = -1; /* not fitted */
             }
@@ -256,7 +256,7 @@ static trapeze_status solve(problem *pb, double *params, double *stderr_out,
 }
 
 trapeze_status trapeze_model_fit(const trapeze_fit_point *pts, int n, unsigned long mask,
-                                 double *params, double *stderr_out, trapeze_calib_report *rep,
+                                 double *params, double *stderr_out, trapeze_fit_report *rep,
                                  trapeze_error *err)
 {
     gsl_set_error_handler_off(); /* GSL's default handler aborts the process */
@@ -276,7 +276,7 @@ static double abs_pct_error(const trapeze_fit_point *pt, const double *params)
 
 trapeze_status trapeze_model_cross_validate(const trapeze_fit_point *pts, int n,
                                             unsigned long mask, const double *start, int k,
-                                            unsigned long seed, trapeze_calib_report *rep,
+                                            unsigned long seed, trapeze_fit_report *rep,
                                             trapeze_error *err)
 {
     if (k < 2 || k > n)
@@ -329,7 +329,7 @@ trapeze_status trapeze_model_cross_validate(const trapeze_fit_point *pts, int n,
 
 /* The generic points of calibration points: one instance (model, sync)
  * each, at (h, blk_len). */
-static trapeze_status gz_points(const trapeze_calib_point *pts, int n, gz_instance **inst,
+static trapeze_status gz_points(const trapeze_ghostzone_fit_point *pts, int n, gz_instance **inst,
                                 trapeze_fit_point **fp, trapeze_error *err)
 {
     *inst = calloc((size_t)(n > 0 ? n : 1), sizeof **inst);
@@ -349,8 +349,8 @@ static trapeze_status gz_points(const trapeze_calib_point *pts, int n, gz_instan
     return TRAPEZE_OK;
 }
 
-trapeze_status trapeze_calib_fit(trapeze_calib_point *pts, int n, unsigned mask,
-                                 trapeze_gz_params *p, trapeze_calib_report *rep,
+trapeze_status trapeze_ghostzone_fit(trapeze_ghostzone_fit_point *pts, int n, unsigned mask,
+                                 trapeze_ghostzone_params *p, trapeze_fit_report *rep,
                                  trapeze_error *err)
 {
     gz_instance *inst;
@@ -358,27 +358,27 @@ trapeze_status trapeze_calib_fit(trapeze_calib_point *pts, int n, unsigned mask,
     trapeze_status s = gz_points(pts, n, &inst, &fp, err);
     if (s)
         return s;
-    trapeze_gz_params fitted = *p;
-    trapeze_calib_report own;
+    trapeze_ghostzone_params fitted = *p;
+    trapeze_fit_report own;
     if (!rep)
         rep = &own; /* the correlations go into the parameters either way */
     s = trapeze_model_fit(fp, n, mask, fitted.value, fitted.stderr_, rep, err);
     if (!s) {
-        for (int a = 0; a < TRAPEZE_GZ_NPARAMS; a++)
-            for (int b = 0; b < TRAPEZE_GZ_NPARAMS; b++)
+        for (int a = 0; a < TRAPEZE_GHOSTZONE_NPARAMS; a++)
+            for (int b = 0; b < TRAPEZE_GHOSTZONE_NPARAMS; b++)
                 fitted.corr[a][b] = a != b ? rep->corr[a][b] : 0;
         *p = fitted;
         for (int i = 0; i < n; i++) /* as documented: models hold the fit */
-            trapeze_gz_set_params(pts[i].model, p);
+            trapeze_ghostzone_set_params(pts[i].model, p);
     }
     free(inst);
     free(fp);
     return s;
 }
 
-trapeze_status trapeze_calib_cross_validate(trapeze_calib_point *pts, int n, unsigned mask,
-                                            const trapeze_gz_params *start, int k,
-                                            unsigned long seed, trapeze_calib_report *rep,
+trapeze_status trapeze_ghostzone_cross_validate(trapeze_ghostzone_fit_point *pts, int n, unsigned mask,
+                                            const trapeze_ghostzone_params *start, int k,
+                                            unsigned long seed, trapeze_fit_report *rep,
                                             trapeze_error *err)
 {
     gz_instance *inst;
@@ -388,7 +388,7 @@ trapeze_status trapeze_calib_cross_validate(trapeze_calib_point *pts, int n, uns
         return s;
     s = trapeze_model_cross_validate(fp, n, mask, start->value, k, seed, rep, err);
     for (int i = 0; i < n; i++)
-        trapeze_gz_set_params(pts[i].model, start);
+        trapeze_ghostzone_set_params(pts[i].model, start);
     free(inst);
     free(fp);
     return s;

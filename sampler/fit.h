@@ -1,7 +1,7 @@
 /*
  * fit.h - the generic fit of any model (model/model.h) to observations:
  * nonlinear least squares and k-fold cross-validation. The ghost-zone
- * calibration (trapeze_calib_fit in trapeze.h) is one user.
+ * calibration (trapeze_ghostzone_fit in trapeze.h) is one user.
  */
 #ifndef TRAPEZE_SAMPLER_FIT_H
 #define TRAPEZE_SAMPLER_FIT_H
@@ -23,14 +23,14 @@ typedef struct trapeze_fit_point {
  * stderr_out[nparams] (may be NULL): standard errors, 0 where not fitted.
  * Every point must share the first point's ops. */
 trapeze_status trapeze_model_fit(const trapeze_fit_point *pts, int n, unsigned long mask,
-                                 double *params, double *stderr_out, trapeze_calib_report *rep,
+                                 double *params, double *stderr_out, trapeze_fit_report *rep,
                                  trapeze_error *err);
 
 /* k-fold cross-validation of that fit (folds by a seeded mt19937 shuffle):
  * fills rep->cv_mape_pct and rep->cv_max_ape_pct. */
 trapeze_status trapeze_model_cross_validate(const trapeze_fit_point *pts, int n,
                                             unsigned long mask, const double *start, int k,
-                                            unsigned long seed, trapeze_calib_report *rep,
+                                            unsigned long seed, trapeze_fit_report *rep,
                                             trapeze_error *err);
 
 #endif

@@ -15,7 +15,7 @@
 #include "common/error.h"
 #include "trapeze.h"
 
-const char *const trapeze_grp_policy_names[TRAPEZE_GRP_NPOLICIES] = {
+const char *const trapeze_group_policy_names[TRAPEZE_GROUP_NPOLICIES] = {
     "rr", "bcs", "chen", "mst", "kway", "rbts", "optimized"};
 
 /* The candidates (policies with a fixed grouping) and their rows; after
@@ -28,13 +28,13 @@ static const int row_of_cand[N_CAND] = {0, 1, 3, 4, 5};
 
 /* With five samples: the L1 and DRAM scales and the four times; the
  * sharing shapes (eta2, retain2, theta) and omega keep their values. */
-const unsigned long trapeze_grp_fit_mask_default =
-    TRAPEZE_GRP_MASK(TRAPEZE_GRP_MU) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_ETA1) |
-    TRAPEZE_GRP_MASK(TRAPEZE_GRP_NU) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_CWAVE) |
-    TRAPEZE_GRP_MASK(TRAPEZE_GRP_TL2) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_TDRAM) |
-    TRAPEZE_GRP_MASK(TRAPEZE_GRP_TSM);
+const unsigned long trapeze_group_fit_mask_default =
+    TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_MU) | TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_ETA1) |
+    TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_NU) | TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_CWAVE) |
+    TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_TL2) | TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_TDRAM) |
+    TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_TSM);
 
-void trapeze_grp_outcome_free(trapeze_grp_outcome *o)
+void trapeze_group_outcome_free(trapeze_group_outcome *o)
 {
     if (o) {
         trapeze_grouping_free(&o->grouping);
@@ -44,8 +44,8 @@ void trapeze_grp_outcome_free(trapeze_grp_outcome *o)
 
 /* The run of the candidate named source (a policy's row of sim, or
  * chen-static's), NULL when it has none (tiles, soft, nothing simulated). */
-static const trapeze_grp_measured *run_of(const trapeze_grp_measured *sim,
-                                          const trapeze_grp_outcome *out, const char *source)
+static const trapeze_group_measured *run_of(const trapeze_group_measured *sim,
+                                          const trapeze_group_outcome *out, const char *source)
 {
     for (int c = 0; sim && c < N_CAND; c++)
         if (!strcmp(source, cand_names[c]))
@@ -59,11 +59,11 @@ static const trapeze_grp_measured *run_of(const trapeze_grp_measured *sim,
  * nothing was simulated) against the choice so far, taken at the lower of
  * its prediction and its measurement: replaces it when predicted faster by
  * more than margin, as the tiles replace a candidate. Takes g either way. */
-static void try_predicted(const trapeze_grp_measured *sim, double margin, trapeze_grouping *g,
-                          const trapeze_grp_eval *e, const char *name, trapeze_grp_outcome *out)
+static void try_predicted(const trapeze_group_measured *sim, double margin, trapeze_grouping *g,
+                          const trapeze_group_eval *e, const char *name, trapeze_group_outcome *out)
 {
     double bar = out->choice.eval.cycles;
-    const trapeze_grp_measured *run = run_of(sim, out, out->choice.source);
+    const trapeze_group_measured *run = run_of(sim, out, out->choice.source);
     if (run && run->cycles < bar)
         bar = run->cycles;
     if (e->cycles < bar * (1 - margin)) {
@@ -77,15 +77,15 @@ static void try_predicted(const trapeze_grp_measured *sim, double margin, trapez
     trapeze_grouping_free(g);
 }
 
-static trapeze_status try_soft(const trapeze_grp_model *m, const trapeze_grp_measured *sim,
-                               double margin, trapeze_grp_outcome *out, trapeze_error *err)
+static trapeze_status try_soft(const trapeze_group_model *m, const trapeze_group_measured *sim,
+                               double margin, trapeze_group_outcome *out, trapeze_error *err)
 {
     trapeze_grouping g;
-    trapeze_grp_eval e;
+    trapeze_group_eval e;
     memset(&g, 0, sizeof g);
-    trapeze_status s = trapeze_grp_grouping_soft(m, &g, &out->soft, err);
+    trapeze_status s = trapeze_group_soft(m, &g, &out->soft, err);
     if (!s)
-        s = trapeze_grp_evaluate(m, &g, &e, err);
+        s = trapeze_group_evaluate(m, &g, &e, err);
     if (s) {
         trapeze_grouping_free(&g);
         return s;
@@ -106,14 +106,14 @@ static trapeze_status try_soft(const trapeze_grp_model *m, const trapeze_grp_mea
  * one-SM sub-grid the fastest, its launch 6% slower than round-robin's);
  * the model sees the whole GPU, and where it cannot tell a candidate from
  * round-robin beyond its own held-out error, round-robin stays. */
-static int window_pick(const trapeze_grp_model *m, const trapeze_grouping *cand,
-                       const trapeze_grp_window_evidence *win, double margin, double rr_bar,
+static int window_pick(const trapeze_group_model *m, const trapeze_grouping *cand,
+                       const trapeze_group_window_evidence *win, double margin, double rr_bar,
                        int *pick, trapeze_error *err)
 {
-    trapeze_grp_eval e[N_CAND];
+    trapeze_group_eval e[N_CAND];
     *pick = 0;
     for (int c = 0; c < N_CAND; c++) {
-        trapeze_status s = trapeze_grp_evaluate(m, &cand[c], &e[c], err);
+        trapeze_status s = trapeze_group_evaluate(m, &cand[c], &e[c], err);
         if (s)
             return s;
     }
@@ -125,7 +125,7 @@ static int window_pick(const trapeze_grp_model *m, const trapeze_grouping *cand,
     return TRAPEZE_OK;
 }
 
-static int same_choice(const trapeze_grp_choice *a, const trapeze_grp_choice *b)
+static int same_choice(const trapeze_group_choice *a, const trapeze_group_choice *b)
 {
     return !strcmp(a->source, b->source) && a->gx == b->gx && a->gy == b->gy &&
            a->tile_order == b->tile_order;
@@ -135,12 +135,12 @@ static int same_choice(const trapeze_grp_choice *a, const trapeze_grp_choice *b)
  * candidates and the tiles by prediction, then chen-static by prediction,
  * each against the pick so far by margin), and its run: a candidate's own,
  * the choice's when the same, else simulated now. */
-static trapeze_status model_pick(const trapeze_grp_problem *pb, const trapeze_grp_model *m,
-                                 trapeze_grouping *cand, const trapeze_grp_measured *sim,
-                                 double margin, trapeze_grp_outcome *out, trapeze_error *err)
+static trapeze_status model_pick(const trapeze_group_problem *pb, const trapeze_group_model *m,
+                                 trapeze_grouping *cand, const trapeze_group_measured *sim,
+                                 double margin, trapeze_group_outcome *out, trapeze_error *err)
 {
-    trapeze_grp_choice *mc = &out->model_choice;
-    trapeze_status s = trapeze_grp_optimize(m, cand, cand_names, NULL, N_CAND, margin,
+    trapeze_group_choice *mc = &out->model_choice;
+    trapeze_status s = trapeze_group_optimize(m, cand, cand_names, NULL, N_CAND, margin,
                                             &out->model_grouping, mc, err);
     if (!s && out->chen_static_pred.cycles < mc->eval.cycles * (1 - margin)) {
         trapeze_grouping_free(&out->model_grouping);
@@ -159,56 +159,56 @@ static trapeze_status model_pick(const trapeze_grp_problem *pb, const trapeze_gr
     if (s)
         return s;
     out->model_changed = !same_choice(mc, &out->choice);
-    const trapeze_grp_measured *run = run_of(sim, out, mc->source);
+    const trapeze_group_measured *run = run_of(sim, out, mc->source);
     if (!run && !out->model_changed)
-        run = &out->sim[TRAPEZE_GRP_NPOLICIES - 1];
+        run = &out->sim[TRAPEZE_GROUP_NPOLICIES - 1];
     if (run)
         out->model_sim = *run;
     else
-        s = trapeze_grp_problem_simulate(pb, NULL, &out->model_grouping, &out->model_sim, err);
+        s = trapeze_group_problem_simulate(pb, NULL, &out->model_grouping, &out->model_sim, err);
     out->model_simulated = !s;
     return s;
 }
 
-trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_grp_params *p,
-                                  const trapeze_grp_measured *sim,
-                                  const trapeze_grp_window_evidence *win, int fit, double margin,
-                                  int soft, trapeze_grp_outcome *out, trapeze_error *err)
+trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trapeze_group_params *p,
+                                  const trapeze_group_measured *sim,
+                                  const trapeze_group_window_evidence *win, int fit, double margin,
+                                  int soft, trapeze_group_outcome *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     out->params = *p;
-    trapeze_grp_model *m = NULL;
+    trapeze_group_model *m = NULL;
     trapeze_grouping cand[N_CAND + 1];
     memset(cand, 0, sizeof cand);
-    trapeze_status s = trapeze_grp_create(trapeze_grp_problem_graph(pb),
-                                          trapeze_grp_problem_machine(pb), p, &m, err);
+    trapeze_status s = trapeze_group_create(trapeze_group_problem_graph(pb),
+                                          trapeze_group_problem_machine(pb), p, &m, err);
     for (int c = 0; !s && c < N_CAND; c++)
-        s = trapeze_grp_problem_policy_grouping(pb, m, cand_names[c], &cand[c], err);
+        s = trapeze_group_problem_policy_grouping(pb, m, cand_names[c], &cand[c], err);
     if (!s)
-        s = trapeze_locality_chen_grouping(trapeze_grp_problem_graph(pb),
-                                           trapeze_grp_problem_machine(pb)->n_sm,
-                                           trapeze_grp_problem_machine(pb)->tbs_per_sm,
+        s = trapeze_locality_chen_grouping(trapeze_group_problem_graph(pb),
+                                           trapeze_group_problem_machine(pb)->n_sm,
+                                           trapeze_group_problem_machine(pb)->tbs_per_sm,
                                            &cand[CHEN_STATIC], err);
     if (!s && sim) {   /* ranked by its run, as the policies are by theirs */
-        s = trapeze_grp_problem_simulate(pb, NULL, &cand[CHEN_STATIC], &out->chen_static_sim,
+        s = trapeze_group_problem_simulate(pb, NULL, &cand[CHEN_STATIC], &out->chen_static_sim,
                                          err);
         out->chen_static_simulated = !s;
     }
-    for (int i = 0; sim && i < TRAPEZE_GRP_NPOLICIES - 1; i++) {
+    for (int i = 0; sim && i < TRAPEZE_GROUP_NPOLICIES - 1; i++) {
         out->sim[i] = sim[i];
         out->simulated[i] = 1;
     }
     if (!s && sim && fit) {
-        trapeze_grp_observation obs[N_CAND];
+        trapeze_group_observation obs[N_CAND];
         for (int c = 0; c < N_CAND; c++) {
-            const trapeze_grp_measured *r = &sim[row_of_cand[c]];
-            obs[c] = (trapeze_grp_observation){m, &cand[c], r->cycles, r->l2_accesses,
+            const trapeze_group_measured *r = &sim[row_of_cand[c]];
+            obs[c] = (trapeze_group_observation){m, &cand[c], r->cycles, r->l2_accesses,
                                                r->dram_reads};
         }
-        s = trapeze_grp_fit(obs, N_CAND, trapeze_grp_fit_mask_default, N_CAND, &out->params,
+        s = trapeze_group_fit(obs, N_CAND, trapeze_group_fit_mask_default, N_CAND, &out->params,
                             &out->fit, err);
         if (!s) {
-            trapeze_grp_set_params(m, &out->params);
+            trapeze_group_set_params(m, &out->params);
             out->fitted = 1;
         }
     }
@@ -243,10 +243,10 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
         n_cand = 1;
     }
     if (!s)
-        s = trapeze_grp_optimize(m, cand + first, cand_names + first, sim ? measured : NULL,
+        s = trapeze_group_optimize(m, cand + first, cand_names + first, sim ? measured : NULL,
                                  n_cand, margin, &out->grouping, &out->choice, err);
     if (!s)
-        s = trapeze_grp_evaluate(m, &cand[CHEN_STATIC], &out->chen_static_pred, err);
+        s = trapeze_group_evaluate(m, &cand[CHEN_STATIC], &out->chen_static_pred, err);
     if (!s && !sim)   /* unmeasured: by prediction, after the tiles (its sub-grid would not
                        * show what it gains, docs/grouping.md) */
         try_predicted(NULL, margin, &cand[CHEN_STATIC], &out->chen_static_pred,
@@ -254,23 +254,23 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
     if (!s && soft)
         s = try_soft(m, sim, margin, out, err);
     /* predictions: rr bcs (chen: dynamic, none) mst kway rbts optimized */
-    const trapeze_grouping *pred_of[TRAPEZE_GRP_NPOLICIES] = {
+    const trapeze_grouping *pred_of[TRAPEZE_GROUP_NPOLICIES] = {
         &cand[0], &cand[1], NULL, &cand[2], &cand[3], &cand[4], &out->grouping};
-    for (int i = 0; !s && i < TRAPEZE_GRP_NPOLICIES; i++)
+    for (int i = 0; !s && i < TRAPEZE_GROUP_NPOLICIES; i++)
         if (pred_of[i]) {
-            s = trapeze_grp_evaluate(m, pred_of[i], &out->pred[i], err);
+            s = trapeze_group_evaluate(m, pred_of[i], &out->pred[i], err);
             out->predicted[i] = 1;
         }
     /* a candidate won: what runs is its run, simulated already (a policy's
      * own run, or chen-static's grouping run above) */
-    const trapeze_grp_measured *run = !s && sim ? run_of(sim, out, out->choice.source) : NULL;
-    const int opt = TRAPEZE_GRP_NPOLICIES - 1;
+    const trapeze_group_measured *run = !s && sim ? run_of(sim, out, out->choice.source) : NULL;
+    const int opt = TRAPEZE_GROUP_NPOLICIES - 1;
     if (run) {
         out->sim[opt] = *run;
         out->simulated[opt] = 1;
         out->optimized_simulated = run == &out->chen_static_sim;
     } else if (!s && sim) {
-        s = trapeze_grp_problem_simulate(pb, NULL, &out->grouping, &out->sim[opt], err);
+        s = trapeze_group_problem_simulate(pb, NULL, &out->grouping, &out->sim[opt], err);
         out->simulated[opt] = 1;
         out->optimized_simulated = 1;
     }
@@ -278,8 +278,8 @@ trapeze_status trapeze_grp_decide(const trapeze_grp_problem *pb, const trapeze_g
         s = model_pick(pb, m, cand, sim, margin, out, err);
     for (int c = 0; c <= N_CAND; c++)
         trapeze_grouping_free(&cand[c]);
-    trapeze_grp_destroy(m);
+    trapeze_group_destroy(m);
     if (s)
-        trapeze_grp_outcome_free(out);
+        trapeze_group_outcome_free(out);
     return s;
 }

@@ -14,7 +14,7 @@
 #include "sampler/fit.h"
 
 /* The fit points of the outputs in `outputs` (bit per grp_output). */
-static int make_points(const trapeze_grp_observation *obs, int n, unsigned outputs,
+static int make_points(const trapeze_group_observation *obs, int n, unsigned outputs,
                        grp_instance *inst, trapeze_fit_point *pts)
 {
     int np = 0;
@@ -45,8 +45,8 @@ static int make_points(const trapeze_grp_observation *obs, int n, unsigned outpu
  * into overflow. Only the times whose constant is in `mask` take part;
  * with `only`, that subset alone. Returns whether a start was found. */
 #define NT 4 /* the times: waves, queue, L2, DRAM */
-static const int time_param[NT] = {TRAPEZE_GRP_CWAVE, TRAPEZE_GRP_TSM, TRAPEZE_GRP_TL2,
-                                   TRAPEZE_GRP_TDRAM};
+static const int time_param[NT] = {TRAPEZE_GROUP_CWAVE, TRAPEZE_GROUP_TSM, TRAPEZE_GROUP_TL2,
+                                   TRAPEZE_GROUP_TDRAM};
 
 /* The constants of the times in subset `set` (bit c: time c). */
 static unsigned long time_subset(int set)
@@ -54,12 +54,12 @@ static unsigned long time_subset(int set)
     unsigned long in = 0;
     for (int c = 0; c < NT; c++)
         if (set >> c & 1)
-            in |= TRAPEZE_GRP_MASK(time_param[c]);
+            in |= TRAPEZE_GROUP_MASK(time_param[c]);
     return in;
 }
 
-static int timing_start(const trapeze_grp_observation *obs, int n, unsigned long mask,
-                        unsigned long only, trapeze_grp_params *p)
+static int timing_start(const trapeze_group_observation *obs, int n, unsigned long mask,
+                        unsigned long only, trapeze_group_params *p)
 {
     double (*x)[NT] = calloc((size_t)(n > 0 ? n : 1), sizeof *x);
     int used = 0;
@@ -119,7 +119,7 @@ static int timing_start(const trapeze_grp_observation *obs, int n, unsigned long
     }
     if (best < HUGE_VAL)
         for (int r = 0; r < NT; r++)
-            if (mask & TRAPEZE_GRP_MASK(k[r]))
+            if (mask & TRAPEZE_GROUP_MASK(k[r]))
                 p->value[k[r]] = best_c[r];
     free(x);
     return best < HUGE_VAL;
@@ -127,19 +127,19 @@ static int timing_start(const trapeze_grp_observation *obs, int n, unsigned long
 
 /* One stage: the parameters of `mask` on the values of `outputs`; their
  * standard errors go to p->stderr_, the others' stay. */
-static trapeze_status fit_stage(const trapeze_grp_observation *obs, int n, unsigned outputs,
+static trapeze_status fit_stage(const trapeze_group_observation *obs, int n, unsigned outputs,
                                 unsigned long mask, unsigned long primary, grp_instance *inst,
                                 trapeze_fit_point *pts,
-                                trapeze_grp_params *p, trapeze_calib_report *rep,
+                                trapeze_group_params *p, trapeze_fit_report *rep,
                                 trapeze_error *err)
 {
     int np = make_points(obs, n, outputs, inst, pts);
     int nfit = 0;
-    for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
+    for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++)
         nfit += (int)(mask >> k & 1);
     if (nfit == 0 || np <= nfit)
         return TRAPEZE_OK;   /* nothing to learn here, or too little: the starts stay */
-    double se[TRAPEZE_GRP_NPARAMS];
+    double se[TRAPEZE_GROUP_NPARAMS];
     /* the scale alone first: with groupings that differ little the others
      * are nearly degenerate and the solver stalls from the defaults */
     trapeze_status s = TRAPEZE_OK;
@@ -147,14 +147,14 @@ static trapeze_status fit_stage(const trapeze_grp_observation *obs, int n, unsig
         s = trapeze_model_fit(pts, np, mask & primary, p->value, se, NULL, err);
     if (!s)
         s = trapeze_model_fit(pts, np, mask, p->value, se, rep, err);
-    for (int k = 0; !s && k < TRAPEZE_GRP_NPARAMS; k++)
+    for (int k = 0; !s && k < TRAPEZE_GROUP_NPARAMS; k++)
         if (mask >> k & 1)
             p->stderr_[k] = se[k];
     return s;
 }
 
 static trapeze_status report(const trapeze_fit_point *pts, int np, unsigned long mask,
-                             const double *params, trapeze_calib_report *rep, trapeze_error *err);
+                             const double *params, trapeze_fit_report *rep, trapeze_error *err);
 
 /* Two fits of the same sub-grids closer than this in rms on cycles are
  * told apart by noise: sub-grids of the same shape repeat to about 0.15%
@@ -164,7 +164,7 @@ static trapeze_status report(const trapeze_fit_point *pts, int np, unsigned long
 
 /* Whether the observations tell Ts (tsm Q) from Tc (cwave max(1, Q/x)):
  * not where every queue holds x or more, as then both follow Q. */
-static int tsm_identifiable(const trapeze_grp_observation *obs, int n, const double *params)
+static int tsm_identifiable(const trapeze_group_observation *obs, int n, const double *params)
 {
     double ratio = -1;
     for (int i = 0; i < n; i++) {
@@ -194,12 +194,12 @@ static int tsm_identifiable(const trapeze_grp_observation *obs, int n, const dou
  * gradient at 0 is 0, and a start with one more term can settle worse than
  * without it (GTX 480 bicg launch 1: 1.96% rms without, 15.8% with). The
  * try without Ts is the fit as it was before Ts. */
-static trapeze_status timing_stage(const trapeze_grp_observation *obs, int n, unsigned long mask,
+static trapeze_status timing_stage(const trapeze_group_observation *obs, int n, unsigned long mask,
                                    grp_instance *inst, trapeze_fit_point *pts,
-                                   trapeze_grp_params *p, trapeze_error *err)
+                                   trapeze_group_params *p, trapeze_error *err)
 {
-    const unsigned long sm = TRAPEZE_GRP_MASK(TRAPEZE_GRP_TSM);
-    trapeze_grp_params best[2] = {*p, *p};   /* [0] without Ts, [1] with */
+    const unsigned long sm = TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_TSM);
+    trapeze_group_params best[2] = {*p, *p};   /* [0] without Ts, [1] with */
     double rms[2] = {HUGE_VAL, HUGE_VAL};
     if (make_points(obs, n, 1u << GRP_OUT_CYCLES, inst, pts) == 0)
         return TRAPEZE_OK;   /* no cycles measured: the starts stay */
@@ -214,20 +214,20 @@ static trapeze_status timing_stage(const trapeze_grp_observation *obs, int n, un
          * (from cwave 121, tsm 44, tl2 0 it stopped at 6% rms where cwave
          * and tsm alone reach 0: tests/test_group_opt.c) */
         unsigned long fit_mask = with ? only : mask & ~sm;
-        trapeze_grp_params q = *p;
-        for (int c = 0; c < TRAPEZE_GRP_NPARAMS; c++)   /* the times left out: 0 */
-            if ((mask & TRAPEZE_GRP_MASK(c)) && !(fit_mask & TRAPEZE_GRP_MASK(c)) &&
-                (with || c == TRAPEZE_GRP_TSM))
+        trapeze_group_params q = *p;
+        for (int c = 0; c < TRAPEZE_GROUP_NPARAMS; c++)   /* the times left out: 0 */
+            if ((mask & TRAPEZE_GROUP_MASK(c)) && !(fit_mask & TRAPEZE_GROUP_MASK(c)) &&
+                (with || c == TRAPEZE_GROUP_TSM))
                 q.value[c] = 0;
-        trapeze_grp_params lin = q;
+        trapeze_group_params lin = q;
         if (!timing_start(obs, n, fit_mask, only, &lin) && with)
             continue;
-        for (int c = 0; c < TRAPEZE_GRP_NPARAMS; c++)
-            if (fit_mask & TRAPEZE_GRP_MASK(c))
+        for (int c = 0; c < TRAPEZE_GROUP_NPARAMS; c++)
+            if (fit_mask & TRAPEZE_GROUP_MASK(c))
                 q.value[c] = lin.value[c];
-        trapeze_calib_report r;
+        trapeze_fit_report r;
         trapeze_status s = fit_stage(obs, n, 1u << GRP_OUT_CYCLES, fit_mask,
-                                     TRAPEZE_GRP_MASK(TRAPEZE_GRP_CWAVE), inst, pts, &q, NULL, err);
+                                     TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_CWAVE), inst, pts, &q, NULL, err);
         if (!s) {
             int np = make_points(obs, n, 1u << GRP_OUT_CYCLES, inst, pts);
             s = report(pts, np, fit_mask, q.value, &r, err);
@@ -245,7 +245,7 @@ static trapeze_status timing_stage(const trapeze_grp_observation *obs, int n, un
 
 /* The report over every value at the fitted constants. */
 static trapeze_status report(const trapeze_fit_point *pts, int np, unsigned long mask,
-                             const double *params, trapeze_calib_report *rep, trapeze_error *err)
+                             const double *params, trapeze_fit_report *rep, trapeze_error *err)
 {
     double sum = 0;
     for (int i = 0; i < np; i++) {
@@ -259,24 +259,24 @@ static trapeze_status report(const trapeze_fit_point *pts, int np, unsigned long
     }
     rep->n_points = np;
     rep->n_fitted = 0;
-    for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++)
+    for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++)
         rep->n_fitted += (int)(mask >> k & 1);
     rep->rms_rel_error = sqrt(sum / np);
     return TRAPEZE_OK;
 }
 
-static trapeze_status cross_validate(const trapeze_grp_observation *obs, int n,
+static trapeze_status cross_validate(const trapeze_group_observation *obs, int n,
                                      unsigned long mask, int folds, const double *start,
-                                     trapeze_calib_report *rep, trapeze_error *err);
+                                     trapeze_fit_report *rep, trapeze_error *err);
 
-trapeze_status trapeze_grp_fit(const trapeze_grp_observation *obs, int n, unsigned long mask,
-                               int folds, trapeze_grp_params *p, trapeze_calib_report *rep,
+trapeze_status trapeze_group_fit(const trapeze_group_observation *obs, int n, unsigned long mask,
+                               int folds, trapeze_group_params *p, trapeze_fit_report *rep,
                                trapeze_error *err)
 {
     if (n < 1)
         return trapeze_fail(err, TRAPEZE_EINVAL, "grouping fit: no observations");
     if (mask == 0)
-        mask = (1ul << TRAPEZE_GRP_NPARAMS) - 1;
+        mask = (1ul << TRAPEZE_GROUP_NPARAMS) - 1;
     grp_instance *inst = calloc((size_t)n * GRP_NOUTPUTS, sizeof *inst);
     trapeze_fit_point *pts = calloc((size_t)n * GRP_NOUTPUTS, sizeof *pts);
     if (!inst || !pts) {
@@ -284,28 +284,28 @@ trapeze_status trapeze_grp_fit(const trapeze_grp_observation *obs, int n, unsign
         free(pts);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping fit: out of memory");
     }
-    trapeze_calib_report local;
+    trapeze_fit_report local;
     if (!rep)
         rep = &local;
     memset(rep, 0, sizeof *rep);
-    double start[TRAPEZE_GRP_NPARAMS];
+    double start[TRAPEZE_GROUP_NPARAMS];
     memcpy(start, p->value, sizeof start);
     /* Staged, each stage from the last one's values: the L1 constants on
      * L2 accesses, the L2 constants on DRAM reads, the timing constants on
      * cycles (from a linear start). */
-    const unsigned long l1 = TRAPEZE_GRP_MASK(TRAPEZE_GRP_MU) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_ETA1) |
-                             TRAPEZE_GRP_MASK(TRAPEZE_GRP_THETA);
-    const unsigned long l2 = TRAPEZE_GRP_MASK(TRAPEZE_GRP_NU) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_ETA2) |
-                             TRAPEZE_GRP_MASK(TRAPEZE_GRP_RETAIN2);
-    const unsigned long timing = TRAPEZE_GRP_MASK(TRAPEZE_GRP_CWAVE) |
-                                 TRAPEZE_GRP_MASK(TRAPEZE_GRP_TSM) |
-                                 TRAPEZE_GRP_MASK(TRAPEZE_GRP_TL2) |
-                                 TRAPEZE_GRP_MASK(TRAPEZE_GRP_TDRAM) |
-                                 TRAPEZE_GRP_MASK(TRAPEZE_GRP_OVERLAP);
+    const unsigned long l1 = TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_MU) | TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_ETA1) |
+                             TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_THETA);
+    const unsigned long l2 = TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_NU) | TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_ETA2) |
+                             TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_RETAIN2);
+    const unsigned long timing = TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_CWAVE) |
+                                 TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_TSM) |
+                                 TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_TL2) |
+                                 TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_TDRAM) |
+                                 TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_OVERLAP);
     trapeze_status s = fit_stage(obs, n, 1u << GRP_OUT_L2, mask & l1,
-                                   TRAPEZE_GRP_MASK(TRAPEZE_GRP_MU), inst, pts, p, NULL, err);
+                                   TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_MU), inst, pts, p, NULL, err);
     if (!s)
-        s = fit_stage(obs, n, 1u << GRP_OUT_DRAM, mask & l2, TRAPEZE_GRP_MASK(TRAPEZE_GRP_NU),
+        s = fit_stage(obs, n, 1u << GRP_OUT_DRAM, mask & l2, TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_NU),
                       inst, pts, p, NULL, err);
     if (!s && (mask & timing))
         s = timing_stage(obs, n, mask & timing, inst, pts, p, err);
@@ -329,11 +329,11 @@ trapeze_status trapeze_grp_fit(const trapeze_grp_observation *obs, int n, unsign
 /* k-fold cross-validation by whole observations (observation i is in fold
  * i mod k): each fold is fitted, staged, from `start` on the others, and
  * every measured value of its held-out groupings is predicted. */
-static trapeze_status cross_validate(const trapeze_grp_observation *obs, int n,
+static trapeze_status cross_validate(const trapeze_group_observation *obs, int n,
                                      unsigned long mask, int folds, const double *start,
-                                     trapeze_calib_report *rep, trapeze_error *err)
+                                     trapeze_fit_report *rep, trapeze_error *err)
 {
-    trapeze_grp_observation *train = malloc((size_t)n * sizeof *train);
+    trapeze_group_observation *train = malloc((size_t)n * sizeof *train);
     if (!train)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping fit: out of memory");
     double sum = 0, worst = 0;
@@ -344,10 +344,10 @@ static trapeze_status cross_validate(const trapeze_grp_observation *obs, int n,
         for (int i = 0; i < n; i++)
             if (i % folds != f)
                 train[m++] = obs[i];
-        trapeze_grp_params p;
+        trapeze_group_params p;
         memset(&p, 0, sizeof p);
         memcpy(p.value, start, sizeof p.value);
-        s = trapeze_grp_fit(train, m, mask, 0, &p, NULL, err);
+        s = trapeze_group_fit(train, m, mask, 0, &p, NULL, err);
         for (int i = f; !s && i < n; i += folds) {
             grp_duals d;
             if ((s = grp_evaluate_duals(obs[i].model, p.value, obs[i].grouping, &d, err)))

@@ -23,7 +23,7 @@
 
 #define MAX_LAUNCHES 64
 
-struct trapeze_grp_problem {
+struct trapeze_group_problem {
     char gpu_path[512];
     char *cfg_text;                   /* the GPU config, to which a policy line is added */
     const sim_builtin *builtin;       /* NULL: an Accel-Sim trace */
@@ -31,10 +31,10 @@ struct trapeze_grp_problem {
     long p[SIM_BUILTIN_MAX_PARAMS];
     int launch;
     trapeze_locality_graph graph;
-    trapeze_grp_machine machine;
+    trapeze_group_machine machine;
 };
 
-void trapeze_grp_problem_destroy(trapeze_grp_problem *pb)
+void trapeze_group_problem_destroy(trapeze_group_problem *pb)
 {
     if (!pb)
         return;
@@ -43,12 +43,12 @@ void trapeze_grp_problem_destroy(trapeze_grp_problem *pb)
     free(pb);
 }
 
-const trapeze_locality_graph *trapeze_grp_problem_graph(const trapeze_grp_problem *pb)
+const trapeze_locality_graph *trapeze_group_problem_graph(const trapeze_group_problem *pb)
 {
     return &pb->graph;
 }
 
-const trapeze_grp_machine *trapeze_grp_problem_machine(const trapeze_grp_problem *pb)
+const trapeze_group_machine *trapeze_group_problem_machine(const trapeze_group_problem *pb)
 {
     return &pb->machine;
 }
@@ -56,7 +56,7 @@ const trapeze_grp_machine *trapeze_grp_problem_machine(const trapeze_grp_problem
 /* The GPU config with `-trapeze_tb_dispatch policy` (NULL: as is),
  * `-trapeze_tb_grouping file` (NULL: none) and `-trapeze_window_groups N`
  * (0: none) added. */
-static trapeze_status config_with(const trapeze_grp_problem *pb, const char *policy,
+static trapeze_status config_with(const trapeze_group_problem *pb, const char *policy,
                                   const char *grouping_file, int window_groups,
                                   trapeze_config **out, trapeze_error *err)
 {
@@ -93,7 +93,7 @@ static void close_launch(launch_handle *h)
     memset(h, 0, sizeof *h);
 }
 
-static trapeze_status open_launch(const trapeze_grp_problem *pb, const sim_core_config *core,
+static trapeze_status open_launch(const trapeze_group_problem *pb, const sim_core_config *core,
                                   launch_handle *h, trapeze_error *err)
 {
     memset(h, 0, sizeof *h);
@@ -122,7 +122,7 @@ static trapeze_status open_launch(const trapeze_grp_problem *pb, const sim_core_
 }
 
 /* SMs, occupancy and cache lines as the simulator sees them. */
-static trapeze_status read_machine(trapeze_grp_problem *pb, const trapeze_config *cfg,
+static trapeze_status read_machine(trapeze_group_problem *pb, const trapeze_config *cfg,
                                    trapeze_error *err)
 {
     sim_core_config core;
@@ -150,12 +150,12 @@ static trapeze_status read_machine(trapeze_grp_problem *pb, const trapeze_config
     return s;
 }
 
-trapeze_status trapeze_grp_problem_trace(const char *gpu_config_path, const char *kernelslist,
-                                         int launch, trapeze_grp_problem **out,
+trapeze_status trapeze_group_problem_trace(const char *gpu_config_path, const char *kernelslist,
+                                         int launch, trapeze_group_problem **out,
                                          trapeze_error *err)
 {
     *out = NULL;
-    trapeze_grp_problem *pb = calloc(1, sizeof *pb);
+    trapeze_group_problem *pb = calloc(1, sizeof *pb);
     if (!pb)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     snprintf(pb->gpu_path, sizeof pb->gpu_path, "%s", gpu_config_path);
@@ -171,19 +171,19 @@ trapeze_status trapeze_grp_problem_trace(const char *gpu_config_path, const char
         s = read_machine(pb, cfg, err);
     trapeze_config_destroy(cfg);
     if (s) {
-        trapeze_grp_problem_destroy(pb);
+        trapeze_group_problem_destroy(pb);
         return s;
     }
     *out = pb;
     return TRAPEZE_OK;
 }
 
-trapeze_status trapeze_grp_problem_builtin(const char *gpu_config_path, const char *kernel,
+trapeze_status trapeze_group_problem_builtin(const char *gpu_config_path, const char *kernel,
                                            char *const *params, int n_params, int launch,
-                                           trapeze_grp_problem **out, trapeze_error *err)
+                                           trapeze_group_problem **out, trapeze_error *err)
 {
     *out = NULL;
-    trapeze_grp_problem *pb = calloc(1, sizeof *pb);
+    trapeze_group_problem *pb = calloc(1, sizeof *pb);
     if (!pb)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     snprintf(pb->gpu_path, sizeof pb->gpu_path, "%s", gpu_config_path);
@@ -206,7 +206,7 @@ trapeze_status trapeze_grp_problem_builtin(const char *gpu_config_path, const ch
         s = read_machine(pb, cfg, err);
     trapeze_config_destroy(cfg);
     if (s) {
-        trapeze_grp_problem_destroy(pb);
+        trapeze_group_problem_destroy(pb);
         return s;
     }
     *out = pb;
@@ -294,16 +294,16 @@ static trapeze_status lists_to_grouping(const sim_tb_groups *l, long n, int n_sm
     return s;
 }
 
-trapeze_status trapeze_grp_problem_policy_grouping(const trapeze_grp_problem *pb,
-                                                   const trapeze_grp_model *m,
+trapeze_status trapeze_group_problem_policy_grouping(const trapeze_group_problem *pb,
+                                                   const trapeze_group_model *m,
                                                    const char *policy, trapeze_grouping *out,
                                                    trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     if (strcmp(policy, "rr") == 0)
-        return trapeze_grp_grouping_rr(m, out, err);
+        return trapeze_group_rr(m, out, err);
     if (strcmp(policy, "bcs") == 0)
-        return trapeze_grp_grouping_bcs(m, out, err);
+        return trapeze_group_bcs(m, out, err);
     int which = strcmp(policy, "mst") == 0 ? 0 : strcmp(policy, "kway") == 0 ? 1
                                              : strcmp(policy, "rbts") == 0 ? 2 : -1;
     if (which < 0)
@@ -312,7 +312,7 @@ trapeze_status trapeze_grp_problem_policy_grouping(const trapeze_grp_problem *pb
                             policy);
     sim_locality_adj a;
     sim_tb_groups l;
-    const trapeze_grp_machine *mc = &pb->machine;
+    const trapeze_group_machine *mc = &pb->machine;
     trapeze_status s = sim_locality_adj_build(&pb->graph, &a, err);
     if (s)
         return s;
@@ -329,17 +329,17 @@ trapeze_status trapeze_grp_problem_policy_grouping(const trapeze_grp_problem *pb
 
 /* ------------------------------------------------------------ simulation */
 
-trapeze_status trapeze_grp_problem_simulate(const trapeze_grp_problem *pb, const char *policy,
+trapeze_status trapeze_group_problem_simulate(const trapeze_group_problem *pb, const char *policy,
                                             const trapeze_grouping *grouping,
-                                            trapeze_grp_measured *out, trapeze_error *err)
+                                            trapeze_group_measured *out, trapeze_error *err)
 {
-    return trapeze_grp_problem_simulate_window(pb, policy, grouping, 0, out, err);
+    return trapeze_group_problem_simulate_window(pb, policy, grouping, 0, out, err);
 }
 
-trapeze_status trapeze_grp_problem_simulate_window(const trapeze_grp_problem *pb,
+trapeze_status trapeze_group_problem_simulate_window(const trapeze_group_problem *pb,
                                                    const char *policy,
                                                    const trapeze_grouping *grouping,
-                                                   int window_groups, trapeze_grp_measured *out,
+                                                   int window_groups, trapeze_group_measured *out,
                                                    trapeze_error *err)
 {
     memset(out, 0, sizeof *out);

@@ -46,7 +46,7 @@ static trapeze_status check_row(const trapeze_sample_row *row, const char *path,
     return TRAPEZE_OK;
 }
 
-const trapeze_row_schema trapeze_grp_sample_schema = {
+const trapeze_row_schema trapeze_group_sample_schema = {
     .model = "group",
     .nfields = (int)(sizeof fields / sizeof fields[0]),
     .fields = fields,
@@ -55,7 +55,7 @@ const trapeze_row_schema trapeze_grp_sample_schema = {
     .check = check_row,
 };
 
-struct trapeze_grp_plan {
+struct trapeze_group_plan {
     char gpu_path[1024];
     int n_launches, n_policies, n_windows;
     double window_share;          /* of the SMs, for the sub-grid samples */
@@ -72,7 +72,7 @@ struct trapeze_grp_plan {
  * and parameters at most ID_PART characters each, checked by the plan, so
  * that it fits a row's id whole and two launches never share one). */
 #define ID_PART 36
-static void make_id(char *id, size_t size, const trapeze_grp_launch *l, const char *policy)
+static void make_id(char *id, size_t size, const trapeze_group_launch *l, const char *policy)
 {
     char params[128], kernel[128];
     snprintf(params, sizeof params, "%s", l->params ? l->params : "");
@@ -85,106 +85,106 @@ static void make_id(char *id, size_t size, const trapeze_grp_launch *l, const ch
              l->launch, policy);
 }
 
-trapeze_status trapeze_grp_launch_problem(const char *gpu, const trapeze_grp_launch *l,
-                                          trapeze_grp_problem **out, trapeze_error *err)
+trapeze_status trapeze_group_launch_problem(const char *gpu, const trapeze_group_launch *l,
+                                          trapeze_group_problem **out, trapeze_error *err)
 {
     if (strchr(l->kernel, '/')) {
         if (l->params && l->params[0])
             return trapeze_fail(err, TRAPEZE_EINVAL, "%s: a trace takes no parameters (%s)",
                                 l->kernel, l->params);
-        return trapeze_grp_problem_trace(gpu, l->kernel, l->launch, out, err);
+        return trapeze_group_problem_trace(gpu, l->kernel, l->launch, out, err);
     }
     char buf[TRAPEZE_ROW_TEXT], *argv[32];
     int argc = 0;
     snprintf(buf, sizeof buf, "%s", l->params ? l->params : "");
     for (char *save, *t = strtok_r(buf, " ", &save); t && argc < 32; t = strtok_r(NULL, " ", &save))
         argv[argc++] = t;
-    return trapeze_grp_problem_builtin(gpu, l->kernel, argv, argc, l->launch, out, err);
+    return trapeze_group_problem_builtin(gpu, l->kernel, argv, argc, l->launch, out, err);
 }
 
 /* A sub-grid sample (sampler/group_window.c): the policy's grouping as the
  * model sees it, its first queues (at most m, at most `share` of the TBs)
  * alone. */
-static trapeze_status run_window(const trapeze_grp_problem *pb, const char *policy, int m,
-                                 double share, trapeze_grp_measured *out, long *tbs,
+static trapeze_status run_window(const trapeze_group_problem *pb, const char *policy, int m,
+                                 double share, trapeze_group_measured *out, long *tbs,
                                  trapeze_error *err)
 {
-    trapeze_grp_params p;
-    trapeze_grp_params_default(&p);
-    trapeze_grp_model *model = NULL;
-    trapeze_grp_window *w = NULL;
+    trapeze_group_params p;
+    trapeze_group_params_default(&p);
+    trapeze_group_model *model = NULL;
+    trapeze_group_window *w = NULL;
     trapeze_grouping g;
     memset(&g, 0, sizeof g);
-    trapeze_status s = trapeze_grp_create(trapeze_grp_problem_graph(pb),
-                                          trapeze_grp_problem_machine(pb), &p, &model, err);
+    trapeze_status s = trapeze_group_create(trapeze_group_problem_graph(pb),
+                                          trapeze_group_problem_machine(pb), &p, &model, err);
     if (!s)
-        s = trapeze_grp_problem_policy_grouping(pb, model, policy, &g, err);
+        s = trapeze_group_problem_policy_grouping(pb, model, policy, &g, err);
     if (!s)
-        s = trapeze_grp_window_create(pb, &g, m, share, &p, &w, err);
+        s = trapeze_group_window_create(pb, &g, m, share, &p, &w, err);
     if (!s)
-        s = trapeze_grp_window_simulate(pb, w, out, err);
+        s = trapeze_group_window_simulate(pb, w, out, err);
     if (!s)
-        *tbs = trapeze_grp_window_tbs(w);
-    trapeze_grp_window_destroy(w);
+        *tbs = trapeze_group_window_tbs(w);
+    trapeze_group_window_destroy(w);
     trapeze_grouping_free(&g);
-    trapeze_grp_destroy(model);
+    trapeze_group_destroy(model);
     return s;
 }
 
 /* For launch l: same[k] = the first policy whose sub-grid on m SMs (at
  * most `share` of the TBs) is policy k's (k itself when none before). */
-static trapeze_status distinct_windows(const char *gpu, const trapeze_grp_launch *l, int m,
+static trapeze_status distinct_windows(const char *gpu, const trapeze_group_launch *l, int m,
                                        double share, int same[5], trapeze_error *err)
 {
     static const char *const names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
-    trapeze_grp_problem *pb = NULL;
-    trapeze_grp_model *model = NULL;
-    trapeze_grp_window *w[5] = {NULL};
-    trapeze_grp_params p;
-    trapeze_grp_params_default(&p);
-    trapeze_status s = trapeze_grp_launch_problem(gpu, l, &pb, err);
+    trapeze_group_problem *pb = NULL;
+    trapeze_group_model *model = NULL;
+    trapeze_group_window *w[5] = {NULL};
+    trapeze_group_params p;
+    trapeze_group_params_default(&p);
+    trapeze_status s = trapeze_group_launch_problem(gpu, l, &pb, err);
     if (!s)
-        s = trapeze_grp_create(trapeze_grp_problem_graph(pb), trapeze_grp_problem_machine(pb),
+        s = trapeze_group_create(trapeze_group_problem_graph(pb), trapeze_group_problem_machine(pb),
                                &p, &model, err);
     for (int k = 0; !s && k < 5; k++) {
         trapeze_grouping g;
         memset(&g, 0, sizeof g);
-        s = trapeze_grp_problem_policy_grouping(pb, model, names[k], &g, err);
+        s = trapeze_group_problem_policy_grouping(pb, model, names[k], &g, err);
         if (!s)
-            s = trapeze_grp_window_create(pb, &g, m, share, &p, &w[k], err);
+            s = trapeze_group_window_create(pb, &g, m, share, &p, &w[k], err);
         trapeze_grouping_free(&g);
         same[k] = k;
         for (int j = 0; !s && j < k && same[k] == k; j++)
-            if (same[j] == j && trapeze_grp_window_same(w[j], w[k]))
+            if (same[j] == j && trapeze_group_window_same(w[j], w[k]))
                 same[k] = j;
     }
     for (int k = 0; k < 5; k++)
-        trapeze_grp_window_destroy(w[k]);
-    trapeze_grp_destroy(model);
-    trapeze_grp_problem_destroy(pb);
+        trapeze_group_window_destroy(w[k]);
+    trapeze_group_destroy(model);
+    trapeze_group_problem_destroy(pb);
     return s;
 }
 
 /* Runs row i: the launch under its policy on a fresh simulator. */
 static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, trapeze_error *err)
 {
-    const trapeze_grp_plan *plan = ctx;
+    const trapeze_group_plan *plan = ctx;
     *out = plan->rows[i];
-    trapeze_grp_problem *pb = NULL;
-    trapeze_grp_measured m;
+    trapeze_group_problem *pb = NULL;
+    trapeze_group_measured m;
     int window = (int)trapeze_row_number(out, "window_sms");
     long tbs = 0;
-    const trapeze_grp_launch l = {trapeze_row_text(out, "kernel"), trapeze_row_text(out, "params"),
+    const trapeze_group_launch l = {trapeze_row_text(out, "kernel"), trapeze_row_text(out, "params"),
                                   (int)trapeze_row_number(out, "launch")};
-    trapeze_status s = trapeze_grp_launch_problem(plan->gpu_path, &l, &pb, err);
+    trapeze_status s = trapeze_group_launch_problem(plan->gpu_path, &l, &pb, err);
     if (!s && window)
         s = run_window(pb, trapeze_row_text(out, "policy"), window,
                        trapeze_row_number(out, "window_pct") / 100, &m, &tbs, err);
     else if (!s) {
-        s = trapeze_grp_problem_simulate(pb, trapeze_row_text(out, "policy"), NULL, &m, err);
-        tbs = trapeze_grp_problem_graph(pb)->n_tbs;
+        s = trapeze_group_problem_simulate(pb, trapeze_row_text(out, "policy"), NULL, &m, err);
+        tbs = trapeze_group_problem_graph(pb)->n_tbs;
     }
-    trapeze_grp_problem_destroy(pb);
+    trapeze_group_problem_destroy(pb);
     if (!s) {
         trapeze_row_set_number(out, "cycles", m.cycles);
         trapeze_row_set_number(out, "l2_accesses", m.l2_accesses);
@@ -196,7 +196,7 @@ static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, t
     return s;
 }
 
-void trapeze_grp_plan_destroy(trapeze_grp_plan *plan)
+void trapeze_group_plan_destroy(trapeze_group_plan *plan)
 {
     if (!plan)
         return;
@@ -206,20 +206,20 @@ void trapeze_grp_plan_destroy(trapeze_grp_plan *plan)
     free(plan);
 }
 
-trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *gpu_name,
-                                       const trapeze_grp_launch *l, int n, int with_chen,
+trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char *gpu_name,
+                                       const trapeze_group_launch *l, int n, int with_chen,
                                        int whole, double window_share, double window_tbs,
-                                       trapeze_grp_plan **out, trapeze_error *err)
+                                       trapeze_group_plan **out, trapeze_error *err)
 {
     *out = NULL;
-    trapeze_grp_plan *plan = calloc(1, sizeof *plan);
+    trapeze_group_plan *plan = calloc(1, sizeof *plan);
     int np = !whole ? 0 : with_chen ? 6 : 5, nw = window_share > 0 ? 5 : 0;
     static const char *const fixed[] = {"rr", "bcs", "mst", "kway", "rbts"};
     size_t nl = (size_t)(n > 0 ? n : 1);
     if (!plan || !(plan->rows = calloc(nl * (size_t)(np + nw + 1), sizeof *plan->rows)) ||
         !(plan->whole_row = calloc(nl * 6, sizeof *plan->whole_row)) ||
         !(plan->window_row = calloc(nl * 5, sizeof *plan->window_row))) {
-        trapeze_grp_plan_destroy(plan);
+        trapeze_group_plan_destroy(plan);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
     snprintf(plan->gpu_path, sizeof plan->gpu_path, "%s", gpu_config_path);
@@ -236,7 +236,7 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
             gs = trapeze_gpu_from_config(cfg, &gpu, err);
         trapeze_config_destroy(cfg);
         if (gs) {
-            trapeze_grp_plan_destroy(plan);
+            trapeze_group_plan_destroy(plan);
             return gs;
         }
         m = (int)floor(window_share * gpu.n_sm + 0.5);
@@ -273,7 +273,7 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
             else
                 snprintf(pid, sizeof pid, "%s.w%d", pol, m);
             make_id(id, sizeof id, &l[i], pid);
-            trapeze_row_init(r, &trapeze_grp_sample_schema, id, "sim");
+            trapeze_row_init(r, &trapeze_group_sample_schema, id, "sim");
             if (trapeze_row_set_text(r, "gpu", gpu_name) ||
                 trapeze_row_set_text(r, "kernel", l[i].kernel) ||
                 trapeze_row_set_text(r, "params", l[i].params ? l[i].params : "") ||
@@ -287,24 +287,24 @@ trapeze_status trapeze_grp_plan_create(const char *gpu_config_path, const char *
         }
     }
     plan->n_rows = nr;
-    plan->set = (trapeze_sample_set){&trapeze_grp_sample_schema, nr, plan->rows, run_row, plan,
+    plan->set = (trapeze_sample_set){&trapeze_group_sample_schema, nr, plan->rows, run_row, plan,
                                      NULL};
     if (s) {
-        trapeze_grp_plan_destroy(plan);
+        trapeze_group_plan_destroy(plan);
         return s;
     }
     *out = plan;
     return TRAPEZE_OK;
 }
 
-const trapeze_sample_set *trapeze_grp_plan_set(const trapeze_grp_plan *plan)
+const trapeze_sample_set *trapeze_group_plan_set(const trapeze_group_plan *plan)
 {
     return &plan->set;
 }
 
-trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
+trapeze_status trapeze_group_plan_measured(const trapeze_group_plan *plan,
                                          const trapeze_sample_log *log, int launch,
-                                         trapeze_grp_measured sim[6], trapeze_error *err)
+                                         trapeze_group_measured sim[6], trapeze_error *err)
 {
     memset(sim, 0, 6 * sizeof *sim);
     for (int k = 0; k < plan->n_policies; k++) {
@@ -325,9 +325,9 @@ trapeze_status trapeze_grp_plan_measured(const trapeze_grp_plan *plan,
     return TRAPEZE_OK;
 }
 
-trapeze_status trapeze_grp_plan_windows(const trapeze_grp_plan *plan,
+trapeze_status trapeze_group_plan_windows(const trapeze_group_plan *plan,
                                         const trapeze_sample_log *log, int launch,
-                                        trapeze_grp_measured meas[5], int *window_sms,
+                                        trapeze_group_measured meas[5], int *window_sms,
                                         double *window_share, double *work, trapeze_error *err)
 {
     memset(meas, 0, 5 * sizeof *meas);

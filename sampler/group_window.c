@@ -37,29 +37,29 @@
 #include "common/error.h"
 #include "trapeze.h"
 
-struct trapeze_grp_window {
+struct trapeze_group_window {
     int m;
     long n;                          /* TBs of the sub-grid */
     trapeze_grouping full;           /* the launch's grouping, its m queues first */
     trapeze_locality_graph graph;    /* induced by the sub-grid's TBs */
     trapeze_grouping grouping;       /* of the sub-grid's TBs */
-    trapeze_grp_model *model;
+    trapeze_group_model *model;
 };
 
-void trapeze_grp_window_destroy(trapeze_grp_window *w)
+void trapeze_group_window_destroy(trapeze_group_window *w)
 {
     if (!w)
         return;
     trapeze_grouping_free(&w->full);
     trapeze_grouping_free(&w->grouping);
     trapeze_locality_graph_free(&w->graph);
-    trapeze_grp_destroy(w->model);
+    trapeze_group_destroy(w->model);
     free(w);
 }
 
-long trapeze_grp_window_tbs(const trapeze_grp_window *w) { return w->n; }
+long trapeze_group_window_tbs(const trapeze_group_window *w) { return w->n; }
 
-int trapeze_grp_window_same(const trapeze_grp_window *a, const trapeze_grp_window *b)
+int trapeze_group_window_same(const trapeze_group_window *a, const trapeze_group_window *b)
 {
     if (a->n != b->n || a->m != b->m || a->full.n_tbs != b->full.n_tbs)
         return 0;
@@ -72,8 +72,8 @@ int trapeze_grp_window_same(const trapeze_grp_window *a, const trapeze_grp_windo
     return 1;
 }
 
-const trapeze_grp_model *trapeze_grp_window_model(const trapeze_grp_window *w) { return w->model; }
-const trapeze_grouping *trapeze_grp_window_grouping(const trapeze_grp_window *w)
+const trapeze_group_model *trapeze_group_window_model(const trapeze_group_window *w) { return w->model; }
+const trapeze_grouping *trapeze_group_window_grouping(const trapeze_group_window *w)
 {
     return &w->grouping;
 }
@@ -120,14 +120,14 @@ static double cap_share(int m, int n_sm, double share)
     return share > 0 && share < of_sms ? share : of_sms;
 }
 
-trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
+trapeze_status trapeze_group_window_create(const trapeze_group_problem *pb,
                                          const trapeze_grouping *g, int m, double share,
-                                         const trapeze_grp_params *p, trapeze_grp_window **out,
+                                         const trapeze_group_params *p, trapeze_group_window **out,
                                          trapeze_error *err)
 {
     *out = NULL;
-    const trapeze_locality_graph *graph = trapeze_grp_problem_graph(pb);
-    trapeze_grp_machine mc = *trapeze_grp_problem_machine(pb);
+    const trapeze_locality_graph *graph = trapeze_group_problem_graph(pb);
+    trapeze_group_machine mc = *trapeze_group_problem_machine(pb);
     if (m < 1 || m > mc.n_sm)
         return trapeze_fail(err, TRAPEZE_ERANGE, "a sub-grid of %d SMs on a GPU of %d", m,
                             mc.n_sm);
@@ -137,7 +137,7 @@ trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
     if (g->n_tbs != graph->n_tbs)
         return trapeze_fail(err, TRAPEZE_EINVAL, "grouping of %ld TBs for a launch of %ld",
                             g->n_tbs, graph->n_tbs);
-    trapeze_grp_window *w = calloc(1, sizeof *w);
+    trapeze_group_window *w = calloc(1, sizeof *w);
     int *slot = calloc((size_t)g->n_groups + 1, sizeof *slot);   /* new queue number + 1 */
     long *size = calloc((size_t)g->n_groups + 1, sizeof *size);
     long *new_id = malloc((size_t)g->n_tbs * sizeof *new_id);
@@ -216,71 +216,71 @@ trapeze_status trapeze_grp_window_create(const trapeze_grp_problem *pb,
         assert(trapeze_grouping_check(&w->grouping, &e2) == TRAPEZE_OK);
         (void)e2;
         mc.n_sm = w->m;
-        s = trapeze_grp_create(&w->graph, &mc, p, &w->model, err);
+        s = trapeze_group_create(&w->graph, &mc, p, &w->model, err);
     }
     free(slot);
     free(size);
     free(new_id);
     if (s) {
-        trapeze_grp_window_destroy(w);
+        trapeze_group_window_destroy(w);
         return s;
     }
     *out = w;
     return TRAPEZE_OK;
 }
 
-trapeze_status trapeze_grp_window_simulate(const trapeze_grp_problem *pb,
-                                           const trapeze_grp_window *w,
-                                           trapeze_grp_measured *out, trapeze_error *err)
+trapeze_status trapeze_group_window_simulate(const trapeze_group_problem *pb,
+                                           const trapeze_group_window *w,
+                                           trapeze_group_measured *out, trapeze_error *err)
 {
-    return trapeze_grp_problem_simulate_window(pb, NULL, &w->full, w->m, out, err);
+    return trapeze_group_problem_simulate_window(pb, NULL, &w->full, w->m, out, err);
 }
 
-trapeze_status trapeze_grp_window_fit_many(const trapeze_grp_problem *const *pb, int n,
+trapeze_status trapeze_group_window_fit_many(const trapeze_group_problem *const *pb, int n,
                                            const int *m, const double *share,
-                                           const trapeze_grp_measured (*meas)[5], int folds,
-                                           trapeze_grp_params *p, trapeze_calib_report *rep,
+                                           const trapeze_group_measured (*meas)[5], int folds,
+                                           trapeze_group_params *p, trapeze_fit_report *rep,
                                            trapeze_error *err)
 {
     static const char *const names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
-    trapeze_grp_window **w = calloc((size_t)(5 * n), sizeof *w);
-    trapeze_grp_observation *obs = calloc((size_t)(5 * n), sizeof *obs);
+    trapeze_group_window **w = calloc((size_t)(5 * n), sizeof *w);
+    trapeze_group_observation *obs = calloc((size_t)(5 * n), sizeof *obs);
     trapeze_status s = w && obs ? TRAPEZE_OK
                                 : trapeze_fail(err, TRAPEZE_ENOMEM, "grouping fit: out of memory");
     for (int l = 0; !s && l < n; l++) {
-        trapeze_grp_model *full = NULL;
-        s = trapeze_grp_create(trapeze_grp_problem_graph(pb[l]),
-                               trapeze_grp_problem_machine(pb[l]), p, &full, err);
+        trapeze_group_model *full = NULL;
+        s = trapeze_group_create(trapeze_group_problem_graph(pb[l]),
+                               trapeze_group_problem_machine(pb[l]), p, &full, err);
         for (int c = 0; !s && c < 5; c++) {
             trapeze_grouping g;
             memset(&g, 0, sizeof g);
-            trapeze_grp_window **wc = &w[5 * l + c];
-            s = trapeze_grp_problem_policy_grouping(pb[l], full, names[c], &g, err);
+            trapeze_group_window **wc = &w[5 * l + c];
+            s = trapeze_group_problem_policy_grouping(pb[l], full, names[c], &g, err);
             if (!s)
-                s = trapeze_grp_window_create(pb[l], &g, m[l], share[l], p, wc, err);
+                s = trapeze_group_window_create(pb[l], &g, m[l], share[l], p, wc, err);
             trapeze_grouping_free(&g);
             if (!s)
-                obs[5 * l + c] = (trapeze_grp_observation){(*wc)->model, &(*wc)->grouping,
+                obs[5 * l + c] = (trapeze_group_observation){(*wc)->model, &(*wc)->grouping,
                                                            meas[l][c].cycles,
                                                            meas[l][c].l2_accesses,
                                                            meas[l][c].dram_reads};
         }
-        trapeze_grp_destroy(full);
+        trapeze_group_destroy(full);
     }
     if (!s)
-        s = trapeze_grp_fit(obs, 5 * n, trapeze_grp_fit_mask_default, folds, p, rep, err);
+        s = trapeze_group_fit(obs, 5 * n, trapeze_group_fit_mask_default, folds, p, rep, err);
     for (int k = 0; w && k < 5 * n; k++)
-        trapeze_grp_window_destroy(w[k]);
+        trapeze_group_window_destroy(w[k]);
     free(w);
     free(obs);
     return s;
 }
 
-trapeze_status trapeze_grp_window_fit(const trapeze_grp_problem *pb, int m, double share,
-                                      const trapeze_grp_measured meas[5],
-                                      trapeze_grp_params *p, trapeze_calib_report *rep,
+trapeze_status trapeze_group_window_fit(const trapeze_group_problem *pb, int m, double share,
+                                      const trapeze_group_measured meas[5],
+                                      trapeze_group_params *p, trapeze_fit_report *rep,
                                       trapeze_error *err)
 {
-    const trapeze_grp_measured(*one)[5] = (const trapeze_grp_measured(*)[5])meas;
-    return trapeze_grp_window_fit_many(&pb, 1, &m, &share, one, 5, p, rep, err);
+    const trapeze_group_measured(*one)[5] = (const trapeze_group_measured(*)[5])meas;
+    return trapeze_group_window_fit_many(&pb, 1, &m, &share, one, 5, p, rep, err);
 }

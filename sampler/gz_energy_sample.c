@@ -22,15 +22,15 @@
 static const struct {
     sim_unit_kind kind;
     const char *structure, *granularity;
-} units[TRAPEZE_GZE_NSTRUCT] = {{SIM_UNIT_L1_LINE, "l1d", "line"},
+} units[TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT] = {{SIM_UNIT_L1_LINE, "l1d", "line"},
                                 {SIM_UNIT_L2_LINE, "l2", "line"},
                                 {SIM_UNIT_REG, "rf", "warp_reg"}};
 
-void trapeze_gz_energy_window(const trapeze_gpu *gpu, const trapeze_workload *w, int h,
+void trapeze_ghostzone_energy_window(const trapeze_gpu *gpu, const trapeze_workload *w, int h,
                               trapeze_workload *window)
 {
     *window = *w;
-    int occ = trapeze_gz_occupancy(gpu, w, w->blk_len);
+    int occ = trapeze_ghostzone_occupancy(gpu, w, w->blk_len);
     double tiles = 4.0 * gpu->n_sm * (occ > 0 ? occ : 1);
     double per_dim = ceil(pow(tiles, 1.0 / w->dims) - 1e-9);
     for (int i = 0; i < w->dims; i++) {
@@ -43,7 +43,7 @@ void trapeze_gz_energy_window(const trapeze_gpu *gpu, const trapeze_workload *w,
 
 
 static void collect(sim_gpu *g, const sim_stencil_result *r, const trapeze_power *pw,
-                    trapeze_gz_energy_sample *out)
+                    trapeze_ghostzone_energy_sample *out)
 {
     const sim_core_config *c = sim_gpu_config(g);
     double cycles = 0;
@@ -67,7 +67,7 @@ static void collect(sim_gpu *g, const sim_stencil_result *r, const trapeze_power
     out->constant_w = pw->constant_w;
     out->idle_sm_w = pw->idle_sm_w * c->gpu.n_sm;
     const sim_energy_geometry *geo = sim_gpu_energy_geometry(g);
-    for (int u = 0; u < TRAPEZE_GZE_NSTRUCT; u++) {
+    for (int u = 0; u < TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT; u++) {
         trapeze_idle_hist *h = &out->hist[u];
         trapeze_idle_hist_init(h, c->gpu.name, r->stencil && r->n_stats ? r->stats[0].name : "",
                                units[u].structure, units[u].granularity);
@@ -78,14 +78,14 @@ static void collect(sim_gpu *g, const sim_stencil_result *r, const trapeze_power
     }
     for (int i = 0; i < sim_gpu_idle_count(g); i++) {
         const sim_idle_hist *kinds = sim_gpu_idle(g, i, NULL);
-        for (int u = 0; u < TRAPEZE_GZE_NSTRUCT; u++)
+        for (int u = 0; u < TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT; u++)
             sampler_idle_hist_add(&out->hist[u], &kinds[units[u].kind]);
     }
 }
 
-trapeze_status trapeze_gz_energy_sample_run(const trapeze_config *cfg, const trapeze_power *pw,
+trapeze_status trapeze_ghostzone_energy_sample_run(const trapeze_config *cfg, const trapeze_power *pw,
                                             const trapeze_workload *w, trapeze_sync sync, int h,
-                                            trapeze_gz_energy_sample *out, trapeze_error *err)
+                                            trapeze_ghostzone_energy_sample *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     trapeze_gpu gpu;
@@ -93,7 +93,7 @@ trapeze_status trapeze_gz_energy_sample_run(const trapeze_config *cfg, const tra
     if (s)
         return s;
     trapeze_workload win;
-    trapeze_gz_energy_window(&gpu, w, h, &win);
+    trapeze_ghostzone_energy_window(&gpu, w, h, &win);
     sim_sleep_config always_on;
     sim_gpu_options opt;
     sampler_idle_options(pw, &always_on, &opt);
@@ -126,9 +126,9 @@ enum {
     E_WORKLOAD, E_GPU, E_SYNC, E_H, E_SIZE, E_ITERATIONS, E_MAX_PENALTY,
     E_WARP_INSTS, E_DYN_COMPUTE, E_DYN_MEMORY, E_LEAK0,
     E_SAVING0 = E_LEAK0 + TRAPEZE_PS_COUNT,
-    E_PENALTY0 = E_SAVING0 + TRAPEZE_GZE_NSTRUCT,
-    E_THETA0 = E_PENALTY0 + TRAPEZE_GZE_NSTRUCT,
-    E_NFIELDS = E_THETA0 + TRAPEZE_GZE_NSTRUCT
+    E_PENALTY0 = E_SAVING0 + TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT,
+    E_THETA0 = E_PENALTY0 + TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT,
+    E_NFIELDS = E_THETA0 + TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT
 };
 
 static const trapeze_field energy_fields[] = {
@@ -160,7 +160,7 @@ static const trapeze_field energy_fields[] = {
 _Static_assert(E_NFIELDS == sizeof energy_fields / sizeof energy_fields[0], "energy fields");
 _Static_assert(E_NFIELDS <= TRAPEZE_ROW_MAX_FIELDS, "energy fields fit a row");
 
-const trapeze_row_schema trapeze_gz_energy_schema = {
+const trapeze_row_schema trapeze_ghostzone_energy_schema = {
     .model = "gz_energy",
     .nfields = E_NFIELDS,
     .fields = energy_fields,
@@ -169,7 +169,7 @@ const trapeze_row_schema trapeze_gz_energy_schema = {
 
 #define MAX_PLAN 6   /* 3 heights x 2 sync modes */
 
-struct trapeze_gz_energy_plan {
+struct trapeze_ghostzone_energy_plan {
     const trapeze_config *cfg;
     trapeze_power pw;
     trapeze_workload spec;
@@ -190,18 +190,18 @@ static void size_text(const trapeze_workload *w, char *buf, size_t size)
  * thresholds chosen on its histograms. */
 static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, trapeze_error *err)
 {
-    const trapeze_gz_energy_plan *p = ctx;
+    const trapeze_ghostzone_energy_plan *p = ctx;
     const trapeze_sample_row *in = &p->rows[i];
     trapeze_sync sync = strcmp(in->text[E_SYNC], "fence") ? TRAPEZE_SYNC_RELAUNCH
                                                           : TRAPEZE_SYNC_FENCE;
-    trapeze_gz_energy_sample *s = malloc(sizeof *s);
-    trapeze_gz_sleep sl;
+    trapeze_ghostzone_energy_sample *s = malloc(sizeof *s);
+    trapeze_ghostzone_sleep sl;
     if (!s)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    trapeze_status st = trapeze_gz_energy_sample_run(p->cfg, &p->pw, &p->spec, sync,
+    trapeze_status st = trapeze_ghostzone_energy_sample_run(p->cfg, &p->pw, &p->spec, sync,
                                                      (int)in->value[E_H], s, err);
     if (!st)
-        st = trapeze_gz_energy_sleep(&p->pw, p->clock_hz, s, in->value[E_MAX_PENALTY], &sl, err);
+        st = trapeze_ghostzone_energy_sleep(&p->pw, p->clock_hz, s, in->value[E_MAX_PENALTY], &sl, err);
     if (!st) {
         *out = *in;
         out->value[E_WARP_INSTS] = s->warp_instructions;
@@ -209,7 +209,7 @@ static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, t
         out->value[E_DYN_MEMORY] = s->dyn_memory_j;
         for (int x = 0; x < TRAPEZE_PS_COUNT; x++)
             out->value[E_LEAK0 + x] = s->leak_w[x];
-        for (int x = 0; x < TRAPEZE_GZE_NSTRUCT; x++) {
+        for (int x = 0; x < TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT; x++) {
             out->value[E_SAVING0 + x] = sl.saving[x];
             out->value[E_PENALTY0 + x] = sl.penalty[x];
             char *t = out->text[E_THETA0 + x];
@@ -224,31 +224,31 @@ static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, t
     return st;
 }
 
-trapeze_status trapeze_gz_energy_plan_create(const trapeze_config *cfg, const trapeze_power *pw,
+trapeze_status trapeze_ghostzone_energy_plan_create(const trapeze_config *cfg, const trapeze_power *pw,
                                              const trapeze_workload *spec,
-                                             const trapeze_gz_model *m, const trapeze_sync *modes,
+                                             const trapeze_ghostzone_model *m, const trapeze_sync *modes,
                                              int n_modes, double max_penalty,
-                                             trapeze_gz_energy_plan **out, trapeze_error *err)
+                                             trapeze_ghostzone_energy_plan **out, trapeze_error *err)
 {
     *out = NULL;
-    trapeze_gz_energy_plan *p = calloc(1, sizeof *p);
+    trapeze_ghostzone_energy_plan *p = calloc(1, sizeof *p);
     if (!p)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     p->cfg = cfg;
     p->pw = *pw;
     p->spec = *spec;
-    const trapeze_gpu *gpu = trapeze_gz_gpu(m);
+    const trapeze_gpu *gpu = trapeze_ghostzone_gpu(m);
     p->clock_hz = gpu->core_clock_hz;
-    int heights[3], nh = trapeze_gz_energy_sample_heights(m, heights), n = 0;
+    int heights[3], nh = trapeze_ghostzone_energy_sample_heights(m, heights), n = 0;
     for (int k = 0; k < n_modes && k < 2; k++)
         for (int j = 0; j < nh; j++) {
             trapeze_sample_row *r = &p->rows[n++];
             trapeze_workload win;
             char id[96];
-            trapeze_gz_energy_window(gpu, spec, heights[j], &win);
+            trapeze_ghostzone_energy_window(gpu, spec, heights[j], &win);
             snprintf(id, sizeof id, "%.40s-%s-h%d", spec->name, trapeze_sync_name(modes[k]),
                      heights[j]);
-            trapeze_row_init(r, &trapeze_gz_energy_schema, id, "energy");
+            trapeze_row_init(r, &trapeze_ghostzone_energy_schema, id, "energy");
             snprintf(r->text[E_WORKLOAD], TRAPEZE_ROW_TEXT, "%s", spec->name);
             snprintf(r->text[E_GPU], TRAPEZE_ROW_TEXT, "%s", gpu->name);
             snprintf(r->text[E_SYNC], TRAPEZE_ROW_TEXT, "%s", trapeze_sync_name(modes[k]));
@@ -257,23 +257,23 @@ trapeze_status trapeze_gz_energy_plan_create(const trapeze_config *cfg, const tr
             r->value[E_ITERATIONS] = win.iterations;
             r->value[E_MAX_PENALTY] = max_penalty;
         }
-    p->set = (trapeze_sample_set){.schema = &trapeze_gz_energy_schema, .count = n,
+    p->set = (trapeze_sample_set){.schema = &trapeze_ghostzone_energy_schema, .count = n,
                                   .rows = p->rows, .run = run_row, .ctx = p};
     *out = p;
     return TRAPEZE_OK;
 }
 
-void trapeze_gz_energy_plan_destroy(trapeze_gz_energy_plan *p) { free(p); }
-const trapeze_sample_set *trapeze_gz_energy_plan_set(const trapeze_gz_energy_plan *p)
+void trapeze_ghostzone_energy_plan_destroy(trapeze_ghostzone_energy_plan *p) { free(p); }
+const trapeze_sample_set *trapeze_ghostzone_energy_plan_set(const trapeze_ghostzone_energy_plan *p)
 {
     return &p->set;
 }
 
-trapeze_status trapeze_gz_energy_from_row(const trapeze_sample_row *row, const trapeze_power *pw,
-                                          int n_sm, trapeze_gz_energy_sample *s,
-                                          trapeze_gz_sleep *sl, trapeze_error *err)
+trapeze_status trapeze_ghostzone_energy_from_row(const trapeze_sample_row *row, const trapeze_power *pw,
+                                          int n_sm, trapeze_ghostzone_energy_sample *s,
+                                          trapeze_ghostzone_sleep *sl, trapeze_error *err)
 {
-    if (row->schema != &trapeze_gz_energy_schema)
+    if (row->schema != &trapeze_ghostzone_energy_schema)
         return trapeze_fail(err, TRAPEZE_EINVAL, "sample %s: a %s row, not an energy one",
                             row->id, row->schema ? row->schema->model : "?");
     memset(s, 0, sizeof *s);
@@ -298,7 +298,7 @@ trapeze_status trapeze_gz_energy_from_row(const trapeze_sample_row *row, const t
     s->constant_w = pw->constant_w;
     s->idle_sm_w = pw->idle_sm_w * n_sm;
     sl->valid = 1;
-    for (int x = 0; x < TRAPEZE_GZE_NSTRUCT; x++) {
+    for (int x = 0; x < TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT; x++) {
         sl->saving[x] = row->value[E_SAVING0 + x];
         sl->penalty[x] = row->value[E_PENALTY0 + x];
         const char *p = row->text[E_THETA0 + x];

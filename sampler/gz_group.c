@@ -61,7 +61,7 @@
 /* What the stage kernel at height h gives the grouping model. */
 typedef struct stage_graph {
     trapeze_locality_graph graph;
-    trapeze_grp_machine machine;
+    trapeze_group_machine machine;
     long tiles;
 } stage_graph;
 
@@ -106,7 +106,7 @@ static double ghost_elements(const trapeze_workload *w, long tiles)
     return r > 0 ? r * w->stencil_arrays : 0;
 }
 
-double trapeze_gz_group_rho(double rho, double phi_rr, double phi_g)
+double trapeze_ghostzone_group_rho(double rho, double phi_rr, double phi_g)
 {
     if (!(phi_rr < 1))
         return rho;   /* nothing left to re-read under rr: nothing to scale */
@@ -116,49 +116,49 @@ double trapeze_gz_group_rho(double rho, double phi_rr, double phi_g)
 
 /* CPL of the model with rho replaced (the model's own parameters left
  * as they were afterwards). */
-static trapeze_status cpl_with_rho(trapeze_gz_model *gz, const trapeze_gz_params *p,
+static trapeze_status cpl_with_rho(trapeze_ghostzone_model *gz, const trapeze_ghostzone_params *p,
                                    trapeze_sync sync, int h, double rho, double *cpl,
                                    trapeze_error *err)
 {
-    trapeze_gz_params q = *p;
-    q.value[TRAPEZE_GZ_HALO_REREAD] = rho;
-    trapeze_gz_set_params(gz, &q);
-    trapeze_gz_eval e;
+    trapeze_ghostzone_params q = *p;
+    q.value[TRAPEZE_GHOSTZONE_HALO_REREAD] = rho;
+    trapeze_ghostzone_set_params(gz, &q);
+    trapeze_ghostzone_eval e;
     trapeze_status s =
-        trapeze_gz_evaluate(gz, sync, h, trapeze_gz_workload(gz)->blk_len, &e, err);
-    trapeze_gz_set_params(gz, p);
+        trapeze_ghostzone_evaluate(gz, sync, h, trapeze_ghostzone_workload(gz)->blk_len, &e, err);
+    trapeze_ghostzone_set_params(gz, p);
     *cpl = e.cpl;
     return s;
 }
 
 /* The grouping model's L1 hits under rr and under the best grouping at this
  * stage; the best grouping goes to *best (allocated). */
-static trapeze_status group_stage(const stage_graph *sg, const trapeze_grp_params *gp,
-                                  double margin, trapeze_gz_group_row *row,
+static trapeze_status group_stage(const stage_graph *sg, const trapeze_group_params *gp,
+                                  double margin, trapeze_ghostzone_group_row *row,
                                   trapeze_grouping *best, trapeze_error *err)
 {
-    trapeze_grp_params l2only = *gp;   /* timing reduced to L2 accesses (top of file) */
-    l2only.value[TRAPEZE_GRP_CWAVE] = 0;
-    l2only.value[TRAPEZE_GRP_TDRAM] = 0;
-    l2only.value[TRAPEZE_GRP_TSM] = 0;
-    l2only.value[TRAPEZE_GRP_TL2] = 1;
-    trapeze_grp_model *m = NULL;
+    trapeze_group_params l2only = *gp;   /* timing reduced to L2 accesses (top of file) */
+    l2only.value[TRAPEZE_GROUP_CWAVE] = 0;
+    l2only.value[TRAPEZE_GROUP_TDRAM] = 0;
+    l2only.value[TRAPEZE_GROUP_TSM] = 0;
+    l2only.value[TRAPEZE_GROUP_TL2] = 1;
+    trapeze_group_model *m = NULL;
     trapeze_grouping cand[2];
     memset(cand, 0, sizeof cand);
     const char *names[2] = {"rr", "bcs"};
-    trapeze_grp_choice ch;
-    trapeze_grp_eval rr;
-    trapeze_status s = trapeze_grp_create(&sg->graph, &sg->machine, &l2only, &m, err);
+    trapeze_group_choice ch;
+    trapeze_group_eval rr;
+    trapeze_status s = trapeze_group_create(&sg->graph, &sg->machine, &l2only, &m, err);
     if (!s)
-        s = trapeze_grp_grouping_rr(m, &cand[0], err);
+        s = trapeze_group_rr(m, &cand[0], err);
     if (!s)
-        s = trapeze_grp_grouping_bcs(m, &cand[1], err);
+        s = trapeze_group_bcs(m, &cand[1], err);
     if (!s)
-        s = trapeze_grp_optimize(m, cand, names, NULL, 2, margin, best, &ch, err);
+        s = trapeze_group_optimize(m, cand, names, NULL, 2, margin, best, &ch, err);
     if (!s)
-        s = trapeze_grp_evaluate(m, &cand[0], &rr, err);
+        s = trapeze_group_evaluate(m, &cand[0], &rr, err);
     if (!s) {
-        double mu = gp->value[TRAPEZE_GRP_MU];
+        double mu = gp->value[TRAPEZE_GROUP_MU];
         row->l1_reread_rr = rr.l1_shared_hits / mu;
         row->l1_reread = ch.eval.l1_shared_hits / mu;
         row->l2_rr = rr.l2_accesses;
@@ -171,7 +171,7 @@ static trapeze_status group_stage(const stage_graph *sg, const trapeze_grp_param
     }
     trapeze_grouping_free(&cand[0]);
     trapeze_grouping_free(&cand[1]);
-    trapeze_grp_destroy(m);
+    trapeze_group_destroy(m);
     return s;
 }
 
@@ -188,26 +188,26 @@ static double phi(double l1_reread, double ghosts)
  * no grouping beats it). */
 static trapeze_status rr_grouping(const stage_graph *sg, trapeze_grouping *g, trapeze_error *err)
 {
-    trapeze_grp_params gp;
-    trapeze_grp_params_default(&gp);
-    trapeze_grp_model *m = NULL;
-    trapeze_status s = trapeze_grp_create(&sg->graph, &sg->machine, &gp, &m, err);
+    trapeze_group_params gp;
+    trapeze_group_params_default(&gp);
+    trapeze_group_model *m = NULL;
+    trapeze_status s = trapeze_group_create(&sg->graph, &sg->machine, &gp, &m, err);
     if (!s)
-        s = trapeze_grp_grouping_rr(m, g, err);
-    trapeze_grp_destroy(m);
+        s = trapeze_group_rr(m, g, err);
+    trapeze_group_destroy(m);
     return s;
 }
 
 static int by_bound(const void *a, const void *b)
 {
-    const trapeze_gz_group_row *x = *(trapeze_gz_group_row *const *)a;
-    const trapeze_gz_group_row *y = *(trapeze_gz_group_row *const *)b;
+    const trapeze_ghostzone_group_row *x = *(trapeze_ghostzone_group_row *const *)a;
+    const trapeze_ghostzone_group_row *y = *(trapeze_ghostzone_group_row *const *)b;
     if (x->cpl_bound != y->cpl_bound)
         return x->cpl_bound < y->cpl_bound ? -1 : 1;
     return x->h - y->h;
 }
 
-void trapeze_gz_group_result_free(trapeze_gz_group_result *r)
+void trapeze_ghostzone_group_result_free(trapeze_ghostzone_group_result *r)
 {
     if (!r)
         return;
@@ -217,11 +217,11 @@ void trapeze_gz_group_result_free(trapeze_gz_group_result *r)
 }
 
 /* Fills the rows: every (mode, h) with its model CPL and bound. */
-static trapeze_status plan_rows(trapeze_gz_model *gz, const trapeze_gz_params *p,
-                                trapeze_gz_group_result *out, trapeze_error *err)
+static trapeze_status plan_rows(trapeze_ghostzone_model *gz, const trapeze_ghostzone_params *p,
+                                trapeze_ghostzone_group_result *out, trapeze_error *err)
 {
-    const trapeze_workload *w = trapeze_gz_workload(gz);
-    int hmax = trapeze_gz_max_height(gz, w->blk_len);
+    const trapeze_workload *w = trapeze_ghostzone_workload(gz);
+    int hmax = trapeze_ghostzone_max_height(gz, w->blk_len);
     if (hmax < 1)
         return trapeze_fail(err, TRAPEZE_ERANGE, "%s: no valid height at block edge %d",
                             w->name, w->blk_len);
@@ -231,11 +231,11 @@ static trapeze_status plan_rows(trapeze_gz_model *gz, const trapeze_gz_params *p
     trapeze_status s = TRAPEZE_OK;
     for (int mode = 0; mode < 2 && !s; mode++)
         for (int h = 1; h <= hmax && !s; h++) {
-            trapeze_gz_group_row *r = &out->rows[out->n_rows++];
+            trapeze_ghostzone_group_row *r = &out->rows[out->n_rows++];
             r->sync = mode ? TRAPEZE_SYNC_FENCE : TRAPEZE_SYNC_RELAUNCH;
             r->h = h;
             snprintf(r->source, sizeof r->source, "%s", mode ? "none" : "rr");
-            s = cpl_with_rho(gz, p, r->sync, h, p->value[TRAPEZE_GZ_HALO_REREAD], &r->cpl_rr,
+            s = cpl_with_rho(gz, p, r->sync, h, p->value[TRAPEZE_GHOSTZONE_HALO_REREAD], &r->cpl_rr,
                              err);
             if (!s)
                 s = cpl_with_rho(gz, p, r->sync, h, 0, &r->cpl_bound, err);
@@ -244,11 +244,11 @@ static trapeze_status plan_rows(trapeze_gz_model *gz, const trapeze_gz_params *p
     return s;
 }
 
-trapeze_status trapeze_gz_group_optimize(const char *gpu_config_path,
+trapeze_status trapeze_ghostzone_group_optimize(const char *gpu_config_path,
                                          const trapeze_workload *spec,
-                                         const trapeze_gz_params *p, int tau,
-                                         const trapeze_grp_params *gp, double margin,
-                                         int exhaustive, trapeze_gz_group_result *out,
+                                         const trapeze_ghostzone_params *p, int tau,
+                                         const trapeze_group_params *gp, double margin,
+                                         int exhaustive, trapeze_ghostzone_group_result *out,
                                          trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -257,8 +257,8 @@ trapeze_status trapeze_gz_group_optimize(const char *gpu_config_path,
     sim_core_config core;
     sim_mem_config mem;
     trapeze_gpu gpu;
-    trapeze_gz_model *gz = NULL;
-    trapeze_gz_group_row **order = NULL;
+    trapeze_ghostzone_model *gz = NULL;
+    trapeze_ghostzone_group_row **order = NULL;
     trapeze_status s = trapeze_config_load(gpu_config_path, &cfg, err);
     if (!s)
         s = trapeze_gpu_from_config(cfg, &gpu, err);
@@ -268,9 +268,9 @@ trapeze_status trapeze_gz_group_optimize(const char *gpu_config_path,
         s = sim_mem_config_read(cfg, core.gpu.n_sm, &mem, err);
     trapeze_config_destroy(cfg);
     if (!s)
-        s = trapeze_gz_create(&gpu, spec, p, &gz, err);
+        s = trapeze_ghostzone_create(&gpu, spec, p, &gz, err);
     if (!s) {
-        trapeze_gz_set_tau(gz, tau);
+        trapeze_ghostzone_set_tau(gz, tau);
         s = plan_rows(gz, p, out, err);
     }
     int n_relaunch = out->n_rows / 2;
@@ -282,7 +282,7 @@ trapeze_status trapeze_gz_group_optimize(const char *gpu_config_path,
         qsort(order, (size_t)n_relaunch, sizeof *order, by_bound);
     double best = INFINITY;
     for (int i = 0; !s && i < n_relaunch; i++) {
-        trapeze_gz_group_row *r = order[i];
+        trapeze_ghostzone_group_row *r = order[i];
         if (!exhaustive && r->cpl_bound >= best)
             continue;   /* not even free halo re-reads could beat the best */
         stage_graph sg;
@@ -295,7 +295,7 @@ trapeze_status trapeze_gz_group_optimize(const char *gpu_config_path,
             r->evaluated = 1;
             r->tiles = sg.tiles;
             r->ghost_elements = ghost_elements(spec, sg.tiles);
-            double rho = trapeze_gz_group_rho(p->value[TRAPEZE_GZ_HALO_REREAD],
+            double rho = trapeze_ghostzone_group_rho(p->value[TRAPEZE_GHOSTZONE_HALO_REREAD],
                                               phi(r->l1_reread_rr, r->ghost_elements),
                                               phi(r->l1_reread, r->ghost_elements));
             s = cpl_with_rho(gz, p, r->sync, r->h, rho, &r->cpl_grouped, err);
@@ -304,10 +304,10 @@ trapeze_status trapeze_gz_group_optimize(const char *gpu_config_path,
         /* a grouping runs statically placed; it must be predicted faster
          * than the default dispatch by more than the margin to replace it */
         r->cpl = r->cpl_rr;
-        double rho_cal = p->value[TRAPEZE_GZ_HALO_REREAD], gain = r->cpl_rr - r->cpl_grouped;
-        r->gain_sd = rho_cal > 0 ? fabs(gain) * p->stderr_[TRAPEZE_GZ_HALO_REREAD] / rho_cal : 0;
+        double rho_cal = p->value[TRAPEZE_GHOSTZONE_HALO_REREAD], gain = r->cpl_rr - r->cpl_grouped;
+        r->gain_sd = rho_cal > 0 ? fabs(gain) * p->stderr_[TRAPEZE_GHOSTZONE_HALO_REREAD] / rho_cal : 0;
         /* rho not fitted (no standard error): the gain rests on an assumption */
-        int measured = p->stderr_[TRAPEZE_GZ_HALO_REREAD] > 0;
+        int measured = p->stderr_[TRAPEZE_GHOSTZONE_HALO_REREAD] > 0;
         if (!s && measured && gain > margin * r->cpl_rr + 2 * r->gain_sd)
             r->cpl = r->cpl_grouped;
         else if (!s) {
@@ -327,18 +327,18 @@ trapeze_status trapeze_gz_group_optimize(const char *gpu_config_path,
         trapeze_locality_graph_free(&sg.graph);
     }
     for (int i = 0; !s && i < out->n_rows; i++) {
-        const trapeze_gz_group_row *r = &out->rows[i];
+        const trapeze_ghostzone_group_row *r = &out->rows[i];
         if (out->best < 0 || r->cpl < out->rows[out->best].cpl)
             out->best = i;
     }
     free(order);
-    trapeze_gz_destroy(gz);
+    trapeze_ghostzone_destroy(gz);
     if (s)
-        trapeze_gz_group_result_free(out);
+        trapeze_ghostzone_group_result_free(out);
     return s;
 }
 
-trapeze_status trapeze_gz_group_simulate(const char *gpu_config_path,
+trapeze_status trapeze_ghostzone_group_simulate(const char *gpu_config_path,
                                          const trapeze_workload *spec, int h, int iterations,
                                          const trapeze_grouping *grouping, double *cpl,
                                          trapeze_error *err)

@@ -187,7 +187,7 @@ static int launch_value(ncu_state *st, int q, const char *metric, const char *te
         return 0;
     }
     const trapeze_field *f =
-        &trapeze_gz_sample_schema.fields[trapeze_row_field(&trapeze_gz_sample_schema,
+        &trapeze_ghostzone_sample_schema.fields[trapeze_row_field(&trapeze_ghostzone_sample_schema,
                                                            quantities[q].field)];
     /* "18.02" Mbyte read as "18.02e6": the nearest double to the exact
      * value, where 18.02 * 1e6 could be off by a rounding */
@@ -491,6 +491,6 @@ trapeze_status trapeze_ncu_import(const char *path, const trapeze_ncu_options *o
     fill_sample(&st, path, out, summary);
     /* the reader's check: what is appended reads back */
     trapeze_sample_row row;
-    trapeze_gz_sample_to_row(out, &row);
+    trapeze_ghostzone_sample_to_row(out, &row);
     return sampler_row_check(&row, path, st.last_line, err);
 }

@@ -21,7 +21,7 @@
 #include "sim/core/gpu_sim.h"
 #include "sim/stencil/ghostzone_kernel.h"
 
-void trapeze_calib_options_default(trapeze_calib_options *o)
+void trapeze_ghostzone_calib_options_init(trapeze_ghostzone_calib_options *o)
 {
     memset(o, 0, sizeof *o);
     o->budget = 12;
@@ -32,13 +32,13 @@ void trapeze_calib_options_default(trapeze_calib_options *o)
      * barrier's participants, are then told apart (docs/calibration.md) */
     o->min_fraction = 1.0 / 4;
     o->max_fraction = 4.0;
-    o->structure = TRAPEZE_GZ_STRUCT_AT_SIZE;
+    o->structure = TRAPEZE_GHOSTZONE_STRUCT_AT_SIZE;
     o->folds = 5;
     o->seed = 1;
     o->holdout = 0.25;
 }
 
-const trapeze_workload *sampler_workload(const trapeze_calib_plan *plan, const char *name)
+const trapeze_workload *sampler_workload(const trapeze_ghostzone_plan *plan, const char *name)
 {
     for (int i = 0; i < plan->n_workloads; i++)
         if (strcmp(plan->workloads[i].name, name) == 0)
@@ -102,7 +102,7 @@ static void scale_edges(const trapeze_workload *w, double s, trapeze_workload *o
 
 /* Blocks of w resident on the whole GPU by threads and CTA slots (shared
  * memory and registers rarely bind for these kernels; a planning figure). */
-static double resident_tiles(const trapeze_calib_plan *plan, const trapeze_workload *w)
+static double resident_tiles(const trapeze_ghostzone_plan *plan, const trapeze_workload *w)
 {
     double threads = pow(w->blk_len, w->dims);
     double per_sm = floor(plan->gpu.max_threads_per_sm / threads);
@@ -128,13 +128,13 @@ static double scale_for_tiles(const trapeze_workload *w, double tiles)
  * sweep budget, and when even one wave would, the sweep's h is capped. */
 #define REFERENCE_WAVES 4
 
-trapeze_status trapeze_calib_reference(const trapeze_calib_plan *plan, int workload,
+trapeze_status trapeze_ghostzone_reference(const trapeze_ghostzone_plan *plan, int workload,
                                        trapeze_workload *out, int *max_h, trapeze_error *err)
 {
     if (workload < 0 || workload >= plan->n_workloads)
         return trapeze_fail(err, TRAPEZE_EINVAL, "no workload %d in the plan", workload);
     const trapeze_workload *w = &plan->workloads[workload];
-    const trapeze_calib_options *o = &plan->opt;
+    const trapeze_ghostzone_calib_options *o = &plan->opt;
     double wave = resident_tiles(plan, w);
     *max_h = valid_max_h(w, o->max_h);
     for (double waves = REFERENCE_WAVES; waves >= 1; waves -= 0.25) {
@@ -147,7 +147,7 @@ trapeze_status trapeze_calib_reference(const trapeze_calib_plan *plan, int workl
     return TRAPEZE_OK;
 }
 
-static trapeze_sample *add_row(trapeze_calib_plan *plan, const char *kind, const char *workload)
+static trapeze_sample *add_row(trapeze_ghostzone_plan *plan, const char *kind, const char *workload)
 {
     trapeze_sample *r = &plan->rows[plan->count++];
     memset(r, 0, sizeof *r);
@@ -161,7 +161,7 @@ static trapeze_sample *add_row(trapeze_calib_plan *plan, const char *kind, const
     return r;
 }
 
-static void plan_micro(trapeze_calib_plan *plan)
+static void plan_micro(trapeze_ghostzone_plan *plan)
 {
     int sm = plan->gpu.n_sm, full = plan->resident_256 * sm;
     struct { const char *name; long size; int stages; } micro[] = {
@@ -200,7 +200,7 @@ static void plan_micro(trapeze_calib_plan *plan)
  * launch taken out (profile.c). One wave was too short: the difference of
  * two short runs' cycles was mostly noise (docs/calibration.md). */
 #define ISSUE_PROBE_WAVES 4
-static void plan_profile(trapeze_calib_plan *plan, const trapeze_workload *w)
+static void plan_profile(trapeze_ghostzone_plan *plan, const trapeze_workload *w)
 {
     double target = 4.0 * plan->gpu.n_sm; /* tiles at h = 1 */
     double per_dim = ceil(pow(target, 1.0 / w->dims));
@@ -228,13 +228,13 @@ static void plan_profile(trapeze_calib_plan *plan, const trapeze_workload *w)
     }
 }
 
-static trapeze_status plan_stencil(trapeze_calib_plan *plan, int wi, trapeze_error *err)
+static trapeze_status plan_stencil(trapeze_ghostzone_plan *plan, int wi, trapeze_error *err)
 {
     const trapeze_workload *w = &plan->workloads[wi];
     trapeze_workload ref;
     int max_h;
-    trapeze_calib_reference(plan, wi, &ref, &max_h, NULL);
-    const trapeze_calib_options *o = &plan->opt;
+    trapeze_ghostzone_reference(plan, wi, &ref, &max_h, NULL);
+    const trapeze_ghostzone_calib_options *o = &plan->opt;
     gsl_qrng *q = gsl_qrng_alloc(gsl_qrng_sobol, 3);
     if (!q)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
@@ -262,7 +262,7 @@ static trapeze_status plan_stencil(trapeze_calib_plan *plan, int wi, trapeze_err
     return TRAPEZE_OK;
 }
 
-static trapeze_status check_options(const trapeze_calib_options *o, trapeze_error *err)
+static trapeze_status check_options(const trapeze_ghostzone_calib_options *o, trapeze_error *err)
 {
     if (o->budget < 1 || o->budget > 4096 || o->stages < 1 || o->stages > 32 || o->max_h < 0 ||
         !(o->sweep_budget > 0) || !(o->min_fraction > 0) || !(o->max_fraction >= o->min_fraction) ||
@@ -274,7 +274,7 @@ static trapeze_status check_options(const trapeze_calib_options *o, trapeze_erro
     return TRAPEZE_OK;
 }
 
-static trapeze_status read_gpu(trapeze_calib_plan *plan, trapeze_error *err)
+static trapeze_status read_gpu(trapeze_ghostzone_plan *plan, trapeze_error *err)
 {
     sim_core_config core;
     trapeze_status s = trapeze_config_load(plan->config_path, &plan->cfg, err);
@@ -288,10 +288,10 @@ static trapeze_status read_gpu(trapeze_calib_plan *plan, trapeze_error *err)
     return s;
 }
 
-trapeze_status trapeze_calib_plan_create(const char *gpu_config_path,
+trapeze_status trapeze_ghostzone_plan_create(const char *gpu_config_path,
                                          const trapeze_workload *workloads, int n,
-                                         const trapeze_calib_options *o,
-                                         trapeze_calib_plan **out, trapeze_error *err)
+                                         const trapeze_ghostzone_calib_options *o,
+                                         trapeze_ghostzone_plan **out, trapeze_error *err)
 {
     *out = NULL;
     trapeze_status s = check_options(o, err);
@@ -299,12 +299,12 @@ trapeze_status trapeze_calib_plan_create(const char *gpu_config_path,
         return s;
     if (n < 1)
         return trapeze_fail(err, TRAPEZE_EINVAL, "calibration: no workload");
-    trapeze_calib_plan *plan = calloc(1, sizeof *plan);
+    trapeze_ghostzone_plan *plan = calloc(1, sizeof *plan);
     int capacity = 16 + n * (SAMPLER_PROFILE_ROWS + o->budget);
     if (!plan || !(plan->config_path = trapeze_strdup(gpu_config_path)) ||
         !(plan->workloads = malloc((size_t)n * sizeof *workloads)) ||
         !(plan->rows = calloc((size_t)capacity, sizeof *plan->rows))) {
-        trapeze_calib_plan_destroy(plan);
+        trapeze_ghostzone_plan_destroy(plan);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
     memcpy(plan->workloads, workloads, (size_t)n * sizeof *workloads);
@@ -318,7 +318,7 @@ trapeze_status trapeze_calib_plan_create(const char *gpu_config_path,
     if (!s)
         s = read_gpu(plan, err);
     if (s) {
-        trapeze_calib_plan_destroy(plan);
+        trapeze_ghostzone_plan_destroy(plan);
         return s;
     }
     plan_micro(plan);
@@ -327,14 +327,14 @@ trapeze_status trapeze_calib_plan_create(const char *gpu_config_path,
     for (int i = 0; i < n && !s; i++)
         s = plan_stencil(plan, i, err);
     if (s || (s = sampler_plan_set(plan, err))) {
-        trapeze_calib_plan_destroy(plan);
+        trapeze_ghostzone_plan_destroy(plan);
         return s;
     }
     *out = plan;
     return TRAPEZE_OK;
 }
 
-void trapeze_calib_plan_destroy(trapeze_calib_plan *plan)
+void trapeze_ghostzone_plan_destroy(trapeze_ghostzone_plan *plan)
 {
     if (!plan)
         return;
@@ -346,11 +346,11 @@ void trapeze_calib_plan_destroy(trapeze_calib_plan *plan)
     free(plan);
 }
 
-int trapeze_calib_plan_count(const trapeze_calib_plan *plan) { return plan->count; }
+int trapeze_ghostzone_plan_count(const trapeze_ghostzone_plan *plan) { return plan->count; }
 
-const trapeze_sample *trapeze_calib_plan_sample(const trapeze_calib_plan *plan, int i)
+const trapeze_sample *trapeze_ghostzone_plan_sample(const trapeze_ghostzone_plan *plan, int i)
 {
     return i >= 0 && i < plan->count ? &plan->rows[i] : NULL;
 }
 
-const trapeze_gpu *trapeze_calib_plan_gpu(const trapeze_calib_plan *plan) { return &plan->gpu; }
+const trapeze_gpu *trapeze_ghostzone_plan_gpu(const trapeze_ghostzone_plan *plan) { return &plan->gpu; }

@@ -30,7 +30,7 @@ static double tiles_of(const trapeze_workload *w, const trapeze_sample *r)
 /* The issue rate from the two probes: the tall h's extra cycles over its
  * extra warp instructions, per SM; 0 (not measured) when that is faster than
  * the GPU's schedulers could issue. */
-static double issue_cycles(const trapeze_calib_plan *plan, const trapeze_sample *tall,
+static double issue_cycles(const trapeze_ghostzone_plan *plan, const trapeze_sample *tall,
                            const trapeze_sample *half)
 {
     double cycles = tall->cycles - half->cycles;
@@ -48,9 +48,9 @@ static double issue_cycles(const trapeze_calib_plan *plan, const trapeze_sample 
  * the rest of the h = 1 tile is MiscComp (setup, staging, commit). Expressed
  * per SM of this GPU for an input of N elements, so that 5.15/5.16 give back
  * the counts per tile. */
-static trapeze_status profile_from(const trapeze_calib_plan *plan, const trapeze_workload *w,
+static trapeze_status profile_from(const trapeze_ghostzone_plan *plan, const trapeze_workload *w,
                                    const trapeze_sample *const rows[SAMPLER_PROFILE_ROWS],
-                                   trapeze_gz_profile *pr, trapeze_error *err)
+                                   trapeze_ghostzone_profile *pr, trapeze_error *err)
 {
     const trapeze_sample *r1 = rows[0], *r2 = rows[1];
     double per_tile1 = r1->warp_instructions / tiles_of(w, r1);
@@ -75,7 +75,7 @@ static trapeze_status profile_from(const trapeze_calib_plan *plan, const trapeze
     return TRAPEZE_OK;
 }
 
-int sampler_profile_start(const trapeze_calib_plan *plan, int i)
+int sampler_profile_start(const trapeze_ghostzone_plan *plan, int i)
 {
     const trapeze_sample *r = plan->rows;
     size_t n = strlen(SAMPLER_PROFILE_ISSUE), len;
@@ -85,9 +85,9 @@ int sampler_profile_start(const trapeze_calib_plan *plan, int i)
            (len = strlen(r[i + 2].id)) >= n && strcmp(r[i + 2].id + len - n, SAMPLER_PROFILE_ISSUE) == 0;
 }
 
-trapeze_status sampler_profile_of(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
+trapeze_status sampler_profile_of(const trapeze_ghostzone_plan *plan, const trapeze_sample_log *log,
                                   const trapeze_workload *w, int first_row,
-                                  trapeze_gz_profile *pr, trapeze_error *err)
+                                  trapeze_ghostzone_profile *pr, trapeze_error *err)
 {
     const trapeze_sample *r[SAMPLER_PROFILE_ROWS];
     for (int k = 0; k < SAMPLER_PROFILE_ROWS; k++) {
@@ -100,7 +100,7 @@ trapeze_status sampler_profile_of(const trapeze_calib_plan *plan, const trapeze_
     return profile_from(plan, w, r, pr, err);
 }
 
-int sampler_has_profile(const trapeze_gz_params *p, const char *name)
+int sampler_has_profile(const trapeze_ghostzone_params *p, const char *name)
 {
     for (int i = 0; i < p->n_profiles; i++)
         if (strcasecmp(p->profile[i].workload, name) == 0)
@@ -113,7 +113,7 @@ int sampler_has_profile(const trapeze_gz_params *p, const char *name)
  * its profiling pair runs here (found in, else appended to, the sweep log
  * when there is one) and its counts join a copy of the parameters; the
  * fitted constants stay as calibrated. */
-trapeze_status sampler_profile_unseen(const trapeze_calib_plan *plan, trapeze_gz_params *p,
+trapeze_status sampler_profile_unseen(const trapeze_ghostzone_plan *plan, trapeze_ghostzone_params *p,
                                       trapeze_sample_log *sweep_log, int threads, double *work,
                                       trapeze_error *err)
 {
@@ -122,10 +122,10 @@ trapeze_status sampler_profile_unseen(const trapeze_calib_plan *plan, trapeze_gz
         const trapeze_sample *r = &plan->rows[i];
         if (!sampler_profile_start(plan, i) || sampler_has_profile(p, r->workload))
             continue;
-        if (p->n_profiles == TRAPEZE_GZ_MAX_PROFILES)
+        if (p->n_profiles == TRAPEZE_GHOSTZONE_MAX_PROFILES)
             return trapeze_fail(err, TRAPEZE_ERANGE, "%s: the calibration already holds %d "
                                 "[profile.NAME] sections, the most a model takes", r->workload,
-                                TRAPEZE_GZ_MAX_PROFILES);
+                                TRAPEZE_GHOSTZONE_MAX_PROFILES);
         trapeze_sample pair[SAMPLER_PROFILE_ROWS];
         const trapeze_sample *rows[SAMPLER_PROFILE_ROWS];
         memcpy(pair, &plan->rows[i], sizeof pair);
@@ -151,19 +151,19 @@ trapeze_status sampler_profile_unseen(const trapeze_calib_plan *plan, trapeze_gz
     return s;
 }
 
-trapeze_status trapeze_calib_profile(const char *gpu_config_path, const trapeze_workload *w,
-                                     int threads, trapeze_gz_params *p,
+trapeze_status trapeze_ghostzone_profile_run(const char *gpu_config_path, const trapeze_workload *w,
+                                     int threads, trapeze_ghostzone_params *p,
                                      double *warp_instructions, trapeze_error *err)
 {
     *warp_instructions = 0;
-    trapeze_calib_options o;
-    trapeze_calib_options_default(&o);
+    trapeze_ghostzone_calib_options o;
+    trapeze_ghostzone_calib_options_init(&o);
     o.budget = 1;
-    trapeze_calib_plan *plan;
-    trapeze_status s = trapeze_calib_plan_create(gpu_config_path, w, 1, &o, &plan, err);
+    trapeze_ghostzone_plan *plan;
+    trapeze_status s = trapeze_ghostzone_plan_create(gpu_config_path, w, 1, &o, &plan, err);
     if (s)
         return s;
     s = sampler_profile_unseen(plan, p, NULL, threads < 1 ? 1 : threads, warp_instructions, err);
-    trapeze_calib_plan_destroy(plan);
+    trapeze_ghostzone_plan_destroy(plan);
     return s;
 }

@@ -51,7 +51,7 @@ static trapeze_status gz_check(const trapeze_sample_row *row, const char *path, 
     return TRAPEZE_OK;
 }
 
-const trapeze_row_schema trapeze_gz_sample_schema = {
+const trapeze_row_schema trapeze_ghostzone_sample_schema = {
     .model = "ghostzone",
     .nfields = GZ_NFIELDS,
     .fields = gz_fields,
@@ -123,9 +123,9 @@ int trapeze_row_same_inputs(const trapeze_sample_row *a, const trapeze_sample_ro
     return 1;
 }
 
-void trapeze_gz_sample_to_row(const trapeze_sample *s, trapeze_sample_row *row)
+void trapeze_ghostzone_sample_to_row(const trapeze_sample *s, trapeze_sample_row *row)
 {
-    trapeze_row_init(row, &trapeze_gz_sample_schema, s->id, s->kind);
+    trapeze_row_init(row, &trapeze_ghostzone_sample_schema, s->id, s->kind);
     snprintf(row->text[GZ_WORKLOAD], TRAPEZE_ROW_TEXT, "%s", s->workload);
     snprintf(row->text[GZ_GPU], TRAPEZE_ROW_TEXT, "%s", s->gpu);
     snprintf(row->text[GZ_SYNC], TRAPEZE_ROW_TEXT, "%s", trapeze_sync_name(s->sync));
@@ -140,10 +140,10 @@ void trapeze_gz_sample_to_row(const trapeze_sample *s, trapeze_sample_row *row)
     row->value[GZ_BANK_CONFLICTS] = s->bank_conflicts;
 }
 
-trapeze_status trapeze_gz_sample_from_row(const trapeze_sample_row *row, trapeze_sample *s,
+trapeze_status trapeze_ghostzone_sample_from_row(const trapeze_sample_row *row, trapeze_sample *s,
                                           trapeze_error *err)
 {
-    if (row->schema != &trapeze_gz_sample_schema)
+    if (row->schema != &trapeze_ghostzone_sample_schema)
         return trapeze_fail(err, TRAPEZE_EINVAL, "sample %s: a %s row, not a ghost-zone one",
                             row->id, row->schema ? row->schema->model : "?");
     memset(s, 0, sizeof *s);

@@ -82,7 +82,7 @@ trapeze_status sampler_pool_run(int n, int threads, sampler_task_fn run, sampler
 /* ---- ghost-zone rows of a plan, run in the pool ---- */
 
 typedef struct {
-    const trapeze_calib_plan *plan;
+    const trapeze_ghostzone_plan *plan;
     trapeze_sample *rows;
     sampler_done_fn done;
     void *ctx;
@@ -100,7 +100,7 @@ static trapeze_status done_gz_row(void *arg, int k, trapeze_error *err)
     return g->done ? g->done(g->ctx, k, &g->rows[k], err) : TRAPEZE_OK;
 }
 
-trapeze_status sampler_run_rows(const trapeze_calib_plan *plan, trapeze_sample *rows, int n,
+trapeze_status sampler_run_rows(const trapeze_ghostzone_plan *plan, trapeze_sample *rows, int n,
                                 int threads, sampler_done_fn done, void *ctx,
                                 trapeze_error *err)
 {
@@ -166,8 +166,8 @@ trapeze_status sampler_sweep_logged(const trapeze_sample_log *log, const trapeze
     if (!*found)
         return TRAPEZE_OK;
     trapeze_sample_row a, b;
-    trapeze_gz_sample_to_row(planned, &a);
-    trapeze_gz_sample_to_row(*found, &b);
+    trapeze_ghostzone_sample_to_row(planned, &a);
+    trapeze_ghostzone_sample_to_row(*found, &b);
     if (trapeze_row_same_inputs(&a, &b))
         return TRAPEZE_OK;
     *found = NULL;
@@ -180,7 +180,7 @@ trapeze_status sampler_sweep_logged(const trapeze_sample_log *log, const trapeze
 typedef struct {
     trapeze_run_progress at;
     const double *weight;     /* by task, as index */
-    trapeze_calib_progress fn;
+    trapeze_ghostzone_progress fn;
     void *ctx;
     trapeze_sample_log *log;
     trapeze_sample *rows;     /* the whole sweep, results copied back by index */
@@ -200,9 +200,9 @@ static trapeze_status sweep_finished(void *arg, int i, const trapeze_sample *row
     return s;
 }
 
-trapeze_status sampler_sweep_run(const trapeze_calib_plan *plan, trapeze_sample *rows, int n,
+trapeze_status sampler_sweep_run(const trapeze_ghostzone_plan *plan, trapeze_sample *rows, int n,
                                  trapeze_sample_log *sweep_log, int threads,
-                                 trapeze_calib_progress progress, void *ctx, trapeze_error *err)
+                                 trapeze_ghostzone_progress progress, void *ctx, trapeze_error *err)
 {
     size_t room = (size_t)(n ? n : 1);
     trapeze_sample *todo = malloc(room * sizeof *todo);
@@ -221,7 +221,7 @@ trapeze_status sampler_sweep_run(const trapeze_calib_plan *plan, trapeze_sample 
             rows[i].cpl_cycles = 0; /* not measured: the caller leaves it out */
         } else {
             index[m] = i;
-            weight[m] = trapeze_calib_sample_cost(plan, &rows[i]);
+            weight[m] = trapeze_ghostzone_sample_cost(plan, &rows[i]);
             work += weight[m];
             todo[m++] = rows[i];
         }
@@ -278,39 +278,39 @@ trapeze_status trapeze_samples_run(const trapeze_sample_set *set, trapeze_sample
 
 static double plan_row_cost(const void *ctx, int i)
 {
-    const trapeze_calib_plan *plan = ctx;
-    return trapeze_calib_sample_cost(plan, &plan->rows[i]);
+    const trapeze_ghostzone_plan *plan = ctx;
+    return trapeze_ghostzone_sample_cost(plan, &plan->rows[i]);
 }
 
 static trapeze_status run_plan_row(const void *ctx, int i, trapeze_sample_row *out,
                                    trapeze_error *err)
 {
-    const trapeze_calib_plan *plan = ctx;
+    const trapeze_ghostzone_plan *plan = ctx;
     trapeze_sample row;
-    trapeze_status s = trapeze_calib_run_sample(plan, i, &row, err);
+    trapeze_status s = trapeze_ghostzone_run_sample(plan, i, &row, err);
     if (!s)
-        trapeze_gz_sample_to_row(&row, out);
+        trapeze_ghostzone_sample_to_row(&row, out);
     return s;
 }
 
-trapeze_status sampler_plan_set(trapeze_calib_plan *plan, trapeze_error *err)
+trapeze_status sampler_plan_set(trapeze_ghostzone_plan *plan, trapeze_error *err)
 {
     plan->set_rows = calloc((size_t)(plan->count ? plan->count : 1), sizeof *plan->set_rows);
     if (!plan->set_rows)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     for (int i = 0; i < plan->count; i++)
-        trapeze_gz_sample_to_row(&plan->rows[i], &plan->set_rows[i]);
-    plan->set = (trapeze_sample_set){&trapeze_gz_sample_schema, plan->count, plan->set_rows,
+        trapeze_ghostzone_sample_to_row(&plan->rows[i], &plan->set_rows[i]);
+    plan->set = (trapeze_sample_set){&trapeze_ghostzone_sample_schema, plan->count, plan->set_rows,
                                      run_plan_row, plan, plan_row_cost};
     return TRAPEZE_OK;
 }
 
-const trapeze_sample_set *trapeze_calib_sample_set(const trapeze_calib_plan *plan)
+const trapeze_sample_set *trapeze_ghostzone_plan_set(const trapeze_ghostzone_plan *plan)
 {
     return &plan->set;
 }
 
-trapeze_status trapeze_calib_pending(const trapeze_calib_plan *plan,
+trapeze_status trapeze_ghostzone_pending(const trapeze_ghostzone_plan *plan,
                                      const trapeze_sample_log *log, int *todo, int *n,
                                      trapeze_error *err)
 {
@@ -319,7 +319,7 @@ trapeze_status trapeze_calib_pending(const trapeze_calib_plan *plan,
 
 /* The ghost-zone progress callback, called with each generic row. */
 typedef struct {
-    trapeze_calib_progress fn;
+    trapeze_ghostzone_progress fn;
     void *ctx;
 } gz_progress;
 
@@ -328,12 +328,12 @@ static void gz_progress_row(void *arg, const trapeze_run_progress *p,
 {
     gz_progress *g = arg;
     trapeze_sample s;
-    if (trapeze_gz_sample_from_row(row, &s, NULL) == TRAPEZE_OK)
+    if (trapeze_ghostzone_sample_from_row(row, &s, NULL) == TRAPEZE_OK)
         g->fn(g->ctx, p, &s);
 }
 
-trapeze_status trapeze_calib_run(const trapeze_calib_plan *plan, trapeze_sample_log *log,
-                                 int threads, trapeze_calib_progress progress, void *ctx,
+trapeze_status trapeze_ghostzone_run(const trapeze_ghostzone_plan *plan, trapeze_sample_log *log,
+                                 int threads, trapeze_ghostzone_progress progress, void *ctx,
                                  trapeze_error *err)
 {
     gz_progress g = {progress, ctx};

@@ -27,7 +27,7 @@ static double micro_cost(const trapeze_sample *s)
     return 2 * size; /* chase */
 }
 
-double trapeze_calib_sample_cost(const trapeze_calib_plan *plan, const trapeze_sample *s)
+double trapeze_ghostzone_sample_cost(const trapeze_ghostzone_plan *plan, const trapeze_sample *s)
 {
     if (!strcmp(s->kind, SAMPLER_KIND_MICRO))
         return micro_cost(s);

@@ -24,7 +24,7 @@ typedef struct {
 } run_totals;
 
 /* A fresh simulator of the plan's GPU, from the config parsed once. */
-static trapeze_status new_gpu(const trapeze_calib_plan *plan, sim_gpu **g, trapeze_error *err)
+static trapeze_status new_gpu(const trapeze_ghostzone_plan *plan, sim_gpu **g, trapeze_error *err)
 {
     *g = NULL;
     return sim_gpu_create(plan->cfg, NULL, g, err);
@@ -54,7 +54,7 @@ static void ran_kernel(void *ctx, int i, const sim_kernel_stats *st)
 
 /* Runs kernels in sequence on one simulator; cycles from the end of kernel
  * `from_end_of` (-1: from cycle 0) to the end of the last. */
-static trapeze_status run_kernels(const trapeze_calib_plan *plan, sim_kernel **ks, int n,
+static trapeze_status run_kernels(const trapeze_ghostzone_plan *plan, sim_kernel **ks, int n,
                                   int from_end_of, run_totals *t, trapeze_error *err)
 {
     sim_gpu *g;
@@ -69,7 +69,7 @@ static trapeze_status run_kernels(const trapeze_calib_plan *plan, sim_kernel **k
     return s;
 }
 
-static trapeze_status build_stencil(const trapeze_calib_plan *plan, const trapeze_workload *w,
+static trapeze_status build_stencil(const trapeze_ghostzone_plan *plan, const trapeze_workload *w,
                                     trapeze_sync sync, int h, int stages, sim_stencil **out,
                                     trapeze_error *err)
 {
@@ -90,7 +90,7 @@ static trapeze_status build_stencil(const trapeze_calib_plan *plan, const trapez
 
 /* One build of `stages` stages, run whole; timed from the end of kernel
  * from_end_of. */
-static trapeze_status run_stencil(const trapeze_calib_plan *plan, const trapeze_workload *w,
+static trapeze_status run_stencil(const trapeze_ghostzone_plan *plan, const trapeze_workload *w,
                                   trapeze_sync sync, int h, int stages, int from_end_of,
                                   run_totals *t, trapeze_error *err)
 {
@@ -103,7 +103,7 @@ static trapeze_status run_stencil(const trapeze_calib_plan *plan, const trapeze_
     return s;
 }
 
-static trapeze_status stencil_sample(const trapeze_calib_plan *plan, trapeze_sample *row,
+static trapeze_status stencil_sample(const trapeze_ghostzone_plan *plan, trapeze_sample *row,
                                      trapeze_error *err)
 {
     const trapeze_workload *base = sampler_workload(plan, row->workload);
@@ -135,7 +135,7 @@ static trapeze_status stencil_sample(const trapeze_calib_plan *plan, trapeze_sam
 
 /* ---- micro-benchmarks: the workload column names the built-in ---- */
 
-static trapeze_status run_builtin(const trapeze_calib_plan *plan, const char *name,
+static trapeze_status run_builtin(const trapeze_ghostzone_plan *plan, const char *name,
                                   const long *p, int from_end_of, run_totals *t,
                                   trapeze_error *err)
 {
@@ -159,7 +159,7 @@ static trapeze_status run_builtin(const trapeze_calib_plan *plan, const char *na
  *  fencebar: cycles per fence barrier among size_0 blocks;
  *  copy: achieved / peak DRAM bandwidth of a streaming copy of size_0 floats;
  *  chase: cycles per dependent load (uncontended latency). */
-static trapeze_status micro_sample(const trapeze_calib_plan *plan, trapeze_sample *row,
+static trapeze_status micro_sample(const trapeze_ghostzone_plan *plan, trapeze_sample *row,
                                    trapeze_error *err)
 {
     const char *m = row->workload;
@@ -196,7 +196,7 @@ static trapeze_status micro_sample(const trapeze_calib_plan *plan, trapeze_sampl
     return s;
 }
 
-trapeze_status sampler_run_row(const trapeze_calib_plan *plan, trapeze_sample *row,
+trapeze_status sampler_run_row(const trapeze_ghostzone_plan *plan, trapeze_sample *row,
                                trapeze_error *err)
 {
     if (strcmp(row->kind, SAMPLER_KIND_MICRO) == 0)
@@ -204,7 +204,7 @@ trapeze_status sampler_run_row(const trapeze_calib_plan *plan, trapeze_sample *r
     return stencil_sample(plan, row, err);
 }
 
-trapeze_status trapeze_calib_run_sample(const trapeze_calib_plan *plan, int i,
+trapeze_status trapeze_ghostzone_run_sample(const trapeze_ghostzone_plan *plan, int i,
                                         trapeze_sample *out, trapeze_error *err)
 {
     if (i < 0 || i >= plan->count)

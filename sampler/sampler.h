@@ -18,13 +18,13 @@
 #define SAMPLER_KIND_SIM "sim"          /* a short stencil run: the fit's observations */
 #define SAMPLER_KIND_MEASURED "measured" /* the same, measured on hardware */
 
-struct trapeze_calib_plan {
+struct trapeze_ghostzone_plan {
     char *config_path;
     trapeze_config *cfg;     /* parsed once; read-only, shared by every worker thread
                                 (a config never changes when read) */
     trapeze_gpu gpu;
     int resident_256;        /* blocks of 256 threads resident per SM */
-    trapeze_calib_options opt;
+    trapeze_ghostzone_calib_options opt;
     int n_workloads;
     trapeze_workload *workloads;
     int count;
@@ -42,10 +42,10 @@ trapeze_status sampler_row_check(const trapeze_sample_row *row, const char *path
                                  trapeze_error *err);
 
 /* Fills plan->set_rows and plan->set from plan->rows (run.c). */
-trapeze_status sampler_plan_set(trapeze_calib_plan *plan, trapeze_error *err);
+trapeze_status sampler_plan_set(trapeze_ghostzone_plan *plan, trapeze_error *err);
 
 /* The plan's workload of that name, or NULL. */
-const trapeze_workload *sampler_workload(const trapeze_calib_plan *plan, const char *name);
+const trapeze_workload *sampler_workload(const trapeze_ghostzone_plan *plan, const char *name);
 /* w with data_len replaced (sizes of a sample). */
 void sampler_resize(const trapeze_workload *w, const double *data_len, trapeze_workload *out);
 
@@ -57,7 +57,7 @@ trapeze_status sampler_grouping_tempfile(const trapeze_grouping *g, char *path,
 
 /* Runs row (its kind, workload, sync, h, sizes, stages) on a fresh simulator
  * of the plan's GPU and fills its results. */
-trapeze_status sampler_run_row(const trapeze_calib_plan *plan, trapeze_sample *row,
+trapeze_status sampler_run_row(const trapeze_ghostzone_plan *plan, trapeze_sample *row,
                                trapeze_error *err);
 
 /* Called under the pool's lock as each row ends, in completion order. */
@@ -80,7 +80,7 @@ trapeze_status sampler_pool_run(int n, int threads, sampler_task_fn run, sampler
  * tile): a planning figure, not a count. */
 double sampler_stage_cost(const trapeze_workload *w, int h);
 
-trapeze_status sampler_run_rows(const trapeze_calib_plan *plan, trapeze_sample *rows, int n,
+trapeze_status sampler_run_rows(const trapeze_ghostzone_plan *plan, trapeze_sample *rows, int n,
                                 int threads, sampler_done_fn done, void *ctx,
                                 trapeze_error *err);
 
@@ -96,14 +96,14 @@ trapeze_status sampler_sweep_logged(const trapeze_sample_log *log, const trapeze
  * to the log and reported to progress as it ends; then the log is sorted in
  * sweep order, whatever the threads. With plan->opt.logged_only nothing runs:
  * a row the log lacks is left with cpl_cycles 0 for the caller to drop. */
-trapeze_status sampler_sweep_run(const trapeze_calib_plan *plan, trapeze_sample *rows, int n,
+trapeze_status sampler_sweep_run(const trapeze_ghostzone_plan *plan, trapeze_sample *rows, int n,
                                  trapeze_sample_log *sweep_log, int threads,
-                                 trapeze_calib_progress progress, void *ctx, trapeze_error *err);
+                                 trapeze_ghostzone_progress progress, void *ctx, trapeze_error *err);
 
 /* Whether plan row i starts a workload's profiling rows: its pair (h = 1,
  * h = 2) and its issue probe, rows i .. i + SAMPLER_PROFILE_ROWS - 1
  * (profile.c). */
-int sampler_profile_start(const trapeze_calib_plan *plan, int i);
+int sampler_profile_start(const trapeze_ghostzone_plan *plan, int i);
 
 /* calibrate.c: the fencebar micro-benchmark's cycles over its block counts
  * fitted as sqrt(intercept^2 + (slope P)^2), barrier_max's form. */
@@ -111,19 +111,19 @@ void sampler_fence_norm(const double *blocks, const double *cycles, int n, doubl
                         double *intercept);
 /* The profiled counts of workload w from its profiling rows, plan rows
  * from first_row (sampler_profile_start), found in log. */
-trapeze_status sampler_profile_of(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
+trapeze_status sampler_profile_of(const trapeze_ghostzone_plan *plan, const trapeze_sample_log *log,
                                   const trapeze_workload *w, int first_row,
-                                  trapeze_gz_profile *pr, trapeze_error *err);
+                                  trapeze_ghostzone_profile *pr, trapeze_error *err);
 
 /* The profiling pair of every plan workload p has no [profile.NAME] of,
  * found in sweep_log or run (and appended to it; NULL: no log), its counts
  * added to p; *work (NULL: not wanted) grows by the warp instructions run
  * (profile.c). */
-trapeze_status sampler_profile_unseen(const trapeze_calib_plan *plan, trapeze_gz_params *p,
+trapeze_status sampler_profile_unseen(const trapeze_ghostzone_plan *plan, trapeze_ghostzone_params *p,
                                       trapeze_sample_log *sweep_log, int threads, double *work,
                                       trapeze_error *err);
 /* Whether p holds a [profile.NAME] for the workload `name` (profile.c). */
-int sampler_has_profile(const trapeze_gz_params *p, const char *name);
+int sampler_has_profile(const trapeze_ghostzone_params *p, const char *name);
 
 /* Heights a size sweep runs (validate_sizes.c): those whose output tile
  * keeps a quarter of the block, thinned to at most 10; returns the count. */

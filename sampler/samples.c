@@ -235,7 +235,7 @@ static trapeze_status to_row(const trapeze_sample_log *log, int line, const row_
 
 static int is_gz(const trapeze_sample_log *log)
 {
-    return log->schema == &trapeze_gz_sample_schema;
+    return log->schema == &trapeze_ghostzone_sample_schema;
 }
 
 static trapeze_status keep(trapeze_sample_log *log, const trapeze_sample_row *s,
@@ -255,7 +255,7 @@ static trapeze_status keep(trapeze_sample_log *log, const trapeze_sample_row *s,
     }
     log->rows[log->count] = *s;
     if (is_gz(log))
-        trapeze_gz_sample_from_row(s, &log->gz[log->count], NULL);
+        trapeze_ghostzone_sample_from_row(s, &log->gz[log->count], NULL);
     log->count++;
     return TRAPEZE_OK;
 }
@@ -491,7 +491,7 @@ static trapeze_status open_locked(trapeze_sample_log *log, trapeze_error *err)
 trapeze_status trapeze_sample_log_open(const char *path, trapeze_sample_log **out,
                                        trapeze_error *err)
 {
-    return trapeze_sample_log_open_schema(path, &trapeze_gz_sample_schema, out, err);
+    return trapeze_sample_log_open_schema(path, &trapeze_ghostzone_sample_schema, out, err);
 }
 
 trapeze_status trapeze_sample_log_open_schema(const char *path, const trapeze_row_schema *schema,
@@ -617,7 +617,7 @@ trapeze_status trapeze_sample_log_append(trapeze_sample_log *log, const trapeze_
         return trapeze_fail(err, TRAPEZE_EINVAL, "%s: a log of %s rows, not ghost-zone ones",
                             log->path, log->schema->model);
     trapeze_sample_row row;
-    trapeze_gz_sample_to_row(s, &row);
+    trapeze_ghostzone_sample_to_row(s, &row);
     return trapeze_sample_log_append_row(log, &row, err);
 }
 
@@ -677,7 +677,7 @@ trapeze_status trapeze_sample_log_sort(trapeze_sample_log *log, const char *cons
         return TRAPEZE_OK;
     order_rows(log->rows, log->count, ids, n);
     for (int i = 0; is_gz(log) && i < log->count; i++)
-        trapeze_gz_sample_from_row(&log->rows[i], &log->gz[i], NULL);
+        trapeze_ghostzone_sample_from_row(&log->rows[i], &log->gz[i], NULL);
     trapeze_outfile *o;
     trapeze_status st = trapeze_outfile_open(log->path, &o, err);
     if (st)

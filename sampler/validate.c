@@ -15,7 +15,7 @@
 
 static const trapeze_sync modes[2] = {TRAPEZE_SYNC_RELAUNCH, TRAPEZE_SYNC_FENCE};
 
-void trapeze_validation_free(trapeze_validation *v)
+void trapeze_ghostzone_validation_free(trapeze_ghostzone_validation *v)
 {
     free(v->rows);
     free(v->points);
@@ -23,13 +23,13 @@ void trapeze_validation_free(trapeze_validation *v)
 }
 
 /* The sweep's rows: workload by workload, relaunch then fence, h ascending. */
-static trapeze_status sweep_rows(const trapeze_calib_plan *plan, trapeze_sample **out, int *n,
+static trapeze_status sweep_rows(const trapeze_ghostzone_plan *plan, trapeze_sample **out, int *n,
                                  trapeze_error *err)
 {
     int total = 0, max_h;
     trapeze_workload ref;
     for (int w = 0; w < plan->n_workloads; w++) {
-        trapeze_calib_reference(plan, w, &ref, &max_h, err);
+        trapeze_ghostzone_reference(plan, w, &ref, &max_h, err);
         total += 2 * max_h;
     }
     trapeze_sample *rows = calloc((size_t)total, sizeof *rows);
@@ -37,7 +37,7 @@ static trapeze_status sweep_rows(const trapeze_calib_plan *plan, trapeze_sample 
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     *n = 0;
     for (int w = 0; w < plan->n_workloads; w++) {
-        trapeze_calib_reference(plan, w, &ref, &max_h, err);
+        trapeze_ghostzone_reference(plan, w, &ref, &max_h, err);
         for (int m = 0; m < 2; m++)
             for (int h = 1; h <= max_h; h++) {
                 trapeze_sample *r = &rows[(*n)++];
@@ -64,7 +64,7 @@ static trapeze_status sweep_rows(const trapeze_calib_plan *plan, trapeze_sample 
 /* Warp instructions the calibration spent for (workload, sync): its stencil
  * samples in that mode, half its profiling pair, and an equal share of the
  * GPU's micro-benchmarks over every (workload, mode). */
-static double sample_cost(const trapeze_calib_plan *plan, const trapeze_sample_log *log,
+static double sample_cost(const trapeze_ghostzone_plan *plan, const trapeze_sample_log *log,
                           const char *workload, trapeze_sync sync)
 {
     double cost = 0;
@@ -84,14 +84,14 @@ static double sample_cost(const trapeze_calib_plan *plan, const trapeze_sample_l
 }
 
 /* One (workload, sync) block of the sweep, rows[0..n) with h = 1..n. */
-static trapeze_status summarize(const trapeze_calib_plan *plan, const trapeze_gz_params *p,
-                                const trapeze_sample *rows, int n, trapeze_validation_row *vr,
-                                trapeze_validation_point *pts, trapeze_error *err)
+static trapeze_status summarize(const trapeze_ghostzone_plan *plan, const trapeze_ghostzone_params *p,
+                                const trapeze_sample *rows, int n, trapeze_ghostzone_validation_row *vr,
+                                trapeze_ghostzone_validation_point *pts, trapeze_error *err)
 {
     trapeze_workload w;
-    trapeze_gz_model *m;
+    trapeze_ghostzone_model *m;
     sampler_resize(sampler_workload(plan, rows[0].workload), rows[0].data_len, &w);
-    trapeze_status s = trapeze_gz_create(&plan->gpu, &w, p, &m, err);
+    trapeze_status s = trapeze_ghostzone_create(&plan->gpu, &w, p, &m, err);
     if (s)
         return s;
     memset(vr, 0, sizeof *vr);
@@ -99,9 +99,9 @@ static trapeze_status summarize(const trapeze_calib_plan *plan, const trapeze_gz
     vr->sync = rows[0].sync;
     int best_model = 0, best_sim = 0;
     for (int i = 0; i < n && !s; i++) {
-        trapeze_gz_eval e;
-        s = trapeze_gz_evaluate(m, rows[i].sync, rows[i].h, w.blk_len, &e, err);
-        trapeze_validation_point *pt = &pts[i];
+        trapeze_ghostzone_eval e;
+        s = trapeze_ghostzone_evaluate(m, rows[i].sync, rows[i].h, w.blk_len, &e, err);
+        trapeze_ghostzone_validation_point *pt = &pts[i];
         snprintf(pt->workload, sizeof pt->workload, "%s", w.name);
         pt->sync = rows[i].sync;
         pt->h = rows[i].h;
@@ -118,18 +118,18 @@ static trapeze_status summarize(const trapeze_calib_plan *plan, const trapeze_gz
         if (pt->cpl_sim < pts[best_sim].cpl_sim)
             best_sim = i;
     }
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_destroy(m);
     vr->h_model = pts[best_model].h;
     vr->h_sim_best = pts[best_sim].h;
     vr->pick_ratio = pts[best_sim].cpl_sim / pts[best_model].cpl_sim;
     return s;
 }
 
-trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trapeze_gz_params *p,
+trapeze_status trapeze_ghostzone_validate(const trapeze_ghostzone_plan *plan, const trapeze_ghostzone_params *p,
                                       const trapeze_sample_log *log,
                                       trapeze_sample_log *sweep_log, int threads,
-                                      trapeze_calib_progress progress, void *ctx,
-                                      trapeze_validation *out, trapeze_error *err)
+                                      trapeze_ghostzone_progress progress, void *ctx,
+                                      trapeze_ghostzone_validation *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     if (plan->opt.logged_only)
@@ -138,7 +138,7 @@ trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trap
                             "reference sweep always runs what its log lacks");
     trapeze_sample *rows = NULL;
     int n = 0;
-    trapeze_gz_params profiled = *p;
+    trapeze_ghostzone_params profiled = *p;
     trapeze_status s = sampler_profile_unseen(plan, &profiled, sweep_log, threads, NULL, err);
     if (s || (s = sweep_rows(plan, &rows, &n, err)))
         return s;
@@ -152,7 +152,7 @@ trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trap
         int len = 1;
         while (start + len < n && rows[start + len].h > 1)
             len++;
-        trapeze_validation_row *vr = &out->rows[out->n_rows];
+        trapeze_ghostzone_validation_row *vr = &out->rows[out->n_rows];
         s = summarize(plan, p, rows + start, len, vr, out->points + start, err);
         if (!s) {
             vr->sample_warp_instructions = sample_cost(plan, log, vr->workload, vr->sync);
@@ -163,6 +163,6 @@ trapeze_status trapeze_calib_validate(const trapeze_calib_plan *plan, const trap
     out->n_points = s ? 0 : n;
     free(rows);
     if (s)
-        trapeze_validation_free(out);
+        trapeze_ghostzone_validation_free(out);
     return s;
 }

@@ -1,8 +1,8 @@
 /*
  * validate_csv.c - a validation's results as CSV files (the rows of
  * `trapeze validate --csv` and `--curve`, with or without --sizes): the
- * column names and how each row of a trapeze_validation or
- * trapeze_size_validation becomes CSV fields. The command line and the
+ * column names and how each row of a trapeze_ghostzone_validation or
+ * trapeze_ghostzone_size_validation becomes CSV fields. The command line and the
  * Python package both call these, so the files are the same whoever asks.
  * Both files of a call appear together or not at all. Owns formatting only;
  * what a validation measures is validate.c's and validate_sizes.c's.
@@ -35,7 +35,7 @@ static const char *const row_columns[] = {
     "sample_warp_instructions", "sweep_warp_instructions"};
 static void summary_row(const void *vv, int i, field *f)
 {
-    const trapeze_validation_row *r = &((const trapeze_validation *)vv)->rows[i];
+    const trapeze_ghostzone_validation_row *r = &((const trapeze_ghostzone_validation *)vv)->rows[i];
     field row[] = {TEXT(r->workload), TEXT(trapeze_sync_name(r->sync)), NUM(r->mape_pct),
                    NUM(r->max_ape_pct), NUM(r->h_model), NUM(r->h_sim_best), NUM(r->pick_ratio),
                    NUM(r->sample_warp_instructions), NUM(r->sweep_warp_instructions)};
@@ -46,7 +46,7 @@ static const char *const curve_columns[] = {"workload", "sync", "h", "cpl_sim", 
                                             "warp_instructions"};
 static void curve_row(const void *vv, int i, field *f)
 {
-    const trapeze_validation_point *p = &((const trapeze_validation *)vv)->points[i];
+    const trapeze_ghostzone_validation_point *p = &((const trapeze_ghostzone_validation *)vv)->points[i];
     field row[] = {TEXT(p->workload), TEXT(trapeze_sync_name(p->sync)), NUM(p->h),
                    NUM(p->cpl_sim), NUM(p->cpl_model), NUM(p->warp_instructions)};
     memcpy(f, row, sizeof row);
@@ -59,7 +59,7 @@ static const char *const size_columns[] = {
     "verify3_sync_right", "verify3_warp_instructions"};
 static void size_row(const void *vv, int i, field *f)
 {
-    const trapeze_size_validation_row *r = &((const trapeze_size_validation *)vv)->rows[i];
+    const trapeze_ghostzone_size_validation_row *r = &((const trapeze_ghostzone_size_validation *)vv)->rows[i];
     field row[] = {TEXT(r->workload), NUM(r->area_factor), NUM(r->data_len[0]),
                    NUM(r->data_len[1]), NUM(r->data_len[2]), NUM(r->n_points), NUM(r->mape_pct),
                    NUM(r->bias_pct[0]), NUM(r->bias_pct[1]), TEXT(trapeze_sync_name(r->sync_model)),
@@ -74,7 +74,7 @@ static const char *const size_curve_columns[] = {"workload", "area_factor", "syn
                                                  "cpl_sim", "cpl_model", "warp_instructions"};
 static void size_curve_row(const void *vv, int i, field *f)
 {
-    const trapeze_validation_point *p = &((const trapeze_size_validation *)vv)->points[i];
+    const trapeze_ghostzone_validation_point *p = &((const trapeze_ghostzone_size_validation *)vv)->points[i];
     field row[] = {TEXT(p->workload), NUM(p->area_factor), TEXT(trapeze_sync_name(p->sync)),
                    NUM(p->h), NUM(p->cpl_sim), NUM(p->cpl_model), NUM(p->warp_instructions)};
     memcpy(f, row, sizeof row);
@@ -132,7 +132,7 @@ static trapeze_status write_pair(const char *rows_path, const table *rows, int n
     return s;
 }
 
-trapeze_status trapeze_validation_write_csv(const trapeze_validation *v, const char *rows_csv,
+trapeze_status trapeze_ghostzone_validation_write_csv(const trapeze_ghostzone_validation *v, const char *rows_csv,
                                             const char *curve_csv, trapeze_error *err)
 {
     static const table rows = TABLE(row_columns, summary_row);
@@ -140,7 +140,7 @@ trapeze_status trapeze_validation_write_csv(const trapeze_validation *v, const c
     return write_pair(rows_csv, &rows, v->n_rows, curve_csv, &curve, v->n_points, v, err);
 }
 
-trapeze_status trapeze_size_validation_write_csv(const trapeze_size_validation *v,
+trapeze_status trapeze_ghostzone_size_validation_write_csv(const trapeze_ghostzone_size_validation *v,
                                                  const char *rows_csv, const char *curve_csv,
                                                  trapeze_error *err)
 {

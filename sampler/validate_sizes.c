@@ -29,7 +29,7 @@
 
 static const trapeze_sync modes[2] = {TRAPEZE_SYNC_RELAUNCH, TRAPEZE_SYNC_FENCE};
 
-void trapeze_size_validation_free(trapeze_size_validation *v)
+void trapeze_ghostzone_size_validation_free(trapeze_ghostzone_size_validation *v)
 {
     free(v->rows);
     free(v->points);
@@ -70,11 +70,11 @@ int sampler_plausible_heights(const trapeze_workload *w, int max_h, int *hs)
 }
 
 /* The reference grid of workload wi scaled to `factor` times its area. */
-static void grid_at(const trapeze_calib_plan *plan, int wi, double factor, trapeze_workload *out,
+static void grid_at(const trapeze_ghostzone_plan *plan, int wi, double factor, trapeze_workload *out,
                     int *max_h)
 {
     trapeze_workload ref;
-    trapeze_calib_reference(plan, wi, &ref, max_h, NULL);
+    trapeze_ghostzone_reference(plan, wi, &ref, max_h, NULL);
     *out = ref;
     double s = pow(factor, 1.0 / ref.dims);
     for (int d = 0; d < ref.dims; d++)
@@ -87,44 +87,44 @@ static void grid_at(const trapeze_calib_plan *plan, int wi, double factor, trape
  * then top[2 * i] = mode, top[2 * i + 1] = h. */
 #define VERIFY_TOP 3
 #define VERIFY_SLOTS (VERIFY_TOP + 1) /* and the other mode's best when the 3 are one mode */
-static trapeze_status model_picks(const trapeze_calib_plan *plan, const trapeze_gz_params *p,
+static trapeze_status model_picks(const trapeze_ghostzone_plan *plan, const trapeze_ghostzone_params *p,
                                   const trapeze_workload *w, int *pick, int *top,
                                   trapeze_error *err)
 {
-    trapeze_gz_model *m;
-    trapeze_status s = trapeze_gz_create(&plan->gpu, w, p, &m, err);
+    trapeze_ghostzone_model *m;
+    trapeze_status s = trapeze_ghostzone_create(&plan->gpu, w, p, &m, err);
     if (s)
         return s;
-    trapeze_gz_choice *c;
+    trapeze_ghostzone_choice *c;
     int n;
-    if ((s = trapeze_gz_rank(m, p, w->blk_len, &c, &n, err))) {
-        trapeze_gz_destroy(m);
+    if ((s = trapeze_ghostzone_rank(m, p, w->blk_len, &c, &n, err))) {
+        trapeze_ghostzone_destroy(m);
         return s;
     }
-    int got = trapeze_gz_verify_order(c, n, VERIFY_TOP);
+    int got = trapeze_ghostzone_verify_order(c, n, VERIFY_TOP);
     for (int i = 0; i < VERIFY_SLOTS; i++) {
         top[2 * i] = i < got ? (int)c[i].sync : -1;
         top[2 * i + 1] = i < got ? c[i].h : 0;
     }
     free(c);
-    int hmax = trapeze_gz_max_height(m, w->blk_len);
+    int hmax = trapeze_ghostzone_max_height(m, w->blk_len);
     for (int k = 0; k < 2; k++) {
         double best = INFINITY;
         pick[k] = 1;
         for (int h = 1; h <= hmax; h++) {
-            trapeze_gz_eval e;
-            if (trapeze_gz_evaluate(m, modes[k], h, w->blk_len, &e, NULL) == TRAPEZE_OK &&
+            trapeze_ghostzone_eval e;
+            if (trapeze_ghostzone_evaluate(m, modes[k], h, w->blk_len, &e, NULL) == TRAPEZE_OK &&
                 e.cpl < best) {
                 best = e.cpl;
                 pick[k] = h;
             }
         }
     }
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_destroy(m);
     return TRAPEZE_OK;
 }
 
-static void fill_row(const trapeze_calib_plan *plan, const trapeze_workload *w, trapeze_sync sync,
+static void fill_row(const trapeze_ghostzone_plan *plan, const trapeze_workload *w, trapeze_sync sync,
                      int h, int stages, trapeze_sample *r)
 {
     double volume = 1;
@@ -190,19 +190,19 @@ static trapeze_status push(row_list *l, const trapeze_sample *r, trapeze_error *
     return TRAPEZE_OK;
 }
 
-static trapeze_status verify_on_sweep(const trapeze_validation_point *pts, int n, const int *top,
-                                      int best_sim, trapeze_size_validation_row *vr,
+static trapeze_status verify_on_sweep(const trapeze_ghostzone_validation_point *pts, int n, const int *top,
+                                      int best_sim, trapeze_ghostzone_size_validation_row *vr,
                                       trapeze_error *err);
 
 /* Summarizes the points of one (workload, size): rows[0..n), relaunch first. */
-static trapeze_status summarize(const trapeze_calib_plan *plan, const trapeze_gz_params *p,
+static trapeze_status summarize(const trapeze_ghostzone_plan *plan, const trapeze_ghostzone_params *p,
                                 const trapeze_workload *w, double factor, const int *pick,
                                 const int *top, const trapeze_sample *rows, int n,
-                                trapeze_size_validation_row *vr, trapeze_validation_point *pts,
+                                trapeze_ghostzone_size_validation_row *vr, trapeze_ghostzone_validation_point *pts,
                                 trapeze_error *err)
 {
-    trapeze_gz_model *m;
-    trapeze_status s = trapeze_gz_create(&plan->gpu, w, p, &m, err);
+    trapeze_ghostzone_model *m;
+    trapeze_status s = trapeze_ghostzone_create(&plan->gpu, w, p, &m, err);
     if (s)
         return s;
     memset(vr, 0, sizeof *vr);
@@ -212,9 +212,9 @@ static trapeze_status summarize(const trapeze_calib_plan *plan, const trapeze_gz
         vr->data_len[d] = d < w->dims ? w->data_len[d] : 1;
     int count[2] = {0, 0}, best_sim = 0, picked = -1;
     for (int i = 0; i < n && !s; i++) {
-        trapeze_gz_eval e;
-        s = trapeze_gz_evaluate(m, rows[i].sync, rows[i].h, w->blk_len, &e, err);
-        trapeze_validation_point *pt = &pts[i];
+        trapeze_ghostzone_eval e;
+        s = trapeze_ghostzone_evaluate(m, rows[i].sync, rows[i].h, w->blk_len, &e, err);
+        trapeze_ghostzone_validation_point *pt = &pts[i];
         snprintf(pt->workload, sizeof pt->workload, "%s", w->name);
         pt->sync = rows[i].sync;
         pt->h = rows[i].h;
@@ -233,7 +233,7 @@ static trapeze_status summarize(const trapeze_calib_plan *plan, const trapeze_gz
         if (pt->h == pick[k] && (picked < 0 || pt->cpl_model < pts[picked].cpl_model))
             picked = i;
     }
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_destroy(m);
     if (s)
         return s;
     if (picked < 0) /* logged_only, the model's pick not run: its best among those that were */
@@ -254,17 +254,17 @@ static trapeze_status summarize(const trapeze_calib_plan *plan, const trapeze_gz
 }
 
 /* --verify 3 replayed on the sweep's runs: the model's top three (and the
- * other mode's best), then the search along h (trapeze_gz_verify_next) over
+ * other mode's best), then the search along h (trapeze_ghostzone_verify_next) over
  * the heights swept; what it simulates is what it costs. */
-static trapeze_status verify_on_sweep(const trapeze_validation_point *pts, int n, const int *top,
-                                      int best_sim, trapeze_size_validation_row *vr,
+static trapeze_status verify_on_sweep(const trapeze_ghostzone_validation_point *pts, int n, const int *top,
+                                      int best_sim, trapeze_ghostzone_size_validation_row *vr,
                                       trapeze_error *err)
 {
-    trapeze_gz_choice *c = calloc((size_t)n, sizeof *c);
+    trapeze_ghostzone_choice *c = calloc((size_t)n, sizeof *c);
     if (!c)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     for (int i = 0; i < n; i++)
-        c[i] = (trapeze_gz_choice){.sync = pts[i].sync, .h = pts[i].h,
+        c[i] = (trapeze_ghostzone_choice){.sync = pts[i].sync, .h = pts[i].h,
                                    .cpl_model = pts[i].cpl_model, .index = i};
     vr->verify_warp_instructions = 0;
     for (int t = 0; t < VERIFY_SLOTS; t++)
@@ -273,8 +273,8 @@ static trapeze_status verify_on_sweep(const trapeze_validation_point *pts, int n
                 c[i].cpl_sim = pts[i].cpl_sim;
                 vr->verify_warp_instructions += pts[i].warp_instructions;
             }
-    for (int k = 0; k < TRAPEZE_GZ_VERIFY_MAX_SEARCH; k++) {
-        int i = trapeze_gz_verify_next(c, n);
+    for (int k = 0; k < TRAPEZE_GHOSTZONE_VERIFY_MAX_SEARCH; k++) {
+        int i = trapeze_ghostzone_verify_next(c, n);
         if (i < 0)
             break;
         c[i].cpl_sim = pts[i].cpl_sim;
@@ -294,7 +294,7 @@ static trapeze_status verify_on_sweep(const trapeze_validation_point *pts, int n
 }
 
 /* The rows of one (workload, size), relaunch then fence, h ascending. */
-static trapeze_status plan_size(const trapeze_calib_plan *plan, const trapeze_gz_params *p, int wi,
+static trapeze_status plan_size(const trapeze_ghostzone_plan *plan, const trapeze_ghostzone_params *p, int wi,
                                 double factor, int stages, trapeze_workload *w, int *pick,
                                 int *top, row_list *l, trapeze_error *err)
 {
@@ -314,7 +314,7 @@ static trapeze_status plan_size(const trapeze_calib_plan *plan, const trapeze_gz
 
 /* logged_only: leaves out the rows no run measured (cpl 0), group by group
  * (start[0..groups] are the groups' first rows, moved with them). */
-static trapeze_status drop_unlogged(const trapeze_calib_plan *plan, row_list *l, int *start,
+static trapeze_status drop_unlogged(const trapeze_ghostzone_plan *plan, row_list *l, int *start,
                                     int groups, int n_factors, const double *factors,
                                     trapeze_error *err)
 {
@@ -334,16 +334,16 @@ static trapeze_status drop_unlogged(const trapeze_calib_plan *plan, row_list *l,
     return TRAPEZE_OK;
 }
 
-trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
-                                            const trapeze_gz_params *p, const double *factors,
+trapeze_status trapeze_ghostzone_validate_sizes(const trapeze_ghostzone_plan *plan,
+                                            const trapeze_ghostzone_params *p, const double *factors,
                                             int n_factors, int stages, trapeze_sample_log *sweep_log,
-                                            int threads, trapeze_calib_progress progress,
-                                            void *ctx, trapeze_size_validation *out,
+                                            int threads, trapeze_ghostzone_progress progress,
+                                            void *ctx, trapeze_ghostzone_size_validation *out,
                                             trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     int groups = plan->n_workloads * n_factors;
-    trapeze_gz_params profiled = *p;
+    trapeze_ghostzone_params profiled = *p;
     trapeze_status ps = sampler_profile_unseen(plan, &profiled, sweep_log, threads, NULL, err);
     if (ps)
         return ps;
@@ -384,7 +384,7 @@ trapeze_status trapeze_calib_validate_sizes(const trapeze_calib_plan *plan,
     }
     out->n_points = s ? 0 : l.n;
     if (s)
-        trapeze_size_validation_free(out);
+        trapeze_ghostzone_size_validation_free(out);
     free(l.rows);
     free(start);
     free(picks);

@@ -13,23 +13,23 @@
 #include "common/error.h"
 #include "sampler/sampler.h"
 
-trapeze_status trapeze_calib_verify(const char *gpu_config_path, const trapeze_workload *w,
-                                    trapeze_gz_choice *c, int n, int stages, int threads,
+trapeze_status trapeze_ghostzone_verify(const char *gpu_config_path, const trapeze_workload *w,
+                                    trapeze_ghostzone_choice *c, int n, int stages, int threads,
                                     trapeze_error *err)
 {
     if (n < 1 || stages < 1 || stages > 32)
         return trapeze_fail(err, TRAPEZE_ERANGE, "verify: %d candidates, %d stages", n, stages);
-    trapeze_calib_options o;
-    trapeze_calib_options_default(&o);
+    trapeze_ghostzone_calib_options o;
+    trapeze_ghostzone_calib_options_init(&o);
     o.budget = 1;
     o.stages = stages;
-    trapeze_calib_plan *plan;
-    trapeze_status s = trapeze_calib_plan_create(gpu_config_path, w, 1, &o, &plan, err);
+    trapeze_ghostzone_plan *plan;
+    trapeze_status s = trapeze_ghostzone_plan_create(gpu_config_path, w, 1, &o, &plan, err);
     if (s)
         return s;
     trapeze_sample *rows = calloc((size_t)n, sizeof *rows);
     if (!rows) {
-        trapeze_calib_plan_destroy(plan);
+        trapeze_ghostzone_plan_destroy(plan);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
     for (int i = 0; i < n; i++) {
@@ -52,27 +52,27 @@ trapeze_status trapeze_calib_verify(const char *gpu_config_path, const trapeze_w
         c[i].warp_instructions = rows[i].warp_instructions;
     }
     free(rows);
-    trapeze_calib_plan_destroy(plan);
+    trapeze_ghostzone_plan_destroy(plan);
     return s;
 }
 
-trapeze_status trapeze_calib_verify_search(const char *gpu_config_path, const trapeze_workload *w,
-                                           trapeze_gz_choice *c, int n, int k, int stages,
+trapeze_status trapeze_ghostzone_verify_search(const char *gpu_config_path, const trapeze_workload *w,
+                                           trapeze_ghostzone_choice *c, int n, int k, int stages,
                                            int threads, int *searched, trapeze_error *err)
 {
     *searched = 0;
-    trapeze_status s = trapeze_calib_verify(gpu_config_path, w, c, k, stages, threads, err);
-    while (!s && *searched < TRAPEZE_GZ_VERIFY_MAX_SEARCH) {
-        int i = trapeze_gz_verify_next(c, n);
+    trapeze_status s = trapeze_ghostzone_verify(gpu_config_path, w, c, k, stages, threads, err);
+    while (!s && *searched < TRAPEZE_GHOSTZONE_VERIFY_MAX_SEARCH) {
+        int i = trapeze_ghostzone_verify_next(c, n);
         if (i < 0)
             break;
-        s = trapeze_calib_verify(gpu_config_path, w, &c[i], 1, stages, threads, err);
+        s = trapeze_ghostzone_verify(gpu_config_path, w, &c[i], 1, stages, threads, err);
         ++*searched;
     }
     return s;
 }
 
-double trapeze_calib_verify_cost(const trapeze_workload *w, trapeze_sync sync, int h,
+double trapeze_ghostzone_verify_cost(const trapeze_workload *w, trapeze_sync sync, int h,
                                  int stages)
 {
     /* sample_run.c: relaunch times `stages` after one warm-up stage; fence

@@ -18,7 +18,7 @@ major=$(sed -n 's/.*TRAPEZE_VERSION "\([0-9]*\)\..*/\1/p' include/trapeze.h)
 # every defined dynamic symbol is public (the version node TRAPEZE_0 aside)
 leaked=$(nm -D --defined-only "$SO" | awk '{sub(/@.*/, "", $3); print $3}' | grep -v -e '^trapeze_' -e '^TRAPEZE_0$' | head -5)
 [ -z "$leaked" ] || fail "internal symbols exported: $leaked"
-nm -D --defined-only "$SO" | grep -q ' trapeze_gz_optimize@@TRAPEZE_0$' || fail "trapeze_gz_optimize not exported"
+nm -D --defined-only "$SO" | grep -q ' trapeze_ghostzone_optimize@@TRAPEZE_0$' || fail "trapeze_ghostzone_optimize not exported"
 
 cat >"$D/prog.c" <<'C'
 #include <stdio.h>
@@ -30,22 +30,22 @@ int main(int argc, char **argv)
     trapeze_config *cfg;
     trapeze_gpu gpu;
     trapeze_workload w;
-    trapeze_gz_params p;
-    trapeze_gz_model *m;
-    trapeze_gz_optimum o;
+    trapeze_ghostzone_params p;
+    trapeze_ghostzone_model *m;
+    trapeze_ghostzone_optimum o;
     if (trapeze_config_load(argv[1], &cfg, &err) || trapeze_gpu_from_config(cfg, &gpu, &err) ||
         trapeze_workload_load(argv[2], &w, &err)) {
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
-    trapeze_gz_params_default(&p);
-    if (trapeze_gz_create(&gpu, &w, &p, &m, &err) ||
-        trapeze_gz_optimize(m, TRAPEZE_SYNC_RELAUNCH, 0, &o, &err)) {
+    trapeze_ghostzone_params_default(&p);
+    if (trapeze_ghostzone_create(&gpu, &w, &p, &m, &err) ||
+        trapeze_ghostzone_optimize(m, TRAPEZE_SYNC_RELAUNCH, 0, &o, &err)) {
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
     printf("%.2f %d\n", o.h_continuous, o.h_floor);
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_destroy(m);
     trapeze_config_destroy(cfg);
     return 0;
 }

@@ -14,14 +14,14 @@
 
 #define MAX_POINTS 256
 static const unsigned FIT_MASK =
-    TRAPEZE_GZ_MASK(TRAPEZE_GZ_UNCONTENDED_LAT) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_SIGMA) |
-    TRAPEZE_GZ_MASK(TRAPEZE_GZ_FENCE_PER_BLOCK) | TRAPEZE_GZ_MASK(TRAPEZE_GZ_RELAUNCH) |
-    TRAPEZE_GZ_MASK(TRAPEZE_GZ_CPI);
+    TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_UNCONTENDED_LAT) | TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_SIGMA) |
+    TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK) | TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_RELAUNCH) |
+    TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_CPI);
 
-static trapeze_gz_model *models[8];
-static trapeze_calib_point pts[MAX_POINTS];
+static trapeze_ghostzone_model *models[8];
+static trapeze_ghostzone_fit_point pts[MAX_POINTS];
 static int npts;
-static trapeze_gz_params truth;
+static trapeze_ghostzone_params truth;
 
 /* Four benchmarks at two input sizes, every height up to 4, both modes. */
 static void make_points(double noise, unsigned long seed)
@@ -33,12 +33,12 @@ static void make_points(double noise, unsigned long seed)
     trapeze_config_load("data/gpus/gtx480.config", &cfg, &err);
     trapeze_gpu_from_config(cfg, &gpu, &err);
     trapeze_config_destroy(cfg);
-    trapeze_gz_params_default(&truth);
-    truth.value[TRAPEZE_GZ_UNCONTENDED_LAT] = 450;
-    truth.value[TRAPEZE_GZ_SIGMA] = 3.2;
-    truth.value[TRAPEZE_GZ_FENCE_PER_BLOCK] = 160;
-    truth.value[TRAPEZE_GZ_RELAUNCH] = 9000;
-    truth.value[TRAPEZE_GZ_CPI] = 2.5;
+    trapeze_ghostzone_params_default(&truth);
+    truth.value[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT] = 450;
+    truth.value[TRAPEZE_GHOSTZONE_SIGMA] = 3.2;
+    truth.value[TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK] = 160;
+    truth.value[TRAPEZE_GHOSTZONE_RELAUNCH] = 9000;
+    truth.value[TRAPEZE_GHOSTZONE_CPI] = 2.5;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, seed);
     npts = 0;
@@ -49,14 +49,14 @@ static void make_points(double noise, unsigned long seed)
         CHECK_OK(trapeze_workload_load(path, &w, &err));
         for (int d = 0; d < w.dims && i >= 4; d++)
             w.data_len[d] /= 2; /* the second copy: a smaller input */
-        CHECK_OK(trapeze_gz_create(&gpu, &w, &truth, &models[i], &err));
-        int hmax = trapeze_gz_max_height(models[i], w.blk_len);
+        CHECK_OK(trapeze_ghostzone_create(&gpu, &w, &truth, &models[i], &err));
+        int hmax = trapeze_ghostzone_max_height(models[i], w.blk_len);
         for (int h = 1; h <= (hmax < 4 ? hmax : 4); h++)
             for (int s = 0; s < 2; s++) {
-                trapeze_gz_eval e;
-                CHECK_OK(trapeze_gz_evaluate(models[i], (trapeze_sync)s, h, w.blk_len, &e, &err));
+                trapeze_ghostzone_eval e;
+                CHECK_OK(trapeze_ghostzone_evaluate(models[i], (trapeze_sync)s, h, w.blk_len, &e, &err));
                 double factor = noise > 0 ? exp(gsl_ran_gaussian(rng, noise)) : 1.0;
-                pts[npts++] = (trapeze_calib_point){models[i], (trapeze_sync)s, h, w.blk_len,
+                pts[npts++] = (trapeze_ghostzone_fit_point){models[i], (trapeze_sync)s, h, w.blk_len,
                                                     e.cpl * factor};
             }
     }
@@ -66,18 +66,18 @@ static void make_points(double noise, unsigned long seed)
 static void free_models(void)
 {
     for (int i = 0; i < 8; i++)
-        trapeze_gz_destroy(models[i]);
+        trapeze_ghostzone_destroy(models[i]);
 }
 
 static void test_exact_recovery(void)
 {
     make_points(0.0, 1);
-    trapeze_gz_params p;
-    trapeze_gz_params_default(&p); /* start from Meng's GTX 280 values */
-    trapeze_calib_report rep;
+    trapeze_ghostzone_params p;
+    trapeze_ghostzone_params_default(&p); /* start from Meng's GTX 280 values */
+    trapeze_fit_report rep;
     trapeze_error err;
-    CHECK_OK(trapeze_calib_fit(pts, npts, FIT_MASK, &p, &rep, &err));
-    for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++)
+    CHECK_OK(trapeze_ghostzone_fit(pts, npts, FIT_MASK, &p, &rep, &err));
+    for (int k = 0; k < TRAPEZE_GHOSTZONE_NPARAMS; k++)
         CHECK_NEAR(p.value[k], truth.value[k], 1e-6 * truth.value[k]);
     CHECK(rep.n_fitted == 5);
     CHECK(rep.rms_rel_error < 1e-9);
@@ -87,14 +87,14 @@ static void test_exact_recovery(void)
 static void test_noisy_fit_and_cross_validation(void)
 {
     make_points(0.02, 7); /* 2% log-normal noise */
-    trapeze_gz_params p, start;
-    trapeze_gz_params_default(&start);
+    trapeze_ghostzone_params p, start;
+    trapeze_ghostzone_params_default(&start);
     p = start;
-    trapeze_calib_report rep;
+    trapeze_fit_report rep;
     trapeze_error err;
-    CHECK_OK(trapeze_calib_fit(pts, npts, FIT_MASK, &p, &rep, &err));
-    for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++) {
-        if (!(FIT_MASK & TRAPEZE_GZ_MASK(k))) {
+    CHECK_OK(trapeze_ghostzone_fit(pts, npts, FIT_MASK, &p, &rep, &err));
+    for (int k = 0; k < TRAPEZE_GHOSTZONE_NPARAMS; k++) {
+        if (!(FIT_MASK & TRAPEZE_GHOSTZONE_MASK(k))) {
             CHECK(p.value[k] == start.value[k] && p.stderr_[k] == 0); /* untouched */
             continue;
         }
@@ -102,7 +102,7 @@ static void test_noisy_fit_and_cross_validation(void)
         CHECK(fabs(p.value[k] - truth.value[k]) < 4 * p.stderr_[k]);
     }
     CHECK(rep.rms_rel_error > 0.01 && rep.rms_rel_error < 0.03);
-    CHECK_OK(trapeze_calib_cross_validate(pts, npts, FIT_MASK, &start, 5, 42, &rep, &err));
+    CHECK_OK(trapeze_ghostzone_cross_validate(pts, npts, FIT_MASK, &start, 5, 42, &rep, &err));
     /* E|N(0, 2%)| = 1.6%: the held-out error is of that size */
     CHECK(rep.cv_mape_pct > 1.0 && rep.cv_mape_pct < 3.0);
     CHECK(rep.cv_max_ape_pct > rep.cv_mape_pct);
@@ -112,13 +112,13 @@ static void test_noisy_fit_and_cross_validation(void)
 static void test_errors(void)
 {
     make_points(0.0, 1);
-    trapeze_gz_params p;
-    trapeze_gz_params_default(&p);
+    trapeze_ghostzone_params p;
+    trapeze_ghostzone_params_default(&p);
     trapeze_error err;
-    CHECK(trapeze_calib_fit(pts, 3, FIT_MASK, &p, NULL, &err) == TRAPEZE_EINVAL);
+    CHECK(trapeze_ghostzone_fit(pts, 3, FIT_MASK, &p, NULL, &err) == TRAPEZE_EINVAL);
     CHECK(strstr(err.message, "3 samples cannot determine 5 parameters") != NULL);
     pts[0].cpl_measured = -1;
-    CHECK(trapeze_calib_fit(pts, npts, FIT_MASK, &p, NULL, &err) == TRAPEZE_ERANGE);
+    CHECK(trapeze_ghostzone_fit(pts, npts, FIT_MASK, &p, NULL, &err) == TRAPEZE_ERANGE);
     free_models();
 }
 

@@ -14,20 +14,20 @@
 #include "sampler/sampler.h"
 #include "trapeze.h"
 
-static const trapeze_sample *find_kind(const trapeze_calib_plan *plan, const char *kind,
+static const trapeze_sample *find_kind(const trapeze_ghostzone_plan *plan, const char *kind,
                                        const char *workload, int nth)
 {
-    for (int i = 0; i < trapeze_calib_plan_count(plan); i++) {
-        const trapeze_sample *s = trapeze_calib_plan_sample(plan, i);
+    for (int i = 0; i < trapeze_ghostzone_plan_count(plan); i++) {
+        const trapeze_sample *s = trapeze_ghostzone_plan_sample(plan, i);
         if (!strcmp(s->kind, kind) && !strcmp(s->workload, workload) && nth-- == 0)
             return s;
     }
     return NULL;
 }
 
-static void test_plan_shape(const trapeze_calib_plan *plan, const trapeze_calib_options *o)
+static void test_plan_shape(const trapeze_ghostzone_plan *plan, const trapeze_ghostzone_calib_options *o)
 {
-    int n = trapeze_calib_plan_count(plan);
+    int n = trapeze_ghostzone_plan_count(plan);
     CHECK(n == 9 + 4 + o->budget); /* micro-benchmarks, profiling pair, issue probe, stencil samples */
     /* the fence barrier among the most blocks a persistent kernel can have:
      * 8 an SM x 15 SMs, of 1536 / 8 = 192 threads (256-thread blocks reach 90) */
@@ -43,11 +43,11 @@ static void test_plan_shape(const trapeze_calib_plan *plan, const trapeze_calib_
     CHECK(half && half->h == 48 && strstr(half->id, "profile:issue-low") && half->data_len[0] == 360 * 160);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++)
-            CHECK(strcmp(trapeze_calib_plan_sample(plan, i)->id,
-                         trapeze_calib_plan_sample(plan, j)->id) != 0);
+            CHECK(strcmp(trapeze_ghostzone_plan_sample(plan, i)->id,
+                         trapeze_ghostzone_plan_sample(plan, j)->id) != 0);
     trapeze_workload ref;
     int max_h;
-    CHECK_OK(trapeze_calib_reference(plan, 0, &ref, &max_h, NULL));
+    CHECK_OK(trapeze_ghostzone_reference(plan, 0, &ref, &max_h, NULL));
     CHECK(max_h >= 1 && max_h <= 127); /* 5.20: (256 - 1) / 2 */
     /* Sobol's first point is (1/2, 1/2, 1/2): h = floor((max_h + 1)^(1/2)),
      * fence (u >= 1/2), volume sqrt(min x max) of the reference */
@@ -74,7 +74,7 @@ static double logged(const trapeze_sample_log *log, const char *id_part)
     return NAN;
 }
 
-static void test_micro_and_profile(const trapeze_sample_log *log, const trapeze_gz_params *p)
+static void test_micro_and_profile(const trapeze_sample_log *log, const trapeze_ghostzone_params *p)
 {
     CHECK_NEAR(logged(log, "micro/fma"), 0.5, 0.01);        /* 2 schedulers, 1 issue each */
     CHECK_NEAR(logged(log, "micro/empty"), 3500 + 25, 10);   /* launch latency + an empty grid */
@@ -91,7 +91,7 @@ static void test_micro_and_profile(const trapeze_sample_log *log, const trapeze_
      * the rest is setup 19 (round(1998 x 30 / 1e5 x 32)) + load, store, BAR
      * + commit IF, store + EXIT = 25. Counts per SM of 15 for N elements. */
     CHECK(p->n_profiles == 1 && !strcmp(p->profile[0].workload, "PathFinder"));
-    const trapeze_gz_profile *pr = &p->profile[0];
+    const trapeze_ghostzone_profile *pr = &p->profile[0];
     double per_tile = pr->input_elements / 15;
     CHECK_NEAR(pr->insts_per_sm_ic * 254 / per_tile, 8 * 23, 0.01 * 8 * 23);
     CHECK_NEAR(pr->insts_per_sm_mc * 256 / per_tile, 8 * 25, 0.01 * 8 * 25);
@@ -104,8 +104,8 @@ static void test_micro_and_profile(const trapeze_sample_log *log, const trapeze_
     /* micro-benchmarks set what is not fitted by default; the GTX 480's
      * barrier is flat from 15 to 120 blocks (no slope), at its round trip
      * (8 samples of one workload calibrate Meng's structure: the line) */
-    CHECK_NEAR(p->value[TRAPEZE_GZ_BLOCKS_PER_SM], 6, 0); /* 1536 threads / 256 */
-    CHECK(p->value[TRAPEZE_GZ_FENCE_PER_BLOCK] == 0);
+    CHECK_NEAR(p->value[TRAPEZE_GHOSTZONE_BLOCKS_PER_SM], 6, 0); /* 1536 threads / 256 */
+    CHECK(p->value[TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK] == 0);
     double lo = INFINITY, hi = 0;
     for (int i = 0; i < trapeze_sample_log_count(log); i++) {
         const trapeze_sample *r = trapeze_sample_log_get(log, i);
@@ -114,9 +114,9 @@ static void test_micro_and_profile(const trapeze_sample_log *log, const trapeze_
             hi = fmax(hi, r->cpl_cycles);
         }
     }
-    CHECK(p->value[TRAPEZE_GZ_FENCE_BARRIER] >= lo && p->value[TRAPEZE_GZ_FENCE_BARRIER] <= hi);
+    CHECK(p->value[TRAPEZE_GHOSTZONE_FENCE_BARRIER] >= lo && p->value[TRAPEZE_GHOSTZONE_FENCE_BARRIER] <= hi);
     CHECK(hi < 1.05 * lo);
-    CHECK(p->stderr_[TRAPEZE_GZ_CPI] > 0 && p->stderr_[TRAPEZE_GZ_BETA] == 0);
+    CHECK(p->stderr_[TRAPEZE_GHOSTZONE_CPI] > 0 && p->stderr_[TRAPEZE_GHOSTZONE_BETA] == 0);
 }
 
 /* barrier_max's fit of the fencebar micro-benchmark: exact on its own form,
@@ -149,28 +149,28 @@ int main(void)
     test_fence_norm();
     trapeze_error err;
     trapeze_workload w;
-    trapeze_calib_options o;
-    trapeze_calib_plan *plan;
-    trapeze_calib_options_default(&o);
+    trapeze_ghostzone_calib_options o;
+    trapeze_ghostzone_plan *plan;
+    trapeze_ghostzone_calib_options_init(&o);
     o.budget = 8;
     o.stages = 1;
     o.sweep_budget = 2e7;
     CHECK_OK(trapeze_workload_load("data/workloads/pathfinder.ini", &w, &err));
-    CHECK_OK(trapeze_calib_plan_create("data/gpus/gtx480.config", &w, 1, &o, &plan, &err));
+    CHECK_OK(trapeze_ghostzone_plan_create("data/gpus/gtx480.config", &w, 1, &o, &plan, &err));
     test_plan_shape(plan, &o);
 
     const char *path = "build/test_calib_plan.csv";
     remove(path);
     trapeze_sample_log *log;
     CHECK_OK(trapeze_sample_log_open(path, &log, &err));
-    CHECK_OK(trapeze_calib_run(plan, log, 2, NULL, NULL, &err));
-    CHECK(trapeze_sample_log_count(log) == trapeze_calib_plan_count(plan));
+    CHECK_OK(trapeze_ghostzone_run(plan, log, 2, NULL, NULL, &err));
+    CHECK(trapeze_sample_log_count(log) == trapeze_ghostzone_plan_count(plan));
     for (int i = 0; i < trapeze_sample_log_count(log); i++) /* plan order, whatever the threads */
-        CHECK(!strcmp(trapeze_sample_log_get(log, i)->id, trapeze_calib_plan_sample(plan, i)->id));
+        CHECK(!strcmp(trapeze_sample_log_get(log, i)->id, trapeze_ghostzone_plan_sample(plan, i)->id));
 
-    trapeze_gz_params p;
-    trapeze_calib_report rep;
-    CHECK_OK(trapeze_calib_from_log(plan, log, &p, &rep, &err));
+    trapeze_ghostzone_params p;
+    trapeze_fit_report rep;
+    CHECK_OK(trapeze_ghostzone_from_log(plan, log, &p, &rep, &err));
     test_micro_and_profile(log, &p);
     CHECK(rep.n_points == o.budget && isfinite(rep.cv_mape_pct) && rep.cv_mape_pct >= 0);
 
@@ -179,25 +179,25 @@ int main(void)
     snprintf(hw.id, sizeof hw.id, "lab/PathFinder/run1");
     snprintf(hw.kind, sizeof hw.kind, "measured");
     CHECK_OK(trapeze_sample_log_append(log, &hw, &err));
-    CHECK_OK(trapeze_calib_from_log(plan, log, &p, &rep, &err));
+    CHECK_OK(trapeze_ghostzone_from_log(plan, log, &p, &rep, &err));
     CHECK(rep.n_points == o.budget + 1);
 
     /* a logged row must be the sample planned under its id */
     trapeze_sample_log_close(log);
     remove(path);
-    trapeze_sample odd = *trapeze_calib_plan_sample(plan, 0);
+    trapeze_sample odd = *trapeze_ghostzone_plan_sample(plan, 0);
     odd.stages = 7;
     odd.cycles = 7; /* a finished row: the reader refuses 0 cycles */
     odd.cpl_cycles = 1;
     CHECK_OK(trapeze_sample_log_open(path, &log, &err));
     CHECK_OK(trapeze_sample_log_append(log, &odd, &err));
-    CHECK(trapeze_calib_run(plan, log, 1, NULL, NULL, &err) == TRAPEZE_EPARSE);
+    CHECK(trapeze_ghostzone_run(plan, log, 1, NULL, NULL, &err) == TRAPEZE_EPARSE);
     CHECK(strstr(err.message, "does not match the planned sample") != NULL);
     /* the message names the log's own file, not a fixed "samples.csv" */
     CHECK(strncmp(err.message, path, strlen(path)) == 0 && err.message[strlen(path)] == ':');
-    CHECK(trapeze_calib_from_log(plan, log, &p, &rep, &err) == TRAPEZE_EINVAL); /* rows missing */
+    CHECK(trapeze_ghostzone_from_log(plan, log, &p, &rep, &err) == TRAPEZE_EINVAL); /* rows missing */
     trapeze_sample_log_close(log);
-    trapeze_calib_plan_destroy(plan);
+    trapeze_ghostzone_plan_destroy(plan);
     remove(path);
     return check_report("test_calib_plan");
 }

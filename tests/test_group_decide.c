@@ -25,25 +25,25 @@
 #include "check.h"
 #include "trapeze.h"
 
-static const char *decide(trapeze_grp_problem *pb, const double sub[5], double margin,
+static const char *decide(trapeze_group_problem *pb, const double sub[5], double margin,
                           double uncertainty, char *out, size_t n)
 {
     trapeze_error err;
-    trapeze_grp_params p;
-    trapeze_grp_params_default(&p);
+    trapeze_group_params p;
+    trapeze_group_params_default(&p);
     p.gain_uncertainty = uncertainty;
-    trapeze_grp_window_evidence ev;
+    trapeze_group_window_evidence ev;
     memset(&ev, 0, sizeof ev);
     for (int c = 0; c < 5; c++)
         ev.sub[c].cycles = sub[c];
     ev.fit.rms_rel_error = 0.9;
-    trapeze_grp_outcome o;
-    CHECK_OK(trapeze_grp_decide(pb, &p, NULL, &ev, 0, margin, 0, &o, &err));
+    trapeze_group_outcome o;
+    CHECK_OK(trapeze_group_decide(pb, &p, NULL, &ev, 0, margin, 0, &o, &err));
     CHECK(o.fitted == 1 && o.fit.rms_rel_error == 0.9 && o.margin == 0.9);
     CHECK(o.uncertainty == uncertainty);
     CHECK(o.predicted[6] && !o.simulated[6]);
     snprintf(out, n, "%s", o.choice.source);
-    trapeze_grp_outcome_free(&o);
+    trapeze_group_outcome_free(&o);
     return out;
 }
 
@@ -51,27 +51,27 @@ int main(void)
 {
     trapeze_error err;
     char *params[] = {"n=64"};
-    trapeze_grp_problem *pb = NULL;
-    CHECK_OK(trapeze_grp_problem_builtin("data/gpus/gtx480.config", "syrk", params, 1, 0, &pb,
+    trapeze_group_problem *pb = NULL;
+    CHECK_OK(trapeze_group_problem_builtin("data/gpus/gtx480.config", "syrk", params, 1, 0, &pb,
                                          &err));
     /* the model's view, as the header says */
-    trapeze_grp_params p;
-    trapeze_grp_params_default(&p);
-    trapeze_grp_model *m = NULL;
-    CHECK_OK(trapeze_grp_create(trapeze_grp_problem_graph(pb), trapeze_grp_problem_machine(pb),
+    trapeze_group_params p;
+    trapeze_group_params_default(&p);
+    trapeze_group_model *m = NULL;
+    CHECK_OK(trapeze_group_create(trapeze_group_problem_graph(pb), trapeze_group_problem_machine(pb),
                                 &p, &m, &err));
     const char *names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
     const double want[5] = {19208.5, 24745.9, 21081.0, 19208.5, 19181.3};
     for (int c = 0; c < 5; c++) {
         trapeze_grouping g;
-        trapeze_grp_eval e;
+        trapeze_group_eval e;
         memset(&g, 0, sizeof g);
-        CHECK_OK(trapeze_grp_problem_policy_grouping(pb, m, names[c], &g, &err));
-        CHECK_OK(trapeze_grp_evaluate(m, &g, &e, &err));
+        CHECK_OK(trapeze_group_problem_policy_grouping(pb, m, names[c], &g, &err));
+        CHECK_OK(trapeze_group_evaluate(m, &g, &e, &err));
         CHECK_NEAR(e.cycles, want[c], 0.05);
         trapeze_grouping_free(&g);
     }
-    trapeze_grp_destroy(m);
+    trapeze_group_destroy(m);
 
     char got[32];
     const double kway_fast[5] = {1000, 1000, 1000, 900, 1000};
@@ -91,6 +91,6 @@ int main(void)
     CHECK(!strcmp(decide(pb, mst_fast, 0.01, -1, got, sizeof got), "rr"));
     CHECK(!strcmp(decide(pb, mst_fast, 0.10, -1, got, sizeof got), "rr"));
     CHECK(!strcmp(decide(pb, kway_close, 0.01, -1, got, sizeof got), "rr"));
-    trapeze_grp_problem_destroy(pb);
+    trapeze_group_problem_destroy(pb);
     return check_report("test_group_decide");
 }

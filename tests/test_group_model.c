@@ -44,18 +44,18 @@ static void set_grouping(trapeze_grouping *g, const int *group, const long *orde
     }
 }
 
-static trapeze_grp_params exact_params(void)
+static trapeze_group_params exact_params(void)
 {
-    trapeze_grp_params p;
-    trapeze_grp_params_default(&p);
-    p.value[TRAPEZE_GRP_MU] = 1;
-    p.value[TRAPEZE_GRP_ETA1] = 1;
-    p.value[TRAPEZE_GRP_ETA2] = 1;
-    p.value[TRAPEZE_GRP_NU] = 1;
-    p.value[TRAPEZE_GRP_CWAVE] = 100;
-    p.value[TRAPEZE_GRP_TL2] = 1;
-    p.value[TRAPEZE_GRP_TDRAM] = 0;
-    p.value[TRAPEZE_GRP_OVERLAP] = 0;   /* q = 1: the three times add up */
+    trapeze_group_params p;
+    trapeze_group_params_default(&p);
+    p.value[TRAPEZE_GROUP_MU] = 1;
+    p.value[TRAPEZE_GROUP_ETA1] = 1;
+    p.value[TRAPEZE_GROUP_ETA2] = 1;
+    p.value[TRAPEZE_GROUP_NU] = 1;
+    p.value[TRAPEZE_GROUP_CWAVE] = 100;
+    p.value[TRAPEZE_GROUP_TL2] = 1;
+    p.value[TRAPEZE_GROUP_TDRAM] = 0;
+    p.value[TRAPEZE_GROUP_OVERLAP] = 0;   /* q = 1: the three times add up */
     return p;
 }
 
@@ -66,17 +66,17 @@ static void test_shared_pair_halves_l2(void)
     small_graph s;
     graph_init(&s, 2, 10);
     edge(&s, 0, 1, 10);
-    trapeze_grp_machine mach = {2, 2, 128, 1e6, 0};
-    trapeze_grp_params p = exact_params();
-    trapeze_grp_model *m;
-    CHECK_OK(trapeze_grp_create(&s.g, &mach, &p, &m, NULL));
+    trapeze_group_machine mach = {2, 2, 128, 1e6, 0};
+    trapeze_group_params p = exact_params();
+    trapeze_group_model *m;
+    CHECK_OK(trapeze_group_create(&s.g, &mach, &p, &m, NULL));
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 2, 2, NULL));
-    trapeze_grp_eval same, split;
+    trapeze_group_eval same, split;
     set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
-    CHECK_OK(trapeze_grp_evaluate(m, &g, &same, NULL));
+    CHECK_OK(trapeze_group_evaluate(m, &g, &same, NULL));
     set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
-    CHECK_OK(trapeze_grp_evaluate(m, &g, &split, NULL));
+    CHECK_OK(trapeze_group_evaluate(m, &g, &split, NULL));
     CHECK_NEAR(same.l2_accesses, 10, 1e-12);
     CHECK_NEAR(split.l2_accesses, 20, 1e-12);
     CHECK_NEAR(same.l1_shared_hits, 10, 1e-12);
@@ -92,62 +92,62 @@ static void test_shared_pair_halves_l2(void)
     CHECK_NEAR(same.cycles, 110, 1e-6);
     CHECK_NEAR(split.cycles, 110, 1e-6);
     CHECK_NEAR(same.max_queue, 2, 0);
-    trapeze_grp_destroy(m);
+    trapeze_group_destroy(m);
     /* without the sharing, the busiest queue bounds: both TBs on one SM
      * read 20 there (100 + 20), split each reads 10 (100 + 10); with x = 1
      * the shared queue also takes two waves (200 + 20) */
     small_graph u;
     graph_init(&u, 2, 10);
-    CHECK_OK(trapeze_grp_create(&u.g, &mach, &p, &m, NULL));
+    CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
     set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
-    CHECK_OK(trapeze_grp_evaluate(m, &g, &same, NULL));
+    CHECK_OK(trapeze_group_evaluate(m, &g, &same, NULL));
     set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
-    CHECK_OK(trapeze_grp_evaluate(m, &g, &split, NULL));
+    CHECK_OK(trapeze_group_evaluate(m, &g, &split, NULL));
     CHECK_NEAR(same.cycles, 120, 1e-6);
     CHECK_NEAR(split.cycles, 110, 1e-6);
-    trapeze_grp_destroy(m);
-    trapeze_grp_machine one = mach;
+    trapeze_group_destroy(m);
+    trapeze_group_machine one = mach;
     one.tbs_per_sm = 1;
-    CHECK_OK(trapeze_grp_create(&u.g, &one, &p, &m, NULL));
+    CHECK_OK(trapeze_group_create(&u.g, &one, &p, &m, NULL));
     set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
-    CHECK_OK(trapeze_grp_evaluate(m, &g, &same, NULL));
+    CHECK_OK(trapeze_group_evaluate(m, &g, &same, NULL));
     CHECK_NEAR(same.cycles, 220, 1e-6);
-    trapeze_grp_destroy(m);
+    trapeze_group_destroy(m);
     /* the SM's own throughput (tsm per TB of the queue): co-resident TBs
      * share it, so with x = 2 the pair on one SM takes 100 + 2 * 50 + 20
      * where split each SM takes 100 + 50 + 10 (the flat Tc alone said the
      * pair costs only its extra L2 accesses) */
-    trapeze_grp_params ps = p;
-    ps.value[TRAPEZE_GRP_TSM] = 50;
-    CHECK_OK(trapeze_grp_create(&u.g, &mach, &ps, &m, NULL));
+    trapeze_group_params ps = p;
+    ps.value[TRAPEZE_GROUP_TSM] = 50;
+    CHECK_OK(trapeze_group_create(&u.g, &mach, &ps, &m, NULL));
     set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
-    CHECK_OK(trapeze_grp_evaluate(m, &g, &same, NULL));
+    CHECK_OK(trapeze_group_evaluate(m, &g, &same, NULL));
     set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
-    CHECK_OK(trapeze_grp_evaluate(m, &g, &split, NULL));
+    CHECK_OK(trapeze_group_evaluate(m, &g, &split, NULL));
     CHECK_NEAR(same.cycles, 220, 1e-6);
     CHECK_NEAR(split.cycles, 160, 1e-6);
     CHECK_NEAR(same.t_sm, 100, 1e-9);
     CHECK_NEAR(split.t_sm, 50, 1e-9);
-    CHECK_NEAR(same.dcycles_dparam[TRAPEZE_GRP_TSM], 2, 1e-9);
+    CHECK_NEAR(same.dcycles_dparam[TRAPEZE_GROUP_TSM], 2, 1e-9);
     /* what bounds each: split, Tc 100 over Ts 50 and T2 10; the pair, Tc
      * and Ts 100 each (the first of equals) over T2 20 */
-    CHECK(!strcmp(trapeze_grp_eval_bound(&split), "latency"));
-    CHECK(!strcmp(trapeze_grp_eval_bound(&same), "latency"));
+    CHECK(!strcmp(trapeze_group_eval_bound(&split), "latency"));
+    CHECK(!strcmp(trapeze_group_eval_bound(&same), "latency"));
     same.t_sm = 101;
-    CHECK(!strcmp(trapeze_grp_eval_bound(&same), "sm"));
+    CHECK(!strcmp(trapeze_group_eval_bound(&same), "sm"));
     same.t_dram = 102;
-    CHECK(!strcmp(trapeze_grp_eval_bound(&same), "dram"));
-    trapeze_grp_destroy(m);
+    CHECK(!strcmp(trapeze_group_eval_bound(&same), "dram"));
+    trapeze_group_destroy(m);
     /* counted in elements (32 a line here): 32 times the accesses, the same
      * decay (capacities converted at 32 elements a line) */
     mach.by_elements = 1;
-    CHECK_OK(trapeze_grp_create(&s.g, &mach, &p, &m, NULL));
+    CHECK_OK(trapeze_group_create(&s.g, &mach, &p, &m, NULL));
     set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
-    CHECK_OK(trapeze_grp_evaluate(m, &g, &same, NULL));
+    CHECK_OK(trapeze_group_evaluate(m, &g, &same, NULL));
     CHECK_NEAR(same.l2_accesses, 320, 1e-9);
     CHECK_NEAR(same.dram_reads, 640 - 320 * exp(-5e-6), 1e-6);
     trapeze_grouping_free(&g);
-    trapeze_grp_destroy(m);
+    trapeze_group_destroy(m);
 }
 
 /* Three TBs of one row reading one panel of 4 lines (a clique): the third
@@ -160,22 +160,22 @@ static void test_clique_theta(void)
     edge(&s, 0, 1, 4);
     edge(&s, 0, 2, 4);
     edge(&s, 1, 2, 4);
-    trapeze_grp_machine mach = {1, 3, 128, 1e6, 0};
-    trapeze_grp_params p = exact_params();
+    trapeze_group_machine mach = {1, 3, 128, 1e6, 0};
+    trapeze_group_params p = exact_params();
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 3, 1, NULL));
     set_grouping(&g, (int[]){0, 0, 0}, (long[]){0, 1, 2});
     const double theta[3] = {0, 0.5, 1}, l2[3] = {30 - 12, 30 - 10, 30 - 8};
     for (int i = 0; i < 3; i++) {
-        p.value[TRAPEZE_GRP_THETA] = theta[i];
-        trapeze_grp_model *m;
-        trapeze_grp_eval e;
-        CHECK_OK(trapeze_grp_create(&s.g, &mach, &p, &m, NULL));
-        CHECK_OK(trapeze_grp_evaluate(m, &g, &e, NULL));
+        p.value[TRAPEZE_GROUP_THETA] = theta[i];
+        trapeze_group_model *m;
+        trapeze_group_eval e;
+        CHECK_OK(trapeze_group_create(&s.g, &mach, &p, &m, NULL));
+        CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));
         CHECK_NEAR(e.l2_accesses, l2[i], 1e-12);
         /* d l2 / d theta = -(max - clipped sum) summed: TB1 0, TB2 -(4 - 8) */
-        CHECK_NEAR(e.dl2_dparam[TRAPEZE_GRP_THETA], 4, 1e-12);
-        trapeze_grp_destroy(m);
+        CHECK_NEAR(e.dl2_dparam[TRAPEZE_GROUP_THETA], 4, 1e-12);
+        trapeze_group_destroy(m);
     }
     trapeze_grouping_free(&g);
 }
@@ -187,24 +187,24 @@ static void test_l1_decay_after_residency(void)
     small_graph s;
     graph_init(&s, 2, 10);
     edge(&s, 0, 1, 10);
-    trapeze_grp_machine mach = {1, 1, 10, 1e6, 0};
-    trapeze_grp_params p = exact_params();
-    trapeze_grp_model *m;
-    CHECK_OK(trapeze_grp_create(&s.g, &mach, &p, &m, NULL));
+    trapeze_group_machine mach = {1, 1, 10, 1e6, 0};
+    trapeze_group_params p = exact_params();
+    trapeze_group_model *m;
+    CHECK_OK(trapeze_group_create(&s.g, &mach, &p, &m, NULL));
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 2, 1, NULL));
     set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
-    trapeze_grp_eval e;
-    CHECK_OK(trapeze_grp_evaluate(m, &g, &e, NULL));
+    trapeze_group_eval e;
+    CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));
     CHECK_NEAR(e.l2_accesses, 20 - 10 * exp(-1.0), 1e-12);
     /* a bad grouping for this model is refused */
     trapeze_grouping g2;
     CHECK_OK(trapeze_grouping_alloc(&g2, 2, 2, NULL));
     trapeze_error err;
-    CHECK(trapeze_grp_evaluate(m, &g2, &e, &err) == TRAPEZE_EINVAL);
+    CHECK(trapeze_group_evaluate(m, &g2, &e, &err) == TRAPEZE_EINVAL);
     trapeze_grouping_free(&g2);
     trapeze_grouping_free(&g);
-    trapeze_grp_destroy(m);
+    trapeze_group_destroy(m);
 }
 
 /* Exact gradients: every parameter, three outputs, a random graph and
@@ -221,19 +221,19 @@ static void test_gradients(void)
         for (int j = i + 1; j < 40 && s.g.n_edges < 250; j++)
             if (RND() % 5 == 0)
                 edge(&s, i, j, 1 + (long long)(RND() % 15));
-    trapeze_grp_machine mach = {3, 4, 64, 2000, 0};
-    trapeze_grp_params p;
-    trapeze_grp_params_default(&p);
-    p.value[TRAPEZE_GRP_MU] = 1.3;
-    p.value[TRAPEZE_GRP_ETA2] = 0.7;
-    p.value[TRAPEZE_GRP_RETAIN2] = 0.3;
-    p.value[TRAPEZE_GRP_THETA] = 0.4;
-    p.value[TRAPEZE_GRP_NU] = 1.2;
-    p.value[TRAPEZE_GRP_CWAVE] = 3000;
-    p.value[TRAPEZE_GRP_TL2] = 2;
-    p.value[TRAPEZE_GRP_TDRAM] = 3;
-    p.value[TRAPEZE_GRP_OVERLAP] = 0.6;
-    p.value[TRAPEZE_GRP_TSM] = 700;
+    trapeze_group_machine mach = {3, 4, 64, 2000, 0};
+    trapeze_group_params p;
+    trapeze_group_params_default(&p);
+    p.value[TRAPEZE_GROUP_MU] = 1.3;
+    p.value[TRAPEZE_GROUP_ETA2] = 0.7;
+    p.value[TRAPEZE_GROUP_RETAIN2] = 0.3;
+    p.value[TRAPEZE_GROUP_THETA] = 0.4;
+    p.value[TRAPEZE_GROUP_NU] = 1.2;
+    p.value[TRAPEZE_GROUP_CWAVE] = 3000;
+    p.value[TRAPEZE_GROUP_TL2] = 2;
+    p.value[TRAPEZE_GROUP_TDRAM] = 3;
+    p.value[TRAPEZE_GROUP_OVERLAP] = 0.6;
+    p.value[TRAPEZE_GROUP_TSM] = 700;
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 40, 3, NULL));
     long next[3] = {0, 0, 0};
@@ -241,21 +241,21 @@ static void test_gradients(void)
         g.group[t] = (int)(RND() % 3);
         g.order[t] = next[g.group[t]]++;
     }
-    trapeze_grp_model *m;
-    CHECK_OK(trapeze_grp_create(&s.g, &mach, &p, &m, NULL));
-    trapeze_grp_eval e;
-    CHECK_OK(trapeze_grp_evaluate(m, &g, &e, NULL));
+    trapeze_group_model *m;
+    CHECK_OK(trapeze_group_create(&s.g, &mach, &p, &m, NULL));
+    trapeze_group_eval e;
+    CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));
     CHECK(e.l1_shared_hits > 0 && e.dram_reads > 0);
-    for (int k = 0; k < TRAPEZE_GRP_NPARAMS; k++) {
-        trapeze_grp_params q = p;
+    for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++) {
+        trapeze_group_params q = p;
         double h = 1e-6 * (fabs(p.value[k]) + 1e-3);
-        trapeze_grp_eval hi, lo;
+        trapeze_group_eval hi, lo;
         q.value[k] = p.value[k] + h;
-        trapeze_grp_set_params(m, &q);
-        CHECK_OK(trapeze_grp_evaluate(m, &g, &hi, NULL));
+        trapeze_group_set_params(m, &q);
+        CHECK_OK(trapeze_group_evaluate(m, &g, &hi, NULL));
         q.value[k] = p.value[k] - h;
-        trapeze_grp_set_params(m, &q);
-        CHECK_OK(trapeze_grp_evaluate(m, &g, &lo, NULL));
+        trapeze_group_set_params(m, &q);
+        CHECK_OK(trapeze_group_evaluate(m, &g, &lo, NULL));
         double fd_c = (hi.cycles - lo.cycles) / (2 * h);
         double fd_l2 = (hi.l2_accesses - lo.l2_accesses) / (2 * h);
         double fd_d = (hi.dram_reads - lo.dram_reads) / (2 * h);
@@ -264,11 +264,11 @@ static void test_gradients(void)
         CHECK_NEAR(e.ddram_dparam[k], fd_d, 1e-5 * (fabs(fd_d) + 1));
     }
     /* the gradients that must not vanish here */
-    CHECK(fabs(e.ddram_dparam[TRAPEZE_GRP_RETAIN2]) > 1e-6);
-    CHECK(fabs(e.dcycles_dparam[TRAPEZE_GRP_OVERLAP]) > 1e-6);
-    CHECK(fabs(e.dcycles_dparam[TRAPEZE_GRP_TSM]) > 1e-6);
+    CHECK(fabs(e.ddram_dparam[TRAPEZE_GROUP_RETAIN2]) > 1e-6);
+    CHECK(fabs(e.dcycles_dparam[TRAPEZE_GROUP_OVERLAP]) > 1e-6);
+    CHECK(fabs(e.dcycles_dparam[TRAPEZE_GROUP_TSM]) > 1e-6);
     trapeze_grouping_free(&g);
-    trapeze_grp_destroy(m);
+    trapeze_group_destroy(m);
 }
 
 static void write_text(const char *path, const char *text)

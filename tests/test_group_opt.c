@@ -51,18 +51,18 @@ static void graph_free(graph *s)
     free(s->g.edges);
 }
 
-static trapeze_grp_model *model_for(const graph *s, int n_sm, int x)
+static trapeze_group_model *model_for(const graph *s, int n_sm, int x)
 {
-    trapeze_grp_machine mach = {n_sm, x, 128, 6144, 0};
-    trapeze_grp_params p;
-    trapeze_grp_params_default(&p);
-    p.value[TRAPEZE_GRP_CWAVE] = 100;   /* memory-bound: the grouping matters */
+    trapeze_group_machine mach = {n_sm, x, 128, 6144, 0};
+    trapeze_group_params p;
+    trapeze_group_params_default(&p);
+    p.value[TRAPEZE_GROUP_CWAVE] = 100;   /* memory-bound: the grouping matters */
     /* one cycle per L2 access and half per DRAM read for the whole GPU
      * (the memory times are per SM: tl2 l2 / n_sm) */
-    p.value[TRAPEZE_GRP_TL2] = n_sm;
-    p.value[TRAPEZE_GRP_TDRAM] = 0.5 * n_sm;
-    trapeze_grp_model *m = NULL;
-    CHECK_OK(trapeze_grp_create(&s->g, &mach, &p, &m, NULL));
+    p.value[TRAPEZE_GROUP_TL2] = n_sm;
+    p.value[TRAPEZE_GROUP_TDRAM] = 0.5 * n_sm;
+    trapeze_group_model *m = NULL;
+    CHECK_OK(trapeze_group_create(&s->g, &mach, &p, &m, NULL));
     return m;
 }
 
@@ -70,12 +70,12 @@ static void test_placements(void)
 {
     graph s;
     matmul_like(&s, 4, 3, 1, 1);
-    trapeze_grp_model *m = model_for(&s, 2, 4);
+    trapeze_group_model *m = model_for(&s, 2, 4);
     trapeze_grouping g;
-    CHECK_OK(trapeze_grp_grouping_rr(m, &g, NULL));
+    CHECK_OK(trapeze_group_rr(m, &g, NULL));
     CHECK(g.group[5] == 1 && g.order[5] == 2);
     trapeze_grouping_free(&g);
-    CHECK_OK(trapeze_grp_grouping_bcs(m, &g, NULL));
+    CHECK_OK(trapeze_group_bcs(m, &g, NULL));
     /* pairs (0,1) (2,3) (4,5) ...: pair 2 = TBs 4, 5 in queue 0 at 2, 3 */
     CHECK(g.group[4] == 0 && g.order[4] == 2 && g.group[5] == 0 && g.order[5] == 3);
     CHECK(g.group[3] == 1 && g.order[3] == 1);
@@ -83,7 +83,7 @@ static void test_placements(void)
     /* 2 x 2 tiles over 4 x 3, row-major: tiles (0,0) (1,0) (0,1) (1,1) of
      * sizes 4 4 2 2; queue loads 0/0 -> tile0 q0, tile1 q1, tile2 q0
      * (4 = 4, lowest), tile3 q1 */
-    CHECK_OK(trapeze_grp_grouping_tiles(m, 2, 2, 0, &g, NULL));
+    CHECK_OK(trapeze_group_tiles(m, 2, 2, 0, &g, NULL));
     CHECK(g.group[0] == 0 && g.order[0] == 0 && g.group[5] == 0 && g.order[5] == 3);
     CHECK(g.group[2] == 1 && g.order[2] == 0 && g.group[7] == 1 && g.order[7] == 3);
     CHECK(g.group[8] == 0 && g.order[8] == 4 && g.group[9] == 0 && g.order[9] == 5);
@@ -91,12 +91,12 @@ static void test_placements(void)
     CHECK_OK(trapeze_grouping_check(&g, NULL));
     trapeze_grouping_free(&g);
     /* column-major tile order: tile (0,1) comes second, to queue 1 */
-    CHECK_OK(trapeze_grp_grouping_tiles(m, 2, 2, 1, &g, NULL));
+    CHECK_OK(trapeze_group_tiles(m, 2, 2, 1, &g, NULL));
     CHECK(g.group[8] == 1 && g.order[8] == 0);
     trapeze_grouping_free(&g);
     trapeze_error err;
-    CHECK(trapeze_grp_grouping_tiles(m, 5, 1, 0, &g, &err) == TRAPEZE_ERANGE);
-    trapeze_grp_destroy(m);
+    CHECK(trapeze_group_tiles(m, 5, 1, 0, &g, &err) == TRAPEZE_ERANGE);
+    trapeze_group_destroy(m);
     graph_free(&s);
 }
 
@@ -110,10 +110,10 @@ static void test_tile_shape(void)
     for (int c = 0; c < 2; c++) {
         graph s;
         matmul_like(&s, 8, 8, rows[c], cols[c]);
-        trapeze_grp_model *m = model_for(&s, 4, 4);
+        trapeze_group_model *m = model_for(&s, 4, 4);
         trapeze_grouping best, rr;
-        trapeze_grp_choice ch;
-        CHECK_OK(trapeze_grp_optimize(m, NULL, NULL, NULL, 0, 0, &best, &ch, NULL));
+        trapeze_group_choice ch;
+        CHECK_OK(trapeze_group_optimize(m, NULL, NULL, NULL, 0, 0, &best, &ch, NULL));
         CHECK(strcmp(ch.source, "tiles") == 0);
         CHECK(ch.gx * ch.gy <= 4);
         CHECK(ch.gx_continuous * ch.gy_continuous <= 4 + 1e-6);
@@ -123,18 +123,18 @@ static void test_tile_shape(void)
             for (int gx = 1; gx <= 4; gx++)
                 for (int gy = 1; gx * gy <= 4; gy++) {
                     trapeze_grouping t;
-                    trapeze_grp_eval e;
-                    CHECK_OK(trapeze_grp_grouping_tiles(m, gx, gy, o, &t, NULL));
-                    CHECK_OK(trapeze_grp_evaluate(m, &t, &e, NULL));
+                    trapeze_group_eval e;
+                    CHECK_OK(trapeze_group_tiles(m, gx, gy, o, &t, NULL));
+                    CHECK_OK(trapeze_group_evaluate(m, &t, &e, NULL));
                     least = e.cycles < least ? e.cycles : least;
                     trapeze_grouping_free(&t);
                 }
         CHECK(ch.eval.cycles <= least * (1 + 1e-12));
-        trapeze_grp_eval eb, er;
-        CHECK_OK(trapeze_grp_evaluate(m, &best, &eb, NULL));
+        trapeze_group_eval eb, er;
+        CHECK_OK(trapeze_group_evaluate(m, &best, &eb, NULL));
         CHECK_NEAR(eb.cycles, ch.eval.cycles, 1e-9 * eb.cycles);
-        CHECK_OK(trapeze_grp_grouping_rr(m, &rr, NULL));
-        CHECK_OK(trapeze_grp_evaluate(m, &rr, &er, NULL));
+        CHECK_OK(trapeze_group_rr(m, &rr, NULL));
+        CHECK_OK(trapeze_group_evaluate(m, &rr, &er, NULL));
         /* row sharing: round-robin (stride 4 over rows of 8) never pairs a
          * row; column sharing: it pairs columns t, t + 8 already */
         CHECK(c == 0 ? eb.l2_accesses < 0.8 * er.l2_accesses : eb.l2_accesses <= er.l2_accesses);
@@ -142,7 +142,7 @@ static void test_tile_shape(void)
         CHECK(eb.max_queue == 16);   /* balanced: 64 TBs on 4 SMs */
         trapeze_grouping_free(&best);
         trapeze_grouping_free(&rr);
-        trapeze_grp_destroy(m);
+        trapeze_group_destroy(m);
         graph_free(&s);
     }
 }
@@ -166,9 +166,9 @@ static void test_candidate_wins(void)
     }
     s.g.lines = s.fl;
     s.g.elements = s.fe;
-    trapeze_grp_model *m = model_for(&s, 4, 2);
+    trapeze_group_model *m = model_for(&s, 4, 2);
     trapeze_grouping cand[2], best;
-    CHECK_OK(trapeze_grp_grouping_rr(m, &cand[0], NULL));
+    CHECK_OK(trapeze_group_rr(m, &cand[0], NULL));
     CHECK_OK(trapeze_grouping_alloc(&cand[1], 16, 4, NULL));
     for (long k = 0; k < 8; k++) {
         cand[1].group[k] = cand[1].group[15 - k] = (int)(k % 4);
@@ -176,25 +176,25 @@ static void test_candidate_wins(void)
         cand[1].order[15 - k] = (k / 4) * 2 + 1;
     }
     const char *names[2] = {"rr", "mirror"};
-    trapeze_grp_choice ch;
-    CHECK_OK(trapeze_grp_optimize(m, cand, names, NULL, 2, 0, &best, &ch, NULL));
+    trapeze_group_choice ch;
+    CHECK_OK(trapeze_group_optimize(m, cand, names, NULL, 2, 0, &best, &ch, NULL));
     CHECK(strcmp(ch.source, "mirror") == 0);
     /* mirror beats rr by 64 vs 160 L2 accesses' worth of cycles; a margin
      * wider than that gain keeps the default, rr */
-    trapeze_grp_eval e_rr;
-    CHECK_OK(trapeze_grp_evaluate(m, &cand[0], &e_rr, NULL));
+    trapeze_group_eval e_rr;
+    CHECK_OK(trapeze_group_evaluate(m, &cand[0], &e_rr, NULL));
     double gain = 1 - ch.eval.cycles / e_rr.cycles;
     CHECK(gain > 0.05);
     trapeze_grouping kept;
-    trapeze_grp_choice ch2;
-    CHECK_OK(trapeze_grp_optimize(m, cand, names, NULL, 2, gain + 0.01, &kept, &ch2, NULL));
+    trapeze_group_choice ch2;
+    CHECK_OK(trapeze_group_optimize(m, cand, names, NULL, 2, gain + 0.01, &kept, &ch2, NULL));
     CHECK(strcmp(ch2.source, "rr") == 0 && kept.group[5] == cand[0].group[5]);
     CHECK_NEAR(ch2.eval.cycles, e_rr.cycles, 1e-9);
     trapeze_grouping_free(&kept);
     /* measured cycles decide among candidates: rr measured faster than the
      * mirror wins whatever the model says */
     const double measured[2] = {1000, 1001};
-    CHECK_OK(trapeze_grp_optimize(m, cand, names, measured, 2, 0.5, &kept, &ch2, NULL));
+    CHECK_OK(trapeze_group_optimize(m, cand, names, measured, 2, 0.5, &kept, &ch2, NULL));
     CHECK(strcmp(ch2.source, "rr") == 0);
     trapeze_grouping_free(&kept);
     /* a tile predicted faster than the winner's prediction but not than its
@@ -202,20 +202,20 @@ static void test_candidate_wins(void)
      * at 1 cycle keeps rr; measured at its prediction lets the tile in */
     graph r;
     matmul_like(&r, 8, 8, 30, 2);
-    trapeze_grp_model *mr = model_for(&r, 4, 4);
+    trapeze_group_model *mr = model_for(&r, 4, 4);
     trapeze_grouping rr_g;
-    CHECK_OK(trapeze_grp_grouping_rr(mr, &rr_g, NULL));
-    trapeze_grp_eval e_r;
-    CHECK_OK(trapeze_grp_evaluate(mr, &rr_g, &e_r, NULL));
+    CHECK_OK(trapeze_group_rr(mr, &rr_g, NULL));
+    trapeze_group_eval e_r;
+    CHECK_OK(trapeze_group_evaluate(mr, &rr_g, &e_r, NULL));
     const double fast[1] = {1}, as_predicted[1] = {e_r.cycles};
-    CHECK_OK(trapeze_grp_optimize(mr, &rr_g, names, fast, 1, 0.01, &kept, &ch2, NULL));
+    CHECK_OK(trapeze_group_optimize(mr, &rr_g, names, fast, 1, 0.01, &kept, &ch2, NULL));
     CHECK(strcmp(ch2.source, "rr") == 0);
     trapeze_grouping_free(&kept);
-    CHECK_OK(trapeze_grp_optimize(mr, &rr_g, names, as_predicted, 1, 0.01, &kept, &ch2, NULL));
+    CHECK_OK(trapeze_group_optimize(mr, &rr_g, names, as_predicted, 1, 0.01, &kept, &ch2, NULL));
     CHECK(strcmp(ch2.source, "tiles") == 0);
     trapeze_grouping_free(&kept);
     trapeze_grouping_free(&rr_g);
-    trapeze_grp_destroy(mr);
+    trapeze_group_destroy(mr);
     graph_free(&r);
     for (long t = 0; t < 16; t++)
         CHECK(best.group[t] == cand[1].group[t] && best.order[t] == cand[1].order[t]);
@@ -224,7 +224,7 @@ static void test_candidate_wins(void)
     trapeze_grouping_free(&best);
     trapeze_grouping_free(&cand[0]);
     trapeze_grouping_free(&cand[1]);
-    trapeze_grp_destroy(m);
+    trapeze_group_destroy(m);
     graph_free(&s);
 }
 
@@ -234,14 +234,14 @@ static void test_candidate_wins(void)
  * vanish. With tsm in the mask, a truth without the SM-throughput term keeps
  * it at 0 (the tie goes to the fewer terms) and one with it recovers it. */
 /* The defaults with the four times' constants set. */
-static trapeze_grp_params with_times(double cwave, double tsm, double tl2, double tdram)
+static trapeze_group_params with_times(double cwave, double tsm, double tl2, double tdram)
 {
-    trapeze_grp_params p;
-    trapeze_grp_params_default(&p);
-    p.value[TRAPEZE_GRP_CWAVE] = cwave;
-    p.value[TRAPEZE_GRP_TSM] = tsm;
-    p.value[TRAPEZE_GRP_TL2] = tl2;
-    p.value[TRAPEZE_GRP_TDRAM] = tdram;
+    trapeze_group_params p;
+    trapeze_group_params_default(&p);
+    p.value[TRAPEZE_GROUP_CWAVE] = cwave;
+    p.value[TRAPEZE_GROUP_TSM] = tsm;
+    p.value[TRAPEZE_GROUP_TL2] = tl2;
+    p.value[TRAPEZE_GROUP_TDRAM] = tdram;
     return p;
 }
 
@@ -250,44 +250,44 @@ static void fit_recovers(double tsm, int fit_tsm)
     graph s[2];
     matmul_like(&s[0], 8, 8, 30, 2);
     matmul_like(&s[1], 8, 4, 6, 20);
-    trapeze_grp_params truth = with_times(200, tsm, 2, 1.1);
-    truth.value[TRAPEZE_GRP_MU] = 1.7;
-    truth.value[TRAPEZE_GRP_ETA1] = 0.55;
-    truth.value[TRAPEZE_GRP_NU] = 3.2;
+    trapeze_group_params truth = with_times(200, tsm, 2, 1.1);
+    truth.value[TRAPEZE_GROUP_MU] = 1.7;
+    truth.value[TRAPEZE_GROUP_ETA1] = 0.55;
+    truth.value[TRAPEZE_GROUP_NU] = 3.2;
     /* a small L2, so that DRAM reads depend on the order; with tsm, room
      * for every queue at once (x = 32 > Q = 16 and 8): Tc is then flat and
      * Ts follows Q, where with Q >= x both would follow Q and only their
      * norm could be fitted */
-    trapeze_grp_machine mach = {4, tsm > 0 ? 32 : 4, 128, 300, 0};
-    trapeze_grp_model *m[2];
+    trapeze_group_machine mach = {4, tsm > 0 ? 32 : 4, 128, 300, 0};
+    trapeze_group_model *m[2];
     trapeze_grouping g[12];
-    trapeze_grp_observation obs[12];
+    trapeze_group_observation obs[12];
     int n = 0;
     for (int k = 0; k < 2; k++) {
-        CHECK_OK(trapeze_grp_create(&s[k].g, &mach, &truth, &m[k], NULL));
-        CHECK_OK(trapeze_grp_grouping_rr(m[k], &g[n], NULL));
-        CHECK_OK(trapeze_grp_grouping_bcs(m[k], &g[n + 1], NULL));
-        CHECK_OK(trapeze_grp_grouping_tiles(m[k], 4, 1, 0, &g[n + 2], NULL));
-        CHECK_OK(trapeze_grp_grouping_tiles(m[k], 2, 2, 0, &g[n + 3], NULL));
-        CHECK_OK(trapeze_grp_grouping_tiles(m[k], 1, 4, 1, &g[n + 4], NULL));
-        CHECK_OK(trapeze_grp_grouping_tiles(m[k], 1, 1, 1, &g[n + 5], NULL));
+        CHECK_OK(trapeze_group_create(&s[k].g, &mach, &truth, &m[k], NULL));
+        CHECK_OK(trapeze_group_rr(m[k], &g[n], NULL));
+        CHECK_OK(trapeze_group_bcs(m[k], &g[n + 1], NULL));
+        CHECK_OK(trapeze_group_tiles(m[k], 4, 1, 0, &g[n + 2], NULL));
+        CHECK_OK(trapeze_group_tiles(m[k], 2, 2, 0, &g[n + 3], NULL));
+        CHECK_OK(trapeze_group_tiles(m[k], 1, 4, 1, &g[n + 4], NULL));
+        CHECK_OK(trapeze_group_tiles(m[k], 1, 1, 1, &g[n + 5], NULL));
         for (int i = n; i < n + 6; i++) {
-            trapeze_grp_eval e;
-            CHECK_OK(trapeze_grp_evaluate(m[k], &g[i], &e, NULL));
-            obs[i] = (trapeze_grp_observation){m[k], &g[i], e.cycles, e.l2_accesses, e.dram_reads};
+            trapeze_group_eval e;
+            CHECK_OK(trapeze_group_evaluate(m[k], &g[i], &e, NULL));
+            obs[i] = (trapeze_group_observation){m[k], &g[i], e.cycles, e.l2_accesses, e.dram_reads};
         }
         n += 6;
     }
-    trapeze_grp_params fit;
-    trapeze_grp_params_default(&fit);
-    unsigned long mask = TRAPEZE_GRP_MASK(TRAPEZE_GRP_MU) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_ETA1) |
-                         TRAPEZE_GRP_MASK(TRAPEZE_GRP_NU) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_CWAVE) |
-                         TRAPEZE_GRP_MASK(TRAPEZE_GRP_TL2) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_TDRAM);
+    trapeze_group_params fit;
+    trapeze_group_params_default(&fit);
+    unsigned long mask = TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_MU) | TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_ETA1) |
+                         TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_NU) | TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_CWAVE) |
+                         TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_TL2) | TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_TDRAM);
     if (fit_tsm)
-        mask |= TRAPEZE_GRP_MASK(TRAPEZE_GRP_TSM);
-    trapeze_calib_report rep;
+        mask |= TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_TSM);
+    trapeze_fit_report rep;
     trapeze_error err;
-    trapeze_status st = trapeze_grp_fit(obs, n, mask, 4, &fit, &rep, &err);
+    trapeze_status st = trapeze_group_fit(obs, n, mask, 4, &fit, &rep, &err);
     if (st)
         fprintf(stderr, "fit: %s\n", err.message);
     CHECK(st == TRAPEZE_OK);
@@ -296,19 +296,19 @@ static void fit_recovers(double tsm, int fit_tsm)
     /* with tsm a held-out fold's trust region can stop short of the exact
      * constants (0.37% here): the whole fit above is exact either way */
     CHECK(rep.cv_mape_pct < (tsm > 0 ? 1.0 : 1e-4));
-    const int fitted[7] = {TRAPEZE_GRP_MU, TRAPEZE_GRP_ETA1, TRAPEZE_GRP_NU, TRAPEZE_GRP_CWAVE,
-                           TRAPEZE_GRP_TL2, TRAPEZE_GRP_TDRAM, TRAPEZE_GRP_TSM};
+    const int fitted[7] = {TRAPEZE_GROUP_MU, TRAPEZE_GROUP_ETA1, TRAPEZE_GROUP_NU, TRAPEZE_GROUP_CWAVE,
+                           TRAPEZE_GROUP_TL2, TRAPEZE_GROUP_TDRAM, TRAPEZE_GROUP_TSM};
     for (int i = 0; i < 7; i++)
         CHECK_NEAR(fit.value[fitted[i]], truth.value[fitted[i]], 1e-4 * truth.value[fitted[i]]);
     /* what was not fitted kept its start */
-    CHECK(fit.value[TRAPEZE_GRP_THETA] == 0.5);
+    CHECK(fit.value[TRAPEZE_GROUP_THETA] == 0.5);
     /* nothing measured: a clear error */
-    trapeze_grp_observation none = {m[0], &g[0], 0, 0, 0};
-    CHECK(trapeze_grp_fit(&none, 1, mask, 0, &fit, NULL, &err) == TRAPEZE_EINVAL);
+    trapeze_group_observation none = {m[0], &g[0], 0, 0, 0};
+    CHECK(trapeze_group_fit(&none, 1, mask, 0, &fit, NULL, &err) == TRAPEZE_EINVAL);
     for (int i = 0; i < n; i++)
         trapeze_grouping_free(&g[i]);
     for (int k = 0; k < 2; k++) {
-        trapeze_grp_destroy(m[k]);
+        trapeze_group_destroy(m[k]);
         graph_free(&s[k]);
     }
 }
@@ -320,16 +320,16 @@ static void test_fit_tie_keeps_tsm(void)
 {
     graph s;
     matmul_like(&s, 1, 8, 10, 0);   /* 8 TBs of 10 lines, no two sharing */
-    trapeze_grp_machine mach = {4, 8, 128, 1e6, 0};
-    trapeze_grp_params truth = with_times(100, 50, 0, 0);
-    trapeze_grp_model *m;
-    CHECK_OK(trapeze_grp_create(&s.g, &mach, &truth, &m, NULL));
+    trapeze_group_machine mach = {4, 8, 128, 1e6, 0};
+    trapeze_group_params truth = with_times(100, 50, 0, 0);
+    trapeze_group_model *m;
+    CHECK_OK(trapeze_group_create(&s.g, &mach, &truth, &m, NULL));
     /* five groupings (four timing constants need more points than that) */
     static const int queues[5][8] = {{0, 1, 2, 3, 0, 1, 2, 3}, {0, 0, 0, 0, 0, 0, 0, 0},
                                      {0, 0, 0, 0, 1, 1, 1, 1}, {0, 0, 0, 1, 1, 1, 2, 2},
                                      {0, 0, 0, 0, 0, 1, 2, 3}};
     trapeze_grouping g[5];
-    trapeze_grp_observation obs[5];
+    trapeze_group_observation obs[5];
     for (int i = 0; i < 5; i++) {
         CHECK_OK(trapeze_grouping_alloc(&g[i], 8, 4, NULL));
         long next[4] = {0, 0, 0, 0};
@@ -337,41 +337,41 @@ static void test_fit_tie_keeps_tsm(void)
             g[i].group[tb] = queues[i][tb];
             g[i].order[tb] = next[queues[i][tb]]++;
         }
-        trapeze_grp_eval e;
-        CHECK_OK(trapeze_grp_evaluate(m, &g[i], &e, NULL));
-        obs[i] = (trapeze_grp_observation){m, &g[i], e.cycles, e.l2_accesses, e.dram_reads};
+        trapeze_group_eval e;
+        CHECK_OK(trapeze_group_evaluate(m, &g[i], &e, NULL));
+        obs[i] = (trapeze_group_observation){m, &g[i], e.cycles, e.l2_accesses, e.dram_reads};
     }
     /* the truth by hand: sqrt(100^2 + (50 Q)^2), Q = 2, 8, 4, 3, 5 */
     CHECK_NEAR(obs[1].cycles, sqrt(100.0 * 100 + 400.0 * 400), 1e-6);
-    trapeze_grp_params fit;
-    trapeze_grp_params_default(&fit);
-    fit.value[TRAPEZE_GRP_TDRAM] = 0;
+    trapeze_group_params fit;
+    trapeze_group_params_default(&fit);
+    fit.value[TRAPEZE_GROUP_TDRAM] = 0;
     /* (tdram held at 0: with it Td would follow Q too, and three collinear
      * times leave the trust region nothing to choose by) */
-    unsigned long mask = TRAPEZE_GRP_MASK(TRAPEZE_GRP_CWAVE) | TRAPEZE_GRP_MASK(TRAPEZE_GRP_TL2) |
-                         TRAPEZE_GRP_MASK(TRAPEZE_GRP_TSM);
-    CHECK_OK(trapeze_grp_fit(obs, 5, mask, 0, &fit, NULL, NULL));
-    CHECK_NEAR(fit.value[TRAPEZE_GRP_TSM], 50, 1e-3);
-    CHECK_NEAR(fit.value[TRAPEZE_GRP_CWAVE], 100, 1e-3);
-    CHECK(fit.value[TRAPEZE_GRP_TL2] < 1e-6 && fit.value[TRAPEZE_GRP_TDRAM] < 1e-6);
+    unsigned long mask = TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_CWAVE) | TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_TL2) |
+                         TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_TSM);
+    CHECK_OK(trapeze_group_fit(obs, 5, mask, 0, &fit, NULL, NULL));
+    CHECK_NEAR(fit.value[TRAPEZE_GROUP_TSM], 50, 1e-3);
+    CHECK_NEAR(fit.value[TRAPEZE_GROUP_CWAVE], 100, 1e-3);
+    CHECK(fit.value[TRAPEZE_GROUP_TL2] < 1e-6 && fit.value[TRAPEZE_GROUP_TDRAM] < 1e-6);
     /* without tsm in the mask the L2 time takes it, 5 cycles an access
      * (50 a TB of 10 lines), and the fit is exact too: the tie was real */
-    trapeze_grp_params_default(&fit);
-    fit.value[TRAPEZE_GRP_TDRAM] = 0;
-    trapeze_calib_report rep;
-    CHECK_OK(trapeze_grp_fit(obs, 5, mask & ~TRAPEZE_GRP_MASK(TRAPEZE_GRP_TSM), 0, &fit, &rep,
+    trapeze_group_params_default(&fit);
+    fit.value[TRAPEZE_GROUP_TDRAM] = 0;
+    trapeze_fit_report rep;
+    CHECK_OK(trapeze_group_fit(obs, 5, mask & ~TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_TSM), 0, &fit, &rep,
                              NULL));
-    CHECK(fit.value[TRAPEZE_GRP_TSM] == 0);
-    CHECK_NEAR(fit.value[TRAPEZE_GRP_TL2] * fit.value[TRAPEZE_GRP_MU], 5, 1e-3);
+    CHECK(fit.value[TRAPEZE_GROUP_TSM] == 0);
+    CHECK_NEAR(fit.value[TRAPEZE_GROUP_TL2] * fit.value[TRAPEZE_GROUP_MU], 5, 1e-3);
     for (int i = 0; i < 5; i++) {
-        trapeze_grp_eval e;
-        trapeze_grp_set_params(m, &fit);
-        CHECK_OK(trapeze_grp_evaluate(m, &g[i], &e, NULL));
+        trapeze_group_eval e;
+        trapeze_group_set_params(m, &fit);
+        CHECK_OK(trapeze_group_evaluate(m, &g[i], &e, NULL));
         CHECK_NEAR(e.cycles, obs[i].cycles, 1e-3 * obs[i].cycles);
     }
     for (int i = 0; i < 5; i++)
         trapeze_grouping_free(&g[i]);
-    trapeze_grp_destroy(m);
+    trapeze_group_destroy(m);
     graph_free(&s);
 }
 
@@ -500,7 +500,7 @@ static void test_static_chen(void)
 {
     graph s;
     chain(&s, 8);
-    trapeze_grp_machine mach = {2, 2, 128, 6144, 0};
+    trapeze_group_machine mach = {2, 2, 128, 6144, 0};
     trapeze_grouping g;
     CHECK_OK(trapeze_locality_chen_grouping(&s.g, mach.n_sm, mach.tbs_per_sm, &g, NULL));
     static const int want_group[8] = {0, 0, 1, 1, 1, 0, 0, 1};
@@ -527,7 +527,7 @@ static void test_static_chen(void)
     /* more SMs than TBs: one TB each, 0, 2, 4 sharing nothing with the
      * placed ones, then the one sharing least: 5 (5 lines, with 4), then 1
      * and 3 (10 each: 1 the smaller id); no SMs: an error */
-    mach = (trapeze_grp_machine){10, 4, 128, 6144, 0};
+    mach = (trapeze_group_machine){10, 4, 128, 6144, 0};
     CHECK_OK(trapeze_locality_chen_grouping(&s.g, mach.n_sm, mach.tbs_per_sm, &g, NULL));
     for (int t = 0; t < 6; t++)
         CHECK(g.group[t] == (t == 0 ? 0 : t == 2 ? 1 : t == 4 ? 2 : t == 5 ? 3 : t == 1 ? 4 : 5) &&

@@ -52,14 +52,14 @@ static int by_pair(const void *a, const void *b)
     return x->tb_j < y->tb_j ? -1 : x->tb_j > y->tb_j;
 }
 
-static trapeze_grp_model *model_of(graph *s, int n_sm)
+static trapeze_group_model *model_of(graph *s, int n_sm)
 {
     qsort(s->e, (size_t)s->g.n_edges, sizeof *s->e, by_pair);
-    trapeze_grp_machine mach = {n_sm, 4, 128, 6144, 0};
-    trapeze_grp_params p;
-    trapeze_grp_params_default(&p);
-    trapeze_grp_model *m = NULL;
-    CHECK_OK(trapeze_grp_create(&s->g, &mach, &p, &m, NULL));
+    trapeze_group_machine mach = {n_sm, 4, 128, 6144, 0};
+    trapeze_group_params p;
+    trapeze_group_params_default(&p);
+    trapeze_group_model *m = NULL;
+    CHECK_OK(trapeze_group_create(&s->g, &mach, &p, &m, NULL));
     return m;
 }
 
@@ -78,22 +78,22 @@ static void gradient(void)
         for (long j = i + 1; j < 12; j++)
             if (uniform() < 0.4)
                 edge(&s, i, j, 1 + (long long)(9 * uniform()));
-    trapeze_grp_model *m = model_of(&s, 3);
+    trapeze_group_model *m = model_of(&s, 3);
     const int G = 3, n = 12;
     double th[36], g[36], X[36], dX[39];
     for (int k = 0; k < n * G; k++)
         th[k] = 2 * uniform() - 1;
-    trapeze_grp_soft_objective(m, G, th, g, X, dX);
+    trapeze_group_soft_objective(m, G, th, g, X, dX);
     for (int k = 0; k < n * G; k++) {
         double h = 1e-6, save = th[k];
         th[k] = save + h;
-        double fp = trapeze_grp_soft_objective(m, G, th, NULL, X, dX);
+        double fp = trapeze_group_soft_objective(m, G, th, NULL, X, dX);
         th[k] = save - h;
-        double fm = trapeze_grp_soft_objective(m, G, th, NULL, X, dX);
+        double fm = trapeze_group_soft_objective(m, G, th, NULL, X, dX);
         th[k] = save;
         CHECK_NEAR(g[k], (fp - fm) / (2 * h), 1e-7);
     }
-    trapeze_grp_destroy(m);
+    trapeze_group_destroy(m);
 }
 
 static void planted(void)
@@ -107,14 +107,14 @@ static void planted(void)
     edge(&s, 0, 1, 1);   /* weak links across chains */
     edge(&s, 6, 11, 1);
     edge(&s, 15, 22, 1);
-    trapeze_grp_model *m = model_of(&s, 4);
+    trapeze_group_model *m = model_of(&s, 4);
     trapeze_grouping g;
-    trapeze_grp_soft_info info;
+    trapeze_group_soft_info info;
     memset(&g, 0, sizeof g);
-    CHECK_OK(trapeze_grp_grouping_soft(m, &g, &info, NULL));
+    CHECK_OK(trapeze_group_soft(m, &g, &info, NULL));
     CHECK_NEAR(info.total_shared, 203, 0);
     CHECK_NEAR(info.kept, 200, 0);
-    CHECK_NEAR(trapeze_grp_kept_shared(m, &g), 200, 0);
+    CHECK_NEAR(trapeze_group_kept_shared(m, &g), 200, 0);
     CHECK(info.kept >= info.rounded_kept);
     CHECK_OK(trapeze_grouping_check(&g, NULL));
     for (long c = 0; c < 4 && g.group; c++)
@@ -123,7 +123,7 @@ static void planted(void)
             CHECK(g.order[c + 4 * k] == k);   /* chain order, from its smallest id */
         }
     trapeze_grouping_free(&g);
-    trapeze_grp_destroy(m);
+    trapeze_group_destroy(m);
 }
 
 static void uneven(void)
@@ -134,11 +134,11 @@ static void uneven(void)
         for (long j = i + 1; j < 25; j++)
             if (uniform() < 0.25)
                 edge(&s, i, j, 1 + (long long)(5 * uniform()));
-    trapeze_grp_model *m = model_of(&s, 4);
+    trapeze_group_model *m = model_of(&s, 4);
     trapeze_grouping g;
-    trapeze_grp_soft_info info;
+    trapeze_group_soft_info info;
     memset(&g, 0, sizeof g);
-    CHECK_OK(trapeze_grp_grouping_soft(m, &g, &info, NULL));
+    CHECK_OK(trapeze_group_soft(m, &g, &info, NULL));
     CHECK_OK(trapeze_grouping_check(&g, NULL));
     long load[4] = {0};
     for (long t = 0; t < 25 && g.group; t++) {
@@ -151,9 +151,9 @@ static void uneven(void)
     CHECK(info.kept >= info.rounded_kept);
     CHECK(info.relaxed <= info.relaxed_start);
     /* the kept shared data of the grouping returned is what info says */
-    CHECK_NEAR(trapeze_grp_kept_shared(m, &g), info.kept, 1e-9);
+    CHECK_NEAR(trapeze_group_kept_shared(m, &g), info.kept, 1e-9);
     trapeze_grouping_free(&g);
-    trapeze_grp_destroy(m);
+    trapeze_group_destroy(m);
 }
 
 int main(void)

@@ -54,10 +54,10 @@ int main(void)
 {
     trapeze_error err;
     char *params[] = {"n=32", "block=16"};
-    trapeze_grp_problem *pb = NULL;
-    CHECK_OK(trapeze_grp_problem_builtin("data/gpus/gtx480.config", "matmul", params, 2, 0,
+    trapeze_group_problem *pb = NULL;
+    CHECK_OK(trapeze_group_problem_builtin("data/gpus/gtx480.config", "matmul", params, 2, 0,
                                          &pb, &err));
-    const trapeze_locality_graph *full = trapeze_grp_problem_graph(pb);
+    const trapeze_locality_graph *full = trapeze_group_problem_graph(pb);
     CHECK(full->n_tbs == 4 && full->n_edges == 6);   /* 0-3 and 1-2 share lines only */
     CHECK(shared(full, 0, 1) == 512 && shared(full, 0, 2) == 512 && shared(full, 0, 3) == 0);
 
@@ -70,54 +70,54 @@ int main(void)
         g.group[t] = group[t];
         g.order[t] = order[t];
     }
-    trapeze_grp_params p;
-    trapeze_grp_params_default(&p);
-    p.value[TRAPEZE_GRP_MU] = 1;
-    p.value[TRAPEZE_GRP_ETA1] = 1;
-    trapeze_grp_window *w = NULL;
-    trapeze_grp_measured whole, part;
-    CHECK_OK(trapeze_grp_problem_simulate(pb, "rr", NULL, &whole, &err));
+    trapeze_group_params p;
+    trapeze_group_params_default(&p);
+    p.value[TRAPEZE_GROUP_MU] = 1;
+    p.value[TRAPEZE_GROUP_ETA1] = 1;
+    trapeze_group_window *w = NULL;
+    trapeze_group_measured whole, part;
+    CHECK_OK(trapeze_group_problem_simulate(pb, "rr", NULL, &whole, &err));
     CHECK(whole.warp_instructions > 0);
-    trapeze_grp_eval e;
+    trapeze_group_eval e;
     /* queue 0 over the share: kept whole, the co-resident pair TB 2, TB 0 */
     for (int k = 0; k < 2; k++) {
-        CHECK_OK(trapeze_grp_window_create(pb, &g, k ? 12 : 2, k ? 0.04 : 2.0 / 15, &p, &w,
+        CHECK_OK(trapeze_group_window_create(pb, &g, k ? 12 : 2, k ? 0.04 : 2.0 / 15, &p, &w,
                                            &err));
-        CHECK(trapeze_grp_window_tbs(w) == 2 && trapeze_grp_window_grouping(w)->n_groups == 1);
-        CHECK(trapeze_grp_window_grouping(w)->order[0] == 1 &&
-              trapeze_grp_window_grouping(w)->order[1] == 0);
-        CHECK_OK(trapeze_grp_evaluate(trapeze_grp_window_model(w), trapeze_grp_window_grouping(w),
+        CHECK(trapeze_group_window_tbs(w) == 2 && trapeze_group_window_grouping(w)->n_groups == 1);
+        CHECK(trapeze_group_window_grouping(w)->order[0] == 1 &&
+              trapeze_group_window_grouping(w)->order[1] == 0);
+        CHECK_OK(trapeze_group_evaluate(trapeze_group_window_model(w), trapeze_group_window_grouping(w),
                                       &e, &err));
         CHECK_NEAR(e.l2_accesses, 1536, 1e-9);
-        CHECK_OK(trapeze_grp_window_simulate(pb, w, &part, &err));
+        CHECK_OK(trapeze_group_window_simulate(pb, w, &part, &err));
         CHECK(part.warp_instructions * 2 == whole.warp_instructions);
-        trapeze_grp_window_destroy(w);
+        trapeze_group_window_destroy(w);
     }
     for (int k = 0; k < 2; k++) {   /* queue 0 whole: no share given, or 2 TBs allowed */
-        CHECK_OK(trapeze_grp_window_create(pb, &g, k ? 12 : 2, k ? 0.5 : 0, &p, &w, &err));
-        CHECK(trapeze_grp_window_tbs(w) == 2 && trapeze_grp_window_grouping(w)->n_groups == 1 &&
-              trapeze_grp_window_grouping(w)->order[0] == 1);
-        trapeze_grp_window_destroy(w);
+        CHECK_OK(trapeze_group_window_create(pb, &g, k ? 12 : 2, k ? 0.5 : 0, &p, &w, &err));
+        CHECK(trapeze_group_window_tbs(w) == 2 && trapeze_group_window_grouping(w)->n_groups == 1 &&
+              trapeze_group_window_grouping(w)->order[0] == 1);
+        trapeze_group_window_destroy(w);
     }
-    CHECK_OK(trapeze_grp_window_create(pb, &g, 12, 0, &p, &w, &err));
-    CHECK(trapeze_grp_window_tbs(w) == 3);
-    const trapeze_grouping *sg = trapeze_grp_window_grouping(w);
+    CHECK_OK(trapeze_group_window_create(pb, &g, 12, 0, &p, &w, &err));
+    CHECK(trapeze_group_window_tbs(w) == 3);
+    const trapeze_grouping *sg = trapeze_group_window_grouping(w);
     CHECK(sg->n_tbs == 3 && sg->n_groups == 2);
     CHECK(sg->group[0] == 0 && sg->order[0] == 1 && sg->group[1] == 1 && sg->order[1] == 0 &&
           sg->group[2] == 0 && sg->order[2] == 0);
-    CHECK_OK(trapeze_grp_evaluate(trapeze_grp_window_model(w), sg, &e, &err));
+    CHECK_OK(trapeze_group_evaluate(trapeze_group_window_model(w), sg, &e, &err));
     CHECK_NEAR(e.l2_accesses, 2560, 1e-9);
     CHECK_NEAR(e.max_queue, 2, 0);
 
-    CHECK_OK(trapeze_grp_window_simulate(pb, w, &part, &err));
+    CHECK_OK(trapeze_group_window_simulate(pb, w, &part, &err));
     CHECK(part.warp_instructions * 4 == whole.warp_instructions * 3);
     CHECK(part.cycles > 0 && part.l2_accesses > 0 && part.l2_accesses < whole.l2_accesses);
-    trapeze_grp_window_destroy(w);
+    trapeze_group_window_destroy(w);
 
     /* out of range, and a policy without group lists */
-    CHECK(trapeze_grp_window_create(pb, &g, 16, 0, &p, &w, &err) == TRAPEZE_ERANGE);
-    CHECK(trapeze_grp_window_create(pb, &g, 2, 1.5, &p, &w, &err) == TRAPEZE_ERANGE);
-    CHECK(trapeze_grp_problem_simulate_window(pb, "rr", NULL, 2, &part, &err) == TRAPEZE_EINVAL);
+    CHECK(trapeze_group_window_create(pb, &g, 16, 0, &p, &w, &err) == TRAPEZE_ERANGE);
+    CHECK(trapeze_group_window_create(pb, &g, 2, 1.5, &p, &w, &err) == TRAPEZE_ERANGE);
+    CHECK(trapeze_group_problem_simulate_window(pb, "rr", NULL, 2, &part, &err) == TRAPEZE_EINVAL);
     CHECK(strstr(err.message, "group-list dispatch") != NULL);
     trapeze_grouping_free(&g);
 
@@ -129,38 +129,38 @@ int main(void)
         g.order[t] = 3 - t;
     }
     for (int k = 0; k < 2; k++) {   /* share 0.5 on 12 SMs; 1/15 on 1 SM, the floor of two */
-        CHECK_OK(trapeze_grp_window_create(pb, &g, k ? 1 : 12, k ? 1.0 / 15 : 0.5, &p, &w, &err));
-        sg = trapeze_grp_window_grouping(w);
-        CHECK(trapeze_grp_window_tbs(w) == 2 && sg->n_groups == 1 && sg->order[0] == 1 &&
+        CHECK_OK(trapeze_group_window_create(pb, &g, k ? 1 : 12, k ? 1.0 / 15 : 0.5, &p, &w, &err));
+        sg = trapeze_group_window_grouping(w);
+        CHECK(trapeze_group_window_tbs(w) == 2 && sg->n_groups == 1 && sg->order[0] == 1 &&
               sg->order[1] == 0);
-        CHECK_OK(trapeze_grp_evaluate(trapeze_grp_window_model(w), sg, &e, &err));
+        CHECK_OK(trapeze_group_evaluate(trapeze_group_window_model(w), sg, &e, &err));
         CHECK_NEAR(e.l2_accesses, 1536, 1e-9);
-        CHECK_OK(trapeze_grp_window_simulate(pb, w, &part, &err));
+        CHECK_OK(trapeze_group_window_simulate(pb, w, &part, &err));
         CHECK(part.warp_instructions * 2 == whole.warp_instructions);
-        trapeze_grp_window_destroy(w);
+        trapeze_group_window_destroy(w);
     }
-    CHECK_OK(trapeze_grp_window_create(pb, &g, 1, 0, &p, &w, &err));   /* whole, no share */
-    CHECK(trapeze_grp_window_tbs(w) == 4);
-    trapeze_grp_window_destroy(w);
+    CHECK_OK(trapeze_group_window_create(pb, &g, 1, 0, &p, &w, &err));   /* whole, no share */
+    CHECK(trapeze_group_window_tbs(w) == 4);
+    trapeze_group_window_destroy(w);
     trapeze_grouping_free(&g);
 
-    trapeze_grp_model *m = NULL;
-    CHECK_OK(trapeze_grp_create(full, trapeze_grp_problem_machine(pb), &p, &m, &err));
+    trapeze_group_model *m = NULL;
+    CHECK_OK(trapeze_group_create(full, trapeze_group_problem_machine(pb), &p, &m, &err));
 
     /* rr's and BCS's sub-grids on 1 SM: TB 0, and the pair TB 0, TB 1 */
-    trapeze_grp_window *wr = NULL, *wb = NULL;
-    CHECK_OK(trapeze_grp_problem_policy_grouping(pb, m, "bcs", &g, &err));
+    trapeze_group_window *wr = NULL, *wb = NULL;
+    CHECK_OK(trapeze_group_problem_policy_grouping(pb, m, "bcs", &g, &err));
     CHECK(g.group[0] == 0 && g.order[0] == 0 && g.group[1] == 0 && g.order[1] == 1);
-    CHECK_OK(trapeze_grp_window_create(pb, &g, 1, 0.04, &p, &wb, &err));
+    CHECK_OK(trapeze_group_window_create(pb, &g, 1, 0.04, &p, &wb, &err));
     trapeze_grouping_free(&g);
-    CHECK_OK(trapeze_grp_problem_policy_grouping(pb, m, "rr", &g, &err));
-    CHECK_OK(trapeze_grp_window_create(pb, &g, 1, 0.04, &p, &wr, &err));
+    CHECK_OK(trapeze_group_problem_policy_grouping(pb, m, "rr", &g, &err));
+    CHECK_OK(trapeze_group_window_create(pb, &g, 1, 0.04, &p, &wr, &err));
     trapeze_grouping_free(&g);
-    CHECK(trapeze_grp_window_tbs(wr) == 1 && trapeze_grp_window_tbs(wb) == 2 &&
-          !trapeze_grp_window_same(wr, wb));
-    trapeze_grp_window_destroy(wr);
-    trapeze_grp_window_destroy(wb);
-    CHECK_OK(trapeze_grp_problem_policy_grouping(pb, m, "mst", &g, &err));
+    CHECK(trapeze_group_window_tbs(wr) == 1 && trapeze_group_window_tbs(wb) == 2 &&
+          !trapeze_group_window_same(wr, wb));
+    trapeze_group_window_destroy(wr);
+    trapeze_group_window_destroy(wb);
+    CHECK_OK(trapeze_group_problem_policy_grouping(pb, m, "mst", &g, &err));
     int used[15] = {0};
     for (int t = 0; t < 4; t++) {
         CHECK(g.order[t] == 0 && g.group[t] >= 0 && g.group[t] < 4);
@@ -168,7 +168,7 @@ int main(void)
     }
     CHECK(used[0] == 1 && used[1] == 1 && used[2] == 1 && used[3] == 1);
     trapeze_grouping_free(&g);
-    trapeze_grp_destroy(m);
-    trapeze_grp_problem_destroy(pb);
+    trapeze_group_destroy(m);
+    trapeze_group_problem_destroy(pb);
     return check_report("test_group_window");
 }

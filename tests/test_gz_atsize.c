@@ -63,7 +63,7 @@ static void test_occupancy(void)
         trapeze_gpu g = fixture_gpu_of(cases[i].gpu);
         trapeze_workload w = workload(cases[i].work);
         w.regs_per_thread = cases[i].regs;
-        int r = trapeze_gz_occupancy(&g, &w, w.blk_len);
+        int r = trapeze_ghostzone_occupancy(&g, &w, w.blk_len);
         CHECK(r == cases[i].expect);
         if (r != cases[i].expect)
             fprintf(stderr, "%s %s regs %d: %d\n", cases[i].gpu, cases[i].work, cases[i].regs, r);
@@ -71,31 +71,31 @@ static void test_occupancy(void)
     }
 }
 
-static trapeze_gz_model *model(const char *gpu_path, const char *name, double x, double y,
-                               const trapeze_gz_params *p)
+static trapeze_ghostzone_model *model(const char *gpu_path, const char *name, double x, double y,
+                               const trapeze_ghostzone_params *p)
 {
     trapeze_gpu g = fixture_gpu_of(gpu_path);
     trapeze_workload w = workload(name);
-    trapeze_gz_model *m = NULL;
+    trapeze_ghostzone_model *m = NULL;
     trapeze_error err;
     w.data_len[0] = x;
     w.data_len[1] = y;
-    CHECK_OK(trapeze_gz_create(&g, &w, p, &m, &err));
+    CHECK_OK(trapeze_ghostzone_create(&g, &w, p, &m, &err));
     return m;
 }
 
-static trapeze_gz_eval eval(const trapeze_gz_model *m, trapeze_sync sync, double h)
+static trapeze_ghostzone_eval eval(const trapeze_ghostzone_model *m, trapeze_sync sync, double h)
 {
-    trapeze_gz_eval e;
+    trapeze_ghostzone_eval e;
     memset(&e, 0, sizeof e);
-    CHECK_OK(trapeze_gz_evaluate(m, sync, h, trapeze_gz_workload(m)->blk_len, &e, NULL));
+    CHECK_OK(trapeze_ghostzone_evaluate(m, sync, h, trapeze_ghostzone_workload(m)->blk_len, &e, NULL));
     return e;
 }
 
-static trapeze_gz_params at_size(void)
+static trapeze_ghostzone_params at_size(void)
 {
-    trapeze_gz_params p;
-    trapeze_gz_params_default(&p);
+    trapeze_ghostzone_params p;
+    trapeze_ghostzone_params_default(&p);
     p.whole_tiles = p.occupancy = p.waves = p.persistent_fence = p.fence_overlap = 1;
     p.fence_staging = 0; /* test_tile_costs switches it on; the gradients check both */
     return p;
@@ -103,7 +103,7 @@ static trapeze_gz_params at_size(void)
 
 static void test_waves(void)
 {
-    trapeze_gz_params p = at_size();
+    trapeze_ghostzone_params p = at_size();
     /* HotSpot on the GTX 480, h = 2: output edge 16, 3 blocks x 15 SMs = 45 at once */
     static const struct { double x, y, tiles, waves; } cases[] = {
         {148, 148, 100, 3},  /* 10 x 10 tiles: 2 full waves and a partial one of 10 */
@@ -113,84 +113,84 @@ static void test_waves(void)
         {736, 16, 46, 2},    /* one tile more: a second wave */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", cases[i].x, cases[i].y, &p);
-        trapeze_gz_eval e = eval(m, TRAPEZE_SYNC_RELAUNCH, 2);
+        trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "hotspot", cases[i].x, cases[i].y, &p);
+        trapeze_ghostzone_eval e = eval(m, TRAPEZE_SYNC_RELAUNCH, 2);
         CHECK_NEAR(e.trapezoids, cases[i].tiles, 0);
         CHECK_NEAR(e.passes, cases[i].waves, 0);
-        trapeze_gz_destroy(m);
+        trapeze_ghostzone_destroy(m);
     }
     /* without the switch: Meng's real-valued passes, T / (BlksPerSM M) with the parameter 8 */
     p.waves = p.occupancy = 0;
-    trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
     CHECK_NEAR(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).passes, 100.0 / (8 * 15), 1e-12);
     /* occupancy alone: 100 / 45, still real-valued */
     p.occupancy = 1;
-    trapeze_gz_set_params(m, &p);
+    trapeze_ghostzone_set_params(m, &p);
     CHECK_NEAR(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).passes, 100.0 / 45, 1e-12);
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_destroy(m);
 }
 
 /* GlbSync of fence mode on grids of 1..90 tiles: the barrier's participants
  * are the persistent kernel's blocks, min(T, 45); the cost rises with them. */
 static void test_fence_barrier(void)
 {
-    trapeze_gz_params p = at_size();
-    p.value[TRAPEZE_GZ_MU] = 1;
-    p.value[TRAPEZE_GZ_FENCE_BARRIER] = 400;
-    p.value[TRAPEZE_GZ_FENCE_PER_BLOCK] = 3;
-    p.value[TRAPEZE_GZ_FENCE_POLL] = 0.05;
+    trapeze_ghostzone_params p = at_size();
+    p.value[TRAPEZE_GHOSTZONE_MU] = 1;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_BARRIER] = 400;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK] = 3;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_POLL] = 0.05;
     double last = 0;
     for (int tiles = 1; tiles <= 90; tiles++) {
-        trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", 16.0 * tiles, 16, &p);
-        double sync = eval(m, TRAPEZE_SYNC_FENCE, 2).stage[TRAPEZE_GZ_GLBSYNC];
+        trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "hotspot", 16.0 * tiles, 16, &p);
+        double sync = eval(m, TRAPEZE_SYNC_FENCE, 2).stage[TRAPEZE_GHOSTZONE_GLBSYNC];
         double blocks = tiles < 45 ? tiles : 45;
         CHECK_NEAR(sync, 400 + 3 * blocks + 0.05 * blocks * blocks, 1e-9 * sync);
         CHECK(tiles > 45 ? sync == last : sync > last); /* flat once every resident block takes part */
         last = sync;
-        trapeze_gz_destroy(m);
+        trapeze_ghostzone_destroy(m);
     }
     /* barrier_max: the larger of the round trip and the serialized arrivals,
      * sqrt(400^2 + (P (3 + 0.05 P))^2): at 45 blocks 3 x 45 + 0.05 x 2025 =
      * 236.25 < 400, so 464.5..., below the sum 636.25 */
     p.barrier_max = 1;
     for (int tiles = 1; tiles <= 90; tiles += 11) {
-        trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", 16.0 * tiles, 16, &p);
-        double sync = eval(m, TRAPEZE_SYNC_FENCE, 2).stage[TRAPEZE_GZ_GLBSYNC];
+        trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "hotspot", 16.0 * tiles, 16, &p);
+        double sync = eval(m, TRAPEZE_SYNC_FENCE, 2).stage[TRAPEZE_GHOSTZONE_GLBSYNC];
         double blocks = tiles < 45 ? tiles : 45, arrivals = blocks * (3 + 0.05 * blocks);
         CHECK_NEAR(sync, sqrt(400.0 * 400 + arrivals * arrivals), 1e-9 * sync);
         CHECK(sync >= 400 && sync >= arrivals && sync < 400 + arrivals);
-        trapeze_gz_destroy(m);
+        trapeze_ghostzone_destroy(m);
     }
     p.barrier_max = 0;
     /* Meng's 5.18: every trapezoid takes part, mu x 210.3 x T */
-    trapeze_gz_params meng;
-    trapeze_gz_params_default(&meng);
-    trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", 16.0 * 90, 16, &meng);
-    CHECK_NEAR(eval(m, TRAPEZE_SYNC_FENCE, 2).stage[TRAPEZE_GZ_GLBSYNC], 0.5 * 210.3 * 90, 1e-9);
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_params meng;
+    trapeze_ghostzone_params_default(&meng);
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "hotspot", 16.0 * 90, 16, &meng);
+    CHECK_NEAR(eval(m, TRAPEZE_SYNC_FENCE, 2).stage[TRAPEZE_GHOSTZONE_GLBSYNC], 0.5 * 210.3 * 90, 1e-9);
+    trapeze_ghostzone_destroy(m);
 }
 
 /* The persistent kernel's MiscComp fraction and relaunch's per-tile cost,
  * with memory and compute simply added (overlap 0). */
 static void test_tile_costs(void)
 {
-    trapeze_gz_params p = at_size();
-    trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
-    trapeze_gz_eval relaunch = eval(m, TRAPEZE_SYNC_RELAUNCH, 2);
-    CHECK_NEAR(eval(m, TRAPEZE_SYNC_FENCE, 2).per_loop[TRAPEZE_GZ_MISCCOMP], 0, 0); /* Meng drops it */
-    p.value[TRAPEZE_GZ_FENCE_MISC] = 0.25;
-    p.value[TRAPEZE_GZ_TILE_CYCLES] = 70;
-    trapeze_gz_set_params(m, &p);
-    CHECK_NEAR(eval(m, TRAPEZE_SYNC_FENCE, 2).per_loop[TRAPEZE_GZ_MISCCOMP],
-               0.25 * relaunch.per_loop[TRAPEZE_GZ_MISCCOMP], 1e-9 * relaunch.cpl);
+    trapeze_ghostzone_params p = at_size();
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
+    trapeze_ghostzone_eval relaunch = eval(m, TRAPEZE_SYNC_RELAUNCH, 2);
+    CHECK_NEAR(eval(m, TRAPEZE_SYNC_FENCE, 2).per_loop[TRAPEZE_GHOSTZONE_MISCCOMP], 0, 0); /* Meng drops it */
+    p.value[TRAPEZE_GHOSTZONE_FENCE_MISC] = 0.25;
+    p.value[TRAPEZE_GHOSTZONE_TILE_CYCLES] = 70;
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK_NEAR(eval(m, TRAPEZE_SYNC_FENCE, 2).per_loop[TRAPEZE_GHOSTZONE_MISCCOMP],
+               0.25 * relaunch.per_loop[TRAPEZE_GHOSTZONE_MISCCOMP], 1e-9 * relaunch.cpl);
     /* 100 tiles on 15 SMs: the busiest runs 7, each 70 cycles more, over h = 2 loops */
-    trapeze_gz_eval tiles = eval(m, TRAPEZE_SYNC_RELAUNCH, 2);
+    trapeze_ghostzone_eval tiles = eval(m, TRAPEZE_SYNC_RELAUNCH, 2);
     CHECK_NEAR(tiles.cpl - relaunch.cpl, 70.0 * 7 / 2, 1e-9 * relaunch.cpl);
     /* the relaunch itself is per launch: the same on a grid 16x the area */
-    trapeze_gz_model *big = model("data/gpus/gtx480.config", "hotspot", 592, 592, &p);
-    CHECK_NEAR(eval(big, TRAPEZE_SYNC_RELAUNCH, 2).stage[TRAPEZE_GZ_GLBSYNC],
-               tiles.stage[TRAPEZE_GZ_GLBSYNC], 0);
-    trapeze_gz_destroy(big);
+    trapeze_ghostzone_model *big = model("data/gpus/gtx480.config", "hotspot", 592, 592, &p);
+    CHECK_NEAR(eval(big, TRAPEZE_SYNC_RELAUNCH, 2).stage[TRAPEZE_GHOSTZONE_GLBSYNC],
+               tiles.stage[TRAPEZE_GHOSTZONE_GLBSYNC], 0);
+    trapeze_ghostzone_destroy(big);
     /* fence_staging: the persistent kernel runs the spec's setup (HotSpot: 13488 x 30 /
      * 250000 x 32 = 51.8 -> 52 instructions per thread, 13 warps) once, the rest of
      * MiscComp per tile; fence_misc_fraction (0.25) of the setup stays */
@@ -200,110 +200,110 @@ static void test_tile_costs(void)
     p.profile[0].input_elements = 20736;
     p.profile[0].insts_per_sm_mc = 2740.608;
     p.profile[0].insts_per_sm_ic = 3660.8;
-    trapeze_gz_model *cal = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
-    double misc_tile = 793.0 * p.value[TRAPEZE_GZ_CPI];
-    double setup = 52.0 * 13 * p.value[TRAPEZE_GZ_CPI];
-    trapeze_gz_eval staged = eval(cal, TRAPEZE_SYNC_FENCE, 2);
-    trapeze_gz_destroy(cal);
+    trapeze_ghostzone_model *cal = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
+    double misc_tile = 793.0 * p.value[TRAPEZE_GHOSTZONE_CPI];
+    double setup = 52.0 * 13 * p.value[TRAPEZE_GHOSTZONE_CPI];
+    trapeze_ghostzone_eval staged = eval(cal, TRAPEZE_SYNC_FENCE, 2);
+    trapeze_ghostzone_destroy(cal);
     p.n_profiles = 0;
-    CHECK_NEAR(staged.stage[TRAPEZE_GZ_MISCCOMP], misc_tile - setup + 0.25 * setup, 1e-9 * misc_tile);
-    CHECK(staged.stage[TRAPEZE_GZ_MISCCOMP] < 0.5 * misc_tile); /* the setup is most of it */
+    CHECK_NEAR(staged.stage[TRAPEZE_GHOSTZONE_MISCCOMP], misc_tile - setup + 0.25 * setup, 1e-9 * misc_tile);
+    CHECK(staged.stage[TRAPEZE_GHOSTZONE_MISCCOMP] < 0.5 * misc_tile); /* the setup is most of it */
     p.fence_staging = 0;
     /* halo re-reads: with rho = 0 only the grid's own 148^2 elements of each of
      * the 2 staged arrays come from DRAM, against 100 tiles x 20^2 at rho = 1 */
-    p.value[TRAPEZE_GZ_HALO_REREAD] = 0;
-    trapeze_gz_set_params(m, &p);
-    trapeze_gz_eval reread = eval(m, TRAPEZE_SYNC_RELAUNCH, 2);
-    double lat = reread.passes * p.value[TRAPEZE_GZ_UNCONTENDED_LAT];
-    CHECK_NEAR((reread.stage[TRAPEZE_GZ_LOADSTEN] / 2 - lat) / (tiles.stage[TRAPEZE_GZ_LOADSTEN] / 2 - lat),
+    p.value[TRAPEZE_GHOSTZONE_HALO_REREAD] = 0;
+    trapeze_ghostzone_set_params(m, &p);
+    trapeze_ghostzone_eval reread = eval(m, TRAPEZE_SYNC_RELAUNCH, 2);
+    double lat = reread.passes * p.value[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT];
+    CHECK_NEAR((reread.stage[TRAPEZE_GHOSTZONE_LOADSTEN] / 2 - lat) / (tiles.stage[TRAPEZE_GHOSTZONE_LOADSTEN] / 2 - lat),
                148.0 * 148 / (100 * 400), 1e-12);
-    p.value[TRAPEZE_GZ_HALO_REREAD] = 1;
+    p.value[TRAPEZE_GHOSTZONE_HALO_REREAD] = 1;
     /* fence_overlap: fence mode takes its own omega, relaunch keeps the shared one */
-    p.value[TRAPEZE_GZ_OVERLAP_FENCE] = 0.6;
-    trapeze_gz_set_params(m, &p);
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = 0.6;
+    trapeze_ghostzone_set_params(m, &p);
     CHECK_NEAR(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).cpl, tiles.cpl, 1e-9 * tiles.cpl);
     p.fence_overlap = 0;
-    trapeze_gz_set_params(m, &p);
+    trapeze_ghostzone_set_params(m, &p);
     double shared = eval(m, TRAPEZE_SYNC_FENCE, 2).cpl;
     p.fence_overlap = 1;
-    trapeze_gz_set_params(m, &p);
+    trapeze_ghostzone_set_params(m, &p);
     CHECK(eval(m, TRAPEZE_SYNC_FENCE, 2).cpl < shared); /* 0.6 hides more than 0 */
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_destroy(m);
 }
 
 /* Every parameter's derivative against central differences, both modes,
  * at a whole height (steps) and between heights (smooth T). */
 static void test_gradients(void)
 {
-    trapeze_gz_params p = at_size();
-    double set[][2] = {{TRAPEZE_GZ_UNCONTENDED_LAT, 250}, {TRAPEZE_GZ_SIGMA, 1.5},
-                       {TRAPEZE_GZ_MU, 0.8}, {TRAPEZE_GZ_FENCE_PER_BLOCK, 4},
-                       {TRAPEZE_GZ_RELAUNCH, 3500}, {TRAPEZE_GZ_CPI, 0.55},
-                       {TRAPEZE_GZ_BW_FRACTION, 0.9}, {TRAPEZE_GZ_FENCE_BARRIER, 400},
-                       {TRAPEZE_GZ_OVERLAP, 0.4}, {TRAPEZE_GZ_TILE_CYCLES, 80},
-                       {TRAPEZE_GZ_FENCE_MISC, 0.3}, {TRAPEZE_GZ_FENCE_POLL, 0.02},
-                       {TRAPEZE_GZ_OVERLAP_FENCE, 0.5}, {TRAPEZE_GZ_HALO_REREAD, 0.6},
-                       {TRAPEZE_GZ_FENCE_ITER, 0.4}};
+    trapeze_ghostzone_params p = at_size();
+    double set[][2] = {{TRAPEZE_GHOSTZONE_UNCONTENDED_LAT, 250}, {TRAPEZE_GHOSTZONE_SIGMA, 1.5},
+                       {TRAPEZE_GHOSTZONE_MU, 0.8}, {TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK, 4},
+                       {TRAPEZE_GHOSTZONE_RELAUNCH, 3500}, {TRAPEZE_GHOSTZONE_CPI, 0.55},
+                       {TRAPEZE_GHOSTZONE_BW_FRACTION, 0.9}, {TRAPEZE_GHOSTZONE_FENCE_BARRIER, 400},
+                       {TRAPEZE_GHOSTZONE_OVERLAP, 0.4}, {TRAPEZE_GHOSTZONE_TILE_CYCLES, 80},
+                       {TRAPEZE_GHOSTZONE_FENCE_MISC, 0.3}, {TRAPEZE_GHOSTZONE_FENCE_POLL, 0.02},
+                       {TRAPEZE_GHOSTZONE_OVERLAP_FENCE, 0.5}, {TRAPEZE_GHOSTZONE_HALO_REREAD, 0.6},
+                       {TRAPEZE_GHOSTZONE_FENCE_ITER, 0.4}};
     p.fence_iter = 1;
     for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
         p.value[(int)set[i][0]] = set[i][1];
-    trapeze_gz_model *m = model("data/gpus/gtx480.config", "hotspot", 300, 300, &p);
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "hotspot", 300, 300, &p);
     double hs[] = {2, 2.5};
     for (int staging = 0; staging < 2; staging++) {
     p.fence_staging = staging;
     p.barrier_max = staging; /* the barrier's smooth maximum, with and without */
     for (int s = 0; s < 2; s++)
         for (int hi = 0; hi < 2; hi++)
-            for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++) {
-                if (k == TRAPEZE_GZ_BLOCKS_PER_SM || k == TRAPEZE_GZ_BETA)
+            for (int k = 0; k < TRAPEZE_GHOSTZONE_NPARAMS; k++) {
+                if (k == TRAPEZE_GHOSTZONE_BLOCKS_PER_SM || k == TRAPEZE_GHOSTZONE_BETA)
                     continue; /* occupancy replaces the one; tau is off for the other */
-                trapeze_gz_params q = p;
-                trapeze_gz_set_params(m, &q);
+                trapeze_ghostzone_params q = p;
+                trapeze_ghostzone_set_params(m, &q);
                 double g = eval(m, (trapeze_sync)s, hs[hi]).dcpl_dparam[k];
                 double step = 1e-6 * (fabs(p.value[k]) + 1e-3);
                 q.value[k] = p.value[k] + step;
-                trapeze_gz_set_params(m, &q);
+                trapeze_ghostzone_set_params(m, &q);
                 double up = eval(m, (trapeze_sync)s, hs[hi]).cpl;
                 q.value[k] = p.value[k] - step;
-                trapeze_gz_set_params(m, &q);
+                trapeze_ghostzone_set_params(m, &q);
                 double down = eval(m, (trapeze_sync)s, hs[hi]).cpl;
                 double fd = (up - down) / (2 * step);
                 CHECK_NEAR(g, fd, 1e-5 * (fabs(fd) + 1e-6 * up));
             }
     }
     /* terms of one mode do not move the other */
-    trapeze_gz_set_params(m, &p);
-    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).dcpl_dparam[TRAPEZE_GZ_FENCE_MISC] == 0);
-    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 2).dcpl_dparam[TRAPEZE_GZ_TILE_CYCLES] == 0);
-    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).dcpl_dparam[TRAPEZE_GZ_OVERLAP_FENCE] == 0);
-    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 2).dcpl_dparam[TRAPEZE_GZ_FENCE_POLL] > 0);
-    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).dcpl_dparam[TRAPEZE_GZ_FENCE_ITER] == 0);
-    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 2).dcpl_dparam[TRAPEZE_GZ_FENCE_ITER] > 0);
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).dcpl_dparam[TRAPEZE_GHOSTZONE_FENCE_MISC] == 0);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 2).dcpl_dparam[TRAPEZE_GHOSTZONE_TILE_CYCLES] == 0);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).dcpl_dparam[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] == 0);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 2).dcpl_dparam[TRAPEZE_GHOSTZONE_FENCE_POLL] > 0);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).dcpl_dparam[TRAPEZE_GHOSTZONE_FENCE_ITER] == 0);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 2).dcpl_dparam[TRAPEZE_GHOSTZONE_FENCE_ITER] > 0);
+    trapeze_ghostzone_destroy(m);
     /* a 3-D star with row_penalty: sigma's derivative (alpha = sigma, not sigma^2) and h */
-    trapeze_gz_params r = at_size();
+    trapeze_ghostzone_params r = at_size();
     r.row_penalty = 1;
-    r.value[TRAPEZE_GZ_SIGMA] = 2.2;
-    r.value[TRAPEZE_GZ_OVERLAP] = 0.4;
-    trapeze_gz_model *star = model("data/gpus/gtx480.config", "star7", 86, 86, &r);
+    r.value[TRAPEZE_GHOSTZONE_SIGMA] = 2.2;
+    r.value[TRAPEZE_GHOSTZONE_OVERLAP] = 0.4;
+    trapeze_ghostzone_model *star = model("data/gpus/gtx480.config", "star7", 86, 86, &r);
     for (int s = 0; s < 2; s++) {
-        trapeze_gz_eval e = eval(star, (trapeze_sync)s, 1.5);
+        trapeze_ghostzone_eval e = eval(star, (trapeze_sync)s, 1.5);
         double step = 1e-6;
-        trapeze_gz_params q = r;
-        q.value[TRAPEZE_GZ_SIGMA] = 2.2 + step;
-        trapeze_gz_set_params(star, &q);
+        trapeze_ghostzone_params q = r;
+        q.value[TRAPEZE_GHOSTZONE_SIGMA] = 2.2 + step;
+        trapeze_ghostzone_set_params(star, &q);
         double up = eval(star, (trapeze_sync)s, 1.5).cpl;
-        q.value[TRAPEZE_GZ_SIGMA] = 2.2 - step;
-        trapeze_gz_set_params(star, &q);
+        q.value[TRAPEZE_GHOSTZONE_SIGMA] = 2.2 - step;
+        trapeze_ghostzone_set_params(star, &q);
         double down = eval(star, (trapeze_sync)s, 1.5).cpl;
-        trapeze_gz_set_params(star, &r);
-        CHECK_NEAR(e.dcpl_dparam[TRAPEZE_GZ_SIGMA], (up - down) / (2 * step),
-                   1e-5 * fabs(e.dcpl_dparam[TRAPEZE_GZ_SIGMA]) + 1e-9 * e.cpl);
+        trapeze_ghostzone_set_params(star, &r);
+        CHECK_NEAR(e.dcpl_dparam[TRAPEZE_GHOSTZONE_SIGMA], (up - down) / (2 * step),
+                   1e-5 * fabs(e.dcpl_dparam[TRAPEZE_GHOSTZONE_SIGMA]) + 1e-9 * e.cpl);
         double hu = eval(star, (trapeze_sync)s, 1.5 + step).cpl;
         double hd = eval(star, (trapeze_sync)s, 1.5 - step).cpl;
         CHECK_NEAR(e.dcpl_dh, (hu - hd) / (2 * step), 1e-5 * fabs(e.dcpl_dh) + 1e-9 * e.cpl);
     }
-    trapeze_gz_destroy(star);
+    trapeze_ghostzone_destroy(star);
 }
 
 /* row_penalty: a 3-D tile pays sigma once, as a 2-D one does (sigma^2 without
@@ -311,44 +311,44 @@ static void test_gradients(void)
  * (h - 1) iterations' worth, 0 at h = 1, relaunch untouched. */
 static void test_row_penalty_fence_iter(void)
 {
-    trapeze_gz_params p = at_size();
-    p.value[TRAPEZE_GZ_UNCONTENDED_LAT] = 0; /* memory = alpha x elements x constant */
-    p.value[TRAPEZE_GZ_OVERLAP] = 0;         /* Meng's sum: components unscaled */
-    p.value[TRAPEZE_GZ_SIGMA] = 2;
-    trapeze_gz_model *star = model("data/gpus/gtx480.config", "star7", 86, 86, &p);
-    trapeze_gz_eval cube = eval(star, TRAPEZE_SYNC_RELAUNCH, 1);
+    trapeze_ghostzone_params p = at_size();
+    p.value[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT] = 0; /* memory = alpha x elements x constant */
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = 0;         /* Meng's sum: components unscaled */
+    p.value[TRAPEZE_GHOSTZONE_SIGMA] = 2;
+    trapeze_ghostzone_model *star = model("data/gpus/gtx480.config", "star7", 86, 86, &p);
+    trapeze_ghostzone_eval cube = eval(star, TRAPEZE_SYNC_RELAUNCH, 1);
     p.row_penalty = 1;
-    trapeze_gz_set_params(star, &p);
-    trapeze_gz_eval rows = eval(star, TRAPEZE_SYNC_RELAUNCH, 1);
-    CHECK_NEAR(rows.stage[TRAPEZE_GZ_LOADSTEN], cube.stage[TRAPEZE_GZ_LOADSTEN] / 2,
-               1e-12 * cube.stage[TRAPEZE_GZ_LOADSTEN]); /* sigma^2 = 4 -> sigma = 2 */
-    CHECK_NEAR(rows.stage[TRAPEZE_GZ_COMMIT], cube.stage[TRAPEZE_GZ_COMMIT] / 2,
-               1e-12 * cube.stage[TRAPEZE_GZ_COMMIT]);
-    CHECK(rows.stage[TRAPEZE_GZ_ITERCOMP] == cube.stage[TRAPEZE_GZ_ITERCOMP]);
-    trapeze_gz_destroy(star);
-    trapeze_gz_model *flat = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
+    trapeze_ghostzone_set_params(star, &p);
+    trapeze_ghostzone_eval rows = eval(star, TRAPEZE_SYNC_RELAUNCH, 1);
+    CHECK_NEAR(rows.stage[TRAPEZE_GHOSTZONE_LOADSTEN], cube.stage[TRAPEZE_GHOSTZONE_LOADSTEN] / 2,
+               1e-12 * cube.stage[TRAPEZE_GHOSTZONE_LOADSTEN]); /* sigma^2 = 4 -> sigma = 2 */
+    CHECK_NEAR(rows.stage[TRAPEZE_GHOSTZONE_COMMIT], cube.stage[TRAPEZE_GHOSTZONE_COMMIT] / 2,
+               1e-12 * cube.stage[TRAPEZE_GHOSTZONE_COMMIT]);
+    CHECK(rows.stage[TRAPEZE_GHOSTZONE_ITERCOMP] == cube.stage[TRAPEZE_GHOSTZONE_ITERCOMP]);
+    trapeze_ghostzone_destroy(star);
+    trapeze_ghostzone_model *flat = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
     double with = eval(flat, TRAPEZE_SYNC_RELAUNCH, 2).cpl;
     p.row_penalty = 0;
-    trapeze_gz_set_params(flat, &p);
+    trapeze_ghostzone_set_params(flat, &p);
     CHECK(eval(flat, TRAPEZE_SYNC_RELAUNCH, 2).cpl == with);
     /* fence_iter at psi = 0.5: h = 3 adds 0.5 x 2 iterations = one iteration's IterComp */
-    trapeze_gz_eval base3 = eval(flat, TRAPEZE_SYNC_FENCE, 3), base1 = eval(flat, TRAPEZE_SYNC_FENCE, 1);
-    trapeze_gz_eval rl3 = eval(flat, TRAPEZE_SYNC_RELAUNCH, 3);
+    trapeze_ghostzone_eval base3 = eval(flat, TRAPEZE_SYNC_FENCE, 3), base1 = eval(flat, TRAPEZE_SYNC_FENCE, 1);
+    trapeze_ghostzone_eval rl3 = eval(flat, TRAPEZE_SYNC_RELAUNCH, 3);
     p.fence_iter = 1;
-    p.value[TRAPEZE_GZ_FENCE_ITER] = 0.5;
-    trapeze_gz_set_params(flat, &p);
-    trapeze_gz_eval it3 = eval(flat, TRAPEZE_SYNC_FENCE, 3);
-    CHECK_NEAR(it3.stage[TRAPEZE_GZ_ITERCOMP], base3.stage[TRAPEZE_GZ_ITERCOMP] * (1 + 1.0 / 3),
-               1e-12 * base3.stage[TRAPEZE_GZ_ITERCOMP]);
+    p.value[TRAPEZE_GHOSTZONE_FENCE_ITER] = 0.5;
+    trapeze_ghostzone_set_params(flat, &p);
+    trapeze_ghostzone_eval it3 = eval(flat, TRAPEZE_SYNC_FENCE, 3);
+    CHECK_NEAR(it3.stage[TRAPEZE_GHOSTZONE_ITERCOMP], base3.stage[TRAPEZE_GHOSTZONE_ITERCOMP] * (1 + 1.0 / 3),
+               1e-12 * base3.stage[TRAPEZE_GHOSTZONE_ITERCOMP]);
     CHECK(eval(flat, TRAPEZE_SYNC_FENCE, 1).cpl == base1.cpl);
     CHECK(eval(flat, TRAPEZE_SYNC_RELAUNCH, 3).cpl == rl3.cpl);
-    trapeze_gz_destroy(flat);
+    trapeze_ghostzone_destroy(flat);
 }
 
 /* --verify's candidates: the k best, and the other mode's best when those are one mode. */
 static void test_verify_order(void)
 {
-    trapeze_gz_choice c[5];
+    trapeze_ghostzone_choice c[5];
     memset(c, 0, sizeof c);
     int sync[] = {1, 1, 1, 0, 0}, h[] = {4, 3, 5, 5, 6};
     for (int i = 0; i < 5; i++) {
@@ -356,27 +356,27 @@ static void test_verify_order(void)
         c[i].h = h[i];
         c[i].cpl_model = 100 + i;
     }
-    CHECK(trapeze_gz_verify_order(c, 5, 3) == 4); /* fence 4, 3, 5, then relaunch 5 */
+    CHECK(trapeze_ghostzone_verify_order(c, 5, 3) == 4); /* fence 4, 3, 5, then relaunch 5 */
     int want_sync[] = {1, 1, 1, 0, 0}, want_h[] = {4, 3, 5, 5, 6};
     for (int i = 0; i < 5; i++)
         CHECK(c[i].sync == (trapeze_sync)want_sync[i] && c[i].h == want_h[i]);
-    CHECK(trapeze_gz_verify_order(c, 5, 2) == 3); /* fence 4, 3, relaunch 5 moved up */
+    CHECK(trapeze_ghostzone_verify_order(c, 5, 2) == 3); /* fence 4, 3, relaunch 5 moved up */
     CHECK(c[2].sync == TRAPEZE_SYNC_RELAUNCH && c[2].h == 5 && c[3].sync == TRAPEZE_SYNC_FENCE &&
           c[3].h == 5 && c[4].h == 6);
-    CHECK(trapeze_gz_verify_order(c, 5, 3) == 3); /* both modes among the 3: as they are */
-    CHECK(trapeze_gz_verify_order(c, 5, 1) == 1); /* one candidate: the model's best alone */
-    CHECK(trapeze_gz_verify_order(c, 5, 9) == 5); /* no more than there are */
+    CHECK(trapeze_ghostzone_verify_order(c, 5, 3) == 3); /* both modes among the 3: as they are */
+    CHECK(trapeze_ghostzone_verify_order(c, 5, 1) == 1); /* one candidate: the model's best alone */
+    CHECK(trapeze_ghostzone_verify_order(c, 5, 9) == 5); /* no more than there are */
     CHECK(c[0].h == 4 && c[1].h == 3);
 }
 
 /* Simulates (reveals) the search's probes of a hand-made curve until it stops;
  * returns the number of probes and the fastest simulated index. */
-static int run_search(trapeze_gz_choice *c, int n, const double *sim, int first_k, int *fastest)
+static int run_search(trapeze_ghostzone_choice *c, int n, const double *sim, int first_k, int *fastest)
 {
     for (int i = 0; i < first_k; i++)
         c[i].cpl_sim = sim[c[i].index];
     int probes = 0, next;
-    while (probes < 50 && (next = trapeze_gz_verify_next(c, n)) >= 0) {
+    while (probes < 50 && (next = trapeze_ghostzone_verify_next(c, n)) >= 0) {
         CHECK(c[next].cpl_sim == 0); /* never a candidate twice */
         c[next].cpl_sim = sim[c[next].index];
         probes++;
@@ -409,18 +409,18 @@ static void test_verify_search_both_modes(void)
                        124671.3, 139113.8, 180531.2, 266701.6, 318780.3, 192718.8, 154691.3,
                        138303.7, 130508.4, 125976.4, 128709.2, 140428.6, 179451.7, 263707.9};
     int n = N;
-    trapeze_gz_choice c[N];
+    trapeze_ghostzone_choice c[N];
     memset(c, 0, sizeof c);
     for (int i = 0; i < n; i++)
-        c[i] = (trapeze_gz_choice){.sync = i < 11 ? TRAPEZE_SYNC_RELAUNCH : TRAPEZE_SYNC_FENCE,
+        c[i] = (trapeze_ghostzone_choice){.sync = i < 11 ? TRAPEZE_SYNC_RELAUNCH : TRAPEZE_SYNC_FENCE,
                                    .h = h[i], .cpl_model = model[i], .index = i};
     for (int i = 1; i < n; i++) /* ranked by the model's CPL */
         for (int j = i; j > 0 && c[j].cpl_model < c[j - 1].cpl_model; j--) {
-            trapeze_gz_choice t = c[j];
+            trapeze_ghostzone_choice t = c[j];
             c[j] = c[j - 1];
             c[j - 1] = t;
         }
-    int k = trapeze_gz_verify_order(c, n, 3);
+    int k = trapeze_ghostzone_verify_order(c, n, 3);
     CHECK(k == 4 && c[0].h == 5 && c[1].h == 6 && c[2].h == 4 && c[3].h == 7 &&
           c[3].sync == TRAPEZE_SYNC_FENCE);
     int fastest, probes = run_search(c, n, sim, k, &fastest);
@@ -429,7 +429,7 @@ static void test_verify_search_both_modes(void)
     for (int i = 0; i < n; i++) /* fence 2 and relaunch 3: never near an optimum, never run */
         if (c[i].h == 2 || (c[i].h == 3 && c[i].sync == TRAPEZE_SYNC_RELAUNCH))
             CHECK(c[i].cpl_sim == 0);
-    /* every fence 15% slower: fence 7 (88,504) is beyond TRAPEZE_GZ_VERIFY_OTHER
+    /* every fence 15% slower: fence 7 (88,504) is beyond TRAPEZE_GHOSTZONE_VERIFY_OTHER
      * of relaunch 6, so fence is not searched: relaunch 7 alone is probed */
     for (int i = 11; i < n; i++)
         sim[i] *= 1.15;
@@ -456,14 +456,14 @@ static void test_verify_search(void)
     double model[] = {3354.7, 2334.9, 1976.7, 1801.7, 1634.5, 1557.0, 1502.1, 1484.8, 1479.4,
                       1476.6, 1542.6, 1547.6, 1659.8};
     enum { N = 13 };
-    trapeze_gz_choice c[N];
+    trapeze_ghostzone_choice c[N];
     memset(c, 0, sizeof c);
-    for (int i = 0; i < N; i++) /* ranked by the model's CPL, as trapeze_gz_rank leaves them */
-        c[i] = (trapeze_gz_choice){.sync = TRAPEZE_SYNC_FENCE, .h = h[i], .cpl_model = model[i],
+    for (int i = 0; i < N; i++) /* ranked by the model's CPL, as trapeze_ghostzone_rank leaves them */
+        c[i] = (trapeze_ghostzone_choice){.sync = TRAPEZE_SYNC_FENCE, .h = h[i], .cpl_model = model[i],
                                    .index = i};
     for (int i = 1; i < N; i++)
         for (int j = i; j > 0 && c[j].cpl_model < c[j - 1].cpl_model; j--) {
-            trapeze_gz_choice t = c[j];
+            trapeze_ghostzone_choice t = c[j];
             c[j] = c[j - 1];
             c[j - 1] = t;
         }
@@ -472,58 +472,58 @@ static void test_verify_search(void)
     CHECK(probes == 2);
     CHECK(c[fastest].h == 31);
     /* the simulation agreeing with the model at an interior optimum: no probe */
-    trapeze_gz_choice d[3] = {{.sync = TRAPEZE_SYNC_FENCE, .h = 2, .cpl_model = 10, .index = 0},
+    trapeze_ghostzone_choice d[3] = {{.sync = TRAPEZE_SYNC_FENCE, .h = 2, .cpl_model = 10, .index = 0},
                               {.sync = TRAPEZE_SYNC_FENCE, .h = 1, .cpl_model = 11, .index = 1},
                               {.sync = TRAPEZE_SYNC_FENCE, .h = 3, .cpl_model = 12, .index = 2}};
     double dsim[] = {100, 110, 105};
     CHECK(run_search(d, 3, dsim, 3, &fastest) == 0 && d[fastest].h == 2);
     /* a gap to a slower point, not flat: bisected down to neighbours */
-    trapeze_gz_choice e[5];
+    trapeze_ghostzone_choice e[5];
     double esim[] = {100, 90, 80, 95, 120}; /* h 1..5; the model's best two are h 1 and 5 */
     for (int i = 0; i < 5; i++)
-        e[i] = (trapeze_gz_choice){.sync = TRAPEZE_SYNC_RELAUNCH, .h = i + 1,
+        e[i] = (trapeze_ghostzone_choice){.sync = TRAPEZE_SYNC_RELAUNCH, .h = i + 1,
                                    .cpl_model = i == 0 ? 1 : i == 4 ? 2 : 10 + i, .index = i};
-    trapeze_gz_choice t = e[1];
+    trapeze_ghostzone_choice t = e[1];
     e[1] = e[4];
     e[4] = t; /* ranked: h 1, 5, 3, 4, 2 */
     probes = run_search(e, 5, esim, 2, &fastest);
     CHECK(e[fastest].h == 3 && probes == 3); /* 3 (bisecting 1..5), then 4 and 2 around it */
     /* nothing simulated: nothing to search from */
-    trapeze_gz_choice f[1] = {{.sync = TRAPEZE_SYNC_FENCE, .h = 1, .cpl_model = 1}};
-    CHECK(trapeze_gz_verify_next(f, 1) == -1);
+    trapeze_ghostzone_choice f[1] = {{.sync = TRAPEZE_SYNC_FENCE, .h = 1, .cpl_model = 1}};
+    CHECK(trapeze_ghostzone_verify_next(f, 1) == -1);
 }
 
 static void test_file_roundtrip(void)
 {
-    trapeze_gz_params p = at_size(), q;
+    trapeze_ghostzone_params p = at_size(), q;
     trapeze_error err;
     p.fence_overlap = 0;
-    p.value[TRAPEZE_GZ_TILE_CYCLES] = 81.5;
-    p.corr[TRAPEZE_GZ_CPI][TRAPEZE_GZ_TILE_CYCLES] = p.corr[TRAPEZE_GZ_TILE_CYCLES][TRAPEZE_GZ_CPI] = -0.625;
+    p.value[TRAPEZE_GHOSTZONE_TILE_CYCLES] = 81.5;
+    p.corr[TRAPEZE_GHOSTZONE_CPI][TRAPEZE_GHOSTZONE_TILE_CYCLES] = p.corr[TRAPEZE_GHOSTZONE_TILE_CYCLES][TRAPEZE_GHOSTZONE_CPI] = -0.625;
     /* a private temporary file: the test may run from any build folder */
     char path[64];
     snprintf(path, sizeof path, "/tmp/trapeze-atsize-%ld.ini", (long)getpid());
-    CHECK_OK(trapeze_gz_params_save(path, &p, &err));
-    CHECK_OK(trapeze_gz_params_load(path, &q, &err));
+    CHECK_OK(trapeze_ghostzone_params_save(path, &p, &err));
+    CHECK_OK(trapeze_ghostzone_params_load(path, &q, &err));
     CHECK(q.whole_tiles == 1 && q.occupancy == 1 && q.waves == 1 && q.persistent_fence == 1 &&
           q.fence_overlap == 0 && q.row_penalty == 0 && q.fence_iter == 0);
     CHECK(q.barrier_max == 0);
     p.row_penalty = p.fence_iter = p.barrier_max = 1;
-    CHECK_OK(trapeze_gz_params_save(path, &p, &err));
-    CHECK_OK(trapeze_gz_params_load(path, &q, &err));
+    CHECK_OK(trapeze_ghostzone_params_save(path, &p, &err));
+    CHECK_OK(trapeze_ghostzone_params_load(path, &q, &err));
     CHECK(q.row_penalty == 1 && q.fence_iter == 1 && q.barrier_max == 1);
-    CHECK(q.value[TRAPEZE_GZ_TILE_CYCLES] == 81.5);
-    CHECK(q.corr[TRAPEZE_GZ_TILE_CYCLES][TRAPEZE_GZ_CPI] == -0.625);
-    CHECK(q.corr[TRAPEZE_GZ_CPI][TRAPEZE_GZ_TILE_CYCLES] == -0.625);
+    CHECK(q.value[TRAPEZE_GHOSTZONE_TILE_CYCLES] == 81.5);
+    CHECK(q.corr[TRAPEZE_GHOSTZONE_TILE_CYCLES][TRAPEZE_GHOSTZONE_CPI] == -0.625);
+    CHECK(q.corr[TRAPEZE_GHOSTZONE_CPI][TRAPEZE_GHOSTZONE_TILE_CYCLES] == -0.625);
     FILE *f = fopen(path, "w");
     fprintf(f, "[correlation]\ncpi,cpi = 0.5\n");
     fclose(f);
-    CHECK(trapeze_gz_params_load(path, &q, &err) == TRAPEZE_EPARSE);
+    CHECK(trapeze_ghostzone_params_load(path, &q, &err) == TRAPEZE_EPARSE);
     CHECK(strstr(err.message, ":2: [correlation] cpi,cpi") != NULL);
     f = fopen(path, "w");
     fprintf(f, "[correlation]\ncpi,mu = 1.5\n");
     fclose(f);
-    CHECK(trapeze_gz_params_load(path, &q, &err) != TRAPEZE_OK);
+    CHECK(trapeze_ghostzone_params_load(path, &q, &err) != TRAPEZE_OK);
     remove(path);
 }
 

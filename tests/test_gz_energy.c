@@ -37,23 +37,23 @@ static trapeze_workload hand_workload(double mc, double ic)
     return w;
 }
 
-static trapeze_gz_model *hand_model(double mc, double ic)
+static trapeze_ghostzone_model *hand_model(double mc, double ic)
 {
-    trapeze_gz_params p;
-    trapeze_gz_params_default(&p);
+    trapeze_ghostzone_params p;
+    trapeze_ghostzone_params_default(&p);
     trapeze_workload w = hand_workload(mc, ic);
-    trapeze_gz_model *m = NULL;
+    trapeze_ghostzone_model *m = NULL;
     trapeze_error err;
-    if (trapeze_gz_create(&gpu, &w, &p, &m, &err)) {
+    if (trapeze_ghostzone_create(&gpu, &w, &p, &m, &err)) {
         fprintf(stderr, "%s\n", err.message);
         exit(1);
     }
     return m;
 }
 
-static trapeze_gz_energy_coef hand_coef(void)
+static trapeze_ghostzone_energy_coef hand_coef(void)
 {
-    trapeze_gz_energy_coef c;
+    trapeze_ghostzone_energy_coef c;
     memset(&c, 0, sizeof c);
     c.inst_j[0] = 1e-9;
     c.inst_j[1] = 3e-9;
@@ -66,9 +66,9 @@ static trapeze_gz_energy_coef hand_coef(void)
     return c;
 }
 
-static trapeze_gz_sleep hand_sleep(void)
+static trapeze_ghostzone_sleep hand_sleep(void)
 {
-    trapeze_gz_sleep s;
+    trapeze_ghostzone_sleep s;
     memset(&s, 0, sizeof s);
     s.valid = 1;
     s.saving[0] = 0.5;     /* l1d, 1 W  */
@@ -83,39 +83,39 @@ static trapeze_gz_sleep hand_sleep(void)
  * 2 x 100 + (100 - 2h) elements; per loop: x T / h. mc' = mc x SMs / 1000. */
 static void test_counts_by_hand(void)
 {
-    trapeze_gz_model *m = hand_model(40, 70);
-    trapeze_gz_counts c;
+    trapeze_ghostzone_model *m = hand_model(40, 70);
+    trapeze_ghostzone_counts c;
     trapeze_error err;
-    CHECK_OK(trapeze_gz_energy_counts(m, TRAPEZE_SYNC_RELAUNCH, 5, &c, &err));
+    CHECK_OK(trapeze_ghostzone_energy_counts(m, TRAPEZE_SYNC_RELAUNCH, 5, &c, &err));
     double mc = 40.0 * gpu.n_sm / 1000, ic = 70.0 * gpu.n_sm / 1000, T = 1000.0 / 90;
     CHECK_NEAR(c.insts, T * (100 * mc + 5 * 98 * ic) / 5, 1e-9);
     CHECK_NEAR(c.elements, T * (200 + 90) / 5, 1e-9);
     CHECK_NEAR(c.elements, 644.4444444444, 1e-6);
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_destroy(m);
 }
 
 static void test_energy_by_hand(void)
 {
-    trapeze_gz_model *m = hand_model(40, 70);
-    trapeze_gz_energy_coef c = hand_coef();
-    trapeze_gz_sleep s = hand_sleep();
-    trapeze_gz_params p;
-    trapeze_gz_params_default(&p);
+    trapeze_ghostzone_model *m = hand_model(40, 70);
+    trapeze_ghostzone_energy_coef c = hand_coef();
+    trapeze_ghostzone_sleep s = hand_sleep();
+    trapeze_ghostzone_params p;
+    trapeze_ghostzone_params_default(&p);
     trapeze_error err;
     for (int k = 0; k < 2; k++) {
         trapeze_sync sync = (trapeze_sync)k;
-        trapeze_gz_energy_eval e;
-        trapeze_gz_eval g;
-        trapeze_gz_counts n;
-        CHECK_OK(trapeze_gz_energy_evaluate(m, &c, &s, sync, 5, &e, &err));
-        CHECK_OK(trapeze_gz_evaluate(m, sync, 5, 100, &g, &err));
-        CHECK_OK(trapeze_gz_energy_counts(m, sync, 5, &n, &err));
+        trapeze_ghostzone_energy_eval e;
+        trapeze_ghostzone_eval g;
+        trapeze_ghostzone_counts n;
+        CHECK_OK(trapeze_ghostzone_energy_evaluate(m, &c, &s, sync, 5, &e, &err));
+        CHECK_OK(trapeze_ghostzone_evaluate(m, sync, 5, 100, &g, &err));
+        CHECK_OK(trapeze_ghostzone_energy_counts(m, sync, 5, &n, &err));
         double clock = gpu.core_clock_hz;
         double seconds = g.cpl * 1.015 / clock;                 /* penalties 1% + 0.5% */
         double leak = 25 - (0.5 * 1 + 0.25 * 2 + 0.1 * 3);       /* 15 W + 10 W - saved */
         double dyn = c.inst_j[k] * n.insts + c.element_j[k] * n.elements;
         double gaps = sync == TRAPEZE_SYNC_RELAUNCH
-            ? 30 * p.value[TRAPEZE_GZ_RELAUNCH] / 5 / clock : 0;  /* idle SMs, per loop */
+            ? 30 * p.value[TRAPEZE_GHOSTZONE_RELAUNCH] / 5 / clock : 0;  /* idle SMs, per loop */
         CHECK_NEAR(e.cpl_sleep, g.cpl * 1.015, 1e-9 * g.cpl);
         CHECK_NEAR(e.dynamic_j, dyn, 1e-18);
         CHECK_NEAR(e.sync_j, gaps, 1e-18);
@@ -124,38 +124,38 @@ static void test_energy_by_hand(void)
         CHECK_NEAR(e.energy_j, dyn + gaps + leak * seconds, 1e-15);
         CHECK_NEAR(e.edp, e.energy_j * seconds, 1e-20);
         /* no sleep: the whole static power, no penalty */
-        trapeze_gz_energy_eval on;
-        CHECK_OK(trapeze_gz_energy_evaluate(m, &c, NULL, sync, 5, &on, &err));
+        trapeze_ghostzone_energy_eval on;
+        CHECK_OK(trapeze_ghostzone_energy_evaluate(m, &c, NULL, sync, 5, &on, &err));
         CHECK_NEAR(on.leakage_j, 25 * g.cpl / clock, 1e-15);
     }
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_destroy(m);
 }
 
 /* d energy / dh and d edp / dh against central differences, off whole
  * heights (Meng's smooth T), both sync modes, with and without sleep. */
 static void test_gradients(void)
 {
-    trapeze_gz_model *m = hand_model(40, 70);
-    trapeze_gz_energy_coef c = hand_coef();
-    trapeze_gz_sleep s = hand_sleep();
+    trapeze_ghostzone_model *m = hand_model(40, 70);
+    trapeze_ghostzone_energy_coef c = hand_coef();
+    trapeze_ghostzone_sleep s = hand_sleep();
     trapeze_error err;
     const double hs[] = {1.7, 4.3, 11.5};
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < 3; i++)
             for (int with = 0; with < 2; with++) {
-                trapeze_gz_energy_eval e, lo, hi;
+                trapeze_ghostzone_energy_eval e, lo, hi;
                 double h = hs[i], d = 1e-5;
-                const trapeze_gz_sleep *sl = with ? &s : NULL;
-                CHECK_OK(trapeze_gz_energy_evaluate(m, &c, sl, (trapeze_sync)k, h, &e, &err));
-                CHECK_OK(trapeze_gz_energy_evaluate(m, &c, sl, (trapeze_sync)k, h - d, &lo, &err));
-                CHECK_OK(trapeze_gz_energy_evaluate(m, &c, sl, (trapeze_sync)k, h + d, &hi, &err));
+                const trapeze_ghostzone_sleep *sl = with ? &s : NULL;
+                CHECK_OK(trapeze_ghostzone_energy_evaluate(m, &c, sl, (trapeze_sync)k, h, &e, &err));
+                CHECK_OK(trapeze_ghostzone_energy_evaluate(m, &c, sl, (trapeze_sync)k, h - d, &lo, &err));
+                CHECK_OK(trapeze_ghostzone_energy_evaluate(m, &c, sl, (trapeze_sync)k, h + d, &hi, &err));
                 double fd = (hi.energy_j - lo.energy_j) / (2 * d);
                 double fde = (hi.edp - lo.edp) / (2 * d);
                 CHECK_NEAR(e.denergy_dh, fd, 1e-6 * fabs(fd) + 1e-15);
                 CHECK_NEAR(e.dedp_dh, fde, 1e-6 * fabs(fde) + 1e-20);
                 CHECK(fabs(e.denergy_dh) > 0);
             }
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_destroy(m);
 }
 
 /* Joules per count: a sample's dynamic energy over the model's counts of
@@ -163,10 +163,10 @@ static void test_gradients(void)
  * other's; static power the samples' mean. */
 static void test_calibrate(void)
 {
-    trapeze_gz_model *m = hand_model(40, 70);
-    trapeze_gz_params p;
-    trapeze_gz_params_default(&p);
-    trapeze_gz_energy_sample s[2];
+    trapeze_ghostzone_model *m = hand_model(40, 70);
+    trapeze_ghostzone_params p;
+    trapeze_ghostzone_params_default(&p);
+    trapeze_ghostzone_energy_sample s[2];
     memset(s, 0, sizeof s);
     s[0].sync = TRAPEZE_SYNC_RELAUNCH;
     s[0].h = 2;
@@ -181,9 +181,9 @@ static void test_calibrate(void)
     s[1].iterations = 8;
     s[1].dyn_compute_j = 3e-3;
     s[1].leak_w[TRAPEZE_PS_RF] = 2;
-    trapeze_gz_energy_coef c;
+    trapeze_ghostzone_energy_coef c;
     trapeze_error err;
-    CHECK_OK(trapeze_gz_energy_calibrate(m, &p, s, 2, &c, &err));
+    CHECK_OK(trapeze_ghostzone_energy_calibrate(m, &p, s, 2, &c, &err));
     /* counts of the 500-element window by hand: T = 500 / (100 - 2h) */
     double mc = 40.0 * gpu.n_sm / 1000, ic = 70.0 * gpu.n_sm / 1000;
     double i2 = 500.0 / 96 * (100 * mc + 2 * 98 * ic) / 2 * 4;
@@ -195,8 +195,8 @@ static void test_calibrate(void)
     CHECK_NEAR(c.leak_w[TRAPEZE_PS_RF], 4, 1e-12);
     CHECK_NEAR(c.constant_w, 10, 1e-12);
     CHECK(c.n_samples[0] == 2 && c.n_samples[1] == 0);
-    CHECK(trapeze_gz_energy_calibrate(m, &p, s, 0, &c, &err) != TRAPEZE_OK);
-    trapeze_gz_destroy(m);
+    CHECK(trapeze_ghostzone_energy_calibrate(m, &p, s, 0, &c, &err) != TRAPEZE_OK);
+    trapeze_ghostzone_destroy(m);
 }
 
 /* 1000 dead L1D periods of 100 cycles: Snooze's off mode at threshold 0
@@ -208,7 +208,7 @@ static void test_sleep_by_hand(void)
     trapeze_power pw;
     trapeze_error err;
     CHECK_OK(trapeze_power_load("data/power/gtx480-seed.ini", &pw, &err));   /* the seed profile: no transition energies */
-    trapeze_gz_energy_sample *s = calloc(1, sizeof *s);
+    trapeze_ghostzone_energy_sample *s = calloc(1, sizeof *s);
     trapeze_idle_hist_init(&s->hist[0], "gtx480", "k", "l1d", "line");
     trapeze_idle_hist_init(&s->hist[1], "gtx480", "k", "l2", "line");
     trapeze_idle_hist_init(&s->hist[2], "gtx480", "k", "rf", "warp_reg");
@@ -216,8 +216,8 @@ static void test_sleep_by_hand(void)
     s->hist[0].cycles = 101;
     s->hist[0].requesters = 1000;
     s->unit_cycles[0] = 1000 * 101;
-    trapeze_gz_sleep sl;
-    CHECK_OK(trapeze_gz_energy_sleep(&pw, 700e6, s, 0.01, &sl, &err));
+    trapeze_ghostzone_sleep sl;
+    CHECK_OK(trapeze_ghostzone_energy_sleep(&pw, 700e6, s, 0.01, &sl, &err));
     CHECK(sl.valid);
     CHECK_NEAR(sl.saving[0], 0.985 * 100 / 101, 1e-9);
     CHECK_NEAR(sl.penalty[0], 0, 1e-12);
@@ -225,7 +225,7 @@ static void test_sleep_by_hand(void)
     CHECK(sl.saving[1] == 0 && sl.saving[2] == 0 && sl.n_modes[2] == 0);
     /* half the structure's unit-cycles outside the histogram: half the saving */
     s->unit_cycles[0] = 2000 * 101;
-    CHECK_OK(trapeze_gz_energy_sleep(&pw, 700e6, s, 0.01, &sl, &err));
+    CHECK_OK(trapeze_ghostzone_energy_sleep(&pw, 700e6, s, 0.01, &sl, &err));
     CHECK_NEAR(sl.saving[0], 0.985 * 100 / 101 / 2, 1e-9);
     free(s);
 }
@@ -237,37 +237,37 @@ static void test_sleep_by_hand(void)
  * argmin over every height, and EDP's lies between. */
 static void test_objective_switch(void)
 {
-    trapeze_gz_model *m = hand_model(0, 70);
-    trapeze_gz_energy_coef c;
+    trapeze_ghostzone_model *m = hand_model(0, 70);
+    trapeze_ghostzone_energy_coef c;
     memset(&c, 0, sizeof c);
     c.inst_j[0] = c.inst_j[1] = 1e-9;
     trapeze_sync modes[1] = {TRAPEZE_SYNC_RELAUNCH};
-    trapeze_gz_energy_eval *e;
+    trapeze_ghostzone_energy_eval *e;
     int n, best[3];
     trapeze_error err;
-    CHECK_OK(trapeze_gz_energy_rank(m, &c, NULL, NULL, 0, modes, 1, &e, &n, best, &err));
+    CHECK_OK(trapeze_ghostzone_energy_rank(m, &c, NULL, NULL, 0, modes, 1, &e, &n, best, &err));
     CHECK(n == 49);                          /* h = 1 .. 49: 100 - 2h >= 1 */
     int tbest = 0;
     for (int i = 0; i < n; i++) {
-        trapeze_gz_eval g;
-        CHECK_OK(trapeze_gz_evaluate(m, TRAPEZE_SYNC_RELAUNCH, i + 1, 100, &g, &err));
+        trapeze_ghostzone_eval g;
+        CHECK_OK(trapeze_ghostzone_evaluate(m, TRAPEZE_SYNC_RELAUNCH, i + 1, 100, &g, &err));
         if (g.cpl < e[tbest].cpl)
             tbest = i;
         CHECK(e[i].h == i + 1);
         CHECK(i == 0 || e[i].counts.insts > e[i - 1].counts.insts);
     }
-    CHECK(best[TRAPEZE_GZ_OBJ_TIME] == tbest);
-    CHECK(e[best[TRAPEZE_GZ_OBJ_TIME]].h > 1);
-    CHECK(e[best[TRAPEZE_GZ_OBJ_ENERGY]].h == 1);
-    CHECK(e[best[TRAPEZE_GZ_OBJ_EDP]].h >= 1 &&
-          e[best[TRAPEZE_GZ_OBJ_EDP]].h <= e[best[TRAPEZE_GZ_OBJ_TIME]].h);
+    CHECK(best[TRAPEZE_GHOSTZONE_OBJ_TIME] == tbest);
+    CHECK(e[best[TRAPEZE_GHOSTZONE_OBJ_TIME]].h > 1);
+    CHECK(e[best[TRAPEZE_GHOSTZONE_OBJ_ENERGY]].h == 1);
+    CHECK(e[best[TRAPEZE_GHOSTZONE_OBJ_EDP]].h >= 1 &&
+          e[best[TRAPEZE_GHOSTZONE_OBJ_EDP]].h <= e[best[TRAPEZE_GHOSTZONE_OBJ_TIME]].h);
     printf("objective switch: time h=%.0f, energy h=%.0f, edp h=%.0f\n",
            e[best[0]].h, e[best[1]].h, e[best[2]].h);
     free(e);
-    trapeze_gz_objective o;
-    CHECK(trapeze_gz_objective_parse("edp", &o) == 0 && o == TRAPEZE_GZ_OBJ_EDP);
-    CHECK(trapeze_gz_objective_parse("power", &o) == -1);
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_objective o;
+    CHECK(trapeze_ghostzone_objective_parse("edp", &o) == 0 && o == TRAPEZE_GHOSTZONE_OBJ_EDP);
+    CHECK(trapeze_ghostzone_objective_parse("power", &o) == -1);
+    trapeze_ghostzone_destroy(m);
 }
 
 int main(void)

@@ -61,19 +61,19 @@ static void check_stage_graph(const trapeze_workload *w)
 }
 
 /* The rows' invariants and their CPL recomputed from the ghost-zone model. */
-static void check_rows(const trapeze_gz_group_result *r, const trapeze_workload *w,
-                       const trapeze_gz_params *p)
+static void check_rows(const trapeze_ghostzone_group_result *r, const trapeze_workload *w,
+                       const trapeze_ghostzone_params *p)
 {
     trapeze_error err;
     trapeze_gpu gpu;
     trapeze_config *cfg = NULL;
-    trapeze_gz_model *gz = NULL;
+    trapeze_ghostzone_model *gz = NULL;
     CHECK_OK(trapeze_config_load("data/gpus/gtx480.config", &cfg, &err));
     CHECK_OK(trapeze_gpu_from_config(cfg, &gpu, &err));
     trapeze_config_destroy(cfg);
-    CHECK_OK(trapeze_gz_create(&gpu, w, p, &gz, &err));
+    CHECK_OK(trapeze_ghostzone_create(&gpu, w, p, &gz, &err));
     for (int i = 0; gz && i < r->n_rows; i++) {
-        const trapeze_gz_group_row *row = &r->rows[i];
+        const trapeze_ghostzone_group_row *row = &r->rows[i];
         CHECK(row->cpl_bound <= row->cpl_rr * (1 + 1e-12));
         CHECK(row->cpl <= row->cpl_rr);
         if (!row->evaluated)
@@ -81,56 +81,56 @@ static void check_rows(const trapeze_gz_group_result *r, const trapeze_workload 
         CHECK(row->sync == TRAPEZE_SYNC_RELAUNCH);
         CHECK(row->cpl_grouped >= row->cpl_bound * (1 - 1e-12));
         double gain = row->cpl_rr - row->cpl_grouped;
-        CHECK_NEAR(row->gain_sd, fabs(gain) * p->stderr_[TRAPEZE_GZ_HALO_REREAD] /
-                                     p->value[TRAPEZE_GZ_HALO_REREAD], 1e-9 * row->cpl_rr);
-        int wins = p->stderr_[TRAPEZE_GZ_HALO_REREAD] > 0 &&
+        CHECK_NEAR(row->gain_sd, fabs(gain) * p->stderr_[TRAPEZE_GHOSTZONE_HALO_REREAD] /
+                                     p->value[TRAPEZE_GHOSTZONE_HALO_REREAD], 1e-9 * row->cpl_rr);
+        int wins = p->stderr_[TRAPEZE_GHOSTZONE_HALO_REREAD] > 0 &&
                    gain > 0.01 * row->cpl_rr + 2 * row->gain_sd;
         CHECK(row->kept_rr ? row->cpl == row->cpl_rr && !wins
                            : wins && row->cpl == row->cpl_grouped);
-        double rho = trapeze_gz_group_rho(p->value[TRAPEZE_GZ_HALO_REREAD],
+        double rho = trapeze_ghostzone_group_rho(p->value[TRAPEZE_GHOSTZONE_HALO_REREAD],
                                           row->l1_reread_rr / row->ghost_elements,
                                           row->l1_reread / row->ghost_elements);
         CHECK_NEAR(row->rho, rho, 1e-12);
-        trapeze_gz_params q = *p;
-        q.value[TRAPEZE_GZ_HALO_REREAD] = rho;
-        trapeze_gz_set_params(gz, &q);
-        trapeze_gz_eval e;
-        CHECK_OK(trapeze_gz_evaluate(gz, TRAPEZE_SYNC_RELAUNCH, row->h, w->blk_len, &e, &err));
+        trapeze_ghostzone_params q = *p;
+        q.value[TRAPEZE_GHOSTZONE_HALO_REREAD] = rho;
+        trapeze_ghostzone_set_params(gz, &q);
+        trapeze_ghostzone_eval e;
+        CHECK_OK(trapeze_ghostzone_evaluate(gz, TRAPEZE_SYNC_RELAUNCH, row->h, w->blk_len, &e, &err));
         CHECK_NEAR(row->cpl_grouped, e.cpl, 1e-9 * e.cpl);
         if (row->h == 2)
             CHECK_NEAR(row->ghost_elements, 64 * 256 - 96 * 96, 1e-9);
     }
-    trapeze_gz_destroy(gz);
+    trapeze_ghostzone_destroy(gz);
 }
 
 int main(void)
 {
     trapeze_error err;
     trapeze_workload w;
-    trapeze_gz_params p;
-    trapeze_grp_params gp;
+    trapeze_ghostzone_params p;
+    trapeze_group_params gp;
     CHECK_OK(trapeze_workload_load("data/workloads/box9.ini", &w, &err));
     w.data_len[0] = w.data_len[1] = 96;
     /* a frozen calibration: its rho is 1 +- 4.65 whatever the shipped one becomes */
-    CHECK_OK(trapeze_gz_params_load("tests/data/gtx480-rho-unidentified.ini", &p, &err));
-    trapeze_grp_params_default(&gp);
+    CHECK_OK(trapeze_ghostzone_params_load("tests/data/gtx480-rho-unidentified.ini", &p, &err));
+    trapeze_group_params_default(&gp);
     check_stage_graph(&w);
 
     /* the rho scaling by hand: 0.9 (1 - 0.55) / (1 - 0.1) = 0.45 */
-    CHECK_NEAR(trapeze_gz_group_rho(0.9, 0.1, 0.55), 0.45, 1e-15);
-    CHECK_NEAR(trapeze_gz_group_rho(0.9, 0.1, 1.0), 0.0, 1e-15);
-    CHECK_NEAR(trapeze_gz_group_rho(0.9, 0.1, 0.1), 0.9, 1e-15);
-    CHECK_NEAR(trapeze_gz_group_rho(0.9, 1.0, 0.5), 0.9, 1e-15);
+    CHECK_NEAR(trapeze_ghostzone_group_rho(0.9, 0.1, 0.55), 0.45, 1e-15);
+    CHECK_NEAR(trapeze_ghostzone_group_rho(0.9, 0.1, 1.0), 0.0, 1e-15);
+    CHECK_NEAR(trapeze_ghostzone_group_rho(0.9, 0.1, 0.1), 0.9, 1e-15);
+    CHECK_NEAR(trapeze_ghostzone_group_rho(0.9, 1.0, 0.5), 0.9, 1e-15);
 
     /* a calibration where halo re-reads cost as much as first reads, so a
      * grouping can matter; all heights, then the pruned search */
-    double rho_sd = p.stderr_[TRAPEZE_GZ_HALO_REREAD];
-    p.value[TRAPEZE_GZ_HALO_REREAD] = 1;
-    p.stderr_[TRAPEZE_GZ_HALO_REREAD] = 1e-9;   /* fitted, and precisely */
-    trapeze_gz_group_result all, pruned;
-    CHECK_OK(trapeze_gz_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 1, &all,
+    double rho_sd = p.stderr_[TRAPEZE_GHOSTZONE_HALO_REREAD];
+    p.value[TRAPEZE_GHOSTZONE_HALO_REREAD] = 1;
+    p.stderr_[TRAPEZE_GHOSTZONE_HALO_REREAD] = 1e-9;   /* fitted, and precisely */
+    trapeze_ghostzone_group_result all, pruned;
+    CHECK_OK(trapeze_ghostzone_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 1, &all,
                                        &err));
-    CHECK_OK(trapeze_gz_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 0,
+    CHECK_OK(trapeze_ghostzone_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 0,
                                        &pruned, &err));
     int hmax = all.n_rows / 2, evaluated = 0, h2 = 0, grouped = 0;
     CHECK(hmax == 7);   /* 16 - 2h > 0 */
@@ -149,43 +149,43 @@ int main(void)
     for (int i = 0; i < pruned.n_rows && all.best_relaunch >= 0; i++)
         if (pruned.rows[i].sync == TRAPEZE_SYNC_RELAUNCH && !pruned.rows[i].evaluated)
             CHECK(pruned.rows[i].cpl_bound >= all.rows[all.best_relaunch].cpl);
-    const trapeze_gz_group_row *br = &all.rows[all.best_relaunch];
+    const trapeze_ghostzone_group_row *br = &all.rows[all.best_relaunch];
     CHECK(all.grouping.n_tbs == br->tiles && all.grouping.n_groups == 15);
     CHECK_OK(trapeze_grouping_check(&all.grouping, &err));
 
     /* the GTX 480's own uncertainty (rho 1 +- 4.7): no gain is above two
      * standard deviations (each is 9.4 times the gain), so rr everywhere */
     CHECK(rho_sd > 1);
-    p.stderr_[TRAPEZE_GZ_HALO_REREAD] = rho_sd;
-    trapeze_gz_group_result unsure;
-    CHECK_OK(trapeze_gz_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 1,
+    p.stderr_[TRAPEZE_GHOSTZONE_HALO_REREAD] = rho_sd;
+    trapeze_ghostzone_group_result unsure;
+    CHECK_OK(trapeze_ghostzone_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 1,
                                        &unsure, &err));
     check_rows(&unsure, &w, &p);
     for (int i = 0; i < unsure.n_rows; i++)
         CHECK(!unsure.rows[i].evaluated || unsure.rows[i].kept_rr);
-    trapeze_gz_group_result_free(&unsure);
+    trapeze_ghostzone_group_result_free(&unsure);
 
     /* rho not fitted (no standard error): round-robin everywhere */
-    p.stderr_[TRAPEZE_GZ_HALO_REREAD] = 0;
-    trapeze_gz_group_result unfitted;
-    CHECK_OK(trapeze_gz_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 1,
+    p.stderr_[TRAPEZE_GHOSTZONE_HALO_REREAD] = 0;
+    trapeze_ghostzone_group_result unfitted;
+    CHECK_OK(trapeze_ghostzone_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 1,
                                        &unfitted, &err));
     check_rows(&unfitted, &w, &p);
     for (int i = 0; i < unfitted.n_rows; i++)
         CHECK(!unfitted.rows[i].evaluated || unfitted.rows[i].kept_rr);
-    trapeze_gz_group_result_free(&unfitted);
+    trapeze_ghostzone_group_result_free(&unfitted);
 
     /* halo re-reads free: every grouping predicts the same CPL as rr */
-    p.value[TRAPEZE_GZ_HALO_REREAD] = 0;
-    trapeze_gz_group_result free_rr;
-    CHECK_OK(trapeze_gz_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 1,
+    p.value[TRAPEZE_GHOSTZONE_HALO_REREAD] = 0;
+    trapeze_ghostzone_group_result free_rr;
+    CHECK_OK(trapeze_ghostzone_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 1,
                                        &free_rr, &err));
     for (int i = 0; i < free_rr.n_rows; i++) {
         CHECK_NEAR(free_rr.rows[i].cpl, free_rr.rows[i].cpl_rr, 0);
         CHECK(!free_rr.rows[i].evaluated || free_rr.rows[i].kept_rr);
     }
-    trapeze_gz_group_result_free(&all);
-    trapeze_gz_group_result_free(&pruned);
-    trapeze_gz_group_result_free(&free_rr);
+    trapeze_ghostzone_group_result_free(&all);
+    trapeze_ghostzone_group_result_free(&pruned);
+    trapeze_ghostzone_group_result_free(&free_rr);
     return check_report("test_gz_group");
 }

@@ -30,31 +30,31 @@ static trapeze_workload workload(const char *name, double x, double y)
     return w;
 }
 
-static trapeze_gz_model *model(const char *name, double x, double y, const trapeze_gz_params *p)
+static trapeze_ghostzone_model *model(const char *name, double x, double y, const trapeze_ghostzone_params *p)
 {
     trapeze_gpu g = fixture_gpu_of("data/gpus/gtx480.config");
     trapeze_workload w = workload(name, x, y);
-    trapeze_gz_model *m = NULL;
+    trapeze_ghostzone_model *m = NULL;
     trapeze_error err;
-    CHECK_OK(trapeze_gz_create(&g, &w, p, &m, &err));
+    CHECK_OK(trapeze_ghostzone_create(&g, &w, p, &m, &err));
     return m;
 }
 
-static trapeze_gz_eval eval_at(const trapeze_gz_model *m, trapeze_sync sync, double h, double blk)
+static trapeze_ghostzone_eval eval_at(const trapeze_ghostzone_model *m, trapeze_sync sync, double h, double blk)
 {
-    trapeze_gz_eval e;
+    trapeze_ghostzone_eval e;
     memset(&e, 0, sizeof e);
-    CHECK_OK(trapeze_gz_evaluate(m, sync, h, blk, &e, NULL));
+    CHECK_OK(trapeze_ghostzone_evaluate(m, sync, h, blk, &e, NULL));
     return e;
 }
 
-static trapeze_gz_params meng_flat(void)
+static trapeze_ghostzone_params meng_flat(void)
 {
-    trapeze_gz_params p;
-    trapeze_gz_params_default(&p);
-    p.value[TRAPEZE_GZ_OVERLAP] = 0; /* Meng's sum: stages unscaled */
-    p.value[TRAPEZE_GZ_UNCONTENDED_LAT] = 0;
-    p.value[TRAPEZE_GZ_SIGMA] = 1.5;
+    trapeze_ghostzone_params p;
+    trapeze_ghostzone_params_default(&p);
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = 0; /* Meng's sum: stages unscaled */
+    p.value[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT] = 0;
+    p.value[TRAPEZE_GHOSTZONE_SIGMA] = 1.5;
     return p;
 }
 
@@ -82,28 +82,28 @@ static void test_row_lines_factor(void)
 static void test_row_lines_terms(void)
 {
     trapeze_gpu g = fixture_gpu_of("data/gpus/gtx480.config");
-    trapeze_gz_params p = meng_flat();
-    trapeze_gz_model *m = model("box9", 266, 266, &p);
-    trapeze_gz_eval off = eval_at(m, TRAPEZE_SYNC_RELAUNCH, 2, 16);
+    trapeze_ghostzone_params p = meng_flat();
+    trapeze_ghostzone_model *m = model("box9", 266, 266, &p);
+    trapeze_ghostzone_eval off = eval_at(m, TRAPEZE_SYNC_RELAUNCH, 2, 16);
     p.row_lines = 1;
-    trapeze_gz_set_params(m, &p);
-    trapeze_gz_eval on = eval_at(m, TRAPEZE_SYNC_RELAUNCH, 2, 16);
-    const trapeze_workload *w = trapeze_gz_workload(m);
-    CHECK_NEAR(on.stage[TRAPEZE_GZ_LOADSTEN], off.stage[TRAPEZE_GZ_LOADSTEN] * 47.0 / 16,
-               1e-12 * on.stage[TRAPEZE_GZ_LOADSTEN]);
-    CHECK_NEAR(on.stage[TRAPEZE_GZ_COMMIT], off.stage[TRAPEZE_GZ_COMMIT] * gz_row_lines(&g, w, 12),
-               1e-12 * on.stage[TRAPEZE_GZ_COMMIT]);
+    trapeze_ghostzone_set_params(m, &p);
+    trapeze_ghostzone_eval on = eval_at(m, TRAPEZE_SYNC_RELAUNCH, 2, 16);
+    const trapeze_workload *w = trapeze_ghostzone_workload(m);
+    CHECK_NEAR(on.stage[TRAPEZE_GHOSTZONE_LOADSTEN], off.stage[TRAPEZE_GHOSTZONE_LOADSTEN] * 47.0 / 16,
+               1e-12 * on.stage[TRAPEZE_GHOSTZONE_LOADSTEN]);
+    CHECK_NEAR(on.stage[TRAPEZE_GHOSTZONE_COMMIT], off.stage[TRAPEZE_GHOSTZONE_COMMIT] * gz_row_lines(&g, w, 12),
+               1e-12 * on.stage[TRAPEZE_GHOSTZONE_COMMIT]);
     CHECK_NEAR(gz_row_lines(&g, w, 12), 1.0 * (21 * 1 + 11 * 2) / 32 * 32 / 12, 1e-12);
-    CHECK(on.stage[TRAPEZE_GZ_ITERCOMP] == off.stage[TRAPEZE_GZ_ITERCOMP]);
-    CHECK(on.stage[TRAPEZE_GZ_MISCCOMP] == off.stage[TRAPEZE_GZ_MISCCOMP]);
-    trapeze_gz_destroy(m);
+    CHECK(on.stage[TRAPEZE_GHOSTZONE_ITERCOMP] == off.stage[TRAPEZE_GHOSTZONE_ITERCOMP]);
+    CHECK(on.stage[TRAPEZE_GHOSTZONE_MISCCOMP] == off.stage[TRAPEZE_GHOSTZONE_MISCCOMP]);
+    trapeze_ghostzone_destroy(m);
     p.row_lines = 0;
-    trapeze_gz_model *l = model("multi1d", 26040, 1, &p);
+    trapeze_ghostzone_model *l = model("multi1d", 26040, 1, &p);
     double before = eval_at(l, TRAPEZE_SYNC_FENCE, 3, 128).cpl;
     p.row_lines = 1;
-    trapeze_gz_set_params(l, &p);
+    trapeze_ghostzone_set_params(l, &p);
     CHECK(eval_at(l, TRAPEZE_SYNC_FENCE, 3, 128).cpl == before);
-    trapeze_gz_destroy(l);
+    trapeze_ghostzone_destroy(l);
 }
 
 /* mem_latency: each memory term is (L^4 + B^4)^(1/4), L = passes x UL, B the
@@ -111,32 +111,32 @@ static void test_row_lines_terms(void)
  * flat slope in UL at UL = 0, and Meng's sum L + B with the switch off. */
 static void test_mem_latency_terms(void)
 {
-    trapeze_gz_params p = meng_flat();
+    trapeze_ghostzone_params p = meng_flat();
     p.occupancy = 1;
-    trapeze_gz_model *m = model("box9", 1064, 1064, &p);
-    trapeze_gz_eval bw = eval_at(m, TRAPEZE_SYNC_FENCE, 1, 16); /* UL = 0: B alone */
+    trapeze_ghostzone_model *m = model("box9", 1064, 1064, &p);
+    trapeze_ghostzone_eval bw = eval_at(m, TRAPEZE_SYNC_FENCE, 1, 16); /* UL = 0: B alone */
     p.mem_latency = 1;
-    trapeze_gz_set_params(m, &p);
-    trapeze_gz_eval same = eval_at(m, TRAPEZE_SYNC_FENCE, 1, 16);
+    trapeze_ghostzone_set_params(m, &p);
+    trapeze_ghostzone_eval same = eval_at(m, TRAPEZE_SYNC_FENCE, 1, 16);
     CHECK(same.cpl == bw.cpl);
     /* at UL = 0 the norm's slope in UL is its limit, 0 (the sum's would be passes) */
-    CHECK(same.dcpl_dparam[TRAPEZE_GZ_UNCONTENDED_LAT] == 0 && bw.dcpl_dparam[TRAPEZE_GZ_UNCONTENDED_LAT] > 0);
-    p.value[TRAPEZE_GZ_UNCONTENDED_LAT] = 1e-3; /* and just above 0, almost 0 */
-    trapeze_gz_set_params(m, &p);
-    CHECK(fabs(eval_at(m, TRAPEZE_SYNC_FENCE, 1, 16).dcpl_dparam[TRAPEZE_GZ_UNCONTENDED_LAT]) <
-          1e-9 * bw.dcpl_dparam[TRAPEZE_GZ_UNCONTENDED_LAT]);
-    p.value[TRAPEZE_GZ_UNCONTENDED_LAT] = 0;
-    trapeze_gz_set_params(m, &p);
+    CHECK(same.dcpl_dparam[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT] == 0 && bw.dcpl_dparam[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT] > 0);
+    p.value[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT] = 1e-3; /* and just above 0, almost 0 */
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK(fabs(eval_at(m, TRAPEZE_SYNC_FENCE, 1, 16).dcpl_dparam[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT]) <
+          1e-9 * bw.dcpl_dparam[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT]);
+    p.value[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT] = 0;
+    trapeze_ghostzone_set_params(m, &p);
     /* 1064^2 over 14^2 output tiles: 76^2 = 5776 tiles, 6 resident x 15 SMs */
     CHECK(bw.trapezoids == 5776);
     CHECK_NEAR(bw.passes, 5776.0 / 90, 1e-9);
     double prev = bw.cpl;
     for (double ul = 200; ul <= 3200; ul *= 2) {
-        p.value[TRAPEZE_GZ_UNCONTENDED_LAT] = ul;
-        trapeze_gz_set_params(m, &p);
-        trapeze_gz_eval e = eval_at(m, TRAPEZE_SYNC_FENCE, 1, 16);
+        p.value[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT] = ul;
+        trapeze_ghostzone_set_params(m, &p);
+        trapeze_ghostzone_eval e = eval_at(m, TRAPEZE_SYNC_FENCE, 1, 16);
         double lat = 5776.0 / 90 * ul;
-        for (int c = TRAPEZE_GZ_LOADSTEN; c <= TRAPEZE_GZ_COMMIT; c++) {
+        for (int c = TRAPEZE_GHOSTZONE_LOADSTEN; c <= TRAPEZE_GHOSTZONE_COMMIT; c++) {
             double b = bw.stage[c], want = pow(pow(lat, 4) + pow(b, 4), 0.25);
             CHECK_NEAR(e.stage[c], want, 1e-12 * want); /* one array: LoadSten is one term */
             CHECK(e.stage[c] >= fmax(lat, b) && e.stage[c] <= lat + b);
@@ -144,12 +144,12 @@ static void test_mem_latency_terms(void)
         CHECK(e.cpl > prev);
         prev = e.cpl;
         p.mem_latency = 0;
-        trapeze_gz_set_params(m, &p);
-        CHECK_NEAR(eval_at(m, TRAPEZE_SYNC_FENCE, 1, 16).stage[TRAPEZE_GZ_COMMIT],
-                   lat + bw.stage[TRAPEZE_GZ_COMMIT], 1e-12 * (lat + bw.stage[TRAPEZE_GZ_COMMIT]));
+        trapeze_ghostzone_set_params(m, &p);
+        CHECK_NEAR(eval_at(m, TRAPEZE_SYNC_FENCE, 1, 16).stage[TRAPEZE_GHOSTZONE_COMMIT],
+                   lat + bw.stage[TRAPEZE_GHOSTZONE_COMMIT], 1e-12 * (lat + bw.stage[TRAPEZE_GHOSTZONE_COMMIT]));
         p.mem_latency = 1;
     }
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_destroy(m);
 }
 
 /* Both switches on, the at-size ones too: every parameter's derivative, h's
@@ -157,39 +157,39 @@ static void test_mem_latency_terms(void)
  * heights and blocks (the segment counts' steps fall at whole rows). */
 static void test_gradients(void)
 {
-    trapeze_gz_params p;
-    trapeze_gz_params_default(&p);
+    trapeze_ghostzone_params p;
+    trapeze_ghostzone_params_default(&p);
     p.occupancy = p.fence_overlap = p.fence_staging = p.row_penalty = p.fence_iter = 1;
     p.row_lines = p.mem_latency = 1;
-    double set[][2] = {{TRAPEZE_GZ_UNCONTENDED_LAT, 600}, {TRAPEZE_GZ_SIGMA, 1.3},
-                       {TRAPEZE_GZ_MU, 1}, {TRAPEZE_GZ_FENCE_PER_BLOCK, 2},
-                       {TRAPEZE_GZ_RELAUNCH, 4000}, {TRAPEZE_GZ_CPI, 0.52},
-                       {TRAPEZE_GZ_BW_FRACTION, 0.66}, {TRAPEZE_GZ_FENCE_BARRIER, 600},
-                       {TRAPEZE_GZ_OVERLAP, 0.8}, {TRAPEZE_GZ_TILE_CYCLES, 20},
-                       {TRAPEZE_GZ_FENCE_MISC, 0.2}, {TRAPEZE_GZ_FENCE_POLL, 0.01},
-                       {TRAPEZE_GZ_OVERLAP_FENCE, 0.7}, {TRAPEZE_GZ_HALO_REREAD, 0.8},
-                       {TRAPEZE_GZ_FENCE_ITER, 0.2}};
+    double set[][2] = {{TRAPEZE_GHOSTZONE_UNCONTENDED_LAT, 600}, {TRAPEZE_GHOSTZONE_SIGMA, 1.3},
+                       {TRAPEZE_GHOSTZONE_MU, 1}, {TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK, 2},
+                       {TRAPEZE_GHOSTZONE_RELAUNCH, 4000}, {TRAPEZE_GHOSTZONE_CPI, 0.52},
+                       {TRAPEZE_GHOSTZONE_BW_FRACTION, 0.66}, {TRAPEZE_GHOSTZONE_FENCE_BARRIER, 600},
+                       {TRAPEZE_GHOSTZONE_OVERLAP, 0.8}, {TRAPEZE_GHOSTZONE_TILE_CYCLES, 20},
+                       {TRAPEZE_GHOSTZONE_FENCE_MISC, 0.2}, {TRAPEZE_GHOSTZONE_FENCE_POLL, 0.01},
+                       {TRAPEZE_GHOSTZONE_OVERLAP_FENCE, 0.7}, {TRAPEZE_GHOSTZONE_HALO_REREAD, 0.8},
+                       {TRAPEZE_GHOSTZONE_FENCE_ITER, 0.2}};
     for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
         p.value[(int)set[i][0]] = set[i][1];
     const char *names[] = {"box9", "star7"};
     for (int wi = 0; wi < 2; wi++) {
-        trapeze_gz_model *m = model(names[wi], 266, 266, &p);
+        trapeze_ghostzone_model *m = model(names[wi], 266, 266, &p);
         double blk = wi == 0 ? 16.3 : 8.3, h = wi == 0 ? 2.5 : 1.5;
         for (int s = 0; s < 2; s++) {
-            trapeze_gz_eval e = eval_at(m, (trapeze_sync)s, h, blk);
-            for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++) {
-                if (k == TRAPEZE_GZ_BLOCKS_PER_SM || k == TRAPEZE_GZ_BETA)
+            trapeze_ghostzone_eval e = eval_at(m, (trapeze_sync)s, h, blk);
+            for (int k = 0; k < TRAPEZE_GHOSTZONE_NPARAMS; k++) {
+                if (k == TRAPEZE_GHOSTZONE_BLOCKS_PER_SM || k == TRAPEZE_GHOSTZONE_BETA)
                     continue; /* occupancy replaces the one; tau is off for the other */
-                trapeze_gz_params q = p;
+                trapeze_ghostzone_params q = p;
                 /* 1e-4: the 4-norms of terms near 1e7 cancel below it */
                 double step = 1e-4 * (fabs(p.value[k]) + 1e-3);
                 q.value[k] = p.value[k] + step;
-                trapeze_gz_set_params(m, &q);
+                trapeze_ghostzone_set_params(m, &q);
                 double up = eval_at(m, (trapeze_sync)s, h, blk).cpl;
                 q.value[k] = p.value[k] - step;
-                trapeze_gz_set_params(m, &q);
+                trapeze_ghostzone_set_params(m, &q);
                 double down = eval_at(m, (trapeze_sync)s, h, blk).cpl;
-                trapeze_gz_set_params(m, &p);
+                trapeze_ghostzone_set_params(m, &p);
                 double fd = (up - down) / (2 * step);
                 CHECK_NEAR(e.dcpl_dparam[k], fd, 1e-5 * (fabs(fd) + 1e-6 * e.cpl));
             }
@@ -200,32 +200,32 @@ static void test_gradients(void)
             double fb = (eval_at(m, (trapeze_sync)s, h, blk + step).cpl -
                          eval_at(m, (trapeze_sync)s, h, blk - step).cpl) / (2 * step);
             CHECK_NEAR(e.dcpl_dblk, fb, 1e-5 * fabs(fb) + 1e-9 * e.cpl);
-            CHECK(e.dcpl_dparam[TRAPEZE_GZ_UNCONTENDED_LAT] > 0); /* the latency counts now */
+            CHECK(e.dcpl_dparam[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT] > 0); /* the latency counts now */
         }
-        trapeze_gz_destroy(m);
+        trapeze_ghostzone_destroy(m);
     }
 }
 
 static void test_file_roundtrip(void)
 {
-    trapeze_gz_params p, q;
+    trapeze_ghostzone_params p, q;
     trapeze_error err;
-    trapeze_gz_params_default(&p);
+    trapeze_ghostzone_params_default(&p);
     p.row_lines = 1;
     char path[64];
     snprintf(path, sizeof path, "/tmp/trapeze-gzmem-%ld.ini", (long)getpid());
-    CHECK_OK(trapeze_gz_params_save(path, &p, &err));
-    CHECK_OK(trapeze_gz_params_load(path, &q, &err));
+    CHECK_OK(trapeze_ghostzone_params_save(path, &p, &err));
+    CHECK_OK(trapeze_ghostzone_params_load(path, &q, &err));
     CHECK(q.row_lines == 1 && q.mem_latency == 0);
     p.row_lines = 0;
     p.mem_latency = 1;
-    CHECK_OK(trapeze_gz_params_save(path, &p, &err));
-    CHECK_OK(trapeze_gz_params_load(path, &q, &err));
+    CHECK_OK(trapeze_ghostzone_params_save(path, &p, &err));
+    CHECK_OK(trapeze_ghostzone_params_load(path, &q, &err));
     CHECK(q.row_lines == 0 && q.mem_latency == 1);
     FILE *f = fopen(path, "w");
     fprintf(f, "[ghostzone]\nmem_latency = 2\n");
     fclose(f);
-    CHECK(trapeze_gz_params_load(path, &q, &err) != TRAPEZE_OK);
+    CHECK(trapeze_ghostzone_params_load(path, &q, &err) != TRAPEZE_OK);
     CHECK(strstr(err.message, ":2:") != NULL && strstr(err.message, "mem_latency") != NULL);
     remove(path);
 }

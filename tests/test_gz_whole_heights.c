@@ -12,43 +12,43 @@
 #include "check.h"
 #include "trapeze.h"
 
-static void check_workload(const trapeze_gpu *gpu, const trapeze_gz_params *p, const char *name)
+static void check_workload(const trapeze_gpu *gpu, const trapeze_ghostzone_params *p, const char *name)
 {
     char path[128];
     trapeze_workload w;
-    trapeze_gz_model *m;
+    trapeze_ghostzone_model *m;
     trapeze_error err;
     snprintf(path, sizeof path, "data/workloads/%s.ini", name);
     CHECK_OK(trapeze_workload_load(path, &w, &err));
-    CHECK_OK(trapeze_gz_create(gpu, &w, p, &m, &err));
-    int hmax = trapeze_gz_max_height(m, w.blk_len);
+    CHECK_OK(trapeze_ghostzone_create(gpu, &w, p, &m, &err));
+    int hmax = trapeze_ghostzone_max_height(m, w.blk_len);
     int sign_agree = 0, total = 0;
     for (int s = 0; s < 2; s++)
         for (int h = 2; h < hmax && h <= 40; h++) {
-            trapeze_gz_eval e, lo, hi;
+            trapeze_ghostzone_eval e, lo, hi;
             const double step = 1e-4;
-            CHECK_OK(trapeze_gz_evaluate(m, (trapeze_sync)s, h, w.blk_len, &e, &err));
-            CHECK_OK(trapeze_gz_evaluate(m, (trapeze_sync)s, h + step, w.blk_len, &hi, &err));
-            CHECK_OK(trapeze_gz_evaluate(m, (trapeze_sync)s, h - step, w.blk_len, &lo, &err));
+            CHECK_OK(trapeze_ghostzone_evaluate(m, (trapeze_sync)s, h, w.blk_len, &e, &err));
+            CHECK_OK(trapeze_ghostzone_evaluate(m, (trapeze_sync)s, h + step, w.blk_len, &hi, &err));
+            CHECK_OK(trapeze_ghostzone_evaluate(m, (trapeze_sync)s, h - step, w.blk_len, &lo, &err));
             double fd = (hi.cpl - lo.cpl) / (2 * step);
             total++;
             sign_agree += (e.dcpl_dh > 0) == (fd > 0);
             CHECK(fabs(e.dcpl_dh - fd) <= 1e-4 * fabs(fd) + 1e-7 * e.cpl);
         }
     CHECK(total > 0 && sign_agree == total);
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_destroy(m);
 }
 
 int main(void)
 {
     trapeze_config *cfg;
     trapeze_gpu gpu;
-    trapeze_gz_params p;
+    trapeze_ghostzone_params p;
     trapeze_error err;
     CHECK_OK(trapeze_config_load("data/gpus/gtx280.config", &cfg, &err));
     CHECK_OK(trapeze_gpu_from_config(cfg, &gpu, &err));
     trapeze_config_destroy(cfg);
-    CHECK_OK(trapeze_gz_params_load("data/calibrations/gtx280-meng2010.ini", &p, &err));
+    CHECK_OK(trapeze_ghostzone_params_load("data/calibrations/gtx280-meng2010.ini", &p, &err));
     const char *names[] = {"pathfinder", "hotspot", "poisson", "cell"};
     for (int i = 0; i < 4; i++)
         check_workload(&gpu, &p, names[i]);

@@ -287,7 +287,7 @@ static void test_fit(void)
     trapeze_sleep_structure l2;
     CHECK_OK(trapeze_sleep_structure_default("l2", &l2, &err));
     trapeze_sleep_options o;
-    trapeze_sleep_options_default(&o);
+    trapeze_sleep_options_init(&o);
     double theta[2] = {40, 1e9};
     trapeze_sleep_eval et, ef;
     trapeze_sleep_model *mt, *mf;

@@ -18,7 +18,7 @@
 #include "trapeze.h"
 
 static trapeze_gpu gpu;
-static trapeze_gz_params calib;
+static trapeze_ghostzone_params calib;
 
 static void load(const char *gpu_name)
 {
@@ -30,17 +30,17 @@ static void load(const char *gpu_name)
     CHECK_OK(trapeze_gpu_from_config(cfg, &gpu, &err));
     trapeze_config_destroy(cfg);
     snprintf(path, sizeof path, "data/calibrations/%s.ini", gpu_name);
-    CHECK_OK(trapeze_gz_params_load(path, &calib, &err));
+    CHECK_OK(trapeze_ghostzone_params_load(path, &calib, &err));
 }
 
-static trapeze_gz_model *gz_for(const char *name, const trapeze_gz_params *p)
+static trapeze_ghostzone_model *gz_for(const char *name, const trapeze_ghostzone_params *p)
 {
     char path[128];
     trapeze_workload w;
-    trapeze_gz_model *m = NULL;
+    trapeze_ghostzone_model *m = NULL;
     trapeze_error err;
     snprintf(path, sizeof path, "data/workloads/%s.ini", name);
-    if (trapeze_workload_load(path, &w, &err) || trapeze_gz_create(&gpu, &w, p, &m, &err)) {
+    if (trapeze_workload_load(path, &w, &err) || trapeze_ghostzone_create(&gpu, &w, p, &m, &err)) {
         fprintf(stderr, "%s\n", err.message);
         exit(1);
     }
@@ -48,28 +48,28 @@ static trapeze_gz_model *gz_for(const char *name, const trapeze_gz_params *p)
 }
 
 /* Through the interface, at parameters other than the model's own: the
- * value equals trapeze_gz_evaluate after set_params, the gradients equal
+ * value equals trapeze_ghostzone_evaluate after set_params, the gradients equal
  * central differences of the interface itself, and the model still holds
  * its own parameters afterwards. */
 static void test_gz_through_interface(void)
 {
-    trapeze_gz_model *m = gz_for("hotspot", &calib);
-    trapeze_gz_params other = calib;
-    other.value[TRAPEZE_GZ_SIGMA] *= 1.7;
-    other.value[TRAPEZE_GZ_RELAUNCH] += 5000;
-    other.value[TRAPEZE_GZ_OVERLAP] = 0.3;
+    trapeze_ghostzone_model *m = gz_for("hotspot", &calib);
+    trapeze_ghostzone_params other = calib;
+    other.value[TRAPEZE_GHOSTZONE_SIGMA] *= 1.7;
+    other.value[TRAPEZE_GHOSTZONE_RELAUNCH] += 5000;
+    other.value[TRAPEZE_GHOSTZONE_OVERLAP] = 0.3;
     for (int s = 0; s < 2; s++) {
         gz_instance in = {m, (trapeze_sync)s};
         trapeze_model model = gz_as_model(&in);
-        double x[GZ_NDECISIONS] = {2.6, 17.5}, v, dp[TRAPEZE_GZ_NPARAMS], dx[GZ_NDECISIONS];
-        trapeze_gz_eval own_before, own_after, at_other;
-        CHECK_OK(trapeze_gz_evaluate(m, in.sync, x[0], x[1], &own_before, NULL));
+        double x[GZ_NDECISIONS] = {2.6, 17.5}, v, dp[TRAPEZE_GHOSTZONE_NPARAMS], dx[GZ_NDECISIONS];
+        trapeze_ghostzone_eval own_before, own_after, at_other;
+        CHECK_OK(trapeze_ghostzone_evaluate(m, in.sync, x[0], x[1], &own_before, NULL));
         CHECK_OK(trapeze_model_evaluate(&model, other.value, x, &v, dp, dx, NULL));
-        CHECK_OK(trapeze_gz_evaluate(m, in.sync, x[0], x[1], &own_after, NULL));
+        CHECK_OK(trapeze_ghostzone_evaluate(m, in.sync, x[0], x[1], &own_after, NULL));
         CHECK(own_after.cpl == own_before.cpl); /* nothing written into the model */
-        trapeze_gz_model *m2 = gz_for("hotspot", &other);
-        CHECK_OK(trapeze_gz_evaluate(m2, in.sync, x[0], x[1], &at_other, NULL));
-        trapeze_gz_destroy(m2);
+        trapeze_ghostzone_model *m2 = gz_for("hotspot", &other);
+        CHECK_OK(trapeze_ghostzone_evaluate(m2, in.sync, x[0], x[1], &at_other, NULL));
+        trapeze_ghostzone_destroy(m2);
         CHECK(v == at_other.cpl && v != own_before.cpl);
         for (int i = 0; i < GZ_NDECISIONS; i++) {
             double xp[GZ_NDECISIONS] = {x[0], x[1]}, xm[GZ_NDECISIONS] = {x[0], x[1]}, hi, lo;
@@ -80,8 +80,8 @@ static void test_gz_through_interface(void)
             CHECK_OK(trapeze_model_evaluate(&model, other.value, xm, &lo, NULL, NULL, NULL));
             CHECK(fabs(dx[i] - (hi - lo) / (2 * d)) < 1e-5 * fabs(dx[i]) + 1e-9 * v);
         }
-        for (int k = 0; k < TRAPEZE_GZ_NPARAMS; k++) {
-            double pp[TRAPEZE_GZ_NPARAMS], pm[TRAPEZE_GZ_NPARAMS], hi, lo;
+        for (int k = 0; k < TRAPEZE_GHOSTZONE_NPARAMS; k++) {
+            double pp[TRAPEZE_GHOSTZONE_NPARAMS], pm[TRAPEZE_GHOSTZONE_NPARAMS], hi, lo;
             double d = 1e-5 * fmax(fabs(other.value[k]), 1.0);
             memcpy(pp, other.value, sizeof pp);
             memcpy(pm, other.value, sizeof pm);
@@ -96,22 +96,22 @@ static void test_gz_through_interface(void)
         CHECK(trapeze_model_evaluate(&model, other.value, bad, &v, NULL, NULL, NULL) ==
               TRAPEZE_ERANGE);
     }
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_destroy(m);
 }
 
 /* The workload's profiled counts are fixed when the model is created;
  * parameters carrying another profile do not rewrite them. */
 static void test_set_params_keeps_profile(void)
 {
-    trapeze_gz_model *m = gz_for("hotspot", &calib);
-    double mc = trapeze_gz_workload(m)->insts_per_sm_mc;
+    trapeze_ghostzone_model *m = gz_for("hotspot", &calib);
+    double mc = trapeze_ghostzone_workload(m)->insts_per_sm_mc;
     CHECK(mc == 2740.6079999999997); /* gtx480.ini's [profile.HotSpot] */
-    trapeze_gz_params other = calib;
+    trapeze_ghostzone_params other = calib;
     for (int i = 0; i < other.n_profiles; i++)
         other.profile[i].insts_per_sm_mc *= 3;
-    trapeze_gz_set_params(m, &other);
-    CHECK(trapeze_gz_workload(m)->insts_per_sm_mc == mc);
-    trapeze_gz_destroy(m);
+    trapeze_ghostzone_set_params(m, &other);
+    CHECK(trapeze_ghostzone_workload(m)->insts_per_sm_mc == mc);
+    trapeze_ghostzone_destroy(m);
 }
 
 /* ---- toy models: the interface is not the ghost-zone model's ---- */
@@ -261,7 +261,7 @@ static void test_fit_toy(void)
         pts[i].measured *= noise;
     }
     double p[2] = {1.0, 0.5}, se[2];
-    trapeze_calib_report rep;
+    trapeze_fit_report rep;
     CHECK_OK(trapeze_model_fit(pts, 12, 3ul, p, se, &rep, NULL));
     CHECK_NEAR(p[0], 40.0, 0.8);
     CHECK_NEAR(p[1], 0.35, 0.01);
@@ -301,13 +301,13 @@ static void test_joint_search_counts_every_evaluation(void)
     int upper_won = 0;
     for (int i = 0; i < 4; i++)
         for (int s = 0; s < 2; s++) {
-            trapeze_gz_model *m = gz_for(names[i], &calib);
-            trapeze_gz_optimum o, lo_o, hi_o;
-            CHECK_OK(trapeze_gz_optimize(m, (trapeze_sync)s, 1, &o, NULL));
+            trapeze_ghostzone_model *m = gz_for(names[i], &calib);
+            trapeze_ghostzone_optimum o, lo_o, hi_o;
+            CHECK_OK(trapeze_ghostzone_optimize(m, (trapeze_sync)s, 1, &o, NULL));
             /* the joint search alone, as ghostzone_optimize.c runs it */
             gz_instance in = {m, (trapeze_sync)s};
             trapeze_model model = gz_as_model(&in);
-            int bmax = gz_largest_block(m), wmax = gz_widest_halo(trapeze_gz_workload(m));
+            int bmax = gz_largest_block(m), wmax = gz_widest_halo(trapeze_ghostzone_workload(m));
             double lo[2] = {1.0, wmax + 1.0}, hi[2] = {(double)bmax / wmax, bmax};
             double x[2] = {1.0, bmax};
             trapeze_minimize_options opt;
@@ -318,17 +318,17 @@ static void test_joint_search_counts_every_evaluation(void)
             CHECK_OK(trapeze_model_minimize(&model, calib.value, x, &opt, &joint, NULL));
             CHECK(joint.x[1] == o.blk_continuous);
             int b_lo = (int)floor(joint.x[1]), b_hi = b_lo + 1 <= bmax ? b_lo + 1 : b_lo;
-            trapeze_workload w = *trapeze_gz_workload(m);
-            trapeze_gz_destroy(m);
-            trapeze_gz_model *mb;
+            trapeze_workload w = *trapeze_ghostzone_workload(m);
+            trapeze_ghostzone_destroy(m);
+            trapeze_ghostzone_model *mb;
             w.blk_len = b_lo;
-            CHECK_OK(trapeze_gz_create(&gpu, &w, &calib, &mb, NULL));
-            CHECK_OK(trapeze_gz_optimize(mb, (trapeze_sync)s, 0, &lo_o, NULL));
-            trapeze_gz_destroy(mb);
+            CHECK_OK(trapeze_ghostzone_create(&gpu, &w, &calib, &mb, NULL));
+            CHECK_OK(trapeze_ghostzone_optimize(mb, (trapeze_sync)s, 0, &lo_o, NULL));
+            trapeze_ghostzone_destroy(mb);
             w.blk_len = b_hi;
-            CHECK_OK(trapeze_gz_create(&gpu, &w, &calib, &mb, NULL));
-            CHECK_OK(trapeze_gz_optimize(mb, (trapeze_sync)s, 0, &hi_o, NULL));
-            trapeze_gz_destroy(mb);
+            CHECK_OK(trapeze_ghostzone_create(&gpu, &w, &calib, &mb, NULL));
+            CHECK_OK(trapeze_ghostzone_optimize(mb, (trapeze_sync)s, 0, &hi_o, NULL));
+            trapeze_ghostzone_destroy(mb);
             CHECK(o.evaluations == joint.evaluations + lo_o.evaluations + hi_o.evaluations);
             upper_won += o.blk_len == b_hi && b_hi != b_lo && lo_o.evaluations != hi_o.evaluations;
         }
@@ -344,30 +344,30 @@ static void test_decision(void)
     trapeze_sync both[2] = {TRAPEZE_SYNC_RELAUNCH, TRAPEZE_SYNC_FENCE};
     int chose[2] = {0, 0};
     for (int i = 0; i < 4; i++) {
-        trapeze_gz_model *m = gz_for(names[i], &calib);
-        trapeze_gz_decision d;
-        CHECK_OK(trapeze_gz_decide(m, both, 2, 0, 0, &d, NULL));
+        trapeze_ghostzone_model *m = gz_for(names[i], &calib);
+        trapeze_ghostzone_decision d;
+        CHECK_OK(trapeze_ghostzone_decide(m, both, 2, 0, 0, &d, NULL));
         CHECK(d.n_modes == 2 && d.mode[0].sync == TRAPEZE_SYNC_RELAUNCH &&
               d.mode[1].sync == TRAPEZE_SYNC_FENCE);
         int other = 1 - d.chosen;
         CHECK(d.mode[d.chosen].cpl_argmin <= d.mode[other].cpl_argmin);
         chose[d.chosen]++;
-        trapeze_gz_optimum o;
-        CHECK_OK(trapeze_gz_optimize(m, TRAPEZE_SYNC_FENCE, 0, &o, NULL));
+        trapeze_ghostzone_optimum o;
+        CHECK_OK(trapeze_ghostzone_optimize(m, TRAPEZE_SYNC_FENCE, 0, &o, NULL));
         CHECK(o.cpl_floor == d.mode[1].cpl_floor && o.h_floor == d.mode[1].h_floor);
         /* at a fixed height */
-        CHECK_OK(trapeze_gz_decide(m, both + 1, 1, 0, 2, &d, NULL));
-        trapeze_gz_eval e2, e1;
-        int blk = trapeze_gz_workload(m)->blk_len;
-        CHECK_OK(trapeze_gz_evaluate(m, TRAPEZE_SYNC_FENCE, 2, blk, &e2, NULL));
-        CHECK_OK(trapeze_gz_evaluate(m, TRAPEZE_SYNC_FENCE, 1, blk, &e1, NULL));
+        CHECK_OK(trapeze_ghostzone_decide(m, both + 1, 1, 0, 2, &d, NULL));
+        trapeze_ghostzone_eval e2, e1;
+        int blk = trapeze_ghostzone_workload(m)->blk_len;
+        CHECK_OK(trapeze_ghostzone_evaluate(m, TRAPEZE_SYNC_FENCE, 2, blk, &e2, NULL));
+        CHECK_OK(trapeze_ghostzone_evaluate(m, TRAPEZE_SYNC_FENCE, 1, blk, &e1, NULL));
         CHECK(d.n_modes == 1 && d.chosen == 0 && d.mode[0].h_floor == 2 &&
               d.mode[0].h_argmin == 2 && d.mode[0].h_continuous == 2);
         CHECK(d.mode[0].cpl_floor == e2.cpl && d.mode[0].cpl_argmin == e2.cpl &&
               d.mode[0].cpl_h1 == e1.cpl && d.mode[0].blk_len == blk);
         trapeze_error err;
-        CHECK(trapeze_gz_decide(m, both, 2, 1, 2, &d, &err) == TRAPEZE_EINVAL);
-        trapeze_gz_destroy(m);
+        CHECK(trapeze_ghostzone_decide(m, both, 2, 1, 2, &d, &err) == TRAPEZE_EINVAL);
+        trapeze_ghostzone_destroy(m);
     }
     CHECK(chose[0] + chose[1] == 4);
 }

@@ -158,10 +158,10 @@ static void test_gz_cost_follows_runs(void)
         snprintf(path, sizeof path, "data/workloads/%s.ini", names[k]);
         CHECK_OK(trapeze_workload_load(path, &w[k], &err));
     }
-    trapeze_calib_options o;
-    trapeze_calib_options_default(&o);
-    trapeze_calib_plan *plan = NULL;
-    CHECK_OK(trapeze_calib_plan_create("data/gpus/gtx480.config", w, 4, &o, &plan, &err));
+    trapeze_ghostzone_calib_options o;
+    trapeze_ghostzone_calib_options_init(&o);
+    trapeze_ghostzone_plan *plan = NULL;
+    CHECK_OK(trapeze_ghostzone_plan_create("data/gpus/gtx480.config", w, 4, &o, &plan, &err));
     /* a copy: the shipped log may be open (and locked) by another test */
     const char *copy = "build/test_progress_samples.csv";
     char *text;
@@ -176,12 +176,12 @@ static void test_gz_cost_follows_runs(void)
     CHECK_OK(trapeze_sample_log_open(copy, &log, &err));
     int matched = 0;
     double planned = 0, ran = 0, lo = 1e30, hi = 0;
-    for (int i = 0; plan && log && i < trapeze_calib_plan_count(plan); i++) {
-        const trapeze_sample *p = trapeze_calib_plan_sample(plan, i);
+    for (int i = 0; plan && log && i < trapeze_ghostzone_plan_count(plan); i++) {
+        const trapeze_sample *p = trapeze_ghostzone_plan_sample(plan, i);
         const trapeze_sample *r = trapeze_sample_log_find(log, p->id);
         if (!r || !(r->warp_instructions > 0))
             continue;
-        double c = trapeze_calib_sample_cost(plan, p), ratio = c / r->warp_instructions;
+        double c = trapeze_ghostzone_sample_cost(plan, p), ratio = c / r->warp_instructions;
         matched++;
         planned += c;
         ran += r->warp_instructions;
@@ -190,7 +190,7 @@ static void test_gz_cost_follows_runs(void)
             hi = fmax(hi, ratio);
         }
     }
-    CHECK(plan && matched == trapeze_calib_plan_count(plan));
+    CHECK(plan && matched == trapeze_ghostzone_plan_count(plan));
     CHECK(lo >= 0.5 && hi <= 2);
     CHECK(fabs(planned / ran - 1) <= 0.25);
     if (!(lo >= 0.5 && hi <= 2) || !(fabs(planned / ran - 1) <= 0.25))
@@ -199,26 +199,26 @@ static void test_gz_cost_follows_runs(void)
     /* the runs a sample makes (sample_run.c): relaunch a warm-up and its 2
      * stages, fence those and the warm-up again: 4/3 of relaunch's work;
      * twice the grid area, twice the tiles */
-    for (int i = 0; plan && i < trapeze_calib_plan_count(plan); i++) {
-        trapeze_sample a = *trapeze_calib_plan_sample(plan, i);
+    for (int i = 0; plan && i < trapeze_ghostzone_plan_count(plan); i++) {
+        trapeze_sample a = *trapeze_ghostzone_plan_sample(plan, i);
         if (strcmp(a.kind, "sim") || a.stages != 2 || strcmp(a.workload, "Poisson"))
             continue;
         trapeze_sample b = a;
         a.sync = TRAPEZE_SYNC_RELAUNCH;
         b.sync = TRAPEZE_SYNC_FENCE;
-        CHECK_NEAR(trapeze_calib_sample_cost(plan, &b) / trapeze_calib_sample_cost(plan, &a),
+        CHECK_NEAR(trapeze_ghostzone_sample_cost(plan, &b) / trapeze_ghostzone_sample_cost(plan, &a),
                    4.0 / 3, 1e-12);
         a.h = 1;
         a.data_len[0] = 18 * 64; /* Poisson's block 20, halo 2: 18 points out at h = 1 */
         a.data_len[1] = 18 * 64;
         b = a;
         b.data_len[0] *= 2;
-        CHECK_NEAR(trapeze_calib_sample_cost(plan, &b), 2 * trapeze_calib_sample_cost(plan, &a),
+        CHECK_NEAR(trapeze_ghostzone_sample_cost(plan, &b), 2 * trapeze_ghostzone_sample_cost(plan, &a),
                    1e-6);
         break;
     }
     trapeze_sample_log_close(log);
-    trapeze_calib_plan_destroy(plan);
+    trapeze_ghostzone_plan_destroy(plan);
     remove(copy);
 }
 

@@ -156,15 +156,15 @@ static void test_gz_round_trip(void)
                         .bank_conflicts = 0.25};
     trapeze_sample_row row;
     trapeze_sample back;
-    trapeze_gz_sample_to_row(&s, &row);
+    trapeze_ghostzone_sample_to_row(&s, &row);
     CHECK(strcmp(row.schema->model, "ghostzone") == 0);
     CHECK(strcmp(trapeze_row_text(&row, "sync"), "fence") == 0);
     CHECK(trapeze_row_number(&row, "size_1") == 256 && trapeze_row_number(&row, "h") == 3);
-    CHECK_OK(trapeze_gz_sample_from_row(&row, &back, NULL));
+    CHECK_OK(trapeze_ghostzone_sample_from_row(&row, &back, NULL));
     CHECK(memcmp(&s, &back, sizeof s) == 0);
     trapeze_sample_row toy_row;
     trapeze_row_init(&toy_row, &toy, "t", "sim");
-    CHECK(trapeze_gz_sample_from_row(&toy_row, &back, NULL) == TRAPEZE_EINVAL);
+    CHECK(trapeze_ghostzone_sample_from_row(&toy_row, &back, NULL) == TRAPEZE_EINVAL);
 }
 
 int main(void)

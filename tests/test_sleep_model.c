@@ -135,7 +135,7 @@ static void test_hand_histogram(void)
     put(&h, TRAPEZE_NEXT_READ, 20, 5);
     put(&h, TRAPEZE_NEXT_READ, 10, 3);
     trapeze_sleep_options o;
-    trapeze_sleep_options_default(&o);
+    trapeze_sleep_options_init(&o);
     o.requester_cycles = 1000;
     trapeze_sleep_model *m;
     trapeze_error err;
@@ -290,7 +290,7 @@ static void test_hazard_rate(void)
     trapeze_idle_hist_init(&h, "g", "k", "rf", "warp_reg");
     lomax(&h, TRAPEZE_NEXT_READ, 2, 200, 1e6);
     trapeze_sleep_options o;
-    trapeze_sleep_options_default(&o);
+    trapeze_sleep_options_init(&o);
     o.policy = TRAPEZE_SLEEP_TIMEOUT;
     o.lead_cycles = 0;
     trapeze_error err;
@@ -319,7 +319,7 @@ static void test_lookahead_crossovers(void)
     for (int L = 1; L <= 300; L++)
         put(&h, TRAPEZE_NEXT_WRITE, L, 100);
     trapeze_sleep_options o;
-    trapeze_sleep_options_default(&o);
+    trapeze_sleep_options_init(&o);
     o.exact_wake = 7;    /* countdown wakes: lost = tau = wake, no stall */
     o.smoothing = 0.5;   /* sigma' is then negligible at the grid's edge (L = 1) */
     trapeze_error err;
@@ -344,7 +344,7 @@ static void check_gradients(trapeze_sleep_policy policy)
     lomax(&h, TRAPEZE_NEXT_WRITE, 1.2, 60, 5e3);
     put(&h, TRAPEZE_NEXT_DEAD, 5000, 10);
     trapeze_sleep_options o;
-    trapeze_sleep_options_default(&o);
+    trapeze_sleep_options_init(&o);
     o.policy = policy;
     o.smoothing = 2;
     trapeze_sleep_model *m;
@@ -384,7 +384,7 @@ static void test_bad_input(void)
     trapeze_idle_hist h;
     trapeze_idle_hist_init(&h, "g", "k", "rf", "warp_reg");
     trapeze_sleep_options o;
-    trapeze_sleep_options_default(&o);
+    trapeze_sleep_options_init(&o);
     trapeze_sleep_model *m;
     trapeze_error err;
     CHECK(trapeze_sleep_create(&rf, &h, &o, &m, &err) == TRAPEZE_EINVAL); /* empty */

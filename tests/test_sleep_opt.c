@@ -35,7 +35,7 @@ static void test_crossovers_and_oracle(void)
     for (int L = 1; L <= 300; L++)
         h.count[TRAPEZE_NEXT_WRITE][L - 1] = 100;
     trapeze_sleep_options o;
-    trapeze_sleep_options_default(&o);
+    trapeze_sleep_options_init(&o);
     o.exact_wake = 7;    /* countdown wakes: every wake hidden, lost = tau */
     o.smoothing = 0.5;
     trapeze_sleep_model *m;
@@ -65,7 +65,7 @@ static void test_hazard_optimum(void)
     trapeze_idle_hist_init(&h, "g", "k", "l2", "line");
     lomax(&h, TRAPEZE_NEXT_READ, 2, 200, 1e6);
     trapeze_sleep_options o;
-    trapeze_sleep_options_default(&o);
+    trapeze_sleep_options_init(&o);
     o.policy = TRAPEZE_SLEEP_TIMEOUT;
     o.lead_cycles = 0;
     trapeze_sleep_model *m;
@@ -90,7 +90,7 @@ static void test_budget(void)
     lomax(&h, TRAPEZE_NEXT_WRITE, 1.1, 80, 3e4);
     h.count[TRAPEZE_NEXT_DEAD][trapeze_idle_bucket(20000)] = 100;
     trapeze_sleep_options o;
-    trapeze_sleep_options_default(&o);
+    trapeze_sleep_options_init(&o);
     o.policy = TRAPEZE_SLEEP_TIMEOUT;
     o.lead_cycles = 0;
     o.requester_cycles = 2e6;
@@ -136,7 +136,7 @@ static void test_generic_interface(void)
     lomax(&h, TRAPEZE_NEXT_READ, 1.5, 30, 1e4);
     lomax(&h, TRAPEZE_NEXT_WRITE, 1.2, 60, 5e3);
     trapeze_sleep_options o;
-    trapeze_sleep_options_default(&o);
+    trapeze_sleep_options_init(&o);
     o.requester_cycles = 1e6;
     trapeze_sleep_model *m;
     CHECK_OK(trapeze_sleep_create(&rf, &h, &o, &m, &err));
@@ -183,7 +183,7 @@ static void test_eager_margin(void)
     h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(30)] = 5000;
     for (int margin = 0; margin <= 3; margin++) {
         trapeze_sleep_options o;
-        trapeze_sleep_options_default(&o);
+        trapeze_sleep_options_init(&o);
         o.requester_cycles = 1e6;
         o.eager_margin = margin;
         trapeze_sleep_model *m;
@@ -267,7 +267,7 @@ static void test_whole_cycle_search(void)
     h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(5)] = 1000;
     h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(1000)] = 100;
     trapeze_sleep_options o;
-    trapeze_sleep_options_default(&o);
+    trapeze_sleep_options_init(&o);
     o.policy = TRAPEZE_SLEEP_TIMEOUT;
     o.requester_cycles = 1e6;
     trapeze_sleep_model *m;
@@ -299,7 +299,7 @@ static void test_penalty_sigma(void)
     h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(1000)] = 100;
     for (int z = 0; z <= 2; z += 2) {
         trapeze_sleep_options o;
-        trapeze_sleep_options_default(&o);
+        trapeze_sleep_options_init(&o);
         o.requester_cycles = 1e6;
         o.penalty_z = z;
         trapeze_sleep_model *m;

@@ -97,7 +97,7 @@ class _Model:
         self.err = ctypes.create_string_buffer(L.size["trapeze_error"])
         self.gpu = L.buffer("trapeze_gpu")
         self.work = Workload()
-        self.params = L.buffer("trapeze_gz_params")
+        self.params = L.buffer("trapeze_ghostzone_params")
         cfg = ctypes.c_void_p()
         gpu_path = _resolve(gpu or "gtx280", "gpus", ".config")
         self._check(L.so.trapeze_config_load(gpu_path.encode(), ctypes.byref(cfg), self.err))
@@ -114,9 +114,9 @@ class _Model:
                     f"trapeze.calibrate and pass calibration=FILE")
         else:
             calibration = _resolve(calibration, "calibrations", ".ini")
-        self._check(L.so.trapeze_gz_params_load(calibration.encode(), self.params, self.err))
+        self._check(L.so.trapeze_ghostzone_params_load(calibration.encode(), self.params, self.err))
         if not force_calibration:
-            status = L.so.trapeze_gz_params_check_gpu(self.params, self.gpu, self.err)
+            status = L.so.trapeze_ghostzone_params_check_gpu(self.params, self.gpu, self.err)
             L.check(status, self.err, f"{calibration}: ")
         self._check(L.so.trapeze_workload_load(_resolve(workload, "workloads", ".ini").encode(),
                                                ctypes.byref(self.work), self.err))
@@ -127,20 +127,20 @@ class _Model:
         self.profiled_warp_instructions = 0.0
         if gpu and not spec_counts:
             work = ctypes.c_double()
-            self._check(L.so.trapeze_calib_profile(gpu_path.encode(), ctypes.byref(self.work), 1,
+            self._check(L.so.trapeze_ghostzone_profile_run(gpu_path.encode(), ctypes.byref(self.work), 1,
                                                    self.params, ctypes.byref(work), self.err))
             self.profiled_warp_instructions = work.value
         self.m = ctypes.c_void_p()
-        self._check(L.so.trapeze_gz_create(self.gpu, ctypes.byref(self.work), self.params,
+        self._check(L.so.trapeze_ghostzone_create(self.gpu, ctypes.byref(self.work), self.params,
                                            ctypes.byref(self.m), self.err))
-        L.so.trapeze_gz_set_tau(self.m, 1 if tau else 0)
+        L.so.trapeze_ghostzone_set_tau(self.m, 1 if tau else 0)
 
     def _check(self, status):
         self.L.check(status, self.err)
 
     def close(self):
         if self.m:
-            self.L.so.trapeze_gz_destroy(self.m)
+            self.L.so.trapeze_ghostzone_destroy(self.m)
             self.m = None
 
     def __enter__(self):
@@ -186,11 +186,11 @@ def evaluate(workload, h, sync="relaunch", gpu=None, calibration=None, blk_len=N
         L = m.L
         e = L.GzEval()
         blk = blk_len if blk_len is not None else m.work.blk_len
-        top = L.so.trapeze_gz_max_height(m.m, blk)
+        top = L.so.trapeze_ghostzone_max_height(m.m, blk)
         if not continuous and h > top:
             raise TrapezeValueError(f"h {h}: above {m.workload_name}'s largest valid height, "
                                     f"{top}, at block edge {blk}")
-        m._check(L.so.trapeze_gz_evaluate(m.m, SYNC[sync], float(h), float(blk),
+        m._check(L.so.trapeze_ghostzone_evaluate(m.m, SYNC[sync], float(h), float(blk),
                                           ctypes.byref(e), m.err))
         out = {"workload": m.workload_name, "gpu": m.gpu_name, "sync": sync, "h": h,
                "blk_len": blk, "trapezoids": e.trapezoids, "cpl_cycles": e.cpl}
@@ -208,7 +208,7 @@ def evaluate(workload, h, sync="relaunch", gpu=None, calibration=None, blk_len=N
 def param_names():
     """The ghost-zone model's parameter names, in the calibration file's order."""
     L = lib()
-    return [L.so.trapeze_gz_param_name(i).decode() for i in range(L.nparams)]
+    return [L.so.trapeze_ghostzone_param_name(i).decode() for i in range(L.nparams)]
 
 
 def ghostzone(workload, gpu=None, calibration=None, sync="best", force_calibration=False,
@@ -224,12 +224,12 @@ def ghostzone(workload, gpu=None, calibration=None, sync="best", force_calibrati
         L = m.L
         for s in _syncs(sync):
             o = GzOptimum()
-            m._check(L.so.trapeze_gz_optimize(m.m, SYNC[s], 1 if optimize_block else 0,
+            m._check(L.so.trapeze_ghostzone_optimize(m.m, SYNC[s], 1 if optimize_block else 0,
                                               ctypes.byref(o), m.err))
             rows.append({"workload": m.workload_name, "gpu": m.gpu_name, "sync": s,
                          "h_continuous": o.h_continuous, "h": o.h_floor, "h_argmin": o.h_argmin,
                          "cpl_cycles": o.cpl_argmin, "speedup": o.cpl_h1 / o.cpl_argmin,
-                         "delta": L.so.trapeze_gz_delta(m.m, float(o.blk_len)),
+                         "delta": L.so.trapeze_ghostzone_delta(m.m, float(o.blk_len)),
                          "chosen": None, "cpl_floor_cycles": o.cpl_floor,
                          "blk_len": o.blk_len})
     df = pd.DataFrame(rows)
@@ -252,7 +252,7 @@ def ghostzone_rows(workload, gpu=None, calibration=None, sync="best", force_cali
             csv = ctypes.c_void_p()
             m._check(L.so.trapeze_csv_create(path.encode(), cols, len(L.gz_csv_columns),
                                              ctypes.byref(csv), m.err))
-            status = L.so.trapeze_gz_write_rows(m.m, SYNC[s], blk, csv, m.err)
+            status = L.so.trapeze_ghostzone_write_rows(m.m, SYNC[s], blk, csv, m.err)
             if status:
                 L.so.trapeze_csv_abort(csv)
                 m._check(status)
@@ -377,7 +377,7 @@ def _options(H, options):
     """The command line's defaults, with options (budget=..., max_h=..., the names of
     calibrate's flags) over them."""
     opt = CalibOptions()
-    H.L.so.trapeze_calib_options_default(ctypes.byref(opt))
+    H.L.so.trapeze_ghostzone_calib_options_init(ctypes.byref(opt))
     for name, value in options.items():
         _choice("calibration option", name, list(_PLAN_OPTIONS))
         kind = type(getattr(opt, name))
@@ -396,10 +396,10 @@ def _plan(H, gpu, workloads, options):
     ws = (Workload * len(names))(*[_workload(H, n) for n in names])
     opt = _options(H, options)
     plan = ctypes.c_void_p()
-    H.check(H.L.so.trapeze_calib_plan_create(_resolve(gpu, "gpus", ".config").encode(), ws,
+    H.check(H.L.so.trapeze_ghostzone_plan_create(_resolve(gpu, "gpus", ".config").encode(), ws,
                                              len(names), ctypes.byref(opt),
                                              ctypes.byref(plan), H.err))
-    return H.own(plan, H.L.so.trapeze_calib_plan_destroy)
+    return H.own(plan, H.L.so.trapeze_ghostzone_plan_destroy)
 
 
 def _log(H, path):
@@ -418,11 +418,11 @@ def calibrate(gpu, samples_path, out, workloads=(), threads=1, **options):
         so = H.L.so
         plan = _plan(H, gpu, workloads, options)
         log = _log(H, samples_path)
-        H.check(so.trapeze_calib_run(plan, log, _positive_int("threads", threads), None, None, H.err))
-        params = H.L.buffer("trapeze_gz_params")
-        report = H.L.buffer("trapeze_calib_report")
-        H.check(so.trapeze_calib_from_log(plan, log, params, report, H.err))
-        H.check(so.trapeze_gz_params_save(out.encode(), params, H.err))
+        H.check(so.trapeze_ghostzone_run(plan, log, _positive_int("threads", threads), None, None, H.err))
+        params = H.L.buffer("trapeze_ghostzone_params")
+        report = H.L.buffer("trapeze_fit_report")
+        H.check(so.trapeze_ghostzone_from_log(plan, log, params, report, H.err))
+        H.check(so.trapeze_ghostzone_params_save(out.encode(), params, H.err))
     return pd.read_csv(samples_path)
 
 
@@ -436,12 +436,12 @@ def validate(gpu, calibration, samples_path=None, workloads=(), threads=1, curve
     `--logged-only`. options: as calibrate's (the plan the calibration used)."""
     with _Handles() as H, tempfile.TemporaryDirectory() as tmp:
         so = H.L.so
-        params = H.L.buffer("trapeze_gz_params")
+        params = H.L.buffer("trapeze_ghostzone_params")
         calibration = _resolve(calibration, "calibrations", ".ini")
-        H.check(so.trapeze_gz_params_load(calibration.encode(), params, H.err))
+        H.check(so.trapeze_ghostzone_params_load(calibration.encode(), params, H.err))
         plan = _plan(H, gpu, workloads, options)
         if not force_calibration:
-            H.check(so.trapeze_gz_params_check_gpu(params, so.trapeze_calib_plan_gpu(plan),
+            H.check(so.trapeze_ghostzone_params_check_gpu(params, so.trapeze_ghostzone_plan_gpu(plan),
                                                    H.err), calibration + ": ")
         log = _log(H, samples_path) if samples_path and os.path.exists(samples_path) else None
         sweep = _log(H, sweep_log) if sweep_log else None
@@ -449,17 +449,17 @@ def validate(gpu, calibration, samples_path=None, workloads=(), threads=1, curve
         rows, points = (None, path) if curve else (path, None)
         if sizes:
             factors = (ctypes.c_double * len(sizes))(*[float(f) for f in sizes])
-            v = H.own(H.L.buffer("trapeze_size_validation"), so.trapeze_size_validation_free)
+            v = H.own(H.L.buffer("trapeze_ghostzone_size_validation"), so.trapeze_ghostzone_size_validation_free)
             opt = _options(H, options)
-            H.check(so.trapeze_calib_validate_sizes(plan, params, factors, len(sizes),
+            H.check(so.trapeze_ghostzone_validate_sizes(plan, params, factors, len(sizes),
                                                     int(sweep_stages or opt.stages), sweep,
                                                     _positive_int("threads", threads), None, None, v, H.err))
-            H.check(so.trapeze_size_validation_write_csv(v, rows, points, H.err))
+            H.check(so.trapeze_ghostzone_size_validation_write_csv(v, rows, points, H.err))
         else:
-            v = H.own(H.L.buffer("trapeze_validation"), so.trapeze_validation_free)
-            H.check(so.trapeze_calib_validate(plan, params, log, sweep, _positive_int("threads", threads), None,
+            v = H.own(H.L.buffer("trapeze_ghostzone_validation"), so.trapeze_ghostzone_validation_free)
+            H.check(so.trapeze_ghostzone_validate(plan, params, log, sweep, _positive_int("threads", threads), None,
                                               None, v, H.err))
-            H.check(so.trapeze_validation_write_csv(v, rows, points, H.err))
+            H.check(so.trapeze_ghostzone_validation_write_csv(v, rows, points, H.err))
         return pd.read_csv(path.decode())
 
 

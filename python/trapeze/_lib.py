@@ -154,19 +154,19 @@ class Lib:
         so.trapeze_struct_size.restype = ctypes.c_size_t
         so.trapeze_struct_size.argtypes = [ctypes.c_char_p]
         self.size = {n: so.trapeze_struct_size(n.encode()) for n in
-                     ("trapeze_error", "trapeze_gpu", "trapeze_workload", "trapeze_gz_params",
-                      "trapeze_gz_eval", "trapeze_gz_optimum", "trapeze_calib_options",
-                      "trapeze_calib_report", "trapeze_validation",
-                      "trapeze_size_validation", "trapeze_sim_stencil_result",
+                     ("trapeze_error", "trapeze_gpu", "trapeze_workload", "trapeze_ghostzone_params",
+                      "trapeze_ghostzone_eval", "trapeze_ghostzone_optimum", "trapeze_ghostzone_calib_options",
+                      "trapeze_fit_report", "trapeze_ghostzone_validation",
+                      "trapeze_ghostzone_size_validation", "trapeze_sim_stencil_result",
                       "trapeze_power", "trapeze_sleep_job")}
         # the eval struct ends with one double per parameter: derive their count
         base = ctypes.sizeof(_gz_eval_struct(0))
-        self.nparams = (self.size["trapeze_gz_eval"] - base) // 8
+        self.nparams = (self.size["trapeze_ghostzone_eval"] - base) // 8
         self.GzEval = _gz_eval_struct(self.nparams)
-        for name, mirror in (("trapeze_error", Error), ("trapeze_gz_eval", self.GzEval),
+        for name, mirror in (("trapeze_error", Error), ("trapeze_ghostzone_eval", self.GzEval),
                              ("trapeze_workload", Workload),
-                             ("trapeze_gz_optimum", GzOptimum),
-                             ("trapeze_calib_options", CalibOptions)):
+                             ("trapeze_ghostzone_optimum", GzOptimum),
+                             ("trapeze_ghostzone_calib_options", CalibOptions)):
             if ctypes.sizeof(mirror) != self.size[name]:
                 raise TrapezeRuntimeError(f"{self.path}: struct {name} is {self.size[name]} bytes, "
                                    f"the binding's mirror {ctypes.sizeof(mirror)}: rebuild both")
@@ -176,22 +176,22 @@ class Lib:
             "trapeze_config_destroy": (None, [P]),
             "trapeze_gpu_from_config": (I, [P, P, P]),
             "trapeze_workload_load": (I, [ctypes.c_char_p, P, P]),
-            "trapeze_gz_params_load": (I, [ctypes.c_char_p, P, P]),
-            "trapeze_gz_params_default": (None, [P]),
-            "trapeze_gz_params_check_gpu": (I, [P, P, P]),
-            "trapeze_gz_create": (I, [P, P, P, ctypes.POINTER(P), P]),
-            "trapeze_gz_destroy": (None, [P]),
-            "trapeze_gz_set_tau": (None, [P, I]),
-            "trapeze_gz_evaluate": (I, [P, I, D, D, P, P]),
-            "trapeze_gz_optimize": (I, [P, I, I, P, P]),
-            "trapeze_gz_max_height": (I, [P, I]),
-            "trapeze_gz_delta": (D, [P, D]),
-            "trapeze_gz_param_name": (ctypes.c_char_p, [I]),
+            "trapeze_ghostzone_params_load": (I, [ctypes.c_char_p, P, P]),
+            "trapeze_ghostzone_params_default": (None, [P]),
+            "trapeze_ghostzone_params_check_gpu": (I, [P, P, P]),
+            "trapeze_ghostzone_create": (I, [P, P, P, ctypes.POINTER(P), P]),
+            "trapeze_ghostzone_destroy": (None, [P]),
+            "trapeze_ghostzone_set_tau": (None, [P, I]),
+            "trapeze_ghostzone_evaluate": (I, [P, I, D, D, P, P]),
+            "trapeze_ghostzone_optimize": (I, [P, I, I, P, P]),
+            "trapeze_ghostzone_max_height": (I, [P, I]),
+            "trapeze_ghostzone_delta": (D, [P, D]),
+            "trapeze_ghostzone_param_name": (ctypes.c_char_p, [I]),
             "trapeze_csv_create": (I, [ctypes.c_char_p, P, I, ctypes.POINTER(P), P]),
             "trapeze_csv_commit": (I, [P, P]),
             "trapeze_csv_abort": (None, [P]),
-            "trapeze_gz_write_rows": (I, [P, I, I, P, P]),
-            "trapeze_gz_params_save": (I, [ctypes.c_char_p, P, P]),
+            "trapeze_ghostzone_write_rows": (I, [P, I, I, P, P]),
+            "trapeze_ghostzone_params_save": (I, [ctypes.c_char_p, P, P]),
             # the simulator
             "trapeze_sim_create": (I, [P, P, ctypes.POINTER(P), P]),
             "trapeze_sim_destroy": (None, [P]),
@@ -203,22 +203,22 @@ class Lib:
             "trapeze_sim_builtin": (ctypes.c_char_p, [I, P]),
             "trapeze_sim_builtin_param": (ctypes.c_char_p, [I, I, P, P]),
             # calibration and validation
-            "trapeze_calib_options_default": (None, [P]),
-            "trapeze_calib_plan_create": (I, [ctypes.c_char_p, P, I, P, ctypes.POINTER(P), P]),
-            "trapeze_calib_plan_destroy": (None, [P]),
-            "trapeze_calib_plan_gpu": (P, [P]),
+            "trapeze_ghostzone_calib_options_init": (None, [P]),
+            "trapeze_ghostzone_plan_create": (I, [ctypes.c_char_p, P, I, P, ctypes.POINTER(P), P]),
+            "trapeze_ghostzone_plan_destroy": (None, [P]),
+            "trapeze_ghostzone_plan_gpu": (P, [P]),
             "trapeze_sample_log_open": (I, [ctypes.c_char_p, ctypes.POINTER(P), P]),
             "trapeze_sample_log_close": (None, [P]),
-            "trapeze_calib_run": (I, [P, P, I, P, P, P]),
-            "trapeze_calib_from_log": (I, [P, P, P, P, P]),
-            "trapeze_calib_validate": (I, [P, P, P, P, I, P, P, P, P]),
-            "trapeze_calib_profile": (I, [ctypes.c_char_p, P, I, P, ctypes.POINTER(D), P]),
-            "trapeze_calib_validate_sizes": (I, [P, P, ctypes.POINTER(D), I, I, P, I, P, P, P,
+            "trapeze_ghostzone_run": (I, [P, P, I, P, P, P]),
+            "trapeze_ghostzone_from_log": (I, [P, P, P, P, P]),
+            "trapeze_ghostzone_validate": (I, [P, P, P, P, I, P, P, P, P]),
+            "trapeze_ghostzone_profile_run": (I, [ctypes.c_char_p, P, I, P, ctypes.POINTER(D), P]),
+            "trapeze_ghostzone_validate_sizes": (I, [P, P, ctypes.POINTER(D), I, I, P, I, P, P, P,
                                                  P]),
-            "trapeze_validation_free": (None, [P]),
-            "trapeze_size_validation_free": (None, [P]),
-            "trapeze_validation_write_csv": (I, [P, ctypes.c_char_p, ctypes.c_char_p, P]),
-            "trapeze_size_validation_write_csv": (I, [P, ctypes.c_char_p, ctypes.c_char_p, P]),
+            "trapeze_ghostzone_validation_free": (None, [P]),
+            "trapeze_ghostzone_size_validation_free": (None, [P]),
+            "trapeze_ghostzone_validation_write_csv": (I, [P, ctypes.c_char_p, ctypes.c_char_p, P]),
+            "trapeze_ghostzone_size_validation_write_csv": (I, [P, ctypes.c_char_p, ctypes.c_char_p, P]),
             # the sleep model's calibration from short windows
             "trapeze_power_load": (I, [ctypes.c_char_p, P, P]),
             "trapeze_sleep_job_is_builtin": (I, [ctypes.c_char_p]),
@@ -233,8 +233,8 @@ class Lib:
         for name, (res, args) in proto.items():
             f = getattr(so, name)
             f.restype, f.argtypes = res, args
-        cols = (ctypes.c_char_p * 64).in_dll(so, "trapeze_gz_csv_columns")
-        n = ctypes.c_int.in_dll(so, "trapeze_gz_csv_ncolumns").value
+        cols = (ctypes.c_char_p * 64).in_dll(so, "trapeze_ghostzone_csv_columns")
+        n = ctypes.c_int.in_dll(so, "trapeze_ghostzone_csv_ncolumns").value
         self.gz_csv_columns = [cols[i].decode() for i in range(n)]
 
     def buffer(self, struct_name):
