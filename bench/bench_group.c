@@ -18,7 +18,7 @@ int main(void)
     double t0 = now();
     trapeze_group_problem *pb = NULL;
     if (trapeze_group_problem_builtin("data/gpus/gtx480.config", "jacobi", params, 4, 0, &pb,
-                                    &err)) {
+                                      &err)) {
         fprintf(stderr, "bench_group: %s\n", err.message);
         return 1;
     }

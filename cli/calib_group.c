@@ -333,7 +333,7 @@ static trapeze_status prepare(const char *gpu, const launches *ls, int i,
                                 : TRAPEZE_OK;
     if (!s)
         s = trapeze_group_plan_windows(plan, log, i, e->ev.sub, &e->m, &e->win_share,
-                                     &e->win_work, err);
+                                       &e->win_work, err);
     if (!s)
         s = trapeze_group_launch_problem(gpu, &ls->l[i], &e->pb, err);
     /* the constants come from the sub-grids only; the whole runs are
@@ -357,7 +357,7 @@ static trapeze_status gain_errors(const launch_evidence *e, double out[4], trape
     trapeze_group_model *m = NULL;
     double pred[5] = {0};
     trapeze_status s = trapeze_group_create(trapeze_group_problem_graph(e->pb),
-                                          trapeze_group_problem_machine(e->pb), &e->p, &m, err);
+                                            trapeze_group_problem_machine(e->pb), &e->p, &m, err);
     for (int c = 0; !s && c < 5; c++) {
         trapeze_grouping g;
         trapeze_group_eval ev;
@@ -425,7 +425,7 @@ static trapeze_status fit_launches(const launch_evidence *ev, int n, int skip, i
         }
     trapeze_group_params_default(p);
     return trapeze_group_window_fit_many(pb, k, m, share, (const trapeze_group_measured(*)[5])meas,
-                                       folds, p, rep, err);
+                                         folds, p, rep, err);
 }
 
 /* calibrate over several launches: one set of constants fitted to every
@@ -637,7 +637,7 @@ static int run(int argc, char **argv, const char *cmd)
         s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)
         s = trapeze_group_plan_create(gpu_file, gpu_nm, ls.l, ls.n, several, several,
-                                    window / 100, window_tbs / 100, &plan, &err);
+                                      window / 100, window_tbs / 100, &plan, &err);
     if (!s && rank == 0)
         s = trapeze_sample_log_open_schema(samples ? samples : "group-samples.csv",
                                            &trapeze_group_sample_schema, &log, &err);

@@ -162,9 +162,9 @@ static int validate_sizes(calib_args *a, validate_files *f, const trapeze_ghostz
 {
     trapeze_ghostzone_size_validation v = {0};
     trapeze_status s = trapeze_ghostzone_validate_sizes(plan, p, f->sizes, f->n_sizes,
-                                                    f->sweep_stages ? f->sweep_stages : a->opt.stages,
-                                                    sweep,
-                                                    a->threads, calib_progress, NULL, &v, err);
+                                                        f->sweep_stages ? f->sweep_stages : a->opt.stages,
+                                                        sweep,
+                                                        a->threads, calib_progress, NULL, &v, err);
     if (!s)
         s = trapeze_ghostzone_size_validation_write_csv(&v, f->csv, f->curve, err);
     if (!s)

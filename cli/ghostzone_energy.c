@@ -77,7 +77,7 @@ static trapeze_status run_samples(const cli_gz_energy_opts *o, const char *gpu_p
     trapeze_status st = trapeze_config_load(gpu_path, &cfg, err);
     if (!st)
         st = trapeze_ghostzone_energy_plan_create(cfg, pw, spec, m, modes, nmodes, o->max_penalty, &plan,
-                                           err);
+                                                  err);
     if (!st)
         st = trapeze_sample_log_open_schema(path, &trapeze_ghostzone_energy_schema, &log, err);
     cli_progress bar = {.prefix = "energy samples"};
@@ -91,7 +91,7 @@ static trapeze_status run_samples(const cli_gz_energy_opts *o, const char *gpu_p
             st = trapeze_fail(err, TRAPEZE_EINVAL, "%s: sample %s missing after the run", path,
                               set->rows[i].id);
         else if (!(st = trapeze_ghostzone_energy_from_row(r, pw, trapeze_ghostzone_gpu(m)->n_sm, &s[*n],
-                                                   &sl[*n], err)))
+                                                          &sl[*n], err)))
             (*n)++;
         else {   /* the row's message, with the file it came from */
             char why[sizeof err->message];

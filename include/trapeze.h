@@ -405,7 +405,7 @@ typedef struct trapeze_ghostzone_params {
  * (a calibration used with another GPU), naming both; OK when they match or
  * p records none (a hand-written file). */
 trapeze_status trapeze_ghostzone_params_check_gpu(const trapeze_ghostzone_params *p, const trapeze_gpu *gpu,
-                                           trapeze_error *err);
+                                                  trapeze_error *err);
 const char *trapeze_ghostzone_param_name(trapeze_ghostzone_param p);
 /* The physically meaningful range of a parameter (fits stay inside it). */
 void trapeze_ghostzone_param_range(trapeze_ghostzone_param p, double *lo, double *hi);
@@ -416,9 +416,9 @@ void trapeze_ghostzone_params_default(trapeze_ghostzone_params *p);
  * sections (input_elements, insts_per_sm_mc, insts_per_sm_ic,
  * bank_conflict_rate) carry the measured counts of workload NAME. */
 trapeze_status trapeze_ghostzone_params_load(const char *path, trapeze_ghostzone_params *p,
-                                      trapeze_error *err);
+                                             trapeze_error *err);
 trapeze_status trapeze_ghostzone_params_save(const char *path, const trapeze_ghostzone_params *p,
-                                      trapeze_error *err);
+                                             trapeze_error *err);
 
 typedef enum { TRAPEZE_SYNC_RELAUNCH, TRAPEZE_SYNC_FENCE } trapeze_sync;
 const char *trapeze_sync_name(trapeze_sync s);
@@ -448,8 +448,8 @@ typedef struct trapeze_ghostzone_eval {
 typedef struct trapeze_ghostzone_model trapeze_ghostzone_model;
 
 trapeze_status trapeze_ghostzone_create(const trapeze_gpu *gpu, const trapeze_workload *w,
-                                 const trapeze_ghostzone_params *p, trapeze_ghostzone_model **out,
-                                 trapeze_error *err);
+                                        const trapeze_ghostzone_params *p, trapeze_ghostzone_model **out,
+                                        trapeze_error *err);
 void trapeze_ghostzone_destroy(trapeze_ghostzone_model *m);
 /* A [profile.NAME] of p matching the workload's name replaces its counts
  * once, at create; trapeze_ghostzone_set_params changes the parameter values (and
@@ -480,7 +480,7 @@ const trapeze_gpu *trapeze_ghostzone_gpu(const trapeze_ghostzone_model *m);
  * slope of the smooth model between heights. dcpl_dparam is exact in both
  * cases. */
 trapeze_status trapeze_ghostzone_evaluate(const trapeze_ghostzone_model *m, trapeze_sync sync, double h,
-                                   double blk_len, trapeze_ghostzone_eval *out, trapeze_error *err);
+                                          double blk_len, trapeze_ghostzone_eval *out, trapeze_error *err);
 /* Largest integer h with blk_len - HaloWidth_i * h > 0 for every i (5.20). */
 int trapeze_ghostzone_max_height(const trapeze_ghostzone_model *m, int blk_len);
 /* Resident blocks per SM of the workload's block (blk_len^D threads, its
@@ -507,14 +507,14 @@ typedef struct trapeze_ghostzone_optimum {
  * optimize_block, blk_len is a second decision variable bounded by the GPU's
  * threads per block and shared memory per block. */
 trapeze_status trapeze_ghostzone_optimize(const trapeze_ghostzone_model *m, trapeze_sync sync,
-                                   int optimize_block, trapeze_ghostzone_optimum *out,
-                                   trapeze_error *err);
+                                          int optimize_block, trapeze_ghostzone_optimum *out,
+                                          trapeze_error *err);
 
 /* The optimum's fields at a given height h (every height field is h,
  * cpl_floor = cpl_argmin = CPL(h), cpl_h1 = CPL(1)) at the workload's
  * block edge: what `trapeze ghostzone --height` reports. */
 trapeze_status trapeze_ghostzone_at_height(const trapeze_ghostzone_model *m, trapeze_sync sync, int h,
-                                    trapeze_ghostzone_optimum *out, trapeze_error *err);
+                                           trapeze_ghostzone_optimum *out, trapeze_error *err);
 
 /* The decision: each sync mode of modes optimized (trapeze_ghostzone_optimize),
  * or, with height > 0, taken at that height (trapeze_ghostzone_at_height), and
@@ -527,8 +527,8 @@ typedef struct trapeze_ghostzone_decision {
 } trapeze_ghostzone_decision;
 
 trapeze_status trapeze_ghostzone_decide(const trapeze_ghostzone_model *m, const trapeze_sync *modes,
-                                 int n_modes, int optimize_block, int height,
-                                 trapeze_ghostzone_decision *out, trapeze_error *err);
+                                        int n_modes, int optimize_block, int height,
+                                        trapeze_ghostzone_decision *out, trapeze_error *err);
 
 /* One integer decision (sync mode, h) and what is known of it. */
 typedef struct trapeze_ghostzone_choice {
@@ -547,7 +547,7 @@ typedef struct trapeze_ghostzone_choice {
  * (*out is malloc'ed: free() it). p: the model's parameters, whose stderr_
  * and corr give each candidate's uncertainty relative to the best. */
 trapeze_status trapeze_ghostzone_rank(const trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p, int blk_len,
-                               trapeze_ghostzone_choice **out, int *n, trapeze_error *err);
+                                      trapeze_ghostzone_choice **out, int *n, trapeze_error *err);
 
 /* The candidates `--verify k` simulates: the model's k best of a ranking c[0..n-1]
  * and, when those are all one mode (k >= 2), the other mode's best as well (the
@@ -582,7 +582,7 @@ int trapeze_ghostzone_verify_next(const trapeze_ghostzone_choice *c, int n);
 extern const char *const trapeze_ghostzone_csv_columns[];
 extern const int trapeze_ghostzone_csv_ncolumns;
 trapeze_status trapeze_ghostzone_write_rows(const trapeze_ghostzone_model *m, trapeze_sync sync,
-                                     int blk_len, trapeze_csv_out *csv, trapeze_error *err);
+                                            int blk_len, trapeze_csv_out *csv, trapeze_error *err);
 
 /* ------------------------------------------------- the simulator (sim/) */
 
@@ -783,14 +783,14 @@ typedef struct trapeze_fit_report {
  * p: starting values in; fitted values and standard errors out. Every
  * point's model is left holding the fitted parameters. */
 trapeze_status trapeze_ghostzone_fit(trapeze_ghostzone_fit_point *pts, int n, unsigned mask,
-                                 trapeze_ghostzone_params *p, trapeze_fit_report *rep,
-                                 trapeze_error *err);
+                                     trapeze_ghostzone_params *p, trapeze_fit_report *rep,
+                                     trapeze_error *err);
 /* k-fold cross-validation of that fit (folds by a seeded shuffle): fills
  * rep->cv_mape_pct and rep->cv_max_ape_pct. Models end with `start`. */
 trapeze_status trapeze_ghostzone_cross_validate(trapeze_ghostzone_fit_point *pts, int n, unsigned mask,
-                                            const trapeze_ghostzone_params *start, int k,
-                                            unsigned long seed, trapeze_fit_report *rep,
-                                            trapeze_error *err);
+                                                const trapeze_ghostzone_params *start, int k,
+                                                unsigned long seed, trapeze_fit_report *rep,
+                                                trapeze_error *err);
 
 /* samples.csv: the calibration's observations, one row per finished
  * sample, appended whole (one write, then fsync) the moment a sample ends,
@@ -908,7 +908,7 @@ int trapeze_row_same_inputs(const trapeze_sample_row *a, const trapeze_sample_ro
  * ghost-zone one). */
 void trapeze_ghostzone_sample_to_row(const trapeze_sample *s, trapeze_sample_row *row);
 trapeze_status trapeze_ghostzone_sample_from_row(const trapeze_sample_row *row, trapeze_sample *s,
-                                          trapeze_error *err);
+                                                 trapeze_error *err);
 
 /* A samples log of any model, with every guarantee of the ghost-zone one
  * above (lock, whole rows, torn row cut, ids unique). */
@@ -1049,9 +1049,9 @@ void trapeze_ghostzone_calib_options_init(trapeze_ghostzone_calib_options *o);
 typedef struct trapeze_ghostzone_plan trapeze_ghostzone_plan;
 
 trapeze_status trapeze_ghostzone_plan_create(const char *gpu_config_path,
-                                         const trapeze_workload *workloads, int n,
-                                         const trapeze_ghostzone_calib_options *o,
-                                         trapeze_ghostzone_plan **out, trapeze_error *err);
+                                             const trapeze_workload *workloads, int n,
+                                             const trapeze_ghostzone_calib_options *o,
+                                             trapeze_ghostzone_plan **out, trapeze_error *err);
 void trapeze_ghostzone_plan_destroy(trapeze_ghostzone_plan *plan);
 int trapeze_ghostzone_plan_count(const trapeze_ghostzone_plan *plan);
 const trapeze_sample *trapeze_ghostzone_plan_sample(const trapeze_ghostzone_plan *plan, int i);
@@ -1061,20 +1061,20 @@ const trapeze_gpu *trapeze_ghostzone_plan_gpu(const trapeze_ghostzone_plan *plan
  * over every h up to max_h in both modes costs about sweep_budget warp
  * instructions), and the largest h sampled and validated for it. */
 trapeze_status trapeze_ghostzone_reference(const trapeze_ghostzone_plan *plan, int workload,
-                                       trapeze_workload *out, int *max_h, trapeze_error *err);
+                                           trapeze_workload *out, int *max_h, trapeze_error *err);
 
 /* Runs planned sample i on a fresh simulator and fills out with its results
  * (cycles of the timed stages, cpl_cycles, warp instructions spent). */
 trapeze_status trapeze_ghostzone_run_sample(const trapeze_ghostzone_plan *plan, int i,
-                                        trapeze_sample *out, trapeze_error *err);
+                                            trapeze_sample *out, trapeze_error *err);
 
 /* The plan indices of the samples missing from log, in plan order (todo
  * holds room for the plan's count). A logged row under a planned id that is
  * not that sample is an error. For drivers that spread samples over
  * processes (MPI): each runs trapeze_ghostzone_run_sample on its share. */
 trapeze_status trapeze_ghostzone_pending(const trapeze_ghostzone_plan *plan,
-                                     const trapeze_sample_log *log, int *todo, int *n,
-                                     trapeze_error *err);
+                                         const trapeze_sample_log *log, int *todo, int *n,
+                                         trapeze_error *err);
 
 /* The plan as a generic sample set (ghost-zone rows), for drivers such as
  * MPI that run trapeze_samples_pending and set->run themselves. Valid as
@@ -1084,7 +1084,7 @@ const trapeze_sample_set *trapeze_ghostzone_plan_set(const trapeze_ghostzone_pla
 /* Progress: called from the caller's thread or a worker, under a lock, as
  * each sample ends (work: estimated warp instructions). */
 typedef void (*trapeze_ghostzone_progress)(void *ctx, const trapeze_run_progress *p,
-                                       const trapeze_sample *s);
+                                           const trapeze_sample *s);
 
 /* The warp instructions a ghost-zone sample (a planned calibration sample or
  * a validation run: its workload, grid, h, sync and stages) will simulate,
@@ -1098,8 +1098,8 @@ double trapeze_ghostzone_sample_cost(const trapeze_ghostzone_plan *plan, const t
  * do not depend on the thread count. Samples are run independently, each on
  * its own simulator: the results are those of a serial run. */
 trapeze_status trapeze_ghostzone_run(const trapeze_ghostzone_plan *plan, trapeze_sample_log *log,
-                                 int threads, trapeze_ghostzone_progress progress, void *ctx,
-                                 trapeze_error *err);
+                                     int threads, trapeze_ghostzone_progress progress, void *ctx,
+                                     trapeze_error *err);
 
 /* The calibration from a log holding the plan's samples: profiled counts per
  * workload, micro-benchmark values as starting points (and as the values of
@@ -1107,8 +1107,8 @@ trapeze_status trapeze_ghostzone_run(const trapeze_ghostzone_plan *plan, trapeze
  * of the plan's workloads and GPU (simulated or measured) and its k-fold
  * cross-validation. */
 trapeze_status trapeze_ghostzone_from_log(const trapeze_ghostzone_plan *plan,
-                                      const trapeze_sample_log *log, trapeze_ghostzone_params *p,
-                                      trapeze_fit_report *rep, trapeze_error *err);
+                                          const trapeze_sample_log *log, trapeze_ghostzone_params *p,
+                                          trapeze_fit_report *rep, trapeze_error *err);
 
 /* Validation of a calibration against full simulations of every h up to the
  * plan's max_h, both modes, on the reference grid. One row per workload and
@@ -1141,10 +1141,10 @@ typedef struct trapeze_ghostzone_validation {
  * reused, new ones appended as they end (a rerun, e.g. after a model change,
  * simulates nothing again). The runs go to `threads` workers. */
 trapeze_status trapeze_ghostzone_validate(const trapeze_ghostzone_plan *plan, const trapeze_ghostzone_params *p,
-                                      const trapeze_sample_log *log,
-                                      trapeze_sample_log *sweep_log, int threads,
-                                      trapeze_ghostzone_progress progress, void *ctx,
-                                      trapeze_ghostzone_validation *out, trapeze_error *err);
+                                          const trapeze_sample_log *log,
+                                          trapeze_sample_log *sweep_log, int threads,
+                                          trapeze_ghostzone_progress progress, void *ctx,
+                                          trapeze_ghostzone_validation *out, trapeze_error *err);
 void trapeze_ghostzone_validation_free(trapeze_ghostzone_validation *v);
 
 /* Validation at the sizes users run: each workload's reference grid scaled
@@ -1177,11 +1177,11 @@ typedef struct trapeze_ghostzone_size_validation {
 } trapeze_ghostzone_size_validation;
 
 trapeze_status trapeze_ghostzone_validate_sizes(const trapeze_ghostzone_plan *plan,
-                                            const trapeze_ghostzone_params *p, const double *factors,
-                                            int n_factors, int stages, trapeze_sample_log *sweep_log,
-                                            int threads, trapeze_ghostzone_progress progress,
-                                            void *ctx, trapeze_ghostzone_size_validation *out,
-                                            trapeze_error *err);
+                                                const trapeze_ghostzone_params *p, const double *factors,
+                                                int n_factors, int stages, trapeze_sample_log *sweep_log,
+                                                int threads, trapeze_ghostzone_progress progress,
+                                                void *ctx, trapeze_ghostzone_size_validation *out,
+                                                trapeze_error *err);
 void trapeze_ghostzone_size_validation_free(trapeze_ghostzone_size_validation *v);
 
 /* A validation as the CSV files `trapeze validate` writes: rows_csv one row
@@ -1189,10 +1189,10 @@ void trapeze_ghostzone_size_validation_free(trapeze_ghostzone_size_validation *v
  * --sizes, one row per workload and size, and one per (size, mode, h).
  * Either path may be NULL; both files appear, or neither. */
 trapeze_status trapeze_ghostzone_validation_write_csv(const trapeze_ghostzone_validation *v, const char *rows_csv,
-                                            const char *curve_csv, trapeze_error *err);
+                                                      const char *curve_csv, trapeze_error *err);
 trapeze_status trapeze_ghostzone_size_validation_write_csv(const trapeze_ghostzone_size_validation *v,
-                                                 const char *rows_csv, const char *curve_csv,
-                                                 trapeze_error *err);
+                                                           const char *rows_csv, const char *curve_csv,
+                                                           trapeze_error *err);
 
 /* Meng's profiling (5.14) of a workload the calibration never saw: when p
  * has no [profile.NAME] for w, runs w's profiling rows (one stage at h = 1
@@ -1202,30 +1202,30 @@ trapeze_status trapeze_ghostzone_size_validation_write_csv(const trapeze_ghostzo
  * `validate` does; *warp_instructions is what the runs cost (0: p had the
  * profile). */
 trapeze_status trapeze_ghostzone_profile_run(const char *gpu_config_path, const trapeze_workload *w,
-                                     int threads, trapeze_ghostzone_params *p,
-                                     double *warp_instructions, trapeze_error *err);
+                                             int threads, trapeze_ghostzone_params *p,
+                                             double *warp_instructions, trapeze_error *err);
 
 /* Decides by simulation among the model's best candidates: runs each of
  * c[0..n) on workload w (its own size) on the GPU of gpu_config_path for
  * `stages` timed stages after a warm-up (the samples' timing), in `threads`
  * workers, and fills cpl_sim and warp_instructions. */
 trapeze_status trapeze_ghostzone_verify(const char *gpu_config_path, const trapeze_workload *w,
-                                    trapeze_ghostzone_choice *c, int n, int stages, int threads,
-                                    trapeze_error *err);
+                                        trapeze_ghostzone_choice *c, int n, int stages, int threads,
+                                        trapeze_error *err);
 
 /* The warp instructions trapeze_ghostzone_verify will simulate for one
  * candidate (sync, h) of w, estimated from the kernel's shape: a warm-up and
  * `stages` stages (fence: the warm-up twice). For progress displays. */
 double trapeze_ghostzone_verify_cost(const trapeze_workload *w, trapeze_sync sync, int h,
-                                 int stages);
+                                     int stages);
 
 /* `--verify k`: simulates c[0..k) of the ranking c[0..n) (trapeze_ghostzone_verify_order),
  * then the search along h (trapeze_ghostzone_verify_next), at most
  * TRAPEZE_GHOSTZONE_VERIFY_MAX_SEARCH runs more; *searched says how many. The
  * simulated candidates are those with cpl_sim > 0. */
 trapeze_status trapeze_ghostzone_verify_search(const char *gpu_config_path, const trapeze_workload *w,
-                                           trapeze_ghostzone_choice *c, int n, int k, int stages,
-                                           int threads, int *searched, trapeze_error *err);
+                                               trapeze_ghostzone_choice *c, int n, int k, int stages,
+                                               int threads, int *searched, trapeze_error *err);
 
 /* ------------------------------------- idle periods (neutral type, common/) */
 
@@ -1733,7 +1733,7 @@ typedef struct trapeze_ghostzone_counts {
     double dinsts_dh, delements_dh;
 } trapeze_ghostzone_counts;
 trapeze_status trapeze_ghostzone_energy_counts(const trapeze_ghostzone_model *m, trapeze_sync sync, double h,
-                                        trapeze_ghostzone_counts *out, trapeze_error *err);
+                                               trapeze_ghostzone_counts *out, trapeze_error *err);
 
 typedef struct trapeze_ghostzone_energy_eval {
     trapeze_sync sync;
@@ -1750,25 +1750,25 @@ typedef struct trapeze_ghostzone_energy_eval {
 } trapeze_ghostzone_energy_eval;
 
 trapeze_status trapeze_ghostzone_energy_evaluate(const trapeze_ghostzone_model *m,
-                                          const trapeze_ghostzone_energy_coef *c,
-                                          const trapeze_ghostzone_sleep *sl, trapeze_sync sync,
-                                          double h, trapeze_ghostzone_energy_eval *out,
-                                          trapeze_error *err);
+                                                 const trapeze_ghostzone_energy_coef *c,
+                                                 const trapeze_ghostzone_sleep *sl, trapeze_sync sync,
+                                                 double h, trapeze_ghostzone_energy_eval *out,
+                                                 trapeze_error *err);
 
 /* Joules per count from samples: per sync mode, the samples' dynamic
  * energy over the model's counts of the same windows (model m's workload
  * with each window's grid and iterations, parameters p); static power the
  * samples' average. A sync mode without samples takes the other's. */
 trapeze_status trapeze_ghostzone_energy_calibrate(const trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p,
-                                           const trapeze_ghostzone_energy_sample *s, int n,
-                                           trapeze_ghostzone_energy_coef *out, trapeze_error *err);
+                                                  const trapeze_ghostzone_energy_sample *s, int n,
+                                                  trapeze_ghostzone_energy_coef *out, trapeze_error *err);
 
 /* The thresholds of each structure (Snooze's time-out for the caches,
  * Slumber's look-ahead for the register file, as `trapeze sleep`) chosen
  * by trapeze_sleep_optimize on a sample's histograms with max_penalty. */
 trapeze_status trapeze_ghostzone_energy_sleep(const trapeze_power *pw, double clock_hz,
-                                       const trapeze_ghostzone_energy_sample *s, double max_penalty,
-                                       trapeze_ghostzone_sleep *out, trapeze_error *err);
+                                              const trapeze_ghostzone_energy_sample *s, double max_penalty,
+                                              trapeze_ghostzone_sleep *out, trapeze_error *err);
 
 typedef enum { TRAPEZE_GHOSTZONE_OBJ_TIME, TRAPEZE_GHOSTZONE_OBJ_ENERGY, TRAPEZE_GHOSTZONE_OBJ_EDP } trapeze_ghostzone_objective;
 const char *trapeze_ghostzone_objective_name(trapeze_ghostzone_objective o);
@@ -1781,20 +1781,20 @@ double trapeze_ghostzone_energy_objective(const trapeze_ghostzone_energy_eval *e
  * samples[i]; none: no sleep); *out malloc'd (free()). best[o]: the index of
  * the lowest objective o (the first on a tie). */
 trapeze_status trapeze_ghostzone_energy_rank(const trapeze_ghostzone_model *m, const trapeze_ghostzone_energy_coef *c,
-                                      const trapeze_ghostzone_energy_sample *samples,
-                                      const trapeze_ghostzone_sleep *sleeps, int n_samples,
-                                      const trapeze_sync *modes, int n_modes,
-                                      trapeze_ghostzone_energy_eval **out, int *n, int best[3],
-                                      trapeze_error *err);
+                                             const trapeze_ghostzone_energy_sample *samples,
+                                             const trapeze_ghostzone_sleep *sleeps, int n_samples,
+                                             const trapeze_sync *modes, int n_modes,
+                                             trapeze_ghostzone_energy_eval **out, int *n, int best[3],
+                                             trapeze_error *err);
 
 /* The window of workload w sampled at (sync, h): the grid cut to about four
  * waves of tiles (at most the workload's own), two stages of h loops. */
 void trapeze_ghostzone_energy_window(const trapeze_gpu *gpu, const trapeze_workload *w, int h,
-                              trapeze_workload *window);
+                                     trapeze_workload *window);
 /* Simulates that window on a fresh simulator of cfg with pw, always on. */
 trapeze_status trapeze_ghostzone_energy_sample_run(const trapeze_config *cfg, const trapeze_power *pw,
-                                            const trapeze_workload *w, trapeze_sync sync, int h,
-                                            trapeze_ghostzone_energy_sample *out, trapeze_error *err);
+                                                   const trapeze_workload *w, trapeze_sync sync, int h,
+                                                   trapeze_ghostzone_energy_sample *out, trapeze_error *err);
 /* The heights sampled per sync mode: 1, the middle and the largest valid h
  * at the workload's block (fewer when they coincide). Returns the count. */
 int trapeze_ghostzone_energy_sample_heights(const trapeze_ghostzone_model *m, int heights[3]);
@@ -1809,16 +1809,16 @@ int trapeze_ghostzone_energy_sample_heights(const trapeze_ghostzone_model *m, in
 extern const trapeze_row_schema trapeze_ghostzone_energy_schema;
 typedef struct trapeze_ghostzone_energy_plan trapeze_ghostzone_energy_plan;
 trapeze_status trapeze_ghostzone_energy_plan_create(const trapeze_config *cfg, const trapeze_power *pw,
-                                             const trapeze_workload *spec,
-                                             const trapeze_ghostzone_model *m, const trapeze_sync *modes,
-                                             int n_modes, double max_penalty,
-                                             trapeze_ghostzone_energy_plan **out, trapeze_error *err);
+                                                    const trapeze_workload *spec,
+                                                    const trapeze_ghostzone_model *m, const trapeze_sync *modes,
+                                                    int n_modes, double max_penalty,
+                                                    trapeze_ghostzone_energy_plan **out, trapeze_error *err);
 void trapeze_ghostzone_energy_plan_destroy(trapeze_ghostzone_energy_plan *p);
 const trapeze_sample_set *trapeze_ghostzone_energy_plan_set(const trapeze_ghostzone_energy_plan *p);
 /* A logged row back as a sample (no histograms) and its sleep choice. */
 trapeze_status trapeze_ghostzone_energy_from_row(const trapeze_sample_row *row, const trapeze_power *pw,
-                                          int n_sm, trapeze_ghostzone_energy_sample *s,
-                                          trapeze_ghostzone_sleep *sl, trapeze_error *err);
+                                                 int n_sm, trapeze_ghostzone_energy_sample *s,
+                                                 trapeze_ghostzone_sleep *sl, trapeze_error *err);
 
 /* CSV of trapeze ghostzone --objective: trapeze_ghostzone_csv_columns, then
  * energy_j_per_loop,dynamic_j,sync_j,leakage_j,saved_j,edp_js,
@@ -1827,8 +1827,8 @@ trapeze_status trapeze_ghostzone_energy_from_row(const trapeze_sample_row *row, 
 extern const char *const trapeze_ghostzone_energy_csv_columns[];
 extern const int trapeze_ghostzone_energy_csv_ncolumns;
 trapeze_status trapeze_ghostzone_energy_write_rows(const trapeze_ghostzone_model *m,
-                                            const trapeze_ghostzone_energy_eval *e, int n,
-                                            trapeze_csv_out *csv, trapeze_error *err);
+                                                   const trapeze_ghostzone_energy_eval *e, int n,
+                                                   trapeze_csv_out *csv, trapeze_error *err);
 
 /* ------------------------------------------ thread-block locality graph */
 
@@ -1951,9 +1951,9 @@ void trapeze_group_params_default(trapeze_group_params *p);
 /* Calibration file: [group] name = value (name_stderr), [meta] source;
  * absent names keep their defaults. Errors name file, line and key. */
 trapeze_status trapeze_group_params_load(const char *path, trapeze_group_params *p,
-                                       trapeze_error *err);
+                                         trapeze_error *err);
 trapeze_status trapeze_group_params_save(const char *path, const trapeze_group_params *p,
-                                       trapeze_error *err);
+                                         trapeze_error *err);
 
 /* What the model needs of the GPU and of the kernel's occupancy. */
 typedef struct trapeze_group_machine {
@@ -1972,8 +1972,8 @@ typedef struct trapeze_group_model trapeze_group_model;
 
 /* Copies what it needs of the graph. */
 trapeze_status trapeze_group_create(const trapeze_locality_graph *graph,
-                                  const trapeze_group_machine *m, const trapeze_group_params *p,
-                                  trapeze_group_model **out, trapeze_error *err);
+                                    const trapeze_group_machine *m, const trapeze_group_params *p,
+                                    trapeze_group_model **out, trapeze_error *err);
 void trapeze_group_destroy(trapeze_group_model *m);
 void trapeze_group_set_params(trapeze_group_model *m, const trapeze_group_params *p);
 
@@ -1992,7 +1992,7 @@ typedef struct trapeze_group_eval {
 
 /* Predicts a grouping (n_groups must be the machine's n_sm). */
 trapeze_status trapeze_group_evaluate(const trapeze_group_model *m, const trapeze_grouping *g,
-                                    trapeze_group_eval *out, trapeze_error *err);
+                                      trapeze_group_eval *out, trapeze_error *err);
 /* The largest of a prediction's four times, what bounds it: "latency" (Tc),
  * "sm" (Ts), "l2" (T2) or "dram" (Td). */
 const char *trapeze_group_eval_bound(const trapeze_group_eval *e);
@@ -2004,12 +2004,12 @@ const char *trapeze_group_eval_bound(const trapeze_group_eval *e);
  * column-major (1) tile order, each tile whole to the least-loaded queue
  * (balance), TBs row-major inside. out is allocated (trapeze_grouping_free). */
 trapeze_status trapeze_group_rr(const trapeze_group_model *m, trapeze_grouping *out,
-                                       trapeze_error *err);
+                                trapeze_error *err);
 trapeze_status trapeze_group_bcs(const trapeze_group_model *m, trapeze_grouping *out,
-                                        trapeze_error *err);
+                                 trapeze_error *err);
 trapeze_status trapeze_group_tiles(const trapeze_group_model *m, int gx, int gy,
-                                          int tile_order, trapeze_grouping *out,
-                                          trapeze_error *err);
+                                   int tile_order, trapeze_grouping *out,
+                                   trapeze_error *err);
 
 /* A soft assignment of the TBs to the SM queues, for graphs without grid
  * structure (model/group_soft.c): shares X[p][g] = softmax(theta[p]) that
@@ -2023,11 +2023,11 @@ typedef struct trapeze_group_soft_info {
     int moves, nlopt_evaluations;
 } trapeze_group_soft_info;
 trapeze_status trapeze_group_soft(const trapeze_group_model *m, trapeze_grouping *out,
-                                         trapeze_group_soft_info *info, trapeze_error *err);
+                                  trapeze_group_soft_info *info, trapeze_error *err);
 /* The relaxation's objective at theta (n x G) for G queues, its gradient
  * into grad (may be NULL); X (n x G) and dX (n x G + G) are scratch. */
 double trapeze_group_soft_objective(const trapeze_group_model *m, int G, const double *theta,
-                                  double *grad, double *X, double *dX);
+                                    double *grad, double *X, double *dX);
 /* Shared data (the model's units) between TBs of the same queue. */
 double trapeze_group_kept_shared(const trapeze_group_model *m, const trapeze_grouping *g);
 
@@ -2059,11 +2059,11 @@ typedef struct trapeze_group_choice {
  * (relative; e.g. the model's error), so a model that cannot tell them
  * apart keeps the winner. out is allocated. */
 trapeze_status trapeze_group_optimize(const trapeze_group_model *m,
-                                    const trapeze_grouping *candidates,
-                                    const char *const *candidate_names,
-                                    const double *measured_cycles, int n_candidates,
-                                    double margin, trapeze_grouping *out,
-                                    trapeze_group_choice *choice, trapeze_error *err);
+                                      const trapeze_grouping *candidates,
+                                      const char *const *candidate_names,
+                                      const double *measured_cycles, int n_candidates,
+                                      double margin, trapeze_grouping *out,
+                                      trapeze_group_choice *choice, trapeze_error *err);
 
 /* One observation of a grouping, simulated or measured: the model of the
  * kernel on the GPU, the grouping that ran, and what was measured (a value
@@ -2086,8 +2086,8 @@ typedef struct trapeze_group_observation {
  * rep->cv_max_ape_pct). Models keep their own parameters (set them with
  * trapeze_group_set_params). */
 trapeze_status trapeze_group_fit(const trapeze_group_observation *obs, int n, unsigned long mask,
-                               int folds, trapeze_group_params *p, trapeze_fit_report *rep,
-                               trapeze_error *err);
+                                 int folds, trapeze_group_params *p, trapeze_fit_report *rep,
+                                 trapeze_error *err);
 
 /* A kernel's grouping problem on a GPU (sampler/: the simulator joined to
  * the model): the locality graph and machine of one launch of a built-in
@@ -2096,13 +2096,13 @@ trapeze_status trapeze_group_fit(const trapeze_group_observation *obs, int n, un
 typedef struct trapeze_group_problem trapeze_group_problem;
 
 trapeze_status trapeze_group_problem_builtin(const char *gpu_config_path, const char *kernel,
-                                           char *const *params, int n_params, int launch,
-                                           trapeze_group_problem **out, trapeze_error *err);
+                                             char *const *params, int n_params, int launch,
+                                             trapeze_group_problem **out, trapeze_error *err);
 /* The same for launch `launch` of an Accel-Sim trace (kernelslist.g): the
  * graph from its loads' addresses (trapeze_locality_trace). */
 trapeze_status trapeze_group_problem_trace(const char *gpu_config_path, const char *kernelslist,
-                                         int launch, trapeze_group_problem **out,
-                                         trapeze_error *err);
+                                           int launch, trapeze_group_problem **out,
+                                           trapeze_error *err);
 void trapeze_group_problem_destroy(trapeze_group_problem *pb);
 const trapeze_locality_graph *trapeze_group_problem_graph(const trapeze_group_problem *pb);
 const trapeze_group_machine *trapeze_group_problem_machine(const trapeze_group_problem *pb);
@@ -2110,9 +2110,9 @@ const trapeze_group_machine *trapeze_group_problem_machine(const trapeze_group_p
  * lists: list k to SM k mod n_sm), as the model predicts it; EINVAL for a
  * dynamic policy (chen). */
 trapeze_status trapeze_group_problem_policy_grouping(const trapeze_group_problem *pb,
-                                                   const trapeze_group_model *m,
-                                                   const char *policy, trapeze_grouping *out,
-                                                   trapeze_error *err);
+                                                     const trapeze_group_model *m,
+                                                     const char *policy, trapeze_grouping *out,
+                                                     trapeze_error *err);
 
 typedef struct trapeze_group_measured {
     double cycles;
@@ -2126,18 +2126,18 @@ typedef struct trapeze_group_measured {
 /* Simulates the launch under a policy (-trapeze_tb_dispatch NAME) or, when
  * grouping is not NULL, under the explicit policy running it. */
 trapeze_status trapeze_group_problem_simulate(const trapeze_group_problem *pb, const char *policy,
-                                            const trapeze_grouping *grouping,
-                                            trapeze_group_measured *out, trapeze_error *err);
+                                              const trapeze_grouping *grouping,
+                                              trapeze_group_measured *out, trapeze_error *err);
 
 /* A short sample, a sub-grid of the launch: with window_groups > 0 only
  * the grouping's (or the group-list policy's) first window_groups queues
  * run, each on its SM, the other SMs idle (-trapeze_window_groups); 0:
  * the whole launch, as trapeze_group_problem_simulate. */
 trapeze_status trapeze_group_problem_simulate_window(const trapeze_group_problem *pb,
-                                                   const char *policy,
-                                                   const trapeze_grouping *grouping,
-                                                   int window_groups, trapeze_group_measured *out,
-                                                   trapeze_error *err);
+                                                     const char *policy,
+                                                     const trapeze_grouping *grouping,
+                                                     int window_groups, trapeze_group_measured *out,
+                                                     trapeze_error *err);
 
 /* ---- short samples (sampler/group_window.c) ----
  * A policy's sample is a sub-grid of the launch: the TBs of the first
@@ -2155,9 +2155,9 @@ typedef struct trapeze_group_window trapeze_group_window;
  * at most min(m / n_sm, share), at least a prefix of one queue;
  * renumbered from 0 in queue order), the model of it at p. */
 trapeze_status trapeze_group_window_create(const trapeze_group_problem *pb,
-                                         const trapeze_grouping *g, int m, double share,
-                                         const trapeze_group_params *p, trapeze_group_window **out,
-                                         trapeze_error *err);
+                                           const trapeze_grouping *g, int m, double share,
+                                           const trapeze_group_params *p, trapeze_group_window **out,
+                                           trapeze_error *err);
 void trapeze_group_window_destroy(trapeze_group_window *w);
 long trapeze_group_window_tbs(const trapeze_group_window *w);
 /* 1 when the two sub-grids run the same TBs on the same queues in the same
@@ -2169,23 +2169,23 @@ const trapeze_grouping *trapeze_group_window_grouping(const trapeze_group_window
 /* Simulates the sub-grid: g with its queues (a cut queue's prefix) first,
  * every other TB after, run with -trapeze_window_groups (its queues). */
 trapeze_status trapeze_group_window_simulate(const trapeze_group_problem *pb,
-                                           const trapeze_group_window *w,
-                                           trapeze_group_measured *out, trapeze_error *err);
+                                             const trapeze_group_window *w,
+                                             trapeze_group_measured *out, trapeze_error *err);
 /* Fits trapeze_group_fit_mask_default to the five policies' sub-grids (rr,
  * bcs, mst, kway, rbts on m SMs and share as trapeze_group_window_create's,
  * measured in meas[5]) from p. */
 trapeze_status trapeze_group_window_fit(const trapeze_group_problem *pb, int m, double share,
-                                      const trapeze_group_measured meas[5],
-                                      trapeze_group_params *p, trapeze_fit_report *rep,
-                                      trapeze_error *err);
+                                        const trapeze_group_measured meas[5],
+                                        trapeze_group_params *p, trapeze_fit_report *rep,
+                                        trapeze_error *err);
 /* The same fit to n launches' sub-grids at once (one set of constants for
  * all: a GPU's calibration), launch l's on m[l] SMs and share[l], measured
  * in meas[l]; folds as trapeze_group_fit's (0: no cross-validation). */
 trapeze_status trapeze_group_window_fit_many(const trapeze_group_problem *const *pb, int n,
-                                           const int *m, const double *share,
-                                           const trapeze_group_measured (*meas)[5], int folds,
-                                           trapeze_group_params *p, trapeze_fit_report *rep,
-                                           trapeze_error *err);
+                                             const int *m, const double *share,
+                                             const trapeze_group_measured (*meas)[5], int folds,
+                                             trapeze_group_params *p, trapeze_fit_report *rep,
+                                             trapeze_error *err);
 
 /* The decision of one launch (sampler/group_decide.c), what `trapeze group`
  * and `trapeze validate --model group` run. Policies, in this order: rr,
@@ -2258,9 +2258,9 @@ typedef struct trapeze_group_window_evidence {
     trapeze_fit_report fit;
 } trapeze_group_window_evidence;
 trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trapeze_group_params *p,
-                                  const trapeze_group_measured *sim,
-                                  const trapeze_group_window_evidence *win, int fit, double margin,
-                                  int soft, trapeze_group_outcome *out, trapeze_error *err);
+                                    const trapeze_group_measured *sim,
+                                    const trapeze_group_window_evidence *win, int fit, double margin,
+                                    int soft, trapeze_group_outcome *out, trapeze_error *err);
 void trapeze_group_outcome_free(trapeze_group_outcome *o);
 
 /* The grouping model's samples (sampler/group_samples.c): one launch under
@@ -2279,7 +2279,7 @@ typedef struct trapeze_group_launch {
  * kernel names a path (holds a '/'), an Accel-Sim trace (DIR or
  * DIR/kernelslist.g; no parameters) as trapeze_group_problem_trace's. */
 trapeze_status trapeze_group_launch_problem(const char *gpu, const trapeze_group_launch *l,
-                                          trapeze_group_problem **out, trapeze_error *err);
+                                            trapeze_group_problem **out, trapeze_error *err);
 typedef struct trapeze_group_plan trapeze_group_plan;
 /* Rows launch by launch: with whole, the whole launch under rr, bcs,
  * (chen when with_chen), mst, kway, rbts (ids KERNEL[.PARAMS].lLAUNCH.POLICY);
@@ -2293,23 +2293,23 @@ typedef struct trapeze_group_plan trapeze_group_plan;
  * no row: the 1-D launches of 4 TBs place TB 0 alone under rr, MST-TS,
  * k-way-TS and RB-TS). */
 trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char *gpu_name,
-                                       const trapeze_group_launch *l, int n, int with_chen,
-                                       int whole, double window_share, double window_tbs,
-                                       trapeze_group_plan **out, trapeze_error *err);
+                                         const trapeze_group_launch *l, int n, int with_chen,
+                                         int whole, double window_share, double window_tbs,
+                                         trapeze_group_plan **out, trapeze_error *err);
 void trapeze_group_plan_destroy(trapeze_group_plan *plan);
 const trapeze_sample_set *trapeze_group_plan_set(const trapeze_group_plan *plan);
 /* Launch i's measurements from the log, in trapeze_group_policy_names order
  * (chen's left zero when not planned); EINVAL when one is not logged. */
 trapeze_status trapeze_group_plan_measured(const trapeze_group_plan *plan,
-                                         const trapeze_sample_log *log, int launch,
-                                         trapeze_group_measured sim[6], trapeze_error *err);
+                                           const trapeze_sample_log *log, int launch,
+                                           trapeze_group_measured sim[6], trapeze_error *err);
 /* Launch `launch`'s five sub-grids (rr bcs mst kway rbts) from the log,
  * their SMs and share of the TBs (window_pct / 100), and the simulated
  * work (warp instructions) of the distinct ones, each run once. */
 trapeze_status trapeze_group_plan_windows(const trapeze_group_plan *plan,
-                                        const trapeze_sample_log *log, int launch,
-                                        trapeze_group_measured meas[5], int *window_sms,
-                                        double *window_share, double *work, trapeze_error *err);
+                                          const trapeze_sample_log *log, int launch,
+                                          trapeze_group_measured meas[5], int *window_sms,
+                                          double *window_share, double *work, trapeze_error *err);
 
 
 /* ---- ghost zones and groupings together (sampler/gz_group.c) ----
@@ -2363,18 +2363,18 @@ double trapeze_ghostzone_group_rho(double rho, double phi_rr, double phi_g);
  * L2 accesses by more than this fraction); exhaustive: visit every relaunch
  * height (else heights whose bound cannot beat the best are skipped). */
 trapeze_status trapeze_ghostzone_group_optimize(const char *gpu_config_path,
-                                         const trapeze_workload *spec,
-                                         const trapeze_ghostzone_params *p, int tau,
-                                         const trapeze_group_params *gp, double margin,
-                                         int exhaustive, trapeze_ghostzone_group_result *out,
-                                         trapeze_error *err);
+                                                const trapeze_workload *spec,
+                                                const trapeze_ghostzone_params *p, int tau,
+                                                const trapeze_group_params *gp, double margin,
+                                                int exhaustive, trapeze_ghostzone_group_result *out,
+                                                trapeze_error *err);
 void trapeze_ghostzone_group_result_free(trapeze_ghostzone_group_result *r);
 /* Simulated cycles per loop of the relaunched stencil at h (iterations 0:
  * the workload's), TBs dispatched by grouping (NULL: the GPU's policy). */
 trapeze_status trapeze_ghostzone_group_simulate(const char *gpu_config_path,
-                                         const trapeze_workload *spec, int h, int iterations,
-                                         const trapeze_grouping *grouping, double *cpl,
-                                         trapeze_error *err);
+                                                const trapeze_workload *spec, int h, int iterations,
+                                                const trapeze_grouping *grouping, double *cpl,
+                                                trapeze_error *err);
 
 #ifdef __cplusplus
 }

@@ -162,7 +162,7 @@ int trapeze_ghostzone_verify_next(const trapeze_ghostzone_choice *c, int n)
 }
 
 trapeze_status trapeze_ghostzone_rank(const trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p, int blk_len,
-                               trapeze_ghostzone_choice **out, int *n, trapeze_error *err)
+                                      trapeze_ghostzone_choice **out, int *n, trapeze_error *err)
 {
     *out = NULL;
     *n = 0;

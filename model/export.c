@@ -13,7 +13,7 @@ const int trapeze_ghostzone_csv_ncolumns =
     (int)(sizeof trapeze_ghostzone_csv_columns / sizeof trapeze_ghostzone_csv_columns[0]);
 
 trapeze_status trapeze_ghostzone_write_rows(const trapeze_ghostzone_model *m, trapeze_sync sync,
-                                     int blk_len, trapeze_csv_out *csv, trapeze_error *err)
+                                            int blk_len, trapeze_csv_out *csv, trapeze_error *err)
 {
     trapeze_ghostzone_eval base, e;
     trapeze_status s = trapeze_ghostzone_evaluate(m, sync, 1, blk_len, &base, err);

@@ -92,8 +92,8 @@ static int apply_profile(trapeze_workload *w, const trapeze_ghostzone_params *p,
 }
 
 trapeze_status trapeze_ghostzone_create(const trapeze_gpu *gpu, const trapeze_workload *w,
-                                 const trapeze_ghostzone_params *p, trapeze_ghostzone_model **out,
-                                 trapeze_error *err)
+                                        const trapeze_ghostzone_params *p, trapeze_ghostzone_model **out,
+                                        trapeze_error *err)
 {
     *out = NULL;
     if (w->dims < 1 || w->dims > TRAPEZE_MAX_DIMS)
@@ -284,7 +284,7 @@ static trapeze_status check_point(const trapeze_ghostzone_model *m, double h, do
 }
 
 trapeze_status trapeze_ghostzone_evaluate(const trapeze_ghostzone_model *m, trapeze_sync sync, double h,
-                                   double blk_len, trapeze_ghostzone_eval *out, trapeze_error *err)
+                                          double blk_len, trapeze_ghostzone_eval *out, trapeze_error *err)
 {
     return gz_evaluate_at(m, m->params.value, sync, h, blk_len, GZ_GRAD_PARAMS, out, err);
 }

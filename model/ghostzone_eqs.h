@@ -161,7 +161,7 @@ static void memory_terms(const trapeze_ghostzone_model *m, const gz_vars *v, gz_
     t->stage[TRAPEZE_GHOSTZONE_LOADSTEN] = dual_scale(MEM_CYCLES(staged, load_rows), w->stencil_arrays);
     t->stage[TRAPEZE_GHOSTZONE_COMMIT] = MEM_CYCLES(dual_mul(T, out_tile), commit_rows);                   /* 5.9 */
     t->stage[TRAPEZE_GHOSTZONE_ITERMEM] = dual_mul(dual_scale(v->h, w->elem_per_op),
-                                            MEM_CYCLES(dual_mul(T, loop_tile), loop_rows));         /* 5.10 */
+                                                   MEM_CYCLES(dual_mul(T, loop_tile), loop_rows));         /* 5.10 */
 #undef MEM_CYCLES
     t->trapezoids = T;
     t->passes = passes;

@@ -110,8 +110,8 @@ static trapeze_status optimize_both(const trapeze_ghostzone_model *m, trapeze_sy
 }
 
 trapeze_status trapeze_ghostzone_optimize(const trapeze_ghostzone_model *m, trapeze_sync sync,
-                                   int optimize_block, trapeze_ghostzone_optimum *out,
-                                   trapeze_error *err)
+                                          int optimize_block, trapeze_ghostzone_optimum *out,
+                                          trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     if (optimize_block)
@@ -123,7 +123,7 @@ trapeze_status trapeze_ghostzone_optimize(const trapeze_ghostzone_model *m, trap
 }
 
 trapeze_status trapeze_ghostzone_at_height(const trapeze_ghostzone_model *m, trapeze_sync sync, int h,
-                                    trapeze_ghostzone_optimum *out, trapeze_error *err)
+                                           trapeze_ghostzone_optimum *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     trapeze_ghostzone_eval e, one;
@@ -144,8 +144,8 @@ trapeze_status trapeze_ghostzone_at_height(const trapeze_ghostzone_model *m, tra
 }
 
 trapeze_status trapeze_ghostzone_decide(const trapeze_ghostzone_model *m, const trapeze_sync *modes,
-                                 int n_modes, int optimize_block, int height,
-                                 trapeze_ghostzone_decision *out, trapeze_error *err)
+                                        int n_modes, int optimize_block, int height,
+                                        trapeze_ghostzone_decision *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     if (n_modes < 1 || n_modes > 2 || (height > 0 && optimize_block))

@@ -144,8 +144,8 @@ static trapeze_status build_adjacency(trapeze_group_model *m, const trapeze_loca
 }
 
 trapeze_status trapeze_group_create(const trapeze_locality_graph *graph,
-                                  const trapeze_group_machine *mach, const trapeze_group_params *p,
-                                  trapeze_group_model **out, trapeze_error *err)
+                                    const trapeze_group_machine *mach, const trapeze_group_params *p,
+                                    trapeze_group_model **out, trapeze_error *err)
 {
     *out = NULL;
     if (!graph || graph->n_tbs < 1 || !graph->lines || (graph->n_edges && !graph->edges))
@@ -408,7 +408,7 @@ static void copy_grad(double *dst, const grp_dual *d)
 }
 
 trapeze_status trapeze_group_evaluate(const trapeze_group_model *m, const trapeze_grouping *g,
-                                    trapeze_group_eval *out, trapeze_error *err)
+                                      trapeze_group_eval *out, trapeze_error *err)
 {
     grp_duals d;
     memset(out, 0, sizeof *out);

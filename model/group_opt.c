@@ -31,7 +31,7 @@ static trapeze_status alloc_for(const trapeze_group_model *m, trapeze_grouping *
 }
 
 trapeze_status trapeze_group_rr(const trapeze_group_model *m, trapeze_grouping *out,
-                                       trapeze_error *err)
+                                trapeze_error *err)
 {
     trapeze_status s = alloc_for(m, out, err);
     for (long t = 0; s == TRAPEZE_OK && t < m->n; t++) {
@@ -42,7 +42,7 @@ trapeze_status trapeze_group_rr(const trapeze_group_model *m, trapeze_grouping *
 }
 
 trapeze_status trapeze_group_bcs(const trapeze_group_model *m, trapeze_grouping *out,
-                                        trapeze_error *err)
+                                 trapeze_error *err)
 {
     trapeze_status s = alloc_for(m, out, err);
     for (long t = 0; s == TRAPEZE_OK && t < m->n; t++) {
@@ -64,8 +64,8 @@ static void grid_2d(const trapeze_group_model *m, long *gx, long *gy)
 }
 
 trapeze_status trapeze_group_tiles(const trapeze_group_model *m, int gx, int gy,
-                                          int tile_order, trapeze_grouping *out,
-                                          trapeze_error *err)
+                                   int tile_order, trapeze_grouping *out,
+                                   trapeze_error *err)
 {
     long GX, GY;
     grid_2d(m, &GX, &GY);
@@ -246,11 +246,11 @@ static int add_shape(shape *list, int n, int max, const relax *r, int gx, int gy
 }
 
 trapeze_status trapeze_group_optimize(const trapeze_group_model *m,
-                                    const trapeze_grouping *candidates,
-                                    const char *const *candidate_names,
-                                    const double *measured_cycles, int n_candidates,
-                                    double margin, trapeze_grouping *out,
-                                    trapeze_group_choice *choice, trapeze_error *err)
+                                      const trapeze_grouping *candidates,
+                                      const char *const *candidate_names,
+                                      const double *measured_cycles, int n_candidates,
+                                      double margin, trapeze_grouping *out,
+                                      trapeze_group_choice *choice, trapeze_error *err)
 {
     memset(choice, 0, sizeof *choice);
     memset(out, 0, sizeof *out);

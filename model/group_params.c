@@ -46,7 +46,7 @@ static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *
 }
 
 trapeze_status trapeze_group_params_load(const char *path, trapeze_group_params *p,
-                                       trapeze_error *err)
+                                         trapeze_error *err)
 {
     trapeze_group_params_default(p);
     snprintf(p->source, sizeof p->source, "%s", path);
@@ -54,7 +54,7 @@ trapeze_status trapeze_group_params_load(const char *path, trapeze_group_params 
 }
 
 trapeze_status trapeze_group_params_save(const char *path, const trapeze_group_params *p,
-                                       trapeze_error *err)
+                                         trapeze_error *err)
 {
     trapeze_outfile *o;
     FILE *f;

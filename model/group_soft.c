@@ -63,7 +63,7 @@ static void softmax(const double *theta, double *x, int G)
 }
 
 double trapeze_group_soft_objective(const trapeze_group_model *m, int G, const double *theta,
-                                  double *grad, double *X, double *dX)
+                                    double *grad, double *X, double *dX)
 {
     long n = m->n;
     double S = 0;
@@ -301,7 +301,7 @@ static void order_queues(const trapeze_group_model *m, trapeze_grouping *out, ch
 }
 
 trapeze_status trapeze_group_soft(const trapeze_group_model *m, trapeze_grouping *out,
-                                         trapeze_group_soft_info *info, trapeze_error *err)
+                                  trapeze_group_soft_info *info, trapeze_error *err)
 {
     memset(info, 0, sizeof *info);
     long n = m->n;

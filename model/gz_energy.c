@@ -67,7 +67,7 @@ static ge_dual tile(const trapeze_workload *w, ge_dual k)
  * whole h with whole_tiles the launched tiles, whose slope within the step
  * is 0 (as trapeze_ghostzone_evaluate's gradient there). */
 trapeze_status trapeze_ghostzone_energy_counts(const trapeze_ghostzone_model *m, trapeze_sync sync, double h,
-                                        trapeze_ghostzone_counts *out, trapeze_error *err)
+                                               trapeze_ghostzone_counts *out, trapeze_error *err)
 {
     const trapeze_workload *w = trapeze_ghostzone_workload(m);
     const trapeze_gpu *g = trapeze_ghostzone_gpu(m);
@@ -110,10 +110,10 @@ static double static_power(const trapeze_ghostzone_energy_coef *c)
 }
 
 trapeze_status trapeze_ghostzone_energy_evaluate(const trapeze_ghostzone_model *m,
-                                          const trapeze_ghostzone_energy_coef *c,
-                                          const trapeze_ghostzone_sleep *sl, trapeze_sync sync,
-                                          double h, trapeze_ghostzone_energy_eval *out,
-                                          trapeze_error *err)
+                                                 const trapeze_ghostzone_energy_coef *c,
+                                                 const trapeze_ghostzone_sleep *sl, trapeze_sync sync,
+                                                 double h, trapeze_ghostzone_energy_eval *out,
+                                                 trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     const trapeze_workload *w = trapeze_ghostzone_workload(m);
@@ -162,8 +162,8 @@ trapeze_status trapeze_ghostzone_energy_evaluate(const trapeze_ghostzone_model *
 /* ---- calibration ---- */
 
 trapeze_status trapeze_ghostzone_energy_calibrate(const trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p,
-                                           const trapeze_ghostzone_energy_sample *s, int n,
-                                           trapeze_ghostzone_energy_coef *out, trapeze_error *err)
+                                                  const trapeze_ghostzone_energy_sample *s, int n,
+                                                  trapeze_ghostzone_energy_coef *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     if (n < 1)
@@ -207,8 +207,8 @@ trapeze_status trapeze_ghostzone_energy_calibrate(const trapeze_ghostzone_model 
 /* ---- sleep thresholds per sample ---- */
 
 trapeze_status trapeze_ghostzone_energy_sleep(const trapeze_power *pw, double clock_hz,
-                                       const trapeze_ghostzone_energy_sample *s, double max_penalty,
-                                       trapeze_ghostzone_sleep *out, trapeze_error *err)
+                                              const trapeze_ghostzone_energy_sample *s, double max_penalty,
+                                              trapeze_ghostzone_sleep *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     for (int x = 0; x < TRAPEZE_GHOSTZONE_ENERGY_NSTRUCT; x++) {
@@ -274,11 +274,11 @@ static int nearest_sample(const trapeze_ghostzone_energy_sample *s, int n, trape
 }
 
 trapeze_status trapeze_ghostzone_energy_rank(const trapeze_ghostzone_model *m, const trapeze_ghostzone_energy_coef *c,
-                                      const trapeze_ghostzone_energy_sample *samples,
-                                      const trapeze_ghostzone_sleep *sleeps, int n_samples,
-                                      const trapeze_sync *modes, int n_modes,
-                                      trapeze_ghostzone_energy_eval **out, int *n, int best[3],
-                                      trapeze_error *err)
+                                             const trapeze_ghostzone_energy_sample *samples,
+                                             const trapeze_ghostzone_sleep *sleeps, int n_samples,
+                                             const trapeze_sync *modes, int n_modes,
+                                             trapeze_ghostzone_energy_eval **out, int *n, int best[3],
+                                             trapeze_error *err)
 {
     *out = NULL;
     *n = 0;
@@ -295,7 +295,7 @@ trapeze_status trapeze_ghostzone_energy_rank(const trapeze_ghostzone_model *m, c
         for (int h = 1; h <= hmax && !s; h++) {
             int j = samples ? nearest_sample(samples, n_samples, modes[i], h) : -1;
             s = trapeze_ghostzone_energy_evaluate(m, c, j >= 0 && sleeps ? &sleeps[j] : NULL, modes[i],
-                                           h, &e[k++], err);
+                                                  h, &e[k++], err);
         }
     if (s) {
         free(e);
@@ -334,8 +334,8 @@ static void thresholds_text(const trapeze_ghostzone_sleep *sl, int x, char *buf,
 }
 
 trapeze_status trapeze_ghostzone_energy_write_rows(const trapeze_ghostzone_model *m,
-                                            const trapeze_ghostzone_energy_eval *e, int n,
-                                            trapeze_csv_out *csv, trapeze_error *err)
+                                                   const trapeze_ghostzone_energy_eval *e, int n,
+                                                   trapeze_csv_out *csv, trapeze_error *err)
 {
     const trapeze_workload *w = trapeze_ghostzone_workload(m);
     trapeze_status s = TRAPEZE_OK;

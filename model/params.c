@@ -216,7 +216,7 @@ static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *
 }
 
 trapeze_status trapeze_ghostzone_params_load(const char *path, trapeze_ghostzone_params *p,
-                                      trapeze_error *err)
+                                             trapeze_error *err)
 {
     trapeze_ghostzone_params_default(p);
     snprintf(p->source, sizeof p->source, "%s", path);
@@ -242,7 +242,7 @@ trapeze_status trapeze_ghostzone_params_load(const char *path, trapeze_ghostzone
 }
 
 trapeze_status trapeze_ghostzone_params_save(const char *path, const trapeze_ghostzone_params *p,
-                                      trapeze_error *err)
+                                             trapeze_error *err)
 {
     trapeze_outfile *o;
     FILE *f;
@@ -283,7 +283,7 @@ trapeze_status trapeze_ghostzone_params_save(const char *path, const trapeze_gho
 }
 
 trapeze_status trapeze_ghostzone_params_check_gpu(const trapeze_ghostzone_params *p, const trapeze_gpu *gpu,
-                                           trapeze_error *err)
+                                                  trapeze_error *err)
 {
     if (!p->gpu_fingerprint[0])
         return TRAPEZE_OK;

@@ -388,8 +388,8 @@ static int count_observations(const trapeze_ghostzone_plan *plan, const trapeze_
 }
 
 trapeze_status trapeze_ghostzone_from_log(const trapeze_ghostzone_plan *given,
-                                      const trapeze_sample_log *log, trapeze_ghostzone_params *p,
-                                      trapeze_fit_report *rep, trapeze_error *err)
+                                          const trapeze_sample_log *log, trapeze_ghostzone_params *p,
+                                          trapeze_fit_report *rep, trapeze_error *err)
 {
     /* too few observations for the at-size constants (a small --budget, one
      * workload): Meng's structure and fit set, which such a plan determines */

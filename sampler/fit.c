@@ -350,8 +350,8 @@ static trapeze_status gz_points(const trapeze_ghostzone_fit_point *pts, int n, g
 }
 
 trapeze_status trapeze_ghostzone_fit(trapeze_ghostzone_fit_point *pts, int n, unsigned mask,
-                                 trapeze_ghostzone_params *p, trapeze_fit_report *rep,
-                                 trapeze_error *err)
+                                     trapeze_ghostzone_params *p, trapeze_fit_report *rep,
+                                     trapeze_error *err)
 {
     gz_instance *inst;
     trapeze_fit_point *fp;
@@ -377,9 +377,9 @@ trapeze_status trapeze_ghostzone_fit(trapeze_ghostzone_fit_point *pts, int n, un
 }
 
 trapeze_status trapeze_ghostzone_cross_validate(trapeze_ghostzone_fit_point *pts, int n, unsigned mask,
-                                            const trapeze_ghostzone_params *start, int k,
-                                            unsigned long seed, trapeze_fit_report *rep,
-                                            trapeze_error *err)
+                                                const trapeze_ghostzone_params *start, int k,
+                                                unsigned long seed, trapeze_fit_report *rep,
+                                                trapeze_error *err)
 {
     gz_instance *inst;
     trapeze_fit_point *fp;

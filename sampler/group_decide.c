@@ -45,7 +45,7 @@ void trapeze_group_outcome_free(trapeze_group_outcome *o)
 /* The run of the candidate named source (a policy's row of sim, or
  * chen-static's), NULL when it has none (tiles, soft, nothing simulated). */
 static const trapeze_group_measured *run_of(const trapeze_group_measured *sim,
-                                          const trapeze_group_outcome *out, const char *source)
+                                            const trapeze_group_outcome *out, const char *source)
 {
     for (int c = 0; sim && c < N_CAND; c++)
         if (!strcmp(source, cand_names[c]))
@@ -141,7 +141,7 @@ static trapeze_status model_pick(const trapeze_group_problem *pb, const trapeze_
 {
     trapeze_group_choice *mc = &out->model_choice;
     trapeze_status s = trapeze_group_optimize(m, cand, cand_names, NULL, N_CAND, margin,
-                                            &out->model_grouping, mc, err);
+                                              &out->model_grouping, mc, err);
     if (!s && out->chen_static_pred.cycles < mc->eval.cycles * (1 - margin)) {
         trapeze_grouping_free(&out->model_grouping);
         s = trapeze_grouping_alloc(&out->model_grouping, cand[CHEN_STATIC].n_tbs,
@@ -171,9 +171,9 @@ static trapeze_status model_pick(const trapeze_group_problem *pb, const trapeze_
 }
 
 trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trapeze_group_params *p,
-                                  const trapeze_group_measured *sim,
-                                  const trapeze_group_window_evidence *win, int fit, double margin,
-                                  int soft, trapeze_group_outcome *out, trapeze_error *err)
+                                    const trapeze_group_measured *sim,
+                                    const trapeze_group_window_evidence *win, int fit, double margin,
+                                    int soft, trapeze_group_outcome *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     out->params = *p;
@@ -181,7 +181,7 @@ trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trape
     trapeze_grouping cand[N_CAND + 1];
     memset(cand, 0, sizeof cand);
     trapeze_status s = trapeze_group_create(trapeze_group_problem_graph(pb),
-                                          trapeze_group_problem_machine(pb), p, &m, err);
+                                            trapeze_group_problem_machine(pb), p, &m, err);
     for (int c = 0; !s && c < N_CAND; c++)
         s = trapeze_group_problem_policy_grouping(pb, m, cand_names[c], &cand[c], err);
     if (!s)
@@ -191,7 +191,7 @@ trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trape
                                            &cand[CHEN_STATIC], err);
     if (!s && sim) {   /* ranked by its run, as the policies are by theirs */
         s = trapeze_group_problem_simulate(pb, NULL, &cand[CHEN_STATIC], &out->chen_static_sim,
-                                         err);
+                                           err);
         out->chen_static_simulated = !s;
     }
     for (int i = 0; sim && i < TRAPEZE_GROUP_NPOLICIES - 1; i++) {
@@ -206,7 +206,7 @@ trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trape
                                                r->dram_reads};
         }
         s = trapeze_group_fit(obs, N_CAND, trapeze_group_fit_mask_default, N_CAND, &out->params,
-                            &out->fit, err);
+                              &out->fit, err);
         if (!s) {
             trapeze_group_set_params(m, &out->params);
             out->fitted = 1;
@@ -244,7 +244,7 @@ trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trape
     }
     if (!s)
         s = trapeze_group_optimize(m, cand + first, cand_names + first, sim ? measured : NULL,
-                                 n_cand, margin, &out->grouping, &out->choice, err);
+                                   n_cand, margin, &out->grouping, &out->choice, err);
     if (!s)
         s = trapeze_group_evaluate(m, &cand[CHEN_STATIC], &out->chen_static_pred, err);
     if (!s && !sim)   /* unmeasured: by prediction, after the tiles (its sub-grid would not

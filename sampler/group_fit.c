@@ -270,8 +270,8 @@ static trapeze_status cross_validate(const trapeze_group_observation *obs, int n
                                      trapeze_fit_report *rep, trapeze_error *err);
 
 trapeze_status trapeze_group_fit(const trapeze_group_observation *obs, int n, unsigned long mask,
-                               int folds, trapeze_group_params *p, trapeze_fit_report *rep,
-                               trapeze_error *err)
+                                 int folds, trapeze_group_params *p, trapeze_fit_report *rep,
+                                 trapeze_error *err)
 {
     if (n < 1)
         return trapeze_fail(err, TRAPEZE_EINVAL, "grouping fit: no observations");

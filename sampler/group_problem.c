@@ -151,8 +151,8 @@ static trapeze_status read_machine(trapeze_group_problem *pb, const trapeze_conf
 }
 
 trapeze_status trapeze_group_problem_trace(const char *gpu_config_path, const char *kernelslist,
-                                         int launch, trapeze_group_problem **out,
-                                         trapeze_error *err)
+                                           int launch, trapeze_group_problem **out,
+                                           trapeze_error *err)
 {
     *out = NULL;
     trapeze_group_problem *pb = calloc(1, sizeof *pb);
@@ -179,8 +179,8 @@ trapeze_status trapeze_group_problem_trace(const char *gpu_config_path, const ch
 }
 
 trapeze_status trapeze_group_problem_builtin(const char *gpu_config_path, const char *kernel,
-                                           char *const *params, int n_params, int launch,
-                                           trapeze_group_problem **out, trapeze_error *err)
+                                             char *const *params, int n_params, int launch,
+                                             trapeze_group_problem **out, trapeze_error *err)
 {
     *out = NULL;
     trapeze_group_problem *pb = calloc(1, sizeof *pb);
@@ -295,9 +295,9 @@ static trapeze_status lists_to_grouping(const sim_tb_groups *l, long n, int n_sm
 }
 
 trapeze_status trapeze_group_problem_policy_grouping(const trapeze_group_problem *pb,
-                                                   const trapeze_group_model *m,
-                                                   const char *policy, trapeze_grouping *out,
-                                                   trapeze_error *err)
+                                                     const trapeze_group_model *m,
+                                                     const char *policy, trapeze_grouping *out,
+                                                     trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     if (strcmp(policy, "rr") == 0)
@@ -330,17 +330,17 @@ trapeze_status trapeze_group_problem_policy_grouping(const trapeze_group_problem
 /* ------------------------------------------------------------ simulation */
 
 trapeze_status trapeze_group_problem_simulate(const trapeze_group_problem *pb, const char *policy,
-                                            const trapeze_grouping *grouping,
-                                            trapeze_group_measured *out, trapeze_error *err)
+                                              const trapeze_grouping *grouping,
+                                              trapeze_group_measured *out, trapeze_error *err)
 {
     return trapeze_group_problem_simulate_window(pb, policy, grouping, 0, out, err);
 }
 
 trapeze_status trapeze_group_problem_simulate_window(const trapeze_group_problem *pb,
-                                                   const char *policy,
-                                                   const trapeze_grouping *grouping,
-                                                   int window_groups, trapeze_group_measured *out,
-                                                   trapeze_error *err)
+                                                     const char *policy,
+                                                     const trapeze_grouping *grouping,
+                                                     int window_groups, trapeze_group_measured *out,
+                                                     trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     char path[64] = "";

@@ -86,7 +86,7 @@ static void make_id(char *id, size_t size, const trapeze_group_launch *l, const 
 }
 
 trapeze_status trapeze_group_launch_problem(const char *gpu, const trapeze_group_launch *l,
-                                          trapeze_group_problem **out, trapeze_error *err)
+                                            trapeze_group_problem **out, trapeze_error *err)
 {
     if (strchr(l->kernel, '/')) {
         if (l->params && l->params[0])
@@ -116,7 +116,7 @@ static trapeze_status run_window(const trapeze_group_problem *pb, const char *po
     trapeze_grouping g;
     memset(&g, 0, sizeof g);
     trapeze_status s = trapeze_group_create(trapeze_group_problem_graph(pb),
-                                          trapeze_group_problem_machine(pb), &p, &model, err);
+                                            trapeze_group_problem_machine(pb), &p, &model, err);
     if (!s)
         s = trapeze_group_problem_policy_grouping(pb, model, policy, &g, err);
     if (!s)
@@ -145,7 +145,7 @@ static trapeze_status distinct_windows(const char *gpu, const trapeze_group_laun
     trapeze_status s = trapeze_group_launch_problem(gpu, l, &pb, err);
     if (!s)
         s = trapeze_group_create(trapeze_group_problem_graph(pb), trapeze_group_problem_machine(pb),
-                               &p, &model, err);
+                                 &p, &model, err);
     for (int k = 0; !s && k < 5; k++) {
         trapeze_grouping g;
         memset(&g, 0, sizeof g);
@@ -207,9 +207,9 @@ void trapeze_group_plan_destroy(trapeze_group_plan *plan)
 }
 
 trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char *gpu_name,
-                                       const trapeze_group_launch *l, int n, int with_chen,
-                                       int whole, double window_share, double window_tbs,
-                                       trapeze_group_plan **out, trapeze_error *err)
+                                         const trapeze_group_launch *l, int n, int with_chen,
+                                         int whole, double window_share, double window_tbs,
+                                         trapeze_group_plan **out, trapeze_error *err)
 {
     *out = NULL;
     trapeze_group_plan *plan = calloc(1, sizeof *plan);
@@ -303,8 +303,8 @@ const trapeze_sample_set *trapeze_group_plan_set(const trapeze_group_plan *plan)
 }
 
 trapeze_status trapeze_group_plan_measured(const trapeze_group_plan *plan,
-                                         const trapeze_sample_log *log, int launch,
-                                         trapeze_group_measured sim[6], trapeze_error *err)
+                                           const trapeze_sample_log *log, int launch,
+                                           trapeze_group_measured sim[6], trapeze_error *err)
 {
     memset(sim, 0, 6 * sizeof *sim);
     for (int k = 0; k < plan->n_policies; k++) {
@@ -326,9 +326,9 @@ trapeze_status trapeze_group_plan_measured(const trapeze_group_plan *plan,
 }
 
 trapeze_status trapeze_group_plan_windows(const trapeze_group_plan *plan,
-                                        const trapeze_sample_log *log, int launch,
-                                        trapeze_group_measured meas[5], int *window_sms,
-                                        double *window_share, double *work, trapeze_error *err)
+                                          const trapeze_sample_log *log, int launch,
+                                          trapeze_group_measured meas[5], int *window_sms,
+                                          double *window_share, double *work, trapeze_error *err)
 {
     memset(meas, 0, 5 * sizeof *meas);
     *window_sms = 0;

@@ -121,9 +121,9 @@ static double cap_share(int m, int n_sm, double share)
 }
 
 trapeze_status trapeze_group_window_create(const trapeze_group_problem *pb,
-                                         const trapeze_grouping *g, int m, double share,
-                                         const trapeze_group_params *p, trapeze_group_window **out,
-                                         trapeze_error *err)
+                                           const trapeze_grouping *g, int m, double share,
+                                           const trapeze_group_params *p, trapeze_group_window **out,
+                                           trapeze_error *err)
 {
     *out = NULL;
     const trapeze_locality_graph *graph = trapeze_group_problem_graph(pb);
@@ -230,17 +230,17 @@ trapeze_status trapeze_group_window_create(const trapeze_group_problem *pb,
 }
 
 trapeze_status trapeze_group_window_simulate(const trapeze_group_problem *pb,
-                                           const trapeze_group_window *w,
-                                           trapeze_group_measured *out, trapeze_error *err)
+                                             const trapeze_group_window *w,
+                                             trapeze_group_measured *out, trapeze_error *err)
 {
     return trapeze_group_problem_simulate_window(pb, NULL, &w->full, w->m, out, err);
 }
 
 trapeze_status trapeze_group_window_fit_many(const trapeze_group_problem *const *pb, int n,
-                                           const int *m, const double *share,
-                                           const trapeze_group_measured (*meas)[5], int folds,
-                                           trapeze_group_params *p, trapeze_fit_report *rep,
-                                           trapeze_error *err)
+                                             const int *m, const double *share,
+                                             const trapeze_group_measured (*meas)[5], int folds,
+                                             trapeze_group_params *p, trapeze_fit_report *rep,
+                                             trapeze_error *err)
 {
     static const char *const names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
     trapeze_group_window **w = calloc((size_t)(5 * n), sizeof *w);
@@ -250,7 +250,7 @@ trapeze_status trapeze_group_window_fit_many(const trapeze_group_problem *const 
     for (int l = 0; !s && l < n; l++) {
         trapeze_group_model *full = NULL;
         s = trapeze_group_create(trapeze_group_problem_graph(pb[l]),
-                               trapeze_group_problem_machine(pb[l]), p, &full, err);
+                                 trapeze_group_problem_machine(pb[l]), p, &full, err);
         for (int c = 0; !s && c < 5; c++) {
             trapeze_grouping g;
             memset(&g, 0, sizeof g);
@@ -277,9 +277,9 @@ trapeze_status trapeze_group_window_fit_many(const trapeze_group_problem *const 
 }
 
 trapeze_status trapeze_group_window_fit(const trapeze_group_problem *pb, int m, double share,
-                                      const trapeze_group_measured meas[5],
-                                      trapeze_group_params *p, trapeze_fit_report *rep,
-                                      trapeze_error *err)
+                                        const trapeze_group_measured meas[5],
+                                        trapeze_group_params *p, trapeze_fit_report *rep,
+                                        trapeze_error *err)
 {
     const trapeze_group_measured(*one)[5] = (const trapeze_group_measured(*)[5])meas;
     return trapeze_group_window_fit_many(&pb, 1, &m, &share, one, 5, p, rep, err);

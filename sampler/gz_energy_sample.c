@@ -27,7 +27,7 @@ static const struct {
                                 {SIM_UNIT_REG, "rf", "warp_reg"}};
 
 void trapeze_ghostzone_energy_window(const trapeze_gpu *gpu, const trapeze_workload *w, int h,
-                              trapeze_workload *window)
+                                     trapeze_workload *window)
 {
     *window = *w;
     int occ = trapeze_ghostzone_occupancy(gpu, w, w->blk_len);
@@ -84,8 +84,8 @@ static void collect(sim_gpu *g, const sim_stencil_result *r, const trapeze_power
 }
 
 trapeze_status trapeze_ghostzone_energy_sample_run(const trapeze_config *cfg, const trapeze_power *pw,
-                                            const trapeze_workload *w, trapeze_sync sync, int h,
-                                            trapeze_ghostzone_energy_sample *out, trapeze_error *err)
+                                                   const trapeze_workload *w, trapeze_sync sync, int h,
+                                                   trapeze_ghostzone_energy_sample *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     trapeze_gpu gpu;
@@ -199,7 +199,7 @@ static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, t
     if (!s)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     trapeze_status st = trapeze_ghostzone_energy_sample_run(p->cfg, &p->pw, &p->spec, sync,
-                                                     (int)in->value[E_H], s, err);
+                                                            (int)in->value[E_H], s, err);
     if (!st)
         st = trapeze_ghostzone_energy_sleep(&p->pw, p->clock_hz, s, in->value[E_MAX_PENALTY], &sl, err);
     if (!st) {
@@ -225,10 +225,10 @@ static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, t
 }
 
 trapeze_status trapeze_ghostzone_energy_plan_create(const trapeze_config *cfg, const trapeze_power *pw,
-                                             const trapeze_workload *spec,
-                                             const trapeze_ghostzone_model *m, const trapeze_sync *modes,
-                                             int n_modes, double max_penalty,
-                                             trapeze_ghostzone_energy_plan **out, trapeze_error *err)
+                                                    const trapeze_workload *spec,
+                                                    const trapeze_ghostzone_model *m, const trapeze_sync *modes,
+                                                    int n_modes, double max_penalty,
+                                                    trapeze_ghostzone_energy_plan **out, trapeze_error *err)
 {
     *out = NULL;
     trapeze_ghostzone_energy_plan *p = calloc(1, sizeof *p);
@@ -270,8 +270,8 @@ const trapeze_sample_set *trapeze_ghostzone_energy_plan_set(const trapeze_ghostz
 }
 
 trapeze_status trapeze_ghostzone_energy_from_row(const trapeze_sample_row *row, const trapeze_power *pw,
-                                          int n_sm, trapeze_ghostzone_energy_sample *s,
-                                          trapeze_ghostzone_sleep *sl, trapeze_error *err)
+                                                 int n_sm, trapeze_ghostzone_energy_sample *s,
+                                                 trapeze_ghostzone_sleep *sl, trapeze_error *err)
 {
     if (row->schema != &trapeze_ghostzone_energy_schema)
         return trapeze_fail(err, TRAPEZE_EINVAL, "sample %s: a %s row, not an energy one",

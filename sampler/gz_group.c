@@ -245,11 +245,11 @@ static trapeze_status plan_rows(trapeze_ghostzone_model *gz, const trapeze_ghost
 }
 
 trapeze_status trapeze_ghostzone_group_optimize(const char *gpu_config_path,
-                                         const trapeze_workload *spec,
-                                         const trapeze_ghostzone_params *p, int tau,
-                                         const trapeze_group_params *gp, double margin,
-                                         int exhaustive, trapeze_ghostzone_group_result *out,
-                                         trapeze_error *err)
+                                                const trapeze_workload *spec,
+                                                const trapeze_ghostzone_params *p, int tau,
+                                                const trapeze_group_params *gp, double margin,
+                                                int exhaustive, trapeze_ghostzone_group_result *out,
+                                                trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     out->best = out->best_relaunch = -1;
@@ -296,8 +296,8 @@ trapeze_status trapeze_ghostzone_group_optimize(const char *gpu_config_path,
             r->tiles = sg.tiles;
             r->ghost_elements = ghost_elements(spec, sg.tiles);
             double rho = trapeze_ghostzone_group_rho(p->value[TRAPEZE_GHOSTZONE_HALO_REREAD],
-                                              phi(r->l1_reread_rr, r->ghost_elements),
-                                              phi(r->l1_reread, r->ghost_elements));
+                                                     phi(r->l1_reread_rr, r->ghost_elements),
+                                                     phi(r->l1_reread, r->ghost_elements));
             s = cpl_with_rho(gz, p, r->sync, r->h, rho, &r->cpl_grouped, err);
             r->rho = rho;
         }
@@ -339,9 +339,9 @@ trapeze_status trapeze_ghostzone_group_optimize(const char *gpu_config_path,
 }
 
 trapeze_status trapeze_ghostzone_group_simulate(const char *gpu_config_path,
-                                         const trapeze_workload *spec, int h, int iterations,
-                                         const trapeze_grouping *grouping, double *cpl,
-                                         trapeze_error *err)
+                                                const trapeze_workload *spec, int h, int iterations,
+                                                const trapeze_grouping *grouping, double *cpl,
+                                                trapeze_error *err)
 {
     char path[64] = "";
     trapeze_status s = TRAPEZE_OK;

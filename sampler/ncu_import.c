@@ -188,7 +188,7 @@ static int launch_value(ncu_state *st, int q, const char *metric, const char *te
     }
     const trapeze_field *f =
         &trapeze_ghostzone_sample_schema.fields[trapeze_row_field(&trapeze_ghostzone_sample_schema,
-                                                           quantities[q].field)];
+                                                                  quantities[q].field)];
     /* "18.02" Mbyte read as "18.02e6": the nearest double to the exact
      * value, where 18.02 * 1e6 could be off by a rounding */
     char scaled[160];

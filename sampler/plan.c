@@ -129,7 +129,7 @@ static double scale_for_tiles(const trapeze_workload *w, double tiles)
 #define REFERENCE_WAVES 4
 
 trapeze_status trapeze_ghostzone_reference(const trapeze_ghostzone_plan *plan, int workload,
-                                       trapeze_workload *out, int *max_h, trapeze_error *err)
+                                           trapeze_workload *out, int *max_h, trapeze_error *err)
 {
     if (workload < 0 || workload >= plan->n_workloads)
         return trapeze_fail(err, TRAPEZE_EINVAL, "no workload %d in the plan", workload);
@@ -289,9 +289,9 @@ static trapeze_status read_gpu(trapeze_ghostzone_plan *plan, trapeze_error *err)
 }
 
 trapeze_status trapeze_ghostzone_plan_create(const char *gpu_config_path,
-                                         const trapeze_workload *workloads, int n,
-                                         const trapeze_ghostzone_calib_options *o,
-                                         trapeze_ghostzone_plan **out, trapeze_error *err)
+                                             const trapeze_workload *workloads, int n,
+                                             const trapeze_ghostzone_calib_options *o,
+                                             trapeze_ghostzone_plan **out, trapeze_error *err)
 {
     *out = NULL;
     trapeze_status s = check_options(o, err);

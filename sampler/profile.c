@@ -152,8 +152,8 @@ trapeze_status sampler_profile_unseen(const trapeze_ghostzone_plan *plan, trapez
 }
 
 trapeze_status trapeze_ghostzone_profile_run(const char *gpu_config_path, const trapeze_workload *w,
-                                     int threads, trapeze_ghostzone_params *p,
-                                     double *warp_instructions, trapeze_error *err)
+                                             int threads, trapeze_ghostzone_params *p,
+                                             double *warp_instructions, trapeze_error *err)
 {
     *warp_instructions = 0;
     trapeze_ghostzone_calib_options o;

@@ -141,7 +141,7 @@ void trapeze_ghostzone_sample_to_row(const trapeze_sample *s, trapeze_sample_row
 }
 
 trapeze_status trapeze_ghostzone_sample_from_row(const trapeze_sample_row *row, trapeze_sample *s,
-                                          trapeze_error *err)
+                                                 trapeze_error *err)
 {
     if (row->schema != &trapeze_ghostzone_sample_schema)
         return trapeze_fail(err, TRAPEZE_EINVAL, "sample %s: a %s row, not a ghost-zone one",

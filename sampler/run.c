@@ -311,8 +311,8 @@ const trapeze_sample_set *trapeze_ghostzone_plan_set(const trapeze_ghostzone_pla
 }
 
 trapeze_status trapeze_ghostzone_pending(const trapeze_ghostzone_plan *plan,
-                                     const trapeze_sample_log *log, int *todo, int *n,
-                                     trapeze_error *err)
+                                         const trapeze_sample_log *log, int *todo, int *n,
+                                         trapeze_error *err)
 {
     return trapeze_samples_pending(&plan->set, log, todo, n, err);
 }
@@ -333,8 +333,8 @@ static void gz_progress_row(void *arg, const trapeze_run_progress *p,
 }
 
 trapeze_status trapeze_ghostzone_run(const trapeze_ghostzone_plan *plan, trapeze_sample_log *log,
-                                 int threads, trapeze_ghostzone_progress progress, void *ctx,
-                                 trapeze_error *err)
+                                     int threads, trapeze_ghostzone_progress progress, void *ctx,
+                                     trapeze_error *err)
 {
     gz_progress g = {progress, ctx};
     return trapeze_samples_run(&plan->set, log, threads, progress ? gz_progress_row : NULL, &g,

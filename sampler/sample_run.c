@@ -205,7 +205,7 @@ trapeze_status sampler_run_row(const trapeze_ghostzone_plan *plan, trapeze_sampl
 }
 
 trapeze_status trapeze_ghostzone_run_sample(const trapeze_ghostzone_plan *plan, int i,
-                                        trapeze_sample *out, trapeze_error *err)
+                                            trapeze_sample *out, trapeze_error *err)
 {
     if (i < 0 || i >= plan->count)
         return trapeze_fail(err, TRAPEZE_EINVAL, "no planned sample %d", i);

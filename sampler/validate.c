@@ -126,10 +126,10 @@ static trapeze_status summarize(const trapeze_ghostzone_plan *plan, const trapez
 }
 
 trapeze_status trapeze_ghostzone_validate(const trapeze_ghostzone_plan *plan, const trapeze_ghostzone_params *p,
-                                      const trapeze_sample_log *log,
-                                      trapeze_sample_log *sweep_log, int threads,
-                                      trapeze_ghostzone_progress progress, void *ctx,
-                                      trapeze_ghostzone_validation *out, trapeze_error *err)
+                                          const trapeze_sample_log *log,
+                                          trapeze_sample_log *sweep_log, int threads,
+                                          trapeze_ghostzone_progress progress, void *ctx,
+                                          trapeze_ghostzone_validation *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     if (plan->opt.logged_only)

@@ -133,7 +133,7 @@ static trapeze_status write_pair(const char *rows_path, const table *rows, int n
 }
 
 trapeze_status trapeze_ghostzone_validation_write_csv(const trapeze_ghostzone_validation *v, const char *rows_csv,
-                                            const char *curve_csv, trapeze_error *err)
+                                                      const char *curve_csv, trapeze_error *err)
 {
     static const table rows = TABLE(row_columns, summary_row);
     static const table curve = TABLE(curve_columns, curve_row);
@@ -141,8 +141,8 @@ trapeze_status trapeze_ghostzone_validation_write_csv(const trapeze_ghostzone_va
 }
 
 trapeze_status trapeze_ghostzone_size_validation_write_csv(const trapeze_ghostzone_size_validation *v,
-                                                 const char *rows_csv, const char *curve_csv,
-                                                 trapeze_error *err)
+                                                           const char *rows_csv, const char *curve_csv,
+                                                           trapeze_error *err)
 {
     static const table rows = TABLE(size_columns, size_row);
     static const table curve = TABLE(size_curve_columns, size_curve_row);

@@ -335,11 +335,11 @@ static trapeze_status drop_unlogged(const trapeze_ghostzone_plan *plan, row_list
 }
 
 trapeze_status trapeze_ghostzone_validate_sizes(const trapeze_ghostzone_plan *plan,
-                                            const trapeze_ghostzone_params *p, const double *factors,
-                                            int n_factors, int stages, trapeze_sample_log *sweep_log,
-                                            int threads, trapeze_ghostzone_progress progress,
-                                            void *ctx, trapeze_ghostzone_size_validation *out,
-                                            trapeze_error *err)
+                                                const trapeze_ghostzone_params *p, const double *factors,
+                                                int n_factors, int stages, trapeze_sample_log *sweep_log,
+                                                int threads, trapeze_ghostzone_progress progress,
+                                                void *ctx, trapeze_ghostzone_size_validation *out,
+                                                trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     int groups = plan->n_workloads * n_factors;

@@ -14,8 +14,8 @@
 #include "sampler/sampler.h"
 
 trapeze_status trapeze_ghostzone_verify(const char *gpu_config_path, const trapeze_workload *w,
-                                    trapeze_ghostzone_choice *c, int n, int stages, int threads,
-                                    trapeze_error *err)
+                                        trapeze_ghostzone_choice *c, int n, int stages, int threads,
+                                        trapeze_error *err)
 {
     if (n < 1 || stages < 1 || stages > 32)
         return trapeze_fail(err, TRAPEZE_ERANGE, "verify: %d candidates, %d stages", n, stages);
@@ -57,8 +57,8 @@ trapeze_status trapeze_ghostzone_verify(const char *gpu_config_path, const trape
 }
 
 trapeze_status trapeze_ghostzone_verify_search(const char *gpu_config_path, const trapeze_workload *w,
-                                           trapeze_ghostzone_choice *c, int n, int k, int stages,
-                                           int threads, int *searched, trapeze_error *err)
+                                               trapeze_ghostzone_choice *c, int n, int k, int stages,
+                                               int threads, int *searched, trapeze_error *err)
 {
     *searched = 0;
     trapeze_status s = trapeze_ghostzone_verify(gpu_config_path, w, c, k, stages, threads, err);
@@ -73,7 +73,7 @@ trapeze_status trapeze_ghostzone_verify_search(const char *gpu_config_path, cons
 }
 
 double trapeze_ghostzone_verify_cost(const trapeze_workload *w, trapeze_sync sync, int h,
-                                 int stages)
+                                     int stages)
 {
     /* sample_run.c: relaunch times `stages` after one warm-up stage; fence
      * runs warm-up + stages and the warm-up alone, on fresh simulators */

@@ -28,7 +28,7 @@ static trapeze_ghostzone_model *hotspot(const trapeze_ghostzone_params *p)
 }
 
 static trapeze_ghostzone_eval eval(trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p, trapeze_sync sync,
-                            double h)
+                                   double h)
 {
     trapeze_ghostzone_eval e;
     trapeze_ghostzone_set_params(m, p);

@@ -53,13 +53,13 @@ int main(void)
     char *params[] = {"n=64"};
     trapeze_group_problem *pb = NULL;
     CHECK_OK(trapeze_group_problem_builtin("data/gpus/gtx480.config", "syrk", params, 1, 0, &pb,
-                                         &err));
+                                           &err));
     /* the model's view, as the header says */
     trapeze_group_params p;
     trapeze_group_params_default(&p);
     trapeze_group_model *m = NULL;
     CHECK_OK(trapeze_group_create(trapeze_group_problem_graph(pb), trapeze_group_problem_machine(pb),
-                                &p, &m, &err));
+                                  &p, &m, &err));
     const char *names[5] = {"rr", "bcs", "mst", "kway", "rbts"};
     const double want[5] = {19208.5, 24745.9, 21081.0, 19208.5, 19181.3};
     for (int c = 0; c < 5; c++) {

@@ -360,7 +360,7 @@ static void test_fit_tie_keeps_tsm(void)
     fit.value[TRAPEZE_GROUP_TDRAM] = 0;
     trapeze_fit_report rep;
     CHECK_OK(trapeze_group_fit(obs, 5, mask & ~TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_TSM), 0, &fit, &rep,
-                             NULL));
+                               NULL));
     CHECK(fit.value[TRAPEZE_GROUP_TSM] == 0);
     CHECK_NEAR(fit.value[TRAPEZE_GROUP_TL2] * fit.value[TRAPEZE_GROUP_MU], 5, 1e-3);
     for (int i = 0; i < 5; i++) {

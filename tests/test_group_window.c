@@ -56,7 +56,7 @@ int main(void)
     char *params[] = {"n=32", "block=16"};
     trapeze_group_problem *pb = NULL;
     CHECK_OK(trapeze_group_problem_builtin("data/gpus/gtx480.config", "matmul", params, 2, 0,
-                                         &pb, &err));
+                                           &pb, &err));
     const trapeze_locality_graph *full = trapeze_group_problem_graph(pb);
     CHECK(full->n_tbs == 4 && full->n_edges == 6);   /* 0-3 and 1-2 share lines only */
     CHECK(shared(full, 0, 1) == 512 && shared(full, 0, 2) == 512 && shared(full, 0, 3) == 0);
@@ -82,12 +82,12 @@ int main(void)
     /* queue 0 over the share: kept whole, the co-resident pair TB 2, TB 0 */
     for (int k = 0; k < 2; k++) {
         CHECK_OK(trapeze_group_window_create(pb, &g, k ? 12 : 2, k ? 0.04 : 2.0 / 15, &p, &w,
-                                           &err));
+                                             &err));
         CHECK(trapeze_group_window_tbs(w) == 2 && trapeze_group_window_grouping(w)->n_groups == 1);
         CHECK(trapeze_group_window_grouping(w)->order[0] == 1 &&
               trapeze_group_window_grouping(w)->order[1] == 0);
         CHECK_OK(trapeze_group_evaluate(trapeze_group_window_model(w), trapeze_group_window_grouping(w),
-                                      &e, &err));
+                                        &e, &err));
         CHECK_NEAR(e.l2_accesses, 1536, 1e-9);
         CHECK_OK(trapeze_group_window_simulate(pb, w, &part, &err));
         CHECK(part.warp_instructions * 2 == whole.warp_instructions);

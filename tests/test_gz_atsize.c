@@ -72,7 +72,7 @@ static void test_occupancy(void)
 }
 
 static trapeze_ghostzone_model *model(const char *gpu_path, const char *name, double x, double y,
-                               const trapeze_ghostzone_params *p)
+                                      const trapeze_ghostzone_params *p)
 {
     trapeze_gpu g = fixture_gpu_of(gpu_path);
     trapeze_workload w = workload(name);

@@ -88,8 +88,8 @@ static void check_rows(const trapeze_ghostzone_group_result *r, const trapeze_wo
         CHECK(row->kept_rr ? row->cpl == row->cpl_rr && !wins
                            : wins && row->cpl == row->cpl_grouped);
         double rho = trapeze_ghostzone_group_rho(p->value[TRAPEZE_GHOSTZONE_HALO_REREAD],
-                                          row->l1_reread_rr / row->ghost_elements,
-                                          row->l1_reread / row->ghost_elements);
+                                                 row->l1_reread_rr / row->ghost_elements,
+                                                 row->l1_reread / row->ghost_elements);
         CHECK_NEAR(row->rho, rho, 1e-12);
         trapeze_ghostzone_params q = *p;
         q.value[TRAPEZE_GHOSTZONE_HALO_REREAD] = rho;
@@ -129,9 +129,9 @@ int main(void)
     p.stderr_[TRAPEZE_GHOSTZONE_HALO_REREAD] = 1e-9;   /* fitted, and precisely */
     trapeze_ghostzone_group_result all, pruned;
     CHECK_OK(trapeze_ghostzone_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 1, &all,
-                                       &err));
+                                              &err));
     CHECK_OK(trapeze_ghostzone_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 0,
-                                       &pruned, &err));
+                                              &pruned, &err));
     int hmax = all.n_rows / 2, evaluated = 0, h2 = 0, grouped = 0;
     CHECK(hmax == 7);   /* 16 - 2h > 0 */
     for (int i = 0; i < all.n_rows; i++) {
@@ -159,7 +159,7 @@ int main(void)
     p.stderr_[TRAPEZE_GHOSTZONE_HALO_REREAD] = rho_sd;
     trapeze_ghostzone_group_result unsure;
     CHECK_OK(trapeze_ghostzone_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 1,
-                                       &unsure, &err));
+                                              &unsure, &err));
     check_rows(&unsure, &w, &p);
     for (int i = 0; i < unsure.n_rows; i++)
         CHECK(!unsure.rows[i].evaluated || unsure.rows[i].kept_rr);
@@ -169,7 +169,7 @@ int main(void)
     p.stderr_[TRAPEZE_GHOSTZONE_HALO_REREAD] = 0;
     trapeze_ghostzone_group_result unfitted;
     CHECK_OK(trapeze_ghostzone_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 1,
-                                       &unfitted, &err));
+                                              &unfitted, &err));
     check_rows(&unfitted, &w, &p);
     for (int i = 0; i < unfitted.n_rows; i++)
         CHECK(!unfitted.rows[i].evaluated || unfitted.rows[i].kept_rr);
@@ -179,7 +179,7 @@ int main(void)
     p.value[TRAPEZE_GHOSTZONE_HALO_REREAD] = 0;
     trapeze_ghostzone_group_result free_rr;
     CHECK_OK(trapeze_ghostzone_group_optimize("data/gpus/gtx480.config", &w, &p, 0, &gp, 0.01, 1,
-                                       &free_rr, &err));
+                                              &free_rr, &err));
     for (int i = 0; i < free_rr.n_rows; i++) {
         CHECK_NEAR(free_rr.rows[i].cpl, free_rr.rows[i].cpl_rr, 0);
         CHECK(!free_rr.rows[i].evaluated || free_rr.rows[i].kept_rr);
