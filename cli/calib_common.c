@@ -170,15 +170,15 @@ trapeze_status calib_make_plan(const calib_args *a, trapeze_ghostzone_plan **pla
     return trapeze_ghostzone_plan_create(a->gpu, w, a->n_workloads, &a->opt, plan, err);
 }
 
-void calib_progress(void *ctx, int done, int total, const trapeze_sample *s)
+void calib_progress(void *ctx, const trapeze_run_progress *at, const trapeze_sample *s)
 {
     /* one line per command: the samples' clock starts with the first report */
     static cli_progress line;
     int threads = ctx ? *(const int *)ctx : 1;
-    int running = total - done < threads ? total - done : threads;
+    int left = at->total - at->done, running = left < threads ? left : threads;
     char detail[160];
-    snprintf(detail, sizeof detail, "(%d running, %d left) %s", running, total - done, s->id);
-    cli_progress_update(&line, done, total, "samples", detail);
+    snprintf(detail, sizeof detail, "(%d running, %d left) %s", running, left, s->id);
+    cli_progress_rows(&line, at, "samples", detail);
 }
 
 trapeze_status calib_open_log(const calib_args *a, const char *path, trapeze_sample_log **log,

@@ -62,7 +62,7 @@ int calib_exit(const calib_args *a, trapeze_ghostzone_plan *plan, trapeze_sample
                trapeze_status s, const trapeze_error *err);
 
 /* Progress on stderr, one overwritten line, when stderr is a terminal. */
-void calib_progress(void *ctx, int done, int total, const trapeze_sample *s);
+void calib_progress(void *ctx, const trapeze_run_progress *at, const trapeze_sample *s);
 
 int calib_usage_error(const char *cmd, const char *what, const char *value);
 

@@ -167,12 +167,9 @@ static trapeze_status gpu_name(const char *path, char *name, size_t size, trapez
     return s;
 }
 
-static void progress(void *ctx, int done, int total, const trapeze_sample_row *row)
+static void progress(void *ctx, const trapeze_run_progress *at, const trapeze_sample_row *row)
 {
-    (void)ctx;
-    fprintf(stderr, "\r%d of %d samples (%s)%20s", done, total, row->id, "");
-    if (done == total)
-        fprintf(stderr, "\r%80s\r", "");
+    cli_progress_rows(ctx, at, "samples", row->id);
 }
 
 /* Runs the plan's pending rows into the log (rank 0 of an mpirun: the
@@ -187,8 +184,9 @@ static trapeze_status run_samples(const trapeze_group_plan *plan, trapeze_sample
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     trapeze_status s = rank == 0 ? trapeze_samples_pending(set, log, todo, &n, err) : TRAPEZE_OK;
     free(todo);
+    cli_progress bar = {0};
     if (!s)
-        s = calib_run_set(set, log, threads, rank, size, isatty(2) ? progress : NULL, NULL, err);
+        s = calib_run_set(set, log, threads, rank, size, rank == 0 ? progress : NULL, &bar, err);
     if (!s && rank == 0)
         printf("samples: %d planned, %d run now, %d from the log\n", set->count, n,
                set->count - n);

@@ -67,19 +67,19 @@ static void run_one(const trapeze_sample_set *set, int index, result_msg *m)
         snprintf(m->message, sizeof m->message, "%s", err.message);
 }
 
-static void progress(void *ctx, int done, int total, const trapeze_sample_row *row)
+static void progress(void *ctx, const trapeze_run_progress *at, const trapeze_sample_row *row)
 {
     (void)ctx;
     trapeze_sample s;
     if (trapeze_ghostzone_sample_from_row(row, &s, NULL) == TRAPEZE_OK)
-        calib_progress(NULL, done, total, &s);
+        calib_progress(NULL, at, &s);
 }
 
 trapeze_status calib_mpi_run(const trapeze_ghostzone_plan *plan, trapeze_sample_log *log, int rank,
                              int size, trapeze_error *err)
 {
     return calib_mpi_run_set(trapeze_ghostzone_plan_set(plan), log, rank, size,
-                             isatty(2) ? progress : NULL, NULL, err);
+                             progress, NULL, err);
 }
 
 trapeze_status calib_mpi_run_set(const trapeze_sample_set *set, trapeze_sample_log *log,
@@ -95,6 +95,9 @@ trapeze_status calib_mpi_run_set(const trapeze_sample_set *set, trapeze_sample_l
         calib_mpi_abort(err->message);
     MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Bcast(todo, n, MPI_INT, 0, MPI_COMM_WORLD);
+    trapeze_run_progress at = {.done = count - n, .total = count};
+    for (int k = 0; k < n; k++)
+        at.work_total += set->cost ? set->cost(set->ctx, todo[k]) : 1;
     result_msg m;
     for (int k = 0; k < n; k++) {
         int owner = k % size;
@@ -111,8 +114,10 @@ trapeze_status calib_mpi_run_set(const trapeze_sample_set *set, trapeze_sample_l
         m.row.schema = set->schema;
         if (rank == 0 && (s = trapeze_sample_log_append_row(log, &m.row, err)))
             calib_mpi_abort(err->message);
+        at.done++;
+        at.work_done += set->cost ? set->cost(set->ctx, todo[k]) : 1;
         if (rank == 0 && on_row)
-            on_row(ctx, count - n + k + 1, count, &m.row);
+            on_row(ctx, &at, &m.row);
     }
     free(todo);
     return TRAPEZE_OK;

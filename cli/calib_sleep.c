@@ -98,21 +98,14 @@ CLI_JSON_HELP
 "  -h, --help          show this help\n");
 }
 
-static void progress(void *ctx, int done, int total)
-{
-    cli_progress *p = ctx;
-    cli_progress_update(p, done, total, "jobs", "");
-}
-
 static void run_progress(void *ctx, int done, int total)
 {
     cli_progress_update(ctx, done, total, "runs", "");
 }
 
-static void row_progress(void *ctx, int done, int total, const trapeze_sample_row *row)
+static void row_progress(void *ctx, const trapeze_run_progress *at, const trapeze_sample_row *row)
 {
-    (void)row;
-    progress(ctx, done, total);
+    cli_progress_rows(ctx, at, "jobs", row->id);
 }
 
 double cli_sleep_stride(double spread, int jump) { return jump && spread > 0 ? -spread : spread; }
@@ -385,7 +378,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     if (!s && validate) {
         trapeze_sleep_validation v;
         s = trapeze_sleep_validate(cfg, &pw, jobs, n, window, stride, budget, fit,
-                                   (int)threads, isatty(2) ? run_progress : NULL, &bar, &v, &err);
+                                   (int)threads, run_progress, &bar, &v, &err);
         if (!s && csv)
             s = trapeze_sleep_validation_write_csv(&v, csv, &err);
         if (!s)
@@ -408,7 +401,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
             calib_mpi_abort(err.message);   /* the other ranks would wait for this one */
         if (!s)
             s = calib_run_set(trapeze_sleep_plan_set(plan), log, (int)threads, rank, size,
-                              rank == 0 && isatty(2) ? row_progress : NULL, &bar, &err);
+                              rank == 0 ? row_progress : NULL, &bar, &err);
         if (!s && rank == 0 && finish_calibrate(plan, log, cal_out, json.j, &err))
             s = TRAPEZE_EINVAL;
         trapeze_sample_log_close(log);

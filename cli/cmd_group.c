@@ -313,16 +313,22 @@ int cli_group(int argc, char **argv)
               : trapeze_group_problem_builtin(gpu, kernel, params, n_params, (int)launch, &pb, &err);
     /* the simulator's policies first: they are the comparison and, without a
      * calibration file, the samples the model is fitted to */
+    /* every simulation runs the same launch: they weigh alike */
+    cli_progress bar = {.prefix = "group"};
+    char detail[64];
     for (int i = 0; !s && !no_sim && i < N_POLICIES - 1; i++) {
-        if (isatty(2))
-            fprintf(stderr, "\rsimulating %s (%d of %d)...", trapeze_group_policy_name(i), i + 1, N_ROWS);
+        snprintf(detail, sizeof detail, "simulating %s", trapeze_group_policy_name(i));
+        cli_progress_update(&bar, i, N_ROWS, "simulations", detail);
         s = trapeze_group_problem_simulate(pb, trapeze_group_policy_name(i), NULL, &sim[i], &err);
     }
-    if (!s && !no_sim && isatty(2))   /* decide simulates chen-static, then the choice */
-        fprintf(stderr, "\rsimulating chen-static and the choice (%d, %d of %d)...",
-                N_POLICIES, N_POLICIES + 1, N_ROWS);
+    if (!s && !no_sim)   /* decide simulates chen-static, then the choice */
+        cli_progress_update(&bar, N_POLICIES - 1, N_ROWS, "simulations",
+                            "simulating chen-static and the choice");
     if (!s)
         s = trapeze_group_decide(pb, &p, no_sim ? NULL : sim, NULL, !calib, margin, soft, &o, &err);
+    if (!s && !no_sim)
+        cli_progress_update(&bar, N_ROWS, N_ROWS, "simulations", "done");
+    cli_progress_end(&bar, !s);
     if (!s && save_calib)
         s = trapeze_group_params_save(save_calib, &o.params, &err);
     if (!s && out_path)
@@ -340,8 +346,6 @@ int cli_group(int argc, char **argv)
     const trapeze_fit_report rep = o.fit;
     const int fitted = o.fitted;
     p = o.params;
-    if (isatty(2) && !no_sim)
-        fprintf(stderr, "\r%64s\r", "");
     if (!s) {
         const trapeze_locality_graph *g = trapeze_group_problem_graph(pb);
         const trapeze_group_machine *mc = trapeze_group_problem_machine(pb);

@@ -73,23 +73,19 @@ static void list(FILE *f)
     }
 }
 
-/* "launch 3/10 jacobi: 120/240 blocks, ..., cycle 5000": the line restarts
- * its clock with every launch, whose blocks it counts. */
+/* "launch 3/10 jacobi: 120/240 blocks, ..., cycle 5000": one clock for the
+ * whole run, whose work is its launches, each weighed by its blocks done. */
 void cli_sim_progress(void *ctx, const trapeze_sim_progress_info *p)
 {
-    (void)ctx;
-    static cli_progress line;
-    static char prefix[96];
-    static int last_launch = -1;
-    if (p->launch != last_launch || p->cycle == 0) { /* a new launch: a new clock */
-        last_launch = p->launch;
-        snprintf(prefix, sizeof prefix, "launch %d/%d %.60s", p->launch, p->launches, p->kernel);
-        memset(&line, 0, sizeof line);
-    }
-    char detail[64];
+    cli_progress *line = ctx;
+    char prefix[96], text[64], detail[64];
+    snprintf(prefix, sizeof prefix, "launch %d/%d %.60s", p->launch, p->launches, p->kernel);
+    snprintf(text, sizeof text, "%llu/%llu blocks", p->blocks_done, p->blocks);
     snprintf(detail, sizeof detail, "cycle %llu", p->cycle);
-    line.prefix = prefix;
-    cli_progress_update(&line, (double)p->blocks_done, (double)p->blocks, "blocks", detail);
+    line->prefix = prefix;
+    double frac = p->blocks ? (double)p->blocks_done / (double)p->blocks : 1;
+    cli_progress_work(line, text, p->launch - 1 + frac, p->launches, detail);
+    line->prefix = NULL; /* prefix lives no longer than this call */
 }
 
 trapeze_status cli_sim_json(trapeze_json_out *j, const trapeze_sim *sim, trapeze_error *err)
@@ -242,8 +238,9 @@ int cli_sim(int argc, char **argv)
         cli_json_abort(&json);
         goto out;
     }
+    cli_progress bar = {0};
     trapeze_sim_options opt = {.ideal_memory_cycles = (int)ideal, .tb_grouping = grouping,
-                               .progress = isatty(2) ? cli_sim_progress : NULL,
+                               .progress = cli_sim_progress, .progress_ctx = &bar,
                                .power = power_arg ? &power : NULL,
                                .keep_idle = idle_csv != NULL, .threads = (int)threads};
     for (int i = 0; i < TRAPEZE_PS_SLEEPABLE; i++)
@@ -252,13 +249,11 @@ int cli_sim(int argc, char **argv)
     if (trapeze_sim_create(cfg, &opt, &sim, &err) ||
         (trace ? trapeze_sim_run_trace(sim, trace, &err)
                : trapeze_sim_run_builtin(sim, kernel, n_params, params, &err))) {
-        if (opt.progress)
-            fputc('\n', stderr);
+        cli_progress_end(&bar, 0);
         fprintf(stderr, "trapeze sim: %s\n", err.message);
     } else {
         rc = 0;
-        if (opt.progress)
-            fprintf(stderr, "\r%60s\r", "");
+        cli_progress_end(&bar, 1);
         if (!quiet) {
             /* the note before the results, on a terminal too (where stdout
              * is line-buffered and would otherwise come first) */

@@ -189,9 +189,11 @@ static int run(const workload_args *a, trapeze_workload *w, cli_json *json)
     trapeze_config *cfg = NULL;
     trapeze_sim *sim = NULL;
     trapeze_power power;
+    cli_progress bar = {0};
     trapeze_sim_options opt;
     trapeze_sim_options_init(&opt);
-    opt.progress = isatty(2) ? cli_sim_progress : NULL;
+    opt.progress = cli_sim_progress;
+    opt.progress_ctx = &bar;
     opt.power = a->power ? &power : NULL;
     opt.keep_idle = a->idle_csv != NULL;
     opt.tb_grouping = a->grouping;
@@ -208,8 +210,7 @@ static int run(const workload_args *a, trapeze_workload *w, cli_json *json)
     int h = a->h ? (int)a->h : w->height ? w->height : 1;
     trapeze_sim_stencil_result r;
     trapeze_status rc = trapeze_sim_run_stencil(sim, w, a->sync, h, (int)a->iterations, &r, &err);
-    if (opt.progress)
-        fprintf(stderr, "\r%60s\r", "");
+    cli_progress_end(&bar, !rc);
     if (rc)
         fprintf(stderr, "trapeze sim: %s\n", err.message);
     else if (!a->quiet) {

@@ -337,7 +337,8 @@ static int structure_of(const char *name)
 
 /* One histogram: the structure's model, its optimum, printed and logged. */
 static int run_one(const sleep_args *a, const trapeze_gpu *gpu, const trapeze_power *pw,
-                   trapeze_idle_hist *h, trapeze_csv_out *csv, trapeze_error *err)
+                   trapeze_idle_hist *h, trapeze_csv_out *csv, cli_progress *bar,
+                   trapeze_error *err)
 {
     int s = structure_of(h->structure);
     trapeze_sleep_structure st;
@@ -365,6 +366,7 @@ static int run_one(const sleep_args *a, const trapeze_gpu *gpu, const trapeze_po
     int rc = 1;
     if (!trapeze_sleep_create(&st, use, &o, &m, err)) {
         if (!trapeze_sleep_optimize(m, a->max_penalty, &c, err)) {
+            cli_progress_end(bar, 1); /* the results below, not beside, the line */
             print_choice(h, policy, &o, &st, &c, a->max_penalty);
             json_choice(a->j, h, policy, &o, &st, &c, a->max_penalty);
             if (a->fit || a->sampled)
@@ -380,7 +382,8 @@ static int run_one(const sleep_args *a, const trapeze_gpu *gpu, const trapeze_po
 /* The KERNEL or WORKLOAD's window (or whole run) simulated always on: its
  * histograms, cycles, and a line saying what was simulated. */
 static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power *pw,
-                  trapeze_idle_hist **h, int *n, double *cycles, trapeze_error *err)
+                  trapeze_idle_hist **h, int *n, double *cycles, cli_progress *bar,
+                  trapeze_error *err)
 {
     char spec[TRAPEZE_ROW_TEXT];
     size_t used = (size_t)snprintf(spec, sizeof spec, "%s", a->kernel);
@@ -405,6 +408,7 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
         *n = TRAPEZE_SLEEP_NUNITS;
         *cycles = r->cycles;
         a->sampled = 1;
+        cli_progress_end(bar, 1);
         if (r->jumped)
             printf("%s: jump sample, the first %.0f cycles, then windows of %d cycles whose "
                    "simulation starts later in the run (%d warm-up) and launch ends: %.0f "
@@ -488,8 +492,14 @@ int cli_sleep(int argc, char **argv)
     if (!rc && a.idle_csv &&
         (ls = trapeze_idle_csv_load_gpu(a.idle_csv, a.any_gpu ? NULL : gpu.name, &h, &n, &err)))
         rc = 1;
-    else if (!rc && !a.idle_csv)
-        rc = sample(&a, cfg, &pw, &h, &n, &cycles, &err);
+    /* steps: the window simulated (when no --idle-csv), then each
+     * histogram's fit and thresholds, weighed alike */
+    cli_progress bar = {.prefix = "sleep"};
+    int sim_step = !a.idle_csv;
+    if (!rc && !a.idle_csv) {
+        cli_progress_update(&bar, 0, 1 + TRAPEZE_SLEEP_NUNITS, "steps", "simulating the window");
+        rc = sample(&a, cfg, &pw, &h, &n, &cycles, &bar, &err);
+    }
     trapeze_config_destroy(cfg);
     if (rc) {
         cli_json_abort(&json);
@@ -520,10 +530,16 @@ int cli_sleep(int argc, char **argv)
         if (!a.want[structure_of(h[i].structure)] || (a.kernel && strcmp(a.kernel, h[i].kernel)))
             continue;
         used++;
+        char detail[96];
+        snprintf(detail, sizeof detail, "fitting %s %s", h[i].structure, h[i].granularity);
+        cli_progress_update(&bar, sim_step + i, sim_step + n, "steps", detail);
         rc = cycles_given > 0 ? check_cycles(&a, &h[i], cycles_given, &err) : 0;
         if (!rc)
-            rc = run_one(&a, &gpu, &pw, &h[i], csv, &err);
+            rc = run_one(&a, &gpu, &pw, &h[i], csv, &bar, &err);
     }
+    if (!rc)
+        cli_progress_update(&bar, sim_step + n, sim_step + n, "steps", "done");
+    cli_progress_end(&bar, !rc);
     if (!rc && !used) {
         snprintf(err.message, sizeof err.message, "%s: no histogram of %s%s",
                  a.idle_csv ? a.idle_csv : "simulation",

@@ -44,6 +44,13 @@ static int fail(const char *msg)
     return 1;
 }
 
+/* Kernels written of all: each kernel file of an export weighs alike (a
+ * stencil's stages are the same kernel). */
+static void written(void *ctx, int done, int total)
+{
+    cli_progress_update(ctx, done, total, "kernels written", "");
+}
+
 static int export_kernel(const char *gpu_path, const char *name, int n_params, char **params,
                          const char *dir, trapeze_json_out *j)
 {
@@ -54,12 +61,16 @@ static int export_kernel(const char *gpu_path, const char *name, int n_params, c
     }
     trapeze_config *cfg = NULL;
     int nk = 0, rc = 0;
+    cli_progress bar = {.prefix = "trace export"};
     if (trapeze_config_load(gpu_path, &cfg, &err) ||
-        trapeze_trace_export_builtin(cfg, name, n_params, params, dir, &nk, &err))
+        trapeze_trace_export_builtin(cfg, name, n_params, params, dir, &nk, written, &bar,
+                                     &err)) {
+        cli_progress_end(&bar, 0);
         rc = fail(err.message);
-    else
+    } else {
         printf("wrote %s/kernelslist.g and %d kernel trace%s\n", dir, nk, nk == 1 ? "" : "s");
-    trapeze_json_integer(j, "kernels", nk);
+        trapeze_json_integer(j, "kernels", nk);
+    }
     trapeze_config_destroy(cfg);
     return rc;
 }
@@ -82,18 +93,22 @@ static int export_workload(const char *gpu_path, const char *name, long h, long 
     trapeze_config *cfg = NULL;
     int hh = h ? (int)h : w.height ? w.height : 1, rc = 0;
     trapeze_sim_stencil_result r;
+    cli_progress bar = {.prefix = "trace export"};
     if (trapeze_config_load(gpu_path, &cfg, &err) ||
-        trapeze_trace_export_stencil(cfg, &w, hh, (int)iterations, dir, &r, &err))
+        trapeze_trace_export_stencil(cfg, &w, hh, (int)iterations, dir, &r, written, &bar,
+                                     &err)) {
+        cli_progress_end(&bar, 0);
         rc = fail(err.message);
-    else
+    } else {
         printf("wrote %s/kernelslist.g and %d kernel trace%s (%s, h = %d, %d stages of %ld "
                "tiles)\n", dir, r.stages, r.stages == 1 ? "" : "s", w.name, hh, r.stages,
                r.tiles);
-    trapeze_json_integer(j, "kernels", r.stages);
-    trapeze_json_text(j, "workload", w.name);
-    trapeze_json_integer(j, "h", hh);
-    trapeze_json_integer(j, "stages", r.stages);
-    trapeze_json_integer(j, "tiles", r.tiles);
+        trapeze_json_integer(j, "kernels", r.stages);
+        trapeze_json_text(j, "workload", w.name);
+        trapeze_json_integer(j, "h", hh);
+        trapeze_json_integer(j, "stages", r.stages);
+        trapeze_json_integer(j, "tiles", r.tiles);
+    }
     trapeze_config_destroy(cfg);
     return rc;
 }
@@ -167,9 +182,20 @@ out:
     return rc;
 }
 
+/* What trace check's callback writes to: the --json document and the bar. */
+typedef struct {
+    trapeze_json_out *j;
+    cli_progress *bar;
+} check_ctx;
+
+/* Each kernel's line on stdout (and object in the document), then the bytes
+ * read so far on stderr. */
 static void print_kernel(void *ctx, const trapeze_trace_kernel_info *k)
 {
-    trapeze_json_out *j = ctx;
+    const check_ctx *c = ctx;
+    trapeze_json_out *j = c->j;
+    cli_progress *bar = c->bar;
+    cli_progress_end(bar, 1);
     trapeze_json_object(j, NULL);
     trapeze_json_text(j, "path", k->path);
     trapeze_json_text(j, "name", k->name);
@@ -188,6 +214,10 @@ static void print_kernel(void *ctx, const trapeze_trace_kernel_info *k)
            "%llu with opcodes not in the table\n", k->path, k->name, k->grid[0], k->grid[1],
            k->grid[2], k->block[0], k->block[1], k->block[2], k->warp_instructions,
            k->unknown_opcodes);
+    fflush(stdout);
+    char text[64];
+    snprintf(text, sizeof text, "%.1f/%.1f MB", k->bytes_done / 1e6, k->bytes_total / 1e6);
+    cli_progress_work(bar, text, (double)k->bytes_done, (double)k->bytes_total, k->name);
 }
 
 static int cmd_check(const char *list_path, const char *json_path)
@@ -198,7 +228,11 @@ static int cmd_check(const char *list_path, const char *json_path)
         return fail(err.message);
     trapeze_json_text(json.j, "action", "check");
     trapeze_json_array(json.j, "kernels");
-    int rc = trapeze_trace_check(list_path, print_kernel, json.j, &err) ? fail(err.message) : 0;
+    cli_progress bar = {.prefix = "trace check"};
+    check_ctx c = {json.j, &bar};
+    trapeze_status s = trapeze_trace_check(list_path, print_kernel, &c, &err);
+    cli_progress_end(&bar, !s);
+    int rc = s ? fail(err.message) : 0;
     trapeze_json_end(json.j);
     if (!rc && cli_json_commit(&json, &err))
         rc = fail(err.message);

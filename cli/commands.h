@@ -129,19 +129,33 @@ trapeze_status cli_gz_ncu_load(const char *path, const char *export_path, const 
 int cli_import(int argc, char **argv);
 int cli_sleep(int argc, char **argv);
 
-/* The progress line of long runs (progress.c): "PREFIX: done/total UNIT,
- * elapsed, rate, about T left  DETAIL" on stderr, overwritten, only when
- * stderr is a terminal; with `lines`, a line per update when it is not (for
- * few, slow updates: a log then shows them). Zero-initialize; set prefix
- * and lines as you like. */
+/* The progress display of long runs (progress.c): "PREFIX: done/total UNIT,
+ * E elapsed, about T left  DETAIL" on stderr: on a terminal one line
+ * overwritten; elsewhere a plain line every 10 s (TRAPEZE_PROGRESS: "off",
+ * or the seconds between lines), none for a shorter run. The time left is
+ * the work left at the observed rate of work, so done and total must be work
+ * (warp instructions, bytes), not counts of unequal items. With `lines`, a
+ * plain line per update off a terminal (for few, slow updates).
+ * Zero-initialize; set prefix and lines as you like. */
 typedef struct cli_progress {
     const char *prefix;
     int lines;
-    int checked, on;
-    double start, done0;
+    int checked, on, printed, open; /* open: an overwritten line without its newline */
+    double start, done0, period, last;
 } cli_progress;
 void cli_progress_update(cli_progress *p, double done, double total, const char *unit,
                          const char *detail);
+/* The same with the caller's TEXT for "done/total UNIT" (work need not be
+ * what TEXT counts: a run of launches counts blocks and weighs launches). */
+void cli_progress_work(cli_progress *p, const char *text, double work_done, double work_total,
+                       const char *detail);
+/* After the last update: on a terminal, the overwritten line erased (erase)
+ * or left above what follows (a message); nothing elsewhere. */
+void cli_progress_end(cli_progress *p, int erase);
+/* The same for a run of samples: "done/total UNIT (P% of the work)", the
+ * time left from the planned work (trapeze_run_progress). */
+void cli_progress_rows(cli_progress *p, const trapeze_run_progress *at, const char *unit,
+                       const char *detail);
 void cli_format_duration(double seconds, char *out, size_t size);
 
 /* --json FILE (json_out.c): the command's summary as one JSON document

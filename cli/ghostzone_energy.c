@@ -81,12 +81,9 @@ static void print_thresholds(const char *name, const trapeze_ghostzone_energy_ev
     printf("; penalty %.2f%% of cycles\n", 100 * pen);
 }
 
-static void progress(void *ctx, int done, int total, const trapeze_sample_row *row)
+static void progress(void *ctx, const trapeze_run_progress *at, const trapeze_sample_row *row)
 {
-    (void)ctx;
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "\renergy samples: %d of %d (%s)   %s", done, total, row->id,
-                done == total ? "\n" : "");
+    cli_progress_rows(ctx, at, "samples", row->id);
 }
 
 /* The plan's samples through the samples log (--energy-samples FILE, else a
@@ -116,9 +113,10 @@ static trapeze_status run_samples(const cli_gz_energy_opts *o, const char *gpu_p
                                                   err);
     if (!st)
         st = trapeze_sample_log_open_schema(path, &trapeze_ghostzone_energy_schema, &log, err);
+    cli_progress bar = {.prefix = "energy samples"};
     if (!st)
         st = trapeze_samples_run(trapeze_ghostzone_energy_plan_set(plan), log,
-                                 o->threads > 0 ? o->threads : 1, progress, NULL, err);
+                                 o->threads > 0 ? o->threads : 1, progress, &bar, err);
     const trapeze_sample_set *set = plan ? trapeze_ghostzone_energy_plan_set(plan) : NULL;
     for (int i = 0; !st && i < set->count; i++) {
         const trapeze_sample_row *r = trapeze_sample_log_find_row(log, set->rows[i].id);

@@ -1,9 +1,10 @@
 /*
  * main.c - the trapeze program: dispatches to a subcommand. Parses nothing
- * beyond the subcommand name; every command gets its line with
- * "--name=value" already split (args.c), and returns its exit status: 0
- * done, 1 a failure at run time (a file missing or malformed, a write that
- * failed), 2 a bad command line.
+ * beyond the subcommand name and --no-progress, which every command takes
+ * (it sets TRAPEZE_PROGRESS=off for progress.c); every command gets its
+ * line with "--name=value" already split (args.c) and --no-progress taken
+ * out, and returns its exit status: 0 done, 1 a failure at run time (a
+ * file missing or malformed, a write that failed), 2 a bad command line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,8 @@ static void usage(FILE *out)
             "  import      hardware measurements in (Nsight Compute CSV -> samples log)\n"
             "  sleep       choose L1D, L2 and register-file sleep thresholds from idle periods\n"
             "\n"
-            "Run 'trapeze COMMAND --help' for a command's options.\n",
+            "Run 'trapeze COMMAND --help' for a command's options. Every command also\n"
+            "takes --no-progress: no progress display on stderr (TRAPEZE_PROGRESS=off).\n",
             TRAPEZE_VERSION);
 }
 
@@ -82,6 +84,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "trapeze: out of memory\n");
         return 1;
     }
+    /* before a bare "--", where the operands' own words begin */
+    int kept = 0, options = 1;
+    for (int i = 0; i < a.argc; i++) {
+        options = options && strcmp(a.argv[i], "--") != 0;
+        if (i > 1 && options && !strcmp(a.argv[i], "--no-progress"))
+            setenv("TRAPEZE_PROGRESS", "off", 1);
+        else
+            a.argv[kept++] = a.argv[i];
+    }
+    a.argc = kept;
     int rc = dispatch(a.argc, a.argv);
     cli_argv_free(&a);
     return rc;

@@ -125,7 +125,8 @@ typedef struct {
     trapeze_sample_log *log;
     const int *pending;          /* set index of task k */
     trapeze_sample_row *results; /* task k's row */
-    int done, total;
+    const double *weight;        /* task k's planned work */
+    trapeze_run_progress at;
     trapeze_sample_progress progress;
     void *ctx;
 } set_run;
@@ -141,8 +142,10 @@ static trapeze_status append_set_row(void *arg, int k, trapeze_error *err)
 {
     set_run *r = arg;
     trapeze_status s = trapeze_sample_log_append_row(r->log, &r->results[k], err);
+    r->at.done++;
+    r->at.work_done += r->weight[k];
     if (!s && r->progress)
-        r->progress(r->ctx, ++r->done, r->total, &r->results[k]);
+        r->progress(r->ctx, &r->at, &r->results[k]);
     return s;
 }
 
@@ -185,7 +188,8 @@ trapeze_status sampler_sweep_logged(const trapeze_sample_log *log, const trapeze
 }
 
 typedef struct {
-    int done, total;
+    trapeze_run_progress at;
+    const double *weight;     /* by task, as index */
     trapeze_ghostzone_progress fn;
     void *ctx;
     trapeze_sample_log *log;
@@ -199,8 +203,10 @@ static trapeze_status sweep_finished(void *arg, int i, const trapeze_sample *row
     sweep_progress *pr = arg;
     pr->rows[pr->index[i]] = *row;
     trapeze_status s = pr->log ? trapeze_sample_log_append(pr->log, row, err) : TRAPEZE_OK;
+    pr->at.done++;
+    pr->at.work_done += pr->weight[i];
     if (!s && pr->fn)
-        pr->fn(pr->ctx, ++pr->done, pr->total, row);
+        pr->fn(pr->ctx, &pr->at, row);
     return s;
 }
 
@@ -212,8 +218,10 @@ trapeze_status sampler_sweep_run(const trapeze_ghostzone_plan *plan, trapeze_sam
     trapeze_sample *todo = malloc(room * sizeof *todo);
     int *index = malloc(room * sizeof *index), m = 0;
     const char **ids = malloc(room * sizeof *ids);
-    trapeze_status s = todo && index && ids ? TRAPEZE_OK
-                                            : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    double *weight = malloc(room * sizeof *weight), work = 0;
+    trapeze_status s = todo && index && ids && weight
+                           ? TRAPEZE_OK
+                           : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     for (int i = 0; !s && i < n; i++) {
         const trapeze_sample *done = NULL;
         s = sampler_sweep_logged(sweep_log, &rows[i], &done, err);
@@ -223,11 +231,14 @@ trapeze_status sampler_sweep_run(const trapeze_ghostzone_plan *plan, trapeze_sam
             rows[i].cpl_cycles = 0; /* not measured: the caller leaves it out */
         } else {
             index[m] = i;
+            weight[m] = trapeze_ghostzone_sample_cost(plan, &rows[i]);
+            work += weight[m];
             todo[m++] = rows[i];
         }
         ids[i] = rows[i].id;
     }
-    sweep_progress pr = {.done = n - m, .total = n, .fn = progress, .ctx = ctx, .log = sweep_log,
+    sweep_progress pr = {.at = {.done = n - m, .total = n, .work_total = work},
+                         .weight = weight, .fn = progress, .ctx = ctx, .log = sweep_log,
                          .rows = rows, .index = index};
     if (!s)
         s = sampler_run_rows(plan, todo, m, threads, sweep_finished, &pr, err);
@@ -236,6 +247,7 @@ trapeze_status sampler_sweep_run(const trapeze_ghostzone_plan *plan, trapeze_sam
     free(ids);
     free(todo);
     free(index);
+    free(weight);
     return s;
 }
 
@@ -247,15 +259,20 @@ trapeze_status trapeze_samples_run(const trapeze_sample_set *set, trapeze_sample
     trapeze_sample_row *results = malloc(room * sizeof *results);
     const char **ids = malloc(room * sizeof *ids);
     int *pending = malloc(room * sizeof *pending), n = 0;
-    trapeze_status s = results && ids && pending
+    double *weight = malloc(room * sizeof *weight), work = 0;
+    trapeze_status s = results && ids && pending && weight
                            ? TRAPEZE_OK
                            : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     if (!s)
         s = trapeze_samples_pending(set, log, pending, &n, err);
     for (int i = 0; !s && i < set->count; i++)
         ids[i] = set->rows[i].id;
+    for (int k = 0; !s && k < n; k++)
+        work += weight[k] = set->cost ? set->cost(set->ctx, pending[k]) : 1;
     set_run r = {.set = set, .log = log, .pending = pending, .results = results,
-                 .done = set->count - n, .total = set->count, .progress = progress, .ctx = ctx};
+                 .weight = weight,
+                 .at = {.done = set->count - n, .total = set->count, .work_total = work},
+                 .progress = progress, .ctx = ctx};
     if (!s)
         s = sampler_pool_run(n, threads, run_set_row, append_set_row, &r, err);
     if (!s)
@@ -263,10 +280,17 @@ trapeze_status trapeze_samples_run(const trapeze_sample_set *set, trapeze_sample
     free(results);
     free(ids);
     free(pending);
+    free(weight);
     return s;
 }
 
 /* ---- the calibration plan as a sample set ---- */
+
+static double plan_row_cost(const void *ctx, int i)
+{
+    const trapeze_ghostzone_plan *plan = ctx;
+    return trapeze_ghostzone_sample_cost(plan, &plan->rows[i]);
+}
 
 static trapeze_status run_plan_row(const void *ctx, int i, trapeze_sample_row *out,
                                    trapeze_error *err)
@@ -287,7 +311,7 @@ trapeze_status sampler_plan_set(trapeze_ghostzone_plan *plan, trapeze_error *err
     for (int i = 0; i < plan->count; i++)
         trapeze_ghostzone_sample_to_row(&plan->rows[i], &plan->set_rows[i]);
     plan->set = (trapeze_sample_set){&trapeze_ghostzone_sample_schema, plan->count, plan->set_rows,
-                                     run_plan_row, plan};
+                                     run_plan_row, plan, plan_row_cost};
     return TRAPEZE_OK;
 }
 
@@ -309,12 +333,13 @@ typedef struct {
     void *ctx;
 } gz_progress;
 
-static void gz_progress_row(void *arg, int done, int total, const trapeze_sample_row *row)
+static void gz_progress_row(void *arg, const trapeze_run_progress *p,
+                            const trapeze_sample_row *row)
 {
     gz_progress *g = arg;
     trapeze_sample s;
     if (trapeze_ghostzone_sample_from_row(row, &s, NULL) == TRAPEZE_OK)
-        g->fn(g->ctx, done, total, &s);
+        g->fn(g->ctx, p, &s);
 }
 
 trapeze_status trapeze_ghostzone_run(const trapeze_ghostzone_plan *plan, trapeze_sample_log *log,

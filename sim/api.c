@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/error.h"
 #include "common/options.h"
@@ -357,7 +358,8 @@ size_t trapeze_sim_unmodelled_options(const trapeze_config *cfg, const char **na
 
 trapeze_status trapeze_trace_export_builtin(const trapeze_config *cfg, const char *name, int n,
                                             char *const *settings, const char *dir,
-                                            int *kernels, trapeze_error *err)
+                                            int *kernels, trapeze_trace_written written,
+                                            void *ctx, trapeze_error *err)
 {
     *kernels = 0;
     sim_core_config core;
@@ -368,7 +370,7 @@ trapeze_status trapeze_trace_export_builtin(const trapeze_config *cfg, const cha
     int nk = 0;
     s = ks ? build_builtin(&core, name, n, settings, ks, &nk, err)
            : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    if (!s && !(s = sim_trace_export(ks, nk, dir, err)))
+    if (!s && !(s = sim_trace_export_each(ks, nk, dir, written, ctx, err)))
         *kernels = nk;
     for (int i = 0; i < nk; i++)
         sim_kernel_destroy(ks[i]);
@@ -390,12 +392,22 @@ static void trace_op_mix(const sim_trace_kernel *t, trapeze_trace_kernel_info *i
         *(to[op] ? to[op] : &info->other_ops) += sim_trace_kernel_op_count(t, op);
 }
 
+/* A file's size as stored, 0 when it cannot be told (its open then says why). */
+static unsigned long long file_bytes(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && st.st_size > 0 ? (unsigned long long)st.st_size : 0;
+}
+
 trapeze_status trapeze_trace_check(const char *kernelslist,
                                    void (*each)(void *ctx, const trapeze_trace_kernel_info *k),
                                    void *ctx, trapeze_error *err)
 {
     sim_trace_list l;
     trapeze_status s = sim_trace_list_read(kernelslist, &l, err);
+    unsigned long long total = 0, done = 0;
+    for (int i = 0; !s && i < l.n; i++)
+        total += file_bytes(l.kernels[i]);
     for (int i = 0; !s && i < l.n; i++) {
         sim_trace_kernel *t;
         /* checked, not simulated: nothing to keep */
@@ -407,7 +419,8 @@ trapeze_status trapeze_trace_check(const char *kernelslist,
             .grid = {k->grid.x, k->grid.y, k->grid.z},
             .block = {k->block.x, k->block.y, k->block.z},
             .warp_instructions = sim_trace_kernel_warp_insts(t),
-            .unknown_opcodes = sim_trace_kernel_unknown_opcodes(t)};
+            .unknown_opcodes = sim_trace_kernel_unknown_opcodes(t),
+            .bytes_done = done += file_bytes(l.kernels[i]), .bytes_total = total};
         trace_op_mix(t, &info);
         snprintf(info.name, sizeof info.name, "%s", k->name);
         each(ctx, &info);
@@ -432,7 +445,9 @@ int trapeze_trace_opcode(int i, trapeze_trace_opcode_info *out)
 
 trapeze_status trapeze_trace_export_stencil(const trapeze_config *cfg, const trapeze_workload *w,
                                             int h, int iterations, const char *dir,
-                                            trapeze_sim_stencil_result *out, trapeze_error *err)
+                                            trapeze_sim_stencil_result *out,
+                                            trapeze_trace_written written, void *ctx,
+                                            trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     sim_core_config core;
@@ -446,7 +461,7 @@ trapeze_status trapeze_trace_export_stencil(const trapeze_config *cfg, const tra
     const char *limit = NULL;
     s = sim_stencil_build_sized(&core, &spec, &st, &per_sm, &limit, err);
     if (!s)
-        s = sim_trace_export(st->kernels, st->n_kernels, dir, err);
+        s = sim_trace_export_each(st->kernels, st->n_kernels, dir, written, ctx, err);
     if (!s) {
         out->stages = st->stages;
         out->tiles = st->tiles;

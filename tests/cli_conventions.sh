@@ -46,6 +46,12 @@ for cmd in "ghostzone hotspot" "sim vecadd" "trace export --out $D/t vecadd" \
     status 1 "$name malformed --gpu" $T $cmd --gpu="$D/bad.config"
     says "$D/bad.config" "$name malformed --gpu"
 done
+status 1 "validate missing --gpu" $T validate --gpu="$D/missing.config" --calibration=data/calibrations/gtx480.ini hotspot
+says "$D/missing.config: cannot open" "validate missing --gpu"
+for model in group sleep; do
+    status 1 "validate --model $model missing --gpu" $T validate --model $model --gpu="$D/missing.config" vecadd
+    says "$D/missing.config: cannot open" "validate --model $model missing --gpu"
+done
 status 1 "validate missing calibration" $T validate --gpu=gtx480 --calibration="$D/missing.ini" hotspot
 says "$D/missing.ini: cannot open" "validate missing calibration"
 status 1 "import missing export" $T import ncu "$D/none.csv" --gpu=gtx480 --workload=hotspot --sync=fence --stages=2 --h=1 --samples="$D/s.csv"

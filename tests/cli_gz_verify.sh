@@ -15,7 +15,7 @@ $GZ --verify 2 --stages 1 "$D/small.ini" >"$D/out" 2>"$D/err" || fail "verify: $
 grep -q '^workload ' "$D/out" && grep -q '^HotSpot .* verified: ' "$D/out" || fail "stdout: $(cat "$D/out")"
 n=$(grep -c ' verify: ' "$D/out")
 [ "$(grep -c '^HotSpot --verify: ' "$D/err")" -eq $((n + 1)) ] || fail "one progress line per candidate and a last one: $(cat "$D/err")"
-grep -Eq "^HotSpot --verify: 0/[0-9]+ warp instructions, [0-9]+s elapsed, .* about .* left  model's best 1 of 3: fence h=2$" "$D/err" \
+grep -Eq "^HotSpot --verify: 0/[0-9]+ warp instructions, [0-9]+s elapsed, about .* left  model's best 1 of 3: fence h=2$" "$D/err" \
     || fail "first progress line: $(cat "$D/err")"
 grep -Eq "^HotSpot --verify: [0-9]+/[0-9]+ warp instructions, .* model's best 3 of 3: relaunch h=2$" "$D/err" \
     || fail "third candidate's line: $(cat "$D/err")"

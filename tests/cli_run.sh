@@ -10,6 +10,9 @@
 # Usage: sh tests/cli_run.sh build/trapeze
 . "$(dirname "$0")/lib/cli.sh"
 B=$(dirname "$T")
+# it builds with a job per core unless make was given -j (serially a fresh clone took 2 min 23 s)
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n run 2>/dev/null | head -1 >"$D/make-n"
+grep -q -- "^make .*-j$(nproc) all" "$D/make-n" || fail "make run builds serially: $(cat "$D/make-n")"
 scripts/run-main-job.sh "$B" >"$D/out" 2>&1 || fail "run-main-job exit status: $(tail -5 "$D/out")"
 for w in PathFinder HotSpot Poisson Cell; do
     grep -Eq "^$w +best: (relaunch|fence) h=[0-9]+" "$D/out" || fail "no decision for $w"

@@ -70,7 +70,7 @@ static void make_plan(void)
 static void test_toy_log_and_run(void)
 {
     const char *a = "build/test_sample_rows_a.csv", *b = "build/test_sample_rows_b.csv";
-    trapeze_sample_set set = {&toy, NPLAN, plan, run_toy, NULL};
+    trapeze_sample_set set = {&toy, NPLAN, plan, run_toy, NULL, NULL};
     trapeze_sample_log *log;
     trapeze_error err;
     remove(a);
@@ -89,7 +89,7 @@ static void test_toy_log_and_run(void)
                         "toy/0,sim,toy,l1d,10,0.10000000000000001,1\n", 105) == 0);
     /* b: three rows done, then an interrupted fourth, then a threaded rerun */
     CHECK_OK(trapeze_sample_log_open_schema(b, &toy, &log, &err));
-    trapeze_sample_set first = {&toy, 3, plan, run_toy, NULL};
+    trapeze_sample_set first = {&toy, 3, plan, run_toy, NULL, NULL};
     CHECK_OK(trapeze_samples_run(&first, log, 1, NULL, NULL, &err));
     trapeze_sample_log_close(log);
     FILE *f = fopen(b, "a");
@@ -110,7 +110,7 @@ static void test_toy_log_and_run(void)
     trapeze_sample_row changed[NPLAN];
     memcpy(changed, plan, sizeof changed);
     changed[2] = other;
-    trapeze_sample_set moved = {&toy, NPLAN, changed, run_toy, NULL};
+    trapeze_sample_set moved = {&toy, NPLAN, changed, run_toy, NULL, NULL};
     int todo[NPLAN], n;
     CHECK_OK(trapeze_sample_log_open_schema(b, &toy, &log, &err));
     CHECK(trapeze_samples_pending(&moved, log, todo, &n, &err) == TRAPEZE_EPARSE);

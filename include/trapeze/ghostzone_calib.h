@@ -128,8 +128,16 @@ trapeze_status trapeze_ghostzone_pending(const trapeze_ghostzone_plan *plan,
  * long as the plan. */
 const trapeze_sample_set *trapeze_ghostzone_plan_set(const trapeze_ghostzone_plan *plan);
 
-/* Progress: called from the caller's thread or a worker, under a lock. */
-typedef void (*trapeze_ghostzone_progress)(void *ctx, int done, int total, const trapeze_sample *s);
+/* Progress: called from the caller's thread or a worker, under a lock, as
+ * each sample ends (work: estimated warp instructions). */
+typedef void (*trapeze_ghostzone_progress)(void *ctx, const trapeze_run_progress *p,
+                                           const trapeze_sample *s);
+
+/* The warp instructions a ghost-zone sample (a planned calibration sample or
+ * a validation run: its workload, grid, h, sync and stages) will simulate,
+ * estimated from the kernel's shape before it runs; micro-benchmarks from
+ * their block count. A planning figure for progress displays. */
+double trapeze_ghostzone_sample_cost(const trapeze_ghostzone_plan *plan, const trapeze_sample *s);
 
 /* Runs, in `threads` workers, every planned sample missing from log, appending
  * each to log the moment it ends. At the end the log is rewritten in plan

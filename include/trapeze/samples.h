@@ -155,9 +155,22 @@ typedef struct trapeze_sample_set {
     const trapeze_sample_row *rows;
     trapeze_status (*run)(const void *ctx, int i, trapeze_sample_row *out, trapeze_error *err);
     const void *ctx;
+    /* the planned work of row i (warp instructions estimated from its inputs),
+     * for progress displays; NULL: every row weighs 1 */
+    double (*cost)(const void *ctx, int i);
 } trapeze_sample_set;
 
-typedef void (*trapeze_sample_progress)(void *ctx, int done, int total,
+/* Where a run of samples stands, for a progress display: rows done of the
+ * plan's total (rows already logged count as done), and the planned work
+ * done of the work this run has to do (each row's weight: its set's cost,
+ * else 1). Rows grow with h and grid size, so a time left is work left over
+ * the observed rate of work, never rows left over rows per second. */
+typedef struct trapeze_run_progress {
+    int done, total;
+    double work_done, work_total;
+} trapeze_run_progress;
+
+typedef void (*trapeze_sample_progress)(void *ctx, const trapeze_run_progress *p,
                                         const trapeze_sample_row *row);
 
 /* The indices of the set's rows missing from log, in plan order (todo has

@@ -18,6 +18,10 @@
 extern "C" {
 #endif
 
+/* For a progress display of an export: called after each kernel's trace
+ * file is written, with the kernels written of all (may be NULL). */
+typedef void (*trapeze_trace_written)(void *ctx, int done, int total);
+
 /* Writes a workload's ghost-zone stencil at height h, relaunch mode (one
  * kernel per stage; the fence mode's barrier spins on loaded values and has
  * no fixed trace), as an Accel-Sim trace in dir; out gets its shape
@@ -25,7 +29,9 @@ extern "C" {
  * cycles). iterations 0: the workload's. */
 trapeze_status trapeze_trace_export_stencil(const trapeze_config *cfg, const trapeze_workload *w,
                                             int h, int iterations, const char *dir,
-                                            trapeze_sim_stencil_result *out, trapeze_error *err);
+                                            trapeze_sim_stencil_result *out,
+                                            trapeze_trace_written written, void *ctx,
+                                            trapeze_error *err);
 
 /* What trapeze trace check reports of each kernel of a kernelslist.g. */
 typedef struct trapeze_trace_kernel_info {
@@ -34,6 +40,9 @@ typedef struct trapeze_trace_kernel_info {
     int grid[3], block[3];
     unsigned long long warp_instructions;
     unsigned long long unknown_opcodes; /* run as integer ops */
+    /* for progress displays: the bytes of the list's trace files (as stored:
+     * a .xz counts compressed) read so far, this kernel's included, of all */
+    unsigned long long bytes_done, bytes_total;
     /* warp instructions by what the simulator runs them as */
     unsigned long long int_ops, fp_ops;  /* integer ALU; FP32 and FP64 arithmetic */
     unsigned long long sfu_ops, branch_ops;
@@ -64,7 +73,8 @@ int trapeze_trace_opcode(int i, trapeze_trace_opcode_info *out);
  * DIR/kernel-N.traceg; *kernels gets how many. */
 trapeze_status trapeze_trace_export_builtin(const trapeze_config *cfg, const char *name, int n,
                                             char *const *settings, const char *dir,
-                                            int *kernels, trapeze_error *err);
+                                            int *kernels, trapeze_trace_written written,
+                                            void *ctx, trapeze_error *err);
 
 #ifdef __cplusplus
 }

@@ -300,7 +300,8 @@ trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char
         }
     }
     plan->n_rows = nr;
-    plan->set = (trapeze_sample_set){&trapeze_group_sample_schema, nr, plan->rows, run_row, plan};
+    plan->set = (trapeze_sample_set){&trapeze_group_sample_schema, nr, plan->rows, run_row, plan,
+                                     NULL};
     if (s) {
         trapeze_group_plan_destroy(plan);
         return s;

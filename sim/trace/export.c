@@ -290,6 +290,13 @@ static trapeze_status write_file(const char *path, const sim_kernel *k, int id, 
 trapeze_status sim_trace_export(sim_kernel *const *ks, int n, const char *dir,
                                 trapeze_error *err)
 {
+    return sim_trace_export_each(ks, n, dir, NULL, NULL, err);
+}
+
+trapeze_status sim_trace_export_each(sim_kernel *const *ks, int n, const char *dir,
+                                     trapeze_trace_written written, void *ctx,
+                                     trapeze_error *err)
+{
     for (int i = 0; i < n; i++) {
         trapeze_status s = check_exportable(ks[i], err);
         if (s)
@@ -306,6 +313,8 @@ trapeze_status sim_trace_export(sim_kernel *const *ks, int n, const char *dir,
             s = write_file(path, ks[i], i + 1, 0, err);
         if (s)
             return s;
+        if (written)
+            written(ctx, i + 1, n);
     }
     trapeze_status s = file_path(path, sizeof path, dir, "kernelslist.g", err);
     return s ? s : write_file(path, NULL, 0, n, err);

@@ -141,5 +141,10 @@ trapeze_status sim_trace_run(sim_gpu *g, const char *kernelslist, sim_kernel_sta
  * values (spin loops) and ALU divisions (no SASS opcode). */
 trapeze_status sim_trace_export(sim_kernel *const *ks, int n, const char *dir,
                                 trapeze_error *err);
+/* The same, calling written(ctx, k, n) after each kernel file (written may
+ * be NULL). */
+trapeze_status sim_trace_export_each(sim_kernel *const *ks, int n, const char *dir,
+                                     trapeze_trace_written written, void *ctx,
+                                     trapeze_error *err);
 
 #endif
