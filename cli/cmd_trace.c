@@ -3,6 +3,7 @@
  * trace, check a trace (every line read, a summary per kernel), print the
  * SASS opcode table. Argument handling only; the work is sim/trace.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@ static void usage(FILE *f)
             "       trapeze trace export --gpu FILE --workload SPEC [--h N] [--iterations N]\n"
             "                            [--size AxB] --out DIR\n"
             "       trapeze trace check DIR[/kernelslist.g] [--json FILE]\n"
-            "       trapeze trace opcodes\n"
+            "       trapeze trace opcodes [--json FILE]\n"
             "\n"
             "Accel-Sim SASS traces (kernelslist.g + kernel-N.traceg).\n"
             "\n"
@@ -240,21 +241,41 @@ static int cmd_check(const char *list_path, const char *json_path)
     return rc;
 }
 
-static void print_opcodes(void)
+/* The opcode table on stdout and, with --json, as the document's "opcodes". */
+static int print_opcodes(const char *json_path)
 {
+    trapeze_error err = {0};
+    cli_json json = {0};
+    if (cli_json_open(&json, "trace", json_path, &err))
+        return fail(err.message);
+    trapeze_json_text(json.j, "action", "opcodes");
+    trapeze_json_array(json.j, "opcodes");
     trapeze_trace_opcode_info o;
     printf("%-14s %-10s %-5s %-4s %s\n", "opcode", "class", "alu", "unit", "note");
     for (int i = 0; trapeze_trace_opcode(i, &o); i++) {
         char name[32], unit[8] = "-";
         snprintf(name, sizeof name, "%s%s%s", o.mnemonic, o.modifier ? "." : "",
                  o.modifier ? o.modifier : "");
-        if (o.unit || !strcmp(o.op_class, "branch"))
-            snprintf(unit, sizeof unit, "%d", o.unit ? o.unit : 1);
+        int u = o.unit ? o.unit : !strcmp(o.op_class, "branch") ? 1 : 0;
+        if (u)
+            snprintf(unit, sizeof unit, "%d", u);
         printf("%-14s %-10s %-5s %-4s %s%s\n", name, o.op_class, o.alu, unit,
                o.exported ? "[exported] " : "", o.note);
+        trapeze_json_object(json.j, NULL);
+        trapeze_json_text(json.j, "opcode", name);
+        trapeze_json_text(json.j, "class", o.op_class);
+        trapeze_json_text(json.j, "alu", o.alu);
+        trapeze_json_number(json.j, "unit", u ? u : NAN);
+        trapeze_json_bool(json.j, "exported", o.exported);
+        trapeze_json_text(json.j, "note", o.note);
+        trapeze_json_end(json.j);
     }
     printf("%-14s %-10s %-5s %-4s %s\n", "(other)", "INT", "ADD", "-",
            "not in the table: runs as an integer op, counted by trapeze trace check");
+    trapeze_json_end(json.j);
+    int rc = cli_json_commit(&json, &err) ? fail(err.message) : 0;
+    cli_json_abort(&json);
+    return rc;
 }
 
 int cli_trace(int argc, char **argv)
@@ -270,10 +291,10 @@ int cli_trace(int argc, char **argv)
     if (!strcmp(argv[1], "check") && argc == 5 && strcmp(argv[2], "--help") &&
         !strcmp(argv[3], "--json"))
         return cmd_check(argv[2], argv[4]);
-    if (!strcmp(argv[1], "opcodes") && argc == 2) {
-        print_opcodes();
-        return 0;
-    }
+    if (!strcmp(argv[1], "opcodes") && argc == 2)
+        return print_opcodes(NULL);
+    if (!strcmp(argv[1], "opcodes") && argc == 4 && !strcmp(argv[2], "--json"))
+        return print_opcodes(argv[3]);
     if ((!strcmp(argv[1], "check") || !strcmp(argv[1], "opcodes")) && argc == 3 &&
         !strcmp(argv[2], "--help")) {
         usage(stdout);

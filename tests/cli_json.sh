@@ -58,6 +58,12 @@ run sim "$T" sim --gpu gtx480 vecadd n=4096
 run simw "$T" sim --gpu gtx480 --workload hotspot --size 64x64 --iterations 4
 run trx "$T" trace export --gpu gtx480 --workload hotspot --size 64x64 --iterations 2 --out "$D/tr"
 run trc "$T" trace check "$D/tr"
+run tro "$T" trace opcodes
+# every row of the table is in the document, in order, with its class
+[ "$(get "$D/tro.json" 'len(d["opcodes"])')" -eq "$(($(wc -l <"$D/tro.txt") - 2))" ] \
+    || fail "trace opcodes: rows in the document and the table differ"
+[ "$(get "$D/tro.json" 'd["opcodes"][0]["opcode"] + " " + d["opcodes"][0]["class"]')" = \
+  "$(sed -n 2p "$D/tro.txt" | awk '{print $1 " " $2}')" ] || fail "trace opcodes: first row"
 cp "$W/data/calibrations/gtx480-samples.csv" "$D/cs.csv"
 run cal "$T" calibrate --gpu gtx480 --samples "$D/cs.csv" --out "$D/c.ini"
 cp "$W/data/validation/gtx480-sizes-main-sweep.csv" "$D/sweep.csv"   # a log is rewritten
