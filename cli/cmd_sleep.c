@@ -29,6 +29,7 @@ typedef struct {
     double spread;                      /* later windows: spread/5 in every spread; 0: none */
     int fit, sampled;                   /* sampled: histograms from a window here */
     int jump;                           /* a jump sample where it is cheaper (--no-jump: 0) */
+    double cap;                         /* --cap: the jump sample's share of the run (0: none) */
     int any_gpu;                        /* --any-gpu: an --idle-csv of another GPU */
 } sleep_args;
 
@@ -76,6 +77,11 @@ static void usage(FILE *out)
 "                       launches, weighted by warp instructions, the warp\n"
 "                       tails stretched from the ends (docs/sleep.md); else\n"
 "                       the spread sample\n"
+"  --cap F              a jump sample of at most the share F of the run (0.25:\n"
+"                       a quarter), planned at the first window's rate: fewer\n"
+"                       windows and ends, the first window shortened, where\n"
+"                       the whole plan costs more; a run too short for one\n"
+"                       window takes the spread sample (docs/sleep.md)\n"
 "  --no-jump            the spread sample always\n"
 "  --spread N           the spread sample: then a window of N/5 cycles in every\n"
 "                       N cycles to the run's end; a period counts if it\n"
@@ -121,7 +127,7 @@ static const cli_opt options[] = {
     {"--gpu", 1, 0}, {"--power", 1, 0}, {"--idle-csv", 1, 0}, {"--csv", 1, 0},
     {"--structures", 1, 0}, {"--max-penalty", 1, 0}, {"--cycles", 1, 0}, {"--lead", 1, 0},
     {"--fit", 0, 0}, {"--window", 1, 0}, {"--spread", 1, 0}, {"--whole", 0, 0},
-    {"--jump", 0, 0}, {"--no-jump", 0, 0}, {"--any-gpu", 0, 0}, {"--json", 1, 0},
+    {"--jump", 0, 0}, {"--no-jump", 0, 0}, {"--cap", 1, 0}, {"--any-gpu", 0, 0}, {"--json", 1, 0},
     {NULL, 0, 0}};
 
 /* Returns -1 when parsed, else the exit status (0 after --help). */
@@ -177,6 +183,10 @@ static int parse_args(int argc, char **argv, sleep_args *a)
             a->any_gpu = 1;
         } else if (!strcmp(arg, "--whole")) {
             whole = 1;
+        } else if (!strcmp(arg, "--cap")) {
+            if (!trapeze_parse_double(val, &a->cap) || !(a->cap > 0) || a->cap > 1)
+                return cli_usage_error("sleep", "--cap: expected a fraction in (0, 1], not '%s'",
+                                       val);
         } else if (!strcmp(arg, "--jump")) {
             jump_given |= 1;
         } else if (!strcmp(arg, "--no-jump")) {
@@ -214,6 +224,9 @@ static int parse_args(int argc, char **argv, sleep_args *a)
     if (jump_given == 3)
         return cli_usage_error("sleep", "--jump and --no-jump: one or the other");
     a->jump = jump_given != 2;
+    if (a->cap > 0 && (!a->jump || whole || a->idle_csv))
+        return cli_usage_error("sleep", "--cap is for a jump sample: not with --no-jump, --whole "
+                               "or --idle-csv");
     if (whole)
         a->window = 0;
     if (a->idle_csv && a->nparams)
@@ -420,8 +433,10 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
     int rc = j && r ? cli_sleep_job("sleep", spec, j, err) : 1;
     if (!j || !r)
         snprintf(err->message, sizeof err->message, "out of memory");
-    if (!rc && trapeze_sleep_window(cfg, pw, j, a->window, cli_sleep_stride(a->spread, a->jump), r,
-                                    err))
+    double stride = cli_sleep_stride(a->spread, a->jump);
+    if (!rc && (a->cap > 0 ? trapeze_sleep_window_capped(cfg, pw, j, a->window, stride, a->cap,
+                                                         r, err)
+                           : trapeze_sleep_window(cfg, pw, j, a->window, stride, r, err)))
         rc = 1;
     if (!rc && !(*h = malloc(sizeof r->hist))) {
         snprintf(err->message, sizeof err->message, "out of memory");
@@ -433,11 +448,13 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
         *cycles = r->cycles;
         a->sampled = 1;
         if (r->jumped)
-            printf("%s: jump sample, the first %.0f cycles, then windows of %d cycles whose "
-                   "simulation starts later in the run (%d warm-up) and launch ends: %.0f "
-                   "cycles recorded, %.0f simulated (%.0f warp instructions), standing for "
-                   "%.0f cycles\n", spec, a->window, TRAPEZE_SLEEP_JUMP_RECORD,
-                   TRAPEZE_SLEEP_JUMP_WARM, r->recorded, r->simulated, r->warp_insts, r->cycles);
+            printf("%s: jump sample, the first %.0f cycles (or fewer, capped), then windows "
+                   "of %d cycles whose simulation starts later in the run (%d warm-up) and "
+                   "launch ends: %.0f "
+                   "cycles recorded, %.0f simulated (%.0f warp instructions, %.1f%% of the "
+                   "run's %.0f), standing for %.0f cycles\n", spec, a->window,
+                   TRAPEZE_SLEEP_JUMP_RECORD, TRAPEZE_SLEEP_JUMP_WARM, r->recorded, r->simulated,
+                   r->warp_insts, 100 * r->warp_insts / r->run_insts, r->run_insts, r->cycles);
         else if (r->spread && r->cycles > a->window)
             printf("%s: spread sample, the first %.0f cycles and %.0f in every %.0f after them "
                    "to the run's end (%.0f of %.0f cycles recorded; %.0f warp instructions "
