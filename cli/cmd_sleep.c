@@ -29,6 +29,7 @@ typedef struct {
     double spread;                      /* later windows: spread/5 in every spread; 0: none */
     int fit, sampled;                   /* sampled: histograms from a window here */
     int jump;                           /* a jump sample where it is cheaper (--no-jump: 0) */
+    double cap;                         /* --cap: the jump sample's share of the run (0: none) */
     int any_gpu;                        /* --any-gpu: an --idle-csv of another GPU */
 } sleep_args;
 
@@ -76,6 +77,11 @@ static void usage(FILE *out)
 "                       launches, weighted by warp instructions, the warp\n"
 "                       tails stretched from the ends (docs/sleep.md); else\n"
 "                       the spread sample\n"
+"  --cap F              a jump sample of at most the share F of the run (0.25:\n"
+"                       a quarter), planned at the first window's rate: fewer\n"
+"                       windows and ends, the first window shortened, where\n"
+"                       the whole plan costs more; a run too short for one\n"
+"                       window takes the spread sample (docs/sleep.md)\n"
 "  --no-jump            the spread sample always\n"
 "  --spread N           the spread sample: then a window of N/5 cycles in every\n"
 "                       N cycles to the run's end; a period counts if it\n"
@@ -130,7 +136,7 @@ static int number(const char *opt, const char *text, double lo, int lo_open, con
 static int parse_args(int argc, char **argv, sleep_args *a)
 {
     const char *structures = NULL, *penalty = NULL, *cycles = NULL, *lead = NULL,
-               *window = NULL, *spread = NULL;
+               *window = NULL, *spread = NULL, *cap = NULL;
     int whole = 0, jump = 0, no_jump = 0;
     const cli_field fields[] = {
         {"--gpu", &a->gpu, NULL}, {"--power", &a->power, NULL},
@@ -138,7 +144,7 @@ static int parse_args(int argc, char **argv, sleep_args *a)
         {"--structures", &structures, NULL}, {"--max-penalty", &penalty, NULL},
         {"--cycles", &cycles, NULL}, {"--lead", &lead, NULL}, {"--fit", NULL, &a->fit},
         {"--window", &window, NULL}, {"--spread", &spread, NULL}, {"--whole", NULL, &whole},
-        {"--jump", NULL, &jump}, {"--no-jump", NULL, &no_jump},
+        {"--jump", NULL, &jump}, {"--no-jump", NULL, &no_jump}, {"--cap", &cap, NULL},
         {"--any-gpu", NULL, &a->any_gpu}, {"--json", &a->json, NULL}, {NULL, NULL, NULL}};
     const char **ops = calloc((size_t)argc + 1, sizeof *ops);
     int n_ops = 0;
@@ -170,7 +176,10 @@ static int parse_args(int argc, char **argv, sleep_args *a)
         (rc = number("--cycles", cycles, 0, 1, "a positive number", &a->cycles)) ||
         (rc = number("--lead", lead, 0, 0, "cycles >= 0", &a->lead)) ||
         (rc = number("--window", window, 1, 0, "cycles >= 1", &a->window)) ||
-        (rc = number("--spread", spread, 0, 0, "cycles >= 0", &a->spread)))
+        (rc = number("--spread", spread, 0, 0, "cycles >= 0", &a->spread)) ||
+        (rc = number("--cap", cap, 0, 1, "a fraction in (0, 1]", &a->cap)) ||
+        (a->cap > 1 && (rc = cli_usage_error("sleep", "--cap: expected a fraction in (0, 1], "
+                                             "got '%s'", cap))))
         return rc;
     int window_given = window || spread, jump_given = jump | (no_jump << 1);
     if (!a->gpu)
@@ -187,6 +196,9 @@ static int parse_args(int argc, char **argv, sleep_args *a)
     if (jump_given == 3)
         return cli_usage_error("sleep", "--jump and --no-jump: one or the other");
     a->jump = jump_given != 2;
+    if (a->cap > 0 && (!a->jump || whole || a->idle_csv))
+        return cli_usage_error("sleep", "--cap is for a jump sample: not with --no-jump, --whole "
+                               "or --idle-csv");
     if (whole)
         a->window = 0;
     if (a->idle_csv && a->nparams)
@@ -396,8 +408,10 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
     int rc = j && r ? cli_sleep_job("sleep", spec, j, err) : 1;
     if (!j || !r)
         snprintf(err->message, sizeof err->message, "out of memory");
-    if (!rc && trapeze_sleep_window(cfg, pw, j, a->window, cli_sleep_stride(a->spread, a->jump), r,
-                                    err))
+    double stride = cli_sleep_stride(a->spread, a->jump);
+    if (!rc && (a->cap > 0 ? trapeze_sleep_window_capped(cfg, pw, j, a->window, stride, a->cap,
+                                                         r, err)
+                           : trapeze_sleep_window(cfg, pw, j, a->window, stride, r, err)))
         rc = 1;
     if (!rc && !(*h = malloc(sizeof r->hist))) {
         snprintf(err->message, sizeof err->message, "out of memory");
@@ -410,11 +424,13 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
         a->sampled = 1;
         cli_progress_end(bar, 1);
         if (r->jumped)
-            printf("%s: jump sample, the first %.0f cycles, then windows of %d cycles whose "
-                   "simulation starts later in the run (%d warm-up) and launch ends: %.0f "
-                   "cycles recorded, %.0f simulated (%.0f warp instructions), standing for "
-                   "%.0f cycles\n", spec, a->window, TRAPEZE_SLEEP_JUMP_RECORD,
-                   TRAPEZE_SLEEP_JUMP_WARM, r->recorded, r->simulated, r->warp_insts, r->cycles);
+            printf("%s: jump sample, the first %.0f cycles (or fewer, capped), then windows "
+                   "of %d cycles whose simulation starts later in the run (%d warm-up) and "
+                   "launch ends: %.0f "
+                   "cycles recorded, %.0f simulated (%.0f warp instructions, %.1f%% of the "
+                   "run's %.0f), standing for %.0f cycles\n", spec, a->window,
+                   TRAPEZE_SLEEP_JUMP_RECORD, TRAPEZE_SLEEP_JUMP_WARM, r->recorded, r->simulated,
+                   r->warp_insts, 100 * r->warp_insts / r->run_insts, r->run_insts, r->cycles);
         else if (r->spread && r->cycles > a->window)
             printf("%s: spread sample, the first %.0f cycles and %.0f in every %.0f after them "
                    "to the run's end (%.0f of %.0f cycles recorded; %.0f warp instructions "

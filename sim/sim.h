@@ -46,11 +46,12 @@ trapeze_status sim_launch_run_until(sim_launch *l, uint64_t cycle, trapeze_error
 /* The sleep model's sample of job j, every structure always on: the first
  * window_cycles of the run (0: the whole run); with spread_cycles > 0 the
  * spread sample of that stride, < 0 a jump sample where it costs under half
- * the run, else the spread sample of stride -spread_cycles
+ * the run, else the spread sample of stride -spread_cycles; cap > 0 with
+ * a jump sample: at most that share of the run (trapeze_sleep_window_capped)
  * (trapeze_sleep_window's contract, sim/sample/window.c). */
 trapeze_status sim_sleep_window(const trapeze_config *cfg, const trapeze_power *pw,
                                 const trapeze_sleep_job *j, double window_cycles,
-                                double spread_cycles, trapeze_sleep_run *out,
+                                double spread_cycles, double cap, trapeze_sleep_run *out,
                                 trapeze_error *err);
 
 /* Job j's whole run with the sleep policies of `set` (NULL or off: always

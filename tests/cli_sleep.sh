@@ -157,6 +157,26 @@ grep -q "jump sample" "$D/rjout" || fail "v100 gesummv: not a jump sample: $(hea
     2>"$D/err" || fail "v100 gesummv rf whole: $(cat "$D/err")"
 near "v100 gesummv RF saving, jump against whole run" "$(model_saving "$D/rj.csv" warp_reg)" \
     "$(model_saving "$D/rwh.csv" warp_reg)" 0.04 0.7
+# matmul_tiled 256 on the GTX 480 (106105 cycles): the whole jump plan
+# (20000 cycles, 8 windows of 6000, the launch's end) costs more than half
+# the run, so the default simulates it through. --cap 0.25: the first
+# window cut at a tenth of the run's warp instructions, then the windows
+# that fit a fifth of it: at most a quarter of the warp instructions of the
+# whole run (counted here from the whole run), and the share printed is
+# the one computed here, to the tenth.
+"$T" sleep --gpu gtx480 matmul_tiled n=256 --structures rf --cap 0.25 >"$D/mtc" 2>"$D/err" \
+    || fail "matmul_tiled --cap: $(cat "$D/err")"
+"$T" sleep --gpu gtx480 matmul_tiled n=256 --structures rf --whole >"$D/mtw" 2>"$D/err" \
+    || fail "matmul_tiled --whole: $(cat "$D/err")"
+mc=$(sed -n 's/.*jump sample.* simulated (\([0-9]*\) warp instructions, \([0-9.]*\)% of the run.s \([0-9]*\)).*/\1 \2 \3/p' "$D/mtc")
+mw=$(sed -n 's/.*the whole run, [0-9]* cycles (\([0-9]*\) warp instructions).*/\1/p' "$D/mtw")
+echo "$mc $mw" | awk '{ exit !(NF == 4 && $1 > 0 && $1 <= 0.25 * $4 && $3 == $4 &&
+                              sprintf("%.1f", 100 * $1 / $4) == $2) }' \
+    || fail "matmul_tiled --cap 0.25: sample '$mc', whole run $mw warp instructions"
+expect_failure "cap" "--cap: expected a fraction in (0, 1], got '0'" "$D/none.csv" \
+    "$T" sleep --gpu gtx480 vecadd --cap 0 --csv "$D/none.csv"
+expect_failure "cap and no-jump" "--cap is for a jump sample" "$D/none.csv" \
+    "$T" sleep --gpu gtx480 vecadd --cap 0.25 --no-jump --csv "$D/none.csv"
 expect_failure "both" "--jump and --no-jump" "$D/none.csv" \
     "$T" sleep --gpu v100 gesummv n=512 --jump --no-jump --csv "$D/none.csv"
 # SYRK 128 on the GTX 480: 64 blocks on 15 SMs, 4 or 5 each, so the SMs a

@@ -188,6 +188,7 @@ typedef struct trapeze_sleep_run {
     double stall[TRAPEZE_PS_SLEEPABLE];                       /* wake-up cycles exposed */
     double saving[TRAPEZE_PS_SLEEPABLE];  /* 1 - leakage / leakage always ON, tracked units */
     double penalty[TRAPEZE_PS_SLEEPABLE]; /* stall / (cycles x SMs) */
+    double run_insts;       /* the whole run's warp instructions (0: not known) */
 } trapeze_sleep_run;
 
 /* The job's first window_cycles cycles (0: the whole run) always on, with
@@ -210,6 +211,17 @@ typedef struct trapeze_sleep_run {
  * then the run's, estimated). */
 #define TRAPEZE_SLEEP_JUMP_WARM 4000
 #define TRAPEZE_SLEEP_JUMP_RECORD 2000
+/* trapeze_sleep_window with a jump sample that costs at most the share cap
+ * (0 < cap <= 1) of the run's cycles, as planned at the first window's
+ * rate: the whole plan where it fits; else the first window cut at 0.4 cap
+ * of the run's warp instructions (where it would cost more), then the most
+ * later windows and launch ends that fit 0.8 cap; where not even one later
+ * window fits (a run under about 15000 / cap cycles), the spread sample.
+ * out->run_insts: the run's warp instructions. */
+trapeze_status trapeze_sleep_window_capped(const trapeze_config *cfg, const trapeze_power *pw,
+                                           const trapeze_sleep_job *job, double window_cycles,
+                                           double spread_cycles, double cap,
+                                           trapeze_sleep_run *out, trapeze_error *err);
 trapeze_status trapeze_sleep_window(const trapeze_config *cfg, const trapeze_power *pw,
                                     const trapeze_sleep_job *job, double window_cycles,
                                     double spread_cycles, trapeze_sleep_run *out,

@@ -100,7 +100,18 @@ trapeze_status trapeze_sleep_window(const trapeze_config *cfg, const trapeze_pow
                                     double spread_cycles, trapeze_sleep_run *out,
                                     trapeze_error *err)
 {
-    return sim_sleep_window(cfg, pw, j, window_cycles, spread_cycles, out, err);
+    return sim_sleep_window(cfg, pw, j, window_cycles, spread_cycles, 0, out, err);
+}
+
+trapeze_status trapeze_sleep_window_capped(const trapeze_config *cfg, const trapeze_power *pw,
+                                           const trapeze_sleep_job *j, double window_cycles,
+                                           double spread_cycles, double cap,
+                                           trapeze_sleep_run *out, trapeze_error *err)
+{
+    if (!(cap > 0 && cap <= 1))
+        return trapeze_fail(err, TRAPEZE_EINVAL, "a sample's cap: %g is not a fraction in (0, 1]",
+                            cap);
+    return sim_sleep_window(cfg, pw, j, window_cycles, spread_cycles, cap, out, err);
 }
 
 trapeze_status trapeze_sleep_simulate(const trapeze_config *cfg, const trapeze_power *pw,

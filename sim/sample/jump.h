@@ -20,6 +20,17 @@
 #define SIM_JUMP_LONG 2048     /* a period longer than this is timed by occupancy */
 #define SIM_JUMP_END 4000      /* cycles an end window aims to record before its launch ends */
 #define SIM_JUMP_ENDS 4        /* launch ends sampled at most */
+/* A capped jump sample (a cap c > 0, a share of the run): the whole plan
+ * (8 windows, 4 ends) where it costs at most c of the run's cycles at the
+ * first window's rate; else fewer windows and ends, planned within
+ * SIM_JUMP_BUDGET c (below the cap: a window's rate may exceed the first
+ * window's); the first window ends early, at SIM_JUMP_FIRST c of the run's
+ * warp instructions, where the run is too short for it to leave room for
+ * later ones. Uncapped (c = 0): the whole plan where it costs under
+ * SIM_JUMP_DEAR of the run, else the spread sample. */
+#define SIM_JUMP_DEAR 0.5
+#define SIM_JUMP_BUDGET 0.8
+#define SIM_JUMP_FIRST 0.4
 
 /* One launch of the run, as the sample places windows in it. */
 typedef struct sim_jump_launch {

@@ -1,6 +1,7 @@
 /*
  * jump_run.c - a jump sample's plan: at the first window's end, whether
- * jumping costs under half the run (sim_sleep_jump_here), then its later
+ * jumping costs under half the run, or with a cap how many windows fit it
+ * (sim_sleep_jump_here), then its later
  * windows and launch ends, latest first, and the histograms they stand for
  * (sim_sleep_run_jumps). Owns the plan and the weights; each window is
  * jump_window.c's, the geometry jump.c's.
@@ -68,15 +69,11 @@ long sim_sleep_outer_trips(const sim_kernel *k)
     return 1;
 }
 
-/* Once the first window is over (at cycle t of launch l): whether a jump
- * sample is cheaper than simulating the run through, and if so the first
- * window's open periods (their idle cycles so far) and the launch cut. */
-int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k, int i,
-                        sim_launch *l, double insts_before, double cycles_before)
+/* The run's launches as a jump sample places windows in them (blocks,
+ * blocks at once, outer trips, warp instructions), before the first window
+ * runs: its work sizes the first window (SIM_JUMP_FIRST). */
+void sim_sleep_jump_count(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k)
 {
-    jc->decided = 1;
-    sim_events *ev = sim_gpu_events(g);
-    double issued = insts_before + (double)sim_events_get(ev, SIM_EV_INST_ISSUE);
     const sim_core_config *c = sim_gpu_config(g);
     jc->n = k->n;
     jc->total_insts = 0;
@@ -92,6 +89,48 @@ int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k
         L->insts = sim_sleep_count_insts(k->ks[x]);
         jc->total_insts += L->insts;
     }
+}
+
+/* The launch that end window e of `sampled` stands in, of the `ends`
+ * launches from the first window's on (the last launch's always, the
+ * others evenly). */
+static int end_launch(int n, int ends, int sampled, int e)
+{
+    return n - 1 - (int)((double)e * ends / sampled);
+}
+
+/* A plan's cycles at the first window's rate (ipc): the first window (t),
+ * `windows` later windows and `sampled` launch ends, each of which runs
+ * from where its start can be placed (a persistent stencil's outer loop has
+ * one trip per two stages: its end window may be half the run). */
+static double plan_cycles(const sim_jump_ctx *jc, int ends, double t, double ipc, int windows,
+                          int sampled)
+{
+    double planned = t + windows * (SIM_JUMP_WARM + SIM_JUMP_RECORD);
+    for (int e = 0; e < sampled; e++) {
+        const sim_jump_launch *L = &jc->launch[end_launch(jc->n, ends, sampled, e)];
+        double g = L->insts > 0 ? 1 - (SIM_JUMP_WARM + SIM_JUMP_END) * ipc / L->insts : 0;
+        long fb, ft, conc = L->concurrent > 0 ? L->concurrent : 1, trips = L->trips > 1 ? L->trips : 1;
+        sim_jump_start(L, g > 0 ? g : 0, &fb, &ft);
+        double waves = (double)((L->blocks + conc - 1) / conc);
+        double from = ((double)(fb / conc) * (double)trips + (double)ft) / (waves * (double)trips);
+        planned += (1 - from) * L->insts / ipc;
+    }
+    return planned;
+}
+
+/* Once the first window is over (at cycle t of launch l): whether a jump
+ * sample is cheaper than simulating the run through, and if so the first
+ * window's open periods (their idle cycles so far) and the launch cut. */
+int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k, int i,
+                        sim_launch *l, double insts_before, double cycles_before)
+{
+    jc->decided = 1;
+    if (!(jc->cap > 0))   /* capped: counted before the first window */
+        sim_sleep_jump_count(jc, g, k);
+    sim_events *ev = sim_gpu_events(g);
+    double issued = insts_before + (double)sim_events_get(ev, SIM_EV_INST_ISSUE);
+    const sim_core_config *c = sim_gpu_config(g);
     jc->acc->last_wave_frames = 0;
     for (int x = 0; x < k->n && !k->persistent; x++) {
         long b = sim_kernel_blocks(k->ks[x]), used = b < c->gpu.n_sm ? b : c->gpu.n_sm;
@@ -101,28 +140,35 @@ int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k
             jc->acc->last_wave_frames += d / (1 - d) * frames * jc->launch[x].insts / jc->total_insts;
     }
     double t = (double)l->t;
-    int ends = k->n - i, sampled = ends < SIM_JUMP_ENDS ? ends : SIM_JUMP_ENDS;
-    /* the plan's cycles at the first window's rate: a launch end runs from
-     * where its start can be placed (a persistent stencil's outer loop has
-     * one trip per two stages: its end window may be half the run) */
     double ipc = issued / (t > 0 ? t : 1);
-    double planned = t + SIM_JUMP_WINDOWS * (SIM_JUMP_WARM + SIM_JUMP_RECORD);
-    for (int e = 0; e < sampled && ipc > 0; e++) {
-        int x = k->n - 1 - (int)((double)e * ends / sampled);
-        const sim_jump_launch *L = &jc->launch[x];
-        double g = L->insts > 0 ? 1 - (SIM_JUMP_WARM + SIM_JUMP_END) * ipc / L->insts : 0;
-        long fb, ft, conc = L->concurrent > 0 ? L->concurrent : 1, trips = L->trips > 1 ? L->trips : 1;
-        sim_jump_start(L, g > 0 ? g : 0, &fb, &ft);
-        double waves = (double)((L->blocks + conc - 1) / conc);
-        double from = ((double)(fb / conc) * (double)trips + (double)ft) / (waves * (double)trips);
-        planned += (1 - from) * L->insts / ipc;
-    }
     double run = issued > 0 ? t * jc->total_insts / issued : 0;
+    int ends = k->n - i, sampled = ends < SIM_JUMP_ENDS ? ends : SIM_JUMP_ENDS;
     (void)cycles_before;
-    /* a jump sample where it costs less than half the run (estimated at the
-     * first window's rate); else the run simulated through */
-    if (!(jc->total_insts > issued) || !(planned < 0.5 * run))
+    if (!(jc->total_insts > issued) || !(ipc > 0))
         return 0;
+    /* uncapped: the whole plan where it costs under half the run, else the
+     * run simulated through (the spread sample). Capped: the whole plan
+     * within the cap, else the most windows that fit SIM_JUMP_BUDGET of it,
+     * the later windows first (one at least), then the launch ends; where
+     * not even one later window fits, the spread sample */
+    jc->windows = SIM_JUMP_WINDOWS;
+    jc->ends = sampled;
+    double whole = plan_cycles(jc, ends, t, ipc, SIM_JUMP_WINDOWS, sampled);
+    if (!(jc->cap > 0) && !(whole < SIM_JUMP_DEAR * run))
+        return 0;
+    if (jc->cap > 0 && !(whole <= jc->cap * run)) {
+        int best = -1;
+        for (int w = SIM_JUMP_WINDOWS; w >= 1; w--)
+            for (int e = sampled; e >= 0; e--)
+                if (w + e > best &&
+                    plan_cycles(jc, ends, t, ipc, w, e) <= SIM_JUMP_BUDGET * jc->cap * run) {
+                    best = w + e;
+                    jc->windows = w;
+                    jc->ends = e;
+                }
+        if (best < 0)
+            return 0;
+    }
     /* the first window's periods still open: their idle cycles so far */
     for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
         const uint64_t *start = sim_events_idle_starts(ev, sim_sleep_units[u].kind);
@@ -163,7 +209,7 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
     double ipc = jc->first_insts / (jc->first_cycles > 0 ? jc->first_cycles : 1);
     /* launch ends: the last launch's always, the others evenly */
     int ends = jc->n - jc->cut_launch;
-    int sampled = ends < SIM_JUMP_ENDS ? ends : SIM_JUMP_ENDS;
+    int sampled = ends < jc->ends ? ends : jc->ends;
     double cum[SIM_SLEEP_MAX_LAUNCHES + 1];
     cum[0] = 0;
     for (int x = 0; x < jc->n; x++)
@@ -173,7 +219,7 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
     struct { double at; int launch, end; } win[SIM_JUMP_ENDS + SIM_JUMP_WINDOWS];
     int nw = 0;
     for (int e = 0; e < sampled; e++) {
-        int i = jc->n - 1 - (int)((double)e * ends / sampled);
+        int i = end_launch(jc->n, ends, sampled, e);
         double left = (SIM_JUMP_WARM + SIM_JUMP_END) * ipc;
         double g = jc->launch[i].insts > 0 ? 1 - left / jc->launch[i].insts : 0;
         win[nw].at = cum[i] + (g > 0 ? g : 0) * jc->launch[i].insts;
@@ -181,8 +227,8 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
         win[nw++].end = 1;
     }
     double from = jc->first_insts / jc->total_insts;
-    for (int w = SIM_JUMP_WINDOWS - 1; w >= 0; w--) {
-        double at = sim_jump_place(from, w, SIM_JUMP_WINDOWS) * jc->total_insts;
+    for (int w = jc->windows - 1; w >= 0; w--) {
+        double at = sim_jump_place(from, w, jc->windows) * jc->total_insts;
         int i = 0;
         while (i + 1 < jc->n && cum[i + 1] <= at)
             i++;

@@ -111,11 +111,14 @@ typedef struct sim_jump_ctx {
     sim_jump_launch launch[SIM_SLEEP_MAX_LAUNCHES];
     int n;
     double total_insts;
+    double cap;              /* > 0: the sample's cap, a share of the run's work */
+    int windows, ends;       /* the plan: later windows, launch ends at most */
     sim_jump_acc *acc;
 } sim_jump_ctx;
 
 /* jump_run.c: the jump decision at the first window's end, and the jump
  * sample's later windows and launch ends turned into histograms. */
+void sim_sleep_jump_count(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k);
 int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k, int i,
                         sim_launch *l, double insts_before, double cycles_before);
 trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,

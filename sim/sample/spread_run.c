@@ -73,6 +73,8 @@ trapeze_status sim_sleep_run_spread(sim_gpu *g, const sim_sleep_kernels *k, cons
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     sim_events_set_mark(ev, 0);   /* none until the first window ends (no allocation) */
     sim_idle_hist *snap_marked = snap + TRAPEZE_SLEEP_NUNITS;
+    if (jc && jc->cap > 0)   /* the run's work sizes a capped first window */
+        sim_sleep_jump_count(jc, g, k);
     int later = 0;   /* a later window has begun */
     trapeze_status s = TRAPEZE_OK;
     for (int i = 0; !s && i < k->n; i++) {
@@ -92,7 +94,13 @@ trapeze_status sim_sleep_run_spread(sim_gpu *g, const sim_sleep_kernels *k, cons
         }
         for (;;) {
             int next = l.running ? sim_spread_region(p, (double)l.t) : -1;
-            if (next == r) {   /* an error stops the launch: sim_gpu_launch_end returns it */
+            /* a capped jump sample's first window ends early where it has
+             * issued SIM_JUMP_FIRST of the cap (a short run) */
+            int early = next == 0 && r == 0 && jc && !jc->decided && jc->cap > 0 &&
+                        jc->total_insts > 0 &&
+                        out->warp_insts + (double)sim_events_get(ev, SIM_EV_INST_ISSUE) >=
+                            SIM_JUMP_FIRST * jc->cap * jc->total_insts;
+            if (next == r && !early) {   /* an error stops the launch: sim_gpu_launch_end returns it */
                 sim_gpu_launch_step(&l, err);
                 continue;
             }
@@ -104,7 +112,7 @@ trapeze_status sim_sleep_run_spread(sim_gpu *g, const sim_sleep_kernels *k, cons
                 sim_gpu_launch_cut(&l);
                 break;
             }
-            if (jc && !jc->decided && r == 0 && next > 0 &&
+            if (jc && !jc->decided && r == 0 && (next > 0 || early) &&
                 sim_sleep_jump_here(jc, g, k, i, &l, out->warp_insts, out->cycles)) {
                 sim_gpu_launch_cut(&l);
                 break;

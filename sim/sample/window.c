@@ -40,6 +40,9 @@
  *   the launch ends' warp tails stretched to whole blocks (jump.c).
  *   Used where it costs under half the run, else the spread sample (the
  *   commands' default);
+ *   with a cap (sim_sleep_window's cap > 0, `--cap`), fewer windows and
+ *   ends and a shorter first window where the whole plan costs more than
+ *   the cap (jump_run.c);
  * - a whole run with sleep policies in the timing (sim_sleep_whole), the
  *   ground truth: per structure the unit-cycles in each mode and the
  *   wake-up stall the policy exposed.
@@ -112,7 +115,8 @@ void sim_sleep_release(sim_sleep_kernels *k)
 
 static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job *j,
                               const sim_gpu_options *opt, double window,
-                              const sim_spread *spread, int jump, trapeze_sleep_run *out,
+                              const sim_spread *spread, int jump, double cap,
+                              trapeze_sleep_run *out,
                               void (*each)(void *, const sim_kernel_stats *), void *ctx,
                               trapeze_error *err)
 {
@@ -140,12 +144,15 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
                 jc->cfg = cfg;
                 jc->opt = opt;
                 jc->job = j;
+                jc->cap = cap;
             }
             s = acc && (jc || !jump) ? sim_sleep_run_spread(g, &k, spread, out, acc, jc, err)
                                      : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
             out->jumped = jc && jc->jumped;
             if (!out->jumped)
                 out->simulated = out->cycles;
+            if (out->jumped)   /* the run's work, counted at the jump decision */
+                out->run_insts = jc->total_insts;
             for (int u = 0; jc && u < TRAPEZE_SLEEP_NUNITS; u++) {
                 free(jc->acc->unused[u]);
                 free(jc->acc->first_open[u]);
@@ -157,6 +164,8 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
         } else
         s = ages ? sim_sleep_run_cut(g, &k, window, out, ages, extra, each, ctx, err)
                  : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+        if (!s && !out->jumped && !out->cut)   /* simulated to its end */
+            out->run_insts = out->warp_insts;
         /* the launches that ended whole: their kept histograms */
         for (int i = 0; !s && !out->spread && opt->keep_idle && i < sim_gpu_idle_count(g); i++) {
             const sim_idle_hist *kinds = sim_gpu_idle(g, i, NULL);
@@ -183,7 +192,7 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
 
 trapeze_status sim_sleep_window(const trapeze_config *cfg, const trapeze_power *pw,
                                 const trapeze_sleep_job *j, double window_cycles,
-                                double spread_cycles, trapeze_sleep_run *out,
+                                double spread_cycles, double cap, trapeze_sleep_run *out,
                                 trapeze_error *err)
 {
     sim_spread sp;
@@ -194,7 +203,8 @@ trapeze_status sim_sleep_window(const trapeze_config *cfg, const trapeze_power *
     sim_sleep_config always_on;
     sim_gpu_options opt;
     sim_idle_window_options(pw, &always_on, &opt);
-    return run_job(cfg, j, &opt, window_cycles, &sp, spread_cycles < 0, out, NULL, NULL, err);
+    return run_job(cfg, j, &opt, window_cycles, &sp, spread_cycles < 0, cap, out, NULL, NULL,
+                   err);
 }
 
 /* Sums each whole launch's sleep results (the policies' mode cycles and
@@ -238,5 +248,5 @@ trapeze_status sim_sleep_whole(const trapeze_config *cfg, const trapeze_power *p
     memset(&opt, 0, sizeof opt);
     opt.power = pw;
     opt.sleep = &sc;
-    return run_job(cfg, j, &opt, 0, NULL, 0, out, add_sleep, out, err);
+    return run_job(cfg, j, &opt, 0, NULL, 0, 0, out, add_sleep, out, err);
 }
