@@ -48,6 +48,15 @@ naive() {
 }
 spec() { printf '[workload]\nname = %s\n%s\n' "$1" "$2" >"$D/$1.ini"; }
 run() { "$T" ghostzone --gpu gtx480 --spec-counts "$@" >"$D/out" 2>"$D/err"; }
+# same_as_full NAME KEYS: the last run's table ($D/out, of spec NAME) equals the
+# table of NAME_full, the same stencil written out in full with the counts by hand
+same_as_full() {
+    spec "$1_full" "$2"
+    "$T" ghostzone --gpu gtx480 --spec-counts "$D/$1_full.ini" >"$D/full" 2>/dev/null \
+        || fail "$1_full run"
+    [ "$(sed "s/^$1_full/$(printf '%-*s' $((${#1} + 5)) "$1")/" "$D/full")" = "$(cat "$D/out")" ] \
+        || fail "$1: the run's prediction differs from the hand-written spec's: $(diff "$D/full" "$D/out")"
+}
 
 # --- a 2-D 13-point star of radius 3, as a user writes it: 13 loads, 14 FMAs,
 # one rsqrt per point; the spec gives the radius only. The trace's 8x4 blocks
@@ -67,16 +76,13 @@ grep -q '^star .*gtx480' "$D/out" || fail "star: no table: $(cat "$D/out")"
 
 # the same stencil written out in full, with the counts by hand: the same
 # prediction, byte for byte
-spec star_full 'dimensions = 2
+same_as_full star 'dimensions = 2
 size = 128x64
 block = 16
 radius = 3
 shape = star
 flops_per_point = 14
 sfu_per_point = 1'
-"$T" ghostzone --gpu gtx480 --spec-counts "$D/star_full.ini" >"$D/full" 2>/dev/null || fail "star_full run"
-[ "$(sed 's/^star_full/star     /' "$D/full")" = "$(cat "$D/out")" ] \
-    || fail "star: the trace's prediction differs from the hand-written spec's: $(diff "$D/full" "$D/out")"
 
 # --- the spec's shape wins and a disagreement is said: a box of radius 3
 # reads 49 values, the trace 13
@@ -132,16 +138,13 @@ grep -q "from the Nsight Compute export $N: 3 launches of 64x64 blocks of 16x16 
     || fail "ncu: counts: $(cat "$D/err")"
 grep -q 'shape star reading 5 values per point as the run does' "$D/err" || fail "ncu: shape: $(cat "$D/err")"
 grep -q '"counts": "ncu"' "$D/j5.json" || fail "ncu: --json's counts: $(cat "$D/j5.json")"
-spec j5_full 'dimensions = 2
+same_as_full j5 'dimensions = 2
 size = 1024x1024
 block = 16
 radius = 1
 shape = star
 flops_per_point = 5
 sfu_per_point = 0'
-"$T" ghostzone --gpu gtx480 --spec-counts "$D/j5_full.ini" >"$D/full" 2>/dev/null || fail "j5_full run"
-[ "$(sed 's/^j5_full/j5     /' "$D/full")" = "$(cat "$D/out")" ] \
-    || fail "ncu: the export's prediction differs from the hand-written spec's: $(diff "$D/full" "$D/out")"
 # without --kernel the warm-up launch's grid is not the sweeps'
 expect_failure ncu-mixed "$N:12: another Grid Size or Block Size than the first launch's" "$D/none" \
     "$T" ghostzone --gpu gtx480 --spec-counts --ncu $N "$D/j5.ini"
