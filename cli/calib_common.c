@@ -4,6 +4,7 @@
  * data/workloads/pathfinder.ini), and the progress line. Parsing only.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -56,8 +57,6 @@ int calib_usage_error(const char *cmd, const char *what, const char *value)
 static int number_arg(calib_args *a, const char *opt, const char *val, double lo, double hi,
                       double *out)
 {
-    if (!val)
-        return calib_usage_error(a->cmd, opt, "needs a value");
     if (!trapeze_parse_double(val, out) || *out < lo || *out > hi) {
         char what[160];
         snprintf(what, sizeof what, "%s: expected a number from %g to %g, got", opt, lo, hi);
@@ -66,80 +65,73 @@ static int number_arg(calib_args *a, const char *opt, const char *val, double lo
     return 0;
 }
 
-int calib_parse_common(calib_args *a, int argc, char **argv, int *i)
+/* The common options, in the order their "did you mean" is looked up; the
+ * first eight are numbers (the first five whole), each into its text. */
+static const struct { const char *name; double lo, hi; } common[] = {
+    {"--budget", 1, 4096}, {"--stages", 1, 32}, {"--max-h", 1, 1e6}, {"--threads", 1, 256},
+    {"--folds", 2, 100}, {"--sweep-budget", 1e3, 1e15}, {"--min-fraction", 1e-6, 64},
+    {"--max-fraction", 1e-6, 64}};
+#define N_NUMERIC (sizeof common / sizeof common[0])
+
+/* The numbers' texts into a, checked in the table's order: 0, or -1. */
+static int take_numbers(calib_args *a, const char *const *text)
 {
-    const char *arg = argv[*i], *val = *i + 1 < argc ? argv[*i + 1] : NULL;
-    static const struct { const char *name; double lo, hi; } numeric[] = {
-        {"--budget", 1, 4096}, {"--stages", 1, 32}, {"--max-h", 1, 1e6}, {"--threads", 1, 256},
-        {"--folds", 2, 100}, {"--sweep-budget", 1e3, 1e15}, {"--min-fraction", 1e-6, 64},
-        {"--max-fraction", 1e-6, 64}};
     double *real[] = {&a->opt.sweep_budget, &a->opt.min_fraction, &a->opt.max_fraction};
     int *whole[] = {&a->opt.budget, &a->opt.stages, &a->opt.max_h, &a->threads, &a->opt.folds};
-    for (size_t k = 0; k < sizeof numeric / sizeof numeric[0]; k++) {
-        if (strcmp(arg, numeric[k].name) != 0)
-            continue;
+    for (size_t k = 0; k < N_NUMERIC; k++) {
         double v;
-        if (number_arg(a, arg, val, numeric[k].lo, numeric[k].hi, &v) < 0)
+        if (!text[k])
+            continue;
+        if (number_arg(a, common[k].name, text[k], common[k].lo, common[k].hi, &v) < 0)
             return -1;
         if (k < 5 && v != (int)v)
-            return calib_usage_error(a->cmd, "expected a whole number, got", val);
+            return calib_usage_error(a->cmd, "expected a whole number, got", text[k]);
         if (k < 5)
             *whole[k] = (int)v;
         else
             *real[k - 5] = v;
-        (*i)++;
-        return 1;
     }
-    if (strcmp(arg, "--json") == 0) {
-        if (!val)
-            return calib_usage_error(a->cmd, arg, "needs a value");
-        a->json = val;
-        (*i)++;
-        return 1;
-    }
-    if (strcmp(arg, "--gpu") == 0 || strcmp(arg, "--samples") == 0) {
-        if (!val)
-            return calib_usage_error(a->cmd, arg, "needs a value");
-        if (arg[2] == 'g') {
-            if (cli_resolve_preset(a->cmd, "--gpu", "gpus", ".config", val, a->gpu,
-                                   sizeof a->gpu))
-                return -1;
-        } else
-            a->samples = val;
-        (*i)++;
-        return 1;
-    }
-    if (arg[0] == '-' && arg[1])
-        return 0;
-    if (a->n_workloads == CALIB_MAX_WORKLOADS)
-        return calib_usage_error(a->cmd, "too many workloads (at most 16)", NULL);
-    a->workload_args[a->n_workloads++] = arg;
-    return 1;
+    return 0;
 }
 
-int calib_parse(calib_args *a, int argc, char **argv, calib_own_option own, void *ctx,
+/* The operands: workloads, at most CALIB_MAX_WORKLOADS; 0, or -1. */
+static int take_workloads(calib_args *a, const char *const *ops, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (ops[i][0] == '-' && ops[i][1]) /* a negative number */
+            return calib_usage_error(a->cmd, "unknown option or missing value:", ops[i]);
+        if (a->n_workloads == CALIB_MAX_WORKLOADS)
+            return calib_usage_error(a->cmd, "too many workloads (at most 16)", NULL);
+        a->workload_args[a->n_workloads++] = ops[i];
+    }
+    return 0;
+}
+
+int calib_parse(calib_args *a, int argc, char **argv, const cli_field *own,
                 void (*usage)(FILE *out))
 {
-    for (int i = 1; i < argc; i++) {
-        int r = calib_parse_common(a, argc, argv, &i);
-        if (r < 0)
-            return 2;
-        if (r > 0)
-            continue;
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return 0;
-        }
-        int taken = own(a, ctx, argv[i], i + 1 < argc ? argv[i + 1] : NULL);
-        if (taken < 0)
-            return 2;
-        if (taken == 0) {
-            calib_usage_error(a->cmd, "unknown option or missing value:", argv[i]);
-            return 2;
-        }
-        i += taken - 1;
-    }
-    return calib_finish_args(a) < 0 ? 2 : -1;
+    const char *gpu = NULL, *number[N_NUMERIC] = {0};
+    cli_field all[64];
+    int n = 0, n_ops = 0;
+    all[n++] = (cli_field){"--gpu", &gpu, NULL};
+    all[n++] = (cli_field){"--samples", &a->samples, NULL};
+    static const int listed[N_NUMERIC] = {0, 1, 2, 5, 6, 7, 3, 4}; /* as the help lists them */
+    for (size_t k = 0; k < N_NUMERIC; k++)
+        all[n++] = (cli_field){common[listed[k]].name, &number[listed[k]], NULL};
+    all[n++] = (cli_field){"--json", &a->json, NULL};
+    for (const cli_field *f = own; f->name && n < 63; f++)
+        all[n++] = *f;
+    all[n] = (cli_field){NULL, NULL, NULL};
+    const char **ops = calloc((size_t)argc + 1, sizeof *ops);
+    if (!ops)
+        return 2;
+    int rc = cli_parse_options(a->cmd, argc, argv, 1, all, ops, argc, &n_ops, usage);
+    if (rc < 0 && (take_workloads(a, ops, n_ops) < 0 || take_numbers(a, number) < 0 ||
+                   (gpu && cli_resolve_preset(a->cmd, "--gpu", "gpus", ".config", gpu, a->gpu,
+                                              sizeof a->gpu))))
+        rc = 2;
+    free(ops);
+    return rc;
 }
 
 int calib_finish_args(calib_args *a)
@@ -198,21 +190,4 @@ int calib_exit(const calib_args *a, trapeze_ghostzone_plan *plan, trapeze_sample
     if (s)
         fprintf(stderr, "trapeze %s: %s\n", a->cmd, err->message);
     return s ? 1 : 0;
-}
-
-int calib_check_options(const char *cmd, int argc, char **argv, const cli_opt *own)
-{
-    static const cli_opt common[] = {
-        {"--gpu", 1, 0}, {"--samples", 1, 0}, {"--budget", 1, 0}, {"--stages", 1, 0},
-        {"--max-h", 1, 0}, {"--sweep-budget", 1, 0}, {"--min-fraction", 1, 0},
-        {"--max-fraction", 1, 0}, {"--threads", 1, 0}, {"--folds", 1, 0},
-        {"--json", 1, 0}};
-    cli_opt all[64];
-    int n = 0;
-    for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
-        all[n++] = common[i];
-    for (const cli_opt *o = own; o->name && n < 63; o++)
-        all[n++] = *o;
-    all[n] = (cli_opt){NULL, 0, 0};
-    return cli_check_options(cmd, argc, argv, 1, all);
 }

@@ -29,22 +29,13 @@ typedef struct calib_args {
  * lists them, into out (2048 bytes hold it); returns out. */
 const char *calib_common_help(char *out, size_t size);
 
-/* Tries argv[*i] as a common option (advancing *i over its value). Returns
- * 1 when taken, 0 when not a common option, -1 after a usage error (printed). */
-int calib_parse_common(calib_args *a, int argc, char **argv, int *i);
-/* A command's own option: returns how many arguments it took (1 or 2), 0
- * when arg is not its option, -1 after a usage error (printed). val is the
- * next argument or NULL. */
-typedef int (*calib_own_option)(calib_args *a, void *ctx, const char *arg, const char *val);
-
-/* Parses argv: common options, -h/--help (prints usage), then `own`.
- * Returns -1 when parsed, else the exit status (0 after --help, 2 on error). */
-int calib_parse(calib_args *a, int argc, char **argv, calib_own_option own, void *ctx,
+/* Parses argv with cli_parse_options: the common options (into a, checked,
+ * --gpu resolved) and the command's own table (own, ended by {NULL}: its
+ * texts and flags, for the command to check); the operands are workloads.
+ * Returns -1 when parsed, else the exit status (0 after --help, 2 on error).
+ * The command then checks its own values and calls calib_finish_args. */
+int calib_parse(calib_args *a, int argc, char **argv, const cli_field *own,
                 void (*usage)(FILE *out));
-
-/* The options every calibration command takes, plus the command's own
- * (cli_check_options: unknown with the nearest one, repeated, no value). */
-int calib_check_options(const char *cmd, int argc, char **argv, const cli_opt *own);
 
 /* Defaults and checks after parsing: the GPU is required. -1 on error. */
 int calib_finish_args(calib_args *a);

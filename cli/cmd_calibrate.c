@@ -104,28 +104,22 @@ static int parse_structure(const char *list, unsigned *bits)
     return 0;
 }
 
-static int own_option(calib_args *a, void *ctx, const char *arg, const char *val)
+/* calibrate's own options' texts into a, checked: -1; else the exit status. */
+static int own_options(calib_args *a, const char *structure, const char *holdout,
+                       const char *fit)
 {
-    if (!strcmp(arg, "--structure") && val)
-        return parse_structure(val, &a->opt.structure) < 0 ? -1 : 2;
-    if (!strcmp(arg, "--holdout") && val) {
-        double f;
-        if (!trapeze_parse_double(val, &f) || !(f >= 0 && f < 1))
-            return calib_usage_error("calibrate", "--holdout: expected a fraction in [0, 1), got", val);
+    double f;
+    if (structure && parse_structure(structure, &a->opt.structure) < 0)
+        return 2;
+    if (holdout && (!trapeze_parse_double(holdout, &f) || !(f >= 0 && f < 1))) {
+        calib_usage_error("calibrate", "--holdout: expected a fraction in [0, 1), got", holdout);
+        return 2;
+    }
+    if (holdout)
         a->opt.holdout = f;
+    if (fit && parse_fit(fit, &a->opt.fit_mask) < 0)
         return 2;
-    }
-    if (!strcmp(arg, "--out") && val) {
-        *(const char **)ctx = val;
-        return 2;
-    }
-    if (!strcmp(arg, "--fit") && val)
-        return parse_fit(val, &a->opt.fit_mask) < 0 ? -1 : 2;
-    if (!strcmp(arg, "--real-tiles")) {
-        a->opt.real_tiles = 1;
-        return 1;
-    }
-    return 0;
+    return calib_finish_args(a) < 0 ? 2 : -1;
 }
 
 /* Runs the plan's samples: threads in one process, or spread over ranks. */
@@ -212,13 +206,14 @@ int cli_calibrate_ghostzone(int argc, char **argv)
 {
     calib_args a = {.cmd = "calibrate", .threads = 1};
     trapeze_ghostzone_calib_options_init(&a.opt);
-    const char *out = "calib.ini";
-    static const cli_opt own[] = {{"--out", 1, 0}, {"--fit", 1, 0}, {"--real-tiles", 0, 0},
-                                  {"--structure", 1, 0}, {"--holdout", 1, 0}, {NULL, 0, 0}};
-    int rc = calib_check_options("calibrate", argc, argv, own);
-    if (rc)
-        return rc;
-    rc = calib_parse(&a, argc, argv, own_option, &out, usage);
+    const char *out = "calib.ini", *fit = NULL, *structure = NULL, *holdout = NULL;
+    const cli_field own[] = {{"--out", &out, NULL}, {"--fit", &fit, NULL},
+                             {"--real-tiles", NULL, &a.opt.real_tiles},
+                             {"--structure", &structure, NULL}, {"--holdout", &holdout, NULL},
+                             {NULL, NULL, NULL}};
+    int rc = calib_parse(&a, argc, argv, own, usage);
+    if (rc < 0)
+        rc = own_options(&a, structure, holdout, fit);
     if (rc >= 0)
         return rc;
     int rank, size, mpi = calib_mpi_start(&argc, &argv, &rank, &size);

@@ -27,7 +27,7 @@ typedef struct {
     const char *trace, *ncu, *kernel; /* a run of the stencil's own kernel */
     long height;           /* evaluate this height instead of optimizing; 0 = optimize */
     long verify, stages, threads; /* simulate the `verify` best candidates */
-    const char *workloads[MAX_WORKLOADS];
+    const char **workloads; /* the operands: argc of them at most */
     int nworkloads;
     cli_gz_group group;    /* --group and its options (ghostzone_group.c) */
     cli_gz_energy_opts energy;  /* --objective, --power, --max-penalty (ghostzone_energy.c) */
@@ -146,92 +146,61 @@ static int parse_sync(const char *v, gz_args *a)
     return 0;
 }
 
-static const cli_opt options[] = {
-    {"--gpu", 1, 0}, {"--calibration", 1, 0}, {"--force-calibration", 0, 0}, {"--sync", 1, 0},
-    {"--spec-counts", 0, 0}, {"--json", 1, 0}, {"--trace", 1, 0},
-    {"--ncu", 1, 0}, {"--kernel", 1, 0},
-    {"--csv", 1, 0}, {"--height", 1, 0}, {"--tau", 0, 0}, {"--optimize-block", 0, 0},
-    {"--verify", 1, 0}, {"--stages", 1, 0}, {"--threads", 1, 0}, {"--objective", 1, 0},
-    {"--power", 1, 0}, {"--max-penalty", 1, 0}, {"--energy-samples", 1, 0}, {"--list-keys", 0, 0},
-    CLI_GZ_GROUP_OPTIONS,
-    {NULL, 0, 0}};
+/* A whole-number option's text into *out, checked against [1, max] (max 0:
+ * no bound): 0; else the usage error's status. */
+static int whole(const char *opt, const char *text, long max, long *out)
+{
+    if (!text || (trapeze_parse_long(text, out) && *out >= 1 && (!max || *out <= max)))
+        return 0;
+    return cli_usage_error("ghostzone", "%s: expected a positive integer%s, got '%s'", opt,
+                           max == 1000 ? " up to 1000" : max ? " up to 32" : "", text);
+}
+
+/* The options' texts into a, each checked. Returns -1 when parsed, else the
+ * exit status (0 after --help). */
+static int parse_options(int argc, char **argv, gz_args *a)
+{
+    const char *sync = NULL, *height = NULL, *verify = NULL, *stages = NULL, *threads = NULL;
+    cli_gz_energy_text energy = {0};
+    const cli_field fields[] = {
+        {"--gpu", &a->gpu, NULL}, {"--calibration", &a->calibration, NULL},
+        {"--force-calibration", NULL, &a->force_calibration}, {"--sync", &sync, NULL},
+        {"--spec-counts", NULL, &a->spec_counts}, {"--json", &a->json, NULL},
+        {"--trace", &a->trace, NULL}, {"--ncu", &a->ncu, NULL}, {"--kernel", &a->kernel, NULL},
+        {"--csv", &a->csv, NULL}, {"--height", &height, NULL}, {"--tau", NULL, &a->tau},
+        {"--optimize-block", NULL, &a->optimize_block}, {"--verify", &verify, NULL},
+        {"--stages", &stages, NULL}, {"--threads", &threads, NULL},
+        CLI_GZ_ENERGY_FIELDS(&a->energy, &energy), {"--list-keys", NULL, &a->list_keys},
+        CLI_GZ_GROUP_FIELDS(&a->group), {NULL, NULL, NULL}};
+    int rc = cli_parse_options("ghostzone", argc, argv, 1, fields, a->workloads, argc,
+                               &a->nworkloads, usage);
+    if (rc >= 0)
+        return rc;
+    cli_gz_group_parsed(&a->group);
+    parse_sync("best", a);
+    if (sync && parse_sync(sync, a) != 0)
+        return cli_usage_error("ghostzone", "--sync: expected relaunch, fence or best, got '%s'",
+                               sync);
+    if ((rc = whole("--height", height, 0, &a->height)) ||
+        (rc = whole("--verify", verify, 1000, &a->verify)) ||
+        (rc = whole("--stages", stages, 32, &a->stages)) ||
+        (rc = whole("--threads", threads, 32, &a->threads)) ||
+        (rc = cli_gz_energy_parse(&energy, &a->energy)))
+        return rc;
+    return -1;
+}
 
 /* Returns -1 when parsed, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, gz_args *a)
 {
-    int rc = cli_check_options("ghostzone", argc, argv, 1, options);
-    if (rc)
+    int rc = parse_options(argc, argv, a);
+    if (rc >= 0)
         return rc;
-    parse_sync("best", a);
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes_value = strcmp(arg, "--gpu") == 0 || strcmp(arg, "--calibration") == 0 ||
-                          strcmp(arg, "--sync") == 0 || strcmp(arg, "--csv") == 0 ||
-                          strcmp(arg, "--json") == 0 ||
-                          strcmp(arg, "--height") == 0 || strcmp(arg, "--verify") == 0 ||
-                          strcmp(arg, "--stages") == 0 || strcmp(arg, "--threads") == 0 ||
-                          strcmp(arg, "--trace") == 0 || strcmp(arg, "--ncu") == 0 ||
-                          strcmp(arg, "--kernel") == 0 || cli_gz_energy_option(arg);
-        if (takes_value && !val)
-            return cli_usage_error("ghostzone", "%s needs a value", arg);
-        int group_args = cli_gz_group_parse(&a->group, arg, val);
-        if (group_args) {
-            i += group_args - 1;
-            continue;
-        }
-        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(arg, "--gpu") == 0) {
-            a->gpu = val;
-        } else if (strcmp(arg, "--calibration") == 0) {
-            a->calibration = val;
-        } else if (strcmp(arg, "--csv") == 0) {
-            a->csv = val;
-        } else if (strcmp(arg, "--json") == 0) {
-            a->json = val;
-        } else if (strcmp(arg, "--trace") == 0) {
-            a->trace = val;
-        } else if (strcmp(arg, "--ncu") == 0) {
-            a->ncu = val;
-        } else if (strcmp(arg, "--kernel") == 0) {
-            a->kernel = val;
-        } else if (strcmp(arg, "--sync") == 0) {
-            if (parse_sync(val, a) != 0)
-                return cli_usage_error("ghostzone", "--sync: expected relaunch, fence or best, got '%s'", val);
-        } else if (strcmp(arg, "--height") == 0) {
-            if (!trapeze_parse_long(val, &a->height) || a->height < 1)
-                return cli_usage_error("ghostzone", "--height: expected a positive integer, got '%s'", val);
-        } else if (strcmp(arg, "--verify") == 0 || strcmp(arg, "--stages") == 0 ||
-                   strcmp(arg, "--threads") == 0) {
-            long *slot = arg[2] == 'v' ? &a->verify : arg[2] == 's' ? &a->stages : &a->threads;
-            if (!trapeze_parse_long(val, slot) || *slot < 1 || *slot > (arg[2] == 'v' ? 1000 : 32))
-                return cli_usage_error("ghostzone", "%s: expected a positive integer%s, got '%s'", arg,
-                                       arg[2] == 'v' ? " up to 1000" : " up to 32", val);
-        } else if (cli_gz_energy_option(arg)) {
-            int rc2 = cli_gz_energy_parse(arg, val, &a->energy);
-            if (rc2)
-                return rc2;
-        } else if (strcmp(arg, "--force-calibration") == 0) {
-            a->force_calibration = 1;
-        } else if (strcmp(arg, "--spec-counts") == 0) {
-            a->spec_counts = 1;
-        } else if (strcmp(arg, "--list-keys") == 0) {
-            a->list_keys = 1;
-        } else if (strcmp(arg, "--tau") == 0) {
-            a->tau = 1;
-        } else if (strcmp(arg, "--optimize-block") == 0) {
-            a->optimize_block = 1;
-        } else if (arg[0] == '-' && arg[1]) {
-            return cli_usage_error("ghostzone", "unknown option '%s'", arg);
-        } else if (a->nworkloads == MAX_WORKLOADS) {
-            return cli_usage_error("ghostzone", "at most %s workloads", "64");
-        } else {
-            a->workloads[a->nworkloads++] = arg;
-        }
-        i += takes_value;
-    }
+    for (int i = 0; i < a->nworkloads; i++)
+        if (a->workloads[i][0] == '-' && a->workloads[i][1]) /* a negative number */
+            return cli_usage_error("ghostzone", "unknown option '%s'", a->workloads[i]);
+    if (a->nworkloads > MAX_WORKLOADS)
+        return cli_usage_error("ghostzone", "at most %s workloads", "64");
     if ((a->energy.power || a->energy.max_penalty > 0 || a->energy.samples) && !a->energy.enabled)
         return cli_usage_error("ghostzone", "--power, --max-penalty and --energy-samples need "
                                "--objective");
@@ -605,9 +574,10 @@ static void list_keys(void)
         printf("[%s] %s\n", section, key);
 }
 
-int cli_ghostzone(int argc, char **argv)
+/* The command, with a's room for the operands (cli_ghostzone owns it). */
+static int ghostzone(int argc, char **argv, gz_args *ap)
 {
-    gz_args a = {0};
+    gz_args a = *ap;
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
@@ -688,4 +658,15 @@ int cli_ghostzone(int argc, char **argv)
     if (a.csv)
         fprintf(stderr, "wrote %s\n", a.csv);
     return 0;
+}
+
+int cli_ghostzone(int argc, char **argv)
+{
+    gz_args a = {0};
+    a.workloads = calloc((size_t)argc + 1, sizeof *a.workloads);
+    if (!a.workloads)
+        return 2;
+    int rc = ghostzone(argc, argv, &a);
+    free(a.workloads);
+    return rc;
 }

@@ -278,6 +278,21 @@ static int print_opcodes(const char *json_path)
     return rc;
 }
 
+/* check DIR [--json FILE] (check) or opcodes [--json FILE], their options
+ * from one table as every command's. */
+static int cmd_read(int argc, char **argv, int check)
+{
+    const char *cmd = check ? "trace check" : "trace opcodes", *json_path = NULL, *dir[1];
+    const cli_field fields[] = {{"--json", &json_path, NULL}, {NULL, NULL, NULL}};
+    int n_ops = 0;
+    int rc = cli_parse_options(cmd, argc, argv, 1, fields, dir, check, &n_ops, usage);
+    if (rc >= 0)
+        return rc;
+    if (check && !n_ops)
+        return cli_usage_error(cmd, "no trace DIR[/kernelslist.g] given");
+    return check ? cmd_check(dir[0], json_path) : print_opcodes(json_path);
+}
+
 int cli_trace(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -286,20 +301,8 @@ int cli_trace(int argc, char **argv)
     }
     if (!strcmp(argv[1], "export"))
         return cmd_export(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "check") && argc == 3 && strcmp(argv[2], "--help"))
-        return cmd_check(argv[2], NULL);
-    if (!strcmp(argv[1], "check") && argc == 5 && strcmp(argv[2], "--help") &&
-        !strcmp(argv[3], "--json"))
-        return cmd_check(argv[2], argv[4]);
-    if (!strcmp(argv[1], "opcodes") && argc == 2)
-        return print_opcodes(NULL);
-    if (!strcmp(argv[1], "opcodes") && argc == 4 && !strcmp(argv[2], "--json"))
-        return print_opcodes(argv[3]);
-    if ((!strcmp(argv[1], "check") || !strcmp(argv[1], "opcodes")) && argc == 3 &&
-        !strcmp(argv[2], "--help")) {
-        usage(stdout);
-        return 0;
-    }
+    if (!strcmp(argv[1], "check") || !strcmp(argv[1], "opcodes"))
+        return cmd_read(argc - 1, argv + 1, !strcmp(argv[1], "check"));
     fprintf(stderr, "trapeze trace: expected export, check FILE or opcodes (see --help)\n");
     return 2;
 }

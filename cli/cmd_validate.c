@@ -96,35 +96,20 @@ static int parse_sizes(calib_args *a, validate_files *f, const char *val)
     return 2;
 }
 
-static int own_option(calib_args *a, void *ctx, const char *arg, const char *val)
+/* validate's own options' texts into f, checked: -1; else the exit status. */
+static int own_options(calib_args *a, validate_files *f, const char *sizes,
+                       const char *sweep_stages)
 {
-    validate_files *f = ctx;
-    if (!strcmp(arg, "--sizes") && val)
-        return parse_sizes(a, f, val);
-    if (!strcmp(arg, "--sweep-stages") && val) {
-        long n;
-        if (!trapeze_parse_long(val, &n) || n < 1 || n > 32)
-            return calib_usage_error(a->cmd, "--sweep-stages: expected 1 to 32, got", val);
-        f->sweep_stages = (int)n;
+    long n;
+    if (sizes && parse_sizes(a, f, sizes) < 0)
+        return 2;
+    if (sweep_stages && (!trapeze_parse_long(sweep_stages, &n) || n < 1 || n > 32)) {
+        calib_usage_error(a->cmd, "--sweep-stages: expected 1 to 32, got", sweep_stages);
         return 2;
     }
-    if (!strcmp(arg, "--force-calibration")) {
-        f->force_calibration = 1;
-        return 1;
-    }
-    if (!strcmp(arg, "--logged-only")) {
-        a->opt.logged_only = 1;
-        return 1;
-    }
-    const char **slot = !strcmp(arg, "--calibration") ? &f->calibration
-                        : !strcmp(arg, "--csv")       ? &f->csv
-                        : !strcmp(arg, "--curve")     ? &f->curve
-                        : !strcmp(arg, "--sweep-log") ? &f->sweep
-                                                      : NULL;
-    if (!slot || !val)
-        return 0;
-    *slot = val;
-    return 2;
+    if (sweep_stages)
+        f->sweep_stages = (int)n;
+    return calib_finish_args(a) < 0 ? 2 : -1;
 }
 
 /* The tables in the document, under the CSV's column names. */
@@ -241,14 +226,15 @@ int cli_validate_ghostzone(int argc, char **argv)
     calib_args a = {.cmd = "validate", .threads = 1};
     validate_files f = {0};
     trapeze_ghostzone_calib_options_init(&a.opt);
-    static const cli_opt own[] = {
-        {"--calibration", 1, 0}, {"--force-calibration", 0, 0}, {"--csv", 1, 0},
-        {"--curve", 1, 0}, {"--sweep-log", 1, 0}, {"--sizes", 1, 0}, {"--sweep-stages", 1, 0},
-        {"--logged-only", 0, 0}, {NULL, 0, 0}};
-    int rc = calib_check_options("validate", argc, argv, own);
-    if (rc)
-        return rc;
-    rc = calib_parse(&a, argc, argv, own_option, &f, usage);
+    const char *sizes = NULL, *sweep_stages = NULL;
+    const cli_field own[] = {
+        {"--calibration", &f.calibration, NULL}, {"--force-calibration", NULL, &f.force_calibration},
+        {"--csv", &f.csv, NULL}, {"--curve", &f.curve, NULL}, {"--sweep-log", &f.sweep, NULL},
+        {"--sizes", &sizes, NULL}, {"--sweep-stages", &sweep_stages, NULL},
+        {"--logged-only", NULL, &a.opt.logged_only}, {NULL, NULL, NULL}};
+    int rc = calib_parse(&a, argc, argv, own, usage);
+    if (rc < 0)
+        rc = own_options(&a, &f, sizes, sweep_stages);
     if (rc >= 0)
         return rc;
     if (!f.calibration) {

@@ -59,9 +59,17 @@ typedef struct cli_gz_energy_opts {
     const char *samples;           /* --energy-samples: the samples log; NULL: a temporary one */
     int threads;                   /* --threads */
 } cli_gz_energy_opts;
-/* 1 for --objective, --power, --max-penalty, --energy-samples; parse one (0, or exit status 2). */
-int cli_gz_energy_option(const char *arg);
-int cli_gz_energy_parse(const char *arg, const char *val, cli_gz_energy_opts *o);
+/* The options' rows of ghostzone's cli_field table: --power and
+ * --energy-samples into o, --objective and --max-penalty into t's texts,
+ * which cli_gz_energy_parse then checks into o (0, or exit status 2). */
+typedef struct cli_gz_energy_text {
+    const char *objective, *max_penalty;
+} cli_gz_energy_text;
+#define CLI_GZ_ENERGY_FIELDS(o, t)                                                     \
+    {"--objective", &(t)->objective, NULL}, {"--power", &(o)->power, NULL},            \
+        {"--max-penalty", &(t)->max_penalty, NULL},                                    \
+        {"--energy-samples", &(o)->samples, NULL}
+int cli_gz_energy_parse(const cli_gz_energy_text *t, cli_gz_energy_opts *o);
 trapeze_status cli_gz_energy(const cli_gz_energy_opts *o, const char *gpu_path,
                              const trapeze_workload *spec, const trapeze_ghostzone_model *m,
                              const trapeze_ghostzone_params *p, const trapeze_sync *modes, int nmodes,

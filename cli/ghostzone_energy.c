@@ -212,30 +212,20 @@ trapeze_status cli_gz_energy(const cli_gz_energy_opts *o, const char *gpu_path,
     return s;
 }
 
-int cli_gz_energy_option(const char *arg)
+int cli_gz_energy_parse(const cli_gz_energy_text *t, cli_gz_energy_opts *o)
 {
-    return !strcmp(arg, "--objective") || !strcmp(arg, "--power") ||
-           !strcmp(arg, "--max-penalty") || !strcmp(arg, "--energy-samples");
-}
-
-int cli_gz_energy_parse(const char *arg, const char *val, cli_gz_energy_opts *o)
-{
-    if (!strcmp(arg, "--objective")) {
-        if (trapeze_ghostzone_objective_parse(val, &o->objective) != 0)
+    if (t->objective) {
+        if (trapeze_ghostzone_objective_parse(t->objective, &o->objective) != 0)
             return cli_usage_error("ghostzone", "--objective: expected time, energy or edp, "
-                                   "got '%s'", val);
+                                   "got '%s'", t->objective);
         o->enabled = 1;
-        if (!(o->max_penalty > 0))
-            o->max_penalty = 0.01;
-    } else if (!strcmp(arg, "--power")) {
-        o->power = val;
-    } else if (!strcmp(arg, "--energy-samples")) {
-        o->samples = val;
-    } else {
+        o->max_penalty = 0.01;
+    }
+    if (t->max_penalty) {
         double v;
-        if (!trapeze_parse_double(val, &v) || !(v > 0) || v >= 1)
+        if (!trapeze_parse_double(t->max_penalty, &v) || !(v > 0) || v >= 1)
             return cli_usage_error("ghostzone", "--max-penalty: expected a fraction in (0, 1), "
-                                   "got '%s'", val);
+                                   "got '%s'", t->max_penalty);
         o->max_penalty = v;
     }
     return 0;

@@ -30,23 +30,9 @@ void cli_gz_group_usage(FILE *out)
 "                      could not win even with free halo re-reads)\n");
 }
 
-int cli_gz_group_parse(cli_gz_group *g, const char *arg, const char *val)
+void cli_gz_group_parsed(cli_gz_group *g)
 {
-    if (!strcmp(arg, "--group")) {
-        g->enabled = 1;
-        return 1;
-    }
-    if (!strcmp(arg, "--group-verify") || !strcmp(arg, "--group-all-heights")) {
-        g->enabled = 1;
-        *(arg[8] == 'v' ? &g->verify : &g->exhaustive) = 1;
-        return 1;
-    }
-    if (!strcmp(arg, "--group-out") || !strcmp(arg, "--group-calibration")) {
-        g->enabled = 1;
-        *(arg[8] == 'o' ? &g->out : &g->calibration) = val;
-        return 2;
-    }
-    return 0;
+    g->enabled |= g->out || g->calibration || g->verify || g->exhaustive;
 }
 
 /* --group-calibration, else data/calibrations/NAME-group.ini, else defaults. */

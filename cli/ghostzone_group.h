@@ -1,6 +1,7 @@
 /*
  * ghostzone_group.h - `trapeze ghostzone --group`: its options and its run,
- * kept apart from cmd_ghostzone.c (which calls these two hooks).
+ * kept apart from cmd_ghostzone.c (whose option table takes these rows
+ * and which calls these hooks).
  */
 #ifndef TRAPEZE_CLI_GHOSTZONE_GROUP_H
 #define TRAPEZE_CLI_GHOSTZONE_GROUP_H
@@ -17,13 +18,15 @@ typedef struct cli_gz_group {
     int exhaustive;           /* --group-all-heights */
 } cli_gz_group;
 
-/* The options' table entries and help text. */
-#define CLI_GZ_GROUP_OPTIONS                                                           \
-    {"--group", 0, 0}, {"--group-out", 1, 0}, {"--group-calibration", 1, 0},           \
-        {"--group-verify", 0, 0}, {"--group-all-heights", 0, 0}
+/* The options' rows of the command's cli_field table (cli_parse_options),
+ * storing into g, and their help text. */
+#define CLI_GZ_GROUP_FIELDS(g)                                                         \
+    {"--group", NULL, &(g)->enabled}, {"--group-out", &(g)->out, NULL},                \
+        {"--group-calibration", &(g)->calibration, NULL},                              \
+        {"--group-verify", NULL, &(g)->verify}, {"--group-all-heights", NULL, &(g)->exhaustive}
 void cli_gz_group_usage(FILE *out);
-/* argv[i] one of ours: the arguments it takes (1 or 2); 0: not ours. */
-int cli_gz_group_parse(cli_gz_group *g, const char *arg, const char *val);
+/* After parsing: any of the options turns --group on. */
+void cli_gz_group_parsed(cli_gz_group *g);
 /* After a workload's usual output: the joint (h, grouping) decision,
  * printed and, when j is not NULL, as the member "group" of j's object. */
 trapeze_status cli_gz_group_run(const cli_gz_group *g, const char *gpu_path,

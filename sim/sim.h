@@ -10,7 +10,8 @@
  *   (sim_stencil_build_sized, sim_stencil_run) or trace (sim_trace_*);
  * - runs (sim_gpu_run, sim_gpu_run_sequence) and a launch handle
  *   (sim_gpu_launch_begin, sim_launch_run_until: to a cycle or to its end,
- *   every status returned, sim_gpu_launch_cut, sim_gpu_launch_end);
+ *   sim_launch_run_until_insts: to a count of warp instructions, every
+ *   status returned, sim_gpu_launch_cut, sim_gpu_launch_end);
  * - observers: idle periods (sim_gpu_idle, sim_events_hist, marks by
  *   sim_events_set_mark), converted to the neutral trapeze_idle_hist by
  *   sim_idle_export_add; TB placements (sim_gpu_options.on_place);
@@ -42,6 +43,14 @@
  * inside the stretch (deadlock, hang, -trapeze_max_cycles) comes back
  * here, its message in err, and l has stopped (cut or end it). */
 trapeze_status sim_launch_run_until(sim_launch *l, uint64_t cycle, trapeze_error *err);
+/* Runs launch l until it has issued at least warp_insts warp instructions
+ * (sim_gpu_launch_warp_insts) or it ended: it stops after the first visited
+ * cycle whose issues reach the count, so it holds the instructions issued
+ * by the end of that cycle, at least warp_insts unless it ended first; a
+ * count already reached runs nothing. Returns the launch's status, as
+ * sim_launch_run_until. */
+trapeze_status sim_launch_run_until_insts(sim_launch *l, uint64_t warp_insts,
+                                          trapeze_error *err);
 
 /* The sleep model's sample of job j, every structure always on: the first
  * window_cycles of the run (0: the whole run); with spread_cycles > 0 the

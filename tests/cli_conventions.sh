@@ -33,6 +33,14 @@ for cmd in "ghostzone hotspot" "sim vecadd" "trace export --out $D/t vecadd" "ca
     says "unknown option '--bogus'" "$name --bogus=1"
 done
 status 2 "unknown command" $T bogus
+# trace check and opcodes: their --json from a table too (-h is help, not a trace)
+for cmd in "trace check $D/none" "trace opcodes"; do
+    status 2 "${cmd% $D/none} --bogus" $T $cmd --bogus 1
+    says "unknown option '--bogus'" "${cmd% $D/none} --bogus"
+    status 2 "${cmd% $D/none} --json" $T $cmd --json
+    says "--json needs a value" "${cmd% $D/none} --json"
+done
+status 0 "trace check -h" $T trace check -h
 
 # --- a file missing or malformed at run time: 1, with --gpu=FILE read as --gpu FILE
 for cmd in "ghostzone hotspot" "sim vecadd" "trace export --out $D/t vecadd" \

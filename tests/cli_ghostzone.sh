@@ -18,6 +18,11 @@ grep -Eq '^Cell .* fence$' "$D/out" || fail "Cell chooses fences"
 [ "$(wc -l <"$D/gz.csv")" -eq $((1 + 2 * (127 + 9 + 9 + 3))) ] || fail "CSV row count $(wc -l <"$D/gz.csv")"
 "$T" ghostzone --help | grep -q -- "--calibration" || fail "--help"
 "$T" --help | grep -q ghostzone || fail "trapeze --help"
+# --help wins wherever it stands, as in every command's option table: not
+# taken as --csv's value (a file named --help written in the current folder)
+Tabs=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
+(cd "$D" && "$Tabs" ghostzone --csv --help >help.out 2>&1) || fail "--csv --help exit status"
+grep -q -- "--calibration" "$D/help.out" && [ ! -e "$D/--help" ] || fail "--csv --help: $(cat "$D/help.out")"
 
 # --- the headline: the best integer (mode, h) and its margin over the runner-up
 "$T" ghostzone --gpu data/gpus/gtx480.config --calibration data/calibrations/gtx480.ini \

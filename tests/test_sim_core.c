@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "sim/core/gpu_sim.h"
+#include "sim/sim.h"
 
 #define LAT 100
 
@@ -1201,10 +1202,52 @@ static void test_builder_errors(void)
     CHECK(sim_kb_end(kb, &k, &err) == TRAPEZE_EINVAL);
 }
 
+/* sim_launch_run_until_insts (sim/sim.h) on the chain of test_window: FMA i
+ * issues in cycle 1 + 5(i-1), the EXIT (the 11th) in 47, the run is 52
+ * cycles. Run to cycle 16, 3 have issued and cycle 16 is the next visited;
+ * run to 4 instructions, one step (cycle 16) gives exactly 4, and up to
+ * cycle 21 (the 5th's) nothing more issues; a count already reached runs
+ * nothing; 10 stops after cycle 46, 47 next; 12 is never reached: the launch
+ * ends, with its stats' 11 instructions and 52 cycles. */
+static void test_run_until_insts(void)
+{
+    sim_kb *kb = sim_kb_begin("chain", SIM_DIM(1), SIM_DIM(32));
+    for (int i = 0; i < 10; i++)
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1, 1, 1, 1);
+    sim_kernel *k = end(kb);
+    trapeze_config *cfg = make_cfg(8, NULL);
+    sim_gpu *g = NULL;
+    trapeze_error err;
+    sim_kernel_stats st;
+    sim_launch l;
+    CHECK_OK(sim_gpu_create(cfg, NULL, &g, &err));
+    CHECK_OK(sim_gpu_launch_begin(g, k, &st, &l, &err));
+    CHECK_OK(sim_launch_run_until(&l, 16, &err));
+    CHECK(l.t == 16 && sim_gpu_launch_warp_insts(&l) == 3);
+    CHECK_OK(sim_launch_run_until_insts(&l, 4, &err));
+    CHECK(l.running && l.t > 16 && sim_gpu_launch_warp_insts(&l) == 4);
+    CHECK_OK(sim_launch_run_until(&l, 21, &err));
+    CHECK(sim_gpu_launch_warp_insts(&l) == 4);
+    uint64_t t = l.t;
+    CHECK_OK(sim_launch_run_until_insts(&l, 2, &err));
+    CHECK(l.t == t && sim_gpu_launch_warp_insts(&l) == 4);
+    CHECK_OK(sim_launch_run_until_insts(&l, 10, &err));
+    CHECK(l.running && l.t == 47 && sim_gpu_launch_warp_insts(&l) == 10);
+    CHECK_OK(sim_launch_run_until_insts(&l, 12, &err));
+    CHECK(!l.running && sim_gpu_launch_warp_insts(&l) == 11);
+    CHECK_OK(sim_gpu_launch_end(&l, &err));
+    CHECK(st.total.warp_insts == 11 && st.cycles == 52 && !st.windowed);
+    sim_kernel_stats_free(&st);
+    sim_gpu_destroy(g);
+    trapeze_config_destroy(cfg);
+    sim_kernel_destroy(k);
+}
+
 int main(void)
 {
     test_fu_latency();
     test_window();
+    test_run_until_insts();
     test_accelsim_option_lines();
     test_operand_collector();
     test_instruction_fetch();

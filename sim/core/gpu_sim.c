@@ -422,14 +422,19 @@ trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_
     return TRAPEZE_OK;
 }
 
-/* A sample's window (-trapeze_window_warp_insts): the launch's SMs have
- * issued that many warp instructions (counted once per issue, sm.c). */
-static int window_reached(const sim_gpu *g)
+uint64_t sim_gpu_launch_warp_insts(const sim_launch *l)
 {
     uint64_t n = 0;
-    for (int s = 0; s < g->n_sm; s++)
-        n += g->sms[s].st.warp_insts;
-    return n >= g->cfg.window_warp_insts;
+    for (int s = 0; s < l->g->n_sm; s++)
+        n += l->g->sms[s].st.warp_insts;
+    return n;
+}
+
+/* A sample's window (-trapeze_window_warp_insts): the launch's SMs have
+ * issued that many warp instructions. */
+static int window_reached(const sim_launch *l)
+{
+    return sim_gpu_launch_warp_insts(l) >= l->g->cfg.window_warp_insts;
 }
 
 /* One visited cycle t (the order is the file comment's); then the next
@@ -478,7 +483,7 @@ int sim_gpu_launch_step(sim_launch *l, trapeze_error *err)
             end = t + 1;
             break;
         }
-        if (g->cfg.window_warp_insts && window_reached(g)) {
+        if (g->cfg.window_warp_insts && window_reached(l)) {
             l->windowed = 1;
             end = t + 1;
             break;

@@ -437,6 +437,9 @@ void sim_gpu_sequence_at(sim_gpu *g, int launch, int launches);
 trapeze_status sim_gpu_launch_begin(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st,
                                     sim_launch *l, trapeze_error *err);
 int sim_gpu_launch_step(sim_launch *l, trapeze_error *err);
+/* The warp instructions the launch's SMs have issued so far (counted once
+ * per issue, sm.c; the launch's warp_insts when it ends). */
+uint64_t sim_gpu_launch_warp_insts(const sim_launch *l);
 trapeze_status sim_gpu_launch_end(sim_launch *l, trapeze_error *err);
 /* Ends a launch before its blocks are done (a sampled window of a run,
  * sim/sample/jump_window.c): frees the dispatch state and l->st. What is in
