@@ -2,8 +2,8 @@
  * group_opt.c - choosing a TB grouping with the grouping model: the
  * groupings of the baselines and of rectangular tiles, the continuous
  * relaxation over tile shapes (the generic optimizer's SLSQP with exact
- * gradients of the interpolated model), rounding and refinement. Owns the search only; the
- * predictions are group.c's.
+ * gradients of the interpolated model), rounding and refinement. Owns the
+ * search only; the predictions are group.c's.
  *
  * Why tiles: the seeds' kernels and the stencils are grid-structured, and a
  * gx x gy tile of neighbouring TBs is the shape whose union of footprints is
@@ -102,7 +102,7 @@ typedef struct {
     int order;
     int cap;             /* the largest tile: TBs per SM at once, at most a fair share */
     int xmax, ymax;      /* shapes 1..xmax by 1..ymax */
-    int vx, vy;          /* which of gx, gy are NLopt variables (index or -1) */
+    int vx, vy;          /* which of gx, gy move (index or -1; -1: held at 1) */
     double *cycles;      /* [order][gx][gy] cache, NAN until predicted */
     int evaluations, nlopt_evaluations;
     trapeze_status status;
