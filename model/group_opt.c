@@ -1,9 +1,9 @@
 /*
  * group_opt.c - choosing a TB grouping with the grouping model: the
  * groupings of the baselines and of rectangular tiles, the continuous
- * relaxation over tile shapes (NLopt SLSQP with exact gradients of the
- * interpolated model), rounding and refinement. Owns the search only; the
- * predictions are group.c's.
+ * relaxation over tile shapes (the generic optimizer's SLSQP with exact
+ * gradients of the interpolated model), rounding and refinement. Owns the
+ * search only; the predictions are group.c's.
  *
  * Why tiles: the seeds' kernels and the stencils are grid-structured, and a
  * gx x gy tile of neighbouring TBs is the shape whose union of footprints is
@@ -14,7 +14,6 @@
  * go to the least-loaded queue, which balances the SMs.
  */
 #include <math.h>
-#include <nlopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +102,7 @@ typedef struct {
     int order;
     int cap;             /* the largest tile: TBs per SM at once, at most a fair share */
     int xmax, ymax;      /* shapes 1..xmax by 1..ymax */
-    int vx, vy;          /* which of gx, gy are NLopt variables (index or -1) */
+    int vx, vy;          /* which of gx, gy move (index or -1; -1: held at 1) */
     double *cycles;      /* [order][gx][gy] cache, NAN until predicted */
     int evaluations, nlopt_evaluations;
     trapeze_status status;
@@ -158,72 +157,91 @@ static double interpolate(relax *r, double u, double v, double *du, double *dv)
     return (1 - a) * (1 - b) * c00 + a * (1 - b) * c10 + (1 - a) * b * c01 + a * b * c11;
 }
 
-static void unpack(const relax *r, const double *x, double *u, double *v)
+/* The interpolant as a model instance for the generic optimizer
+ * (model/optimize.c): decisions (gx, gy) in [1, xmax] x [1, ymax], a
+ * dimension with one whole shape held at 1 (`fixed`), and the constraint
+ * gx * gy - cap <= 0 (the tile is resident at once) when both move. `self`
+ * holds the search, whose cache it fills: one instance serves one thread. */
+typedef struct {
+    relax *r;
+} tile_self;
+
+static void tile_bounds(const void *self, double *lo, double *hi)
 {
-    *u = r->vx >= 0 ? x[r->vx] : 1;
-    *v = r->vy >= 0 ? x[r->vy] : 1;
+    const relax *r = ((const tile_self *)self)->r;
+    lo[0] = lo[1] = 1;
+    hi[0] = r->xmax;
+    hi[1] = r->ymax;
 }
 
-static double objective(unsigned n, const double *x, double *grad, void *data)
+static int tile_nconstraints(const void *self)
 {
-    relax *r = data;
-    double u, v, du, dv;
-    (void)n;
-    unpack(r, x, &u, &v);
-    r->nlopt_evaluations++;
-    double c = interpolate(r, u, v, &du, &dv);
+    const relax *r = ((const tile_self *)self)->r;
+    return r->vx >= 0 && r->vy >= 0;
+}
+
+static double tile_resident(const void *self, int k, const double *x, double *grad)
+{
+    const relax *r = ((const tile_self *)self)->r;
+    (void)k;
     if (grad) {
-        if (r->vx >= 0)
-            grad[r->vx] = du;
-        if (r->vy >= 0)
-            grad[r->vy] = dv;
+        grad[0] = x[1];
+        grad[1] = x[0];
     }
-    return c;
+    return x[0] * x[1] - r->cap;
 }
 
-/* gx * gy - x <= 0: the tile is resident at once. */
-static double resident(unsigned n, const double *x, double *grad, void *data)
+/* A shape the discrete model cannot predict fails the whole search
+ * (r->status); the optimizer sees a point outside the domain. */
+static trapeze_status tile_evaluate(const void *self, const double *params, const double *x,
+                                    double *value, double *dparams, double *dx,
+                                    trapeze_error *err)
 {
-    relax *r = data;
-    double u, v;
-    (void)n;
-    unpack(r, x, &u, &v);
-    if (grad) {
-        if (r->vx >= 0)
-            grad[r->vx] = v;
-        if (r->vy >= 0)
-            grad[r->vy] = u;
+    relax *r = ((const tile_self *)self)->r;
+    double du, dv;
+    (void)params, (void)dparams, (void)err;
+    *value = interpolate(r, x[0], x[1], &du, &dv);
+    if (dx) {
+        dx[0] = du;
+        dx[1] = dv;
     }
-    return u * v - r->cap;
+    return r->status;
 }
 
-/* One SLSQP run from (u0, v0); keeps the best point in (*bu, *bv, *bc). */
+static const char *const tile_names[] = {"gx", "gy"};
+
+static const trapeze_model_ops tile_ops = {
+    .name = "group tiles",
+    .ndecisions = 2,
+    .decision_names = tile_names,
+    .decision_bounds = tile_bounds,
+    .nconstraints = tile_nconstraints,
+    .constraint = tile_resident,
+    .evaluate = tile_evaluate,
+};
+
+/* One SLSQP run from (u0, v0); keeps the best point in (*bu, *bv, *bc) when
+ * NLopt converged and the end point is resident. */
 static void relax_from(relax *r, double u0, double v0, double *bu, double *bv, double *bc)
 {
-    int n = (r->vx >= 0) + (r->vy >= 0);
-    double x[2], lo[2], hi[2], f;
-    if (r->vx >= 0) {
-        x[r->vx] = u0, lo[r->vx] = 1, hi[r->vx] = r->xmax;
-    }
-    if (r->vy >= 0) {
-        x[r->vy] = v0, lo[r->vy] = 1, hi[r->vy] = r->ymax;
-    }
-    nlopt_opt opt = nlopt_create(NLOPT_LD_SLSQP, (unsigned)n);
-    if (!opt)
-        return;
-    nlopt_set_lower_bounds(opt, lo);
-    nlopt_set_upper_bounds(opt, hi);
-    nlopt_set_min_objective(opt, objective, r);
-    if (n == 2)
-        nlopt_add_inequality_constraint(opt, resident, r, 1e-9);
-    nlopt_set_xtol_rel(opt, 1e-6);
-    nlopt_set_maxeval(opt, 200);
-    nlopt_result res = nlopt_optimize(opt, x, &f);
-    nlopt_destroy(opt);
-    double u, v;
-    unpack(r, x, &u, &v);
-    if (res > 0 && u * v <= r->cap + 1e-6 && f < *bc) {
-        *bu = u, *bv = v, *bc = f;
+    tile_self self = {r};
+    trapeze_model model = {&tile_ops, &self};
+    static const double ctol[] = {1e-9};
+    trapeze_minimize_options o;
+    trapeze_minimize_options_default(&o);
+    o.algorithm = TRAPEZE_MINIMIZE_SLSQP;
+    o.fixed = (r->vx < 0 ? 1u : 0u) | (r->vy < 0 ? 2u : 0u);
+    o.xtol_rel = 1e-6;
+    o.ftol_rel = -1;
+    o.max_evaluations = 200;
+    o.ctol = ctol;
+    double x0[2] = {r->vx >= 0 ? u0 : 1, r->vy >= 0 ? v0 : 1};
+    trapeze_minimum min;
+    trapeze_status st = trapeze_model_minimize(&model, NULL, x0, &o, &min, NULL);
+    r->nlopt_evaluations += min.evaluations;
+    double u = min.x[0], v = min.x[1];
+    if (st == TRAPEZE_OK && u * v <= r->cap + 1e-6 && min.value < *bc) {
+        *bu = u, *bv = v, *bc = min.value;
     }
 }
 

@@ -2,9 +2,9 @@
  * group_soft.c - a grouping for locality graphs without grid structure
  * (PAVER's BFS, B+ tree: no tile shape follows their sharing): a soft
  * assignment of TBs to the SMs' group queues, relaxed, optimized with
- * NLopt, rounded under the balance constraint and refined by moves. Owns
- * this search only; the model (group.c) judges its result like any
- * candidate's.
+ * the generic optimizer's L-BFGS (model/optimize.c), rounded under the
+ * balance constraint and refined by moves. Owns this search only; the
+ * model (group.c) judges its result like any candidate's.
  *
  * The relaxation. X[p][g] = softmax_g(theta[p][g]) is TB p's share of queue
  * g. What the grouping model's L1 term rewards is data shared within a
@@ -32,7 +32,6 @@
  * refinement.
  */
 #include <math.h>
-#include <nlopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,12 +102,63 @@ double trapeze_group_soft_objective(const trapeze_group_model *m, int G, const d
     return 1 - kept / (2 * S) + LAMBDA * pen;
 }
 
-static double nlopt_objective(unsigned n, const double *x, double *grad, void *data)
+/* The relaxation as a model instance for the generic optimizer
+ * (model/optimize.c): theta, n x G decisions, unbounded, no constraint.
+ * `self` holds the search, whose scratch (X, dX) each evaluation fills: one
+ * instance serves one thread. */
+typedef struct {
+    soft *s;
+} soft_self;
+
+static int soft_count(const void *self)
 {
-    (void)n;
-    soft *s = data;
-    s->evaluations++;
-    return trapeze_group_soft_objective(s->m, s->G, x, grad, s->X, s->dX);
+    const soft *s = ((const soft_self *)self)->s;
+    return (int)(s->m->n * s->G);
+}
+
+static void soft_bounds(const void *self, double *lo, double *hi)
+{
+    for (int i = 0, n = soft_count(self); i < n; i++) {
+        lo[i] = -HUGE_VAL;
+        hi[i] = HUGE_VAL;
+    }
+}
+
+static trapeze_status soft_evaluate(const void *self, const double *params, const double *theta,
+                                    double *value, double *dparams, double *dtheta,
+                                    trapeze_error *err)
+{
+    soft *s = ((const soft_self *)self)->s;
+    (void)params, (void)dparams, (void)err;
+    *value = trapeze_group_soft_objective(s->m, s->G, theta, dtheta, s->X, s->dX);
+    return TRAPEZE_OK;
+}
+
+static const trapeze_model_ops soft_ops = {
+    .name = "soft assignment",
+    .decision_bounds = soft_bounds,
+    .decision_count = soft_count,
+    .evaluate = soft_evaluate,
+};
+
+/* L-BFGS from theta, the end point back into theta; NLopt's round-off stop
+ * is a result (the surrogate is flat near its optimum). */
+static trapeze_status relax_shares(soft *s, double *theta, trapeze_error *err)
+{
+    soft_self self = {s};
+    trapeze_model model = {&soft_ops, &self};
+    trapeze_minimize_options o;
+    trapeze_minimize_options_default(&o);
+    o.algorithm = TRAPEZE_MINIMIZE_LBFGS;
+    o.xtol_rel = -1;
+    o.ftol_rel = 1e-8;
+    o.max_evaluations = 300;
+    o.accept_roundoff = 1;
+    o.x_out = theta;
+    trapeze_minimum min;
+    trapeze_status st = trapeze_model_minimize(&model, NULL, theta, &o, &min, err);
+    s->evaluations = min.evaluations;
+    return st;
 }
 
 /* Prim's order on the maximum spanning tree (heaviest edge to the tree
@@ -324,15 +374,7 @@ trapeze_status trapeze_group_soft(const trapeze_group_model *m, trapeze_grouping
             for (int g = 0; g < G; g++)
                 theta[order[r] * G + g] = g == (int)(r * G / n) ? 2.0 : 0.0;
         info->relaxed_start = trapeze_group_soft_objective(m, G, theta, NULL, s.X, s.dX);
-        nlopt_opt opt = nlopt_create(NLOPT_LD_LBFGS, (unsigned)(n * G));
-        double f = 0;
-        nlopt_set_min_objective(opt, nlopt_objective, &s);
-        nlopt_set_ftol_rel(opt, 1e-8);
-        nlopt_set_maxeval(opt, 300);
-        nlopt_result res = nlopt_optimize(opt, theta, &f);
-        nlopt_destroy(opt);
-        if (res < 0 && res != NLOPT_ROUNDOFF_LIMITED)
-            st = trapeze_fail(err, TRAPEZE_ERANGE, "soft assignment: NLopt failed (%d)", (int)res);
+        st = relax_shares(&s, theta, err);
         /* the shares at the point returned (the last evaluation may differ) */
         info->relaxed = trapeze_group_soft_objective(m, G, theta, NULL, s.X, s.dX);
         info->nlopt_evaluations = s.evaluations;

@@ -51,6 +51,12 @@ typedef struct trapeze_model_ops {
     trapeze_status (*evaluate)(const void *self, const double *params, const double *decisions,
                                double *value, double *dvalue_dparams,
                                double *dvalue_ddecisions, trapeze_error *err);
+
+    /* A count that depends on the instance (the grouping model's soft
+     * assignment: a variable per TB and queue); NULL: ndecisions. Above
+     * TRAPEZE_MODEL_MAX_DECISIONS only the optimizer serves it (its vectors
+     * then on the heap), with decision_names NULL. */
+    int (*decision_count)(const void *self);
 } trapeze_model_ops;
 
 typedef struct trapeze_model {
@@ -80,24 +86,34 @@ typedef enum {
     /* SLSQP: far faster where a constraint is active at the optimum (the
      * sleep model's order constraints: MMA's inner iterations took 0.1 to
      * 15 s per start on a full histogram, SLSQP milliseconds) */
-    TRAPEZE_MINIMIZE_SLSQP
+    TRAPEZE_MINIMIZE_SLSQP,
+    /* L-BFGS: no constraints; many variables (the grouping model's soft
+     * assignment) */
+    TRAPEZE_MINIMIZE_LBFGS
 } trapeze_minimize_algorithm;
 
 typedef struct trapeze_minimize_options {
     const double *lo, *hi;      /* box; NULL: the model's decision_bounds */
     unsigned fixed;             /* bit i: decision i held at x_start[i] */
     int n_starts;               /* >= 1 */
-    double xtol_rel, ftol_rel;  /* 0: 1e-12, 1e-14 */
+    double xtol_rel, ftol_rel;  /* 0: 1e-12, 1e-14; negative: no such test */
     int max_evaluations;        /* per start; 0: 2000 */
     trapeze_minimize_algorithm algorithm;
     const double *ctol;         /* constraint k's tolerance; NULL: 0 for every one */
     /* 1: an end point counts even when NLopt stops on an error (SLSQP's
      * round-off limit): the caller judges it; 0: such a start failed */
     int keep_end_point;
+    /* 1: NLopt's round-off stop counts as a result (the end point is as
+     * good as the arithmetic allows); other errors still fail the start */
+    int accept_roundoff;
+    /* where the end point also goes (may be x_start), the model's decision
+     * count long; required above TRAPEZE_MODEL_MAX_DECISIONS, where
+     * trapeze_minimum.x is left zero. `fixed` covers the first 32 only. */
+    double *x_out;
 } trapeze_minimize_options;
 
 typedef struct trapeze_minimum {
-    double x[TRAPEZE_MODEL_MAX_DECISIONS];
+    double x[TRAPEZE_MODEL_MAX_DECISIONS];   /* up to that many decisions */
     double value;
     int evaluations;            /* model evaluations over every start */
 } trapeze_minimum;

@@ -155,7 +155,7 @@ static trapeze_status bowl_eval(const void *self, const double *p, const double 
     return TRAPEZE_OK;
 }
 static const trapeze_model_ops bowl_ops = {"bowl", 1, bowl_params, bowl_lo, bowl_hi, 2, xy_names,
-                                           bowl_bounds, one_constraint, sum_le_4, bowl_eval};
+                                           bowl_bounds, one_constraint, sum_le_4, bowl_eval, NULL};
 
 /* SLSQP (the sleep model's choice) finds the same constrained optimum as
  * MMA; a constraint's tolerance lets it sit that far outside (x + y <= 4
@@ -240,7 +240,7 @@ static trapeze_status well_eval(const void *self, const double *p, const double 
     return TRAPEZE_OK;
 }
 static const trapeze_model_ops well_ops = {"wells", 0, NULL, NULL, NULL, 1, x_names,
-                                           well_bounds, NULL, NULL, well_eval};
+                                           well_bounds, NULL, NULL, well_eval, NULL};
 
 static void test_multistart(void)
 {
@@ -259,6 +259,81 @@ static void test_multistart(void)
     o.n_starts = 0;
     trapeze_error err;
     CHECK(trapeze_model_minimize(&m, NULL, &x0, &o, &many, &err) == TRAPEZE_EINVAL);
+}
+
+/* A decision count beyond TRAPEZE_MODEL_MAX_DECISIONS, given by the
+ * instance (as the grouping model's soft assignment): f = sum (x_i - i)^2
+ * over `*self` unbounded variables; L-BFGS finds x_i = i, the end point
+ * comes back through x_out only. */
+static int many_count(const void *self)
+{
+    return *(const int *)self;
+}
+static void many_bounds(const void *self, double *lo, double *hi)
+{
+    for (int i = 0; i < many_count(self); i++) {
+        lo[i] = -HUGE_VAL;
+        hi[i] = HUGE_VAL;
+    }
+}
+static trapeze_status many_eval(const void *self, const double *p, const double *x, double *v,
+                                double *dp, double *dx, trapeze_error *err)
+{
+    (void)p, (void)dp, (void)err;
+    *v = 0;
+    for (int i = 0; i < many_count(self); i++) {
+        *v += (x[i] - i) * (x[i] - i);
+        if (dx)
+            dx[i] = 2 * (x[i] - i);
+    }
+    return TRAPEZE_OK;
+}
+static const trapeze_model_ops many_ops = {.name = "many", .decision_bounds = many_bounds,
+                                           .evaluate = many_eval, .decision_count = many_count};
+
+static void test_minimize_lbfgs_many(void)
+{
+    int n = 40;
+    trapeze_model m = {&many_ops, &n};
+    trapeze_minimize_options o;
+    trapeze_minimize_options_default(&o);
+    o.algorithm = TRAPEZE_MINIMIZE_LBFGS;
+    double x[40] = {0};
+    trapeze_minimum best;
+    trapeze_error err;
+    /* no x_out: nowhere to put 40 decisions */
+    CHECK(trapeze_model_minimize(&m, NULL, x, &o, &best, &err) == TRAPEZE_EINVAL &&
+          strstr(err.message, "40 decision variables"));
+    o.x_out = x;   /* the start, overwritten by the end point */
+    CHECK_OK(trapeze_model_minimize(&m, NULL, x, &o, &best, NULL));
+    for (int i = 0; i < n; i++)
+        CHECK_NEAR(x[i], i, 1e-6);
+    CHECK_NEAR(best.value, 0, 1e-10);
+    CHECK(best.x[0] == 0 && best.evaluations > 1);
+    /* L-BFGS takes no constraints: the bowl's is refused, not dropped */
+    trapeze_model bowl = {&bowl_ops, NULL};
+    double a = 1, x0[2] = {0, 0};
+    o.x_out = NULL;
+    CHECK(trapeze_model_minimize(&bowl, &a, x0, &o, &best, &err) == TRAPEZE_EINVAL &&
+          strstr(err.message, "no constraints"));
+}
+
+/* A negative tolerance turns that stopping test off: with neither, MMA
+ * runs out its evaluation budget where the defaults stop it early. */
+static void test_minimize_no_tolerance(void)
+{
+    trapeze_model m = {&well_ops, NULL};
+    trapeze_minimize_options o;
+    trapeze_minimize_options_default(&o);
+    o.max_evaluations = 300;
+    trapeze_minimum def, none;
+    double x0 = 1.1;
+    CHECK_OK(trapeze_model_minimize(&m, NULL, &x0, &o, &def, NULL));
+    CHECK(def.evaluations < 300);
+    o.xtol_rel = o.ftol_rel = -1;
+    CHECK_OK(trapeze_model_minimize(&m, NULL, &x0, &o, &none, NULL));
+    CHECK(none.evaluations == 300);
+    CHECK_NEAR(none.x[0], def.x[0], 1e-6);
 }
 
 /* y(t) = a e^(-b t): the decision variable t is the sample's input. */
@@ -280,7 +355,7 @@ static trapeze_status decay_eval(const void *self, const double *p, const double
     return TRAPEZE_OK;
 }
 static const trapeze_model_ops decay_ops = {"decay", 2, decay_params, decay_lo, decay_hi, 1,
-                                            x_names, well_bounds, NULL, NULL, decay_eval};
+                                            x_names, well_bounds, NULL, NULL, decay_eval, NULL};
 
 static void test_fit_toy(void)
 {
@@ -413,6 +488,8 @@ int main(void)
     test_minimize_constrained();
     test_minimize_slsqp();
     test_multistart();
+    test_minimize_lbfgs_many();
+    test_minimize_no_tolerance();
     test_fit_toy();
     test_joint_search_counts_every_evaluation();
     test_decision();
