@@ -4,7 +4,7 @@
  * grouping file, and print its predicted and simulated cycles and L2
  * accesses beside the simulator's policies (rr, bcs, chen, mst, kway,
  * rbts). Argument handling and printing only; the model is model/group*.c,
- * the joining to the simulator sampler/group_problem.c.
+ * the joining to the simulator sampler/group/group_problem.c.
  */
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * cmd_import.c - `trapeze import ncu FILE.csv`: hardware measurements into
  * the samples log. Parses arguments, loads the GPU config and workload the
  * row names, calls trapeze_ncu_import and appends its row; the format is
- * the library's (sampler/ncu_import.c).
+ * the library's (sampler/ghostzone/ncu_import.c).
  */
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * ghostzone_energy.c - `trapeze ghostzone --objective time|energy|edp`: the
  * energy half of the ghost-zone command (cmd_ghostzone.c parses and calls
  * cli_gz_energy once per workload). Samples, calibration, sleep thresholds
- * and ranking are library calls (sampler/gz_energy_sample.c,
+ * and ranking are library calls (sampler/gz_energy/gz_energy_sample.c,
  * model/gz_energy.c); this file only sequences them and prints.
  */
 #include <errno.h>

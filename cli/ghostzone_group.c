@@ -1,6 +1,6 @@
 /*
  * ghostzone_group.c - `trapeze ghostzone --group`: trapezoid height and TB
- * grouping chosen together (sampler/gz_group.c), printed, the grouping
+ * grouping chosen together (sampler/group/gz_group.c), printed, the grouping
  * written as a grouping file, optionally checked by simulation. Parsing
  * and printing only.
  */

@@ -34,7 +34,7 @@
  *   T2 = tl2 max_g l2_g, Td = tdram max_g dram_g (l2_g, dram_g: the terms
  *        of queue g's TBs; each SM's memory pipeline serves its own
  *        queue, the busiest one bounds the launch; so a sub-grid of m
- *        queues, the short samples of sampler/group_window.c, and the
+ *        queues, the short samples of sampler/group/group_window.c, and the
  *        whole launch share the constants)
  *   cycles    = (Tc^q + Ts^q + T2^q + Td^q)^(1/q), q = 1 / (1 - omega)
  */

@@ -17,7 +17,7 @@
  *
  * Owns the energy equations, their h-gradient, the calibration of the
  * joules per count and the ranking of (sync, h). It must not simulate
- * (samples come in as structs, sampler/gz_energy_sample.c makes them) nor
+ * (samples come in as structs, sampler/gz_energy/gz_energy_sample.c makes them) nor
  * print.
  */
 #include <math.h>

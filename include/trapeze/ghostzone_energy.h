@@ -3,7 +3,7 @@
  * of it; its conventions hold here. Compiles alone; declares nothing of
  * another module (it includes their headers instead).
  *
- * Energy-aware ghost zones (model/gz_energy.c, sampler/gz_energy_sample.c):
+ * Energy-aware ghost zones (model/gz_energy.c, sampler/gz_energy/gz_energy_sample.c):
  * energy per stencil loop, its calibration, samples and ranking.
  */
 #ifndef TRAPEZE_GHOSTZONE_ENERGY_H

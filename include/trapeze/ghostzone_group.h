@@ -3,7 +3,7 @@
  * of it; its conventions hold here. Compiles alone; declares nothing of
  * another module (it includes their headers instead).
  *
- * Ghost zones and TB groupings together (sampler/gz_group.c): each height's
+ * Ghost zones and TB groupings together (sampler/group/gz_group.c): each height's
  * best grouping and the ghost-zone model's CPL with its halo re-reads.
  */
 #ifndef TRAPEZE_GHOSTZONE_GROUP_H
@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-/* ---- ghost zones and groupings together (sampler/gz_group.c) ----
+/* ---- ghost zones and groupings together (sampler/group/gz_group.c) ----
  * For each trapezoid height: the relaunched stage's locality graph, the
  * grouping of its TBs the grouping model predicts keeps most halo re-reads
  * in L1, and the ghost-zone model's cycles per loop with the re-reads that

@@ -243,7 +243,7 @@ trapeze_status trapeze_group_problem_simulate_window(const trapeze_group_problem
                                                      int window_groups, trapeze_group_measured *out,
                                                      trapeze_error *err);
 
-/* ---- short samples (sampler/group_window.c) ----
+/* ---- short samples (sampler/group/group_window.c) ----
  * A policy's sample is a sub-grid of the launch: the TBs of the first
  * non-empty queues of its grouping (as the model sees it), at most m of
  * them holding at most the share m / n_sm of the TBs (at least one queue);
@@ -292,7 +292,7 @@ trapeze_status trapeze_group_window_fit_many(const trapeze_group_problem *const 
                                              trapeze_group_params *p, trapeze_fit_report *rep,
                                              trapeze_error *err);
 
-/* The decision of one launch (sampler/group_decide.c), what `trapeze group`
+/* The decision of one launch (sampler/group/group_decide.c), what `trapeze group`
  * and `trapeze validate --model group` run. Policy rows: the dispatch
  * policies the model compares (trapeze_tb_policies[0 ..
  * TRAPEZE_TB_NCOMPARED), rr bcs chen mst kway rbts), then optimized. */
@@ -370,7 +370,7 @@ trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trape
                                     int soft, trapeze_group_outcome *out, trapeze_error *err);
 void trapeze_group_outcome_free(trapeze_group_outcome *o);
 
-/* The grouping model's samples (sampler/group_samples.c): one launch under
+/* The grouping model's samples (sampler/group/group_samples.c): one launch under
  * one policy, whole or its sub-grid, a row of model "group" in a samples
  * log (columns gpu, kernel, params, launch, policy, window_sms (0: the
  * whole launch), then cycles, l2_accesses, dram_reads, l1_hits,

@@ -141,7 +141,7 @@ trapeze_status trapeze_sleep_evaluate(const trapeze_sleep_model *m, const double
 /* The oracle: every period in its best allowed mode (or ON), wakes hidden. */
 void trapeze_sleep_oracle(const trapeze_sleep_model *m, trapeze_sleep_eval *out);
 
-/* The idle periods of one simulation (sampler/sleep_sample.c): built-in
+/* The idle periods of one simulation (sampler/sleep/sleep_sample.c): built-in
  * kernel `kernel` with "name=value" settings, on a fresh simulator of cfg
  * with power description pw, every structure always on; one histogram per
  * structure and granularity (l1d line, bank; l2 line, slice; rf warp_reg,
@@ -152,7 +152,7 @@ trapeze_status trapeze_sleep_sample_builtin(const trapeze_config *cfg, const tra
                                             trapeze_idle_hist **out, int *n, double *cycles,
                                             trapeze_error *err);
 
-/* A run the sleep model is calibrated or validated on (sampler/sleep_sample.c):
+/* A run the sleep model is calibrated or validated on (sampler/sleep/sleep_sample.c):
  * a built-in kernel ("matmul n=128", w NULL) or a ghost-zone stencil of
  * workload w ("hotspot size=256x256 sync=fence h=2 iters=8"; defaults:
  * the spec's size and iterations, fence, h = 1). */
@@ -198,7 +198,7 @@ typedef struct trapeze_sleep_run {
  * run simulated to its end and its periods recorded in the first window and
  * in one window of spread_cycles / 5 cycles in every spread_cycles after it,
  * those weighted to stand for the whole run after the first window; the
- * periods that end dead counted wherever they end (sampler/sleep_sample.c).
+ * periods that end dead counted wherever they end (sampler/sleep/sleep_sample.c).
  * out is large: heap it. */
 #define TRAPEZE_SLEEP_SPREAD_DEFAULT 2500
 /* spread_cycles < 0: a jump sample where it costs less than the run (else
@@ -207,7 +207,7 @@ typedef struct trapeze_sleep_run {
  * of the run without simulating up to it, TRAPEZE_SLEEP_JUMP_WARM cycles
  * not recorded and TRAPEZE_SLEEP_JUMP_RECORD recorded, and the ends of up
  * to four launches, weighted by warp instructions to stand for the run
- * (sampler/sleep_sample.c; out->jumped, out->simulated; out->cycles is
+ * (sampler/sleep/sleep_sample.c; out->jumped, out->simulated; out->cycles is
  * then the run's, estimated). */
 #define TRAPEZE_SLEEP_JUMP_WARM 4000
 #define TRAPEZE_SLEEP_JUMP_RECORD 2000
@@ -243,7 +243,7 @@ trapeze_status trapeze_sleep_simulate(const trapeze_config *cfg, const trapeze_p
                                       trapeze_error *err);
 
 /* Learning the sleep model (`trapeze calibrate --model sleep`,
- * sampler/sleep_calib.c): one samples-log row (model "sleep", kind
+ * sampler/sleep/sleep_calib.c): one samples-log row (model "sleep", kind
  * "window") per job: its first window_cycles cycles simulated always on
  * (with spread_cycles > 0 the spread sample of trapeze_sleep_window, < 0
  * its jump sample where cheaper: the commands' default),
@@ -282,7 +282,7 @@ trapeze_status trapeze_sleep_from_row(const trapeze_sample_row *row, trapeze_sle
                                       trapeze_error *err);
 
 /* The sleep model against full simulation (`trapeze validate --model
- * sleep`, sampler/sleep_validate.c). Per job and structure (l1d, l2 Snooze
+ * sleep`, sampler/sleep/sleep_validate.c). Per job and structure (l1d, l2 Snooze
  * on lines; rf Slumber on warp registers): the thresholds chosen on the
  * job's window, then whole runs with that structure's policy alone in the
  * timing at the model's thresholds, the seed's and a sweep (Snooze
