@@ -242,7 +242,9 @@ trapeze_status sampler_sweep_run(const trapeze_ghostzone_plan *plan, trapeze_sam
                          .rows = rows, .index = index};
     if (!s)
         s = sampler_run_rows(plan, todo, m, threads, sweep_finished, &pr, err);
-    if (!s && sweep_log) /* sweep order, whatever the threads */
+    /* Sweep order, whatever the threads; a run that simulated nothing (every
+     * point logged, or --logged-only) leaves the log byte for byte as it was. */
+    if (!s && sweep_log && m > 0)
         s = trapeze_sample_log_sort(sweep_log, ids, n, err);
     free(ids);
     free(todo);

@@ -118,6 +118,12 @@ cp "$V-sweep.csv" "$D/lo.csv"
 cmp -s "$D/lo-rows.csv" "$V.csv" && cmp -s "$D/lo-pts.csv" "$V-points.csv" \
     || fail "--logged-only: not the shipped tables"
 cmp -s "$D/lo.csv" "$V-sweep.csv" || fail "--logged-only: the sweep log was changed"
+# a subset whose rows are not first in the log: read back, not reordered
+cp "$V-sweep.csv" "$D/lo3.csv"
+"$T" validate --gpu gtx480 --calibration data/calibrations/gtx480.ini --sweep-stages 1 \
+    --sizes 1 --sweep-log "$D/lo3.csv" --logged-only poisson >/dev/null 2>&1 \
+    || fail "--logged-only on poisson failed"
+cmp -s "$D/lo3.csv" "$V-sweep.csv" || fail "--logged-only on a subset: the sweep log was reordered"
 grep -v '^gtx480/sweep/HotSpot/fence:h2:21904:s1,' "$V-sweep.csv" >"$D/lo2.csv"
 cp "$D/lo2.csv" "$D/lo2.before"
 "$T" validate --gpu gtx480 --calibration data/calibrations/gtx480.ini --sweep-stages 1 \
