@@ -441,6 +441,58 @@ static void test_random_indexing(void)
  *    bits) fall in 32 different sets; indexed linearly by the full address
  *    (the old reading, P ignored) they fell in 2: a slice's lines are
  *    16384*k + {0, 128}, whose bits 7-11 are 0 or 1. */
+/* x^e mod p(x) over GF(2), p of degree n: the column that a[e - n] adds. */
+static unsigned gf2_xpow_mod(int e, unsigned p, int n)
+{
+    unsigned v = 1;
+    for (int i = 0; i < e; i++) {
+        v <<= 1;
+        if (v >> n & 1)
+            v ^= p;
+    }
+    return v;
+}
+
+/* IPOLY over 128 and 256 sub-partitions, which hashing.cc lacks:
+ *  - every table is bit b of x^(n+k) mod P: hashing.cc's own three over the
+ *    a[k] they list (k <= 12, 14, 18; P = x^4+x+1, x^5+x^2+1, x^6+x+1), the
+ *    new two over all 64 (x^7+x+1, x^8+x^4+x^3+x^2+1);
+ *  - SM90_H100 (dramid@8, 80 channels x 2, mapping ...RBBBCCCB.CCCSSSSS: the
+ *    sub-partition bit is bank bit 0 = bit 8 of the rest; 80 is not a power
+ *    of two, so a = (addr >> 8) / 80, hashed over 128 x 2 = 256, then % 160):
+ *    0x100: channel 1, a = 0, rest bit 8 clear: sub 2, unchanged.
+ *    0x5000 = 80 << 8: channel 0, a = 1, rest 0x100: sub 1; a[0] adds
+ *    x^8 = x^4+x^3+x^2+1, bits 0,2,3,4: 00000001 ^ 00011101 = 28: channel 14.
+ *    0xEF00 = (2*80 + 79) << 8: channel 79, a = 2, rest 0x200 (bit 8
+ *    clear): sub 158 = 10011110b; a[1] adds x^9 = x^5+x^4+x^3+x, bits
+ *    1,3,4,5: 10100100b = 164, past 160: 164 % 160 = 4, channel 2. */
+static void test_ipoly_h100(void)
+{
+    static const struct { unsigned n, p; int kmax; } poly[] = {
+        {16, 0x13, 12}, {32, 0x25, 14}, {64, 0x43, 18}, {128, 0x83, 63}, {256, 0x11d, 63}};
+    int bad = 0;
+    for (size_t i = 0; i < sizeof poly / sizeof *poly; i++) {
+        int n = __builtin_ctz(poly[i].n);
+        for (int k = 0; k <= poly[i].kmax; k++)
+            bad += sim_ipoly_hash(1ull << k, 0, poly[i].n) != gf2_xpow_mod(n + k, poly[i].p, n);
+        /* and a bit beyond hashing.cc's last a[k] adds nothing */
+        if (poly[i].kmax < 63)
+            bad += sim_ipoly_hash(1ull << (poly[i].kmax + 1), 0, poly[i].n) != 0;
+    }
+    CHECK(bad == 0);
+    sim_addrmap h;
+    CHECK(sim_addrmap_parse("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
+                            "RBBBCCCB.CCCSSSSS", 80, 2, 16, &h) == NULL);
+    h.indexing = SIM_AM_IPOLY;
+    CHECK(h.ipoly_n == 256 && h.ipoly_shift == -1);
+    sim_dram_addr d = sim_addrmap_decode(&h, 0x100);
+    CHECK(d.sub == 2 && d.chip == 1);
+    d = sim_addrmap_decode(&h, 0x5000);
+    CHECK(d.sub == 28 && d.chip == 14);
+    d = sim_addrmap_decode(&h, 0xEF00);
+    CHECK(d.sub == 4 && d.chip == 2);
+}
+
 static void test_set_index(void)
 {
     sim_addrmap map;
@@ -512,6 +564,7 @@ static void test_set_index(void)
     sim_cache_free(&c);
     CHECK(sim_set_index_check(SIM_SETIDX_IPOLY, 8) != NULL);
     CHECK(sim_set_index_check(SIM_SETIDX_FERMI, 16) != NULL);
+    test_ipoly_h100();
     CHECK(sim_set_index_check(SIM_SETIDX_IPOLY, 32) == NULL);
 }
 
