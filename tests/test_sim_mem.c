@@ -1456,6 +1456,53 @@ static void test_l1_carveout(void)
     sim_memsys_destroy(m);
 }
 
+/* The carve-out of GPGPU-Sim's dev branch (-gpgpu_unified_l1d_size U,
+ * -gpgpu_shmem_option), on Accel-Sim's configs as shipped: the most ways
+ * are U / (dl1 KB) x dl1 ways; the least option S >= the shared memory
+ * leaves (int)(most x (1 - S/U) + 0.5).
+ *  - SM80_A100: dl1 4 x 128 B x 64 = 32 KB, U = 192: 6 x 64 = 384 ways.
+ *    None: S = 0, 384 (192 KB, where the 4.0 table gave 256). 20 KB: S =
+ *    32, 384 x 5/6 = 320. 164 KB: S = 164, 384 x 28/192 = 56.
+ *  - SM86_RTX3070: dl1 4 x 128 x 256 = 128 KB = U: 256 ways at most (the
+ *    4.0 table would give 1024). 100 KB: 256 x 28/128 = 56.
+ *  - SM75_RTX2060: dl1 32 KB, U = 96, options 32,64: most 192; none: S =
+ *    32, 192 x 2/3 = 128. 40 KB: S = 64, 192 x 1/3 = 64.
+ *  - SM7_QV100: U = 128 over 32 KB, options 0..96 repeat the 4.0 table.
+ *  - U not a multiple of the dl1's KB is refused, naming the option. */
+static void test_l1_carveout_unified(void)
+{
+    const char *U = "tests/configs/accelsim/";
+    static const struct { const char *gpu; long shmem; int ways; } want[] = {
+        {"SM80_A100", 0, 384},       {"SM80_A100", 20480, 320}, {"SM80_A100", 167936, 56},
+        {"SM86_RTX3070", 0, 256},    {"SM86_RTX3070", 102400, 56},
+        {"SM75_RTX2060", 0, 128},    {"SM75_RTX2060", 40960, 64},
+        {"SM7_QV100", 0, 256},       {"SM7_QV100", 8192, 240},  {"SM7_QV100", 10000, 224},
+        {"SM7_QV100", 98304, 64},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s%s/gpgpusim.config", U, want[i].gpu);
+        sim_memsys *m = memsys(path, NULL, 1);
+        int got = sim_memsys_carve_l1(m, want[i].shmem);
+        if (got != want[i].ways) {
+            fprintf(stderr, "%s, %ld B shared: %d ways, want %d\n", want[i].gpu, want[i].shmem,
+                    got, want[i].ways);
+            bad++;
+        }
+        sim_memsys_destroy(m);
+    }
+    CHECK(bad == 0);
+    trapeze_config *cfg = config("tests/configs/accelsim/SM80_A100/gpgpusim.config",
+                                 "-gpgpu_unified_l1d_size 100\n");
+    sim_memsys *m = NULL;
+    trapeze_error err;
+    CHECK(sim_memsys_create(cfg, 1, NULL, &m, &err) == TRAPEZE_EPARSE);
+    CHECK(strstr(err.message, "-gpgpu_unified_l1d_size: 100 KB is not a multiple of the dl1's "
+                              "32 KB") != NULL);
+    trapeze_config_destroy(cfg);
+}
+
 /* Atomics from three SMs to one word reach L2 in issue order and return
  * 0, 1, 2 (old values); a volatile load then reads 3 + 5 = 8 at L2. */
 static void test_atomics(void)
@@ -1783,6 +1830,7 @@ int main(void)
     test_upper_half_quirk();
     test_l1_sectors();
     test_l1_carveout();
+    test_l1_carveout_unified();
     test_atomics();
     test_gtx280();
     test_flush_and_reset();
