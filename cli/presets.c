@@ -1,13 +1,15 @@
 /*
  * presets.c - shipped preset names wherever a file is accepted: a bare name
  * (no '/' and no '.') is data/FOLDER/NAME.SUFFIX (gtx480 ->
- * data/gpus/gtx480.config, hotspot -> data/workloads/hotspot.ini); anything
- * else is a path. A misspelt preset gets the nearest shipped name. Owns name
+ * data/gpus/gtx480.config, hotspot -> data/workloads/hotspot.ini), or else
+ * the folder data/FOLDER/NAME (a100 -> data/gpus/a100/, which the config
+ * loader reads as a config folder); anything else is a path. A misspelt preset gets the nearest shipped name. Owns name
  * resolution and the suggestion only; never loads the file.
  */
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -41,8 +43,35 @@ int cli_edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
-/* Every NAME of data/FOLDER/NAME.SUFFIX, comma-separated, and the one
- * nearest to `arg` (empty when none is within 3 edits). */
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The preset name of data/FOLDER's entry `name` into out: NAME.SUFFIX
+ * without the suffix, or a folder's own name; 0 when it is neither. */
+static int preset_of(const char *dir, const char *name, const char *suffix, char out[64])
+{
+    size_t l = strlen(name), sl = strlen(suffix);
+    if (l > sl && l - sl < 64 && strcmp(name + l - sl, suffix) == 0) {
+        memcpy(out, name, l - sl);
+        out[l - sl] = '\0';
+        return 1;
+    }
+    char path[4096 + 64];
+    if (name[0] == '.' || l >= 64 || !cli_is_preset_name(name))
+        return 0;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (!is_dir(path))
+        return 0;
+    memcpy(out, name, l + 1);
+    return 1;
+}
+
+/* Every preset of data/FOLDER (NAME.SUFFIX files and NAME folders),
+ * comma-separated, and the one nearest to `arg` (empty when none is within
+ * 3 edits). */
 static void list_presets(const char *folder, const char *suffix, const char *arg, char *list,
                          size_t lsize, char *nearest, size_t nsize)
 {
@@ -56,15 +85,8 @@ static void list_presets(const char *folder, const char *suffix, const char *arg
     int best = 4;
     char names[64][64];
     int n = 0;
-    size_t sl = strlen(suffix);
-    while ((e = readdir(d)) && n < 64) {
-        size_t l = strlen(e->d_name);
-        if (l <= sl || l - sl >= 64 || strcmp(e->d_name + l - sl, suffix) != 0)
-            continue;
-        memcpy(names[n], e->d_name, l - sl);
-        names[n][l - sl] = '\0';
-        n++;
-    }
+    while ((e = readdir(d)) && n < 64)
+        n += preset_of(dir, e->d_name, suffix, names[n]);
     closedir(d);
     /* readdir's order is the file system's: sort, so messages are stable */
     for (int i = 1; i < n; i++)
@@ -96,6 +118,10 @@ int cli_resolve_preset(const char *cmd, const char *option, const char *folder,
     snprintf(rel, sizeof rel, "%s/%.64s%s", folder, arg, suffix);
     cli_data_path(rel, out, size);
     if (access(out, R_OK) == 0)
+        return 0;
+    snprintf(rel, sizeof rel, "%s/%.64s", folder, arg);
+    cli_data_path(rel, out, size);
+    if (is_dir(out))
         return 0;
     char list[1024], nearest[64];
     list_presets(folder, suffix, arg, list, sizeof list, nearest, sizeof nearest);

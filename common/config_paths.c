@@ -52,8 +52,9 @@ static int is_file(const char *path)
 }
 
 /* One element: a folder gives its gpgpusim.config then trace.config (as
- * Accel-Sim's -config order), anything else is a file (read errors later
- * name it). */
+ * Accel-Sim's -config order), then trapeze.config, Trapeze's own options
+ * (a shipped preset's: data/gpus/a100/); anything else is a file (read
+ * errors later name it). */
 static trapeze_status add_one(path_list *l, const char *item, trapeze_error *err)
 {
     if (!item[0])
@@ -65,11 +66,14 @@ static trapeze_status add_one(path_list *l, const char *item, trapeze_error *err
     if (!is_file(probe))
         return trapeze_fail(err, TRAPEZE_EIO,
                             "%s: a folder without gpgpusim.config (a GPU config folder holds "
-                            "gpgpusim.config and, optionally, trace.config)", item);
+                            "gpgpusim.config and, optionally, trace.config and trapeze.config)", item);
     trapeze_status s = push(l, item, "gpgpusim.config", err);
     snprintf(probe, sizeof probe, "%s/trace.config", item);
     if (!s && is_file(probe))
         s = push(l, item, "trace.config", err);
+    snprintf(probe, sizeof probe, "%s/trapeze.config", item);
+    if (!s && is_file(probe))
+        s = push(l, item, "trapeze.config", err);
     return s;
 }
 

@@ -1,7 +1,7 @@
 /*
  * config_paths.h - what a --gpu argument names: one config file, a folder
  * laid out as GPGPU-Sim's and Accel-Sim's tested-cfgs (gpgpusim.config, then
- * trace.config when present), or a comma-separated list of files and
+ * trace.config, then Trapeze's own trapeze.config, each when present), or a comma-separated list of files and
  * folders, loaded in order (a later definition of an option wins).
  */
 #ifndef TRAPEZE_COMMON_CONFIG_PATHS_H

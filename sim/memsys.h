@@ -165,12 +165,15 @@ void sim_memsys_set_parallel(sim_memsys *m, int on);
 void sim_memsys_port_events(sim_memsys *m, int sm, sim_events *ev);
 /* Invalidate the L1s (GPGPU-Sim flushes L1 between kernels). */
 void sim_memsys_flush_l1(sim_memsys *m);
-/* -gpgpu_adaptive_cache_config 1 (Volta): a kernel whose resident blocks
- * use `shmem` bytes of shared memory per SM gets the L1 ways GPGPU-Sim
- * gives it (shader.cc: 4x the spec's ways with none, 15/16 up to 8 KB, 7/8
- * up to 16 KB, 3/4 up to 32 KB, 1/2 up to 64 KB, 1/4 above; the spec's
- * when shmem reaches -gpgpu_shmem_size); empties the L1s. Without the
- * option it does nothing. Returns the ways. */
+/* -gpgpu_adaptive_cache_config 1 (Volta on): a kernel whose resident
+ * blocks use `shmem` bytes of shared memory per SM gets the L1 ways
+ * GPGPU-Sim gives it (shader.cc): with -gpgpu_unified_l1d_size U KB, the
+ * least -gpgpu_shmem_option S that holds shmem leaves (1 - S/U) of the
+ * most ways (U over the dl1's size, times its ways); without U, GPGPU-Sim
+ * 4.0's table: 4x the spec's ways with none, 15/16 up to 8 KB, 7/8 up to
+ * 16 KB, 3/4 up to 32 KB, 1/2 up to 64 KB, 1/4 above, the spec's when
+ * shmem reaches -gpgpu_shmem_size. Empties the L1s. Without the option it
+ * does nothing. Returns the ways. */
 int sim_memsys_carve_l1(sim_memsys *m, long shmem);
 
 /* ---- additions (sim/mem/memsys.c) ----

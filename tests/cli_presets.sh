@@ -54,10 +54,12 @@ grep -q "not for SM7_OTHER" "$D/err" || fail "changed-options message: $(cat "$D
 "$T" ghostzone --gpu "$D/SM7_OTHER/gpgpusim.config" pathfinder >"$D/out" 2>"$D/err" && fail "uncalibrated GPU accepted"
 grep -q "no calibration shipped for GPU SM7_OTHER" "$D/err" || fail "uncalibrated message: $(cat "$D/err")"
 
-# misspelt presets: usage error (2), the nearest name, nothing on stdout
+# misspelt presets: usage error (2), the nearest name, nothing on stdout;
+# a folder preset (data/gpus/h100/) is a name like a file preset
 for args in "--gpu gtx48 pathfinder:--gpu gtx48: no such preset; did you mean 'gtx480'?" \
             "hotspt:workload hotspt: no such preset; did you mean 'hotspot'?" \
-            "--gpu gtx480 --calibration v10 hotspot:--calibration v10: no such preset; did you mean 'v100'?"; do
+            "--gpu gtx480 --calibration v10 hotspot:--calibration v10: no such preset; did you mean 'v100'?" \
+            "--gpu h10 pathfinder:--gpu h10: no such preset; did you mean 'h100'? (presets: a100, choo-baseline, gtx280, gtx480, h100, rtx3070, v100)"; do
     a=${args%%:*} want=${args#*:}
     # shellcheck disable=SC2086
     "$T" ghostzone $a >"$D/out" 2>"$D/err"

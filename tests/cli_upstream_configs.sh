@@ -17,9 +17,11 @@ winst=$(sed -n 's/^insts = //p' $TR/kernel-1.traceg | awk '{s += $1} END {print 
 # (no generic ones), SM6_TITANX -gpgpu_memory_partition_indexing 4 and an L2
 # merge limit (64) above its L2->icnt queue (32), SM75_RTX2060_S a single-set
 # 512-way L1, SM2_GTX480 / SM3_KEPLER_TITAN / SM6_TITANX their .icnt files.
+# SM90_H100 -gpgpu_memory_partition_indexing 2 over 80 x 2 sub-partitions
+# (IPOLY over 256, then modulo 160).
 # NAME:blocks per SM  (1536/256 = 6; 1024/256 = 4; 2048/256 = 8; CTA limits 8, 16, 32 do not bind)
 for case in SM2_GTX480:6 SM3_KEPLER_TITAN:8 SM6_TITANX:8 SM7_QV100:8 SM7_TITANV:8 SM75_RTX2060:4 \
-            SM75_RTX2060_S:4 SM86_RTX3070:6; do
+            SM75_RTX2060_S:4 SM86_RTX3070:6 SM80_A100:8 SM90_H100:8; do
     name=${case%%:*} per_sm=${case#*:}
     cfg=$U/$name
     "$T" sim --gpu "$cfg" vecadd n=65536 >"$D/out" 2>"$D/both" || fail "$name: exit status: $(cat "$D/both")"
@@ -49,11 +51,34 @@ echo "-gpgpu_operand_collector_num_in_ports_dp 0" >"$D/nodp.config"
 MAX_ERR_LINES=2 expect_failure "Kepler without DP ports" \
     "gpgpusim.config:55: option -gpgpu_num_dp_units: with the operand collector" "$D/x.csv" \
     "$T" sim --gpu "$U/SM3_KEPLER_TITAN,$D/nodp.config" vecadd --csv "$D/x.csv"
-# SM90_H100 (h100-test): IPOLY over 80 channels x 2, 256 sub-partitions,
-# which GPGPU-Sim's ipoly_hash_function does not have either: refused, named
-MAX_ERR_LINES=2 expect_failure "SM90_H100" \
-    "gpgpusim.config:168: option -gpgpu_memory_partition_indexing: IPOLY (2) needs" "$D/x.csv" \
-    "$T" sim --gpu $U/SM90_H100 vecadd --csv "$D/x.csv"
+# The presets a100, h100, rtx3070 are those folders: Accel-Sim's files byte
+# for byte, plus trapeze.config (launch latency 0, as the comparison runs);
+# each runs a built-in kernel at the hand-computed occupancy and the trace
+# with all its warp instructions, and is named after its folder.
+mkdir "$D/two" && cp $TR/kernel-1.traceg "$D/two/" && printf 'kernel-1.traceg\nkernel-1.traceg\n' >"$D/two/kernelslist.g"
+for case in a100:SM80_A100:8 h100:SM90_H100:8 rtx3070:SM86_RTX3070:6; do
+    p=${case%%:*} rest=${case#*:}
+    name=${rest%%:*} per_sm=${rest#*:}
+    for f in $U/$name/*; do
+        [ "${f##*/}" = PROVENANCE ] || cmp -s "$f" "data/gpus/$p/${f##*/}" \
+            || fail "$p: ${f##*/} differs from $U/$name's"
+    done
+    grep -q "commit [0-9a-f]\{40\}" "data/gpus/$p/PROVENANCE" || fail "$p: PROVENANCE names no commit"
+    "$T" sim --gpu $p vecadd n=65536 >"$D/out" 2>"$D/both" || fail "$p: exit status: $(cat "$D/both")"
+    grep -q "($per_sm per SM at most)" "$D/out" || fail "$p: expected $per_sm blocks per SM: $(head -1 "$D/out")"
+    "$T" sim --gpu $p --trace $TR/kernelslist.g --csv "$D/tr.csv" --quiet 2>"$D/both" \
+        || fail "$p: the trace does not run: $(cat "$D/both")"
+    got=$(python3 -c 'import csv,sys; print(sum(int(r["warp_instructions"]) for r in csv.DictReader(open(sys.argv[1]))))' "$D/tr.csv")
+    [ "$got" = "$winst" ] || fail "$p: $got warp instructions, the trace has $winst"
+    # trapeze.config is read after Accel-Sim's files: a second launch waits
+    # 0 cycles (-gpgpu_kernel_launch_latency 0), in the bare folder 5000
+    for cfg_launch in "$p:0" "$U/$name:5000"; do
+        "$T" sim --gpu "${cfg_launch%:*}" --trace "$D/two/kernelslist.g" --csv "$D/two.csv" \
+            --quiet 2>/dev/null || fail "${cfg_launch%:*}: two launches"
+        got=$(python3 -c 'import csv,sys; print([r["launch_cycles"] for r in csv.DictReader(open(sys.argv[1]))][1])' "$D/two.csv")
+        [ "$got" = "${cfg_launch##*:}" ] || fail "${cfg_launch%:*}: second launch waits $got cycles"
+    done
+done
 # the six-value latency line is read, not skipped: a seventh value is an error naming it
 sed 's/^-ptx_opcode_latency_int .*/-ptx_opcode_latency_int 4,13,4,5,145,32,7/' $U/SM7_QV100/gpgpusim.config >"$D/seven.config"
 "$T" sim --gpu "$D/seven.config" vecadd >/dev/null 2>"$D/err" && fail "seven latency values accepted"

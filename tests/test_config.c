@@ -107,6 +107,15 @@ static void test_folder_and_list(void)
     CHECK(trapeze_config_file(cfg, "no_such_option") == NULL);
     trapeze_config_destroy(cfg);
 
+    /* a preset folder: its trapeze.config is read last, so its launch
+     * latency (0) overrides the 5000 of Accel-Sim's gpgpusim.config */
+    CHECK_OK(trapeze_config_load("data/gpus/a100", &cfg, &err));
+    CHECK_OK(trapeze_config_get_int(cfg, "gpgpu_kernel_launch_latency", 9, &v, &err));
+    CHECK(v == 0);
+    f = trapeze_config_file(cfg, "gpgpu_kernel_launch_latency");
+    CHECK(f && strcmp(f, "data/gpus/a100/trapeze.config") == 0);
+    trapeze_config_destroy(cfg);
+
     /* a list: the later file's -gpgpu_n_clusters (15) overrides v100's (80),
      * and a bad value is located in the file that set it */
     CHECK_OK(trapeze_config_load("data/gpus/v100.config,data/gpus/gtx480.config", &cfg, &err));

@@ -142,6 +142,46 @@ static uint64_t cycles_with(sim_kernel *k, const char *extra)
     return c;
 }
 
+/* Dual issue (-gpgpu_max_insn_issue_per_warp 2), one warp on base_cfg's
+ * two SP units (FP MAD latency 5, initiation 1; INT ADD latency 4):
+ *  - 10 independent FMAs, units may repeat (diff_exec_units 0): two issue
+ *    each cycle, at 1,1,2,2,..,5,5 (both SP units taken, free again at the
+ *    next cycle); EXIT alone at 6; the last result at 5 + 5 = 10, end 11
+ *    (16 issuing one a cycle, test_fu_latency);
+ *  - the same with diff_exec_units 1: both on SP, never paired: 16;
+ *  - FMA, IADD alternating (5 each, independent) with two INT units and
+ *    diff_exec_units 1: an FMA and an IADD each cycle 1..5, EXIT at 6, the
+ *    last FMA's result at 10: end 11;
+ *  - 10 dependent FMAs: the second of a pair waits for the first: 52 as
+ *    with single issue. */
+static void test_dual_issue(void)
+{
+    sim_kb *kb = sim_kb_begin("indep", SIM_DIM(1), SIM_DIM(32));
+    for (int i = 0; i < 10; i++)
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1 + i, 20, 21, 22);
+    sim_kernel *k = end(kb);
+    CHECK(cycles_with(k, "-gpgpu_max_insn_issue_per_warp 2\n"
+                         "-gpgpu_dual_issue_diff_exec_units 0\n") == 11);
+    CHECK(cycles_with(k, "-gpgpu_max_insn_issue_per_warp 2\n") == 16);
+    CHECK(cycles_with(k, "-gpgpu_max_insn_issue_per_warp 1\n"
+                         "-gpgpu_dual_issue_diff_exec_units 0\n") == 16);
+    sim_kernel_destroy(k);
+    kb = sim_kb_begin("mixed", SIM_DIM(1), SIM_DIM(32));
+    for (int i = 0; i < 10; i++)
+        sim_kb_alu(kb, i % 2 ? SIM_OP_INT : SIM_OP_FP, i % 2 ? SIM_ALU_ADD : SIM_ALU_MAD, 1 + i,
+                   20, 21, 22);
+    k = end(kb);
+    CHECK(cycles_with(k, "-gpgpu_max_insn_issue_per_warp 2\n-gpgpu_num_int_units 2\n") == 11);
+    sim_kernel_destroy(k);
+    kb = sim_kb_begin("chain", SIM_DIM(1), SIM_DIM(32));
+    for (int i = 0; i < 10; i++)
+        sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1, 1, 1, 1);
+    k = end(kb);
+    CHECK(cycles_with(k, "-gpgpu_max_insn_issue_per_warp 2\n"
+                         "-gpgpu_dual_issue_diff_exec_units 0\n") == 52);
+    sim_kernel_destroy(k);
+}
+
 static void test_fu_latency(void)
 {
     trapeze_config *cfg = make_cfg(8, NULL);
@@ -1249,6 +1289,7 @@ int main(void)
     test_window();
     test_run_until_insts();
     test_accelsim_option_lines();
+    test_dual_issue();
     test_operand_collector();
     test_instruction_fetch();
     test_branch_unit();

@@ -441,6 +441,58 @@ static void test_random_indexing(void)
  *    bits) fall in 32 different sets; indexed linearly by the full address
  *    (the old reading, P ignored) they fell in 2: a slice's lines are
  *    16384*k + {0, 128}, whose bits 7-11 are 0 or 1. */
+/* x^e mod p(x) over GF(2), p of degree n: the column that a[e - n] adds. */
+static unsigned gf2_xpow_mod(int e, unsigned p, int n)
+{
+    unsigned v = 1;
+    for (int i = 0; i < e; i++) {
+        v <<= 1;
+        if (v >> n & 1)
+            v ^= p;
+    }
+    return v;
+}
+
+/* IPOLY over 128 and 256 sub-partitions, which hashing.cc lacks:
+ *  - every table is bit b of x^(n+k) mod P: hashing.cc's own three over the
+ *    a[k] they list (k <= 12, 14, 18; P = x^4+x+1, x^5+x^2+1, x^6+x+1), the
+ *    new two over all 64 (x^7+x+1, x^8+x^4+x^3+x^2+1);
+ *  - SM90_H100 (dramid@8, 80 channels x 2, mapping ...RBBBCCCB.CCCSSSSS: the
+ *    sub-partition bit is bank bit 0 = bit 8 of the rest; 80 is not a power
+ *    of two, so a = (addr >> 8) / 80, hashed over 128 x 2 = 256, then % 160):
+ *    0x100: channel 1, a = 0, rest bit 8 clear: sub 2, unchanged.
+ *    0x5000 = 80 << 8: channel 0, a = 1, rest 0x100: sub 1; a[0] adds
+ *    x^8 = x^4+x^3+x^2+1, bits 0,2,3,4: 00000001 ^ 00011101 = 28: channel 14.
+ *    0xEF00 = (2*80 + 79) << 8: channel 79, a = 2, rest 0x200 (bit 8
+ *    clear): sub 158 = 10011110b; a[1] adds x^9 = x^5+x^4+x^3+x, bits
+ *    1,3,4,5: 10100100b = 164, past 160: 164 % 160 = 4, channel 2. */
+static void test_ipoly_h100(void)
+{
+    static const struct { unsigned n, p; int kmax; } poly[] = {
+        {16, 0x13, 12}, {32, 0x25, 14}, {64, 0x43, 18}, {128, 0x83, 63}, {256, 0x11d, 63}};
+    int bad = 0;
+    for (size_t i = 0; i < sizeof poly / sizeof *poly; i++) {
+        int n = __builtin_ctz(poly[i].n);
+        for (int k = 0; k <= poly[i].kmax; k++)
+            bad += sim_ipoly_hash(1ull << k, 0, poly[i].n) != gf2_xpow_mod(n + k, poly[i].p, n);
+        /* and a bit beyond hashing.cc's last a[k] adds nothing */
+        if (poly[i].kmax < 63)
+            bad += sim_ipoly_hash(1ull << (poly[i].kmax + 1), 0, poly[i].n) != 0;
+    }
+    CHECK(bad == 0);
+    sim_addrmap h;
+    CHECK(sim_addrmap_parse("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
+                            "RBBBCCCB.CCCSSSSS", 80, 2, 16, &h) == NULL);
+    h.indexing = SIM_AM_IPOLY;
+    CHECK(h.ipoly_n == 256 && h.ipoly_shift == -1);
+    sim_dram_addr d = sim_addrmap_decode(&h, 0x100);
+    CHECK(d.sub == 2 && d.chip == 1);
+    d = sim_addrmap_decode(&h, 0x5000);
+    CHECK(d.sub == 28 && d.chip == 14);
+    d = sim_addrmap_decode(&h, 0xEF00);
+    CHECK(d.sub == 4 && d.chip == 2);
+}
+
 static void test_set_index(void)
 {
     sim_addrmap map;
@@ -512,6 +564,7 @@ static void test_set_index(void)
     sim_cache_free(&c);
     CHECK(sim_set_index_check(SIM_SETIDX_IPOLY, 8) != NULL);
     CHECK(sim_set_index_check(SIM_SETIDX_FERMI, 16) != NULL);
+    test_ipoly_h100();
     CHECK(sim_set_index_check(SIM_SETIDX_IPOLY, 32) == NULL);
 }
 
@@ -1403,6 +1456,53 @@ static void test_l1_carveout(void)
     sim_memsys_destroy(m);
 }
 
+/* The carve-out of GPGPU-Sim's dev branch (-gpgpu_unified_l1d_size U,
+ * -gpgpu_shmem_option), on Accel-Sim's configs as shipped: the most ways
+ * are U / (dl1 KB) x dl1 ways; the least option S >= the shared memory
+ * leaves (int)(most x (1 - S/U) + 0.5).
+ *  - SM80_A100: dl1 4 x 128 B x 64 = 32 KB, U = 192: 6 x 64 = 384 ways.
+ *    None: S = 0, 384 (192 KB, where the 4.0 table gave 256). 20 KB: S =
+ *    32, 384 x 5/6 = 320. 164 KB: S = 164, 384 x 28/192 = 56.
+ *  - SM86_RTX3070: dl1 4 x 128 x 256 = 128 KB = U: 256 ways at most (the
+ *    4.0 table would give 1024). 100 KB: 256 x 28/128 = 56.
+ *  - SM75_RTX2060: dl1 32 KB, U = 96, options 32,64: most 192; none: S =
+ *    32, 192 x 2/3 = 128. 40 KB: S = 64, 192 x 1/3 = 64.
+ *  - SM7_QV100: U = 128 over 32 KB, options 0..96 repeat the 4.0 table.
+ *  - U not a multiple of the dl1's KB is refused, naming the option. */
+static void test_l1_carveout_unified(void)
+{
+    const char *U = "tests/configs/accelsim/";
+    static const struct { const char *gpu; long shmem; int ways; } want[] = {
+        {"SM80_A100", 0, 384},       {"SM80_A100", 20480, 320}, {"SM80_A100", 167936, 56},
+        {"SM86_RTX3070", 0, 256},    {"SM86_RTX3070", 102400, 56},
+        {"SM75_RTX2060", 0, 128},    {"SM75_RTX2060", 40960, 64},
+        {"SM7_QV100", 0, 256},       {"SM7_QV100", 8192, 240},  {"SM7_QV100", 10000, 224},
+        {"SM7_QV100", 98304, 64},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s%s/gpgpusim.config", U, want[i].gpu);
+        sim_memsys *m = memsys(path, NULL, 1);
+        int got = sim_memsys_carve_l1(m, want[i].shmem);
+        if (got != want[i].ways) {
+            fprintf(stderr, "%s, %ld B shared: %d ways, want %d\n", want[i].gpu, want[i].shmem,
+                    got, want[i].ways);
+            bad++;
+        }
+        sim_memsys_destroy(m);
+    }
+    CHECK(bad == 0);
+    trapeze_config *cfg = config("tests/configs/accelsim/SM80_A100/gpgpusim.config",
+                                 "-gpgpu_unified_l1d_size 100\n");
+    sim_memsys *m = NULL;
+    trapeze_error err;
+    CHECK(sim_memsys_create(cfg, 1, NULL, &m, &err) == TRAPEZE_EPARSE);
+    CHECK(strstr(err.message, "-gpgpu_unified_l1d_size: 100 KB is not a multiple of the dl1's "
+                              "32 KB") != NULL);
+    trapeze_config_destroy(cfg);
+}
+
 /* Atomics from three SMs to one word reach L2 in issue order and return
  * 0, 1, 2 (old values); a volatile load then reads 3 + 5 = 8 at L2. */
 static void test_atomics(void)
@@ -1730,6 +1830,7 @@ int main(void)
     test_upper_half_quirk();
     test_l1_sectors();
     test_l1_carveout();
+    test_l1_carveout_unified();
     test_atomics();
     test_gtx280();
     test_flush_and_reset();

@@ -23,7 +23,8 @@ typedef struct trapeze_config trapeze_config;
 
 /* path: a config file; a folder as GPGPU-Sim's and Accel-Sim's tested-cfgs
  * (its gpgpusim.config, then its trace.config when present, as Accel-Sim's
- * -config files); or a comma-separated list of files and folders, loaded in
+ * -config files, then its trapeze.config of Trapeze's own options when
+ * present: a shipped preset's); or a comma-separated list of files and folders, loaded in
  * order: a later definition of an option wins. */
 trapeze_status trapeze_config_load(const char *path, trapeze_config **out,
                                    trapeze_error *err);

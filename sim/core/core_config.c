@@ -15,6 +15,10 @@
 /* Every SM-side option: one row each (common/options.h). */
 const trapeze_opt sim_core_options[] = {
     {"gpgpu_num_sched_per_core", OPT_INT, "1", 1, 16, "warp schedulers per SM"},
+    {"gpgpu_max_insn_issue_per_warp", OPT_INT, "1", 1, 2,
+     "instructions a warp may issue in one cycle (GPGPU-Sim's default is 2; Trapeze keeps 1)"},
+    {"gpgpu_dual_issue_diff_exec_units", OPT_INT, "1", 0, 1,
+     "1: a warp's second instruction in a cycle must run on another kind of unit"},
     {"gpgpu_scheduler", OPT_TEXT, SIM_SCHED_DEFAULT(SIM_SCHED_FIRST_), 0, 0,
      "warp scheduler: " SIM_SCHED_NAMES},
     {"gpgpu_num_sp_units", OPT_INT, "1", 1, 64, "SP (ALU) pipelines per SM"},
@@ -629,6 +633,12 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     if ((s = get_pos(cfg, "gpgpu_num_sched_per_core", &v, err)))
         return s;
     c->n_sched = (int)v;
+    if ((s = get_pos(cfg, "gpgpu_max_insn_issue_per_warp", &v, err)))
+        return s;
+    c->max_issue = (int)v;
+    if ((s = get_pos(cfg, "gpgpu_dual_issue_diff_exec_units", &v, err)))
+        return s;
+    c->dual_diff_units = (int)v;
     const char *sched;
     trapeze_config_get_string(cfg, "gpgpu_scheduler", SIM_SCHED_DEFAULT(SIM_SCHED_FIRST_),
                               &sched);

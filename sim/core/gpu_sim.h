@@ -139,6 +139,8 @@ typedef struct sim_core_config {
     trapeze_gpu gpu;               /* n_sm, warp size, per-SM limits */
     int max_warps;                 /* threads per SM / warp size */
     int n_sched;                   /* -gpgpu_num_sched_per_core */
+    int max_issue;                 /* -gpgpu_max_insn_issue_per_warp: 1 or 2 a warp per cycle */
+    int dual_diff_units;           /* -gpgpu_dual_issue_diff_exec_units: the pair's units differ */
     sim_sched_kind sched;          /* -gpgpu_scheduler */
     int active_warps;              /* two-level: active set size per scheduler */
     int inner_gto;                 /* two-level: GTO (1) or LRR (0) among the active */

@@ -23,8 +23,8 @@
  *    Once no lane is live the warp finishes when its results are written
  *    and its requests completed; a block's resources are freed in the
  *    cycle its last warp finishes;
- *  - each scheduler issues at most one instruction per cycle, a warp at most
- *    one per cycle.
+ *  - each scheduler picks at most one warp per cycle, which issues one
+ *    instruction, or two with -gpgpu_max_insn_issue_per_warp 2 (issue_second).
  *
  * Idle skipping: every warp has a `retry` cycle before which it surely cannot
  * issue (SIM_NEVER when it waits for an event: a load, a barrier, a fence);
@@ -931,6 +931,31 @@ static void issue(sim_sm *sm, int slot, uint64_t t)
         barrier_check(sm, blk, t);
 }
 
+/* Instructions that may be half of a dual-issued pair: ALU and memory ones;
+ * a branch, barrier, fence or EXIT issues alone. */
+static inline int pairs(int op)
+{
+    return op == SIM_OP_INT || op == SIM_OP_FP || op == SIM_OP_DP || op == SIM_OP_SFU ||
+           is_ldst(op);
+}
+
+/* GPGPU-Sim's dual issue (scheduler_unit::cycle with max_issue 2): after a
+ * warp issued at t, its next instruction issues in the same cycle when it
+ * is ready there (fetched, operands, a free unit: the first one's results
+ * and unit are already taken, so a dependent or same-unit second waits) and,
+ * under -gpgpu_dual_issue_diff_exec_units, runs on another kind of unit
+ * (SP, INT, DP, SFU, memory, a specialized unit). Returns 1 if it issued. */
+static int issue_second(sim_sm *sm, int slot, int first_kind, int first_op, uint64_t t)
+{
+    sim_warp *w = &sm->warps[slot];
+    if (sm->wstate[slot] != W_RUN || sm->wretry[slot] != t + 1 || !pairs(first_op) ||
+        !pairs(w->inst.op) || (sm->cfg->dual_diff_units && w->kind == first_kind) ||
+        ldst_refuses(sm, slot, w->inst.op) || !warp_ready(sm, w, t))
+        return 0;
+    issue(sm, slot, t);
+    return 1;
+}
+
 /* ---- the LDST unit's port ---- */
 
 /* The LDST queue is empty at t: its parked are due (sim_sched_due) and
@@ -1163,7 +1188,10 @@ static void sm_cycle(sim_sm *sm, uint64_t t)
                        : sim_sched_pick_two_level(sm, sc, sm->wretry, sm->wfinite, ldst, t,
                                                   can_issue, &ctx);
         if (slot >= 0) {
+            int kind = sm->warps[slot].kind, op = sm->warps[slot].inst.op;
             issue(sm, slot, t);
+            if (sm->cfg->max_issue > 1 && !sm->dws)
+                issue_second(sm, slot, kind, op, t);
             sm->st.issue_slots++;
             sc->reason = SIM_STALL_IDLE;   /* re-evaluated before any gap */
             issued |= 1u << s;

@@ -45,11 +45,10 @@ int sim_l1_init(sim_memsys *m, sim_sm_port *p)
     memset(p, 0, sizeof *p);
     p->decoded.line = SIM_DECODE_NONE;
     p->ev = m->events;
-    /* the adaptive carve-out: room for 4x the ways (GPGPU-Sim's
-     * MAX_DEFAULT_CACHE_SIZE_MULTIBLIER), the spec's until a kernel sets it */
+    /* the adaptive carve-out: room for its most ways (mem_config.c), the
+     * spec's until a kernel sets it */
     sim_cache_cfg l1 = m->cfg.l1;
-    if (m->cfg.adaptive_l1)
-        l1.assoc *= 4;
+    l1.assoc = m->cfg.l1_max_assoc;
     if (m->cfg.l1.enabled && !sim_cache_init(&p->l1, &l1))
         return 0;
     p->l1.cfg.assoc = m->cfg.l1.assoc;

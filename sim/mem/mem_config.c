@@ -31,6 +31,10 @@ const trapeze_opt sim_mem_options[] = {
     {"gpgpu_gmem_skip_L1D", OPT_INT, "0", 0, 1, "1: global accesses bypass the L1"},
     {"gpgpu_adaptive_cache_config", OPT_INT, "0", 0, 1,
      "1: Volta's L1/shared carve-out, L1 ways from the shared memory a kernel leaves"},
+    {"gpgpu_shmem_option", OPT_LIST, "0", 0, 65536,
+     "carve-out: the shared memory sizes (KB) a kernel may be given, the least that fits"},
+    {"gpgpu_unified_l1d_size", OPT_INT, "0", 0, 65536,
+     "carve-out: KB of L1D + shared memory (a multiple of the dl1 size); 0: 4x the dl1"},
     {"gpgpu_l1_latency", OPT_INT, "1", 1, 100000,
      "L1 latency: stages of the per-bank queue an access waits in before its tag probe"},
     {"gpgpu_l1_banks", OPT_INT, "1", 1, 64, "L1 banks (a latency queue each; power of two)"},
@@ -343,6 +347,52 @@ static trapeze_status read_select(const trapeze_config *cfg, sim_mem_config *c,
     return TRAPEZE_OK;
 }
 
+/* The adaptive carve-out's choices (GPGPU-Sim's shader.h and gpu-cache.h):
+ * the L1 may grow to -gpgpu_unified_l1d_size over its dl1 size (which must
+ * divide it, as GPGPU-Sim asserts), or 4x without it; the sizes of
+ * -gpgpu_shmem_option, sorted. */
+static trapeze_status read_carveout(const trapeze_config *cfg, sim_mem_config *c,
+                                    trapeze_error *err)
+{
+    c->l1_max_assoc = c->l1.assoc;
+    if (!c->adaptive_l1 || !c->l1.enabled)
+        return TRAPEZE_OK;
+    trapeze_status s = get_int(cfg, "gpgpu_unified_l1d_size", &c->unified_kb, err);
+    long opt[SIM_MAX_SHMEM_OPTIONS];
+    int n = 0;
+    if (!s)
+        s = trapeze_config_get_ints(cfg, "gpgpu_shmem_option", ",", 0, 65536, opt,
+                                    SIM_MAX_SHMEM_OPTIONS, &n, err);
+    if (s)
+        return s;
+    long spec_kb = (long)c->l1.sets * c->l1.assoc * c->l1.line / 1024;
+    if (c->unified_kb == 0) {
+        c->l1_max_assoc = 4 * c->l1.assoc;   /* MAX_DEFAULT_CACHE_SIZE_MULTIBLIER */
+        return TRAPEZE_OK;
+    }
+    if (spec_kb == 0 || c->unified_kb % spec_kb != 0)
+        return trapeze_config_fail(cfg, "gpgpu_unified_l1d_size", err,
+                                   "%d KB is not a multiple of the dl1's %ld KB", c->unified_kb,
+                                   spec_kb);
+    c->l1_max_assoc = (int)(c->unified_kb / spec_kb) * c->l1.assoc;
+    if (n == 0) {
+        opt[0] = 0;
+        n = 1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (opt[i] > c->unified_kb)
+            return trapeze_config_fail(cfg, "gpgpu_shmem_option", err,
+                                       "%ld KB is more than -gpgpu_unified_l1d_size (%d KB)",
+                                       opt[i], c->unified_kb);
+        int j = i;
+        for (; j > 0 && c->shmem_opt_kb[j - 1] > opt[i]; j--)
+            c->shmem_opt_kb[j] = c->shmem_opt_kb[j - 1];
+        c->shmem_opt_kb[j] = (int)opt[i];
+    }
+    c->n_shmem_opt = n;
+    return TRAPEZE_OK;
+}
+
 static trapeze_status read_caches(const trapeze_config *cfg, sim_mem_config *c,
                                   trapeze_error *err)
 {
@@ -371,7 +421,7 @@ static trapeze_status read_caches(const trapeze_config *cfg, sim_mem_config *c,
     if (!is_pow2(c->l1_bank_bytes))
         return trapeze_config_fail(cfg, "gpgpu_l1_banks_byte_interleaving", err,
                                    "%d is not a power of two", c->l1_bank_bytes);
-    return TRAPEZE_OK;
+    return read_carveout(cfg, c, err);
 }
 
 static trapeze_status read_queues(const trapeze_config *cfg, sim_mem_config *c,
@@ -455,9 +505,11 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
         while (n < (unsigned)c->n_mem)
             n <<= 1;
         n *= (unsigned)c->n_sub;
-        if (c->map.gap < 0 || (n != 16 && n != 32 && n != 64))
+        /* hashing.cc has 16, 32 and 64 and asserts on more; 128 and 256
+         * (the H100's 80 x 2 rounds up to 256) carry its tables on */
+        if (c->map.gap < 0 || n < 16 || n > 256)
             return trapeze_config_fail(cfg, "gpgpu_memory_partition_indexing", err,
-                                       "IPOLY (2) needs dramid@N and 16, 32 or 64 "
+                                       "IPOLY (2) needs dramid@N and 16 to 256 "
                                        "sub-partitions (channels rounded up to a power of two)");
     }
     return TRAPEZE_OK;

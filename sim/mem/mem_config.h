@@ -14,6 +14,8 @@
 #include "sim/mem/setindex.h"
 #include "trapeze.h"
 
+#define SIM_MAX_SHMEM_OPTIONS 16   /* -gpgpu_shmem_option sizes (tested configs: 2 to 6) */
+
 /* One -gpgpu_cache:dlN spec:
  * [N|S:]sets:line:assoc,rep:wr:alloc:wr_alloc[:set_index],mshr:entries:merge,miss_queue[:...] */
 /* The policy letters, parsed into these once (mem_config.c). */
@@ -59,8 +61,12 @@ typedef struct sim_mem_config {
     int n_sm;
     sim_cache_cfg l1, l2;
     int skip_l1d;                  /* -gpgpu_gmem_skip_L1D */
-    int adaptive_l1;               /* -gpgpu_adaptive_cache_config 1: the L1 has up to 4x the
-                                    * spec's ways, as many as a kernel's shared memory leaves */
+    int adaptive_l1;               /* -gpgpu_adaptive_cache_config 1: the L1 has up to
+                                    * l1_max_assoc ways, as many as a kernel's shared memory leaves */
+    int l1_max_assoc;              /* the carve-out's most ways (the dl1's without it) */
+    int unified_kb;                /* -gpgpu_unified_l1d_size; 0: GPGPU-Sim 4.0's fixed table */
+    int shmem_opt_kb[SIM_MAX_SHMEM_OPTIONS];   /* -gpgpu_shmem_option, ascending */
+    int n_shmem_opt;
     int shmem_size;                /* -gpgpu_shmem_size (the carve-out's limit) */
     int l1_latency;                /* core cycles: stages of each L1 bank's latency queue */
     int l1_banks;                  /* -gpgpu_l1_banks: latency queues, one access each a cycle */

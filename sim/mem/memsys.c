@@ -120,8 +120,7 @@ static trapeze_status check_footprint(const sim_mem_config *c, int n_sm,
     double queues = 16.0 + c->q_icnt_l2 + c->q_dram_l2 + c->q_l2_icnt + c->q_l2_dram;
     double l2 = (double)n_subs * (cache_bytes(&c->l2, c->l2.assoc) +
                                   queues * sizeof(sim_pkt) + sizeof(sim_subpart));
-    double l1 = (double)n_sm * (cache_bytes(&c->l1, c->adaptive_l1 ? 4 * c->l1.assoc
-                                                                   : c->l1.assoc) +
+    double l1 = (double)n_sm * (cache_bytes(&c->l1, c->l1_max_assoc) +
                                 sizeof(sim_sm_port));
     double dram = (double)c->n_mem * (sizeof(sim_channel) + (double)c->sched_queue * 64);
     double total = l2 + l1 + dram;
@@ -143,7 +142,7 @@ static trapeze_status check_footprint(const sim_mem_config *c, int n_sm,
                                    "-gpgpu_n_cores_per_cluster) of %d sets x %d ways "
                                    "(-gpgpu_cache:dl1%s)", total / gib, SIM_MEM_MAX_BYTES / gib,
                                    l1 / gib, n_sm, c->l1.sets, c->l1.assoc,
-                                   c->adaptive_l1 ? ", x4 for -gpgpu_adaptive_cache_config" : "");
+                                   c->adaptive_l1 ? ", grown by -gpgpu_adaptive_cache_config" : "");
     return trapeze_config_fail(cfg, "gpgpu_n_mem", err,
                                "the memory system would take %.1f GiB, past the %.0f GiB "
                                "limit: %.1f GiB for %d DRAM channels (-gpgpu_n_mem) with "
@@ -461,12 +460,32 @@ void sim_memsys_reset_stats(sim_memsys *m)
     m->dram_tick_base = m->clk[SIM_CLK_DRAM].next;
 }
 
+/* GPGPU-Sim's max_cta (shader.cc) with -gpgpu_unified_l1d_size: the least
+ * -gpgpu_shmem_option that holds the kernel's shared memory (the largest
+ * when none does: GPGPU-Sim asserts, and occupancy already keeps shmem
+ * within -gpgpu_shmem_size) leaves the L1 1 - option / unified of the most
+ * ways, rounded to nearest in single precision as GPGPU-Sim does. */
+static int carve_unified(const sim_mem_config *c, long shmem)
+{
+    int opt = c->shmem_opt_kb[c->n_shmem_opt - 1];
+    for (int i = 0; i < c->n_shmem_opt; i++)
+        if (shmem <= (long)c->shmem_opt_kb[i] * 1024) {
+            opt = c->shmem_opt_kb[i];
+            break;
+        }
+    float l1_ratio = 1 - (float)(opt * 1024) / (float)(c->unified_kb * 1024);
+    int ways = (int)((float)c->l1_max_assoc * l1_ratio + 0.5f);
+    return ways > 0 ? ways : 1;   /* GPGPU-Sim would keep a 0-way L1; one way stays */
+}
+
 int sim_memsys_carve_l1(sim_memsys *m, long shmem)
 {
-    int base = m->cfg.l1.assoc, max = 4 * base, ways = base;
+    int base = m->cfg.l1.assoc, max = m->cfg.l1_max_assoc, ways = base;
     if (!m->cfg.l1.enabled || !m->cfg.adaptive_l1)
         return base;
-    if (shmem < m->cfg.shmem_size)
+    if (m->cfg.unified_kb > 0)
+        ways = carve_unified(&m->cfg, shmem);
+    else if (shmem < m->cfg.shmem_size)   /* GPGPU-Sim 4.0's fixed table */
         ways = shmem <= 0 ? max : shmem <= 8192 ? max * 15 / 16 : shmem <= 16384 ? max * 7 / 8
                : shmem <= 32768 ? max * 3 / 4 : shmem <= 65536 ? max / 2 : max / 4;
     for (int s = 0; s < m->n_sm; s++) {
@@ -499,8 +518,7 @@ trapeze_status sim_memsys_unit_counts(const trapeze_config *cfg, int n_sm,
         return s;
     units[SIM_UNIT_L1_BANK] = c.l1.enabled ? n_sm : 0;
     units[SIM_UNIT_L2_BANK] = c.l2.enabled ? c.n_mem * c.n_sub : 0;
-    units[SIM_UNIT_L1_LINE] = c.l1.enabled ? n_sm * c.l1.sets * c.l1.assoc * (c.adaptive_l1 ? 4 : 1)
-                                           : 0;
+    units[SIM_UNIT_L1_LINE] = c.l1.enabled ? n_sm * c.l1.sets * c.l1_max_assoc : 0;
     units[SIM_UNIT_L2_LINE] = c.l2.enabled ? c.n_mem * c.n_sub * c.l2.sets * c.l2.assoc : 0;
     return TRAPEZE_OK;
 }

@@ -30,6 +30,20 @@ static const uint64_t ipoly64[6] = {
     B(17) | B(16) | B(15) | B(14) | B(11) | B(9) | B(5) | B(4),
 };
 #undef B
+/* 128 and 256 sub-partitions (the H100's 80 channels x 2, rounded up), which
+ * hashing.cc lacks (it asserts): the same construction carried one degree
+ * further. Row b holds bit b of x^(n+k) mod P(x) for every k, which is what
+ * the three tables above are (over the k they list: test_sim_mem checks it),
+ * with Peterson's primitive polynomials P = x^7 + x + 1 (the 128 rows) and
+ * x^8 + x^4 + x^3 + x^2 + 1 (the 256 rows); all 64 bits of the higher address. */
+static const uint64_t ipoly128[7] = {
+    0x91c2f95cd13c50c1ull, 0xb2470be57344f143ull, 0x648e17cae689e286ull, 0xc91c2f95cd13c50cull,
+    0x92385f2b9a278a18ull, 0x2470be57344f1430ull, 0x48e17cae689e2860ull,
+};
+static const uint64_t ipoly256[8] = {
+    0x35b504ec9303a471ull, 0x6b6a09d9260748e2ull, 0xe361175edf0d35b5ull, 0xf3772a512d19cf1bull,
+    0xd35b504ec9303a47ull, 0xa6b6a09d9260748eull, 0x4d6d413b24c0e91cull, 0x9ada82764981d238ull,
+};
 
 static unsigned ipoly(const uint64_t *rows, int bits, uint64_t higher, unsigned index)
 {
@@ -45,6 +59,8 @@ unsigned sim_ipoly_hash(uint64_t higher, unsigned index, unsigned n)
     case 16: return ipoly(ipoly16, 4, higher, index);
     case 32: return ipoly(ipoly32, 5, higher, index);
     case 64: return ipoly(ipoly64, 6, higher, index);
+    case 128: return ipoly(ipoly128, 7, higher, index);
+    case 256: return ipoly(ipoly256, 8, higher, index);
     default: return index;
     }
 }

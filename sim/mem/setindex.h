@@ -7,7 +7,9 @@
  *   'H' Fermi    bits 7-11 XOR bits 13,14,15,17,19 (Nugteren et al., HPCA
  *                2014); 64 sets put bit 12 in bit 5. 32 or 64 sets only.
  *   'P' IPOLY    Rau's pseudo-random interleaving, the polynomials GPGPU-Sim
- *                uses: IPOLY(5) for 16, IPOLY(37) for 32, IPOLY(67) for 64.
+ *                uses: IPOLY(5) for 16, IPOLY(37) for 32, IPOLY(67) for 64;
+ *                128 and 256 (memory sub-partitions only) carried on from
+ *                them with x^7+x+1 and x^8+x^4+x^3+x^2+1.
  *   'X' XOR      index XOR the next log2(sets) bits above it.
  *   'C' custom   GPGPU-Sim implements none (its index is then always 0);
  *                taken here as linear.
@@ -27,7 +29,8 @@ typedef enum {
 } sim_set_index_fn;
 
 /* IPOLY: index (log2(n) bits) XOR the polynomial's bits of higher. n is 16,
- * 32 or 64; other n return index unchanged (the config reader refuses them). */
+ * 32, 64, 128 or 256; other n return index unchanged (the config reader
+ * refuses them). */
 unsigned sim_ipoly_hash(uint64_t higher, unsigned index, unsigned n);
 
 /* The set of addr in a cache of `sets` sets (a power of two) of lines of
