@@ -366,7 +366,9 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
         s = trapeze_config_load(gpu_file, &cfg, &err);
     if (!s)
         s = trapeze_gpu_from_config(cfg, &g, &err);
-    if (!s && cli_resolve_preset(cmd, "--power", "power", ".ini", power ? power : g.name,
+    char dflt[64];
+    if (!s && cli_resolve_preset(cmd, "--power", "power", ".ini",
+                                 power ? power : cli_power_default(g.name, dflt, sizeof dflt),
                                  power_file, sizeof power_file)) {
         trapeze_config_destroy(cfg);
         calib_mpi_stop(mpi);
