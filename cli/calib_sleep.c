@@ -82,7 +82,8 @@ static void usage_validate(FILE *out)
 "thresholds meet the budget when simulated and reach >= 99%% of the best\n"
 "swept saving within the budget (a choice over the budget misses); saving\n"
 "within 3 points; penalty within 0.5 points; windows <= 5%% of the sweep's\n"
-"simulated work (warp instructions).\n"
+"simulated work (warp instructions). A choice over the budget says by how\n"
+"much; last, each mode's energy break-even E_tr/(P_on - P_off) in cycles.\n"
 "\n"
 "options:\n"
 "  --gpu, --power, --window, --spread, --max-penalty, --fit\n"
@@ -238,6 +239,24 @@ static int finish_calibrate(const trapeze_sleep_plan *plan, trapeze_sample_log *
     return 0;
 }
 
+/* Each mode's energy break-even E_tr / (P_on - P_off) in cycles: what a
+ * threshold trades (sleep.md, "Break-even algebra"); 0 on the seed profile. */
+static int print_break_evens(const trapeze_power *pw, double clock_hz, trapeze_error *err)
+{
+    printf("energy break-even E_tr/(P_on - P_off), cycles (%s):", pw->name);
+    for (int x = 0; x < TRAPEZE_PS_SLEEPABLE; x++) {
+        trapeze_sleep_structure st;
+        if (trapeze_sleep_structure_from_power(pw, (trapeze_power_structure)x, clock_hz, &st,
+                                               err))
+            return 1;
+        printf("%s %s", x ? ";" : "", trapeze_power_structure_name((trapeze_power_structure)x));
+        for (int m = 0; m < st.n_modes; m++)
+            printf(" %s %.2f", st.mode[m].name, trapeze_sleep_energy_break_even(&st.mode[m]));
+    }
+    printf("\n");
+    return 0;
+}
+
 static void print_validation(const trapeze_sleep_validation *v)
 {
     printf("%s, budget %.3g%% of SM cycles; per job and structure, the model's thresholds "
@@ -257,13 +276,16 @@ static void print_validation(const trapeze_sleep_validation *v)
                 used += snprintf(best + used, sizeof best - (size_t)used, "%s%.0f",
                                  k ? "/" : "", v->rows[s->best].theta[k]);
         printf("%-44s %-4s %9s %6.2f / %6.2f %5.2f / %5.2f %6.2f / %6.2f %5.2f / %5.2f "
-               "%9s %7.4f %6.4f%s\n",
+               "%9s %7.4f %6.4f%s",
                s->structure ? "" : s->job,
                trapeze_power_structure_name((trapeze_power_structure)s->structure), th,
                100 * m->pred_saving, 100 * m->sim_saving, 100 * m->pred_penalty,
                100 * m->sim_penalty, 100 * sd->pred_saving, 100 * sd->sim_saving,
                100 * sd->pred_penalty, 100 * sd->sim_penalty, best, s->ratio, s->ks,
-               m->sim_penalty > v->max_penalty ? "  OVER BUDGET" : "");
+               m->sim_penalty > v->max_penalty ? "  OVER BUDGET by" : "");
+        if (m->sim_penalty > v->max_penalty)
+            printf(" %.2f points", 100 * (m->sim_penalty - v->max_penalty));
+        printf("\n");
     }
     const trapeze_sleep_targets *t = &v->targets;
     printf("targets, %d job-structure rows:\n", t->rows);
@@ -366,7 +388,9 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
         s = trapeze_config_load(gpu_file, &cfg, &err);
     if (!s)
         s = trapeze_gpu_from_config(cfg, &g, &err);
-    if (!s && cli_resolve_preset(cmd, "--power", "power", ".ini", power ? power : g.name,
+    char dflt[64];
+    if (!s && cli_resolve_preset(cmd, "--power", "power", ".ini",
+                                 power ? power : cli_power_default(g.name, dflt, sizeof dflt),
                                  power_file, sizeof power_file)) {
         trapeze_config_destroy(cfg);
         calib_mpi_stop(mpi);
@@ -383,6 +407,8 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
             s = trapeze_sleep_validation_write_csv(&v, csv, &err);
         if (!s)
             print_validation(&v);
+        if (!s && print_break_evens(&pw, g.core_clock_hz, &err))
+            s = TRAPEZE_EINVAL;
         if (!s)
             json_validation(json.j, &v);
         if (!s)

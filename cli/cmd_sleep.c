@@ -476,7 +476,9 @@ static int load_gpu_and_power(const sleep_args *a, trapeze_config **cfg, trapeze
         return 1;
     if (trapeze_gpu_from_config(*cfg, gpu, err))
         return 1;
-    if (cli_resolve_preset("sleep", "--power", "power", ".ini", a->power ? a->power : gpu->name,
+    char dflt[64];
+    if (cli_resolve_preset("sleep", "--power", "power", ".ini",
+                           a->power ? a->power : cli_power_default(gpu->name, dflt, sizeof dflt),
                            path, sizeof path))
         return 2;
     return trapeze_power_load(path, pw, err) ? 1 : 0;

@@ -46,6 +46,8 @@ void cli_data_path(const char *relative, char *out, unsigned long size);
 
 /* power_args.c: --power FILE|GPU (a bare name: data/power/NAME.ini) loaded. */
 trapeze_status cli_power_load(const char *power_arg, trapeze_power *power, trapeze_error *err);
+/* The --power preset a GPU named gpu_name gets by default (buf holds it when it differs). */
+const char *cli_power_default(const char *gpu_name, char *buf, size_t size);
 
 /* ghostzone_energy.c: `ghostzone --objective`: samples, calibration, sleep
  * thresholds and the picks by time, energy and EDP of one workload (spec:

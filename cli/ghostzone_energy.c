@@ -150,7 +150,9 @@ trapeze_status cli_gz_energy(const cli_gz_energy_opts *o, const char *gpu_path,
     const trapeze_gpu *gpu = trapeze_ghostzone_gpu(m);
     const char *name = trapeze_ghostzone_workload(m)->name;
     trapeze_power pw;
-    trapeze_status s = cli_power_load(o->power ? o->power : gpu->name, &pw, err);
+    char dflt[64];
+    trapeze_status s =
+        cli_power_load(o->power ? o->power : cli_power_default(gpu->name, dflt, sizeof dflt), &pw, err);
     if (s)
         return s;
     trapeze_ghostzone_energy_sample *smp = calloc(MAX_SAMPLES, sizeof *smp);

@@ -239,6 +239,38 @@ sleep_val() { # GPU, then "spread" for the spread sample (--no-jump)
         ${2:+--no-jump} --csv $VAL/sleep-$g$j.csv
     NO_LOG=
 }
+# the circuit-model profile (data/power/GPU.ini, the default) on the same jobs
+sleep_circuit() { # GPU
+    NO_LOG=1
+    run_step "sleep-$1-circuit" $VAL/sleep-$1-circuit.csv -- \
+        "$T" validate --model sleep --gpu "$1" --threads "$THREADS" \
+        --csv $VAL/sleep-$1-circuit.csv
+    NO_LOG=
+}
+# held-out jobs, never used to choose a constant: GPU, profile (circuit or
+# seed), then the jobs
+sleep_heldout() {
+    g=$1 p=$2
+    shift 2
+    pw=$g
+    [ "$p" = seed ] && pw=$g-seed
+    NO_LOG=1
+    run_step "sleep-$g-heldout-$p" $VAL/sleep-$g-heldout-$p.csv -- \
+        "$T" validate --model sleep --gpu "$g" --power "$pw" --threads "$THREADS" "$@" \
+        --csv $VAL/sleep-$g-heldout-$p.csv
+    NO_LOG=
+}
+HELDOUT_GTX480="copy|strided stride=32|bicg n=1024|mvt n=1024|matmul_tiled n=256|jacobi nx=2048 ny=2048|kmeans|syr2k n=64"
+HELDOUT_V100="matmul_tiled n=256|jacobi nx=2048 ny=2048|kmeans|syr2k n=64"
+heldout() { # GPU, profile: the GPU's held-out list split on '|'
+    eval "list=\$HELDOUT_$(echo "$1" | tr a-z A-Z)"
+    old_ifs=$IFS
+    IFS='|'
+    # shellcheck disable=SC2086 # split on '|' into one argument per job
+    set -- "$1" "$2" $list
+    IFS=$old_ifs
+    sleep_heldout "$@"
+}
 group_val() { # GPU
     run_step "group-$1" $VAL/group-$1-samples.csv $VAL/group-$1.csv -- \
         "$T" validate --model group --gpu "$1" --threads "$THREADS" \
@@ -248,6 +280,12 @@ step_sleep_gtx480() { sleep_val gtx480; }
 step_sleep_v100() { sleep_val v100; }
 step_sleep_spread_gtx480() { sleep_val gtx480 spread; }
 step_sleep_spread_v100() { sleep_val v100 spread; }
+step_sleep_circuit_gtx480() { sleep_circuit gtx480; }
+step_sleep_circuit_v100() { sleep_circuit v100; }
+step_sleep_heldout_gtx480() { heldout gtx480 circuit; }
+step_sleep_heldout_v100() { heldout v100 circuit; }
+step_sleep_heldout_seed_gtx480() { heldout gtx480 seed; }
+step_sleep_heldout_seed_v100() { heldout v100 seed; }
 # the default sample at sizes users run (the stencils jump there)
 step_sleep_usersize_gtx480() {
     NO_LOG=1
@@ -278,7 +316,9 @@ step_reference_gtx280() { reference gtx280; }
 ALL="cal_gtx480 sizes_gtx480_small cal_v100 sizes_v100_small sizes_gtx480 sizes_v100 \
 cal_gtx280 reference_gtx480 reference_v100 reference_gtx280 group_gtx480 group_v100 \
 group_cal_gtx480 group_cal_v100 \
-sleep_gtx480 sleep_v100 sleep_spread_gtx480 sleep_spread_v100 sleep_usersize_gtx480"
+sleep_gtx480 sleep_v100 sleep_spread_gtx480 sleep_spread_v100 sleep_usersize_gtx480 \
+sleep_circuit_gtx480 sleep_circuit_v100 sleep_heldout_gtx480 sleep_heldout_v100 \
+sleep_heldout_seed_gtx480 sleep_heldout_seed_v100"
 
 all_outputs() {
     for g in gtx480 v100 gtx280; do
@@ -289,6 +329,7 @@ all_outputs() {
     done; done
     for g in gtx480 v100; do
         echo "$VAL/group-$g-samples.csv $VAL/group-$g.csv $VAL/sleep-$g.csv $VAL/sleep-$g-spread.csv"
+        echo "$VAL/sleep-$g-circuit.csv $VAL/sleep-$g-heldout-circuit.csv $VAL/sleep-$g-heldout-seed.csv"
     done
     echo "$VAL/sleep-gtx480-usersize.csv"
 }

@@ -295,4 +295,19 @@ expect_failure "cycles 1024" "--cycles 1024: fewer than the longest idle period 
     "$O" "$T" sleep --gpu gtx480 --idle-csv "$D/idle.csv" --cycles 1024 --csv "$O"
 "$T" sleep --gpu gtx480 --idle-csv "$D/idle.csv" --cycles 1025 --csv "$O" >/dev/null 2>"$D/err" \
     || fail "--cycles 1025: $(cat "$D/err")"
+# the power description a GPU gets without --power: an Accel-Sim folder
+# (SM86_RTX3070) reads its preset's, data/power/rtx3070.ini (scaled from the
+# V100's: every break-even in seconds the V100's, so at the same 1132 MHz the
+# RF deep T_be is 13 + 2.592e-11 J x 1.132e9 / (0.03171 W x 0.58) = 14.14)
+A3070=tests/configs/accelsim/SM86_RTX3070
+"$T" sleep --gpu $A3070 vecadd n=4096 --structures rf --spread 0 --csv "$D/r1.csv" >/dev/null \
+    2>"$D/err" || fail "rtx3070 default power: $(cat "$D/err")"
+"$T" sleep --gpu $A3070 --power rtx3070 vecadd n=4096 --structures rf --spread 0 \
+    --csv "$D/r2.csv" >/dev/null 2>"$D/err" || fail "--power rtx3070: $(cat "$D/err")"
+cmp -s "$D/r1.csv" "$D/r2.csv" || fail "SM86_RTX3070 without --power is not --power rtx3070"
+awk -F, '$6 == "model" && $7 == "deep" { be = $9 } END { exit !(be > 14.13 && be < 14.15) }' \
+    "$D/r1.csv" || fail "rtx3070 RF deep break-even: $(grep ',model,deep,' "$D/r1.csv")"
+for p in a100 h100 rtx3070; do
+    "$T" sim --gpu v100 --power $p vecadd n=4096 >"$D/out" 2>"$D/err" || fail "--power $p: $(cat "$D/err")"
+done
 finish cli_sleep.sh

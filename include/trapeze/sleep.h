@@ -185,8 +185,10 @@ typedef struct trapeze_sleep_run {
     int n_sm;
     trapeze_idle_hist hist[TRAPEZE_SLEEP_NUNITS];             /* window only */
     double mode_cycles[TRAPEZE_PS_SLEEPABLE][TRAPEZE_POWER_MAX_MODES]; /* simulate only */
+    double entries[TRAPEZE_PS_SLEEPABLE][TRAPEZE_POWER_MAX_MODES];     /* periods per deepest mode */
     double stall[TRAPEZE_PS_SLEEPABLE];                       /* wake-up cycles exposed */
-    double saving[TRAPEZE_PS_SLEEPABLE];  /* 1 - leakage / leakage always ON, tracked units */
+    /* 1 - (leakage + transition energy) / leakage always ON, tracked units */
+    double saving[TRAPEZE_PS_SLEEPABLE];
     double penalty[TRAPEZE_PS_SLEEPABLE]; /* stall / (cycles x SMs) */
     double run_insts;       /* the whole run's warp instructions (0: not known) */
 } trapeze_sleep_run;
@@ -236,7 +238,9 @@ typedef struct trapeze_sleep_setting {
 } trapeze_sleep_setting;
 
 /* The whole job simulated with those policies in the timing: mode cycles,
- * stall, saving and penalty per structure (the ground truth). */
+ * stall, saving and penalty per structure (the ground truth). The saving
+ * charges each sleep period its deepest mode's transition_j (the unit's
+ * share, as the simulator's energy does), as the model does. */
 trapeze_status trapeze_sleep_simulate(const trapeze_config *cfg, const trapeze_power *pw,
                                       const trapeze_sleep_job *job,
                                       const trapeze_sleep_setting *set, trapeze_sleep_run *out,

@@ -120,13 +120,20 @@ trapeze_status trapeze_sleep_simulate(const trapeze_config *cfg, const trapeze_p
                                       trapeze_error *err)
 {
     trapeze_status s;
-    if ((s = sim_sleep_whole(cfg, pw, j, set, out, err)))
+    trapeze_gpu gpu;
+    if ((s = trapeze_gpu_from_config(cfg, &gpu, err)) ||
+        (s = sim_sleep_whole(cfg, pw, j, set, out, err)))
         return s;
     for (int x = 0; x < TRAPEZE_PS_SLEEPABLE; x++) {
         double total = 0, leak = 0;
         for (int m = 0; m < pw->n_modes[x]; m++) {
             total += out->mode_cycles[x][m];
             leak += pw->mode[x][m].leak_fraction * out->mode_cycles[x][m];
+            /* a round trip in ON unit-cycles: the structure's transition_j
+             * over its leakage per cycle (a unit pays its share of both) */
+            if (pw->leak_w[x] > 0)
+                leak += out->entries[x][m] * pw->mode[x][m].transition_j * gpu.core_clock_hz /
+                        pw->leak_w[x];
         }
         out->saving[x] = total > 0 ? 1 - leak / total : 0;
         out->penalty[x] = out->cycles > 0 ? out->stall[x] / (out->cycles * out->n_sm) : 0;

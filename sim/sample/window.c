@@ -214,8 +214,10 @@ static void add_sleep(void *ctx, const sim_kernel_stats *st)
     trapeze_sleep_run *r = ctx;
     for (int s = 0; s < TRAPEZE_PS_SLEEPABLE && st->energy_valid; s++) {
         const sim_sleep_result *x = &st->energy.sleep[s];
-        for (int m = 0; m < TRAPEZE_POWER_MAX_MODES; m++)
+        for (int m = 0; m < TRAPEZE_POWER_MAX_MODES; m++) {
             r->mode_cycles[s][m] += (double)x->mode_cycles[m];
+            r->entries[s][m] += (double)x->entries[m];
+        }
         r->stall[s] += (double)x->stall_cycles;
     }
 }
