@@ -28,11 +28,12 @@ struct trapeze_group_model {
     double *adj_s;            /* shared lines */
     trapeze_group_machine m;
     trapeze_group_params p;
+    double writes;            /* the launch's store sectors (graph->store_sectors) */
 };
 
 /* The model's outputs as duals (value and d/dparams). */
 typedef struct grp_duals {
-    grp_dual l1_hits, l2, dram, tc, tsm, t2, td, cycles;
+    grp_dual l1_hits, l2, dram, tc, tsm, t2, td, tg, cycles;
     grp_dual l2_max, dram_max;   /* the busiest queue's (what T2 and Td count) */
     double max_queue;
     double waves;                /* max(1, max_queue / x) */

@@ -66,7 +66,7 @@ static void test_shared_pair_halves_l2(void)
     small_graph s;
     graph_init(&s, 2, 10);
     edge(&s, 0, 1, 10);
-    trapeze_group_machine mach = {2, 2, 128, 1e6, 0};
+    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0};
     trapeze_group_params p = exact_params();
     trapeze_group_model *m;
     CHECK_OK(trapeze_group_create(&s.g, &mach, &p, &m, NULL));
@@ -160,7 +160,7 @@ static void test_clique_theta(void)
     edge(&s, 0, 1, 4);
     edge(&s, 0, 2, 4);
     edge(&s, 1, 2, 4);
-    trapeze_group_machine mach = {1, 3, 128, 1e6, 0};
+    trapeze_group_machine mach = {1, 3, 128, 1e6, 0, 0};
     trapeze_group_params p = exact_params();
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 3, 1, NULL));
@@ -187,7 +187,7 @@ static void test_l1_decay_after_residency(void)
     small_graph s;
     graph_init(&s, 2, 10);
     edge(&s, 0, 1, 10);
-    trapeze_group_machine mach = {1, 1, 10, 1e6, 0};
+    trapeze_group_machine mach = {1, 1, 10, 1e6, 0, 0};
     trapeze_group_params p = exact_params();
     trapeze_group_model *m;
     CHECK_OK(trapeze_group_create(&s.g, &mach, &p, &m, NULL));
@@ -209,7 +209,8 @@ static void test_l1_decay_after_residency(void)
 
 /* Exact gradients: every parameter, three outputs, a random graph and
  * grouping, against central differences. */
-static void test_gradients(void)
+/* rate: the whole GPU's DRAM reads per cycle (0: no whole-GPU term). */
+static void gradients_at(double rate)
 {
     small_graph s;
     graph_init(&s, 40, 0);
@@ -221,7 +222,8 @@ static void test_gradients(void)
         for (int j = i + 1; j < 40 && s.g.n_edges < 250; j++)
             if (RND() % 5 == 0)
                 edge(&s, i, j, 1 + (long long)(RND() % 15));
-    trapeze_group_machine mach = {3, 4, 64, 2000, 0};
+    trapeze_group_machine mach = {3, 4, 64, 2000, 0, rate};
+    s.g.store_sectors = 300;   /* Tg about 2,600 cycles at 0.5 a cycle, as Tc */
     trapeze_group_params p;
     trapeze_group_params_default(&p);
     p.value[TRAPEZE_GROUP_MU] = 1.3;
@@ -267,6 +269,51 @@ static void test_gradients(void)
     CHECK(fabs(e.ddram_dparam[TRAPEZE_GROUP_RETAIN2]) > 1e-6);
     CHECK(fabs(e.dcycles_dparam[TRAPEZE_GROUP_OVERLAP]) > 1e-6);
     CHECK(fabs(e.dcycles_dparam[TRAPEZE_GROUP_TSM]) > 1e-6);
+    CHECK(rate > 0 ? e.t_gpu_dram > 1000 : e.t_gpu_dram == 0);
+    trapeze_grouping_free(&g);
+    trapeze_group_destroy(m);
+}
+
+static void test_gradients(void)
+{
+    gradients_at(0);
+    gradients_at(0.5);
+}
+
+/* The whole GPU's DRAM: the launch's reads and its stores' sectors at the
+ * GPU's sustained rate, Tg = (dram + W) / R, the same for every grouping
+ * that reads the same data; with q = 1 it adds to the other times. */
+static void test_whole_gpu_dram(void)
+{
+    small_graph u;
+    graph_init(&u, 2, 10);   /* no sharing: dram = nu (10 + 10) = 20 */
+    u.g.store_sectors = 6;
+    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0.5};
+    trapeze_group_params p = exact_params();
+    trapeze_group_model *m;
+    CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
+    trapeze_grouping g;
+    CHECK_OK(trapeze_grouping_alloc(&g, 2, 2, NULL));
+    trapeze_group_eval same, split;
+    set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
+    CHECK_OK(trapeze_group_evaluate(m, &g, &same, NULL));
+    set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
+    CHECK_OK(trapeze_group_evaluate(m, &g, &split, NULL));
+    /* Tg = (20 + 6) / 0.5 = 52: 120 + 52 on one SM, 110 + 52 split */
+    CHECK_NEAR(same.t_gpu_dram, 52, 1e-9);
+    CHECK_NEAR(split.t_gpu_dram, 52, 1e-9);
+    CHECK_NEAR(same.cycles, 172, 1e-6);
+    CHECK_NEAR(split.cycles, 162, 1e-6);
+    /* d cycles / d nu = 20 / 0.5 through Tg (tdram is 0) */
+    CHECK_NEAR(split.dcycles_dparam[TRAPEZE_GROUP_NU], 40, 1e-9);
+    CHECK(!strcmp(trapeze_group_eval_bound(&split), "latency"));
+    trapeze_group_destroy(m);
+    /* at 0.1 a cycle Tg = 260 bounds the launch */
+    mach.dram_reads_per_cycle = 0.1;
+    CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
+    CHECK_OK(trapeze_group_evaluate(m, &g, &split, NULL));
+    CHECK_NEAR(split.cycles, 110 + 260, 1e-6);
+    CHECK(!strcmp(trapeze_group_eval_bound(&split), "gpu-dram"));
     trapeze_grouping_free(&g);
     trapeze_group_destroy(m);
 }
@@ -327,6 +374,7 @@ int main(void)
     test_clique_theta();
     test_l1_decay_after_residency();
     test_gradients();
+    test_whole_gpu_dram();
     test_grouping_file();
     return check_report("test_group_model");
 }

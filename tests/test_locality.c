@@ -149,6 +149,9 @@ static void test_stencil(trapeze_config *cfg, trapeze_locality_graph *g)
      * 17 lines of rows 0..16, TBs 0 and 4 the lines of rows 15 and 16 */
     CHECK(find_edge(g, 0, 1) && find_edge(g, 0, 1)->shared_lines == 17);
     CHECK(find_edge(g, 0, 4) && find_edge(g, 0, 4)->shared_lines == 2);
+    /* the stores: 64 x 64 floats written once, a warp's two 16-float rows
+     * four 32-byte sectors: 4096 * 4 / 32 */
+    CHECK(g->store_sectors == 512);
 }
 
 static int same_graph(const trapeze_locality_graph *a, const trapeze_locality_graph *b)
@@ -181,6 +184,7 @@ static void test_trace(trapeze_config *cfg, const trapeze_locality_graph *progra
     trapeze_locality_graph g;
     CHECK_OK(trapeze_locality_trace(list, 0, &g, &err));
     CHECK(same_graph(&g, program));
+    CHECK(g.store_sectors == program->store_sectors);   /* the trace's stores too */
     trapeze_locality_graph_free(&g);
     CHECK(trapeze_locality_trace(list, 1, &g, &err) == TRAPEZE_ERANGE);
     sim_kernel_destroy(ks[0]);

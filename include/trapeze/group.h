@@ -70,6 +70,10 @@ typedef struct trapeze_group_machine {
                               elements per line): L2 accesses follow the elements
                               a TB reads more closely than its lines when lines
                               are partly used; 0: in lines */
+    double dram_reads_per_cycle;   /* the whole GPU's sustained DRAM traffic, in 32-byte
+                                      reads per core cycle, every SM streaming at once
+                                      (the memory system's streaming probe); 0: no
+                                      whole-GPU DRAM term */
 } trapeze_group_machine;
 
 typedef struct trapeze_group_model trapeze_group_model;
@@ -87,6 +91,8 @@ typedef struct trapeze_group_eval {
     double dram_reads;
     double max_queue;        /* TBs in the longest group queue */
     double t_compute, t_sm, t_l2, t_dram;
+    double t_gpu_dram;       /* the whole launch's DRAM reads and writes at the GPU's
+                                sustained rate (machine.dram_reads_per_cycle) */
     double cycles;
     /* exact gradients in the parameters */
     double dl2_dparam[TRAPEZE_GROUP_NPARAMS];
@@ -97,8 +103,8 @@ typedef struct trapeze_group_eval {
 /* Predicts a grouping (n_groups must be the machine's n_sm). */
 trapeze_status trapeze_group_evaluate(const trapeze_group_model *m, const trapeze_grouping *g,
                                       trapeze_group_eval *out, trapeze_error *err);
-/* The largest of a prediction's four times, what bounds it: "latency" (Tc),
- * "sm" (Ts), "l2" (T2) or "dram" (Td). */
+/* The largest of a prediction's five times, what bounds it: "latency" (Tc),
+ * "sm" (Ts), "l2" (T2), "dram" (Td) or "gpu-dram" (Tg, the whole GPU's DRAM). */
 const char *trapeze_group_eval_bound(const trapeze_group_eval *e);
 
 /* Groupings as the model sees the simulator's baselines and the tiles:

@@ -39,6 +39,11 @@ typedef struct trapeze_locality_graph {
     long long *lines;               /* per TB: distinct lines read */
     long n_edges;
     trapeze_locality_edge *edges;   /* sorted by (tb_i, tb_j) */
+    long long store_sectors;        /* the launch's global stores: per warp instruction
+                                       the distinct 32-byte sectors its lanes write,
+                                       summed (the DRAM write traffic the grouping
+                                       model's whole-GPU term adds to the reads); 0
+                                       from a CSV */
 } trapeze_locality_graph;
 
 void trapeze_locality_graph_free(trapeze_locality_graph *g);

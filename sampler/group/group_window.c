@@ -88,6 +88,8 @@ static trapeze_status induced(const trapeze_locality_graph *g, const long *new_i
     out->grid[1] = out->grid[2] = 1;
     out->n_tbs = n;
     out->line_bytes = g->line_bytes;
+    /* the stores are counted per launch: the sub-grid's share of its TBs */
+    out->store_sectors = g->n_tbs > 0 ? g->store_sectors * n / g->n_tbs : 0;
     out->elements = calloc((size_t)n, sizeof *out->elements);
     out->lines = calloc((size_t)n, sizeof *out->lines);
     out->edges = malloc((size_t)(g->n_edges > 0 ? g->n_edges : 1) * sizeof *out->edges);

@@ -25,6 +25,7 @@
 
 #include "common/error.h"
 #include "sim/locality/locality.h"
+#include "sim/memsys.h"
 
 #define MAX_WARP_INSTS 200000000ull   /* a warp that long is a stuck stream */
 #define MAX_EDGES 100000000L
@@ -98,9 +99,29 @@ static int vec_reserve(vec *v, size_t more)
 
 /* ---- 1. footprints ---- */
 
-/* Appends the addresses of the global loads of every warp of block tb. */
+/* The distinct sectors of a store's active lanes (a warp's store is
+ * coalesced into sectors before it reaches L2 and DRAM). */
+static long long store_sectors(const sim_warp_inst *in)
+{
+    uint64_t seen[SIM_WARP_LANES];
+    int n = 0;
+    for (int l = 0; l < SIM_WARP_LANES; l++) {
+        if (!(in->active >> l & 1))
+            continue;
+        uint64_t s = in->addr[l] / SIM_SECTOR_BYTES;
+        int i = 0;
+        while (i < n && seen[i] != s)
+            i++;
+        if (i == n)
+            seen[n++] = s;
+    }
+    return n;
+}
+
+/* Appends the addresses of the global loads of every warp of block tb;
+ * adds its global stores' sectors to *stores. */
 static trapeze_status block_addresses(const sim_kernel *k, long tb, vec *addr,
-                                      trapeze_error *err)
+                                      long long *stores, trapeze_error *err)
 {
     const sim_source_ops *src = k->source ? k->source : &sim_program_source;
     int threads = sim_kernel_block_threads(k);
@@ -129,6 +150,8 @@ static trapeze_status block_addresses(const sim_kernel *k, long tb, vec *addr,
                                  "%llu instructions", k->name, w, tb, MAX_WARP_INSTS);
                 break;
             }
+            if (in->op == SIM_OP_ST_GLOBAL && in->active)
+                *stores += store_sectors(in);
             if (in->op != SIM_OP_LD_GLOBAL || (in->flags & SIM_INST_VOLATILE) || !in->active)
                 continue;
             if (vec_reserve(addr, SIM_WARP_LANES)) {
@@ -415,7 +438,7 @@ trapeze_status sim_locality_build(const sim_kernel *k, int line_bytes,
     }
     for (long tb = 0; tb < n && !s; tb++) {
         addr.n = 0;
-        if ((s = block_addresses(k, tb, &addr, err)))
+        if ((s = block_addresses(k, tb, &addr, &g->store_sectors, err)))
             break;
         if (vec_reserve(&tmp, addr.n > tmp.n ? addr.n - tmp.n : 0)) {
             s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
