@@ -10,8 +10,7 @@
  * P_add, P_sub, P_mul, P_div, P_scale, P_powi, P_pow, P_exp, P_log,
  * P_sigmoid. Each model picks the width it needs, so every type stays
  * fixed-size (no allocation) and the loops unroll. The ghost-zone model
- * uses T = gz_dual, P = dual (the names it has always used), and
- * T = gz_dual_hb, P = dual_hb for the same equations in h and blk_len only.
+ * defines its widths below.
  *
  * The partials come first and the value last: the loops store the partials
  * in pairs from the struct's start, where a copy of the struct reads them,
@@ -119,9 +118,18 @@
 /* The ghost-zone model's variables: h, blk_len, then the parameter vector. */
 enum { GZ_VAR_H, GZ_VAR_BLK, GZ_VAR_PARAM0, GZ_NVARS = GZ_VAR_PARAM0 + TRAPEZE_GHOSTZONE_NPARAMS };
 
-TRAPEZE_DUAL_DEFINE(gz_dual, dual, GZ_NVARS)
-/* ... and in h and blk_len only: the same equations for the optimizer
- * (model/ghostzone_eqs.h), whose lanes 0 and 1 are gz_dual's. */
+/* The ghost-zone model's widths (model/ghostzone_eqs.h, compiled once per
+ * width). An evaluation with parameter partials gives lanes only to the
+ * parameters its sync mode and switches read (model/ghostzone.c,
+ * live_lanes): at most 10 with relaunch and 14 with fences, so the fit's
+ * Jacobian runs at width 12 or 16; every variable (gz_dual, 20: 19 and one
+ * lane that stays 0) is the reference the tests compare those with. Each
+ * width is even: an odd one leaves the last lane's pair straddling the value,
+ * and a copy that reads the pair waits for two stores (19 lanes unpadded ran
+ * 27% slower than 20). gz_dual_hb: h and blk_len only, for the optimizer. */
+TRAPEZE_DUAL_DEFINE(gz_dual, dual, GZ_NVARS + 1)
+TRAPEZE_DUAL_DEFINE(gz_dual_p10, dual_p10, GZ_VAR_PARAM0 + 10)
+TRAPEZE_DUAL_DEFINE(gz_dual_p14, dual_p14, GZ_VAR_PARAM0 + 14)
 TRAPEZE_DUAL_DEFINE(gz_dual_hb, dual_hb, GZ_VAR_PARAM0)
 
 #endif

@@ -29,6 +29,10 @@ typedef struct {
     double issue;           /* issue_factor */
     int occupancy_blk;      /* the workload's block edge, and its occupancy */
     int occupancy;
+    /* per sync mode: each parameter's lane on the fit's path (-1: not read,
+     * live_lanes) and how many are read (set at set_params and set_tau) */
+    signed char lane[2][TRAPEZE_GHOSTZONE_NPARAMS];
+    int n_live[2];
 } gz_fixed_terms;
 
 struct trapeze_ghostzone_model {
@@ -118,9 +122,14 @@ trapeze_status trapeze_ghostzone_create(const trapeze_gpu *gpu, const trapeze_wo
 }
 
 void trapeze_ghostzone_destroy(trapeze_ghostzone_model *m) { free(m); }
-void trapeze_ghostzone_set_tau(trapeze_ghostzone_model *m, int enabled) { m->tau = enabled != 0; }
 static double issue_factor(const trapeze_ghostzone_model *m);
 static void fix_terms(trapeze_ghostzone_model *m);
+static void fix_lanes(trapeze_ghostzone_model *m);
+void trapeze_ghostzone_set_tau(trapeze_ghostzone_model *m, int enabled)
+{
+    m->tau = enabled != 0;
+    fix_lanes(m);
+}
 void trapeze_ghostzone_set_params(trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p)
 {
     m->params = *p;
@@ -228,44 +237,88 @@ static void fix_terms(trapeze_ghostzone_model *m)
     f->issue = issue_factor(m);
     f->occupancy_blk = w->blk_len;
     f->occupancy = trapeze_ghostzone_occupancy(g, w, w->blk_len);
+    fix_lanes(m);
 }
 
-/* The equations with every partial: the calibration fit's Jacobian and
- * trapeze_ghostzone_evaluate. */
-#define GZ_EQ(name) name##_full
+/* The equations, once per width (model/dual.h): every variable (the
+ * reference the tests compare with), the parameters that an evaluation
+ * reads (at most 10 with relaunch, 14 with fences: the calibration fit's
+ * Jacobian and trapeze_ghostzone_evaluate), and d/dh and d/dblk_len only
+ * (the optimizer, the fit's residuals, every caller that needs no parameter
+ * partial). */
+#define GZ_DUAL gz_dual
+#define GZ_DUAL_OP(op) dual_##op
+#define GZ_EQ(name) name##_all
 #define GZ_EQ_PARAMS 1
 #include "model/ghostzone_eqs.h"
+#undef GZ_DUAL
+#undef GZ_DUAL_OP
+#undef GZ_EQ
+#define GZ_DUAL gz_dual_p14
+#define GZ_DUAL_OP(op) dual_p14_##op
+#define GZ_EQ(name) name##_p14
+#include "model/ghostzone_eqs.h"
+#undef GZ_DUAL
+#undef GZ_DUAL_OP
+#undef GZ_EQ
+#define GZ_DUAL gz_dual_p10
+#define GZ_DUAL_OP(op) dual_p10_##op
+#define GZ_EQ(name) name##_p10
+#include "model/ghostzone_eqs.h"
+#undef GZ_DUAL
+#undef GZ_DUAL_OP
 #undef GZ_EQ
 #undef GZ_EQ_PARAMS
-
-/* The same equations over a dual of width 2, d/dh and d/dblk_len: the
- * optimizer, the fit's residuals, every caller that needs no parameter
- * partial. */
-#define gz_dual gz_dual_hb
-#define dual_const dual_hb_const
-#define dual_var dual_hb_var
-#define dual_add dual_hb_add
-#define dual_sub dual_hb_sub
-#define dual_mul dual_hb_mul
-#define dual_div dual_hb_div
-#define dual_scale dual_hb_scale
-#define dual_powi dual_hb_powi
-#define dual_pow dual_hb_pow
+#define GZ_DUAL gz_dual_hb
+#define GZ_DUAL_OP(op) dual_hb_##op
 #define GZ_EQ(name) name##_hb
 #define GZ_EQ_PARAMS 0
 #include "model/ghostzone_eqs.h"
+#undef GZ_DUAL
+#undef GZ_DUAL_OP
 #undef GZ_EQ
 #undef GZ_EQ_PARAMS
-#undef gz_dual
-#undef dual_const
-#undef dual_var
-#undef dual_add
-#undef dual_sub
-#undef dual_mul
-#undef dual_div
-#undef dual_scale
-#undef dual_powi
-#undef dual_pow
+
+/* Whether the equations read parameter k in mode `sync` with this model's
+ * switches (ghostzone_eqs.h: the fence-only and relaunch-only terms, beta
+ * only with tau, BlksPerSM only without the occupancy rule, psi only with
+ * fence_iter, one of the two omegas). A parameter they do not read has a
+ * partial of exactly 0: it gets no lane. */
+static int param_read(const trapeze_ghostzone_model *m, trapeze_sync sync, int k)
+{
+    int fence = sync == TRAPEZE_SYNC_FENCE, fence_omega = fence && m->params.fence_overlap;
+    switch (k) {
+    case TRAPEZE_GHOSTZONE_BETA: return m->tau;
+    case TRAPEZE_GHOSTZONE_BLOCKS_PER_SM: return !m->params.occupancy;
+    case TRAPEZE_GHOSTZONE_MU:
+    case TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK:
+    case TRAPEZE_GHOSTZONE_FENCE_BARRIER:
+    case TRAPEZE_GHOSTZONE_FENCE_MISC:
+    case TRAPEZE_GHOSTZONE_FENCE_POLL: return fence;
+    case TRAPEZE_GHOSTZONE_FENCE_ITER: return fence && m->params.fence_iter;
+    case TRAPEZE_GHOSTZONE_RELAUNCH:
+    case TRAPEZE_GHOSTZONE_TILE_CYCLES: return !fence;
+    case TRAPEZE_GHOSTZONE_OVERLAP: return !fence_omega;
+    case TRAPEZE_GHOSTZONE_OVERLAP_FENCE: return fence_omega;
+    default: return 1;
+    }
+}
+
+/* Lanes from GZ_VAR_PARAM0 on for the parameters read, in order; the
+ * number of them. */
+static int live_lanes(const trapeze_ghostzone_model *m, trapeze_sync sync, signed char *lane)
+{
+    int n = 0;
+    for (int k = 0; k < TRAPEZE_GHOSTZONE_NPARAMS; k++)
+        lane[k] = param_read(m, sync, k) ? (signed char)(GZ_VAR_PARAM0 + n++) : -1;
+    return n;
+}
+
+static void fix_lanes(trapeze_ghostzone_model *m)
+{
+    for (int s = 0; s < 2; s++)
+        m->fixed.n_live[s] = live_lanes(m, (trapeze_sync)s, m->fixed.lane[s]);
+}
 
 static trapeze_status check_point(const trapeze_ghostzone_model *m, double h, double blk,
                                   trapeze_error *err)
@@ -298,10 +351,19 @@ trapeze_status gz_evaluate_at(const trapeze_ghostzone_model *m, const double *pa
     trapeze_status s = check_point(m, h, blk_len, err);
     if (s)
         return s;
-    if (grad == GZ_GRAD_PARAMS)
-        gz_equations_full(m, params, sync, h, blk_len, out);
-    else
-        gz_equations_hb(m, params, sync, h, blk_len, out);
+    int f = sync == TRAPEZE_SYNC_FENCE;
+    if (grad == GZ_GRAD_HB) {
+        gz_equations_hb(m, params, NULL, sync, h, blk_len, out);
+    } else if (grad == GZ_GRAD_ALL) {
+        signed char lane[TRAPEZE_GHOSTZONE_NPARAMS];
+        for (int k = 0; k < TRAPEZE_GHOSTZONE_NPARAMS; k++)
+            lane[k] = (signed char)(GZ_VAR_PARAM0 + k);
+        gz_equations_all(m, params, lane, sync, h, blk_len, out);
+    } else if (m->fixed.n_live[f] <= 10) {
+        gz_equations_p10(m, params, m->fixed.lane[f], sync, h, blk_len, out);
+    } else {
+        gz_equations_p14(m, params, m->fixed.lane[f], sync, h, blk_len, out);
+    }
     return TRAPEZE_OK;
 }
 

@@ -14,10 +14,13 @@ extern const char *const gz_param_names[TRAPEZE_GHOSTZONE_NPARAMS];
 extern const double gz_param_min[TRAPEZE_GHOSTZONE_NPARAMS], gz_param_max[TRAPEZE_GHOSTZONE_NPARAMS];
 
 /* Which partials an evaluation computes: every one (h, blk_len and each
- * parameter: the fit's Jacobian), or d/dh and d/dblk_len only (dcpl_dparam
- * is then NaN), for a fifth of the host instructions. Value, d/dh and d/dblk_len are the
- * same bits either way. */
-typedef enum { GZ_GRAD_HB, GZ_GRAD_PARAMS } gz_gradient;
+ * parameter: the fit's Jacobian; a parameter the equations do not read in
+ * that mode has a partial of exactly 0 and costs nothing), or d/dh and
+ * d/dblk_len only (dcpl_dparam is then NaN), for a fifth of the host
+ * instructions. GZ_GRAD_ALL computes every parameter's lane, read or not:
+ * the reference the tests hold GZ_GRAD_PARAMS to, bit for bit. Value, d/dh
+ * and d/dblk_len are the same bits every way. */
+typedef enum { GZ_GRAD_HB, GZ_GRAD_PARAMS, GZ_GRAD_ALL } gz_gradient;
 
 /* ghostzone.c: Eqs. 5.1-5.30 at params[TRAPEZE_GHOSTZONE_NPARAMS] instead of the
  * model's own values (trapeze_ghostzone_evaluate: those, with every partial). */

@@ -1,22 +1,35 @@
 /*
  * ghostzone_eqs.h - Eqs. 5.1-5.30 of the ghost-zone model, written once over
  * a dual number and compiled once per dual width (model/ghostzone.c includes
- * this file twice; it has no include guard on purpose): with every partial
- * (h, blk_len and each parameter) for the calibration fit's Jacobian, and
- * with d/dh and d/dblk_len only for the optimizer and every value-only
- * caller, which would otherwise pay for 19 partials to use 2 (the lanes of
- * a dual are computed independently, so both widths give the same bits in
- * the value, d/dh and d/dblk_len; tests/test_ghostzone.c compares them).
+ * this file once per width; it has no include guard on purpose): with lanes
+ * for the parameters an evaluation reads, for the calibration fit's
+ * Jacobian, and with d/dh and d/dblk_len only for the optimizer and every
+ * value-only caller, which would otherwise pay for the parameters' lanes to
+ * use 2 (the lanes of a dual are computed independently, so every width
+ * gives the same bits in the value, d/dh, d/dblk_len and each parameter's
+ * partial; tests/test_ghostzone.c compares them).
  *
- * The includer defines gz_dual and the dual_* operations (model/dual.h),
- * GZ_EQ(name) (the instance's name of each function and type here) and
- * GZ_EQ_PARAMS (1: the parameters are variables; 0: constants). Owns the
- * equations only: no files, no optimizing, no simulator; what depends on the
- * workload and GPU alone is computed once per model (gz_fixed_terms).
+ * The includer defines GZ_DUAL (a dual type of model/dual.h), GZ_DUAL_OP(op)
+ * (its operations' names), GZ_EQ(name) (the instance's name of each
+ * function and type here) and GZ_EQ_PARAMS (1: the parameters given a lane
+ * are variables; 0: every parameter is a constant). Owns the equations
+ * only: no files, no optimizing, no simulator; what depends on the workload
+ * and GPU alone is computed once per model (gz_fixed_terms).
  */
+#define gz_dual GZ_DUAL
+#define dual_const GZ_DUAL_OP(const)
+#define dual_var GZ_DUAL_OP(var)
+#define dual_add GZ_DUAL_OP(add)
+#define dual_sub GZ_DUAL_OP(sub)
+#define dual_mul GZ_DUAL_OP(mul)
+#define dual_div GZ_DUAL_OP(div)
+#define dual_scale GZ_DUAL_OP(scale)
+#define dual_powi GZ_DUAL_OP(powi)
+#define dual_pow GZ_DUAL_OP(pow)
 #define gz_vars GZ_EQ(gz_vars)
 #define gz_terms GZ_EQ(gz_terms)
 #define make_vars GZ_EQ(make_vars)
+#define param GZ_EQ(param)
 #define tile_elements GZ_EQ(tile_elements)
 #define tau_factor GZ_EQ(tau_factor)
 #define at_whole_tiles GZ_EQ(at_whole_tiles)
@@ -30,21 +43,28 @@
 #define combine GZ_EQ(combine)
 #define gz_equations GZ_EQ(gz_equations)
 
-/* Everything one evaluation needs, as duals in (h, blk_len, parameters). */
+/* Everything one evaluation needs: h and blk_len as duals, the parameters'
+ * values and lanes (lane[i]: parameter i's lane, or -1: a constant, which
+ * the equations do not read in this evaluation, or GZ_EQ_PARAMS is 0). */
 typedef struct {
-    gz_dual h, blk, p[TRAPEZE_GHOSTZONE_NPARAMS];
+    gz_dual h, blk;
+    const double *params;
+    const signed char *lane;
 } gz_vars;
 
-static void make_vars(gz_vars *v, const double *params, double h, double blk)
+static void make_vars(gz_vars *v, const double *params, const signed char *lane, double h, double blk)
 {
     v->h = dual_var(h, GZ_VAR_H);
     v->blk = dual_var(blk, GZ_VAR_BLK);
-    for (int i = 0; i < TRAPEZE_GHOSTZONE_NPARAMS; i++)
-#if GZ_EQ_PARAMS
-        v->p[i] = dual_var(params[i], GZ_VAR_PARAM0 + i);
-#else
-        v->p[i] = dual_const(params[i]);
-#endif
+    v->params = params;
+    v->lane = lane;
+}
+
+/* Parameter k as a dual, made where it is read: the 17 of them made up
+ * front cost more stores than the rest of an evaluation at width 2. */
+static inline gz_dual param(const gz_vars *v, int k)
+{
+    return GZ_EQ_PARAMS && v->lane[k] >= 0 ? dual_var(v->params[k], v->lane[k]) : dual_const(v->params[k]);
 }
 
 /* prod_i (blk - HaloWidth_i * k), the tile edge after k loops (5.3, 5.9, 5.10). */
@@ -61,7 +81,7 @@ static gz_dual tau_factor(const trapeze_ghostzone_model *m, const gz_vars *v)
 {
     if (!m->tau)
         return dual_const(1.0);
-    gz_dual one_minus_beta = dual_sub(dual_const(1.0), v->p[TRAPEZE_GHOSTZONE_BETA]);
+    gz_dual one_minus_beta = dual_sub(dual_const(1.0), param(v, TRAPEZE_GHOSTZONE_BETA));
     return dual_scale(one_minus_beta, 1.0 + m->work.bank_conflict_rate);
 }
 
@@ -84,7 +104,7 @@ static int at_whole_tiles(const trapeze_ghostzone_model *m, const gz_vars *v)
 static gz_dual resident_per_sm(const trapeze_ghostzone_model *m, const gz_vars *v)
 {
     if (!m->params.occupancy)
-        return v->p[TRAPEZE_GHOSTZONE_BLOCKS_PER_SM];
+        return param(v, TRAPEZE_GHOSTZONE_BLOCKS_PER_SM);
     int b = (int)floor(v->blk.v);
     int r = b == m->fixed.occupancy_blk ? m->fixed.occupancy
                                         : trapeze_ghostzone_occupancy(&m->gpu, &m->work, b);
@@ -141,10 +161,10 @@ static void memory_terms(const trapeze_ghostzone_model *m, const gz_vars *v, gz_
      * a 3-D tile is more rows of the same length, not rows costlier per element,
      * and sigma^2 fitted on 2-D grids over-priced a memory-bound 3-D star by 50-68% */
     int penalty_dims = m->params.row_penalty && w->dims > 2 ? 1 : w->dims - 1;
-    gz_dual alpha = dual_powi(v->p[TRAPEZE_GHOSTZONE_SIGMA], penalty_dims);
+    gz_dual alpha = dual_powi(param(v, TRAPEZE_GHOSTZONE_SIGMA), penalty_dims);
     gz_dual per_elem = dual_div(dual_scale(alpha, m->fixed.bytes_cycles),
-                                v->p[TRAPEZE_GHOSTZONE_BW_FRACTION]); /* achieved, not peak, bandwidth */
-    gz_dual latency = dual_mul(passes, v->p[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT]);
+                                param(v, TRAPEZE_GHOSTZONE_BW_FRACTION)); /* achieved, not peak, bandwidth */
+    gz_dual latency = dual_mul(passes, param(v, TRAPEZE_GHOSTZONE_UNCONTENDED_LAT));
     /* with row_lines, each term's rows pay the segments they touch: the
      * staged tile's rows are blk long, the committed ones blk - w_0 h, a
      * loop's blk - w_0 */
@@ -156,7 +176,7 @@ static void memory_terms(const trapeze_ghostzone_model *m, const gz_vars *v, gz_
      * ghost zones a neighbour loads too: rho of a DRAM read each */
     gz_dual staged = dual_mul(T, in_tile);
     if (staged.v > volume.v) /* written so that rho = 1 adds exactly 0 (Meng to the bit) */
-        staged = dual_add(staged, dual_mul(dual_sub(v->p[TRAPEZE_GHOSTZONE_HALO_REREAD], dual_const(1.0)),
+        staged = dual_add(staged, dual_mul(dual_sub(param(v, TRAPEZE_GHOSTZONE_HALO_REREAD), dual_const(1.0)),
                                            dual_sub(staged, volume)));
     t->stage[TRAPEZE_GHOSTZONE_LOADSTEN] = dual_scale(MEM_CYCLES(staged, load_rows), w->stencil_arrays);
     t->stage[TRAPEZE_GHOSTZONE_COMMIT] = MEM_CYCLES(dual_mul(T, out_tile), commit_rows);                   /* 5.9 */
@@ -184,20 +204,20 @@ static void memory_terms(const trapeze_ghostzone_model *m, const gz_vars *v, gz_
  * 2560 blocks: flat, then 2 cycles a block; a sum cannot be both. */
 static gz_dual fence_barrier(const trapeze_ghostzone_model *m, const gz_vars *v, gz_dual participants)
 {
-    gz_dual per_block = dual_add(v->p[TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK],
-                                 dual_mul(v->p[TRAPEZE_GHOSTZONE_FENCE_POLL], participants));
-    gz_dual arrivals = dual_mul(per_block, participants), round_trip = v->p[TRAPEZE_GHOSTZONE_FENCE_BARRIER];
+    gz_dual per_block = dual_add(param(v, TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK),
+                                 dual_mul(param(v, TRAPEZE_GHOSTZONE_FENCE_POLL), participants));
+    gz_dual arrivals = dual_mul(per_block, participants), round_trip = param(v, TRAPEZE_GHOSTZONE_FENCE_BARRIER);
     gz_dual cost = dual_add(arrivals, round_trip);
     if (m->params.barrier_max && cost.v > 0)
         cost = dual_pow(dual_add(dual_mul(round_trip, round_trip), dual_mul(arrivals, arrivals)),
                         dual_const(0.5));
-    return dual_mul(v->p[TRAPEZE_GHOSTZONE_MU], cost);
+    return dual_mul(param(v, TRAPEZE_GHOSTZONE_MU), cost);
 }
 
 static void compute_terms(const trapeze_ghostzone_model *m, const gz_vars *v, trapeze_sync sync,
                           gz_terms *t)
 {
-    gz_dual tau_cpi = dual_scale(dual_mul(tau_factor(m, v), v->p[TRAPEZE_GHOSTZONE_CPI]), m->fixed.issue);
+    gz_dual tau_cpi = dual_scale(dual_mul(tau_factor(m, v), param(v, TRAPEZE_GHOSTZONE_CPI)), m->fixed.issue);
     gz_dual in_tile = t->in_tile, loop_tile = t->loop_tile;
     gz_dual misc = dual_mul(dual_scale(in_tile, m->fixed.per_elem_mc), tau_cpi); /* 5.15 */
     /* with fences Meng drops MiscComp (5.4.5); the persistent kernel still
@@ -212,11 +232,11 @@ static void compute_terms(const trapeze_ghostzone_model *m, const gz_vars *v, tr
         if (setup.v > misc.v)
             setup = misc;
         t->stage[TRAPEZE_GHOSTZONE_MISCCOMP] =
-            dual_add(dual_sub(misc, setup), dual_mul(setup, v->p[TRAPEZE_GHOSTZONE_FENCE_MISC]));
+            dual_add(dual_sub(misc, setup), dual_mul(setup, param(v, TRAPEZE_GHOSTZONE_FENCE_MISC)));
     } else {
         t->stage[TRAPEZE_GHOSTZONE_MISCCOMP] = sync == TRAPEZE_SYNC_FENCE
-            ? dual_mul(misc, v->p[TRAPEZE_GHOSTZONE_FENCE_MISC])
-            : dual_add(misc, v->p[TRAPEZE_GHOSTZONE_TILE_CYCLES]);
+            ? dual_mul(misc, param(v, TRAPEZE_GHOSTZONE_FENCE_MISC))
+            : dual_add(misc, param(v, TRAPEZE_GHOSTZONE_TILE_CYCLES));
     }
     gz_dual per_iter = dual_mul(dual_scale(loop_tile, m->fixed.per_elem_ic), tau_cpi);
     t->stage[TRAPEZE_GHOSTZONE_ITERCOMP] = dual_mul(v->h, per_iter); /* 5.16 */
@@ -226,10 +246,10 @@ static void compute_terms(const trapeze_ghostzone_model *m, const gz_vars *v, tr
     if (sync == TRAPEZE_SYNC_FENCE && m->params.fence_iter)
         t->stage[TRAPEZE_GHOSTZONE_ITERCOMP] = dual_add(
             t->stage[TRAPEZE_GHOSTZONE_ITERCOMP],
-            dual_mul(dual_mul(v->p[TRAPEZE_GHOSTZONE_FENCE_ITER], dual_sub(v->h, dual_const(1.0))), per_iter));
+            dual_mul(dual_mul(param(v, TRAPEZE_GHOSTZONE_FENCE_ITER), dual_sub(v->h, dual_const(1.0))), per_iter));
     t->stage[TRAPEZE_GHOSTZONE_GLBSYNC] = sync == TRAPEZE_SYNC_FENCE
         ? fence_barrier(m, v, t->participants)
-        : v->p[TRAPEZE_GHOSTZONE_RELAUNCH];                                                               /* 5.17 */
+        : param(v, TRAPEZE_GHOSTZONE_RELAUNCH);                                                               /* 5.17 */
 }
 
 /* The overlap extension: memory and compute of a stage combined as
@@ -263,7 +283,7 @@ static void combine(const trapeze_ghostzone_model *m, const gz_vars *v, trapeze_
     if (at_whole_tiles(m, v))
         blocks_per_sm = dual_const(ceil(blocks_per_sm.v)); /* the busiest SM */
     gz_dual omega = sync == TRAPEZE_SYNC_FENCE && m->params.fence_overlap
-        ? v->p[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] : v->p[TRAPEZE_GHOSTZONE_OVERLAP];
+        ? param(v, TRAPEZE_GHOSTZONE_OVERLAP_FENCE) : param(v, TRAPEZE_GHOSTZONE_OVERLAP);
     gz_dual overlap = overlap_factor(v, t, blocks_per_sm, omega);
     for (int c = 0; c < TRAPEZE_GHOSTZONE_NCOMPONENTS; c++) {
         gz_dual stage = t->stage[c];
@@ -278,13 +298,14 @@ static void combine(const trapeze_ghostzone_model *m, const gz_vars *v, trapeze_
 }
 
 /* CPL and its parts at a point check_point accepted; the partials in the
- * parameters only when they are variables (NaN otherwise: not computed). */
-static void gz_equations(const trapeze_ghostzone_model *m, const double *params, trapeze_sync sync,
-                         double h, double blk_len, trapeze_ghostzone_eval *out)
+ * parameters only when they are variables (NaN otherwise: not computed),
+ * exactly 0 for a parameter without a lane, which the equations do not read. */
+static void gz_equations(const trapeze_ghostzone_model *m, const double *params, const signed char *lane,
+                         trapeze_sync sync, double h, double blk_len, trapeze_ghostzone_eval *out)
 {
     gz_vars v;
     gz_terms t;
-    make_vars(&v, params, h, blk_len);
+    make_vars(&v, params, lane, h, blk_len);
     memory_terms(m, &v, &t);
     compute_terms(m, &v, sync, &t);
     combine(m, &v, sync, &t);
@@ -298,18 +319,14 @@ static void gz_equations(const trapeze_ghostzone_model *m, const double *params,
     out->cpl = t.cpl.v;
     out->dcpl_dh = t.cpl.d[GZ_VAR_H];
     out->dcpl_dblk = t.cpl.d[GZ_VAR_BLK];
-#if GZ_EQ_PARAMS
     for (int i = 0; i < TRAPEZE_GHOSTZONE_NPARAMS; i++)
-        out->dcpl_dparam[i] = t.cpl.d[GZ_VAR_PARAM0 + i];
-#else
-    for (int i = 0; i < TRAPEZE_GHOSTZONE_NPARAMS; i++)
-        out->dcpl_dparam[i] = NAN;
-#endif
+        out->dcpl_dparam[i] = !GZ_EQ_PARAMS ? NAN : lane[i] >= 0 ? t.cpl.d[lane[i]] : 0.0;
 }
 
 #undef gz_vars
 #undef gz_terms
 #undef make_vars
+#undef param
 #undef tile_elements
 #undef tau_factor
 #undef at_whole_tiles
@@ -322,3 +339,13 @@ static void gz_equations(const trapeze_ghostzone_model *m, const double *params,
 #undef overlap_factor
 #undef combine
 #undef gz_equations
+#undef gz_dual
+#undef dual_const
+#undef dual_var
+#undef dual_add
+#undef dual_sub
+#undef dual_mul
+#undef dual_div
+#undef dual_scale
+#undef dual_powi
+#undef dual_pow

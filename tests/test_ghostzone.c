@@ -181,22 +181,34 @@ static void test_gradient_matches_finite_differences(void)
         }
 }
 
-/* The optimizer's evaluation (a dual of width 2: h and blk_len) and the
- * fit's (every partial) are the same equations compiled twice: every value,
- * d/dh and d/dblk must be the same bits, and the narrow one leaves the
- * parameter partials NaN (not computed), never a number that looks like a
- * gradient. Paper mode and every extension switched on, both modes, tau on
+/* The optimizer's evaluation (a dual of width 2: h and blk_len), the fit's
+ * (lanes for the parameters that mode and switches read) and the reference
+ * with a lane for every parameter are the same equations compiled per
+ * width: every value, d/dh and d/dblk must be the same bits, the fit's
+ * parameter partials the reference's bits (a parameter wrongly left without
+ * a lane would read 0 where the reference has its partial), and the narrow
+ * one leaves the parameter partials NaN (not computed), never a number that
+ * looks like a gradient. Paper mode and every extension switched on, both modes, tau on
  * and off, smooth and whole points; d/dh and d/dblk of the narrow one also
  * against central differences. A block edge other than the workload's
  * (whose occupancy the model keeps precomputed) must give what a model
  * created for that edge gives. */
 static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 
+static int same_eval(const trapeze_ghostzone_eval *a, const trapeze_ghostzone_eval *b)
+{
+    return memcmp(a, b, sizeof *a) == 0;
+}
+
 static void check_widths_agree(const trapeze_ghostzone_model *m, trapeze_sync sync, double h, double blk)
 {
-    trapeze_ghostzone_eval full, hb, lo, hi;
+    trapeze_ghostzone_eval full, all, hb, lo, hi;
     const double *p = gz_param_values(m);
+    memset(&full, 0, sizeof full); /* whole structs compared: no padding left unset */
+    memset(&all, 0, sizeof all);
     CHECK_OK(gz_evaluate_at(m, p, sync, h, blk, GZ_GRAD_PARAMS, &full, NULL));
+    CHECK_OK(gz_evaluate_at(m, p, sync, h, blk, GZ_GRAD_ALL, &all, NULL));
+    CHECK(same_eval(&full, &all));
     CHECK_OK(gz_evaluate_at(m, p, sync, h, blk, GZ_GRAD_HB, &hb, NULL));
     int same = same_bits(full.cpl, hb.cpl) && same_bits(full.cps, hb.cps) &&
                same_bits(full.trapezoids, hb.trapezoids) && same_bits(full.passes, hb.passes) &&
