@@ -50,6 +50,9 @@ const trapeze_opt sim_mem_options[] = {
      "1: LASC, loads of a PC whose evicted L1D lines were never reused bypass the L1D"},
     {"trapeze_l1d_lasc_entries", OPT_INT, "64", 1, 1024,
      "LASC: entries of the reuse frequency table, per SM (power of two)"},
+    {"trapeze_l1d_lasc_serve_hits", OPT_INT, "1", 0, 1,
+     "LASC: 1, a request predicted not to be reused that finds its line valid in the L1D is "
+     "served by it; 0, it still reads the line from below (the seed's literal text)"},
     {"gpgpu_l2_rop_latency", OPT_INT, "85", 0, 100000, "L2 (ROP) latency, core cycles"},
     {"trapeze_gs_upper_half_write", OPT_INT, "0", 0, 1,
      "1: as GPGPU-Sim 4's sectored L2 does, a 64-byte write to a line's upper half writes "
@@ -335,7 +338,8 @@ static trapeze_status read_select(const trapeze_config *cfg, sim_mem_config *c,
     if ((s = get_int(cfg, "trapeze_contention_counters", &c->contention_counters, err)) ||
         (s = get_int(cfg, "trapeze_l1d_bypass_on_stall", &c->bypass_on_stall, err)) ||
         (s = get_int(cfg, "trapeze_l1d_lasc", &c->lasc, err)) ||
-        (s = get_int(cfg, "trapeze_l1d_lasc_entries", &c->lasc_entries, err)))
+        (s = get_int(cfg, "trapeze_l1d_lasc_entries", &c->lasc_entries, err)) ||
+        (s = get_int(cfg, "trapeze_l1d_lasc_serve_hits", &c->lasc_serve_hits, err)))
         return s;
     if (!is_pow2(c->lasc_entries))
         return trapeze_config_fail(cfg, "trapeze_l1d_lasc_entries", err,
