@@ -66,6 +66,11 @@ int sim_l1_init(sim_memsys *m, sim_sm_port *p)
             p->par_free[i] = n - 1 - i;
         p->n_par_free = n;
     }
+    if (m->cfg.l1.enabled && m->cfg.contention_counters && !m->cfg.l1.sectored) {
+        p->origin = calloc((size_t)l1.sets * (size_t)l1.assoc, sizeof *p->origin);
+        if (!p->origin)
+            return 0;
+    }
     if (m->cfg.l1.enabled) {
         p->l1q = calloc((size_t)m->cfg.l1_banks, sizeof *p->l1q);
         if (!p->l1q)
@@ -187,6 +192,25 @@ static void evicted(sim_memsys *m, sim_sm_port *p, const sim_line *old)
         L1_INC(m, p, evicted_unused);
 }
 
+/* A load miss of `req` takes frame `l` (its old line, if valid, evicted):
+ * the seed's miss class by who brought the old line (same origin: the same
+ * warp; same block id: another warp of its block; else another block),
+ * and the frame's origin is now req's. */
+static void classify_miss(sim_memsys *m, sim_sm_port *p, const sim_line *l, int evicted_valid,
+                          const sim_mem_request *req)
+{
+    if (!p->origin)
+        return;
+    uint32_t *o = &p->origin[l - p->l1.lines];
+    if (evicted_valid && *o == req->origin)
+        L1_INC(m, p, miss_iw);
+    else if (evicted_valid && *o >> 8 == req->origin >> 8)
+        L1_INC(m, p, miss_xw);
+    else if (evicted_valid)
+        L1_INC(m, p, miss_xb);
+    *o = req->origin;
+}
+
 /* A load served by the valid line at `way` of its set. */
 static sim_mem_outcome l1_hit(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
                               uint64_t line, int way, uint64_t cycle)
@@ -266,6 +290,8 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     }
     if (sel && reserved)
         sim_sel_insert(reserved, req->pc);
+    if (reserved)
+        classify_miss(m, p, reserved, old.state == SIM_LINE_VALID, req);
     L1_INC(m, p, accesses);
     L1_INC(m, p, reads);
     L1_INC(m, p, misses);
@@ -624,11 +650,14 @@ static void l1_fill(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t c
         wake = sim_busy_frame(p->ev, SIM_UNIT_L1_LINE, pk->req.sm, c, pk->line, way, SIM_NEXT_WRITE,
                               cycle);
         sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
-        if (sim_cache_evicted(&old, pk->line)) {
+        int gone = sim_cache_evicted(&old, pk->line);
+        if (gone) {
             L1_INC(m, p, evictions);
             if (sim_sel_on(&m->cfg))
                 evicted(m, p, &old);
         }
+        if (old.addr != pk->line || old.state != SIM_LINE_VALID)   /* not a refill */
+            classify_miss(m, p, sim_cache_line(c, pk->line, way), gone, &pk->req);
         if (sim_sel_on(&m->cfg))   /* allocated on fill: for its first request's PC */
             sim_sel_insert(sim_cache_line(c, pk->line, way), pk->req.pc);
     }

@@ -41,8 +41,10 @@ const trapeze_opt sim_mem_options[] = {
      "selective caching of global loads at the L1D (Choo): none, bypass_all, ind (a divergent "
      "load caches its last assoc requests per set), loc (ind plus the locality degree)"},
     {"trapeze_contention_counters", OPT_INT, "0", 0, 1,
-     "1: --csv gains l1_evicted_unused (L1D lines evicted never re-read) and "
-     "ldst_stall_ready_warps (warps waiting for the LDST unit, summed over its refused cycles)"},
+     "1: --csv gains l1_evicted_unused (L1D lines evicted never re-read), "
+     "ldst_stall_ready_warps (warps waiting for the LDST unit, summed over its refused cycles) "
+     "and l1_miss_iw, l1_miss_xw, l1_miss_xb (load misses evicting a line of the same warp, "
+     "another warp of its block, another block)"},
     {"trapeze_l1d_bypass_on_stall", OPT_INT, "0", 0, 1,
      "1: a load the L1D refuses for a line or an MSHR entry bypasses it instead (MRPB's "
      "bypass, with -trapeze_ldst_sched fixed for its per-warp queues)"},
