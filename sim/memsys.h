@@ -54,8 +54,8 @@ enum {
 typedef struct sim_mem_request {
     uint64_t addr;         /* line-aligned for loads/stores; word address for atomics,
                               volatile loads and SIM_MEM_STORE_VALUE stores */
-    uint32_t sector_mask;  /* 32-byte sectors of the line that are touched (bits 0..3) */
-    uint32_t bytes;        /* bytes actually accessed (for bandwidth statistics) */
+    uint16_t sector_mask;  /* 32-byte sectors of the line that are touched (bits 0..3) */
+    uint16_t bytes;        /* bytes actually accessed (for bandwidth statistics) */
     uint8_t op;            /* sim_mem_op */
     uint8_t flags;         /* SIM_MEM_VOLATILE ... */
     uint16_t sm;           /* issuing SM */
@@ -64,6 +64,8 @@ typedef struct sim_mem_request {
         uint32_t pc;       /* other loads: the instruction's PC (selective caching; the
                             * request stays 40 bytes) */
     };
+    uint32_t origin;       /* cached loads: the issuing block's id << 8 | its warp's slot
+                            * (the L1D's miss classes, -trapeze_contention_counters) */
     uint64_t tag;          /* opaque to the memory system: the SM's bookkeeping */
     uint64_t issue_cycle;  /* core cycle the SM first offered it */
 } sim_mem_request;

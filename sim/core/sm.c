@@ -699,6 +699,7 @@ static void lq_push(sim_sm *sm, int slot, uint64_t addr, uint32_t sectors, uint3
     r->flags = (uint8_t)flags;
     r->sm = (uint16_t)sm->id;
     r->value = value;   /* a cached load's pc: 0 until lq_select sets it */
+    r->origin = 0;
     r->tag = tag;
     r->issue_cycle = SIM_NEVER;
 }
@@ -714,14 +715,17 @@ static void lq_end_inst(sim_sm *sm, int slot, int before)
 }
 
 /* The requests of one global load pushed since lq held `before` carry its
- * PC, and the port marks those that bypass the L1 (selective caching). */
+ * PC and origin (block id, warp slot), and the port marks those that
+ * bypass the L1 (selective caching). */
 static void lq_select(sim_sm *sm, int slot, int before, uint32_t pc)
 {
     sim_mem_request *reqs[SIM_WARP_LANES];
+    uint32_t origin = (uint32_t)sm->blocks[sm->warps[slot].block].id << 8 | (uint32_t)slot;
     int n = 0;
     for (int i = before; i < sim_lq_count(sm, slot) && n < SIM_WARP_LANES; i++) {
         reqs[n] = &sm->lq[sim_lq_index(sm, slot, i)];
-        reqs[n++]->pc = pc;
+        reqs[n]->pc = pc;
+        reqs[n++]->origin = origin;
     }
     sm->mem->ops->select(sm->mem->self, reqs, n);
 }

@@ -162,6 +162,9 @@ static void kernel_columns(const sim_kernel_stats *s, cols *l)
     if (mv && m->contention_valid) {   /* -trapeze_contention_counters */
         add(l, "l1_evicted_unused", m->l1.evicted_unused, 1);
         add(l, "ldst_stall_ready_warps", s->total.ldst_ready, 1);
+        add(l, "l1_miss_iw", m->l1.miss_iw, 1);
+        add(l, "l1_miss_xw", m->l1.miss_xw, 1);
+        add(l, "l1_miss_xb", m->l1.miss_xb, 1);
     }
     if (s->energy_valid)
         energy_columns(s, l);

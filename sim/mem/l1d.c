@@ -27,7 +27,9 @@
  * when its victim is worth more than it (sim_sel_victim), and any load that
  * would be refused for a line or an MSHR entry does under
  * -trapeze_l1d_bypass_on_stall (MRPB's bypass; a full miss queue still
- * refuses it: the bypass path needs it too).
+ * refuses it: the bypass path needs it too). A request LASC bypasses
+ * whose line is in the L1D takes the L1 path after all (a hit, or a merge
+ * into the pending fill) unless -trapeze_l1d_lasc_serve_hits is 0.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +64,11 @@ int sim_l1_init(sim_memsys *m, sim_sm_port *p)
         for (int i = 0; i < n; i++)
             p->par_free[i] = n - 1 - i;
         p->n_par_free = n;
+    }
+    if (m->cfg.l1.enabled && m->cfg.contention_counters && !m->cfg.l1.sectored) {
+        p->origin = calloc((size_t)l1.sets * (size_t)l1.assoc, sizeof *p->origin);
+        if (!p->origin)
+            return 0;
     }
     if (m->cfg.l1.enabled) {
         p->l1q = calloc((size_t)m->cfg.l1_banks, sizeof *p->l1q);
@@ -184,6 +191,46 @@ static void evicted(sim_memsys *m, sim_sm_port *p, const sim_line *old)
         L1_INC(m, p, evicted_unused);
 }
 
+/* A load miss of `req` takes frame `l` (its old line, if valid, evicted):
+ * the seed's miss class by who brought the old line (same origin: the same
+ * warp; same block id: another warp of its block; else another block),
+ * and the frame's origin is now req's. */
+static void classify_miss(sim_memsys *m, sim_sm_port *p, const sim_line *l, int evicted_valid,
+                          const sim_mem_request *req)
+{
+    if (!p->origin)
+        return;
+    uint32_t *o = &p->origin[l - p->l1.lines];
+    if (evicted_valid && *o == req->origin)
+        L1_INC(m, p, miss_iw);
+    else if (evicted_valid && *o >> 8 == req->origin >> 8)
+        L1_INC(m, p, miss_xw);
+    else if (evicted_valid)
+        L1_INC(m, p, miss_xb);
+    *o = req->origin;
+}
+
+/* A load served by the valid line at `way` of its set. */
+static sim_mem_outcome l1_hit(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
+                              uint64_t line, int way, uint64_t cycle)
+{
+    sim_cache *c = &p->l1;
+    uint32_t wake = sim_max_u32(sim_busy(p->ev, SIM_UNIT_L1_BANK, req->sm, cycle),
+                                sim_busy_frame(p->ev, SIM_UNIT_L1_LINE, req->sm, c, line, way,
+                                               SIM_NEXT_READ, cycle));
+    sim_cache_touch(c, sim_cache_line(c, line, way));
+    if (sim_sel_on(&m->cfg))
+        sim_sel_hit(sim_cache_line(c, line, way));
+    L1_INC(m, p, accesses);
+    L1_INC(m, p, reads);
+    L1_INC(m, p, hits);
+    sim_ev(p->ev, SIM_EV_L1_READ, 1);
+    sim_ev(p->ev, SIM_EV_L1_READ_HIT, 1);
+    p->outstanding++;
+    sim_done_push(m, p, req, cycle + lat_after(m, req) + wake);
+    return SIM_MEM_HIT;
+}
+
 static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
                                uint64_t cycle, sim_fail_cause *cause)
 {
@@ -196,22 +243,8 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
      * request refused for a reservation failure waits without waking it,
      * as Snooze's reservation queue arranges (seed 004 section 3.3). */
     uint32_t wake;
-    if (probe == SIM_PROBE_HIT) {
-        wake = sim_max_u32(sim_busy(p->ev, SIM_UNIT_L1_BANK, req->sm, cycle),
-                           sim_busy_frame(p->ev, SIM_UNIT_L1_LINE, req->sm, c, line, way,
-                                          SIM_NEXT_READ, cycle));
-        sim_cache_touch(c, sim_cache_line(c, line, way));
-        if (sel)
-            sim_sel_hit(sim_cache_line(c, line, way));
-        L1_INC(m, p, accesses);
-        L1_INC(m, p, reads);
-        L1_INC(m, p, hits);
-        sim_ev(p->ev, SIM_EV_L1_READ, 1);
-        sim_ev(p->ev, SIM_EV_L1_READ_HIT, 1);
-        p->outstanding++;
-        sim_done_push(m, p, req, cycle + lat_after(m, req) + wake);
-        return SIM_MEM_HIT;
-    }
+    if (probe == SIM_PROBE_HIT)
+        return l1_hit(m, p, req, line, way, cycle);
     int on_miss = c->cfg.alloc == SIM_ALLOC_ON_MISS;
     if (probe == SIM_PROBE_FAIL && on_miss)
         return m->cfg.bypass_on_stall ? bypass_load(m, p, req, cycle, cause)
@@ -256,6 +289,8 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     }
     if (sel && reserved)
         sim_sel_insert(reserved, req->pc);
+    if (reserved)
+        classify_miss(m, p, reserved, old.state == SIM_LINE_VALID, req);
     L1_INC(m, p, accesses);
     L1_INC(m, p, reads);
     L1_INC(m, p, misses);
@@ -447,6 +482,8 @@ static sim_mem_outcome bypass_load(sim_memsys *m, sim_sm_port *p, const sim_mem_
          * below, as the seed describes) */
         uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
         int way = sim_cache_find(&p->l1, line);
+        if (way >= 0 && m->cfg.lasc_serve_hits)   /* a hit, or a merge into its fill */
+            return l1_load(m, p, req, cycle, cause);
         if (way >= 0 && sim_cache_line(&p->l1, line, way)->state == SIM_LINE_VALID)
             sim_sel_hit(sim_cache_line(&p->l1, line, way));
     }
@@ -612,11 +649,14 @@ static void l1_fill(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t c
         wake = sim_busy_frame(p->ev, SIM_UNIT_L1_LINE, pk->req.sm, c, pk->line, way, SIM_NEXT_WRITE,
                               cycle);
         sim_line old = sim_cache_install(c, pk->line, way, SIM_LINE_VALID);
-        if (sim_cache_evicted(&old, pk->line)) {
+        int gone = sim_cache_evicted(&old, pk->line);
+        if (gone) {
             L1_INC(m, p, evictions);
             if (sim_sel_on(&m->cfg))
                 evicted(m, p, &old);
         }
+        if (old.addr != pk->line || old.state != SIM_LINE_VALID)   /* not a refill */
+            classify_miss(m, p, sim_cache_line(c, pk->line, way), gone, &pk->req);
         if (sim_sel_on(&m->cfg))   /* allocated on fill: for its first request's PC */
             sim_sel_insert(sim_cache_line(c, pk->line, way), pk->req.pc);
     }

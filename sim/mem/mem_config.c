@@ -45,8 +45,10 @@ const trapeze_opt sim_mem_options[] = {
      "selective caching of global loads at the L1D (Choo): none, bypass_all, ind (a divergent "
      "load caches its last assoc requests per set), loc (ind plus the locality degree)"},
     {"trapeze_contention_counters", OPT_INT, "0", 0, 1,
-     "1: --csv gains l1_evicted_unused (L1D lines evicted never re-read) and "
-     "ldst_stall_ready_warps (warps waiting for the LDST unit, summed over its refused cycles)"},
+     "1: --csv gains l1_evicted_unused (L1D lines evicted never re-read), "
+     "ldst_stall_ready_warps (warps waiting for the LDST unit, summed over its refused cycles) "
+     "and l1_miss_iw, l1_miss_xw, l1_miss_xb (load misses evicting a line of the same warp, "
+     "another warp of its block, another block)"},
     {"trapeze_l1d_bypass_on_stall", OPT_INT, "0", 0, 1,
      "1: a load the L1D refuses for a line or an MSHR entry bypasses it instead (MRPB's "
      "bypass, with -trapeze_ldst_sched fixed for its per-warp queues)"},
@@ -54,6 +56,9 @@ const trapeze_opt sim_mem_options[] = {
      "1: LASC, loads of a PC whose evicted L1D lines were never reused bypass the L1D"},
     {"trapeze_l1d_lasc_entries", OPT_INT, "64", 1, 1024,
      "LASC: entries of the reuse frequency table, per SM (power of two)"},
+    {"trapeze_l1d_lasc_serve_hits", OPT_INT, "1", 0, 1,
+     "LASC: 1, a request predicted not to be reused that finds its line valid in the L1D is "
+     "served by it; 0, it still reads the line from below (the seed's literal text)"},
     {"gpgpu_l2_rop_latency", OPT_INT, "85", 0, 100000, "L2 (ROP) latency, core cycles"},
     {"trapeze_gs_upper_half_write", OPT_INT, "0", 0, 1,
      "1: as GPGPU-Sim 4's sectored L2 does, a 64-byte write to a line's upper half writes "
@@ -339,7 +344,8 @@ static trapeze_status read_select(const trapeze_config *cfg, sim_mem_config *c,
     if ((s = get_int(cfg, "trapeze_contention_counters", &c->contention_counters, err)) ||
         (s = get_int(cfg, "trapeze_l1d_bypass_on_stall", &c->bypass_on_stall, err)) ||
         (s = get_int(cfg, "trapeze_l1d_lasc", &c->lasc, err)) ||
-        (s = get_int(cfg, "trapeze_l1d_lasc_entries", &c->lasc_entries, err)))
+        (s = get_int(cfg, "trapeze_l1d_lasc_entries", &c->lasc_entries, err)) ||
+        (s = get_int(cfg, "trapeze_l1d_lasc_serve_hits", &c->lasc_serve_hits, err)))
         return s;
     if (!is_pow2(c->lasc_entries))
         return trapeze_config_fail(cfg, "trapeze_l1d_lasc_entries", err,

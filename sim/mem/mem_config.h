@@ -77,6 +77,7 @@ typedef struct sim_mem_config {
     int contention_counters;       /* -trapeze_contention_counters: the optional columns */
     int lasc;                      /* -trapeze_l1d_lasc: LASC's 1-bit reuse table */
     int lasc_entries;              /* -trapeze_l1d_lasc_entries (power of two) */
+    int lasc_serve_hits;           /* -trapeze_l1d_lasc_serve_hits: a found line serves */
     int rop_latency, dram_latency; /* core cycles, as GPGPU-Sim counts them */
     int gs_upper_half_quirk;       /* -trapeze_gs_upper_half_write 1: GPGPU-Sim 4's sector
                                     * breakdown of a 64-byte write to a line's upper half */

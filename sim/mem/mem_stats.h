@@ -26,6 +26,10 @@ typedef struct sim_cache_stats {
     uint64_t fills, evictions, writebacks;
     uint64_t evicted_unused;  /* L1D, with -trapeze_contention_counters or selective
                                * caching: evicted lines never read after their fill */
+    /* L1D, with -trapeze_contention_counters: load misses that evicted a valid
+     * line, by who had brought it (the seed's miss contention classes): the
+     * same warp (IW), another warp of the same block (XW), another block (XB) */
+    uint64_t miss_iw, miss_xw, miss_xb;
 } sim_cache_stats;
 
 struct sim_mem_stats {
@@ -41,7 +45,8 @@ struct sim_mem_stats {
     uint64_t dram_cycles;         /* DRAM command cycles elapsed (per channel, not summed) */
     uint64_t atomics_performed;   /* at L2 (or at the memory partition without L2) */
     uint64_t contention_valid;    /* -trapeze_contention_counters: the CSV shows
-                                   * l1.evicted_unused and the SMs' ldst_stall_ready_warps */
+                                   * l1.evicted_unused, the SMs' ldst_stall_ready_warps
+                                   * and l1.miss_iw, miss_xw, miss_xb */
 };
 
 #endif

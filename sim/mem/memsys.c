@@ -195,6 +195,7 @@ void sim_memsys_destroy(sim_memsys *m)
         for (int b = 0; m->sm[s].l1q && b < m->cfg.l1_banks; b++)
             sim_ring_free(&m->sm[s].l1q[b]);
         free(m->sm[s].l1q);
+        free(m->sm[s].origin);
         free(m->sm[s].done.items);
     }
     for (int s = 0; m->sub && s < m->n_subs; s++) {

@@ -69,6 +69,8 @@ typedef struct sim_sm_port {
     int32_t *par_left, *par_free, n_par_free, par_cap;
     sim_decode_memo decoded;   /* send_down's last line */
     sim_sel_state sel;     /* selective caching's tables (selcache.h) */
+    uint32_t *origin;      /* -trapeze_contention_counters, unsectored L1D: per frame,
+                            * the origin of the load that allocated its line */
     /* what the SM side changes is the port's own, so that SMs may run in
      * parallel threads: its events (m->events, or its thread's shard),
      * requests accepted and not completed (sim_memsys_outstanding sums them),
