@@ -14,7 +14,8 @@ col() {
 # 1 KB apart): kernel1's warp load touches 32 lines in 4 sets, 8 a set over
 # 4 ways, so a line is evicted before the next iteration's load reaches it
 # (the only hits: the warp-uniform x[j], one new line in 32 iterations). The
-# config loads with two notes only: nothing else of it is left unread.
+# config loads with one option noted (-gpgpu_dram_scheduler): nothing else of
+# it is left unread.
 "$T" sim --gpu choo-baseline atax n=256 --csv "$D/base.csv" >/dev/null 2>"$D/err" \
     || fail "baseline run: $(cat "$D/err")"
 h1=$(col atax_kernel1 l1_hits "$D/base.csv") a1=$(col atax_kernel1 l1_accesses "$D/base.csv")
