@@ -361,8 +361,7 @@ static trapeze_status read_carveout(const trapeze_config *cfg, sim_mem_config *c
                                     trapeze_error *err)
 {
     c->l1_max_assoc = c->l1.assoc;
-    if (!c->adaptive_l1 || !c->l1.enabled)
-        return TRAPEZE_OK;
+    /* read (and checked) even when unused, as every option row is */
     trapeze_status s = get_int(cfg, "gpgpu_unified_l1d_size", &c->unified_kb, err);
     long opt[SIM_MAX_SHMEM_OPTIONS];
     int n = 0;
@@ -371,6 +370,10 @@ static trapeze_status read_carveout(const trapeze_config *cfg, sim_mem_config *c
                                     SIM_MAX_SHMEM_OPTIONS, &n, err);
     if (s)
         return s;
+    if (!c->adaptive_l1 || !c->l1.enabled) {
+        c->unified_kb = 0;   /* no carve-out: the L1 keeps the dl1's ways */
+        return TRAPEZE_OK;
+    }
     long spec_kb = (long)c->l1.sets * c->l1.assoc * c->l1.line / 1024;
     if (c->unified_kb == 0) {
         c->l1_max_assoc = 4 * c->l1.assoc;   /* MAX_DEFAULT_CACHE_SIZE_MULTIBLIER */
