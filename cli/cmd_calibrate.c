@@ -90,6 +90,7 @@ static int parse_structure(const char *list, unsigned *bits)
         {"row_lines", TRAPEZE_GHOSTZONE_STRUCT_ROW_LINES},
         {"barrier_max", TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX},
         {"partial_round", TRAPEZE_GHOSTZONE_STRUCT_PARTIAL_ROUND},
+        {"loop_reread", TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD},
         {"at-size", TRAPEZE_GHOSTZONE_STRUCT_AT_SIZE},
         {"meng", 0}};
     char buf[256];

@@ -161,8 +161,14 @@ static void memory_terms(const trapeze_ghostzone_model *m, const gz_vars *v, gz_
                                            dual_sub(staged, volume)));
     t->stage[TRAPEZE_GHOSTZONE_LOADSTEN] = dual_scale(MEM_CYCLES(staged, load_rows), w->stencil_arrays);
     t->stage[TRAPEZE_GHOSTZONE_COMMIT] = MEM_CYCLES(dual_mul(T, out_tile), commit_rows);                   /* 5.9 */
+    /* 5.10; with loop_reread, of a loop's T prod(blk - w_i) extra loads those
+     * beyond the grid's V are a neighbour's too: rho_L of a DRAM read each */
+    gz_dual looped = dual_mul(T, loop_tile);
+    if (m->params.loop_reread && looped.v > volume.v)
+        looped = dual_add(looped, dual_mul(dual_sub(v->p[TRAPEZE_GHOSTZONE_LOOP_REREAD], one),
+                                           dual_sub(looped, volume)));
     t->stage[TRAPEZE_GHOSTZONE_ITERMEM] = dual_mul(dual_scale(v->h, w->elem_per_op),
-                                                   MEM_CYCLES(dual_mul(T, loop_tile), loop_rows));         /* 5.10 */
+                                                   MEM_CYCLES(looped, loop_rows));
 #undef MEM_CYCLES
     t->trapezoids = T;
     t->passes = passes;

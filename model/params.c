@@ -18,13 +18,13 @@ const char *const gz_param_names[TRAPEZE_GHOSTZONE_NPARAMS] = {
     "uncontended_latency_cycles", "sigma", "beta", "mu", "fence_cycles_per_block",
     "relaunch_cycles", "cpi", "blocks_per_sm", "bandwidth_fraction", "fence_barrier_cycles", "overlap",
     "tile_cycles", "fence_misc_fraction", "fence_poll_cycles", "overlap_fence", "halo_reread",
-    "fence_iter_fraction", "partial_round_fraction"};
+    "fence_iter_fraction", "partial_round_fraction", "loop_reread_fraction"};
 
 /* Physical ranges: a calibration outside them is an error, not a result. */
 const double gz_param_min[TRAPEZE_GHOSTZONE_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01, 0.01, 0, 0,
-                                                  0, 0, 0, 0, 0, 0, 0};
+                                                  0, 0, 0, 0, 0, 0, 0, 0};
 const double gz_param_max[TRAPEZE_GHOSTZONE_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3, 1, 1e9, 0.95,
-                                                  1e7, 1, 1e7, 0.95, 1, 3, 1};
+                                                  1e7, 1, 1e7, 0.95, 1, 3, 1, 1};
 
 const char *trapeze_ghostzone_param_name(trapeze_ghostzone_param p)
 {
@@ -58,7 +58,8 @@ void trapeze_ghostzone_params_default(trapeze_ghostzone_params *p)
         0.0,    /* fence-mode overlap (used with fence_overlap = 1) */
         1.0,    /* halo re-reads cost a DRAM read each (5.8) */
         0.0,    /* fence iterations cost what the relaunch profile counts */
-        0.0};   /* a partial last round of tiles costs its tiles' instructions */
+        0.0,    /* a partial last round of tiles costs its tiles' instructions */
+        1.0};   /* a loop's extra loads cost a DRAM read each (5.10) */
     memset(p, 0, sizeof *p);
     memcpy(p->value, meng_gtx280, sizeof meng_gtx280);
     snprintf(p->source, sizeof p->source, "Meng 2010, GTX 280 (built-in)");
@@ -141,7 +142,7 @@ static trapeze_status on_correlation(trapeze_ghostzone_params *p, const trapeze_
 /* The structure switches of a calibration file: name = 0 or 1. */
 static const char *const flag_names[] = {"whole_tiles", "occupancy", "waves", "persistent_fence",
                                          "fence_overlap", "fence_staging", "row_penalty", "fence_iter",
-                                         "mem_latency", "row_lines", "barrier_max", "partial_round"};
+                                         "mem_latency", "row_lines", "barrier_max", "partial_round", "loop_reread"};
 #define N_FLAGS (int)(sizeof flag_names / sizeof flag_names[0])
 
 static int *flag_slot(trapeze_ghostzone_params *p, int i)
@@ -149,7 +150,7 @@ static int *flag_slot(trapeze_ghostzone_params *p, int i)
     int *slots[N_FLAGS] = {&p->whole_tiles, &p->occupancy, &p->waves, &p->persistent_fence,
                            &p->fence_overlap, &p->fence_staging, &p->row_penalty,
                            &p->fence_iter, &p->mem_latency, &p->row_lines,
-                           &p->barrier_max, &p->partial_round};
+                           &p->barrier_max, &p->partial_round, &p->loop_reread};
     return slots[i];
 }
 

@@ -4,7 +4,8 @@
  * whole waves on hand-made grids; the fence barrier's participants and its
  * monotonicity; the persistent kernel's MiscComp fraction; the per-tile
  * relaunch cost; the fence-mode overlap; the partial last round's floor
- * (partial_round); every new parameter's gradient
+ * (partial_round) and the loops' re-read loads (loop_reread); every new
+ * parameter's gradient
  * against finite differences; and calibration files with the switches and
  * a [correlation] section.
  */
@@ -548,6 +549,45 @@ static void test_partial_round(void)
     trapeze_ghostzone_destroy(m);
 }
 
+/* loop_reread on the same PathFinder: at h = 18 a loop's 104 tiles load
+ * 104 x 254 = 26,416 weights for 22,860 points; at rho_L = 0.5 IterMem moves
+ * 22,860 + 0.5 x 3,556 = 24,638 of them (no latency, omega = 0: IterMem is
+ * proportional to the elements). rho_L = 1 is Meng to the bit; LoadSten and
+ * the compute are untouched. */
+static void test_loop_reread(void)
+{
+    trapeze_ghostzone_params p = at_size();
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = p.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = 0;
+    p.value[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT] = 0;
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "pathfinder", 22860, 1, &p);
+    trapeze_ghostzone_eval off = eval(m, TRAPEZE_SYNC_RELAUNCH, 18);
+    p.loop_reread = 1;
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl == off.cpl); /* rho_L = 1 */
+    p.value[TRAPEZE_GHOSTZONE_LOOP_REREAD] = 0.5;
+    trapeze_ghostzone_set_params(m, &p);
+    trapeze_ghostzone_eval on = eval(m, TRAPEZE_SYNC_RELAUNCH, 18);
+    CHECK_NEAR(on.stage[TRAPEZE_GHOSTZONE_ITERMEM], off.stage[TRAPEZE_GHOSTZONE_ITERMEM] * 24638.0 / 26416,
+               1e-12 * off.stage[TRAPEZE_GHOSTZONE_ITERMEM]);
+    CHECK(on.stage[TRAPEZE_GHOSTZONE_LOADSTEN] == off.stage[TRAPEZE_GHOSTZONE_LOADSTEN]);
+    CHECK(on.stage[TRAPEZE_GHOSTZONE_ITERCOMP] == off.stage[TRAPEZE_GHOSTZONE_ITERCOMP]);
+    double step = 1e-6, g = on.dcpl_dparam[TRAPEZE_GHOSTZONE_LOOP_REREAD];
+    trapeze_ghostzone_params q = p;
+    q.value[TRAPEZE_GHOSTZONE_LOOP_REREAD] = 0.5 + step;
+    trapeze_ghostzone_set_params(m, &q);
+    double up = eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl;
+    q.value[TRAPEZE_GHOSTZONE_LOOP_REREAD] = 0.5 - step;
+    trapeze_ghostzone_set_params(m, &q);
+    double down = eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl;
+    CHECK(g > 0);
+    CHECK_NEAR(g, (up - down) / (2 * step), 1e-6 * g);
+    trapeze_ghostzone_destroy(m);
+    /* no extra loads (HotSpot): nothing to re-read */
+    trapeze_ghostzone_model *hs = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
+    CHECK(eval(hs, TRAPEZE_SYNC_RELAUNCH, 2).stage[TRAPEZE_GHOSTZONE_ITERMEM] == 0);
+    trapeze_ghostzone_destroy(hs);
+}
+
 static void test_file_roundtrip(void)
 {
     trapeze_ghostzone_params p = at_size(), q;
@@ -564,11 +604,12 @@ static void test_file_roundtrip(void)
           q.fence_overlap == 0 && q.row_penalty == 0 && q.fence_iter == 0);
     CHECK(q.barrier_max == 0);
     CHECK(q.partial_round == 0);
-    p.row_penalty = p.fence_iter = p.barrier_max = p.partial_round = 1;
+    p.row_penalty = p.fence_iter = p.barrier_max = p.partial_round = p.loop_reread = 1;
     p.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] = 0.375;
     CHECK_OK(trapeze_ghostzone_params_save(path, &p, &err));
     CHECK_OK(trapeze_ghostzone_params_load(path, &q, &err));
-    CHECK(q.row_penalty == 1 && q.fence_iter == 1 && q.barrier_max == 1 && q.partial_round == 1);
+    CHECK(q.row_penalty == 1 && q.fence_iter == 1 && q.barrier_max == 1 && q.partial_round == 1 &&
+          q.loop_reread == 1);
     CHECK(q.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] == 0.375);
     CHECK(q.value[TRAPEZE_GHOSTZONE_TILE_CYCLES] == 81.5);
     CHECK(q.corr[TRAPEZE_GHOSTZONE_TILE_CYCLES][TRAPEZE_GHOSTZONE_CPI] == -0.625);
@@ -594,6 +635,7 @@ int main(void)
     test_gradients();
     test_row_penalty_fence_iter();
     test_partial_round();
+    test_loop_reread();
     test_verify_order();
     test_verify_search();
     test_verify_search_both_modes();

@@ -55,6 +55,10 @@ typedef enum {
                                      has more tiles than resident blocks (k) computes at least
                                      k (1 + lambda) tiles' worth: the few blocks of its partial
                                      last round run latency-bound (0 = Meng) */
+    TRAPEZE_GHOSTZONE_LOOP_REREAD,       /* rho_L: with loop_reread = 1, the DRAM cost of a loop's
+                                     extra loads (5.10) that a neighbouring tile also makes,
+                                     relative to a first read: IterMem moves V + rho_L (T
+                                     prod(blk - w_i) - V) elements a loop (1 = Meng) */
     TRAPEZE_GHOSTZONE_NPARAMS
 } trapeze_ghostzone_param;
 
@@ -102,6 +106,8 @@ typedef struct trapeze_ghostzone_params {
                                             larger of its latency and its P blocks' arrivals,
                                             serialized at one counter, smoothly:
                                             mu sqrt(B^2 + (P (F + poll P))^2), not their sum */
+    int loop_reread;                     /* "loop_reread = 1": IterMem's elements a neighbour
+                                            also loads cost loop_reread_fraction of a DRAM read */
     int partial_round;                   /* "partial_round = 1": at a whole h, the busiest SM's
                                             compute is max(n, k (1 + partial_round_fraction))
                                             tiles' worth when its n tiles exceed its k resident
