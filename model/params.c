@@ -4,6 +4,7 @@
  * name_stderr for fitted standard errors). Must not evaluate the model.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -243,6 +244,22 @@ trapeze_status trapeze_ghostzone_params_load(const char *path, trapeze_ghostzone
     return TRAPEZE_OK;
 }
 
+/* A parameter only an opt-in switch reads, with the switch off and the value
+ * at Meng's default, is left out of a saved file: absent names read back as
+ * that default, and a calibration made without the switch keeps the bytes
+ * it had before the parameter existed (the shipped files are checked so). */
+static int unused_default(const trapeze_ghostzone_params *p, int i)
+{
+    static const struct { int param; size_t flag; double dflt; } opt_in[] = {
+        {TRAPEZE_GHOSTZONE_PARTIAL_ROUND, offsetof(trapeze_ghostzone_params, partial_round), 0.0},
+        {TRAPEZE_GHOSTZONE_LOOP_REREAD, offsetof(trapeze_ghostzone_params, loop_reread), 1.0}};
+    for (size_t k = 0; k < sizeof opt_in / sizeof opt_in[0]; k++)
+        if (opt_in[k].param == i)
+            return !*(const int *)((const char *)p + opt_in[k].flag) && p->value[i] == opt_in[k].dflt &&
+                   !(p->stderr_[i] > 0);
+    return 0;
+}
+
 trapeze_status trapeze_ghostzone_params_save(const char *path, const trapeze_ghostzone_params *p,
                                              trapeze_error *err)
 {
@@ -257,6 +274,8 @@ trapeze_status trapeze_ghostzone_params_save(const char *path, const trapeze_gho
         fprintf(f, "gpu = %s\ngpu_fingerprint = %s\n", p->gpu, p->gpu_fingerprint);
     fprintf(f, "\n[ghostzone]\n");
     for (int i = 0; i < TRAPEZE_GHOSTZONE_NPARAMS; i++) {
+        if (unused_default(p, i))
+            continue;
         fprintf(f, "%s = %.17g\n", gz_param_names[i], p->value[i]);
         if (p->stderr_[i] > 0)
             fprintf(f, "%s_stderr = %.17g\n", gz_param_names[i], p->stderr_[i]);

@@ -604,6 +604,17 @@ static void test_file_roundtrip(void)
           q.fence_overlap == 0 && q.row_penalty == 0 && q.fence_iter == 0);
     CHECK(q.barrier_max == 0);
     CHECK(q.partial_round == 0);
+    /* the opt-in switches' parameters, off and at Meng's values, are not
+     * written: a calibration made without them keeps its bytes */
+    char text[8192] = "";
+    FILE *saved = fopen(path, "r");
+    CHECK(saved != NULL);
+    if (saved) {
+        text[fread(text, 1, sizeof text - 1, saved)] = '\0';
+        fclose(saved);
+    }
+    CHECK(strstr(text, "fence_iter_fraction = ") != NULL);
+    CHECK(strstr(text, "partial_round_fraction") == NULL && strstr(text, "loop_reread_fraction") == NULL);
     p.row_penalty = p.fence_iter = p.barrier_max = p.partial_round = p.loop_reread = 1;
     p.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] = 0.375;
     CHECK_OK(trapeze_ghostzone_params_save(path, &p, &err));
