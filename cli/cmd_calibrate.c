@@ -42,14 +42,16 @@ static void usage(FILE *out)
 "  --structure LIST    model extensions to switch on, comma-separated: occupancy,\n"
 "                      waves, persistent_fence, fence_overlap, fence_staging,\n"
 "                      row_penalty, fence_iter, mem_latency, row_lines,\n"
-"                      barrier_max; 'at-size' (the default) is occupancy,\n"
-"                      fence_overlap,fence_staging,row_penalty,fence_iter,\n"
-"                      persistent_fence,barrier_max; 'meng' is none;\n"
+"                      barrier_max, partial_round, loop_reread; 'at-size'\n"
+"                      (the default) is occupancy,fence_overlap,\n"
+"                      fence_staging,row_penalty,fence_iter,persistent_fence,\n"
+"                      barrier_max; 'meng' is none;\n"
 "                      with any, the fit adds tile_cycles, fence_misc_fraction,\n"
 "                      fence_cycles_per_block, fence_barrier_cycles (held at\n"
 "                      the fencebar micro-benchmark's with barrier_max),\n"
-"                      halo_reread (and overlap_fence, fence_iter_fraction)\n"
-"                      and holds mu at 1; a\n"
+"                      halo_reread (and overlap_fence, fence_iter_fraction,\n"
+"                      partial_round_fraction, loop_reread_fraction) and\n"
+"                      holds mu at 1; a\n"
 "                      plan with fewer than two samples per such constant\n"
 "                      calibrates 'meng' (docs/calibration.md)\n"
 "  --holdout F         fraction of each workload's samples, the largest grids,\n"
@@ -88,6 +90,8 @@ static int parse_structure(const char *list, unsigned *bits)
         {"mem_latency", TRAPEZE_GHOSTZONE_STRUCT_MEM_LATENCY},
         {"row_lines", TRAPEZE_GHOSTZONE_STRUCT_ROW_LINES},
         {"barrier_max", TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX},
+        {"partial_round", TRAPEZE_GHOSTZONE_STRUCT_PARTIAL_ROUND},
+        {"loop_reread", TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD},
         {"at-size", TRAPEZE_GHOSTZONE_STRUCT_AT_SIZE},
         {"meng", 0}};
     char buf[256];

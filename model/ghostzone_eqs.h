@@ -40,6 +40,7 @@
 #define fence_barrier GZ_EQ(fence_barrier)
 #define compute_terms GZ_EQ(compute_terms)
 #define overlap_factor GZ_EQ(overlap_factor)
+#define compute_tiles GZ_EQ(compute_tiles)
 #define combine GZ_EQ(combine)
 #define gz_equations GZ_EQ(gz_equations)
 
@@ -180,8 +181,14 @@ static void memory_terms(const trapeze_ghostzone_model *m, const gz_vars *v, gz_
                                            dual_sub(staged, volume)));
     t->stage[TRAPEZE_GHOSTZONE_LOADSTEN] = dual_scale(MEM_CYCLES(staged, load_rows), w->stencil_arrays);
     t->stage[TRAPEZE_GHOSTZONE_COMMIT] = MEM_CYCLES(dual_mul(T, out_tile), commit_rows);                   /* 5.9 */
+    /* 5.10; with loop_reread, of a loop's T prod(blk - w_i) extra loads those
+     * beyond the grid's V are a neighbour's too: rho_L of a DRAM read each */
+    gz_dual looped = dual_mul(T, loop_tile);
+    if (m->params.loop_reread && looped.v > volume.v)
+        looped = dual_add(looped, dual_mul(dual_sub(v->p[TRAPEZE_GHOSTZONE_LOOP_REREAD], one),
+                                           dual_sub(looped, volume)));
     t->stage[TRAPEZE_GHOSTZONE_ITERMEM] = dual_mul(dual_scale(v->h, w->elem_per_op),
-                                                   MEM_CYCLES(dual_mul(T, loop_tile), loop_rows));         /* 5.10 */
+                                                   MEM_CYCLES(looped, loop_rows));
 #undef MEM_CYCLES
     t->trapezoids = T;
     t->passes = passes;
@@ -276,12 +283,29 @@ static gz_dual overlap_factor(const gz_vars *v, const gz_terms *t, gz_dual block
     return r;
 }
 
+/* The tiles' worth of compute on the busiest SM (CPT x T / M's T / M): n
+ * tiles, or with partial_round, when n exceeds the k resident blocks, at
+ * least k (1 + lambda): the few blocks of a partial last round run with too
+ * few warps to hide their latency, so they take longer than their share of
+ * the issue slots (PathFinder on the GTX 480: 7 to 9 tiles per SM with 6
+ * resident cost the same per loop, then 10 to 14 grow with n). Whole
+ * heights only, as whole_tiles: between them the optimizer sees Meng's T. */
+static gz_dual compute_tiles(const trapeze_ghostzone_model *m, const gz_vars *v, gz_dual n)
+{
+    if (!m->params.partial_round || !at_whole_tiles(m, v))
+        return n;
+    gz_dual k = resident_per_sm(m, v);
+    gz_dual floor_tiles = dual_mul(k, dual_add(dual_const(1.0), v->p[TRAPEZE_GHOSTZONE_PARTIAL_ROUND]));
+    return n.v > k.v && n.v < floor_tiles.v ? floor_tiles : n;
+}
+
 /* 5.2 and 5.24-5.30: per-stage sum and per-loop components. */
 static void combine(const trapeze_ghostzone_model *m, const gz_vars *v, trapeze_sync sync, gz_terms *t)
 {
     gz_dual blocks_per_sm = dual_scale(t->trapezoids, 1.0 / m->gpu.n_sm); /* T / M */
     if (at_whole_tiles(m, v))
         blocks_per_sm = dual_const(ceil(blocks_per_sm.v)); /* the busiest SM */
+    blocks_per_sm = compute_tiles(m, v, blocks_per_sm);
     gz_dual omega = sync == TRAPEZE_SYNC_FENCE && m->params.fence_overlap
         ? param(v, TRAPEZE_GHOSTZONE_OVERLAP_FENCE) : param(v, TRAPEZE_GHOSTZONE_OVERLAP);
     gz_dual overlap = overlap_factor(v, t, blocks_per_sm, omega);
@@ -337,6 +361,7 @@ static void gz_equations(const trapeze_ghostzone_model *m, const double *params,
 #undef fence_barrier
 #undef compute_terms
 #undef overlap_factor
+#undef compute_tiles
 #undef combine
 #undef gz_equations
 #undef gz_dual

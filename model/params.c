@@ -4,6 +4,7 @@
  * name_stderr for fitted standard errors). Must not evaluate the model.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,13 +19,13 @@ const char *const gz_param_names[TRAPEZE_GHOSTZONE_NPARAMS] = {
     "uncontended_latency_cycles", "sigma", "beta", "mu", "fence_cycles_per_block",
     "relaunch_cycles", "cpi", "blocks_per_sm", "bandwidth_fraction", "fence_barrier_cycles", "overlap",
     "tile_cycles", "fence_misc_fraction", "fence_poll_cycles", "overlap_fence", "halo_reread",
-    "fence_iter_fraction"};
+    "fence_iter_fraction", "partial_round_fraction", "loop_reread_fraction"};
 
 /* Physical ranges: a calibration outside them is an error, not a result. */
 const double gz_param_min[TRAPEZE_GHOSTZONE_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01, 0.01, 0, 0,
-                                                  0, 0, 0, 0, 0, 0};
+                                                  0, 0, 0, 0, 0, 0, 0, 0};
 const double gz_param_max[TRAPEZE_GHOSTZONE_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3, 1, 1e9, 0.95,
-                                                  1e7, 1, 1e7, 0.95, 1, 3};
+                                                  1e7, 1, 1e7, 0.95, 1, 3, 1, 1};
 
 const char *trapeze_ghostzone_param_name(trapeze_ghostzone_param p)
 {
@@ -57,7 +58,9 @@ void trapeze_ghostzone_params_default(trapeze_ghostzone_params *p)
         0.0,    /* fence polling: none */
         0.0,    /* fence-mode overlap (used with fence_overlap = 1) */
         1.0,    /* halo re-reads cost a DRAM read each (5.8) */
-        0.0};   /* fence iterations cost what the relaunch profile counts */
+        0.0,    /* fence iterations cost what the relaunch profile counts */
+        0.0,    /* a partial last round of tiles costs its tiles' instructions */
+        1.0};   /* a loop's extra loads cost a DRAM read each (5.10) */
     memset(p, 0, sizeof *p);
     memcpy(p->value, meng_gtx280, sizeof meng_gtx280);
     snprintf(p->source, sizeof p->source, "Meng 2010, GTX 280 (built-in)");
@@ -140,7 +143,7 @@ static trapeze_status on_correlation(trapeze_ghostzone_params *p, const trapeze_
 /* The structure switches of a calibration file: name = 0 or 1. */
 static const char *const flag_names[] = {"whole_tiles", "occupancy", "waves", "persistent_fence",
                                          "fence_overlap", "fence_staging", "row_penalty", "fence_iter",
-                                         "mem_latency", "row_lines", "barrier_max"};
+                                         "mem_latency", "row_lines", "barrier_max", "partial_round", "loop_reread"};
 #define N_FLAGS (int)(sizeof flag_names / sizeof flag_names[0])
 
 static int *flag_slot(trapeze_ghostzone_params *p, int i)
@@ -148,7 +151,7 @@ static int *flag_slot(trapeze_ghostzone_params *p, int i)
     int *slots[N_FLAGS] = {&p->whole_tiles, &p->occupancy, &p->waves, &p->persistent_fence,
                            &p->fence_overlap, &p->fence_staging, &p->row_penalty,
                            &p->fence_iter, &p->mem_latency, &p->row_lines,
-                           &p->barrier_max};
+                           &p->barrier_max, &p->partial_round, &p->loop_reread};
     return slots[i];
 }
 
@@ -241,6 +244,22 @@ trapeze_status trapeze_ghostzone_params_load(const char *path, trapeze_ghostzone
     return TRAPEZE_OK;
 }
 
+/* A parameter only an opt-in switch reads, with the switch off and the value
+ * at Meng's default, is left out of a saved file: absent names read back as
+ * that default, and a calibration made without the switch keeps the bytes
+ * it had before the parameter existed (the shipped files are checked so). */
+static int unused_default(const trapeze_ghostzone_params *p, int i)
+{
+    static const struct { int param; size_t flag; double dflt; } opt_in[] = {
+        {TRAPEZE_GHOSTZONE_PARTIAL_ROUND, offsetof(trapeze_ghostzone_params, partial_round), 0.0},
+        {TRAPEZE_GHOSTZONE_LOOP_REREAD, offsetof(trapeze_ghostzone_params, loop_reread), 1.0}};
+    for (size_t k = 0; k < sizeof opt_in / sizeof opt_in[0]; k++)
+        if (opt_in[k].param == i)
+            return !*(const int *)((const char *)p + opt_in[k].flag) && p->value[i] == opt_in[k].dflt &&
+                   !(p->stderr_[i] > 0);
+    return 0;
+}
+
 trapeze_status trapeze_ghostzone_params_save(const char *path, const trapeze_ghostzone_params *p,
                                              trapeze_error *err)
 {
@@ -255,6 +274,8 @@ trapeze_status trapeze_ghostzone_params_save(const char *path, const trapeze_gho
         fprintf(f, "gpu = %s\ngpu_fingerprint = %s\n", p->gpu, p->gpu_fingerprint);
     fprintf(f, "\n[ghostzone]\n");
     for (int i = 0; i < TRAPEZE_GHOSTZONE_NPARAMS; i++) {
+        if (unused_default(p, i))
+            continue;
         fprintf(f, "%s = %.17g\n", gz_param_names[i], p->value[i]);
         if (p->stderr_[i] > 0)
             fprintf(f, "%s_stderr = %.17g\n", gz_param_names[i], p->stderr_[i]);

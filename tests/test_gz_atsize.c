@@ -3,7 +3,9 @@
  * occupancy from the GPU and the workload, as the simulator computes it;
  * whole waves on hand-made grids; the fence barrier's participants and its
  * monotonicity; the persistent kernel's MiscComp fraction; the per-tile
- * relaunch cost; the fence-mode overlap; every new parameter's gradient
+ * relaunch cost; the fence-mode overlap; the partial last round's floor
+ * (partial_round) and the loops' re-read loads (loop_reread); every new
+ * parameter's gradient
  * against finite differences; and calibration files with the switches and
  * a [correlation] section.
  */
@@ -493,6 +495,99 @@ static void test_verify_search(void)
     CHECK(trapeze_ghostzone_verify_next(f, 1) == -1);
 }
 
+/* partial_round on PathFinder, GTX 480, 22,860 points: 6 resident blocks of
+ * 256 threads per SM, 15 SMs. h = 18: ceil(22860 / 220) = 104 tiles, 7 on the
+ * busiest SM, so at lambda = 0.5 it computes 6 x 1.5 = 9 tiles' worth: 9/7 of
+ * MiscComp and IterComp, memory untouched (omega = 0: no rescaling). h = 1:
+ * 90 tiles, 6 per SM, one round; h = 44: 137 tiles, 10 > 9: both unchanged, as
+ * is any height between whole ones (Meng's smooth T). */
+static void test_partial_round(void)
+{
+    trapeze_ghostzone_params p = at_size();
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = p.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = 0;
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "pathfinder", 22860, 1, &p);
+    trapeze_ghostzone_eval off[2][3];
+    double hs[] = {18, 1, 44};
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < 3; i++)
+            off[s][i] = eval(m, (trapeze_sync)s, hs[i]);
+    double between = eval(m, TRAPEZE_SYNC_RELAUNCH, 18.5).cpl;
+    CHECK_NEAR(off[0][0].trapezoids, 104, 0);
+    CHECK_NEAR(off[0][2].trapezoids, 137, 0);
+    p.partial_round = 1;
+    p.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] = 0.5;
+    trapeze_ghostzone_set_params(m, &p);
+    for (int s = 0; s < 2; s++) {
+        trapeze_ghostzone_eval on = eval(m, (trapeze_sync)s, 18);
+        for (int c = 0; c < TRAPEZE_GHOSTZONE_NCOMPONENTS; c++) {
+            int comp = c == TRAPEZE_GHOSTZONE_MISCCOMP || c == TRAPEZE_GHOSTZONE_ITERCOMP;
+            CHECK_NEAR(on.per_loop[c], off[s][0].per_loop[c] * (comp ? 9.0 / 7 : 1), 1e-12 * on.cpl);
+        }
+        CHECK(eval(m, (trapeze_sync)s, 1).cpl == off[s][1].cpl);
+        CHECK(eval(m, (trapeze_sync)s, 44).cpl == off[s][2].cpl);
+        /* d/dlambda: exact in the active branch (7 < 9), 0 where it is not */
+        double step = 1e-6, g = on.dcpl_dparam[TRAPEZE_GHOSTZONE_PARTIAL_ROUND];
+        trapeze_ghostzone_params q = p;
+        q.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] = 0.5 + step;
+        trapeze_ghostzone_set_params(m, &q);
+        double up = eval(m, (trapeze_sync)s, 18).cpl;
+        q.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] = 0.5 - step;
+        trapeze_ghostzone_set_params(m, &q);
+        double down = eval(m, (trapeze_sync)s, 18).cpl;
+        trapeze_ghostzone_set_params(m, &p);
+        CHECK(g > 0);
+        CHECK_NEAR(g, (up - down) / (2 * step), 1e-6 * fabs(g));
+        CHECK(eval(m, (trapeze_sync)s, 44).dcpl_dparam[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] == 0);
+    }
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 18.5).cpl == between);
+    /* lambda = 0.25: 7.5 tiles' worth */
+    p.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] = 0.25;
+    trapeze_ghostzone_set_params(m, &p);
+    trapeze_ghostzone_eval quarter = eval(m, TRAPEZE_SYNC_RELAUNCH, 18);
+    CHECK_NEAR(quarter.per_loop[TRAPEZE_GHOSTZONE_ITERCOMP],
+               off[0][0].per_loop[TRAPEZE_GHOSTZONE_ITERCOMP] * 7.5 / 7, 1e-12 * quarter.cpl);
+    trapeze_ghostzone_destroy(m);
+}
+
+/* loop_reread on the same PathFinder: at h = 18 a loop's 104 tiles load
+ * 104 x 254 = 26,416 weights for 22,860 points; at rho_L = 0.5 IterMem moves
+ * 22,860 + 0.5 x 3,556 = 24,638 of them (no latency, omega = 0: IterMem is
+ * proportional to the elements). rho_L = 1 is Meng to the bit; LoadSten and
+ * the compute are untouched. */
+static void test_loop_reread(void)
+{
+    trapeze_ghostzone_params p = at_size();
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = p.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = 0;
+    p.value[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT] = 0;
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "pathfinder", 22860, 1, &p);
+    trapeze_ghostzone_eval off = eval(m, TRAPEZE_SYNC_RELAUNCH, 18);
+    p.loop_reread = 1;
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl == off.cpl); /* rho_L = 1 */
+    p.value[TRAPEZE_GHOSTZONE_LOOP_REREAD] = 0.5;
+    trapeze_ghostzone_set_params(m, &p);
+    trapeze_ghostzone_eval on = eval(m, TRAPEZE_SYNC_RELAUNCH, 18);
+    CHECK_NEAR(on.stage[TRAPEZE_GHOSTZONE_ITERMEM], off.stage[TRAPEZE_GHOSTZONE_ITERMEM] * 24638.0 / 26416,
+               1e-12 * off.stage[TRAPEZE_GHOSTZONE_ITERMEM]);
+    CHECK(on.stage[TRAPEZE_GHOSTZONE_LOADSTEN] == off.stage[TRAPEZE_GHOSTZONE_LOADSTEN]);
+    CHECK(on.stage[TRAPEZE_GHOSTZONE_ITERCOMP] == off.stage[TRAPEZE_GHOSTZONE_ITERCOMP]);
+    double step = 1e-6, g = on.dcpl_dparam[TRAPEZE_GHOSTZONE_LOOP_REREAD];
+    trapeze_ghostzone_params q = p;
+    q.value[TRAPEZE_GHOSTZONE_LOOP_REREAD] = 0.5 + step;
+    trapeze_ghostzone_set_params(m, &q);
+    double up = eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl;
+    q.value[TRAPEZE_GHOSTZONE_LOOP_REREAD] = 0.5 - step;
+    trapeze_ghostzone_set_params(m, &q);
+    double down = eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl;
+    CHECK(g > 0);
+    CHECK_NEAR(g, (up - down) / (2 * step), 1e-6 * g);
+    trapeze_ghostzone_destroy(m);
+    /* no extra loads (HotSpot): nothing to re-read */
+    trapeze_ghostzone_model *hs = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
+    CHECK(eval(hs, TRAPEZE_SYNC_RELAUNCH, 2).stage[TRAPEZE_GHOSTZONE_ITERMEM] == 0);
+    trapeze_ghostzone_destroy(hs);
+}
+
 static void test_file_roundtrip(void)
 {
     trapeze_ghostzone_params p = at_size(), q;
@@ -508,10 +603,25 @@ static void test_file_roundtrip(void)
     CHECK(q.whole_tiles == 1 && q.occupancy == 1 && q.waves == 1 && q.persistent_fence == 1 &&
           q.fence_overlap == 0 && q.row_penalty == 0 && q.fence_iter == 0);
     CHECK(q.barrier_max == 0);
-    p.row_penalty = p.fence_iter = p.barrier_max = 1;
+    CHECK(q.partial_round == 0);
+    /* the opt-in switches' parameters, off and at Meng's values, are not
+     * written: a calibration made without them keeps its bytes */
+    char text[8192] = "";
+    FILE *saved = fopen(path, "r");
+    CHECK(saved != NULL);
+    if (saved) {
+        text[fread(text, 1, sizeof text - 1, saved)] = '\0';
+        fclose(saved);
+    }
+    CHECK(strstr(text, "fence_iter_fraction = ") != NULL);
+    CHECK(strstr(text, "partial_round_fraction") == NULL && strstr(text, "loop_reread_fraction") == NULL);
+    p.row_penalty = p.fence_iter = p.barrier_max = p.partial_round = p.loop_reread = 1;
+    p.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] = 0.375;
     CHECK_OK(trapeze_ghostzone_params_save(path, &p, &err));
     CHECK_OK(trapeze_ghostzone_params_load(path, &q, &err));
-    CHECK(q.row_penalty == 1 && q.fence_iter == 1 && q.barrier_max == 1);
+    CHECK(q.row_penalty == 1 && q.fence_iter == 1 && q.barrier_max == 1 && q.partial_round == 1 &&
+          q.loop_reread == 1);
+    CHECK(q.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] == 0.375);
     CHECK(q.value[TRAPEZE_GHOSTZONE_TILE_CYCLES] == 81.5);
     CHECK(q.corr[TRAPEZE_GHOSTZONE_TILE_CYCLES][TRAPEZE_GHOSTZONE_CPI] == -0.625);
     CHECK(q.corr[TRAPEZE_GHOSTZONE_CPI][TRAPEZE_GHOSTZONE_TILE_CYCLES] == -0.625);
@@ -535,6 +645,8 @@ int main(void)
     test_tile_costs();
     test_gradients();
     test_row_penalty_fence_iter();
+    test_partial_round();
+    test_loop_reread();
     test_verify_order();
     test_verify_search();
     test_verify_search_both_modes();

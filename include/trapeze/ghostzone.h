@@ -51,6 +51,14 @@ typedef enum {
                                      a tile's first run psi more instructions than the relaunch
                                      profile's (tile coordinates recomputed per iteration):
                                      IterComp + psi (h - 1) IterComp/h (0 = Meng) */
+    TRAPEZE_GHOSTZONE_PARTIAL_ROUND,     /* lambda: with partial_round = 1, a stage whose busiest SM
+                                     has more tiles than resident blocks (k) computes at least
+                                     k (1 + lambda) tiles' worth: the few blocks of its partial
+                                     last round run latency-bound (0 = Meng) */
+    TRAPEZE_GHOSTZONE_LOOP_REREAD,       /* rho_L: with loop_reread = 1, the DRAM cost of a loop's
+                                     extra loads (5.10) that a neighbouring tile also makes,
+                                     relative to a first read: IterMem moves V + rho_L (T
+                                     prod(blk - w_i) - V) elements a loop (1 = Meng) */
     TRAPEZE_GHOSTZONE_NPARAMS
 } trapeze_ghostzone_param;
 
@@ -98,6 +106,12 @@ typedef struct trapeze_ghostzone_params {
                                             larger of its latency and its P blocks' arrivals,
                                             serialized at one counter, smoothly:
                                             mu sqrt(B^2 + (P (F + poll P))^2), not their sum */
+    int loop_reread;                     /* "loop_reread = 1": IterMem's elements a neighbour
+                                            also loads cost loop_reread_fraction of a DRAM read */
+    int partial_round;                   /* "partial_round = 1": at a whole h, the busiest SM's
+                                            compute is max(n, k (1 + partial_round_fraction))
+                                            tiles' worth when its n tiles exceed its k resident
+                                            blocks (n otherwise) */
     int mem_latency;                     /* "mem_latency = 1": a memory term (5.7) is the larger of
                                             its latency, passes x UncontendedLat (a round of
                                             resident blocks waits on its loads), and its

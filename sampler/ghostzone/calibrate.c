@@ -49,6 +49,10 @@ static unsigned fit_mask(const trapeze_ghostzone_plan *plan)
         m &= ~(TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK) | TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_BARRIER));
     if (plan->opt.structure & TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER)
         m |= TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_ITER);
+    if (plan->opt.structure & TRAPEZE_GHOSTZONE_STRUCT_PARTIAL_ROUND)
+        m |= TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_PARTIAL_ROUND);
+    if (plan->opt.structure & TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD)
+        m |= TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_LOOP_REREAD);
     return m;
 }
 
@@ -69,6 +73,8 @@ static void set_structure(const trapeze_ghostzone_plan *plan, trapeze_ghostzone_
     p->mem_latency = (st & TRAPEZE_GHOSTZONE_STRUCT_MEM_LATENCY) != 0;
     p->row_lines = (st & TRAPEZE_GHOSTZONE_STRUCT_ROW_LINES) != 0;
     p->barrier_max = (st & TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX) != 0;
+    p->partial_round = (st & TRAPEZE_GHOSTZONE_STRUCT_PARTIAL_ROUND) != 0;
+    p->loop_reread = (st & TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD) != 0;
 }
 
 /* A fitted parameter cannot leave a range edge (the transform's slope
@@ -79,14 +85,16 @@ static void start_inside(const trapeze_ghostzone_plan *plan, trapeze_ghostzone_p
         {TRAPEZE_GHOSTZONE_OVERLAP, 0.5}, {TRAPEZE_GHOSTZONE_OVERLAP_FENCE, 0.5}, {TRAPEZE_GHOSTZONE_TILE_CYCLES, 100},
         {TRAPEZE_GHOSTZONE_FENCE_MISC, 0.5}, {TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK, 10},
         {TRAPEZE_GHOSTZONE_FENCE_POLL, 0.1}, {TRAPEZE_GHOSTZONE_FENCE_BARRIER, 100}, {TRAPEZE_GHOSTZONE_HALO_REREAD, 0.5},
-        {TRAPEZE_GHOSTZONE_FENCE_ITER, 0.3}};
+        {TRAPEZE_GHOSTZONE_FENCE_ITER, 0.3}, {TRAPEZE_GHOSTZONE_PARTIAL_ROUND, 0.3},
+        {TRAPEZE_GHOSTZONE_LOOP_REREAD, 0.5}};
     unsigned mask = fit_mask(plan);
     if (plan->opt.structure && !(mask & TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_MU)))
         p->value[TRAPEZE_GHOSTZONE_MU] = 1; /* the fitted barrier constants are its exposed cost */
     for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
         if ((mask & TRAPEZE_GHOSTZONE_MASK(starts[i].k)) &&
             (p->value[starts[i].k] < 1e-6 * starts[i].v ||
-             (starts[i].k == TRAPEZE_GHOSTZONE_HALO_REREAD && p->value[starts[i].k] >= 1)))
+             ((starts[i].k == TRAPEZE_GHOSTZONE_HALO_REREAD || starts[i].k == TRAPEZE_GHOSTZONE_LOOP_REREAD) &&
+              p->value[starts[i].k] >= 1)))
             clamp_param(p, starts[i].k, starts[i].v);
 }
 
