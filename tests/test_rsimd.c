@@ -219,8 +219,8 @@ static void test_reconfigure_at_interval_end(void)
 {
     static const char *const slots = "-gpgpu_shader_core_pipeline 64:32\n";
     char adapt[256];
-    snprintf(adapt, sizeof adapt, "%s-trapeze_rsimd_adapt 1\n-trapeze_rsimd_interval 32\n",
-             slots);
+    snprintf(adapt, sizeof adapt, "%s-trapeze_rsimd_adapt 1\n-trapeze_rsimd_interval 32\n"
+             "-trapeze_rsimd_min_intervals 1\n", slots);
     sim_kernel_stats st;
     sim_kernel *k = late_blocks(3);
     uint64_t fixed = run(k, slots, &st);
@@ -228,6 +228,11 @@ static void test_reconfigure_at_interval_end(void)
     uint64_t adapted = run(k, adapt, &st);
     CHECK(fixed == 14 + MISS && adapted == 15 + 2 * MISS);
     CHECK(st.total.rsimd_intervals == 3);   /* a block each */
+    sim_kernel_stats_free(&st);
+    /* the seed's rule: fewer than 30 intervals per SM (3 here), no adaptation */
+    snprintf(adapt, sizeof adapt, "%s-trapeze_rsimd_adapt 1\n-trapeze_rsimd_interval 32\n",
+             slots);
+    CHECK(run(k, adapt, &st) == fixed && st.total.rsimd_intervals == 0);
     sim_kernel_stats_free(&st);
     sim_kernel_destroy(k);
 }
@@ -283,8 +288,8 @@ static void test_invariants(void)
     static const char *const cfg[] = {
         "-trapeze_rsimd_width 8\n-trapeze_rsimd_depth 6\n",
         "-trapeze_rsimd_width 12\n",
-        "-trapeze_rsimd_adapt 1\n-trapeze_rsimd_interval 256\n",
-        "-trapeze_rsimd_dws 1\n-trapeze_rsimd_interval 256\n-trapeze_dws_mem revive\n"
+        "-trapeze_rsimd_adapt 1\n-trapeze_rsimd_interval 128\n-trapeze_rsimd_min_intervals 1\n",
+        "-trapeze_rsimd_dws 1\n-trapeze_rsimd_interval 128\n-trapeze_rsimd_min_intervals 1\n-trapeze_dws_mem revive\n"
         "-trapeze_dws_branch 1\n-trapeze_dws_reconv bypass\n"};
     for (int k = 0; k < 3; k++) {
         sim_kernel_stats base, st;

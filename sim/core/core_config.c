@@ -148,6 +148,8 @@ const trapeze_opt sim_core_options[] = {
      "Robust SIMD: search width x depth over sampled intervals, then keep the best (1)"},
     {"trapeze_rsimd_interval", OPT_INT, "", 1, 100000000,
      "Robust SIMD: threads finished per sampled interval (unset: twice the threads per SM)"},
+    {"trapeze_rsimd_min_intervals", OPT_INT, "30", 1, 1000000,
+     "Robust SIMD: a kernel with fewer intervals per SM keeps width x depth, unadapted"},
     {"trapeze_rsimd_dws", OPT_INT, "0", 0, 1,
      "RobustDWS: after adapting, sample DWS (-trapeze_dws_*) at full width, keep the better"},
     {NULL, OPT_INT, NULL, 0, 0, NULL}};
@@ -626,12 +628,13 @@ static trapeze_status read_rsimd(const trapeze_config *cfg, sim_core_config *c,
                                  trapeze_error *err)
 {
     static const char *const names[] = {"trapeze_rsimd_width", "trapeze_rsimd_depth",
-                                        "trapeze_rsimd_adapt", "trapeze_rsimd_dws"};
+                                        "trapeze_rsimd_adapt", "trapeze_rsimd_dws",
+                                        "trapeze_rsimd_min_intervals"};
     sim_rsimd_config *r = &c->rsimd;
-    int *dst[] = {&r->width, &r->depth, &r->adapt, &r->dws};
+    int *dst[] = {&r->width, &r->depth, &r->adapt, &r->dws, &r->min_intervals};
     long v;
     trapeze_status s;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         if ((s = trapeze_opt_int(cfg, sim_core_options, names[i], &v, err)))
             return s;
         *dst[i] = (int)v;

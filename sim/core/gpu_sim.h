@@ -91,6 +91,8 @@ typedef struct sim_rsimd_config {
     int adapt;             /* -trapeze_rsimd_adapt: search (W x D) over sampled intervals */
     int interval;          /* -trapeze_rsimd_interval: finished threads per interval
                             * (default: twice the threads an SM holds) */
+    int min_intervals;     /* -trapeze_rsimd_min_intervals: a kernel with fewer per SM
+                            * keeps (width x depth) without adapting */
     int dws;               /* -trapeze_rsimd_dws: RobustDWS, then try DWS at full width */
 } sim_rsimd_config;
 typedef enum { SIM_UNIT_SP, SIM_UNIT_SFU, SIM_UNIT_LDST, SIM_UNIT_NONE } sim_fu;

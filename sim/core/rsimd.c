@@ -49,7 +49,11 @@ void sim_rsimd_begin_kernel(sim_sm *sm, uint64_t t)
         return;
     const sim_rsimd_config *c = &sm->cfg->rsimd;
     sim_asu_start(&r->asu, SIM_WARP_LANES, sm->cfg->max_warps, MIN_WIDTH, c->width, c->depth);
-    r->phase = c->adapt || c->dws ? ADAPT : EXEC;
+    /* a kernel too short for the search keeps the configured (W x D) */
+    const sim_kernel *k = sm->k;
+    double per_sm = (double)sim_kernel_blocks(k) * sim_kernel_block_threads(k) / sm->cfg->gpu.n_sm;
+    int room = per_sm >= (double)c->min_intervals * c->interval;
+    r->phase = (c->adapt || c->dws) && room ? ADAPT : EXEC;
     r->start = t;
     r->tasks = 0;
     r->n_order = 0;
