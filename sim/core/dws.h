@@ -18,6 +18,10 @@
  * also execute) while those lanes are behind: the stack's fallback. Barriers,
  * fences, atomics, volatile loads, spin loops and EXIT wait until every split
  * is there, then run on the whole warp again.
+ *
+ * Robust SIMD's warp-slices (rsimd.c) are groups of this table too: splits
+ * of fixed neighbouring lanes that never merge before such a join (each its
+ * own stack), hold no warp-split table entry, and are cut again after it.
  */
 #ifndef TRAPEZE_SIM_CORE_DWS_H
 #define TRAPEZE_SIM_CORE_DWS_H
