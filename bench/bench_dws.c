@@ -21,6 +21,7 @@
 
 #include "sim/sim.h"
 #include "bench/bench_common.h"
+#include "model/simd.h"
 
 typedef struct policy {
     const char *name, *file;   /* file: the data/dws/ overlay, NULL for the baseline */
@@ -170,6 +171,7 @@ static const bench_kernel rs_kernels[] = {
     {"matmul", 1, {"n=128"}},
 };
 #define RS_KER (int)(sizeof rs_kernels / sizeof rs_kernels[0])
+#define RS_WINDOW 4000L   /* warp instructions of each model sample */
 #define RS_W 4
 #define RS_T 3
 static const int rs_width[RS_W] = {32, 16, 8, 4};
@@ -201,32 +203,133 @@ static uint64_t run_opts(const char *base, const char *opts, const bench_kernel 
     return c;
 }
 
+/* The width-and-depth model's sample of k at full width and `depth` warps
+ * per SM: the first `window` warp instructions; 0 on success. */
+static int simd_sample(const char *base, const bench_kernel *k, int depth, int n_sm,
+                       long window, trapeze_simd_sample *out)
+{
+    char o[160];
+    snprintf(o, sizeof o, "-trapeze_rsimd_depth %d\n-trapeze_window_warp_insts %ld\n", depth,
+             window);
+    sim_kernel_stats st;
+    if (!run_opts(base, o, k, &st))
+        return 1;
+    uint64_t slots = st.total.issue_slots;
+    for (int i = 0; i < SIM_STALL_COUNT; i++)
+        slots += st.total.stall[i];
+    *out = (trapeze_simd_sample){
+        .threads = 32 * depth, .depth = depth, .cycles = (double)st.cycles,
+        .thread_insts = (double)st.total.thread_insts / n_sm,
+        .warp_insts = (double)st.total.warp_insts / n_sm,
+        .l1_accesses = (double)st.mem.l1.accesses / n_sm,
+        .l1_misses = (double)(st.mem.l1.accesses - st.mem.l1.hits) / n_sm,
+        .mem_share = slots ? (double)st.total.stall[SIM_STALL_MEMORY] / (double)slots : 0};
+    sim_kernel_stats_free(&st);
+    return 0;
+}
+
+/* k's speed-up up[i] over 32 x all at each organization of the grid (W
+ * rs_width[i / RS_T], rs_threads[i % RS_T] threads); *best its fastest,
+ * *insts the warp instructions of 32 x all. Returns its cycles, 0: failed. */
+static uint64_t grid(const char *base, const bench_kernel *k, double *up, int *best,
+                     uint64_t *insts)
+{
+    sim_kernel_stats cs;
+    uint64_t conv = run_opts(base, "\n", k, &cs);
+    if (!conv)
+        return 0;
+    *insts = cs.total.warp_insts;
+    sim_kernel_stats_free(&cs);
+    *best = 0;
+    for (int i = 0; i < RS_W * RS_T; i++) {
+        int w = rs_width[i / RS_T];
+        char o[128];
+        snprintf(o, sizeof o, "-trapeze_rsimd_width %d\n-trapeze_rsimd_depth %d\n", w,
+                 rs_threads[i % RS_T] / w);
+        uint64_t c = run_opts(base, o, k, NULL);
+        if (!c)
+            return 0;
+        up[i] = (double)conv / (double)c;
+        *best = up[i] > up[*best] ? i : *best;
+    }
+    return conv;
+}
+
+/* The width-and-depth model's pick for k on the grid, from two samples of
+ * RS_WINDOW warp instructions at full width (all 8 warps, 2 of them per
+ * SM); line: what it is worth against the grid's simulated speed-ups up.
+ * Returns its index, -1 when a run failed. */
+static int model_pick(const char *base, const bench_kernel *k, const double *up, int best,
+                      uint64_t conv_insts, char line[160])
+{
+    int gw[RS_W * RS_T], gd[RS_W * RS_T];
+    for (int i = 0; i < RS_W * RS_T; i++) {
+        gw[i] = rs_width[i / RS_T];
+        gd[i] = rs_threads[i % RS_T] / gw[i];
+    }
+    trapeze_simd_sample sa, sb;
+    trapeze_simd_model m;
+    trapeze_error err;
+    if (simd_sample(base, k, 8, 4, RS_WINDOW, &sa) || simd_sample(base, k, 2, 4, RS_WINDOW, &sb) ||
+        trapeze_simd_fit(&sa, &sb, 2, &m, &err))
+        return -1;
+    int pick = trapeze_simd_pick(&m, gw, gd, RS_W * RS_T);
+    snprintf(line, 160, "%-8s model picks %2dx%-2d: %.3f, %.1f%% of the optimum (%dx%d); samples "
+             "%.0f%% of one run's warp instructions", k->name, gw[pick], gd[pick], up[pick],
+             100 * up[pick] / up[best], gw[best], gd[best],
+             100.0 * 2 * RS_WINDOW / (double)conv_insts);
+    return pick;
+}
+
+/* Kernels the model's form was not revised on (bench_dws rsimd: the model's
+ * lines after the table). */
+static const bench_kernel held_out[] = {
+    {"kmeans", 3, {"points=2048", "dims=40", "k=4"}},
+    {"strided", 2, {"n=65536", "stride=8"}},
+    {"matmul_tiled", 2, {"n=128", "tile=16"}},
+};
+#define N_HELD (int)(sizeof held_out / sizeof held_out[0])
+
+static int model_held_out(const char *base)
+{
+    double inv = 0, opt_inv = 0;
+    printf("  held out (the model's form was not revised on these):\n");
+    for (int k = 0; k < N_HELD; k++) {
+        double up[RS_W * RS_T];
+        int best;
+        uint64_t insts;
+        char line[160];
+        if (!grid(base, &held_out[k], up, &best, &insts))
+            return 1;
+        int pick = model_pick(base, &held_out[k], up, best, insts, line);
+        if (pick < 0)
+            return 1;
+        printf("  %s\n", line);
+        inv += 1.0 / up[pick];
+        opt_inv += 1.0 / up[best];
+    }
+    printf("  h-mean of its held-out picks %.3f, %.1f%% of the optimum %.3f\n", N_HELD / inv,
+           100 * opt_inv / inv, N_HELD / opt_inv);
+    return 0;
+}
+
 static int rsimd_table(const char *title, const char *base)
 {
     double up[RS_KER][RS_W * RS_T], inv[RS_W * RS_T] = {0};
-    double opt_inv = 0, rs_inv = 0, rd_inv = 0;
+    double opt_inv = 0, rs_inv = 0, rd_inv = 0, md_inv = 0;
+    char model_lines[RS_KER][160];
     printf("\nRobust SIMD, %s (%s): speed-up over 32 x all\n%-8s %9s %12s %9s %10s %10s %13s  %s\n",
            title, base, "kernel", "Conv", "optimum", "at", "RobustSIMD", "RobustDWS",
            "intervals", "adapted to (widest x deepest SM)");
     for (int k = 0; k < RS_KER; k++) {
         const bench_kernel *bk = &rs_kernels[k];
-        uint64_t conv = run_opts(base, "\n", bk, NULL);
+        uint64_t conv_insts;
+        int best;
+        uint64_t conv = grid(base, bk, up[k], &best, &conv_insts);
         if (!conv)
             return 1;
-        int best = 0;
-        for (int w = 0; w < RS_W; w++)
-            for (int t = 0; t < RS_T; t++) {
-                char o[128];
-                snprintf(o, sizeof o, "-trapeze_rsimd_width %d\n-trapeze_rsimd_depth %d\n",
-                         rs_width[w], rs_threads[t] / rs_width[w]);
-                uint64_t c = run_opts(base, o, bk, NULL);
-                if (!c)
-                    return 1;
-                int i = w * RS_T + t;
-                up[k][i] = (double)conv / (double)c;
-                inv[i] += 1.0 / up[k][i];
-                best = up[k][i] > up[k][best] ? i : best;
-            }
+        for (int i = 0; i < RS_W * RS_T; i++)
+            inv[i] += 1.0 / up[k][i];
         sim_kernel_stats a, d;
         uint64_t rs = run_opts(base, "-trapeze_rsimd_adapt 1\n", bk, &a);
         uint64_t rd = run_opts(base, "-trapeze_rsimd_dws 1\n-trapeze_dws_branch 1\n"
@@ -235,6 +338,10 @@ static int rsimd_table(const char *title, const char *base)
         if (!rs || !rd)
             return 1;
         double urs = (double)conv / (double)rs, urd = (double)conv / (double)rd;
+        int pick = model_pick(base, bk, up[k], best, conv_insts, model_lines[k]);
+        if (pick < 0)
+            return 1;
+        md_inv += 1.0 / up[k][pick];
         opt_inv += 1.0 / up[k][best];
         rs_inv += 1.0 / urs;
         rd_inv += 1.0 / urd;
@@ -260,7 +367,13 @@ static int rsimd_table(const char *title, const char *base)
            100 * (hrs / hbf - 1), 100 * hrs / hopt, hrd, 100 * hrd / hopt);
     printf("seed (Table 7.3, 32 KB): RobustSIMD +17%% over the best fixed (8x4), 98%% of the "
            "optimum; RobustDWS 99%%\n");
-    return 0;
+    printf("width-and-depth model (model/simd.c), from two samples per kernel, against the "
+           "%d simulated organizations:\n", RS_W * RS_T);
+    for (int k = 0; k < RS_KER; k++)
+        printf("  %s\n", model_lines[k]);
+    printf("  h-mean of its picks %.3f, %.1f%% of the optimum\n", RS_KER / md_inv,
+           100 * (RS_KER / md_inv) / hopt);
+    return model_held_out(base);
 }
 
 int main(int argc, char **argv)
