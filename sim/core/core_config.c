@@ -144,6 +144,18 @@ const trapeze_opt sim_core_options[] = {
     {"trapeze_dws_post_block", OPT_INT, "50", 0, 1000000,
      "a program branch splits when the block after its post-dominator has at most this many "
      "instructions"},
+    {"trapeze_rsimd_width", OPT_INT, "32", 2, 32,
+     "Robust SIMD: lanes per warp-slice (neighbouring lanes, each slice its own stack)"},
+    {"trapeze_rsimd_depth", OPT_INT, "0", 0, 4096,
+     "Robust SIMD: slices (or whole warps) active per SM, the rest suspended (0: all)"},
+    {"trapeze_rsimd_adapt", OPT_INT, "0", 0, 1,
+     "Robust SIMD: search width x depth over sampled intervals, then keep the best (1)"},
+    {"trapeze_rsimd_interval", OPT_INT, "", 1, 100000000,
+     "Robust SIMD: threads finished per sampled interval (unset: twice the threads per SM)"},
+    {"trapeze_rsimd_min_intervals", OPT_INT, "30", 1, 1000000,
+     "Robust SIMD: a kernel with fewer intervals per SM keeps width x depth, unadapted"},
+    {"trapeze_rsimd_dws", OPT_INT, "0", 0, 1,
+     "RobustDWS: after adapting, sample DWS (-trapeze_dws_*) at full width, keep the better"},
     {NULL, OPT_INT, NULL, 0, 0, NULL}};
 
 /* Latencies the config may leave out: GPGPU-Sim's own defaults. */
@@ -614,6 +626,38 @@ static trapeze_status read_dws(const trapeze_config *cfg, sim_core_config *c, tr
     return TRAPEZE_OK;
 }
 
+/* -trapeze_rsimd_*: Robust SIMD, parsed once into c->rsimd (after c->dws:
+ * RobustDWS uses DWS's policies, which otherwise would split slices). */
+static trapeze_status read_rsimd(const trapeze_config *cfg, sim_core_config *c,
+                                 trapeze_error *err)
+{
+    static const char *const names[] = {"trapeze_rsimd_width", "trapeze_rsimd_depth",
+                                        "trapeze_rsimd_adapt", "trapeze_rsimd_dws",
+                                        "trapeze_rsimd_min_intervals"};
+    sim_rsimd_config *r = &c->rsimd;
+    int *dst[] = {&r->width, &r->depth, &r->adapt, &r->dws, &r->min_intervals};
+    long v;
+    trapeze_status s;
+    for (int i = 0; i < 5; i++) {
+        if ((s = trapeze_opt_int(cfg, sim_core_options, names[i], &v, err)))
+            return s;
+        *dst[i] = (int)v;
+    }
+    if ((s = trapeze_opt_int_or(cfg, sim_core_options, "trapeze_rsimd_interval", 0, &v, err)))
+        return s;
+    r->interval = v ? (int)v : 2 * c->gpu.max_threads_per_sm;
+    r->on = r->width < 32 || r->depth || r->adapt || r->dws;
+    if (r->dws && !c->dws.on)
+        return trapeze_config_fail(cfg, "trapeze_rsimd_dws", err,
+                                   "RobustDWS needs a DWS policy to try (-trapeze_dws_branch 1 or "
+                                   "-trapeze_dws_mem)");
+    if (r->on && c->dws.on && !r->dws)
+        return trapeze_config_fail(cfg, "trapeze_dws_mem", err,
+                                   "DWS with Robust SIMD splits only in RobustDWS's trial at full "
+                                   "width: set -trapeze_rsimd_dws 1");
+    return TRAPEZE_OK;
+}
+
 trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *c,
                                     trapeze_error *err)
 {
@@ -718,7 +762,7 @@ trapeze_status sim_core_config_read(const trapeze_config *cfg, sim_core_config *
     c->hang_cycles = (uint64_t)v;
     if ((s = read_ldst_sched(cfg, c, err)))
         return s;
-    if ((s = read_dws(cfg, c, err)))
+    if ((s = read_dws(cfg, c, err)) || (s = read_rsimd(cfg, c, err)))
         return s;
     return read_tb_dispatch(cfg, c, err);
 }

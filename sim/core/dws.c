@@ -17,13 +17,15 @@
 trapeze_status sim_dws_init(sim_sm *sm, trapeze_error *err)
 {
     const sim_dws_config *c = &sm->cfg->dws;
-    if (!c->on)
+    const sim_rsimd_config *rs = &sm->cfg->rsimd;
+    if (!c->on && !rs->on)
         return TRAPEZE_OK;
     sim_dws *d = calloc(1, sizeof *d);
     int n = sm->cfg->max_warps;
     if (d) {
         d->cfg = c;
-        d->n_groups = c->wst / 2;
+        /* Robust SIMD may slice every warp: a group per warp slot */
+        d->n_groups = rs->on && n > c->wst / 2 ? n : c->wst / 2;
         d->g = calloc((size_t)d->n_groups, sizeof *d->g);
         d->pend = calloc((size_t)n, sizeof *d->pend);
         d->hit = calloc((size_t)n, sizeof *d->hit);
@@ -65,6 +67,8 @@ void sim_dws_reset(sim_sm *sm)
     d->used = 0;
     d->live = 0;
     d->revive_next = 0;
+    d->split_on = sm->cfg->dws.on && !sm->cfg->rsimd.dws;
+    d->slice_w = sm->cfg->rsimd.on ? sm->cfg->rsimd.width : 32;
 }
 
 /* ---- lanes of loaded data ---- */
@@ -206,8 +210,9 @@ static sim_dws_group *new_group(sim_sm *sm, int slot)
             g->base = 0;
             g->nseq = 1;
             g->ring[0] = sm->warps[slot].inst;
-            g->s[0] = (sim_dws_split){ALL_LANES, 0, 0, 0, 0};
-            d->grp[slot] = (int8_t)i;
+            g->sliced = 0;
+            g->s[0] = (sim_dws_split){ALL_LANES, 0, 0, 0, 0, 0};
+            d->grp[slot] = (int16_t)i;
             d->used++;
             d->live++;
             return g;
@@ -250,6 +255,8 @@ static sim_dws_group *room(sim_sm *sm, int slot)
     sim_dws_group *g = sim_dws_group_of(sm, slot);
     if (!g)
         return new_group(sm, slot);
+    if (g->sliced)
+        return NULL;   /* a warp still in slices from before a RobustDWS trial */
     return g->n < SIM_DWS_MAX_SPLITS && d->used < d->cfg->wst ? g : NULL;
 }
 
@@ -285,7 +292,7 @@ int sim_dws_load_nth(sim_sm *sm, int slot, int k)
     if (!g || k >= g->n)
         return 0;
     int i = (g->loaded + k) % g->n;
-    if (g->s[i].wait)
+    if (g->s[i].wait || g->s[i].off)
         return -1;
     load(sm, g, i);
     return 1;
@@ -355,6 +362,8 @@ static void merge(sim_sm *sm, sim_dws_group *g, int i, int j)
     *b = g->s[--g->n];   /* the last split moves into j's place */
     if (g->loaded == g->n)
         g->loaded = j;
+    if (g->sliced)
+        return;   /* slices re-formed at a join: no table entry, no DWS merge */
     sm->dws->used--;
     sm->st.dws_merges++;
 }
@@ -368,7 +377,7 @@ static int merge_one(sim_sm *sm, sim_dws_group *g)
             if (g->s[i].seq != g->s[j].seq || g->s[i].seq == g->nseq)
                 continue;   /* (at nseq: both wait for room in the ring) */
             if (joins(entry(g, g->s[i].seq)) ||
-                (!blocked(sm, g, &g->s[i]) && !blocked(sm, g, &g->s[j]))) {
+                (!g->sliced && !blocked(sm, g, &g->s[i]) && !blocked(sm, g, &g->s[j]))) {
                 merge(sm, g, i, j);
                 return 1;
             }
@@ -384,8 +393,10 @@ static void dissolve(sim_sm *sm, sim_dws_group *g)
     w->inst = *entry(g, g->s[0].seq);
     sim_sm_inst_loaded(sm, w);
     sm->dws->grp[g->slot] = -1;
-    sm->dws->used--;
-    sm->dws->live--;
+    if (!g->sliced) {
+        sm->dws->used--;
+        sm->dws->live--;
+    }
     g->slot = -1;
 }
 
@@ -453,6 +464,16 @@ static void branch_split(sim_sm *sm, int slot, uint32_t from, uint32_t next)
     sm->st.dws_branch_splits++;
 }
 
+/* Loads the first split from the one loaded that may issue (not waiting
+ * for another, not suspended), else the loaded one. */
+static void load_first(sim_sm *sm, sim_dws_group *g)
+{
+    int i = g->loaded;
+    for (int k = 0; k < g->n && (g->s[i].wait || g->s[i].off); k++)
+        i = (g->loaded + k) % g->n;
+    load(sm, g, i);
+}
+
 static int diverges(uint32_t from, uint32_t next)
 {
     return next && next != from && !(next & ~from);
@@ -462,10 +483,14 @@ void sim_dws_next(sim_sm *sm, int slot, int op, uint32_t active, uint32_t pc)
 {
     sim_warp *w = &sm->warps[slot];
     sim_dws_group *g = sim_dws_group_of(sm, slot);
-    int branch = op == SIM_OP_BRANCH && sm->dws->cfg->branch;
+    int branch = op == SIM_OP_BRANCH && sm->dws->cfg->branch && sm->dws->split_on;
     if (!g) {
         sim_sm_next_inst(sm, w, &w->inst);
         sim_sm_inst_loaded(sm, w);
+        if (sm->dws->slice_w < SIM_WARP_LANES) {   /* slices again after a join */
+            sim_dws_slice(sm, slot, sm->dws->slice_w);
+            return;
+        }
         if (!branch || !diverges(active, w->inst.active) || !selected(sm, pc))
             return;
         branch_split(sm, slot, active, w->inst.active);
@@ -483,18 +508,46 @@ void sim_dws_next(sim_sm *sm, int slot, int op, uint32_t active, uint32_t pc)
     }
     if (!g || !(g = settle(sm, g)))
         return;
-    int i = g->loaded;
-    for (int k = 0; k < g->n && g->s[i].wait; k++)
-        i = (g->loaded + k) % g->n;
-    load(sm, g, i);
+    load_first(sm, g);
+}
+
+void sim_dws_slice(sim_sm *sm, int slot, int width)
+{
+    sim_dws *d = sm->dws;
+    int i = 0;
+    while (d->g[i].slot >= 0)
+        i++;   /* (a group per warp slot with Robust SIMD: one is free) */
+    sim_dws_group *g = &d->g[i];
+    g->slot = slot;
+    g->sliced = 1;
+    g->n = 0;
+    g->loaded = 0;
+    g->base = 0;
+    g->nseq = 1;
+    g->ring[0] = sm->warps[slot].inst;
+    d->grp[slot] = (int16_t)i;
+    uint32_t live = sm->warps[slot].live;
+    for (int lo = 0; lo < SIM_WARP_LANES; lo += width) {
+        int hi = lo + width < SIM_WARP_LANES ? lo + width : SIM_WARP_LANES;
+        uint32_t lanes = (hi - lo == 32 ? ALL_LANES : ((1u << (hi - lo)) - 1) << lo);
+        if (g->n && !(lanes & live))
+            g->s[g->n - 1].lanes |= lanes;   /* no thread there: no slice of its own */
+        else
+            g->s[g->n++] = (sim_dws_split){lanes, 0, 0, 0, 0, 0};
+    }
+    if (!(g = settle(sm, g)))
+        return;   /* one slice: the warp runs whole */
+    load_first(sm, g);
 }
 
 void sim_dws_release(sim_sm *sm, int slot)
 {
     sim_dws_group *g = sim_dws_group_of(sm, slot);
     if (g) {
-        sm->dws->used -= g->n;
-        sm->dws->live--;
+        if (!g->sliced) {
+            sm->dws->used -= g->n;
+            sm->dws->live--;
+        }
         g->slot = -1;
         sm->dws->grp[slot] = -1;
     }
@@ -521,6 +574,8 @@ void sim_dws_check(const sim_sm *sm)
             all |= g->s[j].lanes;
         }
         TRAPEZE_ASSERT(all == ALL_LANES);
+        if (g->sliced)
+            continue;   /* slices hold no warp-split table entry */
         used += g->n;
         extra += g->n - 1;
         live++;

@@ -18,6 +18,10 @@
  * also execute) while those lanes are behind: the stack's fallback. Barriers,
  * fences, atomics, volatile loads, spin loops and EXIT wait until every split
  * is there, then run on the whole warp again.
+ *
+ * Robust SIMD's warp-slices (rsimd.c) are groups of this table too: splits
+ * of fixed neighbouring lanes that never merge before such a join (each its
+ * own stack), hold no warp-split table entry, and are cut again after it.
  */
 #ifndef TRAPEZE_SIM_CORE_DWS_H
 #define TRAPEZE_SIM_CORE_DWS_H
@@ -33,11 +37,14 @@ typedef struct sim_dws_split {
     uint32_t seq;     /* its next entry in the warp's stream */
     uint8_t mem;      /* made by a memory divergence (BranchLimited stops it at a branch) */
     uint8_t wait;     /* waiting for another split (not a candidate to issue) */
+    uint8_t off;      /* Robust SIMD: a suspended slice (rsimd.c's depth) */
 } sim_dws_split;
 
 typedef struct sim_dws_group {
     int slot;                  /* the warp slot, -1: a free group */
     int n, loaded;             /* splits; the one whose instruction the warp holds */
+    int sliced;                /* Robust SIMD's warp-slices: no merge before a join, no
+                                * DWS split, outside the warp-split table's count */
     uint32_t base, nseq;       /* the ring holds entries base .. nseq-1 */
     sim_dws_split s[SIM_DWS_MAX_SPLITS];
     sim_warp_inst ring[SIM_DWS_RING];
@@ -49,14 +56,17 @@ typedef struct sim_dws {
     int n_groups;              /* wst / 2: every split warp holds two entries at least */
     int live;                  /* groups in use (split warps) */
     sim_dws_group *g;
-    int8_t grp[SM_MAX_WARPS];  /* per slot: its group, -1 none */
+    int16_t grp[SM_MAX_WARPS]; /* per slot: its group, -1 none */
     uint32_t (*pend)[SIM_MAX_REGS];   /* per slot and register: lanes whose load data is due */
     uint32_t (*hit)[SIM_MAX_REGS];    /* ... lanes whose data came within the hit window */
     uint64_t (*sent)[SIM_MAX_REGS];   /* ... the cycle its last request was accepted */
     int revive_next;           /* ReviveSplit: the slot its search starts at */
+    int split_on;              /* DWS splits now (RobustDWS: only in its full-width trial) */
+    int slice_w;               /* Robust SIMD: lanes per slice of a warp not split (32: none) */
 } sim_dws;
 
-/* The SM's table when its config enables a split (sm->dws stays NULL otherwise). */
+/* The SM's table when its config enables a split or Robust SIMD (sm->dws
+ * stays NULL otherwise). */
 trapeze_status sim_dws_init(sim_sm *sm, trapeze_error *err);
 void sim_dws_free(sim_sm *sm);
 /* A kernel begins (or a window cut one short): no splits, no lanes due. */
@@ -101,6 +111,15 @@ int sim_dws_load_nth(sim_sm *sm, int slot, int k);
 /* Warp `slot` issued an instruction (op, active mask, pc): its next one,
  * from the source or the ring, a branch split, merges. */
 void sim_dws_next(sim_sm *sm, int slot, int op, uint32_t active, uint32_t pc);
+/* Robust SIMD: cuts warp `slot` (not split) into slices of `width`
+ * neighbouring lanes (slices with no live lane join the one before) and
+ * loads the first that may run. */
+void sim_dws_slice(sim_sm *sm, int slot, int width);
+/* The memory-divergence policy in force now (off outside RobustDWS's trial). */
+static inline sim_dws_mem sim_dws_mem_now(const sim_sm *sm)
+{
+    return sm->dws && sm->dws->split_on ? sm->cfg->dws.mem : SIM_DWS_MEM_OFF;
+}
 /* A warp slot is released: its splits (a launch cut by a window) go. */
 void sim_dws_release(sim_sm *sm, int slot);
 

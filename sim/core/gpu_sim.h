@@ -82,6 +82,19 @@ typedef struct sim_dws_config {
                             * block after its post-dominator has at most this many
                             * instructions */
 } sim_dws_config;
+/* Robust SIMD (-trapeze_rsimd_*; sim/core/rsimd.c): warps cut into slices of
+ * `width` neighbouring lanes, `depth` slices (or whole warps) active per SM */
+typedef struct sim_rsimd_config {
+    int on;                /* any option set: width < 32, depth, adapt or dws */
+    int width;             /* -trapeze_rsimd_width: lanes per slice (32: whole warps) */
+    int depth;             /* -trapeze_rsimd_depth: active slices per SM (0: all) */
+    int adapt;             /* -trapeze_rsimd_adapt: search (W x D) over sampled intervals */
+    int interval;          /* -trapeze_rsimd_interval: finished threads per interval
+                            * (default: twice the threads an SM holds) */
+    int min_intervals;     /* -trapeze_rsimd_min_intervals: a kernel with fewer per SM
+                            * keeps (width x depth) without adapting */
+    int dws;               /* -trapeze_rsimd_dws: RobustDWS, then try DWS at full width */
+} sim_rsimd_config;
 typedef enum { SIM_UNIT_SP, SIM_UNIT_SFU, SIM_UNIT_LDST, SIM_UNIT_NONE } sim_fu;
 /* The LDST unit's global accesses (-trapeze_ldst_sched; sim/core/ldst_sched.c) */
 typedef enum {
@@ -186,6 +199,7 @@ typedef struct sim_core_config {
     sim_ldst_sched ldst_sched;     /* -trapeze_ldst_sched */
     int ldst_depth, ldst_probes;   /* -trapeze_ldst_queue_depth, -trapeze_ldst_probes */
     sim_dws_config dws;            /* -trapeze_dws_*: Dynamic Warp Subdivision (sim/core/dws.c) */
+    sim_rsimd_config rsimd;        /* -trapeze_rsimd_*: Robust SIMD (sim/core/rsimd.c) */
     char tb_grouping[512];         /* -trapeze_tb_grouping: the explicit policy's file */
     int tb_grouping_named_by_config; /* 1: the file came from the config (a config can name
                                       * any file: its errors never show its contents) */
@@ -288,7 +302,12 @@ typedef enum {
     SCALAR(dws_branch_splits, "", SUM)  /* DWS: splits at divergent branches */         \
     SCALAR(dws_mem_splits, "", SUM)     /* DWS: splits on a hit mask */                 \
     SCALAR(dws_merges, "", SUM)         /* DWS: splits re-converged into another */      \
-    SCALAR(dws_wst_peak, "", MAX)       /* DWS: most warp-split table entries in use */
+    SCALAR(dws_wst_peak, "", MAX)       /* DWS: most warp-split table entries in use */ \
+    SCALAR(rsimd_intervals, "", SUM)    /* Robust SIMD: sampled intervals (adaptation) */ \
+    SCALAR(rsimd_adapt_cycles, "", SUM) /* Robust SIMD: cycles of the adaptation phase */ \
+    SCALAR(rsimd_width, "", MAX)        /* Robust SIMD: chosen slice width (widest SM) */ \
+    SCALAR(rsimd_depth, "", MAX)        /* Robust SIMD: chosen depth (deepest SM) */     \
+    SCALAR(rsimd_dws_kept, "", SUM)     /* RobustDWS: SMs that kept DWS at full width */
 
 extern const char *const sim_stall_names[SIM_STALL_COUNT]; /* memory, compute, ... */
 extern const char *const sim_fail_names[SIM_FAIL_COUNT];   /* none, line_alloc, ... */

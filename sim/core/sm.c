@@ -43,6 +43,7 @@
 #include "common/error.h"
 #include "sim/mem/popcount.h"
 #include "sim/core/dws.h"
+#include "sim/core/rsimd.h"
 #include "sim/core/sm.h"
 #include "sim/core/sched_two_level.h"
 #include "sim/core/warp_slots.h"
@@ -107,6 +108,8 @@ trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_e
         st = sim_fetch_init(sm, err);
     if (!st)
         st = sim_dws_init(sm, err);
+    if (!st)
+        st = sim_rsimd_init(sm, err);
     if (st) {
         sim_sm_free(sm);
         return st;
@@ -168,6 +171,7 @@ void sim_sm_free(sim_sm *sm)
     sim_oc_free(&sm->oc);
     sim_fetch_free(sm);
     sim_dws_free(sm);
+    sim_rsimd_free(sm);
     free(sm->lq);
     free(sm->lq_at);
     free(sm->lq_last);
@@ -210,6 +214,7 @@ void sim_sm_begin_kernel(sim_sm *sm, const sim_kernel *k, uint64_t cycle)
     sim_oc_reset(&sm->oc);
     sim_fetch_begin_kernel(sm);
     sim_dws_reset(sm);
+    sim_rsimd_begin_kernel(sm, cycle);
 }
 
 static int block_warps(const sim_sm *sm, const sim_kernel *k)
@@ -314,6 +319,8 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
         sim_sched_add(&sm->sched[slot % sm->cfg->n_sched], slot);
         retry_lowered(sm, slot);
         warp_regs(sm, slot, cycle, 1);
+        if (sm->rsimd)
+            sim_rsimd_placed(sm, slot, cycle);
         slot++;
     }
     if (sm->next > cycle + 1)
@@ -330,6 +337,8 @@ static void release_block(sim_sm *sm, sim_block *blk, uint64_t t)
         sim_sched_remove(&sm->sched[slot % sm->cfg->n_sched], slot);
         if (sm->dws)
             sim_dws_release(sm, slot);
+        if (sm->rsimd)
+            sim_rsimd_released(sm, slot);
         if (sm->src->warp_end)
             sm->src->warp_end(sm->src_self, &sm->warps[slot].cur);
         set_state(sm, slot, W_FREE);
@@ -343,6 +352,8 @@ static void release_block(sim_sm *sm, sim_block *blk, uint64_t t)
     blk->live = 0;
     sm->st.blocks++;
     sm->blocks_finished++;
+    if (sm->rsimd)
+        sim_rsimd_finished(sm, blk->threads, t);
     sm->reasons_stale = (1u << sm->cfg->n_sched) - 1;
 }
 
@@ -486,7 +497,7 @@ static int others_wait(const sim_sm *sm, int slot)
  * the policy it splits, the lanes with their data running ahead. */
 static int mem_split(sim_sm *sm, int slot, uint64_t t, uint64_t *later)
 {
-    sim_dws_mem p = sm->cfg->dws.mem;
+    sim_dws_mem p = sim_dws_mem_now(sm);
     uint32_t ready;
     if (p == SIM_DWS_MEM_OFF || !sim_dws_mem_divergent(sm, slot, t, &ready, later) ||
         (p != SIM_DWS_MEM_AGGRESS && !others_wait(sm, slot)))
@@ -604,6 +615,12 @@ static inline __attribute__((always_inline)) int can_issue(void *vctx, int slot)
     sim_warp *w = &sm->warps[slot];
     switch (sm->wstate[slot]) {
     case W_RUN:
+        if (sim_rsimd_suspended(sm, slot)) {   /* Robust SIMD's depth leaves it no activity */
+            ldst_unpark(sm, slot);
+            set_wait(sm, slot, SIM_STALL_IDLE);
+            set_retry(sm, slot, SIM_NEVER);
+            return 0;
+        }
         if (sm->dws && sim_dws_group_of(sm, slot))
             return split_ready(sm, slot, ctx->t);
         if (ldst_refuses(sm, slot, sm->wop[slot])) {
@@ -984,7 +1001,7 @@ static void ldst_parked_due(sim_sm *sm, uint64_t t)
  * be in already: no completion would wake it). */
 static void dws_sent(sim_sm *sm, int slot, uint64_t t)
 {
-    if (slot < 0 || sm->cfg->dws.mem == SIM_DWS_MEM_OFF || sm->wstate[slot] != W_RUN ||
+    if (slot < 0 || sim_dws_mem_now(sm) == SIM_DWS_MEM_OFF || sm->wstate[slot] != W_RUN ||
         sm->wretry[slot] != SIM_NEVER || (sm->wldst[slot >> 6] >> (slot & 63) & 1))
         return;
     set_retry(sm, slot, t + (uint64_t)sm->cfg->dws.hit_cycles + 1);
@@ -1209,9 +1226,11 @@ static void sm_cycle(sim_sm *sm, uint64_t t)
         sm->st.active_cycles++;
     sm->last_eval = t + 1;
     release_done(sm, t);
+    if (sm->rsimd)
+        sim_rsimd_gate(sm, t);   /* activities freed by this cycle's barriers and exits */
     int fetching = sim_fetch_cycle(sm, t);
     uint64_t wn = retry_minima(sm);
-    if (sm->dws && sm->cfg->dws.mem == SIM_DWS_MEM_REVIVE && (!issued || wn > t + 1) &&
+    if (sim_dws_mem_now(sm) == SIM_DWS_MEM_REVIVE && (!issued || wn > t + 1) &&
         revive(sm, t))
         wn = t + 1;   /* the pipeline stalls now or at t + 1: a revived split runs then */
     if (sm->lq_insts < sm->lq_max && sm->ldst_waiters) {

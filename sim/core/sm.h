@@ -291,6 +291,7 @@ typedef struct sim_sm {
     uint64_t progress;           /* last cycle a warp issued outside a spin loop (hang.c) */
     sim_sm_stats st;
     struct sim_dws *dws;         /* Dynamic Warp Subdivision's table (dws.c); NULL: off */
+    struct sim_rsimd *rsimd;     /* Robust SIMD's width, depth and intervals (rsimd.c); NULL: off */
     /* set by the SM, read by the top level */
     int blocks_finished;         /* since the top level last looked */
 } sim_sm;

@@ -327,6 +327,12 @@ void sim_stats_print(FILE *f, const sim_kernel_stats *s, int n, const sim_core_c
                        "instruction\n",
                     t->dws_branch_splits, t->dws_mem_splits, t->dws_merges, t->dws_wst_peak,
                     t->warp_insts ? (double)t->thread_insts / (double)t->warp_insts : 0.0);
+        if (c && c->rsimd.on)
+            fprintf(f, "  Robust SIMD: width %" PRIu64 " x depth %" PRIu64 " (widest and deepest "
+                       "SM), %" PRIu64 " intervals sampled over %" PRIu64 " SM cycles, DWS kept "
+                       "on %" PRIu64 " SMs\n",
+                    t->rsimd_width, t->rsimd_depth, t->rsimd_intervals, t->rsimd_adapt_cycles,
+                    t->rsimd_dws_kept);
         if (x->mem_stats_valid) {
             const sim_mem_stats *m = &x->mem;
             double secs = c && c->gpu.core_clock_hz > 0 ? (double)x->cycles / c->gpu.core_clock_hz : 0;
