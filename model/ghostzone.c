@@ -282,7 +282,8 @@ static void fix_terms(trapeze_ghostzone_model *m)
 /* Whether the equations read parameter k in mode `sync` with this model's
  * switches (ghostzone_eqs.h: the fence-only and relaunch-only terms, beta
  * only with tau, BlksPerSM only without the occupancy rule, psi only with
- * fence_iter, one of the two omegas). A parameter they do not read has a
+ * fence_iter, one of the two omegas, lambda and rho_L only with their
+ * switches). A parameter they do not read has a
  * partial of exactly 0: it gets no lane. */
 static int param_read(const trapeze_ghostzone_model *m, trapeze_sync sync, int k)
 {
@@ -300,6 +301,8 @@ static int param_read(const trapeze_ghostzone_model *m, trapeze_sync sync, int k
     case TRAPEZE_GHOSTZONE_TILE_CYCLES: return !fence;
     case TRAPEZE_GHOSTZONE_OVERLAP: return !fence_omega;
     case TRAPEZE_GHOSTZONE_OVERLAP_FENCE: return fence_omega;
+    case TRAPEZE_GHOSTZONE_PARTIAL_ROUND: return m->params.partial_round;
+    case TRAPEZE_GHOSTZONE_LOOP_REREAD: return m->params.loop_reread;
     default: return 1;
     }
 }
@@ -342,6 +345,17 @@ trapeze_status trapeze_ghostzone_evaluate(const trapeze_ghostzone_model *m, trap
     return gz_evaluate_at(m, m->params.value, sync, h, blk_len, GZ_GRAD_PARAMS, out, err);
 }
 
+/* Every parameter on its own lane: the fit's Jacobian, and the optimizer's
+ * path when more parameters are live than the widest narrow dual holds. */
+static void all_lanes(const trapeze_ghostzone_model *m, const double *params, trapeze_sync sync,
+                      double h, double blk_len, trapeze_ghostzone_eval *out)
+{
+    signed char lane[TRAPEZE_GHOSTZONE_NPARAMS];
+    for (int k = 0; k < TRAPEZE_GHOSTZONE_NPARAMS; k++)
+        lane[k] = (signed char)(GZ_VAR_PARAM0 + k);
+    gz_equations_all(m, params, lane, sync, h, blk_len, out);
+}
+
 /* The equations at an explicit parameter vector (the generic interface's
  * evaluate, model/ghostzone_model.c); the model's own values are not read. */
 trapeze_status gz_evaluate_at(const trapeze_ghostzone_model *m, const double *params, trapeze_sync sync,
@@ -355,14 +369,13 @@ trapeze_status gz_evaluate_at(const trapeze_ghostzone_model *m, const double *pa
     if (grad == GZ_GRAD_HB) {
         gz_equations_hb(m, params, NULL, sync, h, blk_len, out);
     } else if (grad == GZ_GRAD_ALL) {
-        signed char lane[TRAPEZE_GHOSTZONE_NPARAMS];
-        for (int k = 0; k < TRAPEZE_GHOSTZONE_NPARAMS; k++)
-            lane[k] = (signed char)(GZ_VAR_PARAM0 + k);
-        gz_equations_all(m, params, lane, sync, h, blk_len, out);
+        all_lanes(m, params, sync, h, blk_len, out);
     } else if (m->fixed.n_live[f] <= 10) {
         gz_equations_p10(m, params, m->fixed.lane[f], sync, h, blk_len, out);
-    } else {
+    } else if (m->fixed.n_live[f] <= 14) {
         gz_equations_p14(m, params, m->fixed.lane[f], sync, h, blk_len, out);
+    } else { /* both opt-in switches with fences: more live lanes than 14 */
+        all_lanes(m, params, sync, h, blk_len, out);
     }
     return TRAPEZE_OK;
 }

@@ -185,7 +185,7 @@ static void memory_terms(const trapeze_ghostzone_model *m, const gz_vars *v, gz_
      * beyond the grid's V are a neighbour's too: rho_L of a DRAM read each */
     gz_dual looped = dual_mul(T, loop_tile);
     if (m->params.loop_reread && looped.v > volume.v)
-        looped = dual_add(looped, dual_mul(dual_sub(v->p[TRAPEZE_GHOSTZONE_LOOP_REREAD], one),
+        looped = dual_add(looped, dual_mul(dual_sub(param(v, TRAPEZE_GHOSTZONE_LOOP_REREAD), dual_const(1.0)),
                                            dual_sub(looped, volume)));
     t->stage[TRAPEZE_GHOSTZONE_ITERMEM] = dual_mul(dual_scale(v->h, w->elem_per_op),
                                                    MEM_CYCLES(looped, loop_rows));
@@ -295,7 +295,7 @@ static gz_dual compute_tiles(const trapeze_ghostzone_model *m, const gz_vars *v,
     if (!m->params.partial_round || !at_whole_tiles(m, v))
         return n;
     gz_dual k = resident_per_sm(m, v);
-    gz_dual floor_tiles = dual_mul(k, dual_add(dual_const(1.0), v->p[TRAPEZE_GHOSTZONE_PARTIAL_ROUND]));
+    gz_dual floor_tiles = dual_mul(k, dual_add(dual_const(1.0), param(v, TRAPEZE_GHOSTZONE_PARTIAL_ROUND)));
     return n.v > k.v && n.v < floor_tiles.v ? floor_tiles : n;
 }
 

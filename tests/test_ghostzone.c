@@ -238,6 +238,9 @@ static void test_gradient_widths_agree(void)
     every.whole_tiles = every.occupancy = every.waves = every.persistent_fence = 1;
     every.fence_overlap = every.fence_staging = every.fence_iter = every.row_penalty = 1;
     every.row_lines = every.barrier_max = every.mem_latency = 1;
+    every.partial_round = every.loop_reread = 1; /* fences then read 16 parameters */
+    every.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] = 0.5;
+    every.value[TRAPEZE_GHOSTZONE_LOOP_REREAD] = 0.6;
     every.value[TRAPEZE_GHOSTZONE_OVERLAP] = 0.3; /* the overlap's pow, not its omega = 0 shortcut */
     every.value[TRAPEZE_GHOSTZONE_HALO_REREAD] = 1.4;
     for (int ext = 0; ext <= 1; ext++)
