@@ -27,6 +27,7 @@ void cli_sim_progress(void *ctx, const trapeze_sim_progress_info *p);
 int cli_calibrate(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_locality(int argc, char **argv);
+int cli_cache(int argc, char **argv);
 int cli_group(int argc, char **argv);
 
 /* A bad command line: "trapeze CMD: message" and a pointer to CMD --help on
