@@ -14,8 +14,9 @@ while read -r gpu kernel; do
 import json, sys
 d = json.load(sys.stdin)
 s = {p["policy"]: p["speedup"] for p in d["policies"]}
-print(f"| {sys.argv[1]} | {sys.argv[2]} | {d[\"choice\"]} | {s[d[\"choice\"]]:.2f} | "
-      f"{d[\"fastest\"]} | {s[d[\"fastest\"]]:.2f} | {100 * d[\"choice_behind\"]:.1f}% |")' \
+c, f = d["choice"], d["fastest"]
+print("| %s | %s | %s | %.2f | %s | %.2f | %.1f%% |" % (sys.argv[1], sys.argv[2], c, s[c], f, s[f],
+      100 * d["choice_behind"]))' \
         "$gpu" "$kernel" || exit 1
 done <<'LIST'
 choo-baseline gesummv n=512

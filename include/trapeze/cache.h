@@ -84,9 +84,8 @@ trapeze_status trapeze_cache_decide(const trapeze_cache_model *m, trapeze_cache_
 
 /* Built-in kernel `kernel` (settings "name=value") on the GPU config `gpu`
  * (a file, folder or comma list, as trapeze_config_load) under policy p
- * with the contention counters on: each launch up to `window` warp
- * instructions, the run ending at the first launch that reaches it
- * (0: the whole run). */
+ * with the contention counters on, its launches summed: each launch alone
+ * on a fresh GPU up to `window` warp instructions; 0: the whole run. */
 trapeze_status trapeze_cache_sample(const char *gpu, const char *kernel, char *const *settings,
                                     int n_settings, trapeze_cache_policy p,
                                     unsigned long long window, trapeze_cache_counts *out,

@@ -1,10 +1,13 @@
 /*
  * cache_sample.c - the cache-contention decision's samples and whole runs
  * (include/trapeze/cache.h): a built-in kernel on a GPU config with a
- * policy's lines and the contention counters added, each launch up to a
- * window of warp instructions (-trapeze_window_warp_insts), its launches'
- * counters summed; and the decision from them (the baseline's sample
- * first, the others only when the model finds contention).
+ * policy's lines and the contention counters added, its launches' counters
+ * summed: a sample runs each launch alone on a fresh GPU up to a window of
+ * warp instructions (-trapeze_window_warp_insts; a windowed launch must be
+ * a GPU's last), so that a run whose first launch has no contention (bicg)
+ * is still judged by the others; a whole run (window 0) runs the sequence
+ * on one GPU. Then the decision (the baseline's sample first, the others
+ * only when the model finds contention).
  *
  * Joins sim/ (reached through sim/sim.h) and the model; owns no model and
  * no format.
@@ -59,22 +62,30 @@ static trapeze_status policy_config(const char *gpu, trapeze_cache_policy p,
     return s;
 }
 
-/* Runs ks[0..nk) on g, summing into out, until a launch stops at its window. */
-static trapeze_status run_launches(sim_gpu *g, sim_kernel **ks, int nk,
+/* Runs launch `first` (all from it when `all`) of b's sequence on a new
+ * GPU of cfg, summing into out; *nk: the sequence's launches. */
+static trapeze_status run_launches(const trapeze_config *cfg, const sim_builtin *b,
+                                   const long *prm, int first, int all, int *nk,
                                    trapeze_cache_counts *out, trapeze_error *err)
 {
-    trapeze_status s = TRAPEZE_OK;
-    for (int i = 0; !s && i < nk; i++) {
+    sim_gpu *g = NULL;
+    sim_kernel **ks = calloc(MAX_LAUNCHES, sizeof *ks);
+    *nk = 0;
+    trapeze_status s = ks ? sim_gpu_create(cfg, NULL, &g, err)
+                          : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    if (!s)
+        s = b->build(sim_gpu_config(g), prm, ks, MAX_LAUNCHES, nk, err);
+    for (int i = first; !s && i < *nk && (all || i == first); i++) {
         sim_kernel_stats st;
-        sim_gpu_sequence_at(g, i + 1, nk);
-        if ((s = sim_gpu_run(g, ks[i], &st, err)))
-            break;
-        add_counts(out, &st);
-        int windowed = st.windowed;
+        sim_gpu_sequence_at(g, i + 1, *nk);
+        if (!(s = sim_gpu_run(g, ks[i], &st, err)))
+            add_counts(out, &st);
         sim_kernel_stats_free(&st);
-        if (windowed)
-            break;
     }
+    for (int i = 0; ks && i < *nk; i++)
+        sim_kernel_destroy(ks[i]);
+    free(ks);
+    sim_gpu_destroy(g);
     return s;
 }
 
@@ -92,24 +103,13 @@ trapeze_status trapeze_cache_sample(const char *gpu, const char *kernel, char *c
         return trapeze_fail(err, TRAPEZE_EINVAL, "cache sample: no policy %d", (int)p);
     long prm[SIM_BUILTIN_MAX_PARAMS];
     trapeze_config *cfg = NULL;
-    sim_gpu *g = NULL;
-    sim_kernel **ks = calloc(MAX_LAUNCHES, sizeof *ks);
-    int nk = 0;
-    trapeze_status s = ks ? sim_builtin_params(b, n_settings, (char **)settings, prm, err)
-                          : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    int nk = 1;
+    trapeze_status s = sim_builtin_params(b, n_settings, (char **)settings, prm, err);
     if (!s)
         s = policy_config(gpu, p, window, &cfg, err);
-    if (!s)
-        s = sim_gpu_create(cfg, NULL, &g, err);
-    if (!s)
-        s = b->build(sim_gpu_config(g), prm, ks, MAX_LAUNCHES, &nk, err);
-    if (!s)
-        s = run_launches(g, ks, nk, out, err);
+    for (int i = 0; !s && i < nk; i += window ? 1 : nk)
+        s = run_launches(cfg, b, prm, i, !window, &nk, out, err);
     out->taken = !s;
-    for (int i = 0; ks && i < nk; i++)
-        sim_kernel_destroy(ks[i]);
-    free(ks);
-    sim_gpu_destroy(g);
     trapeze_config_destroy(cfg);
     return s;
 }
