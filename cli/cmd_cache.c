@@ -1,8 +1,8 @@
 /*
- * cmd_cache.c - `trapeze cache` (and `trapeze validate --model cache`):
- * which loads to cache for a built-in kernel, Choo's policies decided from
- * short samples (include/trapeze/cache.h), with --verify each policy's
- * whole run beside its prediction. Argument handling and printing only;
+ * cmd_cache.c - `trapeze cache` (and `trapeze validate --model cache`, its
+ * --verify): which loads to cache for a built-in kernel, Choo's policies
+ * decided from short samples (include/trapeze/cache.h), with --verify each
+ * policy's whole run beside its prediction. Argument handling and printing only;
  * the samples are sampler/cache/'s, the decision model/cache.c's.
  */
 #include <stdio.h>
@@ -195,5 +195,20 @@ int cli_cache(int argc, char **argv)
     cli_json_abort(&json);
 out:
     free(operands);
+    return rc;
+}
+
+int cli_calib_model_cache(int argc, char **argv, const char *cmd)
+{
+    if (strcmp(cmd, "validate"))
+        return cli_usage_error(cmd, "--model cache: nothing to calibrate (its constants are "
+                                    "fixed); validate --model cache verifies its choice");
+    char **args = calloc((size_t)argc + 2, sizeof *args);
+    if (!args)
+        return 2;
+    memcpy(args, argv, (size_t)argc * sizeof *args);
+    args[argc] = "--verify";
+    int rc = cli_cache(argc + 1, args);
+    free(args);
     return rc;
 }

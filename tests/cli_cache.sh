@@ -46,4 +46,10 @@ printf -- '-trapeze_l1d_select lru\n' >"$D/bad.config"
 expect_failure "config" "option -trapeze_l1d_select: unknown policy 'lru'" "$D/c.json" \
     "$T" cache --gpu "data/gpus/choo-baseline.config,$D/bad.config" atax n=256 --json "$D/c.json"
 "$T" cache --help | grep -q -- "--verify" || fail "--help"
+# validate --model cache is cache --verify; calibrate has nothing to fit
+"$T" validate --model cache --gpu choo-baseline matmul n=64 >"$D/val.txt" 2>"$D/err" \
+    || fail "validate --model cache: $(cat "$D/err")"
+grep -q "^verified: none 1.00x" "$D/val.txt" || fail "validate --model cache: $(cat "$D/val.txt")"
+expect_failure "calibrate" "--model cache: nothing to calibrate" "" \
+    "$T" calibrate --model cache --gpu choo-baseline matmul
 finish cli_cache
