@@ -198,8 +198,28 @@ out:
     return rc;
 }
 
+/* `CMD --model cache --help`: what the model does under CMD. */
+static int calib_help(const char *cmd)
+{
+    if (strcmp(cmd, "validate")) {
+        printf("usage: trapeze calibrate --model cache\n\n"
+               "The cache decision has nothing to calibrate: its constants (the window, the\n"
+               "5%% screen, the 2%% margin) are fixed (docs/cache.md). See trapeze cache and\n"
+               "trapeze validate --model cache.\n");
+        return 0;
+    }
+    printf("usage: trapeze validate --model cache --gpu FILE KERNEL [name=value ...]\n"
+           "                        [--window N] [--json FILE] [--quiet]\n\n"
+           "trapeze cache --verify: the decision, then every policy's whole run.\n\n");
+    usage(stdout);
+    return 0;
+}
+
 int cli_calib_model_cache(int argc, char **argv, const char *cmd)
 {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return calib_help(cmd);
     if (strcmp(cmd, "validate"))
         return cli_usage_error(cmd, "--model cache: nothing to calibrate (its constants are "
                                     "fixed); validate --model cache verifies its choice");
