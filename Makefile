@@ -151,9 +151,12 @@ run:
 	@scripts/run-main-job.sh $(B)
 
 # With malloc on huge pages, as the trapeze program runs (cli/hugepages.c).
+# Then Choo's cache-contention trend table on its three GPUs (docs/simulator.md).
 bench: all $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; \
 	    GLIBC_TUNABLES=glibc.malloc.hugetlb=1 $$b || exit 1; done
+	@echo "== scripts/contention-trends.py --quick --gpu choo-baseline,gtx480,v100"
+	@scripts/contention-trends.py --quick --gpu choo-baseline,gtx480,v100 --trapeze $(B)/trapeze
 
 # Each parser's libFuzzer target for FUZZ_SECONDS (default 30), ASan+UBSan;
 # a crash fails with the reproducer's path (scripts/fuzz.sh).

@@ -31,6 +31,7 @@ static const calib_model models[] = {
     {"ghostzone", "(default)", ghostzone, 0},
     {"group", "(the TB grouping model)", cli_calib_group_run, 1},
     {"sleep", "(the sleep thresholds)", cli_calib_model_sleep, 1},
+    {"cache", "(which loads to cache)", cli_calib_model_cache, 1},
 };
 #define N_MODELS ((int)(sizeof models / sizeof *models))
 

@@ -27,6 +27,10 @@ void cli_sim_progress(void *ctx, const trapeze_sim_progress_info *p);
 int cli_calibrate(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_locality(int argc, char **argv);
+int cli_cache(int argc, char **argv);
+/* `validate --model cache`: `cache --verify`; `calibrate --model cache`: a
+ * usage error (its constants are fixed, docs/cache.md). */
+int cli_calib_model_cache(int argc, char **argv, const char *cmd);
 int cli_group(int argc, char **argv);
 
 /* A bad command line: "trapeze CMD: message" and a pointer to CMD --help on

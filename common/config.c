@@ -21,6 +21,7 @@
 #include "error.h"
 #include "number.h"
 #include "config_paths.h"
+#include "config_extend.h"
 #include "text.h"
 
 typedef struct {
@@ -190,6 +191,12 @@ static trapeze_status parse_into(trapeze_config *cfg, const char *text, const ch
     else if (!s && opt[0])
         s = add_option(cfg, opt, value, opt_line, err);
     return s;
+}
+
+trapeze_status trapeze_config_extend(trapeze_config *cfg, const char *text, const char *name,
+                                     trapeze_error *err)
+{
+    return parse_into(cfg, text, name, err);
 }
 
 static trapeze_config *config_new(const char *name)

@@ -94,7 +94,7 @@ if mpi_usable; then
     cmp -s "$D/ser.csv" "$D/mpi.csv" && cmp -s "$D/ser.ini" "$D/mpi.ini" || fail "MPI changed the output"
 fi
 
-expect_failure "bad model" "--model foo: expected ghostzone, group or sleep" "$D/none" \
+expect_failure "bad model" "--model foo: expected ghostzone, group, sleep or cache" "$D/none" \
     "$T" validate --model foo --gpu $G
 expect_failure "calibrate needs --out" "--model group needs --out FILE" "$D/none" \
     "$T" calibrate --model group --gpu $G syrk

@@ -138,7 +138,7 @@ grep "^gtx480,$J2," "$D/v1.csv" >"$D/j2a"
 grep "^gtx480,$J2," "$D/v.csv" >"$D/j2b"
 [ -s "$D/j2a" ] && cmp -s "$D/j2a" "$D/j2b" || fail "the second job's rows differ from its rows alone"
 
-expect_failure "bad model" "--model heat: expected ghostzone, group or sleep" "$D/x.csv" \
+expect_failure "bad model" "--model heat: expected ghostzone, group, sleep or cache" "$D/x.csv" \
     "$T" validate --model heat --gpu gtx480 --csv "$D/x.csv"
 expect_failure "bad job" "'q' is not name=value" "$D/x.csv" "$T" calibrate --model sleep --gpu gtx480 \
     "vecadd q" --out "$D/x.csv" --samples "$D/l9.csv"

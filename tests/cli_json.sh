@@ -55,6 +55,7 @@ sed 's/^size = 1024x1024/size = 96x96/' "$W/data/workloads/box9.ini" >"$D/box.in
 run gzg "$T" ghostzone --gpu gtx480 --group "$D/box.ini"
 run gze "$T" ghostzone --gpu gtx480 --objective energy "$W/data/validation/gz-energy/tiny1d.ini"
 run sim "$T" sim --gpu gtx480 vecadd n=4096
+run cache "$T" cache --gpu choo-baseline atax n=256 --window 2000
 run simw "$T" sim --gpu gtx480 --workload hotspot --size 64x64 --iterations 4
 run trx "$T" trace export --gpu gtx480 --workload hotspot --size 64x64 --iterations 2 --out "$D/tr"
 run trc "$T" trace check "$D/tr"
@@ -171,7 +172,7 @@ printf '[workload]\ndimensions = 1\nsize = 64\nblock = 8\nheight = 9\n' >"$D/tal
 [ $? = 1 ] || fail "group bad setting: exit 1"
 [ ! -s "$D/gbad.out" ] || fail "group: stdout before the error: $(cat "$D/gbad.out")"
 # every command's --help names --json
-for c in ghostzone sim calibrate validate locality group sleep "import ncu" "trace"; do
+for c in ghostzone sim calibrate validate locality group sleep "import ncu" "trace" cache; do
     $T $c --help 2>/dev/null | grep -q -- '--json' || fail "$c --help lacks --json"
 done
 "$T" validate --model group --help | grep -q -- '--json' || fail "validate --model group --help"

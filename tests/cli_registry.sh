@@ -15,7 +15,7 @@
 # the models, from the error
 "$T" calibrate --model nope >/dev/null 2>"$D/err"
 models=$(sed -n "s/.*--model nope: expected //p" "$D/err" | sed 's/,//g; s/ or / /')
-[ "$models" = "ghostzone group sleep" ] || fail "models in the error: '$models'"
+[ "$models" = "ghostzone group sleep cache" ] || fail "models in the error: '$models'"
 "$T" validate --model nope >/dev/null 2>"$D/verr"
 [ "$(sed 's/validate/calibrate/' "$D/verr")" = "$(cat "$D/err")" ] || fail "validate's error differs"
 "$T" calibrate --help >"$D/help"

@@ -1,0 +1,105 @@
+/*
+ * trapeze/cache.h - part of the public C API: include <trapeze.h> for all
+ * of it; its conventions hold here. Compiles alone; declares nothing of
+ * another module (it includes their headers instead).
+ *
+ * Which loads to cache: the decision among Choo's cache-contention
+ * policies (docs/simulator.md, "Cache contention") for one kernel on one
+ * GPU. Short samples of the run measure each policy's cycles per warp
+ * instruction and the baseline's contention counters (sampler/cache/); the
+ * model (model/cache.c) predicts each policy's speed-up from them and
+ * picks; a full simulation of each policy verifies the pick.
+ */
+#ifndef TRAPEZE_CACHE_H
+#define TRAPEZE_CACHE_H
+
+#include "trapeze/error.h"
+#include "trapeze/config.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The candidates, in the order a tie goes (the simpler first). */
+typedef enum {
+    TRAPEZE_CACHE_NONE,          /* the baseline: every global load cached */
+    TRAPEZE_CACHE_LASC,          /* LASC (-trapeze_l1d_lasc 1) */
+    TRAPEZE_CACHE_LOC,           /* contention-aware selective caching */
+    TRAPEZE_CACHE_LASC_LOC,      /* both */
+    TRAPEZE_CACHE_MEMSCHED,      /* per-warp request queues, GroupedRR, k = 4 */
+    TRAPEZE_CACHE_MEMSCHED_LOC,  /* with selective caching */
+    TRAPEZE_CACHE_BYPASS_ALL,    /* no global load cached */
+    TRAPEZE_CACHE_POLICIES
+} trapeze_cache_policy;
+
+/* "none", "lasc", "loc", "lasc+loc", "memsched", "memsched+loc", "bypass_all" */
+const char *trapeze_cache_policy_name(trapeze_cache_policy p);
+/* The policy's GPU config lines (added after the GPU's), "" for none. */
+const char *trapeze_cache_policy_options(trapeze_cache_policy p);
+
+/* One run or sample of a kernel under one policy, its launches summed. */
+typedef struct trapeze_cache_counts {
+    int taken;                      /* 1: measured */
+    double cycles, warp_insts;
+    double sm_active_cycles;        /* SM cycles with a resident block */
+    double refused_resource;        /* L1D probes refused for a line or an MSHR entry */
+    double l1_accesses, l1_hits, l1_bypasses, l1_evictions, l1_evicted_unused;
+    double miss_iw, miss_xw, miss_xb;   /* the seed's miss contention classes */
+} trapeze_cache_counts;
+
+/* The model's constants, fixed before any kernel was decided (the
+ * defaults of trapeze_cache_model_init). */
+typedef struct trapeze_cache_model {
+    /* share of the baseline sample's SM cycles its LDST unit is refused
+     * for a line or an MSHR entry below which no policy is sampled: the
+     * kernel has no contention to remove and keeps the baseline */
+    double min_resource_stall;
+    /* taken in order, a policy replaces the choice so far only if it is
+     * predicted faster than it by more than this share */
+    double margin;
+} trapeze_cache_model;
+
+void trapeze_cache_model_init(trapeze_cache_model *m);
+
+/* Whether the baseline sample shows contention enough for the other
+ * policies to be sampled (its resource stall share at least the model's). */
+int trapeze_cache_contended(const trapeze_cache_model *m, const trapeze_cache_counts *base);
+
+typedef struct trapeze_cache_decision {
+    trapeze_cache_counts sample[TRAPEZE_CACHE_POLICIES];   /* [NONE] always taken */
+    int contended;                  /* trapeze_cache_contended of sample[NONE] */
+    double resource_stall;          /* sample[NONE]'s refused_resource / sm_active_cycles */
+    /* the speed-up over the baseline each policy is predicted to give the
+     * whole run: its sample's cycles per warp instruction against the
+     * baseline's; 1 for every policy when not contended */
+    double predicted_speedup[TRAPEZE_CACHE_POLICIES];
+    trapeze_cache_policy choice;
+} trapeze_cache_decision;
+
+/* Predicts and picks from d->sample (sample[NONE] taken; with contention
+ * every other policy's too). TRAPEZE_EINVAL naming the policy when a
+ * sample it needs is missing or has no cycles or instructions. */
+trapeze_status trapeze_cache_decide(const trapeze_cache_model *m, trapeze_cache_decision *d,
+                                    trapeze_error *err);
+
+/* Built-in kernel `kernel` (settings "name=value") on the GPU config `gpu`
+ * (a file, folder or comma list, as trapeze_config_load) under policy p
+ * with the contention counters on, its launches summed: each launch alone
+ * on a fresh GPU up to `window` warp instructions; 0: the whole run. */
+trapeze_status trapeze_cache_sample(const char *gpu, const char *kernel, char *const *settings,
+                                    int n_settings, trapeze_cache_policy p,
+                                    unsigned long long window, trapeze_cache_counts *out,
+                                    trapeze_error *err);
+
+/* The whole decision: the baseline's sample, the others' when contended,
+ * then trapeze_cache_decide. */
+trapeze_status trapeze_cache_choose(const trapeze_cache_model *m, const char *gpu,
+                                    const char *kernel, char *const *settings, int n_settings,
+                                    unsigned long long window, trapeze_cache_decision *d,
+                                    trapeze_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * cache.c - the cache-contention decision (include/trapeze/cache.h): from
+ * the samples' counts, each policy's predicted speed-up over the baseline
+ * and the pick. Owns the screen (no policy is worth sampling when the
+ * baseline's LDST unit is seldom refused for L1 resources: the seed's
+ * "kernels without contention stay within 2%"), the prediction (a sample's
+ * cycles per warp instruction against the baseline's: the policies change
+ * the cycles, never the instructions) and the tie rule (the simpler policy
+ * unless a later one is faster by more than the margin). Must not simulate
+ * (the samples are sampler/cache/'s) nor know the policies' options
+ * beyond their names and config lines.
+ */
+#include <stddef.h>
+
+#include "common/error.h"
+#include "trapeze.h"
+
+static const struct {
+    const char *name, *options;
+} policies[TRAPEZE_CACHE_POLICIES] = {
+    [TRAPEZE_CACHE_NONE] = {"none", ""},
+    [TRAPEZE_CACHE_LASC] = {"lasc", "-trapeze_l1d_lasc 1\n"},
+    [TRAPEZE_CACHE_LOC] = {"loc", "-trapeze_l1d_select loc\n"},
+    [TRAPEZE_CACHE_LASC_LOC] = {"lasc+loc", "-trapeze_l1d_lasc 1\n-trapeze_l1d_select loc\n"},
+    [TRAPEZE_CACHE_MEMSCHED] = {"memsched", "-trapeze_ldst_sched grr\n"},
+    [TRAPEZE_CACHE_MEMSCHED_LOC] = {"memsched+loc",
+                                    "-trapeze_ldst_sched grr\n-trapeze_l1d_select loc\n"},
+    [TRAPEZE_CACHE_BYPASS_ALL] = {"bypass_all", "-trapeze_l1d_select bypass_all\n"},
+};
+
+const char *trapeze_cache_policy_name(trapeze_cache_policy p)
+{
+    return p >= 0 && p < TRAPEZE_CACHE_POLICIES ? policies[p].name : "?";
+}
+
+const char *trapeze_cache_policy_options(trapeze_cache_policy p)
+{
+    return p >= 0 && p < TRAPEZE_CACHE_POLICIES ? policies[p].options : "";
+}
+
+void trapeze_cache_model_init(trapeze_cache_model *m)
+{
+    m->min_resource_stall = 0.05;
+    m->margin = 0.02;
+}
+
+static double resource_stall(const trapeze_cache_counts *c)
+{
+    return c->sm_active_cycles > 0 ? c->refused_resource / c->sm_active_cycles : 0.0;
+}
+
+int trapeze_cache_contended(const trapeze_cache_model *m, const trapeze_cache_counts *base)
+{
+    return resource_stall(base) >= m->min_resource_stall;
+}
+
+static trapeze_status usable(const trapeze_cache_counts *c, trapeze_cache_policy p,
+                             trapeze_error *err)
+{
+    if (!c->taken)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "cache decision: no sample of policy %s",
+                            trapeze_cache_policy_name(p));
+    if (!(c->cycles > 0) || !(c->warp_insts > 0))
+        return trapeze_fail(err, TRAPEZE_EINVAL,
+                            "cache decision: the sample of policy %s has %g cycles and %g "
+                            "warp instructions (both must be positive)",
+                            trapeze_cache_policy_name(p), c->cycles, c->warp_insts);
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_cache_decide(const trapeze_cache_model *m, trapeze_cache_decision *d,
+                                    trapeze_error *err)
+{
+    const trapeze_cache_counts *base = &d->sample[TRAPEZE_CACHE_NONE];
+    trapeze_status s = usable(base, TRAPEZE_CACHE_NONE, err);
+    if (s)
+        return s;
+    d->resource_stall = resource_stall(base);
+    d->contended = trapeze_cache_contended(m, base);
+    double cpi0 = base->cycles / base->warp_insts;
+    for (int p = 0; p < TRAPEZE_CACHE_POLICIES; p++) {
+        d->predicted_speedup[p] = 1.0;
+        if (!d->contended || p == TRAPEZE_CACHE_NONE)
+            continue;
+        const trapeze_cache_counts *c = &d->sample[p];
+        if ((s = usable(c, (trapeze_cache_policy)p, err)))
+            return s;
+        d->predicted_speedup[p] = cpi0 / (c->cycles / c->warp_insts);
+    }
+    /* in order, a policy replaces the choice only when faster by the margin */
+    d->choice = TRAPEZE_CACHE_NONE;
+    for (int p = 1; p < TRAPEZE_CACHE_POLICIES; p++)
+        if (d->predicted_speedup[p] > d->predicted_speedup[d->choice] * (1.0 + m->margin))
+            d->choice = (trapeze_cache_policy)p;
+    return TRAPEZE_OK;
+}

@@ -1,0 +1,55 @@
+#!/bin/sh
+# trapeze cache (docs/cache.md): the decision of which loads to cache.
+# Usage: sh tests/cli_cache.sh build/trapeze
+MAX_ERR_LINES=2   # a usage error's message and its "try --help" line
+. "$(dirname "$0")/lib/cli.sh"
+
+# get FILE EXPR: a value of a JSON document, as Python prints it
+get() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
+
+# No contention (matmul: no load sends more lines to a set than it has
+# ways): the baseline is kept and no other policy is sampled.
+"$T" cache --gpu choo-baseline matmul n=64 --json "$D/mm.json" >"$D/mm.txt" 2>"$D/err" \
+    || fail "matmul: $(cat "$D/err")"
+[ "$(get "$D/mm.json" 'd["choice"], d["contended"]')" = "('none', False)" ] \
+    || fail "matmul: $(get "$D/mm.json" 'd["choice"], d["contended"]')"
+[ "$(get "$D/mm.json" '[p["sample_cycles"] is None for p in d["policies"]]')" = \
+    "[False, True, True, True, True, True, True]" ] || fail "matmul: other policies sampled"
+grep -q "^none .*<- chosen$" "$D/mm.txt" || fail "matmul text: $(cat "$D/mm.txt")"
+
+# A decision that could be wrong: atax n=256 (column-strided, its L1D
+# refusing lines in 65% of the windows' SM cycles), checked against every
+# policy's whole run: the choice within 5% of the fastest (memsched+loc,
+# 5.13x, chosen; from 5,000-instruction windows lasc would be, 16% behind).
+"$T" cache --gpu choo-baseline atax n=256 --verify --json "$D/atax.json" \
+    >"$D/atax.txt" 2>"$D/err" || fail "atax: $(cat "$D/err")"
+behind=$(get "$D/atax.json" 'd["choice_behind"]')
+awk -v b="$behind" 'BEGIN { exit !(b >= 0 && b <= 0.05) }' \
+    || fail "atax: the choice $(get "$D/atax.json" 'd["choice"]') is $behind behind the fastest"
+[ "$(get "$D/atax.json" 'd["contended"]')" = True ] || fail "atax: not contended"
+grep -q "^verified: $(get "$D/atax.json" 'd["choice"]') " "$D/atax.txt" || fail "atax text"
+# the same input, the same bytes
+"$T" cache --gpu choo-baseline atax n=256 --quiet --json "$D/atax2.json" \
+    || fail "atax again"
+[ "$(get "$D/atax2.json" '[p["sample_cycles"] for p in d["policies"]]')" = \
+    "$(get "$D/atax.json" '[p["sample_cycles"] for p in d["policies"]]')" ] || fail "not deterministic"
+
+# Bad input: one message, exit 2 for the command line, 1 at run time
+expect_failure "window" "--window 0: expected warp instructions >= 1" "" \
+    "$T" cache --gpu choo-baseline atax --window 0
+"$T" cache --gpu choo-baseline atax --window x >/dev/null 2>&1
+[ $? = 2 ] || fail "--window x: exit 2"
+expect_failure "no gpu" "--gpu FILE is required" "" "$T" cache atax
+expect_failure "kernel" "no built-in kernel 'atx'" "$D/k.json" "$T" cache --gpu choo-baseline atx \
+    --json "$D/k.json"
+printf -- '-trapeze_l1d_select lru\n' >"$D/bad.config"
+expect_failure "config" "option -trapeze_l1d_select: unknown policy 'lru'" "$D/c.json" \
+    "$T" cache --gpu "data/gpus/choo-baseline.config,$D/bad.config" atax n=256 --json "$D/c.json"
+"$T" cache --help | grep -q -- "--verify" || fail "--help"
+# validate --model cache is cache --verify; calibrate has nothing to fit
+"$T" validate --model cache --gpu choo-baseline matmul n=64 >"$D/val.txt" 2>"$D/err" \
+    || fail "validate --model cache: $(cat "$D/err")"
+grep -q "^verified: none 1.00x" "$D/val.txt" || fail "validate --model cache: $(cat "$D/val.txt")"
+expect_failure "calibrate" "--model cache: nothing to calibrate" "" \
+    "$T" calibrate --model cache --gpu choo-baseline matmul
+finish cli_cache

@@ -1,0 +1,120 @@
+/*
+ * test_cache_model.c - the cache-contention decision (model/cache.c) on
+ * counts worked by hand: the screen that keeps the baseline without
+ * contention, the predicted speed-ups (cycles per warp instruction against
+ * the baseline's, windows of different lengths), the margin that keeps an
+ * earlier policy against a later one faster by less than 2%, and the errors
+ * for a missing or empty sample.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "trapeze.h"
+
+/* The error message is want (printed when not). */
+static void check_msg(const trapeze_error *err, const char *want)
+{
+    if (strcmp(err->message, want))
+        fprintf(stderr, "got: %s\nwant: %s\n", err->message, want);
+    CHECK(!strcmp(err->message, want));
+}
+
+static trapeze_cache_counts counts(double cycles, double insts)
+{
+    trapeze_cache_counts c;
+    memset(&c, 0, sizeof c);
+    c.taken = 1;
+    c.cycles = cycles;
+    c.warp_insts = insts;
+    c.sm_active_cycles = cycles;
+    return c;
+}
+
+/* 40 refused probes in 1000 SM cycles: 4% < 5%, no contention; the
+ * other policies need no sample and are predicted at 1. */
+static void test_screen(void)
+{
+    trapeze_cache_model m;
+    trapeze_cache_model_init(&m);
+    trapeze_cache_decision d;
+    memset(&d, 0, sizeof d);
+    d.sample[TRAPEZE_CACHE_NONE] = counts(1000, 100);
+    d.sample[TRAPEZE_CACHE_NONE].refused_resource = 40;
+    trapeze_error err;
+    CHECK_OK(trapeze_cache_decide(&m, &d, &err));
+    CHECK(!d.contended && d.choice == TRAPEZE_CACHE_NONE);
+    CHECK_NEAR(d.resource_stall, 0.04, 1e-12);
+    for (int p = 0; p < TRAPEZE_CACHE_POLICIES; p++)
+        CHECK(d.predicted_speedup[p] == 1.0);
+    d.sample[TRAPEZE_CACHE_NONE].refused_resource = 50;   /* 5%: contended */
+    CHECK(trapeze_cache_contended(&m, &d.sample[TRAPEZE_CACHE_NONE]));
+}
+
+/* The baseline: 1000 cycles for 100 warp instructions (CPI 10). lasc 500
+ * cycles (2x); loc 490 (2.04x, not above 2 x 1.02: lasc stays); lasc+loc
+ * 400 (2.5x: taken); memsched 1000 cycles for 125 instructions (CPI 8:
+ * 1.25x); memsched+loc 380 (2.63x > 2.5 x 1.02 = 2.55: taken); bypass_all
+ * 375 (2.667x < 2.63 x 1.02 = 2.684: memsched+loc stays). */
+static void test_pick(void)
+{
+    trapeze_cache_model m;
+    trapeze_cache_model_init(&m);
+    trapeze_cache_decision d;
+    memset(&d, 0, sizeof d);
+    d.sample[TRAPEZE_CACHE_NONE] = counts(1000, 100);
+    d.sample[TRAPEZE_CACHE_NONE].refused_resource = 500;
+    d.sample[TRAPEZE_CACHE_LASC] = counts(500, 100);
+    d.sample[TRAPEZE_CACHE_LOC] = counts(490, 100);
+    d.sample[TRAPEZE_CACHE_LASC_LOC] = counts(400, 100);
+    d.sample[TRAPEZE_CACHE_MEMSCHED] = counts(1000, 125);
+    d.sample[TRAPEZE_CACHE_MEMSCHED_LOC] = counts(380, 100);
+    d.sample[TRAPEZE_CACHE_BYPASS_ALL] = counts(375, 100);
+    trapeze_error err;
+    CHECK_OK(trapeze_cache_decide(&m, &d, &err));
+    CHECK(d.contended);
+    CHECK_NEAR(d.predicted_speedup[TRAPEZE_CACHE_LASC], 2.0, 1e-12);
+    CHECK_NEAR(d.predicted_speedup[TRAPEZE_CACHE_MEMSCHED], 1.25, 1e-12);
+    CHECK_NEAR(d.predicted_speedup[TRAPEZE_CACHE_BYPASS_ALL], 1000.0 / 375.0, 1e-12);
+    CHECK(d.choice == TRAPEZE_CACHE_MEMSCHED_LOC);
+    /* memsched+loc at 396 cycles (2.525x, not above 2.5 x 1.02 = 2.55):
+     * lasc+loc stays, and bypass_all's 2.667x, above 2.55, replaces it
+     * (each policy is measured against the choice so far, not the last) */
+    d.sample[TRAPEZE_CACHE_MEMSCHED_LOC] = counts(396, 100);
+    CHECK_OK(trapeze_cache_decide(&m, &d, &err));
+    CHECK(d.choice == TRAPEZE_CACHE_BYPASS_ALL);
+    d.sample[TRAPEZE_CACHE_BYPASS_ALL] = counts(395, 100);   /* 2.532x: lasc+loc */
+    CHECK_OK(trapeze_cache_decide(&m, &d, &err));
+    CHECK(d.choice == TRAPEZE_CACHE_LASC_LOC);
+}
+
+static void test_errors(void)
+{
+    trapeze_cache_model m;
+    trapeze_cache_model_init(&m);
+    trapeze_cache_decision d;
+    memset(&d, 0, sizeof d);
+    trapeze_error err;
+    CHECK(trapeze_cache_decide(&m, &d, &err) == TRAPEZE_EINVAL);
+    check_msg(&err, "cache decision: no sample of policy none");
+    d.sample[TRAPEZE_CACHE_NONE] = counts(1000, 100);
+    d.sample[TRAPEZE_CACHE_NONE].refused_resource = 500;
+    for (int p = 1; p < TRAPEZE_CACHE_POLICIES; p++)
+        d.sample[p] = counts(500, 100);
+    d.sample[TRAPEZE_CACHE_LOC].warp_insts = 0;
+    CHECK(trapeze_cache_decide(&m, &d, &err) == TRAPEZE_EINVAL);
+    check_msg(&err, "cache decision: the sample of policy loc has 500 cycles and 0 warp "
+                           "instructions (both must be positive)");
+    d.sample[TRAPEZE_CACHE_LOC].warp_insts = 100;
+    d.sample[TRAPEZE_CACHE_BYPASS_ALL].taken = 0;
+    CHECK(trapeze_cache_decide(&m, &d, &err) == TRAPEZE_EINVAL);
+    check_msg(&err, "cache decision: no sample of policy bypass_all");
+}
+
+int main(void)
+{
+    test_screen();
+    test_pick();
+    test_errors();
+    return check_report("test_cache_model");
+}
