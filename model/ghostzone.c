@@ -242,8 +242,9 @@ static void fix_terms(trapeze_ghostzone_model *m)
 
 /* The equations, once per width (model/dual.h): every variable (the
  * reference the tests compare with), the parameters that an evaluation
- * reads (at most 10 with relaunch, 14 with fences: the calibration fit's
- * Jacobian and trapeze_ghostzone_evaluate), and d/dh and d/dblk_len only
+ * reads (up to 10, 12 or 14: relaunch reads at most 10, fences 14; the
+ * calibration fit's Jacobian and trapeze_ghostzone_evaluate), and d/dh and
+ * d/dblk_len only
  * (the optimizer, the fit's residuals, every caller that needs no parameter
  * partial). */
 #define GZ_DUAL gz_dual
@@ -257,6 +258,13 @@ static void fix_terms(trapeze_ghostzone_model *m)
 #define GZ_DUAL gz_dual_p14
 #define GZ_DUAL_OP(op) dual_p14_##op
 #define GZ_EQ(name) name##_p14
+#include "model/ghostzone_eqs.h"
+#undef GZ_DUAL
+#undef GZ_DUAL_OP
+#undef GZ_EQ
+#define GZ_DUAL gz_dual_p12
+#define GZ_DUAL_OP(op) dual_p12_##op
+#define GZ_EQ(name) name##_p12
 #include "model/ghostzone_eqs.h"
 #undef GZ_DUAL
 #undef GZ_DUAL_OP
@@ -361,6 +369,8 @@ trapeze_status gz_evaluate_at(const trapeze_ghostzone_model *m, const double *pa
         gz_equations_all(m, params, lane, sync, h, blk_len, out);
     } else if (m->fixed.n_live[f] <= 10) {
         gz_equations_p10(m, params, m->fixed.lane[f], sync, h, blk_len, out);
+    } else if (m->fixed.n_live[f] <= 12) {
+        gz_equations_p12(m, params, m->fixed.lane[f], sync, h, blk_len, out);
     } else {
         gz_equations_p14(m, params, m->fixed.lane[f], sync, h, blk_len, out);
     }
