@@ -242,8 +242,9 @@ static void fix_terms(trapeze_ghostzone_model *m)
 
 /* The equations, once per width (model/dual.h): every variable (the
  * reference the tests compare with), the parameters that an evaluation
- * reads (at most 10 with relaunch, 14 with fences: the calibration fit's
- * Jacobian and trapeze_ghostzone_evaluate), and d/dh and d/dblk_len only
+ * reads (up to 10, 12 or 14: relaunch reads at most 10, fences 14; the
+ * calibration fit's Jacobian and trapeze_ghostzone_evaluate), and d/dh and
+ * d/dblk_len only
  * (the optimizer, the fit's residuals, every caller that needs no parameter
  * partial). */
 #define GZ_DUAL gz_dual
@@ -257,6 +258,13 @@ static void fix_terms(trapeze_ghostzone_model *m)
 #define GZ_DUAL gz_dual_p14
 #define GZ_DUAL_OP(op) dual_p14_##op
 #define GZ_EQ(name) name##_p14
+#include "model/ghostzone_eqs.h"
+#undef GZ_DUAL
+#undef GZ_DUAL_OP
+#undef GZ_EQ
+#define GZ_DUAL gz_dual_p12
+#define GZ_DUAL_OP(op) dual_p12_##op
+#define GZ_EQ(name) name##_p12
 #include "model/ghostzone_eqs.h"
 #undef GZ_DUAL
 #undef GZ_DUAL_OP
@@ -372,6 +380,8 @@ trapeze_status gz_evaluate_at(const trapeze_ghostzone_model *m, const double *pa
         all_lanes(m, params, sync, h, blk_len, out);
     } else if (m->fixed.n_live[f] <= 10) {
         gz_equations_p10(m, params, m->fixed.lane[f], sync, h, blk_len, out);
+    } else if (m->fixed.n_live[f] <= 12) {
+        gz_equations_p12(m, params, m->fixed.lane[f], sync, h, blk_len, out);
     } else if (m->fixed.n_live[f] <= 14) {
         gz_equations_p14(m, params, m->fixed.lane[f], sync, h, blk_len, out);
     } else { /* both opt-in switches with fences: more live lanes than 14 */

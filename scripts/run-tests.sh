@@ -6,8 +6,10 @@
 # unit test writes only files named after itself), so they run in parallel,
 # TEST_JOBS at a time (default: the machine's cores), the slowest first so
 # that none of them starts last. Each group's output is kept apart; at the
-# end one line per group, in a fixed order, with its seconds (a failure
-# with its last 30 lines), the suite's wall time, and "N passed, N failed".
+# end one line per group, in a fixed order, with its wall seconds and its
+# CPU seconds (user + system of everything it ran: what other jobs on the
+# machine do not inflate much), a failure with its last 30 lines, the
+# suite's wall time, and "N passed, N failed".
 # Exits non-zero if any group fails.
 # Usage: scripts/run-tests.sh [BUILD_DIR]
 set -u
@@ -28,6 +30,11 @@ if [ "${1:-}" = --one ]; then
     esac
     echo $? >"$f.rc"
     echo "$start $(date +%s.%N)" | awk '{printf "%.1f\n", $2 - $1}' >"$f.time"
+    # the shell's `times` (into a file: in a pipe it would run in a subshell of its
+    # own): its children's user and system time on line 2 (0m1.50s 0m0.20s)
+    times >"$f.times"
+    awk 'NR == 2 {split($1 $2, t, /[ms]/); printf "%.1f\n", 60 * t[1] + t[2] + 60 * t[3] + t[4]}' \
+        "$f.times" >"$f.cpu"
     exit 0
 fi
 
@@ -81,26 +88,28 @@ for g in $groups; do
 done
 printf '%s\n' $order | xargs -P "$JOBS" -I{} sh "$0" --one "$B" "$W" {}
 
-pass=0 fail=0 busy=0
+pass=0 fail=0 busy=0 cpu=0
 for g in $groups; do
     f="$W/$(echo "$g" | tr '/' '_')"
     rc=$(cat "$f.rc" 2>/dev/null || echo 1)
     s=$(cat "$f.time" 2>/dev/null || echo 0)
+    c=$(cat "$f.cpu" 2>/dev/null || echo 0)
     busy=$(echo "$busy $s" | awk '{print $1 + $2}')
+    cpu=$(echo "$cpu $c" | awk '{print $1 + $2}')
     if [ "$rc" -eq 0 ]; then
         pass=$((pass + 1))
         case $g in
-        python) printf 'PASS %7ss  %s (%s)\n' "$s" "$g" "$(tail -n 1 "$f.out")" ;;
-        *) printf 'PASS %7ss  %s\n' "$s" "$g" ;;
+        python) printf 'PASS %7ss %7ss cpu  %s (%s)\n' "$s" "$c" "$g" "$(tail -n 1 "$f.out")" ;;
+        *) printf 'PASS %7ss %7ss cpu  %s\n' "$s" "$c" "$g" ;;
         esac
     else
         fail=$((fail + 1))
-        printf 'FAIL %7ss  %s\n' "$s" "$g"
+        printf 'FAIL %7ss %7ss cpu  %s\n' "$s" "$c" "$g"
         tail -n 30 "$f.out"
     fi
 done
 printf '%s' "$skips"
-echo "$start $(date +%s.%N) $busy $JOBS" |
-    awk '{printf "total: %.0f s wall for %.0f s of groups, %d at a time\n", $2 - $1, $3, $4}'
+echo "$start $(date +%s.%N) $busy $cpu $JOBS" |
+    awk '{printf "total: %.0f s wall for %.0f s of groups (%.0f s of CPU), %d at a time\n", $2 - $1, $3, $4, $5}'
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
