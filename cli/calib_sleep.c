@@ -292,6 +292,11 @@ static void print_validation(const trapeze_sleep_validation *v)
     printf("  model within the budget and >= 99%% of the best swept saving within it: %d of "
            "%d (worst %.4f) %s\n", t->ratio_met, t->rows, t->worst_ratio,
            t->ratio_met == t->rows ? "MET" : "MISSED");
+    printf("  model within the budget and within 1 point of the best swept saving within it: "
+           "%d of %d (worst %.2f points behind)\n", t->point_met, t->rows,
+           100 * t->worst_point_gap);
+    printf("  cache thresholds above the sweep's lowest (0): %d of %d\n", t->cache_above_floor,
+           t->cache_rows);
     printf("  predicted saving within 3 points of simulated: %d of %d (worst %.2f points) %s\n",
            t->saving_met, t->rows, 100 * t->worst_saving_error,
            t->saving_met == t->rows ? "MET" : "MISSED");
@@ -302,7 +307,8 @@ static void print_validation(const trapeze_sleep_validation *v)
            "instructions, %d whole runs %.0f) %s\n", 100 * t->sample_fraction, v->sample_insts,
            v->sweep_runs, v->sweep_insts, t->sample_fraction <= 0.05 ? "MET" : "MISSED");
     if (t->over_budget)
-        printf("  (%d of the model's choices simulate above the budget)\n", t->over_budget);
+        printf("  (%d of the model's choices simulate above the budget, by up to %.2f points)\n",
+               t->over_budget, 100 * t->worst_over);
     if (v->jumped)
         printf("  jump samples on %d of %d jobs: %.0f cycles simulated of their runs' %.0f "
                "(%.1f%%); the others simulated through (a jump sample would cost half the run "

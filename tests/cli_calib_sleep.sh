@@ -92,6 +92,11 @@ for s in l1d l2 rf; do
            END { printf "%.4f", m / b }' "$D/v.csv")
     [ "$ratio" = "$want" ] || fail "$s ratio printed $ratio, from the CSV $want"
 done
+# the generic help of both commands names the sleep model and its own help
+for c in calibrate validate; do
+    "$T" $c --help | tr '\n' ' ' | tr -s ' ' | grep -q "sleep (the sleep thresholds); --model group --help and --model sleep --help list their options" \
+        || fail "$c --help does not list --model sleep"
+done
 # the sweep: as many settings as the help and docs/sleep.md say
 for sc in l1d:12 rf:22; do
     s=${sc%%:*} n=${sc#*:}

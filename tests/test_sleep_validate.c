@@ -47,10 +47,30 @@ static void test_over_budget_misses(void)
     CHECK_NEAR(sm[1].ratio, 0.9110 / 0.9100, 1e-12);
     CHECK(v.targets.ratio_met == 1);   /* the second is over the budget */
     CHECK(v.targets.over_budget == 1);
+    CHECK_NEAR(v.targets.worst_over, 0.0003, 1e-12);   /* 1.03% against 1% */
+    /* within 1 point of the best swept: the first (0.08 points behind); the
+     * second saves more but is over the budget */
+    CHECK(v.targets.point_met == 1);
+    CHECK_NEAR(v.targets.worst_point_gap, 0.9070 - 0.9062, 1e-12);
+    /* no structure set: both rows are l1d (0), threshold 0: none above */
+    CHECK(v.targets.cache_rows == 2 && v.targets.cache_above_floor == 0);
+    rows[0].n_modes = 2;
+    rows[0].theta[0] = rows[0].theta[1] = 3;
+    sm[1].structure = TRAPEZE_PS_RF;
+    trapeze_sleep_validation_targets(&v);
+    CHECK(v.targets.cache_rows == 1 && v.targets.cache_above_floor == 1);
+    sm[1].structure = 0;
     /* within the budget again: both met */
     rows[3].sim_penalty = 0.0099;
     trapeze_sleep_validation_targets(&v);
-    CHECK(v.targets.ratio_met == 2 && v.targets.over_budget == 0);
+    CHECK(v.targets.ratio_met == 2 && v.targets.over_budget == 0 && v.targets.worst_over == 0);
+    CHECK(v.targets.point_met == 2);
+    /* 1.5 points behind the best swept: the 99% ratio holds (0.9835), the
+     * 1-point target does not */
+    rows[0].sim_saving = 0.8920;
+    trapeze_sleep_validation_targets(&v);
+    CHECK(v.targets.ratio_met == 1 && v.targets.point_met == 1);
+    CHECK_NEAR(v.targets.worst_point_gap, 0.015, 1e-12);
 }
 
 int main(void)

@@ -323,6 +323,12 @@ typedef struct trapeze_sleep_targets {
     int saving_met;                /* |predicted - simulated saving| <= 3 points */
     int penalty_met;               /* |predicted - simulated penalty| <= 0.5 points */
     int over_budget;               /* simulated penalty above the budget */
+    double worst_over;             /* the largest simulated penalty less the budget (0: none) */
+    int point_met;                 /* within the budget and >= the best swept saving within it
+                                      less 1 point */
+    double worst_point_gap;        /* the largest (best swept - model) simulated saving */
+    int cache_rows, cache_above_floor; /* l1d and l2 rows; those whose model threshold is
+                                      above the sweep's lowest (0): the break-even at work */
     double worst_ratio, worst_saving_error, worst_penalty_error;
     double sample_fraction;        /* windows' warp instructions / the sweep's (<= 5%) */
 } trapeze_sleep_targets;

@@ -308,6 +308,16 @@ void trapeze_sleep_validation_targets(trapeze_sleep_validation *v)
         t->saving_met += fabs(m->pred_saving - m->sim_saving) <= 0.03;
         t->penalty_met += fabs(m->pred_penalty - m->sim_penalty) <= 0.005;
         t->over_budget += m->sim_penalty > v->max_penalty;
+        if (m->sim_penalty - v->max_penalty > t->worst_over)
+            t->worst_over = m->sim_penalty - v->max_penalty;
+        double gap = best - m->sim_saving;
+        t->point_met += gap <= 0.01 && m->sim_penalty <= v->max_penalty;
+        if (gap > t->worst_point_gap)
+            t->worst_point_gap = gap;
+        if (sm->structure != TRAPEZE_PS_RF) {
+            t->cache_rows++;
+            t->cache_above_floor += m->n_modes > 0 && m->theta[0] > 0;
+        }
         if (sm->ratio < t->worst_ratio)
             t->worst_ratio = sm->ratio;
         if (fabs(m->pred_saving - m->sim_saving) > t->worst_saving_error)
