@@ -54,7 +54,7 @@ GPUS = {
     "qv100": ("data/fidelity/SM7_QV100.gpgpusim.config", "data/fidelity/SM7_QV100.trace.config",
               RUN, QUIRKS),
     "rtx3070": ("tests/configs/accelsim/SM86_RTX3070", RUN, QUIRKS),
-    "h100": ("tests/configs/accelsim/SM90_H100", RUN, QUIRKS),
+    "h100": ("tests/configs/accelsim/SM90_H100", RUN, "data/fidelity/h100-run.config", QUIRKS),
 }
 # --trapeze-configs: Trapeze's own (the other GPUs' rows are skipped)
 TRAPEZE_GPUS = {

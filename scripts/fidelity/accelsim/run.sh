@@ -4,7 +4,8 @@
 # the QV100 and otherwise on the copy whose header says the binary version of the opcode
 # map the GPU's runs use (made by speed.sh: 60 for the GTX 480, 86 for the RTX 3070, 80
 # for the H100, whose h100-test Accel-Sim has no Hopper map), the GTX 480's power model
-# off, the others without launch latency. ACCELSIM_DIR: setup.sh's DIR (default
+# off, the others without launch latency, the H100 with consecutive memory partition
+# indexing (data/fidelity/h100-run.config says why). ACCELSIM_DIR: setup.sh's DIR (default
 # build/accelsim).
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 DIR=${ACCELSIM_DIR:-$ROOT/build/accelsim}
@@ -18,5 +19,6 @@ if [ "$gpu" = gtx480 ]; then
 else
     extra="-gpgpu_kernel_launch_latency 0"
 fi
+[ "$gpu" = h100 ] && extra="$extra -gpgpu_memory_partition_indexing 0"
 cd "$DIR/run/$gpu" && exec "$A/gpu-simulator/bin/release/accel-sim.out" -trace "$tr" \
     -config gpgpusim.config -config trace.config $extra
