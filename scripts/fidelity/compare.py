@@ -10,7 +10,11 @@ SM7_QV100.gpgpusim.config and SM7_QV100.trace.config, the reference runs'
 command line, data/fidelity/reference-run.config, and GPGPU-Sim 4's quirks,
 data/fidelity/gpgpusim4-quirks.config; with --trapeze-configs
 Trapeze's own data/gpus/X.config instead of gpgpusim.config), and print the cycle error and the
-counter ratios (Trapeze / Accel-Sim), then the mean and worst |cycle error| per GPU.
+counter ratios (Trapeze / Accel-Sim), then the mean and worst |cycle error| per GPU,
+the held-out kernels (HELD_OUT: added to the reference before Trapeze was run on
+them) apart from the others, as the out-of-sample result. A GPU whose config
+Trapeze refuses is reported as such, with Trapeze's message, and left out of the
+summary.
 
 With --accelsim CMD it also runs Accel-Sim on every trace (CMD with {gpu} and
 {trace}: the reference's GPU name and the kernelslist.g path) and prints, beside
@@ -25,8 +29,9 @@ set in its environment (trapeze_env).
 
 usage: compare.py [--trapeze build/trapeze] [--work build/fidelity]
                   [--ref data/fidelity/accelsim-reference.csv] [--only T1,T2]
-                  [--csv OUT] [--trapeze-configs] [--config GPU=FILE[,FILE...]]
-                  [--accelsim CMD [--repeat N]] [--no-quirks]
+                  [--gpus G1,G2] [--csv OUT] [--trapeze-configs]
+                  [--config GPU=FILE[,FILE...]] [--accelsim CMD [--repeat N]]
+                  [--no-quirks] [--generate]
 """
 import argparse, csv, os, resource, subprocess, sys, tempfile
 
@@ -41,13 +46,17 @@ HERE = os.path.join(ROOT, "scripts", "fidelity")
 # its counters (gpgpusim4-quirks.config; --no-quirks leaves them out)
 QUIRKS = "data/fidelity/gpgpusim4-quirks.config"
 RUN = "data/fidelity/reference-run.config"
+# The newer GPUs are Accel-Sim's tested-config folders as shipped (gpgpusim.config,
+# then trace.config, each .icnt file read beside it).
 GPUS = {
     "gtx480": ("data/fidelity/SM2_GTX480.gpgpusim.config", "data/fidelity/gtx480.trace.config",
                "data/fidelity/gtx480.icnt.config", RUN, QUIRKS),
     "qv100": ("data/fidelity/SM7_QV100.gpgpusim.config", "data/fidelity/SM7_QV100.trace.config",
               RUN, QUIRKS),
+    "rtx3070": ("tests/configs/accelsim/SM86_RTX3070", RUN, QUIRKS),
+    "h100": ("tests/configs/accelsim/SM90_H100", RUN, "data/fidelity/h100-run.config", QUIRKS),
 }
-# --trapeze-configs: Trapeze's own
+# --trapeze-configs: Trapeze's own (the other GPUs' rows are skipped)
 TRAPEZE_GPUS = {
     "gtx480": ("data/gpus/gtx480.config", "data/fidelity/gtx480.trace.config", RUN),
     "qv100": ("data/gpus/v100.config", "data/fidelity/SM7_QV100.trace.config", RUN),
@@ -55,7 +64,11 @@ TRAPEZE_GPUS = {
 # DRAM atom (bytes per column command: burst length x bus width x chips).
 # Accel-Sim's dram_rd_B / dram_wr_B are column commands x 32 bytes; Trapeze's
 # dram_bytes_* are commands x atom, so they compare after x 32 / atom.
-ATOM = {"gtx480": 64, "qv100": 32}
+ATOM = {"gtx480": 64, "qv100": 32, "rtx3070": 32, "h100": 16}
+
+# The kernels added to the reference before Trapeze was ever run on them
+# (gen_kernels.py reduce, atomics, branchy, gather): reported apart, out of sample.
+HELD_OUT = ("reduce_", "atomics_", "branchy_", "gather_")
 
 # reference column -> Trapeze --csv column
 COUNTERS = [("winst", "warp_instructions"), ("l1a", "l1_accesses"), ("l1m", "l1_misses"),
@@ -87,6 +100,9 @@ def gen(trace, work, trapeze):
     elif trace.startswith("units_"):
         subprocess.run(py + [os.path.join(HERE, "gen_kernels.py"), "units", trace[6:], out],
                        **quiet)
+    elif trace.startswith(HELD_OUT):
+        kind, _, blocks = trace.partition("_")
+        subprocess.run(py + [os.path.join(HERE, "gen_kernels.py"), kind, blocks, out], **quiet)
     elif trace.startswith("tz_"):
         kernel, params = {
             "tz_jacobi_512": ("jacobi", ["nx=512", "ny=512"]),
@@ -153,11 +169,16 @@ def trapeze_env():
 def simulate(trapeze, gpu, trace_dir, tmp):
     # the files in order as one --gpu list: each file's -inter_config_file is
     # read beside it
+    """Trapeze's counters summed over the trace's launches, or the last line of
+    its message where it refuses the run (a config it does not load)."""
     cfg_path = ",".join(os.path.join(ROOT, part) for part in GPUS[gpu])
     out = os.path.join(tmp, "run.csv")
-    subprocess.run([trapeze, "sim", "--gpu", cfg_path, "--trace",
-                    os.path.join(trace_dir, "kernelslist.g"), "--csv", out, "--quiet"],
-                   check=True, stderr=subprocess.DEVNULL, env=trapeze_env())
+    p = subprocess.run([trapeze, "sim", "--gpu", cfg_path, "--trace",
+                        os.path.join(trace_dir, "kernelslist.g"), "--csv", out, "--quiet"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=trapeze_env())
+    if p.returncode != 0:
+        msg = p.stderr.decode(errors="replace").strip().splitlines() or ["exit %d" % p.returncode]
+        return msg[-1].replace(ROOT + "/", "").replace("|", "/")
     rows = list(csv.DictReader(open(out)))
     total = {}
     for r in rows:   # sum over launches (one per trace here)
@@ -179,6 +200,10 @@ def main():
     ap.add_argument("--work", default=os.path.join(ROOT, "build/fidelity"))
     ap.add_argument("--ref", default=os.path.join(ROOT, "data/fidelity/accelsim-reference.csv"))
     ap.add_argument("--only", default="")
+    ap.add_argument("--gpus", default="", help="only these reference GPUs (comma-separated)")
+    ap.add_argument("--generate", action="store_true",
+                    help="only generate the selected traces into --work and print their "
+                         "kernelslist.g paths")
     ap.add_argument("--csv", default="")
     ap.add_argument("--config", action="append", default=[], metavar="GPU=FILE[,FILE...]",
                     help="run GPU (gtx480, qv100) on these config files instead of Trapeze's "
@@ -204,12 +229,30 @@ def main():
     for c in a.config:
         gpu, _, files = c.partition("=")
         if gpu not in GPUS or not files:
-            raise SystemExit("compare.py: --config %s: expected gtx480=FILE[,FILE] or qv100=..." % c)
+            raise SystemExit("compare.py: --config %s: expected GPU=FILE[,FILE...], GPU one of %s"
+                             % (c, ", ".join(GPUS)))
         GPUS[gpu] = tuple(os.path.abspath(f) for f in files.split(","))
     only = set(a.only.split(",")) if a.only else None
     os.makedirs(a.work, exist_ok=True)
-    ref = [r for r in csv.DictReader(open(a.ref)) if not only or r["trace"] in only]
+    gpus = set(a.gpus.split(",")) if a.gpus else None
+    ref = [r for r in csv.DictReader(open(a.ref)) if (not only or r["trace"] in only) and
+           (not gpus or r["gpu"] in gpus)]
+    for r in ref:
+        if r["gpu"] not in GPUS:
+            raise SystemExit("compare.py: %s: gpu '%s' has no config (known: %s)" %
+                             (a.ref, r["gpu"], ", ".join(GPUS)))
+    if a.generate:
+        for t in dict.fromkeys(r["trace"] for r in ref):
+            print(os.path.join(gen(t, a.work, a.trapeze), "kernelslist.g"))
+        return
+    if a.trapeze_configs:
+        skipped = sorted({r["gpu"] for r in ref} - set(TRAPEZE_GPUS))
+        if skipped:
+            print("compare.py: no Trapeze config for %s: rows skipped" % ", ".join(skipped),
+                  file=sys.stderr)
+        ref = [r for r in ref if r["gpu"] in TRAPEZE_GPUS]
     errs = {}
+    refused = {}
     out_rows = []
     head = ["trace", "gpu", "ref_cycles", "tz_cycles", "cycle_err_%"] + \
            [c for c, _ in COUNTERS]
@@ -228,8 +271,13 @@ def main():
             timings = timed_runs(runs, a.repeat if a.accelsim else 1)
             tz, tz_s = timings[0]
             rc = float(r["cycles"])
+            if isinstance(tz, str):
+                refused[gpu] = tz
+                print("| %s | %s | %d | refused: %s |" % (r["trace"], gpu, rc, tz), flush=True)
+                continue
             err = 100.0 * (tz["cycles"] - rc) / rc
-            errs.setdefault(gpu, []).append((abs(err), r["trace"]))
+            part = "held-out" if r["trace"].startswith(HELD_OUT) else "reference"
+            errs.setdefault((part, gpu), []).append((abs(err), r["trace"]))
             for t in ("dram_bytes_read", "dram_bytes_written"):
                 tz[t] = tz[t] * 32 / ATOM[gpu]
             if True:
@@ -250,12 +298,17 @@ def main():
             out_rows.append(row)
             print("| " + " | ".join(row) + " |", flush=True)
     print()
-    print("| GPU | kernels | mean \\|cycle error\\| | worst |")
-    print("|---|---|---|---|")
-    for gpu, e in errs.items():
-        worst = max(e)
-        print("| %s | %d | %.1f%% | %.1f%% (%s) |" % (gpu, len(e), sum(x for x, _ in e) / len(e),
-                                                    worst[0], worst[1]))
+    print("| kernels | GPU | count | mean \\|cycle error\\| | worst |")
+    print("|---|---|---|---|---|")
+    for part in ("reference", "held-out"):
+        for gpu in GPUS:
+            e = errs.get((part, gpu))
+            if e:
+                worst = max(e)
+                print("| %s | %s | %d | %.1f%% | %.1f%% (%s) |" %
+                      (part, gpu, len(e), sum(x for x, _ in e) / len(e), worst[0], worst[1]))
+    for gpu, msg in refused.items():
+        print("| all | %s | - | Trapeze refuses the config: %s | |" % (gpu, msg))
     if speed:
         print()
         print("| GPU | kernels | smallest speedup | median speedup |")
