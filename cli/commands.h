@@ -28,6 +28,7 @@ int cli_calibrate(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_locality(int argc, char **argv);
 int cli_group(int argc, char **argv);
+int cli_simd(int argc, char **argv);
 
 /* A bad command line: "trapeze CMD: message" and a pointer to CMD --help on
  * stderr. Returns 2, the exit status of a usage error. */

@@ -31,6 +31,7 @@ static void usage(FILE *out)
             "  group       choose a TB grouping with the locality model; compare policies\n"
             "  import      hardware measurements in (Nsight Compute CSV -> samples log)\n"
             "  sleep       choose L1D, L2 and register-file sleep thresholds from idle periods\n"
+            "  simd        choose an SM's SIMD width and depth with the width-and-depth model\n"
             "\n"
             "Run 'trapeze COMMAND --help' for a command's options. Every command also\n"
             "takes --no-progress: no progress display on stderr (TRAPEZE_PROGRESS=off).\n",
@@ -72,6 +73,8 @@ static int dispatch(int argc, char **argv)
         return cli_import(argc - 1, argv + 1);
     if (strcmp(cmd, "sleep") == 0)
         return cli_sleep(argc - 1, argv + 1);
+    if (strcmp(cmd, "simd") == 0)
+        return cli_simd(argc - 1, argv + 1);
     fprintf(stderr, "trapeze: unknown command '%s' (try 'trapeze --help')\n", cmd);
     return 2;
 }

@@ -42,5 +42,6 @@
 #include "trapeze/locality.h"
 #include "trapeze/group.h"
 #include "trapeze/ghostzone_group.h"
+#include "trapeze/simd.h"
 
 #endif
