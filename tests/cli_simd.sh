@@ -77,6 +77,12 @@ PY
     || fail "--verify changed the predictions"
 grep -q simulated "$D/p.txt" && fail "simulated column without --verify"
 
+# a list of configs from two folders: -inter_config_file is read beside the
+# file that names it (data/fidelity/), not beside the list's first file
+"$T" simd --gpu data/gpus/gtx480.config,data/fidelity/SM2_GTX480.gpgpusim.config vecadd n=4096 \
+    >"$D/l.txt" 2>"$D/l.err" || fail "config list: $(cat "$D/l.err")"
+grep -q '^pick: 32x' "$D/l.txt" || fail "config list: no pick"
+
 # bad input: one message naming the field, exit 2 for the command line
 MAX_ERR_LINES=2
 expect_failure "window 0" "--window 0: expected a whole number" "" "$T" simd --gpu $G --window 0 filter

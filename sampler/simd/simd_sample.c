@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/error.h"
 #include "common/text.h"
@@ -32,15 +33,42 @@ void trapeze_simd_kernel_destroy(trapeze_simd_kernel *k)
     free(k);
 }
 
+/* The length of path's folder ("" -> 0, "a/b" -> 1). */
+static size_t dir_len(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? (size_t)(slash - path) : 0;
+}
+
+/* -inter_config_file names a file beside the file defining it (the
+ * simulator reads it so); in the text, parsed as the config's first file,
+ * one defined in another folder is given as an absolute path instead. */
+static const char *file_option(const trapeze_config *cfg, const char *name, const char *v,
+                               char *buf, size_t size)
+{
+    const char *from = trapeze_config_file(cfg, name), *first = trapeze_config_name(cfg);
+    size_t n = from ? dir_len(from) : 0;
+    char cwd[2048];
+    if (strcmp(name, "inter_config_file") || !from || v[0] == '/' ||
+        (n == dir_len(first) && !strncmp(from, first, n)))
+        return v;
+    if (from[0] == '/' || !getcwd(cwd, sizeof cwd))
+        snprintf(buf, size, "%.*s%s%s", (int)n, from, n ? "/" : "", v);
+    else
+        snprintf(buf, size, "%s/%.*s%s%s", cwd, (int)n, from, n ? "/" : "", v);
+    return buf;
+}
+
 /* The loaded config's options as text (a list of files made one), to which
  * a run adds its own lines: the last definition wins. */
 static trapeze_status config_text(const trapeze_config *cfg, char **out, trapeze_error *err)
 {
     size_t cap = 4096, len = 0;
-    char *t = malloc(cap);
+    char *t = malloc(cap), path[4096];
     for (size_t i = 0; t && i < trapeze_config_count(cfg); i++) {
         const char *name = trapeze_config_option(cfg, i), *v = "";
         trapeze_config_get_string(cfg, name, "", &v);
+        v = file_option(cfg, name, v, path, sizeof path);
         size_t need = strlen(name) + strlen(v) + 4;
         if (len + need >= cap) {
             char *g = realloc(t, cap = 2 * (len + need));
