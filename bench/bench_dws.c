@@ -21,7 +21,6 @@
 
 #include "sim/sim.h"
 #include "bench/bench_common.h"
-#include "model/simd.h"
 
 typedef struct policy {
     const char *name, *file;   /* file: the data/dws/ overlay, NULL for the baseline */
@@ -203,31 +202,6 @@ static uint64_t run_opts(const char *base, const char *opts, const bench_kernel 
     return c;
 }
 
-/* The width-and-depth model's sample of k at full width and `depth` warps
- * per SM: the first `window` warp instructions; 0 on success. */
-static int simd_sample(const char *base, const bench_kernel *k, int depth, int n_sm,
-                       long window, trapeze_simd_sample *out)
-{
-    char o[160];
-    snprintf(o, sizeof o, "-trapeze_rsimd_depth %d\n-trapeze_window_warp_insts %ld\n", depth,
-             window);
-    sim_kernel_stats st;
-    if (!run_opts(base, o, k, &st))
-        return 1;
-    uint64_t slots = st.total.issue_slots;
-    for (int i = 0; i < SIM_STALL_COUNT; i++)
-        slots += st.total.stall[i];
-    *out = (trapeze_simd_sample){
-        .threads = 32 * depth, .depth = depth, .cycles = (double)st.cycles,
-        .thread_insts = (double)st.total.thread_insts / n_sm,
-        .warp_insts = (double)st.total.warp_insts / n_sm,
-        .l1_accesses = (double)st.mem.l1.accesses / n_sm,
-        .l1_misses = (double)(st.mem.l1.accesses - st.mem.l1.hits) / n_sm,
-        .mem_share = slots ? (double)st.total.stall[SIM_STALL_MEMORY] / (double)slots : 0};
-    sim_kernel_stats_free(&st);
-    return 0;
-}
-
 /* k's speed-up up[i] over 32 x all at each organization of the grid (W
  * rs_width[i / RS_T], rs_threads[i % RS_T] threads); *best its fastest,
  * *insts the warp instructions of 32 x all. Returns its cycles, 0: failed. */
@@ -256,27 +230,30 @@ static uint64_t grid(const char *base, const bench_kernel *k, double *up, int *b
 }
 
 /* The width-and-depth model's pick for k on the grid, from two samples of
- * RS_WINDOW warp instructions at full width (all 8 warps, 2 of them per
- * SM); line: what it is worth against the grid's simulated speed-ups up.
- * Returns its index, -1 when a run failed. */
+ * RS_WINDOW warp instructions at full width (trapeze_simd_decide: all 8
+ * warps, 2 of them per SM; its grid is this one); line: what it is worth
+ * against the grid's simulated speed-ups up. Returns its index, -1 when a
+ * run failed. */
 static int model_pick(const char *base, const bench_kernel *k, const double *up, int best,
                       uint64_t conv_insts, char line[160])
 {
-    int gw[RS_W * RS_T], gd[RS_W * RS_T];
-    for (int i = 0; i < RS_W * RS_T; i++) {
-        gw[i] = rs_width[i / RS_T];
-        gd[i] = rs_threads[i % RS_T] / gw[i];
-    }
-    trapeze_simd_sample sa, sb;
-    trapeze_simd_model m;
+    trapeze_simd_kernel *sk = NULL;
+    trapeze_simd_decision d;
     trapeze_error err;
-    if (simd_sample(base, k, 8, 4, RS_WINDOW, &sa) || simd_sample(base, k, 2, 4, RS_WINDOW, &sb) ||
-        trapeze_simd_fit(&sa, &sb, 2, &m, &err))
+    trapeze_status s = trapeze_simd_kernel_builtin(base, k->name, (char *const *)k->argv,
+                                                   k->argc, &sk, &err);
+    if (!s)
+        s = trapeze_simd_decide(sk, RS_WINDOW, &d, &err);
+    trapeze_simd_kernel_destroy(sk);
+    if (s || d.width[RS_W * RS_T - 1] != rs_width[RS_W - 1] ||
+        d.width[0] * d.depth[0] != rs_threads[0]) {
+        fprintf(stderr, "bench_dws: %s: %s\n", k->name, s ? err.message : "another grid");
         return -1;
-    int pick = trapeze_simd_pick(&m, gw, gd, RS_W * RS_T);
+    }
+    int pick = d.pick;
     snprintf(line, 160, "%-8s model picks %2dx%-2d: %.3f, %.1f%% of the optimum (%dx%d); samples "
-             "%.0f%% of one run's warp instructions", k->name, gw[pick], gd[pick], up[pick],
-             100 * up[pick] / up[best], gw[best], gd[best],
+             "%.0f%% of one run's warp instructions", k->name, d.width[pick], d.depth[pick],
+             up[pick], 100 * up[pick] / up[best], d.width[best], d.depth[best],
              100.0 * 2 * RS_WINDOW / (double)conv_insts);
     return pick;
 }

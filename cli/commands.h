@@ -32,6 +32,7 @@ int cli_cache(int argc, char **argv);
  * usage error (its constants are fixed, docs/cache.md). */
 int cli_calib_model_cache(int argc, char **argv, const char *cmd);
 int cli_group(int argc, char **argv);
+int cli_simd(int argc, char **argv);
 
 /* A bad command line: "trapeze CMD: message" and a pointer to CMD --help on
  * stderr. Returns 2, the exit status of a usage error. */

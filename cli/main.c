@@ -32,6 +32,7 @@ static void usage(FILE *out)
             "  import      hardware measurements in (Nsight Compute CSV -> samples log)\n"
             "  sleep       choose L1D, L2 and register-file sleep thresholds from idle periods\n"
             "  cache       choose which loads the L1D caches (Choo's policies) from samples\n"
+            "  simd        choose an SM's SIMD width and depth with the width-and-depth model\n"
             "\n"
             "Run 'trapeze COMMAND --help' for a command's options. Every command also\n"
             "takes --no-progress: no progress display on stderr (TRAPEZE_PROGRESS=off).\n",
@@ -75,6 +76,8 @@ static int dispatch(int argc, char **argv)
         return cli_sleep(argc - 1, argv + 1);
     if (strcmp(cmd, "cache") == 0)
         return cli_cache(argc - 1, argv + 1);
+    if (strcmp(cmd, "simd") == 0)
+        return cli_simd(argc - 1, argv + 1);
     fprintf(stderr, "trapeze: unknown command '%s' (try 'trapeze --help')\n", cmd);
     return 2;
 }

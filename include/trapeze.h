@@ -43,5 +43,6 @@
 #include "trapeze/group.h"
 #include "trapeze/ghostzone_group.h"
 #include "trapeze/cache.h"
+#include "trapeze/simd.h"
 
 #endif

@@ -3,8 +3,8 @@
  * the cycles per thread instruction of each (SIMD width W x depth D)
  * organization of an SM, predicted from two short simulated samples at
  * full width, and the organization it picks. Knows nothing of the
- * simulator: a sample is the counters sampler/ or bench/ read from one.
- * Internal to the library (TRAPEZE_INTERNAL): bench_dws validates it.
+ * simulator: a sample is the counters sampler/simd/simd_sample.c reads from
+ * one. Internal to the library (TRAPEZE_INTERNAL): trapeze_simd_decide uses it.
  *
  * Per thread instruction, with T = W x D active threads per SM:
  *   issue(W) = 1 / (W u(W) n_sched), u(W) = u32^(log2 W / 5): the active
@@ -27,14 +27,7 @@
 #include "common/internal.h"
 #include "trapeze.h"
 
-typedef struct trapeze_simd_sample {
-    int threads;             /* active threads per SM (W x D) it ran with, W = 32 */
-    int depth;               /* its D: active warps per SM (threads / 32) */
-    double cycles;           /* per SM */
-    double thread_insts, warp_insts, l1_accesses, l1_misses;   /* per SM */
-    double mem_share;        /* scheduler cycles stalled on memory / all */
-} trapeze_simd_sample;
-
+/* trapeze_simd_sample: include/trapeze/simd.h. */
 typedef struct trapeze_simd_model {
     int n_sched;
     double u32, a32, c;      /* lane share, line accesses per thread inst, coalescing */

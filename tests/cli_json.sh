@@ -80,6 +80,7 @@ run cgr "$T" calibrate --model group --gpu gtx480 --samples "$D/gs.csv" --out "$
 run grp "$T" group --gpu gtx480 syrk n=64
 run loc "$T" locality --gpu gtx480 matmul --quiet
 run slp "$T" sleep --gpu gtx480 vecadd n=4096
+run smd "$T" simd --gpu gtx480 --verify filter w=64 h=64
 sed -n '/^cat >"$D\/run.csv"/,/^CSV$/p' "$W/tests/cli_import.sh" | sed '1d;$d' >"$D/run.csv"
 run imp "$T" import ncu "$D/run.csv" --gpu gtx480 --workload hotspot --sync relaunch --h 2 \
     --kernel calculate_temp --skip 1 --relaunch-gap 3500 --samples "$D/s.csv"
@@ -145,6 +146,11 @@ grep -q "simulation $(get "$D/grp.json" '"changed" if d["simulation_changed"] el
 # import: the hand-computed row of tests/cli_import.sh
 [ "$(get "$D/imp.json" 'd["cycles"], d["cpl_cycles"], d["rows_written"]')" = "(257500, 64375, 1)" ] \
     || fail "import figures"
+# simd: the pick and the verified ratio as printed
+grep -q "^pick: $(get "$D/smd.json" '"%dx%d" % (d["pick"]["width"], d["pick"]["depth"])')$" "$D/smd.txt" \
+    || fail "simd: the pick differs from the text's"
+grep -q "the pick reaches $(get "$D/smd.json" '"%.4f" % d["verify"]["pick_ratio"]') of it" "$D/smd.txt" \
+    || fail "simd: the ratio differs from the text's"
 # sim: the launches add up to the text's
 [ "$(get "$D/sim.json" 'd["launches"][0]["warp_instructions"]')" = 896 ] || fail "vecadd warp instructions"
 
@@ -172,7 +178,7 @@ printf '[workload]\ndimensions = 1\nsize = 64\nblock = 8\nheight = 9\n' >"$D/tal
 [ $? = 1 ] || fail "group bad setting: exit 1"
 [ ! -s "$D/gbad.out" ] || fail "group: stdout before the error: $(cat "$D/gbad.out")"
 # every command's --help names --json
-for c in ghostzone sim calibrate validate locality group sleep "import ncu" "trace" cache; do
+for c in ghostzone sim calibrate validate locality group sleep simd "import ncu" "trace" cache; do
     $T $c --help 2>/dev/null | grep -q -- '--json' || fail "$c --help lacks --json"
 done
 "$T" validate --model group --help | grep -q -- '--json' || fail "validate --model group --help"
