@@ -62,8 +62,8 @@ static int preset_of(const char *dir, const char *name, const char *suffix, char
     char path[4096 + 64];
     if (name[0] == '.' || l >= 64 || !cli_is_preset_name(name))
         return 0;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (!is_dir(path))
+    int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= sizeof path || !is_dir(path))
         return 0;
     memcpy(out, name, l + 1);
     return 1;
