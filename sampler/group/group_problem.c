@@ -17,7 +17,6 @@
 #include "sampler/sampler.h"
 #include "common/text.h"
 #include "sim/sim.h"
-#include "sim/memsys.h"
 
 #define MAX_LAUNCHES 64
 
@@ -120,22 +119,19 @@ static trapeze_status open_launch(const trapeze_group_problem *pb, const sim_cor
 }
 
 /* The GPU's peak DRAM rate in 32-byte transfers per core cycle (the
- * config's channels, bus width and data rate over the core clock, as the
- * memory system computes it): no launch moves its data faster, so the
- * whole launch's traffic at this rate is a floor under its cycles. A
- * streaming probe of the memory system (sim_memsys_probe_stream) reaches
- * 92-97% of it but moves with its length and address layout (the V100:
- * 19.3, 21.1 and 15.3 reads a cycle at 512, 1,024 and 2,048 lines per SM),
- * so the floor takes the peak, which the simulated runs approach (the
- * V100's Jacobi 512^2 under k-way-TS: 94%). */
-static trapeze_status dram_rate(const trapeze_config *cfg, int n_sm, double *out,
-                                trapeze_error *err)
+ * config's channels, bus width and data rate over the core clock, the peak
+ * the simulator's statistics measure bandwidth against): no launch moves
+ * its data faster, so the whole launch's traffic at this rate is a floor
+ * under its cycles. A streaming probe of the memory system reaches 92-97%
+ * of it but moves with its length and address layout (the V100: 19.3, 21.1
+ * and 15.3 reads a cycle at 512, 1,024 and 2,048 lines per SM), so the
+ * floor takes the peak, which the simulated runs approach (the V100's
+ * Jacobi 512^2 under k-way-TS: 94%). */
+static double dram_rate(const sim_core_config *core)
 {
-    sim_memsys *m = NULL;
-    trapeze_status s = sim_memsys_create(cfg, n_sm, NULL, &m, err);
-    *out = s ? 0 : sim_memsys_dram_peak(m) / SIM_SECTOR_BYTES;
-    sim_memsys_destroy(m);
-    return s;
+    return core->gpu.core_clock_hz > 0
+               ? core->gpu.dram_bandwidth_bps / core->gpu.core_clock_hz / 32
+               : 0;
 }
 
 /* SMs, occupancy, cache lines and the DRAM's peak rate as the simulator
@@ -163,8 +159,7 @@ static trapeze_status read_machine(trapeze_group_problem *pb, const trapeze_conf
         pb->machine.l2_lines = (double)mem.l2.sets * mem.l2.assoc * mem.n_mem * mem.n_sub;
         if (!(pb->machine.l2_lines > 0))
             pb->machine.l2_lines = 1e-3;
-        if (!s)
-            s = dram_rate(cfg, core.gpu.n_sm, &pb->machine.dram_reads_per_cycle, err);
+        pb->machine.dram_reads_per_cycle = dram_rate(&core);
     }
     close_launch(&h);
     return s;
