@@ -36,14 +36,17 @@
  *        queue, the busiest one bounds the launch; so a sub-grid of m
  *        queues, the short samples of sampler/group/group_window.c, and the
  *        whole launch share the constants)
+ *   cycles    = max((Tc^q + Ts^q + T2^q + Td^q)^(1/q), Tg), q = 1 / (1 - omega)
  *   Tg = (dram + W) / R: the whole launch's DRAM reads and its stores' W
- *        sectors at the whole GPU's sustained rate R (every SM streaming;
- *        machine.dram_reads_per_cycle, measured on the simulator's memory
- *        system, not fitted). Td is one queue's memory pipeline; Tg is all
- *        queues sharing the DRAM channels, which a sub-grid of a few SMs
- *        never reaches (GTX 480 copy: its sub-grid fits to 0.1%, its
- *        whole run streams at 96% of the peak). R = 0: no term.
- *   cycles    = (Tc^q + Ts^q + T2^q + Td^q + Tg^q)^(1/q), q = 1 / (1 - omega)
+ *        sectors at the GPU's peak DRAM rate R (machine.dram_reads_per_cycle,
+ *        the config's, not fitted): a floor, no launch moves its data
+ *        faster.
+ *        Td is one queue's memory pipeline; Tg is all queues sharing the
+ *        DRAM channels, which a sub-grid of a few SMs never reaches. Not
+ *        in the norm: q is fitted to sub-grids, where Tg is negligible, so
+ *        it says nothing of how Tg overlaps the rest (in the norm at the
+ *        V100's fitted q, Jacobi 512^2, near the floor, was predicted
+ *        47% slow). R = 0: no floor.
  */
 #include <math.h>
 #include <stdio.h>
@@ -88,10 +91,12 @@ void trapeze_group_params_default(trapeze_group_params *p)
 
 const char *trapeze_group_eval_bound(const trapeze_group_eval *e)
 {
-    const double t[5] = {e->t_compute, e->t_sm, e->t_l2, e->t_dram, e->t_gpu_dram};
-    static const char *const names[5] = {"latency", "sm", "l2", "dram", "gpu-dram"};
+    if (e->t_gpu_dram > 0 && e->t_gpu_dram >= e->cycles)
+        return "gpu-dram";   /* the floor set the cycles */
+    const double t[4] = {e->t_compute, e->t_sm, e->t_l2, e->t_dram};
+    static const char *const names[4] = {"latency", "sm", "l2", "dram"};
     int best = 0;
-    for (int i = 1; i < 5; i++)
+    for (int i = 1; i < 4; i++)
         if (t[i] > t[best])
             best = i;
     return names[best];
@@ -253,9 +258,9 @@ static grp_dual overlap(grp_dual theta, grp_dual max, grp_dual sum, double f)
     return gd_add(gd_mul(theta, max), gd_mul(gd_sub(gd_const(1), theta), clipped));
 }
 
-/* (t_0^q + ... + t_4^q)^(1/q) computed as a log-sum-exp, so large q neither
- * overflows nor loses the gradient. A time of 0 adds nothing. */
-#define GRP_NTIMES 5
+/* (t_0^q + ... + t_3^q)^(1/q) computed as a log-sum-exp, so large q neither
+ * overflows nor loses the gradient. */
+#define GRP_NTIMES 4
 static grp_dual pnorm(const grp_dual *times, grp_dual q)
 {
     grp_dual t[GRP_NTIMES], l[GRP_NTIMES];
@@ -406,8 +411,10 @@ trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *pa
     const double rate = m->m.dram_reads_per_cycle;
     out->tg = rate > 0 ? gd_scale(gd_add(out->dram, gd_const(m->writes)), 1 / rate) : gd_const(0);
     grp_dual q = gd_div(gd_const(1), gd_sub(gd_const(1), P[TRAPEZE_GROUP_OVERLAP]));
-    const grp_dual times[GRP_NTIMES] = {out->tc, out->tsm, out->t2, out->td, out->tg};
+    const grp_dual times[GRP_NTIMES] = {out->tc, out->tsm, out->t2, out->td};
     out->cycles = pnorm(times, q);
+    if (out->tg.v > out->cycles.v)
+        out->cycles = out->tg;
     return TRAPEZE_OK;
 }
 

@@ -86,7 +86,7 @@ fingerprint() { # GPU: its short runs and its config
 
 # The GPU a data file belongs to: its name's first word (gtx480-sizes-main.csv,
 # v100.ini), after the model's (sleep-v100.csv, group-gtx480-samples.csv).
-gpu_of() { basename "$1" | sed 's/^sleep-//; s/^group-//; s/[-.].*//'; }
+gpu_of() { basename "$1" | sed 's/^sleep-//; s/^group-//; s/^heldout-//; s/[-.].*//'; }
 
 recorded() { # recorded simulator fingerprint of file $1 ("" when none)
     [ -f "$PROV" ] && awk -F, -v f="$1" '$1 == f { c = $2 } END { print c }' "$PROV" || echo ""
@@ -304,10 +304,19 @@ group_cal() { # GPU
         "$T" calibrate --model group --gpu "$1" --threads "$THREADS" \
         --samples $VAL/group-$1-samples.csv --out $CAL/$1-group.ini
 }
+# the held-out launches (data/validation/group-heldout-launches.txt): built-in
+# kernels at other sizes and generated traces, beside the 12 (their rows from
+# the validation's log, copied into the held-out log when it is first made)
+group_heldout() { # GPU
+    run_step "group-heldout-$1" $VAL/group-heldout-$1-samples.csv $VAL/group-heldout-$1.csv -- \
+        sh scripts/group-heldout.sh "$1" "$THREADS"
+}
 step_group_gtx480() { group_val gtx480; }
 step_group_v100() { group_val v100; }
 step_group_cal_gtx480() { group_cal gtx480; }
 step_group_cal_v100() { group_cal v100; }
+step_group_heldout_gtx480() { group_heldout gtx480; }
+step_group_heldout_v100() { group_heldout v100; }
 step_reference_gtx480() { reference gtx480; }
 step_reference_v100() { reference v100; }
 step_reference_gtx280() { reference gtx280; }
@@ -316,7 +325,7 @@ step_reference_gtx280() { reference gtx280; }
 # the V100's, then 100x (the costliest), the GTX 280, the reference sweeps
 ALL="cal_gtx480 sizes_gtx480_small cal_v100 sizes_v100_small sizes_gtx480 sizes_v100 \
 cal_gtx280 reference_gtx480 reference_v100 reference_gtx280 group_gtx480 group_v100 \
-group_cal_gtx480 group_cal_v100 \
+group_cal_gtx480 group_cal_v100 group_heldout_gtx480 group_heldout_v100 \
 sleep_gtx480 sleep_v100 sleep_spread_gtx480 sleep_spread_v100 sleep_usersize_gtx480 \
 sleep_circuit_gtx480 sleep_circuit_v100 sleep_heldout_gtx480 sleep_heldout_v100 \
 sleep_heldout_seed_gtx480 sleep_heldout_seed_v100"
@@ -331,6 +340,7 @@ all_outputs() {
     for g in gtx480 v100; do
         echo "$VAL/group-$g-samples.csv $VAL/group-$g.csv $VAL/sleep-$g.csv $VAL/sleep-$g-spread.csv"
         echo "$VAL/sleep-$g-circuit.csv $VAL/sleep-$g-heldout-circuit.csv $VAL/sleep-$g-heldout-seed.csv"
+        echo "$VAL/group-heldout-$g-samples.csv $VAL/group-heldout-$g.csv"
     done
     echo "$VAL/sleep-gtx480-usersize.csv"
 }

@@ -70,10 +70,9 @@ typedef struct trapeze_group_machine {
                               elements per line): L2 accesses follow the elements
                               a TB reads more closely than its lines when lines
                               are partly used; 0: in lines */
-    double dram_reads_per_cycle;   /* the whole GPU's sustained DRAM traffic, in 32-byte
-                                      reads per core cycle, every SM streaming at once
-                                      (the memory system's streaming probe); 0: no
-                                      whole-GPU DRAM term */
+    double dram_reads_per_cycle;   /* the whole GPU's peak DRAM rate, in 32-byte
+                                      transfers per core cycle (the config's); 0: no
+                                      whole-GPU DRAM floor */
 } trapeze_group_machine;
 
 typedef struct trapeze_group_model trapeze_group_model;
@@ -92,7 +91,8 @@ typedef struct trapeze_group_eval {
     double max_queue;        /* TBs in the longest group queue */
     double t_compute, t_sm, t_l2, t_dram;
     double t_gpu_dram;       /* the whole launch's DRAM reads and writes at the GPU's
-                                sustained rate (machine.dram_reads_per_cycle) */
+                                peak rate (machine.dram_reads_per_cycle): the
+                                cycles' floor */
     double cycles;
     /* exact gradients in the parameters */
     double dl2_dparam[TRAPEZE_GROUP_NPARAMS];
@@ -103,8 +103,9 @@ typedef struct trapeze_group_eval {
 /* Predicts a grouping (n_groups must be the machine's n_sm). */
 trapeze_status trapeze_group_evaluate(const trapeze_group_model *m, const trapeze_grouping *g,
                                       trapeze_group_eval *out, trapeze_error *err);
-/* The largest of a prediction's five times, what bounds it: "latency" (Tc),
- * "sm" (Ts), "l2" (T2), "dram" (Td) or "gpu-dram" (Tg, the whole GPU's DRAM). */
+/* What bounds a prediction: "gpu-dram" where the whole GPU's DRAM floor (Tg)
+ * set its cycles, else the largest of its four times: "latency" (Tc), "sm"
+ * (Ts), "l2" (T2) or "dram" (Td). */
 const char *trapeze_group_eval_bound(const trapeze_group_eval *e);
 
 /* Groupings as the model sees the simulator's baselines and the tiles:
