@@ -14,8 +14,9 @@
 #include "common/text.h"
 
 static const char help_gpu[] =
-"  --gpu FILE|NAME     GPU config (gpgpusim.config syntax) or a shipped preset:\n"
-"                      gtx280, gtx480, v100 (required)\n";
+"  --gpu FILE|NAME     GPU config (gpgpusim.config syntax), an Accel-Sim config\n"
+"                      folder, or a shipped preset: gtx280, gtx480, v100, a100,\n"
+"                      h100, rtx3070, choo-baseline (required)\n";
 /* then --model (calib_models.c) */
 static const char help_rest[] =
 "  --samples FILE      the samples log (default samples.csv)\n"
