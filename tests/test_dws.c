@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "sim/core/gpu_sim.h"
+#include "sim_fixture.h"
 
 #define HIT 10
 #define MISS 100
@@ -329,43 +330,6 @@ static void test_split_policies(void)
     CHECK(hit_store[2] >= hit_store[0]);
 }
 
-/* Runs built-in `name` (with its parameters) on the GTX 480 preset plus
- * `extra` options; fills st. */
-static void run_builtin(const char *name, int argc, char **argv, const char *extra,
-                        sim_kernel_stats *st)
-{
-    trapeze_error err;
-    trapeze_config *cfg = NULL;
-    char path[] = "/tmp/test_dws_XXXXXX";
-    int fd = mkstemp(path);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        CHECK(0);
-        return;
-    }
-    fputs(extra, f);
-    fclose(f);
-    char list[256];
-    snprintf(list, sizeof list, "data/gpus/gtx480.config,%s", path);
-    CHECK_OK(trapeze_config_load(list, &cfg, &err));
-    remove(path);
-    sim_gpu_options opt;
-    memset(&opt, 0, sizeof opt);
-    sim_gpu *g = NULL;
-    CHECK_OK(sim_gpu_create(cfg, &opt, &g, &err));
-    const sim_builtin *b = sim_builtin_find(name);
-    long p[SIM_BUILTIN_MAX_PARAMS];
-    sim_kernel *ks[4];
-    int n = 0;
-    CHECK_OK(sim_builtin_params(b, argc, argv, p, &err));
-    CHECK_OK(b->build(sim_gpu_config(g), p, ks, 4, &n, &err));
-    CHECK(n == 1);
-    CHECK_OK(sim_gpu_run(g, ks[0], st, &err));
-    sim_kernel_destroy(ks[0]);
-    sim_gpu_destroy(g);
-    trapeze_config_destroy(cfg);
-}
-
 /* The invariants on kernels with many warps, branches and loads, on the
  * GTX 480's memory system: every policy executes exactly the baseline's
  * thread instructions (the splits partition the lanes: each lane runs each
@@ -387,10 +351,10 @@ static void test_invariants(void)
         snprintf(arg, sizeof arg, "%s", kern[k][1]);
         char *argv[] = {arg};
         sim_kernel_stats base, st;
-        run_builtin(kern[k][0], 1, argv, "", &base);
+        fixture_run_builtin(kern[k][0], 1, argv, "", &base);
         uint64_t splits_seen = 0;
         for (int i = 0; i < 5; i++) {
-            run_builtin(kern[k][0], 1, argv, pol[i], &st);
+            fixture_run_builtin(kern[k][0], 1, argv, pol[i], &st);
             uint64_t splits = st.total.dws_branch_splits + st.total.dws_mem_splits;
             splits_seen += splits;
             CHECK(st.total.thread_insts == base.total.thread_insts);
@@ -437,7 +401,7 @@ static void test_seed_directions(void)
         size_t n = slurp("data/dws/meng-wpu.config", text, 0, sizeof text);
         n = pol[i][0] ? slurp(pol[i], text, n, sizeof text) : n;
         sim_kernel_stats st;
-        run_builtin("filter", 2, argv, text, &st);
+        fixture_run_builtin("filter", 2, argv, text, &st);
         cycles[i] = st.cycles;
         uint64_t slots = st.total.issue_slots;
         for (int r = 0; r < SIM_STALL_COUNT; r++)

@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "sim/core/gpu_sim.h"
+#include "sim_fixture.h"
 #include "sim/core/rsimd_asu.h"
 
 #define MISS 100
@@ -237,43 +238,15 @@ static void test_reconfigure_at_interval_end(void)
     sim_kernel_destroy(k);
 }
 
-/* Runs built-in `name` on the GTX 480 preset plus `extra`; fills st. */
+/* Runs built-in `name` with one name=value parameter on the GTX 480 preset
+ * plus `extra`; fills st. */
 static void run_builtin(const char *name, const char *arg, const char *extra,
                         sim_kernel_stats *st)
 {
-    trapeze_error err;
-    trapeze_config *cfg = NULL;
-    char path[] = "/tmp/test_rsimd_XXXXXX";
-    int fd = mkstemp(path);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        CHECK(0);
-        return;
-    }
-    fputs(extra, f);
-    fclose(f);
-    char list[256];
-    snprintf(list, sizeof list, "data/gpus/gtx480.config,%s", path);
-    CHECK_OK(trapeze_config_load(list, &cfg, &err));
-    remove(path);
-    sim_gpu_options opt;
-    memset(&opt, 0, sizeof opt);
-    sim_gpu *g = NULL;
-    CHECK_OK(sim_gpu_create(cfg, &opt, &g, &err));
-    const sim_builtin *b = sim_builtin_find(name);
-    long p[SIM_BUILTIN_MAX_PARAMS];
-    sim_kernel *ks[4];
-    int n = 0;
     char a[64];
     snprintf(a, sizeof a, "%s", arg);
     char *argv[] = {a};
-    CHECK_OK(sim_builtin_params(b, 1, argv, p, &err));
-    CHECK_OK(b->build(sim_gpu_config(g), p, ks, 4, &n, &err));
-    CHECK(n == 1);
-    CHECK_OK(sim_gpu_run(g, ks[0], st, &err));
-    sim_kernel_destroy(ks[0]);
-    sim_gpu_destroy(g);
-    trapeze_config_destroy(cfg);
+    fixture_run_builtin(name, 1, argv, extra, st);
 }
 
 /* On kernels with branches, barriers and many warps: every configuration
