@@ -9,6 +9,19 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The kernel a builder made; a builder error ends the test at once (the
+ * kernels that follow would be built on it). */
+static inline sim_kernel *fixture_kb_end(sim_kb *kb)
+{
+    sim_kernel *k = NULL;
+    trapeze_error err;
+    if (sim_kb_end(kb, &k, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        exit(1);
+    }
+    return k;
+}
+
 /* Runs built-in `name` (with its argc name=value parameters) on
  * data/gpus/gtx480.config plus the option lines `extra`; fills st. */
 static inline void fixture_run_builtin(const char *name, int argc, char **argv, const char *extra,

@@ -136,17 +136,6 @@ static uint64_t run(sim_kernel *k, const char *extra, two_lat *p, sim_kernel_sta
     return s ? 0 : st->cycles;
 }
 
-static sim_kernel *end(sim_kb *kb)
-{
-    sim_kernel *k = NULL;
-    trapeze_error err;
-    if (sim_kb_end(kb, &k, &err)) {
-        fprintf(stderr, "%s\n", err.message);
-        exit(1);
-    }
-    return k;
-}
-
 /* One warp: r1 = a[2 tx] (lanes 0-15 read the hot line, lanes 16-31 the
  * next, cold, line), r2 = r1 + r1, c[2 tx] = r2 (two cold lines). */
 static sim_kernel *divergent_load(two_lat *p)
@@ -159,7 +148,7 @@ static sim_kernel *divergent_load(two_lat *p)
     sim_kb_st(kb, sim_at1(c, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 2))), 2);
     memset(p, 0, sizeof *p);
     p->store_base = HOT + 4096;
-    return end(kb);
+    return fixture_kb_end(kb);
 }
 
 /* The load issues at 1 and offers its two line requests at 2 (hot, lanes
@@ -217,7 +206,7 @@ static sim_kernel *if_else(int after)
     sim_kb_endif(kb);
     for (int i = 0; i < after; i++)
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 3, 3, 3, SIM_NO_REG);
-    return end(kb);
+    return fixture_kb_end(kb);
 }
 
 /* The IF's branch at 1; on the stack the THEN load issues at 2 (offered 3,
@@ -275,7 +264,7 @@ static void test_reconvergence_policy(void)
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 3, 2, 2, SIM_NO_REG);
         sim_kb_endif(kb);
         sim_kb_st(kb, sim_at1(c, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 2))), 3);
-        sim_kernel *k = end(kb);
+        sim_kernel *k = fixture_kb_end(kb);
         memset(&p, 0, sizeof p);
         p.store_base = HOT + 4096;
         char extra[128];
@@ -313,7 +302,7 @@ static void test_split_policies(void)
         sim_kb_ld(kb, 1, sim_at1(a, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 2))));
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 2, 1, 1, SIM_NO_REG);
         sim_kb_st(kb, sim_at1(c, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 2))), 2);
-        sim_kernel *k = end(kb);
+        sim_kernel *k = fixture_kb_end(kb);
         memset(&p, 0, sizeof p);
         p.store_base = HOT + 4096;
         char extra[128];

@@ -51,17 +51,6 @@ static uint64_t run(sim_kernel *k, const char *extra, sim_kernel_stats *st)
     return s ? 0 : st->cycles;
 }
 
-static sim_kernel *end(sim_kb *kb)
-{
-    sim_kernel *k = NULL;
-    trapeze_error err;
-    if (sim_kb_end(kb, &k, &err)) {
-        fprintf(stderr, "%s\n", err.message);
-        exit(1);
-    }
-    return k;
-}
-
 /* ---- the adaptation state unit ---- */
 
 /* Cycles per task of (w, d) on the tiny space: 8 lanes, one warp, so
@@ -124,7 +113,7 @@ static sim_kernel *if_else(void)
     sim_kb_ld(kb, 1, sim_at1(b, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 1))));
     sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 2, 1, 1, SIM_NO_REG);
     sim_kb_endif(kb);
-    return end(kb);
+    return fixture_kb_end(kb);
 }
 
 /* Whole warp, on the stack: the THEN load issues at 2 (done 103), its add
@@ -169,7 +158,7 @@ static sim_kernel *load_add(int warps, int blocks)
     int a = sim_kb_global(kb, "a", 1 << 16);
     sim_kb_ld(kb, 1, sim_at1(a, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 1, .k[SIM_BX] = 32 * warps))));
     sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 2, 1, 1, SIM_NO_REG);
-    return end(kb);
+    return fixture_kb_end(kb);
 }
 
 /* Two warps, depth 1: the second is suspended until the first exits.
@@ -203,7 +192,7 @@ static sim_kernel *late_blocks(int blocks)
     sim_kb_ld(kb, 1, sim_at1(a, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 1, .k[SIM_BX] = 32))));
     sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 2, 1, 1, SIM_NO_REG);
     sim_kb_endif(kb);
-    return end(kb);
+    return fixture_kb_end(kb);
 }
 
 /* An SM of two warp slots, one-warp blocks, an interval per finished

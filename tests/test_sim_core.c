@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "sim/core/gpu_sim.h"
+#include "sim_fixture.h"
 #include "sim/sim.h"
 
 #define LAT 100
@@ -122,17 +123,6 @@ static uint64_t run1(trapeze_config *cfg, sim_kernel *k, int refuse)
     return c;
 }
 
-static sim_kernel *end(sim_kb *kb)
-{
-    sim_kernel *k = NULL;
-    trapeze_error err;
-    if (sim_kb_end(kb, &k, &err)) {
-        fprintf(stderr, "%s\n", err.message);
-        exit(1);
-    }
-    return k;
-}
-
 /* Cycles of k alone on one SM of base_cfg (8 blocks) plus `extra`. */
 static uint64_t cycles_with(sim_kernel *k, const char *extra)
 {
@@ -159,7 +149,7 @@ static void test_dual_issue(void)
     sim_kb *kb = sim_kb_begin("indep", SIM_DIM(1), SIM_DIM(32));
     for (int i = 0; i < 10; i++)
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1 + i, 20, 21, 22);
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     CHECK(cycles_with(k, "-gpgpu_max_insn_issue_per_warp 2\n"
                          "-gpgpu_dual_issue_diff_exec_units 0\n") == 11);
     CHECK(cycles_with(k, "-gpgpu_max_insn_issue_per_warp 2\n") == 16);
@@ -170,13 +160,13 @@ static void test_dual_issue(void)
     for (int i = 0; i < 10; i++)
         sim_kb_alu(kb, i % 2 ? SIM_OP_INT : SIM_OP_FP, i % 2 ? SIM_ALU_ADD : SIM_ALU_MAD, 1 + i,
                    20, 21, 22);
-    k = end(kb);
+    k = fixture_kb_end(kb);
     CHECK(cycles_with(k, "-gpgpu_max_insn_issue_per_warp 2\n-gpgpu_num_int_units 2\n") == 11);
     sim_kernel_destroy(k);
     kb = sim_kb_begin("chain", SIM_DIM(1), SIM_DIM(32));
     for (int i = 0; i < 10; i++)
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1, 1, 1, 1);
-    k = end(kb);
+    k = fixture_kb_end(kb);
     CHECK(cycles_with(k, "-gpgpu_max_insn_issue_per_warp 2\n"
                          "-gpgpu_dual_issue_diff_exec_units 0\n") == 52);
     sim_kernel_destroy(k);
@@ -191,7 +181,7 @@ static void test_fu_latency(void)
     sim_kb *kb = sim_kb_begin("chain", SIM_DIM(1), SIM_DIM(32));
     for (int i = 0; i < 10; i++)
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1, 1, 1, 1);
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     CHECK(run1(cfg, k, 0) == 52);
     sim_kernel_destroy(k);
     /* 10 independent FMAs: issue at 1..10 (initiation 1, two SP units),
@@ -199,7 +189,7 @@ static void test_fu_latency(void)
     kb = sim_kb_begin("indep", SIM_DIM(1), SIM_DIM(32));
     for (int i = 0; i < 10; i++)
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1 + i, 20, 21, 22);
-    k = end(kb);
+    k = fixture_kb_end(kb);
     CHECK(run1(cfg, k, 0) == 16);
     sim_kernel_destroy(k);
     /* 4 dependent integer DIVs (latency 145): 1 + 3*145 = 436 issues the
@@ -207,7 +197,7 @@ static void test_fu_latency(void)
     kb = sim_kb_begin("div", SIM_DIM(1), SIM_DIM(32));
     for (int i = 0; i < 4; i++)
         sim_kb_alu(kb, SIM_OP_INT, SIM_ALU_DIV, 1, 1, SIM_NO_REG, SIM_NO_REG);
-    k = end(kb);
+    k = fixture_kb_end(kb);
     CHECK(run1(cfg, k, 0) == 582);
     sim_kernel_destroy(k);
     trapeze_config_destroy(cfg);
@@ -225,7 +215,7 @@ static void test_window(void)
     sim_kb *kb = sim_kb_begin("chain", SIM_DIM(1), SIM_DIM(32));
     for (int i = 0; i < 10; i++)
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1, 1, 1, 1);
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     const long n[] = {4, 10, 11, 12};
     const uint64_t cycles[] = {17, 47, 48, 52}, insts[] = {4, 10, 11, 11};
     for (int i = 0; i < 4; i++) {
@@ -270,7 +260,7 @@ static uint64_t one_inst(trapeze_config *cfg, sim_op op, sim_alu alu, int dst, i
 {
     sim_kb *kb = sim_kb_begin("one", SIM_DIM(1), SIM_DIM(32));
     sim_kb_alu(kb, op, alu, dst, a, b, c);
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     uint64_t cyc = run1(cfg, k, 0);
     sim_kernel_destroy(k);
     return cyc;
@@ -282,7 +272,7 @@ static void test_operand_collector(void)
     sim_kb *kb = sim_kb_begin("chain", SIM_DIM(1), SIM_DIM(32));
     for (int i = 0; i < 10; i++)
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1, 1, 1, 1);
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     CHECK(run1(cfg, k, 0) == 112);
     sim_kernel_destroy(k);
     /* bank conflict: r2 and r18 share bank 2 (warp 0), read at steps 3 and
@@ -315,7 +305,7 @@ static void test_operand_collector(void)
         kb = sim_kb_begin("divs", SIM_DIM(1), SIM_DIM(32));
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_DIV, 1, 20, SIM_NO_REG, SIM_NO_REG);
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_DIV, 2, 21, SIM_NO_REG, SIM_NO_REG);
-        k = end(kb);
+        k = fixture_kb_end(kb);
         CHECK(run1(cfg, k, 0) == (sub ? 51u : 48u));
         sim_kernel_destroy(k);
         trapeze_config_destroy(cfg);
@@ -348,7 +338,7 @@ static void test_instruction_fetch(void)
     sim_kb *kb = sim_kb_begin("four", SIM_DIM(1), SIM_DIM(32));
     for (int i = 0; i < 4; i++)
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1 + i, 20, 21, 22);
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     CHECK(run1(cfg, k, 0) == LAT + 14);
     trapeze_config *off = make_cfg(8, NULL);
     CHECK(run1(off, k, 0) == 10);
@@ -364,7 +354,7 @@ static void test_instruction_fetch(void)
     kb = sim_kb_begin("four2", SIM_DIM(1), SIM_DIM(64));
     for (int i = 0; i < 4; i++)
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1 + i, 20, 21, 22);
-    k = end(kb);
+    k = fixture_kb_end(kb);
     CHECK(run1(cfg, k, 0) == LAT + 15);
     sim_kernel_destroy(k);
     /* nine instructions (8 FMAs, EXIT): PCs 0..128, two lines; the second
@@ -375,7 +365,7 @@ static void test_instruction_fetch(void)
     kb = sim_kb_begin("nine", SIM_DIM(1), SIM_DIM(32));
     for (int i = 0; i < 8; i++)
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1 + i, 20, 21, 22);
-    k = end(kb);
+    k = fixture_kb_end(kb);
     CHECK(run1(cfg, k, 0) == 2 * LAT + 18);
     sim_kernel_destroy(k);
     trapeze_config_destroy(cfg);
@@ -399,7 +389,7 @@ static void test_branch_unit(void)
     sim_kb_loop(kb, SIM_AFF(.c = 4));
     sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, SIM_NO_REG, 20, 21, 22);   /* no WAW wait */
     sim_kb_endloop(kb);
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     CHECK(cycles_with(k, NULL) == 13);
     CHECK(cycles_with(k, "-specialized_unit_1 1,1,4,1,1,BRA\n"
                          "-trace_opcode_latency_initiation_spec_op_1 4,4\n") == 19);
@@ -427,7 +417,7 @@ static void test_spec_units(void)
     sim_kb_unit(kb, 2);
     sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 3, 22, 23, 24);
     sim_kb_unit(kb, 3);
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     CHECK(cycles_with(k, NULL) == 26);
     CHECK(cycles_with(k, "-specialized_unit_2 1,1,200,1,1,TEX\n"
                          "-trace_opcode_latency_initiation_spec_op_2 30,2\n"
@@ -465,7 +455,7 @@ static void test_int_dp_units(void)
         sim_kb *kb = sim_kb_begin("intfp", SIM_DIM(1), SIM_DIM(32));
         for (int j = 0; j < 4; j++)
             sim_kb_alu(kb, j % 2 ? SIM_OP_FP : ops[i], SIM_ALU_MUL, 1 + j, 20, 21, 22);
-        sim_kernel *k = end(kb);
+        sim_kernel *k = fixture_kb_end(kb);
         char extra[256];
         const char *one_sp = "-gpgpu_num_sp_units 1\n-ptx_opcode_latency_dp 4,13,4,5,39\n"
                              "-ptx_opcode_initiation_dp 1,2,2,1,8\n";
@@ -486,7 +476,7 @@ static void test_int_dp_units(void)
         sim_kb *kb = sim_kb_begin("dpsfu", SIM_DIM(1), SIM_DIM(32));
         for (int j = 0; j < 4; j++)
             sim_kb_alu(kb, j % 2 ? SIM_OP_FP : SIM_OP_DP, SIM_ALU_MUL, 1 + j, 20, 21, 22);
-        sim_kernel *k = end(kb);
+        sim_kernel *k = fixture_kb_end(kb);
         const char *one_sp = "-gpgpu_num_sp_units 1\n-ptx_opcode_latency_dp 4,13,4,5,39\n"
                              "-ptx_opcode_initiation_dp 1,2,2,1,8\n";
         char extra[256];
@@ -556,7 +546,7 @@ static void test_accelsim_option_lines(void)
     sim_kb *kb = sim_kb_begin("chain", SIM_DIM(1), SIM_DIM(32));
     for (int i = 0; i < 10; i++)
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1, 1, 1, 1);
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     CHECK(run1(cfg, k, 0) == 22);
     sim_kernel_destroy(k);
     trapeze_config_destroy(cfg);
@@ -584,7 +574,7 @@ static uint64_t shmem_cycles(trapeze_config *cfg, int stride, int twice, sim_ker
     if (twice)
         sim_kb_ld(kb, 3, sim_at1(sh, 4, sim_ix(SIM_AFF(.c = 1, .k[SIM_TX] = stride))));
     sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 2, twice ? 3 : 1, SIM_NO_REG, SIM_NO_REG);
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     uint64_t c = run_on(cfg, k, 0, st);
     sim_kernel_destroy(k);
     return c;
@@ -617,7 +607,7 @@ static sim_kernel *one_load(void)
     int a = sim_kb_global(kb, "a", 4096);
     sim_kb_ld(kb, 1, sim_at1(a, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 1))));
     sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 2, 1, SIM_NO_REG, SIM_NO_REG);
-    return end(kb);
+    return fixture_kb_end(kb);
 }
 
 /* -gpgpu_coalesce_arch 70 (GPGPU-Sim from arch 40 on): a warp's load of 32
@@ -640,7 +630,7 @@ static void test_sector_accesses(void)
     sim_kb *kb = sim_kb_begin("spread", SIM_DIM(1), SIM_DIM(32));
     int a = sim_kb_global(kb, "a", 4096);
     sim_kb_ld(kb, 1, sim_at1(a, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 16))));
-    k = end(kb);
+    k = fixture_kb_end(kb);
     CHECK(run_on(cfg, k, 0, &st) == LAT + 3 + 31);
     CHECK(st.total.mem_requests == 32);
     sim_kernel_stats_free(&st);
@@ -728,7 +718,7 @@ static void test_fence(void)
         if (fence)
             sim_kb_fence(kb);
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 2, SIM_NO_REG, SIM_NO_REG, SIM_NO_REG);
-        sim_kernel *k = end(kb);
+        sim_kernel *k = fixture_kb_end(kb);
         sim_kernel_stats st;
         uint64_t c = run_on(cfg, k, 0, &st);
         CHECK(c == (fence ? LAT + 8u : LAT + 3u));
@@ -762,7 +752,7 @@ static void test_barrier(void)
         for (int i = 0; i < 10; i++)
             sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 2, 2, 2, 2);
         sim_kb_endif(kb);
-        sim_kernel *k = end(kb);
+        sim_kernel *k = fixture_kb_end(kb);
         sim_kernel_stats st;
         uint64_t c = run_on(cfg, k, 0, &st);
         CHECK(c == (bar ? 151u : 103u));
@@ -841,7 +831,7 @@ static void test_stall_attribution(void)
     sim_kb_endif(kb);
     sim_kb_bar(kb);
     const uint64_t stall_a[SIM_STALL_COUNT] = {101 + 102, 78, 0, 95, 2 + 4};
-    check_stalls(cfg, end(kb), 206, 30, stall_a);
+    check_stalls(cfg, fixture_kb_end(kb), 206, 30, stall_a);
 
     kb = sim_kb_begin("done_during_load", SIM_DIM(1), SIM_DIM(64));
     a = sim_kb_global(kb, "a", 4096);
@@ -855,7 +845,7 @@ static void test_stall_attribution(void)
     sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 4, 3, SIM_NO_REG, SIM_NO_REG);
     sim_kb_endif(kb);
     const uint64_t stall_b[SIM_STALL_COUNT] = {99 + 101, 38, 0, 0, 53 + 2};
-    check_stalls(cfg, end(kb), 156, 19, stall_b);
+    check_stalls(cfg, fixture_kb_end(kb), 156, 19, stall_b);
     trapeze_config_destroy(cfg);
 }
 
@@ -869,7 +859,7 @@ static void occupancy_case(int ctas, int threads, int regs, int shmem, int expec
     sim_kb_regs(kb, regs);
     sim_kb_shmem(kb, shmem);
     sim_kb_alu(kb, SIM_OP_INT, SIM_ALU_DIV, 1, SIM_NO_REG, SIM_NO_REG, SIM_NO_REG);
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     sim_core_config c;
     trapeze_error err;
     CHECK_OK(sim_core_config_read(cfg, &c, &err));
@@ -1090,7 +1080,7 @@ static void test_hang_barrier_not_resident(void)
     sim_kb *kb = sim_kb_begin("short_grid", SIM_DIM(2), SIM_DIM(32));
     int sync = sim_kb_global(kb, "sync", 128);
     sim_kb_global_barrier(kb, sync, SIM_AFF(.c = 0), 4, 1);
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     CHECK(run_status(cfg, k, 0, &err, &cycle) == TRAPEZE_ERANGE);
     CHECK(strstr(err.message, "waits for 4 blocks but the grid has 2") != NULL);
     sim_kernel_destroy(k);
@@ -1115,7 +1105,7 @@ static void test_hang_spin(void)
     sim_kb_spin(kb);
     sim_kb_ld_volatile(kb, 1, sim_at1(flag, 4, sim_ix(SIM_AFF(.c = 0))));
     sim_kb_endspin(kb, 1, SIM_AFF(.c = 1));
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     trapeze_error err;
     uint64_t cycle = 0;
     CHECK(run_status(cfg, k, 1, &err, &cycle) == TRAPEZE_EFAIL);
@@ -1146,7 +1136,7 @@ static void test_hang_memory_wait(void)
         sim_kb_ld(kb, 1, sim_at1(a, 4, sim_ix(SIM_AFF(.c = 32 * i, .k[SIM_TX] = 1))));
         sim_kb_uses(kb, 1);
     }
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     trapeze_error err;
     uint64_t cycle = 0;
     trapeze_config *ok = make_cfg(8, "-trapeze_hang_cycles 150\n");
@@ -1173,7 +1163,7 @@ static void test_simt_mask(void)
     sim_kb_alu(kb, SIM_OP_INT, SIM_ALU_ADD, 2, SIM_NO_REG, SIM_NO_REG, SIM_NO_REG);
     sim_kb_alu(kb, SIM_OP_INT, SIM_ALU_ADD, 3, SIM_NO_REG, SIM_NO_REG, SIM_NO_REG);
     sim_kb_endif(kb);
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     sim_kernel_stats st;
     run_on(cfg, k, 0, &st);
     /* IF (32) + 1 add (16) + ELSE branch (16) + 2 adds (16) + EXIT (32) */
@@ -1192,7 +1182,7 @@ static uint64_t pred_lanes(trapeze_config *cfg, int64_t c, sim_cmp cmp)
     sim_kb_if(kb, sim_pred1(SIM_AFF(.c = c, .k[SIM_TX] = 1), cmp));
     sim_kb_alu(kb, SIM_OP_INT, SIM_ALU_ADD, 1, SIM_NO_REG, SIM_NO_REG, SIM_NO_REG);
     sim_kb_endif(kb);
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     sim_kernel_stats st;
     run_on(cfg, k, 0, &st);
     uint64_t n = st.total.thread_insts - 64 - 64;   /* less the IF and the EXIT */
@@ -1254,7 +1244,7 @@ static void test_run_until_insts(void)
     sim_kb *kb = sim_kb_begin("chain", SIM_DIM(1), SIM_DIM(32));
     for (int i = 0; i < 10; i++)
         sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_MAD, 1, 1, 1, 1);
-    sim_kernel *k = end(kb);
+    sim_kernel *k = fixture_kb_end(kb);
     trapeze_config *cfg = make_cfg(8, NULL);
     sim_gpu *g = NULL;
     trapeze_error err;
