@@ -8,16 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "common/config_extend.h"
 #include "common/error.h"
 #include "common/text.h"
 #include "model/simd.h"
 #include "sim/sim.h"
 
 struct trapeze_simd_kernel {
-    char *cfg_text;                    /* the GPU's options, one per line */
-    char name[512];                    /* the config's name (its first file) */
+    char *gpu;                         /* the GPU's config, as trapeze_config_load takes it */
     const sim_builtin *builtin;        /* NULL: a trace */
     long p[SIM_BUILTIN_MAX_PARAMS];
     char *trace;                       /* the trace's first kernel file */
@@ -28,63 +27,9 @@ void trapeze_simd_kernel_destroy(trapeze_simd_kernel *k)
 {
     if (!k)
         return;
-    free(k->cfg_text);
+    free(k->gpu);
     free(k->trace);
     free(k);
-}
-
-/* The length of path's folder ("" -> 0, "a/b" -> 1). */
-static size_t dir_len(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? (size_t)(slash - path) : 0;
-}
-
-/* -inter_config_file names a file beside the file defining it (the
- * simulator reads it so); in the text, parsed as the config's first file,
- * one defined in another folder is given as an absolute path instead. */
-static const char *file_option(const trapeze_config *cfg, const char *name, const char *v,
-                               char *buf, size_t size)
-{
-    const char *from = trapeze_config_file(cfg, name), *first = trapeze_config_name(cfg);
-    size_t n = from ? dir_len(from) : 0;
-    char cwd[2048];
-    if (strcmp(name, "inter_config_file") || !from || v[0] == '/' ||
-        (n == dir_len(first) && !strncmp(from, first, n)))
-        return v;
-    if (from[0] == '/' || !getcwd(cwd, sizeof cwd))
-        snprintf(buf, size, "%.*s%s%s", (int)n, from, n ? "/" : "", v);
-    else
-        snprintf(buf, size, "%s/%.*s%s%s", cwd, (int)n, from, n ? "/" : "", v);
-    return buf;
-}
-
-/* The loaded config's options as text (a list of files made one), to which
- * a run adds its own lines: the last definition wins. */
-static trapeze_status config_text(const trapeze_config *cfg, char **out, trapeze_error *err)
-{
-    size_t cap = 4096, len = 0;
-    char *t = malloc(cap), path[4096];
-    for (size_t i = 0; t && i < trapeze_config_count(cfg); i++) {
-        const char *name = trapeze_config_option(cfg, i), *v = "";
-        trapeze_config_get_string(cfg, name, "", &v);
-        v = file_option(cfg, name, v, path, sizeof path);
-        size_t need = strlen(name) + strlen(v) + 4;
-        if (len + need >= cap) {
-            char *g = realloc(t, cap = 2 * (len + need));
-            if (!g)
-                free(t);
-            t = g;
-            if (!t)
-                break;
-        }
-        len += (size_t)snprintf(t + len, cap - len, "-%s %s\n", name, v);
-    }
-    if (!t)
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    t[len] = '\0';
-    *out = t;
-    return TRAPEZE_OK;
 }
 
 static trapeze_status kernel_new(const char *gpu, trapeze_simd_kernel **out, trapeze_error *err)
@@ -97,10 +42,8 @@ static trapeze_status kernel_new(const char *gpu, trapeze_simd_kernel **out, tra
     trapeze_status s = trapeze_config_load(gpu, &cfg, err);
     if (!s)
         s = sim_core_config_read(cfg, &k->core, err);
-    if (!s)
-        s = config_text(cfg, &k->cfg_text, err);
-    if (!s)
-        snprintf(k->name, sizeof k->name, "%s", trapeze_config_name(cfg));
+    if (!s && !(k->gpu = trapeze_strdup(gpu)))
+        s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     trapeze_config_destroy(cfg);
     if (s) {
         trapeze_simd_kernel_destroy(k);
@@ -152,18 +95,14 @@ trapeze_status trapeze_simd_kernel_trace(const char *gpu, const char *kernelslis
 static trapeze_status run(const trapeze_simd_kernel *k, const char *extra, sim_kernel_stats *st,
                           trapeze_error *err)
 {
-    size_t n = strlen(k->cfg_text) + strlen(extra) + 1;
-    char *text = malloc(n);
-    if (!text)
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    snprintf(text, n, "%s%s", k->cfg_text, extra);
     trapeze_config *cfg = NULL;
     sim_gpu *g = NULL;
     sim_kernel *built = NULL;
     sim_trace_kernel *t = NULL;
     int nb = 0;
-    trapeze_status s = trapeze_config_parse(text, k->name, &cfg, err);
-    free(text);
+    trapeze_status s = trapeze_config_load(k->gpu, &cfg, err);
+    if (!s)
+        s = trapeze_config_extend(cfg, extra, "the simd sample's options", err);
     if (!s)
         s = sim_gpu_create(cfg, NULL, &g, err);
     if (!s)

@@ -24,7 +24,7 @@
  *    and its requests completed; a block's resources are freed in the
  *    cycle its last warp finishes;
  *  - each scheduler picks at most one warp per cycle, which issues one
- *    instruction, or two with -gpgpu_max_insn_issue_per_warp 2 (issue_second).
+ *    instruction, or two with -gpgpu_max_insn_issue_per_warp 2 (issue_pair).
  *
  * Idle skipping: every warp has a `retry` cycle before which it surely cannot
  * issue (SIM_NEVER when it waits for an event: a load, a barrier, a fence);
@@ -977,6 +977,15 @@ static int issue_second(sim_sm *sm, int slot, int first_kind, int first_op, uint
     return 1;
 }
 
+/* The picked warp's instruction, then its next one if it pairs: the
+ * single-issue path (every preset but Kepler's and Pascal's) stays issue(). */
+static void issue_pair(sim_sm *sm, int slot, uint64_t t)
+{
+    int kind = sm->warps[slot].kind, op = sm->warps[slot].inst.op;
+    issue(sm, slot, t);
+    issue_second(sm, slot, kind, op, t);
+}
+
 /* ---- the LDST unit's port ---- */
 
 /* The LDST queue is empty at t: its parked are due (sim_sched_due) and
@@ -1209,10 +1218,10 @@ static void sm_cycle(sim_sm *sm, uint64_t t)
                        : sim_sched_pick_two_level(sm, sc, sm->wretry, sm->wfinite, ldst, t,
                                                   can_issue, &ctx);
         if (slot >= 0) {
-            int kind = sm->warps[slot].kind, op = sm->warps[slot].inst.op;
-            issue(sm, slot, t);
             if (sm->cfg->max_issue > 1 && !sm->dws)
-                issue_second(sm, slot, kind, op, t);
+                issue_pair(sm, slot, t);
+            else
+                issue(sm, slot, t);
             sm->st.issue_slots++;
             sc->reason = SIM_STALL_IDLE;   /* re-evaluated before any gap */
             issued |= 1u << s;
