@@ -6,24 +6,34 @@
  * computes it.
  *
  * One visited cycle t, in gpu_sim.c's order, as two phases on the pool
- * (pool.c) with the interconnect between them on the calling thread:
+ * (pool.c), a fork and a join each:
  *
  *   phase A  thread 0 first runs DRAM and L2 (sim_memsys_cycle_behind); then
- *            every thread runs the cycle of each due SM of its own share (a
- *            fixed contiguous range; thread 0's smaller) (its LDST port
- *            offers requests to its own L1D port);
- *   serial   the interconnect (sim_memsys_cycle_icnt): SMs' miss queues to
- *            the slices, the slices' replies to the SMs' ports;
- *   phase B  every thread, for each SM of its share, runs its port's
- *            fill and latency queues (sim_memsys_cycle_port), pops the
- *            completions due at t and hands them to the SM.
+ *            every thread, for each SM of its own share (a fixed contiguous
+ *            range; thread 0's smaller), runs the SM's cycle if due (its
+ *            LDST port offers requests to its own L1D port) and the SM's
+ *            side of the crossbar's tick (sim_memsys_icnt_sm: its port
+ *            ejects a reply, injects a request);
+ *   phase B  thread 0 first runs the rest of the crossbar's tick
+ *            (sim_memsys_icnt_rest: the slices' side, the arbitration of
+ *            both directions); every thread, for each SM of its share, runs
+ *            its port's fill and latency queues (sim_memsys_cycle_port),
+ *            pops the completions due at t and hands them to the SM.
+ *
+ * The interconnect runs alone between the phases instead
+ * (sim_memsys_cycle_icnt) where it cannot be split: the fixed-latency
+ * interconnect of -network_mode 1 (icnt.c), and a cycle with other than
+ * one icnt tick (sim_memsys_icnt_split).
  *
  * Why that is the one-thread order: DRAM and L2 in cycle t read only what
  * the interconnect delivered before t, never what an SM does in t, so they
- * may run beside the SMs; an SM's cycle and its port's queues read and
- * write that SM and that port only. Which thread runs an SM could change
- * from cycle to cycle without changing a result (the sums commute); the
- * shares are fixed so that an SM's state stays in one core's cache.
+ * may run beside the SMs; an SM's cycle, its side of the crossbar and its
+ * port's queues read and write that SM, that port and that port's buffers
+ * of the crossbar only; the crossbar's arbitration moves packets between
+ * its own buffers, which no port's queues touch. Which thread runs an SM
+ * could change from cycle to cycle without changing a result (the sums
+ * commute); the shares are fixed so that an SM's state stays in one
+ * core's cache.
  *
  * THE RULE for state touched by an SM's cycle, its port or its completions
  * (sim/core/sm.c, fetch.c, opndcoll.c, sched*.c, sim/mem/l1d.c, and any new
@@ -41,8 +51,10 @@
  * the completion queue's is per port), a random generator shared by SMs
  * (give each SM its own stream, seeded from its id), an allocator whose
  * addresses or ids feed a result, or state of another SM. The DRAM and L2
- * side (l2.c, dram.c) runs on thread 0 while SMs run: it may touch m->stats
- * and m->events but nothing an SM touches. A test runs every built-in
+ * side (l2.c, dram.c) and the crossbar's rest run on thread 0 while SMs
+ * run: they may touch m->stats and m->events but nothing an SM touches;
+ * the crossbar's counts that SMs' sides change (its packets, flits) are
+ * kept per thread and added in by its rest (xbar.c). A test runs every built-in
  * kernel, a trace, the power model and the interconnect configs at 1, 2, 4
  * and 8 threads and compares the bytes (tests/cli_sim_threads.sh);
  * ThreadSanitizer on it finds what breaks this rule.
@@ -55,9 +67,10 @@
 #include "sim/core/pool.h"
 
 /* Thread 0's share of the SMs against another thread's: it also runs DRAM
- * and L2 in phase A (a tenth to a fifth of a cycle's work on the V100 and
- * GTX 480 presets, perf report). */
-#define SIM_PAR_SHARE0 0.75
+ * and L2 in phase A and the interconnect's rest in phase B (on the V100
+ * Jacobi 1024x1024, one thread: L2 12%, DRAM 4%, the interconnect 10% of the
+ * run; 0.5 to 0.75 measured within the load's noise of each other). */
+#define SIM_PAR_SHARE0 0.6
 
 struct sim_par {
     sim_pool *pool;
@@ -67,6 +80,7 @@ struct sim_par {
     sim_memsys *m;
     sim_events **ev;       /* per thread: the simulator's events (0), shards */
     uint64_t t;
+    int split;             /* this cycle's interconnect split between the phases */
     int *first;            /* thread i runs SMs first[i] .. first[i + 1] - 1: always the
                             * same ones, so that an SM's state stays in one core's cache */
     /* which way runs the cycles (choose_way) */
@@ -156,11 +170,14 @@ static void phase_a(void *ctx, int i)
     uint64_t t = p->t;
     if (i == 0)
         sim_memsys_cycle_behind(p->m, t);
-    for (int s = p->first[i]; s < p->first[i + 1]; s++)
+    for (int s = p->first[i]; s < p->first[i + 1]; s++) {
         if (p->sms[s].next <= t) {
             own(p, s, i);
             sim_sm_cycle(&p->sms[s], t);
         }
+        if (p->split)
+            sim_memsys_icnt_sm(p->m, s, i);
+    }
 }
 
 static void phase_b(void *ctx, int i)
@@ -168,6 +185,8 @@ static void phase_b(void *ctx, int i)
     sim_par *p = ctx;
     uint64_t t = p->t;
     sim_mem_request r;
+    if (p->split && i == 0)
+        sim_memsys_icnt_rest(p->m);
     for (int s = p->first[i]; s < p->first[i + 1]; s++) {
         own(p, s, i);
         sim_memsys_cycle_port(p->m, s, t);
@@ -184,12 +203,18 @@ void sim_par_cycle(sim_par *p, uint64_t t)
         return;
     }
     p->t = t;
+    p->split = sim_memsys_icnt_split(p->m, t);
     sim_pool_run(p->pool, phase_a, p);
-    sim_memsys_cycle_icnt(p->m, t);
+    if (!p->split)
+        sim_memsys_cycle_icnt(p->m, t);
     sim_pool_run(p->pool, phase_b, p);
 }
 
 int sim_par_threads(const sim_par *p) { return p->n; }
+
+void sim_par_profile(sim_par *p, int on) { sim_pool_profile(p->pool, on); }
+
+const sim_pool_profile_t *sim_par_profiled(const sim_par *p) { return sim_pool_profiled(p->pool); }
 
 void sim_par_destroy(sim_par *p)
 {
@@ -241,7 +266,10 @@ trapeze_status sim_par_create(int threads, int always, sim_sm *sms, int n_sm, si
     p->m = m;
     p->left = 1;
     p->always = always;
-    sim_memsys_set_parallel(m, 1);
+    if (!sim_memsys_set_parallel(m, threads)) {
+        sim_par_destroy(p);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory");
+    }
     *out = p;
     return TRAPEZE_OK;
 }
