@@ -9,8 +9,8 @@
  * (pool.c), a fork and a join each:
  *
  *   phase A  thread 0 first runs DRAM and L2 (sim_memsys_cycle_behind); then
- *            every thread, for each SM of its own share (a fixed contiguous
- *            range; thread 0's smaller), runs the SM's cycle if due (its
+ *            every thread, for each SM of its own share (a contiguous range,
+ *            balanced between windows of cycles), runs the SM's cycle if due (its
  *            LDST port offers requests to its own L1D port) and the SM's
  *            side of the crossbar's tick (sim_memsys_icnt_sm: its port
  *            ejects a reply, injects a request);
@@ -32,8 +32,8 @@
  * of the crossbar only; the crossbar's arbitration moves packets between
  * its own buffers, which no port's queues touch. Which thread runs an SM
  * could change from cycle to cycle without changing a result (the sums
- * commute); the shares are fixed so that an SM's state stays in one
- * core's cache.
+ * commute); the shares change only between windows of cycles, so that an
+ * SM's state stays in one core's cache.
  *
  * THE RULE for state touched by an SM's cycle, its port or its completions
  * (sim/core/sm.c, fetch.c, opndcoll.c, sched*.c, sim/mem/l1d.c, and any new
@@ -66,10 +66,10 @@
 #include "sim/core/gpu_par.h"
 #include "sim/core/pool.h"
 
-/* Thread 0's share of the SMs against another thread's: it also runs DRAM
- * and L2 in phase A and the interconnect's rest in phase B (on the V100
- * Jacobi 1024x1024, one thread: L2 12%, DRAM 4%, the interconnect 10% of the
- * run; 0.5 to 0.75 measured within the load's noise of each other). */
+/* Thread 0's first share of the SMs against another thread's, until the
+ * first window balances them: it also runs DRAM and L2 in phase A and the
+ * interconnect's rest in phase B (on the V100 Jacobi 1024x1024, one
+ * thread: L2 12%, DRAM 4%, the interconnect 10% of the run). */
 #define SIM_PAR_SHARE0 0.6
 
 struct sim_par {
@@ -81,8 +81,10 @@ struct sim_par {
     sim_events **ev;       /* per thread: the simulator's events (0), shards */
     uint64_t t;
     int split;             /* this cycle's interconnect split between the phases */
-    int *first;            /* thread i runs SMs first[i] .. first[i + 1] - 1: always the
-                            * same ones, so that an SM's state stays in one core's cache */
+    int *first;            /* thread i runs SMs first[i] .. first[i + 1] - 1: the same ones
+                            * for a window, so that an SM's state stays in one core's
+                            * cache; moved between windows (balance) */
+    double *busy;          /* per thread: wall seconds in the window's phases */
     /* which way runs the cycles (choose_way) */
     int always;            /* every cycle on the threads (sim_par_create) */
     int serial;            /* 1: this window's cycles on the calling thread alone */
@@ -110,13 +112,8 @@ static double wall_now(void)
  * the threads or all on the calling thread: both ways are timed now and
  * then, and the faster runs the next windows. Either way computes the same
  * bytes (the order of the sums is all that changes); only the time differs. */
-static void choose_way(sim_par *p)
+static void choose_way(sim_par *p, double per)
 {
-    if (p->always || --p->left > 0)
-        return;
-    double now = wall_now(), per = (now - p->started) / SIM_PAR_WINDOW;
-    p->started = now;
-    p->left = SIM_PAR_WINDOW;
     switch (p->state) {
     case 0:   /* the first window times the threads */
         p->state = 1;
@@ -195,9 +192,59 @@ static void phase_b(void *ctx, int i)
     }
 }
 
+/* Thread 0 gets k0 SMs, the others equal contiguous shares of the rest. */
+static void set_shares(sim_par *p, int k0)
+{
+    p->first[0] = 0;
+    p->first[1] = k0;
+    for (int i = 1; i < p->n; i++)
+        p->first[i + 1] = k0 + (int)((long)(p->n_sm - k0) * i / (p->n - 1));
+}
+
+/* After a window on the threads: thread 0's share moved halfway to where
+ * the threads' busy times say each would have had the same work. Thread 0
+ * also runs the memory side (DRAM, L2, the crossbar's rest), whose cost
+ * depends on the kernel: none for a compute-bound one, a third of the
+ * cycle for a memory-bound one. Each SM is taken to cost what the other
+ * threads' SMs cost on average; the rest of thread 0's time is the memory
+ * side's. Which thread runs an SM changes no result (the file comment). */
+static void balance(sim_par *p)
+{
+    sim_pool_busy(p->pool, p->busy);
+    int n = p->n, k0 = p->first[1], others = p->n_sm - k0;
+    double rest = 0;
+    for (int i = 1; i < n; i++)
+        rest += p->busy[i];
+    if (others <= 0 || rest <= 0 || p->busy[0] <= 0)
+        return;
+    double per_sm = rest / others, mem = p->busy[0] - k0 * per_sm;
+    if (mem < 0)
+        mem = 0;
+    double total = mem + p->n_sm * per_sm, want = (total / n - mem) / per_sm;
+    if (want < 0)
+        want = 0;
+    if (want > p->n_sm)
+        want = p->n_sm;
+    set_shares(p, (int)((k0 + want) / 2 + 0.5));
+}
+
+/* Every SIM_PAR_WINDOW cycles: the threads' shares balanced after a window
+ * on the threads; then the way the next window runs chosen. */
+static void next_window(sim_par *p)
+{
+    double now = wall_now(), per = (now - p->started) / SIM_PAR_WINDOW;
+    p->started = now;
+    p->left = SIM_PAR_WINDOW;
+    if (!p->serial)
+        balance(p);
+    if (!p->always)
+        choose_way(p, per);
+}
+
 void sim_par_cycle(sim_par *p, uint64_t t)
 {
-    choose_way(p);
+    if (--p->left <= 0)
+        next_window(p);
     if (p->serial) {
         serial_cycle(p, t);
         return;
@@ -228,6 +275,7 @@ void sim_par_destroy(sim_par *p)
     }
     free(p->ev);   /* the shards are the events' own */
     free(p->first);
+    free(p->busy);
     free(p);
 }
 
@@ -237,21 +285,20 @@ trapeze_status sim_par_create(int threads, int always, sim_sm *sms, int n_sm, si
     *out = NULL;
     sim_par *p = calloc(1, sizeof *p);
     if (!p || !(p->ev = calloc((size_t)threads, sizeof *p->ev)) ||
-        !(p->first = calloc((size_t)threads + 1, sizeof *p->first))) {
-        if (p)
+        !(p->first = calloc((size_t)threads + 1, sizeof *p->first)) ||
+        !(p->busy = calloc((size_t)threads, sizeof *p->busy))) {
+        if (p) {
             free(p->ev);
+            free(p->first);
+        }
         free(p);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory");
     }
     p->n = threads;
-    /* contiguous shares: thread 0's SIM_PAR_SHARE0 of the others' */
-    double per = n_sm / (SIM_PAR_SHARE0 + threads - 1);
-    for (int i = 1; i <= threads; i++) {
-        int f = (int)(per * (SIM_PAR_SHARE0 + i - 1) + 0.5);
-        p->first[i] = f > n_sm || i == threads ? n_sm : f;
-    }
     p->sms = sms;
     p->n_sm = n_sm;
+    /* contiguous shares: thread 0's SIM_PAR_SHARE0 of the others' to start */
+    set_shares(p, (int)(n_sm * SIM_PAR_SHARE0 / (SIM_PAR_SHARE0 + threads - 1) + 0.5));
     p->ev[0] = ev;
     for (int i = 1; i < threads; i++)
         if (!(p->ev[i] = sim_events_shard(ev))) {

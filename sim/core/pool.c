@@ -16,7 +16,10 @@
  * caller writes the generation, the workers the done count, and neither
  * line holds anything else that changes during a phase.
  *
- * Profiling (sim_pool_profile): each thread's CPU time in each phase, from
+ * Each thread's wall time in phases is summed (two reads of a clock that
+ * needs no system call), for the caller to balance the threads' shares
+ * (sim_pool_busy). Profiling (sim_pool_profile): each thread's CPU time in
+ * each phase, from
  * which the wall time the phases would take if every thread had a core of
  * its own follows, whatever else the machine runs.
  */
@@ -36,10 +39,11 @@
 #define SIM_POOL_SPIN 256
 #define SIM_POOL_YIELDS 16
 
-/* A thread's CPU seconds in the current phase (profiling), a line each. */
+/* A thread's CPU seconds in the current phase (profiling), and its wall
+ * seconds in phases since sim_pool_busy last asked; a line each. */
 typedef struct {
-    double cpu;
-    char pad[56];
+    double cpu, busy;
+    char pad[48];
 } pool_slot;
 
 struct sim_pool {
@@ -59,6 +63,13 @@ struct sim_pool {
     _Alignas(64) int done;        /* workers finished with the phase (atomic) */
     int caller_sleeps;            /* atomic */
 };
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static double thread_cpu(void)
 {
@@ -109,6 +120,7 @@ static void *worker(void *arg)
         seen = wait_gen(p, seen);
         if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE))
             return NULL;
+        double w0 = wall();
         if (p->profile) {
             double c0 = thread_cpu();
             p->fn(p->ctx, a.id);
@@ -116,6 +128,7 @@ static void *worker(void *arg)
         } else {
             p->fn(p->ctx, a.id);
         }
+        p->slot[a.id].busy += wall() - w0;
         if (__atomic_add_fetch(&p->done, 1, __ATOMIC_SEQ_CST) == p->n - 1 &&
             __atomic_load_n(&p->caller_sleeps, __ATOMIC_SEQ_CST)) {
             pthread_mutex_lock(&p->mu);
@@ -155,10 +168,11 @@ static void wait_done(sim_pool *p)
  * caller's time in the phase (its work and its wait). */
 static void profile_phase(sim_pool *p, sim_pool_fn fn, void *ctx)
 {
-    double c0 = thread_cpu();
+    double c0 = thread_cpu(), w0 = wall();
     start_phase(p);
     fn(ctx, 0);
     p->slot[0].cpu = thread_cpu() - c0;
+    p->slot[0].busy += wall() - w0;
     wait_done(p);
     p->prof.caller += thread_cpu() - c0;
     double most = 0;
@@ -178,9 +192,19 @@ void sim_pool_run(sim_pool *p, sim_pool_fn fn, void *ctx)
         profile_phase(p, fn, ctx);
         return;
     }
+    double w0 = wall();
     start_phase(p);
     fn(ctx, 0);
+    p->slot[0].busy += wall() - w0;
     wait_done(p);
+}
+
+void sim_pool_busy(sim_pool *p, double *busy)
+{
+    for (int i = 0; i < p->n; i++) {
+        busy[i] = p->slot[i].busy;
+        p->slot[i].busy = 0;
+    }
 }
 
 void sim_pool_profile(sim_pool *p, int on)
@@ -226,6 +250,7 @@ trapeze_status sim_pool_create(int n, sim_pool **out, trapeze_error *err)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory");
     }
     p->prof.n = n;
+    memset(p->slot, 0, (size_t)n * sizeof *p->slot);
     p->n = n;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->go, NULL);

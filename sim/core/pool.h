@@ -32,6 +32,9 @@ int sim_pool_threads(const sim_pool *p);
  * is visible to fn on every thread, and what fn wrote is visible to the
  * caller afterwards. */
 void sim_pool_run(sim_pool *p, sim_pool_fn fn, void *ctx);
+/* Each thread's wall seconds inside phases (busy[0..n-1]) since the last
+ * call; between phases only. */
+void sim_pool_busy(sim_pool *p, double *busy);
 /* Measure each thread's CPU time in every phase from now on (costs two
  * clock reads per thread per phase). */
 void sim_pool_profile(sim_pool *p, int on);
