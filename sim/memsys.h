@@ -158,12 +158,20 @@ void sim_memsys_reset_stats(sim_memsys *m);
  * beside the SMs' cycle), then _icnt alone, then _port for each SM (its
  * fill and latency queues: only that port's state, so the SMs' threads may
  * run them); together, in that order, they are sim_memsys_cycle. With
- * parallel on, the ports' activity bits are set atomically; each port
- * reports its events to `ev` (default: the events given at creation). */
+ * parallel on (threads > 1; 0 when out of memory), the ports' activity
+ * bits are set atomically; each port reports its events to `ev` (default:
+ * the events given at creation).
+ * When sim_memsys_icnt_split(cycle) answers 1 (a crossbar, one icnt tick in
+ * the cycle), the interconnect runs split instead of _icnt: _icnt_sm(s,
+ * thread) for each SM after its cycle, on its thread; then _icnt_rest on
+ * one thread, after _behind, beside the ports' _port. */
 void sim_memsys_cycle_behind(sim_memsys *m, uint64_t cycle);
 void sim_memsys_cycle_icnt(sim_memsys *m, uint64_t cycle);
 void sim_memsys_cycle_port(sim_memsys *m, int sm, uint64_t cycle);
-void sim_memsys_set_parallel(sim_memsys *m, int on);
+int sim_memsys_set_parallel(sim_memsys *m, int threads);
+int sim_memsys_icnt_split(sim_memsys *m, uint64_t cycle);
+void sim_memsys_icnt_sm(sim_memsys *m, int sm, int thread);
+void sim_memsys_icnt_rest(sim_memsys *m);
 void sim_memsys_port_events(sim_memsys *m, int sm, sim_events *ev);
 /* Invalidate the L1s (GPGPU-Sim flushes L1 between kernels). */
 void sim_memsys_flush_l1(sim_memsys *m);

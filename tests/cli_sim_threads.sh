@@ -5,7 +5,8 @@
 # shared-memory kernels, a trace (its text read through the line memo, and a
 # kept block), the power model with sleep policies, both interconnects
 # (GTX 480's flit crossbar from its .icnt file, V100's iSLIP crossbar) and
-# Accel-Sim's own config folders; bad counts are refused.
+# Accel-Sim's own config folders and the H100 preset folder; bad counts
+# are refused.
 # Sizes: the smallest that keep every SM and memory partition busy at once
 # for a few thousand cycles, so that threads run SMs side by side.
 # Usage: sh tests/cli_sim_threads.sh build/trapeze
@@ -47,6 +48,8 @@ same "matmul_tiled gtx480" --gpu $G matmul_tiled n=64
 same "jacobi v100" --gpu $V jacobi nx=256 ny=256 iters=1
 same "fma v100" --gpu $V fma iters=8
 same "syrk qv100 folder" --gpu $QV syrk n=64
+same "jacobi h100 preset" --gpu data/gpus/h100 jacobi nx=256 ny=256 iters=1
+same "fma h100 preset" --gpu data/gpus/h100 fma iters=4
 same "jacobi fermi folder (.icnt file)" --gpu $FERMI jacobi nx=128 ny=128 iters=1
 # the idle CSV is written by the same run: the shards' histograms summed
 mkdir -p "$D/1"

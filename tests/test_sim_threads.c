@@ -3,10 +3,12 @@
  * event shards add up to what one sim_events counts (hand-computed idle
  * periods); a trace read as text by every warp (no kept blocks: the line
  * memo shared by the threads) gives the statistics one thread gives, SM by
- * SM, at 2, 4 and 8 threads; a port other than the real memory system
- * runs on one thread; the sampling commands' --threads divided between
- * samples and their simulations. tests/cli_sim_threads.sh compares whole
- * outputs.
+ * SM, at 2, 4 and 8 threads; the H100 preset's crossbar, its tick split
+ * between the phases, gives one thread's statistics at 2, 4 and 8 threads,
+ * and the threads' profile holds its invariants; a port other than the real
+ * memory system runs on one thread; the sampling commands' --threads
+ * divided between samples and their simulations. tests/cli_sim_threads.sh
+ * compares whole outputs.
  */
 #include <string.h>
 
@@ -84,6 +86,63 @@ static void test_trace_text(void)
     trapeze_config_destroy(cfg);
 }
 
+typedef struct {
+    double critical, caller, work[2];
+    int threads;
+} profile;
+
+/* Jacobi 128x128 (64 blocks) on the H100
+ * preset at `threads`, every cycle on the threads, profiled. */
+static void run_h100(const trapeze_config *cfg, int threads, sim_kernel_stats *st, profile *pr)
+{
+    trapeze_error err;
+    sim_gpu_options opt = {.threads = threads, .threads_always = 1, .threads_profile = 1};
+    sim_gpu *g;
+    CHECK_OK(sim_gpu_create(cfg, &opt, &g, &err));
+    const sim_builtin *b = sim_builtin_find("jacobi");
+    char *argv[] = {"nx=128", "ny=128", "iters=1"};
+    long p[SIM_BUILTIN_MAX_PARAMS];
+    sim_kernel *k[1];
+    int n = 0;
+    CHECK_OK(sim_builtin_params(b, 3, argv, p, &err));
+    CHECK_OK(b->build(sim_gpu_config(g), p, k, 1, &n, &err));
+    CHECK_OK(sim_gpu_run(g, k[0], st, &err));
+    pr->threads = sim_gpu_threads_profile(g, &pr->critical, &pr->caller, pr->work, 2);
+    sim_kernel_destroy(k[0]);
+    sim_gpu_destroy(g);
+}
+
+static void test_h100_split(void)
+{
+    trapeze_config *cfg;
+    trapeze_error err;
+    CHECK_OK(trapeze_config_load("data/gpus/h100", &cfg, &err));
+    sim_kernel_stats one;
+    profile pr;
+    run_h100(cfg, 1, &one, &pr);
+    CHECK(pr.threads == 0);   /* one thread: nothing to profile */
+    CHECK(one.mem.icnt_packets_up > 0 && one.mem.icnt_packets_down == one.mem.icnt_packets_up);
+    for (int n = 2; n <= 8; n *= 2) {
+        sim_kernel_stats par;
+        run_h100(cfg, n, &par, &pr);
+        CHECK(par.cycles == one.cycles);
+        CHECK(!memcmp(&par.total, &one.total, sizeof par.total));
+        CHECK(!memcmp(par.events, one.events, sizeof par.events));
+        CHECK(!memcmp(&par.mem, &one.mem, sizeof par.mem));
+        CHECK(par.n_sm == one.n_sm && !memcmp(par.sm, one.sm, (size_t)par.n_sm * sizeof *par.sm));
+        /* each phase's longest thread, summed, is at least any thread's
+         * work and at most all threads' (2 of them here); the caller's time
+         * in the phases holds its work */
+        CHECK(pr.threads == n);
+        CHECK(pr.critical > 0 && pr.critical >= pr.work[0] && pr.critical >= pr.work[1]);
+        CHECK(n > 2 || pr.critical <= pr.work[0] + pr.work[1]);
+        CHECK(pr.caller >= pr.work[0]);
+        sim_kernel_stats_free(&par);
+    }
+    sim_kernel_stats_free(&one);
+    trapeze_config_destroy(cfg);
+}
+
 static void test_ideal_one_thread(void)
 {
     trapeze_config *cfg;
@@ -117,6 +176,7 @@ int main(void)
     test_share();
     test_shards();
     test_trace_text();
+    test_h100_split();
     test_ideal_one_thread();
     return check_report("test_sim_threads");
 }

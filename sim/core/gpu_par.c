@@ -6,24 +6,34 @@
  * computes it.
  *
  * One visited cycle t, in gpu_sim.c's order, as two phases on the pool
- * (pool.c) with the interconnect between them on the calling thread:
+ * (pool.c), a fork and a join each:
  *
  *   phase A  thread 0 first runs DRAM and L2 (sim_memsys_cycle_behind); then
- *            every thread runs the cycle of each due SM of its own share (a
- *            fixed contiguous range; thread 0's smaller) (its LDST port
- *            offers requests to its own L1D port);
- *   serial   the interconnect (sim_memsys_cycle_icnt): SMs' miss queues to
- *            the slices, the slices' replies to the SMs' ports;
- *   phase B  every thread, for each SM of its share, runs its port's
- *            fill and latency queues (sim_memsys_cycle_port), pops the
- *            completions due at t and hands them to the SM.
+ *            every thread, for each SM of its own share (a contiguous range,
+ *            balanced between windows of cycles), runs the SM's cycle if due (its
+ *            LDST port offers requests to its own L1D port) and the SM's
+ *            side of the crossbar's tick (sim_memsys_icnt_sm: its port
+ *            ejects a reply, injects a request);
+ *   phase B  thread 0 first runs the rest of the crossbar's tick
+ *            (sim_memsys_icnt_rest: the slices' side, the arbitration of
+ *            both directions); every thread, for each SM of its share, runs
+ *            its port's fill and latency queues (sim_memsys_cycle_port),
+ *            pops the completions due at t and hands them to the SM.
+ *
+ * The interconnect runs alone between the phases instead
+ * (sim_memsys_cycle_icnt) where it cannot be split: the fixed-latency
+ * interconnect of -network_mode 1 (icnt.c), and a cycle with other than
+ * one icnt tick (sim_memsys_icnt_split).
  *
  * Why that is the one-thread order: DRAM and L2 in cycle t read only what
  * the interconnect delivered before t, never what an SM does in t, so they
- * may run beside the SMs; an SM's cycle and its port's queues read and
- * write that SM and that port only. Which thread runs an SM could change
- * from cycle to cycle without changing a result (the sums commute); the
- * shares are fixed so that an SM's state stays in one core's cache.
+ * may run beside the SMs; an SM's cycle, its side of the crossbar and its
+ * port's queues read and write that SM, that port and that port's buffers
+ * of the crossbar only; the crossbar's arbitration moves packets between
+ * its own buffers, which no port's queues touch. Which thread runs an SM
+ * could change from cycle to cycle without changing a result (the sums
+ * commute); the shares change only between windows of cycles, so that an
+ * SM's state stays in one core's cache.
  *
  * THE RULE for state touched by an SM's cycle, its port or its completions
  * (sim/core/sm.c, fetch.c, opndcoll.c, sched*.c, sim/mem/l1d.c, and any new
@@ -41,8 +51,10 @@
  * the completion queue's is per port), a random generator shared by SMs
  * (give each SM its own stream, seeded from its id), an allocator whose
  * addresses or ids feed a result, or state of another SM. The DRAM and L2
- * side (l2.c, dram.c) runs on thread 0 while SMs run: it may touch m->stats
- * and m->events but nothing an SM touches. A test runs every built-in
+ * side (l2.c, dram.c) and the crossbar's rest run on thread 0 while SMs
+ * run: they may touch m->stats and m->events but nothing an SM touches;
+ * the crossbar's counts that SMs' sides change (its packets, flits) are
+ * kept per thread and added in by its rest (xbar.c). A test runs every built-in
  * kernel, a trace, the power model and the interconnect configs at 1, 2, 4
  * and 8 threads and compares the bytes (tests/cli_sim_threads.sh);
  * ThreadSanitizer on it finds what breaks this rule.
@@ -54,10 +66,11 @@
 #include "sim/core/gpu_par.h"
 #include "sim/core/pool.h"
 
-/* Thread 0's share of the SMs against another thread's: it also runs DRAM
- * and L2 in phase A (a tenth to a fifth of a cycle's work on the V100 and
- * GTX 480 presets, perf report). */
-#define SIM_PAR_SHARE0 0.75
+/* Thread 0's first share of the SMs against another thread's, until the
+ * first window balances them: it also runs DRAM and L2 in phase A and the
+ * interconnect's rest in phase B (on the V100 Jacobi 1024x1024, one
+ * thread: L2 12%, DRAM 4%, the interconnect 10% of the run). */
+#define SIM_PAR_SHARE0 0.6
 
 struct sim_par {
     sim_pool *pool;
@@ -67,8 +80,11 @@ struct sim_par {
     sim_memsys *m;
     sim_events **ev;       /* per thread: the simulator's events (0), shards */
     uint64_t t;
-    int *first;            /* thread i runs SMs first[i] .. first[i + 1] - 1: always the
-                            * same ones, so that an SM's state stays in one core's cache */
+    int split;             /* this cycle's interconnect split between the phases */
+    int *first;            /* thread i runs SMs first[i] .. first[i + 1] - 1: the same ones
+                            * for a window, so that an SM's state stays in one core's
+                            * cache; moved between windows (balance) */
+    double *busy;          /* per thread: wall seconds in the window's phases */
     /* which way runs the cycles (choose_way) */
     int always;            /* every cycle on the threads (sim_par_create) */
     int serial;            /* 1: this window's cycles on the calling thread alone */
@@ -96,13 +112,8 @@ static double wall_now(void)
  * the threads or all on the calling thread: both ways are timed now and
  * then, and the faster runs the next windows. Either way computes the same
  * bytes (the order of the sums is all that changes); only the time differs. */
-static void choose_way(sim_par *p)
+static void choose_way(sim_par *p, double per)
 {
-    if (p->always || --p->left > 0)
-        return;
-    double now = wall_now(), per = (now - p->started) / SIM_PAR_WINDOW;
-    p->started = now;
-    p->left = SIM_PAR_WINDOW;
     switch (p->state) {
     case 0:   /* the first window times the threads */
         p->state = 1;
@@ -156,11 +167,14 @@ static void phase_a(void *ctx, int i)
     uint64_t t = p->t;
     if (i == 0)
         sim_memsys_cycle_behind(p->m, t);
-    for (int s = p->first[i]; s < p->first[i + 1]; s++)
+    for (int s = p->first[i]; s < p->first[i + 1]; s++) {
         if (p->sms[s].next <= t) {
             own(p, s, i);
             sim_sm_cycle(&p->sms[s], t);
         }
+        if (p->split)
+            sim_memsys_icnt_sm(p->m, s, i);
+    }
 }
 
 static void phase_b(void *ctx, int i)
@@ -168,6 +182,8 @@ static void phase_b(void *ctx, int i)
     sim_par *p = ctx;
     uint64_t t = p->t;
     sim_mem_request r;
+    if (p->split && i == 0)
+        sim_memsys_icnt_rest(p->m);
     for (int s = p->first[i]; s < p->first[i + 1]; s++) {
         own(p, s, i);
         sim_memsys_cycle_port(p->m, s, t);
@@ -176,20 +192,76 @@ static void phase_b(void *ctx, int i)
     }
 }
 
+/* Thread 0 gets k0 SMs, the others equal contiguous shares of the rest. */
+static void set_shares(sim_par *p, int k0)
+{
+    p->first[0] = 0;
+    p->first[1] = k0;
+    for (int i = 1; i < p->n; i++)
+        p->first[i + 1] = k0 + (int)((long)(p->n_sm - k0) * i / (p->n - 1));
+}
+
+/* After a window on the threads: thread 0's share moved halfway to where
+ * the threads' busy times say each would have had the same work. Thread 0
+ * also runs the memory side (DRAM, L2, the crossbar's rest), whose cost
+ * depends on the kernel: none for a compute-bound one, a third of the
+ * cycle for a memory-bound one. Each SM is taken to cost what the other
+ * threads' SMs cost on average; the rest of thread 0's time is the memory
+ * side's. Which thread runs an SM changes no result (the file comment). */
+static void balance(sim_par *p)
+{
+    sim_pool_busy(p->pool, p->busy);
+    int n = p->n, k0 = p->first[1], others = p->n_sm - k0;
+    double rest = 0;
+    for (int i = 1; i < n; i++)
+        rest += p->busy[i];
+    if (others <= 0 || rest <= 0 || p->busy[0] <= 0)
+        return;
+    double per_sm = rest / others, mem = p->busy[0] - k0 * per_sm;
+    if (mem < 0)
+        mem = 0;
+    double total = mem + p->n_sm * per_sm, want = (total / n - mem) / per_sm;
+    if (want < 0)
+        want = 0;
+    if (want > p->n_sm)
+        want = p->n_sm;
+    set_shares(p, (int)((k0 + want) / 2 + 0.5));
+}
+
+/* Every SIM_PAR_WINDOW cycles: the threads' shares balanced after a window
+ * on the threads; then the way the next window runs chosen. */
+static void next_window(sim_par *p)
+{
+    double now = wall_now(), per = (now - p->started) / SIM_PAR_WINDOW;
+    p->started = now;
+    p->left = SIM_PAR_WINDOW;
+    if (!p->serial)
+        balance(p);
+    if (!p->always)
+        choose_way(p, per);
+}
+
 void sim_par_cycle(sim_par *p, uint64_t t)
 {
-    choose_way(p);
+    if (--p->left <= 0)
+        next_window(p);
     if (p->serial) {
         serial_cycle(p, t);
         return;
     }
     p->t = t;
+    p->split = sim_memsys_icnt_split(p->m, t);
     sim_pool_run(p->pool, phase_a, p);
-    sim_memsys_cycle_icnt(p->m, t);
+    if (!p->split)
+        sim_memsys_cycle_icnt(p->m, t);
     sim_pool_run(p->pool, phase_b, p);
 }
 
 int sim_par_threads(const sim_par *p) { return p->n; }
+
+void sim_par_profile(sim_par *p, int on) { sim_pool_profile(p->pool, on); }
+
+const sim_pool_profile_t *sim_par_profiled(const sim_par *p) { return sim_pool_profiled(p->pool); }
 
 void sim_par_destroy(sim_par *p)
 {
@@ -203,6 +275,7 @@ void sim_par_destroy(sim_par *p)
     }
     free(p->ev);   /* the shards are the events' own */
     free(p->first);
+    free(p->busy);
     free(p);
 }
 
@@ -212,21 +285,20 @@ trapeze_status sim_par_create(int threads, int always, sim_sm *sms, int n_sm, si
     *out = NULL;
     sim_par *p = calloc(1, sizeof *p);
     if (!p || !(p->ev = calloc((size_t)threads, sizeof *p->ev)) ||
-        !(p->first = calloc((size_t)threads + 1, sizeof *p->first))) {
-        if (p)
+        !(p->first = calloc((size_t)threads + 1, sizeof *p->first)) ||
+        !(p->busy = calloc((size_t)threads, sizeof *p->busy))) {
+        if (p) {
             free(p->ev);
+            free(p->first);
+        }
         free(p);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory");
     }
     p->n = threads;
-    /* contiguous shares: thread 0's SIM_PAR_SHARE0 of the others' */
-    double per = n_sm / (SIM_PAR_SHARE0 + threads - 1);
-    for (int i = 1; i <= threads; i++) {
-        int f = (int)(per * (SIM_PAR_SHARE0 + i - 1) + 0.5);
-        p->first[i] = f > n_sm || i == threads ? n_sm : f;
-    }
     p->sms = sms;
     p->n_sm = n_sm;
+    /* contiguous shares: thread 0's SIM_PAR_SHARE0 of the others' to start */
+    set_shares(p, (int)(n_sm * SIM_PAR_SHARE0 / (SIM_PAR_SHARE0 + threads - 1) + 0.5));
     p->ev[0] = ev;
     for (int i = 1; i < threads; i++)
         if (!(p->ev[i] = sim_events_shard(ev))) {
@@ -241,7 +313,10 @@ trapeze_status sim_par_create(int threads, int always, sim_sm *sms, int n_sm, si
     p->m = m;
     p->left = 1;
     p->always = always;
-    sim_memsys_set_parallel(m, 1);
+    if (!sim_memsys_set_parallel(m, threads)) {
+        sim_par_destroy(p);
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory");
+    }
     *out = p;
     return TRAPEZE_OK;
 }

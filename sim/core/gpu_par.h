@@ -5,6 +5,7 @@
 #ifndef TRAPEZE_SIM_CORE_GPU_PAR_H
 #define TRAPEZE_SIM_CORE_GPU_PAR_H
 
+#include "sim/core/pool.h"
 #include "sim/core/sm.h"
 
 typedef struct sim_par sim_par;
@@ -21,5 +22,8 @@ int sim_par_threads(const sim_par *p);
  * cycle, the memory system's cycle, the completions due at t handed to
  * their SMs. Exactly what the one-thread loop does, in bytes. */
 void sim_par_cycle(sim_par *p, uint64_t t);
+/* Each thread's CPU time per phase, from now on (pool.h). */
+void sim_par_profile(sim_par *p, int on);
+const sim_pool_profile_t *sim_par_profiled(const sim_par *p);
 
 #endif

@@ -44,6 +44,7 @@ struct sim_gpu {
     void *on_place_ctx;
     int windowed;        /* a launch stopped at its window: no further launch */
     sim_par *par;        /* NULL: one thread (the loop below, unchanged) */
+    int profile;         /* the threads' CPU time measured (threads_profile) */
 };
 
 void sim_gpu_destroy(sim_gpu *g)
@@ -168,6 +169,10 @@ trapeze_status sim_gpu_create(const trapeze_config *cfg, const sim_gpu_options *
         sim_gpu_destroy(g);
         return s;
     }
+    if (g->par && opt->threads_profile) {
+        g->profile = 1;
+        sim_par_profile(g->par, 1);
+    }
     *out = g;
     return TRAPEZE_OK;
 }
@@ -175,6 +180,19 @@ trapeze_status sim_gpu_create(const trapeze_config *cfg, const sim_gpu_options *
 int sim_gpu_threads(const sim_gpu *g)
 {
     return g->par ? sim_par_threads(g->par) : 1;
+}
+
+int sim_gpu_threads_profile(const sim_gpu *g, double *critical, double *caller, double *work,
+                            int n)
+{
+    if (!g->par || !g->profile)
+        return 0;
+    const sim_pool_profile_t *pr = sim_par_profiled(g->par);
+    *critical = pr->critical;
+    *caller = pr->caller;
+    for (int i = 0; i < n && i < pr->n; i++)
+        work[i] = pr->work[i];
+    return pr->n;
 }
 
 const sim_core_config *sim_gpu_config(const sim_gpu *g)

@@ -391,6 +391,9 @@ typedef struct sim_gpu_options {
      * threads lose); threads_always: always on the threads (benchmarks). */
     int threads;
     int threads_always;
+    /* threads > 1: measure each thread's CPU time in every phase
+     * (sim_gpu_threads_profile; benchmarks) */
+    int threads_profile;
 } sim_gpu_options;
 
 /* opt may be NULL. Takes ownership of opt->mem. */
@@ -400,6 +403,12 @@ void sim_gpu_destroy(sim_gpu *g);
 const sim_core_config *sim_gpu_config(const sim_gpu *g);
 /* The threads a cycle runs on (1 unless sim_gpu_options.threads > 1). */
 int sim_gpu_threads(const sim_gpu *g);
+/* With threads_profile, in CPU seconds so far: *critical the phases' longest
+ * thread summed (their wall time given a core per thread), *caller the
+ * calling thread's time inside the phases, work[i] thread i's work (up to
+ * n of them); returns the thread count, 0 without profiling. */
+int sim_gpu_threads_profile(const sim_gpu *g, double *critical, double *caller, double *work,
+                            int n);
 /* The counts, and the idle-period histograms where opt named a power
  * description, a sleep policy or keep_idle (else they stay empty). */
 sim_events *sim_gpu_events(sim_gpu *g);

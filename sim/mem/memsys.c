@@ -333,13 +333,37 @@ void sim_memsys_cycle(sim_memsys *m, uint64_t cycle)
 
 /* sim_memsys_cycle in the parts a parallel simulation runs in its phases
  * (sim/core/gpu_par.c): DRAM and L2 touch nothing of the SM side and can
- * run beside the SMs' cycle; the interconnect joins both sides and runs
- * alone; each port's fill and latency queues touch only that port. In that
- * order they do what sim_memsys_cycle does. */
+ * run beside the SMs' cycle; each port's fill and latency queues touch only
+ * that port. The interconnect joins both sides: alone between them, or,
+ * for the crossbar (xbar.c) in a cycle with exactly one icnt tick, split
+ * (sim_memsys_icnt_split). In that order they do what sim_memsys_cycle
+ * does. */
+int sim_memsys_icnt_split(sim_memsys *m, uint64_t cycle)
+{
+    sim_clock *ck = &m->clk[SIM_CLK_ICNT];
+    m->split = m->xbar.n_acc && sim_clock_ticks_through(ck, cycle) == ck->next + 1;
+    m->split_now = sim_clock_core_cycle(ck, ck->next);
+    return m->split;
+}
+
 void sim_memsys_cycle_behind(sim_memsys *m, uint64_t cycle)
 {
     run_dram(m, cycle);
     run_l2(m, cycle);
+}
+
+void sim_memsys_icnt_sm(sim_memsys *m, int sm, int thread)
+{
+    sim_xbar_sm_side(m, sm, m->split_now, thread);
+}
+
+/* A tick with nothing to do changes nothing (the crossbar's steps each
+ * look for work first), so the split tick needs run_icnt's skip neither. */
+void sim_memsys_icnt_rest(sim_memsys *m)
+{
+    sim_xbar_rest(m, m->split_now);
+    m->clk[SIM_CLK_ICNT].next++;
+    m->stats.dram_cycles = m->clk[SIM_CLK_DRAM].next - m->dram_tick_base;
 }
 
 void sim_memsys_cycle_icnt(sim_memsys *m, uint64_t cycle)
@@ -355,9 +379,11 @@ void sim_memsys_cycle_port(sim_memsys *m, int sm, uint64_t cycle)
         sim_l1_cycle(m, sm, cycle);
 }
 
-void sim_memsys_set_parallel(sim_memsys *m, int on)
+int sim_memsys_set_parallel(sim_memsys *m, int threads)
 {
-    m->sm_active.shared = on != 0;
+    m->sm_active.shared = threads > 1;
+    m->split = 0;
+    return !m->cfg.use_xbar || sim_xbar_set_threads(m, threads);
 }
 
 void sim_memsys_port_events(sim_memsys *m, int sm, sim_events *ev)

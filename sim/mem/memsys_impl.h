@@ -156,8 +156,19 @@ typedef struct sim_xbar_net {
     uint8_t *issued;       /* round robin: the output took a packet this cycle */
     int *in_units, *out_units;      /* packets (flit mode: flits) buffered */
     uint64_t *in_busy, *out_busy;   /* flit mode: first cycle free of a packet's flits */
+    uint8_t *fresh;        /* a split tick (sim_xbar_sm_side): the input became non-empty,
+                            * its want bit is set by sim_xbar_rest */
     int in_words, rr_next;
 } sim_xbar_net;
+
+/* What one side of a split icnt tick changed in counters that both sides
+ * change, added in by sim_xbar_rest; a cache line each, since each belongs
+ * to one thread. */
+typedef struct sim_xbar_acc {
+    int64_t pkts;          /* packets into the buffers less packets out */
+    uint64_t flits, up, down;
+    char pad[32];
+} sim_xbar_acc;
 
 typedef struct sim_xbar {
     sim_xbar_net net[2];
@@ -165,6 +176,8 @@ typedef struct sim_xbar {
     int *reply_parts;      /* flit mode, per sub-partition: sector replies of its head
                             * reply already injected */
     int grant_count;
+    sim_xbar_acc *acc;     /* a split tick (memsys.c's parallel parts): per thread */
+    int n_acc;
 } sim_xbar;
 
 struct sim_memsys {
@@ -182,6 +195,8 @@ struct sim_memsys {
     int rr_sm, rr_sub;           /* icnt arbitration */
     int reply_flits_line;        /* flits of a reply carrying a line */
     sim_xbar xbar;               /* -network_mode 2 (xbar.c) */
+    int split;                   /* this cycle's icnt tick runs split (sim_memsys_icnt_split) */
+    uint64_t split_now;          /* its core cycle */
 };
 
 static inline void sim_bits_set(sim_bits *b, int i, int on)
@@ -195,10 +210,14 @@ static inline void sim_bits_set(sim_bits *b, int i, int on)
 
 /* sim_bits_set for a set whose words threads update at once (b->shared):
  * atomic; a set is a set, so the order of the threads' updates cannot
- * matter. */
+ * matter. Most updates leave the bit as it was: only a change writes, so
+ * that the word's cache line stays shared between the cores (a write
+ * takes it from every other core). */
 static inline void sim_bits_set_shared(sim_bits *b, int i, int on)
 {
     uint64_t bit = 1ull << (i & 63);
+    if (!(__atomic_load_n(&b->w[i >> 6], __ATOMIC_RELAXED) & bit) == !on)
+        return;
     if (on)
         __atomic_fetch_or(&b->w[i >> 6], bit, __ATOMIC_RELAXED);
     else
@@ -303,7 +322,14 @@ int sim_xbar_init(sim_memsys *m);
 void sim_xbar_free(sim_memsys *m);
 void sim_xbar_tick(sim_memsys *m, uint64_t tick);
 int sim_xbar_has_room(const sim_memsys *m, int reply, int in, const sim_pkt *p);
-void sim_xbar_push(sim_memsys *m, int reply, int in, const sim_pkt *p);
+/* One tick split for threads (sim_memsys_icnt_*): each SM's side (its
+ * ejection and injection) on the thread that runs the SM, counting into
+ * that thread's accumulator; then, on one thread, the sub-partitions' side
+ * and both crossbars' arbitration. The same as sim_xbar_tick. */
+int sim_xbar_set_threads(sim_memsys *m, int threads);
+void sim_xbar_sm_side(sim_memsys *m, int sm, uint64_t now, int thread);
+void sim_xbar_rest(sim_memsys *m, uint64_t now);
+void sim_xbar_check(const sim_memsys *m);
 
 /* l2.c */
 void sim_l2_tick(sim_memsys *m, int sub, uint64_t now);

@@ -96,8 +96,9 @@ static int net_init(sim_xbar_net *n, int reply, int n_in, int n_out, int in_base
     n->out_units = calloc((size_t)n_out, sizeof *n->out_units);
     n->in_busy = calloc((size_t)n_in, sizeof *n->in_busy);
     n->out_busy = calloc((size_t)n_out, sizeof *n->out_busy);
+    n->fresh = calloc((size_t)n_in, sizeof *n->fresh);
     if (!n->in || !n->out || !n->next_node || !n->want || !n->want_n || !n->issued ||
-        !n->in_units || !n->out_units || !n->in_busy || !n->out_busy)
+        !n->in_units || !n->out_units || !n->in_busy || !n->out_busy || !n->fresh)
         return 0;
     for (int i = 0; i < n_in; i++)
         if (!sim_ring_init(&n->in[i], 8))
@@ -134,10 +135,12 @@ static void net_free(sim_xbar_net *n)
     free(n->out_units);
     free(n->in_busy);
     free(n->out_busy);
+    free(n->fresh);
 }
 
 void sim_xbar_free(sim_memsys *m)
 {
+    free(m->xbar.acc);
     free(m->xbar.reply_parts);
     net_free(&m->xbar.net[0]);
     net_free(&m->xbar.net[1]);
@@ -148,16 +151,22 @@ int sim_xbar_has_room(const sim_memsys *m, int reply, int in, const sim_pkt *p)
     return m->xbar.net[reply].in_units[in] + flits_of(m, reply, p) <= m->cfg.xbar_in_limit;
 }
 
-void sim_xbar_push(sim_memsys *m, int reply, int in, const sim_pkt *p)
+/* Into input `in`'s buffer. `defer`: an SM's side of a split tick, where
+ * other threads push into the same want rows: the bit is set by
+ * sim_xbar_rest (any time before the arbitration: a set is a set). */
+static void push(sim_memsys *m, int reply, int in, const sim_pkt *p, int defer,
+                 sim_xbar_acc *a)
 {
     sim_xbar_net *n = &m->xbar.net[reply];
     TRAPEZE_ASSERT(sim_xbar_has_room(m, reply, in, p));
     int was_empty = !n->in[in].count;
     sim_ring_push(&n->in[in], p);
     n->in_units[in] += flits_of(m, reply, p);
-    if (was_empty)
+    if (was_empty && defer)
+        n->fresh[in] = 1;
+    else if (was_empty)
         want_set(n, in, 1);
-    m->xbar.n_pkts++;
+    a->pkts++;
 }
 
 /* Moves input `in`'s head to its output in cycle `now`: poppable from the
@@ -296,7 +305,7 @@ static int sector_parts(const sim_memsys *m, const sim_pkt *p)
 /* SM s pops one reply into its ejection buffer (the replies ring); the L1
  * takes it a cycle later (GPGPU-Sim: the cluster's response FIFO, then the
  * LDST unit's). */
-static void sm_eject(sim_memsys *m, int s, uint64_t now)
+static void sm_eject(sim_memsys *m, int s, uint64_t now, sim_xbar_acc *a)
 {
     sim_ring *o = &m->xbar.net[1].out[s];
     sim_sm_port *p = &m->sm[s];
@@ -306,7 +315,7 @@ static void sm_eject(sim_memsys *m, int s, uint64_t now)
     sim_pkt pk = *sim_ring_front(o);
     sim_ring_pop(o);
     m->xbar.net[1].out_units[s] -= flits_of(m, 1, &pk);
-    m->xbar.n_pkts--;
+    a->pkts--;
     if (pk.icnt_part && pk.icnt_part < sector_parts(m, &pk))
         return;   /* the L1 waits for the last sector (GPGPU-Sim's sector MSHR) */
     pk.icnt_part = 0;
@@ -317,7 +326,7 @@ static void sm_eject(sim_memsys *m, int s, uint64_t now)
 
 /* Sub-partition d pops one request when its icnt->L2 queue has room for a
  * line's four sectors (GPGPU-Sim: full(SECTOR_CHUNCK_SIZE)). */
-static void sub_eject(sim_memsys *m, int d, uint64_t now)
+static void sub_eject(sim_memsys *m, int d, uint64_t now, sim_xbar_acc *a)
 {
     sim_ring *o = &m->xbar.net[0].out[d];
     sim_subpart *p = &m->sub[d];
@@ -327,20 +336,29 @@ static void sub_eject(sim_memsys *m, int d, uint64_t now)
     sim_pkt pk = *sim_ring_front(o);
     sim_ring_pop(o);
     m->xbar.net[0].out_units[d] -= flits_of(m, 0, &pk);
-    m->xbar.n_pkts--;
+    a->pkts--;
     pk.ready = now + (uint64_t)m->cfg.rop_latency;
     sim_ring_push(&p->rop, &pk);
     sim_sub_update_active(m, d);
 }
 
-static void count_flits(sim_memsys *m, uint32_t payload)
+static void count_flits(sim_memsys *m, uint32_t payload, sim_xbar_acc *a)
 {
-    int flits = sim_flits(m, payload + SIM_PKT_HEADER_BYTES);
-    m->stats.icnt_flits += (uint64_t)flits;
-    sim_ev(m->events, SIM_EV_ICNT_FLIT, (uint64_t)flits);
+    a->flits += (uint64_t)sim_flits(m, payload + SIM_PKT_HEADER_BYTES);
 }
 
-static void sub_inject(sim_memsys *m, int d, uint64_t now)
+/* The counters an accumulator holds, added in (and it cleared). */
+static void add_acc(sim_memsys *m, sim_xbar_acc *a)
+{
+    m->xbar.n_pkts += (uint64_t)a->pkts;
+    m->stats.icnt_flits += a->flits;
+    m->stats.icnt_packets_up += a->up;
+    m->stats.icnt_packets_down += a->down;
+    sim_ev(m->events, SIM_EV_ICNT_FLIT, a->flits);
+    *a = (sim_xbar_acc){0};
+}
+
+static void sub_inject(sim_memsys *m, int d, uint64_t now, sim_xbar_acc *a)
 {
     sim_subpart *p = &m->sub[d];
     /* a reply the L2 produced this cycle waits for the next: GPGPU-Sim
@@ -353,17 +371,17 @@ static void sub_inject(sim_memsys *m, int d, uint64_t now)
         pk.icnt_part = (uint8_t)(m->xbar.reply_parts[d] + 1);
     if (!sim_xbar_has_room(m, 1, d, &pk))
         return;
-    count_flits(m, parts > 1 ? 32 : sim_pkt_payload_down(&pk));
-    sim_xbar_push(m, 1, d, &pk);
+    count_flits(m, parts > 1 ? 32 : sim_pkt_payload_down(&pk), a);
+    push(m, 1, d, &pk, 0, a);
     if (parts > 1 && ++m->xbar.reply_parts[d] < parts)
         return;
     m->xbar.reply_parts[d] = 0;
     sim_ring_pop(&p->respq);
-    m->stats.icnt_packets_down++;
+    a->down++;
     sim_sub_update_active(m, d);
 }
 
-static void sm_inject(sim_memsys *m, int s, uint64_t now)
+static void sm_inject(sim_memsys *m, int s, uint64_t now, int defer, sim_xbar_acc *a)
 {
     sim_sm_port *p = &m->sm[s];
     if (!p->missq.count || sim_ring_front(&p->missq)->ready > now || !sim_xbar_has_room(m, 0, s, sim_ring_front(&p->missq)))
@@ -371,30 +389,107 @@ static void sm_inject(sim_memsys *m, int s, uint64_t now)
     sim_pkt pk = *sim_ring_front(&p->missq);
     sim_ring_pop(&p->missq);
     p->version++;
-    count_flits(m, sim_pkt_payload_up(&pk));
-    sim_xbar_push(m, 0, s, &pk);
-    m->stats.icnt_packets_up++;
+    count_flits(m, sim_pkt_payload_up(&pk), a);
+    push(m, 0, s, &pk, defer, a);
+    a->up++;
     sim_sm_update_active(m, s);
 }
 
+/* The packet count is added in after each step, so that each sees the
+ * count the step before left, as GPGPU-Sim's order gives. */
 void sim_xbar_tick(sim_memsys *m, uint64_t tick)
 {
     uint64_t now = sim_clock_core_cycle(&m->clk[SIM_CLK_ICNT], tick);
     sim_xbar *x = &m->xbar;
+    sim_xbar_acc a = {0};
     int i;
     if (x->n_pkts)
         for (i = 0; i < m->n_sm; i++)
-            sm_eject(m, i, now);
+            sm_eject(m, i, now, &a);
+    add_acc(m, &a);
     SIM_BITS_FOREACH(&m->sub_active, i)
-        sub_inject(m, i, now);
+        sub_inject(m, i, now, &a);
+    add_acc(m, &a);
     if (x->n_pkts)
         for (i = 0; i < m->n_subs; i++)
-            sub_eject(m, i, now);
+            sub_eject(m, i, now, &a);
     SIM_BITS_FOREACH(&m->sm_active, i)
-        sm_inject(m, i, now);
+        sm_inject(m, i, now, 0, &a);
+    add_acc(m, &a);
     if (x->n_pkts)
         advance(m, now);
+    sim_xbar_check(m);
+}
+
+/* ---- one tick split across threads ---- */
+
+int sim_xbar_set_threads(sim_memsys *m, int threads)
+{
+    sim_xbar *x = &m->xbar;
+    free(x->acc);
+    x->acc = NULL;
+    x->n_acc = 0;
+    if (threads <= 1)
+        return 1;
+    /* a line each: the threads add into them all through a cycle */
+    x->acc = aligned_alloc(64, (size_t)threads * sizeof *x->acc);
+    if (!x->acc)
+        return 0;
+    for (int i = 0; i < threads; i++)
+        x->acc[i] = (sim_xbar_acc){0};
+    x->n_acc = threads;
+    return 1;
+}
+
+/* SM s's side, on the thread that ran its cycle: its port ejects a reply
+ * and injects a request. It touches its port, its input of the request
+ * net and its output of the reply net only; the packet count it reads is
+ * the tick's start (unchanged until sim_xbar_rest), enough to skip an
+ * empty crossbar. */
+void sim_xbar_sm_side(sim_memsys *m, int s, uint64_t now, int thread)
+{
+    sim_xbar_acc *a = &m->xbar.acc[thread];
+    if (m->xbar.n_pkts)
+        sm_eject(m, s, now, a);
+    if (m->sm[s].missq.count)
+        sm_inject(m, s, now, 1, a);
+}
+
+/* The rest of the tick, on one thread after every SM's side (beside the
+ * ports' queues, which touch neither crossbar): the sub-partitions inject
+ * their replies and eject requests into their ROP queues; the counts are
+ * added in and the request net's want bits of inputs that became non-empty
+ * set; then both nets' arbitration, as sim_xbar_tick's advance. */
+void sim_xbar_rest(sim_memsys *m, uint64_t now)
+{
+    sim_xbar *x = &m->xbar;
+    sim_xbar_acc a = {0};
+    int i;
+    SIM_BITS_FOREACH(&m->sub_active, i)
+        sub_inject(m, i, now, &a);
+    if (x->n_pkts || a.pkts)
+        for (i = 0; i < m->n_subs; i++)
+            sub_eject(m, i, now, &a);
+    add_acc(m, &a);
+    for (i = 0; i < x->n_acc; i++)
+        add_acc(m, &x->acc[i]);
+    sim_xbar_net *n = &x->net[0];
+    for (int in = 0; in < n->n_in; in++)
+        if (n->fresh[in]) {
+            n->fresh[in] = 0;
+            want_set(n, in, 1);
+        }
+    sim_xbar_check(m);
+    if (x->n_pkts)
+        advance(m, now);
+}
+
+/* The buffers' invariants (the file comment), in the sanitizer build. */
+void sim_xbar_check(const sim_memsys *m)
+{
 #ifdef TRAPEZE_CHECKS
+    const sim_xbar *x = &m->xbar;
+    int i;
     uint64_t n = 0;
     for (int r = 0; r < 2; r++) {
         for (i = 0; i < x->net[r].n_in; i++) {
@@ -407,5 +502,7 @@ void sim_xbar_tick(sim_memsys *m, uint64_t tick)
         }
     }
     TRAPEZE_ASSERT(n == x->n_pkts);
+#else
+    (void)m;
 #endif
 }
