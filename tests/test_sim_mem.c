@@ -928,6 +928,30 @@ static void test_miss_latency(void)
 }
 
 
+/* -gpgpu_simple_dram_model 1 (GPGPU-Sim's simple_dram_model_cycle): the miss
+ * of test_miss_latency with DRAM a fixed latency. Its four sectors may
+ * leave the L2 for DRAM at 228..231 (-dram_latency 100 passed); DRAM tick k
+ * falls in core floor(k * 700 / 924) = floor(k * 25 / 33), so the first
+ * ticks at or after them are 301, 303, 304, 305: each serves its sector
+ * at once, the last in core floor(305 * 25 / 33) = 231. The timed model's
+ * last data leave at tick 336 = core 254 and the request completes at
+ * 300, 46 cycles later; the same path from 231 ends at 277. No bank, row
+ * or bus: no activate, row hit or busy cycle; 4 reads of one 64-byte atom
+ * each are still counted. */
+static void test_simple_dram(void)
+{
+    sim_memsys *m = memsys(GTX480, "-gpgpu_simple_dram_model 1\n", 15);
+    sim_mem_request r = load(0, 3), d;
+    CHECK(sim_memsys_access(m, &r, 0, NULL) == SIM_MEM_MISS);
+    CHECK(until_done(m, 3, 0, &d) == 277);
+    const sim_mem_stats *s = sim_memsys_stats(m);
+    CHECK(s->dram_reads == 4 && s->dram_bytes_read == 4 * 64);
+    CHECK(s->dram_activates == 0 && s->dram_row_hits == 0 && s->dram_row_misses == 0 &&
+          s->dram_busy_cycles == 0);
+    drain(m, 15, 300);
+    sim_memsys_destroy(m);
+}
+
 /* GPGPU-Sim's local crossbar (-network_mode 2, sim/mem/xbar.c), on the GTX 480
  * config (15 SMs, 12 sub-partitions, ROP 120):
  *  - the miss of test_miss_latency: injected and moved to sub-partition 0's
@@ -1878,6 +1902,7 @@ int main(void)
     test_tag_index(19);
     test_tag_index(64);
     test_miss_latency();
+    test_simple_dram();
     test_l1_latency_queue();
     test_local_xbar();
     test_booksim_xbar();
