@@ -36,7 +36,8 @@
 typedef enum {
     SIM_MEM_LOAD,
     SIM_MEM_STORE,
-    SIM_MEM_ATOMIC  /* atomicAdd of `value` on the 32-bit word at addr; returns the old value */
+    SIM_MEM_ATOMIC  /* atomicAdd of `value` on each 32-bit word of `words`; returns the old
+                       value of the word at addr */
 } sim_mem_op;
 
 enum {
@@ -64,8 +65,12 @@ typedef struct sim_mem_request {
         uint32_t pc;       /* other loads: the instruction's PC (selective caching; the
                             * request stays 40 bytes) */
     };
-    uint32_t origin;       /* cached loads: the issuing block's id << 8 | its warp's slot
+    union {
+        uint32_t origin;   /* cached loads: the issuing block's id << 8 | its warp's slot
                             * (the L1D's miss classes, -trapeze_contention_counters) */
+        uint32_t words;    /* atomics: the words of addr's 32-byte segment the request
+                            * updates, bit i the word at segment + 4 i (0: addr's alone) */
+    };
     uint64_t tag;          /* opaque to the memory system: the SM's bookkeeping */
     uint64_t issue_cycle;  /* core cycle the SM first offered it */
 } sim_mem_request;
@@ -102,6 +107,24 @@ typedef struct sim_line_access {
  * 128-byte lines (in order of first appearance). Returns the number of lines
  * written to out (at most 32). */
 int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_access *out);
+
+/* One request of a warp's atomic: the 32-byte segment's words it updates
+ * (as sim_mem_request's `words`), addr the lowest of them, and its lanes. */
+typedef struct sim_atomic_access {
+    uint64_t addr;
+    uint32_t words;
+    uint32_t lanes;
+} sim_atomic_access;
+
+/* GPGPU-Sim's memory_coalescing_arch_atomic over the whole warp (every
+ * tested config sets -gpgpu_shmem_warp_parts 1): a request per 32-byte
+ * segment, a lane joining the first of its segment's requests whose bytes
+ * its own `size` bytes do not overlap (a new one otherwise), so only lanes
+ * on the same bytes are split. Written to out in the order the LDST unit
+ * sends them: GPGPU-Sim sorts by segment, then by creation, and sends from
+ * the back. Returns the number of requests (at most 32). */
+int sim_coalesce_atomic(const uint64_t *addr, uint32_t active_mask, int size,
+                        sim_atomic_access *out);
 
 /* Shared memory: the number of serialized passes (1 = conflict free) for the
  * active threads' word addresses on `banks` 4-byte-wide banks. Threads that

@@ -168,6 +168,45 @@ static void test_coalesce_strides(void)
     CHECK(out[0].line_addr == 896 && out[0].sector_mask == 0x8 && out[0].bytes == 4);
 }
 
+/* GPGPU-Sim's atomic coalescing (memory_coalescing_arch_atomic), worked by
+ * hand for 20 lanes of a RED: lanes 0-7 the words of segment A = 0x1000,
+ * 8-15 those of B = 0x1040, 16 and 18 A's first word again, 17 C = 0x2000,
+ * 19 A's second word again. In lane order each lane joins the first
+ * request of its segment free on its bytes: T0 = A {0-7}, T1 = B {8-15},
+ * T2 = A {16, 19} (words 0 and 1), T3 = C {17}, T4 = A {18} (T0 and T2
+ * hold word 0). By segment, creation order kept: T0 T2 T4 T1 T3; sent
+ * from the back: T3 T1 T4 T2 T0. Five requests where a request per lane
+ * made 20; a 2-byte lane beside another on one word shares its request. */
+static void test_coalesce_atomic(void)
+{
+    uint64_t a[32] = {0};
+    for (int l = 0; l < 8; l++) {
+        a[l] = 0x1000 + 4u * (unsigned)l;
+        a[8 + l] = 0x1040 + 4u * (unsigned)l;
+    }
+    a[16] = a[18] = 0x1000;
+    a[17] = 0x2000;
+    a[19] = 0x1004;
+    sim_atomic_access out[32];
+    CHECK(sim_coalesce_atomic(a, 0xfffffu, 4, out) == 5);
+    static const struct { uint64_t addr; uint32_t words, lanes; } want[5] = {
+        {0x2000, 0x01, 1u << 17}, {0x1040, 0xff, 0xff00}, {0x1000, 0x01, 1u << 18},
+        {0x1000, 0x03, 1u << 16 | 1u << 19}, {0x1000, 0xff, 0xff}};
+    for (int i = 0; i < 5; i++)
+        CHECK(out[i].addr == want[i].addr && out[i].words == want[i].words &&
+              out[i].lanes == want[i].lanes);
+    /* bytes 0-1 and 2-3 of one word do not overlap: one request, word 0 */
+    a[0] = 0x3000;
+    a[1] = 0x3002;
+    CHECK(sim_coalesce_atomic(a, 0x3u, 2, out) == 1);
+    CHECK(out[0].addr == 0x3000 && out[0].words == 0x1 && out[0].lanes == 0x3);
+    /* a request's addr is its lowest word */
+    a[0] = 0x301c;
+    a[1] = 0x3008;
+    CHECK(sim_coalesce_atomic(a, 0x3u, 4, out) == 1);
+    CHECK(out[0].addr == 0x3008 && out[0].words == 0x84);
+}
+
 static void test_shmem_conflicts(void)
 {
     /* 32 banks: thread t reads word t*s, bank (t*s) mod 32; a bank gets
@@ -889,6 +928,30 @@ static void test_miss_latency(void)
 }
 
 
+/* -gpgpu_simple_dram_model 1 (GPGPU-Sim's simple_dram_model_cycle): the miss
+ * of test_miss_latency with DRAM a fixed latency. Its four sectors may
+ * leave the L2 for DRAM at 228..231 (-dram_latency 100 passed); DRAM tick k
+ * falls in core floor(k * 700 / 924) = floor(k * 25 / 33), so the first
+ * ticks at or after them are 301, 303, 304, 305: each serves its sector
+ * at once, the last in core floor(305 * 25 / 33) = 231. The timed model's
+ * last data leave at tick 336 = core 254 and the request completes at
+ * 300, 46 cycles later; the same path from 231 ends at 277. No bank, row
+ * or bus: no activate, row hit or busy cycle; 4 reads of one 64-byte atom
+ * each are still counted. */
+static void test_simple_dram(void)
+{
+    sim_memsys *m = memsys(GTX480, "-gpgpu_simple_dram_model 1\n", 15);
+    sim_mem_request r = load(0, 3), d;
+    CHECK(sim_memsys_access(m, &r, 0, NULL) == SIM_MEM_MISS);
+    CHECK(until_done(m, 3, 0, &d) == 277);
+    const sim_mem_stats *s = sim_memsys_stats(m);
+    CHECK(s->dram_reads == 4 && s->dram_bytes_read == 4 * 64);
+    CHECK(s->dram_activates == 0 && s->dram_row_hits == 0 && s->dram_row_misses == 0 &&
+          s->dram_busy_cycles == 0);
+    drain(m, 15, 300);
+    sim_memsys_destroy(m);
+}
+
 /* GPGPU-Sim's local crossbar (-network_mode 2, sim/mem/xbar.c), on the GTX 480
  * config (15 SMs, 12 sub-partitions, ROP 120):
  *  - the miss of test_miss_latency: injected and moved to sub-partition 0's
@@ -1543,6 +1606,29 @@ static void test_atomics(void)
     CHECK(d.value == 8);
     CHECK(sim_memsys_stats(m)->l1.accesses == l1_before);
     CHECK(sim_memsys_stats(m)->atomics_performed == 4);
+    /* No atomic touched the L1 (Accel-Sim's CACHE_GLOBAL): not an access,
+     * and no L1 write energy. */
+    CHECK(sim_memsys_stats(m)->l1.accesses == 0);
+    /* One request for words 0, 2 and 7 of the segment at 0x20000 (addr its
+     * lowest word, preset to 10, 20, 70): one L2 access, each word + 2,
+     * the old value of addr's word back. */
+    sim_memsys_poke(m, 0x20000, 10);
+    sim_memsys_poke(m, 0x20008, 20);
+    sim_memsys_poke(m, 0x2001c, 70);
+    uint64_t l2_before = sim_memsys_stats(m)->l2.accesses;
+    r = load(0x20000, 2);
+    r.op = SIM_MEM_ATOMIC;
+    r.value = 2;
+    r.bytes = 32;
+    r.words = 1u << 0 | 1u << 2 | 1u << 7;
+    CHECK(sim_memsys_access(m, &r, 3500, NULL) == SIM_MEM_SENT);
+    until_done(m, 2, 3500, &d);
+    CHECK(d.value == 10);
+    CHECK(sim_memsys_peek(m, 0x20000) == 12 && sim_memsys_peek(m, 0x20004) == 0 &&
+          sim_memsys_peek(m, 0x20008) == 22 && sim_memsys_peek(m, 0x2001c) == 72);
+    CHECK(sim_memsys_stats(m)->l2.accesses == l2_before + 1);
+    CHECK(sim_memsys_stats(m)->atomics_performed == 7);
+    CHECK(sim_memsys_stats(m)->l1.accesses == 0);
     /* A value-carrying store, then a poke, seen by volatile loads. */
     r = load(word, 0);
     r.op = SIM_MEM_STORE;
@@ -1804,6 +1890,7 @@ static void test_done_queue(void)
 int main(void)
 {
     test_coalesce_strides();
+    test_coalesce_atomic();
     test_shmem_conflicts();
     test_shmem_conflicts_random();
     test_config();
@@ -1815,6 +1902,7 @@ int main(void)
     test_tag_index(19);
     test_tag_index(64);
     test_miss_latency();
+    test_simple_dram();
     test_l1_latency_queue();
     test_local_xbar();
     test_booksim_xbar();

@@ -503,6 +503,57 @@ static void exit_retires_lanes(void)
     trapeze_config_destroy(cfg);
 }
 
+/* A warp's RED on SM7_QV100 (write-through sectored L1): the 20 lanes of
+ * test_sim_mem's test_coalesce_atomic, segments A = 0x10001000, B =
+ * 0x10001040, C = 0x10002000, A's first word three times and its second
+ * twice. GPGPU-Sim's rule gives 5 requests (A three, B, C), 5 L2 sector
+ * accesses, none at the L1; 20 words added to, A's first by 3, its second
+ * by 2. A request per lane gave 20 L1 and 20 L2 accesses. */
+static void atomics_coalesce_and_bypass(void)
+{
+    char body[1024] = "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+                      "0010 000fffff 0 RED.E.ADD.STRONG.GPU 2 R2 R3 4 0";
+    static const unsigned lane_off[20] = {0x1000, 0x1004, 0x1008, 0x100c, 0x1010, 0x1014,
+                                          0x1018, 0x101c, 0x1040, 0x1044, 0x1048, 0x104c,
+                                          0x1050, 0x1054, 0x1058, 0x105c, 0x1000, 0x2000,
+                                          0x1000, 0x1004};
+    for (int l = 0; l < 20; l++)
+        snprintf(body + strlen(body), sizeof body - strlen(body), " 0x%x",
+                 0x10000000u + lane_off[l]);
+    strcat(body, "\n#END_TB\n");
+    char text[8192], path[128];
+    snprintf(text, sizeof text, "%s", header);
+    char *g = strstr(text, "(2,1,1)"), *b = strstr(text, "(64,1,1)");
+    memcpy(g, "(1,1,1)", 7);
+    memcpy(b, "(32,1,1)", 8);
+    strcat(text, body);
+    write_file("red.traceg", text);
+    snprintf(path, sizeof path, "%s/red.traceg", dir);
+    trapeze_config *cfg = NULL;
+    trapeze_error err;
+    sim_gpu *gpu = NULL;
+    sim_trace_kernel *t = NULL;
+    sim_kernel_stats st;
+    CHECK_OK(trapeze_config_load("data/fidelity/SM7_QV100.gpgpusim.config", &cfg, &err));
+    CHECK_OK(sim_gpu_create(cfg, NULL, &gpu, &err));
+    CHECK_OK(sim_trace_kernel_open(path, &t, &err));
+    if (gpu && t && !sim_gpu_run(gpu, sim_trace_kernel_sim(t), &st, &err)) {
+        CHECK(st.mem_stats_valid);
+        CHECK(st.mem.l1.accesses == 0 && st.mem.l1.atomics == 5);
+        CHECK(st.mem.l2.accesses == 5 && st.mem.l2.atomics == 5);
+        CHECK(st.mem.atomics_performed == 20);
+        CHECK(sim_gpu_peek(gpu, 0x10001000) == 3 && sim_gpu_peek(gpu, 0x10001004) == 2 &&
+              sim_gpu_peek(gpu, 0x1000101c) == 1 && sim_gpu_peek(gpu, 0x1000105c) == 1 &&
+              sim_gpu_peek(gpu, 0x10002000) == 1 && sim_gpu_peek(gpu, 0x10001020) == 0);
+        sim_kernel_stats_free(&st);
+    } else {
+        CHECK(!"ran");
+    }
+    sim_trace_kernel_close(t);
+    sim_gpu_destroy(gpu);
+    trapeze_config_destroy(cfg);
+}
+
 /* ------------------------------------------------------------ kept blocks */
 
 static uint64_t lcg(uint64_t *x)
@@ -797,6 +848,7 @@ int main(void)
     malformed_traces();
     simulate_hand_trace();
     exit_retires_lanes();
+    atomics_coalesce_and_bypass();
     kept_blocks();
     line_memo();
     static const char *const files[] = {"good", "trunc", "trunc2", "noblock", "hex", "short",

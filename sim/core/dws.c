@@ -76,8 +76,10 @@ void sim_dws_reset(sim_sm *sm)
 /* Does request r carry lane address a's first byte? */
 static int carries(const sim_mem_request *r, uint64_t a)
 {
-    if (r->op == SIM_MEM_ATOMIC)
-        return (a & ~3ull) == r->addr;
+    if (r->op == SIM_MEM_ATOMIC)   /* its segment's words (sim_coalesce_atomic) */
+        return (a & ~(uint64_t)(SIM_SECTOR_BYTES - 1)) ==
+                   (r->addr & ~(uint64_t)(SIM_SECTOR_BYTES - 1)) &&
+               (r->words >> ((a % SIM_SECTOR_BYTES) / 4) & 1);
     uint64_t line = a / SIM_LINE_BYTES * SIM_LINE_BYTES;
     return line == r->addr / SIM_LINE_BYTES * SIM_LINE_BYTES &&
            (r->sector_mask >> ((a % SIM_LINE_BYTES) / SIM_SECTOR_BYTES) & 1);
@@ -89,14 +91,18 @@ void sim_dws_tag_requests(sim_sm *sm, int slot, const sim_warp_inst *in, int bef
     int last = -1;
     for (int q = before; q < sim_lq_count(sm, slot); q++) {
         sim_mem_request *r = &sm->lq[sim_lq_index(sm, slot, q)];
-        uint32_t lanes = 0;
+        uint32_t lanes = 0, words = 0;
         for (uint32_t b = left; b; b &= b - 1) {
             int l = __builtin_ctz(b);
-            if (carries(r, in->addr[l])) {
-                lanes |= 1u << l;
-                if (r->op == SIM_MEM_ATOMIC)   /* a request per lane, in lane order */
-                    break;
+            if (!carries(r, in->addr[l]))
+                continue;
+            if (r->op == SIM_MEM_ATOMIC) {   /* one lane per word: repeats go in other requests */
+                uint32_t word = 1u << ((in->addr[l] % SIM_SECTOR_BYTES) / 4);
+                if (words & word)
+                    continue;
+                words |= word;
             }
+            lanes |= 1u << l;
         }
         left &= ~lanes;
         r->tag = (r->tag & 0xffffffffull) | (uint64_t)lanes << 32;

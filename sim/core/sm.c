@@ -754,14 +754,16 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
     int op = in->op, before = sim_lq_count(sm, slot);
     if (op == SIM_OP_ATOMIC) {
         sm->st.atomic_insts++;
-        int n = 0;
-        for (int l = 0; l < SIM_WARP_LANES; l++) {
-            if (!(in->active >> l & 1))
-                continue;
-            uint64_t a = in->addr[l] & ~3ull;
-            lq_push(sm, slot, a, 1u << ((a % SIM_LINE_BYTES) / SIM_SECTOR_BYTES), 4,
-                    SIM_MEM_ATOMIC, 0, in->value, make_tag(slot, TAG_ATOMIC, in->dst), at + 1);
-            n++;
+        /* a request per 32-byte segment (GPGPU-Sim's atomic coalescing),
+         * its words added to at L2 */
+        sim_atomic_access reqs[SIM_WARP_LANES];
+        int n = sim_coalesce_atomic(in->addr, in->active, in->size ? in->size : 4, reqs);
+        for (int i = 0; i < n; i++) {
+            lq_push(sm, slot, reqs[i].addr,
+                    1u << ((reqs[i].addr % SIM_LINE_BYTES) / SIM_SECTOR_BYTES),
+                    SIM_SECTOR_BYTES, SIM_MEM_ATOMIC, 0, in->value,
+                    make_tag(slot, TAG_ATOMIC, in->dst), at + 1);
+            sm->lq[sim_lq_index(sm, slot, sim_lq_count(sm, slot) - 1)].words = reqs[i].words;
         }
         w->pend_stores += (uint32_t)n;
         if (in->dst != SIM_NO_REG)

@@ -227,3 +227,50 @@ int sim_shmem_conflict_degree(const uint64_t *addr, uint32_t active_mask, int ba
     }
     return degree;
 }
+
+int sim_coalesce_atomic(const uint64_t *addr, uint32_t active_mask, int size,
+                        sim_atomic_access *out)
+{
+    sim_atomic_access acc[SIM_WARP_SIZE_MAX];
+    uint64_t seg[SIM_WARP_SIZE_MAX];
+    uint32_t bytes[SIM_WARP_SIZE_MAX];
+    int n = 0;
+    if (size < 1)
+        size = 1;
+    for (uint32_t m = active_mask; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint64_t s = addr[l] & ~(uint64_t)(SIM_SECTOR_BYTES - 1);
+        unsigned off = (unsigned)(addr[l] - s);
+        unsigned span = off + (unsigned)size > SIM_SECTOR_BYTES ? SIM_SECTOR_BYTES - off
+                                                                : (unsigned)size;
+        uint32_t mine = (span == 32 ? UINT32_MAX : (1u << span) - 1) << off;
+        int i = 0;
+        while (i < n && (seg[i] != s || (bytes[i] & mine)))
+            i++;
+        if (i == n) {   /* no request of the segment free on these bytes */
+            seg[n] = s;
+            bytes[n] = 0;
+            acc[n].words = acc[n].lanes = 0;
+            n++;
+        }
+        bytes[i] |= mine;
+        acc[i].words |= 1u << (off / 4);
+        acc[i].lanes |= 1u << l;
+    }
+    /* by segment, creation order kept (std::map of lists), sent from the back */
+    int order[SIM_WARP_SIZE_MAX];
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        while (j > 0 && seg[order[j - 1]] > seg[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    for (int k = 0; k < n; k++) {
+        int i = order[n - 1 - k];
+        out[k] = acc[i];
+        out[k].addr = seg[i] + 4u * (unsigned)__builtin_ctz(acc[i].words);
+    }
+    return n;
+}

@@ -13,6 +13,10 @@
  * FR-FCFS: the oldest request that hits an open row and can issue its
  * column command now goes first; otherwise the oldest request whose bank
  * is free of pending row hits gets its PRE or ACT when timing allows.
+ *
+ * -gpgpu_simple_dram_model 1 (GPGPU-Sim's simple_dram_model_cycle) leaves
+ * banks, rows and timing out: a channel serves one request per DRAM cycle,
+ * whatever its size, once its -dram_latency has passed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -65,18 +69,31 @@ static int is_write(const sim_dreq *r)
     return r->pkt.kind == SIM_PKT_WRITE || r->pkt.kind == SIM_PKT_WRITEBACK;
 }
 
-/* Takes one request per DRAM cycle from the channel's sub-partitions,
- * rotating between them, once its -dram_latency has passed. */
-static void intake(sim_memsys *m, int c, sim_channel *ch, uint64_t now)
+/* The sub-partition whose request the channel takes next: rotating
+ * between them, the first whose head has waited its -dram_latency; -1 if
+ * none has. */
+static int next_sub(const sim_memsys *m, int c, sim_channel *ch, uint64_t now)
 {
     int n_sub = m->cfg.n_sub;
-    if (ch->n_free == 0)
-        return;
     for (int i = 0; i < n_sub; i++) {
         int s = c * n_sub + (ch->rr_sub + i) % n_sub;
-        sim_ring *q = &m->sub[s].to_dram;
-        if (!q->count || sim_ring_front(q)->ready > now)
-            continue;
+        const sim_ring *q = &m->sub[s].to_dram;
+        if (q->count && q->items[q->head].ready <= now) {
+            ch->rr_sub = (ch->rr_sub + i + 1) % n_sub;
+            return s;
+        }
+    }
+    return -1;
+}
+
+/* Takes one request per DRAM cycle into the scheduler's queue. */
+static void intake(sim_memsys *m, int c, sim_channel *ch, uint64_t now)
+{
+    int s;
+    if (ch->n_free == 0 || (s = next_sub(m, c, ch, now)) < 0)
+        return;
+    sim_ring *q = &m->sub[s].to_dram;
+    {
         int id = ch->free_ids[--ch->n_free];
         sim_dreq *r = &ch->pool[id];
         memset(r, 0, sizeof *r);
@@ -99,10 +116,38 @@ static void intake(sim_memsys *m, int c, sim_channel *ch, uint64_t now)
             b->hit = id;   /* the only hit, so the oldest (an older one would be b->hit) */
         ch->pending_banks |= 1ull << da.bank;
         ch->n_queued++;
-        ch->rr_sub = (ch->rr_sub + i + 1) % n_sub;
         sim_sub_update_active(m, s);
-        return;
     }
+}
+
+/* The bytes a request moves, in whole atoms, and their counters. */
+static void count_data(sim_memsys *m, int wr, uint32_t bytes)
+{
+    uint32_t atom = (uint32_t)m->cfg.atom_bytes, atoms = bytes ? (bytes + atom - 1) / atom : 1;
+    if (wr) {
+        m->stats.dram_writes++;
+        m->stats.dram_bytes_written += (uint64_t)atoms * atom;
+    } else {
+        m->stats.dram_reads++;
+        m->stats.dram_bytes_read += (uint64_t)atoms * atom;
+    }
+    sim_ev(m->events, wr ? SIM_EV_DRAM_WRITE : SIM_EV_DRAM_READ, atoms);
+}
+
+/* -gpgpu_simple_dram_model: one request per DRAM cycle is served at once
+ * (no bank, row or bus; its latency was -dram_latency's). */
+static void simple_serve(sim_memsys *m, int c, sim_channel *ch, uint64_t tick, uint64_t now)
+{
+    int s = next_sub(m, c, ch, now);
+    if (s < 0)
+        return;
+    sim_ring *q = &m->sub[s].to_dram;
+    sim_pkt done = *sim_ring_front(q);
+    sim_ring_pop(q);
+    count_data(m, done.kind == SIM_PKT_WRITE || done.kind == SIM_PKT_WRITEBACK, done.bytes);
+    done.ready = tick;
+    sim_ring_push(&ch->returning, &done);
+    sim_sub_update_active(m, s);
 }
 
 static int col_ready(const sim_memsys *m, const sim_channel *ch, const sim_bank *b,
@@ -264,14 +309,26 @@ static void try_row(sim_memsys *m, sim_channel *ch, uint64_t k)
     }
 }
 
-/* One DRAM command cycle `tick`, which falls in core cycle `now`. */
-void sim_dram_tick(sim_memsys *m, int c, uint64_t tick, uint64_t now)
+/* Served requests go on to their sub-partition in order while it has room. */
+static void deliver(sim_memsys *m, sim_channel *ch, uint64_t tick, uint64_t now)
 {
-    sim_channel *ch = &m->chan[c];
     while (ch->returning.count && sim_ring_front(&ch->returning)->ready <= tick &&
            sim_l2_dram_room(m, sim_ring_front(&ch->returning))) {
         sim_l2_from_dram(m, sim_ring_front(&ch->returning), now);
         sim_ring_pop(&ch->returning);
+    }
+}
+
+/* One DRAM command cycle `tick`, which falls in core cycle `now`. */
+void sim_dram_tick(sim_memsys *m, int c, uint64_t tick, uint64_t now)
+{
+    sim_channel *ch = &m->chan[c];
+    deliver(m, ch, tick, now);
+    if (m->cfg.simple_dram) {   /* served now, delivered in this cycle when there is room */
+        simple_serve(m, c, ch, tick, now);
+        deliver(m, ch, tick, now);
+        sim_chan_update_active(m, c);
+        return;
     }
     intake(m, c, ch, now);
     /* The column command goes first: a PRE in the same cycle then sees the

@@ -173,8 +173,8 @@ static void send_down(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
         pk.bytes = m->cfg.l1.sectored ? SIM_SECTOR_BYTES : SIM_LINE_BYTES;
     else if (kind == SIM_PKT_READ)
         pk.bytes = segment_bytes(req->sector_mask);
-    else
-        pk.bytes = kind == SIM_PKT_ATOMIC ? 4 : req->bytes;
+    else   /* a store's bytes, an atomic's segment */
+        pk.bytes = req->bytes;
     pk.sub = sim_addrmap_decode_memo(&m->cfg.map, &p->decoded, pk.line).sub;
     sim_ring_push(&p->missq, &pk);
     sim_sm_update_active(m, req->sm);
@@ -433,11 +433,19 @@ static void l1_fill_sector(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uin
     sim_cache_mshr_release(c, id);
 }
 
-/* Stores and atomics: write-evict the L1 copy, send down; no allocation. */
+/* The queue towards the interconnect has no room (its size: the L1's miss
+ * queue, or -trapeze_sm_queue without an L1). */
+static int missq_full(const sim_memsys *m, const sim_sm_port *p)
+{
+    return p->missq.count >=
+           (uint32_t)(m->cfg.l1.enabled ? m->cfg.l1.miss_queue : m->cfg.sm_queue);
+}
+
+/* Stores: write-evict the L1 copy, send down; no allocation. */
 static sim_mem_outcome l1_write(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
                                 uint64_t cycle, sim_fail_cause *cause)
 {
-    if (p->missq.count >= (uint32_t)(m->cfg.l1.enabled ? m->cfg.l1.miss_queue : m->cfg.sm_queue))
+    if (missq_full(m, p))
         return refuse(m, p, SIM_FAIL_MISS_QUEUE, cause);
     uint32_t wake = 0;
     if (m->cfg.l1.enabled) {
@@ -454,17 +462,25 @@ static sim_mem_outcome l1_write(sim_memsys *m, sim_sm_port *p, const sim_mem_req
         sim_ev(p->ev, SIM_EV_L1_WRITE, 1);
     }
     /* a sectored L1 counts an access per sector, as GPGPU-Sim's does */
-    int n = m->cfg.l1.enabled && m->cfg.l1.sectored && req->op != SIM_MEM_ATOMIC
-                ? sim_popcount32(req->sector_mask & 0xf) : 1;
+    int n = m->cfg.l1.enabled && m->cfg.l1.sectored ? sim_popcount32(req->sector_mask & 0xf) : 1;
     for (int i = 0; i < (n ? n : 1); i++) {
         L1_INC(m, p, accesses);
-        if (req->op == SIM_MEM_ATOMIC)
-            L1_INC(m, p, atomics);
-        else
-            L1_INC(m, p, writes);
+        L1_INC(m, p, writes);
     }
-    send_down(m, p, req, req->op == SIM_MEM_ATOMIC ? SIM_PKT_ATOMIC : SIM_PKT_WRITE, 0,
-              cycle + wake);
+    send_down(m, p, req, SIM_PKT_WRITE, 0, cycle + wake);
+    p->outstanding++;
+    return SIM_MEM_SENT;
+}
+
+/* Atomics pass the L1 untouched (no probe, bank or access) to the L2 that
+ * performs them: Accel-Sim marks ATOMG, ATOM and RED CACHE_GLOBAL. */
+static sim_mem_outcome bypass_atomic(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
+                                     uint64_t cycle, sim_fail_cause *cause)
+{
+    if (missq_full(m, p))
+        return refuse(m, p, SIM_FAIL_MISS_QUEUE, cause);
+    L1_INC(m, p, atomics);
+    send_down(m, p, req, SIM_PKT_ATOMIC, 0, cycle);
     p->outstanding++;
     return SIM_MEM_SENT;
 }
@@ -472,8 +488,7 @@ static sim_mem_outcome l1_write(sim_memsys *m, sim_sm_port *p, const sim_mem_req
 static sim_mem_outcome bypass_load(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
                                    uint64_t cycle, sim_fail_cause *cause)
 {
-    uint32_t cap = (uint32_t)(m->cfg.l1.enabled ? m->cfg.l1.miss_queue : m->cfg.sm_queue);
-    if (p->missq.count >= cap)
+    if (missq_full(m, p))
         return refuse(m, p, SIM_FAIL_MISS_QUEUE, cause);
     if (m->cfg.lasc && m->cfg.l1.enabled && !m->cfg.l1.sectored &&
         (req->flags & SIM_MEM_BYPASS_L1)) {
@@ -528,7 +543,9 @@ sim_mem_outcome sim_l1_access(sim_memsys *m, const sim_mem_request *req, uint64_
     }
     sim_mem_outcome o;
     int busy = 0;
-    if (req->op != SIM_MEM_LOAD) {
+    if (req->op == SIM_MEM_ATOMIC) {
+        o = bypass_atomic(m, p, req, cycle, &why);
+    } else if (req->op == SIM_MEM_STORE) {
         o = l1_write(m, p, req, cycle, &why);
     } else if (!m->cfg.l1.enabled || m->cfg.skip_l1d ||
                (req->flags & (SIM_MEM_VOLATILE | SIM_MEM_BYPASS_L1))) {

@@ -62,10 +62,19 @@ static void perform(sim_memsys *m, sim_pkt *pk)
 {
     uint64_t a = pk->req.addr;
     if (pk->kind == SIM_PKT_ATOMIC) {
-        uint32_t old = sim_funcmem_get(&m->words, a);
-        sim_funcmem_set(&m->words, a, old + pk->req.value);
-        pk->req.value = old;
-        m->stats.atomics_performed++;
+        /* each word of the request once (lanes on one word are split into
+         * requests of their own); it returns the old value of addr's */
+        uint64_t seg = a & ~(uint64_t)(SIM_SECTOR_BYTES - 1);
+        uint32_t words = pk->req.words ? pk->req.words : 1u << ((a - seg) / 4);
+        uint32_t add = pk->req.value;
+        for (; words; words &= words - 1) {
+            uint64_t w = seg + 4u * (unsigned)__builtin_ctz(words);
+            uint32_t old = sim_funcmem_get(&m->words, w);
+            sim_funcmem_set(&m->words, w, old + add);
+            if (w == (a & ~3ull))
+                pk->req.value = old;
+            m->stats.atomics_performed++;
+        }
     } else if (pk->kind == SIM_PKT_READ && (pk->req.flags & SIM_MEM_VOLATILE)) {
         pk->req.value = sim_funcmem_get(&m->words, a);
     } else if (pk->kind == SIM_PKT_WRITE && (pk->req.flags & SIM_MEM_STORE_VALUE)) {
@@ -102,9 +111,8 @@ static int serve_uncached(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uint64_t n
     perform(m, pk);
     if (pk->kind == SIM_PKT_ATOMIC)
         m->stats.l2.atomics++;
-    uint32_t bytes = pk->kind == SIM_PKT_ATOMIC ? 4 : pk->bytes;
     int kind = pk->kind == SIM_PKT_WRITE ? SIM_PKT_WRITE : SIM_PKT_READ;
-    to_dram(m, p, pk, kind, pk->line, bytes, SIM_DRAM_DONE_REPLY, now);
+    to_dram(m, p, pk, kind, pk->line, pk->bytes, SIM_DRAM_DONE_REPLY, now);
     return 1;
 }
 

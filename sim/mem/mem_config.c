@@ -82,6 +82,9 @@ const trapeze_opt sim_mem_options[] = {
     {"dram_dual_bus_interface", OPT_INT, "0", 0, 1,
      "1: separate row and column command buses (HBM): an ACT or PRE and a READ or WRITE "
      "may issue in the same DRAM cycle"},
+    {"gpgpu_simple_dram_model", OPT_INT, "0", 0, 1,
+     "1: GPGPU-Sim's simple DRAM: no banks or timing; each channel serves one request per "
+     "DRAM cycle, -dram_latency after it left the L2"},
     {"gpgpu_memory_partition_indexing", OPT_INT, "0", 0, 5,
      "sub-partition indexing (0: consecutive, 2: IPOLY, 4: random per chunk)"},
     {"icnt_flit_size", OPT_INT, "32", 4, 4096, "interconnect flit, bytes"},
@@ -489,7 +492,8 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
         return s;
     c->t = t;
     if ((s = get_int(cfg, "dram_bnkgrp_indexing_policy", &c->bnkgrp_lower, err)) ||
-        (s = get_int(cfg, "dram_dual_bus_interface", &c->dual_bus, err)))
+        (s = get_int(cfg, "dram_dual_bus_interface", &c->dual_bus, err)) ||
+        (s = get_int(cfg, "gpgpu_simple_dram_model", &c->simple_dram, err)))
         return s;
     trapeze_config_get_string(cfg, "gpgpu_mem_addr_mapping", DEFAULT_MAPPING, &mapping);
     const char *why = sim_addrmap_parse(mapping, c->n_mem, c->n_sub, t.nbk, &c->map);

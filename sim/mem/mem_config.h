@@ -90,6 +90,8 @@ typedef struct sim_mem_config {
                                     * bits (bank % nbkgrp); 0: its high bits */
     int dual_bus;                  /* -dram_dual_bus_interface 1: a row and a column command
                                     * per DRAM cycle (one of either with 0) */
+    int simple_dram;               /* -gpgpu_simple_dram_model 1: a fixed latency and one
+                                    * request per DRAM cycle (dram.c) */
     int sched_queue, return_queue;
     int q_icnt_l2, q_l2_dram, q_dram_l2, q_l2_icnt;  /* -gpgpu_dram_partition_queues */
     uint64_t clock_khz[SIM_CLK_COUNT];

@@ -285,7 +285,7 @@ static inline uint32_t sim_pkt_payload_up(const sim_pkt *p)
 {
     switch (p->kind) {
     case SIM_PKT_WRITE: return p->req.bytes;
-    case SIM_PKT_ATOMIC: return 4;
+    case SIM_PKT_ATOMIC: return p->bytes;   /* its segment's data (GPGPU-Sim: mf->size()) */
     default: return 0;
     }
 }
@@ -294,7 +294,7 @@ static inline uint32_t sim_pkt_payload_down(const sim_pkt *p)
 {
     switch (p->kind) {
     case SIM_PKT_READ: return p->bytes;   /* a line, a sector (sectored L1) or a segment */
-    case SIM_PKT_ATOMIC: return 4;
+    case SIM_PKT_ATOMIC: return p->bytes;
     default: return 0; /* write acknowledgement */
     }
 }
