@@ -1,23 +1,33 @@
 #!/bin/sh
 # wake-costs.sh - writes the transition_j of every sleep mode of a power
 # description (data/power/NAME.ini) from the circuit inputs in the file's
-# own comments, the way CACTI-P / McPAT 1.3 derive a wake-up's energy
-# (cacti/powergating.cc, Sleep_tx::compute_penalty):
+# own comments, the way CACTI-P (CACTI 7.0, powergating.cc and mat.cc)
+# derives a power-gated array's wake-up. It owns that arithmetic only: the
+# CACTI-P figures themselves are inputs written in the file, with the
+# configuration that printed them (CACTI is not a dependency).
 #
-#   E_tr = (C_circuit + C_sleep_tx) x Vdd x dV     (no 1/2: the entry and
-#          exit halves of a round trip are paired)
-#   C_circuit = bits x cell_width_f x feature_um x c_drain_f_per_um
-#          (the drains on the gated rail: an SRAM cell's 3 PMOS + 1 NMOS
-#          drains, 3 x 1.23 F + 2.08 F = 5.77 F of width, as CACTI's
-#          c_wakeup_array sums them per column)
-#   C_sleep_tx = sleep_tx_share x C_circuit
-#   dV = Vdd - v_mode (the mode's rail: retention voltage, or 0 when gated)
-#
+# A wake-up recharges every capacitance on the gated rails: the cells'
+# drains on the array rail (CACTI-P's c_wakeup_array, one sleep transistor
+# per column), the wordline drivers (WL gating) and the floated bitlines
+# with their sense-amplifier and mux drains (bitline floating). CACTI-P
+# prints each as an energy C x Vdd x dV at its own rail swing:
+#   array  dV = Vdd - Vcc_min(cell) = 0.35 Vdd   (parameter.cc: 0.65 Vdd)
+#   WL     dV = Vdd - Vcc_min(peri) = 0.65 Vdd   (0.35 Vdd)
+#   BL     dV = Vdd - Vbitfloating  = 0.30 Vdd   (0.7 Vbitpre)
+# so the capacitance it charges is
+#   C_cacti = (e_array / 0.35 + e_wl / 0.65 + e_bl / 0.30) / vdd_cacti^2
+# (the sleep transistors' own drains are in e_array and e_wl). A structure
+# of another size or node scales it by bits and feature size (C ~ width):
+#   C = C_cacti x (bits / cacti_bits) x (feature_um / cacti_feature_um)
+# and a round trip to a mode whose rail sits at v_mode costs
+#   E_tr = C x Vdd x (Vdd - v_mode)      (no 1/2: CACTI-P pairs the entry
+#                                         and exit halves)
 # for the whole structure of [leakage_w] (an SM's L1D or register file, an
 # L2 slice); a unit pays its share, as of the leakage. Inputs, as comments:
-#   ; circuit: vdd=V feature_um=F c_drain_f_per_um=C cell_width_f=W sleep_tx_share=S
-#       (once, before the mode sections), and in each [mode.S.NAME]:
-#   ; circuit: bits=N v_mode=V
+#   ; circuit: vdd=V feature_um=F          once, before the mode sections
+#   ; cacti: struct=S bits=N feature_um=F vdd=V e_array_j=E e_wl_j=E e_bl_j=E
+#                                          per structure S (l1d, l2, rf)
+#   ; circuit: bits=N v_mode=V             in each [mode.S.NAME]
 # A mode with no circuit line keeps its transition_j.
 #
 # Usage: sh scripts/wake-costs.sh FILE.ini           the file, rewritten, on stdout
@@ -30,29 +40,38 @@ case ${1:-} in --write|--check) mode=$1; shift ;; esac
 f=$1
 [ -r "$f" ] || { echo "wake-costs.sh: $f: cannot read" >&2; exit 2; }
 out=$(awk -v file="$f" '
-function die(msg) { printf "wake-costs.sh: %s:%d: %s\n", file, NR, msg > "/dev/stderr"; bad = 1; exit 2 }
-function inputs(line, into,    n, i, kv, parts) {
-    sub(/^;[ \t]*circuit:[ \t]*/, "", line)
+function die(msg) { printf "wake-costs.sh: %s:%d: %s\n", file, NR, msg > "/dev/stderr"; exit 2 }
+function inputs(line, tag, into,    n, i, kv, parts) {
+    sub("^;[ \t]*" tag ":[ \t]*", "", line)
     n = split(line, parts, /[ \t]+/)
     for (i = 1; i <= n; i++) {
         if (parts[i] == "") continue
-        if (split(parts[i], kv, "=") != 2 || kv[2] !~ /^[0-9.]+([eE][-+]?[0-9]+)?$/)
-            die("circuit input \"" parts[i] "\" is not name=number")
-        into[kv[1]] = kv[2] + 0
+        if (split(parts[i], kv, "=") != 2 || (kv[1] != "struct" && kv[2] !~ /^[0-9.]+([eE][-+]?[0-9]+)?$/))
+            die(tag " input \"" parts[i] "\" is not name=number")
+        into[kv[1]] = kv[1] == "struct" ? kv[2] : kv[2] + 0
     }
 }
 /^\[/ { insec = $0; delete m; in_mode = ($0 ~ /^\[mode\./) }
 /^;[ \t]*circuit:/ {
-    if (in_mode) inputs($0, m); else inputs($0, g)
+    if (in_mode) inputs($0, "circuit", m); else inputs($0, "circuit", g)
+}
+/^;[ \t]*cacti:/ {
+    delete c; inputs($0, "cacti", c)
+    split("struct bits feature_um vdd e_array_j e_wl_j e_bl_j", need, " ")
+    for (k in need) if (!(need[k] in c)) die("cacti line without " need[k])
+    if (c["bits"] <= 0 || c["feature_um"] <= 0 || c["vdd"] <= 0) die("cacti bits, feature_um and vdd must be positive")
+    s = c["struct"]
+    ccap[s] = (c["e_array_j"] / 0.35 + c["e_wl_j"] / 0.65 + c["e_bl_j"] / 0.30) / (c["vdd"] * c["vdd"])
+    cbits[s] = c["bits"]; cfeat[s] = c["feature_um"]
 }
 in_mode && /^transition_j[ \t]*=/ && ("bits" in m) {
     if (!("v_mode" in m)) die(insec " has bits but no v_mode")
-    split("vdd feature_um c_drain_f_per_um cell_width_f sleep_tx_share", need, " ")
-    for (k in need) if (!(need[k] in g)) die("no global circuit input " need[k])
+    if (!("vdd" in g) || !("feature_um" in g)) die("no global circuit input vdd and feature_um")
     if (m["v_mode"] > g["vdd"]) die(insec " v_mode above vdd")
-    c = m["bits"] * g["cell_width_f"] * g["feature_um"] * g["c_drain_f_per_um"]
-    e = c * (1 + g["sleep_tx_share"]) * g["vdd"] * (g["vdd"] - m["v_mode"])
-    printf "transition_j = %.4g\n", e
+    s = insec; sub(/^\[mode\./, "", s); sub(/\..*$/, "", s)
+    if (!(s in ccap)) die(insec ": no cacti line for " s " above it")
+    cap = ccap[s] * (m["bits"] / cbits[s]) * (g["feature_um"] / cfeat[s])
+    printf "transition_j = %.4g\n", cap * g["vdd"] * (g["vdd"] - m["v_mode"])
     next
 }
 { print }

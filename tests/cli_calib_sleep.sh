@@ -127,8 +127,8 @@ awk -F, '$3 == "l1d" && $4 == "sweep" && $5 == "0/0" && $7 == "off" { f[FILENAME
     "$D/tr-v100.csv" "$D/tr-v100-seed.csv" \
     || fail "transition energy in the simulated saving: $(grep 'l1d,sweep,0/0,1,off' "$D/tr-v100.csv" "$D/tr-v100-seed.csv")"
 # each mode's energy break-even, E_tr / (P_on - P_off): the GTX 480 L1D's
-# drowsy round trip 6.466 pJ x 700 MHz / (0.027 W x 0.772) = 0.217 cycles
-grep -q "^energy break-even E_tr/(P_on - P_off), cycles (gtx480): l1d sleep 0.22 off 0.24; l2 sleep 0.53 off 0.59; rf shallow 0.14 deep 0.10 gated 0.08$" \
+# drowsy round trip 75.04 pJ x 700 MHz / (0.027 W x 0.772) = 2.52 cycles
+grep -q "^energy break-even E_tr/(P_on - P_off), cycles (gtx480): l1d sleep 2.52 off 2.82; l2 sleep 5.10 off 5.71; rf shallow 1.98 deep 1.44 gated 1.19$" \
     "$D/vout" || fail "break-even line: $(grep break-even "$D/vout")"
 # two jobs in three threads: the same rows and report as in one (the rows
 # are laid out before the runs, each run fills its own)

@@ -110,7 +110,7 @@ static void test_one_warp(void)
                                 geo->unit_leak_w[SIM_UNIT_REG], 700e6, NULL),
                per * (10 + 0.94 * 20), 1e-25);
     /* the default profile's circuit-model transitions: transition_j is the
-     * whole register file's round trip (7.39 pJ for shallow), a warp
+     * whole register file's round trip (103.7 pJ for shallow), a warp
      * register pays 1/1024 of it per entry (its share of the leakage) */
     {
         trapeze_power circuit;
@@ -119,10 +119,10 @@ static void test_one_warp(void)
         CHECK_OK(sim_sleep_bind(&cc, TRAPEZE_PS_RF, &circuit, 700e6,
                                 geo->unit_leak_w[SIM_UNIT_REG], &err));
         CHECK_NEAR(cc.p.unit_share, 1.0 / 1024, 1e-15);
-        CHECK_NEAR(cc.p.transition_cycles[1], 7.39e-12 * 700e6 / 0.61, 1e-12);
+        CHECK_NEAR(cc.p.transition_cycles[1], 1.037e-10 * 700e6 / 0.61, 1e-12);
         double tr = 0, leak = sim_sleep_leak_j(&sim_sleep_slumber, &cc.p, &r, 1024.0 * 11 - 30,
                                                geo->unit_leak_w[SIM_UNIT_REG], 700e6, &tr);
-        CHECK_NEAR(tr, 4 * 7.39e-12 / 1024, 1e-25);
+        CHECK_NEAR(tr, 4 * 1.037e-10 / 1024, 1e-25);
         CHECK_NEAR(leak, per * (10 + 0.94 * 20) + tr, 1e-25);
     }
     /* always-on: every physical register ON for 11 cycles */

@@ -61,35 +61,43 @@ static void test_from_power(void)
 }
 
 /* The default profiles' circuit-model transitions (scripts/wake-costs.sh):
- * E_tr = bits x 5.77 F x c_drain x 1.04 x Vdd x (Vdd - v_mode), and the
- * energy break-even E_tr / (P_on - P_off) in cycles. */
+ * CACTI-P's printed wake energies, each at its rail's swing (array 0.35,
+ * wordline 0.65, bitline 0.30 of CACTI's Vdd), give the capacitance C;
+ * E_tr = C x Vdd x (Vdd - v_mode), and the energy break-even
+ * E_tr / (P_on - P_off) in cycles. */
 static void test_circuit_transitions(void)
 {
     trapeze_power p;
     trapeze_error err;
     trapeze_sleep_structure s;
-    /* GTX 480 L1D, drowsy at 0.3 V: 131072 bits x 5.77 x 0.040 um x
-     * 0.2936 fF/um = 8.882 pF, x 1.04 x 1.0 V x 0.7 V = 6.466 pJ; over
-     * 0.027 W x (1 - 0.228) at 700 MHz: 0.2172 cycles */
-    double e = 131072 * 5.77 * 0.040 * 0.2936e-15 * 1.04 * 1.0 * 0.7;
-    CHECK_NEAR(e, 6.466e-12, 5e-16);
+    /* GTX 480 L1D (CACTI at 40 nm, Vdd 0.9615 V): 30.19 pJ array, 1.735 WL,
+     * 3.054 BL: (86.26 + 2.669 + 10.18) pF V^2 / 0.9245 V^2 = 107.2 pF;
+     * drowsy at 0.3 V of 1.0 V: x 1.0 x 0.7 = 75.04 pJ; over 0.027 W x
+     * (1 - 0.228) at 700 MHz (29.78 pJ a cycle): 2.520 cycles */
+    double c = (30.19e-12 / 0.35 + 1.735e-12 / 0.65 + 3.054e-12 / 0.30) / (0.9615 * 0.9615);
+    CHECK_NEAR(c, 107.2e-12, 0.05e-12);
+    double e = c * 1.0 * 0.7;
+    CHECK_NEAR(e, 75.04e-12, 0.01e-12);
     CHECK_OK(trapeze_power_load("data/power/gtx480.ini", &p, &err));
     CHECK_NEAR(p.mode[TRAPEZE_PS_L1D][trapeze_power_mode_find(&p, TRAPEZE_PS_L1D, "sleep")]
-                   .transition_j, e, 5e-16);
+                   .transition_j, e, 0.01e-12);
     CHECK_OK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_L1D, 700e6, &s, &err));
-    CHECK_NEAR(trapeze_sleep_energy_break_even(&s.mode[0]), 6.466e-12 / (0.027 * 0.772) * 700e6,
+    CHECK_NEAR(trapeze_sleep_energy_break_even(&s.mode[0]), 7.504e-11 / (0.027 * 0.772) * 700e6,
                1e-9);
-    CHECK_NEAR(trapeze_sleep_energy_break_even(&s.mode[0]), 0.2172, 1e-4);
-    /* V100 L2 slice, drowsy at 0.3 V of 0.8: 786432 bits x 5.77 x 0.022 um x
-     * 0.2508 fF/um x 1.04 x 0.8 V x 0.5 V = 10.42 pJ; over 0.003804 W x
-     * 0.772 at 1132 MHz: 4.02 cycles, beyond Snooze's 3-cycle warning */
-    e = 786432 * 5.77 * 0.022 * 0.2508e-15 * 1.04 * 0.8 * 0.5;
+    CHECK_NEAR(trapeze_sleep_energy_break_even(&s.mode[0]), 2.520, 1e-3);
+    /* V100 L2 slice (CACTI at 22 nm, Vdd 0.8 V): 44.55 pJ array, 2.188 WL,
+     * 4.619 BL: (127.3 + 3.366 + 15.40) / 0.64 = 228.2 pF; drowsy at 0.3 V
+     * of 0.8: x 0.8 x 0.5 = 91.28 pJ; over 0.003804 W x 0.772 at 1132 MHz
+     * (2.594 pJ a cycle saved): 35.19 cycles, far beyond Snooze's
+     * 3-cycle warning */
+    e = (44.55e-12 / 0.35 + 2.188e-12 / 0.65 + 4.619e-12 / 0.30) / 0.64 * 0.8 * 0.5;
+    CHECK_NEAR(e, 91.28e-12, 0.01e-12);
     CHECK_OK(trapeze_power_load("data/power/v100.ini", &p, &err));
     CHECK_OK(trapeze_sleep_structure_from_power(&p, TRAPEZE_PS_L2, 1132e6, &s, &err));
-    CHECK_NEAR(s.mode[0].transition_cycles * 0.003804 / 1132e6, e, 5e-15);
+    CHECK_NEAR(s.mode[0].transition_cycles * 0.003804 / 1132e6, e, 0.01e-12);
     CHECK_NEAR(trapeze_sleep_energy_break_even(&s.mode[0]), e / (0.003804 * 0.772) * 1132e6,
                5e-3);
-    CHECK_NEAR(trapeze_sleep_energy_break_even(&s.mode[0]), 4.02, 0.01);
+    CHECK_NEAR(trapeze_sleep_energy_break_even(&s.mode[0]), 35.19, 0.01);
     /* T_be adds the cycles the wake loses: the seed's 2 */
     CHECK_NEAR(trapeze_sleep_break_even(&s.mode[0]),
                2 + trapeze_sleep_energy_break_even(&s.mode[0]), 1e-12);
