@@ -322,6 +322,7 @@ int sim_xbar_init(sim_memsys *m);
 void sim_xbar_free(sim_memsys *m);
 void sim_xbar_tick(sim_memsys *m, uint64_t tick);
 int sim_xbar_has_room(const sim_memsys *m, int reply, int in, const sim_pkt *p);
+void sim_xbar_push(sim_memsys *m, int reply, int in, const sim_pkt *p);
 /* One tick split for threads (sim_memsys_icnt_*): each SM's side (its
  * ejection and injection) on the thread that runs the SM, counting into
  * that thread's accumulator; then, on one thread, the sub-partitions' side

@@ -169,6 +169,13 @@ static void push(sim_memsys *m, int reply, int in, const sim_pkt *p, int defer,
     a->pkts++;
 }
 
+void sim_xbar_push(sim_memsys *m, int reply, int in, const sim_pkt *p)
+{
+    sim_xbar_acc a = {0};
+    push(m, reply, in, p, 0, &a);
+    m->xbar.n_pkts += (uint64_t)a.pkts;
+}
+
 /* Moves input `in`'s head to its output in cycle `now`: poppable from the
  * next cycle (flit mode: from the cycle after its tail arrives). */
 static void move(sim_memsys *m, sim_xbar_net *n, int in, uint64_t now)
