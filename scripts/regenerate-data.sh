@@ -261,8 +261,8 @@ sleep_heldout() {
     NO_LOG=
 }
 # (the environment may name fewer: the command recorded says which)
-HELDOUT_GTX480=${HELDOUT_GTX480:-"copy|strided stride=32|bicg n=1024|mvt n=1024|matmul_tiled n=256|jacobi nx=2048 ny=2048|kmeans|syr2k n=64"}
-HELDOUT_V100=${HELDOUT_V100:-"matmul_tiled n=256|jacobi nx=2048 ny=2048|kmeans|syr2k n=64"}
+HELDOUT_GTX480=${HELDOUT_GTX480:-"copy|strided stride=32|bicg n=1024|mvt n=1024|matmul_tiled n=256|jacobi nx=2048 ny=2048|kmeans|syr2k n=64|bicg n=512|mvt n=512"}
+HELDOUT_V100=${HELDOUT_V100:-"matmul_tiled n=256|jacobi nx=2048 ny=2048|kmeans|syr2k n=64|bicg n=512|mvt n=512"}
 heldout() { # GPU, profile: the GPU's held-out list split on '|'
     eval "list=\$HELDOUT_$(echo "$1" | tr a-z A-Z)"
     old_ifs=$IFS
