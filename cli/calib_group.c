@@ -94,8 +94,12 @@ static void usage_for(FILE *f, const char *cmd)
             "                  least one SM)\n"
             "  --window-tbs PCT  at most this share of the TBs in a sub-grid: a first\n"
             "                  queue over it is cut to its first TBs (at least two\n"
-            "                  that run at once); default none: whole queues (the\n"
-            "                  prefixes fit worse)\n"
+            "                  that run at once); default: the budget's\n"
+            "  --budget PCT    the sub-grids' most share of the validation's work on a\n"
+            "                  launch (they and six whole runs; default 5, 0: none):\n"
+            "                  each holds at most 6/5 PCT/(100-PCT) of the TBs, and one\n"
+            "                  whose TBs still hold more runs only its part of the\n"
+            "                  warp instructions, extrapolated (docs/grouping.md)\n"
             "%s",
             cal ? "  --out FILE      the [group] calibration file to write\n"
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
@@ -677,21 +681,23 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     int validate = !strcmp(cmd, "validate");
     const char *model = NULL, *gpu = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
                *csv = NULL, *margin_text = NULL, *window_text = NULL,
-               *window_tbs_text = NULL;
+               *window_tbs_text = NULL, *budget_text = NULL;
     const char *trace = NULL, *json_path = NULL;
     const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
                                     {"--out", &out, NULL}, {"--window", &window_text, NULL},
                                     {"--json", &json_path, NULL},
-                                    {"--window-tbs", &window_tbs_text, NULL}, {NULL, NULL, NULL}};
+                                    {"--window-tbs", &window_tbs_text, NULL},
+                                    {"--budget", &budget_text, NULL}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
                                     {"--csv", &csv, NULL}, {"--margin", &margin_text, NULL},
                                     {"--json", &json_path, NULL},
                                     {"--window", &window_text, NULL},
-                                    {"--window-tbs", &window_tbs_text, NULL}, {NULL, NULL, NULL}};
+                                    {"--window-tbs", &window_tbs_text, NULL},
+                                    {"--budget", &budget_text, NULL}, {NULL, NULL, NULL}};
     static launches ls;
     memset(&ls, 0, sizeof ls);
     ls.cmd = cmd;
@@ -716,6 +722,9 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                             !(window_tbs > 0) || window_tbs > 100))
         return cli_usage_error(cmd, "--window-tbs %s: expected a percentage in (0, 100]",
                                window_tbs_text);
+    double budget = 5;   /* the samples' target share of the validation's work */
+    if (budget_text && (!trapeze_parse_double(budget_text, &budget) || budget < 0 || budget > 50))
+        return cli_usage_error(cmd, "--budget %s: expected a percentage in [0, 50]", budget_text);
     if (!gpu)
         return cli_usage_error(cmd, "--gpu FILE is required");
     if (!validate && !out)
@@ -765,7 +774,8 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
         s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)
         s = trapeze_group_plan_create(gpu_file, gpu_nm, ls.l, ls.n, several, several,
-                                      window / 100, window_tbs / 100, &plan, &err);
+                                      window / 100, window_tbs / 100, budget / 100, &plan,
+                                      &err);
     if (!s && rank == 0)
         s = trapeze_sample_log_open_schema(samples ? samples : "group-samples.csv",
                                            &trapeze_group_sample_schema, &log, &err);

@@ -17,17 +17,28 @@ G=data/gpus/gtx480.config
 "$T" validate --model group --gpu $G --samples "$D/s.csv" --csv "$D/v.csv" --threads 2 \
     matmul,n=96,block=16 syrk,n=64 >"$D/out" 2>"$D/err" || fail "validate: $(cat "$D/err")"
 # per launch 6 whole runs and the distinct sub-grids of rr bcs mst kway rbts
-# (one SM of 15: ids .w1, whole queues: window_pct 0), 9 here: two policies
-# of one launch share one
-grep -q '^samples: 21 planned, 21 run now, 0 from the log$' "$D/out" || fail "first run: $(head -1 "$D/out")"
-[ "$(wc -l <"$D/s.csv")" -eq 22 ] || fail "log rows"
-[ "$(grep -c '\.w1,' "$D/s.csv")" -eq 9 ] || fail "sub-grid rows"
-[ "$(awk -F, 'NR > 1 && $10 != 0' "$D/s.csv")" = "" ] || fail "window_pct"
-# --window-tbs 4: at most 4% of the TBs, 1 of matmul's 36 and of syrk's 16,
+# (one SM of 15: ids .w1), 8 here (matmul's MST-TS and syrk's RB-TS share
+# another's). The budget (5% of the validation's work: each sub-grid at most
+# 6/5 x 5/95 = 6.3158% of the TBs, window_pct) cuts a queue to its first
+# 6.3158% of 36 = 2.27 TBs (matmul), 1.01 (syrk): two, the co-resident
+# floor (ids .w1b5). The distinct sub-grids together hold at most 6 x 5/95 of
+# the launch's warp instructions: rr's whole (2 of syrk's 16 TBs), syrk's
+# three others share the rest, each windowed to ceil of its third
+grep -q '^samples: 20 planned, 20 run now, 0 from the log$' "$D/out" || fail "first run: $(head -1 "$D/out")"
+[ "$(wc -l <"$D/s.csv")" -eq 21 ] || fail "log rows"
+[ "$(grep -c '\.w1b5,' "$D/s.csv")" -eq 8 ] || fail "sub-grid rows"
+[ "$(awk -F, 'NR > 1 && $9 > 0 && ($10 != 6.3157894736842106 || $16 != 2)' "$D/s.csv")" = "" ] \
+    || fail "window_pct"
+bad=$(awk -F, '$1 == "syrk.n=64.l0.rr" { L = $15 } $1 == "syrk.n=64.l0.rr.w1b5" { r = $15 }
+    $1 ~ /^syrk.n=64.l0.(bcs|mst|kway).w1b5$/ { ran[$1] = $15 }
+    END { w = (6 * 5 / 95 * L - r) / 3; w = w == int(w) ? w : int(w) + 1
+          if (!(r > 0 && r <= 6 * 5 / 95 * L)) print "rr ran " r " of " L
+          for (k in ran) if (ran[k] < w || ran[k] >= w + 4) print k " ran " ran[k] ", window " w }' "$D/s.csv")
+[ -z "$bad" ] || fail "budget windows: $bad"
+# --window-tbs 4 with no budget: at most 4% of the TBs, 1 of matmul's 36 and of syrk's 16,
 # but never fewer than two co-resident TBs: the first two of a queue (ids
-# .w1t4), 8 distinct (matmul's MST-TS and syrk's RB-TS share another's), beside the
-# same whole runs
-"$T" validate --model group --gpu $G --samples "$D/t.csv" --window-tbs 4 \
+# .w1t4), 8 distinct, beside the same whole runs
+"$T" validate --model group --gpu $G --samples "$D/t.csv" --window-tbs 4 --budget 0 \
     matmul,n=96,block=16 syrk,n=64 >"$D/outt" 2>&1 || fail "--window-tbs: $(cat "$D/outt")"
 grep -q '^samples: 20 planned, 20 run now, 0 from the log$' "$D/outt" || fail "--window-tbs: $(head -1 "$D/outt")"
 [ "$(grep -c '\.w1t4,' "$D/t.csv")" -eq 8 ] || fail "--window-tbs rows"
@@ -55,7 +66,7 @@ grep -q "within 2% of the best of the six policies: $n2 of 2" "$D/out" || fail "
 cp "$D/s.csv" "$D/full.csv"
 "$T" validate --model group --gpu $G --samples "$D/s.csv" matmul,n=96,block=16 syrk,n=64 \
     >"$D/out2" 2>&1 || fail "rerun"
-grep -q '^samples: 21 planned, 0 run now, 21 from the log$' "$D/out2" || fail "rerun: $(head -1 "$D/out2")"
+grep -q '^samples: 20 planned, 0 run now, 20 from the log$' "$D/out2" || fail "rerun: $(head -1 "$D/out2")"
 [ "$(tail -n +2 "$D/out2")" = "$(tail -n +2 "$D/out")" ] || fail "rerun prints differently"
 cmp -s "$D/s.csv" "$D/full.csv" || fail "rerun changed the log"
 # whole runs made twice as slow in the log: the predictions do not move
@@ -64,11 +75,11 @@ awk -F, 'BEGIN { OFS = "," } NR > 1 && $9 == 0 { $11 = 2 * $11 } { print }' "$D/
     matmul,n=96,block=16 syrk,n=64 >/dev/null 2>&1 || fail "validate on altered runs"
 [ "$(cut -d, -f6,8 "$D/v4.csv")" = "$(cut -d, -f6,8 "$D/v.csv")" ] || fail "predictions use the whole runs"
 [ "$(cut -d, -f7 "$D/v4.csv")" != "$(cut -d, -f7 "$D/v.csv")" ] || fail "altered runs not read"
-# a log cut after 4 samples (a killed run): the 17 others run, the log ends the same
+# a log cut after 4 samples (a killed run): the 16 others run, the log ends the same
 head -5 "$D/full.csv" >"$D/s.csv"
 "$T" validate --model group --gpu $G --samples "$D/s.csv" matmul,n=96,block=16 syrk,n=64 \
     >"$D/out3" 2>&1 || fail "resume"
-grep -q '^samples: 21 planned, 17 run now, 4 from the log$' "$D/out3" || fail "resume: $(head -1 "$D/out3")"
+grep -q '^samples: 20 planned, 16 run now, 4 from the log$' "$D/out3" || fail "resume: $(head -1 "$D/out3")"
 cmp -s "$D/s.csv" "$D/full.csv" || fail "resumed log differs"
 
 # calibrate reuses the log's samples and writes constants that predict the same
@@ -100,6 +111,8 @@ expect_failure "calibrate needs --out" "--model group needs --out FILE" "$D/none
     "$T" calibrate --model group --gpu $G syrk
 expect_failure "bad --window-tbs" "--window-tbs 0: expected a percentage in (0, 100]" "$D/none" \
     "$T" validate --model group --gpu $G --window-tbs 0
+expect_failure "bad --budget" "--budget 60: expected a percentage in [0, 50]" "$D/none" \
+    "$T" validate --model group --gpu $G --budget 60
 expect_failure "bad launch" "syrk@x: expected KERNEL" "$D/none" \
     "$T" validate --model group --gpu $G --samples "$D/s.csv" syrk@x
 expect_failure "unknown kernel" "no built-in kernel 'nope'" "$D/v2.csv" \
@@ -109,7 +122,7 @@ expect_failure "id too long" "limited to 36 characters each" "$D/v3.csv" \
     jacobi,nx=512,ny=512,bx=16,by=16,iters=1,nx=512,ny=512
 # the shipped GTX 480 log (every sample in it, nothing runs), two launches:
 # none held out, so the uncertainty of a gain is the GPU calibration's
-# (26.78%), and no grouping is predicted faster than rr by that much.
+# (30.50%), and no grouping is predicted faster than rr by that much.
 # syrk: RB-TS's sub-grid runs 37% faster than rr's and so does its whole
 # launch, but the sub-grids' model predicts less than the uncertainty: rr
 # (the price of never trusting a gain the model cannot tell apart).
@@ -120,9 +133,16 @@ cp data/validation/group-gtx480-samples.csv "$D/ship.csv"
     >"$D/ship" 2>&1 || fail "shipped log: $(cat "$D/ship")"
 grep -q '^samples: 22 planned, 0 run now, 22 from the log$' "$D/ship" || fail "shipped: $(head -1 "$D/ship")"
 grep -q '^syrk launch 0: chosen rr;' "$D/ship" || fail "syrk: $(grep chosen "$D/ship")"
-grep -q "^uncertainty of a predicted gain over rr: 26.78% (the GPU's calibration" "$D/ship" \
+grep -q "^uncertainty of a predicted gain over rr: 30.50% (the GPU's calibration" "$D/ship" \
     || fail "two launches' uncertainty: $(grep uncertainty "$D/ship")"
 grep -q '^jacobi nx=512 ny=512 launch 0: chosen rr;' "$D/ship" || fail "jacobi: $(grep chosen "$D/ship")"
+# the budget on a launch of 4 TBs of 41,000 warp instructions (atax): rr's
+# sub-grid, TB 0, runs whole (41,000 <= 6 x 5/95 x 164,000 = 51,789.5); BCS's
+# pair, 82,000, runs its first ceil(51,789.5 - 41,000) = 10,790 (it stops at
+# the first cycle reaching them: two schedulers issue at most 2 a cycle)
+[ "$(awk -F, '$1 == "atax.l0.rr.w1b5" { print $15 }' "$D/ship.csv")" = 41000 ] || fail "atax rr sub-grid"
+awk -F, '$1 == "atax.l0.bcs.w1b5" { exit !($15 >= 10790 && $15 < 10792) }' "$D/ship.csv" \
+    || fail "atax bcs window: $(grep '^atax.l0.bcs.w1b5' "$D/ship.csv")"
 # The twelve launches of the shipped log: each launch's uncertainty of a
 # predicted gain over rr is held out, the rms over the eleven others of
 # (pred_c / pred_rr) / (sim_c / sim_rr) - 1 for bcs, mst, kway and rbts,

@@ -185,6 +185,10 @@ static void test_trace(trapeze_config *cfg, const trapeze_locality_graph *progra
     CHECK_OK(trapeze_locality_trace(list, 0, &g, &err));
     CHECK(same_graph(&g, program));
     CHECK(g.store_sectors == program->store_sectors);   /* the trace's stores too */
+    int insts_same = 1;   /* and its TBs' warp instructions (the grouping budget's) */
+    for (long t = 0; t < g.n_tbs; t++)
+        insts_same &= g.warp_insts[t] == program->warp_insts[t] && g.warp_insts[t] > 0;
+    CHECK(insts_same);
     trapeze_locality_graph_free(&g);
     CHECK(trapeze_locality_trace(list, 1, &g, &err) == TRAPEZE_ERANGE);
     sim_kernel_destroy(ks[0]);

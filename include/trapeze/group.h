@@ -243,11 +243,14 @@ trapeze_status trapeze_group_problem_simulate(const trapeze_group_problem *pb, c
 /* A short sample, a sub-grid of the launch: with window_groups > 0 only
  * the grouping's (or the group-list policy's) first window_groups queues
  * run, each on its SM, the other SMs idle (-trapeze_window_groups); 0:
- * the whole launch, as trapeze_group_problem_simulate. */
+ * the whole launch, as trapeze_group_problem_simulate. With warp_insts > 0
+ * the run stops once that many warp instructions issued
+ * (-trapeze_window_warp_insts; out holds what it did until then). */
 trapeze_status trapeze_group_problem_simulate_window(const trapeze_group_problem *pb,
                                                      const char *policy,
                                                      const trapeze_grouping *grouping,
-                                                     int window_groups, trapeze_group_measured *out,
+                                                     int window_groups, double warp_insts,
+                                                     trapeze_group_measured *out,
                                                      trapeze_error *err);
 
 /* ---- short samples (sampler/group/group_window.c) ----
@@ -271,6 +274,9 @@ trapeze_status trapeze_group_window_create(const trapeze_group_problem *pb,
                                            trapeze_error *err);
 void trapeze_group_window_destroy(trapeze_group_window *w);
 long trapeze_group_window_tbs(const trapeze_group_window *w);
+/* The warp instructions the sub-grid's TBs hold (the locality graph's
+ * count; 0 where the graph has none, as one read from a CSV). */
+double trapeze_group_window_warp_insts(const trapeze_group_window *w);
 /* 1 when the two sub-grids run the same TBs on the same queues in the same
  * order (one simulation serves both: the plan runs it once). */
 int trapeze_group_window_same(const trapeze_group_window *a, const trapeze_group_window *b);
@@ -278,9 +284,11 @@ const trapeze_group_model *trapeze_group_window_model(const trapeze_group_window
 /* The sub-grid's own grouping (its TBs renumbered 0..n-1, in id order). */
 const trapeze_grouping *trapeze_group_window_grouping(const trapeze_group_window *w);
 /* Simulates the sub-grid: g with its queues (a cut queue's prefix) first,
- * every other TB after, run with -trapeze_window_groups (its queues). */
+ * every other TB after, run with -trapeze_window_groups (its queues); with
+ * warp_insts > 0 only its first warp_insts warp instructions (a window,
+ * trapeze_group_problem_simulate_window's). */
 trapeze_status trapeze_group_window_simulate(const trapeze_group_problem *pb,
-                                             const trapeze_group_window *w,
+                                             const trapeze_group_window *w, double warp_insts,
                                              trapeze_group_measured *out, trapeze_error *err);
 /* Fits trapeze_group_fit_mask_default to the five policies' sub-grids (rr,
  * bcs, mst, kway, rbts on m SMs and share as trapeze_group_window_create's,
@@ -405,11 +413,19 @@ typedef struct trapeze_group_plan trapeze_group_plan;
  * window_tbs, column window_pct = 100 x window_tbs), each
  * distinct one once (a policy whose sub-grid an earlier policy's equals has
  * no row: the 1-D launches of 4 TBs place TB 0 alone under rr, MST-TS,
- * k-way-TS and RB-TS). */
+ * k-way-TS and RB-TS). budget b > 0 (at most 0.5) holds a launch's
+ * sub-grids to b of its validation's work (they and six whole runs): with
+ * window_tbs 0 the share is 6b / (5 (1 - b)) where m SMs' queues hold
+ * more, and a distinct sub-grid whose TBs hold more than its part of
+ * 6b / (1 - b) of the launch's warp instructions (the locality graph's
+ * count) runs only that many (-trapeze_window_warp_insts; id suffix iN),
+ * its measurements extrapolated to its TBs' instructions by
+ * trapeze_group_plan_windows. */
 trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char *gpu_name,
                                          const trapeze_group_launch *l, int n, int with_chen,
                                          int whole, double window_share, double window_tbs,
-                                         trapeze_group_plan **out, trapeze_error *err);
+                                         double budget, trapeze_group_plan **out,
+                                         trapeze_error *err);
 void trapeze_group_plan_destroy(trapeze_group_plan *plan);
 const trapeze_sample_set *trapeze_group_plan_set(const trapeze_group_plan *plan);
 /* Launch i's measurements from the log, in trapeze_group_policy_name order
@@ -418,9 +434,11 @@ trapeze_status trapeze_group_plan_measured(const trapeze_group_plan *plan,
                                            const trapeze_sample_log *log, int launch,
                                            trapeze_group_measured sim[TRAPEZE_TB_NCOMPARED],
                                            trapeze_error *err);
-/* Launch `launch`'s five sub-grids (rr bcs mst kway rbts) from the log,
- * their SMs and share of the TBs (window_pct / 100), and the simulated
- * work (warp instructions) of the distinct ones, each run once. */
+/* Launch `launch`'s five sub-grids (rr bcs mst kway rbts) from the log
+ * (a window's cycles, L2 accesses, DRAM reads and L1 hits times its TBs'
+ * warp instructions over those it ran), their SMs and share of the TBs
+ * (window_pct / 100), and the simulated work (warp instructions) of the
+ * distinct ones, each run once. */
 trapeze_status trapeze_group_plan_windows(const trapeze_group_plan *plan,
                                           const trapeze_sample_log *log, int launch,
                                           trapeze_group_measured meas[TRAPEZE_TB_NFIXED],

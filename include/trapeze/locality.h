@@ -44,6 +44,9 @@ typedef struct trapeze_locality_graph {
                                        summed (the DRAM write traffic the grouping
                                        model's whole-GPU term adds to the reads); 0
                                        from a CSV */
+    long long *warp_insts;          /* per TB: the warp instructions its warps' streams
+                                       hold (what a simulation of it issues; the
+                                       grouping samples' work); NULL from a CSV */
 } trapeze_locality_graph;
 
 void trapeze_locality_graph_free(trapeze_locality_graph *g);

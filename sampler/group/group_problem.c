@@ -55,15 +55,18 @@ const trapeze_group_machine *trapeze_group_problem_machine(const trapeze_group_p
  * (0: none) added. */
 static trapeze_status config_with(const trapeze_group_problem *pb, const char *policy,
                                   const char *grouping_file, int window_groups,
-                                  trapeze_config **out, trapeze_error *err)
+                                  double warp_insts, trapeze_config **out, trapeze_error *err)
 {
-    size_t n = strlen(pb->cfg_text) + 256;
+    size_t n = strlen(pb->cfg_text) + 384;
     char *text = malloc(n);
     if (!text)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    char win[64] = "";
+    char win[128] = "";
     if (window_groups)   /* a short sample (the option is off in every shipped config) */
         snprintf(win, sizeof win, "-trapeze_window_groups %d", window_groups);
+    if (warp_insts > 0)   /* a window of it */
+        snprintf(win + strlen(win), sizeof win - strlen(win),
+                 "\n-trapeze_window_warp_insts %.0f", warp_insts);
     snprintf(text, n, "%s\n%s%s\n%s%s\n%s\n", pb->cfg_text, policy ? "-trapeze_tb_dispatch " : "",
              policy ? policy : "", grouping_file ? "-trapeze_tb_grouping " : "",
              grouping_file ? grouping_file : "", win);
@@ -179,7 +182,7 @@ trapeze_status trapeze_group_problem_trace(const char *gpu_config_path, const ch
     trapeze_config *cfg = NULL;
     trapeze_status s = trapeze_read_file(gpu_config_path, &pb->cfg_text, err);
     if (!s)
-        s = config_with(pb, NULL, NULL, 0, &cfg, err);
+        s = config_with(pb, NULL, NULL, 0, 0, &cfg, err);
     if (!s)
         s = trapeze_locality_trace(kernelslist, launch, &pb->graph, err);
     if (!s)
@@ -214,7 +217,7 @@ trapeze_status trapeze_group_problem_builtin(const char *gpu_config_path, const 
     if (!s)
         s = trapeze_read_file(gpu_config_path, &pb->cfg_text, err);
     if (!s)
-        s = config_with(pb, NULL, NULL, 0, &cfg, err);
+        s = config_with(pb, NULL, NULL, 0, 0, &cfg, err);
     if (!s)
         s = trapeze_locality_builtin(cfg, kernel, params, n_params, launch, &pb->graph, err);
     if (!s)
@@ -350,13 +353,14 @@ trapeze_status trapeze_group_problem_simulate(const trapeze_group_problem *pb, c
                                               const trapeze_grouping *grouping,
                                               trapeze_group_measured *out, trapeze_error *err)
 {
-    return trapeze_group_problem_simulate_window(pb, policy, grouping, 0, out, err);
+    return trapeze_group_problem_simulate_window(pb, policy, grouping, 0, 0, out, err);
 }
 
 trapeze_status trapeze_group_problem_simulate_window(const trapeze_group_problem *pb,
                                                      const char *policy,
                                                      const trapeze_grouping *grouping,
-                                                     int window_groups, trapeze_group_measured *out,
+                                                     int window_groups, double warp_insts,
+                                                     trapeze_group_measured *out,
                                                      trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -375,7 +379,8 @@ trapeze_status trapeze_group_problem_simulate_window(const trapeze_group_problem
     launch_handle h;
     memset(&h, 0, sizeof h);
     if (!s)
-        s = config_with(pb, policy, grouping ? path : NULL, window_groups, &cfg, err);
+        s = config_with(pb, policy, grouping ? path : NULL, window_groups, warp_insts, &cfg,
+                        err);
     if (!s)
         s = sim_gpu_create(cfg, &opt, &g, err);
     if (!s)

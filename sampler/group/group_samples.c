@@ -77,6 +77,10 @@ struct trapeze_group_plan {
     int *whole_row;               /* [launch * n_policies + k]: its row */
     int *window_row;              /* [launch * NFIXED + k]: the row of candidate k's
                                      sub-grid */
+    double *run_insts;            /* [row]: a sub-grid's window of warp instructions
+                                     (0: it runs to its end) */
+    double *sub_insts;            /* [row]: the warp instructions its TBs hold (the
+                                     locality graph's count) */
     trapeze_sample_set set;
 };
 
@@ -118,8 +122,8 @@ trapeze_status trapeze_group_launch_problem(const char *gpu, const trapeze_group
  * model sees it, its first queues (at most m, at most `share` of the TBs)
  * alone. */
 static trapeze_status run_window(const trapeze_group_problem *pb, const char *policy, int m,
-                                 double share, trapeze_group_measured *out, long *tbs,
-                                 trapeze_error *err)
+                                 double share, double insts, trapeze_group_measured *out,
+                                 long *tbs, trapeze_error *err)
 {
     trapeze_group_params p;
     trapeze_group_params_default(&p);
@@ -134,7 +138,7 @@ static trapeze_status run_window(const trapeze_group_problem *pb, const char *po
     if (!s)
         s = trapeze_group_window_create(pb, &g, m, share, &p, &w, err);
     if (!s)
-        s = trapeze_group_window_simulate(pb, w, out, err);
+        s = trapeze_group_window_simulate(pb, w, insts, out, err);
     if (!s)
         *tbs = trapeze_group_window_tbs(w);
     trapeze_group_window_destroy(w);
@@ -144,9 +148,11 @@ static trapeze_status run_window(const trapeze_group_problem *pb, const char *po
 }
 
 /* For launch l: same[k] = the first policy whose sub-grid on m SMs (at
- * most `share` of the TBs) is policy k's (k itself when none before). */
+ * most `share` of the TBs) is policy k's (k itself when none before);
+ * insts[k] the warp instructions its TBs hold, *launch_insts the launch's. */
 static trapeze_status distinct_windows(const char *gpu, const trapeze_group_launch *l, int m,
-                                       double share, int same[NFIXED], trapeze_error *err)
+                                       double share, int same[NFIXED], double insts[NFIXED],
+                                       double *launch_insts, trapeze_error *err)
 {
     trapeze_group_problem *pb = NULL;
     trapeze_group_model *model = NULL;
@@ -157,6 +163,10 @@ static trapeze_status distinct_windows(const char *gpu, const trapeze_group_laun
     if (!s)
         s = trapeze_group_create(trapeze_group_problem_graph(pb), trapeze_group_problem_machine(pb),
                                  &p, &model, err);
+    *launch_insts = 0;
+    const trapeze_locality_graph *graph = s ? NULL : trapeze_group_problem_graph(pb);
+    for (long t = 0; graph && graph->warp_insts && t < graph->n_tbs; t++)
+        *launch_insts += (double)graph->warp_insts[t];
     for (int k = 0; !s && k < NFIXED; k++) {
         trapeze_grouping g;
         memset(&g, 0, sizeof g);
@@ -164,6 +174,7 @@ static trapeze_status distinct_windows(const char *gpu, const trapeze_group_laun
         if (!s)
             s = trapeze_group_window_create(pb, &g, m, share, &p, &w[k], err);
         trapeze_grouping_free(&g);
+        insts[k] = s ? 0 : trapeze_group_window_warp_insts(w[k]);
         same[k] = k;
         for (int j = 0; !s && j < k && same[k] == k; j++)
             if (same[j] == j && trapeze_group_window_same(w[j], w[k]))
@@ -190,7 +201,8 @@ static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, t
     trapeze_status s = trapeze_group_launch_problem(plan->gpu_path, &l, &pb, err);
     if (!s && window)
         s = run_window(pb, trapeze_row_text(out, "policy"), window,
-                       trapeze_row_number(out, "window_pct") / 100, &m, &tbs, err);
+                       trapeze_row_number(out, "window_pct") / 100, plan->run_insts[i], &m, &tbs,
+                       err);
     else if (!s) {
         s = trapeze_group_problem_simulate(pb, trapeze_row_text(out, "policy"), NULL, &m, err);
         tbs = trapeze_group_problem_graph(pb)->n_tbs;
@@ -214,22 +226,62 @@ void trapeze_group_plan_destroy(trapeze_group_plan *plan)
     free(plan->rows);
     free(plan->whole_row);
     free(plan->window_row);
+    free(plan->run_insts);
+    free(plan->sub_insts);
     free(plan);
+}
+
+/* The budget b of a launch's samples: at most b of what its validation
+ * simulates, the sub-grids and the six policies' whole runs. So the
+ * distinct sub-grids together hold at most 6b / (1 - b) of the launch's
+ * warp instructions, each of five at most a fifth of that. */
+static double budget_of_launch(double b) { return 6 * b / (1 - b); }
+
+/* The windows of warp instructions of a launch's distinct sub-grids
+ * (same[k] == k; insts[k] what their TBs hold, of the launch's
+ * launch_insts) under budget b: out[k] 0 (to its end) where it fits or no
+ * count is known. rr's runs whole when it fits the launch's budget: every
+ * gain is taken against it, and the decision falls back to it. The others
+ * share what is left equally, each whole where its part holds it. */
+static void window_insts(double b, const int same[NFIXED], const double insts[NFIXED],
+                         double launch_insts, double out[NFIXED])
+{
+    double left = budget_of_launch(b) * launch_insts;
+    int n_left = 0;
+    for (int k = 0; k < NFIXED; k++) {
+        out[k] = 0;
+        n_left += same[k] == k;
+    }
+    for (int k = 0; b > 0 && k < NFIXED; k++) {
+        if (same[k] != k || !(insts[k] > 0))
+            continue;
+        const double part = k == 0 ? left : left / n_left;
+        if (insts[k] > part)
+            out[k] = ceil(part);
+        left -= insts[k] > part ? part : insts[k];
+        n_left--;
+    }
 }
 
 trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char *gpu_name,
                                          const trapeze_group_launch *l, int n, int with_chen,
                                          int whole, double window_share, double window_tbs,
-                                         trapeze_group_plan **out, trapeze_error *err)
+                                         double budget, trapeze_group_plan **out,
+                                         trapeze_error *err)
 {
     *out = NULL;
+    if (!(budget >= 0 && budget <= 0.5))
+        return trapeze_fail(err, TRAPEZE_ERANGE, "a samples budget of %g of the work: expected "
+                            "0 (none) to 0.5", budget);
     trapeze_group_plan *plan = calloc(1, sizeof *plan);
     int np = !whole ? 0 : with_chen ? TRAPEZE_TB_NCOMPARED : NFIXED;
     int nw = window_share > 0 ? NFIXED : 0;
     size_t nl = (size_t)(n > 0 ? n : 1);
     if (!plan || !(plan->rows = calloc(nl * (size_t)(np + nw + 1), sizeof *plan->rows)) ||
         !(plan->whole_row = calloc(nl * TRAPEZE_TB_NCOMPARED, sizeof *plan->whole_row)) ||
-        !(plan->window_row = calloc(nl * NFIXED, sizeof *plan->window_row))) {
+        !(plan->window_row = calloc(nl * NFIXED, sizeof *plan->window_row)) ||
+        !(plan->run_insts = calloc(nl * (size_t)(np + nw + 1), sizeof *plan->run_insts)) ||
+        !(plan->sub_insts = calloc(nl * (size_t)(np + nw + 1), sizeof *plan->sub_insts))) {
         trapeze_group_plan_destroy(plan);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
@@ -239,6 +291,7 @@ trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char
     plan->n_windows = nw;
     plan->window_share = window_share;
     int m = 0;   /* the sub-grid's SMs: a share of the GPU's */
+    int by_budget = 0;   /* the budget set the share of the TBs */
     if (nw) {
         trapeze_config *cfg = NULL;
         trapeze_gpu gpu;
@@ -252,6 +305,13 @@ trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char
         }
         m = (int)floor(window_share * gpu.n_sm + 0.5);
         m = m < 1 ? 1 : m > gpu.n_sm ? gpu.n_sm : m;
+        /* no share given: the budget's fifth of it, where m SMs' queues
+         * would hold more (GTX 480: 6.32% of the TBs, against 1 SM of 15) */
+        const double fifth = budget_of_launch(budget) / NFIXED;
+        if (!(window_tbs > 0) && budget > 0 && fifth < (double)m / gpu.n_sm) {
+            window_tbs = fifth;
+            by_budget = 1;
+        }
     }
     trapeze_status s = TRAPEZE_OK;
     for (int i = 0; i < n && !s; i++)
@@ -262,10 +322,14 @@ trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char
     int nr = 0;
     for (int i = 0; i < n && !s; i++) {
         int same[NFIXED];
+        double insts[NFIXED] = {0}, launch_insts = 0, run[NFIXED] = {0};
         for (int k = 0; k < NFIXED; k++)
             same[k] = k;
         if (nw)
-            s = distinct_windows(gpu_config_path, &l[i], m, window_tbs, same, err);
+            s = distinct_windows(gpu_config_path, &l[i], m, window_tbs, same, insts,
+                                 &launch_insts, err);
+        if (!s)
+            window_insts(budget, same, insts, launch_insts, run);
         for (int k = 0; k < np + nw && !s; k++) {
             int win = k >= np;
             if (win && same[k - np] != k - np) {   /* an earlier policy's run serves */
@@ -277,14 +341,21 @@ trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char
                 plan->window_row[i * NFIXED + k - np] = nr;
             else
                 plan->whole_row[i * np + k] = nr;
+            if (win) {
+                plan->sub_insts[nr] = insts[k - np];
+                plan->run_insts[nr] = run[k - np];
+            }
+            const double wi = plan->run_insts[nr];
             trapeze_sample_row *r = &plan->rows[nr++];
-            char id[sizeof r->id], pid[40];
+            char id[sizeof r->id], pid[40], tbs[24] = "", tail[24] = "";
+            if (window_tbs > 0 && !by_budget)   /* ...POLICY.wMtPCT: a share of the TBs given */
+                snprintf(tbs, sizeof tbs, "t%g", 100 * window_tbs);
+            if (by_budget || wi > 0)   /* ...POLICY.wM[tPCT]bB: what budget B% made of it */
+                snprintf(tail, sizeof tail, "b%g", 100 * budget);
             if (!win)
                 snprintf(pid, sizeof pid, "%s", pol);
-            else if (window_tbs > 0)   /* ...POLICY.wMtPCT: a share of the TBs given */
-                snprintf(pid, sizeof pid, "%s.w%dt%g", pol, m, 100 * window_tbs);
             else
-                snprintf(pid, sizeof pid, "%s.w%d", pol, m);
+                snprintf(pid, sizeof pid, "%s.w%d%s%s", pol, m, tbs, tail);
             make_id(id, sizeof id, &l[i], pid);
             trapeze_row_init(r, &trapeze_group_sample_schema, id, "sim");
             if (trapeze_row_set_text(r, "gpu", gpu_name) ||
@@ -340,6 +411,21 @@ trapeze_status trapeze_group_plan_measured(const trapeze_group_plan *plan,
     return TRAPEZE_OK;
 }
 
+/* A window of a sub-grid's warp instructions stands for the whole
+ * sub-grid: its cycles and accesses times the sub-grid's instructions over
+ * the window's (the TBs' rate taken as steady); the work stays what ran. */
+static void extrapolate(const trapeze_group_plan *plan, int row, trapeze_group_measured *m)
+{
+    const double ran = m->warp_instructions, all = plan->sub_insts[row];
+    if (!(plan->run_insts[row] > 0) || !(ran > 0) || ran >= all)
+        return;
+    const double k = all / ran;
+    m->cycles *= k;
+    m->l2_accesses *= k;
+    m->dram_reads *= k;
+    m->l1_hits *= k;
+}
+
 trapeze_status trapeze_group_plan_windows(const trapeze_group_plan *plan,
                                           const trapeze_sample_log *log, int launch,
                                           trapeze_group_measured meas[TRAPEZE_TB_NFIXED],
@@ -362,6 +448,7 @@ trapeze_status trapeze_group_plan_windows(const trapeze_group_plan *plan,
         meas[k].dram_reads = trapeze_row_number(r, "dram_reads");
         meas[k].l1_hits = trapeze_row_number(r, "l1_hits");
         meas[k].warp_instructions = trapeze_row_number(r, "warp_instructions");
+        extrapolate(plan, plan->window_row[launch * NFIXED + k], &meas[k]);
         *window_sms = (int)trapeze_row_number(r, "window_sms");
         *window_share = trapeze_row_number(r, "window_pct") / 100;
         int first = 1;   /* a run shared by several policies counts once */

@@ -59,6 +59,14 @@ void trapeze_group_window_destroy(trapeze_group_window *w)
 
 long trapeze_group_window_tbs(const trapeze_group_window *w) { return w->n; }
 
+double trapeze_group_window_warp_insts(const trapeze_group_window *w)
+{
+    double n = 0;
+    for (long t = 0; w->graph.warp_insts && t < w->n; t++)
+        n += (double)w->graph.warp_insts[t];
+    return n;
+}
+
 int trapeze_group_window_same(const trapeze_group_window *a, const trapeze_group_window *b)
 {
     if (a->n != b->n || a->m != b->m || a->full.n_tbs != b->full.n_tbs)
@@ -92,8 +100,10 @@ static trapeze_status induced(const trapeze_locality_graph *g, const long *new_i
     out->store_sectors = g->n_tbs > 0 ? g->store_sectors * n / g->n_tbs : 0;
     out->elements = calloc((size_t)n, sizeof *out->elements);
     out->lines = calloc((size_t)n, sizeof *out->lines);
+    if (g->warp_insts)
+        out->warp_insts = calloc((size_t)n, sizeof *out->warp_insts);
     out->edges = malloc((size_t)(g->n_edges > 0 ? g->n_edges : 1) * sizeof *out->edges);
-    if (!out->elements || !out->lines || !out->edges) {
+    if (!out->elements || !out->lines || !out->edges || (g->warp_insts && !out->warp_insts)) {
         trapeze_locality_graph_free(out);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
@@ -101,6 +111,8 @@ static trapeze_status induced(const trapeze_locality_graph *g, const long *new_i
         if (new_id[t] >= 0) {
             out->elements[new_id[t]] = g->elements[t];
             out->lines[new_id[t]] = g->lines[t];
+            if (g->warp_insts)
+                out->warp_insts[new_id[t]] = g->warp_insts[t];
         }
     /* renumbering keeps the id order, so edges stay sorted by (i, j) */
     for (long e = 0; e < g->n_edges; e++) {
@@ -232,10 +244,10 @@ trapeze_status trapeze_group_window_create(const trapeze_group_problem *pb,
 }
 
 trapeze_status trapeze_group_window_simulate(const trapeze_group_problem *pb,
-                                             const trapeze_group_window *w,
+                                             const trapeze_group_window *w, double warp_insts,
                                              trapeze_group_measured *out, trapeze_error *err)
 {
-    return trapeze_group_problem_simulate_window(pb, NULL, &w->full, w->m, out, err);
+    return trapeze_group_problem_simulate_window(pb, NULL, &w->full, w->m, warp_insts, out, err);
 }
 
 trapeze_status trapeze_group_window_fit_many(const trapeze_group_problem *const *pb, int n,

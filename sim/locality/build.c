@@ -119,9 +119,10 @@ static long long store_sectors(const sim_warp_inst *in)
 }
 
 /* Appends the addresses of the global loads of every warp of block tb;
- * adds its global stores' sectors to *stores. */
+ * adds its global stores' sectors to *stores and its warp instructions to
+ * *insts. */
 static trapeze_status block_addresses(const sim_kernel *k, long tb, vec *addr,
-                                      long long *stores, trapeze_error *err)
+                                      long long *stores, long long *insts, trapeze_error *err)
 {
     const sim_source_ops *src = k->source ? k->source : &sim_program_source;
     int threads = sim_kernel_block_threads(k);
@@ -166,6 +167,7 @@ static trapeze_status block_addresses(const sim_kernel *k, long tb, vec *addr,
         }
         if (src->warp_end)
             src->warp_end(k->source_self, cur);
+        *insts += (long long)n;
     }
     free(cur);
     free(in);
@@ -425,6 +427,7 @@ trapeze_status sim_locality_build(const sim_kernel *k, int line_bytes,
     int shift = __builtin_ctz((unsigned)line_bytes);
     g->elements = calloc((size_t)n, sizeof *g->elements);
     g->lines = calloc((size_t)n, sizeof *g->lines);
+    g->warp_insts = calloc((size_t)n, sizeof *g->warp_insts);
     vec addr = {.size = sizeof(uint64_t)}, tmp = {.size = sizeof(uint64_t)};
     vec el_pairs = {.size = sizeof(pair)}, ln_pairs = {.size = sizeof(pair)};
     set_table el_sets = {.members = {.size = sizeof(uint32_t)}};
@@ -432,13 +435,13 @@ trapeze_status sim_locality_build(const sim_kernel *k, int line_bytes,
     edge_map edges = {0};
     pair *ptmp = NULL;
     trapeze_status s = TRAPEZE_OK;
-    if (!g->elements || !g->lines) {
+    if (!g->elements || !g->lines || !g->warp_insts) {
         s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
         goto out;
     }
     for (long tb = 0; tb < n && !s; tb++) {
         addr.n = 0;
-        if ((s = block_addresses(k, tb, &addr, &g->store_sectors, err)))
+        if ((s = block_addresses(k, tb, &addr, &g->store_sectors, &g->warp_insts[tb], err)))
             break;
         if (vec_reserve(&tmp, addr.n > tmp.n ? addr.n - tmp.n : 0)) {
             s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");

@@ -24,8 +24,9 @@ void trapeze_locality_graph_free(trapeze_locality_graph *g)
         return;
     free(g->elements);
     free(g->lines);
+    free(g->warp_insts);
     free(g->edges);
-    g->elements = g->lines = NULL;
+    g->elements = g->lines = g->warp_insts = NULL;
     g->edges = NULL;
     g->n_edges = 0;
 }
