@@ -24,12 +24,13 @@ static void usage(FILE *f)
             "policies, docs/simulator.md). A window of the baseline's run measures its\n"
             "contention; when its LDST unit is refused for L1 resources in at least 5%% of\n"
             "the SM cycles, a window of each policy predicts its speed-up (cycles per warp\n"
-            "instruction against the baseline's) and the fastest is chosen, a later policy\n"
-            "only when 2%% faster than the one before it (docs/cache.md).\n"
+            "instruction against the baseline's, at the slowest SM's pace) and the fastest\n"
+            "is chosen, a later policy only when 2%% faster than the one before it\n"
+            "(docs/cache.md).\n"
             "\n"
             "  --gpu FILE          GPU configuration (a file, folder, comma list or preset)\n"
-            "  --window N          warp instructions per launch in a sample (default\n"
-            "                      10000; the run stops at the first launch reaching it)\n"
+            "  --window N          warp instructions per launch in a sample, each launch\n"
+            "                      alone on a fresh GPU (default 40000)\n"
             "  --verify            also simulate each policy's whole run: its speed-up and\n"
             "                      how far the choice is behind the fastest\n" CLI_JSON_HELP
             "  --quiet             no table on stdout\n");
@@ -112,9 +113,11 @@ static void print_json(trapeze_json_out *j, const trapeze_cache_decision *d, con
         trapeze_json_text(j, "policy", trapeze_cache_policy_name((trapeze_cache_policy)p));
         if (c->taken) {
             trapeze_json_number(j, "sample_cycles", c->cycles);
+            trapeze_json_number(j, "sample_slowest_cycles", c->slowest_cycles);
             trapeze_json_number(j, "sample_warp_insts", c->warp_insts);
         } else {
             trapeze_json_text(j, "sample_cycles", NULL);
+            trapeze_json_text(j, "sample_slowest_cycles", NULL);
             trapeze_json_text(j, "sample_warp_insts", NULL);
         }
         trapeze_json_number(j, "predicted_speedup", d->predicted_speedup[p]);
@@ -152,7 +155,7 @@ int cli_cache(int argc, char **argv)
     if (rc >= 0)
         goto out;
     rc = 2;
-    long window = 10000;
+    long window = 40000;
     if (window_text && (!trapeze_parse_long(window_text, &window) || window < 1)) {
         rc = cli_usage_error("cache", "--window %s: expected warp instructions >= 1",
                              window_text);

@@ -4,8 +4,10 @@
  * and the pick. Owns the screen (no policy is worth sampling when the
  * baseline's LDST unit is seldom refused for L1 resources: the seed's
  * "kernels without contention stay within 2%"), the prediction (a sample's
- * cycles per warp instruction against the baseline's: the policies change
- * the cycles, never the instructions) and the tie rule (the simpler policy
+ * cycles per warp instruction against the baseline's, both at their
+ * slowest SM's pace: the policies change the cycles, never the
+ * instructions, and a one-wave launch ends with its slowest SM) and the
+ * tie rule (the simpler policy
  * unless a later one is faster by more than the margin). Must not simulate
  * (the samples are sampler/cache/'s) nor know the policies' options
  * beyond their names and config lines.
@@ -60,11 +62,11 @@ static trapeze_status usable(const trapeze_cache_counts *c, trapeze_cache_policy
     if (!c->taken)
         return trapeze_fail(err, TRAPEZE_EINVAL, "cache decision: no sample of policy %s",
                             trapeze_cache_policy_name(p));
-    if (!(c->cycles > 0) || !(c->warp_insts > 0))
+    if (!(c->slowest_cycles > 0) || !(c->warp_insts > 0))
         return trapeze_fail(err, TRAPEZE_EINVAL,
-                            "cache decision: the sample of policy %s has %g cycles and %g "
-                            "warp instructions (both must be positive)",
-                            trapeze_cache_policy_name(p), c->cycles, c->warp_insts);
+                            "cache decision: the sample of policy %s has %g cycles at its "
+                            "slowest SM's pace and %g warp instructions (both must be positive)",
+                            trapeze_cache_policy_name(p), c->slowest_cycles, c->warp_insts);
     return TRAPEZE_OK;
 }
 
@@ -77,7 +79,7 @@ trapeze_status trapeze_cache_decide(const trapeze_cache_model *m, trapeze_cache_
         return s;
     d->resource_stall = resource_stall(base);
     d->contended = trapeze_cache_contended(m, base);
-    double cpi0 = base->cycles / base->warp_insts;
+    double cpi0 = base->slowest_cycles / base->warp_insts;
     for (int p = 0; p < TRAPEZE_CACHE_POLICIES; p++) {
         d->predicted_speedup[p] = 1.0;
         if (!d->contended || p == TRAPEZE_CACHE_NONE)
@@ -85,7 +87,7 @@ trapeze_status trapeze_cache_decide(const trapeze_cache_model *m, trapeze_cache_
         const trapeze_cache_counts *c = &d->sample[p];
         if ((s = usable(c, (trapeze_cache_policy)p, err)))
             return s;
-        d->predicted_speedup[p] = cpi0 / (c->cycles / c->warp_insts);
+        d->predicted_speedup[p] = cpi0 / (c->slowest_cycles / c->warp_insts);
     }
     /* in order, a policy replaces the choice only when faster by the margin */
     d->choice = TRAPEZE_CACHE_NONE;

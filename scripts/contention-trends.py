@@ -18,9 +18,9 @@ seed has them within 2% of the baseline under its own schemes (loc, LASC,
 memsched and their combinations; BypassAll, IndXor and MRPB may lose);
 their worst deviation under those is printed. A control is held to that
 only on a GPU where it has no contention: its baseline's L1D refuses
-fewer probes than 5% of its SM cycles (the screen of `trapeze cache`,
+fewer probes than 5% of its SM cycles (as the screen of `trapeze cache`,
 docs/cache.md); one above is printed as contended there, with its share
-(jacobi on the GTX 480: its sets' ways all pending, its MSHRs full).
+(jacobi on the GTX 480: all ways of a set pending, or no MSHR entry).
 
 The seed's geometric means (seed 003 section 8) are over its chapter's 12
 to 15 benchmarks, of which only these six gain much; were the others at
@@ -88,8 +88,10 @@ COUNTERS = ["cycles", "warp_instructions", "ldst_refused_cycles", "sm_active_cyc
             "l1_accesses", "l1_hits", "l1_bypasses", "l1_evictions", "l1_evicted_unused",
             "ldst_stall_ready_warps", "l1_miss_iw", "l1_miss_xw", "l1_miss_xb",
             "l1_reservation_fails"]
-# the screen of `trapeze cache` (model/cache.c): below this share of SM
-# cycles refused by the L1D a kernel has no contention to remove
+# below this share of SM cycles refused by the L1D a kernel has no
+# contention to remove: the 5% of `trapeze cache`'s screen (model/cache.c),
+# over every L1D refusal the CSV counts (the screen leaves out the miss
+# queue's)
 MIN_REFUSED = 0.05
 
 
@@ -186,6 +188,18 @@ def print_rows(gpu, kernel, params, rows):
               f"{pct(r['l1_evicted_unused'], r['l1_evictions'])} | {classes(r)} |")
 
 
+def print_geomeans(gpus, speed):
+    print()
+    print("| mechanism | " + " | ".join(f"{g} geomean" for g in gpus) +
+          " | seed geomean | seed per strided kernel |")
+    print("|---|" + "---|" * (len(gpus) + 2))
+    for name, _, seed, n in MECHANISMS:
+        s = f"{seed:.2f}" if seed else "-"
+        s6 = f"{seed ** (n / 6):.1f}" if seed else "-"
+        got = " | ".join(f"{geomean(speed[(g, name)]):.2f}" for g in gpus)
+        print(f"| {name} | {got} | {s} | {s6} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="the small sizes (seconds, not minutes)")
@@ -233,15 +247,7 @@ def main():
         if a.sensitivity:
             sensitivity(a.trapeze, tmp)
     if kernels:
-        print()
-        print("| mechanism | " + " | ".join(f"{g} geomean" for g in gpus) +
-              " | seed geomean | seed per strided kernel |")
-        print("|---|" + "---|" * (len(gpus) + 2))
-    for name, _, seed, n in MECHANISMS if kernels else []:
-        s = f"{seed:.2f}" if seed else "-"
-        s6 = f"{seed ** (n / 6):.1f}" if seed else "-"
-        got = " | ".join(f"{geomean(speed[(g, name)]):.2f}" for g in gpus)
-        print(f"| {name} | {got} | {s} | {s6} |")
+        print_geomeans(gpus, speed)
     for g in gpus:
         if controls:
             print(f"\n{g}, kernels without contention: worst {worst[g][0]:.3f}x "

@@ -3,8 +3,9 @@
  * counts worked by hand: the screen that keeps the baseline without
  * contention, the predicted speed-ups (cycles per warp instruction against
  * the baseline's, windows of different lengths), the margin that keeps an
- * earlier policy against a later one faster by less than 2%, and the errors
- * for a missing or empty sample.
+ * earlier policy against a later one faster by less than 2%, a pick made at
+ * the slowest SM's pace rather than the window's, and the errors for a
+ * missing or empty sample.
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +27,7 @@ static trapeze_cache_counts counts(double cycles, double insts)
     memset(&c, 0, sizeof c);
     c.taken = 1;
     c.cycles = cycles;
+    c.slowest_cycles = cycles;   /* every SM at the same pace */
     c.warp_insts = insts;
     c.sm_active_cycles = cycles;
     return c;
@@ -88,6 +90,35 @@ static void test_pick(void)
     CHECK(d.choice == TRAPEZE_CACHE_LASC_LOC);
 }
 
+/* The window's cycles would pick lasc+loc (1000 / 400 = 2.5x against
+ * memsched+loc's 1000 / 450 = 2.22x), but its slowest SM went at half the
+ * mean pace (800 cycles at it: 1.25x) while memsched+loc's kept up within
+ * a tenth (500: 2x); the baseline's own slowest SM at 0.8 of the mean
+ * (1250: every speed-up is against that). Predicted: lasc+loc 1250 / 800 =
+ * 1.5625x, memsched+loc 1250 / 500 = 2.5x, chosen. */
+static void test_slowest_pace(void)
+{
+    trapeze_cache_model m;
+    trapeze_cache_model_init(&m);
+    trapeze_cache_decision d;
+    memset(&d, 0, sizeof d);
+    d.sample[TRAPEZE_CACHE_NONE] = counts(1000, 100);
+    d.sample[TRAPEZE_CACHE_NONE].slowest_cycles = 1250;
+    d.sample[TRAPEZE_CACHE_NONE].refused_resource = 500;
+    for (int p = 1; p < TRAPEZE_CACHE_POLICIES; p++)
+        d.sample[p] = counts(1250, 100);   /* 1x */
+    d.sample[TRAPEZE_CACHE_LASC_LOC] = counts(400, 100);
+    d.sample[TRAPEZE_CACHE_LASC_LOC].slowest_cycles = 800;
+    d.sample[TRAPEZE_CACHE_MEMSCHED_LOC] = counts(450, 100);
+    d.sample[TRAPEZE_CACHE_MEMSCHED_LOC].slowest_cycles = 500;
+    trapeze_error err;
+    CHECK_OK(trapeze_cache_decide(&m, &d, &err));
+    CHECK_NEAR(d.predicted_speedup[TRAPEZE_CACHE_LASC_LOC], 1.5625, 1e-12);
+    CHECK_NEAR(d.predicted_speedup[TRAPEZE_CACHE_MEMSCHED_LOC], 2.5, 1e-12);
+    CHECK_NEAR(d.predicted_speedup[TRAPEZE_CACHE_LOC], 1.0, 1e-12);
+    CHECK(d.choice == TRAPEZE_CACHE_MEMSCHED_LOC);
+}
+
 static void test_errors(void)
 {
     trapeze_cache_model m;
@@ -103,8 +134,8 @@ static void test_errors(void)
         d.sample[p] = counts(500, 100);
     d.sample[TRAPEZE_CACHE_LOC].warp_insts = 0;
     CHECK(trapeze_cache_decide(&m, &d, &err) == TRAPEZE_EINVAL);
-    check_msg(&err, "cache decision: the sample of policy loc has 500 cycles and 0 warp "
-                           "instructions (both must be positive)");
+    check_msg(&err, "cache decision: the sample of policy loc has 500 cycles at its slowest "
+                    "SM's pace and 0 warp instructions (both must be positive)");
     d.sample[TRAPEZE_CACHE_LOC].warp_insts = 100;
     d.sample[TRAPEZE_CACHE_BYPASS_ALL].taken = 0;
     CHECK(trapeze_cache_decide(&m, &d, &err) == TRAPEZE_EINVAL);
@@ -115,6 +146,7 @@ int main(void)
 {
     test_screen();
     test_pick();
+    test_slowest_pace();
     test_errors();
     return check_report("test_cache_model");
 }

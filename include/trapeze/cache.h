@@ -41,6 +41,13 @@ const char *trapeze_cache_policy_options(trapeze_cache_policy p);
 typedef struct trapeze_cache_counts {
     int taken;                      /* 1: measured */
     double cycles, warp_insts;
+    /* the cycles at the slowest SM's pace: a windowed launch whose blocks
+     * are all resident at once (one wave) ends with its slowest SM, so a
+     * policy that lets some SMs race ahead is judged by the one it leaves
+     * behind: cycles x the mean warp instructions per resident block over
+     * the slowest SM's. = cycles for a whole run or a launch of several
+     * waves (its blocks go to the SMs that free first) */
+    double slowest_cycles;
     double sm_active_cycles;        /* SM cycles with a resident block */
     double refused_resource;        /* L1D probes refused for a line or an MSHR entry */
     double l1_accesses, l1_hits, l1_bypasses, l1_evictions, l1_evicted_unused;
@@ -70,8 +77,8 @@ typedef struct trapeze_cache_decision {
     int contended;                  /* trapeze_cache_contended of sample[NONE] */
     double resource_stall;          /* sample[NONE]'s refused_resource / sm_active_cycles */
     /* the speed-up over the baseline each policy is predicted to give the
-     * whole run: its sample's cycles per warp instruction against the
-     * baseline's; 1 for every policy when not contended */
+     * whole run: its sample's slowest_cycles per warp instruction against
+     * the baseline's; 1 for every policy when not contended */
     double predicted_speedup[TRAPEZE_CACHE_POLICIES];
     trapeze_cache_policy choice;
 } trapeze_cache_decision;

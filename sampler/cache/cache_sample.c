@@ -6,7 +6,8 @@
  * warp instructions (-trapeze_window_warp_insts; a windowed launch must be
  * a GPU's last), so that a run whose first launch has no contention (bicg)
  * is still judged by the others; a whole run (window 0) runs the sequence
- * on one GPU. Then the decision (the baseline's sample first, the others
+ * on one GPU. A window's cycles are also taken at its slowest SM's pace
+ * (slowest.h). Then the decision (the baseline's sample first, the others
  * only when the model finds contention).
  *
  * Joins sim/ (reached through sim/sim.h) and the model; owns no model and
@@ -18,6 +19,7 @@
 
 #include "common/config_extend.h"
 #include "common/error.h"
+#include "sampler/cache/slowest.h"
 #include "sim/sim.h"
 
 enum { MAX_LAUNCHES = 64 };
@@ -27,6 +29,7 @@ static void add_counts(trapeze_cache_counts *o, const sim_kernel_stats *st)
     const sim_sm_stats *t = &st->total;
     const sim_cache_stats *l1 = &st->mem.l1;
     o->cycles += (double)st->cycles;
+    o->slowest_cycles += trapeze_cache_slowest_cycles(st);
     o->warp_insts += (double)t->warp_insts;
     o->sm_active_cycles += (double)t->active_cycles;
     /* the L1's own refusals (the LDST unit sees a refused head of the L1's
