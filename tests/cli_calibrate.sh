@@ -117,4 +117,19 @@ grep -q "full.ini: cannot write: File too large" "$D/full.err" \
 ls "$D" | grep -q '^full\.ini\..*\.tmp$' && fail "disk full: a temporary file was left"
 "$T" calibrate --help | grep -q '^usage: trapeze calibrate' || fail "--help"
 
+# --- re-reads only where a data cache holds them: the GTX 280 (no L1D, no L2)
+# refitted with loop_reread asked for keeps Meng's IterMem and holds rho at 1
+# (every load is a DRAM read); the GTX 480's default structure fits rho_L
+cp data/calibrations/gtx280-samples.csv "$D/s280.csv"
+"$T" calibrate --gpu gtx280 --structure at-size,loop_reread --samples "$D/s280.csv" --out "$D/280.ini" \
+    >/dev/null 2>"$D/err" || fail "gtx280 refit: $(cat "$D/err")"
+grep -qx 'halo_reread = 1' "$D/280.ini" && grep -qx 'partial_round = 1' "$D/280.ini" \
+    && ! grep -q '^loop_reread' "$D/280.ini" || fail "gtx280 re-reads: $(grep -e reread -e partial "$D/280.ini")"
+cp data/calibrations/gtx480-samples.csv "$D/s480.csv"
+"$T" calibrate --gpu gtx480 --samples "$D/s480.csv" --out "$D/480.ini" >/dev/null 2>"$D/err" \
+    || fail "gtx480 refit: $(cat "$D/err")"
+grep -qx 'loop_reread = 1' "$D/480.ini" && grep -qx 'partial_round = 1' "$D/480.ini" \
+    && awk -F' = ' '$1 == "loop_reread_fraction" { ok = $2 < 1 } END { exit !ok }' "$D/480.ini" \
+    || fail "gtx480 default structure: $(grep -e reread -e partial "$D/480.ini")"
+
 finish cli_calibrate

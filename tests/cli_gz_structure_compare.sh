@@ -1,25 +1,42 @@
 #!/bin/sh
 # scripts/gz-structure-compare.py on the shipped GTX 480 data (no simulation):
 # the shipped structure refitted on the shipped samples is the shipped
-# calibration, so --changed prints no row and both tallies agree (18 of 29
-# entries at pick ratio >= 0.97, 14 at >= 0.99); with partial_round the
-# PathFinder relaunch reference row moves from h = 31 (0.952) to 35 (0.986),
-# and a pick the size log lacks is reported "not logged", not dropped.
+# calibration, so --changed prints no row and both tallies agree (20 of 29
+# entries at pick ratio >= 0.97, 16 at >= 0.99); the structure before
+# partial_round and loop_reread moves the PathFinder relaunch reference row
+# back from h = 43 (0.997) to 31 (0.952), and with partial_round alone a pick
+# the size log lacks is reported "not logged", not dropped.
 # Usage: sh tests/cli_gz_structure_compare.sh build/trapeze  (from the repository root)
 . "$(dirname "$0")/lib/cli.sh"
 
 python3 scripts/gz-structure-compare.py --changed "$T" at-size gtx480 >"$D/same" 2>&1 \
     || fail "at-size: exit status: $(cat "$D/same")"
 [ "$(grep -c '^| gtx480 ' "$D/same")" -eq 0 ] || fail "at-size moved rows: $(cat "$D/same")"
-grep -qx 'gtx480: shipped 18/29 at >= 0.97, 14 at >= 0.99 (CV 7.05%); at-size: 18/29 at >= 0.97, 14 at >= 0.99 (CV 7.05%, extrapolation 9.10%)' "$D/same" \
+grep -qx 'gtx480: shipped 20/29 at >= 0.97, 16 at >= 0.99 (CV 6.56%); at-size: 20/29 at >= 0.97, 16 at >= 0.99 (CV 6.56%, extrapolation 7.78%)' "$D/same" \
     || fail "at-size tallies: $(tail -1 "$D/same")"
 
-python3 scripts/gz-structure-compare.py --changed "$T" at-size,partial_round gtx480 >"$D/pr" 2>&1 \
+BEFORE=occupancy,fence_overlap,fence_staging,row_penalty,fence_iter,persistent_fence,barrier_max
+python3 scripts/gz-structure-compare.py --changed "$T" $BEFORE gtx480 >"$D/old" 2>&1 \
+    || fail "before: exit status: $(cat "$D/old")"
+grep -qF '| gtx480 | reference relaunch | PathFinder | 8.52% 43 (0.997) | 8.85% 31 (0.952) | 41 |' "$D/old" \
+    || fail "before: PathFinder relaunch row: $(grep PathFinder "$D/old")"
+python3 scripts/gz-structure-compare.py --changed "$T" $BEFORE,partial_round gtx480 >"$D/pr" 2>&1 \
     || fail "partial_round: exit status: $(cat "$D/pr")"
-grep -qF '| gtx480 | reference relaunch | PathFinder | 8.85% 31 (0.952) | 6.25% 35 (0.986) | 41 |' "$D/pr" \
-    || fail "partial_round: PathFinder relaunch row: $(grep PathFinder "$D/pr")"
-grep -qF '| gtx480 | 1x | PathFinder | 12.01% fence 18 (0.938) | not logged | fence 44 |' "$D/pr" \
+grep -qF '| gtx480 | 1x | PathFinder | 6.29% relaunch 43 (0.906) | not logged | fence 31 |' "$D/pr" \
     || fail "partial_round: the unlogged PathFinder pick: $(grep PathFinder "$D/pr")"
+
+# scripts/gz-term-breakdown.py: the model at the sweep's own grid (22,860 points, not the
+# spec's 1,000,000), so its CPL is validate's curve value, and the six terms add up to it
+python3 scripts/gz-term-breakdown.py "$T" gtx480 data/calibrations/gtx480.ini pathfinder \
+    --hmin 32 --hmax 40 >"$D/bd" 2>&1 || fail "breakdown: exit status: $(cat "$D/bd")"
+want=$(awk -F, '$1 == "PathFinder" && $2 == "relaunch" && $3 == 32 { printf "%.0f %.0f", $4, $5 }' \
+       data/validation/gtx480-curve.csv)
+got=$(awk '$1 == "relaunch" && $2 == 32 { print $3, $4 }' "$D/bd")
+[ -n "$want" ] && [ "$got" = "$want" ] || fail "breakdown h=32: '$got', the curve says '$want'"
+awk '$1 == "relaunch" || $1 == "fence" { s = $6 + $7 + $8 + $9 + $10 + $11
+     if (s < $4 - 3 || s > $4 + 3) bad = bad " " $1 $2 } END { exit bad != "" }' "$D/bd" \
+    || fail "the terms do not add up to the CPL: $(cat "$D/bd")"
+grep -q '^pathfinder fence h 32 -> 40: simulated ' "$D/bd" || fail "no per-term moves: $(cat "$D/bd")"
 
 expect_status() { "$@" >"$D/out" 2>&1 && fail "$*: exit status 0"; }
 expect_status python3 scripts/gz-structure-compare.py "$T"

@@ -32,6 +32,23 @@
      TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK) | TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_BARRIER) |   \
      TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_HALO_REREAD))
 
+/* Whether the GPU's global loads can hit a data cache (an L2, or an L1D
+ * they do not skip). Without one every load is a DRAM read, so a ghost zone
+ * a neighbour also loads costs a full read: rho and rho_L are 1, not fitted
+ * (the GTX 280's fit put rho_L at 0, pricing its loop's loads as free where
+ * each one goes to DRAM, and moved PathFinder's relaunch pick 0.948 -> 0.917). */
+static int has_data_cache(const trapeze_config *cfg)
+{
+    const char *l1, *l2;
+    long skip = 0;
+    trapeze_error ignored;
+    trapeze_config_get_string(cfg, "gpgpu_cache:dl1", "none", &l1);
+    trapeze_config_get_string(cfg, "gpgpu_cache:dl2", "none", &l2);
+    if (trapeze_config_get_int(cfg, "gpgpu_gmem_skip_L1D", 0, &skip, &ignored))
+        skip = 0; /* a malformed value: the simulator refuses the config before any sample */
+    return strcmp(l2, "none") != 0 || (strcmp(l1, "none") != 0 && !skip);
+}
+
 static unsigned fit_mask(const trapeze_ghostzone_plan *plan)
 {
     if (plan->opt.fit_mask)
@@ -39,6 +56,8 @@ static unsigned fit_mask(const trapeze_ghostzone_plan *plan)
     unsigned m = DEFAULT_FIT_MASK;
     if (plan->opt.structure) /* mu would only rescale the fitted barrier: held at 1 */
         m = (m & ~TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_MU)) | AT_SIZE_FIT_MASK;
+    if (plan->cfg && !has_data_cache(plan->cfg))
+        m &= ~TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_HALO_REREAD);
     if (plan->opt.structure & TRAPEZE_GHOSTZONE_STRUCT_FENCE_OVERLAP)
         m |= TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_OVERLAP_FENCE);
     /* barrier_max's barrier is the micro-benchmark's, measured over the
@@ -406,6 +425,8 @@ trapeze_status trapeze_ghostzone_from_log(const trapeze_ghostzone_plan *given,
     if (!local.opt.fit_mask && local.opt.structure &&
         count_observations(given, log) <= 2 * bits_set(fit_mask(given)))
         local.opt.structure = 0;
+    if (local.cfg && !has_data_cache(local.cfg)) /* nothing to re-read from: Meng's IterMem */
+        local.opt.structure &= ~TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD;
     trapeze_ghostzone_params_default(p);
     set_structure(plan, p);
     trapeze_status s = micro_values(plan, log, p, err);
