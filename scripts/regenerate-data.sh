@@ -59,10 +59,20 @@ sim_commit() {
 # refused by calibrate and validate themselves (a row that does not match
 # the planned sample of its id), and hashing its source staled the data on
 # an error message's wording.
-fingerprint() { # GPU: its short runs and its config
+# Two fingerprints per GPU, by what the files read. The ghost-zone files
+# (calibration samples, sweeps: "gz-") record per run only its cycles, warp
+# instructions and shared-memory bank conflicts, so theirs hashes those
+# columns of the four benchmark workloads (both sync modes) and the
+# calibration's micro-benchmarks (fencebar, copy, chase, fma, empty); a
+# change to counters they never read (an L1 access count, an energy event)
+# leaves them current. The sleep and grouping files read every counter:
+# theirs ("fp-") hashes every column (but the wall time, the last) of the
+# workloads and three built-in kernels.
+GZ_COLUMNS="kernel cycles warp_instructions launch launch_cycles blocks thread_instructions shared_loads shared_stores shmem_passes"
+fingerprint() { # GPU [gz]: its short runs and its config
     [ -x "$T" ] || { echo "regenerate-data.sh: $T not built (make)" >&2; exit 1; }
     fp_dir=$(mktemp -d)
-    g=$1
+    g=$1 kind=${2:-fp}
     {
         for w in "hotspot --size 256x256" "poisson --size 256x256" "pathfinder --size 20000" \
                  "cell --size 16x16x16"; do
@@ -70,19 +80,33 @@ fingerprint() { # GPU: its short runs and its config
                 # shellcheck disable=SC2086 # $w is a workload and its size
                 "$T" sim --gpu $g --workload $w --h 2 --sync $s --iterations 4 \
                     --csv "$fp_dir/o.csv" --quiet || { rm -rf "$fp_dir"; exit 1; }
-                sed 's/,[^,]*$//' "$fp_dir/o.csv"
+                fp_columns "$kind" "$fp_dir/o.csv"
             done
         done
-        for k in "jacobi nx=256 ny=256" "strided stride=8 n=65536" "matmul n=64"; do
-            # shellcheck disable=SC2086
+        if [ "$kind" = gz ]; then set -- fencebar copy chase fma empty
+        else set -- "jacobi nx=256 ny=256" "strided stride=8 n=65536" "matmul n=64"; fi
+        for k in "$@"; do
+            # shellcheck disable=SC2086 # $k is a kernel and its parameters
             "$T" sim --gpu $g $k --csv "$fp_dir/o.csv" --quiet || { rm -rf "$fp_dir"; exit 1; }
-            sed 's/,[^,]*$//' "$fp_dir/o.csv"
+            fp_columns "$kind" "$fp_dir/o.csv"
         done
     } >"$fp_dir/all"
     cat "data/gpus/$g.config" >>"$fp_dir/all"
-    echo "fp-$(sha256sum "$fp_dir/all" | cut -c1-12)"
+    echo "$kind-$(sha256sum "$fp_dir/all" | cut -c1-12)"
     rm -rf "$fp_dir"
 }
+fp_columns() { # kind csv: the columns that kind hashes
+    if [ "$1" = gz ]; then
+        awk -F, -v want="$GZ_COLUMNS" 'NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++)
+                 for (j = 1; j <= n; j++) if ($i == w[j]) keep[i] = 1 }
+             { line = ""; for (i = 1; i <= NF; i++) if (i in keep) line = line "," $i; print line }' "$2"
+    else
+        sed 's/,[^,]*$//' "$2"
+    fi
+}
+# which fingerprint a data file is judged by: the sleep and grouping files
+# every counter's, the ghost-zone files theirs
+kind_of() { case $(basename "$1") in sleep-* | group-*) echo fp ;; *) echo gz ;; esac; }
 
 # The GPU a data file belongs to: its name's first word (gtx480-sizes-main.csv,
 # v100.ini), after the model's (sleep-v100.csv, group-gtx480-samples.csv).
@@ -145,7 +169,7 @@ run_step() { # name, then the files it writes (first: the log it resumes), then 
     shift
     STEP_N=$((STEP_N + 1))
     log=$(echo "$files" | awk '{ print $1 }')
-    SIM=$(fingerprint "$(gpu_of "$log")")
+    SIM=$(fingerprint "$(gpu_of "$log")" "$(kind_of "$log")")
     cmd=$(shell_words "$@")
     if step_done "$cmd" $files; then
         echo "[$STEP_N/$STEP_TOTAL] $name: already done on simulator $SIM (see $PROV)" >&2
@@ -347,15 +371,18 @@ all_outputs() {
 
 case ${1:-} in
 --fingerprint)
-    [ -n "${2:-}" ] || { echo "regenerate-data.sh: --fingerprint GPU (gtx480, v100, gtx280)" >&2; exit 2; }
-    fingerprint "$2"
+    [ -n "${2:-}" ] || { echo "regenerate-data.sh: --fingerprint GPU [gz] (gtx480, v100, gtx280)" >&2; exit 2; }
+    fingerprint "$2" "${3:-}"
     exit 0 ;;
 --list)
     for s in $ALL; do echo "$s"; done
     echo "measured wall times: data/PROVENANCE.csv (seconds column)"
     exit 0 ;;
 --check)
-    for g in gtx480 v100 gtx280; do eval "FP_$g=\$(fingerprint $g)"; done
+    for g in gtx480 v100 gtx280; do
+        eval "FP_$g=\$(fingerprint $g)"
+        eval "GZ_$g=\$(fingerprint $g gz)"
+    done
     stale=0
     # every file a step writes: without a PROVENANCE row it predates this script
     for f in $(all_outputs); do
@@ -365,7 +392,8 @@ case ${1:-} in
     [ -f "$PROV" ] || exit 1
     for f in $(awk -F, 'NR > 1 { print $1 }' "$PROV"); do
         c=$(recorded "$f")
-        eval "SIM=\${FP_$(gpu_of "$f"):-}"
+        case $(kind_of "$f") in gz) k=GZ ;; *) k=FP ;; esac
+        eval "SIM=\${${k}_$(gpu_of "$f"):-}"
         inc=$(awk -F, -v f="$f" '$1 == f && $5 == "incomplete" { print " INCOMPLETE" }' "$PROV")
         if [ "$c" = "$SIM" ]; then echo "current  $f ($c)$inc"; else echo "STALE    $f (made on $c, simulator now $SIM)$inc"; stale=1; fi
     done

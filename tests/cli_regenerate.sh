@@ -13,15 +13,16 @@ cat >"$D/fake" <<'FAKE'
 #!/bin/sh
 # (the fingerprint's short `sim` runs succeed even then)
 [ "$1" = sim ] || [ -z "${FAKE_FAIL:-}" ] || { echo "run" >>"$FAKE_FAIL"; exit 1; }
-# a simulation's row: counters (FAKE_SIM; only on the GPU FAKE_SIM_GPU when
-# set), then a wall time that differs per run
+# a simulation's header and row: its cycles (FAKE_SIM; only on the GPU
+# FAKE_SIM_GPU when set), an L1 access count (FAKE_L1: a counter the
+# ghost-zone files never read), then a wall time that differs per run
 if [ "$1" = sim ]; then
     c=${FAKE_SIM:-0}
     while [ "$1" != --csv ]; do
         [ "$1" = --gpu ] && [ -n "${FAKE_SIM_GPU:-}" ] && [ "$2" != "$FAKE_SIM_GPU" ] && c=0
         shift
     done
-    echo "k,$c,$$" >"$2"
+    printf 'kernel,cycles,l1_accesses,wall_s\nk,%s,%s,%s\n' "$c" "${FAKE_L1:-0}" "$$" >"$2"
     exit 0
 fi
 while [ $# -gt 0 ]; do
@@ -45,20 +46,26 @@ echo "$sim" | grep -q '^fp-[0-9a-f]\{12\}$' || fail "fingerprint: $sim"
 [ "$(sh "$R" --fingerprint v100)" != "$sim" ] || fail "one fingerprint for two GPUs"
 [ "$(FAKE_SIM=1 FAKE_SIM_GPU=v100 sh "$R" --fingerprint gtx480)" = "$sim" ] \
     || fail "gtx480's fingerprint follows the V100's runs"
+# the ghost-zone files' fingerprint: the cycles, not a counter they never read
+gz=$(sh "$R" --fingerprint gtx480 gz)
+echo "$gz" | grep -q '^gz-[0-9a-f]\{12\}$' || fail "gz fingerprint: $gz"
+[ "$(FAKE_SIM=1 sh "$R" --fingerprint gtx480 gz)" != "$gz" ] || fail "gz fingerprint blind to the cycles"
+[ "$(FAKE_L1=5 sh "$R" --fingerprint gtx480 gz)" = "$gz" ] || fail "gz fingerprint follows the L1 accesses"
+[ "$(FAKE_L1=5 sh "$R" --fingerprint gtx480)" != "$sim" ] || fail "fingerprint blind to the L1 accesses"
 MAX_ERR_LINES=1 expect_failure "--fingerprint without a GPU" "--fingerprint GPU" "$D/none" \
     sh "$R" --fingerprint
 
 sh "$R" cal-gtx480 2>"$D/err" || fail "cal-gtx480: $(cat "$D/err")"
-grep -q '^\[1/1\] cal-gtx480: started .* simulator '"$sim" "$D/err" || fail "progress: $(cat "$D/err")"
+grep -q '^\[1/1\] cal-gtx480: started .* simulator '"$gz" "$D/err" || fail "progress: $(cat "$D/err")"
 grep -q '^\[1/1\] cal-gtx480: done in [0-9]* s' "$D/err" || fail "timing: $(cat "$D/err")"
 grep -q 'gtx480-samples.csv: made on simulator (unknown)' "$D/err" || fail "removal said: $(cat "$D/err")"
 # the old log is gone: the stand-in's one run alone
 [ "$(cat "$D/data/calibrations/gtx480-samples.csv")" = "run" ] || fail "old log kept"
-awk -F, -v s="$sim" '$1 ~ /gtx480.ini$/ && $2 ~ "^" s { ok = 1 } END { exit !ok }' "$D/data/PROVENANCE.csv" \
+awk -F, -v s="$gz" '$1 ~ /gtx480.ini$/ && $2 ~ "^" s { ok = 1 } END { exit !ok }' "$D/data/PROVENANCE.csv" \
     || fail "PROVENANCE: $(cat "$D/data/PROVENANCE.csv")"
 [ "$(head -1 "$D/data/PROVENANCE.csv")" = "file,simulator,simulator_commit,head_commit,seconds,finished_utc,command" ] \
     || fail "PROVENANCE header"
-sed -n '2p' "$D/data/calibrations/gtx480.ini" | grep -q "^simulator = $sim" \
+sed -n '2p' "$D/data/calibrations/gtx480.ini" | grep -q "^simulator = $gz" \
     || fail "[meta] stamp: $(cat "$D/data/calibrations/gtx480.ini")"
 # same simulator and checkout, finished: nothing to redo, its recorded time kept
 secs=$(awk -F, '$1 ~ /gtx480.ini$/ { print $5 }' "$D/data/PROVENANCE.csv")
@@ -145,5 +152,10 @@ grep -q "sleep-gtx480-usersize.csv,.* --threads 2 'poisson size=1024x1024 iters=
     "$D/data/PROVENANCE.csv" || fail "spaced words not quoted: $(grep usersize "$D/data/PROVENANCE.csv")"
 sh "$R" sleep-usersize-gtx480 2>"$D/err" || fail "second run: $(cat "$D/err")"
 grep -q "already done" "$D/err" || fail "spaced command not recognised as done: $(cat "$D/err")"
+# a change to a counter the ghost-zone files never read: they stay current,
+# the grouping validation (which reads every counter) is stale
+FAKE_L1=5 sh "$R" --check >"$D/out"
+grep -q '^current .*gtx480-sizes-main.csv' "$D/out" || fail "L1 change staled a ghost-zone file: $(cat "$D/out")"
+grep -q '^STALE .*group-gtx480.csv' "$D/out" || fail "L1 change left the grouping current: $(cat "$D/out")"
 MAX_ERR_LINES=1 expect_failure "unknown step" "no step 'nonsense'" "$D/none" sh "$R" nonsense
 finish cli_regenerate
