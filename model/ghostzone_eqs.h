@@ -38,6 +38,7 @@
 #define row_cost GZ_EQ(row_cost)
 #define memory_terms GZ_EQ(memory_terms)
 #define fence_barrier GZ_EQ(fence_barrier)
+#define turnaround GZ_EQ(turnaround)
 #define compute_terms GZ_EQ(compute_terms)
 #define overlap_factor GZ_EQ(overlap_factor)
 #define compute_tiles GZ_EQ(compute_tiles)
@@ -221,6 +222,23 @@ static gz_dual fence_barrier(const trapeze_ghostzone_model *m, const gz_vars *v,
     return dual_mul(param(v, TRAPEZE_GHOSTZONE_MU), cost);
 }
 
+/* A relaunched block retires only when its stores are acknowledged, and
+ * its successor waits on its first loads: one unloaded round trip a tile
+ * (the chase micro-benchmark's latency). The SM's other k - 1 resident
+ * blocks issue a tile's compute each meanwhile, so only what they leave
+ * is exposed, max(0, turnaround - (k - 1) CPT): the whole of it with one
+ * resident block (a 13-point star of radius 3 on 32x32 blocks, where the
+ * simulated relaunch costs 295 cycles a tile beyond the model and fences),
+ * none for every calibrated workload (3 or more blocks of hundreds of
+ * cycles each). Called once MiscComp and IterComp of one tile are set. */
+static gz_dual turnaround(const trapeze_ghostzone_model *m, const gz_vars *v, const gz_terms *t)
+{
+    gz_dual others = dual_sub(resident_per_sm(m, v), dual_const(1.0));
+    gz_dual cpt = dual_add(t->stage[TRAPEZE_GHOSTZONE_MISCCOMP], t->stage[TRAPEZE_GHOSTZONE_ITERCOMP]);
+    gz_dual exposed = dual_sub(dual_const(m->params.turnaround_cycles), dual_mul(others, cpt));
+    return exposed.v > 0 ? exposed : dual_const(0.0);
+}
+
 static void compute_terms(const trapeze_ghostzone_model *m, const gz_vars *v, trapeze_sync sync,
                           gz_terms *t)
 {
@@ -247,6 +265,9 @@ static void compute_terms(const trapeze_ghostzone_model *m, const gz_vars *v, tr
     }
     gz_dual per_iter = dual_mul(dual_scale(loop_tile, m->fixed.per_elem_ic), tau_cpi);
     t->stage[TRAPEZE_GHOSTZONE_ITERCOMP] = dual_mul(v->h, per_iter); /* 5.16 */
+    if (sync == TRAPEZE_SYNC_RELAUNCH && m->params.turnaround_cycles > 0)
+        t->stage[TRAPEZE_GHOSTZONE_MISCCOMP] = dual_add(t->stage[TRAPEZE_GHOSTZONE_MISCCOMP],
+                                                       turnaround(m, v, t));
     /* the persistent kernel's iterations after a tile's first run more
      * instructions than the relaunch profile (its tile coordinates are
      * derived, not block indices): psi (h - 1) iterations' worth more */
@@ -359,6 +380,7 @@ static void gz_equations(const trapeze_ghostzone_model *m, const double *params,
 #undef row_cost
 #undef memory_terms
 #undef fence_barrier
+#undef turnaround
 #undef compute_terms
 #undef overlap_factor
 #undef compute_tiles

@@ -186,6 +186,8 @@ static trapeze_status on_param(void *user, const trapeze_ini_ctx *at, const char
                             at->path, at->line, section, key);
     if (strcmp(key, "issue_cycles_ref") == 0)
         return trapeze_ini_double(at, section, key, value, 0, 1e6, &p->issue_cycles_ref, err);
+    if (strcmp(key, "turnaround_cycles") == 0)
+        return trapeze_ini_double(at, section, key, value, 0, 1e7, &p->turnaround_cycles, err);
     int *flag = structure_flag(p, key);
     if (flag) {
         long on;
@@ -285,6 +287,8 @@ trapeze_status trapeze_ghostzone_params_save(const char *path, const trapeze_gho
             fprintf(f, "%s = 1\n", flag_names[i]);
     if (p->issue_cycles_ref > 0)
         fprintf(f, "issue_cycles_ref = %.17g\n", p->issue_cycles_ref);
+    if (p->turnaround_cycles > 0)
+        fprintf(f, "turnaround_cycles = %.17g\n", p->turnaround_cycles);
     int header = 0;
     for (int a = 0; a < TRAPEZE_GHOSTZONE_NPARAMS; a++)
         for (int b = a + 1; b < TRAPEZE_GHOSTZONE_NPARAMS; b++)

@@ -131,5 +131,9 @@ cp data/calibrations/gtx480-samples.csv "$D/s480.csv"
 grep -qx 'loop_reread = 1' "$D/480.ini" && grep -qx 'partial_round = 1' "$D/480.ini" \
     && awk -F' = ' '$1 == "loop_reread_fraction" { ok = $2 < 1 } END { exit !ok }' "$D/480.ini" \
     || fail "gtx480 default structure: $(grep -e reread -e partial "$D/480.ini")"
+# the relaunch turnaround is the chase micro-benchmark's latency, held: written as measured
+chase=$(awk -F, '$2 == "micro" && $3 == "chase" { print $13 }' "$D/s480.csv")
+[ -n "$chase" ] && awk -F' = ' -v c="$chase" '$1 == "turnaround_cycles" { ok = $2 == c + 0 } END { exit !ok }' "$D/480.ini" \
+    || fail "turnaround: chase $chase, $(grep turnaround "$D/480.ini")"
 
 finish cli_calibrate

@@ -4,7 +4,8 @@
  * whole waves on hand-made grids; the fence barrier's participants and its
  * monotonicity; the persistent kernel's MiscComp fraction; the per-tile
  * relaunch cost; the fence-mode overlap; the partial last round's floor
- * (partial_round) and the loops' re-read loads (loop_reread); every new
+ * (partial_round), the loops' re-read loads (loop_reread) and the relaunch
+ * turnaround the resident blocks leave exposed (turnaround_cycles); every new
  * parameter's gradient
  * against finite differences; and calibration files with the switches and
  * a [correlation] section.
@@ -615,13 +616,15 @@ static void test_file_roundtrip(void)
     }
     CHECK(strstr(text, "fence_iter_fraction = ") != NULL);
     CHECK(strstr(text, "partial_round_fraction") == NULL && strstr(text, "loop_reread_fraction") == NULL);
+    CHECK(strstr(text, "turnaround_cycles") == NULL && q.turnaround_cycles == 0);
     p.row_penalty = p.fence_iter = p.barrier_max = p.partial_round = p.loop_reread = 1;
     p.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] = 0.375;
+    p.turnaround_cycles = 297.1015625;
     CHECK_OK(trapeze_ghostzone_params_save(path, &p, &err));
     CHECK_OK(trapeze_ghostzone_params_load(path, &q, &err));
     CHECK(q.row_penalty == 1 && q.fence_iter == 1 && q.barrier_max == 1 && q.partial_round == 1 &&
           q.loop_reread == 1);
-    CHECK(q.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] == 0.375);
+    CHECK(q.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] == 0.375 && q.turnaround_cycles == 297.1015625);
     CHECK(q.value[TRAPEZE_GHOSTZONE_TILE_CYCLES] == 81.5);
     CHECK(q.corr[TRAPEZE_GHOSTZONE_TILE_CYCLES][TRAPEZE_GHOSTZONE_CPI] == -0.625);
     CHECK(q.corr[TRAPEZE_GHOSTZONE_CPI][TRAPEZE_GHOSTZONE_TILE_CYCLES] == -0.625);
@@ -637,6 +640,57 @@ static void test_file_roundtrip(void)
     remove(path);
 }
 
+/* The relaunch turnaround, HotSpot 148^2 on the GTX 480 at h = 2: on 32x32
+ * blocks one is resident (1,024 threads of 1,536), nothing hides a tile's
+ * turnaround and MiscComp gains all of it; on the spec's 20x20 blocks three
+ * are, and two tiles' compute hide all of a small turnaround and part of a
+ * large one; fences never pay it. */
+static void test_turnaround(void)
+{
+    trapeze_ghostzone_params p = at_size();
+    trapeze_gpu g = fixture_gpu_of("data/gpus/gtx480.config");
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
+    CHECK(trapeze_ghostzone_occupancy(&g, trapeze_ghostzone_workload(m), 32) == 1);
+    CHECK(trapeze_ghostzone_occupancy(&g, trapeze_ghostzone_workload(m), 20) == 3);
+    trapeze_ghostzone_eval base[2], fence[2], e;
+    for (int i = 0; i < 2; i++) {
+        CHECK_OK(trapeze_ghostzone_evaluate(m, TRAPEZE_SYNC_RELAUNCH, 2, i ? 20 : 32, &base[i], NULL));
+        CHECK_OK(trapeze_ghostzone_evaluate(m, TRAPEZE_SYNC_FENCE, 2, i ? 20 : 32, &fence[i], NULL));
+    }
+    p.turnaround_cycles = 300;
+    trapeze_ghostzone_set_params(m, &p);
+    /* 32x32: output edge 28, 6 x 6 = 36 tiles, 3 on the busiest SM: 300 x 3 / 2 a loop
+     * (omega = 0: no overlap factor) */
+    CHECK_OK(trapeze_ghostzone_evaluate(m, TRAPEZE_SYNC_RELAUNCH, 2, 32, &e, NULL));
+    CHECK_NEAR(e.stage[TRAPEZE_GHOSTZONE_MISCCOMP] - base[0].stage[TRAPEZE_GHOSTZONE_MISCCOMP], 300, 1e-9);
+    CHECK_NEAR(e.cpl - base[0].cpl, 300.0 * 3 / 2, 1e-9 * e.cpl);
+    CHECK_OK(trapeze_ghostzone_evaluate(m, TRAPEZE_SYNC_FENCE, 2, 32, &e, NULL));
+    CHECK(e.cpl == fence[0].cpl);
+    /* 20x20: two tiles of compute (thousands of cycles) hide 300 cycles to the bit */
+    double cpt = base[1].stage[TRAPEZE_GHOSTZONE_MISCCOMP] + base[1].stage[TRAPEZE_GHOSTZONE_ITERCOMP];
+    CHECK(2 * cpt > 300);
+    CHECK_OK(trapeze_ghostzone_evaluate(m, TRAPEZE_SYNC_RELAUNCH, 2, 20, &e, NULL));
+    CHECK(e.cpl == base[1].cpl);
+    /* a turnaround longer than they cover: the rest, 3 cpt - 2 cpt of it exposed */
+    p.turnaround_cycles = 3 * cpt;
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK_OK(trapeze_ghostzone_evaluate(m, TRAPEZE_SYNC_RELAUNCH, 2, 20, &e, NULL));
+    CHECK_NEAR(e.stage[TRAPEZE_GHOSTZONE_MISCCOMP] - base[1].stage[TRAPEZE_GHOSTZONE_MISCCOMP], cpt, 1e-9 * cpt);
+    /* there the exposure falls as the CPI rises: its partial against central differences */
+    trapeze_ghostzone_eval grad;
+    CHECK_OK(trapeze_ghostzone_evaluate(m, TRAPEZE_SYNC_RELAUNCH, 2, 20, &grad, NULL));
+    double cpi = p.value[TRAPEZE_GHOSTZONE_CPI], step = 1e-4 * cpi, cpl[2];
+    for (int i = 0; i < 2; i++) {
+        p.value[TRAPEZE_GHOSTZONE_CPI] = cpi + (i ? step : -step);
+        trapeze_ghostzone_set_params(m, &p);
+        CHECK_OK(trapeze_ghostzone_evaluate(m, TRAPEZE_SYNC_RELAUNCH, 2, 20, &e, NULL));
+        cpl[i] = e.cpl;
+    }
+    double fd = (cpl[1] - cpl[0]) / (2 * step);
+    CHECK_NEAR(grad.dcpl_dparam[TRAPEZE_GHOSTZONE_CPI], fd, 1e-5 * fabs(fd));
+    trapeze_ghostzone_destroy(m);
+}
+
 int main(void)
 {
     test_occupancy();
@@ -647,6 +701,7 @@ int main(void)
     test_row_penalty_fence_iter();
     test_partial_round();
     test_loop_reread();
+    test_turnaround();
     test_verify_order();
     test_verify_search();
     test_verify_search_both_modes();

@@ -124,6 +124,12 @@ typedef struct trapeze_ghostzone_params {
                                             CPI is scaled by its issue_cycles over this (1 when
                                             either is 0): its instruction mix's issue rate
                                             against the calibration's */
+    double turnaround_cycles;            /* [ghostzone] turnaround_cycles: a relaunched tile's
+                                            turnaround (its stores acknowledged, the next block's
+                                            first loads back: the chase micro-benchmark's unloaded
+                                            latency). Relaunch MiscComp adds what the SM's other
+                                            k - 1 resident blocks do not hide, max(0, turnaround -
+                                            (k - 1) CPT); 0 (the default): none */
     int n_profiles;                      /* [profile.NAME] sections of a calibration file */
     trapeze_ghostzone_profile profile[TRAPEZE_GHOSTZONE_MAX_PROFILES];
     char gpu[64];                        /* [meta] gpu: the GPU it was made for ("" unknown) */

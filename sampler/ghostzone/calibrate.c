@@ -201,6 +201,10 @@ static trapeze_status micro_values(const trapeze_ghostzone_plan *plan, const tra
             clamp_param(p, TRAPEZE_GHOSTZONE_BW_FRACTION, r->cpl_cycles);
         } else if (strcmp(m, "chase") == 0) {
             clamp_param(p, TRAPEZE_GHOSTZONE_UNCONTENDED_LAT, r->cpl_cycles);
+            /* held, not fitted: every calibrated workload hides it (3 or more
+             * resident blocks), so no sample could tell its value */
+            if (plan->opt.structure & TRAPEZE_GHOSTZONE_STRUCT_OCCUPANCY)
+                p->turnaround_cycles = r->cpl_cycles;
         } else if (strcmp(m, "fencebar") == 0 && nf < 16) {
             blocks[nf] = r->data_len[0];
             cycles[nf++] = r->cpl_cycles;
