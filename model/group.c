@@ -37,10 +37,12 @@
  *        queues, the short samples of sampler/group/group_window.c, and the
  *        whole launch share the constants)
  *   cycles    = max((Tc^q + Ts^q + T2^q + Td^q)^(1/q), Tg), q = 1 / (1 - omega)
- *   Tg = (dram + W) / R: the whole launch's DRAM reads and its stores' W
- *        sectors at the GPU's peak DRAM rate R (machine.dram_reads_per_cycle,
- *        the config's, not fitted): a floor, no launch moves its data
- *        faster.
+ *   Tg = (a dram + W) / R: the whole launch's DRAM reads, each a
+ *        transfers of 32 bytes (machine.dram_read_transfers: a sector read
+ *        moves the DRAM's whole access atom, 64 bytes on the GTX 480), and
+ *        its stores' W sectors (written back in whole lines, no atom wasted)
+ *        at the GPU's peak DRAM rate R (machine.dram_reads_per_cycle, the
+ *        config's, not fitted): a floor, no launch moves its data faster.
  *        Td is one queue's memory pipeline; Tg is all queues sharing the
  *        DRAM channels, which a sub-grid of a few SMs never reaches. Not
  *        in the norm: q is fitted to sub-grids, where Tg is negligible, so
@@ -409,7 +411,9 @@ trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *pa
     out->t2 = gd_mul(P[TRAPEZE_GROUP_TL2], l2_max);
     out->td = gd_mul(P[TRAPEZE_GROUP_TDRAM], dram_max);
     const double rate = m->m.dram_reads_per_cycle;
-    out->tg = rate > 0 ? gd_scale(gd_add(out->dram, gd_const(m->writes)), 1 / rate) : gd_const(0);
+    const double atom = m->m.dram_read_transfers > 1 ? m->m.dram_read_transfers : 1;
+    out->tg = rate > 0 ? gd_scale(gd_add(gd_scale(out->dram, atom), gd_const(m->writes)), 1 / rate)
+                       : gd_const(0);
     grp_dual q = gd_div(gd_const(1), gd_sub(gd_const(1), P[TRAPEZE_GROUP_OVERLAP]));
     const grp_dual times[GRP_NTIMES] = {out->tc, out->tsm, out->t2, out->td};
     out->cycles = pnorm(times, q);

@@ -66,7 +66,7 @@ static void test_shared_pair_halves_l2(void)
     small_graph s;
     graph_init(&s, 2, 10);
     edge(&s, 0, 1, 10);
-    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0};
+    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0, 1};
     trapeze_group_params p = exact_params();
     trapeze_group_model *m;
     CHECK_OK(trapeze_group_create(&s.g, &mach, &p, &m, NULL));
@@ -160,7 +160,7 @@ static void test_clique_theta(void)
     edge(&s, 0, 1, 4);
     edge(&s, 0, 2, 4);
     edge(&s, 1, 2, 4);
-    trapeze_group_machine mach = {1, 3, 128, 1e6, 0, 0};
+    trapeze_group_machine mach = {1, 3, 128, 1e6, 0, 0, 1};
     trapeze_group_params p = exact_params();
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 3, 1, NULL));
@@ -187,7 +187,7 @@ static void test_l1_decay_after_residency(void)
     small_graph s;
     graph_init(&s, 2, 10);
     edge(&s, 0, 1, 10);
-    trapeze_group_machine mach = {1, 1, 10, 1e6, 0, 0};
+    trapeze_group_machine mach = {1, 1, 10, 1e6, 0, 0, 1};
     trapeze_group_params p = exact_params();
     trapeze_group_model *m;
     CHECK_OK(trapeze_group_create(&s.g, &mach, &p, &m, NULL));
@@ -222,7 +222,7 @@ static void gradients_at(double rate)
         for (int j = i + 1; j < 40 && s.g.n_edges < 250; j++)
             if (RND() % 5 == 0)
                 edge(&s, i, j, 1 + (long long)(RND() % 15));
-    trapeze_group_machine mach = {3, 4, 64, 2000, 0, rate};
+    trapeze_group_machine mach = {3, 4, 64, 2000, 0, rate, 1};
     s.g.store_sectors = 300;   /* Tg about 65,000 cycles at 0.02 a cycle: the floor */
     trapeze_group_params p;
     trapeze_group_params_default(&p);
@@ -294,7 +294,7 @@ static void test_whole_gpu_dram(void)
     small_graph u;
     graph_init(&u, 2, 10);   /* no sharing: dram = nu (10 + 10) = 20 */
     u.g.store_sectors = 6;
-    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0.5};
+    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0.5, 1};
     trapeze_group_params p = exact_params();
     trapeze_group_model *m;
     CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
@@ -324,6 +324,16 @@ static void test_whole_gpu_dram(void)
     set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
     CHECK_OK(trapeze_group_evaluate(m, &g, &same, NULL));
     CHECK_NEAR(same.cycles, 260, 1e-6);
+    trapeze_group_destroy(m);
+    /* DRAM atoms of 64 bytes (the GTX 480's): each 32-byte read moves two
+     * transfers, the stores' whole lines none wasted: Tg = (2 x 20 + 6) /
+     * 0.1 = 460, d cycles / d nu = 2 x 20 / 0.1 = 400 */
+    mach.dram_read_transfers = 2;
+    CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
+    CHECK_OK(trapeze_group_evaluate(m, &g, &same, NULL));
+    CHECK_NEAR(same.t_gpu_dram, 460, 1e-6);
+    CHECK_NEAR(same.cycles, 460, 1e-6);
+    CHECK_NEAR(same.dcycles_dparam[TRAPEZE_GROUP_NU], 400, 1e-9);
     trapeze_grouping_free(&g);
     trapeze_group_destroy(m);
 }

@@ -73,6 +73,10 @@ typedef struct trapeze_group_machine {
     double dram_reads_per_cycle;   /* the whole GPU's peak DRAM rate, in 32-byte
                                       transfers per core cycle (the config's); 0: no
                                       whole-GPU DRAM floor */
+    double dram_read_transfers;    /* 32-byte transfers one DRAM read (a 32-byte
+                                      sector) occupies: the DRAM's access atom over
+                                      32 (GTX 480: 64-byte atoms, 2; V100: 1);
+                                      below 1 (0): 1 */
 } trapeze_group_machine;
 
 typedef struct trapeze_group_model trapeze_group_model;
@@ -90,9 +94,10 @@ typedef struct trapeze_group_eval {
     double dram_reads;
     double max_queue;        /* TBs in the longest group queue */
     double t_compute, t_sm, t_l2, t_dram;
-    double t_gpu_dram;       /* the whole launch's DRAM reads and writes at the GPU's
-                                peak rate (machine.dram_reads_per_cycle): the
-                                cycles' floor */
+    double t_gpu_dram;       /* the whole launch's DRAM reads (each its
+                                machine.dram_read_transfers) and writes at the
+                                GPU's peak rate (machine.dram_reads_per_cycle):
+                                the cycles' floor */
     double cycles;
     /* exact gradients in the parameters */
     double dl2_dparam[TRAPEZE_GROUP_NPARAMS];

@@ -163,6 +163,9 @@ static trapeze_status read_machine(trapeze_group_problem *pb, const trapeze_conf
         if (!(pb->machine.l2_lines > 0))
             pb->machine.l2_lines = 1e-3;
         pb->machine.dram_reads_per_cycle = dram_rate(&core);
+        /* a sector read moves a whole DRAM atom: the simulator's counters
+         * give the GTX 480's copy 33,554,432 bytes for 524,288 reads */
+        pb->machine.dram_read_transfers = mem.atom_bytes > 32 ? mem.atom_bytes / 32.0 : 1;
     }
     close_launch(&h);
     return s;

@@ -347,7 +347,7 @@ trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char
             }
             const double wi = plan->run_insts[nr];
             trapeze_sample_row *r = &plan->rows[nr++];
-            char id[sizeof r->id], pid[40], tbs[24] = "", tail[24] = "";
+            char id[sizeof r->id], pid[96], tbs[24] = "", tail[24] = "";
             if (window_tbs > 0 && !by_budget)   /* ...POLICY.wMtPCT: a share of the TBs given */
                 snprintf(tbs, sizeof tbs, "t%g", 100 * window_tbs);
             if (by_budget || wi > 0)   /* ...POLICY.wM[tPCT]bB: what budget B% made of it */
