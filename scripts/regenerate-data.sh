@@ -106,7 +106,7 @@ fp_columns() { # kind csv: the columns that kind hashes
 }
 # which fingerprint a data file is judged by: the sleep and grouping files
 # every counter's, the ghost-zone files theirs
-kind_of() { case $(basename "$1") in sleep-* | group-*) echo fp ;; *) echo gz ;; esac; }
+kind_of() { case $(basename "$1") in sleep-* | group-* | *-group.ini) echo fp ;; *) echo gz ;; esac; }
 
 # The GPU a data file belongs to: its name's first word (gtx480-sizes-main.csv,
 # v100.ini), after the model's (sleep-v100.csv, group-gtx480-samples.csv).

@@ -154,8 +154,10 @@ sh "$R" sleep-usersize-gtx480 2>"$D/err" || fail "second run: $(cat "$D/err")"
 grep -q "already done" "$D/err" || fail "spaced command not recognised as done: $(cat "$D/err")"
 # a change to a counter the ghost-zone files never read: they stay current,
 # the grouping validation (which reads every counter) is stale
+sh "$R" group-cal-gtx480 2>"$D/err" || fail "group-cal-gtx480: $(cat "$D/err")"
 FAKE_L1=5 sh "$R" --check >"$D/out"
 grep -q '^current .*gtx480-sizes-main.csv' "$D/out" || fail "L1 change staled a ghost-zone file: $(cat "$D/out")"
 grep -q '^STALE .*group-gtx480.csv' "$D/out" || fail "L1 change left the grouping current: $(cat "$D/out")"
+grep -q '^STALE .*calibrations/gtx480-group.ini' "$D/out" || fail "L1 change left the grouping calibration current: $(cat "$D/out")"
 MAX_ERR_LINES=1 expect_failure "unknown step" "no step 'nonsense'" "$D/none" sh "$R" nonsense
 finish cli_regenerate
