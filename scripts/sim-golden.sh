@@ -4,14 +4,15 @@
 # shown to leave every byte as it was: run it before the change and after, and
 # diff the two outputs.
 #
-# A run's line hashes its stdout, --csv, --per-sm-csv (built-in kernels),
-# --json and, where the power model is on, --idle-csv. The runs: built-in
-# kernels (memory-bound, compute-bound, barrier/atomic, shared-memory) on the
-# gtx480 and v100 presets and the a100, h100 and rtx3070 folders, the power
-# model with sleep policies on each, both crossbars, and the Accel-Sim
-# reference traces of scripts/compare-accelsim.sh (generated into
-# build/fidelity by that script; those not there are left out, and said so on
-# stderr) on the GPUs that script runs them on.
+# A run's line hashes its stdout (and its stderr when it fails), --csv,
+# --per-sm-csv (built-in kernels), --json and, where the power model is on,
+# --idle-csv. The runs: built-in kernels (memory-bound, compute-bound,
+# barrier/atomic, shared-memory) on the gtx480 and v100 presets and the a100,
+# h100 and rtx3070 folders, the power model with sleep policies on each, both
+# crossbars, workloads, and the Accel-Sim reference traces of
+# scripts/compare-accelsim.sh (generated into build/fidelity by that script;
+# those not there are left out, and said so on stderr) on the GPUs that script
+# runs them on.
 #
 # Usage: sh scripts/sim-golden.sh [build/trapeze] >after.md5
 #        diff before.md5 after.md5
@@ -36,6 +37,8 @@ run() {
     # shellcheck disable=SC2086 # $sm and $idle are option pairs or nothing
     "$T" sim "$@" --csv "$D/k.csv" --json "$D/k.json" $sm $idle >"$D/out" 2>"$D/err" \
         || { echo "exit $?: $(cat "$D/err")" >>"$D/out"; echo "sim-golden.sh: $name: $(tail -1 "$D/err")" >&2; }
+    # stderr is left out: a slow run (a busy machine) adds progress lines
+    rm -f "$D/err"
     printf '%s  %s\n' "$(cat "$D"/* | md5sum | cut -d' ' -f1)" "$name"
 }
 
