@@ -36,7 +36,9 @@ fi
 mkdir -p "$A/gpu-simulator/extern/pybind11"   # setup_environment.sh would clone it; unused
 export CUDA_INSTALL_PATH=${CUDA_INSTALL_PATH:-/usr/local/cuda}
 export PATH=$CUDA_INSTALL_PATH/bin:$PATH
-(cd "$A" && set +u && source gpu-simulator/setup_environment.sh && make -j2 -C gpu-simulator)
+# "release" given explicitly: a sourced script sees this one's arguments, and
+# setup_environment.sh takes its first (DIR here) as the build configuration
+(cd "$A" && set +u && source gpu-simulator/setup_environment.sh release && make -j2 -C gpu-simulator)
 T=$G/configs/tested-cfgs
 mkdir -p "$DIR/run/gtx480" "$DIR/run/qv100" "$DIR/run/rtx3070" "$DIR/run/h100"
 sed 's/^-gpuwattch_xml_file/# -gpuwattch_xml_file/' "$T/SM2_GTX480/gpgpusim.config" \
