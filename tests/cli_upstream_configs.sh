@@ -83,7 +83,7 @@ done
 sed 's/^-ptx_opcode_latency_int .*/-ptx_opcode_latency_int 4,13,4,5,145,32,7/' $U/SM7_QV100/gpgpusim.config >"$D/seven.config"
 "$T" sim --gpu "$D/seven.config" vecadd >/dev/null 2>"$D/err" && fail "seven latency values accepted"
 grep -q "ptx_opcode_latency_int" "$D/err" || fail "seven values: message does not name the option: $(cat "$D/err")"
-# the H100's options of the issue: the simple DRAM model is read (no
+# H100 options beyond SM90_H100's: the simple DRAM model is read (no
 # activate; not in the note), the chiplet and L2-coalescer options, which no
 # GPGPU-Sim in reach accepts, are named as not modelled
 printf -- '-gpgpu_simple_dram_model 1\n-gpgpu_n_chiplet_partition 2\n-gpgpu_lrc_enable 1\n' >"$D/h100x.config"

@@ -55,6 +55,7 @@ GPUS = {
               RUN, QUIRKS),
     "rtx3070": ("tests/configs/accelsim/SM86_RTX3070", RUN, QUIRKS),
     "h100": ("tests/configs/accelsim/SM90_H100", RUN, "data/fidelity/h100-run.config", QUIRKS),
+    "a100": ("tests/configs/accelsim/SM80_A100", RUN, QUIRKS),
 }
 # --trapeze-configs: Trapeze's own (the other GPUs' rows are skipped)
 TRAPEZE_GPUS = {
@@ -64,7 +65,7 @@ TRAPEZE_GPUS = {
 # DRAM atom (bytes per column command: burst length x bus width x chips).
 # Accel-Sim's dram_rd_B / dram_wr_B are column commands x 32 bytes; Trapeze's
 # dram_bytes_* are commands x atom, so they compare after x 32 / atom.
-ATOM = {"gtx480": 64, "qv100": 32, "rtx3070": 32, "h100": 16}
+ATOM = {"gtx480": 64, "qv100": 32, "rtx3070": 32, "h100": 16, "a100": 32}
 
 # The kernels added to the reference before Trapeze was ever run on them
 # (gen_kernels.py reduce, atomics, branchy, gather): reported apart, out of sample.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # reference.sh GPU TRACE... : Accel-Sim's rows of data/fidelity/accelsim-reference.csv for
-# TRACEs (the reference's trace names) on GPU (gtx480, qv100, rtx3070, h100), printed as
+# TRACEs (the reference's trace names) on GPU (gtx480, qv100, rtx3070, h100, a100), printed as
 # CSV on stdout: each trace generated into build/fidelity/ as compare-accelsim.sh does,
 # run by speed.sh (run.sh: the GPU's run folder and binary version), its counters read by
 # counters.py. Accel-Sim's full output is kept in $ACCELSIM_DIR/logs/GPU/TRACE.log.

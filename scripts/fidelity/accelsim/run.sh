@@ -1,9 +1,9 @@
 #!/bin/bash
-# run.sh GPU KERNELSLIST (GPU: gtx480, qv100, rtx3070 or h100): Accel-Sim on a trace the
+# run.sh GPU KERNELSLIST (GPU: gtx480, qv100, rtx3070, h100 or a100): Accel-Sim on a trace the
 # way data/fidelity/README.md says: the GPU's run folder (setup.sh), the trace as is for
 # the QV100 and otherwise on the copy whose header says the binary version of the opcode
 # map the GPU's runs use (made by speed.sh: 60 for the GTX 480, 86 for the RTX 3070, 80
-# for the H100, whose h100-test Accel-Sim has no Hopper map), the GTX 480's power model
+# for the A100 and the H100, whose h100-test Accel-Sim has no Hopper map), the GTX 480's power model
 # off, the others without launch latency, the H100 with consecutive memory partition
 # indexing (data/fidelity/h100-run.config says why). ACCELSIM_DIR: setup.sh's DIR (default
 # build/accelsim).

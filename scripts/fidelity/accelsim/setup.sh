@@ -16,7 +16,9 @@
 # line, which GPGPU-Sim 4.2 refuses as an unknown option, config_fermi_islip.icnt and
 # data/fidelity/gtx480.trace.config), DIR/run/qv100 (SM7_QV100's gpgpusim.config,
 # config_volta_islip.icnt and trace.config), DIR/run/rtx3070 (SM86_RTX3070's, the same
-# three) and DIR/run/h100 (SM90_H100's, the same three). Then, from the project's root:
+# three), DIR/run/h100 (SM90_H100's, the same three) and DIR/run/a100 (the project's copies
+# of SM80_A100's gpgpusim.config and trace.config; its -network_mode 2 names no .icnt file).
+# Then, from the project's root:
 #   scripts/compare-accelsim.sh --accelsim "scripts/fidelity/accelsim/speed.sh {gpu} {trace}"
 # with ACCELSIM_DIR=DIR when DIR is not the default.
 set -euo pipefail
@@ -36,9 +38,11 @@ fi
 mkdir -p "$A/gpu-simulator/extern/pybind11"   # setup_environment.sh would clone it; unused
 export CUDA_INSTALL_PATH=${CUDA_INSTALL_PATH:-/usr/local/cuda}
 export PATH=$CUDA_INSTALL_PATH/bin:$PATH
-(cd "$A" && set +u && source gpu-simulator/setup_environment.sh && make -j2 -C gpu-simulator)
+# "release" given explicitly: a sourced script sees this one's arguments, and
+# setup_environment.sh takes its first (DIR here) as the build configuration
+(cd "$A" && set +u && source gpu-simulator/setup_environment.sh release && make -j2 -C gpu-simulator)
 T=$G/configs/tested-cfgs
-mkdir -p "$DIR/run/gtx480" "$DIR/run/qv100" "$DIR/run/rtx3070" "$DIR/run/h100"
+mkdir -p "$DIR/run/gtx480" "$DIR/run/qv100" "$DIR/run/rtx3070" "$DIR/run/h100" "$DIR/run/a100"
 sed 's/^-gpuwattch_xml_file/# -gpuwattch_xml_file/' "$T/SM2_GTX480/gpgpusim.config" \
     > "$DIR/run/gtx480/gpgpusim.config"
 cp "$T/SM2_GTX480/config_fermi_islip.icnt" "$DIR/run/gtx480/"
@@ -54,4 +58,9 @@ done
 git -C "$A" show \
     c4d00b55463350d5e79119c673c4c58f21871d99:gpu-simulator/configs/tested-cfgs/SM90_H100/trace.config \
     > "$DIR/run/h100/trace.config"
+# SM80_A100 is in neither pinned commit: the project's byte-for-byte copies
+# (tests/configs/accelsim/SM80_A100/PROVENANCE: gpgpu-sim_distribution 9f767fb8, accel-sim-framework
+# d907fc84), whose every option the pinned GPGPU-Sim registers
+cp "$ROOT/tests/configs/accelsim/SM80_A100/gpgpusim.config" \
+    "$ROOT/tests/configs/accelsim/SM80_A100/trace.config" "$DIR/run/a100/"
 echo "Accel-Sim built in $DIR; run folders in $DIR/run"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # speed.sh GPU KERNELSLIST: for scripts/compare-accelsim.sh --accelsim "speed.sh {gpu} {trace}".
 # Where the GPU's runs take another binary version than the trace's 70 (gtx480: 60,
-# the Pascal opcode map; rtx3070: 86 and h100: 80, the Ampere map), first (re)makes the
+# the Pascal opcode map; rtx3070: 86, h100 and a100: 80, the Ampere map), first (re)makes the
 # trace's copy with "-binary version = V" in $RUN/vV/<tracename>/ if it is missing or
 # older than the trace, then execs run.sh (same process, so the caller's child CPU time
 # is Accel-Sim's plus this preparation, which is a no-op once the copy exists).
@@ -11,7 +11,7 @@
 set -e
 case $1 in
 --version)
-    case $2 in gtx480) echo 60 ;; rtx3070) echo 86 ;; h100) echo 80 ;; esac
+    case $2 in gtx480) echo 60 ;; rtx3070) echo 86 ;; h100|a100) echo 80 ;; esac
     exit 0 ;;
 esac
 prepare_only=
