@@ -296,6 +296,21 @@ static void write_file(const char *name, const char *text)
     }
 }
 
+/* Writes dir/name: the test header made a grid of one block of `block` ("(32,1,1)"),
+ * then body; its path goes to path. */
+static void write_one_block_trace(const char *name, const char *block, const char *body,
+                                  char *path, size_t n)
+{
+    char text[8192];
+    snprintf(text, sizeof text, "%s", header);
+    char *g = strstr(text, "(2,1,1)"), *b = strstr(text, "(64,1,1)");
+    memcpy(g, "(1,1,1)", 7);
+    memcpy(b, block, 8);
+    strcat(text, body);
+    write_file(name, text);
+    snprintf(path, n, "%s/%s", dir, name);
+}
+
 /* Opens dir/name and returns the error message ("" when it opened). */
 static const char *open_error(const char *name, const char *body)
 {
@@ -416,14 +431,8 @@ static void simulate_hand_trace(void)
     for (int i = 0; i < 10; i++)
         strcat(body, "0010 ffffffff 1 R1 FFMA 3 R1 R2 R3 0\n");
     strcat(body, "0020 ffffffff 0 EXIT 0 0\n#END_TB\n");
-    char text[8192], path[128];
-    snprintf(text, sizeof text, "%s", header);
-    char *g = strstr(text, "(2,1,1)"), *b = strstr(text, "(64,1,1)");
-    memcpy(g, "(1,1,1)", 7);
-    memcpy(b, "(32,1,1)", 8);
-    strcat(text, body);
-    write_file("ffma.traceg", text);
-    snprintf(path, sizeof path, "%s/ffma.traceg", dir);
+    char path[128];
+    write_one_block_trace("ffma.traceg", "(32,1,1)", body, path, sizeof path);
     trapeze_config *cfg = NULL;
     trapeze_error err;
     sim_gpu_options opt = {0};
@@ -472,14 +481,8 @@ static void exit_retires_lanes(void)
         "0040 ffff0000 0 EXIT 0 0\n"
         "warp = 1\ninsts = 1\n"
         "0040 0000ffff 0 EXIT 0 0\n#END_TB\n";
-    char text[8192], path[128];
-    snprintf(text, sizeof text, "%s", header);
-    char *g = strstr(text, "(2,1,1)"), *b = strstr(text, "(64,1,1)");
-    memcpy(g, "(1,1,1)", 7);
-    memcpy(b, "(48,1,1)", 8);
-    strcat(text, body);
-    write_file("exit.traceg", text);
-    snprintf(path, sizeof path, "%s/exit.traceg", dir);
+    char path[128];
+    write_one_block_trace("exit.traceg", "(48,1,1)", body, path, sizeof path);
     trapeze_config *cfg = NULL;
     trapeze_error err;
     sim_gpu_options opt = {0};
@@ -521,14 +524,8 @@ static void atomics_coalesce_and_bypass(void)
         snprintf(body + strlen(body), sizeof body - strlen(body), " 0x%x",
                  0x10000000u + lane_off[l]);
     strcat(body, "\n#END_TB\n");
-    char text[8192], path[128];
-    snprintf(text, sizeof text, "%s", header);
-    char *g = strstr(text, "(2,1,1)"), *b = strstr(text, "(64,1,1)");
-    memcpy(g, "(1,1,1)", 7);
-    memcpy(b, "(32,1,1)", 8);
-    strcat(text, body);
-    write_file("red.traceg", text);
-    snprintf(path, sizeof path, "%s/red.traceg", dir);
+    char path[128];
+    write_one_block_trace("red.traceg", "(32,1,1)", body, path, sizeof path);
     trapeze_config *cfg = NULL;
     trapeze_error err;
     sim_gpu *gpu = NULL;
