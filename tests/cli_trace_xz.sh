@@ -58,4 +58,15 @@ cp data/traces/vecadd/kernelslist.g "$D/gz/"
 gzip -c data/traces/vecadd/kernel-1.traceg >"$D/gz/kernel-1.traceg"
 expect_failure "gzip trace" "$D/gz/kernel-1.traceg: compressed with gzip; Trapeze reads plain traces and .xz" \
     "$D/gz.csv" "$T" sim --gpu $G --trace "$D/gz/kernelslist.g" --csv "$D/gz.csv"
+# the same refusal where the compressed bytes lie inside the .xz (before,
+# the decoded gzip header was read as a trace line and named as a bad header)
+mkdir -p "$D/gzxz"
+cp data/traces/vecadd/kernelslist.g "$D/gzxz/"
+gzip -c data/traces/vecadd/kernel-1.traceg | xz -c >"$D/gzxz/kernel-1.traceg.xz"
+expect_failure "gzip inside xz" \
+    "$D/gzxz/kernel-1.traceg.xz: compressed with gzip; Trapeze reads plain traces and .xz" \
+    "$D/gzxz.csv" "$T" sim --gpu $G --trace "$D/gzxz/kernelslist.g" --csv "$D/gzxz.csv"
+xz -c "$D/xz/kernel-1.traceg.xz" >"$D/gzxz/kernel-1.traceg.xz"
+expect_failure "xz inside xz" "$D/gzxz/kernel-1.traceg.xz: compressed twice with xz" \
+    "$D/gzxz.csv" "$T" sim --gpu $G --trace "$D/gzxz/kernelslist.g" --csv "$D/gzxz.csv"
 finish cli_trace_xz

@@ -162,9 +162,11 @@ static ssize_t xz_read(void *cookie, char *buf, size_t n)
     }
     if (done < n) {
         ssize_t got = xz_decode(x, (unsigned char *)buf + done, n - done);
-        if (got < 0)
+        if (got < 0 && done == 0)
             return -1;
-        done += (size_t)got;
+        /* an error after history bytes waits for the next read, which
+         * meets it again: the reader gets every byte before the damage */
+        done += got > 0 ? (size_t)got : 0;
     }
     x->pos += done;
     return (ssize_t)done;
@@ -240,6 +242,50 @@ static FILE *xz_open(FILE *in, const char *path, char *buf, size_t size, trapeze
     return f;
 }
 
+static const unsigned char xz_magic[6] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
+
+/* Nonzero, with err set, where head starts like a compressed format this
+ * reader does not decode: one message whether the bytes lie in the file or
+ * inside its .xz. */
+static int refuse_format(const unsigned char *head, size_t n, const char *path,
+                         trapeze_error *err)
+{
+    if (n == sizeof xz_magic && memcmp(head, xz_magic, sizeof xz_magic) == 0) {
+        trapeze_fail(err, TRAPEZE_EPARSE, "%s: compressed twice with xz; Trapeze reads plain "
+                     "traces and .xz (decompress it once with unxz)", path);
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof other_formats / sizeof other_formats[0]; i++)
+        if (n >= other_formats[i].len && memcmp(head, other_formats[i].magic,
+                                                other_formats[i].len) == 0) {
+            trapeze_fail(err, TRAPEZE_EPARSE, "%s: compressed with %s; Trapeze reads plain "
+                         "traces and .xz (recompress it with xz)", path, other_formats[i].name);
+            return 1;
+        }
+    return 0;
+}
+
+/* f, the decoded stream, rewound after its first bytes are sniffed (the
+ * stream keeps its history, so the seek is free); NULL, f closed, where its
+ * text is itself compressed. A decoding error is left for the reader, which
+ * meets it again and names it. */
+static FILE *refuse_inner_format(FILE *f, const char *path, trapeze_error *err)
+{
+    unsigned char head[sizeof xz_magic];
+    size_t n = fread(head, 1, sizeof head, f);
+    clearerr(f);
+    int refused = refuse_format(head, n, path, err);
+    if (!refused && fseeko(f, 0, SEEK_SET) != 0) {
+        trapeze_fail(err, TRAPEZE_EIO, "%s: cannot rewind the decoded trace", path);
+        refused = 1;
+    }
+    if (refused) {
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
 FILE *sim_trace_fopen(const char *path, char *buf, size_t size, trapeze_error *read_err,
                       int *xz, trapeze_error *err)
 {
@@ -260,19 +306,15 @@ FILE *sim_trace_fopen(const char *path, char *buf, size_t size, trapeze_error *r
         fclose(f);
         return NULL;
     }
-    static const unsigned char xz_magic[6] = {0xfd, '7', 'z', 'X', 'Z', 0x00};
     if (n == sizeof head && memcmp(head, xz_magic, sizeof head) == 0) {
         *xz = 1;   /* the compressed file keeps stdio's own buffer */
-        return xz_open(f, path, buf, size, read_err, err);
+        f = xz_open(f, path, buf, size, read_err, err);
+        return f ? refuse_inner_format(f, path, err) : NULL;
     }
-    for (size_t i = 0; i < sizeof other_formats / sizeof other_formats[0]; i++)
-        if (n >= other_formats[i].len && memcmp(head, other_formats[i].magic,
-                                                other_formats[i].len) == 0) {
-            fclose(f);
-            trapeze_fail(err, TRAPEZE_EPARSE, "%s: compressed with %s; Trapeze reads plain "
-                         "traces and .xz (recompress it with xz)", path, other_formats[i].name);
-            return NULL;
-        }
+    if (refuse_format(head, n, path, err)) {
+        fclose(f);
+        return NULL;
+    }
     /* Traces run to gigabytes: stdio's own 4 KB buffer made a syscall per
      * 4 KB (a fifth of a short trace's CPU time went to the kernel) */
     setvbuf(f, buf, _IOFBF, size);
