@@ -9,7 +9,8 @@
  * concatenated streams cut where the input says (seeks back past the 1
  * MiB the stream keeps are tests/test_trace_xz.c's: a text that long
  * makes too few inputs a second). Invariants: the plain and the .xz trace open alike
- * (same status, same message but for the file name) and, with no block
+ * (same status, same message but for the file name, except where the plain
+ * file's size alone refuses its grid) and, with no block
  * kept, every block read again from the file gives the same instructions.
  * Seeds: data's traces, and generated .xz files (fuzz_make_seeds).
  */
@@ -123,6 +124,13 @@ static void same_as_plain(const buf *text, const buf *z)
         fprintf(stderr, "plain: %s\nxz: %s\n", sa ? ea.message : "read",
                 sb ? eb.message : "read");
     FUZZ_CHECK(sa == sb);
+    /* The plain file's size bounds its grid before any block is read; an
+     * .xz's decoded size is unknown until decoded, so its refusal names the
+     * first line that contradicts the grid instead. */
+    if (sa && strstr(ea.message, "thread blocks (") && strstr(ea.message, "bytes each at least)")) {
+        FUZZ_CHECK(fuzz_printable(eb.message) && strstr(eb.message, "kernel-2.traceg.xz"));
+        return;
+    }
     if (sa) {
         drop_xz(eb.message);
         char *p = strstr(ea.message, "kernel-1.traceg"), *q = strstr(eb.message, "kernel-2.traceg");

@@ -69,4 +69,12 @@ expect_failure "gzip inside xz" \
 xz -c "$D/xz/kernel-1.traceg.xz" >"$D/gzxz/kernel-1.traceg.xz"
 expect_failure "xz inside xz" "$D/gzxz/kernel-1.traceg.xz: compressed twice with xz" \
     "$D/gzxz.csv" "$T" sim --gpu $G --trace "$D/gzxz/kernelslist.g" --csv "$D/gzxz.csv"
+# a small .xz claiming 2^31 blocks is bounded by its decoded length (read
+# from its index) before any per-block table exists, as a plain file is by
+# its size (before, tens of GB of tables were asked for)
+sed 's/^-grid dim = .*/-grid dim = (65536,32768,1)/' data/traces/vecadd/kernel-1.traceg |
+    xz -c >"$D/gzxz/kernel-1.traceg.xz"
+expect_failure "huge grid in a small xz" \
+    "kernel-1.traceg.xz: a grid of 2147483648 blocks, but a decoded text of" \
+    "$D/gzxz.csv" "$T" sim --gpu $G --trace "$D/gzxz/kernelslist.g" --csv "$D/gzxz.csv"
 finish cli_trace_xz

@@ -86,6 +86,7 @@ struct sim_trace_kernel {
     trapeze_error stream_err;
     trapeze_error file_err;        /* why a read of file failed (sim_trace_fopen) */
     int xz;                        /* 1: file is an .xz decoded as it is read */
+    long long bytes;               /* the text's length; -1: unknown (sim_trace_fopen) */
     sim_trace_memo opcodes;     /* both passes' classifications */
     sim_trace_line_memo *lines; /* both passes' lines read (NULL: none) */
     sim_trace_kept_block **kept;   /* per block id: its decoded form, or NULL */
@@ -234,13 +235,12 @@ static trapeze_status header_done(sim_trace_kernel *t, long long line, int seen_
                             t->path, blocks);
     /* Every block has a section in the file, of MIN_TB_BYTES at least: a grid
      * the file cannot hold is refused before its per-block tables exist. */
-    struct stat st;
-    if (fstat(fileno(t->file), &st) == 0 && blocks > (long long)st.st_size / MIN_TB_BYTES)
+    if (t->bytes >= 0 && blocks > t->bytes / MIN_TB_BYTES)
         return trapeze_fail(err, TRAPEZE_EPARSE,
-                            "%s: a grid of %lld blocks, but a file of %lld bytes holds at most "
-                            "%lld thread blocks (%d bytes each at least)",
-                            t->path, blocks, (long long)st.st_size,
-                            (long long)st.st_size / MIN_TB_BYTES, MIN_TB_BYTES);
+                            "%s: a grid of %lld blocks, but a %s of %lld bytes holds at most "
+                            "%lld thread blocks (%d bytes each at least)", t->path, blocks,
+                            t->xz ? "decoded text" : "file", t->bytes, t->bytes / MIN_TB_BYTES,
+                            MIN_TB_BYTES);
     t->blocks = (long)blocks;
     t->warps_per_block = (sim_kernel_block_threads(&t->kernel) + SIM_WARP_LANES - 1) /
                          SIM_WARP_LANES;
@@ -920,7 +920,8 @@ trapeze_status sim_trace_kernel_open_keep(const char *path, size_t keep_bytes,
         sim_trace_kernel_close(t);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "%s: out of memory", path);
     }
-    t->file = sim_trace_fopen(t->path, t->iobuf, TRACE_IOBUF, &t->file_err, &t->xz, err);
+    t->file = sim_trace_fopen(t->path, t->iobuf, TRACE_IOBUF, &t->file_err, &t->xz, &t->bytes,
+                              err);
     trapeze_status st = t->file ? scan_file(t, err) : err ? err->code : TRAPEZE_EIO;
     if (st) {
         sim_trace_kernel_close(t);

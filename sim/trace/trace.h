@@ -89,9 +89,11 @@ void sim_trace_demangle(const char *name, char *out, size_t size);
  * the caller frees it after fclose. When a later read fails (ferror), the
  * reason without file or line (e.g. "truncated compressed data") is in
  * *read_err, which must outlive the stream. *xz: 1 for an .xz file, whose
- * data is checked only as it is decoded. xz.c. */
+ * data is checked only as it is decoded. *bytes: the text's length (a plain
+ * file's size, an .xz's decoded size from its indexes), -1 where unknown
+ * (a pipe, a damaged .xz). xz.c. */
 FILE *sim_trace_fopen(const char *path, char *buf, size_t size, trapeze_error *read_err,
-                      int *xz, trapeze_error *err);
+                      int *xz, long long *bytes, trapeze_error *err);
 /* Opens PATH, or PATH.xz when PATH does not exist, keeping up to
  * SIM_TRACE_KEEP_DEFAULT bytes of decoded blocks (below). */
 trapeze_status sim_trace_kernel_open(const char *path, sim_trace_kernel **out,
