@@ -12,8 +12,9 @@
  * is added when it lies outside, so the pick ratio is always measured.
  *
  * With logged_only (`validate --sizes --logged-only`), nothing is simulated:
- * the rows the sweep log lacks are left out, and the model's pick is its best
- * among the logged runs. That compares a refitted calibration, or another
+ * the rows the sweep log lacks are left out, and the model's pick is its
+ * better mode's pick, or when that was not run its best among the logged
+ * runs (never the other mode's pick, which the model ranks below it). That compares a refitted calibration, or another
  * model structure, with a finished sweep in a second (docs/calibration.md).
  */
 #include <math.h>
