@@ -63,7 +63,8 @@ static void usage(FILE *out)
 "  --sweep-stages N    timed stages per --sizes point (default: --stages)\n"
 "  --logged-only       with --sizes: compare with the runs --sweep-log holds and\n"
 "                      simulate none (points it lacks are left out; the model's\n"
-"                      pick is its best among the logged runs): a refitted\n"
+"                      pick is its better mode's pick, or when that was not run\n"
+"                      its best among the logged runs): a refitted\n"
 "                      calibration against a finished sweep, in a second\n"
 "  -h, --help          show this help\n", calib_common_help(common, sizeof common));
 }

@@ -310,7 +310,7 @@ static int param_read(const trapeze_ghostzone_model *m, trapeze_sync sync, int k
     case TRAPEZE_GHOSTZONE_OVERLAP: return !fence_omega;
     case TRAPEZE_GHOSTZONE_OVERLAP_FENCE: return fence_omega;
     case TRAPEZE_GHOSTZONE_PARTIAL_ROUND: return m->params.partial_round;
-    case TRAPEZE_GHOSTZONE_LOOP_REREAD: return m->params.loop_reread;
+    case TRAPEZE_GHOSTZONE_LOOP_REREAD: return m->params.loop_reread && !m->params.loop_once;
     default: return 1;
     }
 }

@@ -143,7 +143,8 @@ static trapeze_status on_correlation(trapeze_ghostzone_params *p, const trapeze_
 /* The structure switches of a calibration file: name = 0 or 1. */
 static const char *const flag_names[] = {"whole_tiles", "occupancy", "waves", "persistent_fence",
                                          "fence_overlap", "fence_staging", "row_penalty", "fence_iter",
-                                         "mem_latency", "row_lines", "barrier_max", "partial_round", "loop_reread"};
+                                         "mem_latency", "row_lines", "barrier_max", "partial_round", "loop_reread",
+                                         "loop_once"};
 #define N_FLAGS (int)(sizeof flag_names / sizeof flag_names[0])
 
 static int *flag_slot(trapeze_ghostzone_params *p, int i)
@@ -151,7 +152,8 @@ static int *flag_slot(trapeze_ghostzone_params *p, int i)
     int *slots[N_FLAGS] = {&p->whole_tiles, &p->occupancy, &p->waves, &p->persistent_fence,
                            &p->fence_overlap, &p->fence_staging, &p->row_penalty,
                            &p->fence_iter, &p->mem_latency, &p->row_lines,
-                           &p->barrier_max, &p->partial_round, &p->loop_reread};
+                           &p->barrier_max, &p->partial_round, &p->loop_reread,
+                           &p->loop_once};
     return slots[i];
 }
 

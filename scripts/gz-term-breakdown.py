@@ -14,6 +14,10 @@ simulator's instructions do not shows as a step in the ratio). Then, per
 workload and sync mode, how much each term moves from the first to the last
 h shown against how much the simulated and modelled CPL move: a term that
 rises where the simulated CPL falls is the one whose structure is wrong.
+Last, each stage's cycles (CPL x h) fitted by least squares as a + b h, for
+the simulator, the model and each term: a stage that costs the same per
+loop whatever h has a >= 0; a term whose a is negative grows faster than h
+(more tiles, more loads per loop as the tiles shrink).
 
 Usage: python3 scripts/gz-term-breakdown.py TRAPEZE GPU CALIBRATION WORKLOAD [WORKLOAD ...]
          [--log SWEEP.csv] [--hmin N] [--hmax N]
@@ -76,6 +80,14 @@ def spec_at(workload, grid, tmp):
     return path
 
 
+def stage_line(hs, ys):
+    """(a, b) of the least-squares line ys = a + b hs."""
+    n = len(hs)
+    mh, my = sum(hs) / n, sum(ys) / n
+    b = sum((h - mh) * (y - my) for h, y in zip(hs, ys)) / sum((h - mh) ** 2 for h in hs)
+    return my - b * mh, b
+
+
 def model_rows(trapeze, gpu, calib, spec, tmp):
     out = os.path.join(tmp, "m.csv")
     p = subprocess.run([trapeze, "ghostzone", "--gpu", gpu, "--calibration", calib, "--spec-counts",
@@ -113,6 +125,11 @@ def main():
                 moves = ", ".join(f"{t} {float(m1[t + '_cycles']) - float(m0[t + '_cycles']):+.0f}" for t in TERMS)
                 print(f"{w} {sync} h {h0} -> {h1}: simulated {sim1 - sim0:+.0f}, model "
                       f"{float(m1['cpl_cycles']) - float(m0['cpl_cycles']):+.0f} ({moves})")
+                hs = [h for h, _, _ in pts]
+                line = lambda ys: "%.0f / %.0f" % stage_line(hs, [y * h for y, h in zip(ys, hs)])
+                terms = ", ".join(f"{t} {line([float(m[t + '_cycles']) for _, _, m in pts])}" for t in TERMS)
+                print(f"{w} {sync} stage = a + b h, a / b: simulated {line([s for _, (s, _), _ in pts])}, "
+                      f"model {line([float(m['cpl_cycles']) for _, _, m in pts])} ({terms})")
             print()
 
 

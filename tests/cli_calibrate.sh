@@ -118,13 +118,13 @@ ls "$D" | grep -q '^full\.ini\..*\.tmp$' && fail "disk full: a temporary file wa
 "$T" calibrate --help | grep -q '^usage: trapeze calibrate' || fail "--help"
 
 # --- re-reads only where a data cache holds them: the GTX 280 (no L1D, no L2)
-# refitted with loop_reread asked for keeps Meng's IterMem and holds rho at 1
-# (every load is a DRAM read); the GTX 480's default structure fits rho_L
+# refitted with loop_reread and loop_once asked for keeps Meng's IterMem and holds
+# rho at 1 (every load is a DRAM read); the GTX 480's default structure fits rho_L
 cp data/calibrations/gtx280-samples.csv "$D/s280.csv"
-"$T" calibrate --gpu gtx280 --structure at-size,loop_reread --samples "$D/s280.csv" --out "$D/280.ini" \
+"$T" calibrate --gpu gtx280 --structure at-size,loop_reread,loop_once --samples "$D/s280.csv" --out "$D/280.ini" \
     >/dev/null 2>"$D/err" || fail "gtx280 refit: $(cat "$D/err")"
 grep -qx 'halo_reread = 1' "$D/280.ini" && grep -qx 'partial_round = 1' "$D/280.ini" \
-    && ! grep -q '^loop_reread' "$D/280.ini" || fail "gtx280 re-reads: $(grep -e reread -e partial "$D/280.ini")"
+    && ! grep -q '^loop_' "$D/280.ini" || fail "gtx280 re-reads: $(grep -e reread -e partial -e loop_ "$D/280.ini")"
 cp data/calibrations/gtx480-samples.csv "$D/s480.csv"
 "$T" calibrate --gpu gtx480 --samples "$D/s480.csv" --out "$D/480.ini" >/dev/null 2>"$D/err" \
     || fail "gtx480 refit: $(cat "$D/err")"

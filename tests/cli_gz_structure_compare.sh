@@ -5,7 +5,11 @@
 # entries at pick ratio >= 0.97, 16 at >= 0.99); the structure before
 # partial_round and loop_reread moves the PathFinder relaunch reference row
 # back from h = 43 (0.997) to 31 (0.952), and with partial_round alone a pick
-# the size log lacks is reported "not logged", not dropped.
+# the size log lacks is reported "not logged", not dropped. loop_once (a
+# loop's extra loads priced as cache hits) moves the PathFinder fence
+# reference row from h = 31 (0.959) to 43 (0.986); at 16x its relaunch pick
+# is not logged and its fence pick (14) is: the model's pick read back is its
+# best logged run, relaunch 17, not the fence pick it ranks below it.
 # Usage: sh tests/cli_gz_structure_compare.sh build/trapeze  (from the repository root)
 . "$(dirname "$0")/lib/cli.sh"
 
@@ -24,6 +28,12 @@ python3 scripts/gz-structure-compare.py --changed "$T" $BEFORE,partial_round gtx
     || fail "partial_round: exit status: $(cat "$D/pr")"
 grep -qF '| gtx480 | 1x | PathFinder | 6.29% relaunch 43 (0.906) | not logged | fence 31 |' "$D/pr" \
     || fail "partial_round: the unlogged PathFinder pick: $(grep PathFinder "$D/pr")"
+python3 scripts/gz-structure-compare.py --changed "$T" at-size,loop_once gtx480 >"$D/lo" 2>&1 \
+    || fail "loop_once: exit status: $(cat "$D/lo")"
+grep -qF '| gtx480 | reference fence | PathFinder | 7.50% 31 (0.959) | 7.01% 43 (0.986) | 37 |' "$D/lo" \
+    || fail "loop_once: PathFinder fence row: $(grep PathFinder "$D/lo")"
+grep -qF '| gtx480 | 16x | PathFinder | 5.78% relaunch 16 (0.973) | 5.48% relaunch 17 (0.975) | relaunch 27 |' "$D/lo" \
+    || fail "loop_once: PathFinder 16x row: $(grep PathFinder "$D/lo")"
 
 # scripts/gz-term-breakdown.py: the model at the sweep's own grid (22,860 points, not the
 # spec's 1,000,000), so its CPL is validate's curve value, and the six terms add up to it

@@ -4,7 +4,7 @@
  * whole waves on hand-made grids; the fence barrier's participants and its
  * monotonicity; the persistent kernel's MiscComp fraction; the per-tile
  * relaunch cost; the fence-mode overlap; the partial last round's floor
- * (partial_round), the loops' re-read loads (loop_reread) and the relaunch
+ * (partial_round), the loops' re-read loads (loop_reread, loop_once) and the relaunch
  * turnaround the resident blocks leave exposed (turnaround_cycles); every new
  * parameter's gradient
  * against finite differences; and calibration files with the switches and
@@ -589,6 +589,42 @@ static void test_loop_reread(void)
     trapeze_ghostzone_destroy(hs);
 }
 
+/* loop_once on the same PathFinder: a loop moves the grid's 22,860 weights
+ * once, whatever its tiles load. h = 18: IterMem x 22,860 / 26,416 (104
+ * tiles x 254) of Meng's, in both modes; h = 44: x 22,860 / 34,798 (137 x
+ * 254); h = 1: 90 x 254 = 22,860 already, unchanged. It supersedes
+ * loop_reread: rho_L is not read (partial exactly 0), so rho_L = 0.5 gives
+ * the same bits. LoadSten and the compute are untouched. */
+static void test_loop_once(void)
+{
+    trapeze_ghostzone_params p = at_size();
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = p.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = 0;
+    p.value[TRAPEZE_GHOSTZONE_UNCONTENDED_LAT] = 0;
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "pathfinder", 22860, 1, &p);
+    double hs[] = {18, 44, 1}, share[] = {22860.0 / 26416, 22860.0 / 34798, 1};
+    trapeze_ghostzone_eval off[2][3];
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < 3; i++)
+            off[s][i] = eval(m, (trapeze_sync)s, hs[i]);
+    p.loop_once = 1;
+    trapeze_ghostzone_set_params(m, &p);
+    trapeze_ghostzone_eval once18 = eval(m, TRAPEZE_SYNC_RELAUNCH, 18);
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < 3; i++) {
+            trapeze_ghostzone_eval on = eval(m, (trapeze_sync)s, hs[i]);
+            double mem = off[s][i].stage[TRAPEZE_GHOSTZONE_ITERMEM];
+            CHECK_NEAR(on.stage[TRAPEZE_GHOSTZONE_ITERMEM], mem * share[i], 1e-12 * mem);
+            CHECK(on.stage[TRAPEZE_GHOSTZONE_LOADSTEN] == off[s][i].stage[TRAPEZE_GHOSTZONE_LOADSTEN]);
+            CHECK(on.stage[TRAPEZE_GHOSTZONE_ITERCOMP] == off[s][i].stage[TRAPEZE_GHOSTZONE_ITERCOMP]);
+        }
+    p.loop_reread = 1;
+    p.value[TRAPEZE_GHOSTZONE_LOOP_REREAD] = 0.5;
+    trapeze_ghostzone_set_params(m, &p);
+    trapeze_ghostzone_eval both = eval(m, TRAPEZE_SYNC_RELAUNCH, 18);
+    CHECK(both.cpl == once18.cpl && both.dcpl_dparam[TRAPEZE_GHOSTZONE_LOOP_REREAD] == 0);
+    trapeze_ghostzone_destroy(m);
+}
+
 static void test_file_roundtrip(void)
 {
     trapeze_ghostzone_params p = at_size(), q;
@@ -617,13 +653,14 @@ static void test_file_roundtrip(void)
     CHECK(strstr(text, "fence_iter_fraction = ") != NULL);
     CHECK(strstr(text, "partial_round_fraction") == NULL && strstr(text, "loop_reread_fraction") == NULL);
     CHECK(strstr(text, "turnaround_cycles") == NULL && q.turnaround_cycles == 0);
-    p.row_penalty = p.fence_iter = p.barrier_max = p.partial_round = p.loop_reread = 1;
+    CHECK(strstr(text, "loop_once") == NULL && q.loop_once == 0);
+    p.row_penalty = p.fence_iter = p.barrier_max = p.partial_round = p.loop_reread = p.loop_once = 1;
     p.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] = 0.375;
     p.turnaround_cycles = 297.1015625;
     CHECK_OK(trapeze_ghostzone_params_save(path, &p, &err));
     CHECK_OK(trapeze_ghostzone_params_load(path, &q, &err));
     CHECK(q.row_penalty == 1 && q.fence_iter == 1 && q.barrier_max == 1 && q.partial_round == 1 &&
-          q.loop_reread == 1);
+          q.loop_reread == 1 && q.loop_once == 1);
     CHECK(q.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] == 0.375 && q.turnaround_cycles == 297.1015625);
     CHECK(q.value[TRAPEZE_GHOSTZONE_TILE_CYCLES] == 81.5);
     CHECK(q.corr[TRAPEZE_GHOSTZONE_TILE_CYCLES][TRAPEZE_GHOSTZONE_CPI] == -0.625);
@@ -701,6 +738,7 @@ int main(void)
     test_row_penalty_fence_iter();
     test_partial_round();
     test_loop_reread();
+    test_loop_once();
     test_turnaround();
     test_verify_order();
     test_verify_search();

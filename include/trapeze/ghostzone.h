@@ -108,6 +108,9 @@ typedef struct trapeze_ghostzone_params {
                                             mu sqrt(B^2 + (P (F + poll P))^2), not their sum */
     int loop_reread;                     /* "loop_reread = 1": IterMem's elements a neighbour
                                             also loads cost loop_reread_fraction of a DRAM read */
+    int loop_once;                       /* "loop_once = 1": a loop moves each of the grid's V
+                                            elements once (5.10): the extra loads of a tile's
+                                            neighbours hit the caches; supersedes loop_reread */
     int partial_round;                   /* "partial_round = 1": at a whole h, the busiest SM's
                                             compute is max(n, k (1 + partial_round_fraction))
                                             tiles' worth when its n tiles exceed its k resident

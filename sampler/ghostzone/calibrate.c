@@ -70,7 +70,8 @@ static unsigned fit_mask(const trapeze_ghostzone_plan *plan)
         m |= TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_ITER);
     if (plan->opt.structure & TRAPEZE_GHOSTZONE_STRUCT_PARTIAL_ROUND)
         m |= TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_PARTIAL_ROUND);
-    if (plan->opt.structure & TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD)
+    if ((plan->opt.structure & TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD) &&
+        !(plan->opt.structure & TRAPEZE_GHOSTZONE_STRUCT_LOOP_ONCE)) /* loop_once prices them at 0 */
         m |= TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_LOOP_REREAD);
     return m;
 }
@@ -94,6 +95,7 @@ static void set_structure(const trapeze_ghostzone_plan *plan, trapeze_ghostzone_
     p->barrier_max = (st & TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX) != 0;
     p->partial_round = (st & TRAPEZE_GHOSTZONE_STRUCT_PARTIAL_ROUND) != 0;
     p->loop_reread = (st & TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD) != 0;
+    p->loop_once = (st & TRAPEZE_GHOSTZONE_STRUCT_LOOP_ONCE) != 0;
 }
 
 /* A fitted parameter cannot leave a range edge (the transform's slope
@@ -430,7 +432,7 @@ trapeze_status trapeze_ghostzone_from_log(const trapeze_ghostzone_plan *given,
         count_observations(given, log) <= 2 * bits_set(fit_mask(given)))
         local.opt.structure = 0;
     if (local.cfg && !has_data_cache(local.cfg)) /* nothing to re-read from: Meng's IterMem */
-        local.opt.structure &= ~TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD;
+        local.opt.structure &= ~(TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD | TRAPEZE_GHOSTZONE_STRUCT_LOOP_ONCE);
     trapeze_ghostzone_params_default(p);
     set_structure(plan, p);
     trapeze_status s = micro_values(plan, log, p, err);

@@ -12,8 +12,9 @@
  * is added when it lies outside, so the pick ratio is always measured.
  *
  * With logged_only (`validate --sizes --logged-only`), nothing is simulated:
- * the rows the sweep log lacks are left out, and the model's pick is its best
- * among the logged runs. That compares a refitted calibration, or another
+ * the rows the sweep log lacks are left out, and the model's pick is its
+ * better mode's pick, or when that was not run its best among the logged
+ * runs (never the other mode's pick, which the model ranks below it). That compares a refitted calibration, or another
  * model structure, with a finished sweep in a second (docs/calibration.md).
  */
 #include <math.h>
@@ -211,6 +212,13 @@ static trapeze_status summarize(const trapeze_ghostzone_plan *plan, const trapez
     for (int d = 0; d < TRAPEZE_MAX_DIMS; d++)
         vr->data_len[d] = d < w->dims ? w->data_len[d] : 1;
     int count[2] = {0, 0}, best_sim = 0, picked = -1;
+    /* the model's pick is the better of its two modes' picks, whether or not
+     * the other mode's was logged: a logged fence pick is not the model's
+     * when its relaunch pick, cheaper, was not run */
+    trapeze_ghostzone_eval mode_best[2];
+    for (int k = 0; k < 2 && !s; k++)
+        s = trapeze_ghostzone_evaluate(m, modes[k], pick[k], w->blk_len, &mode_best[k], err);
+    int best_mode = !s && mode_best[1].cpl < mode_best[0].cpl;
     for (int i = 0; i < n && !s; i++) {
         trapeze_ghostzone_eval e;
         s = trapeze_ghostzone_evaluate(m, rows[i].sync, rows[i].h, w->blk_len, &e, err);
@@ -230,7 +238,7 @@ static trapeze_status summarize(const trapeze_ghostzone_plan *plan, const trapez
         vr->sweep_warp_instructions += pt->warp_instructions;
         if (pt->cpl_sim < pts[best_sim].cpl_sim)
             best_sim = i;
-        if (pt->h == pick[k] && (picked < 0 || pt->cpl_model < pts[picked].cpl_model))
+        if (k == best_mode && pt->h == pick[k])
             picked = i;
     }
     trapeze_ghostzone_destroy(m);
