@@ -73,7 +73,7 @@ static void print_text(const trapeze_cache_decision *d, const verified *v, const
            cls > 0 ? 100.0 * b->miss_iw / cls : 0.0, cls > 0 ? 100.0 * b->miss_xw / cls : 0.0,
            cls > 0 ? 100.0 * b->miss_xb / cls : 0.0);
     if (!d->contended)
-        printf("no contention to remove: the other policies are not sampled\n");
+        printf("no contention to remove: of the other policies only memsched is sampled\n");
     printf("%-13s %14s %10s%s\n", "policy", "sample_cycles", "predicted",
            v->on ? "  simulated_cycles  speedup" : "");
     for (int p = 0; p < TRAPEZE_CACHE_POLICIES; p++) {

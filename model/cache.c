@@ -1,9 +1,11 @@
 /*
  * cache.c - the cache-contention decision (include/trapeze/cache.h): from
  * the samples' counts, each policy's predicted speed-up over the baseline
- * and the pick. Owns the screen (no policy is worth sampling when the
- * baseline's LDST unit is seldom refused for L1 resources: the seed's
- * "kernels without contention stay within 2%"), the prediction (a sample's
+ * and the pick. Owns the screen (no policy that changes what the L1D caches
+ * is worth sampling when the baseline's LDST unit is seldom refused for L1
+ * resources: the seed's "kernels without contention stay within 2%";
+ * memsched, which changes the order of the requests, always is), the
+ * prediction (a sample's
  * cycles per warp instruction against the baseline's, both at their
  * slowest SM's pace: the policies change the cycles, never the
  * instructions, and a one-wave launch ends with its slowest SM) and the
@@ -56,6 +58,13 @@ int trapeze_cache_contended(const trapeze_cache_model *m, const trapeze_cache_co
     return resource_stall(base) >= m->min_resource_stall;
 }
 
+int trapeze_cache_sampled(const trapeze_cache_model *m, const trapeze_cache_counts *base,
+                          trapeze_cache_policy p)
+{
+    return p == TRAPEZE_CACHE_NONE || p == TRAPEZE_CACHE_MEMSCHED ||
+           trapeze_cache_contended(m, base);
+}
+
 static trapeze_status usable(const trapeze_cache_counts *c, trapeze_cache_policy p,
                              trapeze_error *err)
 {
@@ -82,7 +91,7 @@ trapeze_status trapeze_cache_decide(const trapeze_cache_model *m, trapeze_cache_
     double cpi0 = base->slowest_cycles / base->warp_insts;
     for (int p = 0; p < TRAPEZE_CACHE_POLICIES; p++) {
         d->predicted_speedup[p] = 1.0;
-        if (!d->contended || p == TRAPEZE_CACHE_NONE)
+        if (p == TRAPEZE_CACHE_NONE || !trapeze_cache_sampled(m, base, (trapeze_cache_policy)p))
             continue;
         const trapeze_cache_counts *c = &d->sample[p];
         if ((s = usable(c, (trapeze_cache_policy)p, err)))

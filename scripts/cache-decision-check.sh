@@ -12,7 +12,10 @@ printf '|---|---|---|---|---|---|---|\n'
 # (window 10000, screen 5%, margin 2%) were fixed; atax n=512 and bicg
 # n=384 were added when each launch came to be sampled alone (bicg n=512
 # had shown why). The window of 40000 and the slowest SM's pace came from
-# the first eleven's misses: the last four were added, unrun, with them.
+# the first eleven's misses: the four after them were added, unrun, with
+# them. The last four (the V100's first, and sizes not run on their GPU)
+# were added, unrun, when memsched's probes came to hold the L1 latency
+# queue's stages.
 LIST="choo-baseline gesummv n=512
 choo-baseline mvt n=512
 choo-baseline bicg n=512
@@ -27,7 +30,11 @@ choo-baseline bicg n=384
 gtx480 syrk n=128
 gtx480 mvt n=512
 gtx480 bicg n=384
-choo-baseline gesummv n=384"
+choo-baseline gesummv n=384
+v100 atax n=512
+v100 syr2k n=128
+gtx480 atax n=384
+choo-baseline mvt n=384"
 printf '%s\n' "$LIST" | grep -E "$PATTERN" | while read -r gpu kernel; do
     # shellcheck disable=SC2086 # $kernel is a kernel and its parameters
     "$T" cache --gpu "$gpu" $kernel --verify --quiet --json - 2>/dev/null | python3 -c '

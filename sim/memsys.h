@@ -157,6 +157,13 @@ sim_mem_outcome sim_memsys_access(sim_memsys *m, const sim_mem_request *req,
  * Returns SIM_MEM_SENT for a queued access. */
 sim_mem_outcome sim_memsys_offer(sim_memsys *m, const sim_mem_request *req,
                                  uint64_t cycle, sim_fail_cause *cause);
+/* The per-warp request queues' port (-trapeze_ldst_sched): the L1 probed at
+ * once as sim_memsys_access, so a refusal is known in its cycle; an access
+ * it takes holds its bank's latency-queue stages as sim_memsys_offer's
+ * would (refused with SIM_FAIL_L1_BANK when the entry stage is taken), so
+ * that a hit takes the FIFO path's cycles. */
+sim_mem_outcome sim_memsys_probe(sim_memsys *m, const sim_mem_request *req,
+                                 uint64_t cycle, sim_fail_cause *cause);
 /* Selective caching (-trapeze_l1d_select, -trapeze_l1d_lasc; sim/mem/selcache.h):
  * marks which of one warp load's n requests (same SM, PC in each) bypass
  * the L1; with both options off it changes nothing. */

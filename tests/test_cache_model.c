@@ -33,8 +33,9 @@ static trapeze_cache_counts counts(double cycles, double insts)
     return c;
 }
 
-/* 40 refused probes in 1000 SM cycles: 4% < 5%, no contention; the
- * other policies need no sample and are predicted at 1. */
+/* 40 refused probes in 1000 SM cycles: 4% < 5%, no contention; of the
+ * other policies only memsched is sampled (CPI 10 against its 9.5: 1.053x,
+ * above 1.02: chosen), the rest are predicted at 1. */
 static void test_screen(void)
 {
     trapeze_cache_model m;
@@ -44,11 +45,22 @@ static void test_screen(void)
     d.sample[TRAPEZE_CACHE_NONE] = counts(1000, 100);
     d.sample[TRAPEZE_CACHE_NONE].refused_resource = 40;
     trapeze_error err;
+    CHECK(trapeze_cache_decide(&m, &d, &err) == TRAPEZE_EINVAL);   /* no memsched sample */
+    CHECK(strstr(err.message, "memsched") != NULL);
+    d.sample[TRAPEZE_CACHE_MEMSCHED] = counts(950, 100);
     CHECK_OK(trapeze_cache_decide(&m, &d, &err));
-    CHECK(!d.contended && d.choice == TRAPEZE_CACHE_NONE);
+    CHECK(!d.contended && d.choice == TRAPEZE_CACHE_MEMSCHED);
     CHECK_NEAR(d.resource_stall, 0.04, 1e-12);
-    for (int p = 0; p < TRAPEZE_CACHE_POLICIES; p++)
-        CHECK(d.predicted_speedup[p] == 1.0);
+    CHECK_NEAR(d.predicted_speedup[TRAPEZE_CACHE_MEMSCHED], 1000.0 / 950.0, 1e-12);
+    for (int p = 0; p < TRAPEZE_CACHE_POLICIES; p++) {
+        CHECK(trapeze_cache_sampled(&m, &d.sample[TRAPEZE_CACHE_NONE], (trapeze_cache_policy)p) ==
+              (p == TRAPEZE_CACHE_NONE || p == TRAPEZE_CACHE_MEMSCHED));
+        if (p != TRAPEZE_CACHE_MEMSCHED)
+            CHECK(d.predicted_speedup[p] == 1.0);
+    }
+    d.sample[TRAPEZE_CACHE_MEMSCHED] = counts(990, 100);   /* 1.01x: within the margin */
+    CHECK_OK(trapeze_cache_decide(&m, &d, &err));
+    CHECK(d.choice == TRAPEZE_CACHE_NONE);
     d.sample[TRAPEZE_CACHE_NONE].refused_resource = 50;   /* 5%: contended */
     CHECK(trapeze_cache_contended(&m, &d.sample[TRAPEZE_CACHE_NONE]));
 }

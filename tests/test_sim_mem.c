@@ -896,6 +896,46 @@ static void test_l1_latency_queue(void)
     sim_memsys_destroy(m);
 }
 
+/* The per-warp queues' port (sim_memsys_probe) against the LDST unit's
+ * (sim_memsys_offer), -gpgpu_l1_latency 2, the line of 0 in the L1 from t0:
+ *  - a hit offered at t0 is probed at t0 + 2 and completes then; probed
+ *    at once it completes t0 + 2 too (the latency paid after);
+ *  - probed at t0 and t0 + 1, two hits take both stages; a third at t0 + 2
+ *    finds them taken (the first leaves in t0 + 2's cycle, after the SM's
+ *    probe) and is taken at t0 + 3, as offered ones are; a fourth in the
+ *    same cycle as a taken one finds the entry stage taken;
+ *  - a refused probe leaves nothing behind: no stage, no L1 access. */
+static void test_l1_probe_holds_stages(void)
+{
+    sim_memsys *m = memsys(GTX480, "-gpgpu_l1_latency 2\n", 15);
+    sim_mem_request a = load(0, 0), d;
+    sim_fail_cause why;
+    CHECK(sim_memsys_access(m, &a, 0, &why) == SIM_MEM_MISS);
+    uint64_t t0 = drain(m, 15, 0);
+    CHECK(sim_memsys_offer(m, &a, t0, &why) == SIM_MEM_SENT);
+    CHECK(until_done(m, 0, t0, &d) == t0 + 2);
+    t0 += 3;
+    CHECK(sim_memsys_probe(m, &a, t0, &why) == SIM_MEM_HIT && why == SIM_FAIL_NONE);
+    CHECK(until_done(m, 0, t0, &d) == t0 + 2);
+    CHECK(sim_memsys_outstanding(m) == 0);   /* its stages left with it */
+    t0 += 3;
+    uint64_t hits = sim_memsys_stats(m)->l1.hits;
+    CHECK(sim_memsys_probe(m, &a, t0, &why) == SIM_MEM_HIT);
+    sim_memsys_cycle(m, t0);
+    CHECK(sim_memsys_probe(m, &a, t0 + 1, &why) == SIM_MEM_HIT);
+    CHECK(sim_memsys_probe(m, &a, t0 + 1, &why) == SIM_MEM_RESERVATION_FAIL &&
+          why == SIM_FAIL_L1_BANK);
+    sim_memsys_cycle(m, t0 + 1);
+    CHECK(sim_memsys_probe(m, &a, t0 + 2, &why) == SIM_MEM_RESERVATION_FAIL &&
+          why == SIM_FAIL_L1_BANK);
+    sim_memsys_cycle(m, t0 + 2);
+    CHECK(sim_memsys_probe(m, &a, t0 + 3, &why) == SIM_MEM_HIT);
+    CHECK(sim_memsys_stats(m)->l1.hits == hits + 3);
+    CHECK(sim_memsys_stats(m)->l1.reservation_fails == 0);   /* not an L1 refusal */
+    drain(m, 15, t0 + 3);
+    sim_memsys_destroy(m);
+}
+
 static void test_miss_latency(void)
 {
     sim_memsys *m = memsys(GTX480, NULL, 15);
@@ -1904,6 +1944,7 @@ int main(void)
     test_miss_latency();
     test_simple_dram();
     test_l1_latency_queue();
+    test_l1_probe_holds_stages();
     test_local_xbar();
     test_booksim_xbar();
     test_row_hit_miss_same_clock();

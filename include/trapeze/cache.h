@@ -72,19 +72,26 @@ void trapeze_cache_model_init(trapeze_cache_model *m);
  * policies to be sampled (its resource stall share at least the model's). */
 int trapeze_cache_contended(const trapeze_cache_model *m, const trapeze_cache_counts *base);
 
+/* Whether policy p is sampled and predicted: the baseline and memsched
+ * always (per-warp queues change the order the requests reach the L1D, L2
+ * and DRAM in, which moves kernels whose L1D refuses nothing), the
+ * policies that change what the L1D caches only with contention. */
+int trapeze_cache_sampled(const trapeze_cache_model *m, const trapeze_cache_counts *base,
+                          trapeze_cache_policy p);
+
 typedef struct trapeze_cache_decision {
     trapeze_cache_counts sample[TRAPEZE_CACHE_POLICIES];   /* [NONE] always taken */
     int contended;                  /* trapeze_cache_contended of sample[NONE] */
     double resource_stall;          /* sample[NONE]'s refused_resource / sm_active_cycles */
     /* the speed-up over the baseline each policy is predicted to give the
      * whole run: its sample's slowest_cycles per warp instruction against
-     * the baseline's; 1 for every policy when not contended */
+     * the baseline's; 1 for a policy not sampled (trapeze_cache_sampled) */
     double predicted_speedup[TRAPEZE_CACHE_POLICIES];
     trapeze_cache_policy choice;
 } trapeze_cache_decision;
 
-/* Predicts and picks from d->sample (sample[NONE] taken; with contention
- * every other policy's too). TRAPEZE_EINVAL naming the policy when a
+/* Predicts and picks from d->sample (sample[NONE] taken, and every policy's
+ * that trapeze_cache_sampled names). TRAPEZE_EINVAL naming the policy when a
  * sample it needs is missing or has no cycles or instructions. */
 trapeze_status trapeze_cache_decide(const trapeze_cache_model *m, trapeze_cache_decision *d,
                                     trapeze_error *err);

@@ -126,8 +126,8 @@ trapeze_status trapeze_cache_choose(const trapeze_cache_model *m, const char *gp
     trapeze_status s = trapeze_cache_sample(gpu, kernel, settings, n_settings,
                                             TRAPEZE_CACHE_NONE, window,
                                             &d->sample[TRAPEZE_CACHE_NONE], err);
-    if (!s && trapeze_cache_contended(m, &d->sample[TRAPEZE_CACHE_NONE]))
-        for (int p = 1; !s && p < TRAPEZE_CACHE_POLICIES; p++)
+    for (int p = 1; !s && p < TRAPEZE_CACHE_POLICIES; p++)
+        if (trapeze_cache_sampled(m, &d->sample[TRAPEZE_CACHE_NONE], (trapeze_cache_policy)p))
             s = trapeze_cache_sample(gpu, kernel, settings, n_settings, (trapeze_cache_policy)p,
                                      window, &d->sample[p], err);
     return s ? s : trapeze_cache_decide(m, d, err);

@@ -240,8 +240,9 @@ typedef struct sim_mem_port_ops {
     /* which of one warp load's requests bypass the L1 (sim_memsys_select);
      * NULL when the port has no L1 to choose for */
     void (*select)(void *m, sim_mem_request *const *reqs, int n);
-    /* probe the L1 at once, paying its latency after (sim_memsys_access):
-     * the per-warp queues probe heads that may be refused; NULL: access */
+    /* probe the L1 at once, paying its latency after, its latency queue's
+     * stages held (sim_memsys_probe): the per-warp queues probe heads that
+     * may be refused; NULL: access */
     sim_mem_outcome (*probe)(void *m, const sim_mem_request *req, uint64_t cycle,
                              sim_fail_cause *cause);
 } sim_mem_port_ops;

@@ -15,8 +15,10 @@
  *   rr:    one head a cycle, the slots in turn;
  *   grr:   the k consecutive non-empty slots from the group pointer, which
  *          then moves past them, whatever was served (the seed's GroupedRR).
- * Probes reach the L1D at once (the port's probe, not its latency queue),
- * so that a refused head is known in its cycle.
+ * Probes reach the L1D at once (sim_memsys_probe), so that a refused head
+ * is known in its cycle; a head the L1D takes still holds its bank's
+ * latency-queue stages, and one whose entry stage is taken is refused, as
+ * on the FIFO path, so that without contention both take the same cycles.
  */
 #include "sim/core/sm.h"
 

@@ -74,7 +74,7 @@ static void r_select(void *m, sim_mem_request *const *reqs, int n)
 static sim_mem_outcome r_probe(void *m, const sim_mem_request *req, uint64_t cycle,
                                sim_fail_cause *cause)
 {
-    return sim_memsys_access(m, req, cycle, cause);
+    return sim_memsys_probe(m, req, cycle, cause);
 }
 
 static const sim_mem_port_ops real_ops = {r_access, r_pop, r_cycle, r_outstanding, r_next,

@@ -596,38 +596,79 @@ static int l1_bank(const sim_memsys *m, const sim_mem_request *req)
     return (int)((a / (uint64_t)m->cfg.l1_bank_bytes) & (uint64_t)(m->cfg.l1_banks - 1));
 }
 
-sim_mem_outcome sim_l1_offer(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
+/* The queue of req's bank if its entry stage is free at `cycle`: unless
+ * every stage is taken or an access entered it this cycle. NULL: refused,
+ * with SIM_FAIL_L1_BANK. The stages are freed after the SM's offers of a
+ * cycle (sim_l1_cycle), so a full queue takes L accesses in L + 1 cycles
+ * where GPGPU-Sim 4 (probing first) takes them in L: kept, as every shipped
+ * figure was made with it (docs/simulator.md, "L1 latency"). */
+static sim_ring *entry_stage(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
                              sim_fail_cause *cause)
 {
-    if (!through_l1(m, req))
-        return sim_l1_access(m, req, cycle, cause);
-    sim_sm_port *p = &m->sm[req->sm];
-    sim_ring *q = &p->l1q[l1_bank(m, req)];
-    /* its entry stage is free unless every stage is taken or an access
-     * entered it this cycle */
+    sim_ring *q = &m->sm[req->sm].l1q[l1_bank(m, req)];
     uint64_t ready = cycle + (uint64_t)m->cfg.l1_latency;
     if (q->count >= (uint32_t)m->cfg.l1_latency ||
         (q->count && q->items[(q->head + q->count - 1) & q->mask].ready == ready)) {
         if (cause)
             *cause = SIM_FAIL_L1_BANK;
-        return SIM_MEM_RESERVATION_FAIL;
+        return NULL;
     }
+    return q;
+}
+
+/* Puts req in its bank's queue q, to be probed at its end (SIM_MEM_QUEUED)
+ * or, made already, only to hold its stages until then. */
+static void enter_queue(sim_memsys *m, sim_ring *q, const sim_mem_request *req, uint64_t cycle,
+                        uint32_t flags)
+{
+    sim_sm_port *p = &m->sm[req->sm];
     sim_pkt pk;
     memset(&pk, 0, sizeof pk);
     pk.req = *req;
-    pk.req.flags |= SIM_MEM_QUEUED;
-    pk.ready = ready;
+    pk.req.flags = (uint8_t)((pk.req.flags & ~(uint32_t)SIM_MEM_QUEUED) | flags);
+    pk.ready = cycle + (uint64_t)m->cfg.l1_latency;
     sim_ring_push(q, &pk);
     p->l1q_count++;
     p->outstanding++;
     sim_sm_update_active(m, req->sm);
+}
+
+sim_mem_outcome sim_l1_offer(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
+                             sim_fail_cause *cause)
+{
+    if (!through_l1(m, req))
+        return sim_l1_access(m, req, cycle, cause);
+    sim_ring *q = entry_stage(m, req, cycle, cause);
+    if (!q)
+        return SIM_MEM_RESERVATION_FAIL;
+    enter_queue(m, q, req, cycle, SIM_MEM_QUEUED);
     if (cause)
         *cause = SIM_FAIL_NONE;
     return SIM_MEM_SENT;
 }
 
+/* The per-warp queues' probe: the L1D answers at once (a refusal is known
+ * in its cycle, so another warp's head can be probed instead) and the hit
+ * completes L cycles later, as sim_l1_access; an access it takes holds its
+ * bank's latency-queue stages as an offered one would, so that without
+ * contention the per-warp queues move no faster than the FIFO path. */
+sim_mem_outcome sim_l1_probe(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
+                             sim_fail_cause *cause)
+{
+    if (!through_l1(m, req))
+        return sim_l1_access(m, req, cycle, cause);
+    sim_ring *q = entry_stage(m, req, cycle, cause);
+    if (!q)
+        return SIM_MEM_RESERVATION_FAIL;
+    sim_mem_outcome o = sim_l1_access(m, req, cycle, cause);
+    if (o != SIM_MEM_RESERVATION_FAIL)
+        enter_queue(m, q, req, cycle, 0);
+    return o;
+}
+
 /* Each bank probes the access at the end of its queue, if it has got there;
- * a refused one stays and is probed again next cycle. */
+ * a refused one stays and is probed again next cycle. One made already
+ * (sim_l1_probe: no SIM_MEM_QUEUED) only leaves. */
 static void l1_queues_cycle(sim_memsys *m, sim_sm_port *p, uint64_t cycle)
 {
     if (TRAPEZE_CHECKS_ON) {   /* the invariant of the file comment */
@@ -643,7 +684,8 @@ static void l1_queues_cycle(sim_memsys *m, sim_sm_port *p, uint64_t cycle)
         if (!q->count || sim_ring_front(q)->ready > cycle)
             continue;
         sim_mem_request r = sim_ring_front(q)->req;
-        if (sim_l1_access(m, &r, cycle, NULL) == SIM_MEM_RESERVATION_FAIL)
+        if ((r.flags & SIM_MEM_QUEUED) &&
+            sim_l1_access(m, &r, cycle, NULL) == SIM_MEM_RESERVATION_FAIL)
             continue;
         sim_ring_pop(q);
         p->l1q_count--;

@@ -247,6 +247,17 @@ sim_mem_outcome sim_memsys_offer(sim_memsys *m, const sim_mem_request *req, uint
     return sim_l1_offer(m, req, cycle, cause);
 }
 
+sim_mem_outcome sim_memsys_probe(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
+                                 sim_fail_cause *cause)
+{
+    if (req->sm >= m->n_sm) {
+        if (cause)
+            *cause = SIM_FAIL_NONE;
+        return SIM_MEM_RESERVATION_FAIL; /* a caller bug; never accepted */
+    }
+    return sim_l1_probe(m, req, cycle, cause);
+}
+
 void sim_memsys_select(sim_memsys *m, sim_mem_request *const *reqs, int n)
 {
     if (n <= 0 || !sim_sel_on(&m->cfg) || !m->cfg.l1.enabled || reqs[0]->sm >= m->n_sm)

@@ -310,6 +310,8 @@ sim_mem_outcome sim_l1_access(sim_memsys *m, const sim_mem_request *req, uint64_
                               sim_fail_cause *cause);
 sim_mem_outcome sim_l1_offer(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
                              sim_fail_cause *cause);
+sim_mem_outcome sim_l1_probe(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
+                             sim_fail_cause *cause);
 void sim_l1_cycle(sim_memsys *m, int sm, uint64_t cycle);
 void sim_done_push(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req, uint64_t ready);
 int sim_done_pop(sim_done_queue *q, uint64_t cycle, sim_mem_request *out);
