@@ -244,6 +244,8 @@ static void json_launch(trapeze_json_out *j, const trapeze_group_launch *l,
         trapeze_json_number(j, "sim_cycles", o->sim[i].cycles);
         trapeze_json_number(j, "pred_l2_accesses", o->predicted[i] ? o->pred[i].l2_accesses : NAN);
         trapeze_json_number(j, "sim_l2_accesses", o->sim[i].l2_accesses);
+        trapeze_json_number(j, "pred_dram_reads", o->predicted[i] ? o->pred[i].dram_reads : NAN);
+        trapeze_json_number(j, "sim_dram_reads", o->sim[i].dram_reads);
         trapeze_json_end(j);
     }
     trapeze_json_end(j);
@@ -254,6 +256,7 @@ static void json_launch(trapeze_json_out *j, const trapeze_group_launch *l,
     trapeze_json_number(j, "cycles_error_pct", f->cyc_err);
     trapeze_json_number(j, "gain_uncertainty_pct", o->uncertainty >= 0 ? 100 * o->uncertainty
                                                                        : NAN);
+    trapeze_json_number(j, "dram_contention", o->params.value[TRAPEZE_GROUP_CONTENTION]);
     trapeze_json_end(j);
 }
 
