@@ -406,6 +406,41 @@ static void test_dram_by_lines(void)
     trapeze_grouping_free(&g);
 }
 
+/* The launch's distinct data bound its DRAM reads from below: three TBs of
+ * 10 lines sharing one 6-line panel, on three SMs. The clipped sum (theta 0)
+ * credits the third TB 6 + 6 = 12 clipped to 10 shared lines, dram = 30 - 6 w
+ * - 10 = 14; the distinct lines are 6 + 3 x 4 = 18 = n fresh (fresh: 10, 4,
+ * 4 over 3), so dram = nu 18, d dram / d nu = 18. At theta 1 (the largest
+ * overlap) 30 - 12 w, just above 18, stands. */
+static void test_dram_compulsory(void)
+{
+    small_graph u;
+    graph_init(&u, 3, 10);
+    edge(&u, 0, 1, 6);
+    edge(&u, 0, 2, 6);
+    edge(&u, 1, 2, 6);
+    trapeze_group_machine mach = {3, 2, 128, 1e6, 0, 0, 1, 0};
+    trapeze_group_params p = exact_params();
+    trapeze_grouping g;
+    CHECK_OK(trapeze_grouping_alloc(&g, 3, 3, NULL));
+    set_grouping(&g, (int[]){0, 1, 2}, (long[]){0, 0, 0});
+    for (int t = 0; t <= 1; t++) {
+        p.value[TRAPEZE_GROUP_THETA] = t;
+        trapeze_group_model *m;
+        CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
+        trapeze_group_eval e;
+        CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));
+        if (t == 0) {
+            CHECK_NEAR(e.dram_reads, 18, 1e-12);
+            CHECK_NEAR(e.ddram_dparam[TRAPEZE_GROUP_NU], 18, 1e-12);
+        } else {
+            CHECK(e.dram_reads > 18 && e.dram_reads < 18.001);
+        }
+        trapeze_group_destroy(m);
+    }
+    trapeze_grouping_free(&g);
+}
+
 static void write_text(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -465,6 +500,7 @@ int main(void)
     test_whole_gpu_dram();
     test_contention();
     test_dram_by_lines();
+    test_dram_compulsory();
     test_grouping_file();
     return check_report("test_group_model");
 }
