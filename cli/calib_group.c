@@ -69,8 +69,9 @@ static void usage_for(FILE *f, const char *cmd)
                 "default the 12 of docs/grouping.md's validation): one set fitted to all\n"
                 "their sub-grids, and gain_uncertainty, the uncertainty of a predicted gain\n"
                 "over rr held out over launches (each launch's whole runs, simulated too,\n"
-                "against the constants fitted to the others): a GPU's calibration,\n"
-                "data/calibrations/NAME-group.ini.\n");
+                "against the constants fitted to the others), and dram_contention, fitted\n"
+                "to the whole runs whose DRAM time is at least half the rest: a GPU's\n"
+                "calibration, data/calibrations/NAME-group.ini.\n");
     else
         fprintf(f,
                 "For each launch (default: the 12 of docs/grouping.md's validation), fits the\n"
