@@ -69,8 +69,9 @@ static void usage_for(FILE *f, const char *cmd)
                 "default the 12 of docs/grouping.md's validation): one set fitted to all\n"
                 "their sub-grids, and gain_uncertainty, the uncertainty of a predicted gain\n"
                 "over rr held out over launches (each launch's whole runs, simulated too,\n"
-                "against the constants fitted to the others): a GPU's calibration,\n"
-                "data/calibrations/NAME-group.ini.\n");
+                "against the constants fitted to the others), and dram_contention, fitted\n"
+                "to the whole runs whose DRAM time is at least half the rest: a GPU's\n"
+                "calibration, data/calibrations/NAME-group.ini.\n");
     else
         fprintf(f,
                 "For each launch (default: the 12 of docs/grouping.md's validation), fits the\n"
@@ -244,6 +245,8 @@ static void json_launch(trapeze_json_out *j, const trapeze_group_launch *l,
         trapeze_json_number(j, "sim_cycles", o->sim[i].cycles);
         trapeze_json_number(j, "pred_l2_accesses", o->predicted[i] ? o->pred[i].l2_accesses : NAN);
         trapeze_json_number(j, "sim_l2_accesses", o->sim[i].l2_accesses);
+        trapeze_json_number(j, "pred_dram_reads", o->predicted[i] ? o->pred[i].dram_reads : NAN);
+        trapeze_json_number(j, "sim_dram_reads", o->sim[i].dram_reads);
         trapeze_json_end(j);
     }
     trapeze_json_end(j);
@@ -254,6 +257,7 @@ static void json_launch(trapeze_json_out *j, const trapeze_group_launch *l,
     trapeze_json_number(j, "cycles_error_pct", f->cyc_err);
     trapeze_json_number(j, "gain_uncertainty_pct", o->uncertainty >= 0 ? 100 * o->uncertainty
                                                                        : NAN);
+    trapeze_json_number(j, "dram_contention", o->params.value[TRAPEZE_GROUP_CONTENTION]);
     trapeze_json_end(j);
 }
 
@@ -451,15 +455,19 @@ static trapeze_status prepare(const char *gpu, const launches *ls, int i,
     return s;
 }
 
-/* The errors of the predicted gains over round-robin (the first candidate)
- * of the other candidates against the whole runs:
- * (pred_c / pred_rr) / (sim_c / sim_rr) - 1. */
-static trapeze_status gain_errors(const launch_evidence *e, double out[NGAIN], trapeze_error *err)
+/* One launch's candidates as the model predicts them before the DRAM
+ * contention (an SM queue's time N and the whole GPU's DRAM time Tg), and
+ * their whole runs: what the contention and the gain errors are taken on. */
+typedef struct {
+    double norm[NFIXED], tg[NFIXED], sim[NFIXED];
+} launch_times;
+
+static trapeze_status times_of(const launch_evidence *e, const trapeze_group_params *p,
+                               launch_times *t, trapeze_error *err)
 {
     trapeze_group_model *m = NULL;
-    double pred[NFIXED] = {0};
     trapeze_status s = trapeze_group_create(trapeze_group_problem_graph(e->pb),
-                                            trapeze_group_problem_machine(e->pb), &e->p, &m, err);
+                                            trapeze_group_problem_machine(e->pb), p, &m, err);
     for (int c = 0; !s && c < NFIXED; c++) {
         trapeze_grouping g;
         trapeze_group_eval ev;
@@ -468,12 +476,55 @@ static trapeze_status gain_errors(const launch_evidence *e, double out[NGAIN], t
                                                   &g, err);
         if (!s)
             s = trapeze_group_evaluate(m, &g, &ev, err);
-        pred[c] = ev.cycles;
+        t->norm[c] = ev.t_norm;
+        t->tg[c] = ev.t_gpu_dram;
+        t->sim[c] = e->sim[fixed_row(c)].cycles;
         trapeze_grouping_free(&g);
     }
-    for (int c = 1; !s && c < NFIXED; c++)
-        out[c - 1] = (pred[c] / pred[0]) / (e->sim[fixed_row(c)].cycles / e->sim[0].cycles) - 1;
     trapeze_group_destroy(m);
+    return s;
+}
+
+/* The errors of the predicted gains over round-robin (the first candidate)
+ * of the other candidates against the whole runs, at DRAM contention beta:
+ * (pred_c / pred_rr) / (sim_c / sim_rr) - 1. */
+static void gain_errors(const launch_times *t, double beta, double out[NGAIN])
+{
+    double pred[NFIXED];
+    for (int c = 0; c < NFIXED; c++)
+        pred[c] = trapeze_group_contention_cycles(t->norm[c], t->tg[c], beta);
+    for (int c = 1; c < NFIXED; c++)
+        out[c - 1] = (pred[c] / pred[0]) / (t->sim[c] / t->sim[0]) - 1;
+}
+
+/* The DRAM contention fitted to the whole runs of every launch but `skip`
+ * (-1: all of them). */
+static trapeze_status contention_without(const launch_times *t, int n, int skip, double *beta,
+                                         trapeze_error *err)
+{
+    static double norm[MAX_LAUNCHES * NFIXED], tg[MAX_LAUNCHES * NFIXED],
+        sim[MAX_LAUNCHES * NFIXED];
+    long k = 0;
+    for (int j = 0; j < n; j++)
+        for (int c = 0; j != skip && c < NFIXED; c++, k++) {
+            norm[k] = t[j].norm[c];
+            tg[k] = t[j].tg[c];
+            sim[k] = t[j].sim[c];
+        }
+    return trapeze_group_fit_contention(norm, tg, sim, k, beta, err);
+}
+
+/* Each launch's gain errors at the contention held out from it (fitted to
+ * the others' whole runs), and that contention. */
+static trapeze_status held_out_gain_errors(const launch_times *t, int n, double (*gerr)[NGAIN],
+                                           double *beta, trapeze_error *err)
+{
+    trapeze_status s = TRAPEZE_OK;
+    for (int i = 0; !s && i < n; i++) {
+        s = contention_without(t, n, i, &beta[i], err);
+        if (!s)
+            gain_errors(&t[i], beta[i], gerr[i]);
+    }
     return s;
 }
 
@@ -491,18 +542,17 @@ static double held_out_rms(double (*gerr)[NGAIN], int n, int skip)
     return count ? sqrt(sum / count) : -1;
 }
 
-/* Every launch's gain errors (sub-grid fit against its whole runs). */
-static trapeze_status all_gain_errors(const char *gpu, const launches *ls,
-                                      const trapeze_group_plan *plan,
-                                      const trapeze_sample_log *log, double (*gerr)[NGAIN],
-                                      trapeze_error *err)
+/* Every launch's times (sub-grid fit against its whole runs). */
+static trapeze_status all_times(const char *gpu, const launches *ls,
+                                const trapeze_group_plan *plan, const trapeze_sample_log *log,
+                                launch_times *t, trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
     for (int i = 0; !s && i < ls->n; i++) {
         launch_evidence e;
         s = prepare(gpu, ls, i, plan, log, 1, &e, err);
         if (!s)
-            s = gain_errors(&e, gerr[i], err);
+            s = times_of(&e, &e.p, &t[i], err);
         trapeze_group_problem_destroy(e.pb);
     }
     return s;
@@ -550,24 +600,29 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
                                      const char *out, trapeze_json_out *j, trapeze_error *err)
 {
     static launch_evidence ev[MAX_LAUNCHES];
-    static double gerr[MAX_LAUNCHES][NGAIN];
+    static launch_times t[MAX_LAUNCHES];
+    static double gerr[MAX_LAUNCHES][NGAIN], beta[MAX_LAUNCHES];
     int n = 0;
     trapeze_status s = TRAPEZE_OK;
     for (; !s && n < ls->n; n++)
         s = prepare(gpu, ls, n, plan, log, 1, &ev[n], err);
     for (int i = 0; !s && i < ls->n; i++) {
-        launch_evidence held = ev[i];
-        s = fit_launches(ev, ls->n, i, 0, &held.p, NULL, err);
+        trapeze_group_params held;
+        s = fit_launches(ev, ls->n, i, 0, &held, NULL, err);
         if (!s)
-            s = gain_errors(&held, gerr[i], err);
-        if (!s)
-            print_gain_errors(&ls->l[i], gerr[i]);
+            s = times_of(&ev[i], &held, &t[i], err);
     }
+    if (!s)
+        s = held_out_gain_errors(t, ls->n, gerr, beta, err);
+    for (int i = 0; !s && i < ls->n; i++)
+        print_gain_errors(&ls->l[i], gerr[i]);
     trapeze_group_params p;
     trapeze_fit_report rep;
     memset(&rep, 0, sizeof rep);
     if (!s)
         s = fit_launches(ev, ls->n, -1, 5, &p, &rep, err);
+    if (!s)
+        s = contention_without(t, ls->n, -1, &p.value[TRAPEZE_GROUP_CONTENTION], err);
     if (!s) {
         p.gain_uncertainty = held_out_rms(gerr, ls->n, -1);
         snprintf(p.source, sizeof p.source,
@@ -581,8 +636,11 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
                "%.2f%%\n", fixed_list(", ", ", ", names, sizeof names), ls->n,
                100 * rep.rms_rel_error, rep.cv_mape_pct);
         printf("uncertainty of a predicted gain over rr: %.2f%% (rms of the errors above: "
-               "each launch's whole runs against the constants fitted to the others)\n",
+               "each launch's whole runs against the constants fitted to the others' sub-grids "
+               "and the DRAM contention to the others' whole runs)\n",
                100 * p.gain_uncertainty);
+        printf("DRAM contention: %.4g (fitted to the whole runs of the %d launches)\n",
+               p.value[TRAPEZE_GROUP_CONTENTION], ls->n);
         for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++)
             printf("  %-14s %.6g\n", trapeze_group_param_name((trapeze_group_param)k), p.value[k]);
         fprintf(stderr, "wrote %s\n", out);
@@ -597,18 +655,21 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
 }
 
 /* After the samples: validate decides every launch, each with the
- * uncertainty of a gain held out over the others (at least two others;
+ * uncertainty of a gain and the DRAM contention held out over the others (at
+ * least two others;
  * else the GPU calibration's, `fallback`); calibrate fits one. */
 static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
                              const launches *ls, const trapeze_group_plan *plan,
                              const trapeze_sample_log *log, double margin,
-                             double fallback, const char *fallback_from, const char *out,
-                             const char *csv_path, trapeze_json_out *j, trapeze_error *err)
+                             const trapeze_group_params *fallback, const char *fallback_from,
+                             const char *out, const char *csv_path, trapeze_json_out *j,
+                             trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
     trapeze_csv_out *csv = NULL;
     static launch_figures f[MAX_LAUNCHES];
-    static double gerr[MAX_LAUNCHES][NGAIN];
+    static launch_times t[MAX_LAUNCHES];
+    static double gerr[MAX_LAUNCHES][NGAIN], beta[MAX_LAUNCHES];
     memset(f, 0, sizeof f);
     const int held_out = validate && ls->n >= 3;
     if (!validate && ls->n > 1)
@@ -618,13 +679,20 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
     if (csv_path)
         s = trapeze_csv_create(csv_path, csv_columns, 9, &csv, err);
     if (!s && held_out)
-        s = all_gain_errors(gpu, ls, plan, log, gerr, err);
+        s = all_times(gpu, ls, plan, log, t, err);
+    if (!s && held_out)
+        s = held_out_gain_errors(t, ls->n, gerr, beta, err);
     for (int i = 0; !s && i < ls->n; i++) {
         trapeze_group_outcome o;
         memset(&o, 0, sizeof o);
         launch_evidence e;
         s = prepare(gpu, ls, i, plan, log, validate, &e, err);
-        e.p.gain_uncertainty = held_out ? held_out_rms(gerr, ls->n, i) : fallback;
+        e.p.gain_uncertainty = held_out ? held_out_rms(gerr, ls->n, i)
+                               : fallback ? fallback->gain_uncertainty : -1;
+        /* the whole GPU's DRAM contention: measured on the other launches'
+         * whole runs, else the GPU calibration's (never this launch's) */
+        e.p.value[TRAPEZE_GROUP_CONTENTION] =
+            held_out ? beta[i] : fallback ? fallback->value[TRAPEZE_GROUP_CONTENTION] : 0;
         if (!s)
             s = trapeze_group_decide(e.pb, &e.p, NULL, &e.ev, 0, margin, 0, &o, err);
         if (!s && validate)
@@ -646,9 +714,10 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
             print_launch(&ls->l[i], &o, &f[i]);
             json_launch(j, &ls->l[i], &o, &f[i]);
             if (o.uncertainty >= 0)
-                printf("uncertainty of a predicted gain over rr: %.2f%% (%s)\n",
-                       100 * o.uncertainty, held_out ? "rms over the other launches' whole runs"
-                                                     : fallback_from);
+                printf("uncertainty of a predicted gain over rr: %.2f%% (%s); DRAM contention "
+                       "%.4g\n", 100 * o.uncertainty,
+                       held_out ? "rms over the other launches' whole runs" : fallback_from,
+                       o.params.value[TRAPEZE_GROUP_CONTENTION]);
             else
                 printf("uncertainty of a predicted gain over rr: not measured (no other "
                        "launches, no calibration); the margin alone\n");
@@ -763,11 +832,11 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     trapeze_json_text(json.j, "model", "group");
     /* with fewer than three launches, none held out: the GPU calibration's */
     char cal_path[1024], fallback_from[1100] = "";
-    double fallback = -1;
+    const trapeze_group_params *fallback = NULL;
     trapeze_group_params gp;
     if (!s && validate && cli_group_calibration(gpu_file, cal_path, sizeof cal_path)) {
         s = trapeze_group_params_load(cal_path, &gp, &err);
-        fallback = gp.gain_uncertainty;
+        fallback = &gp;
         snprintf(fallback_from, sizeof fallback_from, "the GPU's calibration %s", cal_path);
     }
     if (!s)

@@ -15,7 +15,8 @@
  *     w1 = 1 while co-resident (Dk <= x - 1), then exp(-(Dk - x + 1) fbar / C1)
  *   L2 (any queue, earlier in launch order, Dr = r_p - r_j >= 1):
  *     w2 = exp(-Dr fresh / (retain2 C2)), fresh: the lines a TB adds to L2
- *     (its footprint less its largest overlap with a TB of smaller id, mean)
+ *     (its footprint less its largest overlap with a TB of smaller id,
+ *     mean; both and C2 in the DRAM reads' unit)
  *   overlap with earlier TBs under weights w:
  *     O(w) = theta max_j w s_pj + (1 - theta) min(f_p, sum_j w s_pj)
  *     (the largest overlap is exact when TBs share one panel, the clipped
@@ -23,7 +24,16 @@
  *   l1_hits   = mu sum_p eta1 O_p(w1)
  *   l2        = mu sum_p (f_p - eta1 O_p(w1))
  *   (mu: L2 accesses per footprint line; a line found in L1 saves them all)
- *   dram      = sum_p nu (f_p - eta2 O_p(w2))
+ *   dram      = sum_p nu (F_p - eta2 O^D_p(w2)), F and O^D in the unit
+ *        the L1 misses in: lines where it fetches whole lines
+ *        (machine.dram_by_lines: an L1 that is not sectored, GTX 480), else
+ *        f's. What two TBs then share in DRAM is every line both touch, not
+ *        the elements both read: a 16 x 16 Jacobi tile reads one element
+ *        per row of a line its left neighbour reads whole, and needs none of
+ *        it from DRAM once the neighbour fetched it; counted in elements, a
+ *        one-SM sub-grid's nu over-predicted the GTX 480's whole Jacobi
+ *        512^2 reads twice. A sectored L1 (V100) misses 32-byte sectors, of
+ *        which the graph knows neither, and elements are the closer there.
  *   Tc = cwave max(1, Q / x) (Q: longest queue; fewer than x TBs run at
  *        once and take one TB's time, not a share of a wave's: latency),
  *   Ts = tsm Q (the same TBs through one SM's own pipelines, its
@@ -36,19 +46,26 @@
  *        queue, the busiest one bounds the launch; so a sub-grid of m
  *        queues, the short samples of sampler/group/group_window.c, and the
  *        whole launch share the constants)
- *   cycles    = max((Tc^q + Ts^q + T2^q + Td^q)^(1/q), Tg), q = 1 / (1 - omega)
+ *   N         = (Tc^q + Ts^q + T2^q + Td^q)^(1/q), q = 1 / (1 - omega)
+ *   cycles    = ((N + Tg) + sqrt((N - Tg)^2 + 4 beta N Tg)) / 2: the larger
+ *        root of (C - N)(C - Tg) = beta N Tg. An SM's queue takes N alone;
+ *        beside a DRAM busy Tg of C cycles its TBs wait on a queue whose
+ *        delay grows as rho / (1 - rho), rho = Tg / C: C - N = beta N Tg /
+ *        (C - Tg). beta 0: max(N, Tg), the floor alone; 1: N + Tg. beta
+ *        (dram_contention) is the GPU's, measured on whole launches: a
+ *        sub-grid's Tg is negligible and says nothing of it.
  *   Tg = (a dram + W) / R: the whole launch's DRAM reads, each a
  *        transfers of 32 bytes (machine.dram_read_transfers: a sector read
  *        moves the DRAM's whole access atom, 64 bytes on the GTX 480), and
  *        its stores' W sectors (written back in whole lines, no atom wasted)
  *        at the GPU's peak DRAM rate R (machine.dram_reads_per_cycle, the
- *        config's, not fitted): a floor, no launch moves its data faster.
+ *        config's, not fitted): no launch moves its data faster.
  *        Td is one queue's memory pipeline; Tg is all queues sharing the
  *        DRAM channels, which a sub-grid of a few SMs never reaches. Not
  *        in the norm: q is fitted to sub-grids, where Tg is negligible, so
  *        it says nothing of how Tg overlaps the rest (in the norm at the
  *        V100's fitted q, Jacobi 512^2, near the floor, was predicted
- *        47% slow). R = 0: no floor.
+ *        47% slow); beta says how it adds. R = 0: no Tg.
  */
 #include <math.h>
 #include <stdio.h>
@@ -60,10 +77,10 @@
 
 const char *const grp_param_names[TRAPEZE_GROUP_NPARAMS] = {
     "mu", "eta1", "eta2", "retain2", "theta", "nu", "cwave_cycles", "tl2_cycles",
-    "tdram_cycles", "overlap", "tsm_cycles"};
-const double grp_param_min[TRAPEZE_GROUP_NPARAMS] = {0.1, 0, 0, 0.01, 0, 0.01, 0, 0, 0, 0, 0};
+    "tdram_cycles", "overlap", "tsm_cycles", "dram_contention"};
+const double grp_param_min[TRAPEZE_GROUP_NPARAMS] = {0.1, 0, 0, 0.01, 0, 0.01, 0, 0, 0, 0, 0, 0};
 const double grp_param_max[TRAPEZE_GROUP_NPARAMS] = {100, 1, 1, 100, 1, 100, 1e9, 1e5, 1e5,
-                                                      0.95, 1e9};
+                                                      0.95, 1e9, 1};
 
 const char *trapeze_group_param_name(trapeze_group_param p)
 {
@@ -84,7 +101,8 @@ void trapeze_group_params_default(trapeze_group_params *p)
 {
     static const double v[TRAPEZE_GROUP_NPARAMS] = {1.0, 0.8, 1.0, 1.0, 0.5,
                                                   1.0, 1000.0, 15.0 / 12, 7.5, 0.5,
-                                                  0.0 /* no SM-throughput term until fitted */};
+                                                  0.0 /* no SM-throughput term until fitted */,
+                                                  0.0 /* no DRAM contention until measured */};
     memset(p, 0, sizeof *p);
     memcpy(p->value, v, sizeof v);
     p->gain_uncertainty = -1;   /* not measured */
@@ -93,8 +111,8 @@ void trapeze_group_params_default(trapeze_group_params *p)
 
 const char *trapeze_group_eval_bound(const trapeze_group_eval *e)
 {
-    if (e->t_gpu_dram > 0 && e->t_gpu_dram >= e->cycles)
-        return "gpu-dram";   /* the floor set the cycles */
+    if (e->t_gpu_dram > 0 && e->t_gpu_dram >= e->t_norm)
+        return "gpu-dram";   /* the whole GPU's DRAM time is the larger */
     const double t[4] = {e->t_compute, e->t_sm, e->t_l2, e->t_dram};
     static const char *const names[4] = {"latency", "sm", "l2", "dram"};
     int best = 0;
@@ -111,22 +129,25 @@ void trapeze_group_destroy(trapeze_group_model *m)
     if (!m)
         return;
     free(m->f);
+    free(m->fd);
     free(m->adj_start);
     free(m->adj_tb);
     free(m->adj_s);
+    free(m->adj_d);
     free(m);
 }
 
 /* Both directions of every edge, grouped by TB (counting sort). */
 static trapeze_status build_adjacency(trapeze_group_model *m, const trapeze_locality_graph *g,
-                                      int by_elements, trapeze_error *err)
+                                      int by_elements, int dram_by_lines, trapeze_error *err)
 {
     long n = m->n, ne = g->n_edges;
     m->adj_start = calloc((size_t)n + 1, sizeof *m->adj_start);
     m->adj_tb = malloc(((size_t)ne * 2 + 1) * sizeof *m->adj_tb);
     m->adj_s = malloc(((size_t)ne * 2 + 1) * sizeof *m->adj_s);
+    m->adj_d = malloc(((size_t)ne * 2 + 1) * sizeof *m->adj_d);
     long *fill = calloc((size_t)n + 1, sizeof *fill);
-    if (!m->adj_start || !m->adj_tb || !m->adj_s || !fill) {
+    if (!m->adj_start || !m->adj_tb || !m->adj_s || !m->adj_d || !fill) {
         free(fill);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping model: out of memory (%ld edges)", ne);
     }
@@ -150,8 +171,11 @@ static trapeze_status build_adjacency(trapeze_group_model *m, const trapeze_loca
         double sh = (double)(by_elements ? ed->shared_elements : ed->shared_lines);
         m->adj_tb[a] = ed->tb_j;
         m->adj_s[a] = sh;
+        double shd = dram_by_lines ? (double)ed->shared_lines : sh;
+        m->adj_d[a] = shd;
         m->adj_tb[b] = ed->tb_i;
         m->adj_s[b] = sh;
+        m->adj_d[b] = shd;
     }
     free(fill);
     return TRAPEZE_OK;
@@ -178,7 +202,8 @@ trapeze_status trapeze_group_create(const trapeze_locality_graph *graph,
     m->p = *p;
     m->writes = (double)graph->store_sectors;
     m->f = malloc((size_t)m->n * sizeof *m->f);
-    if (!m->f) {
+    m->fd = malloc((size_t)m->n * sizeof *m->fd);
+    if (!m->f || !m->fd) {
         trapeze_group_destroy(m);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping model: out of memory");
     }
@@ -192,13 +217,15 @@ trapeze_status trapeze_group_create(const trapeze_locality_graph *graph,
     }
     if (el && el_sum > 0 && ln_sum > 0) {
         m->m.l1_lines *= el_sum / ln_sum;
-        m->m.l2_lines *= el_sum / ln_sum;
+        if (!mach->dram_by_lines)   /* L2 retention is counted in the DRAM's unit (fresh) */
+            m->m.l2_lines *= el_sum / ln_sum;
     }
     m->by_elements = el;
     double sum = 0;
     for (long t = 0; t < m->n; t++) {
         m->f[t] = (double)(el ? graph->elements[t] : graph->lines[t]);
-        if (!(m->f[t] >= 0)) {
+        m->fd[t] = mach->dram_by_lines ? (double)graph->lines[t] : m->f[t];
+        if (!(m->f[t] >= 0) || !(m->fd[t] >= 0)) {
             trapeze_group_destroy(m);
             return trapeze_fail(err, TRAPEZE_EINVAL, "locality graph: TB %ld: footprint %lld lines",
                                 t, graph->lines[t]);
@@ -206,7 +233,7 @@ trapeze_status trapeze_group_create(const trapeze_locality_graph *graph,
         sum += m->f[t];
     }
     m->fbar = sum / (double)m->n;
-    trapeze_status s = build_adjacency(m, graph, el, err);
+    trapeze_status s = build_adjacency(m, graph, el, mach->dram_by_lines, err);
     if (s != TRAPEZE_OK) {
         trapeze_group_destroy(m);
         return s;
@@ -217,9 +244,9 @@ trapeze_status trapeze_group_create(const trapeze_locality_graph *graph,
     for (long t = 0; t < m->n; t++) {
         double most = 0;
         for (long a = m->adj_start[t]; a < m->adj_start[t + 1]; a++)
-            if (m->adj_tb[a] < t && m->adj_s[a] > most)
-                most = m->adj_s[a];
-        fresh += m->f[t] > most ? m->f[t] - most : 0;
+            if (m->adj_tb[a] < t && m->adj_d[a] > most)
+                most = m->adj_d[a];
+        fresh += m->fd[t] > most ? m->fd[t] - most : 0;
     }
     m->fresh = fresh / (double)m->n;
     *out = m;
@@ -281,6 +308,25 @@ static grp_dual pnorm(const grp_dual *times, grp_dual q)
     return gd_exp(gd_div(gd_add(gd_const(lmax), gd_log(s)), q));
 }
 
+/* The larger root of (C - N)(C - Tg) = beta N Tg (trapeze_group_contention_cycles).
+ * At beta 0 exactly max(N, Tg), as before the term, so that a model without
+ * a measured contention predicts the same bytes (its d/dbeta is then 0: one
+ * side only). */
+static grp_dual contention(grp_dual n, grp_dual tg, grp_dual beta)
+{
+    if (!(beta.v > 0) || !(tg.v > 0) || !(n.v > 0))
+        return tg.v > n.v ? tg : n;
+    grp_dual d = gd_sub(n, tg);
+    grp_dual r2 = gd_add(gd_mul(d, d), gd_scale(gd_mul(beta, gd_mul(n, tg)), 4));
+    grp_dual r = gd_exp(gd_scale(gd_log(r2), 0.5));
+    return gd_scale(gd_add(gd_add(n, tg), r), 0.5);
+}
+
+double trapeze_group_contention_cycles(double norm, double t_gpu_dram, double beta)
+{
+    return contention(gd_const(norm), gd_const(t_gpu_dram), gd_const(beta)).v;
+}
+
 /* Beyond this many e-foldings a weight is dropped (below 1e-9). */
 #define MAX_EFOLD 20.7
 
@@ -328,18 +374,20 @@ trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *pa
     grp_dual e2 = gd_div(gd_const(m->fresh / m->m.l2_lines), P[TRAPEZE_GROUP_RETAIN2]);
 
     grp_dual o1_total = gd_const(0), o2_total = gd_const(0);
-    double f_total = 0;
+    double f_total = 0, fd_total = 0;
     /* per queue: footprints and overlaps, for its memory terms */
     grp_dual *o1_q = calloc((size_t)g->n_groups, sizeof *o1_q);
     grp_dual *o2_q = calloc((size_t)g->n_groups, sizeof *o2_q);
     double *f_q = calloc((size_t)g->n_groups, sizeof *f_q);
-    if (!o1_q || !o2_q || !f_q) {
+    double *fd_q = calloc((size_t)g->n_groups, sizeof *fd_q);
+    if (!o1_q || !o2_q || !f_q || !fd_q) {
         free(launch);
         free(rank);
         free(qlen);
         free(o1_q);
         free(o2_q);
         free(f_q);
+        free(fd_q);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping model: out of memory");
     }
     for (long p = 0; p < n; p++) {
@@ -347,7 +395,7 @@ trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *pa
         grp_dual sum2 = gd_const(0), max2 = gd_const(0);
         for (long a = m->adj_start[p]; a < m->adj_start[p + 1]; a++) {
             long j = m->adj_tb[a];
-            double sh = m->adj_s[a];
+            double sh = m->adj_s[a], shd = m->adj_d[a];
             long dk = g->order[p] - g->order[j];
             if (g->group[j] == g->group[p] && dk > 0) {
                 double w = dk <= x - 1 ? 1.0 : exp(-(double)(dk - x + 1) * e1);
@@ -357,14 +405,14 @@ trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *pa
             }
             long dr = rank[p] - rank[j];
             if (dr > 0 && (double)dr * e2.v < MAX_EFOLD) {
-                grp_dual w = gd_scale(gd_exp(gd_scale(e2, -(double)dr)), sh);
+                grp_dual w = gd_scale(gd_exp(gd_scale(e2, -(double)dr)), shd);
                 sum2 = gd_add(sum2, w);
                 if (w.v > max2.v)
                     max2 = w;
             }
         }
         grp_dual o1 = overlap(P[TRAPEZE_GROUP_THETA], gd_const(max1), gd_const(sum1), m->f[p]);
-        grp_dual o2 = overlap(P[TRAPEZE_GROUP_THETA], max2, sum2, m->f[p]);
+        grp_dual o2 = overlap(P[TRAPEZE_GROUP_THETA], max2, sum2, m->fd[p]);
         int q = g->group[p];
         o1_total = gd_add(o1_total, o1);
         o2_total = gd_add(o2_total, o2);
@@ -372,6 +420,8 @@ trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *pa
         o2_q[q] = gd_add(o2_q[q], o2);
         f_total += m->f[p];
         f_q[q] += m->f[p];
+        fd_total += m->fd[p];
+        fd_q[q] += m->fd[p];
     }
     /* the busiest queue's L2 accesses and DRAM reads (first of equals) */
     grp_dual l2_max = gd_const(0), dram_max = gd_const(0);
@@ -379,7 +429,7 @@ trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *pa
         grp_dual l2 = gd_mul(P[TRAPEZE_GROUP_MU],
                              gd_sub(gd_const(f_q[q]), gd_mul(P[TRAPEZE_GROUP_ETA1], o1_q[q])));
         grp_dual dr = gd_mul(P[TRAPEZE_GROUP_NU],
-                             gd_sub(gd_const(f_q[q]), gd_mul(P[TRAPEZE_GROUP_ETA2], o2_q[q])));
+                             gd_sub(gd_const(fd_q[q]), gd_mul(P[TRAPEZE_GROUP_ETA2], o2_q[q])));
         if (l2.v > l2_max.v)
             l2_max = l2;
         if (dr.v > dram_max.v)
@@ -388,6 +438,7 @@ trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *pa
     free(o1_q);
     free(o2_q);
     free(f_q);
+    free(fd_q);
     long qmax = 0;
     for (int k = 0; k < g->n_groups; k++)
         if (qlen[k] > qmax)
@@ -400,8 +451,15 @@ trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *pa
     /* a line a TB need not fetch itself saves every access to it (mu) */
     out->l2 = gd_mul(P[TRAPEZE_GROUP_MU], gd_sub(gd_const(f_total), out->l1_hits));
     out->l1_hits = gd_mul(P[TRAPEZE_GROUP_MU], out->l1_hits);
+    /* every datum comes from DRAM once: no grouping reads less than the
+     * launch's distinct data, about n fresh (the union of pairwise overlaps
+     * credits a TB each earlier share, and under-counted round-robin's
+     * Jacobi 2048^2 reads by 39% where every policy's run reads the same) */
     out->dram = gd_mul(P[TRAPEZE_GROUP_NU],
-                       gd_sub(gd_const(f_total), gd_mul(P[TRAPEZE_GROUP_ETA2], o2_total)));
+                       gd_sub(gd_const(fd_total), gd_mul(P[TRAPEZE_GROUP_ETA2], o2_total)));
+    grp_dual compulsory = gd_scale(P[TRAPEZE_GROUP_NU], (double)n * m->fresh);
+    if (compulsory.v > out->dram.v)
+        out->dram = compulsory;
     out->max_queue = (double)qmax;
     out->waves = qmax > x ? (double)qmax / x : 1.0;
     out->l2_max = l2_max;
@@ -416,9 +474,8 @@ trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *pa
                        : gd_const(0);
     grp_dual q = gd_div(gd_const(1), gd_sub(gd_const(1), P[TRAPEZE_GROUP_OVERLAP]));
     const grp_dual times[GRP_NTIMES] = {out->tc, out->tsm, out->t2, out->td};
-    out->cycles = pnorm(times, q);
-    if (out->tg.v > out->cycles.v)
-        out->cycles = out->tg;
+    out->norm = pnorm(times, q);
+    out->cycles = contention(out->norm, out->tg, P[TRAPEZE_GROUP_CONTENTION]);
     return TRAPEZE_OK;
 }
 
@@ -445,6 +502,7 @@ trapeze_status trapeze_group_evaluate(const trapeze_group_model *m, const trapez
     out->t_l2 = d.t2.v;
     out->t_dram = d.td.v;
     out->t_gpu_dram = d.tg.v;
+    out->t_norm = d.norm.v;
     out->cycles = d.cycles.v;
     copy_grad(out->dl2_dparam, &d.l2);
     copy_grad(out->ddram_dparam, &d.dram);

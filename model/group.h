@@ -19,13 +19,15 @@ TRAPEZE_DUAL_DEFINE(grp_dual, gd, GRP_NVARS)
 struct trapeze_group_model {
     long n;                   /* TBs */
     int grid[3];
-    double *f;                /* footprint per TB (lines, or elements) */
-    double fbar;              /* mean footprint */
+    double *f;                /* footprint per TB (lines, or elements): L1, L2 accesses */
+    double *fd;               /* footprint per TB in lines: DRAM reads */
+    double fbar;              /* mean footprint (f) */
     double fresh;             /* mean lines a TB adds to L2 (see group.c) */
-    int by_elements;          /* f and adj_s in elements, m's capacities converted */
+    int by_elements;          /* f and adj_s in elements, m's L1 capacity converted */
     long *adj_start;          /* CSR adjacency, both directions: n + 1 */
     long *adj_tb;
-    double *adj_s;            /* shared lines */
+    double *adj_s;            /* shared data, f's unit */
+    double *adj_d;            /* shared lines: DRAM reads */
     trapeze_group_machine m;
     trapeze_group_params p;
     double writes;            /* the launch's store sectors (graph->store_sectors) */
@@ -33,7 +35,7 @@ struct trapeze_group_model {
 
 /* The model's outputs as duals (value and d/dparams). */
 typedef struct grp_duals {
-    grp_dual l1_hits, l2, dram, tc, tsm, t2, td, tg, cycles;
+    grp_dual l1_hits, l2, dram, tc, tsm, t2, td, tg, norm, cycles;
     grp_dual l2_max, dram_max;   /* the busiest queue's (what T2 and Td count) */
     double max_queue;
     double waves;                /* max(1, max_queue / x) */

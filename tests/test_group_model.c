@@ -66,7 +66,7 @@ static void test_shared_pair_halves_l2(void)
     small_graph s;
     graph_init(&s, 2, 10);
     edge(&s, 0, 1, 10);
-    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0, 1};
+    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0, 1, 0};
     trapeze_group_params p = exact_params();
     trapeze_group_model *m;
     CHECK_OK(trapeze_group_create(&s.g, &mach, &p, &m, NULL));
@@ -160,7 +160,7 @@ static void test_clique_theta(void)
     edge(&s, 0, 1, 4);
     edge(&s, 0, 2, 4);
     edge(&s, 1, 2, 4);
-    trapeze_group_machine mach = {1, 3, 128, 1e6, 0, 0, 1};
+    trapeze_group_machine mach = {1, 3, 128, 1e6, 0, 0, 1, 0};
     trapeze_group_params p = exact_params();
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 3, 1, NULL));
@@ -187,7 +187,7 @@ static void test_l1_decay_after_residency(void)
     small_graph s;
     graph_init(&s, 2, 10);
     edge(&s, 0, 1, 10);
-    trapeze_group_machine mach = {1, 1, 10, 1e6, 0, 0, 1};
+    trapeze_group_machine mach = {1, 1, 10, 1e6, 0, 0, 1, 0};
     trapeze_group_params p = exact_params();
     trapeze_group_model *m;
     CHECK_OK(trapeze_group_create(&s.g, &mach, &p, &m, NULL));
@@ -210,7 +210,7 @@ static void test_l1_decay_after_residency(void)
 /* Exact gradients: every parameter, three outputs, a random graph and
  * grouping, against central differences. */
 /* rate: the whole GPU's DRAM reads per cycle (0: no whole-GPU term). */
-static void gradients_at(double rate)
+static void gradients_at(double rate, double beta, int by_lines)
 {
     small_graph s;
     graph_init(&s, 40, 0);
@@ -222,7 +222,7 @@ static void gradients_at(double rate)
         for (int j = i + 1; j < 40 && s.g.n_edges < 250; j++)
             if (RND() % 5 == 0)
                 edge(&s, i, j, 1 + (long long)(RND() % 15));
-    trapeze_group_machine mach = {3, 4, 64, 2000, 0, rate, 1};
+    trapeze_group_machine mach = {3, 4, 64, 2000, by_lines, rate, 1, by_lines};
     s.g.store_sectors = 300;   /* Tg about 65,000 cycles at 0.02 a cycle: the floor */
     trapeze_group_params p;
     trapeze_group_params_default(&p);
@@ -236,6 +236,7 @@ static void gradients_at(double rate)
     p.value[TRAPEZE_GROUP_TDRAM] = 3;
     p.value[TRAPEZE_GROUP_OVERLAP] = 0.6;
     p.value[TRAPEZE_GROUP_TSM] = 700;
+    p.value[TRAPEZE_GROUP_CONTENTION] = beta;
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 40, 3, NULL));
     long next[3] = {0, 0, 0};
@@ -249,6 +250,8 @@ static void gradients_at(double rate)
     CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));
     CHECK(e.l1_shared_hits > 0 && e.dram_reads > 0);
     for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++) {
+        if (k == TRAPEZE_GROUP_CONTENTION && beta == 0)
+            continue;   /* at its lower edge: max(N, Tg), one-sided (group.c) */
         trapeze_group_params q = p;
         double h = 1e-6 * (fabs(p.value[k]) + 1e-3);
         trapeze_group_eval hi, lo;
@@ -271,6 +274,10 @@ static void gradients_at(double rate)
         CHECK(fabs(e.dcycles_dparam[TRAPEZE_GROUP_OVERLAP]) > 1e-6);
         CHECK(fabs(e.dcycles_dparam[TRAPEZE_GROUP_TSM]) > 1e-6);
         CHECK(e.t_gpu_dram == 0);
+    } else if (beta > 0) {   /* Tg and the norm together: through both */
+        CHECK(e.cycles > e.t_gpu_dram && e.cycles > e.t_norm);
+        CHECK(fabs(e.dcycles_dparam[TRAPEZE_GROUP_CONTENTION]) > 1e-6);
+        CHECK(fabs(e.dcycles_dparam[TRAPEZE_GROUP_CWAVE]) > 1e-9);
     } else {   /* the floor sets the cycles: through the DRAM constants only */
         CHECK(e.t_gpu_dram == e.cycles);
         CHECK(fabs(e.dcycles_dparam[TRAPEZE_GROUP_RETAIN2]) > 1e-6);
@@ -282,8 +289,9 @@ static void gradients_at(double rate)
 
 static void test_gradients(void)
 {
-    gradients_at(0);
-    gradients_at(0.02);
+    gradients_at(0, 0, 0);
+    gradients_at(0.02, 0, 0);
+    gradients_at(0.02, 0.3, 1);   /* contention, and DRAM reads in lines beside elements */
 }
 
 /* The whole GPU's DRAM: the launch's reads and its stores' sectors at the
@@ -294,7 +302,7 @@ static void test_whole_gpu_dram(void)
     small_graph u;
     graph_init(&u, 2, 10);   /* no sharing: dram = nu (10 + 10) = 20 */
     u.g.store_sectors = 6;
-    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0.5, 1};
+    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0.5, 1, 0};
     trapeze_group_params p = exact_params();
     trapeze_group_model *m;
     CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
@@ -336,6 +344,101 @@ static void test_whole_gpu_dram(void)
     CHECK_NEAR(same.dcycles_dparam[TRAPEZE_GROUP_NU], 400, 1e-9);
     trapeze_grouping_free(&g);
     trapeze_group_destroy(m);
+}
+
+/* DRAM contention: cycles = ((N + Tg) + sqrt((N - Tg)^2 + 4 beta N Tg)) / 2,
+ * max(N, Tg) at beta 0, N + Tg at 1. */
+static void test_contention(void)
+{
+    CHECK(trapeze_group_contention_cycles(100, 60, 0) == 100);
+    CHECK(trapeze_group_contention_cycles(40, 60, 0) == 60);
+    CHECK_NEAR(trapeze_group_contention_cycles(100, 60, 1), 160, 1e-9);
+    /* (160 + sqrt(40^2 + 4 x 0.25 x 6000)) / 2 */
+    CHECK_NEAR(trapeze_group_contention_cycles(100, 60, 0.25), 123.58898943540675, 1e-9);
+    /* the two TBs of test_whole_gpu_dram split over two SMs at 0.1 a cycle:
+     * N = 110, Tg = 260, beta 0.5: (370 + sqrt(150^2 + 2 x 110 x 260)) / 2 */
+    small_graph u;
+    graph_init(&u, 2, 10);
+    u.g.store_sectors = 6;
+    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0.1, 1, 0};
+    trapeze_group_params p = exact_params();
+    p.value[TRAPEZE_GROUP_CONTENTION] = 0.5;
+    trapeze_group_model *m;
+    CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
+    trapeze_grouping g;
+    CHECK_OK(trapeze_grouping_alloc(&g, 2, 2, NULL));
+    set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
+    trapeze_group_eval e;
+    CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));
+    CHECK_NEAR(e.t_norm, 110, 1e-6);
+    CHECK_NEAR(e.t_gpu_dram, 260, 1e-6);
+    CHECK_NEAR(e.cycles, 326.155942134931, 1e-6);
+    CHECK(!strcmp(trapeze_group_eval_bound(&e), "gpu-dram"));
+    trapeze_grouping_free(&g);
+    trapeze_group_destroy(m);
+}
+
+/* DRAM reads in lines (an L1 of whole lines) or in elements: two TBs of 10
+ * lines (320 elements) on two SMs sharing 5 lines but 32 elements (a halo:
+ * one element of each shared line); nu = eta2 = 1, theta 0.5, C2 1e6 lines.
+ * In lines fresh = (10 + 5) / 2 = 7.5, w2 = exp(-7.5 / 1e6), dram = 20 -
+ * 5 w2; in elements C2 is 3.2e7 (32 a line), fresh = (320 + 288) / 2 = 304,
+ * dram = 640 - 32 exp(-304 / 3.2e7). L2 accesses stay in elements. */
+static void test_dram_by_lines(void)
+{
+    small_graph u;
+    graph_init(&u, 2, 10);
+    u.e[u.g.n_edges++] = (trapeze_locality_edge){0, 1, 32, 5};
+    trapeze_group_params p = exact_params();
+    trapeze_grouping g;
+    CHECK_OK(trapeze_grouping_alloc(&g, 2, 2, NULL));
+    set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
+    for (int lines = 0; lines <= 1; lines++) {
+        trapeze_group_machine mach = {2, 2, 128, 1e6, 1, 0, 1, lines};
+        trapeze_group_model *m;
+        CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
+        trapeze_group_eval e;
+        CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));
+        CHECK_NEAR(e.dram_reads, lines ? 15.000037499859376 : 608.000303998556, 1e-9);
+        CHECK_NEAR(e.l2_accesses, 640, 1e-9);   /* apart: no L1 sharing */
+        trapeze_group_destroy(m);
+    }
+    trapeze_grouping_free(&g);
+}
+
+/* The launch's distinct data bound its DRAM reads from below: three TBs of
+ * 10 lines sharing one 6-line panel, on three SMs. The clipped sum (theta 0)
+ * credits the third TB 6 + 6 = 12 clipped to 10 shared lines, dram = 30 - 6 w
+ * - 10 = 14; the distinct lines are 6 + 3 x 4 = 18 = n fresh (fresh: 10, 4,
+ * 4 over 3), so dram = nu 18, d dram / d nu = 18. At theta 1 (the largest
+ * overlap) 30 - 12 w, just above 18, stands. */
+static void test_dram_compulsory(void)
+{
+    small_graph u;
+    graph_init(&u, 3, 10);
+    edge(&u, 0, 1, 6);
+    edge(&u, 0, 2, 6);
+    edge(&u, 1, 2, 6);
+    trapeze_group_machine mach = {3, 2, 128, 1e6, 0, 0, 1, 0};
+    trapeze_group_params p = exact_params();
+    trapeze_grouping g;
+    CHECK_OK(trapeze_grouping_alloc(&g, 3, 3, NULL));
+    set_grouping(&g, (int[]){0, 1, 2}, (long[]){0, 0, 0});
+    for (int t = 0; t <= 1; t++) {
+        p.value[TRAPEZE_GROUP_THETA] = t;
+        trapeze_group_model *m;
+        CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
+        trapeze_group_eval e;
+        CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));
+        if (t == 0) {
+            CHECK_NEAR(e.dram_reads, 18, 1e-12);
+            CHECK_NEAR(e.ddram_dparam[TRAPEZE_GROUP_NU], 18, 1e-12);
+        } else {
+            CHECK(e.dram_reads > 18 && e.dram_reads < 18.001);
+        }
+        trapeze_group_destroy(m);
+    }
+    trapeze_grouping_free(&g);
 }
 
 static void write_text(const char *path, const char *text)
@@ -395,6 +498,9 @@ int main(void)
     test_l1_decay_after_residency();
     test_gradients();
     test_whole_gpu_dram();
+    test_contention();
+    test_dram_by_lines();
+    test_dram_compulsory();
     test_grouping_file();
     return check_report("test_group_model");
 }

@@ -36,6 +36,10 @@ typedef enum {
     TRAPEZE_GROUP_TSM,       /* cycles an SM's own pipelines (schedulers, L1, load/store) take per
                               TB of its queue: co-resident TBs share them (throughput, where
                               cwave is latency) */
+    TRAPEZE_GROUP_CONTENTION, /* beta: how the whole GPU's DRAM time Tg adds to the rest, N:
+                              cycles = ((N + Tg) + sqrt((N - Tg)^2 + 4 beta N Tg)) / 2, 0: max(N,
+                              Tg), 1: N + Tg; a GPU's, measured on whole launches (held out
+                              over launches), never on sub-grids */
     TRAPEZE_GROUP_NPARAMS
 } trapeze_group_param;
 
@@ -77,6 +81,11 @@ typedef struct trapeze_group_machine {
                                       sector) occupies: the DRAM's access atom over
                                       32 (GTX 480: 64-byte atoms, 2; V100: 1);
                                       below 1 (0): 1 */
+    int dram_by_lines;     /* 1: DRAM reads counted in lines whatever by_elements says
+                              (footprints and shares in lines, L2 retention in lines):
+                              an L1 that fetches whole lines from L2 (not sectored)
+                              misses whole lines to DRAM, so two TBs share in DRAM
+                              every line both touch; 0: in by_elements's unit */
 } trapeze_group_machine;
 
 typedef struct trapeze_group_model trapeze_group_model;
@@ -94,16 +103,25 @@ typedef struct trapeze_group_eval {
     double dram_reads;
     double max_queue;        /* TBs in the longest group queue */
     double t_compute, t_sm, t_l2, t_dram;
+    double t_norm;           /* (t_compute^q + t_sm^q + t_l2^q + t_dram^q)^(1/q): an SM's queue */
     double t_gpu_dram;       /* the whole launch's DRAM reads (each its
                                 machine.dram_read_transfers) and writes at the
                                 GPU's peak rate (machine.dram_reads_per_cycle):
-                                the cycles' floor */
-    double cycles;
+                                beside the norm */
+    double cycles;           /* trapeze_group_contention_cycles(t_norm, t_gpu_dram, beta) */
     /* exact gradients in the parameters */
     double dl2_dparam[TRAPEZE_GROUP_NPARAMS];
     double ddram_dparam[TRAPEZE_GROUP_NPARAMS];
     double dcycles_dparam[TRAPEZE_GROUP_NPARAMS];
 } trapeze_group_eval;
+
+/* The cycles of an SM queue's time N beside the whole GPU's DRAM time Tg
+ * under DRAM contention beta in [0, 1]: the larger root of
+ * (C - N)(C - Tg) = beta N Tg, i.e. ((N + Tg) + sqrt((N - Tg)^2 + 4 beta N Tg)) / 2.
+ * A TB waiting on a DRAM busy a fraction Tg / C of the time waits
+ * beta Tg / (C - Tg) longer (a queue's delay grows as rho / (1 - rho)):
+ * beta 0 is max(N, Tg), 1 is N + Tg. */
+double trapeze_group_contention_cycles(double norm, double t_gpu_dram, double beta);
 
 /* Predicts a grouping (n_groups must be the machine's n_sm). */
 trapeze_status trapeze_group_evaluate(const trapeze_group_model *m, const trapeze_grouping *g,
@@ -204,6 +222,15 @@ typedef struct trapeze_group_observation {
 trapeze_status trapeze_group_fit(const trapeze_group_observation *obs, int n, unsigned long mask,
                                  int folds, trapeze_group_params *p, trapeze_fit_report *rep,
                                  trapeze_error *err);
+
+/* The DRAM contention beta in [0, 1] that fits n whole runs best: the
+ * least squares of ln(trapeze_group_contention_cycles(norm[i], tg[i], beta) /
+ * sim[i]) (a grid of 1/200 steps, then golden section within the best
+ * step's neighbours). Points without a DRAM time (tg 0) or a run are
+ * skipped; none left: beta 0. EINVAL on a negative or non-finite value. */
+trapeze_status trapeze_group_fit_contention(const double *norm, const double *tg,
+                                            const double *sim, long n, double *beta,
+                                            trapeze_error *err);
 
 /* A kernel's grouping problem on a GPU (sampler/: the simulator joined to
  * the model): the locality graph and machine of one launch of a built-in
