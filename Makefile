@@ -134,9 +134,10 @@ $(B)/bench/%: bench/%.c bench/bench_common.h $(B)/libtrapeze.a
 # and notebooks.
 # Both build with a job per core (NPROC) unless make was given -j already,
 # and run-tests runs the test groups in parallel (scripts/run-tests.sh).
+# Its last line is its own wall time, the dependencies and the build included.
 test:
-	@scripts/install-deps.sh all
-	@$(MAKE) --no-print-directory run-tests
+	@start=$$(date +%s); scripts/install-deps.sh all && $(MAKE) --no-print-directory run-tests; \
+	    rc=$$?; echo "make test: $$(($$(date +%s) - start)) s wall (dependencies, build and tests)"; exit $$rc
 
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 JOBS_FLAG = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
@@ -159,10 +160,11 @@ bench: all $(BENCH_BIN)
 	@scripts/contention-trends.py --quick --gpu choo-baseline,gtx480,v100 --trapeze $(B)/trapeze
 
 # Each parser's libFuzzer target for FUZZ_SECONDS (default 30), ASan+UBSan;
-# a crash fails with the reproducer's path (scripts/fuzz.sh).
+# a crash fails with the reproducer's path (scripts/fuzz.sh). Its build
+# (the library again, with clang's coverage) takes a job per core too.
 fuzz:
 	@scripts/install-deps.sh fuzz
-	@$(MAKE) --no-print-directory FUZZ=1 fuzz-run
+	@$(MAKE) --no-print-directory $(JOBS_FLAG) FUZZ=1 fuzz-run
 
 fuzz-run: $(FUZZ_BIN)
 	@scripts/fuzz.sh $(B) $(FUZZ_SECONDS)

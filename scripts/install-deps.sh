@@ -1,7 +1,9 @@
 #!/bin/sh
 # Installs the Debian packages Trapeze needs, only those missing.
-# Usage: scripts/install-deps.sh [build|notebooks|python|mpi|fuzz|all]   (default: build)
-# Called by the Makefile before the first build; safe to run again.
+# Usage: scripts/install-deps.sh [build|notebooks|python|mpi|fuzz|all]...   (default: build)
+# Several groups are installed together, with one apt-get update (CI asks
+# for all and fuzz at once). Called by the Makefile before the first build;
+# safe to run again.
 set -eu
 
 build_pkgs="build-essential pkg-config libgsl-dev libnlopt-dev libcsv-dev libinih-dev libmetis-dev liblzma-dev xz-utils"
@@ -12,15 +14,18 @@ notebook_pkgs="jupyter-nbconvert python3-nbconvert python3-ipykernel python3-mat
 mpi_pkgs="libopenmpi-dev openmpi-bin"
 fuzz_pkgs="clang libclang-rt-14-dev"   # libFuzzer and the sanitizers' runtimes (make fuzz)
 
-case "${1:-build}" in
-build) want="$build_pkgs" ;;
-notebooks) want="$notebook_pkgs" ;;
-python) want="$python_pkgs" ;;
-mpi) want="$mpi_pkgs" ;;
-fuzz) want="$fuzz_pkgs" ;;
-all) want="$build_pkgs $notebook_pkgs $mpi_pkgs" ;;
-*) echo "usage: $0 [build|notebooks|python|mpi|fuzz|all]" >&2; exit 2 ;;
-esac
+want=""
+for group in "${@:-build}"; do
+    case $group in
+    build) want="$want $build_pkgs" ;;
+    notebooks) want="$want $notebook_pkgs" ;;
+    python) want="$want $python_pkgs" ;;
+    mpi) want="$want $mpi_pkgs" ;;
+    fuzz) want="$want $fuzz_pkgs" ;;
+    all) want="$want $build_pkgs $notebook_pkgs $mpi_pkgs" ;;
+    *) echo "usage: $0 [build|notebooks|python|mpi|fuzz|all]..." >&2; exit 2 ;;
+    esac
+done
 
 missing=""
 for p in $want; do

@@ -8,8 +8,9 @@
 # that none of them starts last. Each group's output is kept apart; at the
 # end one line per group, in a fixed order, with its wall seconds and its
 # CPU seconds (user + system of everything it ran: what other jobs on the
-# machine do not inflate much), a failure with its last 30 lines, the
-# suite's wall time, and "N passed, N failed".
+# machine do not inflate much), a failure with its last 30 lines, the five
+# groups that took the most CPU, the suite's wall time, and "N passed, N
+# failed".
 # Exits non-zero if any group fails.
 # Usage: scripts/run-tests.sh [BUILD_DIR]
 set -u
@@ -73,12 +74,14 @@ else
 "
 fi
 
-# Started first: the groups that take longest (measured one at a time with
-# nice on two cores: cli_readme 206 s, cli_run 121 s, notebooks, then the
-# calibration tests); the rest fill the other jobs meanwhile.
-slow="tests/cli_readme.sh tests/cli_run.sh notebooks tests/cli_sleep.sh tests/cli_calib_group.sh
-      tests/cli_calib_sleep.sh $B/tests/test_calib_plan tests/cli_compare.sh tests/cli_sim_workload.sh
-      tests/cli_calibrate.sh tests/cli_gz_energy.sh"
+# Started first: the groups that take the most CPU time (the plain build:
+# notebooks, cli_readme, cli_sleep, cli_run, cli_json; the sanitizer build:
+# cli_sleep, cli_progress_commands, cli_gz_energy, cli_calib_group; the CPU
+# column of the last lines below); the rest fill the other jobs meanwhile.
+slow="notebooks tests/cli_readme.sh tests/cli_sleep.sh tests/cli_progress_commands.sh tests/cli_run.sh
+      tests/cli_calib_group.sh tests/cli_gz_energy.sh tests/cli_json.sh tests/cli_python_install.sh
+      tests/cli_calib_sleep.sh python $B/tests/test_calib_plan tests/cli_compare.sh tests/cli_sim_workload.sh
+      tests/cli_calibrate.sh"
 order=""
 for g in $slow; do
     case " $groups " in *" $g "*) order="$order $g" ;; esac
@@ -96,6 +99,7 @@ for g in $groups; do
     c=$(cat "$f.cpu" 2>/dev/null || echo 0)
     busy=$(echo "$busy $s" | awk '{print $1 + $2}')
     cpu=$(echo "$cpu $c" | awk '{print $1 + $2}')
+    echo "$c ${g##*/}" >>"$W/cpu-by-group"
     if [ "$rc" -eq 0 ]; then
         pass=$((pass + 1))
         case $g in
@@ -109,6 +113,9 @@ for g in $groups; do
     fi
 done
 printf '%s' "$skips"
+# the groups to shrink first (CI's log keeps only its last lines)
+sort -rn "$W/cpu-by-group" | head -n 5 | awk '{ printf "%s%s %s s", (NR > 1 ? ", " : "most CPU: "), $2, $1 }
+    END { print "" }'
 echo "$start $(date +%s.%N) $busy $cpu $JOBS" |
     awk '{printf "total: %.0f s wall for %.0f s of groups (%.0f s of CPU), %d at a time\n", $2 - $1, $3, $4, $5}'
 echo "$pass passed, $fail failed"
