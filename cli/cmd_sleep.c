@@ -426,11 +426,11 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
         cli_progress_end(bar, 1);
         if (r->jumped)
             printf("%s: jump sample, the first %.0f cycles (or fewer, capped), then windows "
-                   "of %d cycles whose simulation starts later in the run (%d warm-up) and "
+                   "of %.0f cycles whose simulation starts later in the run (%.0f warm-up) and "
                    "launch ends: %.0f "
                    "cycles recorded, %.0f simulated (%.0f warp instructions, %.1f%% of the "
                    "run's %.0f), standing for %.0f cycles\n", spec, a->window,
-                   TRAPEZE_SLEEP_JUMP_RECORD, TRAPEZE_SLEEP_JUMP_WARM, r->recorded, r->simulated,
+                   r->jump_record, r->jump_warm, r->recorded, r->simulated,
                    r->warp_insts, 100 * r->warp_insts / r->run_insts, r->run_insts, r->cycles);
         else if (r->spread && r->cycles > a->window)
             printf("%s: spread sample, the first %.0f cycles and %.0f in every %.0f after them "

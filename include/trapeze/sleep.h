@@ -191,6 +191,9 @@ typedef struct trapeze_sleep_run {
     double saving[TRAPEZE_PS_SLEEPABLE];
     double penalty[TRAPEZE_PS_SLEEPABLE]; /* stall / (cycles x SMs) */
     double run_insts;       /* the whole run's warp instructions (0: not known) */
+    /* a jump sample's later windows: cycles of warm-up and recorded each
+     * (TRAPEZE_SLEEP_JUMP_WARM and _RECORD, or shrunk under a cap) */
+    double jump_warm, jump_record;
 } trapeze_sleep_run;
 
 /* The job's first window_cycles cycles (0: the whole run) always on, with
@@ -313,6 +316,9 @@ typedef struct trapeze_sleep_vsummary {
     double ratio;                  /* model's simulated saving / best swept's */
     double ks, window_cycles, run_cycles;
     int cut;
+    /* the job's sample and one whole run of it, in warp instructions (the
+     * same on each structure's row) */
+    double sample_insts, run_insts;
 } trapeze_sleep_vsummary;
 
 /* The validation's targets over every (job, structure) of the model's choice. */
@@ -331,6 +337,8 @@ typedef struct trapeze_sleep_targets {
                                       above the sweep's lowest (0): the break-even at work */
     double worst_ratio, worst_saving_error, worst_penalty_error;
     double sample_fraction;        /* windows' warp instructions / the sweep's (<= 5%) */
+    int jobs, quarter_met;         /* jobs; those whose sample is <= 25% of one run */
+    double worst_run_fraction;     /* the largest sample / one run, in warp instructions */
 } trapeze_sleep_targets;
 
 typedef struct trapeze_sleep_validation {
@@ -351,10 +359,12 @@ typedef struct trapeze_sleep_validation {
 
 /* Per job its window and picks, then every whole run of the model's, the
  * seed's and the swept thresholds, in `threads` threads (the same rows for
- * any count); progress(ctx, done, total) counts windows and runs. */
+ * any count); progress(ctx, done, total) counts windows and runs. cap > 0:
+ * each job's sample is trapeze_sleep_window_capped's at that share. */
 trapeze_status trapeze_sleep_validate(const trapeze_config *cfg, const trapeze_power *pw,
                                       const trapeze_sleep_job *jobs, int n, double window_cycles,
-                                      double spread_cycles, double max_penalty, int use_fit,
+                                      double spread_cycles, double cap, double max_penalty,
+                                      int use_fit,
                                       int threads,
                                       void (*progress)(void *ctx, int done, int total),
                                       void *ctx, trapeze_sleep_validation *v,
