@@ -220,9 +220,11 @@ typedef struct trapeze_sleep_run {
  * (0 < cap <= 1) of the run's cycles, as planned at the first window's
  * rate: the whole plan where it fits; else the first window cut at 0.4 cap
  * of the run's warp instructions (where it would cost more), then the most
- * later windows and launch ends that fit 0.8 cap; where not even one later
- * window fits (a run under about 15000 / cap cycles), the spread sample.
- * out->run_insts: the run's warp instructions. */
+ * later windows and launch ends that fit 0.8 cap, their warm-up and
+ * recording halved (up to three times) where not one fits at full length
+ * (a run under about 15000 / cap cycles); where not one fits even so (under
+ * about 1500 / cap), the spread sample. out->run_insts: the run's warp
+ * instructions; out->jump_warm and jump_record: the windows' lengths. */
 trapeze_status trapeze_sleep_window_capped(const trapeze_config *cfg, const trapeze_power *pw,
                                            const trapeze_sleep_job *job, double window_cycles,
                                            double spread_cycles, double cap,
