@@ -82,8 +82,9 @@ static void usage_validate(FILE *out)
 "thresholds meet the budget when simulated and reach >= 99%% of the best\n"
 "swept saving within the budget (a choice over the budget misses); saving\n"
 "within 3 points; penalty within 0.5 points; windows <= 5%% of the sweep's\n"
-"simulated work (warp instructions). A choice over the budget says by how\n"
-"much; last, each mode's energy break-even E_tr/(P_on - P_off) in cycles.\n"
+"simulated work (warp instructions), and each job's <= 25%% of one run (its\n"
+"share printed per job). A choice over the budget says by how much; last,\n"
+"each mode's energy break-even E_tr/(P_on - P_off) in cycles.\n"
 "\n"
 "options:\n"
 "  --gpu, --power, --window, --spread, --max-penalty, --fit\n"
@@ -91,6 +92,8 @@ static void usage_validate(FILE *out)
 "  --no-jump           the spread sample always for the model's thresholds;\n"
 "                      by default (--jump) the jump sample of trapeze sleep\n"
 "                      where it costs under half the run\n"
+"  --cap F             the capped jump sample of trapeze sleep --cap F (at most\n"
+"                      the share F of the run, windows shrunk on short runs)\n"
 "  --threads N         windows and whole runs in N threads (default 1; the\n"
 "                      same bytes for any N)\n"
 "  --csv FILE          one row per job, structure, setting and mode: predicted\n"
@@ -149,6 +152,12 @@ static void json_target(trapeze_json_out *j, const char *name, double value, dou
     trapeze_json_end(j);
 }
 
+/* A job's sample over one whole run of it, in warp instructions. */
+static double run_fraction(const trapeze_sleep_vsummary *s)
+{
+    return s->run_insts > 0 ? s->sample_insts / s->run_insts : 1;
+}
+
 static void json_validation(trapeze_json_out *j, const trapeze_sleep_validation *v)
 {
     trapeze_json_text(j, "gpu", v->gpu);
@@ -177,6 +186,7 @@ static void json_validation(trapeze_json_out *j, const trapeze_sleep_validation 
         trapeze_json_number(j, "ratio", s->ratio);
         trapeze_json_number(j, "ks", s->ks);
         trapeze_json_bool(j, "over_budget", m->sim_penalty > v->max_penalty);
+        trapeze_json_number(j, "sample_run_fraction", run_fraction(s));
         trapeze_json_end(j);
     }
     trapeze_json_end(j);
@@ -189,6 +199,8 @@ static void json_validation(trapeze_json_out *j, const trapeze_sleep_validation 
     json_target(j, "penalty_within_half_point", t->penalty_met, t->rows,
                 t->worst_penalty_error, t->penalty_met == t->rows);
     json_target(j, "samples_fraction", t->sample_fraction, NAN, NAN, t->sample_fraction <= 0.05);
+    json_target(j, "samples_quarter_of_run", t->quarter_met, t->jobs, t->worst_run_fraction,
+                t->quarter_met == t->jobs);
     trapeze_json_end(j);
     trapeze_json_integer(j, "over_budget", t->over_budget);
     trapeze_json_number(j, "sample_warp_instructions", v->sample_insts);
@@ -306,6 +318,14 @@ static void print_validation(const trapeze_sleep_validation *v)
     printf("  samples <= 5%% of the sweep's simulated work: %.2f%% (windows %.0f warp "
            "instructions, %d whole runs %.0f) %s\n", 100 * t->sample_fraction, v->sample_insts,
            v->sweep_runs, v->sweep_insts, t->sample_fraction <= 0.05 ? "MET" : "MISSED");
+    printf("  samples <= 25%% of one run (warp instructions): %d of %d jobs (worst %.1f%%) %s\n",
+           t->quarter_met, t->jobs, 100 * t->worst_run_fraction,
+           t->quarter_met == t->jobs ? "MET" : "MISSED");
+    for (int i = 0; i < v->n_summary; i++)
+        if (v->summary[i].structure == 0)
+            printf("    %s: sample %.1f%% of one run (%.0f of %.0f warp instructions)\n",
+                   v->summary[i].job, 100 * run_fraction(&v->summary[i]),
+                   v->summary[i].sample_insts, v->summary[i].run_insts);
     if (t->over_budget)
         printf("  (%d of the model's choices simulate above the budget, by up to %.2f points)\n",
                t->over_budget, 100 * t->worst_over);
@@ -324,7 +344,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     int validate = !strcmp(cmd, "validate");
     const char *model = NULL, *gpu = NULL, *power = NULL, *window_text = NULL, *spread_text = NULL,
                *penalty_text = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
-               *csv = NULL, *json_path = NULL;
+               *csv = NULL, *json_path = NULL, *cap_text = NULL;
     int fit = 0, no_jump = 0, jump = 0;
     const cli_field cal_fields[] = {
         {"--model", &model, NULL}, {"--gpu", &gpu, NULL}, {"--power", &power, NULL},
@@ -337,7 +357,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
         {"--model", &model, NULL}, {"--gpu", &gpu, NULL}, {"--power", &power, NULL},
         {"--window", &window_text, NULL}, {"--spread", &spread_text, NULL},
         {"--max-penalty", &penalty_text, NULL}, {"--jump", NULL, &jump},
-        {"--no-jump", NULL, &no_jump},
+        {"--no-jump", NULL, &no_jump}, {"--cap", &cap_text, NULL},
         {"--fit", NULL, &fit}, {"--threads", &threads_text, NULL}, {"--csv", &csv, NULL},
         {"--json", &json_path, NULL}, {NULL, NULL, NULL}};
     const char *ops[MAX_JOBS];
@@ -361,6 +381,11 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
         return cli_usage_error(cmd, "--gpu NAME|FILE is required");
     if (jump && no_jump)
         return cli_usage_error(cmd, "--jump and --no-jump: one or the other");
+    double cap = 0;
+    if (cap_text && (!trapeze_parse_double(cap_text, &cap) || !(cap > 0 && cap <= 1)))
+        return cli_usage_error(cmd, "--cap %s: expected a fraction in (0, 1]", cap_text);
+    if (cap > 0 && no_jump)
+        return cli_usage_error(cmd, "--cap is for a jump sample: not with --no-jump");
     double stride = cli_sleep_stride(spread, !no_jump);
     static trapeze_sleep_job jobs[MAX_JOBS];
     int n = 0;
@@ -407,7 +432,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     cli_progress bar = {.prefix = validate ? "validate" : "calibrate"};
     if (!s && validate) {
         trapeze_sleep_validation v;
-        s = trapeze_sleep_validate(cfg, &pw, jobs, n, window, stride, budget, fit,
+        s = trapeze_sleep_validate(cfg, &pw, jobs, n, window, stride, cap, budget, fit,
                                    (int)threads, run_progress, &bar, &v, &err);
         if (!s && csv)
             s = trapeze_sleep_validation_write_csv(&v, csv, &err);

@@ -81,8 +81,10 @@ static void usage(FILE *out)
 "  --cap F              a jump sample of at most the share F of the run (0.25:\n"
 "                       a quarter), planned at the first window's rate: fewer\n"
 "                       windows and ends, the first window shortened, where\n"
-"                       the whole plan costs more; a run too short for one\n"
-"                       window takes the spread sample (docs/sleep.md)\n"
+"                       the whole plan costs more; on a short run the windows\n"
+"                       halved (to 500 + 250 cycles at least); a run too\n"
+"                       short even then takes the spread sample\n"
+"                       (docs/sleep.md)\n"
 "  --no-jump            the spread sample always\n"
 "  --spread N           the spread sample: then a window of N/5 cycles in every\n"
 "                       N cycles to the run's end; a period counts if it\n"
@@ -426,11 +428,11 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
         cli_progress_end(bar, 1);
         if (r->jumped)
             printf("%s: jump sample, the first %.0f cycles (or fewer, capped), then windows "
-                   "of %d cycles whose simulation starts later in the run (%d warm-up) and "
+                   "of %.0f cycles whose simulation starts later in the run (%.0f warm-up) and "
                    "launch ends: %.0f "
                    "cycles recorded, %.0f simulated (%.0f warp instructions, %.1f%% of the "
                    "run's %.0f), standing for %.0f cycles\n", spec, a->window,
-                   TRAPEZE_SLEEP_JUMP_RECORD, TRAPEZE_SLEEP_JUMP_WARM, r->recorded, r->simulated,
+                   r->jump_record, r->jump_warm, r->recorded, r->simulated,
                    r->warp_insts, 100 * r->warp_insts / r->run_insts, r->run_insts, r->cycles);
         else if (r->spread && r->cycles > a->window)
             printf("%s: spread sample, the first %.0f cycles and %.0f in every %.0f after them "

@@ -92,6 +92,27 @@ for s in l1d l2 rf; do
            END { printf "%.4f", m / b }' "$D/v.csv")
     [ "$ratio" = "$want" ] || fail "$s ratio printed $ratio, from the CSV $want"
 done
+# each job's sample as a share of one run: here the spread sample, which
+# simulates the whole run (sleep --whole's warp instructions): 100%
+whole=$("$T" sleep --gpu gtx480 $J2 --whole --csv "$D/w.csv" 2>/dev/null | head -1 \
+        | sed -n 's/.*cycles (\([0-9]*\) warp instructions).*/\1/p')
+grep -q "^    $J2: sample 100.0% of one run ($whole of $whole warp instructions)$" "$D/vout" \
+    || fail "per-job sample share (run $whole): $(grep "$J2: sample" "$D/vout")"
+grep -q "^  samples <= 25% of one run (warp instructions): 0 of 1 jobs (worst 100.0%) MISSED$" \
+    "$D/vout" || fail "quarter target: $(grep "of one run (warp" "$D/vout")"
+# capped (--cap 0.25): the jump sample of trapeze sleep --cap 0.25, its
+# windows shrunk to 500 + 250 cycles on this 9990-cycle run: 1045 of the
+# run's 5312 warp instructions, 19.7%, printed as sleep prints it
+"$T" validate --model sleep --gpu gtx480 --cap 0.25 "$J2" >"$D/vcap" 2>"$D/err" \
+    || fail "validate --cap: $(cat "$D/err")"
+"$T" sleep --gpu gtx480 $J2 --cap 0.25 --csv "$D/w.csv" 2>/dev/null | head -1 >"$D/scap"
+grep -q "windows of 250 cycles .*(500 warm-up).*(1045 warp instructions, 19.7% of the run's $whole)" \
+    "$D/scap" || fail "sleep --cap 0.25: $(cat "$D/scap")"
+grep -q "^    $J2: sample 19.7% of one run (1045 of $whole warp instructions)$" "$D/vcap" \
+    && grep -q "^  samples <= 25% of one run (warp instructions): 1 of 1 jobs (worst 19.7%) MET$" \
+    "$D/vcap" || fail "validate --cap 0.25 share: $(grep "of one run" "$D/vcap")"
+expect_failure "bad cap" "--cap 2: expected a fraction in (0, 1]" "$D/x.csv" "$T" validate \
+    --model sleep --gpu gtx480 --cap 2 --csv "$D/x.csv"
 # the generic help of both commands names the sleep model and its own help
 for c in calibrate validate; do
     h=$("$T" $c --help | tr '\n' ' ' | tr -s ' ')

@@ -5,7 +5,9 @@
  * order, one per n-th), the long periods put back into a histogram
  * with their number and cycles kept, past SIM_JUMP_LONG, and the warp
  * tails of a launch end: told from the other dead periods by the marked
- * histogram and stretched to whole blocks (worked out by hand).
+ * histogram and stretched to whole blocks (worked out by hand), and how
+ * many windows of what length a capped plan fits (a short run's windows
+ * halved until one fits).
  */
 #include <string.h>
 
@@ -164,8 +166,35 @@ static void test_add_dead(void)
     CHECK_NEAR(trapeze_idle_hist_periods(&h, TRAPEZE_NEXT_READ), 0, 0);
 }
 
+/* A plan's cycles as jump_run.c prices it, for a run of 16911 cycles (GTX
+ * 480 Jacobi 512x512) whose first window took 1700: each later window its
+ * warm-up and recording (4000 + 2000 at scale 1), each launch end 2500
+ * cycles at any scale (its start is placed by the launch's work). */
+static double jacobi_plan(const void *ctx, int windows, int ends, double scale)
+{
+    (void)ctx;
+    return 1700 + windows * 6000 * scale + ends * 2500;
+}
+
+static void test_fit(void)
+{
+    int w = -1, e = -1;
+    /* a cap of 0.25: 0.8 x 0.25 x 16911 = 3382.2 cycles. 6000 and 3000 do
+     * not fit after 1700; 1500 does, once (3200), with no launch end (5700) */
+    CHECK(sim_jump_fit(jacobi_plan, NULL, 8, 1, 3382.2, &w, &e) == 0.25);
+    CHECK(w == 1 && e == 0);
+    /* a cap of 1: 13528.8 cycles: at full length one window and the end
+     * (10200; two windows 13700 do not fit) */
+    CHECK(sim_jump_fit(jacobi_plan, NULL, 8, 1, 13528.8, &w, &e) == 1);
+    CHECK(w == 1 && e == 1);
+    /* under 1700 + 750 (three halvings) nothing fits */
+    CHECK(sim_jump_fit(jacobi_plan, NULL, 8, 1, 2449, &w, &e) == 0);
+    CHECK(sim_jump_fit(jacobi_plan, NULL, 8, 1, 2450, &w, &e) == 0.125 && w == 1 && e == 0);
+}
+
 int main(void)
 {
+    test_fit();
     test_start();
     test_place();
     test_add_long();

@@ -3,7 +3,8 @@
  * trapeze_sleep_validation_targets) on rows made by hand: a model choice
  * that simulates over the budget misses the "within the budget and >= 99%
  * of the best swept saving" target even where it saves more than the best
- * swept setting within the budget.
+ * swept setting within the budget; the quarter-of-a-run target counts
+ * each job once (its l1d row), by the share of one run its sample cost.
  */
 #include <string.h>
 
@@ -73,8 +74,37 @@ static void test_over_budget_misses(void)
     CHECK_NEAR(v.targets.worst_point_gap, 0.015, 1e-12);
 }
 
+static void test_quarter_of_run(void)
+{
+    /* three rows of one job (l1d, l2, rf) and one of another (l1d): the
+     * first's sample 30 of 120 warp instructions (25%: met), the second's
+     * 26 of 100 (26%: missed); the l2 and rf rows are not counted again */
+    trapeze_sleep_vrow rows[1] = {row("model", 0.5, 0)};
+    trapeze_sleep_vsummary sm[4];
+    memset(sm, 0, sizeof sm);
+    const int structure[4] = {0, 1, 2, 0};
+    const double insts[4] = {30, 30, 30, 26}, run[4] = {120, 120, 120, 100};
+    for (int i = 0; i < 4; i++) {
+        sm[i].structure = structure[i];
+        sm[i].best = -1;
+        sm[i].sample_insts = insts[i];
+        sm[i].run_insts = run[i];
+    }
+    trapeze_sleep_validation v;
+    memset(&v, 0, sizeof v);
+    v.max_penalty = 0.01;
+    v.rows = rows;
+    v.n_rows = 1;
+    v.summary = sm;
+    v.n_summary = 4;
+    trapeze_sleep_validation_targets(&v);
+    CHECK(v.targets.jobs == 2 && v.targets.quarter_met == 1);
+    CHECK_NEAR(v.targets.worst_run_fraction, 0.26, 1e-12);
+}
+
 int main(void)
 {
     test_over_budget_misses();
+    test_quarter_of_run();
     return check_report("test_sleep_validate");
 }

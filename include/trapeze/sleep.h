@@ -191,6 +191,9 @@ typedef struct trapeze_sleep_run {
     double saving[TRAPEZE_PS_SLEEPABLE];
     double penalty[TRAPEZE_PS_SLEEPABLE]; /* stall / (cycles x SMs) */
     double run_insts;       /* the whole run's warp instructions (0: not known) */
+    /* a jump sample's later windows: cycles of warm-up and recorded each
+     * (TRAPEZE_SLEEP_JUMP_WARM and _RECORD, or shrunk under a cap) */
+    double jump_warm, jump_record;
 } trapeze_sleep_run;
 
 /* The job's first window_cycles cycles (0: the whole run) always on, with
@@ -217,9 +220,11 @@ typedef struct trapeze_sleep_run {
  * (0 < cap <= 1) of the run's cycles, as planned at the first window's
  * rate: the whole plan where it fits; else the first window cut at 0.4 cap
  * of the run's warp instructions (where it would cost more), then the most
- * later windows and launch ends that fit 0.8 cap; where not even one later
- * window fits (a run under about 15000 / cap cycles), the spread sample.
- * out->run_insts: the run's warp instructions. */
+ * later windows and launch ends that fit 0.8 cap, their warm-up and
+ * recording halved (up to three times) where not one fits at full length
+ * (a run under about 15000 / cap cycles); where not one fits even so (under
+ * about 1500 / cap), the spread sample. out->run_insts: the run's warp
+ * instructions; out->jump_warm and jump_record: the windows' lengths. */
 trapeze_status trapeze_sleep_window_capped(const trapeze_config *cfg, const trapeze_power *pw,
                                            const trapeze_sleep_job *job, double window_cycles,
                                            double spread_cycles, double cap,
@@ -313,6 +318,9 @@ typedef struct trapeze_sleep_vsummary {
     double ratio;                  /* model's simulated saving / best swept's */
     double ks, window_cycles, run_cycles;
     int cut;
+    /* the job's sample and one whole run of it, in warp instructions (the
+     * same on each structure's row) */
+    double sample_insts, run_insts;
 } trapeze_sleep_vsummary;
 
 /* The validation's targets over every (job, structure) of the model's choice. */
@@ -331,6 +339,8 @@ typedef struct trapeze_sleep_targets {
                                       above the sweep's lowest (0): the break-even at work */
     double worst_ratio, worst_saving_error, worst_penalty_error;
     double sample_fraction;        /* windows' warp instructions / the sweep's (<= 5%) */
+    int jobs, quarter_met;         /* jobs; those whose sample is <= 25% of one run */
+    double worst_run_fraction;     /* the largest sample / one run, in warp instructions */
 } trapeze_sleep_targets;
 
 typedef struct trapeze_sleep_validation {
@@ -351,10 +361,12 @@ typedef struct trapeze_sleep_validation {
 
 /* Per job its window and picks, then every whole run of the model's, the
  * seed's and the swept thresholds, in `threads` threads (the same rows for
- * any count); progress(ctx, done, total) counts windows and runs. */
+ * any count); progress(ctx, done, total) counts windows and runs. cap > 0:
+ * each job's sample is trapeze_sleep_window_capped's at that share. */
 trapeze_status trapeze_sleep_validate(const trapeze_config *cfg, const trapeze_power *pw,
                                       const trapeze_sleep_job *jobs, int n, double window_cycles,
-                                      double spread_cycles, double max_penalty, int use_fit,
+                                      double spread_cycles, double cap, double max_penalty,
+                                      int use_fit,
                                       int threads,
                                       void (*progress)(void *ctx, int done, int total),
                                       void *ctx, trapeze_sleep_validation *v,

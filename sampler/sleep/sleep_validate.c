@@ -72,7 +72,7 @@ typedef struct {
     const trapeze_config *cfg;
     const trapeze_power *pw;
     const trapeze_sleep_job *jobs;
-    double clock_hz, window, spread, budget;
+    double clock_hz, window, spread, cap, budget;
     int use_fit;
     vjob *vj;
     vtask *task;
@@ -88,9 +88,12 @@ static trapeze_status window_task(void *arg, int k, trapeze_error *err)
     vctx *c = arg;
     vjob *vj = &c->vj[k];
     trapeze_sleep_run *win = malloc(sizeof *win);
-    trapeze_status s = win ? trapeze_sleep_window(c->cfg, c->pw, &c->jobs[k], c->window,
-                                                  c->spread, win, err)
-                           : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    trapeze_status s = !win ? trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory")
+                       : c->cap > 0 ? trapeze_sleep_window_capped(c->cfg, c->pw, &c->jobs[k],
+                                                                  c->window, c->spread, c->cap,
+                                                                  win, err)
+                                    : trapeze_sleep_window(c->cfg, c->pw, &c->jobs[k], c->window,
+                                                           c->spread, win, err);
     if (!s) {
         vj->insts = win->warp_insts;
         vj->cycles = win->cycles;
@@ -231,6 +234,9 @@ static void summarize(vctx *c, int n)
             sm->model = k;
             sm->seed = k + 1;
             sm->run_cycles = v->rows[k].sim_cycles;
+            /* any whole run of the job issues the same warp instructions */
+            sm->sample_insts = c->vj[t->job].insts;
+            sm->run_insts = c->row_insts[k];
             if (c->vj[t->job].jumped && t->x == 0)
                 v->jump_runs += sm->run_cycles;
             sm->best = -1;
@@ -248,7 +254,8 @@ static void summarize(vctx *c, int n)
 
 trapeze_status trapeze_sleep_validate(const trapeze_config *cfg, const trapeze_power *pw,
                                       const trapeze_sleep_job *jobs, int n, double window_cycles,
-                                      double spread_cycles, double max_penalty, int use_fit,
+                                      double spread_cycles, double cap, double max_penalty,
+                                      int use_fit,
                                       int threads,
                                       void (*progress)(void *ctx, int done, int total),
                                       void *ctx, trapeze_sleep_validation *v,
@@ -262,7 +269,7 @@ trapeze_status trapeze_sleep_validate(const trapeze_config *cfg, const trapeze_p
     snprintf(v->gpu, sizeof v->gpu, "%s", gpu.name);
     v->max_penalty = max_penalty;
     vctx c = {.cfg = cfg, .pw = pw, .jobs = jobs, .clock_hz = gpu.core_clock_hz,
-              .window = window_cycles, .spread = spread_cycles, .budget = max_penalty,
+              .window = window_cycles, .spread = spread_cycles, .cap = cap, .budget = max_penalty,
               .use_fit = use_fit, .v = v, .progress = progress, .progress_ctx = ctx};
     v->summary = calloc((size_t)(n ? n : 1) * TRAPEZE_PS_SLEEPABLE, sizeof *v->summary);
     c.vj = calloc((size_t)(n ? n : 1), sizeof *c.vj);
@@ -317,6 +324,13 @@ void trapeze_sleep_validation_targets(trapeze_sleep_validation *v)
         if (sm->structure != TRAPEZE_PS_RF) {
             t->cache_rows++;
             t->cache_above_floor += m->n_modes > 0 && m->theta[0] > 0;
+        }
+        if (sm->structure == 0) {   /* once per job */
+            double f = sm->run_insts > 0 ? sm->sample_insts / sm->run_insts : 1;
+            t->jobs++;
+            t->quarter_met += f <= 0.25;
+            if (f > t->worst_run_fraction)
+                t->worst_run_fraction = f;
         }
         if (sm->ratio < t->worst_ratio)
             t->worst_ratio = sm->ratio;

@@ -1,7 +1,7 @@
 /*
- * jump.c - where a jump sample's windows start, how the long
- * periods they cannot time go back into a histogram and the warp tails a
- * launch end stands for (jump.h).
+ * jump.c - where a jump sample's windows start, how many fit a cap and
+ * how long, how the long periods they cannot time go back into a histogram
+ * and the warp tails a launch end stands for (jump.h).
  */
 #include <math.h>
 
@@ -21,6 +21,26 @@ void sim_jump_start(const sim_jump_launch *l, double g, long *first_block,
     long trip = (long)floor(u - (double)wave * (double)trips);
     *first_block = wave * conc;
     *first_trip = trip < trips ? trip : trips - 1;
+}
+
+double sim_jump_fit(double (*cost)(const void *ctx, int windows, int ends, double scale),
+                    const void *ctx, int max_windows, int max_ends, double budget,
+                    int *windows, int *ends)
+{
+    double scale = 1;
+    for (int halve = 0; halve <= SIM_JUMP_HALVINGS; halve++, scale /= 2) {
+        int best = -1;
+        for (int w = max_windows; w >= 1; w--)
+            for (int e = max_ends; e >= 0; e--)
+                if (w + e > best && cost(ctx, w, e, scale) <= budget) {
+                    best = w + e;
+                    *windows = w;
+                    *ends = e;
+                }
+        if (best >= 0)
+            return scale;
+    }
+    return 0;
 }
 
 double sim_jump_place(double from, int k, int n)

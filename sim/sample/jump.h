@@ -31,6 +31,19 @@
 #define SIM_JUMP_DEAR 0.5
 #define SIM_JUMP_BUDGET 0.8
 #define SIM_JUMP_FIRST 0.4
+/* On a run too short for one full-length window within the cap, the
+ * windows' warm-up and recording are halved, at most this many times
+ * (4000 + 2000 cycles down to 500 + 250) */
+#define SIM_JUMP_HALVINGS 3
+
+/* A capped plan: the most windows, later windows (1..max_windows) before
+ * launch ends (0..max_ends), whose cycles cost(ctx, windows, ends, scale)
+ * fit `budget`, the windows at full length (scale 1) or, where none fits,
+ * shrunk by halves (1/2, 1/4, ... SIM_JUMP_HALVINGS times). Returns the
+ * scale, with *windows and *ends; 0 where not one window fits. */
+double sim_jump_fit(double (*cost)(const void *ctx, int windows, int ends, double scale),
+                    const void *ctx, int max_windows, int max_ends, double budget,
+                    int *windows, int *ends);
 
 /* One launch of the run, as the sample places windows in it. */
 typedef struct sim_jump_launch {

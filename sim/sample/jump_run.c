@@ -104,12 +104,12 @@ static int end_launch(int n, int ends, int sampled, int e)
  * from where its start can be placed (a persistent stencil's outer loop has
  * one trip per two stages: its end window may be half the run). */
 static double plan_cycles(const sim_jump_ctx *jc, int ends, double t, double ipc, int windows,
-                          int sampled)
+                          int sampled, double scale)
 {
-    double planned = t + windows * (SIM_JUMP_WARM + SIM_JUMP_RECORD);
+    double planned = t + windows * (jc->warm + jc->record) * scale;
     for (int e = 0; e < sampled; e++) {
         const sim_jump_launch *L = &jc->launch[end_launch(jc->n, ends, sampled, e)];
-        double g = L->insts > 0 ? 1 - (SIM_JUMP_WARM + SIM_JUMP_END) * ipc / L->insts : 0;
+        double g = L->insts > 0 ? 1 - (jc->warm + jc->end_rec) * scale * ipc / L->insts : 0;
         long fb, ft, conc = L->concurrent > 0 ? L->concurrent : 1, trips = L->trips > 1 ? L->trips : 1;
         sim_jump_start(L, g > 0 ? g : 0, &fb, &ft);
         double waves = (double)((L->blocks + conc - 1) / conc);
@@ -117,6 +117,19 @@ static double plan_cycles(const sim_jump_ctx *jc, int ends, double t, double ipc
         planned += (1 - from) * L->insts / ipc;
     }
     return planned;
+}
+
+/* What sim_jump_fit prices: a plan of the run as the first window left it. */
+typedef struct {
+    const sim_jump_ctx *jc;
+    int ends;
+    double t, ipc;
+} plan_price;
+
+static double plan_cost(const void *ctx, int windows, int ends, double scale)
+{
+    const plan_price *p = ctx;
+    return plan_cycles(p->jc, p->ends, p->t, p->ipc, windows, ends, scale);
 }
 
 /* Once the first window is over (at cycle t of launch l): whether a jump
@@ -149,25 +162,23 @@ int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k
     /* uncapped: the whole plan where it costs under half the run, else the
      * run simulated through (the spread sample). Capped: the whole plan
      * within the cap, else the most windows that fit SIM_JUMP_BUDGET of it,
-     * the later windows first (one at least), then the launch ends; where
-     * not even one later window fits, the spread sample */
+     * the later windows first (one at least), then the launch ends, the
+     * windows shrunk by halves where none fits at full length (a short
+     * run); where not even one fits so, the spread sample */
     jc->windows = SIM_JUMP_WINDOWS;
     jc->ends = sampled;
-    double whole = plan_cycles(jc, ends, t, ipc, SIM_JUMP_WINDOWS, sampled);
+    double whole = plan_cycles(jc, ends, t, ipc, SIM_JUMP_WINDOWS, sampled, 1);
     if (!(jc->cap > 0) && !(whole < SIM_JUMP_DEAR * run))
         return 0;
     if (jc->cap > 0 && !(whole <= jc->cap * run)) {
-        int best = -1;
-        for (int w = SIM_JUMP_WINDOWS; w >= 1; w--)
-            for (int e = sampled; e >= 0; e--)
-                if (w + e > best &&
-                    plan_cycles(jc, ends, t, ipc, w, e) <= SIM_JUMP_BUDGET * jc->cap * run) {
-                    best = w + e;
-                    jc->windows = w;
-                    jc->ends = e;
-                }
-        if (best < 0)
+        plan_price p = {jc, ends, t, ipc};
+        double scale = sim_jump_fit(plan_cost, &p, SIM_JUMP_WINDOWS, sampled,
+                                    SIM_JUMP_BUDGET * jc->cap * run, &jc->windows, &jc->ends);
+        if (!(scale > 0))
             return 0;
+        jc->warm *= scale;
+        jc->record *= scale;
+        jc->end_rec *= scale;
     }
     /* the first window's periods still open: their idle cycles so far */
     for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
@@ -220,7 +231,7 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
     int nw = 0;
     for (int e = 0; e < sampled; e++) {
         int i = end_launch(jc->n, ends, sampled, e);
-        double left = (SIM_JUMP_WARM + SIM_JUMP_END) * ipc;
+        double left = (jc->warm + jc->end_rec) * ipc;
         double g = jc->launch[i].insts > 0 ? 1 - left / jc->launch[i].insts : 0;
         win[nw].at = cum[i] + (g > 0 ? g : 0) * jc->launch[i].insts;
         win[nw].launch = i;

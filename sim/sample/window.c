@@ -145,14 +145,20 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
                 jc->opt = opt;
                 jc->job = j;
                 jc->cap = cap;
+                jc->warm = SIM_JUMP_WARM;
+                jc->record = SIM_JUMP_RECORD;
+                jc->end_rec = SIM_JUMP_END;
             }
             s = acc && (jc || !jump) ? sim_sleep_run_spread(g, &k, spread, out, acc, jc, err)
                                      : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
             out->jumped = jc && jc->jumped;
             if (!out->jumped)
                 out->simulated = out->cycles;
-            if (out->jumped)   /* the run's work, counted at the jump decision */
+            if (out->jumped) {   /* the run's work, counted at the jump decision */
                 out->run_insts = jc->total_insts;
+                out->jump_warm = jc->warm;
+                out->jump_record = jc->record;
+            }
             for (int u = 0; jc && u < TRAPEZE_SLEEP_NUNITS; u++) {
                 free(jc->acc->unused[u]);
                 free(jc->acc->first_open[u]);
