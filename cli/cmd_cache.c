@@ -30,7 +30,8 @@ static void usage(FILE *f)
             "\n"
             "  --gpu FILE          GPU configuration (a file, folder, comma list or preset)\n"
             "  --window N          warp instructions per launch in a sample, each launch\n"
-            "                      alone on a fresh GPU (default 40000)\n"
+            "                      alone on a fresh GPU (default 40000); a launch of fewer\n"
+            "                      than 2N runs to its end\n"
             "  --verify            also simulate each policy's whole run: its speed-up and\n"
             "                      how far the choice is behind the fastest\n" CLI_JSON_HELP
             "  --quiet             no table on stdout\n");

@@ -10,8 +10,9 @@
  * slowest SM's pace: the policies change the cycles, never the
  * instructions, and a one-wave launch ends with its slowest SM) and the
  * tie rule (the simpler policy
- * unless a later one is faster by more than the margin). Must not simulate
- * (the samples are sampler/cache/'s) nor know the policies' options
+ * unless a later one is faster by more than the margin), and where a
+ * sample's window ends in a launch (trapeze_cache_launch_window). Must
+ * not simulate (the samples are sampler/cache/'s) nor know the policies' options
  * beyond their names and config lines.
  */
 #include <stddef.h>
@@ -40,6 +41,14 @@ const char *trapeze_cache_policy_name(trapeze_cache_policy p)
 const char *trapeze_cache_policy_options(trapeze_cache_policy p)
 {
     return p >= 0 && p < TRAPEZE_CACHE_POLICIES ? policies[p].options : "";
+}
+
+unsigned long long trapeze_cache_launch_window(double launch_insts, unsigned long long window)
+{
+    /* a window that stops short of the end leaves out a tail whose
+     * requests (the last rows' misses) can be what tells the policies
+     * apart; running to the end costs under one window more */
+    return window && launch_insts > 0 && launch_insts < 2.0 * (double)window ? 0 : window;
 }
 
 void trapeze_cache_model_init(trapeze_cache_model *m)

@@ -52,6 +52,11 @@ trapeze_status sim_launch_run_until(sim_launch *l, uint64_t cycle, trapeze_error
 trapeze_status sim_launch_run_until_insts(sim_launch *l, uint64_t warp_insts,
                                           trapeze_error *err);
 
+/* Warp instructions of a program kernel, counted by interpreting every
+ * warp of every block (a spin loop taken once; sim/sample/jump_run.c);
+ * 0 for another source. */
+double sim_sleep_count_insts(const sim_kernel *k);
+
 /* The sleep model's sample of job j, every structure always on: the first
  * window_cycles of the run (0: the whole run); with spread_cycles > 0 the
  * spread sample of that stride, < 0 a jump sample where it costs under half

@@ -18,6 +18,19 @@ get() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(ev
     "[False, True, True, True, False, True, True]" ] || fail "matmul: policies sampled"
 grep -q "^none .*<- chosen$" "$D/mm.txt" || fail "matmul text: $(cat "$D/mm.txt")"
 
+# Where a sample's window ends: matmul n=64's one launch is 41,728 warp
+# instructions; a window of 30,000 would leave 11,728, less than one more
+# window, so the samples run it to its end; one of 20,000 leaves 21,728 and
+# stops there (its first cycle at or past 20,000).
+for w in 30000 20000; do
+    "$T" cache --gpu choo-baseline matmul n=64 --window $w --quiet --json "$D/w$w.json" \
+        2>"$D/err" || fail "matmul --window $w: $(cat "$D/err")"
+done
+[ "$(get "$D/w30000.json" 'd["policies"][0]["sample_warp_insts"]')" = 41728 ] \
+    || fail "--window 30000: $(get "$D/w30000.json" 'd["policies"][0]["sample_warp_insts"]')"
+awk -v n="$(get "$D/w20000.json" 'd["policies"][0]["sample_warp_insts"]')" \
+    'BEGIN { exit !(n >= 20000 && n < 20100) }' || fail "--window 20000: not windowed"
+
 # A decision that could be wrong: atax n=256 (column-strided, its L1D
 # refusing lines in 65% of the windows' SM cycles), checked against every
 # policy's whole run: the choice within 5% of the fastest (memsched+loc,

@@ -4,8 +4,8 @@
  * contention, the predicted speed-ups (cycles per warp instruction against
  * the baseline's, windows of different lengths), the margin that keeps an
  * earlier policy against a later one faster by less than 2%, a pick made at
- * the slowest SM's pace rather than the window's, and the errors for a
- * missing or empty sample.
+ * the slowest SM's pace rather than the window's, where a sample's window
+ * ends in a launch, and the errors for a missing or empty sample.
  */
 #include <stdio.h>
 #include <string.h>
@@ -131,6 +131,21 @@ static void test_slowest_pace(void)
     CHECK(d.choice == TRAPEZE_CACHE_MEMSCHED_LOC);
 }
 
+/* A window of 40,000: a launch of 41,040 warp instructions would leave
+ * 1,040 after it, less than one more window: run to its end (41,040, at
+ * most 80,000); one of 100,000 leaves 60,000: windowed. 80,000 leaves
+ * exactly one window (windowed), 79,999 less (to the end); an unknown
+ * count keeps the window, a whole run stays whole. */
+static void test_launch_window(void)
+{
+    CHECK(trapeze_cache_launch_window(41040, 40000) == 0);
+    CHECK(trapeze_cache_launch_window(100000, 40000) == 40000);
+    CHECK(trapeze_cache_launch_window(80000, 40000) == 40000);
+    CHECK(trapeze_cache_launch_window(79999, 40000) == 0);
+    CHECK(trapeze_cache_launch_window(0, 40000) == 40000);
+    CHECK(trapeze_cache_launch_window(41040, 0) == 0);
+}
+
 static void test_errors(void)
 {
     trapeze_cache_model m;
@@ -159,6 +174,7 @@ int main(void)
     test_screen();
     test_pick();
     test_slowest_pace();
+    test_launch_window();
     test_errors();
     return check_report("test_cache_model");
 }

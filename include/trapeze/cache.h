@@ -96,10 +96,19 @@ typedef struct trapeze_cache_decision {
 trapeze_status trapeze_cache_decide(const trapeze_cache_model *m, trapeze_cache_decision *d,
                                     trapeze_error *err);
 
+/* The window a sample runs one launch of launch_insts warp instructions
+ * to: `window`, or 0 (to the launch's end) when less than one more window
+ * would be left after it (launch_insts < 2 x window), so that a launch
+ * just longer than the window is not judged without its tail; such a
+ * launch then costs at most twice the window. launch_insts 0 (not known)
+ * or window 0 (a whole run): `window`. */
+unsigned long long trapeze_cache_launch_window(double launch_insts, unsigned long long window);
+
 /* Built-in kernel `kernel` (settings "name=value") on the GPU config `gpu`
  * (a file, folder or comma list, as trapeze_config_load) under policy p
  * with the contention counters on, its launches summed: each launch alone
- * on a fresh GPU up to `window` warp instructions; 0: the whole run. */
+ * on a fresh GPU up to `window` warp instructions (or to its end, as
+ * trapeze_cache_launch_window places it); 0: the whole run. */
 trapeze_status trapeze_cache_sample(const char *gpu, const char *kernel, char *const *settings,
                                     int n_settings, trapeze_cache_policy p,
                                     unsigned long long window, trapeze_cache_counts *out,

@@ -4,7 +4,8 @@
  * policy's lines and the contention counters added, its launches' counters
  * summed: a sample runs each launch alone on a fresh GPU up to a window of
  * warp instructions (-trapeze_window_warp_insts; a windowed launch must be
- * a GPU's last), so that a run whose first launch has no contention (bicg)
+ * a GPU's last), or to its end when less than one more window would be
+ * left after it (trapeze_cache_launch_window), so that a run whose first launch has no contention (bicg)
  * is still judged by the others; a whole run (window 0) runs the sequence
  * on one GPU. A window's cycles are also taken at its slowest SM's pace
  * (slowest.h). Then the decision (the baseline's sample first, the others
@@ -65,11 +66,25 @@ static trapeze_status policy_config(const char *gpu, trapeze_cache_policy p,
     return s;
 }
 
+/* A windowed launch that trapeze_cache_launch_window runs to its end: g
+ * (of the windowed config) replaced by a GPU of the whole-run config. */
+static trapeze_status place_window(const trapeze_config *whole, const sim_kernel *k,
+                                   sim_gpu **g, trapeze_error *err)
+{
+    unsigned long long w = sim_gpu_config(*g)->window_warp_insts;
+    if (trapeze_cache_launch_window(sim_sleep_count_insts(k), w) == w)
+        return TRAPEZE_OK;
+    sim_gpu_destroy(*g);
+    *g = NULL;
+    return sim_gpu_create(whole, NULL, g, err);
+}
+
 /* Runs launch `first` (all from it when `all`) of b's sequence on a new
- * GPU of cfg, summing into out; *nk: the sequence's launches. */
-static trapeze_status run_launches(const trapeze_config *cfg, const sim_builtin *b,
-                                   const long *prm, int first, int all, int *nk,
-                                   trapeze_cache_counts *out, trapeze_error *err)
+ * GPU of cfg (of whole where the window placement says), summing into
+ * out; *nk: the sequence's launches. */
+static trapeze_status run_launches(const trapeze_config *cfg, const trapeze_config *whole,
+                                   const sim_builtin *b, const long *prm, int first, int all,
+                                   int *nk, trapeze_cache_counts *out, trapeze_error *err)
 {
     sim_gpu *g = NULL;
     sim_kernel **ks = calloc(MAX_LAUNCHES, sizeof *ks);
@@ -78,6 +93,8 @@ static trapeze_status run_launches(const trapeze_config *cfg, const sim_builtin 
                           : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     if (!s)
         s = b->build(sim_gpu_config(g), prm, ks, MAX_LAUNCHES, nk, err);
+    if (!s && !all && first < *nk)   /* the kernels keep no pointer to g */
+        s = place_window(whole, ks[first], &g, err);
     for (int i = first; !s && i < *nk && (all || i == first); i++) {
         sim_kernel_stats st;
         sim_gpu_sequence_at(g, i + 1, *nk);
@@ -105,15 +122,18 @@ trapeze_status trapeze_cache_sample(const char *gpu, const char *kernel, char *c
     if (p < 0 || p >= TRAPEZE_CACHE_POLICIES)
         return trapeze_fail(err, TRAPEZE_EINVAL, "cache sample: no policy %d", (int)p);
     long prm[SIM_BUILTIN_MAX_PARAMS];
-    trapeze_config *cfg = NULL;
+    trapeze_config *cfg = NULL, *whole = NULL;
     int nk = 1;
     trapeze_status s = sim_builtin_params(b, n_settings, (char **)settings, prm, err);
     if (!s)
         s = policy_config(gpu, p, window, &cfg, err);
+    if (!s && window)
+        s = policy_config(gpu, p, 0, &whole, err);
     for (int i = 0; !s && i < nk; i += window ? 1 : nk)
-        s = run_launches(cfg, b, prm, i, !window, &nk, out, err);
+        s = run_launches(cfg, whole, b, prm, i, !window, &nk, out, err);
     out->taken = !s;
     trapeze_config_destroy(cfg);
+    trapeze_config_destroy(whole);
     return s;
 }
 
