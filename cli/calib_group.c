@@ -58,7 +58,7 @@ static void usage_for(FILE *f, const char *cmd)
     fprintf(f,
             "usage: trapeze %s --model group --gpu FILE|NAME [--samples FILE] [--threads N]\n"
             "       %s%s\n\n",
-            cmd, cal ? "                  --out FILE " : "                 [--csv FILE] [--margin PCT] ",
+            cmd, cal ? "                  --out FILE " : "                 [--csv FILE] [--margin PCT] [--calibration FILE] ",
             "[LAUNCH ...]");
     if (cal)
         fprintf(f,
@@ -81,7 +81,10 @@ static void usage_for(FILE *f, const char *cmd)
                 "than rr by more; then the tiles, by prediction), simulates the whole launch\n"
                 "under rr, bcs, chen, mst, kway, rbts and the choice, and prints predicted\n"
                 "against simulated cycles and L2 accesses per policy, then the issue's\n"
-                "targets.\n");
+                "targets. A grouping replaces rr only when its predicted gain exceeds the\n"
+                "uncertainty u; u and the DRAM contention come from the other launches'\n"
+                "whole runs (three launches or more), else from the GPU's calibration,\n"
+                "data/calibrations/NAME-group.ini.\n");
     fprintf(f,
             "\n"
             "LAUNCH is KERNEL[,name=value...][@N]: a built-in kernel (trapeze sim --list),\n"
@@ -105,7 +108,10 @@ static void usage_for(FILE *f, const char *cmd)
             cal ? "  --out FILE      the [group] calibration file to write\n"
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
                   "  --margin PCT    as trapeze group's, and what a sub-grid must beat rr's\n"
-                  "                  by (default 1)\n");
+                  "                  by (default 1)\n"
+                  "  --calibration FILE  every launch's u (gain_uncertainty) and DRAM\n"
+                  "                  contention (dram_contention) from this [group] file, as\n"
+                  "                  group --no-sim takes them, none held out over launches\n");
     fputs("  --json FILE     the summary as one JSON document (docs/json.md; - for\n"
           "                  stdout, the text then on stderr)\n", f);
 }
@@ -655,15 +661,15 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
 }
 
 /* After the samples: validate decides every launch, each with the
- * uncertainty of a gain and the DRAM contention held out over the others (at
- * least two others;
- * else the GPU calibration's, `fallback`); calibrate fits one. */
+ * uncertainty of a gain and the DRAM contention held out over the others
+ * (`held_out`: at least two others and no --calibration), else the
+ * calibration's, `fallback`; calibrate fits one. */
 static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
                              const launches *ls, const trapeze_group_plan *plan,
                              const trapeze_sample_log *log, double margin,
                              const trapeze_group_params *fallback, const char *fallback_from,
-                             const char *out, const char *csv_path, trapeze_json_out *j,
-                             trapeze_error *err)
+                             int held_out, const char *out, const char *csv_path,
+                             trapeze_json_out *j, trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
     trapeze_csv_out *csv = NULL;
@@ -671,7 +677,6 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
     static launch_times t[MAX_LAUNCHES];
     static double gerr[MAX_LAUNCHES][NGAIN], beta[MAX_LAUNCHES];
     memset(f, 0, sizeof f);
-    const int held_out = validate && ls->n >= 3;
     if (!validate && ls->n > 1)
         return calibrate_many(gpu, gpu_nm, ls, plan, log, out, j, err);
     if (validate)
@@ -690,7 +695,7 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         e.p.gain_uncertainty = held_out ? held_out_rms(gerr, ls->n, i)
                                : fallback ? fallback->gain_uncertainty : -1;
         /* the whole GPU's DRAM contention: measured on the other launches'
-         * whole runs, else the GPU calibration's (never this launch's) */
+         * whole runs, else the calibration's (never this launch's) */
         e.p.value[TRAPEZE_GROUP_CONTENTION] =
             held_out ? beta[i] : fallback ? fallback->value[TRAPEZE_GROUP_CONTENTION] : 0;
         if (!s)
@@ -751,7 +756,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     const char *model = NULL, *gpu = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
                *csv = NULL, *margin_text = NULL, *window_text = NULL,
                *window_tbs_text = NULL, *budget_text = NULL;
-    const char *trace = NULL, *json_path = NULL;
+    const char *trace = NULL, *json_path = NULL, *calib = NULL;
     const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
@@ -763,6 +768,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
                                     {"--csv", &csv, NULL}, {"--margin", &margin_text, NULL},
+                                    {"--calibration", &calib, NULL},
                                     {"--json", &json_path, NULL},
                                     {"--window", &window_text, NULL},
                                     {"--window-tbs", &window_tbs_text, NULL},
@@ -830,11 +836,18 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     if (!s && rank == 0)
         s = cli_json_open(&json, cmd, json_path, &err);
     trapeze_json_text(json.j, "model", "group");
-    /* with fewer than three launches, none held out: the GPU calibration's */
+    /* u and the DRAM contention: --calibration's for every launch (what a
+     * user's launch gets from group --no-sim), else held out over three
+     * launches or more, else the GPU calibration's */
     char cal_path[1024], fallback_from[1100] = "";
     const trapeze_group_params *fallback = NULL;
     trapeze_group_params gp;
-    if (!s && validate && cli_group_calibration(gpu_file, cal_path, sizeof cal_path)) {
+    const int held_out = validate && !calib && ls.n >= 3;
+    if (!s && calib) {
+        s = trapeze_group_params_load(calib, &gp, &err);
+        fallback = &gp;
+        snprintf(fallback_from, sizeof fallback_from, "the calibration %s", calib);
+    } else if (!s && validate && cli_group_calibration(gpu_file, cal_path, sizeof cal_path)) {
         s = trapeze_group_params_load(cal_path, &gp, &err);
         fallback = &gp;
         snprintf(fallback_from, sizeof fallback_from, "the GPU's calibration %s", cal_path);
@@ -856,7 +869,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
         s = run_samples(plan, log, (int)threads, rank, size, &err);
     if (!s && rank == 0)
         s = finish(validate, gpu_file, gpu_nm, &ls, plan, log, margin / 100, fallback,
-                   fallback_from, out, csv, json.j, &err);
+                   fallback_from, held_out, out, csv, json.j, &err);
     if (!s && rank == 0)
         s = cli_json_commit(&json, &err);
     cli_json_abort(&json);

@@ -167,6 +167,31 @@ got=$(awk '/^uncertainty of a predicted gain over rr: .*other launches/ { v = $8
 [ -n "$want" ] && [ "$got" = "$want" ] || fail "held-out uncertainty: printed $got, from the CSV $want"
 grep -q '^syrk launch 0: chosen mst;' "$D/ship12" || fail "syrk: $(grep chosen "$D/ship12")"
 grep -q '^  never worse than rr by more than 1%: 12 of 12$' "$D/ship12" || fail "rr: $(tail -7 "$D/ship12")"
+# --calibration FILE: every launch's u and DRAM contention beta are the
+# file's, as a user's launch gets them from group --no-sim, even with three
+# launches, where they would be held out over the others. C(N, Tg; beta) is
+# symmetric in N and Tg: at beta 0 it is max(N, Tg), at 1 N + Tg, so the two
+# runs give N and Tg of each fixed policy, and at beta 1/4 each prediction is
+# ((N + Tg) + sqrt((N - Tg)^2 + N Tg)) / 2, recomputed here (Jacobi 512^2's
+# Tg is over half its N on the GTX 480, so the root matters there).
+for b in 0 1 0.25; do
+    sed -e "s/^dram_contention = .*/dram_contention = $b/" \
+        -e 's/^gain_uncertainty = .*/gain_uncertainty = 0.1234/' \
+        data/calibrations/gtx480-group.ini >"$D/b$b.ini"
+    "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --csv "$D/b$b.csv" \
+        --calibration "$D/b$b.ini" syrk atax jacobi,nx=512,ny=512 >"$D/b$b" 2>&1 \
+        || fail "--calibration beta $b: $(cat "$D/b$b")"
+    [ "$(grep -c "^uncertainty of a predicted gain over rr: 12.34% (the calibration $D/b$b.ini); DRAM contention $b\$" "$D/b$b")" -eq 3 ] \
+        || fail "--calibration beta $b: $(grep uncertainty "$D/b$b")"
+done
+bad=$(awk -F, 'FNR == 1 { f++ } FNR > 1 && $5 ~ /^(rr|bcs|mst|kway|rbts)$/ { k = $2 $3 $5; p[f, k] = $6; keys[k] = 1 }
+    END { for (k in keys) { hi = p[1, k]; lo = p[2, k] - hi; want = ((hi + lo) + sqrt((hi - lo) ^ 2 + hi * lo)) / 2
+              if (!(lo > 0 && hi >= lo) || (p[3, k] - want) ^ 2 > (1e-9 * want) ^ 2) print k, hi, lo, p[3, k], want
+              if (lo > hi / 2) big++ }
+          if (!big) print "no launch with Tg over half its N" }' "$D/b0.csv" "$D/b1.csv" "$D/b0.25.csv")
+[ -z "$bad" ] || fail "--calibration beta: $bad"
+expect_failure "missing --calibration" "$D/nope.ini" "$D/none" \
+    "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/nope.ini" syrk
 # calibrate over the twelve launches (the default) on the shipped log:
 # nothing runs, and the file is the shipped GPU calibration (less the
 # simulator stamp scripts/regenerate-data.sh adds), its gain_uncertainty
