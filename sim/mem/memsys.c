@@ -225,36 +225,38 @@ void sim_memsys_destroy(sim_memsys *m)
 
 /* ---- the SM's calls ---- */
 
+/* A request from an SM the GPU lacks is a caller bug: never accepted, with
+ * no cause to count. */
+static int unknown_sm(const sim_memsys *m, const sim_mem_request *req, sim_fail_cause *cause)
+{
+    if (req->sm < m->n_sm)
+        return 0;
+    if (cause)
+        *cause = SIM_FAIL_NONE;
+    return 1;
+}
+
 sim_mem_outcome sim_memsys_access(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
                                   sim_fail_cause *cause)
 {
-    if (req->sm >= m->n_sm) {
-        if (cause)
-            *cause = SIM_FAIL_NONE;
-        return SIM_MEM_RESERVATION_FAIL; /* a caller bug; never accepted */
-    }
+    if (unknown_sm(m, req, cause))
+        return SIM_MEM_RESERVATION_FAIL;
     return sim_l1_access(m, req, cycle, cause);
 }
 
 sim_mem_outcome sim_memsys_offer(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
                                  sim_fail_cause *cause)
 {
-    if (req->sm >= m->n_sm) {
-        if (cause)
-            *cause = SIM_FAIL_NONE;
-        return SIM_MEM_RESERVATION_FAIL; /* a caller bug; never accepted */
-    }
+    if (unknown_sm(m, req, cause))
+        return SIM_MEM_RESERVATION_FAIL;
     return sim_l1_offer(m, req, cycle, cause);
 }
 
 sim_mem_outcome sim_memsys_probe(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
                                  sim_fail_cause *cause)
 {
-    if (req->sm >= m->n_sm) {
-        if (cause)
-            *cause = SIM_FAIL_NONE;
-        return SIM_MEM_RESERVATION_FAIL; /* a caller bug; never accepted */
-    }
+    if (unknown_sm(m, req, cause))
+        return SIM_MEM_RESERVATION_FAIL;
     return sim_l1_probe(m, req, cycle, cause);
 }
 
