@@ -633,37 +633,40 @@ static void enter_queue(sim_memsys *m, sim_ring *q, const sim_mem_request *req, 
     sim_sm_update_active(m, req->sm);
 }
 
+/* req through its bank's latency queue: offered (probed at the queue's end,
+ * SIM_MEM_SENT) or, for the per-warp queues' probe, looked up at once (a
+ * refusal is known in its cycle, so another warp's head can be probed
+ * instead; a hit completes L cycles later, as sim_l1_access) and queued only
+ * to hold its bank's stages, so that without contention the per-warp queues
+ * move no faster than the FIFO path. */
+static sim_mem_outcome l1_enter(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
+                                sim_fail_cause *cause, int probe)
+{
+    if (!through_l1(m, req))
+        return sim_l1_access(m, req, cycle, cause);
+    sim_ring *q = entry_stage(m, req, cycle, cause);
+    if (!q)
+        return SIM_MEM_RESERVATION_FAIL;
+    sim_mem_outcome o = SIM_MEM_SENT;
+    if (probe)
+        o = sim_l1_access(m, req, cycle, cause);
+    else if (cause)
+        *cause = SIM_FAIL_NONE;
+    if (o != SIM_MEM_RESERVATION_FAIL)
+        enter_queue(m, q, req, cycle, probe ? 0 : SIM_MEM_QUEUED);
+    return o;
+}
+
 sim_mem_outcome sim_l1_offer(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
                              sim_fail_cause *cause)
 {
-    if (!through_l1(m, req))
-        return sim_l1_access(m, req, cycle, cause);
-    sim_ring *q = entry_stage(m, req, cycle, cause);
-    if (!q)
-        return SIM_MEM_RESERVATION_FAIL;
-    enter_queue(m, q, req, cycle, SIM_MEM_QUEUED);
-    if (cause)
-        *cause = SIM_FAIL_NONE;
-    return SIM_MEM_SENT;
+    return l1_enter(m, req, cycle, cause, 0);
 }
 
-/* The per-warp queues' probe: the L1D answers at once (a refusal is known
- * in its cycle, so another warp's head can be probed instead) and the hit
- * completes L cycles later, as sim_l1_access; an access it takes holds its
- * bank's latency-queue stages as an offered one would, so that without
- * contention the per-warp queues move no faster than the FIFO path. */
 sim_mem_outcome sim_l1_probe(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
                              sim_fail_cause *cause)
 {
-    if (!through_l1(m, req))
-        return sim_l1_access(m, req, cycle, cause);
-    sim_ring *q = entry_stage(m, req, cycle, cause);
-    if (!q)
-        return SIM_MEM_RESERVATION_FAIL;
-    sim_mem_outcome o = sim_l1_access(m, req, cycle, cause);
-    if (o != SIM_MEM_RESERVATION_FAIL)
-        enter_queue(m, q, req, cycle, 0);
-    return o;
+    return l1_enter(m, req, cycle, cause, 1);
 }
 
 /* Each bank probes the access at the end of its queue, if it has got there;

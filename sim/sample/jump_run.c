@@ -106,10 +106,10 @@ static int end_launch(int n, int ends, int sampled, int e)
 static double plan_cycles(const sim_jump_ctx *jc, int ends, double t, double ipc, int windows,
                           int sampled, double scale)
 {
-    double planned = t + windows * (jc->warm + jc->record) * scale;
+    double planned = t + windows * (SIM_JUMP_WARM + SIM_JUMP_RECORD) * scale;
     for (int e = 0; e < sampled; e++) {
         const sim_jump_launch *L = &jc->launch[end_launch(jc->n, ends, sampled, e)];
-        double g = L->insts > 0 ? 1 - (jc->warm + jc->end_rec) * scale * ipc / L->insts : 0;
+        double g = L->insts > 0 ? 1 - (SIM_JUMP_WARM + SIM_JUMP_END) * scale * ipc / L->insts : 0;
         long fb, ft, conc = L->concurrent > 0 ? L->concurrent : 1, trips = L->trips > 1 ? L->trips : 1;
         sim_jump_start(L, g > 0 ? g : 0, &fb, &ft);
         double waves = (double)((L->blocks + conc - 1) / conc);
@@ -176,9 +176,7 @@ int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k
                                     SIM_JUMP_BUDGET * jc->cap * run, &jc->windows, &jc->ends);
         if (!(scale > 0))
             return 0;
-        jc->warm *= scale;
-        jc->record *= scale;
-        jc->end_rec *= scale;
+        jc->scale = scale;
     }
     /* the first window's periods still open: their idle cycles so far */
     for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
@@ -231,7 +229,7 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
     int nw = 0;
     for (int e = 0; e < sampled; e++) {
         int i = end_launch(jc->n, ends, sampled, e);
-        double left = (jc->warm + jc->end_rec) * ipc;
+        double left = (SIM_JUMP_WARM + SIM_JUMP_END) * jc->scale * ipc;
         double g = jc->launch[i].insts > 0 ? 1 - left / jc->launch[i].insts : 0;
         win[nw].at = cum[i] + (g > 0 ? g : 0) * jc->launch[i].insts;
         win[nw].launch = i;

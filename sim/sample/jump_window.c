@@ -60,8 +60,8 @@ static double idle_between(const uint64_t *start_a, const uint64_t *start_b, int
 }
 
 /* One later window (end = 0) or launch end (end = 1): launch i of the job
- * on a fresh GPU from (first_block, first_trip), jc->warm cycles
- * not recorded, then jc->record cycles recorded (end: recorded to
+ * on a fresh GPU from (first_block, first_trip), SIM_JUMP_WARM cycles
+ * not recorded, then SIM_JUMP_RECORD cycles recorded, both times jc->scale (end: recorded to
  * the launch's end, which closes every unit's period, dead). */
 trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, long first_trip,
                                      int end, trapeze_sleep_run *out, trapeze_error *err)
@@ -98,9 +98,10 @@ trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, 
      * recording (a register named by no instruction, or last used in the
      * warm-up's replay of its warp's prologue: the open-period rule counts
      * those) are told from the warp tails by the marked histogram */
-    if (end && sim_events_set_mark(ev, l.start + (uint64_t)jc->warm))
+    uint64_t warm = (uint64_t)(SIM_JUMP_WARM * jc->scale);
+    if (end && sim_events_set_mark(ev, l.start + warm))
         s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    uint64_t a = l.start + (uint64_t)jc->warm;
+    uint64_t a = l.start + warm;
     if (!s)
         s = sim_launch_run_until(&l, a, err);
     a = l.t;
@@ -116,7 +117,7 @@ trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, 
             memcpy(starts[u], sim_events_idle_starts(ev, sim_sleep_units[u].kind),
                    (size_t)n * sizeof **starts);
     }
-    uint64_t b = a + (uint64_t)jc->record;
+    uint64_t b = a + (uint64_t)(SIM_JUMP_RECORD * jc->scale);
     if (!s)
         s = sim_launch_run_until(&l, end ? 0 : b, err);
     double insts = (double)sim_events_get(ev, SIM_EV_INST_ISSUE);

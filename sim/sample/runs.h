@@ -113,10 +113,10 @@ typedef struct sim_jump_ctx {
     double total_insts;
     double cap;              /* > 0: the sample's cap, a share of the run's work */
     int windows, ends;       /* the plan: later windows, launch ends at most */
-    /* cycles of a window's warm-up and recording and an end window's aimed
-     * recording: SIM_JUMP_WARM, SIM_JUMP_RECORD and SIM_JUMP_END, or under a
-     * cap on a short run the same shrunk by halves (sim_sleep_jump_here) */
-    double warm, record, end_rec;
+    /* the windows' length against SIM_JUMP_WARM, SIM_JUMP_RECORD and
+     * SIM_JUMP_END: 1, or under a cap on a short run shrunk by halves
+     * (sim_sleep_jump_here) */
+    double scale;
     sim_jump_acc *acc;
 } sim_jump_ctx;
 

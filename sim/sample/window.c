@@ -145,9 +145,7 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
                 jc->opt = opt;
                 jc->job = j;
                 jc->cap = cap;
-                jc->warm = SIM_JUMP_WARM;
-                jc->record = SIM_JUMP_RECORD;
-                jc->end_rec = SIM_JUMP_END;
+                jc->scale = 1;
             }
             s = acc && (jc || !jump) ? sim_sleep_run_spread(g, &k, spread, out, acc, jc, err)
                                      : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
@@ -156,8 +154,8 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
                 out->simulated = out->cycles;
             if (out->jumped) {   /* the run's work, counted at the jump decision */
                 out->run_insts = jc->total_insts;
-                out->jump_warm = jc->warm;
-                out->jump_record = jc->record;
+                out->jump_warm = SIM_JUMP_WARM * jc->scale;
+                out->jump_record = SIM_JUMP_RECORD * jc->scale;
             }
             for (int u = 0; jc && u < TRAPEZE_SLEEP_NUNITS; u++) {
                 free(jc->acc->unused[u]);
