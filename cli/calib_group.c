@@ -830,8 +830,9 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     /* under mpirun every rank plans; rank 0 alone owns the log, fits and
      * prints, the others run their share of the samples */
     int rank, size, mpi = calib_mpi_start(&argc, &argv, &rank, &size);
-    const char *const outputs[] = {out, csv};
-    trapeze_status s = rank == 0 ? cli_check_outputs(outputs, 2, &err) : TRAPEZE_OK;
+    const cli_output outputs[] = {{"--out", out}, {"--csv", csv}};
+    trapeze_status s =
+        rank == 0 ? cli_check_outputs(outputs, 2, CLI_STDOUT_REPORT, json_path, &err) : TRAPEZE_OK;
     cli_json json = {0};
     if (!s && rank == 0)
         s = cli_json_open(&json, cmd, json_path, &err);

@@ -405,12 +405,13 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     if (cli_resolve_preset(cmd, "--gpu", "gpus", ".config", gpu, gpu_file, sizeof gpu_file))
         return 2;
     const char *cal_out = out ? out : "sleep-calibration.csv";
-    const char *const outputs[] = {csv, validate ? NULL : cal_out};
+    const cli_output outputs[] = {{"--csv", csv}, {"--out", validate ? NULL : cal_out}};
     /* calibrate under mpirun: every rank plans; rank 0 alone owns the
      * outputs, the log and the result, the others run their share of the
      * windows */
     int rank = 0, size = 1, mpi = validate ? 0 : calib_mpi_start(&argc, &argv, &rank, &size);
-    trapeze_status s = rank == 0 ? cli_check_outputs(outputs, 2, &err) : TRAPEZE_OK;
+    trapeze_status s =
+        rank == 0 ? cli_check_outputs(outputs, 2, CLI_STDOUT_REPORT, json_path, &err) : TRAPEZE_OK;
     cli_json json = {0};
     if (!s && rank == 0)
         s = cli_json_open(&json, cmd, json_path, &err);

@@ -231,8 +231,9 @@ int cli_calibrate_ghostzone(int argc, char **argv)
     trapeze_sample_log *log = NULL;
     trapeze_ghostzone_params p;
     trapeze_fit_report rep;
-    const char *const outputs[] = {out};
-    trapeze_status s = rank == 0 ? cli_check_outputs(outputs, 1, &err) : TRAPEZE_OK;
+    const cli_output outputs[] = {{"--out", out}};
+    trapeze_status s =
+        rank == 0 ? cli_check_outputs(outputs, 1, CLI_STDOUT_REPORT, a.json, &err) : TRAPEZE_OK;
     cli_json json = {0};
     if (!s && rank == 0)
         s = cli_json_open(&json, "calibrate", a.json, &err);

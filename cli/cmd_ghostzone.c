@@ -595,9 +595,9 @@ static int ghostzone(int argc, char **argv, gz_args *ap)
     if (loaded == 2)
         return 2;
     trapeze_status s = loaded ? TRAPEZE_EINVAL : TRAPEZE_OK;
-    const char *const outputs[] = {a.csv, a.group.out};
+    const cli_output outputs[] = {{"--csv", a.csv}, {"--group-out", a.group.out}};
     if (!s)
-        s = cli_check_outputs(outputs, 2, &err);
+        s = cli_check_outputs(outputs, 2, CLI_STDOUT_REPORT, a.json, &err);
     cli_json json = {0};
     if (!s)
         s = cli_json_open(&json, "ghostzone", a.json, &err);

@@ -280,9 +280,10 @@ int cli_group(int argc, char **argv)
     gpu = gpu_file;
     rc = 1;
     trapeze_error err = {0};
-    const char *const outputs[] = {csv, out_path, save_calib};
+    const cli_output outputs[] = {{"--csv", csv}, {"--out", out_path},
+                                  {"--save-calibration", save_calib}};
     cli_json json = {0};
-    if (cli_check_outputs(outputs, 3, &err) ||
+    if (cli_check_outputs(outputs, 3, CLI_STDOUT_REPORT, json_path, &err) ||
         cli_json_open(&json, "group", json_path, &err)) {
         fprintf(stderr, "trapeze group: %s\n", err.message);
         goto out;

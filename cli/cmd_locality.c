@@ -31,7 +31,7 @@ static void usage(FILE *f)
             "  --footprint-csv FILE   per TB: tb,bx,by,bz,elements,lines\n"
             "  --json FILE            the summary as one JSON document (docs/json.md); -\n"
             "                         for stdout (the text then on stderr)\n"
-            "  --quiet                no summary on stdout\n");
+            "  --quiet                no summary on stdout; then one CSV may be - (stdout)\n");
 }
 
 static void summary(const trapeze_locality_graph *g, int quiet, trapeze_json_out *j)
@@ -124,9 +124,10 @@ int cli_locality(int argc, char **argv)
     trapeze_error err = {0};
     trapeze_locality_graph g;
     trapeze_config *cfg = NULL;
-    const char *const outputs[] = {edges, fp};
+    const cli_output outputs[] = {{"--locality-csv", edges}, {"--footprint-csv", fp}};
     cli_json json = {0};
-    if (cli_check_outputs(outputs, 2, &err) ||
+    if (cli_check_outputs(outputs, 2, quiet ? CLI_STDOUT_FREE : CLI_STDOUT_QUIETABLE, json_path,
+                          &err) ||
         cli_json_open(&json, "locality", json_path, &err)) {
         fprintf(stderr, "trapeze locality: %s\n", err.message);
         rc = 1;

@@ -55,7 +55,7 @@ static void usage(FILE *f)
             "                         the option -trapeze_tb_dispatch explicit)\n"
             "  --json FILE            the launches' statistics as one JSON document\n"
             "                         (docs/json.md); - for stdout (the text then on stderr)\n"
-            "  --quiet                no summary on stdout\n"
+            "  --quiet                no summary on stdout; then one CSV may be - (stdout)\n"
             "  --list                 list the built-in kernels and their parameters\n"
             "  --options              list the config options the simulator reads (name,\n"
             "                         type, default, range, help)\n");
@@ -212,9 +212,12 @@ int cli_sim(int argc, char **argv)
         goto out;
     gpu_path = gpu_file;
     trapeze_error err = {0};
-    const char *const outputs[] = {csv, sm_csv, idle_csv};
+    const cli_output outputs[] = {{"--csv", csv}, {"--per-sm-csv", sm_csv},
+                                  {"--idle-csv", idle_csv}};
     cli_json json = {0};
-    if (cli_check_outputs(outputs, 3, &err) || cli_json_open(&json, "sim", json_path, &err)) {
+    if (cli_check_outputs(outputs, 3, quiet ? CLI_STDOUT_FREE : CLI_STDOUT_QUIETABLE, json_path,
+                          &err) ||
+        cli_json_open(&json, "sim", json_path, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         rc = 1;
         goto out;

@@ -239,10 +239,12 @@ int cli_sim_workload(int argc, char **argv)
     trapeze_workload w;
     if ((rc = load_workload(a.workload, &w)) || (a.size && (rc = cli_apply_size("sim", a.size, &w))))
         return rc;
-    const char *const outputs[] = {a.csv, a.idle_csv};
+    const cli_output outputs[] = {{"--csv", a.csv}, {"--idle-csv", a.idle_csv}};
     trapeze_error err;
     cli_json json = {0};
-    if (cli_check_outputs(outputs, 2, &err) || cli_json_open(&json, "sim", a.json, &err)) {
+    if (cli_check_outputs(outputs, 2, a.quiet ? CLI_STDOUT_FREE : CLI_STDOUT_QUIETABLE, a.json,
+                          &err) ||
+        cli_json_open(&json, "sim", a.json, &err)) {
         fprintf(stderr, "trapeze sim: %s\n", err.message);
         return 1;
     }

@@ -497,9 +497,10 @@ int cli_sleep(int argc, char **argv)
     trapeze_gpu gpu;
     trapeze_power pw;
     trapeze_config *cfg = NULL;
-    const char *const outputs[] = {a.csv};
+    const cli_output outputs[] = {{"--csv", a.csv}};
     cli_json json = {0};
-    if (cli_check_outputs(outputs, 1, &err) || cli_json_open(&json, "sleep", a.json, &err)) {
+    if (cli_check_outputs(outputs, 1, CLI_STDOUT_REPORT, a.json, &err) ||
+        cli_json_open(&json, "sleep", a.json, &err)) {
         fprintf(stderr, "trapeze sleep: %s\n", err.message);
         return 1;
     }

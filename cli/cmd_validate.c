@@ -251,8 +251,8 @@ int cli_validate_ghostzone(int argc, char **argv)
     trapeze_sample_log *log = NULL, *sweep = NULL;
     trapeze_ghostzone_params p;
     trapeze_ghostzone_validation v = {0};
-    const char *const outputs[] = {f.csv, f.curve};
-    trapeze_status s = cli_check_outputs(outputs, 2, &err);
+    const cli_output outputs[] = {{"--csv", f.csv}, {"--curve", f.curve}};
+    trapeze_status s = cli_check_outputs(outputs, 2, CLI_STDOUT_REPORT, a.json, &err);
     cli_json json = {0};
     if (!s)
         s = cli_json_open(&json, "validate", a.json, &err);

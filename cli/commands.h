@@ -39,11 +39,23 @@ int cli_simd(int argc, char **argv);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Before a long run (outputs.c): each non-NULL output path of paths[0..n)
- * can be written (common/outfile.c: a temporary file beside it can be
+/* Before a long run (outputs.c): each output of outs[0..n) given (path not
+ * NULL) can be written (common/outfile.c: a temporary file beside it can be
  * created, and it is not a folder, a link to a file, a block device or a
- * socket); else the error. */
-trapeze_status cli_check_outputs(const char *const *paths, int n, trapeze_error *err);
+ * socket); "-" or /dev/stdout (standard output) only where use says the
+ * command prints nothing there (sim --quiet), for one output, and not
+ * beside --json - (json: the --json path or NULL); else the error, naming
+ * the option. */
+typedef struct cli_output {
+    const char *option, *path;
+} cli_output;
+typedef enum {
+    CLI_STDOUT_REPORT,      /* the command prints its report on stdout */
+    CLI_STDOUT_QUIETABLE,   /* it does, unless --quiet */
+    CLI_STDOUT_FREE         /* it prints nothing there (--quiet given) */
+} cli_stdout;
+trapeze_status cli_check_outputs(const cli_output *outs, int n, cli_stdout use,
+                                 const char *json, trapeze_error *err);
 
 /* Where data/ lives: $TRAPEZE_DATA, else next to the program (build/../data),
  * else the installed share/trapeze. Writes path/relative into out. */

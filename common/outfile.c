@@ -19,7 +19,7 @@
  *    (/dev/stdout): renaming over it would replace the link, and resolving
  *    it would let whoever can plant a link in a shared folder aim the run
  *    (as root, at any file). The file's own path does the same job safely.
- *  - /dev/stdout and /dev/stderr name this process's own streams, whatever
+ *  - "-", /dev/stdout and /dev/stderr name this process's own streams, whatever
  *    they lead to (`--csv /dev/stdout > file`): written in place through a
  *    duplicate of descriptor 1 or 2, never by opening the link, so a shell's
  *    redirection (truncating or appending) is what decides, as for any
@@ -54,10 +54,13 @@ struct trapeze_outfile {
 
 typedef enum { OUT_REPLACE, OUT_IN_PLACE, OUT_STD } out_mode;
 
-/* The descriptor /dev/stdout or /dev/stderr names, else -1. */
+/* The descriptor "-", /dev/stdout or /dev/stderr names, else -1. "-" is
+ * standard output, as for any Unix tool, never a file of that name. */
 static int std_fd(const char *path)
 {
-    return !strcmp(path, "/dev/stdout") ? 1 : !strcmp(path, "/dev/stderr") ? 2 : -1;
+    return !strcmp(path, "-") || !strcmp(path, "/dev/stdout") ? 1
+           : !strcmp(path, "/dev/stderr")                    ? 2
+                                                              : -1;
 }
 
 static int is_stream_node(mode_t m)

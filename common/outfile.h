@@ -17,7 +17,8 @@ typedef struct trapeze_outfile trapeze_outfile;
  * made beside it (PATH.XXXXXX.tmp, O_CREAT|O_EXCL|O_NOFOLLOW, a name of this
  * run's own) that trapeze_outfile_commit renames over PATH. A character
  * device or a FIFO (/dev/null, /dev/stdout on a terminal or pipe): written
- * in place. Refused: a folder, a symbolic link to anything but a device or
+ * in place. "-" and /dev/stdout: this process's standard output (a
+ * duplicate of descriptor 1), whatever it leads to. Refused: a folder, a symbolic link to anything but a device or
  * FIFO, a block device, a socket. */
 TRAPEZE_INTERNAL
 trapeze_status trapeze_outfile_open(const char *path, trapeze_outfile **out,

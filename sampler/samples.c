@@ -450,6 +450,11 @@ static trapeze_status read_rows(trapeze_sample_log *log, const char *text, size_
  * the run that held the lock) between open and lock. */
 static trapeze_status open_locked(trapeze_sample_log *log, trapeze_error *err)
 {
+    /* "-" is standard output for every output (common/outfile.c), which a
+     * log, read back and rewritten, cannot be; never a file named "-" */
+    if (!strcmp(log->path, "-"))
+        return trapeze_fail(err, TRAPEZE_EIO, "-: a samples log is a file the run reads back "
+                            "and rewrites, not standard output; give a file name");
     for (int tries = 0; tries < 8; tries++) {
         /* a regular file of its own name: the log may be rewritten sorted,
          * which replaces the file (common/outfile.c refuses links) */

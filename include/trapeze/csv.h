@@ -18,8 +18,9 @@ extern "C" {
 /* Rows go to a temporary file of the run's own beside PATH
  * (PATH.XXXXXX.tmp, created exclusively, removed on an error, SIGINT or
  * SIGTERM), which replaces PATH only on trapeze_csv_commit(), so a failed or
- * interrupted run never leaves a half-written file. A PATH that is a
- * character device or FIFO (/dev/null, /dev/stdout on a pipe) is written in
+ * interrupted run never leaves a half-written file. "-" and /dev/stdout are
+ * the process's standard output, written in place. A PATH that is a
+ * character device or FIFO (/dev/null, a named pipe) is written in
  * place; a folder, a symbolic link to a file, a block device or a socket is
  * refused. Numbers are written in the shortest form that reads back to the
  * same double. */

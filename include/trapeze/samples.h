@@ -46,7 +46,8 @@ extern const int trapeze_sample_ncolumns;
  * another, fails (TRAPEZE_EIO, "in use by another run"). A file that is not a
  * samples log, a NUL byte, a malformed row or a repeated id is an error
  * naming file and line, and the file is left unchanged. A torn last row
- * written by this program is cut off (see trapeze_sample_log_note). */
+ * written by this program is cut off (see trapeze_sample_log_note). A log
+ * is a regular file: "-" (standard output for an output file) is refused. */
 trapeze_status trapeze_sample_log_open(const char *path, trapeze_sample_log **out,
                                        trapeze_error *err);
 /* What opening repaired (a torn last row cut, a missing final newline

@@ -302,6 +302,11 @@ trapeze_status sim_trace_export_each(sim_kernel *const *ks, int n, const char *d
         if (s)
             return s;
     }
+    /* "-" is standard output for an output file (common/outfile.c); a
+     * trace is a folder of files, which a stream cannot hold */
+    if (!strcmp(dir, "-"))
+        return trapeze_fail(err, TRAPEZE_EINVAL, "-: a trace is a folder (kernelslist.g and a "
+                            "file a kernel), not standard output; give a folder name");
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return trapeze_fail(err, TRAPEZE_EIO, "%s: cannot create the directory: %s", dir,
                             strerror(errno));
