@@ -95,9 +95,9 @@ grep -q '^\[group\]' "$D/c.ini" || fail "calibration file"
 
 # MPI: calibrate's grouping samples over 2 ranks on loopback, the same log
 # and constants as one process (as tests/cli_calibrate.sh for ghost zones)
-"$T" calibrate --model group --gpu $G --samples "$D/ser.csv" --out "$D/ser.ini" syrk,n=64 \
-    >/dev/null 2>&1 || fail "serial calibrate"
 if mpi_usable; then
+    "$T" calibrate --model group --gpu $G --samples "$D/ser.csv" --out "$D/ser.ini" syrk,n=64 \
+        >/dev/null 2>&1 || fail "serial calibrate"
     mpirun2 calibrate --model group --gpu $G --samples "$D/mpi.csv" \
         --out "$D/mpi.ini" syrk,n=64 >"$D/mpi.out" 2>&1 || fail "mpirun -n 2: $(cat "$D/mpi.out")"
     grep -q '^samples: 4 planned, 4 run now, 0 from the log$' "$D/mpi.out" || fail "mpi: $(cat "$D/mpi.out")"
@@ -151,9 +151,17 @@ awk -F, '$1 == "atax.l0.bcs.w1b5" { exit !($15 >= 10790 && $15 < 10792) }' "$D/s
 # model's gain 4.9% and more), the other launches keep rr or a policy the
 # model predicts faster by more than their uncertainty, so none is more
 # than 1% behind rr.
-"$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --csv "$D/ship12.csv" \
-    matmul matmul_tiled syrk syr2k atax atax@1 bicg bicg@1 gesummv mvt mvt@1 jacobi,nx=512,ny=512 \
-    >"$D/ship12" 2>&1 || fail "shipped log, 12 launches: $(cat "$D/ship12")"
+# Each run over the twelve launches builds their twelve locality graphs (4 s
+# of CPU, ten times that under the sanitizers), so under the sanitizers this
+# run and the calibrate over the twelve below take three launches (syrk, atax,
+# Jacobi 512^2): the same held-out and fitting code, each value recomputed the
+# same way; what is particular to the twelve (syrk's pick, 12 of 12, the
+# shipped file reproduced) is the plain build's check.
+TWELVE="matmul matmul_tiled syrk syr2k atax atax@1 bicg bicg@1 gesummv mvt mvt@1 jacobi,nx=512,ny=512"
+n12=12 planned12=111
+case "$T" in *build-san*) TWELVE="syrk atax jacobi,nx=512,ny=512" n12=3 planned12=30 ;; esac
+"$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --csv "$D/ship12.csv" $TWELVE \
+    >"$D/ship12" 2>&1 || fail "shipped log, $n12 launches: $(cat "$D/ship12")"
 want=$(awk -F, 'NR > 1 { k = $2 "," $3 "," $4 }
     NR > 1 && $5 == "rr" { pr[k] = $6; sr[k] = $7; if (!(k in seen)) { seen[k] = 1; keys[n++] = k } }
     NR > 1 && ($5 == "bcs" || $5 == "mst" || $5 == "kway" || $5 == "rbts") { p[k, $5] = $6; s[k, $5] = $7 }
@@ -165,8 +173,10 @@ want=$(awk -F, 'NR > 1 { k = $2 "," $3 "," $4 }
               printf "%.2f ", 100 * sqrt(sum / cnt) } }' "$D/ship12.csv")
 got=$(awk '/^uncertainty of a predicted gain over rr: .*other launches/ { v = $8; sub("%", "", v); printf "%s ", v }' "$D/ship12")
 [ -n "$want" ] && [ "$got" = "$want" ] || fail "held-out uncertainty: printed $got, from the CSV $want"
-grep -q '^syrk launch 0: chosen mst;' "$D/ship12" || fail "syrk: $(grep chosen "$D/ship12")"
-grep -q '^  never worse than rr by more than 1%: 12 of 12$' "$D/ship12" || fail "rr: $(tail -7 "$D/ship12")"
+if [ $n12 = 12 ]; then
+    grep -q '^syrk launch 0: chosen mst;' "$D/ship12" || fail "syrk: $(grep chosen "$D/ship12")"
+    grep -q '^  never worse than rr by more than 1%: 12 of 12$' "$D/ship12" || fail "rr: $(tail -7 "$D/ship12")"
+fi
 # --calibration FILE: every launch's u and DRAM contention beta are the
 # file's, as a user's launch gets them from group --no-sim, even with three
 # launches, where they would be held out over the others. C(N, Tg; beta) is
@@ -197,14 +207,15 @@ expect_failure "missing --calibration" "$D/nope.ini" "$D/none" \
 # simulator stamp scripts/regenerate-data.sh adds), its gain_uncertainty
 # the held-out rms printed
 "$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" --out "$D/c12.ini" \
-    >"$D/cal12" 2>&1 || fail "calibrate 12: $(cat "$D/cal12")"
-grep -q '^samples: 111 planned, 0 run now, 111 from the log$' "$D/cal12" || fail "cal12: $(head -1 "$D/cal12")"
-[ "$(grep -v '^simulator = ' data/calibrations/gtx480-group.ini)" = "$(cat "$D/c12.ini")" ] \
+    $([ $n12 = 3 ] && echo $TWELVE) >"$D/cal12" 2>&1 || fail "calibrate $n12: $(cat "$D/cal12")"
+grep -q "^samples: $planned12 planned, 0 run now, $planned12 from the log\$" "$D/cal12" \
+    || fail "cal12: $(head -1 "$D/cal12")"
+[ $n12 = 3 ] || [ "$(grep -v '^simulator = ' data/calibrations/gtx480-group.ini)" = "$(cat "$D/c12.ini")" ] \
     || fail "shipped gtx480-group.ini not reproduced: $(diff data/calibrations/gtx480-group.ini "$D/c12.ini")"
 u=$(awk -F' = ' '$1 == "gain_uncertainty" { printf "%.2f", 100 * $2 }' "$D/c12.ini")
 grep -q "^uncertainty of a predicted gain over rr: $u% (rms of the errors above" "$D/cal12" \
     || fail "cal12 uncertainty $u: $(grep uncertainty "$D/cal12")"
-[ "$(grep -c 'held out: gain errors' "$D/cal12")" -eq 12 ] || fail "cal12: held-out rows"
+[ "$(grep -c 'held out: gain errors' "$D/cal12")" -eq $n12 ] || fail "cal12: held-out rows"
 # A trace as a launch (the shipped vecadd trace, 8 TBs): its whole runs and
 # sub-grids planned and run as a built-in kernel's (6 + 2 distinct), the
 # log naming the trace; its rr run is trapeze group --trace's; one launch

@@ -187,9 +187,16 @@ expect_failure "both" "--jump and --no-jump" "$D/none.csv" \
 # window; with that tail its window's L1 line saving is within 2 points of
 # the whole run's (80.3%); without it, 75.4%.
 # (Its window and whole run give the RF rows below too: one simulation each.)
-"$T" sleep --gpu gtx480 syrk n=128 --structures l1d,rf --spread 0 --csv "$D/sw.csv" >/dev/null 2>"$D/err" \
+# Under the sanitizers the SYRK checks here and below run on SYRK 96 (79,800
+# cycles against 397,849: its whole run and spread sample were half the
+# group's CPU there), which passes the same bounds (L1 81.1% window, 80.6%
+# whole; RF 87.3% spread and whole, 91.6% first window) through the same
+# paths; the reasons given at 128 are the plain build's check.
+syrk=128
+case "$T" in *build-san*) syrk=96 ;; esac
+"$T" sleep --gpu gtx480 syrk n=$syrk --structures l1d,rf --spread 0 --csv "$D/sw.csv" >/dev/null 2>"$D/err" \
     || fail "syrk window: $(cat "$D/err")"
-"$T" sleep --gpu gtx480 syrk n=128 --structures l1d,rf --whole --csv "$D/swh.csv" >/dev/null \
+"$T" sleep --gpu gtx480 syrk n=$syrk --structures l1d,rf --whole --csv "$D/swh.csv" >/dev/null \
     2>"$D/err" || fail "syrk whole: $(cat "$D/err")"
 near "syrk L1 saving, window against whole run" "$(model_saving "$D/sw.csv" line)" \
     "$(model_saving "$D/swh.csv" line)" 0.02 0.7
@@ -200,7 +207,7 @@ near "syrk L1 saving, window against whole run" "$(model_saving "$D/sw.csv" line
 # (--no-jump: later windows over the whole run) is within 1 point of the
 # whole run's; the first window alone (--spread 0) is more than 3 points off.
 # (The whole run and the first window: the L1D check's runs above.)
-"$T" sleep --gpu gtx480 syrk n=128 --structures rf --no-jump --csv "$D/r--no-jump.csv" >/dev/null \
+"$T" sleep --gpu gtx480 syrk n=$syrk --structures rf --no-jump --csv "$D/r--no-jump.csv" >/dev/null \
     2>"$D/err" || fail "syrk rf --no-jump: $(cat "$D/err")"
 rs=$(awk -F, '$4 == "warp_reg" && $6 == "model" { print $11; exit }' "$D/r--no-jump.csv")
 rw=$(awk -F, '$4 == "warp_reg" && $6 == "model" { print $11; exit }' "$D/swh.csv")
