@@ -43,10 +43,11 @@ static void usage(FILE *out)
 "                      waves, persistent_fence, fence_overlap, fence_staging,\n"
 "                      row_penalty, fence_iter, mem_latency, row_lines,\n"
 "                      barrier_max, partial_round, loop_reread,\n"
-"                      loop_once; 'at-size'\n"
+"                      loop_once, round_latency; 'at-size'\n"
 "                      (the default) is occupancy,fence_overlap,\n"
 "                      fence_staging,row_penalty,fence_iter,persistent_fence,\n"
-"                      barrier_max,partial_round,loop_reread; 'meng' is none;\n"
+"                      barrier_max,partial_round,loop_reread,round_latency;\n"
+"                      'meng' is none;\n"
 "                      a GPU without data caches holds halo_reread at 1 and\n"
 "                      leaves loop_reread off (every load is a DRAM read);\n"
 "                      with any, the fit adds tile_cycles, fence_misc_fraction,\n"
@@ -97,6 +98,7 @@ static int parse_structure(const char *list, unsigned *bits)
         {"partial_round", TRAPEZE_GHOSTZONE_STRUCT_PARTIAL_ROUND},
         {"loop_reread", TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD},
         {"loop_once", TRAPEZE_GHOSTZONE_STRUCT_LOOP_ONCE},
+        {"round_latency", TRAPEZE_GHOSTZONE_STRUCT_ROUND_LATENCY},
         {"at-size", TRAPEZE_GHOSTZONE_STRUCT_AT_SIZE},
         {"meng", 0}};
     char buf[256];

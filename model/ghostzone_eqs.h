@@ -92,6 +92,7 @@ typedef struct {
     gz_dual in_tile, loop_tile; /* blk^D and prod(blk - w_i): memory and compute both use them */
     gz_dual stage[TRAPEZE_GHOSTZONE_NCOMPONENTS];
     double per_loop[TRAPEZE_GHOSTZONE_NCOMPONENTS]; /* values only: no caller reads their partials */
+    gz_dual per_iter; /* IterComp of one tile-iteration at the issue rate (5.16 / h) */
     gz_dual cps, cpl;
 } gz_terms;
 
@@ -270,6 +271,7 @@ static void compute_terms(const trapeze_ghostzone_model *m, const gz_vars *v, tr
             : dual_add(misc, param(v, TRAPEZE_GHOSTZONE_TILE_CYCLES));
     }
     gz_dual per_iter = dual_mul(dual_scale(loop_tile, m->fixed.per_elem_ic), tau_cpi);
+    t->per_iter = per_iter;
     t->stage[TRAPEZE_GHOSTZONE_ITERCOMP] = dual_mul(v->h, per_iter); /* 5.16 */
     if (sync == TRAPEZE_SYNC_RELAUNCH && m->params.turnaround_cycles > 0)
         t->stage[TRAPEZE_GHOSTZONE_MISCCOMP] = dual_add(t->stage[TRAPEZE_GHOSTZONE_MISCCOMP],
@@ -311,19 +313,43 @@ static gz_dual overlap_factor(const gz_vars *v, const gz_terms *t, gz_dual block
 }
 
 /* The tiles' worth of compute on the busiest SM (CPT x T / M's T / M): n
- * tiles, or with partial_round, when n exceeds the k resident blocks, at
- * least k (1 + lambda): the few blocks of a partial last round run with too
- * few warps to hide their latency, so they take longer than their share of
- * the issue slots (PathFinder on the GTX 480: 7 to 9 tiles per SM with 6
- * resident cost the same per loop, then 10 to 14 grow with n). Whole
- * heights only, as whole_tiles: between them the optimizer sees Meng's T. */
-static gz_dual compute_tiles(const trapeze_ghostzone_model *m, const gz_vars *v, gz_dual n)
+ * tiles, or when n exceeds the k resident blocks, at least
+ * - with partial_round, k (1 + lambda): the few blocks of a partial last
+ *   round run with too few warps to hide their latency, so they take longer
+ *   than their share of the issue slots (PathFinder on the GTX 480: 7 to 9
+ *   tiles per SM with 6 resident cost the same per loop, then 10 to 14 grow
+ *   with n);
+ * - with round_latency, for a loop that loads from device memory every
+ *   iteration (NumElemPerOp > 0), k + NumElemPerOp L / I: each iteration of
+ *   the partial round waits its loads' unloaded latency L (the chase
+ *   micro-benchmark's, held as turnaround_cycles) where its few tiles would
+ *   issue in I cycles each, so the round costs L / I tiles' worth whatever
+ *   it holds (the V100's PathFinder: 9 to 11 tiles per SM with 8 resident,
+ *   priced 15% under the simulator with lambda's 2 tiles). A latency, not a
+ *   fitted fraction of k: a loop without device loads (HotSpot) keeps n.
+ * Whole heights only, as whole_tiles: between them the optimizer sees
+ * Meng's T. */
+static gz_dual compute_tiles(const trapeze_ghostzone_model *m, const gz_vars *v, const gz_terms *t,
+                             gz_dual n)
 {
-    if (!m->params.partial_round || !at_whole_tiles(m, v))
+    if (!(m->params.partial_round || m->params.round_latency) || !at_whole_tiles(m, v))
         return n;
     gz_dual k = resident_per_sm(m, v);
-    gz_dual floor_tiles = dual_mul(k, dual_add(dual_const(1.0), param(v, TRAPEZE_GHOSTZONE_PARTIAL_ROUND)));
-    return n.v > k.v && n.v < floor_tiles.v ? floor_tiles : n;
+    if (!(n.v > k.v))
+        return n;
+    gz_dual tiles = n;
+    if (m->params.partial_round) {
+        gz_dual floor_tiles = dual_mul(k, dual_add(dual_const(1.0), param(v, TRAPEZE_GHOSTZONE_PARTIAL_ROUND)));
+        if (floor_tiles.v > tiles.v)
+            tiles = floor_tiles;
+    }
+    double wait = m->work.elem_per_op * m->params.turnaround_cycles;
+    if (m->params.round_latency && wait > 0 && t->per_iter.v > 0) {
+        gz_dual floor_tiles = dual_add(k, dual_div(dual_const(wait), t->per_iter));
+        if (floor_tiles.v > tiles.v)
+            tiles = floor_tiles;
+    }
+    return tiles;
 }
 
 /* 5.2 and 5.24-5.30: per-stage sum and per-loop components. */
@@ -332,7 +358,7 @@ static void combine(const trapeze_ghostzone_model *m, const gz_vars *v, trapeze_
     gz_dual blocks_per_sm = dual_scale(t->trapezoids, 1.0 / m->gpu.n_sm); /* T / M */
     if (at_whole_tiles(m, v))
         blocks_per_sm = dual_const(ceil(blocks_per_sm.v)); /* the busiest SM */
-    blocks_per_sm = compute_tiles(m, v, blocks_per_sm);
+    blocks_per_sm = compute_tiles(m, v, t, blocks_per_sm);
     gz_dual omega = sync == TRAPEZE_SYNC_FENCE && m->params.fence_overlap
         ? param(v, TRAPEZE_GHOSTZONE_OVERLAP_FENCE) : param(v, TRAPEZE_GHOSTZONE_OVERLAP);
     gz_dual overlap = overlap_factor(v, t, blocks_per_sm, omega);

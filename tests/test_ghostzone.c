@@ -239,6 +239,8 @@ static void test_gradient_widths_agree(void)
     every.fence_overlap = every.fence_staging = every.fence_iter = every.row_penalty = 1;
     every.row_lines = every.barrier_max = every.mem_latency = 1;
     every.partial_round = every.loop_reread = 1; /* fences then read 16 parameters */
+    every.round_latency = 1; /* PathFinder's partial round at the latency's floor (no parameter) */
+    every.turnaround_cycles = 5000;
     every.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] = 0.5;
     every.value[TRAPEZE_GHOSTZONE_LOOP_REREAD] = 0.6;
     every.value[TRAPEZE_GHOSTZONE_OVERLAP] = 0.3; /* the overlap's pow, not its omega = 0 shortcut */

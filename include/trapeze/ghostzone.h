@@ -115,6 +115,14 @@ typedef struct trapeze_ghostzone_params {
                                             compute is max(n, k (1 + partial_round_fraction))
                                             tiles' worth when its n tiles exceed its k resident
                                             blocks (n otherwise) */
+    int round_latency;                   /* "round_latency = 1": at a whole h, when the busiest
+                                            SM's n tiles exceed its k resident blocks, a loop that
+                                            loads from device memory each iteration
+                                            (elem_per_op > 0) computes at least k + elem_per_op
+                                            turnaround_cycles / (IterComp per tile-iteration)
+                                            tiles' worth: the partial round waits a load's
+                                            latency every iteration (with partial_round, the
+                                            larger floor) */
     int mem_latency;                     /* "mem_latency = 1": a memory term (5.7) is the larger of
                                             its latency, passes x UncontendedLat (a round of
                                             resident blocks waits on its loads), and its

@@ -80,6 +80,7 @@ typedef struct trapeze_ghostzone_calib_options {
 #define TRAPEZE_GHOSTZONE_STRUCT_PARTIAL_ROUND 1024u
 #define TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD 2048u
 #define TRAPEZE_GHOSTZONE_STRUCT_LOOP_ONCE 4096u
+#define TRAPEZE_GHOSTZONE_STRUCT_ROUND_LATENCY 8192u
 /* The default: the switches that lowered the error outside the calibration's
  * range (docs/calibration.md, "What each change removed"; persistent_fence
  * with barrier_max, "The fence barrier measured where the persistent kernel
@@ -89,7 +90,7 @@ typedef struct trapeze_ghostzone_calib_options {
      TRAPEZE_GHOSTZONE_STRUCT_FENCE_STAGING | TRAPEZE_GHOSTZONE_STRUCT_ROW_PENALTY |                     \
      TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER | TRAPEZE_GHOSTZONE_STRUCT_PERSISTENT_FENCE |                   \
      TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX | TRAPEZE_GHOSTZONE_STRUCT_PARTIAL_ROUND |               \
-     TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD)
+     TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD | TRAPEZE_GHOSTZONE_STRUCT_ROUND_LATENCY)
 
 void trapeze_ghostzone_calib_options_init(trapeze_ghostzone_calib_options *o);
 

@@ -96,6 +96,7 @@ static void set_structure(const trapeze_ghostzone_plan *plan, trapeze_ghostzone_
     p->partial_round = (st & TRAPEZE_GHOSTZONE_STRUCT_PARTIAL_ROUND) != 0;
     p->loop_reread = (st & TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD) != 0;
     p->loop_once = (st & TRAPEZE_GHOSTZONE_STRUCT_LOOP_ONCE) != 0;
+    p->round_latency = (st & TRAPEZE_GHOSTZONE_STRUCT_ROUND_LATENCY) != 0;
 }
 
 /* A fitted parameter cannot leave a range edge (the transform's slope
