@@ -125,7 +125,8 @@ trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, 
     /* before the launch's end closes them: the periods long and still open
      * at the recording's end, dead where no window later in the run used
      * their unit after its first blocks were placed (windows run latest
-     * first); then this window's uses. (Uses while recording only, which
+     * first; long at the windows' scale, as in sim_sleep_run_jumps); then
+     * this window's uses. (Uses while recording only, which
      * leaves out the warm-up's replay of a warp's prologue: GTX 480 SYRK
      * RF 93.9% predicted against 87.7% simulated, 89.4% with this rule.) */
     uint64_t now = l.running ? l.t : l.end;
@@ -135,7 +136,7 @@ trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, 
         for (int x = 0; A->unused[u] && x < n && x < A->n_units[u]; x++) {
             uint64_t y = starts[u][x];
             if (!end && y != SIM_EV_UNALLOCATED && st[x] == y && now > y &&
-                now - y > SIM_JUMP_LONG)
+                now - y > SIM_JUMP_LONG * jc->scale)
                 A->pending[stratum][u][A->unused[u][x]] += (double)(now - (y > a ? y : a));
         }
         for (int x = 0; A->unused[u] && x < n && x < A->n_units[u]; x++)
