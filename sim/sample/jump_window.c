@@ -59,14 +59,14 @@ static double idle_between(const uint64_t *start_a, const uint64_t *start_b, int
     return idle;
 }
 
-/* One later window (end = 0) or launch end (end = 1): launch i of the job
+/* One later window (stratum 1 or 3) or launch end (stratum 2): launch i of the job
  * on a fresh GPU from (first_block, first_trip), SIM_JUMP_WARM cycles
  * not recorded, then SIM_JUMP_RECORD cycles recorded, both times jc->scale (end: recorded to
  * the launch's end, which closes every unit's period, dead). */
 trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, long first_trip,
-                                     int end, trapeze_sleep_run *out, trapeze_error *err)
+                                     int stratum, trapeze_sleep_run *out, trapeze_error *err)
 {
-    int stratum = end ? 2 : 1;
+    int end = stratum == 2;
     sim_jump_acc *A = jc->acc;
     sim_gpu_options opt = *jc->opt;
     opt.first_block = first_block;
