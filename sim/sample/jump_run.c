@@ -203,6 +203,73 @@ int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k
     return 1;
 }
 
+/* Warp instructions of launch L's last partial wave (0 where its blocks
+ * fill whole waves, or one wave holds them all). */
+static double partial_wave(const sim_jump_launch *L)
+{
+    long conc = L->concurrent > 0 ? L->concurrent : 1;
+    if (L->blocks <= conc || L->blocks % conc == 0 || L->blocks < 1)
+        return 0;
+    return L->insts * (double)(L->blocks % conc) / (double)L->blocks;
+}
+
+/* The phases a capped plan without launch ends places its windows by:
+ * the launches' last partial waves, where fewer blocks share the SMs and
+ * a warp runs at another pace (GTX 480 matmul_tiled 256: its third wave of
+ * 76 blocks issues 19.8 warp instructions a cycle, the second wave of 90
+ * 15.0, the run 17.4), and the rest, the body. Two windows placed over the
+ * whole run both fell in the second wave: the run taken 16% long, the
+ * L1D's saving 4.3 points high. So, where two windows or more fit, one
+ * goes to the last launch's partial wave and stands for every partial
+ * wave after the first window (stratum 3), the others to the body
+ * (stratum 1). (A single window is placed over the whole run as
+ * uncapped: on GTX 480 kmeans, the one plan here with a single window
+ * and a partial wave, the body ran as far from the run's pace as the
+ * partial wave, 8.3 warp instructions a cycle against 4.1.) Returns the
+ * launch of the last partial wave, -1 where there is none or the plan
+ * keeps the uncapped sample's placement; their work to *tail. */
+static int tail_launch(const sim_jump_ctx *jc, int sampled, double *tail)
+{
+    int last = -1;
+    *tail = 0;
+    if (!(jc->cap > 0) || sampled > 0)
+        return -1;
+    for (int x = jc->cut_launch; x < jc->n; x++)
+        if (partial_wave(&jc->launch[x]) > 0) {
+            *tail += partial_wave(&jc->launch[x]);
+            last = x;
+        }
+    return last;
+}
+
+/* The place in the run (warp instructions from its start) of the place x
+ * in its body (the work outside the launches' partial waves). */
+static double body_to_run(const sim_jump_ctx *jc, double x)
+{
+    double at = 0;
+    for (int i = 0; i < jc->n; i++) {
+        double body = jc->launch[i].insts - partial_wave(&jc->launch[i]);
+        if (x < body || i + 1 == jc->n)
+            return at + (x < body ? x : body);
+        x -= body;
+        at += jc->launch[i].insts;
+    }
+    return at;
+}
+
+/* The place in the body of the place x in the run (the inverse of
+ * body_to_run; a place in a partial wave goes to its launch's body's end). */
+static double run_to_body(const sim_jump_ctx *jc, double x)
+{
+    double at = 0;
+    for (int i = 0; i < jc->n && x > 0; i++) {
+        double body = jc->launch[i].insts - partial_wave(&jc->launch[i]);
+        at += x < body ? x : body;
+        x -= jc->launch[i].insts;
+    }
+    return at;
+}
+
 /* The jump sample's later windows and launch ends, then the histograms:
  * the first window's periods, the later windows' weighted to stand for the
  * run's work after it less the ends', the ends' for every launch end after
@@ -225,7 +292,7 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
         cum[x + 1] = cum[x] + jc->launch[x].insts;
     /* every window, latest in the run first: the launch ends sampled (the
      * last launch's always, the others evenly), the later windows */
-    struct { double at; int launch, end; } win[SIM_JUMP_ENDS + SIM_JUMP_WINDOWS];
+    struct { double at; int launch, stratum; } win[SIM_JUMP_ENDS + SIM_JUMP_WINDOWS];
     int nw = 0;
     for (int e = 0; e < sampled; e++) {
         int i = end_launch(jc->n, ends, sampled, e);
@@ -233,17 +300,29 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
         double g = jc->launch[i].insts > 0 ? 1 - left / jc->launch[i].insts : 0;
         win[nw].at = cum[i] + (g > 0 ? g : 0) * jc->launch[i].insts;
         win[nw].launch = i;
-        win[nw++].end = 1;
+        win[nw++].stratum = 2;
     }
-    double from = jc->first_insts / jc->total_insts;
-    for (int w = jc->windows - 1; w >= 0; w--) {
-        double at = sim_jump_place(from, w, jc->windows) * jc->total_insts;
+    double tail_work;
+    int tl = tail_launch(jc, sampled, &tail_work);
+    jc->tail = tl >= 0 && jc->windows >= 2;
+    jc->tail_work = jc->tail ? tail_work : 0;
+    if (jc->tail) {   /* the last partial wave (its middle trip, below) */
+        win[nw].at = cum[tl + 1] - 0.5 * partial_wave(&jc->launch[tl]);
+        win[nw].launch = tl;
+        win[nw++].stratum = 3;
+    }
+    int rest = jc->windows - jc->tail;
+    double body = jc->tail ? run_to_body(jc, jc->total_insts) : jc->total_insts;
+    double from = (jc->tail ? run_to_body(jc, jc->first_insts) : jc->first_insts) / body;
+    for (int w = rest - 1; w >= 0; w--) {
+        double at = sim_jump_place(from, w, rest) * body;
+        at = jc->tail ? body_to_run(jc, at) : at;
         int i = 0;
         while (i + 1 < jc->n && cum[i + 1] <= at)
             i++;
         win[nw].at = at;
         win[nw].launch = i;
-        win[nw++].end = 0;
+        win[nw++].stratum = 1;
     }
     for (int a = 1; a < nw; a++)   /* latest first (stable) */
         for (int b = a; b > 0 && win[b].at > win[b - 1].at; b--) {
@@ -258,24 +337,36 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
         const sim_jump_launch *L = &jc->launch[win[w].launch];
         long fb, ft;
         double g = L->insts > 0 ? (win[w].at - cum[win[w].launch]) / L->insts : 0;
+        if (win[w].stratum == 3) {   /* the last wave, its middle trip */
+            long conc = L->concurrent > 0 ? L->concurrent : 1;
+            double waves = (double)((L->blocks + conc - 1) / conc);
+            g = (waves - 0.5) / waves;
+        }
         sim_jump_start(L, g, &fb, &ft);
-        s = sim_sleep_jump_window(jc, win[w].launch, fb, ft, win[w].end, out, err);
+        s = sim_sleep_jump_window(jc, win[w].launch, fb, ft, win[w].stratum, out, err);
     }
     if (s)
         return s;
-    /* the first window's long open periods, now that the later uses are known */
+    /* the first window's long open periods, now that the later uses are
+     * known; long as the windows are (SIM_JUMP_LONG at their scale): a
+     * capped first window on a short run is shorter than SIM_JUMP_LONG,
+     * and at the unscaled length no period in any window of the sample was
+     * long, so none was found dead (V100 kmeans --cap 0.25: the L2's idle
+     * cycles 0% dead where the run has 97%, its saving 22.5 points low) */
     for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++)
         for (int x = 0; A->first_open[u] && A->unused[u] && x < (int)A->n_units[u]; x++) {
             uint64_t y = A->first_open[u][x], t = A->first_end;
             y = y > A->first_start || y == SIM_EV_UNALLOCATED ? y : A->first_start;
-            if (y != SIM_EV_UNALLOCATED && t > y && t - y > SIM_JUMP_LONG)
+            if (y != SIM_EV_UNALLOCATED && t > y && t - y > SIM_JUMP_LONG * jc->scale)
                 A->pending[0][u][A->unused[u][x]] += (double)(t - y);
         }
     double w_end = A->windows[2] ? (double)ends / A->windows[2] : 0;
-    double mid = jc->total_insts - jc->first_insts - w_end * A->insts[2];
+    double mid = jc->total_insts - jc->first_insts - w_end * A->insts[2] - jc->tail_work;
     double w_mid = A->insts[1] > 0 && mid > 0 ? mid / A->insts[1] : 0;
-    out->cycles = jc->first_cycles + w_mid * A->cycles[1] + w_end * A->cycles[2];
-    out->recorded = jc->first_cycles + A->cycles[1] + A->cycles[2];
+    double w_tail = A->insts[3] > 0 ? jc->tail_work / A->insts[3] : 0;
+    out->cycles = jc->first_cycles + w_mid * A->cycles[1] + w_end * A->cycles[2] +
+                  w_tail * A->cycles[3];
+    out->recorded = jc->first_cycles + A->cycles[1] + A->cycles[2] + A->cycles[3];
     for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
         trapeze_idle_hist *h = &out->hist[u];
         /* the warp tails take their register-cycles from the later
@@ -286,12 +377,13 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
             live_share = 1 - tails / (w_mid * A->idle[1][u]);
             live_share = live_share > 0 ? live_share : 0;
         }
-        double weight[3] = {1, w_mid * live_share, w_end};
+        double weight[SIM_JUMP_STRATA] = {1, w_mid * live_share, w_end, w_tail};
         for (int x = 0; x < TRAPEZE_NEXT_N; x++)
             for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++)
                 h->count[x][b] += first[0][u].count[x][b] + first[2][u].count[x][b] +
                                   weight[1] * A->hist[1][u].count[x][b] +
-                                  w_end * A->hist[2][u].count[x][b];
+                                  w_end * A->hist[2][u].count[x][b] +
+                                  w_tail * A->hist[3][u].count[x][b];
         if (tails > 0)
             sim_jump_add_dead(h, w_end * A->tail_n, tails);
         /* the long periods: counted where they end; their cycles split in
@@ -301,7 +393,7 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
          * periods that ended are) and the rest, split as the long periods
          * that ended in the recordings are, by number */
         double mass = 0, pend = 0, dead = 0, n = 0, live = 0, c[TRAPEZE_NEXT_N] = {0};
-        for (int z = 0; z < 3; z++) {
+        for (int z = 0; z < SIM_JUMP_STRATA; z++) {
             mass += weight[z] * (A->idle[z][u] - A->exact[z][u]);
             pend += weight[z] * (A->pending[z][u][0] + A->pending[z][u][1]);
             dead += weight[z] * A->pending[z][u][1] * (1 - A->filled[u]);

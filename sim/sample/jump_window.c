@@ -59,14 +59,14 @@ static double idle_between(const uint64_t *start_a, const uint64_t *start_b, int
     return idle;
 }
 
-/* One later window (end = 0) or launch end (end = 1): launch i of the job
+/* One later window (stratum 1 or 3) or launch end (stratum 2): launch i of the job
  * on a fresh GPU from (first_block, first_trip), SIM_JUMP_WARM cycles
  * not recorded, then SIM_JUMP_RECORD cycles recorded, both times jc->scale (end: recorded to
  * the launch's end, which closes every unit's period, dead). */
 trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, long first_trip,
-                                     int end, trapeze_sleep_run *out, trapeze_error *err)
+                                     int stratum, trapeze_sleep_run *out, trapeze_error *err)
 {
-    int stratum = end ? 2 : 1;
+    int end = stratum == 2;
     sim_jump_acc *A = jc->acc;
     sim_gpu_options opt = *jc->opt;
     opt.first_block = first_block;
@@ -125,7 +125,8 @@ trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, 
     /* before the launch's end closes them: the periods long and still open
      * at the recording's end, dead where no window later in the run used
      * their unit after its first blocks were placed (windows run latest
-     * first); then this window's uses. (Uses while recording only, which
+     * first; long at the windows' scale, as in sim_sleep_run_jumps); then
+     * this window's uses. (Uses while recording only, which
      * leaves out the warm-up's replay of a warp's prologue: GTX 480 SYRK
      * RF 93.9% predicted against 87.7% simulated, 89.4% with this rule.) */
     uint64_t now = l.running ? l.t : l.end;
@@ -135,7 +136,7 @@ trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, 
         for (int x = 0; A->unused[u] && x < n && x < A->n_units[u]; x++) {
             uint64_t y = starts[u][x];
             if (!end && y != SIM_EV_UNALLOCATED && st[x] == y && now > y &&
-                now - y > SIM_JUMP_LONG)
+                now - y > SIM_JUMP_LONG * jc->scale)
                 A->pending[stratum][u][A->unused[u][x]] += (double)(now - (y > a ? y : a));
         }
         for (int x = 0; A->unused[u] && x < n && x < A->n_units[u]; x++)

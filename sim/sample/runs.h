@@ -61,19 +61,24 @@ trapeze_status sim_sleep_run_cut(sim_gpu *g, const sim_sleep_kernels *k, double 
 /* What a jump sample gathers per unit kind, by stratum: 0 the first window
  * (every period that ended in it, exact), 1 the later windows (weighted to
  * stand for the rest of the run), 2 the launch ends (weighted for the ends
- * not sampled). In the later windows and at the ends, a period of at most
- * SIM_JUMP_LONG cycles that ends in the recorded stretch is exact (it
- * began after the window's warm-up started) and counts in its bucket; a
- * longer one counts where it ends (count[]) but its length is unknown (it
- * may have begun before the window's simulation did), so the long periods'
- * cycles come from the idle unit-cycles inside the recorded stretches
- * (idle[]) less those of the exact periods (exact[]). */
+ * not sampled), 3 the launches' last partial waves (a capped plan without
+ * launch ends: one window in the last launch's, weighted for their share
+ * of the work; jump_run.c). In the later windows and at the ends, a
+ * period of at most SIM_JUMP_LONG cycles that ends in the recorded stretch
+ * is exact (it began after the window's warm-up started) and counts in its
+ * bucket; a longer one counts where it ends (count[]) but its length is
+ * unknown (it may have begun before the window's simulation did), so the
+ * long periods' cycles come from the idle unit-cycles inside the recorded
+ * stretches (idle[]) less those of the exact periods (exact[]). */
+#define SIM_JUMP_STRATA 4
+
 typedef struct sim_jump_acc {
-    trapeze_idle_hist hist[3][TRAPEZE_SLEEP_NUNITS];
-    double idle[3][TRAPEZE_SLEEP_NUNITS], exact[3][TRAPEZE_SLEEP_NUNITS];
+    trapeze_idle_hist hist[SIM_JUMP_STRATA][TRAPEZE_SLEEP_NUNITS];
+    double idle[SIM_JUMP_STRATA][TRAPEZE_SLEEP_NUNITS];
+    double exact[SIM_JUMP_STRATA][TRAPEZE_SLEEP_NUNITS];
     /* idle cycles in the recorded stretches of periods already long and
      * still open at its end (their kind not known there) */
-    double pending[3][TRAPEZE_SLEEP_NUNITS][2];   /* [0] live, [1] dead */
+    double pending[SIM_JUMP_STRATA][TRAPEZE_SLEEP_NUNITS][2];   /* [0] live, [1] dead */
     /* per unit: 1 if no launch end sampled used it while recording (its
      * long periods open elsewhere end dead), else 0; NULL: no end sampled */
     unsigned char *unused[TRAPEZE_SLEEP_NUNITS];
@@ -93,10 +98,10 @@ typedef struct sim_jump_acc {
      * end), from the launch ends scaled to whole blocks (sim_jump_tail_scale):
      * periods and their register-cycles, per launch end */
     double tail_n, tail_mass;
-    double count[3][TRAPEZE_SLEEP_NUNITS][TRAPEZE_NEXT_N];
-    double insts[3];        /* warp instructions issued in the recorded stretches */
-    double cycles[3];       /* cycles recorded */
-    int windows[3];
+    double count[SIM_JUMP_STRATA][TRAPEZE_SLEEP_NUNITS][TRAPEZE_NEXT_N];
+    double insts[SIM_JUMP_STRATA];        /* warp instructions issued in the recorded stretches */
+    double cycles[SIM_JUMP_STRATA];       /* cycles recorded */
+    int windows[SIM_JUMP_STRATA];
 } sim_jump_acc;
 
 /* The jump decision, made once the first window is over. */
@@ -117,6 +122,11 @@ typedef struct sim_jump_ctx {
      * SIM_JUMP_END: 1, or under a cap on a short run shrunk by halves
      * (sim_sleep_jump_here) */
     double scale;
+    /* a capped plan without launch ends on a run whose launches end in a
+     * partial wave: one of its windows in the last launch's partial wave
+     * (stratum 3), which stands for tail_work warp instructions */
+    int tail;
+    double tail_work;
     sim_jump_acc *acc;
 } sim_jump_ctx;
 
@@ -128,9 +138,10 @@ int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k
 trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
                                    trapeze_idle_hist (*first)[TRAPEZE_SLEEP_NUNITS],
                                    trapeze_sleep_run *out, trapeze_error *err);
-/* jump_window.c: one later window (end 0) or launch end (end 1). */
+/* jump_window.c: one window of stratum 1 (a later window), 2 (a launch
+ * end) or 3 (a later window in a partial wave). */
 trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, long first_trip,
-                                     int end, trapeze_sleep_run *out, trapeze_error *err);
+                                     int stratum, trapeze_sleep_run *out, trapeze_error *err);
 
 /* spread_run.c: the spread sample (and the first window of a jump sample). */
 trapeze_status sim_sleep_run_spread(sim_gpu *g, const sim_sleep_kernels *k, const sim_spread *p,
