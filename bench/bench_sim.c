@@ -1,8 +1,8 @@
 /*
  * bench_sim.c - simulator speed and sanity figures (printed, never asserted):
  * simulated warp instructions and cycles per CPU second for the 2D 5-point
- * Jacobi on a 2048x2048 float grid with 16x16 blocks on the GTX 480 and V100
- * presets (best of three runs; CPU time, which other jobs on the machine
+ * Jacobi on a 2048x2048 float grid with 16x16 blocks on the GTX 480, V100
+ * and A100 presets (best of three runs; CPU time, which other jobs on the machine
  * skew far less than wall time), each beside its target, peak memory, the
  * streaming copy's DRAM bandwidth as
  * a share of the configured peak, and the pointer chase's latency per load
@@ -74,7 +74,8 @@ static int bench_case(const char *config, const char *gpu, double target)
 int main(void)
 {
     if (bench_case("data/gpus/gtx480.config", "gtx480", 1.5) ||
-        bench_case("data/gpus/v100.config", "v100", 0.6))
+        bench_case("data/gpus/v100.config", "v100", 0.6) ||
+        bench_case("data/gpus/a100", "a100", 0.6))
         return 1;
     trapeze_config *cfg = NULL;
     trapeze_error err;

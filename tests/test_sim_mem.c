@@ -696,20 +696,24 @@ static void test_grow_for(void)
 }
 
 /* Random installs, invalidations and resets against a scan of the lines:
- * assoc 19 searches the tag array, assoc 64 (>= SIM_CACHE_INDEX_WAYS) the
- * tag index and the INVALID bitmaps, resets moving it between 4 and 64
- * ways a set (the L1 carve-out). The lines are random (consecutive ones
- * hash to distinct slots and would leave the index's probe runs and their
- * removal untried), assoc + 5 of them a set, so that sets fill and LRU
- * victims are taken too. */
-static void test_tag_index(int assoc)
+ * assoc 8 searches the tag array, assoc 19 (>= SIM_CACHE_RECENCY_WAYS) too
+ * with the recency lists, assoc 64 (>= SIM_CACHE_INDEX_WAYS) the tag index
+ * and the INVALID bitmaps, resets moving it between 4 and 64 ways a set
+ * (the L1 carve-out). Hits are touched (under LRU a touch gives the newest
+ * stamp, under FIFO it does not) and lines' pending sectors toggled, so
+ * that the victims of both probes skip lines. The lines are random
+ * (consecutive ones hash to distinct slots and would leave the index's
+ * probe runs and their removal untried), assoc + 5 of them a set, so that
+ * sets fill and LRU victims are taken too. */
+static void test_tag_index(int assoc, sim_cache_rep rep)
 {
-    sim_cache_cfg cfg = {.enabled = 1, .sets = 4, .line = 128, .assoc = assoc, .rep = 'L',
+    sim_cache_cfg cfg = {.enabled = 1, .sets = 4, .line = 128, .assoc = assoc, .rep = rep,
                          .wr = 'B', .alloc = 'm', .wr_alloc = 'N', .set_index = 'L',
                          .mshr_entries = 8, .mshr_merge = 2, .miss_queue = 4};
     sim_cache c;
     CHECK(sim_cache_init(&c, &cfg));
     CHECK((c.by_tag.slot != NULL) == (assoc >= SIM_CACHE_INDEX_WAYS));
+    CHECK((c.rec_link != NULL) == (assoc >= SIM_CACHE_RECENCY_WAYS));
     enum { MAX_LINES = 4 * (64 + 5) };
     uint64_t x = 7, pool[MAX_LINES];
     int n_lines = 4 * (assoc + 5);
@@ -717,6 +721,7 @@ static void test_tag_index(int assoc)
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         pool[k] = ((x >> 24) << 9 | (uint64_t)(k % 4) << 7);
     }
+    int touches = 0, pends = 0;
     int ok = 1, victims = 0, lru_victims = 0, steps = assoc >= SIM_CACHE_INDEX_WAYS ? 6000 : 20000;
     for (int step = 0; step < steps; step++) {
         x = x * 6364136223846793005ull + 1442695040888963407ull;
@@ -749,6 +754,12 @@ static void test_tag_index(int assoc)
             sim_cache_install(&c, line, way, SIM_LINE_VALID);
         } else if (op == 12 && (p == SIM_PROBE_HIT || p == SIM_PROBE_HIT_RESERVED)) {
             sim_cache_invalidate(&c, line, way);
+        } else if (op == 13 && (p == SIM_PROBE_HIT || p == SIM_PROBE_HIT_RESERVED)) {
+            sim_cache_touch(&c, sim_cache_line(&c, line, way));
+            touches++;
+        } else if (op == 14 && (p == SIM_PROBE_HIT || p == SIM_PROBE_HIT_RESERVED)) {
+            sim_cache_line(&c, line, way)->sect_pend ^= 2;
+            pends++;
         } else if (op == 15 && step % 53 == 0) {
             sim_cache_invalidate_valid(&c);
         } else if (op == 15 && step % 97 == 1) {
@@ -764,7 +775,9 @@ static void test_tag_index(int assoc)
     CHECK(ok);
     CHECK(victims > 1000);
     CHECK(lru_victims > 100);
-    printf("tag index, %d ways: %d victims, %d of them LRU\n", assoc, victims, lru_victims);
+    CHECK(touches > 100 && pends > 100);
+    printf("tag index, %d ways, %s: %d victims, %d of them LRU\n", assoc,
+           rep == SIM_REP_LRU ? "LRU" : "FIFO", victims, lru_victims);
     sim_cache_free(&c);
 }
 
@@ -1939,8 +1952,11 @@ int main(void)
     test_set_index();
     test_mshr_index();
     test_grow_for();
-    test_tag_index(19);
-    test_tag_index(64);
+    test_tag_index(8, SIM_REP_LRU);
+    test_tag_index(19, SIM_REP_LRU);
+    test_tag_index(19, SIM_REP_FIFO);
+    test_tag_index(64, SIM_REP_LRU);
+    test_tag_index(64, SIM_REP_FIFO);
     test_miss_latency();
     test_simple_dram();
     test_l1_latency_queue();

@@ -83,20 +83,22 @@ typedef struct sim_block {
 typedef int (*sim_can_issue_fn)(void *ctx, int slot);
 
 typedef struct sim_sched {
+    /* what every visit reads, on the first cache line (the arrays that
+     * follow made a scheduler's scalars and bit sets three lines apart) */
     int n;                       /* warps assigned (slots, oldest first) */
-    uint8_t slot[SM_MAX_WARPS];
-    uint8_t pos[SM_MAX_WARPS];   /* per slot of this scheduler: its index in slot[] */
-    uint64_t own[SM_MASK_WORDS]; /* per slot bit: assigned to this scheduler */
-    uint64_t part[SM_MASK_WORDS];   /* per slot bit: slot % n_sched is this scheduler
-                                     * (fixed at init; a slot's only scheduler) */
     int words;                   /* words of the bit sets in use: the SM's warp slots / 64 */
     int last;                    /* slot issued last, -1 none */
     int rr;                      /* LRR: position after the last issue */
-    uint8_t reason;              /* sim_stall of the last evaluated cycle, or 0xff issued */
     /* two-level schedulers (sched_two_level.h): the active set and the
      * pending warps, oldest first; max_active 0: one level (LRR, GTO) */
     int max_active, n_active, n_pend;
+    uint8_t reason;              /* sim_stall of the last evaluated cycle, or 0xff issued */
+    uint64_t own[SM_MASK_WORDS]; /* per slot bit: assigned to this scheduler */
+    uint64_t part[SM_MASK_WORDS];   /* per slot bit: slot % n_sched is this scheduler
+                                     * (fixed at init; a slot's only scheduler) */
     uint64_t act[SM_MASK_WORDS]; /* per slot bit: in the active set */
+    uint8_t slot[SM_MAX_WARPS];
+    uint8_t pos[SM_MAX_WARPS];   /* per slot of this scheduler: its index in slot[] */
     uint8_t pend[SM_MAX_WARPS];
 } sim_sched;
 
@@ -235,6 +237,26 @@ extern const sim_dispatch_ops sim_dispatch_round_robin, sim_dispatch_bcs, sim_di
 /* ---- the SM ---- */
 
 typedef struct sim_sm {
+    /* first, on one or two cache lines: what the top level reads of every
+     * SM each visited cycle (next, blocks_finished, progress) and what the
+     * SM's cycle reads first (the accounting, the LDST queue's head); they
+     * lay on five lines spread over the 20 KB struct, each usually cold
+     * when a cycle comes back to the SM */
+    uint64_t next;               /* earliest cycle the SM needs a visit */
+    uint64_t progress;           /* last cycle a warp issued outside a spin loop (hang.c) */
+    int blocks_finished;         /* set by the SM, read by the top level: blocks finished
+                                  * since it last looked */
+    int n_blocks;                /* resident */
+    uint64_t last_eval;          /* last cycle accounted */
+    uint64_t warp_next;          /* earliest retry cycle of any warp: no issue stage before it */
+    int lq_head, lq_n, lq_size;  /* the LDST unit's queue */
+    int lq_insts;                /* instructions with requests in lq */
+    int lq_max;                  /* a memory instruction issues while lq_insts < this: 1,
+                                  * or with the operand collector 1 + the OC_EX_MEM
+                                  * width (those wait there while the unit drains) */
+    int ldst_waiters;            /* bits set in wldst */
+    uint64_t *lq_at;             /* first cycle the request may be offered */
+    sim_mem_request *lq;         /* lq_size (a power of 2) entries */
     int id;
     const sim_core_config *cfg;
     const sim_kernel *k;
@@ -254,7 +276,6 @@ typedef struct sim_sm {
     uint64_t wfinite[SM_MASK_WORDS]; /* per slot bit: wretry is a cycle, not SIM_NEVER */
     int release_pending;         /* a block's last warp finished */
     sim_block *blocks;           /* max_blocks slots */
-    int n_blocks;                /* resident */
     int words;                   /* words of the slot bit sets in use */
     int used_threads, used_warps, used_regs, used_shmem;
     sim_sched sched[16];
@@ -266,34 +287,20 @@ typedef struct sim_sm {
     int if_on;                   /* instruction fetch is modelled */
     sim_icache ic;
     sim_oc oc;
-    /* LDST unit */
-    sim_mem_request *lq;         /* lq_size (a power of 2) entries */
-    uint64_t *lq_at;             /* first cycle the request may be offered */
+    /* LDST unit (its queue's position and counts: above) */
     uint8_t *lq_last;            /* the last request of its instruction */
-    int lq_head, lq_n, lq_size;
-    int lq_insts;                /* instructions with requests in lq */
-    int lq_max;                  /* a memory instruction issues while lq_insts < this: 1,
-                                  * or with the operand collector 1 + the OC_EX_MEM
-                                  * width (those wait there while the unit drains) */
     int *wq_head, *wq_n;         /* per-warp queues (-trapeze_ldst_sched other than fifo):
                                   * slot w's requests, oldest first, in the ring at
                                   * lq[w x ldst_depth ..] (lq_index); NULL with fifo */
     int wq_next;                 /* the slot the next probe group starts from */
     uint64_t ldst_free;          /* shared-memory passes keep it until then */
-    int ldst_waiters;            /* bits set in wldst */
-    uint64_t warp_next;          /* earliest retry cycle of any warp: no issue stage before it */
     uint64_t sched_next[16];     /* per scheduler: no warp of it is retried before (a lower bound) */
     unsigned reasons_stale;      /* per scheduler bit: its reason needs re-evaluating */
-    uint64_t next;               /* earliest cycle the SM needs a visit */
-    uint64_t last_eval;          /* last cycle accounted */
     uint64_t age_counter;
     uint64_t kernel_start;
-    uint64_t progress;           /* last cycle a warp issued outside a spin loop (hang.c) */
     sim_sm_stats st;
     struct sim_dws *dws;         /* Dynamic Warp Subdivision's table (dws.c); NULL: off */
     struct sim_rsimd *rsimd;     /* Robust SIMD's width, depth and intervals (rsimd.c); NULL: off */
-    /* set by the SM, read by the top level */
-    int blocks_finished;         /* since the top level last looked */
 } sim_sm;
 
 trapeze_status sim_sm_init(sim_sm *sm, int id, const sim_core_config *cfg, sim_events *ev,

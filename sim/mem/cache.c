@@ -11,7 +11,12 @@
  * set_tag. In a cache with a tag index (SIM_CACHE_INDEX_WAYS ways or more),
  * by_tag holds exactly the frames whose tag is not SIM_TAG_NONE (idtab.h's
  * invariant), and bit w of a set's none_bits is set exactly while way
- * w < assoc is INVALID. by_key holds exactly the MSHR entries in use.
+ * w < assoc is INVALID. by_key holds exactly the MSHR entries in use. In
+ * a cache with a recency list (SIM_CACHE_RECENCY_WAYS ways or more), each
+ * set's list holds exactly its frames whose tag is not SIM_TAG_NONE, in
+ * increasing stamp: a stamp is only ever set to the cache's clock just
+ * advanced (install, touch), which moves the line to the list's end, so
+ * the stamps of the lines in a set are distinct and the list is sorted.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,10 +44,15 @@ int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg)
     if (c->memo)
         *c->memo = (struct sim_set_memo){SIM_TAG_NONE, 0};
     int ix_ok = 1;
+    if (cfg->assoc >= SIM_CACHE_RECENCY_WAYS) {
+        c->rec_link = malloc(n_lines * 2 * sizeof *c->rec_link);
+        c->rec_end = malloc((size_t)cfg->sets * 2 * sizeof *c->rec_end);
+        ix_ok = c->rec_link && c->rec_end;
+    }
     if (cfg->assoc >= SIM_CACHE_INDEX_WAYS) {
         c->none_words = (cfg->assoc + 63) / 64;
         c->none_bits = malloc((size_t)cfg->sets * (size_t)c->none_words * sizeof *c->none_bits);
-        ix_ok = c->tag && c->none_bits && sim_idtab_init(&c->by_tag, (uint32_t)n_lines, c->tag, 1);
+        ix_ok = ix_ok && c->tag && c->none_bits && sim_idtab_init(&c->by_tag, (uint32_t)n_lines, c->tag, 1);
     }
     if (!c->lines || !c->tag || !c->mshr || !c->wait_row || !c->free_ids || !c->used_ids ||
         !key_ok || !c->memo || !ix_ok) {
@@ -71,6 +81,8 @@ void sim_cache_free(sim_cache *c)
     sim_idtab_free(&c->by_key);
     sim_idtab_free(&c->by_tag);
     free(c->none_bits);
+    free(c->rec_link);
+    free(c->rec_end);
     memset(c, 0, sizeof *c);
 }
 
@@ -82,6 +94,8 @@ void sim_cache_reset(sim_cache *c, int assoc)
     for (size_t i = 0; i < n; i++)
         c->tag[i] = SIM_TAG_NONE;
     c->cfg.assoc = assoc;
+    if (c->rec_end)   /* every list empty */
+        memset(c->rec_end, 0xff, (size_t)c->cfg.sets * 2 * sizeof *c->rec_end);
     if (!c->by_tag.slot)
         return;
     sim_idtab_clear(&c->by_tag);
@@ -94,9 +108,50 @@ void sim_cache_reset(sim_cache *c, int assoc)
         }
 }
 
+/* ---- the recency lists (frames are indices into lines) ---- */
+
+static void rec_unlink(sim_cache *c, size_t set, int32_t i)
+{
+    int32_t *l = c->rec_link, *e = &c->rec_end[2 * set];
+    int32_t prev = l[2 * i], next = l[2 * i + 1];
+    if (prev >= 0)
+        l[2 * prev + 1] = next;
+    else
+        e[0] = next;
+    if (next >= 0)
+        l[2 * next] = prev;
+    else
+        e[1] = prev;
+}
+
+static void rec_append(sim_cache *c, size_t set, int32_t i)
+{
+    int32_t *l = c->rec_link, *e = &c->rec_end[2 * set];
+    int32_t last = e[1];
+    l[2 * i] = last;
+    l[2 * i + 1] = -1;
+    if (last >= 0)
+        l[2 * last + 1] = i;
+    else
+        e[0] = i;
+    e[1] = i;
+}
+
+/* Frame i (a line in its set's list) was given the newest stamp. */
+static void rec_newest(sim_cache *c, size_t i)
+{
+    size_t set = i / (size_t)c->cfg.assoc;
+    if (c->rec_end[2 * set + 1] == (int32_t)i)
+        return;
+    rec_unlink(c, set, (int32_t)i);
+    rec_append(c, set, (int32_t)i);
+}
+
 /* The one writer of the tag array past a reset: frame i's tag becomes tag
- * (SIM_TAG_NONE: the frame is INVALID), the index and the INVALID bitmap
- * with it. A line is never in two frames of its set. */
+ * (SIM_TAG_NONE: the frame is INVALID), the index, the INVALID bitmap and
+ * the recency list's membership with it (a frame joins at the end: its
+ * caller, sim_cache_install, gives it the newest stamp). A line is never
+ * in two frames of its set. */
 static void set_tag(sim_cache *c, size_t i, uint64_t tag)
 {
     uint64_t old = c->tag[i];
@@ -104,6 +159,13 @@ static void set_tag(sim_cache *c, size_t i, uint64_t tag)
         return;
     TRAPEZE_ASSERT(tag == SIM_TAG_NONE ||
                    sim_cache_tag_way(c, i - i % (size_t)c->cfg.assoc, tag) < 0);
+    if (c->rec_link && (old == SIM_TAG_NONE) != (tag == SIM_TAG_NONE)) {
+        size_t set = i / (size_t)c->cfg.assoc;
+        if (old == SIM_TAG_NONE)
+            rec_append(c, set, (int32_t)i);
+        else
+            rec_unlink(c, set, (int32_t)i);
+    }
     if (!c->by_tag.slot) {
         c->tag[i] = tag;
         return;
@@ -155,21 +217,45 @@ static int find_way(const sim_cache *c, size_t base, uint64_t line)
  * pending), else -1. The tag array holds SIM_TAG_NONE exactly for the
  * INVALID ways (the invariant above), so the search scans 8-byte tags and
  * reads the lines only when the set is full. */
+static int replaceable(const sim_line *l, int sectored)
+{
+    return sectored ? !l->sect_pend : l->state == SIM_LINE_VALID;
+}
+
+static int victim_scan(const sim_cache *c, size_t base, int sectored)
+{
+    const sim_line *set = &c->lines[base];
+    int lru = -1;
+    for (int w = 0; w < c->cfg.assoc; w++)
+        if (replaceable(&set[w], sectored) && (lru < 0 || set[w].stamp < set[lru].stamp))
+            lru = w;
+    return lru;
+}
+
+/* With a recency list: the first replaceable line from its front. The
+ * stamps are distinct and in list order (the file comment), so it is the
+ * scan's answer; it reads the few lines that are pending, not the set. */
+static int victim_listed(const sim_cache *c, size_t base, int sectored)
+{
+    size_t set = base / (size_t)c->cfg.assoc;
+    for (int32_t i = c->rec_end[2 * set]; i >= 0; i = c->rec_link[2 * i + 1])
+        if (replaceable(&c->lines[i], sectored))
+            return (int)((size_t)i - base);
+    return -1;
+}
+
 static int victim(const sim_cache *c, size_t base, int sectored)
 {
     int w = first_invalid(c, base);
     TRAPEZE_ASSERT(w < 0 || c->lines[base + (size_t)w].state == SIM_LINE_INVALID);
     if (w >= 0)
         return w;
-    const sim_line *set = &c->lines[base];
-    int lru = -1;
-    for (w = 0; w < c->cfg.assoc; w++) {
-        const sim_line *l = &set[w];
-        int replaceable = sectored ? !l->sect_pend : l->state == SIM_LINE_VALID;
-        if (replaceable && (lru < 0 || l->stamp < set[lru].stamp))
-            lru = w;
+    if (c->rec_link) {
+        w = victim_listed(c, base, sectored);
+        TRAPEZE_ASSERT(w == victim_scan(c, base, sectored));
+        return w;
     }
-    return lru;
+    return victim_scan(c, base, sectored);
 }
 
 sim_probe sim_cache_probe(const sim_cache *c, uint64_t line, int *way)
@@ -188,8 +274,12 @@ sim_probe sim_cache_probe(const sim_cache *c, uint64_t line, int *way)
 void sim_cache_touch(sim_cache *c, sim_line *l)
 {
     c->clock++;
-    if (c->cfg.rep == SIM_REP_LRU)
-        l->stamp = c->clock;
+    if (c->cfg.rep != SIM_REP_LRU)
+        return;
+    l->stamp = c->clock;
+    size_t i = (size_t)(l - c->lines);
+    if (c->rec_link && c->tag[i] != SIM_TAG_NONE)
+        rec_newest(c, i);
 }
 
 int sim_cache_fill_victim(const sim_cache *c, uint64_t line)
@@ -206,7 +296,10 @@ sim_line sim_cache_install(sim_cache *c, uint64_t line, int way, int state)
     sim_line *l = sim_cache_line(c, line, way);
     sim_line old = *l;
     c->clock++;
-    set_tag(c, (size_t)(l - c->lines), state == SIM_LINE_INVALID ? SIM_TAG_NONE : line);
+    size_t i = (size_t)(l - c->lines);
+    set_tag(c, i, state == SIM_LINE_INVALID ? SIM_TAG_NONE : line);
+    if (c->rec_link && state != SIM_LINE_INVALID)
+        rec_newest(c, i);
     l->addr = line;
     l->stamp = c->clock;
     l->mshr = -1;

@@ -88,9 +88,18 @@ typedef struct sim_cache {
     sim_idtab by_tag;
     uint64_t *none_bits;
     int none_words;
+    /* caches of SIM_CACHE_RECENCY_WAYS ways or more (the V100's L1 and L2):
+     * per set, its lines that are not INVALID in the order of their stamps,
+     * least recent first, linked through the frames (rec_link[2i] the frame
+     * before frame i, rec_link[2i+1] the one after, -1 none; rec_end[2s] the
+     * set's first, rec_end[2s+1] its last). A full set's victim is then the
+     * first replaceable line from the front, not a read of every way's line
+     * (a fill of the V100's L1 read 256 of them: 8 KB). NULL otherwise.
+     * Written only by cache.c. */
+    int32_t *rec_link, *rec_end;
 } sim_cache;
 
-enum { SIM_CACHE_INDEX_WAYS = 32 };
+enum { SIM_CACHE_INDEX_WAYS = 32, SIM_CACHE_RECENCY_WAYS = 16 };
 
 /* No line has this address (lines are 128-byte aligned). */
 #define SIM_TAG_NONE (~(uint64_t)0)

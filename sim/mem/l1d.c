@@ -450,8 +450,11 @@ static sim_mem_outcome l1_write(sim_memsys *m, sim_sm_port *p, const sim_mem_req
     uint32_t wake = 0;
     if (m->cfg.l1.enabled) {
         uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
-        int way;
-        if (sim_cache_probe(&p->l1, line, &way) == SIM_PROBE_HIT) {
+        /* a tag lookup, not a probe: a miss needs no victim (a probe's search
+         * of the least recently used line read every way of a full set: 256
+         * on the V100) */
+        int way = sim_cache_find(&p->l1, line);
+        if (way >= 0 && sim_cache_line(&p->l1, line, way)->state == SIM_LINE_VALID) {
             wake = sim_busy_frame(p->ev, SIM_UNIT_L1_LINE, req->sm, &p->l1, line, way,
                                   SIM_NEXT_WRITE, cycle);
             sim_cache_invalidate(&p->l1, line, way);
