@@ -44,6 +44,20 @@ void sim_sel_plan(const sim_mem_config *cfg, const sim_sel_state *st, const sim_
     }
 }
 
+int sim_sel_set_max(const sim_cache *c, sim_mem_request *const *reqs, int n)
+{
+    int set[64], most = 0;
+    n = n < 64 ? n : 64;
+    for (int i = 0; i < n; i++) {   /* n <= 32: the pairs cost less than a table of sets */
+        set[i] = sim_cache_set(c, reqs[i]->addr & ~(uint64_t)(SIM_LINE_BYTES - 1));
+        int same = 1;
+        for (int j = 0; j < i; j++)
+            same += set[j] == set[i];
+        most = same > most ? same : most;
+    }
+    return most;
+}
+
 void sim_sel_insert(sim_line *l, uint32_t pc)
 {
     l->pc_hash = (uint16_t)sim_sel_hash(pc);

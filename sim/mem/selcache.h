@@ -64,6 +64,10 @@ static inline uint32_t sim_sel_hash(uint32_t pc)
  * chosen to be cached (the locality degree decides their victim). */
 void sim_sel_plan(const sim_mem_config *cfg, const sim_sel_state *st, const sim_cache *c,
                   sim_mem_request *const *reqs, int n);
+/* The most of one warp load's n requests that fall in one set of c (the
+ * seed's per-set contention: above the ways, the load overflows its set
+ * on its own). */
+int sim_sel_set_max(const sim_cache *c, sim_mem_request *const *reqs, int n);
 /* A line is allocated for a load of pc / read again / evicted. */
 void sim_sel_insert(sim_line *l, uint32_t pc);
 void sim_sel_hit(sim_line *l);
