@@ -15,7 +15,10 @@ printf '|---|---|---|---|---|---|---|\n'
 # the first eleven's misses: the four after them were added, unrun, with
 # them. The last four (the V100's first, and sizes not run on their GPU)
 # were added, unrun, when memsched's probes came to hold the L1 latency
-# queue's stages.
+# queue's stages. The last five (two kernels never decided before, kmeans
+# and the untiled matmul, the V100's syrk and sizes not run on their GPU)
+# were added, unrun, after the two misses of the tail rule's table were
+# examined (docs/cache.md) and no change of the model kept.
 LIST="choo-baseline gesummv n=512
 choo-baseline mvt n=512
 choo-baseline bicg n=512
@@ -34,7 +37,14 @@ choo-baseline gesummv n=384
 v100 atax n=512
 v100 syr2k n=128
 gtx480 atax n=384
-choo-baseline mvt n=384"
+choo-baseline mvt n=384
+choo-baseline atax n=384
+gtx480 gesummv n=384
+v100 syrk n=128
+gtx480 kmeans points=8192
+gtx480 matmul n=128"
+BEHIND=$(mktemp)
+trap 'rm -f "$BEHIND"' EXIT
 printf '%s\n' "$LIST" | grep -E "$PATTERN" | while read -r gpu kernel; do
     # shellcheck disable=SC2086 # $kernel is a kernel and its parameters
     "$T" cache --gpu "$gpu" $kernel --verify --quiet --json - 2>/dev/null | python3 -c '
@@ -43,6 +53,10 @@ d = json.load(sys.stdin)
 s = {p["policy"]: p["speedup"] for p in d["policies"]}
 c, f = d["choice"], d["fastest"]
 print("| %s | %s | %s | %.2f | %s | %.2f | %.1f%% |" % (sys.argv[1], sys.argv[2], c, s[c], f, s[f],
-      100 * d["choice_behind"]))' \
-        "$gpu" "$kernel" || exit 1
-done
+      100 * d["choice_behind"]))
+open(sys.argv[3], "a").write("%r\n" % d["choice_behind"])' \
+        "$gpu" "$kernel" "$BEHIND" || exit 1
+done || exit 1
+# the count is of the unrounded shares: 2.0% printed may be just over 2%
+awk '{ n++; if ($1 <= 0.02) k++; if ($1 > w) w = $1 }
+     END { printf "within 2%% of the fastest: %d of %d (worst %.2f%%)\n", k, n, 100 * w }' "$BEHIND"

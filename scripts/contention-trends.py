@@ -87,7 +87,7 @@ CONTROLS = [("matmul", "n=64"), ("vecadd", "n=65536"), ("jacobi", "nx=128 ny=128
 COUNTERS = ["cycles", "warp_instructions", "ldst_refused_cycles", "sm_active_cycles",
             "l1_accesses", "l1_hits", "l1_bypasses", "l1_evictions", "l1_evicted_unused",
             "ldst_stall_ready_warps", "l1_miss_iw", "l1_miss_xw", "l1_miss_xb",
-            "l1_reservation_fails"]
+            "l1_reservation_fails", "l1_fills"]
 # below this share of SM cycles refused by the L1D a kernel has no
 # contention to remove: the 5% of `trapeze cache`'s screen (model/cache.c),
 # over every L1D refusal the CSV counts (the screen leaves out the miss
@@ -222,6 +222,8 @@ def main():
         kernels = [k for k in kernels if k[0] in want]
         controls = [k for k in controls if k[0] in want]
     speed = {(g, m[0]): [] for g in gpus for m in MECHANISMS}
+    removed = {g: [] for g in gpus}   # loc: share of the baseline's L1D accesses gone
+    reuse = {g: [] for g in gpus}     # lasc+loc: hits per line filled over the baseline's
     worst = {g: (1.0, "-") for g in gpus}
     contended = {g: [] for g in gpus}
     with tempfile.TemporaryDirectory() as tmp:
@@ -244,10 +246,23 @@ def main():
                             worst[g] = (x, f"{name} on {kernel} {params}")
                     else:
                         speed[(g, name)].append(x)
+                if (kernel, params) not in controls:
+                    seen = dict(rows)
+                    b = rows[0][1]
+                    removed[g].append(1 - seen["loc"]["l1_accesses"] / b["l1_accesses"])
+                    per = lambda r: r["l1_hits"] / max(r["l1_fills"], 1)
+                    if per(b) > 0 and per(seen["lasc+loc"]) > 0:
+                        reuse[g].append(per(seen["lasc+loc"]) / per(b))
         if a.sensitivity:
             sensitivity(a.trapeze, tmp)
     if kernels:
         print_geomeans(gpus, speed)
+        for g in gpus:
+            r = f"{geomean(reuse[g]):.1f}x" if reuse[g] else "-"
+            print(f"\n{g}: loc removes {100 * sum(removed[g]) / len(removed[g]):.0f}% of the "
+                  f"baseline's L1D accesses (mean over the strided kernels; the seed: 71%); "
+                  f"lasc+loc's hits per line filled {r} the baseline's (geometric mean; "
+                  f"the seed: 27x)")
     for g in gpus:
         if controls:
             print(f"\n{g}, kernels without contention: worst {worst[g][0]:.3f}x "

@@ -78,10 +78,10 @@ ge "$(speedup lrr lrrloc)" "$(awk -v s="$(speedup base loc)" 'BEGIN { print s * 
 # IW dominates atax; 77% measured: a warp's load evicts its own lines).
 OPTS="-trapeze_contention_counters 1" run cc atax n=256
 head -1 "$D/base.csv" | grep -q evicted_unused && fail "counter columns without the option"
-# every column but the five new ones (before gpu,run,time_s) and time_s
+# every column but the eight new ones (before gpu,run,time_s) and time_s
 drop() { awk -F, -v n="$1" '{ o = $1; for (i = 2; i < NF; i++) if (i < NF - 2 - n || i > NF - 3) o = o "," $i
     print o }' "$2"; }
-[ "$(drop 0 "$D/base.csv")" = "$(drop 5 "$D/cc.csv")" ] || fail "the counters changed other columns"
+[ "$(drop 0 "$D/base.csv")" = "$(drop 8 "$D/cc.csv")" ] || fail "the counters changed other columns"
 iw=$(col atax_kernel1 l1_miss_iw "$D/cc.csv") xw=$(col atax_kernel1 l1_miss_xw "$D/cc.csv")
 xb=$(col atax_kernel1 l1_miss_xb "$D/cc.csv") ev=$(col atax_kernel1 l1_evictions "$D/cc.csv")
 awk -v i="$iw" -v w="$xw" -v b="$xb" -v e="$ev" 'BEGIN { exit !(b == 0 && i > 2 * w && i + w == e) }' \
@@ -92,6 +92,18 @@ awk -v e="$ev" -v u="$un" 'BEGIN { exit !(e > 60000 && u <= e && u >= 0.95 * e) 
     || fail "atax_kernel1: $un of $ev evicted lines unread, expected over 95%"
 awk -v r="$ready" -v c="$ref" 'BEGIN { exit !(r > c && r <= 8 * c) }' \
     || fail "atax_kernel1: $ready ready warps over $ref refused cycles, expected 1..8 a cycle"
+# per-set contention, by hand: kernel1's 256 threads (8 warps) each read
+# A[i*256+j] for j < 256, 2048 warp loads whose 32 lines (1 KB apart) fall
+# 8 in each of 4 sets of the 4-way L1D, over the ways; its other loads
+# read one line (1 in a set). kernel2 reads A along rows: no overflow.
+# A line re-read counts 1 to 15 in l1_evicted_reuse.
+gl=$(col atax_kernel1 global_loads "$D/cc.csv") sm=$(col atax_kernel1 l1_load_set_max "$D/cc.csv")
+[ "$sm" = $((8 * 2048 + gl - 2048)) ] && [ "$(col atax_kernel1 l1_load_set_overflows "$D/cc.csv")" = 2048 ] \
+    || fail "atax_kernel1: per-set contention $sm over $gl loads, expected 8 x 2048 + the rest"
+[ "$(col atax_kernel2 l1_load_set_overflows "$D/cc.csv")" = 0 ] || fail "atax_kernel2 overflowed a set"
+re=$(col atax_kernel1 l1_evicted_reuse "$D/cc.csv")
+awk -v r="$re" -v e="$ev" -v u="$un" 'BEGIN { exit !(r >= e - u && r <= 15 * (e - u)) }' \
+    || fail "atax_kernel1: $re re-reads of $((ev - un)) evicted lines re-read"
 
 # Memory request scheduling (per-warp queues, 4 probe units, GroupedRR):
 # faster than the baseline alone (the seed: 1.95x; 1.26x measured here, where

@@ -4,7 +4,8 @@
  * locality degree's victim or bypass, LASC's reuse table turning a PC to
  * bypass and back, a bypassed request whose line is in the L1D, the
  * options' errors, a bypassed load in the memory
- * system (counted, never allocated) and MRPB's bypass instead of a refusal.
+ * system (counted, never allocated), MRPB's bypass instead of a refusal,
+ * and the contention counters (per-set contention, reuse per evicted line).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -359,8 +360,61 @@ static void test_lasc_found_line(void)
     }
 }
 
+/* -trapeze_contention_counters on the 4-way, 32-set baseline L1D: a warp
+ * load with 6 requests in set 0 and 2 in set 3 (most in one set 6, over
+ * the 4 ways: an overflow) and one with 3 in set 1 and 1 in set 2 (3): 9
+ * summed, 1 overflow. Then lines 0-3 of set 0 are filled, line 0 read
+ * twice and line 1 once, and four new lines of the set evict all four:
+ * 2 + 1 + 0 + 0 = 3 re-reads, 2 lines never re-read. */
+static void test_contention_counters(void)
+{
+    trapeze_config *cfg = config("-trapeze_contention_counters 1\n");
+    sim_memsys *m = NULL;
+    trapeze_error err;
+    CHECK_OK(sim_memsys_create(cfg, 1, NULL, &m, &err));
+    trapeze_config_destroy(cfg);
+    if (!m)
+        return;
+    sim_mem_request r[8], *p[8];
+    memset(r, 0, sizeof r);
+    int set1[8] = {0, 0, 3, 0, 0, 3, 0, 0}, set2[4] = {1, 2, 1, 1};
+    for (int i = 0; i < 8; i++) {
+        r[i].addr = at(set1[i], i);
+        r[i].sector_mask = 0xf;
+        r[i].bytes = 128;
+        r[i].op = SIM_MEM_LOAD;
+        p[i] = &r[i];
+    }
+    sim_memsys_select(m, p, 8);
+    for (int i = 0; i < 4; i++)
+        r[i].addr = at(set2[i], i);
+    sim_memsys_select(m, p, 4);
+    const sim_cache_stats *s = sim_memsys_l1_stats(m, 0);
+    CHECK(s->load_set_max == 9 && s->load_set_overflows == 1);
+    CHECK(r[0].flags == 0);   /* counted only: nothing bypasses without a policy */
+    uint64_t t = 0;
+    for (int i = 0; i < 4; i++) {
+        r[i].addr = at(0, i);
+        CHECK(sim_memsys_access(m, &r[i], t++, NULL) == SIM_MEM_MISS);
+    }
+    drain(m, &t);
+    int reads[4] = {2, 1, 0, 0};
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < reads[i]; k++)
+            CHECK(sim_memsys_access(m, &r[i], t++, NULL) == SIM_MEM_HIT);
+    drain(m, &t);
+    for (int i = 0; i < 4; i++) {
+        r[i].addr = at(0, 4 + i);
+        CHECK(sim_memsys_access(m, &r[i], t++, NULL) == SIM_MEM_MISS);
+    }
+    drain(m, &t);
+    CHECK(s->evictions == 4 && s->evicted_reuse == 3 && s->evicted_unused == 2);
+    sim_memsys_destroy(m);
+}
+
 int main(void)
 {
+    test_contention_counters();
     test_bypass_on_stall();
     test_plan();
     test_victim();

@@ -165,6 +165,9 @@ static void kernel_columns(const sim_kernel_stats *s, cols *l)
         add(l, "l1_miss_iw", m->l1.miss_iw, 1);
         add(l, "l1_miss_xw", m->l1.miss_xw, 1);
         add(l, "l1_miss_xb", m->l1.miss_xb, 1);
+        add(l, "l1_evicted_reuse", m->l1.evicted_reuse, 1);
+        add(l, "l1_load_set_max", m->l1.load_set_max, 1);
+        add(l, "l1_load_set_overflows", m->l1.load_set_overflows, 1);
     }
     if (s->energy_valid)
         energy_columns(s, l);

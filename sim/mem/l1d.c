@@ -189,6 +189,7 @@ static void evicted(sim_memsys *m, sim_sm_port *p, const sim_line *old)
     sim_sel_evict(&m->cfg, &p->sel, old);
     if (!old->reuse)
         L1_INC(m, p, evicted_unused);
+    p->stats.evicted_reuse += old->reuse;
 }
 
 /* A load miss of `req` takes frame `l` (its old line, if valid, evicted):

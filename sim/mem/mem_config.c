@@ -47,8 +47,10 @@ const trapeze_opt sim_mem_options[] = {
     {"trapeze_contention_counters", OPT_INT, "0", 0, 1,
      "1: --csv gains l1_evicted_unused (L1D lines evicted never re-read), "
      "ldst_stall_ready_warps (warps waiting for the LDST unit, summed over its refused cycles) "
-     "and l1_miss_iw, l1_miss_xw, l1_miss_xb (load misses evicting a line of the same warp, "
-     "another warp of its block, another block)"},
+     "l1_miss_iw, l1_miss_xw, l1_miss_xb (load misses evicting a line of the same warp, "
+     "another warp of its block, another block), l1_evicted_reuse (re-reads of evicted lines, "
+     "up to 15 a line), l1_load_set_max (per global load, the most of its requests in one "
+     "L1D set, summed) and l1_load_set_overflows (loads where that exceeds the ways)"},
     {"trapeze_l1d_bypass_on_stall", OPT_INT, "0", 0, 1,
      "1: a load the L1D refuses for a line or an MSHR entry bypasses it instead (MRPB's "
      "bypass, with -trapeze_ldst_sched fixed for its per-warp queues)"},

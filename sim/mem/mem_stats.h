@@ -30,6 +30,13 @@ typedef struct sim_cache_stats {
      * line, by who had brought it (the seed's miss contention classes): the
      * same warp (IW), another warp of the same block (XW), another block (XB) */
     uint64_t miss_iw, miss_xw, miss_xb;
+    /* L1D, with -trapeze_contention_counters: the re-reads of evicted lines
+     * (each line's counted up to 15: the locality degree's 4-bit counter;
+     * over evictions, the reuse per cached line), and per global load the
+     * most of its requests that fall in one L1D set (summed: over
+     * global_loads, the mean per-set contention) and the loads where that
+     * exceeds the ways (a set overflowed by one warp instruction) */
+    uint64_t evicted_reuse, load_set_max, load_set_overflows;
 } sim_cache_stats;
 
 struct sim_mem_stats {
@@ -45,8 +52,9 @@ struct sim_mem_stats {
     uint64_t dram_cycles;         /* DRAM command cycles elapsed (per channel, not summed) */
     uint64_t atomics_performed;   /* at L2 (or at the memory partition without L2) */
     uint64_t contention_valid;    /* -trapeze_contention_counters: the CSV shows
-                                   * l1.evicted_unused, the SMs' ldst_stall_ready_warps
-                                   * and l1.miss_iw, miss_xw, miss_xb */
+                                   * l1.evicted_unused, the SMs' ldst_stall_ready_warps,
+                                   * l1.miss_iw, miss_xw, miss_xb, evicted_reuse,
+                                   * load_set_max and load_set_overflows */
 };
 
 #endif

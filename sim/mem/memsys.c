@@ -265,6 +265,11 @@ void sim_memsys_select(sim_memsys *m, sim_mem_request *const *reqs, int n)
     if (n <= 0 || !sim_sel_on(&m->cfg) || !m->cfg.l1.enabled || reqs[0]->sm >= m->n_sm)
         return;
     sim_sm_port *p = &m->sm[reqs[0]->sm];
+    if (m->cfg.contention_counters) {
+        int most = sim_sel_set_max(&p->l1, reqs, n);
+        p->stats.load_set_max += (uint64_t)most;
+        p->stats.load_set_overflows += most > p->l1.cfg.assoc;
+    }
     sim_sel_plan(&m->cfg, &p->sel, &p->l1, reqs, n);
 }
 

@@ -1,9 +1,10 @@
 /*
  * selcache.h - Choo's selective caching at the L1D (seed 003, chapters 4
  * and 5): which requests of a warp load skip the L1, and the per-SM tables
- * behind that choice. Owns the decision and the meaning of a line's
- * pc_hash and reuse fields; it must not move requests (l1d.c sends them)
- * and counts no statistics.
+ * behind that choice (one file a policy: selcache.c the plan, ind and
+ * bypass_all; sel_loc.c the locality degree; sel_lasc.c LASC's table).
+ * Owns the decision and the meaning of a line's pc_hash and reuse fields;
+ * it must not move requests (l1d.c sends them) and counts no statistics.
  *
  *  - contention-aware selective caching (-trapeze_l1d_select ind): a load
  *    whose coalesced requests outnumber the ways (divergence D > assoc)
@@ -64,6 +65,10 @@ static inline uint32_t sim_sel_hash(uint32_t pc)
  * chosen to be cached (the locality degree decides their victim). */
 void sim_sel_plan(const sim_mem_config *cfg, const sim_sel_state *st, const sim_cache *c,
                   sim_mem_request *const *reqs, int n);
+/* The most of one warp load's n requests that fall in one set of c (the
+ * seed's per-set contention: above the ways, the load overflows its set
+ * on its own). */
+int sim_sel_set_max(const sim_cache *c, sim_mem_request *const *reqs, int n);
 /* A line is allocated for a load of pc / read again / evicted. */
 void sim_sel_insert(sim_line *l, uint32_t pc);
 void sim_sel_hit(sim_line *l);
@@ -74,5 +79,12 @@ void sim_sel_evict(const sim_mem_config *cfg, sim_sel_state *st, const sim_line 
  * not higher than that line's: the request bypasses. */
 int sim_sel_victim(const sim_sel_state *st, const sim_cache *c, uint64_t line, uint32_t pc,
                    int way);
+/* loc (sel_loc.c): an evicted line's re-references added to its PC's. */
+void sim_sel_loc_evict(sim_sel_state *st, const sim_line *victim);
+/* LASC (sel_lasc.c): whether a load of pc bypasses (its PC has an entry and
+ * none of its evicted lines was reused), and an evicted line's reuse bit
+ * ORed into its PC's entry. */
+int sim_sel_lasc_bypass(const sim_mem_config *cfg, const sim_sel_state *st, uint32_t pc);
+void sim_sel_lasc_evict(const sim_mem_config *cfg, sim_sel_state *st, const sim_line *victim);
 
 #endif
