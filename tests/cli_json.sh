@@ -48,12 +48,16 @@ case $T in /*) ;; *) T="$W/$T" ;; esac
 cd "$D" || exit 1
 run gz "$T" ghostzone --gpu gtx480 hotspot
 run gzh "$T" ghostzone --height 2 poisson
-run gzv "$T" ghostzone --gpu gtx480 --verify 2 --stages 1 \
-    "$W/data/validation/gz-energy/tiny1d.ini"
+# the shipped Tiny1D with blocks of 32, not 64: the documents are checked
+# against the text beside them, which holds at any block, and the simulated
+# samples and candidates of heights up to 31 cost 36 CPU s with ASan and UBSan
+# (block 32 still verifies a searched candidate beside the model's best)
+sed 's/^block = 64$/block = 32/' "$W/data/validation/gz-energy/tiny1d.ini" >"$D/tiny.ini"
+run gzv "$T" ghostzone --gpu gtx480 --verify 2 --stages 1 "$D/tiny.ini"
 run gzb "$T" ghostzone --gpu gtx480 --optimize-block hotspot
 sed 's/^size = 1024x1024/size = 96x96/' "$W/data/workloads/box9.ini" >"$D/box.ini"
 run gzg "$T" ghostzone --gpu gtx480 --group "$D/box.ini"
-run gze "$T" ghostzone --gpu gtx480 --objective energy "$W/data/validation/gz-energy/tiny1d.ini"
+run gze "$T" ghostzone --gpu gtx480 --objective energy "$D/tiny.ini"
 run sim "$T" sim --gpu gtx480 vecadd n=4096
 run cache "$T" cache --gpu choo-baseline atax n=256 --window 2000
 run simw "$T" sim --gpu gtx480 --workload hotspot --size 64x64 --iterations 4
