@@ -115,6 +115,7 @@ grep -q 'runner-up fence h=1: +8.62% +- 13.59%' "$D/gz.txt" || fail "text margin
 v='d["workloads"][0]["verify"]'
 [ "$(get "$D/gzv.json" "$v[\"simulated\"] == len($v[\"candidates\"])")" = True ] \
     || fail "--verify: simulated is the candidates' count"
+grep -q ' verify: .*(searched)$' "$D/gzv.txt" || fail "--verify: no searched candidate at block 32"
 n=$(grep -c ' verify: ' "$D/gzv.txt")
 [ "$(get "$D/gzv.json" "len($v[\"candidates\"])")" = "$n" ] || fail "--verify: $n printed"
 pick=$(sed -n 's/^Tiny1D *verified: \([a-z]*\) h=\([0-9]*\),.*/\1 \2/p' "$D/gzv.txt")
