@@ -184,6 +184,29 @@ static trapeze_config *config(const char *extra)
     return cfg;
 }
 
+/* The one-SM memory system of config(extra), or NULL (the failure counted). */
+static sim_memsys *memsys(const char *extra)
+{
+    trapeze_config *cfg = config(extra);
+    sim_memsys *m = NULL;
+    trapeze_error err;
+    CHECK_OK(sim_memsys_create(cfg, 1, NULL, &m, &err));
+    trapeze_config_destroy(cfg);
+    return m;
+}
+
+/* A whole-line (4-sector) load of addr. */
+static sim_mem_request line_load(uint64_t addr)
+{
+    sim_mem_request r;
+    memset(&r, 0, sizeof r);
+    r.addr = addr;
+    r.sector_mask = 0xf;
+    r.bytes = 128;
+    r.op = SIM_MEM_LOAD;
+    return r;
+}
+
 static void test_options(void)
 {
     static const struct { const char *text, *want; } bad[] = {
@@ -220,20 +243,12 @@ static void test_options(void)
  * all are back, the last 4 hit. */
 static void test_memsys(void)
 {
-    trapeze_config *cfg = config("-trapeze_l1d_select ind\n-gpgpu_n_mem 6\n");
-    sim_memsys *m = NULL;
-    trapeze_error err;
-    CHECK_OK(sim_memsys_create(cfg, 1, NULL, &m, &err));
-    trapeze_config_destroy(cfg);
+    sim_memsys *m = memsys("-trapeze_l1d_select ind\n-gpgpu_n_mem 6\n");
     if (!m)
         return;
     sim_mem_request r[6], *p[6];
-    memset(r, 0, sizeof r);
     for (int i = 0; i < 6; i++) {
-        r[i].addr = at(0, i);
-        r[i].sector_mask = 0xf;
-        r[i].bytes = 128;
-        r[i].op = SIM_MEM_LOAD;
+        r[i] = line_load(at(0, i));
         r[i].pc = 0x80;
         p[i] = &r[i];
     }
@@ -271,18 +286,10 @@ static void test_memsys(void)
 static void test_bypass_on_stall(void)
 {
     for (int on = 0; on <= 1; on++) {
-        trapeze_config *cfg = config(on ? "-trapeze_l1d_bypass_on_stall 1\n" : "");
-        sim_memsys *m = NULL;
-        trapeze_error err;
-        CHECK_OK(sim_memsys_create(cfg, 1, NULL, &m, &err));
-        trapeze_config_destroy(cfg);
+        sim_memsys *m = memsys(on ? "-trapeze_l1d_bypass_on_stall 1\n" : "");
         if (!m)
             return;
-        sim_mem_request r;
-        memset(&r, 0, sizeof r);
-        r.sector_mask = 0xf;
-        r.bytes = 128;
-        r.op = SIM_MEM_LOAD;
+        sim_mem_request r = line_load(0);
         for (int i = 0; i < 4; i++) {
             r.addr = at(0, i);
             CHECK(sim_memsys_access(m, &r, (uint64_t)i, NULL) == SIM_MEM_MISS);
@@ -324,20 +331,12 @@ static void drain(sim_memsys *m, uint64_t *t)
 static void test_lasc_found_line(void)
 {
     for (int serve = 0; serve <= 1; serve++) {
-        trapeze_config *cfg = config(serve ? "-trapeze_l1d_lasc 1\n"
-                                           : "-trapeze_l1d_lasc 1\n-trapeze_l1d_lasc_serve_hits 0\n");
-        sim_memsys *m = NULL;
-        trapeze_error err;
-        CHECK_OK(sim_memsys_create(cfg, 1, NULL, &m, &err));
-        trapeze_config_destroy(cfg);
+        sim_memsys *m = memsys(serve ? "-trapeze_l1d_lasc 1\n"
+                                     : "-trapeze_l1d_lasc 1\n-trapeze_l1d_lasc_serve_hits 0\n");
         if (!m)
             return;
         m->sm[0].sel.rft_seen[sim_sel_hash(0x230) & 63] = 1;   /* 0x230: no reuse seen */
-        sim_mem_request b, a, *pa = &a, *pb = &b;
-        memset(&b, 0, sizeof b);
-        b.sector_mask = 0xf;
-        b.bytes = 128;
-        b.op = SIM_MEM_LOAD;
+        sim_mem_request b = line_load(0), a, *pa = &a, *pb = &b;
         b.pc = 0x240;
         a = b;
         a.pc = 0x230;
@@ -368,21 +367,13 @@ static void test_lasc_found_line(void)
  * 2 + 1 + 0 + 0 = 3 re-reads, 2 lines never re-read. */
 static void test_contention_counters(void)
 {
-    trapeze_config *cfg = config("-trapeze_contention_counters 1\n");
-    sim_memsys *m = NULL;
-    trapeze_error err;
-    CHECK_OK(sim_memsys_create(cfg, 1, NULL, &m, &err));
-    trapeze_config_destroy(cfg);
+    sim_memsys *m = memsys("-trapeze_contention_counters 1\n");
     if (!m)
         return;
     sim_mem_request r[8], *p[8];
-    memset(r, 0, sizeof r);
     int set1[8] = {0, 0, 3, 0, 0, 3, 0, 0}, set2[4] = {1, 2, 1, 1};
     for (int i = 0; i < 8; i++) {
-        r[i].addr = at(set1[i], i);
-        r[i].sector_mask = 0xf;
-        r[i].bytes = 128;
-        r[i].op = SIM_MEM_LOAD;
+        r[i] = line_load(at(set1[i], i));
         p[i] = &r[i];
     }
     sim_memsys_select(m, p, 8);

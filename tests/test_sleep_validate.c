@@ -21,6 +21,21 @@ static trapeze_sleep_vrow row(const char *choice, double saving, double penalty)
     return r;
 }
 
+/* The targets of a validation of these rows and summaries at a 1% budget. */
+static trapeze_sleep_validation targets(trapeze_sleep_vrow *rows, int n_rows,
+                                        trapeze_sleep_vsummary *sm, int n_sm)
+{
+    trapeze_sleep_validation v;
+    memset(&v, 0, sizeof v);
+    v.max_penalty = 0.01;
+    v.rows = rows;
+    v.n_rows = n_rows;
+    v.summary = sm;
+    v.n_summary = n_sm;
+    trapeze_sleep_validation_targets(&v);
+    return v;
+}
+
 static void test_over_budget_misses(void)
 {
     /* two job-structures: model, seed, one swept setting (the best) each */
@@ -35,14 +50,7 @@ static void test_over_budget_misses(void)
         sm[i].seed = 3 * i + 1;
         sm[i].best = 3 * i + 2;
     }
-    trapeze_sleep_validation v;
-    memset(&v, 0, sizeof v);
-    v.max_penalty = 0.01;
-    v.rows = rows;
-    v.n_rows = 6;
-    v.summary = sm;
-    v.n_summary = 2;
-    trapeze_sleep_validation_targets(&v);
+    trapeze_sleep_validation v = targets(rows, 6, sm, 2);
     CHECK(v.targets.rows == 2);
     CHECK_NEAR(sm[0].ratio, 0.9062 / 0.9070, 1e-12);
     CHECK_NEAR(sm[1].ratio, 0.9110 / 0.9100, 1e-12);
@@ -90,14 +98,7 @@ static void test_quarter_of_run(void)
         sm[i].sample_insts = insts[i];
         sm[i].run_insts = run[i];
     }
-    trapeze_sleep_validation v;
-    memset(&v, 0, sizeof v);
-    v.max_penalty = 0.01;
-    v.rows = rows;
-    v.n_rows = 1;
-    v.summary = sm;
-    v.n_summary = 4;
-    trapeze_sleep_validation_targets(&v);
+    trapeze_sleep_validation v = targets(rows, 1, sm, 4);
     CHECK(v.targets.jobs == 2 && v.targets.quarter_met == 1);
     CHECK_NEAR(v.targets.worst_run_fraction, 0.26, 1e-12);
 }
