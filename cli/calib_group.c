@@ -65,12 +65,15 @@ static void usage_for(FILE *f, const char *cmd)
                 "Fits the grouping model's constants (docs/grouping.md) to short samples,\n"
                 "the sub-grids of rr, bcs, mst, kway and rbts (their first queues alone on\n"
                 "a share of the SMs), and writes them as a [group] file, for trapeze group\n"
-                "--calibration FILE --no-sim. One LAUNCH: its own constants. Several (by\n"
+                "--calibration FILE --no-sim. One LAUNCH: its own constants, with the\n"
+                "GPU calibration's sub-grid uncertainty and DRAM contention. Several (by\n"
                 "default the 12 of docs/grouping.md's validation): one set fitted to all\n"
                 "their sub-grids, and gain_uncertainty, the uncertainty of a predicted gain\n"
                 "over rr held out over launches (each launch's whole runs, simulated too,\n"
                 "against the constants fitted to the others), and dram_contention, fitted\n"
-                "to the whole runs whose DRAM time is at least half the rest: a GPU's\n"
+                "to the whole runs whose DRAM time is at least half the rest; the same two\n"
+                "with each launch fitted to its own sub-grids (subgrid_gain_uncertainty,\n"
+                "subgrid_dram_contention: what validate and a user's launch use): a GPU's\n"
                 "calibration, data/calibrations/NAME-group.ini.\n");
     else
         fprintf(f,
@@ -109,9 +112,10 @@ static void usage_for(FILE *f, const char *cmd)
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
                   "  --margin PCT    as trapeze group's, and what a sub-grid must beat rr's\n"
                   "                  by (default 1)\n"
-                  "  --calibration FILE  every launch's u (gain_uncertainty) and DRAM\n"
-                  "                  contention (dram_contention) from this [group] file, as\n"
-                  "                  group --no-sim takes them, none held out over launches\n");
+                  "  --calibration FILE  every launch's u and DRAM contention from this\n"
+                  "                  [group] file (subgrid_gain_uncertainty and\n"
+                  "                  subgrid_dram_contention, else gain_uncertainty and\n"
+                  "                  dram_contention), none held out over launches\n");
     fputs("  --json FILE     the summary as one JSON document (docs/json.md; - for\n"
           "                  stdout, the text then on stderr)\n", f);
 }
@@ -606,12 +610,22 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
                                      const char *out, trapeze_json_out *j, trapeze_error *err)
 {
     static launch_evidence ev[MAX_LAUNCHES];
-    static launch_times t[MAX_LAUNCHES];
+    static launch_times t[MAX_LAUNCHES], own[MAX_LAUNCHES];
     static double gerr[MAX_LAUNCHES][NGAIN], beta[MAX_LAUNCHES];
+    static double own_gerr[MAX_LAUNCHES][NGAIN], own_beta[MAX_LAUNCHES];
     int n = 0;
     trapeze_status s = TRAPEZE_OK;
     for (; !s && n < ls->n; n++)
         s = prepare(gpu, ls, n, plan, log, 1, &ev[n], err);
+    /* u and beta where each launch is fitted to its own sub-grids (what
+     * validate and a user's launch use): each launch's constants see only
+     * its sub-grids, and beta is fitted over the whole runs at those
+     * constants, where a streaming launch's Tg reaches its N; at the one set
+     * below no launch's does, and beta fits 0 */
+    for (int i = 0; !s && i < ls->n; i++)
+        s = times_of(&ev[i], &ev[i].p, &own[i], err);
+    if (!s)
+        s = held_out_gain_errors(own, ls->n, own_gerr, own_beta, err);
     for (int i = 0; !s && i < ls->n; i++) {
         trapeze_group_params held;
         s = fit_launches(ev, ls->n, i, 0, &held, NULL, err);
@@ -629,8 +643,11 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         s = fit_launches(ev, ls->n, -1, 5, &p, &rep, err);
     if (!s)
         s = contention_without(t, ls->n, -1, &p.value[TRAPEZE_GROUP_CONTENTION], err);
+    if (!s)
+        s = contention_without(own, ls->n, -1, &p.subgrid_contention, err);
     if (!s) {
         p.gain_uncertainty = held_out_rms(gerr, ls->n, -1);
+        p.subgrid_gain_uncertainty = held_out_rms(own_gerr, ls->n, -1);
         snprintf(p.source, sizeof p.source,
                  "trapeze calibrate --model group on %.24s: %d launches' sub-grids", gpu_nm,
                  ls->n);
@@ -647,6 +664,9 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
                100 * p.gain_uncertainty);
         printf("DRAM contention: %.4g (fitted to the whole runs of the %d launches)\n",
                p.value[TRAPEZE_GROUP_CONTENTION], ls->n);
+        printf("each launch fitted to its own sub-grids (validate, a user's launch): "
+               "uncertainty of a gain %.2f%%, DRAM contention %.4g (held out as above)\n",
+               100 * p.subgrid_gain_uncertainty, p.subgrid_contention);
         for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++)
             printf("  %-14s %.6g\n", trapeze_group_param_name((trapeze_group_param)k), p.value[k]);
         fprintf(stderr, "wrote %s\n", out);
@@ -654,10 +674,19 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         trapeze_json_number(j, "rms_pct", 100 * rep.rms_rel_error);
         trapeze_json_number(j, "cv_mape_pct", rep.cv_mape_pct);
         trapeze_json_number(j, "gain_uncertainty_pct", 100 * p.gain_uncertainty);
+        trapeze_json_number(j, "subgrid_gain_uncertainty_pct", 100 * p.subgrid_gain_uncertainty);
+        trapeze_json_number(j, "subgrid_dram_contention", p.subgrid_contention);
     }
     for (int i = 0; i < n; i++)
         trapeze_group_problem_destroy(ev[i].pb);
     return s;
+}
+
+/* A calibration's figure measured at sub-grid-fitted constants, else (an
+ * older file, not measured) the one at its own constants. */
+static double subgrid_or(double subgrid, double whole)
+{
+    return subgrid >= 0 ? subgrid : whole;
 }
 
 /* After the samples: validate decides every launch, each with the
@@ -692,12 +721,18 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         memset(&o, 0, sizeof o);
         launch_evidence e;
         s = prepare(gpu, ls, i, plan, log, validate, &e, err);
-        e.p.gain_uncertainty = held_out ? held_out_rms(gerr, ls->n, i)
-                               : fallback ? fallback->gain_uncertainty : -1;
         /* the whole GPU's DRAM contention: measured on the other launches'
-         * whole runs, else the calibration's (never this launch's) */
+         * whole runs, else the calibration's (never this launch's), the
+         * pair it measured at sub-grid-fitted constants, as here */
+        e.p.gain_uncertainty = held_out ? held_out_rms(gerr, ls->n, i)
+                               : fallback ? subgrid_or(fallback->subgrid_gain_uncertainty,
+                                                       fallback->gain_uncertainty)
+                                          : -1;
         e.p.value[TRAPEZE_GROUP_CONTENTION] =
-            held_out ? beta[i] : fallback ? fallback->value[TRAPEZE_GROUP_CONTENTION] : 0;
+            held_out ? beta[i]
+            : fallback ? subgrid_or(fallback->subgrid_contention,
+                                    fallback->value[TRAPEZE_GROUP_CONTENTION])
+                       : 0;
         if (!s)
             s = trapeze_group_decide(e.pb, &e.p, NULL, &e.ev, 0, margin, 0, &o, err);
         if (!s && validate)
@@ -839,7 +874,9 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     trapeze_json_text(json.j, "model", "group");
     /* u and the DRAM contention: --calibration's for every launch (what a
      * user's launch gets from group --no-sim), else held out over three
-     * launches or more, else the GPU calibration's */
+     * launches or more, else the GPU calibration's; calibrate of one launch
+     * writes the GPU calibration's with its constants, so that group
+     * --no-sim on them predicts what validate does */
     char cal_path[1024], fallback_from[1100] = "";
     const trapeze_group_params *fallback = NULL;
     trapeze_group_params gp;
@@ -848,7 +885,8 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
         s = trapeze_group_params_load(calib, &gp, &err);
         fallback = &gp;
         snprintf(fallback_from, sizeof fallback_from, "the calibration %s", calib);
-    } else if (!s && validate && cli_group_calibration(gpu_file, cal_path, sizeof cal_path)) {
+    } else if (!s && (validate || ls.n == 1) &&
+               cli_group_calibration(gpu_file, cal_path, sizeof cal_path)) {
         s = trapeze_group_params_load(cal_path, &gp, &err);
         fallback = &gp;
         snprintf(fallback_from, sizeof fallback_from, "the GPU's calibration %s", cal_path);

@@ -106,6 +106,8 @@ void trapeze_group_params_default(trapeze_group_params *p)
     memset(p, 0, sizeof *p);
     memcpy(p->value, v, sizeof v);
     p->gain_uncertainty = -1;   /* not measured */
+    p->subgrid_gain_uncertainty = -1;
+    p->subgrid_contention = -1;
     snprintf(p->source, sizeof p->source, "uncalibrated defaults (built-in)");
 }
 

@@ -1,7 +1,8 @@
 /*
  * group_params.c - the grouping model's calibration file: [group] name =
  * value (and name_stderr) for each constant, gain_uncertainty (the
- * held-out error of a predicted gain over round-robin), [meta] source. Absent names
+ * held-out error of a predicted gain over round-robin) and its sub-grid
+ * pair (subgrid_gain_uncertainty, subgrid_dram_contention), [meta] source. Absent names
  * keep their default; an unknown name or section is an error naming file
  * and line. Must not evaluate the model.
  */
@@ -31,6 +32,11 @@ static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *
                             at->path, at->line, section, key);
     if (strcmp(key, "gain_uncertainty") == 0)
         return trapeze_ini_double(at, section, key, value, 0, 1, &p->gain_uncertainty, err);
+    if (strcmp(key, "subgrid_gain_uncertainty") == 0)
+        return trapeze_ini_double(at, section, key, value, 0, 1, &p->subgrid_gain_uncertainty,
+                                  err);
+    if (strcmp(key, "subgrid_dram_contention") == 0)
+        return trapeze_ini_double(at, section, key, value, 0, 1, &p->subgrid_contention, err);
     for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++) {
         size_t len = strlen(grp_param_names[k]);
         if (strncmp(key, grp_param_names[k], len) != 0)
@@ -70,5 +76,9 @@ trapeze_status trapeze_group_params_save(const char *path, const trapeze_group_p
     }
     if (p->gain_uncertainty >= 0)
         fprintf(f, "gain_uncertainty = %.17g\n", p->gain_uncertainty);
+    if (p->subgrid_gain_uncertainty >= 0)
+        fprintf(f, "subgrid_gain_uncertainty = %.17g\n", p->subgrid_gain_uncertainty);
+    if (p->subgrid_contention >= 0)
+        fprintf(f, "subgrid_dram_contention = %.17g\n", p->subgrid_contention);
     return trapeze_outfile_commit(o, err);
 }

@@ -125,20 +125,23 @@ expect_failure "id too long" "limited to 36 characters each" "$D/v3.csv" \
     "$T" validate --model group --gpu $G --samples "$D/s3.csv" --csv "$D/v3.csv" \
     jacobi,nx=512,ny=512,bx=16,by=16,iters=1,nx=512,ny=512
 # the shipped GTX 480 log (every sample in it, nothing runs), two launches:
-# none held out, so the uncertainty of a gain is the GPU calibration's
-# (30.54%), and no grouping is predicted faster than rr by that much.
-# syrk: RB-TS's sub-grid runs 37% faster than rr's and so does its whole
-# launch, but the sub-grids' model predicts less than the uncertainty: rr
-# (the price of never trusting a gain the model cannot tell apart).
-# Jacobi 512^2: RB-TS's sub-grid is 3% faster than round-robin's, its launch
-# 7% slower: rr.
+# none held out, so the uncertainty of a gain is the GPU calibration's, the
+# one it measured with each launch fitted to its own sub-grids, as here
+# (subgrid_gain_uncertainty, 5.77%; the one set of constants' 30.54%,
+# measured at other constants than these, kept every launch on rr).
+# syrk: its sub-grids' model predicts MST-TS faster than rr by more than
+# that, and its launch runs 25% faster: MST-TS, as with u held out over the
+# twelve launches below. Jacobi 512^2: RB-TS's sub-grid is 3% faster than
+# round-robin's, its launch 7% slower: rr.
 cp data/validation/group-gtx480-samples.csv "$D/ship.csv"
 "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" syrk jacobi,nx=512,ny=512 \
     >"$D/ship" 2>&1 || fail "shipped log: $(cat "$D/ship")"
 grep -q '^samples: 22 planned, 0 run now, 22 from the log$' "$D/ship" || fail "shipped: $(head -1 "$D/ship")"
-grep -q '^syrk launch 0: chosen rr;' "$D/ship" || fail "syrk: $(grep chosen "$D/ship")"
-grep -q "^uncertainty of a predicted gain over rr: 30.54% (the GPU's calibration" "$D/ship" \
-    || fail "two launches' uncertainty: $(grep uncertainty "$D/ship")"
+grep -q '^syrk launch 0: chosen mst;' "$D/ship" || fail "syrk: $(grep chosen "$D/ship")"
+u=$(awk -F' = ' '$1 == "subgrid_gain_uncertainty" { printf "%.2f", 100 * $2 }' data/calibrations/gtx480-group.ini)
+b=$(awk -F' = ' '$1 == "subgrid_dram_contention" { printf "%.4g", $2 }' data/calibrations/gtx480-group.ini)
+[ "$(grep -c "^uncertainty of a predicted gain over rr: $u% (the GPU's calibration .*); DRAM contention $b\$" "$D/ship")" -eq 2 ] \
+    || fail "two launches' uncertainty $u, beta $b: $(grep uncertainty "$D/ship")"
 grep -q '^jacobi nx=512 ny=512 launch 0: chosen rr;' "$D/ship" || fail "jacobi: $(grep chosen "$D/ship")"
 # the budget on a launch of 4 TBs of 41,000 warp instructions (atax): rr's
 # sub-grid, TB 0, runs whole (41,000 <= 6 x 5/95 x 164,000 = 51,789.5); BCS's
@@ -172,15 +175,20 @@ got=$(awk '/^uncertainty of a predicted gain over rr: .*other launches/ { v = $8
 grep -q '^syrk launch 0: chosen mst;' "$D/ship12" || fail "syrk: $(grep chosen "$D/ship12")"
 grep -q '^  never worse than rr by more than 1%: 12 of 12$' "$D/ship12" || fail "rr: $(tail -7 "$D/ship12")"
 # --calibration FILE: every launch's u and DRAM contention beta are the
-# file's, as a user's launch gets them from group --no-sim, even with three
-# launches, where they would be held out over the others. C(N, Tg; beta) is
+# file's sub-grid pair (subgrid_gain_uncertainty, subgrid_dram_contention:
+# measured where each launch is fitted to its own sub-grids, as here), not
+# its gain_uncertainty and dram_contention (group --no-sim's, at its own
+# constants; set to other values to show they are not read), even with
+# three launches, where they would be held out over the others. C(N, Tg; beta) is
 # symmetric in N and Tg: at beta 0 it is max(N, Tg), at 1 N + Tg, so the two
 # runs give N and Tg of each fixed policy, and at beta 1/4 each prediction is
 # ((N + Tg) + sqrt((N - Tg)^2 + N Tg)) / 2, recomputed here (Jacobi 512^2's
 # Tg is over half its N on the GTX 480, so the root matters there).
 for b in 0 1 0.25; do
-    sed -e "s/^dram_contention = .*/dram_contention = $b/" \
-        -e 's/^gain_uncertainty = .*/gain_uncertainty = 0.1234/' \
+    sed -e "s/^subgrid_dram_contention = .*/subgrid_dram_contention = $b/" \
+        -e 's/^subgrid_gain_uncertainty = .*/subgrid_gain_uncertainty = 0.1234/' \
+        -e 's/^dram_contention = .*/dram_contention = 0.5/' \
+        -e 's/^gain_uncertainty = .*/gain_uncertainty = 0.9/' \
         data/calibrations/gtx480-group.ini >"$D/b$b.ini"
     "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --csv "$D/b$b.csv" \
         --calibration "$D/b$b.ini" syrk atax jacobi,nx=512,ny=512 >"$D/b$b" 2>&1 \
@@ -194,6 +202,16 @@ bad=$(awk -F, 'FNR == 1 { f++ } FNR > 1 && $5 ~ /^(rr|bcs|mst|kway|rbts)$/ { k =
               if (lo > hi / 2) big++ }
           if (!big) print "no launch with Tg over half its N" }' "$D/b0.csv" "$D/b1.csv" "$D/b0.25.csv")
 [ -z "$bad" ] || fail "--calibration beta: $bad"
+# a file without the sub-grid pair (made before it was measured) gives its
+# gain_uncertainty and dram_contention instead
+grep -v '^subgrid_' "$D/b0.25.ini" >"$D/old.ini"
+"$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/old.ini" \
+    syrk >"$D/old" 2>&1 || fail "--calibration without the sub-grid pair: $(cat "$D/old")"
+grep -q "^uncertainty of a predicted gain over rr: 90.00% (the calibration $D/old.ini); DRAM contention 0.5\$" \
+    "$D/old" || fail "--calibration without the sub-grid pair: $(grep uncertainty "$D/old")"
+printf '[group]\nmu = 1\nsubgrid_dram_contention = 2\n' >"$D/bad.ini"
+expect_failure "sub-grid contention out of range" "bad.ini:3: [group] subgrid_dram_contention" "$D/none" \
+    "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/bad.ini" syrk
 expect_failure "missing --calibration" "$D/nope.ini" "$D/none" \
     "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/nope.ini" syrk
 # calibrate over the twelve launches (the default) on the shipped log:
@@ -208,6 +226,18 @@ grep -q '^samples: 111 planned, 0 run now, 111 from the log$' "$D/cal12" || fail
 u=$(awk -F' = ' '$1 == "gain_uncertainty" { printf "%.2f", 100 * $2 }' "$D/c12.ini")
 grep -q "^uncertainty of a predicted gain over rr: $u% (rms of the errors above" "$D/cal12" \
     || fail "cal12 uncertainty $u: $(grep uncertainty "$D/cal12")"
+# its sub-grid pair is what validate holds out over the same twelve launches
+# without --calibration: u the rms over all of them, beta fitted to their
+# whole runs at each launch's own constants; Jacobi 512^2 is the one launch
+# whose Tg reaches half its N, so syrk's held-out beta (the other eleven) is
+# the same and not 0 (the one set of constants above fits 0: none reaches)
+u=$(awk -F' = ' '$1 == "subgrid_gain_uncertainty" { printf "%.2f", 100 * $2 }' "$D/c12.ini")
+grep -q "^uncertainty of a predicted gain over rr, all 12 launches: $u% " "$D/ship12" \
+    || fail "sub-grid uncertainty $u: $(grep 'all 12' "$D/ship12")"
+b=$(awk -F' = ' '$1 == "subgrid_dram_contention" { printf "%.4g", $2 }' "$D/c12.ini")
+awk -v b="$b" 'BEGIN { exit !(b > 0.01) }' || fail "sub-grid DRAM contention $b: not above 0.01"
+[ "$(awk '/^syrk launch 0:/ { s = 1 } s && /^uncertainty of a predicted gain/ { print $NF; exit }' "$D/ship12")" = "$b" ] \
+    || fail "sub-grid DRAM contention $b: $(grep -A12 '^syrk launch 0:' "$D/ship12" | grep uncertainty)"
 [ "$(grep -c 'held out: gain errors' "$D/cal12")" -eq 12 ] || fail "cal12: held-out rows"
 # A trace as a launch (the shipped vecadd trace, 8 TBs): its whole runs and
 # sub-grids planned and run as a built-in kernel's (6 + 2 distinct), the
@@ -218,9 +248,10 @@ grep -q "^uncertainty of a predicted gain over rr: $u% (rms of the errors above"
 grep -q '^samples: 8 planned, 8 run now, 0 from the log$' "$D/trv" || fail "trace samples: $(head -1 "$D/trv")"
 [ "$(awk -F, 'NR > 1 && $5 != "data/traces/vecadd"' "$D/tr.csv")" = "" ] || fail "trace log rows"
 grep -q '^data/traces/vecadd launch 0: chosen rr;' "$D/trv" || fail "trace: $(grep chosen "$D/trv")"
-u=$(awk -F' = ' '$1 == "gain_uncertainty" { printf "%.2f", 100 * $2 }' data/calibrations/gtx480-group.ini)
-grep -q "^uncertainty of a predicted gain over rr: $u% (the GPU's calibration .*gtx480-group.ini); DRAM contention 0$" \
-    "$D/trv" || fail "trace uncertainty $u: $(grep uncertainty "$D/trv")"
+u=$(awk -F' = ' '$1 == "subgrid_gain_uncertainty" { printf "%.2f", 100 * $2 }' data/calibrations/gtx480-group.ini)
+b=$(awk -F' = ' '$1 == "subgrid_dram_contention" { printf "%.4g", $2 }' data/calibrations/gtx480-group.ini)
+grep -q "^uncertainty of a predicted gain over rr: $u% (the GPU's calibration .*gtx480-group.ini); DRAM contention $b\$" \
+    "$D/trv" || fail "trace uncertainty $u, beta $b: $(grep uncertainty "$D/trv")"
 "$T" group --gpu gtx480 --trace data/traces/vecadd --csv "$D/trg.csv" >/dev/null 2>&1 || fail "group --trace"
 [ "$(awk -F, '$5 == "rr" { print $7 }' "$D/trv.csv")" = "$(awk -F, '$4 == "rr" { print $8 }' "$D/trg.csv")" ] \
     || fail "trace rr run: validate $(awk -F, '$5 == "rr" { print $7 }' "$D/trv.csv"), group $(awk -F, '$4 == "rr" { print $8 }' "$D/trg.csv")"

@@ -50,6 +50,14 @@ typedef struct trapeze_group_params {
      * the whole-launch scale ([group] gain_uncertainty): a grouping replaces
      * round-robin only when predicted faster by more; < 0: not measured */
     double gain_uncertainty;
+    /* the same uncertainty and the DRAM contention beta where each launch's
+     * constants are fitted to its own sub-grids, as validate and calibrate
+     * fit a user's launch ([group] subgrid_gain_uncertainty,
+     * subgrid_dram_contention): both held out over the calibration's
+     * launches at those constants; < 0: not measured (then
+     * gain_uncertainty and value[TRAPEZE_GROUP_CONTENTION]) */
+    double subgrid_gain_uncertainty;
+    double subgrid_contention;
     char source[128];
 } trapeze_group_params;
 
