@@ -620,8 +620,8 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
     /* u and beta where each launch is fitted to its own sub-grids (what
      * validate and a user's launch use): each launch's constants see only
      * its sub-grids, and beta is fitted over the whole runs at those
-     * constants, where a streaming launch's Tg reaches its N; at the one set
-     * below no launch's does, and beta fits 0 */
+     * constants, where a launch's Tg can reach half its N (the GTX 480's
+     * Jacobi 512^2); at the one set below none does, and beta fits 0 */
     for (int i = 0; !s && i < ls->n; i++)
         s = times_of(&ev[i], &ev[i].p, &own[i], err);
     if (!s)
