@@ -326,7 +326,13 @@ static gz_dual overlap_factor(const gz_vars *v, const gz_terms *t, gz_dual block
  *   issue in I cycles each, so the round costs L / I tiles' worth whatever
  *   it holds (the V100's PathFinder: 9 to 11 tiles per SM with 8 resident,
  *   priced 15% under the simulator with lambda's 2 tiles). A latency, not a
- *   fitted fraction of k: a loop without device loads (HotSpot) keeps n.
+ *   fitted fraction of k: a loop without device loads (HotSpot) keeps n;
+ * - with round_compute as well, k + 1 + NumElemPerOp L / I: the partial
+ *   round's iteration computes only once its loads are back, one
+ *   tile-iteration after the latency, not under it (the V100's PathFinder
+ *   stage sits 1,300-1,500 cycles above the model with loop_once; the
+ *   GTX 480's relaunch curve is flat to 9 tiles and grows from 10, so
+ *   there it prices 10 tiles as flat: off by default).
  * Whole heights only, as whole_tiles: between them the optimizer sees
  * Meng's T. */
 static gz_dual compute_tiles(const trapeze_ghostzone_model *m, const gz_vars *v, const gz_terms *t,
@@ -346,6 +352,8 @@ static gz_dual compute_tiles(const trapeze_ghostzone_model *m, const gz_vars *v,
     double wait = m->work.elem_per_op * m->params.turnaround_cycles;
     if (m->params.round_latency && wait > 0 && t->per_iter.v > 0) {
         gz_dual floor_tiles = dual_add(k, dual_div(dual_const(wait), t->per_iter));
+        if (m->params.round_compute)
+            floor_tiles = dual_add(floor_tiles, dual_const(1.0));
         if (floor_tiles.v > tiles.v)
             tiles = floor_tiles;
     }

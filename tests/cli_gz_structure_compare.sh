@@ -12,7 +12,11 @@
 # best logged run, relaunch 17, not the fence pick it ranks below it. Without
 # round_latency (a partial round's floor set by its loads' latency) the V100's
 # PathFinder relaunch reference row goes back from h = 31 (1.000, MAPE 7.37%)
-# to 26 (0.962, 10.55%).
+# to 26 (0.962, 10.55%). With round_compute (the partial round computes one
+# tile-iteration after its loads) the V100's PathFinder rows fall to MAPE
+# 5.52% (relaunch, h = 31) and 6.74% (fence, h = 21), and its 1x pick moves
+# from relaunch 31 (0.986) to 32 (1.000); the GTX 480's relaunch pick goes to
+# h = 48 (0.926), the tallest with a floor it does not have.
 # Usage: sh tests/cli_gz_structure_compare.sh build/trapeze  (from the repository root)
 . "$(dirname "$0")/lib/cli.sh"
 
@@ -41,6 +45,17 @@ python3 scripts/gz-structure-compare.py --changed "$T" $BEFORE,partial_round,loo
     || fail "without round_latency: exit status: $(cat "$D/rl")"
 grep -qF '| v100 | reference relaunch | PathFinder | 7.37% 31 (1.000) | 10.55% 26 (0.962) | 31 |' "$D/rl" \
     || fail "without round_latency: V100 PathFinder relaunch row: $(grep PathFinder "$D/rl")"
+python3 scripts/gz-structure-compare.py --changed "$T" at-size,round_compute gtx480 v100 >"$D/rc" 2>&1 \
+    || fail "round_compute: exit status: $(cat "$D/rc")"
+grep -qF '| v100 | reference relaunch | PathFinder | 7.37% 31 (1.000) | 5.52% 31 (1.000) | 31 |' "$D/rc" \
+    || fail "round_compute: V100 PathFinder relaunch row: $(grep PathFinder "$D/rc")"
+grep -qF '| v100 | reference fence | PathFinder | 8.51% 21 (0.940) | 6.74% 21 (0.940) | 26 |' "$D/rc" \
+    || fail "round_compute: V100 PathFinder fence row: $(grep PathFinder "$D/rc")"
+grep -qF '| v100 | 1x | PathFinder | 5.44% relaunch 31 (0.986) | 5.00% relaunch 32 (1.000) | relaunch 32 |' "$D/rc" \
+    || fail "round_compute: V100 PathFinder 1x row: $(grep PathFinder "$D/rc")"
+grep -qF '| gtx480 | reference relaunch | PathFinder | 7.81% 43 (0.997) | 4.66% 48 (0.926) | 41 |' "$D/rc" \
+    || fail "round_compute: GTX 480 PathFinder relaunch row: $(grep PathFinder "$D/rc")"
+[ "$(grep -c '^| v100 ' "$D/rc")" -eq 3 ] || fail "round_compute moved other V100 rows: $(grep '^| v100' "$D/rc")"
 
 # scripts/gz-term-breakdown.py: the model at the sweep's own grid (22,860 points, not the
 # spec's 1,000,000), so its CPL is validate's curve value, and the six terms add up to it

@@ -4,7 +4,8 @@
  * whole waves on hand-made grids; the fence barrier's participants and its
  * monotonicity; the persistent kernel's MiscComp fraction; the per-tile
  * relaunch cost; the fence-mode overlap; the partial last round's floor
- * (partial_round) and its load latency (round_latency), the loops' re-read
+ * (partial_round), its load latency (round_latency) and the compute after
+ * it (round_compute), the loops' re-read
  * loads (loop_reread, loop_once) and the relaunch
  * turnaround the resident blocks leave exposed (turnaround_cycles); every new
  * parameter's gradient
@@ -694,6 +695,59 @@ static void test_round_latency(void)
     trapeze_ghostzone_destroy(hs);
 }
 
+/* round_compute on the same PathFinder, GTX 480, h = 18 (7 tiles, 6
+ * resident), L = 2 I: round_latency alone floors at 6 + 2 = 8 tiles' worth,
+ * with round_compute the partial round computes one tile-iteration after its
+ * loads, 6 + 1 + 2 = 9: MiscComp and IterComp x 9/7 of the plain model in
+ * both modes, memory untouched. h = 1 (one round), HotSpot (no loop loads)
+ * and round_compute without round_latency keep their bits. d/dcpi: k + 1 =
+ * 7 tiles' worth scale with the CPI (L / I against it), by hand and against
+ * central differences. */
+static void test_round_compute(void)
+{
+    trapeze_ghostzone_params p = at_size();
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = p.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = 0;
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "pathfinder", 22860, 1, &p);
+    trapeze_ghostzone_eval off[2] = {eval(m, TRAPEZE_SYNC_RELAUNCH, 18), eval(m, TRAPEZE_SYNC_FENCE, 18)};
+    double one = eval(m, TRAPEZE_SYNC_RELAUNCH, 1).cpl;
+    double iter = off[0].stage[TRAPEZE_GHOSTZONE_ITERCOMP] / 18;
+    p.round_compute = 1; /* without round_latency: nothing to add to */
+    p.turnaround_cycles = 2 * iter;
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl == off[0].cpl && eval(m, TRAPEZE_SYNC_FENCE, 18).cpl == off[1].cpl);
+    p.round_latency = 1;
+    trapeze_ghostzone_set_params(m, &p);
+    for (int s = 0; s < 2; s++) {
+        trapeze_ghostzone_eval on = eval(m, (trapeze_sync)s, 18);
+        for (int c = 0; c < TRAPEZE_GHOSTZONE_NCOMPONENTS; c++) {
+            int comp = c == TRAPEZE_GHOSTZONE_MISCCOMP || c == TRAPEZE_GHOSTZONE_ITERCOMP;
+            CHECK_NEAR(on.per_loop[c], off[s].per_loop[c] * (comp ? 9.0 / 7 : 1), 1e-12 * on.cpl);
+        }
+    }
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 1).cpl == one);
+    trapeze_ghostzone_eval g = eval(m, TRAPEZE_SYNC_RELAUNCH, 18);
+    double cpi = p.value[TRAPEZE_GHOSTZONE_CPI], step = 1e-6 * cpi, cpl[2];
+    for (int i = 0; i < 2; i++) {
+        trapeze_ghostzone_params q = p;
+        q.value[TRAPEZE_GHOSTZONE_CPI] = cpi + (i ? step : -step);
+        trapeze_ghostzone_set_params(m, &q);
+        cpl[i] = eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl;
+    }
+    double fd = (cpl[1] - cpl[0]) / (2 * step);
+    CHECK_NEAR(g.dcpl_dparam[TRAPEZE_GHOSTZONE_CPI], fd, 1e-6 * fabs(fd));
+    double comp7 = off[0].per_loop[TRAPEZE_GHOSTZONE_MISCCOMP] + off[0].per_loop[TRAPEZE_GHOSTZONE_ITERCOMP];
+    CHECK_NEAR(fd, comp7 / 7 * 7 / cpi, 1e-5 * fd);
+    trapeze_ghostzone_destroy(m);
+    trapeze_ghostzone_params h = at_size();
+    h.turnaround_cycles = 1e6;
+    trapeze_ghostzone_model *hs = model("data/gpus/gtx480.config", "hotspot", 148, 148, &h);
+    double before = eval(hs, TRAPEZE_SYNC_FENCE, 1).cpl;
+    h.round_latency = h.round_compute = 1;
+    trapeze_ghostzone_set_params(hs, &h);
+    CHECK(eval(hs, TRAPEZE_SYNC_FENCE, 1).cpl == before);
+    trapeze_ghostzone_destroy(hs);
+}
+
 static void test_file_roundtrip(void)
 {
     trapeze_ghostzone_params p = at_size(), q;
@@ -724,14 +778,15 @@ static void test_file_roundtrip(void)
     CHECK(strstr(text, "turnaround_cycles") == NULL && q.turnaround_cycles == 0);
     CHECK(strstr(text, "loop_once") == NULL && q.loop_once == 0);
     CHECK(strstr(text, "round_latency") == NULL && q.round_latency == 0);
+    CHECK(strstr(text, "round_compute") == NULL && q.round_compute == 0);
     p.row_penalty = p.fence_iter = p.barrier_max = p.partial_round = p.loop_reread = p.loop_once = 1;
-    p.round_latency = 1;
+    p.round_latency = p.round_compute = 1;
     p.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] = 0.375;
     p.turnaround_cycles = 297.1015625;
     CHECK_OK(trapeze_ghostzone_params_save(path, &p, &err));
     CHECK_OK(trapeze_ghostzone_params_load(path, &q, &err));
     CHECK(q.row_penalty == 1 && q.fence_iter == 1 && q.barrier_max == 1 && q.partial_round == 1 &&
-          q.loop_reread == 1 && q.loop_once == 1 && q.round_latency == 1);
+          q.loop_reread == 1 && q.loop_once == 1 && q.round_latency == 1 && q.round_compute == 1);
     CHECK(q.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] == 0.375 && q.turnaround_cycles == 297.1015625);
     CHECK(q.value[TRAPEZE_GHOSTZONE_TILE_CYCLES] == 81.5);
     CHECK(q.corr[TRAPEZE_GHOSTZONE_TILE_CYCLES][TRAPEZE_GHOSTZONE_CPI] == -0.625);
@@ -811,6 +866,7 @@ int main(void)
     test_loop_reread();
     test_loop_once();
     test_round_latency();
+    test_round_compute();
     test_turnaround();
     test_verify_order();
     test_verify_search();

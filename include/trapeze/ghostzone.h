@@ -123,6 +123,10 @@ typedef struct trapeze_ghostzone_params {
                                             tiles' worth: the partial round waits a load's
                                             latency every iteration (with partial_round, the
                                             larger floor) */
+    int round_compute;                   /* "round_compute = 1" (with round_latency): that floor
+                                            is k + 1 + elem_per_op turnaround_cycles / (IterComp
+                                            per tile-iteration): the partial round's iteration
+                                            computes one tile-iteration after its loads' latency */
     int mem_latency;                     /* "mem_latency = 1": a memory term (5.7) is the larger of
                                             its latency, passes x UncontendedLat (a round of
                                             resident blocks waits on its loads), and its

@@ -97,6 +97,7 @@ static void set_structure(const trapeze_ghostzone_plan *plan, trapeze_ghostzone_
     p->loop_reread = (st & TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD) != 0;
     p->loop_once = (st & TRAPEZE_GHOSTZONE_STRUCT_LOOP_ONCE) != 0;
     p->round_latency = (st & TRAPEZE_GHOSTZONE_STRUCT_ROUND_LATENCY) != 0;
+    p->round_compute = (st & TRAPEZE_GHOSTZONE_STRUCT_ROUND_COMPUTE) != 0;
 }
 
 /* A fitted parameter cannot leave a range edge (the transform's slope
