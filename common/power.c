@@ -23,7 +23,8 @@ static const char *const event_names[TRAPEZE_PE_COUNT] = {
     "inst_issue",    "reg_read",       "reg_write",     "int_op",         "fp_op",
     "sfu_op",        "shmem_access",   "l1_read_hit",   "l1_read_miss",   "l1_write_hit",
     "l1_write_miss", "l2_read_hit",    "l2_read_miss",  "l2_write_hit",   "l2_write_miss",
-    "icnt_flit",     "dram_activate",  "dram_read",     "dram_write",     "dram_precharge"};
+    "icnt_flit",     "dram_activate",  "dram_read",     "dram_write",     "dram_precharge",
+    "l1_tag_probe",  "l2_tag_probe"};
 
 static const char *const structure_names[TRAPEZE_PS_COUNT] = {"l1d", "l2", "rf", "shmem",
                                                               "sm_other"};

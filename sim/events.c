@@ -279,7 +279,7 @@ const char *sim_event_name(sim_event e)
         "l1_read", "l1_write", "l1_fill", "l2_read", "l2_write", "l2_fill", "icnt_flit",
         "dram_activate", "dram_precharge", "dram_read", "dram_write", "reg_read_lanes",
         "reg_write_lanes", "int_lanes", "fp_lanes", "sfu_lanes", "l1_read_hit",
-        "l1_write_hit", "l2_read_hit", "l2_write_hit"};
+        "l1_write_hit", "l2_read_hit", "l2_write_hit", "l1_tag_probe", "l2_tag_probe"};
     return (unsigned)e < SIM_EV_COUNT ? names[e] : "?";
 }
 

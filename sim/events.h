@@ -52,6 +52,14 @@ typedef enum {
     SIM_EV_L1_WRITE_HIT,
     SIM_EV_L2_READ_HIT,
     SIM_EV_L2_WRITE_HIT,
+    /* tag-only lookups, one per probe: a refused probe (each retry of the
+     * LDST unit's head, of the latency queue's, of a probe unit's, of the
+     * L2's head) and a request bypassed after its tags were looked up
+     * (LASC's check, loc's or MRPB's bypass); not in the kernel CSV's ev_
+     * columns, so that runs without them keep their columns (shown as
+     * l1_tag_probes, l2_tag_probes with the contention counters) */
+    SIM_EV_L1_TAG_PROBE,
+    SIM_EV_L2_TAG_PROBE,
     SIM_EV_COUNT
 } sim_event;
 

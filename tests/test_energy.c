@@ -312,6 +312,13 @@ static void test_timing_unchanged(void)
                    15.9e-9 * (double)on.events[SIM_EV_DRAM_WRITE] +
                    4.2e-9 * (double)on.events[SIM_EV_DRAM_PRECHARGE],
                1e-15);
+    /* tag-only probes (its L1D and L2 refuse requests): the tag array's
+     * read each, 96.84 pJ (L1D) and 90.3 pJ (L2), as counted by the caches */
+    CHECK(on.events[SIM_EV_L1_TAG_PROBE] == on.mem.l1.tag_probes && on.mem.l1.tag_probes > 0);
+    CHECK(on.events[SIM_EV_L2_TAG_PROBE] == on.mem.l2.tag_probes);
+    CHECK_NEAR(on.energy.j[SIM_EN_DYN_TAG],
+               96.84e-12 * (double)on.mem.l1.tag_probes + 90.3e-12 * (double)on.mem.l2.tag_probes,
+               1e-15);
     sim_kernel_stats_free(&off);
     sim_kernel_stats_free(&on);
 }

@@ -9,6 +9,8 @@
 
 #include "check.h"
 #include "sim/core/sm.h"
+#include "sim/mem/mem_stats.h"
+#include "sim/memsys.h"
 
 enum { WARPS = 8, DEPTH = 32 };
 
@@ -142,6 +144,44 @@ static void test_not_yet(void)
     CHECK(r.p.n_served == 1 && r.p.served[0] == 4 && r.lq[e].issue_cycle == 7);
 }
 
+/* The probe units on the real memory system (one SM, the 4-way 32-set
+ * baseline L1D): lines 0-3 of set 0 are pending, so each of the 4 warps'
+ * heads (lines 4-7 of set 0) is refused for line allocation. One grr step
+ * with k = 4 probes all 4 heads: 4 tag probes (each looked up, no data
+ * read), no L1 access, one refused LDST cycle; a second step 4 more. */
+static void test_probe_units_charge(void)
+{
+    static rig r;
+    const int warps[] = {0, 1, 2, 3};
+    setup(&r, SIM_LDST_GRR, warps, 4);
+    trapeze_config *cfg = NULL;
+    trapeze_error err;
+    CHECK_OK(trapeze_config_parse("-gpgpu_cache:dl1 32:128:4,L:L:m:N:L,A:32:8,8\n", "q.config",
+                                  &cfg, &err));
+    sim_mem_port real;
+    CHECK_OK(sim_mem_port_real(cfg, 1, NULL, &real, &err));
+    trapeze_config_destroy(cfg);
+    r.sm.mem = &real;
+    sim_memsys *m = real.self;
+    sim_mem_request q;
+    memset(&q, 0, sizeof q);
+    q.sector_mask = 0xf;
+    q.bytes = 128;
+    q.op = SIM_MEM_LOAD;
+    for (int i = 0; i < 4; i++) {
+        q.addr = (uint64_t)i * 32 * 128;   /* set 0, tag i */
+        CHECK(sim_memsys_access(m, &q, 0, NULL) == SIM_MEM_MISS);
+        r.lq[sim_lq_index(&r.sm, i, 0)].addr = (uint64_t)(4 + i) * 32 * 128;
+    }
+    const sim_cache_stats *s = sim_memsys_l1_stats(m, 0);
+    steps(&r, 1, 2);
+    CHECK(s->tag_probes == 4 && s->accesses == 4 && r.sm.st.ldst_refused == 1 &&
+          r.sm.st.refused[SIM_FAIL_LINE_ALLOC] == 1);
+    steps(&r, 2, 3);
+    CHECK(s->tag_probes == 8 && s->accesses == 4 && r.sm.lq_n == 4);
+    real.ops->destroy(real.self);
+}
+
 #define HEAD "-gpgpu_clock_domains 700:700:700:924\n-gpgpu_ptx_force_max_capability 20\n"
 
 static void test_options(void)
@@ -177,5 +217,6 @@ int main(void)
     test_grr();
     test_rr_fixed();
     test_not_yet();
+    test_probe_units_charge();
     return check_report("test_ldst_sched");
 }

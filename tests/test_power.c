@@ -49,6 +49,37 @@ static void test_shipped(void)
     CHECK(p.n_modes[TRAPEZE_PS_RF] == 4 && p.mode[TRAPEZE_PS_RF][3].wake_cycles == 16);
 }
 
+/* A tag-only probe costs the tag array's share of a read hit: CACTI's tag
+ * width (42 address + 5 state bits - index - 7 offset) against a 1024-bit
+ * line, on each GPU's geometry: the GTX 480's L1D 32 sets (35 bits), L2
+ * slice 64 sets (34); the V100's L1D 4 sets (38), L2 slice 32 sets (35);
+ * the seed profiles the same; the scaled GPUs the V100's x k, as their
+ * other events. Rounded to 4 digits in the files. */
+static void test_tag_probe(void)
+{
+    static const struct {
+        const char *file;
+        int l1_tag, l2_tag;
+        double k;
+    } g[] = {{"gtx480", 35, 34, 1}, {"gtx480-seed", 35, 34, 1}, {"v100", 38, 35, 1},
+             {"v100-seed", 38, 35, 1}, {"a100", 38, 35, 0.5833}, {"h100", 38, 35, 0.4167},
+             {"rtx3070", 38, 35, 0.6667}};
+    trapeze_power v100;
+    trapeze_error err = {0};
+    CHECK_OK(trapeze_power_load("data/power/v100.ini", &v100, &err));
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "data/power/%s.ini", g[i].file);
+        trapeze_power p;
+        CHECK_OK(trapeze_power_load(path, &p, &err));
+        const double *read = g[i].k == 1 ? p.event_j : v100.event_j;
+        double l1 = g[i].k * read[TRAPEZE_PE_L1_READ_HIT] * g[i].l1_tag / (g[i].l1_tag + 1024.0);
+        double l2 = g[i].k * read[TRAPEZE_PE_L2_READ_HIT] * g[i].l2_tag / (g[i].l2_tag + 1024.0);
+        CHECK_NEAR(p.event_j[TRAPEZE_PE_L1_TAG_PROBE], l1, 1e-3 * l1);
+        CHECK_NEAR(p.event_j[TRAPEZE_PE_L2_TAG_PROBE], l2, 1e-3 * l2);
+    }
+}
+
 /* Writes the shipped GTX 480 file with `line` replaced (or appended when
  * `old` is NULL) and returns the error message of loading it. */
 static trapeze_status load_edited(const char *old, const char *repl, char *msg, size_t n,
@@ -228,6 +259,7 @@ static void test_scaled(void)
 int main(void)
 {
     test_shipped();
+    test_tag_probe();
     test_malformed();
     test_duplicates();
     test_scaled();

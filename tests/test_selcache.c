@@ -359,6 +359,55 @@ static void test_lasc_found_line(void)
     }
 }
 
+/* Tag-only probes, by hand. A load LASC bypasses (PC 0x230, no reuse
+ * seen) whose line is not in the L1D: its tags are checked on the way, one
+ * tag probe, and no data read (no L1 access, hit or miss). Served by the L1
+ * (its line pending), it is a merge: a read, no tag probe. On the baseline,
+ * a fifth line for a set of 4 reserved ways is refused: a tag probe, and
+ * the same refusal offered again (the LDST unit's retry) one more. */
+static void test_tag_probes(void)
+{
+    sim_memsys *m = memsys("-trapeze_l1d_lasc 1\n");
+    if (!m)
+        return;
+    m->sm[0].sel.rft_seen[sim_sel_hash(0x230) & 63] = 1;
+    sim_mem_request a = line_load(at(0, 0)), *pa = &a;
+    a.pc = 0x230;
+    sim_memsys_select(m, &pa, 1);
+    CHECK(a.flags == SIM_MEM_BYPASS_L1);
+    uint64_t t = 0;
+    CHECK(sim_memsys_access(m, &a, t++, NULL) == SIM_MEM_SENT);
+    const sim_cache_stats *s = sim_memsys_l1_stats(m, 0);
+    CHECK(s->tag_probes == 1 && s->bypasses == 1 && s->accesses == 0 && s->hits == 0 &&
+          s->misses == 0 && s->merges == 0);
+    sim_mem_request b = line_load(at(1, 0));   /* PC 0: cached; a then merges into it */
+    CHECK(sim_memsys_access(m, &b, t++, NULL) == SIM_MEM_MISS);
+    a.addr = b.addr;
+    CHECK(sim_memsys_access(m, &a, t++, NULL) == SIM_MEM_MERGED);
+    CHECK(s->tag_probes == 1 && s->accesses == 2 && s->merges == 1);
+    drain(m, &t);
+    sim_memsys_destroy(m);
+
+    m = memsys("");
+    if (!m)
+        return;
+    s = sim_memsys_l1_stats(m, 0);
+    sim_mem_request r = line_load(0);
+    for (int i = 0; i < 4; i++) {
+        r.addr = at(0, i);
+        CHECK(sim_memsys_access(m, &r, t, NULL) == SIM_MEM_MISS);
+    }
+    r.addr = at(0, 4);
+    for (int k = 1; k <= 2; k++) {
+        CHECK(sim_memsys_access(m, &r, t, NULL) == SIM_MEM_RESERVATION_FAIL);
+        CHECK(s->tag_probes == (uint64_t)k && s->reservation_fails == (uint64_t)k);
+    }
+    CHECK(s->accesses == 4);
+    t = 0;
+    drain(m, &t);
+    sim_memsys_destroy(m);
+}
+
 /* -trapeze_contention_counters on the 4-way, 32-set baseline L1D: a warp
  * load with 6 requests in set 0 and 2 in set 3 (most in one set 6, over
  * the 4 ways: an overflow) and one with 3 in set 1 and 1 in set 2 (3): 9
@@ -406,6 +455,7 @@ static void test_contention_counters(void)
 int main(void)
 {
     test_contention_counters();
+    test_tag_probes();
     test_bypass_on_stall();
     test_plan();
     test_victim();

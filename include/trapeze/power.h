@@ -34,6 +34,9 @@ typedef enum {
     TRAPEZE_PE_ICNT_FLIT,
     TRAPEZE_PE_DRAM_ACTIVATE, TRAPEZE_PE_DRAM_READ, TRAPEZE_PE_DRAM_WRITE,
     TRAPEZE_PE_DRAM_PRECHARGE,  /* DRAM: per command (read/write: per burst) */
+    /* a cache's tag array looked up without its data: a refused probe (each
+     * retry) or a bypassed request's tag check */
+    TRAPEZE_PE_L1_TAG_PROBE, TRAPEZE_PE_L2_TAG_PROBE,
     TRAPEZE_PE_COUNT
 } trapeze_power_event;
 

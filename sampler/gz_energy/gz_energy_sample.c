@@ -49,7 +49,8 @@ static void collect(sim_gpu *g, const sim_stencil_result *r, const trapeze_power
         out->seconds += e->seconds;
         out->dyn_compute_j += e->j[SIM_EN_DYN_CORE] + e->j[SIM_EN_DYN_RF] +
                               e->j[SIM_EN_DYN_SHMEM] + e->j[SIM_EN_DYN_L1D];
-        out->dyn_memory_j += e->j[SIM_EN_DYN_L2] + e->j[SIM_EN_DYN_ICNT] + e->j[SIM_EN_DYN_DRAM];
+        out->dyn_memory_j += e->j[SIM_EN_DYN_L2] + e->j[SIM_EN_DYN_ICNT] + e->j[SIM_EN_DYN_DRAM] +
+                             e->j[SIM_EN_DYN_TAG];
         static const sim_energy_part leak[TRAPEZE_PS_COUNT] = {
             SIM_EN_LEAK_L1D, SIM_EN_LEAK_L2, SIM_EN_LEAK_RF, SIM_EN_LEAK_SHMEM,
             SIM_EN_LEAK_SM_OTHER};

@@ -141,7 +141,7 @@ static void kernel_columns(const sim_kernel_stats *s, cols *l)
     add(l, "blocks", s->blocks, 1);
     add(l, "resident_blocks_per_sm", s->resident_blocks_per_sm, 1);
     sm_columns(&s->total, l);
-    for (int e = 0; e < SIM_EV_COUNT; e++) {
+    for (int e = 0; e < SIM_EV_L1_TAG_PROBE; e++) {   /* the tag probes: below */
         snprintf(nm, sizeof nm, "ev_%s", sim_event_name((sim_event)e));
         add(l, nm, s->events[e], 1);
     }
@@ -168,6 +168,8 @@ static void kernel_columns(const sim_kernel_stats *s, cols *l)
         add(l, "l1_evicted_reuse", m->l1.evicted_reuse, 1);
         add(l, "l1_load_set_max", m->l1.load_set_max, 1);
         add(l, "l1_load_set_overflows", m->l1.load_set_overflows, 1);
+        add(l, "l1_tag_probes", m->l1.tag_probes, 1);
+        add(l, "l2_tag_probes", m->l2.tag_probes, 1);
     }
     if (s->energy_valid)
         energy_columns(s, l);

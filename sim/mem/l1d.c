@@ -137,6 +137,15 @@ static uint64_t lat_after(const sim_memsys *m, const sim_mem_request *req)
     return (req->flags & SIM_MEM_QUEUED) ? 0 : (uint64_t)m->cfg.l1_latency;
 }
 
+/* The tags looked up and no data read: a refused probe (each retry) or a
+ * request bypassed after its lookup. Costs the tag array's read energy
+ * (TRAPEZE_PE_L1_TAG_PROBE); an accepted read's lookup is in its read. */
+static void tag_probe(sim_memsys *m, sim_sm_port *p)
+{
+    L1_INC(m, p, tag_probes);
+    sim_ev(p->ev, SIM_EV_L1_TAG_PROBE, 1);
+}
+
 static sim_mem_outcome refuse(sim_memsys *m, sim_sm_port *p, sim_fail_cause why,
                               sim_fail_cause *cause)
 {
@@ -240,6 +249,7 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
     int way;
     sim_probe probe = sim_cache_probe(c, line, &way);
+    p->tags_read = 1;
     /* Only accepted accesses use the L1D (its bank-level idle periods): a
      * request refused for a reservation failure waits without waking it,
      * as Snooze's reservation queue arranges (seed 004 section 3.3). */
@@ -324,6 +334,7 @@ static sim_mem_outcome l1_load_sectored(sim_memsys *m, sim_sm_port *p,
     /* check everything first: a request is taken whole or refused */
     /* one tag lookup for the line; the sectors' states from its bits */
     int lw = sim_cache_find(c, line);   /* allocation on fill: no victim now */
+    p->tags_read = 1;
     sim_probe p0 = SIM_PROBE_MISS;
     const sim_line *l = lw < 0 ? NULL : sim_cache_line(c, line, lw);
     for (int s = 0; s < 4; s++) {
@@ -501,6 +512,7 @@ static sim_mem_outcome bypass_load(sim_memsys *m, sim_sm_port *p, const sim_mem_
          * below, as the seed describes) */
         uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
         int way = sim_cache_find(&p->l1, line);
+        p->tags_read = 1;
         if (way >= 0 && m->cfg.lasc_serve_hits)   /* a hit, or a merge into its fill */
             return l1_load(m, p, req, cycle, cause);
         if (way >= 0 && sim_cache_line(&p->l1, line, way)->state == SIM_LINE_VALID)
@@ -521,7 +533,7 @@ static int refused_again(const sim_sm_port *p, const sim_mem_request *req)
            r->flags == req->flags;
 }
 
-static void remember_refusal(sim_sm_port *p, const sim_mem_request *req, int busy,
+static void remember_refusal(sim_sm_port *p, const sim_mem_request *req, int tags,
                              sim_fail_cause why)
 {
     sim_refusal *r = &p->refused;
@@ -532,7 +544,7 @@ static void remember_refusal(sim_sm_port *p, const sim_mem_request *req, int bus
     r->bytes = req->bytes;
     r->op = req->op;
     r->flags = req->flags;
-    r->busy = (uint8_t)busy;
+    r->tags = (uint8_t)tags;
     r->why = why;
 }
 
@@ -543,10 +555,12 @@ sim_mem_outcome sim_l1_access(sim_memsys *m, const sim_mem_request *req, uint64_
     sim_fail_cause why = SIM_FAIL_NONE;
     if (refused_again(p, req)) {
         /* the same counts as a full probe would make */
+        if (p->refused.tags)
+            tag_probe(m, p);
         return refuse(m, p, p->refused.why, cause);
     }
     sim_mem_outcome o;
-    int busy = 0;
+    p->tags_read = 0;
     if (req->op == SIM_MEM_ATOMIC) {
         o = bypass_atomic(m, p, req, cycle, &why);
     } else if (req->op == SIM_MEM_STORE) {
@@ -557,10 +571,12 @@ sim_mem_outcome sim_l1_access(sim_memsys *m, const sim_mem_request *req, uint64_
     } else {
         o = m->cfg.l1.sectored ? l1_load_sectored(m, p, req, cycle, &why)
                                : l1_load(m, p, req, cycle, &why);
-        busy = 1;
     }
+    /* looked up and no data read: refused, or sent past the L1 after all */
+    if (p->tags_read && (o == SIM_MEM_RESERVATION_FAIL || o == SIM_MEM_SENT))
+        tag_probe(m, p);
     if (o == SIM_MEM_RESERVATION_FAIL) {
-        remember_refusal(p, req, busy, why);
+        remember_refusal(p, req, p->tags_read, why);
     } else {
         p->refused.valid = 0;
         p->version++;

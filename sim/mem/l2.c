@@ -539,9 +539,15 @@ static int fill_sector(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_
     return 1;
 }
 
+/* The head could not be served this cycle; with an L2 its tags were looked
+ * up (a tag probe, TRAPEZE_PE_L2_TAG_PROBE), as they are each cycle it waits. */
 static void stall(sim_memsys *m, sim_fail_cause why)
 {
     m->stats.l2.stall_cycles++;
+    if (m->cfg.l2.enabled) {
+        m->stats.l2.tag_probes++;
+        sim_ev(m->events, SIM_EV_L2_TAG_PROBE, 1);
+    }
     if (why < SIM_FAIL_COUNT) {
         m->stats.l2.reservation_fails++;
         m->stats.l2.fails[why]++;

@@ -37,6 +37,9 @@ typedef struct sim_cache_stats {
      * global_loads, the mean per-set contention) and the loads where that
      * exceeds the ways (a set overflowed by one warp instruction) */
     uint64_t evicted_reuse, load_set_max, load_set_overflows;
+    /* tag-only lookups (SIM_EV_L1_TAG_PROBE / L2): refused probes, each
+     * retry, and requests bypassed after their tags were looked up */
+    uint64_t tag_probes;
 } sim_cache_stats;
 
 struct sim_mem_stats {

@@ -45,7 +45,7 @@ typedef struct sim_refusal {
     uint64_t addr;
     uint32_t sector_mask, bytes;
     uint8_t op, flags;
-    uint8_t busy;          /* the refusal came after the L1 bank was used */
+    uint8_t tags;          /* the refusal came after a tag lookup (a tag probe) */
     sim_fail_cause why;
 } sim_refusal;
 
@@ -53,6 +53,7 @@ typedef struct sim_sm_port {
     sim_cache l1;          /* used when cfg.l1.enabled */
     uint64_t version;      /* bumped whenever l1 or missq may have changed */
     sim_refusal refused;
+    uint8_t tags_read;     /* the access sim_l1_access is serving looked its tags up */
     sim_ring missq;        /* towards the icnt: misses, stores, atomics, bypassing loads */
     sim_ring replies;      /* from the icnt; ready = arrival */
     sim_ring *l1q;         /* per L1 bank: accesses in its latency queue, oldest first;

@@ -11,7 +11,7 @@
 const char *sim_energy_part_name(sim_energy_part p)
 {
     static const char *const names[SIM_EN_COUNT] = {
-        "dyn_core", "dyn_rf", "dyn_shmem", "dyn_l1d", "dyn_l2", "dyn_icnt", "dyn_dram",
+        "dyn_core", "dyn_rf", "dyn_shmem", "dyn_l1d", "dyn_l2", "dyn_icnt", "dyn_dram", "dyn_tag",
         "leak_l1d", "leak_l2", "leak_rf", "leak_shmem", "leak_sm_other", "transition",
         "constant", "idle_sm"};
     return (unsigned)p < SIM_EN_COUNT ? names[p] : "?";
@@ -67,6 +67,9 @@ static double dynamic(const trapeze_power *pw, const uint64_t *ev, sim_energy_pa
         return N(DRAM_ACTIVATE) * e[TRAPEZE_PE_DRAM_ACTIVATE] +
                N(DRAM_READ) * e[TRAPEZE_PE_DRAM_READ] + N(DRAM_WRITE) * e[TRAPEZE_PE_DRAM_WRITE] +
                N(DRAM_PRECHARGE) * e[TRAPEZE_PE_DRAM_PRECHARGE];
+    case SIM_EN_DYN_TAG:
+        return N(L1_TAG_PROBE) * e[TRAPEZE_PE_L1_TAG_PROBE] +
+               N(L2_TAG_PROBE) * e[TRAPEZE_PE_L2_TAG_PROBE];
     default:
         return 0;
     }
@@ -92,7 +95,7 @@ void sim_energy_compute(const sim_energy_input *in, sim_energy *out)
     const trapeze_power *pw = in->pw;
     double sec = (double)in->cycles / in->clock_hz;
     out->seconds = sec;
-    for (int p = SIM_EN_DYN_CORE; p <= SIM_EN_DYN_DRAM; p++)
+    for (int p = SIM_EN_DYN_CORE; p <= SIM_EN_DYN_TAG; p++)
         out->j[p] = dynamic(pw, in->events, (sim_energy_part)p);
     static const sim_energy_part leak_part[TRAPEZE_PS_SLEEPABLE] = {
         SIM_EN_LEAK_L1D, SIM_EN_LEAK_L2, SIM_EN_LEAK_RF};

@@ -20,6 +20,7 @@ typedef enum {
     SIM_EN_DYN_L2,
     SIM_EN_DYN_ICNT,
     SIM_EN_DYN_DRAM,
+    SIM_EN_DYN_TAG,       /* L1D and L2 tag-only probes (refusals, bypasses' checks) */
     SIM_EN_LEAK_L1D,
     SIM_EN_LEAK_L2,
     SIM_EN_LEAK_RF,
