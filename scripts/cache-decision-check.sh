@@ -20,8 +20,9 @@ printf '|---|---|---|---|---|---|---|\n'
 # were added, unrun, after the two misses of the tail rule's table were
 # examined (docs/cache.md) and no change of the model kept. The last five
 # (kmeans on choo-baseline and at 4096 points, the smaller syrk and syr2k,
-# the V100's gesummv) were added, unrun by the decision, before the pace
-# from the grid's per-SM work replaced the slowest SM's.
+# the V100's gesummv) were added, unrun by the decision, before each SM's
+# work from the grid was tried in place of the slowest SM's pace (not
+# kept, docs/cache.md).
 LIST="choo-baseline gesummv n=512
 choo-baseline mvt n=512
 choo-baseline bicg n=512

@@ -60,6 +60,8 @@ printf -- '-trapeze_l1d_select lru\n' >"$D/bad.config"
 expect_failure "config" "option -trapeze_l1d_select: unknown policy 'lru'" "$D/c.json" \
     "$T" cache --gpu "data/gpus/choo-baseline.config,$D/bad.config" atax n=256 --json "$D/c.json"
 "$T" cache --help | grep -q -- "--verify" || fail "--help"
+# the help says what is sampled as the decision does (trapeze_cache_sampled)
+"$T" cache --help | grep -q "memsched is always sampled" || fail "--help: what is sampled"
 # validate --model cache is cache --verify; calibrate has nothing to fit
 "$T" validate --model cache --gpu choo-baseline matmul n=64 >"$D/val.txt" 2>"$D/err" \
     || fail "validate --model cache: $(cat "$D/err")"

@@ -78,10 +78,10 @@ ge "$(speedup lrr lrrloc)" "$(awk -v s="$(speedup base loc)" 'BEGIN { print s * 
 # IW dominates atax; 77% measured: a warp's load evicts its own lines).
 OPTS="-trapeze_contention_counters 1" run cc atax n=256
 head -1 "$D/base.csv" | grep -q evicted_unused && fail "counter columns without the option"
-# every column but the eight new ones (before gpu,run,time_s) and time_s
+# every column but the ten new ones (before gpu,run,time_s) and time_s
 drop() { awk -F, -v n="$1" '{ o = $1; for (i = 2; i < NF; i++) if (i < NF - 2 - n || i > NF - 3) o = o "," $i
     print o }' "$2"; }
-[ "$(drop 0 "$D/base.csv")" = "$(drop 8 "$D/cc.csv")" ] || fail "the counters changed other columns"
+[ "$(drop 0 "$D/base.csv")" = "$(drop 10 "$D/cc.csv")" ] || fail "the counters changed other columns"
 iw=$(col atax_kernel1 l1_miss_iw "$D/cc.csv") xw=$(col atax_kernel1 l1_miss_xw "$D/cc.csv")
 xb=$(col atax_kernel1 l1_miss_xb "$D/cc.csv") ev=$(col atax_kernel1 l1_evictions "$D/cc.csv")
 awk -v i="$iw" -v w="$xw" -v b="$xb" -v e="$ev" 'BEGIN { exit !(b == 0 && i > 2 * w && i + w == e) }' \
