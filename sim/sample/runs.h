@@ -55,7 +55,8 @@ double sim_sleep_last_wave_dead(const sim_kernel *k, int n_sm);
 trapeze_status sim_sleep_run_cut(sim_gpu *g, const sim_sleep_kernels *k, double window,
                                  trapeze_sleep_run *out, double (*ages)[TRAPEZE_IDLE_NBUCKETS],
                                  sim_sleep_cut_extra *extra,
-                                 void (*each)(void *, const sim_kernel_stats *), void *ctx,
+                                 void (*each)(void *, sim_gpu *, const sim_kernel_stats *),
+                                 void *ctx,
                                  trapeze_error *err);
 
 /* What a jump sample gathers per unit kind, by stratum: 0 the first window
