@@ -80,6 +80,7 @@ typedef struct sim_jump_acc {
     /* idle cycles in the recorded stretches of periods already long and
      * still open at its end (their kind not known there) */
     double pending[SIM_JUMP_STRATA][TRAPEZE_SLEEP_NUNITS][2];   /* [0] live, [1] dead */
+    double pending_n[SIM_JUMP_STRATA][TRAPEZE_SLEEP_NUNITS][2]; /* how many units */
     /* per unit: 1 if no launch end sampled used it while recording (its
      * long periods open elsewhere end dead), else 0; NULL: no end sampled */
     unsigned char *unused[TRAPEZE_SLEEP_NUNITS];
