@@ -318,6 +318,8 @@ static void print_validation(const trapeze_sleep_validation *v)
     printf("  samples <= 5%% of the sweep's simulated work: %.2f%% (windows %.0f warp "
            "instructions, %d whole runs %.0f) %s\n", 100 * t->sample_fraction, v->sample_insts,
            v->sweep_runs, v->sweep_insts, t->sample_fraction <= 0.05 ? "MET" : "MISSED");
+    printf("  whole runs simulated: %d for the %d settings (those that hide every wake-up share "
+           "one run always on per job)\n", v->simulations, v->sweep_runs);
     printf("  samples <= 25%% of one run (warp instructions): %d of %d jobs (worst %.1f%%) %s\n",
            t->quarter_met, t->jobs, 100 * t->worst_run_fraction,
            t->quarter_met == t->jobs ? "MET" : "MISSED");

@@ -17,7 +17,8 @@
  *   sim_idle_export_add; TB placements (sim_gpu_options.on_place);
  * - the sleep model's samples: window, spread and jump samples
  *   (sim_sleep_window) and whole runs with sleep policies
- *   (sim_sleep_whole), whose mechanics live in sim/sample/;
+ *   (sim_sleep_whole; sim_sleep_whole_hidden: several settings that hide
+ *   their wake-ups on one run), whose mechanics live in sim/sample/;
  * - locality graphs and TB groups (sim_locality_*), energy accounting
  *   (sim_energy_*).
  *
@@ -73,5 +74,24 @@ trapeze_status sim_sleep_window(const trapeze_config *cfg, const trapeze_power *
 trapeze_status sim_sleep_whole(const trapeze_config *cfg, const trapeze_power *pw,
                                const trapeze_sleep_job *j, const trapeze_sleep_setting *set,
                                trapeze_sleep_run *out, trapeze_error *err);
+
+/* 1 in *hidden where the policy sim_sleep_whole runs for structure x at
+ * thresholds theta exposes no wake-up on any idle period (every wake is
+ * within the look-ahead, or only a countdown's: Snooze with a wake-up no
+ * longer than its warning; Slumber with shallow at deep's threshold).
+ * Such a policy leaves the run's timing, and so its idle periods, those of
+ * the run always on. An error where pw lacks the policy's modes. */
+trapeze_status sim_sleep_hides_wakes(const trapeze_config *cfg, const trapeze_power *pw, int x,
+                                     const double *theta, int *hidden, trapeze_error *err);
+/* n settings that hide their wake-ups (sim_sleep_hides_wakes), out[i] the
+ * one structure x[i] sleeping at theta[i]: one whole run always on, each
+ * setting's mode cycles, periods and (no) stall evaluated launch by launch
+ * on its histograms, as the simulator's energy accounting does for the
+ * policy in the timing. out[i] is what sim_sleep_whole with that setting
+ * alone gives, to the bit. */
+trapeze_status sim_sleep_whole_hidden(const trapeze_config *cfg, const trapeze_power *pw,
+                                      const trapeze_sleep_job *j, int n, const int *x,
+                                      const double (*theta)[TRAPEZE_SLEEP_MAX_MODES],
+                                      trapeze_sleep_run *const *out, trapeze_error *err);
 
 #endif

@@ -164,6 +164,16 @@ cmp -s "$D/vout1" "$D/vout3" || fail "validate report depends on the thread coun
 grep "^gtx480,$J2," "$D/v1.csv" >"$D/j2a"
 grep "^gtx480,$J2," "$D/v.csv" >"$D/j2b"
 [ -s "$D/j2a" ] && cmp -s "$D/j2a" "$D/j2b" || fail "the second job's rows differ from its rows alone"
+# the runs simulated: per job one always on for the settings that hide
+# every wake-up (every cache setting: Snooze's 2-cycle wake within its
+# 3-cycle warning; registers with shallow at deep's threshold), and one per
+# distinct register setting with shallow below deep (the seed's 4/13/16 is
+# also swept): here 47 for 2 x 52 settings (matmul 32's model 13/16/21 is
+# not swept, vecadd's 15/15/21 shares the run always on)
+sims=$(awk -F, 'NR > 1 && $3 == "rf" { split($5, t, "/"); if (t[1] < t[2]) print $2 "," $5 }' \
+    "$D/v1.csv" | sort -u | wc -l)
+grep -q "^  whole runs simulated: $((sims + 2)) for the 104 settings " "$D/vout1" \
+    || fail "runs simulated, $((sims + 2)) expected: $(grep "runs simulated" "$D/vout1")"
 
 expect_failure "bad model" "--model heat: expected ghostzone, group, sleep or cache" "$D/x.csv" \
     "$T" validate --model heat --gpu gtx480 --csv "$D/x.csv"

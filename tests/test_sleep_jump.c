@@ -3,7 +3,8 @@
  * starts in a launch (worked out by hand: waves of concurrent blocks, trips
  * of the outer loop), the later windows' places (inside (from, 1), in
  * order, one per n-th), the long periods put back into a histogram
- * with their number and cycles kept, past SIM_JUMP_LONG, and the warp
+ * with their number and cycles kept, past SIM_JUMP_LONG at the windows'
+ * scale, the warp exits a capped sample did not see, and the warp
  * tails of a launch end: told from the other dead periods by the marked
  * histogram and stretched to whole blocks (worked out by hand), and how
  * many windows of what length a capped plan fits (a short run's windows
@@ -58,7 +59,7 @@ static void test_add_long(void)
     const double counts[] = {10, 3.5, 1}, masses[] = {60000, 3.5 * 100000, 5000};
     for (int c = 0; c < 3; c++) {
         memset(&h, 0, sizeof h);
-        double got = sim_jump_add_long(&h, TRAPEZE_NEXT_DEAD, counts[c], masses[c]);
+        double got = sim_jump_add_long(&h, TRAPEZE_NEXT_DEAD, counts[c], masses[c], SIM_JUMP_LONG);
         double n = 0, cycles = 0;
         int beyond = 1;
         for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++) {
@@ -80,10 +81,39 @@ static void test_add_long(void)
     /* a mean below the first bucket past the limit is raised to it: 2 periods
      * of 1000 cycles become 2 of 3072.5 */
     memset(&h, 0, sizeof h);
-    double got = sim_jump_add_long(&h, TRAPEZE_NEXT_READ, 2, 2000);
+    double got = sim_jump_add_long(&h, TRAPEZE_NEXT_READ, 2, 2000, SIM_JUMP_LONG);
     CHECK_NEAR(got, 2 * 3072.5, 1e-9);
     CHECK_NEAR(h.count[TRAPEZE_NEXT_READ][trapeze_idle_bucket(3000)], 2, 1e-12);
-    CHECK_NEAR(sim_jump_add_long(&h, TRAPEZE_NEXT_READ, 0, 100), 0, 0);
+    CHECK_NEAR(sim_jump_add_long(&h, TRAPEZE_NEXT_READ, 0, 100, SIM_JUMP_LONG), 0, 0);
+    /* windows at a quarter of their length call long what passes 512
+     * cycles: the same 2 periods of 1000 keep their 2000 cycles (raised to
+     * the unscaled bound, a capped GTX 480 filter 512^2 took its registers'
+     * read periods 5 times too long: 45.4 million idle cycles against the
+     * run's 28.5) */
+    memset(&h, 0, sizeof h);
+    got = sim_jump_add_long(&h, TRAPEZE_NEXT_READ, 2, 2000, SIM_JUMP_LONG * 0.25);
+    CHECK_NEAR(got, 2000, 1e-9);
+    CHECK_NEAR(trapeze_idle_hist_periods(&h, TRAPEZE_NEXT_READ), 2, 1e-12);
+    CHECK_NEAR(trapeze_idle_hist_idle_cycles(&h, TRAPEZE_NEXT_READ), 2000, 1e-9);
+}
+
+/* The warp exits a capped sample did not see, GTX 480 filter 512^2's
+ * figures: 1024 blocks x 8 warps x 4 registers = 32768 dead periods in the
+ * run; the sample held 22368.7 (most of them long open periods taken for
+ * dead) with 12.09 million cycles; its first window saw 2368 exits, 1.889
+ * million cycles (797.8 each). So 32768 - 22368.7 = 10399.3 more, bringing
+ * the dead cycles to 32768 x 797.8 = 26.14 million: 14.05 million more. */
+static void test_dead_missing(void)
+{
+    double cycles;
+    double n = sim_jump_dead_missing(32768, 22368.7, 12.09e6, 2368, 1.889e6, &cycles);
+    CHECK_NEAR(n, 10399.3, 1e-6);
+    CHECK_NEAR(cycles, 32768 * 1.889e6 / 2368 - 12.09e6, 1e-3);
+    CHECK_NEAR(cycles, 14.05e6, 0.01e6);
+    /* none missing, no exit in the first window, or the cycles already there */
+    CHECK(sim_jump_dead_missing(1024, 28189, 2.9e7, 10, 5000, &cycles) == 0 && cycles == 0);
+    CHECK(sim_jump_dead_missing(32768, 22368.7, 12.09e6, 0, 0, &cycles) == 0 && cycles == 0);
+    CHECK(sim_jump_dead_missing(100, 50, 1e6, 10, 1000, &cycles) == 0 && cycles == 0);
 }
 
 static void test_tail_scale(void)
@@ -151,11 +181,11 @@ static void test_add_dead(void)
     static trapeze_idle_hist h;
     memset(&h, 0, sizeof h);
     /* 4 tails of 250 cycles: the bucket of 250 */
-    sim_jump_add_dead(&h, 4, 1000);
+    sim_jump_add_dead(&h, 4, 1000, SIM_JUMP_LONG);
     CHECK_NEAR(h.count[TRAPEZE_NEXT_DEAD][trapeze_idle_bucket(250)], 4, 0);
     /* 3 of 40000 in all past the limit: number and cycles kept */
     memset(&h, 0, sizeof h);
-    sim_jump_add_dead(&h, 3, 120000);
+    sim_jump_add_dead(&h, 3, 120000, SIM_JUMP_LONG);
     double n = 0, cycles = 0;
     for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++) {
         n += h.count[TRAPEZE_NEXT_DEAD][b];
@@ -198,6 +228,7 @@ int main(void)
     test_start();
     test_place();
     test_add_long();
+    test_dead_missing();
     test_tail_scale();
     test_tail_cut();
     test_add_dead();

@@ -354,8 +354,10 @@ typedef struct trapeze_sleep_validation {
     int jobs, jumped;                     /* jobs; those sampled by a jump sample */
     double jump_simulated, jump_runs;     /* the jump samples' simulated cycles; their
                                              runs' (the model's whole runs) */
-    double sweep_insts;                   /* every whole run simulated */
-    int sweep_runs;
+    double sweep_insts;                   /* a whole run per row: the sweep's work */
+    int sweep_runs;                       /* rows (settings), each as one whole run */
+    int simulations;                      /* whole runs simulated for them: settings
+                                             that hide every wake-up share one per job */
     trapeze_sleep_targets targets;
 } trapeze_sleep_validation;
 

@@ -27,6 +27,17 @@ typedef struct sampler_sleep_pick {
 trapeze_status sampler_sleep_choose(const trapeze_power *pw, double clock_hz,
                                     const trapeze_idle_hist *h, int x, double max_penalty,
                                     int use_fit, sampler_sleep_pick *out, trapeze_error *err);
+/* Whole runs for the validation (sleep_sample.c): whether structure x at
+ * theta hides every wake-up (sim_sleep_hides_wakes), and n such settings
+ * on one run always on, out[i] what trapeze_sleep_simulate with that
+ * setting alone gives, to the bit (sim_sleep_whole_hidden). */
+trapeze_status sampler_sleep_hides_wakes(const trapeze_config *cfg, const trapeze_power *pw,
+                                         int x, const double *theta, int *hidden,
+                                         trapeze_error *err);
+trapeze_status sampler_sleep_simulate_hidden(const trapeze_config *cfg, const trapeze_power *pw,
+                                             const trapeze_sleep_job *j, int n, const int *x,
+                                             const double (*theta)[TRAPEZE_SLEEP_MAX_MODES],
+                                             trapeze_sleep_run *const *out, trapeze_error *err);
 /* "4/13/16" */
 void sampler_sleep_theta_text(const double *theta, int n, char *buf, size_t size);
 

@@ -15,6 +15,7 @@
 
 #include "common/error.h"
 #include "common/text.h"
+#include "sampler/sleep/sleep_calib.h"
 #include "sim/sim.h"
 
 /* ------------------------------------------------------------------ jobs */
@@ -114,6 +115,26 @@ trapeze_status trapeze_sleep_window_capped(const trapeze_config *cfg, const trap
     return sim_sleep_window(cfg, pw, j, window_cycles, spread_cycles, cap, out, err);
 }
 
+/* A whole run's saving and penalty per structure from its mode cycles,
+ * periods and stalls. */
+static void run_savings(const trapeze_power *pw, double clock_hz, trapeze_sleep_run *out)
+{
+    for (int x = 0; x < TRAPEZE_PS_SLEEPABLE; x++) {
+        double total = 0, leak = 0;
+        for (int m = 0; m < pw->n_modes[x]; m++) {
+            total += out->mode_cycles[x][m];
+            leak += pw->mode[x][m].leak_fraction * out->mode_cycles[x][m];
+            /* a round trip in ON unit-cycles: the structure's transition_j
+             * over its leakage per cycle (a unit pays its share of both) */
+            if (pw->leak_w[x] > 0)
+                leak += out->entries[x][m] * pw->mode[x][m].transition_j * clock_hz /
+                        pw->leak_w[x];
+        }
+        out->saving[x] = total > 0 ? 1 - leak / total : 0;
+        out->penalty[x] = out->cycles > 0 ? out->stall[x] / (out->cycles * out->n_sm) : 0;
+    }
+}
+
 trapeze_status trapeze_sleep_simulate(const trapeze_config *cfg, const trapeze_power *pw,
                                       const trapeze_sleep_job *j,
                                       const trapeze_sleep_setting *set, trapeze_sleep_run *out,
@@ -124,20 +145,29 @@ trapeze_status trapeze_sleep_simulate(const trapeze_config *cfg, const trapeze_p
     if ((s = trapeze_gpu_from_config(cfg, &gpu, err)) ||
         (s = sim_sleep_whole(cfg, pw, j, set, out, err)))
         return s;
-    for (int x = 0; x < TRAPEZE_PS_SLEEPABLE; x++) {
-        double total = 0, leak = 0;
-        for (int m = 0; m < pw->n_modes[x]; m++) {
-            total += out->mode_cycles[x][m];
-            leak += pw->mode[x][m].leak_fraction * out->mode_cycles[x][m];
-            /* a round trip in ON unit-cycles: the structure's transition_j
-             * over its leakage per cycle (a unit pays its share of both) */
-            if (pw->leak_w[x] > 0)
-                leak += out->entries[x][m] * pw->mode[x][m].transition_j * gpu.core_clock_hz /
-                        pw->leak_w[x];
-        }
-        out->saving[x] = total > 0 ? 1 - leak / total : 0;
-        out->penalty[x] = out->cycles > 0 ? out->stall[x] / (out->cycles * out->n_sm) : 0;
-    }
+    run_savings(pw, gpu.core_clock_hz, out);
+    return TRAPEZE_OK;
+}
+
+trapeze_status sampler_sleep_hides_wakes(const trapeze_config *cfg, const trapeze_power *pw,
+                                         int x, const double *theta, int *hidden,
+                                         trapeze_error *err)
+{
+    return sim_sleep_hides_wakes(cfg, pw, x, theta, hidden, err);
+}
+
+trapeze_status sampler_sleep_simulate_hidden(const trapeze_config *cfg, const trapeze_power *pw,
+                                             const trapeze_sleep_job *j, int n, const int *x,
+                                             const double (*theta)[TRAPEZE_SLEEP_MAX_MODES],
+                                             trapeze_sleep_run *const *out, trapeze_error *err)
+{
+    trapeze_status s;
+    trapeze_gpu gpu;
+    if ((s = trapeze_gpu_from_config(cfg, &gpu, err)) ||
+        (s = sim_sleep_whole_hidden(cfg, pw, j, n, x, theta, out, err)))
+        return s;
+    for (int i = 0; i < n; i++)
+        run_savings(pw, gpu.core_clock_hz, out[i]);
     return TRAPEZE_OK;
 }
 

@@ -50,11 +50,13 @@ static int sweep_settings(int x, double theta[][TRAPEZE_SLEEP_MAX_MODES])
 }
 
 /* The work in two passes of the worker pool (sampler/run.c), each task
- * writing only its own slot, so that the rows are the same bytes for any
+ * writing only its own rows, so that the rows are the same bytes for any
  * thread count: first each job's window and its picks per structure, then
- * every (job, structure, setting) whole run, row k its task k. Rows are laid
- * out before either pass: per job and structure the model's, the seed's,
- * then the sweep's (sweep_settings depends on the structure alone). */
+ * the whole runs the (job, structure, setting) rows need (plan_runs: one
+ * per distinct setting that exposes wake-ups, one per job for all that
+ * hide them). Rows are laid out before either pass: per job and structure
+ * the model's, the seed's, then the sweep's (sweep_settings depends on the
+ * structure alone). */
 typedef struct {
     sampler_sleep_pick pk[TRAPEZE_PS_SLEEPABLE];
     int n_pk;                      /* picks made (their models destroyed at the end) */
@@ -77,6 +79,10 @@ typedef struct {
     vjob *vj;
     vtask *task;
     double *row_insts;             /* each whole run's warp instructions */
+    int *run_of;                   /* row k's simulation (vrun index) */
+    int *run_lead;                 /* a simulation's first row; -1: its job's shared run */
+    int *run_job;
+    int n_runs, n_jobs;
     trapeze_sleep_validation *v;
     void (*progress)(void *ctx, int done, int total);
     void *progress_ctx;
@@ -109,18 +115,23 @@ static trapeze_status window_task(void *arg, int k, trapeze_error *err)
     return s;
 }
 
-/* One setting of a structure: the model's prediction and the simulation. */
-static trapeze_status setting_task(void *arg, int k, trapeze_error *err)
+/* Row k's thresholds: the model's, the seed's or a swept setting's. */
+static const double *row_theta(const vctx *c, int k)
 {
-    vctx *c = arg;
+    const vtask *t = &c->task[k];
+    const sampler_sleep_pick *pk = &c->vj[t->job].pk[t->x];
+    return t->setting == 0 ? pk->c.theta_int : t->setting == 1 ? pk->c.seed_theta : t->theta;
+}
+
+/* Row k from its simulation: the model's prediction beside it. */
+static trapeze_status fill_row(vctx *c, int k, const trapeze_sleep_run *sim, trapeze_error *err)
+{
     const vtask *t = &c->task[k];
     const sampler_sleep_pick *pk = &c->vj[t->job].pk[t->x];
     const trapeze_sleep_job *j = &c->jobs[t->job];
     const trapeze_power *pw = c->pw;
     int x = t->x;
-    const double *theta = t->setting == 0   ? pk->c.theta_int
-                          : t->setting == 1 ? pk->c.seed_theta
-                                            : t->theta;
+    const double *theta = row_theta(c, k);
     const trapeze_sleep_eval *pred = t->setting == 0 ? &pk->c.chosen
                                      : t->setting == 1 ? &pk->c.seed : NULL;
     trapeze_sleep_eval ev;
@@ -129,17 +140,6 @@ static trapeze_status setting_task(void *arg, int k, trapeze_error *err)
         if ((s = trapeze_sleep_evaluate(pk->m, theta, 0, &ev, err)))
             return s;
         pred = &ev;
-    }
-    trapeze_sleep_setting set;
-    memset(&set, 0, sizeof set);
-    set.on[x] = 1;
-    memcpy(set.theta[x], theta, sizeof set.theta[x]);
-    trapeze_sleep_run *sim = malloc(sizeof *sim);
-    if (!sim)
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    if ((s = trapeze_sleep_simulate(c->cfg, pw, j, &set, sim, err))) {
-        free(sim);
-        return s;
     }
     trapeze_sleep_vrow *r = &c->v->rows[k];
     memset(r, 0, sizeof *r);
@@ -166,7 +166,128 @@ static trapeze_status setting_task(void *arg, int k, trapeze_error *err)
     r->sim_penalty = sim->penalty[x];
     r->sim_cycles = sim->cycles;
     c->row_insts[k] = sim->warp_insts;
+    return TRAPEZE_OK;
+}
+
+/* A job's shared run: every row of it whose setting hides its wake-ups,
+ * each evaluated on the one run always on. */
+static trapeze_status shared_run(vctx *c, int r, trapeze_error *err)
+{
+    int n = 0, per_job = c->v->n_rows / (c->n_jobs ? c->n_jobs : 1);
+    int first = c->run_job[r] * per_job;
+    int *rows = calloc((size_t)per_job, sizeof *rows), *x = calloc((size_t)per_job, sizeof *x);
+    double (*theta)[TRAPEZE_SLEEP_MAX_MODES] = calloc((size_t)per_job, sizeof *theta);
+    trapeze_sleep_run **sim = calloc((size_t)per_job, sizeof *sim);
+    trapeze_status s = rows && x && theta && sim ? TRAPEZE_OK
+                                                 : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    for (int k = first; !s && k < first + per_job; k++)
+        if (c->run_of[k] == r) {
+            rows[n] = k;
+            x[n] = c->task[k].x;
+            memcpy(theta[n], row_theta(c, k), sizeof theta[n]);
+            if (!(sim[n++] = malloc(sizeof **sim)))
+                s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+        }
+    if (!s)
+        s = sampler_sleep_simulate_hidden(c->cfg, c->pw, &c->jobs[c->run_job[r]], n, x,
+                                          (const double(*)[TRAPEZE_SLEEP_MAX_MODES])theta, sim,
+                                          err);
+    for (int i = 0; !s && i < n; i++)
+        s = fill_row(c, rows[i], sim[i], err);
+    for (int i = 0; sim && i < n; i++)
+        free(sim[i]);
     free(sim);
+    free(theta);
+    free(x);
+    free(rows);
+    return s;
+}
+
+/* Simulation r: the job's shared run, or one setting's whole run with its
+ * policy in the timing, which serves every row of that setting. */
+static trapeze_status run_task(void *arg, int r, trapeze_error *err)
+{
+    vctx *c = arg;
+    if (c->run_lead[r] < 0)
+        return shared_run(c, r, err);
+    int lead = c->run_lead[r];
+    const vtask *t = &c->task[lead];
+    trapeze_sleep_setting set;
+    memset(&set, 0, sizeof set);
+    set.on[t->x] = 1;
+    memcpy(set.theta[t->x], row_theta(c, lead), sizeof set.theta[t->x]);
+    trapeze_sleep_run *sim = malloc(sizeof *sim);
+    if (!sim)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    trapeze_status s = trapeze_sleep_simulate(c->cfg, c->pw, &c->jobs[t->job], &set, sim, err);
+    for (int k = lead; !s && k < c->v->n_rows && c->task[k].job == t->job; k++)
+        if (c->run_of[k] == r)
+            s = fill_row(c, k, sim, err);
+    free(sim);
+    return s;
+}
+
+/* Whether rows a and b simulate the same run: one job and structure, the
+ * thresholds its policy reads (Snooze's one time-out; Slumber's three). */
+static int same_setting(const vctx *c, int a, int b)
+{
+    const vtask *ta = &c->task[a], *tb = &c->task[b];
+    if (ta->job != tb->job || ta->x != tb->x)
+        return 0;
+    const double *p = row_theta(c, a), *q = row_theta(c, b);
+    int n = ta->x == TRAPEZE_PS_RF ? 3 : 1;
+    for (int m = 0; m < n; m++)
+        if (p[m] != q[m])
+            return 0;
+    return 1;
+}
+
+/* The simulations the rows need, once the picks are known: per job one
+ * run always on for every setting that hides its wake-ups (their timing
+ * is that run's; sim_sleep_hides_wakes), and one run per distinct other
+ * setting (the seed's is a swept one). Each row's figures are what its
+ * own run would give, to the bit: only the number of runs changes. */
+static trapeze_status plan_runs(vctx *c, trapeze_error *err)
+{
+    int rows = c->v->n_rows;
+    c->run_of = malloc((size_t)(rows ? rows : 1) * sizeof *c->run_of);
+    c->run_lead = malloc((size_t)(rows ? rows : 1) * sizeof *c->run_lead);
+    c->run_job = malloc((size_t)(rows ? rows : 1) * sizeof *c->run_job);
+    if (!c->run_of || !c->run_lead || !c->run_job)
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    int shared = -1, job = -1;
+    for (int k = 0; k < rows; k++) {
+        const vtask *t = &c->task[k];
+        if (t->job != job) {
+            job = t->job;
+            shared = -1;
+        }
+        int hidden = 0;
+        trapeze_status s = sampler_sleep_hides_wakes(c->cfg, c->pw, t->x, row_theta(c, k),
+                                                     &hidden, err);
+        if (s)
+            return s;
+        if (hidden) {
+            if (shared < 0) {
+                shared = c->n_runs++;
+                c->run_lead[shared] = -1;
+                c->run_job[shared] = job;
+            }
+            c->run_of[k] = shared;
+            continue;
+        }
+        int r = -1;
+        for (int i = k - 1; i >= 0 && c->task[i].job == job && r < 0; i--)
+            if (c->run_lead[c->run_of[i]] >= 0 && same_setting(c, i, k))
+                r = c->run_of[i];
+        if (r < 0) {
+            r = c->n_runs++;
+            c->run_lead[r] = k;
+            c->run_job[r] = job;
+        }
+        c->run_of[k] = r;
+    }
+    c->total = c->n_jobs + c->n_runs;
     return TRAPEZE_OK;
 }
 
@@ -203,7 +324,8 @@ static trapeze_status lay_out(vctx *c, int n, trapeze_error *err)
                     memcpy(c->task[k].theta, theta[x][st - 2], sizeof c->task[k].theta);
             }
     c->v->n_rows = c->v->cap_rows = rows;
-    c->total = n + rows;
+    c->n_jobs = n;
+    c->total = n + rows;   /* until plan_runs counts the simulations */
     return TRAPEZE_OK;
 }
 
@@ -280,15 +402,22 @@ trapeze_status trapeze_sleep_validate(const trapeze_config *cfg, const trapeze_p
     if (!s)
         s = sampler_pool_run(n, threads, window_task, task_done, &c, err);
     if (!s)
-        s = sampler_pool_run(v->n_rows, threads, setting_task, task_done, &c, err);
+        s = plan_runs(&c, err);
     if (!s)
+        s = sampler_pool_run(c.n_runs, threads, run_task, task_done, &c, err);
+    if (!s) {
         summarize(&c, n);
+        v->simulations = c.n_runs;
+    }
     for (int i = 0; c.vj && i < n; i++)
         for (int x = 0; x < c.vj[i].n_pk; x++)
             trapeze_sleep_destroy(c.vj[i].pk[x].m);
     free(c.vj);
     free(c.task);
     free(c.row_insts);
+    free(c.run_of);
+    free(c.run_lead);
+    free(c.run_job);
     if (s) {
         trapeze_sleep_validation_free(v);
         return s;

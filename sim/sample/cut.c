@@ -133,11 +133,13 @@ static void cut_estimates(sim_gpu *g, const sim_sleep_kernels *k, const sim_laun
 }
 
 /* Runs the job's launches on g in order, until `window` cycles (0: to the
- * end). Whole launches' statistics go to `each` (may be NULL). */
+ * end). Whole launches' statistics go to `each` (may be NULL), while g's
+ * events still hold the launch's idle periods. */
 trapeze_status sim_sleep_run_cut(sim_gpu *g, const sim_sleep_kernels *k, double window,
                                  trapeze_sleep_run *out, double (*ages)[TRAPEZE_IDLE_NBUCKETS],
                                  sim_sleep_cut_extra *extra,
-                                 void (*each)(void *, const sim_kernel_stats *), void *ctx,
+                                 void (*each)(void *, sim_gpu *, const sim_kernel_stats *),
+                                 void *ctx,
                                  trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
@@ -177,7 +179,7 @@ trapeze_status sim_sleep_run_cut(sim_gpu *g, const sim_sleep_kernels *k, double 
             out->cycles = (double)sim_gpu_cycle(g);
             out->warp_insts += (double)st.total.warp_insts;
             if (each)
-                each(ctx, &st);
+                each(ctx, g, &st);
         }
         sim_kernel_stats_free(&st);
     }

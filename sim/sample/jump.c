@@ -49,11 +49,12 @@ double sim_jump_place(double from, int k, int n)
     return from + (1 - from) * (k + u) / n;
 }
 
-double sim_jump_add_long(trapeze_idle_hist *h, int next, double count, double mass)
+double sim_jump_add_long(trapeze_idle_hist *h, int next, double count, double mass,
+                         double long_min)
 {
     if (!(count > 0) || !(mass > 0))
         return 0;
-    int lo = trapeze_idle_bucket(SIM_JUMP_LONG + 1.0);
+    int lo = trapeze_idle_bucket(long_min + 1.0);
     double mean = mass / count;
     if (mean < trapeze_idle_bucket_length(lo))
         mean = trapeze_idle_bucket_length(lo);
@@ -103,15 +104,28 @@ void sim_jump_tail_cut(sim_idle_hist *now, const sim_idle_hist *before,
     }
 }
 
-void sim_jump_add_dead(trapeze_idle_hist *h, double n, double cycles)
+void sim_jump_add_dead(trapeze_idle_hist *h, double n, double cycles, double long_min)
 {
     if (!(n > 0) || !(cycles > 0))
         return;
-    if (cycles / n > SIM_JUMP_LONG) {
-        sim_jump_add_long(h, TRAPEZE_NEXT_DEAD, n, cycles);
+    if (cycles / n > long_min) {
+        sim_jump_add_long(h, TRAPEZE_NEXT_DEAD, n, cycles, long_min);
         return;
     }
     int b = trapeze_idle_bucket(cycles / n);
     if (b >= 0)
         h->count[TRAPEZE_NEXT_DEAD][b] += n;
+}
+
+double sim_jump_dead_missing(double n_run, double n_have, double mass_have, double first_n,
+                             double first_cycles, double *cycles)
+{
+    *cycles = 0;
+    if (!(n_run > n_have) || !(first_n > 0))
+        return 0;
+    double want = n_run * first_cycles / first_n;
+    if (!(want > mass_have))
+        return 0;
+    *cycles = want - mass_have;
+    return n_run - n_have;
 }

@@ -51,6 +51,7 @@ typedef struct sim_jump_launch {
     long concurrent;    /* blocks resident at once (SMs x occupancy, at most blocks) */
     long trips;         /* trips of its outer counted loop (1: none) */
     double insts;       /* warp instructions of the launch (functional count) */
+    double warp_regs;   /* warp registers its warps allocate, each ending dead once */
 } sim_jump_launch;
 
 /* Where to start the launch so that the simulation stands for the share g
@@ -66,12 +67,14 @@ void sim_jump_start(const sim_jump_launch *l, double g, long *first_block,
 double sim_jump_place(double from, int k, int n);
 
 /* Adds `count` periods of kind `next` whose lengths sum to `mass` cycles,
- * each longer than SIM_JUMP_LONG, to h: split between the two log2
+ * each longer than long_min (SIM_JUMP_LONG at the windows' scale: what the
+ * windows could not time), to h: split between the two
  * buckets whose lengths bracket the mean, so that both the count and the
  * cycles are kept (the models are linear in a period's length this far past
- * every threshold). A mean below the first bucket past SIM_JUMP_LONG
+ * every threshold). A mean below the first bucket past long_min
  * is raised to it. Returns the cycles added. */
-double sim_jump_add_long(trapeze_idle_hist *h, int next, double count, double mass);
+double sim_jump_add_long(trapeze_idle_hist *h, int next, double count, double mass,
+                         double long_min);
 
 /* Warp tails: under GTO the warps of a block end one after another (V100
  * GESUMMV 512: in pairs at 51%, 64%, 87% and 100% of the run) and a warp's
@@ -104,8 +107,22 @@ void sim_jump_tail_cut(sim_idle_hist *now, const sim_idle_hist *before,
                            double *n, double *cycles);
 
 /* Adds n dead periods of `cycles` in all to h: around their mean length
- * (sim_jump_add_long) where it is past SIM_JUMP_LONG, else in the
+ * (sim_jump_add_long) where it is past long_min, else in the
  * mean's bucket. */
-void sim_jump_add_dead(trapeze_idle_hist *h, double n, double cycles);
+void sim_jump_add_dead(trapeze_idle_hist *h, double n, double cycles, double long_min);
+
+/* Warp exits a capped sample did not see. Every warp register a launch
+ * allocates ends dead once, at its warp's exit: n_run periods in the run.
+ * Later windows restart every block together on an empty GPU, and a window
+ * shorter than a block's life sees no exit (GTX 480 filter 512², windows of
+ * 1000 + 500 cycles: its registers' dead cycles 17% of their idle ones where
+ * the run's are 49%). Where the sample holds fewer (n_have, mass_have
+ * cycles), the run's dead cycles are taken as n_run times the mean of the
+ * first window's dead periods (first_n, first_cycles: its first wave's
+ * exits): returns how many periods to add, their cycles in *cycles (0 and 0
+ * where none is missing, the first window saw no exit, or the sample holds
+ * that much already). */
+double sim_jump_dead_missing(double n_run, double n_have, double mass_have, double first_n,
+                             double first_cycles, double *cycles);
 
 #endif

@@ -87,6 +87,10 @@ void sim_sleep_jump_count(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels 
             L->concurrent = L->blocks;
         L->trips = sim_sleep_outer_trips(k->ks[x]);
         L->insts = sim_sleep_count_insts(k->ks[x]);
+        int regs = k->ks[x]->regs_per_thread < SIM_MAX_REGS ? k->ks[x]->regs_per_thread
+                                                            : SIM_MAX_REGS;
+        L->warp_regs = (double)L->blocks * regs *
+                       ((sim_kernel_block_threads(k->ks[x]) + SIM_WARP_LANES - 1) / SIM_WARP_LANES);
         jc->total_insts += L->insts;
     }
 }
@@ -270,6 +274,38 @@ static double run_to_body(const sim_jump_ctx *jc, double x)
     return at;
 }
 
+/* A capped sample's register periods that end dead at warp exits its
+ * windows did not see (sim_jump_dead_missing): how many the run has (every
+ * warp register of every launch, once), how many the sample holds (those
+ * in h so far, the long ones that ended dead, n_long, and the long open
+ * ones taken for dead), their cycles, and the first window's dead periods
+ * (first: its exits, exact). */
+static void add_unseen_exits(const sim_jump_ctx *jc, const trapeze_idle_hist *first,
+                             const double weight[SIM_JUMP_STRATA], double n_long,
+                             trapeze_idle_hist *h)
+{
+    const sim_jump_acc *A = jc->acc;
+    int u = 0;
+    while (u + 1 < TRAPEZE_SLEEP_NUNITS && sim_sleep_units[u].kind != SIM_UNIT_REG)
+        u++;
+    double n_run = 0, n_have = n_long, mass = 0, first_n = 0, first_cycles = 0, cycles;
+    for (int i = 0; i < jc->n; i++)
+        n_run += jc->launch[i].warp_regs;
+    for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++) {
+        double len = trapeze_idle_bucket_length(b);
+        n_have += h->count[TRAPEZE_NEXT_DEAD][b];
+        mass += h->count[TRAPEZE_NEXT_DEAD][b] * len;
+        first_n += first->count[TRAPEZE_NEXT_DEAD][b];
+        first_cycles += first->count[TRAPEZE_NEXT_DEAD][b] * len;
+    }
+    for (int z = 0; z < SIM_JUMP_STRATA; z++) {
+        n_have += weight[z] * A->pending_n[z][u][1] * (1 - A->filled[u]);
+        mass += weight[z] * A->pending[z][u][1] * (1 - A->filled[u]);
+    }
+    double n = sim_jump_dead_missing(n_run, n_have, mass, first_n, first_cycles, &cycles);
+    sim_jump_add_dead(h, n, cycles, SIM_JUMP_LONG * jc->scale);
+}
+
 /* The jump sample's later windows and launch ends, then the histograms:
  * the first window's periods, the later windows' weighted to stand for the
  * run's work after it less the ends', the ends' for every launch end after
@@ -357,8 +393,10 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
         for (int x = 0; A->first_open[u] && A->unused[u] && x < (int)A->n_units[u]; x++) {
             uint64_t y = A->first_open[u][x], t = A->first_end;
             y = y > A->first_start || y == SIM_EV_UNALLOCATED ? y : A->first_start;
-            if (y != SIM_EV_UNALLOCATED && t > y && t - y > SIM_JUMP_LONG * jc->scale)
+            if (y != SIM_EV_UNALLOCATED && t > y && t - y > SIM_JUMP_LONG * jc->scale) {
                 A->pending[0][u][A->unused[u][x]] += (double)(t - y);
+                A->pending_n[0][u][A->unused[u][x]]++;
+            }
         }
     double w_end = A->windows[2] ? (double)ends / A->windows[2] : 0;
     double mid = jc->total_insts - jc->first_insts - w_end * A->insts[2] - jc->tail_work;
@@ -385,7 +423,7 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
                                   w_end * A->hist[2][u].count[x][b] +
                                   w_tail * A->hist[3][u].count[x][b];
         if (tails > 0)
-            sim_jump_add_dead(h, w_end * A->tail_n, tails);
+            sim_jump_add_dead(h, w_end * A->tail_n, tails, SIM_JUMP_LONG * jc->scale);
         /* the long periods: counted where they end; their cycles split in
          * those of periods seen open and already long at a recording's end
          * (pending; dead in the share of such units a launch's end found
@@ -422,11 +460,13 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
             if (b >= 0)
                 h->count[TRAPEZE_NEXT_DEAD][b] += A->last_wave_frames;
         }
+        if (jc->cap > 0 && sim_sleep_units[u].kind == SIM_UNIT_REG)
+            add_unseen_exits(jc, &first[0][u], weight, c[TRAPEZE_NEXT_DEAD], h);
         for (int x = 0; x < TRAPEZE_NEXT_N; x++) {
             double cx = c[x];
             if (m[x] > 0 && !(cx > 0))   /* cycles of a kind none of whose periods ended */
                 cx = m[x] / (out->cycles > SIM_JUMP_LONG ? out->cycles : SIM_JUMP_LONG + 1);
-            sim_jump_add_long(h, x, cx, m[x]);
+            sim_jump_add_long(h, x, cx, m[x], SIM_JUMP_LONG * jc->scale);
         }
     }
     return TRAPEZE_OK;

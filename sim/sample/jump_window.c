@@ -136,8 +136,10 @@ trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, 
         for (int x = 0; A->unused[u] && x < n && x < A->n_units[u]; x++) {
             uint64_t y = starts[u][x];
             if (!end && y != SIM_EV_UNALLOCATED && st[x] == y && now > y &&
-                now - y > SIM_JUMP_LONG * jc->scale)
+                now - y > SIM_JUMP_LONG * jc->scale) {
                 A->pending[stratum][u][A->unused[u][x]] += (double)(now - (y > a ? y : a));
+                A->pending_n[stratum][u][A->unused[u][x]]++;
+            }
         }
         for (int x = 0; A->unused[u] && x < n && x < A->n_units[u]; x++)
             if (st[x] != SIM_EV_UNALLOCATED && st[x] > l.start + 64)   /* used after placing */

@@ -55,7 +55,8 @@ double sim_sleep_last_wave_dead(const sim_kernel *k, int n_sm);
 trapeze_status sim_sleep_run_cut(sim_gpu *g, const sim_sleep_kernels *k, double window,
                                  trapeze_sleep_run *out, double (*ages)[TRAPEZE_IDLE_NBUCKETS],
                                  sim_sleep_cut_extra *extra,
-                                 void (*each)(void *, const sim_kernel_stats *), void *ctx,
+                                 void (*each)(void *, sim_gpu *, const sim_kernel_stats *),
+                                 void *ctx,
                                  trapeze_error *err);
 
 /* What a jump sample gathers per unit kind, by stratum: 0 the first window
@@ -79,6 +80,7 @@ typedef struct sim_jump_acc {
     /* idle cycles in the recorded stretches of periods already long and
      * still open at its end (their kind not known there) */
     double pending[SIM_JUMP_STRATA][TRAPEZE_SLEEP_NUNITS][2];   /* [0] live, [1] dead */
+    double pending_n[SIM_JUMP_STRATA][TRAPEZE_SLEEP_NUNITS][2]; /* how many units */
     /* per unit: 1 if no launch end sampled used it while recording (its
      * long periods open elsewhere end dead), else 0; NULL: no end sampled */
     unsigned char *unused[TRAPEZE_SLEEP_NUNITS];

@@ -117,8 +117,8 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
                               const sim_gpu_options *opt, double window,
                               const sim_spread *spread, int jump, double cap,
                               trapeze_sleep_run *out,
-                              void (*each)(void *, const sim_kernel_stats *), void *ctx,
-                              trapeze_error *err)
+                              void (*each)(void *, sim_gpu *, const sim_kernel_stats *),
+                              void *ctx, trapeze_error *err)
 {
     sim_gpu *g = NULL;
     sim_sleep_kernels k = {0};
@@ -211,48 +211,171 @@ trapeze_status sim_sleep_window(const trapeze_config *cfg, const trapeze_power *
                    err);
 }
 
-/* Sums each whole launch's sleep results (the policies' mode cycles and
- * stalls, from the simulator's energy accounting). */
-static void add_sleep(void *ctx, const sim_kernel_stats *st)
+/* Adds one launch's sleep result of structure x to out. */
+static void add_result(trapeze_sleep_run *out, int x, const sim_sleep_result *r)
 {
-    trapeze_sleep_run *r = ctx;
-    for (int s = 0; s < TRAPEZE_PS_SLEEPABLE && st->energy_valid; s++) {
-        const sim_sleep_result *x = &st->energy.sleep[s];
-        for (int m = 0; m < TRAPEZE_POWER_MAX_MODES; m++) {
-            r->mode_cycles[s][m] += (double)x->mode_cycles[m];
-            r->entries[s][m] += (double)x->entries[m];
-        }
-        r->stall[s] += (double)x->stall_cycles;
+    for (int m = 0; m < TRAPEZE_POWER_MAX_MODES; m++) {
+        out->mode_cycles[x][m] += (double)r->mode_cycles[m];
+        out->entries[x][m] += (double)r->entries[m];
     }
+    out->stall[x] += (double)r->stall_cycles;
 }
 
-trapeze_status sim_sleep_whole(const trapeze_config *cfg, const trapeze_power *pw,
-                               const trapeze_sleep_job *j, const trapeze_sleep_setting *set,
-                               trapeze_sleep_run *out, trapeze_error *err)
+/* Sums each whole launch's sleep results (the policies' mode cycles and
+ * stalls, from the simulator's energy accounting). */
+static void add_sleep(void *ctx, sim_gpu *g, const sim_kernel_stats *st)
+{
+    (void)g;
+    for (int s = 0; s < TRAPEZE_PS_SLEEPABLE && st->energy_valid; s++)
+        add_result(ctx, s, &st->energy.sleep[s]);
+}
+
+/* Structure x sleeping at theta under sim_sleep_whole's policy for it:
+ * Snooze at line level for the caches (one time-out), Slumber for the RF. */
+static trapeze_status set_policy(sim_sleep_config *sc, int x, const double *theta,
+                                 trapeze_error *err)
+{
+    static const char *const policy[TRAPEZE_PS_SLEEPABLE] = {"snooze:line", "snooze:line",
+                                                             "slumber"};
+    trapeze_status s = sim_sleep_config_set(sc, (trapeze_power_structure)x, policy[x], err);
+    if (s)
+        return s;
+    if (x == TRAPEZE_PS_RF)
+        for (int m = 0; m < 3; m++)
+            sc->s[x].p.slumber[m] = (int)theta[m];
+    else
+        sc->s[x].p.threshold = (int)theta[0];
+    return TRAPEZE_OK;
+}
+
+/* That policy bound to pw's modes for its decisions alone (which mode,
+ * how long, what stall: no clock or unit leakage enters them). */
+static trapeze_status bind_policy(const trapeze_config *cfg, const trapeze_power *pw, int x,
+                                  const double *theta, sim_sleep_choice *out, trapeze_error *err)
+{
+    sim_sleep_config sc;
+    trapeze_status s = sim_sleep_config_read(cfg, &sc, err);
+    if (!s && !(s = set_policy(&sc, x, theta, err)))
+        s = sim_sleep_bind(&sc.s[x], (trapeze_power_structure)x, pw, 1, 0, err);
+    if (!s)
+        *out = sc.s[x];
+    return s;
+}
+
+trapeze_status sim_sleep_hides_wakes(const trapeze_config *cfg, const trapeze_power *pw, int x,
+                                     const double *theta, int *hidden, trapeze_error *err)
+{
+    *hidden = 0;
+    sim_sleep_choice c;
+    trapeze_status s = bind_policy(cfg, pw, x, theta, &c, err);
+    if (s)
+        return s;
+    /* A policy's decision changes only where a period's length crosses one
+     * of its parameters (thresholds, look-ahead, wake-ups), so every length
+     * up to past the largest, and one far beyond, covers every case. */
+    uint64_t top = (uint64_t)c.p.lookahead + (uint64_t)c.p.threshold;
+    for (int m = 0; m < 3; m++)
+        if ((uint64_t)c.p.slumber[m] > top)
+            top = (uint64_t)c.p.slumber[m];
+    for (int m = 0; m < c.p.n_modes; m++)
+        top += (uint64_t)c.p.mode[m].wake_cycles;
+    const sim_sleep_ops *ops = sim_sleep_policy(c.kind);
+    for (int n = SIM_NEXT_READ; n <= SIM_NEXT_WRITE; n++)
+        for (uint64_t len = 1; len <= top + 3; len++) {
+            sim_sleep_gap gap;
+            ops->gap(&c.p, len <= top + 2 ? len : (uint64_t)1 << 40, (sim_next_access)n, &gap);
+            if (gap.stall)
+                return TRAPEZE_OK;
+        }
+    *hidden = 1;
+    return TRAPEZE_OK;
+}
+/* sim_sleep_whole with each launch's statistics to `each`. */
+static trapeze_status whole_run(const trapeze_config *cfg, const trapeze_power *pw,
+                                const trapeze_sleep_job *j, const trapeze_sleep_setting *set,
+                                trapeze_sleep_run *out,
+                                void (*each)(void *, sim_gpu *, const sim_kernel_stats *),
+                                void *ctx, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     sim_sleep_config sc;
     trapeze_status s = sim_sleep_config_read(cfg, &sc, err);
-    static const char *const policy[TRAPEZE_PS_SLEEPABLE] = {"snooze:line", "snooze:line",
-                                                             "slumber"};
-    for (int x = 0; !s && x < TRAPEZE_PS_SLEEPABLE; x++) {
-        if (!set || !set->on[x]) {
-            s = sim_sleep_config_set(&sc, (trapeze_power_structure)x, "always_on", err);
-            continue;
-        }
-        if ((s = sim_sleep_config_set(&sc, (trapeze_power_structure)x, policy[x], err)))
-            break;
-        if (x == TRAPEZE_PS_RF)
-            for (int m = 0; m < 3; m++)
-                sc.s[x].p.slumber[m] = (int)set->theta[x][m];
-        else
-            sc.s[x].p.threshold = (int)set->theta[x][0];
-    }
+    for (int x = 0; !s && x < TRAPEZE_PS_SLEEPABLE; x++)
+        s = set && set->on[x]
+                ? set_policy(&sc, x, set->theta[x], err)
+                : sim_sleep_config_set(&sc, (trapeze_power_structure)x, "always_on", err);
     if (s)
         return s;
     sim_gpu_options opt;
     memset(&opt, 0, sizeof opt);
     opt.power = pw;
     opt.sleep = &sc;
-    return run_job(cfg, j, &opt, 0, NULL, 0, 0, out, add_sleep, out, err);
+    return run_job(cfg, j, &opt, 0, NULL, 0, 0, out, each, ctx, err);
+}
+
+trapeze_status sim_sleep_whole(const trapeze_config *cfg, const trapeze_power *pw,
+                               const trapeze_sleep_job *j, const trapeze_sleep_setting *set,
+                               trapeze_sleep_run *out, trapeze_error *err)
+{
+    return whole_run(cfg, pw, j, set, out, add_sleep, out, err);
+}
+
+/* sim_sleep_whole_hidden's settings, bound, and where their sums go. */
+typedef struct {
+    int n;
+    const int *x;
+    const sim_sleep_choice *c;
+    trapeze_sleep_run *const *out;
+} hidden_ctx;
+
+/* Each setting's policy on the launch's histograms of its unit kind: what
+ * the energy accounting (sim/power/energy.c) computes for the policy in
+ * the timing, which these would not have moved. */
+static void add_hidden(void *ctx, sim_gpu *g, const sim_kernel_stats *st)
+{
+    const hidden_ctx *h = ctx;
+    sim_events *ev = sim_gpu_events(g);
+    for (int i = 0; i < h->n && st->energy_valid; i++) {
+        sim_sleep_result r;
+        sim_unit_kind k = sim_sleep_unit((trapeze_power_structure)h->x[i], h->c[i].line);
+        sim_sleep_evaluate(sim_sleep_policy(h->c[i].kind), &h->c[i].p, sim_events_hist(ev, k),
+                           &r);
+        add_result(h->out[i], h->x[i], &r);
+    }
+}
+
+trapeze_status sim_sleep_whole_hidden(const trapeze_config *cfg, const trapeze_power *pw,
+                                      const trapeze_sleep_job *j, int n, const int *x,
+                                      const double (*theta)[TRAPEZE_SLEEP_MAX_MODES],
+                                      trapeze_sleep_run *const *out, trapeze_error *err)
+{
+    sim_sleep_choice *c = calloc((size_t)(n > 0 ? n : 1), sizeof *c);
+    trapeze_status s = c ? TRAPEZE_OK : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    for (int i = 0; !s && i < n; i++) {
+        int hidden = 0;
+        if (!(s = sim_sleep_hides_wakes(cfg, pw, x[i], theta[i], &hidden, err)) && !hidden)
+            s = trapeze_fail(err, TRAPEZE_EINVAL,
+                             "%s at %g/%g/%g exposes wake-ups: it needs a run of its own",
+                             trapeze_power_structure_name((trapeze_power_structure)x[i]),
+                             theta[i][0], theta[i][1], theta[i][2]);
+        if (!s)
+            s = bind_policy(cfg, pw, x[i], theta[i], &c[i], err);
+        if (!s)
+            memset(out[i], 0, sizeof *out[i]);
+    }
+    if (!s && n > 0) {
+        hidden_ctx h = {n, x, c, out};
+        s = whole_run(cfg, pw, j, NULL, out[0], add_hidden, &h, err);
+    }
+    /* the run's own figures, the same for every setting */
+    for (int i = 1; !s && i < n; i++) {
+        trapeze_sleep_run *o = out[i];
+        o->cycles = out[0]->cycles;
+        o->warp_insts = out[0]->warp_insts;
+        o->run_insts = out[0]->run_insts;
+        o->n_sm = out[0]->n_sm;
+        memcpy(o->hist, out[0]->hist, sizeof o->hist);
+    }
+    free(c);
+    return s;
 }
