@@ -72,7 +72,7 @@ static void test_dram_unit(void)
     for (int i = 0; i < 2; i++)
         for (int stride = 1; stride <= 32; stride += 31) {
             trapeze_error err;
-            char st[16];
+            char st[32];
             snprintf(st, sizeof st, "stride=%d", stride);
             char *params[] = {"n=1024", st};
             trapeze_group_problem *pb = NULL;
