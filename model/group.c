@@ -25,15 +25,16 @@
  *   l2        = mu sum_p (f_p - eta1 O_p(w1))
  *   (mu: L2 accesses per footprint line; a line found in L1 saves them all)
  *   dram      = sum_p nu (F_p - eta2 O^D_p(w2)), F and O^D in the unit
- *        the L1 misses in: lines where it fetches whole lines
- *        (machine.dram_by_lines: an L1 that is not sectored, GTX 480), else
- *        f's. What two TBs then share in DRAM is every line both touch, not
- *        the elements both read: a 16 x 16 Jacobi tile reads one element
- *        per row of a line its left neighbour reads whole, and needs none of
- *        it from DRAM once the neighbour fetched it; counted in elements, a
- *        one-SM sub-grid's nu over-predicted the GTX 480's whole Jacobi
- *        512^2 reads twice. A sectored L1 (V100) misses 32-byte sectors, of
- *        which the graph knows neither, and elements are the closer there.
+ *        the L1 misses in (machine.dram_fetch_bytes): the graph's lines
+ *        where it fetches whole lines (an L1 that is not sectored, GTX
+ *        480), its 32-byte sectors where it is sectored (V100). What two
+ *        TBs then share in DRAM is every unit both touch, not the elements
+ *        both read: a 16 x 16 Jacobi tile reads one element per row of a
+ *        line its left neighbour reads whole, and needs none of it from
+ *        DRAM once the neighbour fetched it; counted in elements, a one-SM
+ *        sub-grid's nu over-predicted the GTX 480's whole Jacobi 512^2
+ *        reads twice. A strided load touching one element per line reads
+ *        its sector: 4 bytes counted, 32 fetched.
  *   Tc = cwave max(1, Q / x) (Q: longest queue; fewer than x TBs run at
  *        once and take one TB's time, not a share of a wave's: latency),
  *   Ts = tsm Q (the same TBs through one SM's own pipelines, its
@@ -139,9 +140,32 @@ void trapeze_group_destroy(trapeze_group_model *m)
     free(m);
 }
 
+/* The unit DRAM reads are counted in: f's (elements or lines), or what
+ * one L1 miss fetches. */
+enum { DRAM_AS_F, DRAM_LINES, DRAM_SECTORS };
+
+static trapeze_status dram_unit_of(const trapeze_locality_graph *g, int fetch_bytes, int *unit,
+                                   trapeze_error *err)
+{
+    *unit = DRAM_AS_F;
+    if (fetch_bytes <= 0)
+        return TRAPEZE_OK;
+    if (fetch_bytes == g->line_bytes)
+        *unit = DRAM_LINES;
+    else if (g->sectors && fetch_bytes == g->sector_bytes)
+        *unit = DRAM_SECTORS;
+    else
+        return trapeze_fail(err, TRAPEZE_EINVAL,
+                            "grouping model: the GPU's L1 fetches %d bytes a miss; the locality "
+                            "graph of %s counts %d-byte lines and %s",
+                            fetch_bytes, g->kernel, g->line_bytes,
+                            g->sectors ? "32-byte sectors" : "no sectors (read from a CSV)");
+    return TRAPEZE_OK;
+}
+
 /* Both directions of every edge, grouped by TB (counting sort). */
 static trapeze_status build_adjacency(trapeze_group_model *m, const trapeze_locality_graph *g,
-                                      int by_elements, int dram_by_lines, trapeze_error *err)
+                                      int by_elements, int dram_unit, trapeze_error *err)
 {
     long n = m->n, ne = g->n_edges;
     m->adj_start = calloc((size_t)n + 1, sizeof *m->adj_start);
@@ -173,7 +197,9 @@ static trapeze_status build_adjacency(trapeze_group_model *m, const trapeze_loca
         double sh = (double)(by_elements ? ed->shared_elements : ed->shared_lines);
         m->adj_tb[a] = ed->tb_j;
         m->adj_s[a] = sh;
-        double shd = dram_by_lines ? (double)ed->shared_lines : sh;
+        double shd = dram_unit == DRAM_LINES     ? (double)ed->shared_lines
+                     : dram_unit == DRAM_SECTORS ? (double)ed->shared_sectors
+                                                 : sh;
         m->adj_d[a] = shd;
         m->adj_tb[b] = ed->tb_i;
         m->adj_s[b] = sh;
@@ -195,6 +221,10 @@ trapeze_status trapeze_group_create(const trapeze_locality_graph *graph,
         return trapeze_fail(err, TRAPEZE_EINVAL,
                             "grouping model: machine needs n_sm, TBs per SM and L1/L2 lines > 0 (got %d, %d, %g, %g)",
                             mach->n_sm, mach->tbs_per_sm, mach->l1_lines, mach->l2_lines);
+    int dram_unit;
+    trapeze_status s = dram_unit_of(graph, mach->dram_fetch_bytes, &dram_unit, err);
+    if (s)
+        return s;
     trapeze_group_model *m = calloc(1, sizeof *m);
     if (!m)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping model: out of memory");
@@ -212,30 +242,32 @@ trapeze_status trapeze_group_create(const trapeze_locality_graph *graph,
     /* the unit: lines, or elements with capacities converted at the
      * graph's mean elements per line */
     int el = mach->by_elements && graph->elements;
-    double el_sum = 0, ln_sum = 0;
-    for (long t = 0; el && t < m->n; t++) {
-        el_sum += (double)graph->elements[t];
-        ln_sum += (double)graph->lines[t];
-    }
-    if (el && el_sum > 0 && ln_sum > 0) {
-        m->m.l1_lines *= el_sum / ln_sum;
-        if (!mach->dram_by_lines)   /* L2 retention is counted in the DRAM's unit (fresh) */
-            m->m.l2_lines *= el_sum / ln_sum;
-    }
-    m->by_elements = el;
-    double sum = 0;
+    double sum = 0, fd_sum = 0, ln_sum = 0;
     for (long t = 0; t < m->n; t++) {
         m->f[t] = (double)(el ? graph->elements[t] : graph->lines[t]);
-        m->fd[t] = mach->dram_by_lines ? (double)graph->lines[t] : m->f[t];
+        m->fd[t] = dram_unit == DRAM_LINES     ? (double)graph->lines[t]
+                   : dram_unit == DRAM_SECTORS ? (double)graph->sectors[t]
+                                               : m->f[t];
+        sum += m->f[t];
+        fd_sum += m->fd[t];
+        ln_sum += (double)graph->lines[t];
+    }
+    /* capacities at the graph's mean units per line: the L1's in f's, the
+     * L2's retention in the DRAM's (fresh) */
+    if (sum > 0 && ln_sum > 0)
+        m->m.l1_lines *= sum / ln_sum;
+    if (fd_sum > 0 && ln_sum > 0)
+        m->m.l2_lines *= fd_sum / ln_sum;
+    m->by_elements = el;
+    for (long t = 0; t < m->n; t++) {
         if (!(m->f[t] >= 0) || !(m->fd[t] >= 0)) {
             trapeze_group_destroy(m);
             return trapeze_fail(err, TRAPEZE_EINVAL, "locality graph: TB %ld: footprint %lld lines",
                                 t, graph->lines[t]);
         }
-        sum += m->f[t];
     }
     m->fbar = sum / (double)m->n;
-    trapeze_status s = build_adjacency(m, graph, el, mach->dram_by_lines, err);
+    s = build_adjacency(m, graph, el, dram_unit, err);
     if (s != TRAPEZE_OK) {
         trapeze_group_destroy(m);
         return s;

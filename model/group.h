@@ -20,7 +20,7 @@ struct trapeze_group_model {
     long n;                   /* TBs */
     int grid[3];
     double *f;                /* footprint per TB (lines, or elements): L1, L2 accesses */
-    double *fd;               /* footprint per TB in lines: DRAM reads */
+    double *fd;               /* footprint per TB in the DRAM reads' unit */
     double fbar;              /* mean footprint (f) */
     double fresh;             /* mean lines a TB adds to L2 (see group.c) */
     int by_elements;          /* f and adj_s in elements, m's L1 capacity converted */

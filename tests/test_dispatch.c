@@ -213,9 +213,9 @@ static void test_mst_example(void)
     int ne = 0;
     for (int i = 0; i + 1 < 8; i++) {
         int a = path[i], b = path[i + 1];
-        e[ne++] = (trapeze_locality_edge){a < b ? a : b, a < b ? b : a, 10 - i, 1};
+        e[ne++] = (trapeze_locality_edge){a < b ? a : b, a < b ? b : a, 10 - i, 1, 0};
     }
-    e[ne++] = (trapeze_locality_edge){0, 1, 1, 1};
+    e[ne++] = (trapeze_locality_edge){0, 1, 1, 1, 0};
     /* sorted by (i, j) as the graph's invariant requires */
     for (int i = 0; i < ne; i++)
         for (int j = i + 1; j < ne; j++)

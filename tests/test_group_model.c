@@ -21,6 +21,7 @@ static void graph_init(small_graph *s, long n, long long f)
 {
     memset(s, 0, sizeof *s);
     s->g.n_tbs = n;
+    s->g.line_bytes = 128;
     s->g.grid[0] = (int)n;
     s->g.grid[1] = s->g.grid[2] = 1;
     for (long t = 0; t < n; t++)
@@ -32,7 +33,7 @@ static void graph_init(small_graph *s, long n, long long f)
 
 static void edge(small_graph *s, long i, long j, long long lines)
 {
-    s->e[s->g.n_edges++] = (trapeze_locality_edge){i, j, 32 * lines, lines};
+    s->e[s->g.n_edges++] = (trapeze_locality_edge){i, j, 32 * lines, lines, 0};
 }
 
 /* queue[t] and position[t] given as arrays. */
@@ -222,7 +223,7 @@ static void gradients_at(double rate, double beta, int by_lines)
         for (int j = i + 1; j < 40 && s.g.n_edges < 250; j++)
             if (RND() % 5 == 0)
                 edge(&s, i, j, 1 + (long long)(RND() % 15));
-    trapeze_group_machine mach = {3, 4, 64, 2000, by_lines, rate, 1, by_lines};
+    trapeze_group_machine mach = {3, 4, 64, 2000, by_lines, rate, 1, by_lines ? 128 : 0};
     s.g.store_sectors = 300;   /* Tg about 65,000 cycles at 0.02 a cycle: the floor */
     trapeze_group_params p;
     trapeze_group_params_default(&p);
@@ -388,13 +389,13 @@ static void test_dram_by_lines(void)
 {
     small_graph u;
     graph_init(&u, 2, 10);
-    u.e[u.g.n_edges++] = (trapeze_locality_edge){0, 1, 32, 5};
+    u.e[u.g.n_edges++] = (trapeze_locality_edge){0, 1, 32, 5, 0};
     trapeze_group_params p = exact_params();
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 2, 2, NULL));
     set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
     for (int lines = 0; lines <= 1; lines++) {
-        trapeze_group_machine mach = {2, 2, 128, 1e6, 1, 0, 1, lines};
+        trapeze_group_machine mach = {2, 2, 128, 1e6, 1, 0, 1, lines ? 128 : 0};
         trapeze_group_model *m;
         CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
         trapeze_group_eval e;
@@ -403,6 +404,56 @@ static void test_dram_by_lines(void)
         CHECK_NEAR(e.l2_accesses, 640, 1e-9);   /* apart: no L1 sharing */
         trapeze_group_destroy(m);
     }
+    trapeze_grouping_free(&g);
+}
+
+/* DRAM reads in what the L1 fetches a miss: 32-byte sectors (a sectored
+ * L1) or 128-byte lines. TB 0 reads 10 whole lines (320 elements, 40
+ * sectors); TB 1 reads 5 whole lines of its own and one element of each of
+ * 5 of TB 0's lines (a halo): 165 elements, 25 sectors, 10 lines; they
+ * share 5 elements, 5 sectors, 5 lines. On two SMs (w2 = exp(-fresh / C2),
+ * C2 1e6 lines at the graph's mean units per line, nu = eta2 = 1, theta
+ * 0.5, so dram = F0 + F1 - 5 w2):
+ *   lines:    fresh (10 + 5) / 2 = 7.5, C2 1e6: 15 reads, 1,920 bytes;
+ *   sectors:  fresh (40 + 20) / 2 = 30, C2 1e6 x 65 / 20 = 3.25e6:
+ *             60 reads, 1,920 bytes: TB 1's halo moves 5 sectors, not 5
+ *             lines, and TB 0's lines come whole either way;
+ *   elements: fresh (320 + 160) / 2 = 240, C2 2.425e7: 480.
+ * A fetch size the graph does not count, or sectors asked of a graph read
+ * from a CSV (none counted), is refused. */
+static void test_dram_by_fetch(void)
+{
+    long long fe[2] = {320, 165}, fs[2] = {40, 25}, fl[2] = {10, 10};
+    trapeze_locality_edge ed = {0, 1, 5, 5, 5};
+    trapeze_locality_graph gr = {.grid = {2, 1, 1}, .n_tbs = 2, .line_bytes = 128,
+                                 .elements = fe, .lines = fl, .sector_bytes = 32,
+                                 .sectors = fs, .n_edges = 1, .edges = &ed};
+    trapeze_group_params p = exact_params();
+    trapeze_grouping g;
+    CHECK_OK(trapeze_grouping_alloc(&g, 2, 2, NULL));
+    set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
+    const int fetch[3] = {128, 32, 0};
+    const double want[3] = {15.000037499859376, 60.000046153633136, 480.0000494842912};
+    for (int i = 0; i < 3; i++) {
+        trapeze_group_machine mach = {2, 2, 128, 1e6, 1, 0, 1, fetch[i]};
+        trapeze_group_model *m;
+        CHECK_OK(trapeze_group_create(&gr, &mach, &p, &m, NULL));
+        trapeze_group_eval e;
+        CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));
+        CHECK_NEAR(e.dram_reads, want[i], 1e-9);
+        CHECK_NEAR(e.l2_accesses, 485, 1e-9);   /* L2 accesses stay in elements */
+        trapeze_group_destroy(m);
+    }
+    trapeze_group_machine odd = {2, 2, 128, 1e6, 1, 0, 1, 64};
+    trapeze_group_model *m = NULL;
+    trapeze_error err;
+    CHECK(trapeze_group_create(&gr, &odd, &p, &m, &err) == TRAPEZE_EINVAL && !m);
+    CHECK(strstr(err.message, "fetches 64 bytes") != NULL);
+    gr.sectors = NULL;
+    gr.sector_bytes = 0;
+    odd.dram_fetch_bytes = 32;
+    CHECK(trapeze_group_create(&gr, &odd, &p, &m, &err) == TRAPEZE_EINVAL && !m);
+    CHECK(strstr(err.message, "no sectors") != NULL);
     trapeze_grouping_free(&g);
 }
 
@@ -500,6 +551,7 @@ int main(void)
     test_whole_gpu_dram();
     test_contention();
     test_dram_by_lines();
+    test_dram_by_fetch();
     test_dram_compulsory();
     test_grouping_file();
     return check_report("test_group_model");

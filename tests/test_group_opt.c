@@ -37,7 +37,7 @@ static void matmul_like(graph *s, int gx, int gy, long long row, long long col)
         for (long j = t + 1; j < n; j++) {
             long long sh = (t / gx == j / gx ? row : 0) + (t % gx == j % gx ? col : 0);
             if (sh)
-                s->g.edges[s->g.n_edges++] = (trapeze_locality_edge){t, j, 32 * sh, sh};
+                s->g.edges[s->g.n_edges++] = (trapeze_locality_edge){t, j, 32 * sh, sh, 0};
         }
     }
     s->g.elements = s->fe;
@@ -162,7 +162,7 @@ static void test_candidate_wins(void)
     for (long t = 0; t < 16; t++) {
         s.fl[t] = 10;
         if (t < 8)
-            s.g.edges[s.g.n_edges++] = (trapeze_locality_edge){t, 15 - t, 320, 10};
+            s.g.edges[s.g.n_edges++] = (trapeze_locality_edge){t, 15 - t, 320, 10, 0};
     }
     s.g.lines = s.fl;
     s.g.elements = s.fe;
@@ -482,7 +482,7 @@ static void chain(graph *s, long n)
         s->fl[t] = 10;
         s->fe[t] = 320;
         if (t + 1 < n)
-            s->g.edges[s->g.n_edges++] = (trapeze_locality_edge){t, t + 1, 160, 5};
+            s->g.edges[s->g.n_edges++] = (trapeze_locality_edge){t, t + 1, 160, 5, 0};
     }
     s->g.elements = s->fe;
     s->g.lines = s->fl;

@@ -40,7 +40,7 @@ static void init(graph *s, long n)
 static void edge(graph *s, long a, long b, long long w)
 {
     long i = a < b ? a : b, j = a < b ? b : a;
-    s->e[s->g.n_edges++] = (trapeze_locality_edge){i, j, w, w};
+    s->e[s->g.n_edges++] = (trapeze_locality_edge){i, j, w, w, 0};
 }
 
 /* Edges must be sorted by (tb_i, tb_j). */

@@ -39,6 +39,7 @@
  *     SM 2 steals 2, SM 3 the last: four SMs, one TB each (the simulator's
  *     MST-TS run of the 1-D atax launches takes rr's cycles exactly).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -52,8 +53,54 @@ static long long shared(const trapeze_locality_graph *g, long a, long b)
     return -1;
 }
 
+/* The model's DRAM reads in what the GPU's L1 fetches a miss, as each
+ * launch's machine sets it from the config: strided (4 TBs of 256 threads,
+ * no sharing, nu = eta2 = 1, each TB on its own SM) reads per TB 256
+ * sectors at stride 32 (one 32-byte sector in each of 256 lines) and 32 at
+ * stride 1 on the V100 (sectored L1: 8x the sectors); the GTX 480's L1
+ * fetches whole lines: 256 and 8 (32x). Counted in elements, as the V100's
+ * were, both strides read 256 a TB, and one nu could not serve a coalesced
+ * and a strided launch. */
+static void test_dram_unit(void)
+{
+    static const struct { const char *gpu; int fetch; double strided, coalesced; } c[] = {
+        {"data/gpus/v100.config", 32, 4 * 256, 4 * 32},
+        {"data/gpus/gtx480.config", 128, 4 * 256, 4 * 8}};
+    trapeze_group_params p;
+    trapeze_group_params_default(&p);
+    p.value[TRAPEZE_GROUP_NU] = p.value[TRAPEZE_GROUP_ETA2] = 1;
+    for (int i = 0; i < 2; i++)
+        for (int stride = 1; stride <= 32; stride += 31) {
+            trapeze_error err;
+            char st[32];
+            snprintf(st, sizeof st, "stride=%d", stride);
+            char *params[] = {"n=1024", st};
+            trapeze_group_problem *pb = NULL;
+            CHECK_OK(trapeze_group_problem_builtin(c[i].gpu, "strided", params, 2, 0, &pb, &err));
+            if (!pb)
+                continue;
+            CHECK(trapeze_group_problem_machine(pb)->dram_fetch_bytes == c[i].fetch);
+            trapeze_group_model *m = NULL;
+            CHECK_OK(trapeze_group_create(trapeze_group_problem_graph(pb),
+                                          trapeze_group_problem_machine(pb), &p, &m, &err));
+            trapeze_grouping g;
+            CHECK_OK(trapeze_grouping_alloc(&g, 4, 4, &err));
+            for (int t = 0; t < 4; t++) {
+                g.group[t] = t;
+                g.order[t] = 0;
+            }
+            trapeze_group_eval e;
+            CHECK_OK(trapeze_group_evaluate(m, &g, &e, &err));
+            CHECK_NEAR(e.dram_reads, stride == 32 ? c[i].strided : c[i].coalesced, 1e-9);
+            trapeze_grouping_free(&g);
+            trapeze_group_destroy(m);
+            trapeze_group_problem_destroy(pb);
+        }
+}
+
 int main(void)
 {
+    test_dram_unit();
     trapeze_error err;
     char *params[] = {"n=32", "block=16"};
     trapeze_group_problem *pb = NULL;

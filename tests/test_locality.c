@@ -127,6 +127,30 @@ static void check_rows_cols(const char *name, long n, int gx, int gy, int bx, in
     sim_kernel_destroy(k);
 }
 
+/* What a strided load moves (out[i] = a[i * stride], 4-byte floats, 256
+ * threads a TB, no two TBs reading one line): per TB 256 elements; stride
+ * 32 (128 B) puts each in its own line, one sector of it: 256 sectors,
+ * 256 lines, 8,192 bytes fetched sectored against 32,768 in whole lines;
+ * stride 8 (32 B) one element a sector, four sectors a line: 256 sectors,
+ * 64 lines; stride 1: 32 sectors, 8 lines, every byte used. */
+static void test_strided_sectors(trapeze_config *cfg)
+{
+    static const struct { const char *stride; long long sectors, lines; } c[] = {
+        {"stride=32", 256, 256}, {"stride=8", 256, 64}, {"stride=1", 32, 8}};
+    for (int i = 0; i < 3; i++) {
+        trapeze_error err;
+        char *params[] = {"n=1024", (char *)c[i].stride};
+        trapeze_locality_graph g;
+        CHECK_OK(trapeze_locality_builtin(cfg, "strided", params, 2, 0, &g, &err));
+        CHECK(g.n_tbs == 4 && g.n_edges == 0);
+        for (long t = 0; t < g.n_tbs; t++)
+            CHECK(g.elements[t] == 256 && g.sectors[t] == c[i].sectors &&
+                  g.lines[t] == c[i].lines);
+        CHECK(g.sectors[0] * g.sector_bytes == (i == 0 ? 8192 : i == 1 ? 8192 : 1024));
+        trapeze_locality_graph_free(&g);
+    }
+}
+
 /* The 5-point Jacobi on a 64 x 64 grid of 16 x 16 blocks (4 x 4 TBs). */
 static void test_stencil(trapeze_config *cfg, trapeze_locality_graph *g)
 {
@@ -149,19 +173,37 @@ static void test_stencil(trapeze_config *cfg, trapeze_locality_graph *g)
      * 17 lines of rows 0..16, TBs 0 and 4 the lines of rows 15 and 16 */
     CHECK(find_edge(g, 0, 1) && find_edge(g, 0, 1)->shared_lines == 17);
     CHECK(find_edge(g, 0, 4) && find_edge(g, 0, 4)->shared_lines == 2);
+    /* sectors (32 B, 8 floats): TB 0 reads its tile's 16 rows of 2 sectors,
+     * the right halo column (a sector per row) and the row below (2): 50;
+     * TB 5 its tile's 32, two halo columns 32 and two halo rows 4: 68. TBs
+     * 0 and 1 share, per row 0..15, the sectors of columns 8-15 and 16-23
+     * (32), TBs 0 and 4 the two sectors of row 15 and of row 16 (4) */
+    CHECK(g->sector_bytes == 32 && g->sectors[0] == 50 && g->sectors[5] == 68);
+    CHECK(find_edge(g, 0, 1) && find_edge(g, 0, 1)->shared_sectors == 32);
+    CHECK(find_edge(g, 0, 4) && find_edge(g, 0, 4)->shared_sectors == 4);
     /* the stores: 64 x 64 floats written once, a warp's two 16-float rows
      * four 32-byte sectors: 4096 * 4 / 32 */
     CHECK(g->store_sectors == 512);
 }
 
-static int same_graph(const trapeze_locality_graph *a, const trapeze_locality_graph *b)
+/* The same TBs, footprints and edges; the sectors too when asked (a CSV
+ * holds none). */
+static int same_graph(const trapeze_locality_graph *a, const trapeze_locality_graph *b,
+                      int sectors)
 {
     if (a->n_tbs != b->n_tbs || a->n_edges != b->n_edges || memcmp(a->grid, b->grid, sizeof a->grid))
         return 0;
     for (long t = 0; t < a->n_tbs; t++)
-        if (a->elements[t] != b->elements[t] || a->lines[t] != b->lines[t])
+        if (a->elements[t] != b->elements[t] || a->lines[t] != b->lines[t] ||
+            (sectors && a->sectors[t] != b->sectors[t]))
             return 0;
-    return !memcmp(a->edges, b->edges, (size_t)a->n_edges * sizeof *a->edges);
+    for (long e = 0; e < a->n_edges; e++) {
+        const trapeze_locality_edge *x = &a->edges[e], *y = &b->edges[e];
+        if (x->tb_i != y->tb_i || x->tb_j != y->tb_j || x->shared_elements != y->shared_elements ||
+            x->shared_lines != y->shared_lines || (sectors && x->shared_sectors != y->shared_sectors))
+            return 0;
+    }
+    return 1;
 }
 
 static void test_trace(trapeze_config *cfg, const trapeze_locality_graph *program)
@@ -183,7 +225,7 @@ static void test_trace(trapeze_config *cfg, const trapeze_locality_graph *progra
     snprintf(list, sizeof list, "%s/kernelslist.g", dir);
     trapeze_locality_graph g;
     CHECK_OK(trapeze_locality_trace(list, 0, &g, &err));
-    CHECK(same_graph(&g, program));
+    CHECK(same_graph(&g, program, 1));
     CHECK(g.store_sectors == program->store_sectors);   /* the trace's stores too */
     int insts_same = 1;   /* and its TBs' warp instructions (the grouping budget's) */
     for (long t = 0; t < g.n_tbs; t++)
@@ -215,7 +257,7 @@ static void test_csv(const trapeze_locality_graph *g)
     CHECK_OK(trapeze_locality_write_csv(g, e, f, &err));
     trapeze_locality_graph back;
     CHECK_OK(trapeze_locality_read_csv(e, f, &back, &err));
-    CHECK(same_graph(&back, g));
+    CHECK(same_graph(&back, g, 0) && !back.sectors && back.sector_bytes == 0);
     trapeze_locality_graph_free(&back);
     /* an edge out of order */
     write_text(e, "tb_i,tb_j,shared_elements,shared_lines\n0,4,32,2\n0,1,32,17\n");
@@ -278,6 +320,7 @@ int main(void)
     if (!cfg)
         return check_report("test_locality");
     test_matmul(cfg);
+    test_strided_sectors(cfg);
     check_rows_cols("2mm", 256, 8, 32, 32, 8, 8 * 256, 32 * 256);
     check_rows_cols("gemm", 64, 2, 8, 32, 8, 512, 2048);
     trapeze_locality_graph stencil;

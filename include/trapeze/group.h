@@ -89,11 +89,12 @@ typedef struct trapeze_group_machine {
                                       sector) occupies: the DRAM's access atom over
                                       32 (GTX 480: 64-byte atoms, 2; V100: 1);
                                       below 1 (0): 1 */
-    int dram_by_lines;     /* 1: DRAM reads counted in lines whatever by_elements says
-                              (footprints and shares in lines, L2 retention in lines):
-                              an L1 that fetches whole lines from L2 (not sectored)
-                              misses whole lines to DRAM, so two TBs share in DRAM
-                              every line both touch; 0: in by_elements's unit */
+    int dram_fetch_bytes;  /* what one L1 miss fetches from L2 and DRAM: the config's
+                              line where the L1 is not sectored (GTX 480: 128), a sector
+                              where it is (V100: 32); DRAM reads, their footprints and
+                              shares and the L2's retention are counted in that unit
+                              (the graph's lines or sectors), so two TBs share in DRAM
+                              every unit both touch; 0: in by_elements's unit */
 } trapeze_group_machine;
 
 typedef struct trapeze_group_model trapeze_group_model;

@@ -23,11 +23,15 @@ extern "C" {
  * that read at least one common line. TB ids are linear:
  * tb = bx + by*gx + bz*gx*gy. Built by the simulator's analysis from a
  * kernel (exact for the program kernels: every address of every load is
- * evaluated) or from a trace's addresses; read by the grouping model. */
+ * evaluated) or from a trace's addresses; read by the grouping model.
+ * Footprints and shares are counted in elements, 32-byte sectors and
+ * lines: the unit a cache misses in is the GPU's (a sectored L1 fetches
+ * sectors, another whole lines). */
 typedef struct trapeze_locality_edge {
     long tb_i, tb_j;                /* tb_i < tb_j */
     long long shared_elements;      /* distinct elements (addresses) both read */
     long long shared_lines;         /* distinct cache lines both read (>= 1) */
+    long long shared_sectors;       /* distinct sectors both read (0 from a CSV) */
 } trapeze_locality_edge;
 
 typedef struct trapeze_locality_graph {
@@ -37,6 +41,9 @@ typedef struct trapeze_locality_graph {
     int line_bytes;                 /* cache line the lines are counted in */
     long long *elements;            /* per TB: distinct elements read */
     long long *lines;               /* per TB: distinct lines read */
+    int sector_bytes;               /* sector the sectors are counted in (what a sectored
+                                       cache moves per miss); 0: none counted (a CSV) */
+    long long *sectors;             /* per TB: distinct sectors read; NULL from a CSV */
     long n_edges;
     trapeze_locality_edge *edges;   /* sorted by (tb_i, tb_j) */
     long long store_sectors;        /* the launch's global stores: per warp instruction

@@ -157,8 +157,11 @@ static trapeze_status read_machine(trapeze_group_problem *pb, const trapeze_conf
         pb->machine.n_sm = core.gpu.n_sm;
         pb->machine.by_elements = 1;   /* closer to L2 accesses (docs/grouping.md) */
         /* an L1 of whole lines misses whole lines to L2 and DRAM (the GTX
-         * 480's one-SM Jacobi sub-grids read 4 sectors per line they touch) */
-        pb->machine.dram_by_lines = !mem.skip_l1d && !mem.l1.sectored;
+         * 480's one-SM Jacobi sub-grids read 4 sectors per line they
+         * touch), a sectored one (or a sectored L2 where loads skip the
+         * L1: the V100's) its sectors */
+        const sim_cache_cfg *miss = mem.skip_l1d ? &mem.l2 : &mem.l1;
+        pb->machine.dram_fetch_bytes = miss->sectored ? SIM_SECTOR_BYTES : miss->line;
         pb->machine.tbs_per_sm = x;
         double l1 = mem.skip_l1d ? 0 : (double)mem.l1.sets * mem.l1.assoc;
         pb->machine.l1_lines = l1 > 0 ? l1 : 1e-3;   /* no L1: nothing survives */

@@ -100,10 +100,14 @@ static trapeze_status induced(const trapeze_locality_graph *g, const long *new_i
     out->store_sectors = g->n_tbs > 0 ? g->store_sectors * n / g->n_tbs : 0;
     out->elements = calloc((size_t)n, sizeof *out->elements);
     out->lines = calloc((size_t)n, sizeof *out->lines);
+    out->sector_bytes = g->sector_bytes;
+    if (g->sectors)
+        out->sectors = calloc((size_t)n, sizeof *out->sectors);
     if (g->warp_insts)
         out->warp_insts = calloc((size_t)n, sizeof *out->warp_insts);
     out->edges = malloc((size_t)(g->n_edges > 0 ? g->n_edges : 1) * sizeof *out->edges);
-    if (!out->elements || !out->lines || !out->edges || (g->warp_insts && !out->warp_insts)) {
+    if (!out->elements || !out->lines || !out->edges || (g->warp_insts && !out->warp_insts) ||
+        (g->sectors && !out->sectors)) {
         trapeze_locality_graph_free(out);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
@@ -111,6 +115,8 @@ static trapeze_status induced(const trapeze_locality_graph *g, const long *new_i
         if (new_id[t] >= 0) {
             out->elements[new_id[t]] = g->elements[t];
             out->lines[new_id[t]] = g->lines[t];
+            if (g->sectors)
+                out->sectors[new_id[t]] = g->sectors[t];
             if (g->warp_insts)
                 out->warp_insts[new_id[t]] = g->warp_insts[t];
         }

@@ -6,17 +6,19 @@
  * representation already holds the address expressions, so the analysis
  * runs every warp of every block through the kernel's own instruction
  * source and keeps the addresses of its global loads):
- *  1. per TB: the sorted distinct element addresses and lines it reads
- *     (footprints), appended as (key, tb) pairs, TBs in increasing id;
+ *  1. per TB: the sorted distinct element addresses, 32-byte sectors and
+ *     lines it reads (footprints), appended as (key, tb) pairs, TBs in
+ *     increasing id;
  *  2. the pairs sorted by key (stable LSD radix sort): each key's TBs are
  *     one run, already in increasing id;
  *  3. runs of two or more TBs are counted per distinct TB set (a broadcast
  *     array read by every TB is one set with a large weight, not
  *     n^2/2 pair updates per element);
  *  4. each set adds its weight to every pair of its TBs (a hash map of
- *     pairs), lines and elements separately; edges sorted by (i, j).
+ *     pairs), lines, sectors and elements separately; edges sorted by (i, j).
  * Invariants: keys of one TB are distinct; a run's TBs strictly increase;
- * an edge's shared_lines >= 1 and shared_elements <= its TBs' footprints.
+ * an edge's shared_lines >= 1 (two TBs may share a line but no sector),
+ * shared_elements and shared_sectors <= its TBs' footprints.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -294,9 +296,11 @@ static int collect_sets(const pair *p, size_t n, set_table *st)
 
 /* ---- 4. pairs ---- */
 
+enum unit { UNIT_EL, UNIT_LN, UNIT_SC, N_UNITS };
+
 typedef struct edge_map {
     uint64_t *key;       /* (i << 32 | j) + 1; 0 empty */
-    int64_t *el, *ln;
+    int64_t *w[3];       /* shared elements, lines, sectors (enum unit) */
     size_t cap, n;
 } edge_map;
 
@@ -304,11 +308,14 @@ static int edge_grow(edge_map *m)
 {
     size_t cap = m->cap ? m->cap * 2 : 1 << 14;
     uint64_t *key = calloc(cap, sizeof *key);
-    int64_t *el = malloc(cap * sizeof *el), *ln = malloc(cap * sizeof *ln);
-    if (!key || !el || !ln) {
+    int64_t *w[N_UNITS];
+    int ok = key != NULL;
+    for (int u = 0; u < N_UNITS; u++)
+        ok &= (w[u] = calloc(cap, sizeof *w[u])) != NULL;
+    if (!ok) {
         free(key);
-        free(el);
-        free(ln);
+        for (int u = 0; u < N_UNITS; u++)
+            free(w[u]);
         return -1;
     }
     for (size_t i = 0; i < m->cap; i++)
@@ -318,20 +325,20 @@ static int edge_grow(edge_map *m)
             while (key[j])
                 j = (j + 1) & (cap - 1);
             key[j] = m->key[i];
-            el[j] = m->el[i];
-            ln[j] = m->ln[i];
+            for (int u = 0; u < N_UNITS; u++)
+                w[u][j] = m->w[u][i];
         }
     free(m->key);
-    free(m->el);
-    free(m->ln);
     m->key = key;
-    m->el = el;
-    m->ln = ln;
+    for (int u = 0; u < N_UNITS; u++) {
+        free(m->w[u]);
+        m->w[u] = w[u];
+    }
     m->cap = cap;
     return 0;
 }
 
-static int edge_add(edge_map *m, uint32_t i, uint32_t j, int64_t el, int64_t ln)
+static int edge_add(edge_map *m, uint32_t i, uint32_t j, enum unit u, int64_t weight)
 {
     if ((m->n + 1) * 2 > m->cap && edge_grow(m))
         return -1;
@@ -340,18 +347,16 @@ static int edge_add(edge_map *m, uint32_t i, uint32_t j, int64_t el, int64_t ln)
     size_t s = h & (m->cap - 1);
     for (; m->key[s]; s = (s + 1) & (m->cap - 1))
         if (m->key[s] == k) {
-            m->el[s] += el;
-            m->ln[s] += ln;
+            m->w[u][s] += weight;
             return 0;
         }
-    m->key[s] = k;
-    m->el[s] = el;
-    m->ln[s] = ln;
+    m->key[s] = k;   /* the other units' counts are 0 (calloc) */
+    m->w[u][s] = weight;
     m->n++;
     return 0;
 }
 
-static trapeze_status add_set_pairs(const set_table *st, int lines, edge_map *m,
+static trapeze_status add_set_pairs(const set_table *st, enum unit u, edge_map *m,
                                     trapeze_error *err)
 {
     const uint32_t *arena = st->members.p;
@@ -366,7 +371,7 @@ static trapeze_status add_set_pairs(const set_table *st, int lines, edge_map *m,
         const uint32_t *t = arena + s->off;
         for (uint32_t a = 0; a < s->len; a++)
             for (uint32_t b = a + 1; b < s->len; b++)
-                if (edge_add(m, t[a], t[b], lines ? 0 : s->weight, lines ? s->weight : 0))
+                if (edge_add(m, t[a], t[b], u, s->weight))
                     return trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
     }
     return TRAPEZE_OK;
@@ -395,10 +400,12 @@ static trapeze_status to_edges(const edge_map *m, trapeze_locality_graph *g, tra
         trapeze_locality_edge *ed = &g->edges[e];
         ed->tb_i = (long)((k - 1) >> 32);
         ed->tb_j = (long)((k - 1) & 0xffffffffu);
-        ed->shared_elements = m->el[s];
-        ed->shared_lines = m->ln[s];
+        ed->shared_elements = m->w[UNIT_EL][s];
+        ed->shared_lines = m->w[UNIT_LN][s];
+        ed->shared_sectors = m->w[UNIT_SC][s];
         assert(ed->shared_lines >= 1 && ed->shared_elements >= 0);
         assert(ed->shared_elements <= g->elements[ed->tb_i]);
+        assert(ed->shared_sectors <= g->sectors[ed->tb_i]);
     }
     g->n_edges = (long)n;
     free(keys);
@@ -408,13 +415,27 @@ static trapeze_status to_edges(const edge_map *m, trapeze_locality_graph *g, tra
 
 /* ---- the whole build ---- */
 
+/* The distinct a[i] >> shift of sorted a[0..m), in place (sorted too);
+ * returns how many. */
+static size_t coarsen(uint64_t *a, size_t m, int shift)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t l = a[i] >> shift;
+        if (n == 0 || a[n - 1] != l)
+            a[n++] = l;
+    }
+    return n;
+}
+
 trapeze_status sim_locality_build(const sim_kernel *k, int line_bytes,
                                   trapeze_locality_graph *g, trapeze_error *err)
 {
     memset(g, 0, sizeof *g);
-    if (line_bytes < 1 || (line_bytes & (line_bytes - 1)))
-        return trapeze_fail(err, TRAPEZE_EINVAL, "locality: line size %d is not a power of two",
-                            line_bytes);
+    if (line_bytes < SIM_SECTOR_BYTES || (line_bytes & (line_bytes - 1)))
+        return trapeze_fail(err, TRAPEZE_EINVAL,
+                            "locality: line size %d is not a power of two of at least %d bytes",
+                            line_bytes, SIM_SECTOR_BYTES);
     long n = sim_kernel_blocks(k);
     if (n < 1 || n > (long)UINT32_MAX)
         return trapeze_fail(err, TRAPEZE_ERANGE, "locality: kernel %s has %ld blocks", k->name, n);
@@ -424,18 +445,26 @@ trapeze_status sim_locality_build(const sim_kernel *k, int line_bytes,
     g->grid[2] = k->grid.z;
     g->n_tbs = n;
     g->line_bytes = line_bytes;
-    int shift = __builtin_ctz((unsigned)line_bytes);
+    g->sector_bytes = SIM_SECTOR_BYTES;
+    /* sectors from addresses, lines from sectors: both stay sorted */
+    const int sector_shift = __builtin_ctz(SIM_SECTOR_BYTES);
+    const int line_shift = __builtin_ctz((unsigned)line_bytes) - sector_shift;
     g->elements = calloc((size_t)n, sizeof *g->elements);
     g->lines = calloc((size_t)n, sizeof *g->lines);
+    g->sectors = calloc((size_t)n, sizeof *g->sectors);
     g->warp_insts = calloc((size_t)n, sizeof *g->warp_insts);
+    long long *count[N_UNITS] = {g->elements, g->lines, g->sectors};
     vec addr = {.size = sizeof(uint64_t)}, tmp = {.size = sizeof(uint64_t)};
-    vec el_pairs = {.size = sizeof(pair)}, ln_pairs = {.size = sizeof(pair)};
-    set_table el_sets = {.members = {.size = sizeof(uint32_t)}};
-    set_table ln_sets = {.members = {.size = sizeof(uint32_t)}};
+    vec pairs[N_UNITS];
+    set_table sets[N_UNITS];
+    for (int u = 0; u < N_UNITS; u++) {
+        pairs[u] = (vec){.size = sizeof(pair)};
+        sets[u] = (set_table){.members = {.size = sizeof(uint32_t)}};
+    }
     edge_map edges = {0};
     pair *ptmp = NULL;
     trapeze_status s = TRAPEZE_OK;
-    if (!g->elements || !g->lines || !g->warp_insts) {
+    if (!g->elements || !g->lines || !g->sectors || !g->warp_insts) {
         s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
         goto out;
     }
@@ -449,55 +478,45 @@ trapeze_status sim_locality_build(const sim_kernel *k, int line_bytes,
         }
         uint64_t *a = addr.p;
         size_t m = unique_sorted(a, tmp.p, addr.n);
-        g->elements[tb] = (long long)m;
-        if (push_pairs(&el_pairs, a, m, tb)) {
-            s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
-            break;
+        for (int u = 0; u < N_UNITS && !s; u++) {   /* elements, then coarser in place */
+            enum unit v = u == 0 ? UNIT_EL : u == 1 ? UNIT_SC : UNIT_LN;
+            if (v != UNIT_EL)
+                m = coarsen(a, m, v == UNIT_SC ? sector_shift : line_shift);
+            count[v][tb] = (long long)m;
+            if (push_pairs(&pairs[v], a, m, tb))
+                s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
         }
-        size_t nl = 0;   /* lines of sorted addresses are sorted */
-        for (size_t i = 0; i < m; i++) {
-            uint64_t l = a[i] >> shift;
-            if (nl == 0 || a[nl - 1] != l)
-                a[nl++] = l;
-        }
-        g->lines[tb] = (long long)nl;
-        if (push_pairs(&ln_pairs, a, nl, tb))
-            s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
     }
     if (s)
         goto out;
-    size_t most = el_pairs.n > ln_pairs.n ? el_pairs.n : ln_pairs.n;
-    ptmp = malloc((most ? most : 1) * sizeof *ptmp);
+    ptmp = malloc((pairs[UNIT_EL].n ? pairs[UNIT_EL].n : 1) * sizeof *ptmp);   /* the most */
     if (!ptmp) {
         s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
         goto out;
     }
-    radix_pairs(el_pairs.p, ptmp, el_pairs.n);
-    radix_pairs(ln_pairs.p, ptmp, ln_pairs.n);
-    if (collect_sets(el_pairs.p, el_pairs.n, &el_sets) ||
-        collect_sets(ln_pairs.p, ln_pairs.n, &ln_sets)) {
-        s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
-        goto out;
+    for (int u = 0; u < N_UNITS && !s; u++) {
+        radix_pairs(pairs[u].p, ptmp, pairs[u].n);
+        if (collect_sets(pairs[u].p, pairs[u].n, &sets[u]))
+            s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
     }
-    /* lines first: every pair sharing an element shares its line, so the
-     * element pass finds its pairs in the map already */
-    if ((s = add_set_pairs(&ln_sets, 1, &edges, err)) ||
-        (s = add_set_pairs(&el_sets, 0, &edges, err)))
-        goto out;
-    s = to_edges(&edges, g, err);
+    /* lines first: every pair sharing an element or a sector shares its
+     * line, so the other passes find their pairs in the map already */
+    if (!s && !(s = add_set_pairs(&sets[UNIT_LN], UNIT_LN, &edges, err)) &&
+        !(s = add_set_pairs(&sets[UNIT_SC], UNIT_SC, &edges, err)))
+        s = add_set_pairs(&sets[UNIT_EL], UNIT_EL, &edges, err);
+    if (!s)
+        s = to_edges(&edges, g, err);
 out:
     free(addr.p);
     free(tmp.p);
-    free(el_pairs.p);
-    free(ln_pairs.p);
     free(ptmp);
-    free(el_sets.e);
-    free(el_sets.members.p);
-    free(ln_sets.e);
-    free(ln_sets.members.p);
+    for (int u = 0; u < N_UNITS; u++) {
+        free(pairs[u].p);
+        free(sets[u].e);
+        free(sets[u].members.p);
+        free(edges.w[u]);
+    }
     free(edges.key);
-    free(edges.el);
-    free(edges.ln);
     if (s)
         trapeze_locality_graph_free(g);
     return s;

@@ -24,9 +24,10 @@ void trapeze_locality_graph_free(trapeze_locality_graph *g)
         return;
     free(g->elements);
     free(g->lines);
+    free(g->sectors);
     free(g->warp_insts);
     free(g->edges);
-    g->elements = g->lines = g->warp_insts = NULL;
+    g->elements = g->lines = g->sectors = g->warp_insts = NULL;
     g->edges = NULL;
     g->n_edges = 0;
 }
@@ -215,7 +216,7 @@ static trapeze_status edge_row(void *vctx, const long long *v, int line, trapeze
         g->edges = e;
         c->cap = cap;
     }
-    g->edges[g->n_edges++] = (trapeze_locality_edge){(long)v[0], (long)v[1], v[2], v[3]};
+    g->edges[g->n_edges++] = (trapeze_locality_edge){(long)v[0], (long)v[1], v[2], v[3], 0};
     return TRAPEZE_OK;
 }
 
