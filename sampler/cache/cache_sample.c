@@ -8,8 +8,11 @@
  * left after it (trapeze_cache_launch_window), so that a run whose first launch has no contention (bicg)
  * is still judged by the others; a whole run (window 0) runs the sequence
  * on one GPU. A window's cycles are also taken at its slowest SM's pace
- * (slowest.h). Then the decision (the baseline's sample first, the others
- * only when the model finds contention).
+ * (slowest.h). The baseline's sample also sums the L1D's per-PC counters
+ * and marks each load PC whose own locality graph has a line read by two
+ * blocks resident on one SM (what the pcs candidate keeps cached). Then the
+ * decision (the baseline's sample first, the others only when the model
+ * finds contention, pcs with the PCs the model names).
  *
  * Joins sim/ (reached through sim/sim.h) and the model; owns no model and
  * no format.
