@@ -20,8 +20,10 @@ static void usage(FILE *f)
             "                     [--json FILE] [--quiet]\n"
             "\n"
             "Chooses which global loads the L1D caches for a built-in kernel: none (the\n"
-            "baseline), lasc, loc, lasc+loc, memsched, memsched+loc or bypass_all (Choo's\n"
-            "policies, docs/simulator.md). A window of the baseline's run measures its\n"
+            "baseline), lasc, pcs, loc, lasc+loc, memsched, memsched+loc or bypass_all (Choo's\n"
+            "policies, docs/simulator.md; pcs bypasses the loads whose lines the baseline's\n"
+            "window evicted mostly unused, unless the locality graph shows blocks on one SM\n"
+            "sharing them). A window of the baseline's run measures its\n"
             "contention. memsched is always sampled (the order it serves the warps in moves\n"
             "kernels whose L1D refuses nothing); the other policies when the baseline's LDST\n"
             "unit is refused for L1 resources in at least 5%% of the SM cycles. Each sampled\n"
@@ -51,19 +53,38 @@ static double speedup(const trapeze_cache_counts *base, const trapeze_cache_coun
 }
 
 static trapeze_status verify(const char *gpu, const char *kernel, char **params, int n,
-                             verified *v, trapeze_error *err)
+                             const trapeze_cache_decision *d, verified *v, trapeze_error *err)
 {
     v->on = 1;
     v->best = 0;
     for (int p = 0; p < TRAPEZE_CACHE_POLICIES; p++) {
-        trapeze_status s = trapeze_cache_sample(gpu, kernel, params, n, (trapeze_cache_policy)p,
-                                                0, &v->run[p], err);
+        trapeze_status s = TRAPEZE_OK;
+        if (p == TRAPEZE_CACHE_PCS && d->n_bypass_pcs == 0)
+            v->run[p] = v->run[TRAPEZE_CACHE_NONE];   /* bypassing nothing is the baseline */
+        else
+            s = trapeze_cache_sample(gpu, kernel, params, n, (trapeze_cache_policy)p,
+                                     d->bypass_pcs, d->n_bypass_pcs, 0, &v->run[p], err);
         if (s)
             return s;
         if (v->run[p].cycles < v->run[v->best].cycles)
             v->best = p;
     }
     return TRAPEZE_OK;
+}
+
+/* The baseline's loads: each PC's counters and whether pcs bypasses it. */
+static void print_pcs(const trapeze_cache_decision *d)
+{
+    const trapeze_cache_counts *b = &d->sample[TRAPEZE_CACHE_NONE];
+    printf("pcs bypasses:");
+    for (int i = 0; i < d->n_bypass_pcs; i++)
+        printf("%s0x%x", i ? "," : " ", d->bypass_pcs[i]);
+    printf("%s\n", d->n_bypass_pcs ? "" : " none");
+    for (int i = 0; i < b->n_pcs; i++)
+        printf("  load 0x%x: %.0f L1D accesses, %.0f misses, %.0f of %.0f evicted lines never "
+               "re-read%s\n",
+               b->pc[i], b->pc_accesses[i], b->pc_misses[i], b->pc_evicted_unused[i],
+               b->pc_evictions[i], b->pc_shared[i] ? "; shared by blocks on one SM" : "");
 }
 
 static void print_text(const trapeze_cache_decision *d, const verified *v, const char *kernel)
@@ -77,6 +98,7 @@ static void print_text(const trapeze_cache_decision *d, const verified *v, const
            cls > 0 ? 100.0 * b->miss_xb / cls : 0.0);
     if (!d->contended)
         printf("no contention to remove: of the other policies only memsched is sampled\n");
+    print_pcs(d);
     printf("%-13s %14s %10s%s\n", "policy", "sample_cycles", "predicted",
            v->on ? "  simulated_cycles  speedup" : "");
     for (int p = 0; p < TRAPEZE_CACHE_POLICIES; p++) {
@@ -109,6 +131,26 @@ static void print_json(trapeze_json_out *j, const trapeze_cache_decision *d, con
     trapeze_json_number(j, "miss_iw", b->miss_iw);
     trapeze_json_number(j, "miss_xw", b->miss_xw);
     trapeze_json_number(j, "miss_xb", b->miss_xb);
+    char hex[16];
+    trapeze_json_array(j, "bypass_pcs");
+    for (int i = 0; i < d->n_bypass_pcs; i++) {
+        snprintf(hex, sizeof hex, "0x%x", d->bypass_pcs[i]);
+        trapeze_json_text(j, NULL, hex);
+    }
+    trapeze_json_end(j);
+    trapeze_json_array(j, "loads");
+    for (int i = 0; i < b->n_pcs; i++) {
+        trapeze_json_object(j, NULL);
+        snprintf(hex, sizeof hex, "0x%x", b->pc[i]);
+        trapeze_json_text(j, "pc", hex);
+        trapeze_json_number(j, "l1_accesses", b->pc_accesses[i]);
+        trapeze_json_number(j, "l1_misses", b->pc_misses[i]);
+        trapeze_json_number(j, "l1_evictions", b->pc_evictions[i]);
+        trapeze_json_number(j, "l1_evicted_unused", b->pc_evicted_unused[i]);
+        trapeze_json_bool(j, "shared_on_sm", b->pc_shared[i]);
+        trapeze_json_end(j);
+    }
+    trapeze_json_end(j);
     trapeze_json_array(j, "policies");
     for (int p = 0; p < TRAPEZE_CACHE_POLICIES; p++) {
         const trapeze_cache_counts *c = &d->sample[p];
@@ -185,7 +227,7 @@ int cli_cache(int argc, char **argv)
         cli_json_open(&json, "cache", json_path, &err) ||
         trapeze_cache_choose(&m, gpu_file, kernel, params, n_params, (unsigned long long)window,
                              &d, &err) ||
-        (do_verify && verify(gpu_file, kernel, params, n_params, &v, &err))) {
+        (do_verify && verify(gpu_file, kernel, params, n_params, &d, &v, &err))) {
         cli_json_abort(&json);
         fprintf(stderr, "trapeze cache: %s\n", err.message);
         goto out;

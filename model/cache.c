@@ -8,8 +8,8 @@
  * prediction (a sample's
  * cycles per warp instruction against the baseline's, both at their
  * slowest SM's pace: the policies change the cycles, never the
- * instructions, and a one-wave launch ends with its slowest SM) and the
- * tie rule (the simpler policy
+ * instructions, and a one-wave launch ends with its slowest SM), the
+ * PCs the pcs candidate bypasses and the tie rule (the simpler policy
  * unless a later one is faster by more than the margin), and where a
  * sample's window ends in a launch (trapeze_cache_launch_window). Must
  * not simulate (the samples are sampler/cache/'s) nor know the policies' options
@@ -25,6 +25,7 @@ static const struct {
 } policies[TRAPEZE_CACHE_POLICIES] = {
     [TRAPEZE_CACHE_NONE] = {"none", ""},
     [TRAPEZE_CACHE_LASC] = {"lasc", "-trapeze_l1d_lasc 1\n"},
+    [TRAPEZE_CACHE_PCS] = {"pcs", ""},   /* its PCs are the kernel's: the sampler adds them */
     [TRAPEZE_CACHE_LOC] = {"loc", "-trapeze_l1d_select loc\n"},
     [TRAPEZE_CACHE_LASC_LOC] = {"lasc+loc", "-trapeze_l1d_lasc 1\n-trapeze_l1d_select loc\n"},
     [TRAPEZE_CACHE_MEMSCHED] = {"memsched", "-trapeze_ldst_sched grr\n"},
@@ -67,9 +68,26 @@ int trapeze_cache_contended(const trapeze_cache_model *m, const trapeze_cache_co
     return resource_stall(base) >= m->min_resource_stall;
 }
 
+int trapeze_cache_bypass_pcs(const trapeze_cache_counts *base, unsigned *pcs)
+{
+    int n = 0;
+    for (int i = 0; i < base->n_pcs && i < TRAPEZE_CACHE_MAX_PCS; i++)
+        /* most of its evicted lines were never read again: the fill bought
+         * little, and took a frame another load's line could have reused;
+         * unless blocks that share an SM read the same lines, a reuse the
+         * window may see too little of to count */
+        if (base->pc_evictions[i] > 0 && 2.0 * base->pc_evicted_unused[i] > base->pc_evictions[i] &&
+            !base->pc_shared[i])
+            pcs[n++] = base->pc[i];
+    return n;
+}
+
 int trapeze_cache_sampled(const trapeze_cache_model *m, const trapeze_cache_counts *base,
                           trapeze_cache_policy p)
 {
+    unsigned pcs[TRAPEZE_CACHE_MAX_PCS];
+    if (p == TRAPEZE_CACHE_PCS)
+        return trapeze_cache_contended(m, base) && trapeze_cache_bypass_pcs(base, pcs) > 0;
     return p == TRAPEZE_CACHE_NONE || p == TRAPEZE_CACHE_MEMSCHED ||
            trapeze_cache_contended(m, base);
 }
@@ -97,6 +115,7 @@ trapeze_status trapeze_cache_decide(const trapeze_cache_model *m, trapeze_cache_
         return s;
     d->resource_stall = resource_stall(base);
     d->contended = trapeze_cache_contended(m, base);
+    d->n_bypass_pcs = trapeze_cache_bypass_pcs(base, d->bypass_pcs);
     double cpi0 = base->slowest_cycles / base->warp_insts;
     for (int p = 0; p < TRAPEZE_CACHE_POLICIES; p++) {
         d->predicted_speedup[p] = 1.0;

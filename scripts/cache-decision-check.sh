@@ -63,9 +63,13 @@ s = {p["policy"]: p["speedup"] for p in d["policies"]}
 c, f = d["choice"], d["fastest"]
 print("| %s | %s | %s | %.2f | %s | %.2f | %.1f%% |" % (sys.argv[1], sys.argv[2], c, s[c], f, s[f],
       100 * d["choice_behind"]))
-open(sys.argv[3], "a").write("%r\n" % d["choice_behind"])' \
+pcs = [p for p in d["policies"] if p["policy"] == "pcs"][0]
+open(sys.argv[3], "a").write("%r %d %d %d\n" % (d["choice_behind"], pcs["sample_cycles"] is not None,
+                                                c == "pcs", f == "pcs"))' \
         "$gpu" "$kernel" "$BEHIND" || exit 1
 done || exit 1
 # the count is of the unrounded shares: 2.0% printed may be just over 2%
 awk '{ n++; if ($1 <= 0.02) k++; if ($1 > w) w = $1 }
-     END { printf "within 2%% of the fastest: %d of %d (worst %.2f%%)\n", k, n, 100 * w }' "$BEHIND"
+     { ps += $2; pc += $3; pf += $4 }
+     END { printf "within 2%% of the fastest: %d of %d (worst %.2f%%)\n", k, n, 100 * w
+           printf "pcs (per-PC bypass): sampled in %d, chosen in %d, the fastest in %d\n", ps, pc, pf }' "$BEHIND"

@@ -15,7 +15,7 @@ get() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(ev
 [ "$(get "$D/mm.json" 'd["choice"], d["contended"]')" = "('none', False)" ] \
     || fail "matmul: $(get "$D/mm.json" 'd["choice"], d["contended"]')"
 [ "$(get "$D/mm.json" '[p["sample_cycles"] is None for p in d["policies"]]')" = \
-    "[False, True, True, True, False, True, True]" ] || fail "matmul: policies sampled"
+    "[False, True, True, True, True, False, True, True]" ] || fail "matmul: policies sampled"
 grep -q "^none .*<- chosen$" "$D/mm.txt" || fail "matmul text: $(cat "$D/mm.txt")"
 
 # Where a sample's window ends: matmul n=64's one launch is 41,728 warp
@@ -42,6 +42,15 @@ awk -v b="$behind" 'BEGIN { exit !(b >= 0 && b <= 0.05) }' \
     || fail "atax: the choice $(get "$D/atax.json" 'd["choice"]') is $behind behind the fastest"
 [ "$(get "$D/atax.json" 'd["contended"]')" = True ] || fail "atax: not contended"
 grep -q "^verified: $(get "$D/atax.json" 'd["choice"]') " "$D/atax.txt" || fail "atax text"
+# pcs: atax n=256's every load has its evicted lines never re-read and no
+# line is read by two blocks on one SM (its graphs), so pcs lists every load PC and its
+# sample is bypass_all's, cycle for cycle
+[ "$(get "$D/atax.json" 'd["bypass_pcs"] == [l["pc"] for l in d["loads"]] and len(d["loads"]) == 3')" = True ] \
+    || fail "atax: pcs $(get "$D/atax.json" 'd["bypass_pcs"], d["loads"]')"
+[ "$(get "$D/atax.json" '[p["sample_cycles"] for p in d["policies"] if p["policy"] in ("pcs", "bypass_all")]')" = \
+    "[149081, 149081]" ] || fail "atax: pcs against bypass_all"
+grep -q "^pcs bypasses: $(get "$D/atax.json" '",".join(d["bypass_pcs"])')$" "$D/atax.txt" \
+    || fail "atax: pcs text"
 # the same input, the same bytes
 "$T" cache --gpu choo-baseline atax n=256 --quiet --json "$D/atax2.json" \
     || fail "atax again"

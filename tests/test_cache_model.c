@@ -5,7 +5,8 @@
  * the baseline's, windows of different lengths), the margin that keeps an
  * earlier policy against a later one faster by less than 2%, a pick made at
  * the slowest SM's pace rather than the window's, where a sample's window
- * ends in a launch, and the errors for a missing or empty sample.
+ * ends in a launch, the PCs the pcs candidate bypasses, and the errors for
+ * a missing or empty sample.
  */
 #include <stdio.h>
 #include <string.h>
@@ -102,6 +103,51 @@ static void test_pick(void)
     CHECK(d.choice == TRAPEZE_CACHE_LASC_LOC);
 }
 
+/* pcs: of five load PCs, 0x10 (6 of 10 evicted lines never re-read) and
+ * 0x50 (3 of 3) are bypassed; 0x20 (5 of 10: not more than half), 0x30
+ * (nothing evicted) and 0x40 (4 of 4, but its lines are shared by blocks on
+ * one SM) stay cached. Sampled at 450 cycles for 100 instructions (2.22x)
+ * against lasc's 500 (2x), pcs replaces lasc; without contention, or with
+ * no PC to bypass, it is not sampled and predicted 1. */
+static void test_bypass_pcs(void)
+{
+    trapeze_cache_model m;
+    trapeze_cache_model_init(&m);
+    trapeze_cache_decision d;
+    memset(&d, 0, sizeof d);
+    trapeze_cache_counts *b = &d.sample[TRAPEZE_CACHE_NONE];
+    *b = counts(1000, 100);
+    b->refused_resource = 500;
+    double ev[5] = {10, 10, 0, 4, 3}, unused[5] = {6, 5, 0, 4, 3};
+    b->n_pcs = 5;
+    for (int i = 0; i < 5; i++) {
+        b->pc[i] = 0x10u * (unsigned)(i + 1);
+        b->pc_evictions[i] = ev[i];
+        b->pc_evicted_unused[i] = unused[i];
+    }
+    b->pc_shared[3] = 1;
+    unsigned pcs[TRAPEZE_CACHE_MAX_PCS];
+    CHECK(trapeze_cache_bypass_pcs(b, pcs) == 2 && pcs[0] == 0x10 && pcs[1] == 0x50);
+    CHECK(trapeze_cache_sampled(&m, b, TRAPEZE_CACHE_PCS));
+    for (int p = 1; p < TRAPEZE_CACHE_POLICIES; p++)
+        d.sample[p] = counts(1000, 100);
+    d.sample[TRAPEZE_CACHE_LASC] = counts(500, 100);
+    d.sample[TRAPEZE_CACHE_PCS] = counts(450, 100);
+    trapeze_error err;
+    CHECK_OK(trapeze_cache_decide(&m, &d, &err));
+    CHECK(d.choice == TRAPEZE_CACHE_PCS && d.n_bypass_pcs == 2 && d.bypass_pcs[1] == 0x50);
+    CHECK_NEAR(d.predicted_speedup[TRAPEZE_CACHE_PCS], 1000.0 / 450.0, 1e-12);
+    b->pc_evicted_unused[0] = 5;
+    b->pc_shared[4] = 1;   /* no PC left to bypass */
+    CHECK(!trapeze_cache_sampled(&m, b, TRAPEZE_CACHE_PCS));
+    CHECK_OK(trapeze_cache_decide(&m, &d, &err));
+    CHECK(d.choice == TRAPEZE_CACHE_LASC && d.n_bypass_pcs == 0);
+    CHECK(d.predicted_speedup[TRAPEZE_CACHE_PCS] == 1.0);
+    b->pc_shared[4] = 0;
+    b->refused_resource = 40;   /* 4%: no contention */
+    CHECK(!trapeze_cache_sampled(&m, b, TRAPEZE_CACHE_PCS));
+}
+
 /* The window's cycles would pick lasc+loc (1000 / 400 = 2.5x against
  * memsched+loc's 1000 / 450 = 2.22x), but its slowest SM went at half the
  * mean pace (800 cycles at it: 1.25x) while memsched+loc's kept up within
@@ -171,6 +217,7 @@ static void test_errors(void)
 
 int main(void)
 {
+    test_bypass_pcs();
     test_screen();
     test_pick();
     test_slowest_pace();

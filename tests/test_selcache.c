@@ -215,6 +215,12 @@ static void test_options(void)
         {"-trapeze_l1d_lasc_entries 48\n",
          "sel.config:2: option -trapeze_l1d_lasc_entries: 48 is not a power of two"},
         {"-trapeze_l1d_lasc 2\n", "sel.config:2: option -trapeze_l1d_lasc: 2 is outside [0, 1]"},
+        {"-trapeze_l1_bypass_pcs 0x30,0x5g\n",
+         "sel.config:2: option -trapeze_l1_bypass_pcs: '0x5g' is not a PC"},
+        {"-trapeze_l1_bypass_pcs 0x100000000\n",
+         "sel.config:2: option -trapeze_l1_bypass_pcs: '0x100000000' is not a PC"},
+        {"-trapeze_l1_bypass_pcs 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17\n",
+         "sel.config:2: option -trapeze_l1_bypass_pcs: more than 16 PCs"},
     };
     trapeze_error err;
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -233,7 +239,12 @@ static void test_options(void)
     trapeze_config_destroy(cfg);
     cfg = config("");
     CHECK_OK(sim_mem_config_read(cfg, 1, &c, &err));
-    CHECK(c.l1_select == SIM_SEL_NONE && !c.lasc && !sim_sel_on(&c));
+    CHECK(c.l1_select == SIM_SEL_NONE && !c.lasc && !sim_sel_on(&c) && c.n_bypass_pcs == 0);
+    trapeze_config_destroy(cfg);
+    cfg = config("-trapeze_l1_bypass_pcs 0x30,88\n");
+    CHECK_OK(sim_mem_config_read(cfg, 1, &c, &err));
+    CHECK(c.n_bypass_pcs == 2 && c.bypass_pcs[0] == 0x30 && c.bypass_pcs[1] == 0x58);
+    CHECK(sim_sel_on(&c));
     trapeze_config_destroy(cfg);
 }
 
@@ -408,6 +419,89 @@ static void test_tag_probes(void)
     sim_memsys_destroy(m);
 }
 
+/* Per-PC bypass: two loads, PC 0x30 listed and PC 0x58 not, each of two
+ * lines (sets 1 and 2), run twice. The first pass: 0x30's 2 requests
+ * bypass (no fill), 0x58's 2 miss and fill; the second: 0x30 bypasses
+ * again (its lines were never brought in), 0x58 hits both. */
+static void test_bypass_pcs(void)
+{
+    sim_memsys *m = memsys("-trapeze_l1_bypass_pcs 0x30\n-gpgpu_n_mem 6\n");
+    if (!m)
+        return;
+    sim_mem_request a[2], b[2], *pa[2] = {&a[0], &a[1]}, *pb[2] = {&b[0], &b[1]};
+    for (int i = 0; i < 2; i++) {
+        a[i] = line_load(at(1, i));
+        a[i].pc = 0x30;
+        b[i] = line_load(at(2, i));
+        b[i].pc = 0x58;
+    }
+    uint64_t t = 0;
+    const sim_cache_stats *s = sim_memsys_l1_stats(m, 0);
+    for (int pass = 0; pass < 2; pass++) {
+        sim_memsys_select(m, pa, 2);
+        sim_memsys_select(m, pb, 2);
+        CHECK((a[0].flags & SIM_MEM_BYPASS_L1) && (a[1].flags & SIM_MEM_BYPASS_L1));
+        CHECK(!(b[0].flags & SIM_MEM_BYPASS_L1) && !(b[1].flags & SIM_MEM_BYPASS_L1));
+        for (int i = 0; i < 2; i++) {
+            CHECK(sim_memsys_access(m, &a[i], t++, NULL) == SIM_MEM_SENT);
+            CHECK(sim_memsys_access(m, &b[i], t++, NULL) == (pass ? SIM_MEM_HIT : SIM_MEM_MISS));
+        }
+        drain(m, &t);
+        a[0].flags = a[1].flags = b[0].flags = b[1].flags = 0;
+    }
+    CHECK(s->bypasses == 4 && s->misses == 2 && s->hits == 2 && s->fills == 2);
+    sim_memsys_destroy(m);
+}
+
+/* Per-PC counters with -trapeze_contention_counters and 0x30 listed to
+ * bypass: PC 0x58 fills lines 0-3 of set 0 and re-reads line 0 twice and
+ * line 1 once (7 accesses, 4 misses); PC 0x40 fills lines 4-7 of the set,
+ * evicting 0x58's four (2 + 1 + 0 + 0 = 3 re-reads, 2 never re-read); PC
+ * 0x30 loads line 8 twice, past the L1 (2 bypasses). The sum is in
+ * ascending PC order. */
+static void test_pc_counters(void)
+{
+    sim_memsys *m = memsys("-trapeze_contention_counters 1\n-trapeze_l1_bypass_pcs 0x30\n");
+    if (!m)
+        return;
+    sim_mem_request r = line_load(0), *pr = &r;
+    uint64_t t = 0;
+    r.pc = 0x58;
+    for (int i = 0; i < 4; i++) {
+        r.addr = at(0, i);
+        CHECK(sim_memsys_access(m, &r, t++, NULL) == SIM_MEM_MISS);
+    }
+    drain(m, &t);
+    int reads[4] = {2, 1, 0, 0};
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < reads[i]; k++) {
+            r.addr = at(0, i);
+            CHECK(sim_memsys_access(m, &r, t++, NULL) == SIM_MEM_HIT);
+        }
+    r.pc = 0x40;
+    for (int i = 0; i < 4; i++) {
+        r.addr = at(0, 4 + i);
+        CHECK(sim_memsys_access(m, &r, t++, NULL) == SIM_MEM_MISS);
+    }
+    drain(m, &t);
+    r.pc = 0x30;
+    r.addr = at(1, 8);
+    for (int k = 0; k < 2; k++) {
+        r.flags = 0;
+        sim_memsys_select(m, &pr, 1);
+        CHECK(sim_memsys_access(m, &r, t++, NULL) == SIM_MEM_SENT);
+        drain(m, &t);
+    }
+    const sim_mem_stats *st = sim_memsys_stats(m);
+    CHECK(st->n_pcs == 3);
+    const sim_pc_stats *a = &st->pcs[0], *b = &st->pcs[1], *c = &st->pcs[2];
+    CHECK(a->pc == 0x30 && a->bypasses == 2 && a->accesses == 0 && a->evictions == 0);
+    CHECK(b->pc == 0x40 && b->accesses == 4 && b->misses == 4 && b->evictions == 0);
+    CHECK(c->pc == 0x58 && c->accesses == 7 && c->misses == 4 && c->bypasses == 0);
+    CHECK(c->evictions == 4 && c->evicted_unused == 2 && c->evicted_reuse == 3);
+    sim_memsys_destroy(m);
+}
+
 /* -trapeze_contention_counters on the 4-way, 32-set baseline L1D: a warp
  * load with 6 requests in set 0 and 2 in set 3 (most in one set 6, over
  * the 4 ways: an overflow) and one with 3 in set 1 and 1 in set 2 (3): 9
@@ -454,6 +548,8 @@ static void test_contention_counters(void)
 
 int main(void)
 {
+    test_bypass_pcs();
+    test_pc_counters();
     test_contention_counters();
     test_tag_probes();
     test_bypass_on_stall();

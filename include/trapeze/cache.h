@@ -24,6 +24,7 @@ extern "C" {
 typedef enum {
     TRAPEZE_CACHE_NONE,          /* the baseline: every global load cached */
     TRAPEZE_CACHE_LASC,          /* LASC (-trapeze_l1d_lasc 1) */
+    TRAPEZE_CACHE_PCS,           /* per-PC bypass: the loads trapeze_cache_bypass_pcs names */
     TRAPEZE_CACHE_LOC,           /* contention-aware selective caching */
     TRAPEZE_CACHE_LASC_LOC,      /* both */
     TRAPEZE_CACHE_MEMSCHED,      /* per-warp request queues, GroupedRR, k = 4 */
@@ -32,10 +33,13 @@ typedef enum {
     TRAPEZE_CACHE_POLICIES
 } trapeze_cache_policy;
 
-/* "none", "lasc", "loc", "lasc+loc", "memsched", "memsched+loc", "bypass_all" */
+/* "none", "lasc", "pcs", "loc", "lasc+loc", "memsched", "memsched+loc", "bypass_all" */
 const char *trapeze_cache_policy_name(trapeze_cache_policy p);
-/* The policy's GPU config lines (added after the GPU's), "" for none. */
+/* The policy's GPU config lines (added after the GPU's), "" for none and
+ * for pcs (its line, -trapeze_l1_bypass_pcs, lists the kernel's PCs). */
 const char *trapeze_cache_policy_options(trapeze_cache_policy p);
+
+#define TRAPEZE_CACHE_MAX_PCS 16   /* load PCs counted per sample (the simulator's table) */
 
 /* One run or sample of a kernel under one policy, its launches summed. */
 typedef struct trapeze_cache_counts {
@@ -52,6 +56,17 @@ typedef struct trapeze_cache_counts {
     double refused_resource;        /* L1D probes refused for a line or an MSHR entry */
     double l1_accesses, l1_hits, l1_bypasses, l1_evictions, l1_evicted_unused;
     double miss_iw, miss_xw, miss_xb;   /* the seed's miss contention classes */
+    /* per global load PC (an unsectored L1D only; a PC is its program's, so
+     * the launches' counts of one PC are summed), ascending PC: requests
+     * that probed the L1D, their misses (each filled a line), the filled
+     * lines evicted and those never re-read; pc_shared 1 when the PC's
+     * locality graph has a line read by two blocks resident on one SM
+     * (the baseline's sample only) */
+    int n_pcs;
+    unsigned pc[TRAPEZE_CACHE_MAX_PCS];
+    double pc_accesses[TRAPEZE_CACHE_MAX_PCS], pc_misses[TRAPEZE_CACHE_MAX_PCS];
+    double pc_evictions[TRAPEZE_CACHE_MAX_PCS], pc_evicted_unused[TRAPEZE_CACHE_MAX_PCS];
+    int pc_shared[TRAPEZE_CACHE_MAX_PCS];
 } trapeze_cache_counts;
 
 /* The model's constants, fixed before any kernel was decided (the
@@ -72,10 +87,18 @@ void trapeze_cache_model_init(trapeze_cache_model *m);
  * policies to be sampled (its resource stall share at least the model's). */
 int trapeze_cache_contended(const trapeze_cache_model *m, const trapeze_cache_counts *base);
 
+/* The PCs the pcs candidate bypasses (into pcs, TRAPEZE_CACHE_MAX_PCS at
+ * most; returns how many): those whose filled lines, evicted in the
+ * baseline's sample, were mostly never re-read (more than half of at least
+ * one), unless the locality graph shows their data shared by blocks
+ * resident on one SM (pc_shared: reuse a window may not reach). */
+int trapeze_cache_bypass_pcs(const trapeze_cache_counts *base, unsigned *pcs);
+
 /* Whether policy p is sampled and predicted: the baseline and memsched
  * always (per-warp queues change the order the requests reach the L1D, L2
  * and DRAM in, which moves kernels whose L1D refuses nothing), the
- * policies that change what the L1D caches only with contention. */
+ * policies that change what the L1D caches only with contention, pcs only
+ * when it bypasses some PC. */
 int trapeze_cache_sampled(const trapeze_cache_model *m, const trapeze_cache_counts *base,
                           trapeze_cache_policy p);
 
@@ -88,6 +111,8 @@ typedef struct trapeze_cache_decision {
      * the baseline's; 1 for a policy not sampled (trapeze_cache_sampled) */
     double predicted_speedup[TRAPEZE_CACHE_POLICIES];
     trapeze_cache_policy choice;
+    int n_bypass_pcs;               /* trapeze_cache_bypass_pcs of sample[NONE] */
+    unsigned bypass_pcs[TRAPEZE_CACHE_MAX_PCS];
 } trapeze_cache_decision;
 
 /* Predicts and picks from d->sample (sample[NONE] taken, and every policy's
@@ -108,11 +133,13 @@ unsigned long long trapeze_cache_launch_window(double launch_insts, unsigned lon
  * (a file, folder or comma list, as trapeze_config_load) under policy p
  * with the contention counters on, its launches summed: each launch alone
  * on a fresh GPU up to `window` warp instructions (or to its end, as
- * trapeze_cache_launch_window places it); 0: the whole run. */
+ * trapeze_cache_launch_window places it); 0: the whole run. Policy pcs
+ * bypasses the n_pcs PCs of pcs (ignored for the others). The baseline's
+ * sample also gives each PC's pc_shared from its locality graph. */
 trapeze_status trapeze_cache_sample(const char *gpu, const char *kernel, char *const *settings,
-                                    int n_settings, trapeze_cache_policy p,
-                                    unsigned long long window, trapeze_cache_counts *out,
-                                    trapeze_error *err);
+                                    int n_settings, trapeze_cache_policy p, const unsigned *pcs,
+                                    int n_pcs, unsigned long long window,
+                                    trapeze_cache_counts *out, trapeze_error *err);
 
 /* The whole decision: the baseline's sample, the others' when contended,
  * then trapeze_cache_decide. */

@@ -8,8 +8,11 @@
  * left after it (trapeze_cache_launch_window), so that a run whose first launch has no contention (bicg)
  * is still judged by the others; a whole run (window 0) runs the sequence
  * on one GPU. A window's cycles are also taken at its slowest SM's pace
- * (slowest.h). Then the decision (the baseline's sample first, the others
- * only when the model finds contention).
+ * (slowest.h). The baseline's sample also sums the L1D's per-PC counters
+ * and marks each load PC whose own locality graph has a line read by two
+ * blocks resident on one SM (what the pcs candidate keeps cached). Then the
+ * decision (the baseline's sample first, the others only when the model
+ * finds contention, pcs with the PCs the model names).
  *
  * Joins sim/ (reached through sim/sim.h) and the model; owns no model and
  * no format.
@@ -24,6 +27,69 @@
 #include "sim/sim.h"
 
 enum { MAX_LAUNCHES = 64 };
+
+/* The launch's per-PC counters added to o's, by PC, ascending (a PC past
+ * o's room is left out, as the simulator's table leaves its extra PCs). */
+static void add_pcs(trapeze_cache_counts *o, const sim_mem_stats *m)
+{
+    for (uint64_t k = 0; k < m->n_pcs; k++) {
+        const sim_pc_stats *e = &m->pcs[k];
+        int i = 0;
+        while (i < o->n_pcs && o->pc[i] < e->pc)
+            i++;
+        if (i == o->n_pcs || o->pc[i] != e->pc) {
+            if (o->n_pcs == TRAPEZE_CACHE_MAX_PCS)
+                continue;
+            for (int j = o->n_pcs++; j > i; j--) {
+                o->pc[j] = o->pc[j - 1];
+                o->pc_accesses[j] = o->pc_accesses[j - 1];
+                o->pc_misses[j] = o->pc_misses[j - 1];
+                o->pc_evictions[j] = o->pc_evictions[j - 1];
+                o->pc_evicted_unused[j] = o->pc_evicted_unused[j - 1];
+                o->pc_shared[j] = o->pc_shared[j - 1];
+            }
+            o->pc[i] = (unsigned)e->pc;
+            o->pc_accesses[i] = o->pc_misses[i] = o->pc_evictions[i] = 0;
+            o->pc_evicted_unused[i] = 0;
+            o->pc_shared[i] = 0;
+        }
+        o->pc_accesses[i] += (double)e->accesses;
+        o->pc_misses[i] += (double)e->misses;
+        o->pc_evictions[i] += (double)e->evictions;
+        o->pc_evicted_unused[i] += (double)e->evicted_unused;
+    }
+}
+
+/* Whether the locality graph of k's loads at pc has a line read by two
+ * blocks resident on one SM at once: blocks i and j of the first wave
+ * (i, j < n_sm x resident blocks per SM) with i = j mod n_sm, where the
+ * round-robin dispatch puts them. */
+static trapeze_status shared_on_sm(const sim_kernel *k, unsigned pc, int n_sm, long resident,
+                                   int *shared, trapeze_error *err)
+{
+    trapeze_locality_graph g;
+    trapeze_status s = sim_locality_build_pc(k, SIM_LINE_BYTES, (int64_t)pc, &g, err);
+    long wave = (long)n_sm * resident;
+    for (long e = 0; !s && e < g.n_edges && !*shared; e++)
+        *shared = g.edges[e].shared_lines > 0 && g.edges[e].tb_i < wave &&
+                  g.edges[e].tb_j < wave && g.edges[e].tb_i % n_sm == g.edges[e].tb_j % n_sm;
+    trapeze_locality_graph_free(&g);
+    return s;
+}
+
+/* The baseline's launch: each PC it loads from marked shared when its
+ * graph says so (once a PC is shared in one launch it stays so). */
+static trapeze_status mark_shared(trapeze_cache_counts *o, const sim_kernel *k, int n_sm,
+                                  const sim_kernel_stats *st, trapeze_error *err)
+{
+    trapeze_status s = TRAPEZE_OK;
+    for (uint64_t q = 0; !s && q < st->mem.n_pcs; q++)
+        for (int i = 0; !s && i < o->n_pcs; i++)
+            if (o->pc[i] == st->mem.pcs[q].pc && !o->pc_shared[i])
+                s = shared_on_sm(k, o->pc[i], n_sm, (long)st->resident_blocks_per_sm,
+                                 &o->pc_shared[i], err);
+    return s;
+}
 
 static void add_counts(trapeze_cache_counts *o, const sim_kernel_stats *st)
 {
@@ -46,17 +112,19 @@ static void add_counts(trapeze_cache_counts *o, const sim_kernel_stats *st)
     o->miss_iw += (double)l1->miss_iw;
     o->miss_xw += (double)l1->miss_xw;
     o->miss_xb += (double)l1->miss_xb;
+    if (st->mem_stats_valid)
+        add_pcs(o, &st->mem);
 }
 
 /* gpu's config with the policy's lines, the counters and the window. */
 static trapeze_status policy_config(const char *gpu, trapeze_cache_policy p,
-                                    unsigned long long window, trapeze_config **cfg,
-                                    trapeze_error *err)
+                                    const char *pcs_line, unsigned long long window,
+                                    trapeze_config **cfg, trapeze_error *err)
 {
     trapeze_status s = trapeze_config_load(gpu, cfg, err);
-    char text[512];
-    snprintf(text, sizeof text, "-trapeze_contention_counters 1\n%s-trapeze_window_warp_insts %llu\n",
-             trapeze_cache_policy_options(p), window);
+    char text[768];
+    snprintf(text, sizeof text, "-trapeze_contention_counters 1\n%s%s-trapeze_window_warp_insts %llu\n",
+             trapeze_cache_policy_options(p), pcs_line, window);
     if (!s)   /* named so that an error in the lines names the policy */
         s = trapeze_config_extend(*cfg, text, trapeze_cache_policy_name(p), err);
     if (s) {
@@ -84,7 +152,8 @@ static trapeze_status place_window(const trapeze_config *whole, const sim_kernel
  * out; *nk: the sequence's launches. */
 static trapeze_status run_launches(const trapeze_config *cfg, const trapeze_config *whole,
                                    const sim_builtin *b, const long *prm, int first, int all,
-                                   int *nk, trapeze_cache_counts *out, trapeze_error *err)
+                                   int locality, int *nk, trapeze_cache_counts *out,
+                                   trapeze_error *err)
 {
     sim_gpu *g = NULL;
     sim_kernel **ks = calloc(MAX_LAUNCHES, sizeof *ks);
@@ -100,6 +169,8 @@ static trapeze_status run_launches(const trapeze_config *cfg, const trapeze_conf
         sim_gpu_sequence_at(g, i + 1, *nk);
         if (!(s = sim_gpu_run(g, ks[i], &st, err)))
             add_counts(out, &st);
+        if (!s && locality && st.mem_stats_valid)
+            s = mark_shared(out, ks[i], sim_gpu_config(g)->gpu.n_sm, &st, err);
         sim_kernel_stats_free(&st);
     }
     for (int i = 0; ks && i < *nk; i++)
@@ -109,10 +180,24 @@ static trapeze_status run_launches(const trapeze_config *cfg, const trapeze_conf
     return s;
 }
 
+/* "-trapeze_l1_bypass_pcs 0x30,0x58\n" for pcs, else "". */
+static void pcs_line(trapeze_cache_policy p, const unsigned *pcs, int n_pcs, char *out,
+                     size_t room)
+{
+    out[0] = 0;
+    if (p != TRAPEZE_CACHE_PCS || n_pcs <= 0)
+        return;
+    size_t n = (size_t)snprintf(out, room, "-trapeze_l1_bypass_pcs ");
+    for (int i = 0; i < n_pcs && i < TRAPEZE_CACHE_MAX_PCS && n < room; i++)
+        n += (size_t)snprintf(out + n, room - n, "%s0x%x", i ? "," : "", pcs[i]);
+    if (n < room)
+        snprintf(out + n, room - n, "\n");
+}
+
 trapeze_status trapeze_cache_sample(const char *gpu, const char *kernel, char *const *settings,
-                                    int n_settings, trapeze_cache_policy p,
-                                    unsigned long long window, trapeze_cache_counts *out,
-                                    trapeze_error *err)
+                                    int n_settings, trapeze_cache_policy p, const unsigned *pcs,
+                                    int n_pcs, unsigned long long window,
+                                    trapeze_cache_counts *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     const sim_builtin *b = sim_builtin_find(kernel);
@@ -121,16 +206,22 @@ trapeze_status trapeze_cache_sample(const char *gpu, const char *kernel, char *c
                             kernel);
     if (p < 0 || p >= TRAPEZE_CACHE_POLICIES)
         return trapeze_fail(err, TRAPEZE_EINVAL, "cache sample: no policy %d", (int)p);
+    if (p == TRAPEZE_CACHE_PCS && (n_pcs <= 0 || n_pcs > TRAPEZE_CACHE_MAX_PCS || !pcs))
+        return trapeze_fail(err, TRAPEZE_EINVAL,
+                            "cache sample: policy pcs needs 1 to %d PCs to bypass, got %d",
+                            TRAPEZE_CACHE_MAX_PCS, n_pcs);
+    char line[256];
+    pcs_line(p, pcs, n_pcs, line, sizeof line);
     long prm[SIM_BUILTIN_MAX_PARAMS];
     trapeze_config *cfg = NULL, *whole = NULL;
     int nk = 1;
     trapeze_status s = sim_builtin_params(b, n_settings, (char **)settings, prm, err);
     if (!s)
-        s = policy_config(gpu, p, window, &cfg, err);
+        s = policy_config(gpu, p, line, window, &cfg, err);
     if (!s && window)
-        s = policy_config(gpu, p, 0, &whole, err);
+        s = policy_config(gpu, p, line, 0, &whole, err);
     for (int i = 0; !s && i < nk; i += window ? 1 : nk)
-        s = run_launches(cfg, whole, b, prm, i, !window, &nk, out, err);
+        s = run_launches(cfg, whole, b, prm, i, !window, p == TRAPEZE_CACHE_NONE, &nk, out, err);
     out->taken = !s;
     trapeze_config_destroy(cfg);
     trapeze_config_destroy(whole);
@@ -144,11 +235,13 @@ trapeze_status trapeze_cache_choose(const trapeze_cache_model *m, const char *gp
 {
     memset(d, 0, sizeof *d);
     trapeze_status s = trapeze_cache_sample(gpu, kernel, settings, n_settings,
-                                            TRAPEZE_CACHE_NONE, window,
+                                            TRAPEZE_CACHE_NONE, NULL, 0, window,
                                             &d->sample[TRAPEZE_CACHE_NONE], err);
+    unsigned pcs[TRAPEZE_CACHE_MAX_PCS];
+    int n_pcs = s ? 0 : trapeze_cache_bypass_pcs(&d->sample[TRAPEZE_CACHE_NONE], pcs);
     for (int p = 1; !s && p < TRAPEZE_CACHE_POLICIES; p++)
         if (trapeze_cache_sampled(m, &d->sample[TRAPEZE_CACHE_NONE], (trapeze_cache_policy)p))
             s = trapeze_cache_sample(gpu, kernel, settings, n_settings, (trapeze_cache_policy)p,
-                                     window, &d->sample[p], err);
+                                     pcs, n_pcs, window, &d->sample[p], err);
     return s ? s : trapeze_cache_decide(m, d, err);
 }

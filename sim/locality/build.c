@@ -120,10 +120,11 @@ static long long store_sectors(const sim_warp_inst *in)
     return n;
 }
 
-/* Appends the addresses of the global loads of every warp of block tb;
+/* Appends the addresses of the global loads (at pc; every one for pc < 0)
+ * of every warp of block tb;
  * adds its global stores' sectors to *stores and its warp instructions to
  * *insts. */
-static trapeze_status block_addresses(const sim_kernel *k, long tb, vec *addr,
+static trapeze_status block_addresses(const sim_kernel *k, long tb, int64_t pc, vec *addr,
                                       long long *stores, long long *insts, trapeze_error *err)
 {
     const sim_source_ops *src = k->source ? k->source : &sim_program_source;
@@ -155,7 +156,8 @@ static trapeze_status block_addresses(const sim_kernel *k, long tb, vec *addr,
             }
             if (in->op == SIM_OP_ST_GLOBAL && in->active)
                 *stores += store_sectors(in);
-            if (in->op != SIM_OP_LD_GLOBAL || (in->flags & SIM_INST_VOLATILE) || !in->active)
+            if (in->op != SIM_OP_LD_GLOBAL || (in->flags & SIM_INST_VOLATILE) || !in->active ||
+                (pc >= 0 && in->pc != (uint32_t)pc))
                 continue;
             if (vec_reserve(addr, SIM_WARP_LANES)) {
                 s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
@@ -431,6 +433,12 @@ static size_t coarsen(uint64_t *a, size_t m, int shift)
 trapeze_status sim_locality_build(const sim_kernel *k, int line_bytes,
                                   trapeze_locality_graph *g, trapeze_error *err)
 {
+    return sim_locality_build_pc(k, line_bytes, -1, g, err);
+}
+
+trapeze_status sim_locality_build_pc(const sim_kernel *k, int line_bytes, int64_t pc,
+                                     trapeze_locality_graph *g, trapeze_error *err)
+{
     memset(g, 0, sizeof *g);
     if (line_bytes < SIM_SECTOR_BYTES || (line_bytes & (line_bytes - 1)))
         return trapeze_fail(err, TRAPEZE_EINVAL,
@@ -470,7 +478,7 @@ trapeze_status sim_locality_build(const sim_kernel *k, int line_bytes,
     }
     for (long tb = 0; tb < n && !s; tb++) {
         addr.n = 0;
-        if ((s = block_addresses(k, tb, &addr, &g->store_sectors, &g->warp_insts[tb], err)))
+        if ((s = block_addresses(k, tb, pc, &addr, &g->store_sectors, &g->warp_insts[tb], err)))
             break;
         if (vec_reserve(&tmp, addr.n > tmp.n ? addr.n - tmp.n : 0)) {
             s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");

@@ -19,6 +19,10 @@
  * Spin loops are taken as satisfied at once. */
 trapeze_status sim_locality_build(const sim_kernel *k, int line_bytes,
                                   trapeze_locality_graph *out, trapeze_error *err);
+/* The same graph of the global loads at pc alone (which data of one load
+ * the blocks share); pc < 0: every load, as sim_locality_build. */
+trapeze_status sim_locality_build_pc(const sim_kernel *k, int line_bytes, int64_t pc,
+                                     trapeze_locality_graph *out, trapeze_error *err);
 
 /* The graph as adjacency lists (CSR): neighbours of tb are
  * nbr[start[tb] .. start[tb+1]) in increasing id, with the edge's weights. */

@@ -42,6 +42,14 @@
  * port's state alone changes, so that SMs may run in parallel threads. */
 #define L1_INC(m, p, f) ((void)(m), (p)->stats.f++)
 
+/* The load PC's counter f (pc_stats.c), when the contention counters keep them. */
+#define PC_INC(p, pc, f)                                \
+    do {                                                \
+        sim_pc_stats *pc_e_ = sim_pc_stats_of(p, pc);   \
+        if (pc_e_)                                      \
+            pc_e_->f++;                                 \
+    } while (0)
+
 int sim_l1_init(sim_memsys *m, sim_sm_port *p)
 {
     memset(p, 0, sizeof *p);
@@ -199,6 +207,12 @@ static void evicted(sim_memsys *m, sim_sm_port *p, const sim_line *old)
     if (!old->reuse)
         L1_INC(m, p, evicted_unused);
     p->stats.evicted_reuse += old->reuse;
+    sim_pc_stats *e = sim_pc_stats_of_line(p, old);
+    if (e) {
+        e->evictions++;
+        e->evicted_unused += !old->reuse;
+        e->evicted_reuse += old->reuse;
+    }
 }
 
 /* A load miss of `req` takes frame `l` (its old line, if valid, evicted):
@@ -234,6 +248,7 @@ static sim_mem_outcome l1_hit(sim_memsys *m, sim_sm_port *p, const sim_mem_reque
     L1_INC(m, p, accesses);
     L1_INC(m, p, reads);
     L1_INC(m, p, hits);
+    PC_INC(p, req->pc, accesses);
     sim_ev(p->ev, SIM_EV_L1_READ, 1);
     sim_ev(p->ev, SIM_EV_L1_READ_HIT, 1);
     p->outstanding++;
@@ -280,6 +295,7 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
         L1_INC(m, p, accesses);
         L1_INC(m, p, reads);
         L1_INC(m, p, merges);
+        PC_INC(p, req->pc, accesses);
         sim_ev(p->ev, SIM_EV_L1_READ, 1);
         p->outstanding++;
         return SIM_MEM_MERGED;
@@ -305,6 +321,8 @@ static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_requ
     L1_INC(m, p, accesses);
     L1_INC(m, p, reads);
     L1_INC(m, p, misses);
+    PC_INC(p, req->pc, accesses);
+    PC_INC(p, req->pc, misses);
     sim_ev(p->ev, SIM_EV_L1_READ, 1);
     sim_mem_request fetch = *req;
     fetch.bytes = SIM_LINE_BYTES;
@@ -519,6 +537,7 @@ static sim_mem_outcome bypass_load(sim_memsys *m, sim_sm_port *p, const sim_mem_
             sim_sel_hit(sim_cache_line(&p->l1, line, way));
     }
     L1_INC(m, p, bypasses);
+    PC_INC(p, req->pc, bypasses);
     send_down(m, p, req, SIM_PKT_READ, 0, cycle);
     p->outstanding++;
     return SIM_MEM_SENT;

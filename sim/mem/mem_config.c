@@ -5,6 +5,7 @@
  * line and option). It must not model timing.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,9 @@ const trapeze_opt sim_mem_options[] = {
     {"trapeze_l1d_lasc_serve_hits", OPT_INT, "1", 0, 1,
      "LASC: 1, a request predicted not to be reused that finds its line valid in the L1D is "
      "served by it; 0, it still reads the line from below (the seed's literal text)"},
+    {"trapeze_l1_bypass_pcs", OPT_TEXT, "(none)", 0, 0,
+     "per-PC bypass: the global loads at these PCs (e.g. 0x30,0x58) skip the L1D; the others "
+     "are cached as -trapeze_l1d_select says"},
     {"gpgpu_l2_rop_latency", OPT_INT, "85", 0, 100000, "L2 (ROP) latency, core cycles"},
     {"trapeze_gs_upper_half_write", OPT_INT, "0", 0, 1,
      "1: as GPGPU-Sim 4's sectored L2 does, a 64-byte write to a line's upper half writes "
@@ -331,6 +335,34 @@ static trapeze_status read_clocks(const trapeze_config *cfg, sim_mem_config *c,
     return TRAPEZE_OK;
 }
 
+/* -trapeze_l1_bypass_pcs 0x30,0x58: the PCs (hex with 0x, else decimal, as
+ * the kernel's SASS PCs, 16 bytes an instruction) parsed once into the config. */
+static trapeze_status read_bypass_pcs(const trapeze_config *cfg, sim_mem_config *c,
+                                      trapeze_error *err)
+{
+    const char *text;
+    trapeze_config_get_string(cfg, "trapeze_l1_bypass_pcs", "", &text);
+    c->n_bypass_pcs = 0;
+    char buf[512];
+    if (strlen(text) >= sizeof buf)
+        return trapeze_config_fail(cfg, "trapeze_l1_bypass_pcs", err, "value too long");
+    snprintf(buf, sizeof buf, "%s", text);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(t, &end, 0);
+        if (end == t || *end || errno || *t == '-' || v > UINT32_MAX)
+            return trapeze_config_fail(cfg, "trapeze_l1_bypass_pcs", err,
+                                       "'%s' is not a PC (0x30 or 48, at most 32 bits)", t);
+        if (c->n_bypass_pcs == SIM_MAX_BYPASS_PCS)
+            return trapeze_config_fail(cfg, "trapeze_l1_bypass_pcs", err,
+                                       "more than %d PCs", SIM_MAX_BYPASS_PCS);
+        c->bypass_pcs[c->n_bypass_pcs++] = (uint32_t)v;
+    }
+    return TRAPEZE_OK;
+}
+
 /* -trapeze_l1d_select NAME and LASC's table, parsed into the enum once. */
 static trapeze_status read_select(const trapeze_config *cfg, sim_mem_config *c,
                                   trapeze_error *err)
@@ -355,7 +387,7 @@ static trapeze_status read_select(const trapeze_config *cfg, sim_mem_config *c,
     if (!is_pow2(c->lasc_entries))
         return trapeze_config_fail(cfg, "trapeze_l1d_lasc_entries", err,
                                    "%d is not a power of two", c->lasc_entries);
-    return TRAPEZE_OK;
+    return read_bypass_pcs(cfg, c, err);
 }
 
 /* The adaptive carve-out's choices (GPGPU-Sim's shader.h and gpu-cache.h):

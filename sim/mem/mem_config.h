@@ -15,6 +15,7 @@
 #include "trapeze.h"
 
 #define SIM_MAX_SHMEM_OPTIONS 16   /* -gpgpu_shmem_option sizes (tested configs: 2 to 6) */
+#define SIM_MAX_BYPASS_PCS 16      /* -trapeze_l1_bypass_pcs: load PCs (a kernel has a few loads) */
 
 /* One -gpgpu_cache:dlN spec:
  * [N|S:]sets:line:assoc,rep:wr:alloc:wr_alloc[:set_index],mshr:entries:merge,miss_queue[:...] */
@@ -78,6 +79,8 @@ typedef struct sim_mem_config {
     int lasc;                      /* -trapeze_l1d_lasc: LASC's 1-bit reuse table */
     int lasc_entries;              /* -trapeze_l1d_lasc_entries (power of two) */
     int lasc_serve_hits;           /* -trapeze_l1d_lasc_serve_hits: a found line serves */
+    uint32_t bypass_pcs[SIM_MAX_BYPASS_PCS];   /* -trapeze_l1_bypass_pcs: loads that skip the L1 */
+    int n_bypass_pcs;
     int rop_latency, dram_latency; /* core cycles, as GPGPU-Sim counts them */
     int gs_upper_half_quirk;       /* -trapeze_gs_upper_half_write 1: GPGPU-Sim 4's sector
                                     * breakdown of a 64-byte write to a line's upper half */

@@ -42,6 +42,21 @@ typedef struct sim_cache_stats {
     uint64_t tag_probes;
 } sim_cache_stats;
 
+/* One global load PC's L1D counters (-trapeze_contention_counters on an
+ * unsectored L1D; pc_stats.c): the first SIM_PC_STATS_MAX PCs an SM sees
+ * are kept, a later one is not counted. */
+enum { SIM_PC_STATS_MAX = 16 };
+typedef struct sim_pc_stats {
+    uint64_t pc;
+    uint64_t accesses;        /* its requests that probed the L1D: hits, merges, misses */
+    uint64_t misses;          /* of which took a line and filled it */
+    uint64_t bypasses;        /* its requests sent past the L1D */
+    /* the lines it filled, evicted: all, never re-read, and their re-reads
+     * (up to 15 a line); a line is known by its PC's 10-bit hash, so two
+     * PCs of one hash count as the first of them */
+    uint64_t evictions, evicted_unused, evicted_reuse;
+} sim_pc_stats;
+
 struct sim_mem_stats {
     sim_cache_stats l1;     /* summed over SMs; per SM: sim_memsys_l1_stats() */
     sim_cache_stats l2;     /* summed over sub-partitions */
@@ -58,6 +73,8 @@ struct sim_mem_stats {
                                    * l1.evicted_unused, the SMs' ldst_stall_ready_warps,
                                    * l1.miss_iw, miss_xw, miss_xb, evicted_reuse,
                                    * load_set_max and load_set_overflows */
+    uint64_t n_pcs;               /* with it: per load PC, ascending (summed over SMs) */
+    sim_pc_stats pcs[SIM_PC_STATS_MAX];
 };
 
 #endif

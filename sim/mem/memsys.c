@@ -488,6 +488,7 @@ const sim_mem_stats *sim_memsys_stats(sim_memsys *m)
     memset(l1, 0, sizeof *l1);
     for (int s = 0; s < m->n_sm; s++)
         cache_stats_add(l1, &m->sm[s].stats);
+    sim_pc_stats_sum(m, &m->stats);
     return &m->stats;
 }
 
@@ -500,8 +501,10 @@ void sim_memsys_reset_stats(sim_memsys *m)
 {
     memset(&m->stats, 0, sizeof m->stats);
     m->stats.contention_valid = (uint64_t)m->cfg.contention_counters;
-    for (int s = 0; s < m->n_sm; s++)
+    for (int s = 0; s < m->n_sm; s++) {
         memset(&m->sm[s].stats, 0, sizeof m->sm[s].stats);
+        m->sm[s].n_pcs = 0;
+    }
     m->dram_tick_base = m->clk[SIM_CLK_DRAM].next;
 }
 

@@ -72,6 +72,8 @@ typedef struct sim_sm_port {
     sim_sel_state sel;     /* selective caching's tables (selcache.h) */
     uint32_t *origin;      /* -trapeze_contention_counters, unsectored L1D: per frame,
                             * the origin of the load that allocated its line */
+    sim_pc_stats pcs[SIM_PC_STATS_MAX];   /* with origin: per load PC (pc_stats.c) */
+    int n_pcs;
     /* what the SM side changes is the port's own, so that SMs may run in
      * parallel threads: its events (m->events, or its thread's shard),
      * requests accepted and not completed (sim_memsys_outstanding sums them),
@@ -316,6 +318,13 @@ sim_mem_outcome sim_l1_probe(sim_memsys *m, const sim_mem_request *req, uint64_t
 void sim_l1_cycle(sim_memsys *m, int sm, uint64_t cycle);
 void sim_done_push(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req, uint64_t ready);
 int sim_done_pop(sim_done_queue *q, uint64_t cycle, sim_mem_request *out);
+
+/* pc_stats.c: the port's entry for a load's PC (added while there is
+ * room) or for the PC that filled line l; NULL without the counters (or
+ * no room, or no such PC). The sum over the ports into st, ascending PC. */
+sim_pc_stats *sim_pc_stats_of(sim_sm_port *p, uint32_t pc);
+sim_pc_stats *sim_pc_stats_of_line(sim_sm_port *p, const sim_line *l);
+void sim_pc_stats_sum(const sim_memsys *m, sim_mem_stats *st);
 
 /* icnt.c */
 void sim_icnt_tick(sim_memsys *m, uint64_t tick);

@@ -1,6 +1,6 @@
 /*
  * selcache.c - Choo's selective caching (selcache.h): the per-load plan
- * (ind's per-set choice, bypass_all, LASC's verdict), a line's metadata and
+ * (ind's per-set choice, bypass_all, LASC's verdict, the listed PCs), a line's metadata and
  * the per-set contention count; the locality degree's table and victim are
  * sel_loc.c's, LASC's reuse frequency table sel_lasc.c's.
  */
@@ -12,13 +12,22 @@ static void bypass_all(sim_mem_request *const *reqs, int n)
         reqs[i]->flags |= SIM_MEM_BYPASS_L1;
 }
 
+/* -trapeze_l1_bypass_pcs: is pc one of the loads told to skip the L1? */
+static int listed(const sim_mem_config *cfg, uint32_t pc)
+{
+    for (int i = 0; i < cfg->n_bypass_pcs; i++)
+        if (cfg->bypass_pcs[i] == pc)
+            return 1;
+    return 0;
+}
+
 void sim_sel_plan(const sim_mem_config *cfg, const sim_sel_state *st, const sim_cache *c,
                   sim_mem_request *const *reqs, int n)
 {
     if (n <= 0)
         return;
     if ((cfg->lasc && sim_sel_lasc_bypass(cfg, st, reqs[0]->pc)) ||
-        cfg->l1_select == SIM_SEL_BYPASS_ALL) {
+        cfg->l1_select == SIM_SEL_BYPASS_ALL || listed(cfg, reqs[0]->pc)) {
         bypass_all(reqs, n);
         return;
     }

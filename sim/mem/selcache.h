@@ -51,7 +51,8 @@ typedef struct sim_sel_state {
  * that report unused evictions)? */
 static inline int sim_sel_on(const sim_mem_config *cfg)
 {
-    return cfg->l1_select != SIM_SEL_NONE || cfg->lasc || cfg->contention_counters;
+    return cfg->l1_select != SIM_SEL_NONE || cfg->lasc || cfg->contention_counters ||
+           cfg->n_bypass_pcs > 0;
 }
 
 /* The PC's hash, SIM_SEL_HASH_BITS bits (Fibonacci hashing). */
