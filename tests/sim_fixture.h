@@ -59,4 +59,22 @@ static inline void fixture_run_builtin(const char *name, int argc, char **argv, 
     trapeze_config_destroy(cfg);
 }
 
+/* data/gpus/gtx480.config with the option lines `extra` appended, parsed
+ * under the name `name` (the name errors would give). */
+static inline trapeze_config *fixture_gtx480_with(const char *extra, const char *name)
+{
+    FILE *f = fopen("data/gpus/gtx480.config", "r");
+    static char text[1 << 16];
+    size_t room = sizeof text - strlen(extra) - 2;
+    size_t n = f ? fread(text, 1, room, f) : 0;
+    if (f)
+        fclose(f);
+    CHECK(n > 0 && n < room);
+    snprintf(text + n, sizeof text - n, "\n%s\n", extra);
+    trapeze_config *cfg = NULL;
+    trapeze_error err;
+    CHECK_OK(trapeze_config_parse(text, name, &cfg, &err));
+    return cfg;
+}
+
 #endif

@@ -627,6 +627,38 @@ static void test_loop_once(void)
     trapeze_ghostzone_destroy(m);
 }
 
+/* Both modes at h = 18: MiscComp and IterComp scaled by f against off
+ * (the plain model's evaluations), every other component unchanged. */
+static void check_compute_scaled(trapeze_ghostzone_model *m, const trapeze_ghostzone_eval off[2], double f)
+{
+    for (int s = 0; s < 2; s++) {
+        trapeze_ghostzone_eval on = eval(m, (trapeze_sync)s, 18);
+        for (int c = 0; c < TRAPEZE_GHOSTZONE_NCOMPONENTS; c++) {
+            int comp = c == TRAPEZE_GHOSTZONE_MISCCOMP || c == TRAPEZE_GHOSTZONE_ITERCOMP;
+            CHECK_NEAR(on.per_loop[c], off[s].per_loop[c] * (comp ? f : 1), 1e-12 * on.cpl);
+        }
+    }
+}
+
+/* The relaunch CPL's d/dcpi at h = 18 under p, checked against central
+ * differences; returns the differences' value (the model is left at p). */
+static double check_dcpi(trapeze_ghostzone_model *m, const trapeze_ghostzone_params *p)
+{
+    trapeze_ghostzone_set_params(m, p);
+    trapeze_ghostzone_eval g = eval(m, TRAPEZE_SYNC_RELAUNCH, 18);
+    double cpi = p->value[TRAPEZE_GHOSTZONE_CPI], step = 1e-6 * cpi, cpl[2];
+    for (int i = 0; i < 2; i++) {
+        trapeze_ghostzone_params q = *p;
+        q.value[TRAPEZE_GHOSTZONE_CPI] = cpi + (i ? step : -step);
+        trapeze_ghostzone_set_params(m, &q);
+        cpl[i] = eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl;
+    }
+    trapeze_ghostzone_set_params(m, p);
+    double fd = (cpl[1] - cpl[0]) / (2 * step);
+    CHECK_NEAR(g.dcpl_dparam[TRAPEZE_GHOSTZONE_CPI], fd, 1e-6 * fabs(fd));
+    return fd;
+}
+
 /* round_latency on the same PathFinder (NumElemPerOp = 1), GTX 480, h = 18:
  * 7 tiles on the busiest SM, 6 resident. With a load latency L of 3
  * tile-iterations (L = 3 I, I = IterComp / h of one tile) the partial round
@@ -647,25 +679,11 @@ static void test_round_latency(void)
     p.round_latency = 1;
     p.turnaround_cycles = 3 * iter;
     trapeze_ghostzone_set_params(m, &p);
-    for (int s = 0; s < 2; s++) {
-        trapeze_ghostzone_eval on = eval(m, (trapeze_sync)s, 18);
-        for (int c = 0; c < TRAPEZE_GHOSTZONE_NCOMPONENTS; c++) {
-            int comp = c == TRAPEZE_GHOSTZONE_MISCCOMP || c == TRAPEZE_GHOSTZONE_ITERCOMP;
-            CHECK_NEAR(on.per_loop[c], off[s].per_loop[c] * (comp ? 9.0 / 7 : 1), 1e-12 * on.cpl);
-        }
-    }
+    check_compute_scaled(m, off, 9.0 / 7);
     CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 1).cpl == one);
     /* d/dcpi: (M + h I)(6 + L / I) / h with M, I proportional to the CPI: 6 tiles' worth scale */
-    trapeze_ghostzone_eval g = eval(m, TRAPEZE_SYNC_RELAUNCH, 18);
-    double cpi = p.value[TRAPEZE_GHOSTZONE_CPI], step = 1e-6 * cpi, cpl[2];
-    for (int i = 0; i < 2; i++) {
-        trapeze_ghostzone_params q = p;
-        q.value[TRAPEZE_GHOSTZONE_CPI] = cpi + (i ? step : -step);
-        trapeze_ghostzone_set_params(m, &q);
-        cpl[i] = eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl;
-    }
-    double fd = (cpl[1] - cpl[0]) / (2 * step);
-    CHECK_NEAR(g.dcpl_dparam[TRAPEZE_GHOSTZONE_CPI], fd, 1e-6 * fabs(fd));
+    double cpi = p.value[TRAPEZE_GHOSTZONE_CPI];
+    double fd = check_dcpi(m, &p);
     double comp7 = off[0].per_loop[TRAPEZE_GHOSTZONE_MISCCOMP] + off[0].per_loop[TRAPEZE_GHOSTZONE_ITERCOMP];
     CHECK_NEAR(fd, comp7 / 7 * 6 / cpi, 1e-5 * fd);
     /* a latency shorter than the round's own tiles' issue: n */
@@ -717,24 +735,10 @@ static void test_round_compute(void)
     CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl == off[0].cpl && eval(m, TRAPEZE_SYNC_FENCE, 18).cpl == off[1].cpl);
     p.round_latency = 1;
     trapeze_ghostzone_set_params(m, &p);
-    for (int s = 0; s < 2; s++) {
-        trapeze_ghostzone_eval on = eval(m, (trapeze_sync)s, 18);
-        for (int c = 0; c < TRAPEZE_GHOSTZONE_NCOMPONENTS; c++) {
-            int comp = c == TRAPEZE_GHOSTZONE_MISCCOMP || c == TRAPEZE_GHOSTZONE_ITERCOMP;
-            CHECK_NEAR(on.per_loop[c], off[s].per_loop[c] * (comp ? 9.0 / 7 : 1), 1e-12 * on.cpl);
-        }
-    }
+    check_compute_scaled(m, off, 9.0 / 7);
     CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 1).cpl == one);
-    trapeze_ghostzone_eval g = eval(m, TRAPEZE_SYNC_RELAUNCH, 18);
-    double cpi = p.value[TRAPEZE_GHOSTZONE_CPI], step = 1e-6 * cpi, cpl[2];
-    for (int i = 0; i < 2; i++) {
-        trapeze_ghostzone_params q = p;
-        q.value[TRAPEZE_GHOSTZONE_CPI] = cpi + (i ? step : -step);
-        trapeze_ghostzone_set_params(m, &q);
-        cpl[i] = eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl;
-    }
-    double fd = (cpl[1] - cpl[0]) / (2 * step);
-    CHECK_NEAR(g.dcpl_dparam[TRAPEZE_GHOSTZONE_CPI], fd, 1e-6 * fabs(fd));
+    double cpi = p.value[TRAPEZE_GHOSTZONE_CPI];
+    double fd = check_dcpi(m, &p);
     double comp7 = off[0].per_loop[TRAPEZE_GHOSTZONE_MISCCOMP] + off[0].per_loop[TRAPEZE_GHOSTZONE_ITERCOMP];
     CHECK_NEAR(fd, comp7 / 7 * 7 / cpi, 1e-5 * fd);
     trapeze_ghostzone_destroy(m);

@@ -16,21 +16,12 @@
 #include "check.h"
 #include "sampler/sleep/sleep_calib.h"
 #include "sim/sim.h"
+#include "sim_fixture.h"
 
 /* The GTX 480's config with `extra` appended. */
 static trapeze_config *gtx480(const char *extra)
 {
-    FILE *f = fopen("data/gpus/gtx480.config", "r");
-    static char text[1 << 16];
-    size_t n = f ? fread(text, 1, sizeof text - 128, f) : 0;
-    if (f)
-        fclose(f);
-    CHECK(n > 0 && n < sizeof text - 128);
-    snprintf(text + n, sizeof text - n, "\n%s\n", extra);
-    trapeze_config *cfg = NULL;
-    trapeze_error err;
-    CHECK_OK(trapeze_config_parse(text, "gtx480-test.config", &cfg, &err));
-    return cfg;
+    return fixture_gtx480_with(extra, "gtx480-test.config");
 }
 
 static int hides(const trapeze_config *cfg, const trapeze_power *pw, int x, double a, double b,

@@ -14,23 +14,16 @@
 
 #include "check.h"
 #include "sim/sim.h"
+#include "sim_fixture.h"
 
 #define LIMIT_MESSAGE "kernel gesummv: still running after 4500 cycles (-trapeze_max_cycles"
 
 /* The GTX 480's config with -trapeze_max_cycles set to `limit`. */
 static trapeze_config *gtx480_limited(long limit)
 {
-    FILE *f = fopen("data/gpus/gtx480.config", "r");
-    static char text[1 << 16];
-    size_t n = f ? fread(text, 1, sizeof text - 64, f) : 0;
-    if (f)
-        fclose(f);
-    CHECK(n > 0 && n < sizeof text - 64);
-    snprintf(text + n, sizeof text - n, "\n-trapeze_max_cycles %ld\n", limit);
-    trapeze_config *cfg = NULL;
-    trapeze_error err;
-    CHECK_OK(trapeze_config_parse(text, "gtx480-limited.config", &cfg, &err));
-    return cfg;
+    char line[64];
+    snprintf(line, sizeof line, "-trapeze_max_cycles %ld", limit);
+    return fixture_gtx480_with(line, "gtx480-limited.config");
 }
 
 /* A launch run to a cycle before the limit stops there, running; run on,
