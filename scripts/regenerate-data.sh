@@ -21,7 +21,8 @@
 #            last run's alone; a log resumed after a finished run adds its time), and
 #            every file a step writes that is missing or has no provenance row
 # Environment: TRAPEZE (build/trapeze), THREADS (2), SIZES (1,16,100: the area
-# factors of the size sweeps; V100_SIZES for the V100, same default), DATA
+# factors of the size sweeps; V100_SIZES, A100_SIZES, H100_SIZES for those GPUs,
+# same default), DATA
 # (data: where the files are).
 #
 # Resumable: a samples or sweep log made on the current simulator (the same
@@ -34,6 +35,8 @@ T=${TRAPEZE:-build/trapeze}
 THREADS=${THREADS:-2}
 SIZES=${SIZES:-1,16,100}
 V100_SIZES=${V100_SIZES:-$SIZES}
+A100_SIZES=${A100_SIZES:-$SIZES}
+H100_SIZES=${H100_SIZES:-$SIZES}
 DATA=${DATA:-data}   # tests point it elsewhere
 PROV=$DATA/PROVENANCE.csv
 CAL=$DATA/calibrations
@@ -91,9 +94,23 @@ fingerprint() { # GPU [gz]: its short runs and its config
             fp_columns "$kind" "$fp_dir/o.csv"
         done
     } >"$fp_dir/all"
-    cat "data/gpus/$g.config" >>"$fp_dir/all"
+    gpu_text "$g" >>"$fp_dir/all"
     echo "$kind-$(sha256sum "$fp_dir/all" | cut -c1-12)"
     rm -rf "$fp_dir"
+}
+# A preset's text: its .config file, or a folder's config files (Accel-Sim's,
+# Trapeze's own, the interconnect's) by name; the PROVENANCE note says only
+# where they came from, and is left out
+gpu_text() {
+    if [ -d "data/gpus/$1" ]; then
+        for f in "data/gpus/$1"/*; do
+            [ "$(basename "$f")" = PROVENANCE ] && continue
+            echo "== $(basename "$f")"
+            cat "$f"
+        done
+    else
+        cat "data/gpus/$1.config"
+    fi
 }
 fp_columns() { # kind csv: the columns that kind hashes
     if [ "$1" = gz ]; then
@@ -211,6 +228,12 @@ step_cal_gtx480() { run_step cal-gtx480 $CAL/gtx480-samples.csv $CAL/gtx480.ini 
 step_cal_v100() { run_step cal-v100 $CAL/v100-samples.csv $CAL/v100.ini -- \
     "$T" calibrate --gpu v100 --threads "$THREADS" --samples $CAL/v100-samples.csv \
     --out $CAL/v100.ini; }
+step_cal_a100() { run_step cal-a100 $CAL/a100-samples.csv $CAL/a100.ini -- \
+    "$T" calibrate --gpu a100 --threads "$THREADS" --samples $CAL/a100-samples.csv \
+    --out $CAL/a100.ini; }
+step_cal_h100() { run_step cal-h100 $CAL/h100-samples.csv $CAL/h100.ini -- \
+    "$T" calibrate --gpu h100 --threads "$THREADS" --samples $CAL/h100-samples.csv \
+    --out $CAL/h100.ini; }
 step_cal_gtx280() { run_step cal-gtx280 $CAL/gtx280-samples.csv $CAL/gtx280.ini -- \
     "$T" calibrate --gpu gtx280 --threads "$THREADS" --samples $CAL/gtx280-samples.csv \
     --out $CAL/gtx280.ini; }
@@ -232,11 +255,12 @@ reference() {
         --samples $CAL/$g-samples.csv --sweep-log $VAL/$g-sweep.csv \
         --csv $VAL/$g.csv --curve $VAL/$g-curve.csv
 }
-# one group of a size sweep: GPU, group, sizes (default the GPU's SIZES or V100_SIZES)
+# one group of a size sweep: GPU, group, sizes (default the GPU's SIZES, or
+# V100_SIZES, A100_SIZES, H100_SIZES)
 sizes_group() {
     case $2 in main) w=$MAIN ;; unseen) w=$UNSEEN ;; *) w=$OTHERS ;; esac
     z=${3:-$SIZES}
-    [ "$1" = v100 ] && z=${3:-$V100_SIZES}
+    case $1 in v100) z=${3:-$V100_SIZES} ;; a100) z=${3:-$A100_SIZES} ;; h100) z=${3:-$H100_SIZES} ;; esac
     # shellcheck disable=SC2086 # $w is the group's workloads
     sizes "$1" "$2" "$z" $w
 }
@@ -252,6 +276,16 @@ step_sizes_gtx480_others() { sizes_group gtx480 others; }
 step_sizes_v100_main() { sizes_group v100 main; }
 step_sizes_v100_unseen() { sizes_group v100 unseen; }
 step_sizes_v100_others() { sizes_group v100 others; }
+step_sizes_a100_small() { all_groups a100 1,16; }
+step_sizes_a100() { all_groups a100; }
+step_sizes_a100_main() { sizes_group a100 main; }
+step_sizes_a100_unseen() { sizes_group a100 unseen; }
+step_sizes_a100_others() { sizes_group a100 others; }
+step_sizes_h100_small() { all_groups h100 1,16; }
+step_sizes_h100() { all_groups h100; }
+step_sizes_h100_main() { sizes_group h100 main; }
+step_sizes_h100_unseen() { sizes_group h100 unseen; }
+step_sizes_h100_others() { sizes_group h100 others; }
 # the sleep-threshold and grouping validations (docs/sleep.md, docs/grouping.md);
 # the sleep ones read the seed power profile, data/power/GPU-seed.ini (zero
 # transition energies, as the seeds' tables), which the fingerprint does not hash
@@ -344,21 +378,26 @@ step_group_heldout_v100() { group_heldout v100; }
 step_reference_gtx480() { reference gtx480; }
 step_reference_v100() { reference v100; }
 step_reference_gtx280() { reference gtx280; }
+step_reference_a100() { reference a100; }
+step_reference_h100() { reference h100; }
 
 # cheap and important first: the GTX 480 calibration and its 1x/16x sweeps,
-# the V100's, then 100x (the costliest), the GTX 280, the reference sweeps
+# the V100's, then 100x (the costliest), the GTX 280, the reference sweeps;
+# the A100's and H100's (108 and 132 SMs: the costliest per step) after them
 ALL="cal_gtx480 sizes_gtx480_small cal_v100 sizes_v100_small sizes_gtx480 sizes_v100 \
-cal_gtx280 reference_gtx480 reference_v100 reference_gtx280 group_gtx480 group_v100 \
+cal_gtx280 reference_gtx480 reference_v100 reference_gtx280 \
+cal_a100 reference_a100 cal_h100 reference_h100 sizes_a100_small sizes_h100_small \
+sizes_a100 sizes_h100 group_gtx480 group_v100 \
 group_cal_gtx480 group_cal_v100 group_heldout_gtx480 group_heldout_v100 \
 sleep_gtx480 sleep_v100 sleep_spread_gtx480 sleep_spread_v100 sleep_usersize_gtx480 \
 sleep_circuit_gtx480 sleep_circuit_v100 sleep_heldout_gtx480 sleep_heldout_v100 \
 sleep_heldout_seed_gtx480 sleep_heldout_seed_v100"
 
 all_outputs() {
-    for g in gtx480 v100 gtx280; do
+    for g in gtx480 v100 gtx280 a100 h100; do
         echo "$CAL/$g.ini $CAL/$g-samples.csv $VAL/$g.csv $VAL/$g-curve.csv $VAL/$g-sweep.csv"
     done
-    for g in gtx480 v100; do for grp in main unseen others; do
+    for g in gtx480 v100 a100 h100; do for grp in main unseen others; do
         echo "$VAL/$g-sizes-$grp.csv $VAL/$g-sizes-$grp-points.csv $VAL/$g-sizes-$grp-sweep.csv"
     done; done
     for g in gtx480 v100; do
@@ -371,7 +410,7 @@ all_outputs() {
 
 case ${1:-} in
 --fingerprint)
-    [ -n "${2:-}" ] || { echo "regenerate-data.sh: --fingerprint GPU [gz] (gtx480, v100, gtx280)" >&2; exit 2; }
+    [ -n "${2:-}" ] || { echo "regenerate-data.sh: --fingerprint GPU [gz] (gtx480, v100, gtx280, a100, h100)" >&2; exit 2; }
     fingerprint "$2" "${3:-}"
     exit 0 ;;
 --list)
@@ -379,7 +418,7 @@ case ${1:-} in
     echo "measured wall times: data/PROVENANCE.csv (seconds column)"
     exit 0 ;;
 --check)
-    for g in gtx480 v100 gtx280; do
+    for g in gtx480 v100 gtx280 a100 h100; do
         eval "FP_$g=\$(fingerprint $g)"
         eval "GZ_$g=\$(fingerprint $g gz)"
     done
