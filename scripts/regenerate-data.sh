@@ -222,21 +222,17 @@ run_step() { # name, then the files it writes (first: the log it resumes), then 
 }
 
 # One function per step: name, files, command.
-step_cal_gtx480() { run_step cal-gtx480 $CAL/gtx480-samples.csv $CAL/gtx480.ini -- \
-    "$T" calibrate --gpu gtx480 --threads "$THREADS" --samples $CAL/gtx480-samples.csv \
-    --out $CAL/gtx480.ini; }
-step_cal_v100() { run_step cal-v100 $CAL/v100-samples.csv $CAL/v100.ini -- \
-    "$T" calibrate --gpu v100 --threads "$THREADS" --samples $CAL/v100-samples.csv \
-    --out $CAL/v100.ini; }
-step_cal_a100() { run_step cal-a100 $CAL/a100-samples.csv $CAL/a100.ini -- \
-    "$T" calibrate --gpu a100 --threads "$THREADS" --samples $CAL/a100-samples.csv \
-    --out $CAL/a100.ini; }
-step_cal_h100() { run_step cal-h100 $CAL/h100-samples.csv $CAL/h100.ini -- \
-    "$T" calibrate --gpu h100 --threads "$THREADS" --samples $CAL/h100-samples.csv \
-    --out $CAL/h100.ini; }
-step_cal_gtx280() { run_step cal-gtx280 $CAL/gtx280-samples.csv $CAL/gtx280.ini -- \
-    "$T" calibrate --gpu gtx280 --threads "$THREADS" --samples $CAL/gtx280-samples.csv \
-    --out $CAL/gtx280.ini; }
+# the ghost-zone calibration of one GPU (its samples log and the .ini)
+cal_step() {
+    run_step "cal-$1" $CAL/$1-samples.csv $CAL/$1.ini -- \
+        "$T" calibrate --gpu "$1" --threads "$THREADS" --samples $CAL/$1-samples.csv \
+        --out $CAL/$1.ini
+}
+step_cal_gtx480() { cal_step gtx480; }
+step_cal_v100() { cal_step v100; }
+step_cal_a100() { cal_step a100; }
+step_cal_h100() { cal_step h100; }
+step_cal_gtx280() { cal_step gtx280; }
 # size sweeps: GPU, group name, sizes, workloads
 sizes() {
     g=$1 grp=$2 sz=$3

@@ -42,12 +42,14 @@
  * port's state alone changes, so that SMs may run in parallel threads. */
 #define L1_INC(m, p, f) ((void)(m), (p)->stats.f++)
 
-/* The load PC's counter f (pc_stats.c), when the contention counters keep them. */
-#define PC_INC(p, pc, f)                                \
-    do {                                                \
-        sim_pc_stats *pc_e_ = sim_pc_stats_of(p, pc);   \
-        if (pc_e_)                                      \
-            pc_e_->f++;                                 \
+/* The load PC's counter f (pc_stats.c), when the contention counters keep
+ * them (the port's per-frame origins): tested here so that the default path
+ * makes no call per access. */
+#define PC_INC(p, pc, f)                                            \
+    do {                                                            \
+        sim_pc_stats *pc_e_ = (p)->origin ? sim_pc_stats_of(p, pc) : NULL; \
+        if (pc_e_)                                                  \
+            pc_e_->f++;                                             \
     } while (0)
 
 int sim_l1_init(sim_memsys *m, sim_sm_port *p)
@@ -207,7 +209,7 @@ static void evicted(sim_memsys *m, sim_sm_port *p, const sim_line *old)
     if (!old->reuse)
         L1_INC(m, p, evicted_unused);
     p->stats.evicted_reuse += old->reuse;
-    sim_pc_stats *e = sim_pc_stats_of_line(p, old);
+    sim_pc_stats *e = p->origin ? sim_pc_stats_of_line(p, old) : NULL;
     if (e) {
         e->evictions++;
         e->evicted_unused += !old->reuse;
