@@ -43,7 +43,8 @@ static void usage(FILE *out)
 "                      waves, persistent_fence, fence_overlap, fence_staging,\n"
 "                      row_penalty, fence_iter, mem_latency, row_lines,\n"
 "                      barrier_max, partial_round, loop_reread,\n"
-"                      loop_once, round_latency, round_compute; 'at-size'\n"
+"                      loop_once, round_latency, round_compute,\n"
+"                      round_staging; 'at-size'\n"
 "                      (the default) is occupancy,fence_overlap,\n"
 "                      fence_staging,row_penalty,fence_iter,persistent_fence,\n"
 "                      barrier_max,partial_round,loop_reread,round_latency;\n"
@@ -100,6 +101,7 @@ static int parse_structure(const char *list, unsigned *bits)
         {"loop_once", TRAPEZE_GHOSTZONE_STRUCT_LOOP_ONCE},
         {"round_latency", TRAPEZE_GHOSTZONE_STRUCT_ROUND_LATENCY},
         {"round_compute", TRAPEZE_GHOSTZONE_STRUCT_ROUND_COMPUTE},
+        {"round_staging", TRAPEZE_GHOSTZONE_STRUCT_ROUND_STAGING},
         {"at-size", TRAPEZE_GHOSTZONE_STRUCT_AT_SIZE},
         {"meng", 0}};
     char buf[256];

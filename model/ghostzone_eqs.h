@@ -39,6 +39,7 @@
 #define memory_terms GZ_EQ(memory_terms)
 #define fence_barrier GZ_EQ(fence_barrier)
 #define turnaround GZ_EQ(turnaround)
+#define staging_wait GZ_EQ(staging_wait)
 #define compute_terms GZ_EQ(compute_terms)
 #define overlap_factor GZ_EQ(overlap_factor)
 #define compute_tiles GZ_EQ(compute_tiles)
@@ -229,6 +230,27 @@ static gz_dual fence_barrier(const trapeze_ghostzone_model *m, const gz_vars *v,
     return dual_mul(param(v, TRAPEZE_GHOSTZONE_MU), cost);
 }
 
+/* With round_staging, what a fence stage waits beside its barrier: the
+ * busiest SM's rounds, ceil(n / k) at a whole h, each one unloaded latency
+ * L (the chase micro-benchmark's, held as turnaround_cycles). The
+ * persistent blocks leave the barrier, and a round's last commit, together
+ * and all stage their next tiles at once, so the SM has nothing to issue
+ * while those loads are out; the relaunch kernel's blocks start as others
+ * retire, and its once-a-stage share is relaunch_cycles'. PathFinder's
+ * simulated fence stage is a + b h with a = 2,206 / 5,182 cycles (GTX 480 /
+ * V100) where the barrier and staging terms give 1,368 / 3,086. Between
+ * whole heights the rounds are the passes, at least one. No constant. */
+static gz_dual staging_wait(const trapeze_ghostzone_model *m, const gz_vars *v, const gz_terms *t)
+{
+    gz_dual k = resident_per_sm(m, v);
+    gz_dual rounds = t->passes;
+    if (at_whole_tiles(m, v))
+        rounds = dual_const(ceil(ceil(t->trapezoids.v / m->gpu.n_sm - 1e-9) / k.v - 1e-9));
+    else if (rounds.v < 1)
+        rounds = dual_const(1.0);
+    return dual_scale(rounds, m->params.turnaround_cycles);
+}
+
 /* A relaunched block retires only when its stores are acknowledged, and
  * its successor waits on its first loads: one unloaded round trip a tile
  * (the chase micro-benchmark's latency). The SM's other k - 1 resident
@@ -286,6 +308,8 @@ static void compute_terms(const trapeze_ghostzone_model *m, const gz_vars *v, tr
     t->stage[TRAPEZE_GHOSTZONE_GLBSYNC] = sync == TRAPEZE_SYNC_FENCE
         ? fence_barrier(m, v, t->participants)
         : param(v, TRAPEZE_GHOSTZONE_RELAUNCH);                                                               /* 5.17 */
+    if (sync == TRAPEZE_SYNC_FENCE && m->params.round_staging && m->params.turnaround_cycles > 0)
+        t->stage[TRAPEZE_GHOSTZONE_GLBSYNC] = dual_add(t->stage[TRAPEZE_GHOSTZONE_GLBSYNC], staging_wait(m, v, t));
 }
 
 /* The overlap extension: memory and compute of a stage combined as
@@ -421,6 +445,7 @@ static void gz_equations(const trapeze_ghostzone_model *m, const double *params,
 #undef memory_terms
 #undef fence_barrier
 #undef turnaround
+#undef staging_wait
 #undef compute_terms
 #undef overlap_factor
 #undef compute_tiles

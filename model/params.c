@@ -144,7 +144,8 @@ static trapeze_status on_correlation(trapeze_ghostzone_params *p, const trapeze_
 static const char *const flag_names[] = {"whole_tiles", "occupancy", "waves", "persistent_fence",
                                          "fence_overlap", "fence_staging", "row_penalty", "fence_iter",
                                          "mem_latency", "row_lines", "barrier_max", "partial_round", "loop_reread",
-                                         "loop_once", "round_latency", "round_compute"};
+                                         "loop_once", "round_latency", "round_compute",
+                                         "round_staging"};
 #define N_FLAGS (int)(sizeof flag_names / sizeof flag_names[0])
 
 static int *flag_slot(trapeze_ghostzone_params *p, int i)
@@ -153,7 +154,8 @@ static int *flag_slot(trapeze_ghostzone_params *p, int i)
                            &p->fence_overlap, &p->fence_staging, &p->row_penalty,
                            &p->fence_iter, &p->mem_latency, &p->row_lines,
                            &p->barrier_max, &p->partial_round, &p->loop_reread,
-                           &p->loop_once, &p->round_latency, &p->round_compute};
+                           &p->loop_once, &p->round_latency, &p->round_compute,
+                           &p->round_staging};
     return slots[i];
 }
 

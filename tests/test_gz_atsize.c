@@ -752,6 +752,55 @@ static void test_round_compute(void)
     trapeze_ghostzone_destroy(hs);
 }
 
+/* round_staging, L = 300: PathFinder 22,860 on the GTX 480 (6 resident).
+ * h = 18: ceil(22860 / 220) = 104 tiles, 7 on the busiest SM, 2 rounds: the
+ * fence CPL rises by exactly 2 L / 18 (the wait is beside the barrier, not
+ * in the overlap); h = 1: 90 tiles, 6 a SM, 1 round, + L. Relaunch keeps its
+ * bits, and so does fence with L = 0. Between heights (h = 18.5) the rounds
+ * are the passes, T / (k M): + passes L / h, d/dh against central
+ * differences. HotSpot 148^2, h = 1 (81 tiles, 6 a SM, 3 resident): 2
+ * rounds, + 2 L, though its loop loads nothing: the staging is every
+ * tile's. */
+static void test_round_staging(void)
+{
+    trapeze_ghostzone_params p = at_size();
+    p.turnaround_cycles = 300;
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "pathfinder", 22860, 1, &p);
+    trapeze_ghostzone_eval off[3] = {eval(m, TRAPEZE_SYNC_FENCE, 18), eval(m, TRAPEZE_SYNC_FENCE, 1),
+                                     eval(m, TRAPEZE_SYNC_FENCE, 18.5)};
+    double relaunch = eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl;
+    CHECK_NEAR(off[0].trapezoids, 104, 0);
+    CHECK_NEAR(off[1].trapezoids, 90, 0);
+    p.round_staging = 1;
+    trapeze_ghostzone_set_params(m, &p);
+    trapeze_ghostzone_eval on[3] = {eval(m, TRAPEZE_SYNC_FENCE, 18), eval(m, TRAPEZE_SYNC_FENCE, 1),
+                                    eval(m, TRAPEZE_SYNC_FENCE, 18.5)};
+    CHECK_NEAR(on[0].cpl - off[0].cpl, 2 * 300.0 / 18, 1e-9 * off[0].cpl);
+    CHECK_NEAR(on[0].per_loop[TRAPEZE_GHOSTZONE_GLBSYNC] - off[0].per_loop[TRAPEZE_GHOSTZONE_GLBSYNC],
+               2 * 300.0 / 18, 1e-9 * off[0].cpl);
+    CHECK_NEAR(on[1].cpl - off[1].cpl, 300.0, 1e-9 * off[1].cpl);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl == relaunch);
+    double passes = (22860.0 / (256 - 2 * 18.5)) / (6 * 15);
+    CHECK_NEAR(on[2].passes, passes, 1e-12);
+    CHECK_NEAR(on[2].cpl - off[2].cpl, passes * 300 / 18.5, 1e-9 * off[2].cpl);
+    double step = 1e-5, c[2];
+    for (int i = 0; i < 2; i++)
+        c[i] = eval(m, TRAPEZE_SYNC_FENCE, 18.5 + (i ? step : -step)).cpl;
+    CHECK_NEAR(on[2].dcpl_dh, (c[1] - c[0]) / (2 * step), 1e-5 * fabs(on[2].dcpl_dh));
+    p.turnaround_cycles = 0;
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 18).cpl == off[0].cpl);
+    trapeze_ghostzone_destroy(m);
+    trapeze_ghostzone_params h = at_size();
+    h.turnaround_cycles = 300;
+    trapeze_ghostzone_model *hs = model("data/gpus/gtx480.config", "hotspot", 148, 148, &h);
+    double before = eval(hs, TRAPEZE_SYNC_FENCE, 1).cpl;
+    h.round_staging = 1;
+    trapeze_ghostzone_set_params(hs, &h);
+    CHECK_NEAR(eval(hs, TRAPEZE_SYNC_FENCE, 1).cpl - before, 600, 1e-9 * before);
+    trapeze_ghostzone_destroy(hs);
+}
+
 static void test_file_roundtrip(void)
 {
     trapeze_ghostzone_params p = at_size(), q;
@@ -783,14 +832,16 @@ static void test_file_roundtrip(void)
     CHECK(strstr(text, "loop_once") == NULL && q.loop_once == 0);
     CHECK(strstr(text, "round_latency") == NULL && q.round_latency == 0);
     CHECK(strstr(text, "round_compute") == NULL && q.round_compute == 0);
+    CHECK(strstr(text, "round_staging") == NULL && q.round_staging == 0);
     p.row_penalty = p.fence_iter = p.barrier_max = p.partial_round = p.loop_reread = p.loop_once = 1;
-    p.round_latency = p.round_compute = 1;
+    p.round_latency = p.round_compute = p.round_staging = 1;
     p.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] = 0.375;
     p.turnaround_cycles = 297.1015625;
     CHECK_OK(trapeze_ghostzone_params_save(path, &p, &err));
     CHECK_OK(trapeze_ghostzone_params_load(path, &q, &err));
     CHECK(q.row_penalty == 1 && q.fence_iter == 1 && q.barrier_max == 1 && q.partial_round == 1 &&
-          q.loop_reread == 1 && q.loop_once == 1 && q.round_latency == 1 && q.round_compute == 1);
+          q.loop_reread == 1 && q.loop_once == 1 && q.round_latency == 1 && q.round_compute == 1 &&
+          q.round_staging == 1);
     CHECK(q.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] == 0.375 && q.turnaround_cycles == 297.1015625);
     CHECK(q.value[TRAPEZE_GHOSTZONE_TILE_CYCLES] == 81.5);
     CHECK(q.corr[TRAPEZE_GHOSTZONE_TILE_CYCLES][TRAPEZE_GHOSTZONE_CPI] == -0.625);
@@ -871,6 +922,7 @@ int main(void)
     test_loop_once();
     test_round_latency();
     test_round_compute();
+    test_round_staging();
     test_turnaround();
     test_verify_order();
     test_verify_search();

@@ -127,6 +127,11 @@ typedef struct trapeze_ghostzone_params {
                                             is k + 1 + elem_per_op turnaround_cycles / (IterComp
                                             per tile-iteration): the partial round's iteration
                                             computes one tile-iteration after its loads' latency */
+    int round_staging;                   /* "round_staging = 1": at a whole h, a fence stage also
+                                            waits turnaround_cycles for each of the busiest SM's
+                                            rounds, ceil(n / k): the persistent blocks stage their
+                                            next tiles together, after the barrier or their last
+                                            tile's commit, with nothing left to issue meanwhile */
     int mem_latency;                     /* "mem_latency = 1": a memory term (5.7) is the larger of
                                             its latency, passes x UncontendedLat (a round of
                                             resident blocks waits on its loads), and its

@@ -82,6 +82,7 @@ typedef struct trapeze_ghostzone_calib_options {
 #define TRAPEZE_GHOSTZONE_STRUCT_LOOP_ONCE 4096u
 #define TRAPEZE_GHOSTZONE_STRUCT_ROUND_LATENCY 8192u
 #define TRAPEZE_GHOSTZONE_STRUCT_ROUND_COMPUTE 16384u
+#define TRAPEZE_GHOSTZONE_STRUCT_ROUND_STAGING 32768u
 /* The default: the switches that lowered the error outside the calibration's
  * range (docs/calibration.md, "What each change removed"; persistent_fence
  * with barrier_max, "The fence barrier measured where the persistent kernel
