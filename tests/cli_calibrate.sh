@@ -135,5 +135,14 @@ grep -qx 'loop_reread = 1' "$D/480.ini" && grep -qx 'partial_round = 1' "$D/480.
 chase=$(awk -F, '$2 == "micro" && $3 == "chase" { print $13 }' "$D/s480.csv")
 [ -n "$chase" ] && awk -F' = ' -v c="$chase" '$1 == "turnaround_cycles" { ok = $2 == c + 0 } END { exit !ok }' "$D/480.ini" \
     || fail "turnaround: chase $chase, $(grep turnaround "$D/480.ini")"
+# round_staging's wait and the halo re-reads both price a fence stage's staging: rho is
+# held at 1 with it (the shipped V100 fit puts it at 0 without it)
+grep -q '^halo_reread = 3' data/calibrations/v100.ini || fail "the shipped V100 rho is no longer ~0"
+cp data/calibrations/v100-samples.csv "$D/s100.csv"
+"$T" calibrate --gpu v100 --samples "$D/s100.csv" --structure at-size,loop_once,round_staging \
+    --out "$D/100.ini" >"$D/out" 2>"$D/err" || fail "v100 round_staging refit: $(cat "$D/err")"
+grep -qx 'round_staging = 1' "$D/100.ini" && grep -qx 'halo_reread = 1' "$D/100.ini" \
+    && grep -Eq '^halo_reread +1 +0$' "$D/out" \
+    || fail "round_staging: rho not held: $(grep -e halo -e staging "$D/100.ini" "$D/out")"
 
 finish cli_calibrate
