@@ -15,8 +15,11 @@
 
 static void usage(FILE *f)
 {
+    trapeze_cache_model m;
+    trapeze_cache_model_init(&m);
     fprintf(f,
-            "usage: trapeze cache --gpu FILE KERNEL [name=value ...] [--window N] [--verify]\n"
+            "usage: trapeze cache --gpu FILE KERNEL [name=value ...] [--window N]\n"
+            "                     [--window-share F [--window-cap N]] [--verify]\n"
             "                     [--json FILE] [--quiet]\n"
             "\n"
             "Chooses which global loads the L1D caches for a built-in kernel: none (the\n"
@@ -36,9 +39,16 @@ static void usage(FILE *f)
             "  --window N          warp instructions per launch in a sample, each launch\n"
             "                      alone on a fresh GPU (default 40000); a launch of fewer\n"
             "                      than 2N runs to its end\n"
+            "  --window-share F    size each launch's window as the share F (0 < F < 0.5) of\n"
+            "                      its warp instructions (counted from its program), at\n"
+            "                      least --window and at most --window-cap (default\n"
+            "                      %d), and predict each launch's whole run from the\n"
+            "                      window's second half (its start counted once); prints\n"
+            "                      the samples' share of the run\n"
             "  --verify            also simulate each policy's whole run: its speed-up and\n"
             "                      how far the choice is behind the fastest\n" CLI_JSON_HELP
-            "  --quiet             no table on stdout\n");
+            "  --quiet             no table on stdout\n",
+            (int)m.window_cap);
 }
 
 typedef struct verified {
@@ -87,7 +97,14 @@ static void print_pcs(const trapeze_cache_decision *d)
                b->pc_evictions[i], b->pc_shared[i] ? "; shared by blocks on one SM" : "");
 }
 
-static void print_text(const trapeze_cache_decision *d, const verified *v, const char *kernel)
+/* The samples' cost: each candidate's share of the run's warp instructions. */
+static double sample_share(const trapeze_cache_counts *c)
+{
+    return c->run_warp_insts > 0 ? c->warp_insts / c->run_warp_insts : 0.0;
+}
+
+static void print_text(const trapeze_cache_decision *d, const verified *v, const char *kernel,
+                       const trapeze_cache_model *m)
 {
     const trapeze_cache_counts *b = &d->sample[TRAPEZE_CACHE_NONE];
     double cls = b->miss_iw + b->miss_xw + b->miss_xb;
@@ -96,6 +113,10 @@ static void print_text(const trapeze_cache_decision *d, const verified *v, const
            kernel, b->cycles, b->warp_insts, 100.0 * d->resource_stall,
            cls > 0 ? 100.0 * b->miss_iw / cls : 0.0, cls > 0 ? 100.0 * b->miss_xw / cls : 0.0,
            cls > 0 ? 100.0 * b->miss_xb / cls : 0.0);
+    if (m->window_share > 0)
+        printf("windows %.0f%% of each launch (at least --window, at most %llu): the baseline's "
+               "sample %.1f%% of the run's %.0f warp instructions\n",
+               100.0 * m->window_share, m->window_cap, 100.0 * sample_share(b), b->run_warp_insts);
     if (!d->contended)
         printf("no contention to remove: of the other policies only memsched is sampled\n");
     print_pcs(d);
@@ -120,11 +141,17 @@ static void print_text(const trapeze_cache_decision *d, const verified *v, const
 }
 
 static void print_json(trapeze_json_out *j, const trapeze_cache_decision *d, const verified *v,
-                       const char *gpu, const char *kernel, unsigned long long window)
+                       const char *gpu, const char *kernel, unsigned long long window,
+                       const trapeze_cache_model *m)
 {
     trapeze_json_text(j, "gpu", gpu);
     trapeze_json_text(j, "kernel", kernel);
     trapeze_json_integer(j, "window_warp_insts", (long long)window);
+    if (m->window_share > 0) {   /* absent without --window-share: the output as before */
+        trapeze_json_number(j, "window_share", m->window_share);
+        trapeze_json_integer(j, "window_cap", (long long)m->window_cap);
+        trapeze_json_number(j, "run_warp_insts", d->sample[TRAPEZE_CACHE_NONE].run_warp_insts);
+    }
     trapeze_json_bool(j, "contended", d->contended);
     trapeze_json_number(j, "resource_stall", d->resource_stall);
     const trapeze_cache_counts *b = &d->sample[TRAPEZE_CACHE_NONE];
@@ -160,6 +187,12 @@ static void print_json(trapeze_json_out *j, const trapeze_cache_decision *d, con
             trapeze_json_number(j, "sample_cycles", c->cycles);
             trapeze_json_number(j, "sample_slowest_cycles", c->slowest_cycles);
             trapeze_json_number(j, "sample_warp_insts", c->warp_insts);
+            if (m->window_share > 0) {
+                trapeze_json_number(j, "sample_share", sample_share(c));
+                trapeze_json_number(j, "sample_mid_cycles", c->mid_cycles);
+                trapeze_json_number(j, "sample_mid_warp_insts", c->mid_warp_insts);
+                trapeze_json_number(j, "predicted_cycles", c->run_cycles);
+            }
         } else {
             trapeze_json_text(j, "sample_cycles", NULL);
             trapeze_json_text(j, "sample_slowest_cycles", NULL);
@@ -188,14 +221,16 @@ static void print_json(trapeze_json_out *j, const trapeze_cache_decision *d, con
 
 int cli_cache(int argc, char **argv)
 {
-    const char *gpu = NULL, *window_text = NULL, *json_path = NULL;
+    const char *gpu = NULL, *window_text = NULL, *json_path = NULL, *share_text = NULL;
+    const char *cap_text = NULL;
     int quiet = 0, do_verify = 0, rc = 2, n_ops = 0;
     const char **operands = calloc((size_t)argc + 1, sizeof *operands);
     if (!operands)
         return 2;
     const cli_field fields[] = {{"--gpu", &gpu, NULL},       {"--window", &window_text, NULL},
                                 {"--verify", NULL, &do_verify}, {"--quiet", NULL, &quiet},
-                                {"--json", &json_path, NULL}, {NULL, NULL, NULL}};
+                                {"--json", &json_path, NULL}, {"--window-share", &share_text, NULL},
+                                {"--window-cap", &cap_text, NULL},   {NULL, NULL, NULL}};
     rc = cli_parse_options("cache", argc, argv, 1, fields, operands, argc, &n_ops, usage);
     if (rc >= 0)
         goto out;
@@ -206,6 +241,27 @@ int cli_cache(int argc, char **argv)
                              window_text);
         goto out;
     }
+    trapeze_cache_model m;
+    trapeze_cache_model_init(&m);
+    long cap = (long)m.window_cap;
+    if (share_text && (!trapeze_parse_double(share_text, &m.window_share) ||
+                       !(m.window_share > 0) || !(m.window_share < 0.5))) {
+        /* at half or more every launch would leave less than one more
+         * window and run to its end (trapeze_cache_launch_window) */
+        rc = cli_usage_error("cache", "--window-share %s: expected a share above 0 and below 0.5",
+                             share_text);
+        goto out;
+    }
+    if (cap_text && (!share_text || !trapeze_parse_long(cap_text, &cap) || cap < window)) {
+        rc = cli_usage_error("cache", share_text ? "--window-cap %s: expected warp instructions "
+                                                   "at least --window's"
+                                                 : "--window-cap %s: only with --window-share",
+                             cap_text);
+        goto out;
+    }
+    m.window_cap = (unsigned long long)cap;
+    if (!share_text)
+        m.window_share = 0;
     if (n_ops < 1 || !gpu) {
         rc = cli_usage_error("cache", "%s", !gpu ? "--gpu FILE is required" : "no KERNEL given");
         goto out;
@@ -218,8 +274,6 @@ int cli_cache(int argc, char **argv)
     int n_params = n_ops - 1;
     trapeze_error err = {0};
     cli_json json = {0};
-    trapeze_cache_model m;
-    trapeze_cache_model_init(&m);
     trapeze_cache_decision d;
     verified v = {0};
     rc = 1;
@@ -233,8 +287,8 @@ int cli_cache(int argc, char **argv)
         goto out;
     }
     if (!quiet)
-        print_text(&d, &v, kernel);
-    print_json(json.j, &d, &v, gpu, kernel, (unsigned long long)window);
+        print_text(&d, &v, kernel, &m);
+    print_json(json.j, &d, &v, gpu, kernel, (unsigned long long)window, &m);
     rc = 0;
     if (cli_json_commit(&json, &err)) {
         fprintf(stderr, "trapeze cache: %s\n", err.message);

@@ -52,10 +52,35 @@ unsigned long long trapeze_cache_launch_window(double launch_insts, unsigned lon
     return window && launch_insts > 0 && launch_insts < 2.0 * (double)window ? 0 : window;
 }
 
+unsigned long long trapeze_cache_window_for(const trapeze_cache_model *m, double launch_insts,
+                                            unsigned long long window)
+{
+    if (!m || !(m->window_share > 0) || !window || !(launch_insts > 0))
+        return trapeze_cache_launch_window(launch_insts, window);
+    double w = m->window_share * launch_insts;
+    if (m->window_cap > window && w > (double)m->window_cap)
+        w = (double)m->window_cap;
+    unsigned long long sized = w > (double)window ? (unsigned long long)w : window;
+    return trapeze_cache_launch_window(launch_insts, sized);
+}
+
+double trapeze_cache_extrapolate(double mid_cycles, double mid_insts, double cycles,
+                                 double insts, double launch_insts)
+{
+    /* a policy's start (cold lines, queues filling, LASC's tables
+     * learning) can cost it more than the rest of its run at the same
+     * rate would: counted once, the rest goes at the later rate */
+    if (!(launch_insts > insts) || !(insts > mid_insts) || !(cycles > mid_cycles))
+        return cycles;
+    return cycles + (launch_insts - insts) * (cycles - mid_cycles) / (insts - mid_insts);
+}
+
 void trapeze_cache_model_init(trapeze_cache_model *m)
 {
     m->min_resource_stall = 0.05;
     m->margin = 0.02;
+    m->window_share = 0;        /* the fixed window unless asked (trapeze cache --window-share) */
+    m->window_cap = 400000;
 }
 
 static double resource_stall(const trapeze_cache_counts *c)
@@ -117,6 +142,7 @@ trapeze_status trapeze_cache_decide(const trapeze_cache_model *m, trapeze_cache_
     d->contended = trapeze_cache_contended(m, base);
     d->n_bypass_pcs = trapeze_cache_bypass_pcs(base, d->bypass_pcs);
     double cpi0 = base->slowest_cycles / base->warp_insts;
+    int sized = m->window_share > 0 && base->run_cycles > 0;
     for (int p = 0; p < TRAPEZE_CACHE_POLICIES; p++) {
         d->predicted_speedup[p] = 1.0;
         if (p == TRAPEZE_CACHE_NONE || !trapeze_cache_sampled(m, base, (trapeze_cache_policy)p))
@@ -124,7 +150,13 @@ trapeze_status trapeze_cache_decide(const trapeze_cache_model *m, trapeze_cache_
         const trapeze_cache_counts *c = &d->sample[p];
         if ((s = usable(c, (trapeze_cache_policy)p, err)))
             return s;
-        d->predicted_speedup[p] = cpi0 / (c->slowest_cycles / c->warp_insts);
+        if (sized && !(c->run_cycles > 0))
+            return trapeze_fail(err, TRAPEZE_EINVAL,
+                                "cache decision: the sample of policy %s has no predicted run",
+                                trapeze_cache_policy_name((trapeze_cache_policy)p));
+        /* every policy runs the same instructions: the runs' cycles compare */
+        d->predicted_speedup[p] = sized ? base->run_cycles / c->run_cycles
+                                        : cpi0 / (c->slowest_cycles / c->warp_insts);
     }
     /* in order, a policy replaces the choice only when faster by the margin */
     d->choice = TRAPEZE_CACHE_NONE;

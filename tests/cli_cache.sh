@@ -31,6 +31,21 @@ done
 awk -v n="$(get "$D/w20000.json" 'd["policies"][0]["sample_warp_insts"]')" \
     'BEGIN { exit !(n >= 20000 && n < 20100) }' || fail "--window 20000: not windowed"
 
+# Sized windows: a quarter of matmul n=64's 41,728 warp instructions is
+# 10,432, above --window 5,000 and leaving more than one more window: its
+# sample stops at its first cycle at or past 10,432, a quarter of the run
+"$T" cache --gpu choo-baseline matmul n=64 --window 5000 --window-share 0.25 \
+    --json "$D/sh.json" >"$D/sh.txt" 2>"$D/err" || fail "--window-share: $(cat "$D/err")"
+awk -v n="$(get "$D/sh.json" 'd["policies"][0]["sample_warp_insts"]')" \
+    'BEGIN { exit !(n >= 10432 && n < 10532) }' || fail "--window-share 0.25: not a quarter"
+[ "$(get "$D/sh.json" 'd["run_warp_insts"], round(d["policies"][0]["sample_share"], 2)')" = \
+    "(41728, 0.25)" ] || fail "--window-share: $(get "$D/sh.json" 'd["run_warp_insts"]')"
+grep -q "the baseline's sample 25.0% of the run's 41728 warp instructions" "$D/sh.txt" \
+    || fail "--window-share text: $(cat "$D/sh.txt")"
+# without it, no field of the sized samples
+[ "$(get "$D/mm.json" '"window_share" in d or "sample_share" in d["policies"][0]')" = False ] \
+    || fail "fields of --window-share without it"
+
 # A decision that could be wrong: atax n=256 (column-strided, its L1D
 # refusing lines in 65% of the windows' SM cycles), checked against every
 # policy's whole run: the choice within 5% of the fastest (memsched+loc,
@@ -62,6 +77,12 @@ expect_failure "window" "--window 0: expected warp instructions >= 1" "" \
     "$T" cache --gpu choo-baseline atax --window 0
 "$T" cache --gpu choo-baseline atax --window x >/dev/null 2>&1
 [ $? = 2 ] || fail "--window x: exit 2"
+expect_failure "share" "--window-share 0.5: expected a share above 0 and below 0.5" "" \
+    "$T" cache --gpu choo-baseline atax --window-share 0.5
+expect_failure "cap" "--window-cap 1000: only with --window-share" "" \
+    "$T" cache --gpu choo-baseline atax --window-cap 1000
+expect_failure "cap" "--window-cap 1000: expected warp instructions at least --window's" "" \
+    "$T" cache --gpu choo-baseline atax --window-share 0.2 --window-cap 1000
 expect_failure "no gpu" "--gpu FILE is required" "" "$T" cache atax
 expect_failure "kernel" "no built-in kernel 'atx'" "$D/k.json" "$T" cache --gpu choo-baseline atx \
     --json "$D/k.json"

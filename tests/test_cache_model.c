@@ -192,6 +192,84 @@ static void test_launch_window(void)
     CHECK(trapeze_cache_launch_window(41040, 0) == 0);
 }
 
+/* Windows sized at a quarter of each launch, at least 40,000 and at most
+ * 400,000: syrk n=128's launch of 397,312 warp instructions gets 99,328
+ * (a quarter; 198,656 would be left, more than one window); one of 100,000
+ * a quarter of 25,000, raised to 40,000; one of 79,999 a window of 40,000
+ * that would leave less than one more: to its end (0); one of 2,000,000
+ * 500,000, capped at 400,000. Share 0 is the fixed window; a whole run
+ * stays whole; a cap below the window does not lower it. */
+static void test_window_for(void)
+{
+    trapeze_cache_model m;
+    trapeze_cache_model_init(&m);
+    CHECK(m.window_share == 0 && m.window_cap == 400000);
+    CHECK(trapeze_cache_window_for(&m, 397312, 40000) == 40000);
+    CHECK(trapeze_cache_window_for(&m, 79999, 40000) == 0);
+    m.window_share = 0.25;
+    CHECK(trapeze_cache_window_for(&m, 397312, 40000) == 99328);
+    CHECK(trapeze_cache_window_for(&m, 100000, 40000) == 40000);
+    CHECK(trapeze_cache_window_for(&m, 79999, 40000) == 0);
+    CHECK(trapeze_cache_window_for(&m, 2000000, 40000) == 400000);
+    CHECK(trapeze_cache_window_for(&m, 397312, 0) == 0);
+    CHECK(trapeze_cache_window_for(NULL, 100000, 40000) == 40000);
+    m.window_cap = 30000;
+    CHECK(trapeze_cache_window_for(&m, 2000000, 40000) == 500000);
+}
+
+/* A window of 80,000 warp instructions in 80,000 cycles, its first half
+ * (40,000) in 50,000: the second half went at 0.75 cycles an instruction,
+ * so a launch of 400,000 is predicted 80,000 + 320,000 x 0.75 = 320,000
+ * cycles, where the window's own rate (1 a cycle) would say 400,000 and the
+ * first half's (1.25) 500,000. A window that reached the launch's end, or
+ * an empty second half, predicts its own cycles. */
+static void test_extrapolate(void)
+{
+    CHECK_NEAR(trapeze_cache_extrapolate(50000, 40000, 80000, 80000, 400000), 320000, 1e-6);
+    CHECK_NEAR(trapeze_cache_extrapolate(50000, 40000, 80000, 80000, 80000), 80000, 1e-9);
+    CHECK_NEAR(trapeze_cache_extrapolate(50000, 80000, 80000, 80000, 400000), 80000, 1e-9);
+}
+
+/* Sized: the runs predicted (run_cycles) compare, whatever the windows'
+ * own cycles say: pcs's window is slower than the baseline's (CPI 12
+ * against 10: 0.83x from the window) but its run is predicted 500 cycles
+ * against 1000, 2x, chosen; loc 800 (1.25x). */
+static void test_sized_pick(void)
+{
+    trapeze_cache_model m;
+    trapeze_cache_model_init(&m);
+    m.window_share = 0.25;
+    trapeze_cache_decision d;
+    memset(&d, 0, sizeof d);
+    d.sample[TRAPEZE_CACHE_NONE] = counts(1000, 100);
+    d.sample[TRAPEZE_CACHE_NONE].refused_resource = 500;
+    for (int p = 0; p < TRAPEZE_CACHE_POLICIES; p++) {
+        if (p)
+            d.sample[p] = counts(1000, 100);
+        d.sample[p].run_cycles = 1000;
+    }
+    d.sample[TRAPEZE_CACHE_NONE].n_pcs = 1;
+    d.sample[TRAPEZE_CACHE_NONE].pc[0] = 0x40;
+    d.sample[TRAPEZE_CACHE_NONE].pc_evictions[0] = 10;
+    d.sample[TRAPEZE_CACHE_NONE].pc_evicted_unused[0] = 9;
+    d.sample[TRAPEZE_CACHE_PCS] = counts(1200, 100);
+    d.sample[TRAPEZE_CACHE_PCS].run_cycles = 500;
+    d.sample[TRAPEZE_CACHE_LOC].run_cycles = 800;
+    trapeze_error err;
+    CHECK_OK(trapeze_cache_decide(&m, &d, &err));
+    CHECK_NEAR(d.predicted_speedup[TRAPEZE_CACHE_PCS], 2.0, 1e-12);
+    CHECK_NEAR(d.predicted_speedup[TRAPEZE_CACHE_LOC], 1.25, 1e-12);
+    CHECK(d.choice == TRAPEZE_CACHE_PCS);
+    m.window_share = 0;   /* the fixed window's rule: CPI, pcs 0.83x, loc 1x */
+    CHECK_OK(trapeze_cache_decide(&m, &d, &err));
+    CHECK_NEAR(d.predicted_speedup[TRAPEZE_CACHE_PCS], 10.0 / 12.0, 1e-12);
+    CHECK(d.choice == TRAPEZE_CACHE_NONE);
+    m.window_share = 0.25;
+    d.sample[TRAPEZE_CACHE_LOC].run_cycles = 0;
+    CHECK(trapeze_cache_decide(&m, &d, &err) == TRAPEZE_EINVAL);
+    check_msg(&err, "cache decision: the sample of policy loc has no predicted run");
+}
+
 static void test_errors(void)
 {
     trapeze_cache_model m;
@@ -222,6 +300,9 @@ int main(void)
     test_pick();
     test_slowest_pace();
     test_launch_window();
+    test_window_for();
+    test_extrapolate();
+    test_sized_pick();
     test_errors();
     return check_report("test_cache_model");
 }

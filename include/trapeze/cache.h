@@ -67,6 +67,14 @@ typedef struct trapeze_cache_counts {
     double pc_accesses[TRAPEZE_CACHE_MAX_PCS], pc_misses[TRAPEZE_CACHE_MAX_PCS];
     double pc_evictions[TRAPEZE_CACHE_MAX_PCS], pc_evicted_unused[TRAPEZE_CACHE_MAX_PCS];
     int pc_shared[TRAPEZE_CACHE_MAX_PCS];
+    /* with a sized window (trapeze_cache_model.window_share > 0): each
+     * launch's whole run predicted from its window (trapeze_cache_extrapolate
+     * at the slowest SM's pace; a launch run to its end, its cycles),
+     * summed; the launches' warp instructions counted from their programs
+     * before they run (what the windows are a share of); and the cycles
+     * and warp instructions at the windows' midpoints, summed */
+    double run_cycles, run_warp_insts;
+    double mid_cycles, mid_warp_insts;
 } trapeze_cache_counts;
 
 /* The model's constants, fixed before any kernel was decided (the
@@ -79,6 +87,13 @@ typedef struct trapeze_cache_model {
     /* taken in order, a policy replaces the choice so far only if it is
      * predicted faster than it by more than this share */
     double margin;
+    /* 0: a fixed window (the `window` the samples are given) and the
+     * prediction from its cycles. > 0: each launch's window is this share
+     * of its warp instructions, at least `window` and at most window_cap
+     * (trapeze_cache_window_for), and the prediction is the launch's whole
+     * run extrapolated from the window's second half (run_cycles) */
+    double window_share;
+    unsigned long long window_cap;
 } trapeze_cache_model;
 
 void trapeze_cache_model_init(trapeze_cache_model *m);
@@ -129,6 +144,25 @@ trapeze_status trapeze_cache_decide(const trapeze_cache_model *m, trapeze_cache_
  * or window 0 (a whole run): `window`. */
 unsigned long long trapeze_cache_launch_window(double launch_insts, unsigned long long window);
 
+/* The window a sample runs one launch of launch_insts warp instructions to
+ * under model m: with m->window_share 0, trapeze_cache_launch_window(
+ * launch_insts, window); else the share of launch_insts, raised to `window`
+ * and lowered to m->window_cap (when above `window`), then placed by
+ * trapeze_cache_launch_window (0: to the launch's end). window 0 (a whole
+ * run) stays 0. */
+unsigned long long trapeze_cache_window_for(const trapeze_cache_model *m, double launch_insts,
+                                            unsigned long long window);
+
+/* A launch's whole-run cycles predicted from its window: `cycles` after
+ * `insts` warp instructions, `mid_cycles` after `mid_insts` (the window's
+ * midpoint), of a launch of launch_insts: the window's cycles (its start,
+ * where caches fill and queues form, counted once) plus the rest of the
+ * launch at the second half's cycles per warp instruction. `cycles` when
+ * the window reached the launch's end (insts >= launch_insts) or the
+ * second half is empty. */
+double trapeze_cache_extrapolate(double mid_cycles, double mid_insts, double cycles,
+                                 double insts, double launch_insts);
+
 /* Built-in kernel `kernel` (settings "name=value") on the GPU config `gpu`
  * (a file, folder or comma list, as trapeze_config_load) under policy p
  * with the contention counters on, its launches summed: each launch alone
@@ -140,6 +174,14 @@ trapeze_status trapeze_cache_sample(const char *gpu, const char *kernel, char *c
                                     int n_settings, trapeze_cache_policy p, const unsigned *pcs,
                                     int n_pcs, unsigned long long window,
                                     trapeze_cache_counts *out, trapeze_error *err);
+/* The same with each launch's window placed by trapeze_cache_window_for(m,
+ * ...) (m NULL: as trapeze_cache_sample) and out's run_cycles filled. */
+trapeze_status trapeze_cache_sample_sized(const trapeze_cache_model *m, const char *gpu,
+                                          const char *kernel, char *const *settings,
+                                          int n_settings, trapeze_cache_policy p,
+                                          const unsigned *pcs, int n_pcs,
+                                          unsigned long long window, trapeze_cache_counts *out,
+                                          trapeze_error *err);
 
 /* The whole decision: the baseline's sample, the others' when contended,
  * then trapeze_cache_decide. */

@@ -134,41 +134,101 @@ static trapeze_status policy_config(const char *gpu, trapeze_cache_policy p,
     return s;
 }
 
-/* A windowed launch that trapeze_cache_launch_window runs to its end: g
- * (of the windowed config) replaced by a GPU of the whole-run config. */
-static trapeze_status place_window(const trapeze_config *whole, const sim_kernel *k,
-                                   sim_gpu **g, trapeze_error *err)
+typedef struct policy_run {
+    const trapeze_cache_model *m;   /* NULL or share 0: a fixed window */
+    const char *gpu, *line;
+    trapeze_cache_policy p;
+    unsigned long long window;      /* 0: whole runs */
+} policy_run;
+
+/* The GPU launch k runs on: g of the windowed config, or of the config
+ * whose window trapeze_cache_window_for places for k (the whole-run config
+ * `whole` when that is 0: a sized sample's g is of it already);
+ * *launch_insts: k's warp instructions counted from its program. */
+static trapeze_status place_window(const policy_run *r, const trapeze_config *whole,
+                                   const sim_kernel *k, sim_gpu **g, double *launch_insts,
+                                   trapeze_error *err)
 {
-    unsigned long long w = sim_gpu_config(*g)->window_warp_insts;
-    if (trapeze_cache_launch_window(sim_sleep_count_insts(k), w) == w)
+    int sized = r->m && r->m->window_share > 0;
+    *launch_insts = sim_sleep_count_insts(k);
+    unsigned long long w = trapeze_cache_window_for(sized ? r->m : NULL, *launch_insts, r->window);
+    if (sized ? !w : w == r->window)
         return TRAPEZE_OK;
     sim_gpu_destroy(*g);
     *g = NULL;
-    return sim_gpu_create(whole, NULL, g, err);
+    if (!sized)
+        return sim_gpu_create(whole, NULL, g, err);
+    trapeze_config *cfg = NULL;
+    trapeze_status s = policy_config(r->gpu, r->p, r->line, w, &cfg, err);
+    if (!s)
+        s = sim_gpu_create(cfg, NULL, g, err);
+    trapeze_config_destroy(cfg);
+    return s;
+}
+
+/* Runs k on g, noting the cycles and warp instructions when it passes
+ * half its window (a whole run: at its start). */
+static trapeze_status run_noting_mid(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st,
+                                     double *mid_cycles, double *mid_insts, trapeze_error *err)
+{
+    sim_launch l;
+    trapeze_status s = sim_gpu_launch_begin(g, k, st, &l, err);
+    if (s)
+        return s;
+    sim_launch_run_until_insts(&l, sim_gpu_config(g)->window_warp_insts / 2, err);
+    *mid_cycles = (double)(l.t - l.start);
+    *mid_insts = (double)sim_gpu_launch_warp_insts(&l);
+    while (sim_gpu_launch_step(&l, err))
+        ;
+    return sim_gpu_launch_end(&l, err);
+}
+
+/* The launch's whole run predicted from its window into out (sized
+ * samples): extrapolated, at the slowest SM's pace; a launch run to its
+ * end, its cycles. */
+static void add_run(trapeze_cache_counts *out, const sim_kernel_stats *st, double launch_insts,
+                    double mid_cycles, double mid_insts)
+{
+    double c = (double)st->cycles, run = c;
+    out->run_warp_insts += launch_insts;
+    if (st->windowed) {
+        run = trapeze_cache_extrapolate(mid_cycles, mid_insts, c, (double)st->total.warp_insts,
+                                        launch_insts);
+        if (c > 0)   /* a one-wave launch ends with its slowest SM */
+            run *= trapeze_cache_slowest_cycles(st) / c;
+        out->mid_cycles += mid_cycles;
+        out->mid_warp_insts += mid_insts;
+    }
+    out->run_cycles += run;
 }
 
 /* Runs launch `first` (all from it when `all`) of b's sequence on a new
- * GPU of cfg (of whole where the window placement says), summing into
- * out; *nk: the sequence's launches. */
-static trapeze_status run_launches(const trapeze_config *cfg, const trapeze_config *whole,
-                                   const sim_builtin *b, const long *prm, int first, int all,
-                                   int locality, int *nk, trapeze_cache_counts *out,
-                                   trapeze_error *err)
+ * GPU of cfg (of whole, or of the sized window, where the window placement
+ * says), summing into out; *nk: the sequence's launches. */
+static trapeze_status run_launches(const policy_run *r, const trapeze_config *cfg,
+                                   const trapeze_config *whole, const sim_builtin *b,
+                                   const long *prm, int first, int all, int locality, int *nk,
+                                   trapeze_cache_counts *out, trapeze_error *err)
 {
     sim_gpu *g = NULL;
     sim_kernel **ks = calloc(MAX_LAUNCHES, sizeof *ks);
+    int sized = !all && r->m && r->m->window_share > 0;
+    double launch_insts = 0, mid_cycles = 0, mid_insts = 0;
     *nk = 0;
-    trapeze_status s = ks ? sim_gpu_create(cfg, NULL, &g, err)
+    trapeze_status s = ks ? sim_gpu_create(sized ? whole : cfg, NULL, &g, err)
                           : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     if (!s)
         s = b->build(sim_gpu_config(g), prm, ks, MAX_LAUNCHES, nk, err);
     if (!s && !all && first < *nk)   /* the kernels keep no pointer to g */
-        s = place_window(whole, ks[first], &g, err);
+        s = place_window(r, whole, ks[first], &g, &launch_insts, err);
     for (int i = first; !s && i < *nk && (all || i == first); i++) {
         sim_kernel_stats st;
         sim_gpu_sequence_at(g, i + 1, *nk);
-        if (!(s = sim_gpu_run(g, ks[i], &st, err)))
+        if (!(s = run_noting_mid(g, ks[i], &st, &mid_cycles, &mid_insts, err))) {
             add_counts(out, &st);
+            if (sized)
+                add_run(out, &st, launch_insts, mid_cycles, mid_insts);
+        }
         if (!s && locality && st.mem_stats_valid)
             s = mark_shared(out, ks[i], sim_gpu_config(g)->gpu.n_sm, &st, err);
         sim_kernel_stats_free(&st);
@@ -199,6 +259,17 @@ trapeze_status trapeze_cache_sample(const char *gpu, const char *kernel, char *c
                                     int n_pcs, unsigned long long window,
                                     trapeze_cache_counts *out, trapeze_error *err)
 {
+    return trapeze_cache_sample_sized(NULL, gpu, kernel, settings, n_settings, p, pcs, n_pcs,
+                                      window, out, err);
+}
+
+trapeze_status trapeze_cache_sample_sized(const trapeze_cache_model *m, const char *gpu,
+                                          const char *kernel, char *const *settings,
+                                          int n_settings, trapeze_cache_policy p,
+                                          const unsigned *pcs, int n_pcs,
+                                          unsigned long long window, trapeze_cache_counts *out,
+                                          trapeze_error *err)
+{
     memset(out, 0, sizeof *out);
     const sim_builtin *b = sim_builtin_find(kernel);
     if (!b)
@@ -220,8 +291,10 @@ trapeze_status trapeze_cache_sample(const char *gpu, const char *kernel, char *c
         s = policy_config(gpu, p, line, window, &cfg, err);
     if (!s && window)
         s = policy_config(gpu, p, line, 0, &whole, err);
+    policy_run r = {m, gpu, line, p, window};
     for (int i = 0; !s && i < nk; i += window ? 1 : nk)
-        s = run_launches(cfg, whole, b, prm, i, !window, p == TRAPEZE_CACHE_NONE, &nk, out, err);
+        s = run_launches(&r, cfg, whole, b, prm, i, !window, p == TRAPEZE_CACHE_NONE, &nk, out,
+                         err);
     out->taken = !s;
     trapeze_config_destroy(cfg);
     trapeze_config_destroy(whole);
@@ -234,14 +307,15 @@ trapeze_status trapeze_cache_choose(const trapeze_cache_model *m, const char *gp
                                     trapeze_error *err)
 {
     memset(d, 0, sizeof *d);
-    trapeze_status s = trapeze_cache_sample(gpu, kernel, settings, n_settings,
-                                            TRAPEZE_CACHE_NONE, NULL, 0, window,
-                                            &d->sample[TRAPEZE_CACHE_NONE], err);
+    trapeze_status s = trapeze_cache_sample_sized(m, gpu, kernel, settings, n_settings,
+                                                  TRAPEZE_CACHE_NONE, NULL, 0, window,
+                                                  &d->sample[TRAPEZE_CACHE_NONE], err);
     unsigned pcs[TRAPEZE_CACHE_MAX_PCS];
     int n_pcs = s ? 0 : trapeze_cache_bypass_pcs(&d->sample[TRAPEZE_CACHE_NONE], pcs);
     for (int p = 1; !s && p < TRAPEZE_CACHE_POLICIES; p++)
         if (trapeze_cache_sampled(m, &d->sample[TRAPEZE_CACHE_NONE], (trapeze_cache_policy)p))
-            s = trapeze_cache_sample(gpu, kernel, settings, n_settings, (trapeze_cache_policy)p,
-                                     pcs, n_pcs, window, &d->sample[p], err);
+            s = trapeze_cache_sample_sized(m, gpu, kernel, settings, n_settings,
+                                           (trapeze_cache_policy)p, pcs, n_pcs, window,
+                                           &d->sample[p], err);
     return s ? s : trapeze_cache_decide(m, d, err);
 }
