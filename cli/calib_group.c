@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "common/error.h"
 #include "common/text.h"
+#include "sampler/group/gpu_window.h"
 
 #define MAX_LAUNCHES 64
 /* The candidates (the dispatch policies of fixed grouping; the first, rr,
@@ -107,6 +108,11 @@ static void usage_for(FILE *f, const char *cmd)
             "                  each holds at most 6/5 PCT/(100-PCT) of the TBs, and one\n"
             "                  whose TBs still hold more runs only its part of the\n"
             "                  warp instructions, extrapolated (docs/grouping.md)\n"
+            "  --gpu-window PCT  this part of the budget (default 0: none) to one\n"
+            "                  whole-GPU window a candidate, its grouping's first TBs\n"
+            "                  of every queue on all SMs at once; its measured cycles\n"
+            "                  over the model's correct the candidate's whole-launch\n"
+            "                  prediction (docs/grouping.md)\n"
             "%s",
             cal ? "  --out FILE      the [group] calibration file to write\n"
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
@@ -450,6 +456,10 @@ static trapeze_status prepare(const char *gpu, const launches *ls, int i,
     if (!s)
         s = trapeze_group_plan_windows(plan, log, i, e->ev.sub, &e->m, &e->win_share,
                                        &e->win_work, err);
+    double gpu_work = 0;
+    if (!s)
+        s = trapeze_group_plan_gpu_windows(plan, log, i, e->ev.gpu, e->ev.gpu_k, &gpu_work, err);
+    e->win_work += gpu_work;   /* the samples: sub-grids and whole-GPU windows */
     if (!s)
         s = trapeze_group_launch_problem(gpu, &ls->l[i], &e->pb, err);
     /* the constants come from the sub-grids only; the whole runs are
@@ -470,6 +480,9 @@ static trapeze_status prepare(const char *gpu, const launches *ls, int i,
  * their whole runs: what the contention and the gain errors are taken on. */
 typedef struct {
     double norm[NFIXED], tg[NFIXED], sim[NFIXED];
+    /* the candidates' whole-GPU windows, the model's N and Tg and the
+     * measured cycles (wsim 0: no window, no correction) */
+    double wnorm[NFIXED], wtg[NFIXED], wsim[NFIXED];
 } launch_times;
 
 static trapeze_status times_of(const launch_evidence *e, const trapeze_group_params *p,
@@ -489,6 +502,19 @@ static trapeze_status times_of(const launch_evidence *e, const trapeze_group_par
         t->norm[c] = ev.t_norm;
         t->tg[c] = ev.t_gpu_dram;
         t->sim[c] = e->sim[fixed_row(c)].cycles;
+        t->wnorm[c] = t->wtg[c] = t->wsim[c] = 0;
+        trapeze_group_window *w = NULL;
+        if (!s && e->ev.gpu_k[c])
+            s = trapeze_group_window_create_gpu(e->pb, &g, e->ev.gpu_k[c], p, &w, err);
+        if (!s && w)
+            s = trapeze_group_evaluate(trapeze_group_window_model(w),
+                                       trapeze_group_window_grouping(w), &ev, err);
+        if (!s && w) {
+            t->wnorm[c] = ev.t_norm;
+            t->wtg[c] = ev.t_gpu_dram;
+            t->wsim[c] = e->ev.gpu[c].cycles;
+        }
+        trapeze_group_window_destroy(w);
         trapeze_grouping_free(&g);
     }
     trapeze_group_destroy(m);
@@ -497,12 +523,14 @@ static trapeze_status times_of(const launch_evidence *e, const trapeze_group_par
 
 /* The errors of the predicted gains over round-robin (the first candidate)
  * of the other candidates against the whole runs, at DRAM contention beta:
- * (pred_c / pred_rr) / (sim_c / sim_rr) - 1. */
+ * (pred_c / pred_rr) / (sim_c / sim_rr) - 1, each prediction corrected by
+ * its whole-GPU window where it has one. */
 static void gain_errors(const launch_times *t, double beta, double out[NGAIN])
 {
     double pred[NFIXED];
     for (int c = 0; c < NFIXED; c++)
-        pred[c] = trapeze_group_contention_cycles(t->norm[c], t->tg[c], beta);
+        pred[c] = trapeze_group_contention_cycles(t->norm[c], t->tg[c], beta) *
+                  trapeze_group_gpu_window_factor(t->wsim[c], t->wnorm[c], t->wtg[c], beta);
     for (int c = 1; c < NFIXED; c++)
         out[c - 1] = (pred[c] / pred[0]) / (t->sim[c] / t->sim[0]) - 1;
 }
@@ -613,6 +641,9 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
     static launch_times t[MAX_LAUNCHES], own[MAX_LAUNCHES];
     static double gerr[MAX_LAUNCHES][NGAIN], beta[MAX_LAUNCHES];
     static double own_gerr[MAX_LAUNCHES][NGAIN], own_beta[MAX_LAUNCHES];
+    static double win_gerr[MAX_LAUNCHES][NGAIN], win_beta[MAX_LAUNCHES];
+    static launch_times own_win[MAX_LAUNCHES];
+    int windows = 0;   /* whole-GPU windows planned: u with their corrections too */
     int n = 0;
     trapeze_status s = TRAPEZE_OK;
     for (; !s && n < ls->n; n++)
@@ -622,15 +653,25 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
      * its sub-grids, and beta is fitted over the whole runs at those
      * constants, where a launch's Tg can reach half its N (the GTX 480's
      * Jacobi 512^2); at the one set below none does, and beta fits 0 */
-    for (int i = 0; !s && i < ls->n; i++)
+    for (int i = 0; !s && i < ls->n; i++) {
         s = times_of(&ev[i], &ev[i].p, &own[i], err);
+        own_win[i] = own[i];
+        for (int c = 0; c < NFIXED; c++) {
+            windows |= own[i].wsim[c] > 0;
+            own[i].wsim[c] = 0;   /* the sub-grid pair: uncorrected */
+        }
+    }
     if (!s)
         s = held_out_gain_errors(own, ls->n, own_gerr, own_beta, err);
+    if (!s && windows)
+        s = held_out_gain_errors(own_win, ls->n, win_gerr, win_beta, err);
     for (int i = 0; !s && i < ls->n; i++) {
         trapeze_group_params held;
         s = fit_launches(ev, ls->n, i, 0, &held, NULL, err);
         if (!s)
             s = times_of(&ev[i], &held, &t[i], err);
+        for (int c = 0; c < NFIXED; c++)   /* the one set: uncorrected, as before windows */
+            t[i].wsim[c] = 0;
     }
     if (!s)
         s = held_out_gain_errors(t, ls->n, gerr, beta, err);
@@ -648,6 +689,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
     if (!s) {
         p.gain_uncertainty = held_out_rms(gerr, ls->n, -1);
         p.subgrid_gain_uncertainty = held_out_rms(own_gerr, ls->n, -1);
+        p.gpu_window_gain_uncertainty = windows ? held_out_rms(win_gerr, ls->n, -1) : -1;
         snprintf(p.source, sizeof p.source,
                  "trapeze calibrate --model group on %.24s: %d launches' sub-grids", gpu_nm,
                  ls->n);
@@ -667,6 +709,9 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         printf("each launch fitted to its own sub-grids (validate, a user's launch): "
                "uncertainty of a gain %.2f%%, DRAM contention %.4g (held out as above)\n",
                100 * p.subgrid_gain_uncertainty, p.subgrid_contention);
+        if (windows)
+            printf("... with each prediction corrected by its whole-GPU window: uncertainty "
+                   "of a gain %.2f%%\n", 100 * p.gpu_window_gain_uncertainty);
         for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++)
             printf("  %-14s %.6g\n", trapeze_group_param_name((trapeze_group_param)k), p.value[k]);
         fprintf(stderr, "wrote %s\n", out);
@@ -676,6 +721,8 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         trapeze_json_number(j, "gain_uncertainty_pct", 100 * p.gain_uncertainty);
         trapeze_json_number(j, "subgrid_gain_uncertainty_pct", 100 * p.subgrid_gain_uncertainty);
         trapeze_json_number(j, "subgrid_dram_contention", p.subgrid_contention);
+        trapeze_json_number(j, "gpu_window_gain_uncertainty_pct",
+                            windows ? 100 * p.gpu_window_gain_uncertainty : NAN);
     }
     for (int i = 0; i < n; i++)
         trapeze_group_problem_destroy(ev[i].pb);
@@ -697,8 +744,8 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
                              const launches *ls, const trapeze_group_plan *plan,
                              const trapeze_sample_log *log, double margin,
                              const trapeze_group_params *fallback, const char *fallback_from,
-                             int held_out, const char *out, const char *csv_path,
-                             trapeze_json_out *j, trapeze_error *err)
+                             int held_out, int gpu_windows, const char *out,
+                             const char *csv_path, trapeze_json_out *j, trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
     trapeze_csv_out *csv = NULL;
@@ -724,10 +771,13 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         /* the whole GPU's DRAM contention: measured on the other launches'
          * whole runs, else the calibration's (never this launch's), the
          * pair it measured at sub-grid-fitted constants, as here */
-        e.p.gain_uncertainty = held_out ? held_out_rms(gerr, ls->n, i)
-                               : fallback ? subgrid_or(fallback->subgrid_gain_uncertainty,
-                                                       fallback->gain_uncertainty)
-                                          : -1;
+        /* with whole-GPU windows, the calibration's u of corrected predictions */
+        e.p.gain_uncertainty =
+            held_out ? held_out_rms(gerr, ls->n, i)
+            : fallback ? subgrid_or(gpu_windows ? fallback->gpu_window_gain_uncertainty : -1,
+                                    subgrid_or(fallback->subgrid_gain_uncertainty,
+                                               fallback->gain_uncertainty))
+                       : -1;
         e.p.value[TRAPEZE_GROUP_CONTENTION] =
             held_out ? beta[i]
             : fallback ? subgrid_or(fallback->subgrid_contention,
@@ -752,6 +802,12 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         }
         if (!s && validate) {
             print_launch(&ls->l[i], &o, &f[i]);
+            if (o.gpu_factor_chosen > 0) {
+                printf("whole-GPU windows (measured / predicted cycles):");
+                for (int c = 0; c < NFIXED; c++)
+                    printf(" %s %.3f", trapeze_tb_policies[fixed_row(c)].name, o.gpu_factor[c]);
+                printf("; the optimized row's %.3f\n", o.gpu_factor_chosen);
+            }
             json_launch(j, &ls->l[i], &o, &f[i]);
             if (o.uncertainty >= 0)
                 printf("uncertainty of a predicted gain over rr: %.2f%% (%s); DRAM contention "
@@ -790,7 +846,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     int validate = !strcmp(cmd, "validate");
     const char *model = NULL, *gpu = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
                *csv = NULL, *margin_text = NULL, *window_text = NULL,
-               *window_tbs_text = NULL, *budget_text = NULL;
+               *window_tbs_text = NULL, *budget_text = NULL, *gpu_window_text = NULL;
     const char *trace = NULL, *json_path = NULL, *calib = NULL;
     const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL},
@@ -798,7 +854,8 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--out", &out, NULL}, {"--window", &window_text, NULL},
                                     {"--json", &json_path, NULL},
                                     {"--window-tbs", &window_tbs_text, NULL},
-                                    {"--budget", &budget_text, NULL}, {NULL, NULL, NULL}};
+                                    {"--budget", &budget_text, NULL},
+                                    {"--gpu-window", &gpu_window_text, NULL}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
@@ -807,7 +864,8 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--json", &json_path, NULL},
                                     {"--window", &window_text, NULL},
                                     {"--window-tbs", &window_tbs_text, NULL},
-                                    {"--budget", &budget_text, NULL}, {NULL, NULL, NULL}};
+                                    {"--budget", &budget_text, NULL},
+                                    {"--gpu-window", &gpu_window_text, NULL}, {NULL, NULL, NULL}};
     static launches ls;
     memset(&ls, 0, sizeof ls);
     ls.cmd = cmd;
@@ -835,6 +893,11 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     double budget = 5;   /* the samples' target share of the validation's work */
     if (budget_text && (!trapeze_parse_double(budget_text, &budget) || budget < 0 || budget > 50))
         return cli_usage_error(cmd, "--budget %s: expected a percentage in [0, 50]", budget_text);
+    double gpu_window = 0;   /* the whole-GPU windows' part of the budget, % */
+    if (gpu_window_text && (!trapeze_parse_double(gpu_window_text, &gpu_window) ||
+                            gpu_window < 0 || gpu_window >= 100 || (gpu_window > 0 && !(budget > 0))))
+        return cli_usage_error(cmd, "--gpu-window %s: expected a percentage of the budget in "
+                               "[0, 100), with a budget", gpu_window_text);
     if (!gpu)
         return cli_usage_error(cmd, "--gpu FILE is required");
     if (!validate && !out)
@@ -895,8 +958,8 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
         s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)
         s = trapeze_group_plan_create(gpu_file, gpu_nm, ls.l, ls.n, several, several,
-                                      window / 100, window_tbs / 100, budget / 100, &plan,
-                                      &err);
+                                      window / 100, window_tbs / 100, budget / 100,
+                                      gpu_window / 100, &plan, &err);
     if (!s && rank == 0)
         s = trapeze_sample_log_open_schema(samples ? samples : "group-samples.csv",
                                            &trapeze_group_sample_schema, &log, &err);
@@ -908,7 +971,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
         s = run_samples(plan, log, (int)threads, rank, size, &err);
     if (!s && rank == 0)
         s = finish(validate, gpu_file, gpu_nm, &ls, plan, log, margin / 100, fallback,
-                   fallback_from, held_out, out, csv, json.j, &err);
+                   fallback_from, held_out, gpu_window > 0, out, csv, json.j, &err);
     if (!s && rank == 0)
         s = cli_json_commit(&json, &err);
     cli_json_abort(&json);

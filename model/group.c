@@ -109,6 +109,7 @@ void trapeze_group_params_default(trapeze_group_params *p)
     p->gain_uncertainty = -1;   /* not measured */
     p->subgrid_gain_uncertainty = -1;
     p->subgrid_contention = -1;
+    p->gpu_window_gain_uncertainty = -1;
     snprintf(p->source, sizeof p->source, "uncalibrated defaults (built-in)");
 }
 

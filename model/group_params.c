@@ -2,7 +2,8 @@
  * group_params.c - the grouping model's calibration file: [group] name =
  * value (and name_stderr) for each constant, gain_uncertainty (the
  * held-out error of a predicted gain over round-robin) and its sub-grid
- * pair (subgrid_gain_uncertainty, subgrid_dram_contention), [meta] source. Absent names
+ * pair (subgrid_gain_uncertainty, subgrid_dram_contention), the same
+ * uncertainty with whole-GPU windows (gpu_window_gain_uncertainty), [meta] source. Absent names
  * keep their default; an unknown name or section is an error naming file
  * and line. Must not evaluate the model.
  */
@@ -37,6 +38,9 @@ static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *
                                   err);
     if (strcmp(key, "subgrid_dram_contention") == 0)
         return trapeze_ini_double(at, section, key, value, 0, 1, &p->subgrid_contention, err);
+    if (strcmp(key, "gpu_window_gain_uncertainty") == 0)
+        return trapeze_ini_double(at, section, key, value, 0, 1, &p->gpu_window_gain_uncertainty,
+                                  err);
     for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++) {
         size_t len = strlen(grp_param_names[k]);
         if (strncmp(key, grp_param_names[k], len) != 0)
@@ -80,5 +84,7 @@ trapeze_status trapeze_group_params_save(const char *path, const trapeze_group_p
         fprintf(f, "subgrid_gain_uncertainty = %.17g\n", p->subgrid_gain_uncertainty);
     if (p->subgrid_contention >= 0)
         fprintf(f, "subgrid_dram_contention = %.17g\n", p->subgrid_contention);
+    if (p->gpu_window_gain_uncertainty >= 0)
+        fprintf(f, "gpu_window_gain_uncertainty = %.17g\n", p->gpu_window_gain_uncertainty);
     return trapeze_outfile_commit(o, err);
 }

@@ -58,6 +58,10 @@ typedef struct trapeze_group_params {
      * gain_uncertainty and value[TRAPEZE_GROUP_CONTENTION]) */
     double subgrid_gain_uncertainty;
     double subgrid_contention;
+    /* the same uncertainty where each launch's whole-launch cycles are
+     * corrected by its whole-GPU windows ([group] gpu_window_gain_uncertainty,
+     * at the sub-grid DRAM contention); < 0: not measured */
+    double gpu_window_gain_uncertainty;
     char source[128];
 } trapeze_group_params;
 
@@ -313,6 +317,15 @@ trapeze_status trapeze_group_window_create(const trapeze_group_problem *pb,
                                            const trapeze_grouping *g, int m, double share,
                                            const trapeze_group_params *p, trapeze_group_window **out,
                                            trapeze_error *err);
+/* The whole-GPU window of grouping g (at most n_sm queues): the first k >= 1
+ * TBs of every queue (orders 0..k-1), each queue on its own SM, all SMs at
+ * once; the model of it at p on the whole machine. Simulated by
+ * trapeze_group_window_simulate (-trapeze_window_groups n_sm, the other
+ * TBs in a group never dispatched). */
+trapeze_status trapeze_group_window_create_gpu(const trapeze_group_problem *pb,
+                                               const trapeze_grouping *g, long k,
+                                               const trapeze_group_params *p,
+                                               trapeze_group_window **out, trapeze_error *err);
 void trapeze_group_window_destroy(trapeze_group_window *w);
 long trapeze_group_window_tbs(const trapeze_group_window *w);
 /* The warp instructions the sub-grid's TBs hold (the locality graph's
@@ -393,6 +406,10 @@ typedef struct trapeze_group_outcome {
     trapeze_grouping model_grouping;
     trapeze_group_measured model_sim;
     int model_simulated, model_changed;
+    /* with whole-GPU windows: each candidate's correction (its window's
+     * measured over predicted cycles, over rr's; 1 without a window) and
+     * the one the optimized row took; 0: no windows */
+    double gpu_factor[TRAPEZE_TB_NFIXED], gpu_factor_chosen;
 } trapeze_group_outcome;
 
 /* sim: the six policies' measurements, rr..rbts in the order above (NULL:
@@ -416,9 +433,21 @@ typedef struct trapeze_group_outcome {
  * candidate slower than round-robin by more than that margin: the
  * sub-grids are measurements, but of one SM's queue alone, so the model
  * (which sees the whole GPU) must not contradict them. */
+/* gpu, gpu_k (gpu_k[c] 0: none): the candidates' whole-GPU windows
+ * (trapeze_group_window_create_gpu, k = gpu_k[c] TBs a queue) and their
+ * measurements. Where they are given, each candidate's whole-launch
+ * cycles are the model's times its window's measured cycles over the
+ * model's of the window, over the same factor of rr's (rr's prediction
+ * stays the model's; a grouping without a window, a tile, takes the
+ * factor of the candidate it replaced), and round-robin is left for the
+ * candidate with the fewest such cycles only when they are fewer than
+ * round-robin's by more than the margin and the uncertainty; the
+ * sub-grids then fit the constants only. */
 typedef struct trapeze_group_window_evidence {
     trapeze_group_measured sub[TRAPEZE_TB_NFIXED];
     trapeze_fit_report fit;
+    trapeze_group_measured gpu[TRAPEZE_TB_NFIXED];
+    long gpu_k[TRAPEZE_TB_NFIXED];
 } trapeze_group_window_evidence;
 trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trapeze_group_params *p,
                                     const trapeze_group_measured *sim,
@@ -461,12 +490,17 @@ typedef struct trapeze_group_plan trapeze_group_plan;
  * 6b / (1 - b) of the launch's warp instructions (the locality graph's
  * count) runs only that many (-trapeze_window_warp_insts; id suffix iN),
  * its measurements extrapolated to its TBs' instructions by
- * trapeze_group_plan_windows. */
+ * trapeze_group_plan_windows. gpu_share > 0 (below 1, with a budget) gives
+ * that part of the budget to five whole-GPU windows (each candidate's
+ * grouping, every queue's first k TBs on all SMs, k the most whose TBs hold
+ * a fifth of the part, at least 1; over it, that many warp instructions,
+ * extrapolated; ids POLICY.gK, POLICY.gKiN) and the rest to the sub-grids
+ * (their ids then ...bBgG). */
 trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char *gpu_name,
                                          const trapeze_group_launch *l, int n, int with_chen,
                                          int whole, double window_share, double window_tbs,
-                                         double budget, trapeze_group_plan **out,
-                                         trapeze_error *err);
+                                         double budget, double gpu_share,
+                                         trapeze_group_plan **out, trapeze_error *err);
 void trapeze_group_plan_destroy(trapeze_group_plan *plan);
 const trapeze_sample_set *trapeze_group_plan_set(const trapeze_group_plan *plan);
 /* Launch i's measurements from the log, in trapeze_group_policy_name order
@@ -485,6 +519,15 @@ trapeze_status trapeze_group_plan_windows(const trapeze_group_plan *plan,
                                           trapeze_group_measured meas[TRAPEZE_TB_NFIXED],
                                           int *window_sms,
                                           double *window_share, double *work, trapeze_error *err);
+/* Launch `launch`'s five whole-GPU windows from the log (a window cut to
+ * its part of the warp instructions extrapolated as a sub-grid's), each
+ * one's TBs a queue k (all 0, and no measurement, where the plan has
+ * none), and the simulated work of the distinct ones. */
+trapeze_status trapeze_group_plan_gpu_windows(const trapeze_group_plan *plan,
+                                              const trapeze_sample_log *log, int launch,
+                                              trapeze_group_measured meas[TRAPEZE_TB_NFIXED],
+                                              long k[TRAPEZE_TB_NFIXED], double *work,
+                                              trapeze_error *err);
 
 #ifdef __cplusplus
 }

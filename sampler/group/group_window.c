@@ -20,6 +20,11 @@
  * what they would share with other queues' TBs through L2 is left out, and
  * the L2 and DRAM serve m SMs instead of all (docs/grouping.md: what that
  * costs in accuracy).
+ * A whole-GPU window (trapeze_group_window_create_gpu) is the other kind of
+ * short sample: the first k TBs of every queue, all SMs at once, so that
+ * it sees the L2 and DRAM contention of the whole GPU a sub-grid leaves
+ * out; its measured cycles over the model's correct the model's whole-
+ * launch prediction (group_decide.c).
  * Owns the sub-grid (which TBs, their graph and grouping) and the fit to
  * sub-grids; the equations are model/'s, the simulation group_problem.c's.
  * Invariants: the sub-grid's TBs are renumbered 0..n-1 in increasing id;
@@ -132,6 +137,31 @@ static trapeze_status induced(const trapeze_locality_graph *g, const long *new_i
     return TRAPEZE_OK;
 }
 
+/* The window's graph (the TBs with new_id[t] >= 0), grouping (w->full's
+ * groups 0..w->m-1 restricted to them) and model on a machine of w->m SMs. */
+static trapeze_status window_model(const trapeze_locality_graph *graph,
+                                   const trapeze_group_machine *mc0,
+                                   const trapeze_group_params *p, const long *new_id,
+                                   trapeze_group_window *w, trapeze_error *err)
+{
+    trapeze_status s = induced(graph, new_id, w->n, &w->graph, err);
+    if (!s)
+        s = trapeze_grouping_alloc(&w->grouping, w->n, w->m, err);
+    if (s)
+        return s;
+    for (long t = 0; t < w->full.n_tbs; t++)
+        if (new_id[t] >= 0) {
+            w->grouping.group[new_id[t]] = w->full.group[t];
+            w->grouping.order[new_id[t]] = w->full.order[t];
+        }
+    trapeze_error e2;
+    assert(trapeze_grouping_check(&w->grouping, &e2) == TRAPEZE_OK);
+    (void)e2;
+    trapeze_group_machine mc = *mc0;
+    mc.n_sm = w->m;
+    return trapeze_group_create(&w->graph, &mc, p, &w->model, err);
+}
+
 /* The sub-grid's cap, a share of the launch's TBs: its m SMs' share, or
  * `share` when given and lower. */
 static double cap_share(int m, int n_sm, double share)
@@ -223,23 +253,53 @@ trapeze_status trapeze_group_window_create(const trapeze_group_problem *pb,
             s = trapeze_grouping_check(&w->full, err);
     }
     if (!s)
-        s = induced(graph, new_id, w->n, &w->graph, err);
-    if (!s)
-        s = trapeze_grouping_alloc(&w->grouping, w->n, w->m, err);
-    if (!s) {
-        for (long t = 0; t < g->n_tbs; t++)
-            if (new_id[t] >= 0) {
-                w->grouping.group[new_id[t]] = w->full.group[t];
-                w->grouping.order[new_id[t]] = w->full.order[t];
-            }
-        trapeze_error e2;
-        assert(trapeze_grouping_check(&w->grouping, &e2) == TRAPEZE_OK);
-        (void)e2;
-        mc.n_sm = w->m;
-        s = trapeze_group_create(&w->graph, &mc, p, &w->model, err);
-    }
+        s = window_model(graph, &mc, p, new_id, w, err);
     free(slot);
     free(size);
+    free(new_id);
+    if (s) {
+        trapeze_group_window_destroy(w);
+        return s;
+    }
+    *out = w;
+    return TRAPEZE_OK;
+}
+
+trapeze_status trapeze_group_window_create_gpu(const trapeze_group_problem *pb,
+                                               const trapeze_grouping *g, long k,
+                                               const trapeze_group_params *p,
+                                               trapeze_group_window **out, trapeze_error *err)
+{
+    *out = NULL;
+    const trapeze_locality_graph *graph = trapeze_group_problem_graph(pb);
+    trapeze_group_machine mc = *trapeze_group_problem_machine(pb);
+    if (k < 1)
+        return trapeze_fail(err, TRAPEZE_ERANGE, "a whole-GPU window of %ld TBs a queue", k);
+    if (g->n_tbs != graph->n_tbs || g->n_groups > mc.n_sm)
+        return trapeze_fail(err, TRAPEZE_EINVAL, "grouping of %ld TBs in %d queues for a "
+                            "launch of %ld on %d SMs", g->n_tbs, g->n_groups, graph->n_tbs,
+                            mc.n_sm);
+    trapeze_group_window *w = calloc(1, sizeof *w);
+    long *new_id = malloc((size_t)g->n_tbs * sizeof *new_id);
+    trapeze_status s = !w || !new_id ? trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory")
+                                     : TRAPEZE_OK;
+    /* queue q keeps its place on SM q; the TBs past the prefixes form
+     * group n_sm, which -trapeze_window_groups n_sm never dispatches */
+    if (!s)
+        s = trapeze_grouping_alloc(&w->full, g->n_tbs, mc.n_sm + 1, err);
+    long rest = 0;
+    for (long t = 0; !s && t < g->n_tbs; t++) {
+        const int in = g->order[t] < k;
+        w->full.group[t] = in ? g->group[t] : mc.n_sm;
+        w->full.order[t] = in ? g->order[t] : rest++;
+        new_id[t] = in ? w->n++ : -1;
+    }
+    if (!s) {
+        w->m = mc.n_sm;
+        s = trapeze_grouping_check(&w->full, err);
+    }
+    if (!s)
+        s = window_model(graph, &mc, p, new_id, w, err);
     free(new_id);
     if (s) {
         trapeze_group_window_destroy(w);

@@ -10,7 +10,9 @@
  * sim/locality/order.c) or from a grouping file (explicit: group g is SM
  * g's queue, in the file's order).
  * A sample's sub-grid (-trapeze_window_groups N) runs groups 0..N-1 on SMs
- * 0..N-1 only (they steal among themselves); the other SMs stay idle.
+ * 0..N-1 only (they steal among themselves); the other SMs stay idle. Its
+ * grouping file may hold one group more than the SMs, never dispatched: the
+ * TBs a window of all N = SMs queues' prefixes leaves out.
  * Invariants: next[s] <= tail[s]; every block lies in exactly one of the
  * ranges [next, tail) of the SMs, a group not yet taken, or was placed.
  */
@@ -61,20 +63,22 @@ static trapeze_status from_config_failed(const char *path, trapeze_status s, tra
                         "trapeze sim --grouping FILE)", path, where);
 }
 
-/* The explicit grouping file as groups: group g = SM g, in file order. */
+/* The explicit grouping file as groups: group g = SM g, in file order
+ * (under a window, one group more: the TBs it never dispatches). */
 static trapeze_status from_file(const sim_dispatch_ctx *c, sim_tb_groups *out,
                                 trapeze_error *err)
 {
     trapeze_grouping f;
     long n = sim_kernel_blocks(c->k);
-    trapeze_status s = trapeze_grouping_load(c->cfg->tb_grouping, n, c->n_sm, &f, err);
+    const int ng = c->n_sm + (c->cfg->window_groups > 0);
+    trapeze_status s = trapeze_grouping_load(c->cfg->tb_grouping, n, ng, &f, err);
     if (s && c->cfg->tb_grouping_named_by_config)
         return from_config_failed(c->cfg->tb_grouping, s, err);
     if (s)
         return s;
     memset(out, 0, sizeof *out);
-    out->n_groups = c->n_sm;
-    out->gstart = calloc((size_t)c->n_sm + 1, sizeof *out->gstart);
+    out->n_groups = ng;
+    out->gstart = calloc((size_t)ng + 1, sizeof *out->gstart);
     out->ids = malloc((size_t)n * sizeof *out->ids);
     if (!out->gstart || !out->ids) {
         trapeze_grouping_free(&f);
@@ -83,7 +87,7 @@ static trapeze_status from_file(const sim_dispatch_ctx *c, sim_tb_groups *out,
     }
     for (long t = 0; t < n; t++)
         out->gstart[f.group[t] + 1]++;
-    for (int g = 0; g < c->n_sm; g++)
+    for (int g = 0; g < ng; g++)
         out->gstart[g + 1] += out->gstart[g];
     for (long t = 0; t < n; t++)   /* the loader checked the orders */
         out->ids[out->gstart[f.group[t]] + f.order[t]] = (uint32_t)t;
