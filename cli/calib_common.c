@@ -28,9 +28,7 @@ static const char help_rest[] =
 "  --min-fraction F, --max-fraction F\n"
 "                      sample grid volume / reference volume (default 1/4, 4;\n"
 "                      at most 64: samples may span several reference grids)\n"
-"  --threads N         threads in all (default 1; results do not depend on it):\n"
-"                      samples side by side, and those left over split each\n"
-"                      sample's simulation when fewer samples than threads remain\n"
+CLI_THREADS_HELP
 "  --folds K           cross-validation folds (default 5)\n"
 CLI_JSON_HELP
 "  WORKLOAD            a workload spec (.ini) or a shipped preset: pathfinder,\n"

@@ -58,7 +58,7 @@ static void usage_calibrate(FILE *out)
 "  --max-penalty F     wake-up stall budget, fraction of SM cycles (default 0.01)\n"
 "  --fit               the model reads the fitted distribution, not the counts\n"
 "  --samples FILE      the samples log (default sleep-samples.csv)\n"
-"  --threads N         samples in N threads (default 1; same bytes for any N)\n"
+CLI_THREADS_HELP
 "  --out FILE          result CSV (default sleep-calibration.csv): gpu, kernel,\n"
 "                      structure, thresholds, pred_saving, pred_penalty, fit_ks,\n"
 "                      window_cycles, sampled_cycles, cut\n"
@@ -94,8 +94,7 @@ static void usage_validate(FILE *out)
 "                      where it costs under half the run\n"
 "  --cap F             the capped jump sample of trapeze sleep --cap F (at most\n"
 "                      the share F of the run, windows shrunk on short runs)\n"
-"  --threads N         windows and whole runs in N threads (default 1; the\n"
-"                      same bytes for any N)\n"
+CLI_THREADS_HELP
 "  --csv FILE          one row per job, structure, setting and mode: predicted\n"
 "                      and simulated mode share, saving, leakage, penalty\n"
 CLI_JSON_HELP

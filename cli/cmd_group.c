@@ -22,7 +22,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: trapeze group --gpu FILE KERNEL [name=value ...] | --trace LIST [--launch N]\n"
             "                     [--calibration FILE] [--out GROUPING] [--csv FILE]\n"
-            "                     [--no-sim]\n"
+            "                     [--no-sim] [--threads N]\n"
             "\n"
             "Chooses which thread blocks (TBs) share an SM's group queue, and in what\n"
             "order, for one launch of a built-in kernel (trapeze sim --list): the\n"
@@ -61,6 +61,8 @@ static void usage(FILE *f)
             "                       (relaxed, NLopt, rounded, refined; for graphs without\n"
             "                       grid structure), chosen when predicted faster\n"
             "  --no-sim             predictions only (no simulation)\n"
+            "  --threads N          the simulations run one after another, each split\n"
+            "                       across N threads (1-64; default 1): the same bytes\n"
             "  --json FILE          the summary as one JSON document (docs/json.md); - for\n"
             "                       stdout (the text then on stderr)\n");
 }
@@ -226,7 +228,8 @@ int cli_group(int argc, char **argv)
     long launch = 0;
     double margin = 0.01;
     int no_sim = 0, soft = 0, n_params = 0, rc = 2;
-    const char *launch_text = NULL, *margin_text = NULL;
+    const char *launch_text = NULL, *margin_text = NULL, *threads_text = NULL;
+    long threads = 1;
     const char **operands = calloc((size_t)argc + 1, sizeof *operands);
     char **params = calloc((size_t)argc + 1, sizeof *params);
     if (!params || !operands) {
@@ -238,7 +241,7 @@ int cli_group(int argc, char **argv)
         {"--gpu", &gpu, NULL}, {"--trace", &trace, NULL}, {"--launch", &launch_text, NULL}, {"--calibration", &calib, NULL},
         {"--out", &out_path, NULL}, {"--csv", &csv, NULL}, {"--margin", &margin_text, NULL},
         {"--save-calibration", &save_calib, NULL}, {"--no-sim", NULL, &no_sim}, {"--soft", NULL, &soft},
-        {"--json", &json_path, NULL}, {NULL, NULL, NULL}};
+        {"--json", &json_path, NULL}, {"--threads", &threads_text, NULL}, {NULL, NULL, NULL}};
     int n_ops = 0;
     rc = cli_parse_options("group", argc, argv, 1, fields, operands, argc, &n_ops, usage);
     if (rc >= 0)
@@ -255,6 +258,11 @@ int cli_group(int argc, char **argv)
     if (launch_text &&
         (!trapeze_parse_long(launch_text, &launch) || launch < 0 || launch > 1000000)) {
         rc = cli_usage_error("group", "--launch %s: expected a launch index >= 0", launch_text);
+        goto out;
+    }
+    if (threads_text && (!trapeze_parse_long(threads_text, &threads) || threads < 1 ||
+                         threads > 64)) {
+        rc = cli_usage_error("group", "--threads %s: expected 1 to 64", threads_text);
         goto out;
     }
     if (n_ops > 0)
@@ -312,6 +320,8 @@ int cli_group(int argc, char **argv)
     trapeze_status s =
         trace ? trapeze_group_problem_trace(gpu, trace, (int)launch, &pb, &err)
               : trapeze_group_problem_builtin(gpu, kernel, params, n_params, (int)launch, &pb, &err);
+    if (!s)   /* one simulation at a time: each takes every thread */
+        trapeze_group_problem_set_threads(pb, (int)threads);
     /* the simulator's policies first: they are the comparison and, without a
      * calibration file, the samples the model is fitted to */
     /* every simulation runs the same launch: they weigh alike */

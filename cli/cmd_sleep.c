@@ -31,6 +31,7 @@ typedef struct {
     int jump;                           /* a jump sample where it is cheaper (--no-jump: 0) */
     double cap;                         /* --cap: the jump sample's share of the run (0: none) */
     int any_gpu;                        /* --any-gpu: an --idle-csv of another GPU */
+    int sim_threads;                    /* --sim-threads: the simulation's threads */
 } sleep_args;
 
 static void usage(FILE *out)
@@ -93,6 +94,8 @@ static void usage(FILE *out)
 "                       once (default 2500; the run is simulated through, its\n"
 "                       cost; 0: the first window only, cut there)\n"
 "  --whole              simulate the whole run instead of a window\n"
+"  --sim-threads N      split each simulated cycle across N threads (1-64;\n"
+"                       default 1): the same bytes as one thread\n"
 "  --structures LIST    comma-separated subset of l1d,l2,rf (default: all)\n"
 "  --max-penalty F      budget of exposed wake-up cycles, a fraction of the SM\n"
 "                       cycles (default 0.01: 1%%)\n"
@@ -139,7 +142,7 @@ static int number(const char *opt, const char *text, double lo, int lo_open, con
 static int parse_args(int argc, char **argv, sleep_args *a)
 {
     const char *structures = NULL, *penalty = NULL, *cycles = NULL, *lead = NULL,
-               *window = NULL, *spread = NULL, *cap = NULL;
+               *window = NULL, *spread = NULL, *cap = NULL, *threads = NULL;
     int whole = 0, jump = 0, no_jump = 0;
     const cli_field fields[] = {
         {"--gpu", &a->gpu, NULL}, {"--power", &a->power, NULL},
@@ -148,7 +151,8 @@ static int parse_args(int argc, char **argv, sleep_args *a)
         {"--cycles", &cycles, NULL}, {"--lead", &lead, NULL}, {"--fit", NULL, &a->fit},
         {"--window", &window, NULL}, {"--spread", &spread, NULL}, {"--whole", NULL, &whole},
         {"--jump", NULL, &jump}, {"--no-jump", NULL, &no_jump}, {"--cap", &cap, NULL},
-        {"--any-gpu", NULL, &a->any_gpu}, {"--json", &a->json, NULL}, {NULL, NULL, NULL}};
+        {"--any-gpu", NULL, &a->any_gpu}, {"--json", &a->json, NULL},
+        {"--sim-threads", &threads, NULL}, {NULL, NULL, NULL}};
     const char **ops = calloc((size_t)argc + 1, sizeof *ops);
     int n_ops = 0;
     if (!ops)
@@ -184,6 +188,11 @@ static int parse_args(int argc, char **argv, sleep_args *a)
         (a->cap > 1 && (rc = cli_usage_error("sleep", "--cap: expected a fraction in (0, 1], "
                                              "got '%s'", cap))))
         return rc;
+    long n_threads = 1;
+    if (threads && (!trapeze_parse_long(threads, &n_threads) || n_threads < 1 || n_threads > 64))
+        return cli_usage_error("sleep", "--sim-threads %s: expected a whole number from 1 to 64",
+                               threads);
+    a->sim_threads = (int)n_threads;
     int window_given = window || spread, jump_given = jump | (no_jump << 1);
     if (!a->gpu)
         return cli_usage_error("sleep", "--gpu is required");
@@ -412,6 +421,8 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
     if (!j || !r)
         snprintf(err->message, sizeof err->message, "out of memory");
     double stride = cli_sleep_stride(a->spread, a->jump);
+    if (!rc)
+        j->threads = a->sim_threads;
     if (!rc && (a->cap > 0 ? trapeze_sleep_window_capped(cfg, pw, j, a->window, stride, a->cap,
                                                          r, err)
                            : trapeze_sleep_window(cfg, pw, j, a->window, stride, r, err)))

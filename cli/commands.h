@@ -196,6 +196,12 @@ typedef struct cli_json {
     trapeze_json_out *j;
     int saved_stdout;
 } cli_json;
+/* --threads of every command that runs several simulations: one budget
+ * (sampler_share's rule, the library's). */
+#define CLI_THREADS_HELP                                                               \
+    "  --threads N         threads in all (default 1; the same bytes for any N):\n"    \
+    "                      simulations side by side, and those left over split each\n" \
+    "                      simulation when fewer remain than threads\n"
 #define CLI_JSON_HELP                                                                  \
     "  --json FILE         the summary as one JSON document (docs/json.md); - or\n"     \
     "                      /dev/stdout: the document alone on stdout, the text on\n"   \

@@ -108,14 +108,22 @@ void sampler_share(int threads, int pending, int *workers, int *sim_threads)
     *sim_threads = threads / *workers;
 }
 
+trapeze_status sampler_budget_run(int n, int threads, int *sim_threads, sampler_task_fn run,
+                                  sampler_task_fn done, void *ctx, trapeze_error *err)
+{
+    int workers, per_sim;
+    sampler_share(threads, n, &workers, &per_sim);
+    if (sim_threads)   /* before any task starts: the tasks only read it */
+        *sim_threads = per_sim;
+    return sampler_pool_run(n, workers, run, done, ctx, err);
+}
+
 trapeze_status sampler_run_rows(const trapeze_ghostzone_plan *plan, trapeze_sample *rows, int n,
                                 int threads, sampler_done_fn done, void *ctx,
                                 trapeze_error *err)
 {
     gz_rows g = {plan, rows, done, ctx};
-    int workers;
-    sampler_share(threads, n, &workers, plan->sim_threads);
-    return sampler_pool_run(n, workers, run_gz_row, done_gz_row, &g, err);
+    return sampler_budget_run(n, threads, plan->sim_threads, run_gz_row, done_gz_row, &g, err);
 }
 
 /* ---- a sample set run over its log ---- */
@@ -276,7 +284,8 @@ trapeze_status trapeze_samples_run(const trapeze_sample_set *set, trapeze_sample
                  .at = {.done = set->count - n, .total = set->count, .work_total = work},
                  .progress = progress, .ctx = ctx};
     if (!s)
-        s = sampler_pool_run(n, threads, run_set_row, append_set_row, &r, err);
+        s = sampler_budget_run(n, threads, set->sim_threads, run_set_row, append_set_row, &r,
+                               err);
     if (!s)
         s = trapeze_sample_log_sort(log, ids, set->count, err);
     free(results);
@@ -313,7 +322,7 @@ trapeze_status sampler_plan_set(trapeze_ghostzone_plan *plan, trapeze_error *err
     for (int i = 0; i < plan->count; i++)
         trapeze_ghostzone_sample_to_row(&plan->rows[i], &plan->set_rows[i]);
     plan->set = (trapeze_sample_set){&trapeze_ghostzone_sample_schema, plan->count, plan->set_rows,
-                                     run_plan_row, plan, plan_row_cost};
+                                     run_plan_row, plan, plan_row_cost, plan->sim_threads};
     return TRAPEZE_OK;
 }
 
@@ -349,14 +358,6 @@ trapeze_status trapeze_ghostzone_run(const trapeze_ghostzone_plan *plan, trapeze
                                      trapeze_error *err)
 {
     gz_progress g = {progress, ctx};
-    int *todo = malloc((size_t)(plan->count ? plan->count : 1) * sizeof *todo), n = 0, workers;
-    if (!todo)
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    trapeze_status s = trapeze_ghostzone_pending(plan, log, todo, &n, err);
-    free(todo);
-    if (s)
-        return s;
-    sampler_share(threads, n, &workers, plan->sim_threads);
-    return trapeze_samples_run(&plan->set, log, workers, progress ? gz_progress_row : NULL, &g,
+    return trapeze_samples_run(&plan->set, log, threads, progress ? gz_progress_row : NULL, &g,
                                err);
 }

@@ -78,6 +78,12 @@ typedef trapeze_status (*sampler_task_fn)(void *ctx, int k, trapeze_error *err);
  * independent samples scale best; threads left over go into each
  * simulation, so the last samples of a run, or a run of one, use them all. */
 void sampler_share(int threads, int pending, int *workers, int *sim_threads);
+/* The pool over that budget: n tasks in sampler_share's workers, each
+ * task's simulation threads written to *sim_threads (NULL: none) before any
+ * task starts. Every command that runs several simulations splits its
+ * --threads here. */
+trapeze_status sampler_budget_run(int n, int threads, int *sim_threads, sampler_task_fn run,
+                                  sampler_task_fn done, void *ctx, trapeze_error *err);
 trapeze_status sampler_pool_run(int n, int threads, sampler_task_fn run, sampler_task_fn done,
                                 void *ctx, trapeze_error *err);
 

@@ -101,7 +101,7 @@ static void test_run_reports_work(void)
         trapeze_row_init(&rows[i], &toy, id, "sim");
         CHECK_OK(trapeze_row_set_number(&rows[i], "weight", 1 << i));
     }
-    trapeze_sample_set set = {&toy, 3, rows, run_toy, rows, toy_cost};
+    trapeze_sample_set set = {&toy, 3, rows, run_toy, rows, toy_cost, NULL};
     const char *path = "build/test_progress.csv";
     remove(path);
     trapeze_error err;
@@ -121,7 +121,7 @@ static void test_run_reports_work(void)
     /* rows already logged are done, and not work of this run: the first
      * two logged, the third (4 units) is all there is to do */
     remove(path);
-    trapeze_sample_set first = {&toy, 2, rows, run_toy, rows, toy_cost};
+    trapeze_sample_set first = {&toy, 2, rows, run_toy, rows, toy_cost, NULL};
     CHECK_OK(trapeze_sample_log_open_schema(path, &toy, &log, &err));
     CHECK_OK(trapeze_samples_run(&first, log, 1, NULL, NULL, &err));
     s.n = 0;
@@ -134,7 +134,7 @@ static void test_run_reports_work(void)
 
     /* a set without a cost weighs each row 1 */
     remove(path);
-    trapeze_sample_set plain = {&toy, 3, rows, run_toy, rows, NULL};
+    trapeze_sample_set plain = {&toy, 3, rows, run_toy, rows, NULL, NULL};
     CHECK_OK(trapeze_sample_log_open_schema(path, &toy, &log, &err));
     s.n = 0;
     CHECK_OK(trapeze_samples_run(&plain, log, 1, record, &s, &err));

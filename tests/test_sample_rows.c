@@ -3,7 +3,8 @@
  * and real inputs, real outputs) go through the same log as the ghost-zone
  * ones, with a model column; a run of a sample set appends each row, skips
  * those already logged, refuses a logged row that ran other inputs, and
- * writes the same bytes whatever the thread count; ghost-zone rows convert
+ * writes the same bytes whatever the thread count, each row's simulation
+ * given the threads left over by the rows side by side; ghost-zone rows convert
  * to generic rows and back exactly.
  */
 #include <pthread.h>
@@ -70,7 +71,7 @@ static void make_plan(void)
 static void test_toy_log_and_run(void)
 {
     const char *a = "build/test_sample_rows_a.csv", *b = "build/test_sample_rows_b.csv";
-    trapeze_sample_set set = {&toy, NPLAN, plan, run_toy, NULL, NULL};
+    trapeze_sample_set set = {&toy, NPLAN, plan, run_toy, NULL, NULL, NULL};
     trapeze_sample_log *log;
     trapeze_error err;
     remove(a);
@@ -89,7 +90,7 @@ static void test_toy_log_and_run(void)
                         "toy/0,sim,toy,l1d,10,0.10000000000000001,1\n", 105) == 0);
     /* b: three rows done, then an interrupted fourth, then a threaded rerun */
     CHECK_OK(trapeze_sample_log_open_schema(b, &toy, &log, &err));
-    trapeze_sample_set first = {&toy, 3, plan, run_toy, NULL, NULL};
+    trapeze_sample_set first = {&toy, 3, plan, run_toy, NULL, NULL, NULL};
     CHECK_OK(trapeze_samples_run(&first, log, 1, NULL, NULL, &err));
     trapeze_sample_log_close(log);
     FILE *f = fopen(b, "a");
@@ -110,7 +111,7 @@ static void test_toy_log_and_run(void)
     trapeze_sample_row changed[NPLAN];
     memcpy(changed, plan, sizeof changed);
     changed[2] = other;
-    trapeze_sample_set moved = {&toy, NPLAN, changed, run_toy, NULL, NULL};
+    trapeze_sample_set moved = {&toy, NPLAN, changed, run_toy, NULL, NULL, NULL};
     int todo[NPLAN], n;
     CHECK_OK(trapeze_sample_log_open_schema(b, &toy, &log, &err));
     CHECK(trapeze_samples_pending(&moved, log, todo, &n, &err) == TRAPEZE_EPARSE);
@@ -167,9 +168,45 @@ static void test_gz_round_trip(void)
     CHECK(trapeze_ghostzone_sample_from_row(&toy_row, &back, NULL) == TRAPEZE_EINVAL);
 }
 
+/* Each run of run_seen records the simulation threads its set gave it. */
+static int budget, seen_threads[NPLAN];
+static trapeze_status run_seen(const void *ctx, int i, trapeze_sample_row *row,
+                               trapeze_error *err)
+{
+    (void)ctx;
+    seen_threads[i] = budget;
+    return run_toy(NULL, i, row, err);
+}
+
+/* One --threads budget: with fewer rows pending than threads, each row's
+ * simulation gets the threads left over (5 threads, 2 rows: 2 each; 1 row:
+ * all 5); with more rows, one each; a set without sim_threads is left
+ * alone. */
+static void test_budget(void)
+{
+    static const int cases[][3] = {/* rows pending, threads -> per simulation */
+                                   {2, 5, 2}, {1, 5, 5}, {NPLAN, 2, 1}, {1, 1, 1}};
+    const char *path = "build/test_sample_rows_budget.csv";
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        trapeze_sample_set set = {&toy, cases[c][0], plan, run_seen, NULL, NULL, &budget};
+        trapeze_sample_log *log;
+        trapeze_error err;
+        remove(path);
+        budget = 0;
+        memset(seen_threads, 0, sizeof seen_threads);
+        CHECK_OK(trapeze_sample_log_open_schema(path, &toy, &log, &err));
+        CHECK_OK(trapeze_samples_run(&set, log, cases[c][1], NULL, NULL, &err));
+        for (int i = 0; i < cases[c][0]; i++)
+            CHECK(seen_threads[i] == cases[c][2]);
+        trapeze_sample_log_close(log);
+    }
+    remove(path);
+}
+
 int main(void)
 {
     make_plan();
+    test_budget();
     test_toy_log_and_run();
     test_gz_round_trip();
     return check_report("test_sample_rows");

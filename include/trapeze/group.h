@@ -260,6 +260,9 @@ trapeze_status trapeze_group_problem_trace(const char *gpu_config_path, const ch
                                            int launch, trapeze_group_problem **out,
                                            trapeze_error *err);
 void trapeze_group_problem_destroy(trapeze_group_problem *pb);
+/* The threads each of pb's simulations splits its cycles across
+ * (trapeze_sim_options.threads; default 1): the same results for any. */
+void trapeze_group_problem_set_threads(trapeze_group_problem *pb, int threads);
 const trapeze_locality_graph *trapeze_group_problem_graph(const trapeze_group_problem *pb);
 const trapeze_group_machine *trapeze_group_problem_machine(const trapeze_group_problem *pb);
 /* The grouping policy rr, bcs, mst, kway or rbts places (PAVER's group

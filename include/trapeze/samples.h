@@ -159,6 +159,10 @@ typedef struct trapeze_sample_set {
     /* the planned work of row i (warp instructions estimated from its inputs),
      * for progress displays; NULL: every row weighs 1 */
     double (*cost)(const void *ctx, int i);
+    /* where trapeze_samples_run writes, before any row starts, the threads
+     * each row's simulation is split across (its share of the run's
+     * threads); run reads it. NULL: every simulation runs on one thread */
+    int *sim_threads;
 } trapeze_sample_set;
 
 /* Where a run of samples stands, for a progress display: rows done of the
@@ -181,9 +185,11 @@ typedef void (*trapeze_sample_progress)(void *ctx, const trapeze_run_progress *p
 trapeze_status trapeze_samples_pending(const trapeze_sample_set *set,
                                        const trapeze_sample_log *log, int *todo, int *n,
                                        trapeze_error *err);
-/* Runs every pending row in `threads` workers, appending each to log the
- * moment it ends; then rewrites the log in plan order (rows not in the plan
- * kept after), so its bytes do not depend on the thread count. */
+/* Runs every pending row with `threads` threads in all (min(threads, rows
+ * pending) rows side by side, each simulation split across the rest:
+ * set->sim_threads), appending each to log the moment it ends; then
+ * rewrites the log in plan order (rows not in the plan kept after), so its
+ * bytes do not depend on the thread count. */
 trapeze_status trapeze_samples_run(const trapeze_sample_set *set, trapeze_sample_log *log,
                                    int threads, trapeze_sample_progress progress, void *ctx,
                                    trapeze_error *err);

@@ -166,6 +166,10 @@ typedef struct trapeze_sleep_job {
     trapeze_workload workload;
     trapeze_sync sync;
     int h, iterations;
+    /* threads each of the job's simulations splits its cycles across
+     * (trapeze_sim_options.threads; 0 or 1: one); the same results for any.
+     * Runs of several jobs set it from their --threads (the same budget) */
+    int threads;
 } trapeze_sleep_job;
 int trapeze_sleep_job_is_builtin(const char *name);
 trapeze_status trapeze_sleep_job_parse(const char *spec, const trapeze_workload *w,
@@ -362,8 +366,9 @@ typedef struct trapeze_sleep_validation {
 } trapeze_sleep_validation;
 
 /* Per job its window and picks, then every whole run of the model's, the
- * seed's and the swept thresholds, in `threads` threads (the same rows for
- * any count); progress(ctx, done, total) counts windows and runs. cap > 0:
+ * seed's and the swept thresholds, with `threads` threads in all (as
+ * trapeze_samples_run: simulations side by side, each split across the
+ * threads left over; the same rows for any count); progress(ctx, done, total) counts windows and runs. cap > 0:
  * each job's sample is trapeze_sleep_window_capped's at that share. */
 trapeze_status trapeze_sleep_validate(const trapeze_config *cfg, const trapeze_power *pw,
                                       const trapeze_sleep_job *jobs, int n, double window_cycles,

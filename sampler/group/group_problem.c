@@ -29,7 +29,13 @@ struct trapeze_group_problem {
     int launch;
     trapeze_locality_graph graph;
     trapeze_group_machine machine;
+    int threads;                      /* each simulation's threads (0: one) */
 };
+
+void trapeze_group_problem_set_threads(trapeze_group_problem *pb, int threads)
+{
+    pb->threads = threads;
+}
 
 void trapeze_group_problem_destroy(trapeze_group_problem *pb)
 {
@@ -385,6 +391,7 @@ trapeze_status trapeze_group_problem_simulate_window(const trapeze_group_problem
     sim_gpu_options opt;
     memset(&opt, 0, sizeof opt);
     opt.tb_grouping = grouping ? path : NULL;
+    opt.threads = pb->threads;
     launch_handle h;
     memset(&h, 0, sizeof h);
     if (!s)

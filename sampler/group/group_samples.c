@@ -72,6 +72,7 @@ const trapeze_row_schema trapeze_group_sample_schema = {
 
 struct trapeze_group_plan {
     char gpu_path[1024];
+    int sim_threads;              /* each row's share of the run's threads (set.sim_threads) */
     int n_launches, n_policies, n_windows, n_gpu;
     double window_share;          /* of the SMs, for the sub-grid samples */
     trapeze_sample_row *rows;     /* launch-major: launch i's n_policies whole runs, then its
@@ -250,6 +251,8 @@ static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, t
     const trapeze_group_launch l = {trapeze_row_text(out, "kernel"), trapeze_row_text(out, "params"),
                                   (int)trapeze_row_number(out, "launch")};
     trapeze_status s = trapeze_group_launch_problem(plan->gpu_path, &l, &pb, err);
+    if (!s)
+        trapeze_group_problem_set_threads(pb, plan->sim_threads);
     if (!s && plan->gpu_k[i])
         s = run_gpu_window(pb, trapeze_row_text(out, "policy"), plan->gpu_k[i],
                            plan->run_insts[i], &m, &tbs, err);
@@ -501,8 +504,9 @@ trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char
         }
     }
     plan->n_rows = nr;
+    plan->sim_threads = 1;
     plan->set = (trapeze_sample_set){&trapeze_group_sample_schema, nr, plan->rows, run_row, plan,
-                                     NULL};
+                                     NULL, &plan->sim_threads};
     if (s) {
         trapeze_group_plan_destroy(plan);
         return s;

@@ -80,9 +80,10 @@ static void collect(sim_gpu *g, const sim_stencil_result *r, const trapeze_power
     }
 }
 
-trapeze_status trapeze_ghostzone_energy_sample_run(const trapeze_config *cfg, const trapeze_power *pw,
-                                                   const trapeze_workload *w, trapeze_sync sync, int h,
-                                                   trapeze_ghostzone_energy_sample *out, trapeze_error *err)
+/* The sample on `threads` simulation threads (the same results for any). */
+static trapeze_status sample_run(const trapeze_config *cfg, const trapeze_power *pw,
+                                 const trapeze_workload *w, trapeze_sync sync, int h, int threads,
+                                 trapeze_ghostzone_energy_sample *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     trapeze_gpu gpu;
@@ -94,6 +95,7 @@ trapeze_status trapeze_ghostzone_energy_sample_run(const trapeze_config *cfg, co
     sim_sleep_config always_on;
     sim_gpu_options opt;
     sim_idle_window_options(pw, &always_on, &opt);
+    opt.threads = threads;
     sim_gpu *g = NULL;
     sim_stencil_result *r = NULL;
     sim_stencil_spec spec = {.workload = &win, .h = h, .sync = sync,
@@ -108,6 +110,13 @@ trapeze_status trapeze_ghostzone_energy_sample_run(const trapeze_config *cfg, co
     sim_stencil_result_destroy(r);
     sim_gpu_destroy(g);
     return s;
+}
+
+trapeze_status trapeze_ghostzone_energy_sample_run(const trapeze_config *cfg, const trapeze_power *pw,
+                                                   const trapeze_workload *w, trapeze_sync sync, int h,
+                                                   trapeze_ghostzone_energy_sample *out, trapeze_error *err)
+{
+    return sample_run(cfg, pw, w, sync, h, 1, out, err);
 }
 
 /* ---- the samples log: planned, run in threads, resumed (sampler/run.c) ---- */
@@ -173,6 +182,7 @@ struct trapeze_ghostzone_energy_plan {
     double clock_hz;
     trapeze_sample_row rows[MAX_PLAN];
     trapeze_sample_set set;
+    int sim_threads;   /* each row's share of the run's threads (set.sim_threads) */
 };
 
 static void size_text(const trapeze_workload *w, char *buf, size_t size)
@@ -195,8 +205,8 @@ static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, t
     trapeze_ghostzone_sleep sl;
     if (!s)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    trapeze_status st = trapeze_ghostzone_energy_sample_run(p->cfg, &p->pw, &p->spec, sync,
-                                                            (int)in->value[E_H], s, err);
+    trapeze_status st = sample_run(p->cfg, &p->pw, &p->spec, sync, (int)in->value[E_H],
+                                   p->sim_threads, s, err);
     if (!st)
         st = trapeze_ghostzone_energy_sleep(&p->pw, p->clock_hz, s, in->value[E_MAX_PENALTY], &sl, err);
     if (!st) {
@@ -255,7 +265,9 @@ trapeze_status trapeze_ghostzone_energy_plan_create(const trapeze_config *cfg, c
             r->value[E_MAX_PENALTY] = max_penalty;
         }
     p->set = (trapeze_sample_set){.schema = &trapeze_ghostzone_energy_schema, .count = n,
-                                  .rows = p->rows, .run = run_row, .ctx = p};
+                                  .rows = p->rows, .run = run_row, .ctx = p,
+                                  .sim_threads = &p->sim_threads};
+    p->sim_threads = 1;
     *out = p;
     return TRAPEZE_OK;
 }

@@ -110,6 +110,7 @@ struct trapeze_sleep_plan {
     trapeze_sleep_job *jobs;
     trapeze_sample_row *rows;
     trapeze_sample_set set;
+    int sim_threads;   /* each row's share of the run's threads (set.sim_threads) */
 };
 
 static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out,
@@ -120,7 +121,9 @@ static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out,
     trapeze_sleep_run *r = malloc(sizeof *r);
     if (!r)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    trapeze_status s = trapeze_sleep_window(p->cfg, &p->pw, &p->jobs[i], in->value[S_WINDOW],
+    trapeze_sleep_job job = p->jobs[i];
+    job.threads = p->sim_threads;
+    trapeze_status s = trapeze_sleep_window(p->cfg, &p->pw, &job, in->value[S_WINDOW],
                                             in->value[S_SPREAD], r, err);
     if (!s) {
         *out = *in;
@@ -183,7 +186,8 @@ trapeze_status trapeze_sleep_plan_create(const trapeze_config *cfg, const trapez
         r->value[S_FIT] = use_fit ? 1 : 0;
     }
     p->set = (trapeze_sample_set){.schema = &trapeze_sleep_schema, .count = n, .rows = p->rows,
-                                  .run = run_row, .ctx = p};
+                                  .run = run_row, .ctx = p, .sim_threads = &p->sim_threads};
+    p->sim_threads = 1;
     *out = p;
     return TRAPEZE_OK;
 }

@@ -87,18 +87,27 @@ typedef struct {
     void (*progress)(void *ctx, int done, int total);
     void *progress_ctx;
     int done, total;
+    int sim_threads;               /* each simulation's share of the threads */
 } vctx;
+
+/* Job k with this phase's simulation threads. */
+static trapeze_sleep_job job_of(const vctx *c, int k)
+{
+    trapeze_sleep_job j = c->jobs[k];
+    j.threads = c->sim_threads;
+    return j;
+}
 
 static trapeze_status window_task(void *arg, int k, trapeze_error *err)
 {
     vctx *c = arg;
     vjob *vj = &c->vj[k];
     trapeze_sleep_run *win = malloc(sizeof *win);
+    trapeze_sleep_job j = job_of(c, k);
     trapeze_status s = !win ? trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory")
-                       : c->cap > 0 ? trapeze_sleep_window_capped(c->cfg, c->pw, &c->jobs[k],
-                                                                  c->window, c->spread, c->cap,
-                                                                  win, err)
-                                    : trapeze_sleep_window(c->cfg, c->pw, &c->jobs[k], c->window,
+                       : c->cap > 0 ? trapeze_sleep_window_capped(c->cfg, c->pw, &j, c->window,
+                                                                  c->spread, c->cap, win, err)
+                                    : trapeze_sleep_window(c->cfg, c->pw, &j, c->window,
                                                            c->spread, win, err);
     if (!s) {
         vj->insts = win->warp_insts;
@@ -188,8 +197,9 @@ static trapeze_status shared_run(vctx *c, int r, trapeze_error *err)
             if (!(sim[n++] = malloc(sizeof **sim)))
                 s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
         }
+    trapeze_sleep_job j = job_of(c, c->run_job[r]);
     if (!s)
-        s = sampler_sleep_simulate_hidden(c->cfg, c->pw, &c->jobs[c->run_job[r]], n, x,
+        s = sampler_sleep_simulate_hidden(c->cfg, c->pw, &j, n, x,
                                           (const double(*)[TRAPEZE_SLEEP_MAX_MODES])theta, sim,
                                           err);
     for (int i = 0; !s && i < n; i++)
@@ -219,7 +229,8 @@ static trapeze_status run_task(void *arg, int r, trapeze_error *err)
     trapeze_sleep_run *sim = malloc(sizeof *sim);
     if (!sim)
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-    trapeze_status s = trapeze_sleep_simulate(c->cfg, c->pw, &c->jobs[t->job], &set, sim, err);
+    trapeze_sleep_job j = job_of(c, t->job);
+    trapeze_status s = trapeze_sleep_simulate(c->cfg, c->pw, &j, &set, sim, err);
     for (int k = lead; !s && k < c->v->n_rows && c->task[k].job == t->job; k++)
         if (c->run_of[k] == r)
             s = fill_row(c, k, sim, err);
@@ -400,11 +411,11 @@ trapeze_status trapeze_sleep_validate(const trapeze_config *cfg, const trapeze_p
     if (!s)
         s = lay_out(&c, n, err);
     if (!s)
-        s = sampler_pool_run(n, threads, window_task, task_done, &c, err);
+        s = sampler_budget_run(n, threads, &c.sim_threads, window_task, task_done, &c, err);
     if (!s)
         s = plan_runs(&c, err);
     if (!s)
-        s = sampler_pool_run(c.n_runs, threads, run_task, task_done, &c, err);
+        s = sampler_budget_run(c.n_runs, threads, &c.sim_threads, run_task, task_done, &c, err);
     if (!s) {
         summarize(&c, n);
         v->simulations = c.n_runs;

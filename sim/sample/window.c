@@ -122,6 +122,9 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
 {
     sim_gpu *g = NULL;
     sim_sleep_kernels k = {0};
+    sim_gpu_options with_threads = *opt;   /* the job's own simulation threads */
+    with_threads.threads = j->threads;
+    opt = &with_threads;
     trapeze_status s = sim_gpu_create(cfg, opt, &g, err);
     if (!s && !(s = sim_sleep_build(j, g, &k, err))) {
         const sim_core_config *c = sim_gpu_config(g);
