@@ -324,9 +324,11 @@ static void print_validation(const trapeze_sleep_validation *v)
            t->quarter_met == t->jobs ? "MET" : "MISSED");
     for (int i = 0; i < v->n_summary; i++)
         if (v->summary[i].structure == 0)
-            printf("    %s: sample %.1f%% of one run (%.0f of %.0f warp instructions)\n",
+            printf("    %s: sample %.1f%% of one run (%.0f of %.0f warp instructions)%s\n",
                    v->summary[i].job, 100 * run_fraction(&v->summary[i]),
-                   v->summary[i].sample_insts, v->summary[i].run_insts);
+                   v->summary[i].sample_insts, v->summary[i].run_insts,
+                   v->summary[i].cap_smallest > 0 ? ": the whole run is the sample, too short "
+                   "for a window within the cap (trapeze sleep --cap says by how much)" : "");
     if (t->over_budget)
         printf("  (%d of the model's choices simulate above the budget, by up to %.2f points)\n",
                t->over_budget, 100 * t->worst_over);

@@ -84,7 +84,8 @@ static void usage(FILE *out)
 "                       windows and ends, the first window shortened, where\n"
 "                       the whole plan costs more; on a short run the windows\n"
 "                       halved (to 500 + 250 cycles at least); a run too\n"
-"                       short even then takes the spread sample\n"
+"                       short even then is simulated whole, the sample\n"
+"                       it prints, with what the least plan would cost\n"
 "                       (docs/sleep.md)\n"
 "  --no-jump            the spread sample always\n"
 "  --spread N           the spread sample: then a window of N/5 cycles in every\n"
@@ -445,6 +446,14 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
                    "run's %.0f), standing for %.0f cycles\n", spec, a->window,
                    r->jump_record, r->jump_warm, r->recorded, r->simulated,
                    r->warp_insts, 100 * r->warp_insts / r->run_insts, r->run_insts, r->cycles);
+        else if (r->cap_smallest > 0 && !(r->cycles > a->window))
+            printf("%s: the whole run is the sample, %.0f cycles (%.0f warp instructions): the "
+                   "least jump sample (a first window and one of %.0f + %.0f cycles) would cost "
+                   "%.1f%% of the run at the first window's rate, over the %.1f%% --cap %g "
+                   "plans, and a first window alone is too short to stand for it "
+                   "(docs/sleep.md)\n", spec, r->cycles, r->warp_insts, r->jump_warm,
+                   r->jump_record,
+                   100 * r->cap_smallest, 100 * TRAPEZE_SLEEP_CAP_PLAN * a->cap, a->cap);
         else if (r->spread && r->cycles > a->window)
             printf("%s: spread sample, the first %.0f cycles and %.0f in every %.0f after them "
                    "to the run's end (%.0f of %.0f cycles recorded; %.0f warp instructions "

@@ -111,6 +111,12 @@ grep -q "windows of 250 cycles .*(500 warm-up).*(1045 warp instructions, 19.7% o
 grep -q "^    $J2: sample 19.7% of one run (1045 of $whole warp instructions)$" "$D/vcap" \
     && grep -q "^  samples <= 25% of one run (warp instructions): 1 of 1 jobs (worst 19.7%) MET$" \
     "$D/vcap" || fail "validate --cap 0.25 share: $(grep "of one run" "$D/vcap")"
+# a run no jump sample fits a quarter of (V100 filter 512², 3911 cycles):
+# the whole run is the sample, and the job's line says why
+"$T" validate --model sleep --gpu v100 --cap 0.25 filter >"$D/vfil" 2>"$D/err" \
+    || fail "validate --cap, v100 filter: $(cat "$D/err")"
+grep -q "^    filter: sample 100.0% of one run (188416 of 188416 warp instructions): the whole run is the sample, too short for a window within the cap" \
+    "$D/vfil" || fail "validate --cap 0.25 whole-run line: $(grep "of one run" "$D/vfil")"
 expect_failure "bad cap" "--cap 2: expected a fraction in (0, 1]" "$D/x.csv" "$T" validate \
     --model sleep --gpu gtx480 --cap 2 --csv "$D/x.csv"
 # the generic help of both commands names the sleep model and its own help

@@ -202,6 +202,19 @@ off=$(awk -F, '$3 == "l2" && $4 == "line" && $6 == "model" && $7 == "off" { prin
 near "v100 kmeans --cap 0.25 L2 dead (off) share" "$off" 0.974 0.25
 near "v100 kmeans --cap 0.25 L2 saving against the whole run's" \
     "$(awk -F, '$3 == "l2" && $4 == "line" && $6 == "model" { print $11; exit }' "$D/kc.csv")" 0.9731 0.07
+# filter 512² on the V100 (3911 cycles): no jump sample fits a quarter of
+# it, not even with the windows halved three times (a first window and one
+# of 500 + 250 cycles cost more than the 20% a cap of 0.25 plans), so the
+# run is simulated whole and its periods are the sample: the --whole CSV to
+# the bit, and the output says so with what the least plan would cost.
+"$T" sleep --gpu v100 filter --cap 0.25 --csv "$D/fc.csv" >"$D/fcout" 2>"$D/err" \
+    || fail "v100 filter --cap: $(cat "$D/err")"
+"$T" sleep --gpu v100 filter --whole --csv "$D/fw.csv" >/dev/null 2>"$D/err" \
+    || fail "v100 filter --whole: $(cat "$D/err")"
+cmp -s "$D/fc.csv" "$D/fw.csv" || fail "v100 filter --cap 0.25: not the whole run's CSV"
+sed -n 's/^filter: the whole run is the sample, 3911 cycles .* would cost \([0-9.]*\)% of the run.* over the \([0-9.]*\)% --cap 0.25 plans.*/\1 \2/p' \
+    "$D/fcout" | awk '{ ok = NF == 2 && $1 > $2 && $2 == 20 } END { exit !ok }' \
+    || fail "v100 filter --cap 0.25: $(head -1 "$D/fcout")"
 expect_failure "cap" "--cap: expected a fraction in (0, 1], got '0'" "$D/none.csv" \
     "$T" sleep --gpu gtx480 vecadd --cap 0 --csv "$D/none.csv"
 expect_failure "cap and no-jump" "--cap is for a jump sample" "$D/none.csv" \

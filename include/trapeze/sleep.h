@@ -198,6 +198,11 @@ typedef struct trapeze_sleep_run {
     /* a jump sample's later windows: cycles of warm-up and recorded each
      * (TRAPEZE_SLEEP_JUMP_WARM and _RECORD, or shrunk under a cap) */
     double jump_warm, jump_record;
+    /* a capped sample simulated through because no jump sample fits the cap:
+     * the cheapest jump plan's cycles (the first window and one later window
+     * at the shortest length) over the run's, at the first window's rate
+     * (0: not capped, or jumped) */
+    double cap_smallest;
 } trapeze_sleep_run;
 
 /* The job's first window_cycles cycles (0: the whole run) always on, with
@@ -220,15 +225,21 @@ typedef struct trapeze_sleep_run {
  * then the run's, estimated). */
 #define TRAPEZE_SLEEP_JUMP_WARM 4000
 #define TRAPEZE_SLEEP_JUMP_RECORD 2000
+/* the share of a cap a capped plan's cycles may take (below the cap: a
+ * later window may run faster than the first) */
+#define TRAPEZE_SLEEP_CAP_PLAN 0.8
 /* trapeze_sleep_window with a jump sample that costs at most the share cap
  * (0 < cap <= 1) of the run's cycles, as planned at the first window's
  * rate: the whole plan where it fits; else the first window cut at 0.4 cap
  * of the run's warp instructions (where it would cost more), then the most
- * later windows and launch ends that fit 0.8 cap, their warm-up and
- * recording halved (up to three times) where not one fits at full length
- * (a run under about 15000 / cap cycles); where not one fits even so (under
- * about 1500 / cap), the spread sample. out->run_insts: the run's warp
- * instructions; out->jump_warm and jump_record: the windows' lengths. */
+ * later windows and launch ends that fit TRAPEZE_SLEEP_CAP_PLAN cap, their
+ * warm-up and recording halved (up to three times) where not one fits at
+ * full length (a run under about 15000 / cap cycles); where not one fits
+ * even so (under about 1900 / cap), the run simulated on (the spread
+ * sample: a run shorter than window_cycles is its own sample, every period
+ * recorded) and out->cap_smallest set. out->run_insts: the run's warp
+ * instructions; out->jump_warm and jump_record: the windows' lengths (the
+ * least plan's where cap_smallest is set). */
 trapeze_status trapeze_sleep_window_capped(const trapeze_config *cfg, const trapeze_power *pw,
                                            const trapeze_sleep_job *job, double window_cycles,
                                            double spread_cycles, double cap,
@@ -325,6 +336,7 @@ typedef struct trapeze_sleep_vsummary {
     /* the job's sample and one whole run of it, in warp instructions (the
      * same on each structure's row) */
     double sample_insts, run_insts;
+    double cap_smallest;           /* trapeze_sleep_run's: the whole run is the sample */
 } trapeze_sleep_vsummary;
 
 /* The validation's targets over every (job, structure) of the model's choice. */

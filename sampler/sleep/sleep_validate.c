@@ -62,6 +62,7 @@ typedef struct {
     int n_pk;                      /* picks made (their models destroyed at the end) */
     double insts, cycles;          /* the window's */
     double simulated;              /* a jump sample's simulated cycles */
+    double cap_smallest;           /* trapeze_sleep_run's */
     int cut, jumped;
 } vjob;
 
@@ -115,6 +116,7 @@ static trapeze_status window_task(void *arg, int k, trapeze_error *err)
         vj->cut = win->cut;
         vj->jumped = win->jumped;
         vj->simulated = win->simulated;
+        vj->cap_smallest = win->cap_smallest;
     }
     for (int x = 0; !s && x < TRAPEZE_PS_SLEEPABLE; x++)
         if (!(s = sampler_sleep_choose(c->pw, c->clock_hz, &win->hist[sampler_sleep_unit[x]], x,
@@ -370,6 +372,7 @@ static void summarize(vctx *c, int n)
             /* any whole run of the job issues the same warp instructions */
             sm->sample_insts = c->vj[t->job].insts;
             sm->run_insts = c->row_insts[k];
+            sm->cap_smallest = c->vj[t->job].cap_smallest;
             if (c->vj[t->job].jumped && t->x == 0)
                 v->jump_runs += sm->run_cycles;
             sm->best = -1;

@@ -29,7 +29,7 @@
  * later ones. Uncapped (c = 0): the whole plan where it costs under
  * SIM_JUMP_DEAR of the run, else the spread sample. */
 #define SIM_JUMP_DEAR 0.5
-#define SIM_JUMP_BUDGET 0.8
+#define SIM_JUMP_BUDGET TRAPEZE_SLEEP_CAP_PLAN
 #define SIM_JUMP_FIRST 0.4
 /* On a run too short for one full-length window within the cap, the
  * windows' warm-up and recording are halved, at most this many times

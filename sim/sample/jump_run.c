@@ -168,7 +168,8 @@ int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k
      * within the cap, else the most windows that fit SIM_JUMP_BUDGET of it,
      * the later windows first (one at least), then the launch ends, the
      * windows shrunk by halves where none fits at full length (a short
-     * run); where not even one fits so, the spread sample */
+     * run); where not even one fits so, the spread sample, with what the
+     * least plan would cost (jc->smallest) */
     jc->windows = SIM_JUMP_WINDOWS;
     jc->ends = sampled;
     double whole = plan_cycles(jc, ends, t, ipc, SIM_JUMP_WINDOWS, sampled, 1);
@@ -178,8 +179,11 @@ int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k
         plan_price p = {jc, ends, t, ipc};
         double scale = sim_jump_fit(plan_cost, &p, SIM_JUMP_WINDOWS, sampled,
                                     SIM_JUMP_BUDGET * jc->cap * run, &jc->windows, &jc->ends);
-        if (!(scale > 0))
+        if (!(scale > 0)) {   /* the run is the sample: what the least plan would cost */
+            double least = 1.0 / (1 << SIM_JUMP_HALVINGS);
+            jc->smallest = plan_cycles(jc, ends, t, ipc, 1, 0, least) / run;
             return 0;
+        }
         jc->scale = scale;
     }
     /* the first window's periods still open: their idle cycles so far */

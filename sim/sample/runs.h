@@ -129,6 +129,8 @@ typedef struct sim_jump_ctx {
      * (stratum 3), which stands for tail_work warp instructions */
     int tail;
     double tail_work;
+    /* capped, and no plan fits: the cheapest plan's cycles over the run's */
+    double smallest;
     sim_jump_acc *acc;
 } sim_jump_ctx;
 

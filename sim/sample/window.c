@@ -155,6 +155,11 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
             out->jumped = jc && jc->jumped;
             if (!out->jumped)
                 out->simulated = out->cycles;
+            if (!out->jumped && jc && jc->smallest > 0) {   /* the least plan's windows */
+                out->cap_smallest = jc->smallest;
+                out->jump_warm = SIM_JUMP_WARM / (1 << SIM_JUMP_HALVINGS);
+                out->jump_record = SIM_JUMP_RECORD / (1 << SIM_JUMP_HALVINGS);
+            }
             if (out->jumped) {   /* the run's work, counted at the jump decision */
                 out->run_insts = jc->total_insts;
                 out->jump_warm = SIM_JUMP_WARM * jc->scale;
