@@ -10,8 +10,10 @@
  * slowest SM's pace: the policies change the cycles, never the
  * instructions, and a one-wave launch ends with its slowest SM), the
  * PCs the pcs candidate bypasses and the tie rule (the simpler policy
- * unless a later one is faster by more than the margin), and where a
- * sample's window ends in a launch (trapeze_cache_launch_window). Must
+ * unless a later one is faster by more than the margin), where a
+ * sample's window ends in a launch (trapeze_cache_launch_window; sized as
+ * a share of it, trapeze_cache_window_for) and a launch's run predicted
+ * from its window's two halves (trapeze_cache_extrapolate). Must
  * not simulate (the samples are sampler/cache/'s) nor know the policies' options
  * beyond their names and config lines.
  */

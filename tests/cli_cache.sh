@@ -42,6 +42,11 @@ awk -v n="$(get "$D/sh.json" 'd["policies"][0]["sample_warp_insts"]')" \
     "(41728, 0.25)" ] || fail "--window-share: $(get "$D/sh.json" 'd["run_warp_insts"]')"
 grep -q "the baseline's sample 25.0% of the run's 41728 warp instructions" "$D/sh.txt" \
     || fail "--window-share text: $(cat "$D/sh.txt")"
+# its whole run predicted from the window's second half (one launch): the
+# window's cycles plus the rest of the launch at the second half's cycles a
+# warp instruction, at the slowest SM's pace
+get "$D/sh.json" '[abs(p["predicted_cycles"] - (p["sample_cycles"] + (d["run_warp_insts"] - p["sample_warp_insts"]) * (p["sample_cycles"] - p["sample_mid_cycles"]) / (p["sample_warp_insts"] - p["sample_mid_warp_insts"])) * p["sample_slowest_cycles"] / p["sample_cycles"]) < 1e-6 * p["predicted_cycles"] and p["sample_mid_warp_insts"] >= 5216 for p in d["policies"] if p["sample_cycles"] is not None]' >"$D/ex.txt"
+[ "$(cat "$D/ex.txt")" = "[True, True]" ] || fail "--window-share: predicted runs $(cat "$D/ex.txt")"
 # without it, no field of the sized samples
 [ "$(get "$D/mm.json" '"window_share" in d or "sample_share" in d["policies"][0]')" = False ] \
     || fail "fields of --window-share without it"

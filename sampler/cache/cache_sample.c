@@ -8,7 +8,9 @@
  * left after it (trapeze_cache_launch_window), so that a run whose first launch has no contention (bicg)
  * is still judged by the others; a whole run (window 0) runs the sequence
  * on one GPU. A window's cycles are also taken at its slowest SM's pace
- * (slowest.h). The baseline's sample also sums the L1D's per-PC counters
+ * (slowest.h). Under a model with a window share the window is sized per
+ * launch (trapeze_cache_window_for) and the launch's whole run predicted
+ * from the cycles at the window's midpoint and end (run_cycles). The baseline's sample also sums the L1D's per-PC counters
  * and marks each load PC whose own locality graph has a line read by two
  * blocks resident on one SM (what the pcs candidate keeps cached). Then the
  * decision (the baseline's sample first, the others only when the model
