@@ -263,4 +263,14 @@ grep -q '^source = trapeze calibrate --model group on gtx480: data/traces/vecadd
     || fail "calibrate --trace source: $(grep source "$D/trc.ini")"
 expect_failure "bad --trace" "--trace nope: expected DIR/ or DIR/kernelslist.g" "$D/none" \
     "$T" validate --model group --gpu $G --trace nope
+# whole-GPU windows (--gpu-window): a queue of these launches holds
+# under a wave (6 TBs) within a window's part, so none is planned and the
+# sub-grids keep the whole budget: the same rows, all from the log
+"$T" validate --model group --gpu $G --samples "$D/s.csv" --gpu-window 50 \
+    matmul,n=96,block=16 syrk,n=64 >"$D/gw" 2>&1 || fail "--gpu-window: $(tail -2 "$D/gw")"
+grep -q '^samples: 20 planned, 0 run now, 20 from the log$' "$D/gw" || fail "--gpu-window: $(head -1 "$D/gw")"
+expect_failure "bad --gpu-window" "--gpu-window 100: expected a percentage of the budget" "$D/none" \
+    "$T" validate --model group --gpu $G --gpu-window 100
+expect_failure "--gpu-window without a budget" "--gpu-window 50: expected a percentage of the budget" \
+    "$D/none" "$T" validate --model group --gpu $G --budget 0 --gpu-window 50
 finish cli_calib_group
