@@ -308,6 +308,7 @@ void sim_sm_place_block(sim_sm *sm, long id, uint64_t cycle)
         if (sm->if_on)
             sim_fetch_want(sm, slot);
         w->pend_loads = w->pend_stores = 0;
+        w->reg_waiting = 0;
         memset(w->reg_pending, 0, sizeof w->reg_pending);
         memset(w->reg_ready, 0, sizeof w->reg_ready);
         memset(w->reg_value, 0, sizeof w->reg_value);
@@ -516,12 +517,17 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
         return 0;
     }
     uint64_t ready = 0;
+    /* a result later than t was written by an ALU or shared load, which
+     * raised busy_until to it; a load's completion writes its cycle */
+    int any_later = w->busy_until > t;
     int regs[4] = {in->src[0], in->src[1], in->src[2], in->dst};
     for (int i = 0; i < 4; i++) {
         int r = regs[i];
         if (r == SIM_NO_REG)
             continue;
-        if (w->reg_pending[r] && (!sm->dws || sim_dws_reg_waits(sm, SLOT(sm, w), r))) {
+        TRAPEZE_ASSERT(!(w->reg_waiting >> r & 1) == !w->reg_pending[r]);
+        TRAPEZE_ASSERT(any_later || w->reg_ready[r] <= t);
+        if ((w->reg_waiting >> r & 1) && (!sm->dws || sim_dws_reg_waits(sm, SLOT(sm, w), r))) {
             uint64_t later = SIM_NEVER;   /* (a completion wakes it) */
             if (sm->dws && mem_split(sm, SLOT(sm, w), t, &later))
                 return warp_ready(sm, w, t);   /* the run-ahead split's turn */
@@ -529,7 +535,7 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
             set_retry(sm, (int)(w - sm->warps), later);
             return 0;
         }
-        if (w->reg_ready[r] > ready)
+        if (any_later && w->reg_ready[r] > ready)
             ready = w->reg_ready[r];
     }
     if (ready > t) {
@@ -747,6 +753,14 @@ static void lq_select(sim_sm *sm, int slot, int before, uint32_t pc)
     sm->mem->ops->select(sm->mem->self, reqs, n);
 }
 
+/* n more requests will write register r of w. */
+static void reg_wait(sim_warp *w, int r, int n)
+{
+    w->reg_pending[r] += (uint16_t)n;
+    if (w->reg_pending[r])   /* no request (no active lane): nothing to wait for */
+        w->reg_waiting |= 1ull << r;
+}
+
 /* at: the cycle the LDST unit takes the instruction (its first request is
  * offered the cycle after). */
 static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst *in, uint64_t at)
@@ -767,7 +781,7 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
         }
         w->pend_stores += (uint32_t)n;
         if (in->dst != SIM_NO_REG)
-            w->reg_pending[in->dst] += (uint16_t)n;
+            reg_wait(w, in->dst, n);
         if (sm->dws)
             sim_dws_tag_requests(sm, slot, in, before);
         lq_end_inst(sm, slot, before);
@@ -805,7 +819,7 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
         sm->st.gld_insts++;
         w->pend_loads += (uint32_t)n;
         if (in->dst != SIM_NO_REG)
-            w->reg_pending[in->dst] += (uint16_t)n;
+            reg_wait(w, in->dst, n);
     } else {
         sm->st.gst_insts++;
         w->pend_stores += (uint32_t)n;
@@ -1076,6 +1090,7 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
         if ((done->flags & SIM_MEM_VOLATILE) || kind == TAG_ATOMIC)
             w->reg_value[reg] = done->value;
         if (--w->reg_pending[reg] == 0) {
+            w->reg_waiting &= ~(1ull << reg);
             w->reg_ready[reg] = t;
             if (sm->oc_on)   /* written back after this cycle's collector steps */
                 sim_oc_write(&sm->oc, w->part, slot, reg, t + 1);

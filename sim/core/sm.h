@@ -38,6 +38,11 @@ typedef struct sim_warp {
     uint64_t age;              /* dispatch order (GTO's "oldest") */
     uint64_t busy_until;       /* last ALU result lands */
     uint32_t pend_loads, pend_stores;   /* outstanding requests (stores include atomics) */
+    /* bit r: reg_pending[r] > 0. With busy_until (no reg_ready is later
+     * than it, or than the cycle a load's completion set it to) the issue
+     * check answers from this line: the scoreboard's arrays below span ten
+     * lines, and a register's entry is read only when it may hold the warp */
+    uint64_t reg_waiting;
     sim_warp_inst inst;        /* the next instruction (fetched) */
     uint16_t reg_pending[SIM_MAX_REGS]; /* outstanding load requests writing the register */
     uint64_t reg_ready[SIM_MAX_REGS];   /* cycle its ALU result is available */

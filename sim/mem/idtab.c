@@ -31,16 +31,16 @@ void sim_idtab_free(sim_idtab *t)
 void sim_idtab_clear(sim_idtab *t)
 {
     for (uint32_t s = 0; s <= t->mask; s++)
-        t->slot[s] = -1;
+        t->slot[s] = (sim_idtab_slot){-1, 0};
 }
 
 void sim_idtab_insert(sim_idtab *t, uint64_t key, int32_t id)
 {
     TRAPEZE_ASSERT(sim_idtab_find(t, key) < 0);
-    uint32_t s = sim_idtab_home(t, key);
-    while (t->slot[s] >= 0)
+    uint32_t h = sim_idtab_hash(key), s = h & t->mask;
+    while (t->slot[s].id >= 0)
         s = (s + 1) & t->mask;
-    t->slot[s] = id;
+    t->slot[s] = (sim_idtab_slot){id, h};
 }
 
 /* The hole left at i is filled by a later entry of the probe run whose home
@@ -48,14 +48,15 @@ void sim_idtab_insert(sim_idtab *t, uint64_t key, int32_t id)
 void sim_idtab_remove(sim_idtab *t, uint64_t key, int32_t id)
 {
     uint32_t i = sim_idtab_home(t, key), mask = t->mask;
-    while (t->slot[i] != id)
+    while (t->slot[i].id != id)
         i = (i + 1) & mask;
-    for (uint32_t j = (i + 1) & mask; t->slot[j] >= 0; j = (j + 1) & mask) {
-        uint32_t home = sim_idtab_home(t, t->keys[(size_t)t->slot[j] * t->stride]);
+    for (uint32_t j = (i + 1) & mask; t->slot[j].id >= 0; j = (j + 1) & mask) {
+        uint32_t home = t->slot[j].hash & mask;
+        TRAPEZE_ASSERT(t->slot[j].hash == sim_idtab_hash(t->keys[(size_t)t->slot[j].id * t->stride]));
         if (((j - home) & mask) >= ((j - i) & mask)) {
             t->slot[i] = t->slot[j];
             i = j;
         }
     }
-    t->slot[i] = -1;
+    t->slot[i] = (sim_idtab_slot){-1, 0};
 }

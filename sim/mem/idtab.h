@@ -1,10 +1,12 @@
 /*
  * idtab.h - a hash table of int32 ids by 64-bit key: open addressing,
  * linear probing, removal by backward shift (no tombstones). The keys stay
- * in the owner's array (key of id: keys[id * stride]), so the table holds
- * ids only. It serves a cache's MSHR entries by key and the frames of a
- * high-associativity cache by tag (cache.c). Owns the slots; must not
- * decide what a key means.
+ * in the owner's array (key of id: keys[id * stride]); a slot holds the id
+ * and its key's hash, so that a probe past other ids, and a removal's
+ * shift, read no key: the owner's entries are cold lines of their own (an
+ * MSHR lookup that found nothing read one per id on its way). It serves a
+ * cache's MSHR entries by key and the frames of a high-associativity cache
+ * by tag (cache.c). Owns the slots; must not decide what a key means.
  *
  * Invariant: every id inserted and not removed sits in exactly one slot,
  * reachable from its key's home slot without crossing an empty slot (-1).
@@ -15,8 +17,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+typedef struct sim_idtab_slot {
+    int32_t id;             /* -1: empty */
+    uint32_t hash;          /* sim_idtab_hash of the id's key */
+} sim_idtab_slot;
+
 typedef struct sim_idtab {
-    int32_t *slot;          /* mask + 1 slots, -1 empty */
+    sim_idtab_slot *slot;   /* mask + 1 slots */
     uint32_t mask;
     const uint64_t *keys;   /* key of id: keys[id * stride] */
     uint32_t stride;
@@ -32,19 +39,25 @@ void sim_idtab_insert(sim_idtab *t, uint64_t key, int32_t id);
 /* id (whose key is key) comes out; it must be in. */
 void sim_idtab_remove(sim_idtab *t, uint64_t key, int32_t id);
 
-static inline uint32_t sim_idtab_home(const sim_idtab *t, uint64_t key)
+static inline uint32_t sim_idtab_hash(uint64_t key)
 {
     /* keys are 32-byte sectors or 128-byte lines: their low bits say nothing */
-    return (uint32_t)((key >> 5) * 0x9e3779b97f4a7c15ull >> 40) & t->mask;
+    return (uint32_t)((key >> 5) * 0x9e3779b97f4a7c15ull >> 40);
+}
+
+static inline uint32_t sim_idtab_home(const sim_idtab *t, uint64_t key)
+{
+    return sim_idtab_hash(key) & t->mask;
 }
 
 /* The id whose key is key, or -1. */
 static inline int32_t sim_idtab_find(const sim_idtab *t, uint64_t key)
 {
-    for (uint32_t s = sim_idtab_home(t, key);; s = (s + 1) & t->mask) {
-        int32_t id = t->slot[s];
-        if (id < 0 || t->keys[(size_t)id * t->stride] == key)
-            return id;
+    uint32_t h = sim_idtab_hash(key);
+    for (uint32_t s = h & t->mask;; s = (s + 1) & t->mask) {
+        const sim_idtab_slot *e = &t->slot[s];
+        if (e->id < 0 || (e->hash == h && t->keys[(size_t)e->id * t->stride] == key))
+            return e->id;
     }
 }
 
