@@ -18,7 +18,6 @@
 #include "cli/commands.h"
 #include "common/error.h"
 #include "common/text.h"
-#include "sampler/group/gpu_window.h"
 
 #define MAX_LAUNCHES 64
 /* The candidates (the dispatch policies of fixed grouping; the first, rr,

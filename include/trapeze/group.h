@@ -135,6 +135,12 @@ typedef struct trapeze_group_eval {
  * beta Tg / (C - Tg) longer (a queue's delay grows as rho / (1 - rho)):
  * beta 0 is max(N, Tg), 1 is N + Tg. */
 double trapeze_group_contention_cycles(double norm, double t_gpu_dram, double beta);
+/* The correction of a candidate's whole-launch cycles by its whole-GPU
+ * window (sampler/group/gpu_window.c): the window's measured cycles over
+ * the model's prediction of the same window at DRAM contention beta,
+ * sim_w / trapeze_group_contention_cycles(norm_w, tg_w, beta); 1 where
+ * either is not positive (no window). */
+double trapeze_group_gpu_window_factor(double sim_w, double norm_w, double tg_w, double beta);
 
 /* Predicts a grouping (n_groups must be the machine's n_sm). */
 trapeze_status trapeze_group_evaluate(const trapeze_group_model *m, const trapeze_grouping *g,

@@ -1,8 +1,8 @@
 /*
- * gpu_window.h - the whole-GPU windows' arithmetic (sampler/group/gpu_window.c):
- * how many TBs a queue a window holds under its part of the samples'
- * budget, and how its measured cycles correct the model's prediction of
- * the whole launch. The windows themselves are group_window.c's, their
+ * gpu_window.h - the whole-GPU windows' arithmetic (sampler/group/gpu_window.c)
+ * shared inside the library: how many TBs a queue a window holds under its
+ * part of the samples' budget (the correction factor is public,
+ * trapeze/group.h). The windows themselves are group_window.c's, their
  * rows group_samples.c's, the decision group_decide.c's.
  */
 #ifndef TRAPEZE_SAMPLER_GROUP_GPU_WINDOW_H
@@ -18,12 +18,5 @@
 TRAPEZE_INTERNAL
 long trapeze_group_gpu_window_tbs(const trapeze_locality_graph *graph, const trapeze_grouping *g,
                                   double part, double *insts);
-
-/* The correction of a candidate's whole-launch cycles: its window's
- * measured cycles over the model's prediction of the same window at DRAM
- * contention beta, sim_w / C(norm_w, tg_w, beta); 1 where either is not
- * positive (no window). */
-TRAPEZE_INTERNAL
-double trapeze_group_gpu_window_factor(double sim_w, double norm_w, double tg_w, double beta);
 
 #endif

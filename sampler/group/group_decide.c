@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "sampler/group/gpu_window.h"
 #include "trapeze.h"
 
 /* The policy rows: the dispatch policies the model compares, then the choice. */
