@@ -137,14 +137,14 @@ static trapeze_status policy_config(const char *gpu, trapeze_cache_policy p,
 /* A windowed launch that trapeze_cache_launch_window runs to its end: g
  * (of the windowed config) replaced by a GPU of the whole-run config. */
 static trapeze_status place_window(const trapeze_config *whole, const sim_kernel *k,
-                                   sim_gpu **g, trapeze_error *err)
+                                   const sim_gpu_options *opt, sim_gpu **g, trapeze_error *err)
 {
     unsigned long long w = sim_gpu_config(*g)->window_warp_insts;
     if (trapeze_cache_launch_window(sim_sleep_count_insts(k), w) == w)
         return TRAPEZE_OK;
     sim_gpu_destroy(*g);
     *g = NULL;
-    return sim_gpu_create(whole, NULL, g, err);
+    return sim_gpu_create(whole, opt, g, err);
 }
 
 /* Runs launch `first` (all from it when `all`) of b's sequence on a new
@@ -152,18 +152,21 @@ static trapeze_status place_window(const trapeze_config *whole, const sim_kernel
  * out; *nk: the sequence's launches. */
 static trapeze_status run_launches(const trapeze_config *cfg, const trapeze_config *whole,
                                    const sim_builtin *b, const long *prm, int first, int all,
-                                   int locality, int *nk, trapeze_cache_counts *out,
+                                   int locality, int threads, int *nk, trapeze_cache_counts *out,
                                    trapeze_error *err)
 {
+    sim_gpu_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.threads = threads;
     sim_gpu *g = NULL;
     sim_kernel **ks = calloc(MAX_LAUNCHES, sizeof *ks);
     *nk = 0;
-    trapeze_status s = ks ? sim_gpu_create(cfg, NULL, &g, err)
+    trapeze_status s = ks ? sim_gpu_create(cfg, &opt, &g, err)
                           : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     if (!s)
         s = b->build(sim_gpu_config(g), prm, ks, MAX_LAUNCHES, nk, err);
     if (!s && !all && first < *nk)   /* the kernels keep no pointer to g */
-        s = place_window(whole, ks[first], &g, err);
+        s = place_window(whole, ks[first], &opt, &g, err);
     for (int i = first; !s && i < *nk && (all || i == first); i++) {
         sim_kernel_stats st;
         sim_gpu_sequence_at(g, i + 1, *nk);
@@ -196,7 +199,7 @@ static void pcs_line(trapeze_cache_policy p, const unsigned *pcs, int n_pcs, cha
 
 trapeze_status trapeze_cache_sample(const char *gpu, const char *kernel, char *const *settings,
                                     int n_settings, trapeze_cache_policy p, const unsigned *pcs,
-                                    int n_pcs, unsigned long long window,
+                                    int n_pcs, unsigned long long window, int threads,
                                     trapeze_cache_counts *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -221,7 +224,8 @@ trapeze_status trapeze_cache_sample(const char *gpu, const char *kernel, char *c
     if (!s && window)
         s = policy_config(gpu, p, line, 0, &whole, err);
     for (int i = 0; !s && i < nk; i += window ? 1 : nk)
-        s = run_launches(cfg, whole, b, prm, i, !window, p == TRAPEZE_CACHE_NONE, &nk, out, err);
+        s = run_launches(cfg, whole, b, prm, i, !window, p == TRAPEZE_CACHE_NONE, threads, &nk,
+                         out, err);
     out->taken = !s;
     trapeze_config_destroy(cfg);
     trapeze_config_destroy(whole);
@@ -230,18 +234,18 @@ trapeze_status trapeze_cache_sample(const char *gpu, const char *kernel, char *c
 
 trapeze_status trapeze_cache_choose(const trapeze_cache_model *m, const char *gpu,
                                     const char *kernel, char *const *settings, int n_settings,
-                                    unsigned long long window, trapeze_cache_decision *d,
-                                    trapeze_error *err)
+                                    unsigned long long window, int threads,
+                                    trapeze_cache_decision *d, trapeze_error *err)
 {
     memset(d, 0, sizeof *d);
     trapeze_status s = trapeze_cache_sample(gpu, kernel, settings, n_settings,
-                                            TRAPEZE_CACHE_NONE, NULL, 0, window,
+                                            TRAPEZE_CACHE_NONE, NULL, 0, window, threads,
                                             &d->sample[TRAPEZE_CACHE_NONE], err);
     unsigned pcs[TRAPEZE_CACHE_MAX_PCS];
     int n_pcs = s ? 0 : trapeze_cache_bypass_pcs(&d->sample[TRAPEZE_CACHE_NONE], pcs);
     for (int p = 1; !s && p < TRAPEZE_CACHE_POLICIES; p++)
         if (trapeze_cache_sampled(m, &d->sample[TRAPEZE_CACHE_NONE], (trapeze_cache_policy)p))
             s = trapeze_cache_sample(gpu, kernel, settings, n_settings, (trapeze_cache_policy)p,
-                                     pcs, n_pcs, window, &d->sample[p], err);
+                                     pcs, n_pcs, window, threads, &d->sample[p], err);
     return s ? s : trapeze_cache_decide(m, d, err);
 }
