@@ -20,7 +20,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: trapeze cache --gpu FILE KERNEL [name=value ...] [--window N]\n"
             "                     [--window-share F [--window-cap N]] [--verify]\n"
-            "                     [--json FILE] [--quiet]\n"
+            "                     [--threads N] [--json FILE] [--quiet]\n"
             "\n"
             "Chooses which global loads the L1D caches for a built-in kernel: none (the\n"
             "baseline), lasc, pcs, loc, lasc+loc, memsched, memsched+loc or bypass_all (Choo's\n"
@@ -46,7 +46,10 @@ static void usage(FILE *f)
             "                      window's second half (its start counted once); prints\n"
             "                      the samples' share of the run\n"
             "  --verify            also simulate each policy's whole run: its speed-up and\n"
-            "                      how far the choice is behind the fastest\n" CLI_JSON_HELP
+            "                      how far the choice is behind the fastest\n"
+            "  --threads N         the simulations run one after another, each split\n"
+            "                      across N threads (1-64; default 1): the same bytes\n"
+            CLI_JSON_HELP
             "  --quiet             no table on stdout\n",
             (int)m.window_cap);
 }
@@ -63,7 +66,8 @@ static double speedup(const trapeze_cache_counts *base, const trapeze_cache_coun
 }
 
 static trapeze_status verify(const char *gpu, const char *kernel, char **params, int n,
-                             const trapeze_cache_decision *d, verified *v, trapeze_error *err)
+                             int threads, const trapeze_cache_decision *d, verified *v,
+                             trapeze_error *err)
 {
     v->on = 1;
     v->best = 0;
@@ -73,7 +77,8 @@ static trapeze_status verify(const char *gpu, const char *kernel, char **params,
             v->run[p] = v->run[TRAPEZE_CACHE_NONE];   /* bypassing nothing is the baseline */
         else
             s = trapeze_cache_sample(gpu, kernel, params, n, (trapeze_cache_policy)p,
-                                     d->bypass_pcs, d->n_bypass_pcs, 0, &v->run[p], err);
+                                     d->bypass_pcs, d->n_bypass_pcs, 0, threads, &v->run[p],
+                                     err);
         if (s)
             return s;
         if (v->run[p].cycles < v->run[v->best].cycles)
@@ -222,7 +227,7 @@ static void print_json(trapeze_json_out *j, const trapeze_cache_decision *d, con
 int cli_cache(int argc, char **argv)
 {
     const char *gpu = NULL, *window_text = NULL, *json_path = NULL, *share_text = NULL;
-    const char *cap_text = NULL;
+    const char *cap_text = NULL, *threads_text = NULL;
     int quiet = 0, do_verify = 0, rc = 2, n_ops = 0;
     const char **operands = calloc((size_t)argc + 1, sizeof *operands);
     if (!operands)
@@ -230,7 +235,8 @@ int cli_cache(int argc, char **argv)
     const cli_field fields[] = {{"--gpu", &gpu, NULL},       {"--window", &window_text, NULL},
                                 {"--verify", NULL, &do_verify}, {"--quiet", NULL, &quiet},
                                 {"--json", &json_path, NULL}, {"--window-share", &share_text, NULL},
-                                {"--window-cap", &cap_text, NULL},   {NULL, NULL, NULL}};
+                                {"--window-cap", &cap_text, NULL},
+                                {"--threads", &threads_text, NULL},   {NULL, NULL, NULL}};
     rc = cli_parse_options("cache", argc, argv, 1, fields, operands, argc, &n_ops, usage);
     if (rc >= 0)
         goto out;
@@ -262,6 +268,12 @@ int cli_cache(int argc, char **argv)
     m.window_cap = (unsigned long long)cap;
     if (!share_text)
         m.window_share = 0;
+    long threads = 1;
+    if (threads_text && (!trapeze_parse_long(threads_text, &threads) || threads < 1 ||
+                         threads > 64)) {
+        rc = cli_usage_error("cache", "--threads %s: expected 1 to 64", threads_text);
+        goto out;
+    }
     if (n_ops < 1 || !gpu) {
         rc = cli_usage_error("cache", "%s", !gpu ? "--gpu FILE is required" : "no KERNEL given");
         goto out;
@@ -280,8 +292,8 @@ int cli_cache(int argc, char **argv)
     if (trapeze_sim_builtin_check(kernel, n_params, params, &err) ||
         cli_json_open(&json, "cache", json_path, &err) ||
         trapeze_cache_choose(&m, gpu_file, kernel, params, n_params, (unsigned long long)window,
-                             &d, &err) ||
-        (do_verify && verify(gpu_file, kernel, params, n_params, &d, &v, &err))) {
+                             (int)threads, &d, &err) ||
+        (do_verify && verify(gpu_file, kernel, params, n_params, (int)threads, &d, &v, &err))) {
         cli_json_abort(&json);
         fprintf(stderr, "trapeze cache: %s\n", err.message);
         goto out;
@@ -311,7 +323,7 @@ static int calib_help(const char *cmd)
         return 0;
     }
     printf("usage: trapeze validate --model cache --gpu FILE KERNEL [name=value ...]\n"
-           "                        [--window N] [--json FILE] [--quiet]\n\n"
+           "                        [--window N] [--threads N] [--json FILE] [--quiet]\n\n"
            "trapeze cache --verify: the decision, then every policy's whole run.\n\n");
     usage(stdout);
     return 0;

@@ -5,7 +5,8 @@
 # must print and write the same bytes: sleep validation (one job: its window
 # on 2 simulation threads, then its whole runs two at a time), the sleep
 # calibration (one sample, on 2 simulation threads), trapeze sleep
-# --sim-threads 2 on the V100, and trapeze group --threads 2 (each of its
+# --sim-threads 2 on the V100, and trapeze group --threads 2 and trapeze cache
+# --verify --threads 2 and cache --window-share 0.25 --threads 2 (each of their
 # simulations on 2 threads). The split itself is tests/test_sample_rows.c's.
 # Usage: sh tests/cli_thread_budget.sh build/trapeze
 . "$(dirname "$0")/lib/cli.sh"
@@ -34,10 +35,14 @@ same "calibrate --model sleep" --threads calibrate --model sleep --gpu gtx480 --
     "matmul n=32" --samples "$D/out.samples.csv" --out "$D/out.csv"
 same "sleep" --sim-threads sleep --gpu v100 "matmul n=64" --csv "$D/out.csv"
 same "group" --threads group --gpu gtx480 syrk n=32 --csv "$D/out.csv"
+same "cache --verify" --threads cache --gpu choo-baseline matmul n=64 --verify --json "$D/out.json"
+same "cache --window-share" --threads cache --gpu gtx480 matmul n=64 --window-share 0.25 --json "$D/out.json"
 
 "$T" sleep --gpu v100 matmul --sim-threads 0 >/dev/null 2>"$D/err" && fail "--sim-threads 0 accepted"
 grep -q 'sleep: --sim-threads 0: expected a whole number from 1 to 64' "$D/err" || fail "sleep message: $(cat "$D/err")"
 "$T" group --gpu gtx480 syrk --threads x >/dev/null 2>"$D/err" && fail "--threads x accepted"
 grep -q 'group: --threads x: expected 1 to 64' "$D/err" || fail "group message: $(cat "$D/err")"
+"$T" cache --gpu choo-baseline atax --threads 65 >/dev/null 2>"$D/err" && fail "--threads 65 accepted"
+grep -q 'cache: --threads 65: expected 1 to 64' "$D/err" || fail "cache message: $(cat "$D/err")"
 
 finish cli_thread_budget

@@ -169,10 +169,12 @@ double trapeze_cache_extrapolate(double mid_cycles, double mid_insts, double cyc
  * on a fresh GPU up to `window` warp instructions (or to its end, as
  * trapeze_cache_launch_window places it); 0: the whole run. Policy pcs
  * bypasses the n_pcs PCs of pcs (ignored for the others). The baseline's
- * sample also gives each PC's pc_shared from its locality graph. */
+ * sample also gives each PC's pc_shared from its locality graph. Each
+ * simulation splits its cycles across `threads` (trapeze_sim_options.threads;
+ * 0 or 1: one): the same counts for any. */
 trapeze_status trapeze_cache_sample(const char *gpu, const char *kernel, char *const *settings,
                                     int n_settings, trapeze_cache_policy p, const unsigned *pcs,
-                                    int n_pcs, unsigned long long window,
+                                    int n_pcs, unsigned long long window, int threads,
                                     trapeze_cache_counts *out, trapeze_error *err);
 /* The same with each launch's window placed by trapeze_cache_window_for(m,
  * ...) (m NULL: as trapeze_cache_sample) and out's run_cycles filled. */
@@ -180,15 +182,15 @@ trapeze_status trapeze_cache_sample_sized(const trapeze_cache_model *m, const ch
                                           const char *kernel, char *const *settings,
                                           int n_settings, trapeze_cache_policy p,
                                           const unsigned *pcs, int n_pcs,
-                                          unsigned long long window, trapeze_cache_counts *out,
-                                          trapeze_error *err);
+                                          unsigned long long window, int threads,
+                                          trapeze_cache_counts *out, trapeze_error *err);
 
-/* The whole decision: the baseline's sample, the others' when contended,
- * then trapeze_cache_decide. */
+/* The whole decision: the baseline's sample, the others' when contended
+ * (one after another, each on `threads`), then trapeze_cache_decide. */
 trapeze_status trapeze_cache_choose(const trapeze_cache_model *m, const char *gpu,
                                     const char *kernel, char *const *settings, int n_settings,
-                                    unsigned long long window, trapeze_cache_decision *d,
-                                    trapeze_error *err);
+                                    unsigned long long window, int threads,
+                                    trapeze_cache_decision *d, trapeze_error *err);
 
 #ifdef __cplusplus
 }

@@ -141,6 +141,7 @@ typedef struct policy_run {
     const char *gpu, *line;
     trapeze_cache_policy p;
     unsigned long long window;      /* 0: whole runs */
+    sim_gpu_options opt;            /* every GPU's: its simulation threads */
 } policy_run;
 
 /* The GPU launch k runs on: g of the windowed config, or of the config
@@ -159,11 +160,11 @@ static trapeze_status place_window(const policy_run *r, const trapeze_config *wh
     sim_gpu_destroy(*g);
     *g = NULL;
     if (!sized)
-        return sim_gpu_create(whole, NULL, g, err);
+        return sim_gpu_create(whole, &r->opt, g, err);
     trapeze_config *cfg = NULL;
     trapeze_status s = policy_config(r->gpu, r->p, r->line, w, &cfg, err);
     if (!s)
-        s = sim_gpu_create(cfg, NULL, g, err);
+        s = sim_gpu_create(cfg, &r->opt, g, err);
     trapeze_config_destroy(cfg);
     return s;
 }
@@ -217,7 +218,7 @@ static trapeze_status run_launches(const policy_run *r, const trapeze_config *cf
     int sized = !all && r->m && r->m->window_share > 0;
     double launch_insts = 0, mid_cycles = 0, mid_insts = 0;
     *nk = 0;
-    trapeze_status s = ks ? sim_gpu_create(sized ? whole : cfg, NULL, &g, err)
+    trapeze_status s = ks ? sim_gpu_create(sized ? whole : cfg, &r->opt, &g, err)
                           : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     if (!s)
         s = b->build(sim_gpu_config(g), prm, ks, MAX_LAUNCHES, nk, err);
@@ -258,19 +259,19 @@ static void pcs_line(trapeze_cache_policy p, const unsigned *pcs, int n_pcs, cha
 
 trapeze_status trapeze_cache_sample(const char *gpu, const char *kernel, char *const *settings,
                                     int n_settings, trapeze_cache_policy p, const unsigned *pcs,
-                                    int n_pcs, unsigned long long window,
+                                    int n_pcs, unsigned long long window, int threads,
                                     trapeze_cache_counts *out, trapeze_error *err)
 {
     return trapeze_cache_sample_sized(NULL, gpu, kernel, settings, n_settings, p, pcs, n_pcs,
-                                      window, out, err);
+                                      window, threads, out, err);
 }
 
 trapeze_status trapeze_cache_sample_sized(const trapeze_cache_model *m, const char *gpu,
                                           const char *kernel, char *const *settings,
                                           int n_settings, trapeze_cache_policy p,
                                           const unsigned *pcs, int n_pcs,
-                                          unsigned long long window, trapeze_cache_counts *out,
-                                          trapeze_error *err)
+                                          unsigned long long window, int threads,
+                                          trapeze_cache_counts *out, trapeze_error *err)
 {
     memset(out, 0, sizeof *out);
     const sim_builtin *b = sim_builtin_find(kernel);
@@ -293,7 +294,8 @@ trapeze_status trapeze_cache_sample_sized(const trapeze_cache_model *m, const ch
         s = policy_config(gpu, p, line, window, &cfg, err);
     if (!s && window)
         s = policy_config(gpu, p, line, 0, &whole, err);
-    policy_run r = {m, gpu, line, p, window};
+    policy_run r = {.m = m, .gpu = gpu, .line = line, .p = p, .window = window};
+    r.opt.threads = threads;
     for (int i = 0; !s && i < nk; i += window ? 1 : nk)
         s = run_launches(&r, cfg, whole, b, prm, i, !window, p == TRAPEZE_CACHE_NONE, &nk, out,
                          err);
@@ -305,19 +307,19 @@ trapeze_status trapeze_cache_sample_sized(const trapeze_cache_model *m, const ch
 
 trapeze_status trapeze_cache_choose(const trapeze_cache_model *m, const char *gpu,
                                     const char *kernel, char *const *settings, int n_settings,
-                                    unsigned long long window, trapeze_cache_decision *d,
-                                    trapeze_error *err)
+                                    unsigned long long window, int threads,
+                                    trapeze_cache_decision *d, trapeze_error *err)
 {
     memset(d, 0, sizeof *d);
     trapeze_status s = trapeze_cache_sample_sized(m, gpu, kernel, settings, n_settings,
-                                                  TRAPEZE_CACHE_NONE, NULL, 0, window,
+                                                  TRAPEZE_CACHE_NONE, NULL, 0, window, threads,
                                                   &d->sample[TRAPEZE_CACHE_NONE], err);
     unsigned pcs[TRAPEZE_CACHE_MAX_PCS];
     int n_pcs = s ? 0 : trapeze_cache_bypass_pcs(&d->sample[TRAPEZE_CACHE_NONE], pcs);
     for (int p = 1; !s && p < TRAPEZE_CACHE_POLICIES; p++)
         if (trapeze_cache_sampled(m, &d->sample[TRAPEZE_CACHE_NONE], (trapeze_cache_policy)p))
             s = trapeze_cache_sample_sized(m, gpu, kernel, settings, n_settings,
-                                           (trapeze_cache_policy)p, pcs, n_pcs, window,
+                                           (trapeze_cache_policy)p, pcs, n_pcs, window, threads,
                                            &d->sample[p], err);
     return s ? s : trapeze_cache_decide(m, d, err);
 }

@@ -82,8 +82,11 @@ int sim_l1_init(sim_memsys *m, sim_sm_port *p)
     }
     if (m->cfg.l1.enabled) {
         p->l1q = calloc((size_t)m->cfg.l1_banks, sizeof *p->l1q);
-        if (!p->l1q)
+        p->l1q_at = malloc((size_t)m->cfg.l1_banks * sizeof *p->l1q_at);
+        if (!p->l1q || !p->l1q_at)
             return 0;
+        for (int b = 0; b < m->cfg.l1_banks; b++)
+            p->l1q_at[b] = (struct sim_l1q_times){UINT64_MAX, 0};
         for (int b = 0; b < m->cfg.l1_banks; b++)
             if (!sim_ring_init(&p->l1q[b], (uint32_t)m->cfg.l1_latency))
                 return 0;
@@ -646,10 +649,13 @@ static int l1_bank(const sim_memsys *m, const sim_mem_request *req)
 static sim_ring *entry_stage(sim_memsys *m, const sim_mem_request *req, uint64_t cycle,
                              sim_fail_cause *cause)
 {
-    sim_ring *q = &m->sm[req->sm].l1q[l1_bank(m, req)];
+    int b = l1_bank(m, req);
+    sim_ring *q = &m->sm[req->sm].l1q[b];
     uint64_t ready = cycle + (uint64_t)m->cfg.l1_latency;
+    TRAPEZE_ASSERT(!q->count || m->sm[req->sm].l1q_at[b].last ==
+                                    q->items[(q->head + q->count - 1) & q->mask].ready);
     if (q->count >= (uint32_t)m->cfg.l1_latency ||
-        (q->count && q->items[(q->head + q->count - 1) & q->mask].ready == ready)) {
+        (q->count && m->sm[req->sm].l1q_at[b].last == ready)) {
         if (cause)
             *cause = SIM_FAIL_L1_BANK;
         return NULL;
@@ -668,6 +674,10 @@ static void enter_queue(sim_memsys *m, sim_ring *q, const sim_mem_request *req, 
     pk.req = *req;
     pk.req.flags = (uint8_t)((pk.req.flags & ~(uint32_t)SIM_MEM_QUEUED) | flags);
     pk.ready = cycle + (uint64_t)m->cfg.l1_latency;
+    struct sim_l1q_times *at = &p->l1q_at[q - p->l1q];
+    if (!q->count)
+        at->front = pk.ready;
+    at->last = pk.ready;
     sim_ring_push(q, &pk);
     p->l1q_count++;
     p->outstanding++;
@@ -725,13 +735,15 @@ static void l1_queues_cycle(sim_memsys *m, sim_sm_port *p, uint64_t cycle)
     }
     for (int b = 0; p->l1q_count && b < m->cfg.l1_banks; b++) {
         sim_ring *q = &p->l1q[b];
-        if (!q->count || sim_ring_front(q)->ready > cycle)
+        TRAPEZE_ASSERT(p->l1q_at[b].front == (q->count ? sim_ring_front(q)->ready : UINT64_MAX));
+        if (p->l1q_at[b].front > cycle)   /* empty, or its front not there yet */
             continue;
         sim_mem_request r = sim_ring_front(q)->req;
         if ((r.flags & SIM_MEM_QUEUED) &&
             sim_l1_access(m, &r, cycle, NULL) == SIM_MEM_RESERVATION_FAIL)
             continue;
         sim_ring_pop(q);
+        p->l1q_at[b].front = q->count ? sim_ring_front(q)->ready : UINT64_MAX;
         p->l1q_count--;
         TRAPEZE_ASSERT(p->outstanding > 0);
         p->outstanding--;   /* counted when it was queued, and again by the probe */

@@ -195,6 +195,7 @@ void sim_memsys_destroy(sim_memsys *m)
         for (int b = 0; m->sm[s].l1q && b < m->cfg.l1_banks; b++)
             sim_ring_free(&m->sm[s].l1q[b]);
         free(m->sm[s].l1q);
+        free(m->sm[s].l1q_at);
         free(m->sm[s].origin);
         free(m->sm[s].done.items);
     }
@@ -452,8 +453,7 @@ uint64_t sim_memsys_next_event(const sim_memsys *m, uint64_t cycle)
         if (p->replies.count)
             earliest(&best, sim_ring_front(&p->replies)->ready);
         for (int b = 0; p->l1q_count && b < m->cfg.l1_banks; b++)
-            if (p->l1q[b].count)
-                earliest(&best, sim_ring_front(&p->l1q[b])->ready);
+            earliest(&best, p->l1q_at[b].front);   /* UINT64_MAX when empty */
     }
     for (int s = 0; s < m->n_sm; s++)
         if (m->sm[s].done.count)

@@ -59,6 +59,11 @@ typedef struct sim_sm_port {
     sim_ring *l1q;         /* per L1 bank: accesses in its latency queue, oldest first;
                             * ready = the cycle they reach its last stage (l1d.c) */
     int l1q_count;         /* accesses in all of them */
+    /* per L1 bank, the ready cycles of its queue's front (UINT64_MAX when
+     * empty) and of its last access, side by side: a cycle's look at every
+     * bank reads this line, not each queue's front packet, a cold line of
+     * its own that is seldom due (l1d.c) */
+    struct sim_l1q_times { uint64_t front, last; } *l1q_at;
     sim_done_queue done;
     uint64_t inj_free;     /* first icnt tick the injection port is free */
     uint64_t ej_free;      /* first icnt tick the ejection port is free */
