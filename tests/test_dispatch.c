@@ -16,7 +16,10 @@
  *  - a sample's later window (-trapeze_window_first_block N, rr): blocks
  *    N.. in rr's order, the launch done when they are; a kernel's
  *    first_trip t: every warp skips t trips of its outer loop (two warp
- *    instructions each here: the FMA and the loop's branch).
+ *    instructions each here: the FMA and the loop's branch);
+ *  - a skip within a running launch (sim_gpu_launch_skip, rr): blocks
+ *    [a, b) never placed, the others' warp instructions exactly, whether
+ *    asked before the dispatcher gets there or after (from its next block).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -465,6 +468,95 @@ static void test_first_block_and_trip(void)
     sim_kernel_destroy(k);
 }
 
+/* Runs 16 one-warp blocks on 2 SMs of 2 blocks each, asking the skip
+ * [from, to) once `after` blocks are placed; placements into p. */
+static trapeze_status run_skip(const char *policy, long after, long from, long to,
+                               placements *p, sim_kernel_stats *st, trapeze_error *err)
+{
+    trapeze_config *cfg = make_cfg(2, 2, policy, NULL);
+    sim_kernel *k = column_kernel(16, 1);
+    trapeze_gpu gpu;
+    CHECK_OK(trapeze_gpu_from_config(cfg, &gpu, err));
+    sim_gpu_options opt;
+    memset(&opt, 0, sizeof opt);
+    CHECK_OK(sim_mem_port_ideal(gpu.n_sm, 100, &opt.mem, err));
+    opt.on_place = on_place;
+    opt.on_place_ctx = p;
+    memset(p, 0, sizeof *p);
+    sim_gpu *g = NULL;
+    sim_launch l;
+    trapeze_status s = sim_gpu_create(cfg, &opt, &g, err);
+    if (!s)
+        s = sim_gpu_launch_begin(g, k, st, &l, err);
+    if (!s) {
+        while (p->n < after && sim_gpu_launch_step(&l, err))
+            ;
+        s = sim_gpu_launch_skip(&l, from, to, err);
+        if (!s && from == 12 && to == 14)   /* a second range while one is pending */
+            CHECK(sim_gpu_launch_skip(&l, 14, 15, err) == TRAPEZE_EINVAL);
+        if (!s) {
+            while (sim_gpu_launch_step(&l, err))
+                ;
+            s = sim_gpu_launch_end(&l, err);
+        } else {
+            sim_gpu_launch_cut(&l);
+        }
+    }
+    sim_gpu_destroy(g);
+    sim_kernel_destroy(k);
+    trapeze_config_destroy(cfg);
+    return s;
+}
+
+/* The blocks placed, in order, as "0,1,2". */
+static const char *placed_blocks(const placements *p, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < p->n && i < MAXP; i++)
+        snprintf(buf + strlen(buf), size - strlen(buf), "%s%ld", buf[0] ? "," : "",
+                 p->block[i]);
+    return buf;
+}
+
+static void test_skip(void)
+{
+    placements p;
+    sim_kernel_stats st;
+    trapeze_error err;
+    char buf[512];
+    CHECK_OK(run_skip("rr", 0, 0, 0, &p, &st, &err));   /* nothing skipped: the whole run */
+    uint64_t block_insts = st.total.warp_insts / 16;
+    CHECK(st.total.warp_insts == 16 * block_insts && st.blocks == 16 && p.n == 16);
+    sim_kernel_stats_free(&st);
+    /* {after, from, to, the blocks placed, how many} */
+    static const struct {
+        long after, from, to;
+        const char *want;
+        int n;
+    } cases[] = {
+        {0, 5, 11, "0,1,2,3,4,11,12,13,14,15", 10},       /* asked ahead of the dispatcher */
+        {4, 0, 10, "0,1,2,3,10,11,12,13,14,15", 10},      /* 0-3 placed: from 4 on */
+        {6, 12, 40, "0,1,2,3,4,5,6,7,8,9,10,11", 12},     /* past the end: to the end */
+        {6, 12, 14, "0,1,2,3,4,5,6,7,8,9,10,11,14,15", 14},
+        {16, 3, 9, "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15", 16},   /* all placed: none */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK_OK(run_skip("rr", cases[i].after, cases[i].from, cases[i].to, &p, &st, &err));
+        placed_blocks(&p, buf, sizeof buf);
+        if (strcmp(buf, cases[i].want))
+            fprintf(stderr, "skip [%ld, %ld) after %ld: placed %s, expected %s\n",
+                    cases[i].from, cases[i].to, cases[i].after, buf, cases[i].want);
+        CHECK(!strcmp(buf, cases[i].want));
+        /* the skipped blocks never issue: the others' instructions exactly */
+        CHECK(st.total.warp_insts == (uint64_t)cases[i].n * block_insts);
+        CHECK(st.blocks == (uint64_t)cases[i].n && st.total.blocks == (uint64_t)cases[i].n);
+        sim_kernel_stats_free(&st);
+    }
+    /* only round-robin has an order to skip in */
+    CHECK(run_skip("bcs", 0, 5, 11, &p, &st, &err) == TRAPEZE_EINVAL);
+    CHECK(strstr(err.message, "round-robin") != NULL);
+}
+
 int main(void)
 {
     test_rr_bcs();
@@ -475,5 +567,6 @@ int main(void)
     test_every_block_once();
     test_config_errors();
     test_first_block_and_trip();
+    test_skip();
     return check_report("test_dispatch");
 }

@@ -16,8 +16,18 @@
 
 typedef struct rr_state {
     long next, total;
+    long skip_from, skip_to;       /* a pending skip (rr_skip); from == to: none */
     int n_sm, first;
 } rr_state;
+
+/* The dispatcher at a pending skip's first block goes on past it. */
+static void rr_jump(rr_state *s)
+{
+    if (s->skip_from < s->skip_to && s->next == s->skip_from) {
+        s->next = s->skip_to;
+        s->skip_from = s->skip_to = 0;
+    }
+}
 
 static trapeze_status rr_create(const sim_dispatch_ctx *c, void **self, trapeze_error *err)
 {
@@ -56,7 +66,27 @@ static void rr_placed(void *self, int sm, long block)
     (void)block;
     s->next++;
     s->first = (sm + 1) % s->n_sm;
+    rr_jump(s);
+}
+
+/* A warm later window of a sample: the blocks between two windows are
+ * never placed, while those resident run on (sim_gpu_launch_skip). */
+static long rr_skip(void *self, long from, long to)
+{
+    rr_state *s = self;
+    if (s->skip_from < s->skip_to)
+        return -1;
+    if (from < s->next)
+        from = s->next;
+    if (to > s->total)
+        to = s->total;
+    if (to <= from)
+        return 0;
+    s->skip_from = from;
+    s->skip_to = to;
+    rr_jump(s);
+    return to - from;
 }
 
 const sim_dispatch_ops sim_dispatch_round_robin = {"rr", rr_create, rr_destroy, rr_first,
-                                                   rr_next, rr_placed, NULL, NULL};
+                                                   rr_next, rr_placed, NULL, NULL, rr_skip};

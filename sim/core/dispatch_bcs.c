@@ -75,4 +75,4 @@ static void bcs_placed(void *self, int sm, long block)
 }
 
 const sim_dispatch_ops sim_dispatch_bcs = {"bcs", bcs_create, bcs_destroy, bcs_first, bcs_next,
-                                           bcs_placed, NULL, NULL};
+                                           bcs_placed, NULL, NULL, NULL};

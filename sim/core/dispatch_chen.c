@@ -107,4 +107,4 @@ static long chen_blocks(const void *self)
 }
 
 const sim_dispatch_ops sim_dispatch_chen = {"chen", chen_create, chen_destroy, chen_first,
-                                            chen_next, chen_placed, NULL, chen_blocks};
+                                            chen_next, chen_placed, NULL, chen_blocks, NULL};

@@ -219,4 +219,4 @@ static long groups_blocks(const void *self)
 
 const sim_dispatch_ops sim_dispatch_groups = {"groups", groups_create, groups_destroy,
                                               groups_first, groups_next, groups_placed,
-                                              groups_stolen, groups_blocks};
+                                              groups_stolen, groups_blocks, NULL};

@@ -630,6 +630,21 @@ void sim_gpu_launch_cut(sim_launch *l)
     l->running = 0;
 }
 
+trapeze_status sim_gpu_launch_skip(sim_launch *l, long from, long to, trapeze_error *err)
+{
+    if (!l->running || !l->ps || !l->pol->skip)
+        return trapeze_fail(err, TRAPEZE_EINVAL,
+                            "kernel %s: skipping blocks needs a running launch with "
+                            "round-robin dispatch (rr)", l->k->name);
+    long dropped = l->pol->skip(l->ps, from, to);
+    if (dropped < 0)
+        return trapeze_fail(err, TRAPEZE_EINVAL,
+                            "kernel %s: a skip of blocks is already pending", l->k->name);
+    l->total -= (uint64_t)dropped;
+    l->st->blocks -= (uint64_t)dropped;
+    return TRAPEZE_OK;
+}
+
 trapeze_status sim_gpu_run(sim_gpu *g, const sim_kernel *k, sim_kernel_stats *st,
                            trapeze_error *err)
 {

@@ -477,6 +477,14 @@ trapeze_status sim_gpu_launch_end(sim_launch *l, trapeze_error *err);
  * flight stays, so g may afterwards only be read (sim_gpu_events) and
  * destroyed: no launch_end, no further launch. Changes no other run. */
 void sim_gpu_launch_cut(sim_launch *l);
+/* Within a running launch, blocks [from, to) are never placed: when the
+ * dispatcher reaches `from` it goes on at `to` (from below its next block
+ * counts from there). Blocks resident keep running; caches, queues and
+ * memory keep their state; the launch ends when the other blocks are
+ * done, and its stats count only those. Round-robin dispatch only, one
+ * range pending at a time (EINVAL otherwise). For a sample's later window
+ * started from the previous one's state. */
+trapeze_status sim_gpu_launch_skip(sim_launch *l, long from, long to, trapeze_error *err);
 
 /* The functional word at addr (atomic counters). */
 uint32_t sim_gpu_peek(const sim_gpu *g, uint64_t addr);

@@ -232,6 +232,11 @@ typedef struct sim_dispatch_ops {
     uint64_t (*stolen)(const void *self);
     /* The blocks it will place in all; NULL: every block of the kernel. */
     long (*blocks)(const void *self);
+    /* Never places blocks [from, to): when its next block reaches `from`
+     * it goes on at `to` (from below the next block counts from there).
+     * Returns the blocks dropped, or -1 while another range is pending.
+     * NULL: the policy cannot skip (only round-robin knows an order). */
+    long (*skip)(void *self, long from, long to);
 } sim_dispatch_ops;
 
 /* The policy of a kind (never NULL for a kind below SIM_TB_COUNT). */
