@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "sampler/group/gpu_window.h"
 #include "trapeze.h"
 
@@ -82,12 +83,7 @@ static void test_window(trapeze_group_problem *pb)
     trapeze_error err;
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 4, 2, &err));
-    const int group[4] = {0, 1, 0, 1};
-    const long order[4] = {1, 0, 0, 1};
-    for (int t = 0; t < 4; t++) {
-        g.group[t] = group[t];
-        g.order[t] = order[t];
-    }
+    fixture_set_grouping(&g, (int[]){0, 1, 0, 1}, (long[]){1, 0, 0, 1});
     trapeze_group_params p;
     trapeze_group_params_default(&p);
     p.value[TRAPEZE_GROUP_MU] = 1;

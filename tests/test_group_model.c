@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "trapeze.h"
 
 /* A graph of n TBs on a 1D grid, every footprint f lines. */
@@ -37,14 +38,6 @@ static void edge(small_graph *s, long i, long j, long long lines)
 }
 
 /* queue[t] and position[t] given as arrays. */
-static void set_grouping(trapeze_grouping *g, const int *group, const long *order)
-{
-    for (long t = 0; t < g->n_tbs; t++) {
-        g->group[t] = group[t];
-        g->order[t] = order[t];
-    }
-}
-
 static trapeze_group_params exact_params(void)
 {
     trapeze_group_params p;
@@ -74,9 +67,9 @@ static void test_shared_pair_halves_l2(void)
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 2, 2, NULL));
     trapeze_group_eval same, split;
-    set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
+    fixture_set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
     CHECK_OK(trapeze_group_evaluate(m, &g, &same, NULL));
-    set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
+    fixture_set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
     CHECK_OK(trapeze_group_evaluate(m, &g, &split, NULL));
     CHECK_NEAR(same.l2_accesses, 10, 1e-12);
     CHECK_NEAR(split.l2_accesses, 20, 1e-12);
@@ -100,9 +93,9 @@ static void test_shared_pair_halves_l2(void)
     small_graph u;
     graph_init(&u, 2, 10);
     CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
-    set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
+    fixture_set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
     CHECK_OK(trapeze_group_evaluate(m, &g, &same, NULL));
-    set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
+    fixture_set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
     CHECK_OK(trapeze_group_evaluate(m, &g, &split, NULL));
     CHECK_NEAR(same.cycles, 120, 1e-6);
     CHECK_NEAR(split.cycles, 110, 1e-6);
@@ -110,7 +103,7 @@ static void test_shared_pair_halves_l2(void)
     trapeze_group_machine one = mach;
     one.tbs_per_sm = 1;
     CHECK_OK(trapeze_group_create(&u.g, &one, &p, &m, NULL));
-    set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
+    fixture_set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
     CHECK_OK(trapeze_group_evaluate(m, &g, &same, NULL));
     CHECK_NEAR(same.cycles, 220, 1e-6);
     trapeze_group_destroy(m);
@@ -121,9 +114,9 @@ static void test_shared_pair_halves_l2(void)
     trapeze_group_params ps = p;
     ps.value[TRAPEZE_GROUP_TSM] = 50;
     CHECK_OK(trapeze_group_create(&u.g, &mach, &ps, &m, NULL));
-    set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
+    fixture_set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
     CHECK_OK(trapeze_group_evaluate(m, &g, &same, NULL));
-    set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
+    fixture_set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
     CHECK_OK(trapeze_group_evaluate(m, &g, &split, NULL));
     CHECK_NEAR(same.cycles, 220, 1e-6);
     CHECK_NEAR(split.cycles, 160, 1e-6);
@@ -143,7 +136,7 @@ static void test_shared_pair_halves_l2(void)
      * decay (capacities converted at 32 elements a line) */
     mach.by_elements = 1;
     CHECK_OK(trapeze_group_create(&s.g, &mach, &p, &m, NULL));
-    set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
+    fixture_set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
     CHECK_OK(trapeze_group_evaluate(m, &g, &same, NULL));
     CHECK_NEAR(same.l2_accesses, 320, 1e-9);
     CHECK_NEAR(same.dram_reads, 640 - 320 * exp(-5e-6), 1e-6);
@@ -165,7 +158,7 @@ static void test_clique_theta(void)
     trapeze_group_params p = exact_params();
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 3, 1, NULL));
-    set_grouping(&g, (int[]){0, 0, 0}, (long[]){0, 1, 2});
+    fixture_set_grouping(&g, (int[]){0, 0, 0}, (long[]){0, 1, 2});
     const double theta[3] = {0, 0.5, 1}, l2[3] = {30 - 12, 30 - 10, 30 - 8};
     for (int i = 0; i < 3; i++) {
         p.value[TRAPEZE_GROUP_THETA] = theta[i];
@@ -194,7 +187,7 @@ static void test_l1_decay_after_residency(void)
     CHECK_OK(trapeze_group_create(&s.g, &mach, &p, &m, NULL));
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 2, 1, NULL));
-    set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
+    fixture_set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
     trapeze_group_eval e;
     CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));
     CHECK_NEAR(e.l2_accesses, 20 - 10 * exp(-1.0), 1e-12);
@@ -310,9 +303,9 @@ static void test_whole_gpu_dram(void)
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 2, 2, NULL));
     trapeze_group_eval same, split;
-    set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
+    fixture_set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
     CHECK_OK(trapeze_group_evaluate(m, &g, &same, NULL));
-    set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
+    fixture_set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
     CHECK_OK(trapeze_group_evaluate(m, &g, &split, NULL));
     /* Tg = (20 + 6) / 0.5 = 52, under 120 (one SM) and 110 (split) */
     CHECK_NEAR(same.t_gpu_dram, 52, 1e-9);
@@ -330,7 +323,7 @@ static void test_whole_gpu_dram(void)
     CHECK_NEAR(split.cycles, 260, 1e-6);
     CHECK_NEAR(split.dcycles_dparam[TRAPEZE_GROUP_NU], 200, 1e-9);
     CHECK(!strcmp(trapeze_group_eval_bound(&split), "gpu-dram"));
-    set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
+    fixture_set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
     CHECK_OK(trapeze_group_evaluate(m, &g, &same, NULL));
     CHECK_NEAR(same.cycles, 260, 1e-6);
     trapeze_group_destroy(m);
@@ -368,7 +361,7 @@ static void test_contention(void)
     CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 2, 2, NULL));
-    set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
+    fixture_set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
     trapeze_group_eval e;
     CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));
     CHECK_NEAR(e.t_norm, 110, 1e-6);
@@ -393,7 +386,7 @@ static void test_dram_by_lines(void)
     trapeze_group_params p = exact_params();
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 2, 2, NULL));
-    set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
+    fixture_set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
     for (int lines = 0; lines <= 1; lines++) {
         trapeze_group_machine mach = {2, 2, 128, 1e6, 1, 0, 1, lines ? 128 : 0};
         trapeze_group_model *m;
@@ -431,7 +424,7 @@ static void test_dram_by_fetch(void)
     trapeze_group_params p = exact_params();
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 2, 2, NULL));
-    set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
+    fixture_set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
     const int fetch[3] = {128, 32, 0};
     const double want[3] = {15.000037499859376, 60.000046153633136, 480.0000494842912};
     for (int i = 0; i < 3; i++) {
@@ -474,7 +467,7 @@ static void test_dram_compulsory(void)
     trapeze_group_params p = exact_params();
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 3, 3, NULL));
-    set_grouping(&g, (int[]){0, 1, 2}, (long[]){0, 0, 0});
+    fixture_set_grouping(&g, (int[]){0, 1, 2}, (long[]){0, 0, 0});
     for (int t = 0; t <= 1; t++) {
         p.value[TRAPEZE_GROUP_THETA] = t;
         trapeze_group_model *m;
@@ -519,7 +512,7 @@ static void test_grouping_file(void)
     snprintf(path, sizeof path, "%s/g.csv", dir);
     trapeze_grouping g, back;
     CHECK_OK(trapeze_grouping_alloc(&g, 3, 2, NULL));
-    set_grouping(&g, (int[]){1, 0, 1}, (long[]){1, 0, 0});
+    fixture_set_grouping(&g, (int[]){1, 0, 1}, (long[]){1, 0, 0});
     CHECK_OK(trapeze_grouping_save(path, &g, NULL));
     CHECK_OK(trapeze_grouping_load(path, 3, 2, &back, NULL));
     for (int t = 0; t < 3; t++)

@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "trapeze.h"
 
 static long long shared(const trapeze_locality_graph *g, long a, long b)
@@ -113,12 +114,7 @@ int main(void)
     /* queue 0: TB 2 then TB 0; queue 3: TB 1; queue 4: TB 3 */
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 4, 5, &err));
-    const int group[4] = {0, 3, 0, 4};
-    const long order[4] = {1, 0, 0, 0};
-    for (int t = 0; t < 4; t++) {
-        g.group[t] = group[t];
-        g.order[t] = order[t];
-    }
+    fixture_set_grouping(&g, (int[]){0, 3, 0, 4}, (long[]){1, 0, 0, 0});
     trapeze_group_params p;
     trapeze_group_params_default(&p);
     p.value[TRAPEZE_GROUP_MU] = 1;

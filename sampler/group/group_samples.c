@@ -127,12 +127,13 @@ trapeze_status trapeze_group_launch_problem(const char *gpu, const trapeze_group
     return trapeze_group_problem_builtin(gpu, l->kernel, argv, argc, l->launch, out, err);
 }
 
-/* A sub-grid sample (sampler/group/group_window.c): the policy's grouping as the
- * model sees it, its first queues (at most m, at most `share` of the TBs)
- * alone. */
+/* A window sample (sampler/group/group_window.c): the policy's grouping as
+ * the model sees it, either its first queues (at most m, at most `share` of
+ * the TBs) alone, a sub-grid, or with gpu_k > 0 the first gpu_k TBs of every
+ * queue on all SMs at once, a whole-GPU window. */
 static trapeze_status run_window(const trapeze_group_problem *pb, const char *policy, int m,
-                                 double share, double insts, trapeze_group_measured *out,
-                                 long *tbs, trapeze_error *err)
+                                 double share, long gpu_k, double insts,
+                                 trapeze_group_measured *out, long *tbs, trapeze_error *err)
 {
     trapeze_group_params p;
     trapeze_group_params_default(&p);
@@ -145,35 +146,8 @@ static trapeze_status run_window(const trapeze_group_problem *pb, const char *po
     if (!s)
         s = trapeze_group_problem_policy_grouping(pb, model, policy, &g, err);
     if (!s)
-        s = trapeze_group_window_create(pb, &g, m, share, &p, &w, err);
-    if (!s)
-        s = trapeze_group_window_simulate(pb, w, insts, out, err);
-    if (!s)
-        *tbs = trapeze_group_window_tbs(w);
-    trapeze_group_window_destroy(w);
-    trapeze_grouping_free(&g);
-    trapeze_group_destroy(model);
-    return s;
-}
-
-/* A whole-GPU window sample: the policy's grouping as the model sees it,
- * the first k TBs of every queue, all SMs at once. */
-static trapeze_status run_gpu_window(const trapeze_group_problem *pb, const char *policy, long k,
-                                     double insts, trapeze_group_measured *out, long *tbs,
-                                     trapeze_error *err)
-{
-    trapeze_group_params p;
-    trapeze_group_params_default(&p);
-    trapeze_group_model *model = NULL;
-    trapeze_group_window *w = NULL;
-    trapeze_grouping g;
-    memset(&g, 0, sizeof g);
-    trapeze_status s = trapeze_group_create(trapeze_group_problem_graph(pb),
-                                            trapeze_group_problem_machine(pb), &p, &model, err);
-    if (!s)
-        s = trapeze_group_problem_policy_grouping(pb, model, policy, &g, err);
-    if (!s)
-        s = trapeze_group_window_create_gpu(pb, &g, k, &p, &w, err);
+        s = gpu_k ? trapeze_group_window_create_gpu(pb, &g, gpu_k, &p, &w, err)
+                  : trapeze_group_window_create(pb, &g, m, share, &p, &w, err);
     if (!s)
         s = trapeze_group_window_simulate(pb, w, insts, out, err);
     if (!s)
@@ -253,13 +227,10 @@ static trapeze_status run_row(const void *ctx, int i, trapeze_sample_row *out, t
     trapeze_status s = trapeze_group_launch_problem(plan->gpu_path, &l, &pb, err);
     if (!s)
         trapeze_group_problem_set_threads(pb, plan->sim_threads);
-    if (!s && plan->gpu_k[i])
-        s = run_gpu_window(pb, trapeze_row_text(out, "policy"), plan->gpu_k[i],
-                           plan->run_insts[i], &m, &tbs, err);
-    else if (!s && window)
+    if (!s && (plan->gpu_k[i] || window))
         s = run_window(pb, trapeze_row_text(out, "policy"), window,
-                       trapeze_row_number(out, "window_pct") / 100, plan->run_insts[i], &m, &tbs,
-                       err);
+                       trapeze_row_number(out, "window_pct") / 100, plan->gpu_k[i],
+                       plan->run_insts[i], &m, &tbs, err);
     else if (!s) {
         s = trapeze_group_problem_simulate(pb, trapeze_row_text(out, "policy"), NULL, &m, err);
         tbs = trapeze_group_problem_graph(pb)->n_tbs;

@@ -170,6 +170,24 @@ static double cap_share(int m, int n_sm, double share)
     return share > 0 && share < of_sms ? share : of_sms;
 }
 
+/* The end of both window constructors: the window's model from its TBs'
+ * new ids, then *out = w, or w destroyed on any failure so far. */
+static trapeze_status window_finish(trapeze_status s, const trapeze_locality_graph *graph,
+                                    const trapeze_group_machine *mc,
+                                    const trapeze_group_params *p, const long *new_id,
+                                    trapeze_group_window *w, trapeze_group_window **out,
+                                    trapeze_error *err)
+{
+    if (!s)
+        s = window_model(graph, mc, p, new_id, w, err);
+    if (s) {
+        trapeze_group_window_destroy(w);
+        return s;
+    }
+    *out = w;
+    return TRAPEZE_OK;
+}
+
 trapeze_status trapeze_group_window_create(const trapeze_group_problem *pb,
                                            const trapeze_grouping *g, int m, double share,
                                            const trapeze_group_params *p, trapeze_group_window **out,
@@ -252,17 +270,11 @@ trapeze_status trapeze_group_window_create(const trapeze_group_problem *pb,
         if (!s)
             s = trapeze_grouping_check(&w->full, err);
     }
-    if (!s)
-        s = window_model(graph, &mc, p, new_id, w, err);
+    s = window_finish(s, graph, &mc, p, new_id, w, out, err);
     free(slot);
     free(size);
     free(new_id);
-    if (s) {
-        trapeze_group_window_destroy(w);
-        return s;
-    }
-    *out = w;
-    return TRAPEZE_OK;
+    return s;
 }
 
 trapeze_status trapeze_group_window_create_gpu(const trapeze_group_problem *pb,
@@ -298,15 +310,9 @@ trapeze_status trapeze_group_window_create_gpu(const trapeze_group_problem *pb,
         w->m = mc.n_sm;
         s = trapeze_grouping_check(&w->full, err);
     }
-    if (!s)
-        s = window_model(graph, &mc, p, new_id, w, err);
+    s = window_finish(s, graph, &mc, p, new_id, w, out, err);
     free(new_id);
-    if (s) {
-        trapeze_group_window_destroy(w);
-        return s;
-    }
-    *out = w;
-    return TRAPEZE_OK;
+    return s;
 }
 
 trapeze_status trapeze_group_window_simulate(const trapeze_group_problem *pb,
