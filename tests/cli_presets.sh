@@ -26,20 +26,23 @@ grep -q '^insts_per_sm_mc' "$D/meng-v100-counts.ini" || fail "test setup: no V10
 grep -q 'profil' "$D/err" && fail "Meng's constants with the V100's counts still profiled: $(cat "$D/err")"
 cmp -s "$D/auto" "$D/meng" && fail "--gpu v100 gave the GTX 280 constants' answer"
 grep -Eq '^PathFinder +v100 +relaunch' "$D/auto" || fail "gpu column: $(cat "$D/auto")"
-# --gpu a100, a folder preset, alone uses data/calibrations/a100.ini (before
-# it was shipped: "no calibration shipped"): the bytes of naming it, the
-# PathFinder counts read from its [profile.PathFinder] (no profiling run),
+# --gpu a100 and --gpu h100, folder presets, alone use data/calibrations/G.ini
+# (before they were shipped: "no calibration shipped"): the bytes of naming it,
+# the PathFinder counts read from its [profile.PathFinder] (no profiling run),
 # and a relaunch priced at 1e9 cycles in a copy makes fence the choice
-"$T" ghostzone --gpu a100 pathfinder >"$D/a100" 2>"$D/err" || fail "--gpu a100: $(cat "$D/err")"
-grep -q 'profil' "$D/err" && fail "--gpu a100 profiled PathFinder: $(cat "$D/err")"
-"$T" ghostzone --gpu data/gpus/a100 --calibration data/calibrations/a100.ini pathfinder \
-    >"$D/a100-explicit" 2>&1 || fail "explicit a100 calibration"
-cmp -s "$D/a100" "$D/a100-explicit" || fail "--gpu a100 did not use data/calibrations/a100.ini"
-grep -Eq '^PathFinder +a100 +relaunch .* relaunch$' "$D/a100" || fail "a100 rows: $(cat "$D/a100")"
-sed 's/^relaunch_cycles = .*/relaunch_cycles = 1e9/' data/calibrations/a100.ini >"$D/a100-slow.ini"
-"$T" ghostzone --gpu a100 --calibration "$D/a100-slow.ini" pathfinder >"$D/a100-slow" 2>&1 \
-    || fail "a100, slow relaunch: $(cat "$D/a100-slow")"
-grep -Eq '^PathFinder +a100 +relaunch .* fence$' "$D/a100-slow" || fail "a 1e9-cycle relaunch chosen: $(cat "$D/a100-slow")"
+for g in a100 h100; do
+    "$T" ghostzone --gpu $g pathfinder >"$D/$g" 2>"$D/err" || fail "--gpu $g: $(cat "$D/err")"
+    grep -q 'profil' "$D/err" && fail "--gpu $g profiled PathFinder: $(cat "$D/err")"
+    "$T" ghostzone --gpu data/gpus/$g --calibration data/calibrations/$g.ini pathfinder \
+        >"$D/$g-explicit" 2>&1 || fail "explicit $g calibration"
+    cmp -s "$D/$g" "$D/$g-explicit" || fail "--gpu $g did not use data/calibrations/$g.ini"
+    grep -Eq "^PathFinder +$g +relaunch .* relaunch\$" "$D/$g" || fail "$g rows: $(cat "$D/$g")"
+    sed 's/^relaunch_cycles = .*/relaunch_cycles = 1e9/' data/calibrations/$g.ini >"$D/$g-slow.ini"
+    "$T" ghostzone --gpu $g --calibration "$D/$g-slow.ini" pathfinder >"$D/$g-slow" 2>&1 \
+        || fail "$g, slow relaunch: $(cat "$D/$g-slow")"
+    grep -Eq "^PathFinder +$g +relaunch .* fence\$" "$D/$g-slow" \
+        || fail "$g: a 1e9-cycle relaunch chosen: $(cat "$D/$g-slow")"
+done
 
 # another GPU's calibration: refused (exit 1, one message, nothing on stdout), or forced
 "$T" ghostzone --gpu v100 --calibration gtx480 pathfinder >"$D/out" 2>"$D/err" && fail "mismatch accepted"
