@@ -90,19 +90,27 @@ static sim_kernel *column_kernel(int gx, int gy)
     return k;
 }
 
+/* Options for a run on cfg's SMs with ideal memory (100 cycles) that
+ * records each block's placement into p (emptied). */
+static void placing_options(trapeze_config *cfg, placements *p, sim_gpu_options *opt,
+                            trapeze_error *err)
+{
+    trapeze_gpu gpu;
+    CHECK_OK(trapeze_gpu_from_config(cfg, &gpu, err));
+    memset(opt, 0, sizeof *opt);
+    CHECK_OK(sim_mem_port_ideal(gpu.n_sm, 100, &opt->mem, err));
+    opt->on_place = on_place;
+    opt->on_place_ctx = p;
+    memset(p, 0, sizeof *p);
+}
+
 /* Runs k on n_sm SMs with ideal memory; placements into p. */
 static trapeze_status run(trapeze_config *cfg, const sim_kernel *k, placements *p,
                           sim_kernel_stats *st, const char *grouping, trapeze_error *err)
 {
-    trapeze_gpu gpu;
-    CHECK_OK(trapeze_gpu_from_config(cfg, &gpu, err));
     sim_gpu_options opt;
-    memset(&opt, 0, sizeof opt);
-    CHECK_OK(sim_mem_port_ideal(gpu.n_sm, 100, &opt.mem, err));
-    opt.on_place = on_place;
-    opt.on_place_ctx = p;
+    placing_options(cfg, p, &opt, err);
     opt.tb_grouping = grouping;
-    memset(p, 0, sizeof *p);
     sim_gpu *g = NULL;
     trapeze_status s = sim_gpu_create(cfg, &opt, &g, err);
     if (!s)
@@ -475,14 +483,8 @@ static trapeze_status run_skip(const char *policy, long after, long from, long t
 {
     trapeze_config *cfg = make_cfg(2, 2, policy, NULL);
     sim_kernel *k = column_kernel(16, 1);
-    trapeze_gpu gpu;
-    CHECK_OK(trapeze_gpu_from_config(cfg, &gpu, err));
     sim_gpu_options opt;
-    memset(&opt, 0, sizeof opt);
-    CHECK_OK(sim_mem_port_ideal(gpu.n_sm, 100, &opt.mem, err));
-    opt.on_place = on_place;
-    opt.on_place_ctx = p;
-    memset(p, 0, sizeof *p);
+    placing_options(cfg, p, &opt, err);
     sim_gpu *g = NULL;
     sim_launch l;
     trapeze_status s = sim_gpu_create(cfg, &opt, &g, err);
