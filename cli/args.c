@@ -8,13 +8,15 @@
  * before anything reaches stdout. And, before any command sees its command
  * line, "--name=value" becomes "--name" "value" (cli_split_equals), so every
  * command takes both spellings. Owns these checks only; the values are
- * parsed by the command.
+ * parsed by the command, but for --threads of the commands that run
+ * several simulations, whose range and message are the same everywhere.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "common/text.h"
 
 static const cli_opt *find(const cli_opt *opts, const char *name)
 {
@@ -165,4 +167,12 @@ void cli_argv_free(cli_argv *a)
     free(a->names);
     a->argv = NULL;
     a->names = NULL;
+}
+
+int cli_threads_value(const char *cmd, const char *text, long *threads)
+{
+    *threads = 1;
+    if (text && (!trapeze_parse_long(text, threads) || *threads < 1 || *threads > 64))
+        return cli_usage_error(cmd, "--threads %s: expected 1 to 64", text);
+    return 0;
 }

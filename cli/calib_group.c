@@ -876,10 +876,10 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                MAX_LAUNCHES, &n_ops, validate ? usage_validate : usage_calibrate);
     if (rc >= 0)
         return rc;
-    long threads = 1;
+    long threads;
     double margin = 1;
-    if (threads_text && (!trapeze_parse_long(threads_text, &threads) || threads < 1 || threads > 64))
-        return cli_usage_error(cmd, "--threads %s: expected 1 to 64", threads_text);
+    if (cli_threads_value(cmd, threads_text, &threads))
+        return 2;
     if (margin_text && (!trapeze_parse_double(margin_text, &margin) || margin < 0 || margin >= 100))
         return cli_usage_error(cmd, "--margin %s: expected a percentage in [0, 100)", margin_text);
     double window = 4;   /* V100: 3 SMs of 80, GTX 480: 1 of 15 */

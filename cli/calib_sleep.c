@@ -370,7 +370,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     if (rc >= 0)
         return rc;
     double window = 20000, spread = TRAPEZE_SLEEP_SPREAD_DEFAULT, budget = 0.01;
-    long threads = 1;
+    long threads;
     if (window_text && (!trapeze_parse_double(window_text, &window) || window < 0))
         return cli_usage_error(cmd, "--window %s: expected cycles >= 0", window_text);
     if (spread_text && (!trapeze_parse_double(spread_text, &spread) || spread < 0))
@@ -378,8 +378,8 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     if (penalty_text && (!trapeze_parse_double(penalty_text, &budget) || budget < 0 || budget > 1))
         return cli_usage_error(cmd, "--max-penalty %s: expected a fraction in [0, 1]",
                                penalty_text);
-    if (threads_text && (!trapeze_parse_long(threads_text, &threads) || threads < 1 || threads > 64))
-        return cli_usage_error(cmd, "--threads %s: expected 1 to 64", threads_text);
+    if (cli_threads_value(cmd, threads_text, &threads))
+        return 2;
     if (!gpu)
         return cli_usage_error(cmd, "--gpu NAME|FILE is required");
     if (jump && no_jump)

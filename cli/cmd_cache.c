@@ -268,12 +268,9 @@ int cli_cache(int argc, char **argv)
     m.window_cap = (unsigned long long)cap;
     if (!share_text)
         m.window_share = 0;
-    long threads = 1;
-    if (threads_text && (!trapeze_parse_long(threads_text, &threads) || threads < 1 ||
-                         threads > 64)) {
-        rc = cli_usage_error("cache", "--threads %s: expected 1 to 64", threads_text);
-        goto out;
-    }
+    long threads;
+    if (cli_threads_value("cache", threads_text, &threads))
+        goto out;   /* rc is 2 */
     if (n_ops < 1 || !gpu) {
         rc = cli_usage_error("cache", "%s", !gpu ? "--gpu FILE is required" : "no KERNEL given");
         goto out;

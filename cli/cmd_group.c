@@ -260,11 +260,8 @@ int cli_group(int argc, char **argv)
         rc = cli_usage_error("group", "--launch %s: expected a launch index >= 0", launch_text);
         goto out;
     }
-    if (threads_text && (!trapeze_parse_long(threads_text, &threads) || threads < 1 ||
-                         threads > 64)) {
-        rc = cli_usage_error("group", "--threads %s: expected 1 to 64", threads_text);
-        goto out;
-    }
+    if (cli_threads_value("group", threads_text, &threads))
+        goto out;   /* rc is 2 */
     if (n_ops > 0)
         kernel = operands[0];
     for (int i = 1; i < n_ops; i++)

@@ -202,6 +202,9 @@ typedef struct cli_json {
     "  --threads N         threads in all (default 1; the same bytes for any N):\n"    \
     "                      simulations side by side, and those left over split each\n" \
     "                      simulation when fewer remain than threads\n"
+/* --threads TEXT of cmd (NULL: 1) into *threads, 1 to 64 (args.c): 0, or 2
+ * after the usage error is printed. */
+int cli_threads_value(const char *cmd, const char *text, long *threads);
 #define CLI_JSON_HELP                                                                  \
     "  --json FILE         the summary as one JSON document (docs/json.md); - or\n"     \
     "                      /dev/stdout: the document alone on stdout, the text on\n"   \
