@@ -44,7 +44,7 @@ static void usage(FILE *out)
 "                      row_penalty, fence_iter, mem_latency, row_lines,\n"
 "                      barrier_max, partial_round, loop_reread,\n"
 "                      loop_once, round_latency, round_compute,\n"
-"                      round_staging; 'at-size'\n"
+"                      round_staging, lone_round; 'at-size'\n"
 "                      (the default) is occupancy,fence_overlap,\n"
 "                      fence_staging,row_penalty,fence_iter,persistent_fence,\n"
 "                      barrier_max,partial_round,loop_reread,round_latency;\n"
@@ -102,6 +102,7 @@ static int parse_structure(const char *list, unsigned *bits)
         {"round_latency", TRAPEZE_GHOSTZONE_STRUCT_ROUND_LATENCY},
         {"round_compute", TRAPEZE_GHOSTZONE_STRUCT_ROUND_COMPUTE},
         {"round_staging", TRAPEZE_GHOSTZONE_STRUCT_ROUND_STAGING},
+        {"lone_round", TRAPEZE_GHOSTZONE_STRUCT_LONE_ROUND},
         {"at-size", TRAPEZE_GHOSTZONE_STRUCT_AT_SIZE},
         {"meng", 0}};
     char buf[256];

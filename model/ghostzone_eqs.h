@@ -42,6 +42,7 @@
 #define staging_wait GZ_EQ(staging_wait)
 #define compute_terms GZ_EQ(compute_terms)
 #define overlap_factor GZ_EQ(overlap_factor)
+#define lone_round_floor GZ_EQ(lone_round_floor)
 #define compute_tiles GZ_EQ(compute_tiles)
 #define combine GZ_EQ(combine)
 #define gz_equations GZ_EQ(gz_equations)
@@ -357,8 +358,24 @@ static gz_dual overlap_factor(const gz_vars *v, const gz_terms *t, gz_dual block
  *   stage sits 1,300-1,500 cycles above the model with loop_once; the
  *   GTX 480's relaunch curve is flat to 9 tiles and grows from 10, so
  *   there it prices 10 tiles as flat: off by default).
+ * With lone_round (and round_latency), n <= k tiles, a round that is all
+ * partial, cost at least NumElemPerOp L / I (+ 1 with round_compute): its
+ * iterations wait their loads' latency as a second round's do (PathFinder's
+ * one-round samples, 3 tiles on 6 or 8 resident blocks, ran 15-17% above
+ * the model on both GPUs; off by default, lone_round_floor).
  * Whole heights only, as whole_tiles: between them the optimizer sees
  * Meng's T. */
+static gz_dual lone_round_floor(const trapeze_ghostzone_model *m, const gz_terms *t, gz_dual n)
+{
+    double wait = m->work.elem_per_op * m->params.turnaround_cycles;
+    if (!(m->params.lone_round && m->params.round_latency && wait > 0 && t->per_iter.v > 0))
+        return n;
+    gz_dual floor_tiles = dual_div(dual_const(wait), t->per_iter);
+    if (m->params.round_compute)
+        floor_tiles = dual_add(floor_tiles, dual_const(1.0));
+    return floor_tiles.v > n.v ? floor_tiles : n;
+}
+
 static gz_dual compute_tiles(const trapeze_ghostzone_model *m, const gz_vars *v, const gz_terms *t,
                              gz_dual n)
 {
@@ -366,7 +383,7 @@ static gz_dual compute_tiles(const trapeze_ghostzone_model *m, const gz_vars *v,
         return n;
     gz_dual k = resident_per_sm(m, v);
     if (!(n.v > k.v))
-        return n;
+        return lone_round_floor(m, t, n);
     gz_dual tiles = n;
     if (m->params.partial_round) {
         gz_dual floor_tiles = dual_mul(k, dual_add(dual_const(1.0), param(v, TRAPEZE_GHOSTZONE_PARTIAL_ROUND)));
@@ -448,6 +465,7 @@ static void gz_equations(const trapeze_ghostzone_model *m, const double *params,
 #undef staging_wait
 #undef compute_terms
 #undef overlap_factor
+#undef lone_round_floor
 #undef compute_tiles
 #undef combine
 #undef gz_equations

@@ -21,6 +21,13 @@
 # GTX 480's PathFinder fence reference row moves to h = 43 (0.986, 6.06%),
 # its Poisson 16x pick to fence 1 (1.000) and its Multi1D 16x sync mode is
 # right; the V100's HotSpot fence reference row goes from h = 1 (0.943) to 2.
+# With lone_round (a one-round PathFinder stage, n <= k tiles a SM, waits its
+# loads' latency too) the fits' errors fall on both GPUs (CV 6.43 -> 6.11%,
+# 6.15 -> 5.79%) but the GTX 480's PathFinder fence reference pick goes from
+# h = 31 (0.959) to 25 (0.929). scripts/gz-fence-identify.py: on the V100's
+# samples psi's Jacobian column is non-zero on the 19 fence samples with
+# h > 1 and exactly 0 at h = 1, lambda's on none (held); PathFinder's
+# one-round sample (h = 25, 3 tiles a SM) runs 15.4% above the model.
 # Usage: sh tests/cli_gz_structure_compare.sh build/trapeze  (from the repository root)
 . "$(dirname "$0")/lib/cli.sh"
 
@@ -70,6 +77,25 @@ grep -qF '| gtx480 | 16x | Multi1D | 5.18% fence 5 (0.880) | 3.83% relaunch 6 (1
     || fail "round_staging: GTX 480 Multi1D 16x row: $(grep Multi1D "$D/rs")"
 grep -qF '| v100 | reference fence | HotSpot | 2.05% 1 (0.943) | 1.89% 2 (1.000) | 2 |' "$D/rs" \
     || fail "round_staging: V100 HotSpot fence row: $(grep HotSpot "$D/rs")"
+python3 scripts/gz-structure-compare.py --changed "$T" at-size,lone_round gtx480 v100 >"$D/lr" 2>&1 \
+    || fail "lone_round: exit status: $(cat "$D/lr")"
+grep -qF '| gtx480 | reference fence | PathFinder | 7.98% 31 (0.959) | 8.12% 25 (0.929) | 37 |' "$D/lr" \
+    || fail "lone_round: GTX 480 PathFinder fence row: $(grep PathFinder "$D/lr")"
+grep -qF 'at-size,lone_round: 20/29 at >= 0.97, 16 at >= 0.99 (CV 6.11%, extrapolation 5.65%)' "$D/lr" \
+    || fail "lone_round: GTX 480 tallies: $(grep '^gtx480:' "$D/lr")"
+grep -qF 'at-size,lone_round: 23/29 at >= 0.97, 21 at >= 0.99 (CV 5.79%, extrapolation 5.42%)' "$D/lr" \
+    || fail "lone_round: V100 tallies: $(grep '^v100:' "$D/lr")"
+
+python3 scripts/gz-fence-identify.py "$T" v100 data/calibrations/v100.ini >"$D/id" 2>&1 \
+    || fail "identify: exit status: $(cat "$D/id")"
+grep -qx 'v100/PathFinder/09:fence:h25:48329:s2 25 3 561.6 474.9 -15.4 0.3349 0.0115 -0.6270 0.0000' "$D/id" \
+    || fail "identify: the one-round PathFinder sample: $(grep h25 "$D/id")"
+grep -q '^fence_iter_fraction: 0.008642 +- 0.0746; column non-zero on 19 of 28 samples' "$D/id" \
+    || fail "identify: psi's column: $(grep '^fence_iter' "$D/id")"
+grep -q '^partial_round_fraction: 0.2371 held; column non-zero on 0 of 28 samples' "$D/id" \
+    || fail "identify: lambda's column: $(grep '^partial_round' "$D/id")"
+awk '$1 ~ /:fence:/ && $2 == 1 && $7 != "0.0000" { bad = bad " " $1 } END { exit bad != "" }' "$D/id" \
+    || fail "identify: psi moves an h = 1 sample: $(cat "$D/id")"
 
 # scripts/gz-term-breakdown.py: the model at the sweep's own grid (22,860 points, not the
 # spec's 1,000,000), so its CPL is validate's curve value, and the six terms add up to it
@@ -89,5 +115,9 @@ expect_status python3 scripts/gz-structure-compare.py "$T"
 grep -q '^Usage:' "$D/out" || fail "no usage without a structure: $(cat "$D/out")"
 expect_status python3 scripts/gz-structure-compare.py "$T" no_such_switch gtx480
 grep -q "no extension named 'no_such_switch'" "$D/out" || fail "bad structure: $(cat "$D/out")"
+expect_status python3 scripts/gz-fence-identify.py "$T" v100
+grep -q '^Usage:' "$D/out" || fail "identify: no usage without a calibration: $(cat "$D/out")"
+expect_status python3 scripts/gz-fence-identify.py "$T" v100 data/calibrations/v100.ini --params no_such_param
+grep -q 'no \[ghostzone\] no_such_param' "$D/out" || fail "identify: bad parameter: $(cat "$D/out")"
 
 finish cli_gz_structure_compare

@@ -752,6 +752,57 @@ static void test_round_compute(void)
     trapeze_ghostzone_destroy(hs);
 }
 
+/* lone_round on PathFinder 9,900 (NumElemPerOp = 1), GTX 480, h = 18:
+ * ceil(9900 / 220) = 45 tiles, 3 on every SM with 6 resident, one round
+ * that is all partial. With L = 5 I the round costs L / I = 5 tiles' worth:
+ * MiscComp and IterComp x 5/3 in both modes, memory untouched (omega = 0),
+ * and IterComp a loop is h I (L / I) / h = L exactly. I and L / I move
+ * against each other with the CPI, so d/dcpi is 0. L = 2 I (under 3 tiles),
+ * lone_round without round_latency, and round_latency without lone_round
+ * keep the plain bits; with round_compute, L = 3 I gives 1 + 3 = 4 tiles'
+ * worth. HotSpot (no loop loads) keeps its bits. */
+static void test_lone_round(void)
+{
+    trapeze_ghostzone_params p = at_size();
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = p.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = 0;
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "pathfinder", 9900, 1, &p);
+    trapeze_ghostzone_eval off[2] = {eval(m, TRAPEZE_SYNC_RELAUNCH, 18), eval(m, TRAPEZE_SYNC_FENCE, 18)};
+    CHECK_NEAR(off[0].trapezoids, 45, 0);
+    double iter = off[0].stage[TRAPEZE_GHOSTZONE_ITERCOMP] / 18; /* I: relaunch IterComp is h I */
+    p.turnaround_cycles = 5 * iter;
+    p.lone_round = 1; /* without round_latency: nothing to extend */
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl == off[0].cpl && eval(m, TRAPEZE_SYNC_FENCE, 18).cpl == off[1].cpl);
+    p.lone_round = 0;
+    p.round_latency = 1; /* round_latency alone: only n > k */
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl == off[0].cpl && eval(m, TRAPEZE_SYNC_FENCE, 18).cpl == off[1].cpl);
+    p.lone_round = 1;
+    trapeze_ghostzone_set_params(m, &p);
+    check_compute_scaled(m, off, 5.0 / 3);
+    for (int s = 0; s < 2; s++)
+        CHECK_NEAR(eval(m, (trapeze_sync)s, 18).per_loop[TRAPEZE_GHOSTZONE_ITERCOMP], p.turnaround_cycles,
+                   1e-12 * p.turnaround_cycles);
+    trapeze_ghostzone_eval g = eval(m, TRAPEZE_SYNC_RELAUNCH, 18);
+    CHECK_NEAR(g.dcpl_dparam[TRAPEZE_GHOSTZONE_CPI], 0, 1e-9 * g.cpl / p.value[TRAPEZE_GHOSTZONE_CPI]);
+    p.turnaround_cycles = 2 * iter;
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl == off[0].cpl && eval(m, TRAPEZE_SYNC_FENCE, 18).cpl == off[1].cpl);
+    p.turnaround_cycles = 3 * iter;
+    p.round_compute = 1;
+    trapeze_ghostzone_set_params(m, &p);
+    check_compute_scaled(m, off, 4.0 / 3);
+    trapeze_ghostzone_destroy(m);
+    trapeze_ghostzone_params h = at_size();
+    h.turnaround_cycles = 1e6;
+    trapeze_ghostzone_model *hs = model("data/gpus/gtx480.config", "hotspot", 148, 148, &h);
+    double before[2] = {eval(hs, TRAPEZE_SYNC_RELAUNCH, 3).cpl, eval(hs, TRAPEZE_SYNC_FENCE, 3).cpl};
+    h.round_latency = h.lone_round = 1;
+    trapeze_ghostzone_set_params(hs, &h);
+    CHECK(eval(hs, TRAPEZE_SYNC_RELAUNCH, 3).cpl == before[0] && eval(hs, TRAPEZE_SYNC_FENCE, 3).cpl == before[1]);
+    trapeze_ghostzone_destroy(hs);
+}
+
 /* round_staging, L = 300: PathFinder 22,860 on the GTX 480 (6 resident).
  * h = 18: ceil(22860 / 220) = 104 tiles, 7 on the busiest SM, 2 rounds: the
  * fence CPL rises by exactly 2 L / 18 (the wait is beside the barrier, not
@@ -833,15 +884,16 @@ static void test_file_roundtrip(void)
     CHECK(strstr(text, "round_latency") == NULL && q.round_latency == 0);
     CHECK(strstr(text, "round_compute") == NULL && q.round_compute == 0);
     CHECK(strstr(text, "round_staging") == NULL && q.round_staging == 0);
+    CHECK(strstr(text, "lone_round") == NULL && q.lone_round == 0);
     p.row_penalty = p.fence_iter = p.barrier_max = p.partial_round = p.loop_reread = p.loop_once = 1;
-    p.round_latency = p.round_compute = p.round_staging = 1;
+    p.round_latency = p.round_compute = p.round_staging = p.lone_round = 1;
     p.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] = 0.375;
     p.turnaround_cycles = 297.1015625;
     CHECK_OK(trapeze_ghostzone_params_save(path, &p, &err));
     CHECK_OK(trapeze_ghostzone_params_load(path, &q, &err));
     CHECK(q.row_penalty == 1 && q.fence_iter == 1 && q.barrier_max == 1 && q.partial_round == 1 &&
           q.loop_reread == 1 && q.loop_once == 1 && q.round_latency == 1 && q.round_compute == 1 &&
-          q.round_staging == 1);
+          q.round_staging == 1 && q.lone_round == 1);
     CHECK(q.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] == 0.375 && q.turnaround_cycles == 297.1015625);
     CHECK(q.value[TRAPEZE_GHOSTZONE_TILE_CYCLES] == 81.5);
     CHECK(q.corr[TRAPEZE_GHOSTZONE_TILE_CYCLES][TRAPEZE_GHOSTZONE_CPI] == -0.625);
@@ -922,6 +974,7 @@ int main(void)
     test_loop_once();
     test_round_latency();
     test_round_compute();
+    test_lone_round();
     test_round_staging();
     test_turnaround();
     test_verify_order();

@@ -132,6 +132,13 @@ typedef struct trapeze_ghostzone_params {
                                             rounds, ceil(n / k): the persistent blocks stage their
                                             next tiles together, after the barrier or their last
                                             tile's commit, with nothing left to issue meanwhile */
+    int lone_round;                      /* "lone_round = 1" (with round_latency): at a whole h,
+                                            when the busiest SM's n tiles are at most its k
+                                            resident blocks, a loop that loads from device memory
+                                            each iteration computes at least elem_per_op
+                                            turnaround_cycles / (IterComp per tile-iteration)
+                                            tiles' worth (one more with round_compute): a lone
+                                            partial round waits its loads' latency too */
     int mem_latency;                     /* "mem_latency = 1": a memory term (5.7) is the larger of
                                             its latency, passes x UncontendedLat (a round of
                                             resident blocks waits on its loads), and its

@@ -105,6 +105,7 @@ static void set_structure(const trapeze_ghostzone_plan *plan, trapeze_ghostzone_
     p->round_latency = (st & TRAPEZE_GHOSTZONE_STRUCT_ROUND_LATENCY) != 0;
     p->round_compute = (st & TRAPEZE_GHOSTZONE_STRUCT_ROUND_COMPUTE) != 0;
     p->round_staging = (st & TRAPEZE_GHOSTZONE_STRUCT_ROUND_STAGING) != 0;
+    p->lone_round = (st & TRAPEZE_GHOSTZONE_STRUCT_LONE_ROUND) != 0;
 }
 
 /* A fitted parameter cannot leave a range edge (the transform's slope

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Which calibration samples identify the ghost-zone model's fence-mode
+constants: the fit's Jacobian columns on the samples log, without simulating.
+
+For every fence-mode stencil sample of a calibration's samples log
+(data/calibrations/G-samples.csv by default), evaluates the calibrated model
+at the sample's grid and h with `trapeze ghostzone --csv` and prints: h, the
+busiest SM's tiles n = ceil(T / M), the simulated and modelled CPL and the
+error, and for each parameter named the relative Jacobian column the fit
+sees, d ln CPL / d theta (central differences on a copy of the calibration
+file). A column that is 0 on every sample is a parameter no sample moves
+(the fit holds it, standard error 0); one that is non-zero on many samples,
+with a standard error small against the range the parameter would need, is
+identified, whatever value the fit gives it. Last, per workload and mode,
+the mean and RMS error of every sample: a mode or workload whose samples
+the model misses in one direction is a structure the parameters cannot
+absorb.
+
+Usage: python3 scripts/gz-fence-identify.py TRAPEZE GPU CALIBRATION [--samples FILE]
+         [--params a,b,...] [--sync fence|relaunch]
+  e.g. python3 scripts/gz-fence-identify.py build/trapeze v100 data/calibrations/v100.ini
+"""
+import csv
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+PARAMS = "fence_iter_fraction,fence_misc_fraction,overlap_fence,partial_round_fraction"
+
+
+def args(argv):
+    opts = {"--samples": None, "--params": PARAMS, "--sync": "fence"}
+    pos, it = [], iter(argv)
+    for a in it:
+        if a in opts:
+            opts[a] = next(it, None)
+            if opts[a] is None:
+                sys.exit(f"{a} needs a value")
+        else:
+            pos.append(a)
+    if len(pos) != 3:
+        sys.exit(__doc__.split("\n\n")[-1])
+    return pos, opts
+
+
+def n_sm(gpu):
+    """M: clusters x cores per cluster of the GPU's config."""
+    text = open(f"data/gpus/{gpu}.config").read()
+    get = lambda k: int(re.search(rf"^-{k}\s+(\d+)", text, re.M).group(1))
+    return get("gpgpu_n_clusters") * get("gpgpu_n_cores_per_cluster")
+
+
+def calib_values(path):
+    """{name: (value, stderr)} of the [ghostzone] section."""
+    vals, section = {}, ""
+    for line in open(path):
+        line = line.split(";")[0].strip()
+        if line.startswith("["):
+            section = line.strip("[]")
+        elif "=" in line and section == "ghostzone":
+            k, v = (s.strip() for s in line.split("=", 1))
+            vals[k] = v
+    out = {}
+    for k, v in vals.items():
+        if not k.endswith("_stderr"):
+            try:
+                out[k] = (float(v), float(vals.get(k + "_stderr", "nan")))
+            except ValueError:
+                pass
+    return out
+
+
+def with_value(src, name, value, dst):
+    """A copy of calibration src with [ghostzone] name = value."""
+    lines, section, done = [], "", False
+    for line in open(src):
+        s = line.strip()
+        if s.startswith("["):
+            section = s.strip("[]")
+        if section == "ghostzone" and s.split("=")[0].strip() == name:
+            line, done = f"{name} = {value!r}\n", True
+        lines.append(line)
+    if not done:
+        sys.exit(f"{src}: no [ghostzone] {name}")
+    open(dst, "w").write("".join(lines))
+
+
+def spec_at(workload, grid, tmp):
+    src = f"data/workloads/{workload.lower()}.ini"
+    if not os.path.exists(src):
+        sys.exit(f"{src}: no such workload spec")
+    lines = open(src).read().splitlines()
+    dims = int(next(l.split("=")[1].split(";")[0] for l in lines if l.split("=")[0].strip() == "dimensions"))
+    size = "x".join(str(n) for n in grid[:dims])
+    out = [f"size = {size}" if l.split("=")[0].strip() == "size" else l for l in lines]
+    path = os.path.join(tmp, f"{workload.lower()}.ini")
+    open(path, "w").write("\n".join(out) + "\n")
+    return path
+
+
+def model_cpl(trapeze, gpu, calib, spec, sync, h, tmp):
+    """(CPL, trapezoids) of the model at (sync, h)."""
+    out = os.path.join(tmp, "gz.csv")
+    p = subprocess.run([trapeze, "ghostzone", "--gpu", gpu, "--calibration", calib, "--sync", sync,
+                        "--csv", out, spec], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if p.returncode:
+        sys.exit(f"ghostzone failed: {p.stdout.strip()}")
+    for r in csv.DictReader(open(out)):
+        if int(r["h"]) == h:
+            return float(r["cpl_cycles"]), float(r["trapezoids"])
+    sys.exit(f"ghostzone: no row at h = {h}")
+
+
+def main():
+    (trapeze, gpu, calib), opts = args(sys.argv[1:])
+    samples = opts["--samples"] or f"data/calibrations/{gpu}-samples.csv"
+    names = [n for n in opts["--params"].split(",") if n]
+    values, m = calib_values(calib), n_sm(gpu)
+    for n in names:
+        if n not in values:
+            sys.exit(f"{calib}: no [ghostzone] {n}")
+    rows = [r for r in csv.DictReader(open(samples)) if r["kind"] in ("sim", "measured")]
+    errors, cols = {}, {n: [] for n in names}
+    print(f"# {gpu}: {opts['--sync']}-mode samples of {samples}, d ln CPL / d parameter")
+    print("sample h n cpl_sim cpl_model err% " + " ".join(names))
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in rows:
+            grid = tuple(int(r[f"size_{i}"]) for i in range(3))
+            spec, h, sync = spec_at(r["workload"], grid, tmp), int(r["h"]), r["sync"]
+            model, tiles = model_cpl(trapeze, gpu, calib, spec, sync, h, tmp)
+            sim = float(r["cpl_cycles"])
+            errors.setdefault((r["workload"], sync), []).append(100 * (model / sim - 1))
+            if sync != opts["--sync"]:
+                continue
+            jac = []
+            for n in names:
+                v = values[n][0]
+                step = 1e-4 * max(abs(v), 1e-2)
+                side = []
+                for sgn in (1, -1):
+                    path = os.path.join(tmp, "c.ini")
+                    with_value(calib, n, v + sgn * step, path)
+                    side.append(model_cpl(trapeze, gpu, path, spec, sync, h, tmp)[0])
+                jac.append((side[0] - side[1]) / (2 * step) / model)
+                cols[n].append(jac[-1])
+            print(f"{r['sample_id']} {h} {math.ceil(tiles / m - 1e-9)} {sim:.1f} {model:.1f} "
+                  f"{100 * (model / sim - 1):+.1f} " + " ".join(f"{j:.4f}" for j in jac))
+    print(f"\n# the fit's report ({calib}: value, standard error; 0: held, not fitted)")
+    for n in names:
+        c = cols[n]
+        moved = sum(abs(x) > 1e-9 for x in c)
+        err = "held" if math.isnan(values[n][1]) or values[n][1] == 0 else f"+- {values[n][1]:.3g}"
+        print(f"{n}: {values[n][0]:.4g} {err}; column non-zero on {moved} of {len(c)} "
+              f"samples, largest |d ln CPL / d {n}| {max((abs(x) for x in c), default=0):.3f}")
+    print("\n# per workload and mode: mean / RMS error of the model on its samples")
+    for (w, s), e in sorted(errors.items()):
+        rms = math.sqrt(sum(x * x for x in e) / len(e))
+        print(f"{w} {s}: mean {sum(e) / len(e):+.2f}%, RMS {rms:.2f}%, {len(e)} samples")
+
+
+if __name__ == "__main__":
+    main()
