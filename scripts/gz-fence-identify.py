@@ -101,12 +101,15 @@ def spec_at(workload, grid, tmp):
     return path
 
 
-def model_cpl(trapeze, gpu, calib, spec, sync, h, tmp):
-    """(CPL, trapezoids) of the model at (sync, h)."""
+def model_cpl(trapeze, gpu, calib, spec, sync, h, tmp, must=True):
+    """(CPL, trapezoids) of the model at (sync, h); None when the calibration
+    is refused and must is false (a perturbed value past its range)."""
     out = os.path.join(tmp, "gz.csv")
     p = subprocess.run([trapeze, "ghostzone", "--gpu", gpu, "--calibration", calib, "--sync", sync,
                         "--csv", out, spec], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if p.returncode:
+        if not must:
+            return None
         sys.exit(f"ghostzone failed: {p.stdout.strip()}")
     for r in csv.DictReader(open(out)):
         if int(r["h"]) == h:
@@ -139,20 +142,25 @@ def main():
             for n in names:
                 v = values[n][0]
                 step = 1e-4 * max(abs(v), 1e-2)
-                side = []
-                for sgn in (1, -1):
+                side = {}
+                for sgn in (1, -1):  # central differences, one-sided at a range's edge
                     path = os.path.join(tmp, "c.ini")
                     with_value(calib, n, v + sgn * step, path)
-                    side.append(model_cpl(trapeze, gpu, path, spec, sync, h, tmp)[0])
-                jac.append((side[0] - side[1]) / (2 * step) / model)
+                    e = model_cpl(trapeze, gpu, path, spec, sync, h, tmp, must=False)
+                    side[sgn] = e[0] if e else None
+                hi, lo = side[1], side[-1]
+                span = (2 if hi is not None and lo is not None else 1) * step
+                hi, lo = (model if hi is None else hi), (model if lo is None else lo)
+                jac.append((hi - lo) / span / model)
                 cols[n].append(jac[-1])
             print(f"{r['sample_id']} {h} {math.ceil(tiles / m - 1e-9)} {sim:.1f} {model:.1f} "
                   f"{100 * (model / sim - 1):+.1f} " + " ".join(f"{j:.4f}" for j in jac))
-    print(f"\n# the fit's report ({calib}: value, standard error; 0: held, not fitted)")
+    print(f"\n# the fit's report ({calib}: value, standard error)")
     for n in names:
         c = cols[n]
         moved = sum(abs(x) > 1e-9 for x in c)
-        err = "held" if math.isnan(values[n][1]) or values[n][1] == 0 else f"+- {values[n][1]:.3g}"
+        err = ("stderr 0 (held, or at a range's edge)" if math.isnan(values[n][1]) or values[n][1] == 0
+               else f"+- {values[n][1]:.3g}")
         print(f"{n}: {values[n][0]:.4g} {err}; column non-zero on {moved} of {len(c)} "
               f"samples, largest |d ln CPL / d {n}| {max((abs(x) for x in c), default=0):.3f}")
     print("\n# per workload and mode: mean / RMS error of the model on its samples")

@@ -12,9 +12,12 @@ model-alone pick ratio per workload and size). Prints one row per table entry
 pick changes), the fit's CV and extrapolation errors, and per GPU the count
 of entries at pick ratio >= 0.97 and >= 0.99. An entry whose new pick the
 sweep log lacks is marked "not logged" (it would need a simulation:
-`trapeze validate` without --logged-only). Nothing under data/ is written.
+`trapeze validate` without --logged-only). With --extra FILE, the rows of
+FILE (samples-log rows of kind measured, any GPU's) join each GPU's refit:
+what samples the plan lacks would do, before the plan makes them. Nothing
+under data/ is written.
 
-Usage: python3 scripts/gz-structure-compare.py [--changed] TRAPEZE STRUCTURE [GPU ...]
+Usage: python3 scripts/gz-structure-compare.py [--changed] [--extra FILE] TRAPEZE STRUCTURE [GPU ...]
   e.g. python3 scripts/gz-structure-compare.py --changed build/trapeze at-size,partial_round gtx480 v100 gtx280
 """
 import csv
@@ -73,10 +76,24 @@ def sizes(trapeze, gpu, calib, tmp):
     return rows
 
 
-def fit(trapeze, gpu, structure, tmp):
-    """Refits on a copy of the shipped samples; returns (calibration path, summary)."""
+def extra_rows(path, gpu):
+    """The lines of path (a samples log, header first) whose gpu column is gpu."""
+    lines = open(path).read().splitlines()
+    if not lines or not lines[0].startswith("sample_id,"):
+        sys.exit(f"{path}: expected a samples log's header")
+    col = lines[0].split(",").index("gpu")
+    return [l for l in lines[1:] if l and l.split(",")[col] == gpu]
+
+
+def fit(trapeze, gpu, structure, tmp, extra=None):
+    """Refits on a copy of the shipped samples (and extra's rows for gpu);
+    returns (calibration path, summary)."""
     samples, calib = os.path.join(tmp, "fit-s.csv"), os.path.join(tmp, f"{gpu}.ini")
     shutil.copy(f"data/calibrations/{gpu}-samples.csv", samples)
+    if extra:
+        rows = extra_rows(extra, gpu)
+        with open(samples, "a") as f:
+            f.write("".join(r + "\n" for r in rows))
     rc, out = run([trapeze, "calibrate", "--gpu", gpu, "--samples", samples, "--structure", structure,
                    "--out", calib])
     if rc:
@@ -94,6 +111,13 @@ def main():
     args = sys.argv[1:]
     changed = "--changed" in args
     args = [a for a in args if a != "--changed"]
+    extra = None
+    if "--extra" in args:
+        i = args.index("--extra")
+        if i + 1 >= len(args):
+            sys.exit("--extra needs a file")
+        extra = args[i + 1]
+        del args[i:i + 2]
     if len(args) < 2:
         sys.exit(__doc__)
     trapeze, structure, gpus = args[0], args[1], args[2:] or ["gtx480", "v100", "gtx280"]
@@ -103,7 +127,7 @@ def main():
         counts = []
         for g in gpus:
             shipped = f"data/calibrations/{g}.ini"
-            calib, summary = fit(trapeze, g, structure, tmp)
+            calib, summary = fit(trapeze, g, structure, tmp, extra)
             base_cv = re.search(r"CV MAPE ([0-9.]+)%", open(shipped).read())
             a = {("ref",) + k: v for k, v in reference(trapeze, g, shipped, tmp).items()}
             b = {("ref",) + k: v for k, v in reference(trapeze, g, calib, tmp).items()}

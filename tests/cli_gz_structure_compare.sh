@@ -28,6 +28,11 @@
 # samples psi's Jacobian column is non-zero on the 19 fence samples with
 # h > 1 and exactly 0 at h = 1, lambda's on none (held); PathFinder's
 # one-round sample (h = 25, 3 tiles a SM) runs 15.4% above the model.
+# scripts/gz-extra-samples.sh reruns two of the plan's own samples to their
+# rows (cycles, CPL, warp instructions), and gz-structure-compare.py --extra
+# refits with four PathFinder samples the plan lacks (GTX 480, 25,146 points,
+# h = 30 and 40: 9 and 10 tiles a SM on 6 resident, made by that script): the
+# reference PathFinder fence pick goes from h = 31 (0.959) to 38 (0.981).
 # Usage: sh tests/cli_gz_structure_compare.sh build/trapeze  (from the repository root)
 . "$(dirname "$0")/lib/cli.sh"
 
@@ -92,10 +97,38 @@ grep -qx 'v100/PathFinder/09:fence:h25:48329:s2 25 3 561.6 474.9 -15.4 0.3349 0.
     || fail "identify: the one-round PathFinder sample: $(grep h25 "$D/id")"
 grep -q '^fence_iter_fraction: 0.008642 +- 0.0746; column non-zero on 19 of 28 samples' "$D/id" \
     || fail "identify: psi's column: $(grep '^fence_iter' "$D/id")"
-grep -q '^partial_round_fraction: 0.2371 held; column non-zero on 0 of 28 samples' "$D/id" \
+grep -q "^partial_round_fraction: 0.2371 stderr 0 (held, or at a range's edge); column non-zero on 0 of 28 samples" "$D/id" \
     || fail "identify: lambda's column: $(grep '^partial_round' "$D/id")"
 awk '$1 ~ /:fence:/ && $2 == 1 && $7 != "0.0000" { bad = bad " " $1 } END { exit bad != "" }' "$D/id" \
     || fail "identify: psi moves an h = 1 sample: $(cat "$D/id")"
+
+sh scripts/gz-extra-samples.sh "$T" gtx480 pathfinder 9611 3 >"$D/x3" 2>&1 || fail "extra samples: $(cat "$D/x3")"
+sh scripts/gz-extra-samples.sh "$T" gtx480 pathfinder 8082 14 >"$D/x14" 2>&1 || fail "extra samples: $(cat "$D/x14")"
+[ "$(grep ',fence,3,' "$D/x3" | cut -d, -f2-)" = \
+  "$(grep '^gtx480/PathFinder/11:fence:h3:9611:s2,' data/calibrations/gtx480-samples.csv | cut -d, -f2- | sed 's/^sim,/measured,/')" ] \
+    || fail "extra samples: the fence row is not the plan's: $(cat "$D/x3")"
+[ "$(grep ',relaunch,14,' "$D/x14" | cut -d, -f2-)" = \
+  "$(grep '^gtx480/PathFinder/05:relaunch:h14:8082:s2,' data/calibrations/gtx480-samples.csv | cut -d, -f2- | sed 's/^sim,/measured,/')" ] \
+    || fail "extra samples: the relaunch row is not the plan's: $(cat "$D/x14")"
+cat >"$D/tall.csv" <<'ROWS'
+sample_id,kind,workload,gpu,sync,h,blk_len,size_0,size_1,size_2,stages,cycles,cpl_cycles,warp_instructions,bank_conflicts
+extra/gtx480/PathFinder/relaunch:h30:25146:s2,measured,PathFinder,gtx480,relaunch,30,256,25146,1,1,2,70798,1179.9666666666667,2213625,0
+extra/gtx480/PathFinder/relaunch:h40:25146:s2,measured,PathFinder,gtx480,relaunch,40,256,25146,1,1,2,98228,1227.8499999999999,3242382,0
+extra/gtx480/PathFinder/fence:h30:25146:s2,measured,PathFinder,gtx480,fence,30,256,25146,1,1,2,64559,1075.9833333333333,2963611,0
+extra/gtx480/PathFinder/fence:h40:25146:s2,measured,PathFinder,gtx480,fence,40,256,25146,1,1,2,89296,1116.2,4337317,0
+ROWS
+python3 scripts/gz-structure-compare.py --changed --extra "$D/tall.csv" "$T" at-size gtx480 >"$D/ex" 2>&1 \
+    || fail "extra: exit status: $(cat "$D/ex")"
+grep -qF '| gtx480 | reference fence | PathFinder | 7.98% 31 (0.959) | 7.23% 38 (0.981) | 37 |' "$D/ex" \
+    || fail "extra: GTX 480 PathFinder fence row: $(grep PathFinder "$D/ex")"
+grep -qF '| gtx480 | reference relaunch | PathFinder | 7.81% 43 (0.997) | 5.68% 43 (0.997) | 41 |' "$D/ex" \
+    || fail "extra: GTX 480 PathFinder relaunch row: $(grep PathFinder "$D/ex")"
+tail -n +2 "$D/tall.csv" >"$D/noheader.csv"
+python3 scripts/gz-structure-compare.py --extra "$D/noheader.csv" "$T" at-size gtx480 >"$D/out" 2>&1 \
+    && fail "extra without a header: exit status 0"
+grep -q "expected a samples log's header" "$D/out" || fail "extra without a header: $(cat "$D/out")"
+sh scripts/gz-extra-samples.sh "$T" gtx480 pathfinder >"$D/out" 2>&1 && fail "extra samples without heights: exit status 0"
+grep -q '^Usage:' "$D/out" || fail "extra samples: no usage: $(cat "$D/out")"
 
 # scripts/gz-term-breakdown.py: the model at the sweep's own grid (22,860 points, not the
 # spec's 1,000,000), so its CPL is validate's curve value, and the six terms add up to it
