@@ -684,6 +684,8 @@ static uint32_t reg_events(sim_sm *sm, int slot, const sim_warp_inst *in, uint64
  * that began at allocation) or released (their last period ends dead). */
 static void warp_regs(sim_sm *sm, int slot, uint64_t t, int open)
 {
+    if (!sim_events_idle_on(sm->ev))   /* off: no register is ever allocated */
+        return;
     int n = sm->k->regs_per_thread < SIM_MAX_REGS ? sm->k->regs_per_thread : SIM_MAX_REGS;
     int reg_base = (sm->id * sm->cfg->max_warps + slot) * SIM_MAX_REGS;
     for (int r = 0; r < n; r++)
