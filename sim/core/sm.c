@@ -1222,7 +1222,8 @@ static void sm_cycle(sim_sm *sm, uint64_t t)
     unsigned issued = 0;
     for (int s = 0; s < sm->cfg->n_sched; s++) {
         sim_sched *sc = &sm->sched[s];
-        int due_now = sc->n && sm->sched_next[s] <= t;
+        /* its bound first: the scheduler's own line only when it is due */
+        int due_now = sm->sched_next[s] <= t && sc->n;
         /* the LDST queue changes only when an instruction issues, after a pick */
         const uint64_t *ldst = sm->lq_insts < sm->lq_max && sm->ldst_waiters ? sm->wldst : NULL;
         int slot = !due_now ? -1
