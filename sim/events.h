@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/assert.h"
+
 typedef enum {
     SIM_EV_INST_ISSUE,      /* warp instructions issued */
     SIM_EV_REG_READ,        /* warp-wide register operand reads */
@@ -190,7 +192,14 @@ uint32_t sim_events_idle_ended(sim_events *ev, sim_unit_kind kind, int unit, uin
 static inline uint32_t sim_events_access(sim_events *ev, sim_unit_kind kind, int unit,
                                          uint64_t cycle, sim_next_access what)
 {
-    uint64_t *start = &((struct sim_events_hot *)ev)->next_idle_start[kind][unit];
+    struct sim_events_hot *hot = (struct sim_events_hot *)ev;
+    /* off, every unit is unallocated (the invariant above) and the answer is
+     * 0: the unit's word, a cold line per L1 or L2 frame, is not read */
+    if (!hot->idle_on) {
+        TRAPEZE_ASSERT(hot->next_idle_start[kind][unit] == SIM_EV_UNALLOCATED);
+        return 0;
+    }
+    uint64_t *start = &hot->next_idle_start[kind][unit];
     if (cycle == *start) {        /* used in the cycle after its last use: no gap */
         *start = cycle + 1;
         return 0;

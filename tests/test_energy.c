@@ -438,6 +438,37 @@ static void test_mark(void)
     sim_events_destroy(ev);
 }
 
+/* Idle recording off: an access answers 0 without looking at its unit
+ * (every unit is unallocated), records nothing and calls no wake hook;
+ * on again (a reset at 0), the same access closes the period [0, 10). */
+static int wakes;
+static uint32_t count_wake(void *ctx, uint64_t length, sim_next_access next)
+{
+    (void)ctx;
+    (void)length;
+    (void)next;
+    wakes++;
+    return 7;
+}
+
+static void test_idle_off(void)
+{
+    int units[SIM_UNIT_KIND_COUNT] = {0};
+    units[SIM_UNIT_L1_BANK] = 1;
+    units[SIM_UNIT_L2_LINE] = 4;
+    sim_events *ev = sim_events_create(units);
+    sim_events_set_wake(ev, SIM_UNIT_L1_BANK, count_wake, NULL);
+    sim_events_set_idle(ev, 0);
+    CHECK(sim_events_access(ev, SIM_UNIT_L1_BANK, 0, 10, SIM_NEXT_READ) == 0);
+    CHECK(sim_events_access(ev, SIM_UNIT_L2_LINE, 3, 20, SIM_NEXT_WRITE) == 0);
+    CHECK(sim_events_idle_starts(ev, SIM_UNIT_L1_BANK)[0] == SIM_EV_UNALLOCATED);
+    CHECK(total(sim_events_hist(ev, SIM_UNIT_L1_BANK)) == 0 && wakes == 0);
+    sim_events_set_idle(ev, 1);
+    CHECK(sim_events_access(ev, SIM_UNIT_L1_BANK, 0, 10, SIM_NEXT_READ) == 7);
+    CHECK(count(sim_events_hist(ev, SIM_UNIT_L1_BANK), SIM_NEXT_READ, 10) == 1 && wakes == 1);
+    sim_events_destroy(ev);
+}
+
 int main(void)
 {
     trapeze_error err = {0};
@@ -453,5 +484,6 @@ int main(void)
     test_oracle_bound();
     test_bad_policy();
     test_mark();
+    test_idle_off();
     return check_report("test_energy");
 }

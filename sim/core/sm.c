@@ -684,6 +684,8 @@ static uint32_t reg_events(sim_sm *sm, int slot, const sim_warp_inst *in, uint64
  * that began at allocation) or released (their last period ends dead). */
 static void warp_regs(sim_sm *sm, int slot, uint64_t t, int open)
 {
+    if (!sim_events_idle_on(sm->ev))   /* off: no register is ever allocated */
+        return;
     int n = sm->k->regs_per_thread < SIM_MAX_REGS ? sm->k->regs_per_thread : SIM_MAX_REGS;
     int reg_base = (sm->id * sm->cfg->max_warps + slot) * SIM_MAX_REGS;
     for (int r = 0; r < n; r++)
@@ -1220,7 +1222,8 @@ static void sm_cycle(sim_sm *sm, uint64_t t)
     unsigned issued = 0;
     for (int s = 0; s < sm->cfg->n_sched; s++) {
         sim_sched *sc = &sm->sched[s];
-        int due_now = sc->n && sm->sched_next[s] <= t;
+        /* its bound first: the scheduler's own line only when it is due */
+        int due_now = sm->sched_next[s] <= t && sc->n;
         /* the LDST queue changes only when an instruction issues, after a pick */
         const uint64_t *ldst = sm->lq_insts < sm->lq_max && sm->ldst_waiters ? sm->wldst : NULL;
         int slot = !due_now ? -1

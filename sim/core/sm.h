@@ -126,8 +126,11 @@ static inline __attribute__((always_inline)) void
 sim_sched_due_positions(const sim_sched *s, const uint64_t *retry, const uint64_t *finite,
                         const uint64_t *ldst, uint64_t t, int skip, uint64_t *due)
 {
-    for (int wi = 0; wi < s->words; wi++)
-        due[wi] = 0;   /* a slot's list position may lie in another word */
+    /* a slot's list position may lie in another word; every word of the
+     * caller's array, a constant size, is two stores (the words in use, a
+     * variable count, compiled to a call of memset each visit) */
+    for (int wi = 0; wi < SM_MASK_WORDS; wi++)
+        due[wi] = 0;
     for (int wi = 0; wi < s->words; wi++) {
         uint64_t parked = ldst ? ldst[wi] & s->own[wi] : 0;
         for (uint64_t b = finite[wi] & s->own[wi] & ~parked; b; b &= b - 1) {
@@ -247,11 +250,11 @@ extern const sim_dispatch_ops sim_dispatch_round_robin, sim_dispatch_bcs, sim_di
 /* ---- the SM ---- */
 
 typedef struct sim_sm {
-    /* first, on one or two cache lines: what the top level reads of every
-     * SM each visited cycle (next, blocks_finished, progress) and what the
-     * SM's cycle reads first (the accounting, the LDST queue's head); they
-     * lay on five lines spread over the 20 KB struct, each usually cold
-     * when a cycle comes back to the SM */
+    /* first, on the struct's first lines: what the top level reads of
+     * every SM each visited cycle (next, blocks_finished, progress) and what
+     * the SM's cycle reads first (the accounting, the LDST queue's head, the
+     * schedulers' bounds); they lay on six lines spread over the 20 KB
+     * struct, each usually cold when a cycle comes back to the SM */
     uint64_t next;               /* earliest cycle the SM needs a visit */
     uint64_t progress;           /* last cycle a warp issued outside a spin loop (hang.c) */
     int blocks_finished;         /* set by the SM, read by the top level: blocks finished
@@ -267,6 +270,9 @@ typedef struct sim_sm {
     int ldst_waiters;            /* bits set in wldst */
     uint64_t *lq_at;             /* first cycle the request may be offered */
     sim_mem_request *lq;         /* lq_size (a power of 2) entries */
+    /* per scheduler: no warp of it is retried before (a lower bound); read
+     * by every issue stage before anything of the scheduler's own */
+    uint64_t sched_next[16];
     int id;
     const sim_core_config *cfg;
     const sim_kernel *k;
@@ -304,7 +310,6 @@ typedef struct sim_sm {
                                   * lq[w x ldst_depth ..] (lq_index); NULL with fifo */
     int wq_next;                 /* the slot the next probe group starts from */
     uint64_t ldst_free;          /* shared-memory passes keep it until then */
-    uint64_t sched_next[16];     /* per scheduler: no warp of it is retried before (a lower bound) */
     unsigned reasons_stale;      /* per scheduler bit: its reason needs re-evaluating */
     uint64_t age_counter;
     uint64_t kernel_start;

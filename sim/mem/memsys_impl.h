@@ -274,7 +274,7 @@ static inline uint32_t sim_busy_frame(sim_events *ev, sim_unit_kind k, int idx, 
                                       uint64_t line, int way, sim_next_access what,
                                       uint64_t cycle)
 {
-    if (!ev || way < 0)
+    if (!ev || way < 0 || !sim_events_idle_on(ev))   /* off: no frame index to compute */
         return 0;
     int frames = c->cfg.sets * c->alloc_assoc;   /* a unit index per allocated frame */
     int frame = sim_cache_set(c, line) * c->cfg.assoc + way;
