@@ -803,11 +803,6 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
     memset(f, 0, sizeof f);
     if (!validate && ls->n > 1)
         return calibrate_many(gpu, gpu_nm, ls, plan, log, l2, out, j, err);
-    if (l2 && !held_out && !(fallback && fallback->l2_contention >= 0))
-        return trapeze_fail(err, TRAPEZE_EINVAL,
-                            "--l2-contention: %s has no l2_contention (make one with calibrate "
-                            "--model group --l2-contention over several launches)",
-                            fallback ? fallback->source : "no calibration");
     if (validate)
         trapeze_json_array(j, "launches");
     if (csv_path)
@@ -1015,6 +1010,14 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
         fallback = &gp;
         snprintf(fallback_from, sizeof fallback_from, "the GPU's calibration %s", cal_path);
     }
+    /* beta2 comes from the other launches' runs, else from the calibration:
+     * refused before any simulation where it has none */
+    if (!s && l2 && !held_out && (validate || ls.n == 1) &&
+        !(fallback && fallback->l2_contention >= 0))
+        s = trapeze_fail(&err, TRAPEZE_EINVAL,
+                         "--l2-contention: %s has no l2_contention (make one with calibrate "
+                         "--model group --l2-contention over several launches)",
+                         fallback ? fallback_from : "no calibration");
     if (!s)
         s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)
