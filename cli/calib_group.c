@@ -114,6 +114,13 @@ static void usage_for(FILE *f, const char *cmd)
             "                  of every queue on all SMs at once; its measured cycles\n"
             "                  over the model's correct the candidate's whole-launch\n"
             "                  prediction (docs/grouping.md)\n"
+            "  --l2-contention  price the whole GPU's L2 time (the launch's L2 accesses\n"
+            "                  at the slices' peak rate) beside the DRAM's, at an L2\n"
+            "                  contention fitted like the DRAM's to the whole runs\n"
+            "                  (held out over launches; with --calibration, its\n"
+            "                  l2_contention, which calibrate --l2-contention over\n"
+            "                  several launches writes); off by default: not a net win\n"
+            "                  on the held-out launches (docs/grouping.md)\n"
             "%s",
             cal ? "  --out FILE      the [group] calibration file to write\n"
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
@@ -481,6 +488,7 @@ static trapeze_status prepare(const char *gpu, const launches *ls, int i,
  * their whole runs: what the contention and the gain errors are taken on. */
 typedef struct {
     double norm[NFIXED], tg[NFIXED], sim[NFIXED];
+    double t2g[NFIXED];   /* the whole GPU's L2 time (trapeze_group_eval.t_gpu_l2) */
     /* the candidates' whole-GPU windows, the model's N and Tg and the
      * measured cycles (wsim 0: no window, no correction) */
     double wnorm[NFIXED], wtg[NFIXED], wsim[NFIXED];
@@ -490,8 +498,10 @@ static trapeze_status times_of(const launch_evidence *e, const trapeze_group_par
                                launch_times *t, trapeze_error *err)
 {
     trapeze_group_model *m = NULL;
+    trapeze_group_params pl = *p;
+    pl.l2_contention = 0;   /* so that the evaluation reports the L2 time; N and Tg do not move */
     trapeze_status s = trapeze_group_create(trapeze_group_problem_graph(e->pb),
-                                            trapeze_group_problem_machine(e->pb), p, &m, err);
+                                            trapeze_group_problem_machine(e->pb), &pl, &m, err);
     for (int c = 0; !s && c < NFIXED; c++) {
         trapeze_grouping g;
         trapeze_group_eval ev;
@@ -502,6 +512,7 @@ static trapeze_status times_of(const launch_evidence *e, const trapeze_group_par
             s = trapeze_group_evaluate(m, &g, &ev, err);
         t->norm[c] = ev.t_norm;
         t->tg[c] = ev.t_gpu_dram;
+        t->t2g[c] = ev.t_gpu_l2;
         t->sim[c] = e->sim[fixed_row(c)].cycles;
         t->wnorm[c] = t->wtg[c] = t->wsim[c] = 0;
         trapeze_group_window *w = NULL;
@@ -522,15 +533,23 @@ static trapeze_status times_of(const launch_evidence *e, const trapeze_group_par
     return s;
 }
 
+/* A candidate's cycles at DRAM contention beta, then beside the whole GPU's
+ * L2 time at beta2 (< 0: no L2 term), as model/group.c computes them. */
+static double cycles_at(const launch_times *t, int c, double beta, double beta2)
+{
+    double c1 = trapeze_group_contention_cycles(t->norm[c], t->tg[c], beta);
+    return beta2 >= 0 ? trapeze_group_contention_cycles(c1, t->t2g[c], beta2) : c1;
+}
+
 /* The errors of the predicted gains over round-robin (the first candidate)
- * of the other candidates against the whole runs, at DRAM contention beta:
- * (pred_c / pred_rr) / (sim_c / sim_rr) - 1, each prediction corrected by
- * its whole-GPU window where it has one. */
-static void gain_errors(const launch_times *t, double beta, double out[NGAIN])
+ * of the other candidates against the whole runs, at DRAM contention beta
+ * and L2 contention beta2: (pred_c / pred_rr) / (sim_c / sim_rr) - 1, each
+ * prediction corrected by its whole-GPU window where it has one. */
+static void gain_errors(const launch_times *t, double beta, double beta2, double out[NGAIN])
 {
     double pred[NFIXED];
     for (int c = 0; c < NFIXED; c++)
-        pred[c] = trapeze_group_contention_cycles(t->norm[c], t->tg[c], beta) *
+        pred[c] = cycles_at(t, c, beta, beta2) *
                   trapeze_group_gpu_window_factor(t->wsim[c], t->wnorm[c], t->wtg[c], beta);
     for (int c = 1; c < NFIXED; c++)
         out[c - 1] = (pred[c] / pred[0]) / (t->sim[c] / t->sim[0]) - 1;
@@ -553,16 +572,35 @@ static trapeze_status contention_without(const launch_times *t, int n, int skip,
     return trapeze_group_fit_contention(norm, tg, sim, k, beta, err);
 }
 
-/* Each launch's gain errors at the contention held out from it (fitted to
- * the others' whole runs), and that contention. */
+/* The L2 contention fitted to the whole runs of every launch but `skip`
+ * (-1: all of them), their cycles taken at DRAM contention beta. */
+static trapeze_status l2_contention_without(const launch_times *t, int n, int skip, double beta,
+                                            double *beta2, trapeze_error *err)
+{
+    static double c1[MAX_LAUNCHES * NFIXED], t2g[MAX_LAUNCHES * NFIXED],
+        sim[MAX_LAUNCHES * NFIXED];
+    long k = 0;
+    for (int j = 0; j < n; j++)
+        for (int c = 0; j != skip && c < NFIXED; c++, k++) {
+            c1[k] = cycles_at(&t[j], c, beta, -1);
+            t2g[k] = t[j].t2g[c];
+            sim[k] = t[j].sim[c];
+        }
+    return trapeze_group_fit_contention(c1, t2g, sim, k, beta2, err);
+}
+
+/* Each launch's gain errors at the contentions held out from it (fitted to
+ * the others' whole runs), and those contentions; beta2 NULL: no L2 term. */
 static trapeze_status held_out_gain_errors(const launch_times *t, int n, double (*gerr)[NGAIN],
-                                           double *beta, trapeze_error *err)
+                                           double *beta, double *beta2, trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
     for (int i = 0; !s && i < n; i++) {
         s = contention_without(t, n, i, &beta[i], err);
+        if (!s && beta2)
+            s = l2_contention_without(t, n, i, beta[i], &beta2[i], err);
         if (!s)
-            gain_errors(&t[i], beta[i], gerr[i]);
+            gain_errors(&t[i], beta[i], beta2 ? beta2[i] : -1, gerr[i]);
     }
     return s;
 }
@@ -636,12 +674,13 @@ static void print_gain_errors(const trapeze_group_launch *l, const double gerr[N
  * constants fitted to the others' sub-grids. */
 static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const launches *ls,
                                      const trapeze_group_plan *plan, const trapeze_sample_log *log,
-                                     const char *out, trapeze_json_out *j, trapeze_error *err)
+                                     int l2, const char *out, trapeze_json_out *j,
+                                     trapeze_error *err)
 {
     static launch_evidence ev[MAX_LAUNCHES];
     static launch_times t[MAX_LAUNCHES], own[MAX_LAUNCHES];
     static double gerr[MAX_LAUNCHES][NGAIN], beta[MAX_LAUNCHES];
-    static double own_gerr[MAX_LAUNCHES][NGAIN], own_beta[MAX_LAUNCHES];
+    static double own_gerr[MAX_LAUNCHES][NGAIN], own_beta[MAX_LAUNCHES], own_beta2[MAX_LAUNCHES];
     static double win_gerr[MAX_LAUNCHES][NGAIN], win_beta[MAX_LAUNCHES];
     static launch_times own_win[MAX_LAUNCHES];
     int windows = 0;   /* whole-GPU windows planned: u with their corrections too */
@@ -663,9 +702,9 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         }
     }
     if (!s)
-        s = held_out_gain_errors(own, ls->n, own_gerr, own_beta, err);
+        s = held_out_gain_errors(own, ls->n, own_gerr, own_beta, l2 ? own_beta2 : NULL, err);
     if (!s && windows)
-        s = held_out_gain_errors(own_win, ls->n, win_gerr, win_beta, err);
+        s = held_out_gain_errors(own_win, ls->n, win_gerr, win_beta, NULL, err);
     for (int i = 0; !s && i < ls->n; i++) {
         trapeze_group_params held;
         s = fit_launches(ev, ls->n, i, 0, &held, NULL, err);
@@ -675,7 +714,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
             t[i].wsim[c] = 0;
     }
     if (!s)
-        s = held_out_gain_errors(t, ls->n, gerr, beta, err);
+        s = held_out_gain_errors(t, ls->n, gerr, beta, NULL, err);
     for (int i = 0; !s && i < ls->n; i++)
         print_gain_errors(&ls->l[i], gerr[i]);
     trapeze_group_params p;
@@ -687,6 +726,9 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         s = contention_without(t, ls->n, -1, &p.value[TRAPEZE_GROUP_CONTENTION], err);
     if (!s)
         s = contention_without(own, ls->n, -1, &p.subgrid_contention, err);
+    /* beta2 at the sub-grid pair's constants and beta, where it is priced */
+    if (!s && l2)
+        s = l2_contention_without(own, ls->n, -1, p.subgrid_contention, &p.l2_contention, err);
     if (!s) {
         p.gain_uncertainty = held_out_rms(gerr, ls->n, -1);
         p.subgrid_gain_uncertainty = held_out_rms(own_gerr, ls->n, -1);
@@ -710,6 +752,10 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         printf("each launch fitted to its own sub-grids (validate, a user's launch): "
                "uncertainty of a gain %.2f%%, DRAM contention %.4g (held out as above)\n",
                100 * p.subgrid_gain_uncertainty, p.subgrid_contention);
+        if (l2)
+            printf("... with the whole GPU's L2 time: L2 contention %.4g (fitted to the whole "
+                   "runs at those constants; the uncertainty above held out with it)\n",
+                   p.l2_contention);
         if (windows)
             printf("... with each prediction corrected by its whole-GPU window: uncertainty "
                    "of a gain %.2f%%\n", 100 * p.gpu_window_gain_uncertainty);
@@ -722,6 +768,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         trapeze_json_number(j, "gain_uncertainty_pct", 100 * p.gain_uncertainty);
         trapeze_json_number(j, "subgrid_gain_uncertainty_pct", 100 * p.subgrid_gain_uncertainty);
         trapeze_json_number(j, "subgrid_dram_contention", p.subgrid_contention);
+        trapeze_json_number(j, "l2_contention", l2 ? p.l2_contention : NAN);
         trapeze_json_number(j, "gpu_window_gain_uncertainty_pct",
                             windows ? 100 * p.gpu_window_gain_uncertainty : NAN);
     }
@@ -745,17 +792,17 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
                              const launches *ls, const trapeze_group_plan *plan,
                              const trapeze_sample_log *log, double margin,
                              const trapeze_group_params *fallback, const char *fallback_from,
-                             int held_out, int gpu_windows, const char *out,
+                             int held_out, int gpu_windows, int l2, const char *out,
                              const char *csv_path, trapeze_json_out *j, trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
     trapeze_csv_out *csv = NULL;
     static launch_figures f[MAX_LAUNCHES];
     static launch_times t[MAX_LAUNCHES];
-    static double gerr[MAX_LAUNCHES][NGAIN], beta[MAX_LAUNCHES];
+    static double gerr[MAX_LAUNCHES][NGAIN], beta[MAX_LAUNCHES], beta2[MAX_LAUNCHES];
     memset(f, 0, sizeof f);
     if (!validate && ls->n > 1)
-        return calibrate_many(gpu, gpu_nm, ls, plan, log, out, j, err);
+        return calibrate_many(gpu, gpu_nm, ls, plan, log, l2, out, j, err);
     if (validate)
         trapeze_json_array(j, "launches");
     if (csv_path)
@@ -763,7 +810,7 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
     if (!s && held_out)
         s = all_times(gpu, ls, plan, log, t, err);
     if (!s && held_out)
-        s = held_out_gain_errors(t, ls->n, gerr, beta, err);
+        s = held_out_gain_errors(t, ls->n, gerr, beta, l2 ? beta2 : NULL, err);
     for (int i = 0; !s && i < ls->n; i++) {
         trapeze_group_outcome o;
         memset(&o, 0, sizeof o);
@@ -784,6 +831,8 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
             : fallback ? subgrid_or(fallback->subgrid_contention,
                                     fallback->value[TRAPEZE_GROUP_CONTENTION])
                        : 0;
+        /* the whole GPU's L2 contention, as the DRAM's (off without --l2-contention) */
+        e.p.l2_contention = !l2 ? -1 : held_out ? beta2[i] : fallback->l2_contention;
         if (!s)
             s = trapeze_group_decide(e.pb, &e.p, NULL, &e.ev, 0, margin, 0, &o, err);
         if (!s && validate)
@@ -818,6 +867,9 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
             else
                 printf("uncertainty of a predicted gain over rr: not measured (no other "
                        "launches, no calibration); the margin alone\n");
+            if (l2)
+                printf("L2 contention %.4g (the whole GPU's L2 time priced)\n",
+                       o.params.l2_contention);
         }
         if (!s && csv)
             csv_rows(csv, gpu_nm, &ls->l[i], &o, err, &s);
@@ -849,6 +901,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                *csv = NULL, *margin_text = NULL, *window_text = NULL,
                *window_tbs_text = NULL, *budget_text = NULL, *gpu_window_text = NULL;
     const char *trace = NULL, *json_path = NULL, *calib = NULL;
+    int l2 = 0;   /* --l2-contention: the whole GPU's L2 time in the cycles */
     const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
@@ -856,7 +909,8 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--json", &json_path, NULL},
                                     {"--window-tbs", &window_tbs_text, NULL},
                                     {"--budget", &budget_text, NULL},
-                                    {"--gpu-window", &gpu_window_text, NULL}, {NULL, NULL, NULL}};
+                                    {"--gpu-window", &gpu_window_text, NULL},
+                                    {"--l2-contention", NULL, &l2}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
@@ -866,7 +920,8 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--window", &window_text, NULL},
                                     {"--window-tbs", &window_tbs_text, NULL},
                                     {"--budget", &budget_text, NULL},
-                                    {"--gpu-window", &gpu_window_text, NULL}, {NULL, NULL, NULL}};
+                                    {"--gpu-window", &gpu_window_text, NULL},
+                                    {"--l2-contention", NULL, &l2}, {NULL, NULL, NULL}};
     static launches ls;
     memset(&ls, 0, sizeof ls);
     ls.cmd = cmd;
@@ -955,6 +1010,14 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
         fallback = &gp;
         snprintf(fallback_from, sizeof fallback_from, "the GPU's calibration %s", cal_path);
     }
+    /* beta2 comes from the other launches' runs, else from the calibration:
+     * refused before any simulation where it has none */
+    if (!s && l2 && !held_out && (validate || ls.n == 1) &&
+        !(fallback && fallback->l2_contention >= 0))
+        s = trapeze_fail(&err, TRAPEZE_EINVAL,
+                         "--l2-contention: %s has no l2_contention (make one with calibrate "
+                         "--model group --l2-contention over several launches)",
+                         fallback ? fallback_from : "no calibration");
     if (!s)
         s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)
@@ -972,7 +1035,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
         s = run_samples(plan, log, (int)threads, rank, size, &err);
     if (!s && rank == 0)
         s = finish(validate, gpu_file, gpu_nm, &ls, plan, log, margin / 100, fallback,
-                   fallback_from, held_out, gpu_window > 0, out, csv, json.j, &err);
+                   fallback_from, held_out, gpu_window > 0, l2, out, csv, json.j, &err);
     if (!s && rank == 0)
         s = cli_json_commit(&json, &err);
     cli_json_abort(&json);

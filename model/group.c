@@ -67,6 +67,13 @@
  *        it says nothing of how Tg overlaps the rest (in the norm at the
  *        V100's fitted q, Jacobi 512^2, near the floor, was predicted
  *        47% slow); beta says how it adds. R = 0: no Tg.
+ *   T2g = (l2 + W) / R2, only where params.l2_contention (beta2) >= 0: the
+ *        whole launch's L2 accesses and store sectors through every L2
+ *        slice at once (R2: slices at the L2's clock over the core's, one
+ *        access a cycle each; machine.l2_accesses_per_cycle), then
+ *        cycles = C(C(N, Tg; beta), T2g; beta2): the same queueing form.
+ *        A sub-grid's L2 load is negligible, as its Tg, so beta2 is
+ *        measured on whole runs (sampler/group/group_contention.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -110,11 +117,14 @@ void trapeze_group_params_default(trapeze_group_params *p)
     p->subgrid_gain_uncertainty = -1;
     p->subgrid_contention = -1;
     p->gpu_window_gain_uncertainty = -1;
+    p->l2_contention = -1;   /* no whole-GPU L2 term */
     snprintf(p->source, sizeof p->source, "uncalibrated defaults (built-in)");
 }
 
 const char *trapeze_group_eval_bound(const trapeze_group_eval *e)
 {
+    if (e->t_gpu_l2 > 0 && e->t_gpu_l2 >= e->t_norm && e->t_gpu_l2 >= e->t_gpu_dram)
+        return "gpu-l2";     /* the whole GPU's L2 time is the largest */
     if (e->t_gpu_dram > 0 && e->t_gpu_dram >= e->t_norm)
         return "gpu-dram";   /* the whole GPU's DRAM time is the larger */
     const double t[4] = {e->t_compute, e->t_sm, e->t_l2, e->t_dram};
@@ -511,6 +521,14 @@ trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *pa
     const grp_dual times[GRP_NTIMES] = {out->tc, out->tsm, out->t2, out->td};
     out->norm = pnorm(times, q);
     out->cycles = contention(out->norm, out->tg, P[TRAPEZE_GROUP_CONTENTION]);
+    /* the whole GPU's L2: every queue's accesses through all slices at once,
+     * which a sub-grid of one or three SMs never loads (off unless measured) */
+    const double rate2 = m->m.l2_accesses_per_cycle;
+    out->t2g = gd_const(0);
+    if (m->p.l2_contention >= 0 && rate2 > 0) {
+        out->t2g = gd_scale(gd_add(out->l2, gd_const(m->writes)), 1 / rate2);
+        out->cycles = contention(out->cycles, out->t2g, gd_const(m->p.l2_contention));
+    }
     return TRAPEZE_OK;
 }
 
@@ -537,6 +555,7 @@ trapeze_status trapeze_group_evaluate(const trapeze_group_model *m, const trapez
     out->t_l2 = d.t2.v;
     out->t_dram = d.td.v;
     out->t_gpu_dram = d.tg.v;
+    out->t_gpu_l2 = d.t2g.v;
     out->t_norm = d.norm.v;
     out->cycles = d.cycles.v;
     copy_grad(out->dl2_dparam, &d.l2);

@@ -35,7 +35,7 @@ struct trapeze_group_model {
 
 /* The model's outputs as duals (value and d/dparams). */
 typedef struct grp_duals {
-    grp_dual l1_hits, l2, dram, tc, tsm, t2, td, tg, norm, cycles;
+    grp_dual l1_hits, l2, dram, tc, tsm, t2, td, tg, t2g, norm, cycles;
     grp_dual l2_max, dram_max;   /* the busiest queue's (what T2 and Td count) */
     double max_queue;
     double waves;                /* max(1, max_queue / x) */

@@ -3,7 +3,8 @@
  * value (and name_stderr) for each constant, gain_uncertainty (the
  * held-out error of a predicted gain over round-robin) and its sub-grid
  * pair (subgrid_gain_uncertainty, subgrid_dram_contention), the same
- * uncertainty with whole-GPU windows (gpu_window_gain_uncertainty), [meta] source. Absent names
+ * uncertainty with whole-GPU windows (gpu_window_gain_uncertainty), the
+ * whole-GPU L2 contention where measured (l2_contention), [meta] source. Absent names
  * keep their default; an unknown name or section is an error naming file
  * and line. Must not evaluate the model.
  */
@@ -38,6 +39,8 @@ static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *
                                   err);
     if (strcmp(key, "subgrid_dram_contention") == 0)
         return trapeze_ini_double(at, section, key, value, 0, 1, &p->subgrid_contention, err);
+    if (strcmp(key, "l2_contention") == 0)
+        return trapeze_ini_double(at, section, key, value, 0, 1, &p->l2_contention, err);
     if (strcmp(key, "gpu_window_gain_uncertainty") == 0)
         return trapeze_ini_double(at, section, key, value, 0, 1, &p->gpu_window_gain_uncertainty,
                                   err);
@@ -86,5 +89,7 @@ trapeze_status trapeze_group_params_save(const char *path, const trapeze_group_p
         fprintf(f, "subgrid_dram_contention = %.17g\n", p->subgrid_contention);
     if (p->gpu_window_gain_uncertainty >= 0)
         fprintf(f, "gpu_window_gain_uncertainty = %.17g\n", p->gpu_window_gain_uncertainty);
+    if (p->l2_contention >= 0)
+        fprintf(f, "l2_contention = %.17g\n", p->l2_contention);
     return trapeze_outfile_commit(o, err);
 }

@@ -10,6 +10,8 @@
 # options of validate, e.g. --gpu-window 50) the two files go under
 # build/heldout-OPT/ instead (OPT the options' letters and digits), so that
 # the shipped ones stay what the defaults make.
+# GROUP_CALIBRATION=FILE replaces the shipped calibration (one made by
+# calibrate --model group --l2-contention, for --l2-contention).
 # Usage: sh scripts/group-heldout.sh GPU [THREADS [OPTIONS...]]   (GPU: gtx480, v100)
 set -eu
 G=${1:?usage: group-heldout.sh GPU [THREADS [OPTIONS...]]}
@@ -29,5 +31,5 @@ mkdir -p "$TR"
 LOG=$D/group-heldout-$G-samples.csv
 # shellcheck disable=SC2046
 "$T" validate --model group --gpu "$G" --threads "$J" --samples "$LOG" --csv "$D/group-heldout-$G.csv" \
-    --calibration "data/calibrations/$G-group.ini" "$@" \
+    --calibration "${GROUP_CALIBRATION:-data/calibrations/$G-group.ini}" "$@" \
     $(grep -v '^#' data/validation/group-heldout-launches.txt)

@@ -273,4 +273,32 @@ expect_failure "bad --gpu-window" "--gpu-window 100: expected a percentage of th
     "$T" validate --model group --gpu $G --gpu-window 100
 expect_failure "--gpu-window without a budget" "--gpu-window 50: expected a percentage of the budget" \
     "$D/none" "$T" validate --model group --gpu $G --budget 0 --gpu-window 50
+# the whole GPU's L2 time (--l2-contention, off by default): calibrate over
+# the twelve fits beta2 to their whole runs at each launch's own constants
+# (the GTX 480's Jacobi, matmul, syrk and syr2k have an L2 time of half
+# their N or more at 12 accesses a cycle), writes it beside the same
+# constants, and holds the sub-grid u out with it; validate takes it from
+# --calibration, refuses a file without it, and without the option the
+# file's l2_contention is not used: the same lines as the shipped file's
+"$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" --l2-contention \
+    --out "$D/l2.ini" >"$D/cal-l2" 2>&1 || fail "calibrate --l2-contention: $(tail -2 "$D/cal-l2")"
+b2=$(awk -F' = ' '$1 == "l2_contention" { printf "%.4g", $2 }' "$D/l2.ini")
+awk -v b="$b2" 'BEGIN { exit !(b > 0.01 && b < 1) }' || fail "L2 contention '$b2': not in (0.01, 1)"
+grep -q "^... with the whole GPU's L2 time: L2 contention $b2 " "$D/cal-l2" \
+    || fail "calibrate --l2-contention: $(grep 'L2 time' "$D/cal-l2")"
+[ "$(grep -v '^subgrid_gain_uncertainty\|^l2_contention' "$D/l2.ini")" = \
+  "$(grep -v '^subgrid_gain_uncertainty' "$D/c12.ini")" ] || fail "--l2-contention moved other constants"
+"$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/l2.ini" \
+    --l2-contention syrk >"$D/vl2" 2>&1 || fail "validate --l2-contention: $(tail -2 "$D/vl2")"
+grep -q "^L2 contention $b2 (the whole GPU's L2 time priced)\$" "$D/vl2" \
+    || fail "validate --l2-contention: $(grep 'L2 contention' "$D/vl2")"
+"$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/l2.ini" \
+    syrk >"$D/vnol2" 2>&1 || fail "validate without --l2-contention: $(tail -2 "$D/vnol2")"
+"$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/c12.ini" \
+    syrk >"$D/vc12" 2>&1 || fail "validate c12: $(tail -2 "$D/vc12")"
+[ "$(grep -v 'uncertainty' "$D/vnol2")" = "$(grep -v 'uncertainty' "$D/vc12")" ] \
+    || fail "l2_contention used without --l2-contention"
+expect_failure "--l2-contention without a measured beta2" "has no l2_contention" "$D/none" \
+    "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/c12.ini" \
+    --l2-contention syrk
 finish cli_calib_group

@@ -60,7 +60,7 @@ static void test_shared_pair_halves_l2(void)
     small_graph s;
     graph_init(&s, 2, 10);
     edge(&s, 0, 1, 10);
-    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0, 1, 0};
+    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0, 1, 0, 0};
     trapeze_group_params p = exact_params();
     trapeze_group_model *m;
     CHECK_OK(trapeze_group_create(&s.g, &mach, &p, &m, NULL));
@@ -154,7 +154,7 @@ static void test_clique_theta(void)
     edge(&s, 0, 1, 4);
     edge(&s, 0, 2, 4);
     edge(&s, 1, 2, 4);
-    trapeze_group_machine mach = {1, 3, 128, 1e6, 0, 0, 1, 0};
+    trapeze_group_machine mach = {1, 3, 128, 1e6, 0, 0, 1, 0, 0};
     trapeze_group_params p = exact_params();
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 3, 1, NULL));
@@ -181,7 +181,7 @@ static void test_l1_decay_after_residency(void)
     small_graph s;
     graph_init(&s, 2, 10);
     edge(&s, 0, 1, 10);
-    trapeze_group_machine mach = {1, 1, 10, 1e6, 0, 0, 1, 0};
+    trapeze_group_machine mach = {1, 1, 10, 1e6, 0, 0, 1, 0, 0};
     trapeze_group_params p = exact_params();
     trapeze_group_model *m;
     CHECK_OK(trapeze_group_create(&s.g, &mach, &p, &m, NULL));
@@ -203,8 +203,9 @@ static void test_l1_decay_after_residency(void)
 
 /* Exact gradients: every parameter, three outputs, a random graph and
  * grouping, against central differences. */
-/* rate: the whole GPU's DRAM reads per cycle (0: no whole-GPU term). */
-static void gradients_at(double rate, double beta, int by_lines)
+/* rate: the whole GPU's DRAM reads per cycle (0: no whole-GPU term);
+ * beta2: the whole GPU's L2 contention (< 0: no L2 term). */
+static void gradients_at(double rate, double beta, int by_lines, double beta2)
 {
     small_graph s;
     graph_init(&s, 40, 0);
@@ -216,8 +217,9 @@ static void gradients_at(double rate, double beta, int by_lines)
         for (int j = i + 1; j < 40 && s.g.n_edges < 250; j++)
             if (RND() % 5 == 0)
                 edge(&s, i, j, 1 + (long long)(RND() % 15));
-    trapeze_group_machine mach = {3, 4, 64, 2000, by_lines, rate, 1, by_lines ? 128 : 0};
+    trapeze_group_machine mach = {3, 4, 64, 2000, by_lines, rate, 1, by_lines ? 128 : 0, 0};
     s.g.store_sectors = 300;   /* Tg about 65,000 cycles at 0.02 a cycle: the floor */
+    mach.l2_accesses_per_cycle = 0.05;   /* T2g about 40,000 cycles: under the floor */
     trapeze_group_params p;
     trapeze_group_params_default(&p);
     p.value[TRAPEZE_GROUP_MU] = 1.3;
@@ -231,6 +233,7 @@ static void gradients_at(double rate, double beta, int by_lines)
     p.value[TRAPEZE_GROUP_OVERLAP] = 0.6;
     p.value[TRAPEZE_GROUP_TSM] = 700;
     p.value[TRAPEZE_GROUP_CONTENTION] = beta;
+    p.l2_contention = beta2;
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 40, 3, NULL));
     long next[3] = {0, 0, 0};
@@ -264,6 +267,10 @@ static void gradients_at(double rate, double beta, int by_lines)
     }
     /* the gradients that must not vanish here */
     CHECK(fabs(e.ddram_dparam[TRAPEZE_GROUP_RETAIN2]) > 1e-6);
+    if (beta2 < 0)
+        CHECK(e.t_gpu_l2 == 0);
+    else   /* the L2 term moves the cycles, through mu too */
+        CHECK(e.t_gpu_l2 > 0 && e.cycles > e.t_gpu_l2 && e.cycles > e.t_gpu_dram);
     if (rate == 0) {
         CHECK(fabs(e.dcycles_dparam[TRAPEZE_GROUP_OVERLAP]) > 1e-6);
         CHECK(fabs(e.dcycles_dparam[TRAPEZE_GROUP_TSM]) > 1e-6);
@@ -283,9 +290,10 @@ static void gradients_at(double rate, double beta, int by_lines)
 
 static void test_gradients(void)
 {
-    gradients_at(0, 0, 0);
-    gradients_at(0.02, 0, 0);
-    gradients_at(0.02, 0.3, 1);   /* contention, and DRAM reads in lines beside elements */
+    gradients_at(0, 0, 0, -1);
+    gradients_at(0.02, 0, 0, -1);
+    gradients_at(0.02, 0.3, 1, -1);   /* contention, and DRAM reads in lines beside elements */
+    gradients_at(0.02, 0.3, 0, 0.4);  /* and the whole GPU's L2 beside them */
 }
 
 /* The whole GPU's DRAM: the launch's reads and its stores' sectors at the
@@ -296,7 +304,7 @@ static void test_whole_gpu_dram(void)
     small_graph u;
     graph_init(&u, 2, 10);   /* no sharing: dram = nu (10 + 10) = 20 */
     u.g.store_sectors = 6;
-    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0.5, 1, 0};
+    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0.5, 1, 0, 0};
     trapeze_group_params p = exact_params();
     trapeze_group_model *m;
     CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
@@ -354,7 +362,7 @@ static void test_contention(void)
     small_graph u;
     graph_init(&u, 2, 10);
     u.g.store_sectors = 6;
-    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0.1, 1, 0};
+    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0.1, 1, 0, 0};
     trapeze_group_params p = exact_params();
     p.value[TRAPEZE_GROUP_CONTENTION] = 0.5;
     trapeze_group_model *m;
@@ -367,6 +375,57 @@ static void test_contention(void)
     CHECK_NEAR(e.t_norm, 110, 1e-6);
     CHECK_NEAR(e.t_gpu_dram, 260, 1e-6);
     CHECK_NEAR(e.cycles, 326.155942134931, 1e-6);
+    CHECK(!strcmp(trapeze_group_eval_bound(&e), "gpu-dram"));
+    trapeze_grouping_free(&g);
+    trapeze_group_destroy(m);
+}
+
+/* The whole GPU's L2: the launch's L2 accesses and store sectors at the
+ * slices' peak rate, T2g = (l2 + W) / R2, beside C(N, Tg; beta) at L2
+ * contention beta2; off (the default, beta2 < 0) the cycles are the DRAM's
+ * alone. Two TBs of 10 lines, no sharing, split over two SMs: N = 100 + 10
+ * = 110, l2 = 20, W = 6, R2 = 0.2: T2g = 130. */
+static void test_whole_gpu_l2(void)
+{
+    small_graph u;
+    graph_init(&u, 2, 10);
+    u.g.store_sectors = 6;
+    trapeze_group_machine mach = {2, 2, 128, 1e6, 0, 0, 1, 0, 0};
+    mach.l2_accesses_per_cycle = 0.2;
+    trapeze_group_params p = exact_params();
+    trapeze_group_model *m;
+    CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
+    trapeze_grouping g;
+    CHECK_OK(trapeze_grouping_alloc(&g, 2, 2, NULL));
+    fixture_set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
+    trapeze_group_eval e;
+    CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));   /* off: as before the term */
+    CHECK_NEAR(e.cycles, 110, 1e-9);
+    CHECK(e.t_gpu_l2 == 0);
+    CHECK(!strcmp(trapeze_group_eval_bound(&e), "latency"));
+    p.l2_contention = 0;   /* the floor alone: max(110, 130) */
+    trapeze_group_set_params(m, &p);
+    CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));
+    CHECK_NEAR(e.t_gpu_l2, 130, 1e-9);
+    CHECK_NEAR(e.cycles, 130, 1e-9);
+    CHECK_NEAR(e.dcycles_dparam[TRAPEZE_GROUP_MU], 20 / 0.2, 1e-9);
+    CHECK(!strcmp(trapeze_group_eval_bound(&e), "gpu-l2"));
+    /* beta2 1/2: (240 + sqrt(20^2 + 2 x 110 x 130)) / 2; d/dmu through both
+     * T2 = 10 mu in N and T2g = (20 mu + 6) / 0.2, by central differences */
+    p.l2_contention = 0.5;
+    trapeze_group_set_params(m, &p);
+    CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));
+    CHECK_NEAR(e.cycles, 205.14693182963202, 1e-9);
+    CHECK_NEAR(e.dcycles_dparam[TRAPEZE_GROUP_MU], 96.39902546609846, 1e-6);
+    trapeze_group_destroy(m);
+    /* with the DRAM's Tg = 260 at beta 1/2 first (test_contention's 326.156):
+     * (456.156 + sqrt(196.156^2 + 2 x 326.156 x 130)) / 2 */
+    mach.dram_reads_per_cycle = 0.1;
+    p.value[TRAPEZE_GROUP_CONTENTION] = 0.5;
+    CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
+    CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));
+    CHECK_NEAR(e.t_gpu_dram, 260, 1e-9);
+    CHECK_NEAR(e.cycles, 403.632591193172, 1e-6);
     CHECK(!strcmp(trapeze_group_eval_bound(&e), "gpu-dram"));
     trapeze_grouping_free(&g);
     trapeze_group_destroy(m);
@@ -388,7 +447,7 @@ static void test_dram_by_lines(void)
     CHECK_OK(trapeze_grouping_alloc(&g, 2, 2, NULL));
     fixture_set_grouping(&g, (int[]){0, 1}, (long[]){0, 0});
     for (int lines = 0; lines <= 1; lines++) {
-        trapeze_group_machine mach = {2, 2, 128, 1e6, 1, 0, 1, lines ? 128 : 0};
+        trapeze_group_machine mach = {2, 2, 128, 1e6, 1, 0, 1, lines ? 128 : 0, 0};
         trapeze_group_model *m;
         CHECK_OK(trapeze_group_create(&u.g, &mach, &p, &m, NULL));
         trapeze_group_eval e;
@@ -428,7 +487,7 @@ static void test_dram_by_fetch(void)
     const int fetch[3] = {128, 32, 0};
     const double want[3] = {15.000037499859376, 60.000046153633136, 480.0000494842912};
     for (int i = 0; i < 3; i++) {
-        trapeze_group_machine mach = {2, 2, 128, 1e6, 1, 0, 1, fetch[i]};
+        trapeze_group_machine mach = {2, 2, 128, 1e6, 1, 0, 1, fetch[i], 0};
         trapeze_group_model *m;
         CHECK_OK(trapeze_group_create(&gr, &mach, &p, &m, NULL));
         trapeze_group_eval e;
@@ -437,7 +496,7 @@ static void test_dram_by_fetch(void)
         CHECK_NEAR(e.l2_accesses, 485, 1e-9);   /* L2 accesses stay in elements */
         trapeze_group_destroy(m);
     }
-    trapeze_group_machine odd = {2, 2, 128, 1e6, 1, 0, 1, 64};
+    trapeze_group_machine odd = {2, 2, 128, 1e6, 1, 0, 1, 64, 0};
     trapeze_group_model *m = NULL;
     trapeze_error err;
     CHECK(trapeze_group_create(&gr, &odd, &p, &m, &err) == TRAPEZE_EINVAL && !m);
@@ -463,7 +522,7 @@ static void test_dram_compulsory(void)
     edge(&u, 0, 1, 6);
     edge(&u, 0, 2, 6);
     edge(&u, 1, 2, 6);
-    trapeze_group_machine mach = {3, 2, 128, 1e6, 0, 0, 1, 0};
+    trapeze_group_machine mach = {3, 2, 128, 1e6, 0, 0, 1, 0, 0};
     trapeze_group_params p = exact_params();
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 3, 3, NULL));
@@ -543,6 +602,7 @@ int main(void)
     test_gradients();
     test_whole_gpu_dram();
     test_contention();
+    test_whole_gpu_l2();
     test_dram_by_lines();
     test_dram_by_fetch();
     test_dram_compulsory();

@@ -53,7 +53,7 @@ static void graph_free(graph *s)
 
 static trapeze_group_model *model_for(const graph *s, int n_sm, int x)
 {
-    trapeze_group_machine mach = {n_sm, x, 128, 6144, 0, 0, 1, 0};
+    trapeze_group_machine mach = {n_sm, x, 128, 6144, 0, 0, 1, 0, 0};
     trapeze_group_params p;
     trapeze_group_params_default(&p);
     p.value[TRAPEZE_GROUP_CWAVE] = 100;   /* memory-bound: the grouping matters */
@@ -258,7 +258,7 @@ static void fit_recovers(double tsm, int fit_tsm)
      * for every queue at once (x = 32 > Q = 16 and 8): Tc is then flat and
      * Ts follows Q, where with Q >= x both would follow Q and only their
      * norm could be fitted */
-    trapeze_group_machine mach = {4, tsm > 0 ? 32 : 4, 128, 300, 0, 0, 1, 0};
+    trapeze_group_machine mach = {4, tsm > 0 ? 32 : 4, 128, 300, 0, 0, 1, 0, 0};
     trapeze_group_model *m[2];
     trapeze_grouping g[12];
     trapeze_group_observation obs[12];
@@ -320,7 +320,7 @@ static void test_fit_tie_keeps_tsm(void)
 {
     graph s;
     matmul_like(&s, 1, 8, 10, 0);   /* 8 TBs of 10 lines, no two sharing */
-    trapeze_group_machine mach = {4, 8, 128, 1e6, 0, 0, 1, 0};
+    trapeze_group_machine mach = {4, 8, 128, 1e6, 0, 0, 1, 0, 0};
     trapeze_group_params truth = with_times(100, 50, 0, 0);
     trapeze_group_model *m;
     CHECK_OK(trapeze_group_create(&s.g, &mach, &truth, &m, NULL));
@@ -500,7 +500,7 @@ static void test_static_chen(void)
 {
     graph s;
     chain(&s, 8);
-    trapeze_group_machine mach = {2, 2, 128, 6144, 0, 0, 1, 0};
+    trapeze_group_machine mach = {2, 2, 128, 6144, 0, 0, 1, 0, 0};
     trapeze_grouping g;
     CHECK_OK(trapeze_locality_chen_grouping(&s.g, mach.n_sm, mach.tbs_per_sm, &g, NULL));
     static const int want_group[8] = {0, 0, 1, 1, 1, 0, 0, 1};
@@ -527,7 +527,7 @@ static void test_static_chen(void)
     /* more SMs than TBs: one TB each, 0, 2, 4 sharing nothing with the
      * placed ones, then the one sharing least: 5 (5 lines, with 4), then 1
      * and 3 (10 each: 1 the smaller id); no SMs: an error */
-    mach = (trapeze_group_machine){10, 4, 128, 6144, 0, 0, 1, 0};
+    mach = (trapeze_group_machine){10, 4, 128, 6144, 0, 0, 1, 0, 0};
     CHECK_OK(trapeze_locality_chen_grouping(&s.g, mach.n_sm, mach.tbs_per_sm, &g, NULL));
     for (int t = 0; t < 6; t++)
         CHECK(g.group[t] == (t == 0 ? 0 : t == 2 ? 1 : t == 4 ? 2 : t == 5 ? 3 : t == 1 ? 4 : 5) &&

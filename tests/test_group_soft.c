@@ -55,7 +55,7 @@ static int by_pair(const void *a, const void *b)
 static trapeze_group_model *model_of(graph *s, int n_sm)
 {
     qsort(s->e, (size_t)s->g.n_edges, sizeof *s->e, by_pair);
-    trapeze_group_machine mach = {n_sm, 4, 128, 6144, 0, 0, 1, 0};
+    trapeze_group_machine mach = {n_sm, 4, 128, 6144, 0, 0, 1, 0, 0};
     trapeze_group_params p;
     trapeze_group_params_default(&p);
     trapeze_group_model *m = NULL;

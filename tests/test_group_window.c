@@ -64,9 +64,12 @@ static long long shared(const trapeze_locality_graph *g, long a, long b)
  * and a strided launch. */
 static void test_dram_unit(void)
 {
-    static const struct { const char *gpu; int fetch; double strided, coalesced; } c[] = {
-        {"data/gpus/v100.config", 32, 4 * 256, 4 * 32},
-        {"data/gpus/gtx480.config", 128, 4 * 256, 4 * 8}};
+    /* l2: the whole GPU's peak L2 accesses a core cycle, the configs'
+     * slices at the L2's clock over the core's: V100 32 channels x 2
+     * sub-partitions at 1132 / 1132 MHz, GTX 480 6 x 2 at 700 / 700 */
+    static const struct { const char *gpu; int fetch; double strided, coalesced, l2; } c[] = {
+        {"data/gpus/v100.config", 32, 4 * 256, 4 * 32, 64},
+        {"data/gpus/gtx480.config", 128, 4 * 256, 4 * 8, 12}};
     trapeze_group_params p;
     trapeze_group_params_default(&p);
     p.value[TRAPEZE_GROUP_NU] = p.value[TRAPEZE_GROUP_ETA2] = 1;
@@ -81,6 +84,7 @@ static void test_dram_unit(void)
             if (!pb)
                 continue;
             CHECK(trapeze_group_problem_machine(pb)->dram_fetch_bytes == c[i].fetch);
+            CHECK_NEAR(trapeze_group_problem_machine(pb)->l2_accesses_per_cycle, c[i].l2, 1e-12);
             trapeze_group_model *m = NULL;
             CHECK_OK(trapeze_group_create(trapeze_group_problem_graph(pb),
                                           trapeze_group_problem_machine(pb), &p, &m, &err));

@@ -62,6 +62,12 @@ typedef struct trapeze_group_params {
      * corrected by its whole-GPU windows ([group] gpu_window_gain_uncertainty,
      * at the sub-grid DRAM contention); < 0: not measured */
     double gpu_window_gain_uncertainty;
+    /* the whole GPU's L2 contention beta2 ([group] l2_contention): cycles
+     * C(C(N, Tg; beta), T2g; beta2), T2g the whole launch's L2 accesses at
+     * the L2's peak rate (machine.l2_accesses_per_cycle); measured on whole
+     * runs at sub-grid-fitted constants, never on sub-grids; < 0: no such
+     * term (the default; `--l2-contention` of calibrate and validate) */
+    double l2_contention;
     char source[128];
 } trapeze_group_params;
 
@@ -99,6 +105,10 @@ typedef struct trapeze_group_machine {
                               shares and the L2's retention are counted in that unit
                               (the graph's lines or sectors), so two TBs share in DRAM
                               every unit both touch; 0: in by_elements's unit */
+    double l2_accesses_per_cycle;  /* the whole GPU's peak L2 rate: slices (channels
+                                      x sub-partitions) at the L2's clock over the
+                                      core's, one access each a cycle; 0: no whole-GPU
+                                      L2 term */
 } trapeze_group_machine;
 
 typedef struct trapeze_group_model trapeze_group_model;
@@ -121,7 +131,11 @@ typedef struct trapeze_group_eval {
                                 machine.dram_read_transfers) and writes at the
                                 GPU's peak rate (machine.dram_reads_per_cycle):
                                 beside the norm */
-    double cycles;           /* trapeze_group_contention_cycles(t_norm, t_gpu_dram, beta) */
+    double t_gpu_l2;         /* the whole launch's L2 accesses and store sectors at the
+                                L2's peak rate (machine.l2_accesses_per_cycle); 0 where
+                                params.l2_contention < 0 */
+    double cycles;           /* trapeze_group_contention_cycles(t_norm, t_gpu_dram, beta),
+                                then with t_gpu_l2 at l2_contention where it is on */
     /* exact gradients in the parameters */
     double dl2_dparam[TRAPEZE_GROUP_NPARAMS];
     double ddram_dparam[TRAPEZE_GROUP_NPARAMS];
