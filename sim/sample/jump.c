@@ -129,3 +129,14 @@ double sim_jump_dead_missing(double n_run, double n_have, double mass_have, doub
     *cycles = want - mass_have;
     return n_run - n_have;
 }
+
+double sim_jump_refill_keep(double footprint, double frames, double first_writes,
+                            double later_writes)
+{
+    if (!(footprint > 0) || footprint > frames || !(later_writes > 0))
+        return 1;
+    double rest = footprint - first_writes;
+    if (!(rest > 0))
+        return 0;
+    return rest < later_writes ? rest / later_writes : 1;
+}

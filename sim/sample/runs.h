@@ -92,6 +92,10 @@ typedef struct sim_jump_acc {
      * dead, by the footprint's turnovers (filled_share, at the first
      * window's end); 0 for the other kinds */
     double filled[TRAPEZE_SLEEP_NUNITS];
+    /* the job's footprint in cache lines (sim_sleep_footprint_lines): a
+     * capped sample's later windows' refills of the L2 are held to it
+     * (sim_jump_refill_keep) */
+    double footprint;
     /* the grid's last wave: L1 frame-cycles dead per cycle of the run, as
      * a share of the run's work (last_wave_dead); the windows start every
      * SM together and see none of it */
