@@ -195,7 +195,7 @@ near "matmul_tiled --cap 0.25 RF saving against the whole run's" \
 # windows: the dead share found, the L1D within 3 points. The L2 was 5.4
 # points low: every later window restarts on an empty L2 and refills it,
 # where the run fetched its footprint (8440 lines, in 49152 frames) once, in
-# its first 1654 cycles. Its later windows' write-ended periods held to the
+# its first 1654 cycles. Its later windows' fill-ended periods held to the
 # footprint's lines the first window left (none: keep 0), the L2 is within
 # 3 (94.58%).
 "$T" sleep --gpu v100 kmeans --structures l1d,l2 --cap 0.25 --csv "$D/kc.csv" >"$D/kcout" 2>"$D/err" \

@@ -133,13 +133,19 @@ double sim_jump_dead_missing(double n_run, double n_have, double mass_have, doub
  * first 1654 cycles, which the capped sample's later windows, weighted,
  * turned into 429 thousand (each paying a 35-cycle transition). Where
  * the footprint (lines) fits the L2's frames, the run ends at most that
- * many periods with a write: those the first window saw (first_writes) and
- * the rest. Returns the share of the later windows' write-ended periods
- * (later_writes, weighted as they stand in the sample) to keep: 1 where the
+ * many periods with a fill: those the first window saw (first_fills: its
+ * write-ended periods that are fills) and the rest. Returns the share of
+ * the later windows' fill-ended periods (later_fills, weighted as they
+ * stand in the sample) to keep: 1 where the
  * footprint does not fit (capacity misses refill frames in the run too) or
  * the later windows hold no more than the rest, else the rest over
- * later_writes (0 where the first window saw the whole footprint). */
-double sim_jump_refill_keep(double footprint, double frames, double first_writes,
-                            double later_writes);
+ * later_fills (0 where the first window saw the whole footprint). */
+double sim_jump_refill_keep(double footprint, double frames, double first_fills,
+                            double later_fills);
+
+/* The share of write-ended L2 line periods that end in a fill: fills over
+ * fills and writes (stores, atomics) counted over the same stretch; 1
+ * where neither was counted. */
+double sim_jump_fill_share(double fills, double writes);
 
 #endif

@@ -187,6 +187,8 @@ int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k
         jc->scale = scale;
     }
     jc->acc->footprint = sim_sleep_footprint_lines(k);
+    jc->acc->l2_fills[0] = (double)sim_events_get(ev, SIM_EV_L2_FILL);
+    jc->acc->l2_writes[0] = (double)sim_events_get(ev, SIM_EV_L2_WRITE);
     /* the first window's periods still open: their idle cycles so far */
     for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
         const uint64_t *start = sim_events_idle_starts(ev, sim_sleep_units[u].kind);
@@ -312,31 +314,38 @@ static void add_unseen_exits(const sim_jump_ctx *jc, const trapeze_idle_hist *fi
 }
 
 /* A capped sample's L2 line periods that its later windows ended with a
- * refill the run does not make (sim_jump_refill_keep): the later windows'
- * write-ended periods (strata 1 and 3, as weighted) cut to the footprint's
- * lines the first window did not fetch, their cycles left to the long
- * periods (the frame stays idle in the run, where the line was fetched
- * once). */
+ * refill the run does not make (sim_jump_refill_keep). A write-ended period
+ * ends in a fill or a store, in each stratum's shares of the two while it
+ * recorded (sim_jump_fill_share): the fills of the later windows (strata 1
+ * and 3, as weighted, the long periods counted where they end included) are
+ * cut to the footprint's lines the first window's fills did not fetch,
+ * their cycles left to the long periods (the frame stays idle in the run,
+ * where the line was fetched once); the stores are the run's (GTX 480
+ * Poisson 256²: 2665 stores and 1319 fills in its later window). */
 static void drop_refills(const sim_jump_ctx *jc,
                          trapeze_idle_hist (*first)[TRAPEZE_SLEEP_NUNITS],
                          const double weight[SIM_JUMP_STRATA], int u)
 {
     sim_jump_acc *A = jc->acc;
-    double have = 0, later = 0;
-    for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++) {
-        have += first[0][u].count[TRAPEZE_NEXT_WRITE][b] + first[1][u].count[TRAPEZE_NEXT_WRITE][b];
-        later += weight[1] * A->hist[1][u].count[TRAPEZE_NEXT_WRITE][b] +
-                 weight[3] * A->hist[3][u].count[TRAPEZE_NEXT_WRITE][b];
+    double have = 0, later = 0, writes[SIM_JUMP_STRATA] = {0}, share[SIM_JUMP_STRATA];
+    for (int z = 0; z < SIM_JUMP_STRATA; z++) {
+        share[z] = sim_jump_fill_share(A->l2_fills[z], A->l2_writes[z]);
+        writes[z] = A->count[z][u][TRAPEZE_NEXT_WRITE];
+        for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++)
+            writes[z] += A->hist[z][u].count[TRAPEZE_NEXT_WRITE][b];
     }
+    for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++)
+        have += first[0][u].count[TRAPEZE_NEXT_WRITE][b] + first[1][u].count[TRAPEZE_NEXT_WRITE][b];
     for (int z = 1; z < SIM_JUMP_STRATA; z += 2)
-        later += weight[z] * A->count[z][u][TRAPEZE_NEXT_WRITE];
-    double keep = sim_jump_refill_keep(A->footprint, (double)A->n_units[u], have, later);
+        later += weight[z] * share[z] * writes[z];
+    double keep = sim_jump_refill_keep(A->footprint, (double)A->n_units[u], share[0] * have, later);
     for (int z = 1; keep < 1 && z < SIM_JUMP_STRATA; z += 2) {
-        A->count[z][u][TRAPEZE_NEXT_WRITE] *= keep;
+        double k = 1 - share[z] * (1 - keep);   /* of the stratum's write-ended periods */
+        A->count[z][u][TRAPEZE_NEXT_WRITE] *= k;
         for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++) {
             double *n = &A->hist[z][u].count[TRAPEZE_NEXT_WRITE][b];
-            A->exact[z][u] -= (1 - keep) * *n * trapeze_idle_bucket_length(b);
-            *n *= keep;
+            A->exact[z][u] -= (1 - k) * *n * trapeze_idle_bucket_length(b);
+            *n *= k;
         }
     }
 }
