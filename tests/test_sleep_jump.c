@@ -116,6 +116,35 @@ static void test_dead_missing(void)
     CHECK(sim_jump_dead_missing(100, 50, 1e6, 10, 1000, &cycles) == 0 && cycles == 0);
 }
 
+/* Refills held to the footprint (in fills: the write-ended periods times
+ * their fill share, sim_jump_fill_share). By hand: 1000 lines fit 4096 frames; the
+ * first window ended 400 periods with a write, so 600 are left to the rest
+ * of the run, against 2400 in the later windows as weighted: keep 600 / 2400
+ * = 0.25. V100 kmeans (--cap 0.25): 8440 lines in 49152 frames, 37429 write
+ * periods in the first 1654 cycles (stores and the footprint's sector
+ * fills), 189144 in the later windows: none left to them, keep 0. */
+static void test_refill_keep(void)
+{
+    CHECK_NEAR(sim_jump_refill_keep(1000, 4096, 400, 2400), 0.25, 1e-15);
+    CHECK(sim_jump_refill_keep(8440, 49152, 37429, 189144) == 0);
+    /* the later windows hold no more than the rest: all kept */
+    CHECK(sim_jump_refill_keep(1000, 4096, 400, 600) == 1);
+    CHECK(sim_jump_refill_keep(1000, 4096, 400, 500) == 1);
+    /* a footprint over the L2 (GTX 480 kmeans: 8440 lines, 6144 frames):
+     * capacity misses refill frames in the run too; no footprint known;
+     * no write in the later windows */
+    CHECK(sim_jump_refill_keep(8440, 6144, 17090, 30000) == 1);
+    CHECK(sim_jump_refill_keep(0, 6144, 10, 30000) == 1);
+    CHECK(sim_jump_refill_keep(1000, 4096, 400, 0) == 1);
+    /* which write-ended periods are fills: GTX 480 Poisson 256²'s later
+     * window recorded 1319 L2 fills and 2665 stores, 1319 / 3984; V100
+     * kmeans's 12020 fills and no store; nothing counted: all fills */
+    CHECK_NEAR(sim_jump_fill_share(1319, 2665), 0.33107429718875503, 1e-15);
+    CHECK(sim_jump_fill_share(12020, 0) == 1);
+    CHECK(sim_jump_fill_share(0, 2665) == 0);
+    CHECK(sim_jump_fill_share(0, 0) == 1);
+}
+
 static void test_tail_scale(void)
 {
     /* 4 blocks of 1000 warp instructions; the end window ran blocks 2 and 3
@@ -229,6 +258,7 @@ int main(void)
     test_place();
     test_add_long();
     test_dead_missing();
+    test_refill_keep();
     test_tail_scale();
     test_tail_cut();
     test_add_dead();

@@ -129,3 +129,19 @@ double sim_jump_dead_missing(double n_run, double n_have, double mass_have, doub
     *cycles = want - mass_have;
     return n_run - n_have;
 }
+
+double sim_jump_refill_keep(double footprint, double frames, double first_fills,
+                            double later_fills)
+{
+    if (!(footprint > 0) || footprint > frames || !(later_fills > 0))
+        return 1;
+    double rest = footprint - first_fills;
+    if (!(rest > 0))
+        return 0;
+    return rest < later_fills ? rest / later_fills : 1;
+}
+
+double sim_jump_fill_share(double fills, double writes)
+{
+    return fills + writes > 0 ? fills / (fills + writes) : 1;
+}

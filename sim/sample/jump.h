@@ -125,4 +125,27 @@ void sim_jump_add_dead(trapeze_idle_hist *h, double n, double cycles, double lon
 double sim_jump_dead_missing(double n_run, double n_have, double mass_have, double first_n,
                              double first_cycles, double *cycles);
 
+/* Cold refills a capped sample's later windows saw. A later window restarts
+ * its blocks on an empty GPU, so every line it reads is fetched into the
+ * L2 again, each fetch ending a frame's period with a write (the fill),
+ * where the run fetched it once: V100 kmeans's footprint fits its L2 and
+ * its whole run holds 110 thousand L2 line periods, all but a few in its
+ * first 1654 cycles, which the capped sample's later windows, weighted,
+ * turned into 429 thousand (each paying a 35-cycle transition). Where
+ * the footprint (lines) fits the L2's frames, the run ends at most that
+ * many periods with a fill: those the first window saw (first_fills: its
+ * write-ended periods that are fills) and the rest. Returns the share of
+ * the later windows' fill-ended periods (later_fills, weighted as they
+ * stand in the sample) to keep: 1 where the
+ * footprint does not fit (capacity misses refill frames in the run too) or
+ * the later windows hold no more than the rest, else the rest over
+ * later_fills (0 where the first window saw the whole footprint). */
+double sim_jump_refill_keep(double footprint, double frames, double first_fills,
+                            double later_fills);
+
+/* The share of write-ended L2 line periods that end in a fill: fills over
+ * fills and writes (stores, atomics) counted over the same stretch; 1
+ * where neither was counted. */
+double sim_jump_fill_share(double fills, double writes);
+
 #endif

@@ -186,6 +186,9 @@ int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k
         }
         jc->scale = scale;
     }
+    jc->acc->footprint = sim_sleep_footprint_lines(k);
+    jc->acc->l2_fills[0] = (double)sim_events_get(ev, SIM_EV_L2_FILL);
+    jc->acc->l2_writes[0] = (double)sim_events_get(ev, SIM_EV_L2_WRITE);
     /* the first window's periods still open: their idle cycles so far */
     for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
         const uint64_t *start = sim_events_idle_starts(ev, sim_sleep_units[u].kind);
@@ -200,7 +203,7 @@ int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k
         if (kind == SIM_UNIT_L2_LINE || kind == SIM_UNIT_L1_LINE)
             jc->acc->filled[u] = sim_sleep_filled_share(ev, kind,
                                                         kind == SIM_UNIT_L1_LINE ? c->gpu.n_sm : 1,
-                                                        l->start, sim_sleep_footprint_lines(k));
+                                                        l->start, jc->acc->footprint);
         jc->acc->first_start = l->start;
         jc->acc->first_end = l->t;
     }
@@ -308,6 +311,43 @@ static void add_unseen_exits(const sim_jump_ctx *jc, const trapeze_idle_hist *fi
     }
     double n = sim_jump_dead_missing(n_run, n_have, mass, first_n, first_cycles, &cycles);
     sim_jump_add_dead(h, n, cycles, SIM_JUMP_LONG * jc->scale);
+}
+
+/* A capped sample's L2 line periods that its later windows ended with a
+ * refill the run does not make (sim_jump_refill_keep). A write-ended period
+ * ends in a fill or a store, in each stratum's shares of the two while it
+ * recorded (sim_jump_fill_share): the fills of the later windows (strata 1
+ * and 3, as weighted, the long periods counted where they end included) are
+ * cut to the footprint's lines the first window's fills did not fetch,
+ * their cycles left to the long periods (the frame stays idle in the run,
+ * where the line was fetched once); the stores are the run's (GTX 480
+ * Poisson 256²: 2665 stores and 1319 fills in its later window). */
+static void drop_refills(const sim_jump_ctx *jc,
+                         trapeze_idle_hist (*first)[TRAPEZE_SLEEP_NUNITS],
+                         const double weight[SIM_JUMP_STRATA], int u)
+{
+    sim_jump_acc *A = jc->acc;
+    double have = 0, later = 0, writes[SIM_JUMP_STRATA] = {0}, share[SIM_JUMP_STRATA];
+    for (int z = 0; z < SIM_JUMP_STRATA; z++) {
+        share[z] = sim_jump_fill_share(A->l2_fills[z], A->l2_writes[z]);
+        writes[z] = A->count[z][u][TRAPEZE_NEXT_WRITE];
+        for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++)
+            writes[z] += A->hist[z][u].count[TRAPEZE_NEXT_WRITE][b];
+    }
+    for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++)
+        have += first[0][u].count[TRAPEZE_NEXT_WRITE][b] + first[1][u].count[TRAPEZE_NEXT_WRITE][b];
+    for (int z = 1; z < SIM_JUMP_STRATA; z += 2)
+        later += weight[z] * share[z] * writes[z];
+    double keep = sim_jump_refill_keep(A->footprint, (double)A->n_units[u], share[0] * have, later);
+    for (int z = 1; keep < 1 && z < SIM_JUMP_STRATA; z += 2) {
+        double k = 1 - share[z] * (1 - keep);   /* of the stratum's write-ended periods */
+        A->count[z][u][TRAPEZE_NEXT_WRITE] *= k;
+        for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++) {
+            double *n = &A->hist[z][u].count[TRAPEZE_NEXT_WRITE][b];
+            A->exact[z][u] -= (1 - k) * *n * trapeze_idle_bucket_length(b);
+            *n *= k;
+        }
+    }
 }
 
 /* The jump sample's later windows and launch ends, then the histograms:
@@ -420,6 +460,8 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
             live_share = live_share > 0 ? live_share : 0;
         }
         double weight[SIM_JUMP_STRATA] = {1, w_mid * live_share, w_end, w_tail};
+        if (jc->cap > 0 && sim_sleep_units[u].kind == SIM_UNIT_L2_LINE)
+            drop_refills(jc, first, weight, u);
         for (int x = 0; x < TRAPEZE_NEXT_N; x++)
             for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++)
                 h->count[x][b] += first[0][u].count[x][b] + first[2][u].count[x][b] +

@@ -106,6 +106,8 @@ trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, 
         s = sim_launch_run_until(&l, a, err);
     a = l.t;
     double insts_a = (double)sim_events_get(ev, SIM_EV_INST_ISSUE);
+    double fills_a = (double)sim_events_get(ev, SIM_EV_L2_FILL);
+    double writes_a = (double)sim_events_get(ev, SIM_EV_L2_WRITE);
     for (int u = 0; u < TRAPEZE_SLEEP_NUNITS && !s; u++) {
         int n = sim_events_units(ev, sim_sleep_units[u].kind);
         snap[u] = *sim_events_hist(ev, sim_sleep_units[u].kind);
@@ -121,6 +123,8 @@ trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, 
     if (!s)
         s = sim_launch_run_until(&l, end ? 0 : b, err);
     double insts = (double)sim_events_get(ev, SIM_EV_INST_ISSUE);
+    double fills = (double)sim_events_get(ev, SIM_EV_L2_FILL) - fills_a;
+    double writes = (double)sim_events_get(ev, SIM_EV_L2_WRITE) - writes_a;
     int ended = !s && end && !l.running;
     /* before the launch's end closes them: the periods long and still open
      * at the recording's end, dead where no window later in the run used
@@ -182,6 +186,8 @@ trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, 
     }
     if (!s) {
         A->insts[stratum] += insts - insts_a;
+        A->l2_fills[stratum] += fills;
+        A->l2_writes[stratum] += writes;
         A->cycles[stratum] += (double)(b - a);
         A->windows[stratum]++;
         out->warp_insts += insts;

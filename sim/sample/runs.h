@@ -92,6 +92,15 @@ typedef struct sim_jump_acc {
      * dead, by the footprint's turnovers (filled_share, at the first
      * window's end); 0 for the other kinds */
     double filled[TRAPEZE_SLEEP_NUNITS];
+    /* the job's footprint in cache lines (sim_sleep_footprint_lines): a
+     * capped sample's later windows' refills of the L2 are held to it
+     * (sim_jump_refill_keep) */
+    double footprint;
+    /* L2 fills and L2 writes (stores, atomics) while recording, per
+     * stratum; the first window's (stratum 0) from its launch's start: a
+     * write-ended L2 line period is one or the other, and only fills are
+     * refills */
+    double l2_fills[SIM_JUMP_STRATA], l2_writes[SIM_JUMP_STRATA];
     /* the grid's last wave: L1 frame-cycles dead per cycle of the run, as
      * a share of the run's work (last_wave_dead); the windows start every
      * SM together and see none of it */
