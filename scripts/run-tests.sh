@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs every test group: unit test binaries in BUILD/tests, the command-line
 # tests in tests/*.sh (given the program's path), the Python package's tests
-# and the notebooks when their tools are installed. The groups are
+# and the notebooks when their tools are installed (a sanitizer build
+# leaves out the groups that run none of its code: text_only below). The groups are
 # independent (each command-line test works in its own mktemp folder, each
 # unit test writes only files named after itself), so they run in parallel,
 # TEST_JOBS at a time (default: the machine's cores), the slowest first so
@@ -51,14 +52,27 @@ groups=""
 for t in "$B"/tests/test_*; do
     [ -x "$t" ] && groups="$groups $t"
 done
-for t in tests/cli_*.sh; do
-    [ -f "$t" ] && groups="$groups $t"
-done
+san=0
+ldd "$B/libtrapeze.so" 2>/dev/null | grep -q libasan && san=1
+# Groups that check text and scripts, never running this build's code (the
+# docs and help against the tree, the layers' includes, the public headers
+# compiled alone, regenerate-data.sh with a stand-in for the program): the
+# sanitizers have nothing to look at there, so a sanitizer build leaves them
+# to the plain build.
+text_only="tests/cli_docs.sh tests/cli_layers.sh tests/cli_headers.sh tests/cli_regenerate.sh"
 skips=""
+for t in tests/cli_*.sh; do
+    [ -f "$t" ] || continue
+    case " $text_only " in
+    *" $t "*) [ "$san" -eq 1 ] && { skips="${skips}SKIP $t (sanitizer build: it runs none of the build's code)
+"; continue; } ;;
+    esac
+    groups="$groups $t"
+done
 # The Python package (python/trapeze) over this build's library and program.
 # A sanitizer build's library cannot be loaded into Python (ASan must come
 # first in the process), so it is tested with the plain build only.
-if ldd "$B/libtrapeze.so" 2>/dev/null | grep -q libasan; then
+if [ "$san" -eq 1 ]; then
     skips="${skips}SKIP python (sanitizer build: the package is tested with the plain build)
 "
 elif /usr/bin/python3 -c 'import pytest, pandas' 2>/dev/null; then

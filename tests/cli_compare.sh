@@ -42,7 +42,15 @@ expect_failure "compare --accelsim false" "--accelsim on $D/work/tz_vecadd (gtx4
 # spell of the machine then meets one of Trapeze's short runs, not all three:
 # a wrapper logs T for Trapeze, the stand-in A for Accel-Sim), the least CPU
 # time kept; Trapeze started with malloc on huge pages set (no re-execution);
-# --repeat 0 refused
+# --repeat 0 refused. The sanitizer build leaves this to the plain build:
+# what it checks is compare.py's order of runs, the environment it gives
+# Trapeze and its refusal of --repeat 0, and its six runs of Trapeze repeat
+# the first check's two runs exactly (60% of this group's CPU there, for
+# nothing new to look at).
+case "$T" in *build-san*)
+    finish "cli_compare (--repeat: the plain build's check)"
+    exit ;;
+esac
 COUNT="sh -c 'echo A >>$D/runs' {trace}"
 TZ_ABS="$(cd "$(dirname "$T")" && pwd)/$(basename "$T")"
 printf '#!/bin/sh\necho "T ${GLIBC_TUNABLES:-unset}" >>"%s"\nexec "%s" "$@"\n' "$D/runs" "$TZ_ABS" >"$D/tz"

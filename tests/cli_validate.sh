@@ -9,8 +9,19 @@ MAX_ERR_LINES=2   # the message and a "(try --help)" hint
 . "$(dirname "$0")/lib/cli.sh"
 
 PLAN="--gpu gtx480 --budget 10 --stages 1 --sweep-budget 4e6 --max-h 3"
-"$T" calibrate $PLAN --samples "$D/s.csv" --out "$D/c.ini" poisson >/dev/null 2>"$D/err" \
-    || fail "calibrate: $(cat "$D/err")"
+# Under the sanitizers the calibration validated is the shipped one less its
+# HotSpot profile (the checks below hold for any calibration without it), not
+# one made here: a third of this group's CPU there, and cli_calibrate.sh runs
+# calibrate under the sanitizers; that validate reads what calibrate writes
+# is the plain build's check.
+case "$T" in
+*build-san*)
+    awk '/^\[/ { skip = $0 == "[profile.HotSpot]" } !skip' data/calibrations/gtx480.ini >"$D/c.ini"
+    cp data/calibrations/gtx480-samples.csv "$D/s.csv" ;;
+*)
+    "$T" calibrate $PLAN --samples "$D/s.csv" --out "$D/c.ini" poisson >/dev/null 2>"$D/err" \
+        || fail "calibrate: $(cat "$D/err")" ;;
+esac
 "$T" validate $PLAN --calibration "$D/c.ini" --samples "$D/s.csv" --sweep-log "$D/sweep.csv" \
     --csv "$D/v.csv" --curve "$D/curve.csv" poisson >"$D/out" 2>"$D/err" || fail "validate: $(cat "$D/err")"
 [ "$(head -1 "$D/v.csv")" = "workload,sync,mape_pct,max_ape_pct,h_model,h_sim_best,pick_ratio,sample_warp_instructions,sweep_warp_instructions" ] \
