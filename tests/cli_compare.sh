@@ -17,7 +17,7 @@ python3 "$C" --trapeze "$T" --work "$D/work" --only tz_vecadd --csv "$D/out.csv"
 python3 - "$D/out.csv" <<'PY' || fail "compare: $(cat "$D/out.csv.check" 2>/dev/null)"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-GPUS_WITH_ROWS = ["a100", "gtx480", "h100", "qv100"]   # tz_vecadd's rows in the reference
+GPUS_WITH_ROWS = ["a100", "gtx480", "h100", "qv100", "rtx3070"]   # tz_vecadd's rows
 bad = []
 if sorted(r["gpu"] for r in rows) != GPUS_WITH_ROWS:
     bad.append("rows for %s, not %s" % ([r["gpu"] for r in rows], GPUS_WITH_ROWS))
