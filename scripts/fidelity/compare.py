@@ -10,7 +10,8 @@ SM7_QV100.gpgpusim.config and SM7_QV100.trace.config, the reference runs'
 command line, data/fidelity/reference-run.config, and GPGPU-Sim 4's quirks,
 data/fidelity/gpgpusim4-quirks.config; with --trapeze-configs
 Trapeze's own data/gpus/X.config instead of gpgpusim.config), and print the cycle error and the
-counter ratios (Trapeze / Accel-Sim), then the mean and worst |cycle error| per GPU,
+counter ratios (Trapeze / Accel-Sim), then per GPU the mean and worst |cycle error| and the
+range of the warp instruction, L2 and DRAM ratios,
 the held-out kernels (HELD_OUT: added to the reference before Trapeze was run on
 them) apart from the others, as the out-of-sample result. A GPU whose config
 Trapeze refuses is reported as such, with Trapeze's message, and left out of the
@@ -195,6 +196,22 @@ def ratio(t, r):
     return "-" if r == 0 and t == 0 else ("inf" if r == 0 else "%.2f" % (t / r))
 
 
+# the summary's counter columns: reference columns whose ratios it gives as a range
+SUMMARY = [("winst", ("winst",)), ("L2 accesses, misses", ("l2a", "l2m")),
+           ("DRAM read, written", ("dram_rd_B", "dram_wr_B"))]
+
+
+def ratio_range(rows, cols):
+    """The smallest and largest of the rows' ratios in cols as "lo-hi" (both
+    counted as 0 is no ratio; Trapeze counting where Accel-Sim counts none
+    is "inf"), so that a GPU's line shows at once whether a counter target holds."""
+    vals = [float(r[c]) for r in rows for c in cols if r[c] != "-"]
+    if not vals:
+        return "-"
+    lo, hi = min(vals), max(vals)
+    return "%.2f" % lo if lo == hi else "%.2f-%.2f" % (lo, hi)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--trapeze", default=os.path.join(ROOT, "build/trapeze"))
@@ -253,6 +270,7 @@ def main():
                   file=sys.stderr)
         ref = [r for r in ref if r["gpu"] in TRAPEZE_GPUS]
     errs = {}
+    ratios_of = {}   # (part, gpu) -> each row's {reference column: ratio text}
     refused = {}
     out_rows = []
     head = ["trace", "gpu", "ref_cycles", "tz_cycles", "cycle_err_%"] + \
@@ -279,6 +297,8 @@ def main():
             err = 100.0 * (tz["cycles"] - rc) / rc
             part = "held-out" if r["trace"].startswith(HELD_OUT) else "reference"
             errs.setdefault((part, gpu), []).append((abs(err), r["trace"]))
+            ratios = {}
+            ratios_of.setdefault((part, gpu), []).append(ratios)
             for t in ("dram_bytes_read", "dram_bytes_written"):
                 tz[t] = tz[t] * 32 / ATOM[gpu]
             if True:
@@ -287,8 +307,9 @@ def main():
                 # stores (and atomics) as accesses only
                 tz["l1_misses"] += tz["l1_accesses"] - tz["l1_hits"] - tz["l1_misses"] - \
                     tz["l1_merges"]
+            ratios.update((c, ratio(tz[t], float(r[c]))) for c, t in COUNTERS)
             row = [r["trace"], gpu, "%d" % rc, "%d" % tz["cycles"], "%+.1f" % err] + \
-                  [ratio(tz[t], float(r[c])) for c, t in COUNTERS]
+                  [ratios[c] for c, _ in COUNTERS]
             if a.accelsim:
                 as_s = timings[1][1]
                 w = tz["warp_instructions"]
@@ -299,15 +320,18 @@ def main():
             out_rows.append(row)
             print("| " + " | ".join(row) + " |", flush=True)
     print()
-    print("| kernels | GPU | count | mean \\|cycle error\\| | worst |")
-    print("|---|---|---|---|---|")
+    print("| kernels | GPU | count | mean \\|cycle error\\| | worst | " +
+          " | ".join(name for name, _ in SUMMARY) + " |")
+    print("|---|---|---|---|---|" + "---|" * len(SUMMARY))
     for part in ("reference", "held-out"):
         for gpu in GPUS:
             e = errs.get((part, gpu))
             if e:
                 worst = max(e)
-                print("| %s | %s | %d | %.1f%% | %.1f%% (%s) |" %
-                      (part, gpu, len(e), sum(x for x, _ in e) / len(e), worst[0], worst[1]))
+                print("| %s | %s | %d | %.1f%% | %.1f%% (%s) | %s |" %
+                      (part, gpu, len(e), sum(x for x, _ in e) / len(e), worst[0], worst[1],
+                       " | ".join(ratio_range(ratios_of[(part, gpu)], cols)
+                                  for _, cols in SUMMARY)))
     for gpu, msg in refused.items():
         print("| all | %s | - | Trapeze refuses the config: %s | |" % (gpu, msg))
     if speed:
