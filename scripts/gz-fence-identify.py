@@ -28,19 +28,15 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_args  # noqa: E402
+
 PARAMS = "fence_iter_fraction,fence_misc_fraction,overlap_fence,partial_round_fraction"
 
 
 def args(argv):
     opts = {"--samples": None, "--params": PARAMS, "--sync": "fence"}
-    pos, it = [], iter(argv)
-    for a in it:
-        if a in opts:
-            opts[a] = next(it, None)
-            if opts[a] is None:
-                sys.exit(f"{a} needs a value")
-        else:
-            pos.append(a)
+    pos = script_args.split(argv, opts)
     if len(pos) != 3:
         sys.exit(__doc__.split("\n\n")[-1])
     return pos, opts

@@ -29,20 +29,15 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_args  # noqa: E402
+
 TERMS = ["glbsync", "loadsten", "commit", "itermem", "misccomp", "itercomp"]
 
 
 def args(argv):
     opts = {"--log": None, "--hmin": "1", "--hmax": "100000"}
-    pos = []
-    it = iter(argv)
-    for a in it:
-        if a in opts:
-            opts[a] = next(it, None)
-            if opts[a] is None:
-                sys.exit(f"{a} needs a value")
-        else:
-            pos.append(a)
+    pos = script_args.split(argv, opts)
     if len(pos) < 4:
         sys.exit(__doc__.split("\n\n")[-1])
     return pos[0], pos[1], pos[2], pos[3:], opts
