@@ -327,15 +327,14 @@ static void drop_refills(const sim_jump_ctx *jc,
                          const double weight[SIM_JUMP_STRATA], int u)
 {
     sim_jump_acc *A = jc->acc;
-    double have = 0, later = 0, writes[SIM_JUMP_STRATA] = {0}, share[SIM_JUMP_STRATA];
+    double have, later = 0, writes[SIM_JUMP_STRATA], share[SIM_JUMP_STRATA];
     for (int z = 0; z < SIM_JUMP_STRATA; z++) {
         share[z] = sim_jump_fill_share(A->l2_fills[z], A->l2_writes[z]);
-        writes[z] = A->count[z][u][TRAPEZE_NEXT_WRITE];
-        for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++)
-            writes[z] += A->hist[z][u].count[TRAPEZE_NEXT_WRITE][b];
+        writes[z] = A->count[z][u][TRAPEZE_NEXT_WRITE] +
+                    trapeze_idle_hist_periods(&A->hist[z][u], TRAPEZE_NEXT_WRITE);
     }
-    for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++)
-        have += first[0][u].count[TRAPEZE_NEXT_WRITE][b] + first[1][u].count[TRAPEZE_NEXT_WRITE][b];
+    have = trapeze_idle_hist_periods(&first[0][u], TRAPEZE_NEXT_WRITE) +
+           trapeze_idle_hist_periods(&first[1][u], TRAPEZE_NEXT_WRITE);
     for (int z = 1; z < SIM_JUMP_STRATA; z += 2)
         later += weight[z] * share[z] * writes[z];
     double keep = sim_jump_refill_keep(A->footprint, (double)A->n_units[u], share[0] * have, later);
