@@ -28,6 +28,10 @@ static const char help_rest[] =
 "  --min-fraction F, --max-fraction F\n"
 "                      sample grid volume / reference volume (default 1/4, 4;\n"
 "                      at most 64: samples may span several reference grids)\n"
+"  --identify          add the samples that identify the fence-mode constants:\n"
+"                      a fence profiling pair per workload, and both modes at\n"
+"                      tall h past the resident blocks for a loop that loads\n"
+"                      every iteration (6 rows for PathFinder, 2 for others)\n"
 CLI_THREADS_HELP
 "  --folds K           cross-validation folds (default 5)\n"
 CLI_JSON_HELP
@@ -118,6 +122,7 @@ int calib_parse(calib_args *a, int argc, char **argv, const cli_field *own,
     for (size_t k = 0; k < N_NUMERIC; k++)
         all[n++] = (cli_field){common[listed[k]].name, &number[listed[k]], NULL};
     all[n++] = (cli_field){"--json", &a->json, NULL};
+    all[n++] = (cli_field){"--identify", NULL, &a->opt.identify};
     for (const cli_field *f = own; f->name && n < 63; f++)
         all[n++] = *f;
     all[n] = (cli_field){NULL, NULL, NULL};

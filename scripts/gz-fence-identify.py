@@ -14,7 +14,12 @@ with a standard error small against the range the parameter would need, is
 identified, whatever value the fit gives it. Last, per workload and mode,
 the mean and RMS error of every sample: a mode or workload whose samples
 the model misses in one direction is a structure the parameters cannot
-absorb.
+absorb. With a log made by `trapeze calibrate --identify`, the fence
+profiling pair's instructions: per workload, the fence kernel's warp
+instructions a tile-loop (its h = 2 row less its h = 1 row, per tile and
+stage; a fence row counts its 1 + stages and 1 stage runs) over the relaunch
+profiling pair's, less 1: psi as the instructions measure it, beside the
+fit's.
 
 Usage: python3 scripts/gz-fence-identify.py TRAPEZE GPU CALIBRATION [--samples FILE]
          [--params a,b,...] [--sync fence|relaunch]
@@ -113,6 +118,50 @@ def model_cpl(trapeze, gpu, calib, spec, sync, h, tmp, must=True):
     sys.exit(f"ghostzone: no row at h = {h}")
 
 
+def spec_shape(workload):
+    """(dims, block edges, halo per h) of a shipped workload spec."""
+    keys = {}
+    for line in open(f"data/workloads/{workload.lower()}.ini"):
+        line = line.split(";")[0]
+        if "=" in line:
+            k, v = line.split("=", 1)
+            keys[k.strip()] = v.strip()
+    dims = int(keys["dimensions"])
+    edge = lambda v: [int(x) for x in v.split("x")] * (dims if "x" not in v else 1)
+    return dims, edge(keys["block"]), edge(keys["halo"])
+
+
+def per_tile(r, stage_runs):
+    """Warp instructions a tile and stage of row r."""
+    dims, blk, halo = spec_shape(r["workload"])
+    tiles = 1
+    for d in range(dims):
+        tiles *= math.ceil(int(r[f"size_{d}"]) / (blk[d] - halo[d] * int(r["h"])))
+    return float(r["warp_instructions"]) / tiles / stage_runs
+
+
+def fence_pair(samples, psi):
+    """The fence profiling pair's psi, per workload, from the instructions."""
+    rows = {r["sample_id"]: r for r in csv.DictReader(open(samples))}
+    found = False
+    for sid, r in rows.items():
+        if "/pair:fence:h1:" not in sid:
+            continue
+        h2 = rows.get(sid.replace(":h1:", ":h2:"))
+        base = sid.split("/pair:")[0]
+        p1, p2 = rows.get(base + "/profile:h1"), rows.get(base + "/profile:h2")
+        if not (h2 and p1 and p2):
+            continue
+        if not found:
+            print("\n# the fence profiling pair: warp instructions a tile-loop, fence / relaunch")
+            found = True
+        runs = int(r["stages"]) + 2  # the timed run's 1 + stages, then the warm-up run's 1
+        fence = per_tile(h2, runs) - per_tile(r, runs)
+        relaunch = per_tile(p2, 1) - per_tile(p1, 1)
+        print(f"{r['workload']}: fence {fence:.1f}, relaunch {relaunch:.1f} a tile-loop: "
+              f"psi {fence / relaunch - 1:+.3f} measured, {psi} fitted")
+
+
 def main():
     (trapeze, gpu, calib), opts = args(sys.argv[1:])
     samples = opts["--samples"] or f"data/calibrations/{gpu}-samples.csv"
@@ -163,6 +212,8 @@ def main():
     for (w, s), e in sorted(errors.items()):
         rms = math.sqrt(sum(x * x for x in e) / len(e))
         print(f"{w} {s}: mean {sum(e) / len(e):+.2f}%, RMS {rms:.2f}%, {len(e)} samples")
+    psi = values.get("fence_iter_fraction", (float("nan"),))[0]
+    fence_pair(samples, f"{psi:.3f}")
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@
 # refits with four PathFinder samples the plan lacks (GTX 480, 25,146 points,
 # h = 30 and 40: 9 and 10 tiles a SM on 6 resident, made by that script): the
 # reference PathFinder fence pick goes from h = 31 (0.959) to 38 (0.981).
+# gz-fence-identify.py on a log with calibrate --identify's fence pair measures psi from its
+# instructions (hand-checked below).
 # Usage: sh tests/cli_gz_structure_compare.sh build/trapeze  (from the repository root)
 . "$(dirname "$0")/lib/cli.sh"
 
@@ -101,6 +103,21 @@ grep -q "^partial_round_fraction: 0.2371 stderr 0 (held, or at a range's edge); 
     || fail "identify: lambda's column: $(grep '^partial_round' "$D/id")"
 awk '$1 ~ /:fence:/ && $2 == 1 && $7 != "0.0000" { bad = bad " " $1 } END { exit bad != "" }' "$D/id" \
     || fail "identify: psi moves an h = 1 sample: $(cat "$D/id")"
+
+# calibrate --identify's fence profiling pair (GTX 480 PathFinder, 15,240 points, its rows as
+# simulated): a tile-loop of the fence kernel is (132,141 / 61 - 85,647 / 60) / 4 = 184.7 warp
+# instructions (61 and 60 tiles at h = 2 and 1; each row counts 3 + 1 stages), the relaunch
+# pair's 34,644 / 61 - 23,040 / 60 = 183.9 (8 warps x 23): psi +0.004 as the instructions
+# measure it, against the fitted 0.130
+cp data/calibrations/gtx480-samples.csv "$D/pair.csv"
+cat >>"$D/pair.csv" <<'ROWS'
+gtx480/PathFinder/pair:fence:h1:15240:s2,sim,PathFinder,gtx480,fence,1,256,15240,1,1,2,3014,1507,85647,0
+gtx480/PathFinder/pair:fence:h2:15240:s2,sim,PathFinder,gtx480,fence,2,256,15240,1,1,2,4083,1020.75,132141,0
+ROWS
+python3 scripts/gz-fence-identify.py "$T" gtx480 data/calibrations/gtx480.ini --samples "$D/pair.csv" \
+    --params fence_iter_fraction >"$D/pair" 2>&1 || fail "fence pair: exit status: $(cat "$D/pair")"
+grep -qx 'PathFinder: fence 184.7, relaunch 183.9 a tile-loop: psi +0.004 measured, 0.130 fitted' "$D/pair" \
+    || fail "fence pair: $(tail -3 "$D/pair")"
 
 sh scripts/gz-extra-samples.sh "$T" gtx480 pathfinder 9611 3 >"$D/x3" 2>&1 || fail "extra samples: $(cat "$D/x3")"
 sh scripts/gz-extra-samples.sh "$T" gtx480 pathfinder 8082 14 >"$D/x14" 2>&1 || fail "extra samples: $(cat "$D/x14")"

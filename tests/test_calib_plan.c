@@ -4,7 +4,9 @@
  * micro-benchmark values against the config (2 schedulers: CPI 0.5; launch
  * latency 5 us x 700 MHz = 3500 cycles; unloaded load latency 296), the
  * profiled instruction counts against the kernel's hand-counted shape, and
- * the fit's outputs (standard errors, a cross-validated error).
+ * the fit's outputs (standard errors, a cross-validated error); the samples
+ * `identify` adds (hand-placed on the GTX 480), and that with them the fit
+ * measures the loop re-reads rho_L that the Sobol samples leave to chance.
  */
 #include <math.h>
 #include <stdio.h>
@@ -144,11 +146,114 @@ static void test_fence_norm(void)
     CHECK(slope == 0 && intercept == 0);
 }
 
+/* --identify on the GTX 480 (15 SMs, 6 resident 256-thread blocks) with
+ * PathFinder (halo 2 an iteration, NumElemPerOp 1) and HotSpot (20x20,
+ * none): after the plan without it, unchanged, each workload's fence pair
+ * on its relaunch profiling pair's grid (60 tiles: 60 x 254 = 15,240;
+ * HotSpot ceil(sqrt 60) = 8 tiles of 18 an edge, 144 x 144), then for
+ * PathFinder alone both modes at h = 36 and 48: 48 = (96 + 1) / 2 (the issue
+ * probe's lower height, under the reference sweep's 72), 36 = (3 x 48 + 2) / 4,
+ * on 15 x (6 + 2) = 120 tiles of 256 - 2 x 48 = 160 = 19,200 points, which
+ * gives the busiest SM 8 tiles at h = 48 and ceil(19200 / 184) = 105 tiles,
+ * 7 a SM, at h = 36: one and two past its 6 resident blocks. */
+static void test_identify_plan(const trapeze_workload *w, trapeze_ghostzone_plan **with)
+{
+    trapeze_ghostzone_calib_options o;
+    trapeze_ghostzone_plan *without;
+    trapeze_error err;
+    trapeze_ghostzone_calib_options_init(&o);
+    CHECK_OK(trapeze_ghostzone_plan_create("data/gpus/gtx480.config", w, 2, &o, &without, &err));
+    o.identify = 1;
+    CHECK_OK(trapeze_ghostzone_plan_create("data/gpus/gtx480.config", w, 2, &o, with, &err));
+    int n = trapeze_ghostzone_plan_count(without);
+    CHECK(trapeze_ghostzone_plan_count(*with) == n + 2 + 4 + 2);
+    for (int i = 0; i < n; i++)
+        CHECK(!strcmp(trapeze_ghostzone_plan_sample(*with, i)->id, trapeze_ghostzone_plan_sample(without, i)->id));
+    static const struct { const char *id; int sync, h; double x, y; } rows[] = {
+        {"gtx480/PathFinder/pair:fence:h1:15240:s2", TRAPEZE_SYNC_FENCE, 1, 15240, 1},
+        {"gtx480/PathFinder/pair:fence:h2:15240:s2", TRAPEZE_SYNC_FENCE, 2, 15240, 1},
+        {"gtx480/PathFinder/tall:relaunch:h36:19200:s2", TRAPEZE_SYNC_RELAUNCH, 36, 19200, 1},
+        {"gtx480/PathFinder/tall:relaunch:h48:19200:s2", TRAPEZE_SYNC_RELAUNCH, 48, 19200, 1},
+        {"gtx480/PathFinder/tall:fence:h36:19200:s2", TRAPEZE_SYNC_FENCE, 36, 19200, 1},
+        {"gtx480/PathFinder/tall:fence:h48:19200:s2", TRAPEZE_SYNC_FENCE, 48, 19200, 1},
+        {"gtx480/HotSpot/pair:fence:h1:20736:s2", TRAPEZE_SYNC_FENCE, 1, 144, 144},
+        {"gtx480/HotSpot/pair:fence:h2:20736:s2", TRAPEZE_SYNC_FENCE, 2, 144, 144}};
+    for (int i = 0; i < 8; i++) {
+        const trapeze_sample *r = trapeze_ghostzone_plan_sample(*with, n + i);
+        CHECK(r && !strcmp(r->id, rows[i].id) && !strcmp(r->kind, "sim") && (int)r->sync == rows[i].sync &&
+              r->h == rows[i].h && r->data_len[0] == rows[i].x && r->data_len[1] == rows[i].y &&
+              r->stages == 2 && r->blk_len == (i < 6 ? 256 : 20));
+        if (r && strcmp(r->id, rows[i].id))
+            fprintf(stderr, "identify row %d: %s\n", i, r->id);
+    }
+    trapeze_ghostzone_plan_destroy(without);
+}
+
+/* A synthetic PathFinder on the shipped GTX 480 calibration with rho_L = 0.7
+ * (the fit starts at 0.3): every PathFinder stencil sample the plan places,
+ * its CPL the model's times 1 + scatter sin(2.4 i), fitted for rho_L with the
+ * overlap and the CPI it correlates with (|r| 0.72 in the shipped fit). */
+static double fit_rho(const trapeze_ghostzone_plan *plan, int with_identify, double scatter, double *se)
+{
+    trapeze_ghostzone_params p;
+    trapeze_error err;
+    CHECK_OK(trapeze_ghostzone_params_load("data/calibrations/gtx480.ini", &p, &err));
+    trapeze_ghostzone_fit_point pts[64];
+    int n = 0;
+    for (int i = 0; i < trapeze_ghostzone_plan_count(plan) && n < 64; i++) {
+        const trapeze_sample *r = trapeze_ghostzone_plan_sample(plan, i);
+        int identify = strstr(r->id, "/pair:") || strstr(r->id, "/tall:");
+        if (strcmp(r->kind, "sim") || strcmp(r->workload, "PathFinder") || (identify && !with_identify))
+            continue;
+        trapeze_workload w;
+        sampler_resize(sampler_workload(plan, r->workload), r->data_len, &w);
+        trapeze_ghostzone_params truth = p;
+        truth.value[TRAPEZE_GHOSTZONE_LOOP_REREAD] = 0.7;
+        trapeze_ghostzone_eval e;
+        CHECK_OK(trapeze_ghostzone_create(trapeze_ghostzone_plan_gpu(plan), &w, &truth, &pts[n].model, &err));
+        CHECK_OK(trapeze_ghostzone_evaluate(pts[n].model, r->sync, r->h, r->blk_len, &e, &err));
+        pts[n] = (trapeze_ghostzone_fit_point){pts[n].model, r->sync, r->h, r->blk_len,
+                                               e.cpl * (1 + scatter * sin(2.4 * n))};
+        n++;
+    }
+    p.value[TRAPEZE_GHOSTZONE_LOOP_REREAD] = 0.3;
+    trapeze_fit_report rep;
+    unsigned mask = TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_LOOP_REREAD) |
+                    TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_OVERLAP) | TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_CPI);
+    CHECK_OK(trapeze_ghostzone_fit(pts, n, mask, &p, &rep, &err));
+    for (int i = 0; i < n; i++)
+        trapeze_ghostzone_destroy(pts[i].model);
+    *se = p.stderr_[TRAPEZE_GHOSTZONE_LOOP_REREAD];
+    CHECK(n == 12 + 6 * with_identify); /* --budget 12, the fence pair and 4 tall rows */
+    return p.value[TRAPEZE_GHOSTZONE_LOOP_REREAD];
+}
+
+/* Exact CPLs: the fit gives rho_L back. With +-2% scatter it stays within
+ * two standard errors of 0.7, and the tall rows, the reference curves'
+ * regime, shrink that error (0.106 against 0.129 from the Sobol samples
+ * alone: the Sobol samples at h = 24, 42 and 55 already move it as much as
+ * any tall row, d ln CPL / d rho_L 0.06-0.12; docs/calibration.md). */
+static void test_identify_fit(const trapeze_ghostzone_plan *plan)
+{
+    double se, se_without;
+    CHECK_NEAR(fit_rho(plan, 1, 0, &se), 0.7, 1e-4);
+    double rho = fit_rho(plan, 1, 0.02, &se);
+    fit_rho(plan, 0, 0.02, &se_without);
+    CHECK(se > 0 && fabs(rho - 0.7) < 2 * se);
+    CHECK(se < 0.9 * se_without);
+}
+
 int main(void)
 {
     test_fence_norm();
     trapeze_error err;
-    trapeze_workload w;
+    trapeze_workload w, two[2];
+    trapeze_ghostzone_plan *identify;
+    CHECK_OK(trapeze_workload_load("data/workloads/pathfinder.ini", &two[0], &err));
+    CHECK_OK(trapeze_workload_load("data/workloads/hotspot.ini", &two[1], &err));
+    test_identify_plan(two, &identify);
+    test_identify_fit(identify);
+    trapeze_ghostzone_plan_destroy(identify);
     trapeze_ghostzone_calib_options o;
     trapeze_ghostzone_plan *plan;
     trapeze_ghostzone_calib_options_init(&o);

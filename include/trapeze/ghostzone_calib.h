@@ -62,6 +62,10 @@ typedef struct trapeze_ghostzone_calib_options {
                                 (TRAPEZE_GHOSTZONE_STRUCT_AT_SIZE) */
     double holdout;          /* fraction of each workload's samples, the largest, held out
                                 to measure extrapolation (0.25; 0: none) */
+    int identify;            /* 1: add the samples that identify the fence-mode constants
+                                (a fence profiling pair per workload; both modes at tall h
+                                with the busiest SM past its resident blocks for a loop
+                                that loads every iteration), after the others (0) */
     int logged_only;         /* trapeze_ghostzone_validate_sizes: compare with the runs its sweep
                                 log holds and simulate none (0) */
 } trapeze_ghostzone_calib_options;

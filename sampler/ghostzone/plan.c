@@ -5,7 +5,9 @@
  * sample ids; must not run samples or fit.
  *
  * Order: micro-benchmarks of the GPU, every workload's profiling pair, then
- * every workload's `budget` stencil samples. Ids spell out what a sample is
+ * every workload's `budget` stencil samples, then (with `identify`) the
+ * samples that identify the fence-mode constants, last so that a log made
+ * without them keeps its rows and order. Ids spell out what a sample is
  * (gpu/workload/index:sync:h:volume:stages), so a changed option plans new ids
  * instead of reusing rows that measured something else.
  */
@@ -261,6 +263,60 @@ static trapeze_status plan_stencil(trapeze_ghostzone_plan *plan, int wi, trapeze
     return TRAPEZE_OK;
 }
 
+static void identify_row(trapeze_ghostzone_plan *plan, const trapeze_workload *w, trapeze_sync sync,
+                         int h, const double *len, double volume, const char *what)
+{
+    trapeze_sample *r = add_row(plan, SAMPLER_KIND_SIM, w->name);
+    r->sync = sync;
+    r->h = h;
+    r->blk_len = w->blk_len;
+    r->stages = plan->opt.stages;
+    for (int d = 0; d < w->dims; d++)
+        r->data_len[d] = len[d];
+    snprintf(r->id, sizeof r->id, "%.20s/%.30s/%s:%s:h%d:%.0f:s%d", plan->gpu.name, w->name, what,
+             trapeze_sync_name(sync), h, volume, plan->opt.stages);
+}
+
+/* Samples that identify what the Sobol samples leave to the fit
+ * (docs/calibration.md, "Samples that identify the fence constants"):
+ *  - a fence profiling pair: the fence kernel at h = 1 and h = 2 on the
+ *    relaunch profiling pair's grid, timed like a stencil sample, so the
+ *    fence stage's fixed cost and its later iterations (psi) are observed
+ *    where the relaunch pair observes the relaunch kernel's;
+ *  - for a loop that loads every iteration (elem_per_op > 0, the only
+ *    workloads whose loop re-reads rho_L move the model), both modes at a
+ *    tall h and at three quarters of it, on the grid that gives the busiest
+ *    SM k + 2 tiles at the tall h (k resident blocks: a partial second
+ *    round), the regime the reference curves turn on. The tall h is the
+ *    issue probe's lower height, (tallest plausible + 1) / 2, capped at the
+ *    reference sweep's largest h. */
+#define IDENTIFY_ROWS 6 /* per workload: the fence pair, then 2 modes x 2 heights */
+static void plan_identify(trapeze_ghostzone_plan *plan, int wi)
+{
+    const trapeze_workload *w = &plan->workloads[wi];
+    double target = 4.0 * plan->gpu.n_sm, volume = 1; /* the profiling pair's grid */
+    double per_dim = ceil(pow(target, 1.0 / w->dims)), len[3] = {1, 1, 1};
+    for (int d = 0; d < w->dims; d++)
+        volume *= len[d] = fmin(w->data_len[d], per_dim * (w->blk_len - w->halo[d]));
+    for (int h = 1; h <= 2 && h <= valid_max_h(w, 0); h++)
+        identify_row(plan, w, TRAPEZE_SYNC_FENCE, h, len, volume, "pair");
+    trapeze_workload ref;
+    int hs[16], max_h, tallest;
+    trapeze_ghostzone_reference(plan, wi, &ref, &max_h, NULL);
+    tallest = hs[sampler_plausible_heights(w, valid_max_h(w, 0), hs) - 1];
+    int high = (tallest + 1) / 2 < max_h ? (tallest + 1) / 2 : max_h, low = (3 * high + 2) / 4;
+    if (!(w->elem_per_op > 0) || low < 2 || low == high)
+        return;
+    double k = resident_tiles(plan, w) / plan->gpu.n_sm;
+    double edge_tiles = ceil(pow(plan->gpu.n_sm * (k + 2), 1.0 / w->dims));
+    volume = 1;
+    for (int d = 0; d < w->dims; d++)
+        volume *= len[d] = edge_tiles * (w->blk_len - w->halo[d] * high);
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < 2; i++)
+            identify_row(plan, w, (trapeze_sync)s, i ? high : low, len, volume, "tall");
+}
+
 static trapeze_status check_options(const trapeze_ghostzone_calib_options *o, trapeze_error *err)
 {
     if (o->budget < 1 || o->budget > 4096 || o->stages < 1 || o->stages > 32 || o->max_h < 0 ||
@@ -299,7 +355,7 @@ trapeze_status trapeze_ghostzone_plan_create(const char *gpu_config_path,
     if (n < 1)
         return trapeze_fail(err, TRAPEZE_EINVAL, "calibration: no workload");
     trapeze_ghostzone_plan *plan = calloc(1, sizeof *plan);
-    int capacity = 16 + n * (SAMPLER_PROFILE_ROWS + o->budget);
+    int capacity = 16 + n * (SAMPLER_PROFILE_ROWS + o->budget + (o->identify ? IDENTIFY_ROWS : 0));
     if (!plan || !(plan->config_path = trapeze_strdup(gpu_config_path)) ||
         !(plan->workloads = malloc((size_t)n * sizeof *workloads)) ||
         !(plan->rows = calloc((size_t)capacity, sizeof *plan->rows)) ||
@@ -327,6 +383,8 @@ trapeze_status trapeze_ghostzone_plan_create(const char *gpu_config_path,
         plan_profile(plan, &plan->workloads[i]);
     for (int i = 0; i < n && !s; i++)
         s = plan_stencil(plan, i, err);
+    for (int i = 0; i < n && !s && o->identify; i++)
+        plan_identify(plan, i);
     if (s || (s = sampler_plan_set(plan, err))) {
         trapeze_ghostzone_plan_destroy(plan);
         return s;
