@@ -13,7 +13,8 @@ pick changes), the fit's CV and extrapolation errors, and per GPU the count
 of entries at pick ratio >= 0.97 and >= 0.99. An entry whose new pick the
 sweep log lacks is marked "not logged" (it would need a simulation:
 `trapeze validate` without --logged-only). With --extra FILE, the rows of
-FILE (samples-log rows of kind measured, any GPU's) join each GPU's refit:
+FILE (samples-log rows of kind measured, any GPU's, or the rows `trapeze
+calibrate --identify` adds to a copy of the log) join each GPU's refit:
 what samples the plan lacks would do, before the plan makes them. Nothing
 under data/ is written.
 
