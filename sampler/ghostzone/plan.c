@@ -201,16 +201,28 @@ static void plan_micro(trapeze_ghostzone_plan *plan)
  * launch taken out (profile.c). One wave was too short: the difference of
  * two short runs' cycles was mostly noise (docs/calibration.md). */
 #define ISSUE_PROBE_WAVES 4
+
+/* The profiling pair's grid, about 4 tiles per SM at h = 1 (never above the
+ * spec's size); returns its volume. */
+static double profile_grid(const trapeze_ghostzone_plan *plan, const trapeze_workload *w, double *len)
+{
+    double target = 4.0 * plan->gpu.n_sm, volume = 1; /* tiles at h = 1 */
+    double per_dim = ceil(pow(target, 1.0 / w->dims));
+    for (int d = 0; d < w->dims; d++)
+        volume *= len[d] = fmin(w->data_len[d], per_dim * (w->blk_len - w->halo[d]));
+    return volume;
+}
+
 static void plan_profile(trapeze_ghostzone_plan *plan, const trapeze_workload *w)
 {
-    double target = 4.0 * plan->gpu.n_sm; /* tiles at h = 1 */
-    double per_dim = ceil(pow(target, 1.0 / w->dims));
+    double len[3];
+    profile_grid(plan, w, len);
     for (int h = 1; h <= 2 && h <= valid_max_h(w, 0); h++) {
         trapeze_sample *r = add_row(plan, SAMPLER_KIND_PROFILE, w->name);
         r->h = h;
         r->blk_len = w->blk_len;
         for (int d = 0; d < w->dims; d++)
-            r->data_len[d] = fmin(w->data_len[d], per_dim * (w->blk_len - w->halo[d]));
+            r->data_len[d] = len[d];
         snprintf(r->id, sizeof r->id, "%.30s/%.40s/profile:h%d", plan->gpu.name, w->name, h);
     }
     int hs[16], max_h = valid_max_h(w, 0);
@@ -294,10 +306,7 @@ static void identify_row(trapeze_ghostzone_plan *plan, const trapeze_workload *w
 static void plan_identify(trapeze_ghostzone_plan *plan, int wi)
 {
     const trapeze_workload *w = &plan->workloads[wi];
-    double target = 4.0 * plan->gpu.n_sm, volume = 1; /* the profiling pair's grid */
-    double per_dim = ceil(pow(target, 1.0 / w->dims)), len[3] = {1, 1, 1};
-    for (int d = 0; d < w->dims; d++)
-        volume *= len[d] = fmin(w->data_len[d], per_dim * (w->blk_len - w->halo[d]));
+    double len[3], volume = profile_grid(plan, w, len);
     for (int h = 1; h <= 2 && h <= valid_max_h(w, 0); h++)
         identify_row(plan, w, TRAPEZE_SYNC_FENCE, h, len, volume, "pair");
     trapeze_workload ref;
