@@ -24,6 +24,10 @@
  * the baseline) and the gains over rr the model predicts for the others. */
 #define NFIXED TRAPEZE_TB_NFIXED
 #define NGAIN (NFIXED - 1)
+/* The whole GPU's L2 time in the cycles: none, the model's count
+ * (--l2-contention), or each candidate's sub-grid's, scaled to the launch
+ * (--l2-measured) */
+enum { L2_NONE, L2_MODEL, L2_MEASURED };
 
 /* The c-th candidate's policy row. */
 static int fixed_row(int c)
@@ -121,6 +125,10 @@ static void usage_for(FILE *f, const char *cmd)
             "                  l2_contention, which calibrate --l2-contention over\n"
             "                  several launches writes); off by default: not a net win\n"
             "                  on the held-out launches (docs/grouping.md)\n"
+            "  --l2-measured   the same time from each candidate's sub-grid: its L2\n"
+            "                  accesses per TB times the launch's TBs, priced at\n"
+            "                  l2_measured_contention (calibrate --l2-measured); off\n"
+            "                  by default (docs/grouping.md)\n"
             "%s",
             cal ? "  --out FILE      the [group] calibration file to write\n"
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
@@ -488,15 +496,18 @@ static trapeze_status prepare(const char *gpu, const launches *ls, int i,
  * their whole runs: what the contention and the gain errors are taken on. */
 typedef struct {
     double norm[NFIXED], tg[NFIXED], sim[NFIXED];
-    double t2g[NFIXED];   /* the whole GPU's L2 time (trapeze_group_eval.t_gpu_l2) */
+    double t2g[NFIXED];   /* the whole GPU's L2 time (trapeze_group_eval.t_gpu_l2, or
+                             trapeze_group_l2_measured_time of the candidate's sub-grid) */
     /* the candidates' whole-GPU windows, the model's N and Tg and the
      * measured cycles (wsim 0: no window, no correction) */
     double wnorm[NFIXED], wtg[NFIXED], wsim[NFIXED];
 } launch_times;
 
-static trapeze_status times_of(const launch_evidence *e, const trapeze_group_params *p,
+static trapeze_status times_of(const launch_evidence *e, const trapeze_group_params *p, int l2,
                                launch_times *t, trapeze_error *err)
 {
+    const long n = trapeze_group_problem_graph(e->pb)->n_tbs;
+    const double rate2 = trapeze_group_problem_machine(e->pb)->l2_accesses_per_cycle;
     trapeze_group_model *m = NULL;
     trapeze_group_params pl = *p;
     pl.l2_contention = 0;   /* so that the evaluation reports the L2 time; N and Tg do not move */
@@ -512,7 +523,8 @@ static trapeze_status times_of(const launch_evidence *e, const trapeze_group_par
             s = trapeze_group_evaluate(m, &g, &ev, err);
         t->norm[c] = ev.t_norm;
         t->tg[c] = ev.t_gpu_dram;
-        t->t2g[c] = ev.t_gpu_l2;
+        t->t2g[c] = l2 == L2_MEASURED ? trapeze_group_l2_measured_time(&e->ev.sub[c], n, rate2)
+                                      : ev.t_gpu_l2;
         t->sim[c] = e->sim[fixed_row(c)].cycles;
         t->wnorm[c] = t->wtg[c] = t->wsim[c] = 0;
         trapeze_group_window *w = NULL;
@@ -622,14 +634,14 @@ static double held_out_rms(double (*gerr)[NGAIN], int n, int skip)
 /* Every launch's times (sub-grid fit against its whole runs). */
 static trapeze_status all_times(const char *gpu, const launches *ls,
                                 const trapeze_group_plan *plan, const trapeze_sample_log *log,
-                                launch_times *t, trapeze_error *err)
+                                int l2, launch_times *t, trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
     for (int i = 0; !s && i < ls->n; i++) {
         launch_evidence e;
         s = prepare(gpu, ls, i, plan, log, 1, &e, err);
         if (!s)
-            s = times_of(&e, &e.p, &t[i], err);
+            s = times_of(&e, &e.p, l2, &t[i], err);
         trapeze_group_problem_destroy(e.pb);
     }
     return s;
@@ -694,7 +706,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
      * constants, where a launch's Tg can reach half its N (the GTX 480's
      * Jacobi 512^2); at the one set below none does, and beta fits 0 */
     for (int i = 0; !s && i < ls->n; i++) {
-        s = times_of(&ev[i], &ev[i].p, &own[i], err);
+        s = times_of(&ev[i], &ev[i].p, l2, &own[i], err);
         own_win[i] = own[i];
         for (int c = 0; c < NFIXED; c++) {
             windows |= own[i].wsim[c] > 0;
@@ -709,7 +721,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         trapeze_group_params held;
         s = fit_launches(ev, ls->n, i, 0, &held, NULL, err);
         if (!s)
-            s = times_of(&ev[i], &held, &t[i], err);
+            s = times_of(&ev[i], &held, L2_NONE, &t[i], err);
         for (int c = 0; c < NFIXED; c++)   /* the one set: uncorrected, as before windows */
             t[i].wsim[c] = 0;
     }
@@ -728,7 +740,9 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         s = contention_without(own, ls->n, -1, &p.subgrid_contention, err);
     /* beta2 at the sub-grid pair's constants and beta, where it is priced */
     if (!s && l2)
-        s = l2_contention_without(own, ls->n, -1, p.subgrid_contention, &p.l2_contention, err);
+        s = l2_contention_without(own, ls->n, -1, p.subgrid_contention,
+                                  l2 == L2_MEASURED ? &p.l2_measured_contention
+                                                    : &p.l2_contention, err);
     if (!s) {
         p.gain_uncertainty = held_out_rms(gerr, ls->n, -1);
         p.subgrid_gain_uncertainty = held_out_rms(own_gerr, ls->n, -1);
@@ -753,9 +767,10 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
                "uncertainty of a gain %.2f%%, DRAM contention %.4g (held out as above)\n",
                100 * p.subgrid_gain_uncertainty, p.subgrid_contention);
         if (l2)
-            printf("... with the whole GPU's L2 time: L2 contention %.4g (fitted to the whole "
+            printf("... with the whole GPU's L2 time%s: L2 contention %.4g (fitted to the whole "
                    "runs at those constants; the uncertainty above held out with it)\n",
-                   p.l2_contention);
+                   l2 == L2_MEASURED ? " of the sub-grids' L2 accesses per TB" : "",
+                   l2 == L2_MEASURED ? p.l2_measured_contention : p.l2_contention);
         if (windows)
             printf("... with each prediction corrected by its whole-GPU window: uncertainty "
                    "of a gain %.2f%%\n", 100 * p.gpu_window_gain_uncertainty);
@@ -768,7 +783,9 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         trapeze_json_number(j, "gain_uncertainty_pct", 100 * p.gain_uncertainty);
         trapeze_json_number(j, "subgrid_gain_uncertainty_pct", 100 * p.subgrid_gain_uncertainty);
         trapeze_json_number(j, "subgrid_dram_contention", p.subgrid_contention);
-        trapeze_json_number(j, "l2_contention", l2 ? p.l2_contention : NAN);
+        trapeze_json_number(j, "l2_contention", l2 == L2_MODEL ? p.l2_contention : NAN);
+        trapeze_json_number(j, "l2_measured_contention",
+                            l2 == L2_MEASURED ? p.l2_measured_contention : NAN);
         trapeze_json_number(j, "gpu_window_gain_uncertainty_pct",
                             windows ? 100 * p.gpu_window_gain_uncertainty : NAN);
     }
@@ -808,7 +825,7 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
     if (csv_path)
         s = trapeze_csv_create(csv_path, csv_columns, 9, &csv, err);
     if (!s && held_out)
-        s = all_times(gpu, ls, plan, log, t, err);
+        s = all_times(gpu, ls, plan, log, l2, t, err);
     if (!s && held_out)
         s = held_out_gain_errors(t, ls->n, gerr, beta, l2 ? beta2 : NULL, err);
     for (int i = 0; !s && i < ls->n; i++) {
@@ -832,7 +849,10 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
                                     fallback->value[TRAPEZE_GROUP_CONTENTION])
                        : 0;
         /* the whole GPU's L2 contention, as the DRAM's (off without --l2-contention) */
-        e.p.l2_contention = !l2 ? -1 : held_out ? beta2[i] : fallback->l2_contention;
+        e.p.l2_contention = l2 != L2_MODEL ? -1 : held_out ? beta2[i] : fallback->l2_contention;
+        e.p.l2_measured_contention = l2 != L2_MEASURED ? -1
+                                     : held_out        ? beta2[i]
+                                                       : fallback->l2_measured_contention;
         if (!s)
             s = trapeze_group_decide(e.pb, &e.p, NULL, &e.ev, 0, margin, 0, &o, err);
         if (!s && validate)
@@ -853,7 +873,9 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         if (!s && validate) {
             print_launch(&ls->l[i], &o, &f[i]);
             if (o.gpu_factor_chosen > 0) {
-                printf("whole-GPU windows (measured / predicted cycles):");
+                printf("%s:", o.l2_measured ? "the sub-grids' measured L2 time (corrected / "
+                                              "model cycles, over rr's)"
+                                            : "whole-GPU windows (measured / predicted cycles)");
                 for (int c = 0; c < NFIXED; c++)
                     printf(" %s %.3f", trapeze_tb_policies[fixed_row(c)].name, o.gpu_factor[c]);
                 printf("; the optimized row's %.3f\n", o.gpu_factor_chosen);
@@ -868,8 +890,11 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
                 printf("uncertainty of a predicted gain over rr: not measured (no other "
                        "launches, no calibration); the margin alone\n");
             if (l2)
-                printf("L2 contention %.4g (the whole GPU's L2 time priced)\n",
-                       o.params.l2_contention);
+                printf("L2 contention %.4g (the whole GPU's L2 time priced%s)\n",
+                       l2 == L2_MEASURED ? o.params.l2_measured_contention
+                                         : o.params.l2_contention,
+                       l2 == L2_MEASURED ? ", each candidate's L2 accesses per TB as its sub-grid "
+                                           "measured them" : "");
         }
         if (!s && csv)
             csv_rows(csv, gpu_nm, &ls->l[i], &o, err, &s);
@@ -902,6 +927,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                *window_tbs_text = NULL, *budget_text = NULL, *gpu_window_text = NULL;
     const char *trace = NULL, *json_path = NULL, *calib = NULL;
     int l2 = 0;   /* --l2-contention: the whole GPU's L2 time in the cycles */
+    int l2m = 0;  /* --l2-measured: the same, from each candidate's sub-grid's L2 count */
     const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
@@ -910,7 +936,8 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--window-tbs", &window_tbs_text, NULL},
                                     {"--budget", &budget_text, NULL},
                                     {"--gpu-window", &gpu_window_text, NULL},
-                                    {"--l2-contention", NULL, &l2}, {NULL, NULL, NULL}};
+                                    {"--l2-contention", NULL, &l2},
+                                    {"--l2-measured", NULL, &l2m}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
@@ -921,7 +948,8 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--window-tbs", &window_tbs_text, NULL},
                                     {"--budget", &budget_text, NULL},
                                     {"--gpu-window", &gpu_window_text, NULL},
-                                    {"--l2-contention", NULL, &l2}, {NULL, NULL, NULL}};
+                                    {"--l2-contention", NULL, &l2},
+                                    {"--l2-measured", NULL, &l2m}, {NULL, NULL, NULL}};
     static launches ls;
     memset(&ls, 0, sizeof ls);
     ls.cmd = cmd;
@@ -954,6 +982,13 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                             gpu_window < 0 || gpu_window >= 100 || (gpu_window > 0 && !(budget > 0))))
         return cli_usage_error(cmd, "--gpu-window %s: expected a percentage of the budget in "
                                "[0, 100), with a budget", gpu_window_text);
+    if (l2 && l2m)
+        return cli_usage_error(cmd, "--l2-contention and --l2-measured: one count of the L2 "
+                                    "accesses at a time");
+    if (l2m && gpu_window > 0)
+        return cli_usage_error(cmd, "--l2-measured with --gpu-window: their uncertainty "
+                                    "together is not measured; one at a time");
+    l2 = l2 ? L2_MODEL : l2m ? L2_MEASURED : L2_NONE;
     if (!gpu)
         return cli_usage_error(cmd, "--gpu FILE is required");
     if (!validate && !out)
@@ -1012,12 +1047,14 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     }
     /* beta2 comes from the other launches' runs, else from the calibration:
      * refused before any simulation where it has none */
+    const char *l2_opt = l2 == L2_MEASURED ? "--l2-measured" : "--l2-contention";
     if (!s && l2 && !held_out && (validate || ls.n == 1) &&
-        !(fallback && fallback->l2_contention >= 0))
+        !(fallback && (l2 == L2_MEASURED ? fallback->l2_measured_contention
+                                         : fallback->l2_contention) >= 0))
         s = trapeze_fail(&err, TRAPEZE_EINVAL,
-                         "--l2-contention: %s has no l2_contention (make one with calibrate "
-                         "--model group --l2-contention over several launches)",
-                         fallback ? fallback_from : "no calibration");
+                         "%s: %s has no %s (make one with calibrate --model group %s over "
+                         "several launches)", l2_opt, fallback ? fallback_from : "no calibration",
+                         l2 == L2_MEASURED ? "l2_measured_contention" : "l2_contention", l2_opt);
     if (!s)
         s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)

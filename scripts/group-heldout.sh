@@ -11,7 +11,8 @@
 # build/heldout-OPT/ instead (OPT the options' letters and digits), so that
 # the shipped ones stay what the defaults make.
 # GROUP_CALIBRATION=FILE replaces the shipped calibration (one made by
-# calibrate --model group --l2-contention, for --l2-contention).
+# calibrate --model group --l2-contention, for --l2-contention; or
+# --l2-measured, for --l2-measured).
 # Usage: sh scripts/group-heldout.sh GPU [THREADS [OPTIONS...]]   (GPU: gtx480, v100)
 set -eu
 G=${1:?usage: group-heldout.sh GPU [THREADS [OPTIONS...]]}

@@ -301,4 +301,29 @@ grep -q "^L2 contention $b2 (the whole GPU's L2 time priced)\$" "$D/vl2" \
 expect_failure "--l2-contention without a measured beta2" "has no l2_contention" "$D/none" \
     "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/c12.ini" \
     --l2-contention syrk
+# the same time from the sub-grids (--l2-measured, off by default): each
+# candidate's L2 accesses per TB as its sub-grid measured them, times the
+# launch's TBs; calibrate fits beta2 to the twelve's whole runs (GTX 480
+# 0.1965) and writes it as l2_measured_contention beside the same
+# constants; validate prints each candidate's correction, takes beta2 from
+# --calibration and refuses a file without it, and the two counts together
+"$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" --l2-measured \
+    --out "$D/l2m.ini" >"$D/cal-l2m" 2>&1 || fail "calibrate --l2-measured: $(tail -2 "$D/cal-l2m")"
+b2m=$(awk -F' = ' '$1 == "l2_measured_contention" { printf "%.4g", $2 }' "$D/l2m.ini")
+awk -v b="$b2m" 'BEGIN { exit !(b > 0.01 && b < 1) }' || fail "measured L2 contention '$b2m'"
+grep -q "^... with the whole GPU's L2 time of the sub-grids' L2 accesses per TB: L2 contention $b2m " \
+    "$D/cal-l2m" || fail "calibrate --l2-measured: $(grep 'L2 time' "$D/cal-l2m")"
+[ "$(grep -v '^subgrid_gain_uncertainty\|^l2_measured_contention' "$D/l2m.ini")" = \
+  "$(grep -v '^subgrid_gain_uncertainty' "$D/c12.ini")" ] || fail "--l2-measured moved other constants"
+"$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/l2m.ini" \
+    --l2-measured syrk >"$D/vl2m" 2>&1 || fail "validate --l2-measured: $(tail -2 "$D/vl2m")"
+grep -q "^L2 contention $b2m (the whole GPU's L2 time priced, each candidate's L2 accesses per TB" \
+    "$D/vl2m" || fail "validate --l2-measured: $(grep 'L2 contention' "$D/vl2m")"
+grep -q "^the sub-grids' measured L2 time (corrected / model cycles, over rr's): rr 1.000 " "$D/vl2m" \
+    || fail "validate --l2-measured corrections: $(grep 'measured L2' "$D/vl2m")"
+expect_failure "--l2-measured without a measured beta2" "has no l2_measured_contention" "$D/none" \
+    "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/l2.ini" \
+    --l2-measured syrk
+expect_failure "both L2 counts" "--l2-contention and --l2-measured" "$D/none" \
+    "$T" validate --model group --gpu gtx480 --l2-contention --l2-measured syrk
 finish cli_calib_group

@@ -68,6 +68,12 @@ typedef struct trapeze_group_params {
      * runs at sub-grid-fitted constants, never on sub-grids; < 0: no such
      * term (the default; `--l2-contention` of calibrate and validate) */
     double l2_contention;
+    /* beta2 where T2g counts each candidate's L2 accesses as its sub-grid
+     * measured them, per TB, scaled to the launch's TBs ([group]
+     * l2_measured_contention; trapeze_group_l2_measured_time): measured on
+     * whole runs at sub-grid-fitted constants; < 0: no such term (the
+     * default; `--l2-measured` of calibrate and validate) */
+    double l2_measured_contention;
     char source[128];
 } trapeze_group_params;
 
@@ -300,7 +306,20 @@ typedef struct trapeze_group_measured {
     double l1_hits;
     double warp_instructions; /* the simulated work */
     double stolen_blocks;
+    double tbs;               /* the TBs the run held (a sub-grid's, a launch's); 0: not known */
 } trapeze_group_measured;
+
+/* The whole GPU's L2 time of a launch of launch_tbs TBs under a candidate
+ * whose sub-grid measured sub (its L2 accesses over its TBs, the per-TB
+ * L2 load that transfers from a sub-grid to the launch), at l2_rate
+ * accesses a cycle (machine.l2_accesses_per_cycle): sub->l2_accesses x
+ * launch_tbs / sub->tbs / l2_rate; 0 where either is not known. */
+double trapeze_group_l2_measured_time(const trapeze_group_measured *sub, long launch_tbs,
+                                      double l2_rate);
+/* A candidate's correction by that time: C(cycles, t2m; beta2) / cycles
+ * (trapeze_group_contention_cycles), cycles the model's without the L2
+ * term; 1 where beta2 < 0 or cycles <= 0. */
+double trapeze_group_l2_measured_factor(double cycles, double t2m, double beta2);
 
 /* Simulates the launch under a policy (-trapeze_tb_dispatch NAME) or, when
  * grouping is not NULL, under the explicit policy running it. */
@@ -433,6 +452,9 @@ typedef struct trapeze_group_outcome {
      * measured over predicted cycles, over rr's; 1 without a window) and
      * the one the optimized row took; 0: no windows */
     double gpu_factor[TRAPEZE_TB_NFIXED], gpu_factor_chosen;
+    /* 1: those corrections are (or include) the measured L2 time's
+     * (params.l2_measured_contention >= 0 with sub-grids) */
+    int l2_measured;
 } trapeze_group_outcome;
 
 /* sim: the six policies' measurements, rr..rbts in the order above (NULL:
@@ -466,6 +488,12 @@ typedef struct trapeze_group_outcome {
  * candidate with the fewest such cycles only when they are fewer than
  * round-robin's by more than the margin and the uncertainty; the
  * sub-grids then fit the constants only. */
+/* p->l2_measured_contention >= 0 (beta2m): the same correction, relative
+ * to rr's, with each candidate's factor C(cycles, T2m; beta2m) / cycles,
+ * T2m = trapeze_group_l2_measured_time(&sub[c], the launch's TBs, the
+ * L2's rate): the whole GPU's L2 time at the L2 accesses per TB its
+ * sub-grid measured (sub[c].tbs its TBs); times the window's factor where
+ * both are given. */
 typedef struct trapeze_group_window_evidence {
     trapeze_group_measured sub[TRAPEZE_TB_NFIXED];
     trapeze_fit_report fit;

@@ -6,7 +6,8 @@
  * chen-static, Chen's dispatch decided before launch, beside them),
  * the chosen grouping simulated when it is not one of them, and every
  * policy predicted (with whole-GPU windows, each prediction corrected by
- * its candidate's window, gpu_window.c). Owns the sequence only: the model is model/group*.c,
+ * its candidate's window, gpu_window.c; with a measured L2 contention, by
+ * the L2 time its sub-grid measured, l2_measured.c). Owns the sequence only: the model is model/group*.c,
  * the simulations group_problem.c's.
  */
 #include <stdio.h>
@@ -179,6 +180,28 @@ static trapeze_status gpu_factors(const trapeze_group_problem *pb, const trapeze
     return s;
 }
 
+/* Each candidate's correction by the whole GPU's L2 time its sub-grid
+ * measured (l2_measured.c), the model's cycles without it taken as they
+ * are, times f[c] (the window's, else 1). */
+static trapeze_status l2_measured_factors(const trapeze_group_problem *pb,
+                                          const trapeze_group_model *m,
+                                          const trapeze_grouping *cand,
+                                          const trapeze_group_window_evidence *win, double beta2,
+                                          double f[N_CAND], trapeze_error *err)
+{
+    const long n = trapeze_group_problem_graph(pb)->n_tbs;
+    const double rate = trapeze_group_problem_machine(pb)->l2_accesses_per_cycle;
+    for (int c = 0; c < N_CAND; c++) {
+        trapeze_group_eval e;
+        trapeze_status s = trapeze_group_evaluate(m, &cand[c], &e, err);
+        if (s)
+            return s;
+        f[c] *= trapeze_group_l2_measured_factor(
+            e.cycles, trapeze_group_l2_measured_time(&win->sub[c], n, rate), beta2);
+    }
+    return TRAPEZE_OK;
+}
+
 /* The predictions corrected by the windows, relative to round-robin's:
  * each candidate's row by its factor over rr's, the optimized row by its
  * source's, else (a tile, chen-static, the soft assignment) by that of the
@@ -322,6 +345,13 @@ trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trape
         gpu |= win->gpu_k[c] > 0;
     if (!s && gpu)
         s = gpu_factors(pb, &out->params, cand, win, factor, err);
+    /* the whole GPU's L2 time of each candidate as its sub-grid measured it */
+    if (!s && !sim && win && p->l2_measured_contention >= 0) {
+        for (int c = 0; !gpu && c < N_CAND; c++)
+            factor[c] = 1;
+        gpu = out->l2_measured = 1;
+        s = l2_measured_factors(pb, m, cand, win, p->l2_measured_contention, factor, err);
+    }
     if (!s && !sim && win) {
         s = window_pick(m, cand, win, gpu ? factor : NULL, given_margin, rr_bar, &first, err);
         n_cand = 1;

@@ -512,6 +512,7 @@ trapeze_status trapeze_group_plan_measured(const trapeze_group_plan *plan,
         sim[slot].dram_reads = trapeze_row_number(r, "dram_reads");
         sim[slot].l1_hits = trapeze_row_number(r, "l1_hits");
         sim[slot].warp_instructions = trapeze_row_number(r, "warp_instructions");
+        sim[slot].tbs = trapeze_row_number(r, "tbs");
     }
     return TRAPEZE_OK;
 }
@@ -553,6 +554,7 @@ trapeze_status trapeze_group_plan_windows(const trapeze_group_plan *plan,
         meas[k].dram_reads = trapeze_row_number(r, "dram_reads");
         meas[k].l1_hits = trapeze_row_number(r, "l1_hits");
         meas[k].warp_instructions = trapeze_row_number(r, "warp_instructions");
+        meas[k].tbs = trapeze_row_number(r, "tbs");   /* not extrapolated: a rate per TB */
         extrapolate(plan, plan->window_row[launch * NFIXED + k], &meas[k]);
         *window_sms = (int)trapeze_row_number(r, "window_sms");
         *window_share = trapeze_row_number(r, "window_pct") / 100;
