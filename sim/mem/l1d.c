@@ -136,8 +136,7 @@ int sim_done_pop(sim_done_queue *q, uint64_t cycle, sim_mem_request *out)
     if (q->count == 0 || q->items[q->head].ready > cycle)
         return 0;
     *out = q->items[q->head].req;
-    q->head = (q->head + 1) & (q->capacity - 1);
-    q->count--;
+    q->head = --q->count ? (q->head + 1) & (q->capacity - 1) : 0;   /* as sim_ring_pop */
     return 1;
 }
 

@@ -111,10 +111,13 @@ static inline void sim_ring_push(sim_ring *r, const sim_pkt *p)
 
 static inline sim_pkt *sim_ring_front(sim_ring *r) { return &r->items[r->head]; }
 
+/* An emptied ring starts again at its first slot: a queue that holds a few
+ * packets at a time then reuses the same lines, which the host keeps in its
+ * caches, instead of walking through all of its slots (each cold when the
+ * walk comes back to it). Only where the packets sit changes. */
 static inline void sim_ring_pop(sim_ring *r)
 {
-    r->head = (r->head + 1) & r->mask;
-    r->count--;
+    r->head = --r->count ? (r->head + 1) & r->mask : 0;
 }
 
 #endif
