@@ -74,7 +74,7 @@ for t in "$F"/*/kernelslist.g; do
     run "$n qv100" --gpu data/fidelity/SM7_QV100.gpgpusim.config,data/fidelity/SM7_QV100.trace.config,$RUN,$Q --trace "$t"
     case $n in
     jacobi_512|jacobi_512_nx|strided_s1|matmul_128|reduce_*|atomics_*|branchy_*|gather_*)
-        run "$n rtx3070" --gpu tests/configs/accelsim/SM86_RTX3070,$RUN,$Q --trace "$t" ;;
+        run "$n rtx3070" --gpu data/gpus/rtx3070,$RUN,$Q --trace "$t" ;;
     esac
     case $n in
     jacobi_512|reduce_*|atomics_*|branchy_*|gather_*)

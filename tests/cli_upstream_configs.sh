@@ -79,6 +79,15 @@ for case in a100:SM80_A100:8 h100:SM90_H100:8 rtx3070:SM86_RTX3070:6; do
         [ "$got" = "${cfg_launch##*:}" ] || fail "${cfg_launch%:*}: second launch waits $got cycles"
     done
 done
+# The rtx3070 preset's GPGPU-Sim DRAM latency queue (trapeze.config): a stride-8
+# copy keeps the GDDR6 busy. In the bare folder each request waits its 254-cycle
+# -dram_latency in the 64-entry L2->DRAM queues, 2 x 64 = 128 a channel in flight,
+# 128 / 254 = 0.50 requests a core cycle against the 0.77 (one 32-byte atom per
+# tCCD = 4 cycles at 3500.5 MHz, core 1132 MHz) the channel serves: at most 65%.
+peak() { "$T" sim --gpu "$1" strided n=131072 stride=8 2>/dev/null | sed -n 's/.*(\([0-9]*\)% of peak).*/\1/p'; }
+p_preset=$(peak rtx3070) p_folder=$(peak $U/SM86_RTX3070)
+[ "${p_folder:-100}" -le 65 ] || fail "SM86_RTX3070 folder: DRAM ${p_folder}% of peak, above the bounded queue's 65%"
+[ "${p_preset:-0}" -ge 85 ] || fail "rtx3070 preset: DRAM ${p_preset}% of peak with the latency queue, expected 85% or more"
 # the six-value latency line is read, not skipped: a seventh value is an error naming it
 sed 's/^-ptx_opcode_latency_int .*/-ptx_opcode_latency_int 4,13,4,5,145,32,7/' $U/SM7_QV100/gpgpusim.config >"$D/seven.config"
 "$T" sim --gpu "$D/seven.config" vecadd >/dev/null 2>"$D/err" && fail "seven latency values accepted"

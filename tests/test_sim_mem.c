@@ -1005,6 +1005,77 @@ static void test_simple_dram(void)
     sim_memsys_destroy(m);
 }
 
+/* -trapeze_dram_latency_queue (GPGPU-Sim's memory_partition_unit::
+ * dram_cycle): the miss of test_miss_latency with every clock at 700 MHz
+ * (a DRAM tick is a core cycle and runs before the L2's). The sectored L2
+ * sends sector s to the L2->DRAM queue at 128 + s.
+ *  - Default: each waits -dram_latency 100 in that queue; the controller
+ *    takes them at 228..231, ACT 228, READs 240, 243, 246, 249 (RCD 12,
+ *    CCDL 3), the last data end 249 + CL 12 + BL/ratio 2 = 263; reply 4
+ *    flits, 263 + 8 + 3 = 274; done after the L1 latency: 309. With a
+ *    one-entry L2->DRAM queue (-gpgpu_dram_partition_queues 64:1:64:64) a
+ *    sector enters only when the one before has left, every 100 cycles:
+ *    taken at 228, 328, 428, 528, READs 240 (ACT 228), 328, 428, 528 (row
+ *    hits), data end 542, done 588; the L2 is refused from 129 to 227, 229
+ *    to 327 and 329 to 427: 297 reservation failures, all the miss queue's.
+ *  - Latency queue: the next DRAM tick moves each sector out of the L2->DRAM
+ *    queue (129..132) and it waits its 100 cycles there (229..232); the
+ *    controller takes it at the end of that tick, after the commands, as
+ *    dram_cycle orders them: ACT 230, READs 242, 245, 248, 251, data end
+ *    265, done 311, whatever the L2->DRAM queue's size: the one-entry queue
+ *    is empty again before the next sector (no reservation failure).
+ *  - Credits: -gpgpu_frfcfs_dram_sched_queue_size 1 and
+ *    -gpgpu_dram_return_queue_size 1 leave 1 + 1 - (2 sub-partitions - 1)
+ *    = 1 shared credit beside each sub-partition's private one, and one
+ *    request in the scheduler and one served and not yet delivered: sectors
+ *    0 and 1 move at 129 and 130 (ready 229, 230), sectors 2 and 3 find no
+ *    credit. Sector 0: taken 229, ACT 230, READ 242 (data end 256), which
+ *    frees the scheduler: sector 1 taken 242, its READ waits for the full
+ *    return queue until sector 0 leaves it at 256 and gives back its
+ *    credit: READ 256 (data end 270), sector 2 moves (ready 356). At 270
+ *    sector 1 leaves, sector 3 moves (ready 370). Sector 2: taken 356, READ
+ *    357, data end 371; sector 3: taken 370, READ 371 (the return queue
+ *    empty again), data end 385; reply 396, done 431.
+ *  - The same with a one-entry L2->DRAM queue: sector 2 waits in it from
+ *    130 to 256, and sector 3 finds it full from 131 to 255: GPGPU-Sim's
+ *    cache_cycle does not probe the L2 then, so those 125 stalled cycles
+ *    are no reservation failure; sector 3 enters at 256 and moves at 270
+ *    as before: done 431. */
+static uint64_t latency_queue_done(const char *extra, uint64_t *l2_fails,
+                                   uint64_t *l2_stalls)
+{
+    sim_memsys *m = memsys(GTX480, extra, 15);
+    sim_mem_request r = load(0, 3), d;
+    CHECK(sim_memsys_access(m, &r, 0, NULL) == SIM_MEM_MISS);
+    uint64_t done = until_done(m, 3, 0, &d);
+    const sim_mem_stats *s = sim_memsys_stats(m);
+    CHECK(s->dram_reads == 4 && s->l2.misses == 4);
+    *l2_fails = s->l2.fails[SIM_FAIL_MISS_QUEUE];
+    CHECK(s->l2.reservation_fails == *l2_fails);
+    *l2_stalls = s->l2.stall_cycles;
+    drain(m, 15, done + 1);
+    sim_memsys_destroy(m);
+    return done;
+}
+
+static void test_dram_latency_queue(void)
+{
+    uint64_t fails, stalls;
+    CHECK(latency_queue_done(SAME_CLOCKS, &fails, &stalls) == 309 && fails == 0);
+    CHECK(latency_queue_done(SAME_CLOCKS "-gpgpu_dram_partition_queues 64:1:64:64\n",
+                             &fails, &stalls) == 588 && fails == 297 && stalls == 297);
+#define LQ SAME_CLOCKS "-trapeze_dram_latency_queue 1\n"
+#define CREDITS "-gpgpu_frfcfs_dram_sched_queue_size 1\n-gpgpu_dram_return_queue_size 1\n"
+    CHECK(latency_queue_done(LQ, &fails, &stalls) == 311 && fails == 0);
+    CHECK(latency_queue_done(LQ "-gpgpu_dram_partition_queues 64:1:64:64\n", &fails,
+                             &stalls) == 311 && fails == 0 && stalls == 0);
+    CHECK(latency_queue_done(LQ CREDITS, &fails, &stalls) == 431 && fails == 0 && stalls == 0);
+    CHECK(latency_queue_done(LQ CREDITS "-gpgpu_dram_partition_queues 64:1:64:64\n", &fails,
+                             &stalls) == 431 && fails == 0 && stalls == 125);
+#undef CREDITS
+#undef LQ
+}
+
 /* GPGPU-Sim's local crossbar (-network_mode 2, sim/mem/xbar.c), on the GTX 480
  * config (15 SMs, 12 sub-partitions, ROP 120):
  *  - the miss of test_miss_latency: injected and moved to sub-partition 0's
@@ -1959,6 +2030,7 @@ int main(void)
     test_tag_index(64, SIM_REP_FIFO);
     test_miss_latency();
     test_simple_dram();
+    test_dram_latency_queue();
     test_l1_latency_queue();
     test_l1_probe_holds_stages();
     test_local_xbar();

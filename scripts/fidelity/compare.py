@@ -48,13 +48,15 @@ HERE = os.path.join(ROOT, "scripts", "fidelity")
 QUIRKS = "data/fidelity/gpgpusim4-quirks.config"
 RUN = "data/fidelity/reference-run.config"
 # The newer GPUs are Accel-Sim's tested-config folders as shipped (gpgpusim.config,
-# then trace.config, each .icnt file read beside it).
+# then trace.config, each .icnt file read beside it); the RTX 3070 is its preset,
+# that folder plus trapeze.config (GPGPU-Sim's DRAM latency queue, which Trapeze
+# leaves off by default for the fingerprinted presets; docs/fidelity.md).
 GPUS = {
     "gtx480": ("data/fidelity/SM2_GTX480.gpgpusim.config", "data/fidelity/gtx480.trace.config",
                "data/fidelity/gtx480.icnt.config", RUN, QUIRKS),
     "qv100": ("data/fidelity/SM7_QV100.gpgpusim.config", "data/fidelity/SM7_QV100.trace.config",
               RUN, QUIRKS),
-    "rtx3070": ("tests/configs/accelsim/SM86_RTX3070", RUN, QUIRKS),
+    "rtx3070": ("data/gpus/rtx3070", RUN, QUIRKS),
     "h100": ("tests/configs/accelsim/SM90_H100", RUN, "data/fidelity/h100-run.config", QUIRKS),
     "a100": ("tests/configs/accelsim/SM80_A100", RUN, QUIRKS),
 }
@@ -192,8 +194,12 @@ def simulate(trapeze, gpu, trace_dir, tmp):
     return total
 
 
+# the ratio's text where Accel-Sim counts none and Trapeze some (no ratio exists)
+REF_ZERO = "- (Accel-Sim 0)"
+
+
 def ratio(t, r):
-    return "-" if r == 0 and t == 0 else ("inf" if r == 0 else "%.2f" % (t / r))
+    return "-" if r == 0 and t == 0 else (REF_ZERO if r == 0 else "%.2f" % (t / r))
 
 
 # the summary's counter columns: reference columns whose ratios it gives as a range
@@ -203,13 +209,16 @@ SUMMARY = [("winst", ("winst",)), ("L2 accesses, misses", ("l2a", "l2m")),
 
 def ratio_range(rows, cols):
     """The smallest and largest of the rows' ratios in cols as "lo-hi" (both
-    counted as 0 is no ratio; Trapeze counting where Accel-Sim counts none
-    is "inf"), so that a GPU's line shows at once whether a counter target holds."""
-    vals = [float(r[c]) for r in rows for c in cols if r[c] != "-"]
-    if not vals:
-        return "-"
-    lo, hi = min(vals), max(vals)
-    return "%.2f" % lo if lo == hi else "%.2f-%.2f" % (lo, hi)
+    counted as 0 is no ratio), so that a GPU's line shows at once whether a
+    counter target holds; each row where Accel-Sim counts none and Trapeze
+    some is named after it, with Trapeze's count (rows carry "trace" and
+    Trapeze's counts in "tz_COLUMN")."""
+    vals = [float(r[c]) for r in rows for c in cols if r[c] not in ("-", REF_ZERO)]
+    text = "-" if not vals else "%.2f" % min(vals) if min(vals) == max(vals) else \
+        "%.2f-%.2f" % (min(vals), max(vals))
+    zero = ["%s %s: Accel-Sim 0, Trapeze %d" % (r["trace"], c, r["tz_" + c])
+            for r in rows for c in cols if r[c] == REF_ZERO]
+    return "; ".join([text] + zero)
 
 
 def main():
@@ -310,6 +319,8 @@ def main():
             ratios.update((c, ratio(tz[t], float(r[c]))) for c, t in COUNTERS)
             row = [r["trace"], gpu, "%d" % rc, "%d" % tz["cycles"], "%+.1f" % err] + \
                   [ratios[c] for c, _ in COUNTERS]
+            ratios.update(("tz_" + c, round(tz[t])) for c, t in COUNTERS)
+            ratios["trace"] = r["trace"]
             if a.accelsim:
                 as_s = timings[1][1]
                 w = tz["warp_instructions"]

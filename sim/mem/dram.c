@@ -14,6 +14,18 @@
  * column command now goes first; otherwise the oldest request whose bank
  * is free of pending row hits gets its PRE or ACT when timing allows.
  *
+ * Between the L2 and the scheduler a request waits -dram_latency core
+ * cycles: by default at the head of its bounded L2->DRAM queue; with
+ * -trapeze_dram_latency_queue 1 as GPGPU-Sim's memory_partition_unit::
+ * dram_cycle has it, in an unbounded latency queue per channel that takes
+ * one request a DRAM cycle from the sub-partitions' L2->DRAM queues (round
+ * robin after the last taker) while the scheduler's queue has room, the
+ * sub-partition's DRAM->L2 queue is not full and it holds a credit (one
+ * private, the rest shared: FR-FCFS queue plus return queue), given back
+ * when its data leaves the channel. The L2->DRAM queue then stays short,
+ * and a channel keeps up to about that many requests in flight where the
+ * bounded queue allows its size per sub-partition.
+ *
  * -gpgpu_simple_dram_model 1 (GPGPU-Sim's simple_dram_model_cycle) leaves
  * banks, rows and timing out: a channel serves one request per DRAM cycle,
  * whatever its size, once its -dram_latency has passed.
@@ -40,8 +52,11 @@ int sim_dram_init(sim_memsys *m, sim_channel *ch)
     ch->t_col_grp = calloc((size_t)c->t.nbkgrp, sizeof *ch->t_col_grp);
     ch->pool = calloc((size_t)c->sched_queue, sizeof *ch->pool);
     ch->free_ids = calloc((size_t)c->sched_queue, sizeof *ch->free_ids);
+    ch->credit_private = calloc((size_t)c->n_sub, sizeof *ch->credit_private);
+    ch->last_borrower = c->n_sub - 1;
     if (!ch->banks || !ch->t_col_grp || !ch->pool || !ch->free_ids ||
-        !sim_ring_init(&ch->returning, 16))
+        !ch->credit_private || !sim_ring_init(&ch->returning, 16) ||
+        !sim_ring_init(&ch->latency, 16))
         return 0;
     for (int b = 0; b < c->t.nbk; b++) {
         ch->banks[b].row = -1;
@@ -61,7 +76,9 @@ void sim_dram_free(sim_channel *ch)
     free(ch->t_col_grp);
     free(ch->pool);
     free(ch->free_ids);
+    free(ch->credit_private);
     sim_ring_free(&ch->returning);
+    sim_ring_free(&ch->latency);
 }
 
 static int is_write(const sim_dreq *r)
@@ -86,13 +103,28 @@ static int next_sub(const sim_memsys *m, int c, sim_channel *ch, uint64_t now)
     return -1;
 }
 
+/* The latency queue's head if it has waited its -dram_latency, else NULL. */
+static sim_ring *latency_ready(sim_channel *ch, uint64_t now)
+{
+    return ch->latency.count && sim_ring_front(&ch->latency)->ready <= now ? &ch->latency
+                                                                             : NULL;
+}
+
+/* The queue whose head the scheduler takes next, NULL if none is ready. */
+static sim_ring *next_queue(sim_memsys *m, int c, sim_channel *ch, uint64_t now)
+{
+    if (m->cfg.latency_queue)
+        return latency_ready(ch, now);
+    int s = next_sub(m, c, ch, now);
+    return s < 0 ? NULL : &m->sub[s].to_dram;
+}
+
 /* Takes one request per DRAM cycle into the scheduler's queue. */
 static void intake(sim_memsys *m, int c, sim_channel *ch, uint64_t now)
 {
-    int s;
-    if (ch->n_free == 0 || (s = next_sub(m, c, ch, now)) < 0)
+    sim_ring *q;
+    if (ch->n_free == 0 || (q = next_queue(m, c, ch, now)) == NULL)
         return;
-    sim_ring *q = &m->sub[s].to_dram;
     {
         int id = ch->free_ids[--ch->n_free];
         sim_dreq *r = &ch->pool[id];
@@ -116,8 +148,57 @@ static void intake(sim_memsys *m, int c, sim_channel *ch, uint64_t now)
             b->hit = id;   /* the only hit, so the oldest (an older one would be b->hit) */
         ch->pending_banks |= 1ull << da.bank;
         ch->n_queued++;
-        sim_sub_update_active(m, s);
+        if (!m->cfg.latency_queue)
+            sim_sub_update_active(m, (int)r->pkt.sub);
     }
+}
+
+/* GPGPU-Sim's arbitration_metadata::has_credits, for the channel's local
+ * sub-partition i. */
+static int has_credit(const sim_memsys *m, const sim_channel *ch, int i)
+{
+    return ch->credit_private[i] < 1 || m->cfg.dram_credits == 0 ||
+           ch->credit_shared < m->cfg.dram_credits;
+}
+
+/* One request a DRAM cycle from the first sub-partition after the last
+ * taker whose L2->DRAM queue has one, whose DRAM->L2 queue is not full and
+ * that holds a credit, into the latency queue, while the scheduler's queue
+ * has room (GPGPU-Sim's dram_cycle asks m_dram->full(), not the latency
+ * queue's length). */
+static void take_to_latency(sim_memsys *m, int c, sim_channel *ch, uint64_t now)
+{
+    int n_sub = m->cfg.n_sub;
+    for (int k = 1; k <= n_sub; k++) {
+        int i = (ch->last_borrower + k) % n_sub, s = c * n_sub + i;
+        sim_subpart *p = &m->sub[s];
+        if (!p->to_dram.count || p->fillq.count >= (uint32_t)m->cfg.q_dram_l2 ||
+            !has_credit(m, ch, i))
+            continue;
+        if (ch->n_free == 0)
+            return;
+        sim_pkt d = *sim_ring_front(&p->to_dram);
+        sim_ring_pop(&p->to_dram);
+        d.ready = now + (uint64_t)m->cfg.dram_latency;
+        sim_ring_push(&ch->latency, &d);
+        if (ch->credit_private[i] < 1)
+            ch->credit_private[i]++;
+        else
+            ch->credit_shared++;
+        ch->last_borrower = i;
+        return;
+    }
+}
+
+/* The credit of a request whose data has left the channel. */
+static void return_credit(const sim_memsys *m, sim_channel *ch, const sim_pkt *p)
+{
+    int i = p->sub % m->cfg.n_sub;
+    if (ch->credit_private[i] > 0)
+        ch->credit_private[i]--;
+    else
+        ch->credit_shared--;
+    TRAPEZE_ASSERT(ch->credit_shared >= 0);
 }
 
 /* The bytes a request moves, in whole atoms, and their counters. */
@@ -314,6 +395,8 @@ static void deliver(sim_memsys *m, sim_channel *ch, uint64_t tick, uint64_t now)
 {
     while (ch->returning.count && sim_ring_front(&ch->returning)->ready <= tick &&
            sim_l2_dram_room(m, sim_ring_front(&ch->returning))) {
+        if (m->cfg.latency_queue)
+            return_credit(m, ch, sim_ring_front(&ch->returning));
         sim_l2_from_dram(m, sim_ring_front(&ch->returning), now);
         sim_ring_pop(&ch->returning);
     }
@@ -330,10 +413,15 @@ void sim_dram_tick(sim_memsys *m, int c, uint64_t tick, uint64_t now)
         sim_chan_update_active(m, c);
         return;
     }
-    intake(m, c, ch, now);
+    if (!m->cfg.latency_queue)
+        intake(m, c, ch, now);
     /* The column command goes first: a PRE in the same cycle then sees the
      * bank's t_pre that this READ or WRITE just moved (no PRE under it). */
     if (ch->n_queued && (!try_column(m, ch, tick) || m->cfg.dual_bus) && ch->n_queued)
         try_row(m, ch, tick);
+    if (m->cfg.latency_queue) {   /* after the commands, as dram_cycle orders them */
+        take_to_latency(m, c, ch, now);
+        intake(m, c, ch, now);
+    }
     sim_chan_update_active(m, c);
 }

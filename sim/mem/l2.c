@@ -43,7 +43,8 @@ static void to_dram(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, int kind,
     d.line = line;
     d.bytes = bytes;
     d.dram_done = (uint8_t)done;
-    d.ready = now + (uint64_t)m->cfg.dram_latency;
+    /* with GPGPU-Sim's latency queue the wait starts when DRAM takes it */
+    d.ready = now + (uint64_t)(m->cfg.latency_queue ? 0 : m->cfg.dram_latency);
     sim_ring_push(&p->to_dram, &d);
     sim_chan_update_active(m, p->chan);
 }
@@ -567,7 +568,12 @@ void sim_l2_tick(sim_memsys *m, int sub, uint64_t now)
         (sectored ? fill_sector(m, p, sim_ring_front(&p->fillq), now)
                   : fill(m, p, sim_ring_front(&p->fillq), now)))
         sim_ring_pop(&p->fillq);
-    if (p->l2q.count) {
+    if (p->l2q.count && m->cfg.latency_queue && m->cfg.l2.enabled && !dram_room(m, p, 1)) {
+        /* with GPGPU-Sim's latency queue, its cache_cycle too: a full
+         * L2->DRAM queue stops the slice before the tag probe (no
+         * reservation failure, hits wait as well) */
+        m->stats.l2.stall_cycles++;
+    } else if (p->l2q.count) {
         sim_pkt *pk = sim_ring_front(&p->l2q);
         sim_fail_cause why;
         if (!m->cfg.l2.enabled)

@@ -88,6 +88,10 @@ const trapeze_opt sim_mem_options[] = {
     {"dram_dual_bus_interface", OPT_INT, "0", 0, 1,
      "1: separate row and column command buses (HBM): an ACT or PRE and a READ or WRITE "
      "may issue in the same DRAM cycle"},
+    {"trapeze_dram_latency_queue", OPT_INT, "0", 0, 1,
+     "1: GPGPU-Sim's DRAM latency queue: a request leaves the L2->DRAM queue at once, one a "
+     "DRAM cycle while its channel has credits (FR-FCFS plus return queue) and then waits "
+     "-dram_latency; 0: it waits -dram_latency in the bounded L2->DRAM queue"},
     {"gpgpu_simple_dram_model", OPT_INT, "0", 0, 1,
      "1: GPGPU-Sim's simple DRAM: no banks or timing; each channel serves one request per "
      "DRAM cycle, -dram_latency after it left the L2"},
@@ -514,6 +518,11 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
         return trapeze_config_fail(cfg, "gpgpu_dram_burst_length", err,
                                    "must be a multiple of -dram_data_command_freq_ratio (%d)",
                                    c->freq_ratio);
+    /* GPGPU-Sim's arbitration_metadata: a credit per request between the
+     * L2->DRAM queue and the DRAM->L2 queue, one private to each sub-partition,
+     * the rest shared; unlimited (0) when either DRAM queue is */
+    c->dram_credits = c->sched_queue && c->return_queue
+                          ? c->sched_queue + c->return_queue - (c->n_sub - 1) : 0;
     if (c->sched_queue == 0) /* GPGPU-Sim: 0 = unlimited */
         c->sched_queue = 4096;
     if (c->return_queue == 0)
@@ -527,8 +536,11 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
     c->t = t;
     if ((s = get_int(cfg, "dram_bnkgrp_indexing_policy", &c->bnkgrp_lower, err)) ||
         (s = get_int(cfg, "dram_dual_bus_interface", &c->dual_bus, err)) ||
-        (s = get_int(cfg, "gpgpu_simple_dram_model", &c->simple_dram, err)))
+        (s = get_int(cfg, "gpgpu_simple_dram_model", &c->simple_dram, err)) ||
+        (s = get_int(cfg, "trapeze_dram_latency_queue", &c->latency_queue, err)))
         return s;
+    if (c->simple_dram)   /* its requests wait their latency in the L2->DRAM queue */
+        c->latency_queue = 0;
     trapeze_config_get_string(cfg, "gpgpu_mem_addr_mapping", DEFAULT_MAPPING, &mapping);
     const char *why = sim_addrmap_parse(mapping, c->n_mem, c->n_sub, t.nbk, &c->map);
     if (why)

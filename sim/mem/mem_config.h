@@ -96,6 +96,9 @@ typedef struct sim_mem_config {
     int simple_dram;               /* -gpgpu_simple_dram_model 1: a fixed latency and one
                                     * request per DRAM cycle (dram.c) */
     int sched_queue, return_queue;
+    int latency_queue;             /* -trapeze_dram_latency_queue 1: GPGPU-Sim's unbounded
+                                    * latency queue behind the L2->DRAM queue (dram.c) */
+    int dram_credits;              /* its shared credits per channel; 0 unlimited */
     int q_icnt_l2, q_l2_dram, q_dram_l2, q_l2_icnt;  /* -gpgpu_dram_partition_queues */
     uint64_t clock_khz[SIM_CLK_COUNT];
     int flit_size, icnt_latency, icnt_flits_per_cycle;

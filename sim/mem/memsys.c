@@ -35,7 +35,7 @@ void sim_sub_update_active(sim_memsys *m, int sub)
 void sim_chan_update_active(sim_memsys *m, int chan)
 {
     const sim_channel *ch = &m->chan[chan];
-    int busy = ch->n_queued || ch->returning.count;
+    int busy = ch->n_queued || ch->returning.count || ch->latency.count;
     for (int s = 0; s < m->cfg.n_sub && !busy; s++)
         busy = m->sub[chan * m->cfg.n_sub + s].to_dram.count != 0;
     sim_bits_set(&m->chan_active, chan, busy);
@@ -433,6 +433,8 @@ uint64_t sim_memsys_next_event(const sim_memsys *m, uint64_t cycle)
         const sim_channel *ch = &m->chan[i];
         if (ch->n_queued || ch->returning.count)
             return soon;
+        if (ch->latency.count)
+            earliest(&best, ch->latency.items[ch->latency.head].ready);
         for (int s = 0; s < m->cfg.n_sub; s++) {
             sim_ring *q = &m->sub[i * m->cfg.n_sub + s].to_dram;
             if (q->count)

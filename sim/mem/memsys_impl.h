@@ -143,6 +143,13 @@ typedef struct sim_channel {
     sim_ring returning;    /* served, ready = DRAM tick its data is done */
     uint64_t seq;
     int rr_sub;
+    /* -trapeze_dram_latency_queue 1 (dram.c): requests left the L2->DRAM
+     * queues, oldest first, ready = core cycle their -dram_latency has passed;
+     * the credits they hold (per sub-partition of the channel: 0 or 1 private;
+     * the rest shared) and the sub-partition that last took one */
+    sim_ring latency;
+    int8_t *credit_private;
+    int credit_shared, last_borrower;
 } sim_channel;
 
 /* A set of component indices, iterated in index order (deterministic). */
