@@ -268,3 +268,32 @@ def test_sleep_calibrate_equals_the_command_line(tmp_path):
     with pytest.raises(trapeze.TrapezeError, match="no built-in kernel 'nosuch'|no such preset"):
         trapeze.sleep_calibrate("gtx480", ["nosuch n=3"], str(tmp_path / "x.csv"),
                                 str(tmp_path / "y.csv"))
+
+
+def _c_struct_fields(name):
+    """The member names of `typedef struct {...} name;` in include/trapeze/, in order."""
+    import glob
+    import re
+    for header in sorted(glob.glob(os.path.join(ROOT, "include", "trapeze", "*.h"))):
+        with open(header) as f:
+            src = re.sub(r"/\*.*?\*/|//[^\n]*", "", f.read(), flags=re.S)
+        m = re.search(r"typedef struct\s*\w*\s*\{([^{}]*)\}\s*" + name + r"\s*;", src)
+        if not m:
+            continue
+        names = []
+        for decl in filter(None, (d.strip() for d in m.group(1).split(";"))):
+            first, *more = decl.split(",")
+            names.append(re.sub(r"\[.*", "", first).split()[-1].lstrip("*"))
+            names += [re.sub(r"\[.*", "", d).strip().lstrip("*") for d in more]
+        return names
+    raise AssertionError(f"no typedef struct {name} in include/trapeze/")
+
+
+def test_struct_mirrors_name_the_c_members_in_order():
+    # the load-time size check misses a member added where padding was (an
+    # int after a double): the mirror's later fields then land one member off
+    from trapeze import _lib
+    for cname, mirror in (("trapeze_error", _lib.Error), ("trapeze_workload", _lib.Workload),
+                          ("trapeze_ghostzone_optimum", _lib.GzOptimum),
+                          ("trapeze_ghostzone_calib_options", _lib.CalibOptions)):
+        assert [f[0] for f in mirror._fields_] == _c_struct_fields(cname), cname
