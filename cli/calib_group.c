@@ -25,9 +25,37 @@
 #define NFIXED TRAPEZE_TB_NFIXED
 #define NGAIN (NFIXED - 1)
 /* The whole GPU's L2 time in the cycles: none, the model's count
- * (--l2-contention), or each candidate's sub-grid's, scaled to the launch
- * (--l2-measured) */
-enum { L2_NONE, L2_MODEL, L2_MEASURED };
+ * (--l2-contention), each candidate's sub-grid's, scaled to the launch
+ * (--l2-measured), or its sub-grid's L2 and DRAM counts together
+ * (--memory-measured) */
+enum { L2_NONE, L2_MODEL, L2_MEASURED, L2_MEMORY };
+
+/* The option, the [group] key and the contention field of an L2 mode. */
+static const char *l2_option(int l2)
+{
+    return l2 == L2_MEMORY ? "--memory-measured" : l2 == L2_MEASURED ? "--l2-measured"
+                                                                     : "--l2-contention";
+}
+
+static const char *l2_key(int l2)
+{
+    return l2 == L2_MEMORY     ? "memory_measured_contention"
+           : l2 == L2_MEASURED ? "l2_measured_contention"
+                               : "l2_contention";
+}
+
+static double *l2_beta(trapeze_group_params *p, int l2)
+{
+    return l2 == L2_MEMORY     ? &p->memory_measured_contention
+           : l2 == L2_MEASURED ? &p->l2_measured_contention
+                               : &p->l2_contention;
+}
+
+static double l2_beta_of(const trapeze_group_params *p, int l2)
+{
+    trapeze_group_params q = *p;
+    return *l2_beta(&q, l2);
+}
 
 /* The c-th candidate's policy row. */
 static int fixed_row(int c)
@@ -129,6 +157,11 @@ static void usage_for(FILE *f, const char *cmd)
             "                  accesses per TB times the launch's TBs, priced at\n"
             "                  l2_measured_contention (calibrate --l2-measured); off\n"
             "                  by default (docs/grouping.md)\n"
+            "  --memory-measured  the same with each candidate's sub-grid DRAM reads\n"
+            "                  per TB beside its L2 accesses (the L2's and the DRAM's\n"
+            "                  peak-rate times summed), priced at\n"
+            "                  memory_measured_contention (calibrate --memory-measured);\n"
+            "                  off by default (docs/grouping.md)\n"
             "%s",
             cal ? "  --out FILE      the [group] calibration file to write\n"
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
@@ -497,7 +530,8 @@ static trapeze_status prepare(const char *gpu, const launches *ls, int i,
 typedef struct {
     double norm[NFIXED], tg[NFIXED], sim[NFIXED];
     double t2g[NFIXED];   /* the whole GPU's L2 time (trapeze_group_eval.t_gpu_l2, or
-                             trapeze_group_l2_measured_time of the candidate's sub-grid) */
+                             trapeze_group_l2_measured_time of the candidate's sub-grid,
+                             or its trapeze_group_memory_measured_time) */
     /* the candidates' whole-GPU windows, the model's N and Tg and the
      * measured cycles (wsim 0: no window, no correction) */
     double wnorm[NFIXED], wtg[NFIXED], wsim[NFIXED];
@@ -507,7 +541,7 @@ static trapeze_status times_of(const launch_evidence *e, const trapeze_group_par
                                launch_times *t, trapeze_error *err)
 {
     const long n = trapeze_group_problem_graph(e->pb)->n_tbs;
-    const double rate2 = trapeze_group_problem_machine(e->pb)->l2_accesses_per_cycle;
+    const trapeze_group_machine *mc = trapeze_group_problem_machine(e->pb);
     trapeze_group_model *m = NULL;
     trapeze_group_params pl = *p;
     pl.l2_contention = 0;   /* so that the evaluation reports the L2 time; N and Tg do not move */
@@ -523,8 +557,10 @@ static trapeze_status times_of(const launch_evidence *e, const trapeze_group_par
             s = trapeze_group_evaluate(m, &g, &ev, err);
         t->norm[c] = ev.t_norm;
         t->tg[c] = ev.t_gpu_dram;
-        t->t2g[c] = l2 == L2_MEASURED ? trapeze_group_l2_measured_time(&e->ev.sub[c], n, rate2)
-                                      : ev.t_gpu_l2;
+        t->t2g[c] = l2 == L2_MEMORY ? trapeze_group_memory_measured_time(&e->ev.sub[c], n, mc)
+                    : l2 == L2_MEASURED
+                        ? trapeze_group_l2_measured_time(&e->ev.sub[c], n, mc->l2_accesses_per_cycle)
+                        : ev.t_gpu_l2;
         t->sim[c] = e->sim[fixed_row(c)].cycles;
         t->wnorm[c] = t->wtg[c] = t->wsim[c] = 0;
         trapeze_group_window *w = NULL;
@@ -740,9 +776,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         s = contention_without(own, ls->n, -1, &p.subgrid_contention, err);
     /* beta2 at the sub-grid pair's constants and beta, where it is priced */
     if (!s && l2)
-        s = l2_contention_without(own, ls->n, -1, p.subgrid_contention,
-                                  l2 == L2_MEASURED ? &p.l2_measured_contention
-                                                    : &p.l2_contention, err);
+        s = l2_contention_without(own, ls->n, -1, p.subgrid_contention, l2_beta(&p, l2), err);
     if (!s) {
         p.gain_uncertainty = held_out_rms(gerr, ls->n, -1);
         p.subgrid_gain_uncertainty = held_out_rms(own_gerr, ls->n, -1);
@@ -769,8 +803,11 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         if (l2)
             printf("... with the whole GPU's L2 time%s: L2 contention %.4g (fitted to the whole "
                    "runs at those constants; the uncertainty above held out with it)\n",
-                   l2 == L2_MEASURED ? " of the sub-grids' L2 accesses per TB" : "",
-                   l2 == L2_MEASURED ? p.l2_measured_contention : p.l2_contention);
+                   l2 == L2_MEMORY     ? " and DRAM's of the sub-grids' L2 accesses and DRAM "
+                                         "reads per TB"
+                   : l2 == L2_MEASURED ? " of the sub-grids' L2 accesses per TB"
+                                       : "",
+                   l2_beta_of(&p, l2));
         if (windows)
             printf("... with each prediction corrected by its whole-GPU window: uncertainty "
                    "of a gain %.2f%%\n", 100 * p.gpu_window_gain_uncertainty);
@@ -786,6 +823,8 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         trapeze_json_number(j, "l2_contention", l2 == L2_MODEL ? p.l2_contention : NAN);
         trapeze_json_number(j, "l2_measured_contention",
                             l2 == L2_MEASURED ? p.l2_measured_contention : NAN);
+        trapeze_json_number(j, "memory_measured_contention",
+                            l2 == L2_MEMORY ? p.memory_measured_contention : NAN);
         trapeze_json_number(j, "gpu_window_gain_uncertainty_pct",
                             windows ? 100 * p.gpu_window_gain_uncertainty : NAN);
     }
@@ -848,11 +887,10 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
             : fallback ? subgrid_or(fallback->subgrid_contention,
                                     fallback->value[TRAPEZE_GROUP_CONTENTION])
                        : 0;
-        /* the whole GPU's L2 contention, as the DRAM's (off without --l2-contention) */
-        e.p.l2_contention = l2 != L2_MODEL ? -1 : held_out ? beta2[i] : fallback->l2_contention;
-        e.p.l2_measured_contention = l2 != L2_MEASURED ? -1
-                                     : held_out        ? beta2[i]
-                                                       : fallback->l2_measured_contention;
+        /* the whole GPU's L2 contention, as the DRAM's (off without an L2 option) */
+        e.p.l2_contention = e.p.l2_measured_contention = e.p.memory_measured_contention = -1;
+        if (l2)
+            *l2_beta(&e.p, l2) = held_out ? beta2[i] : l2_beta_of(fallback, l2);
         if (!s)
             s = trapeze_group_decide(e.pb, &e.p, NULL, &e.ev, 0, margin, 0, &o, err);
         if (!s && validate)
@@ -873,9 +911,11 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         if (!s && validate) {
             print_launch(&ls->l[i], &o, &f[i]);
             if (o.gpu_factor_chosen > 0) {
-                printf("%s:", o.l2_measured ? "the sub-grids' measured L2 time (corrected / "
-                                              "model cycles, over rr's)"
-                                            : "whole-GPU windows (measured / predicted cycles)");
+                printf("%s:", o.l2_measured == 2 ? "the sub-grids' measured L2 and DRAM time "
+                                                   "(corrected / model cycles, over rr's)"
+                              : o.l2_measured ? "the sub-grids' measured L2 time (corrected / "
+                                                "model cycles, over rr's)"
+                                              : "whole-GPU windows (measured / predicted cycles)");
                 for (int c = 0; c < NFIXED; c++)
                     printf(" %s %.3f", trapeze_tb_policies[fixed_row(c)].name, o.gpu_factor[c]);
                 printf("; the optimized row's %.3f\n", o.gpu_factor_chosen);
@@ -891,10 +931,11 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
                        "launches, no calibration); the margin alone\n");
             if (l2)
                 printf("L2 contention %.4g (the whole GPU's L2 time priced%s)\n",
-                       l2 == L2_MEASURED ? o.params.l2_measured_contention
-                                         : o.params.l2_contention,
-                       l2 == L2_MEASURED ? ", each candidate's L2 accesses per TB as its sub-grid "
-                                           "measured them" : "");
+                       l2_beta_of(&o.params, l2),
+                       l2 == L2_MEMORY ? ", with its DRAM time, each candidate's L2 accesses "
+                                         "and DRAM reads per TB as its sub-grid measured them"
+                       : l2 == L2_MEASURED ? ", each candidate's L2 accesses per TB as its sub-grid "
+                                             "measured them" : "");
         }
         if (!s && csv)
             csv_rows(csv, gpu_nm, &ls->l[i], &o, err, &s);
@@ -928,6 +969,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     const char *trace = NULL, *json_path = NULL, *calib = NULL;
     int l2 = 0;   /* --l2-contention: the whole GPU's L2 time in the cycles */
     int l2m = 0;  /* --l2-measured: the same, from each candidate's sub-grid's L2 count */
+    int memm = 0; /* --memory-measured: its L2 and DRAM counts together */
     const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
@@ -937,7 +979,8 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--budget", &budget_text, NULL},
                                     {"--gpu-window", &gpu_window_text, NULL},
                                     {"--l2-contention", NULL, &l2},
-                                    {"--l2-measured", NULL, &l2m}, {NULL, NULL, NULL}};
+                                    {"--l2-measured", NULL, &l2m},
+                                    {"--memory-measured", NULL, &memm}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
@@ -949,7 +992,8 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--budget", &budget_text, NULL},
                                     {"--gpu-window", &gpu_window_text, NULL},
                                     {"--l2-contention", NULL, &l2},
-                                    {"--l2-measured", NULL, &l2m}, {NULL, NULL, NULL}};
+                                    {"--l2-measured", NULL, &l2m},
+                                    {"--memory-measured", NULL, &memm}, {NULL, NULL, NULL}};
     static launches ls;
     memset(&ls, 0, sizeof ls);
     ls.cmd = cmd;
@@ -982,13 +1026,15 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                             gpu_window < 0 || gpu_window >= 100 || (gpu_window > 0 && !(budget > 0))))
         return cli_usage_error(cmd, "--gpu-window %s: expected a percentage of the budget in "
                                "[0, 100), with a budget", gpu_window_text);
-    if (l2 && l2m)
-        return cli_usage_error(cmd, "--l2-contention and --l2-measured: one count of the L2 "
-                                    "accesses at a time");
-    if (l2m && gpu_window > 0)
-        return cli_usage_error(cmd, "--l2-measured with --gpu-window: their uncertainty "
-                                    "together is not measured; one at a time");
-    l2 = l2 ? L2_MODEL : l2m ? L2_MEASURED : L2_NONE;
+    if (l2 + l2m + memm > 1)
+        return cli_usage_error(cmd, "%s and %s: one count of the L2 accesses at a time",
+                               l2 ? "--l2-contention" : "--l2-measured",
+                               memm ? "--memory-measured" : "--l2-measured");
+    if ((l2m || memm) && gpu_window > 0)
+        return cli_usage_error(cmd, "%s with --gpu-window: their uncertainty "
+                                    "together is not measured; one at a time",
+                               memm ? "--memory-measured" : "--l2-measured");
+    l2 = l2 ? L2_MODEL : l2m ? L2_MEASURED : memm ? L2_MEMORY : L2_NONE;
     if (!gpu)
         return cli_usage_error(cmd, "--gpu FILE is required");
     if (!validate && !out)
@@ -1047,14 +1093,12 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     }
     /* beta2 comes from the other launches' runs, else from the calibration:
      * refused before any simulation where it has none */
-    const char *l2_opt = l2 == L2_MEASURED ? "--l2-measured" : "--l2-contention";
     if (!s && l2 && !held_out && (validate || ls.n == 1) &&
-        !(fallback && (l2 == L2_MEASURED ? fallback->l2_measured_contention
-                                         : fallback->l2_contention) >= 0))
+        !(fallback && l2_beta_of(fallback, l2) >= 0))
         s = trapeze_fail(&err, TRAPEZE_EINVAL,
                          "%s: %s has no %s (make one with calibrate --model group %s over "
-                         "several launches)", l2_opt, fallback ? fallback_from : "no calibration",
-                         l2 == L2_MEASURED ? "l2_measured_contention" : "l2_contention", l2_opt);
+                         "several launches)", l2_option(l2),
+                         fallback ? fallback_from : "no calibration", l2_key(l2), l2_option(l2));
     if (!s)
         s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)

@@ -119,6 +119,7 @@ void trapeze_group_params_default(trapeze_group_params *p)
     p->gpu_window_gain_uncertainty = -1;
     p->l2_contention = -1;   /* no whole-GPU L2 term */
     p->l2_measured_contention = -1;   /* nor one from the sub-grids' L2 counts */
+    p->memory_measured_contention = -1;   /* nor from their L2 and DRAM counts */
     snprintf(p->source, sizeof p->source, "uncalibrated defaults (built-in)");
 }
 

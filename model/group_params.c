@@ -5,7 +5,8 @@
  * pair (subgrid_gain_uncertainty, subgrid_dram_contention), the same
  * uncertainty with whole-GPU windows (gpu_window_gain_uncertainty), the
  * whole-GPU L2 contention where measured (l2_contention, and
- * l2_measured_contention at the sub-grids' L2 counts), [meta] source. Absent names
+ * l2_measured_contention at the sub-grids' L2 counts,
+ * memory_measured_contention at their L2 and DRAM counts), [meta] source. Absent names
  * keep their default; an unknown name or section is an error naming file
  * and line. Must not evaluate the model.
  */
@@ -44,6 +45,9 @@ static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *
         return trapeze_ini_double(at, section, key, value, 0, 1, &p->l2_contention, err);
     if (strcmp(key, "l2_measured_contention") == 0)
         return trapeze_ini_double(at, section, key, value, 0, 1, &p->l2_measured_contention,
+                                  err);
+    if (strcmp(key, "memory_measured_contention") == 0)
+        return trapeze_ini_double(at, section, key, value, 0, 1, &p->memory_measured_contention,
                                   err);
     if (strcmp(key, "gpu_window_gain_uncertainty") == 0)
         return trapeze_ini_double(at, section, key, value, 0, 1, &p->gpu_window_gain_uncertainty,
@@ -97,5 +101,7 @@ trapeze_status trapeze_group_params_save(const char *path, const trapeze_group_p
         fprintf(f, "l2_contention = %.17g\n", p->l2_contention);
     if (p->l2_measured_contention >= 0)
         fprintf(f, "l2_measured_contention = %.17g\n", p->l2_measured_contention);
+    if (p->memory_measured_contention >= 0)
+        fprintf(f, "memory_measured_contention = %.17g\n", p->memory_measured_contention);
     return trapeze_outfile_commit(o, err);
 }

@@ -326,4 +326,30 @@ expect_failure "--l2-measured without a measured beta2" "has no l2_measured_cont
     --l2-measured syrk
 expect_failure "both L2 counts" "--l2-contention and --l2-measured" "$D/none" \
     "$T" validate --model group --gpu gtx480 --l2-contention --l2-measured syrk
+# the L2's and the DRAM's time together (--memory-measured, off by default):
+# each candidate's sub-grid DRAM reads per TB beside its L2 accesses; a beta2
+# of its own (GTX 480 0.0282, the L2's alone 0.1965: a fit that dropped the
+# DRAM side would give that back), written as memory_measured_contention
+# beside the same constants; validate prints the corrections and refuses a
+# calibration with only the L2's beta2
+"$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" --memory-measured \
+    --out "$D/mem.ini" >"$D/cal-mem" 2>&1 || fail "calibrate --memory-measured: $(tail -2 "$D/cal-mem")"
+b2d=$(awk -F' = ' '$1 == "memory_measured_contention" { printf "%.4g", $2 }' "$D/mem.ini")
+awk -v b="$b2d" -v l="$b2m" 'BEGIN { exit !(b > 0 && b < 1 && b != l) }' \
+    || fail "memory contention '$b2d' (the L2's alone $b2m)"
+grep -q "^... with the whole GPU's L2 time and DRAM's of the sub-grids' L2 accesses and DRAM reads per TB: L2 contention $b2d " \
+    "$D/cal-mem" || fail "calibrate --memory-measured: $(grep 'L2 time' "$D/cal-mem")"
+[ "$(grep -v '^subgrid_gain_uncertainty\|^memory_measured_contention' "$D/mem.ini")" = \
+  "$(grep -v '^subgrid_gain_uncertainty' "$D/c12.ini")" ] || fail "--memory-measured moved other constants"
+"$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/mem.ini" \
+    --memory-measured syrk >"$D/vmem" 2>&1 || fail "validate --memory-measured: $(tail -2 "$D/vmem")"
+grep -q "^L2 contention $b2d (the whole GPU's L2 time priced, with its DRAM time" "$D/vmem" \
+    || fail "validate --memory-measured: $(grep 'L2 contention' "$D/vmem")"
+grep -q "^the sub-grids' measured L2 and DRAM time (corrected / model cycles, over rr's): rr 1.000 " \
+    "$D/vmem" || fail "validate --memory-measured corrections: $(grep 'measured L2' "$D/vmem")"
+expect_failure "--memory-measured without its beta2" "has no memory_measured_contention" "$D/none" \
+    "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/l2m.ini" \
+    --memory-measured syrk
+expect_failure "two counts" "--l2-measured and --memory-measured" "$D/none" \
+    "$T" validate --model group --gpu gtx480 --l2-measured --memory-measured syrk
 finish cli_calib_group

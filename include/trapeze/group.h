@@ -74,6 +74,13 @@ typedef struct trapeze_group_params {
      * whole runs at sub-grid-fitted constants; < 0: no such term (the
      * default; `--l2-measured` of calibrate and validate) */
     double l2_measured_contention;
+    /* beta2 where that time is the L2's and the DRAM's together: each
+     * candidate's sub-grid L2 accesses and DRAM reads per TB, scaled to the
+     * launch, at the slices' and channels' peak rates, summed ([group]
+     * memory_measured_contention; trapeze_group_memory_measured_time);
+     * measured as l2_measured_contention; < 0: no such term (the default;
+     * `--memory-measured` of calibrate and validate) */
+    double memory_measured_contention;
     char source[128];
 } trapeze_group_params;
 
@@ -316,6 +323,14 @@ typedef struct trapeze_group_measured {
  * launch_tbs / sub->tbs / l2_rate; 0 where either is not known. */
 double trapeze_group_l2_measured_time(const trapeze_group_measured *sub, long launch_tbs,
                                       double l2_rate);
+/* The whole GPU's memory time of the same launch: that L2 time plus the
+ * DRAM's, sub->dram_reads x launch_tbs / sub->tbs 32-byte reads of
+ * mc->dram_read_transfers transfers each at mc->dram_reads_per_cycle: a
+ * miss is served by a slice and then a channel, so a grouping that saves
+ * L2 accesses by reading more from DRAM pays for both. 0 where the
+ * sub-grid's TBs are not known; a side whose rate is not known adds 0. */
+double trapeze_group_memory_measured_time(const trapeze_group_measured *sub, long launch_tbs,
+                                          const trapeze_group_machine *mc);
 /* A candidate's correction by that time: C(cycles, t2m; beta2) / cycles
  * (trapeze_group_contention_cycles), cycles the model's without the L2
  * term; 1 where beta2 < 0 or cycles <= 0. */
@@ -453,7 +468,8 @@ typedef struct trapeze_group_outcome {
      * the one the optimized row took; 0: no windows */
     double gpu_factor[TRAPEZE_TB_NFIXED], gpu_factor_chosen;
     /* 1: those corrections are (or include) the measured L2 time's
-     * (params.l2_measured_contention >= 0 with sub-grids) */
+     * (params.l2_measured_contention >= 0 with sub-grids; 2: the memory
+     * time's, params.memory_measured_contention >= 0) */
     int l2_measured;
 } trapeze_group_outcome;
 
@@ -493,7 +509,8 @@ typedef struct trapeze_group_outcome {
  * T2m = trapeze_group_l2_measured_time(&sub[c], the launch's TBs, the
  * L2's rate): the whole GPU's L2 time at the L2 accesses per TB its
  * sub-grid measured (sub[c].tbs its TBs); times the window's factor where
- * both are given. */
+ * both are given. p->memory_measured_contention >= 0 instead: the same with
+ * T2m = trapeze_group_memory_measured_time (the L2's and the DRAM's). */
 typedef struct trapeze_group_window_evidence {
     trapeze_group_measured sub[TRAPEZE_TB_NFIXED];
     trapeze_fit_report fit;

@@ -181,23 +181,25 @@ static trapeze_status gpu_factors(const trapeze_group_problem *pb, const trapeze
 }
 
 /* Each candidate's correction by the whole GPU's L2 time its sub-grid
- * measured (l2_measured.c), the model's cycles without it taken as they
- * are, times f[c] (the window's, else 1). */
+ * measured (l2_measured.c; memory: the L2's and the DRAM's), the model's
+ * cycles without it taken as they are, times f[c] (the window's, else 1). */
 static trapeze_status l2_measured_factors(const trapeze_group_problem *pb,
                                           const trapeze_group_model *m,
                                           const trapeze_grouping *cand,
                                           const trapeze_group_window_evidence *win, double beta2,
-                                          double f[N_CAND], trapeze_error *err)
+                                          int memory, double f[N_CAND], trapeze_error *err)
 {
     const long n = trapeze_group_problem_graph(pb)->n_tbs;
-    const double rate = trapeze_group_problem_machine(pb)->l2_accesses_per_cycle;
+    const trapeze_group_machine *mc = trapeze_group_problem_machine(pb);
     for (int c = 0; c < N_CAND; c++) {
         trapeze_group_eval e;
         trapeze_status s = trapeze_group_evaluate(m, &cand[c], &e, err);
         if (s)
             return s;
-        f[c] *= trapeze_group_l2_measured_factor(
-            e.cycles, trapeze_group_l2_measured_time(&win->sub[c], n, rate), beta2);
+        const double t = memory ? trapeze_group_memory_measured_time(&win->sub[c], n, mc)
+                                : trapeze_group_l2_measured_time(&win->sub[c], n,
+                                                                 mc->l2_accesses_per_cycle);
+        f[c] *= trapeze_group_l2_measured_factor(e.cycles, t, beta2);
     }
     return TRAPEZE_OK;
 }
@@ -345,12 +347,18 @@ trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trape
         gpu |= win->gpu_k[c] > 0;
     if (!s && gpu)
         s = gpu_factors(pb, &out->params, cand, win, factor, err);
-    /* the whole GPU's L2 time of each candidate as its sub-grid measured it */
-    if (!s && !sim && win && p->l2_measured_contention >= 0) {
+    /* the whole GPU's L2 (or L2 and DRAM) time of each candidate as its
+     * sub-grid measured it */
+    const int memory = p->memory_measured_contention >= 0;
+    if (!s && !sim && win && (memory || p->l2_measured_contention >= 0)) {
         for (int c = 0; !gpu && c < N_CAND; c++)
             factor[c] = 1;
-        gpu = out->l2_measured = 1;
-        s = l2_measured_factors(pb, m, cand, win, p->l2_measured_contention, factor, err);
+        gpu = 1;
+        out->l2_measured = memory ? 2 : 1;
+        s = l2_measured_factors(pb, m, cand, win,
+                                memory ? p->memory_measured_contention
+                                       : p->l2_measured_contention,
+                                memory, factor, err);
     }
     if (!s && !sim && win) {
         s = window_pick(m, cand, win, gpu ? factor : NULL, given_margin, rr_bar, &first, err);
