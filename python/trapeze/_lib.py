@@ -131,7 +131,8 @@ class CalibOptions(ctypes.Structure):
                 ("max_fraction", ctypes.c_double), ("folds", ctypes.c_int),
                 ("seed", ctypes.c_ulong), ("fit_mask", ctypes.c_uint),
                 ("real_tiles", ctypes.c_int), ("structure", ctypes.c_uint),
-                ("holdout", ctypes.c_double), ("logged_only", ctypes.c_int)]
+                ("holdout", ctypes.c_double), ("identify", ctypes.c_int),
+                ("logged_only", ctypes.c_int)]
 
 
 class Lib:
