@@ -44,7 +44,7 @@ static void usage(FILE *out)
 "                      row_penalty, fence_iter, mem_latency, row_lines,\n"
 "                      barrier_max, partial_round, loop_reread,\n"
 "                      loop_once, round_latency, round_compute,\n"
-"                      round_staging, lone_round; 'at-size'\n"
+"                      round_staging, lone_round, fence_issue; 'at-size'\n"
 "                      (the default) is occupancy,fence_overlap,\n"
 "                      fence_staging,row_penalty,fence_iter,persistent_fence,\n"
 "                      barrier_max,partial_round,loop_reread,round_latency;\n"
@@ -55,7 +55,8 @@ static void usage(FILE *out)
 "                      fence_cycles_per_block, fence_barrier_cycles (held at\n"
 "                      the fencebar micro-benchmark's with barrier_max),\n"
 "                      halo_reread (and overlap_fence, fence_iter_fraction,\n"
-"                      partial_round_fraction, loop_reread_fraction) and\n"
+"                      partial_round_fraction, loop_reread_fraction,\n"
+"                      fence_issue_fraction) and\n"
 "                      holds mu at 1 (and occupancy holds turnaround_cycles\n"
 "                      at the chase micro-benchmark's latency); a\n"
 "                      plan with fewer than two samples per such constant\n"
@@ -93,6 +94,7 @@ static int parse_structure(const char *list, unsigned *bits)
         {"fence_staging", TRAPEZE_GHOSTZONE_STRUCT_FENCE_STAGING},
         {"row_penalty", TRAPEZE_GHOSTZONE_STRUCT_ROW_PENALTY},
         {"fence_iter", TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER},
+        {"fence_issue", TRAPEZE_GHOSTZONE_STRUCT_FENCE_ISSUE},
         {"mem_latency", TRAPEZE_GHOSTZONE_STRUCT_MEM_LATENCY},
         {"row_lines", TRAPEZE_GHOSTZONE_STRUCT_ROW_LINES},
         {"barrier_max", TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX},

@@ -123,12 +123,12 @@ enum { GZ_VAR_H, GZ_VAR_BLK, GZ_VAR_PARAM0, GZ_NVARS = GZ_VAR_PARAM0 + TRAPEZE_G
  * parameters its sync mode and switches read (model/ghostzone.c,
  * live_lanes): at most 10 with relaunch and 14 with fences, so the fit's
  * Jacobian runs at width 12, 14 or 16 (the defaults read 9 and 12); every
- * variable (gz_dual, 20: 19 and one
- * lane that stays 0) is the reference the tests compare those with. Each
+ * variable (gz_dual, 22: h, blk_len and the 20 parameters; a lane that
+ * stays 0 when their count is odd) is the reference the tests compare those with. Each
  * width is even: an odd one leaves the last lane's pair straddling the value,
  * and a copy that reads the pair waits for two stores (19 lanes unpadded ran
  * 27% slower than 20). gz_dual_hb: h and blk_len only, for the optimizer. */
-TRAPEZE_DUAL_DEFINE(gz_dual, dual, GZ_NVARS + 1)
+TRAPEZE_DUAL_DEFINE(gz_dual, dual, GZ_NVARS + GZ_NVARS % 2)
 TRAPEZE_DUAL_DEFINE(gz_dual_p10, dual_p10, GZ_VAR_PARAM0 + 10)
 TRAPEZE_DUAL_DEFINE(gz_dual_p12, dual_p12, GZ_VAR_PARAM0 + 12)
 TRAPEZE_DUAL_DEFINE(gz_dual_p14, dual_p14, GZ_VAR_PARAM0 + 14)

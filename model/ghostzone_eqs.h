@@ -273,6 +273,13 @@ static void compute_terms(const trapeze_ghostzone_model *m, const gz_vars *v, tr
                           gz_terms *t)
 {
     gz_dual tau_cpi = dual_scale(dual_mul(tau_factor(m, v), param(v, TRAPEZE_GHOSTZONE_CPI)), m->fixed.issue);
+    /* the persistent kernel issues more slowly than the relaunch kernel the
+     * profile counts: its warps wait on the loads the grid barrier lines up,
+     * on __syncthreads and the fence (sim counters, docs/calibration.md,
+     * "What slows the fence kernel's issue"): every instruction costs
+     * (1 + eta) */
+    if (sync == TRAPEZE_SYNC_FENCE && m->params.fence_issue)
+        tau_cpi = dual_mul(tau_cpi, dual_add(dual_const(1.0), param(v, TRAPEZE_GHOSTZONE_FENCE_ISSUE)));
     gz_dual in_tile = t->in_tile, loop_tile = t->loop_tile;
     gz_dual misc = dual_mul(dual_scale(in_tile, m->fixed.per_elem_mc), tau_cpi); /* 5.15 */
     /* with fences Meng drops MiscComp (5.4.5); the persistent kernel still

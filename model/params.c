@@ -19,13 +19,14 @@ const char *const gz_param_names[TRAPEZE_GHOSTZONE_NPARAMS] = {
     "uncontended_latency_cycles", "sigma", "beta", "mu", "fence_cycles_per_block",
     "relaunch_cycles", "cpi", "blocks_per_sm", "bandwidth_fraction", "fence_barrier_cycles", "overlap",
     "tile_cycles", "fence_misc_fraction", "fence_poll_cycles", "overlap_fence", "halo_reread",
-    "fence_iter_fraction", "partial_round_fraction", "loop_reread_fraction"};
+    "fence_iter_fraction", "partial_round_fraction", "loop_reread_fraction",
+    "fence_issue_fraction"};
 
 /* Physical ranges: a calibration outside them is an error, not a result. */
 const double gz_param_min[TRAPEZE_GHOSTZONE_NPARAMS] = {0, 0.01, 0, 0, 0, 0, 0.01, 0.01, 0.01, 0, 0,
-                                                  0, 0, 0, 0, 0, 0, 0, 0};
+                                                  0, 0, 0, 0, 0, 0, 0, 0, 0};
 const double gz_param_max[TRAPEZE_GHOSTZONE_NPARAMS] = {1e6, 1e3, 1, 1, 1e7, 1e9, 1e3, 1e3, 1, 1e9, 0.95,
-                                                  1e7, 1, 1e7, 0.95, 1, 3, 1, 1};
+                                                  1e7, 1, 1e7, 0.95, 1, 3, 1, 1, 3};
 
 const char *trapeze_ghostzone_param_name(trapeze_ghostzone_param p)
 {
@@ -60,7 +61,8 @@ void trapeze_ghostzone_params_default(trapeze_ghostzone_params *p)
         1.0,    /* halo re-reads cost a DRAM read each (5.8) */
         0.0,    /* fence iterations cost what the relaunch profile counts */
         0.0,    /* a partial last round of tiles costs its tiles' instructions */
-        1.0};   /* a loop's extra loads cost a DRAM read each (5.10) */
+        1.0,    /* a loop's extra loads cost a DRAM read each (5.10) */
+        0.0};   /* the fence kernel issues as fast as the relaunch kernel */
     memset(p, 0, sizeof *p);
     memcpy(p->value, meng_gtx280, sizeof meng_gtx280);
     snprintf(p->source, sizeof p->source, "Meng 2010, GTX 280 (built-in)");
@@ -145,7 +147,7 @@ static const char *const flag_names[] = {"whole_tiles", "occupancy", "waves", "p
                                          "fence_overlap", "fence_staging", "row_penalty", "fence_iter",
                                          "mem_latency", "row_lines", "barrier_max", "partial_round", "loop_reread",
                                          "loop_once", "round_latency", "round_compute",
-                                         "round_staging", "lone_round"};
+                                         "round_staging", "lone_round", "fence_issue"};
 #define N_FLAGS (int)(sizeof flag_names / sizeof flag_names[0])
 
 static int *flag_slot(trapeze_ghostzone_params *p, int i)
@@ -155,7 +157,7 @@ static int *flag_slot(trapeze_ghostzone_params *p, int i)
                            &p->fence_iter, &p->mem_latency, &p->row_lines,
                            &p->barrier_max, &p->partial_round, &p->loop_reread,
                            &p->loop_once, &p->round_latency, &p->round_compute,
-                           &p->round_staging, &p->lone_round};
+                           &p->round_staging, &p->lone_round, &p->fence_issue};
     return slots[i];
 }
 
@@ -258,7 +260,8 @@ static int unused_default(const trapeze_ghostzone_params *p, int i)
 {
     static const struct { int param; size_t flag; double dflt; } opt_in[] = {
         {TRAPEZE_GHOSTZONE_PARTIAL_ROUND, offsetof(trapeze_ghostzone_params, partial_round), 0.0},
-        {TRAPEZE_GHOSTZONE_LOOP_REREAD, offsetof(trapeze_ghostzone_params, loop_reread), 1.0}};
+        {TRAPEZE_GHOSTZONE_LOOP_REREAD, offsetof(trapeze_ghostzone_params, loop_reread), 1.0},
+        {TRAPEZE_GHOSTZONE_FENCE_ISSUE, offsetof(trapeze_ghostzone_params, fence_issue), 0.0}};
     for (size_t k = 0; k < sizeof opt_in / sizeof opt_in[0]; k++)
         if (opt_in[k].param == i)
             return !*(const int *)((const char *)p + opt_in[k].flag) && p->value[i] == opt_in[k].dflt &&

@@ -160,6 +160,16 @@ awk '$1 == "relaunch" || $1 == "fence" { s = $6 + $7 + $8 + $9 + $10 + $11
     || fail "the terms do not add up to the CPL: $(cat "$D/bd")"
 grep -q '^pathfinder fence h 32 -> 40: simulated ' "$D/bd" || fail "no per-term moves: $(cat "$D/bd")"
 
+# scripts/gz-fence-stalls.py: a slot issues or stalls, so the slots are the
+# GTX 480's 15 SMs x 2 schedulers = 30 a cycle in both modes; PathFinder's
+# fence kernel at h = 2 (4 iterations, 15,240 points) runs fewer warp
+# instructions than the relaunch kernel (its setup once), yet more slots each
+python3 scripts/gz-fence-stalls.py "$T" gtx480 pathfinder:15240 >"$D/st" 2>&1 || fail "stalls: $(cat "$D/st")"
+[ "$(grep -c '^pathfinder [a-z]*: 30 scheduler slots a cycle$' "$D/st")" = 2 ] || fail "stalls: slots: $(cat "$D/st")"
+awk -F' [|] ' '$1 == "| pathfinder (15240)" { split($2, f, ", "); split($3, r, ", "); gsub(",", "", f[2]); gsub(",", "", r[2])
+    split($4, q, " = "); ok = f[2] + 0 < r[2] + 0 && q[2] + 0 > 1 } END { exit !ok }' "$D/st" \
+    || fail "stalls: fence insts not below relaunch's, or slots a warp inst not above: $(cat "$D/st")"
+
 expect_status() { "$@" >"$D/out" 2>&1 && fail "$*: exit status 0"; }
 expect_status python3 scripts/gz-structure-compare.py "$T"
 grep -q '^Usage:' "$D/out" || fail "no usage without a structure: $(cat "$D/out")"
@@ -169,5 +179,7 @@ expect_status python3 scripts/gz-fence-identify.py "$T" v100
 grep -q '^Usage:' "$D/out" || fail "identify: no usage without a calibration: $(cat "$D/out")"
 expect_status python3 scripts/gz-fence-identify.py "$T" v100 data/calibrations/v100.ini --params no_such_param
 grep -q 'no \[ghostzone\] no_such_param' "$D/out" || fail "identify: bad parameter: $(cat "$D/out")"
+expect_status python3 scripts/gz-fence-stalls.py "$T" gtx480 pathfinder
+grep -q '^Usage:' "$D/out" || fail "stalls: no usage without WORKLOAD:SIZE: $(cat "$D/out")"
 
 finish cli_gz_structure_compare

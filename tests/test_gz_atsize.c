@@ -248,8 +248,8 @@ static void test_gradients(void)
                        {TRAPEZE_GHOSTZONE_OVERLAP, 0.4}, {TRAPEZE_GHOSTZONE_TILE_CYCLES, 80},
                        {TRAPEZE_GHOSTZONE_FENCE_MISC, 0.3}, {TRAPEZE_GHOSTZONE_FENCE_POLL, 0.02},
                        {TRAPEZE_GHOSTZONE_OVERLAP_FENCE, 0.5}, {TRAPEZE_GHOSTZONE_HALO_REREAD, 0.6},
-                       {TRAPEZE_GHOSTZONE_FENCE_ITER, 0.4}};
-    p.fence_iter = 1;
+                       {TRAPEZE_GHOSTZONE_FENCE_ITER, 0.4}, {TRAPEZE_GHOSTZONE_FENCE_ISSUE, 0.25}};
+    p.fence_iter = p.fence_issue = 1;
     for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
         p.value[(int)set[i][0]] = set[i][1];
     trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "hotspot", 300, 300, &p);
@@ -284,6 +284,8 @@ static void test_gradients(void)
     CHECK(eval(m, TRAPEZE_SYNC_FENCE, 2).dcpl_dparam[TRAPEZE_GHOSTZONE_FENCE_POLL] > 0);
     CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).dcpl_dparam[TRAPEZE_GHOSTZONE_FENCE_ITER] == 0);
     CHECK(eval(m, TRAPEZE_SYNC_FENCE, 2).dcpl_dparam[TRAPEZE_GHOSTZONE_FENCE_ITER] > 0);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 2).dcpl_dparam[TRAPEZE_GHOSTZONE_FENCE_ISSUE] == 0);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 2).dcpl_dparam[TRAPEZE_GHOSTZONE_FENCE_ISSUE] > 0);
     trapeze_ghostzone_destroy(m);
     /* a 3-D star with row_penalty: sigma's derivative (alpha = sigma, not sigma^2) and h */
     trapeze_ghostzone_params r = at_size();
@@ -348,6 +350,36 @@ static void test_row_penalty_fence_iter(void)
     CHECK(eval(flat, TRAPEZE_SYNC_FENCE, 1).cpl == base1.cpl);
     CHECK(eval(flat, TRAPEZE_SYNC_RELAUNCH, 3).cpl == rl3.cpl);
     trapeze_ghostzone_destroy(flat);
+}
+
+/* fence_issue at eta = 0.25: the persistent kernel's instructions cost 1.25
+ * times the cycles, so fence MiscComp and IterComp are 5/4 of eta = 0's at
+ * every h (h = 1 included, where psi adds nothing), relaunch is untouched;
+ * with Meng's sum (omega = 0) CPL is linear in eta, so its derivative is the
+ * two components' stage share, (CPL(0.25) - CPL(0)) / 0.25, by hand. */
+static void test_fence_issue(void)
+{
+    trapeze_ghostzone_params p = at_size();
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = p.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = 0;
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
+    for (int h = 1; h <= 3; h += 2) {
+        p.fence_issue = 0;
+        trapeze_ghostzone_set_params(m, &p);
+        trapeze_ghostzone_eval f0 = eval(m, TRAPEZE_SYNC_FENCE, h), r0 = eval(m, TRAPEZE_SYNC_RELAUNCH, h);
+        p.fence_issue = 1;
+        p.value[TRAPEZE_GHOSTZONE_FENCE_ISSUE] = 0.25;
+        trapeze_ghostzone_set_params(m, &p);
+        trapeze_ghostzone_eval f = eval(m, TRAPEZE_SYNC_FENCE, h);
+        for (int c = TRAPEZE_GHOSTZONE_MISCCOMP; c <= TRAPEZE_GHOSTZONE_ITERCOMP; c++) /* adjacent */
+            CHECK_NEAR(f.stage[c], 1.25 * f0.stage[c], 1e-12 * f0.stage[c]);
+        CHECK(f0.stage[TRAPEZE_GHOSTZONE_ITERCOMP] > 0);
+        CHECK(f.stage[TRAPEZE_GHOSTZONE_LOADSTEN] == f0.stage[TRAPEZE_GHOSTZONE_LOADSTEN]);
+        CHECK(f.cpl > f0.cpl);
+        CHECK_NEAR(f.dcpl_dparam[TRAPEZE_GHOSTZONE_FENCE_ISSUE], (f.cpl - f0.cpl) / 0.25, 1e-9 * f.cpl);
+        CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, h).cpl == r0.cpl);
+        p.value[TRAPEZE_GHOSTZONE_FENCE_ISSUE] = 0;
+    }
+    trapeze_ghostzone_destroy(m);
 }
 
 /* --verify's candidates: the k best, and the other mode's best when those are one mode. */
@@ -969,6 +1001,7 @@ int main(void)
     test_tile_costs();
     test_gradients();
     test_row_penalty_fence_iter();
+    test_fence_issue();
     test_partial_round();
     test_loop_reread();
     test_loop_once();

@@ -59,6 +59,12 @@ typedef enum {
                                      extra loads (5.10) that a neighbouring tile also makes,
                                      relative to a first read: IterMem moves V + rho_L (T
                                      prod(blk - w_i) - V) elements a loop (1 = Meng) */
+    TRAPEZE_GHOSTZONE_FENCE_ISSUE,       /* eta: with fence_issue = 1, the persistent kernel issues
+                                     each warp instruction (1 + eta) times as slowly as the
+                                     relaunch kernel: fence MiscComp and IterComp cost CPI
+                                     (1 + eta) per instruction (its warps wait on the loads the
+                                     grid barrier aligns, on __syncthreads and the fence;
+                                     0 = Meng) */
     TRAPEZE_GHOSTZONE_NPARAMS
 } trapeze_ghostzone_param;
 
@@ -96,6 +102,9 @@ typedef struct trapeze_ghostzone_params {
                                             fence_misc_fraction of the setup */
     int fence_iter;                      /* "fence_iter = 1": fence IterComp adds
                                             fence_iter_fraction (h - 1) iterations */
+    int fence_issue;                     /* "fence_issue = 1": fence MiscComp and IterComp cost
+                                            (1 + fence_issue_fraction) times their instructions'
+                                            cycles (the fence kernel's issue rate) */
     int row_penalty;                     /* "row_penalty = 1": Meng's dimension penalty is paid
                                             once by any tile whose rows are not contiguous,
                                             alpha = sigma for D >= 2 (not sigma^(D-1)) */

@@ -68,6 +68,8 @@ static unsigned fit_mask(const trapeze_ghostzone_plan *plan)
         m &= ~(TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK) | TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_BARRIER));
     if (plan->opt.structure & TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER)
         m |= TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_ITER);
+    if (plan->opt.structure & TRAPEZE_GHOSTZONE_STRUCT_FENCE_ISSUE)
+        m |= TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_FENCE_ISSUE);
     /* round_staging's wait and the halo re-reads both price a fence stage's
      * staging, which the samples do not separate: fitted together, the
      * GTX 480's rho went from 1 to its bound 0 and priced a 3-D star's
@@ -96,6 +98,7 @@ static void set_structure(const trapeze_ghostzone_plan *plan, trapeze_ghostzone_
     p->fence_staging = (st & TRAPEZE_GHOSTZONE_STRUCT_FENCE_STAGING) != 0;
     p->row_penalty = (st & TRAPEZE_GHOSTZONE_STRUCT_ROW_PENALTY) != 0;
     p->fence_iter = (st & TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER) != 0;
+    p->fence_issue = (st & TRAPEZE_GHOSTZONE_STRUCT_FENCE_ISSUE) != 0;
     p->mem_latency = (st & TRAPEZE_GHOSTZONE_STRUCT_MEM_LATENCY) != 0;
     p->row_lines = (st & TRAPEZE_GHOSTZONE_STRUCT_ROW_LINES) != 0;
     p->barrier_max = (st & TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX) != 0;
@@ -117,7 +120,7 @@ static void start_inside(const trapeze_ghostzone_plan *plan, trapeze_ghostzone_p
         {TRAPEZE_GHOSTZONE_FENCE_MISC, 0.5}, {TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK, 10},
         {TRAPEZE_GHOSTZONE_FENCE_POLL, 0.1}, {TRAPEZE_GHOSTZONE_FENCE_BARRIER, 100}, {TRAPEZE_GHOSTZONE_HALO_REREAD, 0.5},
         {TRAPEZE_GHOSTZONE_FENCE_ITER, 0.3}, {TRAPEZE_GHOSTZONE_PARTIAL_ROUND, 0.3},
-        {TRAPEZE_GHOSTZONE_LOOP_REREAD, 0.5}};
+        {TRAPEZE_GHOSTZONE_LOOP_REREAD, 0.5}, {TRAPEZE_GHOSTZONE_FENCE_ISSUE, 0.1}};
     unsigned mask = fit_mask(plan);
     if (plan->opt.structure && !(mask & TRAPEZE_GHOSTZONE_MASK(TRAPEZE_GHOSTZONE_MU)))
         p->value[TRAPEZE_GHOSTZONE_MU] = 1; /* the fitted barrier constants are its exposed cost */
