@@ -301,26 +301,35 @@ grep -q "^L2 contention $b2 (the whole GPU's L2 time priced)\$" "$D/vl2" \
 expect_failure "--l2-contention without a measured beta2" "has no l2_contention" "$D/none" \
     "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/c12.ini" \
     --l2-contention syrk
+# measured_option OPTION KEY NAME CALIBRATE_LINE VALIDATE_LINE CORRECTIONS_LINE:
+# calibrate with OPTION into $D/NAME.ini, its beta2 (KEY, in (0, 1)) left in
+# $b2; the calibrate, validate and corrections lines printed as given; no
+# other constant moved
+measured_option() {
+    "$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" "$1" \
+        --out "$D/$3.ini" >"$D/cal-$3" 2>&1 || fail "calibrate $1: $(tail -2 "$D/cal-$3")"
+    b2=$(awk -F' = ' -v k="$2" '$1 == k { printf "%.4g", $2 }' "$D/$3.ini")
+    awk -v b="$b2" 'BEGIN { exit !(b > 0 && b < 1) }' || fail "$1: $2 '$b2'"
+    grep -q "^$4 $b2 " "$D/cal-$3" || fail "calibrate $1: $(grep 'L2 time' "$D/cal-$3")"
+    [ "$(grep -v "^subgrid_gain_uncertainty\|^$2" "$D/$3.ini")" = \
+      "$(grep -v '^subgrid_gain_uncertainty' "$D/c12.ini")" ] || fail "$1 moved other constants"
+    "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/$3.ini" \
+        "$1" syrk >"$D/v$3" 2>&1 || fail "validate $1: $(tail -2 "$D/v$3")"
+    grep -q "^L2 contention $b2 $5" "$D/v$3" || fail "validate $1: $(grep 'L2 contention' "$D/v$3")"
+    grep -q "^$6: rr 1.000 " "$D/v$3" || fail "validate $1 corrections: $(grep 'measured L2' "$D/v$3")"
+}
 # the same time from the sub-grids (--l2-measured, off by default): each
 # candidate's L2 accesses per TB as its sub-grid measured them, times the
 # launch's TBs; calibrate fits beta2 to the twelve's whole runs (GTX 480
 # 0.1965) and writes it as l2_measured_contention beside the same
 # constants; validate prints each candidate's correction, takes beta2 from
 # --calibration and refuses a file without it, and the two counts together
-"$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" --l2-measured \
-    --out "$D/l2m.ini" >"$D/cal-l2m" 2>&1 || fail "calibrate --l2-measured: $(tail -2 "$D/cal-l2m")"
-b2m=$(awk -F' = ' '$1 == "l2_measured_contention" { printf "%.4g", $2 }' "$D/l2m.ini")
-awk -v b="$b2m" 'BEGIN { exit !(b > 0.01 && b < 1) }' || fail "measured L2 contention '$b2m'"
-grep -q "^... with the whole GPU's L2 time of the sub-grids' L2 accesses per TB: L2 contention $b2m " \
-    "$D/cal-l2m" || fail "calibrate --l2-measured: $(grep 'L2 time' "$D/cal-l2m")"
-[ "$(grep -v '^subgrid_gain_uncertainty\|^l2_measured_contention' "$D/l2m.ini")" = \
-  "$(grep -v '^subgrid_gain_uncertainty' "$D/c12.ini")" ] || fail "--l2-measured moved other constants"
-"$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/l2m.ini" \
-    --l2-measured syrk >"$D/vl2m" 2>&1 || fail "validate --l2-measured: $(tail -2 "$D/vl2m")"
-grep -q "^L2 contention $b2m (the whole GPU's L2 time priced, each candidate's L2 accesses per TB" \
-    "$D/vl2m" || fail "validate --l2-measured: $(grep 'L2 contention' "$D/vl2m")"
-grep -q "^the sub-grids' measured L2 time (corrected / model cycles, over rr's): rr 1.000 " "$D/vl2m" \
-    || fail "validate --l2-measured corrections: $(grep 'measured L2' "$D/vl2m")"
+measured_option --l2-measured l2_measured_contention l2m \
+    "... with the whole GPU's L2 time of the sub-grids' L2 accesses per TB: L2 contention" \
+    "(the whole GPU's L2 time priced, each candidate's L2 accesses per TB" \
+    "the sub-grids' measured L2 time (corrected / model cycles, over rr's)"
+b2m=$b2
+awk -v b="$b2m" 'BEGIN { exit !(b > 0.01) }' || fail "measured L2 contention '$b2m'"
 expect_failure "--l2-measured without a measured beta2" "has no l2_measured_contention" "$D/none" \
     "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/l2.ini" \
     --l2-measured syrk
@@ -332,21 +341,11 @@ expect_failure "both L2 counts" "--l2-contention and --l2-measured" "$D/none" \
 # DRAM side would give that back), written as memory_measured_contention
 # beside the same constants; validate prints the corrections and refuses a
 # calibration with only the L2's beta2
-"$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" --memory-measured \
-    --out "$D/mem.ini" >"$D/cal-mem" 2>&1 || fail "calibrate --memory-measured: $(tail -2 "$D/cal-mem")"
-b2d=$(awk -F' = ' '$1 == "memory_measured_contention" { printf "%.4g", $2 }' "$D/mem.ini")
-awk -v b="$b2d" -v l="$b2m" 'BEGIN { exit !(b > 0 && b < 1 && b != l) }' \
-    || fail "memory contention '$b2d' (the L2's alone $b2m)"
-grep -q "^... with the whole GPU's L2 time and DRAM's of the sub-grids' L2 accesses and DRAM reads per TB: L2 contention $b2d " \
-    "$D/cal-mem" || fail "calibrate --memory-measured: $(grep 'L2 time' "$D/cal-mem")"
-[ "$(grep -v '^subgrid_gain_uncertainty\|^memory_measured_contention' "$D/mem.ini")" = \
-  "$(grep -v '^subgrid_gain_uncertainty' "$D/c12.ini")" ] || fail "--memory-measured moved other constants"
-"$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/mem.ini" \
-    --memory-measured syrk >"$D/vmem" 2>&1 || fail "validate --memory-measured: $(tail -2 "$D/vmem")"
-grep -q "^L2 contention $b2d (the whole GPU's L2 time priced, with its DRAM time" "$D/vmem" \
-    || fail "validate --memory-measured: $(grep 'L2 contention' "$D/vmem")"
-grep -q "^the sub-grids' measured L2 and DRAM time (corrected / model cycles, over rr's): rr 1.000 " \
-    "$D/vmem" || fail "validate --memory-measured corrections: $(grep 'measured L2' "$D/vmem")"
+measured_option --memory-measured memory_measured_contention mem \
+    "... with the whole GPU's L2 time and DRAM's of the sub-grids' L2 accesses and DRAM reads per TB: L2 contention" \
+    "(the whole GPU's L2 time priced, with its DRAM time" \
+    "the sub-grids' measured L2 and DRAM time (corrected / model cycles, over rr's)"
+[ "$b2" != "$b2m" ] || fail "memory contention '$b2' (the L2's alone $b2m)"
 expect_failure "--memory-measured without its beta2" "has no memory_measured_contention" "$D/none" \
     "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/l2m.ini" \
     --memory-measured syrk
