@@ -4,7 +4,8 @@
  * of the outer loop), the later windows' places (inside (from, 1), in
  * order, one per n-th), the long periods put back into a histogram
  * with their number and cycles kept, past SIM_JUMP_LONG at the windows'
- * scale, the warp exits a capped sample did not see, and the warp
+ * scale, the warp exits a capped sample did not see, the later windows'
+ * exits held to the run's, and the warp
  * tails of a launch end: told from the other dead periods by the marked
  * histogram and stretched to whole blocks (worked out by hand), and how
  * many windows of what length a capped plan fits (a short run's windows
@@ -114,6 +115,28 @@ static void test_dead_missing(void)
     CHECK(sim_jump_dead_missing(1024, 28189, 2.9e7, 10, 5000, &cycles) == 0 && cycles == 0);
     CHECK(sim_jump_dead_missing(32768, 22368.7, 12.09e6, 0, 0, &cycles) == 0 && cycles == 0);
     CHECK(sim_jump_dead_missing(100, 50, 1e6, 10, 1000, &cycles) == 0 && cycles == 0);
+}
+
+/* Warp exits a later window saw, held to the run's (sim_jump_exit_keep).
+ * By hand: 1200 blocks x 4 warps x 4 registers = 19200 warp registers, each
+ * ending dead once. The first window saw 1600 exits and the launch end's
+ * tails stand for 2000: 3600 held elsewhere. Each of 8 later windows saw
+ * its first wave of 120 blocks exit together (120 x 16 = 1920, 15360 in
+ * all), weighted by work x4: 61440, so the sample held 65040 dead periods
+ * for the run's 19200. Keep (19200 - 3600) / 61440 = 0.25390625, which
+ * brings the sample to 19200 exactly. */
+static void test_exit_keep(void)
+{
+    double keep = sim_jump_exit_keep(19200, 3600, 61440);
+    CHECK_NEAR(keep, 0.25390625, 1e-12);
+    CHECK_NEAR(3600 + keep * 61440, 19200, 1e-9);
+    /* fewer exits than the run has: every one kept (a capped sample adds
+     * the unseen ones, sim_jump_dead_missing) */
+    CHECK(sim_jump_exit_keep(19200, 3600, 15000) == 1);
+    /* the rest of the sample already holds the run's: none kept */
+    CHECK(sim_jump_exit_keep(384, 4036.26, 7688.52) == 0);
+    /* no exit seen in a later window */
+    CHECK(sim_jump_exit_keep(65536, 52569.5, 0) == 1);
 }
 
 /* Refills held to the footprint (in fills: the write-ended periods times
@@ -258,6 +281,7 @@ int main(void)
     test_place();
     test_add_long();
     test_dead_missing();
+    test_exit_keep();
     test_refill_keep();
     test_tail_scale();
     test_tail_cut();

@@ -130,6 +130,14 @@ double sim_jump_dead_missing(double n_run, double n_have, double mass_have, doub
     return n_run - n_have;
 }
 
+double sim_jump_exit_keep(double n_run, double others, double seen)
+{
+    if (!(seen > 0) || others + seen <= n_run)
+        return 1;
+    double keep = (n_run - others) / seen;
+    return keep > 0 ? keep : 0;
+}
+
 double sim_jump_refill_keep(double footprint, double frames, double first_fills,
                             double later_fills)
 {

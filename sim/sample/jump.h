@@ -125,6 +125,22 @@ void sim_jump_add_dead(trapeze_idle_hist *h, double n, double cycles, double lon
 double sim_jump_dead_missing(double n_run, double n_have, double mass_have, double first_n,
                              double first_cycles, double *cycles);
 
+/* Warp exits a later window saw. Every warp register of the run ends dead
+ * once, at its warp's exit: n_run periods. A later window starts its
+ * blocks together on an empty GPU, so its first wave's warps exit together,
+ * inside the recording where a block lives about as long as the warm-up and
+ * recording; weighted by work those exits stand for far more warps than
+ * the run has (GTX 480 copy: 9,136 exits in 8 windows of 54,222 warp
+ * instructions, 2.2 times the run's rate per instruction; weighted, 105,470
+ * of the sample's 133,506 dead periods where the run has 65,536). So they
+ * stand for the exits the rest of the sample does not hold (others: the
+ * first window's and launch ends' exits, the warp tails, the long dead
+ * periods, as weighted). seen: the later windows' short dead periods as
+ * weighted by work. Returns the share of them to keep, each with its
+ * length: 1 where others + seen fit n_run, else (n_run - others) / seen,
+ * 0 where others alone reach n_run. */
+double sim_jump_exit_keep(double n_run, double others, double seen);
+
 /* Cold refills a capped sample's later windows saw. A later window restarts
  * its blocks on an empty GPU, so every line it reads is fetched into the
  * L2 again, each fetch ending a frame's period with a write (the fill),

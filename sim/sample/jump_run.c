@@ -349,6 +349,32 @@ static void drop_refills(const sim_jump_ctx *jc,
     }
 }
 
+/* The share of the later windows' short dead register periods to keep
+ * (sim_jump_exit_keep): the run's warp registers, each ending dead once;
+ * the dead periods the rest of the sample holds (the first window's and
+ * the launch ends' exact, the warp tails and every stratum's long dead
+ * periods as weighted); the later windows' short ones as weighted by
+ * work. */
+static double later_exits_keep(const sim_jump_ctx *jc,
+                               trapeze_idle_hist (*first)[TRAPEZE_SLEEP_NUNITS],
+                               const double weight[SIM_JUMP_STRATA], int u)
+{
+    const sim_jump_acc *A = jc->acc;
+    double n_run = 0, others = weight[2] * A->tail_n, seen = 0;
+    for (int i = 0; i < jc->n; i++)
+        n_run += jc->launch[i].warp_regs;
+    for (int z = 0; z < SIM_JUMP_STRATA; z++)
+        others += weight[z] * A->count[z][u][TRAPEZE_NEXT_DEAD];
+    for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++) {
+        others += first[0][u].count[TRAPEZE_NEXT_DEAD][b] +
+                  first[2][u].count[TRAPEZE_NEXT_DEAD][b] +
+                  weight[2] * A->hist[2][u].count[TRAPEZE_NEXT_DEAD][b] +
+                  weight[3] * A->hist[3][u].count[TRAPEZE_NEXT_DEAD][b];
+        seen += weight[1] * A->hist[1][u].count[TRAPEZE_NEXT_DEAD][b];
+    }
+    return sim_jump_exit_keep(n_run, others, seen);
+}
+
 /* The jump sample's later windows and launch ends, then the histograms:
  * the first window's periods, the later windows' weighted to stand for the
  * run's work after it less the ends', the ends' for every launch end after
@@ -459,12 +485,17 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
             live_share = live_share > 0 ? live_share : 0;
         }
         double weight[SIM_JUMP_STRATA] = {1, w_mid * live_share, w_end, w_tail};
+        /* a later window's first wave exits together (sim_jump_exit_keep):
+         * its short dead register periods held to the run's warp exits */
+        double keep1 = sim_sleep_units[u].kind == SIM_UNIT_REG
+                           ? later_exits_keep(jc, first, weight, u) : 1;
         if (jc->cap > 0 && sim_sleep_units[u].kind == SIM_UNIT_L2_LINE)
             drop_refills(jc, first, weight, u);
         for (int x = 0; x < TRAPEZE_NEXT_N; x++)
             for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++)
                 h->count[x][b] += first[0][u].count[x][b] + first[2][u].count[x][b] +
-                                  weight[1] * A->hist[1][u].count[x][b] +
+                                  weight[1] * (x == TRAPEZE_NEXT_DEAD ? keep1 : 1) *
+                                      A->hist[1][u].count[x][b] +
                                   w_end * A->hist[2][u].count[x][b] +
                                   w_tail * A->hist[3][u].count[x][b];
         if (tails > 0)
