@@ -83,6 +83,26 @@ static void test_factor(void)
 
 #define NC 5
 
+/* The model's cycles e[c] for each fixed policy's grouping; returns the
+ * largest. */
+static double model_cycles(trapeze_group_problem *pb, trapeze_group_model *m, double e[NC])
+{
+    trapeze_error err;
+    double big = 0;
+    for (int c = 0; c < NC; c++) {
+        const char *pol = trapeze_tb_policies[trapeze_tb_policy_nth(TRAPEZE_TB_FIXED, c)].name;
+        trapeze_grouping g;
+        trapeze_group_eval ev_c;
+        memset(&g, 0, sizeof g);
+        CHECK_OK(trapeze_group_problem_policy_grouping(pb, m, pol, &g, &err));
+        CHECK_OK(trapeze_group_evaluate(m, &g, &ev_c, &err));
+        e[c] = ev_c.cycles;
+        big = e[c] > big ? e[c] : big;
+        trapeze_grouping_free(&g);
+    }
+    return big;
+}
+
 /* The decision with sub-grids measured so that the corrected cycles are
  * K[c]; swap: bcs's and kway's sub-grids exchanged. Returns the choice. */
 static const char *decide(trapeze_group_problem *pb, const double k[NC], int swap, char *name,
@@ -102,18 +122,8 @@ static const char *decide(trapeze_group_problem *pb, const double k[NC], int swa
     trapeze_group_window_evidence ev;
     memset(&ev, 0, sizeof ev);
     ev.fit.rms_rel_error = 0.9;   /* no tile beats a candidate by 90% */
-    double e[NC], big = 0;
-    for (int c = 0; c < NC; c++) {
-        const char *pol = trapeze_tb_policies[trapeze_tb_policy_nth(TRAPEZE_TB_FIXED, c)].name;
-        trapeze_grouping g;
-        trapeze_group_eval ev_c;
-        memset(&g, 0, sizeof g);
-        CHECK_OK(trapeze_group_problem_policy_grouping(pb, m, pol, &g, &err));
-        CHECK_OK(trapeze_group_evaluate(m, &g, &ev_c, &err));
-        e[c] = ev_c.cycles;
-        big = e[c] > big ? e[c] : big;
-        trapeze_grouping_free(&g);
-    }
+    double e[NC];
+    const double big = model_cycles(pb, m, e);
     double kc[NC];
     for (int c = 0; c < NC; c++) {
         kc[c] = 2 * big * k[c];
@@ -162,18 +172,8 @@ static const char *decide_memory(trapeze_group_problem *pb, const double t2[NC],
     trapeze_group_window_evidence ev;
     memset(&ev, 0, sizeof ev);
     ev.fit.rms_rel_error = 0.9;
-    double e[NC], big = 0;
-    for (int c = 0; c < NC; c++) {
-        const char *pol = trapeze_tb_policies[trapeze_tb_policy_nth(TRAPEZE_TB_FIXED, c)].name;
-        trapeze_grouping g;
-        trapeze_group_eval ev_c;
-        memset(&g, 0, sizeof g);
-        CHECK_OK(trapeze_group_problem_policy_grouping(pb, m, pol, &g, &err));
-        CHECK_OK(trapeze_group_evaluate(m, &g, &ev_c, &err));
-        e[c] = ev_c.cycles;
-        big = e[c] > big ? e[c] : big;
-        trapeze_grouping_free(&g);
-    }
+    double e[NC];
+    const double big = model_cycles(pb, m, e);
     for (int c = 0; c < NC; c++) {   /* counts whose launch times are t2 and td x 10 B */
         ev.sub[c].tbs = 1;
         ev.sub[c].cycles = 1000;
