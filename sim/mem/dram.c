@@ -169,14 +169,14 @@ static int has_credit(const sim_memsys *m, const sim_channel *ch, int i)
 static void take_to_latency(sim_memsys *m, int c, sim_channel *ch, uint64_t now)
 {
     int n_sub = m->cfg.n_sub;
+    if (ch->n_free == 0)   /* the scheduler's queue is full */
+        return;
     for (int k = 1; k <= n_sub; k++) {
         int i = (ch->last_borrower + k) % n_sub, s = c * n_sub + i;
         sim_subpart *p = &m->sub[s];
         if (!p->to_dram.count || p->fillq.count >= (uint32_t)m->cfg.q_dram_l2 ||
             !has_credit(m, ch, i))
             continue;
-        if (ch->n_free == 0)
-            return;
         sim_pkt d = *sim_ring_front(&p->to_dram);
         sim_ring_pop(&p->to_dram);
         d.ready = now + (uint64_t)m->cfg.dram_latency;
