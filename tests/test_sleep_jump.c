@@ -9,7 +9,8 @@
  * tails of a launch end: told from the other dead periods by the marked
  * histogram and stretched to whole blocks (worked out by hand), and how
  * many windows of what length a capped plan fits (a short run's windows
- * halved until one fits).
+ * halved until one fits), and the live share of the L2 frames no later
+ * window used where no window sees the launch end.
  */
 #include <string.h>
 
@@ -252,6 +253,21 @@ static void test_add_dead(void)
  * 480 Jacobi 512x512) whose first window took 1700: each later window its
  * warm-up and recording (4000 + 2000 at scale 1), each launch end 2500
  * cycles at any scale (its start is placed by the launch's work). */
+/* The live share of an L2 frame's long open period where no window sees
+ * the launch end (sim_jump_refilled), by hand: GTX 480 copy, 4194304
+ * floats in and out (262144 lines) through 6144 frames, n = 42.67: 1 -
+ * 6144 / (2 x 262144) = 0.98828125 (the old rule took every such frame no
+ * later window used for dead: 0); V100 kmeans, 8440 lines in 49152
+ * frames: half of n, 0.0858561...; at n = 1 both rules give 1/2. */
+static void test_refilled(void)
+{
+    CHECK_NEAR(sim_jump_refilled(262144, 6144), 0.98828125, 1e-15);
+    CHECK_NEAR(sim_jump_refilled(8440, 49152), 8440.0 / 49152 / 2, 1e-15);
+    CHECK_NEAR(sim_jump_refilled(6144, 6144), 0.5, 1e-15);
+    CHECK(sim_jump_refilled(0, 6144) == 0);
+    CHECK(sim_jump_refilled(262144, 0) == 0);
+}
+
 static double jacobi_plan(const void *ctx, int windows, int ends, double scale)
 {
     (void)ctx;
@@ -283,6 +299,7 @@ int main(void)
     test_dead_missing();
     test_exit_keep();
     test_refill_keep();
+    test_refilled();
     test_tail_scale();
     test_tail_cut();
     test_add_dead();

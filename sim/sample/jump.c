@@ -149,6 +149,14 @@ double sim_jump_refill_keep(double footprint, double frames, double first_fills,
     return rest < later_fills ? rest / later_fills : 1;
 }
 
+double sim_jump_refilled(double footprint, double frames)
+{
+    if (!(footprint > 0) || !(frames > 0))
+        return 0;
+    double n = footprint / frames;
+    return n >= 1 ? 1 - 0.5 / n : 0.5 * n;
+}
+
 double sim_jump_fill_share(double fills, double writes)
 {
     return fills + writes > 0 ? fills / (fills + writes) : 1;
