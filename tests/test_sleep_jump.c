@@ -9,8 +9,9 @@
  * tails of a launch end: told from the other dead periods by the marked
  * histogram and stretched to whole blocks (worked out by hand), and how
  * many windows of what length a capped plan fits (a short run's windows
- * halved until one fits), and the live share of the L2 frames no later
- * window used where no window sees the launch end.
+ * halved until one fits), the live share of the L2 frames no later
+ * window used where no window sees the launch end, and the strata's
+ * weights (a partial wave whose window recorded nothing left to the body).
  */
 #include <string.h>
 
@@ -268,6 +269,36 @@ static void test_refilled(void)
     CHECK(sim_jump_refilled(262144, 0) == 0);
 }
 
+/* The strata's weights, by hand on GTX 480 copy --cap 0.25: 720896 warp
+ * instructions, the first window 72090, two later windows that recorded
+ * 15426, no launch end, the last partial wave (46 of 4096 blocks: 8096)
+ * whose window recorded nothing: the later windows stand for all the rest,
+ * (720896 - 72090) / 15426 = 42.0592..., where dropping the wave's work
+ * gave 41.5344... and a run 1.1% short. Had it recorded 2024: 8096 / 2024
+ * = 4 for it, the body (720896 - 72090 - 8096) / 15426. With a launch end
+ * of 3392 standing for 1 of 1 and no partial wave (copy, the default
+ * plan: 77415 first, 54222 later): (720896 - 77415 - 3392) / 54222. In
+ * each the weighted work is the run's. */
+static void test_weights(void)
+{
+    double w[4], none[4] = {0, 15426, 0, 0}, rec[4] = {0, 15426, 0, 2024};
+    double def[4] = {0, 54222, 3392, 0};
+    sim_jump_weights(720896, 72090, 0, 0, none, 8096, w);
+    CHECK_NEAR(w[1], (720896.0 - 72090) / 15426, 1e-12);
+    CHECK(w[0] == 1 && w[2] == 0 && w[3] == 0);
+    CHECK_NEAR(72090 + w[1] * 15426, 720896, 1e-6);
+    sim_jump_weights(720896, 72090, 0, 0, rec, 8096, w);
+    CHECK_NEAR(w[3], 4, 1e-15);
+    CHECK_NEAR(w[1], (720896.0 - 72090 - 8096) / 15426, 1e-12);
+    CHECK_NEAR(72090 + w[1] * 15426 + w[3] * 2024, 720896, 1e-6);
+    sim_jump_weights(720896, 77415, 1, 1, def, 0, w);
+    CHECK(w[2] == 1 && w[3] == 0);
+    CHECK_NEAR(w[1], (720896.0 - 77415 - 3392) / 54222, 1e-12);
+    /* three launch ends sampled of five: each stands for 5/3 */
+    sim_jump_weights(720896, 77415, 5, 3, def, 0, w);
+    CHECK_NEAR(w[2], 5.0 / 3, 1e-15);
+}
+
 static double jacobi_plan(const void *ctx, int windows, int ends, double scale)
 {
     (void)ctx;
@@ -300,6 +331,7 @@ int main(void)
     test_exit_keep();
     test_refill_keep();
     test_refilled();
+    test_weights();
     test_tail_scale();
     test_tail_cut();
     test_add_dead();

@@ -471,14 +471,11 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
                 A->pending_n[0][u][A->unused[u][x]]++;
             }
         }
-    /* a partial wave shorter than the warm-up ends before its window
-     * records (GTX 480 copy: 46 blocks of 4 trips, from the middle one):
-     * its work stands with the body's, not with nothing */
-    double w_end = A->windows[2] ? (double)ends / A->windows[2] : 0;
-    double tail = A->insts[3] > 0 ? jc->tail_work : 0;
-    double mid = jc->total_insts - jc->first_insts - w_end * A->insts[2] - tail;
-    double w_mid = A->insts[1] > 0 && mid > 0 ? mid / A->insts[1] : 0;
-    double w_tail = A->insts[3] > 0 ? tail / A->insts[3] : 0;
+    _Static_assert(SIM_JUMP_STRATA == 4, "sim_jump_weights takes four strata");
+    double w[SIM_JUMP_STRATA];
+    sim_jump_weights(jc->total_insts, jc->first_insts, ends, A->windows[2], A->insts,
+                     jc->tail_work, w);
+    double w_mid = w[1], w_end = w[2], w_tail = w[3];
     out->cycles = jc->first_cycles + w_mid * A->cycles[1] + w_end * A->cycles[2] +
                   w_tail * A->cycles[3];
     out->recorded = jc->first_cycles + A->cycles[1] + A->cycles[2] + A->cycles[3];
