@@ -1076,6 +1076,41 @@ static void test_dram_latency_queue(void)
 #undef LQ
 }
 
+/* -trapeze_l2_miss_queue (GPGPU-Sim's L2 miss queue, baseline_cache::cycle and
+ * data_cache::rd_miss_base): the load of test_dram_latency_queue, its sector
+ * s served by the L2 at 128 + s, each a miss now pushed into the miss queue.
+ * Each L2 cycle first moves the queue's head to the L2->DRAM queue if that
+ * has room, then serves the next sector.
+ *  - Alone: sector s moves at 129 + s, one cycle later than without the miss
+ *    queue, ready 229 + s: ACT 229, READs 241, 244, 247, 250, data end
+ *    250 + 12 + 2 = 264, reply 264 + 8 + 3 = 275, done 310 (309 without).
+ *  - With a one-entry L2->DRAM queue and a 3-entry miss queue
+ *    (`...,3:0,32`): sector 0 is pushed at 128 and moves at 129 (ready 229);
+ *    sector 1 is pushed at 129 and cannot move (the L2->DRAM queue is full);
+ *    sector 2 at 130 finds one entry used and two free, and a read wants two:
+ *    pushed; sector 3 at 131 finds one free: refused (MISS_QUEUE_FULL), every
+ *    cycle to 228; at 229 the controller takes sector 0 before the L2's
+ *    cycle, sector 1 moves (ready 329) and sector 3 is pushed. 98 refusals
+ *    (131..228), where the bounded queue alone had 297. Taken at 229, 329,
+ *    429, 529 (READs 241, then row hits at 329, 429, 529), data end 543,
+ *    reply 554, done 589 (588 without the miss queue).
+ *  - With the latency queue: sector s moves at 129 + s to the L2->DRAM queue
+ *    and at the next DRAM tick, 130 + s, into the latency queue (ready
+ *    230 + s): ACT 231, READs 243, 246, 249, 252, data end 266, done 312
+ *    (311 without). */
+static void test_l2_miss_queue(void)
+{
+    uint64_t fails, stalls;
+#define MQ SAME_CLOCKS "-trapeze_l2_miss_queue 1\n"
+    CHECK(latency_queue_done(MQ, &fails, &stalls) == 310 && fails == 0);
+    CHECK(latency_queue_done(MQ "-gpgpu_dram_partition_queues 64:1:64:64\n"
+                             "-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,3:0,32\n",
+                             &fails, &stalls) == 589 && fails == 98 && stalls == 98);
+    CHECK(latency_queue_done(MQ "-trapeze_dram_latency_queue 1\n", &fails, &stalls) == 312 &&
+          fails == 0 && stalls == 0);
+#undef MQ
+}
+
 /* GPGPU-Sim's local crossbar (-network_mode 2, sim/mem/xbar.c), on the GTX 480
  * config (15 SMs, 12 sub-partitions, ROP 120):
  *  - the miss of test_miss_latency: injected and moved to sub-partition 0's
@@ -2031,6 +2066,7 @@ int main(void)
     test_miss_latency();
     test_simple_dram();
     test_dram_latency_queue();
+    test_l2_miss_queue();
     test_l1_latency_queue();
     test_l1_probe_holds_stages();
     test_local_xbar();
