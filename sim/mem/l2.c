@@ -1,11 +1,12 @@
 /*
  * l2.c - one L2 sub-partition (slice) and, when there is no L2, the memory
  * partition front that passes requests straight to DRAM. Owns the ROP
- * delay, the icnt->L2, L2->DRAM, DRAM->L2 and L2->icnt queues (and, with
- * -trapeze_l2_miss_queue 1, GPGPU-Sim's L2 miss queue before the L2->DRAM
- * one), the L2 tag array and MSHRs, write-back and allocation policies, and the functional
- * side of atomics and volatile loads (performed when L2 accepts them, so
- * they take effect in arrival order). Must not model DRAM timing.
+ * delay, the icnt->L2, L2->DRAM, DRAM->L2 and L2->icnt queues (with
+ * -trapeze_l2_miss_queue 1 also GPGPU-Sim's L2 miss queue before the
+ * L2->DRAM one), the L2 tag array and MSHRs, write-back and allocation
+ * policies, and the functional side of atomics and volatile loads
+ * (performed when L2 accepts them, so they take effect in arrival order).
+ * Must not model DRAM timing.
  *
  * One request is served per L2 cycle, in order: a request that cannot be
  * served (no line, MSHR, or queue space) blocks the slice, as GPGPU-Sim's
