@@ -312,7 +312,7 @@ static void compute_terms(const trapeze_ghostzone_model *m, const gz_vars *v, tr
      * With fence_iter_hidden, not in a loop that loads from device memory
      * every iteration (elem_per_op > 0: PathFinder): its warps wait on each
      * iteration's loads, and the persistent kernel's extra issue fills
-     * those waits (GTX 480, PathFinder at h = 36 / 48 on k + 2 tiles a SM:
+     * those waits (GTX 480, PathFinder at h = 36 / 48, 7 / 8 tiles a SM on 6:
      * the fence stage 3-5% faster than relaunch's once either's sync is
      * taken out; priced with psi, the model put those samples 16-20% high,
      * and fitted on them psi, which every workload's fence shares, fell from
