@@ -44,10 +44,12 @@ static void usage(FILE *out)
 "                      row_penalty, fence_iter, mem_latency, row_lines,\n"
 "                      barrier_max, partial_round, loop_reread,\n"
 "                      loop_once, round_latency, round_compute,\n"
-"                      round_staging, lone_round, fence_issue; 'at-size'\n"
+"                      round_staging, lone_round, fence_issue,\n"
+"                      fence_iter_hidden; 'at-size'\n"
 "                      (the default) is occupancy,fence_overlap,\n"
 "                      fence_staging,row_penalty,fence_iter,persistent_fence,\n"
-"                      barrier_max,partial_round,loop_reread,round_latency;\n"
+"                      barrier_max,partial_round,loop_reread,round_latency,\n"
+"                      fence_iter_hidden;\n"
 "                      'meng' is none;\n"
 "                      a GPU without data caches holds halo_reread at 1 and\n"
 "                      leaves loop_reread off (every load is a DRAM read);\n"
@@ -95,6 +97,7 @@ static int parse_structure(const char *list, unsigned *bits)
         {"row_penalty", TRAPEZE_GHOSTZONE_STRUCT_ROW_PENALTY},
         {"fence_iter", TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER},
         {"fence_issue", TRAPEZE_GHOSTZONE_STRUCT_FENCE_ISSUE},
+        {"fence_iter_hidden", TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER_HIDDEN},
         {"mem_latency", TRAPEZE_GHOSTZONE_STRUCT_MEM_LATENCY},
         {"row_lines", TRAPEZE_GHOSTZONE_STRUCT_ROW_LINES},
         {"barrier_max", TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX},

@@ -290,8 +290,9 @@ static void fix_terms(trapeze_ghostzone_model *m)
 /* Whether the equations read parameter k in mode `sync` with this model's
  * switches (ghostzone_eqs.h: the fence-only and relaunch-only terms, beta
  * only with tau, BlksPerSM only without the occupancy rule, psi only with
- * fence_iter, eta only with fence_issue, one of the two omegas, lambda and rho_L only with their
- * switches). A parameter they do not read has a
+ * fence_iter (not in a loop with device loads with fence_iter_hidden), eta
+ * only with fence_issue, one of the two omegas, lambda and rho_L only with
+ * their switches). A parameter they do not read has a
  * partial of exactly 0: it gets no lane. */
 static int param_read(const trapeze_ghostzone_model *m, trapeze_sync sync, int k)
 {
@@ -304,7 +305,8 @@ static int param_read(const trapeze_ghostzone_model *m, trapeze_sync sync, int k
     case TRAPEZE_GHOSTZONE_FENCE_BARRIER:
     case TRAPEZE_GHOSTZONE_FENCE_MISC:
     case TRAPEZE_GHOSTZONE_FENCE_POLL: return fence;
-    case TRAPEZE_GHOSTZONE_FENCE_ITER: return fence && m->params.fence_iter;
+    case TRAPEZE_GHOSTZONE_FENCE_ITER:
+        return fence && m->params.fence_iter && !(m->params.fence_iter_hidden && m->work.elem_per_op > 0);
     case TRAPEZE_GHOSTZONE_FENCE_ISSUE: return fence && m->params.fence_issue;
     case TRAPEZE_GHOSTZONE_RELAUNCH:
     case TRAPEZE_GHOSTZONE_TILE_CYCLES: return !fence;

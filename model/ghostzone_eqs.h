@@ -308,8 +308,17 @@ static void compute_terms(const trapeze_ghostzone_model *m, const gz_vars *v, tr
                                                        turnaround(m, v, t));
     /* the persistent kernel's iterations after a tile's first run more
      * instructions than the relaunch profile (its tile coordinates are
-     * derived, not block indices): psi (h - 1) iterations' worth more */
-    if (sync == TRAPEZE_SYNC_FENCE && m->params.fence_iter)
+     * derived, not block indices): psi (h - 1) iterations' worth more.
+     * With fence_iter_hidden, not in a loop that loads from device memory
+     * every iteration (elem_per_op > 0: PathFinder): its warps wait on each
+     * iteration's loads, and the persistent kernel's extra issue fills
+     * those waits (GTX 480, PathFinder at h = 36 / 48, 7 / 8 tiles a SM on 6:
+     * the fence stage 3-5% faster than relaunch's once either's sync is
+     * taken out; priced with psi, the model put those samples 16-20% high,
+     * and fitted on them psi, which every workload's fence shares, fell from
+     * 0.130 to 0.090 and turned Multi1D's 100x sync mode wrong) */
+    if (sync == TRAPEZE_SYNC_FENCE && m->params.fence_iter &&
+        !(m->params.fence_iter_hidden && m->work.elem_per_op > 0))
         t->stage[TRAPEZE_GHOSTZONE_ITERCOMP] = dual_add(
             t->stage[TRAPEZE_GHOSTZONE_ITERCOMP],
             dual_mul(dual_mul(param(v, TRAPEZE_GHOSTZONE_FENCE_ITER), dual_sub(v->h, dual_const(1.0))), per_iter));

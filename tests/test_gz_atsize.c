@@ -382,6 +382,45 @@ static void test_fence_issue(void)
     trapeze_ghostzone_destroy(m);
 }
 
+/* fence_iter_hidden at psi = 0.5: PathFinder's loop loads a row of weights
+ * from device memory every iteration (elem_per_op > 0), so its fence CPL is
+ * psi = 0's to the bit and d/dpsi exactly 0, where without the switch h = 18
+ * adds 0.5 x 17 iterations' worth to IterComp; HotSpot's loop loads nothing
+ * from device memory and keeps psi: IterComp x (1 + 1/3) at h = 3, and with
+ * Meng's sum (omega = 0) CPL linear in psi, so d/dpsi is (CPL(0.5) -
+ * CPL(0)) / 0.5 by hand; relaunch is untouched. */
+static void test_fence_iter_hidden(void)
+{
+    trapeze_ghostzone_params p = at_size();
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = p.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = 0;
+    p.fence_iter = 1;
+    trapeze_ghostzone_model *pf = model("data/gpus/gtx480.config", "pathfinder", 22860, 1, &p);
+    trapeze_ghostzone_model *hs = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
+    CHECK(trapeze_ghostzone_workload(pf)->elem_per_op > 0 && trapeze_ghostzone_workload(hs)->elem_per_op == 0);
+    trapeze_ghostzone_eval pf0 = eval(pf, TRAPEZE_SYNC_FENCE, 18), hs0 = eval(hs, TRAPEZE_SYNC_FENCE, 3);
+    double pf_relaunch = eval(pf, TRAPEZE_SYNC_RELAUNCH, 18).cpl;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_ITER] = 0.5;
+    trapeze_ghostzone_set_params(pf, &p);
+    trapeze_ghostzone_eval shown = eval(pf, TRAPEZE_SYNC_FENCE, 18);
+    CHECK_NEAR(shown.stage[TRAPEZE_GHOSTZONE_ITERCOMP], pf0.stage[TRAPEZE_GHOSTZONE_ITERCOMP] * (1 + 0.5 * 17 / 18),
+               1e-12 * pf0.stage[TRAPEZE_GHOSTZONE_ITERCOMP]);
+    CHECK(shown.dcpl_dparam[TRAPEZE_GHOSTZONE_FENCE_ITER] > 0);
+    p.fence_iter_hidden = 1;
+    trapeze_ghostzone_set_params(pf, &p);
+    trapeze_ghostzone_set_params(hs, &p);
+    trapeze_ghostzone_eval hidden = eval(pf, TRAPEZE_SYNC_FENCE, 18);
+    CHECK(hidden.cpl == pf0.cpl && hidden.stage[TRAPEZE_GHOSTZONE_ITERCOMP] == pf0.stage[TRAPEZE_GHOSTZONE_ITERCOMP]);
+    CHECK(hidden.dcpl_dparam[TRAPEZE_GHOSTZONE_FENCE_ITER] == 0);
+    CHECK(eval(pf, TRAPEZE_SYNC_RELAUNCH, 18).cpl == pf_relaunch);
+    trapeze_ghostzone_eval kept = eval(hs, TRAPEZE_SYNC_FENCE, 3);
+    CHECK_NEAR(kept.stage[TRAPEZE_GHOSTZONE_ITERCOMP], hs0.stage[TRAPEZE_GHOSTZONE_ITERCOMP] * (1 + 1.0 / 3),
+               1e-12 * hs0.stage[TRAPEZE_GHOSTZONE_ITERCOMP]);
+    CHECK(kept.cpl > hs0.cpl);
+    CHECK_NEAR(kept.dcpl_dparam[TRAPEZE_GHOSTZONE_FENCE_ITER], (kept.cpl - hs0.cpl) / 0.5, 1e-9 * kept.cpl);
+    trapeze_ghostzone_destroy(pf);
+    trapeze_ghostzone_destroy(hs);
+}
+
 /* --verify's candidates: the k best, and the other mode's best when those are one mode. */
 static void test_verify_order(void)
 {
@@ -1002,6 +1041,7 @@ int main(void)
     test_gradients();
     test_row_penalty_fence_iter();
     test_fence_issue();
+    test_fence_iter_hidden();
     test_partial_round();
     test_loop_reread();
     test_loop_once();

@@ -102,6 +102,10 @@ typedef struct trapeze_ghostzone_params {
                                             fence_misc_fraction of the setup */
     int fence_iter;                      /* "fence_iter = 1": fence IterComp adds
                                             fence_iter_fraction (h - 1) iterations */
+    int fence_iter_hidden;               /* "fence_iter_hidden = 1" (with fence_iter): not in a
+                                            loop that loads from device memory every iteration
+                                            (elem_per_op > 0), whose load waits the persistent
+                                            kernel's extra issue fills */
     int fence_issue;                     /* "fence_issue = 1": fence MiscComp and IterComp cost
                                             (1 + fence_issue_fraction) times their instructions'
                                             cycles (the fence kernel's issue rate) */

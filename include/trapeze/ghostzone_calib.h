@@ -89,6 +89,7 @@ typedef struct trapeze_ghostzone_calib_options {
 #define TRAPEZE_GHOSTZONE_STRUCT_ROUND_STAGING 32768u
 #define TRAPEZE_GHOSTZONE_STRUCT_LONE_ROUND 65536u
 #define TRAPEZE_GHOSTZONE_STRUCT_FENCE_ISSUE 131072u
+#define TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER_HIDDEN 262144u
 /* The default: the switches that lowered the error outside the calibration's
  * range (docs/calibration.md, "What each change removed"; persistent_fence
  * with barrier_max, "The fence barrier measured where the persistent kernel
@@ -98,7 +99,8 @@ typedef struct trapeze_ghostzone_calib_options {
      TRAPEZE_GHOSTZONE_STRUCT_FENCE_STAGING | TRAPEZE_GHOSTZONE_STRUCT_ROW_PENALTY |                     \
      TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER | TRAPEZE_GHOSTZONE_STRUCT_PERSISTENT_FENCE |                   \
      TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX | TRAPEZE_GHOSTZONE_STRUCT_PARTIAL_ROUND |               \
-     TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD | TRAPEZE_GHOSTZONE_STRUCT_ROUND_LATENCY)
+     TRAPEZE_GHOSTZONE_STRUCT_LOOP_REREAD | TRAPEZE_GHOSTZONE_STRUCT_ROUND_LATENCY |               \
+     TRAPEZE_GHOSTZONE_STRUCT_FENCE_ITER_HIDDEN)
 
 void trapeze_ghostzone_calib_options_init(trapeze_ghostzone_calib_options *o);
 
