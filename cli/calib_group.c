@@ -162,6 +162,11 @@ static void usage_for(FILE *f, const char *cmd)
             "                  peak-rate times summed), priced at\n"
             "                  memory_measured_contention (calibrate --memory-measured);\n"
             "                  off by default (docs/grouping.md)\n"
+            "  --dram-rows     price the DRAM rows each candidate's grouping scatters\n"
+            "                  (its TBs in flight together that are not contiguous, on\n"
+            "                  the launch's DRAM time beyond one row of every bank) at\n"
+            "                  dram_rows_cost (calibrate --dram-rows), alone or with\n"
+            "                  an L2 option; off by default (docs/grouping.md)\n"
             "%s",
             cal ? "  --out FILE      the [group] calibration file to write\n"
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
@@ -535,6 +540,8 @@ typedef struct {
     /* the candidates' whole-GPU windows, the model's N and Tg and the
      * measured cycles (wsim 0: no window, no correction) */
     double wnorm[NFIXED], wtg[NFIXED], wsim[NFIXED];
+    /* the DRAM rows' time of each candidate's grouping (trapeze_group_row_time) */
+    double trow[NFIXED];
 } launch_times;
 
 static trapeze_status times_of(const launch_evidence *e, const trapeze_group_params *p, int l2,
@@ -562,6 +569,10 @@ static trapeze_status times_of(const launch_evidence *e, const trapeze_group_par
                         ? trapeze_group_l2_measured_time(&e->ev.sub[c], n, mc->l2_accesses_per_cycle)
                         : ev.t_gpu_l2;
         t->sim[c] = e->sim[fixed_row(c)].cycles;
+        t->trow[c] = trapeze_group_row_time(
+            trapeze_group_row_spread(&g, trapeze_group_problem_graph(e->pb)->grid[0],
+                                     mc->tbs_per_sm),
+            ev.dram_reads, trapeze_group_problem_dram_stripe_bytes(e->pb), ev.t_gpu_dram);
         t->wnorm[c] = t->wtg[c] = t->wsim[c] = 0;
         trapeze_group_window *w = NULL;
         if (!s && e->ev.gpu_k[c])
@@ -589,16 +600,28 @@ static double cycles_at(const launch_times *t, int c, double beta, double beta2)
     return beta2 >= 0 ? trapeze_group_contention_cycles(c1, t->t2g[c], beta2) : c1;
 }
 
-/* The errors of the predicted gains over round-robin (the first candidate)
- * of the other candidates against the whole runs, at DRAM contention beta
- * and L2 contention beta2: (pred_c / pred_rr) / (sim_c / sim_rr) - 1, each
- * prediction corrected by its whole-GPU window where it has one. */
-static void gain_errors(const launch_times *t, double beta, double beta2, double out[NGAIN])
+/* The candidates' predictions at DRAM contention beta and L2 contention
+ * beta2, each corrected by its whole-GPU window where it has one; before
+ * the DRAM rows' time, whose factor is taken on the cycles without the L2
+ * term, as group_decide.c takes it (kappa < 0: none). */
+static void predictions(const launch_times *t, double beta, double beta2, double kappa,
+                        double pred[NFIXED])
 {
-    double pred[NFIXED];
     for (int c = 0; c < NFIXED; c++)
         pred[c] = cycles_at(t, c, beta, beta2) *
-                  trapeze_group_gpu_window_factor(t->wsim[c], t->wnorm[c], t->wtg[c], beta);
+                  trapeze_group_gpu_window_factor(t->wsim[c], t->wnorm[c], t->wtg[c], beta) *
+                  trapeze_group_row_factor(cycles_at(t, c, beta, -1), t->trow[c], kappa);
+}
+
+/* The errors of the predicted gains over round-robin (the first candidate)
+ * of the other candidates against the whole runs, at DRAM contention beta,
+ * L2 contention beta2 and the DRAM rows' cost kappa: (pred_c / pred_rr) /
+ * (sim_c / sim_rr) - 1. */
+static void gain_errors(const launch_times *t, double beta, double beta2, double kappa,
+                        double out[NGAIN])
+{
+    double pred[NFIXED];
+    predictions(t, beta, beta2, kappa, pred);
     for (int c = 1; c < NFIXED; c++)
         out[c - 1] = (pred[c] / pred[0]) / (t->sim[c] / t->sim[0]) - 1;
 }
@@ -637,18 +660,46 @@ static trapeze_status l2_contention_without(const launch_times *t, int n, int sk
     return trapeze_group_fit_contention(c1, t2g, sim, k, beta2, err);
 }
 
+/* The DRAM rows' cost fitted to the gains of every launch but `skip` (-1:
+ * all of them), their other corrections at beta and beta2 (< 0: none). */
+static trapeze_status row_cost_without(const launch_times *t, int n, int skip, double beta,
+                                       double beta2, double *kappa, trapeze_error *err)
+{
+    static double pred[MAX_LAUNCHES * NFIXED], trow[MAX_LAUNCHES * NFIXED],
+        sim[MAX_LAUNCHES * NFIXED];
+    long k = 0;
+    for (int j = 0; j < n; j++) {
+        if (j == skip)
+            continue;
+        predictions(&t[j], beta, beta2, -1, pred + k * NFIXED);
+        for (int c = 0; c < NFIXED; c++) {
+            /* the rows' time on the scale the factor takes it: the
+             * prediction's, not the cycles before the L2 term */
+            const double c1 = cycles_at(&t[j], c, beta, -1);
+            trow[k * NFIXED + c] = c1 > 0 ? t[j].trow[c] * pred[k * NFIXED + c] / c1 : 0;
+            sim[k * NFIXED + c] = t[j].sim[c];
+        }
+        k++;
+    }
+    return trapeze_group_fit_row_cost(pred, trow, sim, k, NFIXED, kappa, err);
+}
+
 /* Each launch's gain errors at the contentions held out from it (fitted to
- * the others' whole runs), and those contentions; beta2 NULL: no L2 term. */
+ * the others' whole runs), and those contentions; beta2 NULL: no L2 term;
+ * kappa NULL: no DRAM rows' term. */
 static trapeze_status held_out_gain_errors(const launch_times *t, int n, double (*gerr)[NGAIN],
-                                           double *beta, double *beta2, trapeze_error *err)
+                                           double *beta, double *beta2, double *kappa,
+                                           trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
     for (int i = 0; !s && i < n; i++) {
         s = contention_without(t, n, i, &beta[i], err);
         if (!s && beta2)
             s = l2_contention_without(t, n, i, beta[i], &beta2[i], err);
+        if (!s && kappa)
+            s = row_cost_without(t, n, i, beta[i], beta2 ? beta2[i] : -1, &kappa[i], err);
         if (!s)
-            gain_errors(&t[i], beta[i], beta2 ? beta2[i] : -1, gerr[i]);
+            gain_errors(&t[i], beta[i], beta2 ? beta2[i] : -1, kappa ? kappa[i] : -1, gerr[i]);
     }
     return s;
 }
@@ -722,10 +773,11 @@ static void print_gain_errors(const trapeze_group_launch *l, const double gerr[N
  * constants fitted to the others' sub-grids. */
 static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const launches *ls,
                                      const trapeze_group_plan *plan, const trapeze_sample_log *log,
-                                     int l2, const char *out, trapeze_json_out *j,
+                                     int l2, int rows, const char *out, trapeze_json_out *j,
                                      trapeze_error *err)
 {
     static launch_evidence ev[MAX_LAUNCHES];
+    static double own_kappa[MAX_LAUNCHES];
     static launch_times t[MAX_LAUNCHES], own[MAX_LAUNCHES];
     static double gerr[MAX_LAUNCHES][NGAIN], beta[MAX_LAUNCHES];
     static double own_gerr[MAX_LAUNCHES][NGAIN], own_beta[MAX_LAUNCHES], own_beta2[MAX_LAUNCHES];
@@ -750,9 +802,10 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         }
     }
     if (!s)
-        s = held_out_gain_errors(own, ls->n, own_gerr, own_beta, l2 ? own_beta2 : NULL, err);
+        s = held_out_gain_errors(own, ls->n, own_gerr, own_beta, l2 ? own_beta2 : NULL,
+                                 rows ? own_kappa : NULL, err);
     if (!s && windows)
-        s = held_out_gain_errors(own_win, ls->n, win_gerr, win_beta, NULL, err);
+        s = held_out_gain_errors(own_win, ls->n, win_gerr, win_beta, NULL, NULL, err);
     for (int i = 0; !s && i < ls->n; i++) {
         trapeze_group_params held;
         s = fit_launches(ev, ls->n, i, 0, &held, NULL, err);
@@ -762,7 +815,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
             t[i].wsim[c] = 0;
     }
     if (!s)
-        s = held_out_gain_errors(t, ls->n, gerr, beta, NULL, err);
+        s = held_out_gain_errors(t, ls->n, gerr, beta, NULL, NULL, err);
     for (int i = 0; !s && i < ls->n; i++)
         print_gain_errors(&ls->l[i], gerr[i]);
     trapeze_group_params p;
@@ -777,6 +830,10 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
     /* beta2 at the sub-grid pair's constants and beta, where it is priced */
     if (!s && l2)
         s = l2_contention_without(own, ls->n, -1, p.subgrid_contention, l2_beta(&p, l2), err);
+    /* the DRAM rows' cost at the same constants, beta and beta2 */
+    if (!s && rows)
+        s = row_cost_without(own, ls->n, -1, p.subgrid_contention,
+                             l2 ? l2_beta_of(&p, l2) : -1, &p.dram_rows_cost, err);
     if (!s) {
         p.gain_uncertainty = held_out_rms(gerr, ls->n, -1);
         p.subgrid_gain_uncertainty = held_out_rms(own_gerr, ls->n, -1);
@@ -808,6 +865,10 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
                    : l2 == L2_MEASURED ? " of the sub-grids' L2 accesses per TB"
                                        : "",
                    l2_beta_of(&p, l2));
+        if (rows)
+            printf("... with the DRAM rows each grouping scatters: cost %.4g (fitted to the "
+                   "whole runs' gains at those constants; the uncertainty above held out with "
+                   "it)\n", p.dram_rows_cost);
         if (windows)
             printf("... with each prediction corrected by its whole-GPU window: uncertainty "
                    "of a gain %.2f%%\n", 100 * p.gpu_window_gain_uncertainty);
@@ -827,6 +888,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
                             l2 == L2_MEMORY ? p.memory_measured_contention : NAN);
         trapeze_json_number(j, "gpu_window_gain_uncertainty_pct",
                             windows ? 100 * p.gpu_window_gain_uncertainty : NAN);
+        trapeze_json_number(j, "dram_rows_cost", rows ? p.dram_rows_cost : NAN);
     }
     for (int i = 0; i < n; i++)
         trapeze_group_problem_destroy(ev[i].pb);
@@ -848,17 +910,19 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
                              const launches *ls, const trapeze_group_plan *plan,
                              const trapeze_sample_log *log, double margin,
                              const trapeze_group_params *fallback, const char *fallback_from,
-                             int held_out, int gpu_windows, int l2, const char *out,
-                             const char *csv_path, trapeze_json_out *j, trapeze_error *err)
+                             int held_out, int gpu_windows, int l2, int rows,
+                             const char *out, const char *csv_path, trapeze_json_out *j,
+                             trapeze_error *err)
 {
     trapeze_status s = TRAPEZE_OK;
     trapeze_csv_out *csv = NULL;
     static launch_figures f[MAX_LAUNCHES];
     static launch_times t[MAX_LAUNCHES];
-    static double gerr[MAX_LAUNCHES][NGAIN], beta[MAX_LAUNCHES], beta2[MAX_LAUNCHES];
+    static double gerr[MAX_LAUNCHES][NGAIN], beta[MAX_LAUNCHES], beta2[MAX_LAUNCHES],
+        kappa[MAX_LAUNCHES];
     memset(f, 0, sizeof f);
     if (!validate && ls->n > 1)
-        return calibrate_many(gpu, gpu_nm, ls, plan, log, l2, out, j, err);
+        return calibrate_many(gpu, gpu_nm, ls, plan, log, l2, rows, out, j, err);
     if (validate)
         trapeze_json_array(j, "launches");
     if (csv_path)
@@ -866,7 +930,8 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
     if (!s && held_out)
         s = all_times(gpu, ls, plan, log, l2, t, err);
     if (!s && held_out)
-        s = held_out_gain_errors(t, ls->n, gerr, beta, l2 ? beta2 : NULL, err);
+        s = held_out_gain_errors(t, ls->n, gerr, beta, l2 ? beta2 : NULL, rows ? kappa : NULL,
+                                 err);
     for (int i = 0; !s && i < ls->n; i++) {
         trapeze_group_outcome o;
         memset(&o, 0, sizeof o);
@@ -891,6 +956,8 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         e.p.l2_contention = e.p.l2_measured_contention = e.p.memory_measured_contention = -1;
         if (l2)
             *l2_beta(&e.p, l2) = held_out ? beta2[i] : l2_beta_of(fallback, l2);
+        /* the DRAM rows' cost, as the L2's (off without --dram-rows) */
+        e.p.dram_rows_cost = !rows ? -1 : held_out ? kappa[i] : fallback->dram_rows_cost;
         if (!s)
             s = trapeze_group_decide(e.pb, &e.p, NULL, &e.ev, 0, margin, 0, &o, err);
         if (!s && validate)
@@ -911,11 +978,14 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         if (!s && validate) {
             print_launch(&ls->l[i], &o, &f[i]);
             if (o.gpu_factor_chosen > 0) {
-                printf("%s:", o.l2_measured == 2 ? "the sub-grids' measured L2 and DRAM time "
-                                                   "(corrected / model cycles, over rr's)"
-                              : o.l2_measured ? "the sub-grids' measured L2 time (corrected / "
-                                                "model cycles, over rr's)"
-                                              : "whole-GPU windows (measured / predicted cycles)");
+                printf("%s%s:", o.l2_measured == 2 ? "the sub-grids' measured L2 and DRAM time "
+                                                     "(corrected / model cycles, over rr's)"
+                                : o.l2_measured ? "the sub-grids' measured L2 time (corrected / "
+                                                  "model cycles, over rr's)"
+                                : o.dram_rows   ? "the DRAM rows' time (corrected / model cycles, "
+                                                  "over rr's)"
+                                                : "whole-GPU windows (measured / predicted cycles)",
+                       o.dram_rows && o.l2_measured ? ", with the DRAM rows' time" : "");
                 for (int c = 0; c < NFIXED; c++)
                     printf(" %s %.3f", trapeze_tb_policies[fixed_row(c)].name, o.gpu_factor[c]);
                 printf("; the optimized row's %.3f\n", o.gpu_factor_chosen);
@@ -936,6 +1006,9 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
                                          "and DRAM reads per TB as its sub-grid measured them"
                        : l2 == L2_MEASURED ? ", each candidate's L2 accesses per TB as its sub-grid "
                                              "measured them" : "");
+            if (rows)
+                printf("DRAM rows' cost %.4g (each candidate's scattered rows priced)\n",
+                       o.params.dram_rows_cost);
         }
         if (!s && csv)
             csv_rows(csv, gpu_nm, &ls->l[i], &o, err, &s);
@@ -970,6 +1043,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     int l2 = 0;   /* --l2-contention: the whole GPU's L2 time in the cycles */
     int l2m = 0;  /* --l2-measured: the same, from each candidate's sub-grid's L2 count */
     int memm = 0; /* --memory-measured: its L2 and DRAM counts together */
+    int rows = 0; /* --dram-rows: the DRAM rows each candidate's grouping scatters */
     const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
@@ -980,7 +1054,8 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--gpu-window", &gpu_window_text, NULL},
                                     {"--l2-contention", NULL, &l2},
                                     {"--l2-measured", NULL, &l2m},
-                                    {"--memory-measured", NULL, &memm}, {NULL, NULL, NULL}};
+                                    {"--memory-measured", NULL, &memm},
+                                    {"--dram-rows", NULL, &rows}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
@@ -993,7 +1068,8 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--gpu-window", &gpu_window_text, NULL},
                                     {"--l2-contention", NULL, &l2},
                                     {"--l2-measured", NULL, &l2m},
-                                    {"--memory-measured", NULL, &memm}, {NULL, NULL, NULL}};
+                                    {"--memory-measured", NULL, &memm},
+                                    {"--dram-rows", NULL, &rows}, {NULL, NULL, NULL}};
     static launches ls;
     memset(&ls, 0, sizeof ls);
     ls.cmd = cmd;
@@ -1034,6 +1110,9 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
         return cli_usage_error(cmd, "%s with --gpu-window: their uncertainty "
                                     "together is not measured; one at a time",
                                memm ? "--memory-measured" : "--l2-measured");
+    if (rows && gpu_window > 0)
+        return cli_usage_error(cmd, "--dram-rows with --gpu-window: their uncertainty "
+                                    "together is not measured; one at a time");
     l2 = l2 ? L2_MODEL : l2m ? L2_MEASURED : memm ? L2_MEMORY : L2_NONE;
     if (!gpu)
         return cli_usage_error(cmd, "--gpu FILE is required");
@@ -1099,6 +1178,12 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                          "%s: %s has no %s (make one with calibrate --model group %s over "
                          "several launches)", l2_option(l2),
                          fallback ? fallback_from : "no calibration", l2_key(l2), l2_option(l2));
+    if (!s && rows && !held_out && (validate || ls.n == 1) &&
+        !(fallback && fallback->dram_rows_cost >= 0))
+        s = trapeze_fail(&err, TRAPEZE_EINVAL,
+                         "--dram-rows: %s has no dram_rows_cost (make one with calibrate "
+                         "--model group --dram-rows over several launches)",
+                         fallback ? fallback_from : "no calibration");
     if (!s)
         s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)
@@ -1116,7 +1201,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
         s = run_samples(plan, log, (int)threads, rank, size, &err);
     if (!s && rank == 0)
         s = finish(validate, gpu_file, gpu_nm, &ls, plan, log, margin / 100, fallback,
-                   fallback_from, held_out, gpu_window > 0, l2, out, csv, json.j, &err);
+                   fallback_from, held_out, gpu_window > 0, l2, rows, out, csv, json.j, &err);
     if (!s && rank == 0)
         s = cli_json_commit(&json, &err);
     cli_json_abort(&json);

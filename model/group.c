@@ -120,6 +120,7 @@ void trapeze_group_params_default(trapeze_group_params *p)
     p->l2_contention = -1;   /* no whole-GPU L2 term */
     p->l2_measured_contention = -1;   /* nor one from the sub-grids' L2 counts */
     p->memory_measured_contention = -1;   /* nor from their L2 and DRAM counts */
+    p->dram_rows_cost = -1;   /* nor the DRAM rows a grouping scatters */
     snprintf(p->source, sizeof p->source, "uncalibrated defaults (built-in)");
 }
 

@@ -6,7 +6,8 @@
  * uncertainty with whole-GPU windows (gpu_window_gain_uncertainty), the
  * whole-GPU L2 contention where measured (l2_contention, and
  * l2_measured_contention at the sub-grids' L2 counts,
- * memory_measured_contention at their L2 and DRAM counts), [meta] source. Absent names
+ * memory_measured_contention at their L2 and DRAM counts), the cost of the
+ * DRAM rows a grouping scatters (dram_rows_cost), [meta] source. Absent names
  * keep their default; an unknown name or section is an error naming file
  * and line. Must not evaluate the model.
  */
@@ -49,6 +50,8 @@ static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *
     if (strcmp(key, "memory_measured_contention") == 0)
         return trapeze_ini_double(at, section, key, value, 0, 1, &p->memory_measured_contention,
                                   err);
+    if (strcmp(key, "dram_rows_cost") == 0)
+        return trapeze_ini_double(at, section, key, value, 0, 4, &p->dram_rows_cost, err);
     if (strcmp(key, "gpu_window_gain_uncertainty") == 0)
         return trapeze_ini_double(at, section, key, value, 0, 1, &p->gpu_window_gain_uncertainty,
                                   err);
@@ -103,5 +106,7 @@ trapeze_status trapeze_group_params_save(const char *path, const trapeze_group_p
         fprintf(f, "l2_measured_contention = %.17g\n", p->l2_measured_contention);
     if (p->memory_measured_contention >= 0)
         fprintf(f, "memory_measured_contention = %.17g\n", p->memory_measured_contention);
+    if (p->dram_rows_cost >= 0)
+        fprintf(f, "dram_rows_cost = %.17g\n", p->dram_rows_cost);
     return trapeze_outfile_commit(o, err);
 }

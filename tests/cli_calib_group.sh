@@ -351,4 +351,25 @@ expect_failure "--memory-measured without its beta2" "has no memory_measured_con
     --memory-measured syrk
 expect_failure "two counts" "--l2-measured and --memory-measured" "$D/none" \
     "$T" validate --model group --gpu gtx480 --l2-measured --memory-measured syrk
+# the DRAM rows a grouping scatters (--dram-rows, off by default): calibrate
+# fits their cost to the twelve's whole-run gains (GTX 480 0.029, from
+# Jacobi 512^2's k-way-TS and RB-TS, the one launch whose reads pass a 384
+# KiB stripe) and writes it as dram_rows_cost beside the same constants;
+# validate prints it and refuses a calibration without it
+"$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" --dram-rows \
+    --out "$D/rows.ini" >"$D/cal-rows" 2>&1 || fail "calibrate --dram-rows: $(tail -2 "$D/cal-rows")"
+kr=$(awk -F' = ' '$1 == "dram_rows_cost" { printf "%.4g", $2 }' "$D/rows.ini")
+awk -v k="$kr" 'BEGIN { exit !(k > 0.01 && k < 4) }' || fail "dram_rows_cost '$kr'"
+grep -q "^... with the DRAM rows each grouping scatters: cost $kr " "$D/cal-rows" \
+    || fail "calibrate --dram-rows: $(grep 'DRAM rows' "$D/cal-rows")"
+[ "$(grep -v '^subgrid_gain_uncertainty\|^dram_rows_cost' "$D/rows.ini")" = \
+  "$(grep -v '^subgrid_gain_uncertainty' "$D/c12.ini")" ] || fail "--dram-rows moved other constants"
+"$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/rows.ini" \
+    --dram-rows syrk >"$D/vrows" 2>&1 || fail "validate --dram-rows: $(tail -2 "$D/vrows")"
+grep -q "^DRAM rows' cost $kr " "$D/vrows" || fail "validate --dram-rows: $(grep 'rows' "$D/vrows")"
+grep -q "^the DRAM rows' time (corrected / model cycles, over rr's): rr 1.000 " "$D/vrows" \
+    || fail "validate --dram-rows corrections: $(grep 'rows' "$D/vrows")"
+expect_failure "--dram-rows without its cost" "has no dram_rows_cost" "$D/none" \
+    "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/c12.ini" \
+    --dram-rows syrk
 finish cli_calib_group

@@ -206,6 +206,20 @@ off=$(awk -F, '$3 == "l2" && $4 == "line" && $6 == "model" && $7 == "off" { prin
 near "v100 kmeans --cap 0.25 L2 dead (off) share" "$off" 0.974 0.25
 near "v100 kmeans --cap 0.25 L2 saving against the whole run's" \
     "$(awk -F, '$3 == "l2" && $4 == "line" && $6 == "model" { print $11; exit }' "$D/kc.csv")" 0.9731 0.03
+# copy of 2097152 floats, 2 a thread, on the GTX 480 (100203 cycles):
+# --cap 0.25 plans no launch end, so no window sees which L2 frames the
+# run leaves dead; the frames the later windows left idle past 2048 cycles
+# and no later window used were all taken for dead (off 39.6% of the idle
+# cycles, the saving 85.28%), where the footprint (131072 lines through
+# 6144 frames) refills them throughout: the whole run's off share is 2.1%
+# and its saving 77.35% (sleep --whole). Held live in the footprint's
+# turnover share (0.977), within half a point.
+"$T" sleep --gpu gtx480 copy n=2097152 per_thread=2 --structures l2 --cap 0.25 --csv "$D/cc.csv" \
+    >"$D/ccout" 2>"$D/err" || fail "copy --cap: $(cat "$D/err")"
+near "copy --cap 0.25 L2 saving against the whole run's" "$(model_saving "$D/cc.csv" line)" \
+    0.7735 0.005
+off=$(awk -F, '$3 == "l2" && $4 == "line" && $6 == "model" && $7 == "off" { print $10 }' "$D/cc.csv")
+near "copy --cap 0.25 L2 dead (off) share" "$off" 0.021 0.02
 # filter 512² on the V100 (3911 cycles): no jump sample fits a quarter of
 # it, not even with the windows halved three times (a first window and one
 # of 500 + 250 cycles cost more than the 20% a cap of 0.25 plans), so the

@@ -1076,6 +1076,72 @@ static void test_dram_latency_queue(void)
 #undef LQ
 }
 
+/* -trapeze_l2_miss_queue (GPGPU-Sim's L2 miss queue, baseline_cache::cycle and
+ * data_cache::rd_miss_base): the load of test_dram_latency_queue, its sector
+ * s served by the L2 at 128 + s, each a miss now pushed into the miss queue.
+ * Each L2 cycle first moves the queue's head to the L2->DRAM queue if that
+ * has room, then serves the next sector.
+ *  - Alone: sector s moves at 129 + s, one cycle later than without the miss
+ *    queue, ready 229 + s: ACT 229, READs 241, 244, 247, 250, data end
+ *    250 + 12 + 2 = 264, reply 264 + 8 + 3 = 275, done 310 (309 without).
+ *  - With a one-entry L2->DRAM queue and a 3-entry miss queue
+ *    (`...,3:0,32`): sector 0 is pushed at 128 and moves at 129 (ready 229);
+ *    sector 1 is pushed at 129 and cannot move (the L2->DRAM queue is full);
+ *    sector 2 at 130 finds one entry used and two free, and a read wants two:
+ *    pushed; sector 3 at 131 finds one free: refused (MISS_QUEUE_FULL), every
+ *    cycle to 228; at 229 the controller takes sector 0 before the L2's
+ *    cycle, sector 1 moves (ready 329) and sector 3 is pushed. 98 refusals
+ *    (131..228), where the bounded queue alone had 297. Taken at 229, 329,
+ *    429, 529 (READs 241, then row hits at 329, 429, 529), data end 543,
+ *    reply 554, done 589 (588 without the miss queue).
+ *  - With the latency queue: sector s moves at 129 + s to the L2->DRAM queue
+ *    and at the next DRAM tick, 130 + s, into the latency queue (ready
+ *    230 + s): ACT 231, READs 243, 246, 249, 252, data end 266, done 312
+ *    (311 without).
+ *  - The 3-entry case with a second request for line 0 from SM 0 at cycle 1
+ *    (1 flit, at the L2's port at 9, ROP ready 129: behind the load), served
+ *    at 230 with two of the three entries used: a 32-byte store to sector 0
+ *    (reserved: GPGPU-Sim's lazy-fetch write miss, which sends nothing)
+ *    needs one free entry and is taken at once: still 98 refusals. A load of
+ *    the line, whose sectors would merge and send nothing, needs two free
+ *    for each: its sector 0 is refused from 230 until its fill at 255 (READ
+ *    241, data end 241 + 12 + 2) makes it a hit, which asks no entry;
+ *    sector 1 is refused from 256 until 329, when sector 2 moves on, and
+ *    merges then: 98 + 25 + 73 = 196 refusals. The first load is done at
+ *    589 either way. */
+#define MQ SAME_CLOCKS "-trapeze_l2_miss_queue 1\n"
+#define MQ3 MQ "-gpgpu_dram_partition_queues 64:1:64:64\n" \
+    "-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:L,A:256:4,3:0,32\n"
+static uint64_t miss_queue_second(const sim_mem_request *second, uint64_t *l2_fails)
+{
+    sim_memsys *m = memsys(GTX480, MQ3, 15);
+    sim_mem_request r = load(0, 3), s = *second, d;
+    CHECK(sim_memsys_access(m, &r, 0, NULL) == SIM_MEM_MISS);
+    sim_memsys_cycle(m, 0);
+    CHECK(sim_memsys_access(m, &s, 1, NULL) != SIM_MEM_RESERVATION_FAIL);
+    uint64_t done = until_done(m, 3, 1, &d);
+    const sim_mem_stats *st = sim_memsys_stats(m);
+    *l2_fails = st->l2.fails[SIM_FAIL_MISS_QUEUE];
+    CHECK(st->l2.reservation_fails == *l2_fails);
+    drain(m, 15, done + 1);
+    sim_memsys_destroy(m);
+    return done;
+}
+
+static void test_l2_miss_queue(void)
+{
+    uint64_t fails, stalls;
+    CHECK(latency_queue_done(MQ, &fails, &stalls) == 310 && fails == 0);
+    CHECK(latency_queue_done(MQ3, &fails, &stalls) == 589 && fails == 98 && stalls == 98);
+    CHECK(latency_queue_done(MQ "-trapeze_dram_latency_queue 1\n", &fails, &stalls) == 312 &&
+          fails == 0 && stalls == 0);
+    sim_mem_request st = store(0, 0x1, 32), ld = load(0, 0);
+    CHECK(miss_queue_second(&st, &fails) == 589 && fails == 98);
+    CHECK(miss_queue_second(&ld, &fails) == 589 && fails == 196);
+}
+#undef MQ3
+#undef MQ
+
 /* GPGPU-Sim's local crossbar (-network_mode 2, sim/mem/xbar.c), on the GTX 480
  * config (15 SMs, 12 sub-partitions, ROP 120):
  *  - the miss of test_miss_latency: injected and moved to sub-partition 0's
@@ -2031,6 +2097,7 @@ int main(void)
     test_miss_latency();
     test_simple_dram();
     test_dram_latency_queue();
+    test_l2_miss_queue();
     test_l1_latency_queue();
     test_l1_probe_holds_stages();
     test_local_xbar();

@@ -9,7 +9,9 @@
  * tails of a launch end: told from the other dead periods by the marked
  * histogram and stretched to whole blocks (worked out by hand), and how
  * many windows of what length a capped plan fits (a short run's windows
- * halved until one fits).
+ * halved until one fits), the live share of the L2 frames no later
+ * window used where no window sees the launch end, and the strata's
+ * weights (a partial wave whose window recorded nothing left to the body).
  */
 #include <string.h>
 
@@ -252,6 +254,51 @@ static void test_add_dead(void)
  * 480 Jacobi 512x512) whose first window took 1700: each later window its
  * warm-up and recording (4000 + 2000 at scale 1), each launch end 2500
  * cycles at any scale (its start is placed by the launch's work). */
+/* The live share of an L2 frame's long open period where no window sees
+ * the launch end (sim_jump_refilled), by hand: GTX 480 copy, 4194304
+ * floats in and out (262144 lines) through 6144 frames, n = 42.67: 1 -
+ * 6144 / (2 x 262144) = 0.98828125 (the old rule took every such frame no
+ * later window used for dead: 0); V100 kmeans, 8440 lines in 49152
+ * frames: half of n, 0.0858561...; at n = 1 both rules give 1/2. */
+static void test_refilled(void)
+{
+    CHECK_NEAR(sim_jump_refilled(262144, 6144), 0.98828125, 1e-15);
+    CHECK_NEAR(sim_jump_refilled(8440, 49152), 8440.0 / 49152 / 2, 1e-15);
+    CHECK_NEAR(sim_jump_refilled(6144, 6144), 0.5, 1e-15);
+    CHECK(sim_jump_refilled(0, 6144) == 0);
+    CHECK(sim_jump_refilled(262144, 0) == 0);
+}
+
+/* The strata's weights, by hand on GTX 480 copy --cap 0.25: 720896 warp
+ * instructions, the first window 72090, two later windows that recorded
+ * 15426, no launch end, the last partial wave (46 of 4096 blocks: 8096)
+ * whose window recorded nothing: the later windows stand for all the rest,
+ * (720896 - 72090) / 15426 = 42.0592..., where dropping the wave's work
+ * gave 41.5344... and a run 1.1% short. Had it recorded 2024: 8096 / 2024
+ * = 4 for it, the body (720896 - 72090 - 8096) / 15426. With a launch end
+ * of 3392 standing for 1 of 1 and no partial wave (copy, the default
+ * plan: 77415 first, 54222 later): (720896 - 77415 - 3392) / 54222. In
+ * each the weighted work is the run's. */
+static void test_weights(void)
+{
+    double w[4], none[4] = {0, 15426, 0, 0}, rec[4] = {0, 15426, 0, 2024};
+    double def[4] = {0, 54222, 3392, 0};
+    sim_jump_weights(720896, 72090, 0, 0, none, 8096, w);
+    CHECK_NEAR(w[1], (720896.0 - 72090) / 15426, 1e-12);
+    CHECK(w[0] == 1 && w[2] == 0 && w[3] == 0);
+    CHECK_NEAR(72090 + w[1] * 15426, 720896, 1e-6);
+    sim_jump_weights(720896, 72090, 0, 0, rec, 8096, w);
+    CHECK_NEAR(w[3], 4, 1e-15);
+    CHECK_NEAR(w[1], (720896.0 - 72090 - 8096) / 15426, 1e-12);
+    CHECK_NEAR(72090 + w[1] * 15426 + w[3] * 2024, 720896, 1e-6);
+    sim_jump_weights(720896, 77415, 1, 1, def, 0, w);
+    CHECK(w[2] == 1 && w[3] == 0);
+    CHECK_NEAR(w[1], (720896.0 - 77415 - 3392) / 54222, 1e-12);
+    /* three launch ends sampled of five: each stands for 5/3 */
+    sim_jump_weights(720896, 77415, 5, 3, def, 0, w);
+    CHECK_NEAR(w[2], 5.0 / 3, 1e-15);
+}
+
 static double jacobi_plan(const void *ctx, int windows, int ends, double scale)
 {
     (void)ctx;
@@ -283,6 +330,8 @@ int main(void)
     test_dead_missing();
     test_exit_keep();
     test_refill_keep();
+    test_refilled();
+    test_weights();
     test_tail_scale();
     test_tail_cut();
     test_add_dead();

@@ -81,6 +81,11 @@ typedef struct trapeze_group_params {
      * measured as l2_measured_contention; < 0: no such term (the default;
      * `--memory-measured` of calibrate and validate) */
     double memory_measured_contention;
+    /* kappa, the cycles a grouping pays per cycle of its DRAM rows' time
+     * ([group] dram_rows_cost, in [0, 4]; trapeze_group_row_time): measured on
+     * whole runs' gains over rr at sub-grid-fitted constants; < 0: no such
+     * term (the default; `--dram-rows` of calibrate and validate) */
+    double dram_rows_cost;
     char source[128];
 } trapeze_group_params;
 
@@ -298,6 +303,10 @@ void trapeze_group_problem_destroy(trapeze_group_problem *pb);
 void trapeze_group_problem_set_threads(trapeze_group_problem *pb, int threads);
 const trapeze_locality_graph *trapeze_group_problem_graph(const trapeze_group_problem *pb);
 const trapeze_group_machine *trapeze_group_problem_machine(const trapeze_group_problem *pb);
+/* The bytes one DRAM row of every bank of every channel holds: the
+ * config's address map below its first row bit, times the channels where
+ * they are taken out first (dramid@N); GTX 480 384 KiB, V100 1 MiB. */
+double trapeze_group_problem_dram_stripe_bytes(const trapeze_group_problem *pb);
 /* The grouping policy rr, bcs, mst, kway or rbts places (PAVER's group
  * lists: list k to SM k mod n_sm), as the model predicts it; EINVAL for a
  * dynamic policy (chen). */
@@ -335,6 +344,38 @@ double trapeze_group_memory_measured_time(const trapeze_group_measured *sub, lon
  * (trapeze_group_contention_cycles), cycles the model's without the L2
  * term; 1 where beta2 < 0 or cycles <= 0. */
 double trapeze_group_l2_measured_factor(double cycles, double t2m, double beta2);
+
+/* The DRAM rows a grouping scatters (sampler/group/dram_rows.c). The TBs
+ * in flight together are each queue's positions [k x, (k + 1) x) (x TBs
+ * run at once on an SM); a TB whose id predecessor along the grid's x
+ * (grid_x TBs a row; <= 0: one row) is not in flight with it starts a run
+ * of consecutive TBs, whose data open their DRAM rows anew. The spread is
+ * the share of TBs that start one: 1 / n for one run, 1 where none is
+ * contiguous. rr's waves are runs of n_sm x TBs; a partition's (k-way-TS,
+ * RB-TS) as many runs as its parts are far apart. */
+double trapeze_group_row_spread(const trapeze_grouping *g, int grid_x, int tbs_per_sm);
+/* The time those rows cost: spread x (1 - stripe / bytes) x t_gpu_dram,
+ * bytes the launch's DRAM reads of 32 bytes, stripe the bytes one row of
+ * every bank and channel holds (trapeze_group_problem_dram_stripe_bytes):
+ * data within one stripe never meet another row of their bank (the V100's
+ * Jacobi 512^2 reads 1 MiB, its stripe: row misses 512 under every
+ * policy), data over many stripes do (2048^2: k-way-TS 220,328 against
+ * rr's 18,782). 0 where bytes <= stripe or stripe is not known. */
+double trapeze_group_row_time(double spread, double dram_reads, double stripe_bytes,
+                              double t_gpu_dram);
+/* A candidate's correction by that time: (cycles + kappa t_row) / cycles;
+ * 1 where kappa < 0 or cycles <= 0. */
+double trapeze_group_row_factor(double cycles, double t_row, double kappa);
+/* kappa in [0, 4] that fits the runs' gains over rr best: n launches of
+ * n_cand candidates each (the first rr), row-major in pred (the predicted
+ * cycles without the rows' time), t_row and sim (the runs); the least
+ * squares of ln((pred_c f_c / (pred_rr f_rr)) / (sim_c / sim_rr)), f the
+ * row factor at kappa (the DRAM contention's search over [0, 1], times
+ * 4). A launch with a value <= 0 is skipped; none left: 0. EINVAL on a
+ * non-finite value. */
+trapeze_status trapeze_group_fit_row_cost(const double *pred, const double *t_row,
+                                          const double *sim, long n, int n_cand, double *kappa,
+                                          trapeze_error *err);
 
 /* Simulates the launch under a policy (-trapeze_tb_dispatch NAME) or, when
  * grouping is not NULL, under the explicit policy running it. */
@@ -471,6 +512,9 @@ typedef struct trapeze_group_outcome {
      * (params.l2_measured_contention >= 0 with sub-grids; 2: the memory
      * time's, params.memory_measured_contention >= 0) */
     int l2_measured;
+    /* 1: those corrections include the DRAM rows' (params.dram_rows_cost >= 0
+     * with sub-grids) */
+    int dram_rows;
 } trapeze_group_outcome;
 
 /* sim: the six policies' measurements, rr..rbts in the order above (NULL:
@@ -510,7 +554,11 @@ typedef struct trapeze_group_outcome {
  * L2's rate): the whole GPU's L2 time at the L2 accesses per TB its
  * sub-grid measured (sub[c].tbs its TBs); times the window's factor where
  * both are given. p->memory_measured_contention >= 0 instead: the same with
- * T2m = trapeze_group_memory_measured_time (the L2's and the DRAM's). */
+ * T2m = trapeze_group_memory_measured_time (the L2's and the DRAM's).
+ * p->dram_rows_cost >= 0 (kappa): each candidate's factor times
+ * trapeze_group_row_factor of its DRAM rows' time (trapeze_group_row_time
+ * of its grouping's spread and the model's reads and Tg), relative to rr's
+ * likewise, with or without the above. */
 typedef struct trapeze_group_window_evidence {
     trapeze_group_measured sub[TRAPEZE_TB_NFIXED];
     trapeze_fit_report fit;

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "common/error.h"
+#include "sampler/group/group_contention.h"
 #include "trapeze.h"
 
 /* Only runs whose whole-GPU DRAM time is at least this share of the queue's
@@ -30,6 +31,52 @@ static double sse(const double *norm, const double *tg, const double *sim, long 
 
 #define GRID 200
 
+double trapeze_group_minimize_unit(double (*f)(const void *ctx, double x), const void *ctx)
+{
+    int best = 0;
+    double best_v = f(ctx, 0);
+    for (int k = 1; k <= GRID; k++) {
+        double v = f(ctx, (double)k / GRID);
+        if (v < best_v) {
+            best_v = v;
+            best = k;
+        }
+    }
+    double lo = best > 0 ? (double)(best - 1) / GRID : 0;
+    double hi = best < GRID ? (double)(best + 1) / GRID : 1;
+    const double g = (sqrt(5.0) - 1) / 2;
+    double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
+    double fa = f(ctx, a), fb = f(ctx, b);
+    for (int it = 0; it < 60; it++) {
+        if (fa <= fb) {
+            hi = b;
+            b = a;
+            fb = fa;
+            a = hi - g * (hi - lo);
+            fa = f(ctx, a);
+        } else {
+            lo = a;
+            a = b;
+            fa = fb;
+            b = lo + g * (hi - lo);
+            fb = f(ctx, b);
+        }
+    }
+    double mid = (lo + hi) / 2;
+    return f(ctx, mid) < best_v ? mid : (double)best / GRID;
+}
+
+typedef struct {
+    const double *norm, *tg, *sim;
+    long n;
+} runs;
+
+static double runs_sse(const void *ctx, double beta)
+{
+    const runs *r = ctx;
+    return sse(r->norm, r->tg, r->sim, r->n, beta);
+}
+
 trapeze_status trapeze_group_fit_contention(const double *norm, const double *tg,
                                             const double *sim, long n, double *beta,
                                             trapeze_error *err)
@@ -41,38 +88,7 @@ trapeze_status trapeze_group_fit_contention(const double *norm, const double *tg
             return trapeze_fail(err, TRAPEZE_EINVAL,
                                 "DRAM contention fit: point %ld (norm %g, DRAM time %g, run %g): "
                                 "need finite values >= 0", i, norm[i], tg[i], sim[i]);
-    /* the grid first: the error need not be unimodal in beta over runs
-     * that a model misses in both directions */
-    int best = 0;
-    double best_v = sse(norm, tg, sim, n, 0);
-    for (int k = 1; k <= GRID; k++) {
-        double v = sse(norm, tg, sim, n, (double)k / GRID);
-        if (v < best_v) {
-            best_v = v;
-            best = k;
-        }
-    }
-    double lo = best > 0 ? (double)(best - 1) / GRID : 0;
-    double hi = best < GRID ? (double)(best + 1) / GRID : 1;
-    const double g = (sqrt(5.0) - 1) / 2;
-    double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
-    double fa = sse(norm, tg, sim, n, a), fb = sse(norm, tg, sim, n, b);
-    for (int it = 0; it < 60; it++) {
-        if (fa <= fb) {
-            hi = b;
-            b = a;
-            fb = fa;
-            a = hi - g * (hi - lo);
-            fa = sse(norm, tg, sim, n, a);
-        } else {
-            lo = a;
-            a = b;
-            fa = fb;
-            b = lo + g * (hi - lo);
-            fb = sse(norm, tg, sim, n, b);
-        }
-    }
-    double mid = (lo + hi) / 2;
-    *beta = sse(norm, tg, sim, n, mid) < best_v ? mid : (double)best / GRID;
+    const runs r = {norm, tg, sim, n};
+    *beta = trapeze_group_minimize_unit(runs_sse, &r);
     return TRAPEZE_OK;
 }

@@ -7,7 +7,8 @@
  * the chosen grouping simulated when it is not one of them, and every
  * policy predicted (with whole-GPU windows, each prediction corrected by
  * its candidate's window, gpu_window.c; with a measured L2 contention, by
- * the L2 time its sub-grid measured, l2_measured.c). Owns the sequence only: the model is model/group*.c,
+ * the L2 time its sub-grid measured, l2_measured.c; with a DRAM rows' cost,
+ * by the rows its grouping scatters, dram_rows.c). Owns the sequence only: the model is model/group*.c,
  * the simulations group_problem.c's.
  */
 #include <stdio.h>
@@ -204,6 +205,28 @@ static trapeze_status l2_measured_factors(const trapeze_group_problem *pb,
     return TRAPEZE_OK;
 }
 
+/* Each candidate's correction by the DRAM rows its grouping scatters
+ * (dram_rows.c) at cost kappa, times f[c]: its spread over the launch's
+ * grid, its share of the model's whole-GPU DRAM time beyond one stripe. */
+static trapeze_status row_factors(const trapeze_group_problem *pb, const trapeze_group_model *m,
+                                  const trapeze_grouping *cand, double kappa, double f[N_CAND],
+                                  trapeze_error *err)
+{
+    const trapeze_locality_graph *gr = trapeze_group_problem_graph(pb);
+    const int x = trapeze_group_problem_machine(pb)->tbs_per_sm;
+    const double stripe = trapeze_group_problem_dram_stripe_bytes(pb);
+    for (int c = 0; c < N_CAND; c++) {
+        trapeze_group_eval e;
+        trapeze_status s = trapeze_group_evaluate(m, &cand[c], &e, err);
+        if (s)
+            return s;
+        const double t = trapeze_group_row_time(trapeze_group_row_spread(&cand[c], gr->grid[0], x),
+                                                e.dram_reads, stripe, e.t_gpu_dram);
+        f[c] *= trapeze_group_row_factor(e.cycles, t, kappa);
+    }
+    return TRAPEZE_OK;
+}
+
 /* The predictions corrected by the windows, relative to round-robin's:
  * each candidate's row by its factor over rr's, the optimized row by its
  * source's, else (a tile, chen-static, the soft assignment) by that of the
@@ -359,6 +382,14 @@ trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trape
                                 memory ? p->memory_measured_contention
                                        : p->l2_measured_contention,
                                 memory, factor, err);
+    }
+    /* the DRAM rows each candidate's grouping scatters */
+    if (!s && !sim && win && p->dram_rows_cost >= 0) {
+        for (int c = 0; !gpu && c < N_CAND; c++)
+            factor[c] = 1;
+        gpu = 1;
+        out->dram_rows = 1;
+        s = row_factors(pb, m, cand, p->dram_rows_cost, factor, err);
     }
     if (!s && !sim && win) {
         s = window_pick(m, cand, win, gpu ? factor : NULL, given_margin, rr_bar, &first, err);

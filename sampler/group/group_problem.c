@@ -8,6 +8,8 @@
  * trace's addresses, simulation streaming from its file).
  * Owns the joining only: the equations are model/'s, the dispatch sim/'s.
  */
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,7 @@ struct trapeze_group_problem {
     int launch;
     trapeze_locality_graph graph;
     trapeze_group_machine machine;
+    double dram_stripe;               /* trapeze_group_problem_dram_stripe_bytes */
     int threads;                      /* each simulation's threads (0: one) */
 };
 
@@ -155,6 +158,26 @@ static double l2_rate(const sim_mem_config *mem)
                     : 0;
 }
 
+/* The bytes one row of every bank and channel holds: the address map's
+ * bits below its lowest row bit, times the channels where dramid@N takes
+ * them out before the map is read (the GTX 480's 64 KiB x 6, the V100's
+ * 32 KiB x 32). */
+static double dram_stripe(const sim_mem_config *mem)
+{
+    const uint64_t row = mem->map.mask[SIM_AM_ROW];
+    if (!row)
+        return 0;
+    int low = 0;
+    while (!(row >> low & 1))
+        low++;
+    return ldexp(1, low) * (mem->map.gap >= 0 ? mem->map.n_channel : 1);
+}
+
+double trapeze_group_problem_dram_stripe_bytes(const trapeze_group_problem *pb)
+{
+    return pb->dram_stripe;
+}
+
 /* SMs, occupancy, cache lines and the DRAM's peak rate as the simulator
  * sees them. */
 static trapeze_status read_machine(trapeze_group_problem *pb, const trapeze_config *cfg,
@@ -191,6 +214,7 @@ static trapeze_status read_machine(trapeze_group_problem *pb, const trapeze_conf
          * give the GTX 480's copy 33,554,432 bytes for 524,288 reads */
         pb->machine.dram_read_transfers = mem.atom_bytes > 32 ? mem.atom_bytes / 32.0 : 1;
         pb->machine.l2_accesses_per_cycle = l2_rate(&mem);
+        pb->dram_stripe = dram_stripe(&mem);
     }
     close_launch(&h);
     return s;

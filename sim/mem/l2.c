@@ -1,10 +1,12 @@
 /*
  * l2.c - one L2 sub-partition (slice) and, when there is no L2, the memory
  * partition front that passes requests straight to DRAM. Owns the ROP
- * delay, the icnt->L2, L2->DRAM, DRAM->L2 and L2->icnt queues, the L2 tag
- * array and MSHRs, write-back and allocation policies, and the functional
- * side of atomics and volatile loads (performed when L2 accepts them, so
- * they take effect in arrival order). Must not model DRAM timing.
+ * delay, the icnt->L2, L2->DRAM, DRAM->L2 and L2->icnt queues (with
+ * -trapeze_l2_miss_queue 1 also GPGPU-Sim's L2 miss queue before the
+ * L2->DRAM one), the L2 tag array and MSHRs, write-back and allocation
+ * policies, and the functional side of atomics and volatile loads
+ * (performed when L2 accepts them, so they take effect in arrival order).
+ * Must not model DRAM timing.
  *
  * One request is served per L2 cycle, in order: a request that cannot be
  * served (no line, MSHR, or queue space) blocks the slice, as GPGPU-Sim's
@@ -28,6 +30,19 @@ static int dram_room(const sim_memsys *m, const sim_subpart *p, uint32_t n)
     return p->to_dram.count + n <= (uint32_t)m->cfg.q_l2_dram;
 }
 
+/* Room for a request that sends n packets towards DRAM (a fetch or a write,
+ * and a write-back). With GPGPU-Sim's L2 miss queue (-trapeze_l2_miss_queue
+ * 1) the answer is data_cache's, which goes by the kind of request, not by
+ * what it sends: a read that misses or merges needs two free entries
+ * (rd_miss_base's miss_queue_full(1): a fetch and a write-back), a write one
+ * (miss_queue_full(0)); a write-back is then pushed even past the size. */
+static int down_room(const sim_memsys *m, const sim_subpart *p, int read, uint32_t n)
+{
+    if (!m->cfg.l2_miss_queue)
+        return dram_room(m, p, n);
+    return p->missq.count + (read ? 2u : 1u) <= (uint32_t)m->cfg.l2.miss_queue;
+}
+
 static void reply(sim_subpart *p, const sim_pkt *pk, uint64_t now)
 {
     sim_pkt r = *pk;
@@ -35,6 +50,16 @@ static void reply(sim_subpart *p, const sim_pkt *pk, uint64_t now)
     sim_ring_push(&p->respq, &r);
 }
 
+static void push_dram(sim_memsys *m, sim_subpart *p, sim_pkt *d, uint64_t now)
+{
+    /* with GPGPU-Sim's latency queue the wait starts when DRAM takes it */
+    d->ready = now + (uint64_t)(m->cfg.latency_queue ? 0 : m->cfg.dram_latency);
+    sim_ring_push(&p->to_dram, d);
+    sim_chan_update_active(m, p->chan);
+}
+
+/* A request for DRAM, sent at `now`: into the L2->DRAM queue, or with
+ * GPGPU-Sim's L2 miss queue into that (move_missq passes it on). */
 static void to_dram(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, int kind,
                     uint64_t line, uint32_t bytes, int done, uint64_t now)
 {
@@ -43,10 +68,23 @@ static void to_dram(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, int kind,
     d.line = line;
     d.bytes = bytes;
     d.dram_done = (uint8_t)done;
-    /* with GPGPU-Sim's latency queue the wait starts when DRAM takes it */
-    d.ready = now + (uint64_t)(m->cfg.latency_queue ? 0 : m->cfg.dram_latency);
-    sim_ring_push(&p->to_dram, &d);
-    sim_chan_update_active(m, p->chan);
+    if (m->cfg.l2_miss_queue) {
+        d.ready = now;
+        sim_ring_push(&p->missq, &d);
+        return;
+    }
+    push_dram(m, p, &d, now);
+}
+
+/* GPGPU-Sim's baseline_cache::cycle: the miss queue's head goes on to the
+ * L2->DRAM queue if it has room, one a cycle, before the cycle's access. */
+static void move_missq(sim_memsys *m, sim_subpart *p, uint64_t now)
+{
+    if (!p->missq.count || !dram_room(m, p, 1))
+        return;
+    sim_pkt d = *sim_ring_front(&p->missq);
+    sim_ring_pop(&p->missq);
+    push_dram(m, p, &d, d.ready > now ? d.ready : now);
 }
 
 static void writeback(sim_memsys *m, sim_subpart *p, uint64_t line, uint64_t now)
@@ -141,6 +179,8 @@ static sim_fail_cause serve_read(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uin
     }
     if (probe == SIM_PROBE_FAIL && on_miss)
         return SIM_FAIL_LINE_ALLOC;
+    if (m->cfg.l2_miss_queue && !down_room(m, p, 1, 0))
+        return SIM_FAIL_MISS_QUEUE;   /* rd_miss_base asks before the MSHRs: merges too */
     int id;
     sim_fail_cause why = sim_cache_miss_entry(c, pk->line, probe, way, &id);
     if (why != SIM_FAIL_NONE)
@@ -159,7 +199,7 @@ static sim_fail_cause serve_read(sim_memsys *m, sim_subpart *p, sim_pkt *pk, uin
     }
     sim_line *victim = on_miss ? sim_cache_line(c, pk->line, way) : NULL;
     int dirty_victim = victim && victim->state == SIM_LINE_VALID && victim->dirty;
-    if (!dram_room(m, p, 1 + (uint32_t)dirty_victim))
+    if (!down_room(m, p, 1, 1 + (uint32_t)dirty_victim))
         return SIM_FAIL_MISS_QUEUE;
     perform(m, pk);
     sim_line *reserved;
@@ -196,7 +236,9 @@ static sim_fail_cause serve_write(sim_memsys *m, sim_subpart *p, sim_pkt *pk, ui
         return SIM_FAIL_LINE_ALLOC;
     if (!respq_room(m, p, 1))
         return SIM_FAIL_COUNT;
-    if (!dram_room(m, p, (uint32_t)forward + (uint32_t)dirty_victim))
+    /* a write-back hit sends nothing and GPGPU-Sim does not ask its miss queue */
+    if ((probe != SIM_PROBE_HIT || forward) &&
+        !down_room(m, p, 0, (uint32_t)forward + (uint32_t)dirty_victim))
         return SIM_FAIL_MISS_QUEUE;
     perform(m, pk);
     uint32_t wake = count_access(m, sub, pk, now);
@@ -251,7 +293,7 @@ static int fill(sim_memsys *m, sim_subpart *p, const sim_pkt *pk, uint64_t now)
     int way = sim_cache_fill_way(c, pk->line);
     int wb = way >= 0 && sim_cache_line(c, pk->line, way)->dirty &&
              sim_cache_evicted(sim_cache_line(c, pk->line, way), pk->line);
-    if (wb && !dram_room(m, p, 1))
+    if (wb && !down_room(m, p, 0, 1))
         return 0;   /* allocate-on-fill changed nothing yet: the fill is retried */
     /* a sleeping slice or frame delays the replies by its wake-up */
     uint32_t wake = sim_busy_as(m->events, SIM_UNIT_L2_BANK, (int)(p - m->sub), now, SIM_NEXT_WRITE);
@@ -372,6 +414,8 @@ static sim_fail_cause sector_read(sim_memsys *m, sim_subpart *p, sim_pkt *w, int
     }
     if (probe == SIM_PROBE_FAIL)
         return SIM_FAIL_LINE_ALLOC;
+    if (m->cfg.l2_miss_queue && !down_room(m, p, 1, 0))
+        return SIM_FAIL_MISS_QUEUE;   /* rd_miss_base asks before the MSHRs: merges too */
     if (probe == SIM_PROBE_HIT_RESERVED) {
         int id = sim_cache_mshr_lookup(c, key);
         if (id < 0 || !sim_cache_mshr_can_merge(c, id))
@@ -389,7 +433,7 @@ static sim_fail_cause sector_read(sim_memsys *m, sim_subpart *p, sim_pkt *w, int
     if (sim_cache_mshr_full(c))
         return SIM_FAIL_MSHR_ENTRY;
     int dirty = victim_dirty(c, w->line, way, probe);
-    if (!dram_room(m, p, 1 + (uint32_t)dirty))
+    if (!down_room(m, p, 1, 1 + (uint32_t)dirty))
         return SIM_FAIL_MISS_QUEUE;
     /* a new line takes the frame (write); a missing sector of a present line
      * is written into it by the fill */
@@ -430,7 +474,9 @@ static sim_fail_cause sector_write(sim_memsys *m, sim_subpart *p, sim_pkt *w, in
         return SIM_FAIL_COUNT;
     if (probe == SIM_PROBE_FAIL && c->cfg.wr_alloc != SIM_WALLOC_NONE && !through)
         return SIM_FAIL_LINE_ALLOC;
-    if (!dram_room(m, p, (uint32_t)forward + (uint32_t)dirty))
+    /* a write-back hit sends nothing and GPGPU-Sim does not ask its miss queue */
+    if ((probe != SIM_PROBE_HIT || forward) &&
+        !down_room(m, p, 0, (uint32_t)forward + (uint32_t)dirty))
         return SIM_FAIL_MISS_QUEUE;
     uint32_t wake = count_access(m, sub, w, now);
     if (present || allocate)
@@ -568,6 +614,7 @@ void sim_l2_tick(sim_memsys *m, int sub, uint64_t now)
         (sectored ? fill_sector(m, p, sim_ring_front(&p->fillq), now)
                   : fill(m, p, sim_ring_front(&p->fillq), now)))
         sim_ring_pop(&p->fillq);
+    move_missq(m, p, now);
     if (p->l2q.count && m->cfg.latency_queue && m->cfg.l2.enabled && !dram_room(m, p, 1)) {
         /* with GPGPU-Sim's latency queue, its cache_cycle too: a full
          * L2->DRAM queue stops the slice before the tag probe (no

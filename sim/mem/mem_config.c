@@ -92,6 +92,10 @@ const trapeze_opt sim_mem_options[] = {
      "1: GPGPU-Sim's DRAM latency queue: a request leaves the L2->DRAM queue at once, one a "
      "DRAM cycle while its channel has credits (FR-FCFS plus return queue) and then waits "
      "-dram_latency; 0: it waits -dram_latency in the bounded L2->DRAM queue"},
+    {"trapeze_l2_miss_queue", OPT_INT, "0", 0, 1,
+     "1: GPGPU-Sim's L2 miss queue: what the L2 sends to DRAM waits in the dl2 spec's "
+     "miss queue, which passes one a cycle to the L2->DRAM queue, and a read miss or merge "
+     "needs two free entries, a write one; 0: the L2 sends to the L2->DRAM queue"},
     {"gpgpu_simple_dram_model", OPT_INT, "0", 0, 1,
      "1: GPGPU-Sim's simple DRAM: no banks or timing; each channel serves one request per "
      "DRAM cycle, -dram_latency after it left the L2"},
@@ -537,8 +541,11 @@ static trapeze_status read_dram(const trapeze_config *cfg, sim_mem_config *c,
     if ((s = get_int(cfg, "dram_bnkgrp_indexing_policy", &c->bnkgrp_lower, err)) ||
         (s = get_int(cfg, "dram_dual_bus_interface", &c->dual_bus, err)) ||
         (s = get_int(cfg, "gpgpu_simple_dram_model", &c->simple_dram, err)) ||
-        (s = get_int(cfg, "trapeze_dram_latency_queue", &c->latency_queue, err)))
+        (s = get_int(cfg, "trapeze_dram_latency_queue", &c->latency_queue, err)) ||
+        (s = get_int(cfg, "trapeze_l2_miss_queue", &c->l2_miss_queue, err)))
         return s;
+    if (!c->l2.enabled)   /* no cache, no miss queue: requests go to the L2->DRAM queue */
+        c->l2_miss_queue = 0;
     if (c->simple_dram)   /* its requests wait their latency in the L2->DRAM queue */
         c->latency_queue = 0;
     trapeze_config_get_string(cfg, "gpgpu_mem_addr_mapping", DEFAULT_MAPPING, &mapping);

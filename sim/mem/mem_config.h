@@ -99,6 +99,8 @@ typedef struct sim_mem_config {
     int latency_queue;             /* -trapeze_dram_latency_queue 1: GPGPU-Sim's unbounded
                                     * latency queue behind the L2->DRAM queue (dram.c) */
     int dram_credits;              /* its shared credits per channel; 0 unlimited */
+    int l2_miss_queue;             /* -trapeze_l2_miss_queue 1: GPGPU-Sim's L2 miss queue of
+                                    * l2.miss_queue entries before the L2->DRAM queue (l2.c) */
     int q_icnt_l2, q_l2_dram, q_dram_l2, q_l2_icnt;  /* -gpgpu_dram_partition_queues */
     uint64_t clock_khz[SIM_CLK_COUNT];
     int flit_size, icnt_latency, icnt_flits_per_cycle;

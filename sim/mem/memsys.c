@@ -29,7 +29,8 @@ void sim_sub_update_active(sim_memsys *m, int sub)
 {
     const sim_subpart *p = &m->sub[sub];
     sim_bits_set(&m->sub_active, sub,
-                 p->rop.count || p->l2q.count || p->fillq.count || p->respq.count);
+                 p->rop.count || p->l2q.count || p->fillq.count || p->respq.count ||
+                     p->missq.count);
 }
 
 void sim_chan_update_active(sim_memsys *m, int chan)
@@ -69,7 +70,8 @@ static int alloc_parts(sim_memsys *m)
             !sim_ring_init(&p->rop, 16) || !sim_ring_init(&p->l2q, (uint32_t)m->cfg.q_icnt_l2) ||
             !sim_ring_init(&p->fillq, (uint32_t)m->cfg.q_dram_l2) ||
             !sim_ring_init(&p->respq, (uint32_t)m->cfg.q_l2_icnt) ||
-            !sim_ring_init(&p->to_dram, (uint32_t)m->cfg.q_l2_dram))
+            !sim_ring_init(&p->to_dram, (uint32_t)m->cfg.q_l2_dram) ||
+            !sim_ring_init(&p->missq, (uint32_t)m->cfg.l2.miss_queue))
             return 0;
         p->l2.part = &m->cfg.map;
         if (m->cfg.l2.enabled && m->cfg.l2.sectored) {
@@ -207,6 +209,7 @@ void sim_memsys_destroy(sim_memsys *m)
         sim_ring_free(&p->fillq);
         sim_ring_free(&p->respq);
         sim_ring_free(&p->to_dram);
+        sim_ring_free(&p->missq);
         free(p->par);
         free(p->par_left);
         free(p->par_free);
@@ -443,7 +446,7 @@ uint64_t sim_memsys_next_event(const sim_memsys *m, uint64_t cycle)
     }
     SIM_BITS_FOREACH(&m->sub_active, i) {
         sim_subpart *p = &m->sub[i];
-        if (p->l2q.count || p->fillq.count || p->respq.count)
+        if (p->l2q.count || p->fillq.count || p->respq.count || p->missq.count)
             return soon;
         if (p->rop.count)
             earliest(&best, sim_ring_front(&p->rop)->ready);

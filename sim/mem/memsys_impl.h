@@ -96,6 +96,8 @@ typedef struct sim_subpart {
     sim_ring fillq;        /* DRAM->L2 (bounded) */
     sim_ring respq;        /* L2->icnt (bounded) */
     sim_ring to_dram;      /* L2->DRAM; ready = sent + dram_latency (bounded) */
+    sim_ring missq;        /* -trapeze_l2_miss_queue 1: the L2's miss queue before to_dram;
+                            * ready = sent (l2.c) */
     uint32_t fill_held;    /* respq slots held for the fill at fillq's head (l2.c) */
     /* sectored L2: a request of several sectors is served a sector per L2
      * cycle (GPGPU-Sim breaks it into sector requests); its reply leaves

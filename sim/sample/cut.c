@@ -83,9 +83,7 @@ double sim_sleep_filled_share(sim_events *ev, sim_unit_kind kind, int caches,
     }
     if (!(untouched > 0) || !(in_use > 0))
         return 0;
-    double n = footprint / in_use / per;
-    double q = n >= 1 ? 1 - 0.5 / n : 0.5 * n;
-    return q * untouched_in_use / untouched;
+    return sim_jump_refilled(footprint, in_use * per) * untouched_in_use / untouched;
 }
 
 /* The L1 frames' dead time after the window: an SM dies (its L1 with it)

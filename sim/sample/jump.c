@@ -149,6 +149,25 @@ double sim_jump_refill_keep(double footprint, double frames, double first_fills,
     return rest < later_fills ? rest / later_fills : 1;
 }
 
+double sim_jump_refilled(double footprint, double frames)
+{
+    if (!(footprint > 0) || !(frames > 0))
+        return 0;
+    double n = footprint / frames;
+    return n >= 1 ? 1 - 0.5 / n : 0.5 * n;
+}
+
+void sim_jump_weights(double total, double first, int ends, int sampled,
+                      const double insts[4], double tail_work, double w[4])
+{
+    double tail = insts[3] > 0 ? tail_work : 0;
+    w[0] = 1;
+    w[2] = sampled > 0 ? (double)ends / sampled : 0;
+    double mid = total - first - w[2] * insts[2] - tail;
+    w[1] = insts[1] > 0 && mid > 0 ? mid / insts[1] : 0;
+    w[3] = insts[3] > 0 ? tail / insts[3] : 0;
+}
+
 double sim_jump_fill_share(double fills, double writes)
 {
     return fills + writes > 0 ? fills / (fills + writes) : 1;

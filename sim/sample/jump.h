@@ -159,6 +159,32 @@ double sim_jump_exit_keep(double n_run, double others, double seen);
 double sim_jump_refill_keep(double footprint, double frames, double first_fills,
                             double later_fills);
 
+/* The share of a cache line frame's time that is not dead where a
+ * footprint of `footprint` lines passes through `frames` frames: n =
+ * footprint / frames turnovers; with n >= 1 every frame is refilled
+ * throughout and only the last turnover's half, 1 / (2n) of the run, is
+ * dead: 1 - 1 / (2n); with n < 1 a share n of the frames is ever filled,
+ * on average halfway: n / 2 (sim_sleep_filled_share, cut.c). A capped
+ * sample without a launch end holds its L2 frames' long periods still open
+ * at the recordings' ends as live in this share: that no later window used
+ * a frame says nothing where no window sees the launch end (GTX 480 copy,
+ * 262144 lines through 6144 frames, 0.988 live: 2486 of the 6429 such
+ * periods in its later windows were taken for dead, 18% of the L2's idle
+ * cycles where the run has 1.3%, its saving 3.5 points high). 0 where
+ * either is 0. */
+double sim_jump_refilled(double footprint, double frames);
+
+/* The strata's weights (jump_run.c): the later windows' (w[1]) stand for
+ * the run's work after the first window's less the launch ends' (w[2]:
+ * `ends` launch ends over the `sampled` ones) and the partial waves' (w[3]:
+ * tail_work over what its window recorded); w[0] = 1. A partial wave
+ * shorter than the warm-up ends before its window records (GTX 480 copy
+ * --cap 0.25: 46 blocks of 4 trips, from the middle one): its work then
+ * stands with the body's, not with nothing. insts: the warp instructions
+ * each stratum recorded. */
+void sim_jump_weights(double total, double first, int ends, int sampled,
+                      const double insts[4], double tail_work, double w[4]);
+
 /* The share of write-ended L2 line periods that end in a fill: fills over
  * fills and writes (stores, atomics) counted over the same stretch; 1
  * where neither was counted. */

@@ -200,7 +200,11 @@ int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k
             memcpy(jc->acc->first_open[u], start, (size_t)n * sizeof(uint64_t));
         jc->acc->n_units[u] = n;
         sim_unit_kind kind = sim_sleep_units[u].kind;
-        if (kind == SIM_UNIT_L2_LINE || kind == SIM_UNIT_L1_LINE)
+        /* no launch end sampled: a frame no later window used is not
+         * dead for that (sim_jump_refilled) */
+        if (kind == SIM_UNIT_L2_LINE && jc->ends == 0)
+            jc->acc->filled[u] = sim_jump_refilled(jc->acc->footprint, (double)n);
+        else if (kind == SIM_UNIT_L2_LINE || kind == SIM_UNIT_L1_LINE)
             jc->acc->filled[u] = sim_sleep_filled_share(ev, kind,
                                                         kind == SIM_UNIT_L1_LINE ? c->gpu.n_sm : 1,
                                                         l->start, jc->acc->footprint);
@@ -467,10 +471,11 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
                 A->pending_n[0][u][A->unused[u][x]]++;
             }
         }
-    double w_end = A->windows[2] ? (double)ends / A->windows[2] : 0;
-    double mid = jc->total_insts - jc->first_insts - w_end * A->insts[2] - jc->tail_work;
-    double w_mid = A->insts[1] > 0 && mid > 0 ? mid / A->insts[1] : 0;
-    double w_tail = A->insts[3] > 0 ? jc->tail_work / A->insts[3] : 0;
+    _Static_assert(SIM_JUMP_STRATA == 4, "sim_jump_weights takes four strata");
+    double w[SIM_JUMP_STRATA];
+    sim_jump_weights(jc->total_insts, jc->first_insts, ends, A->windows[2], A->insts,
+                     jc->tail_work, w);
+    double w_mid = w[1], w_end = w[2], w_tail = w[3];
     out->cycles = jc->first_cycles + w_mid * A->cycles[1] + w_end * A->cycles[2] +
                   w_tail * A->cycles[3];
     out->recorded = jc->first_cycles + A->cycles[1] + A->cycles[2] + A->cycles[3];
