@@ -52,6 +52,32 @@ static void reason_off(void)
     sm.why[SIM_STALL_MEMORY][0] |= 1ull << 5; /* a second reason for slot 5 */
     sim_sm_check_slots(&sm, 0);
 }
+static void beyond_why(void)
+{
+    /* a reason for slot max_warps (48 on the GTX 480), which no warp has */
+    sm.why[SIM_STALL_COMPUTE][cfg.max_warps >> 6] |= 1ull << (cfg.max_warps & 63);
+    sim_sm_check_slots(&sm, 0);
+}
+static void beyond_idle(void)
+{
+    sm.why[SIM_STALL_IDLE][SM_MASK_WORDS - 1] |= 1ull << 63; /* slot 255 */
+    sim_sm_check_slots(&sm, 0);
+}
+static void beyond_parked(void)
+{
+    sm.wldst[SM_MASK_WORDS - 1] |= 1ull << 63;
+    sm.ldst_waiters++; /* the count agrees: only the slot is out of range */
+    sim_sm_check_slots(&sm, 0);
+}
+static void idle_either_way(void)
+{
+    /* an idle slot's bit in why[idle] may be set or not (a slot never used
+     * has none): both pass, where the same bit beyond max_warps aborts */
+    sm.why[SIM_STALL_IDLE][0] |= 1ull << 7;
+    sim_sm_check_slots(&sm, 0);
+    sm.why[SIM_STALL_IDLE][0] &= ~(1ull << 7);
+    sim_sm_check_slots(&sm, 0);
+}
 static void bound_off(void)
 {
     set_retry(&sm, 2, 40);
@@ -73,6 +99,10 @@ int main(void)
     CHECK(aborts(finite_off) == on);
     CHECK(aborts(reason_off) == on);
     CHECK(aborts(bound_off) == on);
+    CHECK(aborts(beyond_why) == on);
+    CHECK(aborts(beyond_idle) == on);
+    CHECK(aborts(beyond_parked) == on);
+    CHECK(!aborts(idle_either_way));
     sim_sm_free(&sm);
     port.ops->destroy(port.self);
 

@@ -158,25 +158,22 @@ static trapeze_status run_window(const trapeze_group_problem *pb, const char *po
     return s;
 }
 
-/* For launch l: same[k] = the first policy whose sub-grid on m SMs (at
+/* For the launch of pb: same[k] = the first policy whose sub-grid on m SMs (at
  * most `share` of the TBs) is policy k's (k itself when none before);
  * insts[k] the warp instructions its TBs hold, *launch_insts the launch's. */
-static trapeze_status distinct_windows(const char *gpu, const trapeze_group_launch *l, int m,
+static trapeze_status distinct_windows(trapeze_group_problem *pb, int m,
                                        double share, double gpu_frac, int same[NFIXED],
                                        double insts[NFIXED], double *launch_insts,
                                        double *gpu_part, int gsame[NFIXED], long gk[NFIXED],
                                        double ginsts[NFIXED], long *resident,
                                        trapeze_error *err)
 {
-    trapeze_group_problem *pb = NULL;
     trapeze_group_model *model = NULL;
     trapeze_group_window *w[NFIXED] = {NULL}, *gw[NFIXED] = {NULL};
     trapeze_group_params p;
     trapeze_group_params_default(&p);
-    trapeze_status s = trapeze_group_launch_problem(gpu, l, &pb, err);
-    if (!s)
-        s = trapeze_group_create(trapeze_group_problem_graph(pb), trapeze_group_problem_machine(pb),
-                                 &p, &model, err);
+    trapeze_status s = trapeze_group_create(trapeze_group_problem_graph(pb),
+                                            trapeze_group_problem_machine(pb), &p, &model, err);
     *launch_insts = 0;
     const trapeze_locality_graph *graph = s ? NULL : trapeze_group_problem_graph(pb);
     for (long t = 0; graph && graph->warp_insts && t < graph->n_tbs; t++)
@@ -209,7 +206,6 @@ static trapeze_status distinct_windows(const char *gpu, const trapeze_group_laun
         trapeze_group_window_destroy(gw[k]);
     }
     trapeze_group_destroy(model);
-    trapeze_group_problem_destroy(pb);
     return s;
 }
 
@@ -399,8 +395,13 @@ trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char
         const double gpu_frac = ng ? gpu_share * budget_of_launch(budget) / NFIXED : 0;
         double gpu_part = 0;
         long x = 0;   /* the TBs an SM runs at once */
+        /* the launch's problem (its locality graph, the costliest part)
+         * built once for both calls below */
+        trapeze_group_problem *pb = NULL;
         if (nw)
-            s = distinct_windows(gpu_config_path, &l[i], m, window_tbs, gpu_frac, same, insts,
+            s = trapeze_group_launch_problem(gpu_config_path, &l[i], &pb, err);
+        if (!s && nw)
+            s = distinct_windows(pb, m, window_tbs, gpu_frac, same, insts,
                                  &launch_insts, &gpu_part, gsame, gk, ginsts, &x, err);
         /* windows only where every candidate's holds a full wave, x TBs
          * a queue, within its part: a shorter one measures a launch's start
@@ -417,8 +418,9 @@ trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char
         const double lw_tbs = lg ? window_tbs : tbs_all;
         const int l_by = lg ? by_budget : by_budget_all;
         if (!s && nw && !lg && ng)
-            s = distinct_windows(gpu_config_path, &l[i], m, lw_tbs, 0, same, insts,
+            s = distinct_windows(pb, m, lw_tbs, 0, same, insts,
                                  &launch_insts, &gpu_part, gsame, gk, ginsts, &x, err);
+        trapeze_group_problem_destroy(pb);
         if (!s)
             window_insts(budget, lg ? sub_part : 1, same, insts, launch_insts, run);
         for (int k = 0; k < np + nw + (lg ? ng : 0) && !s; k++) {

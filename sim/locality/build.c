@@ -163,9 +163,13 @@ static trapeze_status block_addresses(const sim_kernel *k, long tb, int64_t pc, 
                 s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
                 break;
             }
-            uint64_t *a = (uint64_t *)addr->p + addr->n;
+            /* a lane's address equal to the one kept just before is left
+             * out (a broadcast read is one address, not 32): the sort
+             * that follows keeps distinct values only, so its result is
+             * the same for a fraction of the work */
+            uint64_t *first = (uint64_t *)addr->p, *a = first + addr->n;
             for (int l = 0; l < SIM_WARP_LANES; l++)
-                if (in->active >> l & 1)
+                if ((in->active >> l & 1) && (a == first || a[-1] != in->addr[l]))
                     *a++ = in->addr[l];
             addr->n = (size_t)(a - (uint64_t *)addr->p);
         }
