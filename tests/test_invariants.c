@@ -49,9 +49,22 @@ static void finite_off(void)
 }
 static void reason_off(void)
 {
-    sm.why[SIM_STALL_MEMORY][0] |= 1ull << 5; /* a second reason for slot 5 */
+    sm.why[0][SIM_STALL_MEMORY] |= 1ull << 5; /* a second reason for slot 5 */
     sim_sm_check_slots(&sm, 0);
 }
+/* Slot 5 runs, waiting on memory; owned: its scheduler has it. A reason
+ * other than idle from a slot its scheduler lacks would be missed by
+ * sched_reason, which tests the slots' bit pattern, not own. */
+static void waiting(int owned)
+{
+    set_state(&sm, 5, W_RUN);
+    set_wait(&sm, 5, SIM_STALL_MEMORY);
+    if (owned)
+        sim_sched_add(&sm.sched[5 % cfg.n_sched], 5);
+    sim_sm_check_slots(&sm, 0);
+}
+static void owned_waiting(void) { waiting(1); }
+static void unowned_waiting(void) { waiting(0); }
 static void bound_off(void)
 {
     set_retry(&sm, 2, 40);
@@ -72,6 +85,8 @@ int main(void)
     CHECK(aborts(waiters_off) == on);
     CHECK(aborts(finite_off) == on);
     CHECK(aborts(reason_off) == on);
+    CHECK(!aborts(owned_waiting));
+    CHECK(aborts(unowned_waiting) == on);
     CHECK(aborts(bound_off) == on);
     sim_sm_free(&sm);
     port.ops->destroy(port.self);

@@ -11,6 +11,11 @@ static inline int bit(const uint64_t *set, int slot)
     return (int)(set[slot >> 6] >> (slot & 63) & 1);
 }
 
+static int why_bit(const sim_sm *sm, int r, int slot)
+{
+    return (int)(sm->why[slot >> 6][r] >> (slot & 63) & 1);
+}
+
 /* The reason update_why gives a slot in this state. */
 static inline int derived_reason(const sim_sm *sm, int slot)
 {
@@ -29,15 +34,18 @@ void sim_sm_check_slots(const sim_sm *sm, uint64_t t)
     for (int i = 0; i < SM_MASK_WORDS * 64; i++) {
         if (i >= n) {
             for (int r = 0; r < SIM_STALL_COUNT; r++)
-                TRAPEZE_ASSERT(!bit(sm->why[r], i));
+                TRAPEZE_ASSERT(!why_bit(sm, r, i));
             TRAPEZE_ASSERT(!bit(sm->wfinite, i) && !bit(sm->wldst, i));
             continue;
         }
         TRAPEZE_ASSERT(sm->wwhy[i] == derived_reason(sm, i));
+        /* a slot giving a reason other than idle is its scheduler's
+         * (sched_reason tests the slots' bit pattern in place of own) */
+        TRAPEZE_ASSERT(sm->wwhy[i] == SIM_STALL_IDLE || bit(sm->sched[i % ns].own, i));
         /* idle is the fallback reason: a slot never used has no bit at all */
         for (int r = 0; r < SIM_STALL_COUNT; r++)
-            TRAPEZE_ASSERT(r == sm->wwhy[i] ? bit(sm->why[r], i) || r == SIM_STALL_IDLE
-                                            : !bit(sm->why[r], i));
+            TRAPEZE_ASSERT(r == sm->wwhy[i] ? why_bit(sm, r, i) || r == SIM_STALL_IDLE
+                                            : !why_bit(sm, r, i));
         TRAPEZE_ASSERT(bit(sm->wfinite, i) == (sm->wretry[i] != SIM_NEVER));
         parked += bit(sm->wldst, i);
         if (sm->wretry[i] < earliest[i % ns])
