@@ -49,18 +49,18 @@ static void finite_off(void)
 }
 static void reason_off(void)
 {
-    sm.why[SIM_STALL_MEMORY][0] |= 1ull << 5; /* a second reason for slot 5 */
+    sm.why[0][SIM_STALL_MEMORY] |= 1ull << 5; /* a second reason for slot 5 */
     sim_sm_check_slots(&sm, 0);
 }
 static void beyond_why(void)
 {
     /* a reason for slot max_warps (48 on the GTX 480), which no warp has */
-    sm.why[SIM_STALL_COMPUTE][cfg.max_warps >> 6] |= 1ull << (cfg.max_warps & 63);
+    sm.why[cfg.max_warps >> 6][SIM_STALL_COMPUTE] |= 1ull << (cfg.max_warps & 63);
     sim_sm_check_slots(&sm, 0);
 }
 static void beyond_idle(void)
 {
-    sm.why[SIM_STALL_IDLE][SM_MASK_WORDS - 1] |= 1ull << 63; /* slot 255 */
+    sm.why[SM_MASK_WORDS - 1][SIM_STALL_IDLE] |= 1ull << 63; /* slot 255 */
     sim_sm_check_slots(&sm, 0);
 }
 static void beyond_parked(void)
@@ -73,11 +73,24 @@ static void idle_either_way(void)
 {
     /* an idle slot's bit in why[idle] may be set or not (a slot never used
      * has none): both pass, where the same bit beyond max_warps aborts */
-    sm.why[SIM_STALL_IDLE][0] |= 1ull << 7;
+    sm.why[0][SIM_STALL_IDLE] |= 1ull << 7;
     sim_sm_check_slots(&sm, 0);
-    sm.why[SIM_STALL_IDLE][0] &= ~(1ull << 7);
+    sm.why[0][SIM_STALL_IDLE] &= ~(1ull << 7);
     sim_sm_check_slots(&sm, 0);
 }
+/* Slot 5 runs, waiting on memory; owned: its scheduler has it. A reason
+ * other than idle from a slot its scheduler lacks would be missed by
+ * sched_reason, which tests the slots' bit pattern, not own. */
+static void waiting(int owned)
+{
+    set_state(&sm, 5, W_RUN);
+    set_wait(&sm, 5, SIM_STALL_MEMORY);
+    if (owned)
+        sim_sched_add(&sm.sched[5 % cfg.n_sched], 5);
+    sim_sm_check_slots(&sm, 0);
+}
+static void owned_waiting(void) { waiting(1); }
+static void unowned_waiting(void) { waiting(0); }
 static void bound_off(void)
 {
     set_retry(&sm, 2, 40);
@@ -98,6 +111,8 @@ int main(void)
     CHECK(aborts(waiters_off) == on);
     CHECK(aborts(finite_off) == on);
     CHECK(aborts(reason_off) == on);
+    CHECK(!aborts(owned_waiting));
+    CHECK(aborts(unowned_waiting) == on);
     CHECK(aborts(bound_off) == on);
     CHECK(aborts(beyond_why) == on);
     CHECK(aborts(beyond_idle) == on);

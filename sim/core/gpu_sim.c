@@ -136,7 +136,8 @@ trapeze_status sim_gpu_create(const trapeze_config *cfg, const sim_gpu_options *
     units[SIM_UNIT_REG_BANK] = g->n_sm * g->cfg.reg_banks;
     units[SIM_UNIT_REG] = g->n_sm * g->cfg.max_warps * SIM_MAX_REGS;
     g->ev = sim_events_create(units);
-    g->sms = calloc((size_t)g->n_sm, sizeof *g->sms);
+    /* on line boundaries, as sim_sm's layout assumes (sim_sm_init clears each) */
+    g->sms = aligned_alloc(_Alignof(sim_sm), (size_t)g->n_sm * sizeof *g->sms);
     if (!g->ev || !g->sms) {
         sim_gpu_destroy(g);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory");

@@ -47,9 +47,71 @@ static const uint8_t port_kind[5] = {SIM_OC_SP, SIM_OC_DP, SIM_OC_SFU, SIM_OC_ME
 static const uint8_t port_set[5] = {SIM_OC_SET_SP, SIM_OC_SET_DP, SIM_OC_SET_SFU,
                                     SIM_OC_SET_MEM, SIM_OC_SET_INT};
 
-static uint64_t *alloc_steps(size_t n)
+/* The next n steps of oc->steps from *at; an empty array still gets one
+ * step of its own (the separate callocs before did: a kind without OC_EX
+ * slots books its one, which sim_oc_reset does not clear). */
+static uint32_t take_steps(uint32_t *at, int n)
 {
-    return calloc(n ? n : 1, sizeof(uint64_t));
+    uint32_t first = *at;
+    *at += n > 0 ? (uint32_t)n : 1;
+    return first;
+}
+
+/* Lays out oc->steps (the in ports', the banks', then each set's units
+ * and dispatch units, then each kind's ID_OC and OC_EX slots) and
+ * allocates it, zeroed, on host line boundaries. */
+static uint64_t *alloc_steps(sim_oc *oc)
+{
+    uint32_t n = 0;
+    take_steps(&n, oc->n_ports);
+    uint32_t banks = take_steps(&n, oc->nb);
+    for (int s = 0; s < SIM_OC_SETS; s++) {
+        oc->set[s].cu = take_steps(&n, oc->set[s].cu_n * oc->parts);
+        oc->set[s].disp = take_steps(&n, oc->set[s].disp_n);
+    }
+    for (int k = 0; k < SIM_OC_KINDS; k++) {
+        oc->kind[k].idoc = take_steps(&n, oc->kind[k].idoc_w * oc->parts);
+        oc->kind[k].ocex = take_steps(&n, oc->kind[k].ocex_w * oc->parts);
+    }
+    size_t bytes = ((size_t)n * sizeof(uint64_t) + 63) / 64 * 64;
+    uint64_t *steps = aligned_alloc(64, bytes);
+    if (steps)
+        memset(steps, 0, bytes);
+    oc->bank_next = steps ? steps + banks : NULL;
+    return steps;
+}
+
+static int serves(const sim_oc *oc, int p, int k, int s)
+{
+    return oc->port_kinds[p] >> k & 1 && oc->port_sets[p] >> s & 1 && oc->set[s].cu_n;
+}
+
+/* The (in port, set) pairs that serve each kind, in port order, into
+ * oc->cand_all, one kind's after another's; 0 when out of memory. */
+static int make_candidates(sim_oc *oc)
+{
+    size_t n = 0;
+    for (int k = 0; k < SIM_OC_KINDS; k++)
+        for (int p = 0; p < oc->n_ports; p++)
+            for (int s = 0; s < SIM_OC_SETS; s++)
+                n += (size_t)serves(oc, p, k, s);
+    oc->cand_all = malloc(2 * n + 1);
+    if (!oc->cand_all)
+        return 0;
+    uint8_t *cand = oc->cand_all;
+    for (int k = 0; k < SIM_OC_KINDS; k++) {
+        sim_oc_kind *kd = &oc->kind[k];
+        kd->cand = cand;
+        for (int p = 0; p < oc->n_ports; p++)
+            for (int s = 0; s < SIM_OC_SETS; s++)
+                if (serves(oc, p, k, s)) {
+                    *cand++ = (uint8_t)p;
+                    *cand++ = (uint8_t)s;
+                    kd->cand_n++;
+                    kd->cand_sets |= (uint8_t)(1u << s);
+                }
+    }
+    return 1;
 }
 
 trapeze_status sim_oc_init(sim_oc *oc, const sim_core_config *cfg, trapeze_error *err)
@@ -63,16 +125,15 @@ trapeze_status sim_oc_init(sim_oc *oc, const sim_core_config *cfg, trapeze_error
     oc->parts = c->sub_core ? cfg->n_sched : 1;
     oc->nb = cfg->reg_banks;
     oc->bps = oc->nb / oc->parts;
-    oc->bank_next = alloc_steps((size_t)oc->nb);
     oc->bank_wr = malloc((size_t)oc->nb * SIM_OC_RING * sizeof *oc->bank_wr);
-    int bad = !oc->bank_next || !oc->bank_wr;
     for (int s = 0; s < SIM_OC_SETS; s++) {
         int on = s == SIM_OC_SET_GEN || c->specialized;
-        oc->cu_n[s] = on ? c->units[s] / oc->parts : 0;
-        oc->disp_n[s] = on && c->units[s] ? c->out_ports[s] : 0;
-        oc->cu_free[s] = alloc_steps((size_t)(oc->cu_n[s] * oc->parts));
-        oc->disp_next[s] = alloc_steps((size_t)oc->disp_n[s]);
-        bad |= !oc->cu_free[s] || !oc->disp_next[s];
+        oc->set[s].cu_n = on ? c->units[s] / oc->parts : 0;
+        oc->set[s].disp_n = on && c->units[s] ? c->out_ports[s] : 0;
+    }
+    for (int k = 0; k < SIM_OC_KINDS; k++) {
+        oc->kind[k].idoc_w = c->idoc_w[k] / oc->parts;
+        oc->kind[k].ocex_w = c->ocex_w[k] / oc->parts;
     }
     /* in ports, as create_exec_pipeline adds them */
     if (c->specialized)
@@ -87,25 +148,8 @@ trapeze_status sim_oc_init(sim_oc *oc, const sim_core_config *cfg, trapeze_error
         oc->port_kinds[oc->n_ports] = (uint16_t)((1u << SIM_OC_KINDS) - 1);
         oc->port_sets[oc->n_ports++] = 1u << SIM_OC_SET_GEN;
     }
-    for (int k = 0; k < SIM_OC_KINDS; k++) {
-        oc->cand[k] = malloc((size_t)(oc->n_ports * SIM_OC_SETS * 2) + 1);
-        bad |= !oc->cand[k];
-        for (int p = 0; oc->cand[k] && p < oc->n_ports; p++)
-            for (int s = 0; s < SIM_OC_SETS; s++)
-                if (oc->port_kinds[p] >> k & 1 && oc->port_sets[p] >> s & 1 && oc->cu_n[s]) {
-                    oc->cand[k][2 * oc->cand_n[k]] = (uint8_t)p;
-                    oc->cand[k][2 * oc->cand_n[k]++ + 1] = (uint8_t)s;
-                    oc->cand_sets[k] |= (uint8_t)(1u << s);
-                }
-    }
-    for (int k = 0; k < SIM_OC_KINDS; k++) {
-        oc->idoc_w[k] = c->idoc_w[k] / oc->parts;
-        oc->ocex_w[k] = c->ocex_w[k] / oc->parts;
-        oc->idoc[k] = alloc_steps((size_t)(oc->idoc_w[k] * oc->parts));
-        oc->ocex[k] = alloc_steps((size_t)(oc->ocex_w[k] * oc->parts));
-        bad |= !oc->idoc[k] || !oc->ocex[k];
-    }
-    if (bad) {
+    oc->steps = alloc_steps(oc);
+    if (!oc->bank_wr || !oc->steps || !make_candidates(oc)) {
         sim_oc_free(oc);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "simulator: out of memory for the operand "
                                                  "collector");
@@ -116,17 +160,9 @@ trapeze_status sim_oc_init(sim_oc *oc, const sim_core_config *cfg, trapeze_error
 
 void sim_oc_free(sim_oc *oc)
 {
-    free(oc->bank_next);
+    free(oc->steps);
     free(oc->bank_wr);
-    for (int s = 0; s < SIM_OC_SETS; s++) {
-        free(oc->cu_free[s]);
-        free(oc->disp_next[s]);
-    }
-    for (int k = 0; k < SIM_OC_KINDS; k++) {
-        free(oc->idoc[k]);
-        free(oc->ocex[k]);
-        free(oc->cand[k]);
-    }
+    free(oc->cand_all);
     const sim_oc_config *c = oc->c;
     memset(oc, 0, sizeof *oc);
     oc->c = c;
@@ -140,25 +176,27 @@ void sim_oc_reset(sim_oc *oc)
         return;
     for (size_t i = 0; i < (size_t)oc->nb * SIM_OC_RING; i++)
         oc->bank_wr[i] = UINT64_MAX;
-    memset(oc->bank_next, 0, (size_t)oc->nb * sizeof *oc->bank_next);
+    uint64_t *st = oc->steps;
+    memset(st, 0, (size_t)oc->n_ports * sizeof *st);
+    memset(oc->bank_next, 0, (size_t)oc->nb * sizeof *st);
     for (int s = 0; s < SIM_OC_SETS; s++) {
-        memset(oc->cu_free[s], 0, (size_t)(oc->cu_n[s] * oc->parts) * sizeof(uint64_t));
-        memset(oc->disp_next[s], 0, (size_t)oc->disp_n[s] * sizeof(uint64_t));
+        memset(st + oc->set[s].cu, 0, (size_t)(oc->set[s].cu_n * oc->parts) * sizeof *st);
+        memset(st + oc->set[s].disp, 0, (size_t)oc->set[s].disp_n * sizeof *st);
     }
     for (int k = 0; k < SIM_OC_KINDS; k++) {
-        memset(oc->idoc[k], 0, (size_t)(oc->idoc_w[k] * oc->parts) * sizeof(uint64_t));
-        memset(oc->ocex[k], 0, (size_t)(oc->ocex_w[k] * oc->parts) * sizeof(uint64_t));
+        memset(st + oc->kind[k].idoc, 0, (size_t)(oc->kind[k].idoc_w * oc->parts) * sizeof *st);
+        memset(st + oc->kind[k].ocex, 0, (size_t)(oc->kind[k].ocex_w * oc->parts) * sizeof *st);
     }
-    memset(oc->port_next, 0, sizeof oc->port_next);
 }
 
 int sim_oc_can_issue(const sim_oc *oc, int kind, int part, uint64_t t, uint64_t *retry)
 {
     /* a slot is freed in the read_operands of cycle slot / P: by t when it
      * is below (t + 1) * P (no division a slot) */
-    const uint64_t *slot = oc->idoc[kind] + part * oc->idoc_w[kind];
+    const sim_oc_kind *kd = &oc->kind[kind];
+    const uint64_t *slot = oc->steps + kd->idoc + part * kd->idoc_w;
     uint64_t best = UINT64_MAX, end = (t + 1) * (uint64_t)oc->P;
-    for (int i = 0; i < oc->idoc_w[kind]; i++) {
+    for (int i = 0; i < kd->idoc_w; i++) {
         if (slot[i] < end)
             return 1;
         best = slot[i] < best ? slot[i] : best;
@@ -194,35 +232,39 @@ static int write_booked(const sim_oc *oc, int bank, uint64_t step)
  * previous read (FIFO queue) that no write takes. */
 static uint64_t book_read(sim_oc *oc, int b, uint64_t from)
 {
-    uint64_t g = from > oc->bank_next[b] ? from : oc->bank_next[b];
+    uint64_t *next = oc->bank_next + b;
+    uint64_t g = from > *next ? from : *next;
     if (g > from)
         oc->conflicts++;
     while (write_booked(oc, b, g)) {
         g++;
         oc->conflicts++;
     }
-    oc->bank_next[b] = g + 1;
+    *next = g + 1;
     return g;
 }
 
 uint64_t sim_oc_collect(sim_oc *oc, int kind, int part, int wid, const uint8_t src[3], uint64_t t)
 {
     uint64_t P = (uint64_t)oc->P;
+    const sim_oc_kind *kd = &oc->kind[kind];
     /* ID_OC: the slot freeing first (sim_oc_can_issue found one by t) */
-    uint64_t *idoc = earliest(oc->idoc[kind] + part * oc->idoc_w[kind], oc->idoc_w[kind]);
+    uint64_t *idoc = earliest(oc->steps + kd->idoc + part * kd->idoc_w, kd->idoc_w);
     /* a collector unit through an in port that serves this kind: each set's
      * earliest unit found once, the pairs tried in port order */
     uint64_t *first[SIM_OC_SETS] = {0}, at0 = (t + 1) * P;
-    for (unsigned m = oc->cand_sets[kind]; m; m &= m - 1) {
+    for (unsigned m = kd->cand_sets; m; m &= m - 1) {
         int s = __builtin_ctz(m);
-        first[s] = earliest(oc->cu_free[s] + part * oc->cu_n[s], oc->cu_n[s]);
+        const sim_oc_set *st = &oc->set[s];
+        first[s] = earliest(oc->steps + st->cu + part * st->cu_n, st->cu_n);
     }
     uint64_t a = UINT64_MAX, *cu = NULL;
+    uint64_t *port_next = oc->steps;   /* per in port: the first step it allocates again */
     int port = -1, set = 0;
-    for (int i = 0; i < oc->cand_n[kind]; i++) {
-        int p = oc->cand[kind][2 * i], s = oc->cand[kind][2 * i + 1];
+    for (int i = 0; i < kd->cand_n; i++) {
+        int p = kd->cand[2 * i], s = kd->cand[2 * i + 1];
         uint64_t at = *first[s] > at0 ? *first[s] : at0;
-        at = oc->port_next[p] > at ? oc->port_next[p] : at;
+        at = port_next[p] > at ? port_next[p] : at;
         if (at < a) {
             a = at;
             cu = first[s];
@@ -231,7 +273,7 @@ uint64_t sim_oc_collect(sim_oc *oc, int kind, int part, int wid, const uint8_t s
         }
     }
     TRAPEZE_ASSERT(cu != NULL);   /* sim_oc_config validation: every kind has a set */
-    oc->port_next[port] = a + 1;
+    port_next[port] = a + 1;
     *idoc = a;
     /* reads: one per distinct register, from the step after allocation */
     uint64_t ready = a + 1;
@@ -244,10 +286,11 @@ uint64_t sim_oc_collect(sim_oc *oc, int kind, int part, int wid, const uint8_t s
     }
     /* dispatch: a dispatch unit of the collector's set, an OC_EX slot */
     uint64_t d = ready;
-    uint64_t *du = oc->disp_n[set] ? earliest(oc->disp_next[set], oc->disp_n[set]) : NULL;
+    const sim_oc_set *st = &oc->set[set];
+    uint64_t *du = st->disp_n ? earliest(oc->steps + st->disp, st->disp_n) : NULL;
     if (du && *du > d)
         d = *du;
-    uint64_t *ex = earliest(oc->ocex[kind] + part * oc->ocex_w[kind], oc->ocex_w[kind]);
+    uint64_t *ex = earliest(oc->steps + kd->ocex + part * kd->ocex_w, kd->ocex_w);
     if (*ex > d)
         d = *ex;
     if (du)

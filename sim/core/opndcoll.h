@@ -21,30 +21,47 @@ enum { SIM_OC_SET_SP, SIM_OC_SET_SFU, SIM_OC_SET_MEM, SIM_OC_SET_GEN, SIM_OC_SET
 
 #define SIM_OC_MAX_PORTS 64
 
+/* A collector-unit set's units and dispatch units, and where their steps
+ * are in sim_oc.steps. */
+typedef struct sim_oc_set {
+    int cu_n;                      /* collector units per sub-core */
+    int disp_n;                    /* dispatch units (out ports) */
+    uint32_t cu, disp;             /* parts * cu_n, disp_n steps: the unit is free from */
+} sim_oc_set;
+
+/* What a collect of one pipeline kind reads besides the steps: 32 bytes,
+ * two kinds to a host cache line (as one array per field they lay on five
+ * lines for a kind). */
+typedef struct sim_oc_kind {
+    int cand_n;                    /* (in port, set with units) pairs that serve it */
+    int idoc_w, ocex_w;            /* slots per sub-core */
+    uint32_t idoc, ocex;           /* parts * idoc_w, parts * ocex_w steps in sim_oc.steps:
+                                    * per slot, the step it frees */
+    uint8_t cand_sets;             /* the sets among the pairs */
+    const uint8_t *cand;           /* cand_n (port, set) byte pairs, in port order */
+} sim_oc_kind;
+
 typedef struct sim_oc {
+    /* what every collect reads, on the struct's first two lines */
     const sim_oc_config *c;
     int P;                         /* register-file steps per cycle */
     int parts;                     /* sub-cores (n_sched) or 1 */
     int nb, bps;                   /* banks, banks per sub-core */
+    /* every "free from step" array, one allocation (a collect reads a few
+     * of its lines, not a line of each of eight allocations): the in
+     * ports', the banks', each set's, each kind's */
+    uint64_t *steps;
     uint64_t *bank_next;           /* per bank: first step a new read may be granted */
     uint64_t *bank_wr;             /* per bank, SIM_OC_RING: step of a booked write */
-    int cu_n[SIM_OC_SETS];         /* collector units per set and sub-core */
-    uint64_t *cu_free[SIM_OC_SETS];   /* parts * cu_n: step the unit is free from */
-    int disp_n[SIM_OC_SETS];       /* dispatch units (out ports) per set */
-    uint64_t *disp_next[SIM_OC_SETS];
+    uint64_t *pend_ocex;           /* the OC_EX slot of the last sim_oc_collect */
+    sim_oc_set set[SIM_OC_SETS];
+    uint64_t conflicts;            /* read grants delayed by another read or a write */
+    _Alignas(64) sim_oc_kind kind[SIM_OC_KINDS];
+    uint8_t *cand_all;             /* every kind's pairs, one after another */
+    /* init only: the in ports */
     int n_ports;
     uint16_t port_kinds[SIM_OC_MAX_PORTS];
     uint8_t port_sets[SIM_OC_MAX_PORTS];  /* bit sets */
-    uint64_t port_next[SIM_OC_MAX_PORTS];   /* first step the in port allocates again */
-    /* per kind: the (in port, set with units) pairs that serve it, in port
-     * order, and the sets among them (derived from the above at init) */
-    int cand_n[SIM_OC_KINDS];
-    uint8_t *cand[SIM_OC_KINDS];   /* cand_n (port, set) byte pairs */
-    uint8_t cand_sets[SIM_OC_KINDS];
-    int idoc_w[SIM_OC_KINDS], ocex_w[SIM_OC_KINDS];   /* slots per sub-core */
-    uint64_t *idoc[SIM_OC_KINDS], *ocex[SIM_OC_KINDS];  /* per slot: step it frees */
-    uint64_t *pend_ocex;           /* the OC_EX slot of the last sim_oc_collect */
-    uint64_t conflicts;            /* read grants delayed by another read or a write */
 } sim_oc;
 
 trapeze_status sim_oc_init(sim_oc *oc, const sim_core_config *cfg, trapeze_error *err);

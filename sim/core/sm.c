@@ -206,7 +206,7 @@ void sim_sm_begin_kernel(sim_sm *sm, const sim_kernel *k, uint64_t cycle)
     sm->release_pending = 0;
     memset(sm->wldst, 0, sizeof sm->wldst);
     for (int s = 0; s < sm->cfg->n_sched; s++) {
-        sm->sched[s].reason = SIM_STALL_IDLE;
+        sm->reason[s] = SIM_STALL_IDLE;
         sm->sched[s].last = -1;
         sm->sched[s].rr = 0;
     }
@@ -1118,7 +1118,7 @@ static void account(sim_sm *sm, uint64_t upto)
         return;
     uint64_t gap = upto - sm->last_eval;
     for (int s = 0; s < sm->cfg->n_sched; s++) {
-        int r = sm->sched[s].reason;
+        int r = sm->reason[s];
         sm->st.stall[r < SIM_STALL_COUNT ? r : SIM_STALL_IDLE] += gap;
     }
     if (sm->n_blocks)
@@ -1126,13 +1126,34 @@ static void account(sim_sm *sm, uint64_t upto)
     sm->last_eval = upto;
 }
 
-/* Why scheduler sc issues nothing, from its warps' reasons (precedence
- * memory > compute > fence > barrier > idle). */
-static int sched_reason(const sim_sm *sm, const sim_sched *sc)
+/* Scheduler 0's slots (slot % n == 0) as the same bits of every word when
+ * n divides 64 (a bit every n; scheduler s's are these << s); 0 for other n. */
+static uint64_t every_nth(int n)
 {
+    static const uint64_t every[17] = {
+        [1] = ~0ull, [2] = 0x5555555555555555ull, [4] = 0x1111111111111111ull,
+        [8] = 0x0101010101010101ull, [16] = 0x0001000100010001ull};
+    return every[n];
+}
+
+/* Why scheduler s issues nothing, from its warps' reasons (precedence
+ * memory > compute > fence > barrier > idle); every_n: every_nth(n_sched).
+ * A slot giving a reason other than idle holds a warp, so it is its
+ * scheduler's (own, sim_sm_check_slots): with the slots' bit pattern the
+ * scheduler's own line is not read. */
+static int sched_reason(const sim_sm *sm, int s, uint64_t every_n)
+{
+    if (every_n) {
+        uint64_t mine = every_n << s;
+        for (int r = 0; r < SIM_STALL_IDLE; r++)
+            for (int wi = 0; wi < sm->words; wi++)
+                if (sm->why[wi][r] & mine)
+                    return r;
+        return SIM_STALL_IDLE;
+    }
     for (int r = 0; r < SIM_STALL_IDLE; r++)
         for (int wi = 0; wi < sm->words; wi++)
-            if (sm->why[r][wi] & sc->own[wi])
+            if (sm->why[wi][r] & sm->sched[s].own[wi])
                 return r;
     return SIM_STALL_IDLE;
 }
@@ -1142,9 +1163,10 @@ static int sched_reason(const sim_sm *sm, const sim_sched *sc)
  * their warps without waking one (then there is no gap to account). */
 static void dry_reasons(sim_sm *sm, unsigned issued)
 {
+    uint64_t every_n = every_nth(sm->cfg->n_sched);
     for (int s = 0; s < sm->cfg->n_sched; s++)
         if (issued >> s & 1)
-            sm->sched[s].reason = (uint8_t)sched_reason(sm, &sm->sched[s]);
+            sm->reason[s] = (uint8_t)sched_reason(sm, s, every_n);
 }
 
 /* A completion changed a warp that waited on memory without waking it (an
@@ -1152,11 +1174,24 @@ static void dry_reasons(sim_sm *sm, unsigned issued)
  * the reasons of its scheduler, set before, no longer hold from now on. */
 static void refresh_reasons(sim_sm *sm)
 {
+    if (!sm->reasons_stale)
+        return;
+    uint64_t every_n = every_nth(sm->cfg->n_sched);
     for (unsigned m = sm->reasons_stale; m; m &= m - 1) {
-        sim_sched *sc = &sm->sched[__builtin_ctz(m)];
-        sc->reason = (uint8_t)sched_reason(sm, sc);
+        int s = __builtin_ctz(m);
+        sm->reason[s] = (uint8_t)sched_reason(sm, s, every_n);
     }
     sm->reasons_stale = 0;
+}
+
+/* The earliest of m and the retry cycles of word wi's slots in bits. */
+static inline uint64_t retry_min(const uint64_t *retry, int wi, uint64_t bits, uint64_t m)
+{
+    for (; bits; bits &= bits - 1) {
+        uint64_t v = retry[wi * 64 + __builtin_ctzll(bits)];
+        m = v < m ? v : m;
+    }
+    return m;
 }
 
 /* The earliest retry cycle of each scheduler's warps into sched_next (slot w is
@@ -1164,15 +1199,20 @@ static void refresh_reasons(sim_sm *sm)
  * can lower a minimum: in a memory-bound kernel most warps wait on a load. */
 static uint64_t retry_minima(sim_sm *sm)
 {
+    /* with the slots' bit pattern, no read of a scheduler's part[] (a line
+     * of each scheduler's, every visited cycle) */
     const uint64_t *w = sm->wretry;
     uint64_t all = SIM_NEVER;
-    for (int s = 0; s < sm->cfg->n_sched; s++) {
+    int n = sm->cfg->n_sched;
+    uint64_t every_n = every_nth(n);
+    for (int s = 0; s < n; s++) {
         uint64_t m = SIM_NEVER;   /* in a register: a scheduler's slots by its mask */
-        for (int wi = 0; wi < sm->words; wi++)
-            for (uint64_t b = sm->wfinite[wi] & sm->sched[s].part[wi]; b; b &= b - 1) {
-                uint64_t v = w[wi * 64 + __builtin_ctzll(b)];
-                m = v < m ? v : m;
-            }
+        if (every_n)
+            for (int wi = 0; wi < sm->words; wi++)
+                m = retry_min(w, wi, sm->wfinite[wi] & every_n << s, m);
+        else
+            for (int wi = 0; wi < sm->words; wi++)
+                m = retry_min(w, wi, sm->wfinite[wi] & sm->sched[s].part[wi], m);
         sm->sched_next[s] = m;
         all = m < all ? m : all;
     }
@@ -1220,6 +1260,7 @@ static void sm_cycle(sim_sm *sm, uint64_t t)
     int gto = sm->cfg->sched == SIM_SCHED_GTO;   /* the pick loops inline, can_issue in them */
     int busy = sm->n_blocks > 0;
     unsigned issued = 0;
+    uint64_t every_n = every_nth(sm->cfg->n_sched);
     for (int s = 0; s < sm->cfg->n_sched; s++) {
         sim_sched *sc = &sm->sched[s];
         /* its bound first: the scheduler's own line only when it is due */
@@ -1243,11 +1284,11 @@ static void sm_cycle(sim_sm *sm, uint64_t t)
             else
                 issue(sm, slot, t);
             sm->st.issue_slots++;
-            sc->reason = SIM_STALL_IDLE;   /* re-evaluated before any gap */
+            sm->reason[s] = SIM_STALL_IDLE;   /* re-evaluated before any gap */
             issued |= 1u << s;
         } else {
-            int r = sched_reason(sm, sc);
-            sc->reason = (uint8_t)r;
+            int r = sched_reason(sm, s, every_n);
+            sm->reason[s] = (uint8_t)r;
             sm->st.stall[r]++;
         }
     }

@@ -97,7 +97,6 @@ typedef struct sim_sched {
     /* two-level schedulers (sched_two_level.h): the active set and the
      * pending warps, oldest first; max_active 0: one level (LRR, GTO) */
     int max_active, n_active, n_pend;
-    uint8_t reason;              /* sim_stall of the last evaluated cycle, or 0xff issued */
     uint64_t own[SM_MASK_WORDS]; /* per slot bit: assigned to this scheduler */
     uint64_t part[SM_MASK_WORDS];   /* per slot bit: slot % n_sched is this scheduler
                                      * (fixed at init; a slot's only scheduler) */
@@ -270,6 +269,9 @@ typedef struct sim_sm {
     int ldst_waiters;            /* bits set in wldst */
     uint64_t *lq_at;             /* first cycle the request may be offered */
     sim_mem_request *lq;         /* lq_size (a power of 2) entries */
+    /* per scheduler: the sim_stall of its last evaluated cycle (here, not
+     * in sim_sched, so that a scheduler with no warp due is not read) */
+    uint8_t reason[16];
     /* per scheduler: no warp of it is retried before (a lower bound); read
      * by every issue stage before anything of the scheduler's own */
     uint64_t sched_next[16];
@@ -286,15 +288,21 @@ typedef struct sim_sm {
     uint64_t *wretry;             /* per slot: earliest cycle worth checking it again */
     uint8_t *wop;                /* per slot: sim_op of the fetched instruction */
     uint8_t *wwhy;               /* per slot: the stall reason it gives its scheduler */
-    uint64_t why[SIM_STALL_COUNT][SM_MASK_WORDS];   /* per reason: the slots giving it */
+    int words;                   /* words of the slot bit sets in use */
+    int release_pending;         /* a block's last warp finished */
+    /* the slot bit sets every visited cycle reads, on two lines of their
+     * own: wfinite and wldst together, then each word's reasons side by
+     * side (a scheduler's reason tests them all; as why[reason][word]
+     * they lay on three lines) */
+    _Alignas(64) uint64_t wfinite[SM_MASK_WORDS]; /* per slot bit: wretry is a cycle, not
+                                                   * SIM_NEVER */
     uint64_t wldst[SM_MASK_WORDS];   /* per slot bit: parked until the LDST queue is empty
                                       * (due whenever it is: sim_sched_due) */
-    uint64_t wfinite[SM_MASK_WORDS]; /* per slot bit: wretry is a cycle, not SIM_NEVER */
-    int release_pending;         /* a block's last warp finished */
+    uint64_t why[SM_MASK_WORDS][SIM_STALL_COUNT];   /* per word and reason: the slots giving
+                                                     * it (why[slot >> 6][r]) */
     sim_block *blocks;           /* max_blocks slots */
-    int words;                   /* words of the slot bit sets in use */
     int used_threads, used_warps, used_regs, used_shmem;
-    sim_sched sched[16];
+    _Alignas(64) sim_sched sched[16];   /* each on its own lines (896 bytes: 14) */
     /* per pipeline kind (SIM_OC_*), per unit: next cycle it accepts; unit_n
      * units (the config's n_sp, n_sfu, n_bra, n_int, n_dp; 0: one unused) */
     uint64_t *unit_free[SIM_OC_KINDS];

@@ -6,6 +6,11 @@
 #include "common/assert.h"
 #include "sim/core/warp_slots.h"
 
+static inline int bit(const uint64_t *set, int slot)
+{
+    return (int)(set[slot >> 6] >> (slot & 63) & 1);
+}
+
 /* The reason update_why gives a slot in this state. */
 static inline int derived_reason(const sim_sm *sm, int slot)
 {
@@ -37,6 +42,9 @@ void sim_sm_check_slots(const sim_sm *sm, uint64_t t)
         int r = derived_reason(sm, i);
         TRAPEZE_ASSERT(sm->wwhy[i] == r);
         uint64_t retry = sm->wretry[i];
+        /* a slot giving a reason other than idle is its scheduler's
+         * (sched_reason tests the slots' bit pattern in place of own) */
+        TRAPEZE_ASSERT(r == SIM_STALL_IDLE || bit(sm->sched[s].own, i));
         want[r][i >> 6] |= 1ull << (i & 63);
         finite[i >> 6] |= (uint64_t)(retry != SIM_NEVER) << (i & 63);
         earliest[s] = retry < earliest[s] ? retry : earliest[s];
@@ -46,8 +54,8 @@ void sim_sm_check_slots(const sim_sm *sm, uint64_t t)
          * fallback reason, may lack it (a slot never used has no bit); no
          * bit at or beyond max_warps (want and finite have none there) */
         for (int r = 0; r < SIM_STALL_COUNT; r++)
-            TRAPEZE_ASSERT(r == SIM_STALL_IDLE ? !(sm->why[r][w] & ~want[r][w])
-                                               : sm->why[r][w] == want[r][w]);
+            TRAPEZE_ASSERT(r == SIM_STALL_IDLE ? !(sm->why[w][r] & ~want[r][w])
+                                               : sm->why[w][r] == want[r][w]);
         TRAPEZE_ASSERT(sm->wfinite[w] == finite[w]);
         TRAPEZE_ASSERT(!(sm->wldst[w] & ~slots_below(n, w)));
         parked += __builtin_popcountll(sm->wldst[w]);

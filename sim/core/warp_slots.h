@@ -8,8 +8,10 @@
  * Invariants (checked by sim_sm_check_slots after every SM cycle when built
  * with TRAPEZE_CHECKS, i.e. `make test SAN=1`), for every slot i:
  *  - wwhy[i] is the reason update_why derives from wstate[i] and wwait[i],
- *    and slot i's bit is set in why[wwhy[i]] (idle, the fallback reason,
- *    may lack it: a slot never used has no bit) and in no other why[r];
+ *    and slot i's bit is set in why[i >> 6][wwhy[i]] (idle, the fallback
+ *    reason, may lack it: a slot never used has no bit) and in no other
+ *    reason's word; a slot whose reason is not idle is in its scheduler's
+ *    own set;
  *  - slot i's bit is set in wfinite iff wretry[i] != SIM_NEVER;
  *  - ldst_waiters is the number of bits set in wldst;
  *  - no bit is set at or beyond max_warps in any of these sets;
@@ -38,8 +40,8 @@ static inline void update_why(sim_sm *sm, int slot)
     if (r == old)
         return;
     uint64_t bit = 1ull << (slot & 63);
-    sm->why[old][slot >> 6] &= ~bit;
-    sm->why[r][slot >> 6] |= bit;
+    sm->why[slot >> 6][old] &= ~bit;
+    sm->why[slot >> 6][r] |= bit;
     sm->wwhy[slot] = (uint8_t)r;
 }
 
