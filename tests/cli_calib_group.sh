@@ -280,18 +280,28 @@ expect_failure "--gpu-window without a budget" "--gpu-window 50: expected a perc
 # constants, and holds the sub-grid u out with it; validate takes it from
 # --calibration, refuses a file without it, and without the option the
 # file's l2_contention is not used: the same lines as the shipped file's
-"$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" --l2-contention \
-    --out "$D/l2.ini" >"$D/cal-l2" 2>&1 || fail "calibrate --l2-contention: $(tail -2 "$D/cal-l2")"
-b2=$(awk -F' = ' '$1 == "l2_contention" { printf "%.4g", $2 }' "$D/l2.ini")
-awk -v b="$b2" 'BEGIN { exit !(b > 0.01 && b < 1) }' || fail "L2 contention '$b2': not in (0.01, 1)"
-grep -q "^... with the whole GPU's L2 time: L2 contention $b2 " "$D/cal-l2" \
-    || fail "calibrate --l2-contention: $(grep 'L2 time' "$D/cal-l2")"
-[ "$(grep -v '^subgrid_gain_uncertainty\|^l2_contention' "$D/l2.ini")" = \
-  "$(grep -v '^subgrid_gain_uncertainty' "$D/c12.ini")" ] || fail "--l2-contention moved other constants"
-"$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/l2.ini" \
-    --l2-contention syrk >"$D/vl2" 2>&1 || fail "validate --l2-contention: $(tail -2 "$D/vl2")"
-grep -q "^L2 contention $b2 (the whole GPU's L2 time priced)\$" "$D/vl2" \
-    || fail "validate --l2-contention: $(grep 'L2 contention' "$D/vl2")"
+# fitted_option OPTION KEY NAME LO HI CALIBRATE_LINE VALIDATE_LINE VALIDATE_REST
+# [CORRECTIONS_LINE]: calibrate with OPTION into $D/NAME.ini, its fitted
+# constant (KEY, in (LO, HI)) left in $b2; the calibrate line and the
+# validate line "VALIDATE_LINE $b2 VALIDATE_REST" printed as given, and the
+# corrections line where one is named; no other constant moved
+fitted_option() {
+    "$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" "$1" \
+        --out "$D/$3.ini" >"$D/cal-$3" 2>&1 || fail "calibrate $1: $(tail -2 "$D/cal-$3")"
+    b2=$(awk -F' = ' -v k="$2" '$1 == k { printf "%.4g", $2 }' "$D/$3.ini")
+    awk -v b="$b2" -v lo="$4" -v hi="$5" 'BEGIN { exit !(b > lo && b < hi) }' || fail "$1: $2 '$b2'"
+    grep -q "^$6 $b2 " "$D/cal-$3" || fail "calibrate $1: $(grep "$6" "$D/cal-$3")"
+    [ "$(grep -v "^subgrid_gain_uncertainty\|^$2" "$D/$3.ini")" = \
+      "$(grep -v '^subgrid_gain_uncertainty' "$D/c12.ini")" ] || fail "$1 moved other constants"
+    "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/$3.ini" \
+        "$1" syrk >"$D/v$3" 2>&1 || fail "validate $1: $(tail -2 "$D/v$3")"
+    grep -q "^$7 $b2 $8" "$D/v$3" || fail "validate $1: $(grep "$7" "$D/v$3")"
+    [ -z "${9:-}" ] || grep -q "^$9: rr 1.000 " "$D/v$3" \
+        || fail "validate $1 corrections: $(grep 'rr 1.000' "$D/v$3")"
+}
+fitted_option --l2-contention l2_contention l2 0.01 1 \
+    "... with the whole GPU's L2 time: L2 contention" "L2 contention" \
+    "(the whole GPU's L2 time priced)\$"
 "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/l2.ini" \
     syrk >"$D/vnol2" 2>&1 || fail "validate without --l2-contention: $(tail -2 "$D/vnol2")"
 "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/c12.ini" \
@@ -301,32 +311,15 @@ grep -q "^L2 contention $b2 (the whole GPU's L2 time priced)\$" "$D/vl2" \
 expect_failure "--l2-contention without a measured beta2" "has no l2_contention" "$D/none" \
     "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/c12.ini" \
     --l2-contention syrk
-# measured_option OPTION KEY NAME CALIBRATE_LINE VALIDATE_LINE CORRECTIONS_LINE:
-# calibrate with OPTION into $D/NAME.ini, its beta2 (KEY, in (0, 1)) left in
-# $b2; the calibrate, validate and corrections lines printed as given; no
-# other constant moved
-measured_option() {
-    "$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" "$1" \
-        --out "$D/$3.ini" >"$D/cal-$3" 2>&1 || fail "calibrate $1: $(tail -2 "$D/cal-$3")"
-    b2=$(awk -F' = ' -v k="$2" '$1 == k { printf "%.4g", $2 }' "$D/$3.ini")
-    awk -v b="$b2" 'BEGIN { exit !(b > 0 && b < 1) }' || fail "$1: $2 '$b2'"
-    grep -q "^$4 $b2 " "$D/cal-$3" || fail "calibrate $1: $(grep 'L2 time' "$D/cal-$3")"
-    [ "$(grep -v "^subgrid_gain_uncertainty\|^$2" "$D/$3.ini")" = \
-      "$(grep -v '^subgrid_gain_uncertainty' "$D/c12.ini")" ] || fail "$1 moved other constants"
-    "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/$3.ini" \
-        "$1" syrk >"$D/v$3" 2>&1 || fail "validate $1: $(tail -2 "$D/v$3")"
-    grep -q "^L2 contention $b2 $5" "$D/v$3" || fail "validate $1: $(grep 'L2 contention' "$D/v$3")"
-    grep -q "^$6: rr 1.000 " "$D/v$3" || fail "validate $1 corrections: $(grep 'measured L2' "$D/v$3")"
-}
 # the same time from the sub-grids (--l2-measured, off by default): each
 # candidate's L2 accesses per TB as its sub-grid measured them, times the
 # launch's TBs; calibrate fits beta2 to the twelve's whole runs (GTX 480
 # 0.1965) and writes it as l2_measured_contention beside the same
 # constants; validate prints each candidate's correction, takes beta2 from
 # --calibration and refuses a file without it, and the two counts together
-measured_option --l2-measured l2_measured_contention l2m \
+fitted_option --l2-measured l2_measured_contention l2m 0 1 \
     "... with the whole GPU's L2 time of the sub-grids' L2 accesses per TB: L2 contention" \
-    "(the whole GPU's L2 time priced, each candidate's L2 accesses per TB" \
+    "L2 contention" "(the whole GPU's L2 time priced, each candidate's L2 accesses per TB" \
     "the sub-grids' measured L2 time (corrected / model cycles, over rr's)"
 b2m=$b2
 awk -v b="$b2m" 'BEGIN { exit !(b > 0.01) }' || fail "measured L2 contention '$b2m'"
@@ -341,9 +334,9 @@ expect_failure "both L2 counts" "--l2-contention and --l2-measured" "$D/none" \
 # DRAM side would give that back), written as memory_measured_contention
 # beside the same constants; validate prints the corrections and refuses a
 # calibration with only the L2's beta2
-measured_option --memory-measured memory_measured_contention mem \
+fitted_option --memory-measured memory_measured_contention mem 0 1 \
     "... with the whole GPU's L2 time and DRAM's of the sub-grids' L2 accesses and DRAM reads per TB: L2 contention" \
-    "(the whole GPU's L2 time priced, with its DRAM time" \
+    "L2 contention" "(the whole GPU's L2 time priced, with its DRAM time" \
     "the sub-grids' measured L2 and DRAM time (corrected / model cycles, over rr's)"
 [ "$b2" != "$b2m" ] || fail "memory contention '$b2' (the L2's alone $b2m)"
 expect_failure "--memory-measured without its beta2" "has no memory_measured_contention" "$D/none" \
@@ -356,19 +349,9 @@ expect_failure "two counts" "--l2-measured and --memory-measured" "$D/none" \
 # Jacobi 512^2's k-way-TS and RB-TS, the one launch whose reads pass a 384
 # KiB stripe) and writes it as dram_rows_cost beside the same constants;
 # validate prints it and refuses a calibration without it
-"$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" --dram-rows \
-    --out "$D/rows.ini" >"$D/cal-rows" 2>&1 || fail "calibrate --dram-rows: $(tail -2 "$D/cal-rows")"
-kr=$(awk -F' = ' '$1 == "dram_rows_cost" { printf "%.4g", $2 }' "$D/rows.ini")
-awk -v k="$kr" 'BEGIN { exit !(k > 0.01 && k < 4) }' || fail "dram_rows_cost '$kr'"
-grep -q "^... with the DRAM rows each grouping scatters: cost $kr " "$D/cal-rows" \
-    || fail "calibrate --dram-rows: $(grep 'DRAM rows' "$D/cal-rows")"
-[ "$(grep -v '^subgrid_gain_uncertainty\|^dram_rows_cost' "$D/rows.ini")" = \
-  "$(grep -v '^subgrid_gain_uncertainty' "$D/c12.ini")" ] || fail "--dram-rows moved other constants"
-"$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/rows.ini" \
-    --dram-rows syrk >"$D/vrows" 2>&1 || fail "validate --dram-rows: $(tail -2 "$D/vrows")"
-grep -q "^DRAM rows' cost $kr " "$D/vrows" || fail "validate --dram-rows: $(grep 'rows' "$D/vrows")"
-grep -q "^the DRAM rows' time (corrected / model cycles, over rr's): rr 1.000 " "$D/vrows" \
-    || fail "validate --dram-rows corrections: $(grep 'rows' "$D/vrows")"
+fitted_option --dram-rows dram_rows_cost rows 0.01 4 \
+    "... with the DRAM rows each grouping scatters: cost" "DRAM rows' cost" "" \
+    "the DRAM rows' time (corrected / model cycles, over rr's)"
 expect_failure "--dram-rows without its cost" "has no dram_rows_cost" "$D/none" \
     "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/c12.ini" \
     --dram-rows syrk
