@@ -494,7 +494,8 @@ typedef struct {
     trapeze_group_measured sim[TRAPEZE_TB_NCOMPARED];
     trapeze_group_window_evidence ev;
     trapeze_group_params p;
-    trapeze_group_problem *pb;
+    const trapeze_group_problem *pb;   /* the plan's, or own */
+    trapeze_group_problem *own;        /* built here where the plan has none */
     double win_work, win_share;
     int m;
 } launch_evidence;
@@ -514,8 +515,11 @@ static trapeze_status prepare(const char *gpu, const launches *ls, int i,
     if (!s)
         s = trapeze_group_plan_gpu_windows(plan, log, i, e->ev.gpu, e->ev.gpu_k, &gpu_work, err);
     e->win_work += gpu_work;   /* the samples: sub-grids and whole-GPU windows */
-    if (!s)
-        s = trapeze_group_launch_problem(gpu, &ls->l[i], &e->pb, err);
+    e->pb = trapeze_group_plan_problem(plan, i);
+    if (!s && !e->pb) {
+        s = trapeze_group_launch_problem(gpu, &ls->l[i], &e->own, err);
+        e->pb = e->own;
+    }
     /* the constants come from the sub-grids only; the whole runs are
      * the ground truth they are compared with */
     if (!s)
@@ -729,7 +733,7 @@ static trapeze_status all_times(const char *gpu, const launches *ls,
         s = prepare(gpu, ls, i, plan, log, 1, &e, err);
         if (!s)
             s = times_of(&e, &e.p, l2, &t[i], err);
-        trapeze_group_problem_destroy(e.pb);
+        trapeze_group_problem_destroy(e.own);
     }
     return s;
 }
@@ -891,7 +895,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         trapeze_json_number(j, "dram_rows_cost", rows ? p.dram_rows_cost : NAN);
     }
     for (int i = 0; i < n; i++)
-        trapeze_group_problem_destroy(ev[i].pb);
+        trapeze_group_problem_destroy(ev[i].own);
     return s;
 }
 
@@ -1013,7 +1017,7 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         if (!s && csv)
             csv_rows(csv, gpu_nm, &ls->l[i], &o, err, &s);
         trapeze_group_outcome_free(&o);
-        trapeze_group_problem_destroy(e.pb);
+        trapeze_group_problem_destroy(e.own);
     }
     char names[128];
     const char *others = strchr(fixed_list(" ", " ", names, sizeof names), ' ');   /* but rr */

@@ -187,6 +187,11 @@ static void test_budget_split(void)
     for (int i = 0; i < set->count; i++)
         windows += trapeze_row_number(&set->rows[i], "window_sms") == 15;
     CHECK(windows == 5);
+    /* each launch's problem, kept for the fit: its graph is the launch's
+     * (Jacobi 2048^2 in 16 x 16 blocks: 128 x 128 TBs; 512^2: 32 x 32) */
+    CHECK(trapeze_group_problem_graph(trapeze_group_plan_problem(plan, 0))->n_tbs == 128 * 128);
+    CHECK(trapeze_group_problem_graph(trapeze_group_plan_problem(plan, 1))->n_tbs == 32 * 32);
+    CHECK(trapeze_group_plan_problem(plan, 3) == NULL && trapeze_group_plan_problem(plan, -1) == NULL);
     trapeze_group_plan_destroy(plan);
     CHECK(trapeze_group_plan_create("data/gpus/gtx480.config", "gtx480", l, 2, 1, 1, 0.04, 0,
                                     0.05, 1, &plan, &err) == TRAPEZE_ERANGE);

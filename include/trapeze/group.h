@@ -619,6 +619,11 @@ trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char
                                          trapeze_group_plan **out, trapeze_error *err);
 void trapeze_group_plan_destroy(trapeze_group_plan *plan);
 const trapeze_sample_set *trapeze_group_plan_set(const trapeze_group_plan *plan);
+/* The problem launch i's sub-grids were planned on (its locality graph:
+ * the costliest part to build), owned by the plan; NULL where the plan
+ * has no sub-grids. */
+const trapeze_group_problem *trapeze_group_plan_problem(const trapeze_group_plan *plan,
+                                                        int launch);
 /* Launch i's measurements from the log, in trapeze_group_policy_name order
  * (chen's left zero when not planned); EINVAL when one is not logged. */
 trapeze_status trapeze_group_plan_measured(const trapeze_group_plan *plan,

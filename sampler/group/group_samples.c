@@ -90,6 +90,8 @@ struct trapeze_group_plan {
                                      whole-GPU window */
     long *gpu_k;                  /* [row]: a whole-GPU window's TBs a queue (0: not
                                      one) */
+    trapeze_group_problem **problems; /* [launch]: the problem its windows were planned
+                                         on, kept for the fit (NULL: none built) */
     trapeze_sample_set set;
 };
 
@@ -254,7 +256,16 @@ void trapeze_group_plan_destroy(trapeze_group_plan *plan)
     free(plan->sub_insts);
     free(plan->gpu_row);
     free(plan->gpu_k);
+    for (int i = 0; plan->problems && i < plan->n_launches; i++)
+        trapeze_group_problem_destroy(plan->problems[i]);
+    free(plan->problems);
     free(plan);
+}
+
+const trapeze_group_problem *trapeze_group_plan_problem(const trapeze_group_plan *plan,
+                                                        int launch)
+{
+    return launch >= 0 && launch < plan->n_launches ? plan->problems[launch] : NULL;
 }
 
 /* The budget b of a launch's samples: at most b of what its validation
@@ -334,7 +345,8 @@ trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char
         !(plan->gpu_row = calloc(nl * NFIXED, sizeof *plan->gpu_row)) ||
         !(plan->gpu_k = calloc(nl * per, sizeof *plan->gpu_k)) ||
         !(plan->run_insts = calloc(nl * per, sizeof *plan->run_insts)) ||
-        !(plan->sub_insts = calloc(nl * per, sizeof *plan->sub_insts))) {
+        !(plan->sub_insts = calloc(nl * per, sizeof *plan->sub_insts)) ||
+        !(plan->problems = calloc(nl, sizeof *plan->problems))) {
         trapeze_group_plan_destroy(plan);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     }
@@ -396,10 +408,11 @@ trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char
         double gpu_part = 0;
         long x = 0;   /* the TBs an SM runs at once */
         /* the launch's problem (its locality graph, the costliest part)
-         * built once for both calls below */
+         * built once for both calls below and kept for the fit */
         trapeze_group_problem *pb = NULL;
         if (nw)
             s = trapeze_group_launch_problem(gpu_config_path, &l[i], &pb, err);
+        plan->problems[i] = pb;
         if (!s && nw)
             s = distinct_windows(pb, m, window_tbs, gpu_frac, same, insts,
                                  &launch_insts, &gpu_part, gsame, gk, ginsts, &x, err);
@@ -420,7 +433,6 @@ trapeze_status trapeze_group_plan_create(const char *gpu_config_path, const char
         if (!s && nw && !lg && ng)
             s = distinct_windows(pb, m, lw_tbs, 0, same, insts,
                                  &launch_insts, &gpu_part, gsame, gk, ginsts, &x, err);
-        trapeze_group_problem_destroy(pb);
         if (!s)
             window_insts(budget, lg ? sub_part : 1, same, insts, launch_insts, run);
         for (int k = 0; k < np + nw + (lg ? ng : 0) && !s; k++) {
