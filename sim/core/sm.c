@@ -1143,17 +1143,9 @@ static uint64_t every_nth(int n)
  * scheduler's own line is not read. */
 static int sched_reason(const sim_sm *sm, int s, uint64_t every_n)
 {
-    if (every_n) {
-        uint64_t mine = every_n << s;
-        for (int r = 0; r < SIM_STALL_IDLE; r++)
-            for (int wi = 0; wi < sm->words; wi++)
-                if (sm->why[wi][r] & mine)
-                    return r;
-        return SIM_STALL_IDLE;
-    }
     for (int r = 0; r < SIM_STALL_IDLE; r++)
         for (int wi = 0; wi < sm->words; wi++)
-            if (sm->why[wi][r] & sm->sched[s].own[wi])
+            if (sm->why[wi][r] & (every_n ? every_n << s : sm->sched[s].own[wi]))
                 return r;
     return SIM_STALL_IDLE;
 }
@@ -1207,12 +1199,9 @@ static uint64_t retry_minima(sim_sm *sm)
     uint64_t every_n = every_nth(n);
     for (int s = 0; s < n; s++) {
         uint64_t m = SIM_NEVER;   /* in a register: a scheduler's slots by its mask */
-        if (every_n)
-            for (int wi = 0; wi < sm->words; wi++)
-                m = retry_min(w, wi, sm->wfinite[wi] & every_n << s, m);
-        else
-            for (int wi = 0; wi < sm->words; wi++)
-                m = retry_min(w, wi, sm->wfinite[wi] & sm->sched[s].part[wi], m);
+        for (int wi = 0; wi < sm->words; wi++)
+            m = retry_min(w, wi, sm->wfinite[wi] & (every_n ? every_n << s : sm->sched[s].part[wi]),
+                          m);
         sm->sched_next[s] = m;
         all = m < all ? m : all;
     }
