@@ -8,6 +8,7 @@
  * docs/grouping.md). Parsing and printing only.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,31 +31,35 @@
  * (--memory-measured) */
 enum { L2_NONE, L2_MODEL, L2_MEASURED, L2_MEMORY };
 
-/* The option, the [group] key and the contention field of an L2 mode. */
-static const char *l2_option(int l2)
-{
-    return l2 == L2_MEMORY ? "--memory-measured" : l2 == L2_MEASURED ? "--l2-measured"
-                                                                     : "--l2-contention";
-}
+/* The option, the [group] key, the contention field and what calibrate
+ * says the L2 time is made of, for each L2 mode but L2_NONE (every caller
+ * asks only with an L2 option), one row each. */
+static const struct {
+    const char *option, *key;
+    size_t field;   /* offsetof trapeze_group_params */
+    const char *of;
+} l2_modes[] = {
+    [L2_MODEL] = {"--l2-contention", "l2_contention",
+                  offsetof(trapeze_group_params, l2_contention), ""},
+    [L2_MEASURED] = {"--l2-measured", "l2_measured_contention",
+                     offsetof(trapeze_group_params, l2_measured_contention),
+                     " of the sub-grids' L2 accesses per TB"},
+    [L2_MEMORY] = {"--memory-measured", "memory_measured_contention",
+                   offsetof(trapeze_group_params, memory_measured_contention),
+                   " and DRAM's of the sub-grids' L2 accesses and DRAM reads per TB"},
+};
 
-static const char *l2_key(int l2)
-{
-    return l2 == L2_MEMORY     ? "memory_measured_contention"
-           : l2 == L2_MEASURED ? "l2_measured_contention"
-                               : "l2_contention";
-}
+static const char *l2_option(int l2) { return l2_modes[l2].option; }
+static const char *l2_key(int l2) { return l2_modes[l2].key; }
 
 static double *l2_beta(trapeze_group_params *p, int l2)
 {
-    return l2 == L2_MEMORY     ? &p->memory_measured_contention
-           : l2 == L2_MEASURED ? &p->l2_measured_contention
-                               : &p->l2_contention;
+    return (double *)((char *)p + l2_modes[l2].field);
 }
 
 static double l2_beta_of(const trapeze_group_params *p, int l2)
 {
-    trapeze_group_params q = *p;
-    return *l2_beta(&q, l2);
+    return *(const double *)((const char *)p + l2_modes[l2].field);
 }
 
 /* The c-th candidate's policy row. */
@@ -864,11 +869,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         if (l2)
             printf("... with the whole GPU's L2 time%s: L2 contention %.4g (fitted to the whole "
                    "runs at those constants; the uncertainty above held out with it)\n",
-                   l2 == L2_MEMORY     ? " and DRAM's of the sub-grids' L2 accesses and DRAM "
-                                         "reads per TB"
-                   : l2 == L2_MEASURED ? " of the sub-grids' L2 accesses per TB"
-                                       : "",
-                   l2_beta_of(&p, l2));
+                   l2_modes[l2].of, l2_beta_of(&p, l2));
         if (rows)
             printf("... with the DRAM rows each grouping scatters: cost %.4g (fitted to the "
                    "whole runs' gains at those constants; the uncertainty above held out with "
