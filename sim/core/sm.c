@@ -34,7 +34,9 @@
  * completion that changes a scheduler's warps without waking one (an exited
  * warp finishing, a block released) marks that scheduler's reason stale, and
  * a warp a barrier releases keeps "barrier" as its reason for the release
- * cycle, so no cycle is charged to a wait that no longer holds.
+ * cycle, so no cycle is charged to a wait that no longer holds. A
+ * completion that leaves its warp waiting as before (wake_futile) wakes
+ * nothing: the visit it would have made could only have found that.
  */
 #include <stddef.h>
 #include <stdlib.h>
