@@ -83,6 +83,19 @@ grep -qF 'at-size,lone_round: 22/29 at >= 0.97, 17 at >= 0.99 (CV 6.46%, extrapo
 grep -qF 'at-size,lone_round: 23/29 at >= 0.97, 21 at >= 0.99 (CV 6.73%, extrapolation 4.34%)' "$D/lr" \
     || fail "lone_round: V100 tallies: $(grep '^v100:' "$D/lr")"
 
+# fence_overlap_loads (the fence omega for PathFinder's loop alone; every other fence stage
+# takes the relaunch omega): the GTX 480's Poisson 16x pick goes from fence 2 (0.920) to fence
+# 1 (1.000) and its Multi1D 100x to fence 5 (0.853); the Poisson reference row stays at 0.967
+python3 scripts/gz-structure-compare.py --changed "$T" at-size,fence_overlap_loads gtx480 >"$D/fol" 2>&1 \
+    || fail "fence_overlap_loads: exit status: $(cat "$D/fol")"
+grep -q '^| gtx480 | 16x | Poisson | 4.01% fence 2 (0.920) | 4.18% fence 1 (1.000) | fence 1 |$' "$D/fol" \
+    || fail "fence_overlap_loads: Poisson 16x: $(grep Poisson "$D/fol")"
+grep -q '^| gtx480 | 100x | Multi1D | .* fence 5 (0.853) | relaunch 5 |$' "$D/fol" \
+    || fail "fence_overlap_loads: Multi1D 100x: $(grep Multi1D "$D/fol")"
+grep -q 'reference fence | Poisson' "$D/fol" && fail "fence_overlap_loads moved the Poisson reference row: $(cat "$D/fol")"
+grep -qF 'at-size,fence_overlap_loads: 23/29 at >= 0.97, 18 at >= 0.99 (CV 6.99%, extrapolation 9.29%)' "$D/fol" \
+    || fail "fence_overlap_loads: tallies: $(grep '^gtx480:' "$D/fol")"
+
 python3 scripts/gz-fence-identify.py "$T" v100 data/calibrations/v100.ini >"$D/id" 2>&1 \
     || fail "identify: exit status: $(cat "$D/id")"
 grep -qx 'v100/PathFinder/09:fence:h25:48329:s2 25 3 561.6 478.9 -14.7 0.0000 0.0117 -0.6279 0.0000' "$D/id" \
