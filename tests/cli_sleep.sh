@@ -206,6 +206,21 @@ off=$(awk -F, '$3 == "l2" && $4 == "line" && $6 == "model" && $7 == "off" { prin
 near "v100 kmeans --cap 0.25 L2 dead (off) share" "$off" 0.974 0.25
 near "v100 kmeans --cap 0.25 L2 saving against the whole run's" \
     "$(awk -F, '$3 == "l2" && $4 == "line" && $6 == "model" { print $11; exit }' "$D/kc.csv")" 0.9731 0.03
+# matmul_tiled 256 on the V100 (one wave of 256 blocks, 16 trips, 27498
+# cycles): --cap 0.25 plans one later window, and the L1 frames it and the
+# first window left idle past 1024 cycles unused by any later window were
+# taken for dead but for the share the job's footprint fills (6144 lines
+# through 81920 frames: 0.037), where the L1s fill their frames trip by
+# trip: 93% of the L1D's idle cycles dead against the whole run's 68%, the
+# saving 96.62% against 91.32%. The frames filled from the lines through
+# the L1s (the first window's touched frames grown with the run's work at
+# its L1 read misses: 65024 lines over the frames the launch fills), within 3.
+"$T" sleep --gpu v100 matmul_tiled n=256 --structures l1d --cap 0.25 --csv "$D/vm.csv" \
+    >"$D/vmout" 2>"$D/err" || fail "v100 matmul_tiled --cap: $(cat "$D/err")"
+"$T" sleep --gpu v100 matmul_tiled n=256 --structures l1d --whole --csv "$D/vmw.csv" \
+    >"$D/vmwout" 2>"$D/err" || fail "v100 matmul_tiled --whole: $(cat "$D/err")"
+near "v100 matmul_tiled --cap 0.25 L1D saving against the whole run's" \
+    "$(model_saving "$D/vm.csv" line)" "$(model_saving "$D/vmw.csv" line)" 0.03 0.5
 # copy of 2097152 floats, 2 a thread, on the GTX 480 (100203 cycles):
 # --cap 0.25 plans no launch end, so no window sees which L2 frames the
 # run leaves dead; the frames the later windows left idle past 2048 cycles

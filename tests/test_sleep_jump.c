@@ -10,8 +10,9 @@
  * histogram and stretched to whole blocks (worked out by hand), and how
  * many windows of what length a capped plan fits (a short run's windows
  * halved until one fits), the live share of the L2 frames no later
- * window used where no window sees the launch end, and the strata's
- * weights (a partial wave whose window recorded nothing left to the body).
+ * window used where no window sees the launch end, the lines a cut
+ * capped plan takes through the L1s, and the strata's weights (a partial
+ * wave whose window recorded nothing left to the body).
  */
 #include <string.h>
 
@@ -299,6 +300,27 @@ static void test_weights(void)
     CHECK_NEAR(w[2], 5.0 / 3, 1e-15);
 }
 
+/* The lines through the L1s a cut capped plan fills their frames by
+ * (sim_jump_l1_lines), by hand on V100 matmul_tiled 256's first window:
+ * 6656 frames touched, a tenth of the run's work, 840 of 32768 L1 reads
+ * hit: 6656 (1 + 9 x 31928 / 32768) = 65024.375 lines over 81920 frames,
+ * n = 0.794, filled n / 2 = 0.397, where the job's footprint (6144 lines)
+ * gives 0.0375 and the capped sample's L1D saving was 96.62% against the
+ * whole run's 91.32% (tests/cli_sleep.sh). Every read a hit: no growth;
+ * no read counted: every trip's lines new; a first window with the whole
+ * run's work: the touched frames. */
+static void test_l1_lines(void)
+{
+    double lines = sim_jump_l1_lines(6656, 10, 32768, 840);
+    CHECK_NEAR(lines, 65024.375, 1e-9);
+    CHECK_NEAR(sim_jump_refilled(lines, 81920), 65024.375 / 81920 / 2, 1e-15);
+    CHECK(sim_jump_refilled(lines, 81920) > 10 * sim_jump_refilled(6144, 81920));
+    CHECK(sim_jump_l1_lines(6656, 10, 32768, 32768) == 6656);
+    CHECK(sim_jump_l1_lines(6656, 10, 0, 0) == 66560);
+    CHECK(sim_jump_l1_lines(6656, 1, 32768, 840) == 6656);
+    CHECK(sim_jump_l1_lines(0, 10, 32768, 840) == 0);
+}
+
 static double jacobi_plan(const void *ctx, int windows, int ends, double scale)
 {
     (void)ctx;
@@ -331,6 +353,7 @@ int main(void)
     test_exit_keep();
     test_refill_keep();
     test_refilled();
+    test_l1_lines();
     test_weights();
     test_tail_scale();
     test_tail_cut();

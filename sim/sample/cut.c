@@ -66,24 +66,52 @@ double sim_sleep_footprint_lines(const sim_sleep_kernels *k)
  * counting them (n k turnovers) moved Poisson's L2 further from the run
  * (docs/sleep.md), so the footprint counts once. The L1 is one cache per
  * SM: the footprint is split over the SMs that have touched any frame, and
- * an idle SM's frames stay dead. */
+ * an idle SM's frames stay dead. usable: the frames of a cache that can
+ * take a line (sim_sleep_frames_usable; 0: all), the others staying dead. */
 double sim_sleep_filled_share(sim_events *ev, sim_unit_kind kind, int caches,
-                              uint64_t launch_start, double footprint)
+                              uint64_t launch_start, double footprint, int usable)
+{
+    int frames = sim_events_units(ev, kind), per = caches > 0 ? frames / caches : 0;
+    double untouched, untouched_in_use, in_use;
+    usable = usable > 0 && usable < per ? usable : per;
+    sim_sleep_frames_touched(ev, kind, caches, launch_start, usable, &untouched,
+                             &untouched_in_use, &in_use);
+    if (!(untouched > 0) || !(in_use > 0))
+        return 0;
+    return sim_jump_refilled(footprint, in_use * usable) * untouched_in_use / untouched;
+}
+
+double sim_sleep_frames_touched(sim_events *ev, sim_unit_kind kind, int caches,
+                                uint64_t launch_start, int usable, double *untouched,
+                                double *untouched_in_use, double *in_use)
 {
     const uint64_t *start = sim_events_idle_starts(ev, kind);
     int frames = sim_events_units(ev, kind), per = caches > 0 ? frames / caches : 0;
-    double untouched = 0, untouched_in_use = 0, in_use = 0;
+    double touched = 0;
+    usable = usable > 0 && usable < per ? usable : per;
+    *untouched = *untouched_in_use = *in_use = 0;
     for (int c = 0; per > 0 && c < caches; c++) {
         int t = 0;
         for (int u = c * per; u < (c + 1) * per; u++)
             t += start[u] != SIM_EV_UNALLOCATED && start[u] > launch_start;
-        untouched += per - t;
-        untouched_in_use += t > 0 ? per - t : 0;
-        in_use += t > 0;
+        touched += t;
+        *untouched += per - t;
+        *untouched_in_use += t > 0 && usable > t ? usable - t : 0;
+        *in_use += t > 0;
     }
-    if (!(untouched > 0) || !(in_use > 0))
-        return 0;
-    return sim_jump_refilled(footprint, in_use * per) * untouched_in_use / untouched;
+    return touched;
+}
+
+int sim_sleep_frames_usable(sim_events *ev, sim_unit_kind kind, int caches,
+                            uint64_t launch_start)
+{
+    const uint64_t *start = sim_events_idle_starts(ev, kind);
+    int frames = sim_events_units(ev, kind), per = caches > 0 ? frames / caches : 0, top = 0;
+    for (int c = 0; per > 0 && c < caches; c++)
+        for (int u = c * per + top; u < (c + 1) * per; u++)
+            if (start[u] != SIM_EV_UNALLOCATED && start[u] > launch_start)
+                top = u - c * per + 1;
+    return top;
 }
 
 /* The L1 frames' dead time after the window: an SM dies (its L1 with it)
@@ -118,10 +146,10 @@ static void cut_estimates(sim_gpu *g, const sim_sleep_kernels *k, const sim_laun
         sim_sleep_cut_extra *x = &extra[u];
         memset(x, 0, sizeof *x);
         if (sim_sleep_units[u].kind == SIM_UNIT_L2_LINE)
-            x->filled = sim_sleep_filled_share(ev, sim_sleep_units[u].kind, 1, l->start, fp);
+            x->filled = sim_sleep_filled_share(ev, sim_sleep_units[u].kind, 1, l->start, fp, 0);
         if (sim_sleep_units[u].kind != SIM_UNIT_L1_LINE)
             continue;
-        x->filled = sim_sleep_filled_share(ev, sim_sleep_units[u].kind, n_sm, l->start, fp);
+        x->filled = sim_sleep_filled_share(ev, sim_sleep_units[u].kind, n_sm, l->start, fp, 0);
         /* d / (1 - d) of the L1 frame-cycles of the SMs in use, as dead
          * periods of the cut launch's length */
         double frames = (double)sim_events_units(ev, sim_sleep_units[u].kind) / n_sm * (double)used;

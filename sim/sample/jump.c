@@ -172,3 +172,12 @@ double sim_jump_fill_share(double fills, double writes)
 {
     return fills + writes > 0 ? fills / (fills + writes) : 1;
 }
+
+double sim_jump_l1_lines(double touched, double work, double reads, double hits)
+{
+    if (!(touched > 0))
+        return 0;
+    double miss = reads > 0 ? 1 - hits / reads : 1;
+    miss = miss < 0 ? 0 : miss > 1 ? 1 : miss;
+    return touched * (1 + (work > 1 ? work - 1 : 0) * miss);
+}

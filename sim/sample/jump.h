@@ -174,6 +174,23 @@ double sim_jump_refill_keep(double footprint, double frames, double first_fills,
  * either is 0. */
 double sim_jump_refilled(double footprint, double frames);
 
+/* The lines that pass through the L1s in a run a capped sample cuts short,
+ * for the L1 frames' filled share (sim_sleep_filled_share): the frames the
+ * first window touched (touched) grown with the rest of the run's work
+ * (work: the run's warp instructions over the first window's) in the share
+ * of the first window's L1 reads that missed (a hit brings no new line).
+ * Why: the L1s are one per SM, so the job's footprint (the L2's measure)
+ * undercounts the lines they see where SMs read the same lines, and a
+ * frame no later window used was taken for dead: V100 matmul_tiled 256
+ * (one wave, 16 trips, tiles streamed through the L1s): 6144 lines over
+ * 81920 frames (0.037 filled), the L1D's idle cycles 93% dead in the
+ * capped sample where the run's are 68% (a frame filled trip by trip is
+ * idle, not dead, until then); grown by the misses, 65,025 lines (0.397).
+ * Where the reads hit (V100 kmeans: 84% of them; its L1D 94% dead in the
+ * run) the touched frames hold the data reused, and grow little. 0 where
+ * touched is 0. */
+double sim_jump_l1_lines(double touched, double work, double reads, double hits);
+
 /* The strata's weights (jump_run.c): the later windows' (w[1]) stand for
  * the run's work after the first window's less the launch ends' (w[2]:
  * `ends` launch ends over the `sampled` ones) and the partial waves' (w[3]:

@@ -46,11 +46,25 @@ typedef struct {
 } sim_sleep_cut_extra;
 
 /* cut.c: the job's footprint in cache lines, the share of untouched frames
- * filled before the run ends, the last wave's dead share of the L1s, and
+ * filled before the run ends (and the frames touched it counts), the last
+ * wave's dead share of the L1s, and
  * the run cut at `window` cycles (0: to the end). */
 double sim_sleep_footprint_lines(const sim_sleep_kernels *k);
 double sim_sleep_filled_share(sim_events *ev, sim_unit_kind kind, int caches,
-                              uint64_t launch_start, double footprint);
+                              uint64_t launch_start, double footprint, int usable);
+/* The frames of `caches` caches of a kind touched since launch_start (their
+ * idle period began after it); the untouched ones, those of them among the
+ * first `usable` of a cache with a touched frame (0: all its frames), and
+ * the caches with one, to the pointers. */
+double sim_sleep_frames_touched(sim_events *ev, sim_unit_kind kind, int caches,
+                                uint64_t launch_start, int usable, double *untouched,
+                                double *untouched_in_use, double *in_use);
+/* The frames of a cache the launch can fill: one past the highest touched
+ * in any of the caches (a frame is set x ways + way, so the ways an L1
+ * carve-out leaves to shared memory are the last frames of each cache:
+ * V100 HotSpot 256², 256 of its L1s' 1024). */
+int sim_sleep_frames_usable(sim_events *ev, sim_unit_kind kind, int caches,
+                            uint64_t launch_start);
 double sim_sleep_last_wave_dead(const sim_kernel *k, int n_sm);
 trapeze_status sim_sleep_run_cut(sim_gpu *g, const sim_sleep_kernels *k, double window,
                                  trapeze_sleep_run *out, double (*ages)[TRAPEZE_IDLE_NBUCKETS],
