@@ -131,6 +131,9 @@ static void usage_for(FILE *f, const char *cmd)
             "its parameters and the launch index (default 0), e.g. jacobi,nx=512,ny=512;\n"
             "or an Accel-Sim trace's path (with a '/': DIR/ or DIR/kernelslist.g)[@N].\n"
             "  --trace PATH    a trace's launch 0 as one more LAUNCH (then no default)\n"
+            "  --extra FILE    the LAUNCHes of FILE (one a line, '#' a comment) after the\n"
+            "                  default ones or those given, e.g. the whole-launch\n"
+            "                  micro-benchmarks of data/validation/group-row-launches.txt\n"
             "Each simulation is a row of the samples log (--samples, default\n"
             "group-samples.csv) appended when it ends; a rerun skips the rows already there.\n"
             "  --threads N     threads in all (default 1; the same bytes for any N):\n"
@@ -203,11 +206,15 @@ int cli_group_calibration(const char *gpu, char *out, size_t size)
 static void usage_calibrate(FILE *f) { usage_for(f, "calibrate"); }
 static void usage_validate(FILE *f) { usage_for(f, "validate"); }
 
-/* "jacobi,nx=512,ny=512@0" into ls->l[ls->n]; 0, or 2 after a usage error. */
-static int parse_launch(launches *ls, const char *text)
+/* "jacobi,nx=512,ny=512@0" into ls->l[ls->n]; 0, or 2 after a usage error
+ * (where: "FILE:LINE: " for a launch read from a file, else ""). */
+static int parse_launch(launches *ls, const char *text, const char *where)
 {
     if (ls->n == MAX_LAUNCHES)
-        return cli_usage_error(ls->cmd, "at most %d launches", MAX_LAUNCHES);
+        return cli_usage_error(ls->cmd, "%sat most %d launches", where, MAX_LAUNCHES);
+    if (strlen(text) >= sizeof ls->storage[0])
+        return cli_usage_error(ls->cmd, "%s%.40s...: a LAUNCH under %zu characters", where,
+                               text, sizeof ls->storage[0]);
     char *s = ls->storage[ls->n], *p = ls->params[ls->n];
     snprintf(s, sizeof ls->storage[0], "%s", text);
     long launch = 0;
@@ -215,7 +222,8 @@ static int parse_launch(launches *ls, const char *text)
     if (at) {
         *at = '\0';
         if (!trapeze_parse_long(at + 1, &launch) || launch < 0 || launch > 1000000)
-            return cli_usage_error(ls->cmd, "%s: expected KERNEL[,name=value...][@N]", text);
+            return cli_usage_error(ls->cmd, "%s%s: expected KERNEL[,name=value...][@N]", where,
+                                   text);
     }
     p[0] = '\0';
     char *comma = strchr(s, ',');
@@ -227,9 +235,41 @@ static int parse_launch(launches *ls, const char *text)
                 *c = ' ';
     }
     if (!s[0])
-        return cli_usage_error(ls->cmd, "%s: expected KERNEL[,name=value...][@N]", text);
+        return cli_usage_error(ls->cmd, "%s%s: expected KERNEL[,name=value...][@N]", where, text);
     ls->l[ls->n++] = (trapeze_group_launch){s, p, (int)launch};
     return 0;
+}
+
+/* The LAUNCHes of `path` (--extra), one a line, '#' to the line's end a
+ * comment, blanks around them ignored, appended to ls; 0, or 2 after a
+ * usage error naming the file and line. */
+static int read_launches(launches *ls, const char *path)
+{
+    char *text = NULL;
+    trapeze_error err = {0};
+    if (trapeze_read_file(path, &text, &err))
+        return cli_usage_error(ls->cmd, "--extra: %s", err.message);
+    int rc = 0, no = 1;
+    for (char *line = text; !rc && *line; no++) {
+        char *end = line + strcspn(line, "\n"), *next = *end ? end + 1 : end;
+        *end = '\0';
+        line[strcspn(line, "#")] = '\0';
+        line += strspn(line, " \t\r");
+        size_t len = strlen(line);
+        while (len && strchr(" \t\r", line[len - 1]))
+            line[--len] = '\0';
+        char where[300];
+        snprintf(where, sizeof where, "%.256s:%d: LAUNCH ", path, no);
+        if (strpbrk(line, " \t"))
+            rc = cli_usage_error(ls->cmd, "%s'%s': one LAUNCH a line, without blanks", where,
+                                 line);
+        else if (len)
+            rc = parse_launch(ls, line, where);
+        line = next;
+    }
+    /* parse_launch keeps copies: the text can go */
+    free(text);
+    return rc;
 }
 
 /* The GPU's name, for the rows. */
@@ -670,9 +710,13 @@ static trapeze_status l2_contention_without(const launch_times *t, int n, int sk
 }
 
 /* The DRAM rows' cost fitted to the gains of every launch but `skip` (-1:
- * all of them), their other corrections at beta and beta2 (< 0: none). */
+ * all of them), their other corrections at beta and beta2 (< 0: none);
+ * *n_moved (NULL: not kept) how many launches identify it and moves (with
+ * skip -1) how far each one's gains move at cost 1
+ * (trapeze_group_row_cost_launches). */
 static trapeze_status row_cost_without(const launch_times *t, int n, int skip, double beta,
-                                       double beta2, double *kappa, trapeze_error *err)
+                                       double beta2, double *kappa, double *moves,
+                                       long *n_moved, trapeze_error *err)
 {
     static double pred[MAX_LAUNCHES * NFIXED], trow[MAX_LAUNCHES * NFIXED],
         sim[MAX_LAUNCHES * NFIXED];
@@ -690,6 +734,8 @@ static trapeze_status row_cost_without(const launch_times *t, int n, int skip, d
         }
         k++;
     }
+    if (n_moved)
+        *n_moved = trapeze_group_row_cost_launches(pred, trow, sim, k, NFIXED, moves);
     return trapeze_group_fit_row_cost(pred, trow, sim, k, NFIXED, kappa, err);
 }
 
@@ -706,7 +752,8 @@ static trapeze_status held_out_gain_errors(const launch_times *t, int n, double 
         if (!s && beta2)
             s = l2_contention_without(t, n, i, beta[i], &beta2[i], err);
         if (!s && kappa)
-            s = row_cost_without(t, n, i, beta[i], beta2 ? beta2[i] : -1, &kappa[i], err);
+            s = row_cost_without(t, n, i, beta[i], beta2 ? beta2[i] : -1, &kappa[i], NULL,
+                                     NULL, err);
         if (!s)
             gain_errors(&t[i], beta[i], beta2 ? beta2[i] : -1, kappa ? kappa[i] : -1, gerr[i]);
     }
@@ -776,6 +823,26 @@ static void print_gain_errors(const trapeze_group_launch *l, const double gerr[N
     printf("\n");
 }
 
+/* calibrate's line on the DRAM rows' cost: the launches whose gains it
+ * moves and how far at cost 1 (the most of a launch's), or that none does
+ * (then the fit is flat and its 0 no measurement). */
+static void print_row_cost(const launches *ls, double kappa, const double *moves, long count)
+{
+    printf("... with the DRAM rows each grouping scatters: cost %.4g (", kappa);
+    if (!count)
+        printf("not identified: no launch of the %d reads past one row of every bank with "
+               "candidates that scatter it differently", ls->n);
+    else
+        printf("fitted to the whole runs' gains at those constants, on the %ld of %d launches "
+               "whose gains it moves, the most at cost 1:", count, ls->n);
+    for (int i = 0; i < ls->n; i++)
+        if (moves[i] > 0)
+            printf(" %s%s%s@%d %.2f%%%s", ls->l[i].kernel, ls->l[i].params[0] ? " " : "",
+                   ls->l[i].params, ls->l[i].launch, 100 * expm1(moves[i]),
+                   --count ? "," : "");
+    printf("; the uncertainty above held out with it)\n");
+}
+
 /* calibrate over several launches: one set of constants fitted to every
  * launch's sub-grids, and the uncertainty of a predicted gain over rr with
  * them, held out over launches: each launch's whole runs against the
@@ -787,6 +854,8 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
 {
     static launch_evidence ev[MAX_LAUNCHES];
     static double own_kappa[MAX_LAUNCHES];
+    static double row_moves[MAX_LAUNCHES];   /* how far the rows' cost moves each one's gains */
+    long n_row_moved = 0;
     static launch_times t[MAX_LAUNCHES], own[MAX_LAUNCHES];
     static double gerr[MAX_LAUNCHES][NGAIN], beta[MAX_LAUNCHES];
     static double own_gerr[MAX_LAUNCHES][NGAIN], own_beta[MAX_LAUNCHES], own_beta2[MAX_LAUNCHES];
@@ -842,7 +911,8 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
     /* the DRAM rows' cost at the same constants, beta and beta2 */
     if (!s && rows)
         s = row_cost_without(own, ls->n, -1, p.subgrid_contention,
-                             l2 ? l2_beta_of(&p, l2) : -1, &p.dram_rows_cost, err);
+                             l2 ? l2_beta_of(&p, l2) : -1, &p.dram_rows_cost, row_moves,
+                             &n_row_moved, err);
     if (!s) {
         p.gain_uncertainty = held_out_rms(gerr, ls->n, -1);
         p.subgrid_gain_uncertainty = held_out_rms(own_gerr, ls->n, -1);
@@ -871,9 +941,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
                    "runs at those constants; the uncertainty above held out with it)\n",
                    l2_modes[l2].of, l2_beta_of(&p, l2));
         if (rows)
-            printf("... with the DRAM rows each grouping scatters: cost %.4g (fitted to the "
-                   "whole runs' gains at those constants; the uncertainty above held out with "
-                   "it)\n", p.dram_rows_cost);
+            print_row_cost(ls, p.dram_rows_cost, row_moves, n_row_moved);
         if (windows)
             printf("... with each prediction corrected by its whole-GPU window: uncertainty "
                    "of a gain %.2f%%\n", 100 * p.gpu_window_gain_uncertainty);
@@ -894,6 +962,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         trapeze_json_number(j, "gpu_window_gain_uncertainty_pct",
                             windows ? 100 * p.gpu_window_gain_uncertainty : NAN);
         trapeze_json_number(j, "dram_rows_cost", rows ? p.dram_rows_cost : NAN);
+        trapeze_json_number(j, "dram_rows_launches", rows ? (double)n_row_moved : NAN);
     }
     for (int i = 0; i < n; i++)
         trapeze_group_problem_destroy(ev[i].own);
@@ -1044,13 +1113,13 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     const char *model = NULL, *gpu = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
                *csv = NULL, *margin_text = NULL, *window_text = NULL,
                *window_tbs_text = NULL, *budget_text = NULL, *gpu_window_text = NULL;
-    const char *trace = NULL, *json_path = NULL, *calib = NULL;
+    const char *trace = NULL, *json_path = NULL, *calib = NULL, *extra = NULL;
     int l2 = 0;   /* --l2-contention: the whole GPU's L2 time in the cycles */
     int l2m = 0;  /* --l2-measured: the same, from each candidate's sub-grid's L2 count */
     int memm = 0; /* --memory-measured: its L2 and DRAM counts together */
     int rows = 0; /* --dram-rows: the DRAM rows each candidate's grouping scatters */
     const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
-                                    {"--trace", &trace, NULL},
+                                    {"--trace", &trace, NULL}, {"--extra", &extra, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
                                     {"--out", &out, NULL}, {"--window", &window_text, NULL},
                                     {"--json", &json_path, NULL},
@@ -1062,7 +1131,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--memory-measured", NULL, &memm},
                                     {"--dram-rows", NULL, &rows}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
-                                    {"--trace", &trace, NULL},
+                                    {"--trace", &trace, NULL}, {"--extra", &extra, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
                                     {"--csv", &csv, NULL}, {"--margin", &margin_text, NULL},
                                     {"--calibration", &calib, NULL},
@@ -1124,7 +1193,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     if (!validate && !out)
         return cli_usage_error(cmd, "--model group needs --out FILE");
     for (int i = 0; i < n_ops; i++)
-        if (parse_launch(&ls, ops[i]))
+        if (parse_launch(&ls, ops[i], ""))
             return 2;
     if (trace) {   /* a path: its launch as a LAUNCH (trapeze_group_launch_problem) */
         char text[128];
@@ -1132,12 +1201,14 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
             return cli_usage_error(cmd, "--trace %s: expected DIR/ or DIR/kernelslist.g "
                                         "(a path with a '/', under 125 characters)", trace);
         snprintf(text, sizeof text, "%s", trace);
-        if (parse_launch(&ls, text))
+        if (parse_launch(&ls, text, ""))
             return 2;
     }
     for (int i = 0; !n_ops && !trace &&
                     i < (int)(sizeof default_launches / sizeof *default_launches); i++)
-        parse_launch(&ls, default_launches[i]);
+        parse_launch(&ls, default_launches[i], "");
+    if (extra && read_launches(&ls, extra))
+        return 2;
     /* validate, and calibrate over several launches, need the whole runs */
     const int several = validate || ls.n > 1;
     char gpu_file[4096], gpu_nm[64];

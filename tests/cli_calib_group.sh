@@ -355,4 +355,25 @@ fitted_option --dram-rows dram_rows_cost rows 0.01 4 \
 expect_failure "--dram-rows without its cost" "has no dram_rows_cost" "$D/none" \
     "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/c12.ini" \
     --dram-rows syrk
+# ... and names the launches whose gains the cost moves, how far at cost 1
+# (8 of the 12 on the GTX 480, Jacobi 512^2 the most), or says that none does
+# (syrk, atax@1, bicg, mvt@1: their candidates' rows' time over their cycles
+# are rr's): the fit is flat there and its 0 no measurement
+grep -q "cost $b2 (fitted .* on the 8 of 12 launches whose gains it moves, the most at cost 1: .*jacobi nx=512 ny=512@0 1[0-9]\.[0-9][0-9]%;" \
+    "$D/cal-rows" || fail "the rows' launches: $(grep 'DRAM rows' "$D/cal-rows")"
+"$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" --dram-rows --out "$D/r4.ini" \
+    syrk atax@1 bicg mvt@1 >"$D/cal-r4" 2>&1 || fail "calibrate --dram-rows on four: $(tail -2 "$D/cal-r4")"
+grep -q "cost 0 (not identified: no launch of the 4 reads past" "$D/cal-r4" \
+    || fail "unidentified rows' cost: $(grep 'DRAM rows' "$D/cal-r4")"
+# --extra FILE: the same launches, two of them from a file (a comment, a
+# blank line, blanks around one), give the same calibration; a line that is
+# not a LAUNCH is refused by file and line
+printf '# two launches\n\n  bicg\t# the first\nmvt@1\n' >"$D/extra.txt"
+"$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" --dram-rows --out "$D/r4x.ini" \
+    --extra "$D/extra.txt" syrk atax@1 >"$D/cal-r4x" 2>&1 || fail "--extra: $(tail -2 "$D/cal-r4x")"
+cmp -s "$D/r4.ini" "$D/r4x.ini" || fail "--extra: another calibration"
+printf 'bicg\nmvt@x\n' >"$D/extra-bad.txt"
+expect_failure "--extra with a bad line" "extra-bad.txt:2: LAUNCH mvt@x: expected" "$D/none" \
+    "$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" --out "$D/none" \
+    --extra "$D/extra-bad.txt" syrk
 finish cli_calib_group

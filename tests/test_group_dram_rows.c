@@ -17,6 +17,15 @@
  *     0.8 t_row / pred), rr's the same) give back 0.8 to 1e-6, beside a
  *     launch with a run of 0 (skipped); at 4 (the bound) 4; runs with no
  *     rows' time: 0; a NaN: EINVAL naming the launch;
+ *   - the launches that identify the cost: of those three the first and
+ *     the third (a candidate's rows' time over its cycles is not rr's:
+ *     10 / 900 against 10 / 1,000), each moving a gain at kappa 1 at most
+ *     by rbts's 1.4 / 1.01 and kway's 1.5 / 1.02 (rr's factor 1 + 10 /
+ *     1,000 and 1 + 40 / 2,000); the second is skipped; with no rows'
+ *     time none. A launch whose every candidate has rr's 1% (cycles 1,000,
+ *     2,000, 500, 1,000, 4,000 beside 10, 20, 5, 10, 40: each reads past
+ *     its stripe) identifies nothing either: its runs made at kappa 0.8
+ *     give gains that no kappa moves, and the fit's 0 is not 0.8;
  *   - the decision on the GTX 480's Jacobi 512^2 (1 MiB read, a 384 KiB
  *     stripe; nu 4, a line's four sectors, as the runs count reads), its
  *     times but the whole GPU's DRAM time at their floor (so the cycles are
@@ -94,10 +103,24 @@ static void test_fit(void)
         CHECK_OK(trapeze_group_fit_row_cost(pred, trow, sim, 3, NC, &kappa, &err));
         CHECK_NEAR(kappa, truth, 1e-6);
     }
+    double moves[3] = {-1, -1, -1};
+    CHECK(trapeze_group_row_cost_launches(pred, trow, sim, 3, NC, moves) == 2);
+    CHECK_NEAR(moves[0], log(1.4 / 1.01), 1e-12);
+    CHECK_NEAR(moves[1], 0, 0);
+    CHECK_NEAR(moves[2], log(1.5 / 1.02), 1e-12);
     const double none[3 * NC] = {0};
     for (int k = 0; k < 3 * NC; k++)
         sim[k] = pred[k];
     CHECK_OK(trapeze_group_fit_row_cost(pred, none, sim, 3, NC, &kappa, &err));
+    CHECK_NEAR(kappa, 0, 0);
+    CHECK(trapeze_group_row_cost_launches(pred, none, sim, 3, NC, NULL) == 0);
+    const double same_p[NC] = {1000, 2000, 500, 1000, 4000}, same_t[NC] = {10, 20, 5, 10, 40};
+    double same_s[NC];
+    for (int c = 0; c < NC; c++)
+        same_s[c] = same_p[c] + 0.8 * same_t[c];
+    CHECK(trapeze_group_row_cost_launches(same_p, same_t, same_s, 1, NC, moves) == 0);
+    CHECK_NEAR(moves[0], 0, 0);
+    CHECK_OK(trapeze_group_fit_row_cost(same_p, same_t, same_s, 1, NC, &kappa, &err));
     CHECK_NEAR(kappa, 0, 0);
     sim[2 * NC + 1] = NAN;
     CHECK(trapeze_group_fit_row_cost(pred, trow, sim, 3, NC, &kappa, &err) == TRAPEZE_EINVAL);

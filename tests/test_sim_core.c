@@ -849,6 +849,43 @@ static void test_stall_attribution(void)
     trapeze_config_destroy(cfg);
 }
 
+/* A warp that waits on two loads (two lines: LD r1 at 1, offered 2, done
+ * 102; LD r2 at 2, offered 3, done 103) is not woken by the completion that
+ * leaves it waiting (r1's, while r2 is pending), and the cycles it waits are
+ * charged as before. One warp on scheduler 0; scheduler 1 idles throughout.
+ *  - LD, LD, EXIT: EXIT at 3, the warp done at 103 (its last request); end
+ *    104. s0: idle 0, issue 3, memory 4..103 = 100. The SM holds its block
+ *    until 103: active 104 cycles, although r1's completion at 102 wakes
+ *    nothing and the block leaves in a completion, with no visit between.
+ *  - LD, LD, FADD r3 = r1 + r2, EXIT: FADD at 104 (r2 ready at 103), EXIT
+ *    105, the result at 108; end 109. s0: idle 0 and 108, issue 4, memory
+ *    3..103 = 101, compute 106..107 = 2. Active 109. */
+static void test_wait_two_loads(void)
+{
+    trapeze_config *cfg = make_cfg(8, NULL);
+    for (int use = 0; use < 2; use++) {
+        sim_kb *kb = sim_kb_begin("two_loads", SIM_DIM(1), SIM_DIM(32));
+        int a = sim_kb_global(kb, "a", 4096);
+        sim_kb_ld(kb, 1, sim_at1(a, 4, sim_ix(SIM_AFF(.k[SIM_TX] = 1))));
+        sim_kb_ld(kb, 2, sim_at1(a, 4, sim_ix(SIM_AFF(.c = 32, .k[SIM_TX] = 1))));
+        if (use)
+            sim_kb_alu(kb, SIM_OP_FP, SIM_ALU_ADD, 3, 1, 2, SIM_NO_REG);
+        sim_kernel *k = fixture_kb_end(kb);
+        sim_kernel_stats st;
+        uint64_t cycles = use ? 109 : 104;
+        CHECK(run_on(cfg, k, 0, &st) == cycles);
+        CHECK(st.total.mem_requests == 2);
+        CHECK(st.total.issue_slots == (use ? 4u : 3u));
+        CHECK(st.total.stall[SIM_STALL_MEMORY] == (use ? 101u : 100u));
+        CHECK(st.total.stall[SIM_STALL_COMPUTE] == (use ? 2u : 0u));
+        CHECK(st.total.stall[SIM_STALL_IDLE] == (use ? 2u : 1u) + cycles);
+        CHECK(st.total.active_cycles == cycles);
+        sim_kernel_stats_free(&st);
+        sim_kernel_destroy(k);
+    }
+    trapeze_config_destroy(cfg);
+}
+
 /* Resident blocks are capped by each resource (one SM, 64 blocks, one
  * instruction each): */
 static void occupancy_case(int ctas, int threads, int regs, int shmem, int expect,
@@ -1291,6 +1328,7 @@ int main(void)
     test_fence();
     test_barrier();
     test_stall_attribution();
+    test_wait_two_loads();
     test_occupancy();
     test_simt_mask();
     test_predicates();

@@ -376,6 +376,15 @@ double trapeze_group_row_factor(double cycles, double t_row, double kappa);
 trapeze_status trapeze_group_fit_row_cost(const double *pred, const double *t_row,
                                           const double *sim, long n, int n_cand, double *kappa,
                                           trapeze_error *err);
+/* How many of those n launches identify kappa: a launch the fit uses (no
+ * value <= 0) with a candidate whose t_row / pred differs from rr's. The
+ * others' gains do not move with kappa (every candidate's factor, or none,
+ * is rr's), so where none is left the fit is flat and its 0 measures
+ * nothing. moves (NULL: not kept) gets each launch's largest
+ * |ln(f_c / f_rr)| at kappa 1, how far the rows' time moves its gains
+ * (0 for a launch that identifies nothing). */
+long trapeze_group_row_cost_launches(const double *pred, const double *t_row, const double *sim,
+                                     long n, int n_cand, double *moves);
 
 /* Simulates the launch under a policy (-trapeze_tb_dispatch NAME) or, when
  * grouping is not NULL, under the explicit policy running it. */

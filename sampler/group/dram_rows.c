@@ -3,7 +3,7 @@
  * (each queue's x-wide waves), how many runs of consecutive TBs they form,
  * the time those rows cost beside the whole launch's DRAM time, its
  * correction of a candidate's cycles, and that cost fitted to whole runs'
- * gains over rr. The volume of a launch's traffic does not tell k-way-TS and
+ * gains over rr, with the launches that identify it. The volume of a launch's traffic does not tell k-way-TS and
  * RB-TS from rr (priced at the runs' own L2 accesses and DRAM reads they
  * rank first where they lose); their runs open DRAM rows 7-12 times as
  * often (docs/grouping.md, "What the whole runs' counters say"). Must not
@@ -63,6 +63,24 @@ static int usable(const gains *g, long j)
     return 1;
 }
 
+/* How far launch j's gains move with kappa, at kappa 1: the largest
+ * |ln((1 + a_c) / (1 + a_rr))|, a = t_row / pred; 0 (no kappa moves them)
+ * only where every a_c = a_rr, or the launch is skipped. */
+static double kappa_moves(const gains *g, long j)
+{
+    if (!usable(g, j))
+        return 0;
+    const long r = j * g->n_cand;
+    const double rr = trapeze_group_row_factor(g->pred[r], g->t_row[r], 1);
+    double most = 0;
+    for (int c = 1; c < g->n_cand; c++) {
+        const double m =
+            fabs(log(trapeze_group_row_factor(g->pred[r + c], g->t_row[r + c], 1) / rr));
+        most = m > most ? m : most;
+    }
+    return most;
+}
+
 /* The sum of squared log gain errors at kappa = KAPPA_MAX x. */
 static double gains_sse(const void *ctx, double x)
 {
@@ -98,4 +116,18 @@ trapeze_status trapeze_group_fit_row_cost(const double *pred, const double *t_ro
     const gains g = {pred, t_row, sim, n, n_cand};
     *kappa = KAPPA_MAX * trapeze_group_minimize_unit(gains_sse, &g);
     return TRAPEZE_OK;
+}
+
+long trapeze_group_row_cost_launches(const double *pred, const double *t_row, const double *sim,
+                                     long n, int n_cand, double *moves)
+{
+    const gains g = {pred, t_row, sim, n, n_cand};
+    long count = 0;
+    for (long j = 0; j < n; j++) {
+        const double m = kappa_moves(&g, j);
+        count += m > 0;
+        if (moves)
+            moves[j] = m;
+    }
+    return count;
 }

@@ -187,11 +187,25 @@ static void send_fill(sim_sm *sm, uint64_t t)
     memmove(ic->send_slot, ic->send_slot + 1, (size_t)ic->n_send);
 }
 
+/* Does a warp want a fetch, or a fill wait for the memory port? */
+static int fetch_waiting(const sim_sm *sm)
+{
+    int waiting = sm->ic.n_send > 0;
+    for (int wi = 0; wi < sm->words; wi++)
+        waiting |= sm->ic.want[wi] != 0;
+    return waiting;
+}
+
 int sim_fetch_cycle(sim_sm *sm, uint64_t t)
 {
     if (!sm->if_on || !sm->warps)
         return 0;
     sim_icache *ic = &sm->ic;
+    /* most visits: no candidate and no fill, so the stages below would do
+     * nothing (their round robin starts from ic->last, which only a fetch
+     * moves) */
+    if (!TRAPEZE_CHECKS_ON && !fetch_waiting(sm))
+        return 0;
     for (int k = 0; k < sm->cfg->ifetch.throughput; k++) {
         /* round robin from the warp after the one fetched last, over the
          * candidates; one that no longer wants a fetch leaves them */
@@ -217,10 +231,7 @@ int sim_fetch_cycle(sim_sm *sm, uint64_t t)
         for (int s = 0; s < sm->cfg->max_warps; s++)   /* no warp forgotten */
             TRAPEZE_ASSERT(!wants_fetch(sm, s) || (ic->want[s >> 6] >> (s & 63) & 1));
     }
-    int waiting = ic->n_send > 0;
-    for (int wi = 0; wi < sm->words; wi++)
-        waiting |= ic->want[wi] != 0;
-    return waiting;
+    return fetch_waiting(sm);
 }
 
 void sim_fetch_fill(sim_sm *sm, int slot, uint32_t way, uint64_t t)

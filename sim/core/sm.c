@@ -34,7 +34,9 @@
  * completion that changes a scheduler's warps without waking one (an exited
  * warp finishing, a block released) marks that scheduler's reason stale, and
  * a warp a barrier releases keeps "barrier" as its reason for the release
- * cycle, so no cycle is charged to a wait that no longer holds.
+ * cycle, so no cycle is charged to a wait that no longer holds. A
+ * completion that leaves its warp waiting as before (wake_futile) wakes
+ * nothing: the visit it would have made could only have found that.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -197,6 +199,7 @@ void sim_sm_begin_kernel(sim_sm *sm, const sim_kernel *k, uint64_t cycle)
     sm->kernel_start = cycle;
     sm->progress = cycle;
     sm->last_eval = cycle;   /* first cycle not yet accounted */
+    sm->skipped_until = 0;
     sm->next = SIM_NEVER;
     sm->warp_next = SIM_NEVER;
     for (int s = 0; s < 16; s++)
@@ -1067,6 +1070,51 @@ static void ldst_step(sim_sm *sm, uint64_t t)
     }
 }
 
+/* Does the warp's instruction read or write a register still waiting on a
+ * load? Then its issue check stops there (warp_ready: memory, no retry). */
+static int inst_waits(const sim_warp *w)
+{
+    const sim_warp_inst *in = &w->inst;
+    int regs[4] = {in->src[0], in->src[1], in->src[2], in->dst};
+    for (int i = 0; i < 4; i++)
+        if (regs[i] != SIM_NO_REG && (w->reg_waiting >> regs[i] & 1))
+            return 1;
+    return 0;
+}
+
+/* Would asking warp `slot` again, after a completion that changed its
+ * state not at all, find exactly what its last issue check found? A warp
+ * whose instruction still waits on a loaded register (one of several
+ * requests of a load arrived, or another register's last, or a store's
+ * acknowledgement) waits on it still, and an exited warp with requests left
+ * waits for them; waking it would visit the SM for a check that sets the
+ * same wait and retry, and charges the same stall reasons the skipped
+ * cycles are charged in bulk. Only where the check has no side effect: not
+ * under DWS or Robust SIMD (their checks split and suspend warps), not with
+ * a two-level scheduler (its pick moves warps between its levels), not for
+ * a memory instruction (a full LDST queue parks it). */
+static int wake_futile(const sim_sm *sm, const sim_warp *w, int slot)
+{
+    if (sm->dws || sm->rsimd || sm->cfg->sched == SIM_SCHED_TWO_LEVEL ||
+        sm->cfg->sched == SIM_SCHED_LOCALITY)
+        return 0;
+    switch (sm->wstate[slot]) {
+    case W_RUN:
+        /* only warp_ready's register wait leaves a running warp waiting on
+         * memory with no retry cycle and not parked (ldst_park sets a bit) */
+        return sm->wretry[slot] == SIM_NEVER && sm->wwait[slot] == SIM_STALL_MEMORY &&
+               !(sm->wldst[slot >> 6] >> (slot & 63) & 1) && !is_ldst(sm->wop[slot]) &&
+               inst_waits(w);
+    case W_EXITED:
+        /* try_finish set this at the EXIT and at every completion since */
+        TRAPEZE_ASSERT(!(w->pend_loads || w->pend_stores) ||
+                       (sm->wretry[slot] == SIM_NEVER && sm->wwait[slot] == SIM_STALL_MEMORY));
+        return w->pend_loads || w->pend_stores;
+    default:
+        return 0;
+    }
+}
+
 void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
 {
     int slot = (int)(done->tag & 0xff), kind = (int)(done->tag >> 8 & 0xff);
@@ -1079,6 +1127,7 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
             sm->next = t;
         return;
     }
+    int state = WST(sm, w);
     if (kind == TAG_STORE || kind == TAG_ATOMIC) {
         w->pend_stores--;
         if (w->pend_stores == 0 && WST(sm, w) == W_FENCE)
@@ -1098,6 +1147,11 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
                 sim_oc_write(&sm->oc, w->part, slot, reg, t + 1);
         }
     }
+    if (WST(sm, w) == state && wake_futile(sm, w, slot)) {   /* (a fence may have ended) */
+        TRAPEZE_ASSERT(!sm->release_pending && sm->n_blocks > 0);
+        sm->skipped_until = t + 2;   /* the visit at t + 1 it would have made (account) */
+        return;
+    }
     if (WST(sm, w) == W_RUN) {
         set_retry(sm, (int)(w - sm->warps), t);
     } else if (WST(sm, w) == W_EXITED) {
@@ -1112,6 +1166,12 @@ void sim_sm_complete(sim_sm *sm, const sim_mem_request *done, uint64_t t)
 
 /* ---- one cycle ---- */
 
+/* Charges the cycles from last_eval to upto (excluded) to the schedulers'
+ * reasons, and as active when the SM holds a block now. A gap that ends
+ * with no block (its last left in a completion) counts as active what the
+ * visits a futile wake skipped would have counted (skipped_until: each saw
+ * its block, and charged its gap and its own cycle), so that the count is
+ * the one those visits made. */
 static void account(sim_sm *sm, uint64_t upto)
 {
     if (upto <= sm->last_eval)
@@ -1123,6 +1183,8 @@ static void account(sim_sm *sm, uint64_t upto)
     }
     if (sm->n_blocks)
         sm->st.active_cycles += gap;
+    else if (sm->skipped_until <= upto && sm->skipped_until > sm->last_eval)
+        sm->st.active_cycles += sm->skipped_until - sm->last_eval;
     sm->last_eval = upto;
 }
 

@@ -260,6 +260,9 @@ typedef struct sim_sm {
                                   * since it last looked */
     int n_blocks;                /* resident */
     uint64_t last_eval;          /* last cycle accounted */
+    uint64_t skipped_until;      /* a visit skipped after a wake_futile completion at c
+                                  * (sm.c) would have counted the cycles before c + 2
+                                  * active; 0: none this launch */
     uint64_t warp_next;          /* earliest retry cycle of any warp: no issue stage before it */
     int lq_head, lq_n, lq_size;  /* the LDST unit's queue */
     int lq_insts;                /* instructions with requests in lq */
