@@ -240,6 +240,16 @@ static void fix_terms(trapeze_ghostzone_model *m)
     fix_lanes(m);
 }
 
+/* Whether mode `sync` reads the fence-mode omega rather than omega: with
+ * fence_overlap, in fence mode; with fence_overlap_loads as well, only for
+ * a loop that loads from device memory every iteration (ghostzone_eqs.h,
+ * combine). */
+static int fence_omega_read(const trapeze_ghostzone_model *m, trapeze_sync sync)
+{
+    return sync == TRAPEZE_SYNC_FENCE && m->params.fence_overlap &&
+           !(m->params.fence_overlap_loads && !(m->work.elem_per_op > 0));
+}
+
 /* The equations, once per width (model/dual.h): every variable (the
  * reference the tests compare with), the parameters that an evaluation
  * reads (up to 10, 12 or 14: relaunch reads at most 10, fences 14; the
@@ -291,12 +301,13 @@ static void fix_terms(trapeze_ghostzone_model *m)
  * switches (ghostzone_eqs.h: the fence-only and relaunch-only terms, beta
  * only with tau, BlksPerSM only without the occupancy rule, psi only with
  * fence_iter (not in a loop with device loads with fence_iter_hidden), eta
- * only with fence_issue, one of the two omegas, lambda and rho_L only with
- * their switches). A parameter they do not read has a
+ * only with fence_issue, one of the two omegas (the fence one, with
+ * fence_overlap_loads, only for a loop with device loads), lambda and rho_L
+ * only with their switches). A parameter they do not read has a
  * partial of exactly 0: it gets no lane. */
 static int param_read(const trapeze_ghostzone_model *m, trapeze_sync sync, int k)
 {
-    int fence = sync == TRAPEZE_SYNC_FENCE, fence_omega = fence && m->params.fence_overlap;
+    int fence = sync == TRAPEZE_SYNC_FENCE, fence_omega = fence_omega_read(m, sync);
     switch (k) {
     case TRAPEZE_GHOSTZONE_BETA: return m->tau;
     case TRAPEZE_GHOSTZONE_BLOCKS_PER_SM: return !m->params.occupancy;

@@ -424,7 +424,14 @@ static void combine(const trapeze_ghostzone_model *m, const gz_vars *v, trapeze_
     if (at_whole_tiles(m, v))
         blocks_per_sm = dual_const(ceil(blocks_per_sm.v)); /* the busiest SM */
     blocks_per_sm = compute_tiles(m, v, t, blocks_per_sm);
-    gz_dual omega = sync == TRAPEZE_SYNC_FENCE && m->params.fence_overlap
+    /* with fence_overlap_loads the fence-mode omega is a loop's with device
+     * loads every iteration alone (PathFinder, whose iterations wait on them):
+     * the other fence stages are issue-bound with their loads hidden as
+     * relaunch's are (GTX 480 Poisson 171^2, h = 1 and 2: 30% of the slots
+     * memory stalls at both, the CPL within 1.4% of the warp instructions'
+     * ratio, where the shared fence omega, 0.54, lets the staging that h = 2
+     * halves through) */
+    gz_dual omega = fence_omega_read(m, sync)
         ? param(v, TRAPEZE_GHOSTZONE_OVERLAP_FENCE) : param(v, TRAPEZE_GHOSTZONE_OVERLAP);
     gz_dual overlap = overlap_factor(v, t, blocks_per_sm, omega);
     for (int c = 0; c < TRAPEZE_GHOSTZONE_NCOMPONENTS; c++) {

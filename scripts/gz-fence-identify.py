@@ -48,8 +48,10 @@ def args(argv):
 
 
 def n_sm(gpu):
-    """M: clusters x cores per cluster of the GPU's config."""
-    text = open(f"data/gpus/{gpu}.config").read()
+    """M: clusters x cores per cluster of the GPU's config (a preset's .config,
+    or a folder preset's gpgpusim.config: a100, h100)."""
+    path = f"data/gpus/{gpu}.config"
+    text = open(path if os.path.exists(path) else f"data/gpus/{gpu}/gpgpusim.config").read()
     get = lambda k: int(re.search(rf"^-{k}\s+(\d+)", text, re.M).group(1))
     return get("gpgpu_n_clusters") * get("gpgpu_n_cores_per_cluster")
 

@@ -29,7 +29,8 @@
 # plan lacks (GTX 480, 25,146 points, h = 30 and 40: 9 and 10 tiles a SM on 6
 # resident, made by that script): the reference PathFinder fence pick goes
 # from h = 43 (0.986) to 42 (0.990), the relaunch MAPE from 7.46% to 5.53%.
-# gz-fence-identify.py on a log with calibrate --identify's fence pair measures psi from its
+# gz-fence-identify.py reads a folder preset's SM count (the A100's 108). gz-fence-identify.py
+# on a log with calibrate --identify's fence pair measures psi from its
 # instructions (hand-checked below).
 # Usage: sh tests/cli_gz_structure_compare.sh build/trapeze  (from the repository root)
 . "$(dirname "$0")/lib/cli.sh"
@@ -82,6 +83,19 @@ grep -qF 'at-size,lone_round: 22/29 at >= 0.97, 17 at >= 0.99 (CV 6.46%, extrapo
 grep -qF 'at-size,lone_round: 23/29 at >= 0.97, 21 at >= 0.99 (CV 6.73%, extrapolation 4.34%)' "$D/lr" \
     || fail "lone_round: V100 tallies: $(grep '^v100:' "$D/lr")"
 
+# fence_overlap_loads (the fence omega for PathFinder's loop alone; every other fence stage
+# takes the relaunch omega): the GTX 480's Poisson 16x pick goes from fence 2 (0.920) to fence
+# 1 (1.000) and its Multi1D 100x to fence 5 (0.853); the Poisson reference row stays at 0.967
+python3 scripts/gz-structure-compare.py --changed "$T" at-size,fence_overlap_loads gtx480 >"$D/fol" 2>&1 \
+    || fail "fence_overlap_loads: exit status: $(cat "$D/fol")"
+grep -q '^| gtx480 | 16x | Poisson | 4.01% fence 2 (0.920) | 4.18% fence 1 (1.000) | fence 1 |$' "$D/fol" \
+    || fail "fence_overlap_loads: Poisson 16x: $(grep Poisson "$D/fol")"
+grep -q '^| gtx480 | 100x | Multi1D | .* fence 5 (0.853) | relaunch 5 |$' "$D/fol" \
+    || fail "fence_overlap_loads: Multi1D 100x: $(grep Multi1D "$D/fol")"
+grep -q 'reference fence | Poisson' "$D/fol" && fail "fence_overlap_loads moved the Poisson reference row: $(cat "$D/fol")"
+grep -qF 'at-size,fence_overlap_loads: 23/29 at >= 0.97, 18 at >= 0.99 (CV 6.99%, extrapolation 9.29%)' "$D/fol" \
+    || fail "fence_overlap_loads: tallies: $(grep '^gtx480:' "$D/fol")"
+
 python3 scripts/gz-fence-identify.py "$T" v100 data/calibrations/v100.ini >"$D/id" 2>&1 \
     || fail "identify: exit status: $(cat "$D/id")"
 grep -qx 'v100/PathFinder/09:fence:h25:48329:s2 25 3 561.6 478.9 -14.7 0.0000 0.0117 -0.6279 0.0000' "$D/id" \
@@ -94,6 +108,14 @@ awk '$1 ~ /:fence:/ && $2 == 1 && $7 != "0.0000" { bad = bad " " $1 } END { exit
     || fail "identify: psi moves an h = 1 sample: $(cat "$D/id")"
 awk '$1 ~ /PathFinder\/.*:fence:/ && $7 != "0.0000" { bad = bad " " $1 } END { exit bad != "" }' "$D/id" \
     || fail "identify: psi moves a PathFinder fence sample (fence_iter_hidden): $(cat "$D/id")"
+
+# a folder preset (the A100's, data/gpus/a100/): its SM count from the folder's gpgpusim.config,
+# 108, so the tall fence row at h = 20 on 220,320 points has 220,320 / (256 - 2 x 20) = 1,020
+# tiles, ceil(1,020 / 108) = 10 on the busiest SM
+python3 scripts/gz-fence-identify.py "$T" a100 data/calibrations/a100.ini >"$D/ida" 2>&1 \
+    || fail "identify a100: exit status: $(cat "$D/ida")"
+grep -q '^a100/PathFinder/tall:fence:h20:220320:s2 20 10 1930.0 ' "$D/ida" \
+    || fail "identify a100: the tall fence row: $(grep tall "$D/ida")"
 
 # calibrate --identify's fence profiling pair (GTX 480 PathFinder, 15,240 points, its rows as
 # simulated): a tile-loop of the fence kernel is (132,141 / 61 - 85,647 / 60) / 4 = 184.7 warp

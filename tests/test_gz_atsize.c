@@ -382,6 +382,63 @@ static void test_fence_issue(void)
     trapeze_ghostzone_destroy(m);
 }
 
+/* CPL's partial in parameter k of m in mode sync at h under p, by central
+ * differences. */
+static double central_difference(trapeze_ghostzone_model *m, trapeze_ghostzone_params p, int k,
+                                 trapeze_sync sync, double h)
+{
+    double x = p.value[k], step = 1e-6 * (fabs(x) + 1e-3);
+    p.value[k] = x + step;
+    trapeze_ghostzone_set_params(m, &p);
+    double up = eval(m, sync, h).cpl;
+    p.value[k] = x - step;
+    trapeze_ghostzone_set_params(m, &p);
+    double down = eval(m, sync, h).cpl;
+    return (up - down) / (2 * step);
+}
+
+/* fence_overlap_loads with omega = 0.7 and the fence omega 0.3: HotSpot's
+ * loop loads nothing from device memory, so its fence CPL is, to the bit,
+ * the one the switch off gives with the fence omega set to 0.7 (and not
+ * the 0.3 one), d/d(fence omega) is exactly 0 and d/domega is the central
+ * difference's; PathFinder's loop loads every iteration and keeps the
+ * fence omega: its CPL the same bits with the switch on or off, d/domega 0
+ * in fence mode; relaunch is untouched in both. */
+static void test_fence_overlap_loads(void)
+{
+    trapeze_ghostzone_params p = at_size();
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = 0.7;
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = 0.3;
+    trapeze_ghostzone_model *hs = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
+    trapeze_ghostzone_model *pf = model("data/gpus/gtx480.config", "pathfinder", 22860, 1, &p);
+    double hs_fence = eval(hs, TRAPEZE_SYNC_FENCE, 2).cpl, pf_fence = eval(pf, TRAPEZE_SYNC_FENCE, 18).cpl;
+    double hs_relaunch = eval(hs, TRAPEZE_SYNC_RELAUNCH, 2).cpl;
+    trapeze_ghostzone_params same = p;
+    same.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = 0.7;
+    trapeze_ghostzone_set_params(hs, &same);
+    double hs_omega = eval(hs, TRAPEZE_SYNC_FENCE, 2).cpl;
+    CHECK(hs_omega != hs_fence); /* the two omegas price HotSpot's fence stage apart */
+    p.fence_overlap_loads = 1;
+    trapeze_ghostzone_set_params(hs, &p);
+    trapeze_ghostzone_set_params(pf, &p);
+    trapeze_ghostzone_eval e = eval(hs, TRAPEZE_SYNC_FENCE, 2);
+    CHECK(e.cpl == hs_omega);
+    CHECK(e.dcpl_dparam[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] == 0);
+    double fd = central_difference(hs, p, TRAPEZE_GHOSTZONE_OVERLAP, TRAPEZE_SYNC_FENCE, 2);
+    CHECK(fd != 0);
+    CHECK_NEAR(e.dcpl_dparam[TRAPEZE_GHOSTZONE_OVERLAP], fd, 1e-5 * (fabs(fd) + 1e-6 * e.cpl));
+    trapeze_ghostzone_set_params(hs, &p);
+    CHECK(eval(hs, TRAPEZE_SYNC_RELAUNCH, 2).cpl == hs_relaunch);
+    trapeze_ghostzone_eval f = eval(pf, TRAPEZE_SYNC_FENCE, 18);
+    CHECK(f.cpl == pf_fence);
+    CHECK(f.dcpl_dparam[TRAPEZE_GHOSTZONE_OVERLAP] == 0);
+    fd = central_difference(pf, p, TRAPEZE_GHOSTZONE_OVERLAP_FENCE, TRAPEZE_SYNC_FENCE, 18);
+    CHECK(fd != 0);
+    CHECK_NEAR(f.dcpl_dparam[TRAPEZE_GHOSTZONE_OVERLAP_FENCE], fd, 1e-5 * (fabs(fd) + 1e-6 * f.cpl));
+    trapeze_ghostzone_destroy(hs);
+    trapeze_ghostzone_destroy(pf);
+}
+
 /* fence_iter_hidden at psi = 0.5: PathFinder's loop loads a row of weights
  * from device memory every iteration (elem_per_op > 0), so its fence CPL is
  * psi = 0's to the bit and d/dpsi exactly 0, where without the switch h = 18
@@ -1042,6 +1099,7 @@ int main(void)
     test_row_penalty_fence_iter();
     test_fence_issue();
     test_fence_iter_hidden();
+    test_fence_overlap_loads();
     test_partial_round();
     test_loop_reread();
     test_loop_once();

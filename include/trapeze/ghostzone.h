@@ -106,6 +106,10 @@ typedef struct trapeze_ghostzone_params {
                                             loop that loads from device memory every iteration
                                             (elem_per_op > 0), whose load waits the persistent
                                             kernel's extra issue fills */
+    int fence_overlap_loads;             /* "fence_overlap_loads = 1" (with fence_overlap): the
+                                            fence-mode omega only for a loop that loads from
+                                            device memory every iteration (elem_per_op > 0);
+                                            other fence stages overlap as relaunch's (omega) */
     int fence_issue;                     /* "fence_issue = 1": fence MiscComp and IterComp cost
                                             (1 + fence_issue_fraction) times their instructions'
                                             cycles (the fence kernel's issue rate) */
