@@ -52,11 +52,22 @@ extern const double grp_param_min[TRAPEZE_GROUP_NPARAMS], grp_param_max[TRAPEZE_
 
 typedef enum { GRP_OUT_CYCLES, GRP_OUT_L2, GRP_OUT_DRAM, GRP_NOUTPUTS } grp_output;
 
+/* The model's duals at the last params one grouping was evaluated at: a
+ * fit asks for the residual and then the Jacobian at the same params, and
+ * for each output of the grouping, and every one of them is the same
+ * evaluation (the whole graph walked once). */
+typedef struct grp_memo {
+    int valid;
+    double params[TRAPEZE_GROUP_NPARAMS];
+    grp_duals d;
+} grp_memo;
+
 /* One observable of one grouping: the instance a fit point holds. */
 typedef struct grp_instance {
     const trapeze_group_model *model;
     const trapeze_grouping *grouping;
     grp_output output;
+    grp_memo *memo;   /* shared by the grouping's instances, one thread's (NULL: none) */
 } grp_instance;
 
 extern const trapeze_model_ops grp_model_ops;

@@ -7,6 +7,8 @@
  * decision variables here: the grouping is part of the instance (the tile
  * search is group_opt.c's).
  */
+#include <string.h>
+
 #include "common/error.h"
 #include "model/group.h"
 
@@ -17,18 +19,39 @@ static void no_bounds(const void *self, double *lo, double *hi)
     (void)self, (void)lo, (void)hi;
 }
 
+/* The grouping's duals at params: its memo's when they were made at these
+ * params, else evaluated (into the memo, when it has one). */
+static trapeze_status duals_at(const grp_instance *in, const double *params, grp_duals *local,
+                               const grp_duals **out, trapeze_error *err)
+{
+    grp_memo *m = in->memo;
+    if (m && m->valid && !memcmp(m->params, params, sizeof m->params)) {
+        *out = &m->d;
+        return TRAPEZE_OK;
+    }
+    grp_duals *d = m ? &m->d : local;
+    trapeze_status s = grp_evaluate_duals(in->model, params, in->grouping, d, err);
+    if (m) {
+        m->valid = s == TRAPEZE_OK;
+        memcpy(m->params, params, sizeof m->params);
+    }
+    *out = d;
+    return s;
+}
+
 static trapeze_status evaluate(const void *self, const double *params, const double *x,
                                double *value, double *dparams, double *dx, trapeze_error *err)
 {
     const grp_instance *in = self;
-    grp_duals d;
+    grp_duals local;
+    const grp_duals *d;
     (void)x, (void)dx;
-    trapeze_status s = grp_evaluate_duals(in->model, params, in->grouping, &d, err);
+    trapeze_status s = duals_at(in, params, &local, &d, err);
     if (s)
         return s;
-    const grp_dual *v = in->output == GRP_OUT_CYCLES ? &d.cycles
-                        : in->output == GRP_OUT_L2   ? &d.l2
-                                                     : &d.dram;
+    const grp_dual *v = in->output == GRP_OUT_CYCLES ? &d->cycles
+                        : in->output == GRP_OUT_L2   ? &d->l2
+                                                     : &d->dram;
     *value = v->v;
     for (int k = 0; dparams && k < TRAPEZE_GROUP_NPARAMS; k++)
         dparams[k] = v->d[GRP_VAR_PARAM0 + k];

@@ -15,7 +15,7 @@
 
 /* The fit points of the outputs in `outputs` (bit per grp_output). */
 static int make_points(const trapeze_group_observation *obs, int n, unsigned outputs,
-                       grp_instance *inst, trapeze_fit_point *pts)
+                       grp_memo *memo, grp_instance *inst, trapeze_fit_point *pts)
 {
     int np = 0;
     for (int i = 0; i < n; i++) {
@@ -24,7 +24,7 @@ static int make_points(const trapeze_group_observation *obs, int n, unsigned out
         for (int o = 0; o < GRP_NOUTPUTS; o++) {
             if (!(outputs >> o & 1) || !(measured[o] > 0))
                 continue;
-            inst[np] = (grp_instance){obs[i].model, obs[i].grouping, (grp_output)o};
+            inst[np] = (grp_instance){obs[i].model, obs[i].grouping, (grp_output)o, &memo[i]};
             pts[np].model = grp_as_model(&inst[np]);
             pts[np].measured = measured[o];
             np++;
@@ -128,12 +128,13 @@ static int timing_start(const trapeze_group_observation *obs, int n, unsigned lo
 /* One stage: the parameters of `mask` on the values of `outputs`; their
  * standard errors go to p->stderr_, the others' stay. */
 static trapeze_status fit_stage(const trapeze_group_observation *obs, int n, unsigned outputs,
-                                unsigned long mask, unsigned long primary, grp_instance *inst,
+                                unsigned long mask, unsigned long primary, grp_memo *memo,
+                                grp_instance *inst,
                                 trapeze_fit_point *pts,
                                 trapeze_group_params *p, trapeze_fit_report *rep,
                                 trapeze_error *err)
 {
-    int np = make_points(obs, n, outputs, inst, pts);
+    int np = make_points(obs, n, outputs, memo, inst, pts);
     int nfit = 0;
     for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++)
         nfit += (int)(mask >> k & 1);
@@ -195,13 +196,13 @@ static int tsm_identifiable(const trapeze_group_observation *obs, int n, const d
  * without it (GTX 480 bicg launch 1: 1.96% rms without, 15.8% with). The
  * try without Ts is the fit as it was before Ts. */
 static trapeze_status timing_stage(const trapeze_group_observation *obs, int n, unsigned long mask,
-                                   grp_instance *inst, trapeze_fit_point *pts,
+                                   grp_memo *memo, grp_instance *inst, trapeze_fit_point *pts,
                                    trapeze_group_params *p, trapeze_error *err)
 {
     const unsigned long sm = TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_TSM);
     trapeze_group_params best[2] = {*p, *p};   /* [0] without Ts, [1] with */
     double rms[2] = {HUGE_VAL, HUGE_VAL};
-    if (make_points(obs, n, 1u << GRP_OUT_CYCLES, inst, pts) == 0)
+    if (make_points(obs, n, 1u << GRP_OUT_CYCLES, memo, inst, pts) == 0)
         return TRAPEZE_OK;   /* no cycles measured: the starts stay */
     int try_sm = (mask & sm) && tsm_identifiable(obs, n, p->value);   /* else Ts is Tc again */
     for (int set = 0; set < (try_sm ? 1 << NT : 1); set++) {   /* 0: without Ts; then a start each */
@@ -227,9 +228,10 @@ static trapeze_status timing_stage(const trapeze_group_observation *obs, int n, 
                 q.value[c] = lin.value[c];
         trapeze_fit_report r;
         trapeze_status s = fit_stage(obs, n, 1u << GRP_OUT_CYCLES, fit_mask,
-                                     TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_CWAVE), inst, pts, &q, NULL, err);
+                                     TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_CWAVE), memo, inst, pts, &q, NULL,
+                                     err);
         if (!s) {
-            int np = make_points(obs, n, 1u << GRP_OUT_CYCLES, inst, pts);
+            int np = make_points(obs, n, 1u << GRP_OUT_CYCLES, memo, inst, pts);
             s = report(pts, np, fit_mask, q.value, &r, err);
         }
         if (s)
@@ -279,9 +281,11 @@ trapeze_status trapeze_group_fit(const trapeze_group_observation *obs, int n, un
         mask = (1ul << TRAPEZE_GROUP_NPARAMS) - 1;
     grp_instance *inst = calloc((size_t)n * GRP_NOUTPUTS, sizeof *inst);
     trapeze_fit_point *pts = calloc((size_t)n * GRP_NOUTPUTS, sizeof *pts);
-    if (!inst || !pts) {
+    grp_memo *memo = calloc((size_t)n, sizeof *memo);   /* one per observation */
+    if (!inst || !pts || !memo) {
         free(inst);
         free(pts);
+        free(memo);
         return trapeze_fail(err, TRAPEZE_ENOMEM, "grouping fit: out of memory");
     }
     trapeze_fit_report local;
@@ -303,22 +307,23 @@ trapeze_status trapeze_group_fit(const trapeze_group_observation *obs, int n, un
                                  TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_TDRAM) |
                                  TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_OVERLAP);
     trapeze_status s = fit_stage(obs, n, 1u << GRP_OUT_L2, mask & l1,
-                                   TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_MU), inst, pts, p, NULL, err);
+                                   TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_MU), memo, inst, pts, p, NULL, err);
     if (!s)
         s = fit_stage(obs, n, 1u << GRP_OUT_DRAM, mask & l2, TRAPEZE_GROUP_MASK(TRAPEZE_GROUP_NU),
-                      inst, pts, p, NULL, err);
+                      memo, inst, pts, p, NULL, err);
     if (!s && (mask & timing))
-        s = timing_stage(obs, n, mask & timing, inst, pts, p, err);
+        s = timing_stage(obs, n, mask & timing, memo, inst, pts, p, err);
     /* each constant from its own observable: no joint stage, which traded
      * L2 accuracy for cycles where fewer L2 accesses did not mean fewer
      * cycles (matmul); the report covers every value */
-    int np = make_points(obs, n, (1u << GRP_NOUTPUTS) - 1, inst, pts);
+    int np = make_points(obs, n, (1u << GRP_NOUTPUTS) - 1, memo, inst, pts);
     if (!s && !np)
         s = trapeze_fail(err, TRAPEZE_EINVAL, "grouping fit: nothing measured");
     if (!s)
         s = report(pts, np, mask, p->value, rep, err);
     free(inst);
     free(pts);
+    free(memo);
     if (!s && folds >= 2 && n >= folds)
         s = cross_validate(obs, n, mask, folds, start, rep, err);
     if (!s)

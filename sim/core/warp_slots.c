@@ -6,13 +6,13 @@
 #include "common/assert.h"
 #include "sim/core/warp_slots.h"
 
-static inline int bit(const uint64_t *set, int slot)
+TRAPEZE_CHECKER static inline int bit(const uint64_t *set, int slot)
 {
     return (int)(set[slot >> 6] >> (slot & 63) & 1);
 }
 
 /* The reason update_why gives a slot in this state. */
-static inline int derived_reason(const sim_sm *sm, int slot)
+TRAPEZE_CHECKER static inline int derived_reason(const sim_sm *sm, int slot)
 {
     int st = sm->wstate[slot];
     return st == W_RUN || st == W_EXITED ? sm->wwait[slot]
@@ -21,7 +21,7 @@ static inline int derived_reason(const sim_sm *sm, int slot)
 }
 
 /* The bits of word w that are slots below n (max_warps). */
-static inline uint64_t slots_below(int n, int w)
+TRAPEZE_CHECKER static inline uint64_t slots_below(int n, int w)
 {
     int k = n - 64 * w;
     return k <= 0 ? 0 : k >= 64 ? ~0ull : (1ull << k) - 1;
@@ -31,7 +31,7 @@ static inline uint64_t slots_below(int n, int w)
  * sets they should give, then each set is compared a word at a time (a
  * slot-by-slot test of every reason's bit cost more than the cycle it
  * checks, and it runs after every SM cycle). */
-void sim_sm_check_slots(const sim_sm *sm, uint64_t t)
+TRAPEZE_CHECKER void sim_sm_check_slots(const sim_sm *sm, uint64_t t)
 {
     int n = sm->cfg->max_warps, ns = sm->cfg->n_sched, parked = 0;
     uint64_t earliest[16], all = SIM_NEVER;
