@@ -111,8 +111,9 @@ awk '$1 ~ /PathFinder\/.*:fence:/ && $7 != "0.0000" { bad = bad " " $1 } END { e
 
 # a folder preset (the A100's, data/gpus/a100/): its SM count from the folder's gpgpusim.config,
 # 108, so the tall fence row at h = 20 on 220,320 points has 220,320 / (256 - 2 x 20) = 1,020
-# tiles, ceil(1,020 / 108) = 10 on the busiest SM
-python3 scripts/gz-fence-identify.py "$T" a100 data/calibrations/a100.ini >"$D/ida" 2>&1 \
+# tiles, ceil(1,020 / 108) = 10 on the busiest SM (no Jacobian columns, --params "": the SM
+# count is the point here, and each column costs two ghostzone runs a sample)
+python3 scripts/gz-fence-identify.py "$T" a100 data/calibrations/a100.ini --params "" >"$D/ida" 2>&1 \
     || fail "identify a100: exit status: $(cat "$D/ida")"
 grep -q '^a100/PathFinder/tall:fence:h20:220320:s2 20 10 1930.0 ' "$D/ida" \
     || fail "identify a100: the tall fence row: $(grep tall "$D/ida")"
