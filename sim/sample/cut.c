@@ -71,35 +71,34 @@ double sim_sleep_footprint_lines(const sim_sleep_kernels *k)
 double sim_sleep_filled_share(sim_events *ev, sim_unit_kind kind, int caches,
                               uint64_t launch_start, double footprint, int usable)
 {
-    int frames = sim_events_units(ev, kind), per = caches > 0 ? frames / caches : 0;
-    double untouched, untouched_in_use, in_use;
-    usable = usable > 0 && usable < per ? usable : per;
-    sim_sleep_frames_touched(ev, kind, caches, launch_start, usable, &untouched,
-                             &untouched_in_use, &in_use);
-    if (!(untouched > 0) || !(in_use > 0))
-        return 0;
-    return sim_jump_refilled(footprint, in_use * usable) * untouched_in_use / untouched;
+    sim_sleep_frames f;
+    sim_sleep_frames_count(ev, kind, caches, launch_start, usable, &f);
+    return sim_sleep_frames_filled(&f, footprint);
 }
 
-double sim_sleep_frames_touched(sim_events *ev, sim_unit_kind kind, int caches,
-                                uint64_t launch_start, int usable, double *untouched,
-                                double *untouched_in_use, double *in_use)
+double sim_sleep_frames_filled(const sim_sleep_frames *f, double lines)
+{
+    if (!(f->untouched > 0) || !(f->in_use > 0))
+        return 0;
+    return sim_jump_refilled(lines, f->in_use * f->usable) * f->untouched_in_use / f->untouched;
+}
+
+void sim_sleep_frames_count(sim_events *ev, sim_unit_kind kind, int caches,
+                            uint64_t launch_start, int usable, sim_sleep_frames *f)
 {
     const uint64_t *start = sim_events_idle_starts(ev, kind);
     int frames = sim_events_units(ev, kind), per = caches > 0 ? frames / caches : 0;
-    double touched = 0;
-    usable = usable > 0 && usable < per ? usable : per;
-    *untouched = *untouched_in_use = *in_use = 0;
+    memset(f, 0, sizeof *f);
+    f->usable = usable > 0 && usable < per ? usable : per;
     for (int c = 0; per > 0 && c < caches; c++) {
         int t = 0;
         for (int u = c * per; u < (c + 1) * per; u++)
             t += start[u] != SIM_EV_UNALLOCATED && start[u] > launch_start;
-        touched += t;
-        *untouched += per - t;
-        *untouched_in_use += t > 0 && usable > t ? usable - t : 0;
-        *in_use += t > 0;
+        f->touched += t;
+        f->untouched += per - t;
+        f->untouched_in_use += t > 0 && f->usable > t ? f->usable - t : 0;
+        f->in_use += t > 0;
     }
-    return touched;
 }
 
 int sim_sleep_frames_usable(sim_events *ev, sim_unit_kind kind, int caches,

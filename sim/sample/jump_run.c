@@ -147,14 +147,13 @@ static double plan_cost(const void *ctx, int windows, int ends, double scale)
 static double capped_l1_filled(const sim_jump_ctx *jc, sim_events *ev, int n_sm,
                                const sim_launch *l, double issued)
 {
-    double untouched, untouched_in_use, in_use;
-    int usable = sim_sleep_frames_usable(ev, SIM_UNIT_L1_LINE, n_sm, l->start);
-    double touched = sim_sleep_frames_touched(ev, SIM_UNIT_L1_LINE, n_sm, l->start, usable,
-                                              &untouched, &untouched_in_use, &in_use);
-    double lines = sim_jump_l1_lines(touched, jc->total_insts / issued,
+    sim_sleep_frames f;
+    sim_sleep_frames_count(ev, SIM_UNIT_L1_LINE, n_sm, l->start,
+                           sim_sleep_frames_usable(ev, SIM_UNIT_L1_LINE, n_sm, l->start), &f);
+    double lines = sim_jump_l1_lines(f.touched, jc->total_insts / issued,
                                      (double)sim_events_get(ev, SIM_EV_L1_READ),
                                      (double)sim_events_get(ev, SIM_EV_L1_READ_HIT));
-    return sim_sleep_filled_share(ev, SIM_UNIT_L1_LINE, n_sm, l->start, lines, usable);
+    return sim_sleep_frames_filled(&f, lines);
 }
 
 /* Once the first window is over (at cycle t of launch l): whether a jump

@@ -52,13 +52,20 @@ typedef struct {
 double sim_sleep_footprint_lines(const sim_sleep_kernels *k);
 double sim_sleep_filled_share(sim_events *ev, sim_unit_kind kind, int caches,
                               uint64_t launch_start, double footprint, int usable);
-/* The frames of `caches` caches of a kind touched since launch_start (their
- * idle period began after it); the untouched ones, those of them among the
- * first `usable` of a cache with a touched frame (0: all its frames), and
- * the caches with one, to the pointers. */
-double sim_sleep_frames_touched(sim_events *ev, sim_unit_kind kind, int caches,
-                                uint64_t launch_start, int usable, double *untouched,
-                                double *untouched_in_use, double *in_use);
+/* The frames of `caches` caches of a kind since launch_start (a frame is
+ * touched when its idle period began after it): the first `usable` of each
+ * cache can take a line (0, or more than a cache has: all of them); the
+ * frames touched, the untouched ones, those of them among the usable of a
+ * cache with a touched frame, and the caches with one. */
+typedef struct {
+    int usable;
+    double touched, untouched, untouched_in_use, in_use;
+} sim_sleep_frames;
+void sim_sleep_frames_count(sim_events *ev, sim_unit_kind kind, int caches,
+                            uint64_t launch_start, int usable, sim_sleep_frames *f);
+/* The share of the untouched frames that `lines` fill before the run ends
+ * (sim_sleep_filled_share's, from frames counted once). */
+double sim_sleep_frames_filled(const sim_sleep_frames *f, double lines);
 /* The frames of a cache the launch can fill: one past the highest touched
  * in any of the caches (a frame is set x ways + way, so the ways an L1
  * carve-out leaves to shared memory are the last frames of each cache:
