@@ -4,7 +4,8 @@
  * inter-TB L1 hits, L2 accesses, DRAM reads and cycles from the locality
  * graph, the footprints, the cache capacities and the occupancy, with exact
  * gradients in the parameters (dual numbers). Owns the equations only: no
- * search (group_opt.c), no simulation, no file formats.
+ * search (group_opt.c), no simulation, no file formats. group_values.c
+ * compiles the evaluation again at values only (GRP_VALUES_ONLY).
  *
  * The equations (docs/grouping.md derives them). TB p sits at position k_p
  * of queue g_p and at rank r_p of the launch order (queues interleaved:
@@ -83,6 +84,7 @@
 #include "common/error.h"
 #include "model/group.h"
 
+#ifndef GRP_VALUES_ONLY   /* model/group_values.c compiles the evaluation alone */
 const char *const grp_param_names[TRAPEZE_GROUP_NPARAMS] = {
     "mu", "eta1", "eta2", "retain2", "theta", "nu", "cwave_cycles", "tl2_cycles",
     "tdram_cycles", "overlap", "tsm_cycles", "dram_contention"};
@@ -305,6 +307,7 @@ void trapeze_group_set_params(trapeze_group_model *m, const trapeze_group_params
 {
     m->p = *p;
 }
+#endif   /* GRP_VALUES_ONLY */
 
 /* ------------------------------------------------------------ evaluation */
 
@@ -370,10 +373,12 @@ static grp_dual contention(grp_dual n, grp_dual tg, grp_dual beta)
     return gd_scale(gd_add(gd_add(n, tg), r), 0.5);
 }
 
+#ifndef GRP_VALUES_ONLY
 double trapeze_group_contention_cycles(double norm, double t_gpu_dram, double beta)
 {
     return contention(gd_const(norm), gd_const(t_gpu_dram), gd_const(beta)).v;
 }
+#endif
 
 /* Beyond this many e-foldings a weight is dropped (below 1e-9). */
 #define MAX_EFOLD 20.7
@@ -535,11 +540,13 @@ trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *pa
     return TRAPEZE_OK;
 }
 
+#ifndef GRP_VALUES_ONLY
 static void copy_grad(double *dst, const grp_dual *d)
 {
     for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++)
         dst[k] = d->d[GRP_VAR_PARAM0 + k];
 }
+#endif
 
 trapeze_status trapeze_group_evaluate(const trapeze_group_model *m, const trapeze_grouping *g,
                                       trapeze_group_eval *out, trapeze_error *err)
@@ -561,8 +568,10 @@ trapeze_status trapeze_group_evaluate(const trapeze_group_model *m, const trapez
     out->t_gpu_l2 = d.t2g.v;
     out->t_norm = d.norm.v;
     out->cycles = d.cycles.v;
+#ifndef GRP_VALUES_ONLY   /* model/group_values.c: no lanes to copy */
     copy_grad(out->dl2_dparam, &d.l2);
     copy_grad(out->ddram_dparam, &d.dram);
     copy_grad(out->dcycles_dparam, &d.cycles);
+#endif
     return TRAPEZE_OK;
 }

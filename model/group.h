@@ -33,17 +33,32 @@ struct trapeze_group_model {
     double writes;            /* the launch's store sectors (graph->store_sectors) */
 };
 
-/* The model's outputs as duals (value and d/dparams). */
-typedef struct grp_duals {
-    grp_dual l1_hits, l2, dram, tc, tsm, t2, td, tg, t2g, norm, cycles;
-    grp_dual l2_max, dram_max;   /* the busiest queue's (what T2 and Td count) */
-    double max_queue;
-    double waves;                /* max(1, max_queue / x) */
-} grp_duals;
+/* The values alone, for the tile search, which needs no d/dparams
+ * (model/group_values.c): the narrowest width TRAPEZE_DUAL_DEFINE allows
+ * (ISO C has no empty array), its one lane always 0. */
+TRAPEZE_DUAL_DEFINE(grp_val, gv, 1)
+
+/* The model's outputs over a dual type T (value and d/dparams). */
+#define GRP_OUTPUTS(T)                                                       \
+    {                                                                        \
+        T l1_hits, l2, dram, tc, tsm, t2, td, tg, t2g, norm, cycles;         \
+        T l2_max, dram_max; /* the busiest queue's (what T2 and Td count) */ \
+        double max_queue;                                                    \
+        double waves; /* max(1, max_queue / x) */                            \
+    }
+typedef struct grp_duals GRP_OUTPUTS(grp_dual) grp_duals;
+typedef struct grp_vals GRP_OUTPUTS(grp_val) grp_vals;
 
 /* The model at params (not the model's own: the fit moves them). */
 trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *params,
                                   const trapeze_grouping *g, grp_duals *out, trapeze_error *err);
+/* The same equations at values only: every value bit for bit
+ * grp_evaluate_duals's (a lane is computed alone; tests/test_group_model.c) */
+trapeze_status grp_evaluate_values(const trapeze_group_model *m, const double *params,
+                                   const trapeze_grouping *g, grp_vals *out, trapeze_error *err);
+/* trapeze_group_evaluate at values only: its gradients left 0 */
+trapeze_status grp_group_evaluate_values(const trapeze_group_model *m, const trapeze_grouping *g,
+                                         trapeze_group_eval *out, trapeze_error *err);
 
 extern const char *const grp_param_names[TRAPEZE_GROUP_NPARAMS];
 extern const double grp_param_min[TRAPEZE_GROUP_NPARAMS], grp_param_max[TRAPEZE_GROUP_NPARAMS];

@@ -114,7 +114,8 @@ static double *cell(relax *r, int order, int gx, int gy)
     return &r->cycles[((size_t)order * (r->xmax + 1) + gx) * (r->ymax + 1) + gy];
 }
 
-/* The discrete model at a whole shape (cached). */
+/* The discrete model at a whole shape (cached; e: evaluated again, its
+ * values only: the search compares cycles, group_values.c). */
 static double shape_cycles(relax *r, int order, int gx, int gy, trapeze_group_eval *e)
 {
     double *c = cell(r, order, gx, gy);
@@ -125,7 +126,7 @@ static double shape_cycles(relax *r, int order, int gx, int gy, trapeze_group_ev
     if (!e)
         e = &local;
     if (trapeze_group_tiles(r->m, gx, gy, order, &g, r->err) != TRAPEZE_OK ||
-        trapeze_group_evaluate(r->m, &g, e, r->err) != TRAPEZE_OK) {
+        grp_group_evaluate_values(r->m, &g, e, r->err) != TRAPEZE_OK) {
         r->status = TRAPEZE_EFAIL;
         trapeze_grouping_free(&g);
         return HUGE_VAL;
@@ -263,6 +264,23 @@ static int add_shape(shape *list, int n, int max, const relax *r, int gx, int gy
     return n + 1;
 }
 
+/* The chosen grouping's evaluation with its gradients (the choice's eval,
+ * as the API gives it): the candidate g, or else the tiles gx x gy. */
+static trapeze_status best_eval(const trapeze_group_model *m, int gx, int gy, int order,
+                                const trapeze_grouping *g, trapeze_group_eval *e,
+                                trapeze_error *err)
+{
+    if (g)
+        return trapeze_group_evaluate(m, g, e, err);
+    trapeze_grouping tiles;
+    memset(&tiles, 0, sizeof tiles);
+    trapeze_status s = trapeze_group_tiles(m, gx, gy, order, &tiles, err);
+    if (!s)
+        s = trapeze_group_evaluate(m, &tiles, e, err);
+    trapeze_grouping_free(&tiles);
+    return s;
+}
+
 trapeze_status trapeze_group_optimize(const trapeze_group_model *m,
                                       const trapeze_grouping *candidates,
                                       const char *const *candidate_names,
@@ -346,6 +364,7 @@ trapeze_status trapeze_group_optimize(const trapeze_group_model *m,
     free(r.cycles);
     if (r.status != TRAPEZE_OK)
         return r.status;
+    trapeze_status s = TRAPEZE_OK;
     snprintf(choice->source, sizeof choice->source, "tiles");
     /* the candidates: by their measured cycles when given (they were
      * simulated: measurement decides among them), else by the model; the
@@ -355,7 +374,7 @@ trapeze_status trapeze_group_optimize(const trapeze_group_model *m,
     if (n_candidates > 0) {
         trapeze_group_eval e[n_candidates];
         for (int c = 0; c < n_candidates; c++) {
-            trapeze_status s = trapeze_group_evaluate(m, &candidates[c], &e[c], err);
+            s = grp_group_evaluate_values(m, &candidates[c], &e[c], err);
             if (s != TRAPEZE_OK)
                 return s;
             choice->model_evaluations++;
@@ -378,19 +397,22 @@ trapeze_status trapeze_group_optimize(const trapeze_group_model *m,
             bar = measured_cycles[winner];
         if (tiles.cycles < bar * (1 - margin))
             winner = -1;
-        else
-            choice->eval = e[winner];
+        else if ((s = best_eval(m, 0, 0, 0, &candidates[winner], &choice->eval, err)))
+            return s;
     }
     if (winner >= 0) {
         snprintf(choice->source, sizeof choice->source, "%s",
                  candidate_names ? candidate_names[winner] : "candidate");
         choice->gx = choice->gy = choice->tile_order = 0;
-        trapeze_status s = trapeze_grouping_alloc(out, m->n, candidates[winner].n_groups, err);
+        s = trapeze_grouping_alloc(out, m->n, candidates[winner].n_groups, err);
         if (s != TRAPEZE_OK)
             return s;
         memcpy(out->group, candidates[winner].group, (size_t)m->n * sizeof *out->group);
         memcpy(out->order, candidates[winner].order, (size_t)m->n * sizeof *out->order);
         return TRAPEZE_OK;
     }
+    if (best < HUGE_VAL &&
+        (s = best_eval(m, choice->gx, choice->gy, choice->tile_order, NULL, &choice->eval, err)))
+        return s;
     return trapeze_group_tiles(m, choice->gx, choice->gy, choice->tile_order, out, err);
 }

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "fixture.h"
+#include "model/group.h"
 #include "trapeze.h"
 
 /* A graph of n TBs on a 1D grid, every footprint f lines. */
@@ -201,6 +202,48 @@ static void test_l1_decay_after_residency(void)
     trapeze_group_destroy(m);
 }
 
+/* The value-only evaluation (model/group_values.c, the tile search's)
+ * against the full one at the model's params and at params beyond a
+ * range (held at its edge): every output the same bits, no gradient. */
+static int same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static void check_values_only(const trapeze_group_model *m, const trapeze_group_params *p,
+                              const trapeze_grouping *g, const trapeze_group_eval *e)
+{
+    trapeze_group_eval v;
+    CHECK_OK(grp_group_evaluate_values(m, g, &v, NULL));
+    CHECK(same_bits(v.l1_shared_hits, e->l1_shared_hits) && same_bits(v.l2_accesses, e->l2_accesses));
+    CHECK(same_bits(v.dram_reads, e->dram_reads) && same_bits(v.max_queue, e->max_queue));
+    CHECK(same_bits(v.t_compute, e->t_compute) && same_bits(v.t_sm, e->t_sm));
+    CHECK(same_bits(v.t_l2, e->t_l2) && same_bits(v.t_dram, e->t_dram));
+    CHECK(same_bits(v.t_norm, e->t_norm) && same_bits(v.t_gpu_dram, e->t_gpu_dram));
+    CHECK(same_bits(v.t_gpu_l2, e->t_gpu_l2) && same_bits(v.cycles, e->cycles));
+    for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++)
+        CHECK(v.dl2_dparam[k] == 0 && v.ddram_dparam[k] == 0 && v.dcycles_dparam[k] == 0);
+    double out_of_range[TRAPEZE_GROUP_NPARAMS];
+    memcpy(out_of_range, p->value, sizeof out_of_range);
+    out_of_range[TRAPEZE_GROUP_THETA] = 1.5;     /* held at 1 */
+    out_of_range[TRAPEZE_GROUP_RETAIN2] = 1e-3;  /* held at 0.01 */
+    for (int at = 0; at < 2; at++) {
+        const double *params = at ? out_of_range : p->value;
+        grp_duals d;
+        grp_vals w;
+        CHECK_OK(grp_evaluate_duals(m, params, g, &d, NULL));
+        CHECK_OK(grp_evaluate_values(m, params, g, &w, NULL));
+        const grp_dual *dd[] = {&d.l1_hits, &d.l2, &d.dram, &d.tc, &d.tsm, &d.t2, &d.td,
+                                &d.tg, &d.t2g, &d.norm, &d.cycles, &d.l2_max, &d.dram_max};
+        const grp_val *ww[] = {&w.l1_hits, &w.l2, &w.dram, &w.tc, &w.tsm, &w.t2, &w.td,
+                               &w.tg, &w.t2g, &w.norm, &w.cycles, &w.l2_max, &w.dram_max};
+        for (int i = 0; i < (int)(sizeof dd / sizeof *dd); i++)
+            CHECK(same_bits(dd[i]->v, ww[i]->v) && ww[i]->d[0] == 0);
+        CHECK(d.max_queue == w.max_queue && d.waves == w.waves);
+        CHECK(at == 0 || d.cycles.v != e->cycles);   /* the edges moved the prediction */
+    }
+}
+
 /* Exact gradients: every parameter, three outputs, a random graph and
  * grouping, against central differences. */
 /* rate: the whole GPU's DRAM reads per cycle (0: no whole-GPU term);
@@ -246,6 +289,7 @@ static void gradients_at(double rate, double beta, int by_lines, double beta2)
     trapeze_group_eval e;
     CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));
     CHECK(e.l1_shared_hits > 0 && e.dram_reads > 0);
+    check_values_only(m, &p, &g, &e);
     for (int k = 0; k < TRAPEZE_GROUP_NPARAMS; k++) {
         if (k == TRAPEZE_GROUP_CONTENTION && beta == 0)
             continue;   /* at its lower edge: max(N, Tg), one-sided (group.c) */

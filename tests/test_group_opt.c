@@ -133,6 +133,8 @@ static void test_tile_shape(void)
         trapeze_group_eval eb, er;
         CHECK_OK(trapeze_group_evaluate(m, &best, &eb, NULL));
         CHECK_NEAR(eb.cycles, ch.eval.cycles, 1e-9 * eb.cycles);
+        /* the search compares values only; the choice's eval keeps its gradients */
+        CHECK(memcmp(&eb, &ch.eval, sizeof eb) == 0 && eb.dcycles_dparam[TRAPEZE_GROUP_MU] != 0);
         CHECK_OK(trapeze_group_rr(m, &rr, NULL));
         CHECK_OK(trapeze_group_evaluate(m, &rr, &er, NULL));
         /* row sharing: round-robin (stride 4 over rows of 8) never pairs a
@@ -179,6 +181,10 @@ static void test_candidate_wins(void)
     trapeze_group_choice ch;
     CHECK_OK(trapeze_group_optimize(m, cand, names, NULL, 2, 0, &best, &ch, NULL));
     CHECK(strcmp(ch.source, "mirror") == 0);
+    trapeze_group_eval e_mirror;   /* a candidate's eval with its gradients too */
+    CHECK_OK(trapeze_group_evaluate(m, &cand[1], &e_mirror, NULL));
+    CHECK(memcmp(&e_mirror, &ch.eval, sizeof e_mirror) == 0 &&
+          e_mirror.dl2_dparam[TRAPEZE_GROUP_ETA1] != 0);
     /* mirror beats rr by 64 vs 160 L2 accesses' worth of cycles; a margin
      * wider than that gain keeps the default, rr */
     trapeze_group_eval e_rr;
