@@ -87,6 +87,7 @@ typedef struct {
     char params[MAX_LAUNCHES][128];
     trapeze_group_launch l[MAX_LAUNCHES];
     int n;
+    int l1_by_fetch;   /* --l1-fetch, or the calibration's: every launch's model form */
 } launches;
 
 static void usage_for(FILE *f, const char *cmd)
@@ -175,6 +176,11 @@ static void usage_for(FILE *f, const char *cmd)
             "                  the launch's DRAM time beyond one row of every bank) at\n"
             "                  dram_rows_cost (calibrate --dram-rows), alone or with\n"
             "                  an L2 option; off by default (docs/grouping.md)\n"
+            "  --l1-fetch      count what a TB finds in L1 in the lines or sectors\n"
+            "                  the L1 fetches (a neighbour's line serves every read\n"
+            "                  of it), not in elements; written to and read from the\n"
+            "                  calibration (l1_by_fetch); off by default\n"
+            "                  (docs/grouping.md)\n"
             "%s",
             cal ? "  --out FILE      the [group] calibration file to write\n"
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
@@ -551,6 +557,7 @@ static trapeze_status prepare(const char *gpu, const launches *ls, int i,
 {
     memset(e, 0, sizeof *e);
     trapeze_group_params_default(&e->p);
+    e->p.l1_by_fetch = ls->l1_by_fetch;
     trapeze_status s = validate ? trapeze_group_plan_measured(plan, log, i, e->sim, err)
                                 : TRAPEZE_OK;
     if (!s)
@@ -809,6 +816,7 @@ static trapeze_status fit_launches(const launch_evidence *ev, int n, int skip, i
             k++;
         }
     trapeze_group_params_default(p);
+    p->l1_by_fetch = n > 0 && ev[0].p.l1_by_fetch;   /* the launches' model form */
     return trapeze_group_window_fit_many(pb, k, m, share, (const trapeze_group_measured(*)[NFIXED])meas,
                                          folds, p, rep, err);
 }
@@ -1118,6 +1126,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     int l2m = 0;  /* --l2-measured: the same, from each candidate's sub-grid's L2 count */
     int memm = 0; /* --memory-measured: its L2 and DRAM counts together */
     int rows = 0; /* --dram-rows: the DRAM rows each candidate's grouping scatters */
+    int l1f = 0;  /* --l1-fetch: L1 sharing in the unit the L1 fetches */
     const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL}, {"--extra", &extra, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
@@ -1129,7 +1138,8 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--l2-contention", NULL, &l2},
                                     {"--l2-measured", NULL, &l2m},
                                     {"--memory-measured", NULL, &memm},
-                                    {"--dram-rows", NULL, &rows}, {NULL, NULL, NULL}};
+                                    {"--dram-rows", NULL, &rows},
+                                    {"--l1-fetch", NULL, &l1f}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL}, {"--extra", &extra, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
@@ -1143,7 +1153,8 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--l2-contention", NULL, &l2},
                                     {"--l2-measured", NULL, &l2m},
                                     {"--memory-measured", NULL, &memm},
-                                    {"--dram-rows", NULL, &rows}, {NULL, NULL, NULL}};
+                                    {"--dram-rows", NULL, &rows},
+                                    {"--l1-fetch", NULL, &l1f}, {NULL, NULL, NULL}};
     static launches ls;
     memset(&ls, 0, sizeof ls);
     ls.cmd = cmd;
@@ -1260,6 +1271,8 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                          "--dram-rows: %s has no dram_rows_cost (make one with calibrate "
                          "--model group --dram-rows over several launches)",
                          fallback ? fallback_from : "no calibration");
+    /* the model form goes with the constants and u it was measured at */
+    ls.l1_by_fetch = l1f || (fallback && fallback->l1_by_fetch);
     if (!s)
         s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)

@@ -22,6 +22,9 @@
  *     O(w) = theta max_j w s_pj + (1 - theta) min(f_p, sum_j w s_pj)
  *     (the largest overlap is exact when TBs share one panel, the clipped
  *      sum when they share disjoint ones; theta is fitted)
+ *     (params.l1_by_fetch: O_p(w1) on the shares and footprint in the
+ *      DRAM reads' unit below, times f_p / F_p: the L1 holds lines or
+ *      sectors, and a neighbour's serves all of p's reads of it)
  *   l1_hits   = mu sum_p eta1 O_p(w1)
  *   l2        = mu sum_p (f_p - eta1 O_p(w1))
  *   (mu: L2 accesses per footprint line; a line found in L1 saves them all)
@@ -338,6 +341,30 @@ static grp_dual overlap(grp_dual theta, grp_dual max, grp_dual sum, double f)
     return gd_add(gd_mul(theta, max), gd_mul(gd_sub(gd_const(1), theta), clipped));
 }
 
+/* What TB p and its a-th neighbour share in L1: in f's unit, or where
+ * the L1 is counted in what it holds (params.l1_by_fetch) in the fetch
+ * unit, whose share of p's units l1_overlap turns back into f's. */
+static double l1_share(const trapeze_group_model *m, long a)
+{
+    return m->p.l1_by_fetch ? m->adj_d[a] : m->adj_s[a];
+}
+
+/* p's data found in L1, in f's unit. By the fetch unit: the union of the
+ * shared lines (or sectors) over p's, times p's footprint: a neighbour's
+ * line serves every read p makes of it, so a 16 x 16 Jacobi tile finds
+ * 18 of its 36 lines (half its reads) in L1 beside its left neighbour,
+ * where its elements count 16 of 320 shared. */
+static grp_dual l1_overlap(const trapeze_group_model *m, long p, grp_dual theta, double max1,
+                           double sum1)
+{
+    if (!m->p.l1_by_fetch)
+        return overlap(theta, gd_const(max1), gd_const(sum1), m->f[p]);
+    if (!(m->fd[p] > 0))
+        return gd_const(0);
+    grp_dual o = overlap(theta, gd_const(max1), gd_const(sum1), m->fd[p]);
+    return gd_scale(o, m->f[p] / m->fd[p]);
+}
+
 /* (t_0^q + ... + t_3^q)^(1/q) computed as a log-sum-exp, so large q neither
  * overflows nor loses the gradient. */
 #define GRP_NTIMES 4
@@ -448,7 +475,7 @@ trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *pa
         grp_dual sum2 = gd_const(0), max2 = gd_const(0);
         for (long a = m->adj_start[p]; a < m->adj_start[p + 1]; a++) {
             long j = m->adj_tb[a];
-            double sh = m->adj_s[a], shd = m->adj_d[a];
+            double sh = l1_share(m, a), shd = m->adj_d[a];
             long dk = g->order[p] - g->order[j];
             if (g->group[j] == g->group[p] && dk > 0) {
                 double w = dk <= x - 1 ? 1.0 : exp(-(double)(dk - x + 1) * e1);
@@ -464,7 +491,7 @@ trapeze_status grp_evaluate_duals(const trapeze_group_model *m, const double *pa
                     max2 = w;
             }
         }
-        grp_dual o1 = overlap(P[TRAPEZE_GROUP_THETA], gd_const(max1), gd_const(sum1), m->f[p]);
+        grp_dual o1 = l1_overlap(m, p, P[TRAPEZE_GROUP_THETA], max1, sum1);
         grp_dual o2 = overlap(P[TRAPEZE_GROUP_THETA], max2, sum2, m->fd[p]);
         int q = g->group[p];
         o1_total = gd_add(o1_total, o1);

@@ -7,7 +7,8 @@
  * whole-GPU L2 contention where measured (l2_contention, and
  * l2_measured_contention at the sub-grids' L2 counts,
  * memory_measured_contention at their L2 and DRAM counts), the cost of the
- * DRAM rows a grouping scatters (dram_rows_cost), [meta] source. Absent names
+ * DRAM rows a grouping scatters (dram_rows_cost), whether L1 sharing is
+ * counted in the L1's fetch unit (l1_by_fetch), [meta] source. Absent names
  * keep their default; an unknown name or section is an error naming file
  * and line. Must not evaluate the model.
  */
@@ -52,6 +53,12 @@ static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *
                                   err);
     if (strcmp(key, "dram_rows_cost") == 0)
         return trapeze_ini_double(at, section, key, value, 0, 4, &p->dram_rows_cost, err);
+    if (strcmp(key, "l1_by_fetch") == 0) {
+        long on = 0;
+        trapeze_status s = trapeze_ini_int(at, section, key, value, 0, 1, &on, err);
+        p->l1_by_fetch = (int)on;
+        return s;
+    }
     if (strcmp(key, "gpu_window_gain_uncertainty") == 0)
         return trapeze_ini_double(at, section, key, value, 0, 1, &p->gpu_window_gain_uncertainty,
                                   err);
@@ -108,5 +115,7 @@ trapeze_status trapeze_group_params_save(const char *path, const trapeze_group_p
         fprintf(f, "memory_measured_contention = %.17g\n", p->memory_measured_contention);
     if (p->dram_rows_cost >= 0)
         fprintf(f, "dram_rows_cost = %.17g\n", p->dram_rows_cost);
+    if (p->l1_by_fetch)
+        fprintf(f, "l1_by_fetch = 1\n");
     return trapeze_outfile_commit(o, err);
 }

@@ -376,4 +376,31 @@ printf 'bicg\nmvt@x\n' >"$D/extra-bad.txt"
 expect_failure "--extra with a bad line" "extra-bad.txt:2: LAUNCH mvt@x: expected" "$D/none" \
     "$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" --out "$D/none" \
     --extra "$D/extra-bad.txt" syrk
+# L1 sharing counted in what the L1 fetches (--l1-fetch, off by default): a
+# 16 x 16 Jacobi tile finds half its 36 lines in L1 beside its left
+# neighbour, where its elements share 16 of 320; rr's queue shares none, so
+# fitted in elements the sub-grids' mu credits k-way-TS with what the lines
+# give and predicts rr's L2 accesses on the GTX 480's Jacobi 512^2 22.3%
+# under its run; in lines 2.8%. calibrate writes l1_by_fetch = 1, which
+# validate then uses unasked (the same predicted L2 accesses); a value
+# outside 0 or 1 is refused by file and line
+rr_l2() {   # rr's row: predicted L2 accesses and their error, in %
+    awk '$1 == "rr" && NF == 7 { e = $7; sub("%", "", e); print $5, e; exit }' "$1"
+}
+for f in "" --l1-fetch; do
+    "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/c12.ini" \
+        $f jacobi,nx=512,ny=512 >"$D/vl1$f" 2>&1 || fail "validate $f: $(tail -2 "$D/vl1$f")"
+done
+rr_l2 "$D/vl1" | awk '{ exit !($2 < -15) }' || fail "rr's L2 in elements: $(rr_l2 "$D/vl1")"
+rr_l2 "$D/vl1--l1-fetch" | awk '{ exit !($2 > -5 && $2 < 5) }' \
+    || fail "rr's L2 in lines: $(rr_l2 "$D/vl1--l1-fetch")"
+"$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" --l1-fetch \
+    --out "$D/l1.ini" >"$D/cal-l1" 2>&1 || fail "calibrate --l1-fetch: $(tail -2 "$D/cal-l1")"
+grep -q '^l1_by_fetch = 1$' "$D/l1.ini" || fail "calibrate --l1-fetch wrote no l1_by_fetch"
+"$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/l1.ini" \
+    jacobi,nx=512,ny=512 >"$D/vl1c" 2>&1 || fail "validate l1.ini: $(tail -2 "$D/vl1c")"
+[ "$(rr_l2 "$D/vl1c")" = "$(rr_l2 "$D/vl1--l1-fetch")" ] || fail "l1_by_fetch not read: $(rr_l2 "$D/vl1c")"
+printf '[group]\nl1_by_fetch = 2\n' >"$D/l1bad.ini"
+expect_failure "l1_by_fetch 2" "l1bad.ini:2: [group] l1_by_fetch: 2 is outside [0, 1]" "$D/none" \
+    "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/l1bad.ini" syrk
 finish cli_calib_group

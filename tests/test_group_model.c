@@ -248,7 +248,7 @@ static void check_values_only(const trapeze_group_model *m, const trapeze_group_
  * grouping, against central differences. */
 /* rate: the whole GPU's DRAM reads per cycle (0: no whole-GPU term);
  * beta2: the whole GPU's L2 contention (< 0: no L2 term). */
-static void gradients_at(double rate, double beta, int by_lines, double beta2)
+static void gradients_at(double rate, double beta, int by_lines, double beta2, int l1_fetch)
 {
     small_graph s;
     graph_init(&s, 40, 0);
@@ -261,6 +261,8 @@ static void gradients_at(double rate, double beta, int by_lines, double beta2)
             if (RND() % 5 == 0)
                 edge(&s, i, j, 1 + (long long)(RND() % 15));
     trapeze_group_machine mach = {3, 4, 64, 2000, by_lines, rate, 1, by_lines ? 128 : 0, 0};
+    for (int t = 0; l1_fetch && t < 40; t++)   /* partly used lines: 20 elements a line */
+        s.fe[t] = 20 * s.fl[t] + t;
     s.g.store_sectors = 300;   /* Tg about 65,000 cycles at 0.02 a cycle: the floor */
     mach.l2_accesses_per_cycle = 0.05;   /* T2g about 40,000 cycles: under the floor */
     trapeze_group_params p;
@@ -277,6 +279,7 @@ static void gradients_at(double rate, double beta, int by_lines, double beta2)
     p.value[TRAPEZE_GROUP_TSM] = 700;
     p.value[TRAPEZE_GROUP_CONTENTION] = beta;
     p.l2_contention = beta2;
+    p.l1_by_fetch = l1_fetch;
     trapeze_grouping g;
     CHECK_OK(trapeze_grouping_alloc(&g, 40, 3, NULL));
     long next[3] = {0, 0, 0};
@@ -334,10 +337,11 @@ static void gradients_at(double rate, double beta, int by_lines, double beta2)
 
 static void test_gradients(void)
 {
-    gradients_at(0, 0, 0, -1);
-    gradients_at(0.02, 0, 0, -1);
-    gradients_at(0.02, 0.3, 1, -1);   /* contention, and DRAM reads in lines beside elements */
-    gradients_at(0.02, 0.3, 0, 0.4);  /* and the whole GPU's L2 beside them */
+    gradients_at(0, 0, 0, -1, 0);
+    gradients_at(0.02, 0, 0, -1, 0);
+    gradients_at(0.02, 0.3, 1, -1, 0);   /* contention, and DRAM reads in lines beside elements */
+    gradients_at(0.02, 0.3, 0, 0.4, 0);  /* and the whole GPU's L2 beside them */
+    gradients_at(0.02, 0.3, 1, -1, 1);   /* the L1's sharing in lines, its accesses in elements */
 }
 
 /* The whole GPU's DRAM: the launch's reads and its stores' sectors at the
@@ -553,6 +557,46 @@ static void test_dram_by_fetch(void)
     trapeze_grouping_free(&g);
 }
 
+/* What a TB finds in L1 in what the L1 fetches (params.l1_by_fetch): the
+ * two TBs of test_dram_by_fetch (TB 0: 320 elements, 40 sectors, 10 lines;
+ * TB 1: 165, 25, 10; sharing 5 of each) co-resident on one SM, mu = eta1
+ * = 1. TB 1 finds TB 0's 5 shared units in L1 either way (theta: max and
+ * sum are both 5); in elements they save 5 of its reads, l2 = 485 - 5 =
+ * 480; as 5 of its 10 lines they save half its 165 elements, 82.5: l2 =
+ * 402.5 (the 16 x 16 Jacobi tile beside its left neighbour); as 5 of its
+ * 25 sectors, 165 / 5 = 33: l2 = 452. In the footprint's own unit (fetch
+ * 0) the flag changes nothing: 480. */
+static void test_l1_by_fetch(void)
+{
+    long long fe[2] = {320, 165}, fs[2] = {40, 25}, fl[2] = {10, 10};
+    trapeze_locality_edge ed = {0, 1, 5, 5, 5};
+    trapeze_locality_graph gr = {.grid = {2, 1, 1}, .n_tbs = 2, .line_bytes = 128,
+                                 .elements = fe, .lines = fl, .sector_bytes = 32,
+                                 .sectors = fs, .n_edges = 1, .edges = &ed};
+    trapeze_grouping g;
+    CHECK_OK(trapeze_grouping_alloc(&g, 2, 1, NULL));
+    fixture_set_grouping(&g, (int[]){0, 0}, (long[]){0, 1});
+    const int fetch[3] = {128, 32, 0};
+    const double want[3] = {402.5, 452, 480};
+    for (int on = 0; on <= 1; on++)
+        for (int i = 0; i < 3; i++) {
+            trapeze_group_params p = exact_params();
+            p.l1_by_fetch = on;
+            trapeze_group_machine mach = {1, 2, 128, 1e6, 1, 0, 1, fetch[i], 0};
+            trapeze_group_model *m;
+            CHECK_OK(trapeze_group_create(&gr, &mach, &p, &m, NULL));
+            trapeze_group_eval e;
+            CHECK_OK(trapeze_group_evaluate(m, &g, &e, NULL));
+            const double l2 = on ? want[i] : 480;
+            CHECK_NEAR(e.l2_accesses, l2, 1e-9);
+            CHECK_NEAR(e.l1_shared_hits, 485 - l2, 1e-9);
+            CHECK_NEAR(e.dl2_dparam[TRAPEZE_GROUP_MU], l2, 1e-9);
+            CHECK_NEAR(e.dl2_dparam[TRAPEZE_GROUP_ETA1], l2 - 485, 1e-9);
+            trapeze_group_destroy(m);
+        }
+    trapeze_grouping_free(&g);
+}
+
 /* The launch's distinct data bound its DRAM reads from below: three TBs of
  * 10 lines sharing one 6-line panel, on three SMs. The clipped sum (theta 0)
  * credits the third TB 6 + 6 = 12 clipped to 10 shared lines, dram = 30 - 6 w
@@ -649,6 +693,7 @@ int main(void)
     test_whole_gpu_l2();
     test_dram_by_lines();
     test_dram_by_fetch();
+    test_l1_by_fetch();
     test_dram_compulsory();
     test_grouping_file();
     return check_report("test_group_model");

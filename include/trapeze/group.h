@@ -86,6 +86,12 @@ typedef struct trapeze_group_params {
      * whole runs' gains over rr at sub-grid-fitted constants; < 0: no such
      * term (the default; `--dram-rows` of calibrate and validate) */
     double dram_rows_cost;
+    /* 1: what a TB finds in L1 is counted in the unit one L1 miss fetches
+     * (machine.dram_fetch_bytes: the lines or sectors the L1 holds, so a
+     * neighbour's line serves every read of it), as a share of the TB's
+     * units times its footprint ([group] l1_by_fetch; `--l1-fetch` of
+     * calibrate and validate); 0: in the footprint's unit (the default) */
+    int l1_by_fetch;
     char source[128];
 } trapeze_group_params;
 
