@@ -14,8 +14,9 @@
  *  3. runs of two or more TBs are counted per distinct TB set (a broadcast
  *     array read by every TB is one set with a large weight, not
  *     n^2/2 pair updates per element);
- *  4. each set adds its weight to every pair of its TBs (a hash map of
- *     pairs), lines, sectors and elements separately; edges sorted by (i, j).
+ *  4. each set adds its weight to every pair of its TBs, TB by TB (the
+ *     sets holding TB i summed into its row of partners j > i), lines,
+ *     sectors and elements apart; edges in (i, j) order.
  * Invariants: keys of one TB are distinct; a run's TBs strictly increase;
  * an edge's shared_lines >= 1 (two TBs may share a line but no sector),
  * shared_elements and shared_sectors <= its TBs' footprints.
@@ -304,118 +305,115 @@ static int collect_sets(const pair *p, size_t n, set_table *st)
 
 enum unit { UNIT_EL, UNIT_LN, UNIT_SC, N_UNITS };
 
-typedef struct edge_map {
-    uint64_t *key;       /* (i << 32 | j) + 1; 0 empty */
-    int64_t *w[3];       /* shared elements, lines, sectors (enum unit) */
-    size_t cap, n;
-} edge_map;
+/* One unit's sets by TB: for TB t, each set holding it and t's place in
+ * that set (a set lists its TBs increasing, so the TBs after t's place are
+ * its partners of higher id). */
+typedef struct { size_t set; uint32_t pos; } member;
+typedef struct member_index {
+    size_t *start;       /* n + 1 */
+    member *at;
+} member_index;
 
-static int edge_grow(edge_map *m)
-{
-    size_t cap = m->cap ? m->cap * 2 : 1 << 14;
-    uint64_t *key = calloc(cap, sizeof *key);
-    int64_t *w[N_UNITS];
-    int ok = key != NULL;
-    for (int u = 0; u < N_UNITS; u++)
-        ok &= (w[u] = calloc(cap, sizeof *w[u])) != NULL;
-    if (!ok) {
-        free(key);
-        for (int u = 0; u < N_UNITS; u++)
-            free(w[u]);
-        return -1;
-    }
-    for (size_t i = 0; i < m->cap; i++)
-        if (m->key[i]) {
-            uint64_t h = (m->key[i] * 0x9e3779b97f4a7c15ull) >> 20;
-            size_t j = h & (cap - 1);
-            while (key[j])
-                j = (j + 1) & (cap - 1);
-            key[j] = m->key[i];
-            for (int u = 0; u < N_UNITS; u++)
-                w[u][j] = m->w[u][i];
-        }
-    free(m->key);
-    m->key = key;
-    for (int u = 0; u < N_UNITS; u++) {
-        free(m->w[u]);
-        m->w[u] = w[u];
-    }
-    m->cap = cap;
-    return 0;
-}
-
-static int edge_add(edge_map *m, uint32_t i, uint32_t j, enum unit u, int64_t weight)
-{
-    if ((m->n + 1) * 2 > m->cap && edge_grow(m))
-        return -1;
-    uint64_t k = ((uint64_t)i << 32 | j) + 1;
-    uint64_t h = (k * 0x9e3779b97f4a7c15ull) >> 20;
-    size_t s = h & (m->cap - 1);
-    for (; m->key[s]; s = (s + 1) & (m->cap - 1))
-        if (m->key[s] == k) {
-            m->w[u][s] += weight;
-            return 0;
-        }
-    m->key[s] = k;   /* the other units' counts are 0 (calloc) */
-    m->w[u][s] = weight;
-    m->n++;
-    return 0;
-}
-
-static trapeze_status add_set_pairs(const set_table *st, enum unit u, edge_map *m,
-                                    trapeze_error *err)
+static int index_members(const set_table *st, long n, member_index *x)
 {
     const uint32_t *arena = st->members.p;
-    for (size_t e = 0; e < st->cap; e++) {
-        const set_entry *s = &st->e[e];
-        if (!s->len)
-            continue;
-        if ((long)m->n + (long)s->len * (s->len - 1) / 2 > MAX_EDGES)
-            return trapeze_fail(err, TRAPEZE_ERANGE,
-                                "locality: more than %ld TB pairs share data (graph too dense)",
-                                MAX_EDGES);
-        const uint32_t *t = arena + s->off;
-        for (uint32_t a = 0; a < s->len; a++)
-            for (uint32_t b = a + 1; b < s->len; b++)
-                if (edge_add(m, t[a], t[b], u, s->weight))
-                    return trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
-    }
-    return TRAPEZE_OK;
+    x->start = calloc((size_t)n + 1, sizeof *x->start);
+    x->at = malloc((st->members.n ? st->members.n : 1) * sizeof *x->at);
+    if (!x->start || !x->at)
+        return -1;
+    for (size_t e = 0; e < st->cap; e++)
+        for (uint32_t q = 0; q < st->e[e].len; q++)
+            x->start[arena[st->e[e].off + q] + 1]++;
+    for (long t = 0; t < n; t++)
+        x->start[t + 1] += x->start[t];
+    size_t *fill = calloc((size_t)n, sizeof *fill);
+    if (!fill)
+        return -1;
+    for (size_t e = 0; e < st->cap; e++)
+        for (uint32_t q = 0; q < st->e[e].len; q++) {
+            uint32_t t = arena[st->e[e].off + q];
+            x->at[x->start[t] + fill[t]++] = (member){e, q};
+        }
+    free(fill);
+    return 0;
 }
 
-static trapeze_status to_edges(const edge_map *m, trapeze_locality_graph *g, trapeze_error *err)
+static int by_tb(const void *a, const void *b)
 {
-    g->edges = calloc(m->n ? m->n : 1, sizeof *g->edges);
-    uint64_t *keys = malloc((m->n ? m->n : 1) * sizeof *keys);
-    uint64_t *tmp = malloc((m->n ? m->n : 1) * sizeof *tmp);
-    if (!g->edges || !keys || !tmp) {
-        free(keys);
-        free(tmp);
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Each set's weight added to every pair of its TBs, row by row: TB i's
+ * partners j > i gathered from the sets holding i into dense per-TB sums
+ * (a hash map of pairs probed once a pair and set cost most of the build
+ * on stencils, whose sets are many and wide), then written as edges in
+ * (i, j) order. Every sum is of whole numbers, so any order gives the same
+ * counts. */
+static trapeze_status pair_sets(const set_table *sets, long n, trapeze_locality_graph *g,
+                                trapeze_error *err)
+{
+    member_index x[N_UNITS] = {{0}};
+    int64_t *acc[N_UNITS] = {0};
+    uint32_t *mark = calloc((size_t)n, sizeof *mark);   /* i + 1 once j is in row i */
+    uint32_t *row = malloc((size_t)n * sizeof *row);
+    vec edges = {.size = sizeof(trapeze_locality_edge)};
+    int ok = mark && row;
+    for (int u = 0; u < N_UNITS; u++)
+        ok &= !index_members(&sets[u], n, &x[u]) &&
+              (acc[u] = calloc((size_t)n, sizeof *acc[u])) != NULL;
+    trapeze_status s = ok ? TRAPEZE_OK : trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
+    for (long i = 0; i < n && !s; i++) {
+        size_t m = 0;
+        for (int u = 0; u < N_UNITS; u++)
+            for (size_t k = x[u].start[i]; k < x[u].start[i + 1]; k++) {
+                const set_entry *e = &sets[u].e[x[u].at[k].set];
+                const uint32_t *t = (const uint32_t *)sets[u].members.p + e->off;
+                for (uint32_t q = x[u].at[k].pos + 1; q < e->len; q++) {
+                    if (mark[t[q]] != (uint32_t)i + 1) {
+                        mark[t[q]] = (uint32_t)i + 1;
+                        row[m++] = t[q];
+                    }
+                    acc[u][t[q]] += e->weight;
+                }
+            }
+        if ((long)(edges.n + m) > MAX_EDGES) {
+            s = trapeze_fail(err, TRAPEZE_ERANGE,
+                             "locality: more than %ld TB pairs share data (graph too dense)",
+                             MAX_EDGES);
+            break;
+        }
+        if (vec_reserve(&edges, m ? m : 1)) {
+            s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
+            break;
+        }
+        qsort(row, m, sizeof *row, by_tb);
+        trapeze_locality_edge *ed = (trapeze_locality_edge *)edges.p + edges.n;
+        for (size_t r = 0; r < m; r++, ed++) {
+            uint32_t j = row[r];
+            *ed = (trapeze_locality_edge){i, j, acc[UNIT_EL][j], acc[UNIT_LN][j], acc[UNIT_SC][j]};
+            acc[UNIT_EL][j] = acc[UNIT_LN][j] = acc[UNIT_SC][j] = 0;
+            assert(ed->shared_lines >= 1 && ed->shared_elements >= 0);
+            assert(ed->shared_elements <= g->elements[i]);
+            assert(ed->shared_sectors <= g->sectors[i]);
+        }
+        edges.n += m;
+    }
+    for (int u = 0; u < N_UNITS; u++) {
+        free(x[u].start);
+        free(x[u].at);
+        free(acc[u]);
+    }
+    free(mark);
+    free(row);
+    if (s) {
+        free(edges.p);
+        return s;
+    }
+    if (!edges.p && !(edges.p = calloc(1, edges.size)))   /* no pairs: an empty list */
         return trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
-    }
-    size_t n = 0;
-    for (size_t i = 0; i < m->cap; i++)
-        if (m->key[i])
-            keys[n++] = m->key[i];
-    radix_u64(keys, tmp, n);
-    for (size_t e = 0; e < n; e++) {   /* look each up again: the map is small next to the work */
-        uint64_t k = keys[e];
-        size_t s = ((k * 0x9e3779b97f4a7c15ull) >> 20) & (m->cap - 1);
-        while (m->key[s] != k)
-            s = (s + 1) & (m->cap - 1);
-        trapeze_locality_edge *ed = &g->edges[e];
-        ed->tb_i = (long)((k - 1) >> 32);
-        ed->tb_j = (long)((k - 1) & 0xffffffffu);
-        ed->shared_elements = m->w[UNIT_EL][s];
-        ed->shared_lines = m->w[UNIT_LN][s];
-        ed->shared_sectors = m->w[UNIT_SC][s];
-        assert(ed->shared_lines >= 1 && ed->shared_elements >= 0);
-        assert(ed->shared_elements <= g->elements[ed->tb_i]);
-        assert(ed->shared_sectors <= g->sectors[ed->tb_i]);
-    }
-    g->n_edges = (long)n;
-    free(keys);
-    free(tmp);
+    g->edges = edges.p;
+    g->n_edges = (long)edges.n;
     return TRAPEZE_OK;
 }
 
@@ -473,7 +471,6 @@ trapeze_status sim_locality_build_pc(const sim_kernel *k, int line_bytes, int64_
         pairs[u] = (vec){.size = sizeof(pair)};
         sets[u] = (set_table){.members = {.size = sizeof(uint32_t)}};
     }
-    edge_map edges = {0};
     pair *ptmp = NULL;
     trapeze_status s = TRAPEZE_OK;
     if (!g->elements || !g->lines || !g->sectors || !g->warp_insts) {
@@ -511,13 +508,8 @@ trapeze_status sim_locality_build_pc(const sim_kernel *k, int line_bytes, int64_
         if (collect_sets(pairs[u].p, pairs[u].n, &sets[u]))
             s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
     }
-    /* lines first: every pair sharing an element or a sector shares its
-     * line, so the other passes find their pairs in the map already */
-    if (!s && !(s = add_set_pairs(&sets[UNIT_LN], UNIT_LN, &edges, err)) &&
-        !(s = add_set_pairs(&sets[UNIT_SC], UNIT_SC, &edges, err)))
-        s = add_set_pairs(&sets[UNIT_EL], UNIT_EL, &edges, err);
     if (!s)
-        s = to_edges(&edges, g, err);
+        s = pair_sets(sets, n, g, err);
 out:
     free(addr.p);
     free(tmp.p);
@@ -526,9 +518,7 @@ out:
         free(pairs[u].p);
         free(sets[u].e);
         free(sets[u].members.p);
-        free(edges.w[u]);
     }
-    free(edges.key);
     if (s)
         trapeze_locality_graph_free(g);
     return s;
