@@ -37,12 +37,15 @@
 #define mem_cycles GZ_EQ(mem_cycles)
 #define row_cost GZ_EQ(row_cost)
 #define memory_terms GZ_EQ(memory_terms)
+#define barrier_arrivals GZ_EQ(barrier_arrivals)
+#define barrier_wait GZ_EQ(barrier_wait)
 #define fence_barrier GZ_EQ(fence_barrier)
 #define turnaround GZ_EQ(turnaround)
 #define staging_wait GZ_EQ(staging_wait)
 #define compute_terms GZ_EQ(compute_terms)
 #define overlap_factor GZ_EQ(overlap_factor)
 #define lone_round_floor GZ_EQ(lone_round_floor)
+#define round_wait GZ_EQ(round_wait)
 #define compute_tiles GZ_EQ(compute_tiles)
 #define combine GZ_EQ(combine)
 #define gz_equations GZ_EQ(gz_equations)
@@ -219,16 +222,28 @@ static void memory_terms(const trapeze_ghostzone_model *m, const gz_vars *v, gz_
  * the L2, whichever is longer. The V100's barrier alone (the fencebar
  * micro-benchmark) is 490, 570, 795, 1395, 2640 and 5200 cycles for 80 to
  * 2560 blocks: flat, then 2 cycles a block; a sum cannot be both. */
-static gz_dual fence_barrier(const trapeze_ghostzone_model *m, const gz_vars *v, gz_dual participants)
+static gz_dual barrier_arrivals(const gz_vars *v, gz_dual participants)
 {
     gz_dual per_block = dual_add(param(v, TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK),
                                  dual_mul(param(v, TRAPEZE_GHOSTZONE_FENCE_POLL), participants));
-    gz_dual arrivals = dual_mul(per_block, participants), round_trip = param(v, TRAPEZE_GHOSTZONE_FENCE_BARRIER);
+    return dual_mul(per_block, participants);
+}
+
+/* The barrier of `arrivals` without mu: their sum with the round trip, or
+ * with barrier_max their smooth maximum. */
+static gz_dual barrier_wait(const trapeze_ghostzone_model *m, const gz_vars *v, gz_dual arrivals)
+{
+    gz_dual round_trip = param(v, TRAPEZE_GHOSTZONE_FENCE_BARRIER);
     gz_dual cost = dual_add(arrivals, round_trip);
     if (m->params.barrier_max && cost.v > 0)
         cost = dual_pow(dual_add(dual_mul(round_trip, round_trip), dual_mul(arrivals, arrivals)),
                         dual_const(0.5));
-    return dual_mul(param(v, TRAPEZE_GHOSTZONE_MU), cost);
+    return cost;
+}
+
+static gz_dual fence_barrier(const trapeze_ghostzone_model *m, const gz_vars *v, gz_dual participants)
+{
+    return dual_mul(param(v, TRAPEZE_GHOSTZONE_MU), barrier_wait(m, v, barrier_arrivals(v, participants)));
 }
 
 /* With round_staging, what a fence stage waits beside its barrier: the
@@ -392,8 +407,36 @@ static gz_dual lone_round_floor(const trapeze_ghostzone_model *m, const gz_terms
     return floor_tiles.v > n.v ? floor_tiles : n;
 }
 
+/* With round_spin, in fence mode, the latency a partial round's loads wait
+ * an iteration: L (1 + a S / (k M)), S = k M - r the persistent blocks that
+ * have finished their tiles and poll the barrier's counter while the r
+ * tiles of the last round run, a the share of the k M blocks' barrier that
+ * is their arrivals serialized at the counter (the fencebar constants): the
+ * polls queue at the counter's L2 slice as the arrivals do, and the loads
+ * behind them. Simulated PathFinder fence stages at h = 20, against the
+ * relaunch kernel at the same grids (scripts/gz-fence-stage.py --past):
+ * one tile an SM past the k M resident costs 1,140 cycles an iteration with
+ * fences (S = 756) and 583 with relaunch, whose finished blocks retire, on
+ * the A100 (a = 0.94); 814 and 462 on the V100 (S = 560, a = 0.94); on the
+ * GTX 480, whose 90 arrivals fit in the barrier's round trip (a = 0), 281
+ * and 304. L otherwise. */
+static gz_dual round_wait(const trapeze_ghostzone_model *m, const gz_vars *v, const gz_terms *t,
+                          trapeze_sync sync, double k)
+{
+    gz_dual wait = dual_const(m->work.elem_per_op * m->params.turnaround_cycles);
+    if (!(sync == TRAPEZE_SYNC_FENCE && m->params.round_spin && wait.v > 0))
+        return wait;
+    double resident = k * m->gpu.n_sm, r = fmod(t->trapezoids.v, resident);
+    gz_dual arrivals = barrier_arrivals(v, dual_const(resident));
+    gz_dual cost = barrier_wait(m, v, arrivals);
+    if (!(r > 0 && arrivals.v > 0 && cost.v > 0))
+        return wait;
+    gz_dual share = dual_scale(dual_div(arrivals, cost), (resident - r) / resident);
+    return dual_mul(wait, dual_add(dual_const(1.0), share));
+}
+
 static gz_dual compute_tiles(const trapeze_ghostzone_model *m, const gz_vars *v, const gz_terms *t,
-                             gz_dual n)
+                             trapeze_sync sync, gz_dual n)
 {
     if (!(m->params.partial_round || m->params.round_latency) || !at_whole_tiles(m, v))
         return n;
@@ -406,9 +449,9 @@ static gz_dual compute_tiles(const trapeze_ghostzone_model *m, const gz_vars *v,
         if (floor_tiles.v > tiles.v)
             tiles = floor_tiles;
     }
-    double wait = m->work.elem_per_op * m->params.turnaround_cycles;
-    if (m->params.round_latency && wait > 0 && t->per_iter.v > 0) {
-        gz_dual floor_tiles = dual_add(k, dual_div(dual_const(wait), t->per_iter));
+    gz_dual wait = round_wait(m, v, t, sync, k.v);
+    if (m->params.round_latency && wait.v > 0 && t->per_iter.v > 0) {
+        gz_dual floor_tiles = dual_add(k, dual_div(wait, t->per_iter));
         if (m->params.round_compute)
             floor_tiles = dual_add(floor_tiles, dual_const(1.0));
         if (floor_tiles.v > tiles.v)
@@ -423,7 +466,7 @@ static void combine(const trapeze_ghostzone_model *m, const gz_vars *v, trapeze_
     gz_dual blocks_per_sm = dual_scale(t->trapezoids, 1.0 / m->gpu.n_sm); /* T / M */
     if (at_whole_tiles(m, v))
         blocks_per_sm = dual_const(ceil(blocks_per_sm.v)); /* the busiest SM */
-    blocks_per_sm = compute_tiles(m, v, t, blocks_per_sm);
+    blocks_per_sm = compute_tiles(m, v, t, sync, blocks_per_sm);
     /* with fence_overlap_loads the fence-mode omega is a loop's with device
      * loads every iteration alone (PathFinder, whose iterations wait on them):
      * the other fence stages are issue-bound with their loads hidden as
@@ -483,12 +526,15 @@ static void gz_equations(const trapeze_ghostzone_model *m, const double *params,
 #undef mem_cycles
 #undef row_cost
 #undef memory_terms
+#undef barrier_arrivals
+#undef barrier_wait
 #undef fence_barrier
 #undef turnaround
 #undef staging_wait
 #undef compute_terms
 #undef overlap_factor
 #undef lone_round_floor
+#undef round_wait
 #undef compute_tiles
 #undef combine
 #undef gz_equations

@@ -880,6 +880,75 @@ static void test_round_compute(void)
     trapeze_ghostzone_destroy(hs);
 }
 
+/* round_spin on PathFinder 22,860, GTX 480, h = 18: 104 tiles on k M = 6 x
+ * 15 = 90 persistent blocks, so the last round runs r = 14 tiles while S =
+ * 76 blocks spin at the barrier; 7 tiles on the busiest SM. With L = 3 I
+ * round_latency floors both modes at 6 + 3 = 9 tiles' worth. The barrier at
+ * F = 2 cycles a block and a round trip of 240 (barrier_max): 90 blocks'
+ * arrivals 180 of sqrt(240^2 + 180^2) = 300, a share a = 0.6, so round_spin
+ * makes the fence's wait L (1 + 0.6 x 76/90) an iteration: 6 + 3 (1 + 0.6
+ * x 76/90) tiles' worth, MiscComp and IterComp x that / 7 of the plain
+ * model, memory untouched (omega = 0). At h = 44, 137 tiles (r = 47, S =
+ * 43): 6 + 3 (1 + 0.6 x 43/90) = 9.86 is under the busiest SM's 10: the
+ * same bits. Relaunch, h = 1 (one round), F = 0 (arrivals within the round
+ * trip: the GTX 480's fencebar) and round_spin without round_latency keep
+ * their bits; d/dF, d/d(round trip) and d/dcpi against central differences,
+ * d/dcpi also by hand (I and L / I move against each other: k tiles' worth
+ * scale with the CPI). */
+static void test_round_spin(void)
+{
+    trapeze_ghostzone_params p = at_size();
+    p.barrier_max = 1;
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = p.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = 0;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK] = 2;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_BARRIER] = 240;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_POLL] = 0;
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "pathfinder", 22860, 1, &p);
+    trapeze_ghostzone_eval off[2] = {eval(m, TRAPEZE_SYNC_RELAUNCH, 18), eval(m, TRAPEZE_SYNC_FENCE, 18)};
+    trapeze_ghostzone_eval tall = eval(m, TRAPEZE_SYNC_FENCE, 44);
+    double one = eval(m, TRAPEZE_SYNC_FENCE, 1).cpl;
+    CHECK_NEAR(off[1].trapezoids, 104, 0);
+    CHECK_NEAR(tall.trapezoids, 137, 0);
+    double iter = off[0].stage[TRAPEZE_GHOSTZONE_ITERCOMP] / 18; /* I: relaunch IterComp is h I */
+    p.round_spin = 1; /* without round_latency: no floor to lengthen */
+    p.turnaround_cycles = 3 * iter;
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 18).cpl == off[1].cpl);
+    p.round_latency = 1;
+    trapeze_ghostzone_set_params(m, &p);
+    trapeze_ghostzone_eval rel = eval(m, TRAPEZE_SYNC_RELAUNCH, 18), e = eval(m, TRAPEZE_SYNC_FENCE, 18);
+    static const int comp[] = {TRAPEZE_GHOSTZONE_MISCCOMP, TRAPEZE_GHOSTZONE_ITERCOMP};
+    for (int i = 0; i < 2; i++) {
+        CHECK_NEAR(rel.per_loop[comp[i]], off[0].per_loop[comp[i]] * 9 / 7, 1e-12 * rel.cpl);
+        CHECK_NEAR(e.per_loop[comp[i]], off[1].per_loop[comp[i]] * (6 + 3 * (1 + 0.6 * 76 / 90)) / 7,
+                   1e-12 * e.cpl);
+    }
+    CHECK(e.per_loop[TRAPEZE_GHOSTZONE_ITERMEM] == off[1].per_loop[TRAPEZE_GHOSTZONE_ITERMEM]);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 44).cpl == tall.cpl);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 1).cpl == one);
+    static const int ks[] = {TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK, TRAPEZE_GHOSTZONE_FENCE_BARRIER,
+                             TRAPEZE_GHOSTZONE_CPI};
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        double fd = central_difference(m, p, ks[i], TRAPEZE_SYNC_FENCE, 18);
+        trapeze_ghostzone_set_params(m, &p);
+        double g = eval(m, TRAPEZE_SYNC_FENCE, 18).dcpl_dparam[ks[i]];
+        CHECK(fd != 0);
+        CHECK_NEAR(g, fd, 1e-5 * fabs(fd));
+        if (ks[i] == TRAPEZE_GHOSTZONE_CPI) {
+            double comp7 = off[1].per_loop[TRAPEZE_GHOSTZONE_MISCCOMP] + off[1].per_loop[TRAPEZE_GHOSTZONE_ITERCOMP];
+            CHECK_NEAR(fd, comp7 / 7 * 6 / p.value[TRAPEZE_GHOSTZONE_CPI], 1e-5 * fd);
+        }
+    }
+    p.value[TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK] = 0; /* arrivals within the round trip: L */
+    trapeze_ghostzone_set_params(m, &p);
+    double spin0 = eval(m, TRAPEZE_SYNC_FENCE, 18).cpl;
+    p.round_spin = 0;
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 18).cpl == spin0);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl == rel.cpl);
+    trapeze_ghostzone_destroy(m);
+}
+
 /* lone_round on PathFinder 9,900 (NumElemPerOp = 1), GTX 480, h = 18:
  * ceil(9900 / 220) = 45 tiles, 3 on every SM with 6 resident, one round
  * that is all partial. With L = 5 I the round costs L / I = 5 tiles' worth:
@@ -1106,6 +1175,7 @@ int main(void)
     test_round_latency();
     test_round_compute();
     test_lone_round();
+    test_round_spin();
     test_round_staging();
     test_turnaround();
     test_verify_order();

@@ -156,6 +156,10 @@ typedef struct trapeze_ghostzone_params {
                                             turnaround_cycles / (IterComp per tile-iteration)
                                             tiles' worth (one more with round_compute): a lone
                                             partial round waits its loads' latency too */
+    int round_spin;                      /* "round_spin = 1" (with round_latency): in fence mode
+                                            the partial round's loads wait turnaround_cycles
+                                            (1 + S / (k M)) an iteration, S = k M - r the blocks
+                                            spinning at the barrier while its r tiles run */
     int mem_latency;                     /* "mem_latency = 1": a memory term (5.7) is the larger of
                                             its latency, passes x UncontendedLat (a round of
                                             resident blocks waits on its loads), and its
