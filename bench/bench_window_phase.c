@@ -7,8 +7,10 @@
  * of its outer loop), for the same stretch from the run's own start (the
  * launch's first warm + rec cycles), and for the run itself at the place
  * the window stands for (0.656 of it: where `--cap 0.25` puts its one
- * later window). Prints figures; asserts nothing (docs/sleep.md, "The
- * register-file misses, period by period").
+ * later window), and warm: the run's first `first` cycles continued with
+ * the dispatcher moved to the later block (sim_gpu_launch_skip), `skip_warm`
+ * cycles, then recorded. Prints figures; asserts nothing (docs/sleep.md,
+ * "The register-file misses, period by period").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,12 +44,14 @@ static void on_place(void *ctx, int sm, long block, uint64_t cycle)
 
 /* One launch of the job: from block fb, loop trip ft (0, 0: the run);
  * recorded over [at, at + rec) after its start, at_block: from that
- * block's placement plus `at` instead (-1: none). Prints the register
- * periods that end there by class. Returns the run's cycles where it ran
- * to its end (at 0 and rec 0), else 0. */
+ * block's placement plus `at` instead (-1: none); skip_at > 0: at cycle
+ * skip_at the dispatcher moves to block skip_to, `at` counted from there.
+ * Prints the register periods that end there by class. Returns the run's
+ * cycles where it ran to its end (at 0 and rec 0), else 0. */
 static double one(const trapeze_config *cfg, const trapeze_power *pw, const char *what,
                   const char *name, char **args, int argc, long fb, long ft, long at_block,
-                  uint64_t at, uint64_t rec, long *blocks, long *conc, long *trips)
+                  uint64_t at, uint64_t rec, uint64_t skip_at, long skip_to, long *blocks,
+                  long *conc, long *trips)
 {
     trapeze_error err;
     sim_sleep_config ao;
@@ -85,6 +89,12 @@ static double one(const trapeze_config *cfg, const trapeze_power *pw, const char
     while (at_block >= 0 && l.running && !w.placed)
         sim_gpu_launch_step(&l, &err);
     uint64_t from = (at_block >= 0 ? w.placed : l.start) + at;
+    if (skip_at > 0) {
+        if (sim_launch_run_until(&l, l.start + skip_at, &err) ||
+            sim_gpu_launch_skip(&l, 0, skip_to, &err))
+            goto fail;
+        from = l.t + at;
+    }
     if (sim_launch_run_until(&l, from, &err))
         goto fail;
     sim_events *ev = sim_gpu_events(g);
@@ -110,7 +120,7 @@ static double one(const trapeze_config *cfg, const trapeze_power *pw, const char
             cyc[x][e] += (double)(now->bin[x][bin].sum - before.bin[x][bin].sum);
             all += (double)(now->bin[x][bin].sum - before.bin[x][bin].sum);
         }
-    printf("  %-34s cycles %7llu-%-7llu pace %7.2f; ended %.3g register-cycles:", what,
+    printf("  %-38s cycles %7llu-%-7llu pace %7.2f; ended %.3g register-cycles:", what,
            (unsigned long long)(a - l.start), (unsigned long long)(b - l.start),
            b > a ? ((double)sim_gpu_launch_warp_insts(&l) - ia) / (double)(b - a) : 0, all);
     static const char *kind[SIM_NEXT_COUNT] = {"read", "write", "dead"};
@@ -131,7 +141,8 @@ out:
     return cycles;
 }
 
-static void job(const char *gpu, const char *name, char *a1, char *a2, uint64_t warm, uint64_t rec)
+static void job(const char *gpu, const char *name, char *a1, char *a2, uint64_t warm, uint64_t rec,
+                uint64_t first, uint64_t skip_warm, uint64_t skip_warm2)
 {
     char path[64];
     trapeze_config *cfg = NULL;
@@ -151,7 +162,7 @@ static void job(const char *gpu, const char *name, char *a1, char *a2, uint64_t 
     char *args[2] = {a1, a2};
     int argc = a2 ? 2 : a1 ? 1 : 0;
     long blocks = 0, conc = 1, trips = 1;
-    double run = one(cfg, &pw, "", name, args, argc, 0, 0, -1, 0, 0, &blocks, &conc, &trips);
+    double run = one(cfg, &pw, "", name, args, argc, 0, 0, -1, 0, 0, 0, 0, &blocks, &conc, &trips);
     conc = conc > 0 && conc < blocks ? conc : blocks;
     long waves = conc > 0 ? (blocks + conc - 1) / conc : 1;
     long fb = (long)(PLACE * (double)waves) * conc, ft = waves == 1 ? (long)(PLACE * trips) : 0;
@@ -159,21 +170,32 @@ static void job(const char *gpu, const char *name, char *a1, char *a2, uint64_t 
            "block %ld, trip %ld, %llu + %llu cycles\n", gpu, name, a1 ? " " : "", a1 ? a1 : "",
            a2 ? " " : "", a2 ? a2 : "", run, blocks, conc, trips, fb, ft, (unsigned long long)warm, (unsigned long long)rec);
     one(cfg, &pw, "fresh GPU (the jump sample's window)", name, args, argc, fb, ft, -1, warm, rec,
-        NULL, NULL, NULL);
-    one(cfg, &pw, "the run's own start", name, args, argc, 0, 0, -1, warm, rec, NULL, NULL, NULL);
+        0, 0, NULL, NULL, NULL);
+    one(cfg, &pw, "the run's own start", name, args, argc, 0, 0, -1, warm, rec, 0, 0, NULL, NULL,
+        NULL);
     if (waves == 1)   /* a later trip: the run at that share of its cycles */
         one(cfg, &pw, "the run there", name, args, argc, 0, 0, -1, (uint64_t)(PLACE * run) + warm,
-            rec, NULL, NULL, NULL);
+            rec, 0, 0, NULL, NULL, NULL);
     else              /* the run from that block's placement */
-        one(cfg, &pw, "the run there", name, args, argc, 0, 0, fb, warm, rec, NULL, NULL, NULL);
+        one(cfg, &pw, "the run there", name, args, argc, 0, 0, fb, warm, rec, 0, 0, NULL, NULL,
+            NULL);
+    uint64_t skips[2] = {skip_warm, skip_warm2};
+    for (int i = 0; i < 2 && waves > 1 && first > 0 && skips[i] > 0; i++) {
+        /* warm: the first window continued, its dispatcher moved to fb */
+        char what[64];
+        snprintf(what, sizeof what, "warm (first %llu, skip, %llu warm-up)",
+                 (unsigned long long)first, (unsigned long long)skips[i]);
+        one(cfg, &pw, what, name, args, argc, 0, 0, -1, skips[i], rec, first, fb, NULL, NULL,
+            NULL);
+    }
     trapeze_config_destroy(cfg);
 }
 
 int main(void)
 {
     /* the windows' lengths as `sleep --cap 0.25` runs them */
-    job("v100", "matmul_tiled", "n=256", NULL, 2000, 1000);
-    job("v100", "jacobi", "nx=2048", "ny=2048", 2000, 1000);
-    job("gtx480", "strided", "stride=32", NULL, 4000, 2000);
+    job("v100", "matmul_tiled", "n=256", NULL, 2000, 1000, 0, 0, 0);
+    job("v100", "jacobi", "nx=2048", "ny=2048", 2000, 1000, 4650, 2000, 0);
+    job("gtx480", "strided", "stride=32", NULL, 4000, 2000, 20000, 4000, 30000);
     return 0;
 }

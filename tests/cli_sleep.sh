@@ -86,6 +86,13 @@ cut -d, -f3- "$D/via.csv" >"$D/v2"
 [ "$(wc -l <"$D/d2")" -eq 43 ] || fail "rows of a simulated kernel: $(wc -l <"$D/d2")"
 cmp -s "$D/d2" "$D/v2" || fail "simulated here and via trapeze sim differ"
 cmp -s "$D/ws.csv" "$D/vi.csv" || fail "--sample-csv of the whole run differs from trapeze sim's idle CSV"
+# scripts/idle-classes.sh: the hand-made file's 100 register writes of 30
+# cycles are all of its RF idle cycles, none of the whole run's (whose
+# write-ended periods of 17-128 cycles are some share of its own)
+sh scripts/idle-classes.sh rf warp_reg "$D/idle.csv" "$D/vi.csv" >"$D/cls" 2>"$D/err" \
+    || fail "idle-classes.sh: $(cat "$D/err")"
+grep -q '^write  17-128 *100 *[0-9]* *100.00% ' "$D/cls" || fail "idle-classes.sh: $(cat "$D/cls")"
+grep -q '^idle cycles: A 3000, B ' "$D/cls" || fail "idle-classes.sh total: $(cat "$D/cls")"
 
 # A window (default 20000 cycles) longer than the run is the whole run: the
 # same rows to the bit (the spread sample's later windows never start); with
