@@ -18,8 +18,6 @@
 
 #include "trapeze.h"
 #include "bench/bench_common.h"
-#include "sim/sample/idle_export.h"
-#include "sim/sample/runs.h"
 
 /* trips of a kernel's outer counted loop, as the jump sample reads them
  * (sim/sample/jump_run.c) */
