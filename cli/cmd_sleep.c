@@ -20,6 +20,7 @@
 
 typedef struct {
     const char *gpu, *power, *idle_csv, *csv, *kernel, *json;
+    const char *sample_csv;             /* --sample-csv: the sample's histograms */
     trapeze_json_out *j;                /* --json's document (NULL: none) */
     char *params[MAX_PARAMS];   /* name=value settings of a built-in KERNEL */
     int nparams;
@@ -105,6 +106,10 @@ static void usage(FILE *out)
 "  --lead N             cycles of warning before an access (default 3)\n"
 "  --fit                optimize on the fitted distribution (short periods as\n"
 "                       observed, a two-log-normal tail) and print its fit\n"
+"  --sample-csv FILE    the sampled histograms as an idle-period CSV (the\n"
+"                       columns of --idle-csv; counts weighted, so not whole):\n"
+"                       --idle-csv FILE --cycles N reads them back, N the\n"
+"                       cycles the sample stands for (printed)\n"
 "  --csv FILE           one row per kernel, structure, granularity, choice\n"
 "                       (model, seed, oracle) and mode: threshold_cycles,\n"
 "                       break_even_cycles, mode_cycles_fraction, saving_fraction,\n"
@@ -153,7 +158,8 @@ static int parse_args(int argc, char **argv, sleep_args *a)
         {"--window", &window, NULL}, {"--spread", &spread, NULL}, {"--whole", NULL, &whole},
         {"--jump", NULL, &jump}, {"--no-jump", NULL, &no_jump}, {"--cap", &cap, NULL},
         {"--any-gpu", NULL, &a->any_gpu}, {"--json", &a->json, NULL},
-        {"--sim-threads", &threads, NULL}, {NULL, NULL, NULL}};
+        {"--sim-threads", &threads, NULL}, {"--sample-csv", &a->sample_csv, NULL},
+        {NULL, NULL, NULL}};
     const char **ops = calloc((size_t)argc + 1, sizeof *ops);
     int n_ops = 0;
     if (!ops)
@@ -203,6 +209,9 @@ static int parse_args(int argc, char **argv, sleep_args *a)
         return cli_usage_error("sleep", "--window or --spread and --whole: one or the other");
     if (a->idle_csv && (whole || window_given))
         return cli_usage_error("sleep", "--window and --whole simulate a KERNEL, not with "
+                               "--idle-csv");
+    if (a->sample_csv && a->idle_csv)
+        return cli_usage_error("sleep", "--sample-csv writes a KERNEL's sample, not with "
                                "--idle-csv");
     if (a->any_gpu && !a->idle_csv)
         return cli_usage_error("sleep", "--any-gpu is for an --idle-csv made on another GPU");
@@ -406,6 +415,23 @@ static int run_one(const sleep_args *a, const trapeze_gpu *gpu, const trapeze_po
 
 /* The KERNEL or WORKLOAD's window (or whole run) simulated always on: its
  * histograms, cycles, and a line saying what was simulated. */
+/* --sample-csv: the sample's histograms as the idle-period CSV that
+ * --idle-csv reads back (the model then sees what it saw here). */
+static int write_sample(const char *path, const trapeze_idle_hist *h, trapeze_error *err)
+{
+    trapeze_csv_out *csv = NULL;
+    if (trapeze_csv_create(path, trapeze_idle_csv_columns, trapeze_idle_csv_ncolumns, &csv, err))
+        return 1;
+    for (int i = 0; i < TRAPEZE_SLEEP_NUNITS; i++)
+        if (trapeze_idle_hist_write_rows(&h[i], csv, err)) {
+            trapeze_csv_abort(csv);
+            return 1;
+        }
+    if (trapeze_csv_finish(csv, err))
+        return 1;
+    return trapeze_csv_commit(csv, err) ? 1 : 0;
+}
+
 static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power *pw,
                   trapeze_idle_hist **h, int *n, double *cycles, cli_progress *bar,
                   trapeze_error *err)
@@ -432,6 +458,8 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
         snprintf(err->message, sizeof err->message, "out of memory");
         rc = 1;
     }
+    if (!rc && a->sample_csv && write_sample(a->sample_csv, r->hist, err))
+        rc = 1;
     if (!rc) {
         memcpy(*h, r->hist, sizeof r->hist);
         *n = TRAPEZE_SLEEP_NUNITS;
@@ -517,9 +545,9 @@ int cli_sleep(int argc, char **argv)
     trapeze_gpu gpu;
     trapeze_power pw;
     trapeze_config *cfg = NULL;
-    const cli_output outputs[] = {{"--csv", a.csv}};
+    const cli_output outputs[] = {{"--csv", a.csv}, {"--sample-csv", a.sample_csv}};
     cli_json json = {0};
-    if (cli_check_outputs(outputs, 1, CLI_STDOUT_REPORT, a.json, &err) ||
+    if (cli_check_outputs(outputs, 2, CLI_STDOUT_REPORT, a.json, &err) ||
         cli_json_open(&json, "sleep", a.json, &err)) {
         fprintf(stderr, "trapeze sleep: %s\n", err.message);
         return 1;

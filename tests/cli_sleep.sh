@@ -72,8 +72,10 @@ grep -q "dead as observed (3 periods)" "$D/stdout" || fail "fit line: $(cat "$D/
 "$T" sleep --help | grep -q "max-penalty" || fail "--help"
 
 # A kernel simulated by trapeze sleep itself gives the same choices, to the
-# bit, as its idle CSV from trapeze sim with the run's cycles.
-"$T" sleep --gpu gtx480 vecadd n=65536 --whole --csv "$D/direct.csv" >/dev/null 2>"$D/err" \
+# bit, as its idle CSV from trapeze sim with the run's cycles; its sample
+# written out (--sample-csv) is that idle CSV, to the bit.
+"$T" sleep --gpu gtx480 vecadd n=65536 --whole --csv "$D/direct.csv" --sample-csv "$D/ws.csv" \
+    >/dev/null 2>"$D/err" \
     || fail "simulated kernel: $(cat "$D/err")"
 cyc=$("$T" sim --gpu data/gpus/gtx480.config vecadd n=65536 --power gtx480 --idle-csv "$D/vi.csv" 2>/dev/null |
       sed -n 's/^vecadd: \([0-9]*\) cycles.*/\1/p')
@@ -83,6 +85,14 @@ cut -d, -f3- "$D/direct.csv" >"$D/d2"
 cut -d, -f3- "$D/via.csv" >"$D/v2"
 [ "$(wc -l <"$D/d2")" -eq 43 ] || fail "rows of a simulated kernel: $(wc -l <"$D/d2")"
 cmp -s "$D/d2" "$D/v2" || fail "simulated here and via trapeze sim differ"
+cmp -s "$D/ws.csv" "$D/vi.csv" || fail "--sample-csv of the whole run differs from trapeze sim's idle CSV"
+# scripts/idle-classes.sh: the hand-made file's 100 register writes of 30
+# cycles are all of its RF idle cycles, none of the whole run's (whose
+# write-ended periods of 17-128 cycles are some share of its own)
+sh scripts/idle-classes.sh rf warp_reg "$D/idle.csv" "$D/vi.csv" >"$D/cls" 2>"$D/err" \
+    || fail "idle-classes.sh: $(cat "$D/err")"
+grep -q '^write  17-128 *100 *[0-9]* *100.00% ' "$D/cls" || fail "idle-classes.sh: $(cat "$D/cls")"
+grep -q '^idle cycles: A 3000, B ' "$D/cls" || fail "idle-classes.sh total: $(cat "$D/cls")"
 
 # A window (default 20000 cycles) longer than the run is the whole run: the
 # same rows to the bit (the spread sample's later windows never start); with
@@ -93,12 +103,20 @@ cmp -s "$D/d2" "$D/v2" || fail "simulated here and via trapeze sim differ"
     || fail "long window: $(cat "$D/err")"
 cmp -s "$D/win.csv" "$D/direct.csv" || fail "a window longer than the run differs from --whole"
 grep -q "^vecadd n=65536: the whole run, [0-9]* cycles" "$D/wout" || fail "whole-run line: $(head -1 "$D/wout")"
-"$T" sleep --gpu gtx480 vecadd n=65536 --window 3000 --spread 0 --csv "$D/cut.csv" >"$D/cout" 2>"$D/err" \
+"$T" sleep --gpu gtx480 vecadd n=65536 --window 3000 --spread 0 --csv "$D/cut.csv" \
+    --sample-csv "$D/cs.csv" >"$D/cout" 2>"$D/err" \
     || fail "short window: $(cat "$D/err")"
 cyc=$(sed -n 's/^vecadd n=65536: window of the first \([0-9]*\) cycles.*/\1/p' "$D/cout")
 [ -n "$cyc" ] && [ "$cyc" -ge 3000 ] && [ "$cyc" -lt 3100 ] || fail "cut line: $(head -1 "$D/cout")"
 grep -q "KS over all" "$D/cout" || fail "a window reports its fit: $(cat "$D/cout")"
 cmp -s "$D/cut.csv" "$D/direct.csv" && fail "a 3000-cycle window gave the whole run's rows"
+# the cut window's histograms (its open periods spread as censored) read
+# back with its cycles: the same choices to the bit
+"$T" sleep --gpu gtx480 --idle-csv "$D/cs.csv" --cycles "$cyc" --csv "$D/cs2.csv" >"$D/stdout" \
+    2>"$D/err" || fail "--sample-csv read back: $(cat "$D/err")"
+cut -d, -f3- "$D/cut.csv" >"$D/d2"
+cut -d, -f3- "$D/cs2.csv" >"$D/v2"
+cmp -s "$D/d2" "$D/v2" || fail "a cut window's --sample-csv read back gives other rows"
 # The spread sample (default): the first 3000 cycles, then 500 in every 2500
 # to the run's end: the cycles recorded are 3000 plus a fifth of the rest,
 # give or take a part of the last stretch's window (500 cycles); the rows
@@ -381,6 +399,8 @@ expect_failure "other gpu" "$D/idle.csv:2: field gpu: histograms of 'gtx480', no
 "$T" sleep --gpu v100 --idle-csv "$D/idle.csv" --any-gpu k1 --csv "$O" >/dev/null 2>"$D/err" \
     || fail "--any-gpu: $(cat "$D/err")"
 [ "$(grep -c '^gtx480,k1,' "$O")" -gt 0 ] || fail "--any-gpu: no gtx480 rows"
+expect_failure "sample-csv of a CSV" "--sample-csv writes a KERNEL's sample" "$O" "$T" sleep \
+    --gpu gtx480 --idle-csv "$D/idle.csv" --sample-csv "$O"
 expect_failure "any-gpu alone" "--any-gpu is for an --idle-csv" "$O" "$T" sleep --gpu gtx480 \
     vecadd --any-gpu --csv "$O"
 expect_failure "cycles 1" "--cycles 1: fewer than the longest idle period of gtx480 k1 l1d/line (at least 10 cycles)" \
