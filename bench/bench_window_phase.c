@@ -19,10 +19,6 @@
 #include "trapeze.h"
 #include "bench/bench_common.h"
 
-/* trips of a kernel's outer counted loop, as the jump sample reads them
- * (sim/sample/jump_run.c) */
-long sim_sleep_outer_trips(const sim_kernel *k);
-
 #define PLACE 0.656   /* sim_jump_place(0.1, 0, 1): one later window after a first tenth */
 static const double edges[] = {0, 16, 128, 1024, 2048, 4096, 8192, 1e18};
 #define NCLASS 7

@@ -57,6 +57,9 @@ trapeze_status sim_launch_run_until_insts(sim_launch *l, uint64_t warp_insts,
  * warp of every block (a spin loop taken once; sim/sample/jump_run.c);
  * 0 for another source. */
 double sim_sleep_count_insts(const sim_kernel *k);
+/* Trips of k's first counted loop at depth 0, as the jump sample places its
+ * windows by them (sim/sample/jump_run.c); 1 for a trace or a kernel without one. */
+long sim_sleep_outer_trips(const sim_kernel *k);
 
 /* The sleep model's sample of job j, every structure always on: the first
  * window_cycles of the run (0: the whole run); with spread_cycles > 0 the

@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "sim/sample/runs.h"
+#include "sim/sim.h"
 
 /* Warp instructions of a program kernel, counted by interpreting every
  * warp of every block (a spin loop taken once); 0 for another source. */
