@@ -23,7 +23,10 @@
  *     (16 + 6 x 12) x 0.5 = 44; channel 1's (2 + 12) x 0.5 = 7 never the
  *     busiest; with 1 bank rr's (16 + 96) x 0.5 = 56.
  *   - a unit id out of range: EINVAL; a grouping of other TBs: EINVAL.
+ *   - on by default; a calibration saved with it off reads back off, one
+ *     saved with it on reads back on.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -104,5 +107,19 @@ int main(void)
     g = make(3, rr_q, rr_o);
     CHECK(trapeze_group_dram_count(&u, &g, 1, reads, acts, &err) == TRAPEZE_EINVAL);
     trapeze_grouping_free(&g);
+    /* on by default; a calibration that turns it off says so and reads back */
+    trapeze_group_params p, q;
+    trapeze_group_params_default(&p);
+    CHECK(p.dram_banks == 1);
+    p.dram_banks = 0;
+    const char *path = "build/test_group_dram_banks.ini";
+    CHECK_OK(trapeze_group_params_save(path, &p, &err));
+    CHECK_OK(trapeze_group_params_load(path, &q, &err));
+    CHECK(q.dram_banks == 0);
+    trapeze_group_params_default(&p);
+    CHECK_OK(trapeze_group_params_save(path, &p, &err));
+    CHECK_OK(trapeze_group_params_load(path, &q, &err));
+    CHECK(q.dram_banks == 1);
+    remove(path);
     return check_report("test_group_dram_banks");
 }
