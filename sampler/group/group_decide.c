@@ -8,7 +8,9 @@
  * policy predicted (with whole-GPU windows, each prediction corrected by
  * its candidate's window, gpu_window.c; with a measured L2 contention, by
  * the L2 time its sub-grid measured, l2_measured.c; with a DRAM rows' cost,
- * by the rows its grouping scatters, dram_rows.c). Owns the sequence only: the model is model/group*.c,
+ * by the rows its grouping scatters, dram_rows.c; with sub-grids, each
+ * candidate's cycles at least its DRAM time with the rows it opens,
+ * dram_banks.c). Owns the sequence only: the model is model/group*.c,
  * the simulations group_problem.c's.
  */
 #include <stdio.h>
