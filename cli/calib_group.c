@@ -88,6 +88,7 @@ typedef struct {
     trapeze_group_launch l[MAX_LAUNCHES];
     int n;
     int l1_by_fetch;   /* --l1-fetch, or the calibration's: every launch's model form */
+    int dram_banks;    /* the DRAM rows' floor: on unless --no-dram-banks or the calibration's 0 */
 } launches;
 
 static void usage_for(FILE *f, const char *cmd)
@@ -176,6 +177,12 @@ static void usage_for(FILE *f, const char *cmd)
             "                  the launch's DRAM time beyond one row of every bank) at\n"
             "                  dram_rows_cost (calibrate --dram-rows), alone or with\n"
             "                  an L2 option; off by default (docs/grouping.md)\n"
+            "  --no-dram-banks do not raise each candidate's cycles to its DRAM time\n"
+            "                  (the address map applied to the launch's loads and\n"
+            "                  stores: the busiest channel's bursts and the rows its\n"
+            "                  grouping's waves open at the config's tRP + tRCD;\n"
+            "                  nothing fitted; on by default, written to and read\n"
+            "                  from the calibration as dram_banks; docs/grouping.md)\n"
             "  --l1-fetch      count what a TB finds in L1 in the lines or sectors\n"
             "                  the L1 fetches (a neighbour's line serves every read\n"
             "                  of it), not in elements; written to and read from the\n"
@@ -558,6 +565,7 @@ static trapeze_status prepare(const char *gpu, const launches *ls, int i,
     memset(e, 0, sizeof *e);
     trapeze_group_params_default(&e->p);
     e->p.l1_by_fetch = ls->l1_by_fetch;
+    e->p.dram_banks = ls->dram_banks;
     trapeze_status s = validate ? trapeze_group_plan_measured(plan, log, i, e->sim, err)
                                 : TRAPEZE_OK;
     if (!s)
@@ -817,6 +825,7 @@ static trapeze_status fit_launches(const launch_evidence *ev, int n, int skip, i
         }
     trapeze_group_params_default(p);
     p->l1_by_fetch = n > 0 && ev[0].p.l1_by_fetch;   /* the launches' model form */
+    p->dram_banks = n > 0 && ev[0].p.dram_banks;
     return trapeze_group_window_fit_many(pb, k, m, share, (const trapeze_group_measured(*)[NFIXED])meas,
                                          folds, p, rep, err);
 }
@@ -1059,6 +1068,13 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         }
         if (!s && validate) {
             print_launch(&ls->l[i], &o, &f[i]);
+            if (o.dram_banks) {
+                printf("DRAM time with the rows each grouping opens (cycles, activations):");
+                for (int c = 0; c < NFIXED; c++)
+                    printf(" %s %.0f (%.0f)", trapeze_tb_policies[fixed_row(c)].name,
+                           o.dram_time[c], o.dram_activations[c]);
+                printf("\n");
+            }
             if (o.gpu_factor_chosen > 0) {
                 printf("%s%s:", o.l2_measured == 2 ? "the sub-grids' measured L2 and DRAM time "
                                                      "(corrected / model cycles, over rr's)"
@@ -1127,6 +1143,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     int memm = 0; /* --memory-measured: its L2 and DRAM counts together */
     int rows = 0; /* --dram-rows: the DRAM rows each candidate's grouping scatters */
     int l1f = 0;  /* --l1-fetch: L1 sharing in the unit the L1 fetches */
+    int no_banks = 0; /* --no-dram-banks: no DRAM time with the rows each grouping opens */
     const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL}, {"--extra", &extra, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
@@ -1139,6 +1156,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--l2-measured", NULL, &l2m},
                                     {"--memory-measured", NULL, &memm},
                                     {"--dram-rows", NULL, &rows},
+                                    {"--no-dram-banks", NULL, &no_banks},
                                     {"--l1-fetch", NULL, &l1f}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL}, {"--extra", &extra, NULL},
@@ -1154,6 +1172,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--l2-measured", NULL, &l2m},
                                     {"--memory-measured", NULL, &memm},
                                     {"--dram-rows", NULL, &rows},
+                                    {"--no-dram-banks", NULL, &no_banks},
                                     {"--l1-fetch", NULL, &l1f}, {NULL, NULL, NULL}};
     static launches ls;
     memset(&ls, 0, sizeof ls);
@@ -1273,6 +1292,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                          fallback ? fallback_from : "no calibration");
     /* the model form goes with the constants and u it was measured at */
     ls.l1_by_fetch = l1f || (fallback && fallback->l1_by_fetch);
+    ls.dram_banks = !no_banks && (!fallback || fallback->dram_banks);
     if (!s)
         s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)

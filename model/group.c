@@ -126,6 +126,7 @@ void trapeze_group_params_default(trapeze_group_params *p)
     p->l2_measured_contention = -1;   /* nor one from the sub-grids' L2 counts */
     p->memory_measured_contention = -1;   /* nor from their L2 and DRAM counts */
     p->dram_rows_cost = -1;   /* nor the DRAM rows a grouping scatters */
+    p->dram_banks = 1;   /* the DRAM rows each grouping opens: the config's, nothing fitted */
     snprintf(p->source, sizeof p->source, "uncalibrated defaults (built-in)");
 }
 

@@ -59,6 +59,12 @@ static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *
         p->l1_by_fetch = (int)on;
         return s;
     }
+    if (strcmp(key, "dram_banks") == 0) {
+        long on = 0;
+        trapeze_status s = trapeze_ini_int(at, section, key, value, 0, 1, &on, err);
+        p->dram_banks = (int)on;
+        return s;
+    }
     if (strcmp(key, "gpu_window_gain_uncertainty") == 0)
         return trapeze_ini_double(at, section, key, value, 0, 1, &p->gpu_window_gain_uncertainty,
                                   err);
@@ -117,5 +123,7 @@ trapeze_status trapeze_group_params_save(const char *path, const trapeze_group_p
         fprintf(f, "dram_rows_cost = %.17g\n", p->dram_rows_cost);
     if (p->l1_by_fetch)
         fprintf(f, "l1_by_fetch = 1\n");
+    if (!p->dram_banks)   /* on by default */
+        fprintf(f, "dram_banks = 0\n");
     return trapeze_outfile_commit(o, err);
 }

@@ -92,6 +92,13 @@ typedef struct trapeze_group_params {
      * units times its footprint ([group] l1_by_fetch; `--l1-fetch` of
      * calibrate and validate); 0: in the footprint's unit (the default) */
     int l1_by_fetch;
+    /* 1 (the default): with sub-grids, each candidate's whole-launch
+     * cycles are at least its DRAM time with the rows its grouping opens
+     * (trapeze_group_dram_busiest_time of the counts
+     * trapeze_group_problem_dram_banks makes): nothing fitted, the config's
+     * address map and timing; 0: off ([group] dram_banks = 0,
+     * `--no-dram-banks` of calibrate and validate) */
+    int dram_banks;
     char source[128];
 } trapeze_group_params;
 
@@ -313,6 +320,16 @@ const trapeze_group_machine *trapeze_group_problem_machine(const trapeze_group_p
  * config's address map below its first row bit, times the channels where
  * they are taken out first (dramid@N); GTX 480 384 KiB, V100 1 MiB. */
 double trapeze_group_problem_dram_stripe_bytes(const trapeze_group_problem *pb);
+/* Each candidate's whole-launch DRAM time with the rows its grouping
+ * opens (t_dram[c], core cycles) and its row activations (NULL: not
+ * wanted): the launch's loads and stores in the unit one miss fetches,
+ * decoded by the config's address map, counted by trapeze_group_dram_count
+ * and priced by trapeze_group_dram_busiest_time at the config's timing
+ * (sampler/group/dram_banks.c). */
+trapeze_status trapeze_group_problem_dram_banks(const trapeze_group_problem *pb,
+                                                const trapeze_grouping *cand, int n_cand,
+                                                double *t_dram, double *activations,
+                                                trapeze_error *err);
 /* The grouping policy rr, bcs, mst, kway or rbts places (PAVER's group
  * lists: list k to SM k mod n_sm), as the model predicts it; EINVAL for a
  * dynamic policy (chen). */
@@ -372,6 +389,48 @@ double trapeze_group_row_time(double spread, double dram_reads, double stripe_by
 /* A candidate's correction by that time: (cycles + kappa t_row) / cycles;
  * 1 where kappa < 0 or cycles <= 0. */
 double trapeze_group_row_factor(double cycles, double t_row, double kappa);
+/* The DRAM rows a grouping opens, from the hardware (the address map and
+ * the row timing; sampler/group/dram_banks.c, the time model/
+ * group_dram_banks.c). The launch's DRAM traffic is a list of units (what
+ * one miss fetches: a line or a sector), each in one channel, bank and
+ * row; TB t touches units[tb_start[t] .. tb_start[t + 1]). */
+typedef struct trapeze_group_dram_units {
+    long n_tbs, n_units;
+    const long *tb_start;          /* n_tbs + 1 */
+    const long *unit;              /* dense ids in [0, n_units) */
+    const int *channel, *bank;     /* per unit: its channel, its bank in the channel */
+    const unsigned long long *row; /* per unit: its row */
+    int n_channels, n_banks;
+    int window;                    /* requests a channel's scheduler holds at once (the
+                                      config's FR-FCFS queue); <= 0: a whole wave */
+} trapeze_group_dram_units;
+/* The reads and row activations per channel (reads[n_channels],
+ * activations[n_channels]) grouping g causes, x TBs a queue in flight: the
+ * queues run their positions [k x, (k + 1) x) together (wave k), whose TBs
+ * issue their units in turn (the r-th of each, then the r + 1-th); a unit
+ * is read the first time it is issued (the L2 keeps it after); each
+ * channel serves its requests window at a time (a whole wave where window
+ * <= 0), opening each (bank, row) of a window once, the row a bank holds
+ * from the window before (its highest) staying open. ENOMEM or EINVAL (a
+ * unit out of range) only. */
+trapeze_status trapeze_group_dram_count(const trapeze_group_dram_units *u,
+                                        const trapeze_grouping *g, int tbs_per_sm,
+                                        double *reads, double *activations,
+                                        trapeze_error *err);
+/* The DRAM's timing as the model prices it: DRAM cycles per read on the
+ * data bus (a unit's atoms times the burst's command cycles), per row
+ * activation of a bank (tRP + tRCD), the banks of a channel, core cycles
+ * per DRAM cycle. */
+typedef struct trapeze_group_dram_timing {
+    double read_cycles, row_cycles, core_per_dram;
+    int n_banks;
+} trapeze_group_dram_timing;
+/* The whole launch's DRAM time in core cycles: the busiest channel's reads
+ * x read_cycles + activations x row_cycles / n_banks (banks open rows while
+ * another's data move), x core_per_dram. */
+double trapeze_group_dram_busiest_time(const trapeze_group_dram_timing *t, const double *reads,
+                                       const double *activations, int n_channels);
+
 /* kappa in [0, 4] that fits the runs' gains over rr best: n launches of
  * n_cand candidates each (the first rr), row-major in pred (the predicted
  * cycles without the rows' time), t_row and sim (the runs); the least
@@ -530,6 +589,11 @@ typedef struct trapeze_group_outcome {
     /* 1: those corrections include the DRAM rows' (params.dram_rows_cost >= 0
      * with sub-grids) */
     int dram_rows;
+    /* 1: each candidate's cycles were raised to its DRAM time with the rows
+     * its grouping opens where that is longer (params.dram_banks, with
+     * sub-grids); that time (core cycles) and its row activations */
+    int dram_banks;
+    double dram_time[TRAPEZE_TB_NFIXED], dram_activations[TRAPEZE_TB_NFIXED];
 } trapeze_group_outcome;
 
 /* sim: the six policies' measurements, rr..rbts in the order above (NULL:
@@ -573,7 +637,10 @@ typedef struct trapeze_group_outcome {
  * p->dram_rows_cost >= 0 (kappa): each candidate's factor times
  * trapeze_group_row_factor of its DRAM rows' time (trapeze_group_row_time
  * of its grouping's spread and the model's reads and Tg), relative to rr's
- * likewise, with or without the above. */
+ * likewise, with or without the above. p->dram_banks: then each
+ * candidate's cycles, rr's too, are at least its DRAM time with the rows
+ * it opens (trapeze_group_problem_dram_banks): absolute, not over rr's,
+ * since nothing in it is fitted. */
 typedef struct trapeze_group_window_evidence {
     trapeze_group_measured sub[TRAPEZE_TB_NFIXED];
     trapeze_fit_report fit;

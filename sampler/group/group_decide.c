@@ -8,7 +8,9 @@
  * policy predicted (with whole-GPU windows, each prediction corrected by
  * its candidate's window, gpu_window.c; with a measured L2 contention, by
  * the L2 time its sub-grid measured, l2_measured.c; with a DRAM rows' cost,
- * by the rows its grouping scatters, dram_rows.c). Owns the sequence only: the model is model/group*.c,
+ * by the rows its grouping scatters, dram_rows.c; with sub-grids, each
+ * candidate's cycles at least its DRAM time with the rows it opens,
+ * dram_banks.c). Owns the sequence only: the model is model/group*.c,
  * the simulations group_problem.c's.
  */
 #include <stdio.h>
@@ -132,9 +134,12 @@ static trapeze_status try_soft(const trapeze_group_model *m, const trapeze_group
  * that traffic: the candidate with the fewest corrected cycles, when fewer
  * than round-robin's by more than rr_bar; the sub-grids only fitted the
  * constants. */
+/* abs_f: each candidate's DRAM floor over its cycles (bank_factors; 1:
+ * none), on the model's cycles in either rule. */
 static int window_pick(const trapeze_group_model *m, const trapeze_grouping *cand,
                        const trapeze_group_window_evidence *win, const double *factor,
-                       double margin, double rr_bar, int *pick, trapeze_error *err)
+                       const double *abs_f, double margin, double rr_bar, int *pick,
+                       trapeze_error *err)
 {
     trapeze_group_eval e[N_CAND];
     *pick = 0;
@@ -142,6 +147,7 @@ static int window_pick(const trapeze_group_model *m, const trapeze_grouping *can
         trapeze_status s = trapeze_group_evaluate(m, &cand[c], &e[c], err);
         if (s)
             return s;
+        e[c].cycles *= abs_f[c];
     }
     for (int c = 1; factor && c < N_CAND; c++)
         if (e[c].cycles * factor[c] < e[0].cycles * factor[0] * (1 - rr_bar) &&
@@ -225,6 +231,39 @@ static trapeze_status row_factors(const trapeze_group_problem *pb, const trapeze
         f[c] *= trapeze_group_row_factor(e.cycles, t, kappa);
     }
     return TRAPEZE_OK;
+}
+
+/* Each candidate's floor by the DRAM time with the rows its grouping
+ * opens (dram_banks.c): max(cycles, T) / cycles, into abs[c]. */
+static trapeze_status bank_factors(const trapeze_group_problem *pb, const trapeze_group_model *m,
+                                   const trapeze_grouping *cand, trapeze_group_outcome *out,
+                                   double abs_f[N_CAND], trapeze_error *err)
+{
+    trapeze_status s = trapeze_group_problem_dram_banks(pb, cand, N_CAND, out->dram_time,
+                                                        out->dram_activations, err);
+    for (int c = 0; !s && c < N_CAND; c++) {
+        trapeze_group_eval e;
+        if ((s = trapeze_group_evaluate(m, &cand[c], &e, err)))
+            break;
+        abs_f[c] = e.cycles > 0 && out->dram_time[c] > e.cycles ? out->dram_time[c] / e.cycles
+                                                                : 1;
+    }
+    out->dram_banks = !s;
+    return s;
+}
+
+/* The floors taken as they are (rr's too): each candidate's row, and the
+ * optimized row by its source's, else 1 (a tile, chen-static, soft: no
+ * count of theirs). */
+static void floor_predictions(const double abs_f[N_CAND], trapeze_group_outcome *out)
+{
+    double chosen = 1;
+    for (int c = 0; c < N_CAND; c++) {
+        out->pred[cand_row(c)].cycles *= abs_f[c];
+        if (!strcmp(out->choice.source, cand_name(c)))
+            chosen = abs_f[c];
+    }
+    out->pred[TRAPEZE_GROUP_NPOLICIES - 1].cycles *= chosen;
 }
 
 /* The predictions corrected by the windows, relative to round-robin's:
@@ -391,8 +430,16 @@ trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trape
         out->dram_rows = 1;
         s = row_factors(pb, m, cand, p->dram_rows_cost, factor, err);
     }
+    /* the DRAM rows each candidate's grouping opens, from the address map */
+    double abs_f[N_CAND];
+    for (int c = 0; c < N_CAND; c++)
+        abs_f[c] = 1;
+    const int banks = !s && !sim && win && p->dram_banks;
+    if (banks)
+        s = bank_factors(pb, m, cand, out, abs_f, err);
     if (!s && !sim && win) {
-        s = window_pick(m, cand, win, gpu ? factor : NULL, given_margin, rr_bar, &first, err);
+        s = window_pick(m, cand, win, gpu ? factor : NULL, abs_f, given_margin, rr_bar, &first,
+                        err);
         n_cand = 1;
     }
     if (!s)
@@ -419,6 +466,8 @@ trapeze_status trapeze_group_decide(const trapeze_group_problem *pb, const trape
         }
     if (!s && gpu)
         correct_predictions(factor, first, out);
+    if (!s && banks)   /* then the floors, as they are */
+        floor_predictions(abs_f, out);
     /* a candidate won: what runs is its run, simulated already (a policy's
      * own run, or chen-static's grouping run above) */
     const trapeze_group_measured *run = !s && sim ? run_of(sim, out, out->choice.source) : NULL;

@@ -19,6 +19,7 @@
 #include "sampler/sampler.h"
 #include "common/text.h"
 #include "sim/sim.h"
+#include "sampler/group/dram_banks.h"
 
 #define MAX_LAUNCHES 64
 
@@ -176,6 +177,28 @@ static double dram_stripe(const sim_mem_config *mem)
 double trapeze_group_problem_dram_stripe_bytes(const trapeze_group_problem *pb)
 {
     return pb->dram_stripe;
+}
+
+trapeze_status trapeze_group_problem_with_launch(const trapeze_group_problem *pb,
+                                                 trapeze_group_launch_fn fn, void *ctx,
+                                                 trapeze_error *err)
+{
+    trapeze_config *cfg = NULL;
+    sim_core_config core;
+    sim_mem_config mem;
+    launch_handle h;
+    trapeze_status s = config_with(pb, NULL, NULL, 0, 0, &cfg, err);
+    if (!s)
+        s = sim_core_config_read(cfg, &core, err);
+    if (!s)
+        s = sim_mem_config_read(cfg, core.gpu.n_sm, &mem, err);
+    if (!s) {
+        if (!(s = open_launch(pb, &core, &h, err)))
+            s = fn(ctx, h.k, &mem, err);
+        close_launch(&h);
+    }
+    trapeze_config_destroy(cfg);
+    return s;
 }
 
 /* SMs, occupancy, cache lines and the DRAM's peak rate as the simulator
