@@ -1,7 +1,7 @@
 /*
  * dram_banks.c - the DRAM rows a grouping opens, from the hardware: the
- * launch's loads and stores walked TB by TB (as the locality graph's
- * analysis does, keeping the addresses it drops), each unit one miss
+ * launch's loads and stores walked TB by TB (sim_block_walk, as the locality
+ * graph's analysis walks them, keeping the addresses it drops), each unit one miss
  * fetches decoded by the config's address map into channel, bank and row,
  * then per candidate the reads and row activations per channel its waves
  * cause (trapeze_group_dram_count) and the time the model gives them
@@ -16,8 +16,6 @@
 
 #include "common/error.h"
 #include "sampler/group/dram_banks.h"
-
-#define MAX_WARP_INSTS 200000000ull   /* a warp that long is a stuck stream (build.c's) */
 
 typedef struct {
     uint64_t *p;
@@ -55,45 +53,34 @@ static void unique_tail(u64vec *v, size_t from)
     v->n = m;
 }
 
+/* What block_units keeps of each instruction (its visit's context). */
+typedef struct {
+    int unit_bytes;
+    u64vec *out;
+} unit_visit;
+
+static trapeze_status visit_units(void *ctx, const sim_warp_inst *in, trapeze_error *err)
+{
+    unit_visit *v = ctx;
+    if ((in->op != SIM_OP_LD_GLOBAL && in->op != SIM_OP_ST_GLOBAL) || !in->active)
+        return TRAPEZE_OK;
+    uint64_t last = ~(uint64_t)0;
+    for (int l = 0; l < SIM_WARP_LANES; l++) {
+        const uint64_t u = in->addr[l] / (uint64_t)v->unit_bytes;
+        if ((in->active >> l & 1) && u != last && push(v->out, last = u))
+            return trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
+    }
+    return TRAPEZE_OK;
+}
+
 /* Appends the distinct units (address / unit_bytes) block tb's global
  * loads and stores touch. */
 static trapeze_status block_units(const sim_kernel *k, long tb, int unit_bytes, u64vec *out,
                                   trapeze_error *err)
 {
-    const sim_source_ops *src = k->source ? k->source : &sim_program_source;
-    const int warps = (sim_kernel_block_threads(k) + SIM_WARP_LANES - 1) / SIM_WARP_LANES;
-    const int bx = (int)(tb % k->grid.x), by = (int)(tb / k->grid.x % k->grid.y);
-    const int bz = (int)(tb / ((long)k->grid.x * k->grid.y));
-    uint32_t regs[SIM_MAX_REGS];
-    for (int r = 0; r < SIM_MAX_REGS; r++)
-        regs[r] = UINT32_MAX;   /* every spin loop's word has arrived (build.c) */
-    sim_warp_cursor *cur = calloc(1, sizeof *cur);
-    sim_warp_inst *in = malloc(sizeof *in);
-    trapeze_status s = cur && in ? TRAPEZE_OK : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
     const size_t from = out->n;
-    for (int w = 0; w < warps && !s; w++) {
-        memset(cur, 0, sizeof *cur);
-        src->warp_start(k->source_self, k, cur, bx, by, bz, w);
-        uint64_t n = 0;
-        while (!s && src->next(k->source_self, k, cur, regs, in)) {
-            if (++n > MAX_WARP_INSTS)
-                s = trapeze_fail(err, TRAPEZE_ERANGE, "DRAM rows: kernel %s: warp %d of block "
-                                 "%ld runs more than %llu instructions", k->name, w, tb,
-                                 MAX_WARP_INSTS);
-            if ((in->op != SIM_OP_LD_GLOBAL && in->op != SIM_OP_ST_GLOBAL) || !in->active)
-                continue;
-            uint64_t last = ~(uint64_t)0;
-            for (int l = 0; l < SIM_WARP_LANES && !s; l++) {
-                const uint64_t u = in->addr[l] / (uint64_t)unit_bytes;
-                if ((in->active >> l & 1) && u != last && push(out, last = u))
-                    s = trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
-            }
-        }
-        if (src->warp_end)
-            src->warp_end(k->source_self, cur);
-    }
-    free(cur);
-    free(in);
+    unit_visit v = {unit_bytes, out};
+    trapeze_status s = sim_block_walk(k, tb, "DRAM rows", visit_units, &v, NULL, err);
     if (!s)
         unique_tail(out, from);
     return s;

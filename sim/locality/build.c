@@ -30,7 +30,6 @@
 #include "sim/locality/locality.h"
 #include "sim/memsys.h"
 
-#define MAX_WARP_INSTS 200000000ull   /* a warp that long is a stuck stream */
 #define MAX_EDGES 100000000L
 
 typedef struct { uint64_t key; uint32_t tb; uint32_t pad; } pair;
@@ -121,6 +120,35 @@ static long long store_sectors(const sim_warp_inst *in)
     return n;
 }
 
+/* What block_addresses keeps of each instruction (its visit's context). */
+typedef struct {
+    int64_t pc;
+    vec *addr;
+    long long *stores;
+} addr_visit;
+
+static trapeze_status visit_addresses(void *ctx, const sim_warp_inst *in, trapeze_error *err)
+{
+    addr_visit *v = ctx;
+    if (in->op == SIM_OP_ST_GLOBAL && in->active)
+        *v->stores += store_sectors(in);
+    if (in->op != SIM_OP_LD_GLOBAL || (in->flags & SIM_INST_VOLATILE) || !in->active ||
+        (v->pc >= 0 && in->pc != (uint32_t)v->pc))
+        return TRAPEZE_OK;
+    if (vec_reserve(v->addr, SIM_WARP_LANES))
+        return trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
+    /* a lane's address equal to the one kept just before is left out (a
+     * broadcast read is one address, not 32): the sort that follows keeps
+     * distinct values only, so its result is the same for a fraction of
+     * the work */
+    uint64_t *first = (uint64_t *)v->addr->p, *a = first + v->addr->n;
+    for (int l = 0; l < SIM_WARP_LANES; l++)
+        if ((in->active >> l & 1) && (a == first || a[-1] != in->addr[l]))
+            *a++ = in->addr[l];
+    v->addr->n = (size_t)(a - (uint64_t *)v->addr->p);
+    return TRAPEZE_OK;
+}
+
 /* Appends the addresses of the global loads (at pc; every one for pc < 0)
  * of every warp of block tb;
  * adds its global stores' sectors to *stores and its warp instructions to
@@ -128,59 +156,8 @@ static long long store_sectors(const sim_warp_inst *in)
 static trapeze_status block_addresses(const sim_kernel *k, long tb, int64_t pc, vec *addr,
                                       long long *stores, long long *insts, trapeze_error *err)
 {
-    const sim_source_ops *src = k->source ? k->source : &sim_program_source;
-    int threads = sim_kernel_block_threads(k);
-    int warps = (threads + SIM_WARP_LANES - 1) / SIM_WARP_LANES;
-    int bx = (int)(tb % k->grid.x), by = (int)(tb / k->grid.x % k->grid.y);
-    int bz = (int)(tb / ((long)k->grid.x * k->grid.y));
-    uint32_t regs[SIM_MAX_REGS];
-    for (int r = 0; r < SIM_MAX_REGS; r++)
-        regs[r] = UINT32_MAX;   /* every spin loop's word has arrived */
-    sim_warp_cursor *cur = calloc(1, sizeof *cur);
-    sim_warp_inst *in = malloc(sizeof *in);
-    if (!cur || !in) {
-        free(cur);
-        free(in);
-        return trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
-    }
-    trapeze_status s = TRAPEZE_OK;
-    for (int w = 0; w < warps && !s; w++) {
-        memset(cur, 0, sizeof *cur);
-        src->warp_start(k->source_self, k, cur, bx, by, bz, w);
-        uint64_t n = 0;
-        while (src->next(k->source_self, k, cur, regs, in)) {
-            if (++n > MAX_WARP_INSTS) {
-                s = trapeze_fail(err, TRAPEZE_ERANGE,
-                                 "locality: kernel %s: warp %d of block %ld runs more than "
-                                 "%llu instructions", k->name, w, tb, MAX_WARP_INSTS);
-                break;
-            }
-            if (in->op == SIM_OP_ST_GLOBAL && in->active)
-                *stores += store_sectors(in);
-            if (in->op != SIM_OP_LD_GLOBAL || (in->flags & SIM_INST_VOLATILE) || !in->active ||
-                (pc >= 0 && in->pc != (uint32_t)pc))
-                continue;
-            if (vec_reserve(addr, SIM_WARP_LANES)) {
-                s = trapeze_fail(err, TRAPEZE_ENOMEM, "locality: out of memory");
-                break;
-            }
-            /* a lane's address equal to the one kept just before is left
-             * out (a broadcast read is one address, not 32): the sort
-             * that follows keeps distinct values only, so its result is
-             * the same for a fraction of the work */
-            uint64_t *first = (uint64_t *)addr->p, *a = first + addr->n;
-            for (int l = 0; l < SIM_WARP_LANES; l++)
-                if ((in->active >> l & 1) && (a == first || a[-1] != in->addr[l]))
-                    *a++ = in->addr[l];
-            addr->n = (size_t)(a - (uint64_t *)addr->p);
-        }
-        if (src->warp_end)
-            src->warp_end(k->source_self, cur);
-        *insts += (long long)n;
-    }
-    free(cur);
-    free(in);
-    return s;
+    addr_visit v = {pc, addr, stores};
+    return sim_block_walk(k, tb, "locality", visit_addresses, &v, insts, err);
 }
 
 /* Sorted distinct values of a[0..n) in place; returns how many. */

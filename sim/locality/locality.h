@@ -14,6 +14,17 @@
 #include "sim/kernel.h"
 #include "trapeze.h"
 
+/* visit(ctx, in, err) for each warp instruction of block tb of k, warp by
+ * warp as its instruction source yields them, every spin loop's word taken
+ * as arrived (walk.c); *insts (NULL: not kept) gains the warps' instruction
+ * counts. A non-zero status from visit ends the walk and is returned; a
+ * warp that never ends is an error naming `who`, the kernel, warp and block. */
+typedef trapeze_status (*sim_block_visit)(void *ctx, const sim_warp_inst *in,
+                                          trapeze_error *err);
+trapeze_status sim_block_walk(const sim_kernel *k, long tb, const char *who,
+                              sim_block_visit visit, void *ctx, long long *insts,
+                              trapeze_error *err);
+
 /* The graph of k with lines of line_bytes (a power of two). Global loads
  * only (read-after-read sharing); volatile loads and atomics are left out.
  * Spin loops are taken as satisfied at once. */
