@@ -1,6 +1,6 @@
 /*
  * group_values.c - the grouping model's equations (group.c's evaluation,
- * compiled again here) over grp_val, a dual without parameter lanes: the
+ * compiled again here) over grp_val, a dual whose one lane stays 0: the
  * tile search (group_opt.c) compares predicted cycles and needs no
  * d/dparams, which the full evaluation carries through every edge of the
  * locality graph (12 lanes each). Each lane of a dual is computed alone, so
