@@ -1,6 +1,6 @@
 /*
  * group_values.c - the grouping model's equations (group.c's evaluation,
- * compiled again here) over grp_val, a dual without parameter lanes: the
+ * compiled again here) over grp_val, a dual whose one lane stays 0: the
  * tile search (group_opt.c) compares predicted cycles and needs no
  * d/dparams, which the full evaluation carries through every edge of the
  * locality graph (12 lanes each). Each lane of a dual is computed alone, so
@@ -28,8 +28,12 @@
 #define gd_mul gv_mul
 #define gd_div gv_div
 #define gd_scale gv_scale
+#define gd_powi gv_powi
+#define gd_pow gv_pow
+#define gd_apply gv_apply
 #define gd_exp gv_exp
 #define gd_log gv_log
+#define gd_sigmoid gv_sigmoid
 #define grp_evaluate_duals grp_evaluate_values
 #define trapeze_group_evaluate grp_group_evaluate_values
 #include "model/group.c"

@@ -89,15 +89,18 @@ else
 fi
 
 # Started first: the groups that take the most CPU time (the plain build:
-# notebooks, cli_readme, cli_sleep, cli_run, cli_json; the sanitizer build,
-# where the notebooks, cli_run and the Python groups are skips: cli_validate,
-# cli_calib_group, cli_gz_energy, cli_json, cli_sleep; the CPU column of the
-# last lines below), longest first; the rest fill the other jobs meanwhile.
-slow="notebooks tests/cli_readme.sh tests/cli_sleep.sh tests/cli_gz_energy.sh tests/cli_validate.sh
-      tests/cli_calibrate.sh tests/cli_compare.sh tests/cli_run.sh tests/cli_calib_group.sh
-      tests/cli_json.sh tests/cli_group.sh $B/tests/test_calib_plan tests/cli_calib_sleep.sh
-      tests/cli_python_install.sh
-      $B/tests/test_gz_group $B/tests/test_stencil_run python tests/cli_progress_commands.sh
+# notebooks, cli_readme, cli_sleep, cli_run, cli_calib_sleep; the sanitizer
+# build, where the notebooks, cli_run and the Python groups are skips:
+# cli_calib_group, cli_sleep, cli_compare, cli_sim_threads, cli_json; the CPU
+# column of the last lines below), longest first, the two builds' lists
+# interleaved; the rest fill the other jobs meanwhile. A long group left to
+# the alphabetical rest starts late and runs alone at the end.
+slow="notebooks tests/cli_calib_group.sh tests/cli_readme.sh tests/cli_sleep.sh tests/cli_compare.sh
+      tests/cli_sim_threads.sh tests/cli_json.sh tests/cli_group.sh tests/cli_run.sh
+      tests/cli_progress_commands.sh tests/cli_calib_sleep.sh tests/cli_upstream_configs.sh
+      tests/cli_validate.sh $B/tests/test_calib_plan tests/cli_calibrate.sh tests/cli_cache.sh
+      tests/cli_accelsim_folder.sh tests/cli_gz_energy.sh tests/cli_python_install.sh
+      $B/tests/test_dws tests/cli_gz_structure_compare.sh $B/tests/test_stencil_run python
       tests/cli_sim_workload.sh"
 order=""
 for g in $slow; do
