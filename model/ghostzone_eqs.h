@@ -42,6 +42,8 @@
 #define fence_barrier GZ_EQ(fence_barrier)
 #define turnaround GZ_EQ(turnaround)
 #define staging_wait GZ_EQ(staging_wait)
+#define spin_share GZ_EQ(spin_share)
+#define spin_staging_wait GZ_EQ(spin_staging_wait)
 #define compute_terms GZ_EQ(compute_terms)
 #define overlap_factor GZ_EQ(overlap_factor)
 #define lone_round_floor GZ_EQ(lone_round_floor)
@@ -267,6 +269,38 @@ static gz_dual staging_wait(const trapeze_ghostzone_model *m, const gz_vars *v, 
     return dual_scale(rounds, m->params.turnaround_cycles);
 }
 
+/* In fence mode, a S / (k M): S = k M - r the persistent blocks that have
+ * finished their tiles and poll the barrier's counter while the r tiles of
+ * the last round run, a the share of the k M blocks' barrier that is their
+ * arrivals serialized at the counter (the fencebar constants). 0 without a
+ * partial round or where arrivals never queue (the GTX 480). */
+static gz_dual spin_share(const trapeze_ghostzone_model *m, const gz_vars *v, const gz_terms *t, double k)
+{
+    double resident = k * m->gpu.n_sm, r = fmod(t->trapezoids.v, resident);
+    gz_dual arrivals = barrier_arrivals(v, dual_const(resident));
+    gz_dual cost = barrier_wait(m, v, arrivals);
+    if (!(r > 0 && arrivals.v > 0 && cost.v > 0))
+        return dual_const(0.0);
+    return dual_scale(dual_div(arrivals, cost), (resident - r) / resident);
+}
+
+/* With spin_staging, in fence mode, what the partial round's staging waits
+ * behind the spinners' polls: its stencil_arrays loads and its commit, one
+ * round trip each, wait L a S / (k M) more (round_spin's share, on the
+ * loads outside the loop that round_spin's loop loads leave out). Multi1D
+ * (no loads in its loop) on the V100 at 158,720 points: the fence stage
+ * with a partial round runs 792-3,491 cycles above the round_spin refit
+ * (h = 2 to 22, S = 576-1,237 spinners), and 267 below it at h = 1 (T = k M,
+ * nothing spins). Beside the barrier, outside the overlap, at whole heights
+ * only (S steps with T); no constant. */
+static gz_dual spin_staging_wait(const trapeze_ghostzone_model *m, const gz_vars *v, const gz_terms *t)
+{
+    if (!at_whole_tiles(m, v))
+        return dual_const(0.0); /* as round_wait: between whole heights the optimizer sees Meng's T */
+    gz_dual share = spin_share(m, v, t, resident_per_sm(m, v).v);
+    return dual_scale(share, (m->work.stencil_arrays + 1) * m->params.turnaround_cycles);
+}
+
 /* A relaunched block retires only when its stores are acknowledged, and
  * its successor waits on its first loads: one unloaded round trip a tile
  * (the chase micro-benchmark's latency). The SM's other k - 1 resident
@@ -342,6 +376,8 @@ static void compute_terms(const trapeze_ghostzone_model *m, const gz_vars *v, tr
         : param(v, TRAPEZE_GHOSTZONE_RELAUNCH);                                                               /* 5.17 */
     if (sync == TRAPEZE_SYNC_FENCE && m->params.round_staging && m->params.turnaround_cycles > 0)
         t->stage[TRAPEZE_GHOSTZONE_GLBSYNC] = dual_add(t->stage[TRAPEZE_GHOSTZONE_GLBSYNC], staging_wait(m, v, t));
+    if (sync == TRAPEZE_SYNC_FENCE && m->params.spin_staging && m->params.turnaround_cycles > 0)
+        t->stage[TRAPEZE_GHOSTZONE_GLBSYNC] = dual_add(t->stage[TRAPEZE_GHOSTZONE_GLBSYNC], spin_staging_wait(m, v, t));
 }
 
 /* The overlap extension: memory and compute of a stage combined as
@@ -426,13 +462,7 @@ static gz_dual round_wait(const trapeze_ghostzone_model *m, const gz_vars *v, co
     gz_dual wait = dual_const(m->work.elem_per_op * m->params.turnaround_cycles);
     if (!(sync == TRAPEZE_SYNC_FENCE && m->params.round_spin && wait.v > 0))
         return wait;
-    double resident = k * m->gpu.n_sm, r = fmod(t->trapezoids.v, resident);
-    gz_dual arrivals = barrier_arrivals(v, dual_const(resident));
-    gz_dual cost = barrier_wait(m, v, arrivals);
-    if (!(r > 0 && arrivals.v > 0 && cost.v > 0))
-        return wait;
-    gz_dual share = dual_scale(dual_div(arrivals, cost), (resident - r) / resident);
-    return dual_mul(wait, dual_add(dual_const(1.0), share));
+    return dual_mul(wait, dual_add(dual_const(1.0), spin_share(m, v, t, k)));
 }
 
 static gz_dual compute_tiles(const trapeze_ghostzone_model *m, const gz_vars *v, const gz_terms *t,
@@ -531,6 +561,8 @@ static void gz_equations(const trapeze_ghostzone_model *m, const double *params,
 #undef fence_barrier
 #undef turnaround
 #undef staging_wait
+#undef spin_share
+#undef spin_staging_wait
 #undef compute_terms
 #undef overlap_factor
 #undef lone_round_floor

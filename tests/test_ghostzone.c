@@ -241,6 +241,7 @@ static void test_gradient_widths_agree(void)
     every.partial_round = every.loop_reread = 1; /* fences then read 16 parameters */
     every.round_latency = 1; /* PathFinder's partial round at the latency's floor (no parameter) */
     every.round_spin = 1;    /* its fence wait grown by the spinning blocks (the barrier's parameters) */
+    every.spin_staging = 1;  /* the partial round's staging behind them (the same parameters) */
     every.turnaround_cycles = 5000;
     every.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] = 0.5;
     every.value[TRAPEZE_GHOSTZONE_LOOP_REREAD] = 0.6;

@@ -949,6 +949,73 @@ static void test_round_spin(void)
     trapeze_ghostzone_destroy(m);
 }
 
+/* spin_staging at test_round_spin's point (PathFinder 22,860, GTX 480, k M
+ * = 90, a = 0.6): at h = 18, 104 tiles, S = 76 spinning, the fence stage's
+ * GlbSync grows by (stencil_arrays + 1) L a S / (k M) = 2 x 300 x 0.6 x
+ * 76/90 = 304 cycles, 304/18 a loop, outside the overlap (omega 0.5 here:
+ * every other term keeps its bits); at h = 44, 137 tiles (S = 43), by 2 x
+ * 300 x 0.6 x 43/90 = 172. Multi1D (two arrays) on the same GPU at h = 10,
+ * 160 tiles on k M = 8 x 15 = 120 (a = 240 / sqrt(240^2 + 240^2), S = 80):
+ * three round trips, 3 x 300 x a x 80/120. Relaunch, F = 0 (a = 0) and L = 0 keep their bits;
+ * d/dF and d/d(round trip) against central differences. */
+static void test_spin_staging(void)
+{
+    trapeze_ghostzone_params p = at_size();
+    p.barrier_max = 1;
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = p.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = 0.5;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK] = 2;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_BARRIER] = 240;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_POLL] = 0;
+    p.turnaround_cycles = 300;
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "pathfinder", 22860, 1, &p);
+    trapeze_ghostzone_eval off[3] = {eval(m, TRAPEZE_SYNC_RELAUNCH, 18), eval(m, TRAPEZE_SYNC_FENCE, 18),
+                                     eval(m, TRAPEZE_SYNC_FENCE, 44)};
+    CHECK_NEAR(off[1].trapezoids, 104, 0);
+    CHECK_NEAR(off[2].trapezoids, 137, 0);
+    p.spin_staging = 1;
+    trapeze_ghostzone_set_params(m, &p);
+    trapeze_ghostzone_eval e = eval(m, TRAPEZE_SYNC_FENCE, 18), tall = eval(m, TRAPEZE_SYNC_FENCE, 44);
+    CHECK_NEAR(e.stage[TRAPEZE_GHOSTZONE_GLBSYNC] - off[1].stage[TRAPEZE_GHOSTZONE_GLBSYNC], 304, 1e-9);
+    CHECK_NEAR(e.cpl - off[1].cpl, 304.0 / 18, 1e-9);
+    CHECK_NEAR(tall.cpl - off[2].cpl, 2 * 300 * 0.6 * 43 / 90 / 44, 1e-9);
+    for (int c = TRAPEZE_GHOSTZONE_LOADSTEN; c < TRAPEZE_GHOSTZONE_NCOMPONENTS; c++)
+        CHECK(e.per_loop[c] == off[1].per_loop[c]);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl == off[0].cpl);
+    static const int ks[] = {TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK, TRAPEZE_GHOSTZONE_FENCE_BARRIER};
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        double fd = central_difference(m, p, ks[i], TRAPEZE_SYNC_FENCE, 18);
+        trapeze_ghostzone_set_params(m, &p);
+        double g = eval(m, TRAPEZE_SYNC_FENCE, 18).dcpl_dparam[ks[i]];
+        CHECK(fd != 0);
+        CHECK_NEAR(g, fd, 1e-5 * fabs(fd));
+    }
+    trapeze_ghostzone_params q = p; /* Multi1D 14,000, h = 10: 160 tiles on k M = 8 x 15 */
+    q.spin_staging = 0;
+    trapeze_ghostzone_model *two = model("data/gpus/gtx480.config", "multi1d", 14000, 1, &q);
+    trapeze_ghostzone_eval plain = eval(two, TRAPEZE_SYNC_FENCE, 10);
+    CHECK_NEAR(plain.trapezoids, 160, 0);
+    CHECK(trapeze_ghostzone_occupancy(trapeze_ghostzone_gpu(two), trapeze_ghostzone_workload(two), 128) == 8);
+    trapeze_ghostzone_set_params(two, &p);
+    /* 120 arrivals at 2 cycles: 240 of sqrt(240^2 + 240^2), r = 40, S = 80 */
+    CHECK_NEAR(eval(two, TRAPEZE_SYNC_FENCE, 10).cpl - plain.cpl, 3 * 300 * sqrt(0.5) * 80 / 120 / 10, 1e-9);
+    trapeze_ghostzone_destroy(two);
+    p.turnaround_cycles = 0;
+    trapeze_ghostzone_set_params(m, &p);
+    double no_wait = eval(m, TRAPEZE_SYNC_FENCE, 18).cpl;
+    p.turnaround_cycles = 300;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK] = 0;
+    trapeze_ghostzone_set_params(m, &p);
+    double flat = eval(m, TRAPEZE_SYNC_FENCE, 18).cpl;
+    p.spin_staging = 0;
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 18).cpl == flat);
+    p.turnaround_cycles = 0;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK] = 2;
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 18).cpl == no_wait);
+    trapeze_ghostzone_destroy(m);
+}
+
 /* lone_round on PathFinder 9,900 (NumElemPerOp = 1), GTX 480, h = 18:
  * ceil(9900 / 220) = 45 tiles, 3 on every SM with 6 resident, one round
  * that is all partial. With L = 5 I the round costs L / I = 5 tiles' worth:
@@ -1176,6 +1243,7 @@ int main(void)
     test_round_compute();
     test_lone_round();
     test_round_spin();
+    test_spin_staging();
     test_round_staging();
     test_turnaround();
     test_verify_order();

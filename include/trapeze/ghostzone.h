@@ -160,6 +160,9 @@ typedef struct trapeze_ghostzone_params {
                                             the partial round's loads wait turnaround_cycles
                                             (1 + S / (k M)) an iteration, S = k M - r the blocks
                                             spinning at the barrier while its r tiles run */
+    int spin_staging;                    /* "spin_staging = 1": in fence mode the partial round's
+                                            stencil_arrays loads and commit wait turnaround_cycles
+                                            a S / (k M) more each, behind the spinners' polls */
     int mem_latency;                     /* "mem_latency = 1": a memory term (5.7) is the larger of
                                             its latency, passes x UncontendedLat (a round of
                                             resident blocks waits on its loads), and its
