@@ -57,4 +57,19 @@ static inline trapeze_status bench_builtin(const trapeze_config *cfg, const char
     return bench_builtin_opt(cfg, name, argc, argv, NULL, g, k, err);
 }
 
+/* The cycle a watched block is placed on an SM (sim_gpu_options.on_place
+ * with bench_on_place; placed 0: not yet). */
+typedef struct {
+    long block;
+    uint64_t placed;
+} bench_watch;
+
+static inline void bench_on_place(void *ctx, int sm, long block, uint64_t cycle)
+{
+    bench_watch *w = ctx;
+    (void)sm;
+    if (block == w->block && !w->placed)
+        w->placed = cycle;
+}
+
 #endif

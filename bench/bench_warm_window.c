@@ -16,19 +16,6 @@
 #include "trapeze.h"
 #include "bench/bench_common.h"
 
-typedef struct {
-    long block;        /* the block whose placement is watched */
-    uint64_t placed;   /* the cycle it was placed (0: not yet) */
-} watch;
-
-static void on_place(void *ctx, int sm, long block, uint64_t cycle)
-{
-    watch *w = ctx;
-    (void)sm;
-    if (block == w->block && !w->placed)
-        w->placed = cycle;
-}
-
 /* Warp instructions a cycle over [from, from + len) of a launch already at
  * `from`; the launch goes on to the stretch's end. */
 static double pace(sim_launch *l, uint64_t len, trapeze_error *err)
@@ -52,8 +39,8 @@ static double window(const trapeze_config *cfg, const char *name, char **args, i
     trapeze_error err;
     sim_gpu_options opt;
     memset(&opt, 0, sizeof opt);
-    watch w = {fb, 0};
-    opt.on_place = on_place;
+    bench_watch w = {fb, 0};
+    opt.on_place = bench_on_place;
     opt.on_place_ctx = &w;
     if (mode == 1)
         opt.first_block = fb;

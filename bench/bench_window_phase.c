@@ -23,19 +23,6 @@
 static const double edges[] = {0, 16, 128, 1024, 2048, 4096, 8192, 1e18};
 #define NCLASS 7
 
-typedef struct {
-    long block;
-    uint64_t placed;
-} watch;
-
-static void on_place(void *ctx, int sm, long block, uint64_t cycle)
-{
-    watch *w = ctx;
-    (void)sm;
-    if (block == w->block && !w->placed)
-        w->placed = cycle;
-}
-
 /* One launch of the job: from block fb, loop trip ft (0, 0: the run);
  * recorded over [at, at + rec) after its start, at_block: from that
  * block's placement plus `at` instead (-1: none); skip_at > 0: at cycle
@@ -51,8 +38,8 @@ static double one(const trapeze_config *cfg, const trapeze_power *pw, const char
     sim_sleep_config ao;
     sim_gpu_options opt;
     sim_idle_window_options(pw, &ao, &opt);
-    watch w = {at_block, 0};
-    opt.on_place = on_place;
+    bench_watch w = {at_block, 0};
+    opt.on_place = bench_on_place;
     opt.on_place_ctx = &w;
     if (fb > 0)
         opt.first_block = fb;

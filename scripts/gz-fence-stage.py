@@ -102,15 +102,11 @@ def line(hs, ys):
 
 
 def spec_keys(workload):
-    keys = {}
-    for raw in open(f"data/workloads/{workload}.ini"):
-        s = raw.split(";")[0]
-        if "=" in s:
-            k, v = s.split("=", 1)
-            keys[k.strip()] = v.strip()
-    if keys.get("dimensions", "1") != "1":
+    """(block, halo) of a shipped 1-D workload spec (gz-fence-identify's spec_shape)."""
+    dims, blk, halo = identify.spec_shape(workload)
+    if dims != 1:
         sys.exit(f"gz-fence-stage: {workload} is not 1-D")
-    return int(keys["block"]), int(keys["halo"])
+    return blk[0], halo[0]
 
 
 def fencebar(gpu):

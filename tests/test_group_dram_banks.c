@@ -30,20 +30,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "grouping_fixture.h"
 #include "trapeze.h"
-
-static trapeze_grouping make(long n, const int *group, const long *order)
-{
-    trapeze_grouping g;
-    trapeze_error err;
-    int groups = 0;
-    for (long p = 0; p < n; p++)
-        groups = group[p] + 1 > groups ? group[p] + 1 : groups;
-    CHECK_OK(trapeze_grouping_alloc(&g, n, groups, &err));
-    memcpy(g.group, group, sizeof *group * (size_t)n);
-    memcpy(g.order, order, sizeof *order * (size_t)n);
-    return g;
-}
 
 /* units 0-7 in channel 0 (bank, row): (0,0) (1,0) (0,0) (1,0) (0,1) (1,1)
  * (0,1) (1,1); unit 8 in channel 1, bank 0, row 5 */
@@ -56,7 +44,7 @@ static const unsigned long long row[9] = {0, 0, 0, 0, 1, 1, 1, 1, 5};
 static double count(const trapeze_group_dram_units *u, const int *q, const long *o, int x,
                     double reads[2], double acts[2])
 {
-    trapeze_grouping g = make(4, q, o);
+    trapeze_grouping g = test_grouping(4, q, o);
     trapeze_error err;
     CHECK_OK(trapeze_group_dram_count(u, &g, x, reads, acts, &err));
     trapeze_grouping_free(&g);
@@ -100,11 +88,11 @@ int main(void)
     const long bad_unit[10] = {0, 1, 8, 2, 3, 4, 5, 6, 7, 9};
     trapeze_group_dram_units bad = u;
     bad.unit = bad_unit;
-    trapeze_grouping g = make(4, rr_q, rr_o);
+    trapeze_grouping g = test_grouping(4, rr_q, rr_o);
     CHECK(trapeze_group_dram_count(&bad, &g, 1, reads, acts, &err) == TRAPEZE_EINVAL);
     CHECK(strstr(err.message, "TB 3") != NULL);
     trapeze_grouping_free(&g);
-    g = make(3, rr_q, rr_o);
+    g = test_grouping(3, rr_q, rr_o);
     CHECK(trapeze_group_dram_count(&u, &g, 1, reads, acts, &err) == TRAPEZE_EINVAL);
     trapeze_grouping_free(&g);
     /* on by default; a calibration that turns it off says so and reads back */

@@ -41,36 +41,24 @@
 #include <string.h>
 
 #include "check.h"
+#include "grouping_fixture.h"
 #include "trapeze.h"
-
-static trapeze_grouping make(long n, const int *group, const long *order)
-{
-    trapeze_grouping g;
-    trapeze_error err;
-    int groups = 0;
-    for (long p = 0; p < n; p++)
-        groups = group[p] + 1 > groups ? group[p] + 1 : groups;
-    CHECK_OK(trapeze_grouping_alloc(&g, n, groups, &err));
-    memcpy(g.group, group, sizeof *group * (size_t)n);
-    memcpy(g.order, order, sizeof *order * (size_t)n);
-    return g;
-}
 
 static void test_spread(void)
 {
     const int rr_g[8] = {0, 1, 0, 1, 0, 1, 0, 1};
     const long rr_o[8] = {0, 0, 1, 1, 2, 2, 3, 3};
-    trapeze_grouping g = make(8, rr_g, rr_o);
+    trapeze_grouping g = test_grouping(8, rr_g, rr_o);
     CHECK_NEAR(trapeze_group_row_spread(&g, 4, 2), 0.25, 0);
     trapeze_grouping_free(&g);
     const int blk_g[8] = {0, 0, 1, 1, 0, 0, 1, 1};
     const long blk_o[8] = {0, 2, 0, 2, 1, 3, 1, 3};
-    g = make(8, blk_g, blk_o);
+    g = test_grouping(8, blk_g, blk_o);
     CHECK_NEAR(trapeze_group_row_spread(&g, 4, 2), 1, 0);
     trapeze_grouping_free(&g);
     const int one_g[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     const long one_o[8] = {0, 1, 2, 3, 4, 5, 6, 7};
-    g = make(8, one_g, one_o);
+    g = test_grouping(8, one_g, one_o);
     CHECK_NEAR(trapeze_group_row_spread(&g, 4, 8), 0.25, 0);
     CHECK_NEAR(trapeze_group_row_spread(&g, 0, 8), 0.125, 0);
     trapeze_grouping_free(&g);

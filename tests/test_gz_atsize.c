@@ -397,6 +397,19 @@ static double central_difference(trapeze_ghostzone_model *m, trapeze_ghostzone_p
     return (up - down) / (2 * step);
 }
 
+/* Checks d CPL / d param k of m at p (sync, h) against the central
+ * difference, which must not be 0, to 1e-5 relative; returns it. */
+static double check_gradient(trapeze_ghostzone_model *m, trapeze_ghostzone_params p, int k,
+                             trapeze_sync sync, double h)
+{
+    double fd = central_difference(m, p, k, sync, h);
+    trapeze_ghostzone_set_params(m, &p);
+    double g = eval(m, sync, h).dcpl_dparam[k];
+    CHECK(fd != 0);
+    CHECK_NEAR(g, fd, 1e-5 * fabs(fd));
+    return fd;
+}
+
 /* fence_overlap_loads with omega = 0.7 and the fence omega 0.3: HotSpot's
  * loop loads nothing from device memory, so its fence CPL is, to the bit,
  * the one the switch off gives with the fence omega set to 0.7 (and not
@@ -880,6 +893,19 @@ static void test_round_compute(void)
     trapeze_ghostzone_destroy(hs);
 }
 
+/* The barrier of test_round_spin and test_spin_staging: F = 2 cycles a
+ * block, a round trip of 240 (barrier_max), no poll, both overlaps omega. */
+static trapeze_ghostzone_params spin_point(double omega)
+{
+    trapeze_ghostzone_params p = at_size();
+    p.barrier_max = 1;
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = p.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = omega;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK] = 2;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_BARRIER] = 240;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_POLL] = 0;
+    return p;
+}
+
 /* round_spin on PathFinder 22,860, GTX 480, h = 18: 104 tiles on k M = 6 x
  * 15 = 90 persistent blocks, so the last round runs r = 14 tiles while S =
  * 76 blocks spin at the barrier; 7 tiles on the busiest SM. With L = 3 I
@@ -897,12 +923,7 @@ static void test_round_compute(void)
  * scale with the CPI). */
 static void test_round_spin(void)
 {
-    trapeze_ghostzone_params p = at_size();
-    p.barrier_max = 1;
-    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = p.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = 0;
-    p.value[TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK] = 2;
-    p.value[TRAPEZE_GHOSTZONE_FENCE_BARRIER] = 240;
-    p.value[TRAPEZE_GHOSTZONE_FENCE_POLL] = 0;
+    trapeze_ghostzone_params p = spin_point(0);
     trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "pathfinder", 22860, 1, &p);
     trapeze_ghostzone_eval off[2] = {eval(m, TRAPEZE_SYNC_RELAUNCH, 18), eval(m, TRAPEZE_SYNC_FENCE, 18)};
     trapeze_ghostzone_eval tall = eval(m, TRAPEZE_SYNC_FENCE, 44);
@@ -929,11 +950,7 @@ static void test_round_spin(void)
     static const int ks[] = {TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK, TRAPEZE_GHOSTZONE_FENCE_BARRIER,
                              TRAPEZE_GHOSTZONE_CPI};
     for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
-        double fd = central_difference(m, p, ks[i], TRAPEZE_SYNC_FENCE, 18);
-        trapeze_ghostzone_set_params(m, &p);
-        double g = eval(m, TRAPEZE_SYNC_FENCE, 18).dcpl_dparam[ks[i]];
-        CHECK(fd != 0);
-        CHECK_NEAR(g, fd, 1e-5 * fabs(fd));
+        double fd = check_gradient(m, p, ks[i], TRAPEZE_SYNC_FENCE, 18);
         if (ks[i] == TRAPEZE_GHOSTZONE_CPI) {
             double comp7 = off[1].per_loop[TRAPEZE_GHOSTZONE_MISCCOMP] + off[1].per_loop[TRAPEZE_GHOSTZONE_ITERCOMP];
             CHECK_NEAR(fd, comp7 / 7 * 6 / p.value[TRAPEZE_GHOSTZONE_CPI], 1e-5 * fd);
@@ -960,12 +977,7 @@ static void test_round_spin(void)
  * d/dF and d/d(round trip) against central differences. */
 static void test_spin_staging(void)
 {
-    trapeze_ghostzone_params p = at_size();
-    p.barrier_max = 1;
-    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = p.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = 0.5;
-    p.value[TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK] = 2;
-    p.value[TRAPEZE_GHOSTZONE_FENCE_BARRIER] = 240;
-    p.value[TRAPEZE_GHOSTZONE_FENCE_POLL] = 0;
+    trapeze_ghostzone_params p = spin_point(0.5);
     p.turnaround_cycles = 300;
     trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "pathfinder", 22860, 1, &p);
     trapeze_ghostzone_eval off[3] = {eval(m, TRAPEZE_SYNC_RELAUNCH, 18), eval(m, TRAPEZE_SYNC_FENCE, 18),
@@ -982,13 +994,8 @@ static void test_spin_staging(void)
         CHECK(e.per_loop[c] == off[1].per_loop[c]);
     CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 18).cpl == off[0].cpl);
     static const int ks[] = {TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK, TRAPEZE_GHOSTZONE_FENCE_BARRIER};
-    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
-        double fd = central_difference(m, p, ks[i], TRAPEZE_SYNC_FENCE, 18);
-        trapeze_ghostzone_set_params(m, &p);
-        double g = eval(m, TRAPEZE_SYNC_FENCE, 18).dcpl_dparam[ks[i]];
-        CHECK(fd != 0);
-        CHECK_NEAR(g, fd, 1e-5 * fabs(fd));
-    }
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
+        check_gradient(m, p, ks[i], TRAPEZE_SYNC_FENCE, 18);
     trapeze_ghostzone_params q = p; /* Multi1D 14,000, h = 10: 160 tiles on k M = 8 x 15 */
     q.spin_staging = 0;
     trapeze_ghostzone_model *two = model("data/gpus/gtx480.config", "multi1d", 14000, 1, &q);
