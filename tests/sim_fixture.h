@@ -77,4 +77,21 @@ static inline trapeze_config *fixture_gtx480_with(const char *extra, const char 
     return cfg;
 }
 
+/* The simulator refuses `cfg` with a message containing `needle`; takes
+ * cfg (destroys it). */
+static inline void fixture_expect_refused(trapeze_config *cfg, const char *needle)
+{
+    sim_gpu_options opt;
+    memset(&opt, 0, sizeof opt);
+    trapeze_error err;
+    memset(&err, 0, sizeof err);
+    sim_gpu *g = NULL;
+    CHECK(sim_gpu_create(cfg, &opt, &g, &err) != TRAPEZE_OK && !g);
+    if (!strstr(err.message, needle))
+        fprintf(stderr, "message: %s\n", err.message);
+    CHECK(strstr(err.message, needle) != NULL);
+    sim_gpu_destroy(g);
+    trapeze_config_destroy(cfg);
+}
+
 #endif

@@ -421,6 +421,34 @@ static const char *const sm_config =
     "-ptx_opcode_latency_fp 4,13,4,5,39\n-ptx_opcode_initiation_fp 1,2,1,1,4\n"
     "-gpgpu_num_sched_per_core 2\n-gpgpu_scheduler gto\n";
 
+/* Runs the trace at `path` on the one-SM config above with ideal memory
+ * (latency 100) and checks its cycles, warp and thread instructions. */
+static void run_one_sm_trace(const char *path, uint64_t cycles, uint64_t warp_insts,
+                             uint64_t thread_insts)
+{
+    trapeze_config *cfg = NULL;
+    trapeze_error err;
+    sim_gpu_options opt = {0};
+    sim_gpu *gpu = NULL;
+    sim_trace_kernel *t = NULL;
+    sim_kernel_stats st;
+    CHECK_OK(trapeze_config_parse(sm_config, "test.config", &cfg, &err));
+    CHECK_OK(sim_mem_port_ideal(1, 100, &opt.mem, &err));
+    CHECK_OK(sim_gpu_create(cfg, &opt, &gpu, &err));
+    CHECK_OK(sim_trace_kernel_open(path, &t, &err));
+    if (gpu && t && !sim_gpu_run(gpu, sim_trace_kernel_sim(t), &st, &err)) {
+        CHECK(st.cycles == cycles);
+        CHECK(st.total.warp_insts == warp_insts);
+        CHECK(st.total.thread_insts == thread_insts);
+        sim_kernel_stats_free(&st);
+    } else {
+        CHECK(!"ran");
+    }
+    sim_trace_kernel_close(t);
+    sim_gpu_destroy(gpu);
+    trapeze_config_destroy(cfg);
+}
+
 /* Ten dependent FFMAs then EXIT on one GTX 480 SM with ideal memory:
  * FP MAD latency 5, so issue at 1, 6, ..., 46; EXIT at 51; the warp
  * finishes when the last result is written (51) -> 52 cycles, as the
@@ -433,27 +461,7 @@ static void simulate_hand_trace(void)
     strcat(body, "0020 ffffffff 0 EXIT 0 0\n#END_TB\n");
     char path[128];
     write_one_block_trace("ffma.traceg", "(32,1,1)", body, path, sizeof path);
-    trapeze_config *cfg = NULL;
-    trapeze_error err;
-    sim_gpu_options opt = {0};
-    sim_gpu *gpu = NULL;
-    sim_trace_kernel *t = NULL;
-    sim_kernel_stats st;
-    CHECK_OK(trapeze_config_parse(sm_config, "test.config", &cfg, &err));
-    CHECK_OK(sim_mem_port_ideal(1, 100, &opt.mem, &err));
-    CHECK_OK(sim_gpu_create(cfg, &opt, &gpu, &err));
-    CHECK_OK(sim_trace_kernel_open(path, &t, &err));
-    if (gpu && t && !sim_gpu_run(gpu, sim_trace_kernel_sim(t), &st, &err)) {
-        CHECK(st.cycles == 52);
-        CHECK(st.total.warp_insts == 11);
-        CHECK(st.total.thread_insts == 11 * 32);
-        sim_kernel_stats_free(&st);
-    } else {
-        CHECK(!"ran");
-    }
-    sim_trace_kernel_close(t);
-    sim_gpu_destroy(gpu);
-    trapeze_config_destroy(cfg);
+    run_one_sm_trace(path, 52, 11, 11 * 32);
 }
 
 /* Accel-Sim's EXIT: a lane retires when it executes an EXIT, a warp when
@@ -483,27 +491,7 @@ static void exit_retires_lanes(void)
         "0040 0000ffff 0 EXIT 0 0\n#END_TB\n";
     char path[128];
     write_one_block_trace("exit.traceg", "(48,1,1)", body, path, sizeof path);
-    trapeze_config *cfg = NULL;
-    trapeze_error err;
-    sim_gpu_options opt = {0};
-    sim_gpu *gpu = NULL;
-    sim_trace_kernel *t = NULL;
-    sim_kernel_stats st;
-    CHECK_OK(trapeze_config_parse(sm_config, "test.config", &cfg, &err));
-    CHECK_OK(sim_mem_port_ideal(1, 100, &opt.mem, &err));
-    CHECK_OK(sim_gpu_create(cfg, &opt, &gpu, &err));
-    CHECK_OK(sim_trace_kernel_open(path, &t, &err));
-    if (gpu && t && !sim_gpu_run(gpu, sim_trace_kernel_sim(t), &st, &err)) {
-        CHECK(st.cycles == 13);
-        CHECK(st.total.warp_insts == 6);
-        CHECK(st.total.thread_insts == 96);
-        sim_kernel_stats_free(&st);
-    } else {
-        CHECK(!"ran");
-    }
-    sim_trace_kernel_close(t);
-    sim_gpu_destroy(gpu);
-    trapeze_config_destroy(cfg);
+    run_one_sm_trace(path, 13, 6, 96);
 }
 
 /* A warp's RED on SM7_QV100 (write-through sectored L1): the 20 lanes of
