@@ -89,6 +89,7 @@ typedef struct {
     int n;
     int l1_by_fetch;   /* --l1-fetch, or the calibration's: every launch's model form */
     int dram_banks;    /* the DRAM rows' floor: on unless --no-dram-banks or the calibration's 0 */
+    trapeze_group_gain_form gain_form;   /* u's error: the ratio, or --gain-difference */
 } launches;
 
 static void usage_for(FILE *f, const char *cmd)
@@ -188,6 +189,11 @@ static void usage_for(FILE *f, const char *cmd)
             "                  of it), not in elements; written to and read from the\n"
             "                  calibration (l1_by_fetch); off by default\n"
             "                  (docs/grouping.md)\n"
+            "  --gain-difference  u, the uncertainty a predicted gain over rr must\n"
+            "                  exceed, as the rms of the predicted gain minus the\n"
+            "                  simulated one (1 - pred/pred_rr against 1 - sim/sim_rr,\n"
+            "                  per launch), not of (pred/pred_rr)/(sim/sim_rr) - 1; off\n"
+            "                  by default: no decision moves (docs/grouping.md)\n"
             "%s",
             cal ? "  --out FILE      the [group] calibration file to write\n"
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
@@ -679,15 +685,16 @@ static void predictions(const launch_times *t, double beta, double beta2, double
 
 /* The errors of the predicted gains over round-robin (the first candidate)
  * of the other candidates against the whole runs, at DRAM contention beta,
- * L2 contention beta2 and the DRAM rows' cost kappa: (pred_c / pred_rr) /
- * (sim_c / sim_rr) - 1. */
+ * L2 contention beta2 and the DRAM rows' cost kappa, in `form`
+ * (trapeze_group_gain_error: by default (pred_c / pred_rr) / (sim_c /
+ * sim_rr) - 1). */
 static void gain_errors(const launch_times *t, double beta, double beta2, double kappa,
-                        double out[NGAIN])
+                        trapeze_group_gain_form form, double out[NGAIN])
 {
     double pred[NFIXED];
     predictions(t, beta, beta2, kappa, pred);
     for (int c = 1; c < NFIXED; c++)
-        out[c - 1] = (pred[c] / pred[0]) / (t->sim[c] / t->sim[0]) - 1;
+        out[c - 1] = trapeze_group_gain_error(form, pred[c], pred[0], t->sim[c], t->sim[0]);
 }
 
 /* The DRAM contention fitted to the whole runs of every launch but `skip`
@@ -757,7 +764,8 @@ static trapeze_status row_cost_without(const launch_times *t, int n, int skip, d
 /* Each launch's gain errors at the contentions held out from it (fitted to
  * the others' whole runs), and those contentions; beta2 NULL: no L2 term;
  * kappa NULL: no DRAM rows' term. */
-static trapeze_status held_out_gain_errors(const launch_times *t, int n, double (*gerr)[NGAIN],
+static trapeze_status held_out_gain_errors(const launch_times *t, int n,
+                                           trapeze_group_gain_form form, double (*gerr)[NGAIN],
                                            double *beta, double *beta2, double *kappa,
                                            trapeze_error *err)
 {
@@ -770,23 +778,25 @@ static trapeze_status held_out_gain_errors(const launch_times *t, int n, double 
             s = row_cost_without(t, n, i, beta[i], beta2 ? beta2[i] : -1, &kappa[i], NULL,
                                      NULL, err);
         if (!s)
-            gain_errors(&t[i], beta[i], beta2 ? beta2[i] : -1, kappa ? kappa[i] : -1, gerr[i]);
+            gain_errors(&t[i], beta[i], beta2 ? beta2[i] : -1, kappa ? kappa[i] : -1, form,
+                        gerr[i]);
     }
     return s;
+}
+
+/* What u's errors are, as the summary names them. */
+static const char *gain_error_text(trapeze_group_gain_form form)
+{
+    return form == TRAPEZE_GROUP_GAIN_DIFFERENCE ? "sim/sim_rr - pred/pred_rr (the predicted "
+                                                   "gain minus the simulated)"
+                                                 : "(pred/pred_rr)/(sim/sim_rr) - 1";
 }
 
 /* The uncertainty of a predicted gain over rr for launch `skip`: the rms of
  * the other launches' gain errors (none held out: all of them). */
 static double held_out_rms(double (*gerr)[NGAIN], int n, int skip)
 {
-    double sum = 0;
-    int count = 0;
-    for (int j = 0; j < n; j++)
-        for (int c = 0; j != skip && c < NGAIN; c++) {
-            sum += gerr[j][c] * gerr[j][c];
-            count++;
-        }
-    return count ? sqrt(sum / count) : -1;
+    return trapeze_group_gain_uncertainty(&gerr[0][0], n, NGAIN, skip);
 }
 
 /* Every launch's times (sub-grid fit against its whole runs). */
@@ -897,10 +907,10 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         }
     }
     if (!s)
-        s = held_out_gain_errors(own, ls->n, own_gerr, own_beta, l2 ? own_beta2 : NULL,
+        s = held_out_gain_errors(own, ls->n, ls->gain_form, own_gerr, own_beta, l2 ? own_beta2 : NULL,
                                  rows ? own_kappa : NULL, err);
     if (!s && windows)
-        s = held_out_gain_errors(own_win, ls->n, win_gerr, win_beta, NULL, NULL, err);
+        s = held_out_gain_errors(own_win, ls->n, ls->gain_form, win_gerr, win_beta, NULL, NULL, err);
     for (int i = 0; !s && i < ls->n; i++) {
         trapeze_group_params held;
         s = fit_launches(ev, ls->n, i, 0, &held, NULL, err);
@@ -910,7 +920,7 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
             t[i].wsim[c] = 0;
     }
     if (!s)
-        s = held_out_gain_errors(t, ls->n, gerr, beta, NULL, NULL, err);
+        s = held_out_gain_errors(t, ls->n, ls->gain_form, gerr, beta, NULL, NULL, err);
     for (int i = 0; !s && i < ls->n; i++)
         print_gain_errors(&ls->l[i], gerr[i]);
     trapeze_group_params p;
@@ -1021,8 +1031,8 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
     if (!s && held_out)
         s = all_times(gpu, ls, plan, log, l2, t, err);
     if (!s && held_out)
-        s = held_out_gain_errors(t, ls->n, gerr, beta, l2 ? beta2 : NULL, rows ? kappa : NULL,
-                                 err);
+        s = held_out_gain_errors(t, ls->n, ls->gain_form, gerr, beta, l2 ? beta2 : NULL,
+                                 rows ? kappa : NULL, err);
     for (int i = 0; !s && i < ls->n; i++) {
         trapeze_group_outcome o;
         memset(&o, 0, sizeof o);
@@ -1117,8 +1127,8 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
     const char *others = strchr(fixed_list(" ", " ", names, sizeof names), ' ');   /* but rr */
     if (!s && held_out)
         printf("\nuncertainty of a predicted gain over rr, all %d launches: %.2f%% (rms of "
-               "(pred/pred_rr)/(sim/sim_rr) - 1 over %s)\n", ls->n,
-               100 * held_out_rms(gerr, ls->n, -1), others ? others + 1 : "");
+               "%s over %s)\n", ls->n, 100 * held_out_rms(gerr, ls->n, -1),
+               gain_error_text(ls->gain_form), others ? others + 1 : "");
     if (validate)
         trapeze_json_end(j);
     if (!s && held_out)
@@ -1144,6 +1154,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     int rows = 0; /* --dram-rows: the DRAM rows each candidate's grouping scatters */
     int l1f = 0;  /* --l1-fetch: L1 sharing in the unit the L1 fetches */
     int no_banks = 0; /* --no-dram-banks: no DRAM time with the rows each grouping opens */
+    int gain_diff = 0; /* --gain-difference: u on the predicted gain minus the simulated */
     const cli_field cal_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL}, {"--extra", &extra, NULL},
                                     {"--samples", &samples, NULL}, {"--threads", &threads_text, NULL},
@@ -1157,6 +1168,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--memory-measured", NULL, &memm},
                                     {"--dram-rows", NULL, &rows},
                                     {"--no-dram-banks", NULL, &no_banks},
+                                    {"--gain-difference", NULL, &gain_diff},
                                     {"--l1-fetch", NULL, &l1f}, {NULL, NULL, NULL}};
     const cli_field val_fields[] = {{"--model", &model, NULL}, {"--gpu", &gpu, NULL},
                                     {"--trace", &trace, NULL}, {"--extra", &extra, NULL},
@@ -1173,6 +1185,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
                                     {"--memory-measured", NULL, &memm},
                                     {"--dram-rows", NULL, &rows},
                                     {"--no-dram-banks", NULL, &no_banks},
+                                    {"--gain-difference", NULL, &gain_diff},
                                     {"--l1-fetch", NULL, &l1f}, {NULL, NULL, NULL}};
     static launches ls;
     memset(&ls, 0, sizeof ls);
@@ -1293,6 +1306,7 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     /* the model form goes with the constants and u it was measured at */
     ls.l1_by_fetch = l1f || (fallback && fallback->l1_by_fetch);
     ls.dram_banks = !no_banks && (!fallback || fallback->dram_banks);
+    ls.gain_form = gain_diff ? TRAPEZE_GROUP_GAIN_DIFFERENCE : TRAPEZE_GROUP_GAIN_RATIO;
     if (!s)
         s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)

@@ -19,7 +19,10 @@
  *   - kway 995: round-robin (0.5% is inside the 1% margin);
  *   - the outcome carries the sub-grids' fit and the uncertainty given, and
  *     the fit's rms error (here 0.9) raises the margin the tiles must beat
- *     (none does by 90%), so the choice is always one of the five above.
+ *     (none does by 90%), so the choice is always one of the five above;
+ *   - the uncertainty measured paired per launch (sampler/group/gain_error.c)
+ *     lets rbts through where the same launches' unpaired error keeps rr
+ *     (test_gain_uncertainty).
  */
 #include <string.h>
 
@@ -68,6 +71,56 @@ static void test_fit_contention(void)
     CHECK(strstr(err.message, "point 1") != NULL);
 }
 
+/* The uncertainty of a gain (sampler/group/gain_error.c) on three tiny
+ * launches of rr and one candidate, (pred rr, pred c, sim rr, sim c):
+ *   A (110, 99, 100, 90): both 10% slow, the same gain, 10%;
+ *   B (100, 100, 200, 200): both 50% fast, no gain;
+ *   C (100, 80, 100, 90): a gain of 20% predicted, 10% run.
+ * Candidate errors, by hand: difference (sim_c/sim_rr - pred_c/pred_rr)
+ * 0, 0, 0.1: u = sqrt(0.01 / 3) = 0.0577350; ratio 0, 0, 0.8/0.9 - 1 =
+ * -0.1111: u = 0.0641500; unpaired (pred_c/sim_c - 1) 0.1, -0.5, -0.1111:
+ * u = sqrt(0.2723457 / 3) = 0.3013003; B held out, difference 0.0707107.
+ * Then launches whose only gain error is 1e-5 (A': pred 1000, 1000, sim
+ * 1100, 1100; B': pred 1000, 999.99, sim 1000, 1000; C' exact): paired u
+ * sqrt(1e-10 / 3) = 5.7735e-6, under the syrk fixture's rbts gain
+ * (0.0015%), so rbts replaces rr; unpaired u sqrt((1/121 + 1e-10) / 3) =
+ * 0.0524864, over it, so rr stays. */
+static void test_gain_uncertainty(trapeze_group_problem *pb)
+{
+    const double l[3][4] = {{110, 99, 100, 90}, {100, 100, 200, 200}, {100, 80, 100, 90}};
+    const double want[3] = {0.0577350, 0.0641500, 0.3013003};
+    const trapeze_group_gain_form forms[3] = {TRAPEZE_GROUP_GAIN_DIFFERENCE,
+                                              TRAPEZE_GROUP_GAIN_RATIO,
+                                              TRAPEZE_GROUP_GAIN_ABSOLUTE};
+    double e[3][3];
+    for (int f = 0; f < 3; f++) {
+        for (int i = 0; i < 3; i++)
+            e[f][i] = trapeze_group_gain_error(forms[f], l[i][1], l[i][0], l[i][3], l[i][2]);
+        CHECK_NEAR(trapeze_group_gain_uncertainty(e[f], 3, 1, -1), want[f], 1e-7);
+    }
+    CHECK_NEAR(e[0][2], 0.1, 1e-12);
+    CHECK_NEAR(trapeze_group_gain_uncertainty(e[0], 3, 1, 1), 0.0707107, 1e-7);
+    CHECK(trapeze_group_gain_uncertainty(e[0], 1, 1, 0) == -1);
+
+    const double t[3][4] = {{1000, 1000, 1100, 1100}, {1000, 999.99, 1000, 1000},
+                            {1000, 1000, 1000, 1000}};
+    double paired[3], unpaired[3];
+    for (int i = 0; i < 3; i++) {
+        paired[i] = trapeze_group_gain_error(TRAPEZE_GROUP_GAIN_DIFFERENCE, t[i][1], t[i][0],
+                                             t[i][3], t[i][2]);
+        unpaired[i] = trapeze_group_gain_error(TRAPEZE_GROUP_GAIN_ABSOLUTE, t[i][1], t[i][0],
+                                               t[i][3], t[i][2]);
+    }
+    const double up = trapeze_group_gain_uncertainty(paired, 3, 1, -1),
+                 uu = trapeze_group_gain_uncertainty(unpaired, 3, 1, -1);
+    CHECK_NEAR(up, 5.7735e-6, 1e-9);
+    CHECK_NEAR(uu, 0.0524864, 1e-7);
+    const double rbts_faster[5] = {1000, 1000, 1000, 900, 850};
+    char got[32];
+    CHECK(!strcmp(decide(pb, rbts_faster, 1e-5, up, got, sizeof got), "rbts"));
+    CHECK(!strcmp(decide(pb, rbts_faster, 1e-5, uu, got, sizeof got), "rr"));
+}
+
 int main(void)
 {
     test_fit_contention();
@@ -113,6 +166,7 @@ int main(void)
     CHECK(!strcmp(decide(pb, mst_fast, 0.01, -1, got, sizeof got), "rr"));
     CHECK(!strcmp(decide(pb, mst_fast, 0.10, -1, got, sizeof got), "rr"));
     CHECK(!strcmp(decide(pb, kway_close, 0.01, -1, got, sizeof got), "rr"));
+    test_gain_uncertainty(pb);
     trapeze_group_problem_destroy(pb);
     return check_report("test_group_decide");
 }

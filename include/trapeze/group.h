@@ -296,6 +296,27 @@ trapeze_status trapeze_group_fit_contention(const double *norm, const double *tg
                                             const double *sim, long n, double *beta,
                                             trapeze_error *err);
 
+/* How a predicted gain over round-robin is compared with the runs' gain
+ * (sampler/group/gain_error.c), candidate c of a launch against its rr:
+ * RATIO (pred_c / pred_rr) / (sim_c / sim_rr) - 1, the shipped u's;
+ * DIFFERENCE the predicted gain minus the simulated one, (1 - pred_c /
+ * pred_rr) - (1 - sim_c / sim_rr), in the units the gate compares a gain
+ * with; both paired per launch (an error common to its candidates
+ * cancels). ABSOLUTE the candidate's own cycles error, pred_c / sim_c - 1,
+ * unpaired: what a gate on absolute cycles would take. */
+typedef enum {
+    TRAPEZE_GROUP_GAIN_RATIO,
+    TRAPEZE_GROUP_GAIN_DIFFERENCE,
+    TRAPEZE_GROUP_GAIN_ABSOLUTE
+} trapeze_group_gain_form;
+
+double trapeze_group_gain_error(trapeze_group_gain_form form, double pred, double pred_rr,
+                                double sim, double sim_rr);
+/* The rms of n_launches x per errors (row-major, a launch's per errors
+ * together) but launch skip's (-1: none): the uncertainty of a gain held
+ * out from launch skip; -1 when none is left. */
+double trapeze_group_gain_uncertainty(const double *err, int n_launches, int per, int skip);
+
 /* A kernel's grouping problem on a GPU (sampler/: the simulator joined to
  * the model): the locality graph and machine of one launch of a built-in
  * kernel ("name=value" parameters), the model's view of the simulator's
