@@ -192,8 +192,10 @@ static void usage_for(FILE *f, const char *cmd)
             "  --gain-difference  u, the uncertainty a predicted gain over rr must\n"
             "                  exceed, as the rms of the predicted gain minus the\n"
             "                  simulated one (1 - pred/pred_rr against 1 - sim/sim_rr,\n"
-            "                  per launch), not of (pred/pred_rr)/(sim/sim_rr) - 1; off\n"
-            "                  by default: no decision moves (docs/grouping.md)\n"
+            "                  per launch), not of (pred/pred_rr)/(sim/sim_rr) - 1;\n"
+            "                  written to and read from the calibration\n"
+            "                  (gain_difference); off by default: no decision moves\n"
+            "                  (docs/grouping.md)\n"
             "%s",
             cal ? "  --out FILE      the [group] calibration file to write\n"
                 : "  --csv FILE      one row per launch and policy: predicted and simulated\n"
@@ -572,6 +574,7 @@ static trapeze_status prepare(const char *gpu, const launches *ls, int i,
     trapeze_group_params_default(&e->p);
     e->p.l1_by_fetch = ls->l1_by_fetch;
     e->p.dram_banks = ls->dram_banks;
+    e->p.gain_difference = ls->gain_form == TRAPEZE_GROUP_GAIN_DIFFERENCE;
     trapeze_status s = validate ? trapeze_group_plan_measured(plan, log, i, e->sim, err)
                                 : TRAPEZE_OK;
     if (!s)
@@ -836,6 +839,7 @@ static trapeze_status fit_launches(const launch_evidence *ev, int n, int skip, i
     trapeze_group_params_default(p);
     p->l1_by_fetch = n > 0 && ev[0].p.l1_by_fetch;   /* the launches' model form */
     p->dram_banks = n > 0 && ev[0].p.dram_banks;
+    p->gain_difference = n > 0 && ev[0].p.gain_difference;
     return trapeze_group_window_fit_many(pb, k, m, share, (const trapeze_group_measured(*)[NFIXED])meas,
                                          folds, p, rep, err);
 }
@@ -1289,6 +1293,9 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
         fallback = &gp;
         snprintf(fallback_from, sizeof fallback_from, "the GPU's calibration %s", cal_path);
     }
+    if (fallback && fallback->gain_difference)   /* say which error u is the rms of */
+        strncat(fallback_from, ", measured as gain differences",
+                sizeof fallback_from - strlen(fallback_from) - 1);
     /* beta2 comes from the other launches' runs, else from the calibration:
      * refused before any simulation where it has none */
     if (!s && l2 && !held_out && (validate || ls.n == 1) &&
@@ -1306,7 +1313,9 @@ int cli_calib_group_run(int argc, char **argv, const char *cmd)
     /* the model form goes with the constants and u it was measured at */
     ls.l1_by_fetch = l1f || (fallback && fallback->l1_by_fetch);
     ls.dram_banks = !no_banks && (!fallback || fallback->dram_banks);
-    ls.gain_form = gain_diff ? TRAPEZE_GROUP_GAIN_DIFFERENCE : TRAPEZE_GROUP_GAIN_RATIO;
+    ls.gain_form = gain_diff || (fallback && fallback->gain_difference)
+                       ? TRAPEZE_GROUP_GAIN_DIFFERENCE
+                       : TRAPEZE_GROUP_GAIN_RATIO;
     if (!s)
         s = gpu_name(gpu_file, gpu_nm, sizeof gpu_nm, &err);
     if (!s)

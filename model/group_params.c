@@ -8,7 +8,8 @@
  * l2_measured_contention at the sub-grids' L2 counts,
  * memory_measured_contention at their L2 and DRAM counts), the cost of the
  * DRAM rows a grouping scatters (dram_rows_cost), whether L1 sharing is
- * counted in the L1's fetch unit (l1_by_fetch), [meta] source. Absent names
+ * counted in the L1's fetch unit (l1_by_fetch), whether the uncertainties
+ * are in the gain-difference form (gain_difference), [meta] source. Absent names
  * keep their default; an unknown name or section is an error naming file
  * and line. Must not evaluate the model.
  */
@@ -57,6 +58,12 @@ static trapeze_status on_key(void *user, const trapeze_ini_ctx *at, const char *
         long on = 0;
         trapeze_status s = trapeze_ini_int(at, section, key, value, 0, 1, &on, err);
         p->l1_by_fetch = (int)on;
+        return s;
+    }
+    if (strcmp(key, "gain_difference") == 0) {
+        long on = 0;
+        trapeze_status s = trapeze_ini_int(at, section, key, value, 0, 1, &on, err);
+        p->gain_difference = (int)on;
         return s;
     }
     if (strcmp(key, "dram_banks") == 0) {
@@ -123,6 +130,8 @@ trapeze_status trapeze_group_params_save(const char *path, const trapeze_group_p
         fprintf(f, "dram_rows_cost = %.17g\n", p->dram_rows_cost);
     if (p->l1_by_fetch)
         fprintf(f, "l1_by_fetch = 1\n");
+    if (p->gain_difference)
+        fprintf(f, "gain_difference = 1\n");
     if (!p->dram_banks)   /* on by default */
         fprintf(f, "dram_banks = 0\n");
     return trapeze_outfile_commit(o, err);

@@ -261,6 +261,21 @@ awk -v b="$b" 'BEGIN { exit !(b > 0.01) }' || fail "sub-grid DRAM contention $b:
 [ "$(awk '/^syrk launch 0:/ { s = 1 } s && /^uncertainty of a predicted gain/ { print $NF; exit }' "$D/ship12")" = "$b" ] \
     || fail "sub-grid DRAM contention $b: $(grep -A12 '^syrk launch 0:' "$D/ship12" | grep uncertainty)"
 [ "$(grep -c 'held out: gain errors' "$D/cal12")" -eq 12 ] || fail "cal12: held-out rows"
+# --gain-difference goes with the u it measured: calibrate writes
+# gain_difference = 1 beside its sub-grid u in that form (7.90% over the
+# twelve, as validate printed above), and a validate on that calibration
+# says which form its u is, and decides syr2k as --gain-difference did
+"$T" calibrate --model group --gpu gtx480 --samples "$D/ship.csv" --gain-difference \
+    --out "$D/c12d.ini" >"$D/cal12d" 2>&1 || fail "calibrate --gain-difference: $(cat "$D/cal12d")"
+grep -q '^gain_difference = 1$' "$D/c12d.ini" || fail "c12d.ini: no gain_difference line"
+[ "$(awk -F' = ' '$1 == "subgrid_gain_uncertainty" { printf "%.2f", 100 * $2 }' "$D/c12d.ini")" = 7.90 ] \
+    || fail "c12d.ini subgrid_gain_uncertainty: $(grep gain_uncertainty "$D/c12d.ini")"
+"$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --calibration "$D/c12d.ini" \
+    matmul matmul_tiled syrk syr2k atax atax@1 bicg bicg@1 gesummv mvt mvt@1 jacobi,nx=512,ny=512 \
+    >"$D/diff12c" 2>&1 || fail "validate on c12d.ini: $(cat "$D/diff12c")"
+grep -q "^uncertainty of a predicted gain over rr: 7.90% (the calibration $D/c12d.ini, measured as gain differences)" "$D/diff12c" \
+    || fail "validate on c12d.ini: $(grep uncertainty "$D/diff12c" | head -1)"
+grep -q '^syr2k launch 0: chosen rr;' "$D/diff12c" || fail "syr2k on c12d.ini: $(grep chosen "$D/diff12c")"
 # A trace as a launch (the shipped vecadd trace, 8 TBs): its whole runs and
 # sub-grids planned and run as a built-in kernel's (6 + 2 distinct), the
 # log naming the trace; its rr run is trapeze group --trace's; one launch

@@ -99,6 +99,12 @@ typedef struct trapeze_group_params {
      * address map and timing; 0: off ([group] dram_banks = 0,
      * `--no-dram-banks` of calibrate and validate) */
     int dram_banks;
+    /* 1: the gain uncertainties above were measured as the predicted gain
+     * minus the simulated one ([group] gain_difference = 1; `--gain-difference`
+     * of calibrate and validate); 0: as the ratio of the two (the default).
+     * The form goes with u: a launch decided on this calibration reports
+     * its u in this form */
+    int gain_difference;
     char source[128];
 } trapeze_group_params;
 
