@@ -6,7 +6,8 @@ Refits each GPU's calibration with `trapeze calibrate --structure STRUCTURE`
 on a copy of its shipped samples log, then reads back, for the shipped
 calibration and the refit alike, the reference sweep (data/validation/G-sweep.csv:
 MAPE and pick ratio per workload and sync mode) and the size tables
-(data/validation/G-sizes-SET-sweep.csv with --logged-only: MAPE and the
+(data/validation/G-sizes-SET-sweep.csv with --logged-only, at the shipped table's
+factors: MAPE and the
 model-alone pick ratio per workload and size). Prints one row per table entry
 (all, or with --changed only those whose MAPE moves by 0.3 points or whose
 pick changes), the fit's CV and extrapolation errors, and per GPU the count
@@ -53,6 +54,19 @@ def reference(trapeze, gpu, calib, tmp):
             for r in csv.DictReader(open(table))}
 
 
+def shipped_factors(gpu, group):
+    """The area factors of the shipped size table (the A100's and H100's
+    sweeps stop at 16x): 1,16,100 when there is none."""
+    table = f"data/validation/{gpu}-sizes-{group}.csv"
+    if not os.path.exists(table):
+        return "1,16,100"
+    seen = []
+    for r in csv.DictReader(open(table)):
+        if r["area_factor"] not in seen:
+            seen.append(r["area_factor"])
+    return ",".join(seen) or "1,16,100"
+
+
 def sizes(trapeze, gpu, calib, tmp):
     """{(workload, 'Nx'): (mape, pick, best, ratio) or None when not logged}."""
     rows = {}
@@ -60,13 +74,14 @@ def sizes(trapeze, gpu, calib, tmp):
         log = f"data/validation/{gpu}-sizes-{group}-sweep.csv"
         if not os.path.exists(log):
             continue
+        factors = shipped_factors(gpu, group)
         for w in workloads:
             sweep, table = os.path.join(tmp, "sz.csv"), os.path.join(tmp, "sz-out.csv")
             shutil.copy(log, sweep)
             if os.path.exists(table):
                 os.remove(table)
             rc, _ = run([trapeze, "validate", "--gpu", gpu, "--calibration", calib, "--sweep-stages", "1",
-                         "--sizes", "1,16,100", "--sweep-log", sweep, "--logged-only", "--csv", table, w])
+                         "--sizes", factors, "--sweep-log", sweep, "--logged-only", "--csv", table, w])
             if rc or not os.path.exists(table):
                 rows[(w, "*")] = None  # the model's pick is not in the log
                 continue

@@ -974,7 +974,11 @@ static void test_round_spin(void)
  * 300 x 0.6 x 43/90 = 172. Multi1D (two arrays) on the same GPU at h = 10,
  * 160 tiles on k M = 8 x 15 = 120 (a = 240 / sqrt(240^2 + 240^2), S = 80):
  * three round trips, 3 x 300 x a x 80/120. Relaunch, F = 0 (a = 0) and L = 0 keep their bits;
- * d/dF and d/d(round trip) against central differences. */
+ * d/dF and d/d(round trip) against central differences. PathFinder 9,900
+ * at h = 18 is 45 tiles on k M = 90: the persistent grid is those 45
+ * blocks, one tile each, and none spins, so the stage keeps its bits (not
+ * 2 x 300 x 0.6 x 45/90 = 180 cycles more, as 90 - 45 blocks that do not
+ * exist would add). */
 static void test_spin_staging(void)
 {
     trapeze_ghostzone_params p = spin_point(0.5);
@@ -1006,6 +1010,14 @@ static void test_spin_staging(void)
     /* 120 arrivals at 2 cycles: 240 of sqrt(240^2 + 240^2), r = 40, S = 80 */
     CHECK_NEAR(eval(two, TRAPEZE_SYNC_FENCE, 10).cpl - plain.cpl, 3 * 300 * sqrt(0.5) * 80 / 120 / 10, 1e-9);
     trapeze_ghostzone_destroy(two);
+    q = p; /* PathFinder 9,900, h = 18: one round of 45 tiles on k M = 90 */
+    q.spin_staging = 0;
+    trapeze_ghostzone_model *lone = model("data/gpus/gtx480.config", "pathfinder", 9900, 1, &q);
+    trapeze_ghostzone_eval alone = eval(lone, TRAPEZE_SYNC_FENCE, 18);
+    CHECK_NEAR(alone.trapezoids, 45, 0);
+    trapeze_ghostzone_set_params(lone, &p);
+    CHECK(eval(lone, TRAPEZE_SYNC_FENCE, 18).cpl == alone.cpl);
+    trapeze_ghostzone_destroy(lone);
     p.turnaround_cycles = 0;
     trapeze_ghostzone_set_params(m, &p);
     double no_wait = eval(m, TRAPEZE_SYNC_FENCE, 18).cpl;
