@@ -603,6 +603,15 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
             if (b >= 0)
                 h->count[TRAPEZE_NEXT_DEAD][b] += A->last_wave_frames;
         }
+        if (warm && (sim_sleep_units[u].kind == SIM_UNIT_L1_LINE ||
+                     sim_sleep_units[u].kind == SIM_UNIT_L2_LINE) && A->n_units[u] > 0) {
+            /* the launch's end closes each frame's last period, dead, which
+             * no warm window reaches: dead for the share of the run the
+             * footprint's turnovers leave (sim_jump_refilled) */
+            double frames = (double)A->n_units[u];
+            double dead = 1 - sim_jump_refilled(A->footprint, frames);
+            sim_jump_add_dead(h, frames, frames * out->cycles * dead, SIM_JUMP_LONG);
+        }
         if (jc->cap > 0 && sim_sleep_units[u].kind == SIM_UNIT_REG)
             add_unseen_exits(jc, &first[0][u], weight, c[TRAPEZE_NEXT_DEAD], h);
         for (int x = 0; x < TRAPEZE_NEXT_N; x++) {
