@@ -94,6 +94,7 @@ static void usage_validate(FILE *out)
 "                      where it costs under half the run\n"
 "  --cap F             the capped jump sample of trapeze sleep --cap F (at most\n"
 "                      the share F of the run, windows shrunk on short runs)\n"
+"  --warm              with --cap: trapeze sleep --warm's later windows\n"
 CLI_THREADS_HELP
 "  --csv FILE          one row per job, structure, setting and mode: predicted\n"
 "                      and simulated mode share, saving, leakage, penalty\n"
@@ -348,7 +349,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
     const char *model = NULL, *gpu = NULL, *power = NULL, *window_text = NULL, *spread_text = NULL,
                *penalty_text = NULL, *samples = NULL, *threads_text = NULL, *out = NULL,
                *csv = NULL, *json_path = NULL, *cap_text = NULL;
-    int fit = 0, no_jump = 0, jump = 0;
+    int fit = 0, no_jump = 0, jump = 0, warm = 0;
     const cli_field cal_fields[] = {
         {"--model", &model, NULL}, {"--gpu", &gpu, NULL}, {"--power", &power, NULL},
         {"--window", &window_text, NULL}, {"--spread", &spread_text, NULL},
@@ -360,7 +361,7 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
         {"--model", &model, NULL}, {"--gpu", &gpu, NULL}, {"--power", &power, NULL},
         {"--window", &window_text, NULL}, {"--spread", &spread_text, NULL},
         {"--max-penalty", &penalty_text, NULL}, {"--jump", NULL, &jump},
-        {"--no-jump", NULL, &no_jump}, {"--cap", &cap_text, NULL},
+        {"--no-jump", NULL, &no_jump}, {"--cap", &cap_text, NULL}, {"--warm", NULL, &warm},
         {"--fit", NULL, &fit}, {"--threads", &threads_text, NULL}, {"--csv", &csv, NULL},
         {"--json", &json_path, NULL}, {NULL, NULL, NULL}};
     const char *ops[MAX_JOBS];
@@ -389,12 +390,15 @@ int cli_calib_model_sleep(int argc, char **argv, const char *cmd)
         return cli_usage_error(cmd, "--cap %s: expected a fraction in (0, 1]", cap_text);
     if (cap > 0 && no_jump)
         return cli_usage_error(cmd, "--cap is for a jump sample: not with --no-jump");
+    if (warm && !(cap > 0))
+        return cli_usage_error(cmd, "--warm is for the capped sample's later windows: with --cap");
     double stride = cli_sleep_stride(spread, !no_jump);
     static trapeze_sleep_job jobs[MAX_JOBS];
     int n = 0;
     trapeze_error err = {0};
     for (int i = 0; i < (n_ops ? n_ops : (int)(sizeof default_jobs / sizeof *default_jobs)); i++) {
-        rc = cli_sleep_job(cmd, n_ops ? ops[i] : default_jobs[i], &jobs[n++], &err);
+        rc = cli_sleep_job(cmd, n_ops ? ops[i] : default_jobs[i], &jobs[n], &err);
+        jobs[n++].warm = warm;
         if (rc) {
             if (rc == 1)
                 fprintf(stderr, "trapeze %s: %s\n", cmd, err.message);

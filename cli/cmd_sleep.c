@@ -33,6 +33,7 @@ typedef struct {
     double cap;                         /* --cap: the jump sample's share of the run (0: none) */
     int any_gpu;                        /* --any-gpu: an --idle-csv of another GPU */
     int sim_threads;                    /* --sim-threads: the simulation's threads */
+    int warm;                           /* --warm: the capped sample's later windows warm */
 } sleep_args;
 
 static void usage(FILE *out)
@@ -88,6 +89,11 @@ static void usage(FILE *out)
 "                       short even then is simulated whole, the sample\n"
 "                       it prints, with what the least plan would cost\n"
 "                       (docs/sleep.md)\n"
+"  --warm               with --cap, on one launch of 8 waves or more: the later\n"
+"                       windows warm, the first window (a tenth of the run's\n"
+"                       work) continued with its dispatcher moved on, a\n"
+"                       block's life of warm-up and one recorded, as many as\n"
+"                       fit the cap (docs/sleep.md)\n"
 "  --no-jump            the spread sample always\n"
 "  --spread N           the spread sample: then a window of N/5 cycles in every\n"
 "                       N cycles to the run's end; a period counts if it\n"
@@ -157,7 +163,7 @@ static int parse_args(int argc, char **argv, sleep_args *a)
         {"--cycles", &cycles, NULL}, {"--lead", &lead, NULL}, {"--fit", NULL, &a->fit},
         {"--window", &window, NULL}, {"--spread", &spread, NULL}, {"--whole", NULL, &whole},
         {"--jump", NULL, &jump}, {"--no-jump", NULL, &no_jump}, {"--cap", &cap, NULL},
-        {"--any-gpu", NULL, &a->any_gpu}, {"--json", &a->json, NULL},
+        {"--warm", NULL, &a->warm}, {"--any-gpu", NULL, &a->any_gpu}, {"--json", &a->json, NULL},
         {"--sim-threads", &threads, NULL}, {"--sample-csv", &a->sample_csv, NULL},
         {NULL, NULL, NULL}};
     const char **ops = calloc((size_t)argc + 1, sizeof *ops);
@@ -221,6 +227,9 @@ static int parse_args(int argc, char **argv, sleep_args *a)
     if (a->cap > 0 && (!a->jump || whole || a->idle_csv))
         return cli_usage_error("sleep", "--cap is for a jump sample: not with --no-jump, --whole "
                                "or --idle-csv");
+    if (a->warm && !(a->cap > 0))
+        return cli_usage_error("sleep", "--warm is for the capped sample's later windows: "
+                               "with --cap");
     if (whole)
         a->window = 0;
     if (a->idle_csv && a->nparams)
@@ -448,8 +457,10 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
     if (!j || !r)
         snprintf(err->message, sizeof err->message, "out of memory");
     double stride = cli_sleep_stride(a->spread, a->jump);
-    if (!rc)
+    if (!rc) {
         j->threads = a->sim_threads;
+        j->warm = a->warm;
+    }
     if (!rc && (a->cap > 0 ? trapeze_sleep_window_capped(cfg, pw, j, a->window, stride, a->cap,
                                                          r, err)
                            : trapeze_sleep_window(cfg, pw, j, a->window, stride, r, err)))
@@ -466,7 +477,15 @@ static int sample(sleep_args *a, const trapeze_config *cfg, const trapeze_power 
         *cycles = r->cycles;
         a->sampled = 1;
         cli_progress_end(bar, 1);
-        if (r->jumped)
+        if (r->jumped && r->warm)
+            printf("%s: jump sample, the first window to a tenth of the run's work, then %d "
+                   "warm windows (the first window's GPU continued, its dispatcher moved on) "
+                   "of a block's life, %.0f cycles, warm-up and as many recorded: %.0f cycles "
+                   "recorded, %.0f simulated (%.0f warp instructions, %.1f%% of the run's "
+                   "%.0f), standing for %.0f cycles\n", spec, r->jump_windows, r->jump_warm,
+                   r->recorded, r->simulated, r->warp_insts,
+                   100 * r->warp_insts / r->run_insts, r->run_insts, r->cycles);
+        else if (r->jumped)
             printf("%s: jump sample, the first %.0f cycles (or fewer, capped), then windows "
                    "of %.0f cycles whose simulation starts later in the run (%.0f warm-up) and "
                    "launch ends: %.0f "

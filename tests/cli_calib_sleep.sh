@@ -124,6 +124,8 @@ grep -q "^    $fil: sample 100.0% of one run ($winst of $winst warp instructions
     "$D/vfil" || fail "validate --cap 0.25 whole-run line: $(grep "of one run" "$D/vfil")"
 expect_failure "bad cap" "--cap 2: expected a fraction in (0, 1]" "$D/x.csv" "$T" validate \
     --model sleep --gpu gtx480 --cap 2 --csv "$D/x.csv"
+expect_failure "warm without cap" "--warm is for the capped sample's later windows: with --cap" \
+    "$D/x.csv" "$T" validate --model sleep --gpu gtx480 --warm --csv "$D/x.csv"
 # the generic help of both commands names the sleep model and its own help
 for c in calibrate validate; do
     h=$("$T" $c --help | tr '\n' ' ' | tr -s ' ')

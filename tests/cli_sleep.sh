@@ -277,6 +277,15 @@ expect_failure "cap and no-jump" "--cap is for a jump sample" "$D/none.csv" \
     "$T" sleep --gpu gtx480 vecadd --cap 0.25 --no-jump --csv "$D/none.csv"
 expect_failure "both" "--jump and --no-jump" "$D/none.csv" \
     "$T" sleep --gpu v100 gesummv n=512 --jump --no-jump --csv "$D/none.csv"
+expect_failure "warm without cap" "--warm is for the capped sample's later windows: with --cap" \
+    "$D/none.csv" "$T" sleep --gpu gtx480 vecadd --warm --csv "$D/none.csv"
+# --warm on vecadd 2^20 (45.5 waves): the capped sample's later windows
+# warm, a block's life each, the run's length within 2% (83,907 cycles)
+"$T" sleep --gpu gtx480 vecadd n=1048576 --structures rf --cap 0.25 --warm >"$D/vw" 2>"$D/err" \
+    || fail "vecadd --warm: $(cat "$D/err")"
+sed -n 's/^vecadd n=1048576: jump sample, .* then \([0-9]*\) warm windows .* of a block.s life, \([0-9]*\) cycles, .*standing for \([0-9]*\) cycles$/\1 \2 \3/p' \
+    "$D/vw" | awk '{ ok = NF == 3 && $1 >= 1 && $2 > 1000 && $3 > 0.98 * 83907 && $3 < 1.02 * 83907 } END { exit !ok }' \
+    || fail "vecadd --warm: $(head -1 "$D/vw")"
 # SYRK 128 on the GTX 480: 64 blocks on 15 SMs, 4 or 5 each, so the SMs a
 # block short idle dead for 1 - (64/15)/5 = 14.7% of the run after the
 # window; with that tail its window's L1 line saving is within 2 points of

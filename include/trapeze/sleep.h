@@ -170,6 +170,11 @@ typedef struct trapeze_sleep_job {
      * (trapeze_sim_options.threads; 0 or 1: one); the same results for any.
      * Runs of several jobs set it from their --threads (the same budget) */
     int threads;
+    /* a capped sample's later windows warm (the first window's GPU
+     * continued, its dispatcher moved on; a block's life of warm-up and one
+     * recorded) where the job is one launch of 8 waves or more and they fit
+     * the cap; else the fresh windows (`--warm`; docs/sleep.md) */
+    int warm;
 } trapeze_sleep_job;
 int trapeze_sleep_job_is_builtin(const char *name);
 trapeze_status trapeze_sleep_job_parse(const char *spec, const trapeze_workload *w,
@@ -198,6 +203,8 @@ typedef struct trapeze_sleep_run {
     /* a jump sample's later windows: cycles of warm-up and recorded each
      * (TRAPEZE_SLEEP_JUMP_WARM and _RECORD, or shrunk under a cap) */
     double jump_warm, jump_record;
+    int jump_windows;       /* a jump sample's later windows */
+    int warm;               /* 1: they ran warm (trapeze_sleep_job's warm) */
     /* a capped sample simulated through because no jump sample fits the cap:
      * the cheapest jump plan's cycles (the first window and one later window
      * at the shortest length) over the run's, at the first window's rate

@@ -4,6 +4,7 @@
  * and the warp tails a launch end stands for (jump.h).
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "common/assert.h"
 #include "sim/sample/jump.h"
@@ -180,4 +181,44 @@ double sim_jump_l1_lines(double touched, double work, double reads, double hits)
     double miss = reads > 0 ? 1 - hits / reads : 1;
     miss = miss < 0 ? 0 : miss > 1 ? 1 : miss;
     return touched * (1 + (work > 1 ? work - 1 : 0) * miss);
+}
+
+double sim_jump_block_life(const int *sm, const uint64_t *placed, long n, int n_sm, int per_sm)
+{
+    if (n < 1 || n_sm < 1 || per_sm < 1)
+        return 0;
+    /* each SM's placements in order: idx[off[s] ...] */
+    long *off = calloc((size_t)n_sm + 1, sizeof *off), *idx = malloc((size_t)n * sizeof *idx);
+    long *fill = calloc((size_t)n_sm, sizeof *fill);
+    double life = 0;
+    if (off && idx && fill) {
+        for (long i = 0; i < n; i++)
+            if (sm[i] >= 0 && sm[i] < n_sm)
+                off[sm[i] + 1]++;
+        for (int s = 0; s < n_sm; s++)
+            off[s + 1] += off[s];
+        for (long i = 0; i < n; i++)
+            if (sm[i] >= 0 && sm[i] < n_sm)
+                idx[off[sm[i]] + fill[sm[i]]++] = i;
+        uint64_t sum = 0;   /* whole cycles: the same bits in any order */
+        long ended = 0;
+        for (int s = 0; s < n_sm; s++)
+            for (long k = off[s] + per_sm; k < off[s + 1]; k++) {
+                sum += placed[idx[k]] - placed[idx[k - per_sm]];
+                ended++;
+            }
+        life = ended > 0 ? (double)sum / (double)ended : 0;
+    }
+    free(off);
+    free(idx);
+    free(fill);
+    return life;
+}
+
+int sim_jump_warm_windows(double budget, double t, double life, int max)
+{
+    if (!(life > 0) || !(budget > t))
+        return 0;
+    double n = floor((budget - t) / (2 * life));
+    return n < max ? (int)n : max;
 }

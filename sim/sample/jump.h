@@ -11,6 +11,8 @@
 #ifndef TRAPEZE_SIM_SAMPLE_JUMP_H
 #define TRAPEZE_SIM_SAMPLE_JUMP_H
 
+#include <stdint.h>
+
 #include "sim/events.h"
 #include "trapeze.h"
 
@@ -206,5 +208,26 @@ void sim_jump_weights(double total, double first, int ends, int sampled,
  * fills and writes (stores, atomics) counted over the same stretch; 1
  * where neither was counted. */
 double sim_jump_fill_share(double fills, double writes);
+
+/* Warm later windows (jump_warm.c): for a capped sample of a launch of at
+ * least SIM_JUMP_WARM_WAVES waves, the first window's GPU continued, its
+ * dispatcher moved to each later window's block (sim_gpu_launch_skip),
+ * then a warm-up and a recording of one block's life each, so that the
+ * recording is of the run's phase (a fresh GPU replays the launch's start:
+ * GTX 480 strided stride=32's registers end dead in no fresh window where
+ * the run's end dead in bursts a block's life apart). */
+#define SIM_JUMP_WARM_WAVES 8
+
+/* A block's life from a placement log (sm[i], placed[i]: the i-th block
+ * placed, in order): each SM holds per_sm blocks, so its (k + per_sm)-th
+ * placement takes the slot the k-th block left, which ended then (blocks
+ * of an SM taken to end in the order they were placed). Returns the mean
+ * of end - placement over the blocks so ended; 0 where none ended. */
+double sim_jump_block_life(const int *sm, const uint64_t *placed, long n, int n_sm, int per_sm);
+
+/* How many warm later windows, each `life` cycles of warm-up and `life`
+ * recorded, fit `budget` cycles beside the first window's t: at most
+ * max; 0 where not one fits or life is 0. */
+int sim_jump_warm_windows(double budget, double t, double life, int max);
 
 #endif

@@ -77,11 +77,14 @@ void sim_sleep_jump_count(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels 
 {
     const sim_core_config *c = sim_gpu_config(g);
     jc->n = k->n;
+    jc->n_sm = c->gpu.n_sm;
     jc->total_insts = 0;
     for (int x = 0; x < k->n; x++) {
         sim_jump_launch *L = &jc->launch[x];
         const char *why;
         int per_sm = sim_occupancy(c, k->ks[x], &why);
+        if (x == 0)   /* a warm plan's one launch (sim_jump_block_life) */
+            jc->per_sm = per_sm > 0 ? per_sm : 1;
         L->blocks = sim_kernel_blocks(k->ks[x]);
         L->concurrent = (long)c->gpu.n_sm * (per_sm > 0 ? per_sm : 1);
         if (L->concurrent > L->blocks)
@@ -157,6 +160,68 @@ static double capped_l1_filled(const sim_jump_ctx *jc, sim_events *ev, int n_sm,
     return sim_sleep_frames_filled(&f, lines);
 }
 
+/* A warm plan where the job asks for one (jc->warm): the first window's
+ * block life from its placements, and as many windows of a life of warm-up
+ * and a life recorded as fit the cap's plan beside it, no launch end (the
+ * launch's end is the one thing a warm window cannot reach). 0 where none
+ * fits: the plan is then the fresh windows'. */
+static int warm_plan(sim_jump_ctx *jc, double t, double run)
+{
+    const sim_jump_places *p = jc->places;
+    double life = sim_jump_block_life(p->sm, p->cycle, p->n, jc->n_sm, jc->per_sm);
+    int n = sim_jump_warm_windows(SIM_JUMP_BUDGET * jc->cap * run, t, life, SIM_JUMP_WINDOWS);
+    jc->places->off = 1;
+    if (n < 1) {
+        jc->warm = 0;
+        return 0;
+    }
+    jc->windows = n;
+    jc->ends = 0;
+    jc->warm_len = life;
+    return 1;
+}
+
+/* The first window over and a jump planned (cut: fewer windows than the
+ * whole plan): its open periods and the launch cut noted. */
+static int first_window_done(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k, int i,
+                             sim_launch *l, double issued, int cut)
+{
+    sim_events *ev = sim_gpu_events(g);
+    const sim_core_config *c = sim_gpu_config(g);
+    jc->acc->footprint = sim_sleep_footprint_lines(k);
+    jc->acc->l2_fills[0] = (double)sim_events_get(ev, SIM_EV_L2_FILL);
+    jc->acc->l2_writes[0] = (double)sim_events_get(ev, SIM_EV_L2_WRITE);
+    /* the first window's periods still open: their idle cycles so far */
+    for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
+        const uint64_t *start = sim_events_idle_starts(ev, sim_sleep_units[u].kind);
+        for (int x = 0; x < sim_events_units(ev, sim_sleep_units[u].kind); x++)
+            if (start[x] != SIM_EV_UNALLOCATED && l->t > start[x])
+                jc->acc->idle[0][u] += (double)(l->t - (start[x] > l->start ? start[x] : l->start));
+        int n = sim_events_units(ev, sim_sleep_units[u].kind);
+        if ((jc->acc->first_open[u] = malloc((n > 0 ? (size_t)n : 1) * sizeof(uint64_t))) && n > 0)
+            memcpy(jc->acc->first_open[u], start, (size_t)n * sizeof(uint64_t));
+        jc->acc->n_units[u] = n;
+        sim_unit_kind kind = sim_sleep_units[u].kind;
+        /* no launch end sampled: a frame no later window used is not
+         * dead for that (sim_jump_refilled) */
+        if (kind == SIM_UNIT_L2_LINE && jc->ends == 0)
+            jc->acc->filled[u] = sim_jump_refilled(jc->acc->footprint, (double)n);
+        else if (kind == SIM_UNIT_L1_LINE && cut && !k->persistent)   /* the L1s' lines */
+            jc->acc->filled[u] = capped_l1_filled(jc, ev, c->gpu.n_sm, l, issued);
+        else if (kind == SIM_UNIT_L2_LINE || kind == SIM_UNIT_L1_LINE)
+            jc->acc->filled[u] = sim_sleep_filled_share(ev, kind,
+                                                        kind == SIM_UNIT_L1_LINE ? c->gpu.n_sm : 1,
+                                                        l->start, jc->acc->footprint, 0);
+        jc->acc->first_start = l->start;
+        jc->acc->first_end = l->t;
+    }
+    jc->jumped = 1;
+    jc->cut_launch = i;
+    jc->first_insts = issued;
+    jc->first_cycles = (double)l->t;
+    return 1;
+}
+
 /* Once the first window is over (at cycle t of launch l): whether a jump
  * sample is cheaper than simulating the run through, and if so the first
  * window's open periods (their idle cycles so far) and the launch cut. */
@@ -193,6 +258,8 @@ int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k
      * least plan would cost (jc->smallest) */
     jc->windows = SIM_JUMP_WINDOWS;
     jc->ends = sampled;
+    if (jc->warm && warm_plan(jc, t, run))
+        return first_window_done(jc, g, k, i, l, issued, 1);
     double whole = plan_cycles(jc, ends, t, ipc, SIM_JUMP_WINDOWS, sampled, 1);
     if (!(jc->cap > 0) && !(whole < SIM_JUMP_DEAR * run))
         return 0;
@@ -208,38 +275,7 @@ int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k
         }
         jc->scale = scale;
     }
-    jc->acc->footprint = sim_sleep_footprint_lines(k);
-    jc->acc->l2_fills[0] = (double)sim_events_get(ev, SIM_EV_L2_FILL);
-    jc->acc->l2_writes[0] = (double)sim_events_get(ev, SIM_EV_L2_WRITE);
-    /* the first window's periods still open: their idle cycles so far */
-    for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++) {
-        const uint64_t *start = sim_events_idle_starts(ev, sim_sleep_units[u].kind);
-        for (int x = 0; x < sim_events_units(ev, sim_sleep_units[u].kind); x++)
-            if (start[x] != SIM_EV_UNALLOCATED && l->t > start[x])
-                jc->acc->idle[0][u] += (double)(l->t - (start[x] > l->start ? start[x] : l->start));
-        int n = sim_events_units(ev, sim_sleep_units[u].kind);
-        if ((jc->acc->first_open[u] = malloc((n > 0 ? (size_t)n : 1) * sizeof(uint64_t))) && n > 0)
-            memcpy(jc->acc->first_open[u], start, (size_t)n * sizeof(uint64_t));
-        jc->acc->n_units[u] = n;
-        sim_unit_kind kind = sim_sleep_units[u].kind;
-        /* no launch end sampled: a frame no later window used is not
-         * dead for that (sim_jump_refilled) */
-        if (kind == SIM_UNIT_L2_LINE && jc->ends == 0)
-            jc->acc->filled[u] = sim_jump_refilled(jc->acc->footprint, (double)n);
-        else if (kind == SIM_UNIT_L1_LINE && cut && !k->persistent)   /* the L1s' lines */
-            jc->acc->filled[u] = capped_l1_filled(jc, ev, c->gpu.n_sm, l, issued);
-        else if (kind == SIM_UNIT_L2_LINE || kind == SIM_UNIT_L1_LINE)
-            jc->acc->filled[u] = sim_sleep_filled_share(ev, kind,
-                                                        kind == SIM_UNIT_L1_LINE ? c->gpu.n_sm : 1,
-                                                        l->start, jc->acc->footprint, 0);
-        jc->acc->first_start = l->start;
-        jc->acc->first_end = l->t;
-    }
-    jc->jumped = 1;
-    jc->cut_launch = i;
-    jc->first_insts = issued;
-    jc->first_cycles = t;
-    return 1;
+    return first_window_done(jc, g, k, i, l, issued, cut);
 }
 
 /* Warp instructions of launch L's last partial wave (0 where its blocks
@@ -437,14 +473,15 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
     }
     double tail_work;
     int tl = tail_launch(jc, sampled, &tail_work);
-    jc->tail = tl >= 0 && jc->windows >= 2;
+    int warm = jc->warm_len > 0;   /* the later windows ran warm (jump_warm.c) */
+    jc->tail = tl >= 0 && jc->windows >= 2 && !warm;
     jc->tail_work = jc->tail ? tail_work : 0;
     if (jc->tail) {   /* the last partial wave (its middle trip, below) */
         win[nw].at = cum[tl + 1] - 0.5 * partial_wave(&jc->launch[tl]);
         win[nw].launch = tl;
         win[nw++].stratum = 3;
     }
-    int rest = jc->windows - jc->tail;
+    int rest = warm ? 0 : jc->windows - jc->tail;
     double body = jc->tail ? run_to_body(jc, jc->total_insts) : jc->total_insts;
     double from = (jc->tail ? run_to_body(jc, jc->first_insts) : jc->first_insts) / body;
     for (int w = rest - 1; w >= 0; w--) {
@@ -485,8 +522,9 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
      * capped first window on a short run is shorter than SIM_JUMP_LONG,
      * and at the unscaled length no period in any window of the sample was
      * long, so none was found dead (V100 kmeans --cap 0.25: the L2's idle
-     * cycles 0% dead where the run has 97%, its saving 22.5 points low) */
-    for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++)
+     * cycles 0% dead where the run has 97%, its saving 22.5 points low);
+     * warm windows count them where they end */
+    for (int u = 0; u < TRAPEZE_SLEEP_NUNITS && !warm; u++)
         for (int x = 0; A->first_open[u] && A->unused[u] && x < (int)A->n_units[u]; x++) {
             uint64_t y = A->first_open[u][x], t = A->first_end;
             y = y > A->first_start || y == SIM_EV_UNALLOCATED ? y : A->first_start;
@@ -564,6 +602,15 @@ trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
             int b = trapeze_idle_bucket(out->cycles);
             if (b >= 0)
                 h->count[TRAPEZE_NEXT_DEAD][b] += A->last_wave_frames;
+        }
+        if (warm && (sim_sleep_units[u].kind == SIM_UNIT_L1_LINE ||
+                     sim_sleep_units[u].kind == SIM_UNIT_L2_LINE) && A->n_units[u] > 0) {
+            /* the launch's end closes each frame's last period, dead, which
+             * no warm window reaches: dead for the share of the run the
+             * footprint's turnovers leave (sim_jump_refilled) */
+            double frames = (double)A->n_units[u];
+            double dead = 1 - sim_jump_refilled(A->footprint, frames);
+            sim_jump_add_dead(h, frames, frames * out->cycles * dead, SIM_JUMP_LONG);
         }
         if (jc->cap > 0 && sim_sleep_units[u].kind == SIM_UNIT_REG)
             add_unseen_exits(jc, &first[0][u], weight, c[TRAPEZE_NEXT_DEAD], h);

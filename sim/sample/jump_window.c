@@ -12,12 +12,10 @@
 #include "sim/sample/runs.h"
 #include "sim/sim.h"
 
-/* Adds the periods a histogram gained between two readings: those of at
- * most max_len cycles (0: every length) to h with weight 1 (the stratum's
- * weight comes last), their cycles to *exact; the longer ones' number to
- * count[]. Returns the cycles of every period gained. */
-static double gained(trapeze_idle_hist *h, const sim_idle_hist *now, const sim_idle_hist *before,
-                     uint64_t max_len, double *exact, double count[TRAPEZE_NEXT_N])
+/* Adds the periods a histogram gained between two readings with weight 1
+ * (the stratum's weight comes last; runs.h). */
+double sim_jump_gained(trapeze_idle_hist *h, const sim_idle_hist *now, const sim_idle_hist *before,
+                       uint64_t max_len, double *exact, double count[TRAPEZE_NEXT_N])
 {
     double all = 0;
     for (int b = 0; b < SIM_IDLE_BINS; b++)
@@ -177,8 +175,8 @@ trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, 
             A->tail_mass += tails * blocks * stretch;
             now = &reg_now;
         }
-        double all = gained(&A->hist[stratum][u], now, &snap[u], exact_len, &exact,
-                            A->count[stratum][u]);
+        double all = sim_jump_gained(&A->hist[stratum][u], now, &snap[u], exact_len, &exact,
+                                     A->count[stratum][u]);
         A->exact[stratum][u] += exact;
         A->idle[stratum][u] += idle_between(
             starts[u], sim_events_idle_starts(ev, sim_sleep_units[u].kind), n, a,

@@ -136,6 +136,17 @@ typedef struct sim_jump_acc {
     int windows[SIM_JUMP_STRATA];
 } sim_jump_acc;
 
+/* The first window's block placements (sim_gpu_options.on_place), for a
+ * warm plan's block life (sim_jump_block_life); off once it is decided. */
+typedef struct sim_jump_places {
+    long n, size;
+    int *sm;
+    uint64_t *cycle;
+    long next;               /* one past the highest block placed */
+    int off;
+} sim_jump_places;
+void sim_jump_on_place(void *ctx, int sm, long block, uint64_t cycle);
+
 /* The jump decision, made once the first window is over. */
 typedef struct sim_jump_ctx {
     const trapeze_config *cfg;
@@ -161,6 +172,16 @@ typedef struct sim_jump_ctx {
     double tail_work;
     /* capped, and no plan fits: the cheapest plan's cycles over the run's */
     double smallest;
+    /* warm later windows (jump_warm.c): 1 where the job asks for them and
+     * its one launch has SIM_JUMP_WARM_WAVES waves or more (the first
+     * window then runs to SIM_JUMP_FIRST of the cap's work), the placements
+     * logged; warm_len: the block's life, each window's warm-up and
+     * recording (0: the plan is not warm); their cycles and warp
+     * instructions simulated */
+    int warm;
+    sim_jump_places *places;
+    int n_sm, per_sm;
+    double warm_len, warm_simulated, warm_insts;
     sim_jump_acc *acc;
 } sim_jump_ctx;
 
@@ -172,6 +193,20 @@ int sim_sleep_jump_here(sim_jump_ctx *jc, sim_gpu *g, const sim_sleep_kernels *k
 trapeze_status sim_sleep_run_jumps(sim_jump_ctx *jc,
                                    trapeze_idle_hist (*first)[TRAPEZE_SLEEP_NUNITS],
                                    trapeze_sleep_run *out, trapeze_error *err);
+/* jump_warm.c: the warm later windows on the first window's launch l,
+ * still running (stratum 1, every period ended in a recording counted at
+ * its length: the GPU is the run's, continued). */
+trapeze_status sim_sleep_jump_warm(sim_jump_ctx *jc, sim_launch *l, trapeze_error *err);
+/* 1 where a warm plan may be taken: the job's one launch (no stencil
+ * holding its blocks) of SIM_JUMP_WARM_WAVES waves or more (one wave has
+ * no block to move the dispatcher to). */
+int sim_sleep_jump_warm_fits(const sim_jump_ctx *jc, const sim_sleep_kernels *k);
+/* jump_window.c: the periods a histogram gained between two readings
+ * (those of at most max_len cycles, 0: every length, to h, their cycles
+ * to *exact; the longer ones' number to count[]); returns the cycles of
+ * every period gained. */
+double sim_jump_gained(trapeze_idle_hist *h, const sim_idle_hist *now, const sim_idle_hist *before,
+                       uint64_t max_len, double *exact, double count[TRAPEZE_NEXT_N]);
 /* jump_window.c: one window of stratum 1 (a later window), 2 (a launch
  * end) or 3 (a later window in a partial wave). */
 trapeze_status sim_sleep_jump_window(sim_jump_ctx *jc, int i, long first_block, long first_trip,

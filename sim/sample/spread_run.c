@@ -75,6 +75,16 @@ trapeze_status sim_sleep_run_spread(sim_gpu *g, const sim_sleep_kernels *k, cons
     sim_idle_hist *snap_marked = snap + TRAPEZE_SLEEP_NUNITS;
     if (jc && jc->cap > 0)   /* the run's work sizes a capped first window */
         sim_sleep_jump_count(jc, g, k);
+    /* warm later windows: the first window runs to SIM_JUMP_FIRST of the
+     * cap's work, long enough for blocks to end in it (a block's life) */
+    sim_spread first_long;
+    if (jc && jc->warm && !sim_sleep_jump_warm_fits(jc, k))
+        jc->warm = 0;
+    if (jc && jc->warm) {
+        first_long = *p;
+        first_long.first = 1e300;
+        p = &first_long;
+    }
     int later = 0;   /* a later window has begun */
     trapeze_status s = TRAPEZE_OK;
     for (int i = 0; !s && i < k->n; i++) {
@@ -114,6 +124,8 @@ trapeze_status sim_sleep_run_spread(sim_gpu *g, const sim_sleep_kernels *k, cons
             }
             if (jc && !jc->decided && r == 0 && (next > 0 || early) &&
                 sim_sleep_jump_here(jc, g, k, i, &l, out->warp_insts, out->cycles)) {
+                if (jc->warm_len > 0)
+                    s = sim_sleep_jump_warm(jc, &l, err);
                 sim_gpu_launch_cut(&l);
                 break;
             }
@@ -137,8 +149,8 @@ trapeze_status sim_sleep_run_spread(sim_gpu *g, const sim_sleep_kernels *k, cons
     if (s)
         return s;
     if (jc && jc->jumped) {
-        out->warp_insts = jc->first_insts;
-        out->simulated = jc->first_cycles;
+        out->warp_insts = jc->first_insts + jc->warm_insts;
+        out->simulated = jc->first_cycles + jc->warm_simulated;
         return sim_sleep_run_jumps(jc, acc, out, err);
     }
     double rec = sim_spread_recorded(p, out->cycles);

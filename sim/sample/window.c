@@ -125,7 +125,16 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
     sim_gpu_options with_threads = *opt;   /* the job's own simulation threads */
     with_threads.threads = j->threads;
     opt = &with_threads;
-    trapeze_status s = sim_gpu_create(cfg, opt, &g, err);
+    /* a warm plan's first window logs its placements (a block's life);
+     * fresh windows, if the plan is not warm after all, do not */
+    sim_jump_places places = {0};
+    sim_gpu_options logged = with_threads;
+    int warm = j->warm && jump && cap > 0 && !opt->on_place;
+    if (warm) {
+        logged.on_place = sim_jump_on_place;
+        logged.on_place_ctx = &places;
+    }
+    trapeze_status s = sim_gpu_create(cfg, &logged, &g, err);
     if (!s && !(s = sim_sleep_build(j, g, &k, err))) {
         const sim_core_config *c = sim_gpu_config(g);
         out->n_sm = c->gpu.n_sm;
@@ -149,6 +158,8 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
                 jc->job = j;
                 jc->cap = cap;
                 jc->scale = 1;
+                jc->warm = warm;
+                jc->places = warm ? &places : NULL;
             }
             s = acc && (jc || !jump) ? sim_sleep_run_spread(g, &k, spread, out, acc, jc, err)
                                      : trapeze_fail(err, TRAPEZE_ENOMEM, "out of memory");
@@ -162,8 +173,10 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
             }
             if (out->jumped) {   /* the run's work, counted at the jump decision */
                 out->run_insts = jc->total_insts;
-                out->jump_warm = SIM_JUMP_WARM * jc->scale;
-                out->jump_record = SIM_JUMP_RECORD * jc->scale;
+                out->jump_warm = jc->warm_len > 0 ? jc->warm_len : SIM_JUMP_WARM * jc->scale;
+                out->jump_record = jc->warm_len > 0 ? jc->warm_len : SIM_JUMP_RECORD * jc->scale;
+                out->jump_windows = jc->windows;
+                out->warm = jc->warm_len > 0;
             }
             for (int u = 0; jc && u < TRAPEZE_SLEEP_NUNITS; u++) {
                 free(jc->acc->unused[u]);
@@ -199,6 +212,8 @@ static trapeze_status run_job(const trapeze_config *cfg, const trapeze_sleep_job
     }
     sim_sleep_release(&k);
     sim_gpu_destroy(g);
+    free(places.sm);
+    free(places.cycle);
     return s;
 }
 
