@@ -150,6 +150,23 @@ grep -q '^jacobi nx=512 ny=512 launch 0: chosen rr;' "$D/ship" || fail "jacobi: 
 [ "$(awk -F, '$1 == "atax.l0.rr.w1b5" { print $15 }' "$D/ship.csv")" = 41000 ] || fail "atax rr sub-grid"
 awk -F, '$1 == "atax.l0.bcs.w1b5" { exit !($15 >= 10790 && $15 < 10792) }' "$D/ship.csv" \
     || fail "atax bcs window: $(grep '^atax.l0.bcs.w1b5' "$D/ship.csv")"
+# The held-out uncertainty of each launch in a validate CSV: the rms over
+# the other launches' bcs, mst, kway and rbts of the gain error in FORM
+# (ratio: (pred_c / pred_rr) / (sim_c / sim_rr) - 1; difference:
+# sim_c / sim_rr - pred_c / pred_rr), in percent, one per launch.
+held_out_u() { # FORM CSV
+    awk -F, -v form="$1" 'NR > 1 { k = $2 "," $3 "," $4 }
+    NR > 1 && $5 == "rr" { pr[k] = $6; sr[k] = $7; if (!(k in seen)) { seen[k] = 1; keys[n++] = k } }
+    NR > 1 && ($5 == "bcs" || $5 == "mst" || $5 == "kway" || $5 == "rbts") { p[k, $5] = $6; s[k, $5] = $7 }
+    END { split("bcs mst kway rbts", c, " ")
+          for (i = 0; i < n; i++) { sum = 0; cnt = 0
+              for (j = 0; j < n; j++) if (j != i) for (q = 1; q <= 4; q++) {
+                  kj = keys[j]
+                  e = form == "ratio" ? (p[kj, c[q]] / pr[kj]) / (s[kj, c[q]] / sr[kj]) - 1 \
+                                      : s[kj, c[q]] / sr[kj] - p[kj, c[q]] / pr[kj]
+                  sum += e * e; cnt++ }
+              printf "%.2f ", 100 * sqrt(sum / cnt) } }' "$2"
+}
 # The twelve launches of the shipped log: each launch's uncertainty of a
 # predicted gain over rr is held out, the rms over the eleven others of
 # (pred_c / pred_rr) / (sim_c / sim_rr) - 1 for bcs, mst, kway and rbts,
@@ -161,15 +178,7 @@ awk -F, '$1 == "atax.l0.bcs.w1b5" { exit !($15 >= 10790 && $15 < 10792) }' "$D/s
 "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --csv "$D/ship12.csv" \
     matmul matmul_tiled syrk syr2k atax atax@1 bicg bicg@1 gesummv mvt mvt@1 jacobi,nx=512,ny=512 \
     >"$D/ship12" 2>&1 || fail "shipped log, 12 launches: $(cat "$D/ship12")"
-want=$(awk -F, 'NR > 1 { k = $2 "," $3 "," $4 }
-    NR > 1 && $5 == "rr" { pr[k] = $6; sr[k] = $7; if (!(k in seen)) { seen[k] = 1; keys[n++] = k } }
-    NR > 1 && ($5 == "bcs" || $5 == "mst" || $5 == "kway" || $5 == "rbts") { p[k, $5] = $6; s[k, $5] = $7 }
-    END { split("bcs mst kway rbts", c, " ")
-          for (i = 0; i < n; i++) { sum = 0; cnt = 0
-              for (j = 0; j < n; j++) if (j != i) for (q = 1; q <= 4; q++) {
-                  kj = keys[j]; e = (p[kj, c[q]] / pr[kj]) / (s[kj, c[q]] / sr[kj]) - 1
-                  sum += e * e; cnt++ }
-              printf "%.2f ", 100 * sqrt(sum / cnt) } }' "$D/ship12.csv")
+want=$(held_out_u ratio "$D/ship12.csv")
 got=$(awk '/^uncertainty of a predicted gain over rr: .*other launches/ { v = $8; sub("%", "", v); printf "%s ", v }' "$D/ship12")
 [ -n "$want" ] && [ "$got" = "$want" ] || fail "held-out uncertainty: printed $got, from the CSV $want"
 grep -q '^syrk launch 0: chosen mst;' "$D/ship12" || fail "syrk: $(grep chosen "$D/ship12")"
@@ -181,15 +190,7 @@ grep -q '^  never worse than rr by more than 1%: 12 of 12$' "$D/ship12" || fail 
 "$T" validate --model group --gpu gtx480 --samples "$D/ship.csv" --gain-difference \
     matmul matmul_tiled syrk syr2k atax atax@1 bicg bicg@1 gesummv mvt mvt@1 jacobi,nx=512,ny=512 \
     >"$D/diff12" 2>&1 || fail "--gain-difference: $(cat "$D/diff12")"
-want=$(awk -F, 'NR > 1 { k = $2 "," $3 "," $4 }
-    NR > 1 && $5 == "rr" { pr[k] = $6; sr[k] = $7; if (!(k in seen)) { seen[k] = 1; keys[n++] = k } }
-    NR > 1 && ($5 == "bcs" || $5 == "mst" || $5 == "kway" || $5 == "rbts") { p[k, $5] = $6; s[k, $5] = $7 }
-    END { split("bcs mst kway rbts", c, " ")
-          for (i = 0; i < n; i++) { sum = 0; cnt = 0
-              for (j = 0; j < n; j++) if (j != i) for (q = 1; q <= 4; q++) {
-                  kj = keys[j]; e = s[kj, c[q]] / sr[kj] - p[kj, c[q]] / pr[kj]
-                  sum += e * e; cnt++ }
-              printf "%.2f ", 100 * sqrt(sum / cnt) } }' "$D/ship12.csv")
+want=$(held_out_u difference "$D/ship12.csv")
 got=$(awk '/^uncertainty of a predicted gain over rr: .*other launches/ { v = $8; sub("%", "", v); printf "%s ", v }' "$D/diff12")
 [ -n "$want" ] && [ "$got" = "$want" ] || fail "--gain-difference u: printed $got, from the CSV $want"
 grep -q '^uncertainty of a predicted gain over rr, all 12 launches: 7.90% (rms of sim/sim_rr - pred/pred_rr' "$D/diff12" \
