@@ -8,8 +8,8 @@ PREFIX ?= /usr/local
 CC ?= cc
 SAN ?= 0
 
-# LTO=0 leaves out link-time optimization (below).
-LTO ?= 1
+# LTO=1 adds link-time optimization (below).
+LTO ?= 0
 
 ifeq ($(SAN),1)
 B := build-san
@@ -37,17 +37,20 @@ LTO := 0
 endif
 FUZZ_SECONDS ?= 30
 
-# Link-time optimization of the plain build (docs/performance.md: the
-# simulator's host instructions -3%, the build's CPU 2.8x): the library's
-# objects carry GCC's intermediate code beside their machine code (fat), so
-# that the program, the shared library and the benches are optimized whole
-# when linked, while the tests and fuzz regressions link the machine code as
-# before (an LTO link per test binary would cost the suite minutes).
-# Floating-point results do not change: no -ffast-math, no -march, and ISO C
-# keeps contraction off. An existing build/ keeps its objects: `make clean`.
+# LTO=1: link-time optimization of the plain build (docs/performance.md: the
+# simulator's host instructions -3%, the build's CPU 2.8x; not the default
+# for that cost, and because an installed libtrapeze.a of fat objects makes
+# every program's link an LTO link with its own GCC). The library's objects
+# carry GCC's intermediate code beside their machine code (fat), so that the
+# program, the shared library and the benches are optimized whole when
+# linked, while the tests and fuzz regressions link the machine code as
+# before (-fno-lto: an LTO link per test binary would cost the suite
+# minutes). Floating-point results do not change: no -ffast-math, no -march,
+# and ISO C keeps contraction off. Switching needs a fresh build/ (`make clean`).
 ifeq ($(LTO),1)
 LTO_CFLAGS := -flto=auto -ffat-lto-objects
 LTO_LDFLAGS := -flto=auto
+LTO_OFF := -fno-lto
 AR := gcc-ar
 endif
 
@@ -131,11 +134,11 @@ $(B)/trapeze: $(CLI_OBJ) $(B)/libtrapeze.a $(B)/config.stamp
 
 $(B)/tests/%: tests/%.c tests/check.h tests/fixture.h $(B)/libtrapeze.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LTO_OFF) -o $@ $< $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS)
 
 $(B)/tests/test_fuzz_%: fuzz/fuzz_%.c fuzz/driver.c fuzz/util.c fuzz/fuzz.h $(B)/libtrapeze.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ fuzz/fuzz_$*.c fuzz/driver.c fuzz/util.c $(B)/libtrapeze.a \
+	$(CC) $(CFLAGS) $(LTO_OFF) -o $@ fuzz/fuzz_$*.c fuzz/driver.c fuzz/util.c $(B)/libtrapeze.a \
 	    $(LDFLAGS) $(LDLIBS)
 
 $(B)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/seed_init.c fuzz/util.c fuzz/fuzz.h $(B)/libtrapeze.a
