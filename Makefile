@@ -8,11 +8,15 @@ PREFIX ?= /usr/local
 CC ?= cc
 SAN ?= 0
 
+# LTO=1 adds link-time optimization (below).
+LTO ?= 0
+
 ifeq ($(SAN),1)
 B := build-san
 SANFLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer \
             -DTRAPEZE_CHECKS
 OPT := -O1 -g
+LTO := 0
 else
 B := build
 SANFLAGS :=
@@ -29,8 +33,26 @@ CC := clang
 SANFLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all \
             -fno-omit-frame-pointer -fsanitize=fuzzer-no-link -Wno-error
 OPT := -O1 -g
+LTO := 0
 endif
 FUZZ_SECONDS ?= 30
+
+# LTO=1: link-time optimization of the plain build (docs/performance.md: the
+# simulator's host instructions -3%, the build's CPU 2.8x; not the default
+# for that cost, and because an installed libtrapeze.a of fat objects makes
+# every program's link an LTO link with its own GCC). The library's objects
+# carry GCC's intermediate code beside their machine code (fat), so that the
+# program, the shared library and the benches are optimized whole when
+# linked, while the tests and fuzz regressions link the machine code as
+# before (-fno-lto: an LTO link per test binary would cost the suite
+# minutes). Floating-point results do not change: no -ffast-math, no -march,
+# and ISO C keeps contraction off. Switching needs a fresh build/ (`make clean`).
+ifeq ($(LTO),1)
+LTO_CFLAGS := -flto=auto -ffat-lto-objects
+LTO_LDFLAGS := -flto=auto
+LTO_OFF := -fno-lto
+AR := gcc-ar
+endif
 
 PKGS := gsl nlopt
 CFLAGS := -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(OPT) -fPIC \
@@ -74,11 +96,11 @@ $(DEPS_OK): scripts/install-deps.sh
 
 $(B)/obj/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) $(LTO_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/libtrapeze.a: $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 # The shared library carries a SONAME (libtrapeze.so.MAJOR) and exports
 # exactly what the public headers declare: its version script is generated
@@ -94,7 +116,7 @@ $(B)/libtrapeze.map: $(PUBLIC_H) scripts/libtrapeze-map.sh
 
 $(B)/libtrapeze.so: $(LIB_OBJ) $(B)/libtrapeze.map
 	$(CC) -shared -o $@.$(VERSION) $(LIB_OBJ) -Wl,-soname,libtrapeze.so.$(SOMAJOR) \
-	    -Wl,--version-script=$(B)/libtrapeze.map $(LDFLAGS) $(LDLIBS)
+	    -Wl,--version-script=$(B)/libtrapeze.map $(LDFLAGS) $(LTO_LDFLAGS) $(LDLIBS)
 	ln -sf libtrapeze.so.$(VERSION) $(B)/libtrapeze.so.$(SOMAJOR)
 	ln -sf libtrapeze.so.$(SOMAJOR) $@
 
@@ -108,15 +130,15 @@ $(B)/obj/cli/calib_mpi.o: $(B)/config.stamp
 FORCE:
 
 $(B)/trapeze: $(CLI_OBJ) $(B)/libtrapeze.a $(B)/config.stamp
-	$(CC) -o $@ $(CLI_OBJ) $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS) $(CLI_LIBS)
+	$(CC) -o $@ $(CLI_OBJ) $(B)/libtrapeze.a $(LDFLAGS) $(LTO_LDFLAGS) $(LDLIBS) $(CLI_LIBS)
 
 $(B)/tests/%: tests/%.c tests/check.h tests/fixture.h $(B)/libtrapeze.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LTO_OFF) -o $@ $< $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS)
 
 $(B)/tests/test_fuzz_%: fuzz/fuzz_%.c fuzz/driver.c fuzz/util.c fuzz/fuzz.h $(B)/libtrapeze.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ fuzz/fuzz_$*.c fuzz/driver.c fuzz/util.c $(B)/libtrapeze.a \
+	$(CC) $(CFLAGS) $(LTO_OFF) -o $@ fuzz/fuzz_$*.c fuzz/driver.c fuzz/util.c $(B)/libtrapeze.a \
 	    $(LDFLAGS) $(LDLIBS)
 
 $(B)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/seed_init.c fuzz/util.c fuzz/fuzz.h $(B)/libtrapeze.a
@@ -126,7 +148,7 @@ $(B)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/seed_init.c fuzz/util.c fuzz/fuzz.h $(B)/li
 
 $(B)/bench/%: bench/%.c bench/bench_common.h $(B)/libtrapeze.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(B)/libtrapeze.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LTO_CFLAGS) -o $@ $< $(B)/libtrapeze.a $(LDFLAGS) $(LTO_LDFLAGS) $(LDLIBS)
 
 # The README's test command. Installs what every test needs (OpenMPI for the
 # mpirun test, Jupyter for the notebooks), then builds in a fresh make so that

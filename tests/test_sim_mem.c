@@ -353,6 +353,8 @@ static void test_config(void)
          "bad.config:1: option -gpgpu_cache:dl2: the IPOLY hash (P) needs 16, 32 or 64 sets"},
         {"-gpgpu_n_sub_partition_per_mchannel 3\n",
          "bad.config:1: option -gpgpu_n_sub_partition_per_mchannel: must be a power of two"},
+        {"-gpgpu_cache:dl1 32:128:4,L:L:m:N,A:32769:8,8\n",
+         "bad.config:1: option -gpgpu_cache:dl1: at most 32768 MSHR entries"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         CHECK_OK(trapeze_config_parse(bad[i].text, "bad.config", &cfg, &err));
@@ -636,6 +638,57 @@ static void test_mshr_index(void)
                 ok &= sim_cache_mshr_lookup(&c, key[k]) == live[k] - 1;
     }
     CHECK(ok);
+    sim_cache_free(&c);
+}
+
+/* A slot keeps 16 bits of its key's hash: two keys with the same 16 bits,
+ * both in the table, are told apart by their keys (a lookup that trusted
+ * the hash would return the first for both), and each stays found when the
+ * other leaves. And a table at its most ids (SIM_IDTAB_MAX_IDS, 65,536
+ * slots: every home within the 16 bits) finds every id. */
+static void test_idtab_hash_bits(void)
+{
+    uint64_t keys[3] = {4096 * 32, 0, 0};
+    for (uint64_t k = keys[0] + 32; !keys[1]; k += 32)
+        if (sim_idtab_hash(k) == sim_idtab_hash(keys[0]))
+            keys[1] = k;
+    sim_idtab t;
+    CHECK(sim_idtab_init(&t, 2, keys, 1));
+    sim_idtab_insert(&t, keys[0], 0);
+    sim_idtab_insert(&t, keys[1], 1);
+    CHECK(sim_idtab_find(&t, keys[0]) == 0 && sim_idtab_find(&t, keys[1]) == 1);
+    sim_idtab_remove(&t, keys[0], 0);
+    CHECK(sim_idtab_find(&t, keys[0]) == -1 && sim_idtab_find(&t, keys[1]) == 1);
+    sim_idtab_free(&t);
+
+    uint64_t *many = malloc(SIM_IDTAB_MAX_IDS * sizeof *many);
+    CHECK(many && sim_idtab_init(&t, SIM_IDTAB_MAX_IDS, many, 1));
+    CHECK(t.mask == 65535);
+    for (int32_t i = 0; i < SIM_IDTAB_MAX_IDS; i++) {
+        many[i] = (uint64_t)i * 4096 + 128;
+        sim_idtab_insert(&t, many[i], i);
+    }
+    int ok = 1;
+    for (int32_t i = 0; i < SIM_IDTAB_MAX_IDS; i++)
+        ok &= sim_idtab_find(&t, many[i]) == i;
+    CHECK(ok);
+    CHECK(sim_idtab_find(&t, 64) == -1);
+    sim_idtab_free(&t);
+    free(many);
+
+    /* a cache of more frames than a table holds scans its sets: the same
+     * answers, no index */
+    sim_cache_cfg cfg = {.enabled = 1, .sets = 1024, .line = 128, .assoc = 64, .rep = 'L',
+                         .wr = 'B', .alloc = 'm', .wr_alloc = 'N', .set_index = 'L',
+                         .mshr_entries = 8, .mshr_merge = 2, .miss_queue = 4};
+    sim_cache c;
+    CHECK(sim_cache_init(&c, &cfg));
+    CHECK(c.by_tag.slot == NULL && c.rec_link != NULL);
+    int way;
+    CHECK(sim_cache_probe(&c, 5 * 128, &way) == SIM_PROBE_MISS && way == 0);
+    sim_cache_install(&c, 5 * 128, way, SIM_LINE_VALID);
+    CHECK(sim_cache_probe(&c, 1029 * 128, &way) == SIM_PROBE_MISS && way == 1);
+    CHECK(sim_cache_find(&c, 5 * 128) == 0 && sim_cache_find(&c, 1029 * 128) == -1);
     sim_cache_free(&c);
 }
 
@@ -2089,6 +2142,7 @@ int main(void)
     test_set_index();
     test_mshr_index();
     test_grow_for();
+    test_idtab_hash_bits();
     test_tag_index(8, SIM_REP_LRU);
     test_tag_index(19, SIM_REP_LRU);
     test_tag_index(19, SIM_REP_FIFO);

@@ -8,7 +8,8 @@
  * tag[i] == SIM_TAG_NONE while it is INVALID. Only sim_cache_install,
  * sim_cache_invalidate, sim_cache_invalidate_valid and sim_cache_reset
  * move a line into or out of INVALID or change its address, each through
- * set_tag. In a cache with a tag index (SIM_CACHE_INDEX_WAYS ways or more),
+ * set_tag. In a cache with a tag index (SIM_CACHE_INDEX_WAYS ways or more,
+ * SIM_IDTAB_MAX_IDS frames or fewer),
  * by_tag holds exactly the frames whose tag is not SIM_TAG_NONE (idtab.h's
  * invariant), and bit w of a set's none_bits is set exactly while way
  * w < assoc is INVALID. by_key holds exactly the MSHR entries in use. In
@@ -38,7 +39,7 @@ int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg)
     c->free_ids = calloc(n_mshr, sizeof *c->free_ids);
     c->used_ids = calloc(n_mshr, sizeof *c->used_ids);
     /* the MSHR keys are the entries' lines, two words apart */
-    int key_ok = c->mshr && sim_idtab_init(&c->by_key, (uint32_t)n_mshr, &c->mshr[0].line,
+    int key_ok = c->mshr && n_mshr <= SIM_IDTAB_MAX_IDS && sim_idtab_init(&c->by_key, (uint32_t)n_mshr, &c->mshr[0].line,
                                            (uint32_t)(sizeof *c->mshr / sizeof(uint64_t)));
     c->memo = malloc(sizeof *c->memo);
     if (c->memo)
@@ -49,7 +50,8 @@ int sim_cache_init(sim_cache *c, const sim_cache_cfg *cfg)
         c->rec_end = malloc((size_t)cfg->sets * 2 * sizeof *c->rec_end);
         ix_ok = c->rec_link && c->rec_end;
     }
-    if (cfg->assoc >= SIM_CACHE_INDEX_WAYS) {
+    /* a cache of more frames than an id table holds scans its sets instead */
+    if (cfg->assoc >= SIM_CACHE_INDEX_WAYS && n_lines <= SIM_IDTAB_MAX_IDS) {
         c->none_words = (cfg->assoc + 63) / 64;
         c->none_bits = malloc((size_t)cfg->sets * (size_t)c->none_words * sizeof *c->none_bits);
         ix_ok = ix_ok && c->tag && c->none_bits && sim_idtab_init(&c->by_tag, (uint32_t)n_lines, c->tag, 1);

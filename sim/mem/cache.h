@@ -78,7 +78,8 @@ typedef struct sim_cache {
     /* the entries in use by key (idtab.h): lookups without walking the
      * used list */
     sim_idtab by_key;
-    /* caches of SIM_CACHE_INDEX_WAYS ways or more (the V100's L1: 256 with
+    /* caches of SIM_CACHE_INDEX_WAYS ways or more and at most
+     * SIM_IDTAB_MAX_IDS frames (the V100's L1: 256 ways with
      * the carve-out, where scanning a set's 2 KB of tags was a quarter of a
      * memory-bound trace's host instructions): the frames by tag (idtab.h),
      * and per set a bitmap of its INVALID ways (none_words words a set), so

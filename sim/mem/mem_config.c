@@ -13,6 +13,7 @@
 
 #include "common/options.h"
 #include "sim/mem/icnt_file.h"
+#include "sim/mem/idtab.h"
 #include "sim/mem/mem_config.h"
 #include "sim/mem/setindex.h"
 #include "sim/memsys.h"
@@ -235,6 +236,8 @@ static const char *parse_mshr(char *text, sim_cache_cfg *c)
     if (!parse_uint(f[1], &c->mshr_entries) || !parse_uint(f[2], &c->mshr_merge) ||
         c->mshr_entries < 1 || c->mshr_merge < 1)
         return "MSHR entries and max merge must be positive integers";
+    if (c->mshr_entries > SIM_IDTAB_MAX_IDS)   /* the entries' id table (idtab.h) */
+        return "at most 32768 MSHR entries";
     return NULL;
 }
 
