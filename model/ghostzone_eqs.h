@@ -427,7 +427,13 @@ static gz_dual overlap_factor(const gz_vars *v, const gz_terms *t, gz_dual block
  *   tile-iteration after the latency, not under it (the V100's PathFinder
  *   stage sits 1,300-1,500 cycles above the model with loop_once; the
  *   GTX 480's relaunch curve is flat to 9 tiles and grows from 10, so
- *   there it prices 10 tiles as flat: off by default).
+ *   there it prices 10 tiles as flat: off by default);
+ * - with round_tiles instead, n + NumElemPerOp L / I: all n - k tiles of
+ *   the partial round compute after their loads' latency, so the floor
+ *   steps with the busiest SM's whole tiles (the V100's PathFinder fence
+ *   stage on its reference grid: 1,630 cycles a loop at h = 26, the last
+ *   height with 10 tiles on the busiest SM, 1,720 at 28 with 11, where
+ *   k + L / I sat above both; off by default, docs/calibration.md).
  * With lone_round (and round_latency), n <= k tiles, a round that is all
  * partial, cost at least NumElemPerOp L / I (+ 1 with round_compute): its
  * iterations wait their loads' latency as a second round's do (PathFinder's
@@ -485,7 +491,9 @@ static gz_dual compute_tiles(const trapeze_ghostzone_model *m, const gz_vars *v,
     gz_dual wait = round_wait(m, v, t, sync, k.v);
     if (m->params.round_latency && wait.v > 0 && t->per_iter.v > 0) {
         gz_dual floor_tiles = dual_add(k, dual_div(wait, t->per_iter));
-        if (m->params.round_compute)
+        if (m->params.round_tiles)
+            floor_tiles = dual_add(floor_tiles, dual_sub(n, k)); /* n + wait / I */
+        else if (m->params.round_compute)
             floor_tiles = dual_add(floor_tiles, dual_const(1.0));
         if (floor_tiles.v > tiles.v)
             tiles = floor_tiles;

@@ -17,13 +17,18 @@ rises where the simulated CPL falls is the one whose structure is wrong.
 Last, each stage's cycles (CPL x h) fitted by least squares as a + b h, for
 the simulator, the model and each term: a stage that costs the same per
 loop whatever h has a >= 0; a term whose a is negative grows faster than h
-(more tiles, more loads per loop as the tiles shrink).
+(more tiles, more loads per loop as the tiles shrink). Where the busiest
+SM's tiles n = ceil(T / M) take two values or more, the simulated stage is
+also fitted as a + b h + c n, c with its standard error: a stage that steps
+with each whole tile the busiest SM gains has c well above its error.
 
 Usage: python3 scripts/gz-term-breakdown.py TRAPEZE GPU CALIBRATION WORKLOAD [WORKLOAD ...]
          [--log SWEEP.csv] [--hmin N] [--hmax N]
   e.g. python3 scripts/gz-term-breakdown.py build/trapeze gtx480 data/calibrations/gtx480.ini pathfinder
 """
 import csv
+import importlib.util
+import math
 import os
 import subprocess
 import sys
@@ -83,6 +88,40 @@ def stage_line(hs, ys):
     return my - b * mh, b
 
 
+def n_sm(gpu):
+    """M, read as gz-fence-identify.py reads it."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gz-fence-identify.py")
+    spec = importlib.util.spec_from_file_location("gz_fence_identify", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.n_sm(gpu)
+
+
+def solve(a, b):
+    """x of the square system a x = b, by Gauss-Jordan elimination with pivoting."""
+    n = len(b)
+    m = [list(row) + [v] for row, v in zip(a, b)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        for r in range(n):
+            if r != c:
+                f = m[r][c] / m[c][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
+    return [m[r][n] / m[r][r] for r in range(n)]
+
+
+def tile_step(hs, ns, ys):
+    """(c, its standard error, rms residual) of ys = a + b hs + c ns by least squares."""
+    xs = [(1.0, h, n) for h, n in zip(hs, ns)]
+    xtx = [[sum(x[i] * x[j] for x in xs) for j in range(3)] for i in range(3)]
+    coef = solve(xtx, [sum(x[i] * y for x, y in zip(xs, ys)) for i in range(3)])
+    res = [y - sum(c * v for c, v in zip(coef, x)) for x, y in zip(xs, ys)]
+    s2 = sum(r * r for r in res) / (len(ys) - 3)
+    var_c = solve(xtx, [0.0, 0.0, 1.0])[2]  # (X'X)^-1's last diagonal entry
+    return coef[2], math.sqrt(s2 * var_c), math.sqrt(sum(r * r for r in res) / len(ys))
+
+
 def model_rows(trapeze, gpu, calib, spec, tmp):
     out = os.path.join(tmp, "m.csv")
     p = subprocess.run([trapeze, "ghostzone", "--gpu", gpu, "--calibration", calib, "--spec-counts",
@@ -96,6 +135,7 @@ def main():
     trapeze, gpu, calib, workloads, opts = args(sys.argv[1:])
     log = opts["--log"] or f"data/validation/{gpu}-sweep.csv"
     hmin, hmax = int(opts["--hmin"]), int(opts["--hmax"])
+    sms = n_sm(gpu)
     with tempfile.TemporaryDirectory() as tmp:
         for w in workloads:
             runs, grid = logged_runs(log, w)
@@ -125,6 +165,11 @@ def main():
                 terms = ", ".join(f"{t} {line([float(m[t + '_cycles']) for _, _, m in pts])}" for t in TERMS)
                 print(f"{w} {sync} stage = a + b h, a / b: simulated {line([s for _, (s, _), _ in pts])}, "
                       f"model {line([float(m['cpl_cycles']) for _, _, m in pts])} ({terms})")
+                ns = [math.ceil(float(m["trapezoids"]) / sms) for _, _, m in pts]
+                if len(set(ns)) > 1 and len(pts) > 3:
+                    c, se, rms = tile_step(hs, ns, [s * h for h, (s, _), _ in pts])
+                    print(f"{w} {sync} simulated stage = a + b h + c n (n = ceil(T / {sms}), "
+                          f"{min(ns)}-{max(ns)}): c = {c:.0f} +- {se:.0f} cycles a tile, rms residual {rms:.0f}")
             print()
 
 

@@ -190,6 +190,10 @@ awk '$1 == "relaunch" || $1 == "fence" { s = $6 + $7 + $8 + $9 + $10 + $11
      if (s < $4 - 3 || s > $4 + 3) bad = bad " " $1 $2 } END { exit bad != "" }' "$D/bd" \
     || fail "the terms do not add up to the CPL: $(cat "$D/bd")"
 grep -q '^pathfinder fence h 32 -> 40: simulated ' "$D/bd" || fail "no per-term moves: $(cat "$D/bd")"
+# the busiest SM's tiles: 22,860 / (256 - 64) -> 120 tiles on 15 SMs at h = 32 (8 each), 121 at
+# h = 33 (9 on one), 130 at h = 40 (9)
+grep -q '^pathfinder fence simulated stage = a + b h + c n (n = ceil(T / 15), 8-9): c = ' "$D/bd" \
+    || fail "no tile-step fit over n = 8-9: $(cat "$D/bd")"
 
 # scripts/gz-fence-stalls.py: a slot issues or stalls, so the slots are the
 # GTX 480's 15 SMs x 2 schedulers = 30 a cycle in both modes; PathFinder's

@@ -966,6 +966,66 @@ static void test_round_spin(void)
     trapeze_ghostzone_destroy(m);
 }
 
+/* round_tiles on test_round_spin's PathFinder 22,860, GTX 480 (15 SMs, k =
+ * 6 resident), L = 3 I, omega = 0: at h = 18, 104 tiles, 7 on the busiest
+ * SM, round_latency floors at 6 + 3 = 9 tiles' worth and round_tiles at
+ * 7 + 3 = 10 (MiscComp and IterComp x 10/7 of the plain model, both
+ * modes, memory untouched); at h = 44, 137 tiles, 10 on the busiest SM,
+ * 10 + 3 = 13 where round_latency keeps n = 10: the floor steps by one tile
+ * with each whole tile the busiest SM gains. With round_compute too, the
+ * same bits (its one tile is among the n - k). h = 1 (one round), HotSpot
+ * (no loop loads) and round_tiles without round_latency keep their bits.
+ * Away from the steps: d/dcpi by hand, n = 7 tiles' worth scale with the
+ * CPI (L / I against it), and against central differences; with round_spin
+ * at spin_point's barrier, d/dF and d/d(round trip) in fence mode. */
+static void test_round_tiles(void)
+{
+    trapeze_ghostzone_params p = spin_point(0);
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "pathfinder", 22860, 1, &p);
+    trapeze_ghostzone_eval off[2] = {eval(m, TRAPEZE_SYNC_RELAUNCH, 18), eval(m, TRAPEZE_SYNC_FENCE, 18)};
+    trapeze_ghostzone_eval tall = eval(m, TRAPEZE_SYNC_FENCE, 44);
+    double one = eval(m, TRAPEZE_SYNC_FENCE, 1).cpl;
+    CHECK_NEAR(off[1].trapezoids, 104, 0);
+    CHECK_NEAR(tall.trapezoids, 137, 0);
+    double iter = off[0].stage[TRAPEZE_GHOSTZONE_ITERCOMP] / 18;
+    p.round_tiles = 1; /* without round_latency: no floor to raise */
+    p.turnaround_cycles = 3 * iter;
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 18).cpl == off[1].cpl);
+    p.round_latency = 1;
+    trapeze_ghostzone_set_params(m, &p);
+    check_compute_scaled(m, off, 10.0 / 7);
+    trapeze_ghostzone_eval t44 = eval(m, TRAPEZE_SYNC_FENCE, 44);
+    static const int comp[] = {TRAPEZE_GHOSTZONE_MISCCOMP, TRAPEZE_GHOSTZONE_ITERCOMP};
+    for (int i = 0; i < 2; i++)
+        CHECK_NEAR(t44.per_loop[comp[i]], tall.per_loop[comp[i]] * 13 / 10, 1e-12 * t44.cpl);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 1).cpl == one);
+    double cpl18 = eval(m, TRAPEZE_SYNC_FENCE, 18).cpl;
+    p.round_compute = 1;
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 18).cpl == cpl18);
+    p.round_compute = 0;
+    double cpi = p.value[TRAPEZE_GHOSTZONE_CPI];
+    double fd = check_dcpi(m, &p);
+    double comp7 = off[0].per_loop[TRAPEZE_GHOSTZONE_MISCCOMP] + off[0].per_loop[TRAPEZE_GHOSTZONE_ITERCOMP];
+    CHECK_NEAR(fd, comp7 / 7 * 7 / cpi, 1e-5 * fd);
+    p.round_spin = 1;
+    trapeze_ghostzone_set_params(m, &p);
+    static const int ks[] = {TRAPEZE_GHOSTZONE_FENCE_PER_BLOCK, TRAPEZE_GHOSTZONE_FENCE_BARRIER,
+                             TRAPEZE_GHOSTZONE_CPI};
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
+        check_gradient(m, p, ks[i], TRAPEZE_SYNC_FENCE, 18);
+    trapeze_ghostzone_destroy(m);
+    trapeze_ghostzone_params h = at_size(); /* HotSpot 148^2, h = 1: no loads in its loop */
+    h.turnaround_cycles = 1e6;
+    trapeze_ghostzone_model *hs = model("data/gpus/gtx480.config", "hotspot", 148, 148, &h);
+    double before = eval(hs, TRAPEZE_SYNC_FENCE, 1).cpl;
+    h.round_latency = h.round_tiles = 1;
+    trapeze_ghostzone_set_params(hs, &h);
+    CHECK(eval(hs, TRAPEZE_SYNC_FENCE, 1).cpl == before);
+    trapeze_ghostzone_destroy(hs);
+}
+
 /* spin_staging at test_round_spin's point (PathFinder 22,860, GTX 480, k M
  * = 90, a = 0.6): at h = 18, 104 tiles, S = 76 spinning, the fence stage's
  * GlbSync grows by (stencil_arrays + 1) L a S / (k M) = 2 x 300 x 0.6 x
@@ -1263,6 +1323,7 @@ int main(void)
     test_lone_round();
     test_round_spin();
     test_spin_staging();
+    test_round_tiles();
     test_round_staging();
     test_turnaround();
     test_verify_order();

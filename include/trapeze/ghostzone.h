@@ -163,6 +163,10 @@ typedef struct trapeze_ghostzone_params {
     int spin_staging;                    /* "spin_staging = 1": in fence mode the partial round's
                                             stencil_arrays loads and commit wait turnaround_cycles
                                             a S / (k M) more each, behind the spinners' polls */
+    int round_tiles;                     /* "round_tiles = 1" (with round_latency): the partial
+                                            round's floor is n + wait / I, not k + wait / I: its
+                                            n - k tiles compute after their loads' latency, not
+                                            under it (round_compute's one tile, all of them) */
     int mem_latency;                     /* "mem_latency = 1": a memory term (5.7) is the larger of
                                             its latency, passes x UncontendedLat (a round of
                                             resident blocks waits on its loads), and its
