@@ -906,6 +906,30 @@ static trapeze_ghostzone_params spin_point(double omega)
     return p;
 }
 
+/* The plain model at spin_point's PathFinder 22,860 on the GTX 480 (15
+ * SMs, k = 6 resident): relaunch and fence at h = 18 (104 tiles), fence at
+ * h = 44 (137 tiles) and h = 1, and I, the relaunch IterComp a loop
+ * iteration (h I at h = 18); the tests below switch terms on from here. */
+typedef struct {
+    trapeze_ghostzone_model *m;
+    trapeze_ghostzone_eval off[2], tall;
+    double one, iter;
+} spin_base;
+
+static spin_base spin_base_eval(trapeze_ghostzone_params *p)
+{
+    spin_base b;
+    b.m = model("data/gpus/gtx480.config", "pathfinder", 22860, 1, p);
+    b.off[0] = eval(b.m, TRAPEZE_SYNC_RELAUNCH, 18);
+    b.off[1] = eval(b.m, TRAPEZE_SYNC_FENCE, 18);
+    b.tall = eval(b.m, TRAPEZE_SYNC_FENCE, 44);
+    b.one = eval(b.m, TRAPEZE_SYNC_FENCE, 1).cpl;
+    CHECK_NEAR(b.off[1].trapezoids, 104, 0);
+    CHECK_NEAR(b.tall.trapezoids, 137, 0);
+    b.iter = b.off[0].stage[TRAPEZE_GHOSTZONE_ITERCOMP] / 18;
+    return b;
+}
+
 /* round_spin on PathFinder 22,860, GTX 480, h = 18: 104 tiles on k M = 6 x
  * 15 = 90 persistent blocks, so the last round runs r = 14 tiles while S =
  * 76 blocks spin at the barrier; 7 tiles on the busiest SM. With L = 3 I
@@ -924,13 +948,10 @@ static trapeze_ghostzone_params spin_point(double omega)
 static void test_round_spin(void)
 {
     trapeze_ghostzone_params p = spin_point(0);
-    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "pathfinder", 22860, 1, &p);
-    trapeze_ghostzone_eval off[2] = {eval(m, TRAPEZE_SYNC_RELAUNCH, 18), eval(m, TRAPEZE_SYNC_FENCE, 18)};
-    trapeze_ghostzone_eval tall = eval(m, TRAPEZE_SYNC_FENCE, 44);
-    double one = eval(m, TRAPEZE_SYNC_FENCE, 1).cpl;
-    CHECK_NEAR(off[1].trapezoids, 104, 0);
-    CHECK_NEAR(tall.trapezoids, 137, 0);
-    double iter = off[0].stage[TRAPEZE_GHOSTZONE_ITERCOMP] / 18; /* I: relaunch IterComp is h I */
+    spin_base b = spin_base_eval(&p);
+    trapeze_ghostzone_model *m = b.m;
+    const trapeze_ghostzone_eval *off = b.off, tall = b.tall;
+    const double one = b.one, iter = b.iter;
     p.round_spin = 1; /* without round_latency: no floor to lengthen */
     p.turnaround_cycles = 3 * iter;
     trapeze_ghostzone_set_params(m, &p);
@@ -981,13 +1002,10 @@ static void test_round_spin(void)
 static void test_round_tiles(void)
 {
     trapeze_ghostzone_params p = spin_point(0);
-    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "pathfinder", 22860, 1, &p);
-    trapeze_ghostzone_eval off[2] = {eval(m, TRAPEZE_SYNC_RELAUNCH, 18), eval(m, TRAPEZE_SYNC_FENCE, 18)};
-    trapeze_ghostzone_eval tall = eval(m, TRAPEZE_SYNC_FENCE, 44);
-    double one = eval(m, TRAPEZE_SYNC_FENCE, 1).cpl;
-    CHECK_NEAR(off[1].trapezoids, 104, 0);
-    CHECK_NEAR(tall.trapezoids, 137, 0);
-    double iter = off[0].stage[TRAPEZE_GHOSTZONE_ITERCOMP] / 18;
+    spin_base b = spin_base_eval(&p);
+    trapeze_ghostzone_model *m = b.m;
+    const trapeze_ghostzone_eval *off = b.off, tall = b.tall;
+    const double one = b.one, iter = b.iter;
     p.round_tiles = 1; /* without round_latency: no floor to raise */
     p.turnaround_cycles = 3 * iter;
     trapeze_ghostzone_set_params(m, &p);
