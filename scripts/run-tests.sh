@@ -5,8 +5,9 @@
 # leaves out the groups that run none of its code: text_only below). The groups are
 # independent (each command-line test works in its own mktemp folder, each
 # unit test writes only files named after itself), so they run in parallel,
-# TEST_JOBS at a time (default: the machine's cores), the slowest first so
-# that none of them starts last. Each group's output is kept apart; at the
+# TEST_JOBS at a time (default: the machine's cores plus one), the costliest
+# first (tests/group-costs.txt) so that none of them starts last. Each
+# group's output is kept apart; at the
 # end one line per group, in a fixed order, with its wall seconds and its
 # CPU seconds (user + system of everything it ran: what other jobs on the
 # machine do not inflate much), a failure with its last 30 lines, the five
@@ -41,10 +42,17 @@ if [ "${1:-}" = --one ]; then
 fi
 
 B=${1:-build}
-JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+# One job more than cores: some groups wait (the threads of one simulation
+# at 8 --sim-threads on two cores take turns: cli_sim_threads ran 95 s for 47
+# s of CPU under the sanitizers, 42 s for 15 plain), and a third job uses the
+# core they leave idle.
+JOBS=${TEST_JOBS:-$(($(nproc 2>/dev/null || echo 2) + 1))}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 start=$(date +%s.%N)
+# each group's CPU seconds in this run, GROUP SECONDS a line, for
+# tests/group-costs.txt (how to regenerate it: its first lines)
+rm -f "$B/test-costs"
 
 # every group, in the order the results are printed; SKIP lines say why a
 # group does not run here
@@ -88,27 +96,14 @@ else
 "
 fi
 
-# Started first: the groups that take the most CPU time (the plain build:
-# notebooks, cli_readme, cli_sleep, cli_run, cli_calib_sleep; the sanitizer
-# build, where the notebooks, cli_run and the Python groups are skips:
-# cli_calib_group, cli_sleep, cli_compare, cli_sim_threads, cli_json; the CPU
-# column of the last lines below), longest first, the two builds' lists
-# interleaved; the rest fill the other jobs meanwhile. A long group left to
-# the alphabetical rest starts late and runs alone at the end.
-slow="notebooks tests/cli_calib_group.sh tests/cli_readme.sh tests/cli_sleep.sh tests/cli_compare.sh
-      tests/cli_sim_threads.sh tests/cli_json.sh tests/cli_group.sh tests/cli_run.sh
-      tests/cli_progress_commands.sh tests/cli_calib_sleep.sh tests/cli_upstream_configs.sh
-      tests/cli_validate.sh $B/tests/test_calib_plan tests/cli_calibrate.sh tests/cli_cache.sh
-      tests/cli_accelsim_folder.sh tests/cli_gz_energy.sh tests/cli_python_install.sh
-      $B/tests/test_dws tests/cli_gz_structure_compare.sh $B/tests/test_stencil_run python
-      tests/cli_sim_workload.sh"
-order=""
-for g in $slow; do
-    case " $groups " in *" $g "*) order="$order $g" ;; esac
-done
-for g in $groups; do
-    case " $order " in *" $g "*) ;; *) order="$order $g" ;; esac
-done
+# Started first: the groups that cost the most (longest processing time
+# first), by the CPU seconds tests/group-costs.txt gives each in this kind of
+# build (the plain column, or the sanitizer column); groups it does not list
+# follow in the order above. A long group left to the end runs alone there.
+order=$(printf '%s\n' $groups | awk -v col=$((san + 2)) -v costs=tests/group-costs.txt '
+    BEGIN { while ((getline l < costs) > 0) if (l !~ /^#/ && split(l, f, " ") >= 3) c[f[1]] = f[col] + 0 }
+    { k = $0; if (k ~ /\/tests\/test_/) sub(/.*\//, "", k); printf "%012.1f %06d %s\n", c[k], NR, $0 }' |
+    sort -k1,1r -k2,2n | cut -d' ' -f3)
 printf '%s\n' $order | xargs -P "$JOBS" -I{} sh "$0" --one "$B" "$W" {}
 
 pass=0 fail=0 busy=0 cpu=0
@@ -120,6 +115,8 @@ for g in $groups; do
     busy=$(echo "$busy $s" | awk '{print $1 + $2}')
     cpu=$(echo "$cpu $c" | awk '{print $1 + $2}')
     echo "$c ${g##*/}" >>"$W/cpu-by-group"
+    case $g in */tests/test_*) k=${g##*/} ;; *) k=$g ;; esac
+    echo "$k $c" >>"$B/test-costs"
     if [ "$rc" -eq 0 ]; then
         pass=$((pass + 1))
         case $g in
