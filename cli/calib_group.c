@@ -854,6 +854,21 @@ static void print_gain_errors(const trapeze_group_launch *l, const double gerr[N
     printf("\n");
 }
 
+/* calibrate's line on a launch's whole-GPU windows: each candidate's model
+ * cycles at the held-out DRAM contention, its window's factor and its run,
+ * what the corrected gain errors (and u) are taken on. */
+static void print_window_gains(const trapeze_group_launch *l, const launch_times *t, double beta)
+{
+    printf("%-24s %-10s whole-GPU windows, DRAM contention %.6g held out: model cycles x "
+           "factor / run:", l->kernel, l->params, beta);
+    for (int c = 0; c < NFIXED; c++)
+        printf("%s %s %.1f x %.6f / %.0f", c ? "," : "", trapeze_tb_policies[fixed_row(c)].name,
+               cycles_at(t, c, beta, -1),
+               trapeze_group_gpu_window_factor(t->wsim[c], t->wnorm[c], t->wtg[c], beta),
+               t->sim[c]);
+    printf("\n");
+}
+
 /* calibrate's line on the DRAM rows' cost: the launches whose gains it
  * moves and how far at cost 1 (the most of a launch's), or that none does
  * (then the fit is flat and its 0 no measurement). */
@@ -927,6 +942,8 @@ static trapeze_status calibrate_many(const char *gpu, const char *gpu_nm, const 
         s = held_out_gain_errors(t, ls->n, ls->gain_form, gerr, beta, NULL, NULL, err);
     for (int i = 0; !s && i < ls->n; i++)
         print_gain_errors(&ls->l[i], gerr[i]);
+    for (int i = 0; !s && windows && i < ls->n; i++)
+        print_window_gains(&ls->l[i], &own_win[i], win_beta[i]);
     trapeze_group_params p;
     trapeze_fit_report rep;
     memset(&rep, 0, sizeof rep);

@@ -315,6 +315,25 @@ expect_failure "bad --trace" "--trace nope: expected DIR/ or DIR/kernelslist.g" 
 "$T" validate --model group --gpu $G --samples "$D/s.csv" --gpu-window 50 \
     matmul,n=96,block=16 syrk,n=64 >"$D/gw" 2>&1 || fail "--gpu-window: $(tail -2 "$D/gw")"
 grep -q '^samples: 20 planned, 0 run now, 20 from the log$' "$D/gw" || fail "--gpu-window: $(head -1 "$D/gw")"
+# two tiny launches that do get windows (128 TBs, 8 or 9 a queue: at a
+# budget of 50% and 75% of it to the windows, each candidate's window may
+# hold 0.75 x 6 x 0.5 / 0.5 / 5 = 90% of the launch, 7 TBs a queue, over a
+# wave of 6): the windowed u is recomputed from the printed model cycles,
+# factors and runs, the rms over both launches of (m_c f_c / m_rr f_rr) /
+# (s_c / s_rr) - 1, and is what the calibration writes
+"$T" calibrate --model group --gpu $G --samples "$D/gw2.csv" --budget 50 --gpu-window 75 \
+    --out "$D/gw2.ini" vecadd,n=32768 strided,stride=2,n=32768 >"$D/gw2" 2>&1 \
+    || fail "calibrate --gpu-window: $(tail -2 "$D/gw2")"
+[ "$(grep -c '\.g7,' "$D/gw2.csv")" -eq 10 ] || fail "--gpu-window rows: $(grep -c '\.g' "$D/gw2.csv")"
+want=$(awk '/whole-GPU windows, DRAM contention/ { sub(/.*run: /, ""); n = split($0, c, ", ")
+    for (i = 1; i <= n; i++) { split(c[i], f, " "); p[i] = f[2] * f[4]; r[i] = f[6] }
+    for (i = 2; i <= n; i++) { e = (p[i] / p[1]) / (r[i] / r[1]) - 1; sum += e * e; cnt++ } }
+    END { if (cnt == 8) printf "%.4f", 100 * sqrt(sum / cnt) }' "$D/gw2")
+got=$(awk '/corrected by its whole-GPU window: uncertainty of a gain/ { v = $NF; sub("%", "", v); print v }' "$D/gw2")
+ini=$(awk -F' = ' '$1 == "gpu_window_gain_uncertainty" { printf "%.2f", 100 * $2 }' "$D/gw2.ini")
+awk -v w="$want" -v g="$got" -v i="$ini" 'BEGIN { d = w - g; e = w - i
+    exit !(w != "" && g != "" && d < 0.006 && d > -0.006 && e < 0.006 && e > -0.006) }' \
+    || fail "windowed u: by hand $want, printed $got, written $ini"
 expect_failure "bad --gpu-window" "--gpu-window 100: expected a percentage of the budget" "$D/none" \
     "$T" validate --model group --gpu $G --gpu-window 100
 expect_failure "--gpu-window without a budget" "--gpu-window 50: expected a percentage of the budget" \
