@@ -25,13 +25,24 @@
 typedef struct {
     const double *count;   /* one kind's buckets */
     int short_max;
+    /* ln of each bucket's lower edge (lo - 0.5) and, last, of the top edge:
+     * bucket b spans log_edge[b] to log_edge[b + 1], since lo of b + 1 is
+     * hi of b plus one. Taken once a fit, not in each of Nelder-Mead's
+     * thousands of evaluations, which then compute each edge's CDF once. */
+    double log_edge[TRAPEZE_IDLE_NBUCKETS + 1];
 } tail_data;
+
+/* The log-normal CDF at x from ln x (x > 0), so that a fixed x's log is taken once. */
+static double lognormal_cdf_log(double log_x, double mu, double sigma)
+{
+    return 0.5 * erfc(-(log_x - mu) / (sigma * M_SQRT2));
+}
 
 static double lognormal_cdf(double x, double mu, double sigma)
 {
     if (x <= 0)
         return 0;
-    return 0.5 * erfc(-(log(x) - mu) / (sigma * M_SQRT2));
+    return lognormal_cdf_log(log(x), mu, sigma);
 }
 
 static void unpack(const double *x, double *w, double mu[2], double sg[2])
@@ -48,6 +59,22 @@ static double mixture_cdf(double x, double w, const double mu[2], const double s
     return w * lognormal_cdf(x, mu[0], sg[0]) + (1 - w) * lognormal_cdf(x, mu[1], sg[1]);
 }
 
+static double mixture_cdf_log(double log_x, double w, const double mu[2], const double sg[2])
+{
+    return w * lognormal_cdf_log(log_x, mu[0], sg[0]) +
+           (1 - w) * lognormal_cdf_log(log_x, mu[1], sg[1]);
+}
+
+static void set_log_edges(tail_data *d)
+{
+    double lo, hi;
+    for (int b = 0; b < TRAPEZE_IDLE_NBUCKETS; b++) {
+        trapeze_idle_bucket_range(b, &lo, &hi);
+        d->log_edge[b] = log(lo - 0.5);
+    }
+    d->log_edge[TRAPEZE_IDLE_NBUCKETS] = log(hi + 0.5);
+}
+
 /* Probability of bucket b given a period longer than short_max. */
 static double bucket_prob(int b, int short_max, double w, const double mu[2], const double sg[2])
 {
@@ -58,15 +85,27 @@ static double bucket_prob(int b, int short_max, double w, const double mu[2], co
     return rest > 0 ? p / rest : 0;
 }
 
+/* bucket_prob's arithmetic, to the bit, with each edge's CDF computed once:
+ * the tail's normaliser once a call, and a bucket's lower edge taken from
+ * the bucket below when that one was counted too. */
 static double neg_log_likelihood(const gsl_vector *v, void *ctx)
 {
     const tail_data *d = ctx;
     double w, mu[2], sg[2];
     unpack(v->data, &w, mu, sg);
-    double nll = 0;
-    for (int b = d->short_max; b < TRAPEZE_IDLE_NBUCKETS; b++)
-        if (d->count[b] > 0)
-            nll -= d->count[b] * log(fmax(bucket_prob(b, d->short_max, w, mu, sg), 1e-300));
+    double rest = 1 - mixture_cdf_log(d->log_edge[d->short_max], w, mu, sg);
+    double nll = 0, below = 0;
+    int below_b = -2;
+    for (int b = d->short_max; b < TRAPEZE_IDLE_NBUCKETS; b++) {
+        if (!(d->count[b] > 0))
+            continue;
+        double lo = below_b == b - 1 ? below : mixture_cdf_log(d->log_edge[b], w, mu, sg);
+        double hi = mixture_cdf_log(d->log_edge[b + 1], w, mu, sg);
+        double p = rest > 0 ? (hi - lo) / rest : 0;
+        nll -= d->count[b] * log(fmax(p, 1e-300));
+        below = hi;
+        below_b = b;
+    }
     return nll;
 }
 
@@ -157,8 +196,10 @@ trapeze_status trapeze_idle_hist_fit(const trapeze_idle_hist *h, int short_max, 
         return trapeze_fail(err, TRAPEZE_ENOMEM, "idle-period fit: out of memory");
     *out = *h;
     trapeze_status s = TRAPEZE_OK;
+    tail_data d = {.short_max = short_max};
+    set_log_edges(&d);
     for (int k = 0; k < TRAPEZE_NEXT_N; k++) {
-        tail_data d = {.count = h->count[k], .short_max = short_max};
+        d.count = h->count[k];
         for (int b = short_max; b < TRAPEZE_IDLE_NBUCKETS; b++)
             fit->tail_periods[k] += h->count[k][b];
         if (fit->tail_periods[k] < min_tail || fit->tail_periods[k] <= 0)

@@ -45,6 +45,8 @@ struct trapeze_sleep_model {
     trapeze_sleep_options o;
     trapeze_idle_hist h;
     double leak_on;            /* idle cycles + access cycles */
+    /* h's periods and idle cycles, summed once: every evaluation reports them */
+    double periods, idle_cycles;
     double requester_cycles;   /* what the penalty is a fraction of */
     int allowed[TRAPEZE_NEXT_N][TRAPEZE_SLEEP_MAX_MODES];  /* mode indices per class */
     int n_allowed[TRAPEZE_NEXT_N];
@@ -257,7 +259,9 @@ trapeze_status trapeze_sleep_create(const trapeze_sleep_structure *s, const trap
         }
     double accesses = trapeze_idle_hist_periods(h, TRAPEZE_NEXT_READ) +
                       trapeze_idle_hist_periods(h, TRAPEZE_NEXT_WRITE);
-    m->leak_on = trapeze_idle_hist_idle_cycles(h, -1) + accesses;
+    m->periods = trapeze_idle_hist_periods(h, -1);
+    m->idle_cycles = trapeze_idle_hist_idle_cycles(h, -1);
+    m->leak_on = m->idle_cycles + accesses;
     if (!(m->leak_on > 0)) {
         free(m);
         return trapeze_fail(err, TRAPEZE_EINVAL, "%s %s %s: empty idle-period histogram",
@@ -419,8 +423,8 @@ trapeze_status trapeze_sleep_evaluate(const trapeze_sleep_model *m, const double
     double stall_sq = 0;
     for (int a = 0; a < TRAPEZE_NEXT_N; a++)
         add_class(m, a, th, smooth, &saving, &penalty, &stall_sq, out->mode_cycles);
-    out->periods = trapeze_idle_hist_periods(&m->h, -1);
-    out->idle_cycles = trapeze_idle_hist_idle_cycles(&m->h, -1);
+    out->periods = m->periods;
+    out->idle_cycles = m->idle_cycles;
     out->leak_on_cycles = m->leak_on;
     out->saving_cycles = saving.v;
     out->saving_fraction = saving.v / m->leak_on;
@@ -462,8 +466,8 @@ void trapeze_sleep_oracle(const trapeze_sleep_model *m, trapeze_sleep_eval *out)
             out->mode_cycles[slot] += n * (T - lost);   /* the wake-up is ON time */
             out->mode_cycles[0] += n * lost;
         }
-    out->periods = trapeze_idle_hist_periods(&m->h, -1);
-    out->idle_cycles = trapeze_idle_hist_idle_cycles(&m->h, -1);
+    out->periods = m->periods;
+    out->idle_cycles = m->idle_cycles;
     out->leak_on_cycles = m->leak_on;
     out->saving_cycles = saving;
     out->saving_fraction = saving / m->leak_on;
