@@ -1024,6 +1024,15 @@ static double subgrid_or(double subgrid, double whole)
     return subgrid >= 0 ? subgrid : whole;
 }
 
+/* whether any candidate of the launch got a whole-GPU window */
+static int has_gpu_windows(const trapeze_group_window_evidence *ev)
+{
+    for (int c = 0; c < TRAPEZE_TB_NFIXED; c++)
+        if (ev->gpu_k[c] > 0)
+            return 1;
+    return 0;
+}
+
 /* After the samples: validate decides every launch, each with the
  * uncertainty of a gain and the DRAM contention held out over the others
  * (`held_out`: at least two others and no --calibration), else the
@@ -1062,10 +1071,13 @@ static trapeze_status finish(int validate, const char *gpu, const char *gpu_nm,
         /* the whole GPU's DRAM contention: measured on the other launches'
          * whole runs, else the calibration's (never this launch's), the
          * pair it measured at sub-grid-fitted constants, as here */
-        /* with whole-GPU windows, the calibration's u of corrected predictions */
+        /* a launch with whole-GPU windows takes the calibration's u of
+         * corrected predictions; one the windows' part cannot hold a wave
+         * of keeps its sub-grids' u, since nothing corrects its gains */
         e.p.gain_uncertainty =
             held_out ? held_out_rms(gerr, ls->n, i)
-            : fallback ? subgrid_or(gpu_windows ? fallback->gpu_window_gain_uncertainty : -1,
+            : fallback ? subgrid_or(gpu_windows && has_gpu_windows(&e.ev)
+                                        ? fallback->gpu_window_gain_uncertainty : -1,
                                     subgrid_or(fallback->subgrid_gain_uncertainty,
                                                fallback->gain_uncertainty))
                        : -1;

@@ -334,6 +334,15 @@ ini=$(awk -F' = ' '$1 == "gpu_window_gain_uncertainty" { printf "%.2f", 100 * $2
 awk -v w="$want" -v g="$got" -v i="$ini" 'BEGIN { d = w - g; e = w - i
     exit !(w != "" && g != "" && d < 0.006 && d > -0.006 && e < 0.006 && e > -0.006) }' \
     || fail "windowed u: by hand $want, printed $got, written $ini"
+# under that windowed calibration a launch that gets no window keeps the
+# calibration's sub-grid u: nothing corrects its gains (it had taken the
+# windowed u)
+"$T" validate --model group --gpu $G --samples "$D/s.csv" --gpu-window 50 --calibration "$D/gw2.ini" \
+    matmul,n=96,block=16 >"$D/gw3" 2>&1 || fail "--gpu-window --calibration: $(tail -2 "$D/gw3")"
+sub=$(awk -F' = ' '$1 == "subgrid_gain_uncertainty" { printf "%.2f", 100 * $2 }' "$D/gw2.ini")
+got=$(awk '/^uncertainty of a predicted gain over rr: / { v = $8; sub("%", "", v); print v; exit }' "$D/gw3")
+[ -n "$sub" ] && [ "$got" = "$sub" ] && [ "$sub" != "$ini" ] \
+    || fail "windowless launch's u: printed $got, sub-grid $sub, windowed $ini"
 expect_failure "bad --gpu-window" "--gpu-window 100: expected a percentage of the budget" "$D/none" \
     "$T" validate --model group --gpu $G --gpu-window 100
 expect_failure "--gpu-window without a budget" "--gpu-window 50: expected a percentage of the budget" \
