@@ -16,10 +16,13 @@
 
 #include "trapeze.h"
 #include "bench/bench_common.h"
-#include "sim/sample/jump.h"
 
 #define STRETCH 20000   /* cycles of one printed row */
 #define MAX_SM 64
+/* The first later window's block, where the capped warm sample places it
+ * (sim_sleep_jump_warm: wave 17, from 0, of copy's 46; `trapeze sleep --gpu
+ * gtx480 copy --cap 0.25 --warm`) */
+#define LATER_BLOCK 1530
 
 /* Each SM's placement times, for the slot-holding time of a stretch. */
 typedef struct {
@@ -117,10 +120,7 @@ static int job(const trapeze_config *cfg, int mode, double first_insts, uint64_t
         rows("run", &l, &p, n_sm, per_sm, 0, &err);
         *insts = (double)sim_gpu_launch_warp_insts(&l);
     } else {
-        /* the first later window's block, as sim_sleep_jump_warm places it */
-        long blocks = sim_kernel_blocks(k), fb, ft;
-        sim_jump_launch L = {blocks, (long)n_sm * per_sm, 1, *insts, 0};
-        sim_jump_start(&L, sim_jump_place(first_insts / *insts, 0, 2), &fb, &ft);
+        long fb = LATER_BLOCK;
         if (sim_launch_run_until_insts(&l, (uint64_t)first_insts, &err))
             goto cut;
         printf("  warm: the first window ends at cycle %llu; the dispatcher moved to block %ld\n",
