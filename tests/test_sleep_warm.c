@@ -9,12 +9,14 @@
  * 2^20 (4096 blocks, 45.5 waves of 90): windows a block's life long,
  * within the cap, standing for the run's length (83,907 cycles, `trapeze
  * sim --gpu data/gpus/gtx480.config vecadd n=1048576`); a launch of under
- * 8 waves keeps the fresh windows.
+ * 8 waves keeps the fresh windows; a warm sample's dead register periods
+ * held to the run's warp registers (copy 2^21: 32,768).
  */
 #include <stdlib.h>
 
 #include "check.h"
 #include "sim/sample/jump.h"
+#include "sim/sample/runs.h"
 #include "sim/sim.h"
 #include "sim_fixture.h"
 
@@ -97,10 +99,53 @@ static void test_sample(void)
     trapeze_config_destroy(cfg);
 }
 
+/* Dead register periods of a sample's register histogram (each warp
+ * register of the run ends dead once, at its block's release). */
+static double reg_dead(const trapeze_sleep_run *r)
+{
+    double n = 0;
+    for (int u = 0; u < TRAPEZE_SLEEP_NUNITS; u++)
+        for (int b = 0; sim_sleep_units[u].kind == SIM_UNIT_REG && b < TRAPEZE_IDLE_NBUCKETS; b++)
+            n += r->hist[u].count[TRAPEZE_NEXT_DEAD][b];
+    return n;
+}
+
+/* A warm sample of copy 2^21 on the GTX 480 (2048 blocks of 8 warps, 2
+ * registers a thread: 32,768 warp registers, 22.8 waves of 90): one warm
+ * window of a block's life. Its recording caught the share of a wave's
+ * burst of releases its phase gave it (24,614.7 dead periods in all where
+ * the run has 32,768, before sim_jump_exit_hold): held to the run's. */
+static void test_exit_hold(void)
+{
+    trapeze_config *cfg = fixture_gtx480_with("", "gtx480.config");
+    trapeze_power pw;
+    trapeze_error err;
+    CHECK_OK(trapeze_power_load("data/power/gtx480.ini", &pw, &err));
+    trapeze_sleep_job *j = malloc(sizeof *j);
+    trapeze_sleep_run *r = malloc(sizeof *r);
+    CHECK(j && r);
+    CHECK_OK(trapeze_sleep_job_parse("copy n=2097152", NULL, j, &err));
+    j->warm = 1;
+    CHECK_OK(trapeze_sleep_window_capped(cfg, &pw, j, 20000, -TRAPEZE_SLEEP_SPREAD_DEFAULT, 0.25,
+                                         r, &err));
+    CHECK(r->jumped && r->warm && r->jump_windows == 1);
+    CHECK_NEAR(reg_dead(r), 2048.0 * 8 * 2, 1e-6 * 32768);
+    /* the hold itself: the copy run's 65,536 less the first window's
+     * 5,760 over the two windows' 51,539 as weighted; either way */
+    CHECK_NEAR(sim_jump_exit_hold(65536, 5760, 51539), 59776.0 / 51539, 1e-12);
+    CHECK_NEAR(sim_jump_exit_hold(19200, 3600, 61440), 15600.0 / 61440, 1e-12);
+    CHECK(sim_jump_exit_hold(100, 120, 50) == 0);
+    CHECK(sim_jump_exit_hold(100, 20, 0) == 1);
+    free(j);
+    free(r);
+    trapeze_config_destroy(cfg);
+}
+
 int main(void)
 {
     test_block_life();
     test_plan();
     test_sample();
+    test_exit_hold();
     return check_report("test_sleep_warm");
 }

@@ -139,6 +139,14 @@ double sim_jump_exit_keep(double n_run, double others, double seen)
     return keep > 0 ? keep : 0;
 }
 
+double sim_jump_exit_hold(double n_run, double others, double seen)
+{
+    if (!(seen > 0))
+        return 1;
+    double keep = (n_run - others) / seen;
+    return keep > 0 ? keep : 0;
+}
+
 double sim_jump_refill_keep(double footprint, double frames, double first_fills,
                             double later_fills)
 {

@@ -143,6 +143,17 @@ double sim_jump_dead_missing(double n_run, double n_have, double mass_have, doub
  * 0 where others alone reach n_run. */
 double sim_jump_exit_keep(double n_run, double others, double seen);
 
+/* The share of the warm later windows' dead register periods to keep
+ * (jump_warm.c): where every period counts where it ends, each block's
+ * registers end dead together at its release, and a wave's releases come
+ * in bursts about a block's life apart, so a recording of one life holds
+ * the share of a burst its phase catches (GTX 480 copy: 2,112 in two
+ * recordings, 51,539 weighted by work, where the run's 65,536 less the
+ * first window's 5,760 leave 59,776). Every warp register ends dead once,
+ * so the count is held to the run's either way: (n_run - others) / seen,
+ * 0 where others alone reach n_run, 1 where none was seen. */
+double sim_jump_exit_hold(double n_run, double others, double seen);
+
 /* Cold refills a capped sample's later windows saw. A later window restarts
  * its blocks on an empty GPU, so every line it reads is fetched into the
  * L2 again, each fetch ending a frame's period with a write (the fill),

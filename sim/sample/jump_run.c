@@ -414,7 +414,8 @@ static void drop_refills(const sim_jump_ctx *jc,
 }
 
 /* The share of the later windows' short dead register periods to keep
- * (sim_jump_exit_keep): the run's warp registers, each ending dead once;
+ * (sim_jump_exit_keep; warm windows sim_jump_exit_hold): the run's warp
+ * registers, each ending dead once;
  * the dead periods the rest of the sample holds (the first window's and
  * the launch ends' exact, the warp tails and every stratum's long dead
  * periods as weighted); the later windows' short ones as weighted by
@@ -436,7 +437,8 @@ static double later_exits_keep(const sim_jump_ctx *jc,
                   weight[3] * A->hist[3][u].count[TRAPEZE_NEXT_DEAD][b];
         seen += weight[1] * A->hist[1][u].count[TRAPEZE_NEXT_DEAD][b];
     }
-    return sim_jump_exit_keep(n_run, others, seen);
+    return jc->warm_len > 0 ? sim_jump_exit_hold(n_run, others, seen)
+                            : sim_jump_exit_keep(n_run, others, seen);
 }
 
 /* The jump sample's later windows and launch ends, then the histograms:
