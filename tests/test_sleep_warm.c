@@ -61,23 +61,32 @@ static void test_plan(void)
     CHECK(sim_jump_warm_windows(budget, 230000, life, SIM_JUMP_WINDOWS) == 0);
 }
 
-/* A warm capped sample of vecadd 2^20 on the GTX 480: its windows a life
- * of warm-up and a life recorded, standing for the run within the cap;
- * asked of matmul_tiled 256 (256 blocks, 2.8 waves of 90), the fresh
- * windows (4000 + 2000 cycles). */
-static void test_sample(void)
+/* A warm capped sample (--cap 0.25 --warm) of job on the GTX 480 into r. */
+static void warm_sample(const char *job, trapeze_sleep_run *r)
 {
     trapeze_config *cfg = fixture_gtx480_with("", "gtx480.config");
     trapeze_power pw;
     trapeze_error err;
     CHECK_OK(trapeze_power_load("data/power/gtx480.ini", &pw, &err));
     trapeze_sleep_job *j = malloc(sizeof *j);
-    trapeze_sleep_run *r = malloc(sizeof *r);
-    CHECK(j && r);
-    CHECK_OK(trapeze_sleep_job_parse("vecadd n=1048576", NULL, j, &err));
+    CHECK(j);
+    CHECK_OK(trapeze_sleep_job_parse(job, NULL, j, &err));
     j->warm = 1;
     CHECK_OK(trapeze_sleep_window_capped(cfg, &pw, j, 20000, -TRAPEZE_SLEEP_SPREAD_DEFAULT, 0.25,
                                          r, &err));
+    free(j);
+    trapeze_config_destroy(cfg);
+}
+
+/* A warm capped sample of vecadd 2^20 on the GTX 480: its windows a life
+ * of warm-up and a life recorded, standing for the run within the cap;
+ * asked of matmul_tiled 256 (256 blocks, 2.8 waves of 90), the fresh
+ * windows (4000 + 2000 cycles). */
+static void test_sample(void)
+{
+    trapeze_sleep_run *r = malloc(sizeof *r);
+    CHECK(r);
+    warm_sample("vecadd n=1048576", r);
     CHECK(r->jumped && r->warm);
     CHECK(r->jump_windows >= 1 && r->jump_windows <= SIM_JUMP_WINDOWS);
     CHECK(r->jump_warm == r->jump_record && r->jump_warm > 0);
@@ -88,15 +97,10 @@ static void test_sample(void)
     CHECK(r->simulated <= 0.25 * r->cycles);
     /* the run stood for within 2% of its length (83,235 cycles) */
     CHECK(r->cycles > 0.98 * 83907 && r->cycles < 1.02 * 83907);
-    CHECK_OK(trapeze_sleep_job_parse("matmul_tiled n=256", NULL, j, &err));
-    j->warm = 1;
-    CHECK_OK(trapeze_sleep_window_capped(cfg, &pw, j, 20000, -TRAPEZE_SLEEP_SPREAD_DEFAULT, 0.25,
-                                         r, &err));
+    warm_sample("matmul_tiled n=256", r);
     CHECK(r->jumped && !r->warm);
     CHECK(r->jump_warm == TRAPEZE_SLEEP_JUMP_WARM && r->jump_record == TRAPEZE_SLEEP_JUMP_RECORD);
-    free(j);
     free(r);
-    trapeze_config_destroy(cfg);
 }
 
 /* Dead register periods of a sample's register histogram (each warp
@@ -117,17 +121,9 @@ static double reg_dead(const trapeze_sleep_run *r)
  * the run has 32,768, before sim_jump_exit_hold): held to the run's. */
 static void test_exit_hold(void)
 {
-    trapeze_config *cfg = fixture_gtx480_with("", "gtx480.config");
-    trapeze_power pw;
-    trapeze_error err;
-    CHECK_OK(trapeze_power_load("data/power/gtx480.ini", &pw, &err));
-    trapeze_sleep_job *j = malloc(sizeof *j);
     trapeze_sleep_run *r = malloc(sizeof *r);
-    CHECK(j && r);
-    CHECK_OK(trapeze_sleep_job_parse("copy n=2097152", NULL, j, &err));
-    j->warm = 1;
-    CHECK_OK(trapeze_sleep_window_capped(cfg, &pw, j, 20000, -TRAPEZE_SLEEP_SPREAD_DEFAULT, 0.25,
-                                         r, &err));
+    CHECK(r);
+    warm_sample("copy n=2097152", r);
     CHECK(r->jumped && r->warm && r->jump_windows == 1);
     CHECK_NEAR(reg_dead(r), 2048.0 * 8 * 2, 1e-6 * 32768);
     /* the hold itself: the copy run's 65,536 less the first window's
@@ -136,9 +132,7 @@ static void test_exit_hold(void)
     CHECK_NEAR(sim_jump_exit_hold(19200, 3600, 61440), 15600.0 / 61440, 1e-12);
     CHECK(sim_jump_exit_hold(100, 120, 50) == 0);
     CHECK(sim_jump_exit_hold(100, 20, 0) == 1);
-    free(j);
     free(r);
-    trapeze_config_destroy(cfg);
 }
 
 int main(void)
