@@ -131,20 +131,18 @@ double sim_jump_dead_missing(double n_run, double n_have, double mass_have, doub
     return n_run - n_have;
 }
 
-double sim_jump_exit_keep(double n_run, double others, double seen)
-{
-    if (!(seen > 0) || others + seen <= n_run)
-        return 1;
-    double keep = (n_run - others) / seen;
-    return keep > 0 ? keep : 0;
-}
-
 double sim_jump_exit_hold(double n_run, double others, double seen)
 {
     if (!(seen > 0))
         return 1;
     double keep = (n_run - others) / seen;
     return keep > 0 ? keep : 0;
+}
+
+/* the hold, never scaling the count up */
+double sim_jump_exit_keep(double n_run, double others, double seen)
+{
+    return seen > 0 && others + seen <= n_run ? 1 : sim_jump_exit_hold(n_run, others, seen);
 }
 
 double sim_jump_refill_keep(double footprint, double frames, double first_fills,
