@@ -58,7 +58,7 @@ GPUS = {
               RUN, QUIRKS),
     "rtx3070": ("data/gpus/rtx3070", RUN, QUIRKS),
     "h100": ("tests/configs/accelsim/SM90_H100", RUN, "data/fidelity/h100-run.config", QUIRKS),
-    "a100": ("tests/configs/accelsim/SM80_A100", RUN, QUIRKS),
+    "a100": ("data/gpus/a100", RUN, QUIRKS),
 }
 # --trapeze-configs: Trapeze's own (the other GPUs' rows are skipped)
 TRAPEZE_GPUS = {
