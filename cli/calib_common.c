@@ -32,6 +32,8 @@ static const char help_rest[] =
 "                      a fence profiling pair per workload, and both modes at\n"
 "                      tall h past the resident blocks for a loop that loads\n"
 "                      every iteration (6 rows for PathFinder, 2 for others)\n"
+"  --tall-rows         of those, only the tall rows (4 for PathFinder, none for\n"
+"                      others): what the shipped calibrations hold\n"
 CLI_THREADS_HELP
 "  --folds K           cross-validation folds (default 5)\n"
 CLI_JSON_HELP
@@ -123,6 +125,7 @@ int calib_parse(calib_args *a, int argc, char **argv, const cli_field *own,
         all[n++] = (cli_field){common[listed[k]].name, &number[listed[k]], NULL};
     all[n++] = (cli_field){"--json", &a->json, NULL};
     all[n++] = (cli_field){"--identify", NULL, &a->opt.identify};
+    all[n++] = (cli_field){"--tall-rows", NULL, &a->opt.tall};
     for (const cli_field *f = own; f->name && n < 63; f++)
         all[n++] = *f;
     all[n] = (cli_field){NULL, NULL, NULL};

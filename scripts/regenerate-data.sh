@@ -222,16 +222,20 @@ run_step() { # name, then the files it writes (first: the log it resumes), then 
 }
 
 # One function per step: name, files, command.
-# the ghost-zone calibration of one GPU (its samples log and the .ini)
+# the ghost-zone calibration of one GPU (its samples log and the .ini), then
+# any options: --tall-rows adds PathFinder's tall rows, which the validated
+# GPUs' fits rely on (docs/calibration.md, "PathFinder's tall rows")
 cal_step() {
-    run_step "cal-$1" $CAL/$1-samples.csv $CAL/$1.ini -- \
-        "$T" calibrate --gpu "$1" --threads "$THREADS" --samples $CAL/$1-samples.csv \
-        --out $CAL/$1.ini
+    g=$1
+    shift
+    run_step "cal-$g" $CAL/$g-samples.csv $CAL/$g.ini -- \
+        "$T" calibrate --gpu "$g" --threads "$THREADS" --samples $CAL/$g-samples.csv \
+        --out $CAL/$g.ini "$@"
 }
-step_cal_gtx480() { cal_step gtx480; }
-step_cal_v100() { cal_step v100; }
-step_cal_a100() { cal_step a100; }
-step_cal_h100() { cal_step h100; }
+step_cal_gtx480() { cal_step gtx480 --tall-rows; }
+step_cal_v100() { cal_step v100 --tall-rows; }
+step_cal_a100() { cal_step a100 --tall-rows; }
+step_cal_h100() { cal_step h100 --tall-rows; }
 step_cal_gtx280() { cal_step gtx280; }
 # size sweeps: GPU, group name, sizes, workloads
 sizes() {

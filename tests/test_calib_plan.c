@@ -146,6 +146,29 @@ static void test_fence_norm(void)
     CHECK(slope == 0 && intercept == 0);
 }
 
+/* --tall-rows alone: the plan without options, then PathFinder's four tall
+ * rows of --identify (its rows n + 2 .. n + 5), the same ids in the same
+ * order, and neither workload's fence pair: what the shipped logs hold, so
+ * that scripts/regenerate-data.sh remakes them. */
+static void test_tall_plan(const trapeze_workload *w, const trapeze_ghostzone_plan *identify, int n)
+{
+    trapeze_ghostzone_calib_options o;
+    trapeze_ghostzone_plan *tall;
+    trapeze_error err;
+    trapeze_ghostzone_calib_options_init(&o);
+    o.tall = 1;
+    CHECK_OK(trapeze_ghostzone_plan_create("data/gpus/gtx480.config", w, 2, &o, &tall, &err));
+    CHECK(trapeze_ghostzone_plan_count(tall) == n + 4);
+    for (int i = 0; i < n + 4; i++) {
+        const trapeze_sample *r = trapeze_ghostzone_plan_sample(tall, i);
+        const trapeze_sample *e = trapeze_ghostzone_plan_sample(identify, i < n ? i : i + 2);
+        CHECK(r && e && !strcmp(r->id, e->id) && r->h == e->h && r->sync == e->sync &&
+              r->data_len[0] == e->data_len[0]);
+    }
+    CHECK(strstr(trapeze_ghostzone_plan_sample(tall, n)->id, "/tall:relaunch:h36:"));
+    trapeze_ghostzone_plan_destroy(tall);
+}
+
 /* --identify on the GTX 480 (15 SMs, 6 resident 256-thread blocks) with
  * PathFinder (halo 2 an iteration, NumElemPerOp 1) and HotSpot (20x20,
  * none): after the plan without it, unchanged, each workload's fence pair
@@ -187,6 +210,7 @@ static void test_identify_plan(const trapeze_workload *w, trapeze_ghostzone_plan
             fprintf(stderr, "identify row %d: %s\n", i, r->id);
     }
     trapeze_ghostzone_plan_destroy(without);
+    test_tall_plan(w, *with, n);
 }
 
 /* A synthetic PathFinder on the shipped GTX 480 calibration with rho_L = 0.7

@@ -66,6 +66,8 @@ typedef struct trapeze_ghostzone_calib_options {
                                 (a fence profiling pair per workload; both modes at tall h
                                 with the busiest SM past its resident blocks for a loop
                                 that loads every iteration), after the others (0) */
+    int tall;                /* 1: of those, only the tall rows (what the shipped
+                                calibrations hold; implied by identify) (0) */
     int logged_only;         /* trapeze_ghostzone_validate_sizes: compare with the runs its sweep
                                 log holds and simulate none (0) */
 } trapeze_ghostzone_calib_options;

@@ -6,8 +6,9 @@
  *
  * Order: micro-benchmarks of the GPU, every workload's profiling pair, then
  * every workload's `budget` stencil samples, then (with `identify`) the
- * samples that identify the fence-mode constants, last so that a log made
- * without them keeps its rows and order. Ids spell out what a sample is
+ * samples that identify the fence-mode constants (with `tall` alone, only
+ * their tall rows), last so that a log made without them keeps its rows and
+ * order. Ids spell out what a sample is
  * (gpu/workload/index:sync:h:volume:stages), so a changed option plans new ids
  * instead of reusing rows that measured something else.
  */
@@ -307,7 +308,7 @@ static void plan_identify(trapeze_ghostzone_plan *plan, int wi)
 {
     const trapeze_workload *w = &plan->workloads[wi];
     double len[3], volume = profile_grid(plan, w, len);
-    for (int h = 1; h <= 2 && h <= valid_max_h(w, 0); h++)
+    for (int h = 1; h <= 2 && h <= valid_max_h(w, 0) && plan->opt.identify; h++)
         identify_row(plan, w, TRAPEZE_SYNC_FENCE, h, len, volume, "pair");
     trapeze_workload ref;
     int hs[16], max_h, tallest;
@@ -364,7 +365,7 @@ trapeze_status trapeze_ghostzone_plan_create(const char *gpu_config_path,
     if (n < 1)
         return trapeze_fail(err, TRAPEZE_EINVAL, "calibration: no workload");
     trapeze_ghostzone_plan *plan = calloc(1, sizeof *plan);
-    int capacity = 16 + n * (SAMPLER_PROFILE_ROWS + o->budget + (o->identify ? IDENTIFY_ROWS : 0));
+    int capacity = 16 + n * (SAMPLER_PROFILE_ROWS + o->budget + (o->identify || o->tall ? IDENTIFY_ROWS : 0));
     if (!plan || !(plan->config_path = trapeze_strdup(gpu_config_path)) ||
         !(plan->workloads = malloc((size_t)n * sizeof *workloads)) ||
         !(plan->rows = calloc((size_t)capacity, sizeof *plan->rows)) ||
@@ -392,7 +393,7 @@ trapeze_status trapeze_ghostzone_plan_create(const char *gpu_config_path,
         plan_profile(plan, &plan->workloads[i]);
     for (int i = 0; i < n && !s; i++)
         s = plan_stencil(plan, i, err);
-    for (int i = 0; i < n && !s && o->identify; i++)
+    for (int i = 0; i < n && !s && (o->identify || o->tall); i++)
         plan_identify(plan, i);
     if (s || (s = sampler_plan_set(plan, err))) {
         trapeze_ghostzone_plan_destroy(plan);
