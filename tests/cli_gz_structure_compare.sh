@@ -124,7 +124,7 @@ fi   # [ $san -eq 0 ]
 # count is the point here, and each column costs two ghostzone runs a sample)
 python3 scripts/gz-fence-identify.py "$T" a100 data/calibrations/a100.ini --params "" >"$D/ida" 2>&1 \
     || fail "identify a100: exit status: $(cat "$D/ida")"
-grep -q '^a100/PathFinder/tall:fence:h20:220320:s2 20 10 1930.0 ' "$D/ida" \
+grep -q '^a100/PathFinder/tall:fence:h20:220320:s2 20 10 1886.5 ' "$D/ida" \
     || fail "identify a100: the tall fence row: $(grep tall "$D/ida")"
 
 # the size tables are read back at their shipped area factors: the A100's and H100's sweeps stop

@@ -114,6 +114,14 @@ static void test_folder_and_list(void)
     CHECK(v == 0);
     f = trapeze_config_file(cfg, "gpgpu_kernel_launch_latency");
     CHECK(f && strcmp(f, "data/gpus/a100/trapeze.config") == 0);
+    /* and GPGPU-Sim's DRAM latency queue, which Accel-Sim's A100 counters
+     * need (docs/fidelity.md): off in the bare folder, on in the preset */
+    CHECK_OK(trapeze_config_get_int(cfg, "trapeze_dram_latency_queue", 0, &v, &err));
+    CHECK(v == 1);
+    trapeze_config_destroy(cfg);
+    CHECK_OK(trapeze_config_load("tests/configs/accelsim/SM80_A100", &cfg, &err));
+    v = 9;
+    CHECK(trapeze_config_get_int(cfg, "trapeze_dram_latency_queue", 0, &v, &err) == TRAPEZE_OK && v == 0);
     trapeze_config_destroy(cfg);
 
     /* a list: the later file's -gpgpu_n_clusters (15) overrides v100's (80),
