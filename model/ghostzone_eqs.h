@@ -260,6 +260,7 @@ static gz_dual fence_barrier(const trapeze_ghostzone_model *m, const gz_vars *v,
  * simulated fence stage is a + b h with a = 2,206 / 5,182 cycles (GTX 480 /
  * V100) where the barrier and staging terms give 1,368 / 3,086. Between
  * whole heights the rounds are the passes, at least one. No constant. */
+/* The busiest SM's rounds: ceil(n / k) at a whole h, else the passes, at least one. */
 static gz_dual busiest_rounds(const trapeze_ghostzone_model *m, const gz_vars *v, const gz_terms *t)
 {
     gz_dual k = resident_per_sm(m, v);
@@ -271,6 +272,7 @@ static gz_dual busiest_rounds(const trapeze_ghostzone_model *m, const gz_vars *v
     return rounds;
 }
 
+/* round_staging's wait: L for each of those rounds. */
 static gz_dual staging_wait(const trapeze_ghostzone_model *m, const gz_vars *v, const gz_terms *t)
 {
     return dual_scale(busiest_rounds(m, v, t), m->params.turnaround_cycles);
@@ -356,9 +358,9 @@ static void compute_terms(const trapeze_ghostzone_model *m, const gz_vars *v, tr
         gz_dual phi_setup = dual_mul(setup, param(v, TRAPEZE_GHOSTZONE_FENCE_MISC));
         /* with round_setup, the fitted share is paid once a round of the
          * busiest SM (combine), not once a tile: the V100's simulated HotSpot
-         * fence stage at 4 to 8 tiles a SM (4 resident) is about 1,500 +
-         * 475 h cycles a tile, no part of a tile's cost independent of h,
-         * where the per-tile share priced 244 + 411 h */
+         * fence stage at n = 4 to 8 tiles a SM (4 resident) is about 1,500 +
+         * n 471 h cycles, no part of a tile's cost independent of h, where
+         * the model's is 800 + n (244 + 411 h) */
         t->stage[TRAPEZE_GHOSTZONE_MISCCOMP] = dual_sub(misc, setup);
         if (m->params.round_setup)
             t->round_misc = phi_setup;
