@@ -175,6 +175,8 @@ typedef struct sim_xbar_net {
     uint64_t *in_busy, *out_busy;   /* flit mode: first cycle free of a packet's flits */
     uint8_t *fresh;        /* a split tick (sim_xbar_sm_side): the input became non-empty,
                             * its want bit is set by sim_xbar_rest */
+    sim_bits held;         /* outputs whose buffer may hold a packet: set when one
+                            * arrives, cleared by eject_held when found empty */
     int in_words, rr_next;
 } sim_xbar_net;
 

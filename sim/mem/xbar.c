@@ -39,7 +39,7 @@
  * holds more than its limit (packets, or flits in flit mode), nor an output
  * buffer; want[o] has bit i set
  * exactly when input i's head packet goes to output o; n_pkts is the number of
- * packets in all buffers.
+ * packets in all buffers; an output whose buffer holds a packet is in held.
  */
 #include <stdlib.h>
 
@@ -97,8 +97,11 @@ static int net_init(sim_xbar_net *n, int reply, int n_in, int n_out, int in_base
     n->in_busy = calloc((size_t)n_in, sizeof *n->in_busy);
     n->out_busy = calloc((size_t)n_out, sizeof *n->out_busy);
     n->fresh = calloc((size_t)n_in, sizeof *n->fresh);
+    n->held.n_words = (n_out + 63) / 64;
+    n->held.w = calloc((size_t)n->held.n_words, sizeof *n->held.w);
     if (!n->in || !n->out || !n->next_node || !n->want || !n->want_n || !n->issued ||
-        !n->in_units || !n->out_units || !n->in_busy || !n->out_busy || !n->fresh)
+        !n->in_units || !n->out_units || !n->in_busy || !n->out_busy || !n->fresh ||
+        !n->held.w)
         return 0;
     for (int i = 0; i < n_in; i++)
         if (!sim_ring_init(&n->in[i], 8))
@@ -136,6 +139,7 @@ static void net_free(sim_xbar_net *n)
     free(n->in_busy);
     free(n->out_busy);
     free(n->fresh);
+    free(n->held.w);
 }
 
 void sim_xbar_free(sim_memsys *m)
@@ -192,6 +196,7 @@ static void move(sim_memsys *m, sim_xbar_net *n, int in, uint64_t now)
         p.ready = now + (uint64_t)f + (uint64_t)m->cfg.icnt_latency;
     }
     sim_ring_push(&n->out[o], &p);
+    sim_bits_set(&n->held, o, 1);   /* advance runs on one thread */
     want_set(n, in, 1);
 }
 
@@ -349,6 +354,27 @@ static void sub_eject(sim_memsys *m, int d, uint64_t now, sim_xbar_acc *a)
     sim_sub_update_active(m, d);
 }
 
+/* The outputs of net `reply` that hold a packet eject (sm_eject, sub_eject)
+ * in index order, as a pass over every output does: an empty buffer ejects
+ * nothing, and an output's ejection touches no other output's buffer. Most
+ * outputs are empty in most ticks (80 SMs and 64 sub-partitions on the
+ * V100). A bit found empty is cleared here, on one thread; a split tick's
+ * SM side (sim_xbar_sm_side) pops without clearing: the set may hold more
+ * outputs than have packets, never fewer (sim_xbar_check). */
+static void eject_held(sim_memsys *m, int reply, uint64_t now, sim_xbar_acc *a)
+{
+    sim_xbar_net *n = &m->xbar.net[reply];
+    int o;
+    SIM_BITS_FOREACH(&n->held, o) {
+        if (reply)
+            sm_eject(m, o, now, a);
+        else
+            sub_eject(m, o, now, a);
+        if (!n->out[o].count)
+            sim_bits_set(&n->held, o, 0);
+    }
+}
+
 static void count_flits(sim_memsys *m, uint32_t payload, sim_xbar_acc *a)
 {
     a->flits += (uint64_t)sim_flits(m, payload + SIM_PKT_HEADER_BYTES);
@@ -411,15 +437,13 @@ void sim_xbar_tick(sim_memsys *m, uint64_t tick)
     sim_xbar_acc a = {0};
     int i;
     if (x->n_pkts)
-        for (i = 0; i < m->n_sm; i++)
-            sm_eject(m, i, now, &a);
+        eject_held(m, 1, now, &a);
     add_acc(m, &a);
     SIM_BITS_FOREACH(&m->sub_active, i)
         sub_inject(m, i, now, &a);
     add_acc(m, &a);
     if (x->n_pkts)
-        for (i = 0; i < m->n_subs; i++)
-            sub_eject(m, i, now, &a);
+        eject_held(m, 0, now, &a);
     SIM_BITS_FOREACH(&m->sm_active, i)
         sm_inject(m, i, now, 0, &a);
     add_acc(m, &a);
@@ -475,8 +499,7 @@ void sim_xbar_rest(sim_memsys *m, uint64_t now)
     SIM_BITS_FOREACH(&m->sub_active, i)
         sub_inject(m, i, now, &a);
     if (x->n_pkts || a.pkts)
-        for (i = 0; i < m->n_subs; i++)
-            sub_eject(m, i, now, &a);
+        eject_held(m, 0, now, &a);
     add_acc(m, &a);
     for (i = 0; i < x->n_acc; i++)
         add_acc(m, &x->acc[i]);
@@ -506,6 +529,8 @@ void sim_xbar_check(const sim_memsys *m)
         for (i = 0; i < x->net[r].n_out; i++) {
             TRAPEZE_ASSERT(x->net[r].out_units[i] <= m->cfg.xbar_out_limit);
             n += x->net[r].out[i].count;
+            TRAPEZE_ASSERT(!x->net[r].out[i].count ||
+                           (x->net[r].held.w[i >> 6] >> (i & 63) & 1));
         }
     }
     TRAPEZE_ASSERT(n == x->n_pkts);
