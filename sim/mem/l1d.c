@@ -131,15 +131,6 @@ void sim_done_push(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req, ui
     q->items[(q->head + i) & mask] = d;
 }
 
-int sim_done_pop(sim_done_queue *q, uint64_t cycle, sim_mem_request *out)
-{
-    if (q->count == 0 || q->items[q->head].ready > cycle)
-        return 0;
-    *out = q->items[q->head].req;
-    q->head = --q->count ? (q->head + 1) & (q->capacity - 1) : 0;   /* as sim_ring_pop */
-    return 1;
-}
-
 /* ---- access ---- */
 
 /* Cycles from probe (hit) or fill (miss) to completion: none for an access

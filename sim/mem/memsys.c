@@ -13,35 +13,6 @@
 #include "common/error.h"
 #include "sim/mem/memsys_impl.h"
 
-/* ---- activity sets ---- */
-
-void sim_sm_update_active(sim_memsys *m, int sm)
-{
-    const sim_sm_port *p = &m->sm[sm];
-    int on = p->missq.count || p->replies.count || p->l1q_count;
-    if (m->sm_active.shared)   /* SMs in parallel threads (sim_memsys_set_parallel) */
-        sim_bits_set_shared(&m->sm_active, sm, on);
-    else
-        sim_bits_set(&m->sm_active, sm, on);
-}
-
-void sim_sub_update_active(sim_memsys *m, int sub)
-{
-    const sim_subpart *p = &m->sub[sub];
-    sim_bits_set(&m->sub_active, sub,
-                 p->rop.count || p->l2q.count || p->fillq.count || p->respq.count ||
-                     p->missq.count);
-}
-
-void sim_chan_update_active(sim_memsys *m, int chan)
-{
-    const sim_channel *ch = &m->chan[chan];
-    int busy = ch->n_queued || ch->returning.count || ch->latency.count;
-    for (int s = 0; s < m->cfg.n_sub && !busy; s++)
-        busy = m->sub[chan * m->cfg.n_sub + s].to_dram.count != 0;
-    sim_bits_set(&m->chan_active, chan, busy);
-}
-
 static int bits_init(sim_bits *b, int n)
 {
     b->n_words = (n + 63) / 64;
