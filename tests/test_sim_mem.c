@@ -15,6 +15,7 @@
 #include "sim/mem/mem_config.h"
 #include "sim/mem/mem_stats.h"
 #include "sim/mem/memsys_impl.h"
+#include "sim/mem/popcount.h"
 #include "sim/memsys.h"
 
 /* ---- helpers ---- */
@@ -122,6 +123,18 @@ static void settle(sim_memsys *m, uint64_t from)
 #define SAME_CLOCKS "-gpgpu_clock_domains 700.0:700.0:700.0:700.0\n"
 
 /* ---- coalescing and shared memory ---- */
+
+/* The inline bit count against the compiler's, its full-word shortcut and
+ * the words either side of it included. */
+static void test_popcount(void)
+{
+    const uint32_t x[] = {0, 1, 0x80000000u, 0x7fffffffu, 0xfffffffeu, UINT32_MAX, 0x0f0f0f0fu,
+                          0xdeadbeefu};
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
+        CHECK(sim_popcount32(x[i]) == __builtin_popcount(x[i]));
+    CHECK(sim_popcount32(UINT32_MAX) == 32 && sim_popcount32(0x7fffffffu) == 31);
+    CHECK(sim_popcount64(~0ull) == 64 && sim_popcount64(0xffffffff00000001ull) == 33);
+}
 
 static void test_coalesce_strides(void)
 {
@@ -2132,6 +2145,7 @@ static void test_done_queue(void)
 
 int main(void)
 {
+    test_popcount();
     test_coalesce_strides();
     test_coalesce_atomic();
     test_shmem_conflicts();

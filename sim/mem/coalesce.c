@@ -133,9 +133,10 @@ int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_
     for (int i = 0; i < n; i++) {
         out[i] = acc[i].line;
         const uint64_t half[2] = {acc[i].bytes_lo, acc[i].bytes_hi};
-        for (int s = 0; s < 4; s++)
-            out[i].sector_bytes[s] =
-                (uint8_t)sim_popcount64(half[s / 2] >> (32 * (s % 2)) & 0xffffffffull);
+        for (int s = 0; s < 4; s++) {
+            uint32_t b = (uint32_t)(half[s / 2] >> (32 * (s % 2)));
+            out[i].sector_bytes[s] = (uint8_t)(b ? sim_popcount32(b) : 0);   /* 0: untouched */
+        }
         out[i].bytes = (uint32_t)(out[i].sector_bytes[0] + out[i].sector_bytes[1] +
                                   out[i].sector_bytes[2] + out[i].sector_bytes[3]);
     }
