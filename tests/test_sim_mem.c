@@ -12,6 +12,7 @@
 #include "common/text.h"
 #include "sim/mem/addrmap.h"
 #include "sim/mem/cache.h"
+#include "sim/mem/clock.h"
 #include "sim/mem/mem_config.h"
 #include "sim/mem/mem_stats.h"
 #include "sim/mem/memsys_impl.h"
@@ -123,6 +124,30 @@ static void settle(sim_memsys *m, uint64_t from)
 #define SAME_CLOCKS "-gpgpu_clock_domains 700.0:700.0:700.0:700.0\n"
 
 /* ---- coalescing and shared memory ---- */
+
+/* The clock's conversions in 64 bits (operands under 2^32, 2^31) and in
+ * 128 give one answer: each checked against the 128-bit formula on both
+ * sides of the switch, for the GTX 480's DRAM/core ratio (924/700) and a
+ * ratio whose terms pass 2^31. Ticks k run in cycle floor(k*den/num). */
+static void test_clock_bits(void)
+{
+    const uint64_t f[][2] = {{924, 700}, {3000000007ull, 1000000007ull}, {1, 1}};
+    const uint64_t at[] = {0, 1, 699, 700, (1ull << 31) - 2, (1ull << 31) - 1, 1ull << 31,
+                           (1ull << 32) - 1, 1ull << 32, (1ull << 40) + 3};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        sim_clock c;
+        sim_clock_init(&c, f[i][0], f[i][1]);
+        for (size_t j = 0; j < sizeof at / sizeof at[0]; j++) {
+            unsigned __int128 k = at[j];
+            CHECK(sim_clock_core_cycle(&c, at[j]) == (uint64_t)(k * c.den / c.num));
+            CHECK(sim_clock_ticks_through(&c, at[j]) ==
+                  (uint64_t)(((k + 1) * c.num + c.den - 1) / c.den));
+        }
+    }
+    sim_clock g;
+    sim_clock_init(&g, 924, 700);   /* 33/25: tick 25 in cycle 18, cycles 0..18 hold 26 ticks */
+    CHECK(sim_clock_core_cycle(&g, 25) == 18 && sim_clock_ticks_through(&g, 18) == 26);
+}
 
 /* The inline bit count against the compiler's, its full-word shortcut and
  * the words either side of it included. */
@@ -2146,6 +2171,7 @@ static void test_done_queue(void)
 int main(void)
 {
     test_popcount();
+    test_clock_bits();
     test_coalesce_strides();
     test_coalesce_atomic();
     test_shmem_conflicts();
