@@ -172,6 +172,11 @@ void sim_memsys_select(sim_memsys *m, sim_mem_request *const *reqs, int n);
 int sim_memsys_ports(const sim_memsys *m);
 /* Pops one completed request of SM `sm`, if any is due at `cycle`. */
 int sim_memsys_pop(sim_memsys *m, int sm, uint64_t cycle, sim_mem_request *done);
+/* sim_memsys_pop of the first SM from `from` on with a completion due at
+ * `cycle`; returns that SM, or the SM count when none has one. Called
+ * again from the SM returned, it pops SM by SM in the order of a pop of
+ * each SM until it answers 0, without a call for each SM that has none. */
+int sim_memsys_pop_next(sim_memsys *m, int from, uint64_t cycle, sim_mem_request *done);
 void sim_memsys_cycle(sim_memsys *m, uint64_t cycle);
 uint64_t sim_memsys_outstanding(const sim_memsys *m);
 /* Earliest core cycle > cycle at which anything can happen, or UINT64_MAX

@@ -2168,6 +2168,37 @@ static void test_done_queue(void)
     free(p.done.items);
 }
 
+/* pop_next pops SM by SM as a pop of each SM would: completions queued
+ * (their requests counted as accepted) at SMs 1 (cycles 5, 5, 9) and 3
+ * (cycle 4); at cycle 5 it answers 1, 1, 3 (tags 10, 11, 30), then 4 (none
+ * left due), and SM 1's cycle-9 completion stays for cycle 9; from 2 on it
+ * passes SM 1 by. */
+static void test_pop_next(void)
+{
+    sim_memsys *m = memsys(GTX480, NULL, 4);
+    const int sm[] = {1, 1, 1, 3};
+    const uint64_t ready[] = {5, 9, 5, 4}, tag[] = {10, 12, 11, 30};
+    for (int i = 0; i < 4; i++) {
+        sim_mem_request r = load(0, sm[i]);
+        r.tag = tag[i];
+        sim_done_push(m, &m->sm[sm[i]], &r, ready[i]);
+        m->sm[sm[i]].outstanding++;
+    }
+    sim_mem_request d;
+    const int want_sm[] = {1, 1, 3};
+    const uint64_t want_tag[] = {10, 11, 30};
+    int s = 0;
+    for (int i = 0; i < 3; i++) {
+        s = sim_memsys_pop_next(m, s, 5, &d);
+        CHECK(s == want_sm[i] && d.tag == want_tag[i]);
+    }
+    CHECK(sim_memsys_pop_next(m, s, 5, &d) == 4);
+    CHECK(sim_memsys_pop_next(m, 2, 9, &d) == 4);   /* SM 1's is before 2 */
+    CHECK(sim_memsys_pop_next(m, 0, 9, &d) == 1 && d.tag == 12);
+    CHECK(sim_memsys_outstanding(m) == 0);
+    sim_memsys_destroy(m);
+}
+
 int main(void)
 {
     test_popcount();
@@ -2218,5 +2249,6 @@ int main(void)
     test_determinism();
     test_stream();
     test_done_queue();
+    test_pop_next();
     return check_report("test_sim_mem");
 }

@@ -253,17 +253,30 @@ int sim_memsys_ports(const sim_memsys *m)
     return m->cfg.l1.enabled ? m->cfg.l1_banks : 1;
 }
 
-int sim_memsys_pop(sim_memsys *m, int sm, uint64_t cycle, sim_mem_request *done)
+/* A completion of port p due at `cycle`, popped. */
+static inline int pop_port(sim_sm_port *p, uint64_t cycle, sim_mem_request *done)
 {
-    if (sm < 0 || sm >= m->n_sm)
-        return 0;
-    sim_sm_port *p = &m->sm[sm];
     if (!sim_done_pop(&p->done, cycle, done))
         return 0;
     /* request accounting: every completion answers one request its port accepted */
     TRAPEZE_ASSERT(p->outstanding > 0);
     p->outstanding--;
     return 1;
+}
+
+int sim_memsys_pop(sim_memsys *m, int sm, uint64_t cycle, sim_mem_request *done)
+{
+    if (sm < 0 || sm >= m->n_sm)
+        return 0;
+    return pop_port(&m->sm[sm], cycle, done);
+}
+
+int sim_memsys_pop_next(sim_memsys *m, int from, uint64_t cycle, sim_mem_request *done)
+{
+    for (int s = from < 0 ? 0 : from; s < m->n_sm; s++)
+        if (pop_port(&m->sm[s], cycle, done))
+            return s;
+    return m->n_sm;
 }
 
 /* Runs every tick of domain d that falls in core cycles up to `cycle`.
