@@ -238,7 +238,7 @@ static sim_mem_outcome l1_hit(sim_memsys *m, sim_sm_port *p, const sim_mem_reque
                                 sim_busy_frame(p->ev, SIM_UNIT_L1_LINE, req->sm, c, line, way,
                                                SIM_NEXT_READ, cycle));
     sim_cache_touch(c, sim_cache_line(c, line, way));
-    if (sim_sel_on(&m->cfg))
+    if (m->sel_on)
         sim_sel_hit(sim_cache_line(c, line, way));
     L1_INC(m, p, accesses);
     L1_INC(m, p, reads);
@@ -254,7 +254,7 @@ static sim_mem_outcome l1_hit(sim_memsys *m, sim_sm_port *p, const sim_mem_reque
 static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
                                uint64_t cycle, sim_fail_cause *cause)
 {
-    int sel = sim_sel_on(&m->cfg);
+    int sel = m->sel_on;
     sim_cache *c = &p->l1;
     uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
     int way;
@@ -757,12 +757,12 @@ static void l1_fill(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t c
         int gone = sim_cache_evicted(&old, pk->line);
         if (gone) {
             L1_INC(m, p, evictions);
-            if (sim_sel_on(&m->cfg))
+            if (m->sel_on)
                 evicted(m, p, &old);
         }
         if (old.addr != pk->line || old.state != SIM_LINE_VALID)   /* not a refill */
             classify_miss(m, p, sim_cache_line(c, pk->line, way), gone, &pk->req);
-        if (sim_sel_on(&m->cfg))   /* allocated on fill: for its first request's PC */
+        if (m->sel_on)   /* allocated on fill: for its first request's PC */
             sim_sel_insert(sim_cache_line(c, pk->line, way), pk->req.pc);
     }
     L1_INC(m, p, fills);

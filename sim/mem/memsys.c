@@ -140,6 +140,7 @@ trapeze_status sim_memsys_create(const trapeze_config *cfg, int n_sm, sim_events
     m->n_sm = n_sm;
     m->stats.contention_valid = (uint64_t)m->cfg.contention_counters;
     m->n_subs = m->cfg.n_mem * m->cfg.n_sub;
+    m->sel_on = sim_sel_on(&m->cfg);
     for (int d = 0; d < SIM_CLK_COUNT; d++)
         sim_clock_init(&m->clk[d], m->cfg.clock_khz[d], m->cfg.clock_khz[SIM_CLK_CORE]);
     if ((s = check_footprint(&m->cfg, n_sm, cfg, err))) {
@@ -237,7 +238,7 @@ sim_mem_outcome sim_memsys_probe(sim_memsys *m, const sim_mem_request *req, uint
 
 void sim_memsys_select(sim_memsys *m, sim_mem_request *const *reqs, int n)
 {
-    if (n <= 0 || !sim_sel_on(&m->cfg) || !m->cfg.l1.enabled || reqs[0]->sm >= m->n_sm)
+    if (n <= 0 || !m->sel_on || !m->cfg.l1.enabled || reqs[0]->sm >= m->n_sm)
         return;
     sim_sm_port *p = &m->sm[reqs[0]->sm];
     if (m->cfg.contention_counters) {

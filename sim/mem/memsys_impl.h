@@ -214,6 +214,7 @@ struct sim_memsys {
     int rr_sm, rr_sub;           /* icnt arbitration */
     int reply_flits_line;        /* flits of a reply carrying a line */
     sim_xbar xbar;               /* -network_mode 2 (xbar.c) */
+    int sel_on;                  /* sim_sel_on(&cfg), asked per L1 access: fixed at creation */
     int split;                   /* this cycle's icnt tick runs split (sim_memsys_icnt_split) */
     uint64_t split_now;          /* its core cycle */
 };
