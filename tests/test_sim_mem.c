@@ -559,6 +559,10 @@ static void test_ipoly_h100(void)
             bad += sim_ipoly_hash(1ull << (poly[i].kmax + 1), 0, poly[i].n) != 0;
     }
     CHECK(bad == 0);
+    /* several bits at once, by hashing.cc's equations for 64 sets: a[0] and
+     * a[2] set, index 3: bit 0 = 1^a0 = 0, bit 1 = 1^a0 = 0, bit 2 = a2,
+     * bit 3 = a2, bits 4, 5 = 0: 12; index bits past the sets' are dropped */
+    CHECK(sim_ipoly_hash(0x5, 3, 64) == 12 && sim_ipoly_hash(0, 64 + 3, 64) == 3);
     sim_addrmap h;
     CHECK(sim_addrmap_parse("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
                             "RBBBCCCB.CCCSSSSS", 80, 2, 16, &h) == NULL);
