@@ -207,24 +207,21 @@ static int out_room(const sim_memsys *m, const sim_xbar_net *n, int o, int in)
            m->cfg.xbar_out_limit;
 }
 
-/* The first input, in circular order from local index `start`, whose bit is
- * set in row w; -1 if none. */
+/* The first input, in circular order from local index `start` (0 <= start
+ * < n_in), whose bit is set in row w; -1 if none. A row has no bit past
+ * n_in, so that is the first set bit from start on, else the first of all. */
 static int first_from(const sim_xbar_net *n, const uint64_t *w, int start)
 {
-    for (int pass = 0; pass < 2; pass++) {
-        int lo = pass ? 0 : start, hi = pass ? start : n->n_in;
-        for (int wd = lo >> 6; wd < n->in_words && wd * 64 < hi; wd++) {
-            uint64_t bits = w[wd];
-            if (wd == lo >> 6)
-                bits &= ~0ull << (lo & 63);
-            if (bits) {
-                int i = wd * 64 + __builtin_ctzll(bits);
-                if (i < hi)
-                    return i;
-                break;
-            }
-        }
-    }
+    int wd0 = start >> 6;
+    uint64_t bits = w[wd0] & (~0ull << (start & 63));
+    if (bits)
+        return wd0 * 64 + __builtin_ctzll(bits);
+    for (int wd = wd0 + 1; wd < n->in_words; wd++)
+        if (w[wd])
+            return wd * 64 + __builtin_ctzll(w[wd]);
+    for (int wd = 0; wd <= wd0; wd++)
+        if (w[wd])
+            return wd * 64 + __builtin_ctzll(w[wd]);
     return -1;
 }
 
@@ -531,6 +528,9 @@ void sim_xbar_check(const sim_memsys *m)
             n += x->net[r].out[i].count;
             TRAPEZE_ASSERT(!x->net[r].out[i].count ||
                            (x->net[r].held.w[i >> 6] >> (i & 63) & 1));
+            const sim_xbar_net *nt = &x->net[r];   /* no want bit past n_in (first_from) */
+            TRAPEZE_ASSERT(!(nt->n_in & 63) ||
+                           !(nt->want[(size_t)(i + 1) * nt->in_words - 1] >> (nt->n_in & 63)));
         }
     }
     TRAPEZE_ASSERT(n == x->n_pkts);
