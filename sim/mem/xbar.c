@@ -185,17 +185,18 @@ void sim_xbar_push(sim_memsys *m, int reply, int in, const sim_pkt *p)
 static void move(sim_memsys *m, sim_xbar_net *n, int in, uint64_t now)
 {
     want_set(n, in, 0);
-    sim_pkt p = *sim_ring_front(&n->in[in]);
-    int o = dest_of(n->reply, &p), f = flits_of(m, n->reply, &p);
+    const sim_pkt *head = sim_ring_front(&n->in[in]);
+    int o = dest_of(n->reply, head), f = flits_of(m, n->reply, head);
+    sim_pkt *p = sim_ring_push_slot(&n->out[o]);   /* another ring's slot */
+    *p = *head;
     sim_ring_pop(&n->in[in]);
     n->in_units[in] -= f;
     n->out_units[o] += f;
-    p.ready = now + 1;
+    p->ready = now + 1;
     if (m->cfg.xbar_flits) {
         n->in_busy[in] = n->out_busy[o] = now + (uint64_t)f;
-        p.ready = now + (uint64_t)f + (uint64_t)m->cfg.icnt_latency;
+        p->ready = now + (uint64_t)f + (uint64_t)m->cfg.icnt_latency;
     }
-    sim_ring_push(&n->out[o], &p);
     sim_bits_set(&n->held, o, 1);   /* advance runs on one thread */
     want_set(n, in, 1);
 }
@@ -321,15 +322,18 @@ static void sm_eject(sim_memsys *m, int s, uint64_t now, sim_xbar_acc *a)
     if (!o->count || sim_ring_front(o)->ready > now ||
         p->replies.count >= (uint32_t)m->cfg.xbar_ejection)
         return;
-    sim_pkt pk = *sim_ring_front(o);
-    sim_ring_pop(o);
-    m->xbar.net[1].out_units[s] -= flits_of(m, 1, &pk);
+    const sim_pkt *pk = sim_ring_front(o);
+    m->xbar.net[1].out_units[s] -= flits_of(m, 1, pk);
     a->pkts--;
-    if (pk.icnt_part && pk.icnt_part < sector_parts(m, &pk))
+    if (pk->icnt_part && pk->icnt_part < sector_parts(m, pk)) {
+        sim_ring_pop(o);
         return;   /* the L1 waits for the last sector (GPGPU-Sim's sector MSHR) */
-    pk.icnt_part = 0;
-    pk.ready = now + 1;
-    sim_ring_push(&p->replies, &pk);
+    }
+    sim_pkt *d = sim_ring_push_slot(&p->replies);
+    *d = *pk;
+    sim_ring_pop(o);
+    d->icnt_part = 0;
+    d->ready = now + 1;
     sim_sm_update_active(m, s);
 }
 
@@ -342,12 +346,12 @@ static void sub_eject(sim_memsys *m, int d, uint64_t now, sim_xbar_acc *a)
     if (!o->count || sim_ring_front(o)->ready > now ||
         p->l2q.count + 4 > (uint32_t)m->cfg.q_icnt_l2)
         return;
-    sim_pkt pk = *sim_ring_front(o);
+    sim_pkt *r = sim_ring_push_slot(&p->rop);
+    *r = *sim_ring_front(o);
     sim_ring_pop(o);
-    m->xbar.net[0].out_units[d] -= flits_of(m, 0, &pk);
+    m->xbar.net[0].out_units[d] -= flits_of(m, 0, r);
     a->pkts--;
-    pk.ready = now + (uint64_t)m->cfg.rop_latency;
-    sim_ring_push(&p->rop, &pk);
+    r->ready = now + (uint64_t)m->cfg.rop_latency;
     sim_sub_update_active(m, d);
 }
 
