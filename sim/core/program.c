@@ -261,6 +261,32 @@ static uint32_t eval_pred(const sim_kernel *k, const sim_warp_cursor *cur, const
     return mask;
 }
 
+/* The least and greatest of each thread-index coordinate over n lanes
+ * counted up from (tx, ty, tz), x wrapping at block.x into y and y at
+ * block.y into z (INT16_MAX and INT16_MIN when n is 0), without a pass over
+ * the lanes: a coordinate that wraps has passed its last value and come
+ * back to 0, so it spans all of them; one that does not spans its start to
+ * its start plus its steps. */
+static void tid_bounds(const sim_kernel *k, int tx, int ty, int tz, int n, int16_t lo[3],
+                       int16_t hi[3])
+{
+    if (n <= 0) {
+        for (int i = 0; i < 3; i++) {
+            lo[i] = INT16_MAX;
+            hi[i] = INT16_MIN;
+        }
+        return;
+    }
+    int rows = (tx + n - 1) / k->block.x;    /* times x wraps */
+    int planes = (ty + rows) / k->block.y;   /* times y wraps */
+    lo[0] = (int16_t)(rows ? 0 : tx);
+    hi[0] = (int16_t)(rows ? k->block.x - 1 : tx + n - 1);
+    lo[1] = (int16_t)(planes ? 0 : ty);
+    hi[1] = (int16_t)(planes ? k->block.y - 1 : ty + rows);
+    lo[2] = (int16_t)tz;
+    hi[2] = (int16_t)(tz + planes);
+}
+
 static void prog_warp_start(void *self, const sim_kernel *k, sim_warp_cursor *cur, int bx,
                             int by, int bz, int warp)
 {
@@ -276,7 +302,7 @@ static void prog_warp_start(void *self, const sim_kernel *k, sim_warp_cursor *cu
     cur->exist = n == SIM_WARP_LANES ? UINT32_MAX : (1u << n) - 1;
     int tx = t0 % k->block.x, ty = (t0 / k->block.x) % k->block.y;
     int tz = t0 / (k->block.x * k->block.y);
-    int lo[3] = {INT16_MAX, INT16_MAX, INT16_MAX}, hi[3] = {INT16_MIN, INT16_MIN, INT16_MIN};
+    tid_bounds(k, tx, ty, tz, n, cur->tid_min, cur->tid_max);
     for (int l = 0; l < SIM_WARP_LANES; l++, tx++) {
         if (tx == k->block.x) {
             tx = 0;
@@ -288,18 +314,6 @@ static void prog_warp_start(void *self, const sim_kernel *k, sim_warp_cursor *cu
         cur->tid[0][l] = (int16_t)tx;
         cur->tid[1][l] = (int16_t)ty;
         cur->tid[2][l] = (int16_t)tz;
-        if (l < n) {
-            lo[0] = tx < lo[0] ? tx : lo[0];
-            hi[0] = tx > hi[0] ? tx : hi[0];
-            lo[1] = ty < lo[1] ? ty : lo[1];
-            hi[1] = ty > hi[1] ? ty : hi[1];
-            lo[2] = tz < lo[2] ? tz : lo[2];
-            hi[2] = tz > hi[2] ? tz : hi[2];
-        }
-    }
-    for (int i = 0; i < 3; i++) {
-        cur->tid_min[i] = (int16_t)lo[i];
-        cur->tid_max[i] = (int16_t)hi[i];
     }
     cur->active = cur->exist;
     cur->pending_branch = -1;
