@@ -2141,7 +2141,7 @@ static void test_stream(void)
  * pushes in falling ready order that wrap and grow it to 8. */
 static void test_done_queue(void)
 {
-    static sim_memsys m;   /* only done_seq is used */
+    static sim_memsys m;   /* unused by the queue */
     sim_sm_port p;
     memset(&p, 0, sizeof p);
     p.done.capacity = 4;

@@ -96,12 +96,7 @@ int sim_l1_init(sim_memsys *m, sim_sm_port *p)
     return p->done.items && sim_ring_init(&p->missq, 16) && sim_ring_init(&p->replies, 16);
 }
 
-/* ---- completion queue, ordered by (ready, seq) ---- */
-
-static int done_before(const sim_done *a, const sim_done *b)
-{
-    return a->ready < b->ready || (a->ready == b->ready && a->seq < b->seq);
-}
+/* ---- completion queue, ordered by (ready, push order) ---- */
 
 /* Doubles a full ring, its entries kept in order from head. */
 static void done_grow(sim_done_queue *q)
@@ -123,12 +118,15 @@ void sim_done_push(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req, ui
         done_grow(q);
     uint32_t mask = q->capacity - 1, i = q->count++;
     (void)m;
-    sim_done d = {ready, p->done_seq++, *req};
-    while (i > 0 && done_before(&d, &q->items[(q->head + i - 1) & mask])) {
+    /* after every entry not later than it (those pushed before it), written
+     * once, there */
+    while (i > 0 && ready < q->items[(q->head + i - 1) & mask].ready) {
         q->items[(q->head + i) & mask] = q->items[(q->head + i - 1) & mask];
         i--;
     }
-    q->items[(q->head + i) & mask] = d;
+    sim_done *d = &q->items[(q->head + i) & mask];
+    d->ready = ready;
+    d->req = *req;
 }
 
 /* ---- access ---- */

@@ -23,11 +23,12 @@
 #include "sim/mem/selcache.h"
 #include "sim/memsys.h"
 
-/* Completed requests of one SM, ordered by (ready, seq): a sorted ring.
- * Requests complete nearly in order (ready is the current cycle plus a
- * short latency), so a push moves few entries and a pop takes the front. */
+/* Completed requests of one SM, ordered by ready cycle and, within one,
+ * by push: a sorted ring. Requests complete nearly in order (ready is the
+ * current cycle plus a short latency), so a push moves few entries and a
+ * pop takes the front. */
 typedef struct sim_done {
-    uint64_t ready, seq;
+    uint64_t ready;
     sim_mem_request req;
 } sim_done;
 
@@ -80,13 +81,10 @@ typedef struct sim_sm_port {
     sim_pc_stats pcs[SIM_PC_STATS_MAX];   /* with origin: per load PC (pc_stats.c) */
     int n_pcs;
     /* what the SM side changes is the port's own, so that SMs may run in
-     * parallel threads: its events (m->events, or its thread's shard),
-     * requests accepted and not completed (sim_memsys_outstanding sums them),
-     * and the completion order's sequence numbers (only the order within
-     * one port's queue matters, and a per-port count gives the same) */
+     * parallel threads: its events (m->events, or its thread's shard) and
+     * requests accepted and not completed (sim_memsys_outstanding sums them) */
     sim_events *ev;
     uint64_t outstanding;
-    uint64_t done_seq;
 } sim_sm_port;
 
 typedef struct sim_subpart {
