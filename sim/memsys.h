@@ -107,6 +107,16 @@ typedef struct sim_line_access {
  * 128-byte lines (in order of first appearance). Returns the number of lines
  * written to out (at most 32). */
 int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_access *out);
+/* The lanes of a whole warp that start a run of contiguous accesses in
+ * sim_coalesce: lane 0, and lane l where addr[l] != addr[l - 1] + size
+ * (size clipped as there). Addresses that differ from addr by one constant
+ * give the same answer, so a source whose lanes' offsets repeat from one
+ * access to the next may compute it once per offsets. */
+uint32_t sim_coalesce_starts(const uint64_t *addr, int size);
+/* sim_coalesce with a whole warp's sim_coalesce_starts already known
+ * (starts: 0 when not; read only when active_mask is the whole warp). */
+int sim_coalesce_known(const uint64_t *addr, uint32_t active_mask, int size, uint32_t starts,
+                       sim_line_access *out);
 
 /* One request of a warp's atomic: the 32-byte segment's words it updates
  * (as sim_mem_request's `words`), addr the lowest of them, and its lanes. */

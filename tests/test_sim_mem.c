@@ -204,6 +204,26 @@ static void test_coalesce_strides(void)
         a[t] = 1000;
     CHECK(sim_coalesce(a, 0xffffffffu, 4, out) == 1);
     CHECK(out[0].line_addr == 896 && out[0].sector_mask == 0x8 && out[0].bytes == 4);
+    /* The runs' starts a source may hand in (sim_coalesce_known): lanes
+     * 0-15 at 4t, 16-31 at 4096 + 4t start runs at lanes 0 and 16, the same
+     * for the addresses 132 bytes on (a lane offset plus one base); with
+     * them the coalescing is sim_coalesce's: lines 128, 4224 and 4352 */
+    uint64_t b[32];
+    for (int t = 0; t < 32; t++) {
+        a[t] = (t < 16 ? 0 : 4096) + 4 * (uint64_t)t;
+        b[t] = a[t] + 132;
+    }
+    CHECK(sim_coalesce_starts(a, 4) == 0x10001u && sim_coalesce_starts(b, 4) == 0x10001u);
+    CHECK(sim_coalesce_starts(a, 8) == 0xffffffffu);   /* 4-byte steps: no 8-byte run */
+    sim_line_access out2[32];
+    int n1 = sim_coalesce(b, 0xffffffffu, 4, out), n2 = sim_coalesce_known(b, 0xffffffffu, 4,
+                                                                       0x10001u, out2);
+    CHECK(n1 == 3 && n2 == 3);
+    for (int i = 0; i < 3 && n2 == 3; i++)
+        CHECK(out[i].line_addr == out2[i].line_addr && out[i].sector_mask == out2[i].sector_mask &&
+              out[i].bytes == out2[i].bytes &&
+              memcmp(out[i].sector_bytes, out2[i].sector_bytes, 4) == 0);
+    CHECK(out2[0].line_addr == 128 && out2[1].line_addr == 4224 && out2[2].line_addr == 4352);
 }
 
 /* GPGPU-Sim's atomic coalescing (memory_coalescing_arch_atomic), worked by

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim/kernel.h"
+#include "sim/memsys.h"   /* sim_coalesce_starts: a whole warp's runs, once per shape */
 
 static int64_t floor_div(int64_t a, int64_t b)
 {
@@ -177,6 +178,7 @@ static const uint64_t *lane_offsets(sim_warp_cursor *cur, uint64_t cx, uint64_t 
         key[0] = cx;
         key[1] = cy;
         key[2] = cz;
+        cur->lane_off_size = 0;   /* its runs not known yet */
     }
     return cur->lane_off;
 }
@@ -184,9 +186,12 @@ static const uint64_t *lane_offsets(sim_warp_cursor *cur, uint64_t cx, uint64_t 
 /* All active lanes' addresses (inactive lanes get 0); the uniform part of
  * each dimension once. When no clamp binds for the warp, an address is
  * affine in the thread index: base + cx*tx + cy*ty + cz*tz, one short loop
- * (unsigned arithmetic: the same bits as the clamped sum). */
-static void lane_addrs(const sim_kernel *k, sim_warp_cursor *cur, const sim_addr *a,
-                       uint32_t active, uint64_t *out)
+ * (unsigned arithmetic: the same bits as the clamped sum). Returns, for a
+ * whole warp's affine addresses, the lanes that start a run of `size`-byte
+ * accesses (sim_coalesce_starts: the lane offsets' runs, kept with them in
+ * the cursor, as the base adds the same to every lane); else 0. */
+static uint32_t lane_addrs(const sim_kernel *k, sim_warp_cursor *cur, const sim_addr *a,
+                           uint32_t active, int size, uint64_t *out)
 {
     int64_t u[SIM_MAX_ADDR_DIMS];
     int affine = 1;
@@ -205,18 +210,24 @@ static void lane_addrs(const sim_kernel *k, sim_warp_cursor *cur, const sim_addr
     if (affine) {
         base += eb * off;
         const uint64_t *lane = lane_offsets(cur, cx * eb, cy * eb, cz * eb);
-        if (active == UINT32_MAX)
-            for (int l = 0; l < SIM_WARP_LANES; l++)
-                out[l] = base + lane[l];
-        else
+        if (active != UINT32_MAX) {
             for (int l = 0; l < SIM_WARP_LANES; l++)
                 out[l] = (active >> l & 1) ? base + lane[l] : 0;
-        return;
+            return 0;
+        }
+        for (int l = 0; l < SIM_WARP_LANES; l++)
+            out[l] = base + lane[l];
+        if (cur->lane_off_size != size) {
+            cur->lane_off_starts = sim_coalesce_starts(lane, size);
+            cur->lane_off_size = size;
+        }
+        return cur->lane_off_starts;
     }
     int64_t sum[SIM_WARP_LANES];
     lane_addrs_clamped(cur, a, u, sum);
     for (int l = 0; l < SIM_WARP_LANES; l++)
         out[l] = (active >> l & 1) ? base + (uint64_t)sum[l] * eb : 0;
+    return 0;
 }
 
 /* 1 when `x cmp 0` holds for every x in [lo, hi], 0 when for none, -1
@@ -388,7 +399,9 @@ static int next_inst(const sim_kernel *k, sim_warp_cursor *cur, const uint32_t *
             memcpy(out->src, in->src, sizeof out->src);
             out->size = (uint8_t)in->addr.elem_bytes;
             out->value = in->value;
-            lane_addrs(k, cur, &in->addr, cur->active, out->addr);
+            out->runs = lane_addrs(k, cur, &in->addr, cur->active, out->size, out->addr);
+            if (out->runs)   /* the coalescer's first pass, known (never 0: lane 0's bit) */
+                out->flags |= SIM_INST_RUNS;
             cur->pc++;
             return 1;
         case SIM_OP_BAR:

@@ -833,7 +833,8 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
         return;
     }
     sim_line_access lines[SIM_WARP_LANES];
-    int n = sim_coalesce(in->addr, in->active, in->size, lines);
+    int n = sim_coalesce_known(in->addr, in->active, in->size,
+                               in->flags & SIM_INST_RUNS ? in->runs : 0, lines);
     int load = op == SIM_OP_LD_GLOBAL;
     int flags = (in->flags & SIM_INST_VOLATILE) ? SIM_MEM_VOLATILE : 0;
     uint64_t tag = make_tag(slot, load ? TAG_LOAD : TAG_STORE, load ? in->dst : SIM_NO_REG);
