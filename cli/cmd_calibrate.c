@@ -46,7 +46,7 @@ static void usage(FILE *out)
 "                      loop_once, round_latency, round_compute,\n"
 "                      round_staging, lone_round, fence_issue,\n"
 "                      fence_iter_hidden, fence_overlap_loads, round_spin,\n"
-"                      spin_staging, round_tiles;\n"
+"                      spin_staging, round_tiles, round_setup;\n"
 "                      'at-size'\n"
 "                      (the default) is occupancy,fence_overlap,\n"
 "                      fence_staging,row_penalty,fence_iter,persistent_fence,\n"
@@ -104,6 +104,7 @@ static int parse_structure(const char *list, unsigned *bits)
         {"round_spin", TRAPEZE_GHOSTZONE_STRUCT_ROUND_SPIN},
         {"spin_staging", TRAPEZE_GHOSTZONE_STRUCT_SPIN_STAGING},
         {"round_tiles", TRAPEZE_GHOSTZONE_STRUCT_ROUND_TILES},
+        {"round_setup", TRAPEZE_GHOSTZONE_STRUCT_ROUND_SETUP},
         {"mem_latency", TRAPEZE_GHOSTZONE_STRUCT_MEM_LATENCY},
         {"row_lines", TRAPEZE_GHOSTZONE_STRUCT_ROW_LINES},
         {"barrier_max", TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX},

@@ -41,6 +41,7 @@
 #define barrier_wait GZ_EQ(barrier_wait)
 #define fence_barrier GZ_EQ(fence_barrier)
 #define turnaround GZ_EQ(turnaround)
+#define busiest_rounds GZ_EQ(busiest_rounds)
 #define staging_wait GZ_EQ(staging_wait)
 #define spin_share GZ_EQ(spin_share)
 #define spin_staging_wait GZ_EQ(spin_staging_wait)
@@ -100,6 +101,7 @@ typedef struct {
     gz_dual stage[TRAPEZE_GHOSTZONE_NCOMPONENTS];
     double per_loop[TRAPEZE_GHOSTZONE_NCOMPONENTS]; /* values only: no caller reads their partials */
     gz_dual per_iter; /* IterComp of one tile-iteration at the issue rate (5.16 / h) */
+    gz_dual round_misc; /* with round_setup: fence MiscComp's setup share, paid a round, not a tile */
     gz_dual cps, cpl;
 } gz_terms;
 
@@ -258,7 +260,8 @@ static gz_dual fence_barrier(const trapeze_ghostzone_model *m, const gz_vars *v,
  * simulated fence stage is a + b h with a = 2,206 / 5,182 cycles (GTX 480 /
  * V100) where the barrier and staging terms give 1,368 / 3,086. Between
  * whole heights the rounds are the passes, at least one. No constant. */
-static gz_dual staging_wait(const trapeze_ghostzone_model *m, const gz_vars *v, const gz_terms *t)
+/* The busiest SM's rounds: ceil(n / k) at a whole h, else the passes, at least one. */
+static gz_dual busiest_rounds(const trapeze_ghostzone_model *m, const gz_vars *v, const gz_terms *t)
 {
     gz_dual k = resident_per_sm(m, v);
     gz_dual rounds = t->passes;
@@ -266,7 +269,13 @@ static gz_dual staging_wait(const trapeze_ghostzone_model *m, const gz_vars *v, 
         rounds = dual_const(ceil(ceil(t->trapezoids.v / m->gpu.n_sm - 1e-9) / k.v - 1e-9));
     else if (rounds.v < 1)
         rounds = dual_const(1.0);
-    return dual_scale(rounds, m->params.turnaround_cycles);
+    return rounds;
+}
+
+/* round_staging's wait: L for each of those rounds. */
+static gz_dual staging_wait(const trapeze_ghostzone_model *m, const gz_vars *v, const gz_terms *t)
+{
+    return dual_scale(busiest_rounds(m, v, t), m->params.turnaround_cycles);
 }
 
 /* In fence mode, a S / (k M): S = k M - r the persistent blocks that have
@@ -324,6 +333,7 @@ static gz_dual turnaround(const trapeze_ghostzone_model *m, const gz_vars *v, co
 static void compute_terms(const trapeze_ghostzone_model *m, const gz_vars *v, trapeze_sync sync,
                           gz_terms *t)
 {
+    t->round_misc = dual_const(0.0);
     gz_dual tau_cpi = dual_scale(dual_mul(tau_factor(m, v), param(v, TRAPEZE_GHOSTZONE_CPI)), m->fixed.issue);
     /* the persistent kernel issues more slowly than the relaunch kernel the
      * profile counts: its warps wait on the loads the grid barrier lines up,
@@ -345,8 +355,17 @@ static void compute_terms(const trapeze_ghostzone_model *m, const gz_vars *v, tr
         gz_dual setup = dual_scale(tau_cpi, m->setup_insts * warps);
         if (setup.v > misc.v)
             setup = misc;
-        t->stage[TRAPEZE_GHOSTZONE_MISCCOMP] =
-            dual_add(dual_sub(misc, setup), dual_mul(setup, param(v, TRAPEZE_GHOSTZONE_FENCE_MISC)));
+        gz_dual phi_setup = dual_mul(setup, param(v, TRAPEZE_GHOSTZONE_FENCE_MISC));
+        /* with round_setup, the fitted share is paid once a round of the
+         * busiest SM (combine), not once a tile: the V100's simulated HotSpot
+         * fence stage at n = 4 to 8 tiles a SM (4 resident) is about 1,500 +
+         * n 471 h cycles, no part of a tile's cost independent of h, where
+         * the model's is 800 + n (244 + 411 h) */
+        t->stage[TRAPEZE_GHOSTZONE_MISCCOMP] = dual_sub(misc, setup);
+        if (m->params.round_setup)
+            t->round_misc = phi_setup;
+        else
+            t->stage[TRAPEZE_GHOSTZONE_MISCCOMP] = dual_add(t->stage[TRAPEZE_GHOSTZONE_MISCCOMP], phi_setup);
     } else {
         t->stage[TRAPEZE_GHOSTZONE_MISCCOMP] = sync == TRAPEZE_SYNC_FENCE
             ? dual_mul(misc, param(v, TRAPEZE_GHOSTZONE_FENCE_MISC))
@@ -388,12 +407,14 @@ static void compute_terms(const trapeze_ghostzone_model *m, const gz_vars *v, tr
  * both (so the six components still add up to CPL). Exactly 1 at omega = 0
  * (Meng's 5.2), with the derivative in omega kept for the fit. */
 static gz_dual overlap_factor(const gz_vars *v, const gz_terms *t, gz_dual blocks_per_sm,
-                              gz_dual omega)
+                              const gz_dual *round_part, gz_dual omega)
 {
     gz_dual mem = dual_add(dual_add(t->stage[TRAPEZE_GHOSTZONE_LOADSTEN], t->stage[TRAPEZE_GHOSTZONE_COMMIT]),
                            t->stage[TRAPEZE_GHOSTZONE_ITERMEM]);
     gz_dual comp = dual_mul(dual_add(t->stage[TRAPEZE_GHOSTZONE_MISCCOMP], t->stage[TRAPEZE_GHOSTZONE_ITERCOMP]),
                             blocks_per_sm);
+    if (round_part)
+        comp = dual_add(comp, *round_part);
     gz_dual sum = dual_add(mem, comp);
     (void)v;
     if (!(mem.v > 0 && comp.v > 0))
@@ -517,11 +538,17 @@ static void combine(const trapeze_ghostzone_model *m, const gz_vars *v, trapeze_
      * halves through) */
     gz_dual omega = fence_omega_read(m, sync)
         ? param(v, TRAPEZE_GHOSTZONE_OVERLAP_FENCE) : param(v, TRAPEZE_GHOSTZONE_OVERLAP);
-    gz_dual overlap = overlap_factor(v, t, blocks_per_sm, omega);
+    /* round_setup's share of the fence MiscComp, once for each of the
+     * busiest SM's rounds (its tiles before the floors above) */
+    int per_round = sync == TRAPEZE_SYNC_FENCE && m->params.round_setup && m->params.fence_staging;
+    gz_dual round_part = per_round ? dual_mul(t->round_misc, busiest_rounds(m, v, t)) : dual_const(0.0);
+    gz_dual overlap = overlap_factor(v, t, blocks_per_sm, per_round ? &round_part : NULL, omega);
     for (int c = 0; c < TRAPEZE_GHOSTZONE_NCOMPONENTS; c++) {
         gz_dual stage = t->stage[c];
         if (c == TRAPEZE_GHOSTZONE_MISCCOMP || c == TRAPEZE_GHOSTZONE_ITERCOMP)
             stage = dual_mul(stage, blocks_per_sm); /* CPT x T / M */
+        if (c == TRAPEZE_GHOSTZONE_MISCCOMP && per_round)
+            stage = dual_add(stage, round_part);
         if (c != TRAPEZE_GHOSTZONE_GLBSYNC)
             stage = dual_mul(stage, overlap);
         t->per_loop[c] = stage.v / v->h.v; /* dual_div's value, without its partials */
@@ -571,6 +598,7 @@ static void gz_equations(const trapeze_ghostzone_model *m, const double *params,
 #undef barrier_wait
 #undef fence_barrier
 #undef turnaround
+#undef busiest_rounds
 #undef staging_wait
 #undef spin_share
 #undef spin_staging_wait

@@ -149,7 +149,7 @@ static const char *const flag_names[] = {"whole_tiles", "occupancy", "waves", "p
                                          "loop_once", "round_latency", "round_compute",
                                          "round_staging", "lone_round", "fence_issue", "fence_iter_hidden",
                                          "fence_overlap_loads", "round_spin", "spin_staging",
-                                         "round_tiles"};
+                                         "round_tiles", "round_setup"};
 #define N_FLAGS (int)(sizeof flag_names / sizeof flag_names[0])
 
 static int *flag_slot(trapeze_ghostzone_params *p, int i)
@@ -161,7 +161,7 @@ static int *flag_slot(trapeze_ghostzone_params *p, int i)
                            &p->loop_once, &p->round_latency, &p->round_compute,
                            &p->round_staging, &p->lone_round, &p->fence_issue, &p->fence_iter_hidden,
                            &p->fence_overlap_loads, &p->round_spin, &p->spin_staging,
-                           &p->round_tiles};
+                           &p->round_tiles, &p->round_setup};
     return slots[i];
 }
 

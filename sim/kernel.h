@@ -167,9 +167,12 @@ enum {
                                     * waits, it does not advance: the simulator's hang guard) */
     SIM_INST_WARP_END = 1u << 2,   /* dynamic EXIT the SM makes when a warp's stream ends:
                                     * it retires every lane still live */
-    SIM_INST_SPAN = 1u << 3        /* dynamic memory instruction: addr_bound holds the
+    SIM_INST_SPAN = 1u << 3,       /* dynamic memory instruction: addr_bound holds the
                                     * least and greatest active lane's address (a source
                                     * that knows them cheaply sets it; optional) */
+    SIM_INST_RUNS = 1u << 4        /* dynamic memory instruction of a whole warp: runs
+                                    * holds sim_coalesce_starts of addr and size (a source
+                                    * that knows it cheaply sets it; optional) */
 };
 
 /* One static instruction. Unused register fields are SIM_NO_REG. */
@@ -347,6 +350,7 @@ struct sim_warp_inst {
     uint32_t pc;           /* byte offset in the kernel's code (trace PC; the
                             * interpreter's: static index x 16), for the I-cache */
     uint8_t unit;          /* sim_inst.unit (a trace opcode's: sim_trace_opcode.unit) */
+    uint32_t runs;         /* with SIM_INST_RUNS: the lanes that start a contiguous run */
     uint64_t addr[SIM_WARP_LANES];  /* per-lane address (global: virtual; shared: offset) */
     uint64_t addr_bound[2];         /* with SIM_INST_SPAN: least, greatest of addr's active lanes */
 };
@@ -371,6 +375,8 @@ struct sim_warp_cursor {
      * (cx, cy, cz) the interpreter used (all 0 when zeroed: still right) */
     uint64_t lane_off_key[3];
     uint64_t lane_off[SIM_WARP_LANES];
+    int32_t lane_off_size;     /* the access size lane_off_starts is for; 0: none yet */
+    uint32_t lane_off_starts;  /* sim_coalesce_starts of lane_off (program.c) */
     void *ext;
 };
 

@@ -107,6 +107,16 @@ typedef struct sim_line_access {
  * 128-byte lines (in order of first appearance). Returns the number of lines
  * written to out (at most 32). */
 int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_access *out);
+/* The lanes of a whole warp that start a run of contiguous accesses in
+ * sim_coalesce: lane 0, and lane l where addr[l] != addr[l - 1] + size
+ * (size clipped as there). Addresses that differ from addr by one constant
+ * give the same answer, so a source whose lanes' offsets repeat from one
+ * access to the next may compute it once per offsets. */
+uint32_t sim_coalesce_starts(const uint64_t *addr, int size);
+/* sim_coalesce with a whole warp's sim_coalesce_starts already known
+ * (starts: 0 when not; read only when active_mask is the whole warp). */
+int sim_coalesce_known(const uint64_t *addr, uint32_t active_mask, int size, uint32_t starts,
+                       sim_line_access *out);
 
 /* One request of a warp's atomic: the 32-byte segment's words it updates
  * (as sim_mem_request's `words`), addr the lowest of them, and its lanes. */
@@ -172,6 +182,11 @@ void sim_memsys_select(sim_memsys *m, sim_mem_request *const *reqs, int n);
 int sim_memsys_ports(const sim_memsys *m);
 /* Pops one completed request of SM `sm`, if any is due at `cycle`. */
 int sim_memsys_pop(sim_memsys *m, int sm, uint64_t cycle, sim_mem_request *done);
+/* sim_memsys_pop of the first SM from `from` on with a completion due at
+ * `cycle`; returns that SM, or the SM count when none has one. Called
+ * again from the SM returned, it pops SM by SM in the order of a pop of
+ * each SM until it answers 0, without a call for each SM that has none. */
+int sim_memsys_pop_next(sim_memsys *m, int from, uint64_t cycle, sim_mem_request *done);
 void sim_memsys_cycle(sim_memsys *m, uint64_t cycle);
 uint64_t sim_memsys_outstanding(const sim_memsys *m);
 /* Earliest core cycle > cycle at which anything can happen, or UINT64_MAX

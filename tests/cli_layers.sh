@@ -21,6 +21,14 @@ bad=$(grep -l 'struct sim_events_hot' sampler/*.c sampler/*/*.c bench/*.c 2>/dev
 [ -z "$bad" ] || fail "sampler/ or bench/ reads the simulator's private event layout: $bad"
 bad=$(grep '#include "model/' sampler/fit.c sampler/fit.h | grep -v '"model/model.h"')
 [ -z "$bad" ] || fail "the generic fit includes a model: $bad"
+# the tree tracks no build output (a build folder, objects, libraries): in a
+# git checkout, what git tracks; the pattern checked on a name it must catch
+built='^build[^/]*/|\.(o|a|so)$'
+echo build-tsan/trapeze | grep -Eq "$built" || fail "the build-output pattern matches nothing"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    bad=$(git ls-files | grep -E "$built" | head -3)
+    [ -z "$bad" ] || fail "build output tracked by git: $bad"
+fi
 # the check itself sees an include when there is one
 printf '#include "sim/core/sm.h"\n' >"$D/probe.c"
 grep -q '#include "sim/' "$D/probe.c" || fail "the include pattern matches nothing"

@@ -109,7 +109,7 @@ static void tl_nop(void *m) { (void)m; }
 static void tl_destroy(void *m) { (void)m; }
 static const sim_mem_port_ops two_lat_ops = {tl_access, tl_pop, tl_cycle, tl_out, tl_next,
                                              tl_poke, tl_peek, tl_nop, tl_nop, NULL,
-                                             tl_destroy, NULL, NULL, NULL};
+                                             tl_destroy, NULL, NULL, NULL, NULL};
 
 /* Runs k alone on one SM of base_cfg + extra against port p (NULL: the
  * ideal port, every request after MISS cycles); fills st. */

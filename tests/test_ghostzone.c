@@ -243,6 +243,7 @@ static void test_gradient_widths_agree(void)
     every.round_spin = 1;    /* its fence wait grown by the spinning blocks (the barrier's parameters) */
     every.spin_staging = 1;  /* the partial round's staging behind them (the same parameters) */
     every.round_tiles = 1;   /* its own tiles after the latency (no parameter) */
+    every.round_setup = 1;   /* fence MiscComp's setup share once a round (phi's lane) */
     every.turnaround_cycles = 5000;
     every.value[TRAPEZE_GHOSTZONE_PARTIAL_ROUND] = 0.5;
     every.value[TRAPEZE_GHOSTZONE_LOOP_REREAD] = 0.6;

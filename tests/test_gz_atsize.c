@@ -5,7 +5,8 @@
  * monotonicity; the persistent kernel's MiscComp fraction; the per-tile
  * relaunch cost; the fence-mode overlap; the partial last round's floor
  * (partial_round), its load latency (round_latency) and the compute after
- * it (round_compute), the loops' re-read
+ * it (round_compute), the fence setup's share once a round (round_setup),
+ * the loops' re-read
  * loads (loop_reread, loop_once) and the relaunch
  * turnaround the resident blocks leave exposed (turnaround_cycles); every new
  * parameter's gradient
@@ -1213,6 +1214,61 @@ static void test_round_staging(void)
     trapeze_ghostzone_destroy(hs);
 }
 
+/* round_setup on HotSpot 148 x 148, GTX 480 (15 SMs, k = 3 resident), the
+ * overlap off so that a stage is its terms' sum. At h = 1, T = 9 x 9 = 81
+ * tiles, n = ceil(81 / 15) = 6 on the busiest SM, ceil(6 / 3) = 2 rounds:
+ * the fitted share phi of the setup (measured here as the per-tile MiscComp
+ * at phi = 1 less at phi = 0) is paid 2 times a stage, not 6, so the fence
+ * CPL falls by 4 phi setup; a tile's MiscComp is the phi = 0 one to the bit.
+ * Between heights (h = 1.5) the rounds are the passes, T / (k M) with
+ * Meng's T = 148^2 / 17^2, and the tiles T / M. d/dphi and d/dh against
+ * central differences; relaunch untouched; without fence_staging no share. */
+static void test_round_setup(void)
+{
+    trapeze_ghostzone_params p = at_size();
+    p.fence_staging = 1;
+    p.value[TRAPEZE_GHOSTZONE_OVERLAP] = p.value[TRAPEZE_GHOSTZONE_OVERLAP_FENCE] = 0;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_MISC] = 0;
+    trapeze_ghostzone_model *m = model("data/gpus/gtx480.config", "hotspot", 148, 148, &p);
+    double misc0 = eval(m, TRAPEZE_SYNC_FENCE, 1).stage[TRAPEZE_GHOSTZONE_MISCCOMP];
+    p.value[TRAPEZE_GHOSTZONE_FENCE_MISC] = 1;
+    trapeze_ghostzone_set_params(m, &p);
+    trapeze_ghostzone_eval off = eval(m, TRAPEZE_SYNC_FENCE, 1), off15 = eval(m, TRAPEZE_SYNC_FENCE, 1.5);
+    double setup = off.stage[TRAPEZE_GHOSTZONE_MISCCOMP] - misc0;
+    double relaunch = eval(m, TRAPEZE_SYNC_RELAUNCH, 1).cpl;
+    CHECK_NEAR(off.trapezoids, 81, 0);
+    CHECK(setup > 0.1 * misc0);
+    p.round_setup = 1;
+    p.value[TRAPEZE_GHOSTZONE_FENCE_MISC] = 0.5;
+    trapeze_ghostzone_set_params(m, &p);
+    trapeze_ghostzone_eval on = eval(m, TRAPEZE_SYNC_FENCE, 1);
+    CHECK(on.stage[TRAPEZE_GHOSTZONE_MISCCOMP] == misc0);
+    CHECK_NEAR(on.per_loop[TRAPEZE_GHOSTZONE_MISCCOMP], 6 * misc0 + 2 * 0.5 * setup, 1e-9 * on.cpl);
+    p.value[TRAPEZE_GHOSTZONE_FENCE_MISC] = 1;
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK_NEAR(off.cpl - eval(m, TRAPEZE_SYNC_FENCE, 1).cpl, 4 * setup, 1e-9 * off.cpl);
+    double tiles = 148.0 * 148.0 / (17.0 * 17.0), passes = tiles / (3 * 15);
+    trapeze_ghostzone_eval on15 = eval(m, TRAPEZE_SYNC_FENCE, 1.5);
+    CHECK_NEAR(on15.passes, passes, 1e-12);
+    CHECK_NEAR(off15.cpl - on15.cpl, setup * (tiles / 15 - passes) / 1.5, 1e-9 * off15.cpl);
+    CHECK(eval(m, TRAPEZE_SYNC_RELAUNCH, 1).cpl == relaunch);
+    p.value[TRAPEZE_GHOSTZONE_FENCE_MISC] = 0.5;
+    check_gradient(m, p, TRAPEZE_GHOSTZONE_FENCE_MISC, TRAPEZE_SYNC_FENCE, 1);
+    check_gradient(m, p, TRAPEZE_GHOSTZONE_FENCE_MISC, TRAPEZE_SYNC_FENCE, 1.5);
+    double step = 1e-5, c[2];
+    for (int i = 0; i < 2; i++)
+        c[i] = eval(m, TRAPEZE_SYNC_FENCE, 1.5 + (i ? step : -step)).cpl;
+    double dh = eval(m, TRAPEZE_SYNC_FENCE, 1.5).dcpl_dh;
+    CHECK_NEAR(dh, (c[1] - c[0]) / (2 * step), 1e-5 * fabs(dh));
+    p.fence_staging = 0;
+    trapeze_ghostzone_set_params(m, &p);
+    double plain = eval(m, TRAPEZE_SYNC_FENCE, 1).cpl;
+    p.round_setup = 0;
+    trapeze_ghostzone_set_params(m, &p);
+    CHECK(eval(m, TRAPEZE_SYNC_FENCE, 1).cpl == plain);
+    trapeze_ghostzone_destroy(m);
+}
+
 static void test_file_roundtrip(void)
 {
     trapeze_ghostzone_params p = at_size(), q;
@@ -1343,6 +1399,7 @@ int main(void)
     test_spin_staging();
     test_round_tiles();
     test_round_staging();
+    test_round_setup();
     test_turnaround();
     test_verify_order();
     test_verify_search();

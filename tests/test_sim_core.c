@@ -88,7 +88,7 @@ static void ref_destroy(void *m)
 }
 static const sim_mem_port_ops refusing_ops = {ref_access, ref_pop, ref_cycle, ref_out, ref_next,
                                               ref_poke, ref_peek, ref_nop, ref_nop, NULL,
-                                              ref_destroy, NULL, NULL, NULL};
+                                              ref_destroy, NULL, NULL, NULL, NULL};
 
 /* Runs k alone on a fresh GPU; returns its cycles and fills st. refuse < 0: real memory. */
 static uint64_t run_on(trapeze_config *cfg, sim_kernel *k, int refuse, sim_kernel_stats *st)

@@ -12,9 +12,11 @@
 #include "common/text.h"
 #include "sim/mem/addrmap.h"
 #include "sim/mem/cache.h"
+#include "sim/mem/clock.h"
 #include "sim/mem/mem_config.h"
 #include "sim/mem/mem_stats.h"
 #include "sim/mem/memsys_impl.h"
+#include "sim/mem/popcount.h"
 #include "sim/memsys.h"
 
 /* ---- helpers ---- */
@@ -123,6 +125,42 @@ static void settle(sim_memsys *m, uint64_t from)
 
 /* ---- coalescing and shared memory ---- */
 
+/* The clock's conversions in 64 bits (operands under 2^32, 2^31) and in
+ * 128 give one answer: each checked against the 128-bit formula on both
+ * sides of the switch, for the GTX 480's DRAM/core ratio (924/700) and a
+ * ratio whose terms pass 2^31. Ticks k run in cycle floor(k*den/num). */
+static void test_clock_bits(void)
+{
+    const uint64_t f[][2] = {{924, 700}, {3000000007ull, 1000000007ull}, {1, 1}};
+    const uint64_t at[] = {0, 1, 699, 700, (1ull << 31) - 2, (1ull << 31) - 1, 1ull << 31,
+                           (1ull << 32) - 1, 1ull << 32, (1ull << 40) + 3};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        sim_clock c;
+        sim_clock_init(&c, f[i][0], f[i][1]);
+        for (size_t j = 0; j < sizeof at / sizeof at[0]; j++) {
+            unsigned __int128 k = at[j];
+            CHECK(sim_clock_core_cycle(&c, at[j]) == (uint64_t)(k * c.den / c.num));
+            CHECK(sim_clock_ticks_through(&c, at[j]) ==
+                  (uint64_t)(((k + 1) * c.num + c.den - 1) / c.den));
+        }
+    }
+    sim_clock g;
+    sim_clock_init(&g, 924, 700);   /* 33/25: tick 25 in cycle 18, cycles 0..18 hold 26 ticks */
+    CHECK(sim_clock_core_cycle(&g, 25) == 18 && sim_clock_ticks_through(&g, 18) == 26);
+}
+
+/* The inline bit count against the compiler's, its full-word shortcut and
+ * the words either side of it included. */
+static void test_popcount(void)
+{
+    const uint32_t x[] = {0, 1, 0x80000000u, 0x7fffffffu, 0xfffffffeu, UINT32_MAX, 0x0f0f0f0fu,
+                          0xdeadbeefu};
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
+        CHECK(sim_popcount32(x[i]) == __builtin_popcount(x[i]));
+    CHECK(sim_popcount32(UINT32_MAX) == 32 && sim_popcount32(0x7fffffffu) == 31);
+    CHECK(sim_popcount64(~0ull) == 64 && sim_popcount64(0xffffffff00000001ull) == 33);
+}
+
 static void test_coalesce_strides(void)
 {
     /* 32 threads read 4-byte words at stride s words: the warp spans
@@ -166,6 +204,26 @@ static void test_coalesce_strides(void)
         a[t] = 1000;
     CHECK(sim_coalesce(a, 0xffffffffu, 4, out) == 1);
     CHECK(out[0].line_addr == 896 && out[0].sector_mask == 0x8 && out[0].bytes == 4);
+    /* The runs' starts a source may hand in (sim_coalesce_known): lanes
+     * 0-15 at 4t, 16-31 at 4096 + 4t start runs at lanes 0 and 16, the same
+     * for the addresses 132 bytes on (a lane offset plus one base); with
+     * them the coalescing is sim_coalesce's: lines 128, 4224 and 4352 */
+    uint64_t b[32];
+    for (int t = 0; t < 32; t++) {
+        a[t] = (t < 16 ? 0 : 4096) + 4 * (uint64_t)t;
+        b[t] = a[t] + 132;
+    }
+    CHECK(sim_coalesce_starts(a, 4) == 0x10001u && sim_coalesce_starts(b, 4) == 0x10001u);
+    CHECK(sim_coalesce_starts(a, 8) == 0xffffffffu);   /* 4-byte steps: no 8-byte run */
+    sim_line_access out2[32];
+    int n1 = sim_coalesce(b, 0xffffffffu, 4, out), n2 = sim_coalesce_known(b, 0xffffffffu, 4,
+                                                                       0x10001u, out2);
+    CHECK(n1 == 3 && n2 == 3);
+    for (int i = 0; i < 3 && n2 == 3; i++)
+        CHECK(out[i].line_addr == out2[i].line_addr && out[i].sector_mask == out2[i].sector_mask &&
+              out[i].bytes == out2[i].bytes &&
+              memcmp(out[i].sector_bytes, out2[i].sector_bytes, 4) == 0);
+    CHECK(out2[0].line_addr == 128 && out2[1].line_addr == 4224 && out2[2].line_addr == 4352);
 }
 
 /* GPGPU-Sim's atomic coalescing (memory_coalescing_arch_atomic), worked by
@@ -521,6 +579,10 @@ static void test_ipoly_h100(void)
             bad += sim_ipoly_hash(1ull << (poly[i].kmax + 1), 0, poly[i].n) != 0;
     }
     CHECK(bad == 0);
+    /* several bits at once, by hashing.cc's equations for 64 sets: a[0] and
+     * a[2] set, index 3: bit 0 = 1^a0 = 0, bit 1 = 1^a0 = 0, bit 2 = a2,
+     * bit 3 = a2, bits 4, 5 = 0: 12; index bits past the sets' are dropped */
+    CHECK(sim_ipoly_hash(0x5, 3, 64) == 12 && sim_ipoly_hash(0, 64 + 3, 64) == 3);
     sim_addrmap h;
     CHECK(sim_addrmap_parse("dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
                             "RBBBCCCB.CCCSSSSS", 80, 2, 16, &h) == NULL);
@@ -2099,7 +2161,7 @@ static void test_stream(void)
  * pushes in falling ready order that wrap and grow it to 8. */
 static void test_done_queue(void)
 {
-    static sim_memsys m;   /* only done_seq is used */
+    static sim_memsys m;   /* unused by the queue */
     sim_sm_port p;
     memset(&p, 0, sizeof p);
     p.done.capacity = 4;
@@ -2130,8 +2192,41 @@ static void test_done_queue(void)
     free(p.done.items);
 }
 
+/* pop_next pops SM by SM as a pop of each SM would: completions queued
+ * (their requests counted as accepted) at SMs 1 (cycles 5, 5, 9) and 3
+ * (cycle 4); at cycle 5 it answers 1, 1, 3 (tags 10, 11, 30), then 4 (none
+ * left due), and SM 1's cycle-9 completion stays for cycle 9; from 2 on it
+ * passes SM 1 by. */
+static void test_pop_next(void)
+{
+    sim_memsys *m = memsys(GTX480, NULL, 4);
+    const int sm[] = {1, 1, 1, 3};
+    const uint64_t ready[] = {5, 9, 5, 4}, tag[] = {10, 12, 11, 30};
+    for (int i = 0; i < 4; i++) {
+        sim_mem_request r = load(0, sm[i]);
+        r.tag = tag[i];
+        sim_done_push(m, &m->sm[sm[i]], &r, ready[i]);
+        m->sm[sm[i]].outstanding++;
+    }
+    sim_mem_request d;
+    const int want_sm[] = {1, 1, 3};
+    const uint64_t want_tag[] = {10, 11, 30};
+    int s = 0;
+    for (int i = 0; i < 3; i++) {
+        s = sim_memsys_pop_next(m, s, 5, &d);
+        CHECK(s == want_sm[i] && d.tag == want_tag[i]);
+    }
+    CHECK(sim_memsys_pop_next(m, s, 5, &d) == 4);
+    CHECK(sim_memsys_pop_next(m, 2, 9, &d) == 4);   /* SM 1's is before 2 */
+    CHECK(sim_memsys_pop_next(m, 0, 9, &d) == 1 && d.tag == 12);
+    CHECK(sim_memsys_outstanding(m) == 0);
+    sim_memsys_destroy(m);
+}
+
 int main(void)
 {
+    test_popcount();
+    test_clock_bits();
     test_coalesce_strides();
     test_coalesce_atomic();
     test_shmem_conflicts();
@@ -2178,5 +2273,6 @@ int main(void)
     test_determinism();
     test_stream();
     test_done_queue();
+    test_pop_next();
     return check_report("test_sim_mem");
 }

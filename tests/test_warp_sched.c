@@ -222,8 +222,48 @@ static void test_barriers(void)
     free(text);
 }
 
+/* A warp's thread-index bounds (tid_min, tid_max: the uniform-branch and
+ * affine-address shortcuts read them) are those of its existing lanes, on
+ * blocks whose warps wrap x and y in every way, and short last warps;
+ * e.g. 16x16, warp 3 (threads 96-127): x 0-15, y 6-7, z 0. */
+static void test_tid_bounds(void)
+{
+    const sim_dim3 shapes[] = {{32, 1, 1}, {16, 16, 1}, {5, 3, 4}, {7, 1, 9}, {3, 5, 7},
+                               {100, 1, 1}, {1, 1, 64}, {33, 2, 1}, {1, 40, 2}, {6, 6, 6}};
+    int bad = 0;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        sim_kernel k;
+        memset(&k, 0, sizeof k);
+        k.grid = (sim_dim3){1, 1, 1};
+        k.block = shapes[i];
+        int threads = k.block.x * k.block.y * k.block.z;
+        for (int w = 0; w * 32 < threads; w++) {
+            sim_warp_cursor cur;
+            sim_program_source.warp_start(NULL, &k, &cur, 0, 0, 0, w);
+            int n = threads - 32 * w < 32 ? threads - 32 * w : 32;
+            for (int d = 0; d < 3; d++) {
+                int lo = INT16_MAX, hi = INT16_MIN;
+                for (int l = 0; l < n; l++) {
+                    lo = cur.tid[d][l] < lo ? cur.tid[d][l] : lo;
+                    hi = cur.tid[d][l] > hi ? cur.tid[d][l] : hi;
+                }
+                bad += cur.tid_min[d] != lo || cur.tid_max[d] != hi;
+            }
+        }
+    }
+    CHECK(bad == 0);
+    sim_kernel k;
+    memset(&k, 0, sizeof k);
+    k.block = (sim_dim3){16, 16, 1};
+    sim_warp_cursor cur;
+    sim_program_source.warp_start(NULL, &k, &cur, 0, 0, 0, 3);
+    CHECK(cur.tid_min[0] == 0 && cur.tid_max[0] == 15 && cur.tid_min[1] == 6 &&
+          cur.tid_max[1] == 7 && cur.tid_min[2] == 0 && cur.tid_max[2] == 0);
+}
+
 int main(void)
 {
+    test_tid_bounds();
     test_active_set();
     test_ranges();
     test_barriers();

@@ -167,6 +167,10 @@ typedef struct trapeze_ghostzone_params {
                                             round's floor is n + wait / I, not k + wait / I: its
                                             n - k tiles compute after their loads' latency, not
                                             under it (round_compute's one tile, all of them) */
+    int round_setup;                     /* "round_setup = 1" (with fence_staging): in fence mode
+                                            the fitted share of the setup (fence_misc_fraction) is
+                                            paid once for each of the busiest SM's rounds,
+                                            ceil(n / k), not once a tile */
     int mem_latency;                     /* "mem_latency = 1": a memory term (5.7) is the larger of
                                             its latency, passes x UncontendedLat (a round of
                                             resident blocks waits on its loads), and its

@@ -96,6 +96,7 @@ typedef struct trapeze_ghostzone_calib_options {
 #define TRAPEZE_GHOSTZONE_STRUCT_ROUND_SPIN 1048576u
 #define TRAPEZE_GHOSTZONE_STRUCT_SPIN_STAGING 2097152u
 #define TRAPEZE_GHOSTZONE_STRUCT_ROUND_TILES 4194304u
+#define TRAPEZE_GHOSTZONE_STRUCT_ROUND_SETUP 8388608u
 /* The default: the switches that lowered the error outside the calibration's
  * range (docs/calibration.md, "What each change removed"; persistent_fence
  * with barrier_max, "The fence barrier measured where the persistent kernel

@@ -104,6 +104,7 @@ static void set_structure(const trapeze_ghostzone_plan *plan, trapeze_ghostzone_
     p->round_spin = (st & TRAPEZE_GHOSTZONE_STRUCT_ROUND_SPIN) != 0;
     p->spin_staging = (st & TRAPEZE_GHOSTZONE_STRUCT_SPIN_STAGING) != 0;
     p->round_tiles = (st & TRAPEZE_GHOSTZONE_STRUCT_ROUND_TILES) != 0;
+    p->round_setup = (st & TRAPEZE_GHOSTZONE_STRUCT_ROUND_SETUP) != 0;
     p->mem_latency = (st & TRAPEZE_GHOSTZONE_STRUCT_MEM_LATENCY) != 0;
     p->row_lines = (st & TRAPEZE_GHOSTZONE_STRUCT_ROW_LINES) != 0;
     p->barrier_max = (st & TRAPEZE_GHOSTZONE_STRUCT_BARRIER_MAX) != 0;

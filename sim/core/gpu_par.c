@@ -156,9 +156,8 @@ static void serial_cycle(sim_par *p, uint64_t t)
         }
     sim_memsys_cycle(p->m, t);
     sim_mem_request r;
-    for (int s = 0; s < p->n_sm; s++)
-        while (sim_memsys_pop(p->m, s, t, &r))
-            sim_sm_complete(&p->sms[s], &r, t);
+    for (int s = 0; (s = sim_memsys_pop_next(p->m, s, t, &r)) < p->n_sm;)
+        sim_sm_complete(&p->sms[s], &r, t);
 }
 
 /* SM s reports to thread i's events while thread i runs it. */

@@ -245,6 +245,10 @@ typedef struct sim_mem_port_ops {
      * may be refused; NULL: access */
     sim_mem_outcome (*probe)(void *m, const sim_mem_request *req, uint64_t cycle,
                              sim_fail_cause *cause);
+    /* pops one completion due at `cycle` of the first SM from `from` on that
+     * has one and returns that SM, or the SM count when none has
+     * (sim_memsys_pop_next); NULL: pop is asked SM by SM */
+    int (*pop_next)(void *m, int from, uint64_t cycle, sim_mem_request *done);
 } sim_mem_port_ops;
 
 typedef struct sim_mem_port {

@@ -186,7 +186,7 @@ static void ideal_destroy(void *self)
 static const sim_mem_port_ops ideal_ops = {ideal_access, ideal_pop, ideal_cycle,
                                            ideal_outstanding, ideal_next, ideal_poke,
                                            ideal_peek, ideal_nop, ideal_nop, NULL,
-                                           ideal_destroy, NULL, NULL, NULL};
+                                           ideal_destroy, NULL, NULL, NULL, NULL};
 
 trapeze_status sim_mem_port_ideal(int n_sm, int latency, sim_mem_port *out, trapeze_error *err)
 {

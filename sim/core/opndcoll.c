@@ -270,9 +270,15 @@ uint64_t sim_oc_collect(sim_oc *oc, int kind, int part, int wid, const uint8_t s
             cu = first[s];
             port = p;
             set = s;
+            if (a == at0)   /* no pair is earlier, and a tie keeps the first */
+                break;
         }
     }
     TRAPEZE_ASSERT(cu != NULL);   /* sim_oc_config validation: every kind has a set */
+    for (int i = 0; TRAPEZE_CHECKS_ON && i < kd->cand_n; i++) {   /* the break above */
+        uint64_t f = *first[kd->cand[2 * i + 1]], q = port_next[kd->cand[2 * i]];
+        TRAPEZE_ASSERT((f > at0 ? f : at0) >= a || q >= a);
+    }
     port_next[port] = a + 1;
     *idoc = a;
     /* reads: one per distinct register, from the step after allocation */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim/kernel.h"
+#include "sim/memsys.h"   /* sim_coalesce_starts: a whole warp's runs, once per shape */
 
 static int64_t floor_div(int64_t a, int64_t b)
 {
@@ -177,6 +178,7 @@ static const uint64_t *lane_offsets(sim_warp_cursor *cur, uint64_t cx, uint64_t 
         key[0] = cx;
         key[1] = cy;
         key[2] = cz;
+        cur->lane_off_size = 0;   /* its runs not known yet */
     }
     return cur->lane_off;
 }
@@ -184,9 +186,12 @@ static const uint64_t *lane_offsets(sim_warp_cursor *cur, uint64_t cx, uint64_t 
 /* All active lanes' addresses (inactive lanes get 0); the uniform part of
  * each dimension once. When no clamp binds for the warp, an address is
  * affine in the thread index: base + cx*tx + cy*ty + cz*tz, one short loop
- * (unsigned arithmetic: the same bits as the clamped sum). */
-static void lane_addrs(const sim_kernel *k, sim_warp_cursor *cur, const sim_addr *a,
-                       uint32_t active, uint64_t *out)
+ * (unsigned arithmetic: the same bits as the clamped sum). Returns, for a
+ * whole warp's affine addresses, the lanes that start a run of `size`-byte
+ * accesses (sim_coalesce_starts: the lane offsets' runs, kept with them in
+ * the cursor, as the base adds the same to every lane); else 0. */
+static uint32_t lane_addrs(const sim_kernel *k, sim_warp_cursor *cur, const sim_addr *a,
+                           uint32_t active, int size, uint64_t *out)
 {
     int64_t u[SIM_MAX_ADDR_DIMS];
     int affine = 1;
@@ -205,18 +210,24 @@ static void lane_addrs(const sim_kernel *k, sim_warp_cursor *cur, const sim_addr
     if (affine) {
         base += eb * off;
         const uint64_t *lane = lane_offsets(cur, cx * eb, cy * eb, cz * eb);
-        if (active == UINT32_MAX)
-            for (int l = 0; l < SIM_WARP_LANES; l++)
-                out[l] = base + lane[l];
-        else
+        if (active != UINT32_MAX) {
             for (int l = 0; l < SIM_WARP_LANES; l++)
                 out[l] = (active >> l & 1) ? base + lane[l] : 0;
-        return;
+            return 0;
+        }
+        for (int l = 0; l < SIM_WARP_LANES; l++)
+            out[l] = base + lane[l];
+        if (cur->lane_off_size != size) {
+            cur->lane_off_starts = sim_coalesce_starts(lane, size);
+            cur->lane_off_size = size;
+        }
+        return cur->lane_off_starts;
     }
     int64_t sum[SIM_WARP_LANES];
     lane_addrs_clamped(cur, a, u, sum);
     for (int l = 0; l < SIM_WARP_LANES; l++)
         out[l] = (active >> l & 1) ? base + (uint64_t)sum[l] * eb : 0;
+    return 0;
 }
 
 /* 1 when `x cmp 0` holds for every x in [lo, hi], 0 when for none, -1
@@ -261,6 +272,32 @@ static uint32_t eval_pred(const sim_kernel *k, const sim_warp_cursor *cur, const
     return mask;
 }
 
+/* The least and greatest of each thread-index coordinate over n lanes
+ * counted up from (tx, ty, tz), x wrapping at block.x into y and y at
+ * block.y into z (INT16_MAX and INT16_MIN when n is 0), without a pass over
+ * the lanes: a coordinate that wraps has passed its last value and come
+ * back to 0, so it spans all of them; one that does not spans its start to
+ * its start plus its steps. */
+static void tid_bounds(const sim_kernel *k, int tx, int ty, int tz, int n, int16_t lo[3],
+                       int16_t hi[3])
+{
+    if (n <= 0) {
+        for (int i = 0; i < 3; i++) {
+            lo[i] = INT16_MAX;
+            hi[i] = INT16_MIN;
+        }
+        return;
+    }
+    int rows = (tx + n - 1) / k->block.x;    /* times x wraps */
+    int planes = (ty + rows) / k->block.y;   /* times y wraps */
+    lo[0] = (int16_t)(rows ? 0 : tx);
+    hi[0] = (int16_t)(rows ? k->block.x - 1 : tx + n - 1);
+    lo[1] = (int16_t)(planes ? 0 : ty);
+    hi[1] = (int16_t)(planes ? k->block.y - 1 : ty + rows);
+    lo[2] = (int16_t)tz;
+    hi[2] = (int16_t)(tz + planes);
+}
+
 static void prog_warp_start(void *self, const sim_kernel *k, sim_warp_cursor *cur, int bx,
                             int by, int bz, int warp)
 {
@@ -276,7 +313,7 @@ static void prog_warp_start(void *self, const sim_kernel *k, sim_warp_cursor *cu
     cur->exist = n == SIM_WARP_LANES ? UINT32_MAX : (1u << n) - 1;
     int tx = t0 % k->block.x, ty = (t0 / k->block.x) % k->block.y;
     int tz = t0 / (k->block.x * k->block.y);
-    int lo[3] = {INT16_MAX, INT16_MAX, INT16_MAX}, hi[3] = {INT16_MIN, INT16_MIN, INT16_MIN};
+    tid_bounds(k, tx, ty, tz, n, cur->tid_min, cur->tid_max);
     for (int l = 0; l < SIM_WARP_LANES; l++, tx++) {
         if (tx == k->block.x) {
             tx = 0;
@@ -288,18 +325,6 @@ static void prog_warp_start(void *self, const sim_kernel *k, sim_warp_cursor *cu
         cur->tid[0][l] = (int16_t)tx;
         cur->tid[1][l] = (int16_t)ty;
         cur->tid[2][l] = (int16_t)tz;
-        if (l < n) {
-            lo[0] = tx < lo[0] ? tx : lo[0];
-            hi[0] = tx > hi[0] ? tx : hi[0];
-            lo[1] = ty < lo[1] ? ty : lo[1];
-            hi[1] = ty > hi[1] ? ty : hi[1];
-            lo[2] = tz < lo[2] ? tz : lo[2];
-            hi[2] = tz > hi[2] ? tz : hi[2];
-        }
-    }
-    for (int i = 0; i < 3; i++) {
-        cur->tid_min[i] = (int16_t)lo[i];
-        cur->tid_max[i] = (int16_t)hi[i];
     }
     cur->active = cur->exist;
     cur->pending_branch = -1;
@@ -374,7 +399,9 @@ static int next_inst(const sim_kernel *k, sim_warp_cursor *cur, const uint32_t *
             memcpy(out->src, in->src, sizeof out->src);
             out->size = (uint8_t)in->addr.elem_bytes;
             out->value = in->value;
-            lane_addrs(k, cur, &in->addr, cur->active, out->addr);
+            out->runs = lane_addrs(k, cur, &in->addr, cur->active, out->size, out->addr);
+            if (out->runs)   /* the coalescer's first pass, known (never 0: lane 0's bit) */
+                out->flags |= SIM_INST_RUNS;
             cur->pc++;
             return 1;
         case SIM_OP_BAR:

@@ -510,6 +510,23 @@ static int mem_split(sim_sm *sm, int slot, uint64_t t, uint64_t *later)
 }
 
 /* Can warp w issue its fetched instruction at t? Sets wait/retry if not. */
+/* Bit r for each register the instruction reads or writes. */
+static inline uint64_t inst_regs(const sim_warp_inst *in)
+{
+    uint64_t m = 0;
+    if (in->src[0] != SIM_NO_REG)
+        m |= 1ull << in->src[0];
+    if (in->src[1] != SIM_NO_REG)
+        m |= 1ull << in->src[1];
+    if (in->src[2] != SIM_NO_REG)
+        m |= 1ull << in->src[2];
+    if (in->dst != SIM_NO_REG)
+        m |= 1ull << in->dst;
+    return m;
+}
+
+static int unit_ready(sim_sm *sm, sim_warp *w, uint64_t t);
+
 static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
 {
     const sim_warp_inst *in = &w->inst;
@@ -523,6 +540,22 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
     /* a result later than t was written by an ALU or shared load, which
      * raised busy_until to it; a load's completion writes its cycle */
     int any_later = w->busy_until > t;
+    if (!any_later && !sm->dws) {
+        /* the loop below in one test: no register is ready later than t, and
+         * without DWS the first register waiting on a load (any one) ends
+         * the check as below; the loop's facts, asserted */
+        for (int i = 0; TRAPEZE_CHECKS_ON && i < 4; i++) {
+            int r = i < 3 ? in->src[i] : in->dst;
+            TRAPEZE_ASSERT(r == SIM_NO_REG || !(w->reg_waiting >> r & 1) == !w->reg_pending[r]);
+            TRAPEZE_ASSERT(r == SIM_NO_REG || w->reg_ready[r] <= t);
+        }
+        if (w->reg_waiting && (w->reg_waiting & inst_regs(in))) {
+            set_wait(sm, SLOT(sm, w), SIM_STALL_MEMORY);
+            set_retry(sm, (int)(w - sm->warps), SIM_NEVER);
+            return 0;
+        }
+        return unit_ready(sm, w, t);
+    }
     int regs[4] = {in->src[0], in->src[1], in->src[2], in->dst};
     for (int i = 0; i < 4; i++) {
         int r = regs[i];
@@ -546,6 +579,13 @@ static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
         set_retry(sm, (int)(w - sm->warps), ready);
         return 0;
     }
+    return unit_ready(sm, w, t);
+}
+
+/* warp_ready past its registers: the unit the instruction runs on. */
+static int unit_ready(sim_sm *sm, sim_warp *w, uint64_t t)
+{
+    const sim_warp_inst *in = &w->inst;
     int op = in->op;
     uint64_t retry;
     if (sm->oc_on && (is_sp(op) || op == SIM_OP_SFU || is_ldst(op))) {
@@ -793,7 +833,8 @@ static void issue_global(sim_sm *sm, int slot, sim_warp *w, const sim_warp_inst 
         return;
     }
     sim_line_access lines[SIM_WARP_LANES];
-    int n = sim_coalesce(in->addr, in->active, in->size, lines);
+    int n = sim_coalesce_known(in->addr, in->active, in->size,
+                               in->flags & SIM_INST_RUNS ? in->runs : 0, lines);
     int load = op == SIM_OP_LD_GLOBAL;
     int flags = (in->flags & SIM_INST_VOLATILE) ? SIM_MEM_VOLATILE : 0;
     uint64_t tag = make_tag(slot, load ? TAG_LOAD : TAG_STORE, load ? in->dst : SIM_NO_REG);

@@ -32,16 +32,23 @@ static inline void sim_clock_init(sim_clock *c, uint64_t f_domain, uint64_t f_co
     c->next = 0;
 }
 
-/* The core cycle in which tick k runs. */
+/* The core cycle in which tick k runs. In 64 bits while the product fits
+ * (operands under 2^32: every run's ticks and a MHz ratio), the same
+ * quotient without the 128-bit division's library call (__udivti3). */
 static inline uint64_t sim_clock_core_cycle(const sim_clock *c, uint64_t k)
 {
+    if (((k | c->den) >> 32) == 0)
+        return k * c->den / c->num;
     return (uint64_t)(((unsigned __int128)k * c->den) / c->num);
 }
 
 /* The number of ticks that run in core cycles 0..cycle: the first tick k
- * with floor(k*den/num) > cycle, i.e. ceil((cycle+1)*num/den). */
+ * with floor(k*den/num) > cycle, i.e. ceil((cycle+1)*num/den). In 64 bits
+ * as above (operands under 2^31: the sum stays under 2^63). */
 static inline uint64_t sim_clock_ticks_through(const sim_clock *c, uint64_t cycle)
 {
+    if ((((cycle + 1) | c->num | c->den) >> 31) == 0)
+        return ((cycle + 1) * c->num + c->den - 1) / c->den;
     return (uint64_t)(((unsigned __int128)(cycle + 1) * c->num + c->den - 1) / c->den);
 }
 

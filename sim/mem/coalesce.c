@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "common/assert.h"
 #include "sim/mem/popcount.h"
 #include "sim/memsys.h"
 
@@ -56,16 +57,33 @@ static inline void mark_local(uint64_t *lo, uint64_t *hi, uint32_t *sec, unsigne
     *sec |= ((2u << s1) - 1) & ~((1u << s0) - 1);
 }
 
+static int clip_size(int size)
+{
+    return size < 1 ? 1 : size > SIM_LINE_BYTES ? SIM_LINE_BYTES : size;
+}
+
+uint32_t sim_coalesce_starts(const uint64_t *addr, int size)
+{
+    uint64_t sz = (uint64_t)clip_size(size);
+    uint32_t starts = 1;
+    for (int l = 1; l < SIM_WARP_SIZE_MAX; l++)
+        starts |= (uint32_t)(addr[l] != addr[l - 1] + sz) << l;
+    return starts;
+}
+
 int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_access *out)
+{
+    return sim_coalesce_known(addr, active_mask, size, 0, out);
+}
+
+int sim_coalesce_known(const uint64_t *addr, uint32_t active_mask, int size, uint32_t known,
+                       sim_line_access *out)
 {
     /* A thread's access may straddle two lines, so 64 is the worst case;
      * the interface promises at most 32 (aligned accesses), so clip. */
     line_acc acc[2 * SIM_WARP_SIZE_MAX];
     int n = 0;
-    if (size < 1)
-        size = 1;
-    if (size > SIM_LINE_BYTES)
-        size = SIM_LINE_BYTES;
+    size = clip_size(size);
     /* The bytes of the line touched last gather in locals and are merged
      * into its entry when another line comes (lines keep the order of their
      * first appearance: an entry is made at once). */
@@ -89,11 +107,13 @@ int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_
      * run, cut at line boundaries. A run's lines come in increasing order,
      * the order in which its lanes would have met them. */
     uint32_t m = active_mask;
-    /* A whole warp: the lanes that start a run in one branch-free pass. */
+    /* A whole warp: the lanes that start a run in one branch-free pass,
+     * unless the source knew them (its lanes' offsets seen before) */
     uint32_t starts = 1;
-    if (active_mask == UINT32_MAX)
-        for (int l = 1; l < SIM_WARP_SIZE_MAX; l++)
-            starts |= (uint32_t)(addr[l] != addr[l - 1] + (uint64_t)size) << l;
+    if (active_mask == UINT32_MAX) {
+        starts = known ? known : sim_coalesce_starts(addr, size);
+        TRAPEZE_ASSERT(starts == sim_coalesce_starts(addr, size));
+    }
     while (m) {
         int t = __builtin_ctz(m);
         m &= m - 1;
@@ -133,9 +153,10 @@ int sim_coalesce(const uint64_t *addr, uint32_t active_mask, int size, sim_line_
     for (int i = 0; i < n; i++) {
         out[i] = acc[i].line;
         const uint64_t half[2] = {acc[i].bytes_lo, acc[i].bytes_hi};
-        for (int s = 0; s < 4; s++)
-            out[i].sector_bytes[s] =
-                (uint8_t)sim_popcount64(half[s / 2] >> (32 * (s % 2)) & 0xffffffffull);
+        for (int s = 0; s < 4; s++) {
+            uint32_t b = (uint32_t)(half[s / 2] >> (32 * (s % 2)));
+            out[i].sector_bytes[s] = (uint8_t)(b ? sim_popcount32(b) : 0);   /* 0: untouched */
+        }
         out[i].bytes = (uint32_t)(out[i].sector_bytes[0] + out[i].sector_bytes[1] +
                                   out[i].sector_bytes[2] + out[i].sector_bytes[3]);
     }

@@ -96,12 +96,7 @@ int sim_l1_init(sim_memsys *m, sim_sm_port *p)
     return p->done.items && sim_ring_init(&p->missq, 16) && sim_ring_init(&p->replies, 16);
 }
 
-/* ---- completion queue, ordered by (ready, seq) ---- */
-
-static int done_before(const sim_done *a, const sim_done *b)
-{
-    return a->ready < b->ready || (a->ready == b->ready && a->seq < b->seq);
-}
+/* ---- completion queue, ordered by (ready, push order) ---- */
 
 /* Doubles a full ring, its entries kept in order from head. */
 static void done_grow(sim_done_queue *q)
@@ -123,21 +118,15 @@ void sim_done_push(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req, ui
         done_grow(q);
     uint32_t mask = q->capacity - 1, i = q->count++;
     (void)m;
-    sim_done d = {ready, p->done_seq++, *req};
-    while (i > 0 && done_before(&d, &q->items[(q->head + i - 1) & mask])) {
+    /* after every entry not later than it (those pushed before it), written
+     * once, there */
+    while (i > 0 && ready < q->items[(q->head + i - 1) & mask].ready) {
         q->items[(q->head + i) & mask] = q->items[(q->head + i - 1) & mask];
         i--;
     }
-    q->items[(q->head + i) & mask] = d;
-}
-
-int sim_done_pop(sim_done_queue *q, uint64_t cycle, sim_mem_request *out)
-{
-    if (q->count == 0 || q->items[q->head].ready > cycle)
-        return 0;
-    *out = q->items[q->head].req;
-    q->head = --q->count ? (q->head + 1) & (q->capacity - 1) : 0;   /* as sim_ring_pop */
-    return 1;
+    sim_done *d = &q->items[(q->head + i) & mask];
+    d->ready = ready;
+    d->req = *req;
 }
 
 /* ---- access ---- */
@@ -247,7 +236,7 @@ static sim_mem_outcome l1_hit(sim_memsys *m, sim_sm_port *p, const sim_mem_reque
                                 sim_busy_frame(p->ev, SIM_UNIT_L1_LINE, req->sm, c, line, way,
                                                SIM_NEXT_READ, cycle));
     sim_cache_touch(c, sim_cache_line(c, line, way));
-    if (sim_sel_on(&m->cfg))
+    if (m->sel_on)
         sim_sel_hit(sim_cache_line(c, line, way));
     L1_INC(m, p, accesses);
     L1_INC(m, p, reads);
@@ -263,7 +252,7 @@ static sim_mem_outcome l1_hit(sim_memsys *m, sim_sm_port *p, const sim_mem_reque
 static sim_mem_outcome l1_load(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req,
                                uint64_t cycle, sim_fail_cause *cause)
 {
-    int sel = sim_sel_on(&m->cfg);
+    int sel = m->sel_on;
     sim_cache *c = &p->l1;
     uint64_t line = req->addr & ~(uint64_t)(SIM_LINE_BYTES - 1);
     int way;
@@ -766,12 +755,12 @@ static void l1_fill(sim_memsys *m, sim_sm_port *p, const sim_pkt *pk, uint64_t c
         int gone = sim_cache_evicted(&old, pk->line);
         if (gone) {
             L1_INC(m, p, evictions);
-            if (sim_sel_on(&m->cfg))
+            if (m->sel_on)
                 evicted(m, p, &old);
         }
         if (old.addr != pk->line || old.state != SIM_LINE_VALID)   /* not a refill */
             classify_miss(m, p, sim_cache_line(c, pk->line, way), gone, &pk->req);
-        if (sim_sel_on(&m->cfg))   /* allocated on fill: for its first request's PC */
+        if (m->sel_on)   /* allocated on fill: for its first request's PC */
             sim_sel_insert(sim_cache_line(c, pk->line, way), pk->req.pc);
     }
     L1_INC(m, p, fills);

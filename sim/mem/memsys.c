@@ -13,35 +13,6 @@
 #include "common/error.h"
 #include "sim/mem/memsys_impl.h"
 
-/* ---- activity sets ---- */
-
-void sim_sm_update_active(sim_memsys *m, int sm)
-{
-    const sim_sm_port *p = &m->sm[sm];
-    int on = p->missq.count || p->replies.count || p->l1q_count;
-    if (m->sm_active.shared)   /* SMs in parallel threads (sim_memsys_set_parallel) */
-        sim_bits_set_shared(&m->sm_active, sm, on);
-    else
-        sim_bits_set(&m->sm_active, sm, on);
-}
-
-void sim_sub_update_active(sim_memsys *m, int sub)
-{
-    const sim_subpart *p = &m->sub[sub];
-    sim_bits_set(&m->sub_active, sub,
-                 p->rop.count || p->l2q.count || p->fillq.count || p->respq.count ||
-                     p->missq.count);
-}
-
-void sim_chan_update_active(sim_memsys *m, int chan)
-{
-    const sim_channel *ch = &m->chan[chan];
-    int busy = ch->n_queued || ch->returning.count || ch->latency.count;
-    for (int s = 0; s < m->cfg.n_sub && !busy; s++)
-        busy = m->sub[chan * m->cfg.n_sub + s].to_dram.count != 0;
-    sim_bits_set(&m->chan_active, chan, busy);
-}
-
 static int bits_init(sim_bits *b, int n)
 {
     b->n_words = (n + 63) / 64;
@@ -169,6 +140,7 @@ trapeze_status sim_memsys_create(const trapeze_config *cfg, int n_sm, sim_events
     m->n_sm = n_sm;
     m->stats.contention_valid = (uint64_t)m->cfg.contention_counters;
     m->n_subs = m->cfg.n_mem * m->cfg.n_sub;
+    m->sel_on = sim_sel_on(&m->cfg);
     for (int d = 0; d < SIM_CLK_COUNT; d++)
         sim_clock_init(&m->clk[d], m->cfg.clock_khz[d], m->cfg.clock_khz[SIM_CLK_CORE]);
     if ((s = check_footprint(&m->cfg, n_sm, cfg, err))) {
@@ -266,7 +238,7 @@ sim_mem_outcome sim_memsys_probe(sim_memsys *m, const sim_mem_request *req, uint
 
 void sim_memsys_select(sim_memsys *m, sim_mem_request *const *reqs, int n)
 {
-    if (n <= 0 || !sim_sel_on(&m->cfg) || !m->cfg.l1.enabled || reqs[0]->sm >= m->n_sm)
+    if (n <= 0 || !m->sel_on || !m->cfg.l1.enabled || reqs[0]->sm >= m->n_sm)
         return;
     sim_sm_port *p = &m->sm[reqs[0]->sm];
     if (m->cfg.contention_counters) {
@@ -282,17 +254,30 @@ int sim_memsys_ports(const sim_memsys *m)
     return m->cfg.l1.enabled ? m->cfg.l1_banks : 1;
 }
 
-int sim_memsys_pop(sim_memsys *m, int sm, uint64_t cycle, sim_mem_request *done)
+/* A completion of port p due at `cycle`, popped. */
+static inline int pop_port(sim_sm_port *p, uint64_t cycle, sim_mem_request *done)
 {
-    if (sm < 0 || sm >= m->n_sm)
-        return 0;
-    sim_sm_port *p = &m->sm[sm];
     if (!sim_done_pop(&p->done, cycle, done))
         return 0;
     /* request accounting: every completion answers one request its port accepted */
     TRAPEZE_ASSERT(p->outstanding > 0);
     p->outstanding--;
     return 1;
+}
+
+int sim_memsys_pop(sim_memsys *m, int sm, uint64_t cycle, sim_mem_request *done)
+{
+    if (sm < 0 || sm >= m->n_sm)
+        return 0;
+    return pop_port(&m->sm[sm], cycle, done);
+}
+
+int sim_memsys_pop_next(sim_memsys *m, int from, uint64_t cycle, sim_mem_request *done)
+{
+    for (int s = from < 0 ? 0 : from; s < m->n_sm; s++)
+        if (pop_port(&m->sm[s], cycle, done))
+            return s;
+    return m->n_sm;
 }
 
 /* Runs every tick of domain d that falls in core cycles up to `cycle`.

@@ -23,11 +23,12 @@
 #include "sim/mem/selcache.h"
 #include "sim/memsys.h"
 
-/* Completed requests of one SM, ordered by (ready, seq): a sorted ring.
- * Requests complete nearly in order (ready is the current cycle plus a
- * short latency), so a push moves few entries and a pop takes the front. */
+/* Completed requests of one SM, ordered by ready cycle and, within one,
+ * by push: a sorted ring. Requests complete nearly in order (ready is the
+ * current cycle plus a short latency), so a push moves few entries and a
+ * pop takes the front. */
 typedef struct sim_done {
-    uint64_t ready, seq;
+    uint64_t ready;
     sim_mem_request req;
 } sim_done;
 
@@ -80,13 +81,10 @@ typedef struct sim_sm_port {
     sim_pc_stats pcs[SIM_PC_STATS_MAX];   /* with origin: per load PC (pc_stats.c) */
     int n_pcs;
     /* what the SM side changes is the port's own, so that SMs may run in
-     * parallel threads: its events (m->events, or its thread's shard),
-     * requests accepted and not completed (sim_memsys_outstanding sums them),
-     * and the completion order's sequence numbers (only the order within
-     * one port's queue matters, and a per-port count gives the same) */
+     * parallel threads: its events (m->events, or its thread's shard) and
+     * requests accepted and not completed (sim_memsys_outstanding sums them) */
     sim_events *ev;
     uint64_t outstanding;
-    uint64_t done_seq;
 } sim_sm_port;
 
 typedef struct sim_subpart {
@@ -175,6 +173,8 @@ typedef struct sim_xbar_net {
     uint64_t *in_busy, *out_busy;   /* flit mode: first cycle free of a packet's flits */
     uint8_t *fresh;        /* a split tick (sim_xbar_sm_side): the input became non-empty,
                             * its want bit is set by sim_xbar_rest */
+    sim_bits held;         /* outputs whose buffer may hold a packet: set when one
+                            * arrives, cleared by eject_held when found empty */
     int in_words, rr_next;
 } sim_xbar_net;
 
@@ -212,6 +212,7 @@ struct sim_memsys {
     int rr_sm, rr_sub;           /* icnt arbitration */
     int reply_flits_line;        /* flits of a reply carrying a line */
     sim_xbar xbar;               /* -network_mode 2 (xbar.c) */
+    int sel_on;                  /* sim_sel_on(&cfg), asked per L1 access: fixed at creation */
     int split;                   /* this cycle's icnt tick runs split (sim_memsys_icnt_split) */
     uint64_t split_now;          /* its core cycle */
 };
@@ -316,10 +317,35 @@ static inline uint32_t sim_pkt_payload_down(const sim_pkt *p)
     }
 }
 
-/* Activity bookkeeping: a part with queued work is in its active set. */
-void sim_sm_update_active(sim_memsys *m, int sm);
-void sim_sub_update_active(sim_memsys *m, int sub);
-void sim_chan_update_active(sim_memsys *m, int chan);
+/* Activity bookkeeping: a part with queued work is in its active set.
+ * Inline: each queue push and pop of the L1, L2, DRAM and crossbar files
+ * calls one (a call each was 1-2% of a run's host instructions). */
+static inline void sim_sm_update_active(sim_memsys *m, int sm)
+{
+    const sim_sm_port *p = &m->sm[sm];
+    int on = p->missq.count || p->replies.count || p->l1q_count;
+    if (m->sm_active.shared)   /* SMs in parallel threads (sim_memsys_set_parallel) */
+        sim_bits_set_shared(&m->sm_active, sm, on);
+    else
+        sim_bits_set(&m->sm_active, sm, on);
+}
+
+static inline void sim_sub_update_active(sim_memsys *m, int sub)
+{
+    const sim_subpart *p = &m->sub[sub];
+    sim_bits_set(&m->sub_active, sub,
+                 p->rop.count || p->l2q.count || p->fillq.count || p->respq.count ||
+                     p->missq.count);
+}
+
+static inline void sim_chan_update_active(sim_memsys *m, int chan)
+{
+    const sim_channel *ch = &m->chan[chan];
+    int busy = ch->n_queued || ch->returning.count || ch->latency.count;
+    for (int s = 0; s < m->cfg.n_sub && !busy; s++)
+        busy = m->sub[chan * m->cfg.n_sub + s].to_dram.count != 0;
+    sim_bits_set(&m->chan_active, chan, busy);
+}
 
 /* l1d.c */
 int sim_l1_init(sim_memsys *m, sim_sm_port *p);
@@ -331,7 +357,15 @@ sim_mem_outcome sim_l1_probe(sim_memsys *m, const sim_mem_request *req, uint64_t
                              sim_fail_cause *cause);
 void sim_l1_cycle(sim_memsys *m, int sm, uint64_t cycle);
 void sim_done_push(sim_memsys *m, sim_sm_port *p, const sim_mem_request *req, uint64_t ready);
-int sim_done_pop(sim_done_queue *q, uint64_t cycle, sim_mem_request *out);
+/* Inline: the top level asks every SM's queue every visited cycle. */
+static inline int sim_done_pop(sim_done_queue *q, uint64_t cycle, sim_mem_request *out)
+{
+    if (q->count == 0 || q->items[q->head].ready > cycle)
+        return 0;
+    *out = q->items[q->head].req;
+    q->head = --q->count ? (q->head + 1) & (q->capacity - 1) : 0;   /* as sim_ring_pop */
+    return 1;
+}
 
 /* pc_stats.c: the port's entry for a load's PC (added while there is
  * room) or for the PC that filled line l; NULL without the counters (or

@@ -16,6 +16,8 @@ static inline int sim_popcount64(uint64_t x)
     return (int)((x * 0x0101010101010101ull) >> 56);
 }
 
-static inline int sim_popcount32(uint32_t x) { return sim_popcount64(x); }
+/* A whole warp's active mask, or a whole sector's bytes, is the common
+ * case: answered without the count. */
+static inline int sim_popcount32(uint32_t x) { return x == UINT32_MAX ? 32 : sim_popcount64(x); }
 
 #endif

@@ -109,6 +109,15 @@ static inline void sim_ring_push(sim_ring *r, const sim_pkt *p)
     r->count++;
 }
 
+/* The slot a push fills, counted in: the caller writes the packet there,
+ * one copy where a push of a changed local copy makes two. */
+static inline sim_pkt *sim_ring_push_slot(sim_ring *r)
+{
+    if (r->count == r->mask + 1)
+        sim_ring_grow(r);
+    return &r->items[(r->head + r->count++) & r->mask];
+}
+
 static inline sim_pkt *sim_ring_front(sim_ring *r) { return &r->items[r->head]; }
 
 /* An emptied ring starts again at its first slot: a queue that holds a few

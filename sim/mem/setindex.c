@@ -1,66 +1,56 @@
 /*
  * setindex.c - GPGPU-Sim's set index functions (see setindex.h), bit for
- * bit: the IPOLY tables are hashing.cc's equations, one mask per index bit
- * of the bits of the higher address that are XORed into it.
+ * bit: the IPOLY tables are hashing.cc's equations, held by column (the
+ * index bits each bit of the higher address flips).
  */
 #include "sim/mem/setindex.h"
 
-/* Per index bit: the bits a[k] of the higher address XORed into it, as a
- * mask (the hash is then one parity per index bit). */
-#define B(k) (1ull << (k))
-static const uint64_t ipoly16[4] = {
-    B(11) | B(10) | B(9) | B(8) | B(6) | B(4) | B(3) | B(0),
-    B(12) | B(8) | B(7) | B(6) | B(5) | B(3) | B(1) | B(0),
-    B(9) | B(8) | B(7) | B(6) | B(4) | B(2) | B(1),
-    B(10) | B(9) | B(8) | B(7) | B(5) | B(3) | B(2),
-};
-static const uint64_t ipoly32[5] = {
-    B(13) | B(12) | B(11) | B(10) | B(9) | B(6) | B(5) | B(3) | B(0),
-    B(14) | B(13) | B(12) | B(11) | B(10) | B(7) | B(6) | B(4) | B(1),
-    B(14) | B(10) | B(9) | B(8) | B(7) | B(6) | B(3) | B(2) | B(0),
-    B(11) | B(10) | B(9) | B(8) | B(7) | B(4) | B(3) | B(1),
-    B(12) | B(11) | B(10) | B(9) | B(8) | B(5) | B(4) | B(2),
-};
-static const uint64_t ipoly64[6] = {
-    B(18) | B(17) | B(16) | B(15) | B(12) | B(10) | B(6) | B(5) | B(0),
-    B(15) | B(13) | B(12) | B(11) | B(10) | B(7) | B(5) | B(1) | B(0),
-    B(16) | B(14) | B(13) | B(12) | B(11) | B(8) | B(6) | B(2) | B(1),
-    B(17) | B(15) | B(14) | B(13) | B(12) | B(9) | B(7) | B(3) | B(2),
-    B(18) | B(16) | B(15) | B(14) | B(13) | B(10) | B(8) | B(4) | B(3),
-    B(17) | B(16) | B(15) | B(14) | B(11) | B(9) | B(5) | B(4),
-};
-#undef B
-/* 128 and 256 sub-partitions (the H100's 80 channels x 2, rounded up), which
- * hashing.cc lacks (it asserts): the same construction carried one degree
- * further. Row b holds bit b of x^(n+k) mod P(x) for every k, which is what
- * the three tables above are (over the k they list: test_sim_mem checks it),
- * with Peterson's primitive polynomials P = x^7 + x + 1 (the 128 rows) and
- * x^8 + x^4 + x^3 + x^2 + 1 (the 256 rows); all 64 bits of the higher address. */
-static const uint64_t ipoly128[7] = {
-    0x91c2f95cd13c50c1ull, 0xb2470be57344f143ull, 0x648e17cae689e286ull, 0xc91c2f95cd13c50cull,
-    0x92385f2b9a278a18ull, 0x2470be57344f1430ull, 0x48e17cae689e2860ull,
-};
-static const uint64_t ipoly256[8] = {
-    0x35b504ec9303a471ull, 0x6b6a09d9260748e2ull, 0xe361175edf0d35b5ull, 0xf3772a512d19cf1bull,
-    0xd35b504ec9303a47ull, 0xa6b6a09d9260748eull, 0x4d6d413b24c0e91cull, 0x9ada82764981d238ull,
-};
+/* The IPOLY tables by column: column k holds the index bits that bit a[k]
+ * of the higher address flips, which is x^(n+k) mod P(x) for the index's n
+ * bits (hashing.cc's equations, one per index bit, read across; test_sim_mem
+ * checks every column against that power). hashing.cc's three list a[k] up
+ * to k = 12, 14 and 18 (P = x^4+x+1, x^5+x^2+1, x^6+x+1); the 128 and 256
+ * sub-partitions (the H100's 80 channels x 2, rounded up), which hashing.cc
+ * lacks (it asserts), carry the same construction one degree further over
+ * all 64 bits of the higher address, with Peterson's primitive polynomials
+ * P = x^7+x+1 and x^8+x^4+x^3+x^2+1. By columns, the hash is the index
+ * XORed with the columns of the higher address's set bits: a lookup per set
+ * bit, where one parity per index bit folded all 64 bits each time. */
+static const uint8_t ipoly16[13] = {3, 6, 12, 11, 5, 10, 7, 14, 15, 13, 9, 1, 2};
+static const uint8_t ipoly32[15] = {5, 10, 20, 13, 26, 17, 7, 14, 28, 29, 31, 27, 19, 3, 6};
+static const uint8_t ipoly64[19] = {3,  6,  12, 24, 48, 35, 5,  10, 20, 40,
+                                    19, 38, 15, 30, 60, 59, 53, 41, 17};
+static const uint8_t ipoly128[64] = {
+    3,   6,   12,  24,  48, 96, 67,  5,   10,  20,  40,  80,  35, 70,  15,  30,
+    60,  120, 115, 101, 73, 17, 34,  68,  11,  22,  44,  88,  51, 102, 79,  29,
+    58,  116, 107, 85,  41, 82, 39,  78,  31,  62,  124, 123, 117, 105, 81, 33,
+    66,  7,   14,  28,  56, 112, 99, 69,  9,   18,  36,  72,  19, 38,  76,  27};
+static const uint8_t ipoly256[64] = {
+    29,  58,  116, 232, 205, 135, 19,  38,  76,  152, 45,  90,  180, 117, 234, 201,
+    143, 3,   6,   12,  24,  48,  96,  192, 157, 39,  78,  156, 37,  74,  148, 53,
+    106, 212, 181, 119, 238, 193, 159, 35,  70,  140, 5,   10,  20,  40,  80,  160,
+    93,  186, 105, 210, 185, 111, 222, 161, 95,  190, 97,  194, 153, 47,  94,  188};
 
-static unsigned ipoly(const uint64_t *rows, int bits, uint64_t higher, unsigned index)
+/* index (its low bits, n = 2^bits) with the columns of higher's set bits
+ * among the first n_cols XORed in; the bits past n_cols add nothing. */
+static unsigned ipoly(const uint8_t *cols, int n_cols, int bits, uint64_t higher, unsigned index)
 {
-    unsigned out = 0;
-    for (int b = 0; b < bits; b++)
-        out |= ((index >> b & 1) ^ (unsigned)__builtin_parityll(higher & rows[b])) << b;
+    if (n_cols < 64)
+        higher &= (1ull << n_cols) - 1;
+    unsigned out = index & ((1u << bits) - 1);
+    for (; higher; higher &= higher - 1)
+        out ^= cols[__builtin_ctzll(higher)];
     return out;
 }
 
 unsigned sim_ipoly_hash(uint64_t higher, unsigned index, unsigned n)
 {
     switch (n) {
-    case 16: return ipoly(ipoly16, 4, higher, index);
-    case 32: return ipoly(ipoly32, 5, higher, index);
-    case 64: return ipoly(ipoly64, 6, higher, index);
-    case 128: return ipoly(ipoly128, 7, higher, index);
-    case 256: return ipoly(ipoly256, 8, higher, index);
+    case 16: return ipoly(ipoly16, 13, 4, higher, index);
+    case 32: return ipoly(ipoly32, 15, 5, higher, index);
+    case 64: return ipoly(ipoly64, 19, 6, higher, index);
+    case 128: return ipoly(ipoly128, 64, 7, higher, index);
+    case 256: return ipoly(ipoly256, 64, 8, higher, index);
     default: return index;
     }
 }

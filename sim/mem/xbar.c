@@ -39,7 +39,7 @@
  * holds more than its limit (packets, or flits in flit mode), nor an output
  * buffer; want[o] has bit i set
  * exactly when input i's head packet goes to output o; n_pkts is the number of
- * packets in all buffers.
+ * packets in all buffers; an output whose buffer holds a packet is in held.
  */
 #include <stdlib.h>
 
@@ -97,8 +97,11 @@ static int net_init(sim_xbar_net *n, int reply, int n_in, int n_out, int in_base
     n->in_busy = calloc((size_t)n_in, sizeof *n->in_busy);
     n->out_busy = calloc((size_t)n_out, sizeof *n->out_busy);
     n->fresh = calloc((size_t)n_in, sizeof *n->fresh);
+    n->held.n_words = (n_out + 63) / 64;
+    n->held.w = calloc((size_t)n->held.n_words, sizeof *n->held.w);
     if (!n->in || !n->out || !n->next_node || !n->want || !n->want_n || !n->issued ||
-        !n->in_units || !n->out_units || !n->in_busy || !n->out_busy || !n->fresh)
+        !n->in_units || !n->out_units || !n->in_busy || !n->out_busy || !n->fresh ||
+        !n->held.w)
         return 0;
     for (int i = 0; i < n_in; i++)
         if (!sim_ring_init(&n->in[i], 8))
@@ -136,6 +139,7 @@ static void net_free(sim_xbar_net *n)
     free(n->in_busy);
     free(n->out_busy);
     free(n->fresh);
+    free(n->held.w);
 }
 
 void sim_xbar_free(sim_memsys *m)
@@ -181,17 +185,19 @@ void sim_xbar_push(sim_memsys *m, int reply, int in, const sim_pkt *p)
 static void move(sim_memsys *m, sim_xbar_net *n, int in, uint64_t now)
 {
     want_set(n, in, 0);
-    sim_pkt p = *sim_ring_front(&n->in[in]);
-    int o = dest_of(n->reply, &p), f = flits_of(m, n->reply, &p);
+    const sim_pkt *head = sim_ring_front(&n->in[in]);
+    int o = dest_of(n->reply, head), f = flits_of(m, n->reply, head);
+    sim_pkt *p = sim_ring_push_slot(&n->out[o]);   /* another ring's slot */
+    *p = *head;
     sim_ring_pop(&n->in[in]);
     n->in_units[in] -= f;
     n->out_units[o] += f;
-    p.ready = now + 1;
+    p->ready = now + 1;
     if (m->cfg.xbar_flits) {
         n->in_busy[in] = n->out_busy[o] = now + (uint64_t)f;
-        p.ready = now + (uint64_t)f + (uint64_t)m->cfg.icnt_latency;
+        p->ready = now + (uint64_t)f + (uint64_t)m->cfg.icnt_latency;
     }
-    sim_ring_push(&n->out[o], &p);
+    sim_bits_set(&n->held, o, 1);   /* advance runs on one thread */
     want_set(n, in, 1);
 }
 
@@ -202,24 +208,21 @@ static int out_room(const sim_memsys *m, const sim_xbar_net *n, int o, int in)
            m->cfg.xbar_out_limit;
 }
 
-/* The first input, in circular order from local index `start`, whose bit is
- * set in row w; -1 if none. */
+/* The first input, in circular order from local index `start` (0 <= start
+ * < n_in), whose bit is set in row w; -1 if none. A row has no bit past
+ * n_in, so that is the first set bit from start on, else the first of all. */
 static int first_from(const sim_xbar_net *n, const uint64_t *w, int start)
 {
-    for (int pass = 0; pass < 2; pass++) {
-        int lo = pass ? 0 : start, hi = pass ? start : n->n_in;
-        for (int wd = lo >> 6; wd < n->in_words && wd * 64 < hi; wd++) {
-            uint64_t bits = w[wd];
-            if (wd == lo >> 6)
-                bits &= ~0ull << (lo & 63);
-            if (bits) {
-                int i = wd * 64 + __builtin_ctzll(bits);
-                if (i < hi)
-                    return i;
-                break;
-            }
-        }
-    }
+    int wd0 = start >> 6;
+    uint64_t bits = w[wd0] & (~0ull << (start & 63));
+    if (bits)
+        return wd0 * 64 + __builtin_ctzll(bits);
+    for (int wd = wd0 + 1; wd < n->in_words; wd++)
+        if (w[wd])
+            return wd * 64 + __builtin_ctzll(w[wd]);
+    for (int wd = 0; wd <= wd0; wd++)
+        if (w[wd])
+            return wd * 64 + __builtin_ctzll(w[wd]);
     return -1;
 }
 
@@ -319,15 +322,18 @@ static void sm_eject(sim_memsys *m, int s, uint64_t now, sim_xbar_acc *a)
     if (!o->count || sim_ring_front(o)->ready > now ||
         p->replies.count >= (uint32_t)m->cfg.xbar_ejection)
         return;
-    sim_pkt pk = *sim_ring_front(o);
-    sim_ring_pop(o);
-    m->xbar.net[1].out_units[s] -= flits_of(m, 1, &pk);
+    const sim_pkt *pk = sim_ring_front(o);
+    m->xbar.net[1].out_units[s] -= flits_of(m, 1, pk);
     a->pkts--;
-    if (pk.icnt_part && pk.icnt_part < sector_parts(m, &pk))
+    if (pk->icnt_part && pk->icnt_part < sector_parts(m, pk)) {
+        sim_ring_pop(o);
         return;   /* the L1 waits for the last sector (GPGPU-Sim's sector MSHR) */
-    pk.icnt_part = 0;
-    pk.ready = now + 1;
-    sim_ring_push(&p->replies, &pk);
+    }
+    sim_pkt *d = sim_ring_push_slot(&p->replies);
+    *d = *pk;
+    sim_ring_pop(o);
+    d->icnt_part = 0;
+    d->ready = now + 1;
     sim_sm_update_active(m, s);
 }
 
@@ -340,13 +346,34 @@ static void sub_eject(sim_memsys *m, int d, uint64_t now, sim_xbar_acc *a)
     if (!o->count || sim_ring_front(o)->ready > now ||
         p->l2q.count + 4 > (uint32_t)m->cfg.q_icnt_l2)
         return;
-    sim_pkt pk = *sim_ring_front(o);
+    sim_pkt *r = sim_ring_push_slot(&p->rop);
+    *r = *sim_ring_front(o);
     sim_ring_pop(o);
-    m->xbar.net[0].out_units[d] -= flits_of(m, 0, &pk);
+    m->xbar.net[0].out_units[d] -= flits_of(m, 0, r);
     a->pkts--;
-    pk.ready = now + (uint64_t)m->cfg.rop_latency;
-    sim_ring_push(&p->rop, &pk);
+    r->ready = now + (uint64_t)m->cfg.rop_latency;
     sim_sub_update_active(m, d);
+}
+
+/* The outputs of net `reply` that hold a packet eject (sm_eject, sub_eject)
+ * in index order, as a pass over every output does: an empty buffer ejects
+ * nothing, and an output's ejection touches no other output's buffer. Most
+ * outputs are empty in most ticks (80 SMs and 64 sub-partitions on the
+ * V100). A bit found empty is cleared here, on one thread; a split tick's
+ * SM side (sim_xbar_sm_side) pops without clearing: the set may hold more
+ * outputs than have packets, never fewer (sim_xbar_check). */
+static void eject_held(sim_memsys *m, int reply, uint64_t now, sim_xbar_acc *a)
+{
+    sim_xbar_net *n = &m->xbar.net[reply];
+    int o;
+    SIM_BITS_FOREACH(&n->held, o) {
+        if (reply)
+            sm_eject(m, o, now, a);
+        else
+            sub_eject(m, o, now, a);
+        if (!n->out[o].count)
+            sim_bits_set(&n->held, o, 0);
+    }
 }
 
 static void count_flits(sim_memsys *m, uint32_t payload, sim_xbar_acc *a)
@@ -411,15 +438,13 @@ void sim_xbar_tick(sim_memsys *m, uint64_t tick)
     sim_xbar_acc a = {0};
     int i;
     if (x->n_pkts)
-        for (i = 0; i < m->n_sm; i++)
-            sm_eject(m, i, now, &a);
+        eject_held(m, 1, now, &a);
     add_acc(m, &a);
     SIM_BITS_FOREACH(&m->sub_active, i)
         sub_inject(m, i, now, &a);
     add_acc(m, &a);
     if (x->n_pkts)
-        for (i = 0; i < m->n_subs; i++)
-            sub_eject(m, i, now, &a);
+        eject_held(m, 0, now, &a);
     SIM_BITS_FOREACH(&m->sm_active, i)
         sm_inject(m, i, now, 0, &a);
     add_acc(m, &a);
@@ -475,8 +500,7 @@ void sim_xbar_rest(sim_memsys *m, uint64_t now)
     SIM_BITS_FOREACH(&m->sub_active, i)
         sub_inject(m, i, now, &a);
     if (x->n_pkts || a.pkts)
-        for (i = 0; i < m->n_subs; i++)
-            sub_eject(m, i, now, &a);
+        eject_held(m, 0, now, &a);
     add_acc(m, &a);
     for (i = 0; i < x->n_acc; i++)
         add_acc(m, &x->acc[i]);
@@ -506,6 +530,11 @@ void sim_xbar_check(const sim_memsys *m)
         for (i = 0; i < x->net[r].n_out; i++) {
             TRAPEZE_ASSERT(x->net[r].out_units[i] <= m->cfg.xbar_out_limit);
             n += x->net[r].out[i].count;
+            TRAPEZE_ASSERT(!x->net[r].out[i].count ||
+                           (x->net[r].held.w[i >> 6] >> (i & 63) & 1));
+            const sim_xbar_net *nt = &x->net[r];   /* no want bit past n_in (first_from) */
+            TRAPEZE_ASSERT(!(nt->n_in & 63) ||
+                           !(nt->want[(size_t)(i + 1) * nt->in_words - 1] >> (nt->n_in & 63)));
         }
     }
     TRAPEZE_ASSERT(n == x->n_pkts);
