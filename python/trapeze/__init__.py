@@ -370,7 +370,7 @@ _DEFAULT_WORKLOADS = ("pathfinder", "hotspot", "poisson", "cell")
 
 
 _PLAN_OPTIONS = ("budget", "stages", "max_h", "sweep_budget", "min_fraction", "max_fraction",
-                 "folds", "seed", "holdout", "logged_only")
+                 "folds", "seed", "holdout", "tall", "logged_only")
 
 
 def _options(H, options):
@@ -412,7 +412,8 @@ def calibrate(gpu, samples_path, out, workloads=(), threads=1, **options):
     """Calibrates the ghost-zone model for gpu from short simulations, in-process
     (resumable: finished samples in samples_path are kept) and writes the calibration
     file out, as `trapeze calibrate` does. options: budget, stages, max_h, sweep_budget,
-    min_fraction, max_fraction, folds, seed, holdout (the command's flags). Returns the
+    min_fraction, max_fraction, folds, seed, holdout, tall=1 (the command's flags;
+    tall is --tall-rows). Returns the
     samples log as a DataFrame."""
     with _Handles() as H:
         so = H.L.so

@@ -132,7 +132,7 @@ class CalibOptions(ctypes.Structure):
                 ("seed", ctypes.c_ulong), ("fit_mask", ctypes.c_uint),
                 ("real_tiles", ctypes.c_int), ("structure", ctypes.c_uint),
                 ("holdout", ctypes.c_double), ("identify", ctypes.c_int),
-                ("logged_only", ctypes.c_int)]
+                ("tall", ctypes.c_int), ("logged_only", ctypes.c_int)]
 
 
 class Lib:
