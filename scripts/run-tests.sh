@@ -5,7 +5,7 @@
 # leaves out the groups that run none of its code: text_only below). The groups are
 # independent (each command-line test works in its own mktemp folder, each
 # unit test writes only files named after itself), so they run in parallel,
-# TEST_JOBS at a time (default: the machine's cores plus one), the costliest
+# TEST_JOBS at a time (default: the machine's cores), the costliest
 # first (tests/group-costs.txt) so that none of them starts last. Each
 # group's output is kept apart; at the
 # end one line per group, in a fixed order, with its wall seconds and its
@@ -42,11 +42,10 @@ if [ "${1:-}" = --one ]; then
 fi
 
 B=${1:-build}
-# One job more than cores: some groups wait (the threads of one simulation
-# at 8 --sim-threads on two cores take turns: cli_sim_threads ran 95 s for 47
-# s of CPU under the sanitizers, 42 s for 15 plain), and a third job uses the
-# core they leave idle.
-JOBS=${TEST_JOBS:-$(($(nproc 2>/dev/null || echo 2) + 1))}
+# One job a core: a job more fills the waits of the few groups that wait on
+# their own threads, but three processes on two cores share their caches and
+# the suites took longer (docs/performance.md, "The test suite").
+JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 start=$(date +%s.%N)
