@@ -11,8 +11,9 @@
 C="$(dirname "$0")/../scripts/fidelity/compare.py"
 REF="$(dirname "$0")/../data/fidelity/accelsim-reference.csv"
 # the stand-in for Accel-Sim: fails unless {trace} is a kernelslist.g, then
-# burns about 0.2 s of CPU
-BURN="python3 -c 'import sys; open(sys.argv[1]).close(); sum(range(6000000))' {trace}"
+# burns 0.2 s of its own CPU time on any host (a fixed amount of work took
+# 0.05 s on a fast one, under the check's floor)
+BURN="python3 -c 'import sys, time; open(sys.argv[1]).close(); t = time.process_time(); all(time.process_time() - t < 0.2 for _ in iter(int, 1))' {trace}"
 python3 "$C" --trapeze "$T" --work "$D/work" --only tz_vecadd --csv "$D/out.csv" \
     --accelsim "$BURN" >"$D/stdout" 2>"$D/stderr" || fail "compare: exit status: $(cat "$D/stderr")"
 python3 - "$D/out.csv" <<'PY' || fail "compare: $(cat "$D/out.csv.check" 2>/dev/null)"
@@ -29,7 +30,7 @@ for r in rows:
     if r["winst"] != "1.00":   # Accel-Sim counted 229376 warp instructions on each
         bad.append("%s warp instructions ratio %s" % (r["gpu"], r["winst"]))
     t, a = float(r["tz_cpu_s"]), float(r["as_cpu_s"])
-    if not (t > 0 and a > 0.05):
+    if not (t > 0 and a >= 0.2):
         bad.append("%s CPU seconds %s / %s" % (r["gpu"], t, a))
     if t > 0 and abs(float(r["speedup"]) - a / t) > 0.05 + 0.05 * a / t:
         bad.append("%s speedup %s for %s / %s" % (r["gpu"], r["speedup"], a, t))
