@@ -74,22 +74,22 @@ static sim_mem_outcome tl_access(void *m, const sim_mem_request *req, uint64_t c
     return req->op != SIM_MEM_LOAD ? SIM_MEM_SENT : hot(req->addr) ? SIM_MEM_HIT : SIM_MEM_MISS;
 }
 
-/* The earliest due request first (ties: in acceptance order). */
-static int tl_pop(void *m, int sm, uint64_t c, sim_mem_request *d)
+/* The earliest due request first (ties: in acceptance order), of the one
+ * SM (0); 1, the SM count, when none is due. */
+static int tl_pop_next(void *m, int from, uint64_t c, sim_mem_request *d)
 {
     two_lat *p = m;
-    (void)sm;
     int best = -1;
-    for (int i = 0; i < p->n; i++)
+    for (int i = 0; i < p->n && from <= 0; i++)
         if (p->due[i] <= c && (best < 0 || p->due[i] < p->due[best]))
             best = i;
     if (best < 0)
-        return 0;
+        return 1;
     *d = p->r[best];
     memmove(&p->r[best], &p->r[best + 1], (size_t)(p->n - best - 1) * sizeof p->r[0]);
     memmove(&p->due[best], &p->due[best + 1], (size_t)(p->n - best - 1) * sizeof p->due[0]);
     p->n--;
-    return 1;
+    return 0;
 }
 static void tl_cycle(void *m, uint64_t c) { (void)m; (void)c; }
 static uint64_t tl_out(const void *m) { return (uint64_t)((const two_lat *)m)->n; }
@@ -107,9 +107,9 @@ static void tl_poke(void *m, uint64_t a, uint32_t v) { (void)m; (void)a; (void)v
 static uint32_t tl_peek(const void *m, uint64_t a) { (void)m; (void)a; return 0; }
 static void tl_nop(void *m) { (void)m; }
 static void tl_destroy(void *m) { (void)m; }
-static const sim_mem_port_ops two_lat_ops = {tl_access, tl_pop, tl_cycle, tl_out, tl_next,
+static const sim_mem_port_ops two_lat_ops = {tl_access, tl_pop_next, tl_cycle, tl_out, tl_next,
                                              tl_poke, tl_peek, tl_nop, tl_nop, NULL,
-                                             tl_destroy, NULL, NULL, NULL, NULL};
+                                             tl_destroy, NULL, NULL, NULL};
 
 /* Runs k alone on one SM of base_cfg + extra against port p (NULL: the
  * ideal port, every request after MISS cycles); fills st. */

@@ -61,10 +61,10 @@ static sim_mem_outcome ref_access(void *m, const sim_mem_request *req, uint64_t 
     }
     return r->inner.ops->access(r->inner.self, req, c, cause);
 }
-static int ref_pop(void *m, int sm, uint64_t c, sim_mem_request *d)
+static int ref_pop_next(void *m, int from, uint64_t c, sim_mem_request *d)
 {
     refusing *r = m;
-    return r->inner.ops->pop(r->inner.self, sm, c, d);
+    return r->inner.ops->pop_next(r->inner.self, from, c, d);
 }
 static void ref_cycle(void *m, uint64_t c) { (void)m; (void)c; }
 static uint64_t ref_out(const void *m)
@@ -86,9 +86,9 @@ static void ref_destroy(void *m)
     r->inner.ops->destroy(r->inner.self);
     free(r);
 }
-static const sim_mem_port_ops refusing_ops = {ref_access, ref_pop, ref_cycle, ref_out, ref_next,
+static const sim_mem_port_ops refusing_ops = {ref_access, ref_pop_next, ref_cycle, ref_out, ref_next,
                                               ref_poke, ref_peek, ref_nop, ref_nop, NULL,
-                                              ref_destroy, NULL, NULL, NULL, NULL};
+                                              ref_destroy, NULL, NULL, NULL};
 
 /* Runs k alone on a fresh GPU; returns its cycles and fills st. refuse < 0: real memory. */
 static uint64_t run_on(trapeze_config *cfg, sim_kernel *k, int refuse, sim_kernel_stats *st)

@@ -483,13 +483,8 @@ int sim_gpu_launch_step(sim_launch *l, trapeze_error *err)
                     sim_sm_cycle(&g->sms[s], t);
             mo->cycle(ms, t);
             sim_mem_request r;
-            if (mo->pop_next)   /* SM by SM as below, one call a completion */
-                for (int s = 0; (s = mo->pop_next(ms, s, t, &r)) < g->n_sm;)
-                    sim_sm_complete(&g->sms[r.sm < g->n_sm ? r.sm : s], &r, t);
-            else
-                for (int s = 0; s < g->n_sm; s++)
-                    while (mo->pop(ms, s, t, &r))
-                        sim_sm_complete(&g->sms[r.sm < g->n_sm ? r.sm : s], &r, t);
+            for (int s = 0; (s = mo->pop_next(ms, s, t, &r)) < g->n_sm;)
+                sim_sm_complete(&g->sms[r.sm < g->n_sm ? r.sm : s], &r, t);
         }
         for (int s = 0; s < g->n_sm; s++) {
             sim_sm *sm = &g->sms[s];

@@ -224,7 +224,11 @@ int sim_occupancy(const sim_core_config *c, const sim_kernel *k, const char **wh
 typedef struct sim_mem_port_ops {
     sim_mem_outcome (*access)(void *m, const sim_mem_request *req, uint64_t cycle,
                               sim_fail_cause *cause);
-    int (*pop)(void *m, int sm, uint64_t cycle, sim_mem_request *done);
+    /* pops one completion due at `cycle` of the first SM from `from` on that
+     * has one and returns that SM, or the SM count when none has
+     * (sim_memsys_pop_next): called again from the SM returned, it pops SM
+     * by SM, one call a completion */
+    int (*pop_next)(void *m, int from, uint64_t cycle, sim_mem_request *done);
     void (*cycle)(void *m, uint64_t cycle);
     uint64_t (*outstanding)(const void *m);
     uint64_t (*next_event)(const void *m, uint64_t cycle);
@@ -245,10 +249,6 @@ typedef struct sim_mem_port_ops {
      * may be refused; NULL: access */
     sim_mem_outcome (*probe)(void *m, const sim_mem_request *req, uint64_t cycle,
                              sim_fail_cause *cause);
-    /* pops one completion due at `cycle` of the first SM from `from` on that
-     * has one and returns that SM, or the SM count when none has
-     * (sim_memsys_pop_next); NULL: pop is asked SM by SM */
-    int (*pop_next)(void *m, int from, uint64_t cycle, sim_mem_request *done);
 } sim_mem_port_ops;
 
 typedef struct sim_mem_port {

@@ -127,6 +127,15 @@ static int ideal_pop(void *self, int sm, uint64_t cycle, sim_mem_request *done)
     return 1;
 }
 
+static int ideal_pop_next(void *self, int from, uint64_t cycle, sim_mem_request *done)
+{
+    int n_sm = ((ideal_mem *)self)->n_sm;
+    for (int s = from < 0 ? 0 : from; s < n_sm; s++)
+        if (ideal_pop(self, s, cycle, done))
+            return s;
+    return n_sm;
+}
+
 static void ideal_cycle(void *self, uint64_t cycle)
 {
     (void)self;
@@ -183,10 +192,10 @@ static void ideal_destroy(void *self)
     free(m);
 }
 
-static const sim_mem_port_ops ideal_ops = {ideal_access, ideal_pop, ideal_cycle,
+static const sim_mem_port_ops ideal_ops = {ideal_access, ideal_pop_next, ideal_cycle,
                                            ideal_outstanding, ideal_next, ideal_poke,
                                            ideal_peek, ideal_nop, ideal_nop, NULL,
-                                           ideal_destroy, NULL, NULL, NULL, NULL};
+                                           ideal_destroy, NULL, NULL, NULL};
 
 trapeze_status sim_mem_port_ideal(int n_sm, int latency, sim_mem_port *out, trapeze_error *err)
 {

@@ -11,11 +11,6 @@ static sim_mem_outcome r_access(void *m, const sim_mem_request *req, uint64_t cy
     return sim_memsys_offer(m, req, cycle, cause);
 }
 
-static int r_pop(void *m, int sm, uint64_t cycle, sim_mem_request *done)
-{
-    return sim_memsys_pop(m, sm, cycle, done);
-}
-
 static int r_pop_next(void *m, int from, uint64_t cycle, sim_mem_request *done)
 {
     return sim_memsys_pop_next(m, from, cycle, done);
@@ -82,9 +77,9 @@ static sim_mem_outcome r_probe(void *m, const sim_mem_request *req, uint64_t cyc
     return sim_memsys_probe(m, req, cycle, cause);
 }
 
-static const sim_mem_port_ops real_ops = {r_access, r_pop, r_cycle, r_outstanding, r_next,
+static const sim_mem_port_ops real_ops = {r_access, r_pop_next, r_cycle, r_outstanding, r_next,
                                           r_poke, r_peek, r_flush, r_reset, r_stats,
-                                          r_destroy, r_carve, r_select, r_probe, r_pop_next};
+                                          r_destroy, r_carve, r_select, r_probe};
 
 trapeze_status sim_mem_port_real(const trapeze_config *cfg, int n_sm, sim_events *events,
                                  sim_mem_port *out, trapeze_error *err)
