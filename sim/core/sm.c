@@ -509,7 +509,6 @@ static int mem_split(sim_sm *sm, int slot, uint64_t t, uint64_t *later)
     return sim_dws_split_mem(sm, slot, ready);
 }
 
-/* Can warp w issue its fetched instruction at t? Sets wait/retry if not. */
 /* Bit r for each register the instruction reads or writes. */
 static inline uint64_t inst_regs(const sim_warp_inst *in)
 {
@@ -527,6 +526,7 @@ static inline uint64_t inst_regs(const sim_warp_inst *in)
 
 static int unit_ready(sim_sm *sm, sim_warp *w, uint64_t t);
 
+/* Can warp w issue its fetched instruction at t? Sets wait/retry if not. */
 static int warp_ready(sim_sm *sm, sim_warp *w, uint64_t t)
 {
     const sim_warp_inst *in = &w->inst;
